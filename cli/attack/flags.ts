@@ -23,11 +23,6 @@ export const OPTION_FLAGS = optionFlags(OPTIONS) as {
 /** The `--ws-*` flags (runner/http/ws/config.ts) and the TLS flags, setting the `ws.` and `tls.` fields. */
 export const WS_FLAGS = optionFlags(WS_OPTIONS, "ws.");
 export const TLS_FLAGS = optionFlags(TLS_OPTIONS, "tls.");
-/** Locust's spawn rate, one row for `attack` and `run` (`-r` and `--spawn-rate` are Locust's spellings). */
-export const RAMP_UP_FLAG = flag("-r, --ramp-up R/s", { aliases: ["spawn-rate"], example: "10/s" }, [
-  "Locust's spawn rate: add R connections (users) a second up to -c,",
-  "then hold them for the rest of -d, e.g. -c 100 -r 10/s -d 1m",
-]);
 
 const ATTACK_TABLE: FlagTable = [
   "Load",
@@ -49,7 +44,7 @@ const ATTACK_TABLE: FlagTable = [
     '--phases "30s@10,60s@20,60s@100,30s@50->200"  (replaces -R and -d)',
   ]),
   OPTION_FLAGS.stages,
-  RAMP_UP_FLAG,
+  OPTION_FLAGS.rampUp,
   flag("--model M", { example: "rate", config: ["model"] }, [
     "connections | rate | throughput | count | ramping-connections",
   ]),

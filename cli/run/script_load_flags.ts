@@ -4,7 +4,7 @@
  */
 import { defined } from "../../validation/defined.ts";
 import { flag, type FlagTable } from "../argv.ts";
-import { OPTION_FLAGS, RAMP_UP_FLAG } from "../attack/flags.ts";
+import { OPTION_FLAGS } from "../attack/flags.ts";
 import { defaultText } from "../flag_values.ts";
 import { OPTIONS } from "../../runner/config_fields.ts";
 import type { FlagValues } from "../flag_values.ts";
@@ -45,7 +45,7 @@ export const SCRIPT_LOAD_TABLE: FlagTable = [
       "e.g. -s 30s:50 -s 1m:50 -s 30s:0",
     ]),
   },
-  RAMP_UP_FLAG,
+  OPTION_FLAGS.rampUp,
   flag("-e, --env KEY=VALUE", { repeatable: true, example: "BASE=http://127.0.0.1:8080" }, [
     "a variable for the script (s.env, k6's __ENV; repeatable)",
   ]),
