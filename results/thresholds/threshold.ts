@@ -290,7 +290,10 @@ function wholeRunResult(t: Threshold, run: RunResult): ThresholdResult {
 
 /** A windowed rule: ok when every window with data passes; the actual is the worst window. */
 function windowResult(t: Threshold, run: RunResult): ThresholdResult {
-  const values = windowValues(run, t.windowMs!, windowMetric(t.metric)!).filter(Number.isFinite);
+  const metric = windowMetric(t.metric)!;
+  const values = windowsOf(run.intervals, t.windowMs!).map((w) => windowValue(w, metric)).filter(
+    Number.isFinite,
+  );
   const failing = values.filter((v) => !compare(v, t.op, t.value));
   const pick = (xs: number[]) =>
     t.op === "<" || t.op === "<=" ? maxOf(xs) : t.op === "==" ? xs[0] : minOf(xs);
@@ -386,9 +389,4 @@ function windowValue(window: IntervalResult[], metric: WindowMetric): number {
     failedStatus: window.reduce((a, iv) => a + iv.failedStatus, 0),
   }, NaN);
   return metric.invert ? 1 - rate : rate;
-}
-
-/** Every window's value of `metric` over the run's intervals. */
-function windowValues(run: RunResult, windowMs: number, metric: WindowMetric): number[] {
-  return windowsOf(run.intervals, windowMs).map((w) => windowValue(w, metric));
 }
