@@ -2,6 +2,7 @@
  * @module
  * The getopt-style tokenizer every command shares, and the `--help` rows it prints, from one flag table.
  */
+import { defined } from "../validation/defined.ts";
 import { HelpRequested, UsageError } from "./usage_error.ts";
 import { nearest } from "../validation/suggest.ts";
 
@@ -37,7 +38,7 @@ export function flag(usage: string, extras: FlagExtras, help: readonly string[])
   const aliases = [...letters, ...(extras.aliases ?? [])];
   return {
     long: parts[2],
-    ...(short === undefined ? {} : { short }),
+    ...defined({ short }),
     takesValue: parts[4] !== undefined,
     ...(parts[3] === undefined ? {} : { optionalValue: true }),
     ...extras,

@@ -3,6 +3,7 @@
  * `--baseline FILE|DIR|URL` and `--fail-on "p99 +10%"` of `run` and `attack`, and the gate's verdict table;
  * a URL baseline (a CI artifact, say) is fetched over HTTP(S) before any load.
  */
+import { defined } from "../validation/defined.ts";
 import { MAX_RESULTS_FILE_BYTES, ResultsFileError } from "../results/io.ts";
 import { FileReadError, readFileCapped } from "../system/read_capped.ts";
 import { redactText } from "../results/redact.ts";
@@ -15,7 +16,7 @@ import type { FlagValues } from "./flag_values.ts";
 import { UsageError } from "./usage_error.ts";
 import { boxTable } from "../report/terminal/tables.ts";
 import { unzipSync } from "fflate";
-import { jsonErrorReason } from "../validation/json_error.ts";
+import { jsonErrorReason } from "../validation/json_document.ts";
 import { concatBytes } from "../system/copy_bytes.ts";
 import { EXIT } from "./exit_codes.ts";
 
@@ -44,7 +45,7 @@ export interface BaselineArgs {
 export function baselineArgs(flags: FlagValues): BaselineArgs {
   const baselinePath = flags.path("baseline");
   const failOn = flags.all("fail-on").map(parseFailOn);
-  return { ...(baselinePath === undefined ? {} : { baselinePath }), ...(failOn.length ? { failOn } : {}) };
+  return { ...defined({ baselinePath }), ...(failOn.length ? { failOn } : {}) };
 }
 
 /** The gate's baseline path and rules: the flags, else the experiment file's keys (`run` only). */

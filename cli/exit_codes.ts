@@ -101,7 +101,7 @@ export function exitCodeOf(outcome: CommandOutcome): number {
   const { command, runs, gate } = outcome;
   if (outcome.stoppedWith !== null) return outcome.stoppedWith;
   if (!outcome.written) return EXIT.outputNotWritable;
-  const failed = runsWithoutResponse(runs);
+  const failed = runs.filter((r) => !r.probe && noResponse(r));
   if (failed.length) {
     console.error(noResponseLine(command, runs, failed));
     if (!outcome.k6) return EXIT.noResponse;
@@ -110,10 +110,6 @@ export function exitCodeOf(outcome: CommandOutcome): number {
   if (gate?.failed) return EXIT.baselineWorse;
   if (gate?.unjudged.length) return EXIT.baselineUnjudged;
   return outcome.thresholds.every((t) => t.ok) ? EXIT.ok : EXIT.thresholdFailed;
-}
-
-function runsWithoutResponse(runs: RunResult[]): RunResult[] {
-  return runs.filter((r) => !r.probe && noResponse(r));
 }
 
 /** The stderr line of exit 4, with each failed run's errors by kind. */

@@ -5,7 +5,7 @@
  */
 import type { RunResult } from "../results/mod.ts";
 import { formatCount } from "../results/text_format.ts";
-import { shareOf } from "./generator_verdict.ts";
+import { formatShare } from "../results/conclude/send_counts.ts";
 
 /** "cache bypassed for 1,234 of 2,000 cacheable requests (62%): ..."; null when nothing bypassed. */
 export function cacheBypassSentence(run: RunResult): string | null {
@@ -19,7 +19,9 @@ export function cacheBypassSentence(run: RunResult): string | null {
     const seen = bypasses + (stats.hits ?? 0) + (stats.misses ?? 0);
     parts.push(
       `cache bypassed for ${formatCount(bypasses)} of ${formatCount(seen)} cacheable requests ` +
-        `(${shareOf(bypasses, seen)}): Redis failed or was too slow, so they went to the upstream uncached`,
+        `(${
+          formatShare(bypasses / seen)
+        }): Redis failed or was too slow, so they went to the upstream uncached`,
     );
   }
   if (unchecked > 0) {

@@ -19,11 +19,6 @@ export interface GeneratorVerdict {
   facts: Array<[string, string]>;
 }
 
-/** A share of sends as a short percentage: "93%", "0.4%", "0%"; "-" without sends. */
-export function shareOf(n: number, sends: number): string {
-  return sends > 0 ? formatShare(n / sends) : "-";
-}
-
 /** Whether sends followed a schedule (open models, `-R`), so they could be late or wait. */
 function hasSchedule(run: RunResult): boolean {
   return run.targetRps !== null || run.lateSends > 0 || (run.serverBoundSends ?? 0) > 0 ||
@@ -43,14 +38,16 @@ function sentenceOf(run: RunResult, sends: number): Pick<GeneratorVerdict, "kind
   if (run.generatorBound) {
     return {
       kind: "generator-bound",
-      sentence: `generator-bound: ${shareOf(run.lateSends, sends)} of sends went out late because ` +
+      sentence: `generator-bound: ${formatShare(run.lateSends / sends)} of sends went out late because ` +
         "loadlab itself was behind; these numbers describe the generator, not the target",
     };
   }
   if (run.serverBound) {
     return {
       kind: "server-bound",
-      sentence: `server-bound: ${shareOf(waited, sends)} of sends waited for a connection the server held`,
+      sentence: `server-bound: ${
+        formatShare(waited / sends)
+      } of sends waited for a connection the server held`,
     };
   }
   if (!hasSchedule(run)) {
@@ -61,19 +58,20 @@ function sentenceOf(run: RunResult, sends: number): Pick<GeneratorVerdict, "kind
   }
   // The same dropped share the run verdict flags, so the two never disagree.
   const dropped = run.droppedSends > 0
-    ? `; ${shareOf(run.droppedSends, sends)} of intended sends dropped`
+    ? `; ${formatShare(run.droppedSends / sends)} of intended sends dropped`
     : "";
   return {
     kind: "kept-up",
-    sentence: `kept the schedule: ${shareOf(run.lateSends, sends)} of sends late, ` +
-      `${shareOf(waited, sends)} waited for a connection${dropped}`,
+    sentence: `kept the schedule: ${formatShare(run.lateSends / sends)} of sends late, ` +
+      `${formatShare(waited / sends)} waited for a connection${dropped}`,
   };
 }
 
 /** The facts of the generator side of a run that the file records (older files lack some). */
 function factsOf(run: RunResult, sends: number): Array<[string, string]> {
   const facts: Array<[string, string]> = [];
-  const counted = (n: number) => `${formatCount(n)} (${shareOf(n, sends)} of ${formatCount(sends)} sends)`;
+  const counted = (n: number) =>
+    `${formatCount(n)} (${formatShare(n / sends)} of ${formatCount(sends)} sends)`;
   if (hasSchedule(run)) {
     facts.push(["late sends (generator behind)", counted(run.lateSends)]);
     if (run.serverBoundSends !== undefined) {

@@ -1,7 +1,8 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import type { RunResult } from "../results/mod.ts";
 import { makeRun } from "../tests/fixtures/make_run.ts";
-import { generatorVerdict, hostTcpLine, hostTcpTroubled, shareOf } from "./generator_verdict.ts";
+import { generatorVerdict, hostTcpLine, hostTcpTroubled } from "./generator_verdict.ts";
+import { formatShare } from "../results/conclude/send_counts.ts";
 import { renderSummary } from "./terminal/summary.ts";
 
 /** An open-model run of 1000 sends (990 answered, 10 timed out), with the given generator fields. */
@@ -10,8 +11,8 @@ function openRun(extra: Partial<RunResult>): RunResult {
   return { ...run, requests: 990, errors: { timeout: 10 }, droppedSends: 0, lateSends: 0, ...extra };
 }
 
-Deno.test("shareOf: whole percents, one decimal under 1%, a dash without sends", () => {
-  assertEquals([shareOf(930, 1000), shareOf(4, 1000), shareOf(0, 1000), shareOf(1, 0)], [
+Deno.test("a share of sends: whole percents, one decimal under 1%, a dash without sends", () => {
+  assertEquals([formatShare(930 / 1000), formatShare(4 / 1000), formatShare(0 / 1000), formatShare(1 / 0)], [
     "93%",
     "0.4%",
     "0%",

@@ -5,6 +5,7 @@
  * leaves unchecked at the floor (`floorVerdict`); where neither judges, the verdict is `unknown` with its
  * reason and an unjudged rule exits 8, never passes. Pure.
  */
+import { defined } from "../validation/defined.ts";
 import type { ResultsFile, RunResult } from "./mod.ts";
 import { judgedChange, type NoiseRule } from "./conclude/noise.ts";
 import { COMPARE_METRICS, type CompareMetric, type NoiseMetric, runValue } from "./conclude/noise_samples.ts";
@@ -155,7 +156,7 @@ function ownVerdict(
     changePct: round4(pct(change.diff)),
     changeCi95Pct: round(ci95 && [pct(ci95[0]), pct(ci95[1])]),
     verdict,
-    ...(notJudged !== undefined ? { notJudged } : {}),
+    ...defined({ notJudged }),
     ...("waits" in judged && judged.waits ? { waits: judged.waits } : {}),
     noise,
     failed,

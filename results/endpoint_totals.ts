@@ -3,6 +3,7 @@
  * The one merge path of per-endpoint numbers (a worker's interval sample, a shard's endpoint): counts
  * summed, HDR histograms added, interval counts added by index. Pure.
  */
+import { defined } from "../validation/defined.ts";
 import type { EndpointResult, ErrorKind } from "./mod.ts";
 import { addCounts, sumValues } from "./interval_counts.ts";
 import { addEncoded, createHistogram, encodeHistogram, type Histogram, summarizeMs } from "./histogram.ts";
@@ -39,7 +40,7 @@ export function emptyEndpointTotals(
 ): EndpointTotals {
   return {
     name: info.name,
-    ...(info.method !== undefined ? { method: info.method } : {}),
+    ...defined({ method: info.method }),
     ...(info.tags !== undefined && Object.keys(info.tags).length > 0 ? { tags: { ...info.tags } } : {}),
     ...((info.pooledRequests ?? 1) > 1 ? { pooledRequests: info.pooledRequests } : {}),
     requests: 0,
@@ -88,9 +89,7 @@ export function endpointResult(t: EndpointTotals, intervals: number): EndpointRe
   const h = t.histogram;
   return {
     name: t.name,
-    ...(t.method !== undefined ? { method: t.method } : {}),
-    ...(t.tags !== undefined ? { tags: t.tags } : {}),
-    ...(t.pooledRequests !== undefined ? { pooledRequests: t.pooledRequests } : {}),
+    ...defined({ method: t.method, tags: t.tags, pooledRequests: t.pooledRequests }),
     requests: t.requests,
     errors: t.errors as Record<string, number>,
     statusCodes: t.statusCodes,

@@ -6,8 +6,8 @@
 import denoJson from "../deno.json" with { type: "json" };
 import { parseResultsFile } from "./mod.ts";
 import { redactResults } from "./redact_results.ts";
-import { escapeInvisible } from "./json_text.ts";
-import { jsonErrorReason } from "../validation/json_error.ts";
+import { escapeInvisible } from "../validation/terminal_text.ts";
+import { jsonErrorReason } from "../validation/json_document.ts";
 import { FileReadError, readTextFileCapped } from "../system/read_capped.ts";
 import { writeTextAtomic } from "../system/output_file.ts";
 import {

@@ -3,6 +3,7 @@
  * Adding `ws` sections (workers into a run, shards into a merged run): counters summed, times from
  * added HDR encodings, null when a part kept no encoding.
  */
+import { defined } from "../validation/defined.ts";
 import { encodeHistogram, mergeEncoded, summarizeMs } from "./histogram.ts";
 import type { WsResult } from "./schema/ws.ts";
 import { addCounts } from "./interval_counts.ts";
@@ -79,9 +80,9 @@ export function addWsParts(parts: readonly WsParts[]): WsResult {
       }
       : {}),
     handshakeMs: handshake.summary,
-    ...(handshake.encoded !== undefined ? { handshakeHistogramEncoded: handshake.encoded } : {}),
+    ...defined({ handshakeHistogramEncoded: handshake.encoded }),
     fanoutMs: fanout.summary,
-    ...(fanout.encoded !== undefined ? { fanoutHistogramEncoded: fanout.encoded } : {}),
+    ...defined({ fanoutHistogramEncoded: fanout.encoded }),
     closeCodes,
   };
 }

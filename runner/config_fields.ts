@@ -164,6 +164,13 @@ export const OPTIONS = {
     "from 0, linear to each target, e.g. --stages 30s:50,1m:200,30s:0",
     "(replaces -c and -d; at most 1000 stages, 1000000 connections)",
   ),
+  /** Locust's spawn rate: the command line's `stages` up to `-c` (cli/attack/schedules.ts reads it). */
+  rampUp: option(
+    { model: true, flag: "-r, --ramp-up R/s", aliases: ["spawn-rate"], example: "10/s" },
+    z.string().optional(),
+    "Locust's spawn rate: add R connections (users) a second up to -c,",
+    "then hold them for the rest of -d, e.g. -c 100 -r 10/s -d 1m",
+  ),
   maxConnections: option(
     { file: "maxConnections", sweep: true, model: true, flag: "--max-connections N", example: "500" },
     z.number().int().positive("maxConnections must be >= 1").default(DEFAULT_MAX_CONNECTIONS),

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { FileReadError, formatCap, readFileCapped } from "../system/read_capped.ts";
 import { VALUE_NAME } from "../runner/session_schema.ts";
 import { type PackedRows, packRows, shared } from "../runner/data_rows.ts";
-import { jsonErrorReason } from "../validation/json_error.ts";
+import { jsonErrorReason } from "../validation/json_document.ts";
 import { isRecord } from "./yaml_document.ts";
 import { fieldsOf, option } from "../runner/option.ts";
 

@@ -25,7 +25,8 @@ import { grpcFlowsOf } from "./grpc/flow_steps.ts";
 import { targetSpecSchema } from "../targets/spec.ts";
 import { shownSweepValue } from "../results/redact.ts";
 import { applyParameter } from "./plan/attack.ts";
-import { defined, FILE_OPTIONS } from "./schema/loads.ts";
+import { FILE_OPTIONS } from "./schema/loads.ts";
+import { defined } from "../validation/defined.ts";
 
 /** Options of `loadExperiment`, as the command line gives them. */
 interface LoadOptions {

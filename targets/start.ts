@@ -5,6 +5,7 @@
  * its own core; other apps start as given, the runtime samplers preloaded. All or nothing: the `Stack`
  * of what was started is stopped in reverse when a step fails, before the error.
  */
+import { defined } from "../validation/defined.ts";
 import { TargetError } from "./errors.ts";
 import { exampleCommand } from "./example.ts";
 import { type InspectedProcess, inspectFlag } from "./inspector.ts";
@@ -294,11 +295,11 @@ async function startBuiltin(stack: Stack, spec: BuiltinSpec, opts: StartOptions)
   const client = statsClient(stack, tls);
   return {
     url,
-    ...(grpcUrl ? { grpcUrl } : {}),
+    ...defined({ grpcUrl }),
     redis,
     info,
     stats: statsUrls.length ? () => sumStats(statsUrls, client) : noStats,
-    ...(tls?.caFile ? { caFile: tls.caFile } : {}),
+    ...defined({ caFile: tls?.caFile }),
   };
 }
 
@@ -323,11 +324,11 @@ function instanceName(i: number): string {
 async function spawnOne(plan: Instances): Promise<Reached> {
   const { stack, spec, opts } = plan;
   const grpcPort = spec.grpc ? freePort(plan.host) : undefined;
-  const only = { ...plan.app, ...plan.edge, port: spec.port ?? 0, ...(grpcPort ? { grpcPort } : {}) };
+  const only = { ...plan.app, ...plan.edge, port: spec.port ?? 0, ...defined({ grpcPort }) };
   const url = await spawnChild(stack, "target", only, opts, plan.cpuAffinity, spec.profile);
   // The gRPC endpoints listen beside the app, on the same host and with the same TLS.
   const grpcUrl = grpcPort === undefined ? undefined : url.replace(/:\d+$/, `:${grpcPort}`);
-  return { url, statsUrls: [url], ...(grpcUrl ? { grpcUrl } : {}) };
+  return { url, statsUrls: [url], ...defined({ grpcUrl }) };
 }
 
 /** Instances sharing one port, the kernel spreading the connections. */
@@ -449,7 +450,7 @@ async function startProxy(stack: Stack, spec: ProxySpec, opts: StartOptions): Pr
   // The upstream's counters (staleHits, cms*) are named apart from the proxy's (hits, misses, ...).
   const client = statsClient(stack, tls);
   const stats = async () => ({ ...await upstream?.stats(), ...await sumStats([url], client) });
-  return { url, redis, info, stats, ...(tls?.caFile ? { caFile: tls.caFile } : {}) };
+  return { url, redis, info, stats, ...defined({ caFile: tls?.caFile }) };
 }
 
 /** The proxy's verification of an `https:` upstream: as given, else the CA of its self-signed one. */
@@ -500,15 +501,15 @@ function handle(stack: Stack, started: Started, opts: StartOptions): RunningTarg
   return {
     info: started.info,
     url: started.url,
-    ...(started.grpcUrl ? { grpcUrl: started.grpcUrl } : {}),
+    ...defined({ grpcUrl: started.grpcUrl }),
     processes: stack.processes,
     pids: stack.processes.map((p) => p.pid),
     redisUrl: started.redis?.url,
     redisPid: started.redis?.pid,
-    ...(opts.runtime ? { runtimeDir: opts.runtime.dir } : {}),
+    ...defined({ runtimeDir: opts.runtime?.dir }),
     coldStart: coldStartOf(stack),
     ...(stack.inspected.length ? { inspected: stack.inspected } : {}),
-    ...(started.caFile ? { caFile: started.caFile } : {}),
+    ...defined({ caFile: started.caFile }),
     stats: () => stopping ? Promise.resolve({}) : started.stats(),
     stop,
   };

@@ -1,6 +1,7 @@
 /**
  * @module
- * Experiment text read by `JSON.parse`, with the YAML reader's problems: syntax, duplicate key, depth.
+ * Experiment text read by `JSON.parse`, with the YAML reader's problems: syntax, duplicate key, depth; and
+ * why a text is not JSON, without the input's excerpt.
  */
 import type { Issue } from "./mod.ts";
 import { MAX_NESTING_DEPTH } from "./input_limits.ts";
@@ -80,3 +81,9 @@ const CLOSE_LIST = 0x5d;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COLON = 0x3a;
+
+/** Why a text is not JSON, without V8's excerpt of the input: the input may hold secrets. */
+export function jsonErrorReason(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  return message.replace(/,\s*(?:\.\.\.)?"[\s\S]*"(?:\.\.\.)? is not valid JSON$/, "");
+}

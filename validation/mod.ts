@@ -5,6 +5,7 @@
 import type { z } from "zod";
 import { allowedKeysAt, describe, oneOf, schemasAt } from "./schema_walk.ts";
 import { nearest } from "./suggest.ts";
+import { escapeHidden } from "./terminal_text.ts";
 
 /** Where (`loads.burst.phases[1].rampTo`, `(root)` for the whole value) and what. */
 export interface Issue {
@@ -41,7 +42,7 @@ export function formatPath(path: readonly Key[]): string {
   for (const key of path) {
     if (typeof key === "number") out += `[${key}]`;
     else if (typeof key === "string" && /^[A-Za-z_$][\w$-]*$/.test(key)) out += out ? `.${key}` : key;
-    else out += `[${JSON.stringify(String(key)).replace(UNSEEN, escaped)}]`;
+    else out += `[${escapeHidden(JSON.stringify(String(key)))}]`;
   }
   return out || "(root)";
 }
@@ -68,10 +69,6 @@ export function nearestOrigin(
 export function holds(path: string, other: string): boolean {
   return other === path || (other.startsWith(path) && /^[.[]/.test(other.slice(path.length)));
 }
-
-/** Key characters that hide or reorder text, written as `\uXXXX` so `a\u200bpp` does not read as `app`. */
-const UNSEEN = /[\u0080-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060\u2066-\u2069\ufeff]/g;
-const escaped = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
 
 function convert(issue: RawIssue, prefix: Key[], schema?: Schema): Issue[] {
   const path = [...prefix, ...issue.path];

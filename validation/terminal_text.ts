@@ -1,6 +1,7 @@
 /**
  * @module
- * Text from outside made safe to print: a crafted string's escape sequences could rewrite or hide lines.
+ * Text from outside made safe to print or embed: a crafted string's escape sequences could rewrite or hide
+ * lines, its markup could add elements to a page.
  */
 
 /** Escape sequences, 7- and 8-bit: CSI, string commands (OSC, DCS, SOS, PM, APC) to BEL or ST, `ESC x`. */
@@ -24,10 +25,27 @@ const NAMED_ESCAPES: Record<string, string> = { "\r": "\\r", "\n": "\\n", "\t": 
 
 /** `text` on one line with controls, bidi and zero-width characters escaped, so no reply forges a line. */
 export function visibleLine(text: string): string {
-  return text.replace(
-    UNSEEN,
-    (c) => NAMED_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
+  return text.replace(UNSEEN, (c) => NAMED_ESCAPES[c] ?? unicodeEscape(c));
+}
+
+/** One UTF-16 unit as `\\uXXXX`. */
+export function unicodeEscape(c: string): string {
+  return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+}
+
+/** C1 controls, bidi, zero-width and line separators: they hide or reorder text (`a\u200bpp` reads `app`). */
+const HIDDEN = /[\u0080-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060\u2066-\u2069\ufeff]/g;
+
+/** `text` with the characters that hide or reorder it written as `\\uXXXX`. */
+export function escapeHidden(text: string): string {
+  return text.replace(HIDDEN, unicodeEscape);
+}
+
+const INVISIBLE = /[\u0080-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/** JSON text with invisible controls (C1, bidi overrides, line separators) escaped: an editor shows them. */
+export function escapeInvisible(json: string): string {
+  return json.replace(INVISIBLE, unicodeEscape);
 }
 
 /**
@@ -69,4 +87,9 @@ export function fitColumns(text: string, columns: number, keep: "ends" | "start"
 export function padColumns(text: string, columns: number, side: "end" | "start" = "end"): string {
   const pad = " ".repeat(Math.max(0, columns - columnsOf(text)));
   return side === "end" ? text + pad : pad + text;
+}
+
+/** Escapes text for HTML element content and attribute values. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

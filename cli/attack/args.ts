@@ -3,6 +3,7 @@
  * `loadlab attack <url> [flags]` → a validated `AttackConfig` (a ws:// URL's flags into its `ws` config), or
  * one `UsageError` line (exit 2) naming the flag behind each config issue.
  */
+import { defined } from "../../validation/defined.ts";
 import { type AttackConfig, type AttackConfigInput, parseAttackConfig } from "../../runner/config.ts";
 import { ConfigError } from "../../validation/config_error.ts";
 import { loadTlsMaterial, TLS_OPTIONS, TlsFileError } from "../../runner/http/tls/options.ts";
@@ -65,11 +66,10 @@ export function parseAttackArgs(argv: string[], options: ParseAttackOptions = {}
     url: grpc?.url ?? url.href,
     ...load,
     requestMix,
-    ...(data !== undefined ? { data } : {}),
-    ...(ws !== undefined ? { ws } : {}),
+    ...defined({ data, ws }),
     ...runInputOf(flags),
     ...grpc?.config,
-    ...(concurrency !== undefined ? { concurrency } : {}),
+    ...defined({ concurrency }),
   }, flags);
   checkSockets(config, limit, options.localPorts === undefined ? readLocalPorts() : options.localPorts);
   checkSourceAddresses(config);

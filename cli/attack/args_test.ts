@@ -73,6 +73,11 @@ const CONFIG_CASES: Array<[string[], Record<string, unknown>]> = [
     model: "ramping-connections",
     stages: [{ durationMs: 10_000, target: 100 }, { durationMs: 50_000, target: 100 }],
   }],
+  // Locust's spellings, as `loadlab run` takes them: one row of both commands' tables.
+  [["-c", "4", "-r", "2/s", "-d", "3s"], {
+    stages: [{ durationMs: 2_000, target: 4 }, { durationMs: 1_000, target: 4 }],
+  }],
+  [["-c", "4", "--spawn-rate", "2/s", "-d", "3s"], { model: "ramping-connections" }],
   [["-R", "100"], { preConnect: undefined, generatorWarmup: true }],
   [["-R", "100", "--pre-connect", "50"], { model: "rate", preConnect: 50 }],
   [["-n", "100", "-R", "50", "--pre-connect", "0"], { model: "count", preConnect: 0 }],

@@ -44,10 +44,7 @@ const ATTACK_TABLE: FlagTable = [
     '--phases "30s@10,60s@20,60s@100,30s@50->200"  (replaces -R and -d)',
   ]),
   OPTION_FLAGS.stages,
-  flag("--ramp-up R/s", { example: "10/s" }, [
-    "Locust's spawn rate: add R connections a second up to -c, then hold",
-    "them for the rest of -d, e.g. -c 100 --ramp-up 10/s -d 1m",
-  ]),
+  OPTION_FLAGS.rampUp,
   flag("--model M", { example: "rate", config: ["model"] }, [
     "connections | rate | throughput | count | ramping-connections",
   ]),

@@ -2,6 +2,7 @@
  * @module
  * Where and how `loadlab attack` shows its results: every flag that is not part of the load itself.
  */
+import { defined } from "../../validation/defined.ts";
 import { ciFilesToProbe } from "../ci_outputs.ts";
 import { type BaselineArgs, baselineArgs } from "../baseline_flags.ts";
 import type { AttackConfig } from "../../runner/config.ts";
@@ -69,12 +70,10 @@ export function outputOf(flags: FlagValues, config: AttackConfig): AttackOutputO
   return {
     json: flags.has("json"),
     outFile,
-    ...(format === undefined ? {} : { format, ...(ghzFile === undefined ? {} : { ghzFile }) }),
+    ...(format === undefined ? {} : { format, ...defined({ ghzFile }) }),
     ...(metricsOut.length > 0 ? { metricsOut } : {}),
     reportFile,
-    ...(benchFile === undefined ? {} : { benchFile }),
-    ...(summaryFile === undefined ? {} : { summaryFile }),
-    ...(junitFile === undefined ? {} : { junitFile }),
+    ...defined({ benchFile, summaryFile, junitFile }),
     quiet: flags.has("quiet"),
     noLive: flags.has("no-live"),
     keepSecrets: flags.has("no-redact"),

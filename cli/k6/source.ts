@@ -2,6 +2,7 @@
  * @module
  * The experiment `loadlab run script.js` runs for a k6 script, read from its converted `options`.
  */
+import { defined } from "../../validation/defined.ts";
 import { basename, resolve } from "node:path";
 import { K6ConvertError } from "../../runner/script/k6/convert/convert.ts";
 import { importsK6Module, sessionScriptPath } from "../../runner/script/k6/convert/converted_file.ts";
@@ -55,7 +56,7 @@ export async function k6ExperimentText(
       : err.message.includes(DOES_NOT_LOAD)
       ? K6_EXIT.scriptException
       : undefined;
-    throw new UsageError(err.message, { cause: err, ...(exitCode === undefined ? {} : { exitCode }) });
+    throw new UsageError(err.message, { cause: err, ...defined({ exitCode }) });
   });
   const load = overridesOf(withK6Env(overrides));
   // As k6's: a load the flags give replaces the scenarios, whose VUs then run the default function.

@@ -2,6 +2,7 @@
  * @module
  * `--out KIND=URL` while the load runs: each finished interval goes into a bounded inbox.
  */
+import { defined } from "../../validation/defined.ts";
 import snappy from "snappyjs";
 import denoJson from "../../deno.json" with { type: "json" };
 import type { IntervalDelta } from "../../results/export/interval_delta.ts";
@@ -169,8 +170,7 @@ function latestTelemetry(series: TelemetrySeries[]): TelemetryGauge[] {
     if (s.kind !== "process" || last === undefined) return [];
     return [{
       process: s.name,
-      ...(last.cpuPercent !== undefined ? { cpuPercent: last.cpuPercent } : {}),
-      ...(last.rssBytes !== undefined ? { rssBytes: last.rssBytes } : {}),
+      ...defined({ cpuPercent: last.cpuPercent, rssBytes: last.rssBytes }),
     }];
   });
 }

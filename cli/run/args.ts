@@ -2,6 +2,7 @@
  * @module
  * The flags of `loadlab run` (and `loadlab demo`).
  */
+import { defined } from "../../validation/defined.ts";
 import { RESERVED_KEYS } from "../../scenarios/overrides.ts";
 import { commonFields } from "../../runner/config_fields.ts";
 import { OPTION_FLAGS } from "../attack/flags.ts";
@@ -274,7 +275,7 @@ function segmentOf(flags: FlagValues): Pick<RunArgs, "segment" | "startAtEpochMs
   if (startAtEpochMs !== undefined && segment === undefined) {
     throw new UsageError("--start-at lines up the shards of a split load: give --segment I/N with it");
   }
-  return { ...(segment ? { segment } : {}), ...(startAtEpochMs !== undefined ? { startAtEpochMs } : {}) };
+  return { ...(segment ? { segment } : {}), ...defined({ startAtEpochMs }) };
 }
 
 /** `{scriptLoad}` when a script load flag, `-e` or a k6 flag was given, else nothing. */
@@ -287,7 +288,7 @@ function scriptLoadOf(
     scriptLoad.locust = {
       ...scriptLoad.locust,
       ...(locust.users.length > 0 ? { users: locust.users } : {}),
-      ...(locust.host !== undefined ? { host: locust.host } : {}),
+      ...defined({ host: locust.host }),
     };
   }
   const given = hasLoadFlags(scriptLoad) || Object.keys(scriptLoad.env).length > 0 || scriptLoad.k6 ||

@@ -2,6 +2,7 @@
  * @module
  * A session or k6 script's load from `loadlab run`'s flags, with k6's and Locust's spellings.
  */
+import { defined } from "../../validation/defined.ts";
 import { flag, type FlagTable } from "../argv.ts";
 import { OPTION_FLAGS } from "../attack/flags.ts";
 import { defaultText } from "../flag_values.ts";
@@ -44,9 +45,7 @@ export const SCRIPT_LOAD_TABLE: FlagTable = [
       "e.g. -s 30s:50 -s 1m:50 -s 30s:0",
     ]),
   },
-  flag("-r, --ramp-up <r/s>", { aliases: ["spawn-rate"], example: "10/s" }, [
-    "with -c: Locust's spawn rate, e.g. -c 50 --ramp-up 10/s -d 20s",
-  ]),
+  OPTION_FLAGS.rampUp,
   flag("-e, --env KEY=VALUE", { repeatable: true, example: "BASE=http://127.0.0.1:8080" }, [
     "a variable for the script (s.env, k6's __ENV; repeatable)",
   ]),
@@ -166,7 +165,7 @@ export function scriptLoadArgs(flags: FlagValues, locustfile = false): ScriptLoa
     iterations,
     stages,
     env,
-    ...(maxDurationMs !== undefined ? { maxDurationMs } : {}),
+    ...defined({ maxDurationMs }),
     ...(Object.keys(k6).length > 0 ? { k6 } : {}),
     ...(Object.keys(locust).length > 0 ? { locust } : {}),
   };
@@ -174,25 +173,22 @@ export function scriptLoadArgs(flags: FlagValues, locustfile = false): ScriptLoa
 
 /** Locust's flags beyond the load (`-f`, user classes and `--host` are the command's: cli/run_args.ts). */
 function locustFlagsOf(flags: FlagValues): LocustFlags {
-  const out: LocustFlags = {};
   const list = (name: string) =>
-    flags.all(name).flatMap((v) => v.split(",")).map((v) => v.trim()).filter(Boolean);
-  if (flags.has("tags")) out.tags = list("tags");
-  if (flags.has("exclude-tags")) out.excludeTags = list("exclude-tags");
-  const csv = flags.path("csv");
-  if (csv !== undefined) out.csv = csv;
-  if (flags.has("only-summary")) out.onlySummary = true;
-  const stopTimeoutMs = flags.durationMs("stop-timeout");
-  if (stopTimeoutMs !== undefined) out.stopTimeoutMs = stopTimeoutMs;
-  const exitCodeOnError = flags.wholeNumber("exit-code-on-error", 0, 255);
-  if (exitCodeOnError !== undefined) out.exitCodeOnError = exitCodeOnError;
-  if (flags.has("headless")) out.headless = true;
-  if (flags.has("ramp-up")) out.spawnRate = spawnRateOf(flags.text("ramp-up")!);
-  const level = flags.text("loglevel")?.toUpperCase();
-  if (level !== undefined) out.logLevel = level;
-  const html = flags.path("html");
-  if (html !== undefined) out.html = html;
-  return out;
+    flags.has(name)
+      ? flags.all(name).flatMap((v) => v.split(",")).map((v) => v.trim()).filter(Boolean)
+      : undefined;
+  return defined({
+    tags: list("tags"),
+    excludeTags: list("exclude-tags"),
+    csv: flags.path("csv"),
+    onlySummary: flags.has("only-summary") || undefined,
+    stopTimeoutMs: flags.durationMs("stop-timeout"),
+    exitCodeOnError: flags.wholeNumber("exit-code-on-error", 0, 255),
+    headless: flags.has("headless") || undefined,
+    spawnRate: flags.has("ramp-up") ? spawnRateOf(flags.text("ramp-up")!) : undefined,
+    logLevel: flags.text("loglevel")?.toUpperCase(),
+    html: flags.path("html"),
+  });
 }
 
 /** k6's flags beyond the load, each checked as k6 checks it. */
@@ -205,10 +201,14 @@ function k6FlagsOf(flags: FlagValues): K6Flags {
     }
     (k6.tags ??= {})[pair.slice(0, eq)] = pair.slice(eq + 1);
   }
-  if (flags.has("no-thresholds")) k6.noThresholds = true;
-  if (flags.has("quiet")) k6.quiet = true;
-  const exportTo = flags.path("summary-export");
-  if (exportTo !== undefined) k6.summaryExport = exportTo;
+  Object.assign(
+    k6,
+    defined({
+      noThresholds: flags.has("no-thresholds") || undefined,
+      quiet: flags.has("quiet") || undefined,
+      summaryExport: flags.path("summary-export"),
+    }),
+  );
   const stats = flags.text("summary-trend-stats");
   if (stats !== undefined) {
     k6.summaryTrendStats = stats.split(",").map((s) => s.trim());

@@ -3,7 +3,7 @@
  * `renderReport`: results in, one self-contained report.html out. Data sits in a JSON block with `<`
  * escaped; the CSP allows only the page's own blocks by hash; the script is the client functions' source.
  */
-import { escapeInvisible } from "../../results/json_text.ts";
+import { escapeHtml, escapeInvisible, unicodeEscape } from "../../validation/terminal_text.ts";
 import { createHash } from "node:crypto";
 import type { ResultsFile } from "../../results/mod.ts";
 import type { FailOn } from "../../results/fail_on.ts";
@@ -54,29 +54,13 @@ export interface RenderOptions {
   keepSecrets?: boolean;
 }
 
-/** Escapes text for HTML element content and attribute values. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
+/** Bidi controls, written as escapes in the title and the page's JSON so a name cannot reverse its line. */
 const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-
-function bidiEscape(c: string): string {
-  return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
-}
-
-/** `text` with each bidi control written as its escape, so a name cannot reverse its line. */
-function visibleBidi(text: string): string {
-  return text.replace(BIDI_CONTROLS, bidiEscape);
-}
 
 /** JSON safe inside a `<script>` element, invisible characters escaped and bidi controls shown. */
 export function jsonForScript(value: unknown): string {
-  const json = JSON.stringify(value).replace(/</g, "\\u003c").replace(
-    BIDI_CONTROLS,
-    (c) => `\\${bidiEscape(c)}`,
-  );
-  return escapeInvisible(json);
+  const json = JSON.stringify(value).replace(/</g, "\\u003c");
+  return escapeInvisible(json.replace(BIDI_CONTROLS, (c) => `\\${unicodeEscape(c)}`));
 }
 
 function scriptSafe(js: string): string {
@@ -169,7 +153,7 @@ export function htmlPage(p: PageParts): string {
 <meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
-${p.meta ?? ""}<title>${escapeHtml(visibleBidi(p.title))}</title>
+${p.meta ?? ""}<title>${escapeHtml(p.title.replace(BIDI_CONTROLS, unicodeEscape))}</title>
 <style>${PAGE_CSS}</style>
 </head>
 <body>

@@ -1,3 +1,4 @@
+import { defined } from "../../validation/defined.ts";
 /**
  * @module
  * Whether a closed-model run's own load worker was its queue. A closed loop has no schedule to be late
@@ -59,8 +60,7 @@ export function loadOf(interval: Partial<GeneratorLoad>): GeneratorLoad | undefi
     generatorBusyPct,
     generatorWaitPct,
     loopLagMs: loopLagMs ?? 0,
-    ...(readyWaitMs === undefined ? {} : { readyWaitMs }),
-    ...(wakeWaitMs === undefined ? {} : { wakeWaitMs }),
+    ...defined({ readyWaitMs, wakeWaitMs }),
   };
 }
 

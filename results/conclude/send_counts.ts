@@ -35,12 +35,6 @@ const ANSWERED_ERROR_KINDS = [
   ...GRPC_ERROR_KINDS,
 ] as const;
 
-/** Kernel listen-queue drop counters a run may carry (deltas over the run), when recorded. */
-interface HostTcp {
-  listenOverflows?: number;
-  listenDrops?: number;
-}
-
 /** Dropped sends as a share (0..1) of intended sends; 0 without sends. */
 export function droppedShare(run: RunResult): number {
   const sends = sendsOf(run);
@@ -88,9 +82,7 @@ export function answeredErrors(run: RunResult): { total: number; text: string } 
 
 /** Connections the host's kernel dropped from a full listen queue during the run; 0 when not recorded. */
 export function kernelDrops(run: RunResult): number {
-  const host = (run as { hostTcp?: HostTcp }).hostTcp;
-  if (!host || typeof host !== "object") return 0;
-  const n = Math.max(host.listenOverflows ?? 0, host.listenDrops ?? 0);
+  const n = Math.max(run.hostTcp?.listenOverflows ?? 0, run.hostTcp?.listenDrops ?? 0);
   return Number.isFinite(n) && n > 0 ? n : 0;
 }
 

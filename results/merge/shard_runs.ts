@@ -6,6 +6,7 @@
  * one target (`together:`, k6's scenarios) add up as one run the same way: sessions pool by step label,
  * endpoints stay apart. Pure.
  */
+import { defined } from "../../validation/defined.ts";
 import type { IntervalResult, LatencySummaryMs, RunResult } from "../mod.ts";
 import {
   addCounters,
@@ -201,7 +202,7 @@ function mergeSections(runs: RunResult[], alignment: Alignment, intervalCount: n
     ...memoryCutOf(runs),
     ...(runs.some((r) => r.telemetry) ? { telemetry: mergeTelemetry(runs) } : {}),
     ...(runs[0].flows ? { flows: addFlows(runs.flatMap((r) => r.flows ?? [])) } : {}),
-    ...(endpoints !== undefined ? { endpoints } : {}),
+    ...defined({ endpoints }),
     ...(ws.length > 0 ? { ws: addWsParts(ws) } : {}),
   };
 }

@@ -5,6 +5,7 @@
  * `over` windows holds in every window of the run (latency exact from the intervals' HDR histograms); one
  * on an error kind (`errorRate{kind:timeout}<1%`) is judged on the whole run.
  */
+import { defined } from "../../validation/defined.ts";
 import type { IntervalResult, RunResult, ThresholdResult } from "../mod.ts";
 import { ERROR_KINDS, type LatencyKey, PERCENTILE_FIELDS } from "../schema/values.ts";
 import { ConfigError } from "../../validation/config_error.ts";
@@ -140,7 +141,7 @@ export function parseThreshold(expression: string): Threshold {
     value,
     ...(windowMs ? { windowMs } : {}),
     ...(selector ? { selector } : {}),
-    ...(kind !== undefined ? { kind } : {}),
+    ...defined({ kind }),
     ...(k6 !== null ? { k6: true as const } : {}),
   };
 }
@@ -289,7 +290,10 @@ function wholeRunResult(t: Threshold, run: RunResult): ThresholdResult {
 
 /** A windowed rule: ok when every window with data passes; the actual is the worst window. */
 function windowResult(t: Threshold, run: RunResult): ThresholdResult {
-  const values = windowValues(run, t.windowMs!, windowMetric(t.metric)!).filter(Number.isFinite);
+  const metric = windowMetric(t.metric)!;
+  const values = windowsOf(run.intervals, t.windowMs!).map((w) => windowValue(w, metric)).filter(
+    Number.isFinite,
+  );
   const failing = values.filter((v) => !compare(v, t.op, t.value));
   const pick = (xs: number[]) =>
     t.op === "<" || t.op === "<=" ? maxOf(xs) : t.op === "==" ? xs[0] : minOf(xs);
@@ -385,9 +389,4 @@ function windowValue(window: IntervalResult[], metric: WindowMetric): number {
     failedStatus: window.reduce((a, iv) => a + iv.failedStatus, 0),
   }, NaN);
   return metric.invert ? 1 - rate : rate;
-}
-
-/** Every window's value of `metric` over the run's intervals. */
-function windowValues(run: RunResult, windowMs: number, metric: WindowMetric): number[] {
-  return windowsOf(run.intervals, windowMs).map((w) => windowValue(w, metric));
 }

@@ -64,13 +64,6 @@ export function isArtilleryScript(doc: unknown): boolean {
   return doc.config.target !== undefined || doc.config.phases !== undefined;
 }
 
-/** The loadlab experiment object for an Artillery script; throws `ArtilleryError` listing every issue. */
-export function artilleryToExperiment(doc: unknown, opts: ArtilleryOptions = {}): ArtilleryConversion {
-  const { experiment, notes, issues } = importArtillery(doc, opts);
-  if (issues.length > 0) throw new ArtilleryError(issues);
-  return { experiment, notes };
-}
-
 /** The experiment an Artillery script describes; throws `ArtilleryError` only for what is no script. */
 export function importArtillery(doc: unknown, opts: ArtilleryOptions = {}): ArtilleryImport {
   const origins: Origins = new WeakMap();

@@ -1,6 +1,7 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { parse } from "yaml";
-import { artilleryToExperiment, isArtilleryScript } from "./convert.ts";
+import { isArtilleryScript } from "./convert.ts";
+import { artilleryToExperiment } from "../../tests/artillery_import.ts";
 import { ArtilleryError } from "./common.ts";
 import { FRACTIONAL_THINK } from "./flow.ts";
 import { ExperimentError } from "../experiment_error.ts";

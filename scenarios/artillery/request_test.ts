@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { parse } from "yaml";
-import { artilleryToExperiment } from "./convert.ts";
+import { artilleryToExperiment } from "../../tests/artillery_import.ts";
 import { ArtilleryError } from "./common.ts";
 
 function stepNames(yaml: string): unknown[] {

@@ -7,7 +7,7 @@
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { parse as parseYaml } from "yaml";
-import { artilleryToExperiment } from "./convert.ts";
+import { artilleryToExperiment } from "../../tests/artillery_import.ts";
 import { ArtilleryError } from "./common.ts";
 import { findProgram } from "../../system/path_lookup.ts";
 import { experimentSchema } from "../schema/experiment.ts";

@@ -8,7 +8,8 @@
 import type { RelativeAttackInput } from "../../runner/config.ts";
 import type { TargetSpec } from "../../targets/spec.ts";
 import type { FileFlow, FileRequest } from "../schema/requests.ts";
-import { CONFIG_KEYS, defined, type LoadSpec } from "../schema/loads.ts";
+import { CONFIG_KEYS, type LoadSpec } from "../schema/loads.ts";
+import { defined } from "../../validation/defined.ts";
 import type { PlannedRun } from "./types.ts";
 import { dataSpecOf, type ExperimentWithData } from "./data.ts";
 import { scriptAttackOf } from "../script_source.ts";
@@ -60,10 +61,6 @@ function toFlowInput(flow: FileFlow): FlowInput {
   };
 }
 
-function hasGrpcStep(flow: FileFlow): boolean {
-  return flow.steps.some((s) => "grpc" in s);
-}
-
 /**
  * The attack of `load` (named `loadName`) at its base (no sweep applied): flows with gRPC steps as a gRPC
  * run, else the load's own flows or mix, else the `grpc:` section's call when it covers the load, else the
@@ -87,7 +84,7 @@ export function baseAttack(exp: ExperimentWithData, load: LoadSpec, loadName: st
   const ownMix = mix ?? (ownFlows || script ? undefined : exp.requests);
   // Flows with gRPC steps make a gRPC run of their load, the section naming their schema.
   const grpcSchema = exp.grpcSchema !== undefined || exp.grpc?.reflect === true;
-  if (exp.grpc !== undefined && grpcSchema && ownFlows?.some(hasGrpcStep)) {
+  if (exp.grpc !== undefined && grpcSchema && ownFlows?.some((f) => f.steps.some((s) => "grpc" in s))) {
     const grpc = grpcFlowAttackFields(exp.grpc, exp.grpcSchema, fields);
     return { ...fields, ...common, flows: ownFlows.map(toFlowInput), ...grpc, ...defined({ data }) };
   }

@@ -13,7 +13,7 @@ import { applyParameter, baseAttack, targetKeyOf, withDurationMs } from "./attac
 import type { Experiment } from "../schema/experiment.ts";
 import type { FileTarget } from "../schema/targets.ts";
 import { ExperimentError } from "../experiment_error.ts";
-import { defined } from "../schema/loads.ts";
+import { defined } from "../../validation/defined.ts";
 import type { Plan, PlannedRun, PlanOptions, SearchPlan, SweepPoint } from "./types.ts";
 import { plannedLoads, togetherParts } from "../together.ts";
 import { LOAD_MODEL_FACTS } from "../../results/load_models.ts";

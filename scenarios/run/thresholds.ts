@@ -3,7 +3,7 @@
  * The thresholds of a plan: parsed before any load, stopping runs live, judged on each result.
  */
 import type { RunResult, ThresholdResult } from "../../results/mod.ts";
-import { defined } from "../schema/loads.ts";
+import { defined } from "../../validation/defined.ts";
 import {
   evaluateThresholds,
   parseThreshold,

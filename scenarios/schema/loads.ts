@@ -3,6 +3,7 @@
  * The `loads:` section of experiment files: each load one engine model with the fields it takes.
  */
 import { z } from "zod";
+import { defined } from "../../validation/defined.ts";
 import { tlsOptionsSchema } from "../../runner/http/tls/options.ts";
 import { wsConfigSchema } from "../../runner/http/ws/config.ts";
 import { durationSchema, flowListSchema, requestListSchema } from "./requests.ts";
@@ -69,11 +70,6 @@ const commonFields = {
   /** WebSocket load (docs/WEBSOCKET.md): the path, the messages, the match rule, storm or hold. */
   ws: wsConfigSchema.optional(),
 };
-
-/** Drops keys whose value is undefined, so plans and their JSON show only what the file set. */
-export function defined<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
-}
 
 /** File keys of the models' own fields -> config fields (the options' come from `CONFIG_KEYS`). */
 const MODEL_KEYS = {

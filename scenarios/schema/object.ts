@@ -19,7 +19,7 @@ import { scriptSourceSchema } from "../script_source.ts";
 import { grpcSectionSchema } from "../grpc/experiment.ts";
 import { durationMsOf } from "../../validation/duration.ts";
 import { shownSweepValue } from "../../results/redact.ts";
-import { terminalSafe } from "../../validation/terminal_text.ts";
+import { escapeHidden, terminalSafe } from "../../validation/terminal_text.ts";
 
 /** `load.<field>`, `query.<name>` or `target.<field>`. */
 const parameterSchema = z.string().regex(
@@ -296,8 +296,6 @@ function wordValues(
 
 /** Line breaks a terminal or a summary line would break at, beside what `terminalSafe` takes out. */
 const LINE_BREAK = /[\t\n\r\u0085\u2028\u2029]/;
-/** Characters JSON leaves as they are that a terminal hides or reorders: written as escapes in a message. */
-const HIDDEN = /[\u0080-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2028\u2029\u2060\u2066-\u2069\ufeff]/g;
 
 /** Whether a word holds a control, line-break or invisible character, which forge or hide text in outputs. */
 function unshown(value: string): boolean {
@@ -305,10 +303,7 @@ function unshown(value: string): boolean {
 }
 
 function unshownMessage(parameter: string, value: string): string {
-  const quoted = JSON.stringify(shownSweepValue(parameter, value)).replace(
-    HIDDEN,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
+  const quoted = escapeHidden(JSON.stringify(shownSweepValue(parameter, value)));
   return `${quoted} holds a control, line-break or invisible character (a value names its run in every ` +
     "output): write the value without it";
 }

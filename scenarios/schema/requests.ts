@@ -2,6 +2,7 @@
  * @module
  * The small shared parts of experiment files: durations, names, requests and flows.
  */
+import { defined } from "../../validation/defined.ts";
 import { z } from "zod";
 import {
   DURATION_HINT,
@@ -160,7 +161,7 @@ const wsStepFileSchema = z.strictObject({
   ...rest,
   ...(send === undefined ? {} : { send: typeof send === "string" ? send : JSON.stringify(send) }),
   ...(close === undefined ? {} : { close: close === true ? 1000 : close }),
-  ...(timeout === undefined ? {} : { timeoutMs: timeout }),
+  ...defined({ timeoutMs: timeout }),
 }));
 
 /** `grpc:` step: call (`pkg.Service/Method` or ghz's `pkg.Service.Method`), proto3 JSON message, metadata. */
@@ -218,10 +219,8 @@ const flowStepSchema = stepObjectSchema.transform((step, ctx): FileFlowStep => {
   }
   if (step.think !== undefined) return { thinkMs: step.think };
   const extras = {
-    ...(step.label === undefined ? {} : { label: step.label }),
-    ...(step.capture === undefined ? {} : { capture: step.capture }),
-    ...(step.expect === undefined ? {} : { expect: step.expect }),
-    ...(step.maxKeptBytes === undefined ? {} : { maxKeptBytes: step.maxKeptBytes }),
+    ...defined({ label: step.label, capture: step.capture, expect: step.expect }),
+    ...defined({ maxKeptBytes: step.maxKeptBytes }),
   };
   if (step.ws !== undefined) return { ws: step.ws, ...extras };
   if (step.grpc !== undefined) return { grpc: step.grpc, ...extras };

@@ -3,6 +3,7 @@
  * The work behind the built-in target's endpoints as plain functions, apart from the Hono wiring so each
  * can be tested directly.
  */
+import { escapeHtml } from "../../validation/terminal_text.ts";
 
 /** Burns CPU for `ms` (cpuTime in docs/studies/cpu-sleep.md); returns the loop count as proof of work. */
 export function busyCpu(ms: number): number {
@@ -48,10 +49,6 @@ const ARTICLE_TITLES = [
   "Warm-up and the JIT",
   "Open versus closed load models",
 ];
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
-}
 
 /** The per-request HTML page standing in for a CMS home page (docs/studies/cache-burst.md). */
 export function renderHomePage(now: Date): string {

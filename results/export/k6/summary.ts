@@ -7,7 +7,14 @@ import { latencySampled, unansweredRequests } from "../../conclude/responses.ts"
 import { decodeHistogram, type Histogram, summarizeMs } from "../../histogram.ts";
 import type { EndpointResult, LatencySummaryMs, ResultsFile, RunResult } from "../../schema/results.ts";
 import { PERCENTILE_FIELDS } from "../../schema/values.ts";
-import { allChecks, type K6Group, type K6Metric, type K6SummaryData, rateMetric } from "./summary_text.ts";
+import {
+  allChecks,
+  counterMetric,
+  type K6Group,
+  type K6Metric,
+  type K6SummaryData,
+  rateMetric,
+} from "./summary_text.ts";
 import type { K6ScenarioPart } from "./summary_v1.ts";
 import { createHash } from "node:crypto";
 import {
@@ -69,19 +76,19 @@ export function k6SummaryData(
   const users = vusOf(run);
   const metrics: Record<string, K6Metric> = {
     checks: rateMetric(passes, fails),
-    data_received: counter(run.bytesRead, sec, "data"),
-    data_sent: counter(run.bytesWritten, sec, "data"),
+    data_received: counterMetric(run.bytesRead, sec, "data"),
+    data_sent: counterMetric(run.bytesWritten, sec, "data"),
     http_req_duration: trend(run.latencyMs, stats, run.requests, run.histogramEncoded),
     http_req_failed: rateMetric(failed, sent - failed),
-    http_reqs: counter(sent, sec, "default"),
+    http_reqs: counterMetric(sent, sec),
     iteration_duration: trend(flow?.sessionMs, stats, flow?.completed ?? 0),
     // As k6's: an iteration that threw (fail()) is one too.
-    iterations: counter((flow?.completed ?? 0) + (flow?.failed ?? 0), sec, "default"),
+    iterations: counterMetric((flow?.completed ?? 0) + (flow?.failed ?? 0), sec),
     vus: { type: "gauge", contains: "default", values: users.vus },
     vus_max: { type: "gauge", contains: "default", values: users.vusMax },
   };
   // The open model's sends that found no free VU: k6's iterations dropped for the same reason.
-  if (run.droppedSends > 0) metrics.dropped_iterations = counter(run.droppedSends, sec, "default");
+  if (run.droppedSends > 0) metrics.dropped_iterations = counterMetric(run.droppedSends, sec);
   // As k6's: a trend with no samples is not in the summary.
   if (!flow?.sessionMs) delete metrics.iteration_duration;
   // As k6 times them, requests that failed before they were sent (refused, DNS, TLS) last 0 ms.
@@ -161,10 +168,6 @@ function md5(text: string): string {
   return createHash("md5").update(text).digest("hex");
 }
 
-function counter(count: number, sec: number, contains: "default" | "data"): K6Metric {
-  return { type: "counter", contains, values: { count, rate: count / sec } };
-}
-
 /** A submetric `metric{name:x}` from the run's endpoints the selector picks (pooled). */
 function submetric(
   metric: string,
@@ -178,7 +181,7 @@ function submetric(
   const view = selectedRun(run, wanted);
   const requests = view === null ? 0 : view.requests + unansweredRequests(view);
   const failed = view === null ? 0 : unansweredRequests(view) + failedStatusOf(view);
-  if (metric === "http_reqs") return counter(requests, sec, "default");
+  if (metric === "http_reqs") return counterMetric(requests, sec);
   if (metric === "http_req_failed") return rateMetric(failed, requests - failed);
   const targets = targetOriginsOf(run);
   const picked = (run.endpoints ?? []).filter((e: EndpointResult) => selects(wanted, e, targets));
@@ -207,7 +210,7 @@ export function afterRunSubmetric(
       n += Math.round(count * sumOf(coded) / sumOf(seen));
     }
     // Such a request has no response: k6 times it 0 ms and counts it failed.
-    if (name === "http_reqs") return counter(n, sec, "default");
+    if (name === "http_reqs") return counterMetric(n, sec);
     if (name === "http_req_failed") return rateMetric(n, 0);
     return trend(null, stats, n);
   }
@@ -216,7 +219,7 @@ export function afterRunSubmetric(
     const targets = targetOriginsOf(run);
     const picked = (run.endpoints ?? []).filter((e) => selects(wanted, e, targets));
     const bytes = picked.reduce((a, e) => a + (name === "data_sent" ? e.bytesWritten : e.bytesRead), 0);
-    return counter(bytes, sec, "data");
+    return counterMetric(bytes, sec, "data");
   }
   if (name !== "iterations" && name !== "iteration_duration") return null;
   const scenario = pairsOf(selector).scenario;
@@ -225,7 +228,7 @@ export function afterRunSubmetric(
     (flow && flow.loads === undefined && scenario === scenarioOf(run)
       ? { completed: flow.completed, sessionHistogramEncoded: flow.sessionHistogramEncoded }
       : { completed: 0 });
-  if (name === "iterations") return counter(own.completed, sec, "default");
+  if (name === "iterations") return counterMetric(own.completed, sec);
   const h = own.sessionHistogramEncoded ? decodeHistogram(own.sessionHistogramEncoded) : null;
   return trend(
     h && h.totalCount > 0 ? summarizeMs(h) : null,

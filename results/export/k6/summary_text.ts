@@ -39,6 +39,15 @@ export function rateMetric(trues: number, falses: number): K6Metric {
   };
 }
 
+/** A k6 counter of `count` over `sec` seconds. */
+export function counterMetric(
+  count: number,
+  sec: number,
+  contains: "default" | "data" = "default",
+): K6Metric {
+  return { type: "counter", contains, values: { count, rate: sec > 0 ? count / sec : 0 } };
+}
+
 /** Every check of `group` and the groups in it, in their order. */
 export function allChecks(group: K6Group): K6Check[] {
   return [...group.checks, ...group.groups.flatMap(allChecks)];
@@ -74,9 +83,9 @@ function duration(ms: number, timeUnit = ""): string {
   return `${(ms / 1000).toFixed(2)}s`;
 }
 
-/** A number as k6's summary writes one of no unit: at most 6 decimals, no trailing zeros. */
-function sixPlaces(n: number): string {
-  return String(Number(n.toFixed(6)));
+/** A number as k6's summaries write one of no unit: at most `places` decimals, no trailing zeros. */
+export function noTrailingZeros(value: number, places = 6): string {
+  return String(Number(value.toFixed(places)));
 }
 
 function bytes(n: number): string {
@@ -91,7 +100,9 @@ function valuesText(m: K6Metric, options: K6SummaryData["options"]): string {
     case "trend":
       return options.summaryTrendStats.filter((s) => s in v).map((s) =>
         `${s}=${
-          m.contains === "time" && s !== "count" ? duration(v[s], options.summaryTimeUnit) : sixPlaces(v[s])
+          m.contains === "time" && s !== "count"
+            ? duration(v[s], options.summaryTimeUnit)
+            : noTrailingZeros(v[s])
         }`
       )
         .join(" ");

@@ -5,10 +5,12 @@
  */
 import {
   allChecks,
+  counterMetric,
   inTimeUnit,
   type K6Check,
   type K6Metric,
   type K6SummaryData,
+  noTrailingZeros,
   rateMetric,
 } from "./summary_text.ts";
 
@@ -114,14 +116,8 @@ function judgedValue(name: string, m: K6Metric, stat: string, info: Columns): st
 function checkLines(checks: K6Check[], data: K6SummaryData): string[] {
   if (checks.length === 0) return [];
   const passes = checks.reduce((a, c) => a + c.passes, 0), fails = checks.reduce((a, c) => a + c.fails, 0);
-  const total = passes + fails;
-  const sec = data.state.testRunDurationMs > 0 ? data.state.testRunDurationMs / 1000 : 0;
   const metrics: Record<string, K6Metric> = {
-    checks_total: {
-      type: "counter",
-      contains: "default",
-      values: { count: total, rate: sec > 0 ? total / sec : 0 },
-    },
+    checks_total: counterMetric(passes + fails, data.state.testRunDurationMs / 1000),
     checks_succeeded: rateMetric(passes, fails),
     checks_failed: rateMetric(fails, passes),
   };
@@ -249,11 +245,7 @@ function humanize(value: number, m: Pick<K6Metric, "type" | "contains">, timeUni
   if (m.type === "rate") return (Math.trunc(value * 100 * 100) / 100).toFixed(2) + "%";
   if (m.contains === "data") return bytes(value);
   if (m.contains === "time") return duration(value, timeUnit);
-  return noTrailingZeros(value, 6);
-}
-
-function noTrailingZeros(value: number, places: number): string {
-  return String(parseFloat(value.toFixed(places)));
+  return noTrailingZeros(value);
 }
 
 function truncated(value: number, places: number): string {
