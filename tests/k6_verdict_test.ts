@@ -825,3 +825,22 @@ Deno.test("a teardown() that throws exits 107, one past teardownTimeout 101, as 
     assertEquals(slow.code, 101, slow.text);
     ok(slow.results.runs[0].teardownError.includes("teardownTimeout"), slow.text);
   }));
+
+pool.test("minIterationDuration paces each VU's iterations; iteration_duration leaves the pause out, as k6's", () =>
+  withTarget(async (url) => {
+    // Two VUs for 2 s paced at 1 s start at most 3 iterations each (at 0, 1 and 2 s), at least 1.
+    const { code, text, results, dir } = await runK6Text(
+      `import http from "k6/http";
+export const options = { vus: 2, duration: "2s", minIterationDuration: "1s" };
+export default function () { http.get("http://app.test/json"); }
+`,
+      url,
+      ["--summary-export", "export.json"],
+    );
+    assertEquals(code, 0, text);
+    const requests = results.runs[0].flows[0].steps[0].requests;
+    ok(requests >= 2 && requests <= 6, `${requests} requests`);
+    // One local GET takes far less than the 1 s pace each iteration is padded to.
+    const exported = JSON.parse(Deno.readTextFileSync(`${dir}/export.json`));
+    ok(exported.metrics.iteration_duration.med < 1000, JSON.stringify(exported.metrics.iteration_duration));
+  }));

@@ -78,7 +78,8 @@ export function k6Experiment(
     if (key === "setupTimeout" || key === "teardownTimeout") {
       const ms = k6Duration(value, ["options", key], problem);
       if (ms !== undefined) hooksTimeouts[key] = ms, paths.add([key], ["options", key]);
-    } else if (key === "noConnectionReuse") extra.connection = value ? "per-arrival" : "keep-alive";
+    } else if (key === "minIterationDuration") k6Duration(value, ["options", key], problem);
+    else if (key === "noConnectionReuse") extra.connection = value ? "per-arrival" : "keep-alive";
     else if (key === "insecureSkipTLSVerify") extra.tls = { ...extra.tls ?? {}, insecure: Boolean(value) };
     else if (key === "tlsVersion" || key === "tlsCipherSuites") {
       extra.tls = { ...extra.tls ?? {}, ...tlsOf(key, value, problem) };

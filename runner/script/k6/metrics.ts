@@ -272,14 +272,18 @@ export function addCheck(name: string, ok: boolean, tags: Record<string, string>
   }
 }
 
-/** Adds a group's duration to k6's `group_duration` (k6.ts, as it ends), tagged with its path (`::api`). */
-export function addGroupDuration(durationMs: number, group: string): void {
-  addTo(partOf(GROUP_DURATION, "trend", true), durationMs, durationMs);
-  const subs = wanted.get(GROUP_DURATION);
+/**
+ * Adds a group's duration to k6's `group_duration` (k6.ts, as it ends), tagged with its path (`::api`); with
+ * no group, an iteration's own to `iteration_duration` (runtime.ts: the run's times hold a paced one's pause).
+ */
+export function addGroupDuration(durationMs: number, group?: string): void {
+  const name = group === undefined ? "iteration_duration" : GROUP_DURATION;
+  addTo(partOf(name, "trend", true), durationMs, durationMs);
+  const subs = wanted.get(name);
   if (subs !== undefined) {
     addToSubmetrics(subs, "trend", true, durationMs, durationMs, requestTags(undefined, group));
   }
-  if (jsonOut) point(GROUP_DURATION, "trend", true, durationMs, { ...jsonPointTags(), group });
+  if (jsonOut && group !== undefined) point(name, "trend", true, durationMs, { ...jsonPointTags(), group });
 }
 
 const phaseMs = new Float64Array(PHASES.length);

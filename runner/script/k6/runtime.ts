@@ -6,7 +6,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Session } from "../session.ts";
-import { flushMetricsSoon, PHASES, wantSubmetrics } from "./metrics.ts";
+import { addGroupDuration, flushMetricsSoon, PHASES, wantSubmetrics } from "./metrics.ts";
 import { jsonPointTags, setRunTags, setTagSource, type VuTags } from "./tags.ts";
 import { flushPoints, jsonOut, point, setJsonThresholds } from "./json_out.ts";
 import { isolateFlags } from "./isolate_flags.ts";
@@ -17,6 +17,7 @@ import { runArrayCall } from "./array_calls.ts";
 import { runCounters } from "../run_counters.ts";
 import { testAborted } from "./test_abort.ts";
 import { setCookiePair } from "../sessions/cookies.ts";
+import { durationMsOf } from "../../../validation/duration.ts";
 
 /** A k6 VU: its id in the whole run (`__VU`), the iterations it started and its own tags once set. */
 export interface K6Vu {
@@ -136,6 +137,11 @@ export function session(mod: ConvertedModule): (s: Session) => unknown {
   requestDefaults.phases = isolateFlags.phases === true || typeof mod.exports.handleSummary === "function" ||
     Object.keys(options.thresholds ?? {}).some((key) => PHASES.some((p) => key.trim().startsWith(p)));
   requestDefaults.throw = options.throw === true;
+  // Checked with the options (scenarios/k6/options.ts): a number of ms or a duration's text.
+  const minIteration = options.minIterationDuration;
+  minIterationMs = typeof minIteration === "number"
+    ? minIteration
+    : durationMsOf(String(minIteration ?? 0)) ?? 0;
   setJsonThresholds(options.thresholds);
   // k6's 0 is "no limit": a batch then sends all its requests at once.
   if (typeof options.batch === "number") requestDefaults.batch = options.batch || Infinity;
@@ -165,7 +171,8 @@ export function session(mod: ConvertedModule): (s: Session) => unknown {
     resumed = ctx;
     try {
       // No timers (they keep the context above) and, without k6/metrics or counts, nothing after it.
-      const bare = mod.metrics === false && !jsonOut && !counting && !arrivals && !requestDefaults.phases;
+      const bare = mod.metrics === false && !jsonOut && !counting && !arrivals && !requestDefaults.phases &&
+        minIterationMs === 0;
       return bare ? fn(s.setup) : iterate(ctx, fn);
     } finally {
       resumed = undefined;
@@ -176,9 +183,15 @@ export function session(mod: ConvertedModule): (s: Session) => unknown {
 /** How long an iteration started after an abort waits for the run's stop (it waits again if need be). */
 const ABORTED_WAIT_MS = 60_000;
 
-/** One iteration in its context: the function, then its timers; metrics added on the way are sent soon. */
+/** k6's `minIterationDuration` (ms): a VU pauses after a shorter iteration for the rest of it (0: none). */
+let minIterationMs = 0;
+
+/**
+ * One iteration in its context: the function, then its timers, then the rest of `minIterationMs`; metrics
+ * added on the way are sent soon.
+ */
 async function iterate(ctx: VuContext, main: (data: unknown) => unknown): Promise<unknown> {
-  const startMs = jsonOut ? performance.now() : 0;
+  const startMs = jsonOut || minIterationMs > 0 ? performance.now() : 0;
   try {
     const out = await main(ctx.s.setup);
     if (ctx.timers > 0) await timersFired(ctx);
@@ -188,7 +201,10 @@ async function iterate(ctx: VuContext, main: (data: unknown) => unknown): Promis
     flushMetricsSoon();
     if (counting) countUp(ENDED_SLOT);
     if (arrivals) idleVus.push(ctx.vu);
-    if (jsonOut) iterationPoints(performance.now() - startMs);
+    const ownMs = performance.now() - startMs;
+    if (jsonOut) iterationPoints(ownMs);
+    if (minIterationMs > 0) addGroupDuration(ownMs);
+    if (minIterationMs > ownMs && !ctx.s.ended.aborted) await ctx.s.sleep(minIterationMs - ownMs);
   }
 }
 
