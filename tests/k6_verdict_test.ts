@@ -844,3 +844,25 @@ export default function () { http.get("http://app.test/json"); }
     const exported = JSON.parse(Deno.readTextFileSync(`${dir}/export.json`));
     ok(exported.metrics.iteration_duration.med < 1000, JSON.stringify(exported.metrics.iteration_duration));
   }));
+
+pool.test("options.hosts keyed by host:port (any case) sends that port's requests, as k6's dialer matches them", () =>
+  withTarget(async (url) => {
+    const address = new URL(url).host;
+    const run = await runK6Text(
+      `import http from "k6/http";
+export const options = {
+  iterations: 2,
+  hosts: { "Stock.shop.internal:8080": "${address}", "*.cdn.internal:80": "${address}" },
+  thresholds: { http_req_failed: ["rate==0"] },
+};
+export default function () {
+  http.get("http://stock.shop.internal:8080/json");
+  http.get("http://img.cdn.internal/json");
+}
+`,
+      null,
+    );
+    assertEquals(run.code, 0, run.text);
+    assertEquals(run.results?.runs[0].requests, 4, run.text);
+    ok(run.stderr.includes(`requests to http://stock.shop.internal:8080 go to http://${address}`), run.text);
+  }));
