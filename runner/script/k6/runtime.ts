@@ -6,9 +6,9 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Session } from "../session.ts";
-import { addGroupDuration, flushMetricsSoon, PHASES, wantSubmetrics } from "./metrics.ts";
+import { addGroupDuration, flushMetricsSoon, wantSubmetrics } from "./metrics.ts";
 import { jsonPointTags, setRunTags, setTagSource, type VuTags } from "./tags.ts";
-import { flushPoints, jsonOut, point, setJsonThresholds } from "./json_out.ts";
+import { flushPoints, jsonOut, PHASES, point, setJsonThresholds } from "./json_out.ts";
 import { isolateFlags } from "./isolate_flags.ts";
 import { PART_ENV } from "../part_env.ts";
 import { ScriptShapeError } from "../module.ts";
@@ -256,8 +256,8 @@ export function iterationsEnded(): number {
 /** `--out json`: the iteration's samples (k6 writes them for an iteration that threw too), then the lines. */
 function iterationPoints(durationMs: number): void {
   const tags = jsonPointTags();
-  point("iterations", "counter", false, 1, tags);
   point("iteration_duration", "trend", true, durationMs, tags);
+  point("iterations", "counter", false, 1, tags);
   flushPoints();
 }
 
