@@ -52,9 +52,14 @@ export const K6_EXIT = {
   scriptException: 107,
   /** The script called `exec.test.abort()`. */
   scriptAborted: 108,
+  /** The script called `exec.test.fail()`: the test ran on, marked failed. */
+  markedFailed: 110,
 } as const;
 
-/** A k6 script run's exit code: 108 after `exec.test.abort()` (a signal still wins), 99 for a threshold. */
+/**
+ * A k6 script run's exit code: 108 after `exec.test.abort()` (a signal still wins), 110 after
+ * `exec.test.fail()`, 99 for a threshold.
+ */
 export function k6ExitCodeOf(code: number, runs: RunResult[]): number {
   if (code === EXIT.interrupted || code === EXIT.terminated) return code;
   if (runs.some((r) => r.abortedBy?.testAbort !== undefined)) return K6_EXIT.scriptAborted;
@@ -65,6 +70,7 @@ export function k6ExitCodeOf(code: number, runs: RunResult[]): number {
     return hook.startsWith("setup") ? K6_EXIT.setupTimeout : K6_EXIT.teardownTimeout;
   }
   if (hook !== undefined) return K6_EXIT.scriptException;
+  if (runs.some((r) => r.testFailed !== undefined)) return K6_EXIT.markedFailed;
   return code === EXIT.thresholdFailed ? K6_EXIT.thresholdsFailed : code;
 }
 

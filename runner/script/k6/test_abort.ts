@@ -25,11 +25,29 @@ export function abortTest(message: unknown): never {
   throw new Error(`${TEST_ABORTED}: ${text}`);
 }
 
-/** In the main isolate: calls `onAbort` with the first abort's message, until the returned function stops. */
-export function onTestAbort(onAbort: (message: string) => void): () => void {
+/** k6's `exec.test.fail(message)`: the test runs on, then ends marked failed (exit 110 as k6). */
+export function failTest(message: unknown): void {
+  const text = message === undefined || message === null
+    ? "test marked as failed"
+    : `test marked as failed: ${message}`;
+  console.error(text);
+  sender ??= new BroadcastChannel(TEST_ABORT_CHANNEL);
+  sender.postMessage({ failed: text });
+}
+
+/**
+ * In the main isolate: calls `onAbort` with the first abort's message and `onFail` with the first
+ * `exec.test.fail()`'s, until the returned function stops.
+ */
+export function onTestAbort(
+  onAbort: (message: string) => void,
+  onFail: (message: string) => void,
+): () => void {
   const channel = new BroadcastChannel(TEST_ABORT_CHANNEL);
-  let told = false;
+  let told = false, failed = false;
   channel.onmessage = (e: MessageEvent<unknown>) => {
+    const fail = (e.data as { failed?: unknown } | null)?.failed;
+    if (typeof fail === "string" && !failed) failed = true, onFail(fail);
     if (told || typeof e.data !== "string") return;
     told = true;
     onAbort(e.data);
