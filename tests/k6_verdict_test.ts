@@ -866,3 +866,56 @@ export default function () {
     assertEquals(run.results?.runs[0].requests, 4, run.text);
     ok(run.stderr.includes(`requests to http://stock.shop.internal:8080 go to http://${address}`), run.text);
   }));
+
+pool.test("exec.test.fail() lets the test run on and exits 110 with the thresholds judged, as k6", () =>
+  withTarget(async (url) => {
+    const { code, text, stderr, results } = await runK6Text(
+      `import http from "k6/http";
+import exec from "k6/execution";
+export const options = { iterations: 3, thresholds: { http_reqs: ["count==999"] } };
+export default function () {
+  http.get("http://app.test/json");
+  if (__ITER === 0) exec.test.fail("first iteration");
+}
+`,
+      url,
+    );
+    assertEquals(code, 110, text);
+    assertEquals(results.runs[0].requests, 3, text);
+    ok(stderr.includes("test marked as failed: first iteration"), stderr);
+    ok(stderr.includes("thresholds on metrics 'http_reqs' have been crossed"), stderr);
+  }));
+
+pool.test("scenarios from --config run their own exec functions; res.json(path) of no JSON is undefined", () =>
+  withTarget(async (url) => {
+    const config = {
+      scenarios: {
+        reads: { executor: "shared-iterations", vus: 1, iterations: 2 },
+        writes: { executor: "shared-iterations", vus: 1, iterations: 3, exec: "write" },
+      },
+    };
+    const { code, text, results } = await runK6Text(
+      `import http from "k6/http";
+import { check } from "k6";
+export default function () { http.get("http://app.test/json"); }
+export function write() {
+  const res = http.get("http://app.test/");
+  check(res, { "no JSON: undefined": (r) => r.json("a.b") === undefined });
+}
+`,
+      url,
+      ["--config", "config.json"],
+      { files: { "config.json": JSON.stringify(config) } },
+    );
+    assertEquals(code, 0, text);
+    const steps = results.runs[0].flows[0].steps.map((s: { label: string; requests: number }) => [
+      s.label,
+      s.requests,
+    ]).sort();
+    assertEquals(steps, [["GET /", 3], ["GET /json", 2]], text);
+    const checks = results.runs[0].flows[0].steps.flatMap((s: { checks?: unknown[] }) => s.checks ?? []);
+    assertEquals(checks.map((c: { name: string; passed: number }) => [c.name, c.passed]), [[
+      "no JSON: undefined",
+      3,
+    ]]);
+  }));

@@ -132,9 +132,14 @@ export class K6Response {
     return cookies;
   }
 
+  /** The body parsed; with a selector (k6's gjson path) a body that is no JSON gives undefined, as k6's. */
   json(selector?: string): unknown {
-    const value = JSON.parse(this.#raw.text());
-    return selector === undefined ? value : select(value, selector);
+    if (selector === undefined || this.#raw.status === 0) return JSON.parse(this.#raw.text());
+    try {
+      return select(JSON.parse(this.#raw.text()), selector.split("."));
+    } catch {
+      return undefined;
+    }
   }
 
   html(selector?: string): unknown {
@@ -144,12 +149,16 @@ export class K6Response {
   }
 }
 
-function select(value: unknown, selector: string): unknown {
+/** gjson's path `keys`: `#` is an array's length, `#.key` each element's key (those that have it). */
+function select(value: unknown, keys: string[]): unknown {
   let at: unknown = value;
-  for (const key of selector.split(".")) {
+  for (let k = 0; k < keys.length; k++) {
     if (at === null || typeof at !== "object") return undefined;
-    if (key === "#" && Array.isArray(at)) at = at.length;
-    else at = (at as Record<string, unknown>)[key];
+    if (keys[k] === "#" && Array.isArray(at)) {
+      if (k === keys.length - 1) return at.length;
+      return at.map((x) => select(x, keys.slice(k + 1))).filter((x) => x !== undefined);
+    }
+    at = (at as Record<string, unknown>)[keys[k]];
   }
   return at;
 }

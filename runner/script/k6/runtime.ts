@@ -127,9 +127,14 @@ export interface ConvertedModule {
 export function session(mod: ConvertedModule): (s: Session) => unknown {
   // The footer runs as the module's top level ends: k6's init context is over (no metric, no open()).
   endInit();
-  const options = (mod.exports.options ?? {}) as Record<string, unknown>;
+  const own = (mod.exports.options ?? {}) as Record<string, unknown>;
+  // The scenarios a `--config` file gives a script that declares none (the shortcuts' `default` is no one's).
+  const given = isolateFlags.options?.scenarios;
+  const fromConfig = own.scenarios === undefined && given !== undefined &&
+    Object.keys(given).join() !== "default";
+  const options = fromConfig ? { ...own, scenarios: given } : own;
   // Every scenario's function is looked up now: a missing one is refused when the script is checked.
-  const mains = mainsOf(mod);
+  const mains = mainsOf(mod, options);
   requestDefaults.discardResponseBodies = options.discardResponseBodies === true;
   if (typeof options.maxRedirects === "number") requestDefaults.maxRedirects = options.maxRedirects;
   if (typeof options.userAgent === "string") requestDefaults.userAgent = options.userAgent;
@@ -322,14 +327,16 @@ function runTagsOf(options: Record<string, unknown>, name: string): Record<strin
 }
 
 /** Each scenario's function (its `exec`, else the default), and the default's as `default`. */
-function mainsOf(mod: ConvertedModule): Map<string, (data: unknown) => unknown> {
+function mainsOf(
+  mod: ConvertedModule,
+  options: { scenarios?: Record<string, { exec?: string } | null> },
+): Map<string, (data: unknown) => unknown> {
   const mains = new Map<string, (data: unknown) => unknown>();
   if (mod.main !== undefined && typeof mod.main !== "function") {
     throw new TypeError("the default export is what each iteration runs: export default function () { ... }");
   }
   if (mod.main !== undefined) mains.set("default", mod.main);
-  const options = mod.exports.options as { scenarios?: Record<string, { exec?: string } | null> } | undefined;
-  for (const [name, scenario] of Object.entries(options?.scenarios ?? {})) {
+  for (const [name, scenario] of Object.entries(options.scenarios ?? {})) {
     // The options' own check names a scenario that is not an object; here it only must not crash.
     const exec = scenario?.exec;
     if (exec === undefined) {
