@@ -2,9 +2,9 @@
  * @module
  * k6's `k6/execution` for converted scripts: `exec.vu`, `exec.scenario` (its name, the iteration's number
  * in the run, its executor), `exec.instance.iterationsCompleted`, `exec.test.options` (k6's as the run
- * applies them), `exec.test.abort()` and `exec.test.fail()` (test_abort.ts). Run-wide numbers are counters every worker shares
- * (runtime.ts `countIterations`). A field loadlab does not know (VU counts, a scenario's progress) throws
- * when read rather than answering wrongly.
+ * applies them), `exec.test.abort()` and `exec.test.fail()` (test_abort.ts). Run-wide numbers are counters
+ * every worker shares (runtime.ts `countIterations`). A field loadlab does not know throws when read rather
+ * than answering wrongly (the conversion refuses those it can see: convert/refusals.ts).
  */
 import { countIterations, current, iterationsEnded, scenario, scenarioStartMs } from "./runtime.ts";
 import { abortTest, failTest } from "./test_abort.ts";
