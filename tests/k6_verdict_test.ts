@@ -919,3 +919,24 @@ export function write() {
       3,
     ]]);
   }));
+
+pool.test("a threshold's rule with spaces is judged, and named in the summary export as written, as k6's", () =>
+  withTarget(async (url) => {
+    const { code, text, dir } = await runK6Text(
+      `import http from "k6/http";
+export const options = {
+  iterations: 2,
+  thresholds: { http_req_duration: [" max >= 0"], http_reqs: ["count >= 2 "], checks: ["rate <= 1"] },
+};
+export default function () { http.get("http://app.test/json"); }
+`,
+      url,
+      ["--summary-export", "export.json"],
+    );
+    assertEquals(code, 0, text);
+    const { metrics } = JSON.parse(Deno.readTextFileSync(`${dir}/export.json`));
+    assertEquals(
+      [metrics.http_req_duration.thresholds, metrics.http_reqs.thresholds, metrics.checks.thresholds],
+      [{ " max >= 0": false }, { "count >= 2 ": false }, { "rate <= 1": false }],
+    );
+  }));
