@@ -8,7 +8,7 @@ export const options = { iterations: 2, thresholds: { checks: ["rate==1"] } };
 
 export default function () {
   const jar = new http.CookieJar();
-  const [set, plain] = http.batch([
+  const [set] = http.batch([
     ["GET", `${BASE}/cookies/set?team=blue`, null, { jar, redirects: 0 }],
     ["GET", `${BASE}/get`],
   ]);

@@ -267,8 +267,8 @@ export function addCheck(name: string, ok: boolean, tags: Record<string, string>
 }
 
 /**
- * Adds a group's duration to k6's `group_duration` (k6.ts, as it ends), tagged with its path (`::api`); with
- * no group, an iteration's own to `iteration_duration` (runtime.ts: the run's times hold a paced one's pause).
+ * Adds a group's duration to k6's `group_duration` (k6.ts, as it ends), tagged with its path (`::api`);
+ * with no group, an iteration's own to `iteration_duration` (runtime.ts: the run's hold a paced one's pause).
  */
 export function addGroupDuration(durationMs: number, group?: string): void {
   const name = group === undefined ? "iteration_duration" : GROUP_DURATION;
