@@ -3,7 +3,7 @@
  * The exit codes every command shares (README's table) and the checks behind 4 and 6.
  */
 import { visibleLine } from "../validation/terminal_text.ts";
-import { TEST_ABORTED } from "../runner/script/k6/test_abort.ts";
+import { TEST_ABORTED, testFailed } from "../runner/script/k6/test_abort.ts";
 import type { RunResult, ThresholdResult } from "../results/mod.ts";
 import type { GateResult } from "../results/baseline_gate.ts";
 import { flaggedRuns } from "../results/conclude/run_verdict.ts";
@@ -70,7 +70,7 @@ export function k6ExitCodeOf(code: number, runs: RunResult[]): number {
     return hook.startsWith("setup") ? K6_EXIT.setupTimeout : K6_EXIT.teardownTimeout;
   }
   if (hook !== undefined) return K6_EXIT.scriptException;
-  if (runs.some((r) => r.testFailed !== undefined)) return K6_EXIT.markedFailed;
+  if (testFailed() !== undefined) return K6_EXIT.markedFailed;
   return code === EXIT.thresholdFailed ? K6_EXIT.thresholdsFailed : code;
 }
 

@@ -84,7 +84,6 @@ export async function runLoaded(config: AttackConfig, hooks: AttackHooks): Promi
   const tcpBefore = readHostTcp();
   const cpuBefore = readHostCpu();
   // A k6 script's exec.test.abort() stops the run at once, whatever interval it is in.
-  let testFailed: string | undefined;
   const stopListening = config.script
     ? onTestAbort((message) =>
       abort.stop({
@@ -92,7 +91,8 @@ export async function runLoaded(config: AttackConfig, hooks: AttackHooks): Promi
         atSec: clock.originEpochMs > 0 ? Math.max(0, (Date.now() - clock.originEpochMs) / 1000) : 0,
         actual: Number.NaN,
         testAbort: message,
-      }), (message) => testFailed = message)
+      })
+    )
     : null;
   // A k6 script whose setup() failed sends no load: its run holds what setup() sent.
   const { workers, steered, flowSamples } =
@@ -118,7 +118,6 @@ export async function runLoaded(config: AttackConfig, hooks: AttackHooks): Promi
     hostCpu: hostCpuDelta(cpuBefore, readHostCpu()),
     steered,
     abortedBy: abort.abortedBy,
-    testFailed,
   });
   if (workers.logError) throw new RequestLogFailed(workers.logError, run);
   return run;

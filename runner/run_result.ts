@@ -29,7 +29,6 @@ interface RunParts {
   hostCpu: HostCpuDelta | null;
   steered: SteerChange[];
   abortedBy: AbortedBy | null;
-  testFailed?: string;
 }
 
 /** The run's results entry; its length is what the workers were active, up to the plan. */
@@ -58,7 +57,6 @@ export function runResultOf(config: AttackConfig, parts: RunParts): RunResult {
     ...(config.segment ? { segment: segmentOf(config.segment, workers) } : {}),
     ...(parts.steered.length ? { steering: parts.steered } : {}),
     ...(parts.abortedBy ? { incomplete: true, abortedBy: parts.abortedBy } : {}),
-    ...(parts.testFailed !== undefined ? { testFailed: parts.testFailed } : {}),
     // A stuck worker's counts since its last sample come from its heartbeat; their latencies do not.
     ...(workers.stuckWorkers ? { incomplete: true, stuckWorkers: workers.stuckWorkers } : {}),
     ...(workers.unrecordedLatencies ? { unrecordedLatencies: workers.unrecordedLatencies } : {}),

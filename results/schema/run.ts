@@ -75,8 +75,6 @@ export const runResultSchema = z.looseObject({
     /** The message of the k6 script's `exec.test.abort()` that stopped it (no threshold did). */
     testAbort: z.string().optional(),
   }).optional(),
-  /** The message of the k6 script's `exec.test.fail()`: the run went on, marked failed. */
-  testFailed: z.string().optional(),
   /** Changes made while the load ran, or replayed, in order: the run followed this schedule. */
   steering: steeringSchema.optional(),
   /** A short probe run of a capacity search. */
