@@ -940,3 +940,26 @@ export default function () { http.get("http://app.test/json"); }
       [{ " max >= 0": false }, { "count >= 2 ": false }, { "rate <= 1": false }],
     );
   }));
+
+pool.test("request options from --config (tags, userAgent) reach every request, as k6 applies them", () =>
+  withTarget(async (url) => {
+    const config = {
+      tags: { team: "checkout" },
+      userAgent: "ci-agent/1.0",
+      thresholds: { "http_reqs{team:checkout}": ["count==2"], checks: ["rate==1"] },
+    };
+    const { code, text } = await runK6Text(
+      `import http from "k6/http";
+import { check } from "k6";
+export const options = { iterations: 2 };
+export default function () {
+  const res = http.get("http://app.test/json");
+  check(res, { "agent sent": (r) => r.request.headers["User-Agent"] === "ci-agent/1.0" });
+}
+`,
+      url,
+      ["--config", "config.json"],
+      { files: { "config.json": JSON.stringify(config) } },
+    );
+    assertEquals(code, 0, text);
+  }));

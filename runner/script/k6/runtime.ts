@@ -128,11 +128,13 @@ export function session(mod: ConvertedModule): (s: Session) => unknown {
   // The footer runs as the module's top level ends: k6's init context is over (no metric, no open()).
   endInit();
   const own = (mod.exports.options ?? {}) as Record<string, unknown>;
-  // The scenarios a `--config` file gives a script that declares none (the shortcuts' `default` is no one's).
+  // The options as the run applies them (a `--config` file's under the script's, k6's flags over both), and
+  // the scenarios a `--config` file gives a script that declares none (the shortcuts' `default` is no one's).
+  const applied = (isolateFlags.options ?? own) as Record<string, unknown>;
   const given = isolateFlags.options?.scenarios;
   const fromConfig = own.scenarios === undefined && given !== undefined &&
     Object.keys(given).join() !== "default";
-  const options = fromConfig ? { ...own, scenarios: given } : own;
+  const options: Record<string, any> = { ...applied, scenarios: fromConfig ? given : own.scenarios };
   // Every scenario's function is looked up now: a missing one is refused when the script is checked.
   const mains = mainsOf(mod, options);
   requestDefaults.discardResponseBodies = options.discardResponseBodies === true;
