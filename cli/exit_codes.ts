@@ -3,7 +3,7 @@
  * The exit codes every command shares (README's table) and the checks behind 4 and 6.
  */
 import { visibleLine } from "../validation/terminal_text.ts";
-import { TEST_ABORTED } from "../runner/script/k6/test_abort.ts";
+import { TEST_ABORTED, testFailed } from "../runner/script/k6/test_abort.ts";
 import type { RunResult, ThresholdResult } from "../results/mod.ts";
 import type { GateResult } from "../results/baseline_gate.ts";
 import { flaggedRuns } from "../results/conclude/run_verdict.ts";
@@ -52,9 +52,14 @@ export const K6_EXIT = {
   scriptException: 107,
   /** The script called `exec.test.abort()`. */
   scriptAborted: 108,
+  /** The script called `exec.test.fail()`: the test ran on, marked failed. */
+  markedFailed: 110,
 } as const;
 
-/** A k6 script run's exit code: 108 after `exec.test.abort()` (a signal still wins), 99 for a threshold. */
+/**
+ * A k6 script run's exit code: 108 after `exec.test.abort()` (a signal still wins), 110 after
+ * `exec.test.fail()`, 99 for a threshold.
+ */
 export function k6ExitCodeOf(code: number, runs: RunResult[]): number {
   if (code === EXIT.interrupted || code === EXIT.terminated) return code;
   if (runs.some((r) => r.abortedBy?.testAbort !== undefined)) return K6_EXIT.scriptAborted;
@@ -65,6 +70,7 @@ export function k6ExitCodeOf(code: number, runs: RunResult[]): number {
     return hook.startsWith("setup") ? K6_EXIT.setupTimeout : K6_EXIT.teardownTimeout;
   }
   if (hook !== undefined) return K6_EXIT.scriptException;
+  if (testFailed() !== undefined) return K6_EXIT.markedFailed;
   return code === EXIT.thresholdFailed ? K6_EXIT.thresholdsFailed : code;
 }
 

@@ -62,6 +62,14 @@ Deno.test("k6's flags: -i, --tag, --summary-export, --summary-trend-stats, --htt
       "http_req_duration{expected_response:true}",
     ]);
     ok(lines.some((l) => l.type === "Point" && l.metric === "checks" && l.data.tags.check === "is 200"));
+    // Each request's phases, as k6 writes them after its duration: a point per phase, tagged alike.
+    for (const phase of ["blocked", "connecting", "tls_handshaking", "sending", "waiting", "receiving"]) {
+      const of = lines.filter((l) => l.type === "Point" && l.metric === `http_req_${phase}`);
+      assertEquals(of.map((l) => [l.data.tags.status, l.data.value >= 0]), [["200", true], ["200", true], [
+        "200",
+        true,
+      ]]);
+    }
   }));
 
 Deno.test("--tag on every request: a threshold by it holds, a failed one judged, both in Metric lines", () =>

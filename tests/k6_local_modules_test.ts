@@ -2,8 +2,8 @@
  * A k6 script's local modules, through `loadlab run script.js` against the built-in target: relative
  * imports (nested, `../` too) converted as the script is, their requests awaited where the script calls
  * them, their lines kept; a construct a module cannot have refused at the module's own file:line; a remote
- * module refused before the load, naming how to vendor it; a `.ts` k6 script run as k6 runs it, or its type
- * syntax refused at its line. A few iterations each.
+ * module refused before the load, naming how to vendor it; a typed `.ts` k6 script run as k6 runs it (types
+ * stripped), a syntax error refused at its line. A few iterations each.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { withTarget } from "./helpers.ts";
@@ -109,28 +109,39 @@ export default function () {
     assertEquals(checks, [["httpx 200", 3], ["two users read", 3]], text);
   }));
 
-Deno.test("a k6 script in a .ts file runs as k6's; its type syntax is refused at its line, saying why", () =>
+Deno.test("a typed k6 script in a .ts file runs as k6 runs it, its .ts modules too; a syntax error at its line", () =>
   withTarget(async (url) => {
-    const plain = `import http from "k6/http";
+    const typed = `import http from "k6/http";
 import { check } from "k6";
-export const options = { iterations: 3 };
-export default function () { check(http.get(__ENV.BASE + "/json"), { ok: (r) => r.status === 200 }); }
+import type { Options } from "k6/options";
+import { pathOf, type Named } from "./lib/paths.ts";
+interface Body { [key: string]: unknown }
+enum Kind { Json = "json" }
+export const options: Options = { iterations: 3 };
+export default function (): void {
+  const res = http.get(__ENV.BASE + pathOf(Kind.Json as string));
+  check(res, { ok: (r) => r.status === 200 && (r.json() as Body) !== null });
+}
 `;
-    const ran = await runK6Text(plain, null, ["-e", `BASE=${url}`], { name: "script.ts" });
+    const files = {
+      "lib/paths.ts":
+        "export type Named = { name: string };\nexport const pathOf = (n: string): string => `/${n}`;\n",
+    };
+    const ran = await runK6Text(typed, null, ["-e", `BASE=${url}`], { name: "script.ts", files });
     assertEquals(ran.code, 0, ran.text);
     const steps = ran.results.runs[0].flows[0].steps;
-    assertEquals(steps.map((s: { label: string; requests: number }) => [s.label, s.requests]), [[
-      "GET /json",
-      3,
-    ]]);
-    const typed = plain.replace(
-      "export default function () {",
-      "const n: number = 1;\nexport default function () {",
+    assertEquals(
+      steps.map((s: { label: string; requests: number; checks: Array<{ passed: number }> }) => [
+        s.label,
+        s.requests,
+        s.checks[0].passed,
+      ]),
+      [["GET /json", 3, 3]],
     );
-    const refused = await runK6Text(typed, null, ["-e", `BASE=${url}`], { name: "script.ts" });
+    const broken = typed.replace("const res =", "const res: = ");
+    const refused = await runK6Text(broken, null, ["-e", `BASE=${url}`], { name: "script.ts", files });
     assertEquals(refused.code, 107, refused.text);
-    ok(refused.text.includes("script.ts:4: syntax error"), refused.text);
-    ok(refused.text.includes("compile it to .js"), refused.text);
+    ok(refused.text.includes("script.ts:9: syntax error"), refused.text);
   }));
 
 Deno.test("a k6 script that imports only its own modules is known by its k6 options and runs as k6's", () =>

@@ -827,3 +827,141 @@ Deno.test("a teardown() that throws exits 107, one past teardownTimeout 101, as 
     assertEquals(slow.code, 101, slow.text);
     ok(slow.results.runs[0].teardownError.includes("teardownTimeout"), slow.text);
   }));
+
+pool.test("minIterationDuration paces each VU's iterations; iteration_duration leaves the pause out, as k6's", () =>
+  withTarget(async (url) => {
+    // Two VUs for 2 s paced at 1 s start at most 3 iterations each (at 0, 1 and 2 s), at least 1.
+    const { code, text, results, dir } = await runK6Text(
+      `import http from "k6/http";
+export const options = { vus: 2, duration: "2s", minIterationDuration: "1s" };
+export default function () { http.get("http://app.test/json"); }
+`,
+      url,
+      ["--summary-export", "export.json"],
+    );
+    assertEquals(code, 0, text);
+    const requests = results.runs[0].flows[0].steps[0].requests;
+    ok(requests >= 2 && requests <= 6, `${requests} requests`);
+    // One local GET takes far less than the 1 s pace each iteration is padded to.
+    const exported = JSON.parse(Deno.readTextFileSync(`${dir}/export.json`));
+    ok(exported.metrics.iteration_duration.med < 1000, JSON.stringify(exported.metrics.iteration_duration));
+  }));
+
+pool.test("options.hosts keyed by host:port (any case) sends that port's requests, as k6's dialer matches them", () =>
+  withTarget(async (url) => {
+    const address = new URL(url).host;
+    const run = await runK6Text(
+      `import http from "k6/http";
+export const options = {
+  iterations: 2,
+  hosts: { "Stock.shop.internal:8080": "${address}", "*.cdn.internal:80": "${address}" },
+  thresholds: { http_req_failed: ["rate==0"] },
+};
+export default function () {
+  http.get("http://stock.shop.internal:8080/json");
+  http.get("http://img.cdn.internal/json");
+}
+`,
+      null,
+    );
+    assertEquals(run.code, 0, run.text);
+    assertEquals(run.results?.runs[0].requests, 4, run.text);
+    ok(run.stderr.includes(`requests to http://stock.shop.internal:8080 go to http://${address}`), run.text);
+  }));
+
+pool.test("exec.test.fail() lets the test run on and exits 110 with the thresholds judged, as k6", () =>
+  withTarget(async (url) => {
+    const { code, text, stderr, results } = await runK6Text(
+      `import http from "k6/http";
+import exec from "k6/execution";
+export const options = { iterations: 3, thresholds: { http_reqs: ["count==999"] } };
+export default function () {
+  http.get("http://app.test/json");
+  if (__ITER === 0) exec.test.fail("first iteration");
+}
+`,
+      url,
+    );
+    assertEquals(code, 110, text);
+    assertEquals(results.runs[0].requests, 3, text);
+    ok(stderr.includes("test marked as failed: first iteration"), stderr);
+    ok(stderr.includes("thresholds on metrics 'http_reqs' have been crossed"), stderr);
+  }));
+
+pool.test("scenarios from --config run their own exec functions; res.json(path) of no JSON is undefined", () =>
+  withTarget(async (url) => {
+    const config = {
+      scenarios: {
+        reads: { executor: "shared-iterations", vus: 1, iterations: 2 },
+        writes: { executor: "shared-iterations", vus: 1, iterations: 3, exec: "write" },
+      },
+    };
+    const { code, text, results } = await runK6Text(
+      `import http from "k6/http";
+import { check } from "k6";
+export default function () { http.get("http://app.test/json"); }
+export function write() {
+  const res = http.get("http://app.test/");
+  check(res, { "no JSON: undefined": (r) => r.json("a.b") === undefined });
+}
+`,
+      url,
+      ["--config", "config.json"],
+      { files: { "config.json": JSON.stringify(config) } },
+    );
+    assertEquals(code, 0, text);
+    const steps = results.runs[0].flows[0].steps.map((s: { label: string; requests: number }) => [
+      s.label,
+      s.requests,
+    ]).sort();
+    assertEquals(steps, [["GET /", 3], ["GET /json", 2]], text);
+    const checks = results.runs[0].flows[0].steps.flatMap((s: { checks?: unknown[] }) => s.checks ?? []);
+    assertEquals(checks.map((c: { name: string; passed: number }) => [c.name, c.passed]), [[
+      "no JSON: undefined",
+      3,
+    ]]);
+  }));
+
+pool.test("a threshold's rule with spaces is judged, and named in the summary export as written, as k6's", () =>
+  withTarget(async (url) => {
+    const { code, text, dir } = await runK6Text(
+      `import http from "k6/http";
+export const options = {
+  iterations: 2,
+  thresholds: { http_req_duration: [" max >= 0"], http_reqs: ["count >= 2 "], checks: ["rate <= 1"] },
+};
+export default function () { http.get("http://app.test/json"); }
+`,
+      url,
+      ["--summary-export", "export.json"],
+    );
+    assertEquals(code, 0, text);
+    const { metrics } = JSON.parse(Deno.readTextFileSync(`${dir}/export.json`));
+    assertEquals(
+      [metrics.http_req_duration.thresholds, metrics.http_reqs.thresholds, metrics.checks.thresholds],
+      [{ " max >= 0": false }, { "count >= 2 ": false }, { "rate <= 1": false }],
+    );
+  }));
+
+pool.test("request options from --config (tags, userAgent) reach every request, as k6 applies them", () =>
+  withTarget(async (url) => {
+    const config = {
+      tags: { team: "checkout" },
+      userAgent: "ci-agent/1.0",
+      thresholds: { "http_reqs{team:checkout}": ["count==2"], checks: ["rate==1"] },
+    };
+    const { code, text } = await runK6Text(
+      `import http from "k6/http";
+import { check } from "k6";
+export const options = { iterations: 2 };
+export default function () {
+  const res = http.get("http://app.test/json");
+  check(res, { "agent sent": (r) => r.request.headers["User-Agent"] === "ci-agent/1.0" });
+}
+`,
+      url,
+      ["--config", "config.json"],
+      { files: { "config.json": JSON.stringify(config) } },
+    );
+    assertEquals(code, 0, text);
+  }));

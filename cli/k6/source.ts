@@ -19,7 +19,7 @@ import { mayRequest, scriptOrigins } from "../../runner/script/k6/convert/origin
 import { readK6Files } from "../../runner/script/k6/convert/local_modules.ts";
 import { terminalSafe } from "../../validation/terminal_text.ts";
 import { K6_EXIT } from "../exit_codes.ts";
-import { TEST_ABORTED } from "../../runner/script/k6/test_abort.ts";
+import { listenForTestFail, TEST_ABORTED } from "../../runner/script/k6/test_abort.ts";
 import { NO_DEFAULT } from "../../runner/script/k6/runtime.ts";
 import { type IsolateOptions, passToIsolates } from "../../runner/script/k6/isolate_flags.ts";
 import { DOES_NOT_LOAD } from "../../runner/script/module.ts";
@@ -86,6 +86,7 @@ export async function k6ExperimentText(
     throw new UsageError(`${basename(path)}: ${refused.join("; ")}`, { exitCode: K6_EXIT.invalidConfig });
   }
   // Before any worker starts: their custom metrics reach this isolate, which judges abortOnFail thresholds.
+  listenForTestFail();
   collectK6Metrics(
     afterRun.flatMap(({ metric, rule, abortOnFail }) =>
       abortOnFail ? [{ metric, rule, delayMs: abortOnFail.delayMs }] : []
@@ -170,7 +171,7 @@ function overridesOf(a: ScriptLoadArgs): Record<string, unknown> {
 
 /**
  * The run's target and the other origins, read from the script's URLs with its `__ENV`; an origin whose
- * host k6's `options.hosts` names (`api.internal`, `*.internal`) goes to its address, as k6 resolves it.
+ * host k6's `options.hosts` names (`api.internal`, `*.internal`, `api.internal:8080`) goes to its address.
  */
 function whereRequestsGo(path: string, targets: Record<string, string>, hosts: Record<string, string>) {
   const env = Deno.env.toObject(), seen = new Set<string>();
@@ -185,11 +186,14 @@ function whereRequestsGo(path: string, targets: Record<string, string>, hosts: R
     routes[new URL(name).origin] = new URL(url).origin;
     said.push(`requests to ${new URL(name).origin} go to ${url} (--target ${name}=URL)`);
   }
+  // As k6's dialer: `host:port` (the scheme's port when the URL has none) first, then the host alone.
+  const named = Object.entries(hosts).map(([name, to]) => [name.toLowerCase(), to]);
+  const matches = (name: string, at: string) =>
+    name === at || (name[0] === "*" && at.endsWith(name.slice(1)));
   for (const { origin } of origins) {
     const url = new URL(origin);
-    const to = Object.entries(hosts).find(([name]) =>
-      name === url.hostname || (name.startsWith("*.") && url.hostname.endsWith(name.slice(1)))
-    )?.[1];
+    const to = [`${url.hostname}:${url.port || defaultPort(url)}`, url.hostname]
+      .map((at) => named.find(([name]) => matches(name, at))?.[1]).find((to) => to !== undefined);
     if (to === undefined || routes[origin] !== undefined) continue;
     const address = new URL(`${url.protocol}//${to}`);
     routes[origin] = `${url.protocol}//${address.hostname}:${address.port || url.port || defaultPort(url)}`;

@@ -78,7 +78,8 @@ export function k6Experiment(
     if (key === "setupTimeout" || key === "teardownTimeout") {
       const ms = k6Duration(value, ["options", key], problem);
       if (ms !== undefined) hooksTimeouts[key] = ms, paths.add([key], ["options", key]);
-    } else if (key === "noConnectionReuse") extra.connection = value ? "per-arrival" : "keep-alive";
+    } else if (key === "minIterationDuration") k6Duration(value, ["options", key], problem);
+    else if (key === "noConnectionReuse") extra.connection = value ? "per-arrival" : "keep-alive";
     else if (key === "insecureSkipTLSVerify") extra.tls = { ...extra.tls ?? {}, insecure: Boolean(value) };
     else if (key === "tlsVersion" || key === "tlsCipherSuites") {
       extra.tls = { ...extra.tls ?? {}, ...tlsOf(key, value, problem) };
@@ -365,9 +366,10 @@ function afterRunRules(metric: string, list: unknown, path: Path, problem: Probl
   const rules: AfterRunRule[] = [];
   for (const [k, item] of (Array.isArray(list) ? list : [list]).entries()) {
     const t = typeof item === "string" ? { threshold: item } : item as Options;
-    const rule = typeof t?.threshold === "string" ? t.threshold.trim() : "";
+    // Judged trimmed, named as written (k6's summary export keys it so).
+    const rule = typeof t?.threshold === "string" ? t.threshold : "";
     const checks = metric === "checks" || metric.startsWith("checks{");
-    if (!AFTER_RUN_RULE.test(rule) || (checks && !rule.startsWith("rate"))) {
+    if (!AFTER_RUN_RULE.test(rule.trim()) || (checks && !rule.trim().startsWith("rate"))) {
       problem(
         [...path, k],
         `${rule}: not a rule loadlab judges on ${metric} (e.g. rate>0.95, p(95)<200, count>10)`,

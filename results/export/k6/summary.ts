@@ -110,11 +110,12 @@ export function k6SummaryData(
     );
   }
   for (const t of results.thresholds.filter((t) => t.run === run.name)) {
-    const parsed = /^\s*([a-z_]+)(\{.*\})?\s*:?\s*(.+)$/.exec(t.expression);
+    // The rule as the script wrote it, spaces kept (k6's export names it so): after the `: ` the mapping put.
+    const parsed = /^\s*([a-z_]+)(\{.*\})?\s*:? ?(.+)$/.exec(t.expression);
     if (parsed === null) continue;
     const name = parsed[1] + (parsed[2] ?? "");
     metrics[name] ??= submetric(parsed[1], parsed[2], run, sec, stats);
-    (metrics[name].thresholds ??= {})[parsed[3].trim()] = { ok: t.ok };
+    (metrics[name].thresholds ??= {})[parsed[3]] = { ok: t.ok };
   }
   return {
     root_group: groupsOf(checks),

@@ -2,12 +2,12 @@
  * @module
  * k6's `k6/execution` for converted scripts: `exec.vu`, `exec.scenario` (its name, the iteration's number
  * in the run, its executor), `exec.instance.iterationsCompleted`, `exec.test.options` (k6's as the run
- * applies them) and `exec.test.abort()` (test_abort.ts). Run-wide numbers are counters every worker shares
- * (runtime.ts `countIterations`). A field loadlab does not know (VU counts, a scenario's progress) throws
- * when read rather than answering wrongly.
+ * applies them), `exec.test.abort()` and `exec.test.fail()` (test_abort.ts). Run-wide numbers are counters
+ * every worker shares (runtime.ts `countIterations`). A field loadlab does not know throws when read rather
+ * than answering wrongly (the conversion refuses those it can see: convert/refusals.ts).
  */
 import { countIterations, current, iterationsEnded, scenario, scenarioStartMs } from "./runtime.ts";
-import { abortTest } from "./test_abort.ts";
+import { abortTest, failTest } from "./test_abort.ts";
 import { isolateFlags } from "./isolate_flags.ts";
 import { VuTags } from "./tags.ts";
 
@@ -90,6 +90,9 @@ function plannedVus(): number | null {
 export const test = {
   abort(message?: unknown): never {
     return abortTest(message);
+  },
+  fail(message?: unknown): void {
+    failTest(message);
   },
   get options() {
     return isolateFlags.options ?? unknown("test.options");

@@ -106,7 +106,7 @@ function requestHops(method: string, target: Url, body: Body, params: Params): P
     }
     if (jsonOut && s !== undefined) {
       const hopMs = performance.now() - startMs;
-      requestPoints(verb, absolute(at), name, raw.status, hopMs, vu!.scenario, tags);
+      requestPoints(verb, absolute(at), name, raw, hopMs, vu!.scenario, tags);
     }
     jar?.keep(absolute(at), raw.headers.getAll("set-cookie"));
     const challenge = digest && !answered && raw.status === 401

@@ -8,8 +8,24 @@ import { isExpectedStatus } from "../../../results/schema/values.ts";
 import { tagPairs } from "../../../results/thresholds/selector.ts";
 import { expectedStatuses } from "../../stats/recorder.ts";
 import { isolateFlags } from "./isolate_flags.ts";
+import type { Response } from "../session.ts";
 
 export const jsonOut = isolateFlags.jsonOut !== undefined;
+
+/** k6's request phases, timed on the connection (sessions/response.ts). */
+export const PHASES = [
+  ...["http_req_blocked", "http_req_connecting", "http_req_tls_handshaking"],
+  ...["http_req_sending", "http_req_waiting", "http_req_receiving"],
+];
+const phaseMs = new Float64Array(PHASES.length);
+
+/** `raw`'s phases in PHASES' order (one array, refilled): 0 where none was measured (no response). */
+export function phasesOf(raw: Response): Float64Array {
+  phaseMs[0] = raw.blockedMs || 0, phaseMs[1] = raw.dial?.connectingMs ?? 0, phaseMs[3] = raw.sendingMs || 0;
+  phaseMs[2] = raw.dial?.tlsHandshakingMs ?? 0, phaseMs[4] = raw.waitingMs || 0;
+  phaseMs[5] = raw.receivingMs || 0;
+  return phaseMs;
+}
 
 type Kind = "counter" | "gauge" | "rate" | "trend";
 /** Lines past which a long iteration writes before it ends. */
@@ -94,19 +110,23 @@ export function flushPoints(): void {
   }
 }
 
+/** A request's points in k6's order: `http_reqs`, `http_req_duration`, each phase, `http_req_failed`. */
 export function requestPoints(
   method: string,
   url: string,
   name: string | undefined,
-  status: number,
+  raw: Response,
   durationMs: number,
   scenario: string,
   tags: Readonly<Record<string, string>> | undefined,
 ): void {
+  const status = raw.status;
   const expected = isExpectedStatus(status, expectedStatuses);
   const fixed = { expected_response: String(expected), group: tags?.group ?? "", method, name: name ?? url };
   const all = { scenario, ...tags, ...fixed, proto: "HTTP/1.1", status: String(status), url };
   point("http_reqs", "counter", false, 1, all);
   point("http_req_duration", "trend", true, durationMs, all);
+  const phases = phasesOf(raw);
+  for (let k = 0; k < PHASES.length; k++) point(PHASES[k], "trend", true, phases[k], all);
   point("http_req_failed", "rate", false, expected ? 0 : 1, all);
 }

@@ -7,7 +7,7 @@
  * (`pages{kind:html}`) and k6's `group_duration` are sent the same way.
  */
 import { jsonPointTags, requestTags } from "./tags.ts";
-import { jsonOut, point } from "./json_out.ts";
+import { jsonOut, PHASES, phasesOf, point } from "./json_out.ts";
 import { tagPairs } from "../../../results/thresholds/selector.ts";
 import { atRunEnd } from "../run_end.ts";
 import { inInit } from "./init_files.ts";
@@ -60,12 +60,6 @@ atRunEnd(flushMetrics);
  * outputs (Prometheus, OTLP) can carry as it is; k6 refuses any other name when the metric is made.
  */
 const NAME = /^[a-zA-Z_][a-zA-Z0-9_]{1,128}$/;
-
-/** k6's request phases, timed on the connection (sessions/response.ts): sent with the custom metrics. */
-export const PHASES = [
-  ...["http_req_blocked", "http_req_connecting", "http_req_tls_handshaking"],
-  ...["http_req_sending", "http_req_waiting", "http_req_receiving"],
-];
 
 /** The kind each name is registered with: k6's built-in metrics, then the script's. */
 const kinds = new Map<string, MetricPart["kind"]>([
@@ -272,17 +266,19 @@ export function addCheck(name: string, ok: boolean, tags: Record<string, string>
   }
 }
 
-/** Adds a group's duration to k6's `group_duration` (k6.ts, as it ends), tagged with its path (`::api`). */
-export function addGroupDuration(durationMs: number, group: string): void {
-  addTo(partOf(GROUP_DURATION, "trend", true), durationMs, durationMs);
-  const subs = wanted.get(GROUP_DURATION);
+/**
+ * Adds a group's duration to k6's `group_duration` (k6.ts, as it ends), tagged with its path (`::api`);
+ * with no group, an iteration's own to `iteration_duration` (runtime.ts: the run's hold a paced one's pause).
+ */
+export function addGroupDuration(durationMs: number, group?: string): void {
+  const name = group === undefined ? "iteration_duration" : GROUP_DURATION;
+  addTo(partOf(name, "trend", true), durationMs, durationMs);
+  const subs = wanted.get(name);
   if (subs !== undefined) {
     addToSubmetrics(subs, "trend", true, durationMs, durationMs, requestTags(undefined, group));
   }
-  if (jsonOut) point(GROUP_DURATION, "trend", true, durationMs, { ...jsonPointTags(), group });
+  if (jsonOut && group !== undefined) point(name, "trend", true, durationMs, { ...jsonPointTags(), group });
 }
-
-const phaseMs = new Float64Array(PHASES.length);
 
 /**
  * Adds the phases of `raw` (measured: its `waitingMs` a number) to k6's phase trends; to the submetrics
@@ -295,8 +291,7 @@ export function addPhases(
   url: string,
   name: string | undefined,
 ): void {
-  phaseMs[0] = raw.blockedMs!, phaseMs[1] = raw.dial?.connectingMs ?? 0, phaseMs[3] = raw.sendingMs!;
-  phaseMs[2] = raw.dial?.tlsHandshakingMs ?? 0, phaseMs[4] = raw.waitingMs!, phaseMs[5] = raw.receivingMs!;
+  const phaseMs = phasesOf(raw);
   let all: Record<string, string> | undefined;
   for (let k = 0; k < PHASES.length; k++) {
     const v = phaseMs[k];

@@ -3,12 +3,17 @@
  * k6's response object over a loadlab session response (or, outside a session, a fetched one); the body
  * and `res.request` are made only when read.
  */
+import { STATUS_CODES } from "node:http";
 import type { Response } from "../session.ts";
 import { current } from "./runtime.ts";
 import { type Ocsp, ocspOf, tlsNamesOf } from "./tls_info.ts";
 import { type K6Error, k6ErrorOf, UNKNOWN_FAILURE } from "./error_codes.ts";
 import { setCookiePair } from "../sessions/cookies.ts";
 import { FailedResponse, Fields } from "../sessions/response.ts";
+
+/** A header's name as Go writes it and k6 shows it: `x-request-id` is `X-Request-Id`. */
+export const canonicalHeader = (name: string): string =>
+  name.toLowerCase().replace(/(^|-)([a-z])/g, (_, dash, c) => dash + c.toUpperCase());
 
 /** The HTML parser html.ts sets when a script that parses HTML imports it (so no other script loads it). */
 let parseHtml: ((text: string) => { find(selector: string): unknown }) | null = null;
@@ -27,8 +32,6 @@ interface SentRequest {
 export class K6Response {
   readonly status: number;
   readonly proto = "HTTP/1.1";
-  readonly remote_ip = "";
-  readonly remote_port = 0;
   readonly #raw: Response;
   readonly #responseType: string;
   // Kept as the request's own values (no object per request) until `res.request` is read.
@@ -61,8 +64,26 @@ export class K6Response {
     return failure === undefined ? UNKNOWN_FAILURE : k6ErrorOf(failure.kind, failure.message);
   }
 
+  /** The address the request went to (where the run sends its origin); `localhost` read as 127.0.0.1. */
+  get remote_ip(): string {
+    const host = this.#remote()?.hostname.replace(/^\[|\]$/g, "") ?? "";
+    return host === "localhost" ? "127.0.0.1" : host;
+  }
+
+  get remote_port(): number {
+    const to = this.#remote();
+    return to === null ? 0 : Number(to.port || (to.protocol === "https:" ? 443 : 80));
+  }
+
+  #remote(): URL | null {
+    if (this.status === 0 || !URL.canParse(this.url)) return null;
+    const s = current()?.s;
+    return new URL(s === undefined ? this.url : s.route(this.url));
+  }
+
+  /** The status line's code and reason as Go's client gives k6 (`200 OK`); the standard reason here. */
   get status_text(): string {
-    return this.status === 0 ? "" : String(this.status);
+    return this.status === 0 ? "" : `${this.status} ${STATUS_CODES[this.status] ?? ""}`.trimEnd();
   }
 
   get request(): SentRequest {
@@ -115,11 +136,14 @@ export class K6Response {
     return this.#raw.status === 0 ? "" : this.#raw.text();
   }
 
+  /** The response's fields by their canonical names only (`Content-Type`), as Go's client gives k6. */
   get headers(): Record<string, string> {
     const raw = this.#raw;
+    const known = (name: string | symbol): name is string =>
+      typeof name === "string" && name === canonicalHeader(name) && raw.headers.has(name);
     return new Proxy({}, {
-      get: (_t, name) => typeof name === "string" ? raw.headers.get(name) ?? undefined : undefined,
-      has: (_t, name) => typeof name === "string" && raw.headers.has(name),
+      get: (_t, name) => known(name) ? raw.headers.get(name) ?? undefined : undefined,
+      has: (_t, name) => known(name),
     });
   }
 
@@ -132,9 +156,14 @@ export class K6Response {
     return cookies;
   }
 
+  /** The body parsed; with a selector (k6's gjson path) a body that is no JSON gives undefined, as k6's. */
   json(selector?: string): unknown {
-    const value = JSON.parse(this.#raw.text());
-    return selector === undefined ? value : select(value, selector);
+    if (selector === undefined || this.#raw.status === 0) return JSON.parse(this.#raw.text());
+    try {
+      return select(JSON.parse(this.#raw.text()), selector.split("."));
+    } catch {
+      return undefined;
+    }
   }
 
   html(selector?: string): unknown {
@@ -144,12 +173,16 @@ export class K6Response {
   }
 }
 
-function select(value: unknown, selector: string): unknown {
+/** gjson's path `keys`: `#` is an array's length, `#.key` each element's key (those that have it). */
+function select(value: unknown, keys: string[]): unknown {
   let at: unknown = value;
-  for (const key of selector.split(".")) {
+  for (let k = 0; k < keys.length; k++) {
     if (at === null || typeof at !== "object") return undefined;
-    if (key === "#" && Array.isArray(at)) at = at.length;
-    else at = (at as Record<string, unknown>)[key];
+    if (keys[k] === "#" && Array.isArray(at)) {
+      if (k === keys.length - 1) return at.length;
+      return at.map((x) => select(x, keys.slice(k + 1))).filter((x) => x !== undefined);
+    }
+    at = (at as Record<string, unknown>)[keys[k]];
   }
   return at;
 }

@@ -6,9 +6,9 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Session } from "../session.ts";
-import { flushMetricsSoon, PHASES, wantSubmetrics } from "./metrics.ts";
+import { addGroupDuration, flushMetricsSoon, wantSubmetrics } from "./metrics.ts";
 import { jsonPointTags, setRunTags, setTagSource, type VuTags } from "./tags.ts";
-import { flushPoints, jsonOut, point, setJsonThresholds } from "./json_out.ts";
+import { flushPoints, jsonOut, PHASES, point, setJsonThresholds } from "./json_out.ts";
 import { isolateFlags } from "./isolate_flags.ts";
 import { PART_ENV } from "../part_env.ts";
 import { ScriptShapeError } from "../module.ts";
@@ -17,6 +17,7 @@ import { runArrayCall } from "./array_calls.ts";
 import { runCounters } from "../run_counters.ts";
 import { testAborted } from "./test_abort.ts";
 import { setCookiePair } from "../sessions/cookies.ts";
+import { durationMsOf } from "../../../validation/duration.ts";
 
 /** A k6 VU: its id in the whole run (`__VU`), the iterations it started and its own tags once set. */
 export interface K6Vu {
@@ -126,9 +127,16 @@ export interface ConvertedModule {
 export function session(mod: ConvertedModule): (s: Session) => unknown {
   // The footer runs as the module's top level ends: k6's init context is over (no metric, no open()).
   endInit();
-  const options = (mod.exports.options ?? {}) as Record<string, unknown>;
+  const own = (mod.exports.options ?? {}) as Record<string, unknown>;
+  // The options as the run applies them (a `--config` file's under the script's, k6's flags over both), and
+  // the scenarios a `--config` file gives a script that declares none (the shortcuts' `default` is no one's).
+  const applied = (isolateFlags.options ?? own) as Record<string, unknown>;
+  const given = isolateFlags.options?.scenarios;
+  const fromConfig = own.scenarios === undefined && given !== undefined &&
+    Object.keys(given).join() !== "default";
+  const options: Record<string, any> = { ...applied, scenarios: fromConfig ? given : own.scenarios };
   // Every scenario's function is looked up now: a missing one is refused when the script is checked.
-  const mains = mainsOf(mod);
+  const mains = mainsOf(mod, options);
   requestDefaults.discardResponseBodies = options.discardResponseBodies === true;
   if (typeof options.maxRedirects === "number") requestDefaults.maxRedirects = options.maxRedirects;
   if (typeof options.userAgent === "string") requestDefaults.userAgent = options.userAgent;
@@ -136,6 +144,11 @@ export function session(mod: ConvertedModule): (s: Session) => unknown {
   requestDefaults.phases = isolateFlags.phases === true || typeof mod.exports.handleSummary === "function" ||
     Object.keys(options.thresholds ?? {}).some((key) => PHASES.some((p) => key.trim().startsWith(p)));
   requestDefaults.throw = options.throw === true;
+  // Checked with the options (scenarios/k6/options.ts): a number of ms or a duration's text.
+  const minIteration = options.minIterationDuration;
+  minIterationMs = typeof minIteration === "number"
+    ? minIteration
+    : durationMsOf(String(minIteration ?? 0)) ?? 0;
   setJsonThresholds(options.thresholds);
   // k6's 0 is "no limit": a batch then sends all its requests at once.
   if (typeof options.batch === "number") requestDefaults.batch = options.batch || Infinity;
@@ -166,7 +179,8 @@ export function session(mod: ConvertedModule): (s: Session) => unknown {
     resumed = ctx;
     try {
       // No timers (they keep the context above) and, without k6/metrics or counts, nothing after it.
-      const bare = mod.metrics === false && !jsonOut && !counting && !arrivals && !requestDefaults.phases;
+      const bare = mod.metrics === false && !jsonOut && !counting && !arrivals && !requestDefaults.phases &&
+        minIterationMs === 0;
       return bare ? fn(s.setup) : iterate(ctx, fn);
     } finally {
       resumed = undefined;
@@ -177,9 +191,15 @@ export function session(mod: ConvertedModule): (s: Session) => unknown {
 /** How long an iteration started after an abort waits for the run's stop (it waits again if need be). */
 const ABORTED_WAIT_MS = 60_000;
 
-/** One iteration in its context: the function, then its timers; metrics added on the way are sent soon. */
+/** k6's `minIterationDuration` (ms): a VU pauses after a shorter iteration for the rest of it (0: none). */
+let minIterationMs = 0;
+
+/**
+ * One iteration in its context: the function, then its timers, then the rest of `minIterationMs`; metrics
+ * added on the way are sent soon.
+ */
 async function iterate(ctx: VuContext, main: (data: unknown) => unknown): Promise<unknown> {
-  const startMs = jsonOut ? performance.now() : 0;
+  const startMs = jsonOut || minIterationMs > 0 ? performance.now() : 0;
   try {
     const out = await main(ctx.s.setup);
     if (ctx.timers > 0) await timersFired(ctx);
@@ -189,7 +209,10 @@ async function iterate(ctx: VuContext, main: (data: unknown) => unknown): Promis
     flushMetricsSoon();
     if (counting) countUp(ENDED_SLOT);
     if (arrivals) idleVus.push(ctx.vu);
-    if (jsonOut) iterationPoints(performance.now() - startMs);
+    const ownMs = performance.now() - startMs;
+    if (jsonOut) iterationPoints(ownMs);
+    if (minIterationMs > 0) addGroupDuration(ownMs);
+    if (minIterationMs > ownMs && !ctx.s.ended.aborted) await ctx.s.sleep(minIterationMs - ownMs);
   }
 }
 
@@ -241,8 +264,8 @@ export function iterationsEnded(): number {
 /** `--out json`: the iteration's samples (k6 writes them for an iteration that threw too), then the lines. */
 function iterationPoints(durationMs: number): void {
   const tags = jsonPointTags();
-  point("iterations", "counter", false, 1, tags);
   point("iteration_duration", "trend", true, durationMs, tags);
+  point("iterations", "counter", false, 1, tags);
   flushPoints();
 }
 
@@ -307,14 +330,16 @@ function runTagsOf(options: Record<string, unknown>, name: string): Record<strin
 }
 
 /** Each scenario's function (its `exec`, else the default), and the default's as `default`. */
-function mainsOf(mod: ConvertedModule): Map<string, (data: unknown) => unknown> {
+function mainsOf(
+  mod: ConvertedModule,
+  options: { scenarios?: Record<string, { exec?: string } | null> },
+): Map<string, (data: unknown) => unknown> {
   const mains = new Map<string, (data: unknown) => unknown>();
   if (mod.main !== undefined && typeof mod.main !== "function") {
     throw new TypeError("the default export is what each iteration runs: export default function () { ... }");
   }
   if (mod.main !== undefined) mains.set("default", mod.main);
-  const options = mod.exports.options as { scenarios?: Record<string, { exec?: string } | null> } | undefined;
-  for (const [name, scenario] of Object.entries(options?.scenarios ?? {})) {
+  for (const [name, scenario] of Object.entries(options.scenarios ?? {})) {
     // The options' own check names a scenario that is not an object; here it only must not crash.
     const exec = scenario?.exec;
     if (exec === undefined) {

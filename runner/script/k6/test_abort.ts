@@ -25,6 +25,34 @@ export function abortTest(message: unknown): never {
   throw new Error(`${TEST_ABORTED}: ${text}`);
 }
 
+let failed: string | undefined;
+let failListener: BroadcastChannel | null = null;
+
+/**
+ * In the main isolate, before the load: hears the first `exec.test.fail()` for the process's life (read
+ * after the summary, as the custom metrics are: the message may come after the run's last sample).
+ */
+export function listenForTestFail(): void {
+  failListener ??= new BroadcastChannel(TEST_ABORT_CHANNEL);
+  failListener.onmessage = (e: MessageEvent<unknown>) => {
+    const message = (e.data as { failed?: unknown } | null)?.failed;
+    if (typeof message === "string") failed ??= message;
+  };
+}
+
+/** The first `exec.test.fail()`'s message heard (`listenForTestFail`), else undefined. */
+export const testFailed = (): string | undefined => failed;
+
+/** k6's `exec.test.fail(message)`: the test runs on, then ends marked failed (exit 110 as k6). */
+export function failTest(message: unknown): void {
+  const text = message === undefined || message === null
+    ? "test marked as failed"
+    : `test marked as failed: ${message}`;
+  console.error(text);
+  sender ??= new BroadcastChannel(TEST_ABORT_CHANNEL);
+  sender.postMessage({ failed: text });
+}
+
 /** In the main isolate: calls `onAbort` with the first abort's message, until the returned function stops. */
 export function onTestAbort(onAbort: (message: string) => void): () => void {
   const channel = new BroadcastChannel(TEST_ABORT_CHANNEL);

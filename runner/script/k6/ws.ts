@@ -10,6 +10,7 @@
 import WebSocket from "npm:ws@^8.18.0";
 import type { IncomingMessage } from "node:http";
 import { current } from "./runtime.ts";
+import { canonicalHeader } from "./response.ts";
 import { Counter, Trend } from "./metrics.ts";
 import { countSessionError, openScriptWsStats } from "../sessions/ws_stats.ts";
 import type { Session } from "../session.ts";
@@ -270,9 +271,7 @@ function headersOf(raw: Record<string, string | string[] | undefined>): Record<s
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(raw)) {
     if (value === undefined) continue;
-    // k6 writes header names canonically (`Sec-Websocket-Accept`).
-    const canonical = name.replace(/(^|-)([a-z])/g, (_, dash, c) => dash + c.toUpperCase());
-    out[canonical] = Array.isArray(value) ? value.join(", ") : value;
+    out[canonicalHeader(name)] = Array.isArray(value) ? value.join(", ") : value;
   }
   return out;
 }

@@ -223,7 +223,7 @@ export class SessionSender implements SessionCount {
       sendMs: () => this.sendTime(),
       sending: (wait) => this.sending = wait,
       counted: (step, got, latencyMs) => this.counted(step, got, latencyMs),
-      responseOf: (conn, url, path) => this.responseOf(conn, url, path),
+      responseOf: (conn, url, path, keep) => this.responseOf(conn, url, path, keep),
       cut: () => s.settle(CUT, false),
     });
   }
@@ -353,17 +353,17 @@ export class SessionSender implements SessionCount {
     if (!this.counted(this.step, got, conn.lastEventMs - this.sendMs)) {
       return failedResponse(conn, this.#run!.shared.recorder);
     }
-    return this.responseOf(conn, this.sessions.requests.url, this.#path);
+    return this.responseOf(conn, this.sessions.requests.url, this.#path, !this.#jarOff);
   }
 
-  /** `conn`'s response to a request to `url`'s host and `path`, its cookies kept. */
-  private responseOf(conn: SessionConnection, url: URL, path: string): Response {
+  /** `conn`'s response to a request to `url`'s host and `path`, its cookies kept unless not to `keep`. */
+  private responseOf(conn: SessionConnection, url: URL, path: string, keep: boolean): Response {
     const response = conn instanceof Connection
       ? keptScriptResponse(conn.keptBytes(), conn)
       : new H2ScriptResponse(conn.keptResponse().snapshot());
     // The jar is made by the first Set-Cookie it keeps (cookies on), or by the script's own `s.cookies`.
     if (
-      !this.#jarOff && (this.jar !== null || this.sessions.options.cookies) && response.mayHaveSetCookie()
+      keep && (this.jar !== null || this.sessions.options.cookies) && response.mayHaveSetCookie()
     ) {
       const set = response.getAll("set-cookie");
       if (set.length > 0) {

@@ -34,7 +34,8 @@ interface SideHost {
   sendMs(): number;
   sending(wait: Promise<unknown> | null): void;
   counted(step: number, got: number, latencyMs: number): boolean;
-  responseOf(conn: SessionConnection, url: URL, path: string): Response;
+  /** The response, its Set-Cookie lines kept in the jar if `keep` (the request's `cookies` not false). */
+  responseOf(conn: SessionConnection, url: URL, path: string, keep: boolean): Response;
   cut(): void;
 }
 
@@ -43,6 +44,7 @@ interface SideExchange {
   readonly place: OriginPlace;
   readonly step: number;
   readonly path: string;
+  readonly keep: boolean;
   sendMs: number;
 }
 
@@ -94,7 +96,15 @@ export class SessionSides {
       return Promise.reject(err);
     }
     if (own) this.#loadBusy = true;
-    const x: SideExchange = { conn, place, step: host.step(encoded.name), path: encoded.path, sendMs: 0 };
+    const keep = request.options.cookies !== false;
+    const x: SideExchange = {
+      conn,
+      place,
+      step: host.step(encoded.name),
+      path: encoded.path,
+      keep,
+      sendMs: 0,
+    };
     if (this.#inFlight++ === 0) host.sending(new Promise<void>((resolve) => this.#drained = resolve));
     const timeoutMs = request.options.timeoutMs;
     // Opened first when the request has a timeout of its own, so it counts from the send.
@@ -121,7 +131,7 @@ export class SessionSides {
     const host = this.host;
     const { conn, place } = x;
     const response = host.counted(x.step, got, conn.lastEventMs - x.sendMs)
-      ? host.responseOf(conn, place.requests.url, x.path)
+      ? host.responseOf(conn, place.requests.url, x.path, x.keep)
       : failedResponse(conn, host.run.shared.recorder);
     if (conn === host.conn) this.#loadBusy = false;
     else host.sides().give(place, conn as Connection);

@@ -5,6 +5,7 @@
  * listing each place (`file:line: why`), before any load.
  */
 import * as acorn from "acorn";
+import { stripTypeScriptTypes } from "node:module";
 import * as walk from "acorn-walk";
 import { type Binding, type Node, planAsync } from "./async.ts";
 import { contextEdits, importsMetrics, RESUMING_AWAIT, storageReason } from "./context.ts";
@@ -53,6 +54,24 @@ export function isK6Source(source: string): boolean {
 }
 
 /**
+ * A `.ts`/`.mts` file's JavaScript, as k6 runs TypeScript: types blanked so every line keeps its place; an
+ * enum, namespace or parameter property compiled (its lines may move); a syntax error refused at its line.
+ */
+export function withoutTypes(source: string, file: string): string {
+  if (!/\.m?ts$/.test(file)) return source;
+  try {
+    return stripTypeScriptTypes(source);
+  } catch {
+    try {
+      return stripTypeScriptTypes(source, { mode: "transform" });
+    } catch (err) {
+      const m = /^(\w*Error: )?([^\n]*)[\s\S]*:(\d+):\d+\s*$/.exec(String((err as Error).message));
+      throw new K6ConvertError([`${file}:${m?.[3] ?? 1}: syntax error: ${m?.[2] ?? String(err)}`]);
+    }
+  }
+}
+
+/**
  * Converts k6 `source` (`file` in problems, `dir` for `open()`, `readable` for `loadlab convert k6`);
  * without `modules`, importing a local module is refused.
  */
@@ -68,8 +87,7 @@ export function convertK6(
     ast = acorn.parse(source, { ecmaVersion: "latest", sourceType: "module", locations: true });
   } catch (err) {
     const { line, why } = parseProblem(err);
-    const ts = /\.m?ts$/.test(file) ? "; loadlab converts k6 scripts as JavaScript: compile it to .js" : "";
-    throw new K6ConvertError([`${file}:${line}: ${why}${ts}`]);
+    throw new K6ConvertError([`${file}:${line}: ${why}`]);
   }
   const lineOf = (pos: number) => acorn.getLineInfo(source, pos).line;
   const deep = nestingProblem(ast);

@@ -115,6 +115,25 @@ Deno.test("what cannot be awaited is refused with file:line and why", () => {
       `  exec.vu.metrics.metadata.trace = "x";\n}`,
   );
   assertEquals(vuTags.map((p) => p.slice(0, 33)), ["t.js:4: exec.vu.metrics.metadata:"]);
+  // k6/execution's fields the workers do not know: refused where read, by whatever name the module has.
+  const fields = refused(
+    `import exec from "k6/execution";
+import { scenario as sc } from "k6/execution";
+` +
+      `export default function () {
+  const p = exec.scenario.progress.toFixed(2);
+` +
+      `  if (sc.progress > 0.5 || exec.instance.vusActive > 1) {}
+  const me = { scenario: { progress: 1 } };
+` +
+      `  me.scenario.progress;
+}`,
+  );
+  assertEquals(fields.map((p) => p.split(":", 3).join(":")), [
+    "t.js:4: exec.scenario.progress",
+    "t.js:5: exec.scenario.progress",
+    "t.js:5: exec.instance.vusActive",
+  ]);
   throws(
     () => convert("export default function ( {"),
     /^K6ConvertError: cannot run this k6 script: t.js:1: /,

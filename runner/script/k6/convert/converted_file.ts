@@ -6,13 +6,13 @@
 import { createHash } from "node:crypto";
 import type { Node } from "./async.ts";
 import { dirname, join } from "node:path";
-import { isK6Source } from "./convert.ts";
+import { isK6Source, withoutTypes } from "./convert.ts";
 import { convertK6Files, readK6Files } from "./local_modules.ts";
 import { RUNTIME_URL } from "./modules.ts";
 import { parseOrNull } from "./refusals.ts";
 
 /** Bumped when the conversion changes, so older cached conversions are not reused. */
-const CONVERSION_VERSION = "15";
+const CONVERSION_VERSION = "16";
 
 /** loadlab's cache folder of `kind`'s conversions (`$XDG_CACHE_HOME/loadlab/KIND`, else `~/.cache/...`). */
 export function k6CacheDir(kind = "k6"): string {
@@ -78,6 +78,6 @@ function writeImportMap(folder: string): void {
 /** Whether the k6 script at `path` imports k6 module `name` (`k6/net/grpc`: its load speaks HTTP/2). */
 export function importsK6Module(path: string, name: string): boolean {
   // A script that does not parse imports nothing: its conversion refuses it at its line.
-  const ast = parseOrNull(Deno.readTextFileSync(path));
+  const ast = parseOrNull(withoutTypes(Deno.readTextFileSync(path), path));
   return ast?.body.some((s: Node) => s.type === "ImportDeclaration" && s.source.value === name) ?? false;
 }

@@ -42,8 +42,9 @@ function nodeProblem(
     return "a request's own responseCallback is not honoured (loadlab judges a response's status by one " +
       "set of expected statuses per run): give every request's with http.setResponseCallback(...)";
   }
-  if (node.type === "MemberExpression" && isVuMetadata(node)) {
-    return "exec.vu.metrics.metadata: loadlab keeps no VU's metadata; give exec.vu.tags or params.tags";
+  if (node.type === "MemberExpression") {
+    const why = UNKNOWN_EXEC_FIELDS[execPath(node, bindings)];
+    if (why !== undefined) return why;
   }
   if (
     node.type === "Identifier" && node.name === "__VU" && !declared.has("__VU") && readsInInit(node, above)
@@ -223,11 +224,26 @@ export function importsK6ByTokens(source: string): boolean {
   return false;
 }
 
-/** `x.vu.metrics.metadata` (k6/execution's metadata of a VU's samples). */
-function isVuMetadata(node: Node): boolean {
+/** k6/execution's fields loadlab does not know, each refused where it is read, and why. */
+const UNKNOWN_EXEC_FIELDS: Record<string, string> = {
+  "vu.metrics.metadata":
+    "exec.vu.metrics.metadata: loadlab keeps no VU's metadata; give exec.vu.tags or params.tags",
+  "scenario.progress": "exec.scenario.progress: loadlab's workers keep no scenario's progress; count " +
+    "exec.scenario.iterationInTest against the scenario's iterations, or time against its duration",
+  "instance.vusActive": "exec.instance.vusActive: loadlab's workers do not count the VUs active at once; " +
+    "read the vus metric in handleSummary",
+  "instance.iterationsInterrupted": "exec.instance.iterationsInterrupted: loadlab does not count cut " +
+    "iterations as they happen; read exec.instance.iterationsCompleted",
+};
+
+/** The k6/execution path member `node` reads (`scenario.progress`), or "" when it reads no such module. */
+function execPath(node: Node, bindings: Map<string, Binding>): string {
   const keys: string[] = [];
-  for (let n = node; n.type === "MemberExpression" && !n.computed; n = n.object) keys.push(n.property.name);
-  return /^metadata,metrics,vu(,|$)/.test(keys.join());
+  let n = node;
+  for (; n.type === "MemberExpression" && !n.computed; n = n.object) keys.unshift(n.property.name);
+  const b = n.type === "Identifier" ? bindings.get(n.name) : undefined;
+  if (b?.module !== "k6/execution") return "";
+  return (b.name === "default" || b.name === "*" ? keys : [b.name, ...keys]).join(".");
 }
 
 /**
