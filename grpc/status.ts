@@ -27,6 +27,7 @@ export const GRPC_CODE_NAMES = [
 type GrpcCodeName = (typeof GRPC_CODE_NAMES)[number];
 
 export const GRPC_OK = 0;
+export const GRPC_CANCELLED = 1;
 export const GRPC_UNKNOWN = 2;
 export const GRPC_INVALID_ARGUMENT = 3;
 export const GRPC_DEADLINE_EXCEEDED = 4;

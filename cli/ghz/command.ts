@@ -65,11 +65,16 @@ export function ghzCommandLine(argv: string[]): GhzRun & { attack: string[] } {
   if (counted && skipFirst > Number(config.total ?? 200)) {
     throw new UsageError(`--skipFirst ${config.skipFirst}: you cannot skip more requests than those run`);
   }
-  const streamIntervalMs = parseDurationMs(String(config["stream-interval"] ?? 0), where("stream-interval"));
+  const ms = (key: string) => parseDurationMs(String(config[key] ?? 0), where(key));
+  const streamIntervalMs = ms("stream-interval");
+  const streamEnd = {
+    streamEndMessages: Number(config["stream-call-count"] ?? 0),
+    streamEndMs: ms("stream-call-duration"),
+  };
   // ghz's paced calls to a count wait for a worker, however late: none is dropped.
   const lateBoundMs = counted && attack.includes("-R") ? MAX_DURATION_MS : undefined;
-  const [call, ignoreCut] = [String(config.call), config["duration-stop"] === "ignore"];
-  return { attack, name, tags, skipFirst, streamIntervalMs, concurrencySteps, call, lateBoundMs, ignoreCut };
+  const run = { attack, name, tags, skipFirst, streamIntervalMs, streamEnd, concurrencySteps, lateBoundMs };
+  return { ...run, call: String(config.call), ignoreCut: config["duration-stop"] === "ignore" };
 }
 
 /** Runs the command; returns ghz's exit code for it. */

@@ -211,3 +211,53 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "--stream-call-count and --stream-call-duration cancel a server stream at its Nth or late message",
+  ignore: nodeGreeterSkip("ghz server stream cut") !== null,
+  fn: () =>
+    withNodeGreeter(async (port) => {
+      const out = await Deno.makeTempFile({ suffix: ".json" });
+      try {
+        // An endless stream (a message each 10 ms): ghz cancels each call, Canceled; -t 30s is never reached.
+        const endless = [
+          "--call",
+          "helloworld.Greeter.SayHellos",
+          "-d",
+          '{"name":"s","count":-1}',
+          "-t",
+          "30s",
+        ];
+        for (const cut of [["--stream-call-count", "3"], ["--stream-call-duration", "50ms"]]) {
+          const argv = [...endless, ...cut, "-n", "6", "-c", "2", "-O", "json", "-o", out];
+          const startMs = performance.now();
+          assertEquals(
+            await runGhzCommand(["--insecure", ...argv, "--proto", GREETER_PROTO, `127.0.0.1:${port}`]),
+            0,
+          );
+          const report = JSON.parse(await Deno.readTextFile(out));
+          assertEquals([cut, report.statusCodeDistribution, report.errorDistribution], [
+            cut,
+            { Canceled: 6 },
+            {
+              "rpc error: code = Canceled desc = context canceled": 6,
+            },
+          ]);
+          assertEquals(performance.now() - startMs < 30_000, true);
+        }
+        // A stream that ends before its Nth message is whole (OK), and a client stream's count is its sends.
+        const short = ["--call", "helloworld.Greeter.SayHellos", "-d", '{"name":"s","count":2}'];
+        const sends = ["--call", "helloworld.Greeter.Chat", "-d", '{"name":"s"}'];
+        for (const call of [short, sends]) {
+          const argv = [...call, "--stream-call-count", "3", "-n", "4", "-c", "2", "-O", "json", "-o", out];
+          assertEquals(
+            await runGhzCommand(["--insecure", ...argv, "--proto", GREETER_PROTO, `127.0.0.1:${port}`]),
+            0,
+          );
+          assertEquals(JSON.parse(await Deno.readTextFile(out)).statusCodeDistribution, { OK: 4 });
+        }
+      } finally {
+        await Deno.remove(out);
+      }
+    }),
+});

@@ -16,7 +16,7 @@ import {
 } from "../../../grpc/framing.ts";
 import { callOutcome, GrpcFields, STATUS_GARBLED } from "../../../grpc/trailers.ts";
 import { decodeGrpcMessage } from "../../../grpc/message_text.ts";
-import { GRPC_OK, GRPC_UNKNOWN, grpcCodeName } from "../../../grpc/status.ts";
+import { GRPC_CANCELLED, GRPC_OK, GRPC_UNKNOWN, grpcCodeName } from "../../../grpc/status.ts";
 import type { StreamAnswer } from "../stream_answer.ts";
 import { gunzipSync } from "node:zlib";
 
@@ -43,6 +43,8 @@ const TWO_MESSAGES = "a unary call's answer with more than one message";
 export interface GrpcRun {
   readonly maxReceiveBytes: number;
   readonly streamIntervalMs?: number;
+  readonly streamEndMessages?: number;
+  readonly streamEndMs?: number;
 }
 
 /** One stream slot's judge of its gRPC answers. */
@@ -81,8 +83,14 @@ export class GrpcAnswer implements StreamAnswer {
     }
   };
 
+  /** A streamed answer is cancelled at this many messages, or at its first past this time; 0: never. */
+  readonly #endMessages: number;
+  readonly #endMs: number;
+  #startMs = 0;
+
   constructor(run: GrpcRun = { maxReceiveBytes: DEFAULT_MAX_MESSAGE_BYTES }) {
     this.#reader = new MessageReader(run.maxReceiveBytes);
+    [this.#endMessages, this.#endMs] = [run.streamEndMessages ?? 0, run.streamEndMs ?? 0];
   }
 
   /** Whole messages of the last answer (a unary call's is 1). */
@@ -100,6 +108,7 @@ export class GrpcAnswer implements StreamAnswer {
     this.#inflateFailed = null;
     this.#reader.onMessage = null;
     this.firstMessageMs = Number.NaN;
+    if (this.#endMs > 0) this.#startMs = performance.now();
   }
 
   head(status: number, endStream: boolean): ErrorKind | null {
@@ -122,6 +131,11 @@ export class GrpcAnswer implements StreamAnswer {
       // The first message's time, read once per call: a server stream is timed to it and to its end.
       if (this.firstMessageMs !== this.firstMessageMs && this.#reader.messages > 0) {
         this.firstMessageMs = performance.now();
+      }
+      const n = this.#reader.messages;
+      if (n > 0 && !this.#oneMessage && (this.#endMessages > 0 || this.#endMs > 0)) {
+        const late = this.#endMs > 0 && performance.now() - this.#startMs >= this.#endMs;
+        if (late || (this.#endMessages > 0 && n >= this.#endMessages)) return this.#cancelled();
       }
       return this.#inflateFailed;
     }
@@ -148,6 +162,13 @@ export class GrpcAnswer implements StreamAnswer {
     this.message = text === "" ? grpcCodeName(code) : decodeGrpcMessage(text);
     this.statusSlot = GRPC_STATUS_SLOTS_FROM + knownCode(code);
     return grpcErrorKind(code);
+  }
+
+  /** The client's cancel (RST_STREAM CANCEL), as grpc-go words it. */
+  #cancelled(): ErrorKind {
+    this.message = "context canceled";
+    this.statusSlot = GRPC_STATUS_SLOTS_FROM + GRPC_CANCELLED;
+    return grpcErrorKind(GRPC_CANCELLED);
   }
 
   #broken(why: string): ErrorKind {
