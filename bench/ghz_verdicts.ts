@@ -5,11 +5,11 @@
  * against the same servers: @grpc/grpc-js's greeter (examples/grpc/server.js: unary, streams, a chosen
  * status, a sleep, metadata echoed, reflection) in cleartext at `$HOST` and over TLS at `$TLS_HOST`, and
  * `$DEAD_HOST`, a port nothing listens on. `$PROTO` is the greeter's .proto, `$PROTOSET` its SayHello
- * compiled, `$CA` the TLS server's CA (`$WRONG_CA` another), `$BIG` a 5 MiB message, `$CORPUS` the corpus
- * folder and `$OUT` a file of the tool's own. A row compares the exit codes, the calls counted (the same unless time ends the
- * run: -z or -x, then within 10%), each status's count and each error's (within 10%, or 1) and the
- * report's form (the JSON's fields and end, the summary's sections, the CSV's header); a timed run whose
- * every call failed unanswered is generator-bound, its counts within 3x; a deadline the
+ * compiled, `$CA` the TLS server's CA (`$WRONG_CA` the system's), `$BIG` a 5 MiB message, `$CORPUS` the
+ * corpus folder and `$OUT` a file of the tool's own. A row compares the exit codes, the calls counted (the
+ * same unless time ends the run: -z or -x, then within 10%), each status's count and each error's (within
+ * 10%, or 1) and the report's form (the JSON's fields and end, the summary's sections, the CSV's header); a
+ * timed run whose every call failed unanswered is generator-bound, its counts within 3x; a deadline the
  * server's or the client's is one error (whichever came first). Without ghz (`--ghz-bin`, `$GHZ`,
  * /tmp/peers/go/ghz, PATH) or node with examples/node_modules it prints why and runs nothing.
  *
@@ -79,7 +79,6 @@ export async function main(argv: string[]): Promise<number> {
   // A message past grpc-go's 4 MiB cap, under ghz's.
   Deno.writeTextFileSync(join(work, "big.json"), JSON.stringify({ name: "x".repeat(5 * 2 ** 20) }));
   Deno.writeTextFileSync(join(work, "ca.pem"), tls.caPem);
-  Deno.writeTextFileSync(join(work, "wrong_ca.pem"), (await selfSignedPair()).caPem);
   Deno.writeTextFileSync(join(work, "cert.pem"), tls.certPem);
   Deno.writeTextFileSync(join(work, "key.pem"), tls.keyPem);
   // Its own split greeter: a protoset of the greeter's would lack google/protobuf/empty.proto.
@@ -102,7 +101,8 @@ export async function main(argv: string[]): Promise<number> {
         PROTO: GREETER_PROTO,
         PROTOSET: join(work, "greeter.protoset"),
         CA: join(work, "ca.pem"),
-        WRONG_CA: join(work, "wrong_ca.pem"),
+        // The system's CAs, none of which signed the throwaway one's certificate.
+        WRONG_CA: "/etc/ssl/certs/ca-certificates.crt",
         BIG: join(work, "big.json"),
         CORPUS: corpus,
       };
