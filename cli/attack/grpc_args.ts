@@ -11,6 +11,7 @@ import { RESERVED_METADATA } from "../../runner/http/grpc/call.ts";
 import { metadataValueProblem } from "../../runner/grpc_step_spec.ts";
 import { grpcRequestMix, type GrpcSource, schemaOf } from "../../scenarios/grpc/calls.ts";
 import { findMethod, GrpcSchemaError } from "../../runner/http/grpc/schema.ts";
+import type { GrpcRun } from "../../runner/http/grpc/answer.ts";
 import { GrpcMessageError } from "../../runner/http/grpc/message.ts";
 import type { DataSpec } from "../../runner/session_schema.ts";
 import { checkPlaceholderNames, readBodyFile } from "./request_args.ts";
@@ -188,11 +189,7 @@ function metadataOf(line: string): [string, string] {
  * `config` with its calls: the schema read (reflection asks the server), the message encoded once; a server
  * stream's call ends at `streamEnd` (ghz's stream-call count and duration, a client stream's sends).
  */
-export async function withGrpcCalls(
-  config: AttackConfig,
-  source: GrpcSource,
-  streamEnd?: Pick<NonNullable<AttackConfig["grpc"]>, "streamEndMessages" | "streamEndMs">,
-): Promise<AttackConfig> {
+export async function withGrpcCalls(config: AttackConfig, source: GrpcSource, streamEnd?: Partial<GrpcRun>) {
   try {
     const root = await schemaOf(source, new URL(config.url).origin, config.timeoutMs, config.tls);
     const method = findMethod(root, source.call);

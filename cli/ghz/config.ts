@@ -369,7 +369,7 @@ function bytes(value: unknown, flag: string): string {
 }
 
 /** A duration option in ms, 0 when not given. */
-function msOf(config: Record<string, unknown>, key: string, where: (key: string) => string): number {
+export function msOf(config: Record<string, unknown>, key: string, where: (key: string) => string): number {
   return given(config[key]) ? parseDurationMs(String(config[key]), where(key)) : 0;
 }
 

@@ -83,14 +83,14 @@ export class GrpcAnswer implements StreamAnswer {
     }
   };
 
-  /** A streamed answer is cancelled at this many messages, or at its first past this time; 0: never. */
+  /** A server stream is cancelled at this many messages, or at its first this long after its start. */
   readonly #endMessages: number;
   readonly #endMs: number;
-  #startMs = 0;
+  #endAtMs = Infinity;
 
   constructor(run: GrpcRun = { maxReceiveBytes: DEFAULT_MAX_MESSAGE_BYTES }) {
     this.#reader = new MessageReader(run.maxReceiveBytes);
-    [this.#endMessages, this.#endMs] = [run.streamEndMessages ?? 0, run.streamEndMs ?? 0];
+    [this.#endMessages, this.#endMs] = [run.streamEndMessages || Infinity, run.streamEndMs || Infinity];
   }
 
   /** Whole messages of the last answer (a unary call's is 1). */
@@ -108,7 +108,7 @@ export class GrpcAnswer implements StreamAnswer {
     this.#inflateFailed = null;
     this.#reader.onMessage = null;
     this.firstMessageMs = Number.NaN;
-    if (this.#endMs > 0) this.#startMs = performance.now();
+    if (this.#endMs < Infinity) this.#endAtMs = performance.now() + this.#endMs;
   }
 
   head(status: number, endStream: boolean): ErrorKind | null {
@@ -132,10 +132,10 @@ export class GrpcAnswer implements StreamAnswer {
       if (this.firstMessageMs !== this.firstMessageMs && this.#reader.messages > 0) {
         this.firstMessageMs = performance.now();
       }
+      // A server stream's end (ghz's): our RST_STREAM CANCEL, as grpc-go words it.
       const n = this.#reader.messages;
-      if (n > 0 && !this.#oneMessage && (this.#endMessages > 0 || this.#endMs > 0)) {
-        const late = this.#endMs > 0 && performance.now() - this.#startMs >= this.#endMs;
-        if (late || (this.#endMessages > 0 && n >= this.#endMessages)) return this.#cancelled();
+      if (n >= this.#endMessages || (n > 0 && this.#endMs < Infinity && performance.now() >= this.#endAtMs)) {
+        return this.#failed(GRPC_CANCELLED, "context canceled");
       }
       return this.#inflateFailed;
     }
@@ -157,18 +157,10 @@ export class GrpcAnswer implements StreamAnswer {
     return null;
   }
 
-  #failed(code: number): ErrorKind {
-    const text = this.fields.message;
+  #failed(code: number, text = this.fields.message): ErrorKind {
     this.message = text === "" ? grpcCodeName(code) : decodeGrpcMessage(text);
     this.statusSlot = GRPC_STATUS_SLOTS_FROM + knownCode(code);
     return grpcErrorKind(code);
-  }
-
-  /** The client's cancel (RST_STREAM CANCEL), as grpc-go words it. */
-  #cancelled(): ErrorKind {
-    this.message = "context canceled";
-    this.statusSlot = GRPC_STATUS_SLOTS_FROM + GRPC_CANCELLED;
-    return grpcErrorKind(GRPC_CANCELLED);
   }
 
   #broken(why: string): ErrorKind {
