@@ -242,9 +242,14 @@ export function readReport(text: string): Omit<ToolRun, "code" | "note"> {
 /** Within `share` (10%) of each other, or 1. */
 const near = (a: number, b: number, share = 0.1) => Math.abs(a - b) <= Math.max(1, share * Math.max(a, b));
 
-/** The calls a run cut at its end (ghz's "close"): their errors' texts, and the status they are under. */
-const CUT =
-  /^rpc error: code = (Canceled|Unavailable) desc = (grpc: the client connection is closing|transport is closing)$/;
+/**
+ * The calls a run cut at its end (ghz's "close"): their errors' texts, and the status they are under. A
+ * call grpc-go opens as ghz closes its connection meets "the connection is draining".
+ */
+const CUT = new RegExp(
+  "^rpc error: code = (Canceled|Unavailable) desc = " +
+    "(grpc: the client connection is closing|transport is closing|the connection is draining)$",
+);
 
 /** `run` without the calls cut at its end, and how many those were. */
 function withoutCut(run: ToolRun): [ToolRun, number] {
