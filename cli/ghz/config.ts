@@ -103,15 +103,13 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
   if (typeof config.host !== "string" || config.host === "") {
     throw new UsageError(`${where("host")} (HOST:PORT) is missing, e.g. 127.0.0.1:50051`);
   }
-  // grpc-go's dns:/// resolves the name; its balancing (--lb-strategy) spreads calls over the addresses.
+  // grpc-go's dns:/// resolves the name; its --lb-strategy spreads calls over the addresses (an IP: one).
   const host = config.host.replace(/^dns:\/\/\//, "");
   if (!/^(\[[\da-f:.]+\]|[^\s/:[\]]+):\d+$/i.test(host)) {
     throw refused(`${config.host}: not HOST:PORT, the one target loadlab dials; give its port, e.g. h:50051`);
   }
-  if (config["lb-strategy"] !== undefined && !(host !== config.host && /^[\d.]+:|^\[/.test(host))) {
-    throw refused(
-      `${where("lb-strategy")}: not run by loadlab, which calls one address; give dns:///IP:PORT`,
-    );
+  if (config["lb-strategy"] !== undefined && !/^dns:\/\/\/([\d.]+|\[.*\]):/.test(config.host)) {
+    throw refused(`${where("lb-strategy")}: loadlab calls one address; give dns:///IP:PORT or drop it`);
   }
   const flags = [`${config.insecure === true ? "grpc" : "grpcs"}://${host}`];
   // ghz's --rps 0 is no limit; a step or line load schedule sets the rate, --rps ignored.
