@@ -16,19 +16,9 @@ import {
 } from "../../../grpc/framing.ts";
 import { callOutcome, GrpcFields, STATUS_GARBLED } from "../../../grpc/trailers.ts";
 import { decodeGrpcMessage } from "../../../grpc/message_text.ts";
-import { GRPC_CANCELLED, GRPC_OK, GRPC_UNKNOWN, grpcCodeName } from "../../../grpc/status.ts";
+import { GRPC_CANCELLED, GRPC_OK, grpcCodeName } from "../../../grpc/status.ts";
 import type { StreamAnswer } from "../stream_answer.ts";
 import { gunzipSync } from "node:zlib";
-
-/** The code a call that ended with gRPC code `code` counts under: 1..16, another UNKNOWN. */
-function knownCode(code: number): number {
-  return code >= 1 && code <= 16 ? code : GRPC_UNKNOWN;
-}
-
-/** The error kind of a call that ended with gRPC code `code` (1..16; another: UNKNOWN's). */
-function grpcErrorKind(code: number): ErrorKind {
-  return GRPC_ERROR_KINDS[knownCode(code) + 1];
-}
 
 const NO_TRAILERS = "the stream ended without trailers (no grpc-status)";
 const NO_STATUS = "trailers without grpc-status";
@@ -157,10 +147,11 @@ export class GrpcAnswer implements StreamAnswer {
     return null;
   }
 
+  /** A call ended with gRPC code `code`, 1..16 (`grpcStatusValue` reads a larger one as UNKNOWN). */
   #failed(code: number, text = this.fields.message): ErrorKind {
     this.message = text === "" ? grpcCodeName(code) : decodeGrpcMessage(text);
-    this.statusSlot = GRPC_STATUS_SLOTS_FROM + knownCode(code);
-    return grpcErrorKind(code);
+    this.statusSlot = GRPC_STATUS_SLOTS_FROM + code;
+    return GRPC_ERROR_KINDS[code + 1];
   }
 
   #broken(why: string): ErrorKind {
