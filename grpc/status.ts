@@ -35,7 +35,6 @@ export const GRPC_RESOURCE_EXHAUSTED = 8;
 export const GRPC_UNIMPLEMENTED = 12;
 export const GRPC_INTERNAL = 13;
 export const GRPC_UNAVAILABLE = 14;
-const GRPC_UNAUTHENTICATED = 16;
 
 /** A code outside 0..16 from a peer: gRPC reads it as UNKNOWN. */
 const MAX_CODE = 16;
@@ -59,7 +58,7 @@ export function grpcCodeName(code: number): GrpcCodeName {
 /** gRPC's HTTP mapping for an answer without `grpc-status` (another status: UNKNOWN). */
 const CODE_OF_HTTP: Readonly<Record<number, number>> = {
   400: GRPC_INTERNAL,
-  401: GRPC_UNAUTHENTICATED,
+  401: 16, // UNAUTHENTICATED
   403: 7, // PERMISSION_DENIED
   404: GRPC_UNIMPLEMENTED,
   ...Object.fromEntries([429, 502, 503, 504].map((s) => [s, GRPC_UNAVAILABLE])),
