@@ -187,7 +187,7 @@ function metadataOf(line: string): [string, string] {
 
 /**
  * `config` with its calls: the schema read (reflection asks the server), the message encoded once; a server
- * stream's call ends at `streamEnd` (ghz's stream-call count and duration, a client stream's sends).
+ * stream's calls end at `streamEnd` (ghz's stream-call count and duration: a client stream's are its sends).
  */
 export async function withGrpcCalls(config: AttackConfig, source: GrpcSource, streamEnd?: Partial<GrpcRun>) {
   try {
