@@ -53,8 +53,8 @@ const GRPC_RESERVED =
 export const GHZ_KEYS = [
   ...Object.keys(SIMPLE),
   ...Object.keys(AT_DEFAULT),
-  ...("stream-dynamic-messages lb-strategy async name tags count-errors connect-timeout keepalive authority " +
-    "load-schedule load-start load-step load-end load-step-duration load-max-duration " +
+  ...("stream-dynamic-messages lb-strategy async name tags count-errors connect-timeout keepalive " +
+    "authority load-schedule load-start load-step load-end load-step-duration load-max-duration " +
     "concurrency-schedule concurrency-start concurrency-end concurrency-step concurrency-step-duration " +
     "concurrency-max-duration stream-call-count stream-interval format host insecure skipTLS concurrency " +
     "connections import-paths duration-stop skipFirst cpus max-recv-message-size max-send-message-size " +

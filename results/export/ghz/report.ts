@@ -34,9 +34,6 @@ function ghzStatus(key: string): string {
 
 const NS_PER_MS = 1e6;
 
-/** The kinds of a call whose connection could not be made: grpc-go fails each call on it alike. */
-const UNCONNECTED = new Set(["connect", "tls"]);
-
 /** Calls that ended otherwise than OK, under one status and error text (ghz's `rpc error: ...`). */
 interface Failure {
   key: string;
@@ -79,7 +76,8 @@ function failuresOf(run: RunResult): Failure[] {
     ? Number(run.config.requests)
     : 0;
   const ended = failures.reduce((a, f) => a + f.n, run.statusCodes["200"] ?? 0);
-  const unconnected = failures.find((f) => UNCONNECTED.has(f.key));
+  // A call whose connection could not be made: grpc-go fails each call on it alike.
+  const unconnected = failures.find((f) => f.key === "connect" || f.key === "tls");
   if (unconnected && planned > ended) unconnected.n += planned - ended;
   return failures;
 }
