@@ -192,10 +192,8 @@ function metadataOf(line: string): [string, string] {
 export async function withGrpcCalls(config: AttackConfig, source: GrpcSource, streamEnd?: Partial<GrpcRun>) {
   try {
     const root = await schemaOf(source, new URL(config.url).origin, config.timeoutMs, config.tls);
-    const method = findMethod(root, source.call);
-    const grpc = method.serverStreaming && !method.clientStreaming
-      ? { ...config.grpc!, ...streamEnd }
-      : config.grpc;
+    const { serverStreaming, clientStreaming } = findMethod(root, source.call);
+    const grpc = serverStreaming && !clientStreaming ? { ...config.grpc!, ...streamEnd } : config.grpc;
     return { ...config, grpc, requestMix: grpcRequestMix(root, source, config.timeoutMs) };
   } catch (err) {
     if (err instanceof GrpcSchemaError) {
