@@ -53,6 +53,10 @@ Deno.test("a timed run's calls cut at its end are compared apart, up to its call
   assertEquals(compareRuns("z", 2, ghz, ll)[4], "same (0); cut at the end ghz 3, ll 0");
   // Not timed: a Canceled call is a status as any other.
   assertEquals(compareRuns("n", 0, ghz, ll).at(-1), "differs");
+  // A call grpc-go opens as ghz closes its connection at the end.
+  const draining = "rpc error: code = Unavailable desc = the connection is draining";
+  const closing = run({ count: 102, statuses: { OK: 100, Unavailable: 2 }, errors: { [draining]: 2 } });
+  assertEquals(compareRuns("z", 5, closing, ll).at(-1), "same");
 });
 
 Deno.test("a timed run whose every call failed unanswered compares its counts within 3x", () => {

@@ -27,6 +27,7 @@ export const GRPC_CODE_NAMES = [
 type GrpcCodeName = (typeof GRPC_CODE_NAMES)[number];
 
 export const GRPC_OK = 0;
+export const GRPC_CANCELLED = 1;
 export const GRPC_UNKNOWN = 2;
 export const GRPC_INVALID_ARGUMENT = 3;
 export const GRPC_DEADLINE_EXCEEDED = 4;
@@ -34,7 +35,6 @@ export const GRPC_RESOURCE_EXHAUSTED = 8;
 export const GRPC_UNIMPLEMENTED = 12;
 export const GRPC_INTERNAL = 13;
 export const GRPC_UNAVAILABLE = 14;
-const GRPC_UNAUTHENTICATED = 16;
 
 /** A code outside 0..16 from a peer: gRPC reads it as UNKNOWN. */
 const MAX_CODE = 16;
@@ -55,26 +55,15 @@ export function grpcCodeName(code: number): GrpcCodeName {
   return GRPC_CODE_NAMES[code] ?? "UNKNOWN";
 }
 
-/**
- * gRPC's HTTP mapping for an answer without `grpc-status`: 400 INTERNAL, 401 UNAUTHENTICATED,
- * 403 PERMISSION_DENIED, 404 UNIMPLEMENTED, 429/502/503/504 UNAVAILABLE, else UNKNOWN.
- */
+/** gRPC's HTTP mapping for an answer without `grpc-status` (another status: UNKNOWN). */
+const CODE_OF_HTTP: Readonly<Record<number, number>> = {
+  400: GRPC_INTERNAL,
+  401: 16, // UNAUTHENTICATED
+  403: 7, // PERMISSION_DENIED
+  404: GRPC_UNIMPLEMENTED,
+  ...Object.fromEntries([429, 502, 503, 504].map((s) => [s, GRPC_UNAVAILABLE])),
+};
+
 export function grpcCodeOfHttpStatus(status: number): number {
-  switch (status) {
-    case 400:
-      return GRPC_INTERNAL;
-    case 401:
-      return GRPC_UNAUTHENTICATED;
-    case 403:
-      return 7; // PERMISSION_DENIED
-    case 404:
-      return GRPC_UNIMPLEMENTED;
-    case 429:
-    case 502:
-    case 503:
-    case 504:
-      return GRPC_UNAVAILABLE;
-    default:
-      return GRPC_UNKNOWN;
-  }
+  return CODE_OF_HTTP[status] ?? GRPC_UNKNOWN;
 }

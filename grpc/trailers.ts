@@ -4,32 +4,17 @@
  * decoder's bytes, and the call's outcome: its `grpc-status` code, or a broken answer.
  */
 import { GRPC_OK, grpcCodeOfHttpStatus, grpcStatusValue } from "./status.ts";
+import { bytesOf, latin1, sameBytes } from "../http1/chars.ts";
 
 export const STATUS_MISSING = -1;
 export const STATUS_GARBLED = -2;
 
-function ascii(text: string): Uint8Array {
-  return Uint8Array.from(text, (c) => c.charCodeAt(0));
-}
-
-const GRPC_STATUS = ascii("grpc-status");
-const GRPC_MESSAGE = ascii("grpc-message");
-const CONTENT_TYPE = ascii("content-type");
-const GRPC_ENCODING = ascii("grpc-encoding");
-const APPLICATION_GRPC = ascii("application/grpc");
-const IDENTITY = ascii("identity");
-
-function startsWith(buf: Uint8Array, at: number, len: number, want: Uint8Array): boolean {
-  if (len < want.length) return false;
-  for (let k = 0; k < want.length; k++) if (buf[at + k] !== want[k]) return false;
-  return true;
-}
-
-function latin1(buf: Uint8Array, at: number, len: number): string {
-  let s = "";
-  for (let k = 0; k < len; k++) s += String.fromCharCode(buf[at + k]);
-  return s;
-}
+const GRPC_STATUS = bytesOf("grpc-status");
+const GRPC_MESSAGE = bytesOf("grpc-message");
+const CONTENT_TYPE = bytesOf("content-type");
+const GRPC_ENCODING = bytesOf("grpc-encoding");
+const APPLICATION_GRPC = bytesOf("application/grpc");
+const IDENTITY = bytesOf("identity");
 
 /** One answer's gRPC fields; `reset` per call. HOT PATH: bytes compared in place, so OK makes no string. */
 export class GrpcFields {
@@ -52,24 +37,23 @@ export class GrpcFields {
     at: number,
     len: number,
   ): void {
-    if (nameLen === 11 && startsWith(name, nameOff, nameLen, GRPC_STATUS)) {
+    if (sameBytes(name, nameOff, nameLen, GRPC_STATUS)) {
       const status = grpcStatusValue(value, at, len);
       this.status = status < 0 ? STATUS_GARBLED : status;
-    } else if (nameLen === 12 && startsWith(name, nameOff, nameLen, GRPC_MESSAGE)) {
+    } else if (sameBytes(name, nameOff, nameLen, GRPC_MESSAGE)) {
       if (this.status !== GRPC_OK) this.message = latin1(value, at, len);
-    } else if (nameLen === 12 && startsWith(name, nameOff, nameLen, CONTENT_TYPE)) {
-      this.grpcContentType = startsWith(value, at, len, APPLICATION_GRPC);
+    } else if (sameBytes(name, nameOff, nameLen, CONTENT_TYPE)) {
+      // application/grpc, or one of its +proto, +json... forms.
+      this.grpcContentType = sameBytes(value, at, Math.min(len, APPLICATION_GRPC.length), APPLICATION_GRPC);
       this.contentType = this.grpcContentType ? "" : latin1(value, at, len);
-    } else if (nameLen === 13 && startsWith(name, nameOff, nameLen, GRPC_ENCODING)) {
-      this.encoding = len === IDENTITY.length && startsWith(value, at, len, IDENTITY)
-        ? ""
-        : latin1(value, at, len);
+    } else if (sameBytes(name, nameOff, nameLen, GRPC_ENCODING)) {
+      this.encoding = sameBytes(value, at, len, IDENTITY) ? "" : latin1(value, at, len);
     }
   }
 
   /** The same for a field as text (Latin-1). */
   onField(name: string, value: string): void {
-    const n = ascii(name), v = ascii(value);
+    const n = bytesOf(name), v = Uint8Array.from(value, (c) => c.charCodeAt(0));
     this.fieldBytes(n, 0, n.length, v, 0, v.length);
   }
 

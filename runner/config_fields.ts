@@ -262,6 +262,9 @@ export const commonFields = {
     call: grpcStepSchema.optional(),
     /** A pause between a client stream's messages (ghz's `--stream-interval`), ms. */
     streamIntervalMs: cappedMs("stream interval").min(0).optional(),
+    /** A server stream cancelled at its Nth message, or its first past ms (ghz's --stream-call-*). */
+    streamEndMessages: z.number().int().min(1).optional(),
+    streamEndMs: cappedMs("stream end").min(1).optional(),
   }).optional(),
   /** HTTP/2 over fixed connections: streams in flight over all (ghz's `-c`); absent: `streams` each. */
   concurrency: z.number().int().min(1, "concurrency must be >= 1").optional(),

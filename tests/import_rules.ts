@@ -44,7 +44,7 @@ export const ALLOWED: Record<string, readonly string[]> = {
   // The WebSocket codec (RFC 6455) for engine and targets; the upgrade handshake is HTTP/1.1.
   ws: ["http1", "system"],
   // gRPC's message framing, status codes, grpc-timeout and trailers for engine and targets (over HTTP/2).
-  grpc: ["system"],
+  grpc: ["http1", "system"],
   report: ["results", "validation", "system"],
   results: ["validation", "system"],
   validation: ["system"],

@@ -56,6 +56,7 @@ export type GhzRun = GhzReportOptions & {
   concurrencySteps?: AttackConfig["concurrencySteps"];
   streamIntervalMs?: number;
   lateBoundMs?: number;
+  streamEnd?: Parameters<typeof withGrpcCalls>[2];
 };
 
 /** The attack `argv` stands for; its exit code. */
@@ -72,7 +73,7 @@ export async function attack(argv: string[], ghz?: GhzRun): Promise<number> {
     parsed.config = parseAttackConfig({ ...parsed.config, concurrencySteps, grpc, lateBoundMs });
   }
   if (parsed.grpc !== undefined) {
-    parsed.config = await withGrpcCalls(parsed.config, parsed.grpc);
+    parsed.config = await withGrpcCalls(parsed.config, parsed.grpc, ghz?.streamEnd);
     const inFlight = inFlightLine(parsed.config);
     if (inFlight !== null && !parsed.output.quiet) console.error(`loadlab attack: ${inFlight}`);
   }

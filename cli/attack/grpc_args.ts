@@ -10,7 +10,8 @@ import type { AttackConfig, AttackConfigInput } from "../../runner/config.ts";
 import { RESERVED_METADATA } from "../../runner/http/grpc/call.ts";
 import { metadataValueProblem } from "../../runner/grpc_step_spec.ts";
 import { grpcRequestMix, type GrpcSource, schemaOf } from "../../scenarios/grpc/calls.ts";
-import { GrpcSchemaError } from "../../runner/http/grpc/schema.ts";
+import { findMethod, GrpcSchemaError } from "../../runner/http/grpc/schema.ts";
+import type { GrpcRun } from "../../runner/http/grpc/answer.ts";
 import { GrpcMessageError } from "../../runner/http/grpc/message.ts";
 import type { DataSpec } from "../../runner/session_schema.ts";
 import { checkPlaceholderNames, readBodyFile } from "./request_args.ts";
@@ -184,11 +185,16 @@ function metadataOf(line: string): [string, string] {
   return [name, value];
 }
 
-/** `config` with its calls: the schema read (reflection asks the server), the message encoded once. */
-export async function withGrpcCalls(config: AttackConfig, source: GrpcSource): Promise<AttackConfig> {
+/**
+ * `config` with its calls: the schema read (reflection asks the server), the message encoded once; a server
+ * stream's calls end at `streamEnd` (ghz's stream-call count and duration: a client stream's are its sends).
+ */
+export async function withGrpcCalls(config: AttackConfig, source: GrpcSource, streamEnd?: Partial<GrpcRun>) {
   try {
     const root = await schemaOf(source, new URL(config.url).origin, config.timeoutMs, config.tls);
-    return { ...config, requestMix: grpcRequestMix(root, source, config.timeoutMs) };
+    const { serverStreaming, clientStreaming } = findMethod(root, source.call);
+    const grpc = serverStreaming && !clientStreaming ? { ...config.grpc!, ...streamEnd } : config.grpc;
+    return { ...config, grpc, requestMix: grpcRequestMix(root, source, config.timeoutMs) };
   } catch (err) {
     if (err instanceof GrpcSchemaError) {
       throw new UsageError(err.hint === "" ? err.message : `${err.message}; ${err.hint}`, { cause: err });

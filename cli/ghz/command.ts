@@ -8,10 +8,9 @@
 import { tokenize } from "../argv.ts";
 import type { FlagSpec } from "../argv.ts";
 import { runCommand } from "../command_errors.ts";
-import { parseDurationMs } from "../flag_values.ts";
 import { MAX_DURATION_MS } from "../../validation/duration.ts";
 import { UsageError } from "../usage_error.ts";
-import { concurrencySteps as stepsOf, GHZ_KEYS, ghzFlags, jsonObject, readConfig } from "./config.ts";
+import { concurrencySteps as stepsOf, GHZ_KEYS, ghzFlags, jsonObject, msOf, readConfig } from "./config.ts";
 import { attack, type GhzRun } from "../attack/command.ts";
 
 /** ghz's flags: its long names are its config file's keys; `long=short` where it has a short one. */
@@ -65,11 +64,13 @@ export function ghzCommandLine(argv: string[]): GhzRun & { attack: string[] } {
   if (counted && skipFirst > Number(config.total ?? 200)) {
     throw new UsageError(`--skipFirst ${config.skipFirst}: you cannot skip more requests than those run`);
   }
-  const streamIntervalMs = parseDurationMs(String(config["stream-interval"] ?? 0), where("stream-interval"));
+  const streamIntervalMs = msOf(config, "stream-interval", where);
+  const streamEndMs = msOf(config, "stream-call-duration", where);
+  const streamEnd = { streamEndMessages: Number(config["stream-call-count"] ?? 0), streamEndMs };
   // ghz's paced calls to a count wait for a worker, however late: none is dropped.
   const lateBoundMs = counted && attack.includes("-R") ? MAX_DURATION_MS : undefined;
-  const [call, ignoreCut] = [String(config.call), config["duration-stop"] === "ignore"];
-  return { attack, name, tags, skipFirst, streamIntervalMs, concurrencySteps, call, lateBoundMs, ignoreCut };
+  const run = { attack, name, tags, skipFirst, streamIntervalMs, streamEnd, concurrencySteps, lateBoundMs };
+  return { ...run, call: String(config.call), ignoreCut: config["duration-stop"] === "ignore" };
 }
 
 /** Runs the command; returns ghz's exit code for it. */

@@ -69,6 +69,20 @@ Deno.test("ghz's defaults, and -z or -x against -n, as ghz reads them", () => {
   assertEquals(words(["--cpus", "2", "--connections", "4"]).includes("-w 2"), true);
   assertEquals(words(["-m", '{"x-user":"ann"}', "--rps=50"]).includes("-R 50"), true);
   assertEquals(words(["-m", '{"x-user":"ann"}']).endsWith("--reflect -H x-user: ann"), true);
+  // dns:/// names the host as grpc-go resolves it: an IP is one address, whatever the balancing.
+  const dns = ghzCommandLine([...CALL, "--lb-strategy", "round_robin", "dns:///127.0.0.1:1"]).attack[0];
+  assertEquals(dns, "grpc://127.0.0.1:1");
+  const dynamic = [
+    "--stream-dynamic-messages",
+    "-d",
+    '{"name":"{{randomString 4}}"}',
+    "--stream-call-count",
+    "2",
+  ];
+  assertEquals(
+    words(dynamic).includes('-b [{"name":"{{ $randomString(4) }}"},{"name":"{{ $randomString(4) }}"}]'),
+    true,
+  );
   const labels = ghzCommandLine([...CALL, "--name", "smoke", "--tags", '{"env":"ci"}', "h:1"]);
   assertEquals([labels.name, labels.tags, labels.call], [
     "smoke",
@@ -108,9 +122,19 @@ Deno.test("exit 1 for what ghz refuses, exit 2 for what loadlab would run otherw
   // ghz's HTML page is loadlab's report.html, at -o only.
   assertEquals(await runGhzCommand([...CALL, "-O", "html", ...proto]), 2);
   // ghz dials no host without a port (every call Unavailable); loadlab would dial port 80.
-  for (const host of ["127.0.0.1", "dns:///127.0.0.1:1"]) {
-    assertEquals(await runGhzCommand([...CALL, "--proto", GREETER_PROTO, host]), 2);
+  assertEquals(await runGhzCommand([...CALL, "--proto", GREETER_PROTO, "127.0.0.1"]), 2);
+  // ghz balances over the addresses a name resolves to (and panics with no dns:///): loadlab dials one.
+  for (const host of ["dns:///localhost:1", "127.0.0.1:1"]) {
+    assertEquals(
+      await runGhzCommand([...CALL, "--lb-strategy", "round_robin", "--proto", GREETER_PROTO, host]),
+      2,
+    );
   }
+  // Each streamed message's templates filled apart: ghz refuses data with none.
+  assertEquals(
+    await runGhzCommand([...CALL, "--stream-dynamic-messages", "-d", '{"name":"x"}', ...proto]),
+    1,
+  );
   // ghz's -n 0 without a duration runs until it is stopped.
   assertEquals(await runGhzCommand([...CALL, "-n", "0", ...proto]), 2);
   // ghz reads -d as JSON before filling its templates.
@@ -210,4 +234,54 @@ Deno.test({
       await Deno.remove(dir, { recursive: true });
     }
   },
+});
+
+Deno.test({
+  name: "--stream-call-count and --stream-call-duration cancel a server stream at its Nth or late message",
+  ignore: nodeGreeterSkip("ghz server stream cut") !== null,
+  fn: () =>
+    withNodeGreeter(async (port) => {
+      const out = await Deno.makeTempFile({ suffix: ".json" });
+      try {
+        // An endless stream (a message each 10 ms): ghz cancels each call, Canceled; -t 30s is never reached.
+        const endless = [
+          "--call",
+          "helloworld.Greeter.SayHellos",
+          "-d",
+          '{"name":"s","count":-1}',
+          "-t",
+          "30s",
+        ];
+        for (const cut of [["--stream-call-count", "3"], ["--stream-call-duration", "50ms"]]) {
+          const argv = [...endless, ...cut, "-n", "6", "-c", "2", "-O", "json", "-o", out];
+          const startMs = performance.now();
+          assertEquals(
+            await runGhzCommand(["--insecure", ...argv, "--proto", GREETER_PROTO, `127.0.0.1:${port}`]),
+            0,
+          );
+          const report = JSON.parse(await Deno.readTextFile(out));
+          assertEquals([cut, report.statusCodeDistribution, report.errorDistribution], [
+            cut,
+            { Canceled: 6 },
+            {
+              "rpc error: code = Canceled desc = context canceled": 6,
+            },
+          ]);
+          assertEquals(performance.now() - startMs < 30_000, true);
+        }
+        // A stream that ends before its Nth message is whole (OK), and a client stream's count is its sends.
+        const short = ["--call", "helloworld.Greeter.SayHellos", "-d", '{"name":"s","count":2}'];
+        const sends = ["--call", "helloworld.Greeter.Chat", "-d", '{"name":"s"}'];
+        for (const call of [short, sends]) {
+          const argv = [...call, "--stream-call-count", "3", "-n", "4", "-c", "2", "-O", "json", "-o", out];
+          assertEquals(
+            await runGhzCommand(["--insecure", ...argv, "--proto", GREETER_PROTO, `127.0.0.1:${port}`]),
+            0,
+          );
+          assertEquals(JSON.parse(await Deno.readTextFile(out)).statusCodeDistribution, { OK: 4 });
+        }
+      } finally {
+        await Deno.remove(out);
+      }
+    }),
 });

@@ -31,8 +31,6 @@ const SIMPLE: Record<string, string> = {
 
 /** Options honoured at ghz's default only (the fix for others), and ones loadlab has no counterpart for. */
 const AT_DEFAULT: Record<string, [unknown, string]> = {
-  "stream-dynamic-messages": [false, "drop it: a stream's messages are filled once per call"],
-  "lb-strategy": [undefined, "drop it: loadlab calls one host"],
   debug: [undefined, "drop it; loadlab attack --log FILE lists every call"],
   "disable-template-data": [false, "drop it: loadlab fills ghz's templates"],
   "disable-template-functions": [false, "drop it: loadlab fills ghz's templates"],
@@ -55,15 +53,13 @@ const GRPC_RESERVED =
 export const GHZ_KEYS = [
   ...Object.keys(SIMPLE),
   ...Object.keys(AT_DEFAULT),
-  ...["async", "name", "tags", "count-errors", "connect-timeout", "keepalive", "authority"],
-  ...["load-schedule", "load-start", "load-step", "load-end", "load-step-duration", "load-max-duration"],
-  ...["concurrency-schedule", "concurrency-start", "concurrency-end", "concurrency-step"],
-  ...["concurrency-step-duration", "concurrency-max-duration", "stream-call-count", "stream-interval"],
-  ...["format", "host", "insecure", "skipTLS", "concurrency", "connections", "import-paths", "duration-stop"],
-  ...["skipFirst", "cpus", "max-recv-message-size", "max-send-message-size", "total", "duration"],
-  ...["max-duration", "timeout", "data", "data-file", "binary", "binary-file", "metadata", "metadata-file"],
-  "stream-call-duration",
-  ...["enable-compression", "reflect-metadata"],
+  ...("stream-dynamic-messages lb-strategy async name tags count-errors connect-timeout keepalive " +
+    "authority load-schedule load-start load-step load-end load-step-duration load-max-duration " +
+    "concurrency-schedule concurrency-start concurrency-end concurrency-step concurrency-step-duration " +
+    "concurrency-max-duration stream-call-count stream-interval format host insecure skipTLS concurrency " +
+    "connections import-paths duration-stop skipFirst cpus max-recv-message-size max-send-message-size " +
+    "total duration max-duration timeout data data-file binary binary-file metadata metadata-file " +
+    "stream-call-duration enable-compression reflect-metadata").split(" "),
 ];
 
 /** ghz's config file: JSON, or TOML or YAML by its extension, as ghz reads it. */
@@ -107,10 +103,15 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
   if (typeof config.host !== "string" || config.host === "") {
     throw new UsageError(`${where("host")} (HOST:PORT) is missing, e.g. 127.0.0.1:50051`);
   }
-  if (!/^(\[[\da-f:.]+\]|[^\s/:[\]]+):\d+$/i.test(config.host)) {
+  // grpc-go's dns:/// resolves the name; its --lb-strategy spreads calls over the addresses (an IP: one).
+  const host = config.host.replace(/^dns:\/\/\//, "");
+  if (!/^(\[[\da-f:.]+\]|[^\s/:[\]]+):\d+$/i.test(host)) {
     throw refused(`${config.host}: not HOST:PORT, the one target loadlab dials; give its port, e.g. h:50051`);
   }
-  const flags = [`${config.insecure === true ? "grpc" : "grpcs"}://${config.host}`];
+  if (config["lb-strategy"] !== undefined && !/^dns:\/\/\/([\d.]+|\[.*\]):/.test(config.host)) {
+    throw refused(`${where("lb-strategy")}: loadlab calls one address; give dns:///IP:PORT or drop it`);
+  }
+  const flags = [`${config.insecure === true ? "grpc" : "grpcs"}://${host}`];
   // ghz's --rps 0 is no limit; a step or line load schedule sets the rate, --rps ignored.
   const noRps = isZero(config.rps, 0) || String(config["load-schedule"] ?? "const") !== "const";
   for (const [key, flag] of Object.entries(SIMPLE)) {
@@ -180,6 +181,12 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
   const data = config["data-file"] !== undefined && config.data === undefined
     ? fileText(config["data-file"], where("data-file"))
     : config.data;
+  // ghz fills each streamed message's templates apart (as loadlab does); data without one it refuses.
+  if (config["stream-dynamic-messages"] === true && !/\{\{.*\}\}/.test(JSON.stringify(data ?? ""))) {
+    throw new UsageError(
+      `${where("stream-dynamic-messages")}: default message provider cannot be used with static data`,
+    );
+  }
   if (binary !== undefined) flags.push("-b", streamCallCount(binary, config, where));
   else if (data !== undefined) {
     if (typeof data === "string") jsonText(data, where(config.data === undefined ? "data-file" : "data"));
@@ -357,7 +364,7 @@ function bytes(value: unknown, flag: string): string {
 }
 
 /** A duration option in ms, 0 when not given. */
-function msOf(config: Record<string, unknown>, key: string, where: (key: string) => string): number {
+export function msOf(config: Record<string, unknown>, key: string, where: (key: string) => string): number {
   return given(config[key]) ? parseDurationMs(String(config[key]), where(key)) : 0;
 }
 

@@ -100,10 +100,13 @@ export class WorkerCollector {
     }).catch(() => {});
   }
 
-  /** Before any deadline, ends a worker silent past the request timeout plus the graceful stop. */
+  /**
+   * Before any deadline, ends a worker silent past the request timeout plus the graceful stop, and never
+   * sooner than `SILENT_MS`: a live worker beats only each `HEARTBEAT_MS`, whatever its timeout (`-t 1ms`).
+   */
   #endSilent(): void {
     const epochMs = performance.timeOrigin + performance.now();
-    const boundMs = this.config.timeoutMs + this.config.gracefulStopMs;
+    const boundMs = Math.max(SILENT_MS, this.config.timeoutMs + this.config.gracefulStopMs);
     this.workers.forEach((_, k) => {
       if (!this.#finished[k] && epochMs - this.heartbeats[k][0] > boundMs) this.#cut(k, "stuck");
     });

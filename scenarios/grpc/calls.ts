@@ -25,9 +25,7 @@ export async function schemaOf(
   timeoutMs: number,
   tls: ReflectTls = {},
 ): Promise<Root> {
-  const given = [source.proto, source.protoset, source.reflect ? "reflect" : undefined].filter((v) =>
-    v !== undefined
-  );
+  const given = [source.proto, source.protoset, source.reflect || undefined].filter((v) => v !== undefined);
   if (given.length !== 1) {
     throw new GrpcSchemaError(
       given.length === 0 ? "a gRPC run needs its schema" : "give one schema, not several",

@@ -34,9 +34,6 @@ function ghzStatus(key: string): string {
 
 const NS_PER_MS = 1e6;
 
-/** The kinds of a call whose connection could not be made: grpc-go fails each call on it alike. */
-const UNCONNECTED = new Set(["connect", "tls"]);
-
 /** Calls that ended otherwise than OK, under one status and error text (ghz's `rpc error: ...`). */
 interface Failure {
   key: string;
@@ -59,14 +56,13 @@ function failuresOf(run: RunResult): Failure[] {
   const failures: Failure[] = [];
   for (const [key, n] of counts) {
     if (n <= 0) continue;
-    const status = ghzStatus(key);
-    const failure = (message: string, count: number) =>
-      failures.push({
-        key,
-        status,
-        error: `rpc error: code = ${status} desc = ${clientWords(key, message)}`,
-        n: count,
-      });
+    const failure = (message: string, count: number) => {
+      // A server's RST_STREAM: grpc-go's status for its code, else the kind's.
+      const rst = /^RST_STREAM (\w+)/.exec(message)?.[1];
+      const status = rst === undefined ? ghzStatus(key) : RST_STATUS[rst] ?? "Internal";
+      const words = rst === undefined ? clientWords(key, message) : `${RST_WORDS} ${rst}`;
+      failures.push({ key, status, error: `rpc error: code = ${status} desc = ${words}`, n: count });
+    };
     let named = 0;
     // A message never names more calls than its status holds (--skipFirst leaves some out).
     for (const [message, count] of Object.entries(run.errorMessages[key] ?? {})) {
@@ -80,7 +76,8 @@ function failuresOf(run: RunResult): Failure[] {
     ? Number(run.config.requests)
     : 0;
   const ended = failures.reduce((a, f) => a + f.n, run.statusCodes["200"] ?? 0);
-  const unconnected = failures.find((f) => UNCONNECTED.has(f.key));
+  // A call whose connection could not be made: grpc-go fails each call on it alike.
+  const unconnected = failures.find((f) => f.key === "connect" || f.key === "tls");
   if (unconnected && planned > ended) unconnected.n += planned - ended;
   return failures;
 }
@@ -103,6 +100,16 @@ function clientWords(kind: string, message: string): string {
     ? message
     : `connection error: desc = "transport: authentication handshake failed: ${tls}"`;
 }
+
+/** grpc-go's status of a call its server reset, by the RST_STREAM's code (another: Internal). */
+const RST_STATUS: Record<string, string> = {
+  REFUSED_STREAM: "Unavailable",
+  CANCEL: "Canceled",
+  FLOW_CONTROL_ERROR: "ResourceExhausted",
+  ENHANCE_YOUR_CALM: "ResourceExhausted",
+  INADEQUATE_SECURITY: "PermissionDenied",
+};
+const RST_WORDS = "stream terminated by RST_STREAM with error code:";
 
 /** A TLS failure as loadlab words it, and as Go's crypto/tls does. */
 const TLS_WORDS: Array<[RegExp, string]> = [

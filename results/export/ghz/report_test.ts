@@ -204,3 +204,24 @@ Deno.test("each status is keyed by grpc-go's name of its code", () => {
     "OK",
   ]);
 });
+
+Deno.test("a server's RST_STREAM as grpc-go words it and the status it gives", () => {
+  const reset = {
+    ...run(),
+    statusCodes: {},
+    errors: { "h2-protocol": 3, "h2-refused-stream": 2 },
+    errorMessages: {
+      "h2-protocol": { "RST_STREAM INTERNAL_ERROR": 2, "RST_STREAM CANCEL": 1 },
+      "h2-refused-stream": { "RST_STREAM REFUSED_STREAM: refused 4 times, not sent again": 2 },
+    },
+    config: { ...run().config, requests: 5 },
+  } as unknown as RunResult;
+  const r = ghzReport(reset, new Date());
+  assertEquals(r.statusCodeDistribution, { Internal: 2, Canceled: 1, Unavailable: 2 });
+  const words = "stream terminated by RST_STREAM with error code:";
+  assertEquals(r.errorDistribution, {
+    [`rpc error: code = Internal desc = ${words} INTERNAL_ERROR`]: 2,
+    [`rpc error: code = Canceled desc = ${words} CANCEL`]: 1,
+    [`rpc error: code = Unavailable desc = ${words} REFUSED_STREAM`]: 2,
+  });
+});

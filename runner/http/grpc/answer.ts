@@ -16,19 +16,9 @@ import {
 } from "../../../grpc/framing.ts";
 import { callOutcome, GrpcFields, STATUS_GARBLED } from "../../../grpc/trailers.ts";
 import { decodeGrpcMessage } from "../../../grpc/message_text.ts";
-import { GRPC_OK, GRPC_UNKNOWN, grpcCodeName } from "../../../grpc/status.ts";
+import { GRPC_CANCELLED, GRPC_OK, grpcCodeName } from "../../../grpc/status.ts";
 import type { StreamAnswer } from "../stream_answer.ts";
 import { gunzipSync } from "node:zlib";
-
-/** The code a call that ended with gRPC code `code` counts under: 1..16, another UNKNOWN. */
-function knownCode(code: number): number {
-  return code >= 1 && code <= 16 ? code : GRPC_UNKNOWN;
-}
-
-/** The error kind of a call that ended with gRPC code `code` (1..16; another: UNKNOWN's). */
-function grpcErrorKind(code: number): ErrorKind {
-  return GRPC_ERROR_KINDS[knownCode(code) + 1];
-}
 
 const NO_TRAILERS = "the stream ended without trailers (no grpc-status)";
 const NO_STATUS = "trailers without grpc-status";
@@ -43,6 +33,8 @@ const TWO_MESSAGES = "a unary call's answer with more than one message";
 export interface GrpcRun {
   readonly maxReceiveBytes: number;
   readonly streamIntervalMs?: number;
+  readonly streamEndMessages?: number;
+  readonly streamEndMs?: number;
 }
 
 /** One stream slot's judge of its gRPC answers. */
@@ -81,8 +73,14 @@ export class GrpcAnswer implements StreamAnswer {
     }
   };
 
+  /** A server stream is cancelled at this many messages, or at its first this long after its start. */
+  readonly #endMessages: number;
+  readonly #endMs: number;
+  #endAtMs = Infinity;
+
   constructor(run: GrpcRun = { maxReceiveBytes: DEFAULT_MAX_MESSAGE_BYTES }) {
     this.#reader = new MessageReader(run.maxReceiveBytes);
+    [this.#endMessages, this.#endMs] = [run.streamEndMessages || Infinity, run.streamEndMs || Infinity];
   }
 
   /** Whole messages of the last answer (a unary call's is 1). */
@@ -100,6 +98,7 @@ export class GrpcAnswer implements StreamAnswer {
     this.#inflateFailed = null;
     this.#reader.onMessage = null;
     this.firstMessageMs = Number.NaN;
+    if (this.#endMs < Infinity) this.#endAtMs = performance.now() + this.#endMs;
   }
 
   head(status: number, endStream: boolean): ErrorKind | null {
@@ -123,6 +122,11 @@ export class GrpcAnswer implements StreamAnswer {
       if (this.firstMessageMs !== this.firstMessageMs && this.#reader.messages > 0) {
         this.firstMessageMs = performance.now();
       }
+      // A server stream's end (ghz's): our RST_STREAM CANCEL, as grpc-go words it.
+      const n = this.#reader.messages;
+      if (n >= this.#endMessages || (n > 0 && this.#endMs < Infinity && performance.now() >= this.#endAtMs)) {
+        return this.#failed(GRPC_CANCELLED, "context canceled");
+      }
       return this.#inflateFailed;
     }
     if (read === READ_TOO_BIG) {
@@ -143,11 +147,11 @@ export class GrpcAnswer implements StreamAnswer {
     return null;
   }
 
-  #failed(code: number): ErrorKind {
-    const text = this.fields.message;
+  /** A call ended with gRPC code `code`, 1..16 (`grpcStatusValue` reads a larger one as UNKNOWN). */
+  #failed(code: number, text = this.fields.message): ErrorKind {
     this.message = text === "" ? grpcCodeName(code) : decodeGrpcMessage(text);
-    this.statusSlot = GRPC_STATUS_SLOTS_FROM + knownCode(code);
-    return grpcErrorKind(code);
+    this.statusSlot = GRPC_STATUS_SLOTS_FROM + code;
+    return GRPC_ERROR_KINDS[code + 1];
   }
 
   #broken(why: string): ErrorKind {

@@ -43,9 +43,7 @@ export const RESERVED_METADATA = new Set([
 
 /** A `-bin` metadata value as it travels: its UTF-8 bytes in unpadded base64, as gRPC sends it. */
 function binaryMetadataValue(value: string): string {
-  let binary = "";
-  for (const b of new TextEncoder().encode(value)) binary += String.fromCharCode(b);
-  return btoa(binary).replace(/=+$/, "");
+  return btoa(String.fromCharCode(...new TextEncoder().encode(value))).replace(/=+$/, "");
 }
 
 /** `call` as a request of the mix, its deadline `timeoutMs`. */

@@ -81,14 +81,13 @@ function streamOf(type: Type, text: string): Uint8Array[] {
 /** Every message within the send cap (as encoded, before compression), or a `GrpcMessageError` naming it. */
 function checkSendCap(message: Uint8Array | Uint8Array[], maxBytes: number): void {
   const messages = message instanceof Uint8Array ? [message] : message;
-  messages.forEach((m, k) => {
-    if (m.length <= maxBytes) return;
-    const path = message instanceof Uint8Array ? "message" : `message[${k}]`;
-    throw new GrpcMessageError(
-      path,
-      `${m.length} bytes encoded, over the ${maxBytes}-byte send cap (--max-send)`,
-    );
-  });
+  const k = messages.findIndex((m) => m.length > maxBytes);
+  if (k < 0) return;
+  const path = message instanceof Uint8Array ? "message" : `message[${k}]`;
+  throw new GrpcMessageError(
+    path,
+    `${messages[k].length} bytes encoded, over the ${maxBytes}-byte send cap (--max-send)`,
+  );
 }
 
 /** The problem of making `source`'s call against `root`, as an issue at `path`, or null when it fits. */

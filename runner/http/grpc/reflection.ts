@@ -8,7 +8,7 @@ import http2 from "node:http2";
 import { readFileSync } from "node:fs";
 import protobuf from "protobufjs";
 import type { Root } from "protobufjs";
-import { GRPC_DEADLINE_EXCEEDED } from "../../../grpc/status.ts";
+import { GRPC_DEADLINE_EXCEEDED, GRPC_UNIMPLEMENTED } from "../../../grpc/status.ts";
 import { oneOffCall } from "./one_off_call.ts";
 import { GrpcSchemaError, MAX_SCHEMA_BYTES, rootOfDescriptorSet } from "./schema.ts";
 
@@ -34,7 +34,6 @@ const types = protobuf.parse(REFLECTION_PROTO, { keepCase: true }).root;
 const Request = types.lookupType("ServerReflectionRequest");
 const Response = types.lookupType("ServerReflectionResponse");
 const VERSIONS = ["grpc.reflection.v1", "grpc.reflection.v1alpha"];
-const UNIMPLEMENTED = 12;
 
 /** How an https: origin is verified: the run's own TLS options (`-k`, `--cacert`, `--sni`). */
 export interface ReflectTls {
@@ -68,7 +67,7 @@ export async function reflectSchema(
       const path = `/${version}.ServerReflection/ServerReflectionInfo`;
       const ask = (requests: Record<string, string>[]) => call(session, path, requests, timeoutMs, metadata);
       const listed = await ask([{ list_services: "" }]);
-      if (listed.status === UNIMPLEMENTED) continue;
+      if (listed.status === GRPC_UNIMPLEMENTED) continue;
       if (listed.status !== 0) throw new GrpcSchemaError(`reflection at ${origin}: ${listed.problem}`);
       const names = listed.replies.flatMap((r) => r.list_services_response?.service.map((s) => s.name) ?? [])
         .filter((n) => !n.startsWith("grpc.reflection."));
