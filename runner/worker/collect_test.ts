@@ -3,7 +3,7 @@
  * request timeout; one that stops beating is ended as stuck.
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { collect } from "./collect.ts";
+import { WorkerCollector } from "./collect.ts";
 import { HEARTBEAT_MS, HEARTBEAT_SLOTS } from "./protocol.ts";
 import type { LoadWorker } from "./load_worker.ts";
 import type { AttackConfig } from "../config.ts";
@@ -18,7 +18,7 @@ Deno.test("a beating worker outlives a 1 ms timeout; a silent one is ended as st
   // ghz's -t 1ms with its duration's close: a timeout and graceful stop far under the beat.
   const config = { timeoutMs: 1, gracefulStopMs: 0, model: "connections" } as unknown as AttackConfig;
   const span = { originMs: performance.now(), endMs: Infinity, memoryLimitMb: 2 ** 20 };
-  const collecting = collect([worker], [heartbeat], { onSamples() {} }, config, span);
+  const collecting = new WorkerCollector([worker], [heartbeat], { onSamples() {} }, config, span);
   await new Promise((resolve) => setTimeout(resolve, 15 * HEARTBEAT_MS));
   assertEquals(terminated, false);
   clearInterval(beats);
