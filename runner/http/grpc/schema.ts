@@ -70,12 +70,13 @@ export function loadProtoFile(file: string, importPaths: readonly string[] = [])
     if (err instanceof GrpcSchemaError) throw err;
     const what = err instanceof Error ? err.message : String(err);
     const missing = /ENOENT|no such file/i.test(what);
+    if (missing && !existsSync(file)) {
+      throw new GrpcSchemaError(`--proto ${file}: no such file`, `give its path from ${Deno.cwd()}`);
+    }
     throw new GrpcSchemaError(
       `--proto ${file}: ${what}`,
       missing ? "add the folder its imports are under with -i DIR" : "",
-      {
-        cause: err,
-      },
+      { cause: err },
     );
   }
 }
