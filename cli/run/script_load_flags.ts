@@ -276,17 +276,21 @@ export function hasLoadFlags(a: ScriptLoadArgs): boolean {
     a.stages !== undefined;
 }
 
-/** The experiment load (file form) the flags give a TypeScript session: replaces the script's loads. */
-export function sessionLoadOf(a: ScriptLoadArgs): Record<string, unknown> {
+/** The load (file form) the flags give a session over its `loads`, with the protocol and streams all share. */
+export function sessionLoadOf(a: ScriptLoadArgs, loads: Record<string, Record<string, unknown>> = {}) {
   const ms = (n: number | undefined) => n === undefined ? undefined : `${n}ms`;
+  const kept: Record<string, unknown> = {};
+  for (const key of ["protocol", "streams"]) {
+    const values = new Set(Object.values(loads).map((load) => load[key]));
+    if (values.size === 1 && !values.has(undefined)) kept[key] = [...values][0];
+  }
   if (a.stages !== undefined) {
-    return {
-      model: "connections",
-      stages: a.stages.map((s) => ({ duration: ms(s.durationMs), target: s.target })),
-    };
+    const stages = a.stages.map((s) => ({ duration: ms(s.durationMs), target: s.target }));
+    return { ...kept, model: "connections", stages };
   }
   if (a.iterations !== undefined) {
     return {
+      ...kept,
       model: "count",
       requests: a.iterations,
       connections: a.vus ?? 1,
@@ -295,5 +299,5 @@ export function sessionLoadOf(a: ScriptLoadArgs): Record<string, unknown> {
     };
   }
   // Unset, connections and duration take the model's defaults (runner/config_fields.ts).
-  return { model: "connections", connections: a.vus, duration: ms(a.durationMs) };
+  return { ...kept, model: "connections", connections: a.vus, duration: ms(a.durationMs) };
 }

@@ -75,6 +75,23 @@ Deno.test("the session load the flags give a TypeScript script", () => {
   });
 });
 
+Deno.test("the flags' load keeps how the script's loads all send: a gRPC session's h2c and streams", () => {
+  const h2c = { model: "connections", connections: 20, duration: "30s", protocol: "h2c", streams: 4 };
+  assertEquals(sessionLoadOf(load("-d", "2s")!, { users: h2c, more: { ...h2c, connections: 2 } }), {
+    model: "connections",
+    connections: undefined,
+    duration: "2000ms",
+    protocol: "h2c",
+    streams: 4,
+  });
+  // Loads that differ in it leave it to the flags' load's default.
+  assertEquals(sessionLoadOf(load("-i", "5")!, { a: h2c, b: { model: "connections" } }), {
+    model: "count",
+    requests: 5,
+    connections: 1,
+  });
+});
+
 Deno.test("script load flags' problems name the flag", () => {
   throws(() => load("--vus", "0"), /^UsageError: --vus "0": must be a whole number >= 1, e.g. --vus 50/);
   throws(
