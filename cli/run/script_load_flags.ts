@@ -276,7 +276,7 @@ export function hasLoadFlags(a: ScriptLoadArgs): boolean {
     a.stages !== undefined;
 }
 
-/** The load (file form) the flags give a session over its `loads`, with the protocol and streams all share. */
+/** The flags' load (file form) for a session, over its `loads`: keeps the protocol and streams all share. */
 export function sessionLoadOf(a: ScriptLoadArgs, loads: Record<string, Record<string, unknown>> = {}) {
   const ms = (n: number | undefined) => n === undefined ? undefined : `${n}ms`;
   const kept: Record<string, unknown> = {};
