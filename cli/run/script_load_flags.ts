@@ -288,16 +288,12 @@ export function sessionLoadOf(a: ScriptLoadArgs, loads: Record<string, Record<st
     const stages = a.stages.map((s) => ({ duration: ms(s.durationMs), target: s.target }));
     return { ...kept, model: "connections", stages };
   }
-  if (a.iterations !== undefined) {
-    return {
-      ...kept,
-      model: "count",
-      requests: a.iterations,
-      connections: a.vus ?? 1,
-      ...(a.durationMs !== undefined ? { duration: ms(a.durationMs) } : {}),
-      ...(a.maxDurationMs !== undefined ? { maxDuration: ms(a.maxDurationMs) } : {}),
-    };
+  if (a.iterations === undefined) {
+    // Unset, connections and duration take the model's defaults (runner/config_fields.ts).
+    return { ...kept, model: "connections", connections: a.vus, duration: ms(a.durationMs) };
   }
-  // Unset, connections and duration take the model's defaults (runner/config_fields.ts).
-  return { ...kept, model: "connections", connections: a.vus, duration: ms(a.durationMs) };
+  const count = { ...kept, model: "count", requests: a.iterations, connections: a.vus ?? 1 };
+  if (a.durationMs !== undefined) Object.assign(count, { duration: ms(a.durationMs) });
+  if (a.maxDurationMs !== undefined) Object.assign(count, { maxDuration: ms(a.maxDurationMs) });
+  return count;
 }

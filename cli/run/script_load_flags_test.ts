@@ -69,6 +69,13 @@ Deno.test("the session load the flags give a TypeScript script", () => {
     requests: 100,
     connections: 4,
   });
+  assertEquals(sessionLoadOf(load("-i", "9", "-d", "2s", "--max-duration", "1m")!), {
+    model: "count",
+    requests: 9,
+    connections: 1,
+    duration: "2000ms",
+    maxDuration: "60000ms",
+  });
   assertEquals(sessionLoadOf(load("-c", "50", "--ramp-up", "10/s", "-d", "20s")!), {
     model: "connections",
     stages: [{ duration: "5000ms", target: 50 }, { duration: "15000ms", target: 50 }],
