@@ -73,11 +73,8 @@ export function loadProtoFile(file: string, importPaths: readonly string[] = [])
     if (missing && !existsSync(file)) {
       throw new GrpcSchemaError(`--proto ${file}: no such file`, `give its path from ${Deno.cwd()}`);
     }
-    throw new GrpcSchemaError(
-      `--proto ${file}: ${what}`,
-      missing ? "add the folder its imports are under with -i DIR" : "",
-      { cause: err },
-    );
+    const hint = missing ? "add the folder its imports are under with -i DIR" : "";
+    throw new GrpcSchemaError(`--proto ${file}: ${what}`, hint, { cause: err });
   }
 }
 
