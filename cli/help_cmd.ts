@@ -25,7 +25,7 @@ Commands:
   demo             run preset:demo: the built-in target under each load model, with a report
   init --script    write a starter session script and its types (docs/SCRIPTS.md)
   schema           print the JSON Schema of experiment files (for editor completion)
-  convert k6 F.js  the session script a k6 script runs as (loadlab run F.js converts by itself)
+  convert k6|locust F  the session a k6 script or locustfile runs as (loadlab run F converts it)
   version          print versions
 
 Run 'loadlab <command> --help' for the options of a command.`;

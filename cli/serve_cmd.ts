@@ -73,7 +73,7 @@ export function runServeCommand(argv: string[]): Promise<number> {
     if (flags.has("help")) throw new HelpRequested(SERVE_USAGE);
     const spec = serveSpecFromFlags(flags);
     checkListen(flags, "host" in spec ? spec.host : undefined);
-    const profileDir = flags.has("profile") ? flags.path("profile") || "." : undefined;
+    const profileDir = flags.has("profile") ? flags.text("profile") || "." : undefined;
     if (profileDir !== undefined) {
       const why = notAFolder(profileDir);
       if (why) {

@@ -108,7 +108,7 @@ async function quick(denoTestArgs: string[]): Promise<boolean> {
     return found[0];
   });
   console.error(
-    `test:quick: ${unit.length} unit and ${endToEnd.length} end-to-end of ${all.length} test files`,
+    `test:quick: ${unit.length} unit and ${endToEnd.length} end-to-end of ${all.length} test files, ~3 min`,
   );
   const files = [...unit, ...endToEnd];
   return await checkThenRun(files, [["--parallel", ...denoTestArgs, ...files]]);
@@ -123,6 +123,7 @@ async function whole(denoTestArgs: string[]): Promise<boolean> {
     !f.startsWith(`${PRESETS}/`) && !f.startsWith(`${TIMING}/`) && !beside.includes(f)
   );
   const test = (args: string[]) => ["test", "-A", "--no-check", ...denoTestArgs, ...args];
+  console.error(`test: ${all.length} test files, ~20 min on 2 idle cores (test:quick for the edit loop)`);
   const passed = await deno(["check", ...all]) && await deno(test(["--parallel", ...parallel])) &&
     await besideHeld(test(studies), test(beside)) && await deno(test(ALONE));
   return await deno(["test", "-A", "--no-check", NO_ORPHANS]) && passed;

@@ -276,24 +276,24 @@ export function hasLoadFlags(a: ScriptLoadArgs): boolean {
     a.stages !== undefined;
 }
 
-/** The experiment load (file form) the flags give a TypeScript session: replaces the script's loads. */
-export function sessionLoadOf(a: ScriptLoadArgs): Record<string, unknown> {
+/** The flags' load (file form) for a session, over its `loads`: keeps the protocol and streams all share. */
+export function sessionLoadOf(a: ScriptLoadArgs, loads: Record<string, Record<string, unknown>> = {}) {
   const ms = (n: number | undefined) => n === undefined ? undefined : `${n}ms`;
+  const kept: Record<string, unknown> = {};
+  for (const key of ["protocol", "streams"]) {
+    const values = new Set(Object.values(loads).map((load) => load[key]));
+    if (values.size === 1 && !values.has(undefined)) kept[key] = [...values][0];
+  }
   if (a.stages !== undefined) {
-    return {
-      model: "connections",
-      stages: a.stages.map((s) => ({ duration: ms(s.durationMs), target: s.target })),
-    };
+    const stages = a.stages.map((s) => ({ duration: ms(s.durationMs), target: s.target }));
+    return { ...kept, model: "connections", stages };
   }
-  if (a.iterations !== undefined) {
-    return {
-      model: "count",
-      requests: a.iterations,
-      connections: a.vus ?? 1,
-      ...(a.durationMs !== undefined ? { duration: ms(a.durationMs) } : {}),
-      ...(a.maxDurationMs !== undefined ? { maxDuration: ms(a.maxDurationMs) } : {}),
-    };
+  if (a.iterations === undefined) {
+    // Unset, connections and duration take the model's defaults (runner/config_fields.ts).
+    return { ...kept, model: "connections", connections: a.vus, duration: ms(a.durationMs) };
   }
-  // Unset, connections and duration take the model's defaults (runner/config_fields.ts).
-  return { model: "connections", connections: a.vus, duration: ms(a.durationMs) };
+  const count = { ...kept, model: "count", requests: a.iterations, connections: a.vus ?? 1 };
+  if (a.durationMs !== undefined) Object.assign(count, { duration: ms(a.durationMs) });
+  if (a.maxDurationMs !== undefined) Object.assign(count, { maxDuration: ms(a.maxDurationMs) });
+  return count;
 }

@@ -69,9 +69,33 @@ Deno.test("the session load the flags give a TypeScript script", () => {
     requests: 100,
     connections: 4,
   });
+  assertEquals(sessionLoadOf(load("-i", "9", "-d", "2s", "--max-duration", "1m")!), {
+    model: "count",
+    requests: 9,
+    connections: 1,
+    duration: "2000ms",
+    maxDuration: "60000ms",
+  });
   assertEquals(sessionLoadOf(load("-c", "50", "--ramp-up", "10/s", "-d", "20s")!), {
     model: "connections",
     stages: [{ duration: "5000ms", target: 50 }, { duration: "15000ms", target: 50 }],
+  });
+});
+
+Deno.test("the flags' load keeps how the script's loads all send: a gRPC session's h2c and streams", () => {
+  const h2c = { model: "connections", connections: 20, duration: "30s", protocol: "h2c", streams: 4 };
+  assertEquals(sessionLoadOf(load("-d", "2s")!, { users: h2c, more: { ...h2c, connections: 2 } }), {
+    model: "connections",
+    connections: undefined,
+    duration: "2000ms",
+    protocol: "h2c",
+    streams: 4,
+  });
+  // Loads that differ in it leave it to the flags' load's default.
+  assertEquals(sessionLoadOf(load("-i", "5")!, { a: h2c, b: { model: "connections" } }), {
+    model: "count",
+    requests: 5,
+    connections: 1,
   });
 });
 

@@ -110,7 +110,8 @@ async function scriptText(args: RunArgs, signal?: AbortSignal): Promise<{ text: 
   }
   const text = await scriptExperimentText(args.source, args.maxMemoryMb, signal);
   if (!hasLoadFlags(flags)) return { text };
-  return { text: JSON.stringify({ ...JSON.parse(text), loads: { session: sessionLoadOf(flags) } }) };
+  const file = JSON.parse(text);
+  return { text: JSON.stringify({ ...file, loads: { session: sessionLoadOf(flags, file.loads) } }) };
 }
 
 /** The experiment of locustfile `source` (refused with `file:line: why`, exit 2, when it cannot run). */

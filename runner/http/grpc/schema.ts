@@ -70,11 +70,11 @@ export function loadProtoFile(file: string, importPaths: readonly string[] = [])
     if (err instanceof GrpcSchemaError) throw err;
     const what = err instanceof Error ? err.message : String(err);
     const missing = /ENOENT|no such file/i.test(what);
-    throw new GrpcSchemaError(
-      `--proto ${file}: ${what}`,
-      missing ? "add the folder its imports are under with -i DIR" : "",
-      { cause: err },
-    );
+    if (missing && !existsSync(file)) {
+      throw new GrpcSchemaError(`--proto ${file}: no such file`, `give its path from ${Deno.cwd()}`);
+    }
+    const hint = missing ? "add the folder its imports are under with -i DIR" : "";
+    throw new GrpcSchemaError(`--proto ${file}: ${what}`, hint, { cause: err });
   }
 }
 

@@ -2,7 +2,7 @@
  * Schema files a hostile or mistaken command line names: a device, a FIFO (as the file or as one of its
  * imports) and a folder are refused at once naming the path (`--proto /dev/zero` read forever, as did a k6
  * script's `client.load` of it, refused only after the script's minute), a protoset the same; a proto that
- * does not parse is named with its line and without the import-folder hint, which only a missing file gets.
+ * does not parse is named with its line and without the import-folder hint, which only a missing import gets.
  * An import that leaves the import paths (`..`, an absolute path) is refused naming it and the paths, nothing
  * of the file it names read or shown; a message of tens of thousands of fields parses in linear time.
  */
@@ -31,6 +31,12 @@ Deno.test("a schema path that is not a regular file is refused at once, naming i
     refused(() => loadProtoFile(`${dir}/broken.proto`), /illegal token .*line 3/);
     refused(
       () => loadProtoFile(`${dir}/none.proto`),
+      /none\.proto: no such file/,
+      `give its path from ${Deno.cwd()}`,
+    );
+    Deno.writeTextFileSync(`${dir}/imports_none.proto`, 'syntax = "proto3";\nimport "none.proto";\n');
+    refused(
+      () => loadProtoFile(`${dir}/imports_none.proto`),
       /ENOENT/,
       "add the folder its imports are under with -i DIR",
     );
