@@ -5,7 +5,7 @@
  */
 import { EXIT } from "./exit_codes.ts";
 import { runCommand } from "./command_errors.ts";
-import { UsageError } from "./usage_error.ts";
+import { HelpRequested, UsageError } from "./usage_error.ts";
 import denoJson from "../deno.json" with { type: "json" };
 
 const HELP = `loadlab ${denoJson.version}: HTTP performance experiments in one command
@@ -36,9 +36,12 @@ export function runHelpCommand(): number {
   return EXIT.ok;
 }
 
-/** Prints the versions; exit 2 when given any argument. */
+/** Prints the versions; exit 2 when given any argument but `--help`, which says what it prints. */
 export function runVersionCommand(args: string[]): Promise<number> {
   return runCommand("version", () => {
+    if (args.length === 1 && (args[0] === "--help" || args[0] === "-h")) {
+      throw new HelpRequested("Usage: loadlab version\n\nPrints loadlab's, Deno's and V8's versions.");
+    }
     if (args.length > 0) {
       throw new UsageError(`takes no arguments (found ${args.join(" ")}); e.g. loadlab version`);
     }
