@@ -38,6 +38,7 @@ export class K6Response {
   readonly #method: string;
   readonly #headers: Record<string, string>;
   readonly #body: string | Uint8Array | undefined;
+  #fields: Record<string, string> | null = null;
 
   constructor(
     raw: Response,
@@ -136,15 +137,14 @@ export class K6Response {
     return this.#raw.status === 0 ? "" : this.#raw.text();
   }
 
-  /** The response's fields by their canonical names only (`Content-Type`), as Go's client gives k6. */
+  /** The response's fields by their canonical names only (`Content-Type`), as Go's client gives k6; made when read. */
   get headers(): Record<string, string> {
-    const raw = this.#raw;
-    const known = (name: string | symbol): name is string =>
-      typeof name === "string" && name === canonicalHeader(name) && raw.headers.has(name);
-    return new Proxy({}, {
-      get: (_t, name) => known(name) ? raw.headers.get(name) ?? undefined : undefined,
-      has: (_t, name) => known(name),
-    });
+    if (this.#fields !== null) return this.#fields;
+    const raw = this.#raw, fields: Record<string, string> = {};
+    for (const name of raw instanceof Fields ? raw.names() : []) {
+      fields[canonicalHeader(name)] ??= raw.headers.get(name) ?? "";
+    }
+    return this.#fields = fields;
   }
 
   get cookies(): Record<string, Array<{ name: string; value: string }>> {
@@ -221,6 +221,10 @@ class FetchedResponse extends Fields implements Response {
     if (name.toLowerCase() === "set-cookie") return this.fields.getSetCookie();
     const value = this.fields.get(name);
     return value === null ? [] : [value];
+  }
+
+  names(): string[] {
+    return [...this.fields.keys()];
   }
 
   text(): string {
