@@ -144,10 +144,10 @@ function withK6Env(a: ScriptLoadArgs): ScriptLoadArgs {
 
 /** k6's options it reads from `K6_*` variables that loadlab does not (each would change a run unseen). */
 const K6_ENV_UNREAD =
-  ("USER_AGENT MAX_REDIRECTS THROW BATCH BATCH_PER_HOST DISCARD_RESPONSE_BODIES NO_CONNECTION_REUSE " +
-    "NO_VU_CONNECTION_REUSE INSECURE_SKIP_TLS_VERIFY NO_COOKIES_RESET MIN_ITERATION_DURATION SETUP_TIMEOUT " +
-    "TEARDOWN_TIMEOUT SYSTEM_TAGS NO_SETUP NO_TEARDOWN SUMMARY_EXPORT OUT HTTP_DEBUG NO_SUMMARY " +
-    "SUMMARY_MODE RPS SUMMARY_TIME_UNIT LOCAL_IPS DNS BLACKLIST_IPS BLOCK_HOSTNAMES PAUSED").split(" ");
+  ("NO_VU_CONNECTION_REUSE SYSTEM_TAGS NO_SETUP NO_TEARDOWN SUMMARY_EXPORT OUT HTTP_DEBUG " +
+    "NO_SUMMARY RPS LOCAL_IPS DNS BLACKLIST_IPS BLOCK_HOSTNAMES PAUSED HOSTS TAGS THRESHOLDS TLSAUTH").split(
+      " ",
+    );
 
 /** k6's flags over `options`: a flag of the load replaces the load's shortcuts and scenarios. */
 function overridesOf(a: ScriptLoadArgs): Record<string, unknown> {
