@@ -15,7 +15,7 @@ import { checkScript, scriptExperimentName } from "../run/script_check.ts";
 import { memoryLimitMbBesideRuns } from "../../runner/worker/memory_limit.ts";
 import { UsageError } from "../usage_error.ts";
 import { type ScriptLoadArgs, withK6Flags } from "../run/script_load_flags.ts";
-import { mayRequest, scriptOrigins } from "../../runner/script/k6/convert/origins.ts";
+import { mayRequest, scriptOrigins, unsetUrlVariables } from "../../runner/script/k6/convert/origins.ts";
 import { readK6Files } from "../../runner/script/k6/convert/local_modules.ts";
 import { terminalSafe } from "../../validation/terminal_text.ts";
 import { K6_EXIT } from "../exit_codes.ts";
@@ -213,9 +213,17 @@ function whereRequestsGo(path: string, targets: Record<string, string>, hosts: R
     return { url: NO_SERVER, routes };
   }
   if (url === undefined) {
+    const unset = [...new Set(files.flatMap((f) => unsetUrlVariables(f.source, env)))];
+    const them = unset.length > 1 ? "them" : "it";
     throw new UsageError(
-      `${basename(path)} names no URL loadlab can read before the load (a variable it reads unset?): ` +
-        "set it with -e NAME=URL, or give the server with --target app=URL",
+      unset.length === 0
+        ? `${
+          basename(path)
+        } names no URL loadlab can read before the load: give the server with --target app=URL`
+        : `${basename(path)} builds its URLs from ${unset.map((n) => `__ENV.${n}`).join(", ")}, unset: set ` +
+          `${them} with ${
+            unset.map((n) => `-e ${n}=URL`).join(" ")
+          }, or give the server with --target app=URL`,
     );
   }
   const target = new URL(url).origin;
