@@ -604,7 +604,7 @@ import { check } from "k6";
 export const options = { iterations: 2, thresholds: { iterations: ["rate<4"], checks: ["rate==1"] } };
 // Each iteration lasts 300 ms or more (a pause after it, outside iteration_duration as k6's): rate < 4/s.
 export default function () {
-  check(http.get("${url}/json"), { "agent": (r) => r.request.headers["User-Agent"] === "ci/1" });
+  check(http.get("${url}/json"), { "agent": (r) => r.request.headers["User-Agent"][0] === "ci/1" });
 }
 `,
       null,
@@ -970,7 +970,7 @@ import { check } from "k6";
 export const options = { iterations: 2 };
 export default function () {
   const res = http.get("http://app.test/json");
-  check(res, { "agent sent": (r) => r.request.headers["User-Agent"] === "ci-agent/1.0" });
+  check(res, { "agent sent": (r) => r.request.headers["User-Agent"][0] === "ci-agent/1.0" });
 }
 `,
       url,

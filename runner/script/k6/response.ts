@@ -10,6 +10,7 @@ import { type Ocsp, ocspOf, tlsNamesOf } from "./tls_info.ts";
 import { type K6Error, k6ErrorOf, UNKNOWN_FAILURE } from "./error_codes.ts";
 import { setCookiePair } from "../sessions/cookies.ts";
 import { FailedResponse, Fields } from "../sessions/response.ts";
+import { DEFAULT_USER_AGENT } from "../../http/request_fields.ts";
 
 /** A header's name as Go writes it and k6 shows it: `x-request-id` is `X-Request-Id`. */
 export const canonicalHeader = (name: string): string =>
@@ -25,7 +26,7 @@ export function setHtmlParser(parse: (text: string) => { find(selector: string):
 interface SentRequest {
   method: string;
   url: string;
-  headers: Record<string, string>;
+  headers: Record<string, string[]>;
   body: string;
 }
 
@@ -87,9 +88,12 @@ export class K6Response {
     return this.status === 0 ? "" : `${this.status} ${STATUS_CODES[this.status] ?? ""}`.trimEnd();
   }
 
+  /** What was sent, its headers as k6's: each canonical name's values (`{ "User-Agent": ["loadlab"] }`). */
   get request(): SentRequest {
-    const body = typeof this.#body === "string" ? this.#body : "";
-    return { method: this.#method, url: this.url, headers: this.#headers, body };
+    const body = typeof this.#body === "string" ? this.#body : "", headers: Record<string, string[]> = {};
+    for (const name in this.#headers) (headers[canonicalHeader(name)] ??= []).push(this.#headers[name]);
+    headers["User-Agent"] ??= [DEFAULT_USER_AGENT];
+    return { method: this.#method, url: this.url, headers, body };
   }
 
   /**
