@@ -141,7 +141,7 @@ export class K6Response {
     return this.#raw.status === 0 ? "" : this.#raw.text();
   }
 
-  /** The response's fields by their canonical names only (`Content-Type`), as Go's client gives k6; made when read. */
+  /** The response's fields by canonical name (`Content-Type`), as Go's client gives k6; made when read. */
   get headers(): Record<string, string> {
     if (this.#fields !== null) return this.#fields;
     const raw = this.#raw, fields: Record<string, string> = {};
