@@ -47,6 +47,7 @@ Deno.test("k6/http's request forms: redirects, Basic auth, forms, batch, http.ur
       ["batch by key", 2, 0],
       ["digest twice", 2, 0],
       ["fields as k6's", 2, 0],
+      ["fields listed", 2, 0],
       ["form body", 2, 0],
       ["form type", 2, 0],
       ["no body", 2, 0],

@@ -141,12 +141,17 @@ export default function () { check(encoding.b64encode("hi"), { "encoded": (s) =>
   assertEquals(code, 0, text);
   ok(/checks_succeeded\.+: 100\.00% 2 out of 2/.test(stdout), stdout);
   ok(text.includes("sends no request"), text);
-  // One that imports k6/http and names no URL is still told to give one.
-  const unnamed = await runK6Text(
-    `import http from "k6/http";\nexport default function () { http.get(\`\${__ENV.BASE}/x\`); }\n`,
-    null,
-  );
-  assertEquals(unnamed.code, 2, unnamed.text);
+  // One that imports k6/http and names no URL is told which unset variable to set, and how.
+  for (const [read, name] of [["__ENV.BASE", "BASE"], ["API", "API_URL"]]) {
+    const unnamed = await runK6Text(
+      `import http from "k6/http";\nconst API = __ENV.API_URL;\nconst debug = __ENV.DEBUG;\n` +
+        `export default function () { http.get(\`\${${read}}/x\`); }\n`,
+      null,
+    );
+    assertEquals(unnamed.code, 2, unnamed.text);
+    ok(unnamed.stderr.includes(`__ENV.${name}, unset: set it with -e ${name}=URL`), unnamed.text);
+    ok(!unnamed.stderr.includes("DEBUG"), unnamed.text);
+  }
 });
 
 Deno.test("--target ORIGIN=URL sends a second origin the script spells to a local server, said at start-up", () =>

@@ -588,7 +588,7 @@ export default function () { http.get("http://api.shop.internal/json"); }
     ok(/http_reqs\n\s+✓ 'count==4'/.test(run.stdout), run.stdout);
   }));
 
-pool.test("K6_NO_THRESHOLDS and K6_SUMMARY_TREND_STATS act as their flags; another K6_ option is refused", () =>
+pool.test("K6_* variables of options loadlab honours act as those options; another K6_ option is refused", () =>
   withTarget(async (url) => {
     const script = `import http from "k6/http";
 export const options = { iterations: 2, thresholds: { http_reqs: ["count==999"] } };
@@ -598,9 +598,23 @@ export default function () { http.get("${url}/json"); }
     const run = await runK6Text(script, null, [], { env });
     assertEquals(run.code, 0, run.text);
     ok(/http_req_duration\.*: avg=\S+ +p\(99\.9\)=\S+ *\n/.test(run.stdout), run.stdout);
-    const refused = await runK6Text(script, null, [], { env: { K6_USER_AGENT: "ci/1" } });
+    const honoured = await runK6Text(
+      `import http from "k6/http";
+import { check } from "k6";
+export const options = { iterations: 2, thresholds: { iterations: ["rate<4"], checks: ["rate==1"] } };
+// Each iteration lasts 300 ms or more (a pause after it, outside iteration_duration as k6's): rate < 4/s.
+export default function () {
+  check(http.get("${url}/json"), { "agent": (r) => r.request.headers["User-Agent"][0] === "ci/1" });
+}
+`,
+      null,
+      [],
+      { env: { K6_USER_AGENT: "ci/1", K6_MIN_ITERATION_DURATION: "300ms", K6_MAX_REDIRECTS: "2" } },
+    );
+    assertEquals(honoured.code, 0, honoured.text);
+    const refused = await runK6Text(script, null, [], { env: { K6_RPS: "10" } });
     assertEquals(refused.code, 104, refused.text);
-    ok(refused.stderr.includes("K6_USER_AGENT"), refused.text);
+    ok(refused.stderr.includes("K6_RPS"), refused.text);
     assertEquals(refused.results, null, refused.text);
   }));
 
@@ -956,7 +970,7 @@ import { check } from "k6";
 export const options = { iterations: 2 };
 export default function () {
   const res = http.get("http://app.test/json");
-  check(res, { "agent sent": (r) => r.request.headers["User-Agent"] === "ci-agent/1.0" });
+  check(res, { "agent sent": (r) => r.request.headers["User-Agent"][0] === "ci-agent/1.0" });
 }
 `,
       url,

@@ -15,7 +15,7 @@ import { checkScript, scriptExperimentName } from "../run/script_check.ts";
 import { memoryLimitMbBesideRuns } from "../../runner/worker/memory_limit.ts";
 import { UsageError } from "../usage_error.ts";
 import { type ScriptLoadArgs, withK6Flags } from "../run/script_load_flags.ts";
-import { mayRequest, scriptOrigins } from "../../runner/script/k6/convert/origins.ts";
+import { mayRequest, scriptOrigins, unsetUrlVariables } from "../../runner/script/k6/convert/origins.ts";
 import { readK6Files } from "../../runner/script/k6/convert/local_modules.ts";
 import { terminalSafe } from "../../validation/terminal_text.ts";
 import { K6_EXIT } from "../exit_codes.ts";
@@ -144,10 +144,10 @@ function withK6Env(a: ScriptLoadArgs): ScriptLoadArgs {
 
 /** k6's options it reads from `K6_*` variables that loadlab does not (each would change a run unseen). */
 const K6_ENV_UNREAD =
-  ("USER_AGENT MAX_REDIRECTS THROW BATCH BATCH_PER_HOST DISCARD_RESPONSE_BODIES NO_CONNECTION_REUSE " +
-    "NO_VU_CONNECTION_REUSE INSECURE_SKIP_TLS_VERIFY NO_COOKIES_RESET MIN_ITERATION_DURATION SETUP_TIMEOUT " +
-    "TEARDOWN_TIMEOUT SYSTEM_TAGS NO_SETUP NO_TEARDOWN SUMMARY_EXPORT OUT HTTP_DEBUG NO_SUMMARY " +
-    "SUMMARY_MODE RPS SUMMARY_TIME_UNIT LOCAL_IPS DNS BLACKLIST_IPS BLOCK_HOSTNAMES PAUSED").split(" ");
+  ("NO_VU_CONNECTION_REUSE SYSTEM_TAGS NO_SETUP NO_TEARDOWN SUMMARY_EXPORT OUT HTTP_DEBUG " +
+    "NO_SUMMARY RPS LOCAL_IPS DNS BLACKLIST_IPS BLOCK_HOSTNAMES PAUSED HOSTS TAGS THRESHOLDS TLSAUTH").split(
+      " ",
+    );
 
 /** k6's flags over `options`: a flag of the load replaces the load's shortcuts and scenarios. */
 function overridesOf(a: ScriptLoadArgs): Record<string, unknown> {
@@ -213,9 +213,17 @@ function whereRequestsGo(path: string, targets: Record<string, string>, hosts: R
     return { url: NO_SERVER, routes };
   }
   if (url === undefined) {
+    const unset = [...new Set(files.flatMap((f) => unsetUrlVariables(f.source, env)))];
+    const them = unset.length > 1 ? "them" : "it";
     throw new UsageError(
-      `${basename(path)} names no URL loadlab can read before the load (a variable it reads unset?): ` +
-        "set it with -e NAME=URL, or give the server with --target app=URL",
+      unset.length === 0
+        ? `${
+          basename(path)
+        } names no URL loadlab can read before the load: give the server with --target app=URL`
+        : `${basename(path)} builds its URLs from ${unset.map((n) => `__ENV.${n}`).join(", ")}, unset: set ` +
+          `${them} with ${
+            unset.map((n) => `-e ${n}=URL`).join(" ")
+          }, or give the server with --target app=URL`,
     );
   }
   const target = new URL(url).origin;

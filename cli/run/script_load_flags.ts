@@ -250,23 +250,49 @@ function configOptions(path: string): Record<string, unknown> {
 }
 
 /**
- * A k6 script's `options` with k6's flags over them, as k6 applies its command line, `K6_NO_THRESHOLDS` and
- * `K6_SUMMARY_TREND_STATS` under the flags, and its `--config` file's under them (an option the script sets
- * replaces the file's whole, as k6's do).
+ * A k6 script's `options` with k6's flags over them, as k6 applies its command line, the `K6_*` variables of
+ * options under the flags, and its `--config` file's under them (an option the script sets replaces the
+ * file's whole, as k6's do).
  */
 export function withK6Flags(
   options: Record<string, unknown>,
   k6: K6Flags | undefined,
 ): Record<string, unknown> {
-  const out = { ...k6?.config, ...options };
+  const out = { ...k6?.config, ...options, ...k6EnvOptions() };
   if (k6?.tags !== undefined) {
     out.tags = { ...(out.tags as Record<string, unknown> | undefined), ...k6.tags };
   }
-  // k6's variables of the same options, under its flags.
-  const stats = k6?.summaryTrendStats ??
-    Deno.env.get("K6_SUMMARY_TREND_STATS")?.split(",").map((s) => s.trim());
-  if (stats !== undefined) out.summaryTrendStats = stats;
+  if (k6?.summaryTrendStats !== undefined) out.summaryTrendStats = k6.summaryTrendStats;
   if (k6?.noThresholds || /^(1|t|true)$/i.test(Deno.env.get("K6_NO_THRESHOLDS") ?? "")) delete out.thresholds;
+  return out;
+}
+
+/** k6's variables of the options loadlab honours, by option: yes/no, whole numbers, lists, else text. */
+const K6_ENV_OPTIONS =
+  ("BATCH BATCH_PER_HOST DISCARD_RESPONSE_BODIES MAX_REDIRECTS USER_AGENT NO_COOKIES_RESET " +
+    "THROW MIN_ITERATION_DURATION SETUP_TIMEOUT TEARDOWN_TIMEOUT NO_CONNECTION_REUSE INSECURE_SKIP_TLS_VERIFY " +
+    "TLS_CIPHER_SUITES SUMMARY_TIME_UNIT SUMMARY_TREND_STATS").split(" ");
+const WHOLE = new Set(["BATCH", "BATCH_PER_HOST", "MAX_REDIRECTS"]);
+const YES_NO = /^(NO_|DISCARD|THROW|INSECURE)/;
+
+function k6EnvOptions(): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const name of K6_ENV_OPTIONS) {
+    const value = Deno.env.get(`K6_${name}`)?.trim();
+    if (!value) continue;
+    const key = name === "INSECURE_SKIP_TLS_VERIFY"
+      ? "insecureSkipTLSVerify"
+      : name.toLowerCase().replace(/_([a-z])/g, (_, c) => c.toUpperCase());
+    const bad = (what: string, e: string) =>
+      new UsageError(`K6_${name}="${value}": ${what}, e.g. K6_${name}=${e}`);
+    if (YES_NO.test(name)) {
+      if (!/^(1|t|true|0|f|false)$/i.test(value)) throw bad("true or false", "true");
+      out[key] = /^(1|t|true)$/i.test(value);
+    } else if (WHOLE.has(name)) {
+      if (!/^\d+$/.test(value)) throw bad("a whole number", "10");
+      out[key] = Number(value);
+    } else out[key] = name.endsWith("S") ? value.split(",").map((s) => s.trim()) : value;
+  }
   return out;
 }
 

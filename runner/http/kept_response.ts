@@ -45,6 +45,10 @@ export class KeptResponse implements StepResponse {
     return found;
   }
 
+  names(): string[] {
+    return this.#read().names;
+  }
+
   /** Whether the head may hold a Set-Cookie field: a byte scan, so only such heads are decoded. */
   mayHaveSetCookie(): boolean {
     return mayHaveSetCookie(this.#raw);

@@ -10,6 +10,7 @@ import { type Ocsp, ocspOf, tlsNamesOf } from "./tls_info.ts";
 import { type K6Error, k6ErrorOf, UNKNOWN_FAILURE } from "./error_codes.ts";
 import { setCookiePair } from "../sessions/cookies.ts";
 import { FailedResponse, Fields } from "../sessions/response.ts";
+import { DEFAULT_USER_AGENT } from "../../http/request_fields.ts";
 
 /** A header's name as Go writes it and k6 shows it: `x-request-id` is `X-Request-Id`. */
 export const canonicalHeader = (name: string): string =>
@@ -25,7 +26,7 @@ export function setHtmlParser(parse: (text: string) => { find(selector: string):
 interface SentRequest {
   method: string;
   url: string;
-  headers: Record<string, string>;
+  headers: Record<string, string[]>;
   body: string;
 }
 
@@ -38,6 +39,7 @@ export class K6Response {
   readonly #method: string;
   readonly #headers: Record<string, string>;
   readonly #body: string | Uint8Array | undefined;
+  #fields: Record<string, string> | null = null;
 
   constructor(
     raw: Response,
@@ -86,9 +88,12 @@ export class K6Response {
     return this.status === 0 ? "" : `${this.status} ${STATUS_CODES[this.status] ?? ""}`.trimEnd();
   }
 
+  /** What was sent, its headers as k6's: each canonical name's values (`{ "User-Agent": ["loadlab"] }`). */
   get request(): SentRequest {
-    const body = typeof this.#body === "string" ? this.#body : "";
-    return { method: this.#method, url: this.url, headers: this.#headers, body };
+    const body = typeof this.#body === "string" ? this.#body : "", headers: Record<string, string[]> = {};
+    for (const name in this.#headers) (headers[canonicalHeader(name)] ??= []).push(this.#headers[name]);
+    headers["User-Agent"] ??= [DEFAULT_USER_AGENT];
+    return { method: this.#method, url: this.url, headers, body };
   }
 
   /**
@@ -136,15 +141,14 @@ export class K6Response {
     return this.#raw.status === 0 ? "" : this.#raw.text();
   }
 
-  /** The response's fields by their canonical names only (`Content-Type`), as Go's client gives k6. */
+  /** The response's fields by canonical name (`Content-Type`), as Go's client gives k6; made when read. */
   get headers(): Record<string, string> {
-    const raw = this.#raw;
-    const known = (name: string | symbol): name is string =>
-      typeof name === "string" && name === canonicalHeader(name) && raw.headers.has(name);
-    return new Proxy({}, {
-      get: (_t, name) => known(name) ? raw.headers.get(name) ?? undefined : undefined,
-      has: (_t, name) => known(name),
-    });
+    if (this.#fields !== null) return this.#fields;
+    const raw = this.#raw, fields: Record<string, string> = {};
+    for (const name of raw instanceof Fields ? raw.names() : []) {
+      fields[canonicalHeader(name)] ??= raw.headers.get(name) ?? "";
+    }
+    return this.#fields = fields;
   }
 
   get cookies(): Record<string, Array<{ name: string; value: string }>> {
@@ -221,6 +225,10 @@ class FetchedResponse extends Fields implements Response {
     if (name.toLowerCase() === "set-cookie") return this.fields.getSetCookie();
     const value = this.fields.get(name);
     return value === null ? [] : [value];
+  }
+
+  names(): string[] {
+    return [...this.fields.keys()];
   }
 
   text(): string {

@@ -24,6 +24,8 @@ const decoder = new TextDecoder();
 /** What a response's fields and body answer from its `getAll` and `text`, over either protocol. */
 export abstract class Fields implements ResponseHeaders {
   abstract getAll(name: string): string[];
+  /** The fields' names as received (lower case over HTTP/1.1 and HTTP/2), repeats included. */
+  abstract names(): string[];
   abstract text(): string;
 
   get headers(): ResponseHeaders {
@@ -94,6 +96,10 @@ export class ScriptResponse extends Fields implements Response {
 
   getAll(name: string): string[] {
     return this.#from === this.#to ? [] : this.#read().headers(name);
+  }
+
+  names(): string[] {
+    return this.#from === this.#to ? [] : this.#read().names();
   }
 
   text(): string {
@@ -207,6 +213,10 @@ export class H2ScriptResponse extends Fields implements Response {
 
   mayHaveSetCookie(): boolean {
     return this.has("set-cookie");
+  }
+
+  names(): string[] {
+    return this.#fields.filter((_, k) => k % 2 === 0);
   }
 
   text(): string {

@@ -18,12 +18,7 @@ export function scriptOrigins(source: string, env: Readonly<Record<string, strin
   if (ast === null) return [];
   const found = new Map<string, ScriptOrigin>();
   const grpc = grpcScheme(ast);
-  const consts = new Map<string, Node>();
-  everyNode(ast, (n: Node, above: Node[]) => {
-    if (n.type === "VariableDeclarator" && n.id.type === "Identifier" && above[0]?.kind === "const") {
-      consts.set(n.id.name, n.init);
-    }
-  });
+  const consts = constsOf(ast);
   const visit = (text: unknown, literal: boolean) => {
     const origin = originOf(text) ?? (grpc === null ? null : addressOrigin(text, grpc));
     if (origin !== null && !found.has(origin)) found.set(origin, { origin, literal });
@@ -51,6 +46,44 @@ export function scriptOrigins(source: string, env: Readonly<Record<string, strin
   };
   walkNode(ast);
   return [...found.values()];
+}
+
+/** The script's `const` declarations' values by name. */
+function constsOf(ast: Node): Map<string, Node> {
+  const consts = new Map<string, Node>();
+  everyNode(ast, (n: Node, above: Node[]) => {
+    if (n.type === "VariableDeclarator" && n.id.type === "Identifier" && above[0]?.kind === "const") {
+      consts.set(n.id.name, n.init);
+    }
+  });
+  return consts;
+}
+
+/** The unset `__ENV` variables a URL starts with (`${__ENV.BASE}/login`, `BASE + "/login"`, BASE a const). */
+export function unsetUrlVariables(source: string, env: Readonly<Record<string, string>>): string[] {
+  const ast = parseOrNull(source), names = new Set<string>();
+  if (ast === null) return [];
+  const consts = constsOf(ast);
+  const unset = (n: Node, depth: number): string | undefined => {
+    if (n === null || n === undefined || depth > 8 || textOf(n, env, consts, 0) !== undefined) {
+      return undefined;
+    }
+    const read = envRead(n, env);
+    if (read !== null) return read.name;
+    if (n.type === "Identifier") return unset(consts.get(n.name), depth + 1);
+    if (n.type === "LogicalExpression") return unset(n.left, depth + 1) ?? unset(n.right, depth + 1);
+  };
+  const pathLike = (text: unknown) => typeof text === "string" && /^[/:?]/.test(text);
+  everyNode(ast, (n: Node) => {
+    const name = n.type === "TemplateLiteral" && n.quasis[0].value.cooked === "" &&
+        pathLike(n.quasis[1]?.value.cooked)
+      ? unset(n.expressions[0], 0)
+      : n.type === "BinaryExpression" && n.operator === "+" && pathLike(n.right.value)
+      ? unset(n.left, 0)
+      : undefined;
+    if (name !== undefined) names.add(name);
+  });
+  return [...names];
 }
 
 const SENDING = new Set(["k6/http", "k6/ws", "k6/net/grpc", "k6/websockets", "k6/experimental/websockets"]);
@@ -93,13 +126,16 @@ function addressOrigin(text: unknown, scheme: "http" | "https"): string | null {
 }
 
 /** `__ENV.NAME` or `__ENV["NAME"]`: the variable's value (undefined when unset); null for another node. */
-function envRead(n: Node, env: Readonly<Record<string, string>>): { value: string | undefined } | null {
+function envRead(
+  n: Node,
+  env: Readonly<Record<string, string>>,
+): { name: string; value: string | undefined } | null {
   if (n.type !== "MemberExpression" || n.object.type !== "Identifier" || n.object.name !== "__ENV") {
     return null;
   }
   const name = n.computed ? (n.property.type === "Literal" ? n.property.value : undefined) : n.property.name;
   if (typeof name !== "string") return null;
-  return { value: Object.hasOwn(env, name) ? env[name] : undefined };
+  return { name, value: Object.hasOwn(env, name) ? env[name] : undefined };
 }
 
 /**
