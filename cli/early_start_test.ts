@@ -29,3 +29,20 @@ Deno.test("run starts a session script's isolate early for a script, none for an
   assertEquals(startedFor("run", ["exp.yaml"], 12), false);
   assertEquals(startedFor("run", ["one.ts", "-w", "2"], 72), false);
 });
+
+Deno.test("the early start loads no npm package before the isolate spawns", async () => {
+  const info = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", new URL("./early_start.ts", import.meta.url).pathname],
+  }).output();
+  type Module = { specifier: string; dependencies?: { isDynamic?: boolean; code?: { specifier: string } }[] };
+  const modules = new Map<string, Module>(
+    JSON.parse(new TextDecoder().decode(info.stdout)).modules.map((m: Module) => [m.specifier, m]),
+  );
+  const reached = new Set([new URL("./early_start.ts", import.meta.url).href]);
+  for (const specifier of reached) {
+    for (const dep of modules.get(specifier)?.dependencies ?? []) {
+      if (!dep.isDynamic && dep.code) reached.add(dep.code.specifier);
+    }
+  }
+  assertEquals([...reached].filter((s) => s.startsWith("npm:")), []);
+});
