@@ -6,6 +6,7 @@ import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { startEarly } from "./early_start.ts";
 import { takeEarlyWorker } from "../runner/worker/load_worker.ts";
 import { memoryLimitMbOf } from "../runner/worker/memory_limit.ts";
+import { staticImports } from "../tests/import_graph.ts";
 
 function startedFor(command: string, args: string[], youngMb = 12): boolean {
   startEarly(command, args);
@@ -31,18 +32,6 @@ Deno.test("run starts a session script's isolate early for a script, none for an
 });
 
 Deno.test("the early start loads no npm package before the isolate spawns", async () => {
-  const info = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", new URL("./early_start.ts", import.meta.url).pathname],
-  }).output();
-  type Module = { specifier: string; dependencies?: { isDynamic?: boolean; code?: { specifier: string } }[] };
-  const modules = new Map<string, Module>(
-    JSON.parse(new TextDecoder().decode(info.stdout)).modules.map((m: Module) => [m.specifier, m]),
-  );
-  const reached = new Set([new URL("./early_start.ts", import.meta.url).href]);
-  for (const specifier of reached) {
-    for (const dep of modules.get(specifier)?.dependencies ?? []) {
-      if (!dep.isDynamic && dep.code) reached.add(dep.code.specifier);
-    }
-  }
-  assertEquals([...reached].filter((s) => s.startsWith("npm:")), []);
+  const loaded = await staticImports(new URL("../", import.meta.url), "cli/early_start.ts");
+  assertEquals(loaded.filter((s) => s.startsWith("npm:")), []);
 });

@@ -10,7 +10,7 @@
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { codeText } from "./code_text.ts";
-import { entryPoints, importGraph, productFiles } from "./import_graph.ts";
+import { entryPoints, importGraph, productFiles, staticImports } from "./import_graph.ts";
 import {
   cycleGroups,
   denoUses,
@@ -63,6 +63,12 @@ Deno.test("the parts of targets/ do not import each other", async () => {
 
 Deno.test("the protocol rooms of runner/http/ do not import each other", async () => {
   assertEquals(roomViolations((await product()).graph), []);
+});
+
+Deno.test("attack loads the report page and the dashboard server only when it writes or serves one", async () => {
+  const loaded = await staticImports(ROOT, "cli/attack/command.ts");
+  const late = ["report/html/render.ts", "report/write.ts", "cli/dashboard/server.ts"];
+  assertEquals(late.filter((file) => loaded.includes(new URL(file, ROOT).href)), []);
 });
 
 Deno.test("no import cycle between files", async () => {

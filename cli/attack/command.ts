@@ -11,7 +11,6 @@ import type { AttackOutputOptions } from "./output_args.ts";
 import { runCommand } from "../command_errors.ts";
 import { assertFilesWritable, writeTextAtomic } from "../../system/output_file.ts";
 import { interruptSignal, liveLine } from "../live.ts";
-import { writeReport } from "../../report/write.ts";
 import { RequestLogFailed, runAttack } from "../../runner/attack.ts";
 import { loopbackListener, startTelemetry } from "../../targets/mod.ts";
 import { buildResultsFile, writeResultsFile } from "../../results/io.ts";
@@ -31,7 +30,8 @@ import type { ResultsFile, RunResult, ThresholdResult } from "../../results/mod.
 import { EXIT, exitCodeOf } from "../exit_codes.ts";
 import { ghzOutput, type GhzReportOptions } from "../../results/export/ghz/report.ts";
 import { thresholdLine } from "../../results/thresholds/text.ts";
-import { type Dashboard, startDashboard, steeringFor } from "../dashboard/server.ts";
+import type { Dashboard } from "../dashboard/server.ts";
+import { steeringFor } from "../dashboard/flags.ts";
 import type { RunSteering } from "../../runner/steering.ts";
 import { type AttackConfig, measuredDurationMs, parseAttackConfig } from "../../runner/config.ts";
 import { requestLogError } from "../../runner/load/request_log.ts";
@@ -100,8 +100,10 @@ async function attackParsed(
   const { config, output } = parsed;
   const baseline = await checkBeforeLoad(parsed, thresholds);
   const steering = output.dashboard && steeringFor(output.dashboard, thresholds.length > 0);
+  // Loaded only for a dashboard: its server renders the report page.
   const dashboard = output.dashboard
-    ? startDashboard("attack", "attack", { ...output.dashboard, keepSecrets: output.keepSecrets, steering })
+    ? (await import("../dashboard/server.ts"))
+      .startDashboard("attack", "attack", { ...output.dashboard, keepSecrets: output.keepSecrets, steering })
     : undefined;
   if (dashboard === null) return EXIT.badInput;
   // Over plaintext there is no certificate: a ghz command line's --insecure there says what the URL says.
@@ -354,7 +356,7 @@ async function writeOutputs(
   try {
     if (output.outFile) await writeResultsFile(output.outFile, results, { keepSecrets });
     if (output.reportFile) {
-      await writeReport(output.reportFile, results, {
+      await (await import("../../report/write.ts")).writeReport(output.reportFile, results, {
         keepSecrets,
         compare: baseline,
         failOn: output.failOn,
