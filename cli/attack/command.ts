@@ -12,7 +12,6 @@ import { runCommand } from "../command_errors.ts";
 import { assertFilesWritable, writeTextAtomic } from "../../system/output_file.ts";
 import { interruptSignal, liveLine } from "../live.ts";
 import { RequestLogFailed, runAttack } from "../../runner/attack.ts";
-import { loopbackListener, startTelemetry } from "../../targets/mod.ts";
 import { buildResultsFile, writeResultsFile } from "../../results/io.ts";
 import { keepSecretsShown, knowSecrets, redactKnown, redactShown } from "../../results/redact.ts";
 import { guardConsole } from "../../system/console_guard.ts";
@@ -25,7 +24,6 @@ import {
   pendingThresholds,
   type Threshold,
 } from "../../results/thresholds/threshold.ts";
-import { renderSummary } from "../../report/terminal/summary.ts";
 import type { ResultsFile, RunResult, ThresholdResult } from "../../results/mod.ts";
 import { EXIT, exitCodeOf } from "../exit_codes.ts";
 import { ghzOutput, type GhzReportOptions } from "../../results/export/ghz/report.ts";
@@ -38,7 +36,6 @@ import { requestLogError } from "../../runner/load/request_log.ts";
 import { runVerdict } from "../../results/conclude/run_verdict.ts";
 import { sendFacts } from "../../results/conclude/send_counts.ts";
 import { sampledLatency } from "../../results/conclude/responses.ts";
-import { MetricsExporter } from "../metrics_out/exporter.ts";
 import { exportLine, type ExportSummary } from "../../results/export/summary.ts";
 import { checkSelectors } from "../../results/thresholds/selector.ts";
 import { endpointTable } from "../../runner/endpoint_table.ts";
@@ -168,7 +165,9 @@ async function runLoad(
   const { config, output } = parsed;
   const live = liveLine(!output.noLive && !output.quiet && !output.json);
   const interrupt = interruptSignal();
-  const exporter = output.metricsOut ? new MetricsExporter(output.metricsOut) : null;
+  const exporter = output.metricsOut
+    ? new (await import("../metrics_out/exporter.ts")).MetricsExporter(output.metricsOut)
+    : null;
   let exported: ExportSummary[] | undefined;
   let run: RunResult | undefined;
   let logFailure: Error | null = null;
@@ -177,8 +176,10 @@ async function runLoad(
   // command's start) and a run over before the walk is not kept waiting for it.
   const startMs = performance.now();
   let ended = false;
-  const telemetry = loopbackListener(config.url).then((watched) =>
-    watched && !ended ? startTelemetry(watched, { intervalMs: config.intervalMs, startMs }) : null
+  const telemetry = import("../../targets/mod.ts").then(({ loopbackListener, startTelemetry }) =>
+    loopbackListener(config.url).then((watched) =>
+      watched && !ended ? startTelemetry(watched, { intervalMs: config.intervalMs, startMs }) : null
+    )
   );
   try {
     const plannedMs = measuredDurationMs(config) + config.warmupMs;
@@ -326,6 +327,7 @@ async function printRun(
     const everyOne = output.reportFile ??
       (output.outFile ? `${output.outFile} (runs[].endpoints)` : undefined) ??
       "--report FILE";
+    const { renderSummary } = await import("../../report/terminal/summary.ts");
     console.log(renderSummary(shown, { color: Deno.stdout.isTerminal() && !Deno.noColor, everyOne }));
   }
   if (!output.quiet) {
