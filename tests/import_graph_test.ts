@@ -70,6 +70,7 @@ Deno.test("attack loads what only some runs, or only the end of a run, need when
   const late = [
     ["report/html/render.ts", "report/write.ts", "cli/dashboard/server.ts", "report/ci/summary.ts"],
     ["report/terminal/summary.ts", "cli/metrics_out/exporter.ts", "targets/mod.ts"],
+    ["runner/script/k6/metrics_channel.ts"],
   ].flat();
   assertEquals(late.filter((file) => loaded.includes(new URL(file, ROOT).href)), []);
 });
