@@ -97,7 +97,6 @@ async function attackParsed(
   const { config, output } = parsed;
   const baseline = await checkBeforeLoad(parsed, thresholds);
   const steering = output.dashboard && steeringFor(output.dashboard, thresholds.length > 0);
-  // Loaded only for a dashboard: its server renders the report page.
   const dashboard = output.dashboard
     ? (await import("../dashboard/server.ts"))
       .startDashboard("attack", "attack", { ...output.dashboard, keepSecrets: output.keepSecrets, steering })
@@ -255,8 +254,9 @@ async function finish(
   const ghzWritten = await done.reserve.around(() =>
     printRun(output, results.runs[0], exported, parsed.config.logFile, done.ghz)
   );
-  // ghz's report on stdout stays what a jq reads: the threshold lines go to stderr then.
-  printThresholds(checked, [run], output.json || (output.format !== undefined && !output.ghzFile));
+  // stdout stays what a jq reads (--json's object, ghz's report): the threshold lines go to stderr then.
+  const print = output.json || (output.format !== undefined && !output.ghzFile) ? console.error : console.log;
+  for (const t of checked) print(thresholdLine(t, [run]));
   const gate = done.baseline && gateAgainstBaseline(done.baseline, results, output.failOn ?? []);
   await done.reserve.around(() => writeCiFiles("attack", results, output, gate));
   if (gate && !output.quiet) {
@@ -369,10 +369,4 @@ async function writeOutputs(
     console.error(`loadlab attack: cannot write the results: ${(err as Error).message}`);
     return false;
   }
-}
-
-/** Threshold outcomes go to stderr with --json so stdout stays one JSON object. */
-function printThresholds(checked: ThresholdResult[], runs: RunResult[], toStderr: boolean): void {
-  const print = toStderr ? console.error : console.log;
-  for (const t of checked) print(thresholdLine(t, runs));
 }
