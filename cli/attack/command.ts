@@ -97,10 +97,8 @@ async function attackParsed(
   const { config, output } = parsed;
   const baseline = await checkBeforeLoad(parsed, thresholds);
   const steering = output.dashboard && steeringFor(output.dashboard, thresholds.length > 0);
-  const dashboard = output.dashboard
-    ? (await import("../dashboard/server.ts"))
-      .startDashboard("attack", "attack", { ...output.dashboard, keepSecrets: output.keepSecrets, steering })
-    : undefined;
+  const dashboard = output.dashboard && (await import("../dashboard/server.ts"))
+    .startDashboard("attack", "attack", { ...output.dashboard, keepSecrets: output.keepSecrets, steering });
   if (dashboard === null) return EXIT.badInput;
   // Over plaintext there is no certificate: a ghz command line's --insecure there says what the URL says.
   if (config.tls?.insecure && config.url.startsWith("https:")) {

@@ -1,7 +1,6 @@
 /**
  * @module
- * The dashboard's flags and options, apart from its server so a command parses them without loading the
- * report page the server renders.
+ * The dashboard's flags and options, apart from its server (which loads the report page's renderer).
  */
 import { RunSteering } from "../../runner/steering.ts";
 import { flag, type FlagSpec } from "../argv.ts";
