@@ -5,7 +5,6 @@
 import type { ResultsFile } from "../results/mod.ts";
 import type { GateResult } from "../results/baseline_gate.ts";
 import { appendText, OutputError, writeTextAtomic } from "../system/output_file.ts";
-import { renderJunit, renderMarkdownSummary } from "../report/ci/summary.ts";
 import { biggerBenchPath, renderBenchJson } from "../report/ci/bench_json.ts";
 import { flag, type FlagSpec } from "./argv.ts";
 
@@ -51,6 +50,9 @@ export async function writeCiFiles(
   files: CiFiles,
   gate: GateResult | undefined,
 ): Promise<void> {
+  const step = Deno.env.get("GITHUB_STEP_SUMMARY");
+  if (!files.summaryFile && !files.junitFile && !files.benchFile && !step) return;
+  const { renderJunit, renderMarkdownSummary } = await import("../report/ci/summary.ts");
   const summary = renderMarkdownSummary(results, { gate });
   try {
     if (files.summaryFile) await writeTextAtomic(files.summaryFile, summary);
@@ -65,7 +67,6 @@ export async function writeCiFiles(
   } catch (err) {
     throw new OutputError(`cannot write the CI summary: ${(err as Error).message}`, { cause: err });
   }
-  const step = Deno.env.get("GITHUB_STEP_SUMMARY");
   if (!step) return;
   try {
     // Through output_file.ts: a FIFO there with no reader fails after a wait instead of holding the exit.

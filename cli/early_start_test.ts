@@ -6,6 +6,7 @@ import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { startEarly } from "./early_start.ts";
 import { takeEarlyWorker } from "../runner/worker/load_worker.ts";
 import { memoryLimitMbOf } from "../runner/worker/memory_limit.ts";
+import { staticImports } from "../tests/import_graph.ts";
 
 function startedFor(command: string, args: string[], youngMb = 12): boolean {
   startEarly(command, args);
@@ -28,4 +29,9 @@ Deno.test("run starts a session script's isolate early for a script, none for an
   assertEquals(startedFor("run", ["exp.yaml"], 72), false);
   assertEquals(startedFor("run", ["exp.yaml"], 12), false);
   assertEquals(startedFor("run", ["one.ts", "-w", "2"], 72), false);
+});
+
+Deno.test("the early start loads no npm package before the isolate spawns", async () => {
+  const loaded = await staticImports(new URL("../", import.meta.url), "cli/early_start.ts");
+  assertEquals(loaded.filter((s) => s.startsWith("npm:")), []);
 });

@@ -23,7 +23,6 @@ import { flowResults, type FlowSample } from "./stats/flow_counters.ts";
 import { withScriptSetup } from "./script/host/hooks.ts";
 import { type RunSteering, steeredArrivalsPerSec } from "./steering.ts";
 import { wsStepWaits } from "./ws_step_spec.ts";
-import { k6LiveJudge } from "./script/k6/metrics_channel.ts";
 import { onTestAbort } from "./script/k6/test_abort.ts";
 import type { SteerChange } from "../results/schema/steering.ts";
 
@@ -72,7 +71,7 @@ export async function runLoaded(config: AttackConfig, hooks: AttackHooks): Promi
     r.threshold.run === undefined || r.threshold.run === name
   );
   // A k6 script's abortOnFail on its custom metrics, judged on the same intervals.
-  const scriptJudge = config.script ? k6LiveJudge() : null;
+  const scriptJudge = config.script ? (await import("./script/k6/metrics_channel.ts")).k6LiveJudge() : null;
   const abort = abortOnFail(rules, config.intervalMs, plannedMs, scriptJudge);
   // The measured run's start on the wall clock, known once the workers are told when to start.
   const clock = { originEpochMs: 0 };

@@ -56,6 +56,7 @@ export async function entryPoints(root: URL, files: string[]): Promise<string[]>
 
 interface InfoDependency {
   specifier: string;
+  isDynamic?: boolean;
   code?: { specifier?: string; error?: string };
   type?: { specifier?: string; error?: string };
 }
@@ -79,6 +80,19 @@ async function infoModules(root: URL, entry: string): Promise<InfoModule[]> {
     throw new Error(`deno info ${entry} failed: ${new TextDecoder().decode(out.stderr)}`);
   }
   return JSON.parse(new TextDecoder().decode(out.stdout)).modules;
+}
+
+/** What loading `entry` (relative to `root`) loads before its first line runs: its static imports, as
+ * specifiers (`file:` URLs and the `npm:` packages they name); a dynamic `import()` is left to its run. */
+export async function staticImports(root: URL, entry: string): Promise<string[]> {
+  const modules = new Map((await infoModules(root, entry)).map((m) => [m.specifier, m]));
+  const reached = new Set([new URL(entry, root).href]);
+  for (const specifier of reached) {
+    for (const dep of modules.get(specifier)?.dependencies ?? []) {
+      if (!dep.isDynamic && dep.code?.specifier) reached.add(dep.code.specifier);
+    }
+  }
+  return [...reached];
 }
 
 /**

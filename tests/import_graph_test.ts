@@ -10,7 +10,7 @@
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { codeText } from "./code_text.ts";
-import { entryPoints, importGraph, productFiles } from "./import_graph.ts";
+import { entryPoints, importGraph, productFiles, staticImports } from "./import_graph.ts";
 import {
   cycleGroups,
   denoUses,
@@ -63,6 +63,16 @@ Deno.test("the parts of targets/ do not import each other", async () => {
 
 Deno.test("the protocol rooms of runner/http/ do not import each other", async () => {
   assertEquals(roomViolations((await product()).graph), []);
+});
+
+Deno.test("attack loads what only some runs, or only the end of a run, need when it needs it", async () => {
+  const loaded = await staticImports(ROOT, "cli/attack/command.ts");
+  const late = [
+    ["report/html/render.ts", "report/write.ts", "cli/dashboard/server.ts", "report/ci/summary.ts"],
+    ["report/terminal/summary.ts", "cli/metrics_out/exporter.ts", "targets/mod.ts"],
+    ["runner/script/k6/metrics_channel.ts"],
+  ].flat();
+  assertEquals(late.filter((file) => loaded.includes(new URL(file, ROOT).href)), []);
 });
 
 Deno.test("no import cycle between files", async () => {

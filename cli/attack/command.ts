@@ -11,9 +11,7 @@ import type { AttackOutputOptions } from "./output_args.ts";
 import { runCommand } from "../command_errors.ts";
 import { assertFilesWritable, writeTextAtomic } from "../../system/output_file.ts";
 import { interruptSignal, liveLine } from "../live.ts";
-import { writeReport } from "../../report/write.ts";
 import { RequestLogFailed, runAttack } from "../../runner/attack.ts";
-import { loopbackListener, startTelemetry } from "../../targets/mod.ts";
 import { buildResultsFile, writeResultsFile } from "../../results/io.ts";
 import { keepSecretsShown, knowSecrets, redactKnown, redactShown } from "../../results/redact.ts";
 import { guardConsole } from "../../system/console_guard.ts";
@@ -26,19 +24,18 @@ import {
   pendingThresholds,
   type Threshold,
 } from "../../results/thresholds/threshold.ts";
-import { renderSummary } from "../../report/terminal/summary.ts";
 import type { ResultsFile, RunResult, ThresholdResult } from "../../results/mod.ts";
 import { EXIT, exitCodeOf } from "../exit_codes.ts";
 import { ghzOutput, type GhzReportOptions } from "../../results/export/ghz/report.ts";
 import { thresholdLine } from "../../results/thresholds/text.ts";
-import { type Dashboard, startDashboard, steeringFor } from "../dashboard/server.ts";
+import type { Dashboard } from "../dashboard/server.ts";
+import { steeringFor } from "../dashboard/flags.ts";
 import type { RunSteering } from "../../runner/steering.ts";
 import { type AttackConfig, measuredDurationMs, parseAttackConfig } from "../../runner/config.ts";
 import { requestLogError } from "../../runner/load/request_log.ts";
 import { runVerdict } from "../../results/conclude/run_verdict.ts";
 import { sendFacts } from "../../results/conclude/send_counts.ts";
 import { sampledLatency } from "../../results/conclude/responses.ts";
-import { MetricsExporter } from "../metrics_out/exporter.ts";
 import { exportLine, type ExportSummary } from "../../results/export/summary.ts";
 import { checkSelectors } from "../../results/thresholds/selector.ts";
 import { endpointTable } from "../../runner/endpoint_table.ts";
@@ -100,9 +97,8 @@ async function attackParsed(
   const { config, output } = parsed;
   const baseline = await checkBeforeLoad(parsed, thresholds);
   const steering = output.dashboard && steeringFor(output.dashboard, thresholds.length > 0);
-  const dashboard = output.dashboard
-    ? startDashboard("attack", "attack", { ...output.dashboard, keepSecrets: output.keepSecrets, steering })
-    : undefined;
+  const dashboard = output.dashboard && (await import("../dashboard/server.ts"))
+    .startDashboard("attack", "attack", { ...output.dashboard, keepSecrets: output.keepSecrets, steering });
   if (dashboard === null) return EXIT.badInput;
   // Over plaintext there is no certificate: a ghz command line's --insecure there says what the URL says.
   if (config.tls?.insecure && config.url.startsWith("https:")) {
@@ -166,7 +162,9 @@ async function runLoad(
   const { config, output } = parsed;
   const live = liveLine(!output.noLive && !output.quiet && !output.json);
   const interrupt = interruptSignal();
-  const exporter = output.metricsOut ? new MetricsExporter(output.metricsOut) : null;
+  const exporter = output.metricsOut
+    ? new (await import("../metrics_out/exporter.ts")).MetricsExporter(output.metricsOut)
+    : null;
   let exported: ExportSummary[] | undefined;
   let run: RunResult | undefined;
   let logFailure: Error | null = null;
@@ -175,8 +173,10 @@ async function runLoad(
   // command's start) and a run over before the walk is not kept waiting for it.
   const startMs = performance.now();
   let ended = false;
-  const telemetry = loopbackListener(config.url).then((watched) =>
-    watched && !ended ? startTelemetry(watched, { intervalMs: config.intervalMs, startMs }) : null
+  const telemetry = import("../../targets/mod.ts").then(({ loopbackListener, startTelemetry }) =>
+    loopbackListener(config.url).then((watched) =>
+      watched && !ended ? startTelemetry(watched, { intervalMs: config.intervalMs, startMs }) : null
+    )
   );
   try {
     const plannedMs = measuredDurationMs(config) + config.warmupMs;
@@ -252,8 +252,9 @@ async function finish(
   const ghzWritten = await done.reserve.around(() =>
     printRun(output, results.runs[0], exported, parsed.config.logFile, done.ghz)
   );
-  // ghz's report on stdout stays what a jq reads: the threshold lines go to stderr then.
-  printThresholds(checked, [run], output.json || (output.format !== undefined && !output.ghzFile));
+  // stdout stays what a jq reads (--json's object, ghz's report): the threshold lines go to stderr then.
+  const print = output.json || (output.format !== undefined && !output.ghzFile) ? console.error : console.log;
+  for (const t of checked) print(thresholdLine(t, [run]));
   const gate = done.baseline && gateAgainstBaseline(done.baseline, results, output.failOn ?? []);
   await done.reserve.around(() => writeCiFiles("attack", results, output, gate));
   if (gate && !output.quiet) {
@@ -324,6 +325,7 @@ async function printRun(
     const everyOne = output.reportFile ??
       (output.outFile ? `${output.outFile} (runs[].endpoints)` : undefined) ??
       "--report FILE";
+    const { renderSummary } = await import("../../report/terminal/summary.ts");
     console.log(renderSummary(shown, { color: Deno.stdout.isTerminal() && !Deno.noColor, everyOne }));
   }
   if (!output.quiet) {
@@ -354,7 +356,7 @@ async function writeOutputs(
   try {
     if (output.outFile) await writeResultsFile(output.outFile, results, { keepSecrets });
     if (output.reportFile) {
-      await writeReport(output.reportFile, results, {
+      await (await import("../../report/write.ts")).writeReport(output.reportFile, results, {
         keepSecrets,
         compare: baseline,
         failOn: output.failOn,
@@ -365,10 +367,4 @@ async function writeOutputs(
     console.error(`loadlab attack: cannot write the results: ${(err as Error).message}`);
     return false;
   }
-}
-
-/** Threshold outcomes go to stderr with --json so stdout stays one JSON object. */
-function printThresholds(checked: ThresholdResult[], runs: RunResult[], toStderr: boolean): void {
-  const print = toStderr ? console.error : console.log;
-  for (const t of checked) print(thresholdLine(t, runs));
 }

@@ -9,7 +9,7 @@ import { CI_FLAGS } from "../ci_outputs.ts";
 import { STRICT_FLAG } from "../exit_codes.ts";
 import { flag, flagsOf, type FlagSpec, type FlagTable, helpOf } from "../argv.ts";
 import { optionFlags } from "../flag_values.ts";
-import { DASHBOARD_FLAGS } from "../dashboard/server.ts";
+import { DASHBOARD_FLAGS } from "../dashboard/flags.ts";
 import { WS_OPTIONS } from "../../runner/http/ws/config.ts";
 import { TLS_OPTIONS } from "../../runner/http/tls/options.ts";
 import { GRPC_FLAGS } from "./grpc_args.ts";

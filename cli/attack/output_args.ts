@@ -7,7 +7,7 @@ import { ciFilesToProbe } from "../ci_outputs.ts";
 import { type BaselineArgs, baselineArgs } from "../baseline_flags.ts";
 import type { AttackConfig } from "../../runner/config.ts";
 import { outputClobbersInput } from "../../system/output_file.ts";
-import { dashboardOptions, type ServeOptions } from "../dashboard/server.ts";
+import { dashboardOptions, type ServeOptions } from "../dashboard/flags.ts";
 import type { FlagValues } from "../flag_values.ts";
 import { UsageError } from "../usage_error.ts";
 import { parseMetricsOuts } from "../metrics_out/out_flags.ts";

@@ -1,8 +1,8 @@
 /**
  * @module
  * The live dashboard (`--dashboard`): the report page and a Server-Sent Events stream from the main isolate
- * to any number of browsers (an event encoded once, never waiting on a browser); its flags, shared by `run`,
- * `demo` and `attack`; what it shares with `loadlab site` (listening, `--open`).
+ * to any number of browsers (an event encoded once, never waiting on a browser); what it shares with
+ * `loadlab site` (listening, `--open`).
  */
 import type { AttackProgress, ResultsFile, TelemetrySeries } from "../../results/mod.ts";
 import type { LiveProgress } from "../../report/html/client/live.ts";
@@ -14,24 +14,8 @@ import type { RunPlanHooks } from "../../scenarios/run/run_plan.ts";
 import { findProgram } from "../../system/path_lookup.ts";
 import { rejectForeignHost } from "./local_http.ts";
 import { type ControlOptions, controlResponse, newSteerToken } from "./steer_control.ts";
-import { RunSteering } from "../../runner/steering.ts";
-import { flag, type FlagSpec } from "../argv.ts";
-import type { FlagValues } from "../flag_values.ts";
-import { UsageError } from "../usage_error.ts";
+import type { ServeOptions } from "./flags.ts";
 import { describeChange } from "../../results/schema/steering.ts";
-
-/** How to serve: `port` 0 picks a free one. */
-export interface ServeOptions {
-  host: string;
-  port: number;
-  open: boolean;
-  /** `--no-redact`: the page shows secrets as they are (results/redact.ts). */
-  keepSecrets?: boolean;
-  /** Steering of the runs through `/control`, or the reason it is off. */
-  steering?: RunSteering | string;
-  /** `--steer` (true) or `--no-steer` (false); absent: the command's default (`steeringFor`). */
-  steer?: boolean;
-}
 
 /** The progress samples of the run under way kept for late browsers (10 minutes at 4 a second). */
 const BACKLOG_POINTS = 2400;
@@ -419,50 +403,4 @@ export class EventHub {
     client.open = false;
     this.#clients.delete(client);
   }
-}
-
-/** The dashboard's flags, shared by `run`, `demo` and `attack`, with their help lines. */
-export const DASHBOARD_FLAGS: FlagSpec[] = [
-  flag("--dashboard", {}, [
-    "serve a live dashboard on 127.0.0.1 (a free port, printed): the report",
-    "page, growing as the runs go (Server-Sent Events); at the end it is",
-    "the same page as report.html",
-  ]),
-  flag("--dashboard-port N", { example: "8700" }, ["the dashboard's port (implies --dashboard)"]),
-  flag("--open", {}, ["open the dashboard in a browser when one is found"]),
-  flag("--host H", { example: "127.0.0.1" }, [
-    "listen on H, not 127.0.0.1 (warns: results readable from the network)",
-  ]),
-  flag("--steer", {}, [
-    "the dashboard's controls change the run under way: pause/resume, rate",
-    "(open models), connections (closed), end the phase, stop; also from a",
-    "terminal: loadlab steer URL ACTION (URL and its token are printed).",
-    "On by default with --dashboard, except for a run file whose thresholds",
-    "gate the result; a steered run is flagged steered (docs/REFERENCE.md)",
-  ]),
-  flag("--no-steer", {}, ["a dashboard that only watches: no controls, no control endpoint"]),
-];
-
-/** A command's `{dashboard}` options, or nothing when none of its flags was given. */
-export function dashboardOptions(flags: FlagValues): { dashboard?: ServeOptions } {
-  if (!DASHBOARD_FLAGS.some((spec) => flags.has(spec.long))) return {};
-  if (flags.has("steer") && flags.has("no-steer")) {
-    throw new UsageError("use --steer or --no-steer, not both");
-  }
-  const dashboard: ServeOptions = {
-    host: flags.nonEmpty("host") ?? "127.0.0.1",
-    port: flags.wholeNumber("dashboard-port", 0, 65535) ?? 0,
-    open: flags.has("open"),
-    ...(flags.has("steer") ? { steer: true } : flags.has("no-steer") ? { steer: false } : {}),
-  };
-  return { dashboard };
-}
-
-/** Steering for a dashboard, or why it is off (`--no-steer`, or thresholds gate without `--steer`). */
-export function steeringFor(opts: ServeOptions, gated: boolean): RunSteering | string {
-  if (opts.steer === false) return "--no-steer";
-  if (gated && opts.steer !== true) {
-    return "this run file's thresholds gate the result (give --steer to steer it; the run is then flagged steered)";
-  }
-  return new RunSteering();
 }

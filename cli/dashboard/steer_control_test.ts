@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { controlResponse, newSteerToken } from "./steer_control.ts";
-import { steeringFor } from "./server.ts";
+import { steeringFor } from "./flags.ts";
 import { RunSteering } from "../../runner/steering.ts";
 
 const serve = { host: "127.0.0.1", port: 0, open: false };

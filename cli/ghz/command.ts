@@ -5,8 +5,7 @@
  * ghz's report on stdout and ghz's exit codes: 0 for a run that ended, whatever its calls' statuses; 1 for
  * what ghz itself refuses; 2 for what loadlab refuses to run otherwise than ghz would.
  */
-import { tokenize } from "../argv.ts";
-import type { FlagSpec } from "../argv.ts";
+import { type FlagSpec, tokenize } from "../argv.ts";
 import { runCommand } from "../command_errors.ts";
 import { MAX_DURATION_MS } from "../../validation/duration.ts";
 import { UsageError } from "../usage_error.ts";

@@ -15,12 +15,11 @@ import {
 import { RunSeries } from "../../results/export/run_series.ts";
 import { redactShown } from "../../results/redact.ts";
 import { encodeOtlpRequest, encodeWriteRequest, otlpRequest } from "../../results/export/push_bodies.ts";
-import type { ExportSummary } from "../../results/export/summary.ts";
+import type { ExportSummary, MetricsOutKind } from "../../results/export/summary.ts";
 import type { TelemetrySeries } from "../../results/mod.ts";
 import type { PlannedRun } from "../../scenarios/plan/types.ts";
 import type { RunPlanHooks } from "../../scenarios/run/run_plan.ts";
 import type { MetricsOutput } from "../../results/export/metrics_output.ts";
-import type { MetricsOutKind } from "../../results/export/summary.ts";
 import { DEFAULT_SENDER_OPTIONS, type EncodedBatch, OutputSender, type SenderOptions } from "./sender.ts";
 
 /** Deltas waiting to be folded at most; beyond, the oldest is folded at once and its point dropped. */

@@ -24,7 +24,7 @@ import {
 } from "../segment_args.ts";
 import { CI_FLAGS } from "../ci_outputs.ts";
 import { STRICT_FLAG } from "../exit_codes.ts";
-import { DASHBOARD_FLAGS, dashboardOptions, type ServeOptions } from "../dashboard/server.ts";
+import { DASHBOARD_FLAGS, dashboardOptions, type ServeOptions } from "../dashboard/flags.ts";
 import { parseMetricsOuts } from "../metrics_out/out_flags.ts";
 import { isMetricsOut, type MetricsOutput } from "../../results/export/metrics_output.ts";
 import { BASELINE_FLAGS, type BaselineArgs, baselineArgs } from "../baseline_flags.ts";

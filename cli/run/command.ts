@@ -51,7 +51,8 @@ import {
   thresholdLine,
   thresholdRunVerdict,
 } from "../../results/thresholds/text.ts";
-import { type Dashboard, mergeHooks, startDashboard, steeringFor } from "../dashboard/server.ts";
+import { type Dashboard, mergeHooks, startDashboard } from "../dashboard/server.ts";
+import { steeringFor } from "../dashboard/flags.ts";
 import { gateArgs, gateTable, loadBaseline } from "../baseline_flags.ts";
 import { gateAgainstBaseline, type GateResult } from "../../results/baseline_gate.ts";
 import { MetricsExporter } from "../metrics_out/exporter.ts";

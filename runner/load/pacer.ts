@@ -5,10 +5,9 @@
  * times, so lateness shows in latency and the late count. Memory is bounded: times are computed, a batch
  * holds at most `MAX_BATCH`, and sends past `lateBoundMs` are skipped in one step, counted as dropped.
  */
-import type { Schedule } from "./schedule.ts";
 import { LATE_SEND_MS, type LoadContext } from "./executor.ts";
 import { nextTurn } from "./clock.ts";
-import { phasesSchedule } from "./schedule.ts";
+import { phasesSchedule, type Schedule } from "./schedule.ts";
 
 type Dispatch = (intendedMs: number, late: boolean) => void;
 

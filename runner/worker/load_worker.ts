@@ -7,13 +7,11 @@
  * each), with a one-worker run's default limits: a load worker asking for them takes it, others end it.
  */
 import { Worker as NodeWorker } from "node:worker_threads";
-import type { AttackConfig } from "../config.ts";
-import { socketsOf } from "../socket_budget.ts";
 import type { MainToWorker, WorkerToMain } from "./protocol.ts";
 import { memoryLimitMbOf, reachedHeapCap } from "./memory_limit.ts";
 
 /** Every load worker's young generation but a session script's: 4 MB semi-spaces (met the memory goals). */
-const DEFAULT_YOUNG_MB = 12;
+export const DEFAULT_YOUNG_MB = 12;
 /** A session script's worker's, up to 10,000 sessions: three semi-spaces of 24 MB. */
 export const SESSIONS_YOUNG_MB = 72;
 
@@ -67,10 +65,6 @@ export function takeEarlyWorker(
   return null;
 }
 
-/** Semi-spaces of a script worker: 24 MB per 10,000 sessions, at most 48 MB (19,950 ran 0.77x at 48 MB). */
-const SESSIONS_SEMI_MB_PER_10K = 24;
-const SESSIONS_SEMI_MB_MAX = 48;
-
 /** A load worker as pool.ts and collect.ts drive it. */
 export class LoadWorker {
   onmessage: ((event: { data: WorkerToMain }) => void) | null = null;
@@ -80,8 +74,7 @@ export class LoadWorker {
   readonly #worker: NodeWorker;
 
   /** `memoryLimitMb` caps the old generation: a loop stalls there in the 2 s Deno takes to end an isolate. */
-  constructor(config: AttackConfig, memoryLimitMb: number) {
-    const youngMb = youngGenerationMbOf(config);
+  constructor(youngMb: number, memoryLimitMb: number) {
     const early = takeEarlyWorker(youngMb, memoryLimitMb);
     this.#worker = early?.worker ?? spawnLoadIsolate(youngMb, memoryLimitMb);
     // What an early isolate said (its "ready") reaches the pool once the pool listens, before what follows.
@@ -116,12 +109,4 @@ export class LoadWorker {
     // The promise says when the thread is gone; nothing waits for that.
     this.#worker.terminate().catch(() => {});
   }
-}
-
-/** The young generation (three semi-spaces) a worker of `config`'s run gets: see the constants above. */
-export function youngGenerationMbOf(config: AttackConfig): number {
-  if (config.script === undefined) return DEFAULT_YOUNG_MB;
-  const sessions = Math.ceil(socketsOf(config).sockets / config.workers);
-  const semiMb = Math.ceil(SESSIONS_SEMI_MB_PER_10K * sessions / 10_000);
-  return 3 * Math.min(SESSIONS_SEMI_MB_MAX, Math.max(SESSIONS_SEMI_MB_PER_10K, semiMb));
 }

@@ -1,11 +1,12 @@
 /**
- * A load worker's young generation (load_worker.ts): the default for fixed requests, 24 MB semi-spaces for
+ * A load worker's young generation (pool.ts): the default for fixed requests, 24 MB semi-spaces for
  * a worker's first 10,000 script sessions, more with more of them, never past 48 MB; a load split over
  * workers or segments sizes each worker for its share.
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import type { AttackConfig } from "../config.ts";
-import { SESSIONS_YOUNG_MB, youngGenerationMbOf } from "./load_worker.ts";
+import { SESSIONS_YOUNG_MB } from "./load_worker.ts";
+import { youngGenerationMbOf } from "./pool.ts";
 
 const script = { path: "./session.ts" };
 const config = (fields: Record<string, unknown>) =>
