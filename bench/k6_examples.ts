@@ -114,11 +114,11 @@ export async function httpbin(req: Request): Promise<Response | null> {
     (req.headers.get("cookie") ?? "").split(";").map((c) => c.trim().split("=")).filter((p) => p[0] !== ""),
   );
   const path = url.pathname;
-  // echo.websocket.org (k6's ws example): a WebSocket at any path but the target's own sends every message
-  // back.
+  // echo.websocket.org (k6's ws example): a WebSocket at any path but the target's own sends every message back.
   if (req.headers.get("upgrade")?.toLowerCase() === "websocket" && !path.startsWith("/ws/")) {
     const { socket, response } = Deno.upgradeWebSocket(req);
-    socket.onmessage = (e) => socket.send(e.data);
+    // "bye" has the server close it (4000), as a chat server ends a session.
+    socket.onmessage = (e) => e.data === "bye" ? socket.close(4000, "bye") : socket.send(e.data);
     return response;
   }
   if (["/get", "/post", "/put", "/patch", "/delete"].includes(path)) {

@@ -115,10 +115,10 @@ function opened(ws: Ws, startMs: number, compression: string | undefined): numbe
   return openMs;
 }
 
-/** Counts a closed session that opened at `openMs`. */
-function closed(code: number, openMs: number, tags: Record<string, string>): void {
+/** Counts a closed session, its duration since `sinceMs`. */
+function closed(code: number, sinceMs: number, tags: Record<string, string>): void {
   totals.closeCode(performance.now(), code);
-  metrics.duration.add(performance.now() - openMs, tags);
+  metrics.duration.add(performance.now() - sinceMs, tags);
 }
 
 /** The params of `what`, each key one the client honours. */
@@ -313,10 +313,6 @@ type Listener = (event: Record<string, unknown>) => unknown;
  * listener's throw is the iteration's error.
  */
 export class WebSocket {
-  static readonly CONNECTING = 0;
-  static readonly OPEN = 1;
-  static readonly CLOSING = 2;
-  static readonly CLOSED = 3;
   protocol = "";
   binaryType = "blob";
   onopen: Listener | null = null;
@@ -374,7 +370,8 @@ export class WebSocket {
       // As k6: a session and its connecting time counted whether or not it opened.
       metrics.connecting.add((openMs || performance.now()) - startMs, tags);
       metrics.sessions.add(1, tags);
-      if (openMs > 0) closed(code, openMs, tags);
+      // As k6: the session's duration from before its handshake.
+      if (openMs > 0) closed(code, startMs, tags);
       if (error !== "" || code !== 1000) this.#emit("error", { error: error || `websocket: close ${code}` });
       this.#emit("close", { code, reason: String(reason) });
       if (ctx === undefined) return;
@@ -411,6 +408,8 @@ export class WebSocket {
   ping(): void {
     this.#open();
     sendPing(this.#ws, this.#pings);
+    // k6/websockets counts every frame it writes as a message sent, pings and closes too.
+    metrics.sent.add(1, this.#tags);
   }
 
   close(code = 1000, reason = ""): void {
@@ -420,6 +419,7 @@ export class WebSocket {
     }
     if (this.#ws.readyState === Ws.CONNECTING) return this.#ws.terminate();
     this.#ws.close(code, reason);
+    metrics.sent.add(1, this.#tags);
     if (totals.counts(performance.now())) totals.closesSent++;
   }
 
