@@ -114,7 +114,8 @@ export async function httpbin(req: Request): Promise<Response | null> {
     (req.headers.get("cookie") ?? "").split(";").map((c) => c.trim().split("=")).filter((p) => p[0] !== ""),
   );
   const path = url.pathname;
-  // echo.websocket.org (k6's ws example): a WebSocket at any path but the target's own sends every message back.
+  // echo.websocket.org (k6's ws example): a WebSocket at any path but the target's own sends every message
+  // back.
   if (req.headers.get("upgrade")?.toLowerCase() === "websocket" && !path.startsWith("/ws/")) {
     const { socket, response } = Deno.upgradeWebSocket(req);
     // "bye" has the server close it (4000), as a chat server ends a session.

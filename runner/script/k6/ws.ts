@@ -1,10 +1,11 @@
 /**
  * @module
- * k6's legacy `k6/ws` and k6 v1's `k6/websockets`: `ws.connect` opens a WebSocket (the `ws` package) where the
- * run sends the URL's origin and resolves once it closed; `new WebSocket` opens one on the same client and
- * holds its iteration until it closed. Their messages count in k6's `ws_*` metrics and the run's `ws` section. A
- * message is capped at 16 MiB each way (the package's default: 100 MiB; k6/ws cannot raise it, so it is
- * above flows' 1 MiB): an incoming one closes the socket with 1009 (`ws-too-big`), an outgoing one throws.
+ * k6's legacy `k6/ws` and k6 v1's `k6/websockets`: `ws.connect` opens a WebSocket (the `ws` package)
+ * where the run sends the URL's origin and resolves once it closed; `new WebSocket` opens one on the same
+ * client and holds its iteration until it closed. Their messages count in k6's `ws_*` metrics and the run's
+ * `ws` section. A message is capped at 16 MiB each way (the package's default: 100 MiB; k6/ws cannot raise
+ * it, so it is above flows' 1 MiB): an incoming one closes the socket with 1009 (`ws-too-big`), an outgoing
+ * one throws.
  */
 // By its npm address, not the import map: converted scripts are checked from the cache folder.
 // deno-lint-ignore no-import-prefix
