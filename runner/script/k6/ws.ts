@@ -91,165 +91,55 @@ function sendPing(ws: Ws, pings: number[]): void {
   if (totals.counts(nowMs)) totals.pingsSent++;
 }
 
-function ponged(pings: number[], tags: Record<string, string>): void {
-  const nowMs = performance.now();
-  const sentMs = pings.shift();
-  if (sentMs !== undefined) metrics.ping.add(nowMs - sentMs, tags);
-  if (totals.counts(nowMs)) totals.pongsReceived++;
-}
-
-/** Counts a received message of socket `tags`: its `data` as the `ws` package gives it. */
-function received(data: Uint8Array | Uint8Array[], tags: Record<string, string>): void {
-  metrics.received.add(1, tags);
-  totals.received(performance.now(), byteLengthOf(data));
-}
-
-/** Counts an opened handshake that started at `startMs`; returns when it opened. */
-function opened(ws: Ws, startMs: number, compression: string | undefined): number {
-  const openMs = performance.now();
-  totals.handshake(
-    openMs,
-    (openMs - startMs) * 1000,
-    compression === "deflate",
-    ws.extensions.includes("permessage-deflate"),
-  );
-  return openMs;
-}
-
-/** Counts a closed session, its duration since `sinceMs`. */
-function closed(code: number, sinceMs: number, tags: Record<string, string>): void {
-  totals.closeCode(performance.now(), code);
-  metrics.duration.add(performance.now() - sinceMs, tags);
-}
-
-/** The params of `what`, each key one the client honours. */
-function paramsOf(params: WsParams | null | undefined, what: string): WsParams {
-  const given = params ?? {};
-  for (const key in given) {
-    if (!PARAMS.has(key)) {
-      throw new TypeError(`${what}: params.${key} is not supported by loadlab's k6 runtime`);
-    }
-  }
-  return given;
-}
-
-/** The `ws` package's client for `url`, where the run sends it, with `params`. */
-function client(url: string, protocols: string | string[] | undefined, params: WsParams): Ws {
-  return new Ws(current()?.s.route(url) ?? url, protocols, {
-    headers: params.headers,
-    perMessageDeflate: params.compression === "deflate",
-    maxPayload: K6_WS_MAX_MESSAGE_BYTES,
-  });
-}
-
-class K6Socket {
-  readonly #ws: Ws;
-  readonly #handlers = new Map<string, Handler[]>();
-  readonly #timers = new Set<ReturnType<typeof setTimeout>>();
-  readonly #pings: number[] = [];
-
-  constructor(ws: Ws, readonly tags: Record<string, string>) {
-    this.#ws = ws;
-  }
-
-  on(event: string, handler: Handler): void {
-    const list = this.#handlers.get(event);
-    if (list === undefined) this.#handlers.set(event, [handler]);
-    else list.push(handler);
-  }
-
-  send(data: unknown): void {
-    if (this.#ws.readyState === Ws.OPEN) sendMessage(this.#ws, "socket.send", String(data), this.tags);
-  }
-
-  sendBinary(data: ArrayBuffer | Uint8Array): void {
-    const bytes = data instanceof Uint8Array ? data : new Uint8Array(data);
-    if (this.#ws.readyState === Ws.OPEN) sendMessage(this.#ws, "socket.sendBinary", bytes, this.tags);
-  }
-
-  ping(): void {
-    if (this.#ws.readyState === Ws.OPEN) sendPing(this.#ws, this.#pings);
-  }
-
-  close(code?: number): void {
-    if (this.#ws.readyState === Ws.OPEN) {
-      this.#ws.close(code ?? 1000);
-      if (totals.counts(performance.now())) totals.closesSent++;
-    } else if (this.#ws.readyState === Ws.CONNECTING) this.#ws.terminate();
-  }
-
-  setTimeout(fn: Handler, delayMs: number): ReturnType<typeof setTimeout> {
-    const timer = setTimeout(() => {
-      this.#timers.delete(timer);
-      this.#call(fn, []);
-    }, Number(delayMs) || 0);
-    this.#timers.add(timer);
-    return timer;
-  }
-
-  setInterval(fn: Handler, intervalMs: number): ReturnType<typeof setInterval> {
-    // k6 refuses an interval of 0 or less: it would spin.
-    if (!(Number(intervalMs) > 0)) throw new TypeError("socket.setInterval: the interval must be > 0 ms");
-    const timer = setInterval(() => this.#call(fn, []), Number(intervalMs));
-    this.#timers.add(timer);
-    return timer;
-  }
-
-  clearTimeout(timer: ReturnType<typeof setTimeout>): void {
-    clearTimeout(timer);
-    this.#timers.delete(timer);
-  }
-
-  clearInterval(timer: ReturnType<typeof setInterval>): void {
-    this.clearTimeout(timer);
-  }
-
-  emit(event: string, args: unknown[]): void {
-    for (const handler of this.#handlers.get(event) ?? []) this.#call(handler, args);
-  }
-
-  ponged(): void {
-    ponged(this.#pings, this.tags);
-  }
-
-  stopTimers(): void {
-    for (const timer of this.#timers) clearTimeout(timer);
-    this.#timers.clear();
-  }
-
-  /** The first error a handler or timer callback threw (connect throws it after the socket closed). */
+/**
+ * k6 v1's `WebSocket` (k6/websockets): the browser's API on the `ws` package. It connects at once; a refused
+ * connection is an `error` event, a close other than 1000 too; the iteration ends once it closed, and a
+ * listener's throw is the iteration's error. k6/ws's socket is one with that module's events and counts.
+ */
+export class WebSocket {
+  protocol = "";
+  binaryType = "blob";
+  onopen: Handler | null = null;
+  onmessage: Handler | null = null;
+  onerror: Handler | null = null;
+  onclose: Handler | null = null;
+  onping: Handler | null = null;
+  onpong: Handler | null = null;
+  protected readonly ws: Ws;
+  protected readonly tags: Record<string, string>;
+  protected readonly pings: number[] = [];
+  protected readonly listeners: [string, Handler][] = [];
+  readonly #ctx: VuContext | undefined;
+  /** The handshake's answer (status 101 once open) or why it failed. */
+  readonly response: WsResponse;
+  /** The first error a listener threw. */
   thrown: unknown = undefined;
+  /** Settles once the socket closed. */
+  readonly closed: Promise<void>;
 
-  #call(fn: Handler, args: unknown[]): void {
-    try {
-      fn.apply(this, args);
-    } catch (err) {
-      this.thrown ??= err;
-      this.stopTimers();
-      this.#ws.terminate();
+  constructor(readonly url: string, protocols?: string | string[] | null, params?: WsParams | null) {
+    const legacy = new.target !== WebSocket;
+    if (!legacy && !/^wss?:\/\//.test(String(url))) {
+      throw new SyntaxError(`WebSocket needs a ws: or wss: URL, not ${url}`);
     }
-  }
-}
-
-/** k6's `ws.connect(url, params?, callback)`: resolves with the handshake's answer once the socket closed. */
-export async function connect(
-  url: string,
-  params?: WsParams | Handler | null,
-  callback?: Handler,
-): Promise<WsResponse> {
-  if (typeof params === "function") callback = params, params = null;
-  const given = paramsOf(params, "ws.connect");
-  if (typeof callback !== "function") throw new TypeError("ws.connect needs a function that uses the socket");
-  const session = current()?.s;
-  const ended = session?.ended;
-  const ws = client(url, undefined, given);
-  const response: WsResponse = { url, status: 0, headers: {}, body: "", error: "" };
-  const socket = new K6Socket(ws, { url, ...given.tags });
-  const startMs = performance.now();
-  let openMs = startMs;
-  const stop = () => ws.terminate();
-  ended?.addEventListener("abort", stop);
-  await new Promise<void>((resolve) => {
+    const given = params ?? {};
+    for (const key in given) {
+      if (!PARAMS.has(key)) throw new TypeError(`params.${key} is not supported by loadlab's k6 runtime`);
+    }
+    const ctx = this.#ctx = current();
+    const ws = this.ws = new Ws(ctx?.s.route(url) ?? url, protocols ?? undefined, {
+      headers: given.headers,
+      perMessageDeflate: given.compression === "deflate",
+      maxPayload: K6_WS_MAX_MESSAGE_BYTES,
+    });
+    const tags = this.tags = { url, ...given.tags };
+    const response = this.response = { url, status: 0, headers: {}, body: "", error: "" };
+    const startMs = performance.now();
+    let openMs = 0, done = () => {};
+    this.closed = new Promise((resolve) => done = resolve);
+    const stop = () => ws.terminate();
+    if (ctx !== undefined && !legacy) ctx.timers++;
+    ctx?.s.ended.addEventListener("abort", stop, { once: true });
     ws.on("upgrade", (res: IncomingMessage) => {
       response.status = 101;
       response.headers = headersOf(res.headers);
@@ -262,188 +152,230 @@ export async function connect(
       ws.terminate();
     });
     ws.on("open", () => {
-      openMs = opened(ws, startMs, given.compression);
-      metrics.connecting.add(openMs - startMs, socket.tags);
-      metrics.sessions.add(1, socket.tags);
-      // As k6: the function runs once connected, then its `open` handlers.
-      try {
-        callback!.call(undefined, socket);
-      } catch (err) {
-        socket.thrown = err;
-        ws.terminate();
-        return;
-      }
-      socket.emit("open", []);
-    });
-    ws.on("message", (data: Uint8Array | Uint8Array[], isBinary: boolean) => {
-      received(data, socket.tags);
-      if (isBinary) socket.emit("binaryMessage", [arrayBufferOf(data)]);
-      else socket.emit("message", [String(data)]);
-    });
-    ws.on("ping", () => socket.emit("ping", []));
-    ws.on("pong", () => {
-      socket.ponged();
-      socket.emit("pong", []);
-    });
-    ws.on("error", (err: Error) => {
-      const message = errorText(err, session, url);
-      response.error ||= message;
-      if (response.status === 101) socket.emit("error", [{ error: () => message }]);
-    });
-    ws.on("close", (code: number) => {
-      socket.stopTimers();
-      if (response.status === 101) {
-        closed(code, openMs, socket.tags);
-        socket.emit("close", [code]);
-      }
-      resolve();
-    });
-  });
-  ended?.removeEventListener("abort", stop);
-  if (socket.thrown !== undefined) throw socket.thrown;
-  // As k6: a connection that never opened is the call's error (the script's line), not a response.
-  if (response.status !== 101) throw new Error(`ws.connect ${url}: ${response.error || "no connection"}`);
-  return response;
-}
-
-type Listener = (event: Record<string, unknown>) => unknown;
-
-/**
- * k6 v1's `WebSocket` (k6/websockets): the browser's API on k6/ws's client. It connects at once; a refused
- * connection is an `error` event, a close other than 1000 too; the iteration ends once it closed, and a
- * listener's throw is the iteration's error.
- */
-export class WebSocket {
-  protocol = "";
-  binaryType = "blob";
-  onopen: Listener | null = null;
-  onmessage: Listener | null = null;
-  onerror: Listener | null = null;
-  onclose: Listener | null = null;
-  onping: Listener | null = null;
-  onpong: Listener | null = null;
-  readonly #ws: Ws;
-  readonly #tags: Record<string, string>;
-  readonly #listeners: [string, Listener][] = [];
-  readonly #pings: number[] = [];
-  readonly #ctx: VuContext | undefined;
-  #thrown: unknown = undefined;
-
-  constructor(readonly url: string, protocols?: string | string[] | null, params?: WsParams | null) {
-    if (!/^wss?:\/\//.test(String(url))) {
-      throw new SyntaxError(`WebSocket needs a ws: or wss: URL, not ${url}`);
-    }
-    const given = paramsOf(params, "new WebSocket");
-    const ctx = this.#ctx = current();
-    const ws = this.#ws = client(url, protocols ?? undefined, given);
-    const tags = this.#tags = { url, ...given.tags };
-    const startMs = performance.now();
-    let openMs = 0, error = "";
-    const stop = () => ws.terminate();
-    if (ctx !== undefined) ctx.timers++, ctx.s.ended.addEventListener("abort", stop, { once: true });
-    ws.on("open", () => {
-      openMs = opened(ws, startMs, given.compression);
+      openMs = performance.now();
+      const deflated = ws.extensions.includes("permessage-deflate");
+      totals.handshake(openMs, (openMs - startMs) * 1000, given.compression === "deflate", deflated);
       this.protocol = ws.protocol;
-      this.#emit("open", {});
+      this.deliver("open", {});
     });
     ws.on("message", (data: Uint8Array | Uint8Array[], isBinary: boolean) => {
-      received(data, tags);
+      metrics.received.add(1, tags);
+      totals.received(performance.now(), byteLengthOf(data));
       const buffer = isBinary ? arrayBufferOf(data) : null;
       const payload = buffer === null
         ? String(data)
         : this.binaryType === "arraybuffer"
         ? buffer
         : new Blob([buffer]);
-      this.#emit("message", { data: payload });
+      this.deliver("message", { data: payload });
     });
-    ws.on("ping", () => this.#emit("ping", {}));
+    ws.on("ping", () => this.deliver("ping", {}));
     ws.on("pong", () => {
-      ponged(this.#pings, tags);
-      this.#emit("pong", {});
+      const nowMs = performance.now(), sentMs = this.pings.shift();
+      if (sentMs !== undefined) metrics.ping.add(nowMs - sentMs, tags);
+      if (totals.counts(nowMs)) totals.pongsReceived++;
+      this.deliver("pong", {});
     });
-    ws.on("unexpected-response", (_req: unknown, res: IncomingMessage) => {
-      error = `websocket: bad handshake (status ${res.statusCode})`;
-      res.resume();
-      ws.terminate();
+    ws.on("error", (err: Error) => {
+      response.error ||= errorText(err, ctx?.s, url);
+      if (openMs > 0) this.deliver("error", { error: response.error });
     });
-    ws.on("error", (err: Error) => error ||= errorText(err, ctx?.s, url));
     ws.on("close", (code: number, reason: Uint8Array) => {
-      // As k6: a session and its connecting time counted whether or not it opened.
-      metrics.connecting.add((openMs || performance.now()) - startMs, tags);
-      metrics.sessions.add(1, tags);
-      // As k6: the session's duration from before its handshake.
-      if (openMs > 0) closed(code, startMs, tags);
-      if (error !== "" || code !== 1000) this.#emit("error", { error: error || `websocket: close ${code}` });
-      this.#emit("close", { code, reason: String(reason) });
-      if (ctx === undefined) return;
-      ctx.s.ended.removeEventListener("abort", stop);
-      releaseHold(ctx, this.#thrown);
+      // As k6/websockets: a session and its connecting time counted whether or not it opened, its duration
+      // from before its handshake; k6/ws counts only sessions that opened, from then.
+      if (openMs > 0 || !legacy) {
+        metrics.connecting.add((openMs || performance.now()) - startMs, tags);
+        metrics.sessions.add(1, tags);
+      }
+      if (openMs > 0) {
+        totals.closeCode(performance.now(), code);
+        metrics.duration.add(performance.now() - (legacy ? openMs : startMs), tags);
+      }
+      const erred = openMs > 0 && response.error !== "";
+      if (!legacy && !erred && (openMs === 0 || code !== 1000)) {
+        this.deliver("error", { error: response.error || `websocket: close ${code}` });
+      }
+      this.deliver("close", { code, reason: String(reason) });
+      ctx?.s.ended.removeEventListener("abort", stop);
+      if (ctx !== undefined && !legacy) releaseHold(ctx, this.thrown);
+      done();
     });
   }
 
   get readyState(): number {
-    return this.#ws.readyState;
+    return this.ws.readyState;
   }
 
   get bufferedAmount(): number {
-    return this.#ws.bufferedAmount;
+    return this.ws.bufferedAmount;
   }
 
-  addEventListener(type: string, listener: Listener): void {
+  addEventListener(type: string, listener: Handler): void {
     if (typeof listener !== "function") throw new TypeError(`the listener of ${type} is not a function`);
-    this.#listeners.push([type, listener]);
+    this.listeners.push([type, listener]);
   }
 
   send(data: string | ArrayBuffer | ArrayBufferView): void {
     this.#open();
-    if (typeof data === "string") return sendMessage(this.#ws, "WebSocket.send", data, this.#tags);
+    if (typeof data === "string") return sendMessage(this.ws, "WebSocket.send", data, this.tags);
     const bytes = data instanceof ArrayBuffer
       ? new Uint8Array(data)
       : ArrayBuffer.isView(data)
       ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength)
       : null;
     if (bytes === null) throw new TypeError("WebSocket.send takes a string, an ArrayBuffer or a typed array");
-    sendMessage(this.#ws, "WebSocket.send", bytes, this.#tags);
+    sendMessage(this.ws, "WebSocket.send", bytes, this.tags);
   }
 
   ping(): void {
     this.#open();
-    sendPing(this.#ws, this.#pings);
+    sendPing(this.ws, this.pings);
     // k6/websockets counts every frame it writes as a message sent, pings and closes too.
-    metrics.sent.add(1, this.#tags);
+    metrics.sent.add(1, this.tags);
   }
 
   close(code = 1000, reason = ""): void {
-    if (this.#ws.readyState >= Ws.CLOSING) return;
+    if (this.ws.readyState >= Ws.CLOSING) return;
     if (code !== 1000 && !(code >= 3000 && code <= 4999)) {
       throw new RangeError(`InvalidAccessError: the close code must be 1000 or 3000 to 4999, not ${code}`);
     }
-    if (this.#ws.readyState === Ws.CONNECTING) return this.#ws.terminate();
-    this.#ws.close(code, reason);
-    metrics.sent.add(1, this.#tags);
+    if (this.ws.readyState === Ws.CONNECTING) return this.ws.terminate();
+    this.ws.close(code, reason);
+    metrics.sent.add(1, this.tags);
     if (totals.counts(performance.now())) totals.closesSent++;
   }
 
   #open(): void {
-    if (this.#ws.readyState !== Ws.OPEN) throw new Error("InvalidStateError: the WebSocket is not open");
+    if (this.ws.readyState !== Ws.OPEN) throw new Error("InvalidStateError: the WebSocket is not open");
   }
 
-  #emit(type: string, fields: Record<string, unknown>): void {
+  /** Hands event `type` to its listeners. */
+  protected deliver(type: string, fields: Record<string, unknown>): void {
     const event = { type, target: this, timestamp: Date.now(), ...fields };
     const own = this[`on${type}` as "onopen"];
+    if (typeof own === "function") this.call(own, [event]);
+    for (const [t, listener] of this.listeners) if (t === type) this.call(listener, [event]);
+  }
+
+  /** Runs a listener as its iteration's code; its throw is the socket's first error and closes it. */
+  protected call(fn: Handler, args: unknown[]): void {
     // The socket's events come from its own I/O: its iteration is made current for its listeners.
     const outer = context();
     back(this.#ctx);
     try {
-      if (typeof own === "function") own.call(this, event);
-      for (const [t, listener] of this.#listeners) if (t === type) listener.call(this, event);
+      fn.apply(this, args);
     } catch (err) {
-      this.#thrown ??= err;
-      this.#ws.terminate();
+      this.thrown ??= err;
+      this.ws.terminate();
     } finally {
       back(outer);
     }
   }
+}
+
+type Timer = ReturnType<typeof setTimeout>;
+
+/** k6/ws's socket: `on(event)` handlers with its own arguments; sends on a socket not open are dropped. */
+class K6Socket extends WebSocket {
+  readonly #timers = new Set<Timer>();
+
+  constructor(url: string, params: WsParams | null, readonly callback: Handler) {
+    super(url, null, params);
+    this.binaryType = "arraybuffer";
+  }
+
+  on(event: string, handler: Handler): void {
+    this.addEventListener(event, handler);
+  }
+
+  override send(data: unknown): void {
+    if (this.ws.readyState === Ws.OPEN) sendMessage(this.ws, "socket.send", String(data), this.tags);
+  }
+
+  sendBinary(data: ArrayBuffer | Uint8Array): void {
+    const bytes = data instanceof Uint8Array ? data : new Uint8Array(data);
+    if (this.ws.readyState === Ws.OPEN) sendMessage(this.ws, "socket.sendBinary", bytes, this.tags);
+  }
+
+  override ping(): void {
+    if (this.ws.readyState === Ws.OPEN) sendPing(this.ws, this.pings);
+  }
+
+  override close(code?: number): void {
+    if (this.ws.readyState === Ws.OPEN) {
+      this.ws.close(code ?? 1000);
+      if (totals.counts(performance.now())) totals.closesSent++;
+    } else if (this.ws.readyState === Ws.CONNECTING) this.ws.terminate();
+  }
+
+  setTimeout(fn: Handler, delayMs: number): Timer {
+    const timer = setTimeout(() => {
+      this.#timers.delete(timer);
+      this.call(fn, []);
+    }, Number(delayMs) || 0);
+    this.#timers.add(timer);
+    return timer;
+  }
+
+  setInterval(fn: Handler, intervalMs: number): Timer {
+    // k6 refuses an interval of 0 or less: it would spin.
+    if (!(Number(intervalMs) > 0)) throw new TypeError("socket.setInterval: the interval must be > 0 ms");
+    const timer = setInterval(() => this.call(fn, []), Number(intervalMs));
+    this.#timers.add(timer);
+    return timer;
+  }
+
+  clearTimeout(timer: Timer): void {
+    clearTimeout(timer);
+    this.#timers.delete(timer);
+  }
+
+  clearInterval(timer: Timer): void {
+    this.clearTimeout(timer);
+  }
+
+  /** k6/ws's events: the function first once open, a message's text or bytes, the close's code alone. */
+  protected override deliver(type: string, fields: Record<string, unknown>): void {
+    if (type === "open") this.call(this.callback, [this]);
+    if (type === "close") this.#stopTimers();
+    if (type === "open" ? this.thrown !== undefined : type === "close" && this.response.status !== 101) {
+      return;
+    }
+    const data = fields.data;
+    const [event, args] = type === "message"
+      ? [typeof data === "string" ? "message" : "binaryMessage", [data]]
+      : type === "error"
+      ? [type, [{ error: () => fields.error }]]
+      : [type, type === "close" ? [fields.code] : []];
+    for (const [t, handler] of this.listeners) if (t === event) this.call(handler, args);
+  }
+
+  protected override call(fn: Handler, args: unknown[]): void {
+    super.call(fn, args);
+    if (this.thrown !== undefined) this.#stopTimers();
+  }
+
+  #stopTimers(): void {
+    for (const timer of this.#timers) clearTimeout(timer);
+    this.#timers.clear();
+  }
+}
+
+/** k6's `ws.connect(url, params?, callback)`: resolves with the handshake's answer once the socket closed. */
+export async function connect(
+  url: string,
+  params?: WsParams | Handler | null,
+  callback?: Handler,
+): Promise<WsResponse> {
+  if (typeof params === "function") callback = params, params = null;
+  if (typeof callback !== "function") throw new TypeError("ws.connect needs a function that uses the socket");
+  const socket = new K6Socket(url, params ?? null, callback);
+  await socket.closed;
+  if (socket.thrown !== undefined) throw socket.thrown;
+  // As k6: a connection that never opened is the call's error (the script's line), not a response.
+  const { response } = socket;
+  if (response.status !== 101) throw new Error(`ws.connect ${url}: ${response.error || "no connection"}`);
+  return response;
 }
 
 function headersOf(raw: Record<string, string | string[] | undefined>): Record<string, string> {
