@@ -6,7 +6,7 @@
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { withTarget } from "./helpers.ts";
-import { runK6Fixture as runIn } from "./k6_run.ts";
+import { runK6Fixture as runIn, runK6Text } from "./k6_run.ts";
 
 Deno.test("k6 thresholds by tag: a request's own, the options', the scenario's and its name", () =>
   withTarget(async (url) => {
@@ -111,3 +111,47 @@ Deno.test("two k6 scenarios run at once as one run, the second from its startTim
     ok(/vus_max\b[ .:]*3\b/.test(text), text);
     ok(!/iteration_duration[ .:]*avg=0\.00µs/.test(text), text);
   }));
+
+Deno.test("k6/websockets: the browser's WebSocket on k6/ws's client, the iteration ending once it closed", () =>
+  withTarget(async (url) => {
+    const { code, text, dir, results } = await runIn("websockets_chat.js", url, [
+      "--summary-export",
+      "export.json",
+    ]);
+    assertEquals(code, 0, text);
+    const m = JSON.parse(Deno.readTextFileSync(`${dir}/export.json`)).metrics;
+    // Each iteration: 4 messages, a ping and a close sent (k6 counts each frame it writes), 4 echoed.
+    assertEquals([m.ws_msgs_sent.count, m.ws_msgs_received.count, m.ws_sessions.count], [
+      24,
+      16,
+      4,
+    ]);
+    assertEquals([m.checks.passes, m.checks.fails], [4, 0]);
+    const ws = results.runs[0].ws;
+    assertEquals([ws.handshakes, ws.messagesSent, ws.pingsSent, ws.pongsReceived, ws.closeCodes], [
+      4,
+      16,
+      4,
+      4,
+      { "1000": 4 },
+    ]);
+  }));
+
+Deno.test("k6/websockets: a refused port is an error event and a close, a throw in a listener the iteration's", async () => {
+  const script = `import { WebSocket } from "k6/websockets";
+import { check } from "k6";
+export const options = { iterations: 2, thresholds: { ws_sessions: ["count==4"] } };
+export default function () {
+  const socket = new WebSocket("ws://127.0.0.1:1/refused");
+  socket.onerror = (e) => check(e, { "an error event": (ev) => /ECONNREFUSED/.test(ev.error) });
+  socket.onclose = () => check(socket, { "closed": (s) => s.readyState === 3 });
+  new WebSocket("ws://127.0.0.1:1/again").onclose = () => { throw new Error("from onclose"); };
+}`;
+  const { code, text, dir } = await runK6Text(script, null, ["--summary-export", "export.json"]);
+  assertEquals(code, 0, text);
+  const m = JSON.parse(Deno.readTextFileSync(`${dir}/export.json`)).metrics;
+  // As k6: a socket that never opened counts a session and its connecting time.
+  ok(m.ws_sessions.count === 4 && m.ws_connecting.max > 0, JSON.stringify(m));
+  assertEquals([m.checks.passes, m.checks.fails], [4, 0]);
+  ok(/from onclose/.test(text), text);
+});

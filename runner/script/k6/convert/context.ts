@@ -13,7 +13,13 @@ import type { Edit } from "./exports.ts";
 export const RESUMING_AWAIT = "__k6.back(__k6.context(), await ";
 
 /** k6 modules whose callbacks run later, from events (their scripts keep the per-iteration context). */
-const EVENT_MODULES = new Set(["k6/ws", "k6/net/grpc", "k6/timers"]);
+const EVENT_MODULES = new Set([
+  "k6/ws",
+  "k6/websockets",
+  "k6/experimental/websockets",
+  "k6/net/grpc",
+  "k6/timers",
+]);
 const LATER = new Set(["setTimeout", "setInterval", "setImmediate", "queueMicrotask"]);
 const REACTIONS = new Set(["then", "catch", "finally"]);
 

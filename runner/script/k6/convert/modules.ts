@@ -14,6 +14,8 @@ const K6_MODULES: Readonly<Record<string, string>> = {
   "k6/crypto": new URL("../crypto.ts", import.meta.url).href,
   "k6/execution": new URL("../execution.ts", import.meta.url).href,
   "k6/ws": new URL("../ws.ts", import.meta.url).href,
+  "k6/websockets": new URL("../ws.ts", import.meta.url).href,
+  "k6/experimental/websockets": new URL("../ws.ts", import.meta.url).href,
   "k6/timers": new URL("../timers.ts", import.meta.url).href,
   "k6/net/grpc": new URL("../grpc.ts", import.meta.url).href,
   "k6/html": new URL("../html.ts", import.meta.url).href,
@@ -22,9 +24,6 @@ const K6_MODULES: Readonly<Record<string, string>> = {
 /** k6 modules refused, with why (a script importing one does not run here). */
 export const K6_REFUSED: Readonly<Record<string, string>> = {
   "k6/browser": "k6/browser drives a browser; loadlab's sessions send HTTP requests only",
-  "k6/websockets": "k6/websockets: loadlab's k6 sockets are k6/ws's (ws.connect with a callback); use k6/ws",
-  "k6/experimental/websockets":
-    "k6/experimental/websockets: loadlab's k6 sockets are k6/ws's (ws.connect with a callback); use k6/ws",
   "k6/secrets":
     "k6/secrets: loadlab has no secret source; pass the value with -e NAME=VALUE, read __ENV.NAME",
 };
