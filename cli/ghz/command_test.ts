@@ -3,7 +3,7 @@
  * config file under the flags) and ghz's exit codes for what is refused: 1 for ghz's own errors, 2 for what
  * loadlab would run otherwise than ghz.
  */
-import { deepStrictEqual as assertEquals, throws } from "node:assert/strict";
+import { deepStrictEqual as assertEquals, match, throws } from "node:assert/strict";
 import { ghzCommandLine, runGhzCommand } from "./command.ts";
 import { GREETER_PROTO, nodeGreeterSkip, withNodeGreeter } from "../../tests/fixtures/node_greeter.ts";
 import { selfSignedPair } from "../../targets/tls_cert.ts";
@@ -284,4 +284,41 @@ Deno.test({
         await Deno.remove(out);
       }
     }),
+});
+
+Deno.test("-O influx-*: the run's options as ghz's InfluxDB tags, as ghz v0.93 writes them", () => {
+  const line = ghzCommandLine([
+    ...CALL,
+    "--proto",
+    "g.proto",
+    "-d",
+    '{"name":"x y"}',
+    "-n",
+    "40",
+    "-c",
+    "4",
+    "h:1",
+  ]);
+  assertEquals(
+    line.influxTags,
+    'proto="g.proto",call="helloworld.Greeter.SayHello",host="h:1",n=40,c=4,rps=0,z=0,timeout=20,dial_timeout=10,' +
+      'keepalive=0,data="{\\"name\\":\\"x\\ y\\"}",metadata="",tags=""',
+  );
+  const paced = ghzCommandLine([
+    ...CALL,
+    "--load-schedule=line",
+    "--load-start=50",
+    "--load-step=50",
+    "--load-end=200",
+    "-z",
+    "2s",
+    "--tags",
+    '{"env":"ci"}',
+    "h:1",
+  ]);
+  match(
+    paced.influxTags!,
+    /,c=50,load-schedule=line,load-start=50,load-end=200,load-step=50,load-step-duration=1s,load-max-duration=0s,/,
+  );
+  match(paced.influxTags!, /n=2147483647,.*,z=2000000000,.*,data="null",.*,tags="{\\"env\\":\\"ci\\"}"$/);
 });

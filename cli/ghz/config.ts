@@ -123,7 +123,7 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
     if (config.output === undefined) throw refused(`${where("format")} html: give -o FILE.html for the page`);
     flags.splice(flags.indexOf("-o"), 1, "-q", "--report");
   } else if (!GHZ_FORMATS.includes(format as never)) {
-    throw refused(`${where("format")} ${format}: not written by loadlab; give html or ${GHZ_FORMATS}`);
+    throw new UsageError(`${where("format")} ${format}: not one of ghz's formats, html,${GHZ_FORMATS}`);
   } else flags.push("-O", format);
   // ghz's defaults: its summary, 200 calls unless a duration, 50 in flight over 1 connection, 20 s per call.
   // As ghz: -x is a duration as -z is, which wins (the count is then ignored).
@@ -427,6 +427,50 @@ class CallData {
       );
     });
   }
+}
+
+/**
+ * The run's options as ghz's InfluxDB tags: the schema, call, host, count (Go's largest int32 under -z),
+ * concurrency and rate or their schedules, -z in ns, timeouts in s, data, metadata and tags as quoted JSON.
+ */
+export function influxTags(
+  config: Record<string, unknown>,
+  tags: Record<string, string> | undefined,
+): string {
+  const s = (key: string, standard = "0s") => parseDurationMs(String(config[key] ?? standard), key) / 1000;
+  const json = (value: unknown) =>
+    JSON.stringify(typeof value === "string" ? JSON.parse(value) : value ?? null);
+  const clean = (value: unknown) => JSON.stringify(json(value)).replace(/([ ,=])/g, "\\$1");
+  const schedule = (kind: string, flat: string) => {
+    const on = String(config[`${kind}-schedule`] ?? "const");
+    if (on === "const") return [flat];
+    const step = config[`${kind}-step-duration`] ?? (on === "line" ? "1s" : "0s");
+    return [
+      `${kind}-schedule=${on}`,
+      ...["start", "end", "step"].map((k) => `${kind}-${k}=${config[`${kind}-${k}`] ?? 0}`),
+      `${kind}-step-duration=${step}`,
+      `${kind}-max-duration=${config[`${kind}-max-duration`] ?? "0s"}`,
+    ];
+  };
+  const schema = config.proto !== undefined ? `proto="${config.proto}"` : `Protoset="${config.protoset}"`;
+  return [
+    ...(config.name === undefined
+      ? []
+      : [`name="${String(config.name).trim().replace(/([ ,=])/g, "\\$1")}"`]),
+    ...(config.proto ?? config.protoset) === undefined ? [] : [schema],
+    `call="${config.call ?? ""}"`,
+    `host="${config.host}"`,
+    `n=${given(config.duration) || given(config["max-duration"]) ? 0x7fff_ffff : config.total ?? 200}`,
+    ...schedule("concurrency", `c=${config.concurrency ?? 50}`),
+    ...schedule("load", `rps=${config.rps ?? 0}`),
+    `z=${s("duration") * 1e9}`,
+    `timeout=${s("timeout", "20s")}`,
+    `dial_timeout=${s("connect-timeout", "10s")}`,
+    `keepalive=${s("keepalive")}`,
+    `data=${clean(config.data)}`,
+    `metadata=${config.metadata === undefined ? '""' : clean(config.metadata)}`,
+    `tags=${tags && Object.keys(tags).length > 0 ? clean(tags) : '""'}`,
+  ].join(",");
 }
 
 function asList(value: unknown): string[] {
