@@ -76,10 +76,13 @@ export function ghzCommandLine(argv: string[]): GhzRun & { attack: string[] } {
   const streamIntervalMs = msOf(config, "stream-interval", where);
   const streamEndMs = msOf(config, "stream-call-duration", where);
   const streamEnd = { streamEndMessages: Number(config["stream-call-count"] ?? 0), streamEndMs };
+  // A load schedule to a count: rate phases that end at its last call.
+  const timed = msOf(config, "duration", where) + msOf(config, "max-duration", where) > 0;
+  const total = attack.includes("--phases") && !timed ? Number(config.total ?? 200) : undefined;
   // ghz's paced calls to a count wait for a worker, however late: none is dropped.
-  const lateBoundMs = counted && attack.includes("-R") ? MAX_DURATION_MS : undefined;
+  const lateBoundMs = (counted && attack.includes("-R")) || total ? MAX_DURATION_MS : undefined;
   const run = { attack, name, tags, skipFirst, streamIntervalMs, streamEnd, concurrencySteps, lateBoundMs };
-  const labels = { call: String(config.call), ignoreCut: config["duration-stop"] === "ignore" };
+  const labels = { call: String(config.call), ignoreCut: config["duration-stop"] === "ignore", total };
   return { ...run, ...labels, influxTags: influxTags(config, tags) };
 }
 

@@ -118,7 +118,8 @@ Deno.test("exit 1 for what ghz refuses, exit 2 for what loadlab would run otherw
   }
   assertEquals(await runGhzCommand(["--insecure", "--call", "helloworld.Greeter.Nope", ...proto]), 1);
   assertEquals(await runGhzCommand([...CALL, "-d", '{"nmae":"x"}', ...proto]), 1);
-  assertEquals(await runGhzCommand([...CALL, "--load-schedule", "step", ...proto]), 2);
+  // As ghz: "load start cannot equal load end".
+  assertEquals(await runGhzCommand([...CALL, "--load-schedule", "step", ...proto]), 1);
   // ghz's HTML page is loadlab's report.html, at -o only.
   assertEquals(await runGhzCommand([...CALL, "-O", "html", ...proto]), 2);
   // ghz dials no host without a port (every call Unavailable); loadlab would dial port 80.
@@ -177,6 +178,31 @@ Deno.test({
         assertEquals(await runGhzCommand([...argv, `127.0.0.1:${port}`]), 0);
         const report = JSON.parse(await Deno.readTextFile(out));
         assertEquals([report.count, report.statusCodeDistribution], [15, { OK: 15 }]);
+      } finally {
+        await Deno.remove(out);
+      }
+    }),
+});
+
+Deno.test({
+  name: "a load schedule to a count paces its calls along the schedule until the count, as ghz does",
+  ignore: nodeGreeterSkip("ghz --load-schedule") !== null,
+  fn: () =>
+    withNodeGreeter(async (port) => {
+      // 1 s at 20/s, then 40/s for the last 10: the count ends the run, 10 calls after the first second.
+      const load = ["--load-schedule=line", "--load-start=20", "--load-step=20", "--load-end=60", "-n", "30"];
+      const argv = [...CALL, "-d", '{"name":"x"}', ...load, "-c", "2", "--proto", GREETER_PROTO];
+      const line = ghzCommandLine([...argv, `127.0.0.1:${port}`]);
+      assertEquals(line.attack[line.attack.indexOf("--phases") + 1], "1000ms@20,237.5ms@40");
+      const out = await Deno.makeTempFile({ suffix: ".json" });
+      try {
+        assertEquals(await runGhzCommand([...argv, "-O", "json", "-o", out, `127.0.0.1:${port}`]), 0);
+        const report = JSON.parse(await Deno.readTextFile(out));
+        assertEquals([report.count, report.endReason, report.statusCodeDistribution], [30, "normal", {
+          OK: 30,
+        }]);
+        // No sooner than its pace: the last call is due at 1.225 s.
+        assertEquals(report.total >= 1.2e9, true);
       } finally {
         await Deno.remove(out);
       }

@@ -125,6 +125,8 @@ export interface GhzReportOptions {
   call?: string;
   /** `--duration-stop ignore`: the calls cut at the end are no calls of the report. */
   ignoreCut?: boolean;
+  /** A count run as rate phases (ghz's load schedule over -n): its end is the count's. */
+  total?: number;
   /** The InfluxDB tags of the run's options (`proto="..",call="..",...,tags=..`), ghz's `-O influx-*`. */
   influxTags?: string;
 }
@@ -149,10 +151,10 @@ export function ghzReport(run: RunResult, date: Date, labels: GhzReportOptions =
     date: date.toISOString().replace(/\.\d+Z$/, "Z"),
     endReason: run.abortedBy || run.incomplete
       ? "cancel"
-      : modelFactsOf(String(run.config.model))?.counted
+      : modelFactsOf(String(run.config.model))?.counted || labels.total
       ? "normal"
       : "timeout",
-    options: ghzOptions(run, labels.call),
+    options: ghzOptions(run, labels),
     count,
     total: Math.round(run.durationSec * 1e9),
     average: ns(l.mean),
@@ -170,7 +172,7 @@ export function ghzReport(run: RunResult, date: Date, labels: GhzReportOptions =
   };
 }
 
-function ghzOptions(run: RunResult, call?: string): Record<string, unknown> {
+function ghzOptions(run: RunResult, { call, total }: GhzReportOptions): Record<string, unknown> {
   const c = run.config as Record<string, unknown>;
   const url = new URL(String(c.url));
   const connections = typeof c.connections === "number" ? c.connections : undefined;
@@ -181,7 +183,7 @@ function ghzOptions(run: RunResult, call?: string): Record<string, unknown> {
     host: url.host,
     insecure: url.protocol === "http:",
     concurrency: c.concurrency ?? (connections === undefined ? undefined : connections * streams),
-    total: counted ? c.requests : undefined,
+    total: counted ? c.requests : total,
     connections,
     duration: typeof c.durationMs === "number" && !counted ? c.durationMs * NS_PER_MS : undefined,
     timeout: typeof c.timeoutMs === "number" ? c.timeoutMs * NS_PER_MS : undefined,
@@ -294,7 +296,7 @@ function ghzInflux(
   labels: GhzReportOptions,
 ): string {
   // `loadlab attack -O influx-*` has no ghz options: the call and host tag its lines.
-  const o = ghzOptions(run, labels.call);
+  const o = ghzOptions(run, labels);
   const tags = labels.influxTags ??
     `call="${o.call}",host="${o.host}",n=${o.total ?? 0x7fff_ffff},c=${o.concurrency}`;
   if (format === "influx-details") {
