@@ -442,41 +442,38 @@ class CallData {
  * The run's options as ghz's InfluxDB tags: the schema, call, host, count (Go's largest int32 under -z),
  * concurrency and rate or their schedules, -z in ns, timeouts in s, data, metadata and tags as quoted JSON.
  */
-export function influxTags(
-  config: Record<string, unknown>,
-  tags: Record<string, string> | undefined,
-): string {
+export function influxTags(config: Record<string, unknown>, tags: Record<string, string> | undefined) {
   const s = (key: string, standard = "0s") => parseDurationMs(String(config[key] ?? standard), key) / 1000;
-  const json = (value: unknown) =>
+  const quoted = (value: unknown) =>
     JSON.stringify(typeof value === "string" ? JSON.parse(value) : value ?? null);
-  const clean = (value: unknown) => JSON.stringify(json(value)).replace(/([ ,=])/g, "\\$1");
+  const clean = (value: unknown) => JSON.stringify(quoted(value)).replace(/([ ,=])/g, "\\$1");
   const schedule = (kind: string, flat: string) => {
-    const on = String(config[`${kind}-schedule`] ?? "const");
-    if (on === "const") return [flat];
-    const step = config[`${kind}-step-duration`] ?? (on === "line" ? "1s" : "0s");
-    return [
+    const on = config[`${kind}-schedule`] ?? "const";
+    const standard: Record<string, unknown> = {
+      "step-duration": on === "line" ? "1s" : "0s",
+      "max-duration": "0s",
+    };
+    const keys = ["start", "end", "step", "step-duration", "max-duration"];
+    return on === "const" ? [flat] : [
       `${kind}-schedule=${on}`,
-      ...["start", "end", "step"].map((k) => `${kind}-${k}=${config[`${kind}-${k}`] ?? 0}`),
-      `${kind}-step-duration=${step}`,
-      `${kind}-max-duration=${config[`${kind}-max-duration`] ?? "0s"}`,
+      ...keys.map((k) => `${kind}-${k}=${config[`${kind}-${k}`] ?? standard[k] ?? 0}`),
     ];
   };
-  const schema = config.proto !== undefined ? `proto="${config.proto}"` : `Protoset="${config.protoset}"`;
+  const timed = given(config.duration) || given(config["max-duration"]);
   return [
     ...(config.name === undefined
       ? []
       : [`name="${String(config.name).trim().replace(/([ ,=])/g, "\\$1")}"`]),
-    ...(config.proto ?? config.protoset) === undefined ? [] : [schema],
-    `call="${config.call ?? ""}"`,
-    `host="${config.host}"`,
-    `n=${given(config.duration) || given(config["max-duration"]) ? 0x7fff_ffff : config.total ?? 200}`,
+    ...(config.proto !== undefined
+      ? [`proto="${config.proto}"`]
+      : config.protoset !== undefined
+      ? [`Protoset="${config.protoset}"`]
+      : []),
+    `call="${config.call ?? ""}",host="${config.host}",n=${timed ? 0x7fff_ffff : config.total ?? 200}`,
     ...schedule("concurrency", `c=${config.concurrency ?? 50}`),
     ...schedule("load", `rps=${config.rps ?? 0}`),
-    `z=${s("duration") * 1e9}`,
-    `timeout=${s("timeout", "20s")}`,
-    `dial_timeout=${s("connect-timeout", "10s")}`,
-    `keepalive=${s("keepalive")}`,
-    `data=${clean(config.data)}`,
+    `z=${s("duration") * 1e9},timeout=${s("timeout", "20s")},dial_timeout=${s("connect-timeout", "10s")}`,
+    `keepalive=${s("keepalive")},data=${clean(config.data)}`,
     `metadata=${config.metadata === undefined ? '""' : clean(config.metadata)}`,
     `tags=${tags && Object.keys(tags).length > 0 ? clean(tags) : '""'}`,
   ].join(",");

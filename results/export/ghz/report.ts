@@ -250,10 +250,7 @@ function skipFirst(run: RunResult, log: string, n: number): [RunResult, string] 
  * µs from the run's start), then the unanswered ones, with no time. A call's error is its kind's message
  * when it has one, else the kind (which call had which message is not kept).
  */
-function ghzCalls(
-  run: RunResult,
-  log: string,
-): Array<{ startUs?: number; us?: number; status: string; error: string }> {
+function ghzCalls(run: RunResult, log: string) {
   const errorOf = new Map<string, [string, string]>();
   const callError = (key: string): [string, string] => {
     const status = ghzStatus(key);
@@ -261,7 +258,7 @@ function ghzCalls(
     const desc = messages.length === 1 ? messages[0] : key;
     return [status, status === "OK" ? "" : visibleLine(`rpc error: code = ${status} desc = ${desc}`)];
   };
-  const calls = [];
+  const calls: Array<{ startUs?: number; us?: number; status: string; error: string }> = [];
   for (const line of log.split("\n")) {
     const [code, startUs, endUs] = line.split(";").map(Number);
     if (!(endUs >= startUs)) continue;
@@ -288,42 +285,27 @@ function ghzCsv(run: RunResult, log: string): string {
  * ghz's InfluxDB line protocol: `ghz_run` with the run's options as tags and its count, times (ns), rate,
  * median, p95 and errors as fields, at the report's date; or a `ghz_detail` line per call at its start.
  */
-function ghzInflux(
-  run: RunResult,
-  format: GhzFormat,
-  date: Date,
-  log: string,
-  labels: GhzReportOptions,
-): string {
+function ghzInflux(run: RunResult, format: GhzFormat, date: Date, log: string, labels: GhzReportOptions) {
   // `loadlab attack -O influx-*` has no ghz options: the call and host tag its lines.
   const o = ghzOptions(run, labels);
   const tags = labels.influxTags ??
     `call="${o.call}",host="${o.host}",n=${o.total ?? 0x7fff_ffff},c=${o.concurrency}`;
   if (format === "influx-details") {
-    const t0Ns = BigInt(Date.parse(run.startedAt)) * 1_000_000n;
+    const t0Us = Date.parse(run.startedAt) * 1000;
     return ghzCalls(run, log).map((c) =>
-      `ghz_detail,${tags},hasError=${c.error !== ""} latency=${Math.round((c.us ?? 0) * 1000)},` +
-      `error="${c.error.replace(/([ ,=])/g, "\\$1")}",status="${c.status}" ${
-        t0Ns + BigInt(Math.round((c.startUs ?? 0) * 1000))
-      }\n`
+      `ghz_detail,${tags},hasError=${c.error !== ""} latency=${Math.round((c.us ?? 0) * 1000)},error="${
+        c.error.replace(/([ ,=])/g, "\\$1")
+      }",status="${c.status}" ${Math.round(t0Us + (c.startUs ?? 0))}000\n`
     ).join("");
   }
   const r = ghzReport(run, date, labels);
   const errors = Object.values(r.errorDistribution).reduce((a, b) => a + b, 0);
   const at = (p: number) => r.latencyDistribution?.find((d) => d.percentage === p)?.latency;
-  const fields = [
-    `count=${r.count}`,
-    `total=${r.total}`,
-    `average=${r.average}`,
-    `fastest=${r.fastest}`,
-    `slowest=${r.slowest}`,
-    `rps=${r.rps.toFixed(2)}`,
-    ...(r.latencyDistribution ? [`median=${at(50)}`, `p95=${at(95)}`] : []),
-    `errors=${errors}`,
-  ];
-  return `ghz_run,${tags},errors=${errors},has_errors=${errors > 0} ${
-    fields.join(",")
-  } ${date.getTime()}000000`;
+  const { count, total, average, fastest, slowest } = r;
+  const times = Object.entries({ count, total, average, fastest, slowest }).map(([k, v]) => `${k}=${v}`);
+  const median = r.latencyDistribution ? [`median=${at(50)}`, `p95=${at(95)}`] : [];
+  const fields = [...times, `rps=${r.rps.toFixed(2)}`, ...median, `errors=${errors}`].join(",");
+  return `ghz_run,${tags},errors=${errors},has_errors=${errors > 0} ${fields} ${date.getTime()}000000`;
 }
 
 /** ghz's duration text: ns under 10 µs, else ms, else s. */
