@@ -212,6 +212,27 @@ export function readReport(text: string): Omit<ToolRun, "code" | "note"> {
       return none;
     }
   }
+  if (/^ghz_(run|detail),/.test(trimmed)) {
+    // InfluxDB lines: `measurement,tags fields time` (`\` escapes); a ghz_run has its errors as its status.
+    const statuses: Record<string, number> = {}, errors: Record<string, number> = {};
+    const lines = trimmed.split("\n").map((l) => l.split(/(?<!\\) /));
+    const keysOf = (part: string) => part.split(/(?<!\\),/).map((kv) => kv.split("=")[0]).join(",");
+    for (const [, fields] of lines) {
+      const status = /status="(\w+)"/.exec(fields)?.[1];
+      const error = /error="(.*?)",status=/.exec(fields)?.[1].replace(/\\(.)/g, "$1") ?? "";
+      if (status !== undefined) statuses[status] = (statuses[status] ?? 0) + 1;
+      if (error !== "") errors[error] = (errors[error] ?? 0) + 1;
+    }
+    const run = /(?:^| |,)count=(\d+),.*errors=(\d+)$/.exec(lines[0][1] ?? "");
+    if (run) statuses.errors = Number(run[2]);
+    const [tags, fields] = lines[0];
+    return {
+      count: run ? Number(run[1]) : lines.length,
+      statuses,
+      errors,
+      form: `influx ${keysOf(tags)} ${keysOf(fields)}`,
+    };
+  }
   if (trimmed.startsWith("duration (ms),status,error")) {
     const statuses: Record<string, number> = {}, errors: Record<string, number> = {};
     const rows = trimmed.split("\n").slice(1);

@@ -75,7 +75,7 @@ export async function attack(argv: string[], ghz?: GhzRun): Promise<number> {
     if (inFlight !== null && !parsed.output.quiet) console.error(`loadlab attack: ${inFlight}`);
   }
   // ghz's csv (every call) and --skipFirst read the request log: a temporary one unless --log names one.
-  const callLog = (parsed.output.format === "csv" || ghz?.skipFirst) && !parsed.config.logFile
+  const callLog = (/csv|details/.test(parsed.output.format ?? "") || ghz?.skipFirst) && !parsed.config.logFile
     ? await Deno.makeTempFile({ prefix: "loadlab-calls-", suffix: ".csv" })
     : undefined;
   if (callLog !== undefined) parsed.config = { ...parsed.config, logFile: callLog };
@@ -300,7 +300,7 @@ async function printRun(
   ghz: GhzRun | undefined,
 ): Promise<boolean> {
   if (output.format !== undefined) {
-    const log = (output.format === "csv" || ghz?.skipFirst) && logFile !== undefined
+    const log = (/csv|details/.test(output.format) || ghz?.skipFirst) && logFile !== undefined
       ? await Deno.readTextFile(logFile)
       : "";
     const report = ghzOutput(shown, output.format, new Date(), log, ghz);
@@ -309,8 +309,8 @@ async function printRun(
     if (!verdict.ok && !output.quiet) {
       console.error(`loadlab attack: verdict: ${terminalSafe(verdict.label)}`);
     }
-    // ghz's CSV ends with its last row's newline, which console.log adds.
-    if (output.ghzFile === undefined) console.log(output.format === "csv" ? report.slice(0, -1) : report);
+    // ghz's CSV and details end with their last row's newline, which console.log adds.
+    if (output.ghzFile === undefined) console.log(report.endsWith("\n") ? report.slice(0, -1) : report);
     else {
       try {
         await writeTextAtomic(output.ghzFile, report);

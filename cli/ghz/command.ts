@@ -9,7 +9,15 @@ import { type FlagSpec, tokenize } from "../argv.ts";
 import { runCommand } from "../command_errors.ts";
 import { MAX_DURATION_MS } from "../../validation/duration.ts";
 import { UsageError } from "../usage_error.ts";
-import { concurrencySteps as stepsOf, GHZ_KEYS, ghzFlags, jsonObject, msOf, readConfig } from "./config.ts";
+import {
+  concurrencySteps as stepsOf,
+  GHZ_KEYS,
+  ghzFlags,
+  influxTags,
+  jsonObject,
+  msOf,
+  readConfig,
+} from "./config.ts";
 import { attack, type GhzRun } from "../attack/command.ts";
 
 /** ghz's flags: its long names are its config file's keys; `long=short` where it has a short one. */
@@ -37,8 +45,9 @@ const FLAGS: FlagSpec[] = [
 const HELP = `usage: loadlab ghz [<flags>] <host>
 
 ghz's command line, run by loadlab: the same flags, defaults (-n 200, -c 50, --connections 1, -t 20s) and
-report (-O summary|json|pretty|csv, -o FILE; -O html: loadlab's report.html at -o FILE). docs/GRPC.md says
-what each flag does here and which ones are refused (exit 2) rather than run otherwise than ghz runs them.`;
+report (-O summary|json|pretty|csv|influx-summary|influx-details, -o FILE; -O html: loadlab's report.html
+at -o FILE). docs/GRPC.md says what each flag does here and which ones are refused (exit 2) rather than run
+otherwise than ghz runs them.`;
 
 /** The attack arguments of a ghz command line, and what ghz's report shows besides the run. */
 export function ghzCommandLine(argv: string[]): GhzRun & { attack: string[] } {
@@ -66,10 +75,14 @@ export function ghzCommandLine(argv: string[]): GhzRun & { attack: string[] } {
   const streamIntervalMs = msOf(config, "stream-interval", where);
   const streamEndMs = msOf(config, "stream-call-duration", where);
   const streamEnd = { streamEndMessages: Number(config["stream-call-count"] ?? 0), streamEndMs };
+  // A load schedule to a count: rate phases that end at its last call.
+  const timed = msOf(config, "duration", where) + msOf(config, "max-duration", where) > 0;
+  const total = attack.includes("--phases") && !timed ? Number(config.total ?? 200) : undefined;
   // ghz's paced calls to a count wait for a worker, however late: none is dropped.
-  const lateBoundMs = counted && attack.includes("-R") ? MAX_DURATION_MS : undefined;
+  const lateBoundMs = (counted && attack.includes("-R")) || total ? MAX_DURATION_MS : undefined;
   const run = { attack, name, tags, skipFirst, streamIntervalMs, streamEnd, concurrencySteps, lateBoundMs };
-  return { ...run, call: String(config.call), ignoreCut: config["duration-stop"] === "ignore" };
+  const labels = { call: String(config.call), ignoreCut: config["duration-stop"] === "ignore", total };
+  return { ...run, ...labels, influxTags: influxTags(config, tags) };
 }
 
 /** Runs the command; returns ghz's exit code for it. */

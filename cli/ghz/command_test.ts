@@ -3,7 +3,7 @@
  * config file under the flags) and ghz's exit codes for what is refused: 1 for ghz's own errors, 2 for what
  * loadlab would run otherwise than ghz.
  */
-import { deepStrictEqual as assertEquals, throws } from "node:assert/strict";
+import { deepStrictEqual as assertEquals, match, throws } from "node:assert/strict";
 import { ghzCommandLine, runGhzCommand } from "./command.ts";
 import { GREETER_PROTO, nodeGreeterSkip, withNodeGreeter } from "../../tests/fixtures/node_greeter.ts";
 import { selfSignedPair } from "../../targets/tls_cert.ts";
@@ -118,7 +118,8 @@ Deno.test("exit 1 for what ghz refuses, exit 2 for what loadlab would run otherw
   }
   assertEquals(await runGhzCommand(["--insecure", "--call", "helloworld.Greeter.Nope", ...proto]), 1);
   assertEquals(await runGhzCommand([...CALL, "-d", '{"nmae":"x"}', ...proto]), 1);
-  assertEquals(await runGhzCommand([...CALL, "--load-schedule", "step", ...proto]), 2);
+  // As ghz: "load start cannot equal load end".
+  assertEquals(await runGhzCommand([...CALL, "--load-schedule", "step", ...proto]), 1);
   // ghz's HTML page is loadlab's report.html, at -o only.
   assertEquals(await runGhzCommand([...CALL, "-O", "html", ...proto]), 2);
   // ghz dials no host without a port (every call Unavailable); loadlab would dial port 80.
@@ -177,6 +178,31 @@ Deno.test({
         assertEquals(await runGhzCommand([...argv, `127.0.0.1:${port}`]), 0);
         const report = JSON.parse(await Deno.readTextFile(out));
         assertEquals([report.count, report.statusCodeDistribution], [15, { OK: 15 }]);
+      } finally {
+        await Deno.remove(out);
+      }
+    }),
+});
+
+Deno.test({
+  name: "a load schedule to a count paces its calls along the schedule until the count, as ghz does",
+  ignore: nodeGreeterSkip("ghz --load-schedule") !== null,
+  fn: () =>
+    withNodeGreeter(async (port) => {
+      // 1 s at 20/s, then 40/s for the last 10: the count ends the run, 10 calls after the first second.
+      const load = ["--load-schedule=line", "--load-start=20", "--load-step=20", "--load-end=60", "-n", "30"];
+      const argv = [...CALL, "-d", '{"name":"x"}', ...load, "-c", "2", "--proto", GREETER_PROTO];
+      const line = ghzCommandLine([...argv, `127.0.0.1:${port}`]);
+      assertEquals(line.attack[line.attack.indexOf("--phases") + 1], "1000ms@20,237.5ms@40");
+      const out = await Deno.makeTempFile({ suffix: ".json" });
+      try {
+        assertEquals(await runGhzCommand([...argv, "-O", "json", "-o", out, `127.0.0.1:${port}`]), 0);
+        const report = JSON.parse(await Deno.readTextFile(out));
+        assertEquals([report.count, report.endReason, report.statusCodeDistribution], [30, "normal", {
+          OK: 30,
+        }]);
+        // No sooner than its pace: the last call is due at 1.225 s.
+        assertEquals(report.total >= 1.2e9, true);
       } finally {
         await Deno.remove(out);
       }
@@ -284,4 +310,41 @@ Deno.test({
         await Deno.remove(out);
       }
     }),
+});
+
+Deno.test("-O influx-*: the run's options as ghz's InfluxDB tags, as ghz v0.93 writes them", () => {
+  const line = ghzCommandLine([
+    ...CALL,
+    "--proto",
+    "g.proto",
+    "-d",
+    '{"name":"x y"}',
+    "-n",
+    "40",
+    "-c",
+    "4",
+    "h:1",
+  ]);
+  assertEquals(
+    line.influxTags,
+    'proto="g.proto",call="helloworld.Greeter.SayHello",host="h:1",n=40,c=4,rps=0,z=0,timeout=20,dial_timeout=10,' +
+      'keepalive=0,data="{\\"name\\":\\"x\\ y\\"}",metadata="",tags=""',
+  );
+  const paced = ghzCommandLine([
+    ...CALL,
+    "--load-schedule=line",
+    "--load-start=50",
+    "--load-step=50",
+    "--load-end=200",
+    "-z",
+    "2s",
+    "--tags",
+    '{"env":"ci"}',
+    "h:1",
+  ]);
+  match(
+    paced.influxTags!,
+    /,c=50,load-schedule=line,load-start=50,load-end=200,load-step=50,load-step-duration=1s,load-max-duration=0s,/,
+  );
+  match(paced.influxTags!, /n=2147483647,.*,z=2000000000,.*,data="null",.*,tags="{\\"env\\":\\"ci\\"}"$/);
 });

@@ -123,7 +123,7 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
     if (config.output === undefined) throw refused(`${where("format")} html: give -o FILE.html for the page`);
     flags.splice(flags.indexOf("-o"), 1, "-q", "--report");
   } else if (!GHZ_FORMATS.includes(format as never)) {
-    throw refused(`${where("format")} ${format}: not written by loadlab; give html or ${GHZ_FORMATS}`);
+    throw new UsageError(`${where("format")} ${format}: not one of ghz's formats, html,${GHZ_FORMATS}`);
   } else flags.push("-O", format);
   // ghz's defaults: its summary, 200 calls unless a duration, 50 in flight over 1 connection, 20 s per call.
   // As ghz: -x is a duration as -z is, which wins (the count is then ignored).
@@ -241,9 +241,9 @@ function requestNumbers(rows: number): string {
 }
 
 /**
- * ghz's `step` or `line` load schedule over `-z` as `--phases`: from `load-start` calls/s, `load-step` more
- * each `load-step-duration` (each second for `line`) until `load-max-duration` or `load-end`, then that
- * rate to the end; undefined for ghz's constant rate.
+ * ghz's `step` or `line` load schedule as `--phases`: from `load-start` calls/s, `load-step` more each
+ * `load-step-duration` (each second for `line`) until `load-max-duration` or `load-end`, then that rate to
+ * the end of `-z`, or to the count's last call (ghz's StepPacer); undefined for ghz's constant rate.
  */
 function schedulePhases(
   config: Record<string, unknown>,
@@ -252,9 +252,6 @@ function schedulePhases(
 ): string | undefined {
   const kind = String(config["load-schedule"] ?? "const");
   if (kind === "const") return undefined;
-  if (duration === undefined) {
-    throw refused(`${where("load-schedule")} ${kind} with a count: loadlab runs it for a time; give -z D`);
-  }
   const whole = (key: string) => Number(config[key] ?? 0);
   const [start, step, end] = [whole("load-start"), whole("load-step"), whole("load-end")];
   const stepMs = kind === "line" ? 1000 : msOf(config, "load-step-duration", where);
@@ -264,10 +261,10 @@ function schedulePhases(
         (kind === "step" ? " and a --load-step-duration" : ""),
     );
   }
-  const totalMs = parseDurationMs(duration, where("duration"));
+  const totalMs = duration === undefined ? Infinity : parseDurationMs(duration, where("duration"));
   const maxMs = msOf(config, "load-max-duration", where);
   const rateAt = (k: number) => Math.max(0, start + step * k);
-  // Where the rate stops changing, and the rate it holds from there (ghz's StepPacer).
+  // Where the rate stops changing, and the rate it holds from there.
   let constMs = maxMs;
   let stop = end > 0 ? end : rateAt(Math.floor(maxMs / stepMs));
   if (maxMs === 0 && end > 0) {
@@ -276,10 +273,22 @@ function schedulePhases(
     constMs = k * stepMs;
   } else if (maxMs === 0) [constMs, stop] = [totalMs, 0];
   const phases: string[] = [];
-  for (let k = 0, at = 0; at < Math.min(constMs, totalMs); k++, at += stepMs) {
-    phases.push(`${Math.min(stepMs, constMs - at, totalMs - at)}ms@${rateAt(k)}`);
+  // A count's calls left: its last phase ends at its last call's send.
+  let left = duration === undefined ? Number(config.total ?? 200) : Infinity;
+  const phase = (ms: number, rate: number) => {
+    const calls = Math.min(left, (ms * rate) / 1000);
+    phases.push(`${calls === left ? ((left - 0.5) * 1000) / rate : ms}ms@${rate}`);
+    left -= calls;
+  };
+  for (let k = 0, at = 0; at < Math.min(constMs, totalMs) && left > 0; k++, at += stepMs) {
+    phase(Math.min(stepMs, constMs - at, totalMs - at), rateAt(k));
   }
-  if (constMs < totalMs) phases.push(`${totalMs - constMs}ms@${stop}`);
+  if (constMs < totalMs && left > 0) {
+    if (stop === 0 && left < Infinity) {
+      throw refused(`${where("load-schedule")}: its rate falls to 0 before its count`);
+    }
+    phase(totalMs - constMs, stop);
+  }
   return phases.join(",");
 }
 
@@ -427,6 +436,47 @@ class CallData {
       );
     });
   }
+}
+
+/**
+ * The run's options as ghz's InfluxDB tags: the schema, call, host, count (Go's largest int32 under -z),
+ * concurrency and rate or their schedules, -z in ns, timeouts in s, data, metadata and tags as quoted JSON.
+ */
+export function influxTags(config: Record<string, unknown>, tags: Record<string, string> | undefined) {
+  const s = (key: string, standard = "0s") => parseDurationMs(String(config[key] ?? standard), key) / 1000;
+  const quoted = (value: unknown) =>
+    JSON.stringify(typeof value === "string" ? JSON.parse(value) : value ?? null);
+  const clean = (value: unknown) => JSON.stringify(quoted(value)).replace(/([ ,=])/g, "\\$1");
+  const schedule = (kind: string, flat: string) => {
+    const on = config[`${kind}-schedule`] ?? "const";
+    const standard: Record<string, unknown> = {
+      "step-duration": on === "line" ? "1s" : "0s",
+      "max-duration": "0s",
+    };
+    const keys = ["start", "end", "step", "step-duration", "max-duration"];
+    return on === "const" ? [flat] : [
+      `${kind}-schedule=${on}`,
+      ...keys.map((k) => `${kind}-${k}=${config[`${kind}-${k}`] ?? standard[k] ?? 0}`),
+    ];
+  };
+  const timed = given(config.duration) || given(config["max-duration"]);
+  return [
+    ...(config.name === undefined
+      ? []
+      : [`name="${String(config.name).trim().replace(/([ ,=])/g, "\\$1")}"`]),
+    ...(config.proto !== undefined
+      ? [`proto="${config.proto}"`]
+      : config.protoset !== undefined
+      ? [`Protoset="${config.protoset}"`]
+      : []),
+    `call="${config.call ?? ""}",host="${config.host}",n=${timed ? 0x7fff_ffff : config.total ?? 200}`,
+    ...schedule("concurrency", `c=${config.concurrency ?? 50}`),
+    ...schedule("load", `rps=${config.rps ?? 0}`),
+    `z=${s("duration") * 1e9},timeout=${s("timeout", "20s")},dial_timeout=${s("connect-timeout", "10s")}`,
+    `keepalive=${s("keepalive")},data=${clean(config.data)}`,
+    `metadata=${config.metadata === undefined ? '""' : clean(config.metadata)}`,
+    `tags=${tags && Object.keys(tags).length > 0 ? clean(tags) : '""'}`,
+  ].join(",");
 }
 
 function asList(value: unknown): string[] {

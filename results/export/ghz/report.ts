@@ -11,7 +11,7 @@ import { visibleLine } from "../../../validation/terminal_text.ts";
 import { modelFactsOf } from "../../load_models.ts";
 
 /** The formats `-O` takes. */
-export const GHZ_FORMATS = ["summary", "json", "pretty", "csv"] as const;
+export const GHZ_FORMATS = ["summary", "json", "pretty", "csv", "influx-summary", "influx-details"] as const;
 export type GhzFormat = (typeof GHZ_FORMATS)[number];
 
 /** The status grpc-go gives a call that failed without a status of the server's, by loadlab's kind. */
@@ -125,6 +125,10 @@ export interface GhzReportOptions {
   call?: string;
   /** `--duration-stop ignore`: the calls cut at the end are no calls of the report. */
   ignoreCut?: boolean;
+  /** A count run as rate phases (ghz's load schedule over -n): its end is the count's. */
+  total?: number;
+  /** The InfluxDB tags of the run's options (`proto="..",call="..",...,tags=..`), ghz's `-O influx-*`. */
+  influxTags?: string;
 }
 
 /** ghz's report of `run` as its JSON object (durations in nanoseconds). */
@@ -147,10 +151,10 @@ export function ghzReport(run: RunResult, date: Date, labels: GhzReportOptions =
     date: date.toISOString().replace(/\.\d+Z$/, "Z"),
     endReason: run.abortedBy || run.incomplete
       ? "cancel"
-      : modelFactsOf(String(run.config.model))?.counted
+      : modelFactsOf(String(run.config.model))?.counted || labels.total
       ? "normal"
       : "timeout",
-    options: ghzOptions(run, labels.call),
+    options: ghzOptions(run, labels),
     count,
     total: Math.round(run.durationSec * 1e9),
     average: ns(l.mean),
@@ -168,7 +172,7 @@ export function ghzReport(run: RunResult, date: Date, labels: GhzReportOptions =
   };
 }
 
-function ghzOptions(run: RunResult, call?: string): Record<string, unknown> {
+function ghzOptions(run: RunResult, { call, total }: GhzReportOptions): Record<string, unknown> {
   const c = run.config as Record<string, unknown>;
   const url = new URL(String(c.url));
   const connections = typeof c.connections === "number" ? c.connections : undefined;
@@ -179,7 +183,7 @@ function ghzOptions(run: RunResult, call?: string): Record<string, unknown> {
     host: url.host,
     insecure: url.protocol === "http:",
     concurrency: c.concurrency ?? (connections === undefined ? undefined : connections * streams),
-    total: counted ? c.requests : undefined,
+    total: counted ? c.requests : total,
     connections,
     duration: typeof c.durationMs === "number" && !counted ? c.durationMs * NS_PER_MS : undefined,
     timeout: typeof c.timeoutMs === "number" ? c.timeoutMs * NS_PER_MS : undefined,
@@ -217,6 +221,7 @@ export function ghzOutput(
   if (labels.ignoreCut) run = { ...run, unfinished: 0 };
   if (labels.skipFirst) [run, log] = skipFirst(run, log, labels.skipFirst);
   if (format === "csv") return ghzCsv(run, log);
+  if (format.startsWith("influx")) return ghzInflux(run, format, date, log, labels);
   const report = ghzReport(run, date, labels);
   if (format === "json") return JSON.stringify(report);
   if (format === "pretty") return JSON.stringify(report, null, 2);
@@ -241,32 +246,66 @@ function skipFirst(run: RunResult, log: string, n: number): [RunResult, string] 
 }
 
 /**
- * ghz's CSV: `duration (ms),status,error` and a row per call, the answered ones from the request log's
- * lines (`code;startUs;endUs;connection`), then one per unanswered call, with no duration. A row's error is
- * the kind's message when it has one, else the kind (which call had which message is not kept).
+ * Each call as ghz lists it: the answered ones from the request log's lines (`code;startUs;endUs;connection`,
+ * µs from the run's start), then the unanswered ones, with no time. A call's error is its kind's message
+ * when it has one, else the kind (which call had which message is not kept).
  */
-function ghzCsv(run: RunResult, log: string): string {
-  const rowError = (key: string): string => {
+function ghzCalls(run: RunResult, log: string) {
+  const errorOf = new Map<string, [string, string]>();
+  const callError = (key: string): [string, string] => {
     const status = ghzStatus(key);
     const messages = Object.keys(run.errorMessages[key] ?? {});
     const desc = messages.length === 1 ? messages[0] : key;
-    return status === "OK" ? "OK," : `${status},${visibleLine(`rpc error: code = ${status} desc = ${desc}`)}`;
+    return [status, status === "OK" ? "" : visibleLine(`rpc error: code = ${status} desc = ${desc}`)];
   };
-  const errorOf = new Map<string, string>();
-  const rows = ["", "duration (ms),status,error"];
+  const calls: Array<{ startUs?: number; us?: number; status: string; error: string }> = [];
   for (const line of log.split("\n")) {
     const [code, startUs, endUs] = line.split(";").map(Number);
     if (!(endUs >= startUs)) continue;
     const key = statusKey(statusSlotOf(code));
-    const error = errorOf.get(key) ?? errorOf.set(key, rowError(key)).get(key);
-    rows.push(`${((endUs - startUs) / 1000).toFixed(2)},${error}`);
+    const [status, error] = errorOf.get(key) ?? errorOf.set(key, callError(key)).get(key)!;
+    calls.push({ startUs, us: endUs - startUs, status, error });
   }
   for (const f of failuresOf(run)) {
     if (f.key in run.statusCodes) continue;
-    for (let k = 0; k < f.n; k++) rows.push(`,${f.status},${visibleLine(f.error)}`);
+    for (let k = 0; k < f.n; k++) calls.push({ status: f.status, error: visibleLine(f.error) });
   }
-  rows.push("");
-  return rows.join("\n");
+  return calls;
+}
+
+/** ghz's CSV: `duration (ms),status,error` and a row per call. */
+function ghzCsv(run: RunResult, log: string): string {
+  const rows = ghzCalls(run, log).map((c) =>
+    `${c.us === undefined ? "" : (c.us / 1000).toFixed(2)},${c.status},${c.error}`
+  );
+  return ["", "duration (ms),status,error", ...rows, ""].join("\n");
+}
+
+/**
+ * ghz's InfluxDB line protocol: `ghz_run` with the run's options as tags and its count, times (ns), rate,
+ * median, p95 and errors as fields, at the report's date; or a `ghz_detail` line per call at its start.
+ */
+function ghzInflux(run: RunResult, format: GhzFormat, date: Date, log: string, labels: GhzReportOptions) {
+  // `loadlab attack -O influx-*` has no ghz options: the call and host tag its lines.
+  const o = ghzOptions(run, labels);
+  const tags = labels.influxTags ??
+    `call="${o.call}",host="${o.host}",n=${o.total ?? 0x7fff_ffff},c=${o.concurrency}`;
+  if (format === "influx-details") {
+    const t0Us = Date.parse(run.startedAt) * 1000;
+    return ghzCalls(run, log).map((c) =>
+      `ghz_detail,${tags},hasError=${c.error !== ""} latency=${Math.round((c.us ?? 0) * 1000)},error="${
+        c.error.replace(/([ ,=])/g, "\\$1")
+      }",status="${c.status}" ${Math.round(t0Us + (c.startUs ?? 0))}000\n`
+    ).join("");
+  }
+  const r = ghzReport(run, date, labels);
+  const errors = Object.values(r.errorDistribution).reduce((a, b) => a + b, 0);
+  const at = (p: number) => r.latencyDistribution?.find((d) => d.percentage === p)?.latency;
+  const { count, total, average, fastest, slowest } = r;
+  const times = Object.entries({ count, total, average, fastest, slowest }).map(([k, v]) => `${k}=${v}`);
+  const median = r.latencyDistribution ? [`median=${at(50)}`, `p95=${at(95)}`] : [];
+  const fields = [...times, `rps=${r.rps.toFixed(2)}`, ...median, `errors=${errors}`].join(",");
+  return `ghz_run,${tags},errors=${errors},has_errors=${errors > 0} ${fields} ${date.getTime()}000000`;
 }
 
 /** ghz's duration text: ns under 10 µs, else ms, else s. */

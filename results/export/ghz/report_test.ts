@@ -225,3 +225,22 @@ Deno.test("a server's RST_STREAM as grpc-go words it and the status it gives", (
     [`rpc error: code = Unavailable desc = ${words} REFUSED_STREAM`]: 2,
   });
 });
+
+Deno.test("ghz's InfluxDB lines: the run's options as tags, a ghz_run line or a ghz_detail line per call", () => {
+  const tags = 'call="helloworld.Greeter.SayHello",n=10,c=50';
+  const date = new Date("2026-01-02T03:04:05.678Z");
+  const summary = ghzOutput(run(), "influx-summary", date, "", { influxTags: tags });
+  match(summary, /^ghz_run,call="helloworld\.Greeter\.SayHello",n=10,c=50,errors=4,has_errors=true /);
+  match(summary, / count=10,total=500000000,average=\d+,fastest=1000000,slowest=\d+,rps=20\.00,median=\d+,/);
+  match(summary, /,p95=\d+,errors=4 1767323045678000000$/);
+  const withStart = { ...run(), startedAt: "2026-01-02T03:04:05.000Z" };
+  const log = "code;startUs;endUs;connection\n200;1000;2234;0\n1014;7000;17000;0\n";
+  const details = ghzOutput(withStart, "influx-details", date, log, { influxTags: tags }).split("\n");
+  assertEquals(details.slice(0, 2), [
+    `ghz_detail,${tags},hasError=false latency=1234000,error="",status="OK" 1767323045001000000`,
+    `ghz_detail,${tags},hasError=true latency=10000000,error="rpc\\ error:\\ code\\ \\=\\ Unavailable\\ ` +
+    `desc\\ \\=\\ down",status="Unavailable" 1767323045007000000`,
+  ]);
+  // The calls with no answer, then the line protocol's last newline.
+  assertEquals([details.length, details[2].includes('status="DeadlineExceeded" ')], [5, true]);
+});
