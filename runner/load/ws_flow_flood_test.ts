@@ -93,7 +93,8 @@ for (const transport of ["deno", "epoll"] as const) {
         const { r, tookMs } = await floodedFlow(transport, tls, new Uint8Array(0), FLOOD);
         ok(tookMs < BOUND_MS, `a run of ${DURATION_MS} ms took ${tookMs.toFixed(0)} ms`);
         ok((r.errors.timeout ?? 0) >= 1, JSON.stringify(r.errors));
-        ok((r.ws?.unsolicited ?? 0) > 100, JSON.stringify(r.ws));
+        // The flood reached the session, counted unsolicited (how much of it in 1.5 s is the machine's pace).
+        ok((r.ws?.unsolicited ?? 0) > 0, JSON.stringify(r.ws));
         ok(r.stuckWorkers === undefined, `stuck workers: ${r.stuckWorkers}`);
         const wait = r.endpoints?.find((e) => e.name === "wait");
         ok((wait?.errors.timeout ?? 0) >= 1, JSON.stringify(r.endpoints));
