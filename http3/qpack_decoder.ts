@@ -54,7 +54,6 @@ const ERROR_NAMES = [
   "bad encoder instruction",
 ];
 
-/** A short constant text for a QPACK_* code. */
 export function qpackErrorName(code: number): string {
   return ERROR_NAMES[-code] ?? "unknown";
 }

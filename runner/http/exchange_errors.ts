@@ -6,7 +6,6 @@
 import type { ErrorKind } from "../../results/mod.ts";
 import { formatCap } from "../../system/read_capped.ts";
 
-/** Maps a socket error to the kind we count it under. */
 export function classifyError(err: unknown, phase: "connect" | "write" | "read"): ErrorKind {
   if (phase === "connect") {
     return err instanceof Deno.errors.InvalidData || /certificate|tls|handshake/i.test(String(err))

@@ -9,7 +9,6 @@
 /** Its 32-bit slots. */
 export const RUN_COUNTER_SLOTS = 256;
 
-/** A run's counters, all 0. */
 export function newRunCounters(): SharedArrayBuffer {
   return new SharedArrayBuffer(RUN_COUNTER_SLOTS * Uint32Array.BYTES_PER_ELEMENT);
 }
@@ -22,7 +21,6 @@ export function setRunCounters(buffer: SharedArrayBuffer): void {
   counters = new Uint32Array(buffer);
 }
 
-/** This isolate's run counters. */
 export function runCounters(): Uint32Array {
   return counters;
 }

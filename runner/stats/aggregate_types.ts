@@ -47,7 +47,6 @@ export type LiveStats = Omit<AttackProgress, "elapsedSec" | "totalSec">;
 /** One of the busiest endpoints on the live line. */
 export type LiveEndpoint = NonNullable<AttackProgress["endpoints"]>[number];
 
-/** How the aggregator slices and keeps a run. */
 export interface AggregatorOptions {
   intervalMs: number;
   uncorrected: boolean;

@@ -127,7 +127,6 @@ export class RunTotals {
     });
   }
 
-  /** Responses so far. */
   requests(): number {
     return this.#c.requests;
   }

@@ -6,7 +6,6 @@
  * by a byte scan to time its fan-out.
  */
 
-/** A match rule as the config gives it. */
 export type MatchRule =
   | { kind: "echo" }
   | { kind: "nth"; n: number }
