@@ -337,9 +337,7 @@ export class QpackDecoder extends FieldReader {
     // Duplicate: 000xxxxx
     const index = this.readInt(buf, end, 0x1f);
     if (index < 0) return index === QPACK_TOO_LARGE ? QPACK_BAD_INSTRUCTION : index;
-    if (this.absolute(this.insertCount - 1 - index, this.insertCount, true) < 0) {
-      return QPACK_BAD_INSTRUCTION;
-    }
+    if (this.absolute(this.insertCount - 1 - index, this.insertCount, true) < 0) return QPACK_BAD_INSTRUCTION;
     // The entry may be evicted by its own copy's insertion: insert from a copy of it.
     const copy = this.encScratch;
     copyBytes(copy, 0, this.nBuf, this.nOff, this.nLen);

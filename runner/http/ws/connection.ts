@@ -403,9 +403,7 @@ export class WsConnection implements LoadConnection, FrameSink, InlineReader, Wr
   #endExchange(): number {
     const answered = this.#ex.end();
     this.deadlineMs = Infinity;
-    if (this.run.messagesPerConnection > 0 && this.#sock !== null) {
-      this.#closeAfterUse();
-    }
+    if (this.run.messagesPerConnection > 0 && this.#sock !== null) this.#closeAfterUse();
     return answered;
   }
 

@@ -658,9 +658,7 @@ class Converter {
     let extendsText = "", isUser = false;
     if (base !== undefined) {
       const baseName = this.text(base);
-      if (baseName === "User") {
-        this.refuse(base, `class ${name}(User): ${NOT_HTTP} (docs/LOCUST.md)`);
-      }
+      if (baseName === "User") this.refuse(base, `class ${name}(User): ${NOT_HTTP} (docs/LOCUST.md)`);
       extendsText = ` extends ${this.expr(base)}`;
       isUser = ["HttpUser", "FastHttpUser"].includes(baseName) ||
         this.users.some((u) => u.name === baseName);
