@@ -220,10 +220,7 @@ class StreamSlots<C extends SlotHost, S> {
     readonly slotOn: (id: number, session: C) => S,
   ) {}
 
-  /**
-   * The next slot: on the current connection while it has fewer than `streams`, else on a new one; with a
-   * `spread`, on the next of that many connections in turn.
-   */
+  /** The next slot: on the current connection below `streams`, else a new one (`spread`: round robin). */
   next(id: number): S {
     if (this.spread > 0) {
       const k = this.#inSession++ % this.spread;
