@@ -14,9 +14,7 @@ import { callIssue, grpcCallSpec } from "./call_spec.ts";
 
 /** `root` as a FileDescriptorSet's bytes, the form a run's workers read its schema in. */
 export function schemaBytes(root: protobuf.Root): Uint8Array<ArrayBuffer> {
-  // deno-lint-ignore no-explicit-any
   const set = (root as any).toDescriptor("proto3");
-  // deno-lint-ignore no-explicit-any
   return Uint8Array.from((protobuf as any).descriptor.FileDescriptorSet.encode(set).finish());
 }
 

@@ -81,7 +81,6 @@ export function loadProtoFile(file: string, importPaths: readonly string[] = [])
 /** A FileDescriptorSet's bytes (a protoset file, or reflection's answers gathered) as a schema. */
 export function rootOfDescriptorSet(bytes: Uint8Array, what: string): protobuf.Root {
   try {
-    // deno-lint-ignore no-explicit-any
     const root = (protobuf.Root as any).fromDescriptor(bytes) as protobuf.Root;
     root.resolveAll();
     return root;

@@ -2,11 +2,10 @@
  * @module
  * One keep-alive HTTP/1.1 load connection. HOT PATH: writes pre-encoded bytes unawaited and reads into one
  * reused buffer; the pump (epoll, io_uring, or Deno's sockets through transport/promise_inline.ts) hands
- * reads to `#consume` by callback, where the byte-scanning parser finds each response's end and it is
- * recorded, nothing allocated, and chains a closed loop's exchanges under one promise. Timeouts come from
- * the worker's watchdog (`deadlineMs` + `abort`), so no timer is armed per request. Failures are counted by
- * kind, never thrown. A flow step that captures, checks or keeps cookies asks (`prepareStep`) for its
- * response's bytes to be kept; every other exchange keeps none.
+ * reads to `#consume`, where the byte-scanning parser finds each response's end, records it without
+ * allocating, and chains a closed loop's exchanges under one promise. The worker's watchdog times it out
+ * (`deadlineMs` + `abort`): no timer per request. Failures are counted by kind, never thrown. Only a flow
+ * step that captures, checks or keeps cookies keeps its response's bytes (`prepareStep`).
  */
 import { fillLane } from "../template.ts";
 import type { ErrorKind } from "../../../results/mod.ts";

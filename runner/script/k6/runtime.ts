@@ -371,7 +371,6 @@ function mainsOf(
 export function array(
   method: string,
   xs: unknown,
-  // deno-lint-ignore no-explicit-any
   callback: (...args: any[]) => unknown,
   ...rest: unknown[]
 ): Promise<unknown> {
