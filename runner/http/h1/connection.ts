@@ -17,7 +17,6 @@ import { fdOf, TRACE_CONN, traceConn } from "../transport/conn_trace.ts";
 import { type InlineConn, inlineOf, type InlineReader, type TransportConn } from "../transport/transport.ts";
 import { PromiseInline } from "../transport/promise_inline.ts";
 import type { SslConn, SslNegotiated } from "../tls/openssl_conn.ts";
-
 import {
   classifyError,
   CLOSED_EARLY,
