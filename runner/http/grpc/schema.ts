@@ -101,9 +101,7 @@ export function loadProtoset(file: string): protobuf.Root {
     bytes = readFileCapped(file, MAX_SCHEMA_BYTES);
   } catch (err) {
     const why = err instanceof FileReadError ? err.reason : (err as Error).message;
-    throw new GrpcSchemaError(`--protoset ${file}: cannot read it (${why})`, "", {
-      cause: err,
-    });
+    throw new GrpcSchemaError(`--protoset ${file}: cannot read it (${why})`, "", { cause: err });
   }
   return rootOfDescriptorSet(bytes, `--protoset ${file}`);
 }

@@ -1075,9 +1075,7 @@ function children(n: SyntaxNode): SyntaxNode[] {
   return out;
 }
 
-const PUNCTUATION = new Set(
-  ("( ) [ ] { } , : return assert del raise from while else Body").split(" "),
-);
+const PUNCTUATION = new Set(("( ) [ ] { } , : return assert del raise from while else Body").split(" "));
 
 /** The expressions among a node's children (keywords and punctuation left out). */
 function exprChildren(n: SyntaxNode): SyntaxNode[] {
