@@ -19,7 +19,6 @@ export class GrpcSchemaError extends Error {
   }
 }
 
-/** One method of the schema, as a run calls it. */
 export interface GrpcMethod {
   /** `pkg.Service/Method` (the request's path without its slash). */
   readonly path: string;

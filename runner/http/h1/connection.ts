@@ -189,10 +189,9 @@ export class Connection implements StepConnection, InlineReader {
   }
 
   /**
-   * Sends `depth` requests back to back (pipelining when > 1) and resolves with the number of responses.
-   * Latency counts from `intendedMs` (negative: now); failures are recorded and the socket closed.
-   * `request` replaces the mix's next one. `next`: a closed loop's grant of the next exchange, started
-   * from the pump's callback while the socket stays open.
+   * Sends `depth` requests back to back (pipelining when > 1); resolves with the number of responses. Latency
+   * counts from `intendedMs` (negative: now); failures are recorded and the socket closed. `request` replaces
+   * the mix's next one; `next`, a closed loop's grant, starts the next exchange from the pump's callback.
    */
   exchange(
     intendedMs: number,

@@ -109,10 +109,7 @@ interface Scope {
   caught?: string;
 }
 
-/**
- * Converts locustfile `source` (named `file` in problems) into a session module; `file` is also its name in
- * the generated module's header.
- */
+/** Converts locustfile `source` to a session module; `file` names it in problems and the module's header. */
 export function convertLocust(source: string, file: string): LocustConversion {
   return new Converter(source, file).run();
 }
