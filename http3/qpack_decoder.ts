@@ -184,9 +184,8 @@ export class QpackDecoder extends FieldReader {
   }
 
   /**
-   * Decodes the field section `block[start, end)` of `streamId` (a HEADERS frame's payload). Returns the
-   * :status (100..999) if it had one, 0 if none, QPACK_BLOCKED, or a negative QPACK_* code
-   * (QPACK_BAD_FIELD and QPACK_BAD_STATUS after the whole section was decoded).
+   * Decodes field section `block[start, end)` of `streamId` (a HEADERS payload): its :status (100..999), 0 if
+   * none, QPACK_BLOCKED, or a negative QPACK_* code (BAD_FIELD and BAD_STATUS after the whole section).
    */
   decodeSection(streamId: number, block: Uint8Array, start: number, end: number, onField?: OnField): number {
     this.pos = start;

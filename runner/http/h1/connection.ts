@@ -151,10 +151,7 @@ export class Connection implements StepConnection, InlineReader {
     hangUp(this.shared, sock);
   }
 
-  /**
-   * Dials once the connect gate has room; a connect past the timeout is aborted by the watchdog. A failed
-   * connect counts under `endpoint`, the request's it opens for.
-   */
+  /** Dials once the connect gate has room (the watchdog times it out); a failure counts under `endpoint`. */
   open(endpoint = -1): Promise<boolean> {
     this.#dialer.endpoint = endpoint;
     // No async frame and, on epoll, no promise of the dial's: a crowd's connects keep only this one.

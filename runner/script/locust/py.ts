@@ -45,8 +45,7 @@ export function matches(err: unknown, ...types: unknown[]): boolean {
 }
 
 /**
- * A call's parameters by name: positional values first, then `Kw` values, then defaults; `rest`
- * collects extra positionals (`*args`), `restKw` extra keywords (`**kwargs`).
+ * Parameters by name: positionals, then `Kw` values, then defaults; `rest` gets `*args`, `restKw` `**kwargs`.
  */
 export function args(
   given: unknown[],
