@@ -31,8 +31,7 @@ export async function closedLoop(
   while (true) {
     const granted = take(depth, conn.lastEventMs);
     if (granted === 0) return conn;
-    // `take` lets an inline transport (epoll) or an arrival (a session script's) start the next ones
-    // itself, without a promise each.
+    // `take` lets an inline transport (epoll) or an arrival start the next ones, no promise each.
     const done = arrival === null
       ? await conn.exchange(-1, granted, null, take)
       : await arrival(conn, -1, take);
