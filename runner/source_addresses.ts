@@ -6,7 +6,6 @@
  */
 import { isIP } from "node:net";
 
-/** Most source addresses a run may name. */
 export const MAX_SOURCE_ADDRESSES = 1024;
 
 /** The addresses of `input`, ranges expanded, or the problem with it in words. */

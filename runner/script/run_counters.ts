@@ -6,7 +6,6 @@
  * the k6 runtime's files are checked from a converted script's folder.
  */
 
-/** Its 32-bit slots. */
 export const RUN_COUNTER_SLOTS = 256;
 
 export function newRunCounters(): SharedArrayBuffer {

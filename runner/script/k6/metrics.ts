@@ -26,7 +26,6 @@ export interface MetricPart {
   count: number;
 }
 
-/** The channel the workers' parts travel on. */
 export const METRICS_CHANNEL = "loadlab-k6-metrics";
 
 const parts = new Map<string, MetricPart>();
@@ -198,7 +197,6 @@ function partOf(name: string, kind: MetricPart["kind"], time: boolean): MetricPa
   return part;
 }
 
-/** Adds `v` (given as `value`) to `part`. */
 function addTo(part: MetricPart, v: number, value: unknown): void {
   part.count++, part.sum += v;
   if (value) part.trues++;

@@ -1079,7 +1079,6 @@ function exprChildren(n: SyntaxNode): SyntaxNode[] {
   return children(n).filter((c) => !PUNCTUATION.has(c.name));
 }
 
-/** Whether function `def` is a generator (its body yields). */
 function isGenerator(def: SyntaxNode): boolean {
   return some(def.getChild("Body")!, (n) => n.name === "YieldStatement");
 }

@@ -466,7 +466,6 @@ function extreme(sign: number, a: unknown[]): unknown {
   return items.reduce((best, v) => (sign * (key(v) - key(best)) > 0 ? v : best));
 }
 
-/** The builtin functions of the subset, by their Python names. */
 /** Whether `print` and `logging` stay silent: in a worker, while it runs the top level the command's ran. */
 export const output = { quiet: false };
 
