@@ -50,7 +50,6 @@ export interface H2Stream {
   rehome(): void;
 }
 
-/** The run's HTTP/2 settings, shared by every connection of a worker. */
 export interface H2Run {
   readonly requests: readonly H2Request[];
   /** Our receive windows (SETTINGS_INITIAL_WINDOW_SIZE and the connection's), bytes. */
@@ -61,7 +60,6 @@ export interface H2Run {
   readonly streamIntervalMs?: number;
 }
 
-/** One h2 connection as its parts see it. */
 export interface H2Core {
   readonly id: number;
   readonly shared: ConnectionShared;
