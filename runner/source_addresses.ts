@@ -1,8 +1,7 @@
 /**
  * @module
- * The local addresses a run's connections come from (`--source-addresses`), past one address's ~28,000
- * ports per destination. Addresses and IPv4 ranges, comma-separated or a list; any 127.x.y.z is loopback
- * on Linux. Pure.
+ * The local addresses a run's connections come from (`--source-addresses`), past one address's ~28,000 ports
+ * per destination: addresses and IPv4 ranges, comma-separated or a list (127.x.y.z: loopback on Linux). Pure.
  */
 import { isIP } from "node:net";
 
