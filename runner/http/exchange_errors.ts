@@ -1,7 +1,6 @@
 /**
  * @module
- * How a connection's failures are named: the kind a socket error counts under, and the messages of
- * failures that are not socket errors.
+ * How a connection's failures are named: a socket error's kind, and the messages of the other failures.
  */
 import type { ErrorKind } from "../../results/mod.ts";
 import { formatCap } from "../../system/read_capped.ts";

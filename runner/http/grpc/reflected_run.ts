@@ -1,8 +1,7 @@
 /**
  * @module
- * A gRPC run whose schema is the server's (`grpc.reflect`): reflection is asked once as the run starts,
- * the schema becomes `grpc.schema` and the section's call the request mix. A failure is a `ConfigError`
- * at its path (exit 2) before any load.
+ * A gRPC run whose schema is the server's (`grpc.reflect`): asked once as the run starts, it becomes
+ * `grpc.schema` and the section's call the request mix; a failure is a `ConfigError` at its path (exit 2).
  */
 import protobuf from "protobufjs";
 import "protobufjs/ext/descriptor/index.js";
