@@ -24,7 +24,6 @@ export function hexValue(c: number): number {
   return l >= 97 && l <= 102 ? l - 87 : -1;
 }
 
-/** `text`'s UTF-8 bytes (ASCII names and words here). */
 export function bytesOf(text: string): Uint8Array {
   return new TextEncoder().encode(text);
 }
@@ -43,7 +42,6 @@ export function sameLowerAscii(buf: Uint8Array, off: number, len: number, lower:
   return true;
 }
 
-/** buf[off, off + len) as Latin-1 text. */
 export function latin1(buf: Uint8Array, off: number, len: number): string {
   let s = "";
   for (let i = 0; i < len; i++) s += String.fromCharCode(buf[off + i]);

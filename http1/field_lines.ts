@@ -36,7 +36,6 @@ export class FieldLines {
     this.#verbatim = verbatim;
   }
 
-  /** True once the trailer section of a chunked body began. */
   get inTrailers(): boolean {
     return this.#inTrailers;
   }

@@ -122,10 +122,7 @@ export class MessageFramer {
     return 0;
   }
 
-  /**
-   * Consumes `buf[from, to)`: the offset past the message's end (or a head's, when `stopAtHeads`),
-   * NEED_MORE when all bytes were consumed, or PARSE_ERROR.
-   */
+  /** Consumes `buf[from, to)`: the offset past the message (or head), NEED_MORE or PARSE_ERROR. */
   feed(buf: Uint8Array, from: number, to: number): number {
     let i = from;
     while (i < to) {

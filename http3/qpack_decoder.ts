@@ -54,7 +54,6 @@ const ERROR_NAMES = [
   "bad encoder instruction",
 ];
 
-/** A short constant text for a QPACK_* code. */
 export function qpackErrorName(code: number): string {
   return ERROR_NAMES[-code] ?? "unknown";
 }
@@ -185,9 +184,8 @@ export class QpackDecoder extends FieldReader {
   }
 
   /**
-   * Decodes the field section `block[start, end)` of `streamId` (a HEADERS frame's payload). Returns the
-   * :status (100..999) if it had one, 0 if none, QPACK_BLOCKED, or a negative QPACK_* code
-   * (QPACK_BAD_FIELD and QPACK_BAD_STATUS after the whole section was decoded).
+   * Decodes field section `block[start, end)` of `streamId` (a HEADERS payload): its :status (100..999), 0 if
+   * none, QPACK_BLOCKED, or a negative QPACK_* code (BAD_FIELD and BAD_STATUS after the whole section).
    */
   decodeSection(streamId: number, block: Uint8Array, start: number, end: number, onField?: OnField): number {
     this.pos = start;
@@ -338,9 +336,7 @@ export class QpackDecoder extends FieldReader {
     // Duplicate: 000xxxxx
     const index = this.readInt(buf, end, 0x1f);
     if (index < 0) return index === QPACK_TOO_LARGE ? QPACK_BAD_INSTRUCTION : index;
-    if (this.absolute(this.insertCount - 1 - index, this.insertCount, true) < 0) {
-      return QPACK_BAD_INSTRUCTION;
-    }
+    if (this.absolute(this.insertCount - 1 - index, this.insertCount, true) < 0) return QPACK_BAD_INSTRUCTION;
     // The entry may be evicted by its own copy's insertion: insert from a copy of it.
     const copy = this.encScratch;
     copyBytes(copy, 0, this.nBuf, this.nOff, this.nLen);

@@ -56,9 +56,7 @@ function flowIssues(c: CheckedConfig): Issue[] {
       : c.protocol !== "http1"
       ? `ws steps open their WebSocket with an HTTP/1.1 Upgrade: use protocol http1, not ${c.protocol}`
       : undefined;
-    if (why !== undefined) {
-      issues.push({ path: ["flows", f, "steps", k, "ws"], message: why });
-    }
+    if (why !== undefined) issues.push({ path: ["flows", f, "steps", k, "ws"], message: why });
   });
   for (const { flow, step, name } of endpointTable(c).clashes) {
     issues.push({

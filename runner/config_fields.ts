@@ -231,7 +231,6 @@ export const OPTION_ROWS = Object.entries(OPTIONS) as Array<[OptionKey, Option]>
 
 type OptionSchemas = { [K in CommonOptionKey]: (typeof OPTIONS)[K]["schema"] };
 
-/** Fields every model has. */
 export const commonFields = {
   url: z.string().url("url must be an absolute http://, https://, ws:// or wss:// URL").refine(
     (u) => /^(https?|wss?):\/\//.test(u),

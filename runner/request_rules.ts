@@ -11,7 +11,6 @@ import { TCHAR } from "../http1/chars.ts";
 import { hasPlaceholder } from "./http/template.ts";
 import { OTHER_ENDPOINT } from "./endpoint_limits.ts";
 
-/** Why `name` cannot be a header name, or undefined. */
 export function headerNameProblem(name: string): string | undefined {
   if (hasPlaceholder(name)) return undefined;
   for (let k = 0; k < name.length; k++) {
@@ -30,7 +29,6 @@ export function headerNameProblem(name: string): string | undefined {
   return undefined;
 }
 
-/** Why `value` cannot be a header value, or undefined. */
 export function headerValueProblem(value: string): string | undefined {
   if (/[\r\n\0]/.test(value)) {
     return "header values cannot contain line breaks (CR, LF) or NUL; put the value on one line";

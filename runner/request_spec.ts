@@ -1,7 +1,6 @@
 /**
  * @module
- * One request of a load's mix as the config states it, apart from runner/config.ts so the encoders can
- * name its type without importing the config union.
+ * A mix request as the config states it, kept from config.ts so encoders import no config union.
  */
 import { z } from "zod";
 import { endpointNameProblem, headerRules, pathProblem, ruleOf, tagRules } from "./request_rules.ts";

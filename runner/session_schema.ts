@@ -20,8 +20,7 @@ function regexpRule(regexp: string | undefined, ctx: z.RefinementCtx): void {
   try {
     new RegExp(regexp);
   } catch (err) {
-    // The engine's reason, then the fix: a JavaScript pattern without its slashes, backslashes doubled in
-    // YAML's double quotes.
+    // The engine's reason, then the fix: a JS pattern without slashes, backslashes doubled in YAML's "...".
     ctx.addIssue({
       code: "custom",
       path: ["regexp"],

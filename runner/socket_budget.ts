@@ -78,9 +78,8 @@ export function quickPortsOf(portsPerSource: number): number {
 }
 
 /**
- * `undefined` when `sockets` connections to one destination fit in the ports `sources` source addresses
- * open quickly (`portsPerSource` null: unknown); else the problem in words, suggesting more source
- * addresses (--source-addresses) or machines (--segment).
+ * `undefined` when `sockets` connections to one destination fit in the ports `sources` addresses open quickly
+ * (`portsPerSource` null: unknown); else the problem, suggesting --source-addresses or --segment.
  */
 export function portProblem(
   sockets: number,

@@ -1,12 +1,10 @@
 /**
  * @module
- * The local addresses a run's connections come from (`--source-addresses`), past one address's ~28,000
- * ports per destination. Addresses and IPv4 ranges, comma-separated or a list; any 127.x.y.z is loopback
- * on Linux. Pure.
+ * The local addresses a run's connections come from (`--source-addresses`), past one address's ~28,000 ports
+ * per destination: addresses and IPv4 ranges, comma-separated or a list (127.x.y.z: loopback on Linux). Pure.
  */
 import { isIP } from "node:net";
 
-/** Most source addresses a run may name. */
 export const MAX_SOURCE_ADDRESSES = 1024;
 
 /** The addresses of `input`, ranges expanded, or the problem with it in words. */

@@ -195,10 +195,7 @@ export function wsStepWaits(step: WsStepLike): boolean {
     (step.ws.match !== undefined || (step.capture?.length ?? 0) + (step.expect?.length ?? 0) > 0);
 }
 
-/**
- * How flow results name a ws step (`label`, else endpoint `name`, else `WS CONNECT path` ...), or null
- * for an untimed step (a send that waits for nothing, a close).
- */
+/** How flow results name a ws step (`label`, `name`, `WS CONNECT path` ...); null for one timing nothing. */
 export function wsStepLabel(step: WsStepLike, connectPath: string): string | null {
   if (step.ws.connect !== undefined) return step.label ?? `WS CONNECT ${step.ws.connect}`;
   if (!wsStepWaits(step)) return null;

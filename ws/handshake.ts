@@ -1,7 +1,6 @@
 /**
  * @module
- * The client's opening handshake request (RFC 6455 4.1), built once per run with a fresh key written
- * into each connection's copy.
+ * The client's opening handshake (RFC 6455 4.1), built once per run, a fresh key written in each copy.
  */
 import { ACCEPT_CHARS, acceptBytesOf, writeBase64 } from "./accept_key.ts";
 import { DEFLATE_OFFER } from "./deflate.ts";

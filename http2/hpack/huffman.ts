@@ -1,7 +1,6 @@
 /**
  * @module
- * The HPACK Huffman code (RFC 7541 Appendix B) built from the canonical lengths, and its allocation-free
- * decoder; EOS or bad padding fails the string (5.2).
+ * HPACK's Huffman code (RFC 7541 Appendix B) and its allocation-free decoder; EOS or bad padding fails (5.2).
  */
 
 /** Bit lengths of symbols 0..256 (256 is EOS), in symbol order, from the RFC's table. */

@@ -88,8 +88,7 @@ export class DynamicTable {
     if (this.tail + bytes > this.data.length) {
       const full = 2 * this.capacityBytes;
       const need = this.liveBytes() + bytes;
-      // Grown only when the live entries and this one fill over half: a server indexing `date` per response
-      // wraps around with little live.
+      // Grown only when live entries and this one fill over half: `date` indexed per response just wraps.
       if (this.data.length < full && 2 * need > this.data.length) {
         // Grown into a new buffer: a name of the old one stays where it is.
         this.compact(

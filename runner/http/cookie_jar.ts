@@ -82,7 +82,6 @@ export class CookieJar {
     return this.#all.size;
   }
 
-  /** Forgets every cookie. */
   clear(): void {
     this.#byDomain.clear(), this.#all.clear();
     this.#lineAuthority = null;

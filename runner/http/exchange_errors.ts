@@ -1,12 +1,10 @@
 /**
  * @module
- * How a connection's failures are named: the kind a socket error counts under, and the messages of
- * failures that are not socket errors.
+ * How a connection's failures are named: a socket error's kind, and the messages of the other failures.
  */
 import type { ErrorKind } from "../../results/mod.ts";
 import { formatCap } from "../../system/read_capped.ts";
 
-/** Maps a socket error to the kind we count it under. */
 export function classifyError(err: unknown, phase: "connect" | "write" | "read"): ErrorKind {
   if (phase === "connect") {
     return err instanceof Deno.errors.InvalidData || /certificate|tls|handshake/i.test(String(err))

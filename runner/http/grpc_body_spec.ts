@@ -4,7 +4,6 @@
  * filled per call in the workers (protobuf_template.ts): fixed fields encoded (`pieces`), the rest slots.
  */
 
-/** What a slot's value is written as. */
 export type GrpcSlotKind =
   | "string"
   | "bytes"
@@ -39,7 +38,6 @@ export interface GrpcSlotSpec {
   /** The value as written, placeholders in it (not for a message). */
   readonly text?: string;
   readonly message?: GrpcMessageSpec;
-  /** An enum's names and their numbers. */
   readonly enumValues?: Readonly<Record<string, number>>;
 }
 

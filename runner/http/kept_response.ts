@@ -19,7 +19,6 @@ export interface StepResponse {
   readonly status: number;
   /** Every value of header `name` (case-insensitive), in order. */
   headers(name: string): string[];
-  /** The body as text (UTF-8). */
   readonly body: string;
 }
 

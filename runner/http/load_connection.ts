@@ -100,10 +100,7 @@ export interface StepRequest {
 
 /** A load connection that runs a flow's steps (every protocol room's that supports flows). */
 export interface StepConnection extends LoadConnection {
-  /**
-   * One step from `sendMs`, its request filled with `values` and `cookieLine` (CRLF-ended, or null),
-   * keeping what `step.keep` asks. Resolves with 1 when answered, 0 when it failed or was never sent.
-   */
+  /** One step from `sendMs`, filled with `values` and `cookieLine` (or null): 1 if answered, else 0. */
   sendStep(
     sendMs: number,
     step: StepRequest,

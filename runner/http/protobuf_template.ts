@@ -60,7 +60,6 @@ interface MessageTemplate {
   readonly slots: readonly Slot[];
 }
 
-/** A call's messages ready to fill. */
 export interface GrpcBodyTemplate {
   readonly messages: readonly MessageTemplate[];
   readonly gzip: boolean;

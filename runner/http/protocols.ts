@@ -1,10 +1,9 @@
 /**
  * @module
- * The protocol table: `PROTOCOLS` maps each protocol a run can speak to the factory of its
- * `LoadConnection`s; a new protocol is a folder of its own plus one entry here. Chosen once per worker
- * before t0: `auto` on https: asks the server's ALPN once with one connection (no request); on http: it
- * is HTTP/1.1, as cleartext h2 cannot be negotiated without an upgrade per connection. `h3` is QUIC
- * (ALPN h3, https: only).
+ * The protocol table: `PROTOCOLS` maps each protocol a run can speak to the factory of its `LoadConnection`s;
+ * a new protocol is a folder of its own plus one entry here. Chosen once per worker before t0: `auto` on
+ * https: asks the server's ALPN once with one connection (no request); on http: it is HTTP/1.1, as cleartext
+ * h2 cannot be negotiated without an upgrade per connection. `h3` is QUIC (ALPN h3, https: only).
  */
 import type { ChosenTransport } from "./transport/choice.ts";
 import type { RequestSpec } from "../request_spec.ts";
@@ -220,10 +219,7 @@ class StreamSlots<C extends SlotHost, S> {
     readonly slotOn: (id: number, session: C) => S,
   ) {}
 
-  /**
-   * The next slot: on the current connection while it has fewer than `streams`, else on a new one; with a
-   * `spread`, on the next of that many connections in turn.
-   */
+  /** The next slot: on the current connection below `streams`, else a new one (`spread`: round robin). */
   next(id: number): S {
     if (this.spread > 0) {
       const k = this.#inSession++ % this.spread;

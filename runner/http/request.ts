@@ -18,7 +18,6 @@ import { maxOf, minOf } from "../../system/large_arrays.ts";
 
 const encoder = new TextEncoder();
 
-/** One encoded request of a mix. */
 export interface EncodedRequest {
   /** The whole request; empty when `fixed` is false (its bytes depend on values). */
   bytes: Uint8Array;

@@ -1,10 +1,9 @@
 /**
  * @module
  * Requests with `{{ name }}` in path, headers or body, split once into byte segments and slots, so sending
- * one copies segments and values into a reused buffer. HOT PATH: `TemplateWriter.fill` allocates nothing.
- * A slot is a value index or a built-in (Artillery's `$randomNumber(min,max)`, `$randomString(n)`; `$uuid()`,
- * `$now(unit)`, `$worker()`); its place (fill_values.ts) decides percent-encoding and refusal of CR, LF or
- * NUL. Bodies are filled as is.
+ * one copies segments and values into a reused buffer. HOT PATH: `TemplateWriter.fill` allocates nothing. A
+ * slot is a value index or a built-in (Artillery's `$randomNumber(min,max)`, `$randomString(n)`; `$uuid()`,
+ * `$now(unit)`, `$worker()`); its place (fill_values.ts) decides percent-encoding and refusing CR, LF, NUL.
  */
 import { copyBytes } from "../../system/copy_bytes.ts";
 import {

@@ -7,7 +7,6 @@ import { setImmediate } from "node:timers";
 
 const COARSE_MARGIN_MS = 2.5;
 
-/** Resolves after about `ms` milliseconds (timer precision). */
 export function sleepMs(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 }

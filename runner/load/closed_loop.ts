@@ -1,10 +1,9 @@
 /**
  * @module
- * The closed loop of the closed models: a connection sends again as soon as its response ended, while
- * `take` grants requests. The intended send is the actual one, so latency is one user's service time.
- * Under steering connection i runs while i is below the active count: a retired one finishes its request
- * in flight, then closes; one added later opens as its loop starts, and a resume restarts what a pause
- * ended. A concurrency schedule (ghz's) sets the active count the same way.
+ * The closed loop of the closed models: a connection sends again once its response ended, while `take`
+ * grants; the intended send is the actual one, so latency is one user's service time. Under steering (or
+ * ghz's concurrency schedule) connection i runs while i is below the active count: a retired one finishes its
+ * request in flight and closes, one added opens as its loop starts, a resume restarts what a pause ended.
  */
 import { type CommonConfig, type LoadContext, mayStart } from "./executor.ts";
 import { slotsOf } from "./schedule.ts";
@@ -32,8 +31,7 @@ export async function closedLoop(
   while (true) {
     const granted = take(depth, conn.lastEventMs);
     if (granted === 0) return conn;
-    // `take` lets an inline transport (epoll) or an arrival (a session script's) start the next ones
-    // itself, without a promise each.
+    // `take` lets an inline transport (epoll) or an arrival start the next ones, no promise each.
     const done = arrival === null
       ? await conn.exchange(-1, granted, null, take)
       : await arrival(conn, -1, take);

@@ -70,7 +70,6 @@ export type EncodedStep =
   | { kind: "think"; thinkMs: number }
   | EncodedWsStep;
 
-/** A flow whose request bytes are ready to write. */
 export interface EncodedFlow {
   name: string;
   steps: EncodedStep[];

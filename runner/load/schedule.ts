@@ -6,7 +6,6 @@
  */
 import type { Phase } from "./models/fields.ts";
 
-/** An open-model schedule. */
 export interface Schedule {
   readonly count: number;
   /** Length of the schedule in ms (the last phase's end). */

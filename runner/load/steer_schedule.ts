@@ -37,7 +37,6 @@ export function steeredPhases(phases: readonly Phase[], changes: readonly Schedu
   }));
 }
 
-/** The schedule's length once `changes` are applied (ms). */
 export function steeredDurationMs(phases: readonly Phase[], changes: readonly ScheduleChange[]): number {
   return steeredPhases(phases, changes).reduce((sum, p) => sum + p.durationMs, 0);
 }

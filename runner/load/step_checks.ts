@@ -48,7 +48,6 @@ interface Capture {
   index: number;
 }
 
-/** A compiled check. */
 export interface Check {
   spec: CheckSpec;
   path: PathStep[];
@@ -82,7 +81,6 @@ export interface StepExtract {
   needsBody: boolean;
 }
 
-/** How results name a check. */
 export function checkName(c: CheckSpec): string {
   if (c.status !== undefined) return `status ${c.status}`;
   if (c.contains !== undefined) return `contains ${JSON.stringify(c.contains)}`;

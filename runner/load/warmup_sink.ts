@@ -2,8 +2,7 @@
  * @module
  * The loopback sinks of the generator's warm-up, never the target. In process: HTTP/1.1 a canned 200 per
  * request head; h2c SETTINGS, ACKs and a HEADERS + DATA answer per request. A WebSocket run's echo runs in
- * an isolate of its own (its pumps block their thread), started on the main isolate (faster than from a
- * worker), its URL handed to the workers.
+ * its own isolate (its pumps block their thread), started by the main isolate (faster than a worker).
  */
 import type { AttackConfig } from "../config.ts";
 import { writeAll } from "../../system/write_all.ts";

@@ -40,7 +40,6 @@ import { concatBytes } from "../../system/copy_bytes.ts";
 const encoder = new TextEncoder();
 const NO_HEADERS: string[] = [];
 
-/** One ws step of an encoded flow. */
 export interface EncodedWsStep {
   kind: "ws";
   /** Index among the flow's timed steps (results), or -1 for a send that waits for nothing and a close. */

@@ -30,11 +30,7 @@ interface ScriptPlace {
   workerCount: number;
 }
 
-export function scriptArrival(
-  module: ScriptModule,
-  run: SessionRun,
-  place: ScriptPlace,
-): {
+export function scriptArrival(module: ScriptModule, run: SessionRun, place: ScriptPlace): {
   sessions: ScriptSessions;
   arrival: Arrival;
   settled(): Promise<void>;

@@ -6,10 +6,8 @@
  * the k6 runtime's files are checked from a converted script's folder.
  */
 
-/** Its 32-bit slots. */
 export const RUN_COUNTER_SLOTS = 256;
 
-/** A run's counters, all 0. */
 export function newRunCounters(): SharedArrayBuffer {
   return new SharedArrayBuffer(RUN_COUNTER_SLOTS * Uint32Array.BYTES_PER_ELEMENT);
 }
@@ -22,7 +20,6 @@ export function setRunCounters(buffer: SharedArrayBuffer): void {
   counters = new Uint32Array(buffer);
 }
 
-/** This isolate's run counters. */
 export function runCounters(): Uint32Array {
   return counters;
 }

@@ -7,7 +7,6 @@
 
 const hooks: Array<() => void> = [];
 
-/** Calls `fn` as this isolate's load ends. */
 export function atRunEnd(fn: () => void): void {
   hooks.push(fn);
 }

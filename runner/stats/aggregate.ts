@@ -30,7 +30,6 @@ const DEFAULT_FOLD_WINDOW_MS = 5_000;
 /** The most endpoints the live line names. */
 const LIVE_ENDPOINTS = 3;
 
-/** Merges interval samples from any number of workers into run statistics. */
 export class RunAggregator {
   readonly #intervalMs: number;
   readonly #keepIntervalHistograms: boolean;

@@ -1,7 +1,6 @@
 /**
  * @module
- * The shapes around `RunAggregator` (runner/stats/aggregate.ts): its options, its end-of-run statistics
- * and the live progress figures.
+ * The shapes around `RunAggregator` (aggregate.ts): its options, end-of-run statistics and live figures.
  */
 import type { AttackProgress, RunResult } from "../../results/mod.ts";
 import type { IntervalDelta } from "../../results/export/interval_delta.ts";
@@ -47,7 +46,6 @@ export type LiveStats = Omit<AttackProgress, "elapsedSec" | "totalSec">;
 /** One of the busiest endpoints on the live line. */
 export type LiveEndpoint = NonNullable<AttackProgress["endpoints"]>[number];
 
-/** How the aggregator slices and keeps a run. */
 export interface AggregatorOptions {
   intervalMs: number;
   uncorrected: boolean;

@@ -59,7 +59,6 @@ export interface FlowSample {
   >;
 }
 
-/** Zero totals of a flow with these request steps. */
 export function emptyFlowCounters(
   name: string,
   labels: readonly string[],

@@ -27,7 +27,6 @@ export type HostCpuDelta = {
   cores: number;
 };
 
-/** The host now, or null where it cannot be read. */
 export function readHostCpu(): HostCpuReading | null {
   const host = readHostCpuSec();
   const treeSec = treeCpuSec(Deno.pid);

@@ -51,7 +51,6 @@ export interface CompleteInterval extends Omit<IntervalAccumulator, "histograms"
 
 const NO_LATENCY: IntervalLatency = { p50: 0, p75: 0, p90: 0, p99: 0, mean: 0, max: 0 };
 
-/** An interval no worker reported yet. */
 export function emptyAccumulator(): IntervalAccumulator {
   return { ...emptyIntervalCounts(), errorKinds: {}, inFlight: 0, connections: 0, histograms: [] };
 }

@@ -50,7 +50,6 @@ interface RecorderOptions {
 /** How far before t0 a send may be intended and still count as the run's (rounding, not backlog). */
 const WARMUP_LINE_SLACK_MS = 1;
 
-/** Records events of one worker into per-interval counters and histograms. */
 export class IntervalRecorder {
   inFlight = 0;
   connections = 0;

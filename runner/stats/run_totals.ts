@@ -73,7 +73,6 @@ export class RunTotals {
     this.#named = opts.namedEndpoints ? new Map() : null;
   }
 
-  /** Adds one worker's sample of one interval to the run's totals. */
   add(sample: IntervalSample): void {
     addCounters(this.#c, sample);
     addCounts(this.#statusCodes, sample.statusCodes);
@@ -127,7 +126,6 @@ export class RunTotals {
     });
   }
 
-  /** Responses so far. */
   requests(): number {
     return this.#c.requests;
   }

@@ -1,9 +1,8 @@
 /**
  * @module
- * A gRPC call as one request of the run's mix: `POST /pkg.Service/Method` with `application/grpc`,
- * `te: trailers`, the run's timeout as `grpc-timeout`, metadata as header fields (`-bin` base64) and the
- * length-prefixed messages as the body (gzip-compressed once with `compress`). Made once before the load
- * and encoded like any HTTP/2 request.
+ * A gRPC call as one request of the run's mix, made once before the load: `POST /pkg.Service/Method` with
+ * `application/grpc`, `te: trailers`, the run's timeout as `grpc-timeout`, metadata as header fields (`-bin`
+ * base64) and the length-prefixed messages as the body (gzip-compressed once with `compress`).
  */
 import type { RequestSpec } from "../../request_spec.ts";
 import { frameMessage } from "../../../grpc/framing.ts";

@@ -6,7 +6,6 @@
  */
 import protobuf from "protobufjs";
 
-// deno-lint-ignore no-explicit-any
 type Any = any;
 
 /** Each field added goes into the message's fields by id, which protobufjs would rebuild after every add. */

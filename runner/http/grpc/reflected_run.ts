@@ -1,8 +1,7 @@
 /**
  * @module
- * A gRPC run whose schema is the server's (`grpc.reflect`): reflection is asked once as the run starts,
- * the schema becomes `grpc.schema` and the section's call the request mix. A failure is a `ConfigError`
- * at its path (exit 2) before any load.
+ * A gRPC run whose schema is the server's (`grpc.reflect`): asked once as the run starts, it becomes
+ * `grpc.schema` and the section's call the request mix; a failure is a `ConfigError` at its path (exit 2).
  */
 import protobuf from "protobufjs";
 import "protobufjs/ext/descriptor/index.js";
@@ -14,9 +13,7 @@ import { callIssue, grpcCallSpec } from "./call_spec.ts";
 
 /** `root` as a FileDescriptorSet's bytes, the form a run's workers read its schema in. */
 export function schemaBytes(root: protobuf.Root): Uint8Array<ArrayBuffer> {
-  // deno-lint-ignore no-explicit-any
   const set = (root as any).toDescriptor("proto3");
-  // deno-lint-ignore no-explicit-any
   return Uint8Array.from((protobuf as any).descriptor.FileDescriptorSet.encode(set).finish());
 }
 

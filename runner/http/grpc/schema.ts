@@ -19,7 +19,6 @@ export class GrpcSchemaError extends Error {
   }
 }
 
-/** One method of the schema, as a run calls it. */
 export interface GrpcMethod {
   /** `pkg.Service/Method` (the request's path without its slash). */
   readonly path: string;
@@ -81,7 +80,6 @@ export function loadProtoFile(file: string, importPaths: readonly string[] = [])
 /** A FileDescriptorSet's bytes (a protoset file, or reflection's answers gathered) as a schema. */
 export function rootOfDescriptorSet(bytes: Uint8Array, what: string): protobuf.Root {
   try {
-    // deno-lint-ignore no-explicit-any
     const root = (protobuf.Root as any).fromDescriptor(bytes) as protobuf.Root;
     root.resolveAll();
     return root;
@@ -102,9 +100,7 @@ export function loadProtoset(file: string): protobuf.Root {
     bytes = readFileCapped(file, MAX_SCHEMA_BYTES);
   } catch (err) {
     const why = err instanceof FileReadError ? err.reason : (err as Error).message;
-    throw new GrpcSchemaError(`--protoset ${file}: cannot read it (${why})`, "", {
-      cause: err,
-    });
+    throw new GrpcSchemaError(`--protoset ${file}: cannot read it (${why})`, "", { cause: err });
   }
   return rootOfDescriptorSet(bytes, `--protoset ${file}`);
 }

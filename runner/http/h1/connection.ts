@@ -2,11 +2,10 @@
  * @module
  * One keep-alive HTTP/1.1 load connection. HOT PATH: writes pre-encoded bytes unawaited and reads into one
  * reused buffer; the pump (epoll, io_uring, or Deno's sockets through transport/promise_inline.ts) hands
- * reads to `#consume` by callback, where the byte-scanning parser finds each response's end and it is
- * recorded, nothing allocated, and chains a closed loop's exchanges under one promise. Timeouts come from
- * the worker's watchdog (`deadlineMs` + `abort`), so no timer is armed per request. Failures are counted by
- * kind, never thrown. A flow step that captures, checks or keeps cookies asks (`prepareStep`) for its
- * response's bytes to be kept; every other exchange keeps none.
+ * reads to `#consume`, where the byte-scanning parser finds each response's end, records it without
+ * allocating, and chains a closed loop's exchanges under one promise. The worker's watchdog times it out
+ * (`deadlineMs` + `abort`): no timer per request. Failures are counted by kind, never thrown. Only a flow
+ * step that captures, checks or keeps cookies keeps its response's bytes (`prepareStep`).
  */
 import { fillLane } from "../template.ts";
 import type { ErrorKind } from "../../../results/mod.ts";
@@ -18,7 +17,6 @@ import { fdOf, TRACE_CONN, traceConn } from "../transport/conn_trace.ts";
 import { type InlineConn, inlineOf, type InlineReader, type TransportConn } from "../transport/transport.ts";
 import { PromiseInline } from "../transport/promise_inline.ts";
 import type { SslConn, SslNegotiated } from "../tls/openssl_conn.ts";
-
 import {
   classifyError,
   CLOSED_EARLY,
@@ -153,10 +151,7 @@ export class Connection implements StepConnection, InlineReader {
     hangUp(this.shared, sock);
   }
 
-  /**
-   * Dials once the connect gate has room; a connect past the timeout is aborted by the watchdog. A failed
-   * connect counts under `endpoint`, the request's it opens for.
-   */
+  /** Dials once the connect gate has room (the watchdog times it out); a failure counts under `endpoint`. */
   open(endpoint = -1): Promise<boolean> {
     this.#dialer.endpoint = endpoint;
     // No async frame and, on epoll, no promise of the dial's: a crowd's connects keep only this one.
@@ -191,10 +186,9 @@ export class Connection implements StepConnection, InlineReader {
   }
 
   /**
-   * Sends `depth` requests back to back (pipelining when > 1) and resolves with the number of responses.
-   * Latency counts from `intendedMs` (negative: now); failures are recorded and the socket closed.
-   * `request` replaces the mix's next one. `next`: a closed loop's grant of the next exchange, started
-   * from the pump's callback while the socket stays open.
+   * Sends `depth` requests back to back (pipelining when > 1); resolves with the number of responses. Latency
+   * counts from `intendedMs` (negative: now); failures are recorded and the socket closed. `request` replaces
+   * the mix's next one; `next`, a closed loop's grant, starts the next exchange from the pump's callback.
    */
   exchange(
     intendedMs: number,

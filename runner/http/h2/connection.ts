@@ -44,10 +44,7 @@ const PARTIAL_MAX_BYTES = FRAME_HEADER_BYTES + MAX_FRAME_IN;
 /** A connection's first partial-frame store; it doubles up to PARTIAL_MAX_BYTES as frames need. */
 const PARTIAL_FIRST_BYTES = 1024;
 const EMPTY = new Uint8Array(0);
-/**
- * The input buffer of every inline connection of this isolate: frames keep no view of it, so one serves
- * all. A promise read is handled a turn later, so such a connection keeps its own.
- */
+/** Every inline connection's input (frames keep no view of it); promise reads keep their own. */
 const SHARED_IN = new Uint8Array(IN_BYTES);
 
 /** A call grpc-go fails at once costs it 10 to 30 us of a core: this isolate's take 10 us each in turn. */
@@ -77,10 +74,7 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
   peer = new PeerSettings();
   gotSettings = false;
   goawayCode = -1;
-  /**
-   * The lane's other connection: after a GOAWAY, new and refused requests go to it while this one drains,
-   * and back on the next GOAWAY, so a lane holds two connections at most whatever the GOAWAYs.
-   */
+  /** Where a GOAWAY sends new and refused requests, and the next GOAWAY back: a lane holds two at most. */
   partner: H2Connection | null = null;
   /** A GOAWAY handed this connection's requests to `partner`; it drains, then closes. */
   handedOver = false;
@@ -334,9 +328,8 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
   }
 
   /**
-   * A GOAWAY left streams the server processes (RFC 9113 6.8): they end here, while the refused ones and
-   * every new request go to the partner at once. A partner still draining a GOAWAY of its own takes
-   * nothing: the streams wait here for this connection to drain.
+   * A GOAWAY left streams the server processes (RFC 9113 6.8): they end here; refused and new requests go to
+   * the partner at once, unless it drains a GOAWAY of its own: then they wait here.
    */
   handOver(): void {
     if (!this.handedOver) {

@@ -1,9 +1,8 @@
 /**
  * @module
- * The requests of an HTTP/2 run, encoded once before any load: each becomes its HEADERS frame (split into
- * CONTINUATION frames past 16 KiB) and its body. On the hot path the frames are copied into the output and
- * only each frame header's stream id is patched (`writeHeadersFrames`). Requests with placeholders become
- * templates (h2/template.ts).
+ * The requests of an HTTP/2 run, encoded once before any load: each becomes its HEADERS frame (CONTINUATION
+ * frames past 16 KiB) and its body. On the hot path the frames are copied into the output, only each frame
+ * header's stream id patched (`writeHeadersFrames`); placeholders make templates (h2/template.ts).
  */
 import type { RequestSpec } from "../../request_spec.ts";
 import { encodeField, encodeRequestHeaders } from "../../../http2/hpack/encoder.ts";

@@ -126,9 +126,8 @@ export class H2Slot implements StepConnection, H2Stream {
   }
 
   /**
-   * A flow step: `request` filled with the session's `values` and `cookie`, keeping what `keep` says
-   * (flow_plan.ts) for `keptResponse`. `answer`: the step's own judge of its answer, else the run's.
-   * Resolves with 1 when answered, 0 when it failed (counted) or was never sent.
+   * A flow step: `request` filled with the session's `values` and `cookie`, keeping what `keep` says for
+   * `keptResponse`; `answer` judges it, else the run's judge. 1 if answered, else 0.
    */
   async exchangeStep(
     intendedMs: number,

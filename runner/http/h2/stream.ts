@@ -1,9 +1,8 @@
 /**
  * @module
- * The shapes the parts of an HTTP/2 connection work with: the connection as they reach it (`H2Core`:
- * shared parts, the peer's settings and HPACK table, the output, the ways it ends), a stream (`H2Stream`,
- * met by a slot) and the run's HTTP/2 settings its worker's connections share (`H2Run`). Types only, so
- * no part imports the connection or another part.
+ * The shapes the parts of an HTTP/2 connection work with: the connection as they reach it (`H2Core`: shared
+ * parts, the peer's settings and HPACK table, the output, the ways it ends), a stream (`H2Stream`, met by a
+ * slot) and the run's settings its worker's connections share (`H2Run`). Types only: no part imports another.
  */
 import type { PeerSettings } from "../../../http2/frames.ts";
 import type { HpackDecoder } from "../../../http2/hpack/decoder.ts";
@@ -50,7 +49,6 @@ export interface H2Stream {
   rehome(): void;
 }
 
-/** The run's HTTP/2 settings, shared by every connection of a worker. */
 export interface H2Run {
   readonly requests: readonly H2Request[];
   /** Our receive windows (SETTINGS_INITIAL_WINDOW_SIZE and the connection's), bytes. */
@@ -61,7 +59,6 @@ export interface H2Run {
   readonly streamIntervalMs?: number;
 }
 
-/** One h2 connection as its parts see it. */
 export interface H2Core {
   readonly id: number;
   readonly shared: ConnectionShared;

@@ -214,9 +214,8 @@ export class StreamTable {
   }
 
   /**
-   * The server refused `stream` unprocessed (RFC 9113 8.7), so it may go again whatever its method: it
-   * waits at the front of `pending`, counted `retried`, its latency still from its intended send. False
-   * when its MAX_RESENDS are spent or the run is stopping.
+   * Refused unprocessed (RFC 9113 8.7), `stream` may go again whatever its method: first in `pending`,
+   * counted `retried`, latency from its intended send. False once MAX_RESENDS are spent or the run stops.
    */
   resend(stream: H2Stream, nowMs: number): boolean {
     if (this.byId.get(stream.streamId) === stream) this.byId.delete(stream.streamId);

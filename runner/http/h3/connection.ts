@@ -1,16 +1,14 @@
 /**
  * @module
- * One HTTP/3 connection of a worker over Deno's QUIC (`Deno.connectQuic`, unstable: `--unstable-net`):
- * the QUIC handshake with ALPN `h3` (the connect and TLS time are one), then our control stream with
- * SETTINGS (no dynamic table, no blocked streams) and our QPACK encoder and decoder streams, whose
- * writers stay referenced for the connection's life (a send stream dropped is finished, and a finished
- * critical stream closes the connection, RFC 9114 6.2.1). The server's control stream is read for its
- * SETTINGS and GOAWAY and its encoder stream fed to the connection's QPACK decoder; any other
- * unidirectional stream is drained. A failure of the connection (the server's CONNECTION_CLOSE with an
- * H3_* or a QUIC code, an idle timeout, a broken control stream) is kept so every request it ends counts
- * under its kind. TLS is rustls inside Deno: the server's name (`--sni`) and extra roots (`--cacert`)
- * are honoured; skipping verification, client certificates, versions and ciphers are not (config checks
- * refuse them).
+ * One HTTP/3 connection of a worker over Deno's QUIC (`Deno.connectQuic`, `--unstable-net`): the handshake
+ * with ALPN `h3` (connect and TLS time are one), then our control stream with SETTINGS (no dynamic table, no
+ * blocked streams) and our QPACK encoder and decoder streams, whose writers live as long as the connection (a
+ * dropped send stream is finished, and a finished critical stream closes the connection, RFC 9114 6.2.1). The
+ * server's control stream is read for SETTINGS and GOAWAY, its encoder stream fed to our QPACK decoder, any
+ * other unidirectional stream drained. A connection failure (CONNECTION_CLOSE with an H3_* or QUIC code, an
+ * idle timeout, a broken control stream) is kept, so each request it ends counts under its kind. TLS is
+ * rustls inside Deno: `--sni` and `--cacert` are honoured; skipping verification, client certificates,
+ * versions and ciphers are refused by the config checks.
  */
 import type { ErrorKind } from "../../../results/mod.ts";
 import type { ConnectionShared } from "../load_connection.ts";

@@ -71,10 +71,7 @@ export class H3Slot implements LoadConnection {
     return this.session.open();
   }
 
-  /**
-   * The mix's next request on a new stream of this slot's connection, from `intendedMs` (negative: now).
-   * Resolves with 1 when it was answered, 0 when it failed (counted by kind) or was never sent.
-   */
+  /** The mix's next request on a new stream from `intendedMs` (negative: now): 1 if answered, else 0. */
   async exchange(intendedMs: number): Promise<number> {
     const session = this.session;
     if (session.conn === null && !(await session.open())) return 0;

@@ -121,7 +121,6 @@ export function libssl(): LibSsl {
   return loaded;
 }
 
-/** Why libssl cannot be used here, or null. */
 export function opensslUnavailableReason(): string | null {
   try {
     libssl();

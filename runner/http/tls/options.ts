@@ -235,7 +235,6 @@ export function h2NotSelected(selected: string | null): Error {
   );
 }
 
-/** The address `connectTo` dials instead of the URL's, or undefined. */
 export function connectToOf(options: TlsOptions | undefined): { hostname: string; port: number } | undefined {
   return options?.connectTo === undefined ? undefined : parseConnectTo(options.connectTo);
 }

@@ -88,8 +88,7 @@ export function chooseTransport(
 }
 
 /**
- * The epoll loop bound to the source addresses, whatever was asked; an error naming why where it cannot
- * run: a run never opens its crowd from fewer addresses than it was given.
+ * Epoll bound to the source addresses whatever was asked, else why not: a crowd never uses fewer addresses.
  */
 function boundTransport(url: URL, requested: TransportRequest, options: TransportOptions): ChosenTransport {
   const why = requested === "deno" ? "--transport deno cannot bind a source address" : epollBlocker(url);

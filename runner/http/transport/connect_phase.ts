@@ -142,8 +142,7 @@ export class ConnectPhase {
   }
 
   /**
-   * The socket closes: detaches a waiting connect and says what it was doing. A handshake cut off by the
-   * timeout counts as a connect timeout, as on the deno transport.
+   * The socket closes: a waiting connect is detached (a handshake cut at the timeout is a connect timeout).
    */
   abandon(fd: number): AbandonedConnect {
     const loop = this.sock.loop;

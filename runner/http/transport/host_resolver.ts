@@ -32,9 +32,7 @@ export function resolveHost(host: string): string[] {
       const addr = info.getPointer(24);
       if (addr !== null) {
         const sa = new Deno.UnsafePointerView(addr);
-        if (family === AF_INET) {
-          found.push(Array.from({ length: 4 }, (_, k) => sa.getUint8(4 + k)).join("."));
-        }
+        if (family === AF_INET) found.push(Array.from({ length: 4 }, (_, k) => sa.getUint8(4 + k)).join("."));
         if (family === AF_INET6) {
           const words = Array.from(
             { length: 8 },

@@ -17,7 +17,6 @@ export interface ReadyWaitSum {
   sumMs: number;
 }
 
-/** One probe's waits, summed until taken. */
 export class ReadyWaitTally {
   #dueMs = Infinity;
   #count = 0;

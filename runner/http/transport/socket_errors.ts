@@ -29,9 +29,7 @@ export function errnoMessage(errno: number): string {
 export function connectError(errno: number, addr: SockAddr): Error {
   const message = `${errnoMessage(errno)} connecting to ${addr.text}`;
   if (errno === 111) return new Deno.errors.ConnectionRefused(`refused: ${message}`);
-  if (errno === 110) {
-    return new Deno.errors.TimedOut(`timed out at the kernel's SYN retries: ${message}`);
-  }
+  if (errno === 110) return new Deno.errors.TimedOut(`timed out at the kernel's SYN retries: ${message}`);
   return new Deno.errors.ConnectionAborted(message);
 }
 

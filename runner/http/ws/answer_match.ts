@@ -1,12 +1,10 @@
 /**
  * @module
  * Which server message answers a send: `echo` (the first after it), `nth` (the n-th), or `json` (the first
- * whose top-level `field` equals `equals`, parsing each message). Messages passed over are unsolicited. An
- * echo matcher keeps no count, so one serves every connection. `fanoutUs` reads a broadcast's `"sentAt"`
- * by a byte scan to time its fan-out.
+ * whose top-level `field` equals `equals`); those passed over are unsolicited. An echo matcher keeps no
+ * count, so one serves every connection. `fanoutUs` byte-scans a broadcast's `"sentAt"` to time its fan-out.
  */
 
-/** A match rule as the config gives it. */
 export type MatchRule =
   | { kind: "echo" }
   | { kind: "nth"; n: number }

@@ -11,14 +11,12 @@ import type { InlineConn, InlineReader } from "../transport/transport.ts";
 import type { FrameWriter } from "./frame_writer.ts";
 import type { WsRun } from "./run.ts";
 
-/** The error kind a frame fault counts under. */
 export const FAULT_KINDS: Record<FrameFault, ErrorKind> = {
   "protocol": "ws-protocol",
   "too-big": "ws-too-big",
   "bad-utf8": "ws-bad-utf8",
 };
 
-/** The close code a frame fault is answered with. */
 export const FAULT_CODES: Record<FrameFault, number> = {
   "protocol": CLOSE_PROTOCOL_ERROR,
   "too-big": CLOSE_TOO_BIG,

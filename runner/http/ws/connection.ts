@@ -1,12 +1,11 @@
 /**
  * @module
- * One WebSocket load connection: `open` dials and runs the handshake (frames that came with its answer
- * read first). An `exchange` sends one message and waits for its match; a storm's is a connection's life,
- * hold's a wait, a ping and its pong. One read is armed at a time and stays armed between exchanges, so
- * broadcasts are timed as they arrive; a closed loop's next exchange starts from the read's callback. HOT
- * PATH: frames masked in place, messages handled as views in the read's callback, no closure between
- * socket and connection; on epoll and io_uring reads land in the worker's shared buffer, so an idle
- * connection holds no read buffer. Failures are counted by kind, never thrown.
+ * One WebSocket load connection: `open` dials and runs the handshake (frames that came with its answer read
+ * first); an `exchange` sends one message and waits for its match (a storm's is a connection's life, hold's a
+ * wait, a ping and its pong). One read stays armed between exchanges, so broadcasts are timed as they arrive
+ * and a closed loop's next exchange starts from its callback. HOT PATH: frames masked in place, messages
+ * handled as views, no closure between socket and connection; on epoll and io_uring reads land in the
+ * worker's shared buffer, so an idle connection holds none. Failures are counted by kind, never thrown.
  */
 import type { ErrorKind } from "../../../results/mod.ts";
 import { FrameParser, type FrameSink } from "../../../ws/frame_parser.ts";
@@ -403,9 +402,7 @@ export class WsConnection implements LoadConnection, FrameSink, InlineReader, Wr
   #endExchange(): number {
     const answered = this.#ex.end();
     this.deadlineMs = Infinity;
-    if (this.run.messagesPerConnection > 0 && this.#sock !== null) {
-      this.#closeAfterUse();
-    }
+    if (this.run.messagesPerConnection > 0 && this.#sock !== null) this.#closeAfterUse();
     return answered;
   }
 

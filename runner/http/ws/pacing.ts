@@ -1,8 +1,7 @@
 /**
  * @module
- * What one WebSocket connection sends next, and when: the run's messages in turn (or hold's ping), a
- * storm's count and think time, and idle waits on the worker's one timer. HOT PATH: `nextFrame` masks a
- * prebuilt frame in place and counts two numbers.
+ * What one WebSocket connection sends next, and when: the run's messages in turn (or hold's ping), a storm's
+ * count and think time, idle waits on the worker's one timer. HOT PATH: `nextFrame` masks a prebuilt frame.
  */
 import { type MessageTemplate, pingFrame } from "../../../ws/frame_encoder.ts";
 import type { WsRun } from "./run.ts";

@@ -40,7 +40,6 @@ export interface WsRun {
   readonly pauses: PauseQueue;
   /** The Upgrade request, built once; each handshake takes a copy with its own key. */
   readonly upgrade: HandshakeTemplate;
-  /** Handshake buffers given back, reused by the next handshakes. */
   readonly handshakeBuffers: Uint8Array[];
 }
 

@@ -95,7 +95,6 @@ export class WsSessionSocket implements FrameSink, WriteOwner, InlineReader {
   readonly #queue = new SessionQueue((atMs) => this.#unsolicited(atMs));
   #waiter: Waiter | null = null;
   readonly #close = new CloseHandshake(this.#writer, this);
-  /** When the bytes being parsed were read. */
   #nowMs = 0;
   /** Resolves a close step once the server's close (or the end of the stream) came. */
   #closed: (() => void) | null = null;

@@ -12,7 +12,6 @@ import { countModel } from "./count.ts";
 import { rampingConnectionsModel } from "./ramping_connections.ts";
 import { LOAD_MODEL_FACTS, type Pacing } from "../../../results/load_models.ts";
 
-/** Every load model's record, by name. */
 export const LOAD_MODEL_DEFS = {
   connections: connectionsModel,
   rate: rateModel,

@@ -1,10 +1,9 @@
 /**
  * @module
- * The paced models. `rate`: the open model (Artillery arrivalRate, k6 ramping-arrival-rate): arrivals
- * follow the phases whatever the target does, on connections opened on demand up to `maxConnections`.
- * `throughput`: a constant rate over fixed connections with coordinated-omission correction (wrk2 `-R`):
- * send i is intended at start + i/rate, round-robin; latency counts from the intended time, the
- * uncorrected latency kept beside it.
+ * The paced models. `rate`: the open model (Artillery arrivalRate, k6 ramping-arrival-rate): arrivals follow
+ * the phases whatever the target does, on connections opened on demand up to `maxConnections`. `throughput`:
+ * a constant rate over fixed connections with coordinated-omission correction (wrk2 `-R`): send i is intended
+ * at start + i/rate, round-robin; latency counts from then, the uncorrected kept beside it.
  */
 import { z } from "zod";
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../../../validation/duration.ts";

@@ -7,7 +7,6 @@
 /** Gives `value` back with the caller's VU current again (each callback starts with it). */
 export type Resume = (value: unknown) => unknown;
 
-// deno-lint-ignore no-explicit-any
 type Callback = (...args: any[]) => unknown;
 
 /** `xs.method(callback, ...rest)` with an async callback, element after element; `resume` restores the VU. */

@@ -5,7 +5,6 @@
 import { type Cheerio, type CheerioAPI, load } from "cheerio/slim";
 import { setHtmlParser } from "./response.ts";
 
-// deno-lint-ignore no-explicit-any
 type Nodes = Cheerio<any>;
 
 /** One element, as k6's `each` and `get` hand it: its text, markup and attributes. */

@@ -26,7 +26,6 @@ export interface MetricPart {
   count: number;
 }
 
-/** The channel the workers' parts travel on. */
 export const METRICS_CHANNEL = "loadlab-k6-metrics";
 
 const parts = new Map<string, MetricPart>();
@@ -124,9 +123,8 @@ export const MAX_SCRIPT_METRICS = 1_000;
 const made = new Map<string, { kind: MetricPart["kind"]; time: boolean }>();
 
 /**
- * The script's own metrics, by name: what loadlab's main isolate reads when it imports the script, so a
- * threshold on a name the script never makes is refused as k6 refuses it, and one on a metric never added
- * to is judged as the empty metric of its kind.
+ * The script's own metrics, by name, read by the main isolate as it imports the script: a threshold on a name
+ * never made is refused as k6 refuses it, one on a metric never added to judged empty.
  */
 export function madeMetrics(): Record<string, { kind: MetricPart["kind"]; time: boolean }> {
   return Object.fromEntries(made);
@@ -142,9 +140,8 @@ const AGGREGATIONS = {
 const ANY_AGGREGATION = new Set(Object.values(AGGREGATIONS).join(", ").split(", "));
 
 /**
- * Why k6 refuses threshold `rule` on `metric` before the test, else null: a metric neither built in
- * (k6/ws's, k6/net/grpc's and the browser's included) nor made by the script (`made`), or an aggregation
- * of another kind.
+ * Why k6 refuses threshold `rule` on `metric` before the test, else null: a metric neither built in (k6/ws's,
+ * k6/net/grpc's, the browser's included) nor made by the script (`made`), or an aggregation of another kind.
  */
 export function thresholdProblem(
   metric: string,
@@ -200,7 +197,6 @@ function partOf(name: string, kind: MetricPart["kind"], time: boolean): MetricPa
   return part;
 }
 
-/** Adds `v` (given as `value`) to `part`. */
 function addTo(part: MetricPart, v: number, value: unknown): void {
   part.count++, part.sum += v;
   if (value) part.trues++;

@@ -194,10 +194,7 @@ const ABORTED_WAIT_MS = 60_000;
 /** k6's `minIterationDuration` (ms): a VU pauses after a shorter iteration for the rest of it (0: none). */
 let minIterationMs = 0;
 
-/**
- * One iteration in its context: the function, then its timers, then the rest of `minIterationMs`; metrics
- * added on the way are sent soon.
- */
+/** One iteration: the function, its timers, then the rest of `minIterationMs`; its metrics are sent soon. */
 async function iterate(ctx: VuContext, main: (data: unknown) => unknown): Promise<unknown> {
   const startMs = jsonOut || minIterationMs > 0 ? performance.now() : 0;
   try {
@@ -371,7 +368,6 @@ function mainsOf(
 export function array(
   method: string,
   xs: unknown,
-  // deno-lint-ignore no-explicit-any
   callback: (...args: any[]) => unknown,
   ...rest: unknown[]
 ): Promise<unknown> {

@@ -1,11 +1,10 @@
 /**
  * @module
  * The tags a k6 request carries: `options.tags`, its scenario's `tags` and `scenario: <name>` (when declared,
- * as k6 tags every sample), the VU's own (`exec.vu.tags`, set at run time), `group: ::name` in a group,
- * with `params.tags` over them; `name` names the
- * endpoint instead. Requests are recorded by name and tags (runner/stats/endpoint_recorder.ts), so a
- * threshold by tag (`{scenario:browse}`) selects them. The run's tags are one frozen object, so the
- * recorder keys it once per name.
+ * as k6 tags every sample), the VU's own (`exec.vu.tags`, set at run time), `group: ::name` in a group, with
+ * `params.tags` over them; `name` names the endpoint instead. Requests are recorded by name and tags
+ * (runner/stats/endpoint_recorder.ts), so a threshold by tag (`{scenario:browse}`) selects them. The run's
+ * tags are one frozen object, so the recorder keys it once per name.
  */
 
 let runTags: Readonly<Record<string, string>> | undefined;

@@ -250,7 +250,6 @@ export class WebSocket {
     if (this.ws.readyState !== Ws.OPEN) throw new Error("InvalidStateError: the WebSocket is not open");
   }
 
-  /** Hands event `type` to its listeners. */
   protected deliver(type: string, fields: Record<string, unknown>): void {
     const event = { type, target: this, timestamp: Date.now(), ...fields };
     const own = this[`on${type}` as "onopen"];

@@ -109,10 +109,7 @@ interface Scope {
   caught?: string;
 }
 
-/**
- * Converts locustfile `source` (named `file` in problems) into a session module; `file` is also its name in
- * the generated module's header.
- */
+/** Converts locustfile `source` to a session module; `file` names it in problems and the module's header. */
 export function convertLocust(source: string, file: string): LocustConversion {
   return new Converter(source, file).run();
 }
@@ -658,9 +655,7 @@ class Converter {
     let extendsText = "", isUser = false;
     if (base !== undefined) {
       const baseName = this.text(base);
-      if (baseName === "User") {
-        this.refuse(base, `class ${name}(User): ${NOT_HTTP} (docs/LOCUST.md)`);
-      }
+      if (baseName === "User") this.refuse(base, `class ${name}(User): ${NOT_HTTP} (docs/LOCUST.md)`);
       extendsText = ` extends ${this.expr(base)}`;
       isUser = ["HttpUser", "FastHttpUser"].includes(baseName) ||
         this.users.some((u) => u.name === baseName);
@@ -1077,16 +1072,13 @@ function children(n: SyntaxNode): SyntaxNode[] {
   return out;
 }
 
-const PUNCTUATION = new Set(
-  ("( ) [ ] { } , : return assert del raise from while else Body").split(" "),
-);
+const PUNCTUATION = new Set(("( ) [ ] { } , : return assert del raise from while else Body").split(" "));
 
 /** The expressions among a node's children (keywords and punctuation left out). */
 function exprChildren(n: SyntaxNode): SyntaxNode[] {
   return children(n).filter((c) => !PUNCTUATION.has(c.name));
 }
 
-/** Whether function `def` is a generator (its body yields). */
 function isGenerator(def: SyntaxNode): boolean {
   return some(def.getChild("Body")!, (n) => n.name === "YieldStatement");
 }

@@ -62,10 +62,7 @@ export class LocustInputError extends Error {
   override name = "LocustInputError";
 }
 
-/**
- * The experiment (JSON text) of locustfile `path` with `load` (the experiment file's form of one load) and
- * Locust's `flags`; `users` is `-u`.
- */
+/** The experiment (JSON text) of locustfile `path`, one `load` and Locust's `flags`; `users` is `-u`. */
 export async function locustExperimentText(
   path: string,
   scriptPath: string,

@@ -15,7 +15,6 @@ import { isKept, k6CacheDir, writeWhole } from "../k6/convert/converted_file.ts"
 /** Bumped when the conversion changes, so older cached conversions are not reused. */
 const CONVERSION_VERSION = "16";
 
-/** Whether `path` names a locustfile (a `.py` file). */
 export function isLocustFile(path: string): boolean {
   return path.endsWith(".py");
 }

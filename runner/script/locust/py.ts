@@ -45,8 +45,7 @@ export function matches(err: unknown, ...types: unknown[]): boolean {
 }
 
 /**
- * A call's parameters by name: positional values first, then `Kw` values, then defaults; `rest`
- * collects extra positionals (`*args`), `restKw` extra keywords (`**kwargs`).
+ * Parameters by name: positionals, then `Kw` values, then defaults; `rest` gets `*args`, `restKw` `**kwargs`.
  */
 export function args(
   given: unknown[],
@@ -467,7 +466,6 @@ function extreme(sign: number, a: unknown[]): unknown {
   return items.reduce((best, v) => (sign * (key(v) - key(best)) > 0 ? v : best));
 }
 
-/** The builtin functions of the subset, by their Python names. */
 /** Whether `print` and `logging` stay silent: in a worker, while it runs the top level the command's ran. */
 export const output = { quiet: false };
 

@@ -437,6 +437,5 @@ const contextlib = {
   },
 };
 
-/** The modules of the subset by name. */
 const modules = { random, string, json, time, uuid, itertools, os, math, logging, re, csv, datetime, base64 };
 export const MODULES: Record<string, Record<string, unknown>> = { ...modules, hashlib, hmac, contextlib };

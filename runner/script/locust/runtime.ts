@@ -765,7 +765,6 @@ function pick(owner: any, tasks: TaskEntry[]): TaskEntry {
   return tasks.length === 1 ? tasks[0] : drawn(tasks, (e) => e.weight);
 }
 
-/** One of `items`, drawn by `weight`. */
 function drawn<T>(items: T[], weight: (t: T) => number): T {
   let r = Math.random() * items.reduce((t, e) => t + weight(e), 0);
   return items.find((e) => (r -= weight(e)) < 0) ?? items[items.length - 1];

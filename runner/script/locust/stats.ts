@@ -286,8 +286,7 @@ function secondsOf(run: RunResult) {
  * any task raised, else `code` (loadlab's own, such as a target that failed, kept when not 0).
  */
 export function locustExitCode(results: ResultsFile, code: number, onError = 1): number {
-  // An exit code a listener set wins, as Locust's `process_exit_code`; loadlab's "no response at all" (4)
-  // is, to Locust, failed requests.
+  // A listener's exit code wins (`process_exit_code`); loadlab's "no response at all" (4) is failed requests.
   if (code !== 0 && code !== NO_RESPONSE_EXIT) return code;
   const failed = results.runs.some((run) =>
     locustRows(run).total.failures > 0 || taskExceptions(run) > 0 || unanswered(run) > 0

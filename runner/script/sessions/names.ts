@@ -1,8 +1,7 @@
 /**
  * @module
- * The names a session script records as results keep them: the secrets it handles redacted (secret-named
- * env values, secret headers once sent, cookies servers set), one line, bounded; remembered, so a request
- * costs one map lookup for its name.
+ * The names a session script records as results keep them: its secrets redacted (secret-named env values,
+ * secret headers once sent, cookies servers set), one line, bounded; remembered, one map lookup a request.
  */
 import { credentialForms, knowSecrets, redactKnown, redactShown } from "../../../results/redact.ts";
 import { guardConsole } from "../../../system/console_guard.ts";

@@ -1,8 +1,7 @@
 /**
  * @module
- * The origins a worker's script sessions send to: the run's target, on the load's connections, and any
- * other a script names by URL (requests named `METHOD origin/path`, over Deno's TCP/TLS). `routes` sends an
- * origin to another URL.
+ * The origins a worker's script sessions send to: the run's target on the load's connections, and any URL a
+ * script names (requests named `METHOD origin/path`, on Deno's TCP/TLS); `routes` redirect origins.
  */
 import type { ConnectionShared } from "../../http/load_connection.ts";
 import { dialTarget, transportFor } from "../../http/transport/transport.ts";

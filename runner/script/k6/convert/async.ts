@@ -6,7 +6,6 @@
 import * as walk from "acorn-walk";
 import { ARRAY_METHODS, ASYNC_CALLS, ASYNC_METHODS } from "./modules.ts";
 
-// deno-lint-ignore no-explicit-any
 export type Node = any;
 
 /** A name an import binds: `default`, `*` or the imported name; `calls`: a local module's async exports. */

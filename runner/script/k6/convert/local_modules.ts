@@ -32,13 +32,7 @@ export function readK6Files(path: string): K6File[] {
     const name = file === path ? basename(path) : relative(root, file);
     const source = withoutTypes(text, name);
     const ast = parseOrNull(source);
-    const entry: K6File = {
-      path: file,
-      source,
-      name,
-      imports: new Map(),
-      ast,
-    };
+    const entry: K6File = { path: file, source, name, imports: new Map(), ast };
     reading.push(file);
     for (const s of ast?.body ?? []) {
       const specifier = s.source ? String(s.source.value) : null;
@@ -73,10 +67,7 @@ export function readK6Files(path: string): K6File[] {
 export function convertK6Files(files: K6File[]): Map<string, string> {
   const script = files[files.length - 1];
   const asts = files.map((f) => f.ast).filter((a) => a !== null);
-  const facts = {
-    metrics: asts.some(importsMetrics),
-    stores: asts.some((a) => storageReason(a) !== null),
-  };
+  const facts = { metrics: asts.some(importsMetrics), stores: asts.some((a) => storageReason(a) !== null) };
   const made = new Map<string, ReadonlySet<string>>(),
     out = new Map<string, string>(),
     problems: string[] = [];

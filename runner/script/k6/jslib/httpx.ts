@@ -4,7 +4,6 @@
  * request of it gets, and sends through this folder's k6/http, so its requests are the run's.
  */
 import { batch as httpBatch, type Params, request as httpRequest } from "../http.ts";
-
 import type { Body } from "../http_body.ts";
 
 interface HttpxParams extends Params {

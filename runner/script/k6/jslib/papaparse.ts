@@ -1,7 +1,6 @@
 /**
  * @module
- * k6's CSV library (jslib's Papa Parse), served locally: the part of `Papa.parse` scripts use on text they
- * `open()`ed, answered in Papa Parse's shape.
+ * k6's jslib Papa Parse, served locally: the `Papa.parse` scripts use on text they `open()`, in its shape.
  */
 
 interface ParseConfig {
