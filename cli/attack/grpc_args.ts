@@ -150,9 +150,7 @@ export function foldConcurrency(raw: RawArgs, flags: FlagValues, url: URL): numb
  */
 export function inFlightLine(config: AttackConfig): string | null {
   const hasRate = "ratePerSec" in config && config.ratePerSec !== undefined;
-  if (!("connections" in config) || LOAD_MODEL_FACTS[config.model].pacing(hasRate) === "open") {
-    return null;
-  }
+  if (!("connections" in config) || LOAD_MODEL_FACTS[config.model].pacing(hasRate) === "open") return null;
   const m = config.connections;
   const over = `${m} connection${m === 1 ? "" : "s"}`;
   const steps = config.concurrencySteps?.map((s) => `${s.concurrency} from ${s.atMs / 1000} s`).join(", ");
