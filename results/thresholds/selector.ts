@@ -208,7 +208,10 @@ export function selectorText(selector: Selector): string {
   return `{${Object.entries(selector).map(([k, v]) => `${k}:${v}`).join(", ")}}`;
 }
 
-/** Refuses (exit 2) thresholds whose selector picks no endpoint, naming those there are. */
+/**
+ * Refuses (exit 2) thresholds whose selector picks no endpoint, naming those there are: a typo, caught
+ * before any load. A script's endpoints are named only as it runs, so its selectors are judged after it.
+ */
 export function checkSelectors(
   thresholds: ReadonlyArray<{ expression: string; selector?: Selector }>,
   endpoints: ReadonlyArray<Pick<EndpointResult, "name" | "method" | "tags">>,
