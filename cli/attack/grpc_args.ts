@@ -85,10 +85,7 @@ export function grpcArgs(flags: FlagValues, url: URL, data?: DataSpec): GrpcArgs
   checkPlaceholderNames(metadata.map(([name, value]) => ["-H", `${name}: ${value}`]), data);
   return {
     url: new URL(`${secure ? "https" : "http"}://${url.host}/`).href,
-    config: {
-      protocol: secure ? "h2" : "h2c",
-      grpc: { maxReceiveBytes: caps.maxReceiveBytes },
-    },
+    config: { protocol: secure ? "h2" : "h2c", grpc: { maxReceiveBytes: caps.maxReceiveBytes } },
     source: {
       call,
       proto: flags.path("proto"),
