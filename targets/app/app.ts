@@ -215,10 +215,7 @@ function sessionCookie(cookie: string | null | undefined): string | null {
 }
 
 /** The user of a request with a valid bearer token and session cookie of the same user, or null. */
-function whoAmI(
-  authorization: string | null | undefined,
-  cookie: string | null | undefined,
-): string | null {
+function whoAmI(authorization: string | null | undefined, cookie: string | null | undefined): string | null {
   const bearer = authorization?.startsWith("Bearer ") ? authorization.slice(7).trim() : null;
   const user = verify("t", bearer);
   return user !== null && verify("s", sessionCookie(cookie)) === user ? user : null;
