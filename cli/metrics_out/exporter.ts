@@ -167,10 +167,7 @@ function latestTelemetry(series: TelemetrySeries[]): TelemetryGauge[] {
   return series.flatMap((s) => {
     const last = s.samples.at(-1);
     if (s.kind !== "process" || last === undefined) return [];
-    return [{
-      process: s.name,
-      ...defined({ cpuPercent: last.cpuPercent, rssBytes: last.rssBytes }),
-    }];
+    return [{ process: s.name, ...defined({ cpuPercent: last.cpuPercent, rssBytes: last.rssBytes }) }];
   });
 }
 

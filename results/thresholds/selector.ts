@@ -273,11 +273,7 @@ export function selectedRun(run: RunResult, selector: Selector): RunResult | nul
     requests,
     errors,
     statusCodes,
-    successRate: successRateOf({
-      requests,
-      errors: sumValues(errors),
-      failedStatus: non2xx,
-    }, 0),
+    successRate: successRateOf({ requests, errors: sumValues(errors), failedStatus: non2xx }, 0),
     rps: run.durationSec > 0 ? requests / run.durationSec : 0,
     latencyMs: unmeasured ? unmeasuredMs(summarizeMs(histogram)) : summarizeMs(histogram),
   };
