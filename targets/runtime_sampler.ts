@@ -120,7 +120,6 @@ function probeLoopDelay(state: SamplerState, resolutionMs: number): void {
 
 type GcEntry = { duration: number; kind?: number; detail?: { kind?: number } };
 
-/** Node's `gc` performance entries by kind. */
 function observeGc(state: SamplerState): void {
   state.gc = {};
   const kinds: Record<number, string> = {

@@ -380,7 +380,6 @@ function addWsEndpoints(app: Hono): () => Partial<WsCounters> {
   return () => state.upgrades === 0 ? {} : { ...state.counters, wsRooms: state.rooms.size };
 }
 
-/** What the endpoints of one app share. */
 interface WsState {
   counters: Omit<WsCounters, "wsRooms">;
   rooms: Map<string, Set<WebSocket>>;
