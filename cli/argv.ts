@@ -116,14 +116,14 @@ export function tokenize(
     }
     if (spec.takesValue && value === undefined) {
       const next = argv[i + 1];
-      if (next === undefined || looksLikeFlag(next)) {
+      if (next === undefined || splitFlag(next)) {
         throw new UsageError(`${typed}: missing value; e.g. ${typed} ${spec.example ?? "<value>"}`);
       }
       value = next;
       i++;
     }
     record(raw, spec, typed, value ?? "");
-    while (spec.manyValues && argv[i + 1] !== undefined && !looksLikeFlag(argv[i + 1])) {
+    while (spec.manyValues && argv[i + 1] !== undefined && !splitFlag(argv[i + 1])) {
       record(raw, spec, typed, argv[++i]);
     }
   }
@@ -151,10 +151,6 @@ function splitFlag(arg: string): { name: string; isLong: boolean; inlineValue?: 
     return { name: arg[1], isLong: false, inlineValue: rest === "" ? undefined : rest.replace(/^=/, "") };
   }
   return undefined;
-}
-
-function looksLikeFlag(arg: string): boolean {
-  return splitFlag(arg) !== undefined;
 }
 
 /** An unknown flag: another tool's advice when there is one, else the nearest long flag when one is close. */

@@ -62,7 +62,7 @@ export function gateArgs(args: BaselineArgs, file: { compareWith?: string; failO
 
 /** Loads the baseline (a folder, a results.json, a zip or an http(s) URL); throws `ResultsFileError`. */
 export async function loadBaseline(path: string): Promise<ResultsFile> {
-  if (isBaselineUrl(path)) return await loadBaselineUrl(path);
+  if (/^https?:\/\//i.test(path)) return await loadBaselineUrl(path);
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(path);
   if (scheme) {
     throw new ResultsFileError(
@@ -143,11 +143,6 @@ function gateOutcome(gate: GateResult): string {
 /** How long the whole fetch (redirects, download) may take. */
 const BASELINE_FETCH_TIMEOUT_MS = 60_000;
 const MAX_REDIRECTS = 5;
-
-/** True for an http(s) URL (the rest of `--baseline`'s values are paths). */
-function isBaselineUrl(value: string): boolean {
-  return /^https?:\/\//i.test(value);
-}
 
 /** Where `GITHUB_TOKEN` may be sent: GitHub's API and content hosts, over https only. */
 export function tokenAllowed(url: URL): boolean {

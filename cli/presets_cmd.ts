@@ -51,9 +51,7 @@ export function presetRows(): PresetRow[] {
 export function runPresetsCommand(argv: string[]): Promise<number> {
   return runCommand("presets", () => {
     const raw = tokenize(argv, HELP_ONLY, {}, "presets", PRESETS_HELP);
-    if (raw.positionals.length) {
-      throw new UsageError(`takes no arguments, got "${raw.positionals[0]}"`);
-    }
+    if (raw.positionals.length) throw new UsageError(`takes no arguments, got "${raw.positionals[0]}"`);
     console.log(renderPresetTable(presetRows()));
     return EXIT.ok;
   });

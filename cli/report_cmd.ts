@@ -201,8 +201,6 @@ function summarize(args: MergeArgs, merged: ResultsFile): number {
     `merged ${shards.shards.length} of ${shards.count} shards from ${shards.hosts.length} host(s)${partial}: ` +
       merged.runs.map((r) => `${r.name} ${r.requests} requests`).join(", ") + ` -> ${args.output}`,
   );
-  for (const g of merged.thresholds) {
-    console.log(`${thresholdLine(g, merged.runs)}`);
-  }
+  for (const g of merged.thresholds) console.log(thresholdLine(g, merged.runs));
   return merged.thresholds.every((g) => g.ok) ? EXIT.ok : EXIT.thresholdFailed;
 }

@@ -80,9 +80,7 @@ function factsOf(run: RunResult, sends: number): Array<[string, string]> {
     facts.push(["dropped sends (later than the bound)", formatCount(run.droppedSends)]);
   }
   const busy = generatorSaturation(run.intervals);
-  if (busy !== null) {
-    facts.push(["load worker (busiest, per interval)", saturationText(busy)]);
-  }
+  if (busy !== null) facts.push(["load worker (busiest, per interval)", saturationText(busy)]);
   facts.push(["run verdict", runVerdict(run).label]);
   facts.push([
     "flags",

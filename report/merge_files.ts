@@ -14,7 +14,7 @@ interface LabelledResults {
 export function mergeResults(files: LabelledResults[]): ResultsFile {
   if (files.length === 0) throw new RangeError("mergeResults needs at least one results file");
   if (files.length === 1) return files[0].results;
-  const labels = uniqueLabels(files.map((f) => f.label));
+  const labels = files.map((f) => f.label).map((l, i, all) => (all.indexOf(l) === i ? l : `${l}#${i + 1}`));
   const counts = new Map<string, number>();
   for (const f of files) for (const r of f.results.runs) counts.set(r.name, (counts.get(r.name) ?? 0) + 1);
   const taken = new Set<string>();
@@ -46,8 +46,4 @@ export function mergeResults(files: LabelledResults[]): ResultsFile {
     runs,
     thresholds,
   };
-}
-
-function uniqueLabels(labels: string[]): string[] {
-  return labels.map((l, i) => (labels.indexOf(l) === i ? l : `${l}#${i + 1}`));
 }

@@ -104,9 +104,7 @@ export async function loadResultsFile(path: string): Promise<ResultsFile> {
     if (!(err instanceof FileReadError)) throw err;
     throw new ResultsFileError(
       `${path}: cannot read: ${err.reason}; give a results.json written by loadlab`,
-      {
-        cause: err,
-      },
+      { cause: err },
     );
   }
   let data: unknown;

@@ -107,9 +107,7 @@ export function readDataFile(path: string, csv: CsvColumns = {}): DataTable {
         path,
         0,
         `${err.reason} (data files are read up to ${formatCap(MAX_DATA_FILE_BYTES)})`,
-        {
-          cause: err,
-        },
+        { cause: err },
       );
     }
     throw err;

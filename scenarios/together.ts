@@ -7,7 +7,6 @@ import type { ExperimentFields } from "./schema/object.ts";
 /** The most worker isolates of the loads run together, a load's own cap (`workers` at most 64). */
 const MAX_RUN_WORKERS = 64;
 
-/** What planning reads of the experiment: the loads run together. */
 type Together = Pick<ExperimentFields, "together">;
 
 /** The problems of `together:` with the rest of the file, at their paths. */

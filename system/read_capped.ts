@@ -102,10 +102,7 @@ export function readTextFileCapped(path: string, maxBytes: number): string {
 const UNSIZED_PIECE_BYTES = 64 * 2 ** 10;
 
 function tooLarge(path: string, size: number, maxBytes: number): FileReadError {
-  return new FileReadError(
-    path,
-    `is ${formatCap(size)}, over the cap of ${formatCap(maxBytes)}`,
-  );
+  return new FileReadError(path, `is ${formatCap(size)}, over the cap of ${formatCap(maxBytes)}`);
 }
 
 function specialKind(info: Deno.FileInfo): string {

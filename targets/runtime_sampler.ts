@@ -54,7 +54,6 @@ interface SamplerState {
 }
 
 function runtimeSampler(host: SamplerHost): void {
-  // deno-lint-ignore no-explicit-any
   const g = globalThis as any;
   const isDeno = typeof g.Deno !== "undefined";
   const state: SamplerState = { host, isDeno, fd: -1, stopped: false, delaysMs: [], gc: null };
@@ -103,7 +102,6 @@ function stopSampler(state: SamplerState, err: unknown): void {
 
 function unrefTimer(state: SamplerState, timer: unknown): void {
   if (timer && typeof timer === "object" && "unref" in timer) (timer as { unref(): void }).unref();
-  // deno-lint-ignore no-explicit-any
   else if (state.isDeno) (globalThis as any).Deno.unrefTimer(timer);
 }
 
@@ -122,7 +120,6 @@ function probeLoopDelay(state: SamplerState, resolutionMs: number): void {
 
 type GcEntry = { duration: number; kind?: number; detail?: { kind?: number } };
 
-/** Node's `gc` performance entries by kind. */
 function observeGc(state: SamplerState): void {
   state.gc = {};
   const kinds: Record<number, string> = {

@@ -128,8 +128,6 @@ async function checkBeforeLoad(
   thresholds: Threshold[],
 ): Promise<ResultsFile | undefined> {
   const { config, output } = parsed;
-  // An endpoint selector that picks nothing is a typo: exit 2 naming the endpoints, before any load. A
-  // script's endpoints are named only as it runs: its selectors are judged after (one matching none fails).
   if (!config.script) {
     checkSelectors([...thresholds, ...(output.failOn ?? [])], endpointTable(config).endpoints);
   }
@@ -168,9 +166,7 @@ async function runLoad(
   let exported: ExportSummary[] | undefined;
   let run: RunResult | undefined;
   let logFailure: Error | null = null;
-  // A server on this host is watched as a started target is: its waits for a core bound the gate's verdicts.
-  // Finding it walks every process's descriptors, so the load starts meanwhile (the series' axis keeps the
-  // command's start) and a run over before the walk is not kept waiting for it.
+  // A local server's waits for a core bound the gate's verdicts; a run that ends first does not wait for it.
   const startMs = performance.now();
   let ended = false;
   const telemetry = import("../../targets/mod.ts").then(({ loopbackListener, startTelemetry }) =>

@@ -85,10 +85,7 @@ export function grpcArgs(flags: FlagValues, url: URL, data?: DataSpec): GrpcArgs
   checkPlaceholderNames(metadata.map(([name, value]) => ["-H", `${name}: ${value}`]), data);
   return {
     url: new URL(`${secure ? "https" : "http"}://${url.host}/`).href,
-    config: {
-      protocol: secure ? "h2" : "h2c",
-      grpc: { maxReceiveBytes: caps.maxReceiveBytes },
-    },
+    config: { protocol: secure ? "h2" : "h2c", grpc: { maxReceiveBytes: caps.maxReceiveBytes } },
     source: {
       call,
       proto: flags.path("proto"),
@@ -150,9 +147,7 @@ export function foldConcurrency(raw: RawArgs, flags: FlagValues, url: URL): numb
  */
 export function inFlightLine(config: AttackConfig): string | null {
   const hasRate = "ratePerSec" in config && config.ratePerSec !== undefined;
-  if (!("connections" in config) || LOAD_MODEL_FACTS[config.model].pacing(hasRate) === "open") {
-    return null;
-  }
+  if (!("connections" in config) || LOAD_MODEL_FACTS[config.model].pacing(hasRate) === "open") return null;
   const m = config.connections;
   const over = `${m} connection${m === 1 ? "" : "s"}`;
   const steps = config.concurrencySteps?.map((s) => `${s.concurrency} from ${s.atMs / 1000} s`).join(", ");

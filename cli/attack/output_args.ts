@@ -101,10 +101,7 @@ function outValues(flags: FlagValues): { outFile?: string; metricsOut: MetricsOu
   const metrics = values.filter(isMetricsOut);
   const typed = flags.typed("out");
   if (files.includes("")) throw new UsageError(`${typed} "": empty path, e.g. ${typed} results.json`);
-  return {
-    outFile: files.at(-1),
-    metricsOut: parseMetricsOuts(typed, metrics),
-  };
+  return { outFile: files.at(-1), metricsOut: parseMetricsOuts(typed, metrics) };
 }
 
 function isFifo(path: string): boolean {

@@ -137,9 +137,7 @@ export class Dashboard {
     if (!this.#snapshot && this.#results) {
       this.#snapshot = sseFrame(
         "snapshot",
-        buildPageData(this.#results, undefined, {
-          keepSecrets: this.#keepSecrets,
-        }),
+        buildPageData(this.#results, undefined, { keepSecrets: this.#keepSecrets }),
       );
     }
     return this.#snapshot;

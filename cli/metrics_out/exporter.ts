@@ -167,10 +167,7 @@ function latestTelemetry(series: TelemetrySeries[]): TelemetryGauge[] {
   return series.flatMap((s) => {
     const last = s.samples.at(-1);
     if (s.kind !== "process" || last === undefined) return [];
-    return [{
-      process: s.name,
-      ...defined({ cpuPercent: last.cpuPercent, rssBytes: last.rssBytes }),
-    }];
+    return [{ process: s.name, ...defined({ cpuPercent: last.cpuPercent, rssBytes: last.rssBytes }) }];
   });
 }
 
@@ -188,7 +185,8 @@ const ENCODERS: Record<MetricsOutKind, Encoder> = {
     headers: { "content-type": "application/x-protobuf", "user-agent": USER_AGENT },
   }),
   "prometheus-remote-write": (points) => ({
-    body: snappyCompress(encodeWriteRequest(points)),
+    // Snappy's block format (not its framing format), as remote write requires.
+    body: snappy.compress(encodeWriteRequest(points).slice()) as Uint8Array<ArrayBuffer>,
     headers: {
       "content-encoding": "snappy",
       "content-type": "application/x-protobuf",
@@ -220,9 +218,4 @@ function redacting(encode: Encoder): Encoder {
       endpoints: p.endpoints.map((e) => ({ ...e, name: redactShown(e.name) })),
       ...(p.named ? { named: p.named.map((n) => ({ ...n, labels: shown(n.labels) })) } : {}),
     })));
-}
-
-/** Snappy's block format (not its framing format), as remote write requires. */
-function snappyCompress(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
-  return snappy.compress(bytes.slice()) as Uint8Array<ArrayBuffer>;
 }

@@ -318,9 +318,7 @@ function parseTargets(values: string[]): Record<string, string> {
   for (const value of values) {
     const m = /^([^=]+)=(https?:\/\/.+)$/.exec(value);
     if (!m) {
-      throw new UsageError(
-        `--target "${value}": write NAME=URL, e.g. --target mine=http://127.0.0.1:3000`,
-      );
+      throw new UsageError(`--target "${value}": write NAME=URL, e.g. --target mine=http://127.0.0.1:3000`);
     }
     if (RESERVED_KEYS.has(m[1])) {
       throw new UsageError(

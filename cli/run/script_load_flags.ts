@@ -259,9 +259,7 @@ export function withK6Flags(
   k6: K6Flags | undefined,
 ): Record<string, unknown> {
   const out = { ...k6?.config, ...options, ...k6EnvOptions() };
-  if (k6?.tags !== undefined) {
-    out.tags = { ...(out.tags as Record<string, unknown> | undefined), ...k6.tags };
-  }
+  if (k6?.tags !== undefined) out.tags = { ...(out.tags as Record<string, unknown> | undefined), ...k6.tags };
   if (k6?.summaryTrendStats !== undefined) out.summaryTrendStats = k6.summaryTrendStats;
   if (k6?.noThresholds || /^(1|t|true)$/i.test(Deno.env.get("K6_NO_THRESHOLDS") ?? "")) delete out.thresholds;
   return out;

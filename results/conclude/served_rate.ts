@@ -30,11 +30,7 @@ export function verdict(
   const generatorBound = busyGenerator || lateSends >= MIN_HELD_SENDS && lateSends > 0.01 * sends &&
       (lateSends >= serverBoundSends || mostLate) && (!saturated || mostLate);
   const waited = serverBoundSends >= MIN_HELD_SENDS && serverBoundSends > 0.01 * sends;
-  return {
-    generatorBound,
-    serverBound: (waited || saturated) && !generatorBound,
-    serverBoundSends,
-  };
+  return { generatorBound, serverBound: (waited || saturated) && !generatorBound, serverBoundSends };
 }
 
 /** Served below the requested rate by more than this share (beyond a short run's noise) is a shortfall. */

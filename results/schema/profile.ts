@@ -5,11 +5,7 @@
 import { z } from "zod";
 
 /** One function: name, shortened script (`npm:express/lib/router/index.js`), 1-based line. */
-const profileFrameSchema = z.looseObject({
-  name: z.string(),
-  url: z.string(),
-  line: z.number(),
-});
+const profileFrameSchema = z.looseObject({ name: z.string(), url: z.string(), line: z.number() });
 
 /** A function's self and total time; `frame` indexes `frames`. */
 const profileFunctionSchema = z.looseObject({

@@ -208,7 +208,10 @@ export function selectorText(selector: Selector): string {
   return `{${Object.entries(selector).map(([k, v]) => `${k}:${v}`).join(", ")}}`;
 }
 
-/** Refuses (exit 2) thresholds whose selector picks no endpoint, naming those there are. */
+/**
+ * Refuses (exit 2) thresholds whose selector picks no endpoint, naming those there are: a typo, caught
+ * before any load. A script's endpoints are named only as it runs, so its selectors are judged after it.
+ */
 export function checkSelectors(
   thresholds: ReadonlyArray<{ expression: string; selector?: Selector }>,
   endpoints: ReadonlyArray<Pick<EndpointResult, "name" | "method" | "tags">>,
@@ -270,11 +273,7 @@ export function selectedRun(run: RunResult, selector: Selector): RunResult | nul
     requests,
     errors,
     statusCodes,
-    successRate: successRateOf({
-      requests,
-      errors: sumValues(errors),
-      failedStatus: non2xx,
-    }, 0),
+    successRate: successRateOf({ requests, errors: sumValues(errors), failedStatus: non2xx }, 0),
     rps: run.durationSec > 0 ? requests / run.durationSec : 0,
     latencyMs: unmeasured ? unmeasuredMs(summarizeMs(histogram)) : summarizeMs(histogram),
   };

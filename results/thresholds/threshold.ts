@@ -119,16 +119,12 @@ export function parseThreshold(expression: string): Threshold {
   const wrongKind = kind === undefined ? null : kindProblem(metric, kind, windowMs);
   if (wrongKind) throw thresholdError(expression, wrongKind);
   let value = Number(number);
-  if (!Number.isFinite(value)) {
-    throw thresholdError(expression, `"${number}" is not a number`);
-  }
+  if (!Number.isFinite(value)) throw thresholdError(expression, `"${number}" is not a number`);
   if (metric in LATENCY_KEYS) {
     if (unit === "%") throw thresholdError(expression, `latency takes us, ms or s, not %`);
     value = unit === "s" ? value * 1000 : unit === "us" ? value / 1000 : value;
   } else if (metric in RATIOS) {
-    if (unit && unit !== "%") {
-      throw thresholdError(expression, `a rate takes % or a 0..1 ratio`);
-    }
+    if (unit && unit !== "%") throw thresholdError(expression, `a rate takes % or a 0..1 ratio`);
     value = unit === "%" ? value / 100 : value;
   } else if (unit) {
     throw thresholdError(expression, `${metric} is a plain number; drop the "${unit}"`);

@@ -97,14 +97,7 @@ export function join(path: string, key: string | number): string {
   return path === "" ? key : `${path}.${key}`;
 }
 
-const SECONDS_PER_UNIT: Record<string, number> = {
-  ms: 0.001,
-  s: 1,
-  sec: 1,
-  m: 60,
-  min: 60,
-  h: 3600,
-};
+const SECONDS_PER_UNIT: Record<string, number> = { ms: 0.001, s: 1, sec: 1, m: 60, min: 60, h: 3600 };
 
 /** Artillery seconds (`30`, `"30s"`, `"2m"`) as a loadlab duration string. */
 export function secondsToDuration(value: unknown, path: string, out: Collector): string | undefined {

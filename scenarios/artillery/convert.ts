@@ -46,17 +46,7 @@ const ROOT_ORIGINS = {
   thresholds: "config.ensure",
 };
 
-const CONFIG_KEYS = [
-  "target",
-  "phases",
-  "http",
-  "variables",
-  "defaults",
-  "ensure",
-  "plugins",
-  "environments",
-  "payload",
-];
+const CONFIG_KEYS = "target phases http variables defaults ensure plugins environments payload".split(" ");
 
 /** True for an Artillery script: a `config` mapping with `target` or `phases`, and a `scenarios` list. */
 export function isArtilleryScript(doc: unknown): boolean {

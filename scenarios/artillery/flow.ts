@@ -117,10 +117,7 @@ export function convertScenarios(scenarios: unknown, ctx: FlowContext, out: Coll
 function convertScenario(scenario: unknown, i: number, used: Set<string>, ctx: FlowContext, out: Collector) {
   const path = join("scenarios", i);
   if (!isRecord(scenario)) {
-    out.issues.push({
-      path,
-      message: `expected a scenario with a flow, found ${JSON.stringify(scenario)}`,
-    });
+    out.issues.push({ path, message: `expected a scenario with a flow, found ${JSON.stringify(scenario)}` });
     return undefined;
   }
   const engine = scenario.engine;

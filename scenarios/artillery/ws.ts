@@ -123,11 +123,7 @@ function unrollWs(flow: unknown[], out: Collector): UnrolledStep[] {
 }
 
 /** A virtual user's flow: connect to `target`'s path, its steps, close, tagged with the script's paths. */
-function wsFlowOf(
-  steps: readonly UnrolledStep[],
-  target: URL,
-  out: Collector,
-): Record<string, unknown> {
+function wsFlowOf(steps: readonly UnrolledStep[], target: URL, out: Collector): Record<string, unknown> {
   const connect = { ws: { connect: `${target.pathname}${target.search}` } };
   const file = steps.map(({ step }) => step.thinkMs === undefined ? step : { think: `${step.thinkMs}ms` });
   const paths = ["config.target", ...steps.map(({ at }) => at), "scenarios[0].flow"];

@@ -288,16 +288,9 @@ const METRICS = new Set(["http_req_duration", "http_reqs", "http_req_failed"]);
 /** k6's gRPC metrics and the HTTP metric whose numbers loadlab has for them. */
 const GRPC_METRICS: Record<string, string> = { grpc_req_duration: "http_req_duration" };
 /** k6's metrics counted in the load's workers' results, known once the run is over (not sent live). */
-const COUNTED_AFTER = new Set([
-  "checks",
-  "iterations",
-  "iteration_duration",
-  "vus",
-  "vus_max",
-  "data_sent",
-  "data_received",
-  "dropped_iterations",
-]);
+const COUNTED_AFTER = new Set(
+  "checks iterations iteration_duration vus vus_max data_sent data_received dropped_iterations".split(" "),
+);
 /** The iteration metrics judged by scenario (`iterations{scenario:api}`): each scenario's sessions kept. */
 const BY_SCENARIO = new Set(["iterations", "iteration_duration"]);
 /** A rule on a metric judged after the run; a percentile is of 0 to 100 (`p(150)` read as a failed rule). */

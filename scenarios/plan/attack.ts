@@ -125,10 +125,7 @@ export function applyParameter(run: PlannedRun, parameter: string, value: number
   return next;
 }
 
-const LOAD_KEYS: Record<string, string> = {
-  requests: "requests",
-  ...CONFIG_KEYS,
-};
+const LOAD_KEYS: Record<string, string> = { requests: "requests", ...CONFIG_KEYS };
 
 function setLoadField(
   attack: RelativeAttackInput,

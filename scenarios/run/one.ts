@@ -123,8 +123,6 @@ async function prepareRun(
     ...rebase(trustTargetCa(run.attack, target.running?.caFile), baseUrlOf(run, target)),
     ...(logFile ? { logFile } : {}),
   });
-  // An endpoint selector that picks none of this run's endpoints: exit 2 naming them, before its load
-  // (a script's endpoints are named only as it runs: judged after it, where one matching none fails).
   if (!config.script && !run.parts) {
     checkSelectors(run.thresholds.map((expr) => thresholds.get(expr)!), endpointTable(config).endpoints);
   }
@@ -166,9 +164,7 @@ async function attackWatched(
   logFile: string | undefined,
 ): Promise<Watched> {
   const statsBefore = await target.stats();
-  // A started target is watched from before the load (its Redis counters need a baseline read); a server
-  // behind a loopback URL is looked for while the load starts: the walk over every process's descriptors
-  // is slow. The series' axis keeps the same start either way.
+  // A started target is watched from before the load (its Redis counters need a baseline read).
   const startMs = performance.now();
   let ended = false;
   let telemetry = null as ReturnType<typeof startTelemetry> | null;

@@ -186,7 +186,6 @@ export type SearchSpec = Pick<
   "parameter" | "target" | "load" | "range" | "slo" | "precision" | "maxProbes"
 >;
 
-/** The result stored in `results.analysis.searches`. */
 type SearchResult = Analysis["searches"][number];
 
 /** Parses an SLO: threshold expressions joined by `and`, each in `--threshold`'s grammar. */

@@ -72,11 +72,7 @@ const commonFields = {
 };
 
 /** File keys of the models' own fields -> config fields (the options' come from `CONFIG_KEYS`). */
-const MODEL_KEYS = {
-  rate: "ratePerSec",
-  rampTo: "rampToPerSec",
-  requests: "mix",
-} as const;
+const MODEL_KEYS = { rate: "ratePerSec", rampTo: "rampToPerSec", requests: "mix" } as const;
 type OptionKeys = { [K in FileOption as Options[K]["file"]]: K };
 type Keys = OptionKeys & typeof MODEL_KEYS;
 type Renamed<T> = { [K in keyof T as K extends keyof Keys ? Keys[K] : K]: T[K] };

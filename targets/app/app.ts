@@ -215,10 +215,7 @@ function sessionCookie(cookie: string | null | undefined): string | null {
 }
 
 /** The user of a request with a valid bearer token and session cookie of the same user, or null. */
-function whoAmI(
-  authorization: string | null | undefined,
-  cookie: string | null | undefined,
-): string | null {
+function whoAmI(authorization: string | null | undefined, cookie: string | null | undefined): string | null {
   const bearer = authorization?.startsWith("Bearer ") ? authorization.slice(7).trim() : null;
   const user = verify("t", bearer);
   return user !== null && verify("s", sessionCookie(cookie)) === user ? user : null;
@@ -383,7 +380,6 @@ function addWsEndpoints(app: Hono): () => Partial<WsCounters> {
   return () => state.upgrades === 0 ? {} : { ...state.counters, wsRooms: state.rooms.size };
 }
 
-/** What the endpoints of one app share. */
 interface WsState {
   counters: Omit<WsCounters, "wsRooms">;
   rooms: Map<string, Set<WebSocket>>;

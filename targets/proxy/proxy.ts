@@ -267,7 +267,6 @@ function pairs(raw: string[]): [string, string][] {
   return out;
 }
 
-/** A `Response` from a buffered upstream answer. */
 function toResponse(up: UpstreamResponse, extraHeaders?: [string, string][]): Response {
   const headers = new Headers(up.headers);
   if (extraHeaders) { for (const [k, v] of extraHeaders) headers.set(k, v); }

@@ -49,9 +49,7 @@ export function addChart(parent: HTMLElement, title: string, config: any, cls = 
     "figure",
     { class: `chart ${cls}`.trim() },
     h("figcaption", null, title),
-    h("div", {
-      class: "chart-area",
-    }, canvas),
+    h("div", { class: "chart-area" }, canvas),
   );
   parent.appendChild(box);
   return new Chart(canvas, config);
