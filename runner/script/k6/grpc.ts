@@ -33,7 +33,7 @@ import { Counter } from "./metrics.ts";
 /** k6's stream metrics: streams started, messages written, replies read. */
 const streams = new Counter("grpc_streams"), sent = new Counter("grpc_streams_msgs_sent");
 const received = new Counter("grpc_streams_msgs_received");
-import { decodeGrpcMessage } from "../../../grpc/message_text.ts";
+import { decodeGrpcMessage } from "../../../grpc/trailers.ts";
 
 /** k6's call params (those loadlab honours; another key is refused). */
 interface CallParams {
