@@ -39,7 +39,7 @@ export interface AttackHooks {
   onInterval?(delta: IntervalDelta): void;
   /** Live steering of this run (the dashboard's controls, `loadlab steer`); absent: it runs as planned. */
   steering?: RunSteering;
-  /** The counters its workers share with the other loads of the run (runner/script/run_counters.ts). */
+  /** The counters its workers share with the other loads of the run (runner/script/run_state.ts). */
   counters?: SharedArrayBuffer;
 }
 

@@ -10,9 +10,8 @@ import type { RunResult } from "../results/mod.ts";
 import { type AttackHooks, runLoaded } from "./attack.ts";
 import { withScriptSetup } from "./script/host/hooks.ts";
 import { mergeParts } from "../results/merge/shard_runs.ts";
-import { PART_ENV } from "./script/part_env.ts";
+import { newRunCounters, PART_ENV } from "./script/run_state.ts";
 import { withReflectedSchema } from "./http/grpc/reflected_run.ts";
-import { newRunCounters } from "./script/run_counters.ts";
 
 /** The common start's distance from now: time for every load's workers to start and load the script. */
 const START_LEAD_MS = 1_000;

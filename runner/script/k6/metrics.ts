@@ -9,7 +9,7 @@
 import { jsonPointTags, requestTags } from "./tags.ts";
 import { jsonOut, PHASES, phasesOf, point } from "./json_out.ts";
 import { tagPairs } from "../../../results/thresholds/selector.ts";
-import { atRunEnd } from "../run_end.ts";
+import { atRunEnd } from "../run_state.ts";
 import { inInit } from "./init_files.ts";
 import type { Response } from "../session.ts";
 
