@@ -117,7 +117,7 @@ function register(name: unknown, kind: MetricPart["kind"]): string {
 }
 
 /** Most custom metrics a script makes (k6 has no bound; each is a summary line and an output series). */
-export const MAX_SCRIPT_METRICS = 1_000;
+const MAX_SCRIPT_METRICS = 1_000;
 
 /** The metrics the script made in this isolate: their kind and whether a trend holds times. */
 const made = new Map<string, { kind: MetricPart["kind"]; time: boolean }>();

@@ -19,7 +19,7 @@ import { setCookiePair } from "../sessions/cookies.ts";
 import { durationMsOf } from "../../../validation/duration.ts";
 
 /** A k6 VU: its id in the whole run (`__VU`), the iterations it started and its own tags once set. */
-export interface K6Vu {
+interface K6Vu {
   id: number;
   iterations: number;
   tags?: VuTags;
@@ -114,7 +114,7 @@ Object.defineProperties(globalThis, {
 });
 
 /** What the converted footer hands over: the exports, and whether its awaits hand the VU back. */
-export interface ConvertedModule {
+interface ConvertedModule {
   main: ((data: unknown) => unknown) | undefined;
   exports: Record<string, unknown>;
   resumes?: boolean;
