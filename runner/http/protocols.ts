@@ -71,15 +71,12 @@ interface ProtocolSetup {
   readonly columns?: readonly string[];
   /** The endpoint index of each request of the mix (runner/endpoint_table.ts). */
   readonly endpoints?: readonly number[];
-  /** HTTP/1.1 requests in flight per connection. */
   readonly pipelining: number;
-  /** HTTP/2 streams per connection. */
   readonly streams: number;
   /** HTTP/2 `concurrency`: stream slots dealt over this many connections in turn; 0 fills each first. */
   readonly spread?: number;
   /** Each arrival dials a connection of its own (`connection: per-arrival`). */
   readonly perArrival: boolean;
-  /** HTTP/2 receive windows, bytes. */
   readonly windowBytes: number;
   /** First id of this worker's connections (ids stay unique across workers). */
   readonly idBase: number;
