@@ -15,9 +15,8 @@ import { cloneBytes } from "./clone_bytes.ts";
 import { madeMetrics } from "../k6/metrics.ts";
 import { expectedStatuses } from "../../stats/recorder.ts";
 import { takeHookRequests } from "../k6/http.ts";
-import { restoreWorkerNames, takeMainChannel } from "../worker_scope.ts";
+import { restoreWorkerNames, routeHooks, takeMainChannel } from "../worker_scope.ts";
 import { guardScriptConsole } from "../sessions/names.ts";
-import { routeHooks } from "../hook_routes.ts";
 
 restoreWorkerNames();
 // setup() and teardown() read loadlab's environment (hooks.ts).

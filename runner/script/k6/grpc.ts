@@ -26,7 +26,7 @@ import { ScriptGrpcSchema } from "../sessions/grpc_schema.ts";
 import type { ScriptSession } from "../sessions/session.ts";
 import type { GrpcResponse } from "../session.ts";
 import { oneOffCall } from "../../http/grpc/one_off_call.ts";
-import { hookRoute } from "../hook_routes.ts";
+import { hookRoute } from "../worker_scope.ts";
 import { GRPC_CODE_NAMES, GRPC_OK } from "../../../grpc/status.ts";
 import { Counter } from "./metrics.ts";
 
