@@ -7,8 +7,7 @@
 import { basename } from "node:path";
 import { pathToFileURL } from "node:url";
 import { MAX_EXPERIMENT_FILE_BYTES } from "../../../validation/input_limits.ts";
-import { hookSettled, importScript, type ScriptModule } from "../module.ts";
-import { errorText, scriptErrorMessage } from "../module.ts";
+import { errorText, hookSettled, importScript, scriptErrorMessage, type ScriptModule } from "../module.ts";
 import type { HostReply, HostRequest } from "./host.ts";
 import { summaryContents } from "./summary_content.ts";
 import { cloneBytes } from "./clone_bytes.ts";
