@@ -1,8 +1,14 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { grpcCodeName, grpcCodeOfHttpStatus, grpcStatusValue } from "./status.ts";
 import { grpcTimeoutOf } from "./timeout.ts";
-import { decodeGrpcMessage, encodeGrpcMessage } from "./message_text.ts";
-import { callOutcome, GrpcFields, STATUS_GARBLED, STATUS_MISSING } from "./trailers.ts";
+import {
+  callOutcome,
+  decodeGrpcMessage,
+  encodeGrpcMessage,
+  GrpcFields,
+  STATUS_GARBLED,
+  STATUS_MISSING,
+} from "./trailers.ts";
 
 Deno.test("grpc-status values: digits are codes, past 16 UNKNOWN, anything else garbled", () => {
   const value = (text: string) => grpcStatusValue(new TextEncoder().encode(text), 0, text.length);

@@ -1,7 +1,8 @@
 /**
  * @module
  * A gRPC answer's header blocks (head, trailers or trailers-only) gathered field by field from the HPACK
- * decoder's bytes, and the call's outcome: its `grpc-status` code, or a broken answer.
+ * decoder's bytes, the call's outcome (its `grpc-status` code, or a broken answer), and the `grpc-message`
+ * text, percent-encoded by gRPC (a malformed escape is kept as written).
  */
 import { GRPC_OK, grpcCodeOfHttpStatus, grpcStatusValue } from "./status.ts";
 import { bytesOf, latin1, sameBytes } from "../http1/chars.ts";
@@ -71,4 +72,31 @@ export function callOutcome(fields: GrpcFields, httpStatus: number): number {
   if (fields.status >= 0) return fields.status;
   if (fields.status === STATUS_MISSING && httpStatus !== 200) return grpcCodeOfHttpStatus(httpStatus);
   return fields.status;
+}
+
+const utf8 = new TextEncoder();
+const text = new TextDecoder();
+
+export function encodeGrpcMessage(message: string): string {
+  let out = "";
+  for (const b of utf8.encode(message)) {
+    out += b >= 0x20 && b <= 0x7e && b !== 0x25
+      ? String.fromCharCode(b)
+      : `%${b.toString(16).toUpperCase().padStart(2, "0")}`;
+  }
+  return out;
+}
+
+/** A `grpc-message` value, read as Latin-1 octets, as its text. */
+export function decodeGrpcMessage(value: string): string {
+  if (!value.includes("%")) return value;
+  const bytes: number[] = [];
+  for (let k = 0; k < value.length; k++) {
+    const hex = value.charCodeAt(k) === 0x25 ? value.slice(k + 1, k + 3) : "";
+    if (/^[0-9A-Fa-f]{2}$/.test(hex)) {
+      bytes.push(parseInt(hex, 16));
+      k += 2;
+    } else bytes.push(value.charCodeAt(k) & 0xff);
+  }
+  return text.decode(new Uint8Array(bytes));
 }

@@ -2,7 +2,10 @@
  * @module
  * One run of one load model against one URL: spawns the workers, merges their samples, reports progress,
  * feeds thresholds with `abortOnFail` and metrics outputs each finished interval, and returns a
- * `RunResult`. The CLI's `attack`, the demo and experiments all call it.
+ * `RunResult`. The CLI's `attack`, the demo and experiments all call it. Several loads against one target
+ * run at once as one run (`together:`, k6's scenarios): a script's `setup()` and `teardown()` once, each
+ * load on its own workers from `startAfterMs`, results added into one. Each load's sessions see
+ * `s.env.LOADLAB_PART`; the first abort stops all; progress, start and steering are the first load's.
  */
 import { withReflectedSchema } from "./http/grpc/reflected_run.ts";
 import { type AttackConfig, measuredDurationMs } from "./config.ts";
@@ -25,6 +28,8 @@ import { type RunSteering, steeredArrivalsPerSec } from "./steering.ts";
 import { wsStepWaits } from "./ws_step_spec.ts";
 import { onTestAbort } from "./script/k6/test_abort.ts";
 import type { SteerChange } from "../results/schema/steering.ts";
+import { mergeParts } from "../results/merge/shard_runs.ts";
+import { newRunCounters, PART_ENV } from "./script/run_state.ts";
 
 export interface AttackHooks {
   name?: string;
@@ -39,7 +44,7 @@ export interface AttackHooks {
   onInterval?(delta: IntervalDelta): void;
   /** Live steering of this run (the dashboard's controls, `loadlab steer`); absent: it runs as planned. */
   steering?: RunSteering;
-  /** The counters its workers share with the other loads of the run (runner/script/run_counters.ts). */
+  /** The counters its workers share with the other loads of the run (runner/script/run_state.ts). */
   counters?: SharedArrayBuffer;
 }
 
@@ -60,8 +65,8 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
   return await withScriptSetup(config, (ready) => runLoaded(ready, hooks), hooks.signal);
 }
 
-/** The run of a config whose script (if any) is set up: runner/attack_parts.ts runs several at once. */
-export async function runLoaded(config: AttackConfig, hooks: AttackHooks): Promise<RunResult> {
+/** The run of a config whose script (if any) is set up. */
+async function runLoaded(config: AttackConfig, hooks: AttackHooks): Promise<RunResult> {
   const name = hooks.name ?? "attack";
   const plannedMs = measuredDurationMs(config);
   // A segment's share of the requested rate (the shards' add up to the configured one).
@@ -120,6 +125,51 @@ export async function runLoaded(config: AttackConfig, hooks: AttackHooks): Promi
   });
   if (workers.logError) throw new RequestLogFailed(workers.logError, run);
   return run;
+}
+
+/** The common start's distance from now: time for every load's workers to start and load the script. */
+const START_LEAD_MS = 1_000;
+
+/** One load of the run with its start after the run's. */
+export interface AttackPart {
+  name: string;
+  startAfterMs: number;
+  config: AttackConfig;
+}
+
+/** Runs `parts` at once against their (one) target; one result named `hooks.name`. */
+export async function runAttackParts(given: AttackPart[], hooks: AttackHooks = {}): Promise<RunResult> {
+  // A gRPC load whose schema is the server's asks for it now, as a lone run does (runAttack).
+  const parts = await Promise.all(
+    given.map(async (p) => ({ ...p, config: await withReflectedSchema(p.config) })),
+  );
+  // Setup runs with the first's script: the loads of one run share it.
+  return await withScriptSetup(parts[0].config, async (ready) => {
+    const stop = new AbortController();
+    const signal = hooks.signal ? AbortSignal.any([hooks.signal, stop.signal]) : stop.signal;
+    const startAtEpochMs = Date.now() + START_LEAD_MS;
+    const counters = newRunCounters();
+    const runs = await Promise.all(parts.map(async (part, k) => {
+      const script = ready.script === undefined ? undefined : {
+        ...ready.script,
+        env: { ...ready.script.env, [PART_ENV]: part.name },
+      };
+      const run = await runLoaded({
+        ...part.config,
+        ...(script ? { script } : {}),
+        startAtEpochMs: startAtEpochMs + part.startAfterMs,
+      }, {
+        ...hooks,
+        name: part.name,
+        signal,
+        counters,
+        ...(k === 0 ? {} : { onProgress: undefined, onStart: undefined, steering: undefined }),
+      });
+      if (run.abortedBy) stop.abort();
+      return run;
+    }));
+    return mergeParts(hooks.name ?? "attack", runs);
+  }, hooks.signal);
 }
 
 function noLoad(): WorkersSummary {

@@ -54,7 +54,6 @@ export const OPTIONS = {
     cappedMs("connectTimeout").positive("connectTimeout must be > 0").optional(),
     "a TCP and TLS connect's own timeout (ghz's) [--timeout]",
   ),
-  /** `auto` asks ALPN once before the run on https: (HTTP/1.1 on http:). */
   protocol: option(
     { kind: "word", file: "protocol", sweep: true, flag: "--protocol P", example: "h2" },
     z.enum(["http1", "h2", "h2c", "h3", "auto"]).default("http1"),
@@ -84,7 +83,6 @@ export const OPTIONS = {
       .max(0x7fff_ffff, "h2 window must be < 2 GiB").default(16 * 1024 * 1024),
     "HTTP/2: receive windows advertised",
   ),
-  /** A bigger head (status line, headers, 1xx heads) is a `parse` error. */
   maxHeaderBytes: option(
     { flag: "--max-header-bytes N", example: "65536" },
     z.number().int().min(1024, "max header bytes must be >= 1024").default(64 * 1024),

@@ -292,7 +292,7 @@ async function writeSummaryOutputs(outputs: unknown, ownFiles: string[]): Promis
   }
 }
 
-/** A handleSummary value as its isolate made it (runner/script/host/summary_content.ts), or why not. */
+/** A handleSummary value as its isolate made it (runner/script/host/hooks_worker.ts), or why not. */
 function contentOf(value: unknown): string | Uint8Array {
   if (typeof value === "string" || value instanceof Uint8Array) return value;
   if (typeof value === "object" && value !== null && "unwritable" in value) {

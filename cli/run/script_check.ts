@@ -13,7 +13,7 @@ import {
 } from "../../runner/worker/memory_limit.ts";
 import { inGroupOfItsOwn, signalGroup } from "../../targets/process_group.ts";
 import type { Plan } from "../../scenarios/plan/types.ts";
-import { k6CacheDir } from "../../runner/script/k6/convert/converted_file.ts";
+import { conversionCacheDir } from "../../runner/script/cache_dir.ts";
 
 /** Whether `source` names a session script rather than an experiment file. */
 export function isScriptPath(source: string): boolean {
@@ -93,7 +93,9 @@ function importProblem(name: string, outcome: HostOutcome): string {
 /** `deno check`'s errors as `file:line:col: message`, run in the script's folder for its deno.json. */
 async function typeProblems(path: string, signal?: AbortSignal): Promise<string[]> {
   // A k6 script's or locustfile's conversion is JavaScript loadlab wrote, importing its own checked runtime.
-  if (Deno.build.standalone || path.startsWith(k6CacheDir() + "/") || path.endsWith(".py.js")) return [];
+  if (Deno.build.standalone || path.startsWith(conversionCacheDir() + "/") || path.endsWith(".py.js")) {
+    return [];
+  }
   let text = await denoCheck(path, [], signal);
   if (text !== null && text.includes("Could not find a matching package")) {
     text = await denoCheck(path, ["--node-modules-dir=none"], signal);

@@ -3,7 +3,8 @@
  * The protocol table: `PROTOCOLS` maps each protocol a run can speak to the factory of its `LoadConnection`s;
  * a new protocol is a folder of its own plus one entry here. Chosen once per worker before t0: `auto` on
  * https: asks the server's ALPN once with one connection (no request); on http: it is HTTP/1.1, as cleartext
- * h2 cannot be negotiated without an upgrade per connection. `h3` is QUIC (ALPN h3, https: only).
+ * h2 cannot be negotiated without an upgrade per connection. `h3` is QUIC (ALPN h3, https: only). A worker
+ * loads the WebSocket, gRPC and HTTP/3 connections only when its run speaks them.
  */
 import type { ChosenTransport } from "./transport/choice.ts";
 import type { RequestSpec } from "../request_spec.ts";
@@ -13,13 +14,9 @@ import { H2Slot } from "./h2/slot.ts";
 import { H2Connection } from "./h2/connection.ts";
 import { H2Arrivals } from "./h2/arrival.ts";
 import { encodeH2Mix } from "./h2/request.ts";
-import { WsConnection } from "./ws/connection.ts";
 import type { WsRun } from "./ws/run.ts";
-import { GrpcAnswer, type GrpcRun } from "./grpc/answer.ts";
+import type { GrpcRun } from "./grpc/answer.ts";
 import type { StreamAnswer } from "./stream_answer.ts";
-import { H3Slot } from "./h3/slot.ts";
-import { H3Connection } from "./h3/connection.ts";
-import { encodeH3Mix } from "./h3/request.ts";
 import type { TlsOptions } from "./tls/options.ts";
 
 /** The protocols of the config (`protocol:`, `--protocol`). */
@@ -74,15 +71,12 @@ interface ProtocolSetup {
   readonly columns?: readonly string[];
   /** The endpoint index of each request of the mix (runner/endpoint_table.ts). */
   readonly endpoints?: readonly number[];
-  /** HTTP/1.1 requests in flight per connection. */
   readonly pipelining: number;
-  /** HTTP/2 streams per connection. */
   readonly streams: number;
   /** HTTP/2 `concurrency`: stream slots dealt over this many connections in turn; 0 fills each first. */
   readonly spread?: number;
   /** Each arrival dials a connection of its own (`connection: per-arrival`). */
   readonly perArrival: boolean;
-  /** HTTP/2 receive windows, bytes. */
   readonly windowBytes: number;
   /** First id of this worker's connections (ids stay unique across workers). */
   readonly idBase: number;
@@ -140,11 +134,12 @@ function h2Connections(setup: ProtocolSetup, answer?: () => StreamAnswer): Conne
 }
 
 /** WebSocket: one `WsConnection` per load connection, one message in flight on it (ws/connection.ts). */
-function wsConnections(setup: ProtocolSetup): ConnectionFactory {
+async function wsConnections(setup: ProtocolSetup): Promise<ConnectionFactory> {
   const run = setup.ws;
   if (run === undefined) {
     throw new TypeError("the ws protocol row needs the run's WebSocket settings (setup.ws)");
   }
+  const { WsConnection } = await import("./ws/connection.ts");
   return {
     perConnection: 1,
     h2Steps: false,
@@ -154,16 +149,22 @@ function wsConnections(setup: ProtocolSetup): ConnectionFactory {
 }
 
 /** gRPC: HTTP/2 stream slots whose every answer a `GrpcAnswer` judges (status, messages, receive cap). */
-function grpcConnections(setup: ProtocolSetup): ConnectionFactory {
+async function grpcConnections(setup: ProtocolSetup): Promise<ConnectionFactory> {
   const run = setup.grpc;
   if (run === undefined) {
     throw new TypeError("the grpc protocol row needs the run's gRPC settings (setup.grpc)");
   }
+  const { GrpcAnswer } = await import("./grpc/answer.ts");
   return h2Connections(setup, () => new GrpcAnswer(run));
 }
 
 /** HTTP/3 over Deno's QUIC: each load connection is a request stream slot, `streams` to a connection. */
-function h3Connections(setup: ProtocolSetup): ConnectionFactory {
+async function h3Connections(setup: ProtocolSetup): Promise<ConnectionFactory> {
+  const [{ H3Connection }, { H3Slot }, { encodeH3Mix }] = await Promise.all([
+    import("./h3/connection.ts"),
+    import("./h3/slot.ts"),
+    import("./h3/request.ts"),
+  ]);
   const caFile = setup.tls?.caFile;
   const run = {
     requests: encodeH3Mix(setup.url, setup.requests, setup.endpoints),
@@ -188,7 +189,9 @@ function h3Connections(setup: ProtocolSetup): ConnectionFactory {
 }
 
 /** The protocol table: each protocol a run speaks, and the factory of its connections. */
-export const PROTOCOLS: Readonly<Record<ProtocolRow, (setup: ProtocolSetup) => ConnectionFactory>> = {
+export const PROTOCOLS: Readonly<
+  Record<ProtocolRow, (setup: ProtocolSetup) => ConnectionFactory | Promise<ConnectionFactory>>
+> = {
   http1: http1Connections,
   h2: h2Connections,
   h2c: h2Connections,

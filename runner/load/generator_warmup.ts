@@ -97,9 +97,10 @@ async function runBurst(
   // The run's own recorder and origin, so the burst is optimized for the run's object shapes.
   const recorder = recorderOf(config, model);
   recorder.setOrigin(performance.now());
-  const link = options.ws === null
-    ? httpLink(config, recorder, sinkUrl)
-    : wsLink(config, options.ws, options.closedModel, recorder, sinkUrl);
+  const link =
+    await (options.ws === null
+      ? httpLink(config, recorder, sinkUrl)
+      : wsLink(config, options.ws, options.closedModel, recorder, sinkUrl));
   const shared = link.shared;
   const connections: LoadConnection[] = [];
   const ended = new AbortController();
@@ -229,7 +230,11 @@ function sharedOf(url: URL, chosen: ChosenTransport, recorder: IntervalRecorder,
   });
 }
 
-function httpLink(config: AttackConfig, recorder: IntervalRecorder, sinkUrl: string): BurstLink {
+async function httpLink(
+  config: AttackConfig,
+  recorder: IntervalRecorder,
+  sinkUrl: string,
+): Promise<BurstLink> {
   const url = new URL(sinkUrl);
   // The run's transport, so the burst warms the code the run will use (epoll: its pump and sockets).
   // Its pump must not block: the sink answers on this thread.
@@ -237,7 +242,7 @@ function httpLink(config: AttackConfig, recorder: IntervalRecorder, sinkUrl: str
   const shared = sharedOf(url, chosen, recorder, config);
   // `auto` is settled only by the target's ALPN answer, so it warms HTTP/1.1; h2 per arrival runs the
   // same frames, HPACK and session code as kept-alive h2.
-  const factory = PROTOCOLS[isH2(config) ? "h2c" : "http1"]({
+  const factory = await PROTOCOLS[isH2(config) ? "h2c" : "http1"]({
     ...setupOf(config, shared, url),
     perArrival: false,
   });
@@ -248,13 +253,13 @@ function httpLink(config: AttackConfig, recorder: IntervalRecorder, sinkUrl: str
  * WebSocket against the echo thread over the run's transport, pump, messages and echo matching: what each
  * exchange runs after t0, short of TLS, compression and the target's own match rule.
  */
-function wsLink(
+async function wsLink(
   config: AttackConfig,
   ws: WsConfig,
   closedModel: boolean,
   recorder: IntervalRecorder,
   sinkUrl: string,
-): BurstLink {
+): Promise<BurstLink> {
   const wsUrl = new URL(sinkUrl);
   const url = httpFormOf(wsUrl);
   // As the run chooses (run_load.ts): a burst never pings, so auto prefers io_uring as the run does.
@@ -264,7 +269,7 @@ function wsLink(
   const run = wsRunOf(wsUrl, burstWsOf(ws));
   run.stats.originMs = performance.now();
   recorder.countWs(run.stats);
-  const factory = PROTOCOLS.ws({
+  const factory = await PROTOCOLS.ws({
     ...setupOf(config, shared, url),
     perArrival: config.connection === "per-arrival",
     ws: run,

@@ -132,7 +132,7 @@ async function linkOf(
     const spread = config.concurrency !== undefined && "connections" in config
       ? shareOf(config.connections, opts.workerIndex, opts.workerCount)
       : 0;
-    const factory = factoryOf(config, { shared, url, row, idBase, wsRun, endpoints, spread });
+    const factory = await factoryOf(config, { shared, url, row, idBase, wsRun, endpoints, spread });
     const newConnection = () => {
       const conn = factory.next(idBase + connections.length);
       connections.push(conn);
@@ -185,7 +185,7 @@ function sharedOf(
   });
 }
 
-function factoryOf(
+async function factoryOf(
   config: AttackConfig,
   parts: {
     shared: ConnectionShared;
@@ -196,8 +196,8 @@ function factoryOf(
     endpoints: readonly number[];
     spread: number;
   },
-): ConnectionFactory {
-  return PROTOCOLS[parts.row]({
+): Promise<ConnectionFactory> {
+  return await PROTOCOLS[parts.row]({
     shared: parts.shared,
     url: parts.url,
     requests: config.requestMix,

@@ -1,7 +1,8 @@
 /**
  * @module
  * Loading a session script and naming where its errors come from: a thrown error's first stack frame inside
- * the script's folder as `file:line`, so a session's failure counts under one message per place.
+ * the script's folder as `file:line`, so a session's failure counts under one message per place. A value
+ * the script hands loadlab as text is made text as `String` makes it, or refused where the script is.
  */
 import { basename, dirname } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -128,6 +129,16 @@ export function errorText(err: unknown): string {
     text = `a thrown ${typeof err} that cannot be shown as text (its toString or message throws)`;
   }
   return text.split("\n")[0];
+}
+
+/** `value` as text; a value that cannot be made text throws a `TypeError` saying `what` and the fix. */
+export function scriptText(value: unknown, what: string, fix: string): string {
+  if (typeof value === "string") return value;
+  try {
+    return String(value);
+  } catch {
+    throw new TypeError(`${what} cannot be shown as text (its toString throws): ${fix}`);
+  }
 }
 
 /** `message (file:line)`: where in the script's folder `err` was thrown, or the message alone. */

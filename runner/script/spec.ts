@@ -25,7 +25,6 @@ export const scriptSpecSchema = z.strictObject({
   /** How long teardown() may take after the load before it is cut (its results are kept). */
   teardownTimeoutMs: z.number().positive().default(60_000),
 });
-export type ScriptSpec = z.infer<typeof scriptSpecSchema>;
 
 function isOrigin(text: string): boolean {
   try {

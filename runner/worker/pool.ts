@@ -14,7 +14,7 @@ import { LoadError, StoppedBeforeLoad, WorkerCollector, type WorkerSinks } from 
 import { ScriptSetupError } from "../script/host/hooks.ts";
 import { DEFAULT_YOUNG_MB, LoadWorker } from "./load_worker.ts";
 import { socketsOf } from "../socket_budget.ts";
-import { newRunCounters } from "../script/run_counters.ts";
+import { newRunCounters } from "../script/run_state.ts";
 import { cutPastMemoryLimit, memoryGivenBack, memoryLimitMbOf, memoryPassedText } from "./memory_limit.ts";
 
 const READY_TIMEOUT_MS = 30_000;
@@ -41,7 +41,7 @@ interface PoolOptions extends WorkerSinks {
   /** After the start, a way to send a steering change to every worker; null again when the load is over. */
   onSteerable?(send: ((change: SteerChange) => void) | null): void;
   signal?: AbortSignal;
-  /** The counters every worker of the run shares (runner/script/run_counters.ts); else the pool's own. */
+  /** The counters every worker of the run shares (runner/script/run_state.ts); else the pool's own. */
   counters?: SharedArrayBuffer;
 }
 

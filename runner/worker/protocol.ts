@@ -24,7 +24,7 @@ export type MainToWorker =
     warmupSinkUrl?: string;
     /** `HEARTBEAT_SLOTS` float64s, the first two set every `HEARTBEAT_MS` while the event loop turns. */
     heartbeat: SharedArrayBuffer;
-    /** The counters every worker of the run shares (runner/script/run_counters.ts). */
+    /** The counters every worker of the run shares (runner/script/run_state.ts). */
     counters: SharedArrayBuffer;
   }
   | {

@@ -7,8 +7,7 @@
 /// <reference lib="deno.worker" />
 import { HEARTBEAT_MS, type MainToWorker, type WorkerToMain } from "./protocol.ts";
 import { restoreWorkerNames, takeMainChannel } from "../script/worker_scope.ts";
-import { setRunCounters } from "../script/run_counters.ts";
-import { runEnding } from "../script/run_end.ts";
+import { runEnding, setRunCounters } from "../script/run_state.ts";
 import { prepareLoad } from "../load/run_load.ts";
 import { knownSecrets } from "../../results/redact.ts";
 import type { LoadRun, PreparedLoad } from "../load/load_run_types.ts";

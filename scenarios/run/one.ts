@@ -6,8 +6,7 @@ import { cutWarmup, phaseStats } from "../../results/interval_stats.ts";
 import type { Plan, PlannedRun } from "../plan/types.ts";
 import type { RunTarget, TargetPool } from "./targets.ts";
 import type { AttackProgress, RunResult } from "../../results/mod.ts";
-import { type AttackHooks, runAttack } from "../../runner/attack.ts";
-import { type AttackPart, runAttackParts } from "../../runner/attack_parts.ts";
+import { type AttackHooks, type AttackPart, runAttack, runAttackParts } from "../../runner/attack.ts";
 import type { RunSteering } from "../../runner/steering.ts";
 import { requestLogError, requestLogPath } from "../../runner/load/request_log.ts";
 import {

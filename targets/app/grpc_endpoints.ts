@@ -13,7 +13,7 @@ import {
   GRPC_RESOURCE_EXHAUSTED,
   GRPC_UNIMPLEMENTED,
 } from "../../grpc/status.ts";
-import { encodeGrpcMessage } from "../../grpc/message_text.ts";
+import { encodeGrpcMessage } from "../../grpc/trailers.ts";
 import { writeVarint } from "../../grpc/protobuf_wire.ts";
 import { fib } from "./endpoints.ts";
 

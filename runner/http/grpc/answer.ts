@@ -14,8 +14,7 @@ import {
   READ_OK,
   READ_TOO_BIG,
 } from "../../../grpc/framing.ts";
-import { callOutcome, GrpcFields, STATUS_GARBLED } from "../../../grpc/trailers.ts";
-import { decodeGrpcMessage } from "../../../grpc/message_text.ts";
+import { callOutcome, decodeGrpcMessage, GrpcFields, STATUS_GARBLED } from "../../../grpc/trailers.ts";
 import { GRPC_CANCELLED, GRPC_OK, grpcCodeName } from "../../../grpc/status.ts";
 import type { StreamAnswer } from "../stream_answer.ts";
 import { gunzipSync } from "node:zlib";

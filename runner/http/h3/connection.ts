@@ -34,7 +34,7 @@ import { errorMessage } from "../exchange_errors.ts";
 import type { H3Request } from "./request.ts";
 
 /** What every connection of a worker's h3 run shares: its requests and what the handshake offers. */
-export interface H3Run {
+interface H3Run {
   readonly requests: readonly H3Request[];
   /** The name the server's certificate is checked against (`--sni`, else the URL's host). */
   readonly serverName: string;

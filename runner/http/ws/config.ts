@@ -45,7 +45,6 @@ export const WS_OPTIONS = {
     "which server message answers a send: echo",
     "(the next one), nth:N, or json:FIELD=VALUE",
   ),
-  /** Subprotocols offered (Sec-WebSocket-Protocol); the server may pick one of them or none. */
   protocols: option(
     { flag: "--ws-protocol P", repeatable: true, example: "chat" },
     z.array(z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, "a subprotocol is a token")).default([]),

@@ -10,7 +10,7 @@ import { busyText, type HostOutcome, ScriptHost } from "./host.ts";
 import { ScriptNames } from "../sessions/names.ts";
 import { memoryLimitMbOf, memoryPassedText } from "../../worker/memory_limit.ts";
 import { type HookRecord, withHookRequests } from "../../../results/hook_requests.ts";
-import { k6CacheDir } from "../k6/convert/converted_file.ts";
+import { conversionCacheDir } from "../cache_dir.ts";
 
 /** setup() did not give a value to run with: the message says why, naming the script's line. */
 export class ScriptSetupError extends Error {
@@ -52,7 +52,10 @@ export async function withScriptSetup(
       const request = { type: "setup", limitMb, copies: config.workers + 1 } as const;
       const outcome = await host.call(request, script.setupTimeoutMs, signal);
       // As k6: a k6 script's setup() that threw or timed out ends the test, its summary of what it sent.
-      if ((outcome.kind === "failed" || outcome.kind === "timeout") && script.path.startsWith(k6CacheDir())) {
+      if (
+        (outcome.kind === "failed" || outcome.kind === "timeout") &&
+        script.path.startsWith(conversionCacheDir())
+      ) {
         const setupError = setupFailure(outcome, "setup()", names).message;
         const run = await load({ ...config, script: { ...script, env, setupError } });
         const sent = outcome.kind === "failed" ? outcome.sent ?? [] : [];

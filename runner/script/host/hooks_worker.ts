@@ -7,17 +7,14 @@
 import { basename } from "node:path";
 import { pathToFileURL } from "node:url";
 import { MAX_EXPERIMENT_FILE_BYTES } from "../../../validation/input_limits.ts";
-import { hookSettled, importScript, type ScriptModule } from "../module.ts";
-import { errorText, scriptErrorMessage } from "../module.ts";
+import { errorText, hookSettled, importScript, scriptErrorMessage, type ScriptModule } from "../module.ts";
 import type { HostReply, HostRequest } from "./host.ts";
-import { summaryContents } from "./summary_content.ts";
 import { cloneBytes } from "./clone_bytes.ts";
 import { madeMetrics } from "../k6/metrics.ts";
 import { expectedStatuses } from "../../stats/recorder.ts";
 import { takeHookRequests } from "../k6/http.ts";
-import { restoreWorkerNames, takeMainChannel } from "../worker_scope.ts";
+import { restoreWorkerNames, routeHooks, takeMainChannel } from "../worker_scope.ts";
 import { guardScriptConsole } from "../sessions/names.ts";
-import { routeHooks } from "../hook_routes.ts";
 
 restoreWorkerNames();
 // setup() and teardown() read loadlab's environment (hooks.ts).
@@ -51,7 +48,7 @@ self.onmessage = async (event: MessageEvent<HostRequest>) => {
       postDone(data, "its value cannot cross to the load workers");
     } else if (msg.type === "summary") {
       const handle = (await import(pathToFileURL(path).href)).handleSummary;
-      postDone(summaryContents(await handle(msg.data), errorText), "its answer cannot be written");
+      postDone(summaryContents(await handle(msg.data)), "its answer cannot be written");
     } else {
       await module!.teardown?.(msg.data);
       await hookSettled();
@@ -120,3 +117,28 @@ function plainOptions<T>(options: T): T {
 self.addEventListener("unload", () => post({ type: "exited" }));
 
 post({ type: "ready" });
+
+type SummaryContent = string | Uint8Array | { unwritable: string };
+
+/**
+ * A k6 script's handleSummary `answer` with each value made text or bytes before it crosses to loadlab's
+ * side, a value that cannot be marked with why; a value that is not an object is returned as it is.
+ */
+function summaryContents(answer: unknown): unknown {
+  if (answer === null || typeof answer !== "object" || Array.isArray(answer)) return answer;
+  const out: Record<string, SummaryContent> = {};
+  for (const [key, value] of Object.entries(answer)) {
+    try {
+      out[key] = contentOf(value);
+    } catch (err) {
+      out[key] = { unwritable: errorText(err) };
+    }
+  }
+  return out;
+}
+
+function contentOf(value: unknown): string | Uint8Array {
+  if (typeof value === "string" || value instanceof Uint8Array) return value;
+  if (value instanceof ArrayBuffer) return new Uint8Array(value);
+  return JSON.stringify(value) ?? String(value);
+}

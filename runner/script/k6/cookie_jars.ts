@@ -7,7 +7,7 @@
 import { CookieJar as Jar, domainMatches } from "../../http/cookie_jar.ts";
 import { current, keepCookies } from "./runtime.ts";
 
-export interface CookieOptions {
+interface CookieOptions {
   domain?: string;
   path?: string;
   expires?: string;

@@ -26,14 +26,14 @@ import { ScriptGrpcSchema } from "../sessions/grpc_schema.ts";
 import type { ScriptSession } from "../sessions/session.ts";
 import type { GrpcResponse } from "../session.ts";
 import { oneOffCall } from "../../http/grpc/one_off_call.ts";
-import { hookRoute } from "../hook_routes.ts";
+import { hookRoute } from "../worker_scope.ts";
 import { GRPC_CODE_NAMES, GRPC_OK } from "../../../grpc/status.ts";
 import { Counter } from "./metrics.ts";
 
 /** k6's stream metrics: streams started, messages written, replies read. */
 const streams = new Counter("grpc_streams"), sent = new Counter("grpc_streams_msgs_sent");
 const received = new Counter("grpc_streams_msgs_received");
-import { decodeGrpcMessage } from "../../../grpc/message_text.ts";
+import { decodeGrpcMessage } from "../../../grpc/trailers.ts";
 
 /** k6's call params (those loadlab honours; another key is refused). */
 interface CallParams {

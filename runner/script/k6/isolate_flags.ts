@@ -4,7 +4,7 @@
  * carried as one JSON environment variable set before the script's isolates import it.
  */
 
-export const K6_FLAGS_ENV = "LOADLAB_K6_FLAGS";
+const K6_FLAGS_ENV = "LOADLAB_K6_FLAGS";
 
 export type IsolateOptions = { scenarios?: Record<string, { executor?: string }> };
 

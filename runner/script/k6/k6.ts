@@ -7,7 +7,7 @@ import { current } from "./runtime.ts";
 import { jsonPointTags } from "./tags.ts";
 import { addCheck, addGroupDuration, flushMetrics } from "./metrics.ts";
 import { jsonOut, point } from "./json_out.ts";
-import { scriptText } from "../text.ts";
+import { scriptText } from "../module.ts";
 import { noteHookCheck } from "./http.ts";
 
 export function check(value: unknown, sets: Record<string, unknown>, tags?: Record<string, string>): boolean {

@@ -9,7 +9,7 @@
 import { jsonPointTags, requestTags } from "./tags.ts";
 import { jsonOut, PHASES, phasesOf, point } from "./json_out.ts";
 import { tagPairs } from "../../../results/thresholds/selector.ts";
-import { atRunEnd } from "../run_end.ts";
+import { atRunEnd } from "../run_state.ts";
 import { inInit } from "./init_files.ts";
 import type { Response } from "../session.ts";
 
@@ -117,7 +117,7 @@ function register(name: unknown, kind: MetricPart["kind"]): string {
 }
 
 /** Most custom metrics a script makes (k6 has no bound; each is a summary line and an output series). */
-export const MAX_SCRIPT_METRICS = 1_000;
+const MAX_SCRIPT_METRICS = 1_000;
 
 /** The metrics the script made in this isolate: their kind and whether a trend holds times. */
 const made = new Map<string, { kind: MetricPart["kind"]; time: boolean }>();

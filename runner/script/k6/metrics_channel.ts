@@ -12,7 +12,7 @@ import type { AbortedBy } from "../../../results/thresholds/abort.ts";
 import { type MetricPart, METRICS_CHANNEL } from "./metrics.ts";
 
 /** A threshold with `abortOnFail` on a metric sent here: `rate<=0.05` on `check_failure_rate`. */
-export interface LiveRule {
+interface LiveRule {
   metric: string;
   rule: string;
   /** Measured time before which it is not judged (k6's `delayAbortEval`). */

@@ -10,17 +10,16 @@ import { addGroupDuration, flushMetricsSoon, wantSubmetrics } from "./metrics.ts
 import { jsonPointTags, setRunTags, setTagSource, type VuTags } from "./tags.ts";
 import { flushPoints, jsonOut, PHASES, point, setJsonThresholds } from "./json_out.ts";
 import { isolateFlags } from "./isolate_flags.ts";
-import { PART_ENV } from "../part_env.ts";
+import { PART_ENV, runCounters } from "../run_state.ts";
 import { ScriptShapeError } from "../module.ts";
 import { endInit, open, setScriptFolder } from "./init_files.ts";
 import { runArrayCall } from "./array_calls.ts";
-import { runCounters } from "../run_counters.ts";
 import { testAborted } from "./test_abort.ts";
 import { setCookiePair } from "../sessions/cookies.ts";
 import { durationMsOf } from "../../../validation/duration.ts";
 
 /** A k6 VU: its id in the whole run (`__VU`), the iterations it started and its own tags once set. */
-export interface K6Vu {
+interface K6Vu {
   id: number;
   iterations: number;
   tags?: VuTags;
@@ -115,7 +114,7 @@ Object.defineProperties(globalThis, {
 });
 
 /** What the converted footer hands over: the exports, and whether its awaits hand the VU back. */
-export interface ConvertedModule {
+interface ConvertedModule {
   main: ((data: unknown) => unknown) | undefined;
   exports: Record<string, unknown>;
   resumes?: boolean;
@@ -213,7 +212,7 @@ async function iterate(ctx: VuContext, main: (data: unknown) => unknown): Promis
   }
 }
 
-/** Whether the script imports k6/execution: only then is each iteration counted (run_counters.ts). */
+/** Whether the script imports k6/execution: only then is each iteration counted (run_state.ts). */
 let counting = false;
 /** The slot pair of the run's iterations that ended (returned or threw, as k6's `iterationsCompleted`). */
 const ENDED_SLOT = 0;

@@ -23,7 +23,7 @@ export class LocustConvertError extends Error {
 }
 
 /** A user class as the file spells it: what the experiment reads before any import. */
-export interface LocustUserInfo {
+interface LocustUserInfo {
   name: string;
   host?: string;
   /** `abstract = True`: a base of other users, never run itself. */

@@ -15,7 +15,7 @@ import { LOCUST_ENV, type LocustSelection, type ShapePoints, shapePoints } from 
 import { MAX_STAGES } from "../../load/models/fields.ts";
 
 /** How long users' `on_stop` may take at the end, beyond `--stop-timeout` (Locust waits without a bound). */
-export const ON_STOP_MS = 5_000;
+const ON_STOP_MS = 5_000;
 
 /** How long a shape that never returns None runs (Locust's runs until stopped; `-t` does not end it). */
 const SHAPE_LIMIT_MS = 6 * 3600_000;

@@ -16,7 +16,7 @@ const NO_RESPONSE_EXIT = 4;
 const PERCENTILES = [50, 66, 75, 80, 90, 95, 98, 99, 99.9, 99.99, 100];
 
 /** One row of Locust's statistics: a request name (or the aggregate). */
-export interface LocustRow {
+interface LocustRow {
   method: string;
   name: string;
   requests: number;
@@ -38,7 +38,7 @@ export interface LocustRow {
 type Endpoint = NonNullable<RunResult["endpoints"]>[number];
 
 /** Locust's rows of a run (sorted by name, as Locust sorts them) and its aggregate. */
-export function locustRows(run: RunResult): { rows: LocustRow[]; total: LocustRow } {
+function locustRows(run: RunResult): { rows: LocustRow[]; total: LocustRow } {
   const seconds = Math.max(run.durationSec, 1e-9);
   type Check = { name: string; passed: number; failed: number };
   const checks = new Map<string, Check[]>();

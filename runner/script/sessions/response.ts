@@ -46,7 +46,7 @@ export abstract class Fields implements ResponseHeaders {
   }
 }
 
-export class ScriptResponse extends Fields implements Response {
+class ScriptResponse extends Fields implements Response {
   readonly status: number;
   /** Its bytes: `#buf[#from, #to)`, a range of a shared slab (no view made unless a field is read). */
   readonly #buf: Uint8Array;

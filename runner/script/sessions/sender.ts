@@ -39,7 +39,7 @@ import { CookieJar } from "../../http/cookie_jar.ts";
 import type { SessionRun } from "../../load/flow_session.ts";
 import { failedResponse, H2ScriptResponse, keptScriptResponse } from "./response.ts";
 import { sessionCookies } from "./cookies.ts";
-import { scriptText } from "../text.ts";
+import { scriptText } from "../module.ts";
 
 type User = VirtualUser<SessionEnd>;
 

@@ -10,32 +10,10 @@ import { isK6Source, withoutTypes } from "./convert.ts";
 import { convertK6Files, readK6Files } from "./local_modules.ts";
 import { RUNTIME_URL } from "./modules.ts";
 import { parseOrNull } from "./refusals.ts";
+import { conversionCacheDir, isKept, writeWhole } from "../../cache_dir.ts";
 
 /** Bumped when the conversion changes, so older cached conversions are not reused. */
 const CONVERSION_VERSION = "16";
-
-/** loadlab's cache folder of `kind`'s conversions (`$XDG_CACHE_HOME/loadlab/KIND`, else `~/.cache/...`). */
-export function k6CacheDir(kind = "k6"): string {
-  const base = Deno.env.get("XDG_CACHE_HOME") ?? join(Deno.env.get("HOME") ?? Deno.cwd(), ".cache");
-  return join(base, "loadlab", kind);
-}
-
-export function isKept(out: string): boolean {
-  try {
-    Deno.statSync(out);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Writes `code` at `to`: beside it, then renamed, so a concurrent loadlab never imports half a file. */
-export function writeWhole(to: string, code: string): void {
-  Deno.mkdirSync(dirname(to), { recursive: true });
-  const partial = `${to}.${Deno.pid}.partial`;
-  Deno.writeTextFileSync(partial, code);
-  Deno.renameSync(partial, to);
-}
 
 export function isK6File(path: string): boolean {
   if (!/\.(js|mjs|ts|mts)$/.test(path)) return false;
@@ -52,7 +30,7 @@ export function sessionScriptPath(path: string): string {
   const files = readK6Files(path);
   const hashed = createHash("sha256").update(`${CONVERSION_VERSION}\0${RUNTIME_URL}`);
   for (const f of files) hashed.update(`\0${f.path}\0${f.source}`);
-  const root = join(k6CacheDir(), hashed.digest("hex").slice(0, 24));
+  const root = join(conversionCacheDir(), hashed.digest("hex").slice(0, 24));
   // Every file under the folder at its own absolute path: `./lib/x.js` and `../x.js` resolve as beside it.
   const out = join(root, path);
   if (isKept(out)) return out;

@@ -1,0 +1,29 @@
+/**
+ * @module
+ * loadlab's cache of converted scripts (k6 scripts, locustfiles), each written whole so a concurrent
+ * loadlab never imports half a file.
+ */
+import { dirname, join } from "node:path";
+
+/** The cache folder of `kind`'s conversions (`$XDG_CACHE_HOME/loadlab/KIND`, else `~/.cache/...`). */
+export function conversionCacheDir(kind = "k6"): string {
+  const base = Deno.env.get("XDG_CACHE_HOME") ?? join(Deno.env.get("HOME") ?? Deno.cwd(), ".cache");
+  return join(base, "loadlab", kind);
+}
+
+export function isKept(out: string): boolean {
+  try {
+    Deno.statSync(out);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Writes `code` at `to`: beside it, then renamed. */
+export function writeWhole(to: string, code: string): void {
+  Deno.mkdirSync(dirname(to), { recursive: true });
+  const partial = `${to}.${Deno.pid}.partial`;
+  Deno.writeTextFileSync(partial, code);
+  Deno.renameSync(partial, to);
+}

@@ -1,0 +1,40 @@
+/**
+ * @module
+ * What a worker's run shares with the script runtimes in it: counters every worker of a run adds to with
+ * `Atomics` (k6's `k6/execution` reads its counts across the whole test from them), what runs as the
+ * worker's load ends (the k6 runtime's last metrics), and the `s.env` variable naming a session's load when
+ * loads run together. No imports: the k6 runtime's files are checked from a converted script's folder, where
+ * no import map resolves a package.
+ */
+
+export const PART_ENV = "LOADLAB_PART";
+
+const RUN_COUNTER_SLOTS = 256;
+
+/** One `SharedArrayBuffer` a run's main isolate makes (the loads of a run share it) for each worker. */
+export function newRunCounters(): SharedArrayBuffer {
+  return new SharedArrayBuffer(RUN_COUNTER_SLOTS * Uint32Array.BYTES_PER_ELEMENT);
+}
+
+/** This isolate's: its own until a run hands it the run's. */
+let counters = new Uint32Array(newRunCounters());
+
+/** Makes `buffer` (from `newRunCounters`) this isolate's run counters. */
+export function setRunCounters(buffer: SharedArrayBuffer): void {
+  counters = new Uint32Array(buffer);
+}
+
+export function runCounters(): Uint32Array {
+  return counters;
+}
+
+const endHooks: Array<() => void> = [];
+
+export function atRunEnd(fn: () => void): void {
+  endHooks.push(fn);
+}
+
+/** The load of this isolate ended (the worker, before it reports done). */
+export function runEnding(): void {
+  for (const fn of endHooks) fn();
+}
