@@ -171,13 +171,13 @@ function calmerHalf(run: RunResult): RunResult {
 }
 
 /**
- * A latency rule one run a side leaves unchecked (no verdict, or a `same` whose noise interval reaches
- * past the tolerance: on a busy machine a p99 is the stalls on both sides) judged at the floor, the p10 of
- * the calmer half of each run's intervals (`calmerHalf`): the requests that waited least, which waits for a
- * core move least, judged against those intervals' own waits. A p10 risen past the rule's tolerance, beyond
- * noise and beyond what the slower side's own waits can make, fails the rule; a floor that did not rise
- * says nothing of the tail, so the floor never passes a rule. One that rose past the tolerance but is not
- * judged leaves the metric no verdict, its reason beside the metric's own.
+ * A latency rule one run a side does not fail judged at the floor, the p10 of the calmer half of each run's
+ * intervals (`calmerHalf`): on a busy machine a p99 is the stalls, which leave it no verdict or make the
+ * busier side's look worse (a busy baseline's, a fixed server's `better`). The floor is the requests that
+ * waited least, which waits for a core move least, judged against those intervals' own waits. A p10 risen
+ * past the rule's tolerance, beyond noise and beyond what the slower side's own waits can make, fails the
+ * rule; a floor that did not rise says nothing of the tail, so the floor never passes a rule. One that rose
+ * past the tolerance but is not judged leaves the metric no verdict, its reason beside the metric's own.
  */
 function floorVerdict(
   before: RunResult[],
@@ -186,18 +186,21 @@ function floorVerdict(
   failOn: FailOn[],
 ): MetricVerdict {
   const open = failOn.filter((f) =>
-    f.metric === own.metric && f.unit === "%" && f.tolerance > 0 && !checks(own, f)
+    f.metric === own.metric && f.unit === "%" && f.tolerance > 0 && !own.failed.includes(f.expression)
   );
   if ((own.metric !== "p50" && own.metric !== "p99") || own.noise !== "within-run" || !open.length) {
     return own;
   }
   const floor = ownVerdict(before.map(calmerHalf), after.map(calmerHalf), own.metric, open, "p10");
   const levels = (m: MetricVerdict) => `${m.compared.map((x) => Number(x.toPrecision(4))).join(" → ")} ms`;
-  const why = own.notJudged ?? `its noise interval reaches ${sameReachesPast(own, open[0])}`;
+  const reach = sameReachesPast(own, open[0]);
+  const read = `${own.verdict}, which the busier side's stalls can make`;
+  const why = own.notJudged ?? (reach ? `its noise interval reaches ${reach}` : `it reads ${read}`);
   if (floor.failed.length) {
+    const said = own.verdict === "unknown" || reach ? `has no verdict: ${why}` : `reads ${read}`;
     return {
       ...floor,
-      floor: `${own.metric} ${levels(own)} (${own.statistic}) has no verdict: ${why}; judged at the floor, ` +
+      floor: `${own.metric} ${levels(own)} (${own.statistic}) ${said}; judged at the floor, ` +
         "the p10 of the half of each run's intervals whose load worker waited least at each wake-up",
     };
   }

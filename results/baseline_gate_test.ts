@@ -4,6 +4,7 @@ import { environmentDiff, gateAgainstBaseline } from "./baseline_gate.ts";
 import { parseFailOn } from "./fail_on.ts";
 import { verdictText } from "../report/terminal/baseline_gate.ts";
 import { renderMarkdownSummary } from "../report/ci/summary.ts";
+import { loadResultsFile } from "./io.ts";
 
 Deno.test("the same results against themselves: every verdict same, no rule fires", () => {
   const results = makeSeed000(3);
@@ -233,4 +234,23 @@ Deno.test("a change past the rule that wide noise calls 'same' is not judged, wi
   );
   assert.equal(gate.unjudged[0].rule, "p99 +10%");
   assert.equal(gate.failed, false);
+});
+
+/** A recorded run of the built-in target (`attack /sleep?ms=N -c 10 -d 8s`): tests/fixtures/gate_runs/. */
+const recorded = (name: string) =>
+  loadResultsFile(new URL(`../tests/fixtures/gate_runs/${name}.json`, import.meta.url).pathname);
+
+Deno.test("a baseline recorded beside two busy loops: a 20% slower sleep on a quieter machine fails at the floor", async () => {
+  // busy_sleep5: /sleep?ms=5 beside two nice 0 loops (load 4); quiet_*: without them (load 1.6), 5 and 6 ms.
+  const base = await recorded("busy_sleep5"), rules = [parseFailOn("p99 +10%")];
+  const self = gateAgainstBaseline(base, await recorded("quiet_sleep5"), rules);
+  assert.equal(self.failed, false);
+  // The baseline's p99 is its machine's stalls, past the slower server's: "better" says nothing of it.
+  const slow = gateAgainstBaseline(base, await recorded("quiet_sleep6"), rules);
+  const p99 = slow.groups[0].metrics.find((m) => m.metric === "p99")!;
+  assert.equal(slow.failed, true);
+  assert.match(
+    verdictText(p99, slow.groups[0], slow),
+    /^worse: .*\(p99 [\d.]+ → [\d.]+ ms .* reads better, which the busier side.s stalls can make; judged at the floor.*FAILS p99 \+10%$/,
+  );
 });
