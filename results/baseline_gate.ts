@@ -251,17 +251,33 @@ function stoppedEarly(runs: RunResult[], prefix: string): string[] {
   return runs.filter((r) => !r.probe && r.incomplete).map((r) => `${prefix}${r.name}`);
 }
 
-/** The flagged runs of a pair ("baseline: server-bound"), or sides that measured different things. */
+/** The config keys that make a load: two runs that differ in one measure different things. */
+const LOAD_KEYS =
+  "model connections durationMs requests ratePerSec stages phases workers pipelining streams protocol".split(
+    " ",
+  );
+
+/** Why a pair's sides cannot be compared (other requests, another load); an older file's config is {}. */
+function notComparable(base: RunResult[], runs: RunResult[]): string | undefined {
+  const kinds = (list: RunResult[]) => [...new Set(list.map(requestKind))].join(" and ");
+  if (kinds(base) !== kinds(runs)) {
+    return `not comparable: baseline measured ${kinds(base)}, this run ${kinds(runs)}`;
+  }
+  const [a, b] = [base[0].config, runs[0].config];
+  const moved = Object.keys(a).length === 0 ? [] : LOAD_KEYS.flatMap((k) => {
+    const [x, y] = [JSON.stringify(a[k]), JSON.stringify(b[k])];
+    return x === y ? [] : [`${k} ${x ?? "none"} → ${y ?? "none"}`];
+  });
+  return moved.length ? `not comparable: the loads differ (${moved.join(", ")})` : undefined;
+}
+
+/** The flagged runs of a pair ("baseline: server-bound"). */
 function pairFlags(base: RunResult[], runs: RunResult[]): string | undefined {
   const flags = (side: string, list: RunResult[]) => {
     const labels = [...new Set(list.map(runVerdict).filter((v) => !v.ok).map((v) => v.label))];
     return labels.length ? [`${side}: ${labels.join(", ")}`] : [];
   };
-  const kinds = (list: RunResult[]) => [...new Set(list.map(requestKind))].join(" and ");
-  const unlike = kinds(base) !== kinds(runs)
-    ? [`baseline measured ${kinds(base)}, this run ${kinds(runs)}`]
-    : [];
-  const parts = [...unlike, ...flags("baseline", base), ...flags("this run", runs)];
+  const parts = [...flags("baseline", base), ...flags("this run", runs)];
   return parts.length ? parts.join("; ") : undefined;
 }
 
@@ -304,7 +320,7 @@ function unjudgedRules(groups: GroupVerdict[], failOn: FailOn[]): UnjudgedRule[]
         reason: groups.length === 0
           ? "no run of this experiment has a run of the same name in the baseline: nothing paired"
           : trusted.length === 0
-          ? "every paired run is flagged, on one side or both: untrusted numbers pass no rule"
+          ? `every paired run is flagged (${groups[0].flagged}): untrusted numbers pass no rule`
           : wide.length
           ? `${f.metric} is within noise, but its noise interval reaches ${wide[0]}, past the rule's ` +
             `${f.tolerance > 0 ? "+" : ""}${f.tolerance}${f.unit}: a change that large reads as noise in ` +
@@ -359,16 +375,27 @@ export function gateAgainstBaseline(
       continue;
     }
     const whole = failOn.filter((f) => f.selector === undefined);
-    const metrics = COMPARE_METRICS.map((m) => metricVerdict(base, runs, m, whole));
-    const flagged = pairFlags(base, runs);
-    groups.push({
-      key,
-      baselineRuns: base.length,
-      currentRuns: runs.length,
-      metrics,
-      ...(flagged ? { flagged } : {}),
+    const unlike = notComparable(base, runs);
+    const flagged = unlike ?? pairFlags(base, runs);
+    const pair = [
+      {
+        key,
+        baselineRuns: base.length,
+        currentRuns: runs.length,
+        metrics: COMPARE_METRICS.map((m) => metricVerdict(base, runs, m, whole)),
+        ...(flagged ? { flagged } : {}),
+      },
+      ...endpointGroups(key, base, runs, failOn, flagged),
+    ];
+    const unjudged = (m: MetricVerdict): MetricVerdict => ({
+      ...m,
+      verdict: "unknown",
+      notJudged: unlike,
+      diffCi95: null,
+      changeCi95Pct: null,
+      failed: [],
     });
-    groups.push(...endpointGroups(key, base, runs, failOn, flagged));
+    groups.push(...(unlike ? pair.map((g) => ({ ...g, metrics: g.metrics.map(unjudged) })) : pair));
   }
   const failed = groups.some((g) => g.metrics.some((m) => m.failed.length > 0));
   const leftOut = [...stoppedEarly(baseline.runs, "baseline's "), ...stoppedEarly(current.runs, "")];

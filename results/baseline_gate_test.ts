@@ -131,7 +131,10 @@ Deno.test("a baseline of HTTP requests paired with a run of WebSocket messages p
   const gate = gateAgainstBaseline(base, ws, [parseFailOn("p99 +10%"), parseFailOn("rps -5%")]);
   assert.equal(gate.failed, false);
   assert.deepEqual(gate.unjudged.map((u) => u.rule), ["p99 +10%", "rps -5%"]);
-  assert.match(gate.groups[0].flagged ?? "", /^baseline measured HTTP requests, this run WebSocket messages/);
+  assert.match(
+    gate.groups[0].flagged ?? "",
+    /^not comparable: baseline measured HTTP requests, this run WebSocket messages/,
+  );
   // A storm against kept connections is another kind too.
   const storm = structuredClone(ws);
   for (const run of storm.runs) run.config = { ...run.config, ws: { messagesPerConnection: 10 } };
@@ -253,4 +256,19 @@ Deno.test("a baseline recorded beside two busy loops: a 20% slower sleep on a qu
     verdictText(p99, slow.groups[0], slow),
     /^worse: .*\(p99 [\d.]+ → [\d.]+ ms .* reads better, which the busier side.s stalls can make; judged at the floor.*FAILS p99 \+10%$/,
   );
+});
+
+Deno.test("a baseline of another load (connections, duration) is not comparable: said, never judged", async () => {
+  const base = await recorded("quiet_sleep5"), current = await recorded("quiet_sleep6");
+  current.runs[0].config = { ...current.runs[0].config, connections: 20, durationMs: 4000 };
+  const gate = gateAgainstBaseline(base, current, [parseFailOn("p99 +10%"), parseFailOn("rps -10%")]);
+  assert.equal(gate.failed, false);
+  const why = "not comparable: the loads differ (connections 10 → 20, durationMs 8000 → 4000)";
+  assert.equal(gate.groups[0].flagged, why);
+  for (const m of gate.groups[0].metrics) assert.deepEqual([m.verdict, m.notJudged], ["unknown", why]);
+  assert.deepEqual(gate.unjudged.map((u) => u.reason), [
+    `every paired run is flagged (${why}): untrusted ` +
+    "numbers pass no rule",
+    `every paired run is flagged (${why}): untrusted numbers pass no rule`,
+  ]);
 });
