@@ -72,6 +72,8 @@ export interface GateResult {
   /** Environment fields that differ ("cpu", "cores", "loadlab", "deno"): every verdict is weak. */
   otherMachine: string[];
   failed: boolean;
+  /** The `--fail-on` expressions, as given. */
+  rules: string[];
   /** The `--fail-on` rules no trusted pair checked: the gate did not pass (exit 8). */
   unjudged: UnjudgedRule[];
 }
@@ -406,6 +408,7 @@ export function gateAgainstBaseline(
     leftOut,
     otherMachine: environmentDiff(baseline, current),
     failed,
+    rules: failOn.map((f) => f.expression),
     unjudged: unjudgedRules(groups, failOn),
   };
 }

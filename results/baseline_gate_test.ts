@@ -3,7 +3,7 @@ import { makeSeed000, makeSingleAttack } from "../tests/fixtures/make_results.ts
 import { environmentDiff, gateAgainstBaseline } from "./baseline_gate.ts";
 import { parseFailOn } from "./fail_on.ts";
 import { verdictText } from "../report/terminal/baseline_gate.ts";
-import { renderMarkdownSummary } from "../report/ci/summary.ts";
+import { renderJunit, renderMarkdownSummary } from "../report/ci/summary.ts";
 import { loadResultsFile } from "./io.ts";
 
 Deno.test("the same results against themselves: every verdict same, no rule fires", () => {
@@ -271,4 +271,22 @@ Deno.test("a baseline of another load (connections, duration) is not comparable:
     "numbers pass no rule",
     `every paired run is flagged (${why}): untrusted numbers pass no rule`,
   ]);
+});
+
+Deno.test("JUnit holds a case per --fail-on rule: failed with its cell, not judged with why, else passed", async () => {
+  const base = await recorded("quiet_sleep5"), slow = await recorded("quiet_sleep6");
+  const rules = ["p99 +10%", "p99 +500%", "success -0.1pp"].map(parseFailOn);
+  const xml = renderJunit(slow, { gate: gateAgainstBaseline(base, slow, rules) });
+  assert.match(xml, /<testsuites name="loadlab" tests="3" failures="1" /);
+  assert.match(
+    xml,
+    /<testcase classname="loadlab.baseline" name="p99 \+10%">\n\s+<failure type="baseline-gate" message="attack p99: worse: [^"]+FAILS p99 \+10%"/,
+  );
+  assert.match(xml, /<testcase classname="loadlab.baseline" name="p99 \+500%"\/>/);
+  const other = { ...slow, runs: slow.runs.map((r) => ({ ...r, config: { ...r.config, connections: 20 } })) };
+  const unjudged = renderJunit(other, { gate: gateAgainstBaseline(base, other, rules.slice(0, 1)) });
+  assert.match(
+    unjudged,
+    /name="p99 \+10%">\n\s+<failure type="not-judged" message="checked no run: every paired run is flagged \(not comparable: /,
+  );
 });
