@@ -51,6 +51,8 @@ export interface GroupVerdict {
   metrics: MetricVerdict[];
   /** Why this pair's numbers cannot pass a `--fail-on` rule (a flagged run); absent when both are trusted. */
   flagged?: string;
+  /** Flagged only for errors, which a success rule measures: it checks that rule. */
+  errorsOnly?: true;
   /** The endpoint selector of the pair's rules (`{name:GET /json}`); absent for the runs as a whole. */
   selector?: string;
 }
@@ -273,10 +275,11 @@ function notComparable(base: RunResult[], runs: RunResult[]): string | undefined
   return moved.length ? `not comparable: the loads differ (${moved.join(", ")})` : undefined;
 }
 
-/** The flagged runs of a pair ("baseline: server-bound"). */
-function pairFlags(base: RunResult[], runs: RunResult[]): string | undefined {
+/** The flagged runs of a pair ("baseline: server-bound"), but for flags of the kinds `skip`. */
+function pairFlags(base: RunResult[], runs: RunResult[], skip: string[] = []): string | undefined {
   const flags = (side: string, list: RunResult[]) => {
-    const labels = [...new Set(list.map(runVerdict).filter((v) => !v.ok).map((v) => v.label))];
+    const kept = list.map((r) => runVerdict(r).flags.filter((f) => !skip.includes(f.kind)));
+    const labels = [...new Set(kept.filter((f) => f.length).map((f) => f.map((x) => x.label).join(", ")))];
     return labels.length ? [`${side}: ${labels.join(", ")}`] : [];
   };
   const parts = [...flags("baseline", base), ...flags("this run", runs)];
@@ -310,24 +313,27 @@ const checks = (m: MetricVerdict, f: FailOn) =>
   m.metric === f.metric && m.verdict !== "unknown" && sameReachesPast(m, f) === null;
 
 function unjudgedRules(groups: GroupVerdict[], failOn: FailOn[]): UnjudgedRule[] {
-  const trusted = groups.filter((g) => !g.flagged);
-  const mine = (f: FailOn) => (g: GroupVerdict) => g.selector === (f.selector && selectorText(f.selector));
-  return failOn.filter((f) => !trusted.filter(mine(f)).some((g) => g.metrics.some((m) => checks(m, f))))
+  const trusts = (f: FailOn) => (g: GroupVerdict) =>
+    !g.flagged || (f.metric === "success" && g.errorsOnly === true);
+  const mine = (f: FailOn) => (g: GroupVerdict) =>
+    trusts(f)(g) && g.selector === (f.selector && selectorText(f.selector));
+  return failOn.filter((f) => !groups.filter(mine(f)).some((g) => g.metrics.some((m) => checks(m, f))))
     .map((f) => {
-      const wide = trusted.filter(mine(f)).flatMap((g) =>
+      const trusted = groups.filter(mine(f));
+      const wide = trusted.flatMap((g) =>
         g.metrics.flatMap((m) => m.metric === f.metric && sameReachesPast(m, f) || [])
       );
       return {
         rule: f.expression,
         reason: groups.length === 0
           ? "no run of this experiment has a run of the same name in the baseline: nothing paired"
-          : trusted.length === 0
+          : !groups.some(trusts(f))
           ? `every paired run is flagged (${groups[0].flagged}): untrusted numbers pass no rule`
           : wide.length
           ? `${f.metric} is within noise, but its noise interval reaches ${wide[0]}, past the rule's ` +
             `${f.tolerance > 0 ? "+" : ""}${f.tolerance}${f.unit}: a change that large reads as noise in ` +
             "these runs; run repeats (repeats: 3) or on a quieter machine"
-          : unjudgedReason(f, trusted.filter(mine(f))),
+          : unjudgedReason(f, trusted),
       };
     });
 }
@@ -379,6 +385,7 @@ export function gateAgainstBaseline(
     const whole = failOn.filter((f) => f.selector === undefined);
     const unlike = notComparable(base, runs);
     const flagged = unlike ?? pairFlags(base, runs);
+    const errorsOnly = !unlike && flagged && !pairFlags(base, runs, ["errors", "server errors"]);
     const pair = [
       {
         key,
@@ -386,6 +393,7 @@ export function gateAgainstBaseline(
         currentRuns: runs.length,
         metrics: COMPARE_METRICS.map((m) => metricVerdict(base, runs, m, whole)),
         ...(flagged ? { flagged } : {}),
+        ...(errorsOnly ? { errorsOnly } : {}),
       },
       ...endpointGroups(key, base, runs, failOn, flagged),
     ];

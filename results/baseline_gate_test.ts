@@ -286,6 +286,19 @@ Deno.test("a p99 is weighed against the busiest interval's waits: the same serve
   );
 });
 
+Deno.test("a pair flagged for server errors checks a success rule: the share it is flagged for is measured", async () => {
+  // errors_sleep5: /sleep?ms=5 199 to 1 with /error/1, a 500: 0.5% server errors.
+  const errors = await recorded("errors_sleep5"), clean = await recorded("quiet_sleep5");
+  const rules = [parseFailOn("success -0.1pp")];
+  const fixed = gateAgainstBaseline(errors, clean, rules);
+  assert.equal(fixed.groups[0].flagged, "baseline: server errors 0.5%");
+  assert.deepEqual([fixed.failed, fixed.unjudged], [false, []]);
+  const broken = gateAgainstBaseline(clean, errors, rules);
+  assert.deepEqual(broken.groups[0].metrics.find((m) => m.metric === "success")!.failed, ["success -0.1pp"]);
+  // Its latencies are the error path's: a latency rule it passes is still not judged.
+  assert.deepEqual(gateAgainstBaseline(errors, clean, [parseFailOn("p50 +500%")]).unjudged.length, 1);
+});
+
 Deno.test("a baseline of another load (connections, duration) is not comparable: said, never judged", async () => {
   const base = await recorded("quiet_sleep5"), current = await recorded("quiet_sleep6");
   current.runs[0].config = { ...current.runs[0].config, connections: 20, durationMs: 4000 };
