@@ -97,16 +97,6 @@ function groupRuns(runs: RunResult[]): Map<string, RunResult[]> {
 const round = (pair: [number, number] | null): [number, number] | null =>
   pair && [round4(pair[0]), round4(pair[1])];
 
-/** `judgeChange`'s verdict on one metric of a pair and the `failOn` rules it fails, else at its floor. */
-function metricVerdict(
-  before: RunResult[],
-  after: RunResult[],
-  metric: CompareMetric,
-  failOn: FailOn[],
-): MetricVerdict {
-  return floorVerdict(before, after, ownVerdict(before, after, metric, failOn), failOn);
-}
-
 /** `judgeChange`'s verdict on one metric of a pair, judged `as` it or its floor, and the rules it fails. */
 function ownVerdict(
   before: RunResult[],
@@ -128,14 +118,9 @@ function ownVerdict(
     const moved = f.unit === "pp" ? change.diff : pct(change.diff);
     return f.tolerance > 0 ? moved > f.tolerance : moved < f.tolerance;
   });
+  const ciPct = change.ci95 && [pct(change.ci95[0]), pct(change.ci95[1])] as [number, number];
   const wideSame = "beyond" in judged && !judged.beyond && past.length > 0
-    ? wideSameText(
-      as,
-      pct(change.diff),
-      change.diff,
-      change.ci95 && [pct(change.ci95[0]), pct(change.ci95[1])],
-      past[0],
-    )
+    ? wideSameText(as, pct(change.diff), change.diff, ciPct, past[0])
     : undefined;
   const notJudged = "notJudged" in judged ? judged.notJudged : wideSame;
   const ci95 = notJudged === undefined ? change.ci95 : null;
@@ -360,7 +345,9 @@ function endpointGroups(
       key: `${key} ${text}`,
       baselineRuns: before.length,
       currentRuns: after.length,
-      metrics: COMPARE_METRICS.map((m) => metricVerdict(before, after, m, rules)),
+      metrics: COMPARE_METRICS.map((m) =>
+        floorVerdict(before, after, ownVerdict(before, after, m, rules), rules)
+      ),
       ...(flagged ? { flagged } : {}),
       selector: text,
     });
@@ -391,7 +378,9 @@ export function gateAgainstBaseline(
         key,
         baselineRuns: base.length,
         currentRuns: runs.length,
-        metrics: COMPARE_METRICS.map((m) => metricVerdict(base, runs, m, whole)),
+        metrics: COMPARE_METRICS.map((m) =>
+          floorVerdict(base, runs, ownVerdict(base, runs, m, whole), whole)
+        ),
         ...(flagged ? { flagged } : {}),
         ...(errorsOnly ? { errorsOnly } : {}),
       },

@@ -72,9 +72,14 @@ function withinRunJudgement(before: RunResult[], after: RunResult[], metric: Noi
   return waits ? { beyond: true, how: `${how}, ${waits.text}`, waits: waits.text } : { beyond: true, how };
 }
 
-function ownWaitsOf(runs: RunResult[], baseRuns: RunResult[], metric: NoiseMetric): WaitsJudgement | null {
-  const change = judgedChange("within-run", runs, baseRuns, metric);
-  return judgeOwnWaits(baseRuns, runs, metric, change.base, change.base + change.diff);
+function ownWaitsOf(
+  runs: RunResult[],
+  baseRuns: RunResult[],
+  metric: NoiseMetric,
+  rule: NoiseRule = "within-run",
+): WaitsJudgement | null {
+  const change = judgedChange(rule, runs, baseRuns, metric);
+  return judgeOwnWaits(baseRuns, runs, metric, change.base, change.base + change.diff, rule === "repeats");
 }
 
 /** The verdict of `rule` on a group's runs against the baseline group's (repeats: Welch's t-test). */
@@ -95,8 +100,13 @@ export function judgeNoise(
     ? `${runs.length} repeats each`
     : `${baseRuns.length} and ${runs.length} repeats`;
   const how = `by Welch's t-test over repeats, ${standardErrorsText(test.t)} apart, ${count}`;
-  if (test.differs && test.t >= BEYOND_NOISE_MIN_SE) return { beyond: true, how };
-  return test.t < WITHIN_NOISE_MAX_SE ? { beyond: false, how } : { notJudged: shortOfBar(how) };
+  if (!(test.differs && test.t >= BEYOND_NOISE_MIN_SE)) {
+    return test.t < WITHIN_NOISE_MAX_SE ? { beyond: false, how } : { notJudged: shortOfBar(how) };
+  }
+  // A load that held every repeat of one side is no spread of the repeats: its own waits bound it too.
+  const waits = ownWaitsOf(runs, baseRuns, metric, "repeats");
+  if (waits?.explains) return { notJudged: `${how}, but ${waits.text}` };
+  return waits ? { beyond: true, how: `${how}, ${waits.text}`, waits: waits.text } : { beyond: true, how };
 }
 
 /** The baseline's and the runs' levels on the judged scale: over the repeats, or over batch means. */

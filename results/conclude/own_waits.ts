@@ -133,6 +133,7 @@ export function judgeOwnWaits(
   metric: NoiseMetric,
   baseLevel: number,
   level: number,
+  repeats = false,
 ): WaitsJudgement | null {
   if (metric === "success" || !Number.isFinite(baseLevel) || !Number.isFinite(level)) return null;
   const higherIsWorse = metric !== "rps";
@@ -158,7 +159,9 @@ export function judgeOwnWaits(
     : "on a quieter machine";
   return {
     explains,
-    text: `${reach}, ${unit(slow)} measured: judged ${quieter} or with repeats (repeats: 3)`,
+    text: `${reach}, ${unit(slow)} measured: judged ${quieter}${
+      repeats ? "" : " or with repeats (repeats: 3)"
+    }`,
   };
 }
 
