@@ -241,10 +241,8 @@ function stoppedEarly(runs: RunResult[], prefix: string): string[] {
 }
 
 /** The config keys that make a load: two runs that differ in one measure different things. */
-const LOAD_KEYS =
-  "model connections durationMs requests ratePerSec stages phases workers pipelining streams protocol".split(
-    " ",
-  );
+const LOAD_KEYS = ["model", "connections", "durationMs", "requests", "ratePerSec", "stages", "phases"]
+  .concat(["workers", "pipelining", "streams", "protocol"]);
 
 /** Why a pair's sides cannot be compared (other requests, another load); an older file's config is {}. */
 function notComparable(base: RunResult[], runs: RunResult[]): string | undefined {
@@ -323,13 +321,7 @@ function unjudgedRules(groups: GroupVerdict[], failOn: FailOn[]): UnjudgedRule[]
     });
 }
 
-function endpointGroups(
-  key: string,
-  base: RunResult[],
-  runs: RunResult[],
-  failOn: FailOn[],
-  flagged: string | undefined,
-): GroupVerdict[] {
+function endpointGroups(key: string, base: RunResult[], runs: RunResult[], failOn: FailOn[]): GroupVerdict[] {
   const bySelector = new Map<string, FailOn[]>();
   for (const f of failOn) {
     if (f.selector) {
@@ -348,7 +340,6 @@ function endpointGroups(
       metrics: COMPARE_METRICS.map((m) =>
         floorVerdict(before, after, ownVerdict(before, after, m, rules), rules)
       ),
-      ...(flagged ? { flagged } : {}),
       selector: text,
     });
   }
@@ -372,29 +363,18 @@ export function gateAgainstBaseline(
     const whole = failOn.filter((f) => f.selector === undefined);
     const unlike = notComparable(base, runs);
     const flagged = unlike ?? pairFlags(base, runs);
-    const errorsOnly = !unlike && flagged && !pairFlags(base, runs, ["errors", "server errors"]);
+    const errorsOnly = !unlike && flagged && !pairFlags(base, runs, ["errors", "server errors"]) || undefined;
+    const verdict = (m: CompareMetric) => floorVerdict(base, runs, ownVerdict(base, runs, m, whole), whole);
     const pair = [
-      {
-        key,
-        baselineRuns: base.length,
-        currentRuns: runs.length,
-        metrics: COMPARE_METRICS.map((m) =>
-          floorVerdict(base, runs, ownVerdict(base, runs, m, whole), whole)
-        ),
-        ...(flagged ? { flagged } : {}),
-        ...(errorsOnly ? { errorsOnly } : {}),
-      },
-      ...endpointGroups(key, base, runs, failOn, flagged),
-    ];
-    const unjudged = (m: MetricVerdict): MetricVerdict => ({
-      ...m,
-      verdict: "unknown",
-      notJudged: unlike,
-      diffCi95: null,
-      changeCi95Pct: null,
-      failed: [],
-    });
-    groups.push(...(unlike ? pair.map((g) => ({ ...g, metrics: g.metrics.map(unjudged) })) : pair));
+      { key, baselineRuns: base.length, currentRuns: runs.length, metrics: COMPARE_METRICS.map(verdict) },
+      ...endpointGroups(key, base, runs, failOn),
+    ].map((g) => ({ ...g, ...defined({ flagged, errorsOnly }) }));
+    const unjudged = { verdict: "unknown" as const, notJudged: unlike, diffCi95: null, changeCi95Pct: null };
+    groups.push(
+      ...(unlike
+        ? pair.map((g) => ({ ...g, metrics: g.metrics.map((m) => ({ ...m, ...unjudged, failed: [] })) }))
+        : pair),
+    );
   }
   const failed = groups.some((g) => g.metrics.some((m) => m.failed.length > 0));
   const leftOut = [...stoppedEarly(baseline.runs, "baseline's "), ...stoppedEarly(current.runs, "")];

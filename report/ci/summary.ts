@@ -291,17 +291,14 @@ function testcase(t: ThresholdResult, run: RunResult | undefined): string {
 function gateCases(gate: GateResult): string[] {
   return gate.rules.map((rule) => {
     const cells = gate.groups.flatMap((g) =>
-      g.metrics.filter((m) => m.failed.includes(rule)).map((m) =>
-        `${g.key} ${m.metric}: ${verdictText(m, g, gate)}`
+      g.metrics.flatMap((m) =>
+        m.failed.includes(rule) ? `${g.key} ${m.metric}: ${verdictText(m, g, gate)}` : []
       )
     );
     const unjudged = gate.unjudged.find((u) => u.rule === rule);
-    const failure = cells.length
-      ? failureXml("baseline-gate", cells.join("; "))
-      : unjudged
-      ? failureXml("not-judged", `checked no run: ${unjudged.reason}`)
-      : "";
-    return testcaseXml("loadlab.baseline", rule, undefined, failure);
+    const failure = cells.length ? failureXml("baseline-gate", cells.join("; ")) : "";
+    const why = unjudged ? failureXml("not-judged", `checked no run: ${unjudged.reason}`) : "";
+    return testcaseXml("loadlab.baseline", rule, undefined, failure || why);
   });
 }
 
