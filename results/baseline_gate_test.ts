@@ -244,7 +244,7 @@ const recorded = (name: string) =>
   loadResultsFile(new URL(`../tests/fixtures/gate_runs/${name}.json`, import.meta.url).pathname);
 
 Deno.test("a baseline recorded beside two busy loops: a 20% slower sleep on a quieter machine is never passed", async () => {
-  // busy_sleep5: /sleep?ms=5 beside two nice 0 loops (load 4); quiet_*: without them (load 1.2-1.6), 5 and 6 ms.
+  // busy_sleep5: /sleep?ms=5 beside two nice 0 loops (load 4); quiet_*: without (load 1.2-1.6), 5 and 6 ms.
   const base = await recorded("busy_sleep5"), rules = [parseFailOn("p99 +10%")];
   const self = gateAgainstBaseline(base, await recorded("quiet_sleep5"), rules);
   assert.equal(self.failed, false);

@@ -287,7 +287,7 @@ function testcase(t: ThresholdResult, run: RunResult | undefined): string {
   return testcaseXml(`loadlab.${t.run}`, t.expression, run, properties + failure + systemOut);
 }
 
-/** A case per `--fail-on` rule: failed with the cells that fail it (exit 7), or with why none checked it (8). */
+/** A case per `--fail-on` rule: failed with the cells that fail it (exit 7), or why none checked it (8). */
 function gateCases(gate: GateResult): string[] {
   return gate.rules.map((rule) => {
     const cells = gate.groups.flatMap((g) =>
@@ -302,7 +302,7 @@ function gateCases(gate: GateResult): string[] {
   });
 }
 
-/** JUnit XML: a case per threshold, run and `--fail-on` rule; `strict` adds run verdicts, else no-response. */
+/** JUnit XML: one case per threshold, run, `--fail-on` rule; `strict` adds run verdicts, else no-response. */
 export function renderJunit(
   results: ResultsFile,
   options: { strict?: boolean; gate?: GateResult } = {},
