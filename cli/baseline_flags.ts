@@ -87,11 +87,8 @@ export async function loadBaseline(path: string): Promise<ResultsFile> {
       { cause: err },
     );
   }
-  return baselineFromBytes(
-    bytes,
-    MAX_RESULTS_FILE_BYTES,
-    (message, cause) => new ResultsFileError(`${file}: ${message}`, { cause }),
-  );
+  const fail = (message: string, cause?: unknown) => new ResultsFileError(`${file}: ${message}`, { cause });
+  return baselineFromBytes(bytes, MAX_RESULTS_FILE_BYTES, fail);
 }
 
 /** The gate's verdicts as a table for the terminal, then one line on its outcome. */
@@ -176,10 +173,9 @@ export async function loadBaselineUrl(url: string, opts: FetchBaselineOptions = 
   } catch (err) {
     if (err instanceof FetchProblem) throw fail(err.message, err);
     if (err instanceof DOMException && err.name === "TimeoutError") {
+      const secs = timeoutMs / 1000;
       throw fail(
-        `no complete answer within ${
-          timeoutMs / 1000
-        } s; check the URL and the network, or download it and give the file`,
+        `no complete answer within ${secs} s; check the URL and the network, or download it and give the file`,
         err,
       );
     }

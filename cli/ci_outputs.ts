@@ -15,8 +15,8 @@ export const CI_FLAGS: FlagSpec[] = [
     "verdicts, the thresholds",
   ]),
   flag("--junit FILE", { example: "junit.xml" }, [
-    "write JUnit XML: one test case per threshold (and with --strict one",
-    '"run verdict" case per run, failing when the run is flagged)',
+    "write JUnit XML: one test case per threshold and --fail-on rule (and with",
+    '--strict a "run verdict" case per run, failing when the run is flagged)',
   ]),
   flag("--output-bench FILE", { example: "bench.json" }, [
     "github-action-benchmark JSON: latency to FILE (customSmallerIsBetter),",
@@ -57,7 +57,7 @@ export async function writeCiFiles(
   try {
     if (files.summaryFile) await writeTextAtomic(files.summaryFile, summary);
     if (files.junitFile) {
-      await writeTextAtomic(files.junitFile, renderJunit(results, { strict: files.strict ?? false }));
+      await writeTextAtomic(files.junitFile, renderJunit(results, { strict: files.strict ?? false, gate }));
     }
     if (files.benchFile) {
       const bench = renderBenchJson(results);

@@ -51,6 +51,8 @@ export interface GroupVerdict {
   metrics: MetricVerdict[];
   /** Why this pair's numbers cannot pass a `--fail-on` rule (a flagged run); absent when both are trusted. */
   flagged?: string;
+  /** Flagged only for errors, which a success rule measures: it checks that rule. */
+  errorsOnly?: true;
   /** The endpoint selector of the pair's rules (`{name:GET /json}`); absent for the runs as a whole. */
   selector?: string;
 }
@@ -72,6 +74,8 @@ export interface GateResult {
   /** Environment fields that differ ("cpu", "cores", "loadlab", "deno"): every verdict is weak. */
   otherMachine: string[];
   failed: boolean;
+  /** The `--fail-on` expressions, as given. */
+  rules: string[];
   /** The `--fail-on` rules no trusted pair checked: the gate did not pass (exit 8). */
   unjudged: UnjudgedRule[];
 }
@@ -92,16 +96,6 @@ function groupRuns(runs: RunResult[]): Map<string, RunResult[]> {
 
 const round = (pair: [number, number] | null): [number, number] | null =>
   pair && [round4(pair[0]), round4(pair[1])];
-
-/** `judgeChange`'s verdict on one metric of a pair and the `failOn` rules it fails, else at its floor. */
-function metricVerdict(
-  before: RunResult[],
-  after: RunResult[],
-  metric: CompareMetric,
-  failOn: FailOn[],
-): MetricVerdict {
-  return floorVerdict(before, after, ownVerdict(before, after, metric, failOn), failOn);
-}
 
 /** `judgeChange`'s verdict on one metric of a pair, judged `as` it or its floor, and the rules it fails. */
 function ownVerdict(
@@ -124,14 +118,9 @@ function ownVerdict(
     const moved = f.unit === "pp" ? change.diff : pct(change.diff);
     return f.tolerance > 0 ? moved > f.tolerance : moved < f.tolerance;
   });
+  const ciPct = change.ci95 && [pct(change.ci95[0]), pct(change.ci95[1])] as [number, number];
   const wideSame = "beyond" in judged && !judged.beyond && past.length > 0
-    ? wideSameText(
-      as,
-      pct(change.diff),
-      change.diff,
-      change.ci95 && [pct(change.ci95[0]), pct(change.ci95[1])],
-      past[0],
-    )
+    ? wideSameText(as, pct(change.diff), change.diff, ciPct, past[0])
     : undefined;
   const notJudged = "notJudged" in judged ? judged.notJudged : wideSame;
   const ci95 = notJudged === undefined ? change.ci95 : null;
@@ -171,13 +160,13 @@ function calmerHalf(run: RunResult): RunResult {
 }
 
 /**
- * A latency rule one run a side leaves unchecked (no verdict, or a `same` whose noise interval reaches
- * past the tolerance: on a busy machine a p99 is the stalls on both sides) judged at the floor, the p10 of
- * the calmer half of each run's intervals (`calmerHalf`): the requests that waited least, which waits for a
- * core move least, judged against those intervals' own waits. A p10 risen past the rule's tolerance, beyond
- * noise and beyond what the slower side's own waits can make, fails the rule; a floor that did not rise
- * says nothing of the tail, so the floor never passes a rule. One that rose past the tolerance but is not
- * judged leaves the metric no verdict, its reason beside the metric's own.
+ * A latency rule one run a side does not fail judged at the floor, the p10 of the calmer half of each run's
+ * intervals (`calmerHalf`): on a busy machine a p99 is the stalls, which leave it no verdict or make the
+ * busier side's look worse (a busy baseline's, a fixed server's `better`). The floor is the requests that
+ * waited least, which waits for a core move least, judged against those intervals' own waits. A p10 risen
+ * past the rule's tolerance, beyond noise and beyond what the slower side's own waits can make, fails the
+ * rule; a floor that did not rise says nothing of the tail, so the floor never passes a rule. One that rose
+ * past the tolerance but is not judged leaves the metric no verdict, its reason beside the metric's own.
  */
 function floorVerdict(
   before: RunResult[],
@@ -186,18 +175,21 @@ function floorVerdict(
   failOn: FailOn[],
 ): MetricVerdict {
   const open = failOn.filter((f) =>
-    f.metric === own.metric && f.unit === "%" && f.tolerance > 0 && !checks(own, f)
+    f.metric === own.metric && f.unit === "%" && f.tolerance > 0 && !own.failed.includes(f.expression)
   );
   if ((own.metric !== "p50" && own.metric !== "p99") || own.noise !== "within-run" || !open.length) {
     return own;
   }
   const floor = ownVerdict(before.map(calmerHalf), after.map(calmerHalf), own.metric, open, "p10");
   const levels = (m: MetricVerdict) => `${m.compared.map((x) => Number(x.toPrecision(4))).join(" → ")} ms`;
-  const why = own.notJudged ?? `its noise interval reaches ${sameReachesPast(own, open[0])}`;
+  const reach = sameReachesPast(own, open[0]);
+  const read = `${own.verdict}, which the busier side's stalls can make`;
+  const why = own.notJudged ?? (reach ? `its noise interval reaches ${reach}` : `it reads ${read}`);
   if (floor.failed.length) {
+    const said = own.verdict === "unknown" || reach ? `has no verdict: ${why}` : `reads ${read}`;
     return {
       ...floor,
-      floor: `${own.metric} ${levels(own)} (${own.statistic}) has no verdict: ${why}; judged at the floor, ` +
+      floor: `${own.metric} ${levels(own)} (${own.statistic}) ${said}; judged at the floor, ` +
         "the p10 of the half of each run's intervals whose load worker waited least at each wake-up",
     };
   }
@@ -248,17 +240,32 @@ function stoppedEarly(runs: RunResult[], prefix: string): string[] {
   return runs.filter((r) => !r.probe && r.incomplete).map((r) => `${prefix}${r.name}`);
 }
 
-/** The flagged runs of a pair ("baseline: server-bound"), or sides that measured different things. */
-function pairFlags(base: RunResult[], runs: RunResult[]): string | undefined {
+/** The config keys that make a load: two runs that differ in one measure different things. */
+const LOAD_KEYS = ["model", "connections", "durationMs", "requests", "ratePerSec", "stages", "phases"]
+  .concat(["workers", "pipelining", "streams", "protocol"]);
+
+/** Why a pair's sides cannot be compared (other requests, another load); an older file's config is {}. */
+function notComparable(base: RunResult[], runs: RunResult[]): string | undefined {
+  const kinds = (list: RunResult[]) => [...new Set(list.map(requestKind))].join(" and ");
+  if (kinds(base) !== kinds(runs)) {
+    return `not comparable: baseline measured ${kinds(base)}, this run ${kinds(runs)}`;
+  }
+  const [a, b] = [base[0].config, runs[0].config];
+  const moved = Object.keys(a).length === 0 ? [] : LOAD_KEYS.flatMap((k) => {
+    const [x, y] = [JSON.stringify(a[k]), JSON.stringify(b[k])];
+    return x === y ? [] : [`${k} ${x ?? "none"} → ${y ?? "none"}`];
+  });
+  return moved.length ? `not comparable: the loads differ (${moved.join(", ")})` : undefined;
+}
+
+/** The flagged runs of a pair ("baseline: server-bound"), but for flags of the kinds `skip`. */
+function pairFlags(base: RunResult[], runs: RunResult[], skip: string[] = []): string | undefined {
   const flags = (side: string, list: RunResult[]) => {
-    const labels = [...new Set(list.map(runVerdict).filter((v) => !v.ok).map((v) => v.label))];
+    const kept = list.map((r) => runVerdict(r).flags.filter((f) => !skip.includes(f.kind)));
+    const labels = [...new Set(kept.filter((f) => f.length).map((f) => f.map((x) => x.label).join(", ")))];
     return labels.length ? [`${side}: ${labels.join(", ")}`] : [];
   };
-  const kinds = (list: RunResult[]) => [...new Set(list.map(requestKind))].join(" and ");
-  const unlike = kinds(base) !== kinds(runs)
-    ? [`baseline measured ${kinds(base)}, this run ${kinds(runs)}`]
-    : [];
-  const parts = [...unlike, ...flags("baseline", base), ...flags("this run", runs)];
+  const parts = [...flags("baseline", base), ...flags("this run", runs)];
   return parts.length ? parts.join("; ") : undefined;
 }
 
@@ -289,35 +296,32 @@ const checks = (m: MetricVerdict, f: FailOn) =>
   m.metric === f.metric && m.verdict !== "unknown" && sameReachesPast(m, f) === null;
 
 function unjudgedRules(groups: GroupVerdict[], failOn: FailOn[]): UnjudgedRule[] {
-  const trusted = groups.filter((g) => !g.flagged);
-  const mine = (f: FailOn) => (g: GroupVerdict) => g.selector === (f.selector && selectorText(f.selector));
-  return failOn.filter((f) => !trusted.filter(mine(f)).some((g) => g.metrics.some((m) => checks(m, f))))
+  const trusts = (f: FailOn) => (g: GroupVerdict) =>
+    !g.flagged || (f.metric === "success" && g.errorsOnly === true);
+  const mine = (f: FailOn) => (g: GroupVerdict) =>
+    trusts(f)(g) && g.selector === (f.selector && selectorText(f.selector));
+  return failOn.filter((f) => !groups.filter(mine(f)).some((g) => g.metrics.some((m) => checks(m, f))))
     .map((f) => {
-      const wide = trusted.filter(mine(f)).flatMap((g) =>
+      const trusted = groups.filter(mine(f));
+      const wide = trusted.flatMap((g) =>
         g.metrics.flatMap((m) => m.metric === f.metric && sameReachesPast(m, f) || [])
       );
       return {
         rule: f.expression,
         reason: groups.length === 0
           ? "no run of this experiment has a run of the same name in the baseline: nothing paired"
-          : trusted.length === 0
-          ? "every paired run is flagged, on one side or both: untrusted numbers pass no rule"
+          : !groups.some(trusts(f))
+          ? `every paired run is flagged (${groups[0].flagged}): untrusted numbers pass no rule`
           : wide.length
           ? `${f.metric} is within noise, but its noise interval reaches ${wide[0]}, past the rule's ` +
             `${f.tolerance > 0 ? "+" : ""}${f.tolerance}${f.unit}: a change that large reads as noise in ` +
             "these runs; run repeats (repeats: 3) or on a quieter machine"
-          : unjudgedReason(f, trusted.filter(mine(f))),
+          : unjudgedReason(f, trusted),
       };
     });
 }
 
-function endpointGroups(
-  key: string,
-  base: RunResult[],
-  runs: RunResult[],
-  failOn: FailOn[],
-  flagged: string | undefined,
-): GroupVerdict[] {
+function endpointGroups(key: string, base: RunResult[], runs: RunResult[], failOn: FailOn[]): GroupVerdict[] {
   const bySelector = new Map<string, FailOn[]>();
   for (const f of failOn) {
     if (f.selector) {
@@ -333,8 +337,9 @@ function endpointGroups(
       key: `${key} ${text}`,
       baselineRuns: before.length,
       currentRuns: after.length,
-      metrics: COMPARE_METRICS.map((m) => metricVerdict(before, after, m, rules)),
-      ...(flagged ? { flagged } : {}),
+      metrics: COMPARE_METRICS.map((m) =>
+        floorVerdict(before, after, ownVerdict(before, after, m, rules), rules)
+      ),
       selector: text,
     });
   }
@@ -356,16 +361,20 @@ export function gateAgainstBaseline(
       continue;
     }
     const whole = failOn.filter((f) => f.selector === undefined);
-    const metrics = COMPARE_METRICS.map((m) => metricVerdict(base, runs, m, whole));
-    const flagged = pairFlags(base, runs);
-    groups.push({
-      key,
-      baselineRuns: base.length,
-      currentRuns: runs.length,
-      metrics,
-      ...(flagged ? { flagged } : {}),
-    });
-    groups.push(...endpointGroups(key, base, runs, failOn, flagged));
+    const unlike = notComparable(base, runs);
+    const flagged = unlike ?? pairFlags(base, runs);
+    const errorsOnly = !unlike && flagged && !pairFlags(base, runs, ["errors", "server errors"]) || undefined;
+    const verdict = (m: CompareMetric) => floorVerdict(base, runs, ownVerdict(base, runs, m, whole), whole);
+    const pair = [
+      { key, baselineRuns: base.length, currentRuns: runs.length, metrics: COMPARE_METRICS.map(verdict) },
+      ...endpointGroups(key, base, runs, failOn),
+    ].map((g) => ({ ...g, ...defined({ flagged, errorsOnly }) }));
+    const unjudged = { verdict: "unknown" as const, notJudged: unlike, diffCi95: null, changeCi95Pct: null };
+    groups.push(
+      ...(unlike
+        ? pair.map((g) => ({ ...g, metrics: g.metrics.map((m) => ({ ...m, ...unjudged, failed: [] })) }))
+        : pair),
+    );
   }
   const failed = groups.some((g) => g.metrics.some((m) => m.failed.length > 0));
   const leftOut = [...stoppedEarly(baseline.runs, "baseline's "), ...stoppedEarly(current.runs, "")];
@@ -376,6 +385,7 @@ export function gateAgainstBaseline(
     leftOut,
     otherMachine: environmentDiff(baseline, current),
     failed,
+    rules: failOn.map((f) => f.expression),
     unjudged: unjudgedRules(groups, failOn),
   };
 }

@@ -3,7 +3,8 @@ import { makeSeed000, makeSingleAttack } from "../tests/fixtures/make_results.ts
 import { environmentDiff, gateAgainstBaseline } from "./baseline_gate.ts";
 import { parseFailOn } from "./fail_on.ts";
 import { verdictText } from "../report/terminal/baseline_gate.ts";
-import { renderMarkdownSummary } from "../report/ci/summary.ts";
+import { renderJunit, renderMarkdownSummary } from "../report/ci/summary.ts";
+import { loadResultsFile } from "./io.ts";
 
 Deno.test("the same results against themselves: every verdict same, no rule fires", () => {
   const results = makeSeed000(3);
@@ -130,7 +131,10 @@ Deno.test("a baseline of HTTP requests paired with a run of WebSocket messages p
   const gate = gateAgainstBaseline(base, ws, [parseFailOn("p99 +10%"), parseFailOn("rps -5%")]);
   assert.equal(gate.failed, false);
   assert.deepEqual(gate.unjudged.map((u) => u.rule), ["p99 +10%", "rps -5%"]);
-  assert.match(gate.groups[0].flagged ?? "", /^baseline measured HTTP requests, this run WebSocket messages/);
+  assert.match(
+    gate.groups[0].flagged ?? "",
+    /^not comparable: baseline measured HTTP requests, this run WebSocket messages/,
+  );
   // A storm against kept connections is another kind too.
   const storm = structuredClone(ws);
   for (const run of storm.runs) run.config = { ...run.config, ws: { messagesPerConnection: 10 } };
@@ -233,4 +237,97 @@ Deno.test("a change past the rule that wide noise calls 'same' is not judged, wi
   );
   assert.equal(gate.unjudged[0].rule, "p99 +10%");
   assert.equal(gate.failed, false);
+});
+
+/** A recorded run of the built-in target (`attack /sleep?ms=N -c 10 -d 8s`): tests/fixtures/gate_runs/. */
+const recorded = (name: string) =>
+  loadResultsFile(new URL(`../tests/fixtures/gate_runs/${name}.json`, import.meta.url).pathname);
+
+Deno.test("a baseline recorded beside two busy loops: a 20% slower sleep on a quieter machine is never passed", async () => {
+  // busy_sleep5: /sleep?ms=5 beside two nice 0 loops (load 4); quiet_*: without (load 1.2-1.6), 5 and 6 ms.
+  const base = await recorded("busy_sleep5"), rules = [parseFailOn("p99 +10%")];
+  const self = gateAgainstBaseline(base, await recorded("quiet_sleep5"), rules);
+  assert.equal(self.failed, false);
+  const slow = gateAgainstBaseline(base, await recorded("quiet_sleep6"), rules);
+  const p99 = slow.groups[0].metrics.find((m) => m.metric === "p99")!;
+  assert.match(verdictText(p99, slow.groups[0], slow), /^worse: .*judged at the floor.*FAILS p99 \+10%$/);
+  // The same baseline as an older file that recorded no waits: its stalls read as the server's, and the
+  // slower server's p99 as "better"; the floor, risen 8% but short of the noise bar, leaves it no verdict.
+  const old = structuredClone(base);
+  for (const run of old.runs) {
+    run.telemetry = [];
+    for (const iv of run.intervals) {
+      delete iv.generatorWaitPct;
+      delete iv.wakeWaitMs;
+    }
+  }
+  const blind = gateAgainstBaseline(old, await recorded("quiet_sleep6"), [parseFailOn("p99 +5%")]);
+  assert.match(
+    blind.groups[0].metrics.find((m) => m.metric === "p99")!.notJudged ?? "",
+    /^it reads better, which the busier side's stalls can make; at the floor, p10 [\d.]+ → [\d.]+ ms, \+\d/,
+  );
+  assert.deepEqual(blind.unjudged.map((u) => u.rule), ["p99 +5%"]);
+});
+
+Deno.test("a p99 is weighed against the busiest interval's waits: the same server never fails beside others' work", async () => {
+  // shared_sleep5: the same /sleep?ms=5 as quiet_sleep5, while other processes took 1.9 of the 2 cores.
+  const base = await recorded("quiet_sleep5"), rules = [parseFailOn("p99 +10%")];
+  const self = gateAgainstBaseline(base, await recorded("shared_sleep5"), rules);
+  const p99 = self.groups[0].metrics.find((m) => m.metric === "p99")!;
+  assert.equal(self.failed, false, verdictText(p99, self.groups[0], self));
+  assert.match(
+    p99.notJudged ?? "",
+    /own waits \(in its busiest interval the load worker waited for a core [\d.]+% of/,
+  );
+  assert.equal(
+    gateAgainstBaseline(base, await recorded("quiet_sleep6"), rules).failed,
+    true,
+    "a 20% slower sleep",
+  );
+});
+
+Deno.test("a pair flagged for server errors checks a success rule: the share it is flagged for is measured", async () => {
+  // errors_sleep5: /sleep?ms=5 199 to 1 with /error/1, a 500: 0.5% server errors.
+  const errors = await recorded("errors_sleep5"), clean = await recorded("quiet_sleep5");
+  const rules = [parseFailOn("success -0.1pp")];
+  const fixed = gateAgainstBaseline(errors, clean, rules);
+  assert.equal(fixed.groups[0].flagged, "baseline: server errors 0.5%");
+  assert.deepEqual([fixed.failed, fixed.unjudged], [false, []]);
+  const broken = gateAgainstBaseline(clean, errors, rules);
+  assert.deepEqual(broken.groups[0].metrics.find((m) => m.metric === "success")!.failed, ["success -0.1pp"]);
+  // Its latencies are the error path's: a latency rule it passes is still not judged.
+  assert.deepEqual(gateAgainstBaseline(errors, clean, [parseFailOn("p50 +500%")]).unjudged.length, 1);
+});
+
+Deno.test("a baseline of another load (connections, duration) is not comparable: said, never judged", async () => {
+  const base = await recorded("quiet_sleep5"), current = await recorded("quiet_sleep6");
+  current.runs[0].config = { ...current.runs[0].config, connections: 20, durationMs: 4000 };
+  const gate = gateAgainstBaseline(base, current, [parseFailOn("p99 +10%"), parseFailOn("rps -10%")]);
+  assert.equal(gate.failed, false);
+  const why = "not comparable: the loads differ (connections 10 → 20, durationMs 8000 → 4000)";
+  assert.equal(gate.groups[0].flagged, why);
+  for (const m of gate.groups[0].metrics) assert.deepEqual([m.verdict, m.notJudged], ["unknown", why]);
+  assert.deepEqual(gate.unjudged.map((u) => u.reason), [
+    `every paired run is flagged (${why}): untrusted ` +
+    "numbers pass no rule",
+    `every paired run is flagged (${why}): untrusted numbers pass no rule`,
+  ]);
+});
+
+Deno.test("JUnit holds a case per --fail-on rule: failed with its cell, not judged with why, else passed", async () => {
+  const base = await recorded("quiet_sleep5"), slow = await recorded("quiet_sleep6");
+  const rules = ["p99 +10%", "p99 +500%", "success -0.1pp"].map(parseFailOn);
+  const xml = renderJunit(slow, { gate: gateAgainstBaseline(base, slow, rules) });
+  assert.match(xml, /<testsuites name="loadlab" tests="3" failures="1" /);
+  assert.match(
+    xml,
+    /<testcase classname="loadlab.baseline" name="p99 \+10%">\n\s+<failure type="baseline-gate" message="attack p99: worse: [^"]+FAILS p99 \+10%"/,
+  );
+  assert.match(xml, /<testcase classname="loadlab.baseline" name="p99 \+500%"\/>/);
+  const other = { ...slow, runs: slow.runs.map((r) => ({ ...r, config: { ...r.config, connections: 20 } })) };
+  const unjudged = renderJunit(other, { gate: gateAgainstBaseline(base, other, rules.slice(0, 1)) });
+  assert.match(
+    unjudged,
+    /name="p99 \+10%">\n\s+<failure type="not-judged" message="checked no run: every paired run is flagged \(not comparable: /,
+  );
 });

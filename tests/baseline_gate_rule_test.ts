@@ -41,8 +41,7 @@ Deno.test("a ramping load on both sides: a 3x slower build is not judged (exit 8
     ]);
     assertEquals(slow.code, 8, slow.stdout + slow.stderr);
     // On a busy machine the open model's runs may be generator-bound: not judged for that, first.
-    const flagged = "every paired run is flagged, on one side or both: untrusted numbers pass no rule";
-    if (slow.stdout.includes(flagged)) return;
+    if (/every paired run is flagged \(.*\): untrusted numbers pass no rule/.test(slow.stdout)) return;
     const ramp =
       "the load ramp changes its rate within the run, so its intervals differ by the load, not by noise";
     assert(

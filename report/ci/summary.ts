@@ -287,11 +287,31 @@ function testcase(t: ThresholdResult, run: RunResult | undefined): string {
   return testcaseXml(`loadlab.${t.run}`, t.expression, run, properties + failure + systemOut);
 }
 
-/** JUnit XML: a test case per threshold and run; `strict` adds run verdicts, else a no-response case. */
-export function renderJunit(results: ResultsFile, options: { strict?: boolean } = {}): string {
+/** A case per `--fail-on` rule: failed with the cells that fail it (exit 7), or why none checked it (8). */
+function gateCases(gate: GateResult): string[] {
+  return gate.rules.map((rule) => {
+    const cells = gate.groups.flatMap((g) =>
+      g.metrics.flatMap((m) =>
+        m.failed.includes(rule) ? `${g.key} ${m.metric}: ${verdictText(m, g, gate)}` : []
+      )
+    );
+    const unjudged = gate.unjudged.find((u) => u.rule === rule);
+    const failure = cells.length ? failureXml("baseline-gate", cells.join("; ")) : "";
+    const why = unjudged ? failureXml("not-judged", `checked no run: ${unjudged.reason}`) : "";
+    return testcaseXml("loadlab.baseline", rule, undefined, failure || why);
+  });
+}
+
+/** JUnit XML: one case per threshold, run, `--fail-on` rule; `strict` adds run verdicts, else no-response. */
+export function renderJunit(
+  results: ResultsFile,
+  options: { strict?: boolean; gate?: GateResult } = {},
+): string {
   const byName = new Map(results.runs.map((r) => [r.name, r]));
-  const cases = results.thresholds.map((t) => testcase(t, byName.get(t.run)));
-  let failures = results.thresholds.filter((t) => !t.ok).length;
+  const gate = options.gate ? gateCases(options.gate) : [];
+  const cases = [...results.thresholds.map((t) => testcase(t, byName.get(t.run))), ...gate];
+  let failures = results.thresholds.filter((t) => !t.ok).length +
+    gate.filter((c) => c.includes("<failure")).length;
   if (options.strict) {
     // A "run verdict" case per run, failing when it is flagged (exit 6).
     for (const run of results.runs.filter((r) => !r.probe)) {

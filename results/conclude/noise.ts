@@ -32,7 +32,7 @@ import {
   sideBatches,
   withinRunBlocker,
 } from "./noise_samples.ts";
-import { judgeOwnWaits, type WaitsJudgement } from "./own_waits.ts";
+import { judgeOwnWaits } from "./own_waits.ts";
 
 /** How a change is weighed: between repeats, or by batch means of each run's own intervals. */
 export type NoiseRule = "repeats" | "within-run";
@@ -67,14 +67,15 @@ function withinRunJudgement(before: RunResult[], after: RunResult[], metric: Noi
     return se < WITHIN_NOISE_MAX_SE ? { beyond: false, how } : { notJudged: shortOfBar(how, bar) };
   }
   // Batch means see no wait that held a whole run up: the run's own waits bound what they could move.
-  const waits = ownWaitsOf(after, before, metric);
-  if (waits?.explains) return { notJudged: `${how}, but ${waits.text}` };
-  return waits ? { beyond: true, how: `${how}, ${waits.text}`, waits: waits.text } : { beyond: true, how };
+  return pastOwnWaits("within-run", after, before, metric, how);
 }
 
-function ownWaitsOf(runs: RunResult[], baseRuns: RunResult[], metric: NoiseMetric): WaitsJudgement | null {
-  const change = judgedChange("within-run", runs, baseRuns, metric);
-  return judgeOwnWaits(baseRuns, runs, metric, change.base, change.base + change.diff);
+/** A gap beyond noise (`how`), unless the slower side's own waits for a core can make it. */
+function pastOwnWaits(rule: NoiseRule, runs: RunResult[], base: RunResult[], metric: NoiseMetric, how = "") {
+  const change = judgedChange(rule, runs, base, metric);
+  const waits = judgeOwnWaits(base, runs, metric, change.base, change.base + change.diff, rule === "repeats");
+  if (waits?.explains) return { notJudged: `${how}, but ${waits.text}` };
+  return waits ? { beyond: true, how: `${how}, ${waits.text}`, waits: waits.text } : { beyond: true, how };
 }
 
 /** The verdict of `rule` on a group's runs against the baseline group's (repeats: Welch's t-test). */
@@ -95,8 +96,11 @@ export function judgeNoise(
     ? `${runs.length} repeats each`
     : `${baseRuns.length} and ${runs.length} repeats`;
   const how = `by Welch's t-test over repeats, ${standardErrorsText(test.t)} apart, ${count}`;
-  if (test.differs && test.t >= BEYOND_NOISE_MIN_SE) return { beyond: true, how };
-  return test.t < WITHIN_NOISE_MAX_SE ? { beyond: false, how } : { notJudged: shortOfBar(how) };
+  if (!(test.differs && test.t >= BEYOND_NOISE_MIN_SE)) {
+    return test.t < WITHIN_NOISE_MAX_SE ? { beyond: false, how } : { notJudged: shortOfBar(how) };
+  }
+  // A load that held every repeat of one side is no spread of the repeats: its own waits bound it too.
+  return pastOwnWaits("repeats", runs, baseRuns, metric, how);
 }
 
 /** The baseline's and the runs' levels on the judged scale: over the repeats, or over batch means. */
@@ -133,7 +137,7 @@ export function normalErrors(
   const z = diff / se / (batchBar(a, b) / BEYOND_NOISE_MIN_SE);
   // A gap the slower side's own waits can explain weighs nothing within the run: repeats must show it.
   const explained = rule === "within-run" && Math.abs(z) >= WITHIN_NOISE_MAX_SE &&
-    ownWaitsOf(runs, baseRuns, metric)?.explains;
+    "notJudged" in pastOwnWaits(rule, runs, baseRuns, metric);
   return explained ? null : z;
 }
 

@@ -28,18 +28,21 @@ export interface OwnWaits {
   lagMs: number;
   /** Open loads: sends that went out late, summed over the runs. */
   lateSends: number;
+  /** The shares and wake-up waits are the busiest interval's, not the mean (a p99 is its worst moments'). */
+  busiest: boolean;
 }
 
 const meanOf = (xs: number[]) => xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null;
 const maxOf = (xs: number[]) => xs.reduce((a, b) => Math.max(a, b), 0);
 const nums = (xs: Array<number | undefined>) => xs.filter((x): x is number => typeof x === "number");
 
-/** One run's own waits, or null when it recorded none (an older file, a kernel without schedstat). */
-function runWaits(run: RunResult): OwnWaits | null {
+/** One run's own waits, the mean or the `busiest` interval's; null when it recorded none (an older file). */
+function runWaits(run: RunResult, busiest: boolean): OwnWaits | null {
   const ivs = run.intervals ?? [];
   const procs = (run.telemetry ?? []).filter((t) => t.kind === "process" && t.name !== "redis");
-  const workerWaitPct = meanOf(nums(ivs.map((iv) => iv.generatorWaitPct)));
-  const targetWaits = procs.flatMap((p) => meanOf(nums(p.samples.map((s) => s.runQueueWaitPct))) ?? []);
+  const of = busiest ? (xs: number[]) => xs.length ? maxOf(xs) : null : meanOf;
+  const workerWaitPct = of(nums(ivs.map((iv) => iv.generatorWaitPct)));
+  const targetWaits = procs.flatMap((p) => of(nums(p.samples.map((s) => s.runQueueWaitPct))) ?? []);
   const targetWaitPct = targetWaits.length ? Math.max(...targetWaits) : null;
   if (workerWaitPct === null && targetWaitPct === null) return null;
   const workerWakes = nums(ivs.map((iv) => iv.wakeWaitMs));
@@ -48,15 +51,16 @@ function runWaits(run: RunResult): OwnWaits | null {
   return {
     workerWaitPct,
     targetWaitPct,
-    wakeWaitMs: (meanOf(workerWakes) ?? 0) + (meanOf(targetWakes) ?? 0),
+    wakeWaitMs: (of(workerWakes) ?? 0) + (of(targetWakes) ?? 0),
     lagMs: open ? maxOf(nums(ivs.map((iv) => iv.loopLagMs))) : 0,
     lateSends: open ? run.lateSends : 0,
+    busiest,
   };
 }
 
 /** A side's own waits: the most any of its runs recorded; null when none recorded any. */
-export function ownWaits(runs: RunResult[]): OwnWaits | null {
-  const each = runs.map(runWaits).filter((w): w is OwnWaits => w !== null);
+export function ownWaits(runs: RunResult[], busiest = false): OwnWaits | null {
+  const each = runs.map((r) => runWaits(r, busiest)).filter((w): w is OwnWaits => w !== null);
   if (each.length === 0) return null;
   const most = (pick: (w: OwnWaits) => number | null) => {
     const xs = each.map(pick).filter((x): x is number => x !== null);
@@ -68,6 +72,7 @@ export function ownWaits(runs: RunResult[]): OwnWaits | null {
     wakeWaitMs: most((w) => w.wakeWaitMs) ?? 0,
     lagMs: most((w) => w.lagMs) ?? 0,
     lateSends: each.reduce((a, w) => a + w.lateSends, 0),
+    busiest,
   };
 }
 
@@ -112,7 +117,7 @@ function waitsText(w: OwnWaits): string {
   ].filter((s) => s !== "");
   const wake = w.wakeWaitMs > 0 ? [`${ms(w.wakeWaitMs)} at each wake-up`] : [];
   const lag = w.lagMs > 0 ? [`timers up to ${ms(w.lagMs)} late, ${w.lateSends} sends late`] : [];
-  return [...shares, ...wake, ...lag].join(", ");
+  return (w.busiest ? "in its busiest interval " : "") + [...shares, ...wake, ...lag].join(", ");
 }
 
 /** Whether the slower side's own waits explain a change, and the sentence that says how far they reach. */
@@ -128,13 +133,14 @@ export function judgeOwnWaits(
   metric: NoiseMetric,
   baseLevel: number,
   level: number,
+  repeats = false,
 ): WaitsJudgement | null {
   if (metric === "success" || !Number.isFinite(baseLevel) || !Number.isFinite(level)) return null;
   const higherIsWorse = metric !== "rps";
   const afterWorse = higherIsWorse ? level > baseLevel : level < baseLevel;
   const [slowRuns, fastRuns] = afterWorse ? [after, before] : [before, after];
   const [slow, fast] = afterWorse ? [level, baseLevel] : [baseLevel, level];
-  const w = ownWaits(slowRuns);
+  const w = ownWaits(slowRuns, metric === "p99");
   if (w === null) return null;
   const meanMs = meanOf(fastRuns.map((r) => r.latencyMs.mean).filter(Number.isFinite)) ?? 0;
   const bound = explainedBound(metric, fast, meanMs, w);
@@ -153,7 +159,9 @@ export function judgeOwnWaits(
     : "on a quieter machine";
   return {
     explains,
-    text: `${reach}, ${unit(slow)} measured: judged ${quieter} or with repeats (repeats: 3)`,
+    text: `${reach}, ${unit(slow)} measured: judged ${quieter}${
+      repeats ? "" : " or with repeats (repeats: 3)"
+    }`,
   };
 }
 

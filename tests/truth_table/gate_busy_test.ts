@@ -153,3 +153,40 @@ Deno.test({
       )
     ),
 });
+
+Deno.test({
+  name:
+    "truth table: a baseline recorded beside two busy loops never passes a 2x slower sleep run without them",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: () =>
+    withBuiltinTarget((url) =>
+      withTempDir(async (dir) => {
+        const load = ["-c", "10", "-d", "5s", "--no-live"];
+        await besideLoops(0, 2, async () => {
+          const base = await runLoadlab(["attack", `${url}/sleep?ms=5`, ...load, "-o", `${dir}/base.json`]);
+          assert.equal(base.code, 0, base.stderr);
+        });
+        const gate = (path: string) =>
+          runLoadlab([
+            "attack",
+            `${url}${path}`,
+            ...load,
+            "--baseline",
+            `${dir}/base.json`,
+            ...RULES.slice(2),
+          ]);
+        const self = await gate("/sleep?ms=5");
+        assert.ok(self.code === 0 || self.code === 8, `self-compare exit ${self.code}:\n${self.stdout}`);
+        // The busy baseline's p99 is its machine's stalls: "better" there says nothing of the server, so the
+        // floor decides, and a server that sleeps twice as long is never passed (7, or 8 with its reason).
+        const slow = await gate("/sleep?ms=10");
+        const p99 = cell(slow.stdout, "p99");
+        if (slow.code === 8) assert.match(p99, /^no verdict: .*not judged: /);
+        else {
+          assert.equal(slow.code, 7, slow.stdout);
+          assert.match(p99, /^worse: .*judged at the floor.*FAILS p99 \+50%$/);
+        }
+      })
+    ),
+});
