@@ -1040,3 +1040,50 @@ Deno.test("a request that timed out is a request of its name and its failure, as
     ok(Number(row?.["Request Count"]) > 2, text);
     assertEquals(row?.["Failure Count"], row?.["Request Count"], text);
   }));
+
+const REST_BASE = `from collections.abc import Generator
+from contextlib import contextmanager
+
+from locust import FastHttpUser, constant, task
+from locust.contrib.fasthttp import RestResponseContextManager
+
+
+class CheckedRest(FastHttpUser):
+    abstract = True
+
+    @contextmanager
+    def rest(self, method, url, **kwargs) -> Generator[RestResponseContextManager]:
+        with super().rest(method, url, headers={"x-team": "qa"}, **kwargs) as resp:
+            if resp.js and "error" in resp.js:
+                resp.failure(resp.js["error"])
+            yield resp
+
+
+class Api(CheckedRest):
+    wait_time = constant(0.05)
+
+    @task
+    def t(self):
+        with self.rest("GET", "/json", name="fine") as r:
+            assert r.js is not None
+        with self.rest("GET", "/validate?n=x", name="checked") as r:
+            pass
+        with self.rest("GET", "/json", name="asserted") as r:
+            assert r.js == 1, "not one"
+`;
+
+Deno.test("a @contextmanager method around super().rest() runs its checks on each request it yields", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-restbase-" });
+    const args = ["locustfile.py", "-u", "2", "-r", "2", "-t", "1s", "-H", url, "--csv", `${dir}/res`];
+    const { code, text } = await runLocust("locustfile.py", REST_BASE, args, dir);
+    assertEquals(code, 1, text);
+    const rows = csv(`${dir}/res_stats.csv`);
+    const count = (name: string, column: string) => Number(rows.find((r) => r.Name === name)?.[column]);
+    ok(count("fine", "Request Count") > 2 && count("fine", "Failure Count") === 0, text);
+    ok(count("checked", "Failure Count") === count("checked", "Request Count"), text);
+    ok(count("asserted", "Failure Count") === count("asserted", "Request Count"), text);
+    ok(count("asserted", "Request Count") > 2, text);
+    const failures = Deno.readTextFileSync(`${dir}/res_failures.csv`);
+    ok(failures.includes("validation failed") && failures.includes("not one"), failures);
+  }));

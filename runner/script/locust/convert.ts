@@ -47,7 +47,8 @@ const MODULES_URL = new URL("./py_modules.ts", import.meta.url).href;
 const LOCUST_NAMES = new Set(
   ("HttpUser FastHttpUser TaskSet SequentialTaskSet task tag between constant constant_pacing " +
     "constant_throughput events StopUser RescheduleTask InterruptTaskSet run_single_user LoadTestShape " +
-    "MarkovTaskSet transition transitions MasterRunner WorkerRunner LocalRunner HttpSession").split(" "),
+    "MarkovTaskSet transition transitions MasterRunner WorkerRunner LocalRunner HttpSession " +
+    "RestResponseContextManager").split(" "),
 );
 const LOCUST_MODULES = new Set(
   "locust locust.contrib.fasthttp locust.exception locust.user.wait_time locust.runners locust.clients"
@@ -129,6 +130,8 @@ class Converter {
   private scope = this.moduleScope;
   private inLambda = 0;
   private uid = 0;
+  /** Whether a generator sends: its `with` blocks' enter and exit are awaited. */
+  private asyncWith = false;
 
   constructor(private readonly src: string, private readonly file: string) {}
 
@@ -237,6 +240,7 @@ class Converter {
     for (const [f, def] of functions) {
       (sends.has(f) && !isGenerator(def) ? this.asyncFunctions : this.syncFunctions).add(f);
     }
+    this.asyncWith = some(top, (n) => n.name === "FunctionDefinition" && this.sendingGenerator(n));
     [...this.scope.locals, ...this.classes, ...functions.keys()].forEach((n) => this.moduleNames.add(n));
   }
 
@@ -492,12 +496,15 @@ class Converter {
     const value = parts[1];
     const asAt = parts.findIndex((c) => c.name === "as");
     if (parts.some((c) => c.name === ",")) this.refuse(n, "with of several items: nest them");
-    const cm = `__c${this.uid++}`, err = `__x${this.uid++}`;
-    const bind = asAt < 0 ? `${cm}.__enter__(); ` : `${this.store(parts[asAt + 1], `${cm}.__enter__()`)}; `;
+    const cm = `__c${this.uid++}`,
+      err = `__x${this.uid++}`,
+      w = this.asyncWith && this.scope.async ? "await " : "";
+    const enter = `(${w}${cm}.__enter__())`;
+    const bind = asAt < 0 ? `${enter}; ` : `${this.store(parts[asAt + 1], enter)}; `;
     this.write(`{ const ${cm} = ${this.expr(value)}; let ${err} = null; try { ${bind}`);
     this.body(n.getChild("Body"));
-    return ` } catch (__w) { ${err} = __w; if (!${cm}.__exit__(__w)) throw __w; } finally { ` +
-      `if (${err} === null) ${cm}.__exit__(null); } }`;
+    return ` } catch (__w) { ${err} = __w; if (!(${w}${cm}.__exit__(__w))) throw __w; } finally { ` +
+      `if (${err} === null) ${w}${cm}.__exit__(null); } }`;
   }
 
   /** `import m [as x]` and `from m import a [as b]`: each name a const of Locust's runtime or of MODULES. */
@@ -545,11 +552,12 @@ class Converter {
     const name = this.text(n.getChild("VariableName")!);
     const params = n.getChild("ParamList")!;
     if (n.getChild("async")) this.refuse(n, "async def: Locust's tasks are plain functions");
-    const body = n.getChild("Body")!, generator = isGenerator(n);
-    if (generator && (method !== undefined || some(body, (c) => this.sendsAt(c)))) {
-      this.refuse(n, "a generator that is a method or sends: make its requests in the with block");
+    const body = n.getChild("Body")!, generator = isGenerator(n), sending = this.sendingGenerator(n);
+    if (sending && !decorators.some((d) => d.endsWith("contextmanager"))) {
+      this.refuse(n, "a generator that is a method or sends, not a @contextmanager: make it a task");
     }
-    const isAsync = !generator && (method !== undefined || this.asyncFunctions.has(name) || this.scope.async);
+    const isAsync = generator ? sending : method !== undefined || this.asyncFunctions.has(name) ||
+      this.scope.async;
     const { names, defaults, rest, restKw } = this.params(params);
     const inner: Scope = { locals: new Set(), globals: new Set(), async: isAsync };
     for (const s of children(body)) {
@@ -567,7 +575,9 @@ class Converter {
     const defaultsText = defaults.map((d) => (d === null ? "undefined" : this.expr(d)));
     const js = this.jsName(name), a = isAsync ? "async " : "";
     const head = method !== undefined
-      ? `${a}${js}(...__a) { ${selfName ? `const ${this.jsName(selfName)} = this; ` : ""}`
+      ? `${a}${generator ? "*" : ""}${js}(...__a) { ${
+        selfName ? `const ${this.jsName(selfName)} = this; ` : ""
+      }`
       : `${top ? "" : `${js} = `}${a}function${generator ? "*" : ""} ${js}(...__a) { `;
     const argsLine = declared.length === 0 && !method
       ? "__py.args(__a, []); "
@@ -950,6 +960,13 @@ class Converter {
     const name = callee === null ? "" : this.text(callee);
     return /(^|\.)(client\.(get|post|put|patch|delete|head|options|request)|sleep|interrupt)$/.test(name) ||
       (callee?.name === "VariableName" && this.asyncFunctions.has(name));
+  }
+
+  /** Whether generator `def` is a method or sends: an async generator, whose `with` blocks await. */
+  private sendingGenerator(def: SyntaxNode): boolean {
+    const inClass = (n: SyntaxNode | null) => n?.name === "Body" && n.parent?.name === "ClassDefinition";
+    return isGenerator(def) && (inClass(def.parent) || inClass(def.parent?.parent ?? null) ||
+      some(def.getChild("Body")!, (c) => this.sendsAt(c)));
   }
 
   private mustAwait(n: SyntaxNode): void {

@@ -419,23 +419,38 @@ const datetime = {
  * run on entering, the rest on leaving (where what the block raised is thrown at its `yield`).
  */
 const contextlib = {
-  contextmanager: (fn: (...a: unknown[]) => Generator) => (...a: unknown[]) => {
-    const g = fn(...a);
-    return {
-      __enter__: () => g.next().value,
-      __exit__(err: unknown): boolean {
-        if (err === null) return g.next(), false;
-        try {
-          g.throw(err);
-        } catch (thrown) {
-          if (thrown === err) return false;
-          throw thrown;
-        }
-        return true;
-      },
-    };
-  },
+  contextmanager: (fn: (...a: unknown[]) => Generator | AsyncGenerator) =>
+    function (this: unknown, ...a: unknown[]) {
+      const g = fn.apply(this, a);
+      // An async generator's (a method's, or one that sends) enter and exit are awaited.
+      return {
+        __enter__: () => Symbol.asyncIterator in g ? g.next().then((r) => r.value) : g.next().value,
+        __exit__: (err: unknown) => Symbol.asyncIterator in g ? exitAsync(g, err) : exit(g, err),
+      };
+    },
 };
+
+function exit(g: Generator, err: unknown): boolean {
+  if (err === null) return g.next(), false;
+  try {
+    g.throw(err);
+  } catch (thrown) {
+    if (thrown === err) return false;
+    throw thrown;
+  }
+  return true;
+}
+
+async function exitAsync(g: AsyncGenerator, err: unknown): Promise<boolean> {
+  if (err === null) return await g.next(), false;
+  try {
+    await g.throw(err);
+  } catch (thrown) {
+    if (thrown === err) return false;
+    throw thrown;
+  }
+  return true;
+}
 
 const modules = { random, string, json, time, uuid, itertools, os, math, logging, re, csv, datetime, base64 };
 export const MODULES: Record<string, Record<string, unknown>> = { ...modules, hashlib, hmac, contextlib };
