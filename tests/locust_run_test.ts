@@ -1087,3 +1087,27 @@ Deno.test("a @contextmanager method around super().rest() runs its checks on eac
     const failures = Deno.readTextFileSync(`${dir}/res_failures.csv`);
     ok(failures.includes("validation failed") && failures.includes("not one"), failures);
   }));
+
+const GREEN = `import gevent
+from locust import HttpUser, constant, task
+
+
+class Green(HttpUser):
+    wait_time = constant(0)
+
+    @task
+    def nap(self):
+        gevent.sleep(0.3)
+        self.client.get("/json", name="after nap")
+`;
+
+Deno.test("gevent.sleep in a task is the user's sleep, as time.sleep is", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-gevent-" });
+    const args = ["locustfile.py", "-u", "2", "-r", "2", "-t", "1s", "-H", url, "--csv", `${dir}/res`];
+    const { code, text } = await runLocust("locustfile.py", GREEN, args, dir);
+    assertEquals(code, 0, text);
+    // Two users, a request each 0.3 s for 1 s: at most 4 each, plus one in flight at the end.
+    const n = Number(csv(`${dir}/res_stats.csv`).find((r) => r.Name === "after nap")?.["Request Count"]);
+    ok(n >= 2 && n <= 10, text);
+  }));

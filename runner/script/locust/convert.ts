@@ -516,10 +516,14 @@ class Converter {
     if (from === "__future__" || from === "typing" || from === "collections.abc") return "";
     const out: string[] = [];
     for (let i = from === null ? 1 : importAt + 1; i < parts.length; i++) {
-      const name = this.text(parts[i]), module = from ?? name;
-      let local = name;
+      let name = this.text(parts[i]);
+      while (from === null && parts[i + 1]?.name === ".") name += `.${this.text(parts[i + 2])}`, i += 2;
+      // `import os.path` binds `os`, whose `path` the subset holds.
+      const [top, sub] = name.split("."), dotted = from === null && sub !== undefined;
+      const module = from ?? (dotted && typeof MODULES[top]?.[sub] === "object" ? top : name);
+      let local = dotted ? top : name;
       if (parts[i + 1]?.name === "as") local = this.text(parts[i + 2]), i += 2;
-      const spelled = from === null ? `import ${module}` : `from ${module} import ${name}`;
+      const spelled = from === null ? `import ${name}` : `from ${module} import ${name}`;
       if (name === "*") this.refuse(n, `${spelled}: name what the file uses`);
       let value: string;
       if (LOCUST_MODULES.has(module)) {
@@ -532,8 +536,10 @@ class Converter {
           this.refuse(n, `${spelled}: ${why} (docs/LOCUST.md)`);
         }
         value = from === null ? "__L" : `__L.${name}`;
-      } else if (PY_MODULES.has(module)) value = from === null ? `__M.${module}` : `__M.${module}.${name}`;
-      else {
+      } else if (PY_MODULES.has(module)) {
+        if (from !== null && !(name in MODULES[module])) this.refuse(n, `${spelled}: ${OUTSIDE}`);
+        value = from !== null ? `__M.${module}.${name}` : `__M.${dotted && local !== top ? name : module}`;
+      } else {
         const why = INSTEAD[module.split(".").slice(0, module.startsWith("locust.") ? 2 : 1).join(".")] ??
           `${module} is not one of the modules loadlab runs (${[...PY_MODULES].join(", ")})`;
         value = this.refuse(
@@ -920,7 +926,10 @@ class Converter {
         (objText === this.scope.self || PY_MODULES.has(objText) || objText === "locust" ||
           objText === "events");
       const viaSelf = obj.name === "MemberExpression" && this.text(obj) === `${this.scope.self}.client`;
-      if (direct && PY_MODULES.has(objText) && !(objText === "time" && method === "sleep")) awaits = false;
+      if (direct && PY_MODULES.has(objText) && !(method in MODULES[objText])) {
+        this.refuse(n, `${objText}.${method}: ${INSTEAD[objText] ?? "not in the subset"} (docs/LOCUST.md)`);
+      }
+      if (direct && PY_MODULES.has(objText) && method !== "sleep") awaits = false;
       call = direct || viaSelf
         ? `${this.expr(obj)}.${method}(${args})`
         : `__py.method(${this.expr(obj)}, ${JSON.stringify(method)}${args === "" ? "" : `, ${args}`})`;

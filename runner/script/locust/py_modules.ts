@@ -3,8 +3,8 @@
  * The Python modules a locustfile of the subset imports: `random`, `string`, `json`, `time`, `uuid`,
  * `itertools`, `math`, `os` (its environment), `logging` (to stderr), `re` (on JavaScript's regular
  * expressions, Python's spellings of named groups, `\A`, `\Z` and flags translated), `csv`, `datetime`,
- * `base64`, `hashlib` and `hmac`, each with the functions teams call. `time.sleep` is the session's own
- * sleep (runtime.ts), set there. Any other module is refused before the load (convert.ts).
+ * `base64`, `hashlib` and `hmac`, each with the functions teams call. `time.sleep` (and `gevent.sleep`) is the
+ * session's own sleep (runtime.ts), set there. Any other module is refused before the load (convert.ts).
  */
 import { args, builtins, exceptionClass, iter, Kw, mapping, orDefault, output } from "./py.ts";
 import { PyError, repr, str, tuple } from "./py.ts";
@@ -452,5 +452,14 @@ async function exitAsync(g: AsyncGenerator, err: unknown): Promise<boolean> {
   return true;
 }
 
+/** gevent's sleep, the user's own as time's is; its greenlets are refused (convert.ts). */
+const gevent = { sleep: (seconds: number) => time.sleep(seconds) };
+
 const modules = { random, string, json, time, uuid, itertools, os, math, logging, re, csv, datetime, base64 };
-export const MODULES: Record<string, Record<string, unknown>> = { ...modules, hashlib, hmac, contextlib };
+export const MODULES: Record<string, Record<string, unknown>> = {
+  ...modules,
+  hashlib,
+  hmac,
+  contextlib,
+  gevent,
+};

@@ -125,8 +125,9 @@ MODULES.time.sleep = async (seconds: number) => {
 
 // `time.sleep` finds its session by context, which costs each task a switch: made once the file read `time`.
 let timeRead = false;
-const TIME = MODULES.time;
-Object.defineProperty(MODULES, "time", { get: () => (timeRead = true, TIME), enumerable: true });
+for (const [name, m] of [["time", MODULES.time], ["gevent", MODULES.gevent]] as const) {
+  Object.defineProperty(MODULES, name, { get: () => (timeRead = true, m), enumerable: true });
+}
 
 let stopTimeoutMs = 0;
 /** When a user still in its task is stopped: the load's end plus `--stop-timeout`, as Locust kills it. */
