@@ -1111,3 +1111,38 @@ Deno.test("gevent.sleep in a task is the user's sleep, as time.sleep is", () =>
     const n = Number(csv(`${dir}/res_stats.csv`).find((r) => r.Name === "after nap")?.["Request Count"]);
     ok(n >= 2 && n <= 10, text);
   }));
+
+const MIXIN = `from locust import HttpUser, constant, task
+
+
+class Helpers:
+    path = "/json"
+
+    def fetch(self):
+        return self.client.get(self.path, name="helper")
+
+    @task
+    def never(self):
+        self.client.get("/", name="mixin task")
+
+
+class Base(HttpUser):
+    abstract = True
+    wait_time = constant(0.05)
+
+
+class Mixed(Helpers, Base):
+    @task
+    def t(self):
+        self.fetch()
+`;
+
+Deno.test("a mixin's methods and attributes are the user's; its @task is not, as Locust collects none", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-mixin-" });
+    const args = ["locustfile.py", "-u", "2", "-r", "2", "-t", "1s", "-H", url, "--csv", `${dir}/res`];
+    const { code, text } = await runLocust("locustfile.py", MIXIN, args, dir);
+    assertEquals(code, 0, text);
+    const names = csv(`${dir}/res_stats.csv`).map((r) => r.Name);
+    assertEquals(names, ["helper", "Aggregated"], text);
+  }));

@@ -124,6 +124,7 @@ class Converter {
   private syncFunctions = new Set<string>();
   private users: LocustUserInfo[] = [];
   private shapes: string[] = [];
+  private tasksets = new Set<string>();
   private defined = new Set<string>();
   private options: string[] = [];
   private readonly moduleScope: Scope = { locals: new Set(), globals: new Set(), async: false };
@@ -663,16 +664,21 @@ class Converter {
     const name = this.text(n.getChild("VariableName")!);
     const bases = n.getChild("ArgList");
     const baseNodes = bases === null ? [] : exprChildren(bases);
-    if (baseNodes.length > 1) {
-      this.refuse(n, `class ${name}: one base class (HttpUser, TaskSet, ...) at most`);
-    }
-    const base = baseNodes[0], abstractAttr = this.classAttr(n, "abstract");
+    // Of several bases (mixins), the class extends the Locust class's and takes the others' members.
+    const known = (b: SyntaxNode) =>
+      LOCUST_NAMES.has(this.text(b)) || this.users.some((u) => u.name === this.text(b)) ||
+      this.tasksets.has(this.text(b));
+    const main = Math.max(0, baseNodes.findLastIndex(known));
+    const base = baseNodes[main], abstractAttr = this.classAttr(n, "abstract");
     const abstract = abstractAttr !== undefined && this.text(abstractAttr) === "True";
     let extendsText = "", isUser = false;
     if (base !== undefined) {
       const baseName = this.text(base);
       if (baseName === "User") this.refuse(base, `class ${name}(User): ${NOT_HTTP} (docs/LOCUST.md)`);
-      extendsText = ` extends ${this.expr(base)}`;
+      extendsText = baseNodes.length === 1
+        ? ` extends ${this.expr(base)}`
+        : ` extends __L.mixed([${baseNodes.map((b) => this.expr(b)).join(", ")}], ${main})`;
+      if (/TaskSet$/.test(baseName) || this.tasksets.has(baseName)) this.tasksets.add(name);
       isUser = ["HttpUser", "FastHttpUser"].includes(baseName) ||
         this.users.some((u) => u.name === baseName);
       const shape = baseName === "LoadTestShape" || this.shapes.includes(baseName);

@@ -980,6 +980,33 @@ export function attr(cls: any, name: string, value: unknown): void {
     : value;
 }
 
+/**
+ * `class C(Mixin, Base)`: the class of `bases[main]` (a Locust class's) with the others' members, those
+ * of a base before it first, as Python's MRO finds them. A mixin's `@task` is a plain method there, as
+ * Locust collects tasks from its own classes only.
+ */
+export function mixed(bases: any[], main: number): any {
+  const cls = class extends bases[main] {};
+  const order = [...bases.slice(main + 1), ...bases.slice(0, main).reverse()];
+  for (const b of order) {
+    const chain = [];
+    for (let p = b; p && p !== Function.prototype; p = Object.getPrototypeOf(p)) chain.unshift(p);
+    for (const [from, to] of chain.flatMap((c) => [[c, cls], [c.prototype, cls.prototype]])) {
+      for (const key of Object.getOwnPropertyNames(from)) {
+        if (["constructor", "prototype", "name", "length"].includes(key)) continue;
+        if (bases.indexOf(b) > main && key in to) continue;
+        const v = from[key];
+        to[key] = typeof v === "function" && (v.locustWeight !== undefined || v.locustNext)
+          ? function (this: unknown, ...a: unknown[]) {
+            return v.apply(this, a);
+          }
+          : v;
+      }
+    }
+  }
+  return cls;
+}
+
 /** A method's decorators (`@task(3)`), applied from the last up as Python applies them. */
 export function decorate(cls: any, name: string, decorators: Array<(fn: Fn) => Fn>): void {
   let fn = cls.prototype[name];
