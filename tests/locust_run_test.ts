@@ -1146,3 +1146,33 @@ Deno.test("a mixin's methods and attributes are the user's; its @task is not, as
     const names = csv(`${dir}/res_stats.csv`).map((r) => r.Name);
     assertEquals(names, ["helper", "Aggregated"], text);
   }));
+
+const UPLOAD = `from locust import HttpUser, constant, task
+
+
+class Uploader(HttpUser):
+    wait_time = constant(0.05)
+
+    def on_start(self):
+        self.client.auth = ("qa", "pw")
+
+    @task
+    def upload(self):
+        with open(__file__, "rb") as f:
+            files = {"script": f, "note": ("note.txt", b"hello", "text/plain")}
+            with self.client.post("/echo", data={"kind": "py"}, files=files, catch_response=True) as r:
+                if 'filename="locustfile.py"' not in r.text or "hello" not in r.text or "py" not in r.text:
+                    r.failure("not a multipart body")
+        self.client.get("/json", stream=True, name="streamed").content
+`;
+
+Deno.test("files= uploads as requests sends them (multipart, with data='s fields); stream= is taken", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-upload-" });
+    const args = ["locustfile.py", "-u", "1", "-r", "1", "-t", "1s", "-H", url, "--csv", `${dir}/res`];
+    const { code, text } = await runLocust("locustfile.py", UPLOAD, args, dir);
+    assertEquals(code, 0, text);
+    const rows = csv(`${dir}/res_stats.csv`);
+    ok(Number(rows.find((r) => r.Name === "/echo")?.["Request Count"]) > 2, text);
+    ok(Number(rows.find((r) => r.Name === "streamed")?.["Request Count"]) > 2, text);
+  }));

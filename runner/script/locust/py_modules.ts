@@ -293,21 +293,22 @@ const re = {
 /** `open(path)`: a text file read whole (a relative path from the working directory, as Python's). */
 export function open(...a: unknown[]): object {
   const [path, mode] = args(a, ["file", "mode"], ["r"], false, true);
-  if (!/^r?t?$/.test(str(mode))) {
+  if (!/^r?[tb]?$/.test(str(mode))) {
     throw new PyError("ValueError", `open mode ${repr(mode)}: files are only read`);
   }
-  const text = Deno.readTextFileSync(str(path));
-  const lines = text.split(/(?<=\n)/).filter((l) => l !== "");
-  return {
-    read: () => text,
-    readlines: () => lines,
+  const file = {
+    name: str(path),
     close() {},
-    [Symbol.iterator]: () => lines.values(),
     __enter__() {
       return this;
     },
     __exit__: () => false,
   };
+  // "rb": its bytes (a files= upload's).
+  if (str(mode).includes("b")) return { ...file, read: () => Deno.readFileSync(str(path)) };
+  const text = Deno.readTextFileSync(str(path));
+  const lines = text.split(/(?<=\n)/).filter((l) => l !== "");
+  return { ...file, read: () => text, readlines: () => lines, [Symbol.iterator]: () => lines.values() };
 }
 
 /** `csv.reader(f)` (rows as lists) and `csv.DictReader(f)` (dicts by the first row's names) over a file. */

@@ -10,6 +10,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { STATUS_CODES } from "node:http";
+import { basename } from "node:path";
 import type { RequestOptions, Response, Session } from "../session.ts";
 import { args, bool, Kw, mapping, output, PyError, str } from "./py.ts";
 import { MODULES } from "./py_modules.ts";
@@ -383,7 +384,7 @@ const NO_OPTIONS: Record<string, unknown> = Object.freeze({});
 
 /** The keywords `self.client`'s requests take (convert.ts refuses others at their line). */
 export const REQUEST_KEYS =
-  "name headers params json data cookies timeout allow_redirects catch_response auth verify context"
+  "name headers params json data files cookies timeout allow_redirects catch_response auth verify stream context"
     .split(" ");
 
 /** `self.client`: Locust's `HttpSession` on the session's connection, its cookies the user's jar. */
@@ -394,6 +395,8 @@ class Client {
   /** An `HttpSession`'s `base_url`, before each path it is given. */
   base_url = "";
   headers: Record<string, string> = {};
+  /** `self.client.auth = (user, password)`: each request's unless it gives its own. */
+  auth: unknown = null;
   request_name: string | null = null;
   /** `with self.client.rename_request(name):` names the block's requests without a `name=` of their own. */
   rename_request(name: unknown) {
@@ -445,7 +448,8 @@ class Client {
       (headers ??= {}).cookie = Object.entries(o.cookies as object).map(([k, v]) => `${k}=${str(v)}`)
         .join("; ");
     }
-    if (Array.isArray(o.auth)) (headers ??= {}).authorization = `Basic ${btoa(`${o.auth[0]}:${o.auth[1]}`)}`;
+    const auth = o.auth ?? this.auth;
+    if (Array.isArray(auth)) (headers ??= {}).authorization = `Basic ${btoa(`${auth[0]}:${auth[1]}`)}`;
     const options: RequestOptions = headers === undefined ? {} : { headers };
     // Locust names a request by its path and query (its params too) unless `name=` says otherwise.
     if (o.name != null) options.name = str(o.name);
@@ -454,7 +458,11 @@ class Client {
     }
     if (o.timeout != null) options.timeoutMs = Number(o.timeout) * 1000;
     if (o.json != null) options.json = o.json;
-    else if (typeof o.data === "string" || o.data instanceof Uint8Array) options.body = o.data;
+    else if (o.files != null) {
+      const packed = new globalThis.Response(multipart(o.files as object, o.data as object | null));
+      options.body = new Uint8Array(await packed.arrayBuffer());
+      (options.headers = headers ??= {})["content-type"] = packed.headers.get("content-type")!;
+    } else if (typeof o.data === "string" || o.data instanceof Uint8Array) options.body = o.data;
     else if (o.data != null) {
       options.body = form(o.data);
       (headers ??= {})["content-type"] ??= "application/x-www-form-urlencoded";
@@ -491,6 +499,18 @@ export function HttpSession(...a: unknown[]): Client {
   const [base, , user] = args(a, ["base_url", "request_event", "user"], [""]) as [string, unknown, HttpUser];
   const client = Object.assign(new Client(), { base_url: str(base) });
   return Object.defineProperty(client, "__s", { get: () => user.client.__s });
+}
+
+/** requests' `files=` (with `data=`'s fields): each a file, `(filename, content[, type])` or content. */
+function multipart(files: object, data: object | null): FormData {
+  const fd = new FormData();
+  for (const [k, v] of Object.entries(data ?? {})) fd.append(k, str(v));
+  for (const [k, v] of Object.entries(files)) {
+    const [filename, content, type] = Array.isArray(v) ? v : [basename(v?.name ?? k), v];
+    const bytes = typeof content?.read === "function" ? content.read() : content;
+    fd.append(k, new Blob([bytes], type == null ? {} : { type: str(type) }), str(filename));
+  }
+  return fd;
 }
 
 /** A dict as a query or form body (`a=1&b=x`). */
