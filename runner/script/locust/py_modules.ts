@@ -7,7 +7,7 @@
  * session's own sleep (runtime.ts), set there. Any other module is refused before the load (convert.ts).
  */
 import { args, builtins, exceptionClass, iter, Kw, mapping, orDefault, output } from "./py.ts";
-import { PyError, repr, str, tuple } from "./py.ts";
+import { MISSING, PyError, repr, str, tuple } from "./py.ts";
 import { randomIntBetween, randomItem } from "../k6/jslib/utils.ts";
 import { parse } from "../k6/jslib/papaparse.ts";
 import { existsSync } from "node:fs";
@@ -453,6 +453,29 @@ async function exitAsync(g: AsyncGenerator, err: unknown): Promise<boolean> {
   return true;
 }
 
+/** A dict (its `__missing__` hidden from its keys) whose missing key's value `missing` gives. */
+function missingDict(missing: (d: Record<string, unknown>, key: string) => unknown) {
+  const d: Record<string, unknown> = {};
+  return Object.defineProperty(d, MISSING, { value: (key: string) => missing(d, key) });
+}
+
+const collections = {
+  defaultdict: (factory: () => unknown) => missingDict((d, key) => d[key] = factory()),
+  Counter: (items: Iterable<unknown> = []) => {
+    const d = missingDict(() => 0) as Record<string, number>;
+    for (const x of iter(items)) d[str(x)] = (d[str(x)] ?? 0) + 1;
+    return d;
+  },
+  OrderedDict: (...a: unknown[]) => builtins.dict(...a),
+  namedtuple: (_name: string, fields: string | string[]) => {
+    const names = typeof fields === "string" ? fields.split(/[\s,]+/).filter(Boolean) : fields;
+    return (...a: unknown[]) => {
+      const values = args(a, names);
+      return Object.freeze(Object.assign(values, Object.fromEntries(names.map((n, i) => [n, values[i]]))));
+    };
+  },
+};
+
 /** gevent's sleep, the user's own as time's is; its greenlets are refused (convert.ts). */
 const gevent = { sleep: (seconds: number) => time.sleep(seconds) };
 
@@ -463,4 +486,5 @@ export const MODULES: Record<string, Record<string, unknown>> = {
   hmac,
   contextlib,
   gevent,
+  collections,
 };
