@@ -298,6 +298,11 @@ export function open(...a: unknown[]): object {
   }
   const file = {
     name: str(path),
+    rewinds: 0,
+    /** `seek(0)`: read from the start again (a csv.reader over it too). */
+    seek() {
+      this.rewinds++;
+    },
     close() {},
     __enter__() {
       return this;
@@ -320,8 +325,25 @@ function csvRows(f: unknown, a: unknown[]): string[][] {
   return parse(text, { delimiter, skipEmptyLines: true }).data as string[][];
 }
 
+/** `csv.reader`'s rows, from the first again after its file's `seek(0)`, as Python's reads on. */
+class CsvReader {
+  #at = 0;
+  #rewinds: number | undefined;
+  constructor(private readonly f: { rewinds?: number }, private readonly rows: string[][]) {
+    this.#rewinds = f.rewinds;
+  }
+  [Symbol.iterator]() {
+    return this;
+  }
+  next(): IteratorResult<string[]> {
+    if (this.f.rewinds !== this.#rewinds) this.#rewinds = this.f.rewinds, this.#at = 0;
+    const row = this.rows[this.#at++];
+    return row === undefined ? { value: undefined, done: true } : { value: row, done: false };
+  }
+}
+
 const csv = {
-  reader: (f: unknown, ...a: unknown[]) => csvRows(f, a).values(),
+  reader: (f: { rewinds?: number }, ...a: unknown[]) => new CsvReader(f, csvRows(f, a)),
   DictReader: function* (f: unknown, ...a: unknown[]) {
     const [names, ...rows] = csvRows(f, a);
     for (const r of rows) yield Object.fromEntries(names.map((n, i) => [n, r[i] ?? null]));

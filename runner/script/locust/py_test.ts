@@ -99,3 +99,13 @@ Deno.test("collections as listeners count with it: defaultdict, Counter, namedtu
   assertEquals([step.users, getitem(step, 1), str(OrderedDict())], [10, 5, "{}"]);
   assertEquals([builtins.int(), builtins.float()], [0, 0]);
 });
+
+Deno.test("a csv.reader reads its rows again after its file's seek(0), as Python's reads on", () => {
+  const path = Deno.makeTempFileSync({ suffix: ".csv" });
+  Deno.writeTextFileSync(path, "a,1\nb,2\n");
+  const f = open(path) as any;
+  const rows = (MODULES.csv as any).reader(f);
+  assertEquals([rows.next().value, rows.next().value, rows.next().done], [["a", "1"], ["b", "2"], true]);
+  method(f, "seek", 0);
+  assertEquals(rows.next().value, ["a", "1"]);
+});
