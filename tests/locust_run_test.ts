@@ -1176,3 +1176,28 @@ Deno.test("files= uploads as requests sends them (multipart, with data='s fields
     ok(Number(rows.find((r) => r.Name === "/echo")?.["Request Count"]) > 2, text);
     ok(Number(rows.find((r) => r.Name === "streamed")?.["Request Count"]) > 2, text);
   }));
+
+const ATOMIC = `from locust import HttpUser, constant, task
+
+state = {"n": 0}
+
+
+class Atomic(HttpUser):
+    wait_time = constant(0)
+
+    @task
+    def t(self):
+        state["n"] += 1
+        mine = state["n"]
+        " x ".strip().upper().split("X")
+        self.client.get("/json", name="alone" if state["n"] == mine else "interleaved")
+`;
+
+Deno.test("a task runs from one request or sleep to the next without another user's code between", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-atomic-" });
+    const args = ["locustfile.py", "-u", "20", "-r", "20", "-t", "2s", "-H", url, "--csv", `${dir}/res`];
+    const { code, text } = await runLocust("locustfile.py", ATOMIC, args, dir);
+    assertEquals(code, 0, text);
+    assertEquals(csv(`${dir}/res_stats.csv`).map((r) => r.Name), ["alone", "Aggregated"], text);
+  }));

@@ -80,7 +80,7 @@ const PY_BUILTINS_OUTSIDE =
   ("type hex oct bin divmod pow map filter format iter callable vars id hash bytes " +
     "bytearray frozenset object input exit dir eval exec issubclass").split(" ");
 const EVENTS_HELD = `loadlab takes listeners of ${LOCUST_EVENTS.join(", ")} (report_to_master and ` +
-  "worker_report never fire: one process)";
+  "worker_report never fire: one process; reset_stats neither: no web UI, no --reset-stats)";
 /** Names a locustfile reads without defining them, beside BUILTINS. */
 const GIVEN: Record<string, string> = { next: "__next", open: "__open", __name__: '"locustfile"' };
 /** The nodes an assignment's target names are in (not `self.x`, whose `self` is no local). */
@@ -537,6 +537,8 @@ class Converter {
           this.refuse(n, `${spelled}: ${why} (docs/LOCUST.md)`);
         }
         value = from === null ? "__L" : `__L.${name}`;
+      } else if (module === "flask" && from !== null) {
+        value = "__L.inert"; // Flask's names serve Locust's web UI, which a headless run has not.
       } else if (PY_MODULES.has(module)) {
         if (from !== null && !(name in MODULES[module])) this.refuse(n, `${spelled}: ${OUTSIDE}`);
         value = from !== null ? `__M.${module}.${name}` : `__M.${dotted && local !== top ? name : module}`;
@@ -633,6 +635,19 @@ class Converter {
     const decorators = n.getChildren("Decorator").map((d) => this.decorator(d));
     const def = n.getChild("FunctionDefinition") ?? n.getChild("ClassDefinition");
     if (def === null) return this.refuse(n, "a decorator on this statement");
+    const steers = (c: SyntaxNode) => {
+      const raised = c.name === "RaiseStatement" ? c.lastChild : null;
+      const cls = raised?.name === "CallExpression" ? raised.firstChild : raised;
+      return cls != null && LOCUST_CLASSES.has(this.text(cls));
+    };
+    const listener = n.getChildren("Decorator").some((d) => this.text(d).startsWith("@events.request."));
+    if (listener && some(def, steers)) {
+      this.refuse(
+        n,
+        "a request listener that raises to steer its user: loadlab runs request listeners " +
+          "in the command's process; check the response in the task (catch_response) and return",
+      );
+    }
     this.at(def);
     return def.name === "FunctionDefinition"
       ? this.functionDefinition(def, decorators, inClass)
@@ -939,6 +954,8 @@ class Converter {
       call = direct || viaSelf
         ? `${this.expr(obj)}.${method}(${args})`
         : `__py.method(${this.expr(obj)}, ${JSON.stringify(method)}${args === "" ? "" : `, ${args}`})`;
+      // Awaited only when it returns a promise: a task yields to other users at what sends, as Locust's.
+      if (!direct && !viaSelf && awaits) return `((__t = ${call}) instanceof Promise ? await __t : __t)`;
       if (viaSelf || method === "sleep" || method === "interrupt") this.mustAwait(n);
       const first = children(argList)[1];
       if (method === "add_argument" && first?.name === "String") {

@@ -20,7 +20,7 @@ import { TEST_ABORT_CHANNEL } from "../k6/test_abort.ts";
 /** Locust's events a locustfile may listen to. */
 export const LOCUST_EVENTS =
   ("test_start test_stop init request report_to_master worker_report test_stopping " +
-    "quitting spawning_complete init_command_line_parser").split(" ");
+    "quitting spawning_complete init_command_line_parser reset_stats").split(" ");
 
 /** What a `catch_response` block that raised is checked as: Locust reports no request (stats.ts). */
 export const UNREPORTED = "not reported: its catch_response block raised";
@@ -613,6 +613,9 @@ export class HttpUser {
   }
 }
 
+/** Flask's names (a `Blueprint` at the top level, its `@route`s): each use inert, as no web UI serves them. */
+export const inert: any = new Proxy(function () {}, { get: () => inert, apply: () => inert });
+
 /**
  * What `self.environment` holds in a converted locustfile: the host, the command line's options, its runner
  * (`quit()`, `user_count`: `-u`) and, to the end's listeners, the run's `stats` and `process_exit_code`.
@@ -633,6 +636,8 @@ const environment = {
   })(),
   stats: null as unknown,
   process_exit_code: null as number | null,
+  /** Locust's web UI, which a headless run has not: `if environment.web_ui:` skips what extends it. */
+  web_ui: null,
 };
 
 const ENVIRONMENT_OWN = Object.keys(environment);
