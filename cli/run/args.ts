@@ -205,13 +205,12 @@ export function parseRunArgs(given: string[], command = "run", help = RUN_HELP):
 /**
  * A locustfile's command line with Locust's settings under it, as Locust reads them: its `--config FILE`
  * (else `./locust.conf`: `key = value` lines, `true`/`false` switches, `[a, b]` lists), then `LOCUST_*`
- * variables of its flags (`LOCUST_RUN_TIME=9s`), each only where the command line does not give it.
+ * variables of its flags (`LOCUST_RUN_TIME=9s`), each under the command line.
  */
 function withLocustSettings(argv: string[]): string[] {
   if (!argv.some((a) => a === "-f" || a === "--locustfile" || isLocustFile(a))) return argv;
   const at = argv.indexOf("--config");
   const file = at >= 0 ? argv[at + 1] : existsSync("locust.conf") ? "locust.conf" : undefined;
-  const rest = at >= 0 ? [...argv.slice(0, at), ...argv.slice(at + 2)] : argv;
   const settings = new Map<string, string>();
   for (const line of file === undefined ? [] : readText(file).split("\n")) {
     const m = /^\s*([\w-]+)\s*=\s*(.*?)\s*$/.exec(line);
@@ -219,23 +218,14 @@ function withLocustSettings(argv: string[]): string[] {
   }
   for (const [k, v] of Object.entries(Deno.env.toObject())) {
     const name = k.slice("LOCUST_".length).toLowerCase().replaceAll("_", "-");
-    if (k.startsWith("LOCUST_") && SPECS.some((s) => s.long === name || s.aliases?.includes(name))) {
-      settings.set(name, v);
-    }
+    const known = SPECS.some((s) => s.long === name || s.aliases?.includes(name));
+    if (k.startsWith("LOCUST_") && known) settings.set(name, v);
   }
-  const given = new Set(rest.flatMap((a) => {
-    const spec = SPECS.find((s) =>
-      a === `--${s.long}` || a === `-${s.short}` || s.aliases?.some((x) => a === `-${x}` || a === `--${x}`)
-    );
-    return spec === undefined ? [] : [spec.long, ...spec.aliases ?? []];
-  }));
-  const out: string[] = [];
-  for (const [k, v] of settings) {
-    if (given.has(k) || v === "false") continue;
-    const list = /^\[(.*)\]$/.exec(v);
-    out.push(`--${k}`, ...(v === "true" ? [] : list ? list[1].split(",").map((x) => x.trim()) : [v]));
-  }
-  return [...rest, ...out];
+  const values = (v: string) =>
+    v === "true" ? [] : /^\[(.*)\]$/.exec(v)?.[1].split(",").map((x) => x.trim()) ?? [v];
+  // Before the command line's own: a flag given there wins, as the last of a flag does.
+  const under = [...settings].filter(([, v]) => v !== "false").flatMap(([k, v]) => [`--${k}`, ...values(v)]);
+  return [...under, ...(at >= 0 ? [...argv.slice(0, at), ...argv.slice(at + 2)] : argv)];
 }
 
 function readText(path: string): string {

@@ -445,35 +445,29 @@ const contextlib = {
   contextmanager: (fn: (...a: unknown[]) => Generator | AsyncGenerator) =>
     function (this: unknown, ...a: unknown[]) {
       const g = fn.apply(this, a);
-      // An async generator's (a method's, or one that sends) enter and exit are awaited.
+      // An async generator's steps (a method's, or one that sends) are promises: the `with` awaits them.
+      const after = (
+        step: any,
+        then: (r: IteratorResult<unknown>) => unknown,
+        fail?: (e: unknown) => unknown,
+      ) => step instanceof Promise ? step.then(then, fail) : then(step);
+      const raised = (err: unknown) => (thrown: unknown) => {
+        if (thrown !== err) throw thrown;
+        return false;
+      };
       return {
-        __enter__: () => Symbol.asyncIterator in g ? g.next().then((r) => r.value) : g.next().value,
-        __exit__: (err: unknown) => Symbol.asyncIterator in g ? exitAsync(g, err) : exit(g, err),
+        __enter__: () => after(g.next(), (r) => r.value),
+        __exit__(err: unknown) {
+          if (err === null) return after(g.next(), () => false);
+          try {
+            return after(g.throw(err), () => true, raised(err));
+          } catch (thrown) {
+            return raised(err)(thrown);
+          }
+        },
       };
     },
 };
-
-function exit(g: Generator, err: unknown): boolean {
-  if (err === null) return g.next(), false;
-  try {
-    g.throw(err);
-  } catch (thrown) {
-    if (thrown === err) return false;
-    throw thrown;
-  }
-  return true;
-}
-
-async function exitAsync(g: AsyncGenerator, err: unknown): Promise<boolean> {
-  if (err === null) return await g.next(), false;
-  try {
-    await g.throw(err);
-  } catch (thrown) {
-    if (thrown === err) return false;
-    throw thrown;
-  }
-  return true;
-}
 
 /** A dict (its `__missing__` hidden from its keys) whose missing key's value `missing` gives. */
 function missingDict(missing: (d: Record<string, unknown>, key: string) => unknown) {
