@@ -85,7 +85,9 @@ export async function main(argv: string[]): Promise<number> {
       const common = ["--headless", "-H", server.url, ...args, "--only-summary"];
       const theirs = await runTool([locust, "-f", path, ...common], "locust", false, corpus);
       const ranMs = Math.round(theirs.ranMs);
-      const timed = common.map((a, i) => common[i - 1] === "-t" && ranMs > 0 ? `${ranMs}ms` : a);
+      // Without -t (a --config file's run-time), loadlab's -t is the time Locust's users ran.
+      const timed = common.includes("-t") || !(ranMs > 0) ? common : [...common, "-t", "0"];
+      for (let i = 1; i < timed.length; i++) if (timed[i - 1] === "-t" && ranMs > 0) timed[i] = `${ranMs}ms`;
       const ours = await runTool(
         [Deno.execPath(), "run", "-A", MAIN, "run", path, ...timed],
         "loadlab",
@@ -94,7 +96,7 @@ export async function main(argv: string[]): Promise<number> {
       );
       const { ok, detail } = compare(theirs, ours);
       if (ok) same++;
-      const given = common[common.indexOf("-t") + 1];
+      const given = common.includes("-t") ? common[common.indexOf("-t") + 1] : "its config";
       rows.push([
         name,
         `${given}/${(ranMs / 1000).toFixed(2)}s`,
