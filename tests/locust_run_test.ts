@@ -1190,6 +1190,7 @@ class Atomic(HttpUser):
         state["n"] += 1
         mine = state["n"]
         " x ".strip().upper().split("X")
+        [c.upper() for c in "ab" if c]
         self.client.get("/json", name="alone" if state["n"] == mine else "interleaved")
 `;
 

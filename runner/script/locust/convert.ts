@@ -1061,7 +1061,11 @@ class Converter {
       p.name === "for" && parts.slice(i + 1, inAfter(i)).forEach((t) => this.targetNames(t, own))
     );
     let body = "", depth = 0;
-    this.within({ ...this.scope, locals: own }, () => {
+    // Async (its own await, where other users run) only when it sends or calls a method of the class.
+    const self = `${this.scope.self}.`;
+    const async = this.scope.async &&
+      some(n, (c) => c.name === "CallExpression" && (this.sendsAt(c) || this.text(c).startsWith(self)));
+    this.within({ ...this.scope, locals: own, async }, () => {
       // Each clause a block within the one before: `for ... in ...` and `if ...`.
       for (let i = forAt; i < parts.length; i++, depth++) {
         if (parts[i].name === "async") this.refuse(n, "async comprehensions");
@@ -1078,7 +1082,7 @@ class Converter {
     });
     body += " }".repeat(depth);
     const init = dict ? "{}" : "[]";
-    return this.scope.async
+    return async
       ? `(await (async () => { const __r = ${init}; ${body} return __r; })())`
       : `(() => { const __r = ${init}; ${body} return __r; })()`;
   }

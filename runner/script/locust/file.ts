@@ -13,7 +13,7 @@ import { listenHere } from "./runtime.ts";
 import { isKept, k6CacheDir, writeWhole } from "../k6/convert/converted_file.ts";
 
 /** Bumped when the conversion changes, so older cached conversions are not reused. */
-const CONVERSION_VERSION = "18";
+const CONVERSION_VERSION = "19";
 
 export function isLocustFile(path: string): boolean {
   return path.endsWith(".py");
