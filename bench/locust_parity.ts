@@ -86,7 +86,7 @@ export async function main(argv: string[]): Promise<number> {
       const theirs = await runTool([locust, "-f", path, ...common], "locust", false, corpus);
       const ranMs = Math.round(theirs.ranMs);
       // Without -t (a --config file's run-time), loadlab's -t is the time Locust's users ran.
-      const timed = common.includes("-t") || !(ranMs > 0) ? common : [...common, "-t", "0"];
+      const timed = [...common, ...(common.includes("-t") || !(ranMs > 0) ? [] : ["-t", "0"])];
       for (let i = 1; i < timed.length; i++) if (timed[i - 1] === "-t" && ranMs > 0) timed[i] = `${ranMs}ms`;
       const ours = await runTool(
         [Deno.execPath(), "run", "-A", MAIN, "run", path, ...timed],
