@@ -3,8 +3,8 @@
  * The Python modules a locustfile of the subset imports: `random`, `string`, `json`, `time`, `uuid`,
  * `itertools`, `math`, `os` (its environment), `logging` (to stderr), `re` (on JavaScript's regular
  * expressions, Python's spellings of named groups, `\A`, `\Z` and flags translated), `csv`, `datetime`,
- * `base64`, `hashlib` and `hmac`, each with the functions teams call. `time.sleep` (and `gevent.sleep`) is the
- * session's own sleep (runtime.ts), set there. Any other module is refused before the load (convert.ts).
+ * `base64`, `hashlib`, `hmac` and `collections`, each with the functions teams call. `time.sleep` (and
+ * `gevent.sleep`) is the session's own sleep (runtime.ts). Any other module is refused (convert.ts).
  */
 import { args, builtins, exceptionClass, iter, Kw, mapping, orDefault, output } from "./py.ts";
 import { MISSING, PyError, repr, str, tuple } from "./py.ts";

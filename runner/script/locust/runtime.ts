@@ -613,7 +613,7 @@ export class HttpUser {
   }
 }
 
-/** Flask's names (a `Blueprint` at the top level, its `@route`s): each use inert, as no web UI serves them. */
+/** Flask's names (a `Blueprint` at the top level, its `@route`s): inert, as no web UI serves them. */
 export const inert: any = new Proxy(function () {}, { get: () => inert, apply: () => inert });
 
 /**
