@@ -83,17 +83,20 @@ export async function main(argv: string[]): Promise<number> {
       const path = join(corpus, name);
       const args = argsOf(Deno.readTextFileSync(path));
       const common = ["--headless", "-H", server.url, ...args, "--only-summary"];
-      const theirs = await runTool([locust, "-f", path, ...common], "locust");
+      const theirs = await runTool([locust, "-f", path, ...common], "locust", false, corpus);
       const ranMs = Math.round(theirs.ranMs);
-      const timed = common.map((a, i) => common[i - 1] === "-t" && ranMs > 0 ? `${ranMs}ms` : a);
+      // Without -t (a --config file's run-time), loadlab's -t is the time Locust's users ran.
+      const timed = [...common, ...(common.includes("-t") || !(ranMs > 0) ? [] : ["-t", "0"])];
+      for (let i = 1; i < timed.length; i++) if (timed[i - 1] === "-t" && ranMs > 0) timed[i] = `${ranMs}ms`;
       const ours = await runTool(
         [Deno.execPath(), "run", "-A", MAIN, "run", path, ...timed],
         "loadlab",
         true,
+        corpus,
       );
       const { ok, detail } = compare(theirs, ours);
       if (ok) same++;
-      const given = common[common.indexOf("-t") + 1];
+      const given = common.includes("-t") ? common[common.indexOf("-t") + 1] : "its config";
       rows.push([
         name,
         `${given}/${(ranMs / 1000).toFixed(2)}s`,
@@ -124,7 +127,7 @@ function argsOf(text: string): string[] {
 }
 
 /** Runs `cmd` in a folder of its own with `--csv`; its exit code and the counts of its `_stats.csv`. */
-async function runTool(cmd: string[], label: string, loadlab = false): Promise<ToolRun> {
+async function runTool(cmd: string[], label: string, loadlab = false, cwd?: string): Promise<ToolRun> {
   const dir = Deno.makeTempDirSync({ prefix: `loadlab-locust-${label}-` });
   const extra = [
     "--csv",
@@ -134,7 +137,7 @@ async function runTool(cmd: string[], label: string, loadlab = false): Promise<T
   const cpuBefore = childrenCpuSec() ?? NaN;
   const out = await new Deno.Command(cmd[0], {
     args: [...cmd.slice(1), ...extra],
-    cwd: dir,
+    cwd: cwd ?? dir,
     env: { NO_COLOR: "1" },
     stdout: "piped",
     stderr: "piped",

@@ -1040,3 +1040,165 @@ Deno.test("a request that timed out is a request of its name and its failure, as
     ok(Number(row?.["Request Count"]) > 2, text);
     assertEquals(row?.["Failure Count"], row?.["Request Count"], text);
   }));
+
+const REST_BASE = `from collections.abc import Generator
+from contextlib import contextmanager
+
+from locust import FastHttpUser, constant, task
+from locust.contrib.fasthttp import RestResponseContextManager
+
+
+class CheckedRest(FastHttpUser):
+    abstract = True
+
+    @contextmanager
+    def rest(self, method, url, **kwargs) -> Generator[RestResponseContextManager]:
+        with super().rest(method, url, headers={"x-team": "qa"}, **kwargs) as resp:
+            if resp.js and "error" in resp.js:
+                resp.failure(resp.js["error"])
+            yield resp
+
+
+class Api(CheckedRest):
+    wait_time = constant(0.05)
+
+    @task
+    def t(self):
+        with self.rest("GET", "/json", name="fine") as r:
+            assert r.js is not None
+        with self.rest("GET", "/validate?n=x", name="checked") as r:
+            pass
+        with self.rest("GET", "/json", name="asserted") as r:
+            assert r.js == 1, "not one"
+`;
+
+Deno.test("a @contextmanager method around super().rest() runs its checks on each request it yields", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-restbase-" });
+    const args = ["locustfile.py", "-u", "2", "-r", "2", "-t", "1s", "-H", url, "--csv", `${dir}/res`];
+    const { code, text } = await runLocust("locustfile.py", REST_BASE, args, dir);
+    assertEquals(code, 1, text);
+    const rows = csv(`${dir}/res_stats.csv`);
+    const count = (name: string, column: string) => Number(rows.find((r) => r.Name === name)?.[column]);
+    ok(count("fine", "Request Count") > 2 && count("fine", "Failure Count") === 0, text);
+    ok(count("checked", "Failure Count") === count("checked", "Request Count"), text);
+    ok(count("asserted", "Failure Count") === count("asserted", "Request Count"), text);
+    ok(count("asserted", "Request Count") > 2, text);
+    const failures = Deno.readTextFileSync(`${dir}/res_failures.csv`);
+    ok(failures.includes("validation failed") && failures.includes("not one"), failures);
+  }));
+
+const GREEN = `import gevent
+from locust import HttpUser, constant, task
+
+
+class Green(HttpUser):
+    wait_time = constant(0)
+
+    @task
+    def nap(self):
+        gevent.sleep(0.3)
+        self.client.get("/json", name="after nap")
+`;
+
+Deno.test("gevent.sleep in a task is the user's sleep, as time.sleep is", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-gevent-" });
+    const args = ["locustfile.py", "-u", "2", "-r", "2", "-t", "1s", "-H", url, "--csv", `${dir}/res`];
+    const { code, text } = await runLocust("locustfile.py", GREEN, args, dir);
+    assertEquals(code, 0, text);
+    // Two users, a request each 0.3 s for 1 s: at most 4 each, plus one in flight at the end.
+    const n = Number(csv(`${dir}/res_stats.csv`).find((r) => r.Name === "after nap")?.["Request Count"]);
+    ok(n >= 2 && n <= 10, text);
+  }));
+
+const MIXIN = `from locust import HttpUser, constant, task
+
+
+class Helpers:
+    path = "/json"
+
+    def fetch(self):
+        return self.client.get(self.path, name="helper")
+
+    @task
+    def never(self):
+        self.client.get("/", name="mixin task")
+
+
+class Base(HttpUser):
+    abstract = True
+    wait_time = constant(0.05)
+
+
+class Mixed(Helpers, Base):
+    @task
+    def t(self):
+        self.fetch()
+`;
+
+Deno.test("a mixin's methods and attributes are the user's; its @task is not, as Locust collects none", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-mixin-" });
+    const args = ["locustfile.py", "-u", "2", "-r", "2", "-t", "1s", "-H", url, "--csv", `${dir}/res`];
+    const { code, text } = await runLocust("locustfile.py", MIXIN, args, dir);
+    assertEquals(code, 0, text);
+    const names = csv(`${dir}/res_stats.csv`).map((r) => r.Name);
+    assertEquals(names, ["helper", "Aggregated"], text);
+  }));
+
+const UPLOAD = `from locust import HttpUser, constant, task
+
+
+class Uploader(HttpUser):
+    wait_time = constant(0.05)
+
+    def on_start(self):
+        self.client.auth = ("qa", "pw")
+
+    @task
+    def upload(self):
+        with open(__file__, "rb") as f:
+            files = {"script": f, "note": ("note.txt", b"hello", "text/plain")}
+            with self.client.post("/echo", data={"kind": "py"}, files=files, catch_response=True) as r:
+                if 'filename="locustfile.py"' not in r.text or "hello" not in r.text or "py" not in r.text:
+                    r.failure("not a multipart body")
+        self.client.get("/json", stream=True, name="streamed").content
+`;
+
+Deno.test("files= uploads as requests sends them (multipart, with data='s fields); stream= is taken", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-upload-" });
+    const args = ["locustfile.py", "-u", "1", "-r", "1", "-t", "1s", "-H", url, "--csv", `${dir}/res`];
+    const { code, text } = await runLocust("locustfile.py", UPLOAD, args, dir);
+    assertEquals(code, 0, text);
+    const rows = csv(`${dir}/res_stats.csv`);
+    ok(Number(rows.find((r) => r.Name === "/echo")?.["Request Count"]) > 2, text);
+    ok(Number(rows.find((r) => r.Name === "streamed")?.["Request Count"]) > 2, text);
+  }));
+
+const ATOMIC = `from locust import HttpUser, constant, task
+
+state = {"n": 0}
+
+
+class Atomic(HttpUser):
+    wait_time = constant(0)
+
+    @task
+    def t(self):
+        state["n"] += 1
+        mine = state["n"]
+        " x ".strip().upper().split("X")
+        [c.upper() for c in "ab" if c]
+        self.client.get("/json", name="alone" if state["n"] == mine else "interleaved")
+`;
+
+Deno.test("a task runs from one request or sleep to the next without another user's code between", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-atomic-" });
+    const args = ["locustfile.py", "-u", "20", "-r", "20", "-t", "2s", "-H", url, "--csv", `${dir}/res`];
+    const { code, text } = await runLocust("locustfile.py", ATOMIC, args, dir);
+    assertEquals(code, 0, text);
+    assertEquals(csv(`${dir}/res_stats.csv`).map((r) => r.Name), ["alone", "Aggregated"], text);
+  }));

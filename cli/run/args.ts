@@ -9,6 +9,7 @@ import { OPTION_FLAGS } from "../attack/flags.ts";
 import { flag, flagsOf, type FlagSpec, type FlagTable, helpOf, tokenize } from "../argv.ts";
 import { convertLocustFile, isLocustFile } from "../../runner/script/locust/file.ts";
 import { resolve } from "node:path";
+import { existsSync } from "node:fs";
 import { FlagValues } from "../flag_values.ts";
 import { K6_SUMMARY_MODES, type K6SummaryMode } from "../../results/export/k6/summary_v1.ts";
 import { UsageError } from "../usage_error.ts";
@@ -149,8 +150,11 @@ export interface RunArgs extends BaselineArgs {
 }
 
 /** Parses the arguments after `run` (or `demo`, with its help); throws `UsageError` or `HelpRequested`. */
-export function parseRunArgs(argv: string[], command = "run", help = RUN_HELP): RunArgs {
+export function parseRunArgs(given: string[], command = "run", help = RUN_HELP): RunArgs {
+  const argv = withLocustSettings(given);
   const hints = {
+    "--class-picker": "it picks classes in Locust's web UI; name the user classes after the locustfile",
+    "--reset-stats": "loadlab counts the whole run, ramp included, as Locust without it; leave it out",
     "-o": "use --out-dir <dir>",
     "--csv-full-history": "loadlab's intervals are the run's, not each name's: --csv writes Locust's " +
       "_stats_history.csv with its Aggregated row a second; leave the flag out",
@@ -196,6 +200,40 @@ export function parseRunArgs(argv: string[], command = "run", help = RUN_HELP): 
     ...abortOf(flags),
     ...scriptLoad,
   };
+}
+
+/**
+ * A locustfile's command line with Locust's settings under it, as Locust reads them: its `--config FILE`
+ * (else `./locust.conf`: `key = value` lines, `true`/`false` switches, `[a, b]` lists), then `LOCUST_*`
+ * variables of its flags (`LOCUST_RUN_TIME=9s`), each under the command line.
+ */
+function withLocustSettings(argv: string[]): string[] {
+  if (!argv.some((a) => a === "-f" || a === "--locustfile" || isLocustFile(a))) return argv;
+  const at = argv.indexOf("--config");
+  const file = at >= 0 ? argv[at + 1] : existsSync("locust.conf") ? "locust.conf" : undefined;
+  const settings = new Map<string, string>();
+  for (const line of file === undefined ? [] : readText(file).split("\n")) {
+    const m = /^\s*([\w-]+)\s*=\s*(.*?)\s*$/.exec(line);
+    if (m !== null) settings.set(m[1].replaceAll("_", "-"), m[2]);
+  }
+  for (const [k, v] of Object.entries(Deno.env.toObject())) {
+    const name = k.slice("LOCUST_".length).toLowerCase().replaceAll("_", "-");
+    const known = SPECS.some((s) => s.long === name || s.aliases?.includes(name));
+    if (k.startsWith("LOCUST_") && known) settings.set(name, v);
+  }
+  const values = (v: string) =>
+    v === "true" ? [] : /^\[(.*)\]$/.exec(v)?.[1].split(",").map((x) => x.trim()) ?? [v];
+  // Before the command line's own: a flag given there wins, as the last of a flag does.
+  const under = [...settings].filter(([, v]) => v !== "false").flatMap(([k, v]) => [`--${k}`, ...values(v)]);
+  return [...under, ...(at >= 0 ? [...argv.slice(0, at), ...argv.slice(at + 2)] : argv)];
+}
+
+function readText(path: string): string {
+  try {
+    return Deno.readTextFileSync(path);
+  } catch (err) {
+    throw new UsageError(`--config ${path}: ${err instanceof Error ? err.message : String(err)}`);
+  }
 }
 
 /** The options a locustfile named in `argv` adds (`parser.add_argument`) that are not loadlab's own. */

@@ -95,3 +95,29 @@ Deno.test("run args: Locust's --csv-full-history is refused with why and what to
       err instanceof UsageError && /--csv-full-history: unknown flag; .*Aggregated row/.test(err.message),
   );
 });
+
+Deno.test("run args: a locustfile's settings come from --config (or ./locust.conf), then LOCUST_*, then flags", () => {
+  const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-conf-" });
+  Deno.writeTextFileSync(
+    `${dir}/team.conf`,
+    "# the team's\n[locust]\nusers = 8\nspawn_rate = 4\nrun-time = 7s\nheadless = true\ntags = [read, write]\n",
+  );
+  Deno.env.set("LOCUST_RUN_TIME", "9s");
+  Deno.env.set("LOCUST_STOP_TIMEOUT", "2");
+  Deno.env.set("LOCUST_NOT_A_FLAG", "1");
+  try {
+    const args = parseRunArgs(["shop.py", "--config", `${dir}/team.conf`, "-u", "3"]);
+    assertEquals(
+      [args.scriptLoad?.vus, args.scriptLoad?.durationMs, args.scriptLoad?.locust?.tags],
+      [3, 9000, ["read", "write"]],
+    );
+    assertEquals(args.scriptLoad?.locust?.stopTimeoutMs, 2000);
+  } finally {
+    ["LOCUST_RUN_TIME", "LOCUST_STOP_TIMEOUT", "LOCUST_NOT_A_FLAG"].forEach((k) => Deno.env.delete(k));
+  }
+  throws(
+    () => parseRunArgs(["shop.py", "--class-picker"]),
+    (err: Error) =>
+      err instanceof UsageError && /--class-picker: unknown flag; .*name the user classes/.test(err.message),
+  );
+});

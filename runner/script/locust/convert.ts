@@ -47,7 +47,8 @@ const MODULES_URL = new URL("./py_modules.ts", import.meta.url).href;
 const LOCUST_NAMES = new Set(
   ("HttpUser FastHttpUser TaskSet SequentialTaskSet task tag between constant constant_pacing " +
     "constant_throughput events StopUser RescheduleTask InterruptTaskSet run_single_user LoadTestShape " +
-    "MarkovTaskSet transition transitions MasterRunner WorkerRunner LocalRunner HttpSession").split(" "),
+    "MarkovTaskSet transition transitions MasterRunner WorkerRunner LocalRunner HttpSession " +
+    "RestResponseContextManager").split(" "),
 );
 const LOCUST_MODULES = new Set(
   "locust locust.contrib.fasthttp locust.exception locust.user.wait_time locust.runners locust.clients"
@@ -79,7 +80,7 @@ const PY_BUILTINS_OUTSIDE =
   ("type hex oct bin divmod pow map filter format iter callable vars id hash bytes " +
     "bytearray frozenset object input exit dir eval exec issubclass").split(" ");
 const EVENTS_HELD = `loadlab takes listeners of ${LOCUST_EVENTS.join(", ")} (report_to_master and ` +
-  "worker_report never fire: one process)";
+  "worker_report never fire: one process; reset_stats neither: no web UI, no --reset-stats)";
 /** Names a locustfile reads without defining them, beside BUILTINS. */
 const GIVEN: Record<string, string> = { next: "__next", open: "__open", __name__: '"locustfile"' };
 /** The nodes an assignment's target names are in (not `self.x`, whose `self` is no local). */
@@ -123,12 +124,15 @@ class Converter {
   private syncFunctions = new Set<string>();
   private users: LocustUserInfo[] = [];
   private shapes: string[] = [];
+  private tasksets = new Set<string>();
   private defined = new Set<string>();
   private options: string[] = [];
   private readonly moduleScope: Scope = { locals: new Set(), globals: new Set(), async: false };
   private scope = this.moduleScope;
   private inLambda = 0;
   private uid = 0;
+  /** Whether a generator sends: its `with` blocks' enter and exit are awaited. */
+  private asyncWith = false;
 
   constructor(private readonly src: string, private readonly file: string) {}
 
@@ -237,6 +241,7 @@ class Converter {
     for (const [f, def] of functions) {
       (sends.has(f) && !isGenerator(def) ? this.asyncFunctions : this.syncFunctions).add(f);
     }
+    this.asyncWith = some(top, (n) => n.name === "FunctionDefinition" && this.sendingGenerator(n));
     [...this.scope.locals, ...this.classes, ...functions.keys()].forEach((n) => this.moduleNames.add(n));
   }
 
@@ -492,12 +497,15 @@ class Converter {
     const value = parts[1];
     const asAt = parts.findIndex((c) => c.name === "as");
     if (parts.some((c) => c.name === ",")) this.refuse(n, "with of several items: nest them");
-    const cm = `__c${this.uid++}`, err = `__x${this.uid++}`;
-    const bind = asAt < 0 ? `${cm}.__enter__(); ` : `${this.store(parts[asAt + 1], `${cm}.__enter__()`)}; `;
+    const cm = `__c${this.uid++}`,
+      err = `__x${this.uid++}`,
+      w = this.asyncWith && this.scope.async ? "await " : "";
+    const enter = `(${w}${cm}.__enter__())`;
+    const bind = asAt < 0 ? `${enter}; ` : `${this.store(parts[asAt + 1], enter)}; `;
     this.write(`{ const ${cm} = ${this.expr(value)}; let ${err} = null; try { ${bind}`);
     this.body(n.getChild("Body"));
-    return ` } catch (__w) { ${err} = __w; if (!${cm}.__exit__(__w)) throw __w; } finally { ` +
-      `if (${err} === null) ${cm}.__exit__(null); } }`;
+    return ` } catch (__w) { ${err} = __w; if (!(${w}${cm}.__exit__(__w))) throw __w; } finally { ` +
+      `if (${err} === null) ${w}${cm}.__exit__(null); } }`;
   }
 
   /** `import m [as x]` and `from m import a [as b]`: each name a const of Locust's runtime or of MODULES. */
@@ -509,10 +517,14 @@ class Converter {
     if (from === "__future__" || from === "typing" || from === "collections.abc") return "";
     const out: string[] = [];
     for (let i = from === null ? 1 : importAt + 1; i < parts.length; i++) {
-      const name = this.text(parts[i]), module = from ?? name;
-      let local = name;
+      let name = this.text(parts[i]);
+      while (from === null && parts[i + 1]?.name === ".") name += `.${this.text(parts[i + 2])}`, i += 2;
+      // `import os.path` binds `os`, whose `path` the subset holds.
+      const [top, sub] = name.split("."), dotted = from === null && sub !== undefined;
+      const module = from ?? (dotted && typeof MODULES[top]?.[sub] === "object" ? top : name);
+      let local = dotted ? top : name;
       if (parts[i + 1]?.name === "as") local = this.text(parts[i + 2]), i += 2;
-      const spelled = from === null ? `import ${module}` : `from ${module} import ${name}`;
+      const spelled = from === null ? `import ${name}` : `from ${module} import ${name}`;
       if (name === "*") this.refuse(n, `${spelled}: name what the file uses`);
       let value: string;
       if (LOCUST_MODULES.has(module)) {
@@ -525,8 +537,12 @@ class Converter {
           this.refuse(n, `${spelled}: ${why} (docs/LOCUST.md)`);
         }
         value = from === null ? "__L" : `__L.${name}`;
-      } else if (PY_MODULES.has(module)) value = from === null ? `__M.${module}` : `__M.${module}.${name}`;
-      else {
+      } else if (module === "flask" && from !== null) {
+        value = "__L.inert"; // Flask's names serve Locust's web UI, which a headless run has not.
+      } else if (PY_MODULES.has(module)) {
+        if (from !== null && !(name in MODULES[module])) this.refuse(n, `${spelled}: ${OUTSIDE}`);
+        value = from !== null ? `__M.${module}.${name}` : `__M.${dotted && local !== top ? name : module}`;
+      } else {
         const why = INSTEAD[module.split(".").slice(0, module.startsWith("locust.") ? 2 : 1).join(".")] ??
           `${module} is not one of the modules loadlab runs (${[...PY_MODULES].join(", ")})`;
         value = this.refuse(
@@ -545,11 +561,12 @@ class Converter {
     const name = this.text(n.getChild("VariableName")!);
     const params = n.getChild("ParamList")!;
     if (n.getChild("async")) this.refuse(n, "async def: Locust's tasks are plain functions");
-    const body = n.getChild("Body")!, generator = isGenerator(n);
-    if (generator && (method !== undefined || some(body, (c) => this.sendsAt(c)))) {
-      this.refuse(n, "a generator that is a method or sends: make its requests in the with block");
+    const body = n.getChild("Body")!, generator = isGenerator(n), sending = this.sendingGenerator(n);
+    if (sending && !decorators.some((d) => d.endsWith("contextmanager"))) {
+      this.refuse(n, "a generator that is a method or sends, not a @contextmanager: make it a task");
     }
-    const isAsync = !generator && (method !== undefined || this.asyncFunctions.has(name) || this.scope.async);
+    const isAsync = generator ? sending : method !== undefined || this.asyncFunctions.has(name) ||
+      this.scope.async;
     const { names, defaults, rest, restKw } = this.params(params);
     const inner: Scope = { locals: new Set(), globals: new Set(), async: isAsync };
     for (const s of children(body)) {
@@ -567,7 +584,9 @@ class Converter {
     const defaultsText = defaults.map((d) => (d === null ? "undefined" : this.expr(d)));
     const js = this.jsName(name), a = isAsync ? "async " : "";
     const head = method !== undefined
-      ? `${a}${js}(...__a) { ${selfName ? `const ${this.jsName(selfName)} = this; ` : ""}`
+      ? `${a}${generator ? "*" : ""}${js}(...__a) { ${
+        selfName ? `const ${this.jsName(selfName)} = this; ` : ""
+      }`
       : `${top ? "" : `${js} = `}${a}function${generator ? "*" : ""} ${js}(...__a) { `;
     const argsLine = declared.length === 0 && !method
       ? "__py.args(__a, []); "
@@ -616,6 +635,19 @@ class Converter {
     const decorators = n.getChildren("Decorator").map((d) => this.decorator(d));
     const def = n.getChild("FunctionDefinition") ?? n.getChild("ClassDefinition");
     if (def === null) return this.refuse(n, "a decorator on this statement");
+    const steers = (c: SyntaxNode) => {
+      const raised = c.name === "RaiseStatement" ? c.lastChild : null;
+      const cls = raised?.name === "CallExpression" ? raised.firstChild : raised;
+      return cls != null && LOCUST_CLASSES.has(this.text(cls));
+    };
+    const listener = n.getChildren("Decorator").some((d) => this.text(d).startsWith("@events.request."));
+    if (listener && some(def, steers)) {
+      this.refuse(
+        n,
+        "a request listener that raises to steer its user: loadlab runs request listeners " +
+          "in the command's process; check the response in the task (catch_response) and return",
+      );
+    }
     this.at(def);
     return def.name === "FunctionDefinition"
       ? this.functionDefinition(def, decorators, inClass)
@@ -647,16 +679,21 @@ class Converter {
     const name = this.text(n.getChild("VariableName")!);
     const bases = n.getChild("ArgList");
     const baseNodes = bases === null ? [] : exprChildren(bases);
-    if (baseNodes.length > 1) {
-      this.refuse(n, `class ${name}: one base class (HttpUser, TaskSet, ...) at most`);
-    }
-    const base = baseNodes[0], abstractAttr = this.classAttr(n, "abstract");
+    // Of several bases (mixins), the class extends the Locust class's and takes the others' members.
+    const known = (b: SyntaxNode) =>
+      LOCUST_NAMES.has(this.text(b)) || this.users.some((u) => u.name === this.text(b)) ||
+      this.tasksets.has(this.text(b));
+    const main = Math.max(0, baseNodes.findLastIndex(known));
+    const base = baseNodes[main], abstractAttr = this.classAttr(n, "abstract");
     const abstract = abstractAttr !== undefined && this.text(abstractAttr) === "True";
     let extendsText = "", isUser = false;
     if (base !== undefined) {
       const baseName = this.text(base);
       if (baseName === "User") this.refuse(base, `class ${name}(User): ${NOT_HTTP} (docs/LOCUST.md)`);
-      extendsText = ` extends ${this.expr(base)}`;
+      extendsText = baseNodes.length === 1
+        ? ` extends ${this.expr(base)}`
+        : ` extends __L.mixed([${baseNodes.map((b) => this.expr(b)).join(", ")}], ${main})`;
+      if (/TaskSet$/.test(baseName) || this.tasksets.has(baseName)) this.tasksets.add(name);
       isUser = ["HttpUser", "FastHttpUser"].includes(baseName) ||
         this.users.some((u) => u.name === baseName);
       const shape = baseName === "LoadTestShape" || this.shapes.includes(baseName);
@@ -910,10 +947,15 @@ class Converter {
         (objText === this.scope.self || PY_MODULES.has(objText) || objText === "locust" ||
           objText === "events");
       const viaSelf = obj.name === "MemberExpression" && this.text(obj) === `${this.scope.self}.client`;
-      if (direct && PY_MODULES.has(objText) && !(objText === "time" && method === "sleep")) awaits = false;
+      if (direct && PY_MODULES.has(objText) && !(method in MODULES[objText])) {
+        this.refuse(n, `${objText}.${method}: ${INSTEAD[objText] ?? "not in the subset"} (docs/LOCUST.md)`);
+      }
+      if (direct && PY_MODULES.has(objText) && method !== "sleep") awaits = false;
       call = direct || viaSelf
         ? `${this.expr(obj)}.${method}(${args})`
         : `__py.method(${this.expr(obj)}, ${JSON.stringify(method)}${args === "" ? "" : `, ${args}`})`;
+      // Awaited only when it returns a promise: a task yields to other users at what sends, as Locust's.
+      if (!direct && !viaSelf && awaits) return `((__t = ${call}) instanceof Promise ? await __t : __t)`;
       if (viaSelf || method === "sleep" || method === "interrupt") this.mustAwait(n);
       const first = children(argList)[1];
       if (method === "add_argument" && first?.name === "String") {
@@ -950,6 +992,13 @@ class Converter {
     const name = callee === null ? "" : this.text(callee);
     return /(^|\.)(client\.(get|post|put|patch|delete|head|options|request)|sleep|interrupt)$/.test(name) ||
       (callee?.name === "VariableName" && this.asyncFunctions.has(name));
+  }
+
+  /** Whether generator `def` is a method or sends: an async generator, whose `with` blocks await. */
+  private sendingGenerator(def: SyntaxNode): boolean {
+    const inClass = (n: SyntaxNode | null) => n?.name === "Body" && n.parent?.name === "ClassDefinition";
+    return isGenerator(def) && (inClass(def.parent) || inClass(def.parent?.parent ?? null) ||
+      some(def.getChild("Body")!, (c) => this.sendsAt(c)));
   }
 
   private mustAwait(n: SyntaxNode): void {
@@ -1012,7 +1061,11 @@ class Converter {
       p.name === "for" && parts.slice(i + 1, inAfter(i)).forEach((t) => this.targetNames(t, own))
     );
     let body = "", depth = 0;
-    this.within({ ...this.scope, locals: own }, () => {
+    // Async (its own await, where other users run) only when it sends or calls a method of the class.
+    const self = `${this.scope.self}.`;
+    const async = this.scope.async &&
+      some(n, (c) => c.name === "CallExpression" && (this.sendsAt(c) || this.text(c).startsWith(self)));
+    this.within({ ...this.scope, locals: own, async }, () => {
       // Each clause a block within the one before: `for ... in ...` and `if ...`.
       for (let i = forAt; i < parts.length; i++, depth++) {
         if (parts[i].name === "async") this.refuse(n, "async comprehensions");
@@ -1029,7 +1082,7 @@ class Converter {
     });
     body += " }".repeat(depth);
     const init = dict ? "{}" : "[]";
-    return this.scope.async
+    return async
       ? `(await (async () => { const __r = ${init}; ${body} return __r; })())`
       : `(() => { const __r = ${init}; ${body} return __r; })()`;
   }

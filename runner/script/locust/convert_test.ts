@@ -46,20 +46,20 @@ class U(HttpUser):
     [
       "locustfile.py:2: import requests: a client outside the user: send with self.client, whose requests " +
       "count and are timed (docs/LOCUST.md)",
-      "locustfile.py:5: a generator that is a method or sends: make its requests in the with block",
+      "locustfile.py:5: a generator that is a method or sends, not a @contextmanager: make it a task",
     ],
   );
   // What Locust's examples import that loadlab cannot run: each named with what to write instead.
   const refused = problems(
     HEAD +
-      "from locust import User\nimport gevent\nfrom pyquery import PyQuery\nfrom flask import request\n" +
+      "from locust import User\nimport gevent.lock\nfrom pyquery import PyQuery\nimport flask\n" +
       "from locust.env import Environment\nclass Dns(User):\n    pass\n",
   );
   assertEquals(refused.map((p) => p.split(":").slice(0, 3).join(":")), [
     "locustfile.py:2: from locust import User",
-    "locustfile.py:3: import gevent",
+    "locustfile.py:3: import gevent.lock",
     "locustfile.py:4: from pyquery import",
-    "locustfile.py:5: from flask import",
+    "locustfile.py:5: import flask",
     "locustfile.py:6: from locust.env import",
     "locustfile.py:7: class Dns(User)",
   ]);
@@ -77,7 +77,7 @@ class U(HttpUser):
     "locustfile.py:3: hex(): a Python builtin outside the subset (docs/LOCUST.md lists those it has)",
   ]);
   assertEquals(problems("def timed(user):\n    user.client.get('/')\n    yield\n"), [
-    "locustfile.py:1: a generator that is a method or sends: make its requests in the with block",
+    "locustfile.py:1: a generator that is a method or sends, not a @contextmanager: make it a task",
   ]);
   ok(
     problems(
@@ -89,9 +89,9 @@ class U(HttpUser):
   );
   ok(
     problems(
-      HEAD + "class U(HttpUser):\n    @task\n    def t(self):\n        self.client.get('/', stream=True)\n",
+      HEAD + "class U(HttpUser):\n    @task\n    def t(self):\n        self.client.get('/', cert='c.pem')\n",
     )[0]
-      .startsWith("locustfile.py:5: self.client's stream=: the subset sends name, headers, "),
+      .startsWith("locustfile.py:5: self.client's cert=: the subset sends name, headers, "),
   );
   assertEquals(problems(HEAD + "x = )\ny = 1\n"), [
     "locustfile.py:2: invalid syntax (Python's parser stops here)",
@@ -182,4 +182,61 @@ class U(HttpUser):
   );
   ok(code.includes('PAGES = ["/", "/json"]'), code);
   ok(code.includes("x = (__py.add(1, 2))"), code);
+});
+
+Deno.test("of a module, what the subset lacks is refused at its line: gevent's greenlets, not its sleep, os.path", () => {
+  assertEquals(
+    problems(
+      HEAD + `import gevent, os.path
+from random import shuffle, betavariate
+class U(HttpUser):
+    @task
+    def t(self):
+        gevent.sleep(len(os.path.basename(__file__)))
+        gevent.spawn(self.t)
+`,
+    ),
+    [
+      "locustfile.py:3: from random import betavariate: is outside the subset loadlab converts (docs/LOCUST.md)",
+      "locustfile.py:8: gevent.spawn: greenlets of its own (gevent): loadlab runs each user's tasks itself; " +
+      "put the work in a task, a user class of its own, or a test_start listener (docs/LOCUST.md)",
+    ],
+  );
+});
+
+Deno.test("Locust's web UI extensions convert, inert headless; a request listener that steers is refused", () => {
+  assertEquals(
+    problems(
+      HEAD + `from flask import Blueprint, request
+from locust import events
+extend = Blueprint("extend", "extend")
+@extend.route("/extend")
+def page():
+    return request.args
+@events.init.add_listener
+def on_init(environment, **kw):
+    if environment.web_ui:
+        environment.web_ui.app.register_blueprint(extend)
+@events.reset_stats.add_listener
+def on_reset():
+    pass
+`,
+    ),
+    [],
+  );
+  assertEquals(
+    problems(
+      HEAD + `from locust import events
+from locust.exception import RescheduleTask
+@events.request.add_listener
+def on_request(exception, **kwargs):
+    if exception:
+        raise RescheduleTask()
+`,
+    ),
+    [
+      "locustfile.py:4: a request listener that raises to steer its user: loadlab runs request listeners in " +
+      "the command's process; check the response in the task (catch_response) and return",
+    ],
+  );
 });

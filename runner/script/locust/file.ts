@@ -13,7 +13,7 @@ import { listenHere } from "./runtime.ts";
 import { conversionCacheDir, isKept, writeWhole } from "../cache_dir.ts";
 
 /** Bumped when the conversion changes, so older cached conversions are not reused. */
-const CONVERSION_VERSION = "16";
+const CONVERSION_VERSION = "19";
 
 export function isLocustFile(path: string): boolean {
   return path.endsWith(".py");

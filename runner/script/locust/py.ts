@@ -87,7 +87,10 @@ export function bool(x: unknown): boolean {
   return isDict(x) ? Object.keys(x).length > 0 : Boolean(x);
 }
 
-function isDict(x: unknown): x is Record<string, unknown> {
+/** A dict's `__missing__` (a `defaultdict`'s or `Counter`'s): the value of a key it lacks. */
+export const MISSING = Symbol("__missing__");
+
+function isDict(x: unknown): x is Record<string | symbol, any> {
   return x !== null && typeof x === "object" && Object.getPrototypeOf(x) === Object.prototype;
 }
 
@@ -176,7 +179,8 @@ export function getitem(x: any, key: any): any {
   }
   if (x !== null && typeof x === "object" && typeof x.__getitem__ === "function") return x.__getitem__(key);
   if (isDict(x)) {
-    return Object.hasOwn(x, str(key)) ? x[str(key)] : orDefault([], new PyError("KeyError", repr(key)));
+    if (Object.hasOwn(x, str(key))) return x[str(key)];
+    return x[MISSING] ? x[MISSING](str(key)) : orDefault([], new PyError("KeyError", repr(key)));
   }
   throw new PyError("TypeError", `'${typeName(x)}' object is not subscriptable`);
 }
@@ -439,7 +443,7 @@ function rangeOf(...a: number[]): number[] {
   return out;
 }
 
-function toInt(x: unknown, base?: number): number {
+function toInt(x: unknown = 0, base?: number): number {
   if (typeof x === "string") {
     const t = x.trim();
     const n = base === undefined ? (/^[-+]?\d+$/.test(t) ? Number(t) : NaN) : parseInt(t, base);
@@ -449,7 +453,7 @@ function toInt(x: unknown, base?: number): number {
   return Math.trunc(Number(x));
 }
 
-function toFloat(x: unknown): number {
+function toFloat(x: unknown = 0): number {
   const n = Number(typeof x === "string" ? x.trim() : x);
   if (Number.isNaN(n) && x !== "nan") {
     throw new PyError("ValueError", `could not convert to float: ${repr(x)}`);
@@ -514,7 +518,18 @@ export const builtins = {
   getattr: (x: any, name: string, ...dflt: unknown[]) => (x != null && name in Object(x) ? x[name] : dflt[0]),
   setattr: (x: any, name: string, v: unknown) => void (x[name] = v),
   ...Object.fromEntries(
-    ["Exception", "ValueError", "KeyError", "IndexError", "TypeError", "RuntimeError"]
+    [
+      "Exception",
+      "ValueError",
+      "KeyError",
+      "IndexError",
+      "TypeError",
+      "RuntimeError",
+      "StopIteration",
+      "AttributeError",
+      "AssertionError",
+      "ZeroDivisionError",
+    ]
       .map((n) => [n, exceptionClass(n)]),
   ),
 };

@@ -3,11 +3,11 @@
  * The Python modules a locustfile of the subset imports: `random`, `string`, `json`, `time`, `uuid`,
  * `itertools`, `math`, `os` (its environment), `logging` (to stderr), `re` (on JavaScript's regular
  * expressions, Python's spellings of named groups, `\A`, `\Z` and flags translated), `csv`, `datetime`,
- * `base64`, `hashlib` and `hmac`, each with the functions teams call. `time.sleep` is the session's own
- * sleep (runtime.ts), set there. Any other module is refused before the load (convert.ts).
+ * `base64`, `hashlib`, `hmac` and `collections`, each with the functions teams call. `time.sleep` (and
+ * `gevent.sleep`) is the session's own sleep (runtime.ts). Any other module is refused (convert.ts).
  */
 import { args, builtins, exceptionClass, iter, Kw, mapping, orDefault, output } from "./py.ts";
-import { PyError, repr, str, tuple } from "./py.ts";
+import { MISSING, PyError, repr, str, tuple } from "./py.ts";
 import { randomIntBetween, randomItem } from "../k6/jslib/utils.ts";
 import { parse } from "../k6/jslib/papaparse.ts";
 import { existsSync } from "node:fs";
@@ -293,21 +293,27 @@ const re = {
 /** `open(path)`: a text file read whole (a relative path from the working directory, as Python's). */
 export function open(...a: unknown[]): object {
   const [path, mode] = args(a, ["file", "mode"], ["r"], false, true);
-  if (!/^r?t?$/.test(str(mode))) {
+  if (!/^r?[tb]?$/.test(str(mode))) {
     throw new PyError("ValueError", `open mode ${repr(mode)}: files are only read`);
   }
-  const text = Deno.readTextFileSync(str(path));
-  const lines = text.split(/(?<=\n)/).filter((l) => l !== "");
-  return {
-    read: () => text,
-    readlines: () => lines,
+  const file = {
+    name: str(path),
+    rewinds: 0,
+    /** `seek(0)`: read from the start again (a csv.reader over it too). */
+    seek() {
+      this.rewinds++;
+    },
     close() {},
-    [Symbol.iterator]: () => lines.values(),
     __enter__() {
       return this;
     },
     __exit__: () => false,
   };
+  // "rb": its bytes (a files= upload's).
+  if (str(mode).includes("b")) return { ...file, read: () => Deno.readFileSync(str(path)) };
+  const text = Deno.readTextFileSync(str(path));
+  const lines = text.split(/(?<=\n)/).filter((l) => l !== "");
+  return { ...file, read: () => text, readlines: () => lines, [Symbol.iterator]: () => lines.values() };
 }
 
 /** `csv.reader(f)` (rows as lists) and `csv.DictReader(f)` (dicts by the first row's names) over a file. */
@@ -319,8 +325,25 @@ function csvRows(f: unknown, a: unknown[]): string[][] {
   return parse(text, { delimiter, skipEmptyLines: true }).data as string[][];
 }
 
+/** `csv.reader`'s rows, from the first again after its file's `seek(0)`, as Python's reads on. */
+class CsvReader {
+  #at = 0;
+  #rewinds: number | undefined;
+  constructor(private readonly f: { rewinds?: number }, private readonly rows: string[][]) {
+    this.#rewinds = f.rewinds;
+  }
+  [Symbol.iterator]() {
+    return this;
+  }
+  next(): IteratorResult<string[]> {
+    if (this.f.rewinds !== this.#rewinds) this.#rewinds = this.f.rewinds, this.#at = 0;
+    const row = this.rows[this.#at++];
+    return row === undefined ? { value: undefined, done: true } : { value: row, done: false };
+  }
+}
+
 const csv = {
-  reader: (f: unknown, ...a: unknown[]) => csvRows(f, a).values(),
+  reader: (f: { rewinds?: number }, ...a: unknown[]) => new CsvReader(f, csvRows(f, a)),
   DictReader: function* (f: unknown, ...a: unknown[]) {
     const [names, ...rows] = csvRows(f, a);
     for (const r of rows) yield Object.fromEntries(names.map((n, i) => [n, r[i] ?? null]));
@@ -419,23 +442,65 @@ const datetime = {
  * run on entering, the rest on leaving (where what the block raised is thrown at its `yield`).
  */
 const contextlib = {
-  contextmanager: (fn: (...a: unknown[]) => Generator) => (...a: unknown[]) => {
-    const g = fn(...a);
-    return {
-      __enter__: () => g.next().value,
-      __exit__(err: unknown): boolean {
-        if (err === null) return g.next(), false;
-        try {
-          g.throw(err);
-        } catch (thrown) {
-          if (thrown === err) return false;
-          throw thrown;
-        }
-        return true;
-      },
+  contextmanager: (fn: (...a: unknown[]) => Generator | AsyncGenerator) =>
+    function (this: unknown, ...a: unknown[]) {
+      const g = fn.apply(this, a);
+      // An async generator's steps (a method's, or one that sends) are promises: the `with` awaits them.
+      const after = (
+        step: any,
+        then: (r: IteratorResult<unknown>) => unknown,
+        fail?: (e: unknown) => unknown,
+      ) => step instanceof Promise ? step.then(then, fail) : then(step);
+      const raised = (err: unknown) => (thrown: unknown) => {
+        if (thrown !== err) throw thrown;
+        return false;
+      };
+      return {
+        __enter__: () => after(g.next(), (r) => r.value),
+        __exit__(err: unknown) {
+          if (err === null) return after(g.next(), () => false);
+          try {
+            return after(g.throw(err), () => true, raised(err));
+          } catch (thrown) {
+            return raised(err)(thrown);
+          }
+        },
+      };
+    },
+};
+
+/** A dict (its `__missing__` hidden from its keys) whose missing key's value `missing` gives. */
+function missingDict(missing: (d: Record<string, unknown>, key: string) => unknown) {
+  const d: Record<string, unknown> = {};
+  return Object.defineProperty(d, MISSING, { value: (key: string) => missing(d, key) });
+}
+
+const collections = {
+  defaultdict: (factory: () => unknown) => missingDict((d, key) => d[key] = factory()),
+  Counter: (items: Iterable<unknown> = []) => {
+    const d = missingDict(() => 0) as Record<string, number>;
+    for (const x of iter(items)) d[str(x)] = (d[str(x)] ?? 0) + 1;
+    return d;
+  },
+  OrderedDict: (...a: unknown[]) => builtins.dict(...a),
+  namedtuple: (_name: string, fields: string | string[]) => {
+    const names = typeof fields === "string" ? fields.split(/[\s,]+/).filter(Boolean) : fields;
+    return (...a: unknown[]) => {
+      const values = args(a, names);
+      return Object.freeze(Object.assign(values, Object.fromEntries(names.map((n, i) => [n, values[i]]))));
     };
   },
 };
 
+/** gevent's sleep, the user's own as time's is; its greenlets are refused (convert.ts). */
+const gevent = { sleep: (seconds: number) => time.sleep(seconds) };
+
 const modules = { random, string, json, time, uuid, itertools, os, math, logging, re, csv, datetime, base64 };
-export const MODULES: Record<string, Record<string, unknown>> = { ...modules, hashlib, hmac, contextlib };
+export const MODULES: Record<string, Record<string, unknown>> = {
+  ...modules,
+  hashlib,
+  hmac,
+  contextlib,
+  gevent,
+  collections,
+};

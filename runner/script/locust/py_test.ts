@@ -1,5 +1,19 @@
 import { deepStrictEqual as assertEquals, ok, throws } from "node:assert/strict";
-import { add, builtins, format, getitem, Kw, mapping, method, mod, PyError, slice, str, sub } from "./py.ts";
+import {
+  add,
+  builtins,
+  format,
+  getitem,
+  Kw,
+  mapping,
+  method,
+  mod,
+  PyError,
+  setitem,
+  slice,
+  str,
+  sub,
+} from "./py.ts";
 import { MODULES, open } from "./py_modules.ts";
 
 Deno.test("Python's values as a locustfile's helpers read them", () => {
@@ -71,4 +85,27 @@ Deno.test("datetime, base64, hashlib and hmac as a locustfile signs and dates it
     hmac.new("key", "The quick brown fox jumps over the lazy dog", hashlib.sha256).hexdigest(),
     "f7bc83f430538424b13298e6aa6fb143ef4d59a14946175997479dbc2d1a3cd8",
   );
+});
+
+Deno.test("collections as listeners count with it: defaultdict, Counter, namedtuple; int() is 0", () => {
+  const { defaultdict, Counter, namedtuple, OrderedDict } = MODULES.collections as any;
+  const counts = defaultdict(builtins.int);
+  setitem(counts, "a", add(getitem(counts, "a"), 1));
+  assertEquals([str(counts), getitem(defaultdict(builtins.list), "x")], ["{'a': 1}", []]);
+  const seen = Counter(["x", "y", "x"]);
+  assertEquals([getitem(seen, "x"), getitem(seen, "z"), str(seen)], [2, 0, "{'x': 2, 'y': 1}"]);
+  const Step = namedtuple("Step", "users dwell");
+  const step = Step(10, new Kw({ dwell: 5 }));
+  assertEquals([step.users, getitem(step, 1), str(OrderedDict())], [10, 5, "{}"]);
+  assertEquals([builtins.int(), builtins.float()], [0, 0]);
+});
+
+Deno.test("a csv.reader reads its rows again after its file's seek(0), as Python's reads on", () => {
+  const path = Deno.makeTempFileSync({ suffix: ".csv" });
+  Deno.writeTextFileSync(path, "a,1\nb,2\n");
+  const f = open(path) as any;
+  const rows = (MODULES.csv as any).reader(f);
+  assertEquals([rows.next().value, rows.next().value, rows.next().done], [["a", "1"], ["b", "2"], true]);
+  method(f, "seek", 0);
+  assertEquals(rows.next().value, ["a", "1"]);
 });

@@ -10,6 +10,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { STATUS_CODES } from "node:http";
+import { basename } from "node:path";
 import type { RequestOptions, Response, Session } from "../session.ts";
 import { args, bool, Kw, mapping, output, PyError, str } from "./py.ts";
 import { MODULES } from "./py_modules.ts";
@@ -19,7 +20,7 @@ import { TEST_ABORT_CHANNEL } from "../k6/test_abort.ts";
 /** Locust's events a locustfile may listen to. */
 export const LOCUST_EVENTS =
   ("test_start test_stop init request report_to_master worker_report test_stopping " +
-    "quitting spawning_complete init_command_line_parser").split(" ");
+    "quitting spawning_complete init_command_line_parser reset_stats").split(" ");
 
 /** What a `catch_response` block that raised is checked as: Locust reports no request (stats.ts). */
 export const UNREPORTED = "not reported: its catch_response block raised";
@@ -125,8 +126,9 @@ MODULES.time.sleep = async (seconds: number) => {
 
 // `time.sleep` finds its session by context, which costs each task a switch: made once the file read `time`.
 let timeRead = false;
-const TIME = MODULES.time;
-Object.defineProperty(MODULES, "time", { get: () => (timeRead = true, TIME), enumerable: true });
+for (const [name, m] of [["time", MODULES.time], ["gevent", MODULES.gevent]] as const) {
+  Object.defineProperty(MODULES, name, { get: () => (timeRead = true, m), enumerable: true });
+}
 
 let stopTimeoutMs = 0;
 /** When a user still in its task is stopped: the load's end plus `--stop-timeout`, as Locust kills it. */
@@ -382,7 +384,7 @@ const NO_OPTIONS: Record<string, unknown> = Object.freeze({});
 
 /** The keywords `self.client`'s requests take (convert.ts refuses others at their line). */
 export const REQUEST_KEYS =
-  "name headers params json data cookies timeout allow_redirects catch_response auth verify context"
+  "name headers params json data files cookies timeout allow_redirects catch_response auth verify stream context"
     .split(" ");
 
 /** `self.client`: Locust's `HttpSession` on the session's connection, its cookies the user's jar. */
@@ -393,6 +395,8 @@ class Client {
   /** An `HttpSession`'s `base_url`, before each path it is given. */
   base_url = "";
   headers: Record<string, string> = {};
+  /** `self.client.auth = (user, password)`: each request's unless it gives its own. */
+  auth: unknown = null;
   request_name: string | null = null;
   /** `with self.client.rename_request(name):` names the block's requests without a `name=` of their own. */
   rename_request(name: unknown) {
@@ -444,7 +448,8 @@ class Client {
       (headers ??= {}).cookie = Object.entries(o.cookies as object).map(([k, v]) => `${k}=${str(v)}`)
         .join("; ");
     }
-    if (Array.isArray(o.auth)) (headers ??= {}).authorization = `Basic ${btoa(`${o.auth[0]}:${o.auth[1]}`)}`;
+    const auth = o.auth ?? this.auth;
+    if (Array.isArray(auth)) (headers ??= {}).authorization = `Basic ${btoa(`${auth[0]}:${auth[1]}`)}`;
     const options: RequestOptions = headers === undefined ? {} : { headers };
     // Locust names a request by its path and query (its params too) unless `name=` says otherwise.
     if (o.name != null) options.name = str(o.name);
@@ -453,7 +458,11 @@ class Client {
     }
     if (o.timeout != null) options.timeoutMs = Number(o.timeout) * 1000;
     if (o.json != null) options.json = o.json;
-    else if (typeof o.data === "string" || o.data instanceof Uint8Array) options.body = o.data;
+    else if (o.files != null) {
+      const packed = new globalThis.Response(multipart(o.files as object, o.data as object | null));
+      options.body = new Uint8Array(await packed.arrayBuffer());
+      (options.headers = headers ??= {})["content-type"] = packed.headers.get("content-type")!;
+    } else if (typeof o.data === "string" || o.data instanceof Uint8Array) options.body = o.data;
     else if (o.data != null) {
       options.body = form(o.data);
       (headers ??= {})["content-type"] ??= "application/x-www-form-urlencoded";
@@ -490,6 +499,18 @@ export function HttpSession(...a: unknown[]): Client {
   const [base, , user] = args(a, ["base_url", "request_event", "user"], [""]) as [string, unknown, HttpUser];
   const client = Object.assign(new Client(), { base_url: str(base) });
   return Object.defineProperty(client, "__s", { get: () => user.client.__s });
+}
+
+/** requests' `files=` (with `data=`'s fields): each a file, `(filename, content[, type])` or content. */
+function multipart(files: object, data: object | null): FormData {
+  const fd = new FormData();
+  for (const [k, v] of Object.entries(data ?? {})) fd.append(k, str(v));
+  for (const [k, v] of Object.entries(files)) {
+    const [filename, content, type] = Array.isArray(v) ? v : [basename(v?.name ?? k), v];
+    const bytes = typeof content?.read === "function" ? content.read() : content;
+    fd.append(k, new Blob([bytes], type == null ? {} : { type: str(type) }), str(filename));
+  }
+  return fd;
 }
 
 /** A dict as a query or form body (`a=1&b=x`). */
@@ -592,6 +613,9 @@ export class HttpUser {
   }
 }
 
+/** Flask's names (a `Blueprint` at the top level, its `@route`s): inert, as no web UI serves them. */
+export const inert: any = new Proxy(function () {}, { get: () => inert, apply: () => inert });
+
 /**
  * What `self.environment` holds in a converted locustfile: the host, the command line's options, its runner
  * (`quit()`, `user_count`: `-u`) and, to the end's listeners, the run's `stats` and `process_exit_code`.
@@ -612,6 +636,8 @@ const environment = {
   })(),
   stats: null as unknown,
   process_exit_code: null as number | null,
+  /** Locust's web UI, which a headless run has not: `if environment.web_ui:` skips what extends it. */
+  web_ui: null,
 };
 
 const ENVIRONMENT_OWN = Object.keys(environment);
@@ -977,6 +1003,33 @@ export function attr(cls: any, name: string, value: unknown): void {
       return value.call(this, this, ...a);
     }
     : value;
+}
+
+/**
+ * `class C(Mixin, Base)`: the class of `bases[main]` (a Locust class's) with the others' members, those
+ * of a base before it first, as Python's MRO finds them. A mixin's `@task` is a plain method there, as
+ * Locust collects tasks from its own classes only.
+ */
+export function mixed(bases: any[], main: number): any {
+  const cls = class extends bases[main] {};
+  const order = [...bases.slice(main + 1), ...bases.slice(0, main).reverse()];
+  for (const b of order) {
+    const chain = [];
+    for (let p = b; p && p !== Function.prototype; p = Object.getPrototypeOf(p)) chain.unshift(p);
+    for (const [from, to] of chain.flatMap((c) => [[c, cls], [c.prototype, cls.prototype]])) {
+      for (const key of Object.getOwnPropertyNames(from)) {
+        if (["constructor", "prototype", "name", "length"].includes(key)) continue;
+        if (bases.indexOf(b) > main && key in to) continue;
+        const v = from[key];
+        to[key] = typeof v === "function" && (v.locustWeight !== undefined || v.locustNext)
+          ? function (this: unknown, ...a: unknown[]) {
+            return v.apply(this, a);
+          }
+          : v;
+      }
+    }
+  }
+  return cls;
 }
 
 /** A method's decorators (`@task(3)`), applied from the last up as Python applies them. */
