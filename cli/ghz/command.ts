@@ -51,7 +51,7 @@ otherwise than ghz runs them.`;
 
 /** The attack arguments of a ghz command line, and what ghz's report shows besides the run. */
 export function ghzCommandLine(argv: string[]): GhzRun & { attack: string[] } {
-  const raw = tokenize(argv, FLAGS, {}, "ghz", HELP);
+  const raw = tokenize(argumentFiles(argv), FLAGS, {}, "ghz", HELP);
   if (raw.positionals.length > 1) {
     throw new UsageError(`unexpected ${raw.positionals[1]}: ghz takes one host, e.g. 127.0.0.1:50051`);
   }
@@ -61,7 +61,7 @@ export function ghzCommandLine(argv: string[]): GhzRun & { attack: string[] } {
     if (long !== "config") config[long] = BOOLEANS.has(long) ? values[0] !== "false" : values[0];
   }
   if (raw.positionals[0] !== undefined) config.host = raw.positionals[0];
-  // As ghz: "@" reads the message from stdin.
+  // As ghz: --data=@ (or a config's "@") reads the message from stdin.
   if (config.data === "@") config.data = new TextDecoder().decode(Deno.readFileSync("/dev/stdin"));
   const where = (key: string) => `--${key}`;
   const [attack, concurrencySteps] = [ghzFlags(config, where), stepsOf(config, where)];
@@ -83,6 +83,36 @@ export function ghzCommandLine(argv: string[]): GhzRun & { attack: string[] } {
   const run = { attack, name, tags, skipFirst, streamIntervalMs, streamEnd, concurrencySteps, lateBoundMs };
   const labels = { call: String(config.call), ignoreCut: config["duration-stop"] === "ignore", total };
   return { ...run, ...labels, influxTags: influxTags(config, tags) };
+}
+
+/**
+ * ghz's words as its flag parser (kingpin) reads them: a word starting with `@` (before `--`) is the lines
+ * of the file it names, each a word, `#` lines skipped, read in turn (`@` words in them too).
+ */
+function argumentFiles(argv: string[]): string[] {
+  const words = [...argv], out: string[] = [];
+  for (let files = 0; words.length > 0;) {
+    const word = words.shift()!;
+    if (word === "--") return [...out, word, ...words];
+    if (!word.startsWith("@")) out.push(word);
+    else if (word === "@" || ++files > 100) {
+      throw new UsageError(
+        `${word}: ghz reads a word starting with @ as a file of its words, and ${
+          word === "@" ? "this names no file" : "these nest past 100 files"
+        } (--data=@ reads the message from stdin)`,
+      );
+    } else {
+      let text: string;
+      try {
+        text = Deno.readTextFileSync(word.slice(1));
+      } catch (err) {
+        throw new UsageError(`${word}: a file of ghz's words, as ghz reads @FILE; cannot read it (${err})`);
+      }
+      const lines = text.replace(/\n$/, "").split("\n").map((l) => l.replace(/\r$/, ""));
+      words.unshift(...lines.filter((l) => !l.startsWith("#")));
+    }
+  }
+  return out;
 }
 
 /** Runs the command; returns ghz's exit code for it. */

@@ -109,6 +109,30 @@ Deno.test("a --config file's options, the flags given beside it winning", async 
   }
 });
 
+Deno.test("a word starting with @ is a file of words, a line each, as ghz's flag parser reads it", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/args`, `# the nightly's flags\n-n\n30\n-d\n@${dir}/data\n`);
+    await Deno.writeTextFile(`${dir}/data`, '{"name":"from a file"}\n');
+    const line = ghzCommandLine([...CALL, `@${dir}/args`, "h:1"]).attack.join(" ");
+    assertEquals([line.includes("-n 30"), line.includes('-b {"name":"from a file"}')], [true, true]);
+    // `-d @` names no file (stdin is --data=@); a missing file is ghz's error.
+    throws(() => ghzCommandLine([...CALL, "-d", "@", "h:1"]), /@: .*names no file.*--data=@/);
+    throws(() => ghzCommandLine([...CALL, `@${dir}/nope`, "h:1"]), /cannot read it/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("--call as ghz reads it: a leading dot dropped, one slash at most", () => {
+  const call = (name: string) => ghzCommandLine(["--insecure", "--call", name, "h:1"]).attack.join(" ");
+  assertEquals(call(".helloworld.Greeter.SayHello").includes("--call helloworld.Greeter.SayHello "), true);
+  assertEquals(call("Greeter/SayHello").includes("--call Greeter/SayHello "), true);
+  for (const bad of ["/helloworld.Greeter/SayHello", "SayHello", "a/b/c"]) {
+    throws(() => call(bad), /method name must be package.Service.Method or package.Service\/Method/);
+  }
+});
+
 Deno.test("exit 1 for what ghz refuses, exit 2 for what loadlab would run otherwise", async () => {
   const proto = ["--proto", GREETER_PROTO, "127.0.0.1:1"];
   assertEquals(await runGhzCommand([...CALL, "--nope", ...proto]), 1);

@@ -100,6 +100,14 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
     if (value === undefined || value === standard || isZero(value, standard)) continue;
     throw refused(`${where(key)} ${JSON.stringify(value)}: not run by loadlab; ${fix}`);
   }
+  // ghz's method names: one leading dot dropped, then pkg.Service.Method or one slash.
+  const method = String(config.call ?? "").replace(/^\./, "");
+  if (config.call !== undefined && !/^[^/]+\/[^/]*$|^[^/]*\.[^/]*$/.test(method)) {
+    throw new UsageError(
+      `${where("call")} ${JSON.stringify(config.call)}: method name must be package.Service.Method or ` +
+        "package.Service/Method",
+    );
+  } else if (config.call !== undefined) config.call = method;
   if (typeof config.host !== "string" || config.host === "") {
     throw new UsageError(`${where("host")} (HOST:PORT) is missing, e.g. 127.0.0.1:50051`);
   }
