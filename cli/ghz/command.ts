@@ -38,6 +38,9 @@ const FLAGS: FlagSpec[] = [
     long,
     ...(SHORT.has(long) ? { short: SHORT.get(long) } : {}),
     takesValue: !BOOLEANS.has(long),
+    // `--no-X` is read as `--X=false`; a flag given twice is ghz's error.
+    optionalValue: BOOLEANS.has(long),
+    repeatable: true,
     example: "VALUE",
   })),
 ];
@@ -51,13 +54,14 @@ otherwise than ghz runs them.`;
 
 /** The attack arguments of a ghz command line, and what ghz's report shows besides the run. */
 export function ghzCommandLine(argv: string[]): GhzRun & { attack: string[] } {
-  const raw = tokenize(argumentFiles(argv), FLAGS, {}, "ghz", HELP);
+  const raw = tokenize(ghzWords(argv), FLAGS, {}, "ghz", HELP);
   if (raw.positionals.length > 1) {
     throw new UsageError(`unexpected ${raw.positionals[1]}: ghz takes one host, e.g. 127.0.0.1:50051`);
   }
   const path = raw.values.get("config")?.[0];
   const config: Record<string, unknown> = path === undefined ? {} : readConfig(path, "--config");
   for (const [long, values] of raw.values) {
+    if (values.length > 1) throw new UsageError(`flag '${long}' cannot be repeated, as ghz reads its flags`);
     if (long !== "config") config[long] = BOOLEANS.has(long) ? values[0] !== "false" : values[0];
   }
   if (raw.positionals[0] !== undefined) config.host = raw.positionals[0];
@@ -86,15 +90,22 @@ export function ghzCommandLine(argv: string[]): GhzRun & { attack: string[] } {
 }
 
 /**
- * ghz's words as its flag parser (kingpin) reads them: a word starting with `@` (before `--`) is the lines
- * of the file it names, each a word, `#` lines skipped, read in turn (`@` words in them too).
+ * ghz's words as its flag parser (kingpin) reads them, before `--`: a word starting with `@` is the lines of
+ * the file it names, each a word, `#` lines skipped, read in turn (`@` words in them too); `-en 10` is
+ * `-e -n 10`; `--no-X` is a boolean X's false, and `--X=...` no word of ghz's.
  */
-function argumentFiles(argv: string[]): string[] {
+function ghzWords(argv: string[]): string[] {
   const words = [...argv], out: string[] = [];
   for (let files = 0; words.length > 0;) {
     const word = words.shift()!;
+    const bool = /^--(no-)?([^=]+)(=?)/.exec(word);
+    const short = /^-([beh])([^-].*)$/.exec(word);
     if (word === "--") return [...out, word, ...words];
-    if (!word.startsWith("@")) out.push(word);
+    if (bool !== null && BOOLEANS.has(bool[2])) {
+      if (bool[3] !== "") throw new UsageError(`${word}: ghz's --${bool[2]} takes no value`);
+      out.push(bool[1] ? `--${bool[2]}=false` : word);
+    } else if (short !== null) words.unshift(`-${short[1]}`, `-${short[2]}`);
+    else if (!word.startsWith("@")) out.push(word);
     else if (word === "@" || ++files > 100) {
       throw new UsageError(
         `${word}: ghz reads a word starting with @ as a file of its words, and ${

@@ -124,6 +124,16 @@ Deno.test("a word starting with @ is a file of words, a line each, as ghz's flag
   }
 });
 
+Deno.test("ghz's flag parser's spellings: short flags run together, --no-BOOL, each flag once", () => {
+  const words = (...argv: string[]) => ghzCommandLine([...CALL, ...argv, "h:1"]).attack.join(" ");
+  assertEquals(words("-en", "10").includes("-n 10"), true);
+  assertEquals(words("-en", "10").includes("--compress gzip"), true);
+  assertEquals(words("-ec5").includes("-c 5"), true);
+  assertEquals(ghzCommandLine(["--no-insecure", "--call", "a.B.C", "h:1"]).attack[0], "grpcs://h:1");
+  throws(() => words("-n", "10", "-n", "20"), /flag 'total' cannot be repeated/);
+  throws(() => words("--no-insecure"), /flag 'insecure' cannot be repeated/);
+});
+
 Deno.test("--call as ghz reads it: a leading dot dropped, one slash at most", () => {
   const call = (name: string) => ghzCommandLine(["--insecure", "--call", name, "h:1"]).attack.join(" ");
   assertEquals(call(".helloworld.Greeter.SayHello").includes("--call helloworld.Greeter.SayHello "), true);
