@@ -67,15 +67,60 @@ export function readConfig(path: string, flag: string): Record<string, unknown> 
   const text = fileText(path, flag);
   const ext = /\.(toml|ya?ml)$/i.exec(path)?.[1].toLowerCase();
   const kind = ext === "toml" ? "TOML" : ext === undefined ? "JSON" : "YAML";
+  let config: unknown;
   try {
-    const config = kind === "TOML" ? parseToml(text) : kind === "YAML" ? parseYaml(text) : JSON.parse(text);
-    if (isRecord(config)) return config;
+    // Go's YAML is 1.1 (yes, no, on, off are booleans).
+    config = kind === "TOML"
+      ? parseToml(text)
+      : kind === "YAML"
+      ? parseYaml(text, { version: "1.1" })
+      : JSON.parse(text);
   } catch (err) {
     const first = (err as Error).message.split("\n")[0];
     throw new UsageError(`${flag} ${path}: not ${kind} (${first})`);
   }
-  throw new UsageError(`${flag} ${path}: expected an object of ghz's options`);
+  if (!isRecord(config)) throw new UsageError(`${flag} ${path}: expected an object of ghz's options`);
+  for (const [key, value] of Object.entries(config).filter(([k]) => GHZ_KEYS.includes(k))) {
+    const type = GO_TYPES.find(([keys]) => keys.test(key))?.[1] ?? "string";
+    const text = (v: unknown) =>
+      typeof v === "string" || (kind === "YAML" && /^(number|boolean)$/.test(typeof v));
+    const fits = type === "uint" || type === "int"
+      ? Number.isInteger(value) && (type === "int" || (value as number) >= 0)
+      : type === "bool"
+      ? typeof value === "boolean"
+      : type === "map"
+      ? isRecord(value) && Object.values(value).every(text)
+      : type === "list"
+      ? Array.isArray(value) && value.every(text)
+      : type === "duration"
+      ? /^(string|number)$/.test(typeof value)
+      : type === "any" || text(value);
+    if (!fits) {
+      throw new UsageError(
+        `${flag} ${path}: ${key} ${JSON.stringify(value)}: not Go's ${type}, as ghz reads it`,
+      );
+    }
+    if (type === "string" && typeof value !== "string") config[key] = String(value);
+  }
+  return config;
 }
+
+/** Go's types of ghz's config keys (a string where none matches); JSON and TOML hold to them, YAML's text too. */
+const GO_TYPES: Array<[RegExp, string]> = [
+  [
+    /^(total|concurrency|connections|rps|cpus|skipFirst|stream-call-count|(load|concurrency)-(start|end))$/,
+    "uint",
+  ],
+  [/^(load|concurrency)-step$/, "int"],
+  [
+    /^(count-errors|skipTLS|insecure|async|binary|stream-dynamic-messages|enable-compression|disable-.*)$/,
+    "bool",
+  ],
+  [/^(metadata|tags|reflect-metadata)$/, "map"],
+  [/^import-paths$/, "list"],
+  [/(timeout|duration|keepalive|interval)$/, "duration"],
+  [/^data$/, "any"],
+];
 
 /** A refusal of something ghz does that loadlab does not: exit 2, whatever exit ghz's own errors have. */
 function refused(message: string): UsageError {

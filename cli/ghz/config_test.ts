@@ -318,3 +318,35 @@ Deno.test("--stream-call-duration ends a stream's sends at ghz's time: with an i
     (e) => e instanceof UsageError && e.exitCode === 2 && /--stream-interval/.test(e.message),
   );
 });
+
+Deno.test("a ghz config's values of another type than ghz's are its error, as Go decodes them", async () => {
+  const dir = await Deno.makeTempDir();
+  const read = (name: string, text: string) => {
+    Deno.writeTextFileSync(`${dir}/${name}`, text);
+    return readConfig(`${dir}/${name}`, "--config");
+  };
+  try {
+    for (
+      const bad of [
+        '{"total":"30"}',
+        '{"insecure":"true"}',
+        '{"call":5}',
+        '{"total":-1}',
+        '{"metadata":"{}"}',
+      ]
+    ) {
+      throws(() => read("c.json", bad), (e: Error) => e instanceof UsageError && /not Go's /.test(e.message));
+    }
+    throws(() => read("c.toml", 'concurrency = "4"'), /concurrency "4": not Go's uint/);
+    throws(() => read("c.yaml", 'total: "30"'), /total "30": not Go's uint/);
+    // YAML 1.1 as Go reads it: yes is true; a number where text goes is its text.
+    assertEquals(read("c.yaml", "insecure: yes\nname: 5\ntimeout: 5s\nimport-paths: [a]\n"), {
+      insecure: true,
+      name: "5",
+      timeout: "5s",
+      "import-paths": ["a"],
+    });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
