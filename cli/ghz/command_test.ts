@@ -48,8 +48,12 @@ Deno.test("ghz's defaults, and -z or -x against -n, as ghz reads them", () => {
   // At -z's end ghz cuts the calls in flight ("close"), or waits for them.
   assertEquals(words(["-z", "1s", "--duration-stop", "wait"]).includes("--graceful-stop 20s"), true);
   assertEquals(words(["-z", "1s", "--duration-stop", "later"]).includes("--graceful-stop 20s"), true);
-  // --async: a count's calls all in flight at once; beside a rate or a duration, refused.
+  // --async: a count's calls all in flight at once, paced by --rps when given; beside a duration, refused.
   assertEquals(words(["--async", "-n", "100", "-c", "5"]).includes("--connections 1 -c 100"), true);
+  assertEquals(
+    words(["--async", "--rps", "50", "-n", "20"]).includes("--max-connections 1 --streams 20"),
+    true,
+  );
   throws(() => words(["--async", "-z", "1s"]), /--async beside a duration: not run by loadlab/);
   assertEquals(words(["-z", "1s", "--duration-stop", "ignore"]).includes("--graceful-stop 0s"), true);
   // Paced calls to a count: up to ghz's calls in flight, over its connections.

@@ -200,9 +200,10 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
   if (authority !== undefined) flags.push("-H", `host: ${authority}`);
   if (config.skipTLS === true) flags.push("-k");
   if (config["enable-compression"] === true) flags.push("--compress", "gzip");
-  // ghz's --async sends each call without waiting for the one before: a count's calls all in flight.
-  if (config.async === true && (timed || flags.includes("-R"))) {
-    throw refused(`${where("async")} beside ${timed ? "a duration" : "--rps"}: not run by loadlab; drop it`);
+  // ghz's --async sends each call without waiting for the one before: a count's calls all in flight (its
+  // --rps paces their starts).
+  if (config.async === true && timed) {
+    throw refused(`${where("async")} beside a duration: not run by loadlab; drop it`);
   }
   // ghz's 0 connections is its 1, 0 CPUs all of them.
   const c = Number(config.async === true ? config.total ?? 200 : config.concurrency ?? 50);
