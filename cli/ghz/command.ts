@@ -65,8 +65,11 @@ export function ghzCommandLine(argv: string[]): GhzRun & { attack: string[] } {
     if (long !== "config") config[long] = BOOLEANS.has(long) ? values[0] !== "false" : values[0];
   }
   if (raw.positionals[0] !== undefined) config.host = raw.positionals[0];
-  // As ghz: --data=@ (or a config's "@") reads the message from stdin.
-  if (config.data === "@") config.data = new TextDecoder().decode(Deno.readFileSync("/dev/stdin"));
+  // As ghz: --data=@ (or a config's "@") reads the message from stdin, -D then unread.
+  if (config.data === "@") {
+    config.data = new TextDecoder().decode(Deno.readFileSync("/dev/stdin"));
+    delete config["data-file"];
+  }
   const where = (key: string) => `--${key}`;
   const [attack, concurrencySteps] = [ghzFlags(config, where), stepsOf(config, where)];
   const tags = config.tags === undefined ? undefined : jsonObject(config.tags, "--tags");

@@ -138,6 +138,19 @@ Deno.test("ghz's flag parser's spellings: short flags run together, --no-BOOL, e
   throws(() => words("--no-insecure"), /flag 'insecure' cannot be repeated/);
 });
 
+Deno.test("-D's and -M's files win over -d and -m beside them, as ghz takes them", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/data.json`, '{"name":"file"}');
+    await Deno.writeTextFile(`${dir}/meta.json`, '{"x-from":"file"}');
+    const both = ["-d", '{"name":"inline"}', "-D", `${dir}/data.json`, "-m", '{"x-from":"inline"}'];
+    const line = ghzCommandLine([...CALL, ...both, "-M", `${dir}/meta.json`, "h:1"]).attack.join(" ");
+    assertEquals([line.includes('-b {"name":"file"}'), line.includes("-H x-from: file")], [true, true]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("--call as ghz reads it: a leading dot dropped, one slash at most", () => {
   const call = (name: string) => ghzCommandLine(["--insecure", "--call", name, "h:1"]).attack.join(" ");
   assertEquals(call(".helloworld.Greeter.SayHello").includes("--call helloworld.Greeter.SayHello "), true);

@@ -232,9 +232,9 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
   for (const [name, value] of Object.entries(reflected)) flags.push("--reflect-header", `${name}: ${value}`);
   const call = new CallData(String(config.call ?? ""), config.name === undefined ? "" : `${config.name}:`);
   const binary = binaryData(config, where);
-  const data = config["data-file"] !== undefined && config.data === undefined
-    ? fileText(config["data-file"], where("data-file"))
-    : config.data;
+  // As ghz: -D's file over -d, -M's over -m.
+  const fromFile = config["data-file"] !== undefined;
+  const data = fromFile ? fileText(config["data-file"], where("data-file")) : config.data;
   // ghz fills each streamed message's templates apart (as loadlab does); data without one it refuses.
   if (config["stream-dynamic-messages"] === true && !/\{\{.*\}\}/.test(JSON.stringify(data ?? ""))) {
     throw new UsageError(
@@ -243,11 +243,11 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
   }
   if (binary !== undefined) flags.push("-b", streamCallCount(binary, config, where));
   else if (data !== undefined) {
-    if (typeof data === "string") jsonText(data, where(config.data === undefined ? "data-file" : "data"));
+    if (typeof data === "string") jsonText(data, where(fromFile ? "data-file" : "data"));
     const text = streamCallCount(typeof data === "string" ? data : JSON.stringify(data), config, where);
     flags.push("-b", call.fill(text, where("data")));
   }
-  const metadata = config["metadata-file"] !== undefined && config.metadata === undefined
+  const metadata = config["metadata-file"] !== undefined
     ? fileText(config["metadata-file"], where("metadata-file"))
     : config.metadata;
   for (const [name, value] of Object.entries(jsonObject(metadata, where("metadata")))) {

@@ -68,8 +68,9 @@ Deno.test("ghz's example config becomes the flags it stands for, with ghz's defa
 
 Deno.test("an option loadlab would run otherwise is refused with exit 2; no host is an error", () => {
   throws(
-    () => ghzFlags({ host: "h:1", async: true, rps: 5 }, where),
-    (e) => e instanceof UsageError && e.exitCode === 2 && /^--async beside --rps: not run by/.test(e.message),
+    () => ghzFlags({ host: "h:1", async: true, duration: "1s" }, where),
+    (e) =>
+      e instanceof UsageError && e.exitCode === 2 && /^--async beside a duration: not run/.test(e.message),
   );
   // At its default it is ghz's own run: accepted.
   assertEquals(
