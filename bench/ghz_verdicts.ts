@@ -9,8 +9,9 @@
  * corpus folder and `$OUT` a file of the tool's own. A row compares the exit codes, the calls counted (the
  * same unless time ends the run: -z or -x, then within 10%), each status's count and each error's (within
  * 10%, or 1) and the report's form (the JSON's fields and end, the summary's sections, the CSV's header); a
- * timed run whose every call failed unanswered is generator-bound, its counts within 3x; a `# count: LO..HI`
- * line is the count both tools promise where the machine's load moves it; a deadline the server's or the
+ * timed run whose every call failed unanswered is generator-bound, its statuses and errors compared as shares
+ * of its count (each tool fails as fast as its share of the machine lets it); a `# count: LO..HI` line is
+ * the count both tools promise where the machine's load moves it; a deadline the server's or the
  * client's is one error (whichever came first). A case loadlab refuses by design says why in a
  * `# refused:` line and reads so, apart from the cases that agree. Without ghz (`--ghz-bin`, `$GHZ`,
  * /tmp/peers/go/ghz, PATH) or node with examples/node_modules it prints why and runs nothing.
@@ -287,8 +288,8 @@ export function readReport(text: string): Omit<ToolRun, "code" | "note"> {
   return { count: Number(count[1]), statuses, errors, form: `summary: ${sections.join(" ")}` };
 }
 
-/** Within `share` (10%) of each other, or 1. */
-const near = (a: number, b: number, share = 0.1) => Math.abs(a - b) <= Math.max(1, share * Math.max(a, b));
+/** Within 10% of each other, or 1. */
+const near = (a: number, b: number) => Math.abs(a - b) <= Math.max(1, 0.1 * Math.max(a, b));
 
 /**
  * The calls a run cut at its end (ghz's "close"): their errors' texts, and the status they are under. A
@@ -333,12 +334,11 @@ export function compareRuns(
   const [[ghz], [ll, llCut]] = timed ? [withoutCut(ghzRun), withoutCut(llRun)] : [[ghzRun, 0], [llRun, 0]];
   const exit = `${ghz.code}/${ll.code}`;
   // A timed run whose every call failed unanswered (a dead port, a deadline before any answer) counts what
-  // each tool can fail in the time, grpc-go's cost or loadlab's: its counts are the same class within 3x.
+  // each tool can fail in the time on its machine's share of the cores: no count is promised, the shares are.
   const generatorBound = timed &&
     [ghz, ll].every((r) => /^(Unavailable|DeadlineExceeded)$/.test(Object.keys(r.statuses).join()));
-  const share = generatorBound ? 2 / 3 : 0.1;
-  const promised = countRange !== undefined &&
-    [ghz.count, ll.count].every((n) => n !== null && n >= countRange[0] && n <= countRange[1]);
+  const [lo, hi] = countRange ?? (generatorBound ? [1, Infinity] : [NaN, NaN]);
+  const promised = [ghz.count, ll.count].every((n) => n !== null && n >= lo && n <= hi);
   const why = generatorBound
     ? " (generator-bound)"
     : countRange
@@ -346,11 +346,11 @@ export function compareRuns(
     : "";
   const count = `${ghz.count ?? "-"}/${ll.count ?? "-"}${why}`;
   const countSame = ghz.count === ll.count || promised ||
-    (timed && !countRange && ghz.count !== null && ll.count !== null && near(ghz.count, ll.count, share));
+    (timed && !countRange && ghz.count !== null && ll.count !== null && near(ghz.count, ll.count));
   const cell = (key: "statuses" | "errors") =>
     promised
-      ? distributionCell(perMille(ghz[key], ghz.count!), perMille(ll[key], ll.count!), share)
-      : distributionCell(ghz[key], ll[key], share);
+      ? distributionCell(perMille(ghz[key], ghz.count!), perMille(ll[key], ll.count!))
+      : distributionCell(ghz[key], ll[key]);
   const statuses = cell("statuses");
   const cutNote = llCut <= cutMost ? "" : `; cut at the end ll ${llCut}, past its ${cutMost} in flight`;
   const errors = cell("errors") + cutNote;
@@ -398,17 +398,13 @@ function deadlinesAsOne(errors: Record<string, number>): Record<string, number> 
   return out;
 }
 
-/** `same (N)` when each key's count is within `share` (or 1) of ghz's, else what differs. */
-function distributionCell(
-  ghzKeys: Record<string, number>,
-  llKeys: Record<string, number>,
-  share: number,
-): string {
+/** `same (N)` when each key's count is within 10% (or 1) of ghz's, else what differs. */
+function distributionCell(ghzKeys: Record<string, number>, llKeys: Record<string, number>): string {
   const [ghz, ll] = [deadlinesAsOne(ghzKeys), deadlinesAsOne(llKeys)];
   const differ: string[] = [];
   for (const [key, n] of Object.entries(ghz)) {
     if (!(key in ll)) differ.push(`${key} ${n} ll absent`);
-    else if (!near(n, ll[key], share)) differ.push(`${key} ghz ${n}, ll ${ll[key]}`);
+    else if (!near(n, ll[key])) differ.push(`${key} ghz ${n}, ll ${ll[key]}`);
   }
   for (const [key, n] of Object.entries(ll)) if (!(key in ghz)) differ.push(`${key} ${n} ll only`);
   if (differ.length === 0) return `same (${Object.keys(ghz).length})`;

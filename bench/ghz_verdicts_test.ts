@@ -61,7 +61,7 @@ Deno.test("a timed run's calls cut at its end are compared apart, up to its call
   assertEquals(compareRuns("z", 5, closing, ll).at(-1), "same");
 });
 
-Deno.test("a timed run whose every call failed unanswered compares its counts within 3x", () => {
+Deno.test("a timed run whose every call failed unanswered compares its shares, not its counts", () => {
   const dial = "rpc error: code = Unavailable desc = connection refused";
   const dead = (n: number) => run({ count: n, statuses: { Unavailable: n }, errors: { [dial]: n } });
   assertEquals(
@@ -74,7 +74,14 @@ Deno.test("a timed run whose every call failed unanswered compares its counts wi
       "same",
     ].join("|"),
   );
-  assertEquals(compareRuns("dead", 4, dead(30_000), dead(100_000)).at(-1), "differs");
+  // Each tool fails as fast as its machine lets it: a busy one's count is no verdict.
+  assertEquals(compareRuns("dead", 4, dead(23_714), dead(84_877)).at(-1), "same");
+  const other = run({
+    count: 9,
+    statuses: { Unavailable: 9 },
+    errors: { "rpc error: code = Unavailable": 9 },
+  });
+  assertEquals(compareRuns("dead", 4, dead(30_000), other).at(-1), "differs");
   assertEquals(compareRuns("dead", 0, dead(30_000), dead(60_000)).at(-1), "differs");
 });
 
