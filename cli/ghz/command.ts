@@ -8,9 +8,11 @@
 import { type FlagSpec, tokenize } from "../argv.ts";
 import { runCommand } from "../command_errors.ts";
 import { MAX_DURATION_MS } from "../../validation/duration.ts";
-import { UsageError } from "../usage_error.ts";
+import { HelpRequested, UsageError } from "../usage_error.ts";
+import denoJson from "../../deno.json" with { type: "json" };
 import {
   concurrencySteps as stepsOf,
+  fileText,
   GHZ_KEYS,
   ghzFlags,
   influxTags,
@@ -33,6 +35,7 @@ const BOOLEANS = new Set(
 const CONFIG_ONLY = /^(host|max-(recv|send)-message-size|disable-template-.*)$/;
 const FLAGS: FlagSpec[] = [
   { long: "help", short: "h", takesValue: false },
+  { long: "version", short: "v", takesValue: false },
   { long: "config", takesValue: true, example: "ghz.json" },
   ...GHZ_KEYS.filter((k) => !CONFIG_ONLY.test(k)).map((long) => ({
     long,
@@ -55,6 +58,9 @@ otherwise than ghz runs them.`;
 /** The attack arguments of a ghz command line, and what ghz's report shows besides the run. */
 export function ghzCommandLine(argv: string[]): GhzRun & { attack: string[] } {
   const raw = tokenize(ghzWords(argv), FLAGS, {}, "ghz", HELP);
+  if (raw.values.has("version")) {
+    throw new HelpRequested(`loadlab ${denoJson.version}, reading ghz's command line`);
+  }
   if (raw.positionals.length > 1) {
     throw new UsageError(`unexpected ${raw.positionals[1]}: ghz takes one host, e.g. 127.0.0.1:50051`);
   }
@@ -102,27 +108,21 @@ function ghzWords(argv: string[]): string[] {
   for (let files = 0; words.length > 0;) {
     const word = words.shift()!;
     const bool = /^--(no-)?([^=]+)(=?)/.exec(word);
-    const short = /^-([beh])([^-].*)$/.exec(word);
+    const short = /^-([behv])([^-].*)$/.exec(word);
     if (word === "--") return [...out, word, ...words];
+    if (word === "@") {
+      throw new UsageError("@: names no file of ghz's words (--data=@ reads stdin's message)");
+    }
     if (bool !== null && BOOLEANS.has(bool[2])) {
       if (bool[3] !== "") throw new UsageError(`${word}: ghz's --${bool[2]} takes no value`);
       out.push(bool[1] ? `--${bool[2]}=false` : word);
     } else if (short !== null) words.unshift(`-${short[1]}`, `-${short[2]}`);
     else if (!word.startsWith("@")) out.push(word);
-    else if (word === "@" || ++files > 100) {
-      throw new UsageError(
-        `${word}: ghz reads a word starting with @ as a file of its words, and ${
-          word === "@" ? "this names no file" : "these nest past 100 files"
-        } (--data=@ reads the message from stdin)`,
+    else if (++files > 100) throw new UsageError(`${word}: ghz's @FILE words nest past 100 files`);
+    else {
+      const lines = fileText(word.slice(1), "@").replace(/\n$/, "").split("\n").map((l) =>
+        l.replace(/\r$/, "")
       );
-    } else {
-      let text: string;
-      try {
-        text = Deno.readTextFileSync(word.slice(1));
-      } catch (err) {
-        throw new UsageError(`${word}: a file of ghz's words, as ghz reads @FILE; cannot read it (${err})`);
-      }
-      const lines = text.replace(/\n$/, "").split("\n").map((l) => l.replace(/\r$/, ""));
       words.unshift(...lines.filter((l) => !l.startsWith("#")));
     }
   }

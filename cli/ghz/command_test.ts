@@ -163,6 +163,8 @@ Deno.test("--call as ghz reads it: a leading dot dropped, one slash at most", ()
 Deno.test("exit 1 for what ghz refuses, exit 2 for what loadlab would run otherwise", async () => {
   const proto = ["--proto", GREETER_PROTO, "127.0.0.1:1"];
   assertEquals(await runGhzCommand([...CALL, "--nope", ...proto]), 1);
+  // ghz -v prints its version: a script's check that the tool is there.
+  assertEquals(await runGhzCommand(["-v"]), 0);
   // Keys of ghz's config file only.
   for (const key of ["--max-recv-message-size", "--max-send-message-size", "--disable-template-data"]) {
     assertEquals([key, await runGhzCommand([...CALL, `${key}=1`, ...proto])], [key, 1]);

@@ -37,12 +37,27 @@ const AT_DEFAULT: Record<string, [unknown, string]> = {
 };
 
 const GO_DURATION = /^[-+]?(0|((\d+\.?\d*|\.\d+)(ns|us|µs|μs|ms|s|m|h))+)$/;
-/** Go's forms of ghz's counts (uint), steps (int) and durations (each number with its unit, or 0). */
-const FORMS: Array<[RegExp, RegExp, string]> = [
-  [/^(total|concurrency|connections|rps|cpus|skipFirst|stream-call-count)$/, /^\+?\d+$/, "a whole number"],
-  [/^(load|concurrency)-(start|step|end)$/, /^[-+]?\d+$/, "a whole number"],
-  [/(timeout|duration|keepalive|interval)$/, GO_DURATION, "a duration"],
-  [/-schedule$/, /^(const|step|line)$/, "one of const, step, line"],
+/**
+ * Go's types of ghz's options (a string where none matches) and a flag's text of each: counts (uint), steps
+ * (int), durations (each number with its unit, or 0), schedules. A config file holds to the types as Go
+ * decodes them (YAML's text may be a number or a boolean).
+ */
+const GO_TYPES: Array<[RegExp, string, RegExp?]> = [
+  [
+    /^(total|concurrency|connections|rps|cpus|skipFirst|stream-call-count|(load|concurrency)-(start|end))$/,
+    "uint",
+    /^\+?\d+$/,
+  ],
+  [/^(load|concurrency)-step$/, "int", /^[-+]?\d+$/],
+  [/(timeout|duration|keepalive|interval)$/, "duration", GO_DURATION],
+  [/-schedule$/, "string", /^(const|step|line)$/],
+  [
+    /^(count-errors|skipTLS|insecure|async|binary|stream-dynamic-messages|enable-compression|disable-.*)$/,
+    "bool",
+  ],
+  [/^(metadata|tags|reflect-metadata)$/, "map"],
+  [/^import-paths$/, "list"],
+  [/^data$/, "any"],
 ];
 
 /** The metadata names grpc-go 1.34 drops from a call's metadata: its own headers. */
@@ -84,43 +99,22 @@ export function readConfig(path: string, flag: string): Record<string, unknown> 
     const type = GO_TYPES.find(([keys]) => keys.test(key))?.[1] ?? "string";
     const text = (v: unknown) =>
       typeof v === "string" || (kind === "YAML" && /^(number|boolean)$/.test(typeof v));
-    const fits = type === "uint" || type === "int"
-      ? Number.isInteger(value) && (type === "int" || (value as number) >= 0)
-      : type === "bool"
-      ? typeof value === "boolean"
-      : type === "map"
-      ? isRecord(value) && Object.values(value).every(text)
-      : type === "list"
-      ? Array.isArray(value) && value.every(text)
-      : type === "duration"
-      ? /^(string|number)$/.test(typeof value)
-      : type === "any" || text(value);
-    if (!fits) {
-      throw new UsageError(
-        `${flag} ${path}: ${key} ${JSON.stringify(value)}: not Go's ${type}, as ghz reads it`,
-      );
+    const fits: Record<string, boolean> = {
+      uint: Number.isInteger(value) && (value as number) >= 0,
+      int: Number.isInteger(value),
+      bool: typeof value === "boolean",
+      map: isRecord(value) && Object.values(value).every(text),
+      list: Array.isArray(value) && value.every(text),
+      duration: /^(string|number)$/.test(typeof value),
+      string: text(value),
+    };
+    if (fits[type] === false) {
+      throw new UsageError(`${flag} ${path}: ${key} ${JSON.stringify(value)}: not Go's ${type}`);
     }
-    if (type === "string" && typeof value !== "string") config[key] = String(value);
+    if (type === "string") config[key] = String(value);
   }
   return config;
 }
-
-/** Go's types of ghz's config keys (a string where none matches); JSON and TOML hold to them, YAML's text too. */
-const GO_TYPES: Array<[RegExp, string]> = [
-  [
-    /^(total|concurrency|connections|rps|cpus|skipFirst|stream-call-count|(load|concurrency)-(start|end))$/,
-    "uint",
-  ],
-  [/^(load|concurrency)-step$/, "int"],
-  [
-    /^(count-errors|skipTLS|insecure|async|binary|stream-dynamic-messages|enable-compression|disable-.*)$/,
-    "bool",
-  ],
-  [/^(metadata|tags|reflect-metadata)$/, "map"],
-  [/^import-paths$/, "list"],
-  [/(timeout|duration|keepalive|interval)$/, "duration"],
-  [/^data$/, "any"],
-];
 
 /** A refusal of something ghz does that loadlab does not: exit 2, whatever exit ghz's own errors have. */
 function refused(message: string): UsageError {
@@ -135,8 +129,13 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
     delete config[key];
   }
   for (const [key, value] of Object.entries(config)) {
-    const [, form, what] = FORMS.find(([keys]) => keys.test(key)) ?? [];
+    const [, type, form] = GO_TYPES.find(([keys]) => keys.test(key)) ?? [];
     if (form && value !== undefined && !form.test(String(value))) {
+      const what = type === "string"
+        ? "one of const, step, line"
+        : type === "duration"
+        ? "a duration"
+        : "a whole number";
       throw new UsageError(`${where(key)} ${JSON.stringify(value)}: not ${what}`);
     }
   }
@@ -168,7 +167,9 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
   // ghz's --rps 0 is no limit; a step or line load schedule sets the rate, --rps ignored.
   const noRps = isZero(config.rps, 0) || String(config["load-schedule"] ?? "const") !== "const";
   for (const [key, flag] of Object.entries(SIMPLE)) {
-    if (config[key] !== undefined && !(key === "rps" && noRps)) flags.push(flag, String(config[key]));
+    // As ghz: --proto over --protoset.
+    const unread = (key === "rps" && noRps) || (key === "protoset" && config.proto !== undefined);
+    if (config[key] !== undefined && !unread) flags.push(flag, String(config[key]));
   }
   const format = String(config.format ?? "summary");
   if (format === "html") {
@@ -441,7 +442,7 @@ function isZero(value: unknown, standard: unknown): boolean {
   return (standard === 0 || standard === false) && /^0+(\.0*)?[a-zµ]*$|^false$/.test(String(value));
 }
 
-function fileText(path: unknown, flag: string): string {
+export function fileText(path: unknown, flag: string): string {
   try {
     return readTextFileCapped(String(path), MAX_CONFIG_BYTES);
   } catch (err) {

@@ -351,3 +351,8 @@ Deno.test("a ghz config's values of another type than ghz's are its error, as Go
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("--proto over --protoset beside it, as ghz reads the schema", () => {
+  const flags = ghzFlags({ host: "h:1", proto: GREETER_PROTO, protoset: "/nonexistent.protoset" }, where);
+  assertEquals([flags.includes("--proto"), flags.includes("--protoset")], [true, false]);
+});
