@@ -5,15 +5,15 @@
  * against the same servers: @grpc/grpc-js's greeter (examples/grpc/server.js: unary, streams, a chosen
  * status, a sleep, metadata echoed, reflection) in cleartext at `$HOST` and over TLS at `$TLS_HOST`, and
  * `$DEAD_HOST`, a port nothing listens on. `$PROTO` is the greeter's .proto, `$PROTOSET` its SayHello
- * compiled, `$CA` the TLS server's CA (`$WRONG_CA` the system's; `$CERT`, `$KEY` its pair, sent as a client's), `$BIG` a 5 MiB message, `$CORPUS` the
- * corpus folder and `$OUT` a file of the tool's own. A row compares the exit codes, the calls counted (the
- * same unless time ends the run: -z or -x, then within 10%), each status's count and each error's (within
- * 10%, or 1) and the report's form (the JSON's fields and end, the summary's sections, the CSV's header); a
- * timed run whose every call failed unanswered is generator-bound, its statuses and errors compared as shares
- * of its count (each tool fails as fast as its share of the machine lets it); a `# count: LO..HI` line is
- * the count both tools promise where the machine's load moves it; a deadline the server's or the
- * client's is one error (whichever came first). A case loadlab refuses by design says why in a
- * `# refused:` line and reads so, apart from the cases that agree. Without ghz (`--ghz-bin`, `$GHZ`,
+ * compiled, `$CA` the TLS server's CA (`$WRONG_CA` the system's; `$CERT`, `$KEY` its pair, sent as a
+ * client's), `$BIG` a 5 MiB message, `$CORPUS` the corpus folder and `$OUT` a file of the tool's own. A
+ * row compares the exit codes, the calls counted (the same unless time ends the run: -z or -x, then within
+ * 10%), each status's count and each error's (within 10%, or 1) and the report's form (the JSON's fields
+ * and end, the summary's sections, the CSV's header); a timed run whose every call failed unanswered is
+ * generator-bound, its statuses and errors compared as shares of its count (each tool fails as fast as its
+ * share of the machine lets it); a `# count: LO..HI` line is the count both tools promise where the
+ * machine's load moves it; a deadline the server's or the client's is one error (whichever came first). A
+ * case loadlab refuses by design says why in a `# refused:` line and reads so, apart from those that agree. Without ghz (`--ghz-bin`, `$GHZ`,
  * /tmp/peers/go/ghz, PATH) or node with examples/node_modules it prints why and runs nothing.
  *
  *   deno task bench --ghz-verdicts [--ghz-bin PATH] [--corpus DIR] [--only NAME,NAME]
@@ -60,7 +60,7 @@ interface Case {
   inFlight: number;
   /** The count each tool promises (its `# count: LO..HI` line), where the machine's load moves it. */
   countRange?: [number, number];
-  /** Why loadlab refuses it before the load (its `# refused:` line): a verdict apart from ghz's, by design. */
+  /** Why loadlab refuses it before the load (its `# refused:` line): apart from ghz's verdict, by design. */
   refused?: string;
 }
 
