@@ -13,8 +13,9 @@
  * generator-bound, its statuses and errors compared as shares of its count (each tool fails as fast as its
  * share of the machine lets it); a `# count: LO..HI` line is the count both tools promise where the
  * machine's load moves it; a deadline the server's or the client's is one error (whichever came first). A
- * case loadlab refuses by design says why in a `# refused:` line and reads so, apart from those that agree. Without ghz (`--ghz-bin`, `$GHZ`,
- * /tmp/peers/go/ghz, PATH) or node with examples/node_modules it prints why and runs nothing.
+ * case loadlab refuses by design says why in a `# refused:` line and reads so, apart from those that agree.
+ * Without ghz (`--ghz-bin`, `$GHZ`, /tmp/peers/go/ghz, PATH) or node with examples/node_modules it prints
+ * why and runs nothing.
  *
  *   deno task bench --ghz-verdicts [--ghz-bin PATH] [--corpus DIR] [--only NAME,NAME]
  */
