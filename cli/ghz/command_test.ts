@@ -54,7 +54,9 @@ Deno.test("ghz's defaults, and -z or -x against -n, as ghz reads them", () => {
     words(["--async", "--rps", "50", "-n", "20"]).includes("--max-connections 1 --streams 20"),
     true,
   );
-  throws(() => words(["--async", "-z", "1s"]), /--async beside a duration: not run by loadlab/);
+  throws(() => words(["--async", "-z", "1s"]), /--async beside a duration without --rps: not run by loadlab/);
+  // Paced over a duration: a call lives at most -t, so the rate times it is the most in flight.
+  assertEquals(words(["--async", "--rps", "20", "-z", "1s"]).includes("--connections 1 -c 400 "), true);
   assertEquals(words(["-z", "1s", "--duration-stop", "ignore"]).includes("--graceful-stop 0s"), true);
   // Paced calls to a count: up to ghz's calls in flight, over its connections.
   assertEquals(

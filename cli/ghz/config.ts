@@ -201,13 +201,18 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
   if (authority !== undefined) flags.push("-H", `host: ${authority}`);
   if (config.skipTLS === true) flags.push("-k");
   if (config["enable-compression"] === true) flags.push("--compress", "gzip");
-  // ghz's --async sends each call without waiting for the one before: a count's calls all in flight (its
-  // --rps paces their starts).
-  if (config.async === true && timed) {
-    throw refused(`${where("async")} beside a duration: not run by loadlab; drop it`);
+  // ghz's --async sends each call without waiting for the one before: a count's calls all in flight; over
+  // -z, paced by --rps, as many as the rate starts while a call may last (-t).
+  const paced = flags.includes("-R");
+  if (config.async === true && timed && !paced) {
+    throw refused(
+      `${where("async")} beside a duration without --rps: not run by loadlab; give --rps or drop it`,
+    );
   }
-  // ghz's 0 connections is its 1, 0 CPUs all of them.
-  const c = Number(config.async === true ? config.total ?? 200 : config.concurrency ?? 50);
+  const asyncMost = timed
+    ? Math.ceil((Number(config.rps) * parseDurationMs(timeout, "-t")) / 1000)
+    : config.total ?? 200;
+  const c = config.async === true ? Math.min(Number(asyncMost), 100_000) : Number(config.concurrency ?? 50);
   const connections = Number(config.connections ?? 1) || 1;
   // ghz's message caps: 2 GiB unless given (grpc-go's 4 MiB are not ghz's).
   flags.push("--max-receive", bytes(config["max-recv-message-size"], where("max-recv-message-size")));

@@ -70,7 +70,7 @@ Deno.test("an option loadlab would run otherwise is refused with exit 2; no host
   throws(
     () => ghzFlags({ host: "h:1", async: true, duration: "1s" }, where),
     (e) =>
-      e instanceof UsageError && e.exitCode === 2 && /^--async beside a duration: not run/.test(e.message),
+      e instanceof UsageError && e.exitCode === 2 && /^--async beside a duration without --rps: not/.test(e.message),
   );
   // At its default it is ghz's own run: accepted.
   assertEquals(
