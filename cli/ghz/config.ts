@@ -163,6 +163,12 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
   if (config["lb-strategy"] !== undefined && !/^dns:\/\/\/([\d.]+|\[.*\]):/.test(config.host)) {
     throw refused(`${where("lb-strategy")}: loadlab calls one address; give dns:///IP:PORT or drop it`);
   }
+  // As ghz: --proto is a .proto file, its path trimmed (an empty one is none).
+  const proto = String(config.proto ?? "").trim();
+  if (proto !== "" && !proto.endsWith(".proto")) {
+    throw new UsageError(`${where("proto")} ${proto}: must have .proto extension`);
+  }
+  config.proto = proto === "" ? undefined : proto;
   const flags = [`${config.insecure === true ? "grpc" : "grpcs"}://${host}`];
   // ghz's --rps 0 is no limit; a step or line load schedule sets the rate, --rps ignored.
   const noRps = isZero(config.rps, 0) || String(config["load-schedule"] ?? "const") !== "const";

@@ -70,7 +70,8 @@ Deno.test("an option loadlab would run otherwise is refused with exit 2; no host
   throws(
     () => ghzFlags({ host: "h:1", async: true, duration: "1s" }, where),
     (e) =>
-      e instanceof UsageError && e.exitCode === 2 && /^--async beside a duration without --rps: not/.test(e.message),
+      e instanceof UsageError && e.exitCode === 2 &&
+      /^--async beside a duration without --rps: not/.test(e.message),
   );
   // At its default it is ghz's own run: accepted.
   assertEquals(
@@ -355,4 +356,12 @@ Deno.test("a ghz config's values of another type than ghz's are its error, as Go
 Deno.test("--proto over --protoset beside it, as ghz reads the schema", () => {
   const flags = ghzFlags({ host: "h:1", proto: GREETER_PROTO, protoset: "/nonexistent.protoset" }, where);
   assertEquals([flags.includes("--proto"), flags.includes("--protoset")], [true, false]);
+});
+
+Deno.test("--proto names a .proto file, as ghz requires; an empty one is none", () => {
+  throws(
+    () => ghzFlags({ host: "h:1", proto: "greeter.txt" }, where),
+    /--proto greeter.txt: must have .proto ext/,
+  );
+  assertEquals(ghzFlags({ host: "h:1", proto: " " }, where).includes("--reflect"), true);
 });
