@@ -484,12 +484,16 @@ class CallData {
       ".TimestampUnixNano": "{{ $now(ns) }}",
     };
     return text.replace(/\{\{\s*(.*?)\s*\}\}/g, (action: string, inner: string) => {
-      const string = /^randomString\s+(\d+)$/.exec(inner);
-      if (string) return `{{ $randomString(${string[1]}) }}`;
-      const int = /^randomInt\s+(-?\d+)\s+(-?\d+)$/.exec(inner);
-      if (int && Number(int[2]) > Number(int[1])) {
-        return `{{ $randomNumber(${int[1]},${Number(int[2]) - 1}) }}`;
-      }
+      const string = /^randomString\s+(-?\d+)$/.exec(inner);
+      if (string && Number(string[1]) <= 0) {
+        throw refused(
+          `${flag}: ${action}: ghz's randomString 0 is from 2 to 16 letters a call; give the length`,
+        );
+      } else if (string) return `{{ $randomString(${string[1]}) }}`;
+      // ghz's randomInt: a negative min is 0, a max of 0 or less 1; the max is not reached.
+      const int = /^randomInt\s+(-?\d+)\s+(-?\d+)$/.exec(inner)?.slice(1).map(Number);
+      const [min, max] = int ? [Math.max(0, int[0]), int[1] <= 0 ? 1 : int[1]] : [];
+      if (max! > min!) return `{{ $randomNumber(${min},${max! - 1}) }}`;
       if (inner === ".RequestNumber") {
         this.numbered = true;
         return "{{ RequestNumber }}";

@@ -138,6 +138,13 @@ Deno.test("ghz's randomString, randomInt and UUID templates become placeholders;
     () => ghzFlags({ host: "h:1", data: { id: "{{.InputName}}" } }, where),
     (e) => e instanceof UsageError && /template \{\{\.InputName\}\} is not filled/.test(e.message),
   );
+  // ghz's randomInt: a negative min is 0, a max of 0 or less is 1; randomString 0 is 2 to 16 letters.
+  const body = (data: unknown) => ghzFlags({ host: "h:1", data }, where).find((f) => f.startsWith("{"));
+  assertEquals(
+    body({ a: "{{randomInt -5 3}}", b: "{{randomInt 0 0}}" }),
+    '{"a":"{{ $randomNumber(0,2) }}","b":"{{ $randomNumber(0,0) }}"}',
+  );
+  throws(() => body({ a: "{{randomString 0}}" }), /randomString 0.*from 2 to 16/);
 });
 
 Deno.test("a ghz config that is a device, a FIFO or a folder is refused before a byte is read", async () => {
