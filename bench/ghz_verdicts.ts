@@ -5,13 +5,17 @@
  * against the same servers: @grpc/grpc-js's greeter (examples/grpc/server.js: unary, streams, a chosen
  * status, a sleep, metadata echoed, reflection) in cleartext at `$HOST` and over TLS at `$TLS_HOST`, and
  * `$DEAD_HOST`, a port nothing listens on. `$PROTO` is the greeter's .proto, `$PROTOSET` its SayHello
- * compiled, `$CA` the TLS server's CA (`$WRONG_CA` the system's), `$BIG` a 5 MiB message, `$CORPUS` the
- * corpus folder and `$OUT` a file of the tool's own. A row compares the exit codes, the calls counted (the
- * same unless time ends the run: -z or -x, then within 10%), each status's count and each error's (within
- * 10%, or 1) and the report's form (the JSON's fields and end, the summary's sections, the CSV's header); a
- * timed run whose every call failed unanswered is generator-bound, its counts within 3x; a deadline the
- * server's or the client's is one error (whichever came first). Without ghz (`--ghz-bin`, `$GHZ`,
- * /tmp/peers/go/ghz, PATH) or node with examples/node_modules it prints why and runs nothing.
+ * compiled, `$CA` the TLS server's CA (`$WRONG_CA` the system's; `$CERT`, `$KEY` its pair, sent as a
+ * client's), `$BIG` a 5 MiB message, `$CORPUS` the corpus folder and `$OUT` a file of the tool's own. A
+ * row compares the exit codes, the calls counted (the same unless time ends the run: -z or -x, then within
+ * 10%), each status's count and each error's (within 10%, or 1) and the report's form (the JSON's fields
+ * and end, the summary's sections, the CSV's header); a timed run whose every call failed unanswered is
+ * generator-bound, its statuses and errors compared as shares of its count (each tool fails as fast as its
+ * share of the machine lets it); a `# count: LO..HI` line is the count both tools promise where the
+ * machine's load moves it; a deadline the server's or the client's is one error (whichever came first). A
+ * case loadlab refuses by design says why in a `# refused:` line and reads so, apart from those that agree.
+ * Without ghz (`--ghz-bin`, `$GHZ`, /tmp/peers/go/ghz, PATH) or node with examples/node_modules it prints
+ * why and runs nothing.
  *
  *   deno task bench --ghz-verdicts [--ghz-bin PATH] [--corpus DIR] [--only NAME,NAME]
  */
@@ -55,6 +59,10 @@ interface Case {
   /** Ended by time (-z, -x): the calls it cuts at its end, at most `inFlight`, are compared apart. */
   timed: boolean;
   inFlight: number;
+  /** The count each tool promises (its `# count: LO..HI` line), where the machine's load moves it. */
+  countRange?: [number, number];
+  /** Why loadlab refuses it before the load (its `# refused:` line): apart from ghz's verdict, by design. */
+  refused?: string;
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -91,7 +99,7 @@ export async function main(argv: string[]): Promise<number> {
   );
   console.log(`ghz verdicts: ghz ${ghz}; loadlab ${MAIN}; load average ${loadAvg()}`);
   const rows: string[][] = [];
-  let same = 0;
+  let same = 0, refused = 0;
   await withNodeGreeter((port) =>
     withNodeGreeter(async (tlsPort) => {
       const vars: Record<string, string> = {
@@ -101,6 +109,8 @@ export async function main(argv: string[]): Promise<number> {
         PROTO: GREETER_PROTO,
         PROTOSET: join(work, "greeter.protoset"),
         CA: join(work, "ca.pem"),
+        CERT: join(work, "cert.pem"),
+        KEY: join(work, "key.pem"),
         // The system's CAs, none of which signed the throwaway one's certificate.
         WRONG_CA: "/etc/ssl/certs/ca-certificates.crt",
         BIG: join(work, "big.json"),
@@ -110,30 +120,41 @@ export async function main(argv: string[]): Promise<number> {
       for (const c of corpusCases(corpus, vars).filter((c) => picked(c.name))) {
         const ghzRun = await runTool(ghz, c, work, "ghz");
         const llRun = await runTool(Deno.execPath(), c, work, "loadlab");
-        const row = compareRuns(c.name, c.timed ? c.inFlight : 0, ghzRun, llRun);
+        const row = compareRuns(c.name, c.timed ? c.inFlight : 0, ghzRun, llRun, c);
         console.error(`${c.name}: ${row.at(-1)}`);
         if (row.at(-1) === "same") same++;
+        if (row.at(-1)!.startsWith("refused, as declared")) refused++;
         rows.push(row);
       }
     }, { TLS_CERT: join(work, "cert.pem"), TLS_KEY: join(work, "key.pem") })
   );
   printTable([["case", "exit ghz/ll", "count ghz/ll", "statuses", "errors", "form", "verdict"], ...rows]);
-  console.log(`\n${same} of ${rows.length} cases reach ghz's verdict on loadlab; load average ${loadAvg()}`);
+  console.log(
+    `\n${same} of ${rows.length} cases reach ghz's verdict on loadlab, ${refused} refused before the load by ` +
+      `design (each row says why); load average ${loadAvg()}`,
+  );
   await Deno.remove(work, { recursive: true }).catch(() => {});
   return 0;
 }
 
-/** The corpus's cases: each file's words after its `#` lines, `$NAME`s filled from `vars`. */
+/**
+ * The corpus's cases: each file's words after its `#` lines, `$NAME`s filled from `vars`; a `# refused: WHY`
+ * line says loadlab refuses it by design, and `< FILE` is its stdin.
+ */
 function corpusCases(folder: string, vars: Record<string, string>): Case[] {
   return [...Deno.readDirSync(folder)].filter((e) => e.isFile && e.name.endsWith(".txt")).map((e) => {
-    const text = Deno.readTextFileSync(join(folder, e.name)).split("\n").filter((l) => !l.startsWith("#"))
-      .join(" ");
+    const lines = Deno.readTextFileSync(join(folder, e.name)).split("\n");
+    const refused = lines.map((l) => /^# refused: (.*)/.exec(l)?.[1]).find((r) => r !== undefined);
+    const range = lines.map((l) => /^# count: (\d+)\.\.(\d+)/.exec(l)).find((m) => m !== null);
+    const text = lines.filter((l) => !l.startsWith("#")).join(" ");
     const args = shellWords(text.replace(/\$([A-Z_]+)/g, (m, name: string) => vars[name] ?? m));
     const timed = args.some((a) => /^(-z|-x|--duration|--max-duration)(=|$)/.test(a));
     // -c N, --concurrency N or --concurrency=N; ghz's 50 when not given.
     const c = args.findIndex((a) => /^(-c|--concurrency)(=|$)/.test(a));
     const given = c < 0 ? "50" : args[c].includes("=") ? args[c].split("=")[1] : args[c + 1];
-    return { name: e.name.replace(/\.txt$/, ""), dir: folder, args, timed, inFlight: Number(given) };
+    const countRange = range ? [Number(range[1]), Number(range[2])] as [number, number] : undefined;
+    const name = e.name.replace(/\.txt$/, "");
+    return { name, dir: folder, args, timed, inFlight: Number(given), countRange, refused };
   }).sort((a, b) => a.name.localeCompare(b.name));
 }
 
@@ -171,16 +192,24 @@ async function runTool(program: string, c: Case, work: string, tool: "ghz" | "lo
     Deno.removeSync(out);
   } catch { /* not there */ }
   const words = c.args.map((a) => a.replaceAll("$OUT", out));
+  const stdin = words.indexOf("<");
+  const input = stdin < 0 ? null : Deno.readFileSync(join(c.dir, words.splice(stdin, 2)[1]));
   const args = tool === "ghz" ? words : ["run", "-A", MAIN, "ghz", ...words];
-  const done = await new Deno.Command(program, {
+  const child = new Deno.Command(program, {
     args,
     cwd: c.dir,
     env: { NO_COLOR: "1" },
-    stdin: "null",
+    stdin: input === null ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",
     signal: AbortSignal.timeout(RUN_LIMIT_MS),
-  }).output();
+  }).spawn();
+  if (input !== null) {
+    const writer = child.stdin.getWriter();
+    await writer.write(input);
+    await writer.close();
+  }
+  const done = await child.output();
   const stderr = new TextDecoder().decode(done.stderr).split("\n").filter((l) => l.trim() !== "");
   let report = new TextDecoder().decode(done.stdout);
   if (words.some((w) => w.includes(out))) {
@@ -260,8 +289,8 @@ export function readReport(text: string): Omit<ToolRun, "code" | "note"> {
   return { count: Number(count[1]), statuses, errors, form: `summary: ${sections.join(" ")}` };
 }
 
-/** Within `share` (10%) of each other, or 1. */
-const near = (a: number, b: number, share = 0.1) => Math.abs(a - b) <= Math.max(1, share * Math.max(a, b));
+/** Within 10% of each other, or 1. */
+const near = (a: number, b: number) => Math.abs(a - b) <= Math.max(1, 0.1 * Math.max(a, b));
 
 /**
  * The calls a run cut at its end (ghz's "close"): their errors' texts, and the status they are under. A
@@ -290,24 +319,42 @@ function withoutCut(run: ToolRun): [ToolRun, number] {
 
 /**
  * A row: each part compared; `same` when every part is. `cutMost` > 0 for a run ended by time: the calls it
- * cut at its end are compared apart (at most `cutMost`, its calls in flight, apart), counts within 10%.
+ * cut at its end are compared apart (loadlab's at most `cutMost`, its calls in flight: ghz's ticker hands out
+ * calls as it stops, each failing at once, so its own may be more), counts within 10%, or each within the
+ * `countRange` both tools promise (a count the machine's load moves: its statuses and errors compared as
+ * shares of it). A case loadlab `refused` by design reads so, never `same`.
  */
-export function compareRuns(name: string, cutMost: number, ghzRun: ToolRun, llRun: ToolRun): string[] {
+export function compareRuns(
+  name: string,
+  cutMost: number,
+  ghzRun: ToolRun,
+  llRun: ToolRun,
+  { countRange, refused }: { countRange?: [number, number]; refused?: string } = {},
+): string[] {
   const timed = cutMost > 0;
-  const [[ghz, ghzCut], [ll, llCut]] = timed
-    ? [withoutCut(ghzRun), withoutCut(llRun)]
-    : [[ghzRun, 0], [llRun, 0]];
+  const [[ghz], [ll, llCut]] = timed ? [withoutCut(ghzRun), withoutCut(llRun)] : [[ghzRun, 0], [llRun, 0]];
   const exit = `${ghz.code}/${ll.code}`;
-  // A timed run whose every call failed unanswered (a dead port) counts what each tool can fail in the
-  // time, grpc-go's cost or loadlab's: its counts are the same class within 3x.
-  const generatorBound = timed && [ghz, ll].every((r) => Object.keys(r.statuses).join() === "Unavailable");
-  const share = generatorBound ? 2 / 3 : 0.1;
-  const count = `${ghz.count ?? "-"}/${ll.count ?? "-"}${generatorBound ? " (generator-bound)" : ""}`;
-  const countSame = ghz.count === ll.count ||
-    (timed && ghz.count !== null && ll.count !== null && near(ghz.count, ll.count, share));
-  const statuses = distributionCell(ghz.statuses, ll.statuses, share);
-  const cutNote = Math.abs(ghzCut - llCut) <= cutMost ? "" : `; cut at the end ghz ${ghzCut}, ll ${llCut}`;
-  const errors = distributionCell(ghz.errors, ll.errors, share) + cutNote;
+  // A timed run whose every call failed unanswered (a dead port, a deadline before any answer) counts what
+  // each tool can fail in the time on its machine's share of the cores: no count is promised, the shares are.
+  const generatorBound = timed &&
+    [ghz, ll].every((r) => /^(Unavailable|DeadlineExceeded)$/.test(Object.keys(r.statuses).join()));
+  const [lo, hi] = countRange ?? (generatorBound ? [1, Infinity] : [NaN, NaN]);
+  const promised = [ghz.count, ll.count].every((n) => n !== null && n >= lo && n <= hi);
+  const why = generatorBound
+    ? " (generator-bound)"
+    : countRange
+    ? ` (promised ${countRange.join("..")})`
+    : "";
+  const count = `${ghz.count ?? "-"}/${ll.count ?? "-"}${why}`;
+  const countSame = ghz.count === ll.count || promised ||
+    (timed && !countRange && ghz.count !== null && ll.count !== null && near(ghz.count, ll.count));
+  const cell = (key: "statuses" | "errors") =>
+    promised
+      ? distributionCell(perMille(ghz[key], ghz.count!), perMille(ll[key], ll.count!))
+      : distributionCell(ghz[key], ll[key]);
+  const statuses = cell("statuses");
+  const cutNote = llCut <= cutMost ? "" : `; cut at the end ll ${llCut}, past its ${cutMost} in flight`;
+  const errors = cell("errors") + cutNote;
   const form = ghz.form === ll.form ? "same" : `ghz ${ghz.form}; ll ${ll.form}`;
   const parts = [
     ghz.code === ll.code,
@@ -317,12 +364,23 @@ export function compareRuns(name: string, cutMost: number, ghzRun: ToolRun, llRu
     form === "same",
   ];
   // Why a tool wrote no report, from its stderr.
-  const why = [["ghz", ghz], ["ll", ll]].filter(([, r]) =>
+  const noReport = [["ghz", ghz], ["ll", ll]].filter(([, r]) =>
     (r as ToolRun).count === null && (r as ToolRun).note
   )
     .map(([tool, r]) => `${tool}: ${(r as ToolRun).note.slice(0, 100)}`);
-  const verdict = parts.every(Boolean) ? "same" : ["differs", ...why].join("; ");
+  const verdict = refused !== undefined
+    ? ll.code === 2 && ll.count === null
+      ? `refused, as declared (${refused}): ${ll.note}`
+      : "differs; declared refused, ran"
+    : parts.every(Boolean)
+    ? "same"
+    : ["differs", ...noReport].join("; ");
   return [name, exit, count, statuses, errors, form, verdict];
+}
+
+/** Each count as its share of `total`, per mille. */
+function perMille(counts: Record<string, number>, total: number): Record<string, number> {
+  return Object.fromEntries(Object.entries(counts).map(([k, n]) => [k, (n * 1000) / total]));
 }
 
 /**
@@ -341,17 +399,13 @@ function deadlinesAsOne(errors: Record<string, number>): Record<string, number> 
   return out;
 }
 
-/** `same (N)` when each key's count is within `share` (or 1) of ghz's, else what differs. */
-function distributionCell(
-  ghzKeys: Record<string, number>,
-  llKeys: Record<string, number>,
-  share: number,
-): string {
+/** `same (N)` when each key's count is within 10% (or 1) of ghz's, else what differs. */
+function distributionCell(ghzKeys: Record<string, number>, llKeys: Record<string, number>): string {
   const [ghz, ll] = [deadlinesAsOne(ghzKeys), deadlinesAsOne(llKeys)];
   const differ: string[] = [];
   for (const [key, n] of Object.entries(ghz)) {
     if (!(key in ll)) differ.push(`${key} ${n} ll absent`);
-    else if (!near(n, ll[key], share)) differ.push(`${key} ghz ${n}, ll ${ll[key]}`);
+    else if (!near(n, ll[key])) differ.push(`${key} ghz ${n}, ll ${ll[key]}`);
   }
   for (const [key, n] of Object.entries(ll)) if (!(key in ghz)) differ.push(`${key} ${n} ll only`);
   if (differ.length === 0) return `same (${Object.keys(ghz).length})`;

@@ -8,9 +8,11 @@
 import { type FlagSpec, tokenize } from "../argv.ts";
 import { runCommand } from "../command_errors.ts";
 import { MAX_DURATION_MS } from "../../validation/duration.ts";
-import { UsageError } from "../usage_error.ts";
+import { HelpRequested, UsageError } from "../usage_error.ts";
+import denoJson from "../../deno.json" with { type: "json" };
 import {
   concurrencySteps as stepsOf,
+  fileText,
   GHZ_KEYS,
   ghzFlags,
   influxTags,
@@ -33,11 +35,15 @@ const BOOLEANS = new Set(
 const CONFIG_ONLY = /^(host|max-(recv|send)-message-size|disable-template-.*)$/;
 const FLAGS: FlagSpec[] = [
   { long: "help", short: "h", takesValue: false },
+  { long: "version", short: "v", takesValue: false },
   { long: "config", takesValue: true, example: "ghz.json" },
   ...GHZ_KEYS.filter((k) => !CONFIG_ONLY.test(k)).map((long) => ({
     long,
     ...(SHORT.has(long) ? { short: SHORT.get(long) } : {}),
     takesValue: !BOOLEANS.has(long),
+    // `--no-X` is read as `--X=false`; a flag given twice is ghz's error.
+    optionalValue: BOOLEANS.has(long),
+    repeatable: true,
     example: "VALUE",
   })),
 ];
@@ -51,18 +57,25 @@ otherwise than ghz runs them.`;
 
 /** The attack arguments of a ghz command line, and what ghz's report shows besides the run. */
 export function ghzCommandLine(argv: string[]): GhzRun & { attack: string[] } {
-  const raw = tokenize(argv, FLAGS, {}, "ghz", HELP);
+  const raw = tokenize(ghzWords(argv), FLAGS, {}, "ghz", HELP);
+  if (raw.values.has("version")) {
+    throw new HelpRequested(`loadlab ${denoJson.version}, reading ghz's command line`);
+  }
   if (raw.positionals.length > 1) {
     throw new UsageError(`unexpected ${raw.positionals[1]}: ghz takes one host, e.g. 127.0.0.1:50051`);
   }
   const path = raw.values.get("config")?.[0];
   const config: Record<string, unknown> = path === undefined ? {} : readConfig(path, "--config");
   for (const [long, values] of raw.values) {
+    if (values.length > 1) throw new UsageError(`flag '${long}' cannot be repeated, as ghz reads its flags`);
     if (long !== "config") config[long] = BOOLEANS.has(long) ? values[0] !== "false" : values[0];
   }
   if (raw.positionals[0] !== undefined) config.host = raw.positionals[0];
-  // As ghz: "@" reads the message from stdin.
-  if (config.data === "@") config.data = new TextDecoder().decode(Deno.readFileSync("/dev/stdin"));
+  // As ghz: --data=@ (or a config's "@") reads the message from stdin, -D then unread.
+  if (config.data === "@") {
+    config.data = new TextDecoder().decode(Deno.readFileSync("/dev/stdin"));
+    delete config["data-file"];
+  }
   const where = (key: string) => `--${key}`;
   const [attack, concurrencySteps] = [ghzFlags(config, where), stepsOf(config, where)];
   const tags = config.tags === undefined ? undefined : jsonObject(config.tags, "--tags");
@@ -83,6 +96,37 @@ export function ghzCommandLine(argv: string[]): GhzRun & { attack: string[] } {
   const run = { attack, name, tags, skipFirst, streamIntervalMs, streamEnd, concurrencySteps, lateBoundMs };
   const labels = { call: String(config.call), ignoreCut: config["duration-stop"] === "ignore", total };
   return { ...run, ...labels, influxTags: influxTags(config, tags) };
+}
+
+/**
+ * ghz's words as its flag parser (kingpin) reads them, before `--`: a word starting with `@` is the lines of
+ * the file it names, each a word, `#` lines skipped, read in turn (`@` words in them too); `-en 10` is
+ * `-e -n 10`; `--no-X` is a boolean X's false, and `--X=...` no word of ghz's.
+ */
+function ghzWords(argv: string[]): string[] {
+  const words = [...argv], out: string[] = [];
+  for (let files = 0; words.length > 0;) {
+    const word = words.shift()!;
+    const bool = /^--(no-)?([^=]+)(=?)/.exec(word);
+    const short = /^-([behv])([^-].*)$/.exec(word);
+    if (word === "--") return [...out, word, ...words];
+    if (word === "@") {
+      throw new UsageError("@: names no file of ghz's words (--data=@ reads stdin's message)");
+    }
+    if (bool !== null && BOOLEANS.has(bool[2])) {
+      if (bool[3] !== "") throw new UsageError(`${word}: ghz's --${bool[2]} takes no value`);
+      out.push(bool[1] ? `--${bool[2]}=false` : word);
+    } else if (short !== null) words.unshift(`-${short[1]}`, `-${short[2]}`);
+    else if (!word.startsWith("@")) out.push(word);
+    else if (++files > 100) throw new UsageError(`${word}: ghz's @FILE words nest past 100 files`);
+    else {
+      const lines = fileText(word.slice(1), "@").replace(/\n$/, "").split("\n").map((l) =>
+        l.replace(/\r$/, "")
+      );
+      words.unshift(...lines.filter((l) => !l.startsWith("#")));
+    }
+  }
+  return out;
 }
 
 /** Runs the command; returns ghz's exit code for it. */

@@ -48,9 +48,15 @@ Deno.test("ghz's defaults, and -z or -x against -n, as ghz reads them", () => {
   // At -z's end ghz cuts the calls in flight ("close"), or waits for them.
   assertEquals(words(["-z", "1s", "--duration-stop", "wait"]).includes("--graceful-stop 20s"), true);
   assertEquals(words(["-z", "1s", "--duration-stop", "later"]).includes("--graceful-stop 20s"), true);
-  // --async: a count's calls all in flight at once; beside a rate or a duration, refused.
+  // --async: a count's calls all in flight at once, paced by --rps when given; beside a duration, refused.
   assertEquals(words(["--async", "-n", "100", "-c", "5"]).includes("--connections 1 -c 100"), true);
-  throws(() => words(["--async", "-z", "1s"]), /--async beside a duration: not run by loadlab/);
+  assertEquals(
+    words(["--async", "--rps", "50", "-n", "20"]).includes("--max-connections 1 --streams 20"),
+    true,
+  );
+  throws(() => words(["--async", "-z", "1s"]), /--async beside a duration without --rps: not run by loadlab/);
+  // Paced over a duration: a call lives at most -t, so the rate times it is the most in flight.
+  assertEquals(words(["--async", "--rps", "20", "-z", "1s"]).includes("--connections 1 -c 400 "), true);
   assertEquals(words(["-z", "1s", "--duration-stop", "ignore"]).includes("--graceful-stop 0s"), true);
   // Paced calls to a count: up to ghz's calls in flight, over its connections.
   assertEquals(
@@ -109,9 +115,58 @@ Deno.test("a --config file's options, the flags given beside it winning", async 
   }
 });
 
+Deno.test("a word starting with @ is a file of words, a line each, as ghz's flag parser reads it", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/args`, `# the nightly's flags\n-n\n30\n-d\n@${dir}/data\n`);
+    await Deno.writeTextFile(`${dir}/data`, '{"name":"from a file"}\n');
+    const line = ghzCommandLine([...CALL, `@${dir}/args`, "h:1"]).attack.join(" ");
+    assertEquals([line.includes("-n 30"), line.includes('-b {"name":"from a file"}')], [true, true]);
+    // `-d @` names no file (stdin is --data=@); a missing file is ghz's error.
+    throws(() => ghzCommandLine([...CALL, "-d", "@", "h:1"]), /@: .*names no file.*--data=@/);
+    throws(() => ghzCommandLine([...CALL, `@${dir}/nope`, "h:1"]), /cannot read it/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("ghz's flag parser's spellings: short flags run together, --no-BOOL, each flag once", () => {
+  const words = (...argv: string[]) => ghzCommandLine([...CALL, ...argv, "h:1"]).attack.join(" ");
+  assertEquals(words("-en", "10").includes("-n 10"), true);
+  assertEquals(words("-en", "10").includes("--compress gzip"), true);
+  assertEquals(words("-ec5").includes("-c 5"), true);
+  assertEquals(ghzCommandLine(["--no-insecure", "--call", "a.B.C", "h:1"]).attack[0], "grpcs://h:1");
+  throws(() => words("-n", "10", "-n", "20"), /flag 'total' cannot be repeated/);
+  throws(() => words("--no-insecure"), /flag 'insecure' cannot be repeated/);
+});
+
+Deno.test("-D's and -M's files win over -d and -m beside them, as ghz takes them", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/data.json`, '{"name":"file"}');
+    await Deno.writeTextFile(`${dir}/meta.json`, '{"x-from":"file"}');
+    const both = ["-d", '{"name":"inline"}', "-D", `${dir}/data.json`, "-m", '{"x-from":"inline"}'];
+    const line = ghzCommandLine([...CALL, ...both, "-M", `${dir}/meta.json`, "h:1"]).attack.join(" ");
+    assertEquals([line.includes('-b {"name":"file"}'), line.includes("-H x-from: file")], [true, true]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("--call as ghz reads it: a leading dot dropped, one slash at most", () => {
+  const call = (name: string) => ghzCommandLine(["--insecure", "--call", name, "h:1"]).attack.join(" ");
+  assertEquals(call(".helloworld.Greeter.SayHello").includes("--call helloworld.Greeter.SayHello "), true);
+  assertEquals(call("Greeter/SayHello").includes("--call Greeter/SayHello "), true);
+  for (const bad of ["/helloworld.Greeter/SayHello", "SayHello", "a/b/c"]) {
+    throws(() => call(bad), /method name must be package.Service.Method or package.Service\/Method/);
+  }
+});
+
 Deno.test("exit 1 for what ghz refuses, exit 2 for what loadlab would run otherwise", async () => {
   const proto = ["--proto", GREETER_PROTO, "127.0.0.1:1"];
   assertEquals(await runGhzCommand([...CALL, "--nope", ...proto]), 1);
+  // ghz -v prints its version: a script's check that the tool is there.
+  assertEquals(await runGhzCommand(["-v"]), 0);
   // Keys of ghz's config file only.
   for (const key of ["--max-recv-message-size", "--max-send-message-size", "--disable-template-data"]) {
     assertEquals([key, await runGhzCommand([...CALL, `${key}=1`, ...proto])], [key, 1]);

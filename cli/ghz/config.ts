@@ -37,12 +37,27 @@ const AT_DEFAULT: Record<string, [unknown, string]> = {
 };
 
 const GO_DURATION = /^[-+]?(0|((\d+\.?\d*|\.\d+)(ns|us|µs|μs|ms|s|m|h))+)$/;
-/** Go's forms of ghz's counts (uint), steps (int) and durations (each number with its unit, or 0). */
-const FORMS: Array<[RegExp, RegExp, string]> = [
-  [/^(total|concurrency|connections|rps|cpus|skipFirst|stream-call-count)$/, /^\+?\d+$/, "a whole number"],
-  [/^(load|concurrency)-(start|step|end)$/, /^[-+]?\d+$/, "a whole number"],
-  [/(timeout|duration|keepalive|interval)$/, GO_DURATION, "a duration"],
-  [/-schedule$/, /^(const|step|line)$/, "one of const, step, line"],
+/**
+ * Go's types of ghz's options (a string where none matches) and a flag's text of each: counts (uint), steps
+ * (int), durations (each number with its unit, or 0), schedules. A config file holds to the types as Go
+ * decodes them (YAML's text may be a number or a boolean).
+ */
+const GO_TYPES: Array<[RegExp, string, RegExp?]> = [
+  [
+    /^(total|concurrency|connections|rps|cpus|skipFirst|stream-call-count|(load|concurrency)-(start|end))$/,
+    "uint",
+    /^\+?\d+$/,
+  ],
+  [/^(load|concurrency)-step$/, "int", /^[-+]?\d+$/],
+  [/(timeout|duration|keepalive|interval)$/, "duration", GO_DURATION],
+  [/-schedule$/, "string", /^(const|step|line)$/],
+  [
+    /^(count-errors|skipTLS|insecure|async|binary|stream-dynamic-messages|enable-compression|disable-.*)$/,
+    "bool",
+  ],
+  [/^(metadata|tags|reflect-metadata)$/, "map"],
+  [/^import-paths$/, "list"],
+  [/^data$/, "any"],
 ];
 
 /** The metadata names grpc-go 1.34 drops from a call's metadata: its own headers. */
@@ -67,14 +82,38 @@ export function readConfig(path: string, flag: string): Record<string, unknown> 
   const text = fileText(path, flag);
   const ext = /\.(toml|ya?ml)$/i.exec(path)?.[1].toLowerCase();
   const kind = ext === "toml" ? "TOML" : ext === undefined ? "JSON" : "YAML";
+  let config: unknown;
   try {
-    const config = kind === "TOML" ? parseToml(text) : kind === "YAML" ? parseYaml(text) : JSON.parse(text);
-    if (isRecord(config)) return config;
+    // Go's YAML is 1.1 (yes, no, on, off are booleans).
+    config = kind === "TOML"
+      ? parseToml(text)
+      : kind === "YAML"
+      ? parseYaml(text, { version: "1.1" })
+      : JSON.parse(text);
   } catch (err) {
     const first = (err as Error).message.split("\n")[0];
     throw new UsageError(`${flag} ${path}: not ${kind} (${first})`);
   }
-  throw new UsageError(`${flag} ${path}: expected an object of ghz's options`);
+  if (!isRecord(config)) throw new UsageError(`${flag} ${path}: expected an object of ghz's options`);
+  for (const [key, value] of Object.entries(config).filter(([k]) => GHZ_KEYS.includes(k))) {
+    const type = GO_TYPES.find(([keys]) => keys.test(key))?.[1] ?? "string";
+    const text = (v: unknown) =>
+      typeof v === "string" || (kind === "YAML" && /^(number|boolean)$/.test(typeof v));
+    const fits: Record<string, boolean> = {
+      uint: Number.isInteger(value) && (value as number) >= 0,
+      int: Number.isInteger(value),
+      bool: typeof value === "boolean",
+      map: isRecord(value) && Object.values(value).every(text),
+      list: Array.isArray(value) && value.every(text),
+      duration: /^(string|number)$/.test(typeof value),
+      string: text(value),
+    };
+    if (fits[type] === false) {
+      throw new UsageError(`${flag} ${path}: ${key} ${JSON.stringify(value)}: not Go's ${type}`);
+    }
+    if (type === "string") config[key] = String(value);
+  }
+  return config;
 }
 
 /** A refusal of something ghz does that loadlab does not: exit 2, whatever exit ghz's own errors have. */
@@ -90,8 +129,13 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
     delete config[key];
   }
   for (const [key, value] of Object.entries(config)) {
-    const [, form, what] = FORMS.find(([keys]) => keys.test(key)) ?? [];
+    const [, type, form] = GO_TYPES.find(([keys]) => keys.test(key)) ?? [];
     if (form && value !== undefined && !form.test(String(value))) {
+      const what = type === "string"
+        ? "one of const, step, line"
+        : type === "duration"
+        ? "a duration"
+        : "a whole number";
       throw new UsageError(`${where(key)} ${JSON.stringify(value)}: not ${what}`);
     }
   }
@@ -100,6 +144,14 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
     if (value === undefined || value === standard || isZero(value, standard)) continue;
     throw refused(`${where(key)} ${JSON.stringify(value)}: not run by loadlab; ${fix}`);
   }
+  // ghz's method names: one leading dot dropped, then pkg.Service.Method or one slash.
+  const method = String(config.call ?? "").replace(/^\./, "");
+  if (config.call !== undefined && !/^[^/]+\/[^/]*$|^[^/]*\.[^/]*$/.test(method)) {
+    throw new UsageError(
+      `${where("call")} ${JSON.stringify(config.call)}: method name must be package.Service.Method or ` +
+        "package.Service/Method",
+    );
+  } else if (config.call !== undefined) config.call = method;
   if (typeof config.host !== "string" || config.host === "") {
     throw new UsageError(`${where("host")} (HOST:PORT) is missing, e.g. 127.0.0.1:50051`);
   }
@@ -111,11 +163,19 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
   if (config["lb-strategy"] !== undefined && !/^dns:\/\/\/([\d.]+|\[.*\]):/.test(config.host)) {
     throw refused(`${where("lb-strategy")}: loadlab calls one address; give dns:///IP:PORT or drop it`);
   }
+  // As ghz: --proto is a .proto file, its path trimmed (an empty one is none).
+  const proto = String(config.proto ?? "").trim();
+  if (proto !== "" && !proto.endsWith(".proto")) {
+    throw new UsageError(`${where("proto")} ${proto}: must have .proto extension`);
+  }
+  config.proto = proto === "" ? undefined : proto;
   const flags = [`${config.insecure === true ? "grpc" : "grpcs"}://${host}`];
   // ghz's --rps 0 is no limit; a step or line load schedule sets the rate, --rps ignored.
   const noRps = isZero(config.rps, 0) || String(config["load-schedule"] ?? "const") !== "const";
   for (const [key, flag] of Object.entries(SIMPLE)) {
-    if (config[key] !== undefined && !(key === "rps" && noRps)) flags.push(flag, String(config[key]));
+    // As ghz: --proto over --protoset.
+    const unread = (key === "rps" && noRps) || (key === "protoset" && config.proto !== undefined);
+    if (config[key] !== undefined && !unread) flags.push(flag, String(config[key]));
   }
   const format = String(config.format ?? "summary");
   if (format === "html") {
@@ -147,12 +207,18 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
   if (authority !== undefined) flags.push("-H", `host: ${authority}`);
   if (config.skipTLS === true) flags.push("-k");
   if (config["enable-compression"] === true) flags.push("--compress", "gzip");
-  // ghz's --async sends each call without waiting for the one before: a count's calls all in flight.
-  if (config.async === true && (timed || flags.includes("-R"))) {
-    throw refused(`${where("async")} beside ${timed ? "a duration" : "--rps"}: not run by loadlab; drop it`);
+  // ghz's --async sends each call without waiting for the one before: a count's calls all in flight; over
+  // -z, paced by --rps, as many as the rate starts while a call may last (-t).
+  const paced = flags.includes("-R");
+  if (config.async === true && timed && !paced) {
+    throw refused(
+      `${where("async")} beside a duration without --rps: not run by loadlab; give --rps or drop it`,
+    );
   }
-  // ghz's 0 connections is its 1, 0 CPUs all of them.
-  const c = Number(config.async === true ? config.total ?? 200 : config.concurrency ?? 50);
+  const asyncMost = timed
+    ? Math.ceil((Number(config.rps) * parseDurationMs(timeout, "-t")) / 1000)
+    : config.total ?? 200;
+  const c = config.async === true ? Math.min(Number(asyncMost), 100_000) : Number(config.concurrency ?? 50);
   const connections = Number(config.connections ?? 1) || 1;
   // ghz's message caps: 2 GiB unless given (grpc-go's 4 MiB are not ghz's).
   flags.push("--max-receive", bytes(config["max-recv-message-size"], where("max-recv-message-size")));
@@ -178,9 +244,9 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
   for (const [name, value] of Object.entries(reflected)) flags.push("--reflect-header", `${name}: ${value}`);
   const call = new CallData(String(config.call ?? ""), config.name === undefined ? "" : `${config.name}:`);
   const binary = binaryData(config, where);
-  const data = config["data-file"] !== undefined && config.data === undefined
-    ? fileText(config["data-file"], where("data-file"))
-    : config.data;
+  // As ghz: -D's file over -d, -M's over -m.
+  const fromFile = config["data-file"] !== undefined;
+  const data = fromFile ? fileText(config["data-file"], where("data-file")) : config.data;
   // ghz fills each streamed message's templates apart (as loadlab does); data without one it refuses.
   if (config["stream-dynamic-messages"] === true && !/\{\{.*\}\}/.test(JSON.stringify(data ?? ""))) {
     throw new UsageError(
@@ -189,11 +255,11 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
   }
   if (binary !== undefined) flags.push("-b", streamCallCount(binary, config, where));
   else if (data !== undefined) {
-    if (typeof data === "string") jsonText(data, where(config.data === undefined ? "data-file" : "data"));
+    if (typeof data === "string") jsonText(data, where(fromFile ? "data-file" : "data"));
     const text = streamCallCount(typeof data === "string" ? data : JSON.stringify(data), config, where);
     flags.push("-b", call.fill(text, where("data")));
   }
-  const metadata = config["metadata-file"] !== undefined && config.metadata === undefined
+  const metadata = config["metadata-file"] !== undefined
     ? fileText(config["metadata-file"], where("metadata-file"))
     : config.metadata;
   for (const [name, value] of Object.entries(jsonObject(metadata, where("metadata")))) {
@@ -387,7 +453,7 @@ function isZero(value: unknown, standard: unknown): boolean {
   return (standard === 0 || standard === false) && /^0+(\.0*)?[a-zµ]*$|^false$/.test(String(value));
 }
 
-function fileText(path: unknown, flag: string): string {
+export function fileText(path: unknown, flag: string): string {
   try {
     return readTextFileCapped(String(path), MAX_CONFIG_BYTES);
   } catch (err) {
@@ -418,12 +484,16 @@ class CallData {
       ".TimestampUnixNano": "{{ $now(ns) }}",
     };
     return text.replace(/\{\{\s*(.*?)\s*\}\}/g, (action: string, inner: string) => {
-      const string = /^randomString\s+(\d+)$/.exec(inner);
-      if (string) return `{{ $randomString(${string[1]}) }}`;
-      const int = /^randomInt\s+(-?\d+)\s+(-?\d+)$/.exec(inner);
-      if (int && Number(int[2]) > Number(int[1])) {
-        return `{{ $randomNumber(${int[1]},${Number(int[2]) - 1}) }}`;
-      }
+      const string = /^randomString\s+(-?\d+)$/.exec(inner);
+      if (string && Number(string[1]) <= 0) {
+        throw refused(
+          `${flag}: ${action}: ghz's randomString 0 is from 2 to 16 letters a call; give the length`,
+        );
+      } else if (string) return `{{ $randomString(${string[1]}) }}`;
+      // ghz's randomInt: a negative min is 0, a max of 0 or less 1; the max is not reached.
+      const int = /^randomInt\s+(-?\d+)\s+(-?\d+)$/.exec(inner)?.slice(1).map(Number);
+      const [min, max] = int ? [Math.max(0, int[0]), int[1] <= 0 ? 1 : int[1]] : [];
+      if (max! > min!) return `{{ $randomNumber(${min},${max! - 1}) }}`;
       if (inner === ".RequestNumber") {
         this.numbered = true;
         return "{{ RequestNumber }}";

@@ -68,8 +68,10 @@ Deno.test("ghz's example config becomes the flags it stands for, with ghz's defa
 
 Deno.test("an option loadlab would run otherwise is refused with exit 2; no host is an error", () => {
   throws(
-    () => ghzFlags({ host: "h:1", async: true, rps: 5 }, where),
-    (e) => e instanceof UsageError && e.exitCode === 2 && /^--async beside --rps: not run by/.test(e.message),
+    () => ghzFlags({ host: "h:1", async: true, duration: "1s" }, where),
+    (e) =>
+      e instanceof UsageError && e.exitCode === 2 &&
+      /^--async beside a duration without --rps: not/.test(e.message),
   );
   // At its default it is ghz's own run: accepted.
   assertEquals(
@@ -136,6 +138,13 @@ Deno.test("ghz's randomString, randomInt and UUID templates become placeholders;
     () => ghzFlags({ host: "h:1", data: { id: "{{.InputName}}" } }, where),
     (e) => e instanceof UsageError && /template \{\{\.InputName\}\} is not filled/.test(e.message),
   );
+  // ghz's randomInt: a negative min is 0, a max of 0 or less is 1; randomString 0 is 2 to 16 letters.
+  const body = (data: unknown) => ghzFlags({ host: "h:1", data }, where).find((f) => f.startsWith("{"));
+  assertEquals(
+    body({ a: "{{randomInt -5 3}}", b: "{{randomInt 0 0}}" }),
+    '{"a":"{{ $randomNumber(0,2) }}","b":"{{ $randomNumber(0,0) }}"}',
+  );
+  throws(() => body({ a: "{{randomString 0}}" }), /randomString 0.*from 2 to 16/);
 });
 
 Deno.test("a ghz config that is a device, a FIFO or a folder is refused before a byte is read", async () => {
@@ -317,4 +326,49 @@ Deno.test("--stream-call-duration ends a stream's sends at ghz's time: with an i
     () => data({ "stream-call-duration": "100ms", "stream-call-count": 1000 }),
     (e) => e instanceof UsageError && e.exitCode === 2 && /--stream-interval/.test(e.message),
   );
+});
+
+Deno.test("a ghz config's values of another type than ghz's are its error, as Go decodes them", async () => {
+  const dir = await Deno.makeTempDir();
+  const read = (name: string, text: string) => {
+    Deno.writeTextFileSync(`${dir}/${name}`, text);
+    return readConfig(`${dir}/${name}`, "--config");
+  };
+  try {
+    for (
+      const bad of [
+        '{"total":"30"}',
+        '{"insecure":"true"}',
+        '{"call":5}',
+        '{"total":-1}',
+        '{"metadata":"{}"}',
+      ]
+    ) {
+      throws(() => read("c.json", bad), (e: Error) => e instanceof UsageError && /not Go's /.test(e.message));
+    }
+    throws(() => read("c.toml", 'concurrency = "4"'), /concurrency "4": not Go's uint/);
+    throws(() => read("c.yaml", 'total: "30"'), /total "30": not Go's uint/);
+    // YAML 1.1 as Go reads it: yes is true; a number where text goes is its text.
+    assertEquals(read("c.yaml", "insecure: yes\nname: 5\ntimeout: 5s\nimport-paths: [a]\n"), {
+      insecure: true,
+      name: "5",
+      timeout: "5s",
+      "import-paths": ["a"],
+    });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("--proto over --protoset beside it, as ghz reads the schema", () => {
+  const flags = ghzFlags({ host: "h:1", proto: GREETER_PROTO, protoset: "/nonexistent.protoset" }, where);
+  assertEquals([flags.includes("--proto"), flags.includes("--protoset")], [true, false]);
+});
+
+Deno.test("--proto names a .proto file, as ghz requires; an empty one is none", () => {
+  throws(
+    () => ghzFlags({ host: "h:1", proto: "greeter.txt" }, where),
+    /--proto greeter.txt: must have .proto ext/,
+  );
+  assertEquals(ghzFlags({ host: "h:1", proto: " " }, where).includes("--reflect"), true);
 });

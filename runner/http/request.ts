@@ -8,7 +8,6 @@ import type { RequestSpec } from "../request_spec.ts";
 import { buildTemplate, type RequestTemplate } from "./template.ts";
 import {
   addsLength,
-  bodyTextOf,
   DEFAULT_USER_AGENT,
   isTemplated,
   type RequestFields,
@@ -57,7 +56,7 @@ export function encodeRequest(
   const needsLength = addsLength(spec, fields);
   const templated = isTemplated(spec);
   const template = templated || alwaysTemplate
-    ? buildTemplate(head, bodyTextOf(spec), needsLength, (n) => names.indexOf(n))
+    ? buildTemplate(head, spec.body, needsLength, (n) => names.indexOf(n))
     : null;
   const base = { isHead: fields.isHead, method: spec.method, path: spec.path, template, endpoint: 0 };
   if (templated) return { ...base, bytes: EMPTY, fixed: false };

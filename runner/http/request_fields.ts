@@ -83,8 +83,3 @@ export function isTemplated(spec: RequestSpec): boolean {
   if (spec.headers.some(([n, v]) => hasPlaceholder(n) || hasPlaceholder(v))) return true;
   return spec.body !== undefined && hasPlaceholder(decoder.decode(spec.body));
 }
-
-/** The body of `spec` as text (templates split it into parts), or "" without one. */
-export function bodyTextOf(spec: RequestSpec): string {
-  return spec.body === undefined ? "" : decoder.decode(spec.body);
-}

@@ -26,6 +26,7 @@ import {
 export const engineRandom = Math.random;
 
 const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 
 /** Slot kinds below 0; 0 and above index the values. */
 const RANDOM_NUMBER = -1;
@@ -164,6 +165,13 @@ function headPlace(head: string, offset: number, raw: boolean): FillPlace {
   return fieldPlace(head.slice(lineStart, head.indexOf(":", lineStart)));
 }
 
+/** A body's parts: its bytes as they are (binary ones too) unless its text holds a placeholder. */
+export function bodyPartsOf(body: Uint8Array | undefined, indexOf: (name: string) => number): Parts {
+  const text = body === undefined ? "" : decoder.decode(body);
+  if (body === undefined || hasPlaceholder(text)) return partsOf(text, indexOf);
+  return { ...partsOf("", indexOf), segments: [body], fixedBytes: body.length };
+}
+
 /** A placeholder that cannot be built (unknown name, bad call); the plan checks first, so a bug of ours. */
 class TemplateError extends Error {
   override name = "TemplateError";
@@ -180,12 +188,12 @@ export interface RequestTemplate {
 /** Builds the template of a request's head text (lines ending CRLF, no blank line) and body text. */
 export function buildTemplate(
   headText: string,
-  bodyText: string,
+  body: Uint8Array | undefined,
   autoLength: boolean,
   indexOf: (name: string) => number,
 ): RequestTemplate {
   const head = partsOf(headText, indexOf, (offset, raw) => headPlace(headText, offset, raw));
-  return { head, body: partsOf(bodyText, indexOf), autoLength };
+  return { head, body: bodyPartsOf(body, indexOf), autoLength };
 }
 
 const ALNUM = encoder.encode("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789");

@@ -105,7 +105,7 @@ function handshakeTemplate(url: URL, ws: WsAction, indexOf: (name: string) => nu
   if (ws.protocols?.length) lines.push(`Sec-WebSocket-Protocol: ${ws.protocols.join(", ")}`);
   if (ws.deflate) lines.push(`Sec-WebSocket-Extensions: ${DEFLATE_OFFER}`);
   for (const [name, value] of Object.entries(ws.headers ?? {})) lines.push(`${name}: ${value}`);
-  return buildTemplate(lines.join("\r\n") + "\r\n", "", false, indexOf);
+  return buildTemplate(lines.join("\r\n") + "\r\n", undefined, false, indexOf);
 }
 
 /** A received message as captures and checks read a response: its text is the body. */

@@ -19,7 +19,6 @@ import {
 import { hostHeaderOf, resolvePath } from "../request.ts";
 import {
   addsLength,
-  bodyTextOf,
   bodyWithLength,
   isTemplated,
   requestFieldsOf,
@@ -74,7 +73,7 @@ export function encodeH2Request(
     ];
     const autoLength = addsLength(spec, fields);
     const indexOf = (n: string) => names.indexOf(n);
-    const template = buildH2Template(all, bodyTextOf(spec), autoLength, indexOf, encodeField);
+    const template = buildH2Template(all, spec.body, autoLength, indexOf, encodeField);
     // A gRPC message with placeholders is filled and encoded per call (protobuf_template.ts).
     if (spec.grpcMessage !== undefined) template.grpc = grpcBodyTemplate(spec.grpcMessage, indexOf);
     template.oneMessage = spec.grpcUnary === true;

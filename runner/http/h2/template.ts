@@ -16,7 +16,15 @@ import {
   HEADERS,
   writeFrameHeader,
 } from "../../../http2/frames.ts";
-import { hasPlaceholder, type Parts, partsOf, upperBound, writeInt, writeParts } from "../template.ts";
+import {
+  bodyPartsOf,
+  hasPlaceholder,
+  type Parts,
+  partsOf,
+  upperBound,
+  writeInt,
+  writeParts,
+} from "../template.ts";
 import { bodyTooBigMessage, fieldPlace, MAX_BODY_BYTES, urlPlace } from "../fill_values.ts";
 import {
   grpcBodyBound,
@@ -54,10 +62,10 @@ const CONTENT_LENGTH = literalNameBytes("content-length");
 /** `cookie` likewise (its static entry, 32): a flow step's cookies from the session's jar. */
 const COOKIE = literalNameBytes("cookie");
 
-/** The template of a request's `fields` (pseudo-headers first, lower-case) and body text. */
+/** The template of a request's `fields` (pseudo-headers first, lower-case) and body. */
 export function buildH2Template(
   fields: ReadonlyArray<readonly [string, string]>,
-  bodyText: string,
+  body: Uint8Array | undefined,
   autoLength: boolean,
   indexOf: (name: string) => number,
   encodeFixed: (name: string, value: string) => Uint8Array,
@@ -82,7 +90,7 @@ export function buildH2Template(
   return {
     pieces,
     fields: templated,
-    body: partsOf(bodyText, indexOf),
+    body: bodyPartsOf(body, indexOf),
     autoLength,
     head,
     grpc: null,
