@@ -112,10 +112,21 @@ class Hops {
     this.at = href, this.verb = method.toUpperCase(), this.sent = encodeBody(body, this.headers);
   }
 
+  /** Sends this hop on the VU's session (which hands its answer to `arrived`), else through fetch. */
   next(): Promise<K6Response> {
     if (jsonOut) this.startMs = performance.now();
-    this.jar?.addCookies(absolute(this.at), this.headers, this.givenCookie);
-    return send(this.vu?.s, this);
+    const { at, headers, sent: body, name, tags, params: { timeout } } = this, s = this.vu?.s;
+    this.jar?.addCookies(absolute(at), headers, this.givenCookie);
+    const timeoutMs = timeout === undefined ? undefined : durationMs(timeout);
+    if (s === undefined) return fetched(this, timeoutMs);
+    // No headers of its own: the session's plain request, encoded once per method and path.
+    const own = headers === NO_HEADERS ? undefined : headers;
+    const options = own === undefined && body === undefined && name === undefined && tags === undefined &&
+        timeoutMs === undefined
+      ? undefined
+      : { headers: own, body, name, tags, timeoutMs, cookies: this.jar === null };
+    const sending = (s as ScriptSession).request(this.verb, pathOf(s, this.place, at), options, this);
+    return sending as Promise<unknown> as Promise<K6Response>;
   }
 
   arrived(raw: Response): K6Response | Promise<K6Response> {
@@ -217,30 +228,19 @@ function sameOrigin(from: string, location: string): boolean {
   }
 }
 
-/** Sends hop `h` on session `s`'s connection (the session hands its answer to `h`), else through fetch. */
-function send(s: Session | undefined, h: Hops): Promise<K6Response> {
-  const { verb: method, at: href, sent: body, headers, name, tags, params: { timeout } } = h;
-  const timeoutMs = timeout === undefined ? undefined : durationMs(timeout);
-  if (s === undefined) {
-    const signal = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
-    const init = { method, headers, body: body as BodyInit | undefined, signal, redirect: "manual" as const };
-    const startMs = performance.now();
-    return fetch(href, init).then((res) => fetchedResponse(res, startMs), fetchFailed).then((r) => {
-      const failure = r.failure?.kind as ErrorKind | undefined,
-        latencyUs = (performance.now() - startMs) * 1000;
-      const sent = { name: name ?? `${method} ${href}`, method, tags, status: r.status, failure, latencyUs };
-      if (hookRequests.length < MAX_HOOK_REQUESTS) hookRequests.push(sent);
-      return h.arrived(r);
-    });
-  }
-  // No headers of its own: the session's plain request, encoded once per method and path.
-  const own = headers === NO_HEADERS ? undefined : headers;
-  const path = pathOf(s, h.place, href),
-    plain = own === undefined && body === undefined && name === undefined;
-  const options = plain && tags === undefined && timeoutMs === undefined
-    ? undefined
-    : { headers: own, body, name, tags, timeoutMs, cookies: h.jar === null };
-  return (s as ScriptSession).request(method, path, options, h) as Promise<unknown> as Promise<K6Response>;
+/** A hop outside a session (setup, teardown): by fetch, counted as k6 counts them (`takeHookRequests`). */
+function fetched(h: Hops, timeoutMs: number | undefined): Promise<K6Response> {
+  const { verb: method, at: href, headers, sent: body, name, tags } = h;
+  const signal = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
+  const init = { method, headers, body: body as BodyInit | undefined, signal, redirect: "manual" as const };
+  const startMs = performance.now();
+  return fetch(href, init).then((res) => fetchedResponse(res, startMs), fetchFailed).then((r) => {
+    const failure = r.failure?.kind as ErrorKind | undefined,
+      latencyUs = (performance.now() - startMs) * 1000;
+    const sent = { name: name ?? `${method} ${href}`, method, tags, status: r.status, failure, latencyUs };
+    if (hookRequests.length < MAX_HOOK_REQUESTS) hookRequests.push(sent);
+    return h.arrived(r);
+  });
 }
 
 /** What a URL says once parsed: its path and query, origin, and Basic credentials. */
