@@ -418,7 +418,16 @@ class Client {
       });
     }
   }
-  async request(method: string, url: string, ...a: unknown[]): Promise<LocustResponse> {
+  /** One request: an answer that is no redirect (the most) is the response with no frame of its own. */
+  request(method: string, url: string, ...a: unknown[]): Promise<LocustResponse> {
+    try {
+      return this.#send(method, url, a);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  #send(method: string, url: string, a: unknown[]): Promise<LocustResponse> {
     // A bare `self.client.get(url)` (the most sent) reads no options and builds no headers.
     let o = a.length === 0 ? NO_OPTIONS : (args(a, [], [], false, true) as [Record<string, unknown>])[0];
     if (this.request_name !== null && o.name == null) o = { ...o, name: this.request_name };
@@ -459,11 +468,27 @@ class Client {
       (headers ??= {})["content-type"] ??= "application/x-www-form-urlencoded";
       options.headers = headers;
     }
-    const startMs = nowMs(s);
-    let verb = method.toUpperCase(), at = path, r = await s.request(verb, path, options);
-    // As requests follows a redirect (HEAD's only when asked), up to 30, the response the last one's; as
-    // Locust counts it, one request under the first name (its hops' row folds into it: stats.ts).
-    let hops = (o.allow_redirects == null ? verb !== "HEAD" : bool(o.allow_redirects)) ? 30 : 0, hop;
+    const startMs = nowMs(s), verb = method.toUpperCase();
+    return s.request(verb, path, options).then((r) =>
+      redirect(r) === null
+        ? this.#answered(s, o, r, verb, path, startMs)
+        : this.#redirected(s, o, r, verb, path, options, startMs)
+    );
+  }
+
+  /** As requests follows a redirect (HEAD's only when asked), up to 30: the last one's response. */
+  async #redirected(
+    s: Session,
+    o: Record<string, unknown>,
+    r: Response,
+    verb: string,
+    path: string,
+    options: RequestOptions,
+    startMs: number,
+  ): Promise<LocustResponse> {
+    // As Locust counts it, one request under the first name (its hops' row folds into it: stats.ts).
+    let hops = (o.allow_redirects == null ? verb !== "HEAD" : bool(o.allow_redirects)) ? 30 : 0, at = path;
+    let hop: string | undefined;
     for (let to = redirect(r); to !== null && hops-- > 0; to = redirect(r)) {
       hop ??= (options.name ?? `${verb} ${pathAndQuery(path).split("?")[0]}`) + REDIRECTED;
       at = new URL(to, new URL(at, s.target)).href;
@@ -473,6 +498,18 @@ class Client {
       options.name = hop;
       r = await s.request(verb, at, options);
     }
+    return this.#answered(s, o, r, verb, at, startMs, path);
+  }
+
+  #answered(
+    s: Session,
+    o: Record<string, unknown>,
+    r: Response,
+    verb: string,
+    at: string,
+    startMs: number,
+    path = at,
+  ): LocustResponse {
     const response = new LocustResponse(s, r, verb, at);
     response.elapsedMs = nowMs(s) - startMs;
     response.name = o.name != null ? str(o.name) : pathAndQuery(path);
