@@ -418,16 +418,11 @@ class Client {
       });
     }
   }
-  /** One request: an answer that is no redirect (the most) is the response with no frame of its own. */
+  /**
+   * One request: an answer that is no redirect (the most) is the response with no frame of its own. A
+   * refusal throws (the converted file awaits every call that sends, so it lands as a rejection would).
+   */
   request(method: string, url: string, ...a: unknown[]): Promise<LocustResponse> {
-    try {
-      return this.#send(method, url, a);
-    } catch (err) {
-      return Promise.reject(err);
-    }
-  }
-
-  #send(method: string, url: string, a: unknown[]): Promise<LocustResponse> {
     // A bare `self.client.get(url)` (the most sent) reads no options and builds no headers.
     let o = a.length === 0 ? NO_OPTIONS : (args(a, [], [], false, true) as [Record<string, unknown>])[0];
     if (this.request_name !== null && o.name == null) o = { ...o, name: this.request_name };
