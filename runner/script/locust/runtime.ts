@@ -419,8 +419,8 @@ class Client {
     }
   }
   /**
-   * One request: an answer that is no redirect (the most) is the response with no frame of its own. A
-   * refusal throws (the converted file awaits every call that sends, so it lands as a rejection would).
+   * One request, its answer made the response in a continuation, not an async frame (1 KB of saved locals).
+   * A refusal throws (the converted file awaits every call that sends, so it lands as a rejection would).
    */
   request(method: string, url: string, ...a: unknown[]): Promise<LocustResponse> {
     // A bare `self.client.get(url)` (the most sent) reads no options and builds no headers.
@@ -463,57 +463,33 @@ class Client {
       (headers ??= {})["content-type"] ??= "application/x-www-form-urlencoded";
       options.headers = headers;
     }
-    const startMs = nowMs(s), verb = method.toUpperCase();
-    return s.request(verb, path, options).then((r) =>
-      redirect(r) === null
-        ? this.#answered(s, o, r, verb, path, startMs)
-        : this.#redirected(s, o, r, verb, path, options, startMs)
-    );
-  }
-
-  /** As requests follows a redirect (HEAD's only when asked), up to 30: the last one's response. */
-  async #redirected(
-    s: Session,
-    o: Record<string, unknown>,
-    r: Response,
-    verb: string,
-    path: string,
-    options: RequestOptions,
-    startMs: number,
-  ): Promise<LocustResponse> {
-    // As Locust counts it, one request under the first name (its hops' row folds into it: stats.ts).
-    let hops = (o.allow_redirects == null ? verb !== "HEAD" : bool(o.allow_redirects)) ? 30 : 0, at = path;
-    let hop: string | undefined;
-    for (let to = redirect(r); to !== null && hops-- > 0; to = redirect(r)) {
-      hop ??= (options.name ?? `${verb} ${pathAndQuery(path).split("?")[0]}`) + REDIRECTED;
-      at = new URL(to, new URL(at, s.target)).href;
-      if (r.status === 303 || ((r.status === 301 || r.status === 302) && verb === "POST")) {
-        verb = "GET", delete options.body, delete options.json;
+    const startMs = nowMs(s);
+    // As requests follows a redirect (HEAD's only when asked), up to 30, the response the last one's; as
+    // Locust counts it, one request under the first name (its hops' row folds into it: stats.ts).
+    let verb = method.toUpperCase(), at = path, hop: string | undefined;
+    let hops = (o.allow_redirects == null ? verb !== "HEAD" : bool(o.allow_redirects)) ? 30 : 0;
+    const answered = (r: Response): LocustResponse | Promise<LocustResponse> => {
+      const to = redirect(r);
+      if (to !== null && hops-- > 0) {
+        hop ??= (options.name ?? `${verb} ${pathAndQuery(path).split("?")[0]}`) + REDIRECTED;
+        at = new URL(to, new URL(at, s.target)).href;
+        if (r.status === 303 || ((r.status === 301 || r.status === 302) && verb === "POST")) {
+          verb = "GET", delete options.body, delete options.json;
+        }
+        options.name = hop;
+        return s.request(verb, at, options).then(answered);
       }
-      options.name = hop;
-      r = await s.request(verb, at, options);
-    }
-    return this.#answered(s, o, r, verb, at, startMs, path);
-  }
-
-  #answered(
-    s: Session,
-    o: Record<string, unknown>,
-    r: Response,
-    verb: string,
-    at: string,
-    startMs: number,
-    path = at,
-  ): LocustResponse {
-    const response = new LocustResponse(s, r, verb, at);
-    response.elapsedMs = nowMs(s) - startMs;
-    response.name = o.name != null ? str(o.name) : pathAndQuery(path);
-    response.context = o.context as Record<string, unknown> | undefined;
-    response.fast = this.fast;
-    if (bool(o.catch_response)) response[CATCH] = o.catch_response === REST ? "rest" : "catch";
-    // A request the run's end cut is no failure of the server's (Locust does not report a killed user's).
-    else if (r.status !== 0 || !s.ended.aborted) report(s, response, response.failureText());
-    return response;
+      const response = new LocustResponse(s, r, verb, at);
+      response.elapsedMs = nowMs(s) - startMs;
+      response.name = o.name != null ? str(o.name) : pathAndQuery(path);
+      response.context = o.context as Record<string, unknown> | undefined;
+      response.fast = this.fast;
+      if (bool(o.catch_response)) response[CATCH] = o.catch_response === REST ? "rest" : "catch";
+      // A request the run's end cut is no failure of the server's (Locust does not report a killed user's).
+      else if (r.status !== 0 || !s.ended.aborted) report(s, response, response.failureText());
+      return response;
+    };
+    return s.request(verb, path, options).then(answered);
   }
 }
 
