@@ -44,9 +44,7 @@ import { scriptText } from "../text.ts";
 type User = VirtualUser<SessionEnd>;
 
 /** What a runtime makes of a response (k6's `K6Response`): its value settles the request instead. */
-export interface ResponseThen {
-  arrived(response: Response): unknown;
-}
+export type ResponseThen = { arrived(response: Response): unknown };
 
 /** A virtual user's requests, session after session: one at a time, on the session's connection. */
 export class SessionSender implements SessionCount {
