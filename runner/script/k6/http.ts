@@ -120,9 +120,8 @@ class Hops {
     const timeoutMs = timeout === undefined ? undefined : durationMs(timeout);
     if (s === undefined) return fetched(this, timeoutMs);
     // No headers of its own: the session's plain request, encoded once per method and path.
-    const own = headers === NO_HEADERS ? undefined : headers;
-    const options = own === undefined && body === undefined && name === undefined && tags === undefined &&
-        timeoutMs === undefined
+    const own = headers === NO_HEADERS ? undefined : headers, timed = timeoutMs !== undefined;
+    const options = own === undefined && body === undefined && name === undefined && !tags && !timed
       ? undefined
       : { headers: own, body, name, tags, timeoutMs, cookies: this.jar === null };
     const sending = (s as ScriptSession).request(this.verb, pathOf(s, this.place, at), options, this);
@@ -131,9 +130,7 @@ class Hops {
 
   arrived(raw: Response): K6Response | Promise<K6Response> {
     const s = this.vu?.s, verb = this.verb, at = this.at, headers = this.headers;
-    if (s !== undefined && requestDefaults.noCookiesReset) {
-      keepCookies(s.vu, raw.headers.getAll("set-cookie"));
-    }
+    if (requestDefaults.noCookiesReset && s) keepCookies(s.vu, raw.headers.getAll("set-cookie"));
     if (httpDebug !== null && s !== undefined) debugExchange(verb, absolute(at), headers, this.sent, raw);
     if (requestDefaults.phases && s !== undefined && (raw.waitingMs ?? NaN) >= 0) {
       addPhases(raw, this.tags, verb, absolute(at), this.name);
