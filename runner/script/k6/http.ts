@@ -95,10 +95,8 @@ class Hops {
   startMs = 0;
 
   constructor(method: string, target: Url, body: Body, readonly params: Params) {
-    for (const key in params) {
-      if (!PARAMS.has(key)) {
-        throw new TypeError(`http params.${key} is not supported by loadlab's k6 runtime`);
-      }
+    for (const k in params) {
+      if (!PARAMS.has(k)) throw new TypeError(`http params.${k} is not supported by loadlab's k6 runtime`);
     }
     this.digest = authKind(params.auth) === "digest";
     const href = typeof target === "string" ? target : target.url;
@@ -124,8 +122,7 @@ class Hops {
     const options = own === undefined && body === undefined && name === undefined && !tags && !timed
       ? undefined
       : { headers: own, body, name, tags, timeoutMs, cookies: this.jar === null };
-    const sending = (s as ScriptSession).request(this.verb, pathOf(s, this.place, at), options, this);
-    return sending as Promise<unknown> as Promise<K6Response>;
+    return (s as ScriptSession).request(this.verb, pathOf(s, this.place, at), options, this) as Promise<any>;
   }
 
   arrived(raw: Response): K6Response | Promise<K6Response> {

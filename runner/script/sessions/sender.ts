@@ -200,9 +200,7 @@ export class SessionSender implements SessionCount {
     options: RequestOptions,
     then?: ResponseThen,
   ): Promise<Response> {
-    if (then !== undefined) {
-      return this.#placed(batch, method, target, options).then((r) => then.arrived(r) as Response);
-    }
+    if (then) return this.#placed(batch, method, target, options).then((r) => then.arrived(r) as Response);
     const place = this.sessions.origins.placeOf(target, this.run.shared);
     if (typeof place === "string") return Promise.reject(new ScriptRequestError(place));
     if (batch !== null) return batch.request({ place, method, target, options });
