@@ -20,6 +20,7 @@ import { b64encode } from "./encoding.ts";
 import { jsonOut, requestPoints } from "./json_out.ts";
 import { addPhases } from "./metrics.ts";
 import type { Response, Session } from "../session.ts";
+import type { ScriptSession } from "../sessions/session.ts";
 import { durationMsOf } from "../../../validation/duration.ts";
 import { expectStatuses } from "../../stats/recorder.ts";
 import type { ErrorKind } from "../../../results/mod.ts";
@@ -65,73 +66,99 @@ export function url(strings: TemplateStringsArray, ...values: unknown[]): { url:
 /** One request; follows redirects; in a session on its connection, else by fetch. */
 export function request(method: string, target: Url, body?: Body, opts?: Params | null): Promise<K6Response> {
   try {
-    return requestHops(method, target, body, opts ?? NO_PARAMS);
+    return new Hops(method, target, body, opts ?? NO_PARAMS).next();
   } catch (err) {
     return Promise.reject(err);
   }
 }
 
-/** A request's first hop; its answer sends the next (a redirect, a Digest answer), else is the response. */
-function requestHops(method: string, target: Url, body: Body, params: Params): Promise<K6Response> {
-  for (const key in params) {
-    if (!PARAMS.has(key)) throw new TypeError(`http params.${key} is not supported by loadlab's k6 runtime`);
+/**
+ * A request's hops in one object, which the session hands each answer (`arrived`): the response, or the
+ * next hop's (a redirect, a Digest answer). No closure and no promise of k6's own a request.
+ */
+class Hops {
+  readonly digest: boolean;
+  readonly name: string | undefined;
+  /** Each hop's URL parsed once (a script's `base + "path"` is a new string each time, hashed per lookup). */
+  place: Place;
+  readonly headers: Record<string, string>;
+  readonly tags: Readonly<Record<string, string>> | undefined;
+  readonly jar: CookieJar | null;
+  readonly givenCookie: string | undefined;
+  hops: number;
+  at: string;
+  verb: string;
+  sent: string | Uint8Array | undefined;
+  answered = false;
+  /** Taken now: a redirect's or a Digest answer's next hop resumes where another VU may be current. */
+  readonly vu = current();
+  startMs = 0;
+
+  constructor(method: string, target: Url, body: Body, readonly params: Params) {
+    for (const k in params) {
+      if (!PARAMS.has(k)) throw new TypeError(`http params.${k} is not supported by loadlab's k6 runtime`);
+    }
+    this.digest = authKind(params.auth) === "digest";
+    const href = typeof target === "string" ? target : target.url;
+    this.name = params.tags?.name ?? (typeof target === "string" ? undefined : target.name);
+    this.place = placeOf(href);
+    this.headers = headersOf(params, this.place, body, this.digest);
+    this.tags = requestTags(params.tags);
+    this.jar = params.jar instanceof CookieJar ? params.jar : null;
+    this.givenCookie = this.headers["Cookie"];
+    this.hops = params.redirects ?? requestDefaults.maxRedirects;
+    this.at = href, this.verb = method.toUpperCase(), this.sent = encodeBody(body, this.headers);
   }
-  const digest = authKind(params.auth) === "digest";
-  const href = typeof target === "string" ? target : target.url;
-  const name = params.tags?.name ?? (typeof target === "string" ? undefined : target.name);
-  // Each hop's URL parsed once (a script's `base + "path"` is a new string each time, hashed per lookup).
-  let place = placeOf(href);
-  const headers = headersOf(params, place, body, digest);
-  const tags = requestTags(params.tags);
-  const jar = params.jar instanceof CookieJar ? params.jar : null;
-  const givenCookie = headers["Cookie"];
-  let hops = params.redirects ?? requestDefaults.maxRedirects,
-    at = href,
-    verb = method.toUpperCase(),
-    sent = encodeBody(body, headers),
-    answered = false;
-  const responseType = params.responseType ?? (requestDefaults.discardResponseBodies ? "none" : "text");
-  // Taken now: a redirect's or a Digest answer's next hop resumes where another VU may be current.
-  const vu = current(), s = vu?.s;
-  let startMs = 0;
-  const next = (): Promise<K6Response> => {
-    startMs = jsonOut ? performance.now() : 0;
-    jar?.addCookies(absolute(at), headers, givenCookie);
-    return send(s, verb, at, place, sent, headers, name, tags, params.timeout, jar !== null).then(arrived);
-  };
-  const arrived = (raw: Response): K6Response | Promise<K6Response> => {
-    if (httpDebug !== null && s !== undefined) debugExchange(verb, absolute(at), headers, sent, raw);
+
+  /** Sends this hop on the VU's session (which hands its answer to `arrived`), else through fetch. */
+  next(): Promise<K6Response> {
+    if (jsonOut) this.startMs = performance.now();
+    const { at, headers, sent: body, name, tags, params: { timeout } } = this, s = this.vu?.s;
+    this.jar?.addCookies(absolute(at), headers, this.givenCookie);
+    const timeoutMs = timeout === undefined ? undefined : durationMs(timeout);
+    if (s === undefined) return fetched(this, timeoutMs);
+    // No headers of its own: the session's plain request, encoded once per method and path.
+    const own = headers === NO_HEADERS ? undefined : headers, timed = timeoutMs !== undefined;
+    const options = own === undefined && body === undefined && name === undefined && !tags && !timed
+      ? undefined
+      : { headers: own, body, name, tags, timeoutMs, cookies: this.jar === null };
+    return (s as ScriptSession).request(this.verb, pathOf(s, this.place, at), options, this) as Promise<any>;
+  }
+
+  arrived(raw: Response): K6Response | Promise<K6Response> {
+    const s = this.vu?.s, verb = this.verb, at = this.at, headers = this.headers;
+    if (requestDefaults.noCookiesReset && s) keepCookies(s.vu, raw.headers.getAll("set-cookie"));
+    if (httpDebug !== null && s !== undefined) debugExchange(verb, absolute(at), headers, this.sent, raw);
     if (requestDefaults.phases && s !== undefined && (raw.waitingMs ?? NaN) >= 0) {
-      addPhases(raw, tags, verb, absolute(at), name);
+      addPhases(raw, this.tags, verb, absolute(at), this.name);
     }
     if (jsonOut && s !== undefined) {
-      const hopMs = performance.now() - startMs;
-      requestPoints(verb, absolute(at), name, raw, hopMs, vu!.scenario, tags);
+      const hopMs = performance.now() - this.startMs;
+      requestPoints(verb, absolute(at), this.name, raw, hopMs, this.vu!.scenario, this.tags);
     }
-    jar?.keep(absolute(at), raw.headers.getAll("set-cookie"));
-    const challenge = digest && !answered && raw.status === 401
+    this.jar?.keep(absolute(at), raw.headers.getAll("set-cookie"));
+    const challenge = this.digest && !this.answered && raw.status === 401
       ? digestChallenge(raw.headers.get("www-authenticate"))
       : null;
     if (challenge !== null) {
       const { user, password, path } = credentialsOf(at);
       headers["Authorization"] = digestAuthorization(challenge, verb, path, user, password);
-      answered = true;
-      return next();
+      this.answered = true;
+      return this.next();
     }
     const location = raw.status >= 300 && raw.status < 400 ? raw.headers.get("location") : null;
-    if (location === null || hops-- <= 0 || !sameOrigin(at, location)) {
-      const res = new K6Response(raw, at, verb, headers, sent, responseType);
+    if (location === null || this.hops-- <= 0 || !sameOrigin(at, location)) {
+      const type = this.params.responseType ?? (requestDefaults.discardResponseBodies ? "none" : "text");
+      const res = new K6Response(raw, at, verb, headers, this.sent, type);
       if (raw.status === 0 && requestDefaults.throw) throw new Error(res.error);
       return res;
     }
-    at = new URL(location, at).href;
-    place = placeOf(at);
+    this.place = placeOf(this.at = new URL(location, at).href);
     if (raw.status === 303 || ((raw.status === 301 || raw.status === 302) && verb === "POST")) {
-      verb = "GET", sent = undefined;
+      this.verb = "GET", this.sent = undefined;
     }
-    return next();
-  };
-  return next();
+    return this.next();
+  }
 }
 
 /** The user and password of a URL and the path and query a Digest answer signs. */
@@ -195,42 +222,18 @@ function sameOrigin(from: string, location: string): boolean {
   }
 }
 
-/** Sends one request to `href` (parsed: `place`) on session `s`'s connection, else through fetch. */
-function send(
-  s: Session | undefined,
-  method: string,
-  href: string,
-  place: Place,
-  body: string | Uint8Array | undefined,
-  headers: Record<string, string>,
-  name: string | undefined,
-  tags: Readonly<Record<string, string>> | undefined,
-  timeout: string | number | undefined,
-  ownJar: boolean,
-): Promise<Response> {
-  const timeoutMs = timeout === undefined ? undefined : durationMs(timeout);
-  if (s === undefined) {
-    const signal = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
-    const init = { method, headers, body: body as BodyInit | undefined, signal, redirect: "manual" as const };
-    const startMs = performance.now();
-    return fetch(href, init).then((res) => fetchedResponse(res, startMs), fetchFailed).then((r) => {
-      const failure = r.failure?.kind as ErrorKind | undefined,
-        latencyUs = (performance.now() - startMs) * 1000;
-      const sent = { name: name ?? `${method} ${href}`, method, tags, status: r.status, failure, latencyUs };
-      if (hookRequests.length < MAX_HOOK_REQUESTS) hookRequests.push(sent);
-      return r;
-    });
-  }
-  // No headers of its own: the session's plain request, encoded once per method and path.
-  const own = headers === NO_HEADERS ? undefined : headers;
-  const path = pathOf(s, place, href), plain = own === undefined && body === undefined && name === undefined;
-  const sending = plain && tags === undefined && timeoutMs === undefined
-    ? s.request(method, path)
-    : s.request(method, path, { headers: own, body, name, tags, timeoutMs, cookies: !ownJar });
-  if (!requestDefaults.noCookiesReset) return sending;
-  return sending.then((response) => {
-    keepCookies(s.vu, response.headers.getAll("set-cookie"));
-    return response;
+/** A hop outside a session (setup, teardown): by fetch, counted as k6 counts them (`takeHookRequests`). */
+function fetched(h: Hops, timeoutMs: number | undefined): Promise<K6Response> {
+  const { verb: method, at: href, headers, sent: body, name, tags } = h;
+  const signal = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
+  const init = { method, headers, body: body as BodyInit | undefined, signal, redirect: "manual" as const };
+  const startMs = performance.now();
+  return fetch(href, init).then((res) => fetchedResponse(res, startMs), fetchFailed).then((r) => {
+    const failure = r.failure?.kind as ErrorKind | undefined,
+      latencyUs = (performance.now() - startMs) * 1000;
+    const sent = { name: name ?? `${method} ${href}`, method, tags, status: r.status, failure, latencyUs };
+    if (hookRequests.length < MAX_HOOK_REQUESTS) hookRequests.push(sent);
+    return h.arrived(r);
   });
 }
 

@@ -422,7 +422,11 @@ class Client {
       });
     }
   }
-  async request(method: string, url: string, ...a: unknown[]): Promise<LocustResponse> {
+  /**
+   * One request, its answer made the response in a continuation, not an async frame (1 KB of saved locals).
+   * A refusal throws (the converted file awaits every call that sends, so it lands as a rejection would).
+   */
+  request(method: string, url: string, ...a: unknown[]): Promise<LocustResponse> {
     // A bare `self.client.get(url)` (the most sent) reads no options and builds no headers.
     let o = a.length === 0 ? NO_OPTIONS : (args(a, [], [], false, true) as [Record<string, unknown>])[0];
     if (this.request_name !== null && o.name == null) o = { ...o, name: this.request_name };
@@ -469,28 +473,32 @@ class Client {
       options.headers = headers;
     }
     const startMs = nowMs(s);
-    let verb = method.toUpperCase(), at = path, r = await s.request(verb, path, options);
     // As requests follows a redirect (HEAD's only when asked), up to 30, the response the last one's; as
     // Locust counts it, one request under the first name (its hops' row folds into it: stats.ts).
-    let hops = (o.allow_redirects == null ? verb !== "HEAD" : bool(o.allow_redirects)) ? 30 : 0, hop;
-    for (let to = redirect(r); to !== null && hops-- > 0; to = redirect(r)) {
-      hop ??= (options.name ?? `${verb} ${pathAndQuery(path).split("?")[0]}`) + REDIRECTED;
-      at = new URL(to, new URL(at, s.target)).href;
-      if (r.status === 303 || ((r.status === 301 || r.status === 302) && verb === "POST")) {
-        verb = "GET", delete options.body, delete options.json;
+    let verb = method.toUpperCase(), at = path, hop: string | undefined;
+    let hops = (o.allow_redirects == null ? verb !== "HEAD" : bool(o.allow_redirects)) ? 30 : 0;
+    const answered = (r: Response): LocustResponse | Promise<LocustResponse> => {
+      const to = redirect(r);
+      if (to !== null && hops-- > 0) {
+        hop ??= (options.name ?? `${verb} ${pathAndQuery(path).split("?")[0]}`) + REDIRECTED;
+        at = new URL(to, new URL(at, s.target)).href;
+        if (r.status === 303 || ((r.status === 301 || r.status === 302) && verb === "POST")) {
+          verb = "GET", delete options.body, delete options.json;
+        }
+        options.name = hop;
+        return s.request(verb, at, options).then(answered);
       }
-      options.name = hop;
-      r = await s.request(verb, at, options);
-    }
-    const response = new LocustResponse(s, r, verb, at);
-    response.elapsedMs = nowMs(s) - startMs;
-    response.name = o.name != null ? str(o.name) : pathAndQuery(path);
-    response.context = o.context as Record<string, unknown> | undefined;
-    response.fast = this.fast;
-    if (bool(o.catch_response)) response[CATCH] = o.catch_response === REST ? "rest" : "catch";
-    // A request the run's end cut is no failure of the server's (Locust does not report a killed user's).
-    else if (r.status !== 0 || !s.ended.aborted) report(s, response, response.failureText());
-    return response;
+      const response = new LocustResponse(s, r, verb, at);
+      response.elapsedMs = nowMs(s) - startMs;
+      response.name = o.name != null ? str(o.name) : pathAndQuery(path);
+      response.context = o.context as Record<string, unknown> | undefined;
+      response.fast = this.fast;
+      if (bool(o.catch_response)) response[CATCH] = o.catch_response === REST ? "rest" : "catch";
+      // A request the run's end cut is no failure of the server's (Locust does not report a killed user's).
+      else if (r.status !== 0 || !s.ended.aborted) report(s, response, response.failureText());
+      return response;
+    };
+    return s.request(verb, path, options).then(answered);
   }
 }
 

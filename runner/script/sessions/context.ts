@@ -55,6 +55,8 @@ export interface SessionChain {
   readonly load: SessionConnection;
   readonly next: ((depth: number, nowMs: number) => number) | null;
   readonly done: (responses: number) => void;
+  /** A closed loop's user (its connection slot's), once looked up. */
+  user?: VirtualUser<any, any>;
 }
 
 /** The sender of the session counted (its run, recorder and start). */

@@ -43,6 +43,9 @@ import { scriptText } from "../module.ts";
 
 type User = VirtualUser<SessionEnd>;
 
+/** What a runtime makes of a response (k6's `K6Response`): its value settles the request instead. */
+export type ResponseThen = { arrived(response: Response): unknown };
+
 /** A virtual user's requests, session after session: one at a time, on the session's connection. */
 export class SessionSender implements SessionCount {
   /** The session in progress (the last one once it ended), its run and connection. */
@@ -65,8 +68,9 @@ export class SessionSender implements SessionCount {
   /** The request in flight's send time and path (its latency and cookies). */
   private sendMs = 0;
   #path = "";
-  /** The resolver of the request in flight's promise (`sending`), but a gRPC call's. */
+  /** The resolver of the request in flight's promise (`sending`), but a gRPC call's, and its `then`. */
   #resolve: ((response: Response | Promise<Response>) => void) | null = null;
+  #then: ResponseThen | null = null;
   readonly state: Record<string, unknown>;
   readonly #user: User;
   /** Its session concluded: a request of its `s` is refused (the connection is another session's). */
@@ -149,19 +153,19 @@ export class SessionSender implements SessionCount {
     }
   }
 
-  request(method: string, target: string, options: RequestOptions = NO_OPTIONS): Promise<Response> {
+  request(method: string, target: string, options = NO_OPTIONS, then?: ResponseThen): Promise<Response> {
     if (typeof target !== "string") return pathTypeRefusal(method, target);
     const batch = this.#side === null ? null : this.#side.batch;
-    if (batch !== null) return this.#placed(batch, method, target, options);
+    if (batch !== null) return this.#placed(batch, method, target, options, then);
     // A URL of the target's origin, or of one routed to it, goes as its path (looked up, not parsed again).
     const path = target.charCodeAt(0) === 47 ? target : this.sessions.origins.pathOnTarget(target);
-    if (path === null) return this.#placed(batch, method, target, options);
+    if (path === null) return this.#placed(batch, method, target, options, then);
     if (this.sending !== null) return this.#overlap ??= overlapRefusal(method);
-    return this.#own(method, path, options);
+    return this.#own(method, path, options, then);
   }
 
   /** A request on the session's own connection; the exchange's end settles the script's promise itself. */
-  #own(method: string, target: string, options: RequestOptions): Promise<Response> {
+  #own(method: string, target: string, options: RequestOptions, then?: ResponseThen): Promise<Response> {
     let sent: ScriptSend["sent"];
     try {
       sent = this.#encode(method, target, options);
@@ -170,6 +174,7 @@ export class SessionSender implements SessionCount {
     }
     const response = new Promise<Response>(this.awaited);
     this.sending = response;
+    this.#then = then ?? null;
     const conn = this.conn!, timeoutMs = options.timeoutMs;
     // Opened first, so this request's own timeout counts from its send.
     if (timeoutMs !== undefined && !conn.isOpen) {
@@ -193,7 +198,9 @@ export class SessionSender implements SessionCount {
     method: string,
     target: string,
     options: RequestOptions,
+    then?: ResponseThen,
   ): Promise<Response> {
+    if (then) return this.#placed(batch, method, target, options).then((r) => then.arrived(r) as Response);
     const place = this.sessions.origins.placeOf(target, this.run.shared);
     if (typeof place === "string") return Promise.reject(new ScriptRequestError(place));
     if (batch !== null) return batch.request({ place, method, target, options });
@@ -289,21 +296,22 @@ export class SessionSender implements SessionCount {
 
   /** The request in flight ended (`got` responses): its response settles its promise. */
   readonly settled = (got: number): void => {
-    const resolve = this.#resolve!;
-    this.#resolve = null;
-    let response: Response;
+    const resolve = this.#resolve!, then = this.#then;
+    this.#resolve = this.#then = null;
+    let value: Response;
     try {
-      response = this.#exchanged(got);
+      const response = this.#exchanged(got);
+      value = then === null ? response : then.arrived(response) as Response;
     } catch (err) {
       return resolve(Promise.reject(err));
     }
-    resolve(response);
+    resolve(value);
   };
 
   /** The request in flight failed (not the target: our own code threw): its promise rejects. */
   readonly settleFailed = (err: unknown): void => {
     const resolve = this.#resolve!;
-    this.#resolve = null;
+    this.#resolve = this.#then = null;
     this.ended();
     resolve(Promise.reject(err));
   };

@@ -17,7 +17,7 @@ import type {
 } from "../session.ts";
 import type { ScriptGrpcSchema } from "./grpc_schema.ts";
 import { SessionEnd } from "./end.ts";
-import type { SessionSender } from "./sender.ts";
+import type { ResponseThen, SessionSender } from "./sender.ts";
 import { NO_OPTIONS, overRefusal } from "./send.ts";
 import { COUNT_ERROR, type ScriptWsErrorKind } from "./ws_stats.ts";
 
@@ -113,8 +113,9 @@ export class ScriptSession extends SessionEnd implements Session {
     return this.#sender.live(this) ? null : overRefusal(what) as Promise<never>;
   }
 
-  request(method: string, target: string, options: RequestOptions = NO_OPTIONS): Promise<Response> {
-    return this.#refusal(method) ?? this.#sender.request(method, target, options);
+  /** `then` (a runtime's, never a script's): what resolves the promise instead of the response. */
+  request(method: string, target: string, options = NO_OPTIONS, then?: ResponseThen): Promise<Response> {
+    return this.#refusal(method) ?? this.#sender.request(method, target, options, then);
   }
 
   batch<T>(send: () => Promise<T>, limits: BatchLimits = {}): Promise<T> {

@@ -111,7 +111,7 @@ export class ScriptSessions implements SessionContext {
       data = rowObject(o.columns, row);
     }
     const vu = closed ? this.#vuOf(load) : this.#arrivals++ * o.workerCount + o.workerIndex + 1;
-    const user = closed ? this.#user(vu) : { state: {}, jar: null, sessions: 0 };
+    const user = closed ? chain.user ??= this.#user(vu) : { state: {}, jar: null, sessions: 0 };
     const iteration = user.sessions++;
     const sender = user.sender ??= new SessionSender(this, user, vu);
     const s = new ScriptSession(sender, chain.run, iteration, data, this.#sealed);
