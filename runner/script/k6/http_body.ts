@@ -3,10 +3,8 @@
  * A k6 request's body as k6 encodes it: text and bytes as they are, an object as a urlencoded form, one
  * holding an `http.file(...)` as `multipart/form-data` laid out as Go's writer does; and `http.file` itself.
  */
-import { concatBytes } from "../../../system/copy_bytes.ts";
+import { multipart } from "../multipart.ts";
 import { bytesOf } from "./encoding.ts";
-
-const encoder = new TextEncoder();
 
 class FileData {
   constructor(
@@ -44,7 +42,7 @@ export function encodeBody(body: Body, headers: Record<string, string>): string 
   if (body instanceof Uint8Array) return body;
   if (body instanceof ArrayBuffer) return new Uint8Array(body);
   const values = Object.values(body);
-  if (values.some((v) => v instanceof FileData)) return multipart(body, headers);
+  if (values.some((v) => v instanceof FileData)) return multipartForm(body, headers);
   const form = new URLSearchParams();
   for (const [k, v] of Object.entries(body)) {
     if (Array.isArray(v)) { for (const one of v) form.append(k, formValue(one)); }
@@ -64,31 +62,15 @@ function setContentType(headers: Record<string, string>, type: string): void {
   if (!Object.keys(headers).some((h) => h.toLowerCase() === "content-type")) headers["Content-Type"] = type;
 }
 
-/** `multipart/form-data` as Go's mime/multipart writes it (a random 60-hex boundary, CRLF lines). */
-function multipart(body: Record<string, unknown>, headers: Record<string, string>): Uint8Array {
-  const boundary = randomBoundary();
-  const parts: Uint8Array[] = [];
-  let first = true;
-  for (const [k, v] of Object.entries(body)) {
-    const head = v instanceof FileData
-      ? `Content-Disposition: form-data; name="${quote(k)}"; filename="${quote(v.filename)}"\r\n` +
-        `Content-Type: ${v.content_type}\r\n`
-      : `Content-Disposition: form-data; name="${quote(k)}"\r\n`;
-    parts.push(encoder.encode(`${first ? "" : "\r\n"}--${boundary}\r\n${head}\r\n`));
-    parts.push(v instanceof FileData ? bytesOf(v.data) : encoder.encode(formValue(v)));
-    first = false;
-  }
-  parts.push(encoder.encode(`${first ? "" : "\r\n"}--${boundary}--\r\n`));
-  setContentType(headers, `multipart/form-data; boundary=${boundary}`);
-  return concatBytes(parts);
-}
-
-/** A name in a Content-Disposition: backslash and quote escaped, as k6's escapeQuotes does. */
-function quote(s: string): string {
-  return s.replaceAll("\\", "\\\\").replaceAll('"', '\\"');
-}
-
-function randomBoundary(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(30));
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+/** A form holding an `http.file(...)`, as Go's multipart writer lays it out. */
+function multipartForm(body: Record<string, unknown>, headers: Record<string, string>): Uint8Array {
+  const { body: bytes, contentType } = multipart(
+    Object.entries(body).map(([name, v]) =>
+      v instanceof FileData
+        ? { name, filename: v.filename, type: v.content_type, bytes: bytesOf(v.data) }
+        : { name, text: formValue(v) }
+    ),
+  );
+  setContentType(headers, contentType);
+  return bytes;
 }

@@ -12,6 +12,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { STATUS_CODES } from "node:http";
 import { basename } from "node:path";
 import type { RequestOptions, Response, Session } from "../session.ts";
+import { type FormPart, multipart } from "../multipart.ts";
 import { args, bool, Kw, mapping, output, PyError, str } from "./py.ts";
 import { MODULES } from "./py_modules.ts";
 import { setCookiePair } from "../sessions/cookies.ts";
@@ -463,9 +464,9 @@ class Client {
     if (o.timeout != null) options.timeoutMs = Number(o.timeout) * 1000;
     if (o.json != null) options.json = o.json;
     else if (o.files != null) {
-      const packed = new globalThis.Response(multipart(o.files as object, o.data as object | null));
-      options.body = new Uint8Array(await packed.arrayBuffer());
-      (options.headers = headers ??= {})["content-type"] = packed.headers.get("content-type")!;
+      const { body, contentType } = multipart(uploads(o.files as object, o.data as object | null));
+      options.body = body;
+      (options.headers = headers ??= {})["content-type"] = contentType;
     } else if (typeof o.data === "string" || o.data instanceof Uint8Array) options.body = o.data;
     else if (o.data != null) {
       options.body = form(o.data);
@@ -510,15 +511,19 @@ export function HttpSession(...a: unknown[]): Client {
 }
 
 /** requests' `files=` (with `data=`'s fields): each a file, `(filename, content[, type])` or content. */
-function multipart(files: object, data: object | null): FormData {
-  const fd = new FormData();
-  for (const [k, v] of Object.entries(data ?? {})) fd.append(k, str(v));
-  for (const [k, v] of Object.entries(files)) {
-    const [filename, content, type] = Array.isArray(v) ? v : [basename(v?.name ?? k), v];
+function uploads(files: object, data: object | null): FormPart[] {
+  const parts: FormPart[] = Object.entries(data ?? {}).map(([name, v]) => ({ name, text: str(v) }));
+  for (const [name, v] of Object.entries(files)) {
+    const [filename, content, type] = Array.isArray(v) ? v : [basename(v?.name ?? name), v];
     const bytes = typeof content?.read === "function" ? content.read() : content;
-    fd.append(k, new Blob([bytes], type == null ? {} : { type: str(type) }), str(filename));
+    parts.push({
+      name,
+      filename: str(filename),
+      type: type == null ? "application/octet-stream" : str(type),
+      bytes: typeof bytes === "string" ? new TextEncoder().encode(bytes) : bytes,
+    });
   }
-  return fd;
+  return parts;
 }
 
 /** A dict as a query or form body (`a=1&b=x`). */
