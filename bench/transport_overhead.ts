@@ -186,7 +186,12 @@ async function run(ms: number): Promise<number> {
   const endMs = performance.now() + ms;
   const writes = sys.writes;
   const take = (depth: number, nowMs: number) => nowMs < endMs ? depth : 0;
-  const ctx = { config: { pipelining: 1 }, stopRequested: false, endMs } as unknown as LoadContext;
+  const ctx = {
+    config: { pipelining: 1 },
+    arrival: null,
+    stopRequested: false,
+    endMs,
+  } as unknown as LoadContext;
   const drain = setInterval(() => recorder.drain(performance.now(), false), 50);
   const sessionRun = { shared, ended: new AbortController().signal };
   await Promise.all(conns.map(async (conn) => {
