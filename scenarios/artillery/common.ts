@@ -30,6 +30,9 @@ export interface Collector {
 /** Why each Artillery feature is refused and what to do instead, by its key as written. */
 const SCRIPT = "a TypeScript session script (docs/SCRIPTS.md)";
 const SESSION = `write the logic in ${SCRIPT}`;
+const WS_STEP =
+  "a WebSocket step runs in an engine: ws scenario, a script's only one: move it to a script of its own";
+const HOOK = `runs a JavaScript hook, which an imported script cannot: drop it, or ${SESSION}`;
 const UNSUPPORTED: Record<string, string> = {
   match: "Artillery's match is not converted; use an experiment file's expect: checks (docs/EXPERIMENTS.md)",
   expect: "the expect plugin is not converted; use an experiment file's expect: checks (docs/EXPERIMENTS.md)",
@@ -38,10 +41,10 @@ const UNSUPPORTED: Record<string, string> = {
   transform: `capture transforms run JavaScript, which an imported script cannot: drop it, or ${SESSION}`,
   strict: "every capture is strict here (one that finds nothing ends the session): drop strict",
   function: `runs a JavaScript function, which an imported script cannot: drop it, or ${SESSION}`,
-  beforeRequest: `runs a JavaScript hook, which an imported script cannot: drop it, or ${SESSION}`,
-  afterResponse: `runs a JavaScript hook, which an imported script cannot: drop it, or ${SESSION}`,
-  beforeScenario: `runs a JavaScript hook, which an imported script cannot: drop it, or ${SESSION}`,
-  afterScenario: `runs a JavaScript hook, which an imported script cannot: drop it, or ${SESSION}`,
+  beforeRequest: HOOK,
+  afterResponse: HOOK,
+  beforeScenario: HOOK,
+  afterScenario: HOOK,
   processor: `loads JavaScript hooks, which an imported script cannot: drop it, or ${SESSION}`,
   plugins:
     "Artillery plugins do not run in loadlab (only ensure and metrics-by-endpoint are read): drop this one",
@@ -58,11 +61,9 @@ const UNSUPPORTED: Record<string, string> = {
     `with s.batch in ${SCRIPT}`,
   ws: "ws handshake headers, subprotocols and TLS options are not imported: drop them",
   socketio: "Socket.IO settings are not imported: drop them",
-  send:
-    "a WebSocket step runs in an engine: ws scenario, a script's only one: move it to a script of its own",
+  send: WS_STEP,
   emit: "Socket.IO steps are not imported: rewrite the scenario as engine: ws with send steps, or drop it",
-  connect:
-    "a WebSocket step runs in an engine: ws scenario, a script's only one: move it to a script of its own",
+  connect: WS_STEP,
   log: "printing during the run is not imported: drop log",
   before: `a flow run once before the load is not imported: drop it, or use setup() in ${SCRIPT}`,
   after: `a flow run once after the load is not imported: drop it, or use teardown() in ${SCRIPT}`,
