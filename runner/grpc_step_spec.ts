@@ -7,6 +7,7 @@
 import { z } from "zod";
 import type { RequestSpec } from "./request_spec.ts";
 import { RESERVED_METADATA } from "./http/grpc/call.ts";
+import { customIssue } from "../validation/mod.ts";
 /** A problem at its path in the attack config. */
 type Issue = { path: Array<string | number>; message: string };
 
@@ -31,15 +32,11 @@ export const grpcStepFields = {
     z.string(),
   ).superRefine((metadata, ctx) => {
     for (const name of Object.keys(metadata).filter((n) => RESERVED_METADATA.has(n))) {
-      ctx.addIssue({
-        code: "custom",
-        path: [name],
-        message: "gRPC sets this field itself: it cannot be metadata",
-      });
+      customIssue(ctx, [name], "gRPC sets this field itself: it cannot be metadata");
     }
     for (const [name, value] of Object.entries(metadata)) {
       const problem = metadataValueProblem(name, value);
-      if (problem !== null) ctx.addIssue({ code: "custom", path: [name], message: problem });
+      if (problem !== null) customIssue(ctx, [name], problem);
     }
   }).default({}),
 };

@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { checkFields, checkRules } from "./session_schema.ts";
 import { endpointNameProblem, headerRules, ruleOf } from "./request_rules.ts";
+import { customIssue } from "../validation/mod.ts";
 
 const { status: _status, ...matchFields } = checkFields;
 
@@ -73,21 +74,18 @@ const FIELD_OF: Record<string, readonly string[]> = {
 export function wsActionRules(action: Record<string, unknown>, ctx: z.RefinementCtx): void {
   const given = ACTIONS.filter((a) => action[a] !== undefined);
   if (given.length !== 1) {
-    ctx.addIssue({
-      code: "custom",
-      message: given.length === 0
+    customIssue(
+      ctx,
+      [],
+      given.length === 0
         ? "a ws step needs one of connect, send, wait or close"
         : `a ws step does one thing; found ${given.join(" and ")} (use one step each)`,
-    });
+    );
     return;
   }
   for (const [field, owners] of Object.entries(FIELD_OF)) {
     if (action[field] !== undefined && !owners.includes(given[0])) {
-      ctx.addIssue({
-        code: "custom",
-        path: [field],
-        message: `${field} goes with ${owners.join(" or ")}, not ${given[0]}`,
-      });
+      customIssue(ctx, [field], `${field} goes with ${owners.join(" or ")}, not ${given[0]}`);
     }
   }
 }
