@@ -77,6 +77,11 @@ const UNSUPPORTED: Record<string, string> = {
   maxSockets: "socket limits are not imported (one connection per virtual user): drop maxSockets",
 };
 
+/** Records a problem of the script at `path`, reported with the others before any load. */
+export function problem(out: Collector, path: string, message: string): void {
+  out.issues.push({ path, message });
+}
+
 /** Records one issue per key of `obj` that is not in `allowed`, with the reason when it is known. */
 export function rejectUnknownKeys(
   obj: Record<string, unknown>,
@@ -88,7 +93,7 @@ export function rejectUnknownKeys(
     if (allowed.includes(key)) continue;
     const reason = UNSUPPORTED[key] ??
       `"${key}" is not read by loadlab's Artillery import: drop it (docs/EXPERIMENTS.md, "Artillery scripts", lists what is)`;
-    out.issues.push({ path: join(path, key), message: reason });
+    problem(out, join(path, key), reason);
   }
 }
 
@@ -109,16 +114,13 @@ export function secondsToDuration(value: unknown, path: string, out: Collector):
     if (m) seconds = Number(m[1]) * SECONDS_PER_UNIT[m[2] ?? "s"];
   }
   if (seconds === undefined || !Number.isFinite(seconds) || seconds < 0) {
-    out.issues.push({
-      path,
-      message: `expected seconds (a number such as 30), found ${JSON.stringify(value)}`,
-    });
+    problem(out, path, `expected seconds (a number such as 30), found ${JSON.stringify(value)}`);
     return undefined;
   }
   const ms = Math.round(seconds * 1000);
   if (ms > MAX_DURATION_MS) {
     // Named here, at the script's key, before a huge value overflows at a loadlab key.
-    out.issues.push({ path, message: `${value} seconds is too long: ${MAX_DURATION_WORDS}, e.g. 3600` });
+    problem(out, path, `${value} seconds is too long: ${MAX_DURATION_WORDS}, e.g. 3600`);
     return undefined;
   }
   return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
@@ -127,6 +129,6 @@ export function secondsToDuration(value: unknown, path: string, out: Collector):
 /** A finite number >= 0, or an issue. */
 export function nonNegative(value: unknown, path: string, out: Collector): number | undefined {
   if (typeof value === "number" && Number.isFinite(value) && value >= 0) return value;
-  out.issues.push({ path, message: `expected a number >= 0, found ${JSON.stringify(value)}` });
+  problem(out, path, `expected a number >= 0, found ${JSON.stringify(value)}`);
   return undefined;
 }
