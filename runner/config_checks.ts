@@ -197,35 +197,29 @@ function protocolIssues(c: CheckedConfig): Issue[] {
       : [];
   }
   const issues: Issue[] = [];
+  const add = (path: Issue["path"], message: string) => issues.push({ path, message });
   if (c.protocol === "auto" && c.url.startsWith("http://") && c.streams > 1) {
     // No TLS, no ALPN: auto speaks HTTP/1.1 there, and the streams would be dropped without a word.
-    issues.push({
-      path: ["streams"],
-      message:
-        "protocol auto on an http:// URL speaks HTTP/1.1: use protocol h2c for HTTP/2, or drop streams",
-    });
+    add(
+      ["streams"],
+      "protocol auto on an http:// URL speaks HTTP/1.1: use protocol h2c for HTTP/2, or drop streams",
+    );
   }
   if (c.protocol === "h2c" && c.url.startsWith("https://")) {
-    issues.push({
-      path: ["protocol"],
-      message: "h2c is cleartext: use an http:// URL, or protocol h2 for https://",
-    });
+    add(["protocol"], "h2c is cleartext: use an http:// URL, or protocol h2 for https://");
   }
   const what = `protocol ${c.protocol}`;
   issues.push(...headerNamePlaceholders(c, what));
   if (c.pipelining > 1) {
-    issues.push({
-      path: ["pipelining"],
-      message: `${what} sends concurrent streams: use streams, not pipelining`,
-    });
+    add(["pipelining"], `${what} sends concurrent streams: use streams, not pipelining`);
   }
   issues.push(...concurrencyIssues(c));
   if (c.connection === "per-arrival" && c.streams > 1) {
-    issues.push({
-      path: ["streams"],
-      message: "a per-arrival connection carries its arrival's one request on one stream: " +
+    add(
+      ["streams"],
+      "a per-arrival connection carries its arrival's one request on one stream: " +
         "drop streams, or keep connections alive",
-    });
+    );
   }
   return issues;
 }

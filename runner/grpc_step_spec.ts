@@ -70,20 +70,18 @@ export function grpcFlowIssues(c: {
   script?: unknown;
 }): Issue[] {
   const issues: Issue[] = [];
+  const add = (path: Issue["path"], message: string) => issues.push({ path, message });
   c.flows?.forEach((flow, f) =>
     flow.steps.forEach((step, k) => {
       const at = ["flows", f, "steps", k];
       if (c.grpc === undefined && "grpc" in step) {
-        issues.push({
-          path: [...at, "grpc"],
-          message: "a gRPC step needs a gRPC run: add grpc (with its schema)",
-        });
+        add([...at, "grpc"], "a gRPC step needs a gRPC run: add grpc (with its schema)");
       } else if (c.grpc !== undefined && ("request" in step || "ws" in step)) {
-        issues.push({
-          path: at,
-          message: "a gRPC run's flows make gRPC calls only: write this step as grpc: {call, message}, " +
+        add(
+          at,
+          "a gRPC run's flows make gRPC calls only: write this step as grpc: {call, message}, " +
             "or run it in a load of its own",
-        });
+        );
       }
     })
   );
@@ -91,22 +89,13 @@ export function grpcFlowIssues(c: {
     c.grpc !== undefined && c.grpc.schema === undefined && c.grpc.reflect === undefined &&
     c.flows?.some((f) => f.steps.some((s) => "grpc" in s))
   ) {
-    issues.push({
-      path: ["grpc", "schema"],
-      message: "gRPC steps need the schema (a FileDescriptorSet's bytes)",
-    });
+    add(["grpc", "schema"], "gRPC steps need the schema (a FileDescriptorSet's bytes)");
   }
   if (c.grpc?.call !== undefined && c.grpc.reflect === undefined) {
-    issues.push({
-      path: ["grpc", "call"],
-      message: "grpc.call is made from a reflected schema: add reflect: true",
-    });
+    add(["grpc", "call"], "grpc.call is made from a reflected schema: add reflect: true");
   }
   if (c.grpc !== undefined && c.script !== undefined) {
-    issues.push({
-      path: ["grpc"],
-      message: "gRPC calls go as a request mix or flows' grpc steps: a script makes its own",
-    });
+    add(["grpc"], "gRPC calls go as a request mix or flows' grpc steps: a script makes its own");
   }
   return issues;
 }
