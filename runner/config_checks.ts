@@ -32,20 +32,18 @@ export function commonFieldIssues(c: CheckedConfig): Issue[] {
 /** What flows exclude: a model that cannot drive them, a mix of one's own, pipelining; ws steps' limits. */
 function flowIssues(c: CheckedConfig): Issue[] {
   const issues: Issue[] = [];
+  const add = (path: Issue["path"], message: string) => issues.push({ path, message });
   const noFlows = LOAD_MODEL_FACTS[c.model].noFlows;
-  if (noFlows !== undefined) issues.push({ path: ["flows"], message: noFlows });
+  if (noFlows !== undefined) add(["flows"], noFlows);
   // The mix defaults to one `GET /`; anything else was given, and flows would silently ignore it.
   const [only, ...more] = c.requestMix;
   const defaultMix = more.length === 0 && only.method === "GET" && only.path === "/" &&
     only.headers.length === 0 && only.body === undefined;
   if (!defaultMix) {
-    issues.push({
-      path: ["requestMix"],
-      message: "flows and a request mix exclude each other: put the requests in the flows' steps",
-    });
+    add(["requestMix"], "flows and a request mix exclude each other: put the requests in the flows' steps");
   }
   if (c.pipelining > 1) {
-    issues.push({ path: ["pipelining"], message: "flows send one request at a time: pipelining must be 1" });
+    add(["pipelining"], "flows send one request at a time: pipelining must be 1");
   }
   // A session's WebSocket is an HTTP/1.1 Upgrade on the target's origin, beside its HTTP requests.
   c.flows?.forEach((flow, f) => {
@@ -56,14 +54,14 @@ function flowIssues(c: CheckedConfig): Issue[] {
       : c.protocol !== "http1"
       ? `ws steps open their WebSocket with an HTTP/1.1 Upgrade: use protocol http1, not ${c.protocol}`
       : undefined;
-    if (why !== undefined) issues.push({ path: ["flows", f, "steps", k, "ws"], message: why });
+    if (why !== undefined) add(["flows", f, "steps", k, "ws"], why);
   });
   for (const { flow, step, name } of endpointTable(c).clashes) {
-    issues.push({
-      path: ["flows", flow, "steps", step],
-      message: `the name ${JSON.stringify(name)} is both an HTTP request's and a ws step's: their numbers ` +
+    add(
+      ["flows", flow, "steps", step],
+      `the name ${JSON.stringify(name)} is both an HTTP request's and a ws step's: their numbers ` +
         "would pool (a message's round trip with a request's latency); give one of them a name of its own",
-    });
+    );
   }
   return issues;
 }
@@ -71,17 +69,12 @@ function flowIssues(c: CheckedConfig): Issue[] {
 /** What data sources exclude: pipelining (a batch could run out midway); cookies without flows. */
 function dataIssues(c: CheckedConfig): Issue[] {
   const issues: Issue[] = [];
+  const add = (path: Issue["path"], message: string) => issues.push({ path, message });
   if (c.cookies === true && c.flows === undefined && c.script === undefined) {
-    issues.push({
-      path: ["cookies"],
-      message: "cookies are kept per session: they need flows (a request mix keeps none)",
-    });
+    add(["cookies"], "cookies are kept per session: they need flows (a request mix keeps none)");
   }
   if (c.data !== undefined && c.pipelining > 1) {
-    issues.push({
-      path: ["pipelining"],
-      message: "a load with data sends one request per row: pipelining must be 1",
-    });
+    add(["pipelining"], "a load with data sends one request per row: pipelining must be 1");
   }
   return issues;
 }
@@ -197,35 +190,29 @@ function protocolIssues(c: CheckedConfig): Issue[] {
       : [];
   }
   const issues: Issue[] = [];
+  const add = (path: Issue["path"], message: string) => issues.push({ path, message });
   if (c.protocol === "auto" && c.url.startsWith("http://") && c.streams > 1) {
     // No TLS, no ALPN: auto speaks HTTP/1.1 there, and the streams would be dropped without a word.
-    issues.push({
-      path: ["streams"],
-      message:
-        "protocol auto on an http:// URL speaks HTTP/1.1: use protocol h2c for HTTP/2, or drop streams",
-    });
+    add(
+      ["streams"],
+      "protocol auto on an http:// URL speaks HTTP/1.1: use protocol h2c for HTTP/2, or drop streams",
+    );
   }
   if (c.protocol === "h2c" && c.url.startsWith("https://")) {
-    issues.push({
-      path: ["protocol"],
-      message: "h2c is cleartext: use an http:// URL, or protocol h2 for https://",
-    });
+    add(["protocol"], "h2c is cleartext: use an http:// URL, or protocol h2 for https://");
   }
   const what = `protocol ${c.protocol}`;
   issues.push(...headerNamePlaceholders(c, what));
   if (c.pipelining > 1) {
-    issues.push({
-      path: ["pipelining"],
-      message: `${what} sends concurrent streams: use streams, not pipelining`,
-    });
+    add(["pipelining"], `${what} sends concurrent streams: use streams, not pipelining`);
   }
   issues.push(...concurrencyIssues(c));
   if (c.connection === "per-arrival" && c.streams > 1) {
-    issues.push({
-      path: ["streams"],
-      message: "a per-arrival connection carries its arrival's one request on one stream: " +
+    add(
+      ["streams"],
+      "a per-arrival connection carries its arrival's one request on one stream: " +
         "drop streams, or keep connections alive",
-    });
+    );
   }
   return issues;
 }

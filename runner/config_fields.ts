@@ -21,6 +21,7 @@ import { scriptSpecSchema } from "./script/spec.ts";
 import { grpcStepSchema } from "./grpc_step_spec.ts";
 import { flowSpecSchema } from "./flow_spec.ts";
 import { type Option, option } from "./option.ts";
+import { customIssue } from "../validation/mod.ts";
 
 /** Bounds of `maxMemoryMb`: below the least loadlab holds, a run would end as it starts. */
 const MIN_MEMORY_MB = 256;
@@ -187,7 +188,7 @@ export const OPTIONS = {
     z.union([z.string(), z.array(z.string())]).transform((v, ctx) => {
       const out = expandSourceAddresses(v);
       if (!("problem" in out)) return out;
-      ctx.addIssue({ code: "custom", message: `source addresses: ${out.problem}` });
+      customIssue(ctx, [], `source addresses: ${out.problem}`);
       return z.NEVER;
     }).optional(),
     "bind connections to these local addresses in turn, past the",

@@ -8,6 +8,7 @@ import { requestSpecSchema } from "./request_spec.ts";
 import { flowFields, requestStepFields } from "./session_schema.ts";
 import { wsActionSchema, wsStepIssues } from "./ws_step_spec.ts";
 import { grpcStepSchema } from "./grpc_step_spec.ts";
+import { customIssue } from "../validation/mod.ts";
 
 /** A step of a flow: a request, a pause, a WebSocket action or a gRPC call. */
 const flowStepSchema = z.union([
@@ -26,7 +27,7 @@ export function flowStepIssues(steps: ReadonlyArray<object>, ctx: z.RefinementCt
     const message = `a flow has at most ${MAX_FLOW_STEPS.toLocaleString("en-US")} steps, found ` +
       `${steps.length.toLocaleString("en-US")}: write the part that repeats once (a session runs its flow ` +
       "again until its load ends), or split it into flows";
-    return void ctx.addIssue({ code: "custom", message });
+    return void customIssue(ctx, [], message);
   }
   for (const issue of wsStepIssues(steps)) ctx.addIssue({ code: "custom", ...issue });
 }

@@ -7,6 +7,7 @@
 import { z } from "zod";
 import type { RequestSpec } from "./request_spec.ts";
 import { RESERVED_METADATA } from "./http/grpc/call.ts";
+import { customIssue } from "../validation/mod.ts";
 /** A problem at its path in the attack config. */
 type Issue = { path: Array<string | number>; message: string };
 
@@ -31,15 +32,11 @@ export const grpcStepFields = {
     z.string(),
   ).superRefine((metadata, ctx) => {
     for (const name of Object.keys(metadata).filter((n) => RESERVED_METADATA.has(n))) {
-      ctx.addIssue({
-        code: "custom",
-        path: [name],
-        message: "gRPC sets this field itself: it cannot be metadata",
-      });
+      customIssue(ctx, [name], "gRPC sets this field itself: it cannot be metadata");
     }
     for (const [name, value] of Object.entries(metadata)) {
       const problem = metadataValueProblem(name, value);
-      if (problem !== null) ctx.addIssue({ code: "custom", path: [name], message: problem });
+      if (problem !== null) customIssue(ctx, [name], problem);
     }
   }).default({}),
 };
@@ -73,20 +70,18 @@ export function grpcFlowIssues(c: {
   script?: unknown;
 }): Issue[] {
   const issues: Issue[] = [];
+  const add = (path: Issue["path"], message: string) => issues.push({ path, message });
   c.flows?.forEach((flow, f) =>
     flow.steps.forEach((step, k) => {
       const at = ["flows", f, "steps", k];
       if (c.grpc === undefined && "grpc" in step) {
-        issues.push({
-          path: [...at, "grpc"],
-          message: "a gRPC step needs a gRPC run: add grpc (with its schema)",
-        });
+        add([...at, "grpc"], "a gRPC step needs a gRPC run: add grpc (with its schema)");
       } else if (c.grpc !== undefined && ("request" in step || "ws" in step)) {
-        issues.push({
-          path: at,
-          message: "a gRPC run's flows make gRPC calls only: write this step as grpc: {call, message}, " +
+        add(
+          at,
+          "a gRPC run's flows make gRPC calls only: write this step as grpc: {call, message}, " +
             "or run it in a load of its own",
-        });
+        );
       }
     })
   );
@@ -94,22 +89,13 @@ export function grpcFlowIssues(c: {
     c.grpc !== undefined && c.grpc.schema === undefined && c.grpc.reflect === undefined &&
     c.flows?.some((f) => f.steps.some((s) => "grpc" in s))
   ) {
-    issues.push({
-      path: ["grpc", "schema"],
-      message: "gRPC steps need the schema (a FileDescriptorSet's bytes)",
-    });
+    add(["grpc", "schema"], "gRPC steps need the schema (a FileDescriptorSet's bytes)");
   }
   if (c.grpc?.call !== undefined && c.grpc.reflect === undefined) {
-    issues.push({
-      path: ["grpc", "call"],
-      message: "grpc.call is made from a reflected schema: add reflect: true",
-    });
+    add(["grpc", "call"], "grpc.call is made from a reflected schema: add reflect: true");
   }
   if (c.grpc !== undefined && c.script !== undefined) {
-    issues.push({
-      path: ["grpc"],
-      message: "gRPC calls go as a request mix or flows' grpc steps: a script makes its own",
-    });
+    add(["grpc"], "gRPC calls go as a request mix or flows' grpc steps: a script makes its own");
   }
   return issues;
 }

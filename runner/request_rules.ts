@@ -10,6 +10,7 @@ import type { z } from "zod";
 import { TCHAR } from "../http1/chars.ts";
 import { hasPlaceholder } from "./http/template.ts";
 import { OTHER_ENDPOINT } from "./endpoint_limits.ts";
+import { customIssue } from "../validation/mod.ts";
 
 export function headerNameProblem(name: string): string | undefined {
   if (hasPlaceholder(name)) return undefined;
@@ -55,7 +56,7 @@ export function pathProblem(path: string): string | undefined {
 export function ruleOf(problem: (text: string) => string | undefined) {
   return (text: string, ctx: z.RefinementCtx): void => {
     const message = problem(text);
-    if (message !== undefined) ctx.addIssue({ code: "custom", message });
+    if (message !== undefined) customIssue(ctx, [], message);
   };
 }
 
@@ -69,15 +70,15 @@ export function headerRules(
   for (const [name, value] of headers) {
     // Two Host fields make a request servers refuse (RFC 9112 3.2: 400): which one was meant is unknown.
     if (name.toLowerCase() === "host" && ++hosts === 2) {
-      ctx.addIssue({ code: "custom", path: pathOf(name, k, 0), message: "Host is given twice: drop one" });
+      customIssue(ctx, pathOf(name, k, 0), "Host is given twice: drop one");
     }
     const nameIssue = headerNameProblem(name);
     if (nameIssue !== undefined) {
-      ctx.addIssue({ code: "custom", path: pathOf(name, k, 0), message: nameIssue });
+      customIssue(ctx, pathOf(name, k, 0), nameIssue);
     }
     const valueIssue = headerValueProblem(value);
     if (valueIssue !== undefined) {
-      ctx.addIssue({ code: "custom", path: pathOf(name, k, 1), message: valueIssue });
+      customIssue(ctx, pathOf(name, k, 1), valueIssue);
     }
     k++;
   }
@@ -88,20 +89,15 @@ export function tagRules(tags: Record<string, string>, ctx: z.RefinementCtx): vo
   for (const name of Object.keys(tags)) {
     // A selector's `name` and `method` are the request's own: a tag of either could never be selected.
     if (name === "name" || name === "method") {
-      ctx.addIssue({
-        code: "custom",
-        path: [name],
-        message:
-          `a selector's {${name}:...} is the request's own ${name}: set the request's ${name}, or use another tag name`,
-      });
+      customIssue(
+        ctx,
+        [name],
+        `a selector's {${name}:...} is the request's own ${name}: set the request's ${name}, or use another tag name`,
+      );
       continue;
     }
     if (/^[A-Za-z_][\w.-]*$/.test(name)) continue;
-    ctx.addIssue({
-      code: "custom",
-      path: [name],
-      message: "a tag name is letters, digits, _ . - (starting with a letter or _), e.g. tier",
-    });
+    customIssue(ctx, [name], "a tag name is letters, digits, _ . - (starting with a letter or _), e.g. tier");
   }
 }
 

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { isPackedRows, type PackedRows, packRows } from "./data_rows.ts";
 import { readJsonPath } from "./json_path.ts";
+import { customIssue } from "../validation/mod.ts";
 
 /** A value name: a data column or a capture (`{{ name }}` in a request). */
 export const VALUE_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
@@ -21,20 +22,18 @@ function regexpRule(regexp: string | undefined, ctx: z.RefinementCtx): void {
     new RegExp(regexp);
   } catch (err) {
     // The engine's reason, then the fix: a JS pattern without slashes, backslashes doubled in YAML's "...".
-    ctx.addIssue({
-      code: "custom",
-      path: ["regexp"],
-      message: `${
-        (err as Error).message
-      }: write a JavaScript regular expression without slashes, e.g. "id=([0-9]+)"`,
-    });
+    customIssue(
+      ctx,
+      ["regexp"],
+      `${(err as Error).message}: write a JavaScript regular expression without slashes, e.g. "id=([0-9]+)"`,
+    );
   }
 }
 
 /** A JSON path (after its "$", said by the schema) that loadlab cannot read, as an issue with the fix. */
 function jsonPathRule(path: string, ctx: z.RefinementCtx): void {
   const read = readJsonPath(path);
-  if (path.startsWith("$") && !Array.isArray(read)) ctx.addIssue({ code: "custom", message: read.problem });
+  if (path.startsWith("$") && !Array.isArray(read)) customIssue(ctx, [], read.problem);
 }
 
 /** A capture's group past its regexp's groups would find nothing in every response: refused where written. */
@@ -48,13 +47,13 @@ function groupRule(regexp: string | undefined, group: number | undefined, ctx: z
     return; // regexpRule says why it does not compile
   }
   if (group <= groups) return;
-  ctx.addIssue({
-    code: "custom",
-    path: ["group"],
-    message: `group ${group} is past the regexp's ${groups} group${
-      groups === 1 ? "" : "s"
-    }: give 0 (the whole match)${groups > 0 ? ` to ${groups}` : ""}`,
-  });
+  customIssue(
+    ctx,
+    ["group"],
+    `group ${group} is past the regexp's ${groups} group${groups === 1 ? "" : "s"}: give 0 (the whole match)${
+      groups > 0 ? ` to ${groups}` : ""
+    }`,
+  );
 }
 
 /** A value for later steps: a JSON path, a header or a regexp group; none found ends the session. */
@@ -69,10 +68,10 @@ const captureSpecSchema = z.strictObject({
 }).superRefine((c, ctx) => {
   const given = (["json", "header", "regexp"] as const).filter((k) => c[k] !== undefined);
   if (given.length !== 1) {
-    ctx.addIssue({ code: "custom", message: "a capture takes one of json, header or regexp (and as)" });
+    customIssue(ctx, [], "a capture takes one of json, header or regexp (and as)");
   }
   if (c.group !== undefined && c.regexp === undefined) {
-    ctx.addIssue({ code: "custom", path: ["group"], message: "group applies to regexp captures" });
+    customIssue(ctx, ["group"], "group applies to regexp captures");
   }
   regexpRule(c.regexp, ctx);
   groupRule(c.regexp, c.group, ctx);
@@ -106,15 +105,11 @@ export function checkRules(
 ): void {
   const kinds = [c.status, c.json, c.contains, c.regexp].filter((k) => k !== undefined);
   if (kinds.length !== 1) {
-    ctx.addIssue({ code: "custom", message: kindsText });
+    customIssue(ctx, [], kindsText);
   } else if (c.json !== undefined && (c.equals === undefined) === (c.exists === undefined)) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["json"],
-      message: "a json check takes equals or exists (one of them)",
-    });
+    customIssue(ctx, ["json"], "a json check takes equals or exists (one of them)");
   } else if (c.json === undefined && (c.equals !== undefined || c.exists !== undefined)) {
-    ctx.addIssue({ code: "custom", message: "equals and exists go with json" });
+    customIssue(ctx, [], "equals and exists go with json");
   }
   regexpRule(c.regexp, ctx);
 }
@@ -164,23 +159,19 @@ export const dataSpecSchema = z.strictObject({
   whenDone: z.enum(["wrap", "stop"]).default("wrap"),
 }).superRefine((d, ctx) => {
   if (d.order === "unique" && d.whenDone === "wrap") {
-    ctx.addIssue({
-      code: "custom",
-      path: ["whenDone"],
-      message: "unique uses each row once: whenDone must be stop (or use order: sequential to wrap)",
-    });
+    customIssue(
+      ctx,
+      ["whenDone"],
+      "unique uses each row once: whenDone must be stop (or use order: sequential to wrap)",
+    );
   }
   const widths = Array.isArray(d.rows) ? d.rows.map((r) => r.length) : [d.rows.columns];
   const bad = widths.findIndex((n) => n !== d.columns.length);
   if (bad >= 0) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["rows", bad],
-      message: `row has ${widths[bad]} values, not ${d.columns.length}`,
-    });
+    customIssue(ctx, ["rows", bad], `row has ${widths[bad]} values, not ${d.columns.length}`);
   }
   if (!Array.isArray(d.rows) && d.rows.count === 0) {
-    ctx.addIssue({ code: "custom", path: ["rows"], message: "a data source needs at least one row" });
+    customIssue(ctx, ["rows"], "a data source needs at least one row");
   }
 }).transform((d) => ({ ...d, rows: Array.isArray(d.rows) ? packRows(d.rows, d.columns.length) : d.rows }));
 export type DataSpec = z.infer<typeof dataSpecSchema>;

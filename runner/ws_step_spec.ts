@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { checkFields, checkRules } from "./session_schema.ts";
 import { endpointNameProblem, headerRules, ruleOf } from "./request_rules.ts";
+import { customIssue } from "../validation/mod.ts";
 
 const { status: _status, ...matchFields } = checkFields;
 
@@ -73,21 +74,18 @@ const FIELD_OF: Record<string, readonly string[]> = {
 export function wsActionRules(action: Record<string, unknown>, ctx: z.RefinementCtx): void {
   const given = ACTIONS.filter((a) => action[a] !== undefined);
   if (given.length !== 1) {
-    ctx.addIssue({
-      code: "custom",
-      message: given.length === 0
+    customIssue(
+      ctx,
+      [],
+      given.length === 0
         ? "a ws step needs one of connect, send, wait or close"
         : `a ws step does one thing; found ${given.join(" and ")} (use one step each)`,
-    });
+    );
     return;
   }
   for (const [field, owners] of Object.entries(FIELD_OF)) {
     if (action[field] !== undefined && !owners.includes(given[0])) {
-      ctx.addIssue({
-        code: "custom",
-        path: [field],
-        message: `${field} goes with ${owners.join(" or ")}, not ${given[0]}`,
-      });
+      customIssue(ctx, [field], `${field} goes with ${owners.join(" or ")}, not ${given[0]}`);
     }
   }
 }
@@ -148,34 +146,26 @@ export function wsStepIssues(steps: ReadonlyArray<StepLike | object>): PathIssue
 /** What a ws step's captures, checks and `maxKeptBytes` may not ask of a message (or of no message). */
 function messageIssues(step: StepLike, k: number, action: string): PathIssue[] {
   const issues: PathIssue[] = [];
+  const add = (path: PathIssue["path"], message: string) => issues.push({ path, message });
   const reads = action === "send" || action === "wait";
   if (!reads && (step.capture !== undefined || step.expect !== undefined)) {
-    issues.push({
-      path: [k, step.capture !== undefined ? "capture" : "expect"],
-      message: `a ${action} step receives no message: capture and expect go with send or wait`,
-    });
+    add(
+      [k, step.capture !== undefined ? "capture" : "expect"],
+      `a ${action} step receives no message: capture and expect go with send or wait`,
+    );
   }
   step.capture?.forEach((c, i) => {
     if (c.header !== undefined) {
-      issues.push({
-        path: [k, "capture", i, "header"],
-        message: "a message has no headers: capture json or regexp",
-      });
+      add([k, "capture", i, "header"], "a message has no headers: capture json or regexp");
     }
   });
   step.expect?.forEach((c, i) => {
     if (c.status !== undefined) {
-      issues.push({
-        path: [k, "expect", i, "status"],
-        message: "a message has no status: check json or contains",
-      });
+      add([k, "expect", i, "status"], "a message has no status: check json or contains");
     }
   });
   if (step.maxKeptBytes !== undefined) {
-    issues.push({
-      path: [k, "maxKeptBytes"],
-      message: "a ws step keeps its message whole up to the message cap: drop maxKeptBytes",
-    });
+    add([k, "maxKeptBytes"], "a ws step keeps its message whole up to the message cap: drop maxKeptBytes");
   }
   return issues;
 }

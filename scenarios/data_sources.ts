@@ -9,6 +9,7 @@ import { type PackedRows, packRows, shared } from "../runner/data_rows.ts";
 import { jsonErrorReason } from "../validation/json_document.ts";
 import { isRecord } from "./yaml_document.ts";
 import { fieldsOf, option } from "../runner/option.ts";
+import { customIssue } from "../validation/mod.ts";
 
 /** Largest data file read: rows are held by every worker, so this is a memory bound too. */
 const MAX_DATA_FILE_BYTES = 64 * 2 ** 20;
@@ -53,25 +54,17 @@ export const DATA_OPTIONS = {
 /** One `data:` entry as the file writes it. */
 export const dataSourceSchema = z.strictObject(fieldsOf(DATA_OPTIONS)).superRefine((d, ctx) => {
   if (d.skipHeader !== undefined && d.fields === undefined) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["skipHeader"],
-      message: "skipHeader goes with fields (a CSV without a header)",
-    });
+    customIssue(ctx, ["skipHeader"], "skipHeader goes with fields (a CSV without a header)");
   }
   if (d.order === "unique" && d.whenDone === "wrap") {
-    ctx.addIssue({
-      code: "custom",
-      path: ["whenDone"],
-      message: "unique uses each row once, so it ends with stop; use order: sequential to wrap",
-    });
+    customIssue(
+      ctx,
+      ["whenDone"],
+      "unique uses each row once, so it ends with stop; use order: sequential to wrap",
+    );
   }
   if (d.order === "random" && d.whenDone !== undefined) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["whenDone"],
-      message: "random picks never run out; drop whenDone",
-    });
+    customIssue(ctx, ["whenDone"], "random picks never run out; drop whenDone");
   }
 }).transform((d) => ({ ...d, whenDone: d.whenDone ?? (d.order === "unique" ? "stop" : "wrap") }))
   .meta({ id: "dataSource" });

@@ -247,36 +247,35 @@ export function segmentPlan(plan: Plan, segment: PlanSegment, startAtEpochMs?: n
 /** What keeps `plan` from being split: started targets, searches, `warmup: auto`, `abortOnFail`. */
 function unsplittable(plan: Plan): Issue[] {
   const issues: Issue[] = [];
+  const add = (path: Issue["path"], message: string) => issues.push({ path, message });
   const started = [...new Set(plan.runs.filter((r) => r.target.kind !== "url").map((r) => r.variant))];
   for (const name of started) {
-    issues.push({
-      path: `targets.${name}`,
-      message: "--segment needs url: targets (a server already running that every shard loads); " +
+    add(
+      `targets.${name}`,
+      "--segment needs url: targets (a server already running that every shard loads); " +
         "loadlab would start this one itself in every shard. Start it once and pass --target " +
         `${name}=http://HOST:PORT`,
-    });
+    );
   }
   if (plan.searches.length) {
-    issues.push({
-      path: "search",
-      message:
-        "a capacity search cannot run with --segment: each probe needs the merged result of every shard",
-    });
+    add(
+      "search",
+      "a capacity search cannot run with --segment: each probe needs the merged result of every shard",
+    );
   }
   if (plan.runs.some((r) => r.warmupAuto)) {
-    issues.push({
-      path: "warmup",
-      message:
-        "warmup: auto cannot run with --segment (shards would cut at different points); give a duration",
-    });
+    add(
+      "warmup",
+      "warmup: auto cannot run with --segment (shards would cut at different points); give a duration",
+    );
   }
   plan.experiment.thresholds.forEach((t, i) => {
     if (!t.abortOnFail) return;
-    issues.push({
-      path: `thresholds[${i}].abortOnFail`,
-      message: "cannot stop a --segment shard: it holds part of the load and its thresholds are judged by " +
+    add(
+      `thresholds[${i}].abortOnFail`,
+      "cannot stop a --segment shard: it holds part of the load and its thresholds are judged by " +
         "loadlab merge on the whole; drop abortOnFail for the shards (attack's --abort-on-fail is refused too)",
-    });
+    );
   });
   return issues;
 }

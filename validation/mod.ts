@@ -32,6 +32,11 @@ export function issuesOf(error: z.ZodError, schema?: z.ZodType): Issue[] {
   return error.issues.flatMap((issue) => convert(issue, [], schema));
 }
 
+/** A refinement's problem: `message` at `path` under the value refined (the value itself when empty). */
+export function customIssue(ctx: z.RefinementCtx, path: PropertyKey[], message: string): void {
+  ctx.addIssue({ code: "custom", path, message });
+}
+
 export function formatIssues(issues: readonly Issue[]): string[] {
   return issues.map((i) => `${i.path}: ${i.message}`);
 }

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { encodingProblem } from "../histogram_v2.ts";
+import { customIssue } from "../../validation/mod.ts";
 
 /** The load models an executor implements; the one list of them. */
 export const LOAD_MODELS = ["connections", "rate", "throughput", "count", "ramping-connections"] as const;
@@ -94,7 +95,7 @@ export const count = z.number().min(0, NEGATIVE_COUNT).nullable().transform((v) 
 /** A histogram as results carry it (compressed base64, µs); one that cannot be read is refused here. */
 export const histogramEncoding = z.string().superRefine((encoded, ctx) => {
   const problem = encodingProblem(encoded);
-  if (problem !== null) ctx.addIssue({ code: "custom", message: problem });
+  if (problem !== null) customIssue(ctx, [], problem);
 });
 /** Counts by key: status codes, error kinds. */
 export const counts = z.record(z.string(), z.number().min(0, NEGATIVE_COUNT));
@@ -132,7 +133,7 @@ export const latencySummarySchema = z.looseObject({
   max: num,
 }).superRefine((summary, ctx) => {
   const problem = percentilesOutOfOrder(summary);
-  if (problem !== null) ctx.addIssue({ code: "custom", path: [problem.key], message: problem.message });
+  if (problem !== null) customIssue(ctx, [problem.key], problem.message);
 });
 
 function percentilesOutOfOrder(

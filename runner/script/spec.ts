@@ -45,30 +45,19 @@ interface ScriptExcludes {
 /** What a script excludes, as issues at their paths. */
 export function scriptIssues(c: ScriptExcludes): Array<{ path: string[]; message: string }> {
   const issues: Array<{ path: string[]; message: string }> = [];
+  const add = (path: string[], message: string) => issues.push({ path, message });
   if (modelFactsOf(c.model)?.noFlows !== undefined) {
-    issues.push({
-      path: ["script"],
-      message: "a script needs a rate, connections or count load: throughput spreads single requests",
-    });
+    add(["script"], "a script needs a rate, connections or count load: throughput spreads single requests");
   }
   if (c.flows !== undefined) {
-    issues.push({
-      path: ["flows"],
-      message: "a script and flows exclude each other: one source of sessions",
-    });
+    add(["flows"], "a script and flows exclude each other: one source of sessions");
   }
   const [only, ...more] = c.requestMix;
   if (more.length > 0 || only.method !== "GET" || only.path !== "/" || only.headers.length > 0 || only.body) {
-    issues.push({
-      path: ["requestMix"],
-      message: "a script and a request mix exclude each other: send the requests from the script",
-    });
+    add(["requestMix"], "a script and a request mix exclude each other: send the requests from the script");
   }
   if (c.pipelining > 1) {
-    issues.push({
-      path: ["pipelining"],
-      message: "a script sends one request at a time: pipelining must be 1",
-    });
+    add(["pipelining"], "a script sends one request at a time: pipelining must be 1");
   }
   return issues;
 }

@@ -30,6 +30,9 @@ export interface Collector {
 /** Why each Artillery feature is refused and what to do instead, by its key as written. */
 const SCRIPT = "a TypeScript session script (docs/SCRIPTS.md)";
 const SESSION = `write the logic in ${SCRIPT}`;
+const WS_STEP =
+  "a WebSocket step runs in an engine: ws scenario, a script's only one: move it to a script of its own";
+const HOOK = `runs a JavaScript hook, which an imported script cannot: drop it, or ${SESSION}`;
 const UNSUPPORTED: Record<string, string> = {
   match: "Artillery's match is not converted; use an experiment file's expect: checks (docs/EXPERIMENTS.md)",
   expect: "the expect plugin is not converted; use an experiment file's expect: checks (docs/EXPERIMENTS.md)",
@@ -38,10 +41,10 @@ const UNSUPPORTED: Record<string, string> = {
   transform: `capture transforms run JavaScript, which an imported script cannot: drop it, or ${SESSION}`,
   strict: "every capture is strict here (one that finds nothing ends the session): drop strict",
   function: `runs a JavaScript function, which an imported script cannot: drop it, or ${SESSION}`,
-  beforeRequest: `runs a JavaScript hook, which an imported script cannot: drop it, or ${SESSION}`,
-  afterResponse: `runs a JavaScript hook, which an imported script cannot: drop it, or ${SESSION}`,
-  beforeScenario: `runs a JavaScript hook, which an imported script cannot: drop it, or ${SESSION}`,
-  afterScenario: `runs a JavaScript hook, which an imported script cannot: drop it, or ${SESSION}`,
+  beforeRequest: HOOK,
+  afterResponse: HOOK,
+  beforeScenario: HOOK,
+  afterScenario: HOOK,
   processor: `loads JavaScript hooks, which an imported script cannot: drop it, or ${SESSION}`,
   plugins:
     "Artillery plugins do not run in loadlab (only ensure and metrics-by-endpoint are read): drop this one",
@@ -58,11 +61,9 @@ const UNSUPPORTED: Record<string, string> = {
     `with s.batch in ${SCRIPT}`,
   ws: "ws handshake headers, subprotocols and TLS options are not imported: drop them",
   socketio: "Socket.IO settings are not imported: drop them",
-  send:
-    "a WebSocket step runs in an engine: ws scenario, a script's only one: move it to a script of its own",
+  send: WS_STEP,
   emit: "Socket.IO steps are not imported: rewrite the scenario as engine: ws with send steps, or drop it",
-  connect:
-    "a WebSocket step runs in an engine: ws scenario, a script's only one: move it to a script of its own",
+  connect: WS_STEP,
   log: "printing during the run is not imported: drop log",
   before: `a flow run once before the load is not imported: drop it, or use setup() in ${SCRIPT}`,
   after: `a flow run once after the load is not imported: drop it, or use teardown() in ${SCRIPT}`,
@@ -76,6 +77,11 @@ const UNSUPPORTED: Record<string, string> = {
   maxSockets: "socket limits are not imported (one connection per virtual user): drop maxSockets",
 };
 
+/** Records a problem of the script at `path`, reported with the others before any load. */
+export function problem(out: Collector, path: string, message: string): void {
+  out.issues.push({ path, message });
+}
+
 /** Records one issue per key of `obj` that is not in `allowed`, with the reason when it is known. */
 export function rejectUnknownKeys(
   obj: Record<string, unknown>,
@@ -87,7 +93,7 @@ export function rejectUnknownKeys(
     if (allowed.includes(key)) continue;
     const reason = UNSUPPORTED[key] ??
       `"${key}" is not read by loadlab's Artillery import: drop it (docs/EXPERIMENTS.md, "Artillery scripts", lists what is)`;
-    out.issues.push({ path: join(path, key), message: reason });
+    problem(out, join(path, key), reason);
   }
 }
 
@@ -108,16 +114,13 @@ export function secondsToDuration(value: unknown, path: string, out: Collector):
     if (m) seconds = Number(m[1]) * SECONDS_PER_UNIT[m[2] ?? "s"];
   }
   if (seconds === undefined || !Number.isFinite(seconds) || seconds < 0) {
-    out.issues.push({
-      path,
-      message: `expected seconds (a number such as 30), found ${JSON.stringify(value)}`,
-    });
+    problem(out, path, `expected seconds (a number such as 30), found ${JSON.stringify(value)}`);
     return undefined;
   }
   const ms = Math.round(seconds * 1000);
   if (ms > MAX_DURATION_MS) {
     // Named here, at the script's key, before a huge value overflows at a loadlab key.
-    out.issues.push({ path, message: `${value} seconds is too long: ${MAX_DURATION_WORDS}, e.g. 3600` });
+    problem(out, path, `${value} seconds is too long: ${MAX_DURATION_WORDS}, e.g. 3600`);
     return undefined;
   }
   return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
@@ -126,6 +129,6 @@ export function secondsToDuration(value: unknown, path: string, out: Collector):
 /** A finite number >= 0, or an issue. */
 export function nonNegative(value: unknown, path: string, out: Collector): number | undefined {
   if (typeof value === "number" && Number.isFinite(value) && value >= 0) return value;
-  out.issues.push({ path, message: `expected a number >= 0, found ${JSON.stringify(value)}` });
+  problem(out, path, `expected a number >= 0, found ${JSON.stringify(value)}`);
   return undefined;
 }

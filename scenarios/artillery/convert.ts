@@ -9,6 +9,7 @@ import {
   type Collector,
   join,
   nonNegative,
+  problem,
   rejectUnknownKeys,
   secondsToDuration,
 } from "./common.ts";
@@ -145,11 +146,11 @@ function wsExperiment(
     ? new URL(config.target)
     : undefined;
   if (target === undefined) {
-    out.issues.push({ path: "config.target", message: "engine: ws needs a ws:// or wss:// target" });
+    problem(out, "config.target", "engine: ws needs a ws:// or wss:// target");
   }
   for (const key of ["payload", "variables", "defaults", "http", "ensure"]) {
     if (config[key] !== undefined) {
-      out.issues.push({ path: `config.${key}`, message: "not converted for engine: ws scenarios" });
+      problem(out, `config.${key}`, "not converted for engine: ws scenarios");
     }
   }
   const load = convertPhases(config.phases, out);
@@ -172,12 +173,13 @@ function experimentName(file: string | undefined): string {
 
 function parseTarget(target: unknown, out: Collector): URL | undefined {
   if (typeof target !== "string" || !/^https?:\/\//i.test(target)) {
-    out.issues.push({
-      path: "config.target",
-      message: target === undefined
+    problem(
+      out,
+      "config.target",
+      target === undefined
         ? "missing: the base URL such as http://127.0.0.1:8080"
         : `expected an http(s) URL, found ${JSON.stringify(target)}`,
-    });
+    );
     return undefined;
   }
   return new URL(target);
@@ -187,19 +189,19 @@ function parseTarget(target: unknown, out: Collector): URL | undefined {
 function checkPlugins(plugins: unknown, out: Collector): void {
   if (plugins === undefined) return;
   if (!isRecord(plugins)) {
-    out.issues.push({ path: "config.plugins", message: "expected a mapping of plugin names" });
+    problem(out, "config.plugins", "expected a mapping of plugin names");
     return;
   }
   for (const name of Object.keys(plugins)) {
     if (name === "ensure" || name === "metrics-by-endpoint") continue;
-    out.issues.push({ path: `config.plugins.${name}`, message: "Artillery plugins do not run in loadlab" });
+    problem(out, `config.plugins.${name}`, "Artillery plugins do not run in loadlab");
   }
 }
 
 function httpTimeout(http: unknown, out: Collector): string | undefined {
   if (http === undefined) return undefined;
   if (!isRecord(http)) {
-    out.issues.push({ path: "config.http", message: "expected a mapping such as {timeout: 10}" });
+    problem(out, "config.http", "expected a mapping such as {timeout: 10}");
     return undefined;
   }
   rejectUnknownKeys(http, "config.http", ["timeout"], out);
@@ -233,23 +235,17 @@ function convertPayload(payload: unknown, out: Collector) {
   const one = Array.isArray(payload) && payload.length === 1 ? payload[0] : payload;
   const path = Array.isArray(payload) ? "config.payload[0]" : "config.payload";
   if (!isRecord(one)) {
-    out.issues.push({
-      path: "config.payload",
-      message: "expected one payload {path, fields} (several are not supported)",
-    });
+    problem(out, "config.payload", "expected one payload {path, fields} (several are not supported)");
     return undefined;
   }
   rejectUnknownKeys(one, path, PAYLOAD_KEYS, out);
   const fields = one.fields;
   if (typeof one.path !== "string" || !Array.isArray(fields) || !fields.every((f) => typeof f === "string")) {
-    out.issues.push({ path, message: "a payload needs path (a CSV file) and fields (its column names)" });
+    problem(out, path, "a payload needs path (a CSV file) and fields (its column names)");
     return undefined;
   }
   if (one.order !== undefined && one.order !== "random" && one.order !== "sequence") {
-    out.issues.push({
-      path: join(path, "order"),
-      message: `expected random or sequence, found ${JSON.stringify(one.order)}`,
-    });
+    problem(out, join(path, "order"), `expected random or sequence, found ${JSON.stringify(one.order)}`);
   }
   const source = {
     file: one.path,
@@ -288,7 +284,7 @@ function flowContext(
 function defaultHeaders(defaults: unknown, ctx: FlowContext, out: Collector): Record<string, string> {
   if (defaults === undefined) return {};
   if (!isRecord(defaults)) {
-    out.issues.push({ path: "config.defaults", message: "expected a mapping such as {headers: {...}}" });
+    problem(out, "config.defaults", "expected a mapping such as {headers: {...}}");
     return {};
   }
   rejectUnknownKeys(defaults, "config.defaults", ["headers"], out);
@@ -300,7 +296,7 @@ function parseVariables(variables: unknown, out: Collector): Variables {
   const result: Variables = new Map();
   if (variables === undefined) return result;
   if (!isRecord(variables)) {
-    out.issues.push({ path: "config.variables", message: "expected a mapping of names to values" });
+    problem(out, "config.variables", "expected a mapping of names to values");
     return result;
   }
   for (const [name, value] of Object.entries(variables)) {
@@ -310,10 +306,7 @@ function parseVariables(variables: unknown, out: Collector): Variables {
     else if (["string", "number", "boolean"].includes(typeof v)) {
       result.set(name, { value: v as string | number | boolean });
     } else {
-      out.issues.push({
-        path: join("config.variables", name),
-        message: "expected a value or a list of values",
-      });
+      problem(out, join("config.variables", name), "expected a value or a list of values");
     }
   }
   return result;
@@ -334,10 +327,11 @@ const COMPARISON = /^\s*([A-Za-z_$][\w.$]*)\s*(<=|>=|==|<|>)\s*(-?\d+(?:\.\d+)?)
 function expression(name: string, op: string, value: number, path: string, out: Collector) {
   const known = METRICS[name];
   if (!known) {
-    out.issues.push({
+    problem(
+      out,
       path,
-      message: `metric "${name}" has no loadlab equivalent; use one of ${Object.keys(METRICS).join(", ")}`,
-    });
+      `metric "${name}" has no loadlab equivalent; use one of ${Object.keys(METRICS).join(", ")}`,
+    );
     return undefined;
   }
   return `${known.metric} ${op} ${value}${known.latency ? "ms" : ""}`;
@@ -346,7 +340,7 @@ function expression(name: string, op: string, value: number, path: string, out: 
 function number(value: unknown, path: string, out: Collector): number | undefined {
   const n = typeof value === "string" ? Number(value) : value;
   if (typeof n === "number" && Number.isFinite(n)) return n;
-  out.issues.push({ path, message: `expected a number, found ${JSON.stringify(value)}` });
+  problem(out, path, `expected a number, found ${JSON.stringify(value)}`);
   return undefined;
 }
 
@@ -358,16 +352,13 @@ export interface Threshold {
 
 function thresholdsForm(list: unknown, path: string, out: Collector): Threshold[] {
   if (!Array.isArray(list)) {
-    out.issues.push({ path, message: "expected a list such as - http.response_time.p99: 250" });
+    problem(out, path, "expected a list such as - http.response_time.p99: 250");
     return [];
   }
   return list.flatMap((entry, i) => {
     const p = join(path, i);
     if (!isRecord(entry) || Object.keys(entry).length !== 1) {
-      out.issues.push({
-        path: p,
-        message: "expected one metric: value pair such as http.response_time.p99: 250",
-      });
+      problem(out, p, "expected one metric: value pair such as http.response_time.p99: 250");
       return [];
     }
     const [name, raw] = Object.entries(entry)[0];
@@ -379,13 +370,13 @@ function thresholdsForm(list: unknown, path: string, out: Collector): Threshold[
 
 function conditionsForm(list: unknown, path: string, out: Collector): Threshold[] {
   if (!Array.isArray(list)) {
-    out.issues.push({ path, message: "expected a list such as - expression: http.response_time.p95 < 250" });
+    problem(out, path, "expected a list such as - expression: http.response_time.p95 < 250");
     return [];
   }
   return list.flatMap((entry, i) => {
     const p = join(path, i);
     if (!isRecord(entry) || typeof entry.expression !== "string") {
-      out.issues.push({ path: join(p, "expression"), message: "missing: an expression such as p95 < 250" });
+      problem(out, join(p, "expression"), "missing: an expression such as p95 < 250");
       return [];
     }
     rejectUnknownKeys(entry, p, ["expression", "strict"], out);
@@ -399,10 +390,11 @@ function conditionsForm(list: unknown, path: string, out: Collector): Threshold[
     for (const part of entry.expression.split(/\s+and\s+/)) {
       const m = COMPARISON.exec(part);
       if (!m) {
-        out.issues.push({
-          path: join(p, "expression"),
-          message: `"${part.trim()}": only comparisons (metric < number) joined by "and" are supported`,
-        });
+        problem(
+          out,
+          join(p, "expression"),
+          `"${part.trim()}": only comparisons (metric < number) joined by "and" are supported`,
+        );
         continue;
       }
       const expr = expression(m[1], m[2], Number(m[3]), join(p, "expression"), out);
@@ -416,7 +408,7 @@ function conditionsForm(list: unknown, path: string, out: Collector): Threshold[
 function convertEnsure(ensure: unknown, path: string, out: Collector): Threshold[] {
   if (ensure === undefined || ensure === null) return []; // `plugins: {ensure: }` only switches it on
   if (!isRecord(ensure)) {
-    out.issues.push({ path, message: "expected a mapping such as {p99: 250, maxErrorRate: 1}" });
+    problem(out, path, "expected a mapping such as {p99: 250, maxErrorRate: 1}");
     return [];
   }
   rejectUnknownKeys(ensure, path, [...LEGACY, "maxErrorRate", "thresholds", "conditions"], out);
@@ -452,10 +444,7 @@ const PHASE_KEYS = ["name", "duration", "arrivalRate", "rampTo", "arrivalCount",
 function convertPhases(phases: unknown, out: Collector): Record<string, unknown> {
   const load: Record<string, unknown> = { model: "rate", connection: "per-arrival" };
   if (!Array.isArray(phases) || phases.length === 0) {
-    out.issues.push({
-      path: "config.phases",
-      message: "missing: at least one phase such as {duration: 60, arrivalRate: 10}",
-    });
+    problem(out, "config.phases", "missing: at least one phase such as {duration: 60, arrivalRate: 10}");
     return load;
   }
   const used = new Set<string>();
@@ -463,7 +452,7 @@ function convertPhases(phases: unknown, out: Collector): Record<string, unknown>
   load.phases = phases.map((phase, i) => {
     const path = join("config.phases", i);
     if (!isRecord(phase)) {
-      out.issues.push({ path, message: `expected a phase such as {duration: 60, arrivalRate: 10}` });
+      problem(out, path, `expected a phase such as {duration: 60, arrivalRate: 10}`);
       return undefined;
     }
     rejectUnknownKeys(phase, path, PHASE_KEYS, out);
@@ -471,10 +460,7 @@ function convertPhases(phases: unknown, out: Collector): Record<string, unknown>
       const cap = phase.maxVusers;
       if (Number.isInteger(cap) && (cap as number) >= 1) {
         caps.push({ path: join(path, "maxVusers"), value: cap as number });
-      } else {out.issues.push({
-          path: join(path, "maxVusers"),
-          message: `expected a whole number >= 1, found ${cap}`,
-        });}
+      } else problem(out, join(path, "maxVusers"), `expected a whole number >= 1, found ${cap}`);
     }
     const name = uniqueName(typeof phase.name === "string" ? phase.name : `phase ${i}`, used);
     return tagOrigin(out.origins, { name, ...phaseRate(phase, path, out) }, phaseOrigin(phase, path));
@@ -514,27 +500,24 @@ function phaseRate(phase: Record<string, unknown>, path: string, out: Collector)
   if (phase.pause !== undefined) {
     for (const key of ["duration", "arrivalRate", "rampTo", "arrivalCount"]) {
       if (phase[key] !== undefined) {
-        out.issues.push({ path: join(path, key), message: "a pause phase has only pause" });
+        problem(out, join(path, key), "a pause phase has only pause");
       }
     }
     return { duration: secondsToDuration(phase.pause, join(path, "pause"), out), rate: 0 };
   }
   if (phase.duration === undefined) {
-    out.issues.push({ path: join(path, "duration"), message: "missing: the phase length in seconds" });
+    problem(out, join(path, "duration"), "missing: the phase length in seconds");
     return {};
   }
   const duration = secondsToDuration(phase.duration, join(path, "duration"), out);
   if (duration !== undefined && durationMsOf(duration) === 0) {
     // Named here, at the script's own key; the engine would name the converted load's phase instead.
-    out.issues.push({ path: join(path, "duration"), message: "must be > 0 seconds, e.g. duration: 60" });
+    problem(out, join(path, "duration"), "must be > 0 seconds, e.g. duration: 60");
     return {};
   }
   if (phase.arrivalCount !== undefined) {
     if (phase.arrivalRate !== undefined || phase.rampTo !== undefined) {
-      out.issues.push({
-        path: join(path, "arrivalCount"),
-        message: "give arrivalCount or arrivalRate, not both",
-      });
+      problem(out, join(path, "arrivalCount"), "give arrivalCount or arrivalRate, not both");
     }
     const count = nonNegative(phase.arrivalCount, join(path, "arrivalCount"), out);
     const ms = duration === undefined ? 0 : durationMsOf(duration) ?? 0;
@@ -542,10 +525,7 @@ function phaseRate(phase: Record<string, unknown>, path: string, out: Collector)
     return { duration, rate: count / (ms / 1000) };
   }
   if (phase.arrivalRate === undefined) {
-    out.issues.push({
-      path: join(path, "arrivalRate"),
-      message: "missing: arrivalRate, arrivalCount or pause",
-    });
+    problem(out, join(path, "arrivalRate"), "missing: arrivalRate, arrivalCount or pause");
     return { duration };
   }
   const rate = nonNegative(phase.arrivalRate, join(path, "arrivalRate"), out);
@@ -561,11 +541,12 @@ function connectionCap(caps: Array<{ path: string; value: number }>, phaseCount:
   const first = caps[0];
   for (const cap of caps.slice(1)) {
     if (cap.value !== first.value) {
-      out.issues.push({
-        path: cap.path,
-        message: `loadlab caps connections for the whole load: every phase needs the same maxVusers ` +
+      problem(
+        out,
+        cap.path,
+        `loadlab caps connections for the whole load: every phase needs the same maxVusers ` +
           `(${first.path} is ${first.value}, this is ${cap.value})`,
-      });
+      );
     }
   }
   if (caps.length < phaseCount) {

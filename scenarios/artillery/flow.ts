@@ -2,7 +2,14 @@
  * @module
  * Artillery `scenarios[]` -> loadlab `flows`.
  */
-import { type Collector, join, nonNegative, rejectUnknownKeys, secondsToDuration } from "./common.ts";
+import {
+  type Collector,
+  join,
+  nonNegative,
+  problem,
+  rejectUnknownKeys,
+  secondsToDuration,
+} from "./common.ts";
 import { isRecord } from "../yaml_document.ts";
 import { listOrigin, tagOrigin } from "./paths.ts";
 import { convertRequest, type FlowContext } from "./request.ts";
@@ -36,7 +43,7 @@ type Step = Record<string, unknown>;
 /** One step as loadlab steps: one, or a `loop`'s steps `count` times over. */
 function convertStep(step: unknown, path: string, ctx: FlowContext, out: Collector): Array<Step | undefined> {
   if (!isRecord(step) || Object.keys(step).length === 0) {
-    out.issues.push({ path, message: `expected a step such as {get: {url: /home}} or {think: 1}` });
+    problem(out, path, `expected a step such as {get: {url: /home}} or {think: 1}`);
     return [undefined];
   }
   if (step.loop !== undefined) return convertLoop(step, path, ctx, out);
@@ -79,21 +86,19 @@ function convertLoop(step: Record<string, unknown>, path: string, ctx: FlowConte
   rejectUnknownKeys(step, path, ["loop", "count"], out);
   const count = step.count;
   if (!Array.isArray(step.loop) || typeof count !== "number" || !Number.isInteger(count) || count < 1) {
-    out.issues.push({
-      path: join(path, "loop"),
-      message: "a loop runs here with a list of steps and a whole count >= 1 (loops over values or " +
+    problem(
+      out,
+      join(path, "loop"),
+      "a loop runs here with a list of steps and a whole count >= 1 (loops over values or " +
         "without a count are not supported)",
-    });
+    );
     return [undefined];
   }
   const once = step.loop.flatMap((s, j) => convertStep(s, join(join(path, "loop"), j), ctx, out));
   // A loop of no steps runs nothing however often: its count is never written out.
   if (once.length === 0) return [];
   if (once.length * count > MAX_UNROLLED_STEPS) {
-    out.issues.push({
-      path,
-      message: `loop writes out ${once.length * count} steps; at most ${MAX_UNROLLED_STEPS}`,
-    });
+    problem(out, path, `loop writes out ${once.length * count} steps; at most ${MAX_UNROLLED_STEPS}`);
     return [undefined];
   }
   return Array.from({ length: count }, () => once).flat();
@@ -102,13 +107,13 @@ function convertLoop(step: Record<string, unknown>, path: string, ctx: FlowConte
 /** Converts `scenarios[]` to loadlab flows; problems go to `out` with their paths. */
 export function convertScenarios(scenarios: unknown, ctx: FlowContext, out: Collector) {
   if (!Array.isArray(scenarios) || scenarios.length === 0) {
-    out.issues.push({ path: "scenarios", message: "missing: at least one scenario with a flow" });
+    problem(out, "scenarios", "missing: at least one scenario with a flow");
     return [];
   }
   const used = new Set<string>();
   const flows = scenarios.map((scenario, i) => convertScenario(scenario, i, used, ctx, out));
   if (flows.every((f) => f === undefined) && out.issues.length === 0) {
-    out.issues.push({ path: "scenarios", message: "no scenario with a weight > 0" });
+    problem(out, "scenarios", "no scenario with a weight > 0");
   }
   return flows.filter((f) => f !== undefined);
 }
@@ -117,7 +122,7 @@ export function convertScenarios(scenarios: unknown, ctx: FlowContext, out: Coll
 function convertScenario(scenario: unknown, i: number, used: Set<string>, ctx: FlowContext, out: Collector) {
   const path = join("scenarios", i);
   if (!isRecord(scenario)) {
-    out.issues.push({ path, message: `expected a scenario with a flow, found ${JSON.stringify(scenario)}` });
+    problem(out, path, `expected a scenario with a flow, found ${JSON.stringify(scenario)}`);
     return undefined;
   }
   const engine = scenario.engine;
@@ -125,10 +130,7 @@ function convertScenario(scenario: unknown, i: number, used: Set<string>, ctx: F
   rejectUnknownKeys(scenario, path, allowed, out);
   const weight = scenario.weight === undefined ? 1 : nonNegative(scenario.weight, join(path, "weight"), out);
   if (!Array.isArray(scenario.flow) || scenario.flow.length === 0) {
-    out.issues.push({
-      path: join(path, "flow"),
-      message: "missing: a list of steps such as - get: {url: /}",
-    });
+    problem(out, join(path, "flow"), "missing: a list of steps such as - get: {url: /}");
     return undefined;
   }
   if (weight === 0) {
@@ -145,7 +147,7 @@ function convertScenario(scenario: unknown, i: number, used: Set<string>, ctx: F
   });
   tagOrigin(out.origins, steps, listOrigin(join(path, "flow"), stepPaths));
   if (!steps.some((s) => s !== undefined && !("think" in s))) {
-    out.issues.push({ path: join(path, "flow"), message: "a flow needs at least one request" });
+    problem(out, join(path, "flow"), "a flow needs at least one request");
   }
   const flow = { name: uniqueName(String(scenario.name ?? `scenario ${i}`), used), weight, steps };
   const keys: Record<string, string> = { steps: join(path, "flow"), data: "config.payload" };

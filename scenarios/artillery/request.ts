@@ -2,7 +2,7 @@
  * @module
  * One Artillery request step -> a loadlab request step, named as Artillery's `metrics-by-endpoint` names it.
  */
-import { type Collector, join, rejectUnknownKeys } from "./common.ts";
+import { type Collector, join, problem, rejectUnknownKeys } from "./common.ts";
 import { isRecord } from "../yaml_document.ts";
 import { listOrigin, tagOrigin } from "./paths.ts";
 
@@ -35,18 +35,16 @@ function fill(text: string, path: string, ctx: FlowContext, out: Collector): str
     const v = ctx.variables.get(name);
     if (v && "value" in v) return v.value;
     if (v) {
-      out.issues.push({
+      problem(
+        out,
         path,
-        message: `uses {{ ${name} }}, which config.variables.${name} lists ${v.listLength} values for: ` +
+        `uses {{ ${name} }}, which config.variables.${name} lists ${v.listLength} values for: ` +
           `Artillery picks one per virtual user, loadlab builds its requests once; give one value`,
-      });
+      );
     } else if (name.startsWith("$")) {
-      out.issues.push({ path, message: `{{ ${name} }}: template functions and $env are not supported` });
+      problem(out, path, `{{ ${name} }}: template functions and $env are not supported`);
     } else {
-      out.issues.push({
-        path,
-        message: `{{ ${name} }} is not in config.variables, a payload field or a capture`,
-      });
+      problem(out, path, `{{ ${name} }} is not in config.variables, a payload field or a capture`);
     }
     return "";
   };
@@ -71,19 +69,13 @@ function fillDeep(value: unknown, path: string, ctx: FlowContext, out: Collector
 /** A header or query map of scalars with templates filled; undefined (and an issue) when malformed. */
 export function scalarMap(value: unknown, path: string, ctx: FlowContext, out: Collector) {
   if (!isRecord(value)) {
-    out.issues.push({
-      path,
-      message: `expected a mapping of names to values, found ${JSON.stringify(value)}`,
-    });
+    problem(out, path, `expected a mapping of names to values, found ${JSON.stringify(value)}`);
     return undefined;
   }
   const result: Record<string, string> = {};
   for (const [k, v] of Object.entries(value)) {
     if (!["string", "number", "boolean"].includes(typeof v)) {
-      out.issues.push({
-        path: join(path, k),
-        message: `expected a string or number, found ${JSON.stringify(v)}`,
-      });
+      problem(out, join(path, k), `expected a string or number, found ${JSON.stringify(v)}`);
       continue;
     }
     result[k] = String(typeof v === "string" ? fill(v, join(path, k), ctx, out) : v);
@@ -94,17 +86,14 @@ export function scalarMap(value: unknown, path: string, ctx: FlowContext, out: C
 /** Artillery's `url` (relative to the target, or absolute on the same origin) as a loadlab path. */
 function toPath(url: unknown, path: string, ctx: FlowContext, out: Collector): string | undefined {
   if (typeof url !== "string" || url === "") {
-    out.issues.push({ path, message: `missing: every request needs a url such as "/home"` });
+    problem(out, path, `missing: every request needs a url such as "/home"`);
     return undefined;
   }
   const filled = String(fill(url, path, ctx, out));
   if (/^https?:\/\//i.test(filled)) {
     const parsed = new URL(filled);
     if (parsed.origin !== ctx.origin) {
-      out.issues.push({
-        path,
-        message: `${parsed.origin} is not the target ${ctx.origin}: one target per script`,
-      });
+      problem(out, path, `${parsed.origin} is not the target ${ctx.origin}: one target per script`);
       return undefined;
     }
     return parsed.pathname + parsed.search;
@@ -134,10 +123,7 @@ function mergeHeaders(
 /** One request step as a loadlab request and its captures; undefined (and an issue) when malformed. */
 export function convertRequest(spec: unknown, path: string, ctx: FlowContext, out: Collector) {
   if (!isRecord(spec)) {
-    out.issues.push({
-      path,
-      message: `expected a request such as {url: /home}, found ${JSON.stringify(spec)}`,
-    });
+    problem(out, path, `expected a request such as {url: /home}, found ${JSON.stringify(spec)}`);
     return undefined;
   }
   rejectUnknownKeys(spec, path, REQUEST_KEYS, out);
@@ -152,7 +138,7 @@ export function convertRequest(spec: unknown, path: string, ctx: FlowContext, ou
   const headers = mergeHeaders(ctx.defaultHeaders, own, join(path, "headers"), out);
   if (Object.keys(headers).length > 0) request.headers = headers;
   if (spec.json !== undefined && spec.body !== undefined) {
-    out.issues.push({ path: join(path, "body"), message: "give json or body, not both" });
+    problem(out, join(path, "body"), "give json or body, not both");
   } else if (spec.json !== undefined) {
     request.json = fillDeep(spec.json, join(path, "json"), ctx, out);
   } else if (spec.body !== undefined) {
@@ -183,12 +169,12 @@ export function convertCaptures(
   const captures = list.flatMap((c, i) => {
     const at = Array.isArray(value) ? join(path, i) : path;
     if (!isRecord(c) || typeof c.as !== "string") {
-      out.issues.push({ path: at, message: "expected a capture such as {json: $.token, as: token}" });
+      problem(out, at, "expected a capture such as {json: $.token, as: token}");
       return [];
     }
     if (kinds.filter((k) => typeof c[k] === "string").length !== 1) {
       const one = `${kinds.slice(0, -1).join(", ")} or ${kinds.at(-1)}`;
-      out.issues.push({ path: at, message: `a capture takes one of ${one} (a string)` });
+      problem(out, at, `a capture takes one of ${one} (a string)`);
       return [];
     }
     rejectUnknownKeys(c, at, keys, out);
@@ -215,7 +201,7 @@ export function endpointNaming(plugins: unknown, out: Collector): EndpointNaming
   if (options === undefined || options === null) return naming;
   const path = `config.plugins.${PLUGIN}`;
   if (!isRecord(options)) {
-    out.issues.push({ path, message: "expected a mapping of options such as {useOnlyRequestNames: true}" });
+    problem(out, path, "expected a mapping of options such as {useOnlyRequestNames: true}");
     return naming;
   }
   for (const [key, value] of Object.entries(options)) {
@@ -223,15 +209,15 @@ export function endpointNaming(plugins: unknown, out: Collector): EndpointNaming
     if (key === "metricsNamespace") continue; // a prefix of Artillery's metric names: loadlab's are its own
     if (!(BOOLEAN_OPTIONS as readonly string[]).includes(key)) {
       const supported = [...BOOLEAN_OPTIONS, "metricsNamespace"].join(", ");
-      out.issues.push({ path: at, message: `not supported (loadlab reads ${supported})` });
-    } else if (typeof value !== "boolean") out.issues.push({ path: at, message: "expected true or false" });
+      problem(out, at, `not supported (loadlab reads ${supported})`);
+    } else if (typeof value !== "boolean") problem(out, at, "expected true or false");
     else if (key === "groupDynamicURLs") {
       if (!value) {
-        out.issues.push({
-          path: at,
-          message:
-            "false names endpoints by filled URLs, unbounded; loadlab names them by the url as written",
-        });
+        problem(
+          out,
+          at,
+          "false names endpoints by filled URLs, unbounded; loadlab names them by the url as written",
+        );
       }
     } else naming[key as keyof EndpointNaming] = value;
   }

@@ -2,7 +2,7 @@
  * @module
  * Artillery's `engine: ws` scenarios as a loadlab WebSocket storm.
  */
-import { type Collector, join, nonNegative, rejectUnknownKeys } from "./common.ts";
+import { type Collector, join, nonNegative, problem, rejectUnknownKeys } from "./common.ts";
 import { isRecord } from "../yaml_document.ts";
 import { listOrigin, tagOrigin } from "./paths.ts";
 import { MAX_STORM_THINK_MS } from "../../runner/http/ws/config.ts";
@@ -22,15 +22,12 @@ export function convertWsScenarios(
   out: Collector,
 ): { ws: Record<string, unknown> } | { flows: Record<string, unknown>[] } {
   if (scenarios.length > 1) {
-    out.issues.push({
-      path: "scenarios",
-      message: "one engine: ws scenario is converted; split the others into scripts",
-    });
+    problem(out, "scenarios", "one engine: ws scenario is converted; split the others into scripts");
   }
   const scenario = scenarios[0] as Record<string, unknown>;
   rejectUnknownKeys(scenario, "scenarios[0]", ["engine", "flow", "name", "weight"], out);
   if (!Array.isArray(scenario.flow) || scenario.flow.length === 0) {
-    out.issues.push({ path: "scenarios[0].flow", message: "missing: a list of steps such as - send: hello" });
+    problem(out, "scenarios[0].flow", "missing: a list of steps such as - send: hello");
     return { ws: {} };
   }
   const steps = unrollWs(scenario.flow, out);
@@ -49,10 +46,7 @@ export function convertWsScenarios(
       sendAt.push(`${at}.send`);
       thinkAt.push(`${at}.send`);
     } else if (messages.length === 0) {
-      out.issues.push({
-        path: at,
-        message: "a think before the first send is not converted; move it after one",
-      });
+      problem(out, at, "a think before the first send is not converted; move it after one");
     } else {
       const k = messages.length - 1;
       if (thinkAt[k] === sendAt[k]) thinkAt[k] = `${at}.think`;
@@ -61,15 +55,15 @@ export function convertWsScenarios(
   }
   // Named at the script's think, not loadlab's key; one after the last send is dropped below.
   overAt.slice(0, messages.length - 1).forEach((path, k) => {
-    out.issues.push({
+    problem(
+      out,
       path,
-      message:
-        `${thinkAfterMs[k] / 1000} seconds between two sends is over the ${MAX_STORM_THINK_MS / 60_000} ` +
+      `${thinkAfterMs[k] / 1000} seconds between two sends is over the ${MAX_STORM_THINK_MS / 60_000} ` +
         "minutes a WebSocket storm pauses; think at most 600 in a row",
-    });
+    );
   });
   if (messages.length === 0) {
-    out.issues.push({ path: "scenarios[0].flow", message: "a flow needs at least one send" });
+    problem(out, "scenarios[0].flow", "a flow needs at least one send");
   }
   while (thinkAfterMs.length > messages.length - 1 && thinkAfterMs.length > 0) {
     // A think after the last send only keeps the connection open; Artillery counts nothing for it.
@@ -113,10 +107,7 @@ function unrollWs(flow: unknown[], out: Collector): UnrolledStep[] {
   const steps: UnrolledStep[] = [];
   walk(flow, "scenarios[0].flow", steps, out);
   if (steps.length > MAX_STEPS) {
-    out.issues.push({
-      path: "scenarios[0].flow",
-      message: `over ${MAX_STEPS} steps per user once loops are unrolled`,
-    });
+    problem(out, "scenarios[0].flow", `over ${MAX_STEPS} steps per user once loops are unrolled`);
     steps.length = 0;
   }
   return steps;
@@ -143,10 +134,7 @@ function walk(flow: unknown[], path: string, steps: UnrolledStep[], out: Collect
     const at = join(path, j);
     if (steps.length > MAX_STEPS) return;
     if (!isRecord(step)) {
-      out.issues.push({
-        path: at,
-        message: `expected a step such as - send: hello, found ${JSON.stringify(step)}`,
-      });
+      problem(out, at, `expected a step such as - send: hello, found ${JSON.stringify(step)}`);
     } else if ("send" in step || "wait" in step) {
       const key = "send" in step ? "send" : "wait";
       rejectUnknownKeys(step, at, [key], out);
@@ -160,10 +148,7 @@ function walk(flow: unknown[], path: string, steps: UnrolledStep[], out: Collect
       const seconds = nonNegative(step.think, join(at, "think"), out) ?? 0;
       if (seconds * 1000 > MAX_DURATION_MS) {
         // Named here, at the script's key, before a huge value overflows at a loadlab key.
-        out.issues.push({
-          path: join(at, "think"),
-          message: `${seconds} seconds is too long: ${MAX_DURATION_WORDS}, e.g. 3600`,
-        });
+        problem(out, join(at, "think"), `${seconds} seconds is too long: ${MAX_DURATION_WORDS}, e.g. 3600`);
         return;
       }
       steps.push({ at, step: { thinkMs: Math.round(seconds * 1000) } });
@@ -171,10 +156,11 @@ function walk(flow: unknown[], path: string, steps: UnrolledStep[], out: Collect
       rejectUnknownKeys(step, at, ["loop", "count"], out);
       const count = step.count === undefined ? undefined : nonNegative(step.count, join(at, "count"), out);
       if (count === undefined || !Number.isInteger(count) || !Array.isArray(step.loop)) {
-        out.issues.push({
-          path: at,
-          message: "a loop needs a list of steps and a whole count (an endless loop never ends a user)",
-        });
+        problem(
+          out,
+          at,
+          "a loop needs a list of steps and a whole count (an endless loop never ends a user)",
+        );
         return;
       }
       // The body is read once (its problems named once) and its steps copied `count` times.
@@ -184,10 +170,7 @@ function walk(flow: unknown[], path: string, steps: UnrolledStep[], out: Collect
         steps.push(...(k === 0 ? body : structuredClone(body)));
       }
     } else {
-      out.issues.push({
-        path: at,
-        message: "only send, wait, think and loop steps are converted for engine: ws",
-      });
+      problem(out, at, "only send, wait, think and loop steps are converted for engine: ws");
     }
   });
 }
@@ -199,12 +182,12 @@ function readStep(params: unknown, key: "send" | "wait", at: string, out: Collec
     return { ws: tagOrigin(out.origins, { send: text(params) }, { at }) };
   }
   if (!isRecord(params)) {
-    out.issues.push({ path: at, message: "expected capture and/or match to wait for a message" });
+    problem(out, at, "expected capture and/or match to wait for a message");
     return {};
   }
   rejectUnknownKeys(params, at, key === "send" ? ["payload", "capture", "match"] : ["capture", "match"], out);
   if (key === "send" && params.payload === undefined) {
-    out.issues.push({ path: join(at, "payload"), message: "missing: the message to send" });
+    problem(out, join(at, "payload"), "missing: the message to send");
   }
   const match = params.match === undefined ? {} : readMatch(params.match, join(at, "match"), out);
   const capture = convertCaptures(params.capture, join(at, "capture"), out, ["json", "regexp"]) ?? [];
@@ -217,7 +200,7 @@ function readStep(params: unknown, key: "send" | "wait", at: string, out: Collec
 /** Artillery's `match: {json, value}` or `{regexp}` (one of them) as a ws step's match. */
 function readMatch(match: unknown, at: string, out: Collector): Record<string, unknown> {
   if (Array.isArray(match)) {
-    if (match.length !== 1) out.issues.push({ path: at, message: "one match per step is converted" });
+    if (match.length !== 1) problem(out, at, "one match per step is converted");
     return readMatch(match[0], join(at, 0), out);
   }
   if (isRecord(match) && typeof match.json === "string" && "value" in match) {
@@ -233,9 +216,6 @@ function readMatch(match: unknown, at: string, out: Collector): Record<string, u
     rejectUnknownKeys(match, at, ["regexp", "strict"], out);
     return tagOrigin(out.origins, { regexp: match.regexp }, { at, keys: { regexp: join(at, "regexp") } });
   }
-  out.issues.push({
-    path: at,
-    message: "a match takes json with a text, number or true/false value, or regexp",
-  });
+  problem(out, at, "a match takes json with a text, number or true/false value, or regexp");
   return {};
 }

@@ -123,36 +123,36 @@ export function grpcTargetIssues(
   listener?: string,
 ): CheckIssue[] {
   const issues: CheckIssue[] = [];
+  const add = (path: Path, message: string) => issues.push({ path, message });
   for (const [name, target] of Object.entries(targets)) {
     if (target.kind !== "builtin") {
       if (listener !== undefined) {
-        issues.push({
-          path: ["targets", name],
-          message: `load "${listener}" is sent to the gRPC listener (listener: grpc), which only the ` +
+        add(
+          ["targets", name],
+          `load "${listener}" is sent to the gRPC listener (listener: grpc), which only the ` +
             "built-in target has (kind: builtin, grpc: true)",
-        });
+        );
       }
       continue;
     }
     if (target.grpc && target.instances !== undefined && target.instances !== 1) {
-      issues.push({
-        path: ["targets", name, "grpc"],
-        message:
-          `grpc: true serves one instance's gRPC endpoints, not ${JSON.stringify(target.instances)}: ` +
+      add(
+        ["targets", name, "grpc"],
+        `grpc: true serves one instance's gRPC endpoints, not ${JSON.stringify(target.instances)}: ` +
           "drop instances (or set it to 1)",
-      });
+      );
     }
     if (listener !== undefined && !target.grpc) {
-      issues.push({
-        path: ["targets", name],
-        message: `load "${listener}" is sent to the gRPC listener (listener: grpc): add grpc: true`,
-      });
+      add(
+        ["targets", name],
+        `load "${listener}" is sent to the gRPC listener (listener: grpc): add grpc: true`,
+      );
     }
     if (calls && !target.grpc) {
-      issues.push({
-        path: ["targets", name],
-        message: "the grpc: section's calls need the built-in target's gRPC endpoints: add grpc: true",
-      });
+      add(
+        ["targets", name],
+        "the grpc: section's calls need the built-in target's gRPC endpoints: add grpc: true",
+      );
     }
   }
   return issues;

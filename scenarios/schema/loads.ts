@@ -10,6 +10,7 @@ import { durationSchema, flowListSchema, requestListSchema } from "./requests.ts
 import { phaseSchema as enginePhase, ratePerSec } from "../../runner/load/models/fields.ts";
 import { type CommonOptionKey, OPTION_ROWS, type OPTIONS } from "../../runner/config_fields.ts";
 import type { Option } from "../../runner/option.ts";
+import { customIssue } from "../../validation/mod.ts";
 
 const positiveInt = (what: string) => z.number().int().min(1, `${what} must be >= 1`);
 /** A phase's rate and ramp (>= 0) as the engine bounds them. */
@@ -113,11 +114,11 @@ const connectionsLoad = z.strictObject({
   if (l.stages === undefined) return;
   for (const key of ["connections", "duration"] as const) {
     if (l[key] === undefined) continue;
-    ctx.addIssue({
-      code: "custom",
-      path: [key],
-      message: `give stages or ${key}, not both (the stages' targets and durations set the connections)`,
-    });
+    customIssue(
+      ctx,
+      [key],
+      `give stages or ${key}, not both (the stages' targets and durations set the connections)`,
+    );
   }
 }).transform(({ stages, ...l }) =>
   stages === undefined ? renamed(l) : renamed({
@@ -143,15 +144,15 @@ const rateLoad = z.strictObject({
   if (l.phases !== undefined) {
     for (const key of ["rate", "rampTo", "duration"] as const) {
       if (l[key] === undefined) continue;
-      ctx.addIssue({ code: "custom", path: [key], message: `give phases or ${key}, not both` });
+      customIssue(ctx, [key], `give phases or ${key}, not both`);
     }
     return;
   }
   if (l.rate === undefined) {
-    ctx.addIssue({ code: "custom", path: ["phases"], message: "missing; a rate load needs phases or rate" });
+    customIssue(ctx, ["phases"], "missing; a rate load needs phases or rate");
   }
   if (l.duration === undefined) {
-    ctx.addIssue({ code: "custom", path: ["duration"], message: "missing; rate needs a duration, e.g. 30s" });
+    customIssue(ctx, ["duration"], "missing; rate needs a duration, e.g. 30s");
   }
 }).transform(({ phases, rate, rampTo, duration, ...l }) =>
   renamed({
@@ -183,12 +184,11 @@ const countLoad = z.strictObject({
 }).superRefine((l, ctx) => {
   // Closed pacing keeps its `connections`; a cap of connections opened on demand would do nothing.
   if (l.maxConnections !== undefined && l.rate === undefined) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["maxConnections"],
-      message:
-        "caps open pacing only; add rate: (requests per second), or use connections: for closed pacing",
-    });
+    customIssue(
+      ctx,
+      ["maxConnections"],
+      "caps open pacing only; add rate: (requests per second), or use connections: for closed pacing",
+    );
   }
 }).transform(({ requests, mix, ...l }) => ({ ...renamed(l), requests, ...defined({ mix }) }));
 

@@ -20,6 +20,7 @@ import { grpcSectionSchema } from "../grpc/experiment.ts";
 import { durationMsOf } from "../../validation/duration.ts";
 import { shownSweepValue } from "../../results/redact.ts";
 import { escapeHidden, terminalSafe } from "../../validation/terminal_text.ts";
+import { customIssue } from "../../validation/mod.ts";
 
 /** `load.<field>`, `query.<name>` or `target.<field>`. */
 const parameterSchema = z.string().regex(
@@ -40,7 +41,7 @@ const sweepSchema = z.strictObject({
 }).transform((sweep, ctx) => {
   const read = readSweepValues(sweep.parameter, sweep.values);
   for (const { index, message } of read.problems) {
-    ctx.addIssue({ code: "custom", path: index === null ? ["values"] : ["values", index], message });
+    customIssue(ctx, index === null ? ["values"] : ["values", index], message);
   }
   return read.problems.length ? z.NEVER : { ...sweep, values: read.values };
 });
@@ -85,15 +86,15 @@ const thresholdSchema = z.union([
     const message = t.expr === undefined
       ? 'needs its expression: expr: "p99<200ms" (or threshold:, as k6 writes it)'
       : "give expr or threshold (k6's name for it), not both";
-    ctx.addIssue({ code: "custom", path: [t.expr === undefined ? "expr" : "threshold"], message });
+    customIssue(ctx, [t.expr === undefined ? "expr" : "threshold"], message);
     return;
   }
   const path = typeof t === "string" ? [] : [t.expr === undefined ? "threshold" : "expr"];
   for (const message of expressionProblems(typeof t === "string" ? t : (t.expr ?? t.threshold)!)) {
-    ctx.addIssue({ code: "custom", path, message });
+    customIssue(ctx, path, message);
   }
   if (typeof t !== "string" && t.delayAbortEval !== undefined && !t.abortOnFail) {
-    ctx.addIssue({ code: "custom", path: ["delayAbortEval"], message: "needs abortOnFail: true" });
+    customIssue(ctx, ["delayAbortEval"], "needs abortOnFail: true");
   }
 }).transform((t) => {
   if (typeof t === "string") return { expr: t };
@@ -165,14 +166,14 @@ export const experimentObject = z.strictObject({
   /** The gate's rules, as `--fail-on` (which replaces them): e.g. "p99 +10%", "rps -5%", "success -0.1pp". */
   failOn: z.array(
     z.string().superRefine((rule, ctx) => {
-      for (const message of problemsOf(parseFailOn, rule)) ctx.addIssue({ code: "custom", message });
+      for (const message of problemsOf(parseFailOn, rule)) customIssue(ctx, [], message);
     }),
   ).default([]),
   /** Metrics outputs, as `--out KIND=URL` (which replaces them): streamed per interval while the runs go. */
   out: z.array(
     z.string().superRefine((value, ctx) => {
       const parsed = parseMetricsOutput(value);
-      if (typeof parsed === "string") ctx.addIssue({ code: "custom", message: parsed });
+      if (typeof parsed === "string") customIssue(ctx, [], parsed);
     }),
   ).superRefine((values, ctx) => {
     const outputs = values.map(parseMetricsOutput);
@@ -180,7 +181,7 @@ export const experimentObject = z.strictObject({
     const parsed = outputs as MetricsOutput[];
     parsed.forEach((_, i) => {
       const problem = repeatedOutput(parsed, i);
-      if (problem) ctx.addIssue({ code: "custom", path: [i], message: problem });
+      if (problem) customIssue(ctx, [i], problem);
     });
   }).optional(),
   /** The expected directions ("cached's p99 lower than direct's"), checked in the report. */

@@ -22,6 +22,7 @@ import {
   ruleOf,
   tagRules,
 } from "../../runner/request_rules.ts";
+import { customIssue } from "../../validation/mod.ts";
 
 /** How a duration is described in errors and in the JSON Schema. */
 const DURATION_WORDS = 'a duration with a unit, e.g. "500ms", "10s", "1m"';
@@ -35,14 +36,14 @@ export const durationSchema = z.string()
     const message = ms === undefined
       ? `${JSON.stringify(text)} is not a duration; ${DURATION_HINT}`
       : `${JSON.stringify(text)} is too long: durations must be ${MAX_DURATION_WORDS}, e.g. "1h"`;
-    ctx.addIssue({ code: "custom", message });
+    customIssue(ctx, [], message);
     return z.NEVER;
   });
 
 /** Target and load names: they become parts of run names (`target/load/param=value#2`). */
 export const nameSchema = z.string().superRefine((name, ctx) => {
   const problem = nameProblem(name);
-  if (problem) ctx.addIssue({ code: "custom", message: problem });
+  if (problem) customIssue(ctx, [], problem);
 });
 
 /** Names Windows keeps for devices, with or without an extension (`NUL.txt`); refused everywhere alike. */
@@ -114,7 +115,7 @@ export type FileRequest = Omit<z.output<typeof requestObjectSchema>, "method"> &
 
 function oneBody(request: { json?: unknown; body?: string }, ctx: z.RefinementCtx): void {
   if (request.json !== undefined && request.body !== undefined) {
-    ctx.addIssue({ code: "custom", path: ["body"], message: "give json or body, not both" });
+    customIssue(ctx, ["body"], "give json or body, not both");
   }
 }
 
@@ -123,12 +124,13 @@ function fromShorthand(text: string, ctx: z.RefinementCtx): FileRequest {
   const words = text.trim().split(/\s+/);
   const [method, path] = words.length === 1 ? ["GET", words[0]] : words;
   if (words.length > 2 || !METHOD.test(method) || !(path?.startsWith("/") || path?.startsWith("{{"))) {
-    ctx.addIssue({
-      code: "custom",
-      message: `${
+    customIssue(
+      ctx,
+      [],
+      `${
         JSON.stringify(text)
       } is not a request; write "PATH" or "METHOD PATH", e.g. "/json" or "POST /login"`,
-    });
+    );
     return z.NEVER;
   }
   return { method: method.toUpperCase(), path };
@@ -169,7 +171,7 @@ const grpcStepFileSchema = z.strictObject({
   call: z.string().transform((call, ctx) => {
     const parts = splitCall(call);
     if (parts !== null) return `${parts[0]}/${parts[1]}`;
-    ctx.addIssue({ code: "custom", message: "call is pkg.Service/Method, e.g. helloworld.Greeter/SayHello" });
+    customIssue(ctx, [], "call is pkg.Service/Method, e.g. helloworld.Greeter/SayHello");
     return z.NEVER;
   }),
   ...grpcStepFields,
@@ -202,19 +204,17 @@ const flowStepSchema = stepObjectSchema.transform((step, ctx): FileFlowStep => {
     step[k] !== undefined
   );
   if (step.think !== undefined && (step.capture || step.expect || step.maxKeptBytes !== undefined)) {
-    ctx.addIssue({
-      code: "custom",
-      message: "capture, expect and maxKeptBytes go with a request step, not think",
-    });
+    customIssue(ctx, [], "capture, expect and maxKeptBytes go with a request step, not think");
     return z.NEVER;
   }
   if (given.length !== 1) {
-    ctx.addIssue({
-      code: "custom",
-      message: given.length === 0
+    customIssue(
+      ctx,
+      [],
+      given.length === 0
         ? "a step needs one of get, post, put, patch, delete, head, think, ws or grpc"
         : `a step does one thing; found ${given.join(" and ")}`,
-    });
+    );
     return z.NEVER;
   }
   if (step.think !== undefined) return { thinkMs: step.think };
@@ -247,13 +247,11 @@ export const flowListSchema = z.array(flowSchema).min(1, "needs at least one flo
     flows.forEach((flow, i) => {
       const earlier = first.get(flow.name);
       if (earlier === undefined) return void first.set(flow.name, i);
-      ctx.addIssue({
-        code: "custom",
-        path: [i, "name"],
-        message: `${
-          JSON.stringify(flow.name)
-        } is the name of flows[${earlier}] already: give each flow its own`,
-      });
+      customIssue(
+        ctx,
+        [i, "name"],
+        `${JSON.stringify(flow.name)} is the name of flows[${earlier}] already: give each flow its own`,
+      );
     });
   },
 );

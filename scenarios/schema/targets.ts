@@ -17,6 +17,7 @@ import {
 } from "../../targets/spec.ts";
 import { nameProblem, nameSchema } from "./requests.ts";
 import { RESERVED_KEYS } from "../overrides.ts";
+import { customIssue } from "../../validation/mod.ts";
 
 const httpUrlSchema = z.string().url("url must be an absolute URL, e.g. http://127.0.0.1:3000").refine(
   (u) => u.startsWith("http://") || u.startsWith("https://"),
@@ -69,15 +70,11 @@ export const targetsSchema = namedRecord(targetSchema, "target");
 export function namedRecord<T extends z.ZodType>(value: T, what: string) {
   return z.record(z.string(), value).superRefine((record, ctx) => {
     if (Object.keys(record).length === 0) {
-      ctx.addIssue({ code: "custom", message: `needs at least one ${what}` });
+      customIssue(ctx, [], `needs at least one ${what}`);
     }
     for (const name of Object.keys(record)) {
       if (RESERVED_KEYS.has(name)) {
-        ctx.addIssue({
-          code: "custom",
-          path: [name],
-          message: `"${name}" is a reserved word, not a ${what} name: rename it, e.g. app`,
-        });
+        customIssue(ctx, [name], `"${name}" is a reserved word, not a ${what} name: rename it, e.g. app`);
         continue;
       }
       const problem = nameProblem(name);
@@ -85,7 +82,7 @@ export function namedRecord<T extends z.ZodType>(value: T, what: string) {
       const message = problem.startsWith("names ")
         ? `${what} names use letters, digits, '.', '_' and '-' (they become part of run names)`
         : `${what} name ${problem}`;
-      ctx.addIssue({ code: "custom", path: [name], message });
+      customIssue(ctx, [name], message);
     }
   });
 }

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "../../../ws/opcodes.ts";
 import { DEFAULT_MAX_BUFFERED_BYTES } from "../../../ws/buffer_budget.ts";
 import { fieldsOf, option } from "../../option.ts";
+import { customIssue } from "../../../validation/mod.ts";
 
 const matchRuleSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("echo") }),
@@ -99,11 +100,11 @@ export const wsConfigSchema = z.object({
   if (!ws.binary) return;
   ws.messages.forEach((m, i) => {
     if (BASE64.test(m)) return;
-    ctx.addIssue({
-      code: "custom",
-      path: ["messages", i],
-      message: "a binary message is the base64 of its bytes (A-Z a-z 0-9 + /, = padding), e.g. AAEC",
-    });
+    customIssue(
+      ctx,
+      ["messages", i],
+      "a binary message is the base64 of its bytes (A-Z a-z 0-9 + /, = padding), e.g. AAEC",
+    );
   });
 });
 

@@ -13,6 +13,7 @@ import { pathToFileURL } from "node:url";
 import { convertLocustFile, locustSessionPath } from "./file.ts";
 import { LOCUST_ENV, type LocustSelection, type ShapePoints, shapePoints } from "./runtime.ts";
 import { MAX_STAGES } from "../../load/models/fields.ts";
+import { defined } from "../../../validation/defined.ts";
 
 /** How long users' `on_stop` may take at the end, beyond `--stop-timeout` (Locust waits without a bound). */
 const ON_STOP_MS = 5_000;
@@ -93,11 +94,8 @@ export async function locustExperimentText(
     file: path,
     users: named,
     userCount: users,
-    ...(flags.tags ? { tags: flags.tags } : {}),
-    ...(flags.excludeTags ? { excludeTags: flags.excludeTags } : {}),
-    ...(host !== undefined ? { host } : {}),
+    ...defined({ tags: flags.tags, excludeTags: flags.excludeTags, host, options: flags.options }),
     ...(flags.stopTimeoutMs ? { stopTimeoutMs: flags.stopTimeoutMs } : {}),
-    ...(flags.options ? { options: flags.options } : {}),
     ...(flags.logLevel ? { logLevel: flags.logLevel } : {}),
     spawnRate: flags.spawnRate ?? 1,
     heard: true,

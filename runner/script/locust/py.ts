@@ -518,19 +518,8 @@ export const builtins = {
   getattr: (x: any, name: string, ...dflt: unknown[]) => (x != null && name in Object(x) ? x[name] : dflt[0]),
   setattr: (x: any, name: string, v: unknown) => void (x[name] = v),
   ...Object.fromEntries(
-    [
-      "Exception",
-      "ValueError",
-      "KeyError",
-      "IndexError",
-      "TypeError",
-      "RuntimeError",
-      "StopIteration",
-      "AttributeError",
-      "AssertionError",
-      "ZeroDivisionError",
-    ]
-      .map((n) => [n, exceptionClass(n)]),
+    ("Exception ValueError KeyError IndexError TypeError RuntimeError StopIteration AttributeError " +
+      "AssertionError ZeroDivisionError").split(" ").map((n) => [n, exceptionClass(n)]),
   ),
 };
 
