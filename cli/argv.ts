@@ -84,13 +84,17 @@ export interface RawArgs {
   positionals: string[];
 }
 
-/** Sorts `argv` into flag values and positionals; with `help`, `-h`/`--help` throws `HelpRequested`. */
+/**
+ * Sorts `argv` into flag values and positionals; with `help`, `-h`/`--help` throws `HelpRequested`;
+ * `skipUnknown` passes over flags not in `specs` (to find one flag before all are known).
+ */
 export function tokenize(
   argv: string[],
   specs: FlagSpec[],
   hints: Record<string, string> = {},
   command = "attack",
   help?: string,
+  skipUnknown = false,
 ): RawArgs {
   const raw: RawArgs = { values: new Map(), spelled: new Map(), positionals: [] };
   for (let i = 0; i < argv.length; i++) {
@@ -108,6 +112,7 @@ export function tokenize(
       (split.isLong ? s.long === split.name : s.short === split.name) ||
       (s.aliases?.includes(split.name) && (split.name.length === 1) !== split.isLong)
     );
+    if (!spec && skipUnknown) continue;
     if (!spec) throw unknownFlag(split, specs, hints, command);
     const typed = split.isLong ? `--${split.name}` : `-${split.name}`;
     let value = split.inlineValue;

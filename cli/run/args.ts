@@ -200,17 +200,17 @@ export function parseRunArgs(argv: string[], command = "run", help = RUN_HELP): 
 
 /** The options a locustfile named in `argv` adds (`parser.add_argument`) that are not loadlab's own. */
 function locustOptionSpecs(argv: string[]): FlagSpec[] {
-  const at = argv.findIndex((a) => a === "-f" || a === "--locustfile");
-  const file = at >= 0 ? argv[at + 1] : argv.find(isLocustFile);
-  if (file === undefined) return [];
   try {
+    const raw = tokenize(argv, SPECS, {}, "run", undefined, true);
+    const file = raw.values.get("locustfile")?.at(-1) ?? raw.positionals.find(isLocustFile);
+    if (file === undefined) return [];
     const { options } = convertLocustFile(resolve(file));
     return options.filter((o) => !SPECS.some((s) => s.long === o)).map((long) => ({
       long,
       takesValue: true,
     }));
   } catch {
-    return []; // the run reports a file it cannot read or convert
+    return []; // the parse proper reports a bad flag, the run a file it cannot read or convert
   }
 }
 
