@@ -30,9 +30,13 @@ export const SCRIPT_LOAD_TABLE: FlagTable = [
     ...OPTION_FLAGS.durationMs,
     ...flag("-d, -t, --duration <d>", { aliases: ["run-time"], example: "30s" }, ["how long, e.g. 30s"]),
   },
-  flag("-i, --iterations <n>", { example: "100" }, [
-    "this many sessions (k6 iterations), shared by the users",
-  ]),
+  {
+    ...OPTION_FLAGS.requests,
+    short: "i",
+    aliases: ["iterations"],
+    usage: "-i, --iterations <n>",
+    help: ["this many sessions (k6 iterations), shared by the users"],
+  },
   {
     ...OPTION_FLAGS.maxDurationMs,
     usage: "--max-duration <d>",
@@ -129,7 +133,7 @@ export interface K6Flags {
  * Locust spawns them, at `-r` or Locust's default of 1 a second, for as long as `-t` lasts.
  */
 export function scriptLoadArgs(flags: FlagValues, locustfile = false): ScriptLoadArgs {
-  const vus = flags.positiveInt("concurrency"), iterations = flags.positiveInt("iterations");
+  const vus = flags.positiveInt("concurrency"), iterations = flags.positiveInt("requests");
   const durationMs = flags.durationMs("duration"), maxDurationMs = flags.durationMs("max-duration");
   if (maxDurationMs !== undefined && iterations === undefined) {
     throw new UsageError("--max-duration bounds --iterations: give --iterations N with it, or use -d");
