@@ -18,6 +18,59 @@ import type { LocustFlags } from "../../runner/script/locust/experiment.ts";
 import { readFileCapped } from "../../system/read_capped.ts";
 import { MAX_EXPERIMENT_FILE_BYTES } from "../../validation/input_limits.ts";
 
+/** The first spelling of each row of `rows`, with the `KEY=` a help-only row's flag fixes (`--out json=`). */
+function spellings(rows: FlagTable): string {
+  return rows.map((row) => /^\s*(-[\w-]+(?: [a-z]+=)?)/.exec(typeof row === "string" ? row : row.usage!)![1])
+    .join(", ");
+}
+
+/** Locust's flags a locustfile takes beyond the load. */
+const LOCUST_ROWS: FlagTable = [
+  flag("-f, --locustfile <file>", { example: "locustfile.py" }, ["the locustfile (or name it first)"]),
+  "  -H, --host URL            a locustfile's host (Locust's -H)",
+  flag("--headless", {}, ["accepted: loadlab always runs headless"]),
+  flag("--only-summary", {}, ["no progress lines, the summary only"]),
+  flag("-L, --loglevel <level>", { example: "WARNING" }, ["the level a locustfile's logging prints from"]),
+  flag("--html <file>", { example: "report.html" }, ["report.html written there too"]),
+  flag("--csv <prefix>", { example: "out/locust" }, [
+    "Locust's CSV files: <prefix>_stats.csv, _failures.csv, _stats_history.csv",
+  ]),
+  flag("-T, --tags <a,b>", { repeatable: true, manyValues: true, example: "checkout" }, [
+    "only the tasks with these tags",
+  ]),
+  flag("-E, --exclude-tags <a,b>", { repeatable: true, manyValues: true, example: "slow" }, [
+    "not the tasks with these tags",
+  ]),
+  flag("--stop-timeout <d>", { example: "10s" }, ["how long users may finish their task at the end"]),
+  flag("--exit-code-on-error <n>", { example: "0" }, ["the exit code when a request failed (default 1)"]),
+];
+
+/** k6's flags a k6 script takes beyond the load. */
+const K6_ROWS: FlagTable = [
+  flag("--tag NAME=VALUE", { repeatable: true, example: "env=staging" }, [
+    "a tag on every request and sample (thresholds select by it; repeatable)",
+  ]),
+  flag("--no-thresholds", {}, ["judge none of the script's thresholds"]),
+  flag("-q, --quiet", {}, ["no progress lines while the runs go"]),
+  flag("--summary-export <file>", { example: "summary.json" }, [
+    "k6's JSON summary export (its legacy shape) to <file>",
+  ]),
+  flag("--summary-trend-stats L", { example: "avg,p(95),p(99.9),count" }, [
+    "the trends' stats in the summary, e.g. avg,p(95),p(99.9),count",
+  ]),
+  flag("--http-debug[=full]", { example: "full" }, [
+    "each request and response on stderr (headers; =full adds bodies), the",
+    `first ${HTTP_DEBUG_MAX} exchanges per worker, secrets redacted`,
+  ]),
+  "  --out json=<file>         k6's NDJSON of every metric sample (Metric and Point lines)",
+  flag("--config <file>", { example: "options.json" }, [
+    "k6's config file: JSON options under the script's (k6's --config; not -c)",
+  ]),
+];
+
+/** The flags of a locustfile's and a k6 script's own rows, as a refusal names them. */
+export const LOCUST_FLAGS_TOLD = spellings(LOCUST_ROWS), K6_FLAGS_TOLD = spellings(K6_ROWS);
+
 /** The rows of `loadlab run --help` for a script's load, k6's spellings in the same rows. */
 export const SCRIPT_LOAD_TABLE: FlagTable = [
   "Scripts (session.ts or a k6 script.js) take their load from the command line too:",
@@ -54,43 +107,9 @@ export const SCRIPT_LOAD_TABLE: FlagTable = [
     "a variable for the script (s.env, k6's __ENV; repeatable)",
   ]),
   "A locustfile (docs/LOCUST.md) takes Locust's flags (-u, -r, -t above; user classes as arguments):",
-  flag("-f, --locustfile <file>", { example: "locustfile.py" }, ["the locustfile (or name it first)"]),
-  "  -H, --host URL            a locustfile's host (Locust's -H)",
-  flag("--headless", {}, ["accepted: loadlab always runs headless"]),
-  flag("--only-summary", {}, ["no progress lines, the summary only"]),
-  flag("-L, --loglevel <level>", { example: "WARNING" }, ["the level a locustfile's logging prints from"]),
-  flag("--html <file>", { example: "report.html" }, ["report.html written there too"]),
-  flag("--csv <prefix>", { example: "out/locust" }, [
-    "Locust's CSV files: <prefix>_stats.csv, _failures.csv, _stats_history.csv",
-  ]),
-  flag("-T, --tags <a,b>", { repeatable: true, manyValues: true, example: "checkout" }, [
-    "only the tasks with these tags",
-  ]),
-  flag("-E, --exclude-tags <a,b>", { repeatable: true, manyValues: true, example: "slow" }, [
-    "not the tasks with these tags",
-  ]),
-  flag("--stop-timeout <d>", { example: "10s" }, ["how long users may finish their task at the end"]),
-  flag("--exit-code-on-error <n>", { example: "0" }, ["the exit code when a request failed (default 1)"]),
+  ...LOCUST_ROWS,
   "A k6 script also takes k6's flags:",
-  flag("--tag NAME=VALUE", { repeatable: true, example: "env=staging" }, [
-    "a tag on every request and sample (thresholds select by it; repeatable)",
-  ]),
-  flag("--no-thresholds", {}, ["judge none of the script's thresholds"]),
-  flag("-q, --quiet", {}, ["no progress lines while the runs go"]),
-  flag("--summary-export <file>", { example: "summary.json" }, [
-    "k6's JSON summary export (its legacy shape) to <file>",
-  ]),
-  flag("--summary-trend-stats L", { example: "avg,p(95),p(99.9),count" }, [
-    "the trends' stats in the summary, e.g. avg,p(95),p(99.9),count",
-  ]),
-  flag("--http-debug[=full]", { example: "full" }, [
-    "each request and response on stderr (headers; =full adds bodies), the",
-    `first ${HTTP_DEBUG_MAX} exchanges per worker, secrets redacted`,
-  ]),
-  "  --out json=<file>         k6's NDJSON of every metric sample (Metric and Point lines)",
-  flag("--config <file>", { example: "options.json" }, [
-    "k6's config file: JSON options under the script's (k6's --config; not -c)",
-  ]),
+  ...K6_ROWS,
 ];
 
 /** The load flags as given (none given: every field undefined, `env` empty). */
