@@ -38,6 +38,33 @@ export const EXIT = {
   terminated: 143,
 } as const;
 
+/** What each code of `attack` and `run` means, as their `--help` says it (README.md's table in full). */
+const EXIT_MEANINGS: [code: number, meaning: string][] = [
+  [EXIT.ok, "ok"],
+  [EXIT.thresholdFailed, "a threshold failed (only that)"],
+  [EXIT.badInput, "bad input (one line naming the problem and the fix)"],
+  [EXIT.targetFailed, "a target failed"],
+  [EXIT.noResponse, "a run got no response at all (any one run, any error kind, TLS included)"],
+  [EXIT.outputNotWritable, "an output cannot be written (checked before the load)"],
+  [EXIT.untrusted, "with --strict a run is flagged"],
+  [EXIT.baselineWorse, "worse than --baseline past a --fail-on rule"],
+  [
+    EXIT.baselineUnjudged,
+    "not judged: a --fail-on rule no pair could check (nothing paired with the baseline, only flagged " +
+    "runs, or noise or the run's own waits for a core could explain the change; the reason says what " +
+    "would settle it)",
+  ],
+  [EXIT.interrupted, "Ctrl-C"],
+  [EXIT.terminated, "SIGTERM (both stop gracefully and keep the partial results)"],
+];
+
+/** The "Exit codes:" paragraph of `command`'s `--help` (`attack` starts no target: no 3). */
+export function exitCodesHelp(command: "attack" | "run"): string {
+  const codes = EXIT_MEANINGS.filter(([code]) => command === "run" || code !== EXIT.targetFailed);
+  const text = `Exit codes: ${codes.map(([code, meaning]) => `${code} ${meaning}`).join(", ")}.`;
+  return text.replace(/(.{1,100})( |$)/g, "$1\n").trimEnd();
+}
+
 /** k6's exit codes, which `loadlab run script.js` gives for a k6 script so CI reads k6's numbers. */
 export const K6_EXIT = {
   /** A threshold failed (loadlab's 1). */

@@ -23,7 +23,7 @@ import {
   type SegmentArg,
 } from "../segment_args.ts";
 import { CI_FLAGS } from "../ci_outputs.ts";
-import { STRICT_FLAG } from "../exit_codes.ts";
+import { exitCodesHelp, STRICT_FLAG } from "../exit_codes.ts";
 import { DASHBOARD_FLAGS, dashboardOptions, type ServeOptions } from "../dashboard/flags.ts";
 import { parseMetricsOuts } from "../metrics_out/out_flags.ts";
 import { isMetricsOut, type MetricsOutput } from "../../results/export/metrics_output.ts";
@@ -112,11 +112,7 @@ Usage: loadlab run FILE|preset:NAME [options]
 ${helpOf(RUN_TABLE, { flagAt: 2, textAt: 28 })}
 
 The file format: docs/EXPERIMENTS.md. 'loadlab presets' lists the presets.
-Exit codes: 0 ok, 1 a threshold failed, 2 bad input, 3 a target failed, 4 a run got no
-response at all (any one run, any error kind), 5 output not writable, 6 a run flagged with
---strict, 7 worse than --baseline past --fail-on, 8 not judged: a --fail-on rule no pair could
-check (nothing paired, only flagged runs, or noise or the run's own waits for a core could explain
-the change; the reason says what would settle it), 130 interrupted (Ctrl-C), 143 stopped by SIGTERM.`;
+${exitCodesHelp("run")}`;
 
 /**
  * What `loadlab run` was asked to do: each field is the flag of its name (`outDir` is `--out-dir`,
