@@ -77,6 +77,14 @@ function flagHelp(spec: FlagSpec, { flagAt, textAt, shortColumn }: HelpLayout): 
   return [(flag + (text[0] ?? "").slice(flag.length)).trimEnd(), ...text.slice(1)];
 }
 
+/** Reads the arguments of a command that takes none: `-h`/`--help` throws `HelpRequested`, else exit 2. */
+export function noArguments(argv: string[], command: string, help: string): void {
+  const raw = tokenize(argv, [{ long: "help", short: "h", takesValue: false }], {}, command, help);
+  if (raw.positionals.length) {
+    throw new UsageError(`takes no arguments (found ${raw.positionals.join(" ")}); see --help`);
+  }
+}
+
 /** Flags given, keyed by long name, with how the user spelled each. */
 export interface RawArgs {
   values: Map<string, string[]>;
