@@ -19,6 +19,11 @@ export function color(i: number, alpha = 1): string {
   return `hsla(${hue}, 70%, ${i >= hues.length ? 35 : 50}%, ${alpha})`;
 }
 
+/** A series in the i-th colour: `label` over `data`, with `extra` options (its axis, dashes, point radius). */
+export function colored(i: number, label: string, data: unknown[], extra: Record<string, unknown> = {}): any {
+  return { label, data, borderColor: color(i), backgroundColor: color(i), ...extra };
+}
+
 /** Reads the page's CSS colours so charts follow light and dark mode (and print). */
 export function applyChartTheme(): void {
   const css = getComputedStyle(document.documentElement);
@@ -290,12 +295,7 @@ export function percentileChart(
   yType = "linear",
   cls = "",
 ): any {
-  const datasets = curves.map((c, i) => ({
-    label: c.label,
-    data: percentileData(c.points),
-    borderColor: color(i),
-    backgroundColor: color(i),
-  }));
+  const datasets = curves.map((c, i) => colored(i, c.label, percentileData(c.points)));
   const y = { type: yType, beginAtZero: yType === "linear", title: { display: true, text: "ms" } };
   return addChart(parent, title, {
     type: "line",
@@ -317,7 +317,7 @@ export function timeLineOptions(yTitle: string, yType = "linear", maxSec?: numbe
   };
 }
 
-/** A chart of `datasets` over a run's seconds with `marks` drawn on it. */
+/** A chart of `datasets` with `marks` drawn on it (labelled instants on its x axis). */
 export function timeChart(
   grid: HTMLElement,
   title: string,

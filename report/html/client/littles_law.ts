@@ -7,7 +7,7 @@
 import type { PageData } from "../page/data.ts";
 import type { PageRun } from "../page/run.ts";
 import { type Cell, fmtMs, fmtNum, h, isNum, section, sortableTable } from "./dom.ts";
-import { addChart, color } from "./charts.ts";
+import { color, colored, timeChart } from "./charts.ts";
 import { modelFactsOf } from "../../../results/load_models.ts";
 
 /** The fields of a run this section reads (so tests can pass plain results runs). */
@@ -149,14 +149,10 @@ export function littleCells(c: LittleCurve): Cell[] {
 export function littleDatasets(c: LittleCurve, i: number): any[] {
   const maxN = c.points[c.points.length - 1].connections;
   return [
-    {
-      label: `${c.label}: measured mean`,
-      data: c.points.map((p) => ({ x: p.connections, y: p.meanMs })),
-      borderColor: color(i),
-      backgroundColor: color(i),
+    colored(i, `${c.label}: measured mean`, c.points.map((p) => ({ x: p.connections, y: p.meanMs })), {
       showLine: false,
       pointRadius: 4,
-    },
+    }),
     {
       label: `${c.label}: Little L = N / ${fmtNum(c.throughputRps, 0)} req/s`,
       data: [{ x: 0, y: 0 }, { x: maxN, y: maxN * c.littleSlopeMs }],
@@ -218,21 +214,10 @@ export function littleCharts(grid: HTMLElement, curves: LittleCurve[]): void {
       y: { ...y, title: { display: true, text } },
     },
   });
-  addChart(grid, "Mean latency vs connections", {
-    type: "line",
-    data: { datasets: curves.flatMap((c, i) => littleDatasets(c, i)) },
-    options: options("mean latency (ms)", { min: 0 }),
-  });
-  const datasets = curves.map((c, i) => ({
-    label: c.label,
-    data: c.points.map((p) => ({ x: p.connections, y: p.rps })),
-    borderColor: color(i),
-    backgroundColor: color(i),
-    pointRadius: 4,
-  }));
-  addChart(grid, "Throughput vs connections", {
-    type: "line",
-    data: { datasets },
-    options: options("req/s (X)", { beginAtZero: true }),
-  });
+  const measured = curves.flatMap((c, i) => littleDatasets(c, i));
+  timeChart(grid, "Mean latency vs connections", measured, options("mean latency (ms)", { min: 0 }), []);
+  const datasets = curves.map((c, i) =>
+    colored(i, c.label, c.points.map((p) => ({ x: p.connections, y: p.rps })), { pointRadius: 4 })
+  );
+  timeChart(grid, "Throughput vs connections", datasets, options("req/s (X)", { beginAtZero: true }), []);
 }
