@@ -31,6 +31,11 @@ export function formatDurationMs(ms: number): string {
   return `${sign}${Math.floor(totalSec / 60)}m ${String(totalSec % 60).padStart(2, "0")}s`;
 }
 
+/** A time left as the terminal and the live page show it: "12 s" (at least 1), "1m 05s". */
+export function formatEta(ms: number): string {
+  return ms < 60_000 ? `${Math.max(1, Math.round(ms / 1000))} s` : formatDurationMs(ms);
+}
+
 /** "512 B", "1.50 KiB", "3.20 MiB" (binary units, like oha); "-" for non-finite input. Page-inlined. */
 export function formatBytes(n: number): string {
   if (!Number.isFinite(n)) return "-";

@@ -11,6 +11,7 @@ import { addChart, applyChartTheme, color, markerPlugin, rightAxisScale, timeLin
 import { renderApp, watchThemeAndPrint } from "./main.ts";
 import { type LiveSteerState, renderSteerControls, steerToken } from "./live_controls.ts";
 import { steeringMarks } from "./run_charts.ts";
+import { formatEta } from "../../../results/text_format.ts";
 
 declare const Chart: any;
 
@@ -33,12 +34,6 @@ export interface LiveRunStart {
   name: string;
   /** Time left for this and the remaining runs, as of when the event was sent. */
   etaMs: number;
-}
-
-/** "1m 05s", "12 s": the ETA as the terminal prints it. */
-export function fmtEta(ms: number): string {
-  const sec = Math.max(0, Math.round(ms / 1000));
-  return sec < 60 ? `${sec} s` : `${Math.floor(sec / 60)}m ${String(sec % 60).padStart(2, "0")}s`;
 }
 
 /** The panel with its status line, numbers, the timeline and the (hidden until fed) CPU chart. */
@@ -117,7 +112,7 @@ export function startLiveRun(charts: LiveCharts, run: LiveRunStart): void {
   panel.dataset.total = String(run.total);
   panel.dataset.points = "0";
   document.getElementById("live-status")!.textContent = `run ${run.index + 1} of ${run.total}: ${run.name}` +
-    ` · ETA ${fmtEta(run.etaMs)}`;
+    ` · ETA ${formatEta(run.etaMs)}`;
   for (const d of charts.timeline.data.datasets) d.data = [];
   charts.marks.length = 0;
   charts.cpu.data.datasets = [];
