@@ -85,6 +85,11 @@ export function noArguments(argv: string[], command: string, help: string): void
   }
 }
 
+/** `text` broken at spaces into lines of at most `columns` (a longer word stays whole). */
+export function wrapped(text: string, columns: number): string[] {
+  return text.match(new RegExp(`\\S.{0,${columns - 1}}(?= |$)|\\S+`, "g")) ?? [];
+}
+
 /** Flags given, keyed by long name, with how the user spelled each. */
 export interface RawArgs {
   values: Map<string, string[]>;

@@ -6,17 +6,23 @@ import { visibleLine } from "../validation/terminal_text.ts";
 import { TEST_ABORTED, testFailed } from "../runner/script/k6/test_abort.ts";
 import type { RunResult, ThresholdResult } from "../results/mod.ts";
 import type { GateResult } from "../results/baseline_gate.ts";
-import { flaggedRuns } from "../results/conclude/run_verdict.ts";
+import { flaggedRuns, VERDICT_FLAGS } from "../results/conclude/run_verdict.ts";
 import { noResponse, requestSendsOf } from "../results/conclude/responses.ts";
-import { flag } from "./argv.ts";
+import { flag, wrapped } from "./argv.ts";
+
+/** The verdict flags `--strict` exits 6 for: all but a threshold's stop (`abortOnFail`, exit 1). */
+const STRICT_KINDS: string[] = VERDICT_FLAGS.map((f) => f.kind).filter((kind) => kind !== "aborted");
 
 /** `--strict` of `attack` and `run`: exit 6 for a flagged run. */
-export const STRICT_FLAG = flag("--strict", {}, [
-  "exit 6 when a run is flagged (generator-bound, server-bound, dropped",
-  "sends, lost, unanswered or failed requests, server errors, no 2xx/3xx,",
-  "nothing measured, incomplete, warm-up not reached: docs/REFERENCE.md",
-  "lists them; a file's strict: true too): CI never gates on untrusted numbers",
-]);
+export const STRICT_FLAG = flag(
+  "--strict",
+  {},
+  wrapped(
+    `exit 6 when a run is flagged (${STRICT_KINDS.join(", ")}: docs/REFERENCE.md says what each ` +
+      "means; a file's strict: true too): CI never gates on untrusted numbers",
+    75,
+  ),
+);
 
 export const EXIT = {
   ok: 0,
@@ -62,7 +68,7 @@ const EXIT_MEANINGS: [code: number, meaning: string][] = [
 export function exitCodesHelp(command: "attack" | "run"): string {
   const codes = EXIT_MEANINGS.filter(([code]) => command === "run" || code !== EXIT.targetFailed);
   const text = `Exit codes: ${codes.map(([code, meaning]) => `${code} ${meaning}`).join(", ")}.`;
-  return text.replace(/(.{1,100})( |$)/g, "$1\n").trimEnd();
+  return wrapped(text, 100).join("\n");
 }
 
 /** k6's exit codes, which `loadlab run script.js` gives for a k6 script so CI reads k6's numbers. */
@@ -188,8 +194,9 @@ function stuckIn(runs: RunResult[]): string {
 /** With `strict`, prints each flagged run to stderr; true when there is one. */
 function untrustedRuns(command: string, runs: RunResult[], strict: boolean): boolean {
   if (!strict) return false;
-  // A run a threshold stopped (`abortOnFail`) is that threshold's failure (exit 1), not untrusted numbers.
-  const flagged = flaggedRuns(runs).filter(({ verdict }) => verdict.flags.some((f) => f.kind !== "aborted"));
+  const flagged = flaggedRuns(runs).filter(({ verdict }) =>
+    verdict.flags.some((f) => STRICT_KINDS.includes(f.kind))
+  );
   for (const { run, verdict } of flagged) {
     console.error(`loadlab ${command}: --strict: run ${run.name} is flagged: ${verdict.label}`);
   }

@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
-import { EXIT, exitCodeOf } from "./exit_codes.ts";
+import { EXIT, exitCodeOf, STRICT_FLAG } from "./exit_codes.ts";
 import type { RunResult } from "../results/mod.ts";
 import { attackHelp } from "./attack/flags.ts";
 import { RUN_HELP } from "./run/args.ts";
+import { VERDICT_FLAGS } from "../results/conclude/run_verdict.ts";
 
 const read = (path: string) => Deno.readTextFileSync(new URL(`../${path}`, import.meta.url));
 /** The text after `code` in a help's "Exit codes:" paragraph, up to the next code or its end. */
@@ -30,6 +31,13 @@ Deno.test("every exit code is in the README's and the experiments doc's tables a
         `attack and run word ${code} apart`,
       );
     }
+  }
+});
+
+Deno.test("--strict's help names every verdict flag it exits 6 for", () => {
+  const help = STRICT_FLAG.help!.join(" ");
+  for (const { kind } of VERDICT_FLAGS) {
+    if (kind !== "aborted") assert.ok(help.includes(kind), `--strict's help leaves out ${kind}: ${help}`);
   }
 });
 
