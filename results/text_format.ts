@@ -67,6 +67,16 @@ export function formatNumber(n: number, decimals = 2): string {
   return (n < 0 ? "-" : "") + (fraction === undefined ? grouped : `${grouped}.${fraction}`);
 }
 
+/** `n` to `digits` significant digits without trailing zeros: 1234.5 -> "1230", 0.01234 -> "0.0123". */
+export function formatSignificant(n: number, digits = 3): string {
+  return String(Number(n.toPrecision(digits)));
+}
+
+/** A number for a sentence: whole with separators, one decimal below 10 ("0.8", "176", "12,400"). */
+export function formatRounded(n: number): string {
+  return n < 10 ? n.toFixed(1) : formatCount(n);
+}
+
 /** `n.toFixed(decimals)` without separators ("1234.50"), for values a unit follows; "-" when not finite. */
 export function formatFixed(n: number, decimals: number): string {
   if (!Number.isFinite(n)) return "-";

@@ -10,6 +10,7 @@
 import type { RunResult } from "../schema/results.ts";
 import type { NoiseMetric } from "./noise_samples.ts";
 import { WAKE_WAITS } from "./generator_saturation.ts";
+import { formatSignificant } from "../text_format.ts";
 
 /** The share of the time a run's threads waited, capped: past it the stretch bound means nothing. */
 const MAX_WAIT_SHARE = 0.9;
@@ -102,7 +103,7 @@ export function settlingSharePct(
 }
 
 const one = (x: number) => Number(x.toFixed(1));
-const ms = (x: number) => `${Number(x.toPrecision(3))} ms`;
+const ms = (x: number) => `${formatSignificant(x)} ms`;
 
 /** "the load worker waited for a core 21% of the time, the target's main thread 35%, ...". */
 function waitsText(w: OwnWaits): string {
@@ -138,7 +139,7 @@ export function judgeOwnWaits(
   if (w === null) return null;
   const meanMs = meanOf(fastRuns.map((r) => r.latencyMs.mean).filter(Number.isFinite)) ?? 0;
   const bound = explainedBound(metric, fast, meanMs, w);
-  const unit = metric === "rps" ? (x: number) => `${Number(x.toPrecision(3))} req/s` : ms;
+  const unit = metric === "rps" ? (x: number) => `${formatSignificant(x)} req/s` : ms;
   const explains = higherIsWorse ? slow <= bound : slow >= bound;
   const reach = `the slower side's own waits (${waitsText(w)}) move ${unit(fast)} to ${unit(bound)} at most`;
   if (!explains) return { explains, text: `beyond what ${reach}, ${unit(slow)} measured` };

@@ -6,7 +6,7 @@
  */
 import type { TimeAxis } from "../page/run.ts";
 import { fmtFixed, fmtMs, fmtNum, h } from "./dom.ts";
-import { isHuge } from "../../../results/text_format.ts";
+import { formatSignificant, isHuge } from "../../../results/text_format.ts";
 import { maxOf, minOf } from "../../../system/large_arrays.ts";
 
 // The UMD bundle defines this global; its types are not worth pulling into the page's code.
@@ -166,7 +166,7 @@ export function logFloor(values: Array<number | null | undefined>): number {
 export function barLabel(value: number, unit: "ms" | "%" | "req/s"): string {
   if (unit === "ms") return fmtMs(value);
   if (unit === "%") {
-    return `${isHuge(value) || value >= 99.95 ? fmtFixed(value, 1) : parseFloat(value.toPrecision(3))}%`;
+    return `${isHuge(value) || value >= 99.95 ? fmtFixed(value, 1) : formatSignificant(value)}%`;
   }
   return fmtNum(value, value < 10 ? 1 : 0);
 }
@@ -276,7 +276,7 @@ export function ninesAxis(): any {
     ticks: {
       callback(value: number) {
         const p = (1 - 1 / value) * 100;
-        return value === 1 ? "0%" : `${parseFloat(p.toPrecision(6))}%`;
+        return value === 1 ? "0%" : `${formatSignificant(p, 6)}%`;
       },
     },
   };
