@@ -89,6 +89,11 @@ export interface Cell {
   title?: string;
 }
 
+/** The headers of numeric columns: right-aligned, sorted as numbers. */
+export function numeric(...labels: string[]): Array<{ label: string; num: true }> {
+  return labels.map((label) => ({ label, num: true }));
+}
+
 /** A table whose headers sort the rows (numbers numerically, text alphabetically, NaN last). */
 export function sortableTable(
   headers: Array<{ label: string; title?: string; num?: boolean }>,

@@ -15,6 +15,7 @@ import {
   fmtPct,
   h,
   isNum,
+  numeric,
   section,
   sortableTable,
 } from "./dom.ts";
@@ -114,11 +115,7 @@ export function flowsTable(run: PageRun): HTMLElement | null {
   ]);
   const headers = [
     { label: "flow / step" },
-    { label: "sessions / requests", num: true },
-    { label: "completed", num: true },
-    { label: "failed / errors", num: true },
-    { label: "p50", num: true },
-    { label: "p99", num: true },
+    ...numeric("sessions / requests", "completed", "failed / errors", "p50", "p99"),
   ];
   return h("div", { id: "flows" }, h("h3", null, "Flows"), sortableTable(headers, rows, "flows"));
 }

@@ -6,7 +6,7 @@
  */
 import type { PageData } from "../page/data.ts";
 import type { PageRun } from "../page/run.ts";
-import { type Cell, fmtMs, fmtNum, h, isNum, section, sortableTable } from "./dom.ts";
+import { type Cell, fmtMs, fmtNum, h, isNum, numeric, section, sortableTable } from "./dom.ts";
 import { color, colored, timeChart } from "./charts.ts";
 import { modelFactsOf } from "../../../results/load_models.ts";
 
@@ -186,7 +186,7 @@ export function renderLittlesLaw(data: PageData): HTMLElement | null {
   );
   const headers = [
     { label: "variant" },
-    ...[
+    ...numeric(
       "N",
       "X (mean req/s)",
       "X range",
@@ -196,7 +196,7 @@ export function renderLittlesLaw(data: PageData): HTMLElement | null {
       "slope ratio",
       "r²",
       "L ÷ (N/X)",
-    ].map((label) => ({ label, num: true })),
+    ),
   ];
   sec.appendChild(sortableTable(headers, curves.map(littleCells), "littles-law"));
   const grid = h("div", { class: "grid2" });
