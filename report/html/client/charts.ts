@@ -297,11 +297,15 @@ export function percentileChart(
 ): any {
   const datasets = curves.map((c, i) => colored(i, c.label, percentileData(c.points)));
   const y = { type: yType, beginAtZero: yType === "linear", title: { display: true, text: "ms" } };
-  return addChart(parent, title, {
-    type: "line",
-    data: { datasets },
-    options: { parsing: false, scales: { x: ninesAxis(), y } },
-  }, cls);
+  return timeChart(
+    parent,
+    title,
+    datasets,
+    { parsing: false, scales: { x: ninesAxis(), y } },
+    [],
+    "line",
+    cls,
+  );
 }
 
 /** Common options of a line chart over seconds since the measured start. */
@@ -317,7 +321,7 @@ export function timeLineOptions(yTitle: string, yType = "linear", maxSec?: numbe
   };
 }
 
-/** A chart of `datasets` with `marks` drawn on it (labelled instants on its x axis). */
+/** A chart of `datasets` with `marks` drawn on it (labelled instants on its x axis), `cls` on its box. */
 export function timeChart(
   grid: HTMLElement,
   title: string,
@@ -325,8 +329,9 @@ export function timeChart(
   options: any,
   marks: Marks,
   type = "line",
+  cls = "",
 ): any {
-  return addChart(grid, title, { type, data: { datasets }, options, plugins: [markerPlugin(marks)] });
+  return addChart(grid, title, { type, data: { datasets }, options, plugins: [markerPlugin(marks)] }, cls);
 }
 
 /** A right-hand y axis from 0 that draws no grid of its own, titled when `title` is given. */

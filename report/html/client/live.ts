@@ -7,7 +7,7 @@
 import type { PageData } from "../page/data.ts";
 import type { AttackProgress } from "../../../results/mod.ts";
 import { fmtMs, fmtNum, h } from "./dom.ts";
-import { addChart, applyChartTheme, color, markerPlugin, rightAxisScale, timeLineOptions } from "./charts.ts";
+import { applyChartTheme, color, rightAxisScale, timeChart, timeLineOptions } from "./charts.ts";
 import { renderApp, watchThemeAndPrint } from "./main.ts";
 import { type LiveSteerState, renderSteerControls, steerToken } from "./live_controls.ts";
 import { steeringMarks } from "./run_charts.ts";
@@ -56,17 +56,10 @@ export function renderLivePanel(wrap: HTMLElement): LiveCharts {
   const marks: LiveCharts["marks"] = [];
   const options = timeLineOptions("per second");
   options.scales.y1 = rightAxisScale("p99 ms");
-  const timeline = addChart(panel, "Run under way: req/s, p99 and errors/s over seconds since its start", {
-    type: "line",
-    data: { datasets: [dataset("req/s", 0, "y"), dataset("p99 ms", 1, "y1"), dataset("errors/s", 2, "y")] },
-    options,
-    plugins: [markerPlugin(marks)],
-  }, "wide");
-  const cpu = addChart(panel, "Target processes: CPU % (100 = one core)", {
-    type: "line",
-    data: { datasets: [] },
-    options: timeLineOptions("CPU %"),
-  });
+  const datasets = [dataset("req/s", 0, "y"), dataset("p99 ms", 1, "y1"), dataset("errors/s", 2, "y")];
+  const title = "Run under way: req/s, p99 and errors/s over seconds since its start";
+  const timeline = timeChart(panel, title, datasets, options, marks, "line", "wide");
+  const cpu = timeChart(panel, "Target processes: CPU % (100 = one core)", [], timeLineOptions("CPU %"), []);
   cpu.canvas.closest("figure").hidden = true;
   return { timeline, cpu, marks };
 }
