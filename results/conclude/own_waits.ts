@@ -11,6 +11,8 @@ import type { RunResult } from "../schema/results.ts";
 import type { NoiseMetric } from "./noise_samples.ts";
 import { WAKE_WAITS } from "./generator_saturation.ts";
 import { formatSignificant } from "../text_format.ts";
+import { meanOf } from "../stats.ts";
+import { maxOf } from "../../system/large_arrays.ts";
 
 /** The share of the time a run's threads waited, capped: past it the stretch bound means nothing. */
 const MAX_WAIT_SHARE = 0.9;
@@ -31,8 +33,6 @@ export interface OwnWaits {
   lateSends: number;
 }
 
-const meanOf = (xs: number[]) => xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null;
-const maxOf = (xs: number[]) => xs.reduce((a, b) => Math.max(a, b), 0);
 const nums = (xs: Array<number | undefined>) => xs.filter((x): x is number => typeof x === "number");
 
 /** One run's own waits, or null when it recorded none (an older file, a kernel without schedstat). */
@@ -50,7 +50,7 @@ function runWaits(run: RunResult): OwnWaits | null {
     workerWaitPct,
     targetWaitPct,
     wakeWaitMs: (meanOf(workerWakes) ?? 0) + (meanOf(targetWakes) ?? 0),
-    lagMs: open ? maxOf(nums(ivs.map((iv) => iv.loopLagMs))) : 0,
+    lagMs: open ? Math.max(0, maxOf(nums(ivs.map((iv) => iv.loopLagMs)))) : 0,
     lateSends: open ? run.lateSends : 0,
   };
 }
