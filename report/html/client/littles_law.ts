@@ -9,6 +9,7 @@ import type { PageRun } from "../page/run.ts";
 import { type Cell, fmtMs, fmtNum, h, isNum, numeric, section, sortableTable } from "./dom.ts";
 import { color, colored, timeChart } from "./charts.ts";
 import { modelFactsOf } from "../../../results/load_models.ts";
+import { meanOf } from "../../../results/stats.ts";
 
 /** The fields of a run this section reads (so tests can pass plain results runs). */
 export type LittleRun = Pick<
@@ -57,7 +58,7 @@ export interface LittleCurve {
 /** Least-squares line y = slope x + intercept, with r²; NaN when x does not vary. */
 export function fitLine(xs: number[], ys: number[]): { slope: number; intercept: number; r2: number } {
   const n = xs.length;
-  const mx = xs.reduce((a, b) => a + b, 0) / n, my = ys.reduce((a, b) => a + b, 0) / n;
+  const mx = meanOf(xs) ?? NaN, my = meanOf(ys) ?? NaN;
   let sxx = 0, sxy = 0, syy = 0;
   for (let i = 0; i < n; i++) {
     sxx += (xs[i] - mx) ** 2;
@@ -94,7 +95,7 @@ export function littlesLawCurves(runs: LittleRun[]): LittleCurve[] {
     if (ns.length < 3) continue;
     const points = ns.map((n): LittlePoint => {
       const at = members.filter((m) => m.n === n).map((m) => m.run);
-      const avg = (f: (r: LittleRun) => number) => at.reduce((a, r) => a + f(r), 0) / at.length;
+      const avg = (f: (r: LittleRun) => number) => meanOf(at.map(f)) ?? NaN;
       return {
         connections: n,
         rps: avg((r) => r.rps),
@@ -110,7 +111,7 @@ export function littlesLawCurves(runs: LittleRun[]): LittleCurve[] {
 /** The slopes and throughput summary of one curve's points. */
 export function littleCurve(label: string, points: LittlePoint[]): LittleCurve {
   const rps = points.map((p) => p.rps);
-  const throughputRps = rps.reduce((a, b) => a + b, 0) / rps.length;
+  const throughputRps = meanOf(rps) ?? NaN;
   const fit = fitLine(points.map((p) => p.connections), points.map((p) => p.meanMs));
   const ratios = points.map((p) => p.meanMs / (p.connections / p.rps * 1000));
   return {

@@ -8,7 +8,7 @@ import type { PageData } from "../page/data.ts";
 import type { PageRun } from "../page/run.ts";
 import { type Cell, fmtFixed, fmtNum, h, isNum, section, sortableTable } from "./dom.ts";
 import { addScaleToggle, colored, timeChart, timeLineOptions, times } from "./charts.ts";
-import { median } from "../../../results/stats.ts";
+import { meanOf, median } from "../../../results/stats.ts";
 
 /** The variants (rows) and loads (columns), in the order the runs first name them. */
 export interface MatrixAxes {
@@ -87,7 +87,7 @@ export function stabilizationCells(runs: PageRun[], axes: MatrixAxes): Cell[][] 
   const cell = (of: PageRun[]): Cell => {
     const at = of.map((r) => r.stabilizedAtMs).filter(isNum);
     if (!at.length) return { text: "–", sort: NaN, title: "no run stabilized within its duration" };
-    const meanSec = at.reduce((a, b) => a + b, 0) / at.length / 1000;
+    const meanSec = meanOf(at)! / 1000;
     const some = at.length < of.length ? ` (${at.length} of ${of.length})` : "";
     return {
       text: `${fmtFixed(meanSec, 2)} s${some}`,
