@@ -24,6 +24,42 @@ function spellings(rows: FlagTable): string {
     .join(", ");
 }
 
+/** A script's load and variables, k6's spellings in the same rows. */
+const LOAD_ROWS: FlagTable = [
+  {
+    ...OPTION_FLAGS.connections,
+    usage: "-c, -u, --vus <n>",
+    help: ["virtual users (connections); over a k6 script's options as k6's --vus"],
+  },
+  {
+    ...OPTION_FLAGS.durationMs,
+    ...flag("-d, -t, --duration <d>", { aliases: ["run-time"], example: "30s" }, ["how long, e.g. 30s"]),
+  },
+  {
+    ...OPTION_FLAGS.requests,
+    short: "i",
+    aliases: ["iterations"],
+    usage: "-i, --iterations <n>",
+    help: ["this many sessions (k6 iterations), shared by the users"],
+  },
+  {
+    ...OPTION_FLAGS.maxDurationMs,
+    usage: "--max-duration <d>",
+    help: [`with --iterations: stop there, flagged, if not done (${defaultText(OPTIONS.maxDurationMs)})`],
+  },
+  {
+    ...OPTION_FLAGS.stages,
+    ...flag("-s, --stages D:N,...", { aliases: ["stage"], repeatable: true, example: "30s:50" }, [
+      "ramping users, k6's stages (repeatable; k6's --stage too),",
+      "e.g. -s 30s:50 -s 1m:50 -s 30s:0",
+    ]),
+  },
+  OPTION_FLAGS.rampUp,
+  flag("-e, --env KEY=VALUE", { repeatable: true, example: "BASE=http://127.0.0.1:8080" }, [
+    "a variable for the script (s.env, k6's __ENV; repeatable)",
+  ]),
+];
+
 /** Locust's flags a locustfile takes beyond the load. */
 const LOCUST_ROWS: FlagTable = [
   flag("-f, --locustfile <file>", { example: "locustfile.py" }, ["the locustfile (or name it first)"]),
@@ -68,44 +104,15 @@ const K6_ROWS: FlagTable = [
   ]),
 ];
 
-/** The flags of a locustfile's and a k6 script's own rows, as a refusal names them. */
-export const LOCUST_FLAGS_TOLD = spellings(LOCUST_ROWS), K6_FLAGS_TOLD = spellings(K6_ROWS);
+/** The flags of a script's load, a locustfile's and a k6 script's own rows, as a refusal names them. */
+export const LOAD_FLAGS_TOLD = spellings(LOAD_ROWS),
+  LOCUST_FLAGS_TOLD = spellings(LOCUST_ROWS),
+  K6_FLAGS_TOLD = spellings(K6_ROWS);
 
 /** The rows of `loadlab run --help` for a script's load, k6's spellings in the same rows. */
 export const SCRIPT_LOAD_TABLE: FlagTable = [
   "Scripts (session.ts or a k6 script.js) take their load from the command line too:",
-  {
-    ...OPTION_FLAGS.connections,
-    usage: "-c, -u, --vus <n>",
-    help: ["virtual users (connections); over a k6 script's options as k6's --vus"],
-  },
-  {
-    ...OPTION_FLAGS.durationMs,
-    ...flag("-d, -t, --duration <d>", { aliases: ["run-time"], example: "30s" }, ["how long, e.g. 30s"]),
-  },
-  {
-    ...OPTION_FLAGS.requests,
-    short: "i",
-    aliases: ["iterations"],
-    usage: "-i, --iterations <n>",
-    help: ["this many sessions (k6 iterations), shared by the users"],
-  },
-  {
-    ...OPTION_FLAGS.maxDurationMs,
-    usage: "--max-duration <d>",
-    help: [`with --iterations: stop there, flagged, if not done (${defaultText(OPTIONS.maxDurationMs)})`],
-  },
-  {
-    ...OPTION_FLAGS.stages,
-    ...flag("-s, --stages D:N,...", { aliases: ["stage"], repeatable: true, example: "30s:50" }, [
-      "ramping users, k6's stages (repeatable; k6's --stage too),",
-      "e.g. -s 30s:50 -s 1m:50 -s 30s:0",
-    ]),
-  },
-  OPTION_FLAGS.rampUp,
-  flag("-e, --env KEY=VALUE", { repeatable: true, example: "BASE=http://127.0.0.1:8080" }, [
-    "a variable for the script (s.env, k6's __ENV; repeatable)",
-  ]),
+  ...LOAD_ROWS,
   "A locustfile (docs/LOCUST.md) takes Locust's flags (-u, -r, -t above; user classes as arguments):",
   ...LOCUST_ROWS,
   "A k6 script also takes k6's flags:",

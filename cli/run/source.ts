@@ -22,6 +22,7 @@ import {
   hasLoadFlags,
   K6_FLAGS_TOLD,
   type K6Flags,
+  LOAD_FLAGS_TOLD,
   LOCUST_FLAGS_TOLD,
   type ScriptLoadArgs,
   sessionLoadOf,
@@ -58,8 +59,8 @@ async function readRunPlan(args: RunArgs, signal?: AbortSignal): Promise<{ sourc
   const script = isScriptPath(args.source);
   if (!script && args.scriptLoad !== undefined) {
     throw new UsageError(
-      `${args.source}: -c/-u, -d, -i, -s, --ramp-up, -e and k6's flags are for a script; an experiment ` +
-        "file's loads say its load (change them with --set)",
+      `${args.source}: ${LOAD_FLAGS_TOLD}, Locust's flags and k6's flags are for a script; an ` +
+        "experiment file's loads say its load (change them with --set)",
     );
   }
   const origin = Object.keys(args.targets).find(isOriginName);

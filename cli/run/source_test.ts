@@ -1,5 +1,6 @@
 /**
- * A session script given a locustfile's or a k6 script's flags: refused, naming each flag of that kind.
+ * A script's flags where they do not apply (an experiment file's, another kind of script's): refused,
+ * naming each flag of that kind.
  */
 import { rejects } from "node:assert/strict";
 import { parseRunArgs } from "./args.ts";
@@ -32,4 +33,15 @@ Deno.test("a session script refuses Locust's and k6's flags, each named in the r
     }, flags.join(" "));
   }
   Deno.removeSync(config);
+});
+
+Deno.test("an experiment file refuses a script's load flags, each named in the refusal", async () => {
+  for (const flags of [["-i", "5", "--max-duration", "5s"], ["-r", "2", "-c", "4"], ["--headless"]]) {
+    const args = parseRunArgs(["preset:demo", ...flags]);
+    const given = flags[0] === "--headless" ? ["Locust's flags"] : flags.filter((f) => f.startsWith("-"));
+    await rejects(readRunPlanOrStop("run", args, interrupt), (err: Error) => {
+      const named = err.message.split(" are for a script")[0].split(": ").at(-1)!.split(/, | and /);
+      return err.name === "UsageError" && given.every((f) => named.includes(f));
+    }, flags.join(" "));
+  }
 });
