@@ -19,7 +19,7 @@ export function color(i: number, alpha = 1): string {
   return `hsla(${hue}, 70%, ${i >= hues.length ? 35 : 50}%, ${alpha})`;
 }
 
-/** A series in the i-th colour: `label` over `data`, with `extra` options (its axis, dashes, point radius). */
+/** A series in the i-th colour: `label` over `data`, with `extra` options (its axis, dashes, radius). */
 export function colored(i: number, label: string, data: unknown[], extra: Record<string, unknown> = {}): any {
   return { label, data, borderColor: color(i), backgroundColor: color(i), ...extra };
 }
