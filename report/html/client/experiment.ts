@@ -52,10 +52,7 @@ export function phasesTable(run: PageRun): HTMLElement | null {
   ]);
   const headers = [
     { label: "phase" },
-    ...["s", "requests", "req/s", "mean", "p95", "p99", "success", "timeouts", "5xx"].map((label) => ({
-      label,
-      num: true,
-    })),
+    ...numeric("s", "requests", "req/s", "mean", "p95", "p99", "success", "timeouts", "5xx"),
   ];
   return h(
     "div",
@@ -147,12 +144,8 @@ export function targetFacts(run: PageRun): HTMLElement | null {
           "statistics cover, and over the whole run with the warm-up's requests."
         : "Counters of the target over the run (its own telemetry).",
     ));
-    const headers = measured
-      ? [{ label: "counter" }, { label: "after warm-up", num: true }, {
-        label: "whole run (with warm-up)",
-        num: true,
-      }]
-      : [{ label: "counter" }, { label: "count", num: true }];
+    const counts = measured ? numeric("after warm-up", "whole run (with warm-up)") : numeric("count");
+    const headers = [{ label: "counter" }, ...counts];
     box.appendChild(sortableTable(headers, rows, "target-stats"));
   }
   return box;

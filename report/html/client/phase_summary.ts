@@ -6,7 +6,7 @@
  */
 import type { PageData } from "../page/data.ts";
 import type { PageRun } from "../page/run.ts";
-import { type Cell, fmtChange, fmtMs, fmtNum, isNum, section, sortableTable } from "./dom.ts";
+import { type Cell, fmtChange, fmtMs, fmtNum, isNum, numeric, section, sortableTable } from "./dom.ts";
 import { phaseOutcomeCells } from "./experiment.ts";
 import { meanOf } from "../../../results/stats.ts";
 
@@ -77,10 +77,7 @@ export function renderPhaseSummary(data: PageData): HTMLElement | null {
     { label: "load" },
     { label: "phase" },
     { label: "variant" },
-    ...["requests", "mean", `mean vs ${base}`, "p95", "p99", "success", "timeouts", "5xx"].map((label) => ({
-      label,
-      num: true,
-    })),
+    ...numeric("requests", "mean", `mean vs ${base}`, "p95", "p99", "success", "timeouts", "5xx"),
   ];
   const sec = section(
     "phase-summary",
