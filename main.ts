@@ -4,9 +4,10 @@
  * nothing else lives here. Commands are imported on demand (string-literal dynamic imports stay in the
  * module graph for `deno compile`), so a command loads only the modules it uses: `version` starts no
  * target code, `attack` no experiment planning. Every command prints through a guarded console: a stdout
- * that fails ends none of them (cli/console_guard.ts).
+ * that fails ends none of them (system/console_guard.ts).
  */
-import { withGuardedConsole } from "./cli/console_guard.ts";
+import { guardPrinting } from "./system/console_guard.ts";
+import { EXIT } from "./cli/exit_codes.ts";
 
 async function main(args: string[]): Promise<number> {
   const [command, ...rest] = args;
@@ -61,4 +62,8 @@ async function main(args: string[]): Promise<number> {
   }
 }
 
-if (import.meta.main) Deno.exit(await withGuardedConsole(() => main(Deno.args)));
+if (import.meta.main) {
+  const stdoutFailed = guardPrinting();
+  const code = await main(Deno.args);
+  Deno.exit(code === EXIT.ok && stdoutFailed() ? EXIT.outputNotWritable : code);
+}

@@ -77,6 +77,19 @@ function flagHelp(spec: FlagSpec, { flagAt, textAt, shortColumn }: HelpLayout): 
   return [(flag + (text[0] ?? "").slice(flag.length)).trimEnd(), ...text.slice(1)];
 }
 
+/** Reads the arguments of a command that takes none: `-h`/`--help` throws `HelpRequested`, else exit 2. */
+export function noArguments(argv: string[], command: string, help: string): void {
+  const raw = tokenize(argv, [{ long: "help", short: "h", takesValue: false }], {}, command, help);
+  if (raw.positionals.length) {
+    throw new UsageError(`takes no arguments (found ${raw.positionals.join(" ")}); see --help`);
+  }
+}
+
+/** `text` broken at spaces into lines of at most `columns` (a longer word stays whole). */
+export function wrapped(text: string, columns: number): string[] {
+  return text.match(new RegExp(`\\S.{0,${columns - 1}}(?= |$)|\\S+`, "g")) ?? [];
+}
+
 /** Flags given, keyed by long name, with how the user spelled each. */
 export interface RawArgs {
   values: Map<string, string[]>;
@@ -84,13 +97,17 @@ export interface RawArgs {
   positionals: string[];
 }
 
-/** Sorts `argv` into flag values and positionals; with `help`, `-h`/`--help` throws `HelpRequested`. */
+/**
+ * Sorts `argv` into flag values and positionals; with `help`, `-h`/`--help` throws `HelpRequested`;
+ * `skipUnknown` passes over flags not in `specs` (to find one flag before all are known).
+ */
 export function tokenize(
   argv: string[],
   specs: FlagSpec[],
   hints: Record<string, string> = {},
   command = "attack",
   help?: string,
+  skipUnknown = false,
 ): RawArgs {
   const raw: RawArgs = { values: new Map(), spelled: new Map(), positionals: [] };
   for (let i = 0; i < argv.length; i++) {
@@ -108,6 +125,7 @@ export function tokenize(
       (split.isLong ? s.long === split.name : s.short === split.name) ||
       (s.aliases?.includes(split.name) && (split.name.length === 1) !== split.isLong)
     );
+    if (!spec && skipUnknown) continue;
     if (!spec) throw unknownFlag(split, specs, hints, command);
     const typed = split.isLong ? `--${split.name}` : `-${split.name}`;
     let value = split.inlineValue;

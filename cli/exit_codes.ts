@@ -6,17 +6,23 @@ import { visibleLine } from "../validation/terminal_text.ts";
 import { TEST_ABORTED, testFailed } from "../runner/script/k6/test_abort.ts";
 import type { RunResult, ThresholdResult } from "../results/mod.ts";
 import type { GateResult } from "../results/baseline_gate.ts";
-import { flaggedRuns } from "../results/conclude/run_verdict.ts";
+import { flaggedRuns, VERDICT_FLAGS } from "../results/conclude/run_verdict.ts";
 import { noResponse, requestSendsOf } from "../results/conclude/responses.ts";
-import { flag } from "./argv.ts";
+import { flag, wrapped } from "./argv.ts";
+
+/** The verdict flags `--strict` exits 6 for: all but a threshold's stop (`abortOnFail`, exit 1). */
+const STRICT_KINDS: string[] = VERDICT_FLAGS.map((f) => f.kind).filter((kind) => kind !== "aborted");
 
 /** `--strict` of `attack` and `run`: exit 6 for a flagged run. */
-export const STRICT_FLAG = flag("--strict", {}, [
-  "exit 6 when a run is flagged (generator-bound, server-bound, dropped",
-  "sends, lost, unanswered or failed requests, server errors, no 2xx/3xx,",
-  "nothing measured, incomplete, warm-up not reached: docs/REFERENCE.md",
-  "lists them; a file's strict: true too): CI never gates on untrusted numbers",
-]);
+export const STRICT_FLAG = flag(
+  "--strict",
+  {},
+  wrapped(
+    `exit 6 when a run is flagged (${STRICT_KINDS.join(", ")}: docs/REFERENCE.md says what each ` +
+      "means; a file's strict: true too): CI never gates on untrusted numbers",
+    75,
+  ),
+);
 
 export const EXIT = {
   ok: 0,
@@ -37,6 +43,33 @@ export const EXIT = {
   /** 128 + SIGTERM: stopped by a supervisor (kill, Kubernetes, CI cancel), results kept as after Ctrl-C. */
   terminated: 143,
 } as const;
+
+/** What each code of `attack` and `run` means, as their `--help` says it (README.md's table in full). */
+const EXIT_MEANINGS: [code: number, meaning: string][] = [
+  [EXIT.ok, "ok"],
+  [EXIT.thresholdFailed, "a threshold failed (only that)"],
+  [EXIT.badInput, "bad input (one line naming the problem and the fix)"],
+  [EXIT.targetFailed, "a target failed"],
+  [EXIT.noResponse, "a run got no response at all (any one run, any error kind, TLS included)"],
+  [EXIT.outputNotWritable, "an output cannot be written (checked before the load)"],
+  [EXIT.untrusted, "with --strict a run is flagged"],
+  [EXIT.baselineWorse, "worse than --baseline past a --fail-on rule"],
+  [
+    EXIT.baselineUnjudged,
+    "not judged: a --fail-on rule no pair could check (nothing paired with the baseline, only flagged " +
+    "runs, or noise or the run's own waits for a core could explain the change; the reason says what " +
+    "would settle it)",
+  ],
+  [EXIT.interrupted, "Ctrl-C"],
+  [EXIT.terminated, "SIGTERM (both stop gracefully and keep the partial results)"],
+];
+
+/** The "Exit codes:" paragraph of `command`'s `--help` (`attack` starts no target: no 3). */
+export function exitCodesHelp(command: "attack" | "run"): string {
+  const codes = EXIT_MEANINGS.filter(([code]) => command === "run" || code !== EXIT.targetFailed);
+  const text = `Exit codes: ${codes.map(([code, meaning]) => `${code} ${meaning}`).join(", ")}.`;
+  return wrapped(text, 100).join("\n");
+}
 
 /** k6's exit codes, which `loadlab run script.js` gives for a k6 script so CI reads k6's numbers. */
 export const K6_EXIT = {
@@ -161,8 +194,9 @@ function stuckIn(runs: RunResult[]): string {
 /** With `strict`, prints each flagged run to stderr; true when there is one. */
 function untrustedRuns(command: string, runs: RunResult[], strict: boolean): boolean {
   if (!strict) return false;
-  // A run a threshold stopped (`abortOnFail`) is that threshold's failure (exit 1), not untrusted numbers.
-  const flagged = flaggedRuns(runs).filter(({ verdict }) => verdict.flags.some((f) => f.kind !== "aborted"));
+  const flagged = flaggedRuns(runs).filter(({ verdict }) =>
+    verdict.flags.some((f) => STRICT_KINDS.includes(f.kind))
+  );
   for (const { run, verdict } of flagged) {
     console.error(`loadlab ${command}: --strict: run ${run.name} is flagged: ${verdict.label}`);
   }

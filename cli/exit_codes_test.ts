@@ -1,13 +1,14 @@
 import assert from "node:assert/strict";
-import { EXIT, exitCodeOf } from "./exit_codes.ts";
+import { EXIT, exitCodeOf, STRICT_FLAG } from "./exit_codes.ts";
 import type { RunResult } from "../results/mod.ts";
 import { attackHelp } from "./attack/flags.ts";
 import { RUN_HELP } from "./run/args.ts";
+import { VERDICT_FLAGS } from "../results/conclude/run_verdict.ts";
 
 const read = (path: string) => Deno.readTextFileSync(new URL(`../${path}`, import.meta.url));
-/** The text after `code` in a help's "Exit codes:" paragraph, up to the next code. */
+/** The text after `code` in a help's "Exit codes:" paragraph, up to the next code or its end. */
 const helpCode = (help: string, code: number) =>
-  help.slice(help.indexOf("Exit codes:")).replace(/\s+/g, " ")
+  help.slice(help.indexOf("Exit codes:")).split("\n\n")[0].replace(/\s+/g, " ")
     .match(new RegExp(`[:,] ${code} (.+?)(?=, \\d+ |$)`))?.[1];
 /** The first cell after `code` in a markdown table row. */
 const tableCode = (md: string, code: number) =>
@@ -24,7 +25,19 @@ Deno.test("every exit code is in the README's and the experiments doc's tables a
     if (code !== EXIT.ok) assert.ok(helpCode(RUN_HELP, code), `run --help says nothing of ${code}`);
     if (code !== EXIT.ok && code !== EXIT.targetFailed) {
       assert.ok(helpCode(attackHelp(), code), `attack --help says nothing of ${code}`);
+      assert.equal(
+        helpCode(attackHelp(), code),
+        helpCode(RUN_HELP, code),
+        `attack and run word ${code} apart`,
+      );
     }
+  }
+});
+
+Deno.test("--strict's help names every verdict flag it exits 6 for", () => {
+  const help = STRICT_FLAG.help!.join(" ");
+  for (const { kind } of VERDICT_FLAGS) {
+    if (kind !== "aborted") assert.ok(help.includes(kind), `--strict's help leaves out ${kind}: ${help}`);
   }
 });
 

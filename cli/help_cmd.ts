@@ -5,7 +5,7 @@
  */
 import { EXIT } from "./exit_codes.ts";
 import { runCommand } from "./command_errors.ts";
-import { HelpRequested, UsageError } from "./usage_error.ts";
+import { noArguments } from "./argv.ts";
 import denoJson from "../deno.json" with { type: "json" };
 
 const HELP = `loadlab ${denoJson.version}: HTTP performance experiments in one command
@@ -39,12 +39,7 @@ export function runHelpCommand(): number {
 /** Prints the versions; exit 2 when given any argument but `--help`, which says what it prints. */
 export function runVersionCommand(args: string[]): Promise<number> {
   return runCommand("version", () => {
-    if (args.length === 1 && (args[0] === "--help" || args[0] === "-h")) {
-      throw new HelpRequested("Usage: loadlab version\n\nPrints loadlab's, Deno's and V8's versions.");
-    }
-    if (args.length > 0) {
-      throw new UsageError(`takes no arguments (found ${args.join(" ")}); e.g. loadlab version`);
-    }
+    noArguments(args, "version", "Usage: loadlab version\n\nPrints loadlab's, Deno's and V8's versions.");
     console.log(`loadlab ${denoJson.version} (deno ${Deno.version.deno}, v8 ${Deno.version.v8})`);
     return EXIT.ok;
   });

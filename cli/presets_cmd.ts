@@ -7,8 +7,7 @@ import { type DurationRange, estimateRangeMs } from "../scenarios/plan/plan.ts";
 import { PRESETS } from "../scenarios/presets/mod.ts";
 import { formatDurationMs } from "../results/text_format.ts";
 import { boxTable } from "../report/terminal/tables.ts";
-import { tokenize } from "./argv.ts";
-import { UsageError } from "./usage_error.ts";
+import { noArguments } from "./argv.ts";
 import { EXIT } from "./exit_codes.ts";
 import { runCommand } from "./command_errors.ts";
 
@@ -19,8 +18,6 @@ Usage: loadlab presets
 Run one with 'loadlab run preset:NAME' (add --quick for a shorter run of the same shape). Durations are
 ranges estimated from the plan (loads, cooldowns, start-up, target starts, graceful stops): an idle
 machine lands near the low end, a busy one near the high end.`;
-
-const HELP_ONLY = [{ long: "help", short: "h", takesValue: false }];
 
 interface PresetRow {
   name: string;
@@ -50,8 +47,7 @@ export function presetRows(): PresetRow[] {
 /** Runs `loadlab presets`; returns the exit code. */
 export function runPresetsCommand(argv: string[]): Promise<number> {
   return runCommand("presets", () => {
-    const raw = tokenize(argv, HELP_ONLY, {}, "presets", PRESETS_HELP);
-    if (raw.positionals.length) throw new UsageError(`takes no arguments, got "${raw.positionals[0]}"`);
+    noArguments(argv, "presets", PRESETS_HELP);
     console.log(renderPresetTable(presetRows()));
     return EXIT.ok;
   });

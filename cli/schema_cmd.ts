@@ -6,7 +6,7 @@ import { z } from "zod";
 import { experimentSchema } from "../scenarios/schema/experiment.ts";
 import { EXIT } from "./exit_codes.ts";
 import { runCommand } from "./command_errors.ts";
-import { HelpRequested, UsageError } from "./usage_error.ts";
+import { noArguments } from "./argv.ts";
 
 const HELP = `Usage: loadlab schema
 
@@ -39,8 +39,7 @@ export function experimentJsonSchema(): Record<string, unknown> {
 /** Runs `loadlab schema`; returns the exit code. */
 export function runSchemaCommand(args: string[]): Promise<number> {
   return runCommand("schema", () => {
-    if (args.includes("-h") || args.includes("--help")) throw new HelpRequested(HELP);
-    if (args.length > 0) throw new UsageError(`takes no arguments (found ${args.join(" ")}); see --help`);
+    noArguments(args, "schema", HELP);
     console.log(JSON.stringify(experimentJsonSchema(), null, 2));
     return EXIT.ok;
   });

@@ -2,7 +2,7 @@
  * @module
  * The values a `--quick` run actually ran, per load, read from each run's recorded config. Pure.
  */
-import type { ResultsFile, RunResult } from "../results/mod.ts";
+import type { ResultsFile } from "../results/mod.ts";
 import { round4 } from "../results/stats.ts";
 
 /** "5 s", "500 ms", "1.5 s": a run's duration or timeout as the experiment file would write it. */
@@ -31,12 +31,7 @@ function runValues(config: Record<string, unknown>): string {
 /** The values a `--quick` run ran, per load ("high: 5 s at 100/s, timeout 5 s"); null for a full run. */
 export function quickRanValues(results: ResultsFile): string | null {
   if (!results.experiment.quick) return null;
-  const byLoad = new Map<string, RunResult[]>();
-  for (const run of results.runs) {
-    if (run.probe) continue;
-    const load = run.load ?? "runs";
-    byLoad.set(load, [...(byLoad.get(load) ?? []), run]);
-  }
+  const byLoad = Map.groupBy(results.runs.filter((r) => !r.probe), (r) => r.load ?? "runs");
   const loads = [...byLoad].map(([load, runs]) => {
     const sweeps = [
       ...new Set(

@@ -69,6 +69,11 @@ export function median(values: ReadonlyArray<number | null>): number {
   return s.length === 0 ? NaN : s.length % 2 === 1 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 }
 
+/** The mean of `values`; null when there are none. Inlined into the page. */
+export function meanOf(values: readonly number[]): number | null {
+  return values.length ? values.reduce((a, b) => a + b, 0) / values.length : null;
+}
+
 /** Sample standard deviation (n - 1 in the denominator) of the finite values; 0 below two values. */
 export function stdev(values: number[]): number {
   const xs = values.filter(Number.isFinite);

@@ -31,6 +31,11 @@ export function formatDurationMs(ms: number): string {
   return `${sign}${Math.floor(totalSec / 60)}m ${String(totalSec % 60).padStart(2, "0")}s`;
 }
 
+/** A time left as the terminal and the live page show it: "12 s" (at least 1), "1m 05s". */
+export function formatEta(ms: number): string {
+  return ms < 60_000 ? `${Math.max(1, Math.round(ms / 1000))} s` : formatDurationMs(ms);
+}
+
 /** "512 B", "1.50 KiB", "3.20 MiB" (binary units, like oha); "-" for non-finite input. Page-inlined. */
 export function formatBytes(n: number): string {
   if (!Number.isFinite(n)) return "-";
@@ -60,6 +65,16 @@ export function formatNumber(n: number, decimals = 2): string {
   const [whole, fraction] = Math.abs(n).toFixed(decimals).split(".");
   const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
   return (n < 0 ? "-" : "") + (fraction === undefined ? grouped : `${grouped}.${fraction}`);
+}
+
+/** `n` to `digits` significant digits without trailing zeros: 1234.5 -> "1230", 0.01234 -> "0.0123". */
+export function formatSignificant(n: number, digits = 3): string {
+  return String(Number(n.toPrecision(digits)));
+}
+
+/** A number for a sentence: whole with separators, one decimal below 10 ("0.8", "176", "12,400"). */
+export function formatRounded(n: number): string {
+  return n < 10 ? n.toFixed(1) : formatCount(n);
 }
 
 /** `n.toFixed(decimals)` without separators ("1234.50"), for values a unit follows; "-" when not finite. */

@@ -3,6 +3,7 @@ import {
   formatBytes,
   formatCount,
   formatDurationMs,
+  formatEta,
   formatExponent,
   formatFixed,
   formatNumber,
@@ -22,6 +23,10 @@ Deno.test("ordinary values keep their digits and units", () => {
     "99.9%",
   ]);
   assertEquals(formatCount(999_999_999_999_999 - 9), "999,999,999,999,990");
+});
+
+Deno.test("a time left reads in whole seconds, at least one, then minutes", () => {
+  assertEquals([0, 12_400, 59_400, 65_000].map(formatEta), ["1 s", "12 s", "59 s", "1m 05s"]);
 });
 
 Deno.test("a finite huge value prints in exponent form, whichever formatter shows it", () => {

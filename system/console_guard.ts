@@ -1,10 +1,12 @@
 /**
  * @module
- * Every string the console prints passes through `shown` first, so a secret a server or script echoes
- * is redacted on the terminal. Guarded once: a second call does nothing.
+ * The console's two guards: printing that never ends a command (a failed print is said once), and
+ * every string printed passing through `shown` first, so a secret a server or script echoes is redacted
+ * on the terminal.
  */
+import { osErrorText } from "./output_file.ts";
 
-const METHODS = ["log", "info", "warn", "error", "debug"] as const;
+type Method = "log" | "info" | "debug" | "dir" | "table" | "error" | "warn";
 let guarded = false;
 /** stderr's line before any guard: for the one secret loadlab hands its user, the dashboard's token. */
 const errorAsGiven = console.error.bind(console);
@@ -14,20 +16,46 @@ export function printOwnLine(line: string): void {
   errorAsGiven(line);
 }
 
+function wrap(methods: readonly Method[], make: (print: (...args: unknown[]) => void) => typeof console.log) {
+  for (const method of methods) {
+    console[method] = make(console[method].bind(console) as (...args: unknown[]) => void);
+  }
+}
+
+/** Makes a failed print harmless; the answer says whether stdout failed (the command then exits 5). */
+export function guardPrinting(): () => boolean {
+  let stdoutFailed = false;
+  wrap(["error", "warn"], (print) => (...args) => {
+    try {
+      print(...args);
+    } catch {
+      // Nowhere left to report it.
+    }
+  });
+  wrap(["log", "info", "debug", "dir", "table"], (print) => (...args) => {
+    if (stdoutFailed) return;
+    try {
+      print(...args);
+    } catch (err) {
+      stdoutFailed = true;
+      console.error(`loadlab: cannot write to stdout (${osErrorText(err)}); nothing more is printed there`);
+    }
+  });
+  return () => stdoutFailed;
+}
+
+/** Passes every string and object printed through `shown`; a second call does nothing. */
 export function guardConsole(shown: (text: string) => string): void {
   if (guarded) return;
   guarded = true;
-  for (const method of METHODS) {
-    const print = console[method].bind(console);
-    console[method] = (...args: unknown[]) =>
-      print(
-        ...args.map((arg) =>
-          typeof arg === "string"
-            ? shown(arg)
-            : arg !== null && (typeof arg === "object" || typeof arg === "function")
-            ? shown(Deno.inspect(arg))
-            : arg
-        ),
-      );
-  }
+  wrap(["log", "info", "warn", "error", "debug"], (print) => (...args) =>
+    print(
+      ...args.map((arg) =>
+        typeof arg === "string"
+          ? shown(arg)
+          : arg !== null && (typeof arg === "object" || typeof arg === "function")
+          ? shown(Deno.inspect(arg))
+          : arg
+      ),
+    ));
 }

@@ -6,7 +6,7 @@
 import { ABORT_ON_FAIL, DELAY_ABORT_EVAL, SEGMENT_FLAGS } from "../segment_args.ts";
 import { BASELINE_FLAGS } from "../baseline_flags.ts";
 import { CI_FLAGS } from "../ci_outputs.ts";
-import { STRICT_FLAG } from "../exit_codes.ts";
+import { exitCodesHelp, STRICT_FLAG } from "../exit_codes.ts";
 import { flag, flagsOf, type FlagSpec, type FlagTable, helpOf } from "../argv.ts";
 import { optionFlags } from "../flag_values.ts";
 import { DASHBOARD_FLAGS } from "../dashboard/flags.ts";
@@ -206,12 +206,7 @@ Load models (how requests are paced)
 
 ${helpOf(ATTACK_TABLE, { flagAt: 2, textAt: 27, shortColumn: true })}
 
-Exit codes: 0 ok, 1 a threshold failed (only that), 2 bad usage (one line naming the problem and the
-fix), 4 no response at all (any error kind, TLS included), 5 an output cannot be written (checked
-before the load), 6 with --strict the run is flagged, 7 worse than --baseline past a --fail-on rule,
-8 not judged: a --fail-on rule no pair could check (nothing paired with the baseline, only flagged
-runs, or noise or the run's own waits for a core could explain the change; the reason says what would
-settle it), 130 Ctrl-C, 143 SIGTERM (both stop gracefully and keep the partial results).
+${exitCodesHelp("attack")}
 
 Examples
   loadlab attack http://127.0.0.1:8080/ -c 50 -d 30s

@@ -24,7 +24,7 @@ import {
   type SegmentArg,
 } from "../segment_args.ts";
 import { CI_FLAGS } from "../ci_outputs.ts";
-import { STRICT_FLAG } from "../exit_codes.ts";
+import { exitCodesHelp, STRICT_FLAG } from "../exit_codes.ts";
 import { DASHBOARD_FLAGS, dashboardOptions, type ServeOptions } from "../dashboard/flags.ts";
 import { parseMetricsOuts } from "../metrics_out/out_flags.ts";
 import { isMetricsOut, type MetricsOutput } from "../../results/export/metrics_output.ts";
@@ -113,11 +113,7 @@ Usage: loadlab run FILE|preset:NAME [options]
 ${helpOf(RUN_TABLE, { flagAt: 2, textAt: 28 })}
 
 The file format: docs/EXPERIMENTS.md. 'loadlab presets' lists the presets.
-Exit codes: 0 ok, 1 a threshold failed, 2 bad input, 3 a target failed, 4 a run got no
-response at all (any one run, any error kind), 5 output not writable, 6 a run flagged with
---strict, 7 worse than --baseline past --fail-on, 8 not judged: a --fail-on rule no pair could
-check (nothing paired, only flagged runs, or noise or the run's own waits for a core could explain
-the change; the reason says what would settle it), 130 interrupted (Ctrl-C), 143 stopped by SIGTERM.`;
+${exitCodesHelp("run")}`;
 
 /**
  * What `loadlab run` was asked to do: each field is the flag of its name (`outDir` is `--out-dir`,
@@ -238,17 +234,17 @@ function readText(path: string): string {
 
 /** The options a locustfile named in `argv` adds (`parser.add_argument`) that are not loadlab's own. */
 function locustOptionSpecs(argv: string[]): FlagSpec[] {
-  const at = argv.findIndex((a) => a === "-f" || a === "--locustfile");
-  const file = at >= 0 ? argv[at + 1] : argv.find(isLocustFile);
-  if (file === undefined) return [];
   try {
+    const raw = tokenize(argv, SPECS, {}, "run", undefined, true);
+    const file = raw.values.get("locustfile")?.at(-1) ?? raw.positionals.find(isLocustFile);
+    if (file === undefined) return [];
     const { options } = convertLocustFile(resolve(file));
     return options.filter((o) => !SPECS.some((s) => s.long === o)).map((long) => ({
       long,
       takesValue: true,
     }));
   } catch {
-    return []; // the run reports a file it cannot read or convert
+    return []; // the parse proper reports a bad flag, the run a file it cannot read or convert
   }
 }
 

@@ -121,3 +121,29 @@ Deno.test("run args: a locustfile's settings come from --config (or ./locust.con
       err instanceof UsageError && /--class-picker: unknown flag; .*name the user classes/.test(err.message),
   );
 });
+
+Deno.test("run args: a locustfile's own options are taken however -f names it", () => {
+  const dir = Deno.makeTempDirSync();
+  const file = `${dir}/shop.py`;
+  Deno.writeTextFileSync(
+    file,
+    `from locust import HttpUser, task, events
+
+@events.init_command_line_parser.add_listener
+def options(parser):
+    parser.add_argument("--region", type=str, default="eu")
+
+class Shop(HttpUser):
+    @task
+    def browse(self):
+        self.client.get("/")
+`,
+  );
+  try {
+    for (const named of [[file], ["-f", file], [`-f${file}`], [`--locustfile=${file}`]]) {
+      assertEquals(parseRunArgs([...named, "--region", "us"]).scriptLoad?.locust?.options, { region: "us" });
+    }
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});

@@ -12,6 +12,7 @@ import type { RunPlanHooks } from "../../scenarios/run/run_plan.ts";
 import {
   formatCount,
   formatDurationMs,
+  formatEta,
   formatNumber,
   formatPercent,
   protocolTag,
@@ -74,12 +75,6 @@ export function profileNotes(run: RunResult): string[] {
     const note = p.error ?? p.warning;
     return note === undefined ? [] : [`CPU profile of ${terminalSafe(p.process)}: ${terminalSafe(note)}`];
   });
-}
-
-/** "1m 05s", "12 s". */
-function formatEta(ms: number): string {
-  if (ms < 60_000) return `${Math.max(1, Math.round(ms / 1000))} s`;
-  return formatDurationMs(ms);
 }
 
 /** One line per finished run, the run verdict last so no number shows without what qualifies it. */

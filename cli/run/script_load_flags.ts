@@ -18,9 +18,14 @@ import type { LocustFlags } from "../../runner/script/locust/experiment.ts";
 import { readFileCapped } from "../../system/read_capped.ts";
 import { MAX_EXPERIMENT_FILE_BYTES } from "../../validation/input_limits.ts";
 
-/** The rows of `loadlab run --help` for a script's load, k6's spellings in the same rows. */
-export const SCRIPT_LOAD_TABLE: FlagTable = [
-  "Scripts (session.ts or a k6 script.js) take their load from the command line too:",
+/** The first spelling of each row of `rows`, with the `KEY=` a help-only row's flag fixes (`--out json=`). */
+function spellings(rows: FlagTable): string {
+  return rows.map((row) => /^\s*(-[\w-]+(?: [a-z]+=)?)/.exec(typeof row === "string" ? row : row.usage!)![1])
+    .join(", ");
+}
+
+/** A script's load and variables, k6's spellings in the same rows. */
+const LOAD_ROWS: FlagTable = [
   {
     ...OPTION_FLAGS.connections,
     usage: "-c, -u, --vus <n>",
@@ -30,9 +35,13 @@ export const SCRIPT_LOAD_TABLE: FlagTable = [
     ...OPTION_FLAGS.durationMs,
     ...flag("-d, -t, --duration <d>", { aliases: ["run-time"], example: "30s" }, ["how long, e.g. 30s"]),
   },
-  flag("-i, --iterations <n>", { example: "100" }, [
-    "this many sessions (k6 iterations), shared by the users",
-  ]),
+  {
+    ...OPTION_FLAGS.requests,
+    short: "i",
+    aliases: ["iterations"],
+    usage: "-i, --iterations <n>",
+    help: ["this many sessions (k6 iterations), shared by the users"],
+  },
   {
     ...OPTION_FLAGS.maxDurationMs,
     usage: "--max-duration <d>",
@@ -49,7 +58,10 @@ export const SCRIPT_LOAD_TABLE: FlagTable = [
   flag("-e, --env KEY=VALUE", { repeatable: true, example: "BASE=http://127.0.0.1:8080" }, [
     "a variable for the script (s.env, k6's __ENV; repeatable)",
   ]),
-  "A locustfile (docs/LOCUST.md) takes Locust's flags (-u, -r, -t above; user classes as arguments):",
+];
+
+/** Locust's flags a locustfile takes beyond the load. */
+const LOCUST_ROWS: FlagTable = [
   flag("-f, --locustfile <file>", { example: "locustfile.py" }, ["the locustfile (or name it first)"]),
   "  -H, --host URL            a locustfile's host (Locust's -H)",
   flag("--headless", {}, ["accepted: loadlab always runs headless"]),
@@ -67,7 +79,10 @@ export const SCRIPT_LOAD_TABLE: FlagTable = [
   ]),
   flag("--stop-timeout <d>", { example: "10s" }, ["how long users may finish their task at the end"]),
   flag("--exit-code-on-error <n>", { example: "0" }, ["the exit code when a request failed (default 1)"]),
-  "A k6 script also takes k6's flags:",
+];
+
+/** k6's flags a k6 script takes beyond the load. */
+const K6_ROWS: FlagTable = [
   flag("--tag NAME=VALUE", { repeatable: true, example: "env=staging" }, [
     "a tag on every request and sample (thresholds select by it; repeatable)",
   ]),
@@ -87,6 +102,21 @@ export const SCRIPT_LOAD_TABLE: FlagTable = [
   flag("--config <file>", { example: "options.json" }, [
     "k6's config file: JSON options under the script's (k6's --config; not -c)",
   ]),
+];
+
+/** The flags of a script's load, a locustfile's and a k6 script's own rows, as a refusal names them. */
+export const LOAD_FLAGS_TOLD = spellings(LOAD_ROWS),
+  LOCUST_FLAGS_TOLD = spellings(LOCUST_ROWS),
+  K6_FLAGS_TOLD = spellings(K6_ROWS);
+
+/** The rows of `loadlab run --help` for a script's load, k6's spellings in the same rows. */
+export const SCRIPT_LOAD_TABLE: FlagTable = [
+  "Scripts (session.ts or a k6 script.js) take their load from the command line too:",
+  ...LOAD_ROWS,
+  "A locustfile (docs/LOCUST.md) takes Locust's flags (-u, -r, -t above; user classes as arguments):",
+  ...LOCUST_ROWS,
+  "A k6 script also takes k6's flags:",
+  ...K6_ROWS,
 ];
 
 /** The load flags as given (none given: every field undefined, `env` empty). */
@@ -129,7 +159,7 @@ export interface K6Flags {
  * Locust spawns them, at `-r` or Locust's default of 1 a second, for as long as `-t` lasts.
  */
 export function scriptLoadArgs(flags: FlagValues, locustfile = false): ScriptLoadArgs {
-  const vus = flags.positiveInt("concurrency"), iterations = flags.positiveInt("iterations");
+  const vus = flags.positiveInt("concurrency"), iterations = flags.positiveInt("requests");
   const durationMs = flags.durationMs("duration"), maxDurationMs = flags.durationMs("max-duration");
   if (maxDurationMs !== undefined && iterations === undefined) {
     throw new UsageError("--max-duration bounds --iterations: give --iterations N with it, or use -d");

@@ -18,7 +18,15 @@ import type { K6Paths } from "../../scenarios/k6/paths.ts";
 import { ExperimentError } from "../../scenarios/experiment_error.ts";
 import { isK6File } from "../../runner/script/k6/convert/converted_file.ts";
 import { scriptFileProblem } from "../../scenarios/script_source.ts";
-import { hasLoadFlags, type K6Flags, type ScriptLoadArgs, sessionLoadOf } from "./script_load_flags.ts";
+import {
+  hasLoadFlags,
+  K6_FLAGS_TOLD,
+  type K6Flags,
+  LOAD_FLAGS_TOLD,
+  LOCUST_FLAGS_TOLD,
+  type ScriptLoadArgs,
+  sessionLoadOf,
+} from "./script_load_flags.ts";
 import { isLocustFile } from "../../runner/script/locust/file.ts";
 import { LocustConvertError } from "../../runner/script/locust/convert.ts";
 import { locustExperimentText, LocustInputError } from "../../runner/script/locust/experiment.ts";
@@ -51,8 +59,8 @@ async function readRunPlan(args: RunArgs, signal?: AbortSignal): Promise<{ sourc
   const script = isScriptPath(args.source);
   if (!script && args.scriptLoad !== undefined) {
     throw new UsageError(
-      `${args.source}: -c/-u, -d, -i, -s, --ramp-up, -e and k6's flags are for a script; an experiment ` +
-        "file's loads say its load (change them with --set)",
+      `${args.source}: ${LOAD_FLAGS_TOLD}, Locust's flags and k6's flags are for a script; an ` +
+        "experiment file's loads say its load (change them with --set)",
     );
   }
   const origin = Object.keys(args.targets).find(isOriginName);
@@ -94,15 +102,13 @@ async function scriptText(args: RunArgs, signal?: AbortSignal): Promise<{ text: 
   if (isLocustFile(args.source)) return { text: await locustText(args.source, flags) };
   if (flags.locust !== undefined) {
     throw new UsageError(
-      `${args.source}: -f, --headless, --csv, --tags, --stop-timeout and --exit-code-on-error are Locust's ` +
-        "flags, for a locustfile (locustfile.py)",
+      `${args.source}: ${LOCUST_FLAGS_TOLD} are Locust's flags, for a locustfile (locustfile.py)`,
     );
   }
   if (flags.k6 !== undefined) {
     throw new UsageError(
-      `${args.source}: --tag, --no-thresholds, -q, --summary-export, --summary-trend-stats, ` +
-        "--http-debug and --out json= are k6's flags, for a k6 script (a session's thresholds and outputs " +
-        "are its experiment's)",
+      `${args.source}: ${K6_FLAGS_TOLD} are k6's flags, for a k6 script (a session's thresholds and ` +
+        "outputs are its experiment's)",
     );
   }
   const text = await scriptExperimentText(args.source, args.maxMemoryMb, signal);

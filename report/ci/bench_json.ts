@@ -28,11 +28,7 @@ export function biggerBenchPath(path: string): string {
 }
 
 function groups(results: ResultsFile): Map<string, RunResult[]> {
-  const out = new Map<string, RunResult[]>();
-  for (const run of results.runs.filter((r) => !r.probe)) {
-    out.set(pairKey(run), [...(out.get(pairKey(run)) ?? []), run]);
-  }
-  return out;
+  return Map.groupBy(results.runs.filter((r) => !r.probe), pairKey);
 }
 
 function entries(results: ResultsFile, metrics: Array<[CompareMetric, string]>): BenchEntry[] {

@@ -37,7 +37,7 @@ import * as liveControls from "./client/live_controls.ts";
 import * as main from "./client/main.ts";
 import type { SiteNav } from "./site_data.ts";
 import { loadModelFacts, modelFactsOf } from "../../results/load_models.ts";
-import { median } from "../../results/stats.ts";
+import { meanOf, median } from "../../results/stats.ts";
 import { instancesOf } from "../../results/conclude/expect_verdict.ts";
 
 /** Options of `renderReport`. */
@@ -77,7 +77,7 @@ const clientScripts = new Map<string, string>();
 export function clientSource(entry = "loadlabMain"): string {
   const cached = clientScripts.get(entry);
   if (cached !== undefined) return cached;
-  const shared = { maxOf, minOf, median, modelFactsOf, loadModelFacts, instancesOf };
+  const shared = { maxOf, minOf, median, meanOf, modelFactsOf, loadModelFacts, instancesOf };
   const fns = [
     shared,
     textFormat,

@@ -88,11 +88,7 @@ function baselinePairs(groups: Group[], baseline: string | undefined): Array<[Gr
 /** Groups runs, compares them with the baseline and finds the knees of sweeps; `searches` is empty. */
 export function analyze(runs: RunResult[], opts: AnalyzeOptions = {}): Analysis {
   const measured = runs.filter((r) => !r.probe && !r.incomplete);
-  const byKey = new Map<string, RunResult[]>();
-  for (const run of measured) {
-    const key = analysisGroupKey(run);
-    byKey.set(key, [...(byKey.get(key) ?? []), run]);
-  }
+  const byKey = Map.groupBy(measured, analysisGroupKey);
   const groups = [...byKey].map(([key, rs]) => groupOf(key, rs));
   const pairs = baselinePairs(groups, opts.baseline);
   const judged = pairs.length ? pairs.flat() : groups;
@@ -125,14 +121,11 @@ function isRateParameter(parameter: string): boolean {
 
 /** Runs by sweep curve: variant, load and swept parameter, at the second parameter's value. */
 export function sweepCurves(runs: RunResult[]): RunResult[][] {
-  const byCurve = new Map<string, RunResult[]>();
-  for (const run of runs) {
-    const axes = curveAxes(run);
-    if (!axes) continue;
-    const key = [run.variant, run.load, axes.axis.parameter, point(axes.at)].join("\u0000");
-    byCurve.set(key, [...(byCurve.get(key) ?? []), run]);
-  }
-  return [...byCurve.values()];
+  const curve = (run: RunResult) => {
+    const axes = curveAxes(run)!;
+    return [run.variant, run.load, axes.axis.parameter, point(axes.at)].join("\u0000");
+  };
+  return [...Map.groupBy(runs.filter((r) => curveAxes(r)), curve).values()];
 }
 
 function curvePoints(runs: RunResult[]): SweepPoint[] {

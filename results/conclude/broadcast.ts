@@ -6,7 +6,7 @@
  * counts: the generator receives every copy the target sends. Pure.
  */
 import type { ResultsFile } from "../mod.ts";
-import { formatCount, formatDurationMs } from "../text_format.ts";
+import { formatCount, formatDurationMs, formatSignificant } from "../text_format.ts";
 import { explainKnee } from "./knee/explained.ts";
 import {
   type Bend,
@@ -80,7 +80,7 @@ function notTheTargets(above: BroadcastPoint): string {
 
 function rateText(curve: BroadcastCurve): string {
   const rate = curve.points[0].runs[0].targetRps;
-  return rate ? ` at ${Number(rate.toPrecision(3))} messages/s` : "";
+  return rate ? ` at ${formatSignificant(rate)} messages/s` : "";
 }
 
 /** What every finding of a curve starts from: its title, its first words, its qualifiers. */

@@ -9,6 +9,7 @@ import { KEPT_UP_SHARE, meanCi } from "../stats.ts";
 import { runVerdict } from "./run_verdict.ts";
 import { notJudgedFlags } from "./judged.ts";
 import { sweepCurves } from "./analysis.ts";
+import { formatSignificant } from "../text_format.ts";
 
 /** The swept parameter that counts a room's members: one connection each. */
 export const MEMBERS_PARAMETER = "load.connections";
@@ -96,7 +97,7 @@ export function broadcastCurves(runs: RunResult[]): BroadcastCurve[] {
   });
 }
 
-const ms = (x: number) => `${Number(x.toPrecision(3))} ms`;
+const ms = (x: number) => `${formatSignificant(x)} ms`;
 
 function bentWhy(p: BroadcastPoint, prev: BroadcastPoint | null, lowest: BroadcastPoint): string | null {
   if (p.servedShare < KEPT_UP_SHARE) {
@@ -111,8 +112,9 @@ function bentWhy(p: BroadcastPoint, prev: BroadcastPoint | null, lowest: Broadca
         lowest.fanoutP99Ms
   ) {
     return `fan-out p99 went ${ms(prev.fanoutP99Ms)} → ${ms(p.fanoutP99Ms)} (${
-      Number(latencyGrowth.toPrecision(2))
-    }x) while the members grew ${Number(memberGrowth.toPrecision(2))}x`;
+      formatSignificant(latencyGrowth, 2)
+    }x)` +
+      ` while the members grew ${formatSignificant(memberGrowth, 2)}x`;
   }
   return null;
 }

@@ -35,16 +35,9 @@ interface Cell {
 
 /** Non-probe runs by "load · sweep point", then by variant, in the order they appear. */
 function byPoint(runs: RunResult[]): Map<string, Map<string, RunResult[]>> {
-  const points = new Map<string, Map<string, RunResult[]>>();
-  for (const run of runs) {
-    if (run.probe) continue;
-    const key = pointKey(run);
-    const variants = points.get(key) ?? new Map<string, RunResult[]>();
-    const variant = run.variant ?? run.name.replace(/#\d+$/, "");
-    variants.set(variant, [...(variants.get(variant) ?? []), run]);
-    points.set(key, variants);
-  }
-  return points;
+  const variant = (run: RunResult) => run.variant ?? run.name.replace(/#\d+$/, "");
+  const points = Map.groupBy(runs.filter((r) => !r.probe), pointKey);
+  return new Map([...points].map(([key, at]) => [key, Map.groupBy(at, variant)]));
 }
 
 /** The stored analysis group holding these runs, for its CI over repeats. */

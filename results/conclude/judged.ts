@@ -40,12 +40,9 @@ export interface NotJudged {
 
 /** "400, 800 not judged: generator-bound", one clause per reason; "" when none. */
 export function notJudgedText(points: NotJudged[], count = (x: number) => String(x)): string {
-  const byWhy = new Map<string, number[]>();
-  for (const p of points) {
-    const why = p.flags.join(", ");
-    byWhy.set(why, [...(byWhy.get(why) ?? []), p.value]);
-  }
-  return [...byWhy].map(([why, values]) => `${values.map(count).join(", ")} not judged: ${why}`).join("; ");
+  const byWhy = Map.groupBy(points, (p) => p.flags.join(", "));
+  return [...byWhy].map(([why, at]) => `${at.map((p) => count(p.value)).join(", ")} not judged: ${why}`)
+    .join("; ");
 }
 
 /** Why a change between sides cannot be judged against noise ("new is generator-bound"), or null. */

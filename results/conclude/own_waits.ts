@@ -10,6 +10,9 @@
 import type { RunResult } from "../schema/results.ts";
 import type { NoiseMetric } from "./noise_samples.ts";
 import { WAKE_WAITS } from "./generator_saturation.ts";
+import { formatSignificant } from "../text_format.ts";
+import { meanOf } from "../stats.ts";
+import { maxOf } from "../../system/large_arrays.ts";
 
 /** The share of the time a run's threads waited, capped: past it the stretch bound means nothing. */
 const MAX_WAIT_SHARE = 0.9;
@@ -32,8 +35,6 @@ export interface OwnWaits {
   busiest: boolean;
 }
 
-const meanOf = (xs: number[]) => xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null;
-const maxOf = (xs: number[]) => xs.reduce((a, b) => Math.max(a, b), 0);
 const nums = (xs: Array<number | undefined>) => xs.filter((x): x is number => typeof x === "number");
 
 /** One run's own waits, the mean or the `busiest` interval's; null when it recorded none (an older file). */
@@ -52,7 +53,7 @@ function runWaits(run: RunResult, busiest: boolean): OwnWaits | null {
     workerWaitPct,
     targetWaitPct,
     wakeWaitMs: (of(workerWakes) ?? 0) + (of(targetWakes) ?? 0),
-    lagMs: open ? maxOf(nums(ivs.map((iv) => iv.loopLagMs))) : 0,
+    lagMs: open ? Math.max(0, maxOf(nums(ivs.map((iv) => iv.loopLagMs)))) : 0,
     lateSends: open ? run.lateSends : 0,
     busiest,
   };
@@ -107,7 +108,7 @@ export function settlingSharePct(
 }
 
 const one = (x: number) => Number(x.toFixed(1));
-const ms = (x: number) => `${Number(x.toPrecision(3))} ms`;
+const ms = (x: number) => `${formatSignificant(x)} ms`;
 
 /** "the load worker waited for a core 21% of the time, the target's main thread 35%, ...". */
 function waitsText(w: OwnWaits): string {
@@ -144,7 +145,7 @@ export function judgeOwnWaits(
   if (w === null) return null;
   const meanMs = meanOf(fastRuns.map((r) => r.latencyMs.mean).filter(Number.isFinite)) ?? 0;
   const bound = explainedBound(metric, fast, meanMs, w);
-  const unit = metric === "rps" ? (x: number) => `${Number(x.toPrecision(3))} req/s` : ms;
+  const unit = metric === "rps" ? (x: number) => `${formatSignificant(x)} req/s` : ms;
   const explains = higherIsWorse ? slow <= bound : slow >= bound;
   const reach = `the slower side's own waits (${waitsText(w)}) move ${unit(fast)} to ${unit(bound)} at most`;
   if (!explains) return { explains, text: `beyond what ${reach}, ${unit(slow)} measured` };

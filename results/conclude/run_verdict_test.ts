@@ -37,6 +37,15 @@ Deno.test("a clean run is ok; each recorded fact flags it, in a fixed order", ()
   assert.equal(runVerdict(clean({ serverBound: true })).label, "server-bound");
 });
 
+Deno.test("every error kind but the lost ones and a script's own is a failed request, HTTP/3's too", () => {
+  const v = runVerdict(clean({ errors: { quic: 30, "h3-protocol": 5, timeout: 2 } }));
+  assert.match(
+    v.flags.find((f) => f.kind === "errors")?.label ?? "",
+    /^errors [\d.]+% \(quic 30, h3-protocol 5\)$/,
+  );
+  assert.equal(v.flags.find((f) => f.kind === "lost")?.label, "lost 2");
+});
+
 Deno.test("a run loadlab's memory limit ended names memory, the limit's flag, and the script when there is one", () => {
   const memoryCut = { limitMb: 2_048, rssMb: 2_090, workers: 2 };
   const scripted = clean({

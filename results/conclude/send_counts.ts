@@ -5,35 +5,18 @@
  * achieved rates; the verdict and the reports both read them here. Pure.
  */
 import type { RunResult } from "../schema/results.ts";
-import { GRPC_ERROR_KINDS } from "../schema/values.ts";
+import { ERROR_KINDS } from "../schema/values.ts";
 import { sendsOf } from "./responses.ts";
 import { sumValues } from "../interval_counts.ts";
 import { formatCount } from "../text_format.ts";
 
 /** Error kinds whose requests got no answer at all. */
-const LOST_ERROR_KINDS = ["connect", "timeout", "unfinished"] as const;
+const LOST_ERROR_KINDS: readonly string[] = ["connect", "timeout", "unfinished"];
 
-/** Error kinds of requests failed unanswered (`goaway`, `h2-refused-stream` once re-sends are spent). */
-const ANSWERED_ERROR_KINDS = [
-  "reset",
-  "closed-early",
-  "parse",
-  "write",
-  "tls",
-  "h2-protocol",
-  "h2-refused-stream",
-  "goaway",
-  "bad-value",
-  "body-too-large",
-  "ws-refused",
-  "ws-bad-accept",
-  "ws-handshake",
-  "ws-protocol",
-  "ws-too-big",
-  "ws-bad-utf8",
-  "ws-closed",
-  ...GRPC_ERROR_KINDS,
-] as const;
+/** The kinds of requests the target failed: every kind but the lost ones and a script's own failure. */
+const ANSWERED_ERROR_KINDS = ERROR_KINDS.filter((kind) =>
+  kind !== "script" && !LOST_ERROR_KINDS.includes(kind)
+);
 
 /** Dropped sends as a share (0..1) of intended sends; 0 without sends. */
 export function droppedShare(run: RunResult): number {

@@ -8,7 +8,7 @@
 import type { IntervalResult, RunResult } from "../mod.ts";
 import { median } from "../stats.ts";
 import { intervalLatencySampled } from "./responses.ts";
-import { formatCount } from "../text_format.ts";
+import { formatCount, formatRounded } from "../text_format.ts";
 
 /** The fewest late (or waiting) sends that can name who limited a run. */
 export const MIN_HELD_SENDS = 5;
@@ -77,16 +77,13 @@ export function saturated(run: Pick<RunResult, "rps" | "targetRps" | "durationSe
   return servedShortfall(run) !== null && latencyRising(run.intervals);
 }
 
-/** A rate for a sentence: whole req/s, one decimal below 10 ("0.8", "176", "12,400"). */
-export function formatRate(rps: number): string {
-  return rps < 10 ? rps.toFixed(1) : formatCount(rps);
-}
-
 /** The server-bound flag's label ("server-bound: served 176 of 500 req/s" where short). */
 export function serverBoundLabel(run: Pick<RunResult, "rps" | "targetRps" | "durationSec">): string {
   const short = servedShortfall(run);
   if (short === null) return "server-bound";
-  return `server-bound: served ${formatRate(short.servedRps)} of ${formatRate(short.requestedRps)} req/s`;
+  return `server-bound: served ${formatRounded(short.servedRps)} of ${
+    formatRounded(short.requestedRps)
+  } req/s`;
 }
 
 /** Beside an achieved rate: "714 drained after the load's end"; "" without any. */

@@ -6,8 +6,8 @@
 
 import type { IntervalResult, RunResult } from "../mod.ts";
 import { median, MIN_STABILIZATION_INTERVALS } from "../stats.ts";
-import { formatRate, MIN_HELD_SENDS, SHORTFALL_SHARE } from "./served_rate.ts";
-import { formatCount } from "../text_format.ts";
+import { MIN_HELD_SENDS, SHORTFALL_SHARE } from "./served_rate.ts";
+import { formatRounded } from "../text_format.ts";
 
 /** Rolling window length, in intervals (~1 s at the default 250 ms). */
 const STABILIZATION_WINDOW = 4;
@@ -63,7 +63,9 @@ function judge(intervals: IntervalResult[], requestedRps: number | null): Judgem
   if (Math.abs(rise(steady)) > Math.max(referenceMs * RELATIVE_BAND, ABSOLUTE_BAND_MS)) {
     const firstMs = steady[0], lastMs = steady[steady.length - 1];
     const how = lastMs > firstMs ? "rising" : "falling";
-    return { reason: `never: latency kept ${how} (p50 ${roundMs(firstMs)} ms to ${roundMs(lastMs)} ms)` };
+    return {
+      reason: `never: latency kept ${how} (p50 ${formatRounded(firstMs)} ms to ${formatRounded(lastMs)} ms)`,
+    };
   }
   const short = servedShort(intervals.filter((iv) => iv.startMs >= busy[from].startMs), requestedRps);
   if (short !== null) return { reason: short };
@@ -120,9 +122,7 @@ function servedShort(steady: IntervalResult[], requestedRps: number | null): str
   if (rps >= requestedRps * (1 - SHORTFALL_SHARE) || (requestedRps - rps) * spanSec < MIN_HELD_SENDS) {
     return null;
   }
-  return `never: served ${formatRate(rps)} of ${formatRate(requestedRps)} req/s requested (a queue growing)`;
-}
-
-function roundMs(ms: number): string {
-  return ms < 10 ? ms.toFixed(1) : formatCount(ms);
+  return `never: served ${formatRounded(rps)} of ${
+    formatRounded(requestedRps)
+  } req/s requested (a queue growing)`;
 }

@@ -7,6 +7,7 @@
 import type { RunResult, TelemetrySeries } from "../mod.ts";
 import { sendsOf } from "./responses.ts";
 import { generatorSaturation } from "./generator_saturation.ts";
+import { meanOf } from "../stats.ts";
 
 export interface TelemetryDigest {
   /** Mean CPU % (of one core) of the busiest target process, and its name. */
@@ -68,15 +69,11 @@ function profileTop(run: RunResult): ProfileTop | null {
   return best;
 }
 
-function mean(values: number[]): number | null {
-  return values.length ? values.reduce((a, b) => a + b, 0) / values.length : null;
-}
-
-function meanOf(
+function seriesMean(
   series: TelemetrySeries,
   key: "cpuPercent" | "loopP99Ms" | "opsPerSec" | "runQueueWaitPct",
 ): number | null {
-  return mean(series.samples.flatMap((s) => typeof s[key] === "number" ? [s[key] as number] : []));
+  return meanOf(series.samples.flatMap((s) => typeof s[key] === "number" ? [s[key] as number] : []));
 }
 
 function busiest(
@@ -85,7 +82,7 @@ function busiest(
 ): { name: string; value: number } | null {
   let best: { name: string; value: number } | null = null;
   for (const s of series) {
-    const value = meanOf(s, key);
+    const value = seriesMean(s, key);
     if (value !== null && (best === null || value > best.value)) best = { name: s.name, value };
   }
   return best;
@@ -124,11 +121,11 @@ export function digestRun(run: RunResult): TelemetryDigest {
   return {
     cpuPct: cpu?.value ?? null,
     cpuProcess: cpu?.name ?? null,
-    runQueueWaitPct: cpu ? meanOf(procs.find((p) => p.name === cpu.name)!, "runQueueWaitPct") : null,
+    runQueueWaitPct: cpu ? seriesMean(procs.find((p) => p.name === cpu.name)!, "runQueueWaitPct") : null,
     loopP99Ms: loop?.value ?? null,
     gcMsPerSec: gcMsPerSec(runtimes),
-    redisCpuPct: redis.length ? meanOf(redis[0], "cpuPercent") : null,
-    redisOpsPerSec: redis.length ? meanOf(redis[0], "opsPerSec") : null,
+    redisCpuPct: redis.length ? seriesMean(redis[0], "cpuPercent") : null,
+    redisOpsPerSec: redis.length ? seriesMean(redis[0], "opsPerSec") : null,
     poolQueuedPct: stats.cmsQueries ? ((stats.cmsQueued ?? 0) / stats.cmsQueries) * 100 : null,
     generatorBound: run.generatorBound,
     lateSendsPct: run.targetRps !== null && sendsOf(run) > 0 ? (run.lateSends / sendsOf(run)) * 100 : null,
@@ -159,7 +156,7 @@ export function targetCpuUsPerRequest(run: RunResult): number {
 export function meanDigest(digests: TelemetryDigest[]): TelemetryDigest {
   const avg = (
     key: Exclude<keyof TelemetryDigest, "cpuProcess" | "generatorBound" | "sameMachine" | "profileTop">,
-  ) => mean(digests.flatMap((d) => d[key] === null ? [] : [d[key] as number]));
+  ) => meanOf(digests.flatMap((d) => d[key] === null ? [] : [d[key] as number]));
   return {
     cpuPct: avg("cpuPct"),
     cpuProcess: digests.find((d) => d.cpuProcess)?.cpuProcess ?? null,

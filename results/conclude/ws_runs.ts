@@ -9,8 +9,8 @@
  * Pure.
  */
 import type { RunResult } from "../schema/results.ts";
-import { formatRate, MIN_HELD_SENDS, SHORTFALL_SHARE } from "./served_rate.ts";
-import { formatCount, formatDurationMs } from "../text_format.ts";
+import { MIN_HELD_SENDS, SHORTFALL_SHARE } from "./served_rate.ts";
+import { formatCount, formatDurationMs, formatRounded } from "../text_format.ts";
 
 /** What a run's requests are, so runs of different kinds are never compared as one. */
 export function requestKind(run: Pick<RunResult, "url" | "config">): string {
@@ -66,7 +66,9 @@ export function stormShortText(run: Pick<RunResult, "config" | "targetRps" | "du
   if (facts === null) return "";
   const parts: string[] = [];
   if (openedShort(facts, run.durationSec)) {
-    parts.push(`opened ${formatRate(facts.openedPerSec)} of ${formatRate(facts.requestedPerSec)} conn/s`);
+    parts.push(
+      `opened ${formatRounded(facts.openedPerSec)} of ${formatRounded(facts.requestedPerSec)} conn/s`,
+    );
   }
   if (facts.opened > 0 && sentShort(facts)) {
     parts.push(`${facts.sentPerConnection.toFixed(1)} of ${facts.messagesPerConnection} messages each`);

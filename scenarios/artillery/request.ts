@@ -225,7 +225,7 @@ export function endpointNaming(plugins: unknown, out: Collector): EndpointNaming
 }
 
 /** Artillery's name of a request: its url after the target's path, without `qs`, and its `name`. */
-export function artilleryEndpointName(
+function artilleryEndpointName(
   url: string,
   name: unknown,
   basePath: string,

@@ -6,7 +6,7 @@
  */
 import type { TimeAxis } from "../page/run.ts";
 import { fmtFixed, fmtMs, fmtNum, h } from "./dom.ts";
-import { isHuge } from "../../../results/text_format.ts";
+import { formatSignificant, isHuge } from "../../../results/text_format.ts";
 import { maxOf, minOf } from "../../../system/large_arrays.ts";
 
 // The UMD bundle defines this global; its types are not worth pulling into the page's code.
@@ -17,6 +17,11 @@ export function color(i: number, alpha = 1): string {
   const hues = [212, 12, 140, 40, 280, 180, 330, 90, 250, 0];
   const hue = hues[i % hues.length];
   return `hsla(${hue}, 70%, ${i >= hues.length ? 35 : 50}%, ${alpha})`;
+}
+
+/** A series in the i-th colour: `label` over `data`, with `extra` options (its axis, dashes, radius). */
+export function colored(i: number, label: string, data: unknown[], extra: Record<string, unknown> = {}): any {
+  return { label, data, borderColor: color(i), backgroundColor: color(i), ...extra };
 }
 
 /** Reads the page's CSS colours so charts follow light and dark mode (and print). */
@@ -161,7 +166,7 @@ export function logFloor(values: Array<number | null | undefined>): number {
 export function barLabel(value: number, unit: "ms" | "%" | "req/s"): string {
   if (unit === "ms") return fmtMs(value);
   if (unit === "%") {
-    return `${isHuge(value) || value >= 99.95 ? fmtFixed(value, 1) : parseFloat(value.toPrecision(3))}%`;
+    return `${isHuge(value) || value >= 99.95 ? fmtFixed(value, 1) : formatSignificant(value)}%`;
   }
   return fmtNum(value, value < 10 ? 1 : 0);
 }
@@ -271,7 +276,7 @@ export function ninesAxis(): any {
     ticks: {
       callback(value: number) {
         const p = (1 - 1 / value) * 100;
-        return value === 1 ? "0%" : `${parseFloat(p.toPrecision(6))}%`;
+        return value === 1 ? "0%" : `${formatSignificant(p, 6)}%`;
       },
     },
   };
@@ -290,18 +295,17 @@ export function percentileChart(
   yType = "linear",
   cls = "",
 ): any {
-  const datasets = curves.map((c, i) => ({
-    label: c.label,
-    data: percentileData(c.points),
-    borderColor: color(i),
-    backgroundColor: color(i),
-  }));
+  const datasets = curves.map((c, i) => colored(i, c.label, percentileData(c.points)));
   const y = { type: yType, beginAtZero: yType === "linear", title: { display: true, text: "ms" } };
-  return addChart(parent, title, {
-    type: "line",
-    data: { datasets },
-    options: { parsing: false, scales: { x: ninesAxis(), y } },
-  }, cls);
+  return timeChart(
+    parent,
+    title,
+    datasets,
+    { parsing: false, scales: { x: ninesAxis(), y } },
+    [],
+    "line",
+    cls,
+  );
 }
 
 /** Common options of a line chart over seconds since the measured start. */
@@ -317,7 +321,7 @@ export function timeLineOptions(yTitle: string, yType = "linear", maxSec?: numbe
   };
 }
 
-/** A chart of `datasets` over a run's seconds with `marks` drawn on it. */
+/** A chart of `datasets` with `marks` drawn on it (labelled instants on its x axis), `cls` on its box. */
 export function timeChart(
   grid: HTMLElement,
   title: string,
@@ -325,8 +329,9 @@ export function timeChart(
   options: any,
   marks: Marks,
   type = "line",
+  cls = "",
 ): any {
-  return addChart(grid, title, { type, data: { datasets }, options, plugins: [markerPlugin(marks)] });
+  return addChart(grid, title, { type, data: { datasets }, options, plugins: [markerPlugin(marks)] }, cls);
 }
 
 /** A right-hand y axis from 0 that draws no grid of its own, titled when `title` is given. */

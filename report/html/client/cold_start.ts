@@ -7,7 +7,7 @@
 import type { PageData } from "../page/data.ts";
 import type { PageRun } from "../page/run.ts";
 import { type Cell, fmtMs, fmtNum, h, section, sortableTable } from "./dom.ts";
-import { addChart, color, times } from "./charts.ts";
+import { color, timeChart, times } from "./charts.ts";
 
 /** Latency (ms) over seconds since spawn for one start: probes, then the run's interval medians. */
 export function coldStartCurve(run: PageRun): Array<{ x: number; y: number | null }> {
@@ -71,20 +71,16 @@ export function renderColdStart(data: PageData): HTMLElement | null {
         legendShown: first,
       };
     });
-    addChart(grid, `cold-start curve${load ? ` of ${load}` : ""}: latency since spawn`, {
-      type: "line",
-      data: { datasets },
-      options: {
-        parsing: false,
-        plugins: {
-          legend: { labels: { filter: (item: any, d: any) => d.datasets[item.datasetIndex].legendShown } },
-        },
-        scales: {
-          x: { type: "linear", min: 0, title: { display: true, text: "seconds since spawn" } },
-          y: { type: "logarithmic", title: { display: true, text: "ms (probes, then interval p50)" } },
-        },
+    timeChart(grid, `cold-start curve${load ? ` of ${load}` : ""}: latency since spawn`, datasets, {
+      parsing: false,
+      plugins: {
+        legend: { labels: { filter: (item: any, d: any) => d.datasets[item.datasetIndex].legendShown } },
       },
-    });
+      scales: {
+        x: { type: "linear", min: 0, title: { display: true, text: "seconds since spawn" } },
+        y: { type: "logarithmic", title: { display: true, text: "ms (probes, then interval p50)" } },
+      },
+    }, []);
   }
   const headers = ["variant", "start", "run", "listening", "ready", "first 2xx", "1st probe", "last probe"]
     .map((label, i) => ({ label, num: i === 1 || i > 2 }));

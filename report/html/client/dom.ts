@@ -69,10 +69,10 @@ export function fmtPct(x: number | null | undefined, digits = 2): string {
   return isNum(x) ? `${fmtFixed(x, digits)}%` : "–";
 }
 
-/** A signed change in percent, e.g. `+12.3%`. */
-export function fmtChange(x: number | null | undefined): string {
+/** A signed change, in percent unless `unit` says (`" pp"`), e.g. `+12.3%`. */
+export function fmtChange(x: number | null | undefined, unit = "%"): string {
   if (!isNum(x)) return "–";
-  return `${x >= 0 ? "+" : "−"}${fmtFixed(Math.abs(x), 1)}%`;
+  return `${x >= 0 ? "+" : "−"}${fmtFixed(Math.abs(x), 1)}${unit}`;
 }
 
 /** Bytes with a binary unit. */
@@ -87,6 +87,11 @@ export interface Cell {
   sort?: number | string;
   cls?: string;
   title?: string;
+}
+
+/** The headers of numeric columns: right-aligned, sorted as numbers. */
+export function numeric(...labels: string[]): Array<{ label: string; num: true }> {
+  return labels.map((label) => ({ label, num: true }));
 }
 
 /** A table whose headers sort the rows (numbers numerically, text alphabetically, NaN last). */

@@ -5,7 +5,7 @@
  */
 import type { PageRun } from "../page/run.ts";
 import type { PageEndpoint } from "../page/run.ts";
-import { type Cell, fmtMs, fmtNum, h, sortableTable } from "./dom.ts";
+import { type Cell, fmtMs, fmtNum, h, numeric, sortableTable } from "./dom.ts";
 import { percentileChart } from "./charts.ts";
 
 /** The endpoints' table and chart; null for a run of one endpoint. */
@@ -52,16 +52,7 @@ export function endpointTable(endpoints: PageEndpoint[]): HTMLElement {
     { text: fmtMs(e.maxMs), sort: e.maxMs ?? -1 },
   ]);
   return sortableTable(
-    [
-      { label: "endpoint" },
-      { label: "requests", num: true },
-      { label: "req/s", num: true },
-      { label: "failed", num: true },
-      { label: "p50", num: true },
-      { label: "p90", num: true },
-      { label: "p99", num: true },
-      { label: "max", num: true },
-    ],
+    [{ label: "endpoint" }, ...numeric("requests", "req/s", "failed", "p50", "p90", "p99", "max")],
     rows,
   );
 }

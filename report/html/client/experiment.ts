@@ -15,6 +15,7 @@ import {
   fmtPct,
   h,
   isNum,
+  numeric,
   section,
   sortableTable,
 } from "./dom.ts";
@@ -51,10 +52,7 @@ export function phasesTable(run: PageRun): HTMLElement | null {
   ]);
   const headers = [
     { label: "phase" },
-    ...["s", "requests", "req/s", "mean", "p95", "p99", "success", "timeouts", "5xx"].map((label) => ({
-      label,
-      num: true,
-    })),
+    ...numeric("s", "requests", "req/s", "mean", "p95", "p99", "success", "timeouts", "5xx"),
   ];
   return h(
     "div",
@@ -114,11 +112,7 @@ export function flowsTable(run: PageRun): HTMLElement | null {
   ]);
   const headers = [
     { label: "flow / step" },
-    { label: "sessions / requests", num: true },
-    { label: "completed", num: true },
-    { label: "failed / errors", num: true },
-    { label: "p50", num: true },
-    { label: "p99", num: true },
+    ...numeric("sessions / requests", "completed", "failed / errors", "p50", "p99"),
   ];
   return h("div", { id: "flows" }, h("h3", null, "Flows"), sortableTable(headers, rows, "flows"));
 }
@@ -150,12 +144,8 @@ export function targetFacts(run: PageRun): HTMLElement | null {
           "statistics cover, and over the whole run with the warm-up's requests."
         : "Counters of the target over the run (its own telemetry).",
     ));
-    const headers = measured
-      ? [{ label: "counter" }, { label: "after warm-up", num: true }, {
-        label: "whole run (with warm-up)",
-        num: true,
-      }]
-      : [{ label: "counter" }, { label: "count", num: true }];
+    const counts = measured ? numeric("after warm-up", "whole run (with warm-up)") : numeric("count");
+    const headers = [{ label: "counter" }, ...counts];
     box.appendChild(sortableTable(headers, rows, "target-stats"));
   }
   return box;

@@ -11,6 +11,7 @@ import { metricBarChart } from "./charts.ts";
 import { sendCells, sendHeaders, verdictBadge } from "./sections.ts";
 import type { OverviewSends } from "../page/verdict.ts";
 import { instancesOf } from "../../../results/conclude/expect_verdict.ts";
+import { meanOf } from "../../../results/stats.ts";
 
 /** The fields of a run this section reads (tests pass plain results runs, without verdict or sends). */
 export type InstanceRun =
@@ -81,8 +82,7 @@ export function instanceGroups(runs: InstanceRun[]): InstanceGroup[] | null {
           variant,
           instances: Math.max(...mine.map((r) => instancesOf(r) ?? 1)),
           rps: values.map((x) => {
-            const at = mine.filter((r) => (r.sweep?.value ?? null) === x).map((r) => r.rps);
-            return at.length ? at.reduce((a, b) => a + b, 0) / at.length : null;
+            return meanOf(mine.filter((r) => (r.sweep?.value ?? null) === x).map((r) => r.rps));
           }),
           points: values.map((x) => instancePoint(mine.filter((r) => (r.sweep?.value ?? null) === x))),
         };

@@ -6,7 +6,7 @@
  */
 import type { PageData } from "../page/data.ts";
 import type { KneeSide } from "../../../results/conclude/knee/explained.ts";
-import { type Cell, fmtNum, h, section, sortableTable } from "./dom.ts";
+import { type Cell, fmtNum, h, numeric, section, sortableTable } from "./dom.ts";
 
 /** One telemetry row: what, the value below, the value above (– where not sampled). */
 export function kneeRow(label: string, below: number | null, above: number | null, unit: string): Cell[] {
@@ -39,11 +39,8 @@ export function renderKnees(data: PageData): HTMLElement | null {
       "run, and over repeats), and the resource that saturated.",
   );
   for (const k of data.knees) {
-    const headers = [
-      { label: "telemetry" },
-      { label: `${k.parameter} ${fmtNum(k.below.x)} (below)`, num: true },
-      { label: `${k.parameter} ${fmtNum(k.above.x)} (above)`, num: true },
-    ];
+    const at = (x: number, side: string) => `${k.parameter} ${fmtNum(x)} (${side})`;
+    const headers = [{ label: "telemetry" }, ...numeric(at(k.below.x, "below"), at(k.above.x, "above"))];
     sec.appendChild(h("p", { class: "knee-sentence" }, k.sentence));
     sec.appendChild(sortableTable(headers, kneeRows(k.below, k.above)));
   }

@@ -6,9 +6,10 @@
  */
 import type { PageData } from "../page/data.ts";
 import type { PageRun } from "../page/run.ts";
-import { type Cell, fmtMs, fmtNum, h, isNum, section, sortableTable } from "./dom.ts";
-import { addChart, color } from "./charts.ts";
+import { type Cell, fmtMs, fmtNum, h, isNum, numeric, section, sortableTable } from "./dom.ts";
+import { color, colored, timeChart } from "./charts.ts";
 import { modelFactsOf } from "../../../results/load_models.ts";
+import { meanOf } from "../../../results/stats.ts";
 
 /** The fields of a run this section reads (so tests can pass plain results runs). */
 export type LittleRun = Pick<
@@ -57,7 +58,7 @@ export interface LittleCurve {
 /** Least-squares line y = slope x + intercept, with r²; NaN when x does not vary. */
 export function fitLine(xs: number[], ys: number[]): { slope: number; intercept: number; r2: number } {
   const n = xs.length;
-  const mx = xs.reduce((a, b) => a + b, 0) / n, my = ys.reduce((a, b) => a + b, 0) / n;
+  const mx = meanOf(xs) ?? NaN, my = meanOf(ys) ?? NaN;
   let sxx = 0, sxy = 0, syy = 0;
   for (let i = 0; i < n; i++) {
     sxx += (xs[i] - mx) ** 2;
@@ -94,7 +95,7 @@ export function littlesLawCurves(runs: LittleRun[]): LittleCurve[] {
     if (ns.length < 3) continue;
     const points = ns.map((n): LittlePoint => {
       const at = members.filter((m) => m.n === n).map((m) => m.run);
-      const avg = (f: (r: LittleRun) => number) => at.reduce((a, r) => a + f(r), 0) / at.length;
+      const avg = (f: (r: LittleRun) => number) => meanOf(at.map(f)) ?? NaN;
       return {
         connections: n,
         rps: avg((r) => r.rps),
@@ -110,7 +111,7 @@ export function littlesLawCurves(runs: LittleRun[]): LittleCurve[] {
 /** The slopes and throughput summary of one curve's points. */
 export function littleCurve(label: string, points: LittlePoint[]): LittleCurve {
   const rps = points.map((p) => p.rps);
-  const throughputRps = rps.reduce((a, b) => a + b, 0) / rps.length;
+  const throughputRps = meanOf(rps) ?? NaN;
   const fit = fitLine(points.map((p) => p.connections), points.map((p) => p.meanMs));
   const ratios = points.map((p) => p.meanMs / (p.connections / p.rps * 1000));
   return {
@@ -149,14 +150,10 @@ export function littleCells(c: LittleCurve): Cell[] {
 export function littleDatasets(c: LittleCurve, i: number): any[] {
   const maxN = c.points[c.points.length - 1].connections;
   return [
-    {
-      label: `${c.label}: measured mean`,
-      data: c.points.map((p) => ({ x: p.connections, y: p.meanMs })),
-      borderColor: color(i),
-      backgroundColor: color(i),
+    colored(i, `${c.label}: measured mean`, c.points.map((p) => ({ x: p.connections, y: p.meanMs })), {
       showLine: false,
       pointRadius: 4,
-    },
+    }),
     {
       label: `${c.label}: Little L = N / ${fmtNum(c.throughputRps, 0)} req/s`,
       data: [{ x: 0, y: 0 }, { x: maxN, y: maxN * c.littleSlopeMs }],
@@ -190,7 +187,7 @@ export function renderLittlesLaw(data: PageData): HTMLElement | null {
   );
   const headers = [
     { label: "variant" },
-    ...[
+    ...numeric(
       "N",
       "X (mean req/s)",
       "X range",
@@ -200,7 +197,7 @@ export function renderLittlesLaw(data: PageData): HTMLElement | null {
       "slope ratio",
       "r²",
       "L ÷ (N/X)",
-    ].map((label) => ({ label, num: true })),
+    ),
   ];
   sec.appendChild(sortableTable(headers, curves.map(littleCells), "littles-law"));
   const grid = h("div", { class: "grid2" });
@@ -218,21 +215,10 @@ export function littleCharts(grid: HTMLElement, curves: LittleCurve[]): void {
       y: { ...y, title: { display: true, text } },
     },
   });
-  addChart(grid, "Mean latency vs connections", {
-    type: "line",
-    data: { datasets: curves.flatMap((c, i) => littleDatasets(c, i)) },
-    options: options("mean latency (ms)", { min: 0 }),
-  });
-  const datasets = curves.map((c, i) => ({
-    label: c.label,
-    data: c.points.map((p) => ({ x: p.connections, y: p.rps })),
-    borderColor: color(i),
-    backgroundColor: color(i),
-    pointRadius: 4,
-  }));
-  addChart(grid, "Throughput vs connections", {
-    type: "line",
-    data: { datasets },
-    options: options("req/s (X)", { beginAtZero: true }),
-  });
+  const measured = curves.flatMap((c, i) => littleDatasets(c, i));
+  timeChart(grid, "Mean latency vs connections", measured, options("mean latency (ms)", { min: 0 }), []);
+  const datasets = curves.map((c, i) =>
+    colored(i, c.label, c.points.map((p) => ({ x: p.connections, y: p.rps })), { pointRadius: 4 })
+  );
+  timeChart(grid, "Throughput vs connections", datasets, options("req/s (X)", { beginAtZero: true }), []);
 }

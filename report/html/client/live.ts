@@ -7,10 +7,11 @@
 import type { PageData } from "../page/data.ts";
 import type { AttackProgress } from "../../../results/mod.ts";
 import { fmtMs, fmtNum, h } from "./dom.ts";
-import { addChart, applyChartTheme, color, markerPlugin, rightAxisScale, timeLineOptions } from "./charts.ts";
+import { applyChartTheme, color, rightAxisScale, timeChart, timeLineOptions } from "./charts.ts";
 import { renderApp, watchThemeAndPrint } from "./main.ts";
 import { type LiveSteerState, renderSteerControls, steerToken } from "./live_controls.ts";
 import { steeringMarks } from "./run_charts.ts";
+import { formatEta } from "../../../results/text_format.ts";
 
 declare const Chart: any;
 
@@ -35,12 +36,6 @@ export interface LiveRunStart {
   etaMs: number;
 }
 
-/** "1m 05s", "12 s": the ETA as the terminal prints it. */
-export function fmtEta(ms: number): string {
-  const sec = Math.max(0, Math.round(ms / 1000));
-  return sec < 60 ? `${sec} s` : `${Math.floor(sec / 60)}m ${String(sec % 60).padStart(2, "0")}s`;
-}
-
 /** The panel with its status line, numbers, the timeline and the (hidden until fed) CPU chart. */
 export function renderLivePanel(wrap: HTMLElement): LiveCharts {
   const panel = h(
@@ -61,17 +56,10 @@ export function renderLivePanel(wrap: HTMLElement): LiveCharts {
   const marks: LiveCharts["marks"] = [];
   const options = timeLineOptions("per second");
   options.scales.y1 = rightAxisScale("p99 ms");
-  const timeline = addChart(panel, "Run under way: req/s, p99 and errors/s over seconds since its start", {
-    type: "line",
-    data: { datasets: [dataset("req/s", 0, "y"), dataset("p99 ms", 1, "y1"), dataset("errors/s", 2, "y")] },
-    options,
-    plugins: [markerPlugin(marks)],
-  }, "wide");
-  const cpu = addChart(panel, "Target processes: CPU % (100 = one core)", {
-    type: "line",
-    data: { datasets: [] },
-    options: timeLineOptions("CPU %"),
-  });
+  const datasets = [dataset("req/s", 0, "y"), dataset("p99 ms", 1, "y1"), dataset("errors/s", 2, "y")];
+  const title = "Run under way: req/s, p99 and errors/s over seconds since its start";
+  const timeline = timeChart(panel, title, datasets, options, marks, "line", "wide");
+  const cpu = timeChart(panel, "Target processes: CPU % (100 = one core)", [], timeLineOptions("CPU %"), []);
   cpu.canvas.closest("figure").hidden = true;
   return { timeline, cpu, marks };
 }
@@ -117,7 +105,7 @@ export function startLiveRun(charts: LiveCharts, run: LiveRunStart): void {
   panel.dataset.total = String(run.total);
   panel.dataset.points = "0";
   document.getElementById("live-status")!.textContent = `run ${run.index + 1} of ${run.total}: ${run.name}` +
-    ` · ETA ${fmtEta(run.etaMs)}`;
+    ` · ETA ${formatEta(run.etaMs)}`;
   for (const d of charts.timeline.data.datasets) d.data = [];
   charts.marks.length = 0;
   charts.cpu.data.datasets = [];

@@ -9,7 +9,7 @@ import type { OverviewMetric } from "../page/overview.ts";
 import type { PageSweep } from "../page/sweeps.ts";
 import { type Cell, fmtMs, fmtNum, fmtSweepValue, h, section, sortableTable } from "./dom.ts";
 import { sendCells, sendHeaders, verdictBadge } from "./sections.ts";
-import { addChart, color, markerPlugin, metricBarChart, percentileChart } from "./charts.ts";
+import { color, colored, metricBarChart, percentileChart, timeChart } from "./charts.ts";
 
 /** Bar charts of req/s, mean, p99 and success per load and sweep point (x) and variant (series). */
 export function renderComparisonCharts(data: PageData): HTMLElement | null {
@@ -96,14 +96,8 @@ export function numericSweepChart(grid: HTMLElement, sw: PageSweep): void {
   const pts = sw.points;
   const kneeX = sw.knee === null ? null : pts[sw.knee].x;
   const marks = typeof kneeX === "number" ? [{ x: kneeX, label: `knee ${fmtNum(kneeX)}` }] : [];
-  const line = (label: string, i: number, yAxisID: string, ys: Array<number | null>) => ({
-    label,
-    data: pts.map((p, j) => ({ x: p.x, y: ys[j] })),
-    borderColor: color(i),
-    backgroundColor: color(i),
-    yAxisID,
-    pointRadius: 3,
-  });
+  const line = (label: string, i: number, yAxisID: string, ys: Array<number | null>) =>
+    colored(i, label, pts.map((p, j) => ({ x: p.x, y: ys[j] })), { yAxisID, pointRadius: 3 });
   const datasets: any[] = [
     line("achieved req/s", 0, "y", pts.map((p) => p.rps)),
     line("p99 (ms)", 1, "y2", pts.map((p) => p.p99Ms)),
@@ -117,24 +111,19 @@ export function numericSweepChart(grid: HTMLElement, sw: PageSweep): void {
       yAxisID: "y",
     });
   }
-  addChart(grid, `${sw.title} sweep`, {
-    type: "line",
-    data: { datasets },
-    options: {
-      parsing: false,
-      scales: {
-        x: { type: "linear", title: { display: true, text: sw.parameter } },
-        y: { beginAtZero: true, title: { display: true, text: "req/s" } },
-        y2: {
-          type: "logarithmic",
-          position: "right",
-          grid: { drawOnChartArea: false },
-          title: { display: true, text: "p99 ms" },
-        },
+  timeChart(grid, `${sw.title} sweep`, datasets, {
+    parsing: false,
+    scales: {
+      x: { type: "linear", title: { display: true, text: sw.parameter } },
+      y: { beginAtZero: true, title: { display: true, text: "req/s" } },
+      y2: {
+        type: "logarithmic",
+        position: "right",
+        grid: { drawOnChartArea: false },
+        title: { display: true, text: "p99 ms" },
       },
     },
-    plugins: [markerPlugin(marks)],
-  });
+  }, marks);
 }
 
 /** Why each sweep has the knee it has (or none), one line per sweep that says; null when none does. */

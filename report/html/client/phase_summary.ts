@@ -6,8 +6,9 @@
  */
 import type { PageData } from "../page/data.ts";
 import type { PageRun } from "../page/run.ts";
-import { type Cell, fmtChange, fmtMs, fmtNum, isNum, section, sortableTable } from "./dom.ts";
+import { type Cell, fmtChange, fmtMs, fmtNum, isNum, numeric, section, sortableTable } from "./dom.ts";
 import { phaseOutcomeCells } from "./experiment.ts";
+import { meanOf } from "../../../results/stats.ts";
 
 /** One phase of one run, with the coordinates the table groups by. */
 export interface PhaseRow {
@@ -44,7 +45,7 @@ export function phaseRows(runs: PageRun[]): PhaseRow[] {
 export function phaseMeanMs(rows: PhaseRow[], load: string, phase: string, variant: string): number {
   const means = rows.filter((r) => r.load === load && r.phase === phase && r.variant === variant)
     .map((r) => r.stats.latencyMs.mean).filter(isNum);
-  return means.length ? means.reduce((a, b) => a + b, 0) / means.length : NaN;
+  return meanOf(means) ?? NaN;
 }
 
 /** The table's cells for one row; `baseMs` is the baseline variant's mean in the same load and phase. */
@@ -76,10 +77,7 @@ export function renderPhaseSummary(data: PageData): HTMLElement | null {
     { label: "load" },
     { label: "phase" },
     { label: "variant" },
-    ...["requests", "mean", `mean vs ${base}`, "p95", "p99", "success", "timeouts", "5xx"].map((label) => ({
-      label,
-      num: true,
-    })),
+    ...numeric("requests", "mean", `mean vs ${base}`, "p95", "p99", "success", "timeouts", "5xx"),
   ];
   const sec = section(
     "phase-summary",

@@ -8,7 +8,7 @@ import type { PageData } from "../page/data.ts";
 import type { PageRun } from "../page/run.ts";
 import type { ProfileRef } from "../page/profiles.ts";
 import type { ProfileSummary } from "../../../results/schema/profile.ts";
-import { type Cell, facts, fmtFixed, fmtMs, fmtNum, fmtPct, h, section, sortableTable } from "./dom.ts";
+import { type Cell, facts, fmtChange, fmtMs, fmtNum, fmtPct, h, section, sortableTable } from "./dom.ts";
 
 /** A function's identity across profiles: name, script and line. */
 export function profileFrameKey(s: ProfileSummary, frame: number): string {
@@ -152,7 +152,7 @@ export function profileDiffTable(
     { text: r.where },
     { text: fmtPct(r.pa, 1), sort: r.pa },
     { text: fmtPct(r.pb, 1), sort: r.pb },
-    { text: `${r.d >= 0 ? "+" : "−"}${fmtFixed(Math.abs(r.d), 1)} pp`, sort: r.d },
+    { text: fmtChange(r.d, " pp"), sort: r.d },
   ]);
   return sortableTable(
     [

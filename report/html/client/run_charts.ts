@@ -10,6 +10,7 @@ import {
   addChart,
   addScaleToggle,
   color,
+  colored,
   isolatedPointRadii,
   type Marks,
   percentileChart,
@@ -30,13 +31,7 @@ export function timelineCharts(run: PageRun, grid: HTMLElement): void {
   const marks = [...open, ...stable, ...steeringMarks(run.steering ?? [])];
   const series = (["p50", "p75", "p90", "p99"] as const).map((k, i) => {
     const data = xy(iv.t, iv[k]);
-    return {
-      label: k,
-      data,
-      borderColor: color(i),
-      backgroundColor: color(i),
-      pointRadius: isolatedPointRadii(data),
-    };
+    return colored(i, k, data, { pointRadius: isolatedPointRadii(data) });
   });
   // Concurrency on its own axis beside latency, so where latency bends is read against the users.
   const users = concurrency(run);
@@ -94,14 +89,11 @@ export function steeringMarks(
 /** The run's concurrency per interval: open connections (closed model) or requests in flight (open). */
 export function concurrency(run: PageRun) {
   const closed = !run.targetRps;
-  return {
-    label: closed ? "connections" : "in flight",
-    data: xy(run.iv.t, closed ? run.iv.connections : run.iv.inFlight),
-    borderColor: color(4),
-    backgroundColor: color(4),
+  const ys = closed ? run.iv.connections : run.iv.inFlight;
+  return colored(4, closed ? "connections" : "in flight", xy(run.iv.t, ys), {
     borderDash: [2, 2],
     pointRadius: 0,
-  };
+  });
 }
 
 /** Options with a second y axis on the right (concurrency), from 0, without its own grid. */
@@ -126,15 +118,9 @@ export function errorCharts(run: PageRun, grid: HTMLElement, maxSec: number, mar
   }));
   const sends = ([["late sends", iv.lateSends], ["server-bound sends", iv.serverBoundSends ?? []]] as const)
     .filter(([, ys]) => ys.length > 0)
-    .map(([label, ys], i) => ({
-      type: "line",
-      label,
-      data: xy(iv.t, ys),
-      borderColor: color(bars.length + i + 1),
-      backgroundColor: color(bars.length + i + 1),
-      yAxisID: "y2",
-      stack: "sends",
-    }));
+    .map(([label, ys], i) =>
+      colored(bars.length + i + 1, label, xy(iv.t, ys), { type: "line", yAxisID: "y2", stack: "sends" })
+    );
   const opts = timeLineOptions("count", "linear", maxSec);
   opts.scales.x.stacked = opts.scales.y.stacked = true;
   opts.scales.x.offset = false;

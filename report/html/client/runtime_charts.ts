@@ -6,7 +6,7 @@
  */
 import type { PageRun, PageTelemetry } from "../page/run.ts";
 import { h } from "./dom.ts";
-import { color, type Marks, rightAxisScale, timeChart, timeLineOptions, xy } from "./charts.ts";
+import { colored, type Marks, rightAxisScale, timeChart, timeLineOptions, xy } from "./charts.ts";
 
 /** One line of a telemetry column, or nothing when the column is absent. */
 export function telemetryLine(
@@ -17,7 +17,7 @@ export function telemetryLine(
   extra: Record<string, unknown> = {},
 ): any[] {
   if (!ys) return [];
-  return [{ label, data: xy(t.t, ys), borderColor: color(i), backgroundColor: color(i), ...extra }];
+  return [colored(i, label, xy(t.t, ys), extra)];
 }
 
 /** Event-loop delay and GC of each sampled process; nothing when the run has no runtime series. */

@@ -7,8 +7,8 @@
 import type { PageData } from "../page/data.ts";
 import type { PageRun } from "../page/run.ts";
 import { type Cell, fmtFixed, fmtNum, h, isNum, section, sortableTable } from "./dom.ts";
-import { addChart, addScaleToggle, color, timeLineOptions, times } from "./charts.ts";
-import { median } from "../../../results/stats.ts";
+import { addScaleToggle, colored, timeChart, timeLineOptions, times } from "./charts.ts";
+import { meanOf, median } from "../../../results/stats.ts";
 
 /** The variants (rows) and loads (columns), in the order the runs first name them. */
 export interface MatrixAxes {
@@ -87,7 +87,7 @@ export function stabilizationCells(runs: PageRun[], axes: MatrixAxes): Cell[][] 
   const cell = (of: PageRun[]): Cell => {
     const at = of.map((r) => r.stabilizedAtMs).filter(isNum);
     if (!at.length) return { text: "–", sort: NaN, title: "no run stabilized within its duration" };
-    const meanSec = at.reduce((a, b) => a + b, 0) / at.length / 1000;
+    const meanSec = meanOf(at)! / 1000;
     const some = at.length < of.length ? ` (${at.length} of ${of.length})` : "";
     return {
       text: `${fmtFixed(meanSec, 2)} s${some}`,
@@ -180,18 +180,9 @@ export function renderVariantMatrix(data: PageData): HTMLElement | null {
   const grid = h("div", { class: "grid2" });
   sec.appendChild(grid);
   for (const load of axes.loads) {
-    const datasets = axes.variants.map((v, i) => ({
-      label: v,
-      data: medianP50Series(data.runs, v, load),
-      borderColor: color(i),
-      backgroundColor: color(i),
-    }));
-    const chart = addChart(grid, `${load}: median latency per interval (ms), median over repeats`, {
-      type: "line",
-      data: { datasets },
-      options: timeLineOptions("ms", "logarithmic"),
-    });
-    addScaleToggle(chart);
+    const datasets = axes.variants.map((v, i) => colored(i, v, medianP50Series(data.runs, v, load)));
+    const title = `${load}: median latency per interval (ms), median over repeats`;
+    addScaleToggle(timeChart(grid, title, datasets, timeLineOptions("ms", "logarithmic"), []));
   }
   return sec;
 }

@@ -96,11 +96,7 @@ function plainGroupLabel(run: RunResult): string {
 
 /** One overview row per run or group of repeats, with means, CIs and changes against the baseline. */
 export function buildOverview(results: ResultsFile): OverviewRow[] {
-  const byKey = new Map<string, RunResult[]>();
-  for (const run of results.runs.filter((r) => !r.probe)) {
-    const key = groupKey(run);
-    byKey.set(key, [...(byKey.get(key) ?? []), run]);
-  }
+  const byKey = Map.groupBy(results.runs.filter((r) => !r.probe), groupKey);
   const rows: OverviewRow[] = [...byKey.entries()].map(([key, runs]) => {
     const metrics = {} as Record<OverviewMetric, MeanCi>;
     for (const m of OVERVIEW_METRICS) metrics[m] = meanCi(runs.map((r) => metricOf(r, m)));

@@ -6,7 +6,7 @@
  * blocked event loop, or the generator). Points without telemetry are not explained. Pure.
  */
 import type { ResultsFile, RunResult } from "../../mod.ts";
-import { formatNumber } from "../../text_format.ts";
+import { formatNumber, formatSignificant } from "../../text_format.ts";
 import { digestRun, meanDigest, type TelemetryDigest } from "../telemetry_digest.ts";
 import { broadcastCurves, MEMBERS_PARAMETER } from "../broadcast_points.ts";
 import { notJudgedFlags } from "../judged.ts";
@@ -184,7 +184,7 @@ export function explainKnee(
   const [resource, words] = verdict(lo.digest, hi.digest);
   const moved = changes(lo.digest, hi.digest).slice(0, 2);
   const what = moved.length ? moved.join(" while ") : "nothing loadlab samples changed by a fifth or more";
-  const value = (x: number) => String(Number(x.toPrecision(4)));
+  const value = (x: number) => formatSignificant(x, 4);
   const sentence = `Above the knee of ${title} (${parameter} ${value(lo.x)} → ${value(hi.x)}) ` +
     `${what}: ${words}.`;
   return { title, parameter, below: lo, above: hi, resource, sentence };
