@@ -60,14 +60,15 @@ export function isK6Source(source: string): boolean {
 export function withoutTypes(source: string, file: string): string {
   if (!/\.m?ts$/.test(file)) return source;
   try {
-    return stripTypeScriptTypes(source);
-  } catch {
-    try {
-      return stripTypeScriptTypes(source, { mode: "transform" });
-    } catch (err) {
-      const m = /^(\w*Error: )?([^\n]*)[\s\S]*:(\d+):\d+\s*$/.exec(String((err as Error).message));
-      throw new K6ConvertError([`${file}:${m?.[3] ?? 1}: syntax error: ${m?.[2] ?? String(err)}`]);
-    }
+    const stripped = stripTypeScriptTypes(source);
+    // An export of a type (`export { User }`) is JavaScript only once transformed away.
+    if (parseOrNull(stripped) !== null) return stripped;
+  } catch { /* transformed below */ }
+  try {
+    return stripTypeScriptTypes(source, { mode: "transform" });
+  } catch (err) {
+    const m = /^(\w*Error: )?([^\n]*)[\s\S]*:(\d+):\d+\s*$/.exec(String((err as Error).message));
+    throw new K6ConvertError([`${file}:${m?.[3] ?? 1}: syntax error: ${m?.[2] ?? String(err)}`]);
   }
 }
 

@@ -40,7 +40,9 @@ export function writeWhole(to: string, code: string): void {
 export function isK6File(path: string): boolean {
   if (!/\.(js|mjs|ts|mts)$/.test(path)) return false;
   try {
-    return isK6Source(Deno.readTextFileSync(path));
+    const text = Deno.readTextFileSync(path);
+    // Its k6 imports tell even through types; a default function or options only once they are stripped.
+    return isK6Source(text) || isK6Source(withoutTypes(text, path));
   } catch {
     return false;
   }

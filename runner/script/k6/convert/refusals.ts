@@ -188,12 +188,19 @@ function specifierOf(node: Node | undefined): unknown {
   return undefined;
 }
 
-/** `export const options = {...}` with a k6 load key: one no experiment file has, so a k6 script's. */
+/**
+ * What only a k6 script has: `export const options = {...}` with a k6 load key (one no experiment file has)
+ * or k6's thresholds object (an experiment's are a list), or a default function taking nothing (a session's
+ * takes its session).
+ */
 export const exportsK6Options = (s: Node): boolean =>
+  (s.type === "ExportDefaultDeclaration" && /Function/.test(s.declaration.type) &&
+    s.declaration.params.length === 0) ||
   (s.declaration?.declarations ?? []).some((d: Node) =>
     s.type === "ExportNamedDeclaration" && d.id.name === "options" && d.init?.type === "ObjectExpression" &&
     d.init.properties.some((p: Node) =>
-      ["vus", "iterations", "duration", "stages", "scenarios"].includes(p.key?.name)
+      ["vus", "iterations", "duration", "stages", "scenarios"].includes(p.key?.name) ||
+      (p.key?.name === "thresholds" && p.value.type === "ObjectExpression")
     )
   );
 
