@@ -47,11 +47,12 @@ export async function k6ExperimentText(
   }
   const module = await checkScript(converted, memoryLimitMbBesideRuns(maxMemoryMb), signal).catch((err) => {
     if (!(err instanceof UsageError)) throw err;
-    // As k6: its abort in init code 108, no default function an invalid configuration (104), a throw of
-    // its own 107; what loadlab refuses of a script that loads (its options' size, built-ins changed) is 2.
+    // As k6: its abort in init code 108, no function to run (no default, a scenario's exec) an invalid
+    // configuration (104), a throw of its own 107; what loadlab refuses of a script that loads (its options'
+    // size, built-ins changed) is 2.
     const exitCode = err.message.includes(TEST_ABORTED)
       ? K6_EXIT.scriptAborted
-      : err.message.includes(NO_DEFAULT)
+      : err.message.includes(NO_DEFAULT) || err.message.includes("load: options.scenarios.")
       ? K6_EXIT.invalidConfig
       : err.message.includes(DOES_NOT_LOAD)
       ? K6_EXIT.scriptException
