@@ -160,7 +160,6 @@ function loadK6Aware(args: RunArgs, script?: { text: string; paths?: K6Paths }):
     return loadSource(args, script?.text);
   } catch (err) {
     if (!(err instanceof ExperimentError) || script?.paths === undefined) throw err;
-    // As k6 judges options it cannot apply: an invalid configuration (104).
     const issues = script.paths.issues(err.issues);
     throw new ExperimentError(issues, { file: args.source, cause: err, exitCode: K6_EXIT.invalidConfig });
   }

@@ -4,6 +4,7 @@
  * each file under its own name so an error's `file:line` reads as the k6 file's.
  */
 import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
 import type { Node } from "./async.ts";
 import { dirname, join } from "node:path";
 import { isK6Source, withoutTypes } from "./convert.ts";
@@ -18,15 +19,6 @@ const CONVERSION_VERSION = "16";
 export function k6CacheDir(kind = "k6"): string {
   const base = Deno.env.get("XDG_CACHE_HOME") ?? join(Deno.env.get("HOME") ?? Deno.cwd(), ".cache");
   return join(base, "loadlab", kind);
-}
-
-export function isKept(out: string): boolean {
-  try {
-    Deno.statSync(out);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Writes `code` at `to`: beside it, then renamed, so a concurrent loadlab never imports half a file. */
@@ -57,7 +49,7 @@ export function sessionScriptPath(path: string): string {
   const root = join(k6CacheDir(), hashed.digest("hex").slice(0, 24));
   // Every file under the folder at its own absolute path: `./lib/x.js` and `../x.js` resolve as beside it.
   const out = join(root, path);
-  if (isKept(out)) return out;
+  if (existsSync(out)) return out;
   const converted = convertK6Files(files);
   Deno.mkdirSync(dirname(out), { recursive: true });
   writeImportMap(dirname(out));

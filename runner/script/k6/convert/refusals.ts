@@ -188,11 +188,7 @@ function specifierOf(node: Node | undefined): unknown {
   return undefined;
 }
 
-/**
- * What only a k6 script has: `export const options = {...}` with a k6 load key (one no experiment file has)
- * or k6's thresholds object (an experiment's are a list), or a default function taking nothing (a session's
- * takes its session).
- */
+/** Only k6's: options with a load key or a thresholds object, or a default function of no parameter. */
 export const exportsK6Options = (s: Node): boolean =>
   (s.type === "ExportDefaultDeclaration" && /Function/.test(s.declaration.type) &&
     s.declaration.params.length === 0) ||
