@@ -220,4 +220,7 @@ export default function () {}
 `;
     const refused = await runK6Text(unknown, url, flags);
     assertEquals(refused.code, 104, refused.text);
+    // A file exporting nothing is no session (a session exports its default): its throw is k6's init error.
+    const thrown = await runK6Text("someUndefinedVar\n", url, flags);
+    assertEquals(thrown.code, 107, thrown.text);
   }));

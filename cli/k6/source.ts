@@ -40,10 +40,8 @@ export async function k6ExperimentText(
     converted = sessionScriptPath(path);
   } catch (err) {
     // k6's init error, as k6's on a syntax error or a module it cannot load (k6 runs what loadlab refuses).
-    if (err instanceof K6ConvertError) {
-      throw new UsageError(err.message, { cause: err, exitCode: K6_EXIT.scriptException });
-    }
-    throw err;
+    if (!(err instanceof K6ConvertError)) throw err;
+    throw new UsageError(err.message, { cause: err, exitCode: K6_EXIT.scriptException });
   }
   const module = await checkScript(converted, memoryLimitMbBesideRuns(maxMemoryMb), signal).catch((err) => {
     if (!(err instanceof UsageError)) throw err;
