@@ -32,7 +32,7 @@ function exitCodeOfThrown(name: string, err: unknown): number {
   if (err.name === "ExperimentError") {
     // Each line already names the file and the field.
     for (const text of err.message.split("\n")) console.error(line(text));
-    return EXIT.badInput;
+    return (err as { exitCode?: number }).exitCode ?? EXIT.badInput;
   }
   if (err.name === "MergeError") {
     for (const text of err.message.split("\n")) console.error(`loadlab ${name}: ${line(text)}`);

@@ -4,11 +4,13 @@
  */
 import { formatIssues, type Issue } from "../validation/mod.ts";
 
-/** Every problem of an experiment file; the message has one line per issue. Exit code 2 at the CLI. */
+/** Every problem of an experiment file; the message has one line per issue. Exit code 2 (or `exitCode`). */
 export class ExperimentError extends Error {
   override name = "ExperimentError";
-  constructor(readonly issues: Issue[], options?: ErrorOptions & { file?: string }) {
+  readonly exitCode?: number;
+  constructor(readonly issues: Issue[], options?: ErrorOptions & { file?: string; exitCode?: number }) {
     const where = options?.file ? `${options.file}: ` : "";
     super(formatIssues(issues).map((line) => where + line).join("\n"), options);
+    this.exitCode = options?.exitCode;
   }
 }

@@ -95,6 +95,7 @@ export const SCRIPTS: Case[] = [
       ),
     ),
     names: [/scenarios\.js: options\.scenarios: 3000 load workers would run at once, at most 64 in a run/],
+    code: 104,
   },
   {
     name: "run a k6 script whose options count VUs in words",
@@ -122,6 +123,7 @@ export const SCRIPTS: Case[] = [
       /th\.js: options\.vus: vus must be >= 1 \(found 0\)/,
       /th\.js: options\.thresholds\.http_req_duration\[1\]: threshold "http_req_duration: nonsense<<": not understood/,
     ],
+    code: 104,
   },
   {
     name: "run a k6 script whose scenario's stage is wrong past its type",
@@ -133,6 +135,7 @@ export const SCRIPTS: Case[] = [
       ),
     ),
     names: [/sc\.js: options\.scenarios\.b\.stages\[1\]\.target: stage target must be at most 1,000,000/],
+    code: 104,
   },
   {
     name: "run a k6 script whose second scenario's duration is 0s",
@@ -144,6 +147,7 @@ export const SCRIPTS: Case[] = [
       ),
     ),
     names: [/second\.js: options\.scenarios\.b\.duration: duration must be > 0/],
+    code: 104,
   },
   {
     name: "run a k6 script whose tlsVersion is unknown (two fields of each of two loads)",
@@ -158,6 +162,7 @@ export const SCRIPTS: Case[] = [
     names: [
       /tls9\.js: options\.tlsVersion: expected one of "tls1\.0", "tls1\.1", "tls1\.2", "tls1\.3", found "tls9"/,
     ],
+    code: 104,
   },
   {
     name: "run a k6 script whose arrival rate is per a timeUnit of 0s",
@@ -169,6 +174,18 @@ export const SCRIPTS: Case[] = [
       ),
     ),
     names: [/unit\.js: options\.scenarios\.a\.timeUnit: timeUnit must be more than 0, e.g\. "1s"/],
+    code: 104,
+  },
+  {
+    name: "run a k6 script whose scenarios name no function: no exec and no default, an exec not exported",
+    args: run(
+      k6Script(
+        "noexec.js",
+        (u) =>
+          `export const options = { scenarios: { a: { executor: "shared-iterations" }, b: { executor: "shared-iterations", exec: "nope" } } };\nexport function other() { http.get("${u}"); }\n`,
+      ),
+    ),
+    names: [/noexec\.js:\d+: does not load: options\.scenarios\.a: no exec and no default function/],
     code: 104,
   },
   {

@@ -189,3 +189,38 @@ export default function () { check(1, { ran: () => true }); }
     );
     assertEquals(checks, [3], text);
   }));
+
+Deno.test("a script that names no k6 module is k6's by its parameterless default or its thresholds object", () =>
+  withTarget(async (url) => {
+    const flags = ["-i", "2", "--summary-export", "sum.json"];
+    const iterations = async (dir: string) =>
+      JSON.parse(await Deno.readTextFile(`${dir}/sum.json`)).metrics.iterations.count;
+    const crypto = `export default async function () {
+  await crypto.subtle.digest("SHA-256", new TextEncoder().encode("x"));
+}
+`;
+    const plain = await runK6Text(crypto, url, flags);
+    assertEquals(plain.code, 0, plain.text);
+    assertEquals(await iterations(plain.dir), 2);
+    const typed = `import { User, newUser } from "./user.ts";
+export default () => {
+  const user: User = newUser("John");
+};
+`;
+    const user = `interface User { name: string }
+function newUser(name: string): User { return { name }; }
+export { User, newUser };
+`;
+    const ts = await runK6Text(typed, url, flags, { name: "script.ts", files: { "user.ts": user } });
+    assertEquals(ts.code, 0, ts.text);
+    assertEquals(await iterations(ts.dir), 2);
+    // k6's thresholds are an object by metric (an experiment's are a list): a metric no one made is k6's 104.
+    const unknown = `export const options = { thresholds: { "non existing": ["rate>0"] } };
+export default function () {}
+`;
+    const refused = await runK6Text(unknown, url, flags);
+    assertEquals(refused.code, 104, refused.text);
+    // A file exporting nothing is no session (a session exports its default): its throw is k6's init error.
+    const thrown = await runK6Text("someUndefinedVar\n", url, flags);
+    assertEquals(thrown.code, 107, thrown.text);
+  }));

@@ -40,18 +40,16 @@ export async function k6ExperimentText(
     converted = sessionScriptPath(path);
   } catch (err) {
     // k6's init error, as k6's on a syntax error or a module it cannot load (k6 runs what loadlab refuses).
-    if (err instanceof K6ConvertError) {
-      throw new UsageError(err.message, { cause: err, exitCode: K6_EXIT.scriptException });
-    }
-    throw err;
+    if (!(err instanceof K6ConvertError)) throw err;
+    throw new UsageError(err.message, { cause: err, exitCode: K6_EXIT.scriptException });
   }
   const module = await checkScript(converted, memoryLimitMbBesideRuns(maxMemoryMb), signal).catch((err) => {
     if (!(err instanceof UsageError)) throw err;
-    // As k6: its abort in init code 108, no default function an invalid configuration (104), a throw of
-    // its own 107; what loadlab refuses of a script that loads (its options' size, built-ins changed) is 2.
+    // As k6: its abort in init code 108, nothing to run (no default, no scenario's exec) an invalid config
+    // (104), a throw of its own 107; what loadlab refuses of a script that loads (options' size...) is 2.
     const exitCode = err.message.includes(TEST_ABORTED)
       ? K6_EXIT.scriptAborted
-      : err.message.includes(NO_DEFAULT)
+      : err.message.includes(NO_DEFAULT) || err.message.includes("load: options.scenarios.")
       ? K6_EXIT.invalidConfig
       : err.message.includes(DOES_NOT_LOAD)
       ? K6_EXIT.scriptException
@@ -157,10 +155,9 @@ function overridesOf(a: ScriptLoadArgs): Record<string, unknown> {
     iterations: a.iterations,
     stages: a.stages?.map((s) => ({ duration: `${s.durationMs}ms`, target: s.target })),
   };
-  const out: Record<string, unknown> = {};
-  for (const key of ["vus", "duration", "iterations", "stages"] as const) {
-    if (o[key] !== undefined) out[key] = o[key];
-  }
+  const out: Record<string, unknown> = Object.fromEntries(
+    Object.entries(o).filter(([, v]) => v !== undefined),
+  );
   if (Object.keys(out).length === 0) return out;
   // As k6's flags do: they replace the scenarios, and a shape given drops the file's other shapes.
   out.scenarios = undefined;

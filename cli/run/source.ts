@@ -14,6 +14,7 @@ import {
   scriptExperimentText,
 } from "./script_check.ts";
 import { isOriginName, k6ExperimentText } from "../k6/source.ts";
+import { K6_EXIT } from "../exit_codes.ts";
 import type { K6Paths } from "../../scenarios/k6/paths.ts";
 import { ExperimentError } from "../../scenarios/experiment_error.ts";
 import { isK6File } from "../../runner/script/k6/convert/converted_file.ts";
@@ -165,7 +166,8 @@ function loadK6Aware(args: RunArgs, script?: { text: string; paths?: K6Paths }):
     return loadSource(args, script?.text);
   } catch (err) {
     if (!(err instanceof ExperimentError) || script?.paths === undefined) throw err;
-    throw new ExperimentError(script.paths.issues(err.issues), { file: args.source, cause: err });
+    const issues = script.paths.issues(err.issues);
+    throw new ExperimentError(issues, { file: args.source, cause: err, exitCode: K6_EXIT.invalidConfig });
   }
 }
 

@@ -11,15 +11,6 @@ export function conversionCacheDir(kind = "k6"): string {
   return join(base, "loadlab", kind);
 }
 
-export function isKept(out: string): boolean {
-  try {
-    Deno.statSync(out);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Writes `code` at `to`: beside it, then renamed. */
 export function writeWhole(to: string, code: string): void {
   Deno.mkdirSync(dirname(to), { recursive: true });

@@ -10,7 +10,8 @@ import { basename, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { convertLocust, type LocustConversion } from "./convert.ts";
 import { listenHere } from "./runtime.ts";
-import { conversionCacheDir, isKept, writeWhole } from "../cache_dir.ts";
+import { existsSync } from "node:fs";
+import { conversionCacheDir, writeWhole } from "../cache_dir.ts";
 
 /** Bumped when the conversion changes, so older cached conversions are not reused. */
 const CONVERSION_VERSION = "19";
@@ -30,7 +31,7 @@ export function locustSessionPath(path: string): string {
   const hash = createHash("sha256").update(`${CONVERSION_VERSION}\0${import.meta.url}\0${path}\0${source}`)
     .digest("hex").slice(0, 24);
   const out = join(conversionCacheDir("locust"), hash, `${basename(path)}.js`);
-  if (!isKept(out)) writeWhole(out, convertLocust(source, basename(path)).code);
+  if (!existsSync(out)) writeWhole(out, convertLocust(source, basename(path)).code);
   return out;
 }
 

@@ -50,7 +50,10 @@ const LOCAL_DEFAULT = "(default)";
 /** Whether `source` names a k6 module (imported, re-exported, `import()`, `require()`) or k6 options. */
 export function isK6Source(source: string): boolean {
   // A k6 script with a syntax error is still one: its conversion reports the error at its line.
-  return importsK6ByTokens(source) || (parseOrNull(source)?.body.some(exportsK6Options) ?? false);
+  // A module exporting nothing is no session (a session exports its default): k6 runs it, and says why not.
+  const body = parseOrNull(source)?.body;
+  return importsK6ByTokens(source) || (body?.some(exportsK6Options) ?? false) ||
+    body?.every((s: Node) => !s.type.startsWith("Export")) === true;
 }
 
 /**
@@ -60,14 +63,15 @@ export function isK6Source(source: string): boolean {
 export function withoutTypes(source: string, file: string): string {
   if (!/\.m?ts$/.test(file)) return source;
   try {
-    return stripTypeScriptTypes(source);
-  } catch {
-    try {
-      return stripTypeScriptTypes(source, { mode: "transform" });
-    } catch (err) {
-      const m = /^(\w*Error: )?([^\n]*)[\s\S]*:(\d+):\d+\s*$/.exec(String((err as Error).message));
-      throw new K6ConvertError([`${file}:${m?.[3] ?? 1}: syntax error: ${m?.[2] ?? String(err)}`]);
-    }
+    const stripped = stripTypeScriptTypes(source);
+    // An export of a type (`export { User }`) is JavaScript only once transformed away.
+    if (parseOrNull(stripped) !== null) return stripped;
+  } catch { /* transformed below */ }
+  try {
+    return stripTypeScriptTypes(source, { mode: "transform" });
+  } catch (err) {
+    const m = /^(\w*Error: )?([^\n]*)[\s\S]*:(\d+):\d+\s*$/.exec(String((err as Error).message));
+    throw new K6ConvertError([`${file}:${m?.[3] ?? 1}: syntax error: ${m?.[2] ?? String(err)}`]);
   }
 }
 

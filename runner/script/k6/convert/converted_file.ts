@@ -4,13 +4,14 @@
  * each file under its own name so an error's `file:line` reads as the k6 file's.
  */
 import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
 import type { Node } from "./async.ts";
 import { dirname, join } from "node:path";
 import { isK6Source, withoutTypes } from "./convert.ts";
 import { convertK6Files, readK6Files } from "./local_modules.ts";
 import { RUNTIME_URL } from "./modules.ts";
 import { parseOrNull } from "./refusals.ts";
-import { conversionCacheDir, isKept, writeWhole } from "../../cache_dir.ts";
+import { conversionCacheDir, writeWhole } from "../../cache_dir.ts";
 
 /** Bumped when the conversion changes, so older cached conversions are not reused. */
 const CONVERSION_VERSION = "16";
@@ -18,7 +19,9 @@ const CONVERSION_VERSION = "16";
 export function isK6File(path: string): boolean {
   if (!/\.(js|mjs|ts|mts)$/.test(path)) return false;
   try {
-    return isK6Source(Deno.readTextFileSync(path));
+    const text = Deno.readTextFileSync(path);
+    // Its k6 imports tell even through types; a default function or options only once they are stripped.
+    return isK6Source(text) || isK6Source(withoutTypes(text, path));
   } catch {
     return false;
   }
@@ -33,7 +36,7 @@ export function sessionScriptPath(path: string): string {
   const root = join(conversionCacheDir(), hashed.digest("hex").slice(0, 24));
   // Every file under the folder at its own absolute path: `./lib/x.js` and `../x.js` resolve as beside it.
   const out = join(root, path);
-  if (isKept(out)) return out;
+  if (existsSync(out)) return out;
   const converted = convertK6Files(files);
   Deno.mkdirSync(dirname(out), { recursive: true });
   writeImportMap(dirname(out));

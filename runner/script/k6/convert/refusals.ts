@@ -188,12 +188,15 @@ function specifierOf(node: Node | undefined): unknown {
   return undefined;
 }
 
-/** `export const options = {...}` with a k6 load key: one no experiment file has, so a k6 script's. */
+/** Only k6's: options with a load key or a thresholds object, or a default function of no parameter. */
 export const exportsK6Options = (s: Node): boolean =>
+  (s.type === "ExportDefaultDeclaration" && /Function/.test(s.declaration.type) &&
+    s.declaration.params.length === 0) ||
   (s.declaration?.declarations ?? []).some((d: Node) =>
     s.type === "ExportNamedDeclaration" && d.id.name === "options" && d.init?.type === "ObjectExpression" &&
     d.init.properties.some((p: Node) =>
-      ["vus", "iterations", "duration", "stages", "scenarios"].includes(p.key?.name)
+      ["vus", "iterations", "duration", "stages", "scenarios"].includes(p.key?.name) ||
+      (p.key?.name === "thresholds" && p.value.type === "ObjectExpression")
     )
   );
 

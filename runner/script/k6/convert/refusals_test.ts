@@ -64,10 +64,10 @@ Deno.test("a script naming k6 only by import() or require() is a k6 script, refu
   // Other modules, and k6 named outside a module specifier, are not k6.
   ok(
     !isK6Source(
-      `const m = await import("./k6/x.js");\nconst s = "k6/http";\nexport default async () => {};\n`,
+      `const m = await import("./k6/x.js");\nconst s = "k6/http";\nexport default async (s) => {};\n`,
     ),
   );
-  ok(!isK6Source(`const m = require(name);\nexport default async () => {};\n`));
+  ok(!isK6Source(`const m = require(name);\nexport default async (s) => {};\n`));
   let found: string[] = [];
   try {
     convertK6(dynamic, "dyn.js", "/tmp");
