@@ -4,7 +4,7 @@
  * be awaited so (a callback handed elsewhere, a method, a generator) is refused at its line.
  */
 import * as walk from "acorn-walk";
-import { ARRAY_METHODS, ASYNC_CALLS, ASYNC_METHODS } from "./modules.ts";
+import { ARRAY_METHODS, ASYNC_CALLS, ASYNC_METHODS, PAGE_CALLS } from "./modules.ts";
 
 export type Node = any;
 
@@ -150,6 +150,9 @@ function apiOf(callee: Node, bindings: Map<string, Binding>): string | null {
   if (callee.type === "Identifier") {
     const b = bindings.get(callee.name);
     return b && asyncCallsOf(b)?.has(b.name) ? `${b.module}.${b.name}` : null;
+  }
+  if (callee.type === "MemberExpression" && !callee.computed && PAGE_CALLS.has(callee.property.name)) {
+    return `k6/http.Response.${callee.property.name}`;
   }
   if (callee.type === "MemberExpression" && !callee.computed && callee.object.type === "Identifier") {
     const b = bindings.get(callee.object.name);

@@ -9,7 +9,7 @@ import { stripTypeScriptTypes } from "node:module";
 import * as walk from "acorn-walk";
 import { type Binding, type Node, planAsync } from "./async.ts";
 import { contextEdits, importsMetrics, RESUMING_AWAIT, storageReason } from "./context.ts";
-import { jslibOf, K6_REFUSED, moduleUrl, RUNTIME_URL } from "./modules.ts";
+import { jslibOf, K6_REFUSED, moduleUrl, PAGE_CALLS, RUNTIME_URL } from "./modules.ts";
 import { type Edit, exportEdits } from "./exports.ts";
 import {
   exportsK6Options,
@@ -169,15 +169,14 @@ function libraryExports(ast: Node, problems: Array<{ pos: number; why: string }>
   return out;
 }
 
-/** Whether the script calls `.html(...)` (`res.html()`): its conversion loads the HTML parser. */
+/** Whether the script calls `.html(...)`, `.clickLink(...)` or `.submitForm(...)`: it loads the HTML parser. */
 function parsesHtml(ast: Node): boolean {
   let found = false;
   walk.simple(ast, {
     CallExpression(n: Node) {
       const callee = n.callee;
-      if (callee.type === "MemberExpression" && !callee.computed && callee.property.name === "html") {
-        found = true;
-      }
+      if (callee.type !== "MemberExpression" || callee.computed) return;
+      found ||= callee.property.name === "html" || PAGE_CALLS.has(callee.property.name);
     },
   });
   return found;
