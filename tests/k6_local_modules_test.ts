@@ -189,3 +189,37 @@ export default function () { check(1, { ran: () => true }); }
     );
     assertEquals(checks, [3], text);
   }));
+
+Deno.test("methods that send requests are awaited: an object's, a class's, a module's client object", () =>
+  withTarget(async (url) => {
+    const { code, text, results } = await runK6Text(
+      `import http from "k6/http";
+import { check } from "k6";
+import client from "./lib/client.js";
+class Pages {
+  constructor(base) { this.base = base; }
+  home() { return http.get(this.base + "/json"); }
+  static status(res) { return res.status; }
+  async twice() { this.home(); return this.home(); }
+}
+const api = { ping: (base) => http.get(base + "/"), run(base) { return this.ping(base); } };
+export const options = { iterations: 2, thresholds: { checks: ["rate==1"], http_reqs: ["count==10"] } };
+export default function () {
+  const pages = new Pages(__ENV.BASE);
+  const got = [Pages.status(pages.home()), api.run(__ENV.BASE).status, client(__ENV.BASE).get("/json").status];
+  check(got, { "all answered": (g) => g.join() === "200,200,200" });
+  pages.twice();
+}
+`,
+      null,
+      ["-e", `BASE=${url}`],
+      {
+        files: {
+          "lib/client.js":
+            `import http from "k6/http";\nexport default (base) => ({ get: (p) => http.get(base + p) });\n`,
+        },
+      },
+    );
+    assertEquals(code, 0, text);
+    assertEquals(results.runs[0].requests, 10, text);
+  }));

@@ -105,25 +105,19 @@ export interface ScriptLoadArgs {
   locust?: LocustFlags;
 }
 
-/** k6's flags beyond the load: each is the k6 option or runtime option of the same name. */
+/** k6's flags beyond the load: each is the k6 option or runtime option of its flag's name (`--tag`: tags). */
 export interface K6Flags {
-  /** `--tag`: k6's `options.tags`, over the script's. */
   tags?: Record<string, string>;
-  /** `--no-thresholds`: the script's `options.thresholds` left out. */
   noThresholds?: boolean;
-  /** `-q`: no progress while the runs go. */
   quiet?: boolean;
-  /** `--no-summary`: no summary, handleSummary or export. */
   noSummary?: boolean;
-  /** `--summary-export`: k6's legacy JSON summary to this file. */
   summaryExport?: string;
-  /** `--summary-trend-stats`: k6's `options.summaryTrendStats`. */
   summaryTrendStats?: string[];
-  /** `--http-debug[=full]`: k6's `httpDebug` (`headers` bare). */
+  /** `--http-debug[=full]`: `headers` bare. */
   httpDebug?: "headers" | "full";
-  /** `--out json=FILE`: k6's NDJSON of every sample to this file. */
+  /** `--out json=FILE`. */
   jsonOut?: string;
-  /** `--config FILE`: k6's options from a JSON file, under the script's own. */
+  /** `--config FILE`: its options, under the script's own. */
   config?: Record<string, unknown>;
 }
 

@@ -118,19 +118,18 @@ export function parseHTML(text: string): Selection {
   return new Selection($, $.root());
 }
 
-/** Where `res`'s page sends `href` (or a form's action): resolved against the page's URL, as k6's. */
-const urlFrom = (res: K6Response, href: string | undefined) => new URL(href ?? res.url, res.url);
+type PageArgs = { selector?: string; formSelector?: string; submitSelector?: string; params?: Params };
 
-/** k6's `res.clickLink()`: a GET of the first element `selector` finds, by its `href`. */
-function clickLink(
-  res: K6Response,
-  { selector = "a[href]", params }: { selector?: string; params?: Params } = {},
-) {
-  const link = (res.html(selector) as Selection).first();
-  if (link.size() === 0) {
-    throw new Error(`no element found for selector '${selector}' in response '${res.url}'`);
-  }
-  return request("GET", urlFrom(res, link.attr("href")).href, null, params);
+/** The first element `selector` finds on `res`'s page, or k6's error. */
+function firstOn(res: K6Response, selector: string, what: string): Selection {
+  const found = (res.html(selector) as Selection).first();
+  if (!found.size()) throw new Error(`no ${what} found for selector '${selector}' in response '${res.url}'`);
+  return found;
+}
+
+/** k6's `res.clickLink()`: a GET of the first element `selector` finds, by its `href` on the page's URL. */
+function clickLink(res: K6Response, { selector = "a[href]", params }: PageArgs = {}) {
+  return request("GET", new URL(firstOn(res, selector, "element").attr("href")!, res.url).href, null, params);
 }
 
 /**
@@ -140,18 +139,11 @@ function clickLink(
  */
 function submitForm(
   res: K6Response,
-  { formSelector = "form", fields = {}, submitSelector = '[type="submit"]', params }: {
-    formSelector?: string;
+  { formSelector = "form", fields = {}, submitSelector = '[type="submit"]', params }: PageArgs & {
     fields?: Record<string, string>;
-    submitSelector?: string;
-    params?: Params;
   } = {},
 ) {
-  const form = (res.html(formSelector) as Selection).first();
-  if (form.size() === 0) {
-    throw new Error(`no form found for selector '${formSelector}' in response '${res.url}'`);
-  }
-  const values: Record<string, string> = {};
+  const form = firstOn(res, formSelector, "form"), values: Record<string, string> = {};
   form.find("input[name], select[name], textarea[name]").each((_, el) => {
     const type = el.getAttribute("type")?.toLowerCase() ?? "";
     if (["submit", "button", "image", "reset", "file"].includes(type) || el.hasAttribute("disabled")) return;
@@ -167,7 +159,8 @@ function submitForm(
   const sorted = new URLSearchParams(
     Object.entries({ ...values, ...fields }).sort(([a], [b]) => a < b ? -1 : 1),
   );
-  const method = (form.attr("method") ?? "GET").toUpperCase(), url = urlFrom(res, form.attr("action"));
+  const method = (form.attr("method") ?? "GET").toUpperCase(),
+    url = new URL(form.attr("action") ?? "", res.url);
   if (method !== "GET") return request(method, url.href, Object.fromEntries(sorted), params);
   url.search = sorted.toString();
   return request("GET", url.href, null, params);

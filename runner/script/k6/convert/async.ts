@@ -23,6 +23,10 @@ export function asyncCallsOf(b: Binding): ReadonlySet<string> | undefined {
 interface AsyncPlan {
   awaited: Node[];
   asyncNames: ReadonlySet<string>;
+  /** Names of methods that became async: every call `x.name(...)` is awaited (`.name` in a module's calls). */
+  asyncMethods: ReadonlySet<string>;
+  /** Where `async` goes before a method written `name() {}`: its name's start. */
+  asyncAt: ReadonlyMap<Node, number>;
   arrayCalls: Set<Node>;
   asyncFunctions: Set<Node>;
   problems: Array<{ pos: number; why: string }>;
@@ -59,6 +63,11 @@ export function planAsync(ast: Node, imported: Map<string, Binding>): AsyncPlan 
   const bindings = withInstances(ast, imported);
   const { calls, functions, identifiers } = collect(ast);
   const names = new Map<Node, string | null>(functions.map((p) => [p[p.length - 1], nameOf(p)]));
+  const methods = methodsOf(functions), asyncAt = new Map<Node, number>();
+  const asyncMethods = new Set(
+    [...imported.values()].flatMap((b) => [...b.calls ?? []]).filter((c) => c[0] === ".")
+      .map((c) => c.slice(1)),
+  );
   const asyncFunctions = new Set<Node>(), asyncNames = new Set<string>();
   const arrayCalls = new Set<Node>(), awaited = new Set<Node>();
   const asyncCallback = (arg: Node) =>
@@ -68,22 +77,42 @@ export function planAsync(ast: Node, imported: Map<string, Binding>): AsyncPlan 
     for (const path of calls) {
       const call = path[path.length - 1];
       const array = isArrayCall(call) && asyncCallback(call.arguments[0]);
-      if (!(array || isApiCall(call, bindings) || isNamedCall(call, asyncNames))) continue;
+      const method = call.callee.type === "MemberExpression" && !call.callee.computed &&
+        asyncMethods.has(call.callee.property.name);
+      if (!(array || method || isApiCall(call, bindings) || isNamedCall(call, asyncNames))) continue;
       if (array) arrayCalls.add(call);
       if (!awaited.has(call)) awaited.add(call), changed = true;
       const fn = enclosing(path);
       if (fn === null || asyncFunctions.has(fn)) continue;
       asyncFunctions.add(fn), changed = true;
-      const name = names.get(fn);
+      const name = names.get(fn), owner = methods.get(fn);
       if (name) asyncNames.add(name);
+      if (owner !== undefined) asyncMethods.add(owner.key.name ?? String(owner.key.value));
+      if (owner?.method || owner?.type === "MethodDefinition") asyncAt.set(fn, owner.key.start);
     }
   }
   const problems = [
-    ...functionProblems(functions, asyncFunctions, bindings),
+    ...functionProblems(functions, asyncFunctions, bindings, methods),
     ...referenceProblems(identifiers, asyncNames, bindings),
     ...classBodyProblems(calls, awaited),
   ];
-  return { awaited: [...awaited], asyncNames, arrayCalls, asyncFunctions, problems };
+  return { awaited: [...awaited], asyncNames, asyncMethods, asyncAt, arrayCalls, asyncFunctions, problems };
+}
+
+/**
+ * Each function that is a method named by a plain key (`get() {}`, `get: () => {}`, a class's), its property
+ * or definition; not a getter, setter or constructor, nor one of an object handed to a call (called elsewhere).
+ */
+function methodsOf(functions: Node[][]): Map<Node, Node> {
+  const out = new Map<Node, Node>();
+  for (const path of functions) {
+    const [fn, owner, , call] = path.slice(-4).reverse();
+    if (owner?.value !== fn || owner.computed || !["init", "method"].includes(owner.kind)) continue;
+    if (owner.type === "MethodDefinition" || (owner.type === "Property" && !/Call|New/.test(call?.type))) {
+      out.set(fn, owner);
+    }
+  }
+  return out;
 }
 
 /** Awaited calls in a class field's initializer or a static block, where JavaScript allows no `await`. */
@@ -174,11 +203,12 @@ function functionProblems(
   functions: Node[][],
   asyncFunctions: Set<Node>,
   bindings: Map<string, Binding>,
+  methods: Map<Node, Node>,
 ): Array<{ pos: number; why: string }> {
   const problems: Array<{ pos: number; why: string }> = [];
   for (const path of functions) {
     const fn = path[path.length - 1];
-    if (!asyncFunctions.has(fn)) continue;
+    if (!asyncFunctions.has(fn) || (methods.has(fn) && !fn.generator)) continue;
     if (fn.generator) {
       problems.push({ pos: fn.start, why: "a generator that sends requests cannot be awaited" });
       continue;
@@ -199,7 +229,8 @@ function placeProblem(fn: Node, above: Node[], bindings: Map<string, Binding>): 
   if (parent.type === "VariableDeclarator" || parent.type === "ExportDefaultDeclaration") return null;
   if (parent.type === "CallExpression" && parent.callee !== fn) return callbackProblem(fn, parent, bindings);
   if (parent.type === "Property" || parent.type === "MethodDefinition") {
-    return "a method that sends requests: loadlab awaits only calls of plain functions; make it a function";
+    return "a getter, setter, computed method or one of an object handed to a call sends requests: loadlab " +
+      "awaits only calls of functions and named methods; make it one";
   }
   return "a function that sends requests is used as a value here: loadlab awaits only direct calls";
 }

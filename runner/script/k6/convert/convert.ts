@@ -99,7 +99,8 @@ export function convertK6(
   const plan = planAsync(ast, bindings);
   problems.push(...plan.problems);
   for (const fn of plan.asyncFunctions) {
-    if (!fn.async) edits.push({ start: fn.start, end: fn.start, text: "async " });
+    const at = plan.asyncAt.get(fn) ?? fn.start;
+    if (!fn.async) edits.push({ start: at, end: at, text: "async " });
   }
   problems.push(...awaitedInParameters(plan.asyncFunctions, plan.awaited));
   // Awaits carry the VU (context.ts) unless the script hands callbacks over to run later.
@@ -127,7 +128,10 @@ export function convertK6(
     const made = ownExports.filter((e) =>
       e.local !== undefined ? plan.asyncNames.has(e.local) : plan.asyncFunctions.has(e.node)
     );
-    const asyncExports = new Set(made.map((e) => e.exported));
+    const asyncExports = new Set([
+      ...made.map((e) => e.exported),
+      ...[...plan.asyncMethods].map((m) => `.${m}`),
+    ]);
     return { code: runtime + applyEdits(source, edits), asyncExports };
   }
   const header = `${runtime}__k6.scriptDir(${JSON.stringify(dir)}); `;

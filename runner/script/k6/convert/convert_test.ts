@@ -138,7 +138,7 @@ import { scenario as sc } from "k6/execution";
   );
 });
 
-Deno.test("a default export named elsewhere, and a method that sends requests is refused", () => {
+Deno.test("a default export named elsewhere; a named method that sends requests awaited, a getter's refused", () => {
   const code = convert(`import http from "k6/http";
 function main() { http.get("http://h/"); }
 export { main as default };`);
@@ -152,9 +152,15 @@ function main() { http.get("http://h/"); }
 export { main as default, options };`);
   assertEquals(both.match(/export default|as default/g), ["export default"], both);
   ok(both.includes("export { options };") && both.includes("exports: { options }"), both);
+  const method = convert(`import http from "k6/http";
+const api = { load() { return http.get("http://h/"); } };
+export default function () { api.load(); }`);
+  ok(method.includes(`{ async load() { return ${A}http.get("http://h/")); } }`), method);
+  ok(method.includes(`${A}api.load());`), method);
   throws(
-    () => convert(`import http from "k6/http";\nconst api = { load() { return http.get("http://h/"); } };`),
-    /t\.js:2: a method that sends requests/,
+    () =>
+      convert(`import http from "k6/http";\nconst api = { get load() { return http.get("http://h/"); } };`),
+    /t\.js:2: a getter, setter, computed method or one of an object handed to a call sends requests/,
   );
   // JavaScript has no await in a parameter's default: the converted module did not load.
   throws(
