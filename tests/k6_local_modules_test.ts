@@ -223,3 +223,21 @@ export default function () {
     assertEquals(code, 0, text);
     assertEquals(results.runs[0].requests, 10, text);
   }));
+
+Deno.test("a CommonJS k6 script runs as k6 runs it: require() of k6 modules, options and default on exports", () =>
+  withTarget(async (url) => {
+    const { code, text, results } = await runK6Text(
+      `const http = require("k6/http");
+const { check: expect, sleep } = require("k6");
+exports.options = { iterations: 3, thresholds: { checks: ["rate==1"] } };
+module.exports.default = function () {
+  expect(http.get(__ENV.BASE + "/json"), { ok: (r) => r.status === 200 });
+  sleep(0.01);
+};
+`,
+      null,
+      ["-e", `BASE=${url}`],
+    );
+    assertEquals(code, 0, text);
+    assertEquals(results.runs[0].requests, 3, text);
+  }));

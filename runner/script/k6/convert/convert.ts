@@ -53,12 +53,47 @@ export function isK6Source(source: string): boolean {
   return importsK6ByTokens(source) || (parseOrNull(source)?.body.some(exportsK6Options) ?? false);
 }
 
+/** A file's text as the ES module k6 runs: its types stripped (`.ts`), CommonJS's as imports and exports. */
+export function asModule(source: string, file: string): string {
+  return fromCommonJs(/\.m?ts$/.test(file) ? withoutTypes(source, file) : source);
+}
+
+/**
+ * k6's CommonJS at the top level, each on its line: `const x = require("m")` (or `{ a, b: c }`) an import,
+ * `exports.name = v` and `module.exports.name = v` an export (`default`: the default export).
+ */
+function fromCommonJs(source: string): string {
+  const ast = /\b(require|exports)\b/.test(source) ? parseOrNull(source) : null;
+  const edits: Edit[] = [];
+  for (const s of ast?.body ?? []) {
+    const d = s.type === "VariableDeclaration" && s.declarations.length === 1 ? s.declarations[0] : null;
+    const from = d?.init?.type === "CallExpression" && d.init.callee.name === "require"
+      ? d.init.arguments[0]
+      : null;
+    const names = d?.id.type === "Identifier" ? d.id.name : d?.id.type === "ObjectPattern" &&
+      d.id.properties.every((p: Node) => !p.computed && p.value?.type === "Identifier") &&
+      `{ ${d.id.properties.map((p: Node) => `${p.key.name} as ${p.value.name}`).join(", ")} }`;
+    if (typeof from?.value === "string" && names && !source.slice(s.start, s.end).includes("\n")) {
+      edits.push({ start: s.start, end: s.end, text: `import ${names} from ${JSON.stringify(from.value)};` });
+    }
+    const to = s.type === "ExpressionStatement" && s.expression.operator === "=" ? s.expression.left : null;
+    const holder = to?.type === "MemberExpression" && !to.computed ? to.object : null;
+    if (
+      holder?.name === "exports" || (holder?.object?.name === "module" && holder.property?.name === "exports")
+    ) {
+      const name = to.property.name;
+      const text = name === "default" ? "export default " : `export const ${name} = `;
+      edits.push({ start: s.start, end: s.expression.right.start, text });
+    }
+  }
+  return applyEdits(source, edits);
+}
+
 /**
  * A `.ts`/`.mts` file's JavaScript, as k6 runs TypeScript: types blanked so every line keeps its place; an
  * enum, namespace or parameter property compiled (its lines may move); a syntax error refused at its line.
  */
-export function withoutTypes(source: string, file: string): string {
-  if (!/\.m?ts$/.test(file)) return source;
+function withoutTypes(source: string, file: string): string {
   try {
     return stripTypeScriptTypes(source);
   } catch {

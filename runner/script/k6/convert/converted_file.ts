@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import type { Node } from "./async.ts";
 import { dirname, join } from "node:path";
-import { isK6Source, withoutTypes } from "./convert.ts";
+import { isK6Source, asModule } from "./convert.ts";
 import { convertK6Files, readK6Files } from "./local_modules.ts";
 import { RUNTIME_URL } from "./modules.ts";
 import { parseOrNull } from "./refusals.ts";
@@ -78,6 +78,6 @@ function writeImportMap(folder: string): void {
 /** Whether the k6 script at `path` imports k6 module `name` (`k6/net/grpc`: its load speaks HTTP/2). */
 export function importsK6Module(path: string, name: string): boolean {
   // A script that does not parse imports nothing: its conversion refuses it at its line.
-  const ast = parseOrNull(withoutTypes(Deno.readTextFileSync(path), path));
+  const ast = parseOrNull(asModule(Deno.readTextFileSync(path), path));
   return ast?.body.some((s: Node) => s.type === "ImportDeclaration" && s.source.value === name) ?? false;
 }

@@ -59,7 +59,8 @@ function nodeProblem(
     return `${name}() makes code from text at run time, which is not converted: write that code in the script`;
   }
   if (name === "require" && node.type === "CallExpression") {
-    return 'require() is not converted: import the module (import http from "k6/http")';
+    return 'a require() other than `const x = require("m")` on a line of its own at the top level is not ' +
+      'converted: import the module (import http from "k6/http")';
   }
   const separated = groupSeparatorProblem(node, bindings);
   if (separated !== null) return separated;
