@@ -278,11 +278,7 @@ function arrivalPhases(r: ScenarioReader): Array<Record<string, unknown>> {
 }
 
 /** A threshold judged after the run: `rate>0.9` on `checks`. */
-interface AfterRunRule {
-  metric: string;
-  rule: string;
-  abortOnFail?: { delayMs: number };
-}
+type AfterRunRule = { metric: string; rule: string; abortOnFail?: { delayMs: number } };
 
 const METRICS = new Set(["http_req_duration", "http_reqs", "http_req_failed"]);
 /** k6's gRPC metrics and the HTTP metric whose numbers loadlab has for them. */

@@ -26,12 +26,7 @@ export function setHtmlParser(parse: typeof parseHtml, calls: typeof pageCalls):
   parseHtml = parse, pageCalls = calls;
 }
 
-interface SentRequest {
-  method: string;
-  url: string;
-  headers: Record<string, string[]>;
-  body: string;
-}
+type SentRequest = { method: string; url: string; headers: Record<string, string[]>; body: string };
 
 export class K6Response {
   readonly status: number;

@@ -18,11 +18,7 @@ import { countSessionError, openScriptWsStats } from "../sessions/ws_stats.ts";
 import type { Session } from "../session.ts";
 import { concatBytes } from "../../../system/copy_bytes.ts";
 
-interface WsParams {
-  headers?: Record<string, string>;
-  tags?: Record<string, string>;
-  compression?: string;
-}
+type WsParams = { headers?: Record<string, string>; tags?: Record<string, string>; compression?: string };
 
 const PARAMS = new Set(["headers", "tags", "compression"]);
 

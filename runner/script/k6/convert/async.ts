@@ -9,11 +9,7 @@ import { ARRAY_METHODS, ASYNC_CALLS, ASYNC_METHODS, PAGE_CALLS } from "./modules
 export type Node = any;
 
 /** A name an import binds: `default`, `*` or the imported name; `calls`: a local module's async exports. */
-export interface Binding {
-  module: string;
-  name: string;
-  calls?: ReadonlySet<string>;
-}
+export type Binding = { module: string; name: string; calls?: ReadonlySet<string> };
 
 export function asyncCallsOf(b: Binding): ReadonlySet<string> | undefined {
   if (b.calls === undefined) return ASYNC_CALLS[b.module];

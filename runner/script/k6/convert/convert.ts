@@ -30,10 +30,7 @@ export class K6ConvertError extends Error {
   }
 }
 
-interface K6Conversion {
-  code: string;
-  asyncExports: ReadonlySet<string>;
-}
+type K6Conversion = { code: string; asyncExports: ReadonlySet<string> };
 
 export interface K6ModuleContext {
   /** Each local module the text imports, by its specifier as written: its exports made asynchronous. */
@@ -178,11 +175,7 @@ export function convertK6(
   return { code: header + applyEdits(source, edits) + footer, asyncExports: new Set() };
 }
 
-interface LibraryExport {
-  exported: string;
-  local?: string;
-  node?: Node;
-}
+type LibraryExport = { exported: string; local?: string; node?: Node };
 
 /** A local module's exports (the default's named LOCAL_DEFAULT); a re-export is refused. */
 function libraryExports(ast: Node, problems: Array<{ pos: number; why: string }>): LibraryExport[] {

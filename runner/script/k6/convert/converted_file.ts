@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import type { Node } from "./async.ts";
 import { dirname, join } from "node:path";
-import { isK6Source, asModule } from "./convert.ts";
+import { asModule, isK6Source } from "./convert.ts";
 import { convertK6Files, readK6Files } from "./local_modules.ts";
 import { RUNTIME_URL } from "./modules.ts";
 import { parseOrNull } from "./refusals.ts";

@@ -5,19 +5,13 @@
  */
 import * as acorn from "acorn";
 import { basename, dirname, relative, resolve } from "node:path";
-import { convertK6, K6ConvertError, type K6ModuleContext, asModule } from "./convert.ts";
+import { asModule, convertK6, K6ConvertError, type K6ModuleContext } from "./convert.ts";
 import type { Node } from "./async.ts";
 import { importsMetrics, storageReason } from "./context.ts";
 import { parseOrNull } from "./refusals.ts";
 
 /** One file of a script: its absolute path, text, name in problems and local imports (specifier -> path). */
-interface K6File {
-  path: string;
-  source: string;
-  name: string;
-  imports: Map<string, string>;
-  ast: Node | null;
-}
+type K6File = { path: string; source: string; name: string; imports: Map<string, string>; ast: Node | null };
 
 /** Most local modules one script may import: a generated tree of thousands is refused, not read forever. */
 const MAX_MODULES = 256;
