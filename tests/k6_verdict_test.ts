@@ -648,6 +648,28 @@ export default function () { http.get("${url}/json"); }
     ok(!existsSync(`${quiet.dir}/e.json`), quiet.text);
   }));
 
+pool.test("an iteration's __ENV is fresh, as k6 activates a VU: init code's writes reach setup() only", async () => {
+  const run = await runK6Text(
+    `import { check } from "k6";
+__ENV.REGION = __ENV.REGION || "eu";
+export const options = {
+  scenarios: { s: { executor: "shared-iterations", iterations: 2, env: { PLAN: "b" } } },
+  thresholds: { checks: ["rate==1"] },
+};
+export function setup() { return __ENV.REGION; }
+export default function (region) {
+  check(region, {
+    "setup saw init's write": (r) => r === "eu",
+    "fresh in the iteration": () => __ENV.REGION === undefined && __ENV.TOKEN === "abc" && __ENV.PLAN === "b",
+  });
+}
+`,
+    null,
+    ["-e", "TOKEN=abc"],
+  );
+  assertEquals(run.code, 0, run.text);
+});
+
 pool.test("k6's load flags replace the script's scenarios: the default function runs, not a scenario's exec", () =>
   withTarget(async (url) => {
     const run = await runK6Text(
