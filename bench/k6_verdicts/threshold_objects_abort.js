@@ -13,7 +13,7 @@ export const options = {
     http_req_failed: [{
       threshold: "rate<0.1",
       abortOnFail: true,
-      delayAbortEval: "2s",
+      delayAbortEval: "3s",
     }],
     http_req_duration: [{ threshold: "p(95)<5000" }, "avg<5000"],
   },
