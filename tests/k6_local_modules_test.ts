@@ -196,6 +196,7 @@ Deno.test("methods that send requests are awaited: an object's, a class's, a mod
       `import http from "k6/http";
 import { check } from "k6";
 import client from "./lib/client.js";
+import * as clientModule from "./lib/client.js";
 class Pages {
   constructor(base) { this.base = base; }
   home() { return http.get(this.base + "/json"); }
@@ -207,7 +208,7 @@ export const options = { iterations: 2, thresholds: { checks: ["rate==1"], http_
 export default function () {
   const pages = new Pages(__ENV.BASE);
   const got = [Pages.status(pages.home()), api.run(__ENV.BASE).status, client(__ENV.BASE).get("/json").status];
-  check(got, { "all answered": (g) => g.join() === "200,200,200" });
+  check(got, { "all answered": (g) => g.join() === "200,200,200", "default": () => clientModule.default === client });
   pages.twice();
 }
 `,

@@ -125,21 +125,17 @@ function refuseUnreadK6Env(): void {
 
 /** k6's flags over `options`: a flag of the load replaces the load's shortcuts and scenarios. */
 function overridesOf(a: ScriptLoadArgs): Record<string, unknown> {
-  const o = {
+  const out: Record<string, unknown> = defined({
     vus: a.vus,
     duration: a.durationMs === undefined ? undefined : `${a.durationMs}ms`,
     iterations: a.iterations,
     stages: a.stages?.map((s) => ({ duration: `${s.durationMs}ms`, target: s.target })),
-  };
-  const out: Record<string, unknown> = {};
-  for (const key of ["vus", "duration", "iterations", "stages"] as const) {
-    if (o[key] !== undefined) out[key] = o[key];
-  }
+  });
   if (Object.keys(out).length === 0) return out;
   // As k6's flags do: they replace the scenarios, and a shape given drops the file's other shapes.
   out.scenarios = undefined;
-  if (o.stages !== undefined) out.duration ??= undefined, out.iterations ??= undefined;
-  if (o.duration !== undefined || o.iterations !== undefined) out.stages ??= undefined;
+  if (out.stages !== undefined) out.duration ??= undefined, out.iterations ??= undefined;
+  if (out.duration !== undefined || out.iterations !== undefined) out.stages ??= undefined;
   return out;
 }
 

@@ -293,20 +293,16 @@ function k6EnvOptions(): Record<string, unknown> {
 }
 
 /** The flags k6 reads from a variable too (`K6_` and the flag's name; `--tag`'s is K6_TAGS, `--vus` K6_VUS). */
-const K6_ENV_FLAGS: Record<string, string> = Object.fromEntries(
-  ("concurrency=VUS duration iterations stages tag=TAGS no-thresholds quiet no-summary summary-export " +
-    "summary-trend-stats summary-mode http-debug out").split(" ").map((f) => f.split("=")).map((
-      [long, name],
-    ) => [long, `K6_${name ?? long.toUpperCase().replaceAll("-", "_")}`]),
-);
+const K6_ENV_FLAGS = ("concurrency=VUS duration iterations stages tag=TAGS no-thresholds quiet no-summary " +
+  "summary-export summary-trend-stats summary-mode http-debug out").split(" ").map((f) => f.split("="));
 
 /**
  * A k6 script's flags not on the command line taken from k6's variables of them, as k6 reads them under its
  * command line: `K6_TAGS=env:ci,team:web` is `--tag env=ci --tag team=web`, `K6_OUT=a,b` two `--out`.
  */
 export function withK6EnvFlags(raw: RawArgs, specs: FlagSpec[]): void {
-  for (const [long, name] of Object.entries(K6_ENV_FLAGS)) {
-    const value = Deno.env.get(name)?.trim();
+  for (const [long, own] of K6_ENV_FLAGS) {
+    const name = `K6_${own ?? long.toUpperCase().replaceAll("-", "_")}`, value = Deno.env.get(name)?.trim();
     if (!value || raw.values.has(long)) continue;
     const spec = specs.find((s) => s.long === long)!;
     if (spec.takesValue || spec.optionalValue) {

@@ -301,8 +301,8 @@ function memberReferenceProblem(node: Node, parent: Node, bindings: Map<string, 
     return `${name}[...] picks a member of ${b!.module} by a name computed as it runs: loadlab awaits only ` +
       `calls written as ${name}.${[...calls][0]}(...)`;
   }
-  // `ns.default` of `import * as ns` is the whole module again: its calls would go unawaited.
-  if (b!.name === "*" && key === "default") {
+  // `ns.default` of `import * as ns` of a k6 module is the whole module again: its calls would go unawaited.
+  if (b!.name === "*" && key === "default" && b!.calls === undefined) {
     return `${name}.default is ${b!.module} itself, whose calls loadlab awaits only when ` +
       `written as ${name}.${[...calls][0]}(...): drop the .default`;
   }
