@@ -225,7 +225,7 @@ export default function () {
     assertEquals(results.runs[0].requests, 10, text);
   }));
 
-Deno.test("a CommonJS k6 script runs as k6 runs it: require() of k6 modules, options and default on exports", () =>
+Deno.test("a CommonJS k6 script runs as k6 runs it: require() of k6 modules, exports.options, module.exports", () =>
   withTarget(async (url) => {
     const { code, text, results } = await runK6Text(
       `const http = require("k6/http");
@@ -241,4 +241,13 @@ module.exports.default = function () {
     );
     assertEquals(code, 0, text);
     assertEquals(results.runs[0].requests, 3, text);
+    const whole = await runK6Text(
+      `const http = require("k6/http");
+const options = { iterations: 2 };
+module.exports = { options, default() { http.get(__ENV.BASE + "/json"); } };
+`,
+      null,
+      ["-e", `BASE=${url}`],
+    );
+    assertEquals([whole.code, whole.results?.runs[0].requests], [0, 2], whole.text);
   }));

@@ -57,7 +57,8 @@ export function asModule(source: string, file: string): string {
 
 /**
  * k6's CommonJS at the top level, each on its line: `const x = require("m")` (or `{ a, b: c }`) an import,
- * `exports.name = v` and `module.exports.name = v` an export (`default`: the default export).
+ * `exports.name = v`, `module.exports.name = v` and each plain key of `module.exports = {...}` an export
+ * (`default`: the default export).
  */
 function fromCommonJs(source: string): string {
   const ast = /\b(require|exports)\b/.test(source) ? parseOrNull(source) : null;
@@ -81,6 +82,19 @@ function fromCommonJs(source: string): string {
       const name = to.property.name;
       const text = name === "default" ? "export default " : `export const ${name} = `;
       edits.push({ start: s.start, end: s.expression.right.start, text });
+    }
+    // `module.exports = { options, default() {...} }`: each plain key exported after it (a name kept as it is).
+    const props: Node[] | false = to?.object?.name === "module" && to.property.name === "exports" &&
+      s.expression.right.type === "ObjectExpression" && s.expression.right.properties;
+    const keyOf = (p: Node) => p.computed ? undefined : p.key?.name ?? p.key?.value;
+    if (props && props.every((p) => keyOf(p) !== undefined)) {
+      edits.push({ start: s.start, end: s.expression.right.start, text: "const __k6_cjs = " });
+      const out = props.map((p) => {
+        const k = keyOf(p);
+        if (k === "default") return "export default __k6_cjs.default;";
+        return p.value?.name === k ? `export { ${k} };` : `export const ${k} = __k6_cjs.${k};`;
+      });
+      edits.push({ start: s.end, end: s.end, text: ` ${out.join(" ")}` });
     }
   }
   return applyEdits(source, edits);
