@@ -72,7 +72,7 @@ export function planAsync(ast: Node, imported: Map<string, Binding>): AsyncPlan 
     changed = false;
     for (const path of calls) {
       const call = path[path.length - 1];
-      const array = isArrayCall(call) && asyncCallback(call.arguments[0]);
+      const array = isArrayCall(call) && asyncCallback(callbackOf(call));
       const method = call.callee.type === "MemberExpression" && !call.callee.computed &&
         asyncMethods.has(call.callee.property.name);
       if (!(array || method || isApiCall(call, bindings) || isNamedCall(call, asyncNames))) continue;
@@ -164,8 +164,16 @@ function classOf(callee: Node, bindings: Map<string, Binding>): Binding | null {
 
 function isArrayCall(call: Node): boolean {
   const c = call.callee;
-  return c.type === "MemberExpression" && !c.computed && ARRAY_METHODS.has(c.property.name);
+  return c.type === "MemberExpression" && !c.computed &&
+    (ARRAY_METHODS.has(c.property.name) || isArrayFrom(call));
 }
+
+/** The callback of an array call: `Array.from(xs, fn)`'s second argument, the others' first. */
+export const callbackOf = (call: Node): Node | undefined => call.arguments[isArrayFrom(call) ? 1 : 0];
+
+export const isArrayFrom = (call: Node) =>
+  call.callee.type === "MemberExpression" && call.callee.object.name === "Array" &&
+  call.callee.property.name === "from";
 
 export function isApiCall(call: Node, bindings: Map<string, Binding>): boolean {
   return apiOf(call.callee, bindings) !== null;
@@ -235,7 +243,7 @@ function placeProblem(fn: Node, above: Node[], bindings: Map<string, Binding>): 
 function callbackProblem(fn: Node, call: Node, bindings: Map<string, Binding>): string | null {
   const api = apiOf(call.callee, bindings);
   if (api === "k6.group" && call.arguments[1] === fn) return null;
-  if (isArrayCall(call) && call.arguments[0] === fn) return null;
+  if (isArrayCall(call) && callbackOf(call) === fn) return null;
   const callee = calleeName(call);
   if (callee === "check") return "a check function that sends requests (checks are judged synchronously)";
   return `a callback that sends requests is handed to ${callee}(): loadlab cannot await where it is called`;
@@ -269,7 +277,7 @@ function isPlainUse(id: Node, parent: Node, bindings: Map<string, Binding>): boo
   switch (parent?.type) {
     case "CallExpression":
       if (parent.callee === id) return true;
-      return (isArrayCall(parent) && parent.arguments[0] === id) ||
+      return (isArrayCall(parent) && callbackOf(parent) === id) ||
         (apiOf(parent.callee, bindings) === "k6.group" && parent.arguments[1] === id);
     case "FunctionDeclaration":
     case "FunctionExpression":

@@ -7,7 +7,7 @@
 import * as acorn from "acorn";
 import { stripTypeScriptTypes } from "node:module";
 import * as walk from "acorn-walk";
-import { type Binding, type Node, planAsync } from "./async.ts";
+import { type Binding, isArrayFrom, type Node, planAsync } from "./async.ts";
 import { contextEdits, importsMetrics, RESUMING_AWAIT, storageReason } from "./context.ts";
 import { jslibOf, K6_REFUSED, moduleUrl, PAGE_CALLS, RUNTIME_URL } from "./modules.ts";
 import { type Edit, exportEdits } from "./exports.ts";
@@ -297,10 +297,12 @@ function awaitEdits(call: Node, array: boolean, opener: string, edits: Edit[]): 
     edits.push({ start: call.end, end: call.end, text: ")" });
     return;
   }
-  const method = call.callee.property.name;
+  // `Array.from(xs, fn)` is a map of the array it makes: `__k6.array("map", Array.from(xs), fn)`.
+  const from = isArrayFrom(call), method = from ? "map" : call.callee.property.name;
   const open = `${opener}__k6.array(${JSON.stringify(method)}, `;
   edits.push({ start: call.start, end: call.start, text: open, rank: call.end });
-  edits.push({ start: call.callee.object.end, end: call.arguments[0].start, text: ", " });
+  if (from) edits.push({ start: call.arguments[0].end, end: call.arguments[1].start, text: "), " });
+  else edits.push({ start: call.callee.object.end, end: call.arguments[0].start, text: ", " });
   edits.push({ start: call.end, end: call.end, text: ")" });
 }
 

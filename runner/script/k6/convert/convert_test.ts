@@ -50,6 +50,15 @@ export default () => {
   );
   // The check's own callback sends nothing: left as it is.
   ok(code.includes(`check(codes, { "all 200": (c) => c.every((x) => x === 200) });`), code);
+  // Array.from's mapping function: a map over the array it makes.
+  const from = body(convert(`import http from "k6/http";
+export default () => Array.from({ length: 2 }, (_, i) => http.get("http://h/" + i));`));
+  ok(
+    from.includes(
+      `${A}__k6.array("map", Array.from({ length: 2 }), async (_, i) => ${A}http.get("http://h/" + i))))`,
+    ),
+    from,
+  );
 });
 
 Deno.test("every line keeps its number, also where a replaced span broke lines", () => {
