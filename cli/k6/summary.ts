@@ -184,7 +184,7 @@ export async function showK6Summaries(
   }
 }
 
-/** As k6 logs it, whatever handleSummary printed (or none): a CI log names the metrics whose thresholds failed. */
+/** As k6 logs it, whatever handleSummary printed (or none): the metrics whose thresholds failed. */
 export function sayCrossedThresholds({ runs }: K6Summaries): void {
   const crossed = crossedMetrics(runs.map((r) => r.data));
   if (crossed.length > 0) {

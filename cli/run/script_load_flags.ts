@@ -113,11 +113,9 @@ export interface K6Flags {
   noSummary?: boolean;
   summaryExport?: string;
   summaryTrendStats?: string[];
-  /** `--http-debug[=full]`: `headers` bare. */
   httpDebug?: "headers" | "full";
-  /** `--out json=FILE`. */
+  /** `--out json=FILE`'s file. */
   jsonOut?: string;
-  /** `--config FILE`: its options, under the script's own. */
   config?: Record<string, unknown>;
 }
 
@@ -292,7 +290,7 @@ function k6EnvOptions(): Record<string, unknown> {
   return out;
 }
 
-/** The flags k6 reads from a variable too (`K6_` and the flag's name; `--tag`'s is K6_TAGS, `--vus` K6_VUS). */
+/** The flags k6 reads from a variable too: `K6_` and the flag's name (`--tag`: K6_TAGS, `--vus`: K6_VUS). */
 const K6_ENV_FLAGS = ("concurrency=VUS duration iterations stages tag=TAGS no-thresholds quiet no-summary " +
   "summary-export summary-trend-stats summary-mode http-debug out").split(" ").map((f) => f.split("="));
 

@@ -19,7 +19,7 @@ export function asyncCallsOf(b: Binding): ReadonlySet<string> | undefined {
 interface AsyncPlan {
   awaited: Node[];
   asyncNames: ReadonlySet<string>;
-  /** Names of methods that became async: every call `x.name(...)` is awaited (`.name` in a module's calls). */
+  /** Names of methods made async: every call `x.name(...)` is awaited (`.name` in a module's calls). */
   asyncMethods: ReadonlySet<string>;
   /** Where `async` goes before a method written `name() {}`: its name's start. */
   asyncAt: ReadonlyMap<Node, number>;
@@ -97,7 +97,7 @@ export function planAsync(ast: Node, imported: Map<string, Binding>): AsyncPlan 
 
 /**
  * Each function that is a method named by a plain key (`get() {}`, `get: () => {}`, a class's), its property
- * or definition; not a getter, setter or constructor, nor one of an object handed to a call (called elsewhere).
+ * or definition; not a getter, setter or constructor, nor one of an object handed to a call.
  */
 function methodsOf(functions: Node[][]): Map<Node, Node> {
   const out = new Map<Node, Node>();

@@ -83,7 +83,7 @@ function fromCommonJs(source: string): string {
       const text = name === "default" ? "export default " : `export const ${name} = `;
       edits.push({ start: s.start, end: s.expression.right.start, text });
     }
-    // `module.exports = { options, default() {...} }`: each plain key exported after it (a name kept as it is).
+    // `module.exports = { options, default() {} }`: each plain key exported after it (a name kept as it is).
     const props: Node[] | false = to?.object?.name === "module" && to.property.name === "exports" &&
       s.expression.right.type === "ObjectExpression" && s.expression.right.properties;
     const keyOf = (p: Node) => p.computed ? undefined : p.key?.name ?? p.key?.value;
@@ -215,7 +215,7 @@ function libraryExports(ast: Node, problems: Array<{ pos: number; why: string }>
   return out;
 }
 
-/** Whether the script calls `.html(...)`, `.clickLink(...)` or `.submitForm(...)`: it loads the HTML parser. */
+/** Whether the script calls `.html(`, `.clickLink(` or `.submitForm(`: it loads the HTML parser. */
 function parsesHtml(ast: Node): boolean {
   let found = false;
   walk.simple(ast, {
