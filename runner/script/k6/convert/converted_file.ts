@@ -12,7 +12,7 @@ import { RUNTIME_URL } from "./modules.ts";
 import { parseOrNull } from "./refusals.ts";
 
 /** Bumped when the conversion changes, so older cached conversions are not reused. */
-const CONVERSION_VERSION = "16";
+const CONVERSION_VERSION = "17";
 
 /** loadlab's cache folder of `kind`'s conversions (`$XDG_CACHE_HOME/loadlab/KIND`, else `~/.cache/...`). */
 export function k6CacheDir(kind = "k6"): string {
