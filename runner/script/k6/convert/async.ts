@@ -55,6 +55,8 @@ function enclosing(path: Node[]): Node | null {
   return null;
 }
 
+const PROMISE = new Set(["then", "catch", "finally"]);
+
 export function planAsync(ast: Node, imported: Map<string, Binding>): AsyncPlan {
   const bindings = withInstances(ast, imported);
   const { calls, functions, identifiers } = collect(ast);
@@ -71,7 +73,11 @@ export function planAsync(ast: Node, imported: Map<string, Binding>): AsyncPlan 
   for (let changed = true; changed;) {
     changed = false;
     for (const path of calls) {
-      const call = path[path.length - 1];
+      const call = path[path.length - 1], chained = path[path.length - 2];
+      // A promise the script chains on itself (`.then`, `.catch`, `.finally`) stays a promise, as in k6.
+      if (
+        chained?.type === "MemberExpression" && chained.object === call && PROMISE.has(chained.property.name)
+      ) continue;
       const array = isArrayCall(call) && asyncCallback(callbackOf(call));
       const method = call.callee.type === "MemberExpression" && !call.callee.computed &&
         asyncMethods.has(call.callee.property.name);

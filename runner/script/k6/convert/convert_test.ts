@@ -50,6 +50,15 @@ export default () => {
   );
   // The check's own callback sends nothing: left as it is.
   ok(code.includes(`check(codes, { "all 200": (c) => c.every((x) => x === 200) });`), code);
+  // A promise the script chains on (`.then`) is its own: not awaited, its callback left as it is.
+  const chained = body(convert(`import http from "k6/http";
+export default async () => {
+  const ids = await Promise.all([1, 2].map((n) => http.asyncRequest("GET", "http://h/" + n).then((r) => r.status)));
+};`));
+  ok(
+    chained.includes(`[1, 2].map((n) => http.asyncRequest("GET", "http://h/" + n).then((r) => r.status))`),
+    chained,
+  );
   // Array.from's mapping function: a map over the array it makes.
   const from = body(convert(`import http from "k6/http";
 export default () => Array.from({ length: 2 }, (_, i) => http.get("http://h/" + i));`));
