@@ -3,7 +3,7 @@
  * `loadlab convert k6 script.js` or `convert locust locustfile.py [-o session.js]`: the session loadlab runs.
  */
 import { basename, dirname, resolve } from "node:path";
-import { convertK6, K6ConvertError, withoutTypes } from "../runner/script/k6/convert/convert.ts";
+import { asModule, convertK6, K6ConvertError } from "../runner/script/k6/convert/convert.ts";
 import { convertLocust, LocustConvertError } from "../runner/script/locust/convert.ts";
 import { flag, flagsOf, type FlagTable, helpOf, tokenize } from "./argv.ts";
 import { runCommand } from "./command_errors.ts";
@@ -52,7 +52,7 @@ export function runConvertCommand(argv: string[]): Promise<number> {
     let code: string;
     try {
       code = kind === "k6"
-        ? convertK6(withoutTypes(text, path), basename(path), dirname(path), true).code
+        ? convertK6(asModule(text, path), basename(path), dirname(path), true).code
         : convertLocust(text, basename(path)).code;
     } catch (err) {
       if (err instanceof K6ConvertError || err instanceof LocustConvertError) {

@@ -75,7 +75,7 @@ async function runLoaded(config: AttackConfig, hooks: AttackHooks): Promise<RunR
   const rules = (hooks.abortOn ?? []).filter((r) =>
     r.threshold.run === undefined || r.threshold.run === name
   );
-  // A k6 script's abortOnFail on its custom metrics, judged on the same intervals.
+  // A k6 script's abortOnFail, on its custom metrics and the run's, judged on k6's tick.
   const scriptJudge = config.script ? (await import("./script/k6/metrics_channel.ts")).k6LiveJudge() : null;
   const abort = abortOnFail(rules, config.intervalMs, plannedMs, scriptJudge);
   // The measured run's start on the wall clock, known once the workers are told when to start.
@@ -265,7 +265,7 @@ function abortOnFail(
   rules: AbortRule[],
   intervalMs: number,
   plannedMs: number,
-  scriptJudge: ((nowMs: number) => AbortedBy | null) | null,
+  scriptJudge: ((nowMs: number, builtIn: AbortedBy | null) => AbortedBy | null) | null,
 ) {
   const controller = new AbortController();
   const watch = rules.length > 0 ? new AbortWatch(rules, intervalMs) : null;
@@ -276,7 +276,8 @@ function abortOnFail(
     onInterval: watch === null && scriptJudge === null ? undefined : (delta: Readonly<IntervalDelta>) => {
       // A late sample's few responses belong to an interval already judged: they are in the results.
       if (!running || delta.late || state.abortedBy !== null) return;
-      const failed = watch?.add(delta) ?? scriptJudge?.((delta.index + 1) * intervalMs) ?? null;
+      const builtIn = watch?.add(delta) ?? null;
+      const failed = scriptJudge === null ? builtIn : scriptJudge((delta.index + 1) * intervalMs, builtIn);
       if (failed === null || failed.atSec * 1000 >= plannedMs) return;
       state.abortedBy = failed;
       controller.abort();

@@ -7,7 +7,7 @@
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { withTarget } from "./helpers.ts";
-import { runK6Fixture as runIn } from "./k6_run.ts";
+import { runK6Fixture as runIn, runK6Text } from "./k6_run.ts";
 import { EPOLL_TLS_BLOCKER, withTlsTarget } from "./tls_fixtures.ts";
 
 Deno.test("abortOnFail on a custom Rate stops the run live, after its delayAbortEval", () =>
@@ -32,6 +32,27 @@ Deno.test("abortOnFail on a custom Rate stops the run live, after its delayAbort
       "rate<=0.05": { ok: false },
     });
     ok(m.check_failure_rate.values.passes > 0, JSON.stringify(m.check_failure_rate));
+  }));
+
+Deno.test("abortOnFail on a built-in metric is judged on k6's 2 s tick too: after a 3 s delay, at 4 s", () =>
+  withTarget(async (url) => {
+    const { code, text, results } = await runK6Text(
+      `import http from "k6/http";
+import { sleep } from "k6";
+export const options = {
+  vus: 1,
+  duration: "20s",
+  thresholds: { http_req_failed: [{ threshold: "rate<0.1", abortOnFail: true, delayAbortEval: "3s" }] },
+};
+export default function () { http.get("${url}/missing"); sleep(0.1); }
+`,
+      null,
+    );
+    assertEquals(code, 99, text);
+    const { abortedBy } = results.runs[0];
+    assertEquals(abortedBy.threshold, "http_req_failed: rate<0.1", text);
+    // The first tick past the delay; a later one only if the cores held the first samples back.
+    ok(abortedBy.atSec >= 4 && abortedBy.atSec % 2 === 0 && abortedBy.atSec < 15, JSON.stringify(abortedBy));
   }));
 
 Deno.test("res.ocsp over plain HTTP is k6's empty answer; k6/http's OCSP and TLS names", () =>

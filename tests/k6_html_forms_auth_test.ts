@@ -10,6 +10,8 @@ import { deepStrictEqual as assertEquals, rejects } from "node:assert/strict";
 import { digestAuthResponse } from "../bench/httpbin_digest.ts";
 import { request } from "../runner/script/k6/http.ts";
 import { convertK6 } from "../runner/script/k6/convert/convert.ts";
+import { withTarget } from "./helpers.ts";
+import { runK6Text } from "./k6_run.ts";
 
 const fixture = new URL("./fixtures/k6/html_forms_auth.js", import.meta.url).pathname;
 const PAGE = "<html><head><title>Shop</title></head><body><a href='/cart'>Cart</a><a href='/shop'>Shop</a>" +
@@ -112,3 +114,31 @@ Deno.test("k6/html's data() reads data- attributes as k6 does: numbers and JSON 
   assertEquals(a.data(), { id: 2, userName: "ann", flags: { x: 1 } });
   assertEquals(doc.find("p").data("id"), undefined);
 });
+
+Deno.test("k6's res.clickLink and res.submitForm send what k6 v1.8.1 sends, awaited as requests", () =>
+  withTarget(async (url) => {
+    const page = `<a href="/json">n</a><form action="/echo" method="post"><input name="user" value="ann">
+<input type="hidden" name="csrf" value="t"><input type="checkbox" name="bare" checked>
+<input type="checkbox" name="on" checked="checked"><input type="submit" name="go" value="Go"></form>
+<form id="q" action="/json"><input name="q" value="k6"></form>`;
+    const run = await runK6Text(
+      `import http from "k6/http";
+import { check } from "k6";
+export const options = { iterations: 2, thresholds: { checks: ["rate==1"], http_reqs: ["count==8"] } };
+const PAGE = ${JSON.stringify(page)};
+export default function () {
+  const res = http.post("${url}/echo", PAGE, { headers: { "Content-Type": "text/html" } });
+  const link = res.clickLink();
+  const sent = res.submitForm({ fields: { user: "bob", extra: "1" } });
+  const query = res.submitForm({ formSelector: "#q", fields: { q: "load" } });
+  check(null, {
+    link: () => link.url === "${url}/json" && link.status === 200,
+    form: () => sent.body === "csrf=t&extra=1&go=Go&on=on&user=bob",
+    query: () => query.url === "${url}/json?q=load" && query.request.method === "GET",
+  });
+}
+`,
+      null,
+    );
+    assertEquals(run.code, 0, run.text);
+  }));

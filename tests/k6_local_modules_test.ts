@@ -224,3 +224,65 @@ export default function () {}
     const thrown = await runK6Text("someUndefinedVar\n", url, flags);
     assertEquals(thrown.code, 107, thrown.text);
   }));
+
+Deno.test("methods that send requests are awaited: an object's, a class's, a module's client object", () =>
+  withTarget(async (url) => {
+    const { code, text, results } = await runK6Text(
+      `import http from "k6/http";
+import { check } from "k6";
+import client from "./lib/client.js";
+import * as clientModule from "./lib/client.js";
+class Pages {
+  constructor(base) { this.base = base; }
+  home() { return http.get(this.base + "/json"); }
+  static status(res) { return res.status; }
+  async twice() { this.home(); return this.home(); }
+}
+const api = { ping: (base) => http.get(base + "/"), run(base) { return this.ping(base); } };
+export const options = { iterations: 2, thresholds: { checks: ["rate==1"], http_reqs: ["count==10"] } };
+export default function () {
+  const pages = new Pages(__ENV.BASE);
+  const got = [Pages.status(pages.home()), api.run(__ENV.BASE).status, client(__ENV.BASE).get("/json").status];
+  check(got, { "all answered": (g) => g.join() === "200,200,200", "default": () => clientModule.default === client });
+  pages.twice();
+}
+`,
+      null,
+      ["-e", `BASE=${url}`],
+      {
+        files: {
+          "lib/client.js":
+            `import http from "k6/http";\nexport default (base) => ({ get: (p) => http.get(base + p) });\n`,
+        },
+      },
+    );
+    assertEquals(code, 0, text);
+    assertEquals(results.runs[0].requests, 10, text);
+  }));
+
+Deno.test("a CommonJS k6 script runs as k6 runs it: require() of k6 modules, exports.options, module.exports", () =>
+  withTarget(async (url) => {
+    const { code, text, results } = await runK6Text(
+      `const http = require("k6/http");
+const { check: expect, sleep } = require("k6");
+exports.options = { iterations: 3, thresholds: { checks: ["rate==1"] } };
+module.exports.default = function () {
+  expect(http.get(__ENV.BASE + "/json"), { ok: (r) => r.status === 200 });
+  sleep(0.01);
+};
+`,
+      null,
+      ["-e", `BASE=${url}`],
+    );
+    assertEquals(code, 0, text);
+    assertEquals(results.runs[0].requests, 3, text);
+    const whole = await runK6Text(
+      `const http = require("k6/http");
+const options = { iterations: 2 };
+module.exports = { options, default() { http.get(__ENV.BASE + "/json"); } };
+`,
+      null,
+      ["-e", `BASE=${url}`],
+    );
+    assertEquals([whole.code, whole.results?.runs[0].requests], [0, 2], whole.text);
+  }));

@@ -155,3 +155,34 @@ export default function () {
   assertEquals([m.checks.passes, m.checks.fails], [4, 0]);
   ok(/from onclose/.test(text), text);
 });
+
+Deno.test("k6/websockets: the jar param's cookies for the URL go with the handshake, as k6's", async () => {
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
+    const cookie = req.headers.get("cookie") ?? "none", { socket, response } = Deno.upgradeWebSocket(req);
+    socket.onopen = () => socket.send(cookie);
+    return response;
+  });
+  try {
+    const at = `127.0.0.1:${server.addr.port}`;
+    const { code, text, dir } = await runK6Text(
+      `import http from "k6/http";
+import { WebSocket } from "k6/websockets";
+import { check } from "k6";
+export const options = { iterations: 2, thresholds: { checks: ["rate==1"] } };
+export default function () {
+  const jar = new http.CookieJar();
+  jar.set("http://${at}/", "session", "s1");
+  const ws = new WebSocket("ws://${at}/chat", null, { jar });
+  ws.onmessage = (e) => { check(e.data, { "jar's cookie sent": (d) => d === "session=s1" }); ws.close(); };
+}
+`,
+      null,
+      ["--summary-export", "export.json"],
+    );
+    assertEquals(code, 0, text);
+    const m = JSON.parse(Deno.readTextFileSync(`${dir}/export.json`)).metrics;
+    assertEquals([m.checks.passes, m.checks.fails], [2, 0], text);
+  } finally {
+    await server.shutdown();
+  }
+});

@@ -5,6 +5,7 @@
  * and k6 v1's summary. Against the built-in target; each load bounded in time and count.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { existsSync } from "node:fs";
 import { withTarget } from "./helpers.ts";
 import { runK6Text } from "./k6_run.ts";
 import { testPool } from "./fixtures/test_pool.ts";
@@ -617,6 +618,57 @@ export default function () {
     ok(refused.stderr.includes("K6_RPS"), refused.text);
     assertEquals(refused.results, null, refused.text);
   }));
+
+pool.test("k6's variables of its flags act as the flags: K6_TAGS, K6_OUT, K6_SUMMARY_EXPORT, K6_NO_SUMMARY", () =>
+  withTarget(async (url) => {
+    const script = `import http from "k6/http";
+export const options = { iterations: 2, thresholds: { "http_reqs{env:ci}": ["count==2"] } };
+export default function () { http.get("${url}/json"); }
+`;
+    const env = {
+      K6_TAGS: "env:ci,team:web",
+      K6_OUT: "json=points.ndjson",
+      K6_SUMMARY_EXPORT: "export.json",
+    };
+    const run = await runK6Text(script, null, [], { env });
+    assertEquals(run.code, 0, run.text);
+    ok(/http_reqs\{env:ci\}\n\s+✓ 'count==2'/.test(run.stdout), run.stdout);
+    const exported = JSON.parse(Deno.readTextFileSync(`${run.dir}/export.json`));
+    assertEquals(exported.metrics.http_reqs.count, 2);
+    const points = Deno.readTextFileSync(`${run.dir}/points.ndjson`).split("\n").filter((l) =>
+      l.includes('"Point"')
+    )
+      .map((l) => JSON.parse(l)).filter((p) => p.metric === "http_reqs");
+    assertEquals(points.map((p) => [p.data.tags.env, p.data.tags.team]), [["ci", "web"], ["ci", "web"]]);
+    const quiet = await runK6Text(script, null, [], {
+      env: { K6_NO_SUMMARY: "true", K6_SUMMARY_EXPORT: "e.json" },
+    });
+    assertEquals(quiet.code, 99, quiet.text);
+    ok(!quiet.stdout.includes("THRESHOLDS") && quiet.stderr.includes("have been crossed"), quiet.text);
+    ok(!existsSync(`${quiet.dir}/e.json`), quiet.text);
+  }));
+
+pool.test("an iteration's __ENV is fresh, as k6 activates a VU: init code's writes reach setup() only", async () => {
+  const run = await runK6Text(
+    `import { check } from "k6";
+__ENV.REGION = __ENV.REGION || "eu";
+export const options = {
+  scenarios: { s: { executor: "shared-iterations", iterations: 2, env: { PLAN: "b" } } },
+  thresholds: { checks: ["rate==1"] },
+};
+export function setup() { return __ENV.REGION; }
+export default function (region) {
+  check(region, {
+    "setup saw init's write": (r) => r === "eu",
+    "fresh in the iteration": () => __ENV.REGION === undefined && __ENV.TOKEN === "abc" && __ENV.PLAN === "b",
+  });
+}
+`,
+    null,
+    ["-e", "TOKEN=abc"],
+  );
+  assertEquals(run.code, 0, run.text);
+});
 
 pool.test("k6's load flags replace the script's scenarios: the default function runs, not a scenario's exec", () =>
   withTarget(async (url) => {

@@ -23,8 +23,6 @@ import { listenForTestFail, TEST_ABORTED } from "../../runner/script/k6/test_abo
 import { NO_DEFAULT } from "../../runner/script/k6/runtime.ts";
 import { type IsolateOptions, passToIsolates } from "../../runner/script/k6/isolate_flags.ts";
 import { DOES_NOT_LOAD } from "../../runner/script/module.ts";
-import { parseDurationMs } from "../flag_values.ts";
-import { parseStages } from "../attack/schedules.ts";
 
 /** The experiment (JSON text) of k6 script `source`, and where its fields came from in `options`. */
 export async function k6ExperimentText(
@@ -56,7 +54,8 @@ export async function k6ExperimentText(
       : undefined;
     throw new UsageError(err.message, { cause: err, ...defined({ exitCode }) });
   });
-  const load = overridesOf(withK6Env(overrides));
+  refuseUnreadK6Env();
+  const load = overridesOf(overrides);
   // As k6's: a load the flags give replaces the scenarios, whose VUs then run the default function.
   if ("scenarios" in load && module.options?.scenarios !== undefined) passToIsolates({ flagsLoad: true });
   const options = withK6Flags({ ...(module.options ?? {}), ...load }, overrides.k6);
@@ -109,60 +108,32 @@ function overHttp2(loads: Record<string, Record<string, unknown>>, url: string) 
   return Object.fromEntries(Object.entries(loads).map(([name, load]) => [name, { protocol, ...load }]));
 }
 
-/**
- * The load flags with k6's environment variables under them (`K6_VUS`, `K6_DURATION`, `K6_ITERATIONS`,
- * `K6_STAGES`): k6 reads them over the script's options and under its command line, field by field.
- */
-function withK6Env(a: ScriptLoadArgs): ScriptLoadArgs {
-  const text = (name: string) => Deno.env.get(name)?.trim() || undefined;
-  const unread = K6_ENV_UNREAD.map((name) => `K6_${name}`).filter((name) => text(name) !== undefined);
-  if (unread.length > 0) {
-    throw new UsageError(
-      `${unread.join(", ")}: k6 reads these as options; loadlab takes them from the script's options or ` +
-        "its flags only: set them there, or unset the variables",
-      { exitCode: K6_EXIT.invalidConfig },
-    );
-  }
-  const whole = (name: string) => {
-    const value = text(name);
-    if (value === undefined) return undefined;
-    if (!/^\d+$/.test(value)) throw new UsageError(`${name}="${value}": a whole number, e.g. ${name}=10`);
-    return Number(value);
-  };
-  const duration = text("K6_DURATION"), stages = text("K6_STAGES");
-  return {
-    ...a,
-    vus: a.vus ?? whole("K6_VUS"),
-    iterations: a.iterations ?? whole("K6_ITERATIONS"),
-    durationMs: a.durationMs ??
-      (duration === undefined ? undefined : parseDurationMs(duration, "K6_DURATION")),
-    stages: a.stages ?? (stages === undefined ? undefined : parseStages(stages, "K6_STAGES")),
-  };
-}
-
 /** k6's options it reads from `K6_*` variables that loadlab does not (each would change a run unseen). */
-const K6_ENV_UNREAD =
-  ("NO_VU_CONNECTION_REUSE SYSTEM_TAGS NO_SETUP NO_TEARDOWN SUMMARY_EXPORT OUT HTTP_DEBUG " +
-    "NO_SUMMARY RPS LOCAL_IPS DNS BLACKLIST_IPS BLOCK_HOSTNAMES PAUSED HOSTS TAGS THRESHOLDS TLSAUTH").split(
-      " ",
-    );
+function refuseUnreadK6Env(): void {
+  const unread = ("NO_VU_CONNECTION_REUSE SYSTEM_TAGS NO_SETUP NO_TEARDOWN RPS LOCAL_IPS DNS BLACKLIST_IPS " +
+    "BLOCK_HOSTNAMES PAUSED HOSTS THRESHOLDS TLSAUTH").split(" ").map((name) => `K6_${name}`)
+    .filter((name) => Deno.env.get(name)?.trim());
+  if (unread.length === 0) return;
+  throw new UsageError(
+    `${unread.join(", ")}: k6 reads these as options; loadlab takes them from the script's options or ` +
+      "its flags only: set them there, or unset the variables",
+    { exitCode: K6_EXIT.invalidConfig },
+  );
+}
 
 /** k6's flags over `options`: a flag of the load replaces the load's shortcuts and scenarios. */
 function overridesOf(a: ScriptLoadArgs): Record<string, unknown> {
-  const o = {
+  const out: Record<string, unknown> = defined({
     vus: a.vus,
     duration: a.durationMs === undefined ? undefined : `${a.durationMs}ms`,
     iterations: a.iterations,
     stages: a.stages?.map((s) => ({ duration: `${s.durationMs}ms`, target: s.target })),
-  };
-  const out: Record<string, unknown> = Object.fromEntries(
-    Object.entries(o).filter(([, v]) => v !== undefined),
-  );
+  });
   if (Object.keys(out).length === 0) return out;
   // As k6's flags do: they replace the scenarios, and a shape given drops the file's other shapes.
   out.scenarios = undefined;
-  if (o.stages !== undefined) out.duration ??= undefined, out.iterations ??= undefined;
-  if (o.duration !== undefined || o.iterations !== undefined) out.stages ??= undefined;
+  if (out.stages !== undefined) out.duration ??= undefined, out.iterations ??= undefined;
+  if (out.duration !== undefined || out.iterations !== undefined) out.stages ??= undefined;
   return out;
 }
 

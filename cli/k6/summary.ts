@@ -182,8 +182,11 @@ export async function showK6Summaries(
     }
     await writeSummaryOutputs(written, ownFiles);
   }
+}
+
+/** As k6 logs it, whatever handleSummary printed (or none): the metrics whose thresholds failed. */
+export function sayCrossedThresholds({ runs }: K6Summaries): void {
   const crossed = crossedMetrics(runs.map((r) => r.data));
-  // As k6 logs it, whatever handleSummary printed: a CI log names the metrics whose thresholds failed.
   if (crossed.length > 0) {
     console.error(`loadlab run: thresholds on metrics '${crossed.join(", ")}' have been crossed`);
   }

@@ -29,7 +29,14 @@ import { DASHBOARD_FLAGS, dashboardOptions, type ServeOptions } from "../dashboa
 import { parseMetricsOuts } from "../metrics_out/out_flags.ts";
 import { isMetricsOut, type MetricsOutput } from "../../results/export/metrics_output.ts";
 import { BASELINE_FLAGS, type BaselineArgs, baselineArgs } from "../baseline_flags.ts";
-import { hasLoadFlags, SCRIPT_LOAD_TABLE, type ScriptLoadArgs, scriptLoadArgs } from "./script_load_flags.ts";
+import {
+  hasLoadFlags,
+  SCRIPT_LOAD_TABLE,
+  type ScriptLoadArgs,
+  scriptLoadArgs,
+  withK6EnvFlags,
+} from "./script_load_flags.ts";
+import { isK6File } from "../../runner/script/k6/convert/converted_file.ts";
 
 const RUN_TABLE: FlagTable = [
   flag("--quick", {}, ["apply the file's quick: section (a shorter run of the same shape)"]),
@@ -157,6 +164,7 @@ export function parseRunArgs(given: string[], command = "run", help = RUN_HELP):
   };
   const own = locustOptionSpecs(argv);
   const raw = tokenize(argv, [...SPECS, ...own], hints, command, help);
+  if (raw.positionals.length === 1 && isK6File(resolve(raw.positionals[0]))) withK6EnvFlags(raw, SPECS);
   const flags = new FlagValues(raw, [...SPECS, ...own]);
   // Locust's command line: `-f FILE` (or a .py first), the user classes to run after it, `-H` its host.
   const locust = locustSource(flags, raw.positionals);

@@ -24,6 +24,7 @@ import {
   HANDLE_SUMMARY_TIMEOUT_MS,
   type K6Summaries,
   k6Summaries,
+  sayCrossedThresholds,
   showK6Summaries,
   writeK6SummaryExport,
 } from "../k6/summary.ts";
@@ -131,10 +132,14 @@ async function runRead(
       if (r.setupError) console.error(`loadlab ${command}: ${r.setupError}`);
     }
     const own = [`${outDir}/results.json`, `${outDir}/report.html`];
-    await showK6Summaries(outcome.k6, own, HANDLE_SUMMARY_TIMEOUT_MS, args.summaryMode);
+    // As k6's --no-summary: neither summary nor handleSummary nor --summary-export.
+    const k6 = args.scriptLoad?.k6;
+    if (!k6?.noSummary) await showK6Summaries(outcome.k6, own, HANDLE_SUMMARY_TIMEOUT_MS, args.summaryMode);
+    sayCrossedThresholds(outcome.k6);
+    if (k6?.summaryExport !== undefined && !k6.noSummary) {
+      await writeK6SummaryExport(outcome.k6, k6.summaryExport);
+    }
   }
-  const exportTo = args.scriptLoad?.k6?.summaryExport;
-  if (outcome.k6 && exportTo !== undefined) await writeK6SummaryExport(outcome.k6, exportTo);
   const k6Failed = outcome.k6?.failed ?? 0;
   const gate = baseline && gateAgainstBaseline(baseline, outcome.results, gateWith.failOn);
   const code = await conclude(

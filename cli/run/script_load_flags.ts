@@ -3,7 +3,7 @@
  * A session or k6 script's load from `loadlab run`'s flags, with k6's and Locust's spellings.
  */
 import { defined } from "../../validation/defined.ts";
-import { flag, type FlagTable } from "../argv.ts";
+import { flag, type FlagSpec, type FlagTable, type RawArgs } from "../argv.ts";
 import { OPTION_FLAGS } from "../attack/flags.ts";
 import { defaultText } from "../flag_values.ts";
 import { OPTIONS } from "../../runner/config_fields.ts";
@@ -88,6 +88,7 @@ const K6_ROWS: FlagTable = [
   ]),
   flag("--no-thresholds", {}, ["judge none of the script's thresholds"]),
   flag("-q, --quiet", {}, ["no progress lines while the runs go"]),
+  flag("--no-summary", {}, ["no end-of-test summary, handleSummary or --summary-export"]),
   flag("--summary-export <file>", { example: "summary.json" }, [
     "k6's JSON summary export (its legacy shape) to <file>",
   ]),
@@ -134,23 +135,17 @@ export interface ScriptLoadArgs {
   locust?: LocustFlags;
 }
 
-/** k6's flags beyond the load: each is the k6 option or runtime option of the same name. */
+/** k6's flags beyond the load: each is the k6 option or runtime option of its flag's name (`--tag`: tags). */
 export interface K6Flags {
-  /** `--tag`: k6's `options.tags`, over the script's. */
   tags?: Record<string, string>;
-  /** `--no-thresholds`: the script's `options.thresholds` left out. */
   noThresholds?: boolean;
-  /** `-q`: no progress while the runs go. */
   quiet?: boolean;
-  /** `--summary-export`: k6's legacy JSON summary to this file. */
+  noSummary?: boolean;
   summaryExport?: string;
-  /** `--summary-trend-stats`: k6's `options.summaryTrendStats`. */
   summaryTrendStats?: string[];
-  /** `--http-debug[=full]`: k6's `httpDebug` (`headers` bare). */
   httpDebug?: "headers" | "full";
-  /** `--out json=FILE`: k6's NDJSON of every sample to this file. */
+  /** `--out json=FILE`'s file. */
   jsonOut?: string;
-  /** `--config FILE`: k6's options from a JSON file, under the script's own. */
   config?: Record<string, unknown>;
 }
 
@@ -236,6 +231,7 @@ function k6FlagsOf(flags: FlagValues): K6Flags {
     defined({
       noThresholds: flags.has("no-thresholds") || undefined,
       quiet: flags.has("quiet") || undefined,
+      noSummary: flags.has("no-summary") || undefined,
       summaryExport: flags.path("summary-export"),
     }),
   );
@@ -291,7 +287,7 @@ export function withK6Flags(
   const out = { ...k6?.config, ...options, ...k6EnvOptions() };
   if (k6?.tags !== undefined) out.tags = { ...(out.tags as Record<string, unknown> | undefined), ...k6.tags };
   if (k6?.summaryTrendStats !== undefined) out.summaryTrendStats = k6.summaryTrendStats;
-  if (k6?.noThresholds || /^(1|t|true)$/i.test(Deno.env.get("K6_NO_THRESHOLDS") ?? "")) delete out.thresholds;
+  if (k6?.noThresholds) delete out.thresholds;
   return out;
 }
 
@@ -299,7 +295,7 @@ export function withK6Flags(
 const K6_ENV_OPTIONS =
   ("BATCH BATCH_PER_HOST DISCARD_RESPONSE_BODIES MAX_REDIRECTS USER_AGENT NO_COOKIES_RESET " +
     "THROW MIN_ITERATION_DURATION SETUP_TIMEOUT TEARDOWN_TIMEOUT NO_CONNECTION_REUSE INSECURE_SKIP_TLS_VERIFY " +
-    "TLS_CIPHER_SUITES SUMMARY_TIME_UNIT SUMMARY_TREND_STATS").split(" ");
+    "TLS_CIPHER_SUITES SUMMARY_TIME_UNIT").split(" ");
 const WHOLE = new Set(["BATCH", "BATCH_PER_HOST", "MAX_REDIRECTS"]);
 const YES_NO = /^(NO_|DISCARD|THROW|INSECURE)/;
 
@@ -322,6 +318,27 @@ function k6EnvOptions(): Record<string, unknown> {
     } else out[key] = name.endsWith("S") ? value.split(",").map((s) => s.trim()) : value;
   }
   return out;
+}
+
+/** The flags k6 reads from a variable too: `K6_` and the flag's name (`--tag`: K6_TAGS, `--vus`: K6_VUS). */
+const K6_ENV_FLAGS = ("concurrency=VUS duration iterations stages tag=TAGS no-thresholds quiet no-summary " +
+  "summary-export summary-trend-stats summary-mode http-debug out").split(" ").map((f) => f.split("="));
+
+/**
+ * A k6 script's flags not on the command line taken from k6's variables of them, as k6 reads them under its
+ * command line: `K6_TAGS=env:ci,team:web` is `--tag env=ci --tag team=web`, `K6_OUT=a,b` two `--out`.
+ */
+export function withK6EnvFlags(raw: RawArgs, specs: FlagSpec[]): void {
+  for (const [long, own] of K6_ENV_FLAGS) {
+    const name = `K6_${own ?? long.toUpperCase().replaceAll("-", "_")}`, value = Deno.env.get(name)?.trim();
+    if (!value || raw.values.has(long)) continue;
+    const spec = specs.find((s) => s.long === long)!;
+    if (spec.takesValue || spec.optionalValue) {
+      const list = long === "tag" ? value.split(",").map((t) => t.replace(":", "=")) : value.split(",");
+      raw.values.set(long, spec.repeatable ? list : [value]);
+    } else if (/^(1|t|true)$/i.test(value)) raw.values.set(long, [""]);
+    raw.spelled.set(long, name);
+  }
 }
 
 /** Whether any load flag (not `-e`) was given. */

@@ -278,11 +278,7 @@ function arrivalPhases(r: ScenarioReader): Array<Record<string, unknown>> {
 }
 
 /** A threshold judged after the run: `rate>0.9` on `checks`. */
-interface AfterRunRule {
-  metric: string;
-  rule: string;
-  abortOnFail?: { delayMs: number };
-}
+type AfterRunRule = { metric: string; rule: string; abortOnFail?: { delayMs: number } };
 
 const METRICS = new Set(["http_req_duration", "http_reqs", "http_req_failed"]);
 /** k6's gRPC metrics and the HTTP metric whose numbers loadlab has for them. */
@@ -309,6 +305,8 @@ function thresholdsOf(
   for (const [key, list] of Object.entries(thresholds as Record<string, unknown>)) {
     const path = ["options", "thresholds", key];
     const m = /^([a-z_0-9]+)(\{(.*)\})?$/i.exec(key.trim());
+    // Named as k6 names a submetric: the inside of its braces trimmed (`{ name: home }` is `{name: home}`).
+    if (m?.[2] !== undefined) m[2] = `{${m[3].trim()}}`;
     if (m === null) {
       problem(path, `${key}: not a metric's name, e.g. http_req_duration or http_req_duration{name:login}`);
       continue;

@@ -93,6 +93,8 @@ Deno.test("thresholds in k6's syntax, with abortOnFail and a name selector", () 
       http_req_duration: ["p(95)<500", { threshold: "p(99)<1500", abortOnFail: true, delayAbortEval: "10s" }],
       "http_req_duration{name:login}": ["avg<200"],
       http_req_failed: ["rate<0.01"],
+      // Named as k6 names it: the braces' inside trimmed, the rest as written.
+      "http_reqs{ name: home }": ["count>1"],
     },
   });
   assertEquals(thresholds, [
@@ -100,6 +102,7 @@ Deno.test("thresholds in k6's syntax, with abortOnFail and a name selector", () 
     { expr: "http_req_duration: p(99)<1500", abortOnFail: true, delayAbortEval: "10000ms" },
     "http_req_duration{name:login}: avg<200",
     "http_req_failed: rate<0.01",
+    "http_reqs{name: home}: count>1",
   ]);
 });
 

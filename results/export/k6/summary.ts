@@ -30,10 +30,7 @@ import {
 const K6_TREND_STATS = ["avg", "min", "med", "max", "p(90)", "p(95)"];
 
 /** What the script's options ask of the summary: its trend columns and time unit (k6's own when unset). */
-interface K6SummaryOptions {
-  trendStats?: readonly string[];
-  timeUnit?: string;
-}
+type K6SummaryOptions = { trendStats?: readonly string[]; timeUnit?: string };
 
 /** A latency summary as a k6 trend (ms); a `p(N)` the summary lacks is read from the histogram. */
 function trend(

@@ -12,22 +12,10 @@ export interface K6Metric {
 }
 
 /** A check of k6's summary: its name, its path through the groups (`::api::status 200`), its counts. */
-export interface K6Check {
-  name: string;
-  path: string;
-  id: string;
-  passes: number;
-  fails: number;
-}
+export type K6Check = { name: string; path: string; id: string; passes: number; fails: number };
 
 /** A group of k6's summary (the root one has no name): its checks and the groups in it. */
-export interface K6Group {
-  name: string;
-  path: string;
-  id: string;
-  groups: K6Group[];
-  checks: K6Check[];
-}
+export type K6Group = { name: string; path: string; id: string; groups: K6Group[]; checks: K6Check[] };
 
 /** A k6 rate metric of `trues` against `falses` (a pass ratio: checks, http_req_failed). */
 export function rateMetric(trues: number, falses: number): K6Metric {

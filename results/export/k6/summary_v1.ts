@@ -37,10 +37,7 @@ const COMPACT_SKIPPED = ["blocked", "connecting", "receiving", "sending", "tls_h
 const BREAK = "\n";
 
 /** One scenario's part of the run (`--summary-mode full`): its checks and its metrics. */
-export interface K6ScenarioPart {
-  checks: K6Check[];
-  metrics: Record<string, K6Metric>;
-}
+export type K6ScenarioPart = { checks: K6Check[]; metrics: Record<string, K6Metric> };
 
 /** k6 v1's summary text of `data`; `full` mode adds a `█ SCENARIO: name` section per scenario. */
 export function renderK6SummaryV1(

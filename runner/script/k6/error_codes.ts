@@ -5,10 +5,7 @@
  */
 import { ERROR_NAMES } from "../../../http2/frames.ts";
 
-export interface K6Error {
-  code: number;
-  text: string;
-}
+export type K6Error = { code: number; text: string };
 
 /** The HTTP/2 error code a message names (`RST_STREAM CANCEL`), else `fallback`. */
 function h2CodeIn(message: string, fallback: string): string {

@@ -3,7 +3,8 @@
  * k6's `k6/html`: `parseHTML(text)` and `res.html()` give a jQuery-like selection, parsed by cheerio.
  */
 import { type Cheerio, type CheerioAPI, load } from "cheerio/slim";
-import { setHtmlParser } from "./response.ts";
+import { type K6Response, setHtmlParser } from "./response.ts";
+import { type Params, request } from "./http.ts";
 
 type Nodes = Cheerio<any>;
 
@@ -117,6 +118,54 @@ export function parseHTML(text: string): Selection {
   return new Selection($, $.root());
 }
 
-setHtmlParser(parseHTML);
+type PageArgs = { selector?: string; formSelector?: string; submitSelector?: string; params?: Params };
+
+/** The first element `selector` finds on `res`'s page, or k6's error. */
+function firstOn(res: K6Response, selector: string, what: string): Selection {
+  const found = (res.html(selector) as Selection).first();
+  if (!found.size()) throw new Error(`no ${what} found for selector '${selector}' in response '${res.url}'`);
+  return found;
+}
+
+/** k6's `res.clickLink()`: a GET of the first element `selector` finds, by its `href` on the page's URL. */
+function clickLink(res: K6Response, { selector = "a[href]", params }: PageArgs = {}) {
+  return request("GET", new URL(firstOn(res, selector, "element").attr("href")!, res.url).href, null, params);
+}
+
+/**
+ * k6's `res.submitForm()`: the form's fields as k6 v1.8.1 serializes them (a checkbox or radio only with a
+ * non-empty `checked`, its value `on` by default), the submit button's and `fields` over them, sent sorted by
+ * name to its action with its method (GET: in the query).
+ */
+function submitForm(
+  res: K6Response,
+  { formSelector = "form", fields = {}, submitSelector = '[type="submit"]', params }: PageArgs & {
+    fields?: Record<string, string>;
+  } = {},
+) {
+  const form = firstOn(res, formSelector, "form"), values: Record<string, string> = {};
+  form.find("input[name], select[name], textarea[name]").each((_, el) => {
+    const type = el.getAttribute("type")?.toLowerCase() ?? "";
+    if (["submit", "button", "image", "reset", "file"].includes(type) || el.hasAttribute("disabled")) return;
+    const check = type === "checkbox" || type === "radio";
+    if (check && !el.attributes().checked?.value) return;
+    const value = el.nodeName() === "input"
+      ? el.getAttribute("value") ?? (check ? "on" : "")
+      : el.selection.val();
+    values[el.getAttribute("name")!] = value ?? "";
+  });
+  const button = form.find(submitSelector).first();
+  if (button.attr("name") !== undefined) values[button.attr("name")!] = button.attr("value") ?? "";
+  const sorted = new URLSearchParams(
+    Object.entries({ ...values, ...fields }).sort(([a], [b]) => a < b ? -1 : 1),
+  );
+  const method = (form.attr("method") ?? "GET").toUpperCase(),
+    url = new URL(form.attr("action") ?? "", res.url);
+  if (method !== "GET") return request(method, url.href, Object.fromEntries(sorted), params);
+  url.search = sorted.toString();
+  return request("GET", url.href, null, params);
+}
+
+setHtmlParser(parseHTML, { clickLink, submitForm });
 
 export default { parseHTML };

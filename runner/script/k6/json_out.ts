@@ -34,11 +34,7 @@ const FLUSH_LINES = 1_000;
 let lines: string[] = [];
 const described = new Map<string, { thresholds: string[]; submetrics: Submetric[] }>();
 
-interface Submetric {
-  name: string;
-  suffix: string;
-  tags: Record<string, string>;
-}
+type Submetric = { name: string; suffix: string; tags: Record<string, string> };
 
 /**
  * The script's `options.thresholds` as k6's `Metric` lines carry them: a metric's own rules and a submetric

@@ -109,20 +109,22 @@ function trendOf(name: string): TrendSample {
 }
 
 /**
- * What the run's interval judge calls as an interval completes, `nowMs` of measured time in: the first live
- * rule failing on the metrics so far, judged every 2 s of measured time (k6's tick) so a run stops when k6's
- * would; null while all hold. A rule waits for its delay and its metric's first value; as in k6, `count>100`
- * fails while short of it. Null when no rule is live (the run pays nothing).
+ * What the run's interval judge calls as an interval completes, `nowMs` of measured time in, with the first
+ * of the run's own rules failing then (`builtIn`): that, else the first live rule failing on the metrics so
+ * far, judged every 2 s of measured time (k6's tick) so a run stops when k6's would; null between ticks and
+ * while all hold. A rule waits for its delay and its metric's first value; as in k6, `count>100` fails while
+ * short of it. Null when no k6 script is loaded here.
  */
-export function k6LiveJudge(): ((nowMs: number) => AbortedBy | null) | null {
-  return live.length === 0 ? null : judge;
+export function k6LiveJudge(): ((nowMs: number, builtIn: AbortedBy | null) => AbortedBy | null) | null {
+  return listening === null ? null : judge;
 }
 
-function judge(nowMs: number): AbortedBy | null {
+function judge(nowMs: number, builtIn: AbortedBy | null): AbortedBy | null {
   if (failed !== null) return failed;
   const tick = Math.floor(nowMs / JUDGE_EVERY_MS);
   if (tick <= judgedTick) return null;
   judgedTick = tick;
+  if (builtIn !== null) return failed = builtIn;
   for (const r of live) {
     const total = totals.get(r.metric);
     if (nowMs < r.delayMs || total === undefined) continue;

@@ -288,9 +288,9 @@ function chooseScenario(
   arrivals = /-arrival-rate$/.test(String((scenarios[name] as { executor?: unknown } | undefined)?.executor));
   setRunTags(runTagsOf(own, name), name);
   wantSubmetrics(options.thresholds);
-  for (const [key, value] of Object.entries(scenarios[name]?.env ?? {})) {
-    (globalThis as unknown as { __ENV: Record<string, string> }).__ENV[key] = String(value);
-  }
+  // As k6 activates a VU: a fresh __ENV (init code's writes gone), the scenario's `env` over the process's.
+  const env = Object.entries(scenarios[name]?.env ?? {}).map(([key, value]) => [key, String(value)]);
+  (globalThis as { __ENV?: unknown }).__ENV = { ...Deno.env.toObject(), ...Object.fromEntries(env) };
   return fn;
 }
 

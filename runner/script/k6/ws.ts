@@ -17,14 +17,16 @@ import { Counter, Trend } from "./metrics.ts";
 import { countSessionError, openScriptWsStats } from "../sessions/ws_stats.ts";
 import type { Session } from "../session.ts";
 import { concatBytes } from "../../../system/copy_bytes.ts";
+import { CookieJar } from "./cookie_jars.ts";
 
 interface WsParams {
   headers?: Record<string, string>;
   tags?: Record<string, string>;
   compression?: string;
+  jar?: unknown;
 }
 
-const PARAMS = new Set(["headers", "tags", "compression"]);
+const PARAMS = new Set(["headers", "tags", "compression", "jar"]);
 
 /** The largest k6/ws message, each way: its payload (a text message's UTF-8 bytes). */
 const K6_WS_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
@@ -35,6 +37,17 @@ const CAP_TEXT = `k6/ws's cap of ${K6_WS_MAX_MESSAGE_BYTES / (1024 * 1024)} MiB 
 function checkSendSize(what: string, payloadBytes: number): void {
   if (payloadBytes <= K6_WS_MAX_MESSAGE_BYTES) return;
   throw new RangeError(`${what}: a message of ${payloadBytes} bytes is past ${CAP_TEXT}; it is not sent`);
+}
+
+/** `headers` with `jar`'s cookies for `url` (a ws: URL's http: twin) added, as k6's handshake sends them. */
+function jarHeaders(
+  jar: CookieJar,
+  url: string,
+  headers: Record<string, string> = {},
+): Record<string, string> {
+  const out = { ...headers };
+  jar.addCookies(url.replace(/^ws/, "http"), out, out.Cookie);
+  return out;
 }
 
 /** What a socket's error handlers see for the `ws` package's `err` on session `s`'s socket to `url`. */
@@ -129,7 +142,7 @@ export class WebSocket {
     }
     const ctx = this.#ctx = current();
     const ws = this.ws = new Ws(ctx?.s.route(url) ?? url, protocols ?? undefined, {
-      headers: given.headers,
+      headers: given.jar instanceof CookieJar ? jarHeaders(given.jar, url, given.headers) : given.headers,
       perMessageDeflate: given.compression === "deflate",
       maxPayload: K6_WS_MAX_MESSAGE_BYTES,
     });

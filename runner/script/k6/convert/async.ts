@@ -4,16 +4,12 @@
  * be awaited so (a callback handed elsewhere, a method, a generator) is refused at its line.
  */
 import * as walk from "acorn-walk";
-import { ARRAY_METHODS, ASYNC_CALLS, ASYNC_METHODS } from "./modules.ts";
+import { ARRAY_METHODS, ASYNC_CALLS, ASYNC_METHODS, PAGE_CALLS } from "./modules.ts";
 
 export type Node = any;
 
 /** A name an import binds: `default`, `*` or the imported name; `calls`: a local module's async exports. */
-export interface Binding {
-  module: string;
-  name: string;
-  calls?: ReadonlySet<string>;
-}
+export type Binding = { module: string; name: string; calls?: ReadonlySet<string> };
 
 export function asyncCallsOf(b: Binding): ReadonlySet<string> | undefined {
   if (b.calls === undefined) return ASYNC_CALLS[b.module];
@@ -23,6 +19,10 @@ export function asyncCallsOf(b: Binding): ReadonlySet<string> | undefined {
 interface AsyncPlan {
   awaited: Node[];
   asyncNames: ReadonlySet<string>;
+  /** Names of methods made async: every call `x.name(...)` is awaited (`.name` in a module's calls). */
+  asyncMethods: ReadonlySet<string>;
+  /** Where `async` goes before a method written `name() {}`: its name's start. */
+  asyncAt: ReadonlyMap<Node, number>;
   arrayCalls: Set<Node>;
   asyncFunctions: Set<Node>;
   problems: Array<{ pos: number; why: string }>;
@@ -55,10 +55,17 @@ function enclosing(path: Node[]): Node | null {
   return null;
 }
 
+const PROMISE = new Set(["then", "catch", "finally"]);
+
 export function planAsync(ast: Node, imported: Map<string, Binding>): AsyncPlan {
   const bindings = withInstances(ast, imported);
   const { calls, functions, identifiers } = collect(ast);
   const names = new Map<Node, string | null>(functions.map((p) => [p[p.length - 1], nameOf(p)]));
+  const methods = methodsOf(functions), asyncAt = new Map<Node, number>();
+  const asyncMethods = new Set(
+    [...imported.values()].flatMap((b) => [...b.calls ?? []]).filter((c) => c[0] === ".")
+      .map((c) => c.slice(1)),
+  );
   const asyncFunctions = new Set<Node>(), asyncNames = new Set<string>();
   const arrayCalls = new Set<Node>(), awaited = new Set<Node>();
   const asyncCallback = (arg: Node) =>
@@ -66,24 +73,48 @@ export function planAsync(ast: Node, imported: Map<string, Binding>): AsyncPlan 
   for (let changed = true; changed;) {
     changed = false;
     for (const path of calls) {
-      const call = path[path.length - 1];
-      const array = isArrayCall(call) && asyncCallback(call.arguments[0]);
-      if (!(array || isApiCall(call, bindings) || isNamedCall(call, asyncNames))) continue;
+      const call = path[path.length - 1], chained = path[path.length - 2];
+      // A promise the script chains on itself (`.then`, `.catch`, `.finally`) stays a promise, as in k6.
+      if (
+        chained?.type === "MemberExpression" && chained.object === call && PROMISE.has(chained.property.name)
+      ) continue;
+      const array = isArrayCall(call) && asyncCallback(callbackOf(call));
+      const method = call.callee.type === "MemberExpression" && !call.callee.computed &&
+        asyncMethods.has(call.callee.property.name);
+      if (!(array || method || isApiCall(call, bindings) || isNamedCall(call, asyncNames))) continue;
       if (array) arrayCalls.add(call);
       if (!awaited.has(call)) awaited.add(call), changed = true;
       const fn = enclosing(path);
       if (fn === null || asyncFunctions.has(fn)) continue;
       asyncFunctions.add(fn), changed = true;
-      const name = names.get(fn);
+      const name = names.get(fn), owner = methods.get(fn);
       if (name) asyncNames.add(name);
+      if (owner !== undefined) asyncMethods.add(owner.key.name ?? String(owner.key.value));
+      if (owner?.method || owner?.type === "MethodDefinition") asyncAt.set(fn, owner.key.start);
     }
   }
   const problems = [
-    ...functionProblems(functions, asyncFunctions, bindings),
+    ...functionProblems(functions, asyncFunctions, bindings, methods),
     ...referenceProblems(identifiers, asyncNames, bindings),
     ...classBodyProblems(calls, awaited),
   ];
-  return { awaited: [...awaited], asyncNames, arrayCalls, asyncFunctions, problems };
+  return { awaited: [...awaited], asyncNames, asyncMethods, asyncAt, arrayCalls, asyncFunctions, problems };
+}
+
+/**
+ * Each function that is a method named by a plain key (`get() {}`, `get: () => {}`, a class's), its property
+ * or definition; not a getter, setter or constructor, nor one of an object handed to a call.
+ */
+function methodsOf(functions: Node[][]): Map<Node, Node> {
+  const out = new Map<Node, Node>();
+  for (const path of functions) {
+    const [fn, owner, , call] = path.slice(-4).reverse();
+    if (owner?.value !== fn || owner.computed || !["init", "method"].includes(owner.kind)) continue;
+    if (owner.type === "MethodDefinition" || (owner.type === "Property" && !/Call|New/.test(call?.type))) {
+      out.set(fn, owner);
+    }
+  }
+  return out;
 }
 
 /** Awaited calls in a class field's initializer or a static block, where JavaScript allows no `await`. */
@@ -139,8 +170,16 @@ function classOf(callee: Node, bindings: Map<string, Binding>): Binding | null {
 
 function isArrayCall(call: Node): boolean {
   const c = call.callee;
-  return c.type === "MemberExpression" && !c.computed && ARRAY_METHODS.has(c.property.name);
+  return c.type === "MemberExpression" && !c.computed &&
+    (ARRAY_METHODS.has(c.property.name) || isArrayFrom(call));
 }
+
+/** The callback of an array call: `Array.from(xs, fn)`'s second argument, the others' first. */
+export const callbackOf = (call: Node): Node | undefined => call.arguments[isArrayFrom(call) ? 1 : 0];
+
+export const isArrayFrom = (call: Node) =>
+  call.callee.type === "MemberExpression" && call.callee.object.name === "Array" &&
+  call.callee.property.name === "from";
 
 export function isApiCall(call: Node, bindings: Map<string, Binding>): boolean {
   return apiOf(call.callee, bindings) !== null;
@@ -150,6 +189,9 @@ function apiOf(callee: Node, bindings: Map<string, Binding>): string | null {
   if (callee.type === "Identifier") {
     const b = bindings.get(callee.name);
     return b && asyncCallsOf(b)?.has(b.name) ? `${b.module}.${b.name}` : null;
+  }
+  if (callee.type === "MemberExpression" && !callee.computed && PAGE_CALLS.has(callee.property.name)) {
+    return `k6/http.Response.${callee.property.name}`;
   }
   if (callee.type === "MemberExpression" && !callee.computed && callee.object.type === "Identifier") {
     const b = bindings.get(callee.object.name);
@@ -171,11 +213,12 @@ function functionProblems(
   functions: Node[][],
   asyncFunctions: Set<Node>,
   bindings: Map<string, Binding>,
+  methods: Map<Node, Node>,
 ): Array<{ pos: number; why: string }> {
   const problems: Array<{ pos: number; why: string }> = [];
   for (const path of functions) {
     const fn = path[path.length - 1];
-    if (!asyncFunctions.has(fn)) continue;
+    if (!asyncFunctions.has(fn) || (methods.has(fn) && !fn.generator)) continue;
     if (fn.generator) {
       problems.push({ pos: fn.start, why: "a generator that sends requests cannot be awaited" });
       continue;
@@ -196,7 +239,8 @@ function placeProblem(fn: Node, above: Node[], bindings: Map<string, Binding>): 
   if (parent.type === "VariableDeclarator" || parent.type === "ExportDefaultDeclaration") return null;
   if (parent.type === "CallExpression" && parent.callee !== fn) return callbackProblem(fn, parent, bindings);
   if (parent.type === "Property" || parent.type === "MethodDefinition") {
-    return "a method that sends requests: loadlab awaits only calls of plain functions; make it a function";
+    return "a getter, setter, computed method or one of an object handed to a call sends requests: loadlab " +
+      "awaits only calls of functions and named methods; make it one";
   }
   return "a function that sends requests is used as a value here: loadlab awaits only direct calls";
 }
@@ -205,7 +249,7 @@ function placeProblem(fn: Node, above: Node[], bindings: Map<string, Binding>): 
 function callbackProblem(fn: Node, call: Node, bindings: Map<string, Binding>): string | null {
   const api = apiOf(call.callee, bindings);
   if (api === "k6.group" && call.arguments[1] === fn) return null;
-  if (isArrayCall(call) && call.arguments[0] === fn) return null;
+  if (isArrayCall(call) && callbackOf(call) === fn) return null;
   const callee = calleeName(call);
   if (callee === "check") return "a check function that sends requests (checks are judged synchronously)";
   return `a callback that sends requests is handed to ${callee}(): loadlab cannot await where it is called`;
@@ -239,7 +283,7 @@ function isPlainUse(id: Node, parent: Node, bindings: Map<string, Binding>): boo
   switch (parent?.type) {
     case "CallExpression":
       if (parent.callee === id) return true;
-      return (isArrayCall(parent) && parent.arguments[0] === id) ||
+      return (isArrayCall(parent) && callbackOf(parent) === id) ||
         (apiOf(parent.callee, bindings) === "k6.group" && parent.arguments[1] === id);
     case "FunctionDeclaration":
     case "FunctionExpression":

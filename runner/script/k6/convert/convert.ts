@@ -7,9 +7,9 @@
 import * as acorn from "acorn";
 import { stripTypeScriptTypes } from "node:module";
 import * as walk from "acorn-walk";
-import { type Binding, type Node, planAsync } from "./async.ts";
+import { type Binding, isArrayFrom, type Node, planAsync } from "./async.ts";
 import { contextEdits, importsMetrics, RESUMING_AWAIT, storageReason } from "./context.ts";
-import { jslibOf, K6_REFUSED, moduleUrl, RUNTIME_URL } from "./modules.ts";
+import { jslibOf, K6_REFUSED, moduleUrl, PAGE_CALLS, RUNTIME_URL } from "./modules.ts";
 import { type Edit, exportEdits } from "./exports.ts";
 import {
   exportsK6Options,
@@ -30,10 +30,7 @@ export class K6ConvertError extends Error {
   }
 }
 
-interface K6Conversion {
-  code: string;
-  asyncExports: ReadonlySet<string>;
-}
+type K6Conversion = { code: string; asyncExports: ReadonlySet<string> };
 
 export interface K6ModuleContext {
   /** Each local module the text imports, by its specifier as written: its exports made asynchronous. */
@@ -56,12 +53,61 @@ export function isK6Source(source: string): boolean {
     body?.every((s: Node) => !s.type.startsWith("Export")) === true;
 }
 
+/** A file's text as the ES module k6 runs: its types stripped (`.ts`), CommonJS's as imports and exports. */
+export function asModule(source: string, file: string): string {
+  return fromCommonJs(/\.m?ts$/.test(file) ? withoutTypes(source, file) : source);
+}
+
+/**
+ * k6's CommonJS at the top level, each on its line: `const x = require("m")` (or `{ a, b: c }`) an import,
+ * `exports.name = v`, `module.exports.name = v` and each plain key of `module.exports = {...}` an export
+ * (`default`: the default export).
+ */
+function fromCommonJs(source: string): string {
+  const ast = /\b(require|exports)\b/.test(source) ? parseOrNull(source) : null;
+  const edits: Edit[] = [];
+  for (const s of ast?.body ?? []) {
+    const d = s.type === "VariableDeclaration" && s.declarations.length === 1 ? s.declarations[0] : null;
+    const from = d?.init?.type === "CallExpression" && d.init.callee.name === "require"
+      ? d.init.arguments[0]
+      : null;
+    const names = d?.id.type === "Identifier" ? d.id.name : d?.id.type === "ObjectPattern" &&
+      d.id.properties.every((p: Node) => !p.computed && p.value?.type === "Identifier") &&
+      `{ ${d.id.properties.map((p: Node) => `${p.key.name} as ${p.value.name}`).join(", ")} }`;
+    if (typeof from?.value === "string" && names && !source.slice(s.start, s.end).includes("\n")) {
+      edits.push({ start: s.start, end: s.end, text: `import ${names} from ${JSON.stringify(from.value)};` });
+    }
+    const to = s.type === "ExpressionStatement" && s.expression.operator === "=" ? s.expression.left : null;
+    const holder = to?.type === "MemberExpression" && !to.computed ? to.object : null;
+    if (
+      holder?.name === "exports" || (holder?.object?.name === "module" && holder.property?.name === "exports")
+    ) {
+      const name = to.property.name;
+      const text = name === "default" ? "export default " : `export const ${name} = `;
+      edits.push({ start: s.start, end: s.expression.right.start, text });
+    }
+    // `module.exports = { options, default() {} }`: each plain key exported after it (a name kept as it is).
+    const props: Node[] | false = to?.object?.name === "module" && to.property.name === "exports" &&
+      s.expression.right.type === "ObjectExpression" && s.expression.right.properties;
+    const keyOf = (p: Node) => p.computed ? undefined : p.key?.name ?? p.key?.value;
+    if (props && props.every((p) => keyOf(p) !== undefined)) {
+      edits.push({ start: s.start, end: s.expression.right.start, text: "const __k6_cjs = " });
+      const out = props.map((p) => {
+        const k = keyOf(p);
+        if (k === "default") return "export default __k6_cjs.default;";
+        return p.value?.name === k ? `export { ${k} };` : `export const ${k} = __k6_cjs.${k};`;
+      });
+      edits.push({ start: s.end, end: s.end, text: ` ${out.join(" ")}` });
+    }
+  }
+  return applyEdits(source, edits);
+}
+
 /**
  * A `.ts`/`.mts` file's JavaScript, as k6 runs TypeScript: types blanked so every line keeps its place; an
  * enum, namespace or parameter property compiled (its lines may move); a syntax error refused at its line.
  */
-export function withoutTypes(source: string, file: string): string {
-  if (!/\.m?ts$/.test(file)) return source;
+function withoutTypes(source: string, file: string): string {
   try {
     const stripped = stripTypeScriptTypes(source);
     // An export of a type (`export { User }`) is JavaScript only once transformed away.
@@ -103,7 +149,8 @@ export function convertK6(
   const plan = planAsync(ast, bindings);
   problems.push(...plan.problems);
   for (const fn of plan.asyncFunctions) {
-    if (!fn.async) edits.push({ start: fn.start, end: fn.start, text: "async " });
+    const at = plan.asyncAt.get(fn) ?? fn.start;
+    if (!fn.async) edits.push({ start: at, end: at, text: "async " });
   }
   problems.push(...awaitedInParameters(plan.asyncFunctions, plan.awaited));
   // Awaits carry the VU (context.ts) unless the script hands callbacks over to run later.
@@ -131,7 +178,10 @@ export function convertK6(
     const made = ownExports.filter((e) =>
       e.local !== undefined ? plan.asyncNames.has(e.local) : plan.asyncFunctions.has(e.node)
     );
-    const asyncExports = new Set(made.map((e) => e.exported));
+    const asyncExports = new Set([
+      ...made.map((e) => e.exported),
+      ...[...plan.asyncMethods].map((m) => `.${m}`),
+    ]);
     return { code: runtime + applyEdits(source, edits), asyncExports };
   }
   const header = `${runtime}__k6.scriptDir(${JSON.stringify(dir)}); `;
@@ -143,11 +193,7 @@ export function convertK6(
   return { code: header + applyEdits(source, edits) + footer, asyncExports: new Set() };
 }
 
-interface LibraryExport {
-  exported: string;
-  local?: string;
-  node?: Node;
-}
+type LibraryExport = { exported: string; local?: string; node?: Node };
 
 /** A local module's exports (the default's named LOCAL_DEFAULT); a re-export is refused. */
 function libraryExports(ast: Node, problems: Array<{ pos: number; why: string }>): LibraryExport[] {
@@ -173,15 +219,14 @@ function libraryExports(ast: Node, problems: Array<{ pos: number; why: string }>
   return out;
 }
 
-/** Whether the script calls `.html(...)` (`res.html()`): its conversion loads the HTML parser. */
+/** Whether the script calls `.html(`, `.clickLink(` or `.submitForm(`: it loads the HTML parser. */
 function parsesHtml(ast: Node): boolean {
   let found = false;
   walk.simple(ast, {
     CallExpression(n: Node) {
       const callee = n.callee;
-      if (callee.type === "MemberExpression" && !callee.computed && callee.property.name === "html") {
-        found = true;
-      }
+      if (callee.type !== "MemberExpression" || callee.computed) return;
+      found ||= callee.property.name === "html" || PAGE_CALLS.has(callee.property.name);
     },
   });
   return found;
@@ -256,10 +301,12 @@ function awaitEdits(call: Node, array: boolean, opener: string, edits: Edit[]): 
     edits.push({ start: call.end, end: call.end, text: ")" });
     return;
   }
-  const method = call.callee.property.name;
+  // `Array.from(xs, fn)` is a map of the array it makes: `__k6.array("map", Array.from(xs), fn)`.
+  const from = isArrayFrom(call), method = from ? "map" : call.callee.property.name;
   const open = `${opener}__k6.array(${JSON.stringify(method)}, `;
   edits.push({ start: call.start, end: call.start, text: open, rank: call.end });
-  edits.push({ start: call.callee.object.end, end: call.arguments[0].start, text: ", " });
+  if (from) edits.push({ start: call.arguments[0].end, end: call.arguments[1].start, text: "), " });
+  else edits.push({ start: call.callee.object.end, end: call.arguments[0].start, text: ", " });
   edits.push({ start: call.end, end: call.end, text: ")" });
 }
 

@@ -50,6 +50,24 @@ export default () => {
   );
   // The check's own callback sends nothing: left as it is.
   ok(code.includes(`check(codes, { "all 200": (c) => c.every((x) => x === 200) });`), code);
+  // A promise the script chains on (`.then`) is its own: not awaited, its callback left as it is.
+  const chained = body(convert(`import http from "k6/http";
+export default async () => {
+  const ids = await Promise.all([1, 2].map((n) => http.asyncRequest("GET", "http://h/" + n).then((r) => r.status)));
+};`));
+  ok(
+    chained.includes(`[1, 2].map((n) => http.asyncRequest("GET", "http://h/" + n).then((r) => r.status))`),
+    chained,
+  );
+  // Array.from's mapping function: a map over the array it makes.
+  const from = body(convert(`import http from "k6/http";
+export default () => Array.from({ length: 2 }, (_, i) => http.get("http://h/" + i));`));
+  ok(
+    from.includes(
+      `${A}__k6.array("map", Array.from({ length: 2 }), async (_, i) => ${A}http.get("http://h/" + i))))`,
+    ),
+    from,
+  );
 });
 
 Deno.test("every line keeps its number, also where a replaced span broke lines", () => {
@@ -138,7 +156,7 @@ import { scenario as sc } from "k6/execution";
   );
 });
 
-Deno.test("a default export named elsewhere, and a method that sends requests is refused", () => {
+Deno.test("a default export named elsewhere; a named method that sends requests awaited, a getter's refused", () => {
   const code = convert(`import http from "k6/http";
 function main() { http.get("http://h/"); }
 export { main as default };`);
@@ -152,9 +170,15 @@ function main() { http.get("http://h/"); }
 export { main as default, options };`);
   assertEquals(both.match(/export default|as default/g), ["export default"], both);
   ok(both.includes("export { options };") && both.includes("exports: { options }"), both);
+  const method = convert(`import http from "k6/http";
+const api = { load() { return http.get("http://h/"); } };
+export default function () { api.load(); }`);
+  ok(method.includes(`{ async load() { return ${A}http.get("http://h/")); } }`), method);
+  ok(method.includes(`${A}api.load());`), method);
   throws(
-    () => convert(`import http from "k6/http";\nconst api = { load() { return http.get("http://h/"); } };`),
-    /t\.js:2: a method that sends requests/,
+    () =>
+      convert(`import http from "k6/http";\nconst api = { get load() { return http.get("http://h/"); } };`),
+    /t\.js:2: a getter, setter, computed method or one of an object handed to a call sends requests/,
   );
   // JavaScript has no await in a parameter's default: the converted module did not load.
   throws(

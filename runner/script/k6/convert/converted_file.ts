@@ -7,21 +7,21 @@ import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import type { Node } from "./async.ts";
 import { dirname, join } from "node:path";
-import { isK6Source, withoutTypes } from "./convert.ts";
+import { asModule, isK6Source } from "./convert.ts";
 import { convertK6Files, readK6Files } from "./local_modules.ts";
 import { RUNTIME_URL } from "./modules.ts";
 import { parseOrNull } from "./refusals.ts";
 import { conversionCacheDir, writeWhole } from "../../cache_dir.ts";
 
 /** Bumped when the conversion changes, so older cached conversions are not reused. */
-const CONVERSION_VERSION = "16";
+const CONVERSION_VERSION = "18";
 
 export function isK6File(path: string): boolean {
   if (!/\.(js|mjs|ts|mts)$/.test(path)) return false;
   try {
     const text = Deno.readTextFileSync(path);
     // Its k6 imports tell even through types; a default function or options only once they are stripped.
-    return isK6Source(text) || isK6Source(withoutTypes(text, path));
+    return isK6Source(text) || isK6Source(asModule(text, path));
   } catch {
     return false;
   }
@@ -59,6 +59,6 @@ function writeImportMap(folder: string): void {
 /** Whether the k6 script at `path` imports k6 module `name` (`k6/net/grpc`: its load speaks HTTP/2). */
 export function importsK6Module(path: string, name: string): boolean {
   // A script that does not parse imports nothing: its conversion refuses it at its line.
-  const ast = parseOrNull(withoutTypes(Deno.readTextFileSync(path), path));
+  const ast = parseOrNull(asModule(Deno.readTextFileSync(path), path));
   return ast?.body.some((s: Node) => s.type === "ImportDeclaration" && s.source.value === name) ?? false;
 }

@@ -5,19 +5,13 @@
  */
 import * as acorn from "acorn";
 import { basename, dirname, relative, resolve } from "node:path";
-import { convertK6, K6ConvertError, type K6ModuleContext, withoutTypes } from "./convert.ts";
+import { asModule, convertK6, K6ConvertError, type K6ModuleContext } from "./convert.ts";
 import type { Node } from "./async.ts";
 import { importsMetrics, storageReason } from "./context.ts";
 import { parseOrNull } from "./refusals.ts";
 
 /** One file of a script: its absolute path, text, name in problems and local imports (specifier -> path). */
-interface K6File {
-  path: string;
-  source: string;
-  name: string;
-  imports: Map<string, string>;
-  ast: Node | null;
-}
+type K6File = { path: string; source: string; name: string; imports: Map<string, string>; ast: Node | null };
 
 /** Most local modules one script may import: a generated tree of thousands is refused, not read forever. */
 const MAX_MODULES = 256;
@@ -30,7 +24,7 @@ export function readK6Files(path: string): K6File[] {
   const done = new Map<string, K6File>(), order: K6File[] = [], reading: string[] = [];
   const visit = (file: string, text: string) => {
     const name = file === path ? basename(path) : relative(root, file);
-    const source = withoutTypes(text, name);
+    const source = asModule(text, name);
     const ast = parseOrNull(source);
     const entry: K6File = { path: file, source, name, imports: new Map(), ast };
     reading.push(file);

@@ -39,6 +39,9 @@ export const ASYNC_CALLS: Readonly<Record<string, ReadonlySet<string>>> = {
   "k6/ws": new Set(["connect"]),
 };
 
+/** A response's methods that send a request (`res.clickLink()`), awaited whatever the receiver is named. */
+export const PAGE_CALLS: ReadonlySet<string> = new Set(["clickLink", "submitForm"]);
+
 /** Classes whose instances' methods are asynchronous (`new grpc.Client()` makes `client.invoke` awaited). */
 export const ASYNC_METHODS: Readonly<Record<string, Readonly<Record<string, ReadonlySet<string>>>>> = {
   "k6/net/grpc": { Client: new Set(["connect", "invoke", "asyncInvoke", "healthCheck"]) },

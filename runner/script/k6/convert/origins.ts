@@ -8,10 +8,7 @@ import type { Node } from "./async.ts";
 import { childrenOf, everyNode, parseOrNull } from "./refusals.ts";
 
 /** An origin a script's URLs name, and whether its text spells it (else the environment gives it). */
-interface ScriptOrigin {
-  origin: string;
-  literal: boolean;
-}
+type ScriptOrigin = { origin: string; literal: boolean };
 
 export function scriptOrigins(source: string, env: Readonly<Record<string, string>>): ScriptOrigin[] {
   const ast = parseOrNull(source);

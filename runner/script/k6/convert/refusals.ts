@@ -59,7 +59,8 @@ function nodeProblem(
     return `${name}() makes code from text at run time, which is not converted: write that code in the script`;
   }
   if (name === "require" && node.type === "CallExpression") {
-    return 'require() is not converted: import the module (import http from "k6/http")';
+    return 'a require() other than `const x = require("m")` on a line of its own at the top level is not ' +
+      'converted: import the module (import http from "k6/http")';
   }
   const separated = groupSeparatorProblem(node, bindings);
   if (separated !== null) return separated;
@@ -303,8 +304,8 @@ function memberReferenceProblem(node: Node, parent: Node, bindings: Map<string, 
     return `${name}[...] picks a member of ${b!.module} by a name computed as it runs: loadlab awaits only ` +
       `calls written as ${name}.${[...calls][0]}(...)`;
   }
-  // `ns.default` of `import * as ns` is the whole module again: its calls would go unawaited.
-  if (b!.name === "*" && key === "default") {
+  // `ns.default` of `import * as ns` of a k6 module is the whole module again: its calls would go unawaited.
+  if (b!.name === "*" && key === "default" && b!.calls === undefined) {
     return `${name}.default is ${b!.module} itself, whose calls loadlab awaits only when ` +
       `written as ${name}.${[...calls][0]}(...): drop the .default`;
   }
