@@ -534,11 +534,8 @@ export function influxTags(config: Record<string, unknown>, tags: Record<string,
     ...(config.name === undefined
       ? []
       : [`name="${String(config.name).trim().replace(/([ ,=])/g, "\\$1")}"`]),
-    ...(config.proto !== undefined
-      ? [`proto="${config.proto}"`]
-      : config.protoset !== undefined
-      ? [`Protoset="${config.protoset}"`]
-      : []),
+    ...(config.proto !== undefined ? [`proto="${config.proto}"`] : []),
+    ...(config.proto === undefined && config.protoset !== undefined ? [`Protoset="${config.protoset}"`] : []),
     `call="${config.call ?? ""}",host="${config.host}",n=${timed ? 0x7fff_ffff : config.total ?? 200}`,
     ...schedule("concurrency", `c=${config.concurrency ?? 50}`),
     ...schedule("load", `rps=${config.rps ?? 0}`),
@@ -550,21 +547,16 @@ export function influxTags(config: Record<string, unknown>, tags: Record<string,
 }
 
 function asList(value: unknown): string[] {
-  if (value === undefined) return [];
-  return Array.isArray(value) ? value.map(String) : String(value).split(",");
+  return value === undefined ? [] : Array.isArray(value) ? value.map(String) : String(value).split(",");
 }
 
 /** ghz's metadata or tags: an object of names and values, or its JSON text. */
 export function jsonObject(value: unknown, flag: string): Record<string, string> {
   if (value === undefined) return {};
   let parsed = value;
-  if (typeof value === "string") {
-    try {
-      parsed = JSON.parse(value);
-    } catch {
-      parsed = null;
-    }
-  }
+  try {
+    if (typeof value === "string") parsed = JSON.parse(value);
+  } catch { /* not JSON: refused below */ }
   if (isRecord(parsed) && Object.values(parsed).every((v) => typeof v === "string")) {
     return parsed as Record<string, string>;
   }

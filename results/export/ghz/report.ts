@@ -219,6 +219,9 @@ export function ghzOutput(
   labels: GhzReportOptions = {},
 ): string {
   if (labels.ignoreCut) run = { ...run, unfinished: 0 };
+  // ghz times a call from its actual start: the latency from the send, where the run kept it.
+  const raw = run.uncorrectedHistogramEncoded;
+  if (raw) run = { ...run, latencyMs: run.uncorrectedLatencyMs!, histogramEncoded: raw };
   if (labels.skipFirst) [run, log] = skipFirst(run, log, labels.skipFirst);
   if (format === "csv") return ghzCsv(run, log);
   if (format.startsWith("influx")) return ghzInflux(run, format, date, log, labels);
