@@ -335,10 +335,7 @@ async function printRun(
   return true;
 }
 
-/**
- * What qualifies ghz's latency fields when the schedule ran late: they time each call from its actual start,
- * loadlab's own (results.json, the report) from its intended send, the late sends' wait included.
- */
+/** What qualifies ghz's latency fields (from each call's actual start) when calls started late. */
 function lateLine(run: RunResult): string | null {
   const [sent, intended, waited] = [run.uncorrectedLatencyMs, run.latencyMs, run.serverBoundSends ?? 0];
   const late = run.lateSends + waited;

@@ -20,10 +20,7 @@ export class RequestLog {
 
   private constructor(readonly file: Deno.FsFile, readonly originMs: number, readonly fromSend: boolean) {}
 
-  /**
-   * Opens `path` for appending; the header is written by whoever creates the file (`createLogFile`).
-   * `fromSend`: each line's start is the actual send (ghz's report times calls so), not the intended one.
-   */
+  /** Opens `path` to append to (`createLogFile` writes the header); `fromSend`: starts are actual sends. */
   static async open(path: string, originMs: number, fromSend = false): Promise<RequestLog> {
     const file = await Deno.open(path, { append: true, create: true });
     return new RequestLog(file, originMs, fromSend);
