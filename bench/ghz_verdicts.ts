@@ -404,7 +404,7 @@ export function latencyCheck(
     if (l === undefined) return `${["ghz", "ll"][k]}: no latency fields`;
     const timedNs = l.average * (run.count! - withoutCut(run)[1]);
     const over = timedNs > c.inFlight * l.total
-      ? `calls' times ${timedNs / 1e9} s > ${c.inFlight} x total`
+      ? `calls' times ${(timedNs / 1e9).toFixed(1)} s > ${c.inFlight} x total`
       : "";
     const early = l.fastest < c.latencyFloorMs! * 1e6 ? `fastest ${l.fastest / 1e6} ms` : "";
     return over || early ? `${["ghz", "ll"][k]}: ${[over, early].filter(Boolean).join(", ")}` : "";
