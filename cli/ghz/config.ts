@@ -117,9 +117,7 @@ export function readConfig(path: string, flag: string): Record<string, unknown> 
 }
 
 /** A refusal of something ghz does that loadlab does not: exit 2, whatever exit ghz's own errors have. */
-function refused(message: string): UsageError {
-  return new UsageError(message, { exitCode: 2 });
-}
+const refused = (message: string) => new UsageError(message, { exitCode: 2 });
 
 /** The attack flags ghz's options stand for; `where(key)` names an option in messages. */
 export function ghzFlags(config: Record<string, unknown>, where: (key: string) => string): string[] {
@@ -444,9 +442,7 @@ export function msOf(config: Record<string, unknown>, key: string, where: (key: 
 }
 
 /** A duration given and not ghz's 0 ("none"). */
-function given(value: unknown): boolean {
-  return value !== undefined && !isZero(value, 0);
-}
+const given = (value: unknown) => value !== undefined && !isZero(value, 0);
 
 /** ghz's zero in any of its spellings ("0", "0s", 0) where the default is a zero. */
 function isZero(value: unknown, standard: unknown): boolean {
