@@ -12,7 +12,10 @@
  * and end, the summary's sections, the CSV's header); a timed run whose every call failed unanswered is
  * generator-bound, its statuses and errors compared as shares of its count (each tool fails as fast as its
  * share of the machine lets it); a `# count: LO..HI` line is the count both tools promise where the
- * machine's load moves it; a deadline the server's or the client's is one error (whichever came first). A
+ * machine's load moves it; a `# latency: FLOOR_MS` line checks the latency fields of each tool's JSON
+ * against what both promise when each call is timed from its actual start: the fastest no sooner than the
+ * server's FLOOR_MS, and the calls' times, at most `-c` at once, adding up to no more than `-c` times the
+ * run's total; a deadline the server's or the client's is one error (whichever came first). A
  * case loadlab refuses by design says why in a `# refused:` line and reads so, apart from those that agree.
  * Without ghz (`--ghz-bin`, `$GHZ`, /tmp/peers/go/ghz, PATH) or node with examples/node_modules it prints
  * why and runs nothing.
@@ -49,6 +52,8 @@ export interface ToolRun {
   form: string;
   /** The first stderr line, when there is no report. */
   note: string;
+  /** The JSON's `average`, `fastest` and `total` (ns). */
+  latency?: { average: number; fastest: number; total: number };
 }
 
 /** One case: its name, its words (variables filled), and whether time ends it (-z, -x). */
@@ -63,6 +68,8 @@ interface Case {
   countRange?: [number, number];
   /** Why loadlab refuses it before the load (its `# refused:` line): apart from ghz's verdict, by design. */
   refused?: string;
+  /** The server's least time per call (its `# latency: FLOOR_MS` line): the latency fields are checked. */
+  latencyFloorMs?: number;
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -121,6 +128,7 @@ export async function main(argv: string[]): Promise<number> {
         const ghzRun = await runTool(ghz, c, work, "ghz");
         const llRun = await runTool(Deno.execPath(), c, work, "loadlab");
         const row = compareRuns(c.name, c.timed ? c.inFlight : 0, ghzRun, llRun, c);
+        if (c.latencyFloorMs !== undefined) latencyCheck(row, c, [ghzRun, llRun]);
         console.error(`${c.name}: ${row.at(-1)}`);
         if (row.at(-1) === "same") same++;
         if (row.at(-1)!.startsWith("refused, as declared")) refused++;
@@ -146,6 +154,7 @@ function corpusCases(folder: string, vars: Record<string, string>): Case[] {
     const lines = Deno.readTextFileSync(join(folder, e.name)).split("\n");
     const refused = lines.map((l) => /^# refused: (.*)/.exec(l)?.[1]).find((r) => r !== undefined);
     const range = lines.map((l) => /^# count: (\d+)\.\.(\d+)/.exec(l)).find((m) => m !== null);
+    const floor = lines.map((l) => /^# latency: (\d+)/.exec(l)?.[1]).find((f) => f !== undefined);
     const text = lines.filter((l) => !l.startsWith("#")).join(" ");
     const args = shellWords(text.replace(/\$([A-Z_]+)/g, (m, name: string) => vars[name] ?? m));
     const timed = args.some((a) => /^(-z|-x|--duration|--max-duration)(=|$)/.test(a));
@@ -154,7 +163,8 @@ function corpusCases(folder: string, vars: Record<string, string>): Case[] {
     const given = c < 0 ? "50" : args[c].includes("=") ? args[c].split("=")[1] : args[c + 1];
     const countRange = range ? [Number(range[1]), Number(range[2])] as [number, number] : undefined;
     const name = e.name.replace(/\.txt$/, "");
-    return { name, dir: folder, args, timed, inFlight: Number(given), countRange, refused };
+    const latencyFloorMs = floor === undefined ? undefined : Number(floor);
+    return { name, dir: folder, args, timed, inFlight: Number(given), countRange, refused, latencyFloorMs };
   }).sort((a, b) => a.name.localeCompare(b.name));
 }
 
@@ -233,6 +243,7 @@ export function readReport(text: string): Omit<ToolRun, "code" | "note"> {
       const pretty = /^\{\n {2}"/.test(trimmed) ? "pretty " : "";
       return {
         count: r.count,
+        latency: { average: r.average, fastest: r.fastest, total: r.total },
         statuses: r.statusCodeDistribution ?? {},
         errors: r.errorDistribution ?? {},
         form: `${pretty}json (${r.endReason}): ${Object.keys(r).sort().join(",")}`,
@@ -376,6 +387,31 @@ export function compareRuns(
     ? "same"
     : ["differs", ...noReport].join("; ");
   return [name, exit, count, statuses, errors, form, verdict];
+}
+
+/**
+ * The latency fields' check of `row` (its form cell and verdict): each tool's fastest at or past the
+ * server's floor, and its calls' times (the average over those not cut at the end) adding up to no more
+ * than its calls in flight times its run's total, as they do when each call is timed from its actual start.
+ */
+export function latencyCheck(
+  row: string[],
+  c: { inFlight: number; latencyFloorMs?: number },
+  runs: ToolRun[],
+): void {
+  const broken = runs.map((run, k) => {
+    const l = run.latency;
+    if (l === undefined) return `${["ghz", "ll"][k]}: no latency fields`;
+    const timedNs = l.average * (run.count! - withoutCut(run)[1]);
+    const over = timedNs > c.inFlight * l.total
+      ? `calls' times ${(timedNs / 1e9).toFixed(1)} s > ${c.inFlight} x total`
+      : "";
+    const early = l.fastest < c.latencyFloorMs! * 1e6 ? `fastest ${l.fastest / 1e6} ms` : "";
+    return over || early ? `${["ghz", "ll"][k]}: ${[over, early].filter(Boolean).join(", ")}` : "";
+  }).filter(Boolean);
+  if (broken.length === 0) return;
+  row[5] = `${row[5]}; latency ${broken.join("; ")}`;
+  if (row[6] === "same") row[6] = "differs";
 }
 
 /** Each count as its share of `total`, per mille. */

@@ -4,7 +4,7 @@
  * the report's form agree; a case file's words split as a shell splits them.
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { compareRuns, readReport, shellWords, type ToolRun } from "./ghz_verdicts.ts";
+import { compareRuns, latencyCheck, readReport, shellWords, type ToolRun } from "./ghz_verdicts.ts";
 
 const run = (over: Partial<ToolRun>): ToolRun => ({
   code: 0,
@@ -90,15 +90,17 @@ Deno.test("ghz's JSON, summary and CSV are read alike", () => {
     JSON.stringify({
       endReason: "normal",
       count: 3,
+      average: 2e6,
       statusCodeDistribution: { OK: 3 },
       errorDistribution: {},
     }),
   );
   assertEquals(json, {
     count: 3,
+    latency: { average: 2e6, fastest: undefined, total: undefined },
     statuses: { OK: 3 },
     errors: {},
-    form: "json (normal): count,endReason,errorDistribution,statusCodeDistribution",
+    form: "json (normal): average,count,endReason,errorDistribution,statusCodeDistribution",
   });
   const summary = [
     "",
@@ -172,4 +174,23 @@ Deno.test("a case loadlab refuses by design reads as refused, never as the same"
     compareRuns("r", 0, run({}), run({}), { refused: "x" }).at(-1),
     "differs; declared refused, ran",
   );
+});
+
+Deno.test("latency fields timed from each call's start add up to no more than the calls in flight allow", () => {
+  const ms = (average: number, fastest: number) => ({
+    average: average * 1e6,
+    fastest: fastest * 1e6,
+    total: 1e9,
+  });
+  const ghz = run({ count: 12, statuses: { OK: 12 }, errors: {}, latency: ms(55, 51) });
+  const fromStart = compareRuns("a", 0, ghz, ghz);
+  latencyCheck(fromStart, { inFlight: 1, latencyFloorMs: 50 }, [ghz, ghz]);
+  assertEquals(fromStart.at(-1), "same");
+  // From the intended sends, 5 ms apart at a server taking 50 ms each: 12 calls add up to 3.6 s in 1 s.
+  const fromIntended = compareRuns("a", 0, ghz, ghz);
+  latencyCheck(fromIntended, { inFlight: 1, latencyFloorMs: 50 }, [ghz, { ...ghz, latency: ms(300, 51) }]);
+  assertEquals(fromIntended.slice(-2), ["same; latency ll: calls' times 3.6 s > 1 x total", "differs"]);
+  const early = compareRuns("a", 0, ghz, ghz);
+  latencyCheck(early, { inFlight: 1, latencyFloorMs: 50 }, [{ ...ghz, latency: ms(55, 2) }, ghz]);
+  assertEquals(early.at(-1), "differs");
 });

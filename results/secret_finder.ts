@@ -17,7 +17,8 @@ const PLACEHOLDER = /\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}/g;
 const ONLY_PLACEHOLDERS = /^(?:\{\{[^{}]*\}\})+$/;
 /** Fields of bulk numbers or encoded histograms: never a secret, and most of a big file. */
 export const NUMBERS_ONLY = new Set(
-  "histogramEncoded percentiles uncorrectedPercentiles histogram logHistogram".split(" "),
+  "histogramEncoded percentiles uncorrectedPercentiles uncorrectedHistogramEncoded histogram logHistogram"
+    .split(" "),
 );
 const CREDENTIAL_LIKE = /^eyJ[\w-]*\.[\w-]*\.|^(?=.*[A-Za-z])(?=.*\d)[\w.~+/=-]{20,}$/;
 const SUBPROTOCOL_HEADER = /^sec-websocket-protocol$/i;

@@ -17,7 +17,7 @@ import { mergePrepared, runWorkers, type WorkersSummary } from "./worker/pool.ts
 import { DoneTotals } from "./worker/collect.ts";
 import { runResultOf } from "./run_result.ts";
 import { createLogFile } from "./load/request_log.ts";
-import { modelDef } from "./load/models/mod.ts";
+import { keepsUncorrected, modelDef } from "./load/models/mod.ts";
 import { hostCpuDelta, hostTcpDelta, readHostCpu } from "./stats/host.ts";
 import { readHostTcp } from "../system/proc_stat.ts";
 import { type AbortedBy, type AbortRule, AbortWatch } from "../results/thresholds/abort.ts";
@@ -228,7 +228,7 @@ function aggregatorOptionsOf(
   return {
     intervalMs: config.intervalMs,
     requestedRps,
-    uncorrected: modelDef(config.model).keepsUncorrected,
+    uncorrected: keepsUncorrected(config),
     intervalHistograms: config.intervalHistograms,
     workers: config.workers,
     // Responses of the graceful stop fold into the last measured interval; a second covers the drain.

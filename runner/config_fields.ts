@@ -264,6 +264,8 @@ export const commonFields = {
     streamEndMessages: z.number().int().min(1).optional(),
     streamEndMs: cappedMs("stream end").min(1).optional(),
   }).optional(),
+  /** Keep latency from the actual send beside the intended send's, the log's start the actual (ghz's -O). */
+  keepSentLatency: z.boolean().optional(),
   /** HTTP/2 over fixed connections: streams in flight over all (ghz's `-c`); absent: `streams` each. */
   concurrency: z.number().int().min(1, "concurrency must be >= 1").optional(),
   /** The calls in flight from each `atMs` of the measured run on (ghz's schedule), `concurrency` most. */

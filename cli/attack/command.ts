@@ -74,6 +74,8 @@ export async function attack(argv: string[], ghz?: GhzRun): Promise<number> {
     const inFlight = inFlightLine(parsed.config);
     if (inFlight !== null && !parsed.output.quiet) console.error(`loadlab attack: ${inFlight}`);
   }
+  // ghz's report times each call from its actual start: the run keeps that latency (and logs that start).
+  if (parsed.output.format !== undefined || ghz) parsed.config = { ...parsed.config, keepSentLatency: true };
   // ghz's csv (every call) and --skipFirst read the request log: a temporary one unless --log names one.
   const callLog = (/csv|details/.test(parsed.output.format ?? "") || ghz?.skipFirst) && !parsed.config.logFile
     ? await Deno.makeTempFile({ prefix: "loadlab-calls-", suffix: ".csv" })
@@ -305,6 +307,8 @@ async function printRun(
     if (!verdict.ok && !output.quiet) {
       console.error(`loadlab attack: verdict: ${terminalSafe(verdict.label)}`);
     }
+    const late = lateLine(shown);
+    if (late !== null && !output.quiet) console.error(`loadlab attack: ${late}`);
     // ghz's CSV and details end with their last row's newline, which console.log adds.
     if (output.ghzFile === undefined) console.log(report.endsWith("\n") ? report.slice(0, -1) : report);
     else {
@@ -329,6 +333,18 @@ async function printRun(
     for (const s of exported ?? []) say(terminalSafe(exportLine(s)));
   }
   return true;
+}
+
+/** What qualifies ghz's latency fields (from each call's actual start) when calls started late. */
+function lateLine(run: RunResult): string | null {
+  const [sent, intended, waited] = [run.uncorrectedLatencyMs, run.latencyMs, run.serverBoundSends ?? 0];
+  const late = run.lateSends + waited;
+  if (late === 0 || sent === null || run.requests === 0) return null;
+  const ms = (n: number) => `${n.toFixed(1)} ms`;
+  return `the schedule ran late: ${late} calls started after their intended time (${waited} waiting for a ` +
+    `call in flight to end), ${ms(intended.mean - sent.mean)} late on average; ghz's fields time each call ` +
+    `from its actual start (average ${ms(sent.mean)}), loadlab's latency from the intended send (average ` +
+    `${ms(intended.mean)}, p99 ${ms(intended.p99)}: results.json's latencyMs, the report)`;
 }
 
 /** The command line as results.json shows it, secrets in the arguments redacted unless `--no-redact`. */

@@ -265,6 +265,35 @@ Deno.test({
 });
 
 Deno.test({
+  name: "paced calls past the server's pace: ghz's latency fields time each from its actual start, as ghz",
+  ignore: nodeGreeterSkip("ghz --rps late") !== null,
+  fn: () =>
+    withNodeGreeter(async (port) => {
+      // One call in flight, each 50 ms at the server, due 5 ms apart: call i starts >= 45 * i ms late.
+      const sleep = ["--call", "helloworld.Greeter.Sleep", "-d", '{"ms":50}', "--rps", "200", "-n", "12"];
+      const argv = ["--insecure", ...sleep, "-c", "1", "--proto", GREETER_PROTO, `127.0.0.1:${port}`];
+      const [json, details] = [await Deno.makeTempFile(), await Deno.makeTempFile()];
+      try {
+        assertEquals(await runGhzCommand([...argv, "-O", "json", "-o", json]), 0);
+        assertEquals(await runGhzCommand([...argv, "-O", "influx-details", "-o", details]), 0);
+        const r = JSON.parse(await Deno.readTextFile(json));
+        assertEquals(r.statusCodeDistribution, { OK: 12 });
+        // One at a time, so their times from their starts add up to no more than the run: from the intended
+        // sends they would add at least 12 * 50 + 45 * 66 ms.
+        assertEquals([r.fastest >= 50e6, r.average * r.count <= r.total], [true, true]);
+        // Each call starts (ns) no sooner than the one before it ended; intended starts are 5 ms apart.
+        const calls = (await Deno.readTextFile(details)).trim().split("\n")
+          .map((l) => [Number(/ (\d+)$/.exec(l)![1]), Number(/latency=(\d+)/.exec(l)![1])])
+          .sort((a, b) => a[0] - b[0]);
+        const overlaps = calls.filter(([at], i) => i > 0 && at + 1000 < calls[i - 1][0] + calls[i - 1][1]);
+        assertEquals([calls.length, overlaps.length], [12, 0]);
+      } finally {
+        await Promise.all([json, details].map((f) => Deno.remove(f)));
+      }
+    }),
+});
+
+Deno.test({
   name: "-O html -o FILE writes the run's HTML page there, as ghz does",
   ignore: nodeGreeterSkip("ghz -O html") !== null,
   fn: () =>

@@ -117,9 +117,7 @@ export function readConfig(path: string, flag: string): Record<string, unknown> 
 }
 
 /** A refusal of something ghz does that loadlab does not: exit 2, whatever exit ghz's own errors have. */
-function refused(message: string): UsageError {
-  return new UsageError(message, { exitCode: 2 });
-}
+const refused = (message: string) => new UsageError(message, { exitCode: 2 });
 
 /** The attack flags ghz's options stand for; `where(key)` names an option in messages. */
 export function ghzFlags(config: Record<string, unknown>, where: (key: string) => string): string[] {
@@ -444,9 +442,7 @@ export function msOf(config: Record<string, unknown>, key: string, where: (key: 
 }
 
 /** A duration given and not ghz's 0 ("none"). */
-function given(value: unknown): boolean {
-  return value !== undefined && !isZero(value, 0);
-}
+const given = (value: unknown) => value !== undefined && !isZero(value, 0);
 
 /** ghz's zero in any of its spellings ("0", "0s", 0) where the default is a zero. */
 function isZero(value: unknown, standard: unknown): boolean {
@@ -534,11 +530,8 @@ export function influxTags(config: Record<string, unknown>, tags: Record<string,
     ...(config.name === undefined
       ? []
       : [`name="${String(config.name).trim().replace(/([ ,=])/g, "\\$1")}"`]),
-    ...(config.proto !== undefined
-      ? [`proto="${config.proto}"`]
-      : config.protoset !== undefined
-      ? [`Protoset="${config.protoset}"`]
-      : []),
+    ...(config.proto !== undefined ? [`proto="${config.proto}"`] : []),
+    ...(config.proto === undefined && config.protoset !== undefined ? [`Protoset="${config.protoset}"`] : []),
     `call="${config.call ?? ""}",host="${config.host}",n=${timed ? 0x7fff_ffff : config.total ?? 200}`,
     ...schedule("concurrency", `c=${config.concurrency ?? 50}`),
     ...schedule("load", `rps=${config.rps ?? 0}`),
@@ -550,21 +543,16 @@ export function influxTags(config: Record<string, unknown>, tags: Record<string,
 }
 
 function asList(value: unknown): string[] {
-  if (value === undefined) return [];
-  return Array.isArray(value) ? value.map(String) : String(value).split(",");
+  return value === undefined ? [] : Array.isArray(value) ? value.map(String) : String(value).split(",");
 }
 
 /** ghz's metadata or tags: an object of names and values, or its JSON text. */
 export function jsonObject(value: unknown, flag: string): Record<string, string> {
   if (value === undefined) return {};
   let parsed = value;
-  if (typeof value === "string") {
-    try {
-      parsed = JSON.parse(value);
-    } catch {
-      parsed = null;
-    }
-  }
+  try {
+    if (typeof value === "string") parsed = JSON.parse(value);
+  } catch { /* not JSON: refused below */ }
   if (isRecord(parsed) && Object.values(parsed).every((v) => typeof v === "string")) {
     return parsed as Record<string, string>;
   }

@@ -123,6 +123,7 @@ function mergeTotals(
     // Only the summaries of the uncorrected latency are stored: they cannot be added exactly.
     uncorrectedLatencyMs: runs.length === 1 ? first.uncorrectedLatencyMs : null,
     uncorrectedPercentiles: runs.length === 1 ? first.uncorrectedPercentiles : null,
+    uncorrectedHistogramEncoded: runs.length === 1 ? first.uncorrectedHistogramEncoded : undefined,
     ...mergeFirstMessages(runs),
     statusCodes,
     errors,

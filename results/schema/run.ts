@@ -106,6 +106,8 @@ export const runResultSchema = z.looseObject({
   uncorrectedLatencyMs: latencySummarySchema.nullable().default(null),
   percentiles: z.array(percentilePointSchema).default([]),
   uncorrectedPercentiles: z.array(percentilePointSchema).nullable().default(null),
+  /** The uncorrected latency's HDR encoding (µs): ghz's report's buckets, timed as ghz times calls. */
+  uncorrectedHistogramEncoded: histogramEncoding.optional(),
   /** gRPC server streams of two messages or more: their count and first message's latency (HDR, µs). */
   firstMessage: z.looseObject({
     streams: count,

@@ -307,7 +307,7 @@ export function recorderOf(config: AttackConfig, model: AnyModelDef): IntervalRe
   return new IntervalRecorder({
     intervalMs: config.intervalMs,
     originMs: Infinity,
-    uncorrected: model.keepsUncorrected,
+    uncorrected: model.keepsUncorrected || config.keepSentLatency === true,
     endpoints: endpointTable(config).endpoints.length,
     // A script's requests name their endpoints as they are sent (runner/script/sessions/send.ts).
     namedEndpoints: config.script !== undefined,

@@ -2,7 +2,8 @@
  * @module
  * The optional raw request log: one CSV line `code;startUs;endUs;connection` per response (as Gocannon),
  * formatted digit by digit into a reused buffer and appended in 64 KiB O_APPEND writes, so workers can
- * share one file. Times are µs from t0; `startUs` is the intended send, so `endUs - startUs` is the latency.
+ * share one file. Times are µs from t0; `startUs` is the intended send (the actual one under ghz's report),
+ * so `endUs - startUs` is the latency.
  */
 import { writeAll } from "../../system/write_all.ts";
 import { OutputError } from "../../system/output_file.ts";
@@ -17,16 +18,17 @@ export class RequestLog {
   #pending: Promise<unknown> = Promise.resolve();
   #failed: unknown = null;
 
-  private constructor(readonly file: Deno.FsFile, readonly originMs: number, readonly idBase: number) {}
+  private constructor(readonly file: Deno.FsFile, readonly originMs: number, readonly fromSend: boolean) {}
 
-  /** Opens `path` for appending; the header is written by whoever creates the file (`createLogFile`). */
-  static async open(path: string, originMs: number, idBase: number): Promise<RequestLog> {
+  /** Opens `path` to append to (`createLogFile` writes the header); `fromSend`: starts are actual sends. */
+  static async open(path: string, originMs: number, fromSend = false): Promise<RequestLog> {
     const file = await Deno.open(path, { append: true, create: true });
-    return new RequestLog(file, originMs, idBase);
+    return new RequestLog(file, originMs, fromSend);
   }
 
-  write(status: number, startMs: number, endMs: number, connectionId: number): void {
-    if (startMs < this.originMs) return; // warm-up is not part of the measured run
+  write(status: number, intendedMs: number, sentMs: number, endMs: number, connectionId: number): void {
+    if (intendedMs < this.originMs) return; // warm-up is not part of the measured run
+    const startMs = this.fromSend ? sentMs : intendedMs;
     if (this.#length > FLUSH_AT_BYTES) this.#flush();
     this.#int(status);
     this.#byte(59);
@@ -34,7 +36,7 @@ export class RequestLog {
     this.#byte(59);
     this.#int(Math.round((endMs - this.originMs) * 1000));
     this.#byte(59);
-    this.#int(this.idBase + connectionId);
+    this.#int(connectionId);
     this.#byte(10);
   }
 

@@ -239,7 +239,9 @@ function stopArrivals(run: RunState, shared: ConnectionShared): void {
 async function runToEnd(opts: LoadRunOptions, prepared: Prepared, run: RunState): Promise<LoadRunSummary> {
   const { config } = opts;
   const { shared } = prepared;
-  if (config.logFile) shared.log = await RequestLog.open(config.logFile, run.originMs, 0);
+  if (config.logFile) {
+    shared.log = await RequestLog.open(config.logFile, run.originMs, config.keepSentLatency);
+  }
   await waitUntil(run.ctx.startMs);
   const timer = setInterval(() => tick(opts, prepared, run), tickMsOf(config));
   // The graceful stop's end on time, not at the next tick: calls in flight then are cut there.

@@ -16,6 +16,7 @@ export type AggregateStats = Pick<
   | "uncorrectedLatencyMs"
   | "percentiles"
   | "uncorrectedPercentiles"
+  | "uncorrectedHistogramEncoded"
   | "firstMessage"
   | "histogram"
   | "logHistogram"

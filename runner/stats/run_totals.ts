@@ -151,6 +151,7 @@ export class RunTotals {
       ...latencyBlock(this.#total),
       uncorrectedLatencyMs: raw === null ? null : summarizeMs(raw),
       uncorrectedPercentiles: raw === null ? null : percentileCurve(raw),
+      ...(raw === null ? {} : { uncorrectedHistogramEncoded: encodeHistogram(raw) }),
       ...this.#firstMessage(),
       statusCodes: { ...this.#statusCodes },
       errors: { ...this.#errors },

@@ -10,7 +10,7 @@ import { idleSample, type IntervalSample } from "../stats/sample.ts";
 import type { FlowSample } from "../stats/flow_counters.ts";
 import { HEARTBEAT_MS, type WorkerToMain } from "./protocol.ts";
 import type { LoadWorker } from "./load_worker.ts";
-import { modelDef } from "../load/models/mod.ts";
+import { keepsUncorrected } from "../load/models/mod.ts";
 import type { LoadRunSummary } from "../load/load_run_types.ts";
 import type { WsSample } from "../http/ws/stats.ts";
 import { addWsParts } from "../../results/ws_totals.ts";
@@ -186,7 +186,7 @@ export class WorkerCollector {
     this.#totals[why]++;
     const { originMs, endMs } = this.span;
     this.#totals.addActive(Math.max(0, Math.min(performance.now(), endMs) - originMs));
-    const sample = idleSample(this.#lastIndex[k] + 1, 0, 0, modelDef(this.config.model).keepsUncorrected);
+    const sample = idleSample(this.#lastIndex[k] + 1, 0, 0, keepsUncorrected(this.config));
     // Counts since the last sample come from the heartbeat (an exited worker flushed); latencies are lost.
     const [answers, failed] = this.#received[k];
     const unsent = why === "exited" ? 0 : Math.max(0, this.heartbeats[k][2] - answers);

@@ -35,12 +35,7 @@ function ghzStatus(key: string): string {
 const NS_PER_MS = 1e6;
 
 /** Calls that ended otherwise than OK, under one status and error text (ghz's `rpc error: ...`). */
-interface Failure {
-  key: string;
-  status: string;
-  error: string;
-  n: number;
-}
+type Failure = { key: string; status: string; error: string; n: number };
 
 /**
  * Each outcome of `run` but OK, as ghz counts it: a server's status with its message, grpc-go's words for
@@ -174,14 +169,13 @@ export function ghzReport(run: RunResult, date: Date, labels: GhzReportOptions =
 
 function ghzOptions(run: RunResult, { call, total }: GhzReportOptions): Record<string, unknown> {
   const c = run.config as Record<string, unknown>;
-  const url = new URL(String(c.url));
   const connections = typeof c.connections === "number" ? c.connections : undefined;
   const streams = typeof c.streams === "number" ? c.streams : 1;
   const counted = modelFactsOf(String(c.model))?.counted ?? false;
   return {
     call: call ?? (c.requestMix as Array<{ name?: string }> | undefined)?.[0]?.name,
-    host: url.host,
-    insecure: url.protocol === "http:",
+    host: new URL(String(c.url)).host,
+    insecure: String(c.url).startsWith("http:"),
     concurrency: c.concurrency ?? (connections === undefined ? undefined : connections * streams),
     total: counted ? c.requests : total,
     connections,
@@ -219,6 +213,9 @@ export function ghzOutput(
   labels: GhzReportOptions = {},
 ): string {
   if (labels.ignoreCut) run = { ...run, unfinished: 0 };
+  // ghz times a call from its actual start: the latency from the send, where the run kept it.
+  const raw = run.uncorrectedHistogramEncoded;
+  if (raw) run = { ...run, latencyMs: run.uncorrectedLatencyMs!, histogramEncoded: raw };
   if (labels.skipFirst) [run, log] = skipFirst(run, log, labels.skipFirst);
   if (format === "csv") return ghzCsv(run, log);
   if (format.startsWith("influx")) return ghzInflux(run, format, date, log, labels);

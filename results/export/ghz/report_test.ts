@@ -244,3 +244,27 @@ Deno.test("ghz's InfluxDB lines: the run's options as tags, a ghz_run line or a 
   // The calls with no answer, then the line protocol's last newline.
   assertEquals([details.length, details[2].includes('status="DeadlineExceeded" ')], [5, true]);
 });
+
+Deno.test("ghz's fields time each call from its actual start where the run kept it, not the intended send", () => {
+  const [intended, sent] = [createHistogram(), createHistogram()];
+  for (let i = 0; i < 10; i++) {
+    sent.recordValue(50_000 + i * 1000);
+    intended.recordValue(50_000 + i * 46_000);
+  }
+  const late = {
+    ...run(),
+    statusCodes: { "200": 10 },
+    errors: {},
+    requests: 10,
+    latencyMs: summarizeMs(intended),
+    histogramEncoded: encodeHistogram(intended),
+    uncorrectedLatencyMs: summarizeMs(sent),
+    uncorrectedHistogramEncoded: encodeHistogram(sent),
+  } as RunResult;
+  const r = JSON.parse(ghzOutput(late, "json"));
+  const ms = (ns: number) => Math.round(ns / 1e6);
+  assertEquals([ms(r.fastest), ms(r.average), ms(r.slowest)], [50, 55, 59]);
+  assertEquals(r.latencyDistribution.every((d: { latency: number }) => ms(d.latency) <= 59), true);
+  assertEquals(r.histogram.at(-1).mark, 0.059007);
+  match(ghzOutput(late, "summary"), /Average:\t54\.\d\d ms/);
+});

@@ -4,21 +4,16 @@
  * script's calls in `setup()` and `teardown()`. Its messages framed and sent, its replies and status read;
  * no answer within `timeoutMs` is DEADLINE_EXCEEDED, replies past `maxReplyBytes` together an error.
  */
-import type http2 from "node:http2";
+import type { ClientHttp2Session, IncomingHttpHeaders } from "node:http2";
 import { frameMessage, MessageReader, READ_OK, READ_TOO_BIG } from "../../../grpc/framing.ts";
 import { GRPC_DEADLINE_EXCEEDED, GRPC_INTERNAL, grpcStatusValue } from "../../../grpc/status.ts";
 
 /** What one call got: its code, why when not OK, its replies' payloads, its head and trailer fields. */
-interface OneOffAnswer {
-  status: number;
-  problem: string;
-  replies: Uint8Array[];
-  fields: http2.IncomingHttpHeaders;
-}
+type OneOffAnswer = { status: number; problem: string; replies: Uint8Array[]; fields: IncomingHttpHeaders };
 
 /** Calls `path` (`/pkg.Service/Method`) on `session` with `messages` (each one protobuf message). */
 export function oneOffCall(
-  session: http2.ClientHttp2Session,
+  session: ClientHttp2Session,
   path: string,
   messages: Uint8Array[],
   timeoutMs: number,
@@ -33,17 +28,15 @@ export function oneOffCall(
       "content-type": "application/grpc",
       te: "trailers",
     });
-    let fields: http2.IncomingHttpHeaders = {};
+    let fields: IncomingHttpHeaders = {};
     const replies: Uint8Array[] = [];
     const end = (status: number, problem: string) => {
       clearTimeout(timer);
       stream.close();
       done({ status, problem, replies, fields });
     };
-    const timer = setTimeout(
-      () => end(GRPC_DEADLINE_EXCEEDED, `no answer within ${timeoutMs} ms`),
-      timeoutMs,
-    );
+    const late = `no answer within ${timeoutMs} ms`;
+    const timer = setTimeout(() => end(GRPC_DEADLINE_EXCEEDED, late), timeoutMs);
     const reader = new MessageReader(maxReplyBytes);
     let receivedBytes = 0;
     reader.onMessage = (payload) => replies.push(payload.slice());
@@ -53,10 +46,8 @@ export function oneOffCall(
       receivedBytes += chunk.length;
       const read = receivedBytes > maxReplyBytes ? READ_TOO_BIG : reader.feed(chunk, 0, chunk.length);
       if (read === READ_OK) return;
-      end(
-        GRPC_INTERNAL,
-        read === READ_TOO_BIG ? `the answer passed ${maxReplyBytes} bytes` : "a malformed reply",
-      );
+      const why = read === READ_TOO_BIG ? `the answer passed ${maxReplyBytes} bytes` : "a malformed reply";
+      end(GRPC_INTERNAL, why);
     });
     stream.on("error", (err) => (clearTimeout(timer), fail(err)));
     stream.on("trailers", (t) => (fields = { ...fields, ...t }));

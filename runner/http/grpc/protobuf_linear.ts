@@ -32,12 +32,7 @@ function addFieldsInLinearTime(): void {
 }
 
 /** What a message's or an enum's `reserved` list holds, read once per entry. */
-interface Reserved {
-  seen: number;
-  ids: Set<number>;
-  ranges: number[][];
-  names: Set<string>;
-}
+type Reserved = { seen: number; ids: Set<number>; ranges: number[][]; names: Set<string> };
 
 /** Whether an id or a name is reserved, from sets (protobufjs scans the whole list per field added). */
 function checkReservedInLinearTime(): void {

@@ -48,8 +48,6 @@ export async function withReflectedSchema(config: AttackConfig): Promise<AttackC
     ),
   ].filter((i) => i !== null);
   if (issues.length > 0) throw new ConfigError(issues);
-  const requestMix = source === undefined
-    ? config.requestMix
-    : [grpcCallSpec(root, source, config.timeoutMs)];
-  return { ...config, requestMix, grpc: { ...rest, schema: schemaBytes(root) } };
+  const mix = source === undefined ? config.requestMix : [grpcCallSpec(root, source, config.timeoutMs)];
+  return { ...config, requestMix: mix, grpc: { ...rest, schema: schemaBytes(root) } };
 }

@@ -36,11 +36,7 @@ const Response = types.lookupType("ServerReflectionResponse");
 const VERSIONS = ["grpc.reflection.v1", "grpc.reflection.v1alpha"];
 
 /** How an https: origin is verified: the run's own TLS options (`-k`, `--cacert`, `--sni`). */
-export interface ReflectTls {
-  readonly insecure?: boolean;
-  readonly caFile?: string;
-  readonly sni?: string;
-}
+export type ReflectTls = { readonly insecure?: boolean; readonly caFile?: string; readonly sni?: string };
 
 interface Reply {
   list_services_response?: { service: { name: string }[] };

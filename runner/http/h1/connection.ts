@@ -479,7 +479,7 @@ export class Connection implements StepConnection, InlineReader {
       elapsedUs(this.#sentMs, nowMs),
       this.#requests.endpointOf(this.#done),
     );
-    this.shared.log?.write(status, this.#intendedMs, nowMs, this.id);
+    this.shared.log?.write(status, this.#intendedMs, this.#sentMs, nowMs, this.id);
     this.#answered++;
   }
 

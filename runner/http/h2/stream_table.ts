@@ -185,12 +185,12 @@ export class StreamTable {
       if (firstMs !== undefined && firstMs === firstMs) {
         shared.recorder.recordFirstMessage(nowMs, elapsedUs(stream.intendedMs, firstMs));
       }
-      shared.log?.write(stream.status, stream.intendedMs, nowMs, this.#core.id);
+      shared.log?.write(stream.status, stream.intendedMs, stream.sentMs, nowMs, this.#core.id);
     } else if (statusSlot > 0) {
       const latencyUs = elapsedUs(stream.intendedMs, nowMs);
       const rawUs = elapsedUs(stream.sentMs, nowMs);
       shared.recorder.recordAnswered(nowMs, statusSlot, kind, message, latencyUs, rawUs, stream.endpoint);
-      shared.log?.write(statusSlot, stream.intendedMs, nowMs, this.#core.id);
+      shared.log?.write(statusSlot, stream.intendedMs, stream.sentMs, nowMs, this.#core.id);
     } else if (!shared.stopping) shared.recorder.recordError(nowMs, kind, message, stream.endpoint);
     this.settled = true;
     this.startPending();

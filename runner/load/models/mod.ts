@@ -28,6 +28,11 @@ export function modelDef(model: LoadModel): AnyModelDef {
   return def;
 }
 
+/** Whether a run keeps latency from the actual send too: its model's way, or the run asks (ghz's -O). */
+export function keepsUncorrected(config: { model: LoadModel; keepSentLatency?: boolean }): boolean {
+  return modelDef(config.model).keepsUncorrected || config.keepSentLatency === true;
+}
+
 type AnyConfig = ModelConfig<LoadModel, any>;
 
 /** How a config's model paces its sends. Takes inputs too (only the model's own fields are read). */
