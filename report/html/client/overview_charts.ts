@@ -7,7 +7,7 @@
 import type { PageData } from "../page/data.ts";
 import type { OverviewMetric } from "../page/overview.ts";
 import type { PageSweep } from "../page/sweeps.ts";
-import { type Cell, fmtMs, fmtNum, fmtSweepValue, h, section, sortableTable } from "./dom.ts";
+import { type Cell, fmtMs, fmtNum, fmtSweepValue, h, numeric, section, sortableTable } from "./dom.ts";
 import { sendCells, sendHeaders, verdictBadge } from "./sections.ts";
 import { color, colored, metricBarChart, percentileChart, timeChart } from "./charts.ts";
 
@@ -167,8 +167,7 @@ export function sweepTable(sweeps: PageSweep[]): HTMLElement {
     { label: "sweep" },
     { label: "at", num: true },
     ...sendHeaders(),
-    { label: "achieved req/s", num: true },
-    { label: "p99", num: true },
+    ...numeric("achieved req/s", "p99"),
   ];
   const rows = sweeps.flatMap((sw) =>
     sw.rows.map((row): Cell[] => [
