@@ -242,10 +242,8 @@ function k6FlagsOf(flags: FlagValues): K6Flags {
     }
   }
   const jsonOut = flags.all("out").find((v) => v.startsWith("json="));
-  if (jsonOut !== undefined) {
-    if (jsonOut === "json=") throw new UsageError("--out json=: name the file, e.g. --out json=points.ndjson");
-    k6.jsonOut = jsonOut.slice("json=".length);
-  }
+  if (jsonOut === "json=") throw new UsageError("--out json=: name the file, e.g. --out json=points.ndjson");
+  if (jsonOut !== undefined) k6.jsonOut = jsonOut.slice("json=".length);
   const config = flags.path("config");
   if (config !== undefined) k6.config = configOptions(config);
   if (flags.has("http-debug")) {
