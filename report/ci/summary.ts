@@ -316,14 +316,8 @@ export function renderJunit(
     // A "run verdict" case per run, failing when it is flagged (exit 6).
     for (const run of results.runs.filter((r) => !r.probe)) {
       const v = runVerdict(run);
-      cases.push(
-        testcaseXml(
-          `loadlab.${run.name}`,
-          "run verdict",
-          run,
-          v.ok ? "" : failureXml("verdict", v.label, run.name),
-        ),
-      );
+      const failure = v.ok ? "" : failureXml("verdict", v.label, run.name);
+      cases.push(testcaseXml(`loadlab.${run.name}`, "run verdict", run, failure));
       if (!v.ok) failures++;
     }
   } else {

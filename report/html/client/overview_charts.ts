@@ -151,13 +151,8 @@ export function kneeReasons(sweeps: PageSweep[]): HTMLElement | null {
 export function categoricalSweepCharts(grid: HTMLElement, sw: PageSweep): void {
   const labels = sw.points.map((p) => fmtSweepValue(p.x));
   const rps = sw.points.map((p) => p.rps), p99 = sw.points.map((p) => p.p99Ms);
-  metricBarChart(
-    grid,
-    `${sw.title} sweep: achieved req/s`,
-    labels,
-    [{ name: "achieved req/s", values: rps }],
-    "req/s",
-  );
+  const title = `${sw.title} sweep: achieved req/s`;
+  metricBarChart(grid, title, labels, [{ name: "achieved req/s", values: rps }], "req/s");
   metricBarChart(grid, `${sw.title} sweep: p99`, labels, [{ name: "p99", values: p99 }], "ms");
 }
 

@@ -228,12 +228,8 @@ export function afterRunSubmetric(
       : { completed: 0 });
   if (name === "iterations") return counterMetric(own.completed, sec);
   const h = own.sessionHistogramEncoded ? decodeHistogram(own.sessionHistogramEncoded) : null;
-  return trend(
-    h && h.totalCount > 0 ? summarizeMs(h) : null,
-    stats,
-    own.completed,
-    own.sessionHistogramEncoded,
-  );
+  const summary = h && h.totalCount > 0 ? summarizeMs(h) : null;
+  return trend(summary, stats, own.completed, own.sessionHistogramEncoded);
 }
 
 const sumOf = (counts: Array<[string, number]>) => counts.reduce((a, [, c]) => a + c, 0);
