@@ -101,12 +101,8 @@ function ownVerdict(
   as: NoiseMetric = metric,
 ): MetricVerdict {
   const noise: NoiseRule = before.length >= 2 && after.length >= 2 ? "repeats" : "within-run";
-  const judged = judgeChange(
-    noise,
-    { name: "this run", runs: after },
-    { name: "baseline", runs: before },
-    as,
-  );
+  const [mine, theirs] = [{ name: "this run", runs: after }, { name: "baseline", runs: before }];
+  const judged = judgeChange(noise, mine, theirs, as);
   const change = judgedChange(noise, after, before, as);
   const pct = (x: number) => (change.base === 0 ? Number.NaN : (x / Math.abs(change.base)) * 100);
   const past = failOn.filter((f) => f.metric === metric).filter((f) => {

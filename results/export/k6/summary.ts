@@ -98,13 +98,8 @@ export function k6SummaryData(
   if (
     metrics.http_req_duration && expected && expected.requests > 0 && Number.isFinite(expected.latencyMs.mean)
   ) {
-    metrics["http_req_duration{expected_response:true}"] = submetric(
-      "http_req_duration",
-      "{expected_response:true}",
-      run,
-      sec,
-      stats,
-    );
+    const tags = "{expected_response:true}";
+    metrics[`http_req_duration${tags}`] = submetric("http_req_duration", tags, run, sec, stats);
   }
   for (const t of results.thresholds.filter((t) => t.run === run.name)) {
     // The rule as the script wrote it, spaces kept (k6's export names it so): after the `: ` the mapping put.
