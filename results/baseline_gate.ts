@@ -86,12 +86,7 @@ export function pairKey(run: RunResult): string {
 }
 
 function groupRuns(runs: RunResult[]): Map<string, RunResult[]> {
-  const out = new Map<string, RunResult[]>();
-  for (const run of runs.filter((r) => !r.probe && !r.incomplete)) {
-    const key = pairKey(run);
-    out.set(key, [...(out.get(key) ?? []), run]);
-  }
-  return out;
+  return Map.groupBy(runs.filter((r) => !r.probe && !r.incomplete), pairKey);
 }
 
 const round = (pair: [number, number] | null): [number, number] | null =>
@@ -106,12 +101,8 @@ function ownVerdict(
   as: NoiseMetric = metric,
 ): MetricVerdict {
   const noise: NoiseRule = before.length >= 2 && after.length >= 2 ? "repeats" : "within-run";
-  const judged = judgeChange(
-    noise,
-    { name: "this run", runs: after },
-    { name: "baseline", runs: before },
-    as,
-  );
+  const [mine, theirs] = [{ name: "this run", runs: after }, { name: "baseline", runs: before }];
+  const judged = judgeChange(noise, mine, theirs, as);
   const change = judgedChange(noise, after, before, as);
   const pct = (x: number) => (change.base === 0 ? Number.NaN : (x / Math.abs(change.base)) * 100);
   const past = failOn.filter((f) => f.metric === metric).filter((f) => {
@@ -322,12 +313,7 @@ function unjudgedRules(groups: GroupVerdict[], failOn: FailOn[]): UnjudgedRule[]
 }
 
 function endpointGroups(key: string, base: RunResult[], runs: RunResult[], failOn: FailOn[]): GroupVerdict[] {
-  const bySelector = new Map<string, FailOn[]>();
-  for (const f of failOn) {
-    if (f.selector) {
-      bySelector.set(selectorText(f.selector), [...(bySelector.get(selectorText(f.selector)) ?? []), f]);
-    }
-  }
+  const bySelector = Map.groupBy(failOn.filter((f) => f.selector), (f) => selectorText(f.selector!));
   const out: GroupVerdict[] = [];
   for (const [text, rules] of bySelector) {
     const view = (list: RunResult[]) => list.flatMap((r) => selectedRun(r, rules[0].selector!) ?? []);

@@ -81,6 +81,7 @@ export function cutWarmup(run: RunResult, atMs: number): RunResult {
   const errors = errorsOf(t, run);
   const durationSec = t.spanMs / 1000;
   const sends = t.requests + t.errors + run.droppedSends + (run.unfinished ?? 0);
+  const serverBound = t.detail.serverBoundSends ?? run.serverBoundSends ?? 0;
   const rps = servedRps(t.requests, t.drained, durationSec);
   const full = saturated({ rps, targetRps: run.targetRps, durationSec, intervals: kept });
   return {
@@ -101,13 +102,7 @@ export function cutWarmup(run: RunResult, atMs: number): RunResult {
     bytesRead: t.bytesRead,
     bytesWritten: t.bytesWritten,
     lateSends: t.lateSends,
-    ...verdict(
-      t.lateSends,
-      t.detail.serverBoundSends ?? run.serverBoundSends ?? 0,
-      sends,
-      full,
-      generatorSaturation(kept)?.bound,
-    ),
+    ...verdict(t.lateSends, serverBound, sends, full, generatorSaturation(kept)?.bound),
   };
 }
 

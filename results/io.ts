@@ -111,11 +111,10 @@ export async function loadResultsFile(path: string): Promise<ResultsFile> {
   try {
     data = JSON.parse(text);
   } catch (err) {
+    const why = jsonErrorReason(err);
     throw new ResultsFileError(
-      `${path}: not JSON (${
-        jsonErrorReason(err)
-      }): give a results.json written by loadlab, whole (a run cut ` +
-        "short writes it at its end)",
+      `${path}: not JSON (${why}): give a results.json written by loadlab, whole (a run cut short writes it ` +
+        "at its end)",
       { cause: err },
     );
   }

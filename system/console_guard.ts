@@ -8,13 +8,11 @@ import { osErrorText } from "./output_file.ts";
 
 type Method = "log" | "info" | "debug" | "dir" | "table" | "error" | "warn";
 let guarded = false;
-/** stderr's line before any guard: for the one secret loadlab hands its user, the dashboard's token. */
-const errorAsGiven = console.error.bind(console);
-
-/** Prints `line` on stderr past the guard: only text loadlab made for its user (never a server's). */
-export function printOwnLine(line: string): void {
-  errorAsGiven(line);
-}
+/**
+ * Prints `line` on stderr past the guard: only text loadlab made for its user (never a server's), for the
+ * one secret loadlab hands its user, the dashboard's token.
+ */
+export const printOwnLine: (line: string) => void = console.error.bind(console);
 
 function wrap(methods: readonly Method[], make: (print: (...args: unknown[]) => void) => typeof console.log) {
   for (const method of methods) {

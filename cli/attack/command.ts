@@ -110,12 +110,8 @@ async function attackParsed(
   }
   const reserve = new DescriptorReserve();
   try {
-    const loaded = await runLoad(
-      parsed,
-      thresholds,
-      dashboard,
-      typeof steering === "object" ? steering : undefined,
-    );
+    const steer = typeof steering === "object" ? steering : undefined;
+    const loaded = await runLoad(parsed, thresholds, dashboard, steer);
     if (typeof loaded === "number") return loaded;
     if (tempLog) delete loaded.run.logFile;
     return await finish(argv, parsed, { thresholds, baseline, dashboard, reserve, ghz, ...loaded });

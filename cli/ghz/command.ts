@@ -15,6 +15,7 @@ import {
   fileText,
   GHZ_KEYS,
   ghzFlags,
+  GO_TYPES,
   influxTags,
   jsonObject,
   msOf,
@@ -28,9 +29,7 @@ const SHORT = new Map(
     "binary=b binary-file=B metadata=m metadata-file=M output=o format=O enable-compression=e").split(" ")
     .map((pair) => pair.split("=") as [string, string]),
 );
-const BOOLEANS = new Set(
-  ["skipTLS", "insecure", "async", "binary", "stream-dynamic-messages", "count-errors", "enable-compression"],
-);
+const BOOLEANS = new Set(GHZ_KEYS.filter((k) => GO_TYPES.find(([keys]) => keys.test(k))?.[1] === "bool"));
 /** ghz's config file's keys that are no flag of its. */
 const CONFIG_ONLY = /^(host|max-(recv|send)-message-size|disable-template-.*)$/;
 const FLAGS: FlagSpec[] = [
@@ -120,10 +119,8 @@ function ghzWords(argv: string[]): string[] {
     else if (!word.startsWith("@")) out.push(word);
     else if (++files > 100) throw new UsageError(`${word}: ghz's @FILE words nest past 100 files`);
     else {
-      const lines = fileText(word.slice(1), "@").replace(/\n$/, "").split("\n").map((l) =>
-        l.replace(/\r$/, "")
-      );
-      words.unshift(...lines.filter((l) => !l.startsWith("#")));
+      const text = fileText(word.slice(1), "@").replace(/\n$/, "");
+      words.unshift(...text.split("\n").map((l) => l.replace(/\r$/, "")).filter((l) => !l.startsWith("#")));
     }
   }
   return out;

@@ -38,19 +38,20 @@ const AT_DEFAULT: Record<string, [unknown, string]> = {
 
 const GO_DURATION = /^[-+]?(0|((\d+\.?\d*|\.\d+)(ns|us|µs|μs|ms|s|m|h))+)$/;
 /**
- * Go's types of ghz's options (a string where none matches) and a flag's text of each: counts (uint), steps
- * (int), durations (each number with its unit, or 0), schedules. A config file holds to the types as Go
- * decodes them (YAML's text may be a number or a boolean).
+ * Go's types of ghz's options (a string where none matches), with a flag's form and its name: counts (uint),
+ * steps (int), durations (each number with its unit, or 0), schedules. A config file holds to the types as
+ * Go decodes them (YAML's text may be a number or a boolean).
  */
-const GO_TYPES: Array<[RegExp, string, RegExp?]> = [
+export const GO_TYPES: Array<[RegExp, string, RegExp?, string?]> = [
   [
     /^(total|concurrency|connections|rps|cpus|skipFirst|stream-call-count|(load|concurrency)-(start|end))$/,
     "uint",
     /^\+?\d+$/,
+    "a whole number",
   ],
-  [/^(load|concurrency)-step$/, "int", /^[-+]?\d+$/],
-  [/(timeout|duration|keepalive|interval)$/, "duration", GO_DURATION],
-  [/-schedule$/, "string", /^(const|step|line)$/],
+  [/^(load|concurrency)-step$/, "int", /^[-+]?\d+$/, "a whole number"],
+  [/(timeout|duration|keepalive|interval)$/, "duration", GO_DURATION, "a duration"],
+  [/-schedule$/, "string", /^(const|step|line)$/, "one of const, step, line"],
   [
     /^(count-errors|skipTLS|insecure|async|binary|stream-dynamic-messages|enable-compression|disable-.*)$/,
     "bool",
@@ -127,13 +128,8 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
     delete config[key];
   }
   for (const [key, value] of Object.entries(config)) {
-    const [, type, form] = GO_TYPES.find(([keys]) => keys.test(key)) ?? [];
+    const [, , form, what] = GO_TYPES.find(([keys]) => keys.test(key)) ?? [];
     if (form && value !== undefined && !form.test(String(value))) {
-      const what = type === "string"
-        ? "one of const, step, line"
-        : type === "duration"
-        ? "a duration"
-        : "a whole number";
       throw new UsageError(`${where(key)} ${JSON.stringify(value)}: not ${what}`);
     }
   }
@@ -207,8 +203,7 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
   if (config["enable-compression"] === true) flags.push("--compress", "gzip");
   // ghz's --async sends each call without waiting for the one before: a count's calls all in flight; over
   // -z, paced by --rps, as many as the rate starts while a call may last (-t).
-  const paced = flags.includes("-R");
-  if (config.async === true && timed && !paced) {
+  if (config.async === true && timed && !flags.includes("-R")) {
     throw refused(
       `${where("async")} beside a duration without --rps: not run by loadlab; give --rps or drop it`,
     );

@@ -183,15 +183,12 @@ function whereRequestsGo(path: string, targets: Record<string, string>, hosts: R
   if (url === undefined) {
     const unset = [...new Set(files.flatMap((f) => unsetUrlVariables(f.source, env)))];
     const them = unset.length > 1 ? "them" : "it";
+    const [name, sets] = [basename(path), unset.map((n) => `-e ${n}=URL`).join(" ")];
     throw new UsageError(
       unset.length === 0
-        ? `${
-          basename(path)
-        } names no URL loadlab can read before the load: give the server with --target app=URL`
-        : `${basename(path)} builds its URLs from ${unset.map((n) => `__ENV.${n}`).join(", ")}, unset: set ` +
-          `${them} with ${
-            unset.map((n) => `-e ${n}=URL`).join(" ")
-          }, or give the server with --target app=URL`,
+        ? `${name} names no URL loadlab can read before the load: give the server with --target app=URL`
+        : `${name} builds its URLs from ${unset.map((n) => `__ENV.${n}`).join(", ")}, unset: set ${them} ` +
+          `with ${sets}, or give the server with --target app=URL`,
     );
   }
   const target = new URL(url).origin;

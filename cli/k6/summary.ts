@@ -252,10 +252,9 @@ async function writeSummaryOutputs(outputs: unknown, ownFiles: string[]): Promis
   try {
     entries = Object.entries(outputs as Record<string, unknown>);
   } catch (err) {
+    const why = errorText(err);
     throw new OutputError(
-      `handleSummary() returned an object whose keys cannot be read (${
-        errorText(err)
-      }); the run's results are kept`,
+      `handleSummary() returned an object whose keys cannot be read (${why}); the run's results are kept`,
       { cause: err },
     );
   }

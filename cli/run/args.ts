@@ -193,15 +193,14 @@ export function parseRunArgs(given: string[], command = "run", help = RUN_HELP):
     summaryFile: flags.path("summary"),
     ...(flags.has("summary-mode") ? { summaryMode: flags.choice("summary-mode", K6_SUMMARY_MODES) } : {}),
     junitFile: flags.path("junit"),
-    ...(flags.has("output-bench") ? { benchFile: flags.path("output-bench") } : {}),
     keepSecrets: flags.has("no-redact"),
     strict: flags.has("strict"),
     ...maxMemoryOf(flags),
     ...metricsOutsOf(flags),
-    ...(flags.has("replay") ? { replay: flags.path("replay") } : {}),
     ...baselineArgs(flags),
     ...dashboardOptions(flags),
-    ...abortOf(flags),
+    ...defined({ benchFile: flags.path("output-bench"), replay: flags.path("replay") }),
+    ...defined({ abortOnFail: abortOnFailArg(flags) }),
     ...scriptLoad,
   };
 }
@@ -247,10 +246,8 @@ function locustOptionSpecs(argv: string[]): FlagSpec[] {
     const file = raw.values.get("locustfile")?.at(-1) ?? raw.positionals.find(isLocustFile);
     if (file === undefined) return [];
     const { options } = convertLocustFile(resolve(file));
-    return options.filter((o) => !SPECS.some((s) => s.long === o)).map((long) => ({
-      long,
-      takesValue: true,
-    }));
+    const own = options.filter((o) => !SPECS.some((s) => s.long === o));
+    return own.map((long) => ({ long, takesValue: true }));
   } catch {
     return []; // the parse proper reports a bad flag, the run a file it cannot read or convert
   }
@@ -290,11 +287,6 @@ function metricsOutsOf(flags: FlagValues): Pick<RunArgs, "metricsOut"> {
     );
   }
   return { metricsOut: parseMetricsOuts(typed, outs) };
-}
-
-function abortOf(flags: FlagValues): Pick<RunArgs, "abortOnFail"> {
-  const abortOnFail = abortOnFailArg(flags);
-  return abortOnFail ? { abortOnFail } : {};
 }
 
 /** No experiment, or more than one (`demo` is given its preset by the caller, so any other is extra). */

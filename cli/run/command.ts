@@ -119,12 +119,8 @@ async function runRead(
   for (const line of exampleRuntimeLines(plan)) console.error(`loadlab ${command}: ${line}`);
   // A locustfile's request and end listeners run here, on one module: what they count is the run's.
   const heard = isLocustFile(args.source) ? await loadLocustListeners(resolve(args.source)) : null;
-  const outcome = await execute(
-    command,
-    plan,
-    { ...args, failOn: gateWith.failOn },
-    { source, outDir, baseline, interrupt },
-  );
+  const context = { source, outDir, baseline, interrupt };
+  const outcome = await execute(command, plan, { ...args, failOn: gateWith.failOn }, context);
   if (typeof outcome === "number") return outcome;
   if (outcome.k6) {
     // As k6: a setup() that threw is said on stderr, its summary still shown.
@@ -142,12 +138,8 @@ async function runRead(
   }
   const k6Failed = outcome.k6?.failed ?? 0;
   const gate = baseline && gateAgainstBaseline(baseline, outcome.results, gateWith.failOn);
-  const code = await conclude(
-    command,
-    outcome,
-    { ...args, strict: args.strict || plan.experiment.strict },
-    gate,
-  );
+  const strict = args.strict || plan.experiment.strict;
+  const code = await conclude(command, outcome, { ...args, strict }, gate);
   const withK6 = k6Failed > 0 && code === EXIT.ok ? EXIT.thresholdFailed : code;
   if (isLocustFile(args.source)) return await finishLocustRun(outcome.results, args, withK6, outDir, heard);
   return outcome.k6 ? k6ExitCodeOf(withK6, outcome.results.runs) : withK6;

@@ -218,7 +218,12 @@ function locustFlagsOf(flags: FlagValues): LocustFlags {
 
 /** k6's flags beyond the load, each checked as k6 checks it. */
 function k6FlagsOf(flags: FlagValues): K6Flags {
-  const k6: K6Flags = {};
+  const k6: K6Flags = defined({
+    noThresholds: flags.has("no-thresholds") || undefined,
+    quiet: flags.has("quiet") || undefined,
+    noSummary: flags.has("no-summary") || undefined,
+    summaryExport: flags.path("summary-export"),
+  });
   for (const pair of flags.all("tag")) {
     const eq = pair.indexOf("=");
     if (eq <= 0 || eq === pair.length - 1) {
@@ -226,15 +231,6 @@ function k6FlagsOf(flags: FlagValues): K6Flags {
     }
     (k6.tags ??= {})[pair.slice(0, eq)] = pair.slice(eq + 1);
   }
-  Object.assign(
-    k6,
-    defined({
-      noThresholds: flags.has("no-thresholds") || undefined,
-      quiet: flags.has("quiet") || undefined,
-      noSummary: flags.has("no-summary") || undefined,
-      summaryExport: flags.path("summary-export"),
-    }),
-  );
   const stats = flags.text("summary-trend-stats");
   if (stats !== undefined) {
     k6.summaryTrendStats = stats.split(",").map((s) => s.trim());
@@ -246,12 +242,8 @@ function k6FlagsOf(flags: FlagValues): K6Flags {
     }
   }
   const jsonOut = flags.all("out").find((v) => v.startsWith("json="));
-  if (jsonOut !== undefined) {
-    if (jsonOut === "json=") {
-      throw new UsageError(`--out json=: name the file, e.g. --out json=points.ndjson`);
-    }
-    k6.jsonOut = jsonOut.slice("json=".length);
-  }
+  if (jsonOut === "json=") throw new UsageError("--out json=: name the file, e.g. --out json=points.ndjson");
+  if (jsonOut !== undefined) k6.jsonOut = jsonOut.slice("json=".length);
   const config = flags.path("config");
   if (config !== undefined) k6.config = configOptions(config);
   if (flags.has("http-debug")) {

@@ -128,15 +128,8 @@ async function locustText(source: string, flags: ScriptLoadArgs): Promise<string
   }
   const load = sessionLoadOf({ ...flags, vus: flags.vus ?? 1 });
   try {
-    const { vus, locust, durationMs } = flags;
-    return await locustExperimentText(
-      resolve(source),
-      resolve(source),
-      load,
-      vus ?? 1,
-      locust ?? {},
-      durationMs,
-    );
+    const path = resolve(source);
+    return await locustExperimentText(path, path, load, flags.vus ?? 1, flags.locust ?? {}, flags.durationMs);
   } catch (err) {
     if (err instanceof LocustConvertError || err instanceof LocustInputError) {
       throw new UsageError(err.message, { cause: err });
@@ -237,12 +230,8 @@ export async function readRunPlanOrStop(
 function writeStopped(args: RunArgs, phase: string, name = scriptExperimentName(args.source)): string | null {
   const source = args.source.startsWith("preset:") ? { preset: args.source.slice(7) } : { file: args.source };
   const render = (results: ResultsFile) => renderReport(results, { keepSecrets: args.keepSecrets });
-  const output = ExperimentOutput.fresh(
-    args.outDir ?? `out/${name}`,
-    { name, ...source },
-    render,
-    args.keepSecrets,
-  );
+  const dir = args.outDir ?? `out/${name}`;
+  const output = ExperimentOutput.fresh(dir, { name, ...source }, render, args.keepSecrets);
   if (args.resume && exists(output.resultsPath)) return null;
   output.results = { ...output.results, stoppedIn: phase };
   output.writeSync();

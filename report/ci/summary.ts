@@ -100,12 +100,10 @@ function comparisonLines(results: ResultsFile): string[] {
     const [mine, base] = [byKey.get(c.group), byKey.get(c.baselineGroup)];
     const digits = c.metric === "rps" ? 0 : 2;
     const sign = c.changePct > 0 ? "+" : "";
+    const [was, now] = [base, mine].map((g) => fixedOrDash(g?.metrics[c.metric].mean ?? Number.NaN, digits));
     lines.push(
-      `| ${escapeMarkdown(c.group)} | ${METRIC_NAMES[c.metric] ?? c.metric} | ` +
-        `${fixedOrDash(base?.metrics[c.metric].mean ?? Number.NaN, digits)} | ` +
-        `${fixedOrDash(mine?.metrics[c.metric].mean ?? Number.NaN, digits)} | ${sign}${
-          fixedOrDash(c.changePct, 1)
-        }% |`,
+      `| ${escapeMarkdown(c.group)} | ${METRIC_NAMES[c.metric] ?? c.metric} | ${was} | ${now} | ` +
+        `${sign}${fixedOrDash(c.changePct, 1)}% |`,
     );
   }
   return lines;
@@ -133,21 +131,19 @@ export function endpointMarkdown(runs: RunResult[], escape: (text: string) => st
   for (const run of runs) {
     const { rows, omitted } = shownEndpointRows(run);
     if (rows.length < 2) continue;
+    const qualifier = endpointQualifier(run);
     lines.push(
       "",
-      `### Endpoints of ${escape(run.name)} (slowest p99 first${
-        endpointQualifier(run) ? `; ${endpointQualifier(run)}` : ""
-      })`,
+      `### Endpoints of ${escape(run.name)} (slowest p99 first${qualifier ? `; ${qualifier}` : ""})`,
       "",
       "| endpoint | requests | req/s | failed | p50 ms | p99 ms | max ms |",
       "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
     );
     for (const r of rows) {
       const pooled = r.pooledRequests > 1 ? ` (${r.pooledRequests} requests pooled)` : "";
+      const failed = countOrDash(r.errors + r.non2xx);
       lines.push(
-        `| ${escape(r.name)}${pooled} | ${countOrDash(r.requests)} | ${countOrDash(r.rps)} | ${
-          countOrDash(r.errors + r.non2xx)
-        } | ` +
+        `| ${escape(r.name)}${pooled} | ${countOrDash(r.requests)} | ${countOrDash(r.rps)} | ${failed} | ` +
           `${fixedOrDash(r.p50Ms, 2)} | ${fixedOrDash(r.p99Ms, 2)} | ${fixedOrDash(r.maxMs, 2)} |`,
       );
     }
@@ -166,10 +162,9 @@ function gateMarkdown(gate: GateResult | undefined, escape: (text: string) => st
     : "✅ no --fail-on rule fired";
   const lines = ["", `### Against the baseline: ${head}`, ""];
   if (gate.otherMachine.length) {
+    const which = gate.otherMachine.join(", ");
     lines.push(
-      `⚠️ The baseline ran on another machine or build (${
-        gate.otherMachine.join(", ")
-      } differ): every verdict is weak.`,
+      `⚠️ The baseline ran on another machine or build (${which} differ): every verdict is weak.`,
       "",
     );
   }
@@ -179,9 +174,8 @@ function gateMarkdown(gate: GateResult | undefined, escape: (text: string) => st
     for (const m of g.metrics) {
       const mark = m.failed.length ? "❌ " : m.verdict === "worse" ? "⚠️ " : "";
       lines.push(
-        `| ${escape(g.key)} | ${m.metric} ${METRIC_UNITS[m.metric]} | ${m.baseline} | ${m.current} | ${mark}${
-          escape(verdictText(m, g, gate))
-        } |`,
+        `| ${escape(g.key)} | ${m.metric} ${METRIC_UNITS[m.metric]} | ${m.baseline} | ${m.current} | ` +
+          `${mark}${escape(verdictText(m, g, gate))} |`,
       );
     }
   }
@@ -243,16 +237,12 @@ function endpointProperties(run: RunResult): string {
   const { rows, omitted } = shownEndpointRows(run);
   if (rows.length < 2) return "";
   const more = omitted ? `<property name="loadlab.endpoints omitted" value="${escapeXml(omitted)}"/>` : "";
-  return rows.map((r) =>
-    `<property name="${escapeXml(`loadlab.endpoint ${r.name}`)}" value="${
-      escapeXml(
-        `requests ${countOrDash(r.requests)}, failed ${countOrDash(r.errors + r.non2xx)}, p50 ${
-          fixedOrDash(r.p50Ms, 2)
-        } ms, ` +
-          `p99 ${fixedOrDash(r.p99Ms, 2)} ms`,
-      )
-    }"/>`
-  ).join("") + more;
+  return rows.map((r) => {
+    const [requests, failed] = [countOrDash(r.requests), countOrDash(r.errors + r.non2xx)];
+    const [p50, p99] = [fixedOrDash(r.p50Ms, 2), fixedOrDash(r.p99Ms, 2)];
+    const value = escapeXml(`requests ${requests}, failed ${failed}, p50 ${p50} ms, p99 ${p99} ms`);
+    return `<property name="${escapeXml(`loadlab.endpoint ${r.name}`)}" value="${value}"/>`;
+  }).join("") + more;
 }
 
 /** The run verdict as a JUnit property and a system-out line, which CI test views show beside the case. */
@@ -316,14 +306,8 @@ export function renderJunit(
     // A "run verdict" case per run, failing when it is flagged (exit 6).
     for (const run of results.runs.filter((r) => !r.probe)) {
       const v = runVerdict(run);
-      cases.push(
-        testcaseXml(
-          `loadlab.${run.name}`,
-          "run verdict",
-          run,
-          v.ok ? "" : failureXml("verdict", v.label, run.name),
-        ),
-      );
+      const failure = v.ok ? "" : failureXml("verdict", v.label, run.name);
+      cases.push(testcaseXml(`loadlab.${run.name}`, "run verdict", run, failure));
       if (!v.ok) failures++;
     }
   } else {

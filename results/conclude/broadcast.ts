@@ -55,17 +55,15 @@ function heldMembers(points: BroadcastPoint[], upTo: number | null): number | nu
 function qualifiersOf(points: BroadcastPoint[]): string | null {
   const flagged = points.filter((p) => p.flags.length > 0);
   if (flagged.length === 0) return null;
-  return `Qualified by: ${
-    flagged.map((p) => `${formatCount(p.members)} members ${p.flags.join(", ")}`).join("; ")
-  }.`;
+  const each = flagged.map((p) => `${formatCount(p.members)} members ${p.flags.join(", ")}`);
+  return `Qualified by: ${each.join("; ")}.`;
 }
 
 /** " (between them 200, 400 not judged: generator-bound)", or "" when none. */
 function notJudgedBetween(points: BroadcastPoint[]): string {
   if (points.length === 0) return "";
-  return ` (between them ${
-    notJudgedText(points.map((p) => ({ value: p.members, flags: p.notJudged })), formatCount)
-  })`;
+  const between = notJudgedText(points.map((p) => ({ value: p.members, flags: p.notJudged })), formatCount);
+  return ` (between them ${between})`;
 }
 
 /** Why a bend at a point not judged is no knee of the target's. */
@@ -73,9 +71,8 @@ function notTheTargets(above: BroadcastPoint): string {
   if (above.generatorBound) {
     return ", but there loadlab's generator was the limit (generator-bound): no knee of the target's";
   }
-  return `, but its numbers there are not the target's alone (${
-    above.notJudged.join(", ")
-  }): no knee of the target's`;
+  const why = above.notJudged.join(", ");
+  return `, but its numbers there are not the target's alone (${why}): no knee of the target's`;
 }
 
 function rateText(curve: BroadcastCurve): string {

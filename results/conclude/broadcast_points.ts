@@ -111,10 +111,9 @@ function bentWhy(p: BroadcastPoint, prev: BroadcastPoint | null, lowest: Broadca
     latencyGrowth > BEND_GROWTH_OVER_MEMBERS * memberGrowth && p.fanoutP99Ms > BEND_OVER_LOWEST *
         lowest.fanoutP99Ms
   ) {
-    return `fan-out p99 went ${ms(prev.fanoutP99Ms)} → ${ms(p.fanoutP99Ms)} (${
-      formatSignificant(latencyGrowth, 2)
-    }x)` +
-      ` while the members grew ${formatSignificant(memberGrowth, 2)}x`;
+    const [latency, members] = [latencyGrowth, memberGrowth].map((x) => formatSignificant(x, 2));
+    const [from, to] = [ms(prev.fanoutP99Ms), ms(p.fanoutP99Ms)];
+    return `fan-out p99 went ${from} → ${to} (${latency}x) while the members grew ${members}x`;
   }
   return null;
 }

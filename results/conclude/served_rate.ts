@@ -81,9 +81,8 @@ export function saturated(run: Pick<RunResult, "rps" | "targetRps" | "durationSe
 export function serverBoundLabel(run: Pick<RunResult, "rps" | "targetRps" | "durationSec">): string {
   const short = servedShortfall(run);
   if (short === null) return "server-bound";
-  return `server-bound: served ${formatRounded(short.servedRps)} of ${
-    formatRounded(short.requestedRps)
-  } req/s`;
+  const [served, requested] = [short.servedRps, short.requestedRps].map(formatRounded);
+  return `server-bound: served ${served} of ${requested} req/s`;
 }
 
 /** Beside an achieved rate: "714 drained after the load's end"; "" without any. */

@@ -122,7 +122,6 @@ function servedShort(steady: IntervalResult[], requestedRps: number | null): str
   if (rps >= requestedRps * (1 - SHORTFALL_SHARE) || (requestedRps - rps) * spanSec < MIN_HELD_SENDS) {
     return null;
   }
-  return `never: served ${formatRounded(rps)} of ${
-    formatRounded(requestedRps)
-  } req/s requested (a queue growing)`;
+  const [got, asked] = [rps, requestedRps].map(formatRounded);
+  return `never: served ${got} of ${asked} req/s requested (a queue growing)`;
 }

@@ -83,19 +83,7 @@ export class RunSeries {
   endPoint(nowEpochMs: number, named: NamedSample[]): ExportPoint | null {
     if (this.#last === null) return null;
     const { inFlight, connections, telemetry } = this.#last;
-    return this.point(
-      {
-        ...emptyIntervalCounts(),
-        index: -1,
-        endEpochMs: nowEpochMs,
-        errorKinds: {},
-        inFlight,
-        connections,
-        histograms: [],
-        late: false,
-      },
-      telemetry,
-      named,
-    );
+    const counts = { ...emptyIntervalCounts(), index: -1, endEpochMs: nowEpochMs, inFlight, connections };
+    return this.point({ ...counts, errorKinds: {}, histograms: [], late: false }, telemetry, named);
   }
 }

@@ -112,6 +112,7 @@ function mergeTotals(
   const total = mergeEncoded(runs.flatMap((r) => (r.histogramEncoded ? [r.histogramEncoded] : [])));
   const rps = servedRps(requests, c.drained, durationSec);
   const full = saturated({ rps, targetRps, durationSec, intervals });
+  const sent = requests + errorCount + droppedSends + c.unfinished;
   return {
     targetRps,
     durationSec,
@@ -132,13 +133,7 @@ function mergeTotals(
     bytesWritten: c.bytesWritten,
     lateSends,
     droppedSends,
-    ...verdict(
-      lateSends,
-      c.serverBoundSends,
-      requests + errorCount + droppedSends + c.unfinished,
-      full,
-      generatorSaturation(intervals)?.bound,
-    ),
+    ...verdict(lateSends, c.serverBoundSends, sent, full, generatorSaturation(intervals)?.bound),
     connects: c.connects,
     reconnects: c.reconnects,
     retried: c.retried,

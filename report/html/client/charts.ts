@@ -297,15 +297,8 @@ export function percentileChart(
 ): any {
   const datasets = curves.map((c, i) => colored(i, c.label, percentileData(c.points)));
   const y = { type: yType, beginAtZero: yType === "linear", title: { display: true, text: "ms" } };
-  return timeChart(
-    parent,
-    title,
-    datasets,
-    { parsing: false, scales: { x: ninesAxis(), y } },
-    [],
-    "line",
-    cls,
-  );
+  const options = { parsing: false, scales: { x: ninesAxis(), y } };
+  return timeChart(parent, title, datasets, options, [], "line", cls);
 }
 
 /** Common options of a line chart over seconds since the measured start. */

@@ -100,45 +100,26 @@ export function sortableTable(
   rows: Cell[][],
   cls = "",
 ): HTMLElement {
-  const thead = h(
-    "thead",
-    null,
-    h(
-      "tr",
-      null,
-      ...headers.map((c, i) => {
-        const th = h(
-          "th",
-          { scope: "col", class: c.num ? "num sortable" : "sortable", tabindex: "0" },
-          c.label,
-        );
-        if (c.title) th.title = c.title;
-        th.addEventListener("click", () => sortTableBy(th.closest("table")!, i, !!c.num));
-        th.addEventListener("keydown", (e) => {
-          if ((e as KeyboardEvent).key === "Enter") sortTableBy(th.closest("table")!, i, !!c.num);
-        });
-        return th;
-      }),
-    ),
-  );
-  const tbody = h(
-    "tbody",
-    null,
-    ...rows.map((row) =>
-      h(
-        "tr",
-        null,
-        ...row.map((cell, i) => {
-          const td = h("td", { class: [headers[i]?.num ? "num" : "", cell.cls ?? ""].join(" ").trim() });
-          if (cell.node) td.appendChild(cell.node);
-          else td.textContent = cell.text ?? "";
-          if (cell.title) td.title = cell.title;
-          td.dataset.sort = String(cell.sort ?? cell.text ?? "");
-          return td;
-        }),
-      )
-    ),
-  );
+  const ths = headers.map((c, i) => {
+    const attrs = { scope: "col", class: c.num ? "num sortable" : "sortable", tabindex: "0" };
+    const th = h("th", attrs, c.label);
+    if (c.title) th.title = c.title;
+    th.addEventListener("click", () => sortTableBy(th.closest("table")!, i, !!c.num));
+    th.addEventListener("keydown", (e) => {
+      if ((e as KeyboardEvent).key === "Enter") sortTableBy(th.closest("table")!, i, !!c.num);
+    });
+    return th;
+  });
+  const thead = h("thead", null, h("tr", null, ...ths));
+  const td = (cell: Cell, i: number) => {
+    const el = h("td", { class: [headers[i]?.num ? "num" : "", cell.cls ?? ""].join(" ").trim() });
+    if (cell.node) el.appendChild(cell.node);
+    else el.textContent = cell.text ?? "";
+    if (cell.title) el.title = cell.title;
+    el.dataset.sort = String(cell.sort ?? cell.text ?? "");
+    return el;
+  };
+  const tbody = h("tbody", null, ...rows.map((row) => h("tr", null, ...row.map(td))));
   return h("div", { class: "table-wrap" }, h("table", { class: `data ${cls}`.trim() }, thead, tbody));
 }
 
@@ -164,12 +145,8 @@ export function sortTableBy(table: HTMLTableElement | Element, col: number, nume
 
 /** A section with a heading and an optional explanatory note. */
 export function section(id: string, title: string, note?: string): HTMLElement {
-  return h(
-    "section",
-    { id, class: "card" },
-    h("h2", null, title),
-    note ? h("p", { class: "note" }, note) : null,
-  );
+  const said = note ? h("p", { class: "note" }, note) : null;
+  return h("section", { id, class: "card" }, h("h2", null, title), said);
 }
 
 /** A key/value definition list for facts about a run or the environment. */

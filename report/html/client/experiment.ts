@@ -198,9 +198,7 @@ export function renderSearches(data: PageData): HTMLElement | null {
       { text: p.run, cls: "name" },
     ]);
     sec.appendChild(
-      sortableTable([{ label: "#", num: true }, { label: "value", num: true }, { label: "SLO" }, {
-        label: "run",
-      }], rows),
+      sortableTable([...numeric("#", "value"), { label: "SLO" }, { label: "run" }], rows),
     );
   }
   return sec;

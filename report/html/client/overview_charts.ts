@@ -7,7 +7,7 @@
 import type { PageData } from "../page/data.ts";
 import type { OverviewMetric } from "../page/overview.ts";
 import type { PageSweep } from "../page/sweeps.ts";
-import { type Cell, fmtMs, fmtNum, fmtSweepValue, h, section, sortableTable } from "./dom.ts";
+import { type Cell, fmtMs, fmtNum, fmtSweepValue, h, numeric, section, sortableTable } from "./dom.ts";
 import { sendCells, sendHeaders, verdictBadge } from "./sections.ts";
 import { color, colored, metricBarChart, percentileChart, timeChart } from "./charts.ts";
 
@@ -151,13 +151,8 @@ export function kneeReasons(sweeps: PageSweep[]): HTMLElement | null {
 export function categoricalSweepCharts(grid: HTMLElement, sw: PageSweep): void {
   const labels = sw.points.map((p) => fmtSweepValue(p.x));
   const rps = sw.points.map((p) => p.rps), p99 = sw.points.map((p) => p.p99Ms);
-  metricBarChart(
-    grid,
-    `${sw.title} sweep: achieved req/s`,
-    labels,
-    [{ name: "achieved req/s", values: rps }],
-    "req/s",
-  );
+  const title = `${sw.title} sweep: achieved req/s`;
+  metricBarChart(grid, title, labels, [{ name: "achieved req/s", values: rps }], "req/s");
   metricBarChart(grid, `${sw.title} sweep: p99`, labels, [{ name: "p99", values: p99 }], "ms");
 }
 
@@ -167,8 +162,7 @@ export function sweepTable(sweeps: PageSweep[]): HTMLElement {
     { label: "sweep" },
     { label: "at", num: true },
     ...sendHeaders(),
-    { label: "achieved req/s", num: true },
-    { label: "p99", num: true },
+    ...numeric("achieved req/s", "p99"),
   ];
   const rows = sweeps.flatMap((sw) =>
     sw.rows.map((row): Cell[] => [

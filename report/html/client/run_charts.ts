@@ -36,15 +36,8 @@ export function timelineCharts(run: PageRun, grid: HTMLElement): void {
   // Concurrency on its own axis beside latency, so where latency bends is read against the users.
   const users = concurrency(run);
   const latencyOpts = withRightAxis(timeLineOptions("ms", "logarithmic", maxSec));
-  addScaleToggle(
-    timeChart(
-      grid,
-      "latency per interval (ms)",
-      [...series, { ...users, yAxisID: "y2" }],
-      latencyOpts,
-      marks,
-    ),
-  );
+  const latency = [...series, { ...users, yAxisID: "y2" }];
+  addScaleToggle(timeChart(grid, "latency per interval (ms)", latency, latencyOpts, marks));
   runtimeChart(run, grid, maxSec, marks); // beside latency: a blocked loop lines up with its spike
   const tput: any[] = [{
     label: "achieved req/s",

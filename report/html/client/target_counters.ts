@@ -6,7 +6,7 @@
  */
 import type { PageData } from "../page/data.ts";
 import type { PageRun } from "../page/run.ts";
-import { type Cell, fmtNum, fmtPct, isNum, section, sortableTable } from "./dom.ts";
+import { type Cell, fmtNum, fmtPct, isNum, numeric, section, sortableTable } from "./dom.ts";
 
 /** Counter names that are non-zero in at least one run, in the order runs first report them. */
 export function counterNames(runs: PageRun[]): string[] {
@@ -52,8 +52,7 @@ export function renderTargetCounters(data: PageData): HTMLElement | null {
   const headers = [
     { label: "run" },
     { label: "variant" },
-    ...names.map((label) => ({ label, num: true })),
-    ...(staleShare ? [{ label: "stale share of hits", num: true }] : []),
+    ...numeric(...names, ...(staleShare ? ["stale share of hits"] : [])),
   ];
   const sec = section(
     "target-counters",

@@ -6,7 +6,7 @@
  */
 import type { PageData } from "../page/data.ts";
 import type { PageRun } from "../page/run.ts";
-import { type Cell, fmtFixed, fmtNum, h, isNum, section, sortableTable } from "./dom.ts";
+import { type Cell, fmtFixed, fmtNum, h, isNum, numeric, section, sortableTable } from "./dom.ts";
 import { addScaleToggle, colored, timeChart, timeLineOptions, times } from "./charts.ts";
 import { meanOf, median } from "../../../results/stats.ts";
 
@@ -157,21 +157,13 @@ export function renderVariantMatrix(data: PageData): HTMLElement | null {
       "starts slower, as a JIT warms up, has p50 above 1× and req/s below 1× (the first interval's p50 " +
       "is also lowered while a closed loop's queue fills, so req/s is the steadier sign).",
   );
-  const loadHeaders = axes.loads.map((label) => ({ label, num: true }));
+  const loadHeaders = numeric(...axes.loads);
   sec.appendChild(h("h3", null, "Requests per second"));
-  sec.appendChild(
-    sortableTable(
-      [{ label: "variant" }, { label: "runtime" }, ...loadHeaders],
-      rpsCells(data, axes),
-      "matrix-rps",
-    ),
-  );
+  const rpsHeaders = [{ label: "variant" }, { label: "runtime" }, ...loadHeaders];
+  sec.appendChild(sortableTable(rpsHeaders, rpsCells(data, axes), "matrix-rps"));
   sec.appendChild(h("h3", null, "Stabilization time"));
-  sec.appendChild(sortableTable(
-    [{ label: "variant" }, ...loadHeaders, { label: "all loads", num: true }],
-    stabilizationCells(data.runs, axes),
-    "matrix-stabilization",
-  ));
+  const stableHeaders = [{ label: "variant" }, ...numeric(...axes.loads, "all loads")];
+  sec.appendChild(sortableTable(stableHeaders, stabilizationCells(data.runs, axes), "matrix-stabilization"));
   sec.appendChild(h("h3", null, "First interval / steady state"));
   sec.appendChild(
     sortableTable([{ label: "variant" }, ...loadHeaders], warmupRatioCells(data.runs, axes), "matrix-warmup"),

@@ -113,9 +113,8 @@ function hotSpot(below: TelemetryDigest, above: TelemetryDigest): string | null 
     wait >= 1.5 * Math.max(below.runQueueWaitPct ?? 0, 1);
   if (above.cpuPct !== null && above.cpuPct + wait < CPU_DEMAND_PCT && !starvedByLoad) return null;
   const where = top.where ? ` (${top.where})` : "";
-  return `the profile's top function, ${top.name}${where}, took ${
-    one(top.sharePct)
-  }% of the ${top.process} ` +
+  const share = one(top.sharePct);
+  return `the profile's top function, ${top.name}${where}, took ${share}% of the ${top.process} ` +
     "process's busy CPU time";
 }
 

@@ -98,13 +98,8 @@ export function k6SummaryData(
   if (
     metrics.http_req_duration && expected && expected.requests > 0 && Number.isFinite(expected.latencyMs.mean)
   ) {
-    metrics["http_req_duration{expected_response:true}"] = submetric(
-      "http_req_duration",
-      "{expected_response:true}",
-      run,
-      sec,
-      stats,
-    );
+    const tags = "{expected_response:true}";
+    metrics[`http_req_duration${tags}`] = submetric("http_req_duration", tags, run, sec, stats);
   }
   for (const t of results.thresholds.filter((t) => t.run === run.name)) {
     // The rule as the script wrote it, spaces kept (k6's export names it so): after the `: ` the mapping put.
@@ -228,12 +223,8 @@ export function afterRunSubmetric(
       : { completed: 0 });
   if (name === "iterations") return counterMetric(own.completed, sec);
   const h = own.sessionHistogramEncoded ? decodeHistogram(own.sessionHistogramEncoded) : null;
-  return trend(
-    h && h.totalCount > 0 ? summarizeMs(h) : null,
-    stats,
-    own.completed,
-    own.sessionHistogramEncoded,
-  );
+  const summary = h && h.totalCount > 0 ? summarizeMs(h) : null;
+  return trend(summary, stats, own.completed, own.sessionHistogramEncoded);
 }
 
 const sumOf = (counts: Array<[string, number]>) => counts.reduce((a, [, c]) => a + c, 0);
