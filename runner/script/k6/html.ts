@@ -156,9 +156,8 @@ function submitForm(
   });
   const button = form.find(submitSelector).first();
   if (button.attr("name") !== undefined) values[button.attr("name")!] = button.attr("value") ?? "";
-  const sorted = new URLSearchParams(
-    Object.entries({ ...values, ...fields }).sort(([a], [b]) => a < b ? -1 : 1),
-  );
+  const sorted = new URLSearchParams({ ...values, ...fields });
+  sorted.sort();
   const method = (form.attr("method") ?? "GET").toUpperCase(),
     url = new URL(form.attr("action") ?? "", res.url);
   if (method !== "GET") return request(method, url.href, Object.fromEntries(sorted), params);
