@@ -30,6 +30,7 @@ import { onTestAbort } from "./script/k6/test_abort.ts";
 import type { SteerChange } from "../results/schema/steering.ts";
 import { mergeParts } from "../results/merge/shard_runs.ts";
 import { newRunCounters, PART_ENV } from "./script/run_state.ts";
+import { defined } from "../validation/defined.ts";
 
 export interface AttackHooks {
   name?: string;
@@ -147,18 +148,12 @@ export async function runAttackParts(given: AttackPart[], hooks: AttackHooks = {
   return await withScriptSetup(parts[0].config, async (ready) => {
     const stop = new AbortController();
     const signal = hooks.signal ? AbortSignal.any([hooks.signal, stop.signal]) : stop.signal;
-    const startAtEpochMs = Date.now() + START_LEAD_MS;
+    const startMs = Date.now() + START_LEAD_MS;
     const counters = newRunCounters();
     const runs = await Promise.all(parts.map(async (part, k) => {
-      const script = ready.script === undefined ? undefined : {
-        ...ready.script,
-        env: { ...ready.script.env, [PART_ENV]: part.name },
-      };
-      const run = await runLoaded({
-        ...part.config,
-        ...(script ? { script } : {}),
-        startAtEpochMs: startAtEpochMs + part.startAfterMs,
-      }, {
+      const script = ready.script && { ...ready.script, env: { ...ready.script.env, [PART_ENV]: part.name } };
+      const config = { ...part.config, ...defined({ script }), startAtEpochMs: startMs + part.startAfterMs };
+      const run = await runLoaded(config, {
         ...hooks,
         name: part.name,
         signal,

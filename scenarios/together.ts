@@ -3,6 +3,7 @@
  * Loads that run at the same time as one run (k6's scenarios): `together: { browse: 0s, api: 30s }`.
  */
 import type { ExperimentFields } from "./schema/object.ts";
+import type { Issue } from "../runner/config_checks.ts";
 
 /** The most worker isolates of the loads run together, a load's own cap (`workers` at most 64). */
 const MAX_RUN_WORKERS = 64;
@@ -10,12 +11,10 @@ const MAX_RUN_WORKERS = 64;
 type Together = Pick<ExperimentFields, "together">;
 
 /** The problems of `together:` with the rest of the file, at their paths. */
-export function togetherProblems(
-  exp: ExperimentFields,
-): Array<{ path: Array<string | number>; message: string }> {
+export function togetherProblems(exp: ExperimentFields): Issue[] {
   const together = exp.together;
   if (together === undefined) return [];
-  const problems: Array<{ path: Array<string | number>; message: string }> = [];
+  const problems: Issue[] = [];
   const loads = Object.keys(exp.loads);
   // Each load run together has its own worker isolates (~40 MB each), so a run is capped as one load is.
   const workers = Object.keys(together).reduce((n, name) => n + (exp.loads[name]?.workers ?? 1), 0);

@@ -15,7 +15,7 @@ import { httpFormOf, wsRunOf } from "../http/ws/run.ts";
 import { chooseTransport, type ChosenTransport } from "../http/transport/choice.ts";
 import { RequestMix } from "../http/request.ts";
 import { IntervalRecorder } from "../stats/recorder.ts";
-import { type AnyModelDef, pacingOf } from "./models/mod.ts";
+import { type AnyModelDef, keepsUncorrected, pacingOf } from "./models/mod.ts";
 import { endpointTable } from "../endpoint_table.ts";
 import { ConnectGate, CONNECTS_IN_FLIGHT_PER_WORKER } from "../http/transport/connect_gate.ts";
 import type { LoadContext } from "./executor.ts";
@@ -95,7 +95,7 @@ async function runBurst(
   durationMs: number,
 ): Promise<number> {
   // The run's own recorder and origin, so the burst is optimized for the run's object shapes.
-  const recorder = recorderOf(config, model);
+  const recorder = recorderOf(config);
   recorder.setOrigin(performance.now());
   const link =
     await (options.ws === null
@@ -303,11 +303,11 @@ function setupOf(config: AttackConfig, shared: ConnectionShared, url: URL) {
 }
 
 /** The run's recorder, counting nothing until `setOrigin` (at t0 for the run, at its start for the burst). */
-export function recorderOf(config: AttackConfig, model: AnyModelDef): IntervalRecorder {
+export function recorderOf(config: AttackConfig): IntervalRecorder {
   return new IntervalRecorder({
     intervalMs: config.intervalMs,
     originMs: Infinity,
-    uncorrected: model.keepsUncorrected || config.keepSentLatency === true,
+    uncorrected: keepsUncorrected(config),
     endpoints: endpointTable(config).endpoints.length,
     // A script's requests name their endpoints as they are sent (runner/script/sessions/send.ts).
     namedEndpoints: config.script !== undefined,

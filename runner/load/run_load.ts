@@ -159,7 +159,7 @@ function sharedOf(
 ): ConnectionShared {
   const { config } = opts;
   // The origin is set at start: until then (pre-connect) the recorder counts nothing.
-  const recorder = recorderOf(config, parts.model);
+  const recorder = recorderOf(config);
   if (opts.heartbeat !== undefined) recorder.markProgressIn(new Float64Array(opts.heartbeat));
   return connectionShared({
     hostname: parts.hostname,

@@ -4,6 +4,7 @@
  * loadlab never imports half a file.
  */
 import { dirname, join } from "node:path";
+import { writeTextAtomicSync } from "../../system/output_file.ts";
 
 /** The cache folder of `kind`'s conversions (`$XDG_CACHE_HOME/loadlab/KIND`, else `~/.cache/...`). */
 export function conversionCacheDir(kind = "k6"): string {
@@ -11,10 +12,8 @@ export function conversionCacheDir(kind = "k6"): string {
   return join(base, "loadlab", kind);
 }
 
-/** Writes `code` at `to`: beside it, then renamed. */
+/** Writes `code` at `to`, its folder made: beside it, then renamed. */
 export function writeWhole(to: string, code: string): void {
   Deno.mkdirSync(dirname(to), { recursive: true });
-  const partial = `${to}.${Deno.pid}.partial`;
-  Deno.writeTextFileSync(partial, code);
-  Deno.renameSync(partial, to);
+  writeTextAtomicSync(to, code);
 }

@@ -17,15 +17,11 @@ export function newRunCounters(): SharedArrayBuffer {
 }
 
 /** This isolate's: its own until a run hands it the run's. */
-let counters = new Uint32Array(newRunCounters());
+export let runCounters = new Uint32Array(newRunCounters());
 
 /** Makes `buffer` (from `newRunCounters`) this isolate's run counters. */
 export function setRunCounters(buffer: SharedArrayBuffer): void {
-  counters = new Uint32Array(buffer);
-}
-
-export function runCounters(): Uint32Array {
-  return counters;
+  runCounters = new Uint32Array(buffer);
 }
 
 const endHooks: Array<() => void> = [];

@@ -77,8 +77,8 @@ const UNSUPPORTED: Record<string, string> = {
   maxSockets: "socket limits are not imported (one connection per virtual user): drop maxSockets",
 };
 
-/** Records a problem of the script at `path`, reported with the others before any load. */
-export function problem(out: Collector, path: string, message: string): void {
+/** Records a problem at `path`, reported before any load; undefined, so a caller `return`s it. */
+export function problem(out: Collector, path: string, message: string): undefined {
   out.issues.push({ path, message });
 }
 
@@ -114,14 +114,12 @@ export function secondsToDuration(value: unknown, path: string, out: Collector):
     if (m) seconds = Number(m[1]) * SECONDS_PER_UNIT[m[2] ?? "s"];
   }
   if (seconds === undefined || !Number.isFinite(seconds) || seconds < 0) {
-    problem(out, path, `expected seconds (a number such as 30), found ${JSON.stringify(value)}`);
-    return undefined;
+    return problem(out, path, `expected seconds (a number such as 30), found ${JSON.stringify(value)}`);
   }
   const ms = Math.round(seconds * 1000);
   if (ms > MAX_DURATION_MS) {
     // Named here, at the script's key, before a huge value overflows at a loadlab key.
-    problem(out, path, `${value} seconds is too long: ${MAX_DURATION_WORDS}, e.g. 3600`);
-    return undefined;
+    return problem(out, path, `${value} seconds is too long: ${MAX_DURATION_WORDS}, e.g. 3600`);
   }
   return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
 }
@@ -129,6 +127,5 @@ export function secondsToDuration(value: unknown, path: string, out: Collector):
 /** A finite number >= 0, or an issue. */
 export function nonNegative(value: unknown, path: string, out: Collector): number | undefined {
   if (typeof value === "number" && Number.isFinite(value) && value >= 0) return value;
-  problem(out, path, `expected a number >= 0, found ${JSON.stringify(value)}`);
-  return undefined;
+  return problem(out, path, `expected a number >= 0, found ${JSON.stringify(value)}`);
 }

@@ -173,14 +173,13 @@ function experimentName(file: string | undefined): string {
 
 function parseTarget(target: unknown, out: Collector): URL | undefined {
   if (typeof target !== "string" || !/^https?:\/\//i.test(target)) {
-    problem(
+    return problem(
       out,
       "config.target",
       target === undefined
         ? "missing: the base URL such as http://127.0.0.1:8080"
         : `expected an http(s) URL, found ${JSON.stringify(target)}`,
     );
-    return undefined;
   }
   return new URL(target);
 }
@@ -188,10 +187,7 @@ function parseTarget(target: unknown, out: Collector): URL | undefined {
 /** Plugins loadlab honours: `ensure` switches the checks on, `metrics-by-endpoint` is always on. */
 function checkPlugins(plugins: unknown, out: Collector): void {
   if (plugins === undefined) return;
-  if (!isRecord(plugins)) {
-    problem(out, "config.plugins", "expected a mapping of plugin names");
-    return;
-  }
+  if (!isRecord(plugins)) return problem(out, "config.plugins", "expected a mapping of plugin names");
   for (const name of Object.keys(plugins)) {
     if (name === "ensure" || name === "metrics-by-endpoint") continue;
     problem(out, `config.plugins.${name}`, "Artillery plugins do not run in loadlab");
@@ -200,10 +196,7 @@ function checkPlugins(plugins: unknown, out: Collector): void {
 
 function httpTimeout(http: unknown, out: Collector): string | undefined {
   if (http === undefined) return undefined;
-  if (!isRecord(http)) {
-    problem(out, "config.http", "expected a mapping such as {timeout: 10}");
-    return undefined;
-  }
+  if (!isRecord(http)) return problem(out, "config.http", "expected a mapping such as {timeout: 10}");
   rejectUnknownKeys(http, "config.http", ["timeout"], out);
   return http.timeout === undefined ? undefined : secondsToDuration(http.timeout, "config.http.timeout", out);
 }
@@ -235,14 +228,12 @@ function convertPayload(payload: unknown, out: Collector) {
   const one = Array.isArray(payload) && payload.length === 1 ? payload[0] : payload;
   const path = Array.isArray(payload) ? "config.payload[0]" : "config.payload";
   if (!isRecord(one)) {
-    problem(out, "config.payload", "expected one payload {path, fields} (several are not supported)");
-    return undefined;
+    return problem(out, "config.payload", "expected one payload {path, fields} (several are not supported)");
   }
   rejectUnknownKeys(one, path, PAYLOAD_KEYS, out);
   const fields = one.fields;
   if (typeof one.path !== "string" || !Array.isArray(fields) || !fields.every((f) => typeof f === "string")) {
-    problem(out, path, "a payload needs path (a CSV file) and fields (its column names)");
-    return undefined;
+    return problem(out, path, "a payload needs path (a CSV file) and fields (its column names)");
   }
   if (one.order !== undefined && one.order !== "random" && one.order !== "sequence") {
     problem(out, join(path, "order"), `expected random or sequence, found ${JSON.stringify(one.order)}`);
@@ -327,12 +318,11 @@ const COMPARISON = /^\s*([A-Za-z_$][\w.$]*)\s*(<=|>=|==|<|>)\s*(-?\d+(?:\.\d+)?)
 function expression(name: string, op: string, value: number, path: string, out: Collector) {
   const known = METRICS[name];
   if (!known) {
-    problem(
+    return problem(
       out,
       path,
       `metric "${name}" has no loadlab equivalent; use one of ${Object.keys(METRICS).join(", ")}`,
     );
-    return undefined;
   }
   return `${known.metric} ${op} ${value}${known.latency ? "ms" : ""}`;
 }
@@ -340,8 +330,7 @@ function expression(name: string, op: string, value: number, path: string, out: 
 function number(value: unknown, path: string, out: Collector): number | undefined {
   const n = typeof value === "string" ? Number(value) : value;
   if (typeof n === "number" && Number.isFinite(n)) return n;
-  problem(out, path, `expected a number, found ${JSON.stringify(value)}`);
-  return undefined;
+  return problem(out, path, `expected a number, found ${JSON.stringify(value)}`);
 }
 
 /** One threshold expression and the script's path it was read from. */
@@ -452,8 +441,7 @@ function convertPhases(phases: unknown, out: Collector): Record<string, unknown>
   load.phases = phases.map((phase, i) => {
     const path = join("config.phases", i);
     if (!isRecord(phase)) {
-      problem(out, path, `expected a phase such as {duration: 60, arrivalRate: 10}`);
-      return undefined;
+      return problem(out, path, `expected a phase such as {duration: 60, arrivalRate: 10}`);
     }
     rejectUnknownKeys(phase, path, PHASE_KEYS, out);
     if (phase.maxVusers !== undefined) {

@@ -122,16 +122,14 @@ export function convertScenarios(scenarios: unknown, ctx: FlowContext, out: Coll
 function convertScenario(scenario: unknown, i: number, used: Set<string>, ctx: FlowContext, out: Collector) {
   const path = join("scenarios", i);
   if (!isRecord(scenario)) {
-    problem(out, path, `expected a scenario with a flow, found ${JSON.stringify(scenario)}`);
-    return undefined;
+    return problem(out, path, `expected a scenario with a flow, found ${JSON.stringify(scenario)}`);
   }
   const engine = scenario.engine;
   const allowed = engine === undefined || engine === "http" ? [...SCENARIO_KEYS, "engine"] : SCENARIO_KEYS;
   rejectUnknownKeys(scenario, path, allowed, out);
   const weight = scenario.weight === undefined ? 1 : nonNegative(scenario.weight, join(path, "weight"), out);
   if (!Array.isArray(scenario.flow) || scenario.flow.length === 0) {
-    problem(out, join(path, "flow"), "missing: a list of steps such as - get: {url: /}");
-    return undefined;
+    return problem(out, join(path, "flow"), "missing: a list of steps such as - get: {url: /}");
   }
   if (weight === 0) {
     // Artillery never picks a scenario of weight 0; loadlab's flows need a weight > 0.

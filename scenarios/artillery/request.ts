@@ -69,8 +69,7 @@ function fillDeep(value: unknown, path: string, ctx: FlowContext, out: Collector
 /** A header or query map of scalars with templates filled; undefined (and an issue) when malformed. */
 export function scalarMap(value: unknown, path: string, ctx: FlowContext, out: Collector) {
   if (!isRecord(value)) {
-    problem(out, path, `expected a mapping of names to values, found ${JSON.stringify(value)}`);
-    return undefined;
+    return problem(out, path, `expected a mapping of names to values, found ${JSON.stringify(value)}`);
   }
   const result: Record<string, string> = {};
   for (const [k, v] of Object.entries(value)) {
@@ -86,15 +85,13 @@ export function scalarMap(value: unknown, path: string, ctx: FlowContext, out: C
 /** Artillery's `url` (relative to the target, or absolute on the same origin) as a loadlab path. */
 function toPath(url: unknown, path: string, ctx: FlowContext, out: Collector): string | undefined {
   if (typeof url !== "string" || url === "") {
-    problem(out, path, `missing: every request needs a url such as "/home"`);
-    return undefined;
+    return problem(out, path, `missing: every request needs a url such as "/home"`);
   }
   const filled = String(fill(url, path, ctx, out));
   if (/^https?:\/\//i.test(filled)) {
     const parsed = new URL(filled);
     if (parsed.origin !== ctx.origin) {
-      problem(out, path, `${parsed.origin} is not the target ${ctx.origin}: one target per script`);
-      return undefined;
+      return problem(out, path, `${parsed.origin} is not the target ${ctx.origin}: one target per script`);
     }
     return parsed.pathname + parsed.search;
   }
@@ -123,8 +120,7 @@ function mergeHeaders(
 /** One request step as a loadlab request and its captures; undefined (and an issue) when malformed. */
 export function convertRequest(spec: unknown, path: string, ctx: FlowContext, out: Collector) {
   if (!isRecord(spec)) {
-    problem(out, path, `expected a request such as {url: /home}, found ${JSON.stringify(spec)}`);
-    return undefined;
+    return problem(out, path, `expected a request such as {url: /home}, found ${JSON.stringify(spec)}`);
   }
   rejectUnknownKeys(spec, path, REQUEST_KEYS, out);
   const request: Record<string, unknown> = { path: toPath(spec.url, join(path, "url"), ctx, out) };

@@ -148,20 +148,22 @@ function walk(flow: unknown[], path: string, steps: UnrolledStep[], out: Collect
       const seconds = nonNegative(step.think, join(at, "think"), out) ?? 0;
       if (seconds * 1000 > MAX_DURATION_MS) {
         // Named here, at the script's key, before a huge value overflows at a loadlab key.
-        problem(out, join(at, "think"), `${seconds} seconds is too long: ${MAX_DURATION_WORDS}, e.g. 3600`);
-        return;
+        return problem(
+          out,
+          join(at, "think"),
+          `${seconds} seconds is too long: ${MAX_DURATION_WORDS}, e.g. 3600`,
+        );
       }
       steps.push({ at, step: { thinkMs: Math.round(seconds * 1000) } });
     } else if ("loop" in step) {
       rejectUnknownKeys(step, at, ["loop", "count"], out);
       const count = step.count === undefined ? undefined : nonNegative(step.count, join(at, "count"), out);
       if (count === undefined || !Number.isInteger(count) || !Array.isArray(step.loop)) {
-        problem(
+        return problem(
           out,
           at,
           "a loop needs a list of steps and a whole count (an endless loop never ends a user)",
         );
-        return;
       }
       // The body is read once (its problems named once) and its steps copied `count` times.
       const body: UnrolledStep[] = [];

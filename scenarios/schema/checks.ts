@@ -17,18 +17,13 @@ import { modelsWithField } from "../../runner/load/models/mod.ts";
 import { LOAD_MODELS } from "../../results/schema/values.ts";
 import { plannedLoads, togetherProblems } from "../together.ts";
 import { LOAD_MODEL_FACTS } from "../../results/load_models.ts";
+import type { Issue } from "../../runner/config_checks.ts";
 
-type Path = (string | number)[];
-
-/** One problem at a path of keys; validation/mod.ts formats the path. */
-interface CheckIssue {
-  path: Path;
-  message: string;
-}
+type Path = Issue["path"];
 
 /** Every cross-field problem of `exp`. */
-export function checkExperiment(exp: ExperimentFields): CheckIssue[] {
-  const issues: CheckIssue[] = [];
+export function checkExperiment(exp: ExperimentFields): Issue[] {
+  const issues: Issue[] = [];
   const add = (path: Path, message: string) => issues.push({ path, message });
   const targetNames = Object.keys(exp.targets);
   const loadNames = Object.keys(exp.loads);
@@ -121,8 +116,8 @@ export function grpcTargetIssues(
   targets: Record<string, FileTarget>,
   calls: boolean,
   listener?: string,
-): CheckIssue[] {
-  const issues: CheckIssue[] = [];
+): Issue[] {
+  const issues: Issue[] = [];
   const add = (path: Path, message: string) => issues.push({ path, message });
   for (const [name, target] of Object.entries(targets)) {
     if (target.kind !== "builtin") {

@@ -118,27 +118,22 @@ self.addEventListener("unload", () => post({ type: "exited" }));
 
 post({ type: "ready" });
 
-type SummaryContent = string | Uint8Array | { unwritable: string };
-
 /**
  * A k6 script's handleSummary `answer` with each value made text or bytes before it crosses to loadlab's
  * side, a value that cannot be marked with why; a value that is not an object is returned as it is.
  */
 function summaryContents(answer: unknown): unknown {
   if (answer === null || typeof answer !== "object" || Array.isArray(answer)) return answer;
-  const out: Record<string, SummaryContent> = {};
+  const out: Record<string, string | Uint8Array | { unwritable: string }> = {};
   for (const [key, value] of Object.entries(answer)) {
     try {
-      out[key] = contentOf(value);
+      if (typeof value === "string" || value instanceof Uint8Array) out[key] = value;
+      else {out[key] = value instanceof ArrayBuffer
+          ? new Uint8Array(value)
+          : JSON.stringify(value) ?? String(value);}
     } catch (err) {
       out[key] = { unwritable: errorText(err) };
     }
   }
   return out;
-}
-
-function contentOf(value: unknown): string | Uint8Array {
-  if (typeof value === "string" || value instanceof Uint8Array) return value;
-  if (value instanceof ArrayBuffer) return new Uint8Array(value);
-  return JSON.stringify(value) ?? String(value);
 }

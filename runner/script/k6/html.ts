@@ -3,7 +3,7 @@
  * k6's `k6/html`: `parseHTML(text)` and `res.html()` give a jQuery-like selection, parsed by cheerio.
  */
 import { type Cheerio, type CheerioAPI, load } from "cheerio/slim";
-import { type K6Response, setHtmlParser } from "./response.ts";
+import { K6Response, setHtmlParser } from "./response.ts";
 import { type Params, request } from "./http.ts";
 
 type Nodes = Cheerio<any>;
@@ -128,8 +128,9 @@ function firstOn(res: K6Response, selector: string, what: string): Selection {
 }
 
 /** k6's `res.clickLink()`: a GET of the first element `selector` finds, by its `href` on the page's URL. */
-function clickLink(res: K6Response, { selector = "a[href]", params }: PageArgs = {}) {
-  return request("GET", new URL(firstOn(res, selector, "element").attr("href")!, res.url).href, null, params);
+function clickLink(this: K6Response, { selector = "a[href]", params }: PageArgs = {}) {
+  const href = firstOn(this, selector, "element").attr("href")!;
+  return request("GET", new URL(href, this.url).href, null, params);
 }
 
 /**
@@ -138,12 +139,12 @@ function clickLink(res: K6Response, { selector = "a[href]", params }: PageArgs =
  * name to its action with its method (GET: in the query).
  */
 function submitForm(
-  res: K6Response,
+  this: K6Response,
   { formSelector = "form", fields = {}, submitSelector = '[type="submit"]', params }: PageArgs & {
     fields?: Record<string, string>;
   } = {},
 ) {
-  const form = firstOn(res, formSelector, "form"), values: Record<string, string> = {};
+  const form = firstOn(this, formSelector, "form"), values: Record<string, string> = {};
   form.find("input[name], select[name], textarea[name]").each((_, el) => {
     const type = el.getAttribute("type")?.toLowerCase() ?? "";
     if (["submit", "button", "image", "reset", "file"].includes(type) || el.hasAttribute("disabled")) return;
@@ -156,16 +157,17 @@ function submitForm(
   });
   const button = form.find(submitSelector).first();
   if (button.attr("name") !== undefined) values[button.attr("name")!] = button.attr("value") ?? "";
-  const sorted = new URLSearchParams(
-    Object.entries({ ...values, ...fields }).sort(([a], [b]) => a < b ? -1 : 1),
-  );
+  const sorted = new URLSearchParams({ ...values, ...fields });
+  sorted.sort();
   const method = (form.attr("method") ?? "GET").toUpperCase(),
-    url = new URL(form.attr("action") ?? "", res.url);
+    url = new URL(form.attr("action") ?? "", this.url);
   if (method !== "GET") return request(method, url.href, Object.fromEntries(sorted), params);
   url.search = sorted.toString();
   return request("GET", url.href, null, params);
 }
 
-setHtmlParser(parseHTML, { clickLink, submitForm });
+setHtmlParser(parseHTML);
+// A response's page methods: only a script that loads this file calls them (convert.ts awaits them).
+Object.assign(K6Response.prototype, { clickLink, submitForm });
 
 export default { parseHTML };

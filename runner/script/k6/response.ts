@@ -16,14 +16,11 @@ import { DEFAULT_USER_AGENT } from "../../http/request_fields.ts";
 export const canonicalHeader = (name: string): string =>
   name.toLowerCase().replace(/(^|-)([a-z])/g, (_, dash, c) => dash + c.toUpperCase());
 
-type PageCall = (res: K6Response, args?: Record<string, unknown>) => Promise<K6Response>;
-
 /** What html.ts sets when a script that parses HTML imports it (so no other script loads it). */
 let parseHtml: ((text: string) => { find(selector: string): unknown }) | null = null;
-let pageCalls: { clickLink: PageCall; submitForm: PageCall } | null = null;
 
-export function setHtmlParser(parse: typeof parseHtml, calls: typeof pageCalls): void {
-  parseHtml = parse, pageCalls = calls;
+export function setHtmlParser(parse: typeof parseHtml): void {
+  parseHtml = parse;
 }
 
 type SentRequest = { method: string; url: string; headers: Record<string, string[]>; body: string };
@@ -172,14 +169,6 @@ export class K6Response {
     if (parseHtml === null) throw new Error("res.html(): the HTML parser was not loaded for this script");
     const doc = parseHtml(this.#raw.status === 0 ? "" : this.#raw.text());
     return selector === undefined ? doc : doc.find(selector);
-  }
-
-  clickLink(args?: Record<string, unknown>): Promise<K6Response> {
-    return pageCalls!.clickLink(this, args);
-  }
-
-  submitForm(args?: Record<string, unknown>): Promise<K6Response> {
-    return pageCalls!.submitForm(this, args);
   }
 }
 

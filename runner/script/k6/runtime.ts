@@ -244,7 +244,7 @@ export function countIterations(): void {
 
 /** Adds 1 to the 64-bit count at `slot` (low word) and `slot + 1` (high); returns the count before. */
 function countUp(slot: number): number {
-  const counters = runCounters();
+  const counters = runCounters;
   const low = Atomics.add(counters, slot, 1);
   // The add that wraps the low word carries into the high one.
   const high = low === 0xffff_ffff ? Atomics.add(counters, slot + 1, 1) : Atomics.load(counters, slot + 1);
@@ -253,8 +253,7 @@ function countUp(slot: number): number {
 
 /** The run's iterations that ended so far (k6's `exec.instance.iterationsCompleted`). */
 export function iterationsEnded(): number {
-  const counters = runCounters();
-  return Atomics.load(counters, ENDED_SLOT + 1) * 2 ** 32 + Atomics.load(counters, ENDED_SLOT);
+  return Atomics.load(runCounters, ENDED_SLOT + 1) * 2 ** 32 + Atomics.load(runCounters, ENDED_SLOT);
 }
 
 /** `--out json`: the iteration's samples (k6 writes them for an iteration that threw too), then the lines. */

@@ -39,17 +39,6 @@ function checkSendSize(what: string, payloadBytes: number): void {
   throw new RangeError(`${what}: a message of ${payloadBytes} bytes is past ${CAP_TEXT}; it is not sent`);
 }
 
-/** `headers` with `jar`'s cookies for `url` (a ws: URL's http: twin) added, as k6's handshake sends them. */
-function jarHeaders(
-  jar: CookieJar,
-  url: string,
-  headers: Record<string, string> = {},
-): Record<string, string> {
-  const out = { ...headers };
-  jar.addCookies(url.replace(/^ws/, "http"), out, out.Cookie);
-  return out;
-}
-
 /** What a socket's error handlers see for the `ws` package's `err` on session `s`'s socket to `url`. */
 function errorText(err: Error, s: Session | undefined, url: string): string {
   if ((err as Error & { code?: unknown }).code !== "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH") return err.message;
@@ -140,9 +129,12 @@ export class WebSocket {
     for (const key in given) {
       if (!PARAMS.has(key)) throw new TypeError(`params.${key} is not supported by loadlab's k6 runtime`);
     }
+    const headers = { ...given.headers }, jar = given.jar;
+    // The jar's cookies for the URL's http: twin, as k6's handshake sends them.
+    if (jar instanceof CookieJar) jar.addCookies(url.replace(/^ws/, "http"), headers, headers.Cookie);
     const ctx = this.#ctx = current();
     const ws = this.ws = new Ws(ctx?.s.route(url) ?? url, protocols ?? undefined, {
-      headers: given.jar instanceof CookieJar ? jarHeaders(given.jar, url, given.headers) : given.headers,
+      headers,
       perMessageDeflate: given.compression === "deflate",
       maxPayload: K6_WS_MAX_MESSAGE_BYTES,
     });

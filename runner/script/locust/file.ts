@@ -1,9 +1,9 @@
 /**
  * @module
- * A locustfile converted once and kept, as k6 scripts are (k6/k6_file.ts): the session module is written
- * under loadlab's cache folder (`$XDG_CACHE_HOME/loadlab/locust`, else `~/.cache/loadlab/locust`), in a
- * folder named by a hash of the file's text and of this runtime's place, as `NAME.py.js` (a session's
- * error names `NAME.py:LINE`: the conversion keeps every statement on its line).
+ * A locustfile converted once and kept, as k6 scripts are (k6/convert/converted_file.ts): the session
+ * module is written under loadlab's cache folder (`$XDG_CACHE_HOME/loadlab/locust`, else
+ * `~/.cache/loadlab/locust`), in a folder named by a hash of the file's text and of this runtime's place,
+ * as `NAME.py.js` (a session's error names `NAME.py:LINE`: the conversion keeps every statement on its line).
  */
 import { createHash } from "node:crypto";
 import { basename, join } from "node:path";

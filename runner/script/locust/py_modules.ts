@@ -98,7 +98,7 @@ const time = {
   monotonic: () => performance.now() / 1000,
   perf_counter: () => performance.now() / 1000,
   time_ns: () => Date.now() * 1e6,
-  /** Set by locust.ts to the session's sleep. */
+  /** Set by runtime.ts to the session's sleep. */
   sleep: (_seconds: number): unknown => {
     throw new PyError("RuntimeError", "time.sleep outside a task");
   },
@@ -263,10 +263,8 @@ const re = {
     );
   },
   sub: (...a: unknown[]) => {
-    const [p, repl, s, count, flags] = args(a, ["pattern", "repl", "string", "count", "flags"], [
-      0,
-      0,
-    ]) as any[];
+    const names = ["pattern", "repl", "string", "count", "flags"];
+    const [p, repl, s, count, flags] = args(a, names, [0, 0]) as any[];
     let left = Number(count) || Infinity;
     return str(s).replace(regex(p, flags, "g"), (...found) => {
       if (left-- <= 0) return found[0];

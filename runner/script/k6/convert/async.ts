@@ -8,6 +8,9 @@ import { ARRAY_METHODS, ASYNC_CALLS, ASYNC_METHODS, PAGE_CALLS } from "./modules
 
 export type Node = any;
 
+/** A construct refused at its position in the script, and why. */
+export type Problem = { pos: number; why: string };
+
 /** A name an import binds: `default`, `*` or the imported name; `calls`: a local module's async exports. */
 export type Binding = { module: string; name: string; calls?: ReadonlySet<string> };
 
@@ -25,7 +28,7 @@ interface AsyncPlan {
   asyncAt: ReadonlyMap<Node, number>;
   arrayCalls: Set<Node>;
   asyncFunctions: Set<Node>;
-  problems: Array<{ pos: number; why: string }>;
+  problems: Problem[];
 }
 
 export const isFunction = (n: Node) =>
@@ -118,8 +121,8 @@ function methodsOf(functions: Node[][]): Map<Node, Node> {
 }
 
 /** Awaited calls in a class field's initializer or a static block, where JavaScript allows no `await`. */
-function classBodyProblems(calls: Node[][], awaited: Set<Node>): Array<{ pos: number; why: string }> {
-  const problems: Array<{ pos: number; why: string }> = [];
+function classBodyProblems(calls: Node[][], awaited: Set<Node>): Problem[] {
+  const problems: Problem[] = [];
   for (const path of calls) {
     const call = path[path.length - 1];
     if (!awaited.has(call)) continue;
@@ -214,8 +217,8 @@ function functionProblems(
   asyncFunctions: Set<Node>,
   bindings: Map<string, Binding>,
   methods: Map<Node, Node>,
-): Array<{ pos: number; why: string }> {
-  const problems: Array<{ pos: number; why: string }> = [];
+): Problem[] {
+  const problems: Problem[] = [];
   for (const path of functions) {
     const fn = path[path.length - 1];
     if (!asyncFunctions.has(fn) || (methods.has(fn) && !fn.generator)) continue;
@@ -266,8 +269,8 @@ function referenceProblems(
   identifiers: Node[][],
   asyncNames: Set<string>,
   bindings: Map<string, Binding>,
-): Array<{ pos: number; why: string }> {
-  const problems: Array<{ pos: number; why: string }> = [];
+): Problem[] {
+  const problems: Problem[] = [];
   for (const path of identifiers) {
     const id = path[path.length - 1], parent = path[path.length - 2];
     if (!asyncNames.has(id.name) || isPlainUse(id, parent, bindings)) continue;

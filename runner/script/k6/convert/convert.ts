@@ -7,7 +7,7 @@
 import * as acorn from "acorn";
 import { stripTypeScriptTypes } from "node:module";
 import * as walk from "acorn-walk";
-import { type Binding, isArrayFrom, type Node, planAsync } from "./async.ts";
+import { type Binding, isArrayFrom, type Node, planAsync, type Problem } from "./async.ts";
 import { contextEdits, importsMetrics, RESUMING_AWAIT, storageReason } from "./context.ts";
 import { jslibOf, K6_REFUSED, moduleUrl, PAGE_CALLS, RUNTIME_URL } from "./modules.ts";
 import { type Edit, exportEdits } from "./exports.ts";
@@ -143,7 +143,7 @@ export function convertK6(
   const deep = nestingProblem(ast);
   if (deep !== null) throw new K6ConvertError([`${file}:${lineOf(deep.pos)}: ${deep.why}`]);
   const edits: Edit[] = [];
-  const problems: Array<{ pos: number; why: string }> = [];
+  const problems: Problem[] = [];
   const bindings = importEdits(ast, edits, problems, modules?.locals);
   problems.push(...refusedConstructs(ast, bindings));
   const plan = planAsync(ast, bindings);
@@ -196,7 +196,7 @@ export function convertK6(
 type LibraryExport = { exported: string; local?: string; node?: Node };
 
 /** A local module's exports (the default's named LOCAL_DEFAULT); a re-export is refused. */
-function libraryExports(ast: Node, problems: Array<{ pos: number; why: string }>): LibraryExport[] {
+function libraryExports(ast: Node, problems: Problem[]): LibraryExport[] {
   const out: LibraryExport[] = [];
   for (const s of ast.body) {
     if (s.type === "ExportDefaultDeclaration") {
@@ -235,7 +235,7 @@ function parsesHtml(ast: Node): boolean {
 function importEdits(
   ast: Node,
   edits: Edit[],
-  problems: Array<{ pos: number; why: string }>,
+  problems: Problem[],
   locals?: ReadonlyMap<string, ReadonlySet<string>>,
 ) {
   const bindings = new Map<string, Binding>();
@@ -311,14 +311,11 @@ function awaitEdits(call: Node, array: boolean, opener: string, edits: Edit[]): 
 }
 
 /** Calls to await in a parameter's default value, where JavaScript allows no await: refused. */
-function awaitedInParameters(
-  functions: Iterable<Node>,
-  awaited: Iterable<Node>,
-): Array<{ pos: number; why: string }> {
+function awaitedInParameters(functions: Iterable<Node>, awaited: Iterable<Node>): Problem[] {
   const params: Node[] = [];
   for (const fn of functions) params.push(...fn.params);
   if (params.length === 0) return [];
-  const problems: Array<{ pos: number; why: string }> = [];
+  const problems: Problem[] = [];
   for (const call of awaited) {
     if (params.some((p) => p.start <= call.start && call.end <= p.end)) {
       problems.push({

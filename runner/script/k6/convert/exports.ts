@@ -3,7 +3,7 @@
  * The converter's edits of a k6 script's exports: its default export becomes `__k6_main`, run per iteration
  * by the runtime's footer, and its other exports' names are collected for that footer.
  */
-import type { Node } from "./async.ts";
+import type { Node, Problem } from "./async.ts";
 
 /** One edit of the script's text by position (an insertion when `start` is `end`). */
 export interface Edit {
@@ -19,12 +19,7 @@ const NOT_A_FUNCTION = new Set([
   ...["ClassExpression", "UnaryExpression", "BinaryExpression", "UpdateExpression"],
 ]);
 
-export function exportEdits(
-  ast: Node,
-  source: string,
-  edits: Edit[],
-  problems: Array<{ pos: number; why: string }>,
-): string[] {
+export function exportEdits(ast: Node, source: string, edits: Edit[], problems: Problem[]): string[] {
   const names: string[] = [];
   let main = false;
   for (const s of ast.body) {

@@ -5,12 +5,10 @@
  * other than by a call (an alias, a computed member, `.default`) is refused: only calls seen are awaited.
  */
 import * as acorn from "acorn";
-import { asyncCallsOf, type Binding, isApiCall, isFunction, type Node } from "./async.ts";
+import { asyncCallsOf, type Binding, isApiCall, isFunction, type Node, type Problem } from "./async.ts";
 
 /** Deepest syntax tree a script may have: Deno's parser overflowed from about 1,200 (nested arrows). */
 export const MAX_NESTING = 400;
-
-type Problem = { pos: number; why: string };
 
 export function refusedConstructs(ast: Node, bindings: Map<string, Binding>): Problem[] {
   const problems: Problem[] = [];
