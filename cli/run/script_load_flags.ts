@@ -313,7 +313,7 @@ function k6EnvOptions(): Record<string, unknown> {
 }
 
 /** The flags k6 reads from a variable too: `K6_` and the flag's name (`--tag`: K6_TAGS, `--vus`: K6_VUS). */
-const K6_ENV_FLAGS = ("concurrency=VUS duration iterations stages tag=TAGS no-thresholds quiet no-summary " +
+const K6_ENV_FLAGS = ("concurrency=VUS duration requests=ITERATIONS stages tag=TAGS no-thresholds quiet no-summary " +
   "summary-export summary-trend-stats summary-mode http-debug out").split(" ").map((f) => f.split("="));
 
 /**
