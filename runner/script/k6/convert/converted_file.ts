@@ -16,9 +16,11 @@ import { conversionCacheDir, writeWhole } from "../../cache_dir.ts";
 /** Bumped when the conversion changes, so older cached conversions are not reused. */
 const CONVERSION_VERSION = "18";
 
+/** Whether `path` is a regular file of k6's (a FIFO or device is never read here: the loader names it). */
 export function isK6File(path: string): boolean {
   if (!/\.(js|mjs|ts|mts)$/.test(path)) return false;
   try {
+    if (!Deno.statSync(path).isFile) return false;
     const text = Deno.readTextFileSync(path);
     // Its k6 imports tell even through types; a default function or options only once they are stripped.
     return isK6Source(text) || isK6Source(asModule(text, path));
