@@ -313,8 +313,9 @@ function k6EnvOptions(): Record<string, unknown> {
 }
 
 /** The flags k6 reads from a variable too: `K6_` and the flag's name (`--tag`: K6_TAGS, `--vus`: K6_VUS). */
-const K6_ENV_FLAGS = ("concurrency=VUS duration requests=ITERATIONS stages tag=TAGS no-thresholds quiet no-summary " +
-  "summary-export summary-trend-stats summary-mode http-debug out").split(" ").map((f) => f.split("="));
+const K6_ENV_FLAGS =
+  ("concurrency=VUS duration requests=ITERATIONS stages tag=TAGS no-thresholds quiet no-summary " +
+    "summary-export summary-trend-stats summary-mode http-debug out").split(" ").map((f) => f.split("="));
 
 /**
  * A k6 script's flags not on the command line taken from k6's variables of them, as k6 reads them under its
