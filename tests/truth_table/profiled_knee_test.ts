@@ -31,7 +31,12 @@ Deno.test({
   fn: () =>
     runExperiment(EXPERIMENT, ["--profile"], (stdout, results) => {
       const knee = stdout.split("\n").find((l) => l.includes("Above the knee of"));
-      assert.ok(knee, stdout);
+      if (knee === undefined) {
+        // Cores held by other processes can flag a light run generator-bound: then no knee is claimed, and
+        // the findings say which run the generator limited.
+        assert.ok(results.runs.some((r) => r.generatorBound) && /\(generator-bound\)/.test(stdout), stdout);
+        return;
+      }
       assert.doesNotMatch(knee, /nothing loadlab samples saturated|other processes/);
       const above = /\(load\.rate \d+ → (\d+)\)/.exec(knee);
       const run = results.runs.find((r) => r.targetRps === Number(above?.[1]));
