@@ -18,7 +18,7 @@
  *
  * Test files of a parallel pass share one process's environment: Deno's cache is pinned (`DENO_DIR`), so
  * a test that points `XDG_CACHE_HOME` at a folder of its own moves only loadlab's cache, and the `deno`
- * children of other files keep the warm one. Two files more at once than CPUs (`DENO_JOBS` to change):
+ * children of other files keep the warm one. One file more at once than CPUs (`DENO_JOBS` to change):
  * many wait on sockets and timeouts.
  */
 import { basename, join, relative } from "node:path";
@@ -68,7 +68,7 @@ const NOT_WALKED = new Set(["node_modules", "dist", "out"]);
 
 const env = {
   LOADLAB_RUN_ID: Deno.env.get("LOADLAB_RUN_ID") ?? `suite-${Date.now()}-${Deno.pid}`,
-  DENO_JOBS: Deno.env.get("DENO_JOBS") ?? String(navigator.hardwareConcurrency + 2),
+  DENO_JOBS: Deno.env.get("DENO_JOBS") ?? String(navigator.hardwareConcurrency + 1),
   DENO_DIR: Deno.env.get("DENO_DIR") ?? await denoDir(),
 };
 
