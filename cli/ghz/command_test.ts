@@ -279,8 +279,9 @@ Deno.test({
         const r = JSON.parse(await Deno.readTextFile(json));
         assertEquals(r.statusCodeDistribution, { OK: 12 });
         // One at a time, so their times from their starts add up to no more than the run: from the intended
-        // sends they would add at least 12 * 50 + 45 * 66 ms.
-        assertEquals([r.fastest >= 50e6, r.average * r.count <= r.total], [true, true]);
+        // sends they would add at least 12 * 50 + 45 * 66 ms. Node's timer runs on a millisecond clock read
+        // once a loop turn, so a 50 ms sleep may end a millisecond early.
+        assertEquals([r.fastest >= 48e6, r.average * r.count <= r.total], [true, true]);
         // Each call starts (ns) no sooner than the one before it ended; intended starts are 5 ms apart.
         const calls = (await Deno.readTextFile(details)).trim().split("\n")
           .map((l) => [Number(/ (\d+)$/.exec(l)![1]), Number(/latency=(\d+)/.exec(l)![1])])
