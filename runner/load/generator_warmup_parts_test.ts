@@ -9,7 +9,6 @@ import { deepStrictEqual as assertEquals, throws } from "node:assert/strict";
 import { parseAttackConfig } from "../config.ts";
 import { connectionShared } from "../http/load_connection.ts";
 import { RequestMix } from "../http/request.ts";
-import { modelDef } from "./models/mod.ts";
 import { connectGateOf, type ContextFields, loadContextOf, recorderOf } from "./generator_warmup.ts";
 import { WorkerSteering } from "./steer.ts";
 
@@ -36,7 +35,7 @@ Deno.test("a model's context has its fields in one order, whatever order they ar
     connections: 2,
     durationMs: 1000,
   });
-  const recorder = recorderOf(config, modelDef(config.model));
+  const recorder = recorderOf(config);
   const shared = connectionShared({
     hostname: "127.0.0.1",
     port: 9,
