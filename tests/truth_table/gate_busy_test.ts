@@ -21,6 +21,13 @@ import { pageDataOf, withBuiltinTarget } from "./truth_table.ts";
 const LOAD = ["-c", "10", "-d", "3s", "--no-live"];
 const RULES = ["--fail-on", "p50 +50%", "--fail-on", "p99 +50%"];
 
+/** The busy-machine gates' load, and one run of it gated against the folder's `base.json`. */
+const GATE_LOAD = ["-c", "10", "-d", "5s", "--no-live"];
+function gateAttack(url: string, dir: string, path: string, ...extra: string[]) {
+  const args = [`${url}${path}`, ...GATE_LOAD, "--baseline", `${dir}/base.json`, ...RULES.slice(2), ...extra];
+  return runLoadlab(["attack", ...args]);
+}
+
 /** The gate's cell of `metric` in the terminal table. */
 function cell(stdout: string, metric: string): string {
   const row = stdout.split("\n").find((l) => l.includes(`│ ${metric} ms `));
@@ -110,19 +117,15 @@ Deno.test({
     withBuiltinTarget((url) =>
       withTempDir((dir) =>
         besideLoops(0, 2, async () => {
-          const load = ["-c", "10", "-d", "5s", "--no-live"];
-          const base = await runLoadlab(["attack", `${url}/sleep?ms=5`, ...load, "-o", `${dir}/base.json`]);
+          const base = await runLoadlab([
+            "attack",
+            `${url}/sleep?ms=5`,
+            ...GATE_LOAD,
+            "-o",
+            `${dir}/base.json`,
+          ]);
           assert.equal(base.code, 0, base.stderr);
-          const gate = (path: string, ...extra: string[]) =>
-            runLoadlab([
-              "attack",
-              `${url}${path}`,
-              ...load,
-              "--baseline",
-              `${dir}/base.json`,
-              ...RULES.slice(2),
-              ...extra,
-            ]);
+          const gate = (path: string, ...extra: string[]) => gateAttack(url, dir, path, ...extra);
           const self = await gate("/sleep?ms=5");
           assert.ok(self.code === 0 || self.code === 8, `self-compare exit ${self.code}:\n${self.stdout}`);
           // The server sleeps 20 ms, not 5, whatever the machine does: the p99 rule fails, on the p99's own
@@ -162,20 +165,17 @@ Deno.test({
   fn: () =>
     withBuiltinTarget((url) =>
       withTempDir(async (dir) => {
-        const load = ["-c", "10", "-d", "5s", "--no-live"];
         await besideLoops(0, 2, async () => {
-          const base = await runLoadlab(["attack", `${url}/sleep?ms=5`, ...load, "-o", `${dir}/base.json`]);
+          const base = await runLoadlab([
+            "attack",
+            `${url}/sleep?ms=5`,
+            ...GATE_LOAD,
+            "-o",
+            `${dir}/base.json`,
+          ]);
           assert.equal(base.code, 0, base.stderr);
         });
-        const gate = (path: string) =>
-          runLoadlab([
-            "attack",
-            `${url}${path}`,
-            ...load,
-            "--baseline",
-            `${dir}/base.json`,
-            ...RULES.slice(2),
-          ]);
+        const gate = (path: string) => gateAttack(url, dir, path);
         const self = await gate("/sleep?ms=5");
         assert.ok(self.code === 0 || self.code === 8, `self-compare exit ${self.code}:\n${self.stdout}`);
         // The busy baseline's p99 is its machine's stalls: "better" there says nothing of the server, so the
