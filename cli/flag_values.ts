@@ -8,6 +8,7 @@ import { flag, type FlagSpec, type RawArgs } from "./argv.ts";
 import type { Option } from "../runner/option.ts";
 import { UsageError } from "./usage_error.ts";
 import { MAX_RATE_PER_SEC } from "../runner/load/models/fields.ts";
+import { formatCount } from "../results/text_format.ts";
 import { DURATION_HINT, durationMsOf, MAX_DURATION_MS, MAX_DURATION_WORDS } from "../validation/duration.ts";
 
 const WHOLE = /^\d+$/;
@@ -97,7 +98,7 @@ export class FlagValues {
   rate(long: string, allowZero = false): number | undefined {
     const value = this.text(long);
     if (value === undefined) return undefined;
-    const cap = MAX_RATE_PER_SEC.toLocaleString("en-US");
+    const cap = formatCount(MAX_RATE_PER_SEC);
     if (!RATE.test(value) || (!allowZero && Number(value) === 0)) {
       throw this.problem(
         long,

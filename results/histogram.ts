@@ -4,13 +4,17 @@
  * encoding adds to any other; summaries in ms, zeros for an empty histogram; and the views a run stores
  * beside its summary (equal-width and log-spaced bars, the walk over HDR buckets, the latency block).
  */
-import * as hdr from "hdr-histogram-js";
+// The library's parts, not its index: the index also builds its WebAssembly histogram, and its log writer
+// an ICU number format (tens of ms of a process's start).
+import type { JsHistogram } from "hdr-histogram-js/dist/JsHistogram.js";
+import { constructorFromBucketSize } from "hdr-histogram-js/dist/JsHistogramFactory.js";
+import { decompress, doDecode } from "hdr-histogram-js/dist/JsHistogram.encoding.js";
 import type { HistogramBucket, LatencySummaryMs, PercentilePoint } from "./mod.ts";
 import { readV2Counts, type V2Counts } from "./histogram_v2.ts";
 import { PERCENTILE_FIELDS } from "./schema/values.ts";
 
 /** The histogram type used everywhere in loadlab (values are integer microseconds). */
-export type Histogram = hdr.Histogram;
+export type Histogram = JsHistogram;
 
 /** Largest recordable value: one hour in microseconds. Larger values are clamped to it. */
 export const MAX_LATENCY_US = 3_600_000_000;
@@ -38,13 +42,8 @@ function fastCountsIndex(this: IndexedShape, value: number): number {
 }
 
 export function createHistogram(): Histogram {
-  const h = hdr.build({
-    lowestDiscernibleValue: 1,
-    highestTrackableValue: MAX_LATENCY_US,
-    numberOfSignificantValueDigits: SIGNIFICANT_DIGITS,
-    bitBucketSize: 32,
-    useWebAssembly: false,
-  });
+  const h = new (constructorFromBucketSize(32))(1, MAX_LATENCY_US, SIGNIFICANT_DIGITS);
+  h.autoResize = true;
   const shape = h as unknown as IndexedShape;
   if (shape.unitMagnitude === 0 && typeof shape.countsArrayIndex === "function") {
     shape.countsArrayIndex = fastCountsIndex;
@@ -66,13 +65,13 @@ export function elapsedUs(fromMs: number, nowMs: number): number {
 
 /** Compressed base64 HdrHistogram encoding, the form histograms take in messages and in results.json. */
 export function encodeHistogram(h: Histogram): string {
-  return hdr.encodeIntoCompressedBase64(h);
+  return h.encodeIntoCompressedBase64();
 }
 
 /** Decodes an HdrHistogram V2 encoding (loadlab's shape by histogram_v2.ts, another by the library). */
 export function decodeHistogram(encoded: string): Histogram {
   const read = readV2Counts(encoded);
-  if (read === null || !isOwnShape(read)) return hdr.decodeFromCompressedBase64(encoded, 32, false);
+  if (read === null || !isOwnShape(read)) return doDecode(decompress(Uint8Array.fromBase64(encoded.trim())));
   const h = createHistogram();
   addCounts(h, read.counts);
   return h;

@@ -188,5 +188,5 @@ Deno.test("the fast counts index is the library's for every latency the recorder
     a.recordValue(v);
     b.recordValue(v);
   }
-  assertEquals(encodeHistogram(a), encodeHistogram(b));
+  assertEquals(encodeHistogram(a), hdr.encodeIntoCompressedBase64(b));
 });

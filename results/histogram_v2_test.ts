@@ -14,7 +14,7 @@ import { encodingOf, zigzag } from "../tests/fixtures/hdr_encoding.ts";
 
 /** The library's own decode, which `decodeHistogram` matches for loadlab's shape. */
 function libraryDecode(encoded: string): Histogram {
-  return hdr.decodeFromCompressedBase64(encoded, 32, false);
+  return hdr.decodeFromCompressedBase64(encoded, 32, false) as Histogram; // a JsHistogram: useWebAssembly off
 }
 
 /** Deterministic values (us) spread over the whole range, with a few at its ends. */

@@ -75,6 +75,16 @@ Deno.test("attack loads what only some runs, or only the end of a run, need when
   assertEquals(late.filter((file) => loaded.includes(new URL(file, ROOT).href)), []);
 });
 
+Deno.test("a load worker and attack load hdr-histogram-js's parts, not its index", async () => {
+  // The index also builds the library's WebAssembly histogram and an ICU number format (its log writer's):
+  // tens of ms of every process's start.
+  for (const entry of ["runner/worker/worker.ts", "cli/attack/command.ts"]) {
+    const loaded = await staticImports(ROOT, entry);
+    const hdr = loaded.filter((s) => s.includes("hdr-histogram-js"));
+    assertEquals(hdr.length > 0 && hdr.every((s) => s.includes("/dist/")), true, `${entry}: ${hdr}`);
+  }
+});
+
 Deno.test("no import cycle between files", async () => {
   const { graph } = await product();
   const cycles = cycleGroups(graph).map((g) => oneCycle(graph, g));

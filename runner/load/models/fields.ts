@@ -5,10 +5,11 @@
  */
 import { z } from "zod";
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../../../validation/duration.ts";
+import { formatCount } from "../../../results/text_format.ts";
 
 /** The highest rate of one whole load, req/s: ten times one generator's loopback peak; above is a typo. */
 export const MAX_RATE_PER_SEC = 10_000_000;
-const RATE_CAP = `at most ${MAX_RATE_PER_SEC.toLocaleString("en-US")} requests per second (one load's cap)`;
+const RATE_CAP = `at most ${formatCount(MAX_RATE_PER_SEC)} requests per second (one load's cap)`;
 
 /** A duration in ms, capped at `MAX_DURATION_MS` (7 days). */
 export const cappedMs = (what: string) =>
@@ -79,10 +80,7 @@ export const stagesSchema = z.array(z.strictObject({
   durationMs: cappedMs("stage duration").positive("stage duration must be > 0"),
   target: z.number().int("stage target must be a whole number of connections")
     .min(0, "stage target must be >= 0")
-    .max(
-      MAX_STAGE_CONNECTIONS,
-      `stage target must be at most ${MAX_STAGE_CONNECTIONS.toLocaleString("en-US")}`,
-    ),
+    .max(MAX_STAGE_CONNECTIONS, `stage target must be at most ${formatCount(MAX_STAGE_CONNECTIONS)}`),
 })).min(1, "needs at least one stage").max(
   MAX_STAGES,
   `at most ${MAX_STAGES} stages`,
