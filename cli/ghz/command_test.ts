@@ -433,3 +433,42 @@ Deno.test("-O influx-*: the run's options as ghz's InfluxDB tags, as ghz v0.93 w
   );
   match(paced.influxTags!, /n=2147483647,.*,z=2000000000,.*,data="null",.*,tags="{\\"env\\":\\"ci\\"}"$/);
 });
+
+Deno.test({
+  name: "latency over OK calls, and over every answered call with --count-errors, in each format, as ghz's",
+  ignore: nodeGreeterSkip("ghz --count-errors") !== null,
+  fn: () =>
+    withNodeGreeter(async (port) => {
+      // Every other call is an endless stream cancelled at 300 ms (Canceled); an OK call ends with its one
+      // message, before the cut (else the cut would have cancelled it).
+      const streams = ["--call", "helloworld.Greeter.SayHellos", "-d", '[{"count":1},{"count":-1}]'];
+      const cut = [...streams, "--stream-call-duration", "300ms", "-n", "8", "-c", "4"];
+      const out = await Deno.makeTempFile();
+      const report = async (...more: string[]) => {
+        const argv = ["--insecure", ...cut, ...more, "-o", out, "--proto", GREETER_PROTO];
+        assertEquals(await runGhzCommand([...argv, `127.0.0.1:${port}`]), 0);
+        return await Deno.readTextFile(out);
+      };
+      try {
+        for (const countErrors of [false, true]) {
+          const r = JSON.parse(await report("-O", "json", ...(countErrors ? ["--count-errors"] : [])));
+          assertEquals([r.count, r.statusCodeDistribution], [8, { OK: 4, Canceled: 4 }]);
+          // The histogram holds the calls its latency is over; the count and rate hold every call.
+          const timed = r.histogram.reduce((a: number, b: { count: number }) => a + b.count, 0);
+          assertEquals([countErrors, timed, r.slowest >= 300e6], [
+            countErrors,
+            countErrors ? 8 : 4,
+            countErrors,
+          ]);
+          assertEquals(r.latencyDistribution.at(-1).latency, r.slowest);
+          assertEquals(r.rps * r.total / 1e9 > 7.99, true);
+        }
+        // The summary and influx-summary read the same fields.
+        const slowest = /Slowest:\t([\d.]+) ms/.exec(await report("-O", "summary"))![1];
+        assertEquals(Number(slowest) < 300, true);
+        assertEquals(Number(/slowest=(\d+)/.exec(await report("-O", "influx-summary"))![1]) < 300e6, true);
+      } finally {
+        await Deno.remove(out);
+      }
+    }),
+});
