@@ -155,16 +155,12 @@ function ghzLatency(log: string, countErrors: boolean) {
     latency: ns(us[Math.max(0, Math.ceil((percentage / 100) * us.length) - 1)]),
   }));
   const marks = Array.from({ length: 11 }, (_, i) => i === 10 ? slowUs : fastUs + (slowUs - fastUs) / 10 * i);
-  const counts = marks.map(() => 0);
+  const hits = marks.map(() => 0);
   for (let i = 0, at = 0; i < us.length; i++) {
     while (us[i] > marks[at]) at++;
-    counts[at]++;
+    hits[at]++;
   }
-  const histogram = marks.map((m, i) => ({
-    mark: m / 1e6,
-    count: counts[i],
-    frequency: counts[i] / us.length,
-  }));
+  const histogram = marks.map((m, i) => ({ mark: m / 1e6, count: hits[i], frequency: hits[i] / us.length }));
   return { average, fastest: ns(fastUs), slowest: ns(slowUs), latencyDistribution, histogram };
 }
 
