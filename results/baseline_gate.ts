@@ -334,9 +334,9 @@ function endpointGroups(key: string, base: RunResult[], runs: RunResult[], failO
   return out;
 }
 
-const NO_WAITS = "the baseline records no waits for a core (no interval generatorWaitPct or wakeWaitMs: an " +
-  "older loadlab's file), so its stalls cannot be told from its server's: it passes no latency or rate rule; " +
-  "record the baseline again with this loadlab (the same command with -o FILE)";
+const NO_WAITS = "the baseline records no waits for a core (no interval generatorWaitPct or wakeWaitMs: " +
+  "an older loadlab's file), so its stalls cannot be told from its server's: it passes no latency or rate " +
+  "rule; record the baseline again with this loadlab (the same command with -o FILE)";
 
 /** Compares `current` with `baseline`, group by group; `failed` when any `--fail-on` fired. */
 export function gateAgainstBaseline(
@@ -361,7 +361,7 @@ export function gateAgainstBaseline(
       { key, baselineRuns: base.length, currentRuns: runs.length, metrics: COMPARE_METRICS.map(verdict) },
       ...endpointGroups(key, base, runs, failOn),
     ].map((g) => ({ ...g, ...defined({ flagged, errorsOnly }) }));
-    // Beside a baseline without waits only a rule this run fails stands, and the success rule (no waits in it).
+    // Beside a baseline without waits only a rule this run fails stands, and a success rule (no waits in it).
     const why = unlike ?? (ownWaits(base) === null && ownWaits(runs) !== null ? NO_WAITS : undefined);
     const none = (m: MetricVerdict): MetricVerdict => ({ ...m, ...UNKNOWN, notJudged: why, failed: [] });
     const kept = (m: MetricVerdict) => !why || (!unlike && (m.metric === "success" || m.failed.length > 0));
