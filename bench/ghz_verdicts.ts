@@ -241,12 +241,21 @@ export function readReport(text: string): Omit<ToolRun, "code" | "note"> {
     try {
       const r = JSON.parse(trimmed);
       const pretty = /^\{\n {2}"/.test(trimmed) ? "pretty " : "";
+      // Which calls the fastest, slowest, percentiles and histogram are over: the histogram's calls.
+      const timed = (r.histogram ?? []).reduce((a: number, b: { count: number }) => a + b.count, 0);
+      const over = timed === 0
+        ? ""
+        : timed === r.count
+        ? ", latency over every call"
+        : timed === r.statusCodeDistribution?.OK
+        ? ", latency over OK calls"
+        : `, latency over ${timed} calls`;
       return {
         count: r.count,
         latency: { average: r.average, fastest: r.fastest, total: r.total },
         statuses: r.statusCodeDistribution ?? {},
         errors: r.errorDistribution ?? {},
-        form: `${pretty}json (${r.endReason}): ${Object.keys(r).sort().join(",")}`,
+        form: `${pretty}json (${r.endReason}${over}): ${Object.keys(r).sort().join(",")}`,
       };
     } catch {
       return none;

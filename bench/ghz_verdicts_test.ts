@@ -3,7 +3,7 @@
  * exit codes, the count (exact unless time ends the run), each status's and error's count (within 10%) and
  * the report's form agree; a case file's words split as a shell splits them.
  */
-import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { deepStrictEqual as assertEquals, match } from "node:assert/strict";
 import { compareRuns, latencyCheck, readReport, shellWords, type ToolRun } from "./ghz_verdicts.ts";
 
 const run = (over: Partial<ToolRun>): ToolRun => ({
@@ -102,6 +102,15 @@ Deno.test("ghz's JSON, summary and CSV are read alike", () => {
     errors: {},
     form: "json (normal): average,count,endReason,errorDistribution,statusCodeDistribution",
   });
+  // The calls the latency is over, read from the histogram: OK ones, or every one (--count-errors).
+  const buckets = (...counts: number[]) => counts.map((count) => ({ mark: 0.001, count, frequency: 0.5 }));
+  const mixed = { count: 4, statusCodeDistribution: { OK: 2, Canceled: 2 }, endReason: "normal" };
+  assertEquals(
+    readReport(JSON.stringify({ ...mixed, histogram: buckets(1, 1) })).form,
+    "json (normal, " +
+      "latency over OK calls): count,endReason,histogram,statusCodeDistribution",
+  );
+  match(readReport(JSON.stringify({ ...mixed, histogram: buckets(3, 1) })).form, /latency over every call\)/);
   const summary = [
     "",
     "Summary:",

@@ -15,6 +15,7 @@ import { type FailOn, LOWER_IS_BETTER } from "./fail_on.ts";
 import { runVerdict } from "./conclude/run_verdict.ts";
 import { requestKind } from "./conclude/ws_runs.ts";
 import { selectedRun, selectorText } from "./thresholds/selector.ts";
+import { ownWaits } from "./conclude/own_waits.ts";
 
 /** One metric of one paired group. */
 export interface MetricVerdict {
@@ -143,6 +144,9 @@ function ownVerdict(
   };
 }
 
+/** A metric's fields when it has no verdict (its `notJudged` says why). */
+const UNKNOWN = { verdict: "unknown", diffCi95: null, changeCi95Pct: null } as const;
+
 /** A run with only the half of its intervals whose load worker waited least at each wake-up. */
 function calmerHalf(run: RunResult): RunResult {
   const waits = run.intervals.flatMap((iv) => iv.wakeWaitMs ?? []).sort((a, b) => a - b);
@@ -188,9 +192,7 @@ function floorVerdict(
   const pct = `+${floor.changePct.toFixed(1)}%`;
   return {
     ...own,
-    verdict: "unknown",
-    diffCi95: null,
-    changeCi95Pct: null,
+    ...UNKNOWN,
     notJudged: `${why}; at the floor, p10 ${levels(floor)}, ${pct}: ${floor.notJudged}`,
   };
 }
@@ -332,6 +334,10 @@ function endpointGroups(key: string, base: RunResult[], runs: RunResult[], failO
   return out;
 }
 
+const NO_WAITS = "the baseline records no waits for a core (no interval generatorWaitPct or wakeWaitMs: " +
+  "an older loadlab's file), so its stalls cannot be told from its server's: it passes no latency or rate " +
+  "rule; record the baseline again with this loadlab (the same command with -o FILE)";
+
 /** Compares `current` with `baseline`, group by group; `failed` when any `--fail-on` fired. */
 export function gateAgainstBaseline(
   baseline: ResultsFile,
@@ -355,12 +361,11 @@ export function gateAgainstBaseline(
       { key, baselineRuns: base.length, currentRuns: runs.length, metrics: COMPARE_METRICS.map(verdict) },
       ...endpointGroups(key, base, runs, failOn),
     ].map((g) => ({ ...g, ...defined({ flagged, errorsOnly }) }));
-    const unjudged = { verdict: "unknown" as const, notJudged: unlike, diffCi95: null, changeCi95Pct: null };
-    groups.push(
-      ...(unlike
-        ? pair.map((g) => ({ ...g, metrics: g.metrics.map((m) => ({ ...m, ...unjudged, failed: [] })) }))
-        : pair),
-    );
+    // Beside a baseline without waits only a rule this run fails stands, and a success rule (no waits in it).
+    const why = unlike ?? (ownWaits(base) === null && ownWaits(runs) !== null ? NO_WAITS : undefined);
+    const none = (m: MetricVerdict): MetricVerdict => ({ ...m, ...UNKNOWN, notJudged: why, failed: [] });
+    const kept = (m: MetricVerdict) => !why || (!unlike && (m.metric === "success" || m.failed.length > 0));
+    groups.push(...pair.map((g) => ({ ...g, metrics: g.metrics.map((m) => kept(m) ? m : none(m)) })));
   }
   const failed = groups.some((g) => g.metrics.some((m) => m.failed.length > 0));
   const leftOut = [...stoppedEarly(baseline.runs, "baseline's "), ...stoppedEarly(current.runs, "")];

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { makeSeed000, makeSingleAttack } from "../tests/fixtures/make_results.ts";
+import { makeSeed000, makeSingleAttack, withoutWaits } from "../tests/fixtures/make_results.ts";
 import { environmentDiff, gateAgainstBaseline } from "./baseline_gate.ts";
 import { parseFailOn } from "./fail_on.ts";
 import { verdictText } from "../report/terminal/baseline_gate.ts";
@@ -251,22 +251,37 @@ Deno.test("a baseline recorded beside two busy loops: a 20% slower sleep on a qu
   const slow = gateAgainstBaseline(base, await recorded("quiet_sleep6"), rules);
   const p99 = slow.groups[0].metrics.find((m) => m.metric === "p99")!;
   assert.match(verdictText(p99, slow.groups[0], slow), /^worse: .*judged at the floor.*FAILS p99 \+10%$/);
-  // The same baseline as an older file that recorded no waits: its stalls read as the server's, and the
-  // slower server's p99 as "better"; the floor, risen 8% but short of the noise bar, leaves it no verdict.
-  const old = structuredClone(base);
-  for (const run of old.runs) {
-    run.telemetry = [];
-    for (const iv of run.intervals) {
-      delete iv.generatorWaitPct;
-      delete iv.wakeWaitMs;
-    }
-  }
-  const blind = gateAgainstBaseline(old, await recorded("quiet_sleep6"), [parseFailOn("p99 +5%")]);
+  // The same baseline as an older file that recorded no waits: its stalls would read as the server's, and
+  // the slower server's p99 as "better"; without them it passes no latency rule.
+  const blind = gateAgainstBaseline(withoutWaits(base), await recorded("quiet_sleep6"), [
+    parseFailOn("p99 +5%"),
+  ]);
   assert.match(
     blind.groups[0].metrics.find((m) => m.metric === "p99")!.notJudged ?? "",
-    /^it reads better, which the busier side's stalls can make; at the floor, p10 [\d.]+ → [\d.]+ ms, \+\d/,
+    /^the baseline records no waits for a core/,
   );
   assert.deepEqual(blind.unjudged.map((u) => u.rule), ["p99 +5%"]);
+});
+
+Deno.test("a baseline that records no waits passes no latency or rate rule; it still fails a regression", async () => {
+  // busy_sleep5 recorded beside two busy loops, as an older loadlab wrote it: its p99 is its stalls, and
+  // a 20% slower server on a quiet machine read "better" at p99 and within 10% at the floor: it passed.
+  const old = withoutWaits(await recorded("busy_sleep5")), slow = await recorded("quiet_sleep6");
+  const rules = ["p99 +10%", "rps -10%", "success -1pp"].map(parseFailOn);
+  const gate = gateAgainstBaseline(old, slow, rules);
+  assert.equal(gate.failed, false);
+  assert.deepEqual(gate.unjudged.map((u) => u.rule), ["p99 +10%", "rps -10%"]);
+  for (const u of gate.unjudged) {
+    assert.match(
+      u.reason,
+      /the baseline records no waits for a core .*record the baseline again with this loadlab/,
+    );
+  }
+  const success = gate.groups[0].metrics.find((m) => m.metric === "success")!;
+  assert.deepEqual([success.verdict, success.failed], ["same", []]);
+  // A quiet baseline without waits: the slower server's own waits are recorded, and it still fails.
+  const quiet = gateAgainstBaseline(withoutWaits(await recorded("quiet_sleep5")), slow, rules.slice(0, 1));
+  assert.deepEqual([quiet.failed, quiet.unjudged], [true, []]);
 });
 
 Deno.test("a p99 is weighed against the busiest interval's waits: the same server never fails beside others' work", async () => {

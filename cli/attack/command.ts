@@ -76,8 +76,8 @@ export async function attack(argv: string[], ghz?: GhzRun): Promise<number> {
   }
   // ghz's report times each call from its actual start: the run keeps that latency (and logs that start).
   if (parsed.output.format !== undefined || ghz) parsed.config = { ...parsed.config, keepSentLatency: true };
-  // ghz's csv (every call) and --skipFirst read the request log: a temporary one unless --log names one.
-  const callLog = (/csv|details/.test(parsed.output.format ?? "") || ghz?.skipFirst) && !parsed.config.logFile
+  // ghz's report (its latency, every call) reads the request log: a temporary one unless --log names one.
+  const callLog = parsed.output.format !== undefined && !parsed.config.logFile
     ? await Deno.makeTempFile({ prefix: "loadlab-calls-", suffix: ".csv" })
     : undefined;
   if (callLog !== undefined) parsed.config = { ...parsed.config, logFile: callLog };
@@ -294,9 +294,7 @@ async function printRun(
   ghz: GhzRun | undefined,
 ): Promise<boolean> {
   if (output.format !== undefined) {
-    const log = (/csv|details/.test(output.format) || ghz?.skipFirst) && logFile !== undefined
-      ? await Deno.readTextFile(logFile)
-      : "";
+    const log = logFile === undefined ? "" : await Deno.readTextFile(logFile);
     const report = ghzOutput(shown, output.format, new Date(), log, ghz);
     // ghz's report has no verdict: loadlab's, when it flags the run, goes beside it on stderr.
     const verdict = runVerdict(shown);

@@ -93,8 +93,9 @@ export function ghzCommandLine(argv: string[]): GhzRun & { attack: string[] } {
   // ghz's paced calls to a count wait for a worker, however late: none is dropped.
   const lateBoundMs = (counted && attack.includes("-R")) || total ? MAX_DURATION_MS : undefined;
   const run = { attack, name, tags, skipFirst, streamIntervalMs, streamEnd, concurrencySteps, lateBoundMs };
+  const countErrors = config["count-errors"] === true;
   const labels = { call: String(config.call), ignoreCut: config["duration-stop"] === "ignore", total };
-  return { ...run, ...labels, influxTags: influxTags(config, tags) };
+  return { ...run, ...labels, countErrors, influxTags: influxTags(config, tags) };
 }
 
 /**

@@ -433,3 +433,40 @@ Deno.test("-O influx-*: the run's options as ghz's InfluxDB tags, as ghz v0.93 w
   );
   match(paced.influxTags!, /n=2147483647,.*,z=2000000000,.*,data="null",.*,tags="{\\"env\\":\\"ci\\"}"$/);
 });
+
+Deno.test({
+  name: "latency over OK calls, and over every answered call with --count-errors, in each format, as ghz's",
+  ignore: nodeGreeterSkip("ghz --count-errors") !== null,
+  fn: () =>
+    withNodeGreeter(async (port) => {
+      // Every other call is an endless stream cancelled at 1 s (Canceled); an OK call sends its one message
+      // before the cut (else the cut would have cancelled it), all 8 at once.
+      const streams = ["--call", "helloworld.Greeter.SayHellos", "-d", '[{"count":1},{"count":-1}]'];
+      const cut = [...streams, "--stream-call-duration", "1s", "-n", "8", "-c", "8"];
+      const out = await Deno.makeTempFile();
+      const report = async (...more: string[]) => {
+        const argv = ["--insecure", ...cut, ...more, "-o", out, "--proto", GREETER_PROTO];
+        assertEquals(await runGhzCommand([...argv, `127.0.0.1:${port}`]), 0);
+        return await Deno.readTextFile(out);
+      };
+      try {
+        for (const countErrors of [false, true]) {
+          const r = JSON.parse(await report("-O", "json", ...(countErrors ? ["--count-errors"] : [])));
+          const { OK: ok = 0, Canceled: canceled = 0 } = r.statusCodeDistribution;
+          assertEquals([r.count, ok + canceled, canceled >= 4], [8, 8, true]);
+          // The histogram holds the calls its latency is over; the count and rate hold every call.
+          const timed = r.histogram.reduce((a: number, b: { count: number }) => a + b.count, 0);
+          assertEquals([countErrors, timed], [countErrors, countErrors ? 8 : ok]);
+          if (countErrors) assertEquals(r.slowest >= 1e9, true);
+          assertEquals(r.latencyDistribution.at(-1).latency, r.slowest);
+          assertEquals(r.rps * r.total / 1e9 > 7.99, true);
+        }
+        // The summary and influx-summary read the same fields.
+        const slowest = /Slowest:\t([\d.]+) (m?s)/.exec(await report("-O", "summary"))!;
+        assertEquals([slowest[2], Number(slowest[1]) < 1000], ["ms", true]);
+        assertEquals(Number(/slowest=(\d+)/.exec(await report("-O", "influx-summary"))![1]) < 1e9, true);
+      } finally {
+        await Deno.remove(out);
+      }
+    }),
+});

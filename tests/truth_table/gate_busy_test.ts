@@ -17,6 +17,7 @@ import assert from "node:assert/strict";
 import type { ResultsFile } from "../../results/mod.ts";
 import { runLoadlab, withTempDir } from "../helpers.ts";
 import { pageDataOf, withBuiltinTarget } from "./truth_table.ts";
+import { withoutWaits } from "../fixtures/make_results.ts";
 
 const LOAD = ["-c", "10", "-d", "3s", "--no-live"];
 const RULES = ["--fail-on", "p50 +50%", "--fail-on", "p99 +50%"];
@@ -186,6 +187,46 @@ Deno.test({
         else {
           assert.equal(slow.code, 7, slow.stdout);
           assert.match(p99, /^worse: .*judged at the floor.*FAILS p99 \+50%$/);
+        }
+      })
+    ),
+});
+
+Deno.test({
+  name: "truth table: a busy baseline an older loadlab wrote (no waits) never passes a 40% slower sleep",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: () =>
+    withBuiltinTarget((url) =>
+      withTempDir(async (dir) => {
+        await besideLoops(0, 2, async () => {
+          const base = await runLoadlab([
+            "attack",
+            `${url}/sleep?ms=5`,
+            ...GATE_LOAD,
+            "-o",
+            `${dir}/base.json`,
+          ]);
+          assert.equal(base.code, 0, base.stderr);
+        });
+        const old = withoutWaits(JSON.parse(await Deno.readTextFile(`${dir}/base.json`)));
+        await Deno.writeTextFile(`${dir}/base.json`, JSON.stringify(old));
+        // Its p99 is its machine's stalls, with nothing recorded to tell them by: a rule this run does not
+        // fail is not passed but unjudged (8), the missing waits and the fix named.
+        const rules = ["--fail-on", "p99 +10%", "--fail-on", "rps -10%"];
+        const slow = await runLoadlab([
+          "attack",
+          `${url}/sleep?ms=7`,
+          ...GATE_LOAD,
+          "--baseline",
+          `${dir}/base.json`,
+          ...rules,
+        ]);
+        if (slow.code === 8) {
+          assert.match(slow.stdout, /the baseline records no waits for a core .*record the baseline again/);
+        } else {
+          assert.equal(slow.code, 7, slow.stdout);
+          assert.match(slow.stdout, /worse: .*FAILS (p99 \+10%|rps -10%)/);
         }
       })
     ),

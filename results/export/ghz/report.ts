@@ -1,12 +1,12 @@
 /**
  * @module
  * A gRPC run in ghz's report shapes (`-O json|pretty|summary|csv`): ghz's JSON fields in nanoseconds,
- * statuses and errors keyed as grpc-go names them, its summary text, and its CSV (read from the run's
- * request log: loadlab keeps no list of calls). Pure.
+ * statuses and errors keyed as grpc-go names them, its summary text, and its CSV. Its latency and its CSV
+ * are read from the run's request log (loadlab keeps no list of calls), each call timed from its actual
+ * start. Pure.
  */
 import type { RunResult } from "../../mod.ts";
-import { bucketValuesUs, decodeHistogram, forEachBucket } from "../../histogram.ts";
-import { PERCENTILE_FIELDS, statusKey, statusSlotOf } from "../../schema/values.ts";
+import { statusKey, statusSlotOf } from "../../schema/values.ts";
 import { visibleLine } from "../../../validation/terminal_text.ts";
 import { modelFactsOf } from "../../load_models.ts";
 
@@ -124,10 +124,48 @@ export interface GhzReportOptions {
   total?: number;
   /** The InfluxDB tags of the run's options (`proto="..",call="..",...,tags=..`), ghz's `-O influx-*`. */
   influxTags?: string;
+  /** ghz's `--count-errors`: fastest, slowest, percentiles and histogram over non-OK calls too. */
+  countErrors?: boolean;
 }
 
-/** ghz's report of `run` as its JSON object (durations in nanoseconds). */
-export function ghzReport(run: RunResult, date: Date, labels: GhzReportOptions = {}) {
+/** Each answered call of a request log (`code;startUs;endUs;connection`, µs from the run's start). */
+function loggedCalls(log: string) {
+  const calls: Array<{ key: string; startUs: number; us: number }> = [];
+  for (const line of log.split("\n")) {
+    const [code, startUs, endUs] = line.split(";").map(Number);
+    if (endUs >= startUs) calls.push({ key: statusKey(statusSlotOf(code)), startUs, us: endUs - startUs });
+  }
+  return calls;
+}
+
+/**
+ * ghz's latency fields of the calls in `log`: the average over every call, the rest over the OK ones (all
+ * with `--count-errors`), by ghz's rules: its percentile is the call at rank ceil(p% of n), its histogram
+ * 11 marks fastest to slowest, each call in the first mark at or above it. A call with no answer has no time.
+ */
+function ghzLatency(log: string, countErrors: boolean) {
+  const calls = loggedCalls(log);
+  const ns = (us: number) => Math.round(us * 1000);
+  const average = calls.length > 0 ? ns(calls.reduce((a, c) => a + c.us, 0) / calls.length) : 0;
+  const us = calls.filter((c) => countErrors || c.key === "200").map((c) => c.us).sort((a, b) => a - b);
+  if (us.length === 0) return { average, fastest: 0, slowest: 0, latencyDistribution: null, histogram: null };
+  const [fastUs, slowUs] = [us[0], us[us.length - 1]];
+  const latencyDistribution = [10, 25, 50, 75, 90, 95, 99].map((percentage) => ({
+    percentage,
+    latency: ns(us[Math.max(0, Math.ceil((percentage / 100) * us.length) - 1)]),
+  }));
+  const marks = Array.from({ length: 11 }, (_, i) => i === 10 ? slowUs : fastUs + (slowUs - fastUs) / 10 * i);
+  const hits = marks.map(() => 0);
+  for (let i = 0, at = 0; i < us.length; i++) {
+    while (us[i] > marks[at]) at++;
+    hits[at]++;
+  }
+  const histogram = marks.map((m, i) => ({ mark: m / 1e6, count: hits[i], frequency: hits[i] / us.length }));
+  return { average, fastest: ns(fastUs), slowest: ns(slowUs), latencyDistribution, histogram };
+}
+
+/** ghz's report of `run` and its request `log` as its JSON object (durations in nanoseconds). */
+export function ghzReport(run: RunResult, date: Date, labels: GhzReportOptions = {}, log = "") {
   const statusCodeDistribution: Record<string, number> = {};
   const errorDistribution: Record<string, number> = {};
   const add = (into: Record<string, number>, key: string, n: number) => into[key] = (into[key] ?? 0) + n;
@@ -137,10 +175,7 @@ export function ghzReport(run: RunResult, date: Date, labels: GhzReportOptions =
     add(errorDistribution, f.error, f.n);
   }
   const count = Object.values(statusCodeDistribution).reduce((a, b) => a + b, 0);
-  const answered = run.requests > 0;
-  const ns = (ms: number) => answered ? Math.round(ms * NS_PER_MS) : 0;
-  const l = run.latencyMs;
-  const percentiles = PERCENTILE_FIELDS.filter(([, p]) => p >= 10 && p <= 99 && p !== 97.5);
+  const { average, fastest, slowest, latencyDistribution, histogram } = ghzLatency(log, !!labels.countErrors);
   return {
     ...(labels.name ? { name: labels.name } : {}),
     date: date.toISOString().replace(/\.\d+Z$/, "Z"),
@@ -152,22 +187,20 @@ export function ghzReport(run: RunResult, date: Date, labels: GhzReportOptions =
     options: ghzOptions(run, labels),
     count,
     total: Math.round(run.durationSec * 1e9),
-    average: ns(l.mean),
-    fastest: ns(l.min),
-    slowest: ns(l.max),
+    average,
+    fastest,
+    slowest,
     rps: run.durationSec > 0 ? count / run.durationSec : 0,
     errorDistribution,
     statusCodeDistribution,
-    latencyDistribution: answered
-      ? percentiles.map(([key, percentage]) => ({ percentage, latency: ns(l[key]) }))
-      : null,
-    histogram: answered ? ghzHistogram(run) : null,
+    latencyDistribution,
+    histogram,
     details: [],
     ...(labels.tags && Object.keys(labels.tags).length > 0 ? { tags: labels.tags } : {}),
   };
 }
 
-function ghzOptions(run: RunResult, { call, total }: GhzReportOptions): Record<string, unknown> {
+function ghzOptions(run: RunResult, { call, total, countErrors }: GhzReportOptions): Record<string, unknown> {
   const c = run.config as Record<string, unknown>;
   const connections = typeof c.connections === "number" ? c.connections : undefined;
   const streams = typeof c.streams === "number" ? c.streams : 1;
@@ -182,26 +215,8 @@ function ghzOptions(run: RunResult, { call, total }: GhzReportOptions): Record<s
     duration: typeof c.durationMs === "number" && !counted ? c.durationMs * NS_PER_MS : undefined,
     timeout: typeof c.timeoutMs === "number" ? c.timeoutMs * NS_PER_MS : undefined,
     CPUs: c.workers,
+    ...(countErrors ? { "count-errors": true } : {}),
   };
-}
-
-/** ghz's 11 buckets: marks (s) fastest to slowest in tenths; each call in the first mark at or above it. */
-function ghzHistogram(run: RunResult) {
-  const h = decodeHistogram(run.histogramEncoded ?? "");
-  const [fastUs, slowUs] = [run.latencyMs.min * 1000, run.latencyMs.max * 1000];
-  const marks = Array.from({ length: 11 }, (_, i) => i === 10 ? slowUs : fastUs + (slowUs - fastUs) * i / 10);
-  const counts = marks.map(() => 0);
-  forEachBucket(h, (slot, n) => {
-    const { highestUs } = bucketValuesUs(h, slot);
-    const at = marks.findIndex((m) => Math.min(highestUs, slowUs) <= m);
-    counts[at < 0 ? 10 : at] += n;
-  });
-  const total = h.totalCount;
-  return marks.map((m, i) => ({
-    mark: m / 1e6,
-    count: counts[i],
-    frequency: total > 0 ? counts[i] / total : 0,
-  }));
 }
 
 /** ghz's `-O` output of `run`: JSON (`pretty` indented), summary text, or CSV of request `log`'s calls. */
@@ -213,13 +228,10 @@ export function ghzOutput(
   labels: GhzReportOptions = {},
 ): string {
   if (labels.ignoreCut) run = { ...run, unfinished: 0 };
-  // ghz times a call from its actual start: the latency from the send, where the run kept it.
-  const raw = run.uncorrectedHistogramEncoded;
-  if (raw) run = { ...run, latencyMs: run.uncorrectedLatencyMs!, histogramEncoded: raw };
   if (labels.skipFirst) [run, log] = skipFirst(run, log, labels.skipFirst);
   if (format === "csv") return ghzCsv(run, log);
   if (format.startsWith("influx")) return ghzInflux(run, format, date, log, labels);
-  const report = ghzReport(run, date, labels);
+  const report = ghzReport(run, date, labels, log);
   if (format === "json") return JSON.stringify(report);
   if (format === "pretty") return JSON.stringify(report, null, 2);
   return ghzSummary(report);
@@ -227,7 +239,7 @@ export function ghzOutput(
 
 /**
  * `run` and its request `log` without the first `n` calls to end, as ghz's `--skipFirst` tallies: they
- * leave the count and the statuses (the latency keeps them: loadlab's histogram is not per call).
+ * leave the count, the statuses and the latency.
  */
 function skipFirst(run: RunResult, log: string, n: number): [RunResult, string] {
   const [header, ...lines] = log.split("\n").filter((l) => l !== "");
@@ -243,9 +255,9 @@ function skipFirst(run: RunResult, log: string, n: number): [RunResult, string] 
 }
 
 /**
- * Each call as ghz lists it: the answered ones from the request log's lines (`code;startUs;endUs;connection`,
- * µs from the run's start), then the unanswered ones, with no time. A call's error is its kind's message
- * when it has one, else the kind (which call had which message is not kept).
+ * Each call as ghz lists it: the answered ones from the request log's lines, then the unanswered ones, with
+ * no time. A call's error is its kind's message when it has one, else the kind (which call had which
+ * message is not kept).
  */
 function ghzCalls(run: RunResult, log: string) {
   const errorOf = new Map<string, [string, string]>();
@@ -255,14 +267,11 @@ function ghzCalls(run: RunResult, log: string) {
     const desc = messages.length === 1 ? messages[0] : key;
     return [status, status === "OK" ? "" : visibleLine(`rpc error: code = ${status} desc = ${desc}`)];
   };
-  const calls: Array<{ startUs?: number; us?: number; status: string; error: string }> = [];
-  for (const line of log.split("\n")) {
-    const [code, startUs, endUs] = line.split(";").map(Number);
-    if (!(endUs >= startUs)) continue;
-    const key = statusKey(statusSlotOf(code));
-    const [status, error] = errorOf.get(key) ?? errorOf.set(key, callError(key)).get(key)!;
-    calls.push({ startUs, us: endUs - startUs, status, error });
-  }
+  const calls: Array<{ startUs?: number; us?: number; status: string; error: string }> = loggedCalls(log)
+    .map(({ key, startUs, us }) => {
+      const [status, error] = errorOf.get(key) ?? errorOf.set(key, callError(key)).get(key)!;
+      return { startUs, us, status, error };
+    });
   for (const f of failuresOf(run)) {
     if (f.key in run.statusCodes) continue;
     for (let k = 0; k < f.n; k++) calls.push({ status: f.status, error: visibleLine(f.error) });
@@ -295,7 +304,7 @@ function ghzInflux(run: RunResult, format: GhzFormat, date: Date, log: string, l
       }",status="${c.status}" ${Math.round(t0Us + (c.startUs ?? 0))}000\n`
     ).join("");
   }
-  const r = ghzReport(run, date, labels);
+  const r = ghzReport(run, date, labels, log);
   const errors = Object.values(r.errorDistribution).reduce((a, b) => a + b, 0);
   const at = (p: number) => r.latencyDistribution?.find((d) => d.percentage === p)?.latency;
   const { count, total, average, fastest, slowest } = r;

@@ -5,6 +5,9 @@ import { summarizeMs } from "../../histogram.ts";
 import type { RunResult } from "../../mod.ts";
 
 /** A run of 8 answered calls (6 OK at 1-6 ms, 2 UNAVAILABLE at 10 ms) and 2 timeouts, over 0.5 s. */
+const LOG = ["code;startUs;endUs;connection", "1014;0;10000;0", "1014;0;10000;1"]
+  .concat([1, 2, 3, 4, 5, 6].map((ms) => `200;${ms * 1000};${ms * 2000};${ms % 2}`)).join("\n") + "\n";
+
 function run(): RunResult {
   const h = createHistogram();
   for (const us of [1000, 2000, 3000, 4000, 5000, 6000, 10_000, 10_000]) h.recordValue(us);
@@ -31,7 +34,7 @@ function run(): RunResult {
 }
 
 Deno.test("ghz's JSON: every call counted, statuses and errors keyed as grpc-go names them, durations in ns", () => {
-  const r = ghzReport(run(), new Date("2026-01-02T03:04:05.678Z"));
+  const r = ghzReport(run(), new Date("2026-01-02T03:04:05.678Z"), {}, LOG);
   assertEquals([r.date, r.endReason, r.count, r.total, r.rps], [
     "2026-01-02T03:04:05Z",
     "normal",
@@ -44,15 +47,44 @@ Deno.test("ghz's JSON: every call counted, statuses and errors keyed as grpc-go 
     "rpc error: code = Unavailable desc = down": 2,
     "rpc error: code = DeadlineExceeded desc = context deadline exceeded": 2,
   });
-  assertEquals([r.fastest, Math.round(r.slowest / 1e6)], [1_000_000, 10]);
-  assertEquals(r.latencyDistribution?.map((d) => d.percentage), [10, 25, 50, 75, 90, 95, 99]);
+  // ghz's average is over every call, its fastest, slowest, percentiles and histogram over the OK ones.
+  assertEquals([r.average, r.fastest, r.slowest], [5_125_000, 1_000_000, 6_000_000]);
+  assertEquals(r.latencyDistribution?.map((d) => [d.percentage, d.latency / 1e6]), [
+    [10, 1],
+    [25, 2],
+    [50, 3],
+    [75, 5],
+    [90, 6],
+    [95, 6],
+    [99, 6],
+  ]);
   assertEquals(r.histogram?.length, 11);
-  assertEquals(r.histogram?.reduce((a, b) => a + b.count, 0), 8);
-  assertEquals([r.histogram?.[0].mark, r.details], [0.001, []]);
+  assertEquals(r.histogram?.map((b) => b.count), [1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1]);
+  assertEquals([r.histogram?.[0].mark, r.histogram?.[0].frequency, r.details], [0.001, 1 / 6, []]);
+  // --count-errors: over every call answered, whatever its status (a call with no answer has no time).
+  const all = ghzReport(run(), new Date(), { countErrors: true }, LOG);
+  assertEquals([all.average, all.fastest, all.slowest, all.options["count-errors"]], [
+    5_125_000,
+    1_000_000,
+    10_000_000,
+    true,
+  ]);
+  assertEquals([all.latencyDistribution?.[6].latency, all.histogram?.reduce((a, b) => a + b.count, 0)], [
+    10_000_000,
+    8,
+  ]);
+  // No OK call: ghz's average stands, its fields over OK calls are zero or null.
+  const failed = ghzReport(run(), new Date(), {}, LOG.replaceAll("\n200;", "\n1014;"));
+  assertEquals([failed.average, failed.slowest, failed.latencyDistribution, failed.histogram], [
+    5_125_000,
+    0,
+    null,
+    null,
+  ]);
 });
 
 Deno.test("ghz's summary text: its headings and lines", () => {
-  const text = ghzOutput(run(), "summary");
+  const text = ghzOutput(run(), "summary", new Date(), LOG);
   match(text, /\nSummary:\n {2}Count:\t10\n {2}Total:\t500\.00 ms\n/);
   match(text, /Requests\/sec:\t20\.00\n/);
   match(text, /Status code distribution:\n {2}\[OK\] +6 responses/);
@@ -71,7 +103,10 @@ Deno.test("ghz's summary histogram and distributions: its tab after each count, 
     latencyMs: summarizeMs(h),
     histogramEncoded: encodeHistogram(h),
   } as unknown as RunResult;
-  match(ghzOutput(many, "summary"), /\n {2}1\.000 \[12\]\t\|∎{40}\n {2}1\.901 \[0\]\t\|\n/);
+  const log = ["code;startUs;endUs;connection", ...Array(12).fill("200;0;1000;0"), "200;0;10000;0"].join(
+    "\n",
+  );
+  match(ghzOutput(many, "summary", new Date(), log), /\n {2}1\.000 \[12\]\t\|∎{40}\n {2}1\.900 \[0\]\t\|\n/);
   // Go's tabwriter: each cell padded to its column's widest and 3 spaces.
   const mixed = {
     ...many,
@@ -167,13 +202,15 @@ Deno.test("a count whose connections could not be made: each call it did not sen
   });
 });
 
-Deno.test("--skipFirst: the first calls to end leave the count, the statuses and the CSV", () => {
+Deno.test("--skipFirst: the first calls to end leave the count, the statuses, the latency and the CSV", () => {
   const log = ["code;startUs;endUs;connection", "1014;0;9000;0", "200;0;1000;0", "200;0;5000;1", ""].join(
     "\n",
   );
   const r = JSON.parse(ghzOutput(run(), "json", new Date(), log, { skipFirst: 2 }));
   // The first two to end: an OK (1 ms) and an OK (5 ms); the UNAVAILABLE at 9 ms stays.
   assertEquals([r.count, r.statusCodeDistribution], [8, { OK: 4, Unavailable: 2, DeadlineExceeded: 2 }]);
+  const one = JSON.parse(ghzOutput(run(), "json", new Date(), log, { skipFirst: 1 }));
+  assertEquals([one.fastest, one.slowest, one.average], [5e6, 5e6, 7e6]);
   const csv = ghzOutput(run(), "csv", new Date(), log, { skipFirst: 2 }).split("\n");
   assertEquals(csv.slice(2, 3), ["9.00,Unavailable,rpc error: code = Unavailable desc = down"]);
   // A skipped call that failed leaves its error's count too.
@@ -229,7 +266,7 @@ Deno.test("a server's RST_STREAM as grpc-go words it and the status it gives", (
 Deno.test("ghz's InfluxDB lines: the run's options as tags, a ghz_run line or a ghz_detail line per call", () => {
   const tags = 'call="helloworld.Greeter.SayHello",n=10,c=50';
   const date = new Date("2026-01-02T03:04:05.678Z");
-  const summary = ghzOutput(run(), "influx-summary", date, "", { influxTags: tags });
+  const summary = ghzOutput(run(), "influx-summary", date, LOG, { influxTags: tags });
   match(summary, /^ghz_run,call="helloworld\.Greeter\.SayHello",n=10,c=50,errors=4,has_errors=true /);
   match(summary, / count=10,total=500000000,average=\d+,fastest=1000000,slowest=\d+,rps=20\.00,median=\d+,/);
   match(summary, /,p95=\d+,errors=4 1767323045678000000$/);
@@ -245,7 +282,7 @@ Deno.test("ghz's InfluxDB lines: the run's options as tags, a ghz_run line or a 
   assertEquals([details.length, details[2].includes('status="DeadlineExceeded" ')], [5, true]);
 });
 
-Deno.test("ghz's fields time each call from its actual start where the run kept it, not the intended send", () => {
+Deno.test("ghz's fields time each call as the request log does (from its actual start), not the run's latency", () => {
   const [intended, sent] = [createHistogram(), createHistogram()];
   for (let i = 0; i < 10; i++) {
     sent.recordValue(50_000 + i * 1000);
@@ -261,10 +298,16 @@ Deno.test("ghz's fields time each call from its actual start where the run kept 
     uncorrectedLatencyMs: summarizeMs(sent),
     uncorrectedHistogramEncoded: encodeHistogram(sent),
   } as RunResult;
-  const r = JSON.parse(ghzOutput(late, "json"));
+  // The log's starts are the actual sends (the run keeps them for ghz's report): 50 to 59 ms each.
+  const log = [
+    "code;startUs;endUs;connection",
+    ...[...Array(10).keys()].map((i) => `200;${i};${i + 50_000 + i * 1000};0`),
+  ]
+    .join("\n");
+  const r = JSON.parse(ghzOutput(late, "json", new Date(), log));
   const ms = (ns: number) => Math.round(ns / 1e6);
   assertEquals([ms(r.fastest), ms(r.average), ms(r.slowest)], [50, 55, 59]);
   assertEquals(r.latencyDistribution.every((d: { latency: number }) => ms(d.latency) <= 59), true);
-  assertEquals(r.histogram.at(-1).mark, 0.059007);
-  match(ghzOutput(late, "summary"), /Average:\t54\.\d\d ms/);
+  assertEquals(r.histogram.at(-1).mark, 0.059);
+  match(ghzOutput(late, "summary", new Date(), log), /Average:\t54\.50 ms/);
 });
