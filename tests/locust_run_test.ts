@@ -1202,3 +1202,40 @@ Deno.test("a task runs from one request or sleep to the next without another use
     assertEquals(code, 0, text);
     assertEquals(csv(`${dir}/res_stats.csv`).map((r) => r.Name), ["alone", "Aggregated"], text);
   }));
+
+const HELPER = `from locust import HttpUser, constant, task
+
+state = {"n": 0}
+
+
+class Helper(HttpUser):
+    wait_time = constant(0)
+
+    def two(self):
+        self.client.get("/json", name="first")
+        self.client.get("/json", name="second")
+        state["n"] += 1
+        return state["n"]
+
+    def bump(self):
+        state["n"] += 1
+        return state["n"]
+
+    @task
+    def t(self):
+        mine = self.two()
+        after = "alone" if state["n"] == mine else "interleaved"
+        mine = self.bump()
+        self.bump()
+        self.client.get("/json", name=after if state["n"] == mine + 1 else "interleaved")
+`;
+
+Deno.test("a task's calls of its user's methods let no other user run between, as no greenlet switches", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-helper-" });
+    const args = ["locustfile.py", "-u", "20", "-r", "20", "-t", "2s", "-H", url, "--csv", `${dir}/res`];
+    const { code, text } = await runLocust("locustfile.py", HELPER, args, dir);
+    assertEquals(code, 0, text);
+    const names = csv(`${dir}/res_stats.csv`).map((r) => r.Name);
+    assertEquals(names, ["alone", "first", "second", "Aggregated"], text);
+  }));

@@ -1061,7 +1061,7 @@ class Converter {
       p.name === "for" && parts.slice(i + 1, inAfter(i)).forEach((t) => this.targetNames(t, own))
     );
     let body = "", depth = 0;
-    // Async (its own await, where other users run) only when it sends or calls a method of the class.
+    // Async (a function of its own to await) only when it sends or calls a method of the class.
     const self = `${this.scope.self}.`;
     const async = this.scope.async &&
       some(n, (c) => c.name === "CallExpression" && (this.sendsAt(c) || this.text(c).startsWith(self)));

@@ -112,15 +112,44 @@ const current = new AsyncLocalStorage<Session>();
 const NOW_MS = Symbol.for("loadlab.nowMs");
 const nowMs = (s: Session): number => (s as { [NOW_MS]?: () => number })[NOW_MS]?.() ?? performance.now();
 
+/**
+ * Locust's greenlets: one user's code runs at a time in an isolate, from one request or sleep to the
+ * next, so what a task reads and changes in module values between them is its own (a method's return
+ * and an async call of the file's are no place for another user to run, as they are no greenlet switch).
+ */
+let running = false;
+const waiting: Array<() => void> = [];
+function acquire(): Promise<void> | undefined {
+  if (!running) return void (running = true);
+  return new Promise((go) => waiting.push(go));
+}
+function release(): void {
+  const next = waiting.shift();
+  if (next === undefined) running = false;
+  else next();
+}
+/** `io` awaited as a greenlet waits: the other users run meanwhile, this one on once it is its turn. */
+function yielding<T>(io: Promise<T>): Promise<T> {
+  release();
+  return io.then((v) => acquire()?.then(() => v) ?? v, regainThrowing);
+}
+function regainThrowing(err: unknown): Promise<never> {
+  return (acquire() ?? Promise.resolve()).then(() => Promise.reject(err));
+}
+function releaseThrowing(err: unknown): never {
+  release();
+  throw err;
+}
+
 MODULES.time.sleep = async (seconds: number) => {
   const s = current.getStore(), endMs = performance.now() + Number(seconds) * 1000;
   // A task begun before the file first read `time` (an import in a function) has no context: a plain wait.
-  if (s === undefined) return void await new Promise((wake) => setTimeout(wake, Number(seconds) * 1000));
+  if (s === undefined) return void await yielding(new Promise((go) => setTimeout(go, Number(seconds) * 1e3)));
   stopsHere(s);
-  await s.sleep(Math.max(0, endMs - performance.now()));
+  await yielding(s.sleep(Math.max(0, endMs - performance.now())));
   // The load's end woke it: a task goes on until --stop-timeout, so its sleep does (Locust wakes a wait).
   if (s.stopping.aborted && performance.now() < endMs) {
-    await s.sleep(Math.max(0, Math.min(endMs, killAtMs) - performance.now()));
+    await yielding(s.sleep(Math.max(0, Math.min(endMs, killAtMs) - performance.now())));
     stopsHere(s);
   }
 };
@@ -478,7 +507,10 @@ class Client {
     // Locust counts it, one request under the first name (its hops' row folds into it: stats.ts).
     let verb = method.toUpperCase(), at = path, hop: string | undefined;
     let hops = (o.allow_redirects == null ? verb !== "HEAD" : bool(o.allow_redirects)) ? 30 : 0;
-    const answered = (r: Response): LocustResponse | Promise<LocustResponse> => {
+    // Sent with its turn given up (yielding's, without a promise more a request): taken back on arrival.
+    const answered = (r: Response, held = false): LocustResponse | Promise<LocustResponse> => {
+      const turn = held ? undefined : acquire();
+      if (turn !== undefined) return turn.then(() => answered(r, true));
       const to = redirect(r);
       if (to !== null && hops-- > 0) {
         hop ??= (options.name ?? `${verb} ${pathAndQuery(path).split("?")[0]}`) + REDIRECTED;
@@ -487,7 +519,7 @@ class Client {
           verb = "GET", delete options.body, delete options.json;
         }
         options.name = hop;
-        return s.request(verb, at, options).then(answered);
+        return release(), s.request(verb, at, options).then(answered, regainThrowing);
       }
       const response = new LocustResponse(s, r, verb, at);
       response.elapsedMs = nowMs(s) - startMs;
@@ -499,7 +531,8 @@ class Client {
       else if (r.status !== 0 || !s.ended.aborted) report(s, response, response.failureText());
       return response;
     };
-    return s.request(verb, path, options).then(answered);
+    release();
+    return s.request(verb, path, options).then(answered, regainThrowing);
   }
 }
 
@@ -913,7 +946,7 @@ export function locustfile(
 
   async function run(s: Session) {
     const user = s.state.user as HttpUser | undefined;
-    if (user === undefined || s.state.stopped) return void (await s.sleep(3_600_000));
+    if (user === undefined || s.state.stopped) return void (await yielding(s.sleep(3_600_000)));
     user.client.__s = s;
     const owner: any = user.__stack.at(-1) ?? user;
     let wait = true;
@@ -929,7 +962,7 @@ export function locustfile(
         return await stop(s);
       } else if (!(err instanceof RescheduleTask)) {
         // As Locust: the exception counts (loadlab's script error) and the user waits, then goes on.
-        if (!s.stopping.aborted) await s.sleep(await waitMs(user));
+        if (!s.stopping.aborted) await yielding(s.sleep(await waitMs(user)));
         throw err;
       }
     }
@@ -937,7 +970,7 @@ export function locustfile(
     // `constant(0)`: no sleep to enter, the next task at once.
     let ms = waitMs(user);
     if (typeof ms !== "number") ms = await ms;
-    if (ms > 0) await s.sleep(ms);
+    if (ms > 0) await yielding(s.sleep(ms));
   }
 
   /** As Locust stops a user: its task sets' `on_stop`, innermost first, then its own; once. */
@@ -980,10 +1013,15 @@ export function locustfile(
   if (sel.heard) requestsOut ??= new BroadcastChannel(REQUESTS_CHANNEL);
   const starts = sel.heard ? [] : [...listeners.init, ...listeners.test_start];
   let adopted = false;
+  /** A user's part run as its greenlet: its turn taken first, given up as it returns. */
+  const turn = (fn: (s: Session) => Promise<void>) => (s: Session): Promise<void> => {
+    const go = () => (timeRead ? current.run(s, fn, s) : fn(s)).then(release, releaseThrowing);
+    return acquire()?.then(go) ?? go();
+  };
   return {
-    start: (s: Session) => timeRead ? current.run(s, start, s) : start(s),
-    default: (s: Session) => timeRead ? current.run(s, run, s) : run(s),
-    stop: (s: Session) => timeRead ? current.run(s, stop, s) : stop(s),
+    start: turn(start),
+    default: turn(run),
+    stop: turn(stop),
     setup: starts.length === 0 ? undefined : async () => {
       const before = JSON.stringify(vars());
       for (const fn of starts) await fn(new Kw({ environment }));
