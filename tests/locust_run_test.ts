@@ -1239,3 +1239,38 @@ Deno.test("a task's calls of its user's methods let no other user run between, a
     const names = csv(`${dir}/res_stats.csv`).map((r) => r.Name);
     assertEquals(names, ["alone", "first", "second", "Aggregated"], text);
   }));
+
+const RESET = `from locust import HttpUser, constant, task
+
+
+class Shopper(HttpUser):
+    wait_time = constant(0.1)
+
+    def on_start(self):
+        self.client.get("/json", name="start")
+
+    @task(3)
+    def home(self):
+        self.client.get("/")
+
+    @task
+    def missing(self):
+        self.client.get("/no-such-page", name="missing")
+`;
+
+Deno.test("--reset-stats counts from when the last user has spawned, as Locust resets its numbers", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-reset-" });
+    const args = ["locustfile.py", "-u", "6", "-r", "2", "-t", "3s", "-H", url, "--csv", `${dir}/res`];
+    const { code, text } = await runLocust("locustfile.py", RESET, [...args, "--reset-stats"], dir);
+    assertEquals(code, 1, text);
+    const rows = csv(`${dir}/res_stats.csv`);
+    const row = (name: string) => rows.find((r) => r.Name === name)!;
+    // Batches of 2 at 0, 1 and 2 s: the last batch's on_start is counted, the first two's are not.
+    assertEquals(row("start")["Request Count"], "2", text);
+    // About a second of 6 users' tasks, 0.1 s apart, after the reset (three seconds' without it).
+    const tasks = Number(row("/")["Request Count"]) + Number(row("missing")["Request Count"]);
+    ok(tasks > 10 && tasks <= 80, text);
+    assertEquals(row("missing")["Failure Count"], row("missing")["Request Count"]);
+    ok(Number(row("Aggregated")["Requests/s"]) > tasks / 1.6, text);
+  }));

@@ -80,7 +80,7 @@ const PY_BUILTINS_OUTSIDE =
   ("type hex oct bin divmod pow map filter format iter callable vars id hash bytes " +
     "bytearray frozenset object input exit dir eval exec issubclass").split(" ");
 const EVENTS_HELD = `loadlab takes listeners of ${LOCUST_EVENTS.join(", ")} (report_to_master and ` +
-  "worker_report never fire: one process; reset_stats neither: no web UI, no --reset-stats)";
+  "worker_report never fire: one process; reset_stats neither: Locust's web UI fires it)";
 /** Names a locustfile reads without defining them, beside BUILTINS. */
 const GIVEN: Record<string, string> = { next: "__next", open: "__open", __name__: '"locustfile"' };
 /** The nodes an assignment's target names are in (not `self.x`, whose `self` is no local). */

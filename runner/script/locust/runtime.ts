@@ -50,9 +50,12 @@ export interface LocustSelection {
   options?: Record<string, string>;
   /** The command's process loads the module (`listenHere`): its top level, `init`, `test_start` run there. */
   heard?: boolean;
+  /** `--reset-stats`: Locust's numbers counted from when the last user has spawned. */
+  resetStats?: boolean;
 }
 
-type Shared = { vars: Record<string, unknown>; environment: Record<string, unknown> };
+/** What the command's process gives each worker; `resetAtMs` (`Date.now()`'s) with `--reset-stats`. */
+type Shared = { vars: Record<string, unknown>; environment: Record<string, unknown>; resetAtMs?: number };
 
 /** The module's variables (not its functions and classes), read and set, as the converter's footer gives. */
 let varsOf: () => Record<string, unknown> = () => ({});
@@ -75,7 +78,12 @@ function shared(before: string): Shared {
 }
 
 /** Adopts `shared` into this isolate's module: a list or dict in place, so what holds it sees it. */
-function adopt({ vars, environment: env }: Shared): void {
+function adopt({ vars, environment: env, resetAtMs: at }: Shared): void {
+  if (at !== undefined) {
+    resetAtMs = at;
+    const out = new BroadcastChannel(RESET_CHANNEL);
+    setTimeout(() => (out.postMessage(beforeReset), out.close()), at - Date.now() + 50);
+  }
   const now = varsOf();
   for (const [k, v] of Object.entries(vars)) {
     const was = now[k] as any;
@@ -354,9 +362,23 @@ const REQUESTS_CHANNEL = "loadlab-locust-requests";
 /** Null when no command's process listens (a converted session run by itself): the listeners run here. */
 let requestsOut: BroadcastChannel | null = null;
 
+/**
+ * `--reset-stats`: when Locust resets its numbers (as its last user spawns), 0 without; what this worker
+ * counted until then (`name`: requests, `name\nerror`: Locust's errors), told the command's process then.
+ */
+let resetAtMs = 0;
+const beforeReset: Record<string, number> = {};
+const added = (to: Record<string, number>, key: string, n = 1) => to[key] = (to[key] ?? 0) + n;
+const RESET_CHANNEL = "loadlab-locust-reset";
+const RESET_EARLY_MS = 30;
+
 /** A request's outcome as Locust reports it: a failure (`why`) counted, the `request` listeners told. */
 function report(s: Session, r: LocustResponse, why: string | null): void {
   if (why !== null) s.check(false, why);
+  if (resetAtMs > 0 && Date.now() < resetAtMs) {
+    added(beforeReset, r.name);
+    if (why !== null) added(beforeReset, `${r.name}\n${why}`);
+  }
   if (listeners.request.length === 0) return;
   const meta = { request_type: r.method, name: r.name, response_time: r.elapsedMs, url: r.url };
   const response = { status_code: r.status_code, text: r.text, ok: r.ok };
@@ -380,9 +402,20 @@ export async function listenHere(): Promise<() => Promise<void>> {
   await fire(listeners.init, { environment });
   const shares = new BroadcastChannel(SHARED_CHANNEL);
   let given: Promise<Shared> | undefined;
+  const sel = JSON.parse(Deno.env.get(LOCUST_ENV) ?? "{}") as LocustSelection;
+  // As Locust's spawner: floor(rate) users every floor(rate)/rate s, the last batch its spawn's end (a
+  // few ms early, so the last batch's first requests, sent after it, are the reset's on a busy machine).
+  const rate = sel.spawnRate ?? 1, batch = Math.max(1, Math.floor(rate));
+  const spawnMs = (Math.ceil((sel.userCount ?? 1) / batch) - 1) * batch / rate * 1000;
   shares.onmessage = async () => {
-    given ??= fire(listeners.test_start, { environment }).then(() => shared(before));
+    const resetAtMs = sel.resetStats ? Date.now() + spawnMs - RESET_EARLY_MS : undefined;
+    given ??= fire(listeners.test_start, { environment }).then(() => ({ ...shared(before), resetAtMs }));
     shares.postMessage(await given);
+  };
+  const resets = new BroadcastChannel(RESET_CHANNEL);
+  resets.onmessage = (e: MessageEvent<Record<string, number>>) => {
+    const into = statsReset ??= { afterSec: spawnMs / 1000, before: {} };
+    for (const [key, n] of Object.entries(e.data)) added(into.before, key, n);
   };
   const channel = new BroadcastChannel(REQUESTS_CHANNEL);
   let lastMs = performance.now();
@@ -392,9 +425,12 @@ export async function listenHere(): Promise<() => Promise<void>> {
   };
   return async () => {
     while (performance.now() - lastMs < QUIET_MS) await new Promise((r) => setTimeout(r, QUIET_MS / 4));
-    channel.close(), shares.close();
+    channel.close(), shares.close(), resets.close();
   };
 }
+
+/** `--reset-stats`'s: what the workers counted before the reset, and when it came (s from the start). */
+export let statsReset: { afterSec: number; before: Record<string, number> } | null = null;
 const QUIET_MS = 200;
 
 /** A worker's: what the command's process's `test_start` left, adopted once (its first user waits). */
