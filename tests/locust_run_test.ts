@@ -1274,3 +1274,31 @@ Deno.test("--reset-stats counts from when the last user has spawned, as Locust r
     assertEquals(row("missing")["Failure Count"], row("missing")["Request Count"]);
     ok(Number(row("Aggregated")["Requests/s"]) > tasks / 1.6, text);
   }));
+
+const PLAIN = `from locust import MarkovTaskSet, User, constant, transition
+
+
+class Flow(MarkovTaskSet):
+    @transition("second")
+    def first(self):
+        print("first ran")
+
+    @transition("first")
+    def second(self):
+        print("second ran")
+
+
+class Plain(User):
+    tasks = [Flow]
+    wait_time = constant(0.2)
+`;
+
+Deno.test("a User that sends nothing runs its tasks, as Locust's, with no request to count", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-plain-" });
+    const args = ["locustfile.py", "-u", "2", "-r", "2", "-t", "1s", "-H", url, "--csv", `${dir}/res`];
+    const { code, text } = await runLocust("locustfile.py", PLAIN, args, dir);
+    assertEquals(code, 0, text);
+    ok(text.includes("first ran") && text.includes("second ran"), text);
+    assertEquals(csv(`${dir}/res_stats.csv`).map((r) => [r.Name, r["Request Count"]]), [["Aggregated", "0"]]);
+  }));

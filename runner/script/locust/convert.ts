@@ -45,7 +45,7 @@ const MODULES_URL = new URL("./py_modules.ts", import.meta.url).href;
 
 /** What `from locust import ...` (and its submodules) may name. */
 const LOCUST_NAMES = new Set(
-  ("HttpUser FastHttpUser TaskSet SequentialTaskSet task tag between constant constant_pacing " +
+  ("User HttpUser FastHttpUser TaskSet SequentialTaskSet task tag between constant constant_pacing " +
     "constant_throughput events StopUser RescheduleTask InterruptTaskSet run_single_user LoadTestShape " +
     "MarkovTaskSet transition transitions MasterRunner WorkerRunner LocalRunner HttpSession " +
     "RestResponseContextManager").split(" "),
@@ -55,14 +55,18 @@ const LOCUST_MODULES = new Set(
     .split(" "),
 );
 const PY_MODULES = new Set(Object.keys(MODULES));
-const NOT_HTTP = "a User that is not HTTP: loadlab times requests it sends itself; write its calls as " +
-  "self.client requests of an HttpUser, or test that service with its own client";
+const NOT_HTTP = "a client of its own that reports its timings: loadlab times the requests it sends " +
+  "itself; write its calls as self.client requests of an HttpUser, or test that service with its own client";
+const MESSAGES = "messages between Locust's master and its workers: loadlab runs one process, without " +
+  "workers; set what users share in a test_start listener (docs/LOCUST.md)";
 const LIBRARY = "Locust as a library (its Environment, runners, stats, messages): loadlab runs the users " +
   "itself; give Locust's flags to loadlab run, and read the run's numbers in a test_stop listener";
-/** What a module a locustfile imports is to Locust and what to write instead, by its first name. */
+/** What a module a locustfile imports is to Locust and what to write instead, by its first two names. */
 const INSTEAD: Record<string, string> = {
   gevent: "greenlets of its own (gevent): loadlab runs each user's tasks itself; put the work in a task, " +
     "a user class of its own, or a test_start listener",
+  "gevent.lock": "a lock between users, whose release reaches no other worker isolate's: to start " +
+    "every user's tasks together, spawn them at once (-r equal to -u)",
   threading: "threads of its own: loadlab runs each user's tasks itself; put the work in a task",
   pyquery: "an HTML parser: read what the test needs from r.text with re (re.search, re.findall)",
   bs4: "an HTML parser: read what the test needs from r.text with re (re.search, re.findall)",
@@ -529,12 +533,10 @@ class Converter {
       let value: string;
       if (LOCUST_MODULES.has(module)) {
         if (from !== null && !LOCUST_NAMES.has(name)) {
-          const why = name === "User"
-            ? NOT_HTTP
-            : module === "locust.runners"
-            ? LIBRARY
-            : "not in the subset";
-          this.refuse(n, `${spelled}: ${why} (docs/LOCUST.md)`);
+          this.refuse(
+            n,
+            `${spelled}: ${module === "locust.runners" ? LIBRARY : "not in the subset"} (docs/LOCUST.md)`,
+          );
         }
         value = from === null ? "__L" : `__L.${name}`;
       } else if (module === "flask" && from !== null) {
@@ -543,7 +545,7 @@ class Converter {
         if (from !== null && !(name in MODULES[module])) this.refuse(n, `${spelled}: ${OUTSIDE}`);
         value = from !== null ? `__M.${module}.${name}` : `__M.${dotted && local !== top ? name : module}`;
       } else {
-        const why = INSTEAD[module.split(".").slice(0, module.startsWith("locust.") ? 2 : 1).join(".")] ??
+        const why = INSTEAD[module.split(".").slice(0, 2).join(".")] ?? INSTEAD[module.split(".")[0]] ??
           `${module} is not one of the modules loadlab runs (${[...PY_MODULES].join(", ")})`;
         value = this.refuse(
           n,
@@ -689,12 +691,11 @@ class Converter {
     let extendsText = "", isUser = false;
     if (base !== undefined) {
       const baseName = this.text(base);
-      if (baseName === "User") this.refuse(base, `class ${name}(User): ${NOT_HTTP} (docs/LOCUST.md)`);
       extendsText = baseNodes.length === 1
         ? ` extends ${this.expr(base)}`
         : ` extends __L.mixed([${baseNodes.map((b) => this.expr(b)).join(", ")}], ${main})`;
       if (/TaskSet$/.test(baseName) || this.tasksets.has(baseName)) this.tasksets.add(name);
-      isUser = ["HttpUser", "FastHttpUser"].includes(baseName) ||
+      isUser = ["User", "HttpUser", "FastHttpUser"].includes(baseName) ||
         this.users.some((u) => u.name === baseName);
       const shape = baseName === "LoadTestShape" || this.shapes.includes(baseName);
       if (shape && !nested && !abstract) this.shapes.push(name);
@@ -951,6 +952,8 @@ class Converter {
         this.refuse(n, `${objText}.${method}: ${INSTEAD[objText] ?? "not in the subset"} (docs/LOCUST.md)`);
       }
       if (direct && PY_MODULES.has(objText) && method !== "sleep") awaits = false;
+      if (method === "fire" && objText.startsWith("events.")) this.refuse(n, `${objText}.fire: ${NOT_HTTP}`);
+      if (/^(register|send)_message$/.test(method)) this.refuse(n, `${method}: ${MESSAGES}`);
       call = direct || viaSelf
         ? `${this.expr(obj)}.${method}(${args})`
         : `__py.method(${this.expr(obj)}, ${JSON.stringify(method)}${args === "" ? "" : `, ${args}`})`;

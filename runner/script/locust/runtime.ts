@@ -18,7 +18,6 @@ import { MODULES } from "./py_modules.ts";
 import { setCookiePair } from "../sessions/cookies.ts";
 import { TEST_ABORT_CHANNEL } from "../k6/test_abort.ts";
 
-/** Locust's events a locustfile may listen to. */
 export const LOCUST_EVENTS =
   ("test_start test_stop init request report_to_master worker_report test_stopping " +
     "quitting spawning_complete init_command_line_parser reset_stats").split(" ");
@@ -54,7 +53,6 @@ export interface LocustSelection {
   resetStats?: boolean;
 }
 
-/** What the command's process gives each worker; `resetAtMs` (`Date.now()`'s) with `--reset-stats`. */
 type Shared = { vars: Record<string, unknown>; environment: Record<string, unknown>; resetAtMs?: number };
 
 /** The module's variables (not its functions and classes), read and set, as the converter's footer gives. */
@@ -132,9 +130,8 @@ function acquire(): Promise<void> | undefined {
   return new Promise((go) => waiting.push(go));
 }
 function release(): void {
-  const next = waiting.shift();
-  if (next === undefined) running = false;
-  else next();
+  running = waiting.length > 0;
+  waiting.shift()?.();
 }
 /** `io` awaited as a greenlet waits: the other users run meanwhile, this one on once it is its turn. */
 function yielding<T>(io: Promise<T>): Promise<T> {
@@ -190,13 +187,11 @@ export class InterruptTaskSet extends Error {
 
 type Fn = ((...a: any[]) => any) & { locustWeight?: number; locustTags?: string[]; locustNext?: unknown[][] };
 
-/** `@task`, `@task(3)`. */
 export function task(weight: unknown = 1): any {
   if (typeof weight === "function") return task(1)(weight);
   return (fn: Fn) => Object.assign(fn, { locustWeight: Number(weight) });
 }
 
-/** A `MarkovTaskSet`'s `@transition(name, weight=1)`. */
 export function transition(name: string, ...a: unknown[]) {
   return transitions([[name, args(a, ["weight"], [1])[0]]]);
 }
@@ -370,7 +365,6 @@ let resetAtMs = 0;
 const beforeReset: Record<string, number> = {};
 const added = (to: Record<string, number>, key: string, n = 1) => to[key] = (to[key] ?? 0) + n;
 const RESET_CHANNEL = "loadlab-locust-reset";
-const RESET_EARLY_MS = 30;
 
 /** A request's outcome as Locust reports it: a failure (`why`) counted, the `request` listeners told. */
 function report(s: Session, r: LocustResponse, why: string | null): void {
@@ -408,7 +402,7 @@ export async function listenHere(): Promise<() => Promise<void>> {
   const rate = sel.spawnRate ?? 1, batch = Math.max(1, Math.floor(rate));
   const spawnMs = (Math.ceil((sel.userCount ?? 1) / batch) - 1) * batch / rate * 1000;
   shares.onmessage = async () => {
-    const resetAtMs = sel.resetStats ? Date.now() + spawnMs - RESET_EARLY_MS : undefined;
+    const resetAtMs = sel.resetStats ? Date.now() + spawnMs - 30 : undefined;
     given ??= fire(listeners.test_start, { environment }).then(() => ({ ...shared(before), resetAtMs }));
     shares.postMessage(await given);
   };
@@ -600,7 +594,6 @@ function form(values: unknown): string {
   return new URLSearchParams(Object.entries(values as object).map(([k, v]) => [k, str(v)])).toString();
 }
 
-/** Where a redirect sends, or null (no redirect, or no Location). */
 function redirect(r: Response): string | null {
   return r.status >= 300 && r.status < 400 && r.status !== 304 ? r.headers.get("location") : null;
 }
@@ -648,10 +641,9 @@ export function run_single_user(): never {
   throw new PyError("RuntimeError", "run_single_user runs under Python only");
 }
 
-/** Locust's `HttpUser` (and `FastHttpUser`: loadlab sends both the same way). */
-export class HttpUser {
+/** Locust's `User`: no client of its own (a task of its that sends raises, as on Locust). */
+export class User {
   static abstract = true;
-  client = new Client();
   /** The task sets entered, innermost last. */
   __stack: TaskSet[] = [];
   __cpLastRun = performance.now() / 1000;
@@ -665,6 +657,11 @@ export class HttpUser {
   get environment() {
     return environment;
   }
+}
+
+/** Locust's `HttpUser` (and `FastHttpUser`: loadlab sends both the same way). */
+export class HttpUser extends User {
+  client = new Client();
   /** Locust's `rest()`: a JSON request whose `with` block's failed assertion fails it; `r.js` its JSON. */
   async rest(method: string, url: string, ...a: unknown[]): Promise<LocustResponse> {
     const [given, kw] = args(a, ["headers"], [null], false, true) as [object | null, Record<string, unknown>];
@@ -921,7 +918,7 @@ export function locustfile(
   const sel: LocustSelection = JSON.parse(Deno.env.get(LOCUST_ENV) ?? "{}");
   stopTimeoutMs = sel.stopTimeoutMs ?? 0;
   const classes = Object.entries(all).filter(([, v]) =>
-    typeof v === "function" && v.prototype instanceof HttpUser &&
+    typeof v === "function" && v.prototype instanceof User &&
     !(Object.hasOwn(v, "abstract") && (v as UserClass).abstract)
   ) as Array<[string, UserClass]>;
   const users = sel.users === undefined ? classes.map(([, c]) => c) : sel.users.map((name) => {
@@ -951,7 +948,7 @@ export function locustfile(
     const cls = order[(s.vu - 1) % order.length];
     const user = new (cls as any)() as HttpUser & { on_start?: Fn };
     s.state.user = user;
-    user.client.__s = s;
+    if (user.client) user.client.__s = s;
     if (s.vu === sel.userCount) {
       for (const fn of listeners.spawning_complete) await fn(new Kw({ user_count: sel.userCount }));
     }
@@ -983,7 +980,7 @@ export function locustfile(
   async function run(s: Session) {
     const user = s.state.user as HttpUser | undefined;
     if (user === undefined || s.state.stopped) return void (await yielding(s.sleep(3_600_000)));
-    user.client.__s = s;
+    if (user.client) user.client.__s = s;
     const owner: any = user.__stack.at(-1) ?? user;
     let wait = true;
     try {
@@ -1013,7 +1010,8 @@ export function locustfile(
   async function stop(s: Session) {
     const user = s.state.user as HttpUser | undefined;
     if (user === undefined || s.state.final === true) return;
-    s.state.final = true, user.client.__s = s;
+    s.state.final = true;
+    if (user.client) user.client.__s = s;
     for (let set = user.__stack.pop(); set !== undefined; set = user.__stack.pop()) await set.on_stop();
     await user.on_stop();
   }
@@ -1084,7 +1082,7 @@ export function attr(cls: any, name: string, value: unknown): void {
   cls[name] = value;
   // As Python binds a function of the file's (`wait_time = lambda self: ...`) as a method of the class.
   const plain = typeof value === "function" && !(value as any)[WAIT] && !(value as any).locustWeight &&
-    !(value.prototype instanceof TaskSet) && !(value.prototype instanceof HttpUser);
+    !(value.prototype instanceof TaskSet) && !(value.prototype instanceof User);
   cls.prototype[name] = plain
     ? function (this: unknown, ...a: unknown[]) {
       return value.call(this, this, ...a);
