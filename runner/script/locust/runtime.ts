@@ -141,10 +141,6 @@ function yielding<T>(io: Promise<T>): Promise<T> {
 function regainThrowing(err: unknown): Promise<never> {
   return (acquire() ?? Promise.resolve()).then(() => Promise.reject(err));
 }
-function releaseThrowing(err: unknown): never {
-  release();
-  throw err;
-}
 
 MODULES.time.sleep = async (seconds: number) => {
   const s = current.getStore(), endMs = performance.now() + Number(seconds) * 1000;
@@ -401,8 +397,8 @@ export async function listenHere(): Promise<() => Promise<void>> {
   // few ms early, so the last batch's first requests, sent after it, are the reset's on a busy machine).
   const rate = sel.spawnRate ?? 1, batch = Math.max(1, Math.floor(rate));
   const spawnMs = (Math.ceil((sel.userCount ?? 1) / batch) - 1) * batch / rate * 1000;
-  shares.onmessage = async () => {
-    const resetAtMs = sel.resetStats ? Date.now() + spawnMs - 30 : undefined;
+  shares.onmessage = async (e: MessageEvent<number>) => {
+    const resetAtMs = sel.resetStats ? e.data + spawnMs - 30 : undefined;
     given ??= fire(listeners.test_start, { environment }).then(() => ({ ...shared(before), resetAtMs }));
     shares.postMessage(await given);
   };
@@ -432,11 +428,11 @@ let sharedHere: Promise<void> | undefined;
 function sharedFromCommand(): Promise<void> {
   return sharedHere ??= new Promise((done) => {
     const channel = new BroadcastChannel(SHARED_CHANNEL);
-    channel.onmessage = (e: MessageEvent<Shared | null>) => {
-      if (e.data === null) return; // another worker's ask
+    channel.onmessage = (e: MessageEvent<Shared | number>) => {
+      if (typeof e.data === "number") return; // another worker's ask
       channel.close(), adopt(e.data), done();
     };
-    channel.postMessage(null);
+    channel.postMessage(Date.now()); // the first user's start: the run's, as Locust's spawner's
   });
 }
 
@@ -1049,7 +1045,7 @@ export function locustfile(
   let adopted = false;
   /** A user's part run as its greenlet: its turn taken first, given up as it returns. */
   const turn = (fn: (s: Session) => Promise<void>) => (s: Session): Promise<void> => {
-    const go = () => (timeRead ? current.run(s, fn, s) : fn(s)).then(release, releaseThrowing);
+    const go = () => (timeRead ? current.run(s, fn, s) : fn(s)).finally(release);
     return acquire()?.then(go) ?? go();
   };
   return {
