@@ -59,6 +59,8 @@ const NOT_HTTP = "a client of its own that reports its timings: loadlab times th
   "itself; write its calls as self.client requests of an HttpUser, or test that service with its own client";
 const MESSAGES = "messages between Locust's master and its workers: loadlab runs one process, without " +
   "workers; set what users share in a test_start listener (docs/LOCUST.md)";
+const PYTEST = "a pytest test function, Locust's user when the file has none: write it as a task of an " +
+  "HttpUser, its session self.client (docs/LOCUST.md)";
 const LIBRARY = "Locust as a library (its Environment, runners, stats, messages): loadlab runs the users " +
   "itself; give Locust's flags to loadlab run, and read the run's numbers in a test_stop listener";
 /** What a module a locustfile imports is to Locust and what to write instead, by its first two names. */
@@ -150,6 +152,9 @@ class Converter {
     const lets = [...this.scope.locals].filter((n) => !defined.includes(n));
     this.write(`let __t, __e${lets.map((n) => `, ${this.jsName(n)}`).join("")}; `);
     for (const stmt of children(top)) this.statement(stmt);
+    // Without a user class, Locust runs a file's pytest functions (`def test_x(session)`) as users.
+    const test = children(top).find((s) => /^def test_/.test(this.text(s)));
+    if (this.users.length === 0 && test) this.problems.push({ line: this.lineOf(test.from), why: PYTEST });
     if (this.problems.length > 0) throw this.error();
     const vars = lets.map((n) => this.jsName(n)).join(", ");
     const [py, locust, modules] = [PY_URL, LOCUST_URL, MODULES_URL].map((u) => JSON.stringify(u));
@@ -763,7 +768,6 @@ class Converter {
 
   // ---- expressions ----
 
-  /** `write` with `scope` as the current scope. */
   private within<T>(scope: Scope, write: () => T): T {
     const saved = this.scope;
     this.scope = scope;
@@ -925,7 +929,6 @@ class Converter {
     return `${this.expr(obj)}.${p === "__class__" ? "constructor" : p === "__name__" ? "name" : p}`;
   }
 
-  /** `events.X`: one loadlab fires, else refused. */
   private event(n: SyntaxNode, name: string): void {
     if (!LOCUST_EVENTS.includes(name)) this.refuse(n, `events.${name}: ${EVENTS_HELD}`);
   }
@@ -957,7 +960,7 @@ class Converter {
       call = direct || viaSelf
         ? `${this.expr(obj)}.${method}(${args})`
         : `__py.method(${this.expr(obj)}, ${JSON.stringify(method)}${args === "" ? "" : `, ${args}`})`;
-      // Awaited only when it returns a promise: a task yields to other users at what sends, as Locust's.
+      // Awaited only when it returns a promise: a call of a sync function costs no await.
       if (!direct && !viaSelf && awaits) return `((__t = ${call}) instanceof Promise ? await __t : __t)`;
       if (viaSelf || method === "sleep" || method === "interrupt") this.mustAwait(n);
       const first = children(argList)[1];

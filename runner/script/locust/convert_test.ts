@@ -76,6 +76,12 @@ class U(HttpUser):
   ];
   instead.forEach((what, at) => ok(refused[at].includes(what), refused[at]));
   ok(refused[6].includes("a task"), refused[6]);
+  // A pytest locustfile (no user class): its test function is refused, saying to make it a task.
+  assertEquals(problems("import time\n\ndef test_stuff(session):\n    session.get('/')\n"), [
+    "locustfile.py:3: a pytest test function, Locust's user when the file has none: write it as a task of " +
+    "an HttpUser, its session self.client (docs/LOCUST.md)",
+  ]);
+  assertEquals(problems(HEAD + "def test_stuff(session):\n    pass\nclass U(HttpUser):\n    pass\n"), []);
   assertEquals(
     problems(HEAD + "class U(HttpUser):\n    @property\n    def busy(self):\n        return 1\n"),
     [
