@@ -1000,23 +1000,26 @@ class TwoHosts(HttpUser):
 
     def on_start(self):
         self.api = HttpSession(base_url=self.host, request_event=self.client.request_event, user=self)
+        self.down = HttpSession(base_url="http://127.0.0.1:1", request_event=None, user=self)
 
     @task
     def both(self):
         self.client.get("/")
         self.api.get("/json?via=api")
+        self.down.get("/down")
 `;
 
-Deno.test("an HttpSession of the user's sends to its base_url, named by path as Locust's", () =>
+Deno.test("an HttpSession of the user's sends to its base_url, named by path as Locust's, answered or not", () =>
   withTarget(async (url) => {
     const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-session-" });
     const args = ["locustfile.py", "-u", "2", "-r", "2", "-t", "1s", "-H", url, "--csv", `${dir}/res`];
     const { code, text } = await runLocust("locustfile.py", SECOND_CLIENT, args, dir);
-    assertEquals(code, 0, text);
+    assertEquals(code, 1, text); // the refused host's requests failed
     const rows = csv(`${dir}/res_stats.csv`);
-    assertEquals(rows.map((r) => r.Name), ["/", "/json?via=api", "Aggregated"], text);
+    assertEquals(rows.map((r) => r.Name), ["/", "/down", "/json?via=api", "Aggregated"], text);
+    assertEquals(rows[1]["Failure Count"], rows[1]["Request Count"]);
     // Each task sends one of each; the run's end may cut a user's task between them.
-    ok(Math.abs(Number(rows[0]["Request Count"]) - Number(rows[1]["Request Count"])) <= 2, text);
+    ok(Math.abs(Number(rows[0]["Request Count"]) - Number(rows[2]["Request Count"])) <= 2, text);
   }));
 
 const TIMED_OUT = `from locust import HttpUser, constant, task

@@ -493,7 +493,8 @@ class Client {
     const s = this.__s!;
     stopsHere(s);
     let path = str(url);
-    if (this.base_url !== "" && path.startsWith("/")) path = this.base_url + path;
+    const based = this.base_url !== "" && path.startsWith("/");
+    if (based) path = this.base_url + path;
     if (o.params != null) path += (path.includes("?") ? "&" : "?") + form(o.params);
     let headers: Record<string, string> | undefined;
     for (const _ in this.headers) {
@@ -511,9 +512,9 @@ class Client {
     const auth = o.auth ?? this.auth;
     if (Array.isArray(auth)) (headers ??= {}).authorization = `Basic ${btoa(`${auth[0]}:${auth[1]}`)}`;
     const options: RequestOptions = headers === undefined ? {} : { headers };
-    // Locust names a request by its path and query (its params too) unless `name=` says otherwise.
+    // Locust names a request by its path and query (its params too, not its base_url) unless `name=` does.
     if (o.name != null) options.name = str(o.name);
-    else if (o.params != null || path.includes("?")) {
+    else if (based || o.params != null || path.includes("?")) {
       options.name = `${method.toUpperCase()} ${pathAndQuery(path)}`;
     }
     if (o.timeout != null) options.timeoutMs = Number(o.timeout) * 1000;
