@@ -69,7 +69,7 @@ const INSTEAD: Record<string, string> = {
     "a user class of its own, or a test_start listener",
   "gevent.lock": "a lock between users, whose release reaches no other worker isolate's: to start " +
     "every user's tasks together, spawn them at once (-r equal to -u)",
-  threading: "threads of its own: loadlab runs each user's tasks itself; put the work in a task",
+  threading: "threads or their locks: loadlab runs each user's tasks itself; put the work in a task",
   pyquery: "an HTML parser: read what the test needs from r.text with re (re.search, re.findall)",
   bs4: "an HTML parser: read what the test needs from r.text with re (re.search, re.findall)",
   flask: "routes added to Locust's web UI: loadlab has no web UI; serve what the test needs from its target",
@@ -538,10 +538,8 @@ class Converter {
       let value: string;
       if (LOCUST_MODULES.has(module)) {
         if (from !== null && !LOCUST_NAMES.has(name)) {
-          this.refuse(
-            n,
-            `${spelled}: ${module === "locust.runners" ? LIBRARY : "not in the subset"} (docs/LOCUST.md)`,
-          );
+          const why = `${module}.${name}`.includes("runners") ? LIBRARY : "not in the subset";
+          this.refuse(n, `${spelled}: ${why} (docs/LOCUST.md)`);
         }
         value = from === null ? "__L" : `__L.${name}`;
       } else if (module === "flask" && from !== null) {

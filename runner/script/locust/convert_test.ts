@@ -76,6 +76,7 @@ class U(HttpUser):
   ];
   instead.forEach((what, at) => ok(refused[at].includes(what), refused[at]));
   ok(refused[6].includes("a task"), refused[6]);
+  ok(problems(HEAD + "from locust import runners\n")[0].includes("Locust as a library"));
   // A pytest locustfile (no user class): its test function is refused, saying to make it a task.
   assertEquals(problems("import time\n\ndef test_stuff(session):\n    session.get('/')\n"), [
     "locustfile.py:3: a pytest test function, Locust's user when the file has none: write it as a task of " +
