@@ -1000,23 +1000,26 @@ class TwoHosts(HttpUser):
 
     def on_start(self):
         self.api = HttpSession(base_url=self.host, request_event=self.client.request_event, user=self)
+        self.down = HttpSession(base_url="http://127.0.0.1:1", request_event=None, user=self)
 
     @task
     def both(self):
         self.client.get("/")
         self.api.get("/json?via=api")
+        self.down.get("/down")
 `;
 
-Deno.test("an HttpSession of the user's sends to its base_url, named by path as Locust's", () =>
+Deno.test("an HttpSession of the user's sends to its base_url, named by path as Locust's, answered or not", () =>
   withTarget(async (url) => {
     const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-session-" });
     const args = ["locustfile.py", "-u", "2", "-r", "2", "-t", "1s", "-H", url, "--csv", `${dir}/res`];
     const { code, text } = await runLocust("locustfile.py", SECOND_CLIENT, args, dir);
-    assertEquals(code, 0, text);
+    assertEquals(code, 1, text); // the refused host's requests failed
     const rows = csv(`${dir}/res_stats.csv`);
-    assertEquals(rows.map((r) => r.Name), ["/", "/json?via=api", "Aggregated"], text);
+    assertEquals(rows.map((r) => r.Name), ["/", "/down", "/json?via=api", "Aggregated"], text);
+    assertEquals(rows[1]["Failure Count"], rows[1]["Request Count"]);
     // Each task sends one of each; the run's end may cut a user's task between them.
-    ok(Math.abs(Number(rows[0]["Request Count"]) - Number(rows[1]["Request Count"])) <= 2, text);
+    ok(Math.abs(Number(rows[0]["Request Count"]) - Number(rows[2]["Request Count"])) <= 2, text);
   }));
 
 const TIMED_OUT = `from locust import HttpUser, constant, task
@@ -1201,4 +1204,104 @@ Deno.test("a task runs from one request or sleep to the next without another use
     const { code, text } = await runLocust("locustfile.py", ATOMIC, args, dir);
     assertEquals(code, 0, text);
     assertEquals(csv(`${dir}/res_stats.csv`).map((r) => r.Name), ["alone", "Aggregated"], text);
+  }));
+
+const HELPER = `from locust import HttpUser, constant, task
+
+state = {"n": 0}
+
+
+class Helper(HttpUser):
+    wait_time = constant(0)
+
+    def two(self):
+        self.client.get("/json", name="first")
+        self.client.get("/json", name="second")
+        state["n"] += 1
+        return state["n"]
+
+    def bump(self):
+        state["n"] += 1
+        return state["n"]
+
+    @task
+    def t(self):
+        mine = self.two()
+        after = "alone" if state["n"] == mine else "interleaved"
+        mine = self.bump()
+        self.bump()
+        self.client.get("/json", name=after if state["n"] == mine + 1 else "interleaved")
+`;
+
+Deno.test("a task's calls of its user's methods let no other user run between, as no greenlet switches", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-helper-" });
+    const args = ["locustfile.py", "-u", "20", "-r", "20", "-t", "2s", "-H", url, "--csv", `${dir}/res`];
+    const { code, text } = await runLocust("locustfile.py", HELPER, args, dir);
+    assertEquals(code, 0, text);
+    const names = csv(`${dir}/res_stats.csv`).map((r) => r.Name);
+    assertEquals(names, ["alone", "first", "second", "Aggregated"], text);
+  }));
+
+const RESET = `from locust import HttpUser, constant, task
+
+
+class Shopper(HttpUser):
+    wait_time = constant(0.1)
+
+    def on_start(self):
+        self.client.get("/json", name="start")
+
+    @task(3)
+    def home(self):
+        self.client.get("/")
+
+    @task
+    def missing(self):
+        self.client.get("/no-such-page", name="missing")
+`;
+
+Deno.test("--reset-stats counts from when the last user has spawned, as Locust resets its numbers", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-reset-" });
+    const args = ["locustfile.py", "-u", "6", "-r", "2", "-t", "3s", "-H", url, "--csv", `${dir}/res`];
+    const { code, text } = await runLocust("locustfile.py", RESET, [...args, "--reset-stats"], dir);
+    assertEquals(code, 1, text);
+    const rows = csv(`${dir}/res_stats.csv`);
+    const row = (name: string) => rows.find((r) => r.Name === name)!;
+    // Batches of 2 at 0, 1 and 2 s: the last batch's on_start is counted, the first two's are not.
+    assertEquals(row("start")["Request Count"], "2", text);
+    // About a second of 6 users' tasks, 0.1 s apart, after the reset (three seconds' without it).
+    const tasks = Number(row("/")["Request Count"]) + Number(row("missing")["Request Count"]);
+    ok(tasks > 10 && tasks <= 80, text);
+    assertEquals(row("missing")["Failure Count"], row("missing")["Request Count"]);
+    ok(Number(row("Aggregated")["Requests/s"]) > tasks / 1.6, text);
+  }));
+
+const PLAIN = `from locust import MarkovTaskSet, User, constant, transition
+
+
+class Flow(MarkovTaskSet):
+    @transition("second")
+    def first(self):
+        print("first ran")
+
+    @transition("first")
+    def second(self):
+        print("second ran")
+
+
+class Plain(User):
+    tasks = [Flow]
+    wait_time = constant(0.2)
+`;
+
+Deno.test("a User that sends nothing runs its tasks, as Locust's, with no request to count", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-plain-" });
+    const args = ["locustfile.py", "-u", "2", "-r", "2", "-t", "1s", "-H", url, "--csv", `${dir}/res`];
+    const { code, text } = await runLocust("locustfile.py", PLAIN, args, dir);
+    assertEquals(code, 0, text);
+    ok(text.includes("first ran") && text.includes("second ran"), text);
+    assertEquals(csv(`${dir}/res_stats.csv`).map((r) => [r.Name, r["Request Count"]]), [["Aggregated", "0"]]);
   }));

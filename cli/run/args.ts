@@ -157,7 +157,6 @@ export function parseRunArgs(given: string[], command = "run", help = RUN_HELP):
   const argv = withLocustSettings(given);
   const hints = {
     "--class-picker": "it picks classes in Locust's web UI; name the user classes after the locustfile",
-    "--reset-stats": "loadlab counts the whole run, ramp included, as Locust without it; leave it out",
     "-o": "use --out-dir <dir>",
     "--csv-full-history": "loadlab's intervals are the run's, not each name's: --csv writes Locust's " +
       "_stats_history.csv with its Aggregated row a second; leave the flag out",

@@ -79,6 +79,7 @@ const LOCUST_ROWS: FlagTable = [
   ]),
   flag("--stop-timeout <d>", { example: "10s" }, ["how long users may finish their task at the end"]),
   flag("--exit-code-on-error <n>", { example: "0" }, ["the exit code when a request failed (default 1)"]),
+  flag("--reset-stats", {}, ["Locust's statistics counted from when the last user has spawned"]),
 ];
 
 /** k6's flags a k6 script takes beyond the load. */
@@ -210,6 +211,7 @@ function locustFlagsOf(flags: FlagValues): LocustFlags {
     stopTimeoutMs: flags.durationMs("stop-timeout"),
     exitCodeOnError: flags.wholeNumber("exit-code-on-error", 0, 255),
     headless: flags.has("headless") || undefined,
+    resetStats: flags.has("reset-stats") || undefined,
     spawnRate: flags.has("ramp-up") ? spawnRateOf(flags.text("ramp-up")!) : undefined,
     logLevel: flags.text("loglevel")?.toUpperCase(),
     html: flags.path("html"),

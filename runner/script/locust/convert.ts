@@ -45,7 +45,7 @@ const MODULES_URL = new URL("./py_modules.ts", import.meta.url).href;
 
 /** What `from locust import ...` (and its submodules) may name. */
 const LOCUST_NAMES = new Set(
-  ("HttpUser FastHttpUser TaskSet SequentialTaskSet task tag between constant constant_pacing " +
+  ("User HttpUser FastHttpUser TaskSet SequentialTaskSet task tag between constant constant_pacing " +
     "constant_throughput events StopUser RescheduleTask InterruptTaskSet run_single_user LoadTestShape " +
     "MarkovTaskSet transition transitions MasterRunner WorkerRunner LocalRunner HttpSession " +
     "RestResponseContextManager").split(" "),
@@ -55,15 +55,21 @@ const LOCUST_MODULES = new Set(
     .split(" "),
 );
 const PY_MODULES = new Set(Object.keys(MODULES));
-const NOT_HTTP = "a User that is not HTTP: loadlab times requests it sends itself; write its calls as " +
-  "self.client requests of an HttpUser, or test that service with its own client";
+const NOT_HTTP = "a client of its own that reports its timings: loadlab times the requests it sends " +
+  "itself; write its calls as self.client requests of an HttpUser, or test that service with its own client";
+const MESSAGES = "messages between Locust's master and its workers: loadlab runs one process, without " +
+  "workers; set what users share in a test_start listener (docs/LOCUST.md)";
+const PYTEST = "a pytest test function, Locust's user when the file has none: write it as a task of an " +
+  "HttpUser, its session self.client (docs/LOCUST.md)";
 const LIBRARY = "Locust as a library (its Environment, runners, stats, messages): loadlab runs the users " +
   "itself; give Locust's flags to loadlab run, and read the run's numbers in a test_stop listener";
-/** What a module a locustfile imports is to Locust and what to write instead, by its first name. */
+/** What a module a locustfile imports is to Locust and what to write instead, by its first two names. */
 const INSTEAD: Record<string, string> = {
   gevent: "greenlets of its own (gevent): loadlab runs each user's tasks itself; put the work in a task, " +
     "a user class of its own, or a test_start listener",
-  threading: "threads of its own: loadlab runs each user's tasks itself; put the work in a task",
+  "gevent.lock": "a lock between users, whose release reaches no other worker isolate's: to start " +
+    "every user's tasks together, spawn them at once (-r equal to -u)",
+  threading: "threads or their locks: loadlab runs each user's tasks itself; put the work in a task",
   pyquery: "an HTML parser: read what the test needs from r.text with re (re.search, re.findall)",
   bs4: "an HTML parser: read what the test needs from r.text with re (re.search, re.findall)",
   flask: "routes added to Locust's web UI: loadlab has no web UI; serve what the test needs from its target",
@@ -80,7 +86,7 @@ const PY_BUILTINS_OUTSIDE =
   ("type hex oct bin divmod pow map filter format iter callable vars id hash bytes " +
     "bytearray frozenset object input exit dir eval exec issubclass").split(" ");
 const EVENTS_HELD = `loadlab takes listeners of ${LOCUST_EVENTS.join(", ")} (report_to_master and ` +
-  "worker_report never fire: one process; reset_stats neither: no web UI, no --reset-stats)";
+  "worker_report never fire: one process; reset_stats neither: Locust's web UI fires it)";
 /** Names a locustfile reads without defining them, beside BUILTINS. */
 const GIVEN: Record<string, string> = { next: "__next", open: "__open", __name__: '"locustfile"' };
 /** The nodes an assignment's target names are in (not `self.x`, whose `self` is no local). */
@@ -146,6 +152,9 @@ class Converter {
     const lets = [...this.scope.locals].filter((n) => !defined.includes(n));
     this.write(`let __t, __e${lets.map((n) => `, ${this.jsName(n)}`).join("")}; `);
     for (const stmt of children(top)) this.statement(stmt);
+    // Without a user class, Locust runs a file's pytest functions (`def test_x(session)`) as users.
+    const test = children(top).find((s) => /^def test_/.test(this.text(s)));
+    if (this.users.length === 0 && test) this.problems.push({ line: this.lineOf(test.from), why: PYTEST });
     if (this.problems.length > 0) throw this.error();
     const vars = lets.map((n) => this.jsName(n)).join(", ");
     const [py, locust, modules] = [PY_URL, LOCUST_URL, MODULES_URL].map((u) => JSON.stringify(u));
@@ -529,11 +538,7 @@ class Converter {
       let value: string;
       if (LOCUST_MODULES.has(module)) {
         if (from !== null && !LOCUST_NAMES.has(name)) {
-          const why = name === "User"
-            ? NOT_HTTP
-            : module === "locust.runners"
-            ? LIBRARY
-            : "not in the subset";
+          const why = `${module}.${name}`.includes("runners") ? LIBRARY : "not in the subset";
           this.refuse(n, `${spelled}: ${why} (docs/LOCUST.md)`);
         }
         value = from === null ? "__L" : `__L.${name}`;
@@ -543,7 +548,7 @@ class Converter {
         if (from !== null && !(name in MODULES[module])) this.refuse(n, `${spelled}: ${OUTSIDE}`);
         value = from !== null ? `__M.${module}.${name}` : `__M.${dotted && local !== top ? name : module}`;
       } else {
-        const why = INSTEAD[module.split(".").slice(0, module.startsWith("locust.") ? 2 : 1).join(".")] ??
+        const why = INSTEAD[module.split(".").slice(0, 2).join(".")] ?? INSTEAD[module.split(".")[0]] ??
           `${module} is not one of the modules loadlab runs (${[...PY_MODULES].join(", ")})`;
         value = this.refuse(
           n,
@@ -689,12 +694,11 @@ class Converter {
     let extendsText = "", isUser = false;
     if (base !== undefined) {
       const baseName = this.text(base);
-      if (baseName === "User") this.refuse(base, `class ${name}(User): ${NOT_HTTP} (docs/LOCUST.md)`);
       extendsText = baseNodes.length === 1
         ? ` extends ${this.expr(base)}`
         : ` extends __L.mixed([${baseNodes.map((b) => this.expr(b)).join(", ")}], ${main})`;
       if (/TaskSet$/.test(baseName) || this.tasksets.has(baseName)) this.tasksets.add(name);
-      isUser = ["HttpUser", "FastHttpUser"].includes(baseName) ||
+      isUser = ["User", "HttpUser", "FastHttpUser"].includes(baseName) ||
         this.users.some((u) => u.name === baseName);
       const shape = baseName === "LoadTestShape" || this.shapes.includes(baseName);
       if (shape && !nested && !abstract) this.shapes.push(name);
@@ -762,7 +766,6 @@ class Converter {
 
   // ---- expressions ----
 
-  /** `write` with `scope` as the current scope. */
   private within<T>(scope: Scope, write: () => T): T {
     const saved = this.scope;
     this.scope = scope;
@@ -924,7 +927,6 @@ class Converter {
     return `${this.expr(obj)}.${p === "__class__" ? "constructor" : p === "__name__" ? "name" : p}`;
   }
 
-  /** `events.X`: one loadlab fires, else refused. */
   private event(n: SyntaxNode, name: string): void {
     if (!LOCUST_EVENTS.includes(name)) this.refuse(n, `events.${name}: ${EVENTS_HELD}`);
   }
@@ -951,10 +953,12 @@ class Converter {
         this.refuse(n, `${objText}.${method}: ${INSTEAD[objText] ?? "not in the subset"} (docs/LOCUST.md)`);
       }
       if (direct && PY_MODULES.has(objText) && method !== "sleep") awaits = false;
+      if (method === "fire" && objText.startsWith("events.")) this.refuse(n, `${objText}.fire: ${NOT_HTTP}`);
+      if (/^(register|send)_message$/.test(method)) this.refuse(n, `${method}: ${MESSAGES}`);
       call = direct || viaSelf
         ? `${this.expr(obj)}.${method}(${args})`
         : `__py.method(${this.expr(obj)}, ${JSON.stringify(method)}${args === "" ? "" : `, ${args}`})`;
-      // Awaited only when it returns a promise: a task yields to other users at what sends, as Locust's.
+      // Awaited only when it returns a promise: a call of a sync function costs no await.
       if (!direct && !viaSelf && awaits) return `((__t = ${call}) instanceof Promise ? await __t : __t)`;
       if (viaSelf || method === "sleep" || method === "interrupt") this.mustAwait(n);
       const first = children(argList)[1];
@@ -1061,7 +1065,7 @@ class Converter {
       p.name === "for" && parts.slice(i + 1, inAfter(i)).forEach((t) => this.targetNames(t, own))
     );
     let body = "", depth = 0;
-    // Async (its own await, where other users run) only when it sends or calls a method of the class.
+    // Async (a function of its own to await) only when it sends or calls a method of the class.
     const self = `${this.scope.self}.`;
     const async = this.scope.async &&
       some(n, (c) => c.name === "CallExpression" && (this.sendsAt(c) || this.text(c).startsWith(self)));

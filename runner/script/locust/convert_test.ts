@@ -49,24 +49,40 @@ class U(HttpUser):
       "locustfile.py:5: a generator that is a method or sends, not a @contextmanager: make it a task",
     ],
   );
-  // What Locust's examples import that loadlab cannot run: each named with what to write instead.
+  // What Locust's examples do that loadlab cannot run: each named with what to write instead.
   const refused = problems(
     HEAD +
-      "from locust import User\nimport gevent.lock\nfrom pyquery import PyQuery\nimport flask\n" +
-      "from locust.env import Environment\nclass Dns(User):\n    pass\n",
+      "from locust import User, events\nimport gevent.lock\nfrom pyquery import PyQuery\nimport flask\n" +
+      "from locust.env import Environment\nclass Dns(User):\n    @task\n    def t(self):\n" +
+      "        events.request.fire(name='dns', response_time=1)\n" +
+      "        self.environment.runner.send_message('users', [])\nimport threading\n",
   );
   assertEquals(refused.map((p) => p.split(":").slice(0, 3).join(":")), [
-    "locustfile.py:2: from locust import User",
     "locustfile.py:3: import gevent.lock",
     "locustfile.py:4: from pyquery import",
     "locustfile.py:5: import flask",
     "locustfile.py:6: from locust.env import",
-    "locustfile.py:7: class Dns(User)",
+    "locustfile.py:10: events.request.fire",
+    "locustfile.py:11: send_message",
+    "locustfile.py:12: import threading",
   ]);
-  for (const [at, instead] of [[0, "self.client"], [1, "a task"], [2, "re.search"], [3, "no web UI"]]) {
-    ok(refused[at as number].includes(instead as string), refused[at as number]);
-  }
-  ok(refused[4].includes("give Locust's flags to loadlab run"), refused[4]);
+  const instead = [
+    "-r equal to -u",
+    "re.search",
+    "no web UI",
+    "give Locust's flags",
+    "self.client",
+    "test_start",
+  ];
+  instead.forEach((what, at) => ok(refused[at].includes(what), refused[at]));
+  ok(refused[6].includes("a task"), refused[6]);
+  ok(problems(HEAD + "from locust import runners\n")[0].includes("Locust as a library"));
+  // A pytest locustfile (no user class): its test function is refused, saying to make it a task.
+  assertEquals(problems("import time\n\ndef test_stuff(session):\n    session.get('/')\n"), [
+    "locustfile.py:3: a pytest test function, Locust's user when the file has none: write it as a task of " +
+    "an HttpUser, its session self.client (docs/LOCUST.md)",
+  ]);
+  assertEquals(problems(HEAD + "def test_stuff(session):\n    pass\nclass U(HttpUser):\n    pass\n"), []);
   assertEquals(
     problems(HEAD + "class U(HttpUser):\n    @property\n    def busy(self):\n        return 1\n"),
     [

@@ -46,6 +46,7 @@ export interface LocustFlags {
   onlySummary?: boolean;
   /** `--headless`: accepted (loadlab always is). */
   headless?: boolean;
+  resetStats?: boolean;
   /** `-r`: users started a second (Locust's default 1). */
   spawnRate?: number;
   stopTimeoutMs?: number;
@@ -97,6 +98,7 @@ export async function locustExperimentText(
     ...defined({ tags: flags.tags, excludeTags: flags.excludeTags, host, options: flags.options }),
     ...(flags.stopTimeoutMs ? { stopTimeoutMs: flags.stopTimeoutMs } : {}),
     ...(flags.logLevel ? { logLevel: flags.logLevel } : {}),
+    ...(flags.resetStats ? { resetStats: true } : {}),
     spawnRate: flags.spawnRate ?? 1,
     heard: true,
     ...(durationMs !== undefined ? { runTimeS: Math.round(durationMs / 1000) } : {}),

@@ -18,7 +18,6 @@ import { MODULES } from "./py_modules.ts";
 import { setCookiePair } from "../sessions/cookies.ts";
 import { TEST_ABORT_CHANNEL } from "../k6/test_abort.ts";
 
-/** Locust's events a locustfile may listen to. */
 export const LOCUST_EVENTS =
   ("test_start test_stop init request report_to_master worker_report test_stopping " +
     "quitting spawning_complete init_command_line_parser reset_stats").split(" ");
@@ -50,9 +49,11 @@ export interface LocustSelection {
   options?: Record<string, string>;
   /** The command's process loads the module (`listenHere`): its top level, `init`, `test_start` run there. */
   heard?: boolean;
+  /** `--reset-stats`: Locust's numbers counted from when the last user has spawned. */
+  resetStats?: boolean;
 }
 
-type Shared = { vars: Record<string, unknown>; environment: Record<string, unknown> };
+type Shared = { vars: Record<string, unknown>; environment: Record<string, unknown>; resetAtMs?: number };
 
 /** The module's variables (not its functions and classes), read and set, as the converter's footer gives. */
 let varsOf: () => Record<string, unknown> = () => ({});
@@ -75,7 +76,12 @@ function shared(before: string): Shared {
 }
 
 /** Adopts `shared` into this isolate's module: a list or dict in place, so what holds it sees it. */
-function adopt({ vars, environment: env }: Shared): void {
+function adopt({ vars, environment: env, resetAtMs: at }: Shared): void {
+  if (at !== undefined) {
+    resetAtMs = at;
+    const out = new BroadcastChannel(RESET_CHANNEL);
+    setTimeout(() => (out.postMessage(beforeReset), out.close()), at - Date.now() + 50);
+  }
   const now = varsOf();
   for (const [k, v] of Object.entries(vars)) {
     const was = now[k] as any;
@@ -112,15 +118,39 @@ const current = new AsyncLocalStorage<Session>();
 const NOW_MS = Symbol.for("loadlab.nowMs");
 const nowMs = (s: Session): number => (s as { [NOW_MS]?: () => number })[NOW_MS]?.() ?? performance.now();
 
+/**
+ * Locust's greenlets: one user's code runs at a time in an isolate, from one request or sleep to the
+ * next, so what a task reads and changes in module values between them is its own (a method's return
+ * and an async call of the file's are no place for another user to run, as they are no greenlet switch).
+ */
+let running = false;
+const waiting: Array<() => void> = [];
+function acquire(): Promise<void> | undefined {
+  if (!running) return void (running = true);
+  return new Promise((go) => waiting.push(go));
+}
+function release(): void {
+  running = waiting.length > 0;
+  waiting.shift()?.();
+}
+/** `io` awaited as a greenlet waits: the other users run meanwhile, this one on once it is its turn. */
+function yielding<T>(io: Promise<T>): Promise<T> {
+  release();
+  return io.then((v) => acquire()?.then(() => v) ?? v, regainThrowing);
+}
+function regainThrowing(err: unknown): Promise<never> {
+  return (acquire() ?? Promise.resolve()).then(() => Promise.reject(err));
+}
+
 MODULES.time.sleep = async (seconds: number) => {
   const s = current.getStore(), endMs = performance.now() + Number(seconds) * 1000;
   // A task begun before the file first read `time` (an import in a function) has no context: a plain wait.
-  if (s === undefined) return void await new Promise((wake) => setTimeout(wake, Number(seconds) * 1000));
+  if (s === undefined) return void await yielding(new Promise((go) => setTimeout(go, Number(seconds) * 1e3)));
   stopsHere(s);
-  await s.sleep(Math.max(0, endMs - performance.now()));
+  await yielding(s.sleep(Math.max(0, endMs - performance.now())));
   // The load's end woke it: a task goes on until --stop-timeout, so its sleep does (Locust wakes a wait).
   if (s.stopping.aborted && performance.now() < endMs) {
-    await s.sleep(Math.max(0, Math.min(endMs, killAtMs) - performance.now()));
+    await yielding(s.sleep(Math.max(0, Math.min(endMs, killAtMs) - performance.now())));
     stopsHere(s);
   }
 };
@@ -153,13 +183,11 @@ export class InterruptTaskSet extends Error {
 
 type Fn = ((...a: any[]) => any) & { locustWeight?: number; locustTags?: string[]; locustNext?: unknown[][] };
 
-/** `@task`, `@task(3)`. */
 export function task(weight: unknown = 1): any {
   if (typeof weight === "function") return task(1)(weight);
   return (fn: Fn) => Object.assign(fn, { locustWeight: Number(weight) });
 }
 
-/** A `MarkovTaskSet`'s `@transition(name, weight=1)`. */
 export function transition(name: string, ...a: unknown[]) {
   return transitions([[name, args(a, ["weight"], [1])[0]]]);
 }
@@ -325,9 +353,22 @@ const REQUESTS_CHANNEL = "loadlab-locust-requests";
 /** Null when no command's process listens (a converted session run by itself): the listeners run here. */
 let requestsOut: BroadcastChannel | null = null;
 
+/**
+ * `--reset-stats`: when Locust resets its numbers (as its last user spawns), 0 without; what this worker
+ * counted until then (`name`: requests, `name\nerror`: Locust's errors), told the command's process then.
+ */
+let resetAtMs = 0;
+const beforeReset: Record<string, number> = {};
+const added = (to: Record<string, number>, key: string, n = 1) => to[key] = (to[key] ?? 0) + n;
+const RESET_CHANNEL = "loadlab-locust-reset";
+
 /** A request's outcome as Locust reports it: a failure (`why`) counted, the `request` listeners told. */
 function report(s: Session, r: LocustResponse, why: string | null): void {
   if (why !== null) s.check(false, why);
+  if (resetAtMs > 0 && Date.now() < resetAtMs) {
+    added(beforeReset, r.name);
+    if (why !== null) added(beforeReset, `${r.name}\n${why}`);
+  }
   if (listeners.request.length === 0) return;
   const meta = { request_type: r.method, name: r.name, response_time: r.elapsedMs, url: r.url };
   const response = { status_code: r.status_code, text: r.text, ok: r.ok };
@@ -351,9 +392,20 @@ export async function listenHere(): Promise<() => Promise<void>> {
   await fire(listeners.init, { environment });
   const shares = new BroadcastChannel(SHARED_CHANNEL);
   let given: Promise<Shared> | undefined;
-  shares.onmessage = async () => {
-    given ??= fire(listeners.test_start, { environment }).then(() => shared(before));
+  const sel = JSON.parse(Deno.env.get(LOCUST_ENV) ?? "{}") as LocustSelection;
+  // As Locust's spawner: floor(rate) users every floor(rate)/rate s, the last batch its spawn's end (a
+  // few ms early, so the last batch's first requests, sent after it, are the reset's on a busy machine).
+  const rate = sel.spawnRate ?? 1, batch = Math.max(1, Math.floor(rate));
+  const spawnMs = (Math.ceil((sel.userCount ?? 1) / batch) - 1) * batch / rate * 1000;
+  shares.onmessage = async (e: MessageEvent<number>) => {
+    const resetAtMs = sel.resetStats ? e.data + spawnMs - 30 : undefined;
+    given ??= fire(listeners.test_start, { environment }).then(() => ({ ...shared(before), resetAtMs }));
     shares.postMessage(await given);
+  };
+  const resets = new BroadcastChannel(RESET_CHANNEL);
+  resets.onmessage = (e: MessageEvent<Record<string, number>>) => {
+    const into = statsReset ??= { afterSec: spawnMs / 1000, before: {} };
+    for (const [key, n] of Object.entries(e.data)) added(into.before, key, n);
   };
   const channel = new BroadcastChannel(REQUESTS_CHANNEL);
   let lastMs = performance.now();
@@ -363,9 +415,12 @@ export async function listenHere(): Promise<() => Promise<void>> {
   };
   return async () => {
     while (performance.now() - lastMs < QUIET_MS) await new Promise((r) => setTimeout(r, QUIET_MS / 4));
-    channel.close(), shares.close();
+    channel.close(), shares.close(), resets.close();
   };
 }
+
+/** `--reset-stats`'s: what the workers counted before the reset, and when it came (s from the start). */
+export let statsReset: { afterSec: number; before: Record<string, number> } | null = null;
 const QUIET_MS = 200;
 
 /** A worker's: what the command's process's `test_start` left, adopted once (its first user waits). */
@@ -373,11 +428,11 @@ let sharedHere: Promise<void> | undefined;
 function sharedFromCommand(): Promise<void> {
   return sharedHere ??= new Promise((done) => {
     const channel = new BroadcastChannel(SHARED_CHANNEL);
-    channel.onmessage = (e: MessageEvent<Shared | null>) => {
-      if (e.data === null) return; // another worker's ask
+    channel.onmessage = (e: MessageEvent<Shared | number>) => {
+      if (typeof e.data === "number") return; // another worker's ask
       channel.close(), adopt(e.data), done();
     };
-    channel.postMessage(null);
+    channel.postMessage(Date.now()); // the first user's start: the run's, as Locust's spawner's
   });
 }
 
@@ -438,7 +493,8 @@ class Client {
     const s = this.__s!;
     stopsHere(s);
     let path = str(url);
-    if (this.base_url !== "" && path.startsWith("/")) path = this.base_url + path;
+    const based = this.base_url !== "" && path.startsWith("/");
+    if (based) path = this.base_url + path;
     if (o.params != null) path += (path.includes("?") ? "&" : "?") + form(o.params);
     let headers: Record<string, string> | undefined;
     for (const _ in this.headers) {
@@ -456,9 +512,9 @@ class Client {
     const auth = o.auth ?? this.auth;
     if (Array.isArray(auth)) (headers ??= {}).authorization = `Basic ${btoa(`${auth[0]}:${auth[1]}`)}`;
     const options: RequestOptions = headers === undefined ? {} : { headers };
-    // Locust names a request by its path and query (its params too) unless `name=` says otherwise.
+    // Locust names a request by its path and query (its params too, not its base_url) unless `name=` does.
     if (o.name != null) options.name = str(o.name);
-    else if (o.params != null || path.includes("?")) {
+    else if (based || o.params != null || path.includes("?")) {
       options.name = `${method.toUpperCase()} ${pathAndQuery(path)}`;
     }
     if (o.timeout != null) options.timeoutMs = Number(o.timeout) * 1000;
@@ -478,7 +534,10 @@ class Client {
     // Locust counts it, one request under the first name (its hops' row folds into it: stats.ts).
     let verb = method.toUpperCase(), at = path, hop: string | undefined;
     let hops = (o.allow_redirects == null ? verb !== "HEAD" : bool(o.allow_redirects)) ? 30 : 0;
-    const answered = (r: Response): LocustResponse | Promise<LocustResponse> => {
+    // Sent with its turn given up (yielding's, without a promise more a request): taken back on arrival.
+    const answered = (r: Response, held = false): LocustResponse | Promise<LocustResponse> => {
+      const turn = held ? undefined : acquire();
+      if (turn !== undefined) return turn.then(() => answered(r, true));
       const to = redirect(r);
       if (to !== null && hops-- > 0) {
         hop ??= (options.name ?? `${verb} ${pathAndQuery(path).split("?")[0]}`) + REDIRECTED;
@@ -487,7 +546,7 @@ class Client {
           verb = "GET", delete options.body, delete options.json;
         }
         options.name = hop;
-        return s.request(verb, at, options).then(answered);
+        return release(), s.request(verb, at, options).then(answered, regainThrowing);
       }
       const response = new LocustResponse(s, r, verb, at);
       response.elapsedMs = nowMs(s) - startMs;
@@ -499,7 +558,8 @@ class Client {
       else if (r.status !== 0 || !s.ended.aborted) report(s, response, response.failureText());
       return response;
     };
-    return s.request(verb, path, options).then(answered);
+    release();
+    return s.request(verb, path, options).then(answered, regainThrowing);
   }
 }
 
@@ -531,7 +591,6 @@ function form(values: unknown): string {
   return new URLSearchParams(Object.entries(values as object).map(([k, v]) => [k, str(v)])).toString();
 }
 
-/** Where a redirect sends, or null (no redirect, or no Location). */
 function redirect(r: Response): string | null {
   return r.status >= 300 && r.status < 400 && r.status !== 304 ? r.headers.get("location") : null;
 }
@@ -579,10 +638,9 @@ export function run_single_user(): never {
   throw new PyError("RuntimeError", "run_single_user runs under Python only");
 }
 
-/** Locust's `HttpUser` (and `FastHttpUser`: loadlab sends both the same way). */
-export class HttpUser {
+/** Locust's `User`: no client of its own (a task of its that sends raises, as on Locust). */
+export class User {
   static abstract = true;
-  client = new Client();
   /** The task sets entered, innermost last. */
   __stack: TaskSet[] = [];
   __cpLastRun = performance.now() / 1000;
@@ -596,6 +654,11 @@ export class HttpUser {
   get environment() {
     return environment;
   }
+}
+
+/** Locust's `HttpUser` (and `FastHttpUser`: loadlab sends both the same way). */
+export class HttpUser extends User {
+  client = new Client();
   /** Locust's `rest()`: a JSON request whose `with` block's failed assertion fails it; `r.js` its JSON. */
   async rest(method: string, url: string, ...a: unknown[]): Promise<LocustResponse> {
     const [given, kw] = args(a, ["headers"], [null], false, true) as [object | null, Record<string, unknown>];
@@ -852,7 +915,7 @@ export function locustfile(
   const sel: LocustSelection = JSON.parse(Deno.env.get(LOCUST_ENV) ?? "{}");
   stopTimeoutMs = sel.stopTimeoutMs ?? 0;
   const classes = Object.entries(all).filter(([, v]) =>
-    typeof v === "function" && v.prototype instanceof HttpUser &&
+    typeof v === "function" && v.prototype instanceof User &&
     !(Object.hasOwn(v, "abstract") && (v as UserClass).abstract)
   ) as Array<[string, UserClass]>;
   const users = sel.users === undefined ? classes.map(([, c]) => c) : sel.users.map((name) => {
@@ -882,7 +945,7 @@ export function locustfile(
     const cls = order[(s.vu - 1) % order.length];
     const user = new (cls as any)() as HttpUser & { on_start?: Fn };
     s.state.user = user;
-    user.client.__s = s;
+    if (user.client) user.client.__s = s;
     if (s.vu === sel.userCount) {
       for (const fn of listeners.spawning_complete) await fn(new Kw({ user_count: sel.userCount }));
     }
@@ -913,8 +976,8 @@ export function locustfile(
 
   async function run(s: Session) {
     const user = s.state.user as HttpUser | undefined;
-    if (user === undefined || s.state.stopped) return void (await s.sleep(3_600_000));
-    user.client.__s = s;
+    if (user === undefined || s.state.stopped) return void (await yielding(s.sleep(3_600_000)));
+    if (user.client) user.client.__s = s;
     const owner: any = user.__stack.at(-1) ?? user;
     let wait = true;
     try {
@@ -929,7 +992,7 @@ export function locustfile(
         return await stop(s);
       } else if (!(err instanceof RescheduleTask)) {
         // As Locust: the exception counts (loadlab's script error) and the user waits, then goes on.
-        if (!s.stopping.aborted) await s.sleep(await waitMs(user));
+        if (!s.stopping.aborted) await yielding(s.sleep(await waitMs(user)));
         throw err;
       }
     }
@@ -937,14 +1000,15 @@ export function locustfile(
     // `constant(0)`: no sleep to enter, the next task at once.
     let ms = waitMs(user);
     if (typeof ms !== "number") ms = await ms;
-    if (ms > 0) await s.sleep(ms);
+    if (ms > 0) await yielding(s.sleep(ms));
   }
 
   /** As Locust stops a user: its task sets' `on_stop`, innermost first, then its own; once. */
   async function stop(s: Session) {
     const user = s.state.user as HttpUser | undefined;
     if (user === undefined || s.state.final === true) return;
-    s.state.final = true, user.client.__s = s;
+    s.state.final = true;
+    if (user.client) user.client.__s = s;
     for (let set = user.__stack.pop(); set !== undefined; set = user.__stack.pop()) await set.on_stop();
     await user.on_stop();
   }
@@ -980,10 +1044,15 @@ export function locustfile(
   if (sel.heard) requestsOut ??= new BroadcastChannel(REQUESTS_CHANNEL);
   const starts = sel.heard ? [] : [...listeners.init, ...listeners.test_start];
   let adopted = false;
+  /** A user's part run as its greenlet: its turn taken first, given up as it returns. */
+  const turn = (fn: (s: Session) => Promise<void>) => (s: Session): Promise<void> => {
+    const go = () => (timeRead ? current.run(s, fn, s) : fn(s)).finally(release);
+    return acquire()?.then(go) ?? go();
+  };
   return {
-    start: (s: Session) => timeRead ? current.run(s, start, s) : start(s),
-    default: (s: Session) => timeRead ? current.run(s, run, s) : run(s),
-    stop: (s: Session) => timeRead ? current.run(s, stop, s) : stop(s),
+    start: turn(start),
+    default: turn(run),
+    stop: turn(stop),
     setup: starts.length === 0 ? undefined : async () => {
       const before = JSON.stringify(vars());
       for (const fn of starts) await fn(new Kw({ environment }));
@@ -1010,7 +1079,7 @@ export function attr(cls: any, name: string, value: unknown): void {
   cls[name] = value;
   // As Python binds a function of the file's (`wait_time = lambda self: ...`) as a method of the class.
   const plain = typeof value === "function" && !(value as any)[WAIT] && !(value as any).locustWeight &&
-    !(value.prototype instanceof TaskSet) && !(value.prototype instanceof HttpUser);
+    !(value.prototype instanceof TaskSet) && !(value.prototype instanceof User);
   cls.prototype[name] = plain
     ? function (this: unknown, ...a: unknown[]) {
       return value.call(this, this, ...a);

@@ -7,7 +7,7 @@
  */
 import { decodeHistogram, mergeEncoded } from "../../../results/histogram.ts";
 import type { ResultsFile, RunResult } from "../../../results/schema/results.ts";
-import { REDIRECTED, UNREPORTED } from "./runtime.ts";
+import { REDIRECTED, statsReset, UNREPORTED } from "./runtime.ts";
 
 /** loadlab's exit code of a run that got no response (cli/exit_codes.ts `noResponse`). */
 const NO_RESPONSE_EXIT = 4;
@@ -39,7 +39,7 @@ type Endpoint = NonNullable<RunResult["endpoints"]>[number];
 
 /** Locust's rows of a run (sorted by name, as Locust sorts them) and its aggregate. */
 function locustRows(run: RunResult): { rows: LocustRow[]; total: LocustRow } {
-  const seconds = Math.max(run.durationSec, 1e-9);
+  const seconds = Math.max(run.durationSec - (statsReset?.afterSec ?? 0), 1e-9);
   type Check = { name: string; passed: number; failed: number };
   const checks = new Map<string, Check[]>();
   for (const flow of run.flows ?? []) {
@@ -89,6 +89,18 @@ function locustRows(run: RunResult): { rows: LocustRow[]; total: LocustRow } {
     rows.splice(rows.indexOf(hop), 1);
   }
   rows = rows.filter((r) => r.requests > 0 || r.failures > 0);
+  // `--reset-stats`: what each name counted before the reset is left out; its row stays, as Locust's.
+  const before = statsReset?.before ?? {};
+  for (const r of statsReset === null ? [] : rows) {
+    r.requests -= before[r.name] ?? 0;
+    for (const [why, n] of r.errors) {
+      const left = n - (before[`${r.name}\n${why}`] ?? 0);
+      if (left > 0) r.errors.set(why, left);
+      else r.errors.delete(why);
+    }
+    r.failures = [...r.errors.values()].reduce((a, b) => a + b, 0);
+    r.rps = r.requests / seconds, r.failuresPerSec = r.failures / seconds;
+  }
   rows.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : a.method < b.method ? -1 : 1);
   const requests = rows.reduce((t, r) => t + r.requests, 0);
   const failures = rows.reduce((t, r) => t + r.failures, 0);
