@@ -11,7 +11,7 @@
 // deno-lint-ignore no-import-prefix
 import Ws from "npm:ws@^8.18.0";
 import type { IncomingMessage } from "node:http";
-import { back, context, current, releaseHold, type VuContext } from "./runtime.ts";
+import { current, onLoop, releaseHold, type VuContext } from "./runtime.ts";
 import { canonicalHeader } from "./response.ts";
 import { Counter, Trend } from "./metrics.ts";
 import { countSessionError, openScriptWsStats } from "../sessions/ws_stats.ts";
@@ -87,6 +87,40 @@ function sendMessage(ws: Ws, what: string, data: string | Uint8Array, tags: Reco
   totals.payloadBytesSent += typeof data === "string" ? utf8Length(data) : bytes;
 }
 
+/** The bytes of an ArrayBuffer, a typed array or DataView, or a k6 Blob; null for anything else. */
+function bytesOf(data: unknown): Uint8Array | null {
+  if (data instanceof ArrayBuffer) return new Uint8Array(data);
+  if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  return data instanceof Blob ? Blob.bytesOf(data) : null;
+}
+
+/** k6/websockets' `Blob`: the platform's, its bytes kept for a send, which k6 makes at once. */
+export class Blob extends globalThis.Blob {
+  readonly #bytes: Uint8Array;
+
+  constructor(parts: Iterable<unknown> = [], options?: BlobPropertyBag) {
+    const bytes = concatBytes(Array.from(parts, (part) => {
+      const own = typeof part === "string" ? encoder.encode(part) : bytesOf(part);
+      if (own === null) throw new TypeError(`failed to process [blobParts]: unsupported type ${typeof part}`);
+      return own;
+    }));
+    super([bytes], options);
+    this.#bytes = bytes;
+  }
+
+  static bytesOf(blob: Blob): Uint8Array {
+    return blob.#bytes;
+  }
+}
+
+/** Runs `steps` one after another, each after the promise the one before returned (a listener that waits). */
+function inOrder(steps: Array<() => unknown>, from = 0): unknown {
+  for (let k = from; k < steps.length; k++) {
+    const out = steps[k]();
+    if (out instanceof Promise) return out.then(() => inOrder(steps, k + 1));
+  }
+}
+
 function sendPing(ws: Ws, pings: number[]): void {
   const nowMs = performance.now();
   pings.push(nowMs);
@@ -97,11 +131,12 @@ function sendPing(ws: Ws, pings: number[]): void {
 /**
  * k6 v1's `WebSocket` (k6/websockets): the browser's API on the `ws` package. It connects at once; a refused
  * connection is an `error` event, a close other than 1000 too; the iteration ends once it closed, and a
- * listener's throw is the iteration's error. k6/ws's socket is one with that module's events and counts.
+ * listener's throw is the iteration's error. Its events run on the VU's loop (runtime.ts's `onLoop`): those
+ * that come while a listener sleeps wait for it. k6/ws's socket is one with that module's events and counts.
  */
 export class WebSocket {
   protocol = "";
-  binaryType = "blob";
+  #binaryType = "blob";
   onopen: Handler | null = null;
   onmessage: Handler | null = null;
   onerror: Handler | null = null;
@@ -130,10 +165,14 @@ export class WebSocket {
       if (!PARAMS.has(key)) throw new TypeError(`params.${key} is not supported by loadlab's k6 runtime`);
     }
     const headers = { ...given.headers }, jar = given.jar;
-    // The jar's cookies for the URL's http: twin, as k6's handshake sends them.
+    const ctx = this.#ctx = current(), routed = ctx?.s.route(url) ?? url;
+    // The jar's cookies for the URL's http: twin, as k6's handshake sends them; without one, the VU's.
     if (jar instanceof CookieJar) jar.addCookies(url.replace(/^ws/, "http"), headers, headers.Cookie);
-    const ctx = this.#ctx = current();
-    const ws = this.ws = new Ws(ctx?.s.route(url) ?? url, protocols ?? undefined, {
+    else if (ctx !== undefined) {
+      const { pathname, search } = new URL(routed), vu = ctx.s.cookies.header(pathname + search);
+      if (vu !== null) headers.Cookie = headers.Cookie === undefined ? vu : `${headers.Cookie}; ${vu}`;
+    }
+    const ws = this.ws = new Ws(routed, protocols ?? undefined, {
       headers,
       perMessageDeflate: given.compression === "deflate",
       maxPayload: K6_WS_MAX_MESSAGE_BYTES,
@@ -165,15 +204,8 @@ export class WebSocket {
       this.deliver("open", {});
     });
     ws.on("message", (data: Uint8Array | Uint8Array[], isBinary: boolean) => {
-      metrics.received.add(1, tags);
       totals.received(performance.now(), byteLengthOf(data));
-      const buffer = isBinary ? arrayBufferOf(data) : null;
-      const payload = buffer === null
-        ? String(data)
-        : this.binaryType === "arraybuffer"
-        ? buffer
-        : new Blob([buffer]);
-      this.deliver("message", { data: payload });
+      this.deliver("message", { data: isBinary ? arrayBufferOf(data) : String(data), origin: url });
     });
     ws.on("ping", () => this.deliver("ping", {}));
     ws.on("pong", () => {
@@ -202,10 +234,23 @@ export class WebSocket {
         this.deliver("error", { error: response.error || `websocket: close ${code}` });
       }
       this.deliver("close", { code, reason: String(reason) });
-      ctx?.s.ended.removeEventListener("abort", stop);
-      if (ctx !== undefined && !legacy) releaseHold(ctx, this.thrown);
-      done();
+      onLoop(ctx, () => {
+        ctx?.s.ended.removeEventListener("abort", stop);
+        if (ctx !== undefined && !legacy) releaseHold(ctx, this.thrown);
+        done();
+      });
     });
+  }
+
+  get binaryType(): string {
+    return this.#binaryType;
+  }
+
+  set binaryType(type: string) {
+    if (type !== "blob" && type !== "arraybuffer") {
+      throw new TypeError(`unknown binaryType ${type}, the supported ones are "blob" and "arraybuffer"`);
+    }
+    this.#binaryType = type;
   }
 
   get readyState(): number {
@@ -221,16 +266,13 @@ export class WebSocket {
     this.listeners.push([type, listener]);
   }
 
-  send(data: string | ArrayBuffer | ArrayBufferView): void {
+  send(data: unknown): void {
     this.#open();
-    if (typeof data === "string") return sendMessage(this.ws, "WebSocket.send", data, this.tags);
-    const bytes = data instanceof ArrayBuffer
-      ? new Uint8Array(data)
-      : ArrayBuffer.isView(data)
-      ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength)
-      : null;
-    if (bytes === null) throw new TypeError("WebSocket.send takes a string, an ArrayBuffer or a typed array");
-    sendMessage(this.ws, "WebSocket.send", bytes, this.tags);
+    const message = typeof data === "string" ? data : bytesOf(data);
+    if (message === null) {
+      throw new TypeError("WebSocket.send takes a string, an ArrayBuffer, a view or a Blob");
+    }
+    sendMessage(this.ws, "WebSocket.send", message, this.tags);
   }
 
   ping(): void {
@@ -255,26 +297,46 @@ export class WebSocket {
     if (this.ws.readyState !== Ws.OPEN) throw new Error("InvalidStateError: the WebSocket is not open");
   }
 
+  /** Hands event `type` to its listeners on the VU's loop; its iteration is current for them. */
   protected deliver(type: string, fields: Record<string, unknown>): void {
-    const event = { type, target: this, timestamp: Date.now(), ...fields };
-    const own = this[`on${type}` as "onopen"];
-    if (typeof own === "function") this.call(own, [event]);
-    for (const [t, listener] of this.listeners) if (t === type) this.call(listener, [event]);
+    this.queue(() => this.dispatch(type, fields));
   }
 
-  /** Runs a listener as its iteration's code; its throw is the socket's first error and closes it. */
-  protected call(fn: Handler, args: unknown[]): void {
-    // The socket's events come from its own I/O: its iteration is made current for its listeners.
-    const outer = context();
-    back(this.#ctx);
-    try {
-      fn.apply(this, args);
-    } catch (err) {
-      this.thrown ??= err;
-      this.ws.terminate();
-    } finally {
-      back(outer);
+  protected queue(step: () => unknown): void {
+    onLoop(this.#ctx, step);
+  }
+
+  /** As k6: a message is counted and handed over only while open (none after `close()`), as binaryType says. */
+  protected messageData(data: unknown): unknown {
+    if (this.ws.readyState !== Ws.OPEN) return null;
+    metrics.received.add(1, this.tags);
+    return typeof data === "string" || this.binaryType === "arraybuffer" ? data : new Blob([data]);
+  }
+
+  protected dispatch(type: string, fields: Record<string, unknown>): unknown {
+    if (type === "message" && (fields = { ...fields, data: this.messageData(fields.data) }).data === null) {
+      return;
     }
+    const event = { type, target: this, timestamp: Date.now(), ...fields };
+    const own = this[`on${type}` as "onopen"];
+    const fns = typeof own === "function" ? [own] : [];
+    for (const [t, listener] of this.listeners) if (t === type) fns.push(listener);
+    return inOrder(fns.map((fn) => () => this.call(fn, [event])));
+  }
+
+  /** Runs a listener; its throw (or its promise's rejection) is the socket's first error and closes it. */
+  protected call(fn: Handler, args: unknown[]): unknown {
+    try {
+      const out = fn.apply(this, args);
+      return out instanceof Promise ? out.catch((err) => this.fail(err)) : out;
+    } catch (err) {
+      this.fail(err);
+    }
+  }
+
+  protected fail(err: unknown): void {
+    this.thrown ??= err;
+    this.ws.terminate();
   }
 }
 
@@ -283,6 +345,7 @@ type Timer = ReturnType<typeof setTimeout>;
 /** k6/ws's socket: `on(event)` handlers with its own arguments; sends on a socket not open are dropped. */
 class K6Socket extends WebSocket {
   readonly #timers = new Set<Timer>();
+  #closed = false;
 
   constructor(url: string, params: WsParams | null, readonly callback: Handler) {
     super(url, null, params);
@@ -306,18 +369,17 @@ class K6Socket extends WebSocket {
     if (this.ws.readyState === Ws.OPEN) sendPing(this.ws, this.pings);
   }
 
-  override close(code?: number): void {
+  /** As k6's: 1001 unless given; its close listeners get that code at once, and no message after. */
+  override close(code = 1001): void {
     if (this.ws.readyState === Ws.OPEN) {
-      this.ws.close(code ?? 1000);
+      this.ws.close(code);
       if (totals.counts(performance.now())) totals.closesSent++;
+      this.deliver("close", { code });
     } else if (this.ws.readyState === Ws.CONNECTING) this.ws.terminate();
   }
 
   setTimeout(fn: Handler, delayMs: number): Timer {
-    const timer = setTimeout(() => {
-      this.#timers.delete(timer);
-      this.call(fn, []);
-    }, Number(delayMs) || 0);
+    const timer = setTimeout(() => this.#tick(timer, fn, true), Number(delayMs) || 0);
     this.#timers.add(timer);
     return timer;
   }
@@ -325,9 +387,18 @@ class K6Socket extends WebSocket {
   setInterval(fn: Handler, intervalMs: number): Timer {
     // k6 refuses an interval of 0 or less: it would spin.
     if (!(Number(intervalMs) > 0)) throw new TypeError("socket.setInterval: the interval must be > 0 ms");
-    const timer = setInterval(() => this.call(fn, []), Number(intervalMs));
+    const timer = setInterval(() => this.#tick(timer, fn, false), Number(intervalMs));
     this.#timers.add(timer);
     return timer;
+  }
+
+  /** A timer's turn on the VU's loop, unless it was cleared (or the socket closed) while it waited there. */
+  #tick(timer: Timer, fn: Handler, once: boolean): void {
+    this.queue(() => {
+      if (!this.#timers.has(timer)) return;
+      if (once) this.#timers.delete(timer);
+      return this.call(fn, []);
+    });
   }
 
   clearTimeout(timer: Timer): void {
@@ -339,25 +410,31 @@ class K6Socket extends WebSocket {
     this.clearTimeout(timer);
   }
 
-  /** k6/ws's events: the function first once open, a message's text or bytes, the close's code alone. */
-  protected override deliver(type: string, fields: Record<string, unknown>): void {
-    if (type === "open") this.call(this.callback, [this]);
-    if (type === "close") this.#stopTimers();
-    if (type === "open" ? this.thrown !== undefined : type === "close" && this.response.status !== 101) {
-      return;
+  /** k6/ws's events: the function first once open, a message's text or bytes, the close's code once. */
+  protected override dispatch(type: string, fields: Record<string, unknown>): unknown {
+    if (type === "close") {
+      if (this.#closed || this.response.status !== 101) return;
+      this.#closed = true;
+      this.#stopTimers();
     }
-    const data = fields.data;
+    const data = type === "message" ? this.messageData(fields.data) : undefined;
+    if (data === null) return;
     const [event, args] = type === "message"
       ? [typeof data === "string" ? "message" : "binaryMessage", [data]]
       : type === "error"
       ? [type, [{ error: () => fields.error }]]
       : [type, type === "close" ? [fields.code] : []];
-    for (const [t, handler] of this.listeners) if (t === event) this.call(handler, args);
+    const handlers = () =>
+      inOrder(
+        this.listeners.filter(([t]) => t === event).map(([, handler]) => () => this.call(handler, args)),
+      );
+    if (type !== "open") return handlers();
+    return inOrder([() => this.call(this.callback, [this]), () => this.thrown === undefined && handlers()]);
   }
 
-  protected override call(fn: Handler, args: unknown[]): void {
-    super.call(fn, args);
-    if (this.thrown !== undefined) this.#stopTimers();
+  protected override fail(err: unknown): void {
+    super.fail(err);
+    this.#stopTimers();
   }
 
   #stopTimers(): void {
