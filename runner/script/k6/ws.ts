@@ -61,14 +61,6 @@ const metrics = {
   ping: new Trend("ws_ping", true),
 };
 
-interface WsResponse {
-  url: string;
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-  error: string;
-}
-
 type Handler = (...args: unknown[]) => unknown;
 
 /** Sends `data` on open socket `ws` (text or binary), counted; past the cap it throws as `what`, unsent. */
@@ -147,9 +139,9 @@ export class WebSocket {
   protected readonly tags: Record<string, string>;
   protected readonly pings: number[] = [];
   protected readonly listeners: [string, Handler][] = [];
-  readonly #ctx: VuContext | undefined;
+  protected readonly ctx: VuContext | undefined;
   /** The handshake's answer (status 101 once open) or why it failed. */
-  readonly response: WsResponse;
+  readonly response = { url: "", status: 0, headers: {} as Record<string, string>, body: "", error: "" };
   /** The first error a listener threw. */
   thrown: unknown = undefined;
   /** Settles once the socket closed. */
@@ -165,20 +157,20 @@ export class WebSocket {
       if (!PARAMS.has(key)) throw new TypeError(`params.${key} is not supported by loadlab's k6 runtime`);
     }
     const headers = { ...given.headers }, jar = given.jar;
-    const ctx = this.#ctx = current(), routed = ctx?.s.route(url) ?? url;
+    const ctx = this.ctx = current(), routed = ctx?.s.route(url) ?? url;
     // The jar's cookies for the URL's http: twin, as k6's handshake sends them; without one, the VU's.
-    if (jar instanceof CookieJar) jar.addCookies(url.replace(/^ws/, "http"), headers, headers.Cookie);
-    else if (ctx !== undefined) {
-      const { pathname, search } = new URL(routed), vu = ctx.s.cookies.header(pathname + search);
-      if (vu !== null) headers.Cookie = headers.Cookie === undefined ? vu : `${headers.Cookie}; ${vu}`;
-    }
+    const cookies = jar instanceof CookieJar
+      ? jar.cookieHeader(url.replace(/^ws/, "http"))
+      : ctx?.s.cookies.header(new URL(routed).pathname);
+    if (cookies) headers.Cookie = headers.Cookie === undefined ? cookies : `${headers.Cookie}; ${cookies}`;
     const ws = this.ws = new Ws(routed, protocols ?? undefined, {
       headers,
       perMessageDeflate: given.compression === "deflate",
       maxPayload: K6_WS_MAX_MESSAGE_BYTES,
     });
     const tags = this.tags = { url, ...given.tags };
-    const response = this.response = { url, status: 0, headers: {}, body: "", error: "" };
+    const response = this.response;
+    response.url = url;
     const startMs = performance.now();
     let openMs = 0, done = () => {};
     this.closed = new Promise((resolve) => done = resolve);
@@ -203,9 +195,10 @@ export class WebSocket {
       this.protocol = ws.protocol;
       this.deliver("open", {});
     });
-    ws.on("message", (data: Uint8Array | Uint8Array[], isBinary: boolean) => {
-      totals.received(performance.now(), byteLengthOf(data));
-      this.deliver("message", { data: isBinary ? arrayBufferOf(data) : String(data), origin: url });
+    // The package's default binaryType ("nodebuffer") hands over a message whole, in one buffer.
+    ws.on("message", (data: Uint8Array, isBinary: boolean) => {
+      totals.received(performance.now(), data.byteLength);
+      this.deliver("message", { data: isBinary ? new Uint8Array(data).buffer : String(data), origin: url });
     });
     ws.on("ping", () => this.deliver("ping", {}));
     ws.on("pong", () => {
@@ -299,11 +292,7 @@ export class WebSocket {
 
   /** Hands event `type` to its listeners on the VU's loop; its iteration is current for them. */
   protected deliver(type: string, fields: Record<string, unknown>): void {
-    this.queue(() => this.dispatch(type, fields));
-  }
-
-  protected queue(step: () => unknown): void {
-    onLoop(this.#ctx, step);
+    onLoop(this.ctx, () => this.dispatch(type, fields));
   }
 
   /** As k6: a message is counted and handed over only while open (none after `close()`), as binaryType says. */
@@ -394,7 +383,7 @@ class K6Socket extends WebSocket {
 
   /** A timer's turn on the VU's loop, unless it was cleared (or the socket closed) while it waited there. */
   #tick(timer: Timer, fn: Handler, once: boolean): void {
-    this.queue(() => {
+    onLoop(this.ctx, () => {
       if (!this.#timers.has(timer)) return;
       if (once) this.#timers.delete(timer);
       return this.call(fn, []);
@@ -448,7 +437,7 @@ export async function connect(
   url: string,
   params?: WsParams | Handler | null,
   callback?: Handler,
-): Promise<WsResponse> {
+): Promise<WebSocket["response"]> {
   if (typeof params === "function") callback = params, params = null;
   if (typeof callback !== "function") throw new TypeError("ws.connect needs a function that uses the socket");
   const socket = new K6Socket(url, params ?? null, callback);
@@ -472,14 +461,6 @@ function headersOf(raw: Record<string, string | string[] | undefined>): Record<s
 function utf8Length(text: string): number {
   // deno-lint-ignore no-control-regex
   return /^[\x00-\x7f]*$/.test(text) ? text.length : encoder.encode(text).byteLength;
-}
-
-function byteLengthOf(data: Uint8Array | Uint8Array[]): number {
-  return Array.isArray(data) ? data.reduce((n, p) => n + p.byteLength, 0) : data.byteLength;
-}
-
-function arrayBufferOf(data: Uint8Array | Uint8Array[]): ArrayBuffer {
-  return concatBytes(Array.isArray(data) ? data : [data]).buffer;
 }
 
 export default { connect };

@@ -263,8 +263,9 @@ const SOCKET_CALLS = new Set(["addEventListener", "on", "setTimeout", "setInterv
 
 /**
  * Whether `node` (a function or its name; `above`: its ancestors, nearest first) is a WebSocket's listener
- * (`socket.onmessage = node`, `socket.addEventListener("message", node)`, k6/ws's `socket.on`, its timers) or
- * k6/ws's `connect` callback: their events wait for a listener that waits (ws.ts), as k6's VU is blocked.
+ * (`socket.onmessage = node`, `socket.addEventListener("message", node)`, k6/ws's `socket.on`, its timers),
+ * k6/ws's `connect` callback or a k6/timers callback: they run on the VU's loop, whose later events wait for
+ * one that waits (runtime.ts's `onLoop`), as k6's VU is blocked.
  */
 function isSocketListener(node: Node, parent: Node, above: Node[], bindings: Map<string, Binding>): boolean {
   if (parent.type === "AssignmentExpression") {
@@ -273,10 +274,18 @@ function isSocketListener(node: Node, parent: Node, above: Node[], bindings: Map
       /^on[a-z]+$/.test(to.property.name) && isSocket(to.object, above, bindings);
   }
   if (parent.type !== "CallExpression" || parent.callee === node) return false;
-  if (apiOf(parent.callee, bindings) === "k6/ws.connect") return parent.arguments.at(-1) === node;
+  const api = apiOf(parent.callee, bindings) ?? timerOf(parent.callee, bindings);
+  if (api === "k6/ws.connect") return parent.arguments.at(-1) === node;
+  if (api === "k6/timers") return parent.arguments[0] === node;
   const c = parent.callee;
   return c.type === "MemberExpression" && !c.computed && SOCKET_CALLS.has(c.property.name) &&
     isSocket(c.object, above, bindings);
+}
+
+/** "k6/timers" for its `setTimeout` or `setInterval` (their callbacks run on the VU's loop too), else null. */
+function timerOf(callee: Node, bindings: Map<string, Binding>): string | null {
+  const b = callee.type === "Identifier" ? bindings.get(callee.name) : undefined;
+  return b?.module === "k6/timers" && /^set(Timeout|Interval)$/.test(b.name) ? b.module : null;
 }
 
 /** A name bound to `new WebSocket(...)`, or the socket k6/ws's `connect` hands its callback. */
