@@ -65,18 +65,13 @@ type Handler = (...args: unknown[]) => unknown;
 
 /** Sends `data` on open socket `ws` (text or binary), counted; past the cap it throws as `what`, unsent. */
 function sendMessage(ws: Ws, what: string, data: string | Uint8Array, tags: Record<string, string>): void {
-  // A text's bytes only when it may be past the cap: UTF-8 takes at most 3 bytes a UTF-16 unit.
-  const bytes = typeof data !== "string"
-    ? data.byteLength
-    : data.length > K6_WS_MAX_MESSAGE_BYTES / 3
-    ? utf8Length(data)
-    : 0;
+  const bytes = typeof data === "string" ? utf8Length(data) : data.byteLength;
   checkSendSize(what, bytes);
   ws.send(data);
   metrics.sent.add(1, tags);
   if (!totals.counts(performance.now())) return;
   totals.messagesSent++;
-  totals.payloadBytesSent += typeof data === "string" ? utf8Length(data) : bytes;
+  totals.payloadBytesSent += bytes;
 }
 
 /** The bytes of an ArrayBuffer, a typed array or DataView, or a k6 Blob; null for anything else. */
@@ -327,6 +322,11 @@ export class WebSocket {
     this.thrown ??= err;
     this.ws.terminate();
   }
+}
+
+// The ready states by name, on the class and its sockets, as the browser's (`ws.readyState === ws.OPEN`).
+for (const [state, name] of ["CONNECTING", "OPEN", "CLOSING", "CLOSED"].entries()) {
+  for (const on of [WebSocket, WebSocket.prototype]) Object.defineProperty(on, name, { value: state });
 }
 
 type Timer = ReturnType<typeof setTimeout>;
