@@ -18,6 +18,7 @@ import { countSessionError, openScriptWsStats } from "../sessions/ws_stats.ts";
 import type { Session } from "../session.ts";
 import { concatBytes } from "../../../system/copy_bytes.ts";
 import { CookieJar } from "./cookie_jars.ts";
+import timers from "./timers.ts";
 
 interface WsParams {
   headers?: Record<string, string>;
@@ -78,13 +79,13 @@ function sendMessage(ws: Ws, what: string, data: string | Uint8Array, tags: Reco
 function bytesOf(data: unknown): Uint8Array | null {
   if (data instanceof ArrayBuffer) return new Uint8Array(data);
   if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-  return data instanceof Blob ? Blob.bytesOf(data) : null;
+  return data instanceof Blob ? blobBytes.get(data)! : null;
 }
+
+const blobBytes = new WeakMap<Blob, Uint8Array>();
 
 /** k6/websockets' `Blob`: the platform's, its bytes kept for a send, which k6 makes at once. */
 export class Blob extends globalThis.Blob {
-  readonly #bytes: Uint8Array;
-
   constructor(parts: Iterable<unknown> = [], options?: BlobPropertyBag) {
     const bytes = concatBytes(Array.from(parts, (part) => {
       const own = typeof part === "string" ? encoder.encode(part) : bytesOf(part);
@@ -92,11 +93,7 @@ export class Blob extends globalThis.Blob {
       return own;
     }));
     super([bytes], options);
-    this.#bytes = bytes;
-  }
-
-  static bytesOf(blob: Blob): Uint8Array {
-    return blob.#bytes;
+    blobBytes.set(this, bytes);
   }
 }
 
@@ -367,31 +364,24 @@ class K6Socket extends WebSocket {
     } else if (this.ws.readyState === Ws.CONNECTING) this.ws.terminate();
   }
 
+  // Its timers are k6/timers' (on the VU's loop), each cleared when the socket closes.
   setTimeout(fn: Handler, delayMs: number): Timer {
-    const timer = setTimeout(() => this.#tick(timer, fn, true), Number(delayMs) || 0);
-    this.#timers.add(timer);
-    return timer;
+    return this.#own(timers.setTimeout(() => this.call(fn, []), delayMs));
   }
 
   setInterval(fn: Handler, intervalMs: number): Timer {
     // k6 refuses an interval of 0 or less: it would spin.
     if (!(Number(intervalMs) > 0)) throw new TypeError("socket.setInterval: the interval must be > 0 ms");
-    const timer = setInterval(() => this.#tick(timer, fn, false), Number(intervalMs));
+    return this.#own(timers.setInterval(() => this.call(fn, []), intervalMs));
+  }
+
+  #own(timer: Timer): Timer {
     this.#timers.add(timer);
     return timer;
   }
 
-  /** A timer's turn on the VU's loop, unless it was cleared (or the socket closed) while it waited there. */
-  #tick(timer: Timer, fn: Handler, once: boolean): void {
-    onLoop(this.ctx, () => {
-      if (!this.#timers.has(timer)) return;
-      if (once) this.#timers.delete(timer);
-      return this.call(fn, []);
-    });
-  }
-
   clearTimeout(timer: Timer): void {
-    clearTimeout(timer);
+    timers.clearTimeout(timer);
     this.#timers.delete(timer);
   }
 
@@ -427,7 +417,7 @@ class K6Socket extends WebSocket {
   }
 
   #stopTimers(): void {
-    for (const timer of this.#timers) clearTimeout(timer);
+    for (const timer of this.#timers) timers.clearTimeout(timer);
     this.#timers.clear();
   }
 }
