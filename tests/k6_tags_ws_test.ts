@@ -140,9 +140,12 @@ Deno.test("k6/websockets: the browser's WebSocket on k6/ws's client, the iterati
 
 Deno.test("k6/websockets: a refused port is an error event and a close, a throw in a listener the iteration's", async () => {
   const script = `import { WebSocket } from "k6/websockets";
+import ws from "k6/ws";
 import { check } from "k6";
-export const options = { iterations: 2, thresholds: { ws_sessions: ["count==4"] } };
+export const options = { iterations: 2, thresholds: { ws_sessions: ["count==6"] } };
 export default function () {
+  const res = ws.connect("ws://127.0.0.1:1/legacy", () => {});
+  check(res, { "k6/ws: a response, status 0": (r) => r.status === 0 && /ECONNREFUSED/.test(r.error) });
   const socket = new WebSocket("ws://127.0.0.1:1/refused");
   socket.onerror = (e) => check(e, { "an error event": (ev) => /ECONNREFUSED/.test(ev.error) });
   socket.onclose = () => check(socket, { "closed": (s) => s.readyState === 3 });
@@ -151,9 +154,9 @@ export default function () {
   const { code, text, dir } = await runK6Text(script, null, ["--summary-export", "export.json"]);
   assertEquals(code, 0, text);
   const m = JSON.parse(Deno.readTextFileSync(`${dir}/export.json`)).metrics;
-  // As k6: a socket that never opened counts a session and its connecting time.
-  ok(m.ws_sessions.count === 4 && m.ws_connecting.max > 0, JSON.stringify(m));
-  assertEquals([m.checks.passes, m.checks.fails], [4, 0]);
+  // As k6: a socket that never opened counts a session and its connecting time; k6/ws's its duration too.
+  ok(m.ws_sessions.count === 6 && m.ws_connecting.max > 0, JSON.stringify(m));
+  assertEquals([m.checks.passes, m.checks.fails, typeof m.ws_session_duration?.max], [6, 0, "number"]);
   ok(/from onclose/.test(text), text);
 });
 
@@ -262,6 +265,7 @@ export default function () {
   socket.onopen = () => {
     check(socket, { "ready states by name": (s) => s.readyState === s.OPEN && WebSocket.CLOSED === 3 });
     socket.send(new Blob(["ab", new Uint8Array([1, 2])], { type: "x/y" }));
+    check(socket, { "its bytes buffered until the loop hears they were written": (s) => s.bufferedAmount === 4 });
   };
   socket.onmessage = (e) => {
     sizes.push(e.data instanceof Blob ? e.data.size : -1);
@@ -271,7 +275,7 @@ export default function () {
   socket.onclose = () => check(sizes, { "a Blob of 4 bytes, twice": (s) => s.join() === "4,4" });
 }
 `);
-    assertEquals([m.checks.passes, m.checks.fails, m.ws_msgs_sent.count], [6, 0, 6]);
+    assertEquals([m.checks.passes, m.checks.fails, m.ws_msgs_sent.count], [8, 0, 6]);
   }));
 
 Deno.test("k6/ws and k6/websockets: the VU's cookies for the URL go with a handshake given no jar", () =>

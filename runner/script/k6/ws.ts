@@ -11,7 +11,7 @@
 // deno-lint-ignore no-import-prefix
 import Ws from "npm:ws@^8.18.0";
 import type { IncomingMessage } from "node:http";
-import { current, onLoop, releaseHold, type VuContext } from "./runtime.ts";
+import { current, onLoop, releaseHold, requestDefaults, type VuContext } from "./runtime.ts";
 import { canonicalHeader } from "./response.ts";
 import { Counter, Trend } from "./metrics.ts";
 import { countSessionError, openScriptWsStats } from "../sessions/ws_stats.ts";
@@ -64,15 +64,23 @@ const metrics = {
 
 type Handler = (...args: unknown[]) => unknown;
 
-/** Sends `data` on open socket `ws` (text or binary), counted; past the cap it throws as `what`, unsent. */
-function sendMessage(ws: Ws, what: string, data: string | Uint8Array, tags: Record<string, string>): void {
+/**
+ * Sends `data` on open socket `ws` (text or binary), counted, and returns its payload's bytes (`written` gets
+ * them once it is written); past the cap it throws as `what`, unsent.
+ */
+function sendMessage(
+  ws: Ws,
+  what: string,
+  data: string | Uint8Array,
+  tags: Record<string, string>,
+  written?: (bytes: number) => void,
+): number {
   const bytes = typeof data === "string" ? utf8Length(data) : data.byteLength;
   checkSendSize(what, bytes);
-  ws.send(data);
+  ws.send(data, () => written?.(bytes));
   metrics.sent.add(1, tags);
-  if (!totals.counts(performance.now())) return;
-  totals.messagesSent++;
-  totals.payloadBytesSent += bytes;
+  if (totals.counts(performance.now())) totals.messagesSent++, totals.payloadBytesSent += bytes;
+  return bytes;
 }
 
 /** The bytes of an ArrayBuffer, a typed array or DataView, or a k6 Blob; null for anything else. */
@@ -121,6 +129,7 @@ function sendPing(ws: Ws, pings: number[]): void {
 export class WebSocket {
   protocol = "";
   #binaryType = "blob";
+  #buffered = 0;
   onopen: Handler | null = null;
   onmessage: Handler | null = null;
   onerror: Handler | null = null;
@@ -204,16 +213,12 @@ export class WebSocket {
       if (openMs > 0) this.deliver("error", { error: response.error });
     });
     ws.on("close", (code: number, reason: Uint8Array) => {
-      // As k6/websockets: a session and its connecting time counted whether or not it opened, its duration
-      // from before its handshake; k6/ws counts only sessions that opened, from then.
-      if (openMs > 0 || !legacy) {
-        metrics.connecting.add((openMs || performance.now()) - startMs, tags);
-        metrics.sessions.add(1, tags);
-      }
-      if (openMs > 0) {
-        totals.closeCode(performance.now(), code);
-        metrics.duration.add(performance.now() - (legacy ? openMs : startMs), tags);
-      }
+      // As k6: a session and its connecting time counted whether or not it opened, its duration from before
+      // its handshake (k6/websockets' only once it opened).
+      metrics.connecting.add((openMs || performance.now()) - startMs, tags);
+      metrics.sessions.add(1, tags);
+      if (openMs > 0) totals.closeCode(performance.now(), code);
+      if (openMs > 0 || legacy) metrics.duration.add(performance.now() - startMs, tags);
       const erred = openMs > 0 && response.error !== "";
       if (!legacy && !erred && (openMs === 0 || code !== 1000)) {
         this.deliver("error", { error: response.error || `websocket: close ${code}` });
@@ -238,12 +243,18 @@ export class WebSocket {
     this.#binaryType = type;
   }
 
+  /** The extensions the server agreed, as k6 lists its answer's `Sec-WebSocket-Extensions` fields. */
+  get extensions(): string[] {
+    return this.ws.extensions === "" ? [] : [this.ws.extensions];
+  }
+
   get readyState(): number {
     return this.ws.readyState;
   }
 
+  /** As k6's: the bytes sent and not yet written, as the VU's loop last heard. */
   get bufferedAmount(): number {
-    return this.ws.bufferedAmount;
+    return this.#buffered;
   }
 
   addEventListener(type: string, listener: Handler): void {
@@ -257,7 +268,9 @@ export class WebSocket {
     if (message === null) {
       throw new TypeError("WebSocket.send takes a string, an ArrayBuffer, a view or a Blob");
     }
-    sendMessage(this.ws, "WebSocket.send", message, this.tags);
+    this.#buffered += sendMessage(this.ws, "WebSocket.send", message, this.tags, (bytes) => {
+      onLoop(this.ctx, () => this.#buffered -= bytes);
+    });
   }
 
   ping(): void {
@@ -433,10 +446,11 @@ export async function connect(
   const socket = new K6Socket(url, params ?? null, callback);
   await socket.closed;
   if (socket.thrown !== undefined) throw socket.thrown;
-  // As k6: a connection that never opened is the call's error (the script's line), not a response.
+  // As k6: a connection that never opened is a response with its error (no URL), thrown with `throw: true`.
   const { response } = socket;
-  if (response.status !== 101) throw new Error(`ws.connect ${url}: ${response.error || "no connection"}`);
-  return response;
+  if (response.status === 101) return response;
+  if (requestDefaults.throw) throw new Error(`ws.connect ${url}: ${response.error || "no connection"}`);
+  return { ...response, url: "" };
 }
 
 function headersOf(raw: Record<string, string | string[] | undefined>): Record<string, string> {
