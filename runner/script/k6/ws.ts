@@ -64,20 +64,11 @@ const metrics = {
 
 type Handler = (...args: unknown[]) => unknown;
 
-/**
- * Sends `data` on open socket `ws` (text or binary), counted, and returns its payload's bytes (`written` gets
- * them once it is written); past the cap it throws as `what`, unsent.
- */
-function sendMessage(
-  ws: Ws,
-  what: string,
-  data: string | Uint8Array,
-  tags: Record<string, string>,
-  written?: (bytes: number) => void,
-): number {
+/** Sends `data` on open socket `ws` (text or binary), counted: its payload's bytes; past the cap it throws. */
+function sendMessage(ws: Ws, what: string, data: string | Uint8Array, tags: Record<string, string>): number {
   const bytes = typeof data === "string" ? utf8Length(data) : data.byteLength;
   checkSendSize(what, bytes);
-  ws.send(data, () => written?.(bytes));
+  ws.send(data);
   metrics.sent.add(1, tags);
   if (totals.counts(performance.now())) totals.messagesSent++, totals.payloadBytesSent += bytes;
   return bytes;
@@ -128,7 +119,7 @@ function sendPing(ws: Ws, pings: number[]): void {
  */
 export class WebSocket {
   protocol = "";
-  #binaryType = "blob";
+  binaryType = "blob";
   #buffered = 0;
   onopen: Handler | null = null;
   onmessage: Handler | null = null;
@@ -232,17 +223,6 @@ export class WebSocket {
     });
   }
 
-  get binaryType(): string {
-    return this.#binaryType;
-  }
-
-  set binaryType(type: string) {
-    if (type !== "blob" && type !== "arraybuffer") {
-      throw new TypeError(`unknown binaryType ${type}, the supported ones are "blob" and "arraybuffer"`);
-    }
-    this.#binaryType = type;
-  }
-
   /** The extensions the server agreed, as k6 lists its answer's `Sec-WebSocket-Extensions` fields. */
   get extensions(): string[] {
     return this.ws.extensions === "" ? [] : [this.ws.extensions];
@@ -252,7 +232,7 @@ export class WebSocket {
     return this.ws.readyState;
   }
 
-  /** As k6's: the bytes sent and not yet written, as the VU's loop last heard. */
+  /** As k6's: the bytes sent until the VU's loop turns (it hears they were written). */
   get bufferedAmount(): number {
     return this.#buffered;
   }
@@ -268,9 +248,9 @@ export class WebSocket {
     if (message === null) {
       throw new TypeError("WebSocket.send takes a string, an ArrayBuffer, a view or a Blob");
     }
-    this.#buffered += sendMessage(this.ws, "WebSocket.send", message, this.tags, (bytes) => {
-      onLoop(this.ctx, () => this.#buffered -= bytes);
-    });
+    const bytes = sendMessage(this.ws, "WebSocket.send", message, this.tags);
+    this.#buffered += bytes;
+    onLoop(this.ctx, () => this.#buffered -= bytes);
   }
 
   ping(): void {

@@ -274,18 +274,11 @@ function isSocketListener(node: Node, parent: Node, above: Node[], bindings: Map
       /^on[a-z]+$/.test(to.property.name) && isSocket(to.object, above, bindings);
   }
   if (parent.type !== "CallExpression" || parent.callee === node) return false;
-  const api = apiOf(parent.callee, bindings) ?? timerOf(parent.callee, bindings);
-  if (api === "k6/ws.connect") return parent.arguments.at(-1) === node;
-  if (api === "k6/timers") return parent.arguments[0] === node;
-  const c = parent.callee;
+  const c = parent.callee, timer = c.type === "Identifier" ? bindings.get(c.name) : undefined;
+  if (timer?.module === "k6/timers") return timer.name.startsWith("set") && parent.arguments[0] === node;
+  if (apiOf(c, bindings) === "k6/ws.connect") return parent.arguments.at(-1) === node;
   return c.type === "MemberExpression" && !c.computed && SOCKET_CALLS.has(c.property.name) &&
     isSocket(c.object, above, bindings);
-}
-
-/** "k6/timers" for its `setTimeout` or `setInterval` (their callbacks run on the VU's loop too), else null. */
-function timerOf(callee: Node, bindings: Map<string, Binding>): string | null {
-  const b = callee.type === "Identifier" ? bindings.get(callee.name) : undefined;
-  return b?.module === "k6/timers" && /^set(Timeout|Interval)$/.test(b.name) ? b.module : null;
 }
 
 /** A name bound to `new WebSocket(...)`, or the socket k6/ws's `connect` hands its callback. */
