@@ -304,9 +304,9 @@ export function releaseHold(ctx: VuContext, err?: unknown): void {
 
 /**
  * Runs `event` (a socket's or a timer's callbacks) on `ctx`'s loop: now, or after the callbacks before it
- * that still wait, in order. k6 runs one callback of a VU at a time: one that sleeps or sends a request blocks
- * its VU's loop, and the events that come meanwhile wait. A returned promise is such a wait; it must not
- * reject. The callback runs with `ctx` current, and so do its continuations.
+ * that still wait, in order. k6 runs one callback of a VU at a time: one that sleeps or sends a request
+ * blocks its VU's loop, and the events that come meanwhile wait. A returned promise is such a wait; it must
+ * not reject. The callback runs with `ctx` current, and so do its continuations.
  */
 export function onLoop(ctx: VuContext | undefined, event: () => unknown): void {
   if (ctx === undefined) return void event();

@@ -2,7 +2,7 @@
  * @module
  * k6's `k6/timers`. As in k6's event loop, an iteration ends only once its timers fired or were cleared, a
  * callback runs on the VU's loop (after a socket's listener that sleeps; one that sleeps holds the VU too),
- * and its throw ends the iteration as the script's error. Outside an iteration they are the platform's timers.
+ * and its throw ends the iteration as the script's error. Outside an iteration they are the platform's.
  */
 import { current, onLoop, releaseHold, type VuContext } from "./runtime.ts";
 

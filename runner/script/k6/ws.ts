@@ -64,7 +64,7 @@ const metrics = {
 
 type Handler = (...args: unknown[]) => unknown;
 
-/** Sends `data` on open socket `ws` (text or binary), counted: its payload's bytes; past the cap it throws. */
+/** Sends `data` on open socket `ws` (text or binary), counted; returns its bytes; past the cap it throws. */
 function sendMessage(ws: Ws, what: string, data: string | Uint8Array, tags: Record<string, string>): number {
   const bytes = typeof data === "string" ? utf8Length(data) : data.byteLength;
   checkSendSize(what, bytes);
@@ -280,7 +280,7 @@ export class WebSocket {
     onLoop(this.ctx, () => this.dispatch(type, fields));
   }
 
-  /** As k6: a message is counted and handed over only while open (none after `close()`), as binaryType says. */
+  /** As k6: a message is counted and handed over only while open (none after `close()`), per binaryType. */
   protected messageData(data: unknown): unknown {
     if (this.ws.readyState !== Ws.OPEN) return null;
     metrics.received.add(1, this.tags);
