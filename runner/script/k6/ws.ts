@@ -162,7 +162,6 @@ export class WebSocket {
     });
     const tags = this.tags = { url, ...given.tags };
     const response = this.response;
-    response.url = url;
     const startMs = performance.now();
     let openMs = 0, done = () => {};
     this.closed = new Promise((resolve) => done = resolve);
@@ -171,6 +170,7 @@ export class WebSocket {
     ctx?.s.ended.addEventListener("abort", stop, { once: true });
     ws.on("upgrade", (res: IncomingMessage) => {
       response.status = 101;
+      response.url = url;
       response.headers = headersOf(res.headers);
     });
     ws.on("unexpected-response", (_req: unknown, res: IncomingMessage) => {
@@ -428,9 +428,10 @@ export async function connect(
   if (socket.thrown !== undefined) throw socket.thrown;
   // As k6: a connection that never opened is a response with its error (no URL), thrown with `throw: true`.
   const { response } = socket;
-  if (response.status === 101) return response;
-  if (requestDefaults.throw) throw new Error(`ws.connect ${url}: ${response.error || "no connection"}`);
-  return { ...response, url: "" };
+  if (response.status !== 101 && requestDefaults.throw) {
+    throw new Error(`ws.connect ${url}: ${response.error || "no connection"}`);
+  }
+  return response;
 }
 
 function headersOf(raw: Record<string, string | string[] | undefined>): Record<string, string> {
