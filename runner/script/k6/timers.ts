@@ -51,28 +51,24 @@ function call(fn: Callback, args: unknown[], timer: Timer, ctx: VuContext | unde
   });
 }
 
-export function setTimeout(fn: Callback, delayMs = 0, ...args: unknown[]): Timer {
-  const ctx = current();
-  const timer: Timer = globalThis.setTimeout(() => call(fn, args, timer, ctx, true), Number(delayMs) || 0);
-  if (ctx !== undefined) hold(timer, ctx);
-  return timer;
+/** k6's `setTimeout` (`once`) or `setInterval`: the platform's, its callback on the VU's loop, held. */
+function start(once: boolean) {
+  return (fn: Callback, delayMs = 0, ...args: unknown[]): Timer => {
+    const ctx = current(), platform = once ? globalThis.setTimeout : globalThis.setInterval;
+    const timer: Timer = platform(() => call(fn, args, timer, ctx, once), Number(delayMs) || 0);
+    if (ctx !== undefined) hold(timer, ctx);
+    return timer;
+  };
 }
 
-export function setInterval(fn: Callback, delayMs = 0, ...args: unknown[]): Timer {
-  const ctx = current();
-  const timer: Timer = globalThis.setInterval(() => call(fn, args, timer, ctx, false), Number(delayMs) || 0);
-  if (ctx !== undefined) hold(timer, ctx);
-  return timer;
-}
+export const setTimeout = start(true), setInterval = start(false);
 
+/** Clears a timeout or an interval (the platform's clear either). */
 export function clearTimeout(timer: Timer): void {
   globalThis.clearTimeout(timer);
   release(timer);
 }
 
-export function clearInterval(timer: Timer): void {
-  globalThis.clearInterval(timer);
-  release(timer);
-}
+export const clearInterval = clearTimeout;
 
 export default { setTimeout, clearTimeout, setInterval, clearInterval };
