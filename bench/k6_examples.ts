@@ -118,6 +118,8 @@ export async function httpbin(req: Request): Promise<Response | null> {
   // back.
   if (req.headers.get("upgrade")?.toLowerCase() === "websocket" && !path.startsWith("/ws/")) {
     const { socket, response } = Deno.upgradeWebSocket(req);
+    // At /cookies it first sends the handshake's Cookie field, as httpbin's /cookies shows a request's.
+    if (path === "/cookies") socket.onopen = () => socket.send(req.headers.get("cookie") ?? "");
     // "bye" has the server close it (4000), as a chat server ends a session.
     socket.onmessage = (e) => e.data === "bye" ? socket.close(4000, "bye") : socket.send(e.data);
     return response;

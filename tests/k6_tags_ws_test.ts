@@ -53,7 +53,8 @@ Deno.test("k6/ws: messages echoed by the built-in target, handlers, timers and p
       4,
       4,
     ]);
-    assertEquals([ws.closesSent, ws.closeCodes, run.requests], [4, { "1000": 4 }, 0]);
+    // k6/ws's close() sends 1001 (going away) unless given a code, as k6's.
+    assertEquals([ws.closesSent, ws.closeCodes, run.requests], [4, { "1001": 4 }, 0]);
     ok(ws.payloadBytesSent > 0 && ws.payloadBytesSent === ws.payloadBytesReceived, JSON.stringify(ws));
     ok(ws.handshakeMs.max > 0, JSON.stringify(ws.handshakeMs));
     assertEquals(m.echoed.values.count, 12);
@@ -139,9 +140,12 @@ Deno.test("k6/websockets: the browser's WebSocket on k6/ws's client, the iterati
 
 Deno.test("k6/websockets: a refused port is an error event and a close, a throw in a listener the iteration's", async () => {
   const script = `import { WebSocket } from "k6/websockets";
+import ws from "k6/ws";
 import { check } from "k6";
-export const options = { iterations: 2, thresholds: { ws_sessions: ["count==4"] } };
+export const options = { iterations: 2, thresholds: { ws_sessions: ["count==6"] } };
 export default function () {
+  const res = ws.connect("ws://127.0.0.1:1/legacy", () => {});
+  check(res, { "k6/ws: a response, status 0": (r) => r.status === 0 && /ECONNREFUSED/.test(r.error) });
   const socket = new WebSocket("ws://127.0.0.1:1/refused");
   socket.onerror = (e) => check(e, { "an error event": (ev) => /ECONNREFUSED/.test(ev.error) });
   socket.onclose = () => check(socket, { "closed": (s) => s.readyState === 3 });
@@ -150,9 +154,9 @@ export default function () {
   const { code, text, dir } = await runK6Text(script, null, ["--summary-export", "export.json"]);
   assertEquals(code, 0, text);
   const m = JSON.parse(Deno.readTextFileSync(`${dir}/export.json`)).metrics;
-  // As k6: a socket that never opened counts a session and its connecting time.
-  ok(m.ws_sessions.count === 4 && m.ws_connecting.max > 0, JSON.stringify(m));
-  assertEquals([m.checks.passes, m.checks.fails], [4, 0]);
+  // As k6: a socket that never opened counts a session and its connecting time; k6/ws's its duration too.
+  ok(m.ws_sessions.count === 6 && m.ws_connecting.max > 0, JSON.stringify(m));
+  assertEquals([m.checks.passes, m.checks.fails, typeof m.ws_session_duration?.max], [6, 0, "number"]);
   ok(/from onclose/.test(text), text);
 });
 
@@ -186,3 +190,109 @@ export default function () {
     await server.shutdown();
   }
 });
+
+/**
+ * Runs `fn` with a server at `127.0.0.1:PORT`: its WebSockets echo, and at `/cookie` first send the
+ * handshake's Cookie field; plain requests get 200.
+ */
+async function withEcho(fn: (at: string) => Promise<void>): Promise<void> {
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
+    if (req.headers.get("upgrade") !== "websocket") return new Response("ok");
+    const cookie = req.headers.get("cookie") ?? "none", { socket, response } = Deno.upgradeWebSocket(req);
+    if (new URL(req.url).pathname === "/cookie") socket.onopen = () => socket.send(cookie);
+    socket.onmessage = (e) => socket.send(e.data);
+    return response;
+  });
+  try {
+    await fn(`127.0.0.1:${server.addr.port}`);
+  } finally {
+    await server.shutdown();
+  }
+}
+
+async function exportOf(script: string): Promise<Record<string, any>> {
+  const { code, text, dir } = await runK6Text(script, null, ["--summary-export", "export.json"]);
+  assertEquals(code, 0, text);
+  return JSON.parse(Deno.readTextFileSync(`${dir}/export.json`)).metrics;
+}
+
+Deno.test("k6/websockets: a listener that sleeps or sends a request holds the VU's later events", () =>
+  withEcho(async (at) => {
+    const m = await exportOf(`import { WebSocket } from "k6/websockets";
+import ws from "k6/ws";
+import http from "k6/http";
+import { setTimeout } from "k6/timers";
+import { check, sleep } from "k6";
+export const options = { iterations: 2 };
+function pause() { sleep(0.1); }
+export default function () {
+  const socket = new WebSocket("ws://${at}/echo"), seen = [];
+  let firstEnd = 0, timerAt = 0;
+  socket.onopen = () => ["a", "b", "c"].forEach((m) => socket.send(m));
+  socket.addEventListener("message", (e) => {
+    const t0 = Date.now();
+    if (seen.length === 0) setTimeout(() => { timerAt = Date.now(); }, 1);
+    pause();
+    seen.push([e.data, Date.now() - t0]);
+    firstEnd ||= Date.now();
+    if (seen.length === 3) socket.close();
+  });
+  socket.onclose = () => check(seen, { "each message after the sleep before it": (s) =>
+    s.map((x) => x[0]).join("") === "abc" && s.every((x) => x[1] >= 95) && timerAt >= firstEnd });
+  ws.connect("ws://${at}/echo", (s) => {
+    sleep(0.05);
+    s.on("open", () => s.send("x"));
+    s.on("message", () => { http.get("http://${at}/"); s.close(); });
+  });
+}
+`);
+    assertEquals([m.checks.passes, m.checks.fails, m.ws_msgs_received.count, m.http_reqs.count], [
+      2,
+      0,
+      8,
+      2,
+    ]);
+  }));
+
+Deno.test("k6/websockets: a Blob sent and received, k6's Blob exported, ready states, bufferedAmount", () =>
+  withEcho(async (at) => {
+    const m = await exportOf(`import { WebSocket, Blob } from "k6/websockets";
+import { check } from "k6";
+export const options = { iterations: 2 };
+export default function () {
+  const socket = new WebSocket("ws://${at}/echo"), sizes = [];
+  socket.onopen = () => {
+    check(socket, { "ready states by name": (s) => s.readyState === s.OPEN && WebSocket.CLOSED === 3 });
+    socket.send(new Blob(["ab", new Uint8Array([1, 2])], { type: "x/y" }));
+    check(socket, { "its bytes buffered until the loop hears they were written": (s) => s.bufferedAmount === 4 });
+  };
+  socket.onmessage = (e) => {
+    sizes.push(e.data instanceof Blob ? e.data.size : -1);
+    if (sizes.length === 1) socket.send(e.data);
+    else socket.close();
+  };
+  socket.onclose = () => check(sizes, { "a Blob of 4 bytes, twice": (s) => s.join() === "4,4" });
+}
+`);
+    assertEquals([m.checks.passes, m.checks.fails, m.ws_msgs_sent.count], [6, 0, 6]);
+  }));
+
+Deno.test("k6/ws and k6/websockets: the VU's cookies for the URL go with a handshake given no jar", () =>
+  withEcho(async (at) => {
+    const m = await exportOf(`import { WebSocket } from "k6/websockets";
+import ws from "k6/ws";
+import http from "k6/http";
+import { check } from "k6";
+export const options = { iterations: 2 };
+export default function () {
+  http.cookieJar().set("http://${at}/", "vu", "v1");
+  const socket = new WebSocket("ws://${at}/cookie");
+  socket.onmessage = (e) => { check(e.data, { "the VU's cookie (websockets)": (d) => d === "vu=v1" }); socket.close(); };
+  ws.connect("ws://${at}/cookie", (s) => s.on("message", (d) => {
+    check(d, { "the VU's cookie (ws)": (v) => v === "vu=v1" });
+    s.close();
+  }));
+}
+`);
+    assertEquals([m.checks.passes, m.checks.fails], [4, 0]);
+  }));

@@ -71,6 +71,8 @@ export interface SessionCookies {
   get(name: string): string | undefined;
   /** Sets cookie `name` for the target's host, path `/`. */
   set(name: string, value: string): void;
+  /** The `Cookie` value a request to `path` (and query) of the target carries, or null when none. */
+  header(path: string): string | null;
   /** Forgets every cookie. */
   clear(): void;
 }

@@ -41,6 +41,8 @@ export interface VuContext {
   group?: string;
   /** Its number among its scenario's iterations in the whole run (k6/execution's); -1: not counted. */
   inTest: number;
+  /** Events waiting for a callback of the VU that still waits (`onLoop`). */
+  queued?: Array<() => unknown>;
 }
 
 /** Why a script has nothing to run (k6's invalid configuration, exit 104). */
@@ -298,6 +300,26 @@ export function releaseHold(ctx: VuContext, err?: unknown): void {
   ctx.timers--;
   if (err !== undefined) ctx.thrown ??= err;
   if (err !== undefined || ctx.timers === 0) ctx.settle?.(err);
+}
+
+/**
+ * Runs `event` (a socket's or a timer's callbacks) on `ctx`'s loop: now, or after the callbacks before it
+ * that still wait, in order. k6 runs one callback of a VU at a time: one that sleeps or sends a request
+ * blocks its VU's loop, and the events that come meanwhile wait. A returned promise is such a wait; it must
+ * not reject. The callback runs with `ctx` current, and so do its continuations.
+ */
+export function onLoop(ctx: VuContext | undefined, event: () => unknown): void {
+  if (ctx === undefined) return void event();
+  if (ctx.queued !== undefined) return void ctx.queued.push(event);
+  const next = (): void => {
+    for (let e; (e = ctx.queued!.shift()) !== undefined;) {
+      const out = storage.run(ctx, e);
+      if (out instanceof Promise) return void out.then(next);
+    }
+    ctx.queued = undefined;
+  };
+  ctx.queued = [event];
+  next();
 }
 
 /** Waits for the iteration's timers; a callback's throw is the iteration's; the run's end ends it. */

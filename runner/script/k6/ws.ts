@@ -11,13 +11,14 @@
 // deno-lint-ignore no-import-prefix
 import Ws from "npm:ws@^8.18.0";
 import type { IncomingMessage } from "node:http";
-import { back, context, current, releaseHold, type VuContext } from "./runtime.ts";
+import { current, onLoop, releaseHold, requestDefaults, type VuContext } from "./runtime.ts";
 import { canonicalHeader } from "./response.ts";
 import { Counter, Trend } from "./metrics.ts";
 import { countSessionError, openScriptWsStats } from "../sessions/ws_stats.ts";
 import type { Session } from "../session.ts";
 import { concatBytes } from "../../../system/copy_bytes.ts";
 import { CookieJar } from "./cookie_jars.ts";
+import timers from "./timers.ts";
 
 interface WsParams {
   headers?: Record<string, string>;
@@ -61,30 +62,46 @@ const metrics = {
   ping: new Trend("ws_ping", true),
 };
 
-interface WsResponse {
-  url: string;
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-  error: string;
-}
-
 type Handler = (...args: unknown[]) => unknown;
 
-/** Sends `data` on open socket `ws` (text or binary), counted; past the cap it throws as `what`, unsent. */
-function sendMessage(ws: Ws, what: string, data: string | Uint8Array, tags: Record<string, string>): void {
-  // A text's bytes only when it may be past the cap: UTF-8 takes at most 3 bytes a UTF-16 unit.
-  const bytes = typeof data !== "string"
-    ? data.byteLength
-    : data.length > K6_WS_MAX_MESSAGE_BYTES / 3
-    ? utf8Length(data)
-    : 0;
+/** Sends `data` on open socket `ws` (text or binary), counted; returns its bytes; past the cap it throws. */
+function sendMessage(ws: Ws, what: string, data: string | Uint8Array, tags: Record<string, string>): number {
+  const bytes = typeof data === "string" ? utf8Length(data) : data.byteLength;
   checkSendSize(what, bytes);
   ws.send(data);
   metrics.sent.add(1, tags);
-  if (!totals.counts(performance.now())) return;
-  totals.messagesSent++;
-  totals.payloadBytesSent += typeof data === "string" ? utf8Length(data) : bytes;
+  if (totals.counts(performance.now())) totals.messagesSent++, totals.payloadBytesSent += bytes;
+  return bytes;
+}
+
+/** The bytes of an ArrayBuffer, a typed array or DataView, or a k6 Blob; null for anything else. */
+function bytesOf(data: unknown): Uint8Array | null {
+  if (data instanceof ArrayBuffer) return new Uint8Array(data);
+  if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  return data instanceof Blob ? blobBytes.get(data)! : null;
+}
+
+const blobBytes = new WeakMap<Blob, Uint8Array>();
+
+/** k6/websockets' `Blob`: the platform's, its bytes kept for a send, which k6 makes at once. */
+export class Blob extends globalThis.Blob {
+  constructor(parts: Iterable<unknown> = [], options?: BlobPropertyBag) {
+    const bytes = concatBytes(Array.from(parts, (part) => {
+      const own = typeof part === "string" ? encoder.encode(part) : bytesOf(part);
+      if (own === null) throw new TypeError(`failed to process [blobParts]: unsupported type ${typeof part}`);
+      return own;
+    }));
+    super([bytes], options);
+    blobBytes.set(this, bytes);
+  }
+}
+
+/** Runs `steps` one after another, each after the promise the one before returned (a listener that waits). */
+function inOrder(steps: Array<() => unknown>, from = 0): unknown {
+  for (let k = from; k < steps.length; k++) {
+    const out = steps[k]();
+    if (out instanceof Promise) return out.then(() => inOrder(steps, k + 1));
+  }
 }
 
 function sendPing(ws: Ws, pings: number[]): void {
@@ -97,11 +114,13 @@ function sendPing(ws: Ws, pings: number[]): void {
 /**
  * k6 v1's `WebSocket` (k6/websockets): the browser's API on the `ws` package. It connects at once; a refused
  * connection is an `error` event, a close other than 1000 too; the iteration ends once it closed, and a
- * listener's throw is the iteration's error. k6/ws's socket is one with that module's events and counts.
+ * listener's throw is the iteration's error. Its events run on the VU's loop (runtime.ts's `onLoop`): those
+ * that come while a listener sleeps wait for it. k6/ws's socket is one with that module's events and counts.
  */
 export class WebSocket {
   protocol = "";
   binaryType = "blob";
+  #buffered = 0;
   onopen: Handler | null = null;
   onmessage: Handler | null = null;
   onerror: Handler | null = null;
@@ -112,9 +131,9 @@ export class WebSocket {
   protected readonly tags: Record<string, string>;
   protected readonly pings: number[] = [];
   protected readonly listeners: [string, Handler][] = [];
-  readonly #ctx: VuContext | undefined;
+  protected readonly ctx: VuContext | undefined;
   /** The handshake's answer (status 101 once open) or why it failed. */
-  readonly response: WsResponse;
+  readonly response = { url: "", status: 0, headers: {} as Record<string, string>, body: "", error: "" };
   /** The first error a listener threw. */
   thrown: unknown = undefined;
   /** Settles once the socket closed. */
@@ -130,16 +149,19 @@ export class WebSocket {
       if (!PARAMS.has(key)) throw new TypeError(`params.${key} is not supported by loadlab's k6 runtime`);
     }
     const headers = { ...given.headers }, jar = given.jar;
-    // The jar's cookies for the URL's http: twin, as k6's handshake sends them.
-    if (jar instanceof CookieJar) jar.addCookies(url.replace(/^ws/, "http"), headers, headers.Cookie);
-    const ctx = this.#ctx = current();
-    const ws = this.ws = new Ws(ctx?.s.route(url) ?? url, protocols ?? undefined, {
+    const ctx = this.ctx = current(), routed = ctx?.s.route(url) ?? url;
+    // The jar's cookies for the URL's http: twin, as k6's handshake sends them; without one, the VU's.
+    const cookies = jar instanceof CookieJar
+      ? jar.cookieHeader(url.replace(/^ws/, "http"))
+      : ctx?.s.cookies.header(new URL(routed).pathname);
+    if (cookies) headers.Cookie = headers.Cookie === undefined ? cookies : `${headers.Cookie}; ${cookies}`;
+    const ws = this.ws = new Ws(routed, protocols ?? undefined, {
       headers,
       perMessageDeflate: given.compression === "deflate",
       maxPayload: K6_WS_MAX_MESSAGE_BYTES,
     });
     const tags = this.tags = { url, ...given.tags };
-    const response = this.response = { url, status: 0, headers: {}, body: "", error: "" };
+    const response = this.response;
     const startMs = performance.now();
     let openMs = 0, done = () => {};
     this.closed = new Promise((resolve) => done = resolve);
@@ -148,6 +170,7 @@ export class WebSocket {
     ctx?.s.ended.addEventListener("abort", stop, { once: true });
     ws.on("upgrade", (res: IncomingMessage) => {
       response.status = 101;
+      response.url = url;
       response.headers = headersOf(res.headers);
     });
     ws.on("unexpected-response", (_req: unknown, res: IncomingMessage) => {
@@ -164,16 +187,10 @@ export class WebSocket {
       this.protocol = ws.protocol;
       this.deliver("open", {});
     });
-    ws.on("message", (data: Uint8Array | Uint8Array[], isBinary: boolean) => {
-      metrics.received.add(1, tags);
-      totals.received(performance.now(), byteLengthOf(data));
-      const buffer = isBinary ? arrayBufferOf(data) : null;
-      const payload = buffer === null
-        ? String(data)
-        : this.binaryType === "arraybuffer"
-        ? buffer
-        : new Blob([buffer]);
-      this.deliver("message", { data: payload });
+    // The package's default binaryType ("nodebuffer") hands over a message whole, in one buffer.
+    ws.on("message", (data: Uint8Array, isBinary: boolean) => {
+      totals.received(performance.now(), data.byteLength);
+      this.deliver("message", { data: isBinary ? new Uint8Array(data).buffer : String(data), origin: url });
     });
     ws.on("ping", () => this.deliver("ping", {}));
     ws.on("pong", () => {
@@ -187,33 +204,37 @@ export class WebSocket {
       if (openMs > 0) this.deliver("error", { error: response.error });
     });
     ws.on("close", (code: number, reason: Uint8Array) => {
-      // As k6/websockets: a session and its connecting time counted whether or not it opened, its duration
-      // from before its handshake; k6/ws counts only sessions that opened, from then.
-      if (openMs > 0 || !legacy) {
-        metrics.connecting.add((openMs || performance.now()) - startMs, tags);
-        metrics.sessions.add(1, tags);
-      }
-      if (openMs > 0) {
-        totals.closeCode(performance.now(), code);
-        metrics.duration.add(performance.now() - (legacy ? openMs : startMs), tags);
-      }
+      // As k6: a session and its connecting time counted whether or not it opened, its duration from before
+      // its handshake (k6/websockets' only once it opened).
+      metrics.connecting.add((openMs || performance.now()) - startMs, tags);
+      metrics.sessions.add(1, tags);
+      if (openMs > 0) totals.closeCode(performance.now(), code);
+      if (openMs > 0 || legacy) metrics.duration.add(performance.now() - startMs, tags);
       const erred = openMs > 0 && response.error !== "";
       if (!legacy && !erred && (openMs === 0 || code !== 1000)) {
         this.deliver("error", { error: response.error || `websocket: close ${code}` });
       }
       this.deliver("close", { code, reason: String(reason) });
-      ctx?.s.ended.removeEventListener("abort", stop);
-      if (ctx !== undefined && !legacy) releaseHold(ctx, this.thrown);
-      done();
+      onLoop(ctx, () => {
+        ctx?.s.ended.removeEventListener("abort", stop);
+        if (ctx !== undefined && !legacy) releaseHold(ctx, this.thrown);
+        done();
+      });
     });
+  }
+
+  /** The extensions the server agreed, as k6 lists its answer's `Sec-WebSocket-Extensions` fields. */
+  get extensions(): string[] {
+    return this.ws.extensions === "" ? [] : [this.ws.extensions];
   }
 
   get readyState(): number {
     return this.ws.readyState;
   }
 
+  /** As k6's: the bytes sent until the VU's loop turns (it hears they were written). */
   get bufferedAmount(): number {
-    return this.ws.bufferedAmount;
+    return this.#buffered;
   }
 
   addEventListener(type: string, listener: Handler): void {
@@ -221,16 +242,15 @@ export class WebSocket {
     this.listeners.push([type, listener]);
   }
 
-  send(data: string | ArrayBuffer | ArrayBufferView): void {
+  send(data: unknown): void {
     this.#open();
-    if (typeof data === "string") return sendMessage(this.ws, "WebSocket.send", data, this.tags);
-    const bytes = data instanceof ArrayBuffer
-      ? new Uint8Array(data)
-      : ArrayBuffer.isView(data)
-      ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength)
-      : null;
-    if (bytes === null) throw new TypeError("WebSocket.send takes a string, an ArrayBuffer or a typed array");
-    sendMessage(this.ws, "WebSocket.send", bytes, this.tags);
+    const message = typeof data === "string" ? data : bytesOf(data);
+    if (message === null) {
+      throw new TypeError("WebSocket.send takes a string, an ArrayBuffer, a view or a Blob");
+    }
+    const bytes = sendMessage(this.ws, "WebSocket.send", message, this.tags);
+    this.#buffered += bytes;
+    onLoop(this.ctx, () => this.#buffered -= bytes);
   }
 
   ping(): void {
@@ -255,27 +275,48 @@ export class WebSocket {
     if (this.ws.readyState !== Ws.OPEN) throw new Error("InvalidStateError: the WebSocket is not open");
   }
 
+  /** Hands event `type` to its listeners on the VU's loop; its iteration is current for them. */
   protected deliver(type: string, fields: Record<string, unknown>): void {
-    const event = { type, target: this, timestamp: Date.now(), ...fields };
-    const own = this[`on${type}` as "onopen"];
-    if (typeof own === "function") this.call(own, [event]);
-    for (const [t, listener] of this.listeners) if (t === type) this.call(listener, [event]);
+    onLoop(this.ctx, () => this.dispatch(type, fields));
   }
 
-  /** Runs a listener as its iteration's code; its throw is the socket's first error and closes it. */
-  protected call(fn: Handler, args: unknown[]): void {
-    // The socket's events come from its own I/O: its iteration is made current for its listeners.
-    const outer = context();
-    back(this.#ctx);
+  /** As k6: a message is counted and handed over only while open (none after `close()`), per binaryType. */
+  protected messageData(data: unknown): unknown {
+    if (this.ws.readyState !== Ws.OPEN) return null;
+    metrics.received.add(1, this.tags);
+    return typeof data === "string" || this.binaryType === "arraybuffer" ? data : new Blob([data]);
+  }
+
+  protected dispatch(type: string, fields: Record<string, unknown>): unknown {
+    if (type === "message" && (fields = { ...fields, data: this.messageData(fields.data) }).data === null) {
+      return;
+    }
+    const event = { type, target: this, timestamp: Date.now(), ...fields };
+    const own = this[`on${type}` as "onopen"];
+    const fns = typeof own === "function" ? [own] : [];
+    for (const [t, listener] of this.listeners) if (t === type) fns.push(listener);
+    return inOrder(fns.map((fn) => () => this.call(fn, [event])));
+  }
+
+  /** Runs a listener; its throw (or its promise's rejection) is the socket's first error and closes it. */
+  protected call(fn: Handler, args: unknown[]): unknown {
     try {
-      fn.apply(this, args);
+      const out = fn.apply(this, args);
+      return out instanceof Promise ? out.catch((err) => this.fail(err)) : out;
     } catch (err) {
-      this.thrown ??= err;
-      this.ws.terminate();
-    } finally {
-      back(outer);
+      this.fail(err);
     }
   }
+
+  protected fail(err: unknown): void {
+    this.thrown ??= err;
+    this.ws.terminate();
+  }
+}
+
+// The ready states by name, on the class and its sockets, as the browser's (`ws.readyState === ws.OPEN`).
+for (const [state, name] of ["CONNECTING", "OPEN", "CLOSING", "CLOSED"].entries()) {
+  for (const on of [WebSocket, WebSocket.prototype]) Object.defineProperty(on, name, { value: state });
 }
 
 type Timer = ReturnType<typeof setTimeout>;
@@ -283,6 +324,7 @@ type Timer = ReturnType<typeof setTimeout>;
 /** k6/ws's socket: `on(event)` handlers with its own arguments; sends on a socket not open are dropped. */
 class K6Socket extends WebSocket {
   readonly #timers = new Set<Timer>();
+  #closed = false;
 
   constructor(url: string, params: WsParams | null, readonly callback: Handler) {
     super(url, null, params);
@@ -306,32 +348,33 @@ class K6Socket extends WebSocket {
     if (this.ws.readyState === Ws.OPEN) sendPing(this.ws, this.pings);
   }
 
-  override close(code?: number): void {
+  /** As k6's: 1001 unless given; its close listeners get that code at once, and no message after. */
+  override close(code = 1001): void {
     if (this.ws.readyState === Ws.OPEN) {
-      this.ws.close(code ?? 1000);
+      this.ws.close(code);
       if (totals.counts(performance.now())) totals.closesSent++;
+      this.deliver("close", { code });
     } else if (this.ws.readyState === Ws.CONNECTING) this.ws.terminate();
   }
 
+  // Its timers are k6/timers' (on the VU's loop), each cleared when the socket closes.
   setTimeout(fn: Handler, delayMs: number): Timer {
-    const timer = setTimeout(() => {
-      this.#timers.delete(timer);
-      this.call(fn, []);
-    }, Number(delayMs) || 0);
-    this.#timers.add(timer);
-    return timer;
+    return this.#own(timers.setTimeout(() => this.call(fn, []), delayMs));
   }
 
   setInterval(fn: Handler, intervalMs: number): Timer {
     // k6 refuses an interval of 0 or less: it would spin.
     if (!(Number(intervalMs) > 0)) throw new TypeError("socket.setInterval: the interval must be > 0 ms");
-    const timer = setInterval(() => this.call(fn, []), Number(intervalMs));
+    return this.#own(timers.setInterval(() => this.call(fn, []), intervalMs));
+  }
+
+  #own(timer: Timer): Timer {
     this.#timers.add(timer);
     return timer;
   }
 
   clearTimeout(timer: Timer): void {
-    clearTimeout(timer);
+    timers.clearTimeout(timer);
     this.#timers.delete(timer);
   }
 
@@ -339,29 +382,35 @@ class K6Socket extends WebSocket {
     this.clearTimeout(timer);
   }
 
-  /** k6/ws's events: the function first once open, a message's text or bytes, the close's code alone. */
-  protected override deliver(type: string, fields: Record<string, unknown>): void {
-    if (type === "open") this.call(this.callback, [this]);
-    if (type === "close") this.#stopTimers();
-    if (type === "open" ? this.thrown !== undefined : type === "close" && this.response.status !== 101) {
-      return;
+  /** k6/ws's events: the function first once open, a message's text or bytes, the close's code once. */
+  protected override dispatch(type: string, fields: Record<string, unknown>): unknown {
+    if (type === "close") {
+      if (this.#closed || this.response.status !== 101) return;
+      this.#closed = true;
+      this.#stopTimers();
     }
-    const data = fields.data;
+    const data = type === "message" ? this.messageData(fields.data) : undefined;
+    if (data === null) return;
     const [event, args] = type === "message"
       ? [typeof data === "string" ? "message" : "binaryMessage", [data]]
       : type === "error"
       ? [type, [{ error: () => fields.error }]]
       : [type, type === "close" ? [fields.code] : []];
-    for (const [t, handler] of this.listeners) if (t === event) this.call(handler, args);
+    const handlers = () =>
+      inOrder(
+        this.listeners.filter(([t]) => t === event).map(([, handler]) => () => this.call(handler, args)),
+      );
+    if (type !== "open") return handlers();
+    return inOrder([() => this.call(this.callback, [this]), () => this.thrown === undefined && handlers()]);
   }
 
-  protected override call(fn: Handler, args: unknown[]): void {
-    super.call(fn, args);
-    if (this.thrown !== undefined) this.#stopTimers();
+  protected override fail(err: unknown): void {
+    super.fail(err);
+    this.#stopTimers();
   }
 
   #stopTimers(): void {
-    for (const timer of this.#timers) clearTimeout(timer);
+    for (const timer of this.#timers) timers.clearTimeout(timer);
     this.#timers.clear();
   }
 }
@@ -371,15 +420,17 @@ export async function connect(
   url: string,
   params?: WsParams | Handler | null,
   callback?: Handler,
-): Promise<WsResponse> {
+): Promise<WebSocket["response"]> {
   if (typeof params === "function") callback = params, params = null;
   if (typeof callback !== "function") throw new TypeError("ws.connect needs a function that uses the socket");
   const socket = new K6Socket(url, params ?? null, callback);
   await socket.closed;
   if (socket.thrown !== undefined) throw socket.thrown;
-  // As k6: a connection that never opened is the call's error (the script's line), not a response.
+  // As k6: a connection that never opened is a response with its error (no URL), thrown with `throw: true`.
   const { response } = socket;
-  if (response.status !== 101) throw new Error(`ws.connect ${url}: ${response.error || "no connection"}`);
+  if (response.status !== 101 && requestDefaults.throw) {
+    throw new Error(`ws.connect ${url}: ${response.error || "no connection"}`);
+  }
   return response;
 }
 
@@ -395,14 +446,6 @@ function headersOf(raw: Record<string, string | string[] | undefined>): Record<s
 function utf8Length(text: string): number {
   // deno-lint-ignore no-control-regex
   return /^[\x00-\x7f]*$/.test(text) ? text.length : encoder.encode(text).byteLength;
-}
-
-function byteLengthOf(data: Uint8Array | Uint8Array[]): number {
-  return Array.isArray(data) ? data.reduce((n, p) => n + p.byteLength, 0) : data.byteLength;
-}
-
-function arrayBufferOf(data: Uint8Array | Uint8Array[]): ArrayBuffer {
-  return concatBytes(Array.isArray(data) ? data : [data]).buffer;
 }
 
 export default { connect };

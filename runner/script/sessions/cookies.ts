@@ -13,16 +13,19 @@ export function sessionCookies(
   jar: () => CookieJar | null,
   jarOrNew: () => CookieJar,
 ): SessionCookies {
+  const header = (path: string) => {
+    const line = jar()?.line(host, path, Date.now());
+    return line ? decoder.decode(line).slice("Cookie: ".length).trim() : null;
+  };
   return {
     get: (name) => {
-      const line = jar()?.line(host, "/", Date.now());
-      if (!line) return undefined;
-      for (const pair of decoder.decode(line).slice("Cookie: ".length).trim().split("; ")) {
+      for (const pair of header("/")?.split("; ") ?? []) {
         const eq = pair.indexOf("=");
         if (pair.slice(0, eq) === name) return pair.slice(eq + 1);
       }
       return undefined;
     },
+    header,
     set: (name, value) => {
       const problem = cookieProblem(name, value);
       if (problem !== null) {

@@ -240,6 +240,7 @@ function placeProblem(fn: Node, above: Node[], bindings: Map<string, Binding>): 
     return "a check function that sends requests (checks are judged synchronously)";
   }
   if (parent.type === "VariableDeclarator" || parent.type === "ExportDefaultDeclaration") return null;
+  if (isSocketListener(fn, parent, above, bindings)) return null;
   if (parent.type === "CallExpression" && parent.callee !== fn) return callbackProblem(fn, parent, bindings);
   if (parent.type === "Property" || parent.type === "MethodDefinition") {
     return "a getter, setter, computed method or one of an object handed to a call sends requests: loadlab " +
@@ -258,6 +259,38 @@ function callbackProblem(fn: Node, call: Node, bindings: Map<string, Binding>): 
   return `a callback that sends requests is handed to ${callee}(): loadlab cannot await where it is called`;
 }
 
+const SOCKET_CALLS = new Set(["addEventListener", "on", "setTimeout", "setInterval"]);
+
+/**
+ * Whether `node` (a function or its name; `above`: its ancestors, nearest first) is a WebSocket's listener
+ * (`socket.onmessage = node`, `socket.addEventListener("message", node)`, k6/ws's `socket.on`, its timers),
+ * k6/ws's `connect` callback or a k6/timers callback: they run on the VU's loop, whose later events wait for
+ * one that waits (runtime.ts's `onLoop`), as k6's VU is blocked.
+ */
+function isSocketListener(node: Node, parent: Node, above: Node[], bindings: Map<string, Binding>): boolean {
+  if (parent.type === "AssignmentExpression") {
+    const to = parent.left;
+    return parent.right === node && to.type === "MemberExpression" && !to.computed &&
+      /^on[a-z]+$/.test(to.property.name) && isSocket(to.object, above, bindings);
+  }
+  if (parent.type !== "CallExpression" || parent.callee === node) return false;
+  const c = parent.callee, timer = c.type === "Identifier" ? bindings.get(c.name) : undefined;
+  if (timer?.module === "k6/timers") return timer.name.startsWith("set") && parent.arguments[0] === node;
+  if (apiOf(c, bindings) === "k6/ws.connect") return parent.arguments.at(-1) === node;
+  return c.type === "MemberExpression" && !c.computed && SOCKET_CALLS.has(c.property.name) &&
+    isSocket(c.object, above, bindings);
+}
+
+/** A name bound to `new WebSocket(...)`, or the socket k6/ws's `connect` hands its callback. */
+function isSocket(object: Node, above: Node[], bindings: Map<string, Binding>): boolean {
+  if (object.type !== "Identifier") return false;
+  if (bindings.get(object.name)?.name === "new WebSocket") return true;
+  return above.some((n, k) =>
+    isFunction(n) && n.params[0]?.name === object.name && above[k + 1]?.type === "CallExpression" &&
+    apiOf(above[k + 1].callee, bindings) === "k6/ws.connect"
+  );
+}
+
 function calleeName(call: Node): string {
   const c = call.callee;
   if (c.type === "Identifier") return c.name;
@@ -274,6 +307,7 @@ function referenceProblems(
   for (const path of identifiers) {
     const id = path[path.length - 1], parent = path[path.length - 2];
     if (!asyncNames.has(id.name) || isPlainUse(id, parent, bindings)) continue;
+    if (isSocketListener(id, parent, path.slice(0, -1).reverse(), bindings)) continue;
     problems.push({
       pos: id.start,
       why: `${id.name} sends requests and is used as a value here: loadlab awaits only direct calls`,

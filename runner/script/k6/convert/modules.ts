@@ -47,6 +47,9 @@ export const ASYNC_METHODS: Readonly<Record<string, Readonly<Record<string, Read
   "k6/net/grpc": { Client: new Set(["connect", "invoke", "asyncInvoke", "healthCheck"]) },
   // An Httpx session sends through k6/http: its methods are k6/http's, `del` spelled `delete`.
   "jslib/httpx": { Httpx: new Set([...HTTP_CALLS].map((m) => m === "del" ? "delete" : m)) },
+  // None async: known so that a socket's listeners may wait (their events wait for them, ws.ts).
+  "k6/websockets": { WebSocket: new Set() },
+  "k6/experimental/websockets": { WebSocket: new Set() },
 };
 
 /** Array methods whose callback may send requests: run one element after another, awaited. */

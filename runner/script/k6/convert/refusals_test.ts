@@ -212,3 +212,24 @@ Deno.test("__VU read by the init code is refused at its line; read later by a fu
   assertEquals(problems(`function vu() { return [1].map(() => __VU); }${fn}`), []);
   assertEquals(problems(`const o = { __VU: 1 };\nconst v = o.__VU;${fn}`), []);
 });
+
+Deno.test("a WebSocket's listener may sleep or send; the same function handed to another object may not", () => {
+  const ws = `import { WebSocket } from "k6/websockets";\nimport k6ws from "k6/ws";\n` +
+    `import { setTimeout } from "k6/timers";\n`;
+  const nap = "function nap() { sleep(1); }\n";
+  assertEquals(
+    problems(`${ws}${nap}export default function () {
+  const s = new WebSocket("ws://x/");
+  s.onmessage = () => sleep(1);
+  s.addEventListener("open", nap);
+  k6ws.connect("ws://x/", (socket) => { sleep(1); socket.on("message", () => http.get("http://x/")); });
+  setTimeout(nap, 10);
+}`),
+    [],
+  );
+  refused(
+    `${ws}${nap}export default function () {\n  const other = {};\n  other.onmessage = nap;\n}`,
+    9,
+    /nap sends/,
+  );
+});
