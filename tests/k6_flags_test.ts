@@ -136,3 +136,39 @@ export default function () { http.get("http://app.test/"); }
     );
     ok(/setupTimeout/.test(run.text) && /1 s/.test(run.text), run.text);
   }));
+
+Deno.test("--secret-source: k6/secrets reads file and mock sources by name, values redacted in what it prints", () =>
+  withTarget(async (url) => {
+    const script = `import http from "k6/http";
+import secrets from "k6/secrets";
+import { check } from "k6";
+export const options = { iterations: 2, thresholds: { checks: ["rate==1"] } };
+export default async function () {
+  const token = await secrets.get("api-token");
+  const other = await secrets.source("ops").get("api-token");
+  console.log("token " + token + " and " + other);
+  const res = http.get("${url}/json", { headers: { Authorization: "Bearer " + token } });
+  check(res, { "sent": (r) => r.status === 200, "other source": () => other === "ops-value-2" });
+  await secrets.get("missing").catch((err) => console.log("missing: " + err.message));
+}
+`;
+    const files = { "secrets.txt": "api-token=file-value-1\nother=x\n" };
+    const sources = ["--secret-source", "file=name=main,default,secrets.txt"];
+    const run = await runK6Text(script, null, [
+      ...sources,
+      ...["--secret-source", "mock=name=ops,api-token=ops-value-2"],
+    ], { files });
+    assertEquals(run.code, 0, run.text);
+    ok(/checks_succeeded\.+: 100\.00% 4 out of 4/.test(run.stdout), run.text);
+    ok(!run.text.includes("file-value-1") && !run.text.includes("ops-value-2"), run.text);
+    ok(/token \[redacted 12 chars sha256:\w+\] and \[redacted 11 chars/.test(run.text), run.text);
+    ok(run.text.includes("missing: no value"), run.text);
+    // A line k6 refuses is refused before any load (a source type loadlab has not, a file line without =).
+    const bad = await runK6Text(script, null, ["--secret-source", "url=x"], { files });
+    assertEquals([bad.code, bad.results], [2, null], bad.text);
+    ok(bad.stderr.includes('no secret source of type "url"'), bad.stderr);
+    const badFile = await runK6Text(script, null, ["--secret-source", "file=s.txt"], {
+      files: { "s.txt": "novalue\n" },
+    });
+    ok(badFile.code !== 0 && badFile.stderr.includes('parsing "novalue", needs ='), badFile.text);
+  }));

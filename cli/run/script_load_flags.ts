@@ -15,7 +15,8 @@ import { HTTP_DEBUG_MAX } from "../../runner/script/k6/http_debug.ts";
 import { isTrendStat, TREND_STATS_TOLD } from "../../scenarios/k6/options_shape.ts";
 import type { Stage } from "../../runner/load/models/ramping_connections.ts";
 import type { LocustFlags } from "../../runner/script/locust/experiment.ts";
-import { readFileCapped } from "../../system/read_capped.ts";
+import { readFileCapped, readTextFileCapped } from "../../system/read_capped.ts";
+import { secretSources } from "../../runner/script/k6/secrets.ts";
 import { MAX_EXPERIMENT_FILE_BYTES } from "../../validation/input_limits.ts";
 
 /** The first spelling of each row of `rows`, with the `KEY=` a help-only row's flag fixes (`--out json=`). */
@@ -103,6 +104,10 @@ const K6_ROWS: FlagTable = [
   flag("--config <file>", { example: "options.json" }, [
     "k6's config file: JSON options under the script's (k6's --config; not -c)",
   ]),
+  flag("--secret-source TYPE=CONFIG", { repeatable: true, example: "file=secrets.txt" }, [
+    "k6/secrets' source: file=PATH (KEY=VALUE lines) or mock=KEY=VALUE,...; name=N",
+    "and default among its values name it (repeatable); values read are redacted",
+  ]),
 ];
 
 /** The flags of a script's load, a locustfile's and a k6 script's own rows, as a refusal names them. */
@@ -146,6 +151,8 @@ export interface K6Flags {
   httpDebug?: "headers" | "full";
   /** `--out json=FILE`'s file. */
   jsonOut?: string;
+  /** `--secret-source` lines, checked (each file read) as k6 checks them. */
+  secretSources?: string[];
   config?: Record<string, unknown>;
 }
 
@@ -246,6 +253,14 @@ function k6FlagsOf(flags: FlagValues): K6Flags {
   if (jsonOut !== undefined) k6.jsonOut = jsonOut.slice("json=".length);
   const config = flags.path("config");
   if (config !== undefined) k6.config = configOptions(config);
+  if (flags.has("secret-source")) {
+    k6.secretSources = flags.all("secret-source");
+    try {
+      secretSources(k6.secretSources, (path) => readTextFileCapped(path, MAX_EXPERIMENT_FILE_BYTES));
+    } catch (err) {
+      throw new UsageError(err instanceof Error ? err.message : String(err), { cause: err });
+    }
+  }
   if (flags.has("http-debug")) {
     k6.httpDebug = flags.text("http-debug") === ""
       ? "headers"

@@ -24,6 +24,8 @@ interface IsolateFlags {
   phases?: boolean;
   /** When loadlab read the script's options (epoch ms): `exec.instance.currentTestRunDuration` from it. */
   testStartMs?: number;
+  /** `--secret-source` lines as given (k6/secrets reads its sources from them: secrets.ts). */
+  secretSources?: string[];
 }
 
 /** Adds `flags` to what the script's isolates read: before they import it. */
