@@ -6,7 +6,14 @@
  * every worker shares (runtime.ts `countIterations`). A field loadlab does not know throws when read rather
  * than answering wrongly (the conversion refuses those it can see: convert/refusals.ts).
  */
-import { countIterations, current, iterationsEnded, scenario, scenarioStartMs } from "./runtime.ts";
+import {
+  activeVus,
+  countIterations,
+  current,
+  iterationsEnded,
+  scenario,
+  scenarioStartMs,
+} from "./runtime.ts";
 import { abortTest, failTest } from "./test_abort.ts";
 import { isolateFlags } from "./isolate_flags.ts";
 import { VuTags } from "./tags.ts";
@@ -62,7 +69,7 @@ export const instance = fields({
   // Since loadlab read the script's options: k6's count, plus the workers' start-up.
   currentTestRunDuration: () =>
     Date.now() - (isolateFlags.testStartMs ?? unknown("instance.currentTestRunDuration")),
-  vusActive: () => unknown("instance.vusActive"),
+  vusActive: activeVus,
   iterationsInterrupted: () => unknown("instance.iterationsInterrupted"),
 });
 

@@ -10,7 +10,7 @@ import { addGroupDuration, flushMetricsSoon, wantSubmetrics } from "./metrics.ts
 import { jsonPointTags, setRunTags, setTagSource, type VuTags } from "./tags.ts";
 import { flushPoints, jsonOut, PHASES, point, setJsonThresholds } from "./json_out.ts";
 import { isolateFlags } from "./isolate_flags.ts";
-import { PART_ENV, runCounters } from "../run_state.ts";
+import { atRunEnd, PART_ENV, runCounters } from "../run_state.ts";
 import { ScriptShapeError } from "../module.ts";
 import { endInit, open, setScriptFolder } from "./init_files.ts";
 import { runArrayCall } from "./array_calls.ts";
@@ -23,6 +23,8 @@ interface K6Vu {
   id: number;
   iterations: number;
   tags?: VuTags;
+  /** Its uncount from the run's active VUs once idle (k6/execution's `vusActive`). */
+  idle?: number;
 }
 
 /** One k6 iteration: the session it runs in, its VU and the scenario's name. */
@@ -196,6 +198,7 @@ let minIterationMs = 0;
 /** One iteration: the function, its timers, then the rest of `minIterationMs`; its metrics are sent soon. */
 async function iterate(ctx: VuContext, main: (data: unknown) => unknown): Promise<unknown> {
   const startMs = jsonOut || minIterationMs > 0 ? performance.now() : 0;
+  if (counting) activate(ctx.vu);
   try {
     const out = await main(ctx.s.setup);
     if (ctx.timers > 0) await timersFired(ctx);
@@ -209,8 +212,36 @@ async function iterate(ctx: VuContext, main: (data: unknown) => unknown): Promis
     if (jsonOut) iterationPoints(ownMs);
     if (minIterationMs > 0) addGroupDuration(ownMs);
     if (minIterationMs > ownMs && !ctx.s.ended.aborted) await ctx.s.sleep(minIterationMs - ownMs);
+    if (counting) deactivate(ctx.vu);
   }
 }
+
+/** The run's active VUs (one 32-bit slot past the scenarios' pairs), and those of this isolate. */
+const ACTIVE_SLOT = 255;
+const activeHere = new Set<K6Vu>();
+/** How long a closed load's VU stays active past its iteration: it starts its next one within it. */
+const IDLE_ACTIVE_MS = 100;
+// The isolate's load ended: its VUs are no more (its worker ends before their idle timers fire).
+atRunEnd(() => activeHere.forEach(idle));
+
+function activate(vu: K6Vu): void {
+  clearTimeout(vu.idle);
+  if (!activeHere.has(vu)) activeHere.add(vu), Atomics.add(runCounters, ACTIVE_SLOT, 1);
+}
+
+function idle(vu: K6Vu): void {
+  if (activeHere.delete(vu)) Atomics.sub(runCounters, ACTIVE_SLOT, 1);
+}
+
+/** As k6: an arrival rate's VU is active only in its iteration, another VU until it runs no more. */
+function deactivate(vu: K6Vu): void {
+  if (arrivals) return idle(vu);
+  vu.idle = setTimeout(idle, IDLE_ACTIVE_MS, vu);
+  Deno.unrefTimer(vu.idle);
+}
+
+/** The run's VUs active now (k6's `exec.instance.vusActive`). */
+export const activeVus = (): number => Atomics.load(runCounters, ACTIVE_SLOT);
 
 /** Whether the script imports k6/execution: only then is each iteration counted (run_state.ts). */
 let counting = false;

@@ -148,7 +148,6 @@ import { scenario as sc } from "k6/execution";
   assertEquals(fields.map((p) => p.split(":", 3).join(":")), [
     "t.js:4: exec.scenario.progress",
     "t.js:5: exec.scenario.progress",
-    "t.js:5: exec.instance.vusActive",
   ]);
   throws(
     () => convert("export default function ( {"),
