@@ -110,7 +110,7 @@ function overHttp2(loads: Record<string, Record<string, unknown>>, url: string) 
 
 /** k6's options it reads from `K6_*` variables that loadlab does not (each would change a run unseen). */
 function refuseUnreadK6Env(): void {
-  const unread = ("NO_VU_CONNECTION_REUSE SYSTEM_TAGS NO_SETUP NO_TEARDOWN RPS LOCAL_IPS DNS BLACKLIST_IPS " +
+  const unread = ("NO_VU_CONNECTION_REUSE SYSTEM_TAGS NO_SETUP NO_TEARDOWN LOCAL_IPS DNS BLACKLIST_IPS " +
     "BLOCK_HOSTNAMES PAUSED HOSTS THRESHOLDS TLSAUTH").split(" ").map((name) => `K6_${name}`)
     .filter((name) => Deno.env.get(name)?.trim());
   if (unread.length === 0) return;

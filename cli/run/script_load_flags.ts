@@ -104,6 +104,7 @@ const K6_ROWS: FlagTable = [
   flag("--config <file>", { example: "options.json" }, [
     "k6's config file: JSON options under the script's (k6's --config; not -c)",
   ]),
+  flag("--rps <n>", { example: "100" }, ["k6's rps: the run's requests a second at most, all VUs together"]),
   flag("--secret-source TYPE=CONFIG", { repeatable: true, example: "file=secrets.txt" }, [
     "k6/secrets' source: file=PATH (KEY=VALUE lines) or mock=KEY=VALUE,...; name=N",
     "and default among its values name it (repeatable); values read are redacted",
@@ -151,6 +152,8 @@ export interface K6Flags {
   httpDebug?: "headers" | "full";
   /** `--out json=FILE`'s file. */
   jsonOut?: string;
+  /** `--rps`: k6's option of the name, over the script's. */
+  rps?: number;
   /** `--secret-source` lines, checked (each file read) as k6 checks them. */
   secretSources?: string[];
   config?: Record<string, unknown>;
@@ -230,6 +233,7 @@ function k6FlagsOf(flags: FlagValues): K6Flags {
     quiet: flags.has("quiet") || undefined,
     noSummary: flags.has("no-summary") || undefined,
     summaryExport: flags.path("summary-export"),
+    rps: flags.wholeNumber("rps", 0, 1_000_000_000),
   });
   for (const pair of flags.all("tag")) {
     const eq = pair.indexOf("=");
@@ -294,6 +298,7 @@ export function withK6Flags(
   const out = { ...k6?.config, ...options, ...k6EnvOptions() };
   if (k6?.tags !== undefined) out.tags = { ...(out.tags as Record<string, unknown> | undefined), ...k6.tags };
   if (k6?.summaryTrendStats !== undefined) out.summaryTrendStats = k6.summaryTrendStats;
+  if (k6?.rps !== undefined) out.rps = k6.rps;
   if (k6?.noThresholds) delete out.thresholds;
   return out;
 }
@@ -330,7 +335,7 @@ function k6EnvOptions(): Record<string, unknown> {
 /** The flags k6 reads from a variable too: `K6_` and the flag's name (`--tag`: K6_TAGS, `--vus`: K6_VUS). */
 const K6_ENV_FLAGS =
   ("concurrency=VUS duration requests=ITERATIONS stages tag=TAGS no-thresholds quiet no-summary " +
-    "summary-export summary-trend-stats summary-mode http-debug out").split(" ").map((f) => f.split("="));
+    "summary-export summary-trend-stats summary-mode http-debug out rps").split(" ").map((f) => f.split("="));
 
 /**
  * A k6 script's flags not on the command line taken from k6's variables of them, as k6 reads them under its

@@ -6,7 +6,7 @@
 
 const K6_FLAGS_ENV = "LOADLAB_K6_FLAGS";
 
-export type IsolateOptions = { scenarios?: Record<string, { executor?: string }> };
+export type IsolateOptions = { scenarios?: Record<string, { executor?: string }>; rps?: number };
 
 interface IsolateFlags {
   /** `--tag NAME=VALUE`: over the script's `options.tags`, on every request and sample. */

@@ -24,7 +24,7 @@ interface K6Vu {
   iterations: number;
   tags?: VuTags;
   /** Its uncount from the run's active VUs once idle (k6/execution's `vusActive`). */
-  idle?: number;
+  idle?: ReturnType<typeof setTimeout>;
 }
 
 /** One k6 iteration: the session it runs in, its VU and the scenario's name. */
@@ -236,8 +236,25 @@ function idle(vu: K6Vu): void {
 /** As k6: an arrival rate's VU is active only in its iteration, another VU until it runs no more. */
 function deactivate(vu: K6Vu): void {
   if (arrivals) return idle(vu);
-  vu.idle = setTimeout(idle, IDLE_ACTIVE_MS, vu);
-  Deno.unrefTimer(vu.idle);
+  Deno.unrefTimer(vu.idle = setTimeout(idle, IDLE_ACTIVE_MS, vu));
+}
+
+/** k6's `rps`: the run's requests a second at most, every worker's together (0: no limit). */
+const RPS = Math.max(0, Number(isolateFlags.options?.rps) || 0);
+/** When the run's next request may go, in 10 µs units since the test's start. */
+const RPS_SLOT = 254;
+
+/** How long a request waits for its turn under k6's `rps` (its turn taken now): 1/rps after the last's. */
+export function rpsWaitMs(): number {
+  if (RPS === 0) return 0;
+  const start = isolateFlags.testStartMs ?? performance.timeOrigin;
+  const now = Math.floor((performance.timeOrigin + performance.now() - start) * 100);
+  for (;;) {
+    const next = Atomics.load(runCounters, RPS_SLOT), at = Math.max(next, now);
+    if (Atomics.compareExchange(runCounters, RPS_SLOT, next, at + 100_000 / RPS) === next) {
+      return (at - now) / 100;
+    }
+  }
 }
 
 /** The run's VUs active now (k6's `exec.instance.vusActive`). */
