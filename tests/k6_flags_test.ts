@@ -172,3 +172,37 @@ export default async function () {
     });
     ok(badFile.code !== 0 && badFile.stderr.includes('parsing "novalue", needs ='), badFile.text);
   }));
+
+Deno.test("--out json: each iteration's data_sent and data_received, and vus and vus_max once a second", () =>
+  withTarget(async (url) => {
+    const run = await runK6Text(
+      `import http from "k6/http";
+import { sleep } from "k6";
+export const options = { vus: 2, duration: "2500ms", tags: { team: "web" } };
+export default function () {
+  http.get("${url}/json");
+  sleep(0.5);
+}
+`,
+      null,
+      ["-q", "--out", "json=points.ndjson"],
+    );
+    assertEquals(run.code, 0, run.text);
+    const points = Deno.readTextFileSync(`${run.dir}/points.ndjson`).trim().split("\n").map((l) =>
+      JSON.parse(l)
+    )
+      .filter((l) => l.type === "Point");
+    const of = (metric: string) => points.filter((p) => p.metric === metric);
+    const sum = (metric: string) => of(metric).reduce((a, p) => a + p.data.value, 0);
+    const iterations = of("iterations").length;
+    ok(iterations >= 4, run.text);
+    assertEquals([of("data_sent").length, of("data_received").length], [iterations, iterations]);
+    // The isolates' bytes since their last iteration: together the run's, as k6's per-VU points sum to it.
+    const [first] = run.results.runs;
+    assertEquals([sum("data_sent"), sum("data_received")], [first.bytesWritten, first.bytesRead]);
+    // A point a second of the test, the run's tags on it (a busy machine's start-up may take one).
+    const vus = of("vus"), most = of("vus_max");
+    ok(vus.length >= 1 && vus.length <= 3 && most.length === vus.length, JSON.stringify(vus));
+    ok(vus.every((p) => p.data.value <= 2) && most.every((p) => p.data.value === 2), JSON.stringify(most));
+    assertEquals(vus[0].data.tags, { team: "web" });
+  }));

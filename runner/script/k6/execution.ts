@@ -11,6 +11,7 @@ import {
   countIterations,
   current,
   iterationsEnded,
+  plannedVus,
   scenario,
   scenarioStartMs,
 } from "./runtime.ts";
@@ -72,27 +73,6 @@ export const instance = fields({
   vusActive: activeVus,
   iterationsInterrupted: () => unknown("instance.iterationsInterrupted"),
 });
-
-/**
- * The VUs k6 initializes before the test: each scenario's most (an arrival rate's preallocated ones),
- * summed; null when k6's count would differ (scenarios started apart, an arrival rate that may add VUs).
- */
-function plannedVus(): number | null {
-  let vus = 0;
-  for (const sc of Object.values(isolateFlags.options?.scenarios ?? {}) as Array<Record<string, unknown>>) {
-    const arrival = /-arrival-rate$/.test(String(sc.executor));
-    const targets = ((sc.stages ?? []) as Array<{ target?: number }>).map((s) => Number(s.target));
-    const most = arrival
-      ? Number(sc.preAllocatedVUs)
-      : sc.executor === "ramping-vus"
-      ? Math.max(Number(sc.startVUs ?? 1), ...targets)
-      : Number(sc.vus ?? 1);
-    const apart = (sc.startTime ?? "0s") !== "0s" && sc.startTime !== 0;
-    if (apart || !Number.isFinite(most) || (arrival && Number(sc.maxVUs ?? most) > most)) return null;
-    vus += most;
-  }
-  return vus || null;
-}
 
 export const test = {
   abort(message?: unknown): never {

@@ -8,7 +8,14 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { Session } from "../session.ts";
 import { addGroupDuration, flushMetricsSoon, wantSubmetrics } from "./metrics.ts";
 import { jsonPointTags, setRunTags, setTagSource, type VuTags } from "./tags.ts";
-import { flushPoints, jsonOut, PHASES, point, setJsonThresholds } from "./json_out.ts";
+import {
+  iterationPoints,
+  iterationStarts,
+  jsonOut,
+  PHASES,
+  setJsonThresholds,
+  writeVusPoints,
+} from "./json_out.ts";
 import { isolateFlags } from "./isolate_flags.ts";
 import { atRunEnd, PART_ENV, runCounters } from "../run_state.ts";
 import { ScriptShapeError } from "../module.ts";
@@ -151,6 +158,10 @@ export function session(mod: ConvertedModule): (s: Session) => unknown {
     ? minIteration
     : durationMsOf(String(minIteration ?? 0)) ?? 0;
   setJsonThresholds(options.thresholds);
+  writeVusPoints(() => [activeVus(), plannedVus() ?? countOf(VUS_SLOT)], {
+    ...options.tags,
+    ...isolateFlags.tags,
+  });
   // k6's 0 is "no limit": a batch then sends all its requests at once.
   if (typeof options.batch === "number") requestDefaults.batch = options.batch || Infinity;
   if (typeof options.batchPerHost === "number") {
@@ -198,7 +209,8 @@ let minIterationMs = 0;
 /** One iteration: the function, its timers, then the rest of `minIterationMs`; its metrics are sent soon. */
 async function iterate(ctx: VuContext, main: (data: unknown) => unknown): Promise<unknown> {
   const startMs = jsonOut || minIterationMs > 0 ? performance.now() : 0;
-  if (counting) activate(ctx.vu);
+  if (counting || jsonOut) activate(ctx.vu);
+  if (jsonOut) iterationStarts();
   try {
     const out = await main(ctx.s.setup);
     if (ctx.timers > 0) await timersFired(ctx);
@@ -209,10 +221,10 @@ async function iterate(ctx: VuContext, main: (data: unknown) => unknown): Promis
     if (counting) countUp(ENDED_SLOT);
     if (arrivals) idleVus.push(ctx.vu);
     const ownMs = performance.now() - startMs;
-    if (jsonOut) iterationPoints(ownMs);
+    if (jsonOut) iterationPoints(ownMs, jsonPointTags());
     if (minIterationMs > 0) addGroupDuration(ownMs);
     if (minIterationMs > ownMs && !ctx.s.ended.aborted) await ctx.s.sleep(minIterationMs - ownMs);
-    if (counting) deactivate(ctx.vu);
+    if (counting || jsonOut) deactivate(ctx.vu);
   }
 }
 
@@ -299,17 +311,31 @@ function countUp(slot: number): number {
   return high * 2 ** 32 + low;
 }
 
-/** The run's iterations that ended so far (k6's `exec.instance.iterationsCompleted`). */
-export function iterationsEnded(): number {
-  return Atomics.load(runCounters, ENDED_SLOT + 1) * 2 ** 32 + Atomics.load(runCounters, ENDED_SLOT);
-}
+const countOf = (slot: number) =>
+  Atomics.load(runCounters, slot + 1) * 2 ** 32 + Atomics.load(runCounters, slot);
 
-/** `--out json`: the iteration's samples (k6 writes them for an iteration that threw too), then the lines. */
-function iterationPoints(durationMs: number): void {
-  const tags = jsonPointTags();
-  point("iteration_duration", "trend", true, durationMs, tags);
-  point("iterations", "counter", false, 1, tags);
-  flushPoints();
+/** The run's iterations that ended so far (k6's `exec.instance.iterationsCompleted`). */
+export const iterationsEnded = (): number => countOf(ENDED_SLOT);
+
+/**
+ * The VUs k6 initializes before the test: each scenario's most (an arrival rate's preallocated ones),
+ * summed; null when k6's count would differ (scenarios started apart, an arrival rate that may add VUs).
+ */
+export function plannedVus(): number | null {
+  let vus = 0;
+  for (const sc of Object.values(isolateFlags.options?.scenarios ?? {}) as Array<Record<string, unknown>>) {
+    const arrival = /-arrival-rate$/.test(String(sc.executor));
+    const targets = ((sc.stages ?? []) as Array<{ target?: number }>).map((s) => Number(s.target));
+    const most = arrival
+      ? Number(sc.preAllocatedVUs)
+      : sc.executor === "ramping-vus"
+      ? Math.max(Number(sc.startVUs ?? 1), ...targets)
+      : Number(sc.vus ?? 1);
+    const apart = (sc.startTime ?? "0s") !== "0s" && sc.startTime !== 0;
+    if (apart || !Number.isFinite(most) || (arrival && Number(sc.maxVUs ?? most) > most)) return null;
+    vus += most;
+  }
+  return vus || null;
 }
 
 /**
