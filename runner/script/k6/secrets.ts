@@ -21,26 +21,20 @@ export function secretSources(lines: readonly string[], readText: (path: string)
     const isDefault = all.includes("default");
     const name = all.find((kv) => kv.startsWith("name="))?.slice(5) || kind;
     const rest = all.filter((kv) => kv !== "default" && !kv.startsWith("name="));
-    const values = new Map<string, string>();
-    const pairs = (text: string[]) => {
-      for (const kv of text) {
-        const at = kv.indexOf("=");
-        if (at < 0) throw new Error(`--secret-source ${line}: parsing "${kv}", needs =`);
-        values.set(kv.slice(0, at), kv.slice(at + 1));
-      }
-    };
-    if (kind === "mock") pairs(rest);
-    else if (kind === "file") {
-      const files = rest.map((kv) => kv.startsWith("filename=") ? kv.slice(9) : kv);
-      if (files.length !== 1 || files[0].includes("=")) {
-        throw new Error(`--secret-source ${line}: give one file, e.g. --secret-source=file=secrets.txt`);
-      }
-      pairs(readText(files[0]).split(/\r?\n/).filter((l, i, all) => l !== "" || i < all.length - 1));
-    } else {
+    if (kind !== "mock" && kind !== "file") {
       throw new Error(
-        `--secret-source ${line}: no secret source of type "${kind}" here; give file=PATH (KEY=VALUE lines) ` +
-          "or mock=KEY=VALUE,...",
+        `--secret-source ${line}: no secret source of type "${kind}" here; give file=PATH or mock=K=V`,
       );
+    }
+    // As k6's file source: `filename=PATH` or a bare PATH (the last given), a file of KEY=VALUE lines.
+    const pairs = kind === "mock"
+      ? rest
+      : readText(rest.at(-1)!.replace(/^filename=/, "")).replace(/\r?\n$/, "").split(/\r?\n/);
+    const values = new Map<string, string>();
+    for (const kv of pairs) {
+      const at = kv.indexOf("=");
+      if (at < 0) throw new Error(`--secret-source ${line}: parsing "${kv}", needs =`);
+      values.set(kv.slice(0, at), kv.slice(at + 1));
     }
     if (sources.has(name)) throw new Error(`--secret-source ${line}: a second source named "${name}"`);
     if (isDefault && sources.has("default")) throw new Error(`--secret-source ${line}: a second default`);
