@@ -163,14 +163,14 @@ export default async function () {
     ok(!run.text.includes("file-value-1") && !run.text.includes("ops-value-2"), run.text);
     ok(/token \[redacted 12 chars sha256:\w+\] and \[redacted 11 chars/.test(run.text), run.text);
     ok(run.text.includes("missing: no value"), run.text);
-    // A line k6 refuses is refused before any load (a source type loadlab has not, a file line without =).
+    // A line k6 refuses: exit 255 before any load, as k6 (a type loadlab has not, a line without =).
     const bad = await runK6Text(script, null, ["--secret-source", "url=x"], { files });
-    assertEquals([bad.code, bad.results], [2, null], bad.text);
+    assertEquals([bad.code, bad.results], [255, null], bad.text);
     ok(bad.stderr.includes('no secret source of type "url"'), bad.stderr);
     const badFile = await runK6Text(script, null, ["--secret-source", "file=s.txt"], {
       files: { "s.txt": "novalue\n" },
     });
-    ok(badFile.code !== 0 && badFile.stderr.includes('parsing "novalue", needs ='), badFile.text);
+    ok(badFile.code === 255 && badFile.stderr.includes('parsing "novalue", needs ='), badFile.text);
   }));
 
 Deno.test("--out json: each iteration's data_sent and data_received, and vus and vus_max once a second", () =>

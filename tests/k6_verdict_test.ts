@@ -610,9 +610,16 @@ export default function () {
 `,
       null,
       [],
-      { env: { K6_USER_AGENT: "ci/1", K6_MIN_ITERATION_DURATION: "300ms", K6_MAX_REDIRECTS: "2" } },
+      {
+        env: {
+          ...{ K6_USER_AGENT: "ci/1", K6_MIN_ITERATION_DURATION: "300ms", K6_MAX_REDIRECTS: "2" },
+          // k6 v1 reads no K6_HOSTS: it runs on without it, as k6's run does.
+          K6_HOSTS: '{"app.test":"127.0.0.1"}',
+        },
+      },
     );
     assertEquals(honoured.code, 0, honoured.text);
+    ok(honoured.stderr.includes("K6_HOSTS: k6 does not read it"), honoured.text);
     const refused = await runK6Text(script, null, [], { env: { K6_SYSTEM_TAGS: "url" } });
     assertEquals(refused.code, 104, refused.text);
     ok(refused.stderr.includes("K6_SYSTEM_TAGS"), refused.text);

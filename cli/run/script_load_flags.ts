@@ -11,6 +11,7 @@ import type { FlagValues } from "../flag_values.ts";
 import { parseStages, rampUpStages, spawnRateOf, spawnStages } from "../attack/schedules.ts";
 import { DEFAULT_DURATION_MS } from "../../runner/load/models/fields.ts";
 import { UsageError } from "../usage_error.ts";
+import { K6_EXIT } from "../exit_codes.ts";
 import { HTTP_DEBUG_MAX } from "../../runner/script/k6/http_debug.ts";
 import { isTrendStat, TREND_STATS_TOLD } from "../../scenarios/k6/options_shape.ts";
 import type { Stage } from "../../runner/load/models/ramping_connections.ts";
@@ -262,7 +263,8 @@ function k6FlagsOf(flags: FlagValues): K6Flags {
     try {
       secretSources(k6.secretSources, (path) => readTextFileCapped(path, MAX_EXPERIMENT_FILE_BYTES));
     } catch (err) {
-      throw new UsageError(err instanceof Error ? err.message : String(err), { cause: err });
+      const message = err instanceof Error ? err.message : String(err);
+      throw new UsageError(message, { cause: err, exitCode: K6_EXIT.commandFailed });
     }
   }
   if (flags.has("http-debug")) {

@@ -128,7 +128,7 @@ export function requestPoints(
   point("http_req_failed", "rate", false, expected ? 0 : 1, all);
 }
 
-/** This isolate's bytes as its last iteration ended; -1 before its first started (the warm-up's are not k6's). */
+/** This isolate's bytes as its last iteration ended; -1 before its first (warm-up bytes are not k6's). */
 let sentBefore = -1, readBefore = 0;
 
 export function iterationStarts(): void {
