@@ -132,7 +132,10 @@ export function requestPoints(
 let sentBefore = -1, readBefore = 0;
 
 export function iterationStarts(): void {
-  if (sentBefore < 0) sentBefore = ioBytes.written, readBefore = ioBytes.read;
+  if (sentBefore >= 0) return;
+  sentBefore = ioBytes.written, readBefore = ioBytes.read;
+  // The run's first iteration starts k6's seconds of `vus` points (ms after the test's start, 1 for 0).
+  Atomics.compareExchange(runCounters, LOAD_START_SLOT, 0, Date.now() - testStartMs + 1);
 }
 
 /** An iteration's points as k6 writes them (for one that threw too): its bytes, duration and count. */
@@ -146,16 +149,18 @@ export function iterationPoints(durationMs: number, tags: Readonly<Record<string
   flushPoints();
 }
 
-/** The last second of the test `vus` and `vus_max` were written for. */
-const VUS_SECOND_SLOT = 253;
+/** Slots of the run's counters: when its first iteration started, the last second `vus` was written for. */
+const LOAD_START_SLOT = 252, VUS_SECOND_SLOT = 253;
+const testStartMs = isolateFlags.testStartMs ?? Date.now();
 
-/** k6's `vus` and `vus_max` once a second of the test from its start, with the run's tags. */
+/** k6's `vus` and `vus_max` once a second from the run's first iteration, with the run's tags. */
 export function writeVusPoints(counts: () => readonly [number, number], tags: Record<string, unknown>): void {
   if (!jsonOut) return;
-  const start = isolateFlags.testStartMs ?? Date.now();
   const runTags = Object.fromEntries(Object.entries(tags).map(([k, v]) => [k, String(v)]));
   const timer = setInterval(() => {
-    const second = Math.floor((Date.now() - start) / 1000), last = Atomics.load(runCounters, VUS_SECOND_SLOT);
+    const started = Atomics.load(runCounters, LOAD_START_SLOT),
+      last = Atomics.load(runCounters, VUS_SECOND_SLOT);
+    const second = started === 0 ? 0 : Math.floor((Date.now() - testStartMs - started + 1) / 1000);
     // Each second is written by one isolate of the run, the first to see it begin.
     if (second > last && Atomics.compareExchange(runCounters, VUS_SECOND_SLOT, last, second) === last) {
       const [vus, most] = counts();
