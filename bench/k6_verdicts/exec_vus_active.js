@@ -31,7 +31,8 @@ export const options = {
 
 export function steady() {
   if (__ITER > 0) seen.add(exec.instance.vusActive);
-  check(http.get(`${BASE}/get`), { "steady sent": (r) => r.status === 200 });
+  // No check here: how many iterations fit in 2 s follows the machine's load, not the verdict.
+  http.get(`${BASE}/get`);
   sleep(0.2);
 }
 
