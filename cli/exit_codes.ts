@@ -87,6 +87,8 @@ export const K6_EXIT = {
   scriptAborted: 108,
   /** The script called `exec.test.fail()`: the test ran on, marked failed. */
   markedFailed: 110,
+  /** k6's command failed before the test (a `--secret-source` it cannot read): its -1. */
+  commandFailed: 255,
 } as const;
 
 /**

@@ -224,3 +224,44 @@ export default function () {
     assertEquals(m.checks.fails, 0, JSON.stringify(m.checks));
     assertEquals(run.code, 0, run.text);
   }));
+
+Deno.test("exec.instance.vusActive counts the run's VUs running, across workers; an arrival rate's in iteration", () =>
+  withTarget(async (url) => {
+    const run = await runK6Text(
+      `import http from "k6/http";
+import { sleep } from "k6";
+import exec from "k6/execution";
+import { Trend } from "k6/metrics";
+const closedSeen = new Trend("active_closed"), openSeen = new Trend("active_open");
+export const options = {
+  scenarios: {
+    closed: { executor: "constant-vus", vus: 3, duration: "1200ms", exec: "closed" },
+    open: {
+      executor: "constant-arrival-rate", rate: 4, timeUnit: "1s", duration: "1s", preAllocatedVUs: 3,
+      startTime: "2500ms", exec: "open",
+    },
+  },
+};
+export function closed() {
+  // Once every VU has started (each starts within ms of the others), all three are active.
+  if (__ITER > 0) closedSeen.add(exec.instance.vusActive);
+  http.get("http://app.test/json");
+  sleep(0.2);
+}
+export function open() {
+  openSeen.add(exec.instance.vusActive);
+  http.get("http://app.test/json");
+}
+`,
+      url,
+      ["-q", "--summary-export", "export.json", "--summary-trend-stats", "min,max,count"],
+    );
+    assertEquals(run.code, 0, run.text);
+    const m = JSON.parse(Deno.readTextFileSync(`${run.dir}/export.json`)).metrics;
+    assertEquals([m.active_closed.min, m.active_closed.max], [3, 3], JSON.stringify(m.active_closed));
+    // The closed VUs are gone; an arrival's VU is active in its iteration only (iterations do not overlap).
+    ok(
+      m.active_open.count >= 3 && m.active_open.min === 1 && m.active_open.max <= 2,
+      JSON.stringify(m.active_open),
+    );
+  }));

@@ -136,3 +136,73 @@ export default function () { http.get("http://app.test/"); }
     );
     ok(/setupTimeout/.test(run.text) && /1 s/.test(run.text), run.text);
   }));
+
+Deno.test("--secret-source: k6/secrets reads file and mock sources by name, values redacted in what it prints", () =>
+  withTarget(async (url) => {
+    const script = `import http from "k6/http";
+import secrets from "k6/secrets";
+import { check } from "k6";
+export const options = { iterations: 2, thresholds: { checks: ["rate==1"] } };
+export default async function () {
+  const token = await secrets.get("api-token");
+  const other = await secrets.source("ops").get("api-token");
+  console.log("token " + token + " and " + other);
+  const res = http.get("${url}/json", { headers: { Authorization: "Bearer " + token } });
+  check(res, { "sent": (r) => r.status === 200, "other source": () => other === "ops-value-2" });
+  await secrets.get("missing").catch((err) => console.log("missing: " + err.message));
+}
+`;
+    const files = { "secrets.txt": "api-token=file-value-1\nother=x\n" };
+    const sources = ["--secret-source", "file=name=main,default,secrets.txt"];
+    const run = await runK6Text(script, null, [
+      ...sources,
+      ...["--secret-source", "mock=name=ops,api-token=ops-value-2"],
+    ], { files });
+    assertEquals(run.code, 0, run.text);
+    ok(/checks_succeeded\.+: 100\.00% 4 out of 4/.test(run.stdout), run.text);
+    ok(!run.text.includes("file-value-1") && !run.text.includes("ops-value-2"), run.text);
+    ok(/token \[redacted 12 chars sha256:\w+\] and \[redacted 11 chars/.test(run.text), run.text);
+    ok(run.text.includes("missing: no value"), run.text);
+    // A line k6 refuses: exit 255 before any load, as k6 (a type loadlab has not, a line without =).
+    const bad = await runK6Text(script, null, ["--secret-source", "url=x"], { files });
+    assertEquals([bad.code, bad.results], [255, null], bad.text);
+    ok(bad.stderr.includes('no secret source of type "url"'), bad.stderr);
+    const badFile = await runK6Text(script, null, ["--secret-source", "file=s.txt"], {
+      files: { "s.txt": "novalue\n" },
+    });
+    ok(badFile.code === 255 && badFile.stderr.includes('parsing "novalue", needs ='), badFile.text);
+  }));
+
+Deno.test("--out json: each iteration's data_sent and data_received, and vus and vus_max once a second", () =>
+  withTarget(async (url) => {
+    const run = await runK6Text(
+      `import http from "k6/http";
+import { sleep } from "k6";
+export const options = { vus: 2, duration: "2500ms", tags: { team: "web" } };
+export default function () {
+  http.get("${url}/json");
+  sleep(0.5);
+}
+`,
+      null,
+      ["-q", "--out", "json=points.ndjson"],
+    );
+    assertEquals(run.code, 0, run.text);
+    const points = Deno.readTextFileSync(`${run.dir}/points.ndjson`).trim().split("\n").map((l) =>
+      JSON.parse(l)
+    )
+      .filter((l) => l.type === "Point");
+    const of = (metric: string) => points.filter((p) => p.metric === metric);
+    const sum = (metric: string) => of(metric).reduce((a, p) => a + p.data.value, 0);
+    const iterations = of("iterations").length;
+    ok(iterations >= 4, run.text);
+    assertEquals([of("data_sent").length, of("data_received").length], [iterations, iterations]);
+    // The isolates' bytes since their last iteration: together the run's, as k6's per-VU points sum to it.
+    const [first] = run.results.runs;
+    assertEquals([sum("data_sent"), sum("data_received")], [first.bytesWritten, first.bytesRead]);
+    // A point a second of the test, the run's tags on it (a busy machine's start-up may take one).
+    const vus = of("vus"), most = of("vus_max");
+    ok(vus.length >= 1 && vus.length <= 3 && most.length === vus.length, JSON.stringify(vus));
+    ok(vus.every((p) => p.data.value <= 2) && most.every((p) => p.data.value === 2), JSON.stringify(most));
+    assertEquals(vus[0].data.tags, { team: "web" });
+  }));

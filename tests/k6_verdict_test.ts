@@ -610,13 +610,42 @@ export default function () {
 `,
       null,
       [],
-      { env: { K6_USER_AGENT: "ci/1", K6_MIN_ITERATION_DURATION: "300ms", K6_MAX_REDIRECTS: "2" } },
+      {
+        env: {
+          ...{ K6_USER_AGENT: "ci/1", K6_MIN_ITERATION_DURATION: "300ms", K6_MAX_REDIRECTS: "2" },
+          // k6 v1 reads no K6_HOSTS: it runs on without it, as k6's run does.
+          K6_HOSTS: '{"app.test":"127.0.0.1"}',
+        },
+      },
     );
     assertEquals(honoured.code, 0, honoured.text);
-    const refused = await runK6Text(script, null, [], { env: { K6_RPS: "10" } });
+    ok(honoured.stderr.includes("K6_HOSTS: k6 does not read it"), honoured.text);
+    const refused = await runK6Text(script, null, [], { env: { K6_SYSTEM_TAGS: "url" } });
     assertEquals(refused.code, 104, refused.text);
-    ok(refused.stderr.includes("K6_RPS"), refused.text);
+    ok(refused.stderr.includes("K6_SYSTEM_TAGS"), refused.text);
     assertEquals(refused.results, null, refused.text);
+  }));
+
+pool.test("k6's rps paces the run's requests, every VU's together: --rps over options.rps, K6_RPS as --rps", () =>
+  withTarget(async (url) => {
+    const script = `import http from "k6/http";
+import { Trend } from "k6/metrics";
+const sentAt = new Trend("sent_at");
+export const options = { vus: 3, iterations: 11, rps: 1000 };
+export default function () {
+  const res = http.get("${url}/json");
+  sentAt.add(Date.now() - res.timings.duration);
+}
+`;
+    const flags = ["-q", "--summary-export", "export.json", "--summary-trend-stats", "min,max,count"];
+    for (const [extra, env] of [[["--rps", "10"], {}], [[], { K6_RPS: "10" }]] as const) {
+      const run = await runK6Text(script, null, [...flags, ...extra], { env });
+      assertEquals(run.code, 0, run.text);
+      const sent = JSON.parse(Deno.readTextFileSync(`${run.dir}/export.json`)).metrics.sent_at;
+      // 11 requests at 10 a second: the last is sent 1 s after the first's turn (a busy loop may send the
+      // first late); unpaced, the 11 go within a few tens of ms.
+      ok(sent.count === 11 && sent.max - sent.min >= 700, JSON.stringify(sent));
+    }
   }));
 
 pool.test("k6's variables of its flags act as the flags: K6_TAGS, K6_OUT, K6_SUMMARY_EXPORT, K6_NO_SUMMARY", () =>

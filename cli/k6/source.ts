@@ -110,8 +110,14 @@ function overHttp2(loads: Record<string, Record<string, unknown>>, url: string) 
 
 /** k6's options it reads from `K6_*` variables that loadlab does not (each would change a run unseen). */
 function refuseUnreadK6Env(): void {
-  const unread = ("NO_VU_CONNECTION_REUSE SYSTEM_TAGS NO_SETUP NO_TEARDOWN RPS LOCAL_IPS DNS BLACKLIST_IPS " +
-    "BLOCK_HOSTNAMES PAUSED HOSTS THRESHOLDS TLSAUTH").split(" ").map((name) => `K6_${name}`)
+  // k6 v1 reads no K6_HOSTS (its hosts option has no text form): the run goes on without it, as k6's.
+  if (Deno.env.get("K6_HOSTS")?.trim()) {
+    console.error(
+      "K6_HOSTS: k6 does not read it (ignored, as k6 ignores it): give options.hosts or --config",
+    );
+  }
+  const unread = ("NO_VU_CONNECTION_REUSE SYSTEM_TAGS NO_SETUP NO_TEARDOWN LOCAL_IPS DNS BLACKLIST_IPS " +
+    "BLOCK_HOSTNAMES PAUSED THRESHOLDS TLSAUTH").split(" ").map((name) => `K6_${name}`)
     .filter((name) => Deno.env.get(name)?.trim());
   if (unread.length === 0) return;
   throw new UsageError(

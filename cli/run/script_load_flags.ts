@@ -11,11 +11,13 @@ import type { FlagValues } from "../flag_values.ts";
 import { parseStages, rampUpStages, spawnRateOf, spawnStages } from "../attack/schedules.ts";
 import { DEFAULT_DURATION_MS } from "../../runner/load/models/fields.ts";
 import { UsageError } from "../usage_error.ts";
+import { K6_EXIT } from "../exit_codes.ts";
 import { HTTP_DEBUG_MAX } from "../../runner/script/k6/http_debug.ts";
 import { isTrendStat, TREND_STATS_TOLD } from "../../scenarios/k6/options_shape.ts";
 import type { Stage } from "../../runner/load/models/ramping_connections.ts";
 import type { LocustFlags } from "../../runner/script/locust/experiment.ts";
-import { readFileCapped } from "../../system/read_capped.ts";
+import { readFileCapped, readTextFileCapped } from "../../system/read_capped.ts";
+import { secretSources } from "../../runner/script/k6/secrets.ts";
 import { MAX_EXPERIMENT_FILE_BYTES } from "../../validation/input_limits.ts";
 
 /** The first spelling of each row of `rows`, with the `KEY=` a help-only row's flag fixes (`--out json=`). */
@@ -104,6 +106,11 @@ const K6_ROWS: FlagTable = [
   flag("--config <file>", { example: "options.json" }, [
     "k6's config file: JSON options under the script's (k6's --config; not -c)",
   ]),
+  flag("--rps <n>", { example: "100" }, ["k6's rps: the run's requests a second at most, all VUs together"]),
+  flag("--secret-source TYPE=CONFIG", { repeatable: true, example: "file=secrets.txt" }, [
+    "k6/secrets' source: file=PATH (KEY=VALUE lines) or mock=KEY=VALUE,...; name=N",
+    "and default among its values name it (repeatable); values read are redacted",
+  ]),
 ];
 
 /** The flags of a script's load, a locustfile's and a k6 script's own rows, as a refusal names them. */
@@ -147,6 +154,10 @@ export interface K6Flags {
   httpDebug?: "headers" | "full";
   /** `--out json=FILE`'s file. */
   jsonOut?: string;
+  /** `--rps`: k6's option of the name, over the script's. */
+  rps?: number;
+  /** `--secret-source` lines, checked (each file read) as k6 checks them. */
+  secretSources?: string[];
   config?: Record<string, unknown>;
 }
 
@@ -225,6 +236,7 @@ function k6FlagsOf(flags: FlagValues): K6Flags {
     quiet: flags.has("quiet") || undefined,
     noSummary: flags.has("no-summary") || undefined,
     summaryExport: flags.path("summary-export"),
+    rps: flags.wholeNumber("rps", 0, 1_000_000_000),
   });
   for (const pair of flags.all("tag")) {
     const eq = pair.indexOf("=");
@@ -248,6 +260,15 @@ function k6FlagsOf(flags: FlagValues): K6Flags {
   if (jsonOut !== undefined) k6.jsonOut = jsonOut.slice("json=".length);
   const config = flags.path("config");
   if (config !== undefined) k6.config = configOptions(config);
+  if (flags.has("secret-source")) {
+    k6.secretSources = flags.all("secret-source");
+    try {
+      secretSources(k6.secretSources, (path) => readTextFileCapped(path, MAX_EXPERIMENT_FILE_BYTES));
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      throw new UsageError(message, { cause: err, exitCode: K6_EXIT.commandFailed });
+    }
+  }
   if (flags.has("http-debug")) {
     k6.httpDebug = flags.text("http-debug") === ""
       ? "headers"
@@ -281,6 +302,7 @@ export function withK6Flags(
   const out = { ...k6?.config, ...options, ...k6EnvOptions() };
   if (k6?.tags !== undefined) out.tags = { ...(out.tags as Record<string, unknown> | undefined), ...k6.tags };
   if (k6?.summaryTrendStats !== undefined) out.summaryTrendStats = k6.summaryTrendStats;
+  if (k6?.rps !== undefined) out.rps = k6.rps;
   if (k6?.noThresholds) delete out.thresholds;
   return out;
 }
@@ -317,7 +339,7 @@ function k6EnvOptions(): Record<string, unknown> {
 /** The flags k6 reads from a variable too: `K6_` and the flag's name (`--tag`: K6_TAGS, `--vus`: K6_VUS). */
 const K6_ENV_FLAGS =
   ("concurrency=VUS duration requests=ITERATIONS stages tag=TAGS no-thresholds quiet no-summary " +
-    "summary-export summary-trend-stats summary-mode http-debug out").split(" ").map((f) => f.split("="));
+    "summary-export summary-trend-stats summary-mode http-debug out rps").split(" ").map((f) => f.split("="));
 
 /**
  * A k6 script's flags not on the command line taken from k6's variables of them, as k6 reads them under its

@@ -141,7 +141,7 @@ async function locustText(source: string, flags: ScriptLoadArgs): Promise<string
 
 /** Sets k6's flags the script's isolates honour in loadlab's environment before the import. */
 function passK6Flags(k6: K6Flags): void {
-  const { tags, httpDebug, jsonOut, noThresholds } = k6;
+  const { tags, httpDebug, jsonOut, noThresholds, secretSources } = k6;
   if (jsonOut !== undefined) {
     try {
       Deno.writeTextFileSync(jsonOut, "");
@@ -150,7 +150,7 @@ function passK6Flags(k6: K6Flags): void {
     }
   }
   const jsonPath = jsonOut === undefined ? undefined : resolve(jsonOut);
-  passToIsolates({ tags, httpDebug, jsonOut: jsonPath, noThresholds });
+  passToIsolates({ tags, httpDebug, jsonOut: jsonPath, noThresholds, secretSources });
 }
 
 /** `loadSource` of a script's experiment, a k6 script's problems told at its `options` paths. */

@@ -34,6 +34,9 @@ export function expectStatuses(expected: ExpectedStatuses): void {
   FAILED_SLOTS.forEach((_, slot) => FAILED_SLOTS[slot] = isExpectedStatus(slot, expected) ? 0 : 1);
 }
 
+/** This isolate's bytes recorded so far (a k6 iteration's `data_sent` and `data_received` points). */
+export const ioBytes = { written: 0, read: 0 };
+
 interface RecorderOptions {
   intervalMs: number;
   /** `performance.now()` at the measured run's start (earlier is warm-up); Infinity until `setOrigin`. */
@@ -177,14 +180,14 @@ export class IntervalRecorder {
   /** Bytes read for the response of `endpoint` (negative: none). */
   addBytesRead(nowMs: number, n: number, endpoint = -1): void {
     if (!this.#slot(nowMs)) return;
-    this.#c.bytesRead += n;
+    this.#c.bytesRead += n, ioBytes.read += n;
     this.#endpoints?.bytesRead(endpoint, n);
   }
 
   /** Bytes written for the request of `endpoint` (negative: none). */
   addBytesWritten(nowMs: number, n: number, endpoint = -1): void {
     if (!this.#slot(nowMs)) return;
-    this.#c.bytesWritten += n;
+    this.#c.bytesWritten += n, ioBytes.written += n;
     this.#endpoints?.bytesWritten(endpoint, n);
   }
 

@@ -39,6 +39,8 @@ const HONOURED = new Set([
   "tags",
   // Where the script's origins go (cli/k6/source.ts), checked here.
   "hosts",
+  // The run's requests a second at most (runner/script/k6/runtime.ts), checked here.
+  "rps",
 ]);
 const LOAD_KEYS = new Set(["vus", "duration", "iterations", "stages", "scenarios"]);
 
@@ -72,6 +74,9 @@ export function k6Experiment(
     if (typeof to !== "string" || !/^[\w.:[\]-]+$/.test(to)) {
       problem(["options", "hosts", host], 'a host maps to an address, "127.0.0.1" or "127.0.0.1:8080"');
     }
+  }
+  if (options.rps !== undefined && !(Number.isInteger(options.rps) && Number(options.rps) >= 0)) {
+    problem(["options", "rps"], "rps is a whole number of requests a second, e.g. 100 (0: no limit)");
   }
   for (const [key, value] of Object.entries(options)) {
     if (LOAD_KEYS.has(key) || HONOURED.has(key) || key === "thresholds") continue;

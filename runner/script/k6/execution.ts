@@ -6,7 +6,15 @@
  * every worker shares (runtime.ts `countIterations`). A field loadlab does not know throws when read rather
  * than answering wrongly (the conversion refuses those it can see: convert/refusals.ts).
  */
-import { countIterations, current, iterationsEnded, scenario, scenarioStartMs } from "./runtime.ts";
+import {
+  activeVus,
+  countIterations,
+  current,
+  iterationsEnded,
+  plannedVus,
+  scenario,
+  scenarioStartMs,
+} from "./runtime.ts";
 import { abortTest, failTest } from "./test_abort.ts";
 import { isolateFlags } from "./isolate_flags.ts";
 import { VuTags } from "./tags.ts";
@@ -62,30 +70,9 @@ export const instance = fields({
   // Since loadlab read the script's options: k6's count, plus the workers' start-up.
   currentTestRunDuration: () =>
     Date.now() - (isolateFlags.testStartMs ?? unknown("instance.currentTestRunDuration")),
-  vusActive: () => unknown("instance.vusActive"),
+  vusActive: activeVus,
   iterationsInterrupted: () => unknown("instance.iterationsInterrupted"),
 });
-
-/**
- * The VUs k6 initializes before the test: each scenario's most (an arrival rate's preallocated ones),
- * summed; null when k6's count would differ (scenarios started apart, an arrival rate that may add VUs).
- */
-function plannedVus(): number | null {
-  let vus = 0;
-  for (const sc of Object.values(isolateFlags.options?.scenarios ?? {}) as Array<Record<string, unknown>>) {
-    const arrival = /-arrival-rate$/.test(String(sc.executor));
-    const targets = ((sc.stages ?? []) as Array<{ target?: number }>).map((s) => Number(s.target));
-    const most = arrival
-      ? Number(sc.preAllocatedVUs)
-      : sc.executor === "ramping-vus"
-      ? Math.max(Number(sc.startVUs ?? 1), ...targets)
-      : Number(sc.vus ?? 1);
-    const apart = (sc.startTime ?? "0s") !== "0s" && sc.startTime !== 0;
-    if (apart || !Number.isFinite(most) || (arrival && Number(sc.maxVUs ?? most) > most)) return null;
-    vus += most;
-  }
-  return vus || null;
-}
 
 export const test = {
   abort(message?: unknown): never {

@@ -8,7 +8,7 @@
  * `batchPerHost` to one host, each on a connection of the VU's). `params.auth: "digest"` answers a Digest
  * challenge with the URL's credentials (digest_auth.ts); `params.jar` may be its own (cookie_jars.ts).
  */
-import { current, keepCookies, requestDefaults } from "./runtime.ts";
+import { current, keepCookies, requestDefaults, rpsWaitMs } from "./runtime.ts";
 import { requestTags } from "./tags.ts";
 import { fetchedResponse, fetchFailed, K6Response } from "./response.ts";
 import { type Body, encodeBody, file, isFormBody } from "./http_body.ts";
@@ -66,7 +66,10 @@ export function url(strings: TemplateStringsArray, ...values: unknown[]): { url:
 /** One request; follows redirects; in a session on its connection, else by fetch. */
 export function request(method: string, target: Url, body?: Body, opts?: Params | null): Promise<K6Response> {
   try {
-    return new Hops(method, target, body, opts ?? NO_PARAMS).next();
+    const hops = new Hops(method, target, body, opts ?? NO_PARAMS), waitMs = rpsWaitMs();
+    if (waitMs <= 0) return hops.next();
+    const s = hops.vu?.s;
+    return (s ? s.sleep(waitMs) : new Promise((go) => setTimeout(go, waitMs))).then(() => hops.next());
   } catch (err) {
     return Promise.reject(err);
   }

@@ -6,7 +6,7 @@
 
 const K6_FLAGS_ENV = "LOADLAB_K6_FLAGS";
 
-export type IsolateOptions = { scenarios?: Record<string, { executor?: string }> };
+export type IsolateOptions = { scenarios?: Record<string, { executor?: string }>; rps?: number };
 
 interface IsolateFlags {
   /** `--tag NAME=VALUE`: over the script's `options.tags`, on every request and sample. */
@@ -24,6 +24,8 @@ interface IsolateFlags {
   phases?: boolean;
   /** When loadlab read the script's options (epoch ms): `exec.instance.currentTestRunDuration` from it. */
   testStartMs?: number;
+  /** `--secret-source` lines as given (k6/secrets reads its sources from them: secrets.ts). */
+  secretSources?: string[];
 }
 
 /** Adds `flags` to what the script's isolates read: before they import it. */

@@ -6,7 +6,8 @@
  */
 import { isExpectedStatus } from "../../../results/schema/values.ts";
 import { tagPairs } from "../../../results/thresholds/selector.ts";
-import { expectedStatuses } from "../../stats/recorder.ts";
+import { expectedStatuses, ioBytes } from "../../stats/recorder.ts";
+import { atRunEnd, runCounters } from "../run_state.ts";
 import { isolateFlags } from "./isolate_flags.ts";
 import type { Response } from "../session.ts";
 
@@ -125,4 +126,49 @@ export function requestPoints(
   const phases = phasesOf(raw);
   for (let k = 0; k < PHASES.length; k++) point(PHASES[k], "trend", true, phases[k], all);
   point("http_req_failed", "rate", false, expected ? 0 : 1, all);
+}
+
+/** This isolate's bytes as its last iteration ended; -1 before its first (warm-up bytes are not k6's). */
+let sentBefore = -1, readBefore = 0;
+
+export function iterationStarts(): void {
+  if (sentBefore >= 0) return;
+  sentBefore = ioBytes.written, readBefore = ioBytes.read;
+  // The run's first iteration starts k6's seconds of `vus` points (ms after the test's start, 1 for 0).
+  Atomics.compareExchange(runCounters, LOAD_START_SLOT, 0, Date.now() - testStartMs + 1);
+}
+
+/** An iteration's points as k6 writes them (for one that threw too): its bytes, duration and count. */
+export function iterationPoints(durationMs: number, tags: Readonly<Record<string, string>>): void {
+  // The isolate's bytes since its last iteration ended: its VUs' together (k6 counts each VU's apart).
+  point("data_sent", "counter", false, ioBytes.written - sentBefore, tags);
+  point("data_received", "counter", false, ioBytes.read - readBefore, tags);
+  sentBefore = ioBytes.written, readBefore = ioBytes.read;
+  point("iteration_duration", "trend", true, durationMs, tags);
+  point("iterations", "counter", false, 1, tags);
+  flushPoints();
+}
+
+/** Slots of the run's counters: when its first iteration started, the last second `vus` was written for. */
+const LOAD_START_SLOT = 252, VUS_SECOND_SLOT = 253;
+const testStartMs = isolateFlags.testStartMs ?? Date.now();
+
+/** k6's `vus` and `vus_max` once a second from the run's first iteration, with the run's tags. */
+export function writeVusPoints(counts: () => readonly [number, number], tags: Record<string, unknown>): void {
+  if (!jsonOut) return;
+  const runTags = Object.fromEntries(Object.entries(tags).map(([k, v]) => [k, String(v)]));
+  const timer = setInterval(() => {
+    const started = Atomics.load(runCounters, LOAD_START_SLOT),
+      last = Atomics.load(runCounters, VUS_SECOND_SLOT);
+    const second = started === 0 ? 0 : Math.floor((Date.now() - testStartMs - started + 1) / 1000);
+    // Each second is written by one isolate of the run, the first to see it begin.
+    if (second > last && Atomics.compareExchange(runCounters, VUS_SECOND_SLOT, last, second) === last) {
+      const [vus, most] = counts();
+      point("vus", "gauge", false, vus, runTags);
+      point("vus_max", "gauge", false, most, runTags);
+      flushPoints();
+    }
+  }, 100);
+  Deno.unrefTimer(timer);
+  atRunEnd(() => clearInterval(timer));
 }

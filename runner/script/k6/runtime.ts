@@ -8,9 +8,16 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { Session } from "../session.ts";
 import { addGroupDuration, flushMetricsSoon, wantSubmetrics } from "./metrics.ts";
 import { jsonPointTags, setRunTags, setTagSource, type VuTags } from "./tags.ts";
-import { flushPoints, jsonOut, PHASES, point, setJsonThresholds } from "./json_out.ts";
+import {
+  iterationPoints,
+  iterationStarts,
+  jsonOut,
+  PHASES,
+  setJsonThresholds,
+  writeVusPoints,
+} from "./json_out.ts";
 import { isolateFlags } from "./isolate_flags.ts";
-import { PART_ENV, runCounters } from "../run_state.ts";
+import { atRunEnd, PART_ENV, runCounters } from "../run_state.ts";
 import { ScriptShapeError } from "../module.ts";
 import { endInit, open, setScriptFolder } from "./init_files.ts";
 import { runArrayCall } from "./array_calls.ts";
@@ -23,6 +30,8 @@ interface K6Vu {
   id: number;
   iterations: number;
   tags?: VuTags;
+  /** Its uncount from the run's active VUs once idle (k6/execution's `vusActive`). */
+  idle?: ReturnType<typeof setTimeout>;
 }
 
 /** One k6 iteration: the session it runs in, its VU and the scenario's name. */
@@ -151,6 +160,10 @@ export function session(mod: ConvertedModule): (s: Session) => unknown {
     ? minIteration
     : durationMsOf(String(minIteration ?? 0)) ?? 0;
   setJsonThresholds(options.thresholds);
+  writeVusPoints(() => [activeVus(), plannedVus() ?? countOf(VUS_SLOT)], {
+    ...options.tags,
+    ...isolateFlags.tags,
+  });
   // k6's 0 is "no limit": a batch then sends all its requests at once.
   if (typeof options.batch === "number") requestDefaults.batch = options.batch || Infinity;
   if (typeof options.batchPerHost === "number") {
@@ -198,6 +211,8 @@ let minIterationMs = 0;
 /** One iteration: the function, its timers, then the rest of `minIterationMs`; its metrics are sent soon. */
 async function iterate(ctx: VuContext, main: (data: unknown) => unknown): Promise<unknown> {
   const startMs = jsonOut || minIterationMs > 0 ? performance.now() : 0;
+  if (counting || jsonOut) activate(ctx.vu);
+  if (jsonOut) iterationStarts();
   try {
     const out = await main(ctx.s.setup);
     if (ctx.timers > 0) await timersFired(ctx);
@@ -208,11 +223,56 @@ async function iterate(ctx: VuContext, main: (data: unknown) => unknown): Promis
     if (counting) countUp(ENDED_SLOT);
     if (arrivals) idleVus.push(ctx.vu);
     const ownMs = performance.now() - startMs;
-    if (jsonOut) iterationPoints(ownMs);
+    if (jsonOut) iterationPoints(ownMs, jsonPointTags());
     if (minIterationMs > 0) addGroupDuration(ownMs);
     if (minIterationMs > ownMs && !ctx.s.ended.aborted) await ctx.s.sleep(minIterationMs - ownMs);
+    if (counting || jsonOut) deactivate(ctx.vu);
   }
 }
+
+/** The run's active VUs (one 32-bit slot past the scenarios' pairs), and those of this isolate. */
+const ACTIVE_SLOT = 255;
+const activeHere = new Set<K6Vu>();
+/** How long a closed load's VU stays active past its iteration: it starts its next one within it. */
+const IDLE_ACTIVE_MS = 100;
+// The isolate's load ended: its VUs are no more (its worker ends before their idle timers fire).
+atRunEnd(() => activeHere.forEach(idle));
+
+function activate(vu: K6Vu): void {
+  clearTimeout(vu.idle);
+  if (!activeHere.has(vu)) activeHere.add(vu), Atomics.add(runCounters, ACTIVE_SLOT, 1);
+}
+
+function idle(vu: K6Vu): void {
+  if (activeHere.delete(vu)) Atomics.sub(runCounters, ACTIVE_SLOT, 1);
+}
+
+/** As k6: an arrival rate's VU is active only in its iteration, another VU until it runs no more. */
+function deactivate(vu: K6Vu): void {
+  if (arrivals) return idle(vu);
+  Deno.unrefTimer(vu.idle = setTimeout(idle, IDLE_ACTIVE_MS, vu));
+}
+
+/** k6's `rps`: the run's requests a second at most, every worker's together (0: no limit). */
+const RPS = Math.max(0, Number(isolateFlags.options?.rps) || 0);
+/** When the run's next request may go, in 10 µs units since the test's start. */
+const RPS_SLOT = 254;
+
+/** How long a request waits for its turn under k6's `rps` (its turn taken now): 1/rps after the last's. */
+export function rpsWaitMs(): number {
+  if (RPS === 0) return 0;
+  const start = isolateFlags.testStartMs ?? performance.timeOrigin;
+  const now = Math.floor((performance.timeOrigin + performance.now() - start) * 100);
+  for (;;) {
+    const next = Atomics.load(runCounters, RPS_SLOT), at = Math.max(next, now);
+    if (Atomics.compareExchange(runCounters, RPS_SLOT, next, at + 100_000 / RPS) === next) {
+      return (at - now) / 100;
+    }
+  }
+}
+
+/** The run's VUs active now (k6's `exec.instance.vusActive`). */
+export const activeVus = (): number => Atomics.load(runCounters, ACTIVE_SLOT);
 
 /** Whether the script imports k6/execution: only then is each iteration counted (run_state.ts). */
 let counting = false;
@@ -253,17 +313,31 @@ function countUp(slot: number): number {
   return high * 2 ** 32 + low;
 }
 
-/** The run's iterations that ended so far (k6's `exec.instance.iterationsCompleted`). */
-export function iterationsEnded(): number {
-  return Atomics.load(runCounters, ENDED_SLOT + 1) * 2 ** 32 + Atomics.load(runCounters, ENDED_SLOT);
-}
+const countOf = (slot: number) =>
+  Atomics.load(runCounters, slot + 1) * 2 ** 32 + Atomics.load(runCounters, slot);
 
-/** `--out json`: the iteration's samples (k6 writes them for an iteration that threw too), then the lines. */
-function iterationPoints(durationMs: number): void {
-  const tags = jsonPointTags();
-  point("iteration_duration", "trend", true, durationMs, tags);
-  point("iterations", "counter", false, 1, tags);
-  flushPoints();
+/** The run's iterations that ended so far (k6's `exec.instance.iterationsCompleted`). */
+export const iterationsEnded = (): number => countOf(ENDED_SLOT);
+
+/**
+ * The VUs k6 initializes before the test: each scenario's most (an arrival rate's preallocated ones),
+ * summed; null when k6's count would differ (scenarios started apart, an arrival rate that may add VUs).
+ */
+export function plannedVus(): number | null {
+  let vus = 0;
+  for (const sc of Object.values(isolateFlags.options?.scenarios ?? {}) as Array<Record<string, unknown>>) {
+    const arrival = /-arrival-rate$/.test(String(sc.executor));
+    const targets = ((sc.stages ?? []) as Array<{ target?: number }>).map((s) => Number(s.target));
+    const most = arrival
+      ? Number(sc.preAllocatedVUs)
+      : sc.executor === "ramping-vus"
+      ? Math.max(Number(sc.startVUs ?? 1), ...targets)
+      : Number(sc.vus ?? 1);
+    const apart = (sc.startTime ?? "0s") !== "0s" && sc.startTime !== 0;
+    if (apart || !Number.isFinite(most) || (arrival && Number(sc.maxVUs ?? most) > most)) return null;
+    vus += most;
+  }
+  return vus || null;
 }
 
 /**

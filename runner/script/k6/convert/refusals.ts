@@ -232,8 +232,6 @@ const UNKNOWN_EXEC_FIELDS: Record<string, string> = {
     "exec.vu.metrics.metadata: loadlab keeps no VU's metadata; give exec.vu.tags or params.tags",
   "scenario.progress": "exec.scenario.progress: loadlab's workers keep no scenario's progress; count " +
     "exec.scenario.iterationInTest against the scenario's iterations, or time against its duration",
-  "instance.vusActive": "exec.instance.vusActive: loadlab's workers do not count the VUs active at once; " +
-    "read the vus metric in handleSummary",
   "instance.iterationsInterrupted": "exec.instance.iterationsInterrupted: loadlab does not count cut " +
     "iterations as they happen; read exec.instance.iterationsCompleted",
 };
