@@ -3,7 +3,7 @@
  * Loads that run at the same time as one run (k6's scenarios): `together: { browse: 0s, api: 30s }`.
  */
 import type { ExperimentFields } from "./schema/object.ts";
-import type { Issue } from "../runner/config_checks.ts";
+import type { PathIssue as Issue } from "../validation/mod.ts";
 
 /** The most worker isolates of the loads run together, a load's own cap (`workers` at most 64). */
 const MAX_RUN_WORKERS = 64;

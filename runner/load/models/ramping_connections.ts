@@ -8,7 +8,8 @@
 import type { z } from "zod";
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../../../validation/duration.ts";
 import { stagesSchema } from "./fields.ts";
-import { defineModel, type ModelIssue } from "./model.ts";
+import { defineModel } from "./model.ts";
+import type { PathIssue } from "../../../validation/mod.ts";
 import { type LoadContext, mayStart } from "../executor.ts";
 import { shareOf } from "../schedule.ts";
 import { sleepMs } from "../clock.ts";
@@ -62,7 +63,7 @@ export const rampingConnectionsModel = defineModel({
   fields: { stages: stagesSchema },
   keepsUncorrected: false,
   check(c) {
-    const issues: ModelIssue[] = [];
+    const issues: PathIssue[] = [];
     if (stagesMs(c) > MAX_DURATION_MS) {
       issues.push({ path: ["stages"], message: `the stages together must be ${MAX_DURATION_WORDS}` });
     }
