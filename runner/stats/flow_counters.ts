@@ -59,11 +59,8 @@ export interface FlowSample {
   >;
 }
 
-export function emptyFlowCounters(
-  name: string,
-  labels: readonly string[],
-  checkNames: ReadonlyArray<readonly string[]> = [],
-): FlowCounters {
+/** A flow's zero counts with `steps`: a worker's counters, or the main isolate's totals. */
+function emptyFlow<S>(name: string, steps: S[]) {
   return {
     name,
     sessions: 0,
@@ -72,7 +69,7 @@ export function emptyFlowCounters(
     captureFailed: 0,
     noData: 0,
     sessionHistogram: createHistogram(),
-    steps: labels.map((label, j) => emptyStepCounters(label, [...(checkNames[j] ?? [])])),
+    steps,
   };
 }
 
@@ -103,7 +100,9 @@ export class FlowRecorder {
       { name: string; labels: readonly string[]; checkNames?: ReadonlyArray<readonly string[]> }
     >,
   ) {
-    this.flows = flows.map((f) => emptyFlowCounters(f.name, f.labels, f.checkNames));
+    this.flows = flows.map((f) =>
+      emptyFlow(f.name, f.labels.map((label, j) => emptyStepCounters(label, [...(f.checkNames?.[j] ?? [])])))
+    );
   }
 
   sessionStarted(flow: number): void {
@@ -181,12 +180,7 @@ function encodeOrNull(h: Histogram): string | null {
 }
 
 /** A flow's totals over workers in the main isolate: its steps and checks as they come, by place or name. */
-type FlowTotals = Omit<FlowSample, "sessionHistogram" | "steps"> & {
-  sessionHistogram: Histogram;
-  steps: Array<
-    { label: string; requests: number; errors: number; histogram: Histogram; checks: CheckCount[] }
-  >;
-};
+type FlowTotals = ReturnType<typeof emptyFlow<ReturnType<typeof emptyStep>>>;
 
 /**
  * Every worker's samples added into per-flow results (undefined: no flows); a missing flow throws. A step
@@ -195,16 +189,9 @@ type FlowTotals = Omit<FlowSample, "sessionHistogram" | "steps"> & {
  */
 export function flowResults(workers: readonly FlowSample[][]): FlowResult[] | undefined {
   if (workers.length === 0) return undefined;
-  const flows: FlowTotals[] = workers[0].map((f) => ({
-    name: f.name,
-    sessions: 0,
-    completed: 0,
-    failed: 0,
-    captureFailed: 0,
-    noData: 0,
-    sessionHistogram: createHistogram(),
-    steps: f.steps.map((s) => emptyStep(s.label)),
-  }));
+  const flows: FlowTotals[] = workers[0].map((f) =>
+    emptyFlow(f.name, f.steps.map((s) => emptyStep(s.label)))
+  );
   for (const samples of workers) {
     if (samples.length !== flows.length) throw new Error("flow samples of workers do not line up");
     samples.forEach((sample, k) => addFlowSample(flows[k], sample));
@@ -256,8 +243,8 @@ function addFlowSample(into: FlowTotals, from: FlowSample): void {
   });
 }
 
-function emptyStep(label: string): FlowTotals["steps"][number] {
-  return { label, requests: 0, errors: 0, histogram: createHistogram(), checks: [] };
+function emptyStep(label: string) {
+  return { label, requests: 0, errors: 0, histogram: createHistogram(), checks: [] as CheckCount[] };
 }
 
 /** The entry of `list` at `i` when it matches, else the first that does, else a new one at the end. */
