@@ -46,18 +46,7 @@ type CheckCount = {
 };
 
 /** One flow's totals from one worker; plain structured-cloneable data, histograms encoded (null: empty). */
-export interface FlowSample {
-  name: string;
-  sessions: number;
-  completed: number;
-  failed: number;
-  captureFailed: number;
-  noData: number;
-  sessionHistogram: string | null;
-  steps: Array<
-    { label: string; requests: number; errors: number; histogram: string | null; checks: CheckCount[] }
-  >;
-}
+export type FlowSample = ReturnType<typeof flowSample>;
 
 /** A flow's zero counts with `steps`: a worker's counters, or the main isolate's totals. */
 function emptyFlow<S>(name: string, steps: S[]) {
@@ -156,7 +145,7 @@ export class FlowRecorder {
 }
 
 /** The totals as a sample, histograms encoded (null when they recorded nothing). */
-export function flowSample(f: FlowCounters): FlowSample {
+export function flowSample(f: FlowCounters) {
   return {
     name: f.name,
     sessions: f.sessions,
