@@ -214,12 +214,9 @@ export function splitSlo(slo: string): string[] {
   return slo.split(/\s+and\s+|\s*&&\s*|\s*,\s*/).filter((part) => part.trim() !== "");
 }
 
-interface Covered {
-  loads: Array<[string, LoadSpec]>;
-  targets: Array<[string, FileTarget]>;
-}
+type Covered = ReturnType<typeof pick>;
 
-function pick(exp: ExperimentFields, targets?: string[], loads?: string[]): Covered {
+function pick(exp: ExperimentFields, targets?: string[], loads?: string[]) {
   return {
     targets: Object.entries(exp.targets).filter(([n]) => !targets || targets.includes(n)),
     loads: Object.entries(exp.loads).filter(([n]) => !loads || loads.includes(n)),
