@@ -44,13 +44,7 @@ ${helpOf(REPORT_TABLE, { flagAt: 2, textAt: 27, shortColumn: true })}
 Several results files are shown together; run names that clash get their file's name as a prefix.
 The page is self-contained (no network) and safe to share.`;
 
-interface ReportArgs {
-  inputs: string[];
-  output: string;
-  compare?: string;
-}
-
-function parseReportArgs(argv: string[]): ReportArgs {
+function parseReportArgs(argv: string[]) {
   const raw = tokenize(argv, REPORT_FLAGS, { "--out": "use -o report.html" }, "report", REPORT_HELP);
   const flags = new FlagValues(raw, REPORT_FLAGS);
   if (!raw.positionals.length) {
@@ -130,14 +124,7 @@ by start time; thresholds the shards recorded as pending are evaluated on the me
 different experiments or loads, two shards of one segment, and missing segments are refused by name.
 See docs/scale-out.md.`;
 
-interface MergeArgs {
-  inputs: string[];
-  output: string;
-  report?: string;
-  allowPartial: boolean;
-}
-
-function parseMergeArgs(argv: string[]): MergeArgs {
+function parseMergeArgs(argv: string[]) {
   const raw = tokenize(argv, MERGE_FLAGS, { "--out": "use -o results.json" }, "merge", MERGE_HELP);
   const flags = new FlagValues(raw, MERGE_FLAGS);
   if (!raw.positionals.length) {
@@ -192,7 +179,7 @@ export function runMergeCommand(argv: string[]): Promise<number> {
 }
 
 /** Prints what was merged and the thresholds; the exit code they give. */
-function summarize(args: MergeArgs, merged: ResultsFile): number {
+function summarize(args: ReturnType<typeof parseMergeArgs>, merged: ResultsFile): number {
   const shards = merged.shards!;
   const partial = shards.partial
     ? `, PARTIAL: missing ${shards.missing.map((i) => `${i}/${shards.count}`)}`

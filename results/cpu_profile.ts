@@ -109,27 +109,19 @@ export function summarizeProfile(
   });
 }
 
-interface SampleTimes {
-  idleUs: number;
-  firstBusyUs: number;
-  restBusyUs: number;
-  firstSelfUs: Map<number, number>;
-  restSelfUs: Map<number, number>;
-}
-
 function landSamples(
   p: CpuProfile,
   weights: number[],
   land: (id: number) => TreeNode,
   frames: Frames,
   loadStartUs: number,
-): SampleTimes {
-  const times: SampleTimes = {
+) {
+  const times = {
     idleUs: 0,
     firstBusyUs: 0,
     restBusyUs: 0,
-    firstSelfUs: new Map(),
-    restSelfUs: new Map(),
+    firstSelfUs: new Map<number, number>(),
+    restSelfUs: new Map<number, number>(),
   };
   let sampleUs = 0; // the sample's time after the profile's start
   for (let i = 0; i < p.samples.length; i++) {
@@ -152,7 +144,7 @@ function landSamples(
 
 function loadWindows(
   p: CpuProfile,
-  times: SampleTimes,
+  times: ReturnType<typeof landSamples>,
   limits: SummaryLimits,
   loadStartUs: number,
 ): ProfileWindow[] {

@@ -242,16 +242,8 @@ function bucketize(
   }));
 }
 
-interface LatencyBlock {
-  latencyMs: LatencySummaryMs;
-  percentiles: PercentilePoint[];
-  histogram: HistogramBucket[];
-  logHistogram: HistogramBucket[];
-  histogramEncoded: string;
-}
-
 /** A run's latency fields from its histogram, the one builder for finished, cut and merged runs. */
-export function latencyBlock(h: Histogram): LatencyBlock {
+export function latencyBlock(h: Histogram) {
   return {
     latencyMs: summarizeMs(h),
     percentiles: percentileCurve(h),

@@ -11,9 +11,7 @@ import { grpcFlowIssues } from "./grpc_step_spec.ts";
 import type { CommonFields } from "./config_fields.ts";
 import { endpointTable } from "./endpoint_table.ts";
 import { LOAD_MODEL_FACTS } from "../results/load_models.ts";
-
-/** A cross-field problem: the path of the field to change, and why. */
-export type Issue = { path: Array<string | number>; message: string };
+import { issueList, type PathIssue as Issue } from "../validation/mod.ts";
 
 /** What the checks read: a model's name and the common fields, validated one by one. */
 type CheckedConfig = CommonFields & { model: LoadModel };
@@ -31,8 +29,7 @@ export function commonFieldIssues(c: CheckedConfig): Issue[] {
 
 /** What flows exclude: a model that cannot drive them, a mix of one's own, pipelining; ws steps' limits. */
 function flowIssues(c: CheckedConfig): Issue[] {
-  const issues: Issue[] = [];
-  const add = (path: Issue["path"], message: string) => issues.push({ path, message });
+  const [issues, add] = issueList();
   const noFlows = LOAD_MODEL_FACTS[c.model].noFlows;
   if (noFlows !== undefined) add(["flows"], noFlows);
   // The mix defaults to one `GET /`; anything else was given, and flows would silently ignore it.
@@ -68,8 +65,7 @@ function flowIssues(c: CheckedConfig): Issue[] {
 
 /** What data sources exclude: pipelining (a batch could run out midway); cookies without flows. */
 function dataIssues(c: CheckedConfig): Issue[] {
-  const issues: Issue[] = [];
-  const add = (path: Issue["path"], message: string) => issues.push({ path, message });
+  const [issues, add] = issueList();
   if (c.cookies === true && c.flows === undefined && c.script === undefined) {
     add(["cookies"], "cookies are kept per session: they need flows (a request mix keeps none)");
   }
@@ -121,8 +117,7 @@ function concurrencyIssues(c: CheckedConfig): Issue[] {
 
 /** What HTTP/3 over Deno's QUIC cannot do (each request encoded once; rustls options Deno hides). */
 function h3Issues(c: CheckedConfig): Issue[] {
-  const issues: Issue[] = [];
-  const add = (path: string[], message: string) => issues.push({ path, message });
+  const [issues, add] = issueList();
   if (!c.url.startsWith("https://")) {
     add(["protocol"], "protocol h3 runs over QUIC, which is always TLS: use an https:// URL");
   }
@@ -189,8 +184,7 @@ function protocolIssues(c: CheckedConfig): Issue[] {
       ? [{ path: ["streams"], message: "streams apply to HTTP/2: add protocol h2 (--h2), or drop streams" }]
       : [];
   }
-  const issues: Issue[] = [];
-  const add = (path: Issue["path"], message: string) => issues.push({ path, message });
+  const [issues, add] = issueList();
   if (c.protocol === "auto" && c.url.startsWith("http://") && c.streams > 1) {
     // No TLS, no ALPN: auto speaks HTTP/1.1 there, and the streams would be dropped without a word.
     add(

@@ -7,9 +7,7 @@
 import { z } from "zod";
 import type { RequestSpec } from "./request_spec.ts";
 import { RESERVED_METADATA } from "./http/grpc/call.ts";
-import { customIssue } from "../validation/mod.ts";
-/** A problem at its path in the attack config. */
-type Issue = { path: Array<string | number>; message: string };
+import { customIssue, issueList, type PathIssue } from "../validation/mod.ts";
 
 /** Metadata names: lower-case tokens that gRPC itself does not set. */
 const METADATA_NAME = /^(?!grpc-)[0-9a-z_.-]+$/;
@@ -68,9 +66,8 @@ export function grpcFlowIssues(c: {
   grpc?: { schema?: Uint8Array; reflect?: true; call?: unknown };
   flows?: readonly { steps: readonly object[] }[];
   script?: unknown;
-}): Issue[] {
-  const issues: Issue[] = [];
-  const add = (path: Issue["path"], message: string) => issues.push({ path, message });
+}): PathIssue[] {
+  const [issues, add] = issueList();
   c.flows?.forEach((flow, f) =>
     flow.steps.forEach((step, k) => {
       const at = ["flows", f, "steps", k];

@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { checkFields, checkRules } from "./session_schema.ts";
 import { endpointNameProblem, headerRules, ruleOf } from "./request_rules.ts";
-import { customIssue } from "../validation/mod.ts";
+import { customIssue, issueList, type PathIssue } from "../validation/mod.ts";
 
 const { status: _status, ...matchFields } = checkFields;
 
@@ -100,8 +100,6 @@ export const wsActionSchema = z.strictObject({
 }).superRefine(wsActionRules);
 export type WsAction = z.infer<typeof wsActionSchema>;
 
-type PathIssue = { path: Array<string | number>; message: string };
-
 /** A step as far as the ordering rules read it. */
 interface StepLike {
   ws?: { connect?: unknown; send?: unknown; wait?: unknown; close?: unknown };
@@ -145,8 +143,7 @@ export function wsStepIssues(steps: ReadonlyArray<StepLike | object>): PathIssue
 
 /** What a ws step's captures, checks and `maxKeptBytes` may not ask of a message (or of no message). */
 function messageIssues(step: StepLike, k: number, action: string): PathIssue[] {
-  const issues: PathIssue[] = [];
-  const add = (path: PathIssue["path"], message: string) => issues.push({ path, message });
+  const [issues, add] = issueList();
   const reads = action === "send" || action === "wait";
   if (!reads && (step.capture !== undefined || step.expect !== undefined)) {
     add(

@@ -2,7 +2,7 @@
  * @module
  * The one way from an experiment's text to a plan ready to run; each step throws one `ExperimentError`.
  */
-import { formatPath, type Issue, issuesOf, validate } from "../validation/mod.ts";
+import { formatPath, type Issue, issueList, issuesOf, validate } from "../validation/mod.ts";
 import { attackConfigSchema, parseAttackConfig } from "../runner/config.ts";
 import { ConfigError } from "../validation/config_error.ts";
 import { importArtillery, isArtilleryScript } from "./artillery/convert.ts";
@@ -246,8 +246,7 @@ export function segmentPlan(plan: Plan, segment: PlanSegment, startAtEpochMs?: n
 
 /** What keeps `plan` from being split: started targets, searches, `warmup: auto`, `abortOnFail`. */
 function unsplittable(plan: Plan): Issue[] {
-  const issues: Issue[] = [];
-  const add = (path: Issue["path"], message: string) => issues.push({ path, message });
+  const [issues, add] = issueList<string>();
   const started = [...new Set(plan.runs.filter((r) => r.target.kind !== "url").map((r) => r.variant))];
   for (const name of started) {
     add(

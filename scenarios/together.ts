@@ -3,7 +3,7 @@
  * Loads that run at the same time as one run (k6's scenarios): `together: { browse: 0s, api: 30s }`.
  */
 import type { ExperimentFields } from "./schema/object.ts";
-import type { Issue } from "../runner/config_checks.ts";
+import { issueList, type PathIssue as Issue } from "../validation/mod.ts";
 
 /** The most worker isolates of the loads run together, a load's own cap (`workers` at most 64). */
 const MAX_RUN_WORKERS = 64;
@@ -14,37 +14,37 @@ type Together = Pick<ExperimentFields, "together">;
 export function togetherProblems(exp: ExperimentFields): Issue[] {
   const together = exp.together;
   if (together === undefined) return [];
-  const problems: Issue[] = [];
+  const [problems, add] = issueList();
   const loads = Object.keys(exp.loads);
   // Each load run together has its own worker isolates (~40 MB each), so a run is capped as one load is.
   const workers = Object.keys(together).reduce((n, name) => n + (exp.loads[name]?.workers ?? 1), 0);
   if (workers > MAX_RUN_WORKERS) {
-    problems.push({
-      path: ["together"],
-      message: `${workers} load workers would run at once, at most ${MAX_RUN_WORKERS} in a run (each load ` +
+    add(
+      ["together"],
+      `${workers} load workers would run at once, at most ${MAX_RUN_WORKERS} in a run (each load ` +
         "run together, a k6 script's scenarios among them, has workers of its own): give fewer loads or " +
         "scenarios, or fewer workers, and run the others apart",
-    });
+    );
   }
   for (const name of Object.keys(together)) {
     if (!loads.includes(name)) {
-      problems.push({ path: ["together", name], message: `no load named "${name}"; the loads are ${loads}` });
+      add(["together", name], `no load named "${name}"; the loads are ${loads}`);
     }
   }
   const covers = (names: string[] | undefined) => (names ?? loads).some((l) => l in together);
   exp.sweeps.forEach((s, i) => {
     if (covers(s.loads)) {
-      problems.push({
-        path: ["sweeps", i],
-        message: "a sweep varies one load; loads that run together are one run: limit it (loads: [...])",
-      });
+      add(
+        ["sweeps", i],
+        "a sweep varies one load; loads that run together are one run: limit it (loads: [...])",
+      );
     }
   });
   if (exp.search !== undefined && covers(exp.search.load ? [exp.search.load] : undefined)) {
-    problems.push({ path: ["search"], message: "a capacity search varies one load, not loads run together" });
+    add(["search"], "a capacity search varies one load, not loads run together");
   }
   if (exp.log) {
-    problems.push({ path: ["log"], message: "the request log is one file per load: not with together" });
+    add(["log"], "the request log is one file per load: not with together");
   }
   return problems;
 }

@@ -13,6 +13,18 @@ export interface Issue {
   message: string;
 }
 
+/** A problem before the edge formats its path: the keys down to the field to change, and what to do. */
+export type PathIssue = { path: Array<string | number>; message: string };
+
+/** An empty list of issues and the function that adds one: `const [issues, add] = issueList();`. */
+export function issueList<P = PathIssue["path"]>(): [
+  { path: P; message: string }[],
+  (path: P, message: string) => void,
+] {
+  const issues: { path: P; message: string }[] = [];
+  return [issues, (path, message) => void issues.push({ path, message })];
+}
+
 type Schema = z.core.$ZodType;
 type RawIssue = z.core.$ZodIssue;
 type Key = PropertyKey;

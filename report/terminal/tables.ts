@@ -25,19 +25,8 @@ export function boxTable(rows: string[][]): string {
   return out.join("\n");
 }
 
-interface SeriesStats {
-  p1: number;
-  p2_5: number;
-  p50: number;
-  p97_5: number;
-  mean: number;
-  stdev: number;
-  min: number;
-  max: number;
-}
-
 /** Nearest-rank percentiles, mean, population stdev, min and max; all zeros for no values. */
-export function seriesStats(values: number[]): SeriesStats {
+export function seriesStats(values: number[]) {
   if (values.length === 0) return { p1: 0, p2_5: 0, p50: 0, p97_5: 0, mean: 0, stdev: 0, min: 0, max: 0 };
   const sorted = [...values].sort((a, b) => a - b);
   const rank = (p: number) => sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)];
@@ -97,7 +86,9 @@ export function autocannonRows(run: RunResult): AutocannonRows {
   const perSecondRequests = perSecond(run.intervals, (i) => i.requests - (i.drained ?? 0));
   const requests = seriesStats(perSecondRequests);
   const bytes = seriesStats(perSecond(run.intervals, (i) => i.bytesRead));
-  const pickAll = (s: SeriesStats) => [s.p1, s.p2_5, s.p50, s.p97_5, s.mean, s.stdev, s.min];
+  const pickAll = (
+    s: ReturnType<typeof seriesStats>,
+  ) => [s.p1, s.p2_5, s.p50, s.p97_5, s.mean, s.stdev, s.min];
   const throughput = [
     ["Stat", "1%", "2.5%", "50%", "97.5%", "Avg", "Stdev", "Min"],
     ["Req/Sec", ...pickAll(requests).map((v) => formatNumber(v, 2))],

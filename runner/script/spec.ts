@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { modelFactsOf } from "../../results/load_models.ts";
+import { issueList, type PathIssue } from "../../validation/mod.ts";
 
 export const scriptSpecSchema = z.strictObject({
   path: z.string().startsWith("/", "a script path is absolute (the plan resolves it)"),
@@ -43,9 +44,8 @@ interface ScriptExcludes {
 }
 
 /** What a script excludes, as issues at their paths. */
-export function scriptIssues(c: ScriptExcludes): Array<{ path: string[]; message: string }> {
-  const issues: Array<{ path: string[]; message: string }> = [];
-  const add = (path: string[], message: string) => issues.push({ path, message });
+export function scriptIssues(c: ScriptExcludes): PathIssue[] {
+  const [issues, add] = issueList();
   if (modelFactsOf(c.model)?.noFlows !== undefined) {
     add(["script"], "a script needs a rate, connections or count load: throughput spreads single requests");
   }

@@ -46,24 +46,10 @@ type CheckCount = {
 };
 
 /** One flow's totals from one worker; plain structured-cloneable data, histograms encoded (null: empty). */
-export interface FlowSample {
-  name: string;
-  sessions: number;
-  completed: number;
-  failed: number;
-  captureFailed: number;
-  noData: number;
-  sessionHistogram: string | null;
-  steps: Array<
-    { label: string; requests: number; errors: number; histogram: string | null; checks: CheckCount[] }
-  >;
-}
+export type FlowSample = ReturnType<typeof flowSample>;
 
-export function emptyFlowCounters(
-  name: string,
-  labels: readonly string[],
-  checkNames: ReadonlyArray<readonly string[]> = [],
-): FlowCounters {
+/** A flow's zero counts with `steps`: a worker's counters, or the main isolate's totals. */
+function emptyFlow<S>(name: string, steps: S[]) {
   return {
     name,
     sessions: 0,
@@ -72,85 +58,94 @@ export function emptyFlowCounters(
     captureFailed: 0,
     noData: 0,
     sessionHistogram: createHistogram(),
-    steps: labels.map((label, j) => {
-      const names = [...(checkNames[j] ?? [])];
-      return {
-        label,
-        requests: 0,
-        errors: 0,
-        histogram: createHistogram(),
-        checkNames: names,
-        checkPassed: new Uint32Array(names.length),
-        checkFailed: new Uint32Array(names.length),
-      };
-    }),
+    steps,
+  };
+}
+
+/** A step's zero counters; room for `room` checks (at least as many as it names). */
+export function emptyStepCounters(
+  label: string,
+  checkNames: string[],
+  room = 0,
+): FlowCounters["steps"][number] {
+  const slots = Math.max(room, checkNames.length);
+  return {
+    label,
+    requests: 0,
+    errors: 0,
+    histogram: createHistogram(),
+    checkNames,
+    checkPassed: new Uint32Array(slots),
+    checkFailed: new Uint32Array(slots),
   };
 }
 
 /** Records sessions and steps of every flow of one worker. */
 export class FlowRecorder {
-  readonly #flows: FlowCounters[];
+  protected readonly flows: FlowCounters[];
 
   constructor(
     flows: ReadonlyArray<
       { name: string; labels: readonly string[]; checkNames?: ReadonlyArray<readonly string[]> }
     >,
   ) {
-    this.#flows = flows.map((f) => emptyFlowCounters(f.name, f.labels, f.checkNames));
+    this.flows = flows.map((f) =>
+      emptyFlow(f.name, f.labels.map((label, j) => emptyStepCounters(label, [...(f.checkNames?.[j] ?? [])])))
+    );
   }
 
   sessionStarted(flow: number): void {
-    this.#flows[flow].sessions++;
+    this.flows[flow].sessions++;
   }
 
   /** Every request step got a response (any status); `durationUs` from arrival to the last response. */
   sessionCompleted(flow: number, durationUs: number): void {
-    const f = this.#flows[flow];
+    const f = this.flows[flow];
     f.completed++;
     f.sessionHistogram.recordValue(clampUs(durationUs));
   }
 
   /** A step's request failed (no response): the session ends there. */
   sessionFailed(flow: number): void {
-    this.#flows[flow].failed++;
+    this.flows[flow].failed++;
   }
 
   stepResponse(flow: number, step: number, latencyUs: number): void {
-    const s = this.#flows[flow].steps[step];
+    const s = this.flows[flow].steps[step];
     s.requests++;
     s.histogram.recordValue(clampUs(latencyUs));
   }
 
   stepError(flow: number, step: number): void {
-    this.#flows[flow].steps[step].errors++;
+    this.flows[flow].steps[step].errors++;
   }
 
   /** A capture found nothing: the session ends there (failed). */
   captureFailed(flow: number): void {
-    const f = this.#flows[flow];
+    const f = this.flows[flow];
     f.captureFailed++;
     f.failed++;
   }
 
   /** An arrival found no data row left: no session ran. */
   noData(flow: number): void {
-    this.#flows[flow].noData++;
+    this.flows[flow].noData++;
   }
 
   /** The pass and fail counters of a step's checks (by check index), for `runExtract`. */
   checks(flow: number, step: number): { passed: Uint32Array; failed: Uint32Array } {
-    const s = this.#flows[flow].steps[step];
+    const s = this.flows[flow].steps[step];
     return { passed: s.checkPassed, failed: s.checkFailed };
   }
 
   /** The totals so far as samples (histograms encoded); call once, at the end of the worker's share. */
   take(): FlowSample[] {
-    return this.#flows.map(flowSample);
+    return this.flows.map(flowSample);
   }
 }
 
 /** The totals as a sample, histograms encoded (null when they recorded nothing). */
-export function flowSample(f: FlowCounters): FlowSample {
+export function flowSample(f: FlowCounters) {
   return {
     name: f.name,
     sessions: f.sessions,
@@ -173,17 +168,24 @@ function encodeOrNull(h: Histogram): string | null {
   return h.totalCount === 0 ? null : encodeHistogram(h);
 }
 
-/** Every worker's samples added into per-flow results (undefined: no flows); a misaligned sample throws. */
+/** A flow's totals over workers in the main isolate: its steps and checks as they come, by place or name. */
+type FlowTotals = ReturnType<typeof emptyFlow<ReturnType<typeof emptyStep>>>;
+
+/**
+ * Every worker's samples added into per-flow results (undefined: no flows); a missing flow throws. A step
+ * adds into the step at its place when the labels agree, else into the first of its label, else it is new:
+ * a flow's steps line up by place (a label may repeat), a script's (each worker's own order) by label.
+ */
 export function flowResults(workers: readonly FlowSample[][]): FlowResult[] | undefined {
-  let flows: FlowCounters[] | null = null;
-  for (const samples of alignFlowSamples(workers)) {
-    flows ??= samples.map((f) =>
-      emptyFlowCounters(f.name, f.steps.map((s) => s.label), f.steps.map((s) => s.checks.map((c) => c.name)))
-    );
+  if (workers.length === 0) return undefined;
+  const flows: FlowTotals[] = workers[0].map((f) =>
+    emptyFlow(f.name, f.steps.map((s) => emptyStep(s.label)))
+  );
+  for (const samples of workers) {
     if (samples.length !== flows.length) throw new Error("flow samples of workers do not line up");
-    samples.forEach((sample, k) => addFlowCounters(flows![k], sample));
+    samples.forEach((sample, k) => addFlowSample(flows[k], sample));
   }
-  return flows?.map((f) => ({
+  return flows.map((f) => ({
     name: f.name,
     sessions: f.sessions,
     completed: f.completed,
@@ -199,15 +201,13 @@ export function flowResults(workers: readonly FlowSample[][]): FlowResult[] | un
       requests: s.requests,
       errors: s.errors,
       latencyMs: summaryOrNull(s.histogram),
-      ...(s.checkNames.length > 0 ? { checks: checkCounts(s) } : {}),
+      ...(s.checks.length > 0 ? { checks: s.checks } : {}),
     })),
   }));
 }
 
-function addFlowCounters(into: FlowCounters, from: FlowSample): void {
-  if (from.name !== into.name || from.steps.length !== into.steps.length) {
-    throw new Error(`flow samples of workers do not line up at flow ${from.name}`);
-  }
+function addFlowSample(into: FlowTotals, from: FlowSample): void {
+  if (from.name !== into.name) throw new Error(`flow samples of workers do not line up at flow ${from.name}`);
   into.sessions += from.sessions;
   into.completed += from.completed;
   into.failed += from.failed;
@@ -215,15 +215,33 @@ function addFlowCounters(into: FlowCounters, from: FlowSample): void {
   into.noData += from.noData;
   if (from.sessionHistogram !== null) addEncoded(into.sessionHistogram, from.sessionHistogram);
   from.steps.forEach((step, j) => {
-    const to = into.steps[j];
+    const to = entryOf(into.steps, j, (s) => s.label === step.label, () => emptyStep(step.label));
     to.requests += step.requests;
     to.errors += step.errors;
     if (step.histogram !== null) addEncoded(to.histogram, step.histogram);
     step.checks.forEach((c, k) => {
-      to.checkPassed[k] += c.passed;
-      to.checkFailed[k] += c.failed;
+      const check = entryOf(
+        to.checks,
+        k,
+        (t) => t.name === c.name,
+        () => ({ name: c.name, passed: 0, failed: 0 }),
+      );
+      check.passed += c.passed;
+      check.failed += c.failed;
     });
   });
+}
+
+function emptyStep(label: string) {
+  return { label, requests: 0, errors: 0, histogram: createHistogram(), checks: [] as CheckCount[] };
+}
+
+/** The entry of `list` at `i` when it matches, else the first that does, else a new one at the end. */
+function entryOf<T>(list: T[], i: number, matches: (entry: T) => boolean, make: () => T): T {
+  if (i < list.length && matches(list[i])) return list[i];
+  let entry = list.find(matches);
+  if (entry === undefined) list.push(entry = make());
+  return entry;
 }
 
 function checkCounts(s: FlowCounters["steps"][number]): CheckCount[] {
@@ -232,43 +250,4 @@ function checkCounts(s: FlowCounters["steps"][number]): CheckCount[] {
 
 function summaryOrNull(h: Histogram): FlowResult["sessionMs"] {
   return h.totalCount === 0 ? null : summarizeMs(h);
-}
-
-/** A script's workers see steps and checks each in its own order: each gets the union, zeros for the rest. */
-function alignFlowSamples(workers: readonly FlowSample[][]): readonly FlowSample[][] {
-  if (workers.length < 2) return workers;
-  const flowCount = Math.max(...workers.map((w) => w.length));
-  const shapes = Array.from({ length: flowCount }, (_, f) => shapeOf(workers.map((w) => w[f])));
-  return workers.map((samples) => samples.map((sample, f) => reshape(sample, shapes[f])));
-}
-
-/** A flow's step labels and, per label, its check names: the union over `samples`. */
-function shapeOf(samples: ReadonlyArray<FlowSample | undefined>): Map<string, string[]> {
-  const shape = new Map<string, string[]>();
-  for (const sample of samples) {
-    for (const step of sample?.steps ?? []) {
-      const checks = shape.get(step.label) ?? [];
-      for (const c of step.checks) if (!checks.includes(c.name)) checks.push(c.name);
-      shape.set(step.label, checks);
-    }
-  }
-  return shape;
-}
-
-function reshape(sample: FlowSample, shape: Map<string, string[]>): FlowSample {
-  const byLabel = new Map(sample.steps.map((s) => [s.label, s]));
-  const steps = [...shape].map(([label, names]) => {
-    const step = byLabel.get(label);
-    const checks = names.map((name) =>
-      step?.checks.find((c) => c.name === name) ?? { name, passed: 0, failed: 0 }
-    );
-    return {
-      label,
-      requests: step?.requests ?? 0,
-      errors: step?.errors ?? 0,
-      histogram: step?.histogram ?? null,
-      checks,
-    };
-  });
-  return { ...sample, steps };
 }

@@ -91,3 +91,10 @@ Deno.test("one worker's steps are kept as they are, a label met twice counted tw
   const [flow] = flowResults([[sample([step("a", 1), step("a", 2)])]])!;
   assertEquals(flow.steps.map((s) => [s.label, s.requests]), [["a", 1], ["a", 2]]);
 });
+
+Deno.test("workers of a flow that sends one request twice keep both steps, each added by its place", () => {
+  const worker = () => [sample([step("a", 1, [{ name: "ok", passed: 1, failed: 0 }]), step("a", 2)])];
+  const [flow] = flowResults([worker(), worker()])!;
+  assertEquals(flow.steps.map((s) => [s.label, s.requests]), [["a", 2], ["a", 4]]);
+  assertEquals(flow.steps[0].checks, [{ name: "ok", passed: 2, failed: 0 }]);
+});

@@ -17,14 +17,13 @@ import { modelsWithField } from "../../runner/load/models/mod.ts";
 import { LOAD_MODELS } from "../../results/schema/values.ts";
 import { plannedLoads, togetherProblems } from "../together.ts";
 import { LOAD_MODEL_FACTS } from "../../results/load_models.ts";
-import type { Issue } from "../../runner/config_checks.ts";
+import { issueList, type PathIssue as Issue } from "../../validation/mod.ts";
 
 type Path = Issue["path"];
 
 /** Every cross-field problem of `exp`. */
 export function checkExperiment(exp: ExperimentFields): Issue[] {
-  const issues: Issue[] = [];
-  const add = (path: Path, message: string) => issues.push({ path, message });
+  const [issues, add] = issueList();
   const targetNames = Object.keys(exp.targets);
   const loadNames = Object.keys(exp.loads);
   caseFolds(targetNames, add);
@@ -117,8 +116,7 @@ export function grpcTargetIssues(
   calls: boolean,
   listener?: string,
 ): Issue[] {
-  const issues: Issue[] = [];
-  const add = (path: Path, message: string) => issues.push({ path, message });
+  const [issues, add] = issueList();
   for (const [name, target] of Object.entries(targets)) {
     if (target.kind !== "builtin") {
       if (listener !== undefined) {
@@ -216,12 +214,9 @@ export function splitSlo(slo: string): string[] {
   return slo.split(/\s+and\s+|\s*&&\s*|\s*,\s*/).filter((part) => part.trim() !== "");
 }
 
-interface Covered {
-  loads: Array<[string, LoadSpec]>;
-  targets: Array<[string, FileTarget]>;
-}
+type Covered = ReturnType<typeof pick>;
 
-function pick(exp: ExperimentFields, targets?: string[], loads?: string[]): Covered {
+function pick(exp: ExperimentFields, targets?: string[], loads?: string[]) {
   return {
     targets: Object.entries(exp.targets).filter(([n]) => !targets || targets.includes(n)),
     loads: Object.entries(exp.loads).filter(([n]) => !loads || loads.includes(n)),
@@ -397,7 +392,7 @@ function runCount(exp: ExperimentFields): number {
 }
 
 /** The problem of a file making more than `MAX_RUNS` runs, at `repeats` or `sweeps`, or null. */
-function runCountProblem(exp: ExperimentFields): { path: string[]; message: string } | null {
+function runCountProblem(exp: ExperimentFields): Issue | null {
   const count = runCount(exp);
   if (count <= MAX_RUNS) return null;
   const byRepeats = exp.repeats > MAX_RUNS || exp.sweeps.length === 0 || exp.repeats >= count / exp.repeats;

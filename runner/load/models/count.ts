@@ -8,7 +8,8 @@ import { z } from "zod";
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../../../validation/duration.ts";
 import { connectionShareIssues, ratePerSec } from "./fields.ts";
 import { OPTIONS } from "../../config_fields.ts";
-import { defineModel, type ModelIssue } from "./model.ts";
+import { defineModel } from "./model.ts";
+import type { PathIssue } from "../../../validation/mod.ts";
 import { type LoadContext, mayStart } from "../executor.ts";
 import { constantSchedule, shareOf, slotsOf } from "../schedule.ts";
 import { closedLoop, runSteeredLoops } from "../closed_loop.ts";
@@ -35,7 +36,7 @@ export const countModel = defineModel({
   keepsUncorrected: false,
   check(c) {
     // Open pacing opens its connections on demand: the segments need no fixed share of them.
-    const issues: ModelIssue[] = connectionShareIssues(c, c.ratePerSec === undefined);
+    const issues: PathIssue[] = connectionShareIssues(c, c.ratePerSec === undefined);
     if (
       c.ratePerSec !== undefined && c.durationMs === undefined &&
       (c.requests / c.ratePerSec) * 1000 > MAX_DURATION_MS

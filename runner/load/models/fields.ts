@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../../../validation/duration.ts";
 import { formatCount } from "../../../results/text_format.ts";
+import type { PathIssue } from "../../../validation/mod.ts";
 
 /** The highest rate of one whole load, req/s: ten times one generator's loopback peak; above is a typo. */
 export const MAX_RATE_PER_SEC = 10_000_000;
@@ -40,7 +41,7 @@ export const ratePerSec = z.number().positive("rate must be > 0").max(
 export function underOneSendIssues(
   arrivals: number,
   path: Array<string | number>,
-): Array<{ path: Array<string | number>; message: string }> {
+): PathIssue[] {
   if (!(arrivals > 0 && arrivals < 1 - 1e-9)) return [];
   return [{
     path,
@@ -53,7 +54,7 @@ export function underOneSendIssues(
 export function connectionShareIssues(
   c: { connections: number; workers: number; segment?: { count: number } },
   segments = true,
-): Array<{ path: Array<string | number>; message: string }> {
+): PathIssue[] {
   // Connections below 1 are already an issue of their own; comparing with them would only repeat it.
   if (c.connections >= 1 && c.workers > c.connections) {
     return [{

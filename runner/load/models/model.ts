@@ -5,6 +5,7 @@
  * table (mod.ts). A model file imports no config module.
  */
 import type { z } from "zod";
+import type { PathIssue } from "../../../validation/mod.ts";
 import type { LoadModel } from "../../../results/mod.ts";
 import type { CommonConfig, LoadContext } from "../executor.ts";
 
@@ -15,12 +16,6 @@ export type ModelConfig<M extends LoadModel, F extends z.ZodRawShape> =
   & { readonly model: M }
   & OwnConfig<F>
   & CommonConfig;
-
-/** A problem found by a model's own check: the config path and what to do. */
-export interface ModelIssue {
-  path: Array<string | number>;
-  message: string;
-}
 
 /** How one worker sizes its pre-connect pool: a fixed count, Little's law at a rate, or nothing. */
 export type PoolSize = { count: number } | { ratePerSec: number; max: number } | null;
@@ -47,7 +42,7 @@ export interface LoadModelDef<M extends LoadModel, F extends z.ZodRawShape> {
   /** wrk2's correction: latency from the intended send, the one from the actual send kept beside it. */
   readonly keepsUncorrected: boolean;
   /** Problems across fields of a parsed config (a field's range is its schema's): all, changing nothing. */
-  check(c: ModelConfig<M, F>): ModelIssue[];
+  check(c: ModelConfig<M, F>): PathIssue[];
   /** Connections one worker opens before t0 (keep-alive runs; per-arrival runs open none). */
   poolSize(c: ModelConfig<M, F>, worker: WorkerShare): PoolSize;
   /** Arrivals per second asked for, averaged over the measured part; null when closed. */

@@ -8,7 +8,8 @@
 import type { z } from "zod";
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../../../validation/duration.ts";
 import { stagesSchema } from "./fields.ts";
-import { defineModel, type ModelIssue } from "./model.ts";
+import { defineModel } from "./model.ts";
+import { issueList } from "../../../validation/mod.ts";
 import { type LoadContext, mayStart } from "../executor.ts";
 import { shareOf } from "../schedule.ts";
 import { sleepMs } from "../clock.ts";
@@ -62,19 +63,16 @@ export const rampingConnectionsModel = defineModel({
   fields: { stages: stagesSchema },
   keepsUncorrected: false,
   check(c) {
-    const issues: ModelIssue[] = [];
+    const [issues, add] = issueList();
     if (stagesMs(c) > MAX_DURATION_MS) {
-      issues.push({ path: ["stages"], message: `the stages together must be ${MAX_DURATION_WORDS}` });
+      add(["stages"], `the stages together must be ${MAX_DURATION_WORDS}`);
     }
     if (c.stages.length > 0 && c.stages.every((s) => s.target === 0)) {
-      issues.push({ path: ["stages"], message: "no stage opens a connection: give one a target >= 1" });
+      add(["stages"], "no stage opens a connection: give one a target >= 1");
     }
     if (c.protocol !== "http1") {
       // An HTTP/2 stream slot shares its session: retiring one would close the others' streams.
-      issues.push({
-        path: ["protocol"],
-        message: "ramping connections speak HTTP/1.1 for now: drop the protocol, or hold -c fixed",
-      });
+      add(["protocol"], "ramping connections speak HTTP/1.1 for now: drop the protocol, or hold -c fixed");
     }
     return issues;
   },

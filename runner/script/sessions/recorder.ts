@@ -4,10 +4,10 @@
  * treat a script as one flow: one step per request name with its responses, errors, latency and checks.
  * Checks made before any request count under a step named `(session)`.
  */
-import { clampUs, createHistogram } from "../../../results/histogram.ts";
 import {
-  emptyFlowCounters,
+  emptyStepCounters,
   type FlowCounters,
+  FlowRecorder,
   type FlowSample,
   flowSample,
 } from "../../stats/flow_counters.ts";
@@ -38,61 +38,25 @@ export function reservedNameProblem(name: string, of: "request" | "check"): stri
 
 type Step = FlowCounters["steps"][number];
 
-export class ScriptRecorder {
-  readonly #flow: FlowCounters;
+/** A script's one flow, its steps added as requests name them (`FlowRecorder`'s flow 0). */
+export class ScriptRecorder extends FlowRecorder {
   readonly #steps = new Map<string, number>();
 
   constructor(name: string) {
-    this.#flow = emptyFlowCounters(name, []);
+    super([{ name, labels: [] }]);
   }
 
   step(name: string): number {
     const known = this.#steps.get(name);
     if (known !== undefined) return known;
     if (this.#steps.size >= MAX_NAMES && name !== OTHER_NAMES) return this.step(OTHER_NAMES);
-    const index = this.#flow.steps.length;
-    this.#flow.steps.push({
-      label: name,
-      requests: 0,
-      errors: 0,
-      histogram: createHistogram(),
-      checkNames: [],
-      checkPassed: new Uint32Array(4),
-      checkFailed: new Uint32Array(4),
-    });
+    const index = this.flows[0].steps.push(emptyStepCounters(name, [], 4)) - 1;
     this.#steps.set(name, index);
     return index;
   }
 
-  sessionStarted(): void {
-    this.#flow.sessions++;
-  }
-
-  sessionCompleted(durationUs: number): void {
-    this.#flow.completed++;
-    this.#flow.sessionHistogram.recordValue(clampUs(durationUs));
-  }
-
-  sessionFailed(): void {
-    this.#flow.failed++;
-  }
-
-  noData(): void {
-    this.#flow.noData++;
-  }
-
-  stepResponse(step: number, latencyUs: number): void {
-    const s = this.#flow.steps[step];
-    s.requests++;
-    s.histogram.recordValue(clampUs(latencyUs));
-  }
-
-  stepError(step: number): void {
-    this.#flow.steps[step].errors++;
-  }
-
   check(step: number, name: string, ok: boolean): void {
-    const s = this.#flow.steps[step];
+    const s = this.flows[0].steps[step];
     let k = s.checkNames.indexOf(name);
     if (k < 0) {
       if (s.checkNames.length >= MAX_CHECKS && name !== OTHER_CHECKS) {
@@ -106,8 +70,8 @@ export class ScriptRecorder {
   }
 
   /** The totals as one flow's sample (histograms encoded); once, at the end of the worker's share. */
-  take(): FlowSample[] {
-    const f = this.#flow;
+  override take(): FlowSample[] {
+    const f = this.flows[0];
     const steps = f.steps.map((s) => ({
       ...s,
       checkPassed: s.checkPassed.subarray(0, s.checkNames.length),

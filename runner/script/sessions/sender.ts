@@ -393,11 +393,11 @@ export class SessionSender implements SessionCount {
   private counted(step: number, got: number, latencyMs: number): boolean {
     if (got === 0) {
       // Our own stop aborted it: not the target's failure, not counted (as the request is not).
-      if (!this.#run!.shared.stopping && step >= 0) this.recorder?.stepError(step);
+      if (!this.#run!.shared.stopping && step >= 0) this.recorder?.stepError(0, step);
       return false;
     }
     this.responses++;
-    this.recorder?.stepResponse(step, latencyMs * 1000);
+    this.recorder?.stepResponse(0, step, latencyMs * 1000);
     return true;
   }
 

@@ -105,7 +105,7 @@ export class ScriptSessions implements SessionContext {
     if (o.feeder !== null) {
       const row = o.feeder.next();
       if (row === null) {
-        recorder?.noData();
+        recorder?.noData(0);
         return false;
       }
       data = rowObject(o.columns, row);
@@ -116,7 +116,7 @@ export class ScriptSessions implements SessionContext {
     const sender = user.sender ??= new SessionSender(this, user, vu);
     const s = new ScriptSession(sender, chain.run, iteration, data, this.#sealed);
     sender.begin(s, chain, startMs, recorder, nowMs);
-    recorder?.sessionStarted();
+    recorder?.sessionStarted(0);
     this.#live.add(s, chain.run.ended, o.stop ? chain.run.stopping : undefined);
     // The script's function, after its `start` on the user's first session; no frame of ours around it.
     let body: unknown;
@@ -137,10 +137,10 @@ export class ScriptSessions implements SessionContext {
       const { message: thrown, where } = scriptError(outcome, this.options.path);
       const message = this.names.shownError(thrown, where);
       run.shared.recorder.recordError(nowMs, "script", message);
-      recorder?.sessionFailed();
+      recorder?.sessionFailed(0);
     } else if (outcome === CUT) {
       if (s.pending) this.#pendingAtStop(run, recorder);
-    } else if (!run.ended.aborted) recorder?.sessionCompleted((nowMs - at.startMs) * 1000);
+    } else if (!run.ended.aborted) recorder?.sessionCompleted(0, (nowMs - at.startMs) * 1000);
   }
 
   /** A closed loop's virtual user: its connection slot's, numbered across the workers. */
@@ -164,7 +164,7 @@ export class ScriptSessions implements SessionContext {
     const message = "session still waiting at the end of the graceful stop on neither a request nor " +
       `s.sleep: cut (${basename(this.options.path)})`;
     run.shared.recorder.recordError(performance.now(), "script", message);
-    recorder?.sessionFailed();
+    recorder?.sessionFailed(0);
   }
 
   inProgress(): number {
