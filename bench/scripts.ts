@@ -161,11 +161,17 @@ async function child(plan: ChildPlan): Promise<void> {
         ? null
         : ((after - before) * 1e6) / r.requests;
     }
+    const cpuUsOf = (cpuSec: number | null, requests: number) =>
+      cpuSec === null || requests === 0 ? null : (cpuSec * 1e6) / requests;
+    const loginBefore = ownCpuSec();
     const login = await closed(plan, plan.appUrl, { script: { path: join(plan.dir, "login_3.js") } });
+    const loginCpuUs = cpuUsOf(ownCpuSec()! - loginBefore!, login.requests);
     Deno.env.set("TARGET_URL", `${plan.appUrl}/`);
+    const k6LoginBefore = ownCpuSec();
     const k6Login = await closed(plan, plan.appUrl, {
       script: { path: sessionScriptPath(join(plan.dir, "k6_login.js")) },
     });
+    const k6LoginCpuUs = cpuUsOf(ownCpuSec()! - k6LoginBefore!, k6Login.requests);
     Deno.env.set("TARGET_URL", `${plan.nginxUrl}/`);
     const k6LoginOnK6 = plan.k6 === null ? null : (await k6Run(plan, "k6_login.js", `${plan.appUrl}/`)).rps;
     rounds.push({
@@ -184,6 +190,8 @@ async function child(plan: ChildPlan): Promise<void> {
       k6ScriptVsFixed: rps.k6script / rps.fixed,
       k6ScriptVsK6: rps.k6 === undefined ? null : rps.k6script / rps.k6,
       k6LoginRps: k6Login.rps,
+      k6LoginCpuUs,
+      loginCpuUs,
       k6LoginOnK6Rps: k6LoginOnK6,
       loginSessionsPerSec: (login.flows?.[0]?.completed ?? 0) / login.durationSec,
       loginRps: login.rps,

@@ -33,6 +33,9 @@ export interface Round {
    * The k6 login script converted on loadlab, and under k6 (null without k6), against the built-in target.
    */
   k6LoginRps: number;
+  /** The generator's CPU a request of the k6 login script on loadlab, and of the session login script. */
+  k6LoginCpuUs?: number | null;
+  loginCpuUs?: number | null;
   k6LoginOnK6Rps: number | null;
   loginSessionsPerSec: number;
   loginRps: number;

@@ -48,19 +48,21 @@ export function latin1(buf: Uint8Array, off: number, len: number): string {
   return s;
 }
 
-/** The header names that decide framing, in the order of the FIELD_* ids. */
+/** The header names that decide framing, then Set-Cookie (whether a jar reads the head), as FIELD_* ids. */
 export const FRAMING_NAMES: readonly Uint8Array[] = [
   bytesOf("content-length"),
   bytesOf("transfer-encoding"),
   bytesOf("connection"),
+  bytesOf("set-cookie"),
 ];
 export const FIELD_CONTENT_LENGTH = 0;
 export const FIELD_TRANSFER_ENCODING = 1;
 export const FIELD_CONNECTION = 2;
+export const FIELD_SET_COOKIE = 3;
 /** Any other field (its value is only checked for forbidden bytes). */
-export const FIELD_OTHER = 3;
+export const FIELD_OTHER = 4;
 /** No field line yet since the start line: a line starting with whitespace here is not a fold. */
-export const FIELD_NONE = 4;
+export const FIELD_NONE = 5;
 
 /** List words of Transfer-Encoding (bit 0) and Connection (bit 0 close, bit 1 keep-alive). */
 export const TE_WORDS: readonly Uint8Array[] = [bytesOf("chunked")];

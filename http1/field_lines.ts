@@ -6,6 +6,7 @@
 import {
   FIELD_NONE,
   FIELD_OTHER,
+  FIELD_SET_COOKIE,
   FRAMING_NAMES,
   framingNameAt,
   matched,
@@ -85,7 +86,7 @@ export class FieldLines {
     const field = this.#mask === 0 ? -1 : this.#at === 0
       ? framingNameAt(buf, from, at) // the common case: the whole name is in this read
       : matched(FRAMING_NAMES, narrowRange(buf, from, i, this.#at, this.#mask), at);
-    this.#field = field < 0 ? FIELD_OTHER : field;
+    this.#field = field < 0 || field === FIELD_SET_COOKIE ? FIELD_OTHER : field;
     if (field >= 0) this.facts.begin(field);
     return i;
   }

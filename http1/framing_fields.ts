@@ -8,6 +8,7 @@ import {
   FIELD_CONNECTION,
   FIELD_CONTENT_LENGTH,
   FIELD_OTHER,
+  FIELD_SET_COOKIE,
   FIELD_TRANSFER_ENCODING,
   matched,
   narrow,
@@ -33,6 +34,8 @@ export class FramingFields {
   chunkedCount = 0;
   closeToken = false;
   keepAliveToken = false;
+  /** The head has a Set-Cookie field (a session's jar reads the head only then). */
+  setCookie = false;
   error = "";
   #field = FIELD_OTHER;
   // Content-Length element in progress and the list's value so far.
@@ -52,11 +55,13 @@ export class FramingFields {
     this.chunkedCount = 0;
     this.closeToken = false;
     this.keepAliveToken = false;
+    this.setCookie = false;
     this.#field = FIELD_OTHER;
   }
 
-  /** A field line of a framing field starts its value. */
+  /** A field line of a framing field starts its value; a Set-Cookie one is only noted. */
   begin(field: number): void {
+    if (field === FIELD_SET_COOKIE) return void (this.setCookie = true);
     this.#field = field;
     if (field === FIELD_CONTENT_LENGTH) {
       this.#phase = CL_BEFORE;

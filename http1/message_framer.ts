@@ -80,6 +80,11 @@ export class MessageFramer {
     return this.#lines.status;
   }
 
+  /** The last head has a Set-Cookie field. */
+  get setCookie(): boolean {
+    return this.#lines.fields.facts.setCookie;
+  }
+
   get headMethod(): boolean {
     return this.#lines.headMethod;
   }

@@ -22,6 +22,8 @@ const NOTHING = new Uint8Array(0);
 const FIRST_KEPT_BYTES = 512;
 /** Runs up to this long are copied in a loop rather than through a view (see `append`). */
 const COPY_LOOP_BYTES = 48;
+/** The last longer run's view of its read buffer: a run at the same place (like responses) reuses it. */
+let runView: Uint8Array = NOTHING, runOf: Uint8Array = NOTHING, runFrom = 0;
 
 export class KeptBytes {
   #bytes = NOTHING;
@@ -71,7 +73,12 @@ export class KeptBytes {
     const bytes = this.#bytes;
     // A short run byte by byte (a view to copy from costs as much as ~50 bytes copied so).
     if (to - from <= COPY_LOOP_BYTES) { for (let k = from, j = at; k < to; k++, j++) bytes[j] = buf[k]; }
-    else bytes.set(buf.subarray(from, to), at);
+    else {
+      if (runOf !== buf || runFrom !== from || runView.length !== to - from) {
+        runOf = buf, runFrom = from, runView = buf.subarray(from, to);
+      }
+      bytes.set(runView, at);
+    }
     this.#length = need;
     if (headOnly) this.#headKept = this.#finalHeadIn(at, need);
     return true;

@@ -48,11 +48,6 @@ export class KeptResponse implements StepResponse {
     return this.#read().names;
   }
 
-  /** Whether the head may hold a Set-Cookie field: a byte scan, so only such heads are decoded. */
-  mayHaveSetCookie(): boolean {
-    return mayHaveSetCookie(this.#raw);
-  }
-
   /** The body as text (UTF-8), chunked encoding removed. */
   get body(): string {
     this.#body ??= decoder.decode(this.bodyBytes);
@@ -102,37 +97,6 @@ function readHead(raw: Uint8Array): Head {
   };
   if (headAt >= 0) readFields(raw, headAt, at, head.names, head.values);
   return head;
-}
-
-/** The Set-Cookie values of a kept response; none, its head unread, when no such line is in it. */
-export function setCookiesOf(kept: StepResponse): string[] {
-  return kept instanceof KeptResponse && !kept.mayHaveSetCookie() ? NO_VALUES : kept.headers("set-cookie");
-}
-
-const NO_VALUES: string[] = [];
-const SET_COOKIE = new TextEncoder().encode("et-cookie:");
-
-/** Whether the final head in `raw[from, n)` may hold a Set-Cookie field: line starts, past 1xx heads. */
-export function mayHaveSetCookie(raw: Uint8Array, from = 0, n = raw.length): boolean {
-  let inHead = false, interim = false;
-  for (let k = from; k < n;) {
-    const c = raw[k];
-    if (c === LF || c === CR) {
-      // An empty line: the end of a head (the final one's ends the search), or one before a status line.
-      if (inHead && !interim) return false;
-      inHead = false;
-    } else if (!inHead) {
-      // A status line: `HTTP/1.1 1xx` is an interim head, another follows it.
-      inHead = true;
-      interim = k + 9 < n && raw[k + 9] === 49;
-    } else if ((c | 32) === 115 && k + SET_COOKIE.length < n) {
-      let j = 0;
-      while (j < SET_COOKIE.length && (raw[k + 1 + j] | 32) === SET_COOKIE[j]) j++;
-      if (j === SET_COOKIE.length) return true;
-    }
-    if ((k = raw.indexOf(LF, k) + 1) === 0) break;
-  }
-  return false;
 }
 
 /** The field lines of the head in raw[from, to); obs-fold lines join with a space (RFC 9112 5.2). */

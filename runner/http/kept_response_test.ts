@@ -8,7 +8,7 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { NEED_MORE, PARSE_ERROR } from "../../http1/message_framer.ts";
 import { KeptBytes } from "./kept_bytes.ts";
-import { KeptResponse, mayHaveSetCookie } from "./kept_response.ts";
+import { KeptResponse } from "./kept_response.ts";
 import { ResponseParser } from "./h1/response_parser.ts";
 
 /** Feeds `wire` to a parser in reads of `step` bytes, keeping as h1/connection.ts does; the kept response. */
@@ -118,32 +118,3 @@ for (const c of cases) {
     }
   });
 }
-
-Deno.test("mayHaveSetCookie finds a Set-Cookie line of the final head, in any case, and none past it", () => {
-  const bytes = (text: string) => new TextEncoder().encode(text);
-  const cases: Array<[string, boolean]> = [
-    ["HTTP/1.1 200 OK\r\nServer: x\r\nSet-Cookie: a=b\r\n\r\n", true],
-    ["HTTP/1.1 200 OK\nSET-COOKIE: a=b\n\n", true],
-    ["HTTP/1.1 200 OK\r\nset-cookie:a\r\n\r\n", true],
-    ["HTTP/1.1 200 OK\r\nSet-Cookie:", true],
-    ["HTTP/1.1 200 OK\r\nSet-Cookie", false],
-    ["HTTP/1.1 200 OK\r\nSet-Cookies: a\r\n\r\n", false],
-    ["HTTP/1.1 200 OK\r\nX-Set-Cookie: a\r\nServer: set-cookie: a\r\n\r\n", false],
-    ["HTTP/1.1 200 OK\r\nContent-Length: 15\r\n\r\nSet-Cookie: a=b", false],
-    ["HTTP/1.1 200 OK\n\nSet-Cookie: a=b\n", false],
-    ["HTTP/1.1 200 OK\r\nServer: x\r\n", false],
-    ["", false],
-    // The parser passes over interim heads and empty lines before a status line; so does the scan.
-    ["HTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\nHTTP/1.1 200 OK\r\nSet-Cookie: a=b\r\n\r\n", true],
-    ["\r\n\r\nHTTP/1.1 200 OK\r\nSet-Cookie: a=b\r\n\r\n", true],
-    ["HTTP/1.1 100 Continue\n\nHTTP/1.1 204 No Content\nServer: x\n\n", false],
-  ];
-  assertEquals(cases.map(([head]) => mayHaveSetCookie(bytes(head))), cases.map(([, found]) => found));
-});
-
-Deno.test("the Set-Cookie scan reads only its response's range of a shared buffer", () => {
-  const plain = "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n";
-  const cookie = "HTTP/1.1 200 OK\r\nSet-Cookie: a=b\r\n\r\n";
-  const buf = new TextEncoder().encode(plain + cookie);
-  assertEquals(mayHaveSetCookie(buf, plain.length, buf.length), true);
-});

@@ -109,6 +109,8 @@ export interface StepConnection extends LoadConnection {
   ): Promise<number>;
   /** What the last step that kept something kept; valid until the next step. */
   keptResponse(): StepResponse;
+  /** HTTP/1.1: whether that response's head has a Set-Cookie field (its parser noted it). */
+  readonly setCookie?: boolean;
   /** The session is over: its values and cookies are forgotten. */
   endSession(): void;
 }

@@ -13,7 +13,6 @@ import {
 } from "../http/load_connection.ts";
 import { PickCycle } from "../http/request.ts";
 import { CookieJar } from "../http/cookie_jar.ts";
-import { setCookiesOf } from "../http/kept_response.ts";
 import type { Feeder } from "./feeder.ts";
 import { type CapturedBytes, runExtract } from "./step_checks.ts";
 import { KEEP_NONE, stepAuthority, stepPath } from "./flow_plan.ts";
@@ -177,7 +176,7 @@ export class FlowSessions {
     recorder?.stepResponse(flowIndex, step.stepIndex, (conn.lastEventMs - sendMs) * 1000);
     if (step.keep === KEEP_NONE) return "done";
     const kept = conn.keptResponse();
-    jar?.set(setCookiesOf(kept), host, path, Date.now());
+    if (jar !== null && conn.setCookie !== false) jar.set(kept.headers("set-cookie"), host, path, Date.now());
     if (step.extract === null) return "done";
     const response = step.grpc === null ? kept : step.grpc.read(kept);
     const counters = recorder?.checks(flowIndex, step.stepIndex) ?? SCRATCH;

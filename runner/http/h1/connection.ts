@@ -128,6 +128,11 @@ export class Connection implements StepConnection, InlineReader {
     return this.#sock === null ? performance.now() : this.#sock.nowMs();
   }
 
+  /** The last response's head has a Set-Cookie field (a jar reads the head only then). */
+  get setCookie(): boolean {
+    return this.#parser.setCookie;
+  }
+
   /** The connect that opened this connection, once: for the first response read on it. */
   takeDial(): { connectingMs: number; tlsHandshakingMs: number } | null {
     if (this.dialedConnectMs < 0) return null;

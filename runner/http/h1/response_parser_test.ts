@@ -162,3 +162,29 @@ Deno.test("parser: a truncated Content-Length body does not complete at EOF", ()
   assertEquals(p.started, true);
   assertEquals(p.completesAtEof(), false);
 });
+
+Deno.test("the parser notes a Set-Cookie field of the final head only, in any case and any split", () => {
+  const cases: Array<[string, boolean]> = [
+    ["HTTP/1.1 200 OK\r\nServer: x\r\nSet-Cookie: a=b\r\nContent-Length: 0\r\n\r\n", true],
+    ["HTTP/1.1 200 OK\nSET-COOKIE: a=b\ncontent-length: 0\n\n", true],
+    [
+      "HTTP/1.1 200 OK\r\nSet-Cookies: a\r\nX-Set-Cookie: a\r\nServer: set-cookie: a\r\n" +
+      "Content-Length: 15\r\n\r\nSet-Cookie: a=b",
+      false,
+    ],
+    ["HTTP/1.1 103 Early Hints\r\nSet-Cookie: a=b\r\n\r\nHTTP/1.1 204 No Content\r\n\r\n", false],
+    ["HTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\nHTTP/1.1 204 No Content\r\nset-cookie: a\r\n\r\n", true],
+    ["\r\n\r\nHTTP/1.1 200 OK\r\nSet-Cookie: a=b\r\nContent-Length: 0\r\n\r\n", true],
+    ["HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nSet-Cookie: a=b\r\n\r\n", false],
+  ];
+  for (const [wire, found] of cases) {
+    const bytes = enc(wire);
+    for (let cut = 1; cut <= bytes.length; cut++) {
+      const parser = new ResponseParser();
+      parser.start();
+      const first = parser.feed(bytes, 0, cut);
+      const end = first === NEED_MORE ? parser.feed(bytes, cut, bytes.length) : first;
+      assertEquals([end, parser.setCookie], [bytes.length, found], `${JSON.stringify(wire)} cut at ${cut}`);
+    }
+  }
+});

@@ -3,7 +3,7 @@
  * A session script's response: a copy of the bytes the connection kept, decoded only as far as the script
  * asks. A failed request's response has status 0 and its `failure`, made once per distinct failure.
  */
-import { KeptResponse, mayHaveSetCookie } from "../../http/kept_response.ts";
+import { KeptResponse } from "../../http/kept_response.ts";
 import type { KeptBytes } from "../../http/kept_bytes.ts";
 import type { Response, ResponseHeaders } from "../session.ts";
 
@@ -110,10 +110,6 @@ class ScriptResponse extends Fields implements Response {
     return this.#from === this.#to ? EMPTY : this.#read().bodyBytes;
   }
 
-  mayHaveSetCookie(): boolean {
-    return mayHaveSetCookie(this.#buf, this.#from, this.#to);
-  }
-
   /** The head as received (k6's --http-debug); "" when failed. */
   headText(): string {
     const raw = this.#buf, to = this.#to;
@@ -209,10 +205,6 @@ export class H2ScriptResponse extends Fields implements Response {
       if (this.#fields[k] === lower) values.push(this.#fields[k + 1]);
     }
     return values;
-  }
-
-  mayHaveSetCookie(): boolean {
-    return this.has("set-cookie");
   }
 
   names(): string[] {

@@ -366,12 +366,14 @@ export class SessionSender implements SessionCount {
 
   /** `conn`'s response to a request to `url`'s host and `path`, its cookies kept unless not to `keep`. */
   private responseOf(conn: SessionConnection, url: URL, path: string, keep: boolean): Response {
-    const response = conn instanceof Connection
+    const h1 = conn instanceof Connection;
+    const response = h1
       ? keptScriptResponse(conn.keptBytes(), conn)
       : new H2ScriptResponse(conn.keptResponse().snapshot());
     // The jar is made by the first Set-Cookie it keeps (cookies on), or by the script's own `s.cookies`.
     if (
-      keep && (this.jar !== null || this.sessions.options.cookies) && response.mayHaveSetCookie()
+      keep && (this.jar !== null || this.sessions.options.cookies) &&
+      (h1 ? conn.setCookie : response.has("set-cookie"))
     ) {
       const set = response.getAll("set-cookie");
       if (set.length > 0) {
