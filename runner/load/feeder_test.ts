@@ -181,7 +181,9 @@ Deno.test("templated request: exact bytes per row, unique rows across 4 workers 
         data: spec("unique", "stop"),
       }));
       ranOut.push(r.dataRanOutWorkers ?? 0);
-      assertEquals(runVerdict(r).label, "data ran out in 4 worker(s)");
+      // A busy machine may flag the run generator-bound too: the data's flag is what this test asks for.
+      const flags = runVerdict(r).flags.filter((f) => f.kind !== "generator-bound");
+      assertEquals(flags.map((f) => f.label), ["data ran out in 4 worker(s)"]);
     }
     assertEquals(ranOut, [4, 4]);
     assertEquals(server.requests.length, 40);
