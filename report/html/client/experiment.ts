@@ -54,18 +54,11 @@ export function phasesTable(run: PageRun): HTMLElement | null {
     { label: "phase" },
     ...numeric("s", "requests", "req/s", "mean", "p95", "p99", "success", "timeouts", "5xx"),
   ];
-  return h(
-    "div",
-    { id: "phases" },
-    h("h3", null, "Phases"),
-    h(
-      "p",
-      { class: "note" },
-      "Per phase of the load, from the interval histograms: an interval counts toward the phase it starts in, " +
-        "so boundaries are exact to one interval.",
-    ),
-    sortableTable(headers, rows, "phases"),
-  );
+  const note =
+    "Per phase of the load, from the interval histograms: an interval counts toward the phase it " +
+    "starts in, so boundaries are exact to one interval.";
+  const table = sortableTable(headers, rows, "phases");
+  return h("div", { id: "phases" }, h("h3", null, "Phases"), h("p", { class: "note" }, note), table);
 }
 
 /** A check's pass rate, e.g. "99.5% pass". */
