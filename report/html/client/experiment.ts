@@ -129,14 +129,11 @@ export function targetFacts(run: PageRun): HTMLElement | null {
       ...(measured ? [{ text: fmtNum(measured[k]), sort: measured[k] ?? NaN }] : []),
       { text: fmtNum(n), sort: n },
     ]);
-    box.appendChild(h(
-      "p",
-      { class: "note" },
-      measured
-        ? "Counters of the target (its own telemetry): after the warm-up, the requests the latency " +
-          "statistics cover, and over the whole run with the warm-up's requests."
-        : "Counters of the target over the run (its own telemetry).",
-    ));
+    const note = measured
+      ? "Counters of the target (its own telemetry): after the warm-up, the requests the latency " +
+        "statistics cover, and over the whole run with the warm-up's requests."
+      : "Counters of the target over the run (its own telemetry).";
+    box.appendChild(h("p", { class: "note" }, note));
     const counts = measured ? numeric("after warm-up", "whole run (with warm-up)") : numeric("count");
     const headers = [{ label: "counter" }, ...counts];
     box.appendChild(sortableTable(headers, rows, "target-stats"));

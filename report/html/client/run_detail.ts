@@ -172,19 +172,9 @@ export function autocannonTables(run: PageRun): HTMLElement {
     return h("div", { class: "table-wrap" }, h("table", { class: "data compact" }, thead, tbody));
   };
   const non2xx = Object.entries(run.statusCodes).reduce((a, [c, n]) => /^2/.test(c) ? a : a + n, 0);
-  return h(
-    "div",
-    null,
-    table(run.autocannon.latency),
-    table(run.autocannon.throughput),
-    h(
-      "p",
-      { class: "note" },
-      `Req/Bytes counts sampled once per second; # of samples: ${run.autocannon.samples}. ` +
-        `${fmtNum(run.requests - non2xx)} 2xx responses, ${fmtNum(non2xx)} non 2xx responses. ` +
-        `${fmtNum(run.requests)} requests in ${fmtNum(run.durationSec, 2)}s, ${
-          fmtBytes(run.bytesRead)
-        } read.`,
-    ),
-  );
+  const note = `Req/Bytes counts sampled once per second; # of samples: ${run.autocannon.samples}. ` +
+    `${fmtNum(run.requests - non2xx)} 2xx responses, ${fmtNum(non2xx)} non 2xx responses. ` +
+    `${fmtNum(run.requests)} requests in ${fmtNum(run.durationSec, 2)}s, ${fmtBytes(run.bytesRead)} read.`;
+  const { latency, throughput } = run.autocannon;
+  return h("div", null, table(latency), table(throughput), h("p", { class: "note" }, note));
 }
