@@ -88,15 +88,11 @@ export function streamFacts(run: PageRun): Array<[string, string]> {
 /** The run's facts atop its details: URL, model, what was measured, requests, errors, connections. */
 export function runFacts(run: PageRun): HTMLElement {
   const errorsTotal = Object.values(run.errors).reduce((a: number, b) => a + (b ?? 0), 0);
+  const workers = `${fmtNum(run.workers, 0)} worker(s)`;
   return facts([
     ["URL", run.url],
     ["model", run.model + (run.targetRps ? ` at ${fmtNum(run.targetRps)} req/s requested` : "")],
-    [
-      "measured",
-      `${fmtNum(run.durationSec, 2)} s after ${fmtNum(run.warmupSec, 2)} s warm-up, ${
-        fmtNum(run.workers, 0)
-      } worker(s)`,
-    ],
+    ["measured", `${fmtNum(run.durationSec, 2)} s after ${fmtNum(run.warmupSec, 2)} s warm-up, ${workers}`],
     [
       "requests",
       `${fmtNum(run.requests)} (${fmtNum(run.rps)} req/s), success ${fmtPct(run.successRate * 100)}` +
