@@ -316,16 +316,21 @@ function appSpec(spec: BuiltinSpec, host: string, redisUrl: string | undefined):
   };
 }
 
-/** The first instance is the target; the others are numbered from 2. */
-function instanceName(i: number): string {
-  return i === 0 ? "target" : `target#${i + 1}`;
+/** Spawns one child of the plan, on its cores and profiled as its spec asks. */
+function spawnOf(plan: Instances, name: string, child: ChildSpec): Promise<string> {
+  return spawnChild(plan.stack, name, child, plan.opts, plan.cpuAffinity, plan.spec.profile);
+}
+
+/** The plan's instances of `child`: the first is the target, the others are numbered from 2. */
+function spawnInstances(plan: Instances, child: ChildSpec): Promise<string[]> {
+  const names = [...Array(plan.count).keys()].map((i) => i === 0 ? "target" : `target#${i + 1}`);
+  return Promise.all(names.map((name) => spawnOf(plan, name, child)));
 }
 
 async function spawnOne(plan: Instances): Promise<Reached> {
-  const { stack, spec, opts } = plan;
-  const grpcPort = spec.grpc ? freePort(plan.host) : undefined;
-  const only = { ...plan.app, ...plan.edge, port: spec.port ?? 0, ...defined({ grpcPort }) };
-  const url = await spawnChild(stack, "target", only, opts, plan.cpuAffinity, spec.profile);
+  const grpcPort = plan.spec.grpc ? freePort(plan.host) : undefined;
+  const only = { ...plan.app, ...plan.edge, port: plan.spec.port ?? 0, ...defined({ grpcPort }) };
+  const url = await spawnOf(plan, "target", only);
   // The gRPC endpoints listen beside the app, on the same host and with the same TLS.
   const grpcUrl = grpcPort === undefined ? undefined : url.replace(/:\d+$/, `:${grpcPort}`);
   return { url, statsUrls: [url], ...defined({ grpcUrl }) };
@@ -333,43 +338,26 @@ async function spawnOne(plan: Instances): Promise<Reached> {
 
 /** Instances sharing one port, the kernel spreading the connections. */
 async function spawnReusePort(plan: Instances): Promise<Reached> {
-  const { stack, spec, opts } = plan;
-  const port = spec.port || freePort(plan.host);
-  const urls = await Promise.all(
-    [...Array(plan.count).keys()].map((i) =>
-      spawnChild(
-        stack,
-        instanceName(i),
-        { ...plan.app, ...plan.edge, port, reusePort: true },
-        opts,
-        plan.cpuAffinity,
-        spec.profile,
-      )
-    ),
-  );
+  const child = { ...plan.app, ...plan.edge, port: plan.spec.port || freePort(plan.host), reusePort: true };
+  const urls = await spawnInstances(plan, child);
   // Reuse-port instances share one address, so no single one can be asked for its counters.
   return { url: urls[0], statsUrls: [] };
 }
 
 /** Instances on ports of their own behind the balancer, which is what the load is sent to. */
 async function spawnBalanced(plan: Instances): Promise<Reached> {
-  const { stack, spec, opts } = plan;
-  const upstreams = await Promise.all(
-    [...Array(plan.count).keys()].map((i) =>
-      spawnChild(stack, instanceName(i), { ...plan.app, port: 0 }, opts, plan.cpuAffinity, spec.profile)
-    ),
-  );
-  const mode: BalanceMode = spec.balance === "least-connections" ? "least-connections" : "round-robin";
+  const upstreams = await spawnInstances(plan, { ...plan.app, port: 0 });
+  const mode: BalanceMode = plan.spec.balance === "least-connections" ? "least-connections" : "round-robin";
   const balancer: ChildSpec = {
     role: "balancer",
     host: plan.host,
-    port: spec.port ?? 0,
+    port: plan.spec.port ?? 0,
     watchStdin: true,
     upstreams,
     mode,
     ...plan.edge,
   };
-  const url = await spawnChild(stack, "balancer", balancer, opts, plan.cpuAffinity, spec.profile);
+  const url = await spawnOf(plan, "balancer", balancer);
   return { url, statsUrls: [url, ...upstreams] };
 }
 

@@ -148,9 +148,8 @@ function distributionLines(run: RunResult, c: Palette): string[] {
     ...DISTRIBUTION.map(([key, p]) => {
       const label = formatPercentile(p).padStart(7);
       const cells = [run.latencyMs, ...columns.map((col) => col.of)].map((l) => formatDurationMs(l[key]));
-      return `  ${label} in ${
-        cells.map((cell, i) => i < cells.length - 1 ? cell.padEnd(10) : cell).join(" | ")
-      }`;
+      const row = cells.map((cell, i) => i < cells.length - 1 ? cell.padEnd(10) : cell).join(" | ");
+      return `  ${label} in ${row}`;
     }),
   ];
 }

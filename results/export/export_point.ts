@@ -7,154 +7,120 @@ import type { Counters } from "../interval_counts.ts";
 import type { NativeHistogram } from "./native_histogram.ts";
 import type { WsIntervalCounts } from "../ws_totals.ts";
 
+/** A series' Prometheus name, OpenTelemetry name and unit, and its help text. */
+type SeriesNames = { prom: string; otlp: string; unit: string; help: string };
+
+function series(prom: string, otlp: string, unit: string, help: string): SeriesNames {
+  return { prom, otlp, unit, help };
+}
+
+function counter<K extends string>(key: K, ...names: Parameters<typeof series>): SeriesNames & { key: K } {
+  return { key, ...series(...names) };
+}
+
 /** Counters exported, each with its Prometheus and OpenTelemetry name and its OpenTelemetry unit. */
-export const COUNTERS = [
-  {
-    key: "requests",
-    prom: "loadlab_requests_total",
-    otlp: "loadlab.requests",
-    unit: "{response}",
-    help: "responses, any status",
-  },
-  {
-    key: "failedStatus",
-    prom: "loadlab_non2xx_responses_total",
-    otlp: "loadlab.responses.non2xx",
-    unit: "{response}",
-    help: "responses with a status outside 2xx/3xx",
-  },
-  {
-    key: "lateSends",
-    prom: "loadlab_late_sends_total",
-    otlp: "loadlab.sends.late",
-    unit: "{send}",
-    help: "sends more than 5 ms after their intended time (generator behind)",
-  },
-  {
-    key: "droppedSends",
-    prom: "loadlab_dropped_sends_total",
-    otlp: "loadlab.sends.dropped",
-    unit: "{send}",
-    help: "sends dropped for being later than the late bound",
-  },
-  {
-    key: "serverBoundSends",
-    prom: "loadlab_server_bound_sends_total",
-    otlp: "loadlab.sends.server_bound",
-    unit: "{send}",
-    help: "sends that waited for a connection the server held",
-  },
-  {
-    key: "bytesRead",
-    prom: "loadlab_read_bytes_total",
-    otlp: "loadlab.read",
-    unit: "By",
-    help: "bytes read",
-  },
-  {
-    key: "bytesWritten",
-    prom: "loadlab_written_bytes_total",
-    otlp: "loadlab.written",
-    unit: "By",
-    help: "bytes written",
-  },
-] as const satisfies readonly {
-  key: keyof Counters;
-  prom: string;
-  otlp: string;
-  unit: string;
-  help: string;
-}[];
+const COUNTERS: ReadonlyArray<SeriesNames & { key: keyof Counters }> = [
+  counter("requests", "loadlab_requests_total", "loadlab.requests", "{response}", "responses, any status"),
+  counter(
+    "failedStatus",
+    "loadlab_non2xx_responses_total",
+    "loadlab.responses.non2xx",
+    "{response}",
+    "responses with a status outside 2xx/3xx",
+  ),
+  counter(
+    "lateSends",
+    "loadlab_late_sends_total",
+    "loadlab.sends.late",
+    "{send}",
+    "sends more than 5 ms after their intended time (generator behind)",
+  ),
+  counter(
+    "droppedSends",
+    "loadlab_dropped_sends_total",
+    "loadlab.sends.dropped",
+    "{send}",
+    "sends dropped for being later than the late bound",
+  ),
+  counter(
+    "serverBoundSends",
+    "loadlab_server_bound_sends_total",
+    "loadlab.sends.server_bound",
+    "{send}",
+    "sends that waited for a connection the server held",
+  ),
+  counter("bytesRead", "loadlab_read_bytes_total", "loadlab.read", "By", "bytes read"),
+  counter("bytesWritten", "loadlab_written_bytes_total", "loadlab.written", "By", "bytes written"),
+];
 
 /** A WebSocket run's counters (a point carries them only for a ws run), named as `COUNTERS` are. */
-const WS_COUNTERS = [
-  {
-    key: "handshakes",
-    prom: "loadlab_ws_handshakes_total",
-    otlp: "loadlab.ws.handshakes",
-    unit: "{handshake}",
-    help: "WebSocket handshakes completed (101 checked)",
-  },
-  {
-    key: "messagesSent",
-    prom: "loadlab_ws_sent_messages_total",
-    otlp: "loadlab.ws.messages.sent",
-    unit: "{message}",
-    help: "WebSocket messages sent",
-  },
-  {
-    key: "messagesReceived",
-    prom: "loadlab_ws_received_messages_total",
-    otlp: "loadlab.ws.messages.received",
-    unit: "{message}",
-    help: "WebSocket messages received (answers and unsolicited)",
-  },
-] as const satisfies readonly {
-  key: keyof WsIntervalCounts;
-  prom: string;
-  otlp: string;
-  unit: string;
-  help: string;
-}[];
+const WS_COUNTERS: ReadonlyArray<SeriesNames & { key: keyof WsIntervalCounts }> = [
+  counter(
+    "handshakes",
+    "loadlab_ws_handshakes_total",
+    "loadlab.ws.handshakes",
+    "{handshake}",
+    "WebSocket handshakes completed (101 checked)",
+  ),
+  counter(
+    "messagesSent",
+    "loadlab_ws_sent_messages_total",
+    "loadlab.ws.messages.sent",
+    "{message}",
+    "WebSocket messages sent",
+  ),
+  counter(
+    "messagesReceived",
+    "loadlab_ws_received_messages_total",
+    "loadlab.ws.messages.received",
+    "{message}",
+    "WebSocket messages received (answers and unsolicited)",
+  ),
+];
 
 /** Every other series, by role, named and described as `COUNTERS` are. */
-export const METRICS = {
-  latency: {
-    prom: "loadlab_request_duration_seconds",
-    otlp: "loadlab.request.duration",
-    unit: "s",
-    help: "request latency (from the intended send time)",
-  },
-  errors: {
-    prom: "loadlab_errors_total",
-    otlp: "loadlab.errors",
-    unit: "{request}",
-    help: "failed requests by kind",
-  },
-  inFlight: {
-    prom: "loadlab_in_flight_requests",
-    otlp: "loadlab.requests.in_flight",
-    unit: "{request}",
-    help: "requests in flight at the interval's end",
-  },
-  connections: {
-    prom: "loadlab_open_connections",
-    otlp: "loadlab.connections",
-    unit: "{connection}",
-    help: "open connections at the interval's end",
-  },
-  cpu: {
-    prom: "loadlab_target_cpu_percent",
-    otlp: "loadlab.target.cpu",
-    unit: "%",
-    help: "target process CPU, % of one core",
-  },
-  rss: {
-    prom: "loadlab_target_rss_bytes",
-    otlp: "loadlab.target.rss",
-    unit: "By",
-    help: "target process resident memory",
-  },
+const METRICS = {
+  latency: series(
+    "loadlab_request_duration_seconds",
+    "loadlab.request.duration",
+    "s",
+    "request latency (from the intended send time)",
+  ),
+  errors: series("loadlab_errors_total", "loadlab.errors", "{request}", "failed requests by kind"),
+  inFlight: series(
+    "loadlab_in_flight_requests",
+    "loadlab.requests.in_flight",
+    "{request}",
+    "requests in flight at the interval's end",
+  ),
+  connections: series(
+    "loadlab_open_connections",
+    "loadlab.connections",
+    "{connection}",
+    "open connections at the interval's end",
+  ),
+  cpu: series("loadlab_target_cpu_percent", "loadlab.target.cpu", "%", "target process CPU, % of one core"),
+  rss: series("loadlab_target_rss_bytes", "loadlab.target.rss", "By", "target process resident memory"),
   // Per endpoint, labelled `endpoint`: series of their own, so summing the label never counts the run twice.
-  endpointRequests: {
-    prom: "loadlab_endpoint_requests_total",
-    otlp: "loadlab.endpoint.requests",
-    unit: "{response}",
-    help: "responses of one endpoint, any status",
-  },
-  endpointErrors: {
-    prom: "loadlab_endpoint_errors_total",
-    otlp: "loadlab.endpoint.errors",
-    unit: "{request}",
-    help: "failed requests of one endpoint",
-  },
-  endpointLatency: {
-    prom: "loadlab_endpoint_request_duration_seconds",
-    otlp: "loadlab.endpoint.request.duration",
-    unit: "s",
-    help: "one endpoint's request latency (from the intended send time)",
-  },
-} as const;
+  endpointRequests: series(
+    "loadlab_endpoint_requests_total",
+    "loadlab.endpoint.requests",
+    "{response}",
+    "responses of one endpoint, any status",
+  ),
+  endpointErrors: series(
+    "loadlab_endpoint_errors_total",
+    "loadlab.endpoint.errors",
+    "{request}",
+    "failed requests of one endpoint",
+  ),
+  endpointLatency: series(
+    "loadlab_endpoint_request_duration_seconds",
+    "loadlab.endpoint.request.duration",
+    "s",
+    "one endpoint's request latency (from the intended send time)",
+  ),
+};
 
 interface EndpointPoint {
   name: string;
@@ -221,7 +187,7 @@ export interface ExportFamily {
   samples: Array<{ point: ExportPoint; labels: Record<string, string>; value: number | NativeHistogram }>;
 }
 
-type Names = { prom?: string; otlp?: string; unit: string; help: string };
+type Names = Omit<SeriesNames, "prom" | "otlp"> & { prom?: string; otlp?: string };
 type Values = (p: ExportPoint) => Array<[Record<string, string>, number | NativeHistogram]>;
 
 /** The families of a batch: the counters, latency, gauges, per-endpoint, ws and named series. */

@@ -50,13 +50,8 @@ export function applyChartTheme(): void {
 /** Adds a titled chart box to `parent` and draws `config` in it; returns the Chart. */
 export function addChart(parent: HTMLElement, title: string, config: any, cls = ""): any {
   const canvas = h("canvas", { role: "img", "aria-label": title }) as HTMLCanvasElement;
-  const box = h(
-    "figure",
-    { class: `chart ${cls}`.trim() },
-    h("figcaption", null, title),
-    h("div", { class: "chart-area" }, canvas),
-  );
-  parent.appendChild(box);
+  const area = h("div", { class: "chart-area" }, canvas);
+  parent.appendChild(h("figure", { class: `chart ${cls}`.trim() }, h("figcaption", null, title), area));
   return new Chart(canvas, config);
 }
 

@@ -6,7 +6,7 @@
  */
 import type { PageData } from "../page/data.ts";
 import type { PageRun } from "../page/run.ts";
-import { type Cell, fmtMs, fmtNum, h, section, sortableTable } from "./dom.ts";
+import { type Cell, fmtMs, fmtNum, h, numCell, section, sortableTable } from "./dom.ts";
 import { color, timeChart, times } from "./charts.ts";
 
 /** Latency (ms) over seconds since spawn for one start: probes, then the run's interval medians. */
@@ -26,8 +26,7 @@ export function coldStartCurve(run: PageRun): Array<{ x: number; y: number | nul
 /** One table row per start. */
 export function coldStartRow(run: PageRun): Cell[] {
   const cs = run.coldStart!;
-  const ms = (v: number | null | undefined) =>
-    v === null || v === undefined ? { text: "–", sort: NaN } : { text: fmtMs(v), sort: v };
+  const ms = (v: number | null | undefined) => numCell(v, fmtMs);
   const probes = cs.firstRequestsMs;
   return [
     { text: run.variant ?? run.name, cls: "name" },

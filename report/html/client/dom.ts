@@ -89,6 +89,11 @@ export interface Cell {
   title?: string;
 }
 
+/** A number's cell, shown by `show`; "–" sorted last when there is no finite number. */
+export function numCell(x: number | null | undefined, show: (x: number) => string): Cell {
+  return isNum(x) ? { text: show(x), sort: x } : { text: "–", sort: NaN };
+}
+
 /** The headers of numeric columns: right-aligned, sorted as numbers. */
 export function numeric(...labels: string[]): Array<{ label: string; num: true }> {
   return labels.map((label) => ({ label, num: true }));

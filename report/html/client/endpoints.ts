@@ -12,16 +12,13 @@ import { percentileChart } from "./charts.ts";
 export function endpointSection(run: PageRun): HTMLElement | null {
   const endpoints = run.endpoints ?? [];
   if (endpoints.length < 2) return null;
+  const note = "Slowest p99 first; latency from the intended send, as the run's" +
+    (run.endpointNote ? `; ${run.endpointNote}.` : ".");
   const el = h(
     "div",
     { class: "endpoints", id: "run-endpoints" },
     h("h3", null, "Endpoints"),
-    h(
-      "p",
-      { class: "note" },
-      "Slowest p99 first; latency from the intended send, as the run's" +
-        (run.endpointNote ? `; ${run.endpointNote}.` : "."),
-    ),
+    h("p", { class: "note" }, note),
     endpointTable(endpoints),
     run.endpointsOmitted ? h("p", { class: "note" }, run.endpointsOmitted) : null,
   );

@@ -54,18 +54,11 @@ export function phasesTable(run: PageRun): HTMLElement | null {
     { label: "phase" },
     ...numeric("s", "requests", "req/s", "mean", "p95", "p99", "success", "timeouts", "5xx"),
   ];
-  return h(
-    "div",
-    { id: "phases" },
-    h("h3", null, "Phases"),
-    h(
-      "p",
-      { class: "note" },
-      "Per phase of the load, from the interval histograms: an interval counts toward the phase it starts in, " +
-        "so boundaries are exact to one interval.",
-    ),
-    sortableTable(headers, rows, "phases"),
-  );
+  const note =
+    "Per phase of the load, from the interval histograms: an interval counts toward the phase it " +
+    "starts in, so boundaries are exact to one interval.";
+  const table = sortableTable(headers, rows, "phases");
+  return h("div", { id: "phases" }, h("h3", null, "Phases"), h("p", { class: "note" }, note), table);
 }
 
 /** A check's pass rate, e.g. "99.5% pass". */
@@ -136,14 +129,11 @@ export function targetFacts(run: PageRun): HTMLElement | null {
       ...(measured ? [{ text: fmtNum(measured[k]), sort: measured[k] ?? NaN }] : []),
       { text: fmtNum(n), sort: n },
     ]);
-    box.appendChild(h(
-      "p",
-      { class: "note" },
-      measured
-        ? "Counters of the target (its own telemetry): after the warm-up, the requests the latency " +
-          "statistics cover, and over the whole run with the warm-up's requests."
-        : "Counters of the target over the run (its own telemetry).",
-    ));
+    const note = measured
+      ? "Counters of the target (its own telemetry): after the warm-up, the requests the latency " +
+        "statistics cover, and over the whole run with the warm-up's requests."
+      : "Counters of the target over the run (its own telemetry).";
+    box.appendChild(h("p", { class: "note" }, note));
     const counts = measured ? numeric("after warm-up", "whole run (with warm-up)") : numeric("count");
     const headers = [{ label: "counter" }, ...counts];
     box.appendChild(sortableTable(headers, rows, "target-stats"));

@@ -6,7 +6,7 @@
  */
 import type { PageData } from "../page/data.ts";
 import type { PageRun } from "../page/run.ts";
-import { type Cell, fmtFixed, fmtNum, fmtSweepValue, h, section, sortableTable } from "./dom.ts";
+import { type Cell, fmtFixed, fmtNum, fmtSweepValue, h, numCell, section, sortableTable } from "./dom.ts";
 import { metricBarChart } from "./charts.ts";
 import { sendCells, sendHeaders, verdictBadge } from "./sections.ts";
 import type { OverviewSends } from "../page/verdict.ts";
@@ -111,8 +111,6 @@ export function scalingCaveat(cores: number, groups: InstanceGroup[]): string | 
 export function instanceCells(group: InstanceGroup, variants: string[]): Cell[][] {
   const sorted = [...group.variants].sort((a, b) => a.instances - b.instances);
   const [few, most] = [sorted[0], sorted[sorted.length - 1]];
-  const num = (x: number | null | undefined, digits: number): Cell =>
-    x === null || x === undefined ? { text: "–", sort: Number.NaN } : { text: fmtNum(x, digits), sort: x };
   return group.values.map((x, i) => {
     const ratio = few.rps[i] && most.rps[i] !== null ? most.rps[i]! / few.rps[i]! : null;
     return [
@@ -125,11 +123,11 @@ export function instanceCells(group: InstanceGroup, variants: string[]): Cell[][
         const point = v?.points[i] ?? null;
         return [
           ...sendCells({ sends: point?.sends ?? null }),
-          num(v?.rps[i], 0),
+          numCell(v?.rps[i], (x) => fmtNum(x, 0)),
           { text: point?.verdict ?? "–" },
         ];
       }),
-      ratio === null ? { text: "–", sort: Number.NaN } : { text: `${fmtFixed(ratio, 2)}×`, sort: ratio },
+      numCell(ratio, (x) => `${fmtFixed(x, 2)}×`),
     ];
   });
 }

@@ -6,13 +6,12 @@
  */
 import type { PageData } from "../page/data.ts";
 import type { KneeSide } from "../../../results/conclude/knee/explained.ts";
-import { type Cell, fmtNum, h, numeric, section, sortableTable } from "./dom.ts";
+import { type Cell, fmtNum, h, numCell, numeric, section, sortableTable } from "./dom.ts";
 
 /** One telemetry row: what, the value below, the value above (– where not sampled). */
 export function kneeRow(label: string, below: number | null, above: number | null, unit: string): Cell[] {
-  const show = (v: number | null) =>
-    v === null ? { text: "–", sort: NaN } : { text: `${fmtNum(v, 1)}${unit}`, sort: v };
-  return [{ text: label, cls: "name" }, show(below), show(above)];
+  const show = (v: number) => `${fmtNum(v, 1)}${unit}`;
+  return [{ text: label, cls: "name" }, numCell(below, show), numCell(above, show)];
 }
 
 /** The rows of one knee's table. */

@@ -29,28 +29,18 @@ export function renderSteerControls(panel: HTMLElement, token: string): (state: 
   const rate = h("input", { id: "steer-rate", type: "number", min: "0", step: "any", placeholder: "req/s" });
   const conns = h("input", { id: "steer-connections", type: "number", min: "1", step: "1" });
   const status = h("p", { id: "steer-status", class: "note" }, "steering: waiting for the run to start");
+  const button = (id: string, text: string) => h("button", { id, type: "button" }, text);
+  const setConns = button("steer-connections-set", "Set connections");
   const box = h(
     "div",
     { id: "steer", "data-paused": "false", "data-model": "", "data-changes": "0" },
-    h("button", { id: "steer-pause", type: "button" }, "Pause"),
-    h(
-      "span",
-      { id: "steer-rate-box" },
-      " rate ",
-      rate,
-      h("button", { id: "steer-rate-set", type: "button" }, "Set rate"),
-    ),
-    h(
-      "span",
-      { id: "steer-connections-box" },
-      " connections ",
-      conns,
-      h("button", { id: "steer-connections-set", type: "button" }, "Set connections"),
-    ),
+    button("steer-pause", "Pause"),
+    h("span", { id: "steer-rate-box" }, " rate ", rate, button("steer-rate-set", "Set rate")),
+    h("span", { id: "steer-connections-box" }, " connections ", conns, setConns),
     " ",
-    h("button", { id: "steer-end-phase", type: "button" }, "End phase"),
+    button("steer-end-phase", "End phase"),
     " ",
-    h("button", { id: "steer-stop", type: "button" }, "Stop"),
+    button("steer-stop", "Stop"),
     status,
   );
   panel.appendChild(box);

@@ -130,21 +130,10 @@ export function numericSweepChart(grid: HTMLElement, sw: PageSweep): void {
 export function kneeReasons(sweeps: PageSweep[]): HTMLElement | null {
   const reasons = sweeps.filter((sw) => sw.kneeReason !== null);
   if (!reasons.length) return null;
-  return h(
-    "ul",
-    { class: "note knees" },
-    ...reasons.map((sw) =>
-      h(
-        "li",
-        null,
-        sw.categorical
-          ? `${sw.title}: ${sw.kneeReason}`
-          : `${sw.title}: knee ${
-            sw.knee === null ? "none" : fmtSweepValue(sw.points[sw.knee].x)
-          } — ${sw.kneeReason}`,
-      )
-    ),
-  );
+  const knee = (sw: PageSweep) => sw.knee === null ? "none" : fmtSweepValue(sw.points[sw.knee].x);
+  const text = (sw: PageSweep) =>
+    sw.categorical ? `${sw.title}: ${sw.kneeReason}` : `${sw.title}: knee ${knee(sw)} — ${sw.kneeReason}`;
+  return h("ul", { class: "note knees" }, ...reasons.map((sw) => h("li", null, text(sw))));
 }
 
 /** A sweep over words as categories in the file's order: req/s and p99 as bars, no line and no knee. */

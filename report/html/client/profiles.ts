@@ -183,20 +183,12 @@ export function runProfiles(run: PageRun, cost: string): HTMLElement | null {
       h("p", { class: "note" }, `Profiled run: its numbers include the profiler's cost. ${cost}`),
     );
     if (p.warning) box.appendChild(h("p", { class: "warn" }, p.warning));
+    const [over, every] = [fmtMs(s.durationUs / 1000), fmtMs(s.intervalUs / 1000)];
+    const idle = fmtPct(s.durationUs ? (s.idleUs / s.durationUs) * 100 : NaN, 1);
     box.appendChild(facts([
       ["file", p.file ?? "–"],
-      [
-        "sampled",
-        `${fmtNum(s.samples)} samples over ${fmtMs(s.durationUs / 1000)}, one per ${
-          fmtMs(s.intervalUs / 1000)
-        }`,
-      ],
-      [
-        "idle",
-        `${
-          fmtPct(s.durationUs ? (s.idleUs / s.durationUs) * 100 : NaN, 1)
-        } of the time (waiting for I/O or timers)`,
-      ],
+      ["sampled", `${fmtNum(s.samples)} samples over ${over}, one per ${every}`],
+      ["idle", `${idle} of the time (waiting for I/O or timers)`],
       [
         "flame graph",
         `functions under ${fmtPct(s.minShare * 100, 1)} of the profile are left out; click to zoom`,

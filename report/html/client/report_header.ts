@@ -11,19 +11,14 @@ import { npmCompatNote, targetRuntimes } from "./variant_matrix.ts";
 /** Title, environment, how it ran (quick, target runtimes), thresholds and the experiment source. */
 export function renderHeader(data: PageData): HTMLElement {
   const compat = npmCompatNote(data.runs);
+  // The description tells the full study; a quick run says what it ran instead, beside it.
+  const quick = data.quickValues && `Ran with --quick, not the values described above: ${data.quickValues}.`;
   return h(
     "header",
     { class: "card" },
     h("h1", null, data.experiment.name),
     data.experiment.description ? h("p", { class: "lead" }, data.experiment.description) : null,
-    // The description tells the full study; a quick run says what it ran instead, beside it.
-    data.quickValues
-      ? h(
-        "p",
-        { class: "warn", id: "quick-values" },
-        `Ran with --quick, not the values described above: ${data.quickValues}.`,
-      )
-      : null,
+    quick ? h("p", { class: "warn", id: "quick-values" }, quick) : null,
     facts(headerFacts(data)),
     compat ? h("p", { class: "warn", id: "npm-compat" }, compat) : null,
     thresholdsBlock(data),
@@ -58,29 +53,19 @@ export function headerFacts(data: PageData): Array<[string, string]> {
 export function thresholdsBlock(data: PageData): HTMLElement | null {
   if (!data.thresholds.length) return null;
   const failed = data.thresholds.filter((t) => !t.ok).length;
-  return h(
-    "div",
-    { class: `thresholds ${failed ? "fail" : "pass"}`, id: "thresholds" },
+  const head = failed ? `${failed} of ${data.thresholds.length} thresholds failed` : "All thresholds passed";
+  const items = data.thresholds.map((t) =>
     h(
-      "strong",
-      null,
-      failed ? `${failed} of ${data.thresholds.length} thresholds failed` : "All thresholds passed",
-    ),
-    h(
-      "ul",
-      null,
-      ...data.thresholds.map((t) =>
-        h(
-          "li",
-          { class: t.ok ? "pass" : "fail" },
-          h("span", { class: "badge" }, t.ok ? "PASS" : "FAIL"),
-          ` ${t.expression} ${t.ok ? "passed" : "failed"} — ${t.run}: actual ${t.actualText}`,
-          t.flagged ? " " : null,
-          t.flagged ? h("span", { class: "badge flag" }, t.flagged) : null,
-        )
-      ),
-    ),
+      "li",
+      { class: t.ok ? "pass" : "fail" },
+      h("span", { class: "badge" }, t.ok ? "PASS" : "FAIL"),
+      ` ${t.expression} ${t.ok ? "passed" : "failed"} — ${t.run}: actual ${t.actualText}`,
+      t.flagged ? " " : null,
+      t.flagged ? h("span", { class: "badge flag" }, t.flagged) : null,
+    )
   );
+  const attrs = { class: `thresholds ${failed ? "fail" : "pass"}`, id: "thresholds" };
+  return h("div", attrs, h("strong", null, head), h("ul", null, ...items));
 }
 
 /** The experiment that ran (with --quick, --set or --target applied), the file as written below it. */
@@ -89,14 +74,8 @@ export function experimentSource(data: PageData): HTMLElement | DocumentFragment
   const ran = data.experiment.ranSource;
   if (typeof ran === "string") {
     const how = data.experiment.quick ? "--quick" : "the command line's changes";
-    out.appendChild(
-      h(
-        "details",
-        { id: "experiment-ran" },
-        h("summary", null, `Experiment as run (${how} applied to the file)`),
-        h("pre", null, ran),
-      ),
-    );
+    const summary = h("summary", null, `Experiment as run (${how} applied to the file)`);
+    out.appendChild(h("details", { id: "experiment-ran" }, summary, h("pre", null, ran)));
   }
   if (data.experiment.source) {
     const title = typeof ran === "string" ? "Experiment file as written" : "Experiment source";

@@ -88,15 +88,11 @@ export function streamFacts(run: PageRun): Array<[string, string]> {
 /** The run's facts atop its details: URL, model, what was measured, requests, errors, connections. */
 export function runFacts(run: PageRun): HTMLElement {
   const errorsTotal = Object.values(run.errors).reduce((a: number, b) => a + (b ?? 0), 0);
+  const workers = `${fmtNum(run.workers, 0)} worker(s)`;
   return facts([
     ["URL", run.url],
     ["model", run.model + (run.targetRps ? ` at ${fmtNum(run.targetRps)} req/s requested` : "")],
-    [
-      "measured",
-      `${fmtNum(run.durationSec, 2)} s after ${fmtNum(run.warmupSec, 2)} s warm-up, ${
-        fmtNum(run.workers, 0)
-      } worker(s)`,
-    ],
+    ["measured", `${fmtNum(run.durationSec, 2)} s after ${fmtNum(run.warmupSec, 2)} s warm-up, ${workers}`],
     [
       "requests",
       `${fmtNum(run.requests)} (${fmtNum(run.rps)} req/s), success ${fmtPct(run.successRate * 100)}` +
@@ -151,63 +147,30 @@ export function outcomeTables(run: PageRun): HTMLElement {
     if (!msgs.length) errs.push([{ text: kind }, { text: "" }, { text: fmtNum(n ?? 0), sort: n ?? 0 }]);
     for (const [msg, m] of msgs) errs.push([{ text: kind }, { text: msg }, { text: fmtNum(m), sort: m }]);
   }
+  const statuses = [{ label: "status" }, { label: "responses", num: true }, { label: "share", num: true }];
+  const errors = errs.length
+    ? sortableTable([{ label: "kind" }, { label: "message" }, { label: "count", num: true }], errs)
+    : h("p", { class: "note" }, "No transport errors.");
   return h(
     "div",
     { class: "grid2" },
-    h(
-      "div",
-      null,
-      h("h3", null, "Status codes"),
-      sortableTable(
-        [{ label: "status" }, { label: "responses", num: true }, { label: "share", num: true }],
-        codes,
-      ),
-    ),
-    h(
-      "div",
-      null,
-      h("h3", null, "Errors"),
-      errs.length
-        ? sortableTable([{ label: "kind" }, { label: "message" }, { label: "count", num: true }], errs)
-        : h("p", { class: "note" }, "No transport errors."),
-    ),
+    h("div", null, h("h3", null, "Status codes"), sortableTable(statuses, codes)),
+    h("div", null, h("h3", null, "Errors"), errors),
   );
 }
 
 /** autocannon's latency table and its req/s and bytes/s tables, as the terminal prints them. */
 export function autocannonTables(run: PageRun): HTMLElement {
-  const table = ([head, ...rows]: string[][]) =>
-    h(
-      "div",
-      { class: "table-wrap" },
-      h(
-        "table",
-        { class: "data compact" },
-        h("thead", null, h("tr", null, ...head.map((c) => h("th", { scope: "col" }, c)))),
-        h(
-          "tbody",
-          null,
-          ...rows.map((r) => h("tr", null, ...r.map((c, i) => h("td", { class: i ? "num" : "" }, c)))),
-        ),
-      ),
-    );
-  const non2xx = Object.entries(run.statusCodes).filter(([c]) => !/^2/.test(c)).reduce(
-    (a, [, n]) => a + n,
-    0,
-  );
-  return h(
-    "div",
-    null,
-    table(run.autocannon.latency),
-    table(run.autocannon.throughput),
-    h(
-      "p",
-      { class: "note" },
-      `Req/Bytes counts sampled once per second; # of samples: ${run.autocannon.samples}. ` +
-        `${fmtNum(run.requests - non2xx)} 2xx responses, ${fmtNum(non2xx)} non 2xx responses. ` +
-        `${fmtNum(run.requests)} requests in ${fmtNum(run.durationSec, 2)}s, ${
-          fmtBytes(run.bytesRead)
-        } read.`,
-    ),
-  );
+  const table = ([head, ...rows]: string[][]) => {
+    const thead = h("thead", null, h("tr", null, ...head.map((c) => h("th", { scope: "col" }, c))));
+    const trs = rows.map((r) => h("tr", null, ...r.map((c, i) => h("td", { class: i ? "num" : "" }, c))));
+    const tbody = h("tbody", null, ...trs);
+    return h("div", { class: "table-wrap" }, h("table", { class: "data compact" }, thead, tbody));
+  };
+  const non2xx = Object.entries(run.statusCodes).reduce((a, [c, n]) => /^2/.test(c) ? a : a + n, 0);
+  const note = `Req/Bytes counts sampled once per second; # of samples: ${run.autocannon.samples}. ` +
+    `${fmtNum(run.requests - non2xx)} 2xx responses, ${fmtNum(non2xx)} non 2xx responses. ` +
+    `${fmtNum(run.requests)} requests in ${fmtNum(run.durationSec, 2)}s, ${fmtBytes(run.bytesRead)} read.`;
+  const { latency, throughput } = run.autocannon;
+  return h("div", null, table(latency), table(throughput), h("p", { class: "note" }, note));
 }

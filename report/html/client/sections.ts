@@ -31,11 +31,8 @@ export function renderFindings(data: PageData): HTMLElement | null {
     "Computed from these results only: means over repeats, changes against the baseline (beyond noise " +
       `as the stored analysis judged it), flagged runs${expected}.`,
   );
-  sec.appendChild(h(
-    "ul",
-    { class: "findings" },
-    ...data.findings.map((f) => h("li", { class: `finding ${f.kind} ${f.tone}` }, f.text)),
-  ));
+  const items = data.findings.map((f) => h("li", { class: `finding ${f.kind} ${f.tone}` }, f.text));
+  sec.appendChild(h("ul", { class: "findings" }, ...items));
   return sec;
 }
 

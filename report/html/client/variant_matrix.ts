@@ -114,13 +114,12 @@ export function warmupRatioCells(runs: PageRun[], axes: MatrixAxes): Cell[][] {
       const rps = of.map((r) => firstToSteady(r, "rps")).filter(isNum);
       const [a, b] = [median(p50), median(rps)];
       const fmt = (x: number) => (isNum(x) ? `${fmtFixed(x, 2)}×` : "–");
+      const slower = [p50.filter((x) => x >= 1).length, rps.filter((x) => x < 1).length];
       return {
         text: `p50 ${fmt(a)} · req/s ${fmt(b)}`,
         sort: a,
-        title: `slower at the start: by p50 in ${
-          p50.filter((x) => x >= 1).length
-        } of ${p50.length} run(s), ` +
-          `by req/s in ${rps.filter((x) => x < 1).length} of ${rps.length}`,
+        title: `slower at the start: by p50 in ${slower[0]} of ${p50.length} run(s), ` +
+          `by req/s in ${slower[1]} of ${rps.length}`,
       };
     }),
   ]);
