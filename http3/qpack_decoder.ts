@@ -39,20 +39,9 @@ export const QPACK_BAD_CAPACITY = -10;
 /** Encoder stream: an index, Huffman string or integer it cannot carry. */
 export const QPACK_BAD_INSTRUCTION = -11;
 
-const ERROR_NAMES = [
-  "ok",
-  "blocked",
-  "bad index",
-  "bad Huffman string",
-  "field section or integer too large",
-  "field section truncated",
-  "bad Required Insert Count or Base",
-  "too many blocked streams",
-  "bad :status",
-  "malformed field",
-  "table capacity exceeded",
-  "bad encoder instruction",
-];
+const ERROR_NAMES = ("ok|blocked|bad index|bad Huffman string|field section or integer too large|" +
+  "field section truncated|bad Required Insert Count or Base|too many blocked streams|bad :status|" +
+  "malformed field|table capacity exceeded|bad encoder instruction").split("|");
 
 export function qpackErrorName(code: number): string {
   return ERROR_NAMES[-code] ?? "unknown";
