@@ -841,14 +841,10 @@ function tasksOf(cls: any, sel: LocustSelection, inherited: string[] = cls.locus
   }
   return found.filter((e) => {
     const tags = [...inherited, ...e.run.locustTags ?? []];
-    if ((e.set = isTaskSetClass(e.run))) return tasksOf(e.run, sel, tags).length > 0;
+    if ((e.set = e.run.prototype instanceof TaskSet)) return tasksOf(e.run, sel, tags).length > 0;
     if (sel.tags && !tags.some((t) => sel.tags!.includes(t))) return false;
     return !(sel.excludeTags && tags.some((t) => sel.excludeTags!.includes(t)));
   });
-}
-
-function isTaskSetClass(x: unknown): x is typeof TaskSet {
-  return typeof x === "function" && x.prototype instanceof TaskSet;
 }
 
 /** Picks a task by weight (or the next of a sequential task set). */
