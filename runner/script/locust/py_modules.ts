@@ -171,10 +171,7 @@ function log(level: string) {
 
 const logging = {
   level: "INFO",
-  debug: log("DEBUG"),
-  info: log("INFO"),
-  warning: log("WARNING"),
-  error: log("ERROR"),
+  ...Object.fromEntries(LEVELS.slice(0, 4).map((l) => [l.toLowerCase(), log(l)])),
   exception: log("ERROR"),
   getLogger: () => logging,
 };
@@ -382,6 +379,8 @@ const hmac = {
     new Hash(typeof mod === "string" ? mod : (mod as () => Hash)().name, msg, bytesOf(key)),
 };
 
+/** Where each of strftime's fields is in an ISO time (`%Y` four digits, the others two). */
+const ISO_AT = [["Y", 0], ["y", 2], ["m", 5], ["d", 8], ["H", 11], ["M", 14], ["S", 17]] as const;
 /**
  * `datetime`'s `datetime` and `timedelta` on milliseconds of the wall clock (local for `now()`, UTC for
  * `utcnow()` and `now(timezone.utc)`, which says `+00:00`), to the microsecond Python prints.
@@ -400,11 +399,7 @@ class DateTime {
       z: this.tz.replace(":", ""),
       "%": "%",
     };
-    for (
-      const [c, at] of [["Y", 0], ["y", 2], ["m", 5], ["d", 8], ["H", 11], ["M", 14], ["S", 17]] as const
-    ) {
-      fields[c] = t.slice(at, c === "Y" ? 4 : at + 2);
-    }
+    for (const [c, at] of ISO_AT) fields[c] = t.slice(at, c === "Y" ? 4 : at + 2);
     return str(format).replace(/%(.)/g, (m, c: string) => fields[c] ?? m);
   }
   isoformat = (sep: unknown = "T") => this.strftime(`%Y-%m-%d${str(sep)}%H:%M:%S.%f`) + this.tz;

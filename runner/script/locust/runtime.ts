@@ -209,29 +209,20 @@ type WaitTime = (this: Paced) => number;
 
 /** Marks Locust's wait time functions: a class attribute of the file's own function is bound instead. */
 const WAIT = Symbol("wait");
+const waitTime = (fn: WaitTime): WaitTime => Object.assign(fn, { [WAIT]: true });
 
-export function between(min: number, max: number): WaitTime {
-  return Object.assign(() => min + Math.random() * (max - min), { [WAIT]: true });
-}
-
-export function constant(seconds: number): WaitTime {
-  return Object.assign(() => seconds, { [WAIT]: true });
-}
-
-export function constant_pacing(seconds: number): WaitTime {
-  return Object.assign(function (this: Paced) {
+export const between = (min: number, max: number) => waitTime(() => min + Math.random() * (max - min));
+export const constant = (seconds: number) => waitTime(() => seconds);
+export const constant_pacing = (seconds: number) =>
+  waitTime(function (this: Paced) {
     // As Locust's: what ran since the last wait was due to end (the first: since the user was made), so
     // a late wake-up shortens the next wait.
     const nowS = performance.now() / 1000;
     const ran = nowS - this.__cpLastRun - (this.__cpLastWait ?? 0);
     this.__cpLastRun = nowS;
     return this.__cpLastWait = Math.max(0, seconds - ran);
-  }, { [WAIT]: true });
-}
-
-export function constant_throughput(perSecond: number): WaitTime {
-  return constant_pacing(1 / perSecond);
-}
+  });
+export const constant_throughput = (perSecond: number) => constant_pacing(1 / perSecond);
 
 /**
  * What `events.X.add_listener` collects: setup runs `init` and `test_start`'s, each worker `request`'s after
