@@ -172,34 +172,24 @@ export class H3FrameReader {
   read(buf: Uint8Array, at: number, end: number): number {
     this.event = READ_MORE;
     while (at < end) {
-      if (this.state === IN_HEAD) {
-        const r = this.readHead(buf, at, end);
-        if (r < 0) return r;
-        at = r;
-        if (this.event !== READ_MORE) return at;
-      } else if (this.state === IN_DATA) {
-        const n = Math.min(end - at, this.remaining);
-        this.remaining -= n;
-        if (this.remaining === 0) this.state = IN_HEAD;
+      const state = this.state;
+      if (state === IN_HEAD) {
+        at = this.readHead(buf, at, end);
+        if (at < 0 || this.event !== READ_MORE) return at;
+        continue;
+      }
+      const n = Math.min(end - at, this.remaining);
+      this.remaining -= n;
+      if (this.remaining === 0) this.state = IN_HEAD;
+      if (state === IN_DATA) {
         this.dataOff = at;
         this.dataLen = n;
         this.event = READ_DATA;
         return at + n;
-      } else if (this.state === IN_SKIP) {
-        const n = Math.min(end - at, this.remaining);
-        this.remaining -= n;
-        at += n;
-        if (this.remaining === 0) this.state = IN_HEAD;
-      } else {
-        const n = Math.min(end - at, this.remaining);
-        this.ownLen = copyBytes(this.own, this.ownLen, buf, at, n);
-        this.remaining -= n;
-        at += n;
-        if (this.remaining === 0) {
-          this.state = IN_HEAD;
-          return this.whole(this.own, 0, this.ownLen, at);
-        }
       }
+      if (state === IN_BODY) this.ownLen = copyBytes(this.own, this.ownLen, buf, at, n);
+      at += n;
+      if (state === IN_BODY && this.remaining === 0) return this.whole(this.own, 0, this.ownLen, at);
     }
     return at;
   }
