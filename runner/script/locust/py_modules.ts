@@ -214,15 +214,10 @@ class Match {
     }
     return (named ? this.m.groups![g] : this.m[Number(g)]) ?? null;
   }
-  __getitem__(g: unknown): unknown {
-    return this.group(g);
-  }
-  groups(d: unknown = null): readonly unknown[] {
-    return tuple(...this.m.slice(1).map((v) => v ?? d));
-  }
-  groupdict(d: unknown = null): Record<string, unknown> {
-    return Object.fromEntries(Object.entries(this.m.groups ?? {}).map(([k, v]) => [k, v ?? d]));
-  }
+  __getitem__ = (g: unknown) => this.group(g);
+  groups = (d: unknown = null) => tuple(...this.m.slice(1).map((v) => v ?? d));
+  groupdict = (d: unknown = null) =>
+    Object.fromEntries(Object.entries(this.m.groups ?? {}).map(([k, v]) => [k, v ?? d]));
 }
 
 /** `re.compile`'s pattern: the module's functions with the pattern given. */
@@ -367,9 +362,7 @@ class Hash {
     const h = this.key ? createHmac(this.name, this.key) : createHash(this.name);
     return new Uint8Array(this.#data.reduce((h, d) => h.update(d), h).digest());
   }
-  hexdigest(): string {
-    return Buffer.from(this.digest()).toString("hex");
-  }
+  hexdigest = () => Buffer.from(this.digest()).toString("hex");
 }
 const hashlib = Object.fromEntries(
   "md5 sha1 sha224 sha256 sha384 sha512".split(" ").map((n) => [n, (data?: unknown) => new Hash(n, data)]),
