@@ -266,17 +266,12 @@ class LocustResponse {
     }
   }
   get headers() {
-    const h = this.#r.headers;
-    return mapping((k) => h.get(k));
+    return mapping((k) => this.#r.headers.get(k));
   }
   get cookies(): Record<string, string> {
     this.#lacks("cookies");
-    const out: Record<string, string> = {};
-    for (const line of this.#r.headers.getAll("set-cookie")) {
-      const pair = setCookiePair(line);
-      if (pair !== null) out[pair[0]] = pair[1];
-    }
-    return out;
+    const pairs = this.#r.headers.getAll("set-cookie").map((line) => setCookiePair(line));
+    return Object.fromEntries(pairs.filter((p) => p !== null));
   }
   get elapsed() {
     if (this.fast && this[CATCH]) this.#lacks("_elapsed", "ResponseContextManager");
