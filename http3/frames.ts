@@ -35,35 +35,17 @@ export const H3_MESSAGE_ERROR = 0x10e;
 export const QPACK_DECOMPRESSION_FAILED = 0x200;
 export const QPACK_ENCODER_STREAM_ERROR = 0x201;
 
-const H3_NAMES = [
-  "H3_NO_ERROR",
-  "H3_GENERAL_PROTOCOL_ERROR",
-  "H3_INTERNAL_ERROR",
-  "H3_STREAM_CREATION_ERROR",
-  "H3_CLOSED_CRITICAL_STREAM",
-  "H3_FRAME_UNEXPECTED",
-  "H3_FRAME_ERROR",
-  "H3_EXCESSIVE_LOAD",
-  "H3_ID_ERROR",
-  "H3_SETTINGS_ERROR",
-  "H3_MISSING_SETTINGS",
-  "H3_REQUEST_REJECTED",
-  "H3_REQUEST_CANCELLED",
-  "H3_REQUEST_INCOMPLETE",
-  "H3_MESSAGE_ERROR",
-  "H3_CONNECT_ERROR",
-  "H3_VERSION_FALLBACK",
-];
-const QPACK_NAMES = [
-  "QPACK_DECOMPRESSION_FAILED",
-  "QPACK_ENCODER_STREAM_ERROR",
-  "QPACK_DECODER_STREAM_ERROR",
-];
+const H3_NAMES =
+  ("NO_ERROR GENERAL_PROTOCOL_ERROR INTERNAL_ERROR STREAM_CREATION_ERROR CLOSED_CRITICAL_STREAM " +
+    "FRAME_UNEXPECTED FRAME_ERROR EXCESSIVE_LOAD ID_ERROR SETTINGS_ERROR MISSING_SETTINGS REQUEST_REJECTED " +
+    "REQUEST_CANCELLED REQUEST_INCOMPLETE MESSAGE_ERROR CONNECT_ERROR VERSION_FALLBACK").split(" ");
+const QPACK_NAMES = ["DECOMPRESSION_FAILED", "ENCODER_STREAM_ERROR", "DECODER_STREAM_ERROR"];
 
 /** The name of an H3_* or QPACK_* code (either sign), or its hex for any other. */
 export function h3ErrorName(code: number): string {
   const c = Math.abs(code);
-  return H3_NAMES[c - 0x100] ?? QPACK_NAMES[c - 0x200] ?? `0x${c.toString(16)}`;
+  const name = H3_NAMES[c - 0x100] ?? QPACK_NAMES[c - 0x200];
+  return name === undefined ? `0x${c.toString(16)}` : (c < 0x200 ? "H3_" : "QPACK_") + name;
 }
 
 export const SETTINGS_QPACK_MAX_TABLE_CAPACITY = 0x1;
@@ -190,34 +172,24 @@ export class H3FrameReader {
   read(buf: Uint8Array, at: number, end: number): number {
     this.event = READ_MORE;
     while (at < end) {
-      if (this.state === IN_HEAD) {
-        const r = this.readHead(buf, at, end);
-        if (r < 0) return r;
-        at = r;
-        if (this.event !== READ_MORE) return at;
-      } else if (this.state === IN_DATA) {
-        const n = Math.min(end - at, this.remaining);
-        this.remaining -= n;
-        if (this.remaining === 0) this.state = IN_HEAD;
+      const state = this.state;
+      if (state === IN_HEAD) {
+        at = this.readHead(buf, at, end);
+        if (at < 0 || this.event !== READ_MORE) return at;
+        continue;
+      }
+      const n = Math.min(end - at, this.remaining);
+      this.remaining -= n;
+      if (this.remaining === 0) this.state = IN_HEAD;
+      if (state === IN_DATA) {
         this.dataOff = at;
         this.dataLen = n;
         this.event = READ_DATA;
         return at + n;
-      } else if (this.state === IN_SKIP) {
-        const n = Math.min(end - at, this.remaining);
-        this.remaining -= n;
-        at += n;
-        if (this.remaining === 0) this.state = IN_HEAD;
-      } else {
-        const n = Math.min(end - at, this.remaining);
-        this.ownLen = copyBytes(this.own, this.ownLen, buf, at, n);
-        this.remaining -= n;
-        at += n;
-        if (this.remaining === 0) {
-          this.state = IN_HEAD;
-          return this.whole(this.own, 0, this.ownLen, at);
-        }
       }
+      if (state === IN_BODY) this.ownLen = copyBytes(this.own, this.ownLen, buf, at, n);
+      at += n;
+      if (state === IN_BODY && this.remaining === 0) return this.whole(this.own, 0, this.ownLen, at);
     }
     return at;
   }

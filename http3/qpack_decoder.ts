@@ -39,20 +39,9 @@ export const QPACK_BAD_CAPACITY = -10;
 /** Encoder stream: an index, Huffman string or integer it cannot carry. */
 export const QPACK_BAD_INSTRUCTION = -11;
 
-const ERROR_NAMES = [
-  "ok",
-  "blocked",
-  "bad index",
-  "bad Huffman string",
-  "field section or integer too large",
-  "field section truncated",
-  "bad Required Insert Count or Base",
-  "too many blocked streams",
-  "bad :status",
-  "malformed field",
-  "table capacity exceeded",
-  "bad encoder instruction",
-];
+const ERROR_NAMES = ("ok|blocked|bad index|bad Huffman string|field section or integer too large|" +
+  "field section truncated|bad Required Insert Count or Base|too many blocked streams|bad :status|" +
+  "malformed field|table capacity exceeded|bad encoder instruction").split("|");
 
 export function qpackErrorName(code: number): string {
   return ERROR_NAMES[-code] ?? "unknown";
@@ -202,13 +191,9 @@ export class QpackDecoder extends FieldReader {
     this.unblock(streamId);
     this.begin(start, end);
     while (this.pos < end) {
-      const b = block[this.pos];
-      let r: number;
-      if (b & 0x80) r = this.indexed(block, end, base, ric);
-      else if (b & 0x40) r = this.literalNameRef(block, end, base, ric);
-      else if (b & 0x20) r = this.literalName(block, end, 0x08, 0x07); // 4.5.6: 001NHxxx
-      else if (b & 0x10) r = this.postBaseIndexed(block, end, base, ric);
-      else r = this.literalPostBase(block, end, base, ric);
+      let r = (block[this.pos] & 0xe0) === 0x20
+        ? this.literalName(block, end, 0x08, 0x07) // 4.5.6: 001NHxxx
+        : this.reference(block, end, base, ric);
       if (r < 0) return r;
       r = this.field(onField);
       if (r < 0) return r;
@@ -264,36 +249,18 @@ export class QpackDecoder extends FieldReader {
     return this.dynamicEntry(this.table.slot(this.insertCount - abs), withValue);
   }
 
-  /** Indexed field line (4.5.2): 1Txxxxxx. */
-  private indexed(block: Uint8Array, end: number, base: number, ric: number): number {
-    const isStatic = (block[this.pos] & 0x40) !== 0;
-    const index = this.readInt(block, end, 0x3f);
+  /**
+   * A field line that references an entry (RFC 9204 4.5.2-4.5.5): indexed, 1Txxxxxx or post-base 0001xxxx;
+   * a literal with a name reference, 01NTxxxx or post-base 0000Nxxx, whose value is read after it.
+   */
+  private reference(block: Uint8Array, end: number, base: number, ric: number): number {
+    const b = block[this.pos], postBase = b < 0x20, indexed = b >= 0x80 || (postBase && b >= 0x10);
+    const isStatic = !postBase && (b & (indexed ? 0x40 : 0x10)) !== 0;
+    const index = this.readInt(block, end, postBase ? (indexed ? 0x0f : 0x07) : (indexed ? 0x3f : 0x0f));
     if (index < 0) return index;
-    return isStatic ? this.staticEntry(index, true) : this.absolute(base - 1 - index, ric, true);
-  }
-
-  /** Indexed field line with post-base index (4.5.3): 0001xxxx. */
-  private postBaseIndexed(block: Uint8Array, end: number, base: number, ric: number): number {
-    const index = this.readInt(block, end, 0x0f);
-    if (index < 0) return index;
-    return this.absolute(base + index, ric, true);
-  }
-
-  /** Literal field line with name reference (4.5.4): 01NTxxxx. */
-  private literalNameRef(block: Uint8Array, end: number, base: number, ric: number): number {
-    const isStatic = (block[this.pos] & 0x10) !== 0;
-    const index = this.readInt(block, end, 0x0f);
-    if (index < 0) return index;
-    const r = isStatic ? this.staticEntry(index, false) : this.absolute(base - 1 - index, ric, false);
-    return r < 0 ? r : this.value(block, end, 0);
-  }
-
-  /** Literal field line with post-base name reference (4.5.5): 0000Nxxx. */
-  private literalPostBase(block: Uint8Array, end: number, base: number, ric: number): number {
-    const index = this.readInt(block, end, 0x07);
-    if (index < 0) return index;
-    const r = this.absolute(base + index, ric, false);
-    return r < 0 ? r : this.value(block, end, 0);
+    const abs = postBase ? base + index : base - 1 - index;
+    const r = isStatic ? this.staticEntry(index, indexed) : this.absolute(abs, ric, indexed);
+    return r < 0 || indexed ? r : this.value(block, end, 0);
   }
 
   /** One encoder stream instruction (RFC 9204 4.3) at `pos`: QPACK_OK, QPACK_TRUNCATED (wait) or an error. */

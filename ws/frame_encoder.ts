@@ -41,14 +41,7 @@ function writeHeader(frame: Uint8Array, opcode: number, length: number, fin: boo
     return 8;
   }
   frame[1] = 0x80 | 127;
-  const high = Math.floor(length / 2 ** 32);
-  frame[2] = frame[3] = 0;
-  frame[4] = (high >>> 8) & 0xff;
-  frame[5] = high & 0xff;
-  frame[6] = (length >>> 24) & 0xff;
-  frame[7] = (length >>> 16) & 0xff;
-  frame[8] = (length >>> 8) & 0xff;
-  frame[9] = length & 0xff;
+  new DataView(frame.buffer, frame.byteOffset).setBigUint64(2, BigInt(length));
   return 14;
 }
 

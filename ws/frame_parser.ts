@@ -39,11 +39,6 @@ const FIRST_BUFFER_BYTES = 4 * 1024;
 const HEADER = 0;
 const PAYLOAD = 1;
 
-/** Frames one message may take: 1 KiB fragments filling the cap, at least 1,024 (as h2 caps CONTINUATION). */
-function maxFramesOf(maxMessageBytes: number): number {
-  return Math.max(1_024, Math.ceil(maxMessageBytes / 1_024));
-}
-
 /** Header length from the second byte (server frames carry no key). */
 function headerBytes(b1: number): number {
   const len7 = b1 & 0x7f;
@@ -85,7 +80,8 @@ export class FrameParser {
     readonly budget = new BufferBudget(Infinity),
   ) {
     this.#compressedCap = maxMessageBytes + (maxMessageBytes >> 13) + 16;
-    this.#maxFrames = maxFramesOf(maxMessageBytes);
+    // Frames one message may take: 1 KiB fragments filling the cap, at least 1,024 (as h2 caps CONTINUATION).
+    this.#maxFrames = Math.max(1_024, Math.ceil(maxMessageBytes / 1_024));
   }
 
   /** The connection ended: its message buffer goes back to the budget. */

@@ -16,16 +16,9 @@ export const HPACK_BAD_STATUS = -6;
 /** A malformed field (RFC 9113 8.2): count it as an h2 protocol error. */
 export const HPACK_BAD_FIELD = -7;
 
-const ERROR_NAMES = [
-  "ok",
-  "bad index",
-  "bad Huffman string",
-  "table size update refused",
-  "header list or integer too large",
-  "header block truncated",
-  "bad :status",
-  "malformed field",
-];
+const ERROR_NAMES =
+  ("ok|bad index|bad Huffman string|table size update refused|header list or integer too large|" +
+    "header block truncated|bad :status|malformed field").split("|");
 
 export function hpackErrorName(code: number): string {
   return ERROR_NAMES[-code] ?? "unknown";

@@ -141,14 +141,9 @@ export function huffmanDecodeCached(
   const inAt = slot * CACHE_MAX_BYTES;
   const outAt = slot * CACHE_OUT_BYTES;
   if (cacheInLen[slot] === len) {
-    let same = true;
-    for (let k = 0; k < len; k++) {
-      if (cacheIn[inAt + k] !== src[start + k]) {
-        same = false;
-        break;
-      }
-    }
-    if (same) {
+    let same = 0;
+    while (same < len && cacheIn[inAt + same] === src[start + same]) same++;
+    if (same === len) {
       const n = cacheOutLen[slot];
       for (let k = 0; k < n; k++) out[outStart + k] = cacheOut[outAt + k];
       return outStart + n;

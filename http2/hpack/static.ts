@@ -4,7 +4,7 @@
  * names and values as bytes for the decoders, indexes by string for the encoder.
  */
 
-/** [name, value] of static index i + 1. */
+/** [name, value] of static index i + 1 (the names of its last entries, each with no value, as a list). */
 export const STATIC_TABLE: readonly (readonly [string, string])[] = [
   [":authority", ""],
   [":method", "GET"],
@@ -22,52 +22,17 @@ export const STATIC_TABLE: readonly (readonly [string, string])[] = [
   [":status", "500"],
   ["accept-charset", ""],
   ["accept-encoding", "gzip, deflate"],
-  ["accept-language", ""],
-  ["accept-ranges", ""],
-  ["accept", ""],
-  ["access-control-allow-origin", ""],
-  ["age", ""],
-  ["allow", ""],
-  ["authorization", ""],
-  ["cache-control", ""],
-  ["content-disposition", ""],
-  ["content-encoding", ""],
-  ["content-language", ""],
-  ["content-length", ""],
-  ["content-location", ""],
-  ["content-range", ""],
-  ["content-type", ""],
-  ["cookie", ""],
-  ["date", ""],
-  ["etag", ""],
-  ["expect", ""],
-  ["expires", ""],
-  ["from", ""],
-  ["host", ""],
-  ["if-match", ""],
-  ["if-modified-since", ""],
-  ["if-none-match", ""],
-  ["if-range", ""],
-  ["if-unmodified-since", ""],
-  ["last-modified", ""],
-  ["link", ""],
-  ["location", ""],
-  ["max-forwards", ""],
-  ["proxy-authenticate", ""],
-  ["proxy-authorization", ""],
-  ["range", ""],
-  ["referer", ""],
-  ["refresh", ""],
-  ["retry-after", ""],
-  ["server", ""],
-  ["set-cookie", ""],
-  ["strict-transport-security", ""],
-  ["transfer-encoding", ""],
-  ["user-agent", ""],
-  ["vary", ""],
-  ["via", ""],
-  ["www-authenticate", ""],
+  ...("accept-language accept-ranges accept access-control-allow-origin age allow authorization " +
+    "cache-control content-disposition content-encoding content-language content-length " +
+    "content-location content-range content-type cookie date etag expect expires from host if-match " +
+    "if-modified-since if-none-match if-range if-unmodified-since last-modified link location " +
+    "max-forwards proxy-authenticate proxy-authorization range referer refresh retry-after server " +
+    "set-cookie strict-transport-security transfer-encoding user-agent vary via www-authenticate").split(" ")
+    .map((name) => [name, ""] as const),
 ];
+
+/** Static entries: `name` with each of `values`, in order. */
+export const each = (name: string, ...values: string[]) => values.map((value) => [name, value] as const);
 
 /** What a static entry's name is to the field rules, so that a decoder never compares its bytes. */
 export const KIND_BYTES = 0;

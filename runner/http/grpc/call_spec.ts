@@ -13,6 +13,7 @@ import { DEFAULT_MAX_MESSAGE_BYTES } from "../../../grpc/framing.ts";
 import { hasPlaceholder } from "../template.ts";
 import type { GrpcBodySpec } from "../grpc_body_spec.ts";
 import { bodySpecOfText } from "./message_template.ts";
+import { defined } from "../../../validation/defined.ts";
 
 export interface GrpcCallSource {
   /** `pkg.Service/Method` or `pkg.Service.Method`. */
@@ -61,13 +62,7 @@ function templateOf(method: GrpcMethod, text: string, source: GrpcCallSource): {
   // Filled per call: each is compressed and checked against the send cap then (protobuf_template.ts).
   const spec = bodySpecOfText(method.requestType, text, method.clientStreaming, source.names);
   const { compress, maxSendBytes } = source;
-  return {
-    template: {
-      ...spec,
-      ...(compress !== undefined ? { compress } : {}),
-      ...(maxSendBytes !== undefined ? { maxSendBytes } : {}),
-    },
-  };
+  return { template: { ...spec, ...defined({ compress, maxSendBytes }) } };
 }
 
 /** A client stream's messages: a JSON array (each at `message[k]`), or one object. */

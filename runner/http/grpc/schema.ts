@@ -87,8 +87,7 @@ export function rootOfDescriptorSet(bytes: Uint8Array, what: string): protobuf.R
     const why = err instanceof Error ? err.message : String(err);
     throw new GrpcSchemaError(
       `${what}: not a FileDescriptorSet (${why})`,
-      "make one with protoc " +
-        "--descriptor_set_out=FILE --include_imports",
+      "make one with protoc --descriptor_set_out=FILE --include_imports",
       { cause: err },
     );
   }
@@ -105,17 +104,10 @@ export function loadProtoset(file: string): protobuf.Root {
   return rootOfDescriptorSet(bytes, `--protoset ${file}`);
 }
 
-/** Every service of `root`, by full name without the leading dot. */
-function servicesOf(root: protobuf.Root): protobuf.Service[] {
-  const found: protobuf.Service[] = [];
-  const walk = (ns: protobuf.NamespaceBase) => {
-    for (const child of ns.nestedArray) {
-      if (child instanceof protobuf.Service) found.push(child);
-      if (child instanceof protobuf.Namespace) walk(child);
-    }
-  };
-  walk(root);
-  return found;
+/** Every service under `ns` (the schema's root), depth first. */
+function servicesOf(ns: protobuf.NamespaceBase): protobuf.Service[] {
+  const inner = (c: protobuf.ReflectionObject) => c instanceof protobuf.Namespace ? servicesOf(c) : [];
+  return ns.nestedArray.flatMap((c) => c instanceof protobuf.Service ? [c, ...inner(c)] : inner(c));
 }
 
 const nameOf = (o: protobuf.ReflectionObject) => o.fullName.replace(/^\./, "");

@@ -131,19 +131,13 @@ export class H3Connection {
     this.#critical = [];
     // h3ErrorName names H3_* and QPACK_* codes (an application's close), else gives QUIC's code in hex.
     const name = h3ErrorName(code);
-    if (code < 0) {
-      this.failKind = "quic";
-      this.failMessage = `the QUIC connection failed: ${reason}`;
-    } else if (code === 0 || code === H3_NO_ERROR) {
-      this.failKind = "closed-early";
-      this.failMessage = "the server closed the connection before the response ended";
+    const fail = (kind: ErrorKind, message: string) => (this.failKind = kind, this.failMessage = message);
+    if (code < 0) fail("quic", `the QUIC connection failed: ${reason}`);
+    else if (code === 0 || code === H3_NO_ERROR) {
+      fail("closed-early", "the server closed the connection before the response ended");
     } else if (!name.startsWith("0x")) {
-      this.failKind = "h3-protocol";
-      this.failMessage = `the server closed the connection: ${name}${reason ? ` (${reason})` : ""}`;
-    } else {
-      this.failKind = "quic";
-      this.failMessage = `the server closed the connection: QUIC error ${name}`;
-    }
+      fail("h3-protocol", `the server closed the connection: ${name}${reason ? ` (${reason})` : ""}`);
+    } else fail("quic", `the server closed the connection: QUIC error ${name}`);
   }
 
   /** Fails the connection with an H3_* `code` of ours (a broken control or encoder stream). */

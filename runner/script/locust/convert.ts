@@ -432,7 +432,8 @@ class Converter {
   private ifStatement(n: SyntaxNode): string {
     const parts = children(n);
     const cond = parts[1];
-    if (isMainGuard(this.text(cond))) return ""; // `if __name__ == "__main__":` runs only under python itself
+    // `if __name__ == "__main__":` runs only under python itself.
+    if (this.text(cond).replaceAll(" ", "").replaceAll("'", '"') === '__name__=="__main__"') return "";
     let close = "";
     for (let i = 0; i < parts.length; i++) {
       const p = parts[i];
@@ -1167,11 +1168,6 @@ const BINARY: Record<string, string> = {
 
 function isComparison(op: string): boolean {
   return ["<", ">", "<=", ">=", "==", "!="].includes(op);
-}
-
-function isMainGuard(cond: string): boolean {
-  const compact = cond.replaceAll(" ", "").replaceAll("'", '"');
-  return compact === '__name__=="__main__"';
 }
 
 const OUTSIDE = "is outside the subset loadlab converts (docs/LOCUST.md)";

@@ -221,15 +221,10 @@ export function str(x: unknown): string {
   if (x === null || x === undefined) return "None";
   if (x === true) return "True";
   if (x === false) return "False";
-  if (typeof x === "number") return Number.isInteger(x) || !Number.isFinite(x) ? String(x) : floatText(x);
+  if (typeof x === "number") return String(x);
   if (Array.isArray(x) || isDict(x)) return repr(x);
   if (x instanceof PyError) return x.message.slice(x.pyType.length + 2);
   return String(x);
-}
-
-function floatText(x: number): string {
-  const text = String(x);
-  return text.includes(".") || text.includes("e") ? text : `${text}.0`;
 }
 
 export function repr(x: unknown): string {
@@ -367,10 +362,7 @@ const LIST_METHODS: Methods<unknown[]> = {
   clear: (l) => void l.splice(0),
   copy: (l) => [...l],
   reverse: (l) => void l.reverse(),
-  sort: (l, ...a) => {
-    const sorted = sortedOf(l, ...a);
-    l.splice(0, l.length, ...sorted);
-  },
+  sort: (l, ...a) => void l.splice(0, l.length, ...sortedOf(l, ...a)),
 };
 
 /** Where `v` is in `l`, else a ValueError saying `why`. */
@@ -417,20 +409,15 @@ const DICT_METHODS: Methods<Record<string, unknown>> = {
   },
   setdefault: (d, k, v = null) => Object.hasOwn(d, str(k)) ? d[str(k)] : (d[str(k)] = v),
   copy: (d) => ({ ...d }),
-  clear: (d) => {
-    for (const k of Object.keys(d)) delete d[k];
-  },
+  clear: (d) => Object.keys(d).forEach((k) => delete d[k]),
 };
 
 function sortedOf(items: unknown, ...a: unknown[]): unknown[] {
-  const [key, reverse] = args(a, ["key", "reverse"], [null, false]) as [
-    ((v: unknown) => unknown) | null,
-    boolean,
-  ];
+  const [key, reverse] = args(a, ["key", "reverse"], [null, false]);
+  const k = (key ?? ((v: unknown) => v)) as (v: unknown) => any;
   const list = [...iter(items)];
-  const k = key ?? ((v: unknown) => v);
   list.sort((x, y) => {
-    const a1 = k(x) as any, b1 = k(y) as any;
+    const a1 = k(x), b1 = k(y);
     return a1 < b1 ? -1 : a1 > b1 ? 1 : 0;
   });
   return reverse ? list.reverse() : list;
@@ -441,24 +428,6 @@ function rangeOf(...a: number[]): number[] {
   const out: number[] = [];
   for (let i = start; step > 0 ? i < end : i > end; i += step) out.push(i);
   return out;
-}
-
-function toInt(x: unknown = 0, base?: number): number {
-  if (typeof x === "string") {
-    const t = x.trim();
-    const n = base === undefined ? (/^[-+]?\d+$/.test(t) ? Number(t) : NaN) : parseInt(t, base);
-    if (Number.isNaN(n)) throw new PyError("ValueError", `invalid literal for int(): ${repr(x)}`);
-    return n;
-  }
-  return Math.trunc(Number(x));
-}
-
-function toFloat(x: unknown = 0): number {
-  const n = Number(typeof x === "string" ? x.trim() : x);
-  if (Number.isNaN(n) && x !== "nan") {
-    throw new PyError("ValueError", `could not convert to float: ${repr(x)}`);
-  }
-  return n;
 }
 
 function extreme(sign: number, a: unknown[]): unknown {
@@ -482,8 +451,20 @@ export const builtins = {
   },
   str: (x: unknown = "") => str(x),
   repr,
-  int: toInt,
-  float: toFloat,
+  int: (x: unknown = 0, base?: number) => {
+    if (typeof x !== "string") return Math.trunc(Number(x));
+    const t = x.trim();
+    const n = base === undefined ? (/^[-+]?\d+$/.test(t) ? Number(t) : NaN) : parseInt(t, base);
+    if (Number.isNaN(n)) throw new PyError("ValueError", `invalid literal for int(): ${repr(x)}`);
+    return n;
+  },
+  float: (x: unknown = 0) => {
+    const n = Number(typeof x === "string" ? x.trim() : x);
+    if (Number.isNaN(n) && x !== "nan") {
+      throw new PyError("ValueError", `could not convert to float: ${repr(x)}`);
+    }
+    return n;
+  },
   bool: (x: unknown = false) => bool(x),
   list: (x: unknown = []) => [...iter(x)],
   tuple: (x: unknown = []) => Object.freeze([...iter(x)]),

@@ -171,10 +171,7 @@ function log(level: string) {
 
 const logging = {
   level: "INFO",
-  debug: log("DEBUG"),
-  info: log("INFO"),
-  warning: log("WARNING"),
-  error: log("ERROR"),
+  ...Object.fromEntries(LEVELS.slice(0, 4).map((l) => [l.toLowerCase(), log(l)])),
   exception: log("ERROR"),
   getLogger: () => logging,
 };
@@ -217,15 +214,10 @@ class Match {
     }
     return (named ? this.m.groups![g] : this.m[Number(g)]) ?? null;
   }
-  __getitem__(g: unknown): unknown {
-    return this.group(g);
-  }
-  groups(d: unknown = null): readonly unknown[] {
-    return tuple(...this.m.slice(1).map((v) => v ?? d));
-  }
-  groupdict(d: unknown = null): Record<string, unknown> {
-    return Object.fromEntries(Object.entries(this.m.groups ?? {}).map(([k, v]) => [k, v ?? d]));
-  }
+  __getitem__ = (g: unknown) => this.group(g);
+  groups = (d: unknown = null) => tuple(...this.m.slice(1).map((v) => v ?? d));
+  groupdict = (d: unknown = null) =>
+    Object.fromEntries(Object.entries(this.m.groups ?? {}).map(([k, v]) => [k, v ?? d]));
 }
 
 /** `re.compile`'s pattern: the module's functions with the pattern given. */
@@ -370,9 +362,7 @@ class Hash {
     const h = this.key ? createHmac(this.name, this.key) : createHash(this.name);
     return new Uint8Array(this.#data.reduce((h, d) => h.update(d), h).digest());
   }
-  hexdigest(): string {
-    return Buffer.from(this.digest()).toString("hex");
-  }
+  hexdigest = () => Buffer.from(this.digest()).toString("hex");
 }
 const hashlib = Object.fromEntries(
   "md5 sha1 sha224 sha256 sha384 sha512".split(" ").map((n) => [n, (data?: unknown) => new Hash(n, data)]),
@@ -382,6 +372,8 @@ const hmac = {
     new Hash(typeof mod === "string" ? mod : (mod as () => Hash)().name, msg, bytesOf(key)),
 };
 
+/** Where each of strftime's fields is in an ISO time (`%Y` four digits, the others two). */
+const ISO_AT = [["Y", 0], ["y", 2], ["m", 5], ["d", 8], ["H", 11], ["M", 14], ["S", 17]] as const;
 /**
  * `datetime`'s `datetime` and `timedelta` on milliseconds of the wall clock (local for `now()`, UTC for
  * `utcnow()` and `now(timezone.utc)`, which says `+00:00`), to the microsecond Python prints.
@@ -400,11 +392,7 @@ class DateTime {
       z: this.tz.replace(":", ""),
       "%": "%",
     };
-    for (
-      const [c, at] of [["Y", 0], ["y", 2], ["m", 5], ["d", 8], ["H", 11], ["M", 14], ["S", 17]] as const
-    ) {
-      fields[c] = t.slice(at, c === "Y" ? 4 : at + 2);
-    }
+    for (const [c, at] of ISO_AT) fields[c] = t.slice(at, c === "Y" ? 4 : at + 2);
     return str(format).replace(/%(.)/g, (m, c: string) => fields[c] ?? m);
   }
   isoformat = (sep: unknown = "T") => this.strftime(`%Y-%m-%d${str(sep)}%H:%M:%S.%f`) + this.tz;

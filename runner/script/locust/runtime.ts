@@ -209,29 +209,20 @@ type WaitTime = (this: Paced) => number;
 
 /** Marks Locust's wait time functions: a class attribute of the file's own function is bound instead. */
 const WAIT = Symbol("wait");
+const waitTime = (fn: WaitTime): WaitTime => Object.assign(fn, { [WAIT]: true });
 
-export function between(min: number, max: number): WaitTime {
-  return Object.assign(() => min + Math.random() * (max - min), { [WAIT]: true });
-}
-
-export function constant(seconds: number): WaitTime {
-  return Object.assign(() => seconds, { [WAIT]: true });
-}
-
-export function constant_pacing(seconds: number): WaitTime {
-  return Object.assign(function (this: Paced) {
+export const between = (min: number, max: number) => waitTime(() => min + Math.random() * (max - min));
+export const constant = (seconds: number) => waitTime(() => seconds);
+export const constant_pacing = (seconds: number) =>
+  waitTime(function (this: Paced) {
     // As Locust's: what ran since the last wait was due to end (the first: since the user was made), so
     // a late wake-up shortens the next wait.
     const nowS = performance.now() / 1000;
     const ran = nowS - this.__cpLastRun - (this.__cpLastWait ?? 0);
     this.__cpLastRun = nowS;
     return this.__cpLastWait = Math.max(0, seconds - ran);
-  }, { [WAIT]: true });
-}
-
-export function constant_throughput(perSecond: number): WaitTime {
-  return constant_pacing(1 / perSecond);
-}
+  });
+export const constant_throughput = (perSecond: number) => constant_pacing(1 / perSecond);
 
 /**
  * What `events.X.add_listener` collects: setup runs `init` and `test_start`'s, each worker `request`'s after
@@ -275,17 +266,12 @@ class LocustResponse {
     }
   }
   get headers() {
-    const h = this.#r.headers;
-    return mapping((k) => h.get(k));
+    return mapping((k) => this.#r.headers.get(k));
   }
   get cookies(): Record<string, string> {
     this.#lacks("cookies");
-    const out: Record<string, string> = {};
-    for (const line of this.#r.headers.getAll("set-cookie")) {
-      const pair = setCookiePair(line);
-      if (pair !== null) out[pair[0]] = pair[1];
-    }
-    return out;
+    const pairs = this.#r.headers.getAll("set-cookie").map((line) => setCookiePair(line));
+    return Object.fromEntries(pairs.filter((p) => p !== null));
   }
   get elapsed() {
     if (this.fast && this[CATCH]) this.#lacks("_elapsed", "ResponseContextManager");
@@ -841,14 +827,10 @@ function tasksOf(cls: any, sel: LocustSelection, inherited: string[] = cls.locus
   }
   return found.filter((e) => {
     const tags = [...inherited, ...e.run.locustTags ?? []];
-    if ((e.set = isTaskSetClass(e.run))) return tasksOf(e.run, sel, tags).length > 0;
+    if ((e.set = e.run.prototype instanceof TaskSet)) return tasksOf(e.run, sel, tags).length > 0;
     if (sel.tags && !tags.some((t) => sel.tags!.includes(t))) return false;
     return !(sel.excludeTags && tags.some((t) => sel.excludeTags!.includes(t)));
   });
-}
-
-function isTaskSetClass(x: unknown): x is typeof TaskSet {
-  return typeof x === "function" && x.prototype instanceof TaskSet;
 }
 
 /** Picks a task by weight (or the next of a sequential task set). */

@@ -263,9 +263,6 @@ export async function writeLocustCsv(prefix: string, run: RunResult, users: numb
       ]);
     }),
   ].join("");
-  await Deno.writeTextFile(`${prefix}_stats.csv`, stats);
-  await Deno.writeTextFile(`${prefix}_failures.csv`, failures);
-  await Deno.writeTextFile(`${prefix}_stats_history.csv`, history);
   const thrown = Object.entries(
     (run.errorMessages as Record<string, Record<string, number>> | undefined)?.script ?? {},
   );
@@ -273,7 +270,8 @@ export async function writeLocustCsv(prefix: string, run: RunResult, users: numb
     csvLine(["Count", "Message", "Traceback", "Nodes"]),
     ...thrown.map(([message, count]) => csvLine([count, message, "", "local"])),
   ].join("");
-  await Deno.writeTextFile(`${prefix}_exceptions.csv`, exceptions);
+  const files = { stats, failures, stats_history: history, exceptions };
+  for (const [name, text] of Object.entries(files)) await Deno.writeTextFile(`${prefix}_${name}.csv`, text);
 }
 
 /** The run's intervals gathered by second, as Locust writes its history (one row a second). */
