@@ -697,7 +697,7 @@ class Journey(MarkovTaskSet):
     def browse(self):
         self.client.get("/", name="browse")
 
-    @transitions({"pay": 3, "browse": 1})
+    @transitions({"pay": 1, "browse": 1})
     def cart(self):
         self.client.get("/json", name="cart")
 
