@@ -2,7 +2,8 @@
  * k6 scripts end to end, by tag and over WebSocket: thresholds selecting requests by their own tags, the
  * options' and the scenario's tags and the scenario's name, judged by `loadlab run`; k6/ws against the
  * built-in target's echo (messages counted in k6's ws_* metrics and in the run's ws section); k6/timers
- * holding the iteration until its timers fired. Loads are bounded counts.
+ * holding the iteration until its timers fired, and until what a callback run later sent was answered.
+ * Loads are bounded counts.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { withTarget } from "./helpers.ts";
@@ -78,6 +79,39 @@ Deno.test("k6/timers: an iteration ends after its timers fired, their checks cou
       "three ticks first",
       2,
     ]]);
+  }));
+
+Deno.test("k6's event loop: what timers, promise reactions, executors and an async IIFE send ends the iteration", () =>
+  withTarget(async (url) => {
+    const { code, text, results } = await runK6Text(
+      `import http from "k6/http";
+import { check } from "k6";
+export const options = { vus: 2, iterations: 4, thresholds: { http_reqs: ["count==24"], checks: ["rate==1"] } };
+const ok = (name) => (r) => check(r, { [name]: (x) => x.status === 200 });
+export default function () {
+  http.asyncRequest("GET", "http://app.test/json?step=1")
+    .then((r) => { ok("first")(r); return http.asyncRequest("GET", "http://app.test/json?step=2"); })
+    .then(ok("second"))
+    .finally(() => http.get("http://app.test/json?step=3"));
+  setTimeout(() => ok("timer")(http.get("http://app.test/json?t=1")), 40);
+  new Promise((resolve) => resolve(http.get("http://app.test/json?p=1"))).then(ok("executor"));
+  (async () => ok("iife")(await http.asyncRequest("GET", "http://app.test/json?i=1")))();
+}`,
+      url,
+    );
+    assertEquals(code, 0, text);
+    const run = results.runs[0], flow = run.flows[0];
+    assertEquals([run.requests, flow.completed], [24, 4], text);
+    const checks = flow.steps.flatMap((s: { checks?: { name: string; passed: number }[] }) => s.checks ?? []);
+    assertEquals(checks.map((c: { name: string; passed: number }) => [c.name, c.passed]).sort(), [
+      ["executor", 4],
+      ["first", 4],
+      ["iife", 4],
+      ["second", 4],
+      ["timer", 4],
+    ]);
+    // Each iteration lasted until its timer's request was answered.
+    ok(flow.sessionMs.min >= 40, JSON.stringify(flow.sessionMs));
   }));
 
 Deno.test("two k6 scenarios run at once as one run, the second from its startTime, each its own function", () =>

@@ -32,8 +32,11 @@ export interface VuContext {
   /** The VU's iteration (`__ITER`, from 0). */
   iter: number;
   scenario: string;
-  /** Timers still to fire (timers.ts): the iteration ends after them, as in k6; `settle` ends the wait. */
-  timers: number;
+  /**
+   * What the iteration still waits for, as k6's event loop: timers (timers.ts), streams, calls a handed-off
+   * callback made (`held`). It ends once a turn passes with none; `settle` ends the wait.
+   */
+  pending: number;
   settle: ((err?: unknown) => void) | null;
   /** A timer callback's throw before the iteration's own function returned. */
   thrown?: unknown;
@@ -120,6 +123,8 @@ interface ConvertedModule {
   resumes?: boolean;
   /** False when the script does not import k6/metrics (its iterations add to no custom metric). */
   metrics?: boolean;
+  /** True when requests may be in flight at once: sent by callbacks k6's event loop runs, or not awaited. */
+  sendsLater?: boolean;
 }
 
 /** The session function: the default, or the `exec` of this isolate's scenario (`LOADLAB_PART`), per VU. */
@@ -143,6 +148,7 @@ export function session(mod: ConvertedModule): (s: Session) => unknown {
   requestDefaults.phases = isolateFlags.phases === true || typeof mod.exports.handleSummary === "function" ||
     Object.keys(options.thresholds ?? {}).some((key) => PHASES.some((p) => key.trim().startsWith(p)));
   requestDefaults.throw = options.throw === true;
+  sendsLater = mod.sendsLater === true;
   // Checked with the options (scenarios/k6/options.ts): a number of ms or a duration's text.
   const minIteration = options.minIterationDuration;
   minIterationMs = typeof minIteration === "number"
@@ -169,7 +175,7 @@ export function session(mod: ConvertedModule): (s: Session) => unknown {
       vu,
       iter: vu.iterations++,
       scenario: scenarioName,
-      timers: 0,
+      pending: 0,
       settle: null,
       inTest,
     };
@@ -193,14 +199,14 @@ const ABORTED_WAIT_MS = 60_000;
 /** k6's `minIterationDuration` (ms): a VU pauses after a shorter iteration for the rest of it (0: none). */
 let minIterationMs = 0;
 
-/** One iteration: the function, its timers, then the rest of `minIterationMs`; its metrics are sent soon. */
+/** One iteration: the function, what it left pending, the rest of `minIterationMs`; its metrics sent soon. */
 async function iterate(ctx: VuContext, main: (data: unknown) => unknown): Promise<unknown> {
   const startMs = jsonOut || minIterationMs > 0 ? performance.now() : 0;
+  const limits = { parallel: requestDefaults.batch, perHost: requestDefaults.batchPerHost };
   try {
-    const out = await main(ctx.s.setup);
-    if (ctx.timers > 0) await timersFired(ctx);
-    if (ctx.thrown !== undefined) throw ctx.thrown;
-    return out;
+    // A script whose callbacks send later may have several requests in flight: as a batch's, on the VU's
+    // connections.
+    return await (sendsLater ? ctx.s.batch(() => whole(ctx, main), limits) : whole(ctx, main));
   } finally {
     flushMetricsSoon();
     if (counting) countUp(ENDED_SLOT);
@@ -211,6 +217,17 @@ async function iterate(ctx: VuContext, main: (data: unknown) => unknown): Promis
     if (minIterationMs > ownMs && !ctx.s.ended.aborted) await ctx.s.sleep(minIterationMs - ownMs);
   }
 }
+
+/** The function and what it left pending; a callback's throw is the iteration's. */
+async function whole(ctx: VuContext, main: (data: unknown) => unknown): Promise<unknown> {
+  const out = await main(ctx.s.setup);
+  if (ctx.pending > 0) await settled(ctx);
+  if (ctx.thrown !== undefined) throw ctx.thrown;
+  return out;
+}
+
+/** Whether the script's callbacks send requests later, beside the iteration's own (the converted footer's). */
+let sendsLater = false;
 
 /** Whether the script imports k6/execution: only then is each iteration counted (run_state.ts). */
 let counting = false;
@@ -293,15 +310,26 @@ function chooseScenario(
   return fn;
 }
 
-/** One of `ctx`'s holds (a timer, a gRPC stream) is done; its throw `err` ends the iteration as its error. */
+/** One of `ctx`'s holds (a timer, a stream, a call) is done; its throw `err` ends the iteration. */
 export function releaseHold(ctx: VuContext, err?: unknown): void {
-  ctx.timers--;
-  if (err !== undefined) ctx.thrown ??= err;
-  if (err !== undefined || ctx.timers === 0) ctx.settle?.(err);
+  ctx.pending--;
+  if (err !== undefined) ctx.thrown ??= err, ctx.settle?.(err);
+  // A reaction to what settled runs first, and may send again.
+  else if (ctx.pending === 0) setTimeout(() => ctx.pending === 0 && ctx.settle?.(), 0);
 }
 
-/** Waits for the iteration's timers; a callback's throw is the iteration's; the run's end ends it. */
-function timersFired(ctx: VuContext): Promise<void> {
+/** Holds the running iteration until `call` settles: a handed-off callback's requests end before it. */
+export function held<T>(call: T): T {
+  const ctx = current();
+  if (ctx === undefined || !(call instanceof Promise)) return call;
+  ctx.pending++;
+  const done = () => releaseHold(ctx);
+  call.then(done, done);
+  return call;
+}
+
+/** Waits for what the iteration left pending; a callback's throw is the iteration's; the run's end too. */
+function settled(ctx: VuContext): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     const ended = ctx.s.ended;
     const stop = () => resolve();

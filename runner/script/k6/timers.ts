@@ -9,6 +9,8 @@ type Callback = (...args: unknown[]) => unknown;
 type Timer = ReturnType<typeof globalThis.setTimeout>;
 
 const held = new Map<Timer, VuContext>();
+/** Iterations whose timers the run's end clears. */
+const watched = new WeakSet<VuContext>();
 
 function release(timer: Timer, err?: unknown): void {
   const ctx = held.get(timer);
@@ -20,24 +22,35 @@ function release(timer: Timer, err?: unknown): void {
 /** Holds `ctx`'s iteration until `timer` is done; the run's end clears every timer of the iteration. */
 function hold(timer: Timer, ctx: VuContext): void {
   held.set(timer, ctx);
-  if (ctx.timers++ > 0) return;
+  ctx.pending++;
+  if (watched.has(ctx)) return;
+  watched.add(ctx);
   ctx.s.ended.addEventListener("abort", () => {
     for (const [t, c] of held) if (c === ctx) globalThis.clearTimeout(t), release(t);
   }, { once: true });
 }
 
-/** Runs `fn`; its throw ends the iteration holding `timer`, and every timer of it. */
+/** Runs `fn`; its throw (an async one's rejection too) ends the iteration holding `timer`, and its timers. */
 function call(fn: Callback, args: unknown[], timer: Timer, ctx: VuContext | undefined): boolean {
   try {
-    fn(...args);
+    const out = fn(...args);
+    // An async callback holds the iteration until it settles.
+    if (out instanceof Promise && ctx !== undefined) {
+      ctx.pending++;
+      out.then(() => releaseHold(ctx), (err) => (clearAll(ctx), releaseHold(ctx, err)));
+    }
     return true;
   } catch (err) {
     if (ctx === undefined) throw err;
-    for (const [t, c] of held) if (c === ctx && t !== timer) globalThis.clearTimeout(t), release(t);
+    clearAll(ctx, timer);
     globalThis.clearTimeout(timer);
     release(timer, err);
     return false;
   }
+}
+
+function clearAll(ctx: VuContext, except?: Timer): void {
+  for (const [t, c] of held) if (c === ctx && t !== except) globalThis.clearTimeout(t), release(t);
 }
 
 export function setTimeout(fn: Callback, delayMs = 0, ...args: unknown[]): Timer {

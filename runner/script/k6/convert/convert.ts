@@ -12,6 +12,8 @@ import { contextEdits, importsMetrics, RESUMING_AWAIT, storageReason } from "./c
 import { jslibOf, K6_REFUSED, moduleUrl, PAGE_CALLS, RUNTIME_URL } from "./modules.ts";
 import { type Edit, exportEdits } from "./exports.ts";
 import {
+  declaredNames,
+  everyNode,
   exportsK6Options,
   importsK6ByTokens,
   nestingProblem,
@@ -19,6 +21,9 @@ import {
   parseProblem,
   refusedConstructs,
 } from "./refusals.ts";
+
+/** What holds the iteration until the call it opens settles (runtime.ts). */
+const HELD = "__k6.held(";
 
 /** Most places a refusal lists: each place's line is found by scanning the text from its start. */
 const MAX_PROBLEMS_LISTED = 20;
@@ -153,11 +158,21 @@ export function convertK6(
     if (!fn.async) edits.push({ start: at, end: at, text: "async " });
   }
   problems.push(...awaitedInParameters(plan.asyncFunctions, plan.awaited));
-  // Awaits carry the VU (context.ts) unless the script hands callbacks over to run later.
-  const resumes = !readable && storageReason(ast) === null && !modules?.facts.stores;
-  const opener = resumes ? RESUMING_AWAIT : "(await ";
-  for (const call of plan.awaited) awaitEdits(call, plan.arrayCalls.has(call), opener, edits);
+  // Awaits carry the VU (context.ts) unless the script hands callbacks over to run later: then each awaited
+  // or chained call holds the iteration until it settles, as k6's event loop waits for what they sent.
+  const handsOff = storageReason(ast) !== null || plan.handsOff || (modules?.facts.stores ?? false);
+  const resumes = !readable && !handsOff;
+  const [opener, closer] = resumes
+    ? [RESUMING_AWAIT, ")"]
+    : handsOff
+    ? [`(await ${HELD}`, "))"]
+    : ["(await ", ")"];
+  for (const call of plan.awaited) awaitEdits(call, plan.arrayCalls.has(call), opener, closer, edits);
   if (resumes) edits.push(...contextEdits(ast, plan.asyncFunctions));
+  for (const call of handsOff ? plan.chained : []) {
+    edits.push({ start: call.start, end: call.start, text: HELD, rank: call.end });
+    edits.push({ start: call.end, end: call.end, text: ")" });
+  }
   const library = modules?.library ?? false;
   const ownExports = library ? libraryExports(ast, problems) : [];
   const exported = library ? [] : exportEdits(ast, source, edits, problems);
@@ -173,7 +188,11 @@ export function convertK6(
     throw new K6ConvertError(listed);
   }
   const html = parsesHtml(ast) ? `import ${JSON.stringify(moduleUrl("k6/html"))}; ` : "";
-  const runtime = `import * as __k6 from ${JSON.stringify(RUNTIME_URL)}; ${html}`;
+  const timers = globalTimers(ast);
+  const timed = timers.length === 0
+    ? ""
+    : `import { ${timers} } from ${JSON.stringify(moduleUrl("k6/timers"))}; `;
+  const runtime = `import * as __k6 from ${JSON.stringify(RUNTIME_URL)}; ${html}${timed}`;
   if (library) {
     const made = ownExports.filter((e) =>
       e.local !== undefined ? plan.asyncNames.has(e.local) : plan.asyncFunctions.has(e.node)
@@ -189,7 +208,9 @@ export function convertK6(
   const metrics = importsMetrics(ast) || (modules?.facts.metrics ?? false);
   const skips = readable ? "" : `, resumes: ${resumes}, metrics: ${metrics}`;
   const names = exported.join(", ");
-  const footer = `\n;export default __k6.session({ main: __k6_main, exports: { ${names} }${skips} });\n`;
+  const later = plan.handsOff || plan.chained.length > 0 ? ", sendsLater: true" : "";
+  const footer =
+    `\n;export default __k6.session({ main: __k6_main, exports: { ${names} }${skips}${later} });\n`;
   return { code: header + applyEdits(source, edits) + footer, asyncExports: new Set() };
 }
 
@@ -217,6 +238,21 @@ function libraryExports(ast: Node, problems: Problem[]): LibraryExport[] {
     }
   }
   return out;
+}
+
+const TIMERS = new Set(["setTimeout", "setInterval", "clearTimeout", "clearInterval"]);
+
+/** k6's global timers the script names and does not declare: k6/timers' (their iteration waits for them). */
+function globalTimers(ast: Node): string[] {
+  const named = new Set<string>(), declared = declaredNames(ast);
+  everyNode(ast, (n: Node, [parent]: Node[]) => {
+    const property = (parent?.type === "MemberExpression" && parent.property === n && !parent.computed) ||
+      (parent?.type === "Property" && parent.key === n && !parent.shorthand);
+    if (n.type === "Identifier" && TIMERS.has(n.name) && !property && !declared.has(n.name)) {
+      named.add(n.name);
+    }
+  });
+  return [...named];
 }
 
 /** Whether the script calls `.html(`, `.clickLink(` or `.submitForm(`: it loads the HTML parser. */
@@ -295,10 +331,10 @@ function importProblem(from: string): string | null {
 }
 
 /** `(await call)`, or for an array method `(await __k6.array("m", xs, callback, ...))`. */
-function awaitEdits(call: Node, array: boolean, opener: string, edits: Edit[]): void {
+function awaitEdits(call: Node, array: boolean, opener: string, closer: string, edits: Edit[]): void {
   if (!array) {
     edits.push({ start: call.start, end: call.start, text: opener, rank: call.end });
-    edits.push({ start: call.end, end: call.end, text: ")" });
+    edits.push({ start: call.end, end: call.end, text: closer });
     return;
   }
   // `Array.from(xs, fn)` is a map of the array it makes: `__k6.array("map", Array.from(xs), fn)`.
@@ -307,7 +343,7 @@ function awaitEdits(call: Node, array: boolean, opener: string, edits: Edit[]): 
   edits.push({ start: call.start, end: call.start, text: open, rank: call.end });
   if (from) edits.push({ start: call.arguments[0].end, end: call.arguments[1].start, text: "), " });
   else edits.push({ start: call.callee.object.end, end: call.arguments[0].start, text: ", " });
-  edits.push({ start: call.end, end: call.end, text: ")" });
+  edits.push({ start: call.end, end: call.end, text: closer });
 }
 
 /** Calls to await in a parameter's default value, where JavaScript allows no await: refused. */

@@ -100,7 +100,7 @@ function groupSeparatorProblem(node: Node, bindings: Map<string, Binding>): stri
 }
 
 /** Names the script declares itself (an `eval` it declares shadows the global). */
-function declaredNames(ast: Node): Set<string> {
+export function declaredNames(ast: Node): Set<string> {
   const names = new Set<string>();
   everyNode(ast, (node, above) => {
     if (node.type !== "Identifier") return;
