@@ -2,7 +2,8 @@
  * k6 scripts end to end, by tag and over WebSocket: thresholds selecting requests by their own tags, the
  * options' and the scenario's tags and the scenario's name, judged by `loadlab run`; k6/ws against the
  * built-in target's echo (messages counted in k6's ws_* metrics and in the run's ws section); k6/timers
- * holding the iteration until its timers fired, and until what a callback run later sent was answered.
+ * holding the iteration until its timers fired, and until what a callback run later sent was answered; a
+ * request's own `responseCallback`.
  * Loads are bounded counts.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
@@ -112,6 +113,35 @@ export default function () {
     ]);
     // Each iteration lasted until its timer's request was answered.
     ok(flow.sessionMs.min >= 40, JSON.stringify(flow.sessionMs));
+  }));
+
+Deno.test("a request's own responseCallback: its answers failed by its statuses, the others' by the run's", () =>
+  withTarget(async (url) => {
+    const { code, text, results } = await runK6Text(
+      `import http from "k6/http";
+export const options = {
+  iterations: 3,
+  thresholds: {
+    http_req_failed: ["rate>0.3", "rate<0.4"],
+    "http_req_failed{name:gone}": ["rate==0"],
+    "http_req_failed{name:broken}": ["rate==1"],
+    "http_reqs{expected_response:true}": ["count==6"],
+  },
+};
+export default function () {
+  http.get("http://app.test/validate?id=x", { tags: { name: "gone" }, responseCallback: http.expectedStatuses(400) });
+  http.get("http://app.test/json");
+  http.get("http://app.test/validate?id=y", { tags: { name: "broken" } });
+}`,
+      url,
+    );
+    assertEquals(code, 0, text);
+    const run = results.runs[0];
+    assertEquals(run.successRate, 2 / 3);
+    const own = run.endpoints.map((
+      e: { name: string; expectedStatuses?: unknown },
+    ) => [e.name, e.expectedStatuses]);
+    assertEquals(own, [["gone", [[400, 400]]], ["GET /json", undefined], ["broken", undefined]]);
   }));
 
 Deno.test("two k6 scenarios run at once as one run, the second from its startTime, each its own function", () =>

@@ -126,9 +126,6 @@ Deno.test("what cannot be awaited is refused with file:line and why", () => {
   );
   assertEquals(other.length, 1, other.join("\n"));
   ok(/^t\.js:2: k6\/secrets: .*-e/.test(other[0]), other[0]);
-  // A request's own expected statuses: refused at its line (the run has one set, setResponseCallback's).
-  const own = refused(head + `export default function () {\n  http.get("/", { responseCallback: null });\n}`);
-  ok(own.length === 1 && own[0].startsWith("t.js:4: a request's own responseCallback"), own.join());
   // A VU's metadata: refused at its line, never silently dropped (its tags are kept).
   const vuTags = refused(
     `import exec from "k6/execution";\nexport default function () {\n  exec.vu.tags.tier = "gold";\n` +

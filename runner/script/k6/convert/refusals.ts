@@ -34,12 +34,6 @@ function nodeProblem(
     return `a dynamic import() is not converted: use a static import at the top of the script ` +
       `(import http from "${example}")`;
   }
-  if (
-    node.type === "Property" && !node.computed && (node.key.name ?? node.key.value) === "responseCallback"
-  ) {
-    return "a request's own responseCallback is not honoured (loadlab judges a response's status by one " +
-      "set of expected statuses per run): give every request's with http.setResponseCallback(...)";
-  }
   if (node.type === "MemberExpression") {
     const why = UNKNOWN_EXEC_FIELDS[execPath(node, bindings)];
     if (why !== undefined) return why;
