@@ -125,10 +125,43 @@ interface ConvertedModule {
   metrics?: boolean;
   /** True when requests may be in flight at once: sent by callbacks k6's event loop runs, or not awaited. */
   sendsLater?: boolean;
+  /** The script's own URL when its init code reads `__VU`: each VU runs its own instance (`vuModule`). */
+  url?: string;
+}
+
+/** Each VU's instance of a script whose init code reads `__VU`, as k6 runs init code once per VU. */
+const vuModules = new Map<number, Promise<ConvertedModule>>();
+const loading = new Map<number, (mod: ConvertedModule | Error) => void>();
+
+/** The VU an instance of the script is loaded for (`?vu=N` on its URL); the first load's is 0, as k6's. */
+export const initVu = (url: string): number => Number(new URL(url).searchParams.get("vu") ?? 0);
+
+function vuModule(url: string, vu: number): Promise<ConvertedModule> {
+  let mod = vuModules.get(vu);
+  if (mod === undefined) {
+    vuModules.set(
+      vu,
+      mod = new Promise((resolve, reject) =>
+        loading.set(vu, (m) => m instanceof Error ? reject(m) : resolve(m))
+      ),
+    );
+    endInit(false);
+    import(`${url}?vu=${vu}`).catch((err) => loaded(vu, err));
+  }
+  return mod;
+}
+
+/** VU `vu`'s instance ran its init code (or threw); the init context ends with the last one loading. */
+function loaded(vu: number, mod: ConvertedModule | Error): void {
+  loading.get(vu)?.(mod);
+  loading.delete(vu);
+  if (loading.size === 0) endInit();
 }
 
 /** The session function: the default, or the `exec` of this isolate's scenario (`LOADLAB_PART`), per VU. */
 export function session(mod: ConvertedModule): (s: Session) => unknown {
+  const vuOwn = mod.url === undefined ? 0 : initVu(mod.url);
+  if (vuOwn > 0) return loaded(vuOwn, mod), () => undefined;
   // The footer runs as the module's top level ends: k6's init context is over (no metric, no open()).
   endInit();
   const own = (mod.exports.options ?? {}) as Record<string, unknown>;
@@ -179,7 +212,9 @@ export function session(mod: ConvertedModule): (s: Session) => unknown {
       settle: null,
       inTest,
     };
-    if (mod.resumes !== true) return storage.run(ctx, iterate, ctx, fn);
+    const own = mod.url === undefined ? undefined : vuModule(mod.url, vu.id), name = scenarioName;
+    const main = own ? (data: unknown) => own.then((m) => mainsOf(m, options).get(name)!(data)) : fn;
+    if (mod.resumes !== true) return storage.run(ctx, iterate, ctx, main);
     // The iteration's code up to its first await runs now, with its VU current; its awaits hand it back.
     resumed = ctx;
     try {
@@ -226,7 +261,7 @@ async function whole(ctx: VuContext, main: (data: unknown) => unknown): Promise<
   return out;
 }
 
-/** Whether the script's callbacks send requests later, beside the iteration's own (the converted footer's). */
+/** Whether the script's callbacks send requests later, beside the iteration's own (the footer says). */
 let sendsLater = false;
 
 /** Whether the script imports k6/execution: only then is each iteration counted (run_state.ts). */

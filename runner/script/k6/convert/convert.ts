@@ -8,7 +8,7 @@ import * as acorn from "acorn";
 import { stripTypeScriptTypes } from "node:module";
 import * as walk from "acorn-walk";
 import { type Binding, isArrayFrom, type Node, planAsync, type Problem } from "./async.ts";
-import { contextEdits, importsMetrics, RESUMING_AWAIT, storageReason } from "./context.ts";
+import { contextEdits, defersCallbacks, importsMetrics, RESUMING_AWAIT } from "./context.ts";
 import { jslibOf, K6_REFUSED, moduleUrl, PAGE_CALLS, RUNTIME_URL } from "./modules.ts";
 import { type Edit, exportEdits } from "./exports.ts";
 import {
@@ -16,6 +16,7 @@ import {
   everyNode,
   exportsK6Options,
   importsK6ByTokens,
+  initVuReads,
   nestingProblem,
   parseOrNull,
   parseProblem,
@@ -160,8 +161,16 @@ export function convertK6(
   problems.push(...awaitedInParameters(plan.asyncFunctions, plan.awaited));
   // Awaits carry the VU (context.ts) unless the script hands callbacks over to run later: then each awaited
   // or chained call holds the iteration until it settles, as k6's event loop waits for what they sent.
-  const handsOff = storageReason(ast) !== null || plan.handsOff || (modules?.facts.stores ?? false);
-  const resumes = !readable && !handsOff;
+  const handsOff = defersCallbacks(ast) || plan.handsOff || (modules?.facts.stores ?? false);
+  // Init code reading __VU runs once per VU, each VU its own instance of the script (runtime.ts).
+  const vuReads = initVuReads(ast), library = modules?.library ?? false;
+  for (const n of vuReads) {
+    if (library) {
+      problems.push({ pos: n.start, why: "__VU read by a module's init code: read it in a function" });
+    }
+    edits.push({ start: n.start, end: n.end, text: "__k6.initVu(import.meta.url)" });
+  }
+  const resumes = !readable && !handsOff && vuReads.length === 0;
   const [opener, closer] = resumes
     ? [RESUMING_AWAIT, ")"]
     : handsOff
@@ -173,7 +182,6 @@ export function convertK6(
     edits.push({ start: call.start, end: call.start, text: HELD, rank: call.end });
     edits.push({ start: call.end, end: call.end, text: ")" });
   }
-  const library = modules?.library ?? false;
   const ownExports = library ? libraryExports(ast, problems) : [];
   const exported = library ? [] : exportEdits(ast, source, edits, problems);
   if (problems.length > 0) {
@@ -208,7 +216,8 @@ export function convertK6(
   const metrics = importsMetrics(ast) || (modules?.facts.metrics ?? false);
   const skips = readable ? "" : `, resumes: ${resumes}, metrics: ${metrics}`;
   const names = exported.join(", ");
-  const later = plan.handsOff || plan.chained.length > 0 ? ", sendsLater: true" : "";
+  const later = (plan.handsOff || plan.chained.length > 0 ? ", sendsLater: true" : "") +
+    (vuReads.length > 0 ? ", url: import.meta.url" : "");
   const footer =
     `\n;export default __k6.session({ main: __k6_main, exports: { ${names} }${skips}${later} });\n`;
   return { code: header + applyEdits(source, edits) + footer, asyncExports: new Set() };

@@ -38,12 +38,6 @@ function nodeProblem(
     const why = UNKNOWN_EXEC_FIELDS[execPath(node, bindings)];
     if (why !== undefined) return why;
   }
-  if (
-    node.type === "Identifier" && node.name === "__VU" && !declared.has("__VU") && readsInInit(node, above)
-  ) {
-    return "__VU read by the init code: loadlab runs it once for many VUs (__VU is 0 there), k6 once per " +
-      "VU; read __VU in the default function, e.g. pick a VU's rows there";
-  }
   if (node.type !== "CallExpression" && node.type !== "NewExpression") return null;
   const callee = node.callee;
   const name = callee.type === "Identifier" && !declared.has(callee.name) ? callee.name : null;
@@ -246,6 +240,17 @@ function execPath(node: Node, bindings: Map<string, Binding>): string {
  * Whether identifier `node` is a variable read when the init code runs: no function above it but callbacks
  * given to a call (`rows.filter((r) => ...)`), and not a property's name.
  */
+/** Each `__VU` the init code reads (not a name the script declares): k6 runs init code once per VU. */
+export function initVuReads(ast: Node): Node[] {
+  const reads: Node[] = [], declared = declaredNames(ast);
+  everyNode(ast, (n, above) => {
+    if (n.type === "Identifier" && n.name === "__VU" && !declared.has("__VU") && readsInInit(n, above)) {
+      reads.push(n);
+    }
+  });
+  return reads;
+}
+
 function readsInInit(node: Node, above: Node[]): boolean {
   const parent = above[0];
   if (parent?.type === "MemberExpression" && parent.property === node && !parent.computed) return false;
