@@ -236,10 +236,6 @@ function execPath(node: Node, bindings: Map<string, Binding>): string {
   return (b.name === "default" || b.name === "*" ? keys : [b.name, ...keys]).join(".");
 }
 
-/**
- * Whether identifier `node` is a variable read when the init code runs: no function above it but callbacks
- * given to a call (`rows.filter((r) => ...)`), and not a property's name.
- */
 /** Each `__VU` the init code reads (not a name the script declares): k6 runs init code once per VU. */
 export function initVuReads(ast: Node): Node[] {
   const reads: Node[] = [], declared = declaredNames(ast);
@@ -251,6 +247,10 @@ export function initVuReads(ast: Node): Node[] {
   return reads;
 }
 
+/**
+ * Whether identifier `node` is a variable read when the init code runs: no function above it but callbacks
+ * given to a call (`rows.filter((r) => ...)`), and not a property's name.
+ */
 function readsInInit(node: Node, above: Node[]): boolean {
   const parent = above[0];
   if (parent?.type === "MemberExpression" && parent.property === node && !parent.computed) return false;
