@@ -32,10 +32,7 @@ export interface VuContext {
   /** The VU's iteration (`__ITER`, from 0). */
   iter: number;
   scenario: string;
-  /**
-   * What the iteration still waits for, as k6's event loop: timers (timers.ts), streams, calls a handed-off
-   * callback made (`held`). It ends once a turn passes with none; `settle` ends the wait.
-   */
+  /** What it still waits for (timers, streams, `held` calls), as k6's event loop; `settle` ends the wait. */
   pending: number;
   settle: ((err?: unknown) => void) | null;
   /** A timer callback's throw before the iteration's own function returned. */
@@ -131,29 +128,24 @@ interface ConvertedModule {
 
 /** Each VU's instance of a script whose init code reads `__VU`, as k6 runs init code once per VU. */
 const vuModules = new Map<number, Promise<ConvertedModule>>();
-const loading = new Map<number, (mod: ConvertedModule | Error) => void>();
+const loading = new Map<number, PromiseWithResolvers<ConvertedModule>>();
 
 /** The VU an instance of the script is loaded for (`?vu=N` on its URL); the first load's is 0, as k6's. */
 export const initVu = (url: string): number => Number(new URL(url).searchParams.get("vu") ?? 0);
 
 function vuModule(url: string, vu: number): Promise<ConvertedModule> {
   let mod = vuModules.get(vu);
-  if (mod === undefined) {
-    vuModules.set(
-      vu,
-      mod = new Promise((resolve, reject) =>
-        loading.set(vu, (m) => m instanceof Error ? reject(m) : resolve(m))
-      ),
-    );
-    endInit(false);
-    import(`${url}?vu=${vu}`).catch((err) => loaded(vu, err));
-  }
-  return mod;
+  if (mod !== undefined) return mod;
+  const made = Promise.withResolvers<ConvertedModule>();
+  loading.set(vu, made), vuModules.set(vu, made.promise), endInit(false);
+  import(`${url}?vu=${vu}`).catch((err) => loaded(vu, err));
+  return made.promise;
 }
 
 /** VU `vu`'s instance ran its init code (or threw); the init context ends with the last one loading. */
 function loaded(vu: number, mod: ConvertedModule | Error): void {
-  loading.get(vu)?.(mod);
+  if (mod instanceof Error) loading.get(vu)?.reject(mod);
+  else loading.get(vu)?.resolve(mod);
   loading.delete(vu);
   if (loading.size === 0) endInit();
 }
@@ -239,8 +231,7 @@ async function iterate(ctx: VuContext, main: (data: unknown) => unknown): Promis
   const startMs = jsonOut || minIterationMs > 0 ? performance.now() : 0;
   const limits = { parallel: requestDefaults.batch, perHost: requestDefaults.batchPerHost };
   try {
-    // A script whose callbacks send later may have several requests in flight: as a batch's, on the VU's
-    // connections.
+    // Requests sent later may be in flight together: as a batch's, on the VU's connections.
     return await (sendsLater ? ctx.s.batch(() => whole(ctx, main), limits) : whole(ctx, main));
   } finally {
     flushMetricsSoon();

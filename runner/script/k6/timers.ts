@@ -25,9 +25,7 @@ function hold(timer: Timer, ctx: VuContext): void {
   ctx.pending++;
   if (watched.has(ctx)) return;
   watched.add(ctx);
-  ctx.s.ended.addEventListener("abort", () => {
-    for (const [t, c] of held) if (c === ctx) globalThis.clearTimeout(t), release(t);
-  }, { once: true });
+  ctx.s.ended.addEventListener("abort", () => clearAll(ctx), { once: true });
 }
 
 /** Runs `fn`; its throw (an async one's rejection too) ends the iteration holding `timer`, and its timers. */

@@ -22,7 +22,7 @@ export function asyncCallsOf(b: Binding): ReadonlySet<string> | undefined {
 }
 
 interface AsyncPlan {
-  awaited: Node[];
+  awaited: ReadonlySet<Node>;
   asyncNames: ReadonlySet<string>;
   /** Names of methods made async: every call `x.name(...)` is awaited (`.name` in a module's calls). */
   asyncMethods: ReadonlySet<string>;
@@ -31,7 +31,7 @@ interface AsyncPlan {
   arrayCalls: Set<Node>;
   asyncFunctions: Set<Node>;
   /** k6 calls the script chains `.then`, `.catch` or `.finally` on: promises it does not await. */
-  chained: Node[];
+  chained: ReadonlySet<Node>;
   /** Whether an async function is handed to k6's event loop (its requests must hold the iteration). */
   handsOff: boolean;
   problems: Problem[];
@@ -109,21 +109,20 @@ export function planAsync(ast: Node, imported: Map<string, Binding>): AsyncPlan 
       if (owner?.method || owner?.type === "MethodDefinition") asyncAt.set(fn, owner.key.start);
     }
   }
-  const placed = functionProblems(functions, asyncFunctions, bindings, methods);
-  const problems = [
-    ...placed.problems,
+  const { problems, handsOff } = functionProblems(functions, asyncFunctions, bindings, methods);
+  problems.push(
     ...referenceProblems(identifiers, asyncNames, bindings),
     ...classBodyProblems(calls, awaited),
-  ];
+  );
   return {
-    awaited: [...awaited],
+    awaited,
     asyncNames,
     asyncMethods,
     asyncAt,
     arrayCalls,
     asyncFunctions,
-    chained: [...chained],
-    handsOff: placed.handsOff,
+    chained,
+    handsOff,
     problems,
   };
 }

@@ -161,7 +161,7 @@ export function convertK6(
   problems.push(...awaitedInParameters(plan.asyncFunctions, plan.awaited));
   // Awaits carry the VU (context.ts) unless the script hands callbacks over to run later: then each awaited
   // or chained call holds the iteration until it settles, as k6's event loop waits for what they sent.
-  const handsOff = defersCallbacks(ast) || plan.handsOff || (modules?.facts.stores ?? false);
+  const handsOff = defersCallbacks(ast) || plan.handsOff || modules?.facts.stores;
   // Init code reading __VU runs once per VU, each VU its own instance of the script (runtime.ts).
   const vuReads = initVuReads(ast), library = modules?.library ?? false;
   for (const n of vuReads) {
@@ -171,14 +171,15 @@ export function convertK6(
     edits.push({ start: n.start, end: n.end, text: "__k6.initVu(import.meta.url)" });
   }
   const resumes = !readable && !handsOff && vuReads.length === 0;
+  const held = !resumes && (handsOff || vuReads.length > 0);
   const [opener, closer] = resumes
     ? [RESUMING_AWAIT, ")"]
-    : handsOff
+    : held
     ? [`(await ${HELD}`, "))"]
     : ["(await ", ")"];
   for (const call of plan.awaited) awaitEdits(call, plan.arrayCalls.has(call), opener, closer, edits);
   if (resumes) edits.push(...contextEdits(ast, plan.asyncFunctions));
-  for (const call of handsOff ? plan.chained : []) {
+  for (const call of held ? plan.chained : []) {
     edits.push({ start: call.start, end: call.start, text: HELD, rank: call.end });
     edits.push({ start: call.end, end: call.end, text: ")" });
   }
@@ -196,10 +197,8 @@ export function convertK6(
     throw new K6ConvertError(listed);
   }
   const html = parsesHtml(ast) ? `import ${JSON.stringify(moduleUrl("k6/html"))}; ` : "";
-  const timers = globalTimers(ast);
-  const timed = timers.length === 0
-    ? ""
-    : `import { ${timers} } from ${JSON.stringify(moduleUrl("k6/timers"))}; `;
+  const timers = globalTimers(ast).join(", ");
+  const timed = timers && `import { ${timers} } from ${JSON.stringify(moduleUrl("k6/timers"))}; `;
   const runtime = `import * as __k6 from ${JSON.stringify(RUNTIME_URL)}; ${html}${timed}`;
   if (library) {
     const made = ownExports.filter((e) =>
@@ -216,10 +215,11 @@ export function convertK6(
   const metrics = importsMetrics(ast) || (modules?.facts.metrics ?? false);
   const skips = readable ? "" : `, resumes: ${resumes}, metrics: ${metrics}`;
   const names = exported.join(", ");
-  const later = (plan.handsOff || plan.chained.length > 0 ? ", sendsLater: true" : "") +
+  const later = (plan.handsOff || plan.chained.size > 0 ? ", sendsLater: true" : "") +
     (vuReads.length > 0 ? ", url: import.meta.url" : "");
-  const footer =
-    `\n;export default __k6.session({ main: __k6_main, exports: { ${names} }${skips}${later} });\n`;
+  const footer = `\n;export default __k6.session({ main: __k6_main, exports: { ${names} }${
+    skips + later
+  } });\n`;
   return { code: header + applyEdits(source, edits) + footer, asyncExports: new Set() };
 }
 
