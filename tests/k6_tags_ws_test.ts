@@ -115,6 +115,27 @@ export default function () {
     ok(flow.sessionMs.min >= 40, JSON.stringify(flow.sessionMs));
   }));
 
+Deno.test("a timer's callback waits while the VU is blocked in a k6 call, as k6 runs one callback at a time", () =>
+  withTarget(async (url) => {
+    // Each tick's request outlasts the interval: a tick that ran beside it would count past 2 and never stop.
+    const { code, text, results } = await runK6Text(
+      `import http from "k6/http";
+export const options = { iterations: 2, thresholds: { http_reqs: ["count==4"] } };
+export default async function () {
+  let ticks = 0;
+  await new Promise((resolve) => {
+    const id = setInterval(() => {
+      ticks++;
+      http.get("http://app.test/sleep?ms=60");
+      if (ticks === 2) clearInterval(id), resolve();
+    }, 10);
+  });
+}`,
+      url,
+    );
+    assertEquals([code, results.runs[0].requests], [0, 4], text);
+  }));
+
 Deno.test("a request's own responseCallback: its answers failed by its statuses, the others' by the run's", () =>
   withTarget(async (url) => {
     const { code, text, results } = await runK6Text(

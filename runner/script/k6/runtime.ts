@@ -34,6 +34,8 @@ export interface VuContext {
   scenario: string;
   /** What it still waits for (timers, streams, `held` calls), as k6's event loop; `settle` ends the wait. */
   pending: number;
+  /** Its awaited k6 calls in flight: as k6's VU blocks in them, its timers' callbacks wait (timers.ts). */
+  blocking: number;
   settle: ((err?: unknown) => void) | null;
   /** A timer callback's throw before the iteration's own function returned. */
   thrown?: unknown;
@@ -201,6 +203,7 @@ export function session(mod: ConvertedModule): (s: Session) => unknown {
       iter: vu.iterations++,
       scenario: scenarioName,
       pending: 0,
+      blocking: 0,
       settle: null,
       inTest,
     };
@@ -344,12 +347,12 @@ export function releaseHold(ctx: VuContext, err?: unknown): void {
   else if (ctx.pending === 0) setTimeout(() => ctx.pending === 0 && ctx.settle?.(), 0);
 }
 
-/** Holds the running iteration until `call` settles: a handed-off callback's requests end before it. */
-export function held<T>(call: T): T {
+/** Holds the running iteration until `call` settles (awaited, it `blocks` the VU as a k6 call would). */
+export function held<T>(call: T, blocks = true): T {
   const ctx = current();
   if (ctx === undefined || !(call instanceof Promise)) return call;
-  ctx.pending++;
-  const done = () => releaseHold(ctx);
+  ctx.pending++, ctx.blocking += Number(blocks);
+  const done = () => (ctx.blocking -= Number(blocks), releaseHold(ctx));
   call.then(done, done);
   return call;
 }

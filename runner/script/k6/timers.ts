@@ -51,18 +51,29 @@ function clearAll(ctx: VuContext, except?: Timer): void {
   for (const [t, c] of held) if (c === ctx && t !== except) globalThis.clearTimeout(t), release(t);
 }
 
+/** Runs `fire` once no k6 call blocks the VU (one callback at a time, as k6's), if `timer` still holds. */
+function whenFree(ctx: VuContext | undefined, timer: Timer, fire: () => void): void {
+  if (ctx !== undefined && !held.has(timer)) return;
+  if (ctx === undefined || ctx.blocking === 0) fire();
+  else globalThis.setTimeout(() => whenFree(ctx, timer, fire), 1);
+}
+
 export function setTimeout(fn: Callback, delayMs = 0, ...args: unknown[]): Timer {
   const ctx = current();
-  const timer: Timer = globalThis.setTimeout(() => {
-    if (call(fn, args, timer, ctx)) release(timer);
-  }, Number(delayMs) || 0);
+  const timer: Timer = globalThis.setTimeout(() =>
+    whenFree(ctx, timer, () => {
+      if (call(fn, args, timer, ctx)) release(timer);
+    }), Number(delayMs) || 0);
   if (ctx !== undefined) hold(timer, ctx);
   return timer;
 }
 
 export function setInterval(fn: Callback, delayMs = 0, ...args: unknown[]): Timer {
   const ctx = current();
-  const timer: Timer = globalThis.setInterval(() => void call(fn, args, timer, ctx), Number(delayMs) || 0);
+  let due = false;
+  const timer: Timer = globalThis.setInterval(() => {
+    if (!due) due = true, whenFree(ctx, timer, () => (due = false, call(fn, args, timer, ctx)));
+  }, Number(delayMs) || 0);
   if (ctx !== undefined) hold(timer, ctx);
   return timer;
 }

@@ -181,7 +181,7 @@ export function convertK6(
   if (resumes) edits.push(...contextEdits(ast, plan.asyncFunctions));
   for (const call of held ? plan.chained : []) {
     edits.push({ start: call.start, end: call.start, text: HELD, rank: call.end });
-    edits.push({ start: call.end, end: call.end, text: ")" });
+    edits.push({ start: call.end, end: call.end, text: ", false)" });
   }
   const ownExports = library ? libraryExports(ast, problems) : [];
   const exported = library ? [] : exportEdits(ast, source, edits, problems);
