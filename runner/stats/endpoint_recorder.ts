@@ -5,12 +5,7 @@
  * record; the run's histogram is the endpoints' sum, added when an interval closes. A session script's
  * endpoints are named as sent, added on first use up to `MAX_ENDPOINTS`, and sampled by name.
  */
-import {
-  type ExpectedStatuses,
-  failedSlotsOf,
-  STATUS_SLOTS,
-  statusSlotOf,
-} from "../../results/schema/values.ts";
+import { failedSlotsOf, STATUS_SLOTS, statusSlotOf } from "../../results/schema/values.ts";
 import type { ErrorKind } from "../../results/mod.ts";
 import { createHistogram, encodeHistogram, type Histogram } from "../../results/histogram.ts";
 import { type EndpointSample, ERROR_KINDS } from "./sample.ts";
@@ -19,6 +14,7 @@ import { MAX_ENDPOINTS, OTHER_ENDPOINT, taggedKey } from "../endpoint_limits.ts"
 import { shownName } from "../../validation/shown_name.ts";
 
 type Tags = Readonly<Record<string, string>>;
+type Expected = EndpointSample["expectedStatuses"];
 
 /** A run-time endpoint's tags as outputs keep names (one line, at most 384 characters); once per endpoint. */
 function shownTags(tags: Tags): Record<string, string> {
@@ -43,7 +39,7 @@ export class EndpointRecorder {
   /** The user tags of each run-time endpoint (undefined: none), index for index with `#names`. */
   readonly #tags: Array<Tags | undefined> = [];
   /** The statuses each run-time endpoint's requests expect when their own (k6's `responseCallback`). */
-  readonly #expected: Array<ExpectedStatuses | undefined> = [];
+  readonly #expected: Array<Expected> = [];
   /** Per such endpoint, its failed status slots (recorder.ts); undefined: the isolate's. */
   readonly failedSlots: Array<Uint8Array | undefined> = [];
   readonly #indexes = new Map<string, number>();
@@ -64,7 +60,7 @@ export class EndpointRecorder {
   }
 
   /** The index of endpoint `name` with `tags` (each tag set its own endpoint, as in k6), added on need. */
-  indexOf(name: string, tags?: Tags, method?: string, expected?: ExpectedStatuses): number {
+  indexOf(name: string, tags?: Tags, method?: string, expected?: Expected): number {
     if (expected !== undefined) {
       const key = taggedKey(name, tags, expected);
       return this.#indexes.get(key) ?? this.#add(name, key, tags, method, expected);
@@ -82,7 +78,7 @@ export class EndpointRecorder {
   }
 
   /** A new run-time endpoint under `key` (its name, or its name and tags). */
-  #add(name: string, key: string, tags?: Tags, method?: string, expected?: ExpectedStatuses): number {
+  #add(name: string, key: string, tags?: Tags, method?: string, expected?: Expected): number {
     const names = this.#names;
     if (names === null) return 0;
     if (names.length >= MAX_ENDPOINTS && name !== OTHER_ENDPOINT) return this.indexOf(OTHER_ENDPOINT);

@@ -32,6 +32,8 @@ interface AsyncPlan {
   asyncFunctions: Set<Node>;
   /** k6 calls the script chains `.then`, `.catch` or `.finally` on: promises it does not await. */
   chained: ReadonlySet<Node>;
+  /** Awaited k6 calls that block the VU as in k6 (not `group`, whose body may wait for a timer). */
+  blocking: ReadonlySet<Node>;
   /** Whether an async function is handed to k6's event loop (its requests must hold the iteration). */
   handsOff: boolean;
   problems: Problem[];
@@ -81,6 +83,7 @@ export function planAsync(ast: Node, imported: Map<string, Binding>): AsyncPlan 
   );
   const asyncFunctions = new Set<Node>(), asyncNames = new Set<string>();
   const arrayCalls = new Set<Node>(), awaited = new Set<Node>(), chained = new Set<Node>();
+  const blocking = new Set<Node>();
   const asyncCallback = (arg: Node) =>
     arg !== undefined && (asyncFunctions.has(arg) || (arg.type === "Identifier" && asyncNames.has(arg.name)));
   for (let changed = true; changed;) {
@@ -97,7 +100,9 @@ export function planAsync(ast: Node, imported: Map<string, Binding>): AsyncPlan 
       const array = isArrayCall(call) && asyncCallback(callbackOf(call));
       const method = call.callee.type === "MemberExpression" && !call.callee.computed &&
         asyncMethods.has(call.callee.property.name);
-      if (!(array || method || isApiCall(call, bindings) || isNamedCall(call, asyncNames))) continue;
+      const api = apiOf(call.callee, bindings);
+      if (!(array || method || api !== null || isNamedCall(call, asyncNames))) continue;
+      if (api !== null && api !== "k6.group") blocking.add(call);
       if (array) arrayCalls.add(call);
       if (!awaited.has(call)) awaited.add(call), changed = true;
       const fn = enclosing(path);
@@ -114,17 +119,8 @@ export function planAsync(ast: Node, imported: Map<string, Binding>): AsyncPlan 
     ...referenceProblems(identifiers, asyncNames, bindings),
     ...classBodyProblems(calls, awaited),
   );
-  return {
-    awaited,
-    asyncNames,
-    asyncMethods,
-    asyncAt,
-    arrayCalls,
-    asyncFunctions,
-    chained,
-    handsOff,
-    problems,
-  };
+  const sets = { awaited, asyncNames, asyncMethods, asyncAt, arrayCalls, asyncFunctions, chained, blocking };
+  return { ...sets, handsOff, problems };
 }
 
 /**
@@ -234,10 +230,7 @@ function isNamedCall(call: Node, asyncNames: Set<string>): boolean {
   return call.callee.type === "Identifier" && asyncNames.has(call.callee.name);
 }
 
-/**
- * Where an async function sits that cannot be awaited (a callback of another call, a method, a generator),
- * and whether one is handed to k6's event loop.
- */
+/** Where async functions sit that cannot be awaited (a callback, method, generator), and any handed off. */
 function functionProblems(
   functions: Node[][],
   asyncFunctions: Set<Node>,

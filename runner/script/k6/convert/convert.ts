@@ -177,7 +177,10 @@ export function convertK6(
     : held
     ? [`(await ${HELD}`, "))"]
     : ["(await ", ")"];
-  for (const call of plan.awaited) awaitEdits(call, plan.arrayCalls.has(call), opener, closer, edits);
+  for (const call of plan.awaited) {
+    const shut = held && !plan.blocking.has(call) ? ", false))" : closer;
+    awaitEdits(call, plan.arrayCalls.has(call), opener, shut, edits);
+  }
   if (resumes) edits.push(...contextEdits(ast, plan.asyncFunctions));
   for (const call of held ? plan.chained : []) {
     edits.push({ start: call.start, end: call.start, text: HELD, rank: call.end });

@@ -223,7 +223,7 @@ export default () => {
   // k6/net/grpc's streams run later, from events: each awaited call holds the iteration.
   ok(code.includes(`async function call() { return ${H}client.invoke("p.S/M", {}))); }`), code);
   ok(code.includes(`${H}client.connect("h:1", { plaintext: true })));`), code);
-  ok(code.includes(`const r = ${H}call()));`), code);
+  ok(code.includes(`const r = ${H}call(), false));`), code);
   ok(code.includes(`${H}other.healthCheck()));`), code);
   ok(code.includes(`  client.close();`) && !code.includes(`${H}client.close())`), code);
   ok(code.includes(`/runner/script/k6/grpc.ts"`), code);
@@ -316,7 +316,10 @@ export default function () {
   new Promise((resolve) => resolve(http.get("http://h/p")));
   (async () => { await http.post("http://h/iife"); })();
 }`));
-  ok(code.includes(`__k6.held(http.asyncRequest("GET", "http://h/a"), false).then(async (r) => ${H}http.get`), code);
+  ok(
+    code.includes(`__k6.held(http.asyncRequest("GET", "http://h/a"), false).then(async (r) => ${H}http.get`),
+    code,
+  );
   ok(code.includes(`.catch(async () => ${H}http.get("http://h/c"))));`), code);
   ok(code.includes(`setTimeout(async () => ${H}http.get("http://h/t"))), 10);`), code);
   ok(code.includes(`timers.setInterval(async () => ${H}http.get("http://h/i"))), 10);`), code);
