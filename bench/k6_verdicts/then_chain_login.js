@@ -24,7 +24,9 @@ export default function () {
       check(token, { "token issued": (t) => t.startsWith("t-") });
       return http.asyncRequest("GET", `${BASE}/get`, null, { headers: { Authorization: `Bearer ${token}` } });
     })
-    .then((profile) => check(profile, { "profile read with token": (r) => r.json("headers.Authorization") !== "" }))
+    .then((profile) =>
+      check(profile, { "profile read with token": (r) => r.json("headers.Authorization") !== "" })
+    )
     .catch((err) => {
       failures.add(1);
       console.error(err);

@@ -136,7 +136,7 @@ const loading = new Map<number, PromiseWithResolvers<ConvertedModule>>();
 export const initVu = (url: string): number => Number(new URL(url).searchParams.get("vu") ?? 0);
 
 function vuModule(url: string, vu: number): Promise<ConvertedModule> {
-  let mod = vuModules.get(vu);
+  const mod = vuModules.get(vu);
   if (mod !== undefined) return mod;
   const made = Promise.withResolvers<ConvertedModule>();
   loading.set(vu, made), vuModules.set(vu, made.promise), endInit(false);
