@@ -1,7 +1,9 @@
 /**
  * @module
- * Which calls of a k6 script become awaited and which functions `async`, until nothing changes; what cannot
- * be awaited so (a callback handed elsewhere, a method, a generator) is refused at its line.
+ * Which calls of a k6 script become awaited and which functions `async`, until nothing changes. A function
+ * k6's event loop runs later (a timer's, a promise's reaction or executor, one called where it is written)
+ * is handed off: its requests hold the iteration (runtime.ts `held`). What cannot be awaited so (a callback
+ * handed elsewhere, a method, a generator) is refused at its line.
  */
 import * as walk from "acorn-walk";
 import { ARRAY_METHODS, ASYNC_CALLS, ASYNC_METHODS, PAGE_CALLS } from "./modules.ts";
@@ -20,7 +22,7 @@ export function asyncCallsOf(b: Binding): ReadonlySet<string> | undefined {
 }
 
 interface AsyncPlan {
-  awaited: Node[];
+  awaited: ReadonlySet<Node>;
   asyncNames: ReadonlySet<string>;
   /** Names of methods made async: every call `x.name(...)` is awaited (`.name` in a module's calls). */
   asyncMethods: ReadonlySet<string>;
@@ -28,6 +30,12 @@ interface AsyncPlan {
   asyncAt: ReadonlyMap<Node, number>;
   arrayCalls: Set<Node>;
   asyncFunctions: Set<Node>;
+  /** k6 calls the script chains `.then`, `.catch` or `.finally` on: promises it does not await. */
+  chained: ReadonlySet<Node>;
+  /** Awaited k6 calls that block the VU's loop as in k6 (not those whose callbacks run on it). */
+  blocking: ReadonlySet<Node>;
+  /** Whether an async function is handed to k6's event loop (its requests must hold the iteration). */
+  handsOff: boolean;
   problems: Problem[];
 }
 
@@ -59,6 +67,12 @@ function enclosing(path: Node[]): Node | null {
 }
 
 const PROMISE = new Set(["then", "catch", "finally"]);
+/** k6 calls whose callbacks run on the VU's loop while they are awaited: they do not block it. */
+const LOOPING = new Set(["k6.group", "k6/ws.connect"]);
+/** Calls whose callback k6's event loop runs later: the iteration ends once what it sent settled. */
+const HAND_OFFS = new Set([...PROMISE, "setTimeout", "setInterval"]);
+/** What `placeProblem` says of a function handed to k6's event loop. */
+const HANDED = "";
 
 export function planAsync(ast: Node, imported: Map<string, Binding>): AsyncPlan {
   const bindings = withInstances(ast, imported);
@@ -70,21 +84,27 @@ export function planAsync(ast: Node, imported: Map<string, Binding>): AsyncPlan 
       .map((c) => c.slice(1)),
   );
   const asyncFunctions = new Set<Node>(), asyncNames = new Set<string>();
-  const arrayCalls = new Set<Node>(), awaited = new Set<Node>();
+  const arrayCalls = new Set<Node>(), awaited = new Set<Node>(), chained = new Set<Node>();
+  const blocking = new Set<Node>();
   const asyncCallback = (arg: Node) =>
     arg !== undefined && (asyncFunctions.has(arg) || (arg.type === "Identifier" && asyncNames.has(arg.name)));
   for (let changed = true; changed;) {
     changed = false;
     for (const path of calls) {
-      const call = path[path.length - 1], chained = path[path.length - 2];
+      const call = path[path.length - 1], member = path[path.length - 2];
       // A promise the script chains on itself (`.then`, `.catch`, `.finally`) stays a promise, as in k6.
       if (
-        chained?.type === "MemberExpression" && chained.object === call && PROMISE.has(chained.property.name)
-      ) continue;
+        member?.type === "MemberExpression" && member.object === call && PROMISE.has(member.property.name)
+      ) {
+        if (isApiCall(call, bindings)) chained.add(call);
+        continue;
+      }
       const array = isArrayCall(call) && asyncCallback(callbackOf(call));
       const method = call.callee.type === "MemberExpression" && !call.callee.computed &&
         asyncMethods.has(call.callee.property.name);
-      if (!(array || method || isApiCall(call, bindings) || isNamedCall(call, asyncNames))) continue;
+      const api = apiOf(call.callee, bindings);
+      if (!(array || method || api !== null || isNamedCall(call, asyncNames))) continue;
+      if (api !== null && !LOOPING.has(api)) blocking.add(call);
       if (array) arrayCalls.add(call);
       if (!awaited.has(call)) awaited.add(call), changed = true;
       const fn = enclosing(path);
@@ -96,12 +116,13 @@ export function planAsync(ast: Node, imported: Map<string, Binding>): AsyncPlan 
       if (owner?.method || owner?.type === "MethodDefinition") asyncAt.set(fn, owner.key.start);
     }
   }
-  const problems = [
-    ...functionProblems(functions, asyncFunctions, bindings, methods),
+  const { problems, handsOff } = functionProblems(functions, asyncFunctions, bindings, methods);
+  problems.push(
     ...referenceProblems(identifiers, asyncNames, bindings),
     ...classBodyProblems(calls, awaited),
-  ];
-  return { awaited: [...awaited], asyncNames, asyncMethods, asyncAt, arrayCalls, asyncFunctions, problems };
+  );
+  const sets = { awaited, asyncNames, asyncMethods, asyncAt, arrayCalls, asyncFunctions, chained, blocking };
+  return { ...sets, handsOff, problems };
 }
 
 /**
@@ -211,14 +232,15 @@ function isNamedCall(call: Node, asyncNames: Set<string>): boolean {
   return call.callee.type === "Identifier" && asyncNames.has(call.callee.name);
 }
 
-/** Where an async function sits that cannot be awaited: a callback of another call, a method, a generator. */
+/** Where async functions sit that cannot be awaited (a callback, method, generator), and any handed off. */
 function functionProblems(
   functions: Node[][],
   asyncFunctions: Set<Node>,
   bindings: Map<string, Binding>,
   methods: Map<Node, Node>,
-): Problem[] {
+): { problems: Problem[]; handsOff: boolean } {
   const problems: Problem[] = [];
+  let handsOff = false;
   for (const path of functions) {
     const fn = path[path.length - 1];
     if (!asyncFunctions.has(fn) || (methods.has(fn) && !fn.generator)) continue;
@@ -227,9 +249,10 @@ function functionProblems(
       continue;
     }
     const why = placeProblem(fn, path.slice(0, -1).reverse(), bindings);
-    if (why !== null) problems.push({ pos: fn.start, why });
+    if (why === HANDED) handsOff = true;
+    else if (why !== null) problems.push({ pos: fn.start, why });
   }
-  return problems;
+  return { problems, handsOff };
 }
 
 function placeProblem(fn: Node, above: Node[], bindings: Map<string, Binding>): string | null {
@@ -240,8 +263,11 @@ function placeProblem(fn: Node, above: Node[], bindings: Map<string, Binding>): 
     return "a check function that sends requests (checks are judged synchronously)";
   }
   if (parent.type === "VariableDeclarator" || parent.type === "ExportDefaultDeclaration") return null;
+  // A promise's executor, or a function called where it is written and not awaited (an async IIFE).
+  if (parent.type === "NewExpression" && parent.callee.name === "Promise") return HANDED;
+  if (parent.type === "CallExpression" && parent.callee === fn) return HANDED;
   if (isSocketListener(fn, parent, above, bindings)) return null;
-  if (parent.type === "CallExpression" && parent.callee !== fn) return callbackProblem(fn, parent, bindings);
+  if (parent.type === "CallExpression") return callbackProblem(fn, parent, bindings);
   if (parent.type === "Property" || parent.type === "MethodDefinition") {
     return "a getter, setter, computed method or one of an object handed to a call sends requests: loadlab " +
       "awaits only calls of functions and named methods; make it one";
@@ -255,6 +281,7 @@ function callbackProblem(fn: Node, call: Node, bindings: Map<string, Binding>): 
   if (api === "k6.group" && call.arguments[1] === fn) return null;
   if (isArrayCall(call) && callbackOf(call) === fn) return null;
   const callee = calleeName(call);
+  if (HAND_OFFS.has(callee)) return HANDED;
   if (callee === "check") return "a check function that sends requests (checks are judged synchronously)";
   return `a callback that sends requests is handed to ${callee}(): loadlab cannot await where it is called`;
 }
@@ -319,7 +346,7 @@ function referenceProblems(
 function isPlainUse(id: Node, parent: Node, bindings: Map<string, Binding>): boolean {
   switch (parent?.type) {
     case "CallExpression":
-      if (parent.callee === id) return true;
+      if (parent.callee === id || HAND_OFFS.has(calleeName(parent))) return true;
       return (isArrayCall(parent) && callbackOf(parent) === id) ||
         (apiOf(parent.callee, bindings) === "k6.group" && parent.arguments[1] === id);
     case "FunctionDeclaration":
