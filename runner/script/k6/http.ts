@@ -350,12 +350,12 @@ export function expectedStatuses(
 
 /** k6's setResponseCallback: an answer outside the statuses it expects fails; null expects every answer. */
 export function setResponseCallback(callback: ExpectedStatuses | null): void {
-  expectStatuses(statusesOf(callback));
+  expectStatuses(statusesOf(callback, "http.setResponseCallback takes"));
 }
 
-function statusesOf(callback: ExpectedStatuses | null): ExpectedStatuses {
+function statusesOf(callback: ExpectedStatuses | null, what = "a response callback is"): ExpectedStatuses {
   if (callback !== null && !Array.isArray(callback)) {
-    throw new TypeError("a response callback is http.expectedStatuses(...) or null, as k6's is");
+    throw new TypeError(`${what} http.expectedStatuses(...) or null, as k6's is`);
   }
   return callback ?? [[100, 999]];
 }
