@@ -140,27 +140,25 @@ interface ConvertedModule {
 }
 
 /** Each VU's instance of a script whose init code reads `__VU`, as k6 runs init code once per VU. */
-const vuModules = new Map<number, Promise<ConvertedModule>>();
-const loading = new Map<number, PromiseWithResolvers<ConvertedModule>>();
+const vuModules = new Map<number, PromiseWithResolvers<ConvertedModule>>();
+let loading = 0;
 
 /** The VU an instance of the script is loaded for (`?vu=N` on its URL); the first load's is 0, as k6's. */
 export const initVu = (url: string): number => Number(new URL(url).searchParams.get("vu") ?? 0);
 
 function vuModule(url: string, vu: number): Promise<ConvertedModule> {
-  const mod = vuModules.get(vu);
-  if (mod !== undefined) return mod;
-  const made = Promise.withResolvers<ConvertedModule>();
-  loading.set(vu, made), vuModules.set(vu, made.promise), endInit(false);
-  import(`${url}?vu=${vu}`).catch((err) => loaded(vu, err));
-  return made.promise;
+  if (!vuModules.has(vu)) {
+    vuModules.set(vu, Promise.withResolvers()), loading++, endInit(false);
+    import(`${url}?vu=${vu}`).catch((err) => loaded(vu, err));
+  }
+  return vuModules.get(vu)!.promise;
 }
 
 /** VU `vu`'s instance ran its init code (or threw); the init context ends with the last one loading. */
 function loaded(vu: number, mod: ConvertedModule | Error): void {
-  if (mod instanceof Error) loading.get(vu)?.reject(mod);
-  else loading.get(vu)?.resolve(mod);
-  loading.delete(vu);
-  if (loading.size === 0) endInit();
+  if (mod instanceof Error) vuModules.get(vu)!.reject(mod);
+  else vuModules.get(vu)!.resolve(mod);
+  if (--loading === 0) endInit();
 }
 
 /** The session function: the default, or the `exec` of this isolate's scenario (`LOADLAB_PART`), per VU. */
@@ -249,10 +247,17 @@ async function iterate(ctx: VuContext, main: (data: unknown) => unknown): Promis
   const startMs = jsonOut || minIterationMs > 0 ? performance.now() : 0;
   if (counting || jsonOut) activate(ctx.vu);
   if (jsonOut) iterationStarts();
-  const limits = { parallel: requestDefaults.batch, perHost: requestDefaults.batchPerHost };
+  // The function and what it left pending; a callback's throw is the iteration's.
+  const whole = async () => {
+    const out = await main(ctx.s.setup);
+    if (ctx.pending > 0) await settled(ctx);
+    if (ctx.thrown !== undefined) throw ctx.thrown;
+    return out;
+  };
   try {
     // Requests sent later may be in flight together: as a batch's, on the VU's connections.
-    return await (sendsLater ? ctx.s.batch(() => whole(ctx, main), limits) : whole(ctx, main));
+    const { batch: parallel, batchPerHost: perHost } = requestDefaults;
+    return await (sendsLater ? ctx.s.batch(whole, { parallel, perHost }) : whole());
   } finally {
     flushMetricsSoon();
     if (counting) countUp(ENDED_SLOT);
@@ -308,14 +313,6 @@ export function rpsWaitMs(): number {
 
 /** The run's VUs active now (k6's `exec.instance.vusActive`). */
 export const activeVus = (): number => Atomics.load(runCounters, ACTIVE_SLOT);
-
-/** The function and what it left pending; a callback's throw is the iteration's. */
-async function whole(ctx: VuContext, main: (data: unknown) => unknown): Promise<unknown> {
-  const out = await main(ctx.s.setup);
-  if (ctx.pending > 0) await settled(ctx);
-  if (ctx.thrown !== undefined) throw ctx.thrown;
-  return out;
-}
 
 /** Whether the script's callbacks send requests later, beside the iteration's own (the footer says). */
 let sendsLater = false;

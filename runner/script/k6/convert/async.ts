@@ -1,9 +1,8 @@
 /**
  * @module
  * Which calls of a k6 script become awaited and which functions `async`, until nothing changes. A function
- * k6's event loop runs later (a timer's, a promise's reaction or executor, one called where it is written)
- * is handed off: its requests hold the iteration (runtime.ts `held`). What cannot be awaited so (a callback
- * handed elsewhere, a method, a generator) is refused at its line.
+ * k6's event loop runs later (`runsLater`) is handed off: what it sends holds the iteration (`held`). What
+ * cannot be awaited so (a callback handed elsewhere, a method, a generator) is refused at its line.
  */
 import * as walk from "acorn-walk";
 import { ARRAY_METHODS, ASYNC_CALLS, ASYNC_METHODS, PAGE_CALLS } from "./modules.ts";
@@ -69,7 +68,7 @@ function enclosing(path: Node[]): Node | null {
 const PROMISE = new Set(["then", "catch", "finally"]);
 /** k6 calls whose callbacks run on the VU's loop while they are awaited: they do not block it. */
 const LOOPING = new Set(["k6.group", "k6/ws.connect"]);
-/** Calls whose callback k6's event loop runs later: the iteration ends once what it sent settled. */
+/** Calls whose callback k6's event loop runs later (`runsLater`). */
 const HAND_OFFS = new Set([...PROMISE, "setTimeout", "setInterval"]);
 /** What `placeProblem` says of a function handed to k6's event loop. */
 const HANDED = "";
@@ -263,10 +262,7 @@ function placeProblem(fn: Node, above: Node[], bindings: Map<string, Binding>): 
     return "a check function that sends requests (checks are judged synchronously)";
   }
   if (parent.type === "VariableDeclarator" || parent.type === "ExportDefaultDeclaration") return null;
-  // A promise's executor, or a function called where it is written and not awaited (an async IIFE).
-  if (parent.type === "NewExpression" && parent.callee.name === "Promise") return HANDED;
-  if (parent.type === "CallExpression" && parent.callee === fn) return HANDED;
-  if (isSocketListener(fn, parent, above, bindings)) return null;
+  if (runsLater(fn, parent, above, bindings)) return HANDED;
   if (parent.type === "CallExpression") return callbackProblem(fn, parent, bindings);
   if (parent.type === "Property" || parent.type === "MethodDefinition") {
     return "a getter, setter, computed method or one of an object handed to a call sends requests: loadlab " +
@@ -281,27 +277,28 @@ function callbackProblem(fn: Node, call: Node, bindings: Map<string, Binding>): 
   if (api === "k6.group" && call.arguments[1] === fn) return null;
   if (isArrayCall(call) && callbackOf(call) === fn) return null;
   const callee = calleeName(call);
-  if (HAND_OFFS.has(callee)) return HANDED;
   if (callee === "check") return "a check function that sends requests (checks are judged synchronously)";
   return `a callback that sends requests is handed to ${callee}(): loadlab cannot await where it is called`;
 }
 
-const SOCKET_CALLS = new Set(["addEventListener", "on", "setTimeout", "setInterval"]);
+const SOCKET_CALLS = new Set(["addEventListener", "on"]);
 
 /**
- * Whether `node` (a function or its name; `above`: its ancestors, nearest first) is a WebSocket's listener
- * (`socket.onmessage = node`, `socket.addEventListener("message", node)`, k6/ws's `socket.on`, its timers),
- * k6/ws's `connect` callback or a k6/timers callback: they run on the VU's loop, whose later events wait for
- * one that waits (runtime.ts's `onLoop`), as k6's VU is blocked.
+ * Whether `node` (a function or its name; `above`: its ancestors, nearest first) runs later on the VU's loop
+ * (runtime.ts's `onLoop`): a timer's callback (global, k6/timers' or a socket's), a promise's reaction or
+ * executor, a function called where it is written, a WebSocket's listener (`socket.onmessage = node`,
+ * `addEventListener`, k6/ws's `socket.on`) or k6/ws's `connect` callback.
  */
-function isSocketListener(node: Node, parent: Node, above: Node[], bindings: Map<string, Binding>): boolean {
+function runsLater(node: Node, parent: Node, above: Node[], bindings: Map<string, Binding>): boolean {
   if (parent.type === "AssignmentExpression") {
     const to = parent.left;
     return parent.right === node && to.type === "MemberExpression" && !to.computed &&
       /^on[a-z]+$/.test(to.property.name) && isSocket(to.object, above, bindings);
   }
-  if (parent.type !== "CallExpression" || parent.callee === node) return false;
+  if (parent.type === "NewExpression") return parent.callee.name === "Promise";
+  if (parent.type !== "CallExpression") return false;
   const c = parent.callee, timer = c.type === "Identifier" ? bindings.get(c.name) : undefined;
+  if (c === node || HAND_OFFS.has(calleeName(parent))) return true;
   if (timer?.module === "k6/timers") return timer.name.startsWith("set") && parent.arguments[0] === node;
   if (apiOf(c, bindings) === "k6/ws.connect") return parent.arguments.at(-1) === node;
   return c.type === "MemberExpression" && !c.computed && SOCKET_CALLS.has(c.property.name) &&
@@ -334,7 +331,7 @@ function referenceProblems(
   for (const path of identifiers) {
     const id = path[path.length - 1], parent = path[path.length - 2];
     if (!asyncNames.has(id.name) || isPlainUse(id, parent, bindings)) continue;
-    if (isSocketListener(id, parent, path.slice(0, -1).reverse(), bindings)) continue;
+    if (runsLater(id, parent, path.slice(0, -1).reverse(), bindings)) continue;
     problems.push({
       pos: id.start,
       why: `${id.name} sends requests and is used as a value here: loadlab awaits only direct calls`,
@@ -346,7 +343,7 @@ function referenceProblems(
 function isPlainUse(id: Node, parent: Node, bindings: Map<string, Binding>): boolean {
   switch (parent?.type) {
     case "CallExpression":
-      if (parent.callee === id || HAND_OFFS.has(calleeName(parent))) return true;
+      if (parent.callee === id) return true;
       return (isArrayCall(parent) && callbackOf(parent) === id) ||
         (apiOf(parent.callee, bindings) === "k6.group" && parent.arguments[1] === id);
     case "FunctionDeclaration":

@@ -13,7 +13,6 @@ import { jslibOf, K6_REFUSED, moduleUrl, PAGE_CALLS, RUNTIME_URL } from "./modul
 import { type Edit, exportEdits } from "./exports.ts";
 import {
   declaredNames,
-  everyNode,
   exportsK6Options,
   importsK6ByTokens,
   initVuReads,
@@ -170,16 +169,11 @@ export function convertK6(
     }
     edits.push({ start: n.start, end: n.end, text: "__k6.initVu(import.meta.url)" });
   }
-  const resumes = !readable && !handsOff && vuReads.length === 0;
-  const held = !resumes && (handsOff || vuReads.length > 0);
-  const [opener, closer] = resumes
-    ? [RESUMING_AWAIT, ")"]
-    : held
-    ? [`(await ${HELD}`, "))"]
-    : ["(await ", ")"];
+  const held = handsOff || vuReads.length > 0, resumes = !readable && !held;
+  const opener = resumes ? RESUMING_AWAIT : held ? `(await ${HELD}` : "(await ";
   for (const call of plan.awaited) {
-    const shut = held && !plan.blocking.has(call) ? ", false))" : closer;
-    awaitEdits(call, plan.arrayCalls.has(call), opener, shut, edits);
+    const closer = !held ? ")" : plan.blocking.has(call) ? "))" : ", false))";
+    awaitEdits(call, plan.arrayCalls.has(call), opener, closer, edits);
   }
   if (resumes) edits.push(...contextEdits(ast, plan.asyncFunctions));
   for (const call of held ? plan.chained : []) {
@@ -200,7 +194,8 @@ export function convertK6(
     throw new K6ConvertError(listed);
   }
   const html = parsesHtml(ast) ? `import ${JSON.stringify(moduleUrl("k6/html"))}; ` : "";
-  const timers = globalTimers(ast).join(", ");
+  // k6's global timers are k6/timers' (the iteration waits for them), unless the script declares its own.
+  const declared = declaredNames(ast), timers = [...TIMERS].filter((t) => !declared.has(t)).join(", ");
   const timed = timers && `import { ${timers} } from ${JSON.stringify(moduleUrl("k6/timers"))}; `;
   const runtime = `import * as __k6 from ${JSON.stringify(RUNTIME_URL)}; ${html}${timed}`;
   if (library) {
@@ -216,13 +211,12 @@ export function convertK6(
   const header = `${runtime}__k6.scriptDir(${JSON.stringify(dir)}); `;
   // What the runtime may skip for this script; a readable conversion, edited on, skips nothing.
   const metrics = importsMetrics(ast) || (modules?.facts.metrics ?? false);
-  const skips = readable ? "" : `, resumes: ${resumes}, metrics: ${metrics}`;
-  const names = exported.join(", ");
-  const later = (plan.handsOff || plan.chained.size > 0 ? ", sendsLater: true" : "") +
+  const skips = (readable ? "" : `, resumes: ${resumes}, metrics: ${metrics}`) +
+    (plan.handsOff || plan.chained.size > 0 ? ", sendsLater: true" : "") +
     (vuReads.length > 0 ? ", url: import.meta.url" : "");
-  const footer = `\n;export default __k6.session({ main: __k6_main, exports: { ${names} }${
-    skips + later
-  } });\n`;
+  const footer = `\n;export default __k6.session({ main: __k6_main, exports: { ${
+    exported.join(", ")
+  } }${skips} });\n`;
   return { code: header + applyEdits(source, edits) + footer, asyncExports: new Set() };
 }
 
@@ -252,20 +246,7 @@ function libraryExports(ast: Node, problems: Problem[]): LibraryExport[] {
   return out;
 }
 
-const TIMERS = new Set(["setTimeout", "setInterval", "clearTimeout", "clearInterval"]);
-
-/** k6's global timers the script names and does not declare: k6/timers' (their iteration waits for them). */
-function globalTimers(ast: Node): string[] {
-  const named = new Set<string>(), declared = declaredNames(ast);
-  everyNode(ast, (n: Node, [parent]: Node[]) => {
-    const property = (parent?.type === "MemberExpression" && parent.property === n && !parent.computed) ||
-      (parent?.type === "Property" && parent.key === n && !parent.shorthand);
-    if (n.type === "Identifier" && TIMERS.has(n.name) && !property && !declared.has(n.name)) {
-      named.add(n.name);
-    }
-  });
-  return [...named];
-}
+const TIMERS = ["setTimeout", "setInterval", "clearTimeout", "clearInterval"];
 
 /** Whether the script calls `.html(`, `.clickLink(` or `.submitForm(`: it loads the HTML parser. */
 function parsesHtml(ast: Node): boolean {
