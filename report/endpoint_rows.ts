@@ -4,7 +4,8 @@
  * shows at most `MAX_SHOWN_ENDPOINTS` and says how many it left out. Pure.
  */
 import type { EndpointResult, RunResult } from "../results/mod.ts";
-import { failedStatusCount, sumValues } from "../results/interval_counts.ts";
+import { sumValues } from "../results/interval_counts.ts";
+import { endpointFailedStatus } from "../results/thresholds/selector.ts";
 import { formatCount } from "../results/text_format.ts";
 
 export interface EndpointRow {
@@ -45,7 +46,7 @@ export function endpointRows(run: RunResult): EndpointRow[] {
     requests: e.requests,
     rps: e.requests / seconds,
     errors: sumValues(e.errors),
-    non2xx: failedStatusCount(e.statusCodes),
+    non2xx: endpointFailedStatus(run, e),
     p50Ms: e.latencyMs?.p50 ?? Number.NaN,
     p90Ms: e.latencyMs?.p90 ?? Number.NaN,
     p95Ms: e.latencyMs?.p95 ?? Number.NaN,

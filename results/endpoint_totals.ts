@@ -5,6 +5,7 @@
  */
 import { defined } from "../validation/defined.ts";
 import type { EndpointResult, ErrorKind } from "./mod.ts";
+import type { ExpectedStatuses } from "./schema/values.ts";
 import { addCounts, sumValues } from "./interval_counts.ts";
 import { addEncoded, createHistogram, encodeHistogram, type Histogram, summarizeMs } from "./histogram.ts";
 
@@ -14,6 +15,7 @@ export interface EndpointTotals {
   method?: string;
   tags?: Record<string, string>;
   pooledRequests?: number;
+  expectedStatuses?: ExpectedStatuses;
   requests: number;
   errors: Partial<Record<ErrorKind, number>>;
   statusCodes: Record<string, number>;
@@ -36,11 +38,11 @@ interface EndpointPart {
 
 /** Empty totals of one endpoint (name, method, tags as the endpoint table or a results file has them). */
 export function emptyEndpointTotals(
-  info: Pick<EndpointTotals, "name" | "method" | "tags" | "pooledRequests">,
+  info: Pick<EndpointTotals, "name" | "method" | "tags" | "pooledRequests" | "expectedStatuses">,
 ): EndpointTotals {
   return {
     name: info.name,
-    ...defined({ method: info.method }),
+    ...defined({ method: info.method, expectedStatuses: info.expectedStatuses }),
     ...(info.tags !== undefined && Object.keys(info.tags).length > 0 ? { tags: { ...info.tags } } : {}),
     ...((info.pooledRequests ?? 1) > 1 ? { pooledRequests: info.pooledRequests } : {}),
     requests: 0,
@@ -90,6 +92,7 @@ export function endpointResult(t: EndpointTotals, intervals: number): EndpointRe
   return {
     name: t.name,
     ...defined({ method: t.method, tags: t.tags, pooledRequests: t.pooledRequests }),
+    ...defined({ expectedStatuses: t.expectedStatuses }),
     requests: t.requests,
     errors: t.errors as Record<string, number>,
     statusCodes: t.statusCodes,

@@ -80,14 +80,6 @@ export function sumValues(counts: Record<string, number | undefined>): number {
   return total;
 }
 
-/** The responses of `statusCodes` with a failed status: outside 2xx and 3xx (a gRPC status other than OK). */
-export function failedStatusCount(statusCodes: Record<string, number>): number {
-  return Object.entries(statusCodes).reduce(
-    (a, [c, n]) => Number(c) >= 200 && Number(c) < 400 ? a : a + n,
-    0,
-  );
-}
-
 /** Adds the counters, errors and status codes of `from` (an interval of results or of the aggregator). */
 export function addIntervalCounts(
   into: IntervalCounts,

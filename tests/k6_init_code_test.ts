@@ -4,10 +4,11 @@
  * loadlab's k6 summary after the run (a stack trace, exit 1); a top level making more than 1,000 is
  * refused before the load at its line; an `open()` in an iteration fails there too, where it read the file
  * again each iteration (a 200 MB one had the run cut at once for memory, nothing measured). Against the
- * built-in target; loads of a few iterations.
+ * built-in target; loads of a few iterations. Init code reading `__VU` runs once per VU, as k6 runs it.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { runScriptFile, withTarget } from "./helpers.ts";
+import { runK6Text } from "./k6_run.ts";
 
 Deno.test("a metric made in an iteration fails it at its line, as k6; the summary is written", () =>
   withTarget(async (url) => {
@@ -78,4 +79,27 @@ export default function () {
       messages[0][0],
     );
     Deno.removeSync(dir, { recursive: true });
+  }));
+
+Deno.test("init code reading __VU runs once per VU, as k6's: each VU takes its own rows of a file", () =>
+  withTarget(async (url) => {
+    const users = JSON.stringify(Array.from({ length: 9 }, (_, k) => ({ user: k })));
+    const { code, text, results } = await runK6Text(
+      `import http from "k6/http";
+import { check } from "k6";
+import { SharedArray } from "k6/data";
+const users = new SharedArray("users", () => JSON.parse(open("./users.json")));
+const mine = __VU === 0 ? [] : users.filter((u) => u.user % 3 === __VU - 1);
+export const options = { vus: 3, iterations: 9, thresholds: { checks: ["rate==1"] } };
+export default function () {
+  check(mine, { "own rows": (m) => m.length === 3 && m.every((u) => u.user % 3 === __VU - 1) });
+  http.get("http://app.test/json");
+}`,
+      url,
+      [],
+      { files: { "users.json": users } },
+    );
+    assertEquals(code, 0, text);
+    const checks = results.runs[0].flows[0].steps.flatMap((s: { checks?: object[] }) => s.checks ?? []);
+    assertEquals(checks.map((c: { name: string; passed: number }) => [c.name, c.passed]), [["own rows", 9]]);
   }));

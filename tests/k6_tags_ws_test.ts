@@ -2,7 +2,9 @@
  * k6 scripts end to end, by tag and over WebSocket: thresholds selecting requests by their own tags, the
  * options' and the scenario's tags and the scenario's name, judged by `loadlab run`; k6/ws against the
  * built-in target's echo (messages counted in k6's ws_* metrics and in the run's ws section); k6/timers
- * holding the iteration until its timers fired. Loads are bounded counts.
+ * holding the iteration until its timers fired, and until what a callback run later sent was answered; a
+ * request's own `responseCallback`.
+ * Loads are bounded counts.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { withTarget } from "./helpers.ts";
@@ -79,6 +81,89 @@ Deno.test("k6/timers: an iteration ends after its timers fired, their checks cou
       "three ticks first",
       2,
     ]]);
+  }));
+
+Deno.test("k6's event loop: what timers, promise reactions, executors and an async IIFE send ends the iteration", () =>
+  withTarget(async (url) => {
+    const { code, text, results } = await runK6Text(
+      `import http from "k6/http";
+import { check } from "k6";
+export const options = { vus: 2, iterations: 4, thresholds: { http_reqs: ["count==24"], checks: ["rate==1"] } };
+const ok = (name) => (r) => check(r, { [name]: (x) => x.status === 200 });
+export default function () {
+  http.asyncRequest("GET", "http://app.test/json?step=1")
+    .then((r) => { ok("first")(r); return http.asyncRequest("GET", "http://app.test/json?step=2"); })
+    .then(ok("second"))
+    .finally(() => http.get("http://app.test/json?step=3"));
+  setTimeout(() => ok("timer")(http.get("http://app.test/json?t=1")), 40);
+  new Promise((resolve) => resolve(http.get("http://app.test/json?p=1"))).then(ok("executor"));
+  (async () => ok("iife")(await http.asyncRequest("GET", "http://app.test/json?i=1")))();
+}`,
+      url,
+    );
+    assertEquals(code, 0, text);
+    const run = results.runs[0], flow = run.flows[0];
+    assertEquals([run.requests, flow.completed], [24, 4], text);
+    const checks = flow.steps.flatMap((s: { checks?: { name: string; passed: number }[] }) => s.checks ?? []);
+    assertEquals(checks.map((c: { name: string; passed: number }) => [c.name, c.passed]).sort(), [
+      ["executor", 4],
+      ["first", 4],
+      ["iife", 4],
+      ["second", 4],
+      ["timer", 4],
+    ]);
+    // Each iteration lasted until its timer's request was answered.
+    ok(flow.sessionMs.min >= 40, JSON.stringify(flow.sessionMs));
+  }));
+
+Deno.test("a timer's callback waits while the VU is blocked in a k6 call, as k6 runs one callback at a time", () =>
+  withTarget(async (url) => {
+    // Each tick's request outlasts the interval: a tick that ran beside it would count past 2 and never stop.
+    const { code, text, results } = await runK6Text(
+      `import http from "k6/http";
+export const options = { iterations: 2, thresholds: { http_reqs: ["count==4"] } };
+export default async function () {
+  let ticks = 0;
+  await new Promise((resolve) => {
+    const id = setInterval(() => {
+      ticks++;
+      http.get("http://app.test/sleep?ms=60");
+      if (ticks === 2) clearInterval(id), resolve();
+    }, 10);
+  });
+}`,
+      url,
+    );
+    assertEquals([code, results.runs[0].requests], [0, 4], text);
+  }));
+
+Deno.test("a request's own responseCallback: its answers failed by its statuses, the others' by the run's", () =>
+  withTarget(async (url) => {
+    const { code, text, results } = await runK6Text(
+      `import http from "k6/http";
+export const options = {
+  iterations: 3,
+  thresholds: {
+    http_req_failed: ["rate>0.3", "rate<0.4"],
+    "http_req_failed{name:gone}": ["rate==0"],
+    "http_req_failed{name:broken}": ["rate==1"],
+    "http_reqs{expected_response:true}": ["count==6"],
+  },
+};
+export default function () {
+  http.get("http://app.test/validate?id=x", { tags: { name: "gone" }, responseCallback: http.expectedStatuses(400) });
+  http.get("http://app.test/json");
+  http.get("http://app.test/validate?id=y", { tags: { name: "broken" } });
+}`,
+      url,
+    );
+    assertEquals(code, 0, text);
+    const run = results.runs[0];
+    assertEquals(run.successRate, 2 / 3);
+    const own = run.endpoints.map((
+      e: { name: string; expectedStatuses?: unknown },
+    ) => [e.name, e.expectedStatuses]);
+    assertEquals(own, [["gone", [[400, 400]]], ["GET /json", undefined], ["broken", undefined]]);
   }));
 
 Deno.test("two k6 scenarios run at once as one run, the second from its startTime, each its own function", () =>

@@ -26,6 +26,8 @@ export const endpointResultSchema = z.looseObject({
   method: z.string().optional(),
   /** User tags of its requests (a threshold may select by them). */
   tags: z.record(z.string(), z.string()).optional(),
+  /** Inclusive status ranges its requests expect as their own (k6's `responseCallback`): not the run's. */
+  expectedStatuses: z.array(z.tuple([z.number().int(), z.number().int()]).readonly()).readonly().optional(),
   /** More than 1 when one name was given to that many different requests: their numbers pool. */
   pooledRequests: z.number().int().optional(),
   requests: count,

@@ -44,6 +44,10 @@ export function isExpectedStatus(status: number, expected = EXPECTED_BY_DEFAULT)
   return expected.some(([min, max]) => status >= min && status <= max);
 }
 
+/** 1 per status slot (`statusSlotOf`) outside `expected`: a failed status. */
+export const failedSlotsOf = (expected?: ExpectedStatuses): Uint8Array =>
+  new Uint8Array(STATUS_SLOTS).map((_, slot) => isExpectedStatus(slot, expected) ? 0 : 1);
+
 /** The slot `status` counts at: itself (000-999, or a gRPC status's slot), else 0 ("no valid status"). */
 export function statusSlotOf(status: number): number {
   return status >= 0 && status < STATUS_SLOTS && status !== GRPC_STATUS_SLOTS_FROM ? status : 0;

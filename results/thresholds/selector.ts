@@ -193,13 +193,23 @@ function expectedStatusesOf(run: Pick<RunResult, "config">): ExpectedStatuses | 
   return (run.config?.script as { expectedStatuses?: ExpectedStatuses } | undefined)?.expectedStatuses;
 }
 
-/** `run`'s answers of a status its script does not expect: its failed statuses. */
-export function failedStatusOf(run: Pick<RunResult, "config" | "statusCodes">): number {
+/** `run`'s answers of a status its script (or their request, by its endpoint) does not expect. */
+export function failedStatusOf(run: Pick<RunResult, "config" | "statusCodes" | "endpoints">): number {
   const expected = expectedStatusesOf(run);
-  let failed = 0;
-  for (const code in run.statusCodes) {
-    if (!isExpectedStatus(Number(code), expected)) failed += run.statusCodes[code];
+  let failed = failedOf(run.statusCodes, expected);
+  for (const e of run.endpoints ?? []) {
+    if (e.expectedStatuses) failed += endpointFailedStatus(run, e) - failedOf(e.statusCodes, expected);
   }
+  return failed;
+}
+
+/** Endpoint `e`'s answers of a status its requests do not expect (their own statuses, else the run's). */
+export const endpointFailedStatus = (run: Pick<RunResult, "config">, e: EndpointResult): number =>
+  failedOf(e.statusCodes, e.expectedStatuses ?? expectedStatusesOf(run));
+
+function failedOf(statusCodes: Record<string, number>, expected?: ExpectedStatuses): number {
+  let failed = 0;
+  for (const code in statusCodes) if (!isExpectedStatus(Number(code), expected)) failed += statusCodes[code];
   return failed;
 }
 
@@ -235,13 +245,14 @@ export function selectedRun(run: RunResult, selector: Selector): RunResult | nul
   if (matched.length === 0 || (selector.error_code !== undefined && !(code >= 1400 && code < 1600))) {
     return null;
   }
-  const answers = answersOf(selector, expectedStatusesOf(run));
+  const expected = expectedStatusesOf(run), answers = answersOf(selector, expected);
   const otherProto = selector.proto !== undefined && selector.proto !== PROTO[run.protocol ?? "http1"];
   const chosen = otherProto
     ? []
     : answers === null
     ? matched
-    : matched.map((e) => narrowed(e, answers)).filter((e) => e.requests + sumValues(e.errors) > 0);
+    : matched.map((e) => narrowed(e, answersOf(selector, e.expectedStatuses ?? expected)!))
+      .filter((e) => e.requests + sumValues(e.errors) > 0);
   const unmeasured = chosen.some((e) => e.requests > 0 && e.histogramEncoded === null);
   const errors: Record<string, number> = {};
   const statusCodes: Record<string, number> = {};
@@ -250,7 +261,7 @@ export function selectedRun(run: RunResult, selector: Selector): RunResult | nul
     addCounts(statusCodes, e.statusCodes);
   }
   const requests = chosen.reduce((a, e) => a + e.requests, 0);
-  const non2xx = failedStatusOf({ config: run.config, statusCodes });
+  const non2xx = failedStatusOf({ config: run.config, statusCodes, endpoints: chosen });
   const encodings = chosen.flatMap((e) => e.histogramEncoded === null ? [] : [e.histogramEncoded]);
   const histogram = encodings.length === 1 ? decodeHistogram(encodings[0]) : mergeEncoded(encodings);
   const intervals = run.intervals.map((iv, k) => ({
@@ -269,6 +280,7 @@ export function selectedRun(run: RunResult, selector: Selector): RunResult | nul
   }));
   return {
     ...run,
+    endpoints: chosen,
     intervals,
     requests,
     errors,

@@ -31,6 +31,8 @@ export interface RequestOptions {
   timeoutMs?: number;
   /** false: the jar neither sends its cookies with this request nor keeps its response's. */
   cookies?: boolean;
+  /** Inclusive status ranges its response is not failed by (default: the run's); its own endpoint. */
+  expectedStatuses?: ReadonlyArray<readonly [number, number]>;
 }
 
 /** A response; its body was received whole and is decoded only when asked. */

@@ -5,7 +5,7 @@
  * record; the run's histogram is the endpoints' sum, added when an interval closes. A session script's
  * endpoints are named as sent, added on first use up to `MAX_ENDPOINTS`, and sampled by name.
  */
-import { STATUS_SLOTS, statusSlotOf } from "../../results/schema/values.ts";
+import { failedSlotsOf, STATUS_SLOTS, statusSlotOf } from "../../results/schema/values.ts";
 import type { ErrorKind } from "../../results/mod.ts";
 import { createHistogram, encodeHistogram, type Histogram } from "../../results/histogram.ts";
 import { type EndpointSample, ERROR_KINDS } from "./sample.ts";
@@ -14,6 +14,7 @@ import { MAX_ENDPOINTS, OTHER_ENDPOINT, taggedKey } from "../endpoint_limits.ts"
 import { shownName } from "../../validation/shown_name.ts";
 
 type Tags = Readonly<Record<string, string>>;
+type Expected = EndpointSample["expectedStatuses"];
 
 /** A run-time endpoint's tags as outputs keep names (one line, at most 384 characters); once per endpoint. */
 function shownTags(tags: Tags): Record<string, string> {
@@ -37,6 +38,10 @@ export class EndpointRecorder {
   readonly #methods: Array<string | undefined> = [];
   /** The user tags of each run-time endpoint (undefined: none), index for index with `#names`. */
   readonly #tags: Array<Tags | undefined> = [];
+  /** The statuses each run-time endpoint's requests expect when their own (k6's `responseCallback`). */
+  readonly #expected: Array<Expected> = [];
+  /** Per such endpoint, its failed status slots (recorder.ts); undefined: the isolate's. */
+  readonly failedSlots: Array<Uint8Array | undefined> = [];
   readonly #indexes = new Map<string, number>();
   /** Per frozen tags object (a k6 scenario's, reused), its names' indexes: no key made per request. */
   readonly #byTags = new WeakMap<object, Map<string, number>>();
@@ -55,7 +60,11 @@ export class EndpointRecorder {
   }
 
   /** The index of endpoint `name` with `tags` (each tag set its own endpoint, as in k6), added on need. */
-  indexOf(name: string, tags?: Tags, method?: string): number {
+  indexOf(name: string, tags?: Tags, method?: string, expected?: Expected): number {
+    if (expected !== undefined) {
+      const key = taggedKey(name, tags, expected);
+      return this.#indexes.get(key) ?? this.#add(name, key, tags, method, expected);
+    }
     if (tags === undefined) return this.#indexes.get(name) ?? this.#add(name, name, undefined, method);
     const frozen = Object.isFrozen(tags);
     let names = frozen ? this.#byTags.get(tags) : undefined;
@@ -69,13 +78,15 @@ export class EndpointRecorder {
   }
 
   /** A new run-time endpoint under `key` (its name, or its name and tags). */
-  #add(name: string, key: string, tags: Tags | undefined, method?: string): number {
+  #add(name: string, key: string, tags?: Tags, method?: string, expected?: Expected): number {
     const names = this.#names;
     if (names === null) return 0;
     if (names.length >= MAX_ENDPOINTS && name !== OTHER_ENDPOINT) return this.indexOf(OTHER_ENDPOINT);
     const index = names.push(name) - 1;
-    this.#tags[index] = key === name ? undefined : shownTags(tags!);
+    this.#tags[index] = key === name || tags === undefined ? undefined : shownTags(tags);
     this.#methods[index] = method;
+    this.#expected[index] = expected;
+    this.failedSlots[index] = expected && failedSlotsOf(expected);
     this.#indexes.set(key, index);
     this.#grow(names.length);
     return index;
@@ -150,6 +161,7 @@ export class EndpointRecorder {
         ...(this.#names !== null ? { name: this.#names[e] } : {}),
         ...(this.#tags[e] !== undefined ? { tags: this.#tags[e] } : {}),
         ...(this.#methods[e] !== undefined ? { method: this.#methods[e] } : {}),
+        ...(this.#expected[e] !== undefined ? { expectedStatuses: this.#expected[e] } : {}),
         requests: this.#requests[e],
         statusCodes: takeStatusCodes(this.#statuses.subarray(e * STATUS_SLOTS, (e + 1) * STATUS_SLOTS)),
         errors: this.#takeErrors(e),

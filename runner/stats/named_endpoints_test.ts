@@ -3,6 +3,7 @@ import { RunAggregator } from "./aggregate.ts";
 import { IntervalRecorder } from "./recorder.ts";
 import type { IntervalSample } from "./sample.ts";
 import { MAX_ENDPOINTS, OTHER_ENDPOINT } from "../endpoint_limits.ts";
+import { failedStatusOf } from "../../results/thresholds/selector.ts";
 
 const INTERVAL_MS = 100;
 const ORIGIN_MS = 5000;
@@ -143,4 +144,20 @@ Deno.test("live names the three busiest endpoints of the last second with their 
   const single = named();
   for (const sample of single.drain(feed(() => single, ["only"], 500) + INTERVAL_MS, true)) one.add(sample);
   assertEquals(one.live().endpoints, undefined);
+});
+
+Deno.test("a request's own expected statuses: its endpoint apart, its answers failed by them alone", () => {
+  const workers = [named(), named()];
+  let nowMs = ORIGIN_MS + 11;
+  for (let k = 0; k < 40; k++) {
+    const r = workers[k % 2];
+    // The same name and tags, half expecting their 404, half the run's statuses.
+    const e = r.endpointIndex("item", { kind: "x" }, "GET", k % 4 < 2 ? [[404, 404]] : undefined);
+    r.recordResponse(nowMs += 0.5, 404, 1000, 0, e);
+  }
+  const run = finish(workers, nowMs);
+  const own = run.endpoints!.map((e) => [e.name, e.expectedStatuses, e.statusCodes]);
+  assertEquals(own, [["item", [[404, 404]], { 404: 20 }], ["item", undefined, { 404: 20 }]]);
+  assertEquals(run.successRate, 0.5);
+  assertEquals(failedStatusOf({ config: {}, statusCodes: run.statusCodes, endpoints: run.endpoints }), 20);
 });

@@ -14,7 +14,7 @@ import type { WsIntervalCounts } from "../../results/ws_totals.ts";
 import { errorKindIndex, idleSample, type IntervalSample } from "./sample.ts";
 import {
   type ExpectedStatuses,
-  isExpectedStatus,
+  failedSlotsOf,
   STATUS_SLOTS,
   statusSlotOf,
 } from "../../results/schema/values.ts";
@@ -24,14 +24,14 @@ import { ErrorTally, takeStatusCodes, WsSampler } from "./tallies.ts";
 const NO_COUNTERS: Readonly<Counters> = Object.freeze(emptyCounters());
 
 /** 1 per status slot counted as failed: outside the statuses this isolate's script expects. */
-const FAILED_SLOTS = new Uint8Array(STATUS_SLOTS).map((_, slot) => isExpectedStatus(slot) ? 0 : 1);
+const FAILED_SLOTS = failedSlotsOf();
 /** The statuses this isolate's script expects (`expectStatuses`); undefined: the default. */
 export let expectedStatuses: ExpectedStatuses | undefined;
 
 /** Counts statuses outside `expected` as failed in this isolate (a k6 script's response callback). */
 export function expectStatuses(expected: ExpectedStatuses): void {
   expectedStatuses = expected;
-  FAILED_SLOTS.forEach((_, slot) => FAILED_SLOTS[slot] = isExpectedStatus(slot, expected) ? 0 : 1);
+  FAILED_SLOTS.set(failedSlotsOf(expected));
 }
 
 /** This isolate's bytes recorded so far (a k6 iteration's `data_sent` and `data_received` points). */
@@ -93,8 +93,13 @@ export class IntervalRecorder {
   }
 
   /** The index a run-time endpoint `name` records under; 0 without named endpoints. */
-  endpointIndex(name: string, tags?: Readonly<Record<string, string>>, method?: string): number {
-    return this.#endpoints === null ? 0 : this.#endpoints.indexOf(name, tags, method);
+  endpointIndex(
+    name: string,
+    tags?: Record<string, string>,
+    method?: string,
+    expected?: ExpectedStatuses,
+  ): number {
+    return this.#endpoints === null ? 0 : this.#endpoints.indexOf(name, tags, method, expected);
   }
 
   /** Marks each answer's time, count and failed status into the heartbeat: a slow worker is not stuck. */
@@ -111,7 +116,8 @@ export class IntervalRecorder {
     if (nowMs - latencyUs / 1000 < this.#originMs - WARMUP_LINE_SLACK_MS) return;
     this.#c.requests++;
     if (nowMs >= this.#loadEndMs) this.#c.drained++;
-    const slot = statusSlotOf(status), failed = FAILED_SLOTS[slot] === 1;
+    const slot = statusSlotOf(status);
+    const failed = (this.#endpoints?.failedSlots[endpoint] ?? FAILED_SLOTS)[slot] === 1;
     if (failed) this.#c.failedStatus++;
     const progress = this.#progress;
     if (progress !== null) {

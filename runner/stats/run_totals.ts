@@ -23,7 +23,7 @@ import {
   percentileCurve,
   summarizeMs,
 } from "../../results/histogram.ts";
-import { type IntervalSample, OTHER_MESSAGES } from "./sample.ts";
+import { type EndpointSample, type IntervalSample, OTHER_MESSAGES } from "./sample.ts";
 import { detectStabilization } from "../../results/conclude/stabilization.ts";
 import { generatorSaturation } from "../../results/conclude/generator_saturation.ts";
 import { saturated, servedRps, verdict } from "../../results/conclude/served_rate.ts";
@@ -91,26 +91,24 @@ export class RunTotals {
       addEncoded(this.#firstMessageTotal ??= createHistogram(), sample.firstMessageHistogram);
     }
     for (const part of sample.endpoints ?? []) {
-      const into = part.name === undefined
-        ? this.#endpoints[part.endpoint]
-        : this.#namedTotals(part.name, part.tags, part.method);
+      const into = part.name === undefined ? this.#endpoints[part.endpoint] : this.#namedTotals(part);
       if (into !== undefined) addEndpointPart(into, part, sample.index, [part.requests], [partErrors(part)]);
     }
   }
 
-  /** The totals of run-time endpoint `name` with `tags`, added on first sight up to `MAX_ENDPOINTS`. */
+  /** The totals of a run-time endpoint (its name, tags and own statuses), added up to `MAX_ENDPOINTS`. */
   #namedTotals(
-    name: string,
-    tags?: Readonly<Record<string, string>>,
-    method?: string,
+    part: Pick<EndpointSample, "name" | "tags" | "method" | "expectedStatuses">,
   ): EndpointTotals | undefined {
-    const named = this.#named;
+    const named = this.#named, name = part.name ?? OTHER_ENDPOINT;
     if (named === null) return undefined;
-    const key = tags === undefined ? name : taggedKey(name, tags);
+    const key = taggedKey(name, part.tags, part.expectedStatuses);
     let t = named.get(key);
     if (t !== undefined) return t;
-    if (named.size >= MAX_ENDPOINTS && name !== OTHER_ENDPOINT) return this.#namedTotals(OTHER_ENDPOINT);
-    t = emptyEndpointTotals({ name, method, tags: tags === undefined ? undefined : { ...tags } });
+    if (named.size >= MAX_ENDPOINTS && name !== OTHER_ENDPOINT) {
+      return this.#namedTotals({ name: OTHER_ENDPOINT });
+    }
+    t = emptyEndpointTotals({ ...part, name });
     named.set(key, t);
     this.#endpoints.push(t);
     return t;

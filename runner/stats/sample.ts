@@ -5,7 +5,7 @@
  * histogram's encoding; with several endpoints, each one's counts (`EndpointSample`).
  */
 import type { ErrorKind } from "../../results/mod.ts";
-import { ERROR_KINDS as RESULT_ERROR_KINDS } from "../../results/schema/values.ts";
+import { ERROR_KINDS as RESULT_ERROR_KINDS, type ExpectedStatuses } from "../../results/schema/values.ts";
 import { createHistogram, encodeHistogram } from "../../results/histogram.ts";
 import { type Counters, emptyCounters } from "../../results/interval_counts.ts";
 import type { WsIntervalCounts } from "../../results/ws_totals.ts";
@@ -47,6 +47,8 @@ export interface EndpointSample {
   tags?: Readonly<Record<string, string>>;
   /** A run-time endpoint's method (its first request's). */
   method?: string;
+  /** The statuses its requests expect when their own (k6's `responseCallback`). */
+  expectedStatuses?: ExpectedStatuses;
   requests: number;
   statusCodes: Record<string, number>;
   errors: Partial<Record<ErrorKind, number>>;

@@ -272,9 +272,9 @@ export class Stream {
     const streaming = schema?.method(this.#method).clientStreaming ?? false;
     const message = streaming ? this.#messages : this.#messages[0] ?? {};
     streams.add(1), sent.add(this.#messages.length);
-    // As k6's event loop, the iteration ends once the stream's listeners have run (its `timers` hold).
+    // As k6's event loop, the iteration ends once the stream's listeners have run (its `pending` hold).
     const ctx = current();
-    if (ctx !== undefined) ctx.timers++;
+    if (ctx !== undefined) ctx.pending++;
     const call = this.#client.invoke(this.#method, message, this.#params);
     const done = call.then((r) => this.#ended(r), (err) => {
       const text = err instanceof Error ? err.message : String(err);

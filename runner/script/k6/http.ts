@@ -38,9 +38,13 @@ export interface Params {
   jar?: unknown;
   compression?: string;
   auth?: string;
+  /** `http.expectedStatuses(...)`: the statuses this request is not failed by (null: every answer). */
+  responseCallback?: ExpectedStatuses | null;
 }
 
-const PARAMS = new Set(["headers", "tags", "timeout", "redirects", "responseType", "cookies", "jar", "auth"]);
+const PARAMS = new Set(
+  ["headers", "tags", "timeout", "redirects", "responseType", "cookies", "jar", "auth", "responseCallback"],
+);
 type Url = string | { url: string; name: string };
 
 /** The requests and checks of setup() and teardown() (k6 counts them), taken by `takeHookRequests`. */
@@ -88,6 +92,7 @@ class Hops {
   readonly tags: Readonly<Record<string, string>> | undefined;
   readonly jar: CookieJar | null;
   readonly givenCookie: string | undefined;
+  readonly expected: ExpectedStatuses | undefined;
   hops: number;
   at: string;
   verb: string;
@@ -109,6 +114,7 @@ class Hops {
     this.tags = requestTags(params.tags);
     this.jar = params.jar instanceof CookieJar ? params.jar : null;
     this.givenCookie = this.headers["Cookie"];
+    this.expected = params.responseCallback === undefined ? undefined : statusesOf(params.responseCallback);
     this.hops = params.redirects ?? requestDefaults.maxRedirects;
     this.at = href, this.verb = method.toUpperCase(), this.sent = encodeBody(body, this.headers);
   }
@@ -116,15 +122,15 @@ class Hops {
   /** Sends this hop on the VU's session (which hands its answer to `arrived`), else through fetch. */
   next(): Promise<K6Response> {
     if (jsonOut) this.startMs = performance.now();
-    const { at, headers, sent: body, name, tags, params: { timeout } } = this, s = this.vu?.s;
+    const { at, headers, sent: body, name, tags, params: { timeout }, expected } = this, s = this.vu?.s;
     this.jar?.addCookies(absolute(at), headers, this.givenCookie);
     const timeoutMs = timeout === undefined ? undefined : durationMs(timeout);
     if (s === undefined) return fetched(this, timeoutMs);
     // No headers of its own: the session's plain request, encoded once per method and path.
     const own = headers === NO_HEADERS ? undefined : headers, timed = timeoutMs !== undefined;
-    const options = own === undefined && body === undefined && name === undefined && !tags && !timed
+    const options = own === undefined && body === undefined && !name && !tags && !timed && !expected
       ? undefined
-      : { headers: own, body, name, tags, timeoutMs, cookies: this.jar === null };
+      : { headers: own, body, name, tags, timeoutMs, cookies: !this.jar, expectedStatuses: expected };
     return (s as ScriptSession).request(this.verb, pathOf(s, this.place, at), options, this) as Promise<any>;
   }
 
@@ -137,7 +143,7 @@ class Hops {
     }
     if (jsonOut && s !== undefined) {
       const hopMs = performance.now() - this.startMs;
-      requestPoints(verb, absolute(at), this.name, raw, hopMs, this.vu!.scenario, this.tags);
+      requestPoints(verb, absolute(at), this.name, raw, hopMs, this.vu!.scenario, this.tags, this.expected);
     }
     this.jar?.keep(absolute(at), raw.headers.getAll("set-cookie"));
     const challenge = this.digest && !this.answered && raw.status === 401
@@ -344,10 +350,14 @@ export function expectedStatuses(
 
 /** k6's setResponseCallback: an answer outside the statuses it expects fails; null expects every answer. */
 export function setResponseCallback(callback: ExpectedStatuses | null): void {
+  expectStatuses(statusesOf(callback, "http.setResponseCallback takes"));
+}
+
+function statusesOf(callback: ExpectedStatuses | null, what = "a response callback is"): ExpectedStatuses {
   if (callback !== null && !Array.isArray(callback)) {
-    throw new TypeError("http.setResponseCallback takes http.expectedStatuses(...) or null, as k6's does");
+    throw new TypeError(`${what} http.expectedStatuses(...) or null, as k6's is`);
   }
-  expectStatuses(callback ?? [[100, 999]]);
+  return callback ?? [[100, 999]];
 }
 
 // k6/http's documented names, importable by name as k6 scripts write them (`import { file } from "k6/http"`).

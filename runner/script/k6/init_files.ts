@@ -17,8 +17,9 @@ export function folderOf(): string {
   return folder;
 }
 
-export function endInit(): void {
-  initOver = true;
+/** Ends the init code (`over` false: opens it again, while a VU's own instance of the script loads). */
+export function endInit(over = true): void {
+  initOver = over;
 }
 
 /** Whether the script's init code (its top level) is still running. */

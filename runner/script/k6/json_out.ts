@@ -4,7 +4,7 @@
  * writes a metric, then `Point` lines (tags sorted as k6 writes them). Each worker appends its lines at the
  * end of every iteration in one write of whole lines, so workers' lines never interleave.
  */
-import { isExpectedStatus } from "../../../results/schema/values.ts";
+import { type ExpectedStatuses, isExpectedStatus } from "../../../results/schema/values.ts";
 import { tagPairs } from "../../../results/thresholds/selector.ts";
 import { expectedStatuses, ioBytes } from "../../stats/recorder.ts";
 import { atRunEnd, runCounters } from "../run_state.ts";
@@ -116,9 +116,10 @@ export function requestPoints(
   durationMs: number,
   scenario: string,
   tags: Readonly<Record<string, string>> | undefined,
+  own: ExpectedStatuses | undefined,
 ): void {
   const status = raw.status;
-  const expected = isExpectedStatus(status, expectedStatuses);
+  const expected = isExpectedStatus(status, own ?? expectedStatuses);
   const fixed = { expected_response: String(expected), group: tags?.group ?? "", method, name: name ?? url };
   const all = { scenario, ...tags, ...fixed, proto: "HTTP/1.1", status: String(status), url };
   point("http_reqs", "counter", false, 1, all);

@@ -41,8 +41,10 @@ export interface VuContext {
   /** The VU's iteration (`__ITER`, from 0). */
   iter: number;
   scenario: string;
-  /** Timers still to fire (timers.ts): the iteration ends after them, as in k6; `settle` ends the wait. */
-  timers: number;
+  /** What it still waits for (timers, streams, `held` calls), as k6's event loop; `settle` ends the wait. */
+  pending: number;
+  /** What blocks its loop (`onLoop`): k6 calls in flight (`held`), callbacks that wait; events wait. */
+  busy: number;
   settle: ((err?: unknown) => void) | null;
   /** A timer callback's throw before the iteration's own function returned. */
   thrown?: unknown;
@@ -50,7 +52,7 @@ export interface VuContext {
   group?: string;
   /** Its number among its scenario's iterations in the whole run (k6/execution's); -1: not counted. */
   inTest: number;
-  /** Events waiting for a callback of the VU that still waits (`onLoop`). */
+  /** Events waiting for its loop to be free (`onLoop`). */
   queued?: Array<() => unknown>;
 }
 
@@ -131,10 +133,38 @@ interface ConvertedModule {
   resumes?: boolean;
   /** False when the script does not import k6/metrics (its iterations add to no custom metric). */
   metrics?: boolean;
+  /** True when requests may be in flight at once: sent by callbacks k6's event loop runs, or not awaited. */
+  sendsLater?: boolean;
+  /** The script's own URL when its init code reads `__VU`: each VU runs its own instance (`vuModule`). */
+  url?: string;
+}
+
+/** Each VU's instance of a script whose init code reads `__VU`, as k6 runs init code once per VU. */
+const vuModules = new Map<number, PromiseWithResolvers<ConvertedModule>>();
+let loading = 0;
+
+/** The VU an instance of the script is loaded for (`?vu=N` on its URL); the first load's is 0, as k6's. */
+export const initVu = (url: string): number => Number(new URL(url).searchParams.get("vu") ?? 0);
+
+function vuModule(url: string, vu: number): Promise<ConvertedModule> {
+  if (!vuModules.has(vu)) {
+    vuModules.set(vu, Promise.withResolvers()), loading++, endInit(false);
+    import(`${url}?vu=${vu}`).catch((err) => loaded(vu, err));
+  }
+  return vuModules.get(vu)!.promise;
+}
+
+/** VU `vu`'s instance ran its init code (or threw); the init context ends with the last one loading. */
+function loaded(vu: number, mod: ConvertedModule | Error): void {
+  if (mod instanceof Error) vuModules.get(vu)!.reject(mod);
+  else vuModules.get(vu)!.resolve(mod);
+  if (--loading === 0) endInit();
 }
 
 /** The session function: the default, or the `exec` of this isolate's scenario (`LOADLAB_PART`), per VU. */
 export function session(mod: ConvertedModule): (s: Session) => unknown {
+  const vuOwn = mod.url === undefined ? 0 : initVu(mod.url);
+  if (vuOwn > 0) return loaded(vuOwn, mod), () => undefined;
   // The footer runs as the module's top level ends: k6's init context is over (no metric, no open()).
   endInit();
   const own = (mod.exports.options ?? {}) as Record<string, unknown>;
@@ -154,6 +184,7 @@ export function session(mod: ConvertedModule): (s: Session) => unknown {
   requestDefaults.phases = isolateFlags.phases === true || typeof mod.exports.handleSummary === "function" ||
     Object.keys(options.thresholds ?? {}).some((key) => PHASES.some((p) => key.trim().startsWith(p)));
   requestDefaults.throw = options.throw === true;
+  sendsLater = mod.sendsLater === true;
   // Checked with the options (scenarios/k6/options.ts): a number of ms or a duration's text.
   const minIteration = options.minIterationDuration;
   minIterationMs = typeof minIteration === "number"
@@ -184,11 +215,14 @@ export function session(mod: ConvertedModule): (s: Session) => unknown {
       vu,
       iter: vu.iterations++,
       scenario: scenarioName,
-      timers: 0,
+      pending: 0,
+      busy: 0,
       settle: null,
       inTest,
     };
-    if (mod.resumes !== true) return storage.run(ctx, iterate, ctx, fn);
+    const own = mod.url === undefined ? undefined : vuModule(mod.url, vu.id), name = scenarioName;
+    const main = own ? (data: unknown) => own.then((m) => mainsOf(m, options).get(name)!(data)) : fn;
+    if (mod.resumes !== true) return storage.run(ctx, iterate, ctx, main);
     // The iteration's code up to its first await runs now, with its VU current; its awaits hand it back.
     resumed = ctx;
     try {
@@ -208,16 +242,22 @@ const ABORTED_WAIT_MS = 60_000;
 /** k6's `minIterationDuration` (ms): a VU pauses after a shorter iteration for the rest of it (0: none). */
 let minIterationMs = 0;
 
-/** One iteration: the function, its timers, then the rest of `minIterationMs`; its metrics are sent soon. */
+/** One iteration: the function, what it left pending, the rest of `minIterationMs`; its metrics sent soon. */
 async function iterate(ctx: VuContext, main: (data: unknown) => unknown): Promise<unknown> {
   const startMs = jsonOut || minIterationMs > 0 ? performance.now() : 0;
   if (counting || jsonOut) activate(ctx.vu);
   if (jsonOut) iterationStarts();
-  try {
+  // The function and what it left pending; a callback's throw is the iteration's.
+  const whole = async () => {
     const out = await main(ctx.s.setup);
-    if (ctx.timers > 0) await timersFired(ctx);
+    if (ctx.pending > 0) await settled(ctx);
     if (ctx.thrown !== undefined) throw ctx.thrown;
     return out;
+  };
+  try {
+    // Requests sent later may be in flight together: as a batch's, on the VU's connections.
+    const { batch: parallel, batchPerHost: perHost } = requestDefaults;
+    return await (sendsLater ? ctx.s.batch(whole, { parallel, perHost }) : whole());
   } finally {
     flushMetricsSoon();
     if (counting) countUp(ENDED_SLOT);
@@ -273,6 +313,9 @@ export function rpsWaitMs(): number {
 
 /** The run's VUs active now (k6's `exec.instance.vusActive`). */
 export const activeVus = (): number => Atomics.load(runCounters, ACTIVE_SLOT);
+
+/** Whether the script's callbacks send requests later, beside the iteration's own (the footer says). */
+let sendsLater = false;
 
 /** Whether the script imports k6/execution: only then is each iteration counted (run_state.ts). */
 let counting = false;
@@ -369,35 +412,55 @@ function chooseScenario(
   return fn;
 }
 
-/** One of `ctx`'s holds (a timer, a gRPC stream) is done; its throw `err` ends the iteration as its error. */
+/** One of `ctx`'s holds (a timer, a stream, a call) is done; its throw `err` ends the iteration. */
 export function releaseHold(ctx: VuContext, err?: unknown): void {
-  ctx.timers--;
-  if (err !== undefined) ctx.thrown ??= err;
-  if (err !== undefined || ctx.timers === 0) ctx.settle?.(err);
+  ctx.pending--;
+  if (err !== undefined) ctx.thrown ??= err, ctx.settle?.(err);
+  // A reaction to what settled runs first, and may send again.
+  else if (ctx.pending === 0) setTimeout(() => ctx.pending === 0 && ctx.settle?.(), 0);
 }
 
 /**
- * Runs `event` (a socket's or a timer's callbacks) on `ctx`'s loop: now, or after the callbacks before it
- * that still wait, in order. k6 runs one callback of a VU at a time: one that sleeps or sends a request
- * blocks its VU's loop, and the events that come meanwhile wait. A returned promise is such a wait; it must
- * not reject. The callback runs with `ctx` current, and so do its continuations.
+ * Runs `event` (a socket's or a timer's callbacks) on `ctx`'s loop: now, or once nothing blocks it, after the
+ * events before it, in order. k6 runs one callback of a VU at a time, and a call that sleeps or sends a
+ * request (`held`) blocks its VU's loop: the events that come meanwhile wait. An event's returned promise
+ * blocks it too until it settles (it must not reject). The callback runs with `ctx` current.
  */
 export function onLoop(ctx: VuContext | undefined, event: () => unknown): void {
   if (ctx === undefined) return void event();
-  if (ctx.queued !== undefined) return void ctx.queued.push(event);
-  const next = (): void => {
-    for (let e; (e = ctx.queued!.shift()) !== undefined;) {
-      const out = storage.run(ctx, e);
-      if (out instanceof Promise) return void out.then(next);
-    }
-    ctx.queued = undefined;
-  };
-  ctx.queued = [event];
-  next();
+  if (ctx.busy > 0 || ctx.queued?.length) (ctx.queued ??= []).push(event);
+  else run(ctx, event);
 }
 
-/** Waits for the iteration's timers; a callback's throw is the iteration's; the run's end ends it. */
-function timersFired(ctx: VuContext): Promise<void> {
+/** Runs `event`, its events queued meanwhile after it (and after what it awaits). */
+function run(ctx: VuContext, event: () => unknown): void {
+  ctx.busy++;
+  const out = storage.run(ctx, event);
+  if (out instanceof Promise) out.then(() => free(ctx));
+  else free(ctx);
+}
+
+/** One block of `ctx`'s loop ended; with none left, its events run after the blocked code's continuation. */
+function free(ctx: VuContext): void {
+  if (--ctx.busy === 0 && ctx.queued?.length) setTimeout(drain, 0, ctx);
+}
+
+function drain(ctx: VuContext): void {
+  while (ctx.busy === 0 && ctx.queued?.length) run(ctx, ctx.queued.shift()!);
+}
+
+/** Holds the running iteration until `call` settles (awaited, it `blocks` the VU's loop as k6's call). */
+export function held<T>(call: T, blocks = true): T {
+  const ctx = current();
+  if (ctx === undefined || !(call instanceof Promise)) return call;
+  ctx.pending++, ctx.busy += Number(blocks);
+  const done = () => (blocks && free(ctx), releaseHold(ctx));
+  call.then(done, done);
+  return call;
+}
+
+/** Waits for what the iteration left pending; a callback's throw is the iteration's; the run's end too. */
+function settled(ctx: VuContext): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     const ended = ctx.s.ended;
     const stop = () => resolve();

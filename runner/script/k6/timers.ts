@@ -1,7 +1,7 @@
 /**
  * @module
  * k6's `k6/timers`. As in k6's event loop, an iteration ends only once its timers fired or were cleared, a
- * callback runs on the VU's loop (after a socket's listener that sleeps; one that sleeps holds the VU too),
+ * callback runs on the VU's loop once no k6 call or other callback blocks it (runtime.ts `onLoop`),
  * and its throw ends the iteration as the script's error. Outside an iteration they are the platform's.
  */
 import { current, onLoop, releaseHold, type VuContext } from "./runtime.ts";
@@ -10,6 +10,10 @@ type Callback = (...args: unknown[]) => unknown;
 type Timer = ReturnType<typeof globalThis.setTimeout>;
 
 const held = new Map<Timer, VuContext>();
+/** Timers whose callback waits on its VU's loop. */
+const due = new Set<Timer>();
+/** Iterations whose timers the run's end clears. */
+const watched = new WeakSet<VuContext>();
 
 function release(timer: Timer, err?: unknown): void {
   const ctx = held.get(timer);
@@ -21,25 +25,29 @@ function release(timer: Timer, err?: unknown): void {
 /** Holds `ctx`'s iteration until `timer` is done; the run's end clears every timer of the iteration. */
 function hold(timer: Timer, ctx: VuContext): void {
   held.set(timer, ctx);
-  if (ctx.timers++ > 0) return;
-  ctx.s.ended.addEventListener("abort", () => {
-    for (const [t, c] of held) if (c === ctx) globalThis.clearTimeout(t), release(t);
-  }, { once: true });
+  ctx.pending++;
+  if (watched.has(ctx)) return;
+  watched.add(ctx);
+  ctx.s.ended.addEventListener("abort", () => clearAll(ctx), { once: true });
 }
 
 /**
- * Runs `fn` on `ctx`'s loop unless `timer` was cleared meanwhile, then releases a timeout (`once`); its throw
- * (or its promise's rejection) ends the iteration holding `timer`, and every timer of it.
+ * Runs `fn` on `ctx`'s loop unless `timer` was cleared meanwhile (an interval's firing once, however many
+ * came while it waited), then releases a timeout (`once`); its throw (or its promise's rejection) ends the
+ * iteration holding `timer`, and every timer of it.
  */
 function call(fn: Callback, args: unknown[], timer: Timer, ctx: VuContext | undefined, once: boolean): void {
   if (ctx === undefined) return void fn(...args);
+  if (due.has(timer)) return;
   const fail = (err: unknown) => {
-    for (const [t, c] of held) if (c === ctx && t !== timer) globalThis.clearTimeout(t), release(t);
+    clearAll(ctx, timer);
     globalThis.clearTimeout(timer);
     release(timer, err);
   };
   const done = () => once && release(timer);
+  due.add(timer);
   onLoop(ctx, () => {
+    due.delete(timer);
     if (!held.has(timer)) return;
     try {
       const out = fn(...args);
@@ -62,6 +70,10 @@ function start(once: boolean) {
 }
 
 export const setTimeout = start(true), setInterval = start(false);
+
+function clearAll(ctx: VuContext, except?: Timer): void {
+  for (const [t, c] of held) if (c === ctx && t !== except) globalThis.clearTimeout(t), release(t);
+}
 
 /** Clears a timeout or an interval (the platform's clear either). */
 export function clearTimeout(timer: Timer): void {

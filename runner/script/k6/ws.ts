@@ -166,7 +166,7 @@ export class WebSocket {
     let openMs = 0, done = () => {};
     this.closed = new Promise((resolve) => done = resolve);
     const stop = () => ws.terminate();
-    if (ctx !== undefined && !legacy) ctx.timers++;
+    if (ctx !== undefined && !legacy) ctx.pending++;
     ctx?.s.ended.addEventListener("abort", stop, { once: true });
     ws.on("upgrade", (res: IncomingMessage) => {
       response.status = 101;

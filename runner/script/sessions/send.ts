@@ -87,7 +87,7 @@ export function encodeScriptRequest(
   if (headers !== NO_HEADERS) names.sent(headers);
   const name = names.shown(options.name ?? encoded.defaultName);
   // Its endpoint by the same name; encodings are cached and shared, so another endpoint gets a copy (kept).
-  const endpoint = shared.recorder.endpointIndex(name, options.tags, method);
+  const endpoint = shared.recorder.endpointIndex(name, options.tags, method, options.expectedStatuses);
   SENT.sent = encoded.request.endpoint === endpoint
     ? encoded.request
     : encoded.named?.endpoint === endpoint
@@ -110,7 +110,10 @@ function headerValueProblem(headers: ReadonlyArray<readonly [string, unknown]>):
 
 /** Why `options` cannot be sent as written, or undefined; checked before anything is encoded. */
 function optionsProblem(options: { readonly [K in keyof RequestOptions]?: unknown }): string | undefined {
-  const { name, timeoutMs, body } = options;
+  const { name, timeoutMs, body, expectedStatuses: expected } = options;
+  if (expected !== undefined && !(Array.isArray(expected) && expected.every((r) => r?.length === 2))) {
+    return "expectedStatuses must be inclusive status ranges, e.g. [[200, 299], [404, 404]]";
+  }
   if (name !== undefined && typeof name !== "string") {
     return `name must be text, e.g. { name: "item" } (found ${typeof name})`;
   }

@@ -1,7 +1,8 @@
 /**
  * @module
- * Which calls of a k6 script become awaited and which functions `async`, until nothing changes; what cannot
- * be awaited so (a callback handed elsewhere, a method, a generator) is refused at its line.
+ * Which calls of a k6 script become awaited and which functions `async`, until nothing changes. A function
+ * k6's event loop runs later (`runsLater`) is handed off: what it sends holds the iteration (`held`). What
+ * cannot be awaited so (a callback handed elsewhere, a method, a generator) is refused at its line.
  */
 import * as walk from "acorn-walk";
 import { ARRAY_METHODS, ASYNC_CALLS, ASYNC_METHODS, PAGE_CALLS } from "./modules.ts";
@@ -20,7 +21,7 @@ export function asyncCallsOf(b: Binding): ReadonlySet<string> | undefined {
 }
 
 interface AsyncPlan {
-  awaited: Node[];
+  awaited: ReadonlySet<Node>;
   asyncNames: ReadonlySet<string>;
   /** Names of methods made async: every call `x.name(...)` is awaited (`.name` in a module's calls). */
   asyncMethods: ReadonlySet<string>;
@@ -28,6 +29,12 @@ interface AsyncPlan {
   asyncAt: ReadonlyMap<Node, number>;
   arrayCalls: Set<Node>;
   asyncFunctions: Set<Node>;
+  /** k6 calls the script chains `.then`, `.catch` or `.finally` on: promises it does not await. */
+  chained: ReadonlySet<Node>;
+  /** Awaited k6 calls that block the VU's loop as in k6 (not those whose callbacks run on it). */
+  blocking: ReadonlySet<Node>;
+  /** Whether an async function is handed to k6's event loop (its requests must hold the iteration). */
+  handsOff: boolean;
   problems: Problem[];
 }
 
@@ -59,6 +66,12 @@ function enclosing(path: Node[]): Node | null {
 }
 
 const PROMISE = new Set(["then", "catch", "finally"]);
+/** k6 calls whose callbacks run on the VU's loop while they are awaited: they do not block it. */
+const LOOPING = new Set(["k6.group", "k6/ws.connect"]);
+/** Calls whose callback k6's event loop runs later (`runsLater`). */
+const HAND_OFFS = new Set([...PROMISE, "setTimeout", "setInterval"]);
+/** What `placeProblem` says of a function handed to k6's event loop. */
+const HANDED = "";
 
 export function planAsync(ast: Node, imported: Map<string, Binding>): AsyncPlan {
   const bindings = withInstances(ast, imported);
@@ -70,21 +83,27 @@ export function planAsync(ast: Node, imported: Map<string, Binding>): AsyncPlan 
       .map((c) => c.slice(1)),
   );
   const asyncFunctions = new Set<Node>(), asyncNames = new Set<string>();
-  const arrayCalls = new Set<Node>(), awaited = new Set<Node>();
+  const arrayCalls = new Set<Node>(), awaited = new Set<Node>(), chained = new Set<Node>();
+  const blocking = new Set<Node>();
   const asyncCallback = (arg: Node) =>
     arg !== undefined && (asyncFunctions.has(arg) || (arg.type === "Identifier" && asyncNames.has(arg.name)));
   for (let changed = true; changed;) {
     changed = false;
     for (const path of calls) {
-      const call = path[path.length - 1], chained = path[path.length - 2];
+      const call = path[path.length - 1], member = path[path.length - 2];
       // A promise the script chains on itself (`.then`, `.catch`, `.finally`) stays a promise, as in k6.
       if (
-        chained?.type === "MemberExpression" && chained.object === call && PROMISE.has(chained.property.name)
-      ) continue;
+        member?.type === "MemberExpression" && member.object === call && PROMISE.has(member.property.name)
+      ) {
+        if (isApiCall(call, bindings)) chained.add(call);
+        continue;
+      }
       const array = isArrayCall(call) && asyncCallback(callbackOf(call));
       const method = call.callee.type === "MemberExpression" && !call.callee.computed &&
         asyncMethods.has(call.callee.property.name);
-      if (!(array || method || isApiCall(call, bindings) || isNamedCall(call, asyncNames))) continue;
+      const api = apiOf(call.callee, bindings);
+      if (!(array || method || api !== null || isNamedCall(call, asyncNames))) continue;
+      if (api !== null && !LOOPING.has(api)) blocking.add(call);
       if (array) arrayCalls.add(call);
       if (!awaited.has(call)) awaited.add(call), changed = true;
       const fn = enclosing(path);
@@ -96,12 +115,13 @@ export function planAsync(ast: Node, imported: Map<string, Binding>): AsyncPlan 
       if (owner?.method || owner?.type === "MethodDefinition") asyncAt.set(fn, owner.key.start);
     }
   }
-  const problems = [
-    ...functionProblems(functions, asyncFunctions, bindings, methods),
+  const { problems, handsOff } = functionProblems(functions, asyncFunctions, bindings, methods);
+  problems.push(
     ...referenceProblems(identifiers, asyncNames, bindings),
     ...classBodyProblems(calls, awaited),
-  ];
-  return { awaited: [...awaited], asyncNames, asyncMethods, asyncAt, arrayCalls, asyncFunctions, problems };
+  );
+  const sets = { awaited, asyncNames, asyncMethods, asyncAt, arrayCalls, asyncFunctions, chained, blocking };
+  return { ...sets, handsOff, problems };
 }
 
 /**
@@ -211,14 +231,15 @@ function isNamedCall(call: Node, asyncNames: Set<string>): boolean {
   return call.callee.type === "Identifier" && asyncNames.has(call.callee.name);
 }
 
-/** Where an async function sits that cannot be awaited: a callback of another call, a method, a generator. */
+/** Where async functions sit that cannot be awaited (a callback, method, generator), and any handed off. */
 function functionProblems(
   functions: Node[][],
   asyncFunctions: Set<Node>,
   bindings: Map<string, Binding>,
   methods: Map<Node, Node>,
-): Problem[] {
+): { problems: Problem[]; handsOff: boolean } {
   const problems: Problem[] = [];
+  let handsOff = false;
   for (const path of functions) {
     const fn = path[path.length - 1];
     if (!asyncFunctions.has(fn) || (methods.has(fn) && !fn.generator)) continue;
@@ -227,9 +248,10 @@ function functionProblems(
       continue;
     }
     const why = placeProblem(fn, path.slice(0, -1).reverse(), bindings);
-    if (why !== null) problems.push({ pos: fn.start, why });
+    if (why === HANDED) handsOff = true;
+    else if (why !== null) problems.push({ pos: fn.start, why });
   }
-  return problems;
+  return { problems, handsOff };
 }
 
 function placeProblem(fn: Node, above: Node[], bindings: Map<string, Binding>): string | null {
@@ -240,8 +262,8 @@ function placeProblem(fn: Node, above: Node[], bindings: Map<string, Binding>): 
     return "a check function that sends requests (checks are judged synchronously)";
   }
   if (parent.type === "VariableDeclarator" || parent.type === "ExportDefaultDeclaration") return null;
-  if (isSocketListener(fn, parent, above, bindings)) return null;
-  if (parent.type === "CallExpression" && parent.callee !== fn) return callbackProblem(fn, parent, bindings);
+  if (runsLater(fn, parent, above, bindings)) return HANDED;
+  if (parent.type === "CallExpression") return callbackProblem(fn, parent, bindings);
   if (parent.type === "Property" || parent.type === "MethodDefinition") {
     return "a getter, setter, computed method or one of an object handed to a call sends requests: loadlab " +
       "awaits only calls of functions and named methods; make it one";
@@ -259,22 +281,24 @@ function callbackProblem(fn: Node, call: Node, bindings: Map<string, Binding>): 
   return `a callback that sends requests is handed to ${callee}(): loadlab cannot await where it is called`;
 }
 
-const SOCKET_CALLS = new Set(["addEventListener", "on", "setTimeout", "setInterval"]);
+const SOCKET_CALLS = new Set(["addEventListener", "on"]);
 
 /**
- * Whether `node` (a function or its name; `above`: its ancestors, nearest first) is a WebSocket's listener
- * (`socket.onmessage = node`, `socket.addEventListener("message", node)`, k6/ws's `socket.on`, its timers),
- * k6/ws's `connect` callback or a k6/timers callback: they run on the VU's loop, whose later events wait for
- * one that waits (runtime.ts's `onLoop`), as k6's VU is blocked.
+ * Whether `node` (a function or its name; `above`: its ancestors, nearest first) runs later on the VU's loop
+ * (runtime.ts's `onLoop`): a timer's callback (global, k6/timers' or a socket's), a promise's reaction or
+ * executor, a function called where it is written, a WebSocket's listener (`socket.onmessage = node`,
+ * `addEventListener`, k6/ws's `socket.on`) or k6/ws's `connect` callback.
  */
-function isSocketListener(node: Node, parent: Node, above: Node[], bindings: Map<string, Binding>): boolean {
+function runsLater(node: Node, parent: Node, above: Node[], bindings: Map<string, Binding>): boolean {
   if (parent.type === "AssignmentExpression") {
     const to = parent.left;
     return parent.right === node && to.type === "MemberExpression" && !to.computed &&
       /^on[a-z]+$/.test(to.property.name) && isSocket(to.object, above, bindings);
   }
-  if (parent.type !== "CallExpression" || parent.callee === node) return false;
+  if (parent.type === "NewExpression") return parent.callee.name === "Promise";
+  if (parent.type !== "CallExpression") return false;
   const c = parent.callee, timer = c.type === "Identifier" ? bindings.get(c.name) : undefined;
+  if (c === node || HAND_OFFS.has(calleeName(parent))) return true;
   if (timer?.module === "k6/timers") return timer.name.startsWith("set") && parent.arguments[0] === node;
   if (apiOf(c, bindings) === "k6/ws.connect") return parent.arguments.at(-1) === node;
   return c.type === "MemberExpression" && !c.computed && SOCKET_CALLS.has(c.property.name) &&
@@ -307,7 +331,7 @@ function referenceProblems(
   for (const path of identifiers) {
     const id = path[path.length - 1], parent = path[path.length - 2];
     if (!asyncNames.has(id.name) || isPlainUse(id, parent, bindings)) continue;
-    if (isSocketListener(id, parent, path.slice(0, -1).reverse(), bindings)) continue;
+    if (runsLater(id, parent, path.slice(0, -1).reverse(), bindings)) continue;
     problems.push({
       pos: id.start,
       why: `${id.name} sends requests and is used as a value here: loadlab awaits only direct calls`,

@@ -23,22 +23,14 @@ const EVENT_MODULES = new Set([
 const LATER = new Set(["setTimeout", "setInterval", "setImmediate", "queueMicrotask"]);
 const REACTIONS = new Set(["then", "catch", "finally"]);
 
-/** Why the script needs the context entered per iteration, or null when its awaits carry the VU. */
-export function storageReason(ast: Node): string | null {
-  let why: string | null = null;
-  const found = (reason: string) => why ??= reason;
-  for (const s of ast.body) {
-    if (s.type === "ImportDeclaration" && EVENT_MODULES.has(String(s.source.value))) {
-      found(`imports ${s.source.value}`);
-    }
-  }
+/** Whether the script hands callbacks over to run later: it needs the context entered per iteration. */
+export function defersCallbacks(ast: Node): boolean {
+  let found = ast.body.some((s: Node) => s.type === "ImportDeclaration" && EVENT_MODULES.has(s.source.value));
   everyNode(ast, (n: Node) => {
-    if (n.type === "Identifier" && LATER.has(n.name)) found(`calls ${n.name}`);
-    else if (n.type === "ForOfStatement" && n.await) found("for await");
-    else if (isFunction(n) && n.async && n.generator) found("an async generator");
-    else if (n.type === "CallExpression" && isReaction(n.callee)) found(`.${n.callee.property.name}()`);
+    found ||= (n.type === "Identifier" && LATER.has(n.name)) || (n.type === "ForOfStatement" && n.await) ||
+      (isFunction(n) && n.async && n.generator) || (n.type === "CallExpression" && isReaction(n.callee));
   });
-  return why;
+  return found;
 }
 
 /** Whether the script imports k6/metrics or `group` (`group_duration`): else an iteration adds no metric. */

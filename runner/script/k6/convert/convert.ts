@@ -8,17 +8,22 @@ import * as acorn from "acorn";
 import { stripTypeScriptTypes } from "node:module";
 import * as walk from "acorn-walk";
 import { type Binding, isArrayFrom, type Node, planAsync, type Problem } from "./async.ts";
-import { contextEdits, importsMetrics, RESUMING_AWAIT, storageReason } from "./context.ts";
+import { contextEdits, defersCallbacks, importsMetrics, RESUMING_AWAIT } from "./context.ts";
 import { jslibOf, K6_REFUSED, moduleUrl, PAGE_CALLS, RUNTIME_URL } from "./modules.ts";
 import { type Edit, exportEdits } from "./exports.ts";
 import {
+  declaredNames,
   exportsK6Options,
   importsK6ByTokens,
+  initVuReads,
   nestingProblem,
   parseOrNull,
   parseProblem,
   refusedConstructs,
 } from "./refusals.ts";
+
+/** What holds the iteration until the call it opens settles (runtime.ts). */
+const HELD = "__k6.held(";
 
 /** Most places a refusal lists: each place's line is found by scanning the text from its start. */
 const MAX_PROBLEMS_LISTED = 20;
@@ -153,12 +158,28 @@ export function convertK6(
     if (!fn.async) edits.push({ start: at, end: at, text: "async " });
   }
   problems.push(...awaitedInParameters(plan.asyncFunctions, plan.awaited));
-  // Awaits carry the VU (context.ts) unless the script hands callbacks over to run later.
-  const resumes = !readable && storageReason(ast) === null && !modules?.facts.stores;
-  const opener = resumes ? RESUMING_AWAIT : "(await ";
-  for (const call of plan.awaited) awaitEdits(call, plan.arrayCalls.has(call), opener, edits);
+  // Awaits carry the VU (context.ts) unless the script hands callbacks over to run later: then each awaited
+  // or chained call holds the iteration until it settles, as k6's event loop waits for what they sent.
+  const handsOff = defersCallbacks(ast) || plan.handsOff || modules?.facts.stores;
+  // Init code reading __VU runs once per VU, each VU its own instance of the script (runtime.ts).
+  const vuReads = initVuReads(ast), library = modules?.library ?? false;
+  for (const n of vuReads) {
+    if (library) {
+      problems.push({ pos: n.start, why: "__VU read by a module's init code: read it in a function" });
+    }
+    edits.push({ start: n.start, end: n.end, text: "__k6.initVu(import.meta.url)" });
+  }
+  const held = handsOff || vuReads.length > 0, resumes = !readable && !held;
+  const opener = resumes ? RESUMING_AWAIT : held ? `(await ${HELD}` : "(await ";
+  for (const call of plan.awaited) {
+    const closer = !held ? ")" : plan.blocking.has(call) ? "))" : ", false))";
+    awaitEdits(call, plan.arrayCalls.has(call), opener, closer, edits);
+  }
   if (resumes) edits.push(...contextEdits(ast, plan.asyncFunctions));
-  const library = modules?.library ?? false;
+  for (const call of held ? plan.chained : []) {
+    edits.push({ start: call.start, end: call.start, text: HELD, rank: call.end });
+    edits.push({ start: call.end, end: call.end, text: ", false)" });
+  }
   const ownExports = library ? libraryExports(ast, problems) : [];
   const exported = library ? [] : exportEdits(ast, source, edits, problems);
   if (problems.length > 0) {
@@ -173,7 +194,10 @@ export function convertK6(
     throw new K6ConvertError(listed);
   }
   const html = parsesHtml(ast) ? `import ${JSON.stringify(moduleUrl("k6/html"))}; ` : "";
-  const runtime = `import * as __k6 from ${JSON.stringify(RUNTIME_URL)}; ${html}`;
+  // k6's global timers are k6/timers' (the iteration waits for them), unless the script declares its own.
+  const declared = declaredNames(ast), timers = [...TIMERS].filter((t) => !declared.has(t)).join(", ");
+  const timed = timers && `import { ${timers} } from ${JSON.stringify(moduleUrl("k6/timers"))}; `;
+  const runtime = `import * as __k6 from ${JSON.stringify(RUNTIME_URL)}; ${html}${timed}`;
   if (library) {
     const made = ownExports.filter((e) =>
       e.local !== undefined ? plan.asyncNames.has(e.local) : plan.asyncFunctions.has(e.node)
@@ -187,9 +211,12 @@ export function convertK6(
   const header = `${runtime}__k6.scriptDir(${JSON.stringify(dir)}); `;
   // What the runtime may skip for this script; a readable conversion, edited on, skips nothing.
   const metrics = importsMetrics(ast) || (modules?.facts.metrics ?? false);
-  const skips = readable ? "" : `, resumes: ${resumes}, metrics: ${metrics}`;
-  const names = exported.join(", ");
-  const footer = `\n;export default __k6.session({ main: __k6_main, exports: { ${names} }${skips} });\n`;
+  const skips = (readable ? "" : `, resumes: ${resumes}, metrics: ${metrics}`) +
+    (plan.handsOff || plan.chained.size > 0 ? ", sendsLater: true" : "") +
+    (vuReads.length > 0 ? ", url: import.meta.url" : "");
+  const footer = `\n;export default __k6.session({ main: __k6_main, exports: { ${
+    exported.join(", ")
+  } }${skips} });\n`;
   return { code: header + applyEdits(source, edits) + footer, asyncExports: new Set() };
 }
 
@@ -218,6 +245,8 @@ function libraryExports(ast: Node, problems: Problem[]): LibraryExport[] {
   }
   return out;
 }
+
+const TIMERS = ["setTimeout", "setInterval", "clearTimeout", "clearInterval"];
 
 /** Whether the script calls `.html(`, `.clickLink(` or `.submitForm(`: it loads the HTML parser. */
 function parsesHtml(ast: Node): boolean {
@@ -295,10 +324,10 @@ function importProblem(from: string): string | null {
 }
 
 /** `(await call)`, or for an array method `(await __k6.array("m", xs, callback, ...))`. */
-function awaitEdits(call: Node, array: boolean, opener: string, edits: Edit[]): void {
+function awaitEdits(call: Node, array: boolean, opener: string, closer: string, edits: Edit[]): void {
   if (!array) {
     edits.push({ start: call.start, end: call.start, text: opener, rank: call.end });
-    edits.push({ start: call.end, end: call.end, text: ")" });
+    edits.push({ start: call.end, end: call.end, text: closer });
     return;
   }
   // `Array.from(xs, fn)` is a map of the array it makes: `__k6.array("map", Array.from(xs), fn)`.
@@ -307,7 +336,7 @@ function awaitEdits(call: Node, array: boolean, opener: string, edits: Edit[]): 
   edits.push({ start: call.start, end: call.start, text: open, rank: call.end });
   if (from) edits.push({ start: call.arguments[0].end, end: call.arguments[1].start, text: "), " });
   else edits.push({ start: call.callee.object.end, end: call.arguments[0].start, text: ", " });
-  edits.push({ start: call.end, end: call.end, text: ")" });
+  edits.push({ start: call.end, end: call.end, text: closer });
 }
 
 /** Calls to await in a parameter's default value, where JavaScript allows no await: refused. */

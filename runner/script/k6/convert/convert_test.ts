@@ -9,6 +9,8 @@ import { convertK6, isK6Source, K6ConvertError } from "./convert.ts";
 const convert = (source: string) => convertK6(source, "t.js", "/scripts").code;
 /** An awaited call's opening: its VU is current again once it resumes. */
 const A = "__k6.back(__k6.context(), await ";
+/** An awaited call's opening in a script that hands callbacks off: the call holds its iteration. */
+const H = "(await __k6.held(";
 
 /** The converted text's lines after the header, without the footer. */
 const body = (code: string) =>
@@ -56,7 +58,9 @@ export default async () => {
   const ids = await Promise.all([1, 2].map((n) => http.asyncRequest("GET", "http://h/" + n).then((r) => r.status)));
 };`));
   ok(
-    chained.includes(`[1, 2].map((n) => http.asyncRequest("GET", "http://h/" + n).then((r) => r.status))`),
+    chained.includes(
+      `[1, 2].map((n) => __k6.held(http.asyncRequest("GET", "http://h/" + n), false).then((r) => r.status))`,
+    ),
     chained,
   );
   // Array.from's mapping function: a map over the array it makes.
@@ -94,8 +98,8 @@ Deno.test("what cannot be awaited is refused with file:line and why", () => {
     throw new Error("not refused");
   };
   const head = `import http from "k6/http";\nimport { check } from "k6";\n`;
-  assertEquals(refused(head + `setTimeout(() => http.get("http://h/"), 10);`), [
-    "t.js:3: a callback that sends requests is handed to setTimeout(): loadlab cannot await where it is called",
+  assertEquals(refused(head + `JSON.parse("[]", (k, v) => http.get("http://h/" + k));`), [
+    "t.js:3: a callback that sends requests is handed to parse(): loadlab cannot await where it is called",
   ]);
   assertEquals(
     refused(head + `export default () => check(1, { x: () => http.get("http://h/").status === 200 });`),
@@ -122,9 +126,6 @@ Deno.test("what cannot be awaited is refused with file:line and why", () => {
   );
   assertEquals(other.length, 1, other.join("\n"));
   ok(/^t\.js:2: k6\/experimental\/fs: .*open\(path\)/.test(other[0]), other[0]);
-  // A request's own expected statuses: refused at its line (the run has one set, setResponseCallback's).
-  const own = refused(head + `export default function () {\n  http.get("/", { responseCallback: null });\n}`);
-  ok(own.length === 1 && own[0].startsWith("t.js:4: a request's own responseCallback"), own.join());
   // A VU's metadata: refused at its line, never silently dropped (its tags are kept).
   const vuTags = refused(
     `import exec from "k6/execution";\nexport default function () {\n  exec.vu.tags.tier = "gold";\n` +
@@ -218,11 +219,12 @@ export default () => {
   client.close();
 };`));
   ok(code.includes(`client.load([], "a.proto");`), code);
-  ok(code.includes(`async function call() { return (await client.invoke("p.S/M", {})); }`), code);
-  ok(code.includes(`(await client.connect("h:1", { plaintext: true }));`), code);
-  ok(code.includes(`const r = (await call());`), code);
-  ok(code.includes(`(await other.healthCheck());`), code);
-  ok(code.includes(`  client.close();`) && !code.includes(`(await client.close())`), code);
+  // k6/net/grpc's streams run later, from events: each awaited call holds the iteration.
+  ok(code.includes(`async function call() { return ${H}client.invoke("p.S/M", {}))); }`), code);
+  ok(code.includes(`${H}client.connect("h:1", { plaintext: true })));`), code);
+  ok(code.includes(`const r = ${H}call(), false));`), code);
+  ok(code.includes(`${H}other.healthCheck()));`), code);
+  ok(code.includes(`  client.close();`) && !code.includes(`${H}client.close())`), code);
   ok(code.includes(`/runner/script/k6/grpc.ts"`), code);
 });
 
@@ -254,7 +256,7 @@ Deno.test("a script handing callbacks over to run later keeps a context per iter
     const code = convert(`import http from "k6/http";
 import { check } from "k6";
 export default function () { http.get("http://h/"); ${later} }`);
-    ok(code.includes(`{ (await http.get("http://h/")); `), code);
+    ok(code.includes(`{ ${H}http.get("http://h/"))); `), code);
     ok(!code.includes("__k6.back(") && code.includes(`resumes: false,`), code);
   }
 });
@@ -298,4 +300,42 @@ export function other() { return main() + 1; }`),
   const mod = await import(`file://${file}`);
   assertEquals(mod.other(), 2);
   Deno.removeSync(file);
+});
+
+Deno.test("a function k6's event loop runs later may send: each call it makes holds the iteration", () => {
+  const code = body(convert(`import http from "k6/http";
+import { check } from "k6";
+import timers from "k6/timers";
+async function late(n) { await http.get("http://h/late" + n); }
+export default function () {
+  http.asyncRequest("GET", "http://h/a").then((r) => http.get("http://h/b")).catch(() => http.get("http://h/c"));
+  setTimeout(() => http.get("http://h/t"), 10);
+  timers.setInterval(() => http.get("http://h/i"), 10);
+  setTimeout(late, 5, 1);
+  new Promise((resolve) => resolve(http.get("http://h/p")));
+  (async () => { await http.post("http://h/iife"); })();
+}`));
+  ok(
+    code.includes(`__k6.held(http.asyncRequest("GET", "http://h/a"), false).then(async (r) => ${H}http.get`),
+    code,
+  );
+  ok(code.includes(`.catch(async () => ${H}http.get("http://h/c"))));`), code);
+  ok(code.includes(`setTimeout(async () => ${H}http.get("http://h/t"))), 10);`), code);
+  ok(code.includes(`timers.setInterval(async () => ${H}http.get("http://h/i"))), 10);`), code);
+  ok(code.includes(`async function late(n) { await ${H}http.get("http://h/late" + n))); }`), code);
+  ok(code.includes(`new Promise(async (resolve) => resolve(${H}http.get("http://h/p")))));`), code);
+  ok(code.includes(`(async () => { await ${H}http.post("http://h/iife"))); })();`), code);
+  // The iteration's function sends nothing itself: it stays synchronous, what it handed off holds it.
+  ok(code.includes(`const __k6_main = function () {`), code);
+  // The global timer is k6/timers' (its iteration waits for it); a script's own declaration is its own.
+  const timed = convert(`export default function () { setTimeout(() => 1, 5); }`);
+  ok(/import \{ setTimeout, [^}]*\} from "[^"]*timers\.ts"/.test(timed), timed);
+  const own = convert(`const setTimeout = (f) => f();\nexport default function () { setTimeout(() => 1); }`);
+  ok(
+    /import \{ setInterval, [^}]*\} from "[^"]*timers\.ts"/.test(own) && !/setTimeout[^;]*timers/.test(own),
+    own,
+  );
+  // No hand-off: awaits hand the VU back and hold nothing.
+  const plain = convert(`import http from "k6/http";\nexport default function () { http.get("http://h/"); }`);
+  ok(!plain.includes("__k6.held(") && plain.includes("resumes: true"), plain);
 });

@@ -34,21 +34,9 @@ function nodeProblem(
     return `a dynamic import() is not converted: use a static import at the top of the script ` +
       `(import http from "${example}")`;
   }
-  if (
-    node.type === "Property" && !node.computed && (node.key.name ?? node.key.value) === "responseCallback"
-  ) {
-    return "a request's own responseCallback is not honoured (loadlab judges a response's status by one " +
-      "set of expected statuses per run): give every request's with http.setResponseCallback(...)";
-  }
   if (node.type === "MemberExpression") {
     const why = UNKNOWN_EXEC_FIELDS[execPath(node, bindings)];
     if (why !== undefined) return why;
-  }
-  if (
-    node.type === "Identifier" && node.name === "__VU" && !declared.has("__VU") && readsInInit(node, above)
-  ) {
-    return "__VU read by the init code: loadlab runs it once for many VUs (__VU is 0 there), k6 once per " +
-      "VU; read __VU in the default function, e.g. pick a VU's rows there";
   }
   if (node.type !== "CallExpression" && node.type !== "NewExpression") return null;
   const callee = node.callee;
@@ -100,7 +88,7 @@ function groupSeparatorProblem(node: Node, bindings: Map<string, Binding>): stri
 }
 
 /** Names the script declares itself (an `eval` it declares shadows the global). */
-function declaredNames(ast: Node): Set<string> {
+export function declaredNames(ast: Node): Set<string> {
   const names = new Set<string>();
   everyNode(ast, (node, above) => {
     if (node.type !== "Identifier") return;
@@ -244,6 +232,17 @@ function execPath(node: Node, bindings: Map<string, Binding>): string {
   const b = n.type === "Identifier" ? bindings.get(n.name) : undefined;
   if (b?.module !== "k6/execution") return "";
   return (b.name === "default" || b.name === "*" ? keys : [b.name, ...keys]).join(".");
+}
+
+/** Each `__VU` the init code reads (not a name the script declares): k6 runs init code once per VU. */
+export function initVuReads(ast: Node): Node[] {
+  const reads: Node[] = [], declared = declaredNames(ast);
+  everyNode(ast, (n, above) => {
+    if (n.type === "Identifier" && n.name === "__VU" && !declared.has("__VU") && readsInInit(n, above)) {
+      reads.push(n);
+    }
+  });
+  return reads;
 }
 
 /**

@@ -4,7 +4,7 @@
  * top level, a default export that is not a function, a bare module name, and nesting too deep for a
  * parser's stack; what must still convert (a shadowed `eval`, open() in a SharedArray's function) does.
  */
-import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { deepStrictEqual as assertEquals, ok, throws } from "node:assert/strict";
 import { convertK6, isK6Source, K6ConvertError } from "./convert.ts";
 import { MAX_NESTING } from "./refusals.ts";
 
@@ -200,11 +200,25 @@ Deno.test("a script refused in thousands of places lists the first 20 and counts
   assertEquals(found[20], "and 4,980 more places of the same kinds (fix these and run again)");
 });
 
-Deno.test("__VU read by the init code is refused at its line; read later by a function, it converts", () => {
+Deno.test("__VU read by the init code is its instance's VU (each VU runs its own); read later, the global", () => {
   const fn = "\nexport default function () {}\n";
-  refused(`const mine = __VU === 0 ? [] : [1, 2];${fn}`, 3, /__VU .*init code/);
-  refused(`const two = __VU + __VU;${fn}`, 3, /__VU .*init code/);
-  refused(`const rows = [1, 2, 3].filter((_, k) => k % 2 === __VU - 1);${fn}`, 3, /__VU .*init code/);
+  const own = "__k6.initVu(import.meta.url)";
+  for (
+    const [init, read] of [
+      [`const mine = __VU === 0 ? [] : [1, 2];`, `const mine = ${own} === 0 ? [] : [1, 2];`],
+      [`const two = __VU + __VU;`, `const two = ${own} + ${own};`],
+      [`const rows = [1, 2].filter((_, k) => k === __VU - 1);`, `[1, 2].filter((_, k) => k === ${own} - 1)`],
+    ]
+  ) {
+    const code = convertK6(HEAD + init + fn, "t.js", "/scripts").code;
+    ok(
+      code.includes(read) && code.includes("url: import.meta.url }") && code.includes("resumes: false"),
+      code,
+    );
+  }
+  const lib = { locals: new Map(), library: true, facts: { metrics: false, stores: false } };
+  const inModule = () => convertK6(HEAD + "export const mine = [__VU];", "m.js", "/scripts", false, lib);
+  throws(inModule, /m\.js:3: __VU read by a module's init code/);
   assertEquals(
     problems(`const who = () => __VU;\nexport default function () { http.get("/" + __VU + who()); }`),
     [],
