@@ -234,7 +234,7 @@ const UNKNOWN_EXEC_FIELDS: Record<string, string> = {
     "iterations as they happen; read exec.instance.iterationsCompleted",
 };
 
-/** The k6/execution path member `node` reads (`instance.iterationsInterrupted`), or "" when it reads no such module. */
+/** The k6/execution path member `node` reads (`vu.metrics.metadata`), or "" when it reads no such module. */
 function execPath(node: Node, bindings: Map<string, Binding>): string {
   const keys: string[] = [];
   let n = node;
