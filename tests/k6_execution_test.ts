@@ -265,3 +265,40 @@ export function open() {
       JSON.stringify(m.active_open),
     );
   }));
+
+Deno.test("exec.scenario.progress: iterations ended over the total, or time over the stages' duration", () =>
+  withTarget(async (url) => {
+    const script = (scenario: string) =>
+      `import http from "k6/http";
+import exec from "k6/execution";
+import { Trend } from "k6/metrics";
+const progress = new Trend("progress");
+export const options = { scenarios: { main: ${scenario} } };
+export default function () {
+  progress.add(exec.scenario.progress);
+  http.get("http://app.test/json");
+}
+`;
+    const stats = ["-q", "--summary-export", "export.json", "--summary-trend-stats", "min,max,count"];
+    const iters = await runK6Text(
+      script(`{ executor: "per-vu-iterations", vus: 1, iterations: 4 }`),
+      url,
+      stats,
+    );
+    assertEquals(iters.code, 0, iters.text);
+    const a = JSON.parse(Deno.readTextFileSync(`${iters.dir}/export.json`)).metrics.progress;
+    // One VU: each iteration reads the ones before it ended, 0/4 to 3/4.
+    assertEquals([a.count, a.min, a.max], [4, 0, 0.75]);
+    const timed = await runK6Text(
+      script(
+        `{ executor: "ramping-vus", startVUs: 1, stages: [{ duration: "1s", target: 1 }, ` +
+          `{ duration: "1s", target: 1 }] }`,
+      ),
+      url,
+      stats,
+    );
+    assertEquals(timed.code, 0, timed.text);
+    const b = JSON.parse(Deno.readTextFileSync(`${timed.dir}/export.json`)).metrics.progress;
+    // Over 2 s of stages: the first iteration near 0, the last past the first stage's second.
+    ok(b.min >= 0 && b.min < 0.5 && b.max > 0.5 && b.max <= 1, JSON.stringify(b));
+  }));

@@ -470,3 +470,44 @@ Deno.test({
       }
     }),
 });
+
+Deno.test({
+  name:
+    "--count-errors times a call with no answer (a client deadline, no connection) until its error, as ghz",
+  ignore: nodeGreeterSkip("ghz --count-errors deadlines") !== null,
+  fn: () =>
+    withNodeGreeter(async (port) => {
+      const out = await Deno.makeTempFile();
+      const report = async (host: string, ...more: string[]) => {
+        const argv = ["--insecure", "--proto", GREETER_PROTO, "--count-errors", ...more, "-o", out, host];
+        assertEquals(await runGhzCommand(argv), 0);
+        return await Deno.readTextFile(out);
+      };
+      try {
+        const sleep = ["--call", "helloworld.Greeter.Sleep", "-d", '{"ms":800}', "-t", "150ms", "-n", "6"];
+        const r = JSON.parse(await report(`127.0.0.1:${port}`, ...sleep, "-c", "3", "-O", "json"));
+        assertEquals([r.count, r.statusCodeDistribution], [6, { DeadlineExceeded: 6 }]);
+        const timed = r.histogram.reduce((a: number, b: { count: number }) => a + b.count, 0);
+        assertEquals(timed, 6);
+        assertEquals(
+          r.fastest >= 150e6 && r.slowest < 800e6 && r.average >= r.fastest,
+          true,
+          JSON.stringify(r),
+        );
+        // The CSV gives each its time.
+        const rows = (await report(`127.0.0.1:${port}`, ...sleep, "-c", "3", "-O", "csv")).trim().split("\n");
+        assertEquals(
+          rows.slice(1).filter((row) => /^\d+\.\d\d,DeadlineExceeded,/.test(row)).length,
+          6,
+          rows.join("\n"),
+        );
+        // No server: each call fails on its connection, timed.
+        const dead = ["--call", "helloworld.Greeter.SayHello", "-n", "4", "-c", "1", "-O", "json"];
+        const d = JSON.parse(await report("127.0.0.1:1", ...dead));
+        const deadTimed = (d.histogram ?? []).reduce((a: number, b: { count: number }) => a + b.count, 0);
+        assertEquals([d.count, deadTimed], [4, 4], JSON.stringify(d));
+      } finally {
+        await Deno.remove(out);
+      }
+    }),
+});

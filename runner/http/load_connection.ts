@@ -15,6 +15,7 @@ import type { H2Request } from "./h2/request.ts";
 /** Receives one line per completed response; see request_log.ts. */
 interface ResponseSink {
   write(status: number, intendedMs: number, sentMs: number, endMs: number, connectionId: number): void;
+  unanswered(intendedMs: number, sentMs: number, endMs: number, connectionId: number): void;
 }
 
 export interface ConnectionShared {

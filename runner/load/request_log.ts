@@ -2,8 +2,8 @@
  * @module
  * The optional raw request log: one CSV line `code;startUs;endUs;connection` per response (as Gocannon),
  * formatted digit by digit into a reused buffer and appended in 64 KiB O_APPEND writes, so workers can
- * share one file. Times are µs from t0; `startUs` is the intended send (the actual one under ghz's report),
- * so `endUs - startUs` is the latency.
+ * share one file. Times are µs from t0; `startUs` is the intended send (the actual one under ghz's report,
+ * where a call with no answer is a line of code 0), so `endUs - startUs` is the latency.
  */
 import { writeAll } from "../../system/write_all.ts";
 import { OutputError } from "../../system/output_file.ts";
@@ -38,6 +38,11 @@ export class RequestLog {
     this.#byte(59);
     this.#int(connectionId);
     this.#byte(10);
+  }
+
+  /** A call that got no answer (a deadline, no connection): a line of code 0 when it serves ghz's report. */
+  unanswered(intendedMs: number, sentMs: number, endMs: number, connectionId: number): void {
+    if (this.fromSend) this.write(0, intendedMs, sentMs, endMs, connectionId);
   }
 
   /** Writes what is buffered and closes; throws if any write failed (the log would be incomplete). */

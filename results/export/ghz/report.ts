@@ -128,7 +128,7 @@ export interface GhzReportOptions {
   countErrors?: boolean;
 }
 
-/** Each answered call of a request log (`code;startUs;endUs;connection`, µs from the run's start). */
+/** Each call of a request log (`code;startUs;endUs;connection`, µs from its start; code 0: no answer). */
 function loggedCalls(log: string) {
   const calls: Array<{ key: string; startUs: number; us: number }> = [];
   for (const line of log.split("\n")) {
@@ -141,7 +141,7 @@ function loggedCalls(log: string) {
 /**
  * ghz's latency fields of the calls in `log`: the average over every call, the rest over the OK ones (all
  * with `--count-errors`), by ghz's rules: its percentile is the call at rank ceil(p% of n), its histogram
- * 11 marks fastest to slowest, each call in the first mark at or above it. A call with no answer has no time.
+ * 11 marks fastest to slowest, each call in the first mark at or above it. A call with no line has no time.
  */
 function ghzLatency(log: string, countErrors: boolean) {
   const calls = loggedCalls(log);
@@ -244,20 +244,24 @@ export function ghzOutput(
 function skipFirst(run: RunResult, log: string, n: number): [RunResult, string] {
   const [header, ...lines] = log.split("\n").filter((l) => l !== "");
   const byEnd = lines.map((line) => [line, Number(line.split(";")[2])] as const).sort((a, b) => a[1] - b[1]);
-  const statusCodes = { ...run.statusCodes };
+  const [statusCodes, errors] = [{ ...run.statusCodes }, { ...run.errors }];
   for (const [line] of byEnd.slice(0, n)) {
     const key = statusKey(statusSlotOf(Number(line.split(";")[0])));
-    if ((statusCodes[key] ?? 0) > 0) statusCodes[key]--;
+    // A call with no answer leaves an error kind (which line had which kind is not kept).
+    const [counts, k] = key === "0"
+      ? [errors, Object.keys(errors).find((e) => errors[e]! > 0) ?? ""]
+      : [statusCodes, key];
+    if ((counts[k] ?? 0) > 0) counts[k]!--;
   }
   const kept = byEnd.slice(n).map(([line]) => line);
   const left = Math.min(n, lines.length);
-  return [{ ...run, statusCodes, requests: run.requests - left }, [header, ...kept, ""].join("\n")];
+  return [{ ...run, statusCodes, errors, requests: run.requests - left }, [header, ...kept, ""].join("\n")];
 }
 
 /**
- * Each call as ghz lists it: the answered ones from the request log's lines, then the unanswered ones, with
- * no time. A call's error is its kind's message when it has one, else the kind (which call had which
- * message is not kept).
+ * Each call as ghz lists it: the answered ones from the request log's lines, then the unanswered ones, each
+ * with its time when the log has one. A call's error is its kind's message when it has one, else the kind
+ * (which call had which message or kind is not kept).
  */
 function ghzCalls(run: RunResult, log: string) {
   const errorOf = new Map<string, [string, string]>();
@@ -267,14 +271,17 @@ function ghzCalls(run: RunResult, log: string) {
     const desc = messages.length === 1 ? messages[0] : key;
     return [status, status === "OK" ? "" : visibleLine(`rpc error: code = ${status} desc = ${desc}`)];
   };
-  const calls: Array<{ startUs?: number; us?: number; status: string; error: string }> = loggedCalls(log)
-    .map(({ key, startUs, us }) => {
+  const logged = loggedCalls(log), timed = logged.filter((c) => c.key === "0");
+  const calls: Array<{ startUs?: number; us?: number; status: string; error: string }> = logged
+    .filter((c) => c.key !== "0").map(({ key, startUs, us }) => {
       const [status, error] = errorOf.get(key) ?? errorOf.set(key, callError(key)).get(key)!;
       return { startUs, us, status, error };
     });
   for (const f of failuresOf(run)) {
     if (f.key in run.statusCodes) continue;
-    for (let k = 0; k < f.n; k++) calls.push({ status: f.status, error: visibleLine(f.error) });
+    for (let k = 0; k < f.n; k++) {
+      calls.push({ ...timed.shift(), status: f.status, error: visibleLine(f.error) });
+    }
   }
   return calls;
 }

@@ -219,6 +219,24 @@ Deno.test("--skipFirst: the first calls to end leave the count, the statuses, th
   assertEquals(failed.errorDistribution["rpc error: code = Unavailable desc = down"], 1);
 });
 
+Deno.test("a call with no answer logged as code 0: timed in the CSV, the average, --count-errors; skipped", () => {
+  // The run's 2 timeouts, timed to their errors at 100 and 120 ms.
+  const log = `${LOG}0;0;100000;0\n0;20000;140000;1\n`;
+  assertEquals(ghzOutput(run(), "csv", new Date(), log).split("\n").slice(-3, -1), [
+    "100.00,DeadlineExceeded,rpc error: code = DeadlineExceeded desc = context deadline exceeded",
+    "120.00,DeadlineExceeded,rpc error: code = DeadlineExceeded desc = context deadline exceeded",
+  ]);
+  const ok = JSON.parse(ghzOutput(run(), "json", new Date(), log));
+  const all = JSON.parse(ghzOutput(run(), "json", new Date(), log, { countErrors: true }));
+  // Every call in the average (261 ms over 10); in the rest only with --count-errors.
+  assertEquals([ok.average, ok.slowest, all.slowest, all.histogram.at(-1).count], [26.1e6, 6e6, 120e6, 1]);
+  // The last two to end skipped: the timeouts leave their kind's count.
+  const skipped = JSON.parse(ghzOutput(run(), "json", new Date(), log, { skipFirst: 10 }));
+  assertEquals([skipped.count, skipped.statusCodeDistribution], [0, {}]);
+  const first = JSON.parse(ghzOutput(run(), "json", new Date(), log, { skipFirst: 9 }));
+  assertEquals(first.statusCodeDistribution, { DeadlineExceeded: 1 });
+});
+
 Deno.test("--duration-stop ignore: the calls cut at the end are left out of every count", () => {
   const cut = { ...run(), unfinished: 3 } as RunResult;
   assertEquals(JSON.parse(ghzOutput(cut, "json", new Date(), "", {})).statusCodeDistribution.Canceled, 3);

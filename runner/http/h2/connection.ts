@@ -162,11 +162,12 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
     }).finally(() => this.#opening = null);
   }
 
-  /** A call on a down gRPC connection fails at once (not wait-for-ready), counted, at grpc-go's pace. */
-  failFast(endpoint: number): Promise<number> {
+  /** A call on a down gRPC connection, begun at `startMs`, fails at once (not wait-for-ready), timed. */
+  failFast(endpoint: number, startMs: number): Promise<number> {
     if (this.#failedDials === 0 || this.shared.stopping) return Promise.resolve(0);
     const { failedKind, failedMessage } = this.#dialer, nowMs = performance.now();
     this.shared.recorder.recordError(nowMs, failedKind, failedMessage, endpoint);
+    this.shared.log?.unanswered(startMs, startMs, nowMs, this.id);
     failFastAtMs = Math.max(nowMs, failFastAtMs) + FAIL_FAST_MS;
     return waitUntil(failFastAtMs).then(() => 1);
   }
@@ -310,6 +311,7 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
       else {
         if (counting) {
           this.shared.recorder.recordError(nowMs, kind, message, stream.endpoint);
+          this.shared.log?.unanswered(stream.intendedMs, stream.intendedMs, nowMs, this.id);
           counted++;
         }
         stream.ended(nowMs, counting);

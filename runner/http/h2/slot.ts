@@ -108,9 +108,9 @@ export class H2Slot implements StepConnection, H2Stream {
     next: NextExchange | null = null,
   ): Promise<number> {
     if (this.session.handedOver) this.rehome();
-    const opensFor = this.#step?.endpoint;
+    const opensFor = this.#step?.endpoint, startMs = performance.now();
     if (!this.session.isOpen && !(await this.session.open(opensFor))) {
-      const failed = await this.session.failFast(opensFor ?? this.endpoint);
+      const failed = await this.session.failFast(opensFor ?? this.endpoint, startMs);
       // The loop takes its next call by this time: a stale one would run it past the stop.
       this.lastEventMs = performance.now();
       return failed;

@@ -191,7 +191,10 @@ export class StreamTable {
       const rawUs = elapsedUs(stream.sentMs, nowMs);
       shared.recorder.recordAnswered(nowMs, statusSlot, kind, message, latencyUs, rawUs, stream.endpoint);
       shared.log?.write(statusSlot, stream.intendedMs, stream.sentMs, nowMs, this.#core.id);
-    } else if (!shared.stopping) shared.recorder.recordError(nowMs, kind, message, stream.endpoint);
+    } else if (!shared.stopping) {
+      shared.recorder.recordError(nowMs, kind, message, stream.endpoint);
+      shared.log?.unanswered(stream.intendedMs, stream.sentMs, nowMs, this.#core.id);
+    }
     this.settled = true;
     this.startPending();
     stream.ended(nowMs, true);

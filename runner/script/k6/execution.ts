@@ -18,6 +18,7 @@ import {
 import { abortTest, failTest } from "./test_abort.ts";
 import { isolateFlags } from "./isolate_flags.ts";
 import { VuTags } from "./tags.ts";
+import { durationMs } from "./http.ts";
 
 countIterations();
 
@@ -54,6 +55,27 @@ export const vu = fields({
   metrics: () => ({ tags: vuTags() }),
 });
 
+/**
+ * k6's scenario progress, 0 to 1: an iterations executor's iterations ended over its total (per VU's: 1
+ * past its maxDuration), another's time since its start over its duration (its stages' summed).
+ */
+function progress(): number {
+  const scenarios = isolateFlags.options?.scenarios ?? {};
+  const sc: Record<string, unknown> = scenarios[scenario()] ?? unknown("scenario.progress (options unknown)");
+  const spentMs = Date.now() - (scenarioStartMs() || unknown("scenario.progress (outside an iteration)"));
+  const ms = (value: unknown) => durationMs((value ?? 0) as string | number);
+  const perVu = sc.executor === "per-vu-iterations";
+  if (perVu || sc.executor === "shared-iterations") {
+    // The run's count is the scenario's only when it runs alone.
+    if (Object.keys(scenarios).length > 1) unknown("scenario.progress (beside another scenario)");
+    const total = Number(sc.iterations ?? 1) * (perVu ? Number(sc.vus ?? 1) : 1);
+    return perVu && spentMs > ms(sc.maxDuration ?? "10m") ? 1 : iterationsEnded() / total;
+  }
+  const stages = (sc.stages ?? []) as Array<{ duration?: unknown }>;
+  const totalMs = ms(sc.duration) || stages.reduce((t, s) => t + ms(s.duration), 0);
+  return totalMs > 0 ? Math.min(1, spentMs / totalMs) : unknown(`scenario.progress (of ${sc.executor})`);
+}
+
 const scenarioInfo = fields({
   name: scenario,
   executor: () => isolateFlags.options?.scenarios?.[scenario()]?.executor ?? unknown("scenario.executor"),
@@ -61,7 +83,7 @@ const scenarioInfo = fields({
   iterationInTest: () => iteration().inTest,
   // When this worker's first iteration of the scenario started (workers start within ms of each other).
   startTime: () => scenarioStartMs() || unknown("scenario.startTime (outside an iteration)"),
-  progress: () => unknown("scenario.progress"),
+  progress,
 });
 
 export const instance = fields({

@@ -135,20 +135,20 @@ Deno.test("what cannot be awaited is refused with file:line and why", () => {
   // k6/execution's fields the workers do not know: refused where read, by whatever name the module has.
   const fields = refused(
     `import exec from "k6/execution";
-import { scenario as sc } from "k6/execution";
+import { instance as ins } from "k6/execution";
 ` +
       `export default function () {
-  const p = exec.scenario.progress.toFixed(2);
+  const p = exec.instance.iterationsInterrupted.toFixed(2);
 ` +
-      `  if (sc.progress > 0.5 || exec.instance.vusActive > 1) {}
-  const me = { scenario: { progress: 1 } };
+      `  if (ins.iterationsInterrupted > 0.5 || exec.instance.vusActive > 1) {}
+  const me = { instance: { iterationsInterrupted: 1 } };
 ` +
-      `  me.scenario.progress;
+      `  me.instance.iterationsInterrupted;
 }`,
   );
   assertEquals(fields.map((p) => p.split(":", 3).join(":")), [
-    "t.js:4: exec.scenario.progress",
-    "t.js:5: exec.scenario.progress",
+    "t.js:4: exec.instance.iterationsInterrupted",
+    "t.js:5: exec.instance.iterationsInterrupted",
   ]);
   throws(
     () => convert("export default function ( {"),

@@ -218,13 +218,11 @@ export function importsK6ByTokens(source: string): boolean {
 const UNKNOWN_EXEC_FIELDS: Record<string, string> = {
   "vu.metrics.metadata":
     "exec.vu.metrics.metadata: loadlab keeps no VU's metadata; give exec.vu.tags or params.tags",
-  "scenario.progress": "exec.scenario.progress: loadlab's workers keep no scenario's progress; count " +
-    "exec.scenario.iterationInTest against the scenario's iterations, or time against its duration",
   "instance.iterationsInterrupted": "exec.instance.iterationsInterrupted: loadlab does not count cut " +
     "iterations as they happen; read exec.instance.iterationsCompleted",
 };
 
-/** The k6/execution path member `node` reads (`scenario.progress`), or "" when it reads no such module. */
+/** The k6/execution path member `node` reads (`vu.metrics.metadata`), or "" when it reads no such module. */
 function execPath(node: Node, bindings: Map<string, Binding>): string {
   const keys: string[] = [];
   let n = node;
