@@ -70,13 +70,9 @@ export class H2Slot implements StepConnection, H2Stream {
   /** `$worker()`: this lane and its first connection. */
   readonly #lane: Uint8Array;
 
-  /** `writer`: where templated requests are filled (a per-arrival lane passes its own). */
-  constructor(
-    readonly id: number,
-    public session: H2Connection,
-    run: H2Run,
-    readonly writer = new H2TemplateWriter(),
-  ) {
+  readonly writer = new H2TemplateWriter();
+
+  constructor(readonly id: number, public session: H2Connection, run: H2Run) {
     this.#mix = session.shared.mix;
     this.#requests = run.requests;
     this.#streams = session.streams;
@@ -218,9 +214,10 @@ export class H2Slot implements StepConnection, H2Stream {
     return true;
   }
 
-  rehome(): void {
-    this.session = this.session.partner!;
-    this.#streams = this.session.streams;
+  /** The slot's streams go on `to`: its connection's partner after a GOAWAY, or a lane's next connection. */
+  rehome(to = this.session.partner!): void {
+    this.session = to;
+    this.#streams = to.streams;
   }
 
   /** H2Stream: the request ended; the chain's next one starts here, or the exchange settles. */

@@ -114,7 +114,7 @@ export class ScriptGrpcCall {
         metadata,
         unary: !method.serverStreaming,
       },
-      params.timeoutMs ?? (conn instanceof H2Slot ? conn.shared : conn.owner.shared).timeoutMs,
+      params.timeoutMs ?? conn.shared.timeoutMs,
     );
     this.request = place.grpcRequests.request(spec);
   }
