@@ -13,6 +13,8 @@ import { cloneBytes } from "./clone_bytes.ts";
 import { madeMetrics } from "../k6/metrics.ts";
 import { expectedStatuses } from "../../stats/recorder.ts";
 import { takeHookRequests } from "../k6/http.ts";
+import { setRunTags } from "../k6/tags.ts";
+import { isolateFlags } from "../k6/isolate_flags.ts";
 import { restoreWorkerNames, routeHooks, takeMainChannel } from "../worker_scope.ts";
 import { guardScriptConsole } from "../sessions/names.ts";
 
@@ -32,6 +34,8 @@ self.onmessage = async (event: MessageEvent<HostRequest>) => {
       path = msg.path;
       if (msg.routes !== undefined && Object.keys(msg.routes).length > 0) routeHooks(msg.routes);
       module = await importScript(path);
+      // As k6 tags every sample: setup() and teardown()'s requests carry the run's tags too.
+      setRunTags({ ...(module.options?.tags as Record<string, unknown> | undefined), ...isolateFlags.tags });
       post({
         type: "imported",
         setup: module.setup !== null,
