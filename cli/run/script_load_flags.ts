@@ -106,18 +106,17 @@ const K6_ROWS: FlagTable = [
   flag("--config <file>", { example: "options.json" }, [
     "k6's config file: JSON options under the script's (k6's --config; not -c)",
   ]),
-  flag("--rps <n>", { example: "100" }, ["k6's rps: the run's requests a second at most, all VUs together"]),
   flag("--secret-source TYPE=CONFIG", { repeatable: true, example: "file=secrets.txt" }, [
     "k6/secrets' source: file=PATH (KEY=VALUE lines) or mock=KEY=VALUE,...; name=N",
     "and default among its values name it (repeatable); values read are redacted",
   ]),
 ];
 
-/** k6's options loadlab honours, as their flags (the first ten k6's, the rest its `K6_*` variables' only). */
-const K6_OPTIONS = ("BATCH BATCH_PER_HOST DISCARD_RESPONSE_BODIES MAX_REDIRECTS USER_AGENT THROW " +
+/** k6's options loadlab honours, as their flags (the first eleven k6's, the rest `K6_*` variables only). */
+const K6_OPTIONS = ("RPS BATCH BATCH_PER_HOST DISCARD_RESPONSE_BODIES MAX_REDIRECTS USER_AGENT THROW " +
   "MIN_ITERATION_DURATION NO_CONNECTION_REUSE INSECURE_SKIP_TLS_VERIFY SUMMARY_TIME_UNIT NO_COOKIES_RESET " +
   "SETUP_TIMEOUT TEARDOWN_TIMEOUT TLS_CIPHER_SUITES").split(" ");
-const WHOLE = new Set(["BATCH", "BATCH_PER_HOST", "MAX_REDIRECTS"]);
+const WHOLE = new Set(["RPS", "BATCH", "BATCH_PER_HOST", "MAX_REDIRECTS"]);
 const YES_NO = /^(NO_|DISCARD|THROW|INSECURE)/;
 const flagOf = (name: string) => name.toLowerCase().replaceAll("_", "-");
 
@@ -128,14 +127,7 @@ const K6_OPTION_SPECS: FlagSpec[] = [
     ...(YES_NO.test(name) ? { takesValue: false, optionalValue: true } : { takesValue: true }),
     ...(name === "THROW" ? { short: "w" } : {}),
   })),
-  ...[
-    "log-format=",
-    "log-output=",
-    "no-usage-report",
-    "no-color",
-    "profiling-enabled",
-    "include-system-env-vars",
-  ]
+  ..."log-format= log-output= no-usage-report no-color profiling-enabled include-system-env-vars".split(" ")
     .map((f) => ({ long: f.replace("=", ""), takesValue: f.endsWith("=") })),
   { long: "verbose", short: "v", takesValue: false },
 ];
@@ -143,18 +135,17 @@ const K6_OPTION_SPECS: FlagSpec[] = [
 /** k6's flags loadlab refuses, each with why and what to do (for the "unknown flag" error). */
 export const K6_FLAGS_REFUSED: Record<string, string> = Object.fromEntries(
   Object.entries({
-    "--no-setup --no-teardown": "setup() and teardown() always run here: drop the flag, or return early " +
-      "from the hook on an -e variable",
-    "--system-tags": "requests carry k6's default system tags here: drop the flag",
+    "--no-setup --no-teardown":
+      "setup() and teardown() always run here: drop it, or return on an -e variable",
+    "--system-tags": "requests carry k6's default system tags here: drop it",
     "--blacklist-ip --block-hostnames --local-ips --dns":
-      "loadlab connects by the system's resolver to the hosts the script names: drop the flag, or map " +
-      "hosts with options.hosts",
+      "the system resolves hosts: drop it, or use options.hosts",
     "--no-vu-connection-reuse": "a VU keeps its connections between iterations: use --no-connection-reuse",
     "--execution-segment --execution-segment-sequence": "split a load with --segment I/N",
     "-l --linger -p --paused -a --address": "loadlab has no k6 REST API; steer a run with --serve",
     "--console-output": "console output goes to stderr: redirect it (2> FILE)",
-    "--compatibility-mode": "scripts run as k6's default (extended) mode: drop the flag",
-    "--new-machine-readable-summary --traces-output": "not k6 v1's defaults loadlab follows: drop the flag",
+    "--compatibility-mode --new-machine-readable-summary --traces-output":
+      "loadlab runs k6 v1's defaults: drop it",
   }).flatMap(([flags, why]) => flags.split(" ").map((f) => [f, `k6's ${f}: ${why}`])),
 );
 
@@ -171,11 +162,10 @@ export const SCRIPT_LOAD_TABLE: FlagTable = [
   ...LOCUST_ROWS,
   "A k6 script also takes k6's flags:",
   ...K6_ROWS,
-  "  --user-agent, --batch, --batch-per-host, --max-redirects, --min-iteration-duration, -w, --throw,",
-  "  --discard-response-bodies, --no-connection-reuse, --insecure-skip-tls-verify, --summary-time-unit:",
-  "                            k6's options of their names, over the script's and K6_* variables",
-  "  --no-usage-report, --no-color, -v, --log-format, --log-output, --profiling-enabled,",
-  "  --include-system-env-vars: k6's own output and telemetry, accepted and ignored",
+  "  k6's options, over the script's and K6_*: --rps --user-agent --batch --batch-per-host --max-redirects",
+  "  --min-iteration-duration -w/--throw --discard-response-bodies --no-connection-reuse",
+  "  --insecure-skip-tls-verify --summary-time-unit; of k6's own output, ignored: --no-usage-report",
+  "  --no-color -v --log-format --log-output --profiling-enabled --include-system-env-vars",
   ...K6_OPTION_SPECS,
 ];
 
@@ -201,12 +191,9 @@ export interface K6Flags {
   quiet?: boolean;
   noSummary?: boolean;
   summaryExport?: string;
-  summaryTrendStats?: string[];
   httpDebug?: "headers" | "full";
   /** `--out json=FILE`'s file. */
   jsonOut?: string;
-  /** `--rps`: k6's option of the name, over the script's. */
-  rps?: number;
   /** k6's options of their flags (`--max-redirects`: maxRedirects), over `K6_*` variables. */
   options?: Record<string, unknown>;
   /** `--secret-source` lines, checked (each file read) as k6 checks them. */
@@ -289,7 +276,7 @@ function k6FlagsOf(flags: FlagValues): K6Flags {
     quiet: flags.has("quiet") || undefined,
     noSummary: flags.has("no-summary") || undefined,
     summaryExport: flags.path("summary-export"),
-    rps: flags.wholeNumber("rps", 0, 1_000_000_000),
+    options: k6Options(flags),
   });
   for (const pair of flags.all("tag")) {
     const eq = pair.indexOf("=");
@@ -300,21 +287,20 @@ function k6FlagsOf(flags: FlagValues): K6Flags {
   }
   const stats = flags.text("summary-trend-stats");
   if (stats !== undefined) {
-    k6.summaryTrendStats = stats.split(",").map((s) => s.trim());
-    const bad = k6.summaryTrendStats.find((s) => !isTrendStat(s));
+    const summaryTrendStats = stats.split(",").map((s) => s.trim());
+    const bad = summaryTrendStats.find((s) => !isTrendStat(s));
     if (bad !== undefined) {
       throw new UsageError(
         `--summary-trend-stats "${stats}": "${bad}" is not a trend stat: k6's are ${TREND_STATS_TOLD}`,
       );
     }
+    k6.options = { ...k6.options, summaryTrendStats };
   }
   const jsonOut = flags.all("out").find((v) => v.startsWith("json="));
   if (jsonOut === "json=") throw new UsageError("--out json=: name the file, e.g. --out json=points.ndjson");
   if (jsonOut !== undefined) k6.jsonOut = jsonOut.slice("json=".length);
   const config = flags.path("config");
   if (config !== undefined) k6.config = configOptions(config);
-  const options = k6Options(flags);
-  if (Object.keys(options).length > 0) k6.options = options;
   if (flags.has("secret-source")) {
     k6.secretSources = flags.all("secret-source");
     try {
@@ -356,14 +342,12 @@ export function withK6Flags(
 ): Record<string, unknown> {
   const out = { ...k6?.config, ...options, ...k6?.options };
   if (k6?.tags !== undefined) out.tags = { ...(out.tags as Record<string, unknown> | undefined), ...k6.tags };
-  if (k6?.summaryTrendStats !== undefined) out.summaryTrendStats = k6.summaryTrendStats;
-  if (k6?.rps !== undefined) out.rps = k6.rps;
   if (k6?.noThresholds) delete out.thresholds;
   return out;
 }
 
 /** k6's options of the flags given (yes/no, whole numbers, lists, else text), `K6_*` variables as flags. */
-function k6Options(flags: FlagValues): Record<string, unknown> {
+function k6Options(flags: FlagValues): Record<string, unknown> | undefined {
   const out: Record<string, unknown> = {};
   for (const name of K6_OPTIONS) {
     const text = flags.text(flagOf(name)), spelled = flags.typed(flagOf(name));
@@ -382,13 +366,13 @@ function k6Options(flags: FlagValues): Record<string, unknown> {
       out[key] = Number(value);
     } else out[key] = name.endsWith("S") ? value.split(",").map((s) => s.trim()) : value;
   }
-  return out;
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 /** The flags k6 reads from a variable too: `K6_` and the flag's name (`--tag`: K6_TAGS, `--vus`: K6_VUS). */
 const K6_ENV_FLAGS =
   ("concurrency=VUS duration requests=ITERATIONS stages tag=TAGS no-thresholds quiet no-summary " +
-    "summary-export summary-trend-stats summary-mode http-debug out rps").split(" ").map((f) => f.split("="))
+    "summary-export summary-trend-stats summary-mode http-debug out").split(" ").map((f) => f.split("="))
     .concat(K6_OPTIONS.map((name) => [flagOf(name)]));
 
 /**
