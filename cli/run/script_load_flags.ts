@@ -112,10 +112,10 @@ const K6_ROWS: FlagTable = [
   ]),
 ];
 
-/** k6's options loadlab honours, as their flags (the first eleven k6's, the rest `K6_*` variables only). */
-const K6_OPTIONS = ("RPS BATCH BATCH_PER_HOST DISCARD_RESPONSE_BODIES MAX_REDIRECTS USER_AGENT THROW " +
-  "MIN_ITERATION_DURATION NO_CONNECTION_REUSE INSECURE_SKIP_TLS_VERIFY SUMMARY_TIME_UNIT NO_COOKIES_RESET " +
-  "SETUP_TIMEOUT TEARDOWN_TIMEOUT TLS_CIPHER_SUITES").split(" ");
+/** k6's options loadlab honours, as their flags (the first 13 k6's, the rest `K6_*` variables only). */
+const K6_OPTIONS = ("NO_SETUP NO_TEARDOWN RPS BATCH BATCH_PER_HOST DISCARD_RESPONSE_BODIES MAX_REDIRECTS " +
+  "USER_AGENT THROW MIN_ITERATION_DURATION NO_CONNECTION_REUSE INSECURE_SKIP_TLS_VERIFY SUMMARY_TIME_UNIT " +
+  "NO_COOKIES_RESET SETUP_TIMEOUT TEARDOWN_TIMEOUT TLS_CIPHER_SUITES").split(" ");
 const WHOLE = new Set(["RPS", "BATCH", "BATCH_PER_HOST", "MAX_REDIRECTS"]);
 const YES_NO = /^(NO_|DISCARD|THROW|INSECURE)/;
 const flagOf = (name: string) => name.toLowerCase().replaceAll("_", "-");
@@ -135,11 +135,8 @@ const K6_OPTION_SPECS: FlagSpec[] = [
 /** k6's flags loadlab refuses, each with why and what to do (for the "unknown flag" error). */
 export const K6_FLAGS_REFUSED: Record<string, string> = Object.fromEntries(
   Object.entries({
-    "--no-setup --no-teardown":
-      "setup() and teardown() always run here: drop it, or return on an -e variable",
     "--system-tags": "requests carry k6's default system tags here: drop it",
-    "--blacklist-ip --block-hostnames --local-ips --dns":
-      "the system resolves hosts: drop it, or use options.hosts",
+    "--blacklist-ip --block-hostnames --local-ips --dns": "the system resolves hosts: use options.hosts",
     "--no-vu-connection-reuse": "a VU keeps its connections between iterations: use --no-connection-reuse",
     "--execution-segment --execution-segment-sequence": "split a load with --segment I/N",
     "-l --linger -p --paused -a --address": "loadlab has no k6 REST API; steer a run with --serve",

@@ -46,7 +46,7 @@ self.onmessage = async (event: MessageEvent<HostRequest>) => {
         expectedStatuses,
       });
     } else if (msg.type === "setup") {
-      const data = await module!.setup?.();
+      const data = isolateFlags.options?.noSetup ? undefined : await module!.setup?.();
       await hookSettled();
       fitInMemory(data, msg.limitMb, msg.copies);
       postDone(data, "its value cannot cross to the load workers");
@@ -54,7 +54,7 @@ self.onmessage = async (event: MessageEvent<HostRequest>) => {
       const handle = (await import(pathToFileURL(path).href)).handleSummary;
       postDone(summaryContents(await handle(msg.data)), "its answer cannot be written");
     } else {
-      await module!.teardown?.(msg.data);
+      if (!isolateFlags.options?.noTeardown) await module!.teardown?.(msg.data);
       await hookSettled();
       post({ type: "done", value: undefined, sent: takeHookRequests("teardown") });
     }
