@@ -626,6 +626,79 @@ export default function () {
     assertEquals(refused.results, null, refused.text);
   }));
 
+pool.test("k6's option flags set their options over K6_*; its output flags pass; others are refused, saying why", () =>
+  withTarget(async (url) => {
+    const script = `import http from "k6/http";
+import { check } from "k6";
+export const options = { iterations: 2, thresholds: { checks: ["rate==1"], iterations: ["rate<4"] } };
+export default function () {
+  const res = http.get("${url}/json");
+  check(res, { agent: (r) => r.request.headers["User-Agent"][0] === "flag/2", gone: (r) => r.body === null });
+  try {
+    http.get("http://127.0.0.1:1/");
+  } catch (e) {
+    check(e, { thrown: () => true });
+  }
+}
+`;
+    const flags = [
+      "--user-agent",
+      "flag/2",
+      "--discard-response-bodies",
+      "-w",
+      "--min-iteration-duration=300ms",
+    ];
+    const quiet = ["--no-usage-report", "--no-color", "--log-format", "raw", "-v"];
+    const run = await runK6Text(script, null, [...flags, ...quiet], { env: { K6_USER_AGENT: "env/1" } });
+    assertEquals(run.code, 0, run.text);
+    ok(/checks_succeeded\.+: 100\.00% 6 out of 6/.test(run.stdout), run.stdout);
+    const bad = await runK6Text(script, null, ["--max-redirects", "many"]);
+    assertEquals(bad.code, 2, bad.text);
+    ok(bad.stderr.includes('--max-redirects="many": a whole number'), bad.text);
+    const refused = await runK6Text(script, null, ["--system-tags", "url"]);
+    assertEquals(refused.code, 2, refused.text);
+    ok(
+      refused.stderr.includes("k6's --system-tags: requests carry k6's default system tags here"),
+      refused.text,
+    );
+    assertEquals(refused.results, null, refused.text);
+  }));
+
+pool.test("options.tags and --tag tag setup() and teardown()'s requests too, as k6 tags every sample", () =>
+  withTarget(async (url) => {
+    const run = await runK6Text(
+      `import http from "k6/http";
+export const options = {
+  iterations: 2,
+  tags: { team: "web" },
+  thresholds: { "http_reqs{team:web}": ["count==4"], "http_reqs{env:ci}": ["count==4"] },
+};
+export function setup() { http.get("${url}/json"); }
+export default function () { http.get("${url}/json"); }
+export function teardown() { http.get("${url}/json"); }
+`,
+      null,
+      ["--tag", "env=ci"],
+    );
+    assertEquals(run.code, 0, run.text);
+  }));
+
+pool.test("--no-setup and K6_NO_TEARDOWN leave the hooks out as k6's do: the default gets no data", () =>
+  withTarget(async (url) => {
+    const run = await runK6Text(
+      `import http from "k6/http";
+export const options = { iterations: 2, thresholds: { http_reqs: ["count==2"] } };
+export function setup() { throw new Error("setup ran"); }
+export default function (data) { if (data === undefined) http.get("${url}/json"); }
+export function teardown() { throw new Error("teardown ran"); }
+`,
+      null,
+      ["--no-setup"],
+      { env: { K6_NO_TEARDOWN: "true" } },
+    );
+    assertEquals(run.code, 0, run.text);
+  }));
+
 pool.test("k6's rps paces the run's requests, every VU's together: --rps over options.rps, K6_RPS as --rps", () =>
   withTarget(async (url) => {
     const script = `import http from "k6/http";

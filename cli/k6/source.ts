@@ -116,7 +116,7 @@ function refuseUnreadK6Env(): void {
       "K6_HOSTS: k6 does not read it (ignored, as k6 ignores it): give options.hosts or --config",
     );
   }
-  const unread = ("NO_VU_CONNECTION_REUSE SYSTEM_TAGS NO_SETUP NO_TEARDOWN LOCAL_IPS DNS BLACKLIST_IPS " +
+  const unread = ("NO_VU_CONNECTION_REUSE SYSTEM_TAGS LOCAL_IPS DNS BLACKLIST_IPS " +
     "BLOCK_HOSTNAMES PAUSED THRESHOLDS TLSAUTH").split(" ").map((name) => `K6_${name}`)
     .filter((name) => Deno.env.get(name)?.trim());
   if (unread.length === 0) return;

@@ -31,6 +31,7 @@ import { isMetricsOut, type MetricsOutput } from "../../results/export/metrics_o
 import { BASELINE_FLAGS, type BaselineArgs, baselineArgs } from "../baseline_flags.ts";
 import {
   hasLoadFlags,
+  K6_FLAGS_REFUSED,
   SCRIPT_LOAD_TABLE,
   type ScriptLoadArgs,
   scriptLoadArgs,
@@ -161,6 +162,7 @@ export function parseRunArgs(given: string[], command = "run", help = RUN_HELP):
     "--csv-full-history": "loadlab's intervals are the run's, not each name's: --csv writes Locust's " +
       "_stats_history.csv with its Aggregated row a second; leave the flag out",
   };
+  Object.assign(hints, K6_FLAGS_REFUSED);
   const own = locustOptionSpecs(argv);
   const raw = tokenize(argv, [...SPECS, ...own], hints, command, help);
   if (raw.positionals.length === 1 && isK6File(resolve(raw.positionals[0]))) withK6EnvFlags(raw, SPECS);

@@ -106,12 +106,45 @@ const K6_ROWS: FlagTable = [
   flag("--config <file>", { example: "options.json" }, [
     "k6's config file: JSON options under the script's (k6's --config; not -c)",
   ]),
-  flag("--rps <n>", { example: "100" }, ["k6's rps: the run's requests a second at most, all VUs together"]),
   flag("--secret-source TYPE=CONFIG", { repeatable: true, example: "file=secrets.txt" }, [
     "k6/secrets' source: file=PATH (KEY=VALUE lines) or mock=KEY=VALUE,...; name=N",
     "and default among its values name it (repeatable); values read are redacted",
   ]),
 ];
+
+/** k6's options loadlab honours, as their flags (the first 13 k6's, the rest `K6_*` variables only). */
+const K6_OPTIONS = ("NO_SETUP NO_TEARDOWN RPS BATCH BATCH_PER_HOST DISCARD_RESPONSE_BODIES MAX_REDIRECTS " +
+  "USER_AGENT THROW MIN_ITERATION_DURATION NO_CONNECTION_REUSE INSECURE_SKIP_TLS_VERIFY SUMMARY_TIME_UNIT " +
+  "NO_COOKIES_RESET SETUP_TIMEOUT TEARDOWN_TIMEOUT TLS_CIPHER_SUITES").split(" ");
+const WHOLE = new Set(["RPS", "BATCH", "BATCH_PER_HOST", "MAX_REDIRECTS"]);
+const YES_NO = /^(NO_|DISCARD|THROW|INSECURE)/;
+const flagOf = (name: string) => name.toLowerCase().replaceAll("_", "-");
+
+/** k6's flags loadlab reads but does not list in K6_FLAGS_TOLD (its options', and those of k6's output). */
+const K6_OPTION_SPECS: FlagSpec[] = [
+  ...K6_OPTIONS.map((name) => ({
+    long: flagOf(name),
+    ...(YES_NO.test(name) ? { takesValue: false, optionalValue: true } : { takesValue: true }),
+    ...(name === "THROW" ? { short: "w" } : {}),
+  })),
+  ..."log-format= log-output= no-usage-report no-color profiling-enabled include-system-env-vars".split(" ")
+    .map((f) => ({ long: f.replace("=", ""), takesValue: f.endsWith("=") })),
+  { long: "verbose", short: "v", takesValue: false },
+];
+
+/** k6's flags loadlab refuses, each with why and what to do (for the "unknown flag" error). */
+export const K6_FLAGS_REFUSED: Record<string, string> = Object.fromEntries(
+  Object.entries({
+    "--system-tags": "requests carry k6's default system tags here: drop it",
+    "--blacklist-ip --block-hostnames --local-ips --dns": "the system resolves hosts: use options.hosts",
+    "--no-vu-connection-reuse": "a VU keeps its connections between iterations: use --no-connection-reuse",
+    "--execution-segment --execution-segment-sequence": "split a load with --segment I/N",
+    "-l --linger -p --paused -a --address": "loadlab has no k6 REST API; steer a run with --serve",
+    "--console-output": "console output goes to stderr: redirect it (2> FILE)",
+    "--compatibility-mode --new-machine-readable-summary --traces-output":
+      "loadlab runs k6 v1's defaults: drop it",
+  }).flatMap(([flags, why]) => flags.split(" ").map((f) => [f, `k6's ${f}: ${why}`])),
+);
 
 /** The flags of a script's load, a locustfile's and a k6 script's own rows, as a refusal names them. */
 export const LOAD_FLAGS_TOLD = spellings(LOAD_ROWS),
@@ -126,6 +159,11 @@ export const SCRIPT_LOAD_TABLE: FlagTable = [
   ...LOCUST_ROWS,
   "A k6 script also takes k6's flags:",
   ...K6_ROWS,
+  "  k6's options, over the script's and K6_*: --rps --user-agent --batch --batch-per-host --max-redirects",
+  "  --min-iteration-duration -w/--throw --discard-response-bodies --no-connection-reuse",
+  "  --insecure-skip-tls-verify --summary-time-unit; of k6's own output, ignored: --no-usage-report",
+  "  --no-color -v --log-format --log-output --profiling-enabled --include-system-env-vars",
+  ...K6_OPTION_SPECS,
 ];
 
 /** The load flags as given (none given: every field undefined, `env` empty). */
@@ -150,12 +188,11 @@ export interface K6Flags {
   quiet?: boolean;
   noSummary?: boolean;
   summaryExport?: string;
-  summaryTrendStats?: string[];
   httpDebug?: "headers" | "full";
   /** `--out json=FILE`'s file. */
   jsonOut?: string;
-  /** `--rps`: k6's option of the name, over the script's. */
-  rps?: number;
+  /** k6's options of their flags (`--max-redirects`: maxRedirects), over `K6_*` variables. */
+  options?: Record<string, unknown>;
   /** `--secret-source` lines, checked (each file read) as k6 checks them. */
   secretSources?: string[];
   config?: Record<string, unknown>;
@@ -236,7 +273,7 @@ function k6FlagsOf(flags: FlagValues): K6Flags {
     quiet: flags.has("quiet") || undefined,
     noSummary: flags.has("no-summary") || undefined,
     summaryExport: flags.path("summary-export"),
-    rps: flags.wholeNumber("rps", 0, 1_000_000_000),
+    options: k6Options(flags),
   });
   for (const pair of flags.all("tag")) {
     const eq = pair.indexOf("=");
@@ -247,13 +284,14 @@ function k6FlagsOf(flags: FlagValues): K6Flags {
   }
   const stats = flags.text("summary-trend-stats");
   if (stats !== undefined) {
-    k6.summaryTrendStats = stats.split(",").map((s) => s.trim());
-    const bad = k6.summaryTrendStats.find((s) => !isTrendStat(s));
+    const summaryTrendStats = stats.split(",").map((s) => s.trim());
+    const bad = summaryTrendStats.find((s) => !isTrendStat(s));
     if (bad !== undefined) {
       throw new UsageError(
         `--summary-trend-stats "${stats}": "${bad}" is not a trend stat: k6's are ${TREND_STATS_TOLD}`,
       );
     }
+    k6.options = { ...k6.options, summaryTrendStats };
   }
   const jsonOut = flags.all("out").find((v) => v.startsWith("json="));
   if (jsonOut === "json=") throw new UsageError("--out json=: name the file, e.g. --out json=points.ndjson");
@@ -299,32 +337,24 @@ export function withK6Flags(
   options: Record<string, unknown>,
   k6: K6Flags | undefined,
 ): Record<string, unknown> {
-  const out = { ...k6?.config, ...options, ...k6EnvOptions() };
+  const out = { ...k6?.config, ...options, ...k6?.options };
   if (k6?.tags !== undefined) out.tags = { ...(out.tags as Record<string, unknown> | undefined), ...k6.tags };
-  if (k6?.summaryTrendStats !== undefined) out.summaryTrendStats = k6.summaryTrendStats;
-  if (k6?.rps !== undefined) out.rps = k6.rps;
   if (k6?.noThresholds) delete out.thresholds;
   return out;
 }
 
-/** k6's variables of the options loadlab honours, by option: yes/no, whole numbers, lists, else text. */
-const K6_ENV_OPTIONS =
-  ("BATCH BATCH_PER_HOST DISCARD_RESPONSE_BODIES MAX_REDIRECTS USER_AGENT NO_COOKIES_RESET " +
-    "THROW MIN_ITERATION_DURATION SETUP_TIMEOUT TEARDOWN_TIMEOUT NO_CONNECTION_REUSE INSECURE_SKIP_TLS_VERIFY " +
-    "TLS_CIPHER_SUITES SUMMARY_TIME_UNIT").split(" ");
-const WHOLE = new Set(["BATCH", "BATCH_PER_HOST", "MAX_REDIRECTS"]);
-const YES_NO = /^(NO_|DISCARD|THROW|INSECURE)/;
-
-function k6EnvOptions(): Record<string, unknown> {
+/** k6's options of the flags given (yes/no, whole numbers, lists, else text), `K6_*` variables as flags. */
+function k6Options(flags: FlagValues): Record<string, unknown> | undefined {
   const out: Record<string, unknown> = {};
-  for (const name of K6_ENV_OPTIONS) {
-    const value = Deno.env.get(`K6_${name}`)?.trim();
+  for (const name of K6_OPTIONS) {
+    const text = flags.text(flagOf(name)), spelled = flags.typed(flagOf(name));
+    const value = text === "" ? "true" : text?.trim();
     if (!value) continue;
     const key = name === "INSECURE_SKIP_TLS_VERIFY"
       ? "insecureSkipTLSVerify"
       : name.toLowerCase().replace(/_([a-z])/g, (_, c) => c.toUpperCase());
     const bad = (what: string, e: string) =>
-      new UsageError(`K6_${name}="${value}": ${what}, e.g. K6_${name}=${e}`);
+      new UsageError(`${spelled}="${value}": ${what}, e.g. ${spelled}=${e}`);
     if (YES_NO.test(name)) {
       if (!/^(1|t|true|0|f|false)$/i.test(value)) throw bad("true or false", "true");
       out[key] = /^(1|t|true)$/i.test(value);
@@ -333,13 +363,14 @@ function k6EnvOptions(): Record<string, unknown> {
       out[key] = Number(value);
     } else out[key] = name.endsWith("S") ? value.split(",").map((s) => s.trim()) : value;
   }
-  return out;
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 /** The flags k6 reads from a variable too: `K6_` and the flag's name (`--tag`: K6_TAGS, `--vus`: K6_VUS). */
 const K6_ENV_FLAGS =
   ("concurrency=VUS duration requests=ITERATIONS stages tag=TAGS no-thresholds quiet no-summary " +
-    "summary-export summary-trend-stats summary-mode http-debug out rps").split(" ").map((f) => f.split("="));
+    "summary-export summary-trend-stats summary-mode http-debug out").split(" ").map((f) => f.split("="))
+    .concat(K6_OPTIONS.map((name) => [flagOf(name)]));
 
 /**
  * A k6 script's flags not on the command line taken from k6's variables of them, as k6 reads them under its

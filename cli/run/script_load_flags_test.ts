@@ -148,7 +148,7 @@ Deno.test("k6's spellings: -u, -i, -s/--stage (repeatable, k6's D:N), and its fl
       noThresholds: true,
       quiet: true,
       summaryExport: "s.json",
-      summaryTrendStats: ["avg", "p(95)", "p(99.9)", "count"],
+      options: { summaryTrendStats: ["avg", "p(95)", "p(99.9)", "count"] },
       httpDebug: "full",
     },
   );

@@ -35,6 +35,8 @@ const HONOURED = new Set([
   "userAgent",
   "noCookiesReset",
   "throw",
+  "noSetup",
+  "noTeardown",
   // Every request's tags (runner/script/k6/tags.ts), which thresholds select by.
   "tags",
   // Where the script's origins go (cli/k6/source.ts), checked here.

@@ -13,6 +13,8 @@ import { cloneBytes } from "./clone_bytes.ts";
 import { madeMetrics } from "../k6/metrics.ts";
 import { expectedStatuses } from "../../stats/recorder.ts";
 import { takeHookRequests } from "../k6/http.ts";
+import { setRunTags } from "../k6/tags.ts";
+import { isolateFlags } from "../k6/isolate_flags.ts";
 import { restoreWorkerNames, routeHooks, takeMainChannel } from "../worker_scope.ts";
 import { guardScriptConsole } from "../sessions/names.ts";
 
@@ -32,6 +34,8 @@ self.onmessage = async (event: MessageEvent<HostRequest>) => {
       path = msg.path;
       if (msg.routes !== undefined && Object.keys(msg.routes).length > 0) routeHooks(msg.routes);
       module = await importScript(path);
+      // As k6 tags every sample: setup() and teardown()'s requests carry the run's tags too.
+      setRunTags({ ...(module.options?.tags as Record<string, unknown> | undefined), ...isolateFlags.tags });
       post({
         type: "imported",
         setup: module.setup !== null,
@@ -42,7 +46,7 @@ self.onmessage = async (event: MessageEvent<HostRequest>) => {
         expectedStatuses,
       });
     } else if (msg.type === "setup") {
-      const data = await module!.setup?.();
+      const data = isolateFlags.options?.noSetup ? undefined : await module!.setup?.();
       await hookSettled();
       fitInMemory(data, msg.limitMb, msg.copies);
       postDone(data, "its value cannot cross to the load workers");
@@ -50,7 +54,7 @@ self.onmessage = async (event: MessageEvent<HostRequest>) => {
       const handle = (await import(pathToFileURL(path).href)).handleSummary;
       postDone(summaryContents(await handle(msg.data)), "its answer cannot be written");
     } else {
-      await module!.teardown?.(msg.data);
+      if (!isolateFlags.options?.noTeardown) await module!.teardown?.(msg.data);
       await hookSettled();
       post({ type: "done", value: undefined, sent: takeHookRequests("teardown") });
     }

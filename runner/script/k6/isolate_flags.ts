@@ -6,7 +6,8 @@
 
 const K6_FLAGS_ENV = "LOADLAB_K6_FLAGS";
 
-export type IsolateOptions = { scenarios?: Record<string, { executor?: string }>; rps?: number };
+type Executors = Record<string, { executor?: string }>;
+export type IsolateOptions = { scenarios?: Executors; rps?: number; noSetup?: boolean; noTeardown?: boolean };
 
 interface IsolateFlags {
   /** `--tag NAME=VALUE`: over the script's `options.tags`, on every request and sample. */
