@@ -13,7 +13,6 @@ import { encodeH2Request, type H2Request } from "../../http/h2/request.ts";
 import type { StreamAnswer } from "../../http/stream_answer.ts";
 import type { RequestSpec } from "../../request_spec.ts";
 import { H2Slot } from "../../http/h2/slot.ts";
-import { H2ArrivalConnection } from "../../http/h2/arrival.ts";
 import { KEEP_ALL } from "../../load/flow_plan.ts";
 import { SCRIPT_KEPT_BYTES, ScriptRequestError } from "./send.ts";
 import { DEFAULT_KEPT_BYTES } from "../../http/kept_bytes.ts";
@@ -71,7 +70,7 @@ export class ScriptGrpcCall {
   readonly timeoutMs: number | undefined;
   readonly #method: GrpcMethod;
   readonly #schema: ScriptGrpcSchema;
-  readonly #slot: H2Slot | H2ArrivalConnection;
+  readonly #slot: H2Slot;
   readonly #answer: ScriptGrpcAnswer;
 
   constructor(
@@ -86,7 +85,7 @@ export class ScriptGrpcCall {
           'export const grpc = { proto: "./service.proto" } (or { protoset: "./service.pb" })',
       );
     }
-    if (!(conn instanceof H2Slot || conn instanceof H2ArrivalConnection)) {
+    if (!(conn instanceof H2Slot)) {
       throw new ScriptRequestError(
         "a gRPC call needs an HTTP/2 stream: give the load protocol: h2c (h2 on https:)",
       );

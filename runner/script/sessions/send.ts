@@ -5,7 +5,6 @@
  */
 import { Connection } from "../../http/h1/connection.ts";
 import type { H2Slot } from "../../http/h2/slot.ts";
-import type { H2ArrivalConnection } from "../../http/h2/arrival.ts";
 import type { H2Request } from "../../http/h2/request.ts";
 import type { EncodedRequest } from "../../http/request.ts";
 import type { CookieJar } from "../../http/cookie_jar.ts";
@@ -23,7 +22,7 @@ const encoder = new TextEncoder();
 /** The most bytes of one response a session keeps (what `text()` can read); past it `body-too-large`. */
 export const SCRIPT_KEPT_BYTES = 16 * 1024 * 1024;
 
-export type SessionConnection = Connection | H2Slot | H2ArrivalConnection;
+export type SessionConnection = Connection | H2Slot;
 
 /** A refusal of a request the script wrote (bad path, header, URL): ends the session. */
 export class ScriptRequestError extends Error {

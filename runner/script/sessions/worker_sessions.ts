@@ -12,7 +12,6 @@ import type { SessionRun } from "../../load/flow_session.ts";
 import type { Session } from "../session.ts";
 import { ScriptRequests } from "./request.ts";
 import { H2Slot } from "../../http/h2/slot.ts";
-import { H2ArrivalConnection } from "../../http/h2/arrival.ts";
 import { ScriptRecorder } from "./recorder.ts";
 import { ScriptNames } from "./names.ts";
 import { scriptError } from "../module.ts";
@@ -65,7 +64,7 @@ export class ScriptSessions implements SessionContext {
     arrivalMs: number,
     next: SessionChain["next"] = null,
   ): Promise<number> {
-    if (!(load instanceof Connection || load instanceof H2Slot || load instanceof H2ArrivalConnection)) {
+    if (!(load instanceof Connection || load instanceof H2Slot)) {
       return Promise.reject(
         new TypeError("session scripts need an HTTP/1.1 connection or an HTTP/2 stream slot"),
       );

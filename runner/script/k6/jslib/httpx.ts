@@ -58,28 +58,6 @@ export class Httpx {
   asyncRequest(method: string, url: string, body: Body = null, params?: Params) {
     return this.request(method, url, body, params);
   }
-  get(url: string, body: Body = null, params?: Params) {
-    return this.request("GET", url, body, params);
-  }
-  post(url: string, body: Body = null, params?: Params) {
-    return this.request("POST", url, body, params);
-  }
-  put(url: string, body: Body = null, params?: Params) {
-    return this.request("PUT", url, body, params);
-  }
-  patch(url: string, body: Body = null, params?: Params) {
-    return this.request("PATCH", url, body, params);
-  }
-  delete(url: string, body: Body = null, params?: Params) {
-    return this.request("DELETE", url, body, params);
-  }
-  head(url: string, body: Body = null, params?: Params) {
-    return this.request("HEAD", url, body, params);
-  }
-  options(url: string, body: Body = null, params?: Params) {
-    return this.request("OPTIONS", url, body, params);
-  }
-
   /** Requests as `http.batch` takes them (arrays or objects), the base URL before each. */
   batch(
     requests: Array<
@@ -94,6 +72,15 @@ export class Httpx {
       }) as Parameters<typeof httpBatch>[0],
     );
   }
+}
+
+// get, post, put, patch, delete, head and options: `request` with the method named.
+for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]) {
+  Object.defineProperty(Httpx.prototype, method.toLowerCase(), {
+    value(this: Httpx, url: string, body: Body = null, params?: Params) {
+      return this.request(method, url, body, params);
+    },
+  });
 }
 
 export default { Httpx };
