@@ -61,7 +61,12 @@ Deno.test({
         assert.equal(cand.code, 0, cand.stderr);
         const candRun =
           (JSON.parse(await Deno.readTextFile(`${dir}/cand/results.json`)) as ResultsFile).runs[0];
-        assert.equal(candRun.generatorBound, true, "the candidate's worker could not send on time");
+        // On a crowded machine the busy worker can miss the collector's liveness turn and be ended as stuck:
+        // then the side is "incomplete" instead, a flag of loadlab's that blocks the judgement just the same.
+        const flag = candRun.stuckWorkers ? "(generator-bound|incomplete)" : "generator-bound";
+        if (!candRun.stuckWorkers) {
+          assert.equal(candRun.generatorBound, true, "the worker could not send on time");
+        }
 
         const out = `${dir}/report.html`;
         const report = await runLoadlab([
@@ -77,7 +82,7 @@ Deno.test({
         assert.ok(row, "the pair is matched by name");
         for (const [metric, cell] of Object.entries(row.cells)) {
           assert.equal(cell.verdict, "unknown", `${metric}: neither beyond nor within noise`);
-          assert.match(cell.notJudged ?? "", /(^|, )candidate is generator-bound/, metric);
+          assert.match(cell.notJudged ?? "", new RegExp(`(^|, )candidate is ${flag}`), metric);
         }
       });
     } finally {
