@@ -158,6 +158,14 @@ Deno.test({
     ),
 });
 
+/** A baseline of `/sleep?ms=5` recorded beside two busy loops on both cores, at `dir`/base.json. */
+async function busyBaseline(url: string, dir: string): Promise<void> {
+  await besideLoops(0, 2, async () => {
+    const base = await runLoadlab(["attack", `${url}/sleep?ms=5`, ...GATE_LOAD, "-o", `${dir}/base.json`]);
+    assert.equal(base.code, 0, base.stderr);
+  });
+}
+
 Deno.test({
   name:
     "truth table: a baseline recorded beside two busy loops never passes a 2x slower sleep run without them",
@@ -166,16 +174,7 @@ Deno.test({
   fn: () =>
     withBuiltinTarget((url) =>
       withTempDir(async (dir) => {
-        await besideLoops(0, 2, async () => {
-          const base = await runLoadlab([
-            "attack",
-            `${url}/sleep?ms=5`,
-            ...GATE_LOAD,
-            "-o",
-            `${dir}/base.json`,
-          ]);
-          assert.equal(base.code, 0, base.stderr);
-        });
+        await busyBaseline(url, dir);
         const gate = (path: string) => gateAttack(url, dir, path);
         const self = await gate("/sleep?ms=5");
         assert.ok(self.code === 0 || self.code === 8, `self-compare exit ${self.code}:\n${self.stdout}`);
@@ -199,16 +198,7 @@ Deno.test({
   fn: () =>
     withBuiltinTarget((url) =>
       withTempDir(async (dir) => {
-        await besideLoops(0, 2, async () => {
-          const base = await runLoadlab([
-            "attack",
-            `${url}/sleep?ms=5`,
-            ...GATE_LOAD,
-            "-o",
-            `${dir}/base.json`,
-          ]);
-          assert.equal(base.code, 0, base.stderr);
-        });
+        await busyBaseline(url, dir);
         const old = withoutWaits(JSON.parse(await Deno.readTextFile(`${dir}/base.json`)));
         await Deno.writeTextFile(`${dir}/base.json`, JSON.stringify(old));
         // Its p99 is its machine's stalls, with nothing recorded to tell them by: a rule this run does not
