@@ -80,9 +80,36 @@ export function fail(message: unknown = ""): never {
   );
 }
 
-/** k6's `randomSeed`: refused when called (loadlab's sessions share Math.random across VUs). */
-export function randomSeed(_seed: number): never {
-  throw new Error("randomSeed is not supported: sessions of one isolate share Math.random");
+/** A seeded Math.random's state (mulberry32): one 32-bit word. */
+type Seeded = Int32Array;
+/** The init code's seeded state: each VU starts from it, as each k6 VU ran the init code's `randomSeed`. */
+let initSeeded: Seeded | undefined;
+const vuSeeded = new WeakMap<object, Seeded>();
+const nativeRandom = Math.random;
+
+/**
+ * k6's `randomSeed`: Math.random the same sequence for the same seed, each VU's own (k6 seeds a VU's
+ * runtime; one called in init code seeds every VU alike). Not k6's numbers: k6's generator is Go's.
+ */
+export function randomSeed(seed: number): void {
+  const n = Math.trunc(Number(seed)) || 0, state = new Int32Array([n ^ Math.trunc(n / 2 ** 32)]);
+  const vu = current()?.vu;
+  if (vu === undefined) initSeeded = state;
+  else vuSeeded.set(vu, state);
+  Math.random = seededRandom;
+}
+
+function seededRandom(): number {
+  const vu = current()?.vu;
+  let state = vu === undefined ? initSeeded : vuSeeded.get(vu);
+  if (state === undefined && vu !== undefined && initSeeded !== undefined) {
+    vuSeeded.set(vu, state = initSeeded.slice());
+  }
+  if (state === undefined) return nativeRandom();
+  let t = state[0] = (state[0] + 0x6d2b79f5) | 0;
+  t = Math.imul(t ^ (t >>> 15), t | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
 }
 
 export default { check, sleep, group, fail, randomSeed };

