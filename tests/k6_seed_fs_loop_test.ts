@@ -6,6 +6,7 @@
  */
 import { deepStrictEqual as assertEquals, notDeepStrictEqual, ok } from "node:assert/strict";
 import { runK6Text } from "./k6_run.ts";
+import { withTarget } from "./helpers.ts";
 
 /** The `draw VU ITER value` lines a run printed, sorted. */
 const draws = (text: string) => [...text.matchAll(/draw (\d+ \d+ [\d.e-]+)/g)].map((m) => m[1]).sort();
@@ -44,3 +45,24 @@ export default function () {}`,
   assertEquals(code, 0, text);
   ok(text.includes("options.randomSeed: none of k6's options"), text);
 });
+
+Deno.test("a promise's reaction waits while its VU is blocked in a k6 call, as k6 runs it once the VU is free", () =>
+  withTarget(async (url) => {
+    const { code, text } = await runK6Text(
+      `import http from "k6/http";
+import { check } from "k6";
+export const options = { iterations: 2, thresholds: { checks: ["rate==1"] } };
+export default function () {
+  const order = [];
+  http.asyncRequest("GET", "http://app.test/json").then(() => order.push("then"));
+  http.get("http://app.test/sleep?ms=150");
+  order.push("get");
+  http.get("http://app.test/sleep?ms=50");
+  check(order, { "reaction after the blocked calls": (o) => o.join() === "get" });
+  setTimeout(() => check(order, { "reaction ran": (o) => o.join() === "get,then" }), 0);
+}`,
+      url,
+    );
+    assertEquals(code, 0, text);
+    ok(/checks_succeeded[ .:]*100\.00%\s+4 out of 4/.test(text), text);
+  }));

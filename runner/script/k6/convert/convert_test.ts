@@ -59,7 +59,7 @@ export default async () => {
 };`));
   ok(
     chained.includes(
-      `[1, 2].map((n) => __k6.held(http.asyncRequest("GET", "http://h/" + n), false).then((r) => r.status))`,
+      `[1, 2].map((n) => __k6.chained(http.asyncRequest("GET", "http://h/" + n)).then((r) => r.status))`,
     ),
     chained,
   );
@@ -316,7 +316,7 @@ export default function () {
   (async () => { await http.post("http://h/iife"); })();
 }`));
   ok(
-    code.includes(`__k6.held(http.asyncRequest("GET", "http://h/a"), false).then(async (r) => ${H}http.get`),
+    code.includes(`__k6.chained(http.asyncRequest("GET", "http://h/a")).then(async (r) => ${H}http.get`),
     code,
   );
   ok(code.includes(`.catch(async () => ${H}http.get("http://h/c"))));`), code);
