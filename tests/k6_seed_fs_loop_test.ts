@@ -66,3 +66,52 @@ export default function () {
     assertEquals(code, 0, text);
     ok(/checks_succeeded[ .:]*100\.00%\s+4 out of 4/.test(text), text);
   }));
+
+Deno.test("k6/experimental/fs: a file opened in init code, each VU reading and seeking it at its own offset", async () => {
+  const { code, text } = await runK6Text(
+    `import { check } from "k6";
+import { open, SeekMode } from "k6/experimental/fs";
+import { ReadableStream } from "k6/experimental/streams";
+const file = await open("data/words.txt");
+export const options = {
+  scenarios: { s: { executor: "per-vu-iterations", vus: 2, iterations: 2 } },
+  thresholds: { checks: ["rate==1"] },
+};
+export default async function () {
+  const info = await file.stat();
+  const buffer = new Uint8Array(4);
+  // Each VU reads at its own offset; k6 counts SeekMode.End from the last byte.
+  const n = await file.read(buffer);
+  const word = new TextDecoder().decode(buffer.subarray(0, n));
+  const last = await file.seek(0, SeekMode.End);
+  const tail = new Uint8Array(8);
+  const [one, end] = [await file.read(tail), await file.read(tail)];
+  await file.seek(__ITER === 0 ? 4 : 0, SeekMode.Start);
+  const stream = new ReadableStream({ start(c) { c.enqueue(word); c.close(); } });
+  const { value } = await stream.getReader().read();
+  check(info, {
+    "stat": (i) => i.name === "words.txt" && i.size === 10,
+    "read": () => word === (__ITER === 0 ? "abcd" : "efgh"),
+    "end": () => last === 9 && one === 1 && end === null && value === word,
+  });
+}`,
+    null,
+    [],
+    { files: { "data/words.txt": "abcdefghi\n" } },
+  );
+  assertEquals(code, 0, text);
+  ok(/checks_succeeded[ .:]*100\.00%\s+12 out of 12/.test(text), text);
+});
+
+Deno.test("k6/experimental/fs: open() after the init code rejects, as k6's", async () => {
+  const { code, text } = await runK6Text(
+    `import { open } from "k6/experimental/fs";
+export default async function () {
+  await open("x.txt");
+}`,
+    null,
+    ["-i", "1"],
+  );
+  assertEquals(code, 0, text);
+  ok(text.includes("opening a file is allowed only in the Init context"), text);
+});

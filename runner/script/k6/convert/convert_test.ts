@@ -119,13 +119,11 @@ Deno.test("what cannot be awaited is refused with file:line and why", () => {
       "by its relative path (./name.js)",
     ],
   );
-  // k6's other modules loadlab has not: refused naming what to use instead; both names of k6/websockets run.
-  const other = refused(
+  // Both names of k6/websockets and k6/experimental/fs convert.
+  convert(
     `import { WebSocket } from "k6/experimental/websockets";\nimport { open } from "k6/experimental/fs";\n` +
       `import { WebSocket as W } from "k6/websockets";`,
   );
-  assertEquals(other.length, 1, other.join("\n"));
-  ok(/^t\.js:2: k6\/experimental\/fs: .*open\(path\)/.test(other[0]), other[0]);
   // A VU's metadata: refused at its line, never silently dropped (its tags are kept).
   const vuTags = refused(
     `import exec from "k6/execution";\nexport default function () {\n  exec.vu.tags.tier = "gold";\n` +
