@@ -115,3 +115,30 @@ export default async function () {
   assertEquals(code, 0, text);
   ok(text.includes("opening a file is allowed only in the Init context"), text);
 });
+
+Deno.test("a request's own responseCallback in setup() and teardown() judges its answers, as in iterations", () =>
+  withTarget(async (url) => {
+    const { code, text, results } = await runK6Text(
+      `import http from "k6/http";
+export const options = {
+  iterations: 2,
+  thresholds: {
+    http_req_failed: ["rate==0"],
+    "http_req_failed{name:gone}": ["rate==0"],
+    "http_reqs{expected_response:true}": ["count==4"],
+  },
+};
+const gone = { tags: { name: "gone" }, responseCallback: http.expectedStatuses(400) };
+export function setup() { http.get("http://app.test/validate?id=x", gone); }
+export default function () { http.get("http://app.test/json"); }
+export function teardown() { http.get("http://app.test/validate?id=y", gone); }`,
+      url,
+    );
+    assertEquals(code, 0, text);
+    const run = results.runs[0];
+    assertEquals(run.successRate, 1);
+    const own = run.endpoints.map((
+      e: { name: string; expectedStatuses?: unknown },
+    ) => [e.name, e.expectedStatuses]);
+    assertEquals(own, [["GET /json", undefined], ["gone", [[400, 400]]]]);
+  }));
