@@ -80,31 +80,24 @@ export function fail(message: unknown = ""): never {
   );
 }
 
-/** A seeded Math.random's state (mulberry32): one 32-bit word. */
-type Seeded = Int32Array;
-/** The init code's seeded state: each VU starts from it, as each k6 VU ran the init code's `randomSeed`. */
-let initSeeded: Seeded | undefined;
-const vuSeeded = new WeakMap<object, Seeded>();
+/** Each VU's seeded Math.random state (mulberry32), and that of the code outside any iteration. */
+const seeded = new WeakMap<object, Int32Array>();
+const OUTSIDE = {};
 const nativeRandom = Math.random;
 
 /**
- * k6's `randomSeed`: Math.random the same sequence for the same seed, each VU's own (k6 seeds a VU's
- * runtime; one called in init code seeds every VU alike). Not k6's numbers: k6's generator is Go's.
+ * k6's `randomSeed`: the calling VU's Math.random the same sequence for the same seed from now on (init
+ * code's call seeds init code's draws only: k6 gives each VU a fresh source once its init code ran).
+ * Not k6's numbers: k6's generator is Go's.
  */
 export function randomSeed(seed: number): void {
-  const n = Math.trunc(Number(seed)) || 0, state = new Int32Array([n ^ Math.trunc(n / 2 ** 32)]);
-  const vu = current()?.vu;
-  if (vu === undefined) initSeeded = state;
-  else vuSeeded.set(vu, state);
+  const n = Math.trunc(Number(seed)) || 0;
+  seeded.set(current()?.vu ?? OUTSIDE, new Int32Array([n ^ Math.trunc(n / 2 ** 32)]));
   Math.random = seededRandom;
 }
 
 function seededRandom(): number {
-  const vu = current()?.vu;
-  let state = vu === undefined ? initSeeded : vuSeeded.get(vu);
-  if (state === undefined && vu !== undefined && initSeeded !== undefined) {
-    vuSeeded.set(vu, state = initSeeded.slice());
-  }
+  const state = seeded.get(current()?.vu ?? OUTSIDE);
   if (state === undefined) return nativeRandom();
   let t = state[0] = (state[0] + 0x6d2b79f5) | 0;
   t = Math.imul(t ^ (t >>> 15), t | 1);
