@@ -14,21 +14,23 @@ const draws = (text: string) => [...text.matchAll(/draw (\d+ \d+ [\d.e-]+)/g)].m
 const seeded = (seed: string) =>
   `import { randomSeed } from "k6";
 export const options = { scenarios: { s: { executor: "per-vu-iterations", vus: 2, iterations: 3 } } };
-${seed}
-const inInit = Math.random();
+randomSeed(5);
+const [a, b] = [Math.random(), (randomSeed(5), Math.random())];
+if (a !== b) throw new Error("init code's draws are not seeded");
 export default function () {
+  if (__ITER === 0) { ${seed} }
   console.log(\`draw \${__VU} \${__ITER} \${Math.random()}\`);
 }`;
 
-Deno.test("randomSeed in init code: every VU draws the seed's sequence, the same in every run", async () => {
-  const [a, b, other, unseeded] = await Promise.all(
+Deno.test("randomSeed: the calling VU draws the seed's sequence from then on, the same in every run", async () => {
+  const [one, again, other, unseeded] = await Promise.all(
     ["randomSeed(42);", "randomSeed(42);", "randomSeed(7);", ""].map((seed) => runK6Text(seeded(seed), null)),
   );
-  for (const run of [a, b, other, unseeded]) assertEquals(run.code, 0, run.text);
-  const [first, second] = [draws(a.text), draws(b.text)];
-  assertEquals(first.length, 6, a.text);
+  for (const run of [one, again, other, unseeded]) assertEquals(run.code, 0, run.text);
+  const [first, second] = [draws(one.text), draws(again.text)];
+  assertEquals(first.length, 6, one.text);
   assertEquals(first, second);
-  // Both VUs draw alike at each iteration, as each k6 VU ran the init code's randomSeed.
+  // Both VUs seeded alike draw alike; unseeded (init code's seed does not reach them, as k6's) they differ.
   const byIter = (lines: string[], vu: string) =>
     lines.filter((l) => l.startsWith(vu)).map((l) => l.slice(2));
   assertEquals(byIter(first, "1 "), byIter(first, "2 "));
@@ -101,6 +103,36 @@ export default async function () {
   );
   assertEquals(code, 0, text);
   ok(/checks_succeeded[ .:]*100\.00%\s+12 out of 12/.test(text), text);
+});
+
+Deno.test("k6/experimental/streams: a stream pulling a file's chunks reads at its VU's offset", async () => {
+  const { code, text } = await runK6Text(
+    `import { check } from "k6";
+import { open } from "k6/experimental/fs";
+import { ReadableStream } from "k6/experimental/streams";
+const file = await open("words.txt");
+export const options = { iterations: 2, thresholds: { checks: ["rate==1"] } };
+export default async function () {
+  const stream = new ReadableStream({
+    async pull(c) {
+      const into = new Uint8Array(3), n = await file.read(into);
+      n === null ? c.close() : c.enqueue(String.fromCharCode(...into.subarray(0, n)));
+    },
+  });
+  let text = "";
+  for (const reader = stream.getReader();;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    text += value;
+  }
+  check(text, { "whole once": (t) => t === (__ITER === 0 ? "abcdefghi\\n" : "") });
+}`,
+    null,
+    [],
+    { files: { "words.txt": "abcdefghi\n" } },
+  );
+  assertEquals(code, 0, text);
+  ok(/checks_succeeded[ .:]*100\.00%\s+2 out of 2/.test(text), text);
 });
 
 Deno.test("k6/experimental/fs: open() after the init code rejects, as k6's", async () => {
