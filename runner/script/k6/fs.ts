@@ -1,11 +1,10 @@
 /**
  * @module
- * k6's `k6/experimental/fs`: `open(path)` in init code reads the file once (beside the script, as `open()`);
- * each VU reads and seeks it at its own offset, as each k6 VU opened its own `File` in its init code.
+ * k6's `k6/experimental/fs`: `open(path)` in init code reads the file once, as `open()` does; each VU reads
+ * and seeks it at its own offset, as each k6 VU opened its own `File` in its init code.
  */
-import { basename, isAbsolute, join } from "node:path";
-import { FileReadError, readFileCapped } from "../../../system/read_capped.ts";
-import { folderOf, inInit, MAX_OPEN_BYTES } from "./init_files.ts";
+import { basename, resolve } from "node:path";
+import { folderOf, open as openFile } from "./init_files.ts";
 import { current } from "./runtime.ts";
 
 /** `seek`'s `whence`, as k6 numbers it. */
@@ -13,72 +12,49 @@ export const SeekMode = Object.freeze({ Start: 0, Current: 1, End: 2 });
 
 /** A file `open` read, at an offset of each VU's own (the init code's and the hooks' one offset). */
 class File {
-  readonly path: string;
-  readonly #data: Uint8Array;
   readonly #offsets = new WeakMap<object, number>();
+  readonly #data: Uint8Array;
 
-  constructor(path: string, data: Uint8Array) {
-    this.path = path;
+  constructor(readonly path: string, data: Uint8Array) {
     this.#data = data;
   }
 
-  #reader(): object {
-    return current()?.vu ?? this;
-  }
-
   /** The file's base name and size in bytes. */
-  stat(): Promise<{ name: string; size: number }> {
-    return Promise.resolve({ name: basename(this.path), size: this.#data.length });
+  async stat(): Promise<{ name: string; size: number }> {
+    return { name: basename(this.path), size: this.#data.length };
   }
 
   /** Reads into `into` from the offset: the bytes read, or null at the end of the file. */
-  read(into: Uint8Array): Promise<number | null> {
+  async read(into: Uint8Array): Promise<number | null> {
     if (!(into instanceof Uint8Array)) {
-      return fsError("read() failed; reason: into argument must be a Uint8Array");
+      throw new TypeError("read() failed; reason: into must be a Uint8Array");
     }
-    const reader = this.#reader(), at = this.#offsets.get(reader) ?? 0;
+    const reader = current()?.vu ?? this, at = this.#offsets.get(reader) ?? 0;
     const part = this.#data.subarray(at, at + into.length);
-    into.set(part);
-    this.#offsets.set(reader, at + part.length);
-    return Promise.resolve(part.length === 0 ? null : part.length);
+    into.set(part), this.#offsets.set(reader, at + part.length);
+    return part.length === 0 ? null : part.length;
   }
 
   /** Moves the offset as k6 does (`End` counts from the last byte) and gives the new one. */
-  seek(offset: number, whence: number = SeekMode.Start): Promise<number> {
-    if (typeof offset !== "number" || !Number.isInteger(whence) || whence < 0 || whence > 2) {
-      return fsError("seek() failed; reason: offset is a number and whence a SeekMode");
+  async seek(offset: number, whence: number = SeekMode.Start): Promise<number> {
+    const reader = current()?.vu ?? this, size = this.#data.length, { Start, End } = SeekMode;
+    const from = whence === Start ? 0 : whence === End ? size - 1 : this.#offsets.get(reader) ?? 0;
+    const to = Math.trunc(offset) + from;
+    if (typeof offset !== "number" || ![0, 1, 2].includes(whence)) {
+      throw new TypeError("seek() failed; reason: offset is a number and whence a SeekMode");
     }
-    const reader = this.#reader(), size = this.#data.length;
-    if (whence === SeekMode.Start && offset < 0) {
-      return fsError("offset cannot be negative when using SeekModeStart");
+    if ((whence === Start && offset < 0) || (whence === End && offset > 0) || !(to >= 0 && to <= size)) {
+      throw new TypeError(`seek() failed; reason: offset ${offset} from ${from} is outside the file`);
     }
-    if (whence === SeekMode.End && offset > 0) {
-      return fsError("offset cannot be positive when using SeekModeEnd");
-    }
-    const to = Math.trunc(offset) +
-      (whence === SeekMode.Start ? 0 : whence === SeekMode.End ? size - 1 : this.#offsets.get(reader) ?? 0);
-    if (to < 0 || to > size) return fsError(`seeking ${to < 0 ? "before start" : "beyond end"} of file`);
     this.#offsets.set(reader, to);
-    return Promise.resolve(to);
+    return to;
   }
 }
 
-function fsError<T>(message: string): Promise<T> {
-  return Promise.reject(new TypeError(message));
-}
-
-/** k6's `open`: in init code only, a regular file (of at most `MAX_OPEN_BYTES`), beside the script. */
-export function open(path: string): Promise<File> {
-  if (!inInit()) return fsError("open() failed; reason: opening a file is allowed only in the Init context");
-  const given = String(path ?? "").replace(/^file:\/\//, "");
-  if (given === "") return fsError("open() failed; reason: path cannot be empty");
-  const full = isAbsolute(given) ? given : join(folderOf(), given);
-  try {
-    return Promise.resolve(new File(full, readFileCapped(full, MAX_OPEN_BYTES)));
-  } catch (err) {
-    if (!(err instanceof FileReadError)) throw err;
-    return fsError(`open(${JSON.stringify(given)}): ${full} ${err.reason}`);
-  }
+/** k6's `open`: in init code only, a regular file beside the script (as `open()`: init_files.ts). */
+export async function open(path: string): Promise<File> {
+  const given = String(path).replace(/^file:\/\//, "");
+  return new File(resolve(folderOf(), given), new Uint8Array(openFile(given, "b") as ArrayBuffer));
 }
 
 export default { open, SeekMode };
