@@ -3,6 +3,7 @@
  * k6's `k6/experimental/fs`: `open(path)` in init code reads the file once, as `open()` does; each VU reads
  * and seeks it at its own offset, as each k6 VU opened its own `File` in its init code.
  */
+// deno-lint-ignore-file require-await -- k6's calls answer promises; a throw in them is a rejection
 import { basename, resolve } from "node:path";
 import { folderOf, open as openFile } from "./init_files.ts";
 import { current } from "./runtime.ts";
