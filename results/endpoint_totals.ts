@@ -123,9 +123,9 @@ export function mergeEndpoints(
   const byName = new Map<string, EndpointTotals>();
   runs.forEach((endpoints, r) => {
     for (const e of endpoints ?? []) {
-      const key = e.tags === undefined
-        ? e.name
-        : `${e.name}\u0000${JSON.stringify(Object.entries(e.tags).sort())}`;
+      const key = `${e.name}\u0000${
+        JSON.stringify([Object.entries(e.tags ?? {}).sort(), e.expectedStatuses])
+      }`;
       let t = byName.get(key);
       if (t === undefined) byName.set(key, t = emptyEndpointTotals(e));
       const part = { ...e, histogram: e.histogramEncoded };

@@ -4,6 +4,7 @@
  * counts them: in `http_reqs`, by endpoint (name and tags), status or error kind, and latency. Pure.
  */
 import type { ErrorKind, FlowResult, RunResult } from "./mod.ts";
+import type { ExpectedStatuses } from "./schema/values.ts";
 import {
   emptyEndpointTotals,
   endpointResult,
@@ -22,6 +23,8 @@ interface HookRequest {
   status: number;
   failure?: ErrorKind;
   latencyUs: number;
+  /** Its own `responseCallback`'s statuses, when it has one. */
+  expectedStatuses?: ExpectedStatuses;
 }
 
 /** A request, or a check by k6's path (`::teardown::name`), of setup() or teardown(). */
@@ -38,7 +41,7 @@ export function withHookRequests(run: RunResult, sent: readonly HookRecord[]): R
   if (checks.length > 0) out.flows = withHookChecks(run.flows, checks);
   for (const r of sent) {
     if ("check" in r) continue;
-    const key = JSON.stringify([r.name, r.tags ?? {}]);
+    const key = JSON.stringify([r.name, r.tags ?? {}, r.expectedStatuses]);
     let t = hooks.get(key);
     if (t === undefined) hooks.set(key, t = emptyEndpointTotals(r));
     const one = { [r.failure ?? r.status]: 1 };

@@ -69,7 +69,12 @@ export async function k6ExperimentText(
       exitCode: K6_EXIT.invalidConfig,
     });
   }
-  const { loads, together, thresholds, afterRun, paths, hooksTimeouts } = mapped.value;
+  const { loads, together, thresholds, afterRun, paths, hooksTimeouts, ignored } = mapped.value;
+  if (ignored.length > 0) {
+    console.error(
+      `options.${ignored.join(", options.")}: none of k6's options (ignored, as k6 ignores them)`,
+    );
+  }
   // As k6: a threshold on a metric neither built in nor made by the script, or by an aggregation its kind
   // has not (a trend's count), is invalid (104).
   const refused = Object.entries(options.thresholds ?? {}).flatMap(([key, list]) => {

@@ -20,6 +20,8 @@ interface K6Experiment {
   paths: K6Paths;
   /** `setupTimeout` and `teardownTimeout`: the experiment's fields of the same names. */
   hooksTimeouts: { setupTimeout?: string; teardownTimeout?: string };
+  /** Keys that are none of k6's options (`randomSeed`): k6 warns of them and runs without them. */
+  ignored: string[];
 }
 
 /** Options k6 uses only in the cloud, or that runner/script/k6/ reads from the script itself. */
@@ -45,6 +47,11 @@ const HONOURED = new Set([
   "rps",
 ]);
 const LOAD_KEYS = new Set(["vus", "duration", "iterations", "stages", "scenarios"]);
+/** k6's other options: loadlab refuses those it does not honour; k6 warns of any other key and ignores it. */
+const K6_OTHERS = new Set(
+  ("paused executionSegment executionSegmentSequence handleSummaryTimeout dns httpDebug tlsAuth blacklistIPs " +
+    "blockHostnames noVUConnectionReuse systemTags metricSamplesBufferSize features").split(" "),
+);
 
 /** k6's `tlsVersion` and `tlsCipherSuites` as a load's `tls`. */
 function tlsOf(key: string, value: unknown, problem: Problem): Record<string, unknown> {
@@ -72,6 +79,7 @@ export function k6Experiment(
   const extra: Record<string, unknown> = {};
   const paths = new K6Paths();
   const hooksTimeouts: K6Experiment["hooksTimeouts"] = {};
+  const ignored: string[] = [];
   for (const [host, to] of Object.entries((options.hosts ?? {}) as Options)) {
     if (typeof to !== "string" || !/^[\w.:[\]-]+$/.test(to)) {
       problem(["options", "hosts", host], 'a host maps to an address, "127.0.0.1" or "127.0.0.1:8080"');
@@ -90,7 +98,8 @@ export function k6Experiment(
     else if (key === "insecureSkipTLSVerify") extra.tls = { ...extra.tls ?? {}, insecure: Boolean(value) };
     else if (key === "tlsVersion" || key === "tlsCipherSuites") {
       extra.tls = { ...extra.tls ?? {}, ...tlsOf(key, value, problem) };
-    } else problem(["options", key], `${key} is not honoured by loadlab's k6 runtime; remove it to run`);
+    } else if (!K6_OTHERS.has(key)) ignored.push(key);
+    else problem(["options", key], `${key} is not honoured by loadlab's k6 runtime; remove it to run`);
   }
   const afterRun: AfterRunRule[] = [];
   const origins: Array<Path> = [];
@@ -108,7 +117,7 @@ export function k6Experiment(
   addLoadPaths(paths, options, loads);
   return {
     ok: true,
-    value: { loads, ...(together ? { together } : {}), thresholds, afterRun, paths, hooksTimeouts },
+    value: { loads, ...(together ? { together } : {}), thresholds, afterRun, paths, hooksTimeouts, ignored },
   };
 }
 

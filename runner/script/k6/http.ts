@@ -233,7 +233,7 @@ function sameOrigin(from: string, location: string): boolean {
 
 /** A hop outside a session (setup, teardown): by fetch, counted as k6 counts them (`takeHookRequests`). */
 function fetched(h: Hops, timeoutMs: number | undefined): Promise<K6Response> {
-  const { verb: method, at: href, headers, sent: body, name, tags } = h;
+  const { verb: method, at: href, headers, sent: body, name, tags, expected: expectedStatuses } = h;
   const signal = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
   const init = { method, headers, body: body as BodyInit | undefined, signal, redirect: "manual" as const };
   const startMs = performance.now();
@@ -241,6 +241,7 @@ function fetched(h: Hops, timeoutMs: number | undefined): Promise<K6Response> {
     const failure = r.failure?.kind as ErrorKind | undefined,
       latencyUs = (performance.now() - startMs) * 1000;
     const sent = { name: name ?? `${method} ${href}`, method, tags, status: r.status, failure, latencyUs };
+    if (expectedStatuses !== undefined) Object.assign(sent, { expectedStatuses });
     if (hookRequests.length < MAX_HOOK_REQUESTS) hookRequests.push(sent);
     return h.arrived(r);
   });

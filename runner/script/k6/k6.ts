@@ -80,9 +80,29 @@ export function fail(message: unknown = ""): never {
   );
 }
 
-/** k6's `randomSeed`: refused when called (loadlab's sessions share Math.random across VUs). */
-export function randomSeed(_seed: number): never {
-  throw new Error("randomSeed is not supported: sessions of one isolate share Math.random");
+/** Each VU's seeded Math.random state (mulberry32), and that of the code outside any iteration. */
+const seeded = new WeakMap<object, Int32Array>();
+const OUTSIDE = {};
+const nativeRandom = Math.random;
+
+/**
+ * k6's `randomSeed`: the calling VU's Math.random the same sequence for the same seed from now on (init
+ * code's call seeds init code's draws only: k6 gives each VU a fresh source once its init code ran).
+ * Not k6's numbers: k6's generator is Go's.
+ */
+export function randomSeed(seed: number): void {
+  const n = Math.trunc(Number(seed)) || 0;
+  seeded.set(current()?.vu ?? OUTSIDE, new Int32Array([n ^ Math.trunc(n / 2 ** 32)]));
+  Math.random = seededRandom;
+}
+
+function seededRandom(): number {
+  const state = seeded.get(current()?.vu ?? OUTSIDE);
+  if (state === undefined) return nativeRandom();
+  let t = state[0] = (state[0] + 0x6d2b79f5) | 0;
+  t = Math.imul(t ^ (t >>> 15), t | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
 }
 
 export default { check, sleep, group, fail, randomSeed };

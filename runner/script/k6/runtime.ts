@@ -459,6 +459,20 @@ export function held<T>(call: T, blocks = true): T {
   return call;
 }
 
+/**
+ * A k6 call's promise the script chains on (`.then`): settled on the VU's loop (`onLoop`), as k6 settles it,
+ * so its reactions wait while a k6 call blocks the VU. It holds the iteration until they ran.
+ */
+export function chained<T>(call: Promise<T>): Promise<T> {
+  const ctx = current();
+  if (ctx === undefined) return call;
+  ctx.pending++;
+  return new Promise((resolve, reject) => {
+    const settle = (end: () => void) => onLoop(ctx, () => (end(), releaseHold(ctx)));
+    call.then((v) => settle(() => resolve(v)), (err) => settle(() => reject(err)));
+  });
+}
+
 /** Waits for what the iteration left pending; a callback's throw is the iteration's; the run's end too. */
 function settled(ctx: VuContext): Promise<void> {
   return new Promise<void>((resolve, reject) => {

@@ -19,6 +19,7 @@ const EVENT_MODULES = new Set([
   "k6/experimental/websockets",
   "k6/net/grpc",
   "k6/timers",
+  "k6/experimental/streams",
 ]);
 const LATER = new Set(["setTimeout", "setInterval", "setImmediate", "queueMicrotask"]);
 const REACTIONS = new Set(["then", "catch", "finally"]);

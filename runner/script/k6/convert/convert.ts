@@ -177,8 +177,8 @@ export function convertK6(
   }
   if (resumes) edits.push(...contextEdits(ast, plan.asyncFunctions));
   for (const call of held ? plan.chained : []) {
-    edits.push({ start: call.start, end: call.start, text: HELD, rank: call.end });
-    edits.push({ start: call.end, end: call.end, text: ", false)" });
+    edits.push({ start: call.start, end: call.start, text: "__k6.chained(", rank: call.end });
+    edits.push({ start: call.end, end: call.end, text: ")" });
   }
   const ownExports = library ? libraryExports(ast, problems) : [];
   const exported = library ? [] : exportEdits(ast, source, edits, problems);

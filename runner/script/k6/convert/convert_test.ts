@@ -59,7 +59,7 @@ export default async () => {
 };`));
   ok(
     chained.includes(
-      `[1, 2].map((n) => __k6.held(http.asyncRequest("GET", "http://h/" + n), false).then((r) => r.status))`,
+      `[1, 2].map((n) => __k6.chained(http.asyncRequest("GET", "http://h/" + n)).then((r) => r.status))`,
     ),
     chained,
   );
@@ -119,13 +119,11 @@ Deno.test("what cannot be awaited is refused with file:line and why", () => {
       "by its relative path (./name.js)",
     ],
   );
-  // k6's other modules loadlab has not: refused naming what to use instead; both names of k6/websockets run.
-  const other = refused(
+  // Both names of k6/websockets and k6/experimental/fs convert.
+  convert(
     `import { WebSocket } from "k6/experimental/websockets";\nimport { open } from "k6/experimental/fs";\n` +
       `import { WebSocket as W } from "k6/websockets";`,
   );
-  assertEquals(other.length, 1, other.join("\n"));
-  ok(/^t\.js:2: k6\/experimental\/fs: .*open\(path\)/.test(other[0]), other[0]);
   // A VU's metadata: refused at its line, never silently dropped (its tags are kept).
   const vuTags = refused(
     `import exec from "k6/execution";\nexport default function () {\n  exec.vu.tags.tier = "gold";\n` +
@@ -316,7 +314,7 @@ export default function () {
   (async () => { await http.post("http://h/iife"); })();
 }`));
   ok(
-    code.includes(`__k6.held(http.asyncRequest("GET", "http://h/a"), false).then(async (r) => ${H}http.get`),
+    code.includes(`__k6.chained(http.asyncRequest("GET", "http://h/a")).then(async (r) => ${H}http.get`),
     code,
   );
   ok(code.includes(`.catch(async () => ${H}http.get("http://h/c"))));`), code);

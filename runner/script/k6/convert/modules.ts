@@ -20,15 +20,13 @@ const K6_MODULES: Readonly<Record<string, string>> = {
   "k6/net/grpc": new URL("../grpc.ts", import.meta.url).href,
   "k6/html": new URL("../html.ts", import.meta.url).href,
   "k6/secrets": new URL("../secrets.ts", import.meta.url).href,
+  "k6/experimental/fs": new URL("../fs.ts", import.meta.url).href,
+  "k6/experimental/streams": new URL("../streams.ts", import.meta.url).href,
 };
 
 /** k6 modules refused, with why (a script importing one does not run here). */
 export const K6_REFUSED: Readonly<Record<string, string>> = {
   "k6/browser": "k6/browser drives a browser; loadlab's sessions send HTTP requests only",
-  "k6/experimental/fs": "k6/experimental/fs: loadlab has no file handles; read the file in init code with " +
-    'open(path) (open(path, "b") for its bytes) and take the part each iteration needs',
-  "k6/experimental/streams": "k6/experimental/streams: loadlab's k6 runtime has no ReadableStream of k6's; " +
-    "read the file in init code with open(path) and split it there",
 };
 
 const HTTP_CALLS: ReadonlySet<string> = new Set(
