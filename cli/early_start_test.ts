@@ -40,3 +40,8 @@ Deno.test("main.ts loads no npm package before the early start (zod waits for th
   const loaded = await staticImports(new URL("../", import.meta.url), "main.ts");
   assertEquals(loaded.filter((s) => s.startsWith("npm:")), []);
 });
+
+Deno.test("attack loads protobuf.js and fflate only for a gRPC run or a zipped baseline", async () => {
+  const loaded = await staticImports(new URL("../", import.meta.url), "cli/attack/command.ts");
+  assertEquals(loaded.filter((s) => /^npm:.*(protobufjs|fflate)/.test(s)), []);
+});
