@@ -7,7 +7,6 @@
  * that fails ends none of them (system/console_guard.ts).
  */
 import { guardPrinting } from "./system/console_guard.ts";
-import { EXIT } from "./cli/exit_codes.ts";
 
 async function main(args: string[]): Promise<number> {
   const [command, ...rest] = args;
@@ -65,5 +64,7 @@ async function main(args: string[]): Promise<number> {
 if (import.meta.main) {
   const stdoutFailed = guardPrinting();
   const code = await main(Deno.args);
+  // Imported last: it loads zod, which would otherwise hold back the early worker's start.
+  const { EXIT } = await import("./cli/exit_codes.ts");
   Deno.exit(code === EXIT.ok && stdoutFailed() ? EXIT.outputNotWritable : code);
 }

@@ -15,7 +15,6 @@ import { flag, type FlagSpec } from "./argv.ts";
 import type { FlagValues } from "./flag_values.ts";
 import { UsageError } from "./usage_error.ts";
 import { boxTable } from "../report/terminal/tables.ts";
-import { unzipSync } from "fflate";
 import { jsonErrorReason } from "../validation/json_document.ts";
 import { concatBytes } from "../system/copy_bytes.ts";
 import { EXIT } from "./exit_codes.ts";
@@ -185,12 +184,12 @@ export async function loadBaselineUrl(url: string, opts: FetchBaselineOptions = 
 }
 
 /** The results file in `bytes`: a results.json, or the top-most one in a zip. */
-function baselineFromBytes(
+async function baselineFromBytes(
   bytes: Uint8Array,
   maxBytes: number,
   fail: (message: string, cause?: unknown) => ResultsFileError,
-): ResultsFile {
-  const text = isZip(bytes) ? resultsFromZip(bytes, maxBytes, fail) : new TextDecoder().decode(bytes);
+): Promise<ResultsFile> {
+  const text = isZip(bytes) ? await resultsFromZip(bytes, maxBytes, fail) : new TextDecoder().decode(bytes);
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -315,12 +314,13 @@ const MAX_ZIP_ENTRIES = 100_000;
 
 class TooManyEntries extends Error {}
 
-/** The text of the top-most `results.json` in a zip (GitHub's artifact download). */
-function resultsFromZip(
+/** The text of the top-most `results.json` in a zip (GitHub's artifact download); fflate loads only here. */
+async function resultsFromZip(
   bytes: Uint8Array,
   maxBytes: number,
   fail: (message: string, cause?: unknown) => ResultsFileError,
-): string {
+): Promise<string> {
+  const { unzipSync } = await import("fflate");
   const names: string[] = [];
   const candidates: string[] = [];
   let oversize = false;

@@ -1,6 +1,6 @@
 /**
  * `attack`, and `run` of a script, start their load worker isolate early, unless a flag asks for limits
- * their run could not take.
+ * their run could not take; nothing heavy loads before that start, and attack loads no gRPC or zip library.
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { startEarly } from "./early_start.ts";
@@ -34,4 +34,14 @@ Deno.test("run starts a session script's isolate early for a script, none for an
 Deno.test("the early start loads no npm package before the isolate spawns", async () => {
   const loaded = await staticImports(new URL("../", import.meta.url), "cli/early_start.ts");
   assertEquals(loaded.filter((s) => s.startsWith("npm:")), []);
+});
+
+Deno.test("main.ts loads no npm package before the early start (zod waits for the command)", async () => {
+  const loaded = await staticImports(new URL("../", import.meta.url), "main.ts");
+  assertEquals(loaded.filter((s) => s.startsWith("npm:")), []);
+});
+
+Deno.test("attack loads protobuf.js and fflate only for a gRPC run or a zipped baseline", async () => {
+  const loaded = await staticImports(new URL("../", import.meta.url), "cli/attack/command.ts");
+  assertEquals(loaded.filter((s) => /^npm:.*(protobufjs|fflate)/.test(s)), []);
 });

@@ -7,7 +7,6 @@
  * load on its own workers from `startAfterMs`, results added into one. Each load's sessions see
  * `s.env.LOADLAB_PART`; the first abort stops all; progress, start and steering are the first load's.
  */
-import { withReflectedSchema } from "./http/grpc/reflected_run.ts";
 import { type AttackConfig, measuredDurationMs } from "./config.ts";
 import type { AttackProgress, RunResult } from "../results/mod.ts";
 import { RunAggregator } from "./stats/aggregate.ts";
@@ -56,6 +55,10 @@ export class RequestLogFailed extends Error {
     super(message);
   }
 }
+
+/** The config with the server's gRPC schema when it asks for reflection: protobuf.js loads only then. */
+const withReflectedSchema = async (config: AttackConfig) =>
+  config.grpc?.reflect ? (await import("./http/grpc/reflected_run.ts")).withReflectedSchema(config) : config;
 
 /** Runs the attack of a validated config; throws `RequestLogFailed` (with the result) when the log failed. */
 export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): Promise<RunResult> {

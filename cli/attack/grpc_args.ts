@@ -9,10 +9,8 @@ import { UsageError } from "../usage_error.ts";
 import type { AttackConfig, AttackConfigInput } from "../../runner/config.ts";
 import { RESERVED_METADATA } from "../../runner/http/grpc/call.ts";
 import { metadataValueProblem } from "../../runner/grpc_step_spec.ts";
-import { grpcRequestMix, type GrpcSource, schemaOf } from "../../scenarios/grpc/calls.ts";
-import { findMethod, GrpcSchemaError } from "../../runner/http/grpc/schema.ts";
+import type { GrpcSource } from "../../scenarios/grpc/calls.ts";
 import type { GrpcRun } from "../../runner/http/grpc/answer.ts";
-import { GrpcMessageError } from "../../runner/http/grpc/message.ts";
 import type { DataSpec } from "../../runner/session_schema.ts";
 import { checkPlaceholderNames, readBodyFile } from "./request_args.ts";
 import { LOAD_MODEL_FACTS } from "../../results/load_models.ts";
@@ -183,8 +181,12 @@ function metadataOf(line: string): [string, string] {
 /**
  * `config` with its calls: the schema read (reflection asks the server), the message encoded once; a server
  * stream's calls end at `streamEnd` (ghz's stream-call count and duration: a client stream's are its sends).
+ * protobuf.js loads here, for a gRPC attack only.
  */
 export async function withGrpcCalls(config: AttackConfig, source: GrpcSource, streamEnd?: Partial<GrpcRun>) {
+  const { findMethod, GrpcSchemaError } = await import("../../runner/http/grpc/schema.ts");
+  const { GrpcMessageError } = await import("../../runner/http/grpc/message.ts");
+  const { grpcRequestMix, schemaOf } = await import("../../scenarios/grpc/calls.ts");
   try {
     const root = await schemaOf(source, new URL(config.url).origin, config.timeoutMs, config.tls);
     const { serverStreaming, clientStreaming } = findMethod(root, source.call);

@@ -18,16 +18,7 @@ export const SESSIONS_YOUNG_MB = 72;
 /** What an isolate emitted before its load worker listened: a message, or an error. */
 type Emitted = { data: unknown } | { err: unknown };
 
-interface Early {
-  worker: NodeWorker;
-  youngMb: number;
-  memoryLimitMb: number;
-  emitted: Emitted[];
-  onMessage(data: unknown): void;
-  onError(err: unknown): void;
-}
-
-let early: Early | null = null;
+let early: { worker: NodeWorker; youngMb: number; memoryLimitMb: number; emitted: Emitted[] } | null = null;
 
 /** A load worker isolate with these limits (through `node:worker_threads`: see the module comment). */
 function spawnLoadIsolate(youngMb: number, memoryLimitMb: number): NodeWorker {
@@ -42,11 +33,9 @@ export function startEarlyWorker(youngMb = DEFAULT_YOUNG_MB): Promise<void> {
   const worker = spawnLoadIsolate(youngMb, memoryLimitMb);
   const emitted: Emitted[] = [];
   const { promise, resolve } = Promise.withResolvers<void>();
-  const onMessage = (data: unknown) => resolve(void emitted.push({ data }));
-  const onError = (err: unknown) => resolve(void emitted.push({ err }));
-  worker.on("message", onMessage);
-  worker.on("error", onError);
-  early = { worker, youngMb, memoryLimitMb, emitted, onMessage, onError };
+  worker.on("message", (data: unknown) => resolve(void emitted.push({ data })));
+  worker.on("error", (err: unknown) => resolve(void emitted.push({ err })));
+  early = { worker, youngMb, memoryLimitMb, emitted };
   return promise;
 }
 
@@ -58,8 +47,7 @@ export function takeEarlyWorker(
   const taken = early;
   early = null;
   if (taken === null) return null;
-  taken.worker.off("message", taken.onMessage);
-  taken.worker.off("error", taken.onError);
+  taken.worker.removeAllListeners("message").removeAllListeners("error");
   if (taken.youngMb === youngMb && taken.memoryLimitMb === memoryLimitMb) return taken;
   taken.worker.terminate().catch(() => {});
   return null;
@@ -78,7 +66,7 @@ export class LoadWorker {
     const early = takeEarlyWorker(youngMb, memoryLimitMb);
     this.#worker = early?.worker ?? spawnLoadIsolate(youngMb, memoryLimitMb);
     // What an early isolate said (its "ready") reaches the pool once the pool listens, before what follows.
-    let held: Emitted[] | null = early === null ? null : [...early.emitted];
+    let held: Emitted[] | null = [...(early?.emitted ?? [])];
     const emit = (e: Emitted) => {
       if (held !== null) held.push(e);
       else if ("data" in e) this.onmessage?.({ data: e.data as WorkerToMain });
@@ -86,13 +74,11 @@ export class LoadWorker {
     };
     this.#worker.on("message", (data: unknown) => emit({ data }));
     this.#worker.on("error", (err: unknown) => emit({ err }));
-    if (held !== null) {
-      setTimeout(() => {
-        const replay = held!;
-        held = null;
-        replay.forEach(emit);
-      });
-    }
+    setTimeout(() => {
+      const replay = held!;
+      held = null;
+      replay.forEach(emit);
+    });
   }
 
   #failed(err: unknown): void {
