@@ -18,6 +18,7 @@ import { boxTable } from "../report/terminal/tables.ts";
 import { unzipSync } from "fflate";
 import { jsonErrorReason } from "../validation/json_document.ts";
 import { concatBytes } from "../system/copy_bytes.ts";
+import { statOrNull } from "../system/path_lookup.ts";
 import { EXIT } from "./exit_codes.ts";
 
 export const BASELINE_FLAGS: FlagSpec[] = [
@@ -71,12 +72,8 @@ export async function loadBaseline(path: string): Promise<ResultsFile> {
       }:; give https://... or the file's path`,
     );
   }
-  let file = path;
-  try {
-    if (Deno.statSync(path).isDirectory) file = `${path.replace(/\/+$/, "")}/results.json`;
-  } catch {
-    // Not there: the read below says so with the path.
-  }
+  // Not there: the read below says so with the path.
+  const file = statOrNull(path)?.isDirectory ? `${path.replace(/\/+$/, "")}/results.json` : path;
   let bytes: Uint8Array;
   try {
     bytes = readFileCapped(file, MAX_RESULTS_FILE_BYTES);

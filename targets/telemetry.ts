@@ -9,6 +9,7 @@ import type { RunningTarget, TargetProcess } from "./spec.ts";
 import type { SamplerLine } from "./runtime_sampler.ts";
 import { readProcSample, readRunQueueWait } from "../system/proc_stat.ts";
 import { listeningPid } from "../system/ports.ts";
+import { statOrNull } from "../system/path_lookup.ts";
 
 /** The fields of `INFO` we plot; counters are totals since Redis started. */
 export function parseRedisInfo(info: string) {
@@ -229,11 +230,7 @@ class RuntimeReader {
 }
 
 function fileSize(path: string): number {
-  try {
-    return Deno.statSync(path).size;
-  } catch {
-    return 0;
-  }
+  return statOrNull(path)?.size ?? 0;
 }
 
 /** The text of `path` from byte `offset` to its end ("" when there is none). */
