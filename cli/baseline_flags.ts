@@ -61,6 +61,9 @@ export function gateArgs(args: BaselineArgs, file: { compareWith?: string; failO
   return { baselinePath, failOn };
 }
 
+/** Makes the error of a baseline: `message` after the path or URL it names. */
+type Fail = (message: string, cause?: unknown) => ResultsFileError;
+
 /** Loads the baseline (a folder, a results.json, a zip or an http(s) URL); throws `ResultsFileError`. */
 export async function loadBaseline(path: string): Promise<ResultsFile> {
   if (/^https?:\/\//i.test(path)) return await loadBaselineUrl(path);
@@ -84,7 +87,7 @@ export async function loadBaseline(path: string): Promise<ResultsFile> {
       { cause: err },
     );
   }
-  const fail = (message: string, cause?: unknown) => new ResultsFileError(`${file}: ${message}`, { cause });
+  const fail: Fail = (message, cause) => new ResultsFileError(`${file}: ${message}`, { cause });
   return baselineFromBytes(bytes, MAX_RESULTS_FILE_BYTES, fail);
 }
 
@@ -154,7 +157,7 @@ interface FetchBaselineOptions {
 /** Fetches and validates the baseline at `url`; throws `ResultsFileError` naming the URL and the fix. */
 export async function loadBaselineUrl(url: string, opts: FetchBaselineOptions = {}): Promise<ResultsFile> {
   const shown = redactText(url);
-  const fail = (message: string, cause?: unknown) => new ResultsFileError(`${shown}: ${message}`, { cause });
+  const fail: Fail = (message, cause) => new ResultsFileError(`${shown}: ${message}`, { cause });
   let start: URL;
   try {
     start = new URL(url.endsWith("/") ? `${url}results.json` : url);
@@ -182,11 +185,7 @@ export async function loadBaselineUrl(url: string, opts: FetchBaselineOptions = 
 }
 
 /** The results file in `bytes`: a results.json, or the top-most one in a zip. */
-function baselineFromBytes(
-  bytes: Uint8Array,
-  maxBytes: number,
-  fail: (message: string, cause?: unknown) => ResultsFileError,
-): ResultsFile {
+function baselineFromBytes(bytes: Uint8Array, maxBytes: number, fail: Fail): ResultsFile {
   const text = isZip(bytes) ? resultsFromZip(bytes, maxBytes, fail) : new TextDecoder().decode(bytes);
   let data: unknown;
   try {
@@ -313,11 +312,7 @@ const MAX_ZIP_ENTRIES = 100_000;
 class TooManyEntries extends Error {}
 
 /** The text of the top-most `results.json` in a zip (GitHub's artifact download). */
-function resultsFromZip(
-  bytes: Uint8Array,
-  maxBytes: number,
-  fail: (message: string, cause?: unknown) => ResultsFileError,
-): string {
+function resultsFromZip(bytes: Uint8Array, maxBytes: number, fail: Fail): string {
   const names: string[] = [];
   const candidates: string[] = [];
   let oversize = false;
