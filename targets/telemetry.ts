@@ -182,7 +182,7 @@ class RuntimeReader {
   #series = new Map<number, TelemetrySeries>();
 
   constructor(readonly dir: string, readonly processes: TargetProcess[], readonly startEpochMs: number) {
-    for (const file of this.#files()) this.#offsets.set(file, fileSize(file));
+    for (const file of this.#files()) this.#offsets.set(file, statOrNull(file)?.size ?? 0);
   }
 
   /** The series so far, in the target's process order, then unnamed pids. */
@@ -227,10 +227,6 @@ class RuntimeReader {
       return [];
     }
   }
-}
-
-function fileSize(path: string): number {
-  return statOrNull(path)?.size ?? 0;
 }
 
 /** The text of `path` from byte `offset` to its end ("" when there is none). */
