@@ -17,6 +17,7 @@ import { UsageError } from "./usage_error.ts";
 import { boxTable } from "../report/terminal/tables.ts";
 import { jsonErrorReason } from "../validation/json_document.ts";
 import { concatBytes } from "../system/copy_bytes.ts";
+import { statOrNull } from "../system/path_lookup.ts";
 import { EXIT } from "./exit_codes.ts";
 
 export const BASELINE_FLAGS: FlagSpec[] = [
@@ -59,6 +60,9 @@ export function gateArgs(args: BaselineArgs, file: { compareWith?: string; failO
   return { baselinePath, failOn };
 }
 
+/** Makes the error of a baseline: `message` after the path or URL it names. */
+type Fail = (message: string, cause?: unknown) => ResultsFileError;
+
 /** Loads the baseline (a folder, a results.json, a zip or an http(s) URL); throws `ResultsFileError`. */
 export async function loadBaseline(path: string): Promise<ResultsFile> {
   if (/^https?:\/\//i.test(path)) return await loadBaselineUrl(path);
@@ -70,12 +74,8 @@ export async function loadBaseline(path: string): Promise<ResultsFile> {
       }:; give https://... or the file's path`,
     );
   }
-  let file = path;
-  try {
-    if (Deno.statSync(path).isDirectory) file = `${path.replace(/\/+$/, "")}/results.json`;
-  } catch {
-    // Not there: the read below says so with the path.
-  }
+  // Not there: the read below says so with the path.
+  const file = statOrNull(path)?.isDirectory ? `${path.replace(/\/+$/, "")}/results.json` : path;
   let bytes: Uint8Array;
   try {
     bytes = readFileCapped(file, MAX_RESULTS_FILE_BYTES);
@@ -86,7 +86,7 @@ export async function loadBaseline(path: string): Promise<ResultsFile> {
       { cause: err },
     );
   }
-  const fail = (message: string, cause?: unknown) => new ResultsFileError(`${file}: ${message}`, { cause });
+  const fail: Fail = (message, cause) => new ResultsFileError(`${file}: ${message}`, { cause });
   return baselineFromBytes(bytes, MAX_RESULTS_FILE_BYTES, fail);
 }
 
@@ -156,7 +156,7 @@ interface FetchBaselineOptions {
 /** Fetches and validates the baseline at `url`; throws `ResultsFileError` naming the URL and the fix. */
 export async function loadBaselineUrl(url: string, opts: FetchBaselineOptions = {}): Promise<ResultsFile> {
   const shown = redactText(url);
-  const fail = (message: string, cause?: unknown) => new ResultsFileError(`${shown}: ${message}`, { cause });
+  const fail: Fail = (message, cause) => new ResultsFileError(`${shown}: ${message}`, { cause });
   let start: URL;
   try {
     start = new URL(url.endsWith("/") ? `${url}results.json` : url);
@@ -184,11 +184,7 @@ export async function loadBaselineUrl(url: string, opts: FetchBaselineOptions = 
 }
 
 /** The results file in `bytes`: a results.json, or the top-most one in a zip. */
-async function baselineFromBytes(
-  bytes: Uint8Array,
-  maxBytes: number,
-  fail: (message: string, cause?: unknown) => ResultsFileError,
-): Promise<ResultsFile> {
+async function baselineFromBytes(bytes: Uint8Array, maxBytes: number, fail: Fail): Promise<ResultsFile> {
   const text = isZip(bytes) ? await resultsFromZip(bytes, maxBytes, fail) : new TextDecoder().decode(bytes);
   let data: unknown;
   try {
@@ -315,11 +311,7 @@ const MAX_ZIP_ENTRIES = 100_000;
 class TooManyEntries extends Error {}
 
 /** The text of the top-most `results.json` in a zip (GitHub's artifact download); fflate loads only here. */
-async function resultsFromZip(
-  bytes: Uint8Array,
-  maxBytes: number,
-  fail: (message: string, cause?: unknown) => ResultsFileError,
-): Promise<string> {
+async function resultsFromZip(bytes: Uint8Array, maxBytes: number, fail: Fail): Promise<string> {
   const { unzipSync } = await import("fflate");
   const names: string[] = [];
   const candidates: string[] = [];

@@ -45,15 +45,13 @@ export class FlagValues {
 
   /** A file path; an empty one is an error rather than "no file". */
   path(long: string): string | undefined {
-    const value = this.text(long);
-    if (value === "") throw this.problem(long, value, "empty path");
-    return value;
+    return this.nonEmpty(long, "empty path");
   }
 
-  /** Text that must not be empty, e.g. a host name. */
-  nonEmpty(long: string): string | undefined {
+  /** Text that must not be empty, e.g. a host name; `why` is the refusal of an empty one. */
+  nonEmpty(long: string, why = "must not be empty"): string | undefined {
     const value = this.text(long);
-    if (value === "") throw this.problem(long, value, "must not be empty");
+    if (value === "") throw this.problem(long, value, why);
     return value;
   }
 

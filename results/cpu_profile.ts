@@ -89,7 +89,7 @@ export function summarizeProfile(
 ): ProfileSummary {
   const frames = new Frames();
   const weights = sampleWeights(p);
-  const { root, land } = callTree(p.nodes, (callFrame) => frames.of(callFrame));
+  const { root, land } = callTree(p.nodes, frames);
   const times = landSamples(p, weights, land, frames, loadStartUs);
   sumTotals(root);
   const durationUs = weights.reduce((a, b) => a + b, 0);
@@ -245,24 +245,17 @@ interface TreeNode {
   children: Map<number, TreeNode>;
 }
 
-/** A V8 node as the tree reads it: its call frame stays opaque, turned into a frame index by the caller. */
-interface V8Node<CallFrame> {
-  id: number;
-  callFrame: CallFrame;
-  children?: number[];
-}
-
 /** The merged tree's root and `land`, the tree node a V8 node's path of frames lands on (made once). */
-function callTree<CallFrame>(
-  nodes: V8Node<CallFrame>[],
-  frameOf: (callFrame: CallFrame) => number,
+function callTree(
+  nodes: CpuProfile["nodes"],
+  frames: Frames,
 ): { root: TreeNode; land: (id: number) => TreeNode } {
   const byId = new Map(nodes.map((n) => [n.id, n]));
   const parentOf = new Map<number, number>();
   for (const n of nodes) for (const c of n.children ?? []) parentOf.set(c, n.id);
   const rootId = nodes.find((n) => !parentOf.has(n.id))?.id ?? nodes[0]?.id;
   const root: TreeNode = {
-    frame: frameOf(byId.get(rootId)!.callFrame),
+    frame: frames.of(byId.get(rootId)!.callFrame),
     selfUs: 0,
     totalUs: 0,
     children: new Map(),
@@ -272,7 +265,7 @@ function callTree<CallFrame>(
     const known = landing.get(id);
     if (known) return known;
     const parent = land(parentOf.get(id) ?? rootId);
-    const frame = frameOf(byId.get(id)!.callFrame);
+    const frame = frames.of(byId.get(id)!.callFrame);
     let node = parent.children.get(frame);
     if (!node) parent.children.set(frame, node = { frame, selfUs: 0, totalUs: 0, children: new Map() });
     landing.set(id, node);

@@ -87,18 +87,14 @@ export function addWsParts(parts: readonly WsParts[]): WsResult {
   };
 }
 
+const WS_INTERVAL_KEYS = ["handshakes", "messagesSent", "messagesReceived"] as const;
+
 /** A WebSocket run's counts of one interval that metrics outputs stream (results/export/export_point.ts). */
-export interface WsIntervalCounts {
-  handshakes: number;
-  messagesSent: number;
-  messagesReceived: number;
-}
+export type WsIntervalCounts = Record<typeof WS_INTERVAL_KEYS[number], number>;
 
 /** Adds `from` into `into` (an interval's workers, or a series' running totals). */
 export function addWsIntervalCounts(into: WsIntervalCounts, from: WsIntervalCounts): void {
-  into.handshakes += from.handshakes;
-  into.messagesSent += from.messagesSent;
-  into.messagesReceived += from.messagesReceived;
+  for (const key of WS_INTERVAL_KEYS) into[key] += from[key];
 }
 
 export function emptyWsIntervalCounts(): WsIntervalCounts {

@@ -119,21 +119,15 @@ function planRunnable(
   if (placeholderIssues.length > 0) throw new ExperimentError(placeholderIssues, { file: opts.file });
   if (grpc && grpc.issues.length > 0) throw new ExperimentError(grpc.issues, { file: opts.file });
   if (grpcFlows.issues.length > 0) throw new ExperimentError(grpcFlows.issues, { file: opts.file });
-  const full = withMemoryLimit(
-    planExperiment(experiment, { keepSecrets: opts.keepSecrets }),
-    opts.maxMemoryMb,
-  );
+  const planned = (only?: PlanOptions["only"]) =>
+    withMemoryLimit(planExperiment(experiment, { only, keepSecrets: opts.keepSecrets }), opts.maxMemoryMb);
+  const full = planned();
   // Engine-schema rules (workers > connections, flows on a throughput load, ...) for every run, now.
   const runIssues = checkPlan(full);
   if (runIssues.length > 0) throw new ExperimentError(runIssues, { file: opts.file });
   // --only picks from a file checked in full (a broken run is a broken file even when not picked); the
   // picked runs are ordered among themselves, so they are planned as such.
-  let plan = opts.only
-    ? withMemoryLimit(
-      planExperiment(experiment, { only: opts.only, keepSecrets: opts.keepSecrets }),
-      opts.maxMemoryMb,
-    )
-    : full;
+  let plan = opts.only ? planned(opts.only) : full;
   if (opts.segment) plan = segmentPlan(plan, opts.segment, opts.startAtEpochMs);
   if (opts.preflight !== false) {
     plan = preflightPlan(plan, { file: opts.file, openFileLimit: opts.openFileLimit });

@@ -5,6 +5,7 @@
  * descriptors held in reserve so the results' writes succeed after the process runs out (EMFILE): freed
  * just before a write, taken again after; several, as a write may first load a module (opens too).
  */
+import { readTextOrNull } from "./proc_stat.ts";
 
 /** Soft RLIMIT_NOFILE; `Infinity` when unlimited. */
 export function readOpenFileLimit(): number | null {
@@ -24,11 +25,8 @@ function parseLimit(text: string | undefined): number | null {
 }
 
 function fromProcLimits(): number | null {
-  try {
-    return parseProcLimits(Deno.readTextFileSync("/proc/self/limits"));
-  } catch {
-    return null;
-  }
+  const text = readTextOrNull("/proc/self/limits");
+  return text === null ? null : parseProcLimits(text);
 }
 
 function fromShell(): number | null {

@@ -5,6 +5,7 @@
  * are written whole or not at all (temp file + rename), with a probe that an output can be written; an OS
  * error's reason is said without Deno's trailing call and paths (often a temp file the user never named).
  */
+import { statOrNull } from "./path_lookup.ts";
 
 type OutputTarget =
   | { kind: "file"; path: string }
@@ -25,13 +26,8 @@ function dirOf(path: string): string {
 
 function followLinks(path: string): string {
   for (let hop = 0; hop < MAX_SYMLINK_HOPS; hop++) {
-    let info: Deno.FileInfo | null = null;
-    try {
-      info = Deno.lstatSync(path);
-    } catch {
-      // Not there: written as a new file.
-    }
-    if (!info?.isSymlink) return path;
+    // Not there: written as a new file.
+    if (!statOrNull(path, Deno.lstatSync)?.isSymlink) return path;
     const link = Deno.readLinkSync(path);
     path = link.startsWith("/") ? link : `${dirOf(path)}/${link}`;
   }
@@ -88,26 +84,16 @@ export async function appendText(path: string, text: string): Promise<void> {
 
 /** The same regular file by device and inode (following symlinks). */
 export function sameFile(a: string, b: string): boolean {
-  const stat = (p: string) => {
-    try {
-      return Deno.statSync(p);
-    } catch {
-      return null;
-    }
-  };
-  const [x, y] = [stat(a), stat(b)];
+  const [x, y] = [statOrNull(a), statOrNull(b)];
   if (!x || !y || x.ino === null || y.ino === null) return false;
   return x.isFile && x.dev === y.dev && x.ino === y.ino;
 }
 
 /** A regular file's device and inode, or its folder's real path when new; null for a device or FIFO. */
 function landingOf(path: string): string | null {
-  try {
-    const info = Deno.statSync(path);
-    return info.isFile ? `inode ${info.dev}:${info.ino}` : null;
-  } catch {
-    // Not there yet, or unreadable, which its write will say.
-  }
+  // Not there yet, or unreadable, which its write will say.
+  const info = statOrNull(path);
+  if (info !== null) return info.isFile ? `inode ${info.dev}:${info.ino}` : null;
   try {
     const real = followLinks(path);
     return `path ${Deno.realPathSync(dirOf(real))}/${real.slice(real.lastIndexOf("/") + 1)}`;

@@ -1,8 +1,20 @@
 /**
  * @module
- * The PATH lookup of loadlab. Only files with an execute bit count, as in a shell, so a non-executable
- * `redis-server` earlier on PATH does not shadow the real one.
+ * The PATH lookup of loadlab, and a file's status or null. Only files with an execute bit count, as in a
+ * shell, so a non-executable `redis-server` earlier on PATH does not shadow the real one.
  */
+
+/** `stat(path)` (Deno.statSync, or Deno.lstatSync for the link itself), or null when it fails. */
+export function statOrNull(
+  path: string | URL,
+  stat: (path: string | URL) => Deno.FileInfo = Deno.statSync,
+): Deno.FileInfo | null {
+  try {
+    return stat(path);
+  } catch {
+    return null;
+  }
+}
 
 /** Absolute path of the executable `name` on PATH, or null; a name with a `/` is checked as a path. */
 export function findProgram(name: string, searchPath = Deno.env.get("PATH") ?? ""): string | null {
@@ -15,21 +27,13 @@ export function findProgram(name: string, searchPath = Deno.env.get("PATH") ?? "
 }
 
 export function isExecutable(path: string): boolean {
-  try {
-    const info = Deno.statSync(path);
-    return info.isFile && ((info.mode ?? 0o111) & 0o111) !== 0;
-  } catch {
-    return false;
-  }
+  const info = statOrNull(path);
+  return info !== null && info.isFile && ((info.mode ?? 0o111) & 0o111) !== 0;
 }
 
 /** True when `command` names an existing file: on PATH when it has no slash, else relative to `cwd`. */
 export function findExecutable(command: string, cwd?: string): boolean {
   if (!command.includes("/")) return findProgram(command) !== null;
   const path = command.startsWith("/") || !cwd ? command : `${cwd}/${command}`;
-  try {
-    return Deno.statSync(path).isFile;
-  } catch {
-    return false;
-  }
+  return statOrNull(path)?.isFile === true;
 }

@@ -5,6 +5,7 @@
  * can send from, checked before it; and which process listens on a port loadlab did not start.
  */
 import { sleepUnlessAborted } from "./sleep.ts";
+import { readTextOrNull } from "./proc_stat.ts";
 
 /** Clear of the well-known and most registered service ports. */
 const LOWEST_PORT = 10_000;
@@ -24,12 +25,8 @@ export function rangeOutside(ephemeral: readonly [number, number]): readonly [nu
 
 /** `net.ipv4.ip_local_port_range`: the local ports a source address has per destination; null off Linux. */
 function localPortRange(): [number, number] | null {
-  try {
-    const m = Deno.readTextFileSync("/proc/sys/net/ipv4/ip_local_port_range").trim().match(/^(\d+)\s+(\d+)$/);
-    return m && Number(m[1]) <= Number(m[2]) ? [Number(m[1]), Number(m[2])] : null;
-  } catch {
-    return null;
-  }
+  const m = readTextOrNull("/proc/sys/net/ipv4/ip_local_port_range")?.trim().match(/^(\d+)\s+(\d+)$/);
+  return m && Number(m[1]) <= Number(m[2]) ? [Number(m[1]), Number(m[2])] : null;
 }
 
 /** How many local ports one source address has per destination, so a larger crowd is refused up front. */

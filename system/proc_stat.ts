@@ -5,6 +5,15 @@
  * as `Prefix.Name`, e.g. `TcpExt.ListenOverflows`); null off Linux and for a process that is gone.
  */
 
+/** The text of a kernel file, or null when it cannot be read (not Linux, a process gone). */
+export function readTextOrNull(path: string): string | null {
+  try {
+    return Deno.readTextFileSync(path);
+  } catch {
+    return null;
+  }
+}
+
 /** USER_HZ: `/proc` counts CPU time in these ticks on every architecture Deno runs on. */
 const CLOCK_TICKS_PER_SEC = 100;
 
@@ -39,11 +48,8 @@ export function parseProcStat(line: string): ProcStat | null {
 }
 
 export function readProcStat(pid: number | "self"): ProcStat | null {
-  try {
-    return parseProcStat(Deno.readTextFileSync(`/proc/${pid}/stat`));
-  } catch {
-    return null;
-  }
+  const text = readTextOrNull(`/proc/${pid}/stat`);
+  return text === null ? null : parseProcStat(text);
 }
 
 /** `pid` and every process below it, parents first. */
@@ -57,12 +63,7 @@ export function processTree(pid: number): number[] {
       continue; // gone meanwhile
     }
     for (const task of tasks) {
-      let children = "";
-      try {
-        children = Deno.readTextFileSync(`/proc/${tree[i]}/task/${task.name}/children`);
-      } catch {
-        continue;
-      }
+      const children = readTextOrNull(`/proc/${tree[i]}/task/${task.name}/children`) ?? "";
       for (const child of children.split(" ")) if (child !== "") tree.push(Number(child));
     }
   }
@@ -85,12 +86,8 @@ export function treeCpuSec(pid: number): number | null {
 
 /** Seconds the main thread of `pid` waited in the run queue, and the times it got a core. */
 export function readRunQueueWait(pid: number): { waitSec: number; slices: number } | null {
-  try {
-    const [, wait, slices] = Deno.readTextFileSync(`/proc/${pid}/schedstat`).split(" ").map(Number);
-    return Number.isFinite(wait) ? { waitSec: wait / 1e9, slices } : null;
-  } catch {
-    return null;
-  }
+  const [, wait, slices] = (readTextOrNull(`/proc/${pid}/schedstat`) ?? "").split(" ").map(Number);
+  return Number.isFinite(wait) ? { waitSec: wait / 1e9, slices } : null;
 }
 
 export function readProcSample(pid: number): { cpuSec: number; rssBytes: number } | null {
@@ -103,11 +100,8 @@ export function readProcSample(pid: number): { cpuSec: number; rssBytes: number 
 
 /** VmRSS of `pid` in KB (0 for a zombie). */
 function readRssKb(pid: number): number | null {
-  try {
-    return Number(/VmRSS:\s+(\d+)/.exec(Deno.readTextFileSync(`/proc/${pid}/status`))?.[1] ?? 0);
-  } catch {
-    return null;
-  }
+  const status = readTextOrNull(`/proc/${pid}/status`);
+  return status === null ? null : Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
 }
 
 /** Polls `pid`'s VmRSS every `everyMs`; `stop()` gives the peak in KB. */
@@ -124,14 +118,10 @@ export function watchPeakRssKb(pid: number, everyMs: number): { stop(): number }
 
 /** Milliseconds this thread ran and waited in the run queue, and its `slices` on a core (schedstat). */
 export function readThreadSchedMs(): { runMs: number; waitMs: number; slices?: number } | null {
-  try {
-    const [run, wait, slices] = Deno.readTextFileSync("/proc/thread-self/schedstat").split(" ");
-    const runMs = Number(run) / 1e6, waitMs = Number(wait) / 1e6;
-    if (!Number.isFinite(runMs) || !Number.isFinite(waitMs)) return null;
-    return Number.isFinite(Number(slices)) ? { runMs, waitMs, slices: Number(slices) } : { runMs, waitMs };
-  } catch {
-    return null;
-  }
+  const [run, wait, slices] = (readTextOrNull("/proc/thread-self/schedstat") ?? "").split(" ");
+  const runMs = Number(run) / 1e6, waitMs = Number(wait) / 1e6;
+  if (!Number.isFinite(runMs) || !Number.isFinite(waitMs)) return null;
+  return Number.isFinite(Number(slices)) ? { runMs, waitMs, slices: Number(slices) } : { runMs, waitMs };
 }
 
 /** Busy (not idle or iowait) and total CPU seconds of all cores since boot, and the `cpuN` line count. */
@@ -148,21 +138,14 @@ export function parseCpuLine(text: string): { busySec: number; totalSec: number;
 }
 
 export function readHostCpuSec(): ReturnType<typeof parseCpuLine> {
-  try {
-    return parseCpuLine(Deno.readTextFileSync("/proc/stat"));
-  } catch {
-    return null;
-  }
+  const text = readTextOrNull("/proc/stat");
+  return text === null ? null : parseCpuLine(text);
 }
 
 /** Microseconds some task has waited for a core since boot (`some total`). */
 export function readCpuStallUs(): number | null {
-  try {
-    const m = /^some .*total=(\d+)/m.exec(Deno.readTextFileSync("/proc/pressure/cpu"));
-    return m ? Number(m[1]) : null;
-  } catch {
-    return null;
-  }
+  const m = /^some .*total=(\d+)/m.exec(readTextOrNull("/proc/pressure/cpu") ?? "");
+  return m ? Number(m[1]) : null;
 }
 
 export function parseProcNet(text: string, into: Map<string, number> = new Map()): Map<string, number> {
@@ -180,10 +163,6 @@ export function parseProcNet(text: string, into: Map<string, number> = new Map()
 }
 
 export function readHostTcp(): Map<string, number> | null {
-  try {
-    const counters = parseProcNet(Deno.readTextFileSync("/proc/net/netstat"));
-    return parseProcNet(Deno.readTextFileSync("/proc/net/snmp"), counters);
-  } catch {
-    return null;
-  }
+  const netstat = readTextOrNull("/proc/net/netstat"), snmp = readTextOrNull("/proc/net/snmp");
+  return netstat === null || snmp === null ? null : parseProcNet(snmp, parseProcNet(netstat));
 }

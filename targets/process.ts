@@ -5,7 +5,7 @@
  * from the main thread only) and a process group of its own (process_group.ts).
  */
 import { TargetError } from "./errors.ts";
-import { findExecutable, findProgram } from "../system/path_lookup.ts";
+import { findExecutable, findProgram, statOrNull } from "../system/path_lookup.ts";
 import {
   groupAlive,
   inGroupOfItsOwn,
@@ -73,11 +73,8 @@ class Tail {
 
 /** Opens a target's log for appending; a FIFO is refused, since opening it blocks the main thread. */
 function openLog(name: string, path: string): Deno.FsFile {
-  let isFifo = false;
-  try {
-    isFifo = Deno.statSync(path).isFifo === true;
-  } catch { /* not there yet: created below */ }
-  if (isFifo) {
+  // Not there yet: created below.
+  if (statOrNull(path)?.isFifo === true) {
     throw new TargetError(
       `${name}: log file ${path} is a FIFO`,
       "a target's output is appended to a regular file (or a device such as /dev/null); remove the FIFO or give another logFile",

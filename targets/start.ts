@@ -16,6 +16,7 @@ import { RUNTIME_DIR_ENV } from "./runtime_sampler.ts";
 import { type ServeTlsFiles, serveTlsFiles } from "./tls_cert.ts";
 import { formatIssues, validate } from "../validation/mod.ts";
 import { freePort, waitForPort } from "../system/ports.ts";
+import { statOrNull } from "../system/path_lookup.ts";
 import {
   argsWithInspect,
   autoCores,
@@ -179,9 +180,8 @@ function childCommand(spec: ChildSpec, inspectPort?: number): { command: string;
   // --unstable-net: `reusePort` is still an unstable Deno API.
   const args = ["run", "-A", "--quiet", "--unstable-net"];
   if (inspectPort !== undefined) args.push(inspectFlag(inspectPort));
-  try {
-    if (config.protocol === "file:" && Deno.statSync(config).isFile) args.push("--config", config.pathname);
-  } catch { /* no deno.json next to the sources: rely on the import map the entry resolves */ }
+  // Without a deno.json next to the sources, the import map the entry resolves serves.
+  if (config.protocol === "file:" && statOrNull(config)?.isFile) args.push("--config", config.pathname);
   return { command: Deno.execPath(), args: [...args, entry.href, json] };
 }
 

@@ -9,6 +9,7 @@ import type { RunningTarget, TargetProcess } from "./spec.ts";
 import type { SamplerLine } from "./runtime_sampler.ts";
 import { readProcSample, readRunQueueWait } from "../system/proc_stat.ts";
 import { listeningPid } from "../system/ports.ts";
+import { statOrNull } from "../system/path_lookup.ts";
 
 /** The fields of `INFO` we plot; counters are totals since Redis started. */
 export function parseRedisInfo(info: string) {
@@ -181,7 +182,7 @@ class RuntimeReader {
   #series = new Map<number, TelemetrySeries>();
 
   constructor(readonly dir: string, readonly processes: TargetProcess[], readonly startEpochMs: number) {
-    for (const file of this.#files()) this.#offsets.set(file, fileSize(file));
+    for (const file of this.#files()) this.#offsets.set(file, statOrNull(file)?.size ?? 0);
   }
 
   /** The series so far, in the target's process order, then unnamed pids. */
@@ -225,14 +226,6 @@ class RuntimeReader {
     } catch {
       return [];
     }
-  }
-}
-
-function fileSize(path: string): number {
-  try {
-    return Deno.statSync(path).size;
-  } catch {
-    return 0;
   }
 }
 

@@ -291,6 +291,7 @@ export function openBrowser(url: string): void {
 }
 
 const encoder = new TextEncoder();
+const PING_FRAME = encoder.encode(": ping\n\n");
 
 /** Default bound of one client's queue: far above a run's snapshot, far below a worry. */
 const CLIENT_BUFFER_BYTES = 8 << 20;
@@ -357,8 +358,7 @@ export class EventHub {
 
   /** A comment line; keeps idle connections from being closed by proxies and finds dead sockets. */
   ping(): void {
-    const frame = encoder.encode(": ping\n\n");
-    for (const client of this.#clients) this.#offer(client, frame);
+    this.sendFrame(PING_FRAME);
   }
 
   /** Ends every stream after what is queued (the final snapshot) has been sent. */

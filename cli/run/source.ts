@@ -34,6 +34,7 @@ import { locustExperimentText, LocustInputError } from "../../runner/script/locu
 import { passToIsolates } from "../../runner/script/k6/isolate_flags.ts";
 import { OutputError } from "../../system/output_file.ts";
 import { readOpenFileLimit } from "../../system/descriptors.ts";
+import { statOrNull } from "../../system/path_lookup.ts";
 import { FileReadError, readTextFileCapped } from "../../system/read_capped.ts";
 import { MAX_EXPERIMENT_FILE_BYTES } from "../../validation/input_limits.ts";
 import { loadRunnable, type Runnable } from "../../scenarios/load.ts";
@@ -232,19 +233,10 @@ function writeStopped(args: RunArgs, phase: string, name = scriptExperimentName(
   const render = (results: ResultsFile) => renderReport(results, { keepSecrets: args.keepSecrets });
   const dir = args.outDir ?? `out/${name}`;
   const output = ExperimentOutput.fresh(dir, { name, ...source }, render, args.keepSecrets);
-  if (args.resume && exists(output.resultsPath)) return null;
+  if (args.resume && statOrNull(output.resultsPath) !== null) return null;
   output.results = { ...output.results, stoppedIn: phase };
   output.writeSync();
   return output.resultsPath;
-}
-
-function exists(path: string): boolean {
-  try {
-    Deno.statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** `plan` with each recorded run's changes in its attack config (`steering`); throws `UsageError`. */

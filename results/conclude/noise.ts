@@ -251,11 +251,8 @@ export function standardErrorsText(z: number): string {
   return `${z.toFixed(z >= 10 ? 0 : 1)} standard errors`;
 }
 
-/** The verdict on a success share: beyond noise or not with the test said, or why not judged. */
-type ShareJudgement = { beyond: boolean; how: string } | { notJudged: string };
-
 /** The verdict of the two-proportion test on the success share of `runs` against `baseRuns`. */
-function judgeShares(baseRuns: RunResult[], runs: RunResult[]): ShareJudgement {
+function judgeShares(baseRuns: RunResult[], runs: RunResult[]): NoiseJudgement {
   const a = shareCounts(baseRuns), b = shareCounts(runs);
   const test = twoProportion(a, b);
   if (test === null) return { notJudged: "a side sent no request after its warm-up" };

@@ -104,24 +104,23 @@ export function serverErrorResponses(run: RunResult): number {
 
 /** "429 40", "404 12, 401 8": a run's status codes, most first (at most `STATUSES_NAMED`, then "..."). */
 export function statusCodesText(run: RunResult): string {
-  const codes = Object.entries(run.statusCodes ?? {}).filter(([, n]) => (n ?? 0) > 0)
-    .sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0) || a[0].localeCompare(b[0]));
-  const named = codes.slice(0, STATUSES_NAMED).map(([code, n]) => `${code} ${formatCount(n ?? 0)}`);
-  return named.join(", ") + (codes.length > STATUSES_NAMED ? ", ..." : "");
+  const codes = countsText(Object.entries(run.statusCodes ?? {}));
+  return codes.slice(0, STATUSES_NAMED).join(", ") + (codes.length > STATUSES_NAMED ? ", ..." : "");
 }
 
 const STATUSES_NAMED = 3;
 
 /** "tls 160", "connect 90, timeout 3": a run's error kinds, most first; "no request sent" without any. */
 export function errorKindsText(run: RunResult): string {
-  const counted: [string, number | undefined][] = [...Object.entries(run.errors), [
-    "unfinished",
-    run.unfinished,
-  ]];
-  const kinds = counted.filter(([, n]) => (n ?? 0) > 0)
-    .sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0) || a[0].localeCompare(b[0]));
-  if (kinds.length === 0) return "no request sent";
-  return kinds.map(([kind, n]) => `${kind} ${formatCount(n ?? 0)}`).join(", ");
+  const kinds = countsText([...Object.entries(run.errors), ["unfinished", run.unfinished]]);
+  return kinds.length === 0 ? "no request sent" : kinds.join(", ");
+}
+
+/** `key count` of each count above 0, most first (ties by key). */
+function countsText(counts: Array<[string, number | undefined]>): string[] {
+  const kept = counts.filter((c): c is [string, number] => (c[1] ?? 0) > 0);
+  kept.sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  return kept.map(([key, n]) => `${key} ${formatCount(n)}`);
 }
 
 const CHANGED = ": a session changed ";

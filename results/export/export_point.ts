@@ -205,6 +205,8 @@ export function exportFamilies(points: ExportPoint[]): ExportFamily[] {
   const one = (value: number | NativeHistogram): ReturnType<Values> => [[{}, value]];
   const telemetry = (p: ExportPoint, field: "cpuPercent" | "rssBytes"): ReturnType<Values> =>
     p.telemetry.flatMap((t) => t[field] === undefined ? [] : [[{ process: t.process }, t[field]!]]);
+  const perEndpoint = (field: "requests" | "errors" | "latency"): Values => (p) =>
+    p.endpoints.map((e) => [{ endpoint: e.name }, e[field]]);
   const named = new Map<string, ExportFamily>();
   for (const point of points) {
     for (const n of point.named ?? []) {
@@ -228,24 +230,9 @@ export function exportFamilies(points: ExportPoint[]): ExportFamily[] {
     family(METRICS.latency, "histogram", false, (p) => one(p.latency)),
     family(METRICS.inFlight, "gauge", true, (p) => one(p.inFlight)),
     family(METRICS.connections, "gauge", true, (p) => one(p.connections)),
-    family(
-      METRICS.endpointRequests,
-      "counter",
-      true,
-      (p) => p.endpoints.map((e) => [{ endpoint: e.name }, e.requests]),
-    ),
-    family(
-      METRICS.endpointErrors,
-      "counter",
-      true,
-      (p) => p.endpoints.map((e) => [{ endpoint: e.name }, e.errors]),
-    ),
-    family(
-      METRICS.endpointLatency,
-      "histogram",
-      true,
-      (p) => p.endpoints.map((e) => [{ endpoint: e.name }, e.latency]),
-    ),
+    family(METRICS.endpointRequests, "counter", true, perEndpoint("requests")),
+    family(METRICS.endpointErrors, "counter", true, perEndpoint("errors")),
+    family(METRICS.endpointLatency, "histogram", true, perEndpoint("latency")),
     family(METRICS.cpu, "gauge", true, (p) => telemetry(p, "cpuPercent")),
     family(METRICS.rss, "gauge", true, (p) => telemetry(p, "rssBytes")),
     ...named.values(),

@@ -25,13 +25,8 @@ export type LiveInterval = Pick<
 /** Why and when a run was stopped (results' `abortedBy`). */
 export type AbortedBy = NonNullable<RunResult["abortedBy"]>;
 
-interface Tally {
-  requests: number;
-  errors: number;
-  failedStatus: number;
-  lateSends: number;
-  droppedSends: number;
-}
+const TALLY_KEYS = ["requests", "errors", "failedStatus", "lateSends", "droppedSends"] as const;
+type Tally = Record<typeof TALLY_KEYS[number], number>;
 
 interface WindowRule {
   rule: AbortRule;
@@ -43,11 +38,7 @@ interface WindowRule {
 const emptyTally = (): Tally => ({ requests: 0, errors: 0, failedStatus: 0, lateSends: 0, droppedSends: 0 });
 
 function addTally(into: Tally, from: Tally): void {
-  into.requests += from.requests;
-  into.errors += from.errors;
-  into.failedStatus += from.failedStatus;
-  into.lateSends += from.lateSends;
-  into.droppedSends += from.droppedSends;
+  for (const key of TALLY_KEYS) into[key] += from[key];
 }
 
 /** Judges abort rules on the intervals of a run as they complete; see the module comment. */
@@ -125,8 +116,16 @@ export class AbortWatch {
   }
 }
 
-/** Counts of a whole run, which only grow while it runs. */
-const COUNTS = new Set(["requests", "errors", "failedStatus", "non2xx", "late", "lateSends", "dropped"]);
+/** Counts of a whole run, which only grow while it runs, by the metric names of thresholds.ts. */
+const COUNTS = new Map<string, (tally: Tally) => number>([
+  ["requests", (t) => t.requests],
+  ["errors", (t) => t.errors],
+  ["failedStatus", (t) => t.failedStatus],
+  ["non2xx", (t) => t.failedStatus],
+  ["late", (t) => t.lateSends],
+  ["lateSends", (t) => t.lateSends],
+  ["dropped", (t) => t.droppedSends],
+]);
 
 /** Whether a count short of its rule may still meet it by the end (only the end judges those). */
 function mayStillReach(t: Threshold, actual: number): boolean {
@@ -151,19 +150,5 @@ function valueOf(metric: string, tally: Tally, spanMs: number, histogram: () => 
     const rate = successRateOf(tally, Number.NaN);
     return kind.invert ? 1 - rate : rate;
   }
-  switch (metric) {
-    case "requests":
-      return tally.requests;
-    case "errors":
-      return tally.errors;
-    case "failedStatus":
-    case "non2xx": // its earlier name
-      return tally.failedStatus;
-    case "late":
-    case "lateSends":
-      return tally.lateSends;
-    case "dropped":
-      return tally.droppedSends;
-  }
-  return Number.NaN;
+  return COUNTS.get(metric)?.(tally) ?? Number.NaN;
 }

@@ -14,32 +14,6 @@ import { type ExpectedStatuses, isExpectedStatus } from "../schema/values.ts";
 /** `key:value` pairs an endpoint must all match: `name`, `method`, or a user tag. */
 export type Selector = Record<string, string>;
 
-/** The metrics that exist per endpoint (not the open model's late and dropped sends). */
-export const ENDPOINT_METRICS = new Set([
-  "min",
-  "mean",
-  "avg",
-  "stdev",
-  "p50",
-  "median",
-  "p75",
-  "p90",
-  "p95",
-  "p99",
-  "p99.9",
-  "p999",
-  "p99.99",
-  "max",
-  "success",
-  "successRate",
-  "errorRate",
-  "rps",
-  "requests",
-  "errors",
-  "failedStatus",
-  "non2xx",
-]);
-
 const BRACES = /\{(.*)\}/;
 
 /** The expression without its selector, and the selector (undefined when there are no braces). */

@@ -8,6 +8,7 @@
 import { writeAll } from "../../system/write_all.ts";
 import { OutputError } from "../../system/output_file.ts";
 import { fileStem } from "../../validation/file_stem.ts";
+import { writeInt } from "../http/template.ts";
 
 const FLUSH_AT_BYTES = 60 * 1024;
 const BUFFER_BYTES = 64 * 1024;
@@ -58,17 +59,7 @@ export class RequestLog {
   }
 
   #int(n: number): void {
-    if (n < 0) {
-      this.#byte(45);
-      n = -n;
-    }
-    let digits = 1;
-    for (let p = 10; p <= n; p *= 10) digits++;
-    for (let k = digits - 1; k >= 0; k--) {
-      this.#buf[this.#length + k] = 48 + (n % 10);
-      n = Math.floor(n / 10);
-    }
-    this.#length += digits;
+    this.#length = writeInt(this.#buf, this.#length, n);
   }
 
   #flush(): void {

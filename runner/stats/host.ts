@@ -54,22 +54,16 @@ export function hostCpuDelta(
   return delta;
 }
 
-/** Counter deltas over a run: this host, all processes (a type, so results' loose object takes it). */
-export type HostTcpDelta = {
-  listenOverflows: number;
-  listenDrops: number;
-  synRetrans: number;
-  timeouts: number;
-  retransSegs: number;
-};
-
 const NETSTAT_FIELDS = {
   listenOverflows: ["TcpExt", "ListenOverflows"],
   listenDrops: ["TcpExt", "ListenDrops"],
   synRetrans: ["TcpExt", "TCPSynRetrans"],
   timeouts: ["TcpExt", "TCPTimeouts"],
   retransSegs: ["Tcp", "RetransSegs"],
-} as const satisfies Record<keyof HostTcpDelta, readonly [string, string]>;
+} as const satisfies Record<string, readonly [string, string]>;
+
+/** Counter deltas over a run: this host, all processes (a type, so results' loose object takes it). */
+export type HostTcpDelta = Record<keyof typeof NETSTAT_FIELDS, number>;
 
 /** What changed between two readings; null when either is missing or lacks the accept-queue counters. */
 export function hostTcpDelta(

@@ -77,9 +77,10 @@ const UNSUPPORTED: Record<string, string> = {
   maxSockets: "socket limits are not imported (one connection per virtual user): drop maxSockets",
 };
 
-/** Records a problem at `path`, reported before any load; undefined, so a caller `return`s it. */
-export function problem(out: Collector, path: string, message: string): undefined {
+/** Records a problem at `path`, reported before any load; returns `result`, so a caller `return`s it. */
+export function problem<T = undefined>(out: Collector, path: string, message: string, result?: T): T {
   out.issues.push({ path, message });
+  return result as T;
 }
 
 /** Records one issue per key of `obj` that is not in `allowed`, with the reason when it is known. */

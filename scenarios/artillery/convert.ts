@@ -275,8 +275,7 @@ function flowContext(
 function defaultHeaders(defaults: unknown, ctx: FlowContext, out: Collector): Record<string, string> {
   if (defaults === undefined) return {};
   if (!isRecord(defaults)) {
-    problem(out, "config.defaults", "expected a mapping such as {headers: {...}}");
-    return {};
+    return problem(out, "config.defaults", "expected a mapping such as {headers: {...}}", {});
   }
   rejectUnknownKeys(defaults, "config.defaults", ["headers"], out);
   if (defaults.headers === undefined) return {};
@@ -287,8 +286,7 @@ function parseVariables(variables: unknown, out: Collector): Variables {
   const result: Variables = new Map();
   if (variables === undefined) return result;
   if (!isRecord(variables)) {
-    problem(out, "config.variables", "expected a mapping of names to values");
-    return result;
+    return problem(out, "config.variables", "expected a mapping of names to values", result);
   }
   for (const [name, value] of Object.entries(variables)) {
     // A one-element list is one value, as Artillery would always pick it.
@@ -341,14 +339,12 @@ export interface Threshold {
 
 function thresholdsForm(list: unknown, path: string, out: Collector): Threshold[] {
   if (!Array.isArray(list)) {
-    problem(out, path, "expected a list such as - http.response_time.p99: 250");
-    return [];
+    return problem(out, path, "expected a list such as - http.response_time.p99: 250", []);
   }
   return list.flatMap((entry, i) => {
     const p = join(path, i);
     if (!isRecord(entry) || Object.keys(entry).length !== 1) {
-      problem(out, p, "expected one metric: value pair such as http.response_time.p99: 250");
-      return [];
+      return problem(out, p, "expected one metric: value pair such as http.response_time.p99: 250", []);
     }
     const [name, raw] = Object.entries(entry)[0];
     const value = number(raw, join(p, name), out);
@@ -359,14 +355,12 @@ function thresholdsForm(list: unknown, path: string, out: Collector): Threshold[
 
 function conditionsForm(list: unknown, path: string, out: Collector): Threshold[] {
   if (!Array.isArray(list)) {
-    problem(out, path, "expected a list such as - expression: http.response_time.p95 < 250");
-    return [];
+    return problem(out, path, "expected a list such as - expression: http.response_time.p95 < 250", []);
   }
   return list.flatMap((entry, i) => {
     const p = join(path, i);
     if (!isRecord(entry) || typeof entry.expression !== "string") {
-      problem(out, join(p, "expression"), "missing: an expression such as p95 < 250");
-      return [];
+      return problem(out, join(p, "expression"), "missing: an expression such as p95 < 250", []);
     }
     rejectUnknownKeys(entry, p, ["expression", "strict"], out);
     if (entry.strict === false) {
@@ -397,8 +391,7 @@ function conditionsForm(list: unknown, path: string, out: Collector): Threshold[
 function convertEnsure(ensure: unknown, path: string, out: Collector): Threshold[] {
   if (ensure === undefined || ensure === null) return []; // `plugins: {ensure: }` only switches it on
   if (!isRecord(ensure)) {
-    problem(out, path, "expected a mapping such as {p99: 250, maxErrorRate: 1}");
-    return [];
+    return problem(out, path, "expected a mapping such as {p99: 250, maxErrorRate: 1}", []);
   }
   rejectUnknownKeys(ensure, path, [...LEGACY, "maxErrorRate", "thresholds", "conditions"], out);
   const result: Threshold[] = [];
@@ -494,14 +487,12 @@ function phaseRate(phase: Record<string, unknown>, path: string, out: Collector)
     return { duration: secondsToDuration(phase.pause, join(path, "pause"), out), rate: 0 };
   }
   if (phase.duration === undefined) {
-    problem(out, join(path, "duration"), "missing: the phase length in seconds");
-    return {};
+    return problem(out, join(path, "duration"), "missing: the phase length in seconds", {});
   }
   const duration = secondsToDuration(phase.duration, join(path, "duration"), out);
   if (duration !== undefined && durationMsOf(duration) === 0) {
     // Named here, at the script's own key; the engine would name the converted load's phase instead.
-    problem(out, join(path, "duration"), "must be > 0 seconds, e.g. duration: 60");
-    return {};
+    return problem(out, join(path, "duration"), "must be > 0 seconds, e.g. duration: 60", {});
   }
   if (phase.arrivalCount !== undefined) {
     if (phase.arrivalRate !== undefined || phase.rampTo !== undefined) {

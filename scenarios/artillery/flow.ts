@@ -43,8 +43,7 @@ type Step = Record<string, unknown>;
 /** One step as loadlab steps: one, or a `loop`'s steps `count` times over. */
 function convertStep(step: unknown, path: string, ctx: FlowContext, out: Collector): Array<Step | undefined> {
   if (!isRecord(step) || Object.keys(step).length === 0) {
-    problem(out, path, `expected a step such as {get: {url: /home}} or {think: 1}`);
-    return [undefined];
+    return problem(out, path, `expected a step such as {get: {url: /home}} or {think: 1}`, [undefined]);
   }
   if (step.loop !== undefined) return convertLoop(step, path, ctx, out);
   const keys = Object.keys(step);
@@ -107,8 +106,7 @@ function convertLoop(step: Record<string, unknown>, path: string, ctx: FlowConte
 /** Converts `scenarios[]` to loadlab flows; problems go to `out` with their paths. */
 export function convertScenarios(scenarios: unknown, ctx: FlowContext, out: Collector) {
   if (!Array.isArray(scenarios) || scenarios.length === 0) {
-    problem(out, "scenarios", "missing: at least one scenario with a flow");
-    return [];
+    return problem(out, "scenarios", "missing: at least one scenario with a flow", []);
   }
   const used = new Set<string>();
   const flows = scenarios.map((scenario, i) => convertScenario(scenario, i, used, ctx, out));

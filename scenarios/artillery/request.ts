@@ -165,13 +165,11 @@ export function convertCaptures(
   const captures = list.flatMap((c, i) => {
     const at = Array.isArray(value) ? join(path, i) : path;
     if (!isRecord(c) || typeof c.as !== "string") {
-      problem(out, at, "expected a capture such as {json: $.token, as: token}");
-      return [];
+      return problem(out, at, "expected a capture such as {json: $.token, as: token}", []);
     }
     if (kinds.filter((k) => typeof c[k] === "string").length !== 1) {
       const one = `${kinds.slice(0, -1).join(", ")} or ${kinds.at(-1)}`;
-      problem(out, at, `a capture takes one of ${one} (a string)`);
-      return [];
+      return problem(out, at, `a capture takes one of ${one} (a string)`, []);
     }
     rejectUnknownKeys(c, at, keys, out);
     paths.push(at);
@@ -197,8 +195,7 @@ export function endpointNaming(plugins: unknown, out: Collector): EndpointNaming
   if (options === undefined || options === null) return naming;
   const path = `config.plugins.${PLUGIN}`;
   if (!isRecord(options)) {
-    problem(out, path, "expected a mapping of options such as {useOnlyRequestNames: true}");
-    return naming;
+    return problem(out, path, "expected a mapping of options such as {useOnlyRequestNames: true}", naming);
   }
   for (const [key, value] of Object.entries(options)) {
     const at = join(path, key);

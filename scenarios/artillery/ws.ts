@@ -27,8 +27,7 @@ export function convertWsScenarios(
   const scenario = scenarios[0] as Record<string, unknown>;
   rejectUnknownKeys(scenario, "scenarios[0]", ["engine", "flow", "name", "weight"], out);
   if (!Array.isArray(scenario.flow) || scenario.flow.length === 0) {
-    problem(out, "scenarios[0].flow", "missing: a list of steps such as - send: hello");
-    return { ws: {} };
+    return problem(out, "scenarios[0].flow", "missing: a list of steps such as - send: hello", { ws: {} });
   }
   const steps = unrollWs(scenario.flow, out);
   if (wsFlowNeeded(scenario.flow)) return { flows: [wsFlowOf(steps, target, out)] };
@@ -183,10 +182,7 @@ function readStep(params: unknown, key: "send" | "wait", at: string, out: Collec
   if (key === "send" && !readsAnswer(params)) {
     return { ws: tagOrigin(out.origins, { send: text(params) }, { at }) };
   }
-  if (!isRecord(params)) {
-    problem(out, at, "expected capture and/or match to wait for a message");
-    return {};
-  }
+  if (!isRecord(params)) return problem(out, at, "expected capture and/or match to wait for a message", {});
   rejectUnknownKeys(params, at, key === "send" ? ["payload", "capture", "match"] : ["capture", "match"], out);
   if (key === "send" && params.payload === undefined) {
     problem(out, join(at, "payload"), "missing: the message to send");
@@ -218,6 +214,5 @@ function readMatch(match: unknown, at: string, out: Collector): Record<string, u
     rejectUnknownKeys(match, at, ["regexp", "strict"], out);
     return tagOrigin(out.origins, { regexp: match.regexp }, { at, keys: { regexp: join(at, "regexp") } });
   }
-  problem(out, at, "a match takes json with a text, number or true/false value, or regexp");
-  return {};
+  return problem(out, at, "a match takes json with a text, number or true/false value, or regexp", {});
 }

@@ -45,10 +45,7 @@ function toRequestInput(r: FileRequest): RequestInput {
   const request: RequestInput = { method: r.method, path: r.query ? withQuery(r.path, r.query) : r.path };
   if (headers.length > 0) request.headers = headers;
   if (text !== undefined) request.body = new TextEncoder().encode(text);
-  if (r.weight !== undefined) request.weight = r.weight;
-  if (r.name !== undefined) request.name = r.name;
-  if (r.tags !== undefined) request.tags = r.tags;
-  return request;
+  return Object.assign(request, defined({ weight: r.weight, name: r.name, tags: r.tags }));
 }
 
 function toFlowInput(flow: FileFlow): FlowInput {

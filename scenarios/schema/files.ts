@@ -3,6 +3,7 @@
  * The checks of an experiment that need the file system, before any target starts.
  */
 import { findProgram } from "../../system/path_lookup.ts";
+import { readTextOrNull } from "../../system/proc_stat.ts";
 import type { TargetSpec } from "../../targets/spec.ts";
 import { formatPath, type Issue } from "../../validation/mod.ts";
 import type { Plan } from "../plan/types.ts";
@@ -113,20 +114,12 @@ function coreIssues(spec: TargetSpec, at: string[], cores = onlineCores()): Issu
 }
 
 /** The online cores, from /sys/devices/system/cpu/online (`0-3,6`); null when unknown. */
-export function onlineCores(text = readOnline()): number[] | null {
+export function onlineCores(text = readTextOrNull("/sys/devices/system/cpu/online")): number[] | null {
   if (text === null || !/^\d+(-\d+)?(,\d+(-\d+)?)*$/.test(text.trim())) return null;
   return text.trim().split(",").flatMap((part) => {
     const [from, to = from] = part.split("-").map(Number);
     return Array.from({ length: to - from + 1 }, (_, i) => from + i);
   });
-}
-
-function readOnline(): string | null {
-  try {
-    return Deno.readTextFileSync("/sys/devices/system/cpu/online");
-  } catch {
-    return null;
-  }
 }
 
 /** `undefined` for an existing folder, else why not ("no such folder", "is a file", ...). */

@@ -191,6 +191,9 @@ function telemetryColumns(series: TelemetrySeries): PageTelemetry {
   return out;
 }
 
+const percentilePoints = (ps: RunResult["percentiles"]) =>
+  ps.map((p): [number, number] => [p.percentile, round4(p.latencyMs)]);
+
 /** One endpoint on the page: its row and [percentile, ms] points of its latency (none without a response). */
 export type PageEndpoint = Omit<EndpointRow, "endpoint"> & { percentiles: Array<[number, number]> };
 
@@ -202,10 +205,7 @@ export function pageEndpoints(run: RunResult): { endpoints: PageEndpoint[]; omit
     rps: round4(row.rps),
     percentiles: endpoint.histogramEncoded === null
       ? []
-      : percentileCurve(decodeHistogram(endpoint.histogramEncoded)).map((p): [number, number] => [
-        p.percentile,
-        round4(p.latencyMs),
-      ]),
+      : percentilePoints(percentileCurve(decodeHistogram(endpoint.histogramEncoded))),
   }));
   return { endpoints, omitted };
 }
@@ -225,8 +225,6 @@ export function pageRun(run: RunResult, group: string): PageRun {
   } = run;
   const bars = (bs: RunResult["histogram"]) =>
     bs.map((b): [number, number, number] => [round4(b.fromMs), round4(b.toMs), b.count]);
-  const points = (ps: RunResult["percentiles"]) =>
-    ps.map((p): [number, number] => [p.percentile, round4(p.latencyMs)]);
   const shown = pageEndpoints(run);
   return {
     ...rest,
@@ -234,8 +232,8 @@ export function pageRun(run: RunResult, group: string): PageRun {
     // Without a response every latency field is NaN (null in the page), shown "–", not "0 ms".
     latencyMs: sampledLatency(run),
     uncorrectedLatencyMs: rest.uncorrectedLatencyMs && sampledLatency(run, rest.uncorrectedLatencyMs),
-    percentiles: points(percentiles),
-    uncorrectedPercentiles: uncorrectedPercentiles ? points(uncorrectedPercentiles) : null,
+    percentiles: percentilePoints(percentiles),
+    uncorrectedPercentiles: uncorrectedPercentiles ? percentilePoints(uncorrectedPercentiles) : null,
     ohaText: ohaSummary(run),
     chartHistogram: bars(logHistogram ?? histogram),
     autocannon: autocannonRows(run),

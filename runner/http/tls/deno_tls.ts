@@ -215,18 +215,16 @@ class NodeTlsConn implements TlsTransportConn {
       this.#chunks.push(chunk);
       this.#settle();
     });
-    socket.on("end", () => {
+    const ended = () => {
       this.#ended = true;
       this.#settle();
-    });
+    };
+    socket.on("end", ended);
     socket.on("error", (err: unknown) => {
       this.#failure = sessionError(err);
       this.#settle();
     });
-    socket.on("close", () => {
-      this.#ended = true;
-      this.#settle();
-    });
+    socket.on("close", ended);
   }
 
   read(buf: Uint8Array): Promise<number | null> {

@@ -20,6 +20,7 @@ import {
   TLS_TRUNCATED,
 } from "./openssl_ffi.ts";
 import { h2NotSelected } from "./options.ts";
+import type { TlsSessionInfo } from "./deno_tls.ts";
 
 /**
  * A read that took fewer octets from the socket than this emptied the socket's queue: OpenSSL 3's
@@ -34,11 +35,7 @@ const ALPN_PTR_OUT = new Uint8Array(ALPN_PTR.buffer);
 const ALPN_LEN_OUT = new Uint8Array(ALPN_LEN.buffer);
 
 /** What the first handshake negotiated (TlsSessionInfo's fields OpenSSL exposes). */
-export interface SslNegotiated {
-  alpn: string | null;
-  version: string | null;
-  cipher: string | null;
-}
+export type SslNegotiated = Pick<TlsSessionInfo, "alpn" | "version" | "cipher">;
 
 export interface SslOwner {
   errno(): number;
