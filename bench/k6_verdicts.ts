@@ -268,8 +268,9 @@ export function compareRuns(name: string, k6: ToolRun, ll: ToolRun): string[] {
 
 /** `same N/N`, or what differs: a threshold judged otherwise, missing or extra. */
 function thresholdsCell(k6: ToolRun, ll: ToolRun): string {
-  // Both refused the script before the load (k6's 104): no threshold judged by either.
-  if (k6.thresholds === null && ll.thresholds === null) return "same (neither judged)";
+  // Both refused the script before the load (k6's 104), or k6 wrote no export where loadlab's judges no
+  // threshold (k6's summary fails when no metric has a sample nor a threshold): none judged by either.
+  if (k6.thresholds === null && (ll.thresholds?.size ?? 0) === 0) return "same (neither judged)";
   if (k6.thresholds === null) return "k6: no export";
   if (ll.thresholds === null) return "ll: no export";
   const differ: string[] = [];

@@ -40,6 +40,10 @@ Deno.test("a row is the same only when every part agrees; checks within 10%", ()
   const none = run({ code: 104, thresholds: null });
   const both = compareRuns("a.js", none, none);
   assertEquals([both[2], both.at(-1)], ["same (neither judged)", "same"]);
+  // k6 writes no export when nothing has a sample nor a threshold: loadlab's, judging none, is the same.
+  const empty = run({ code: 108, thresholds: new Map(), checks: new Map(), origins: [0, 0] });
+  assertEquals(compareRuns("a.js", { ...empty, thresholds: null }, empty)[2], "same (neither judged)");
+  assertEquals(compareRuns("a.js", { ...empty, thresholds: null }, run({ code: 108 }))[2], "k6: no export");
 });
 
 Deno.test("checks of the export's root group and its groups, by group name", () => {

@@ -103,3 +103,22 @@ export default function () {
     const checks = results.runs[0].flows[0].steps.flatMap((s: { checks?: object[] }) => s.checks ?? []);
     assertEquals(checks.map((c: { name: string; passed: number }) => [c.name, c.passed]), [["own rows", 9]]);
   }));
+
+Deno.test("a VU's init code that throws or aborts ends the test before any iteration, as k6's", () =>
+  withTarget(async (url) => {
+    for (const [end, exit] of [['throw new Error("no rows")', 107], ['exec.test.abort("no rows")', 108]]) {
+      const { code, text, dir } = await runK6Text(
+        `import http from "k6/http";
+import exec from "k6/execution";
+if (__VU === 2) ${end};
+export const options = { vus: 2, iterations: 6, thresholds: { iterations: ["count>0"] } };
+export default function () { http.get("http://app.test/json"); }`,
+        url,
+        ["--summary-export", "summary.json"],
+      );
+      assertEquals(code, exit, text);
+      ok(/VU 2.s init: .*no rows \(script\.js\?vu=2:3\)/.test(text), text);
+      const summary = JSON.parse(Deno.readTextFileSync(`${dir}/summary.json`));
+      assertEquals(summary.metrics.iterations, { count: 0, rate: 0, thresholds: { "count>0": true } });
+    }
+  }));

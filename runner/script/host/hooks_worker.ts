@@ -38,7 +38,7 @@ self.onmessage = async (event: MessageEvent<HostRequest>) => {
       setRunTags({ ...(module.options?.tags as Record<string, unknown> | undefined), ...isolateFlags.tags });
       post({
         type: "imported",
-        setup: module.setup !== null,
+        setup: module.setup !== null || Symbol.for("loadlab.k6InitVus") in module.run,
         summary: typeof (await import(pathToFileURL(path).href)).handleSummary === "function",
         teardown: module.teardown !== null,
         options: plainOptions(module.options),
@@ -46,6 +46,8 @@ self.onmessage = async (event: MessageEvent<HostRequest>) => {
         expectedStatuses,
       });
     } else if (msg.type === "setup") {
+      // As k6, every VU's init code runs before setup(): a k6 script's that reads `__VU` (runtime.ts).
+      await Reflect.get(module!.run, Symbol.for("loadlab.k6InitVus"))?.();
       const data = isolateFlags.options?.noSetup ? undefined : await module!.setup?.();
       await hookSettled();
       fitInMemory(data, msg.limitMb, msg.copies);

@@ -154,9 +154,15 @@ function vuModule(url: string, vu: number): Promise<ConvertedModule> {
   return vuModules.get(vu)!.promise;
 }
 
+/** As k6 initializes every VU before setup(): each planned VU's instance loads (an init error ends it). */
+const INIT_VUS = Symbol.for("loadlab.k6InitVus");
+async function initVus(url: string): Promise<void> {
+  for (let vu = 1; vu <= (plannedVus() ?? 1); vu++) await vuModule(url, vu);
+}
+
 /** VU `vu`'s instance ran its init code (or threw); the init context ends with the last one loading. */
 function loaded(vu: number, mod: ConvertedModule | Error): void {
-  if (mod instanceof Error) vuModules.get(vu)!.reject(mod);
+  if (mod instanceof Error) mod.message = `VU ${vu}'s init: ${mod.message}`, vuModules.get(vu)!.reject(mod);
   else vuModules.get(vu)!.resolve(mod);
   if (--loading === 0) endInit();
 }
@@ -233,7 +239,7 @@ export function session(mod: ConvertedModule): (s: Session) => unknown {
     } finally {
       resumed = undefined;
     }
-  }, { [Symbol.for("loadlab.runtimeHeld")]: true });
+  }, { [Symbol.for("loadlab.runtimeHeld")]: true, ...mod.url && { [INIT_VUS]: () => initVus(mod.url!) } });
 }
 
 /** How long an iteration started after an abort waits for the run's stop (it waits again if need be). */
