@@ -138,6 +138,15 @@ Deno.test("ghz's flag parser's spellings: short flags run together, --no-BOOL, e
   assertEquals(ghzCommandLine(["--no-insecure", "--call", "a.B.C", "h:1"]).attack[0], "grpcs://h:1");
   throws(() => words("-n", "10", "-n", "20"), /flag 'total' cannot be repeated/);
   throws(() => words("--no-insecure"), /flag 'insecure' cannot be repeated/);
+  // A value starting with "-" is a flag to ghz's parser, unless it is "-" alone or given with "=".
+  throws(() => words("--load-step", "-50"), /expected argument for flag '--load-step'/);
+  throws(() => words("-t", "-1s"), /expected argument for flag '-t'/);
+  assertEquals(words("--name", "-").includes("--data-file"), false);
+  assertEquals(
+    words("--load-schedule=line", "--load-start=150", "--load-step=-50", "--load-end=50", "-z", "2s")
+      .includes("--phases"),
+    true,
+  );
 });
 
 Deno.test("-D's and -M's files win over -d and -m beside them, as ghz takes them", async () => {
