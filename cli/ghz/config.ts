@@ -114,7 +114,30 @@ export function readConfig(path: string, flag: string): Record<string, unknown> 
     }
     if (type === "string") config[key] = String(value);
   }
+  const data = config.data === undefined || config.data === null
+    ? undefined
+    : dataError(kind, text, config.data);
+  if (data !== undefined) {
+    throw new UsageError(`${flag} ${path}: data: ${data}, as ghz reads a ${kind} config`);
+  }
   return config;
+}
+
+/**
+ * ghz's check of a config's data as Go decodes it: an object, or a list of objects. YAML's maps are Go's
+ * map[interface{}]interface{}, which ghz makes an object at the top only; TOML's `[[data]]` a typed list.
+ */
+function dataError(kind: string, text: string, data: unknown): string | undefined {
+  const nested = (v: unknown): boolean => isRecord(v) || (Array.isArray(v) && v.some(nested));
+  if (kind === "TOML" && /^\s*\[\[\s*"?data"?\s*\]\]/m.test(text)) return "Unsupported type for Data";
+  if (isRecord(data)) {
+    return kind === "YAML" && Object.values(data).some(nested)
+      ? "json: unsupported type: map[interface {}]interface {}"
+      : undefined;
+  }
+  if (!Array.isArray(data)) return "Unsupported type for Data";
+  if (data.length === 0) return "Data array must not be empty";
+  return kind === "YAML" || !data.every(isRecord) ? "Data array contains unsupported type" : undefined;
 }
 
 /** A refusal of something ghz does that loadlab does not: exit 2, whatever exit ghz's own errors have. */

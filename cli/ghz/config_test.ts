@@ -355,6 +355,23 @@ Deno.test("a ghz config's values of another type than ghz's are its error, as Go
       timeout: "5s",
       "import-paths": ["a"],
     });
+    // ghz's data: an object or a list of objects as Go decodes them; YAML's maps are Go's
+    // map[interface{}]interface{}, made an object at the top only; TOML's [[data]] a list of another type.
+    for (
+      const [name, text, error] of [
+        ["c.yaml", "data: [{name: a}]", /data: Data array contains unsupported type/],
+        ["c.yaml", "data:\n  detail: {mood: HAPPY}", /data: json: unsupported type: map\[interface \{\}\]/],
+        ["c.yaml", 'data: \'{"name":"x"}\'', /data: Unsupported type for Data/],
+        ["c.toml", '[[data]]\nname = "a"', /data: Unsupported type for Data/],
+        ["c.json", '{"data":[]}', /data: Data array must not be empty/],
+        ["c.json", '{"data":[{"name":"a"},"b"]}', /data: Data array contains unsupported type/],
+      ]
+    ) throws(() => read(name as string, text as string), error as RegExp);
+    assertEquals(read("c.yaml", "data: {name: a, ids: [1]}").data, { name: "a", ids: [1] });
+    assertEquals(JSON.stringify(read("c.toml", 'data = [{ name = "a" }]').data), '[{"name":"a"}]');
+    assertEquals(read("c.json", '{"data":[{"detail":{"mood":"HAPPY"}}]}').data, [{
+      detail: { mood: "HAPPY" },
+    }]);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
