@@ -149,6 +149,17 @@ Deno.test("ghz's flag parser's spellings: short flags run together, --no-BOOL, e
   );
 });
 
+Deno.test("Go's values as ghz reads them: a null message is the empty one, a duration in ns or us", () => {
+  const line = (...argv: string[]) => ghzCommandLine([...CALL, ...argv, "h:1"]);
+  const message = (data: string) => line("-d", data).attack.at(line("-d", data).attack.indexOf("-b") + 1);
+  assertEquals([message(" null"), message('[null,{"name":"a"}]')], ["{}", '[{},{"name":"a"}]']);
+  assertEquals(line("--stream-interval", "1500us", "-z", "1s500000000ns").streamIntervalMs, 1.5);
+  assertEquals(
+    line("--stream-interval", "1500us", "-z", "1s500000000ns").attack.join(" ").includes("-d 1s500ms"),
+    true,
+  );
+});
+
 Deno.test("-D's and -M's files win over -d and -m beside them, as ghz takes them", async () => {
   const dir = await Deno.makeTempDir();
   try {
@@ -210,6 +221,10 @@ Deno.test("exit 1 for what ghz refuses, exit 2 for what loadlab would run otherw
     assertEquals([bad, await runGhzCommand([...CALL, ...bad, ...proto])], [bad, 1]);
   }
   assertEquals(await runGhzCommand([...CALL, "-m", '{"x-n":5}', ...proto]), 1);
+  // grpc-go sends any metadata name, one HTTP/2 forbids too; loadlab sends none such.
+  assertEquals(await runGhzCommand([...CALL, "-m", '{"bad key":"v"}', ...proto]), 2);
+  // A deadline under a millisecond, which loadlab's clock does not keep.
+  assertEquals(await runGhzCommand([...CALL, "-t", "500us", ...proto]), 2);
   assertEquals(await runGhzCommand([...CALL, "--tags", '{"n":5}', ...proto]), 1);
 });
 

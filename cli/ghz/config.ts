@@ -37,6 +37,7 @@ const AT_DEFAULT: Record<string, [unknown, string]> = {
 };
 
 const GO_DURATION = /^[-+]?(0|((\d+\.?\d*|\.\d+)(ns|us|µs|μs|ms|s|m|h))+)$/;
+const SUB_MS = /(\d+\.?\d*|\.\d+)(ns|us|µs|μs)/g;
 /**
  * Go's types of ghz's options (a string where none matches), with a flag's form and its name: counts (uint),
  * steps (int), durations (each number with its unit, or 0), schedules. A config file holds to the types as
@@ -114,12 +115,8 @@ export function readConfig(path: string, flag: string): Record<string, unknown> 
     }
     if (type === "string") config[key] = String(value);
   }
-  const data = config.data === undefined || config.data === null
-    ? undefined
-    : dataError(kind, text, config.data);
-  if (data !== undefined) {
-    throw new UsageError(`${flag} ${path}: data: ${data}, as ghz reads a ${kind} config`);
-  }
+  const data = dataError(kind, text, config.data ?? {});
+  if (data !== undefined) throw new UsageError(`${flag} ${path}: data: ${data} (ghz's ${kind} config)`);
   return config;
 }
 
@@ -155,6 +152,16 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
     if (form && value !== undefined && !form.test(String(value))) {
       throw new UsageError(`${where(key)} ${JSON.stringify(value)}: not ${what}`);
     }
+    // Go's units under a millisecond, in loadlab's.
+    const ms = (_: string, n: string, unit: string) =>
+      `${+(Number(n) / (unit === "ns" ? 1e6 : 1e3)).toFixed(6)}ms`;
+    if (form === GO_DURATION && value !== undefined) config[key] = String(value).replace(SUB_MS, ms);
+  }
+  const timeoutMs = msOf(config, "timeout", where);
+  if (timeoutMs > 0 && timeoutMs < 1) {
+    throw refused(
+      `${where("timeout")} ${config.timeout}: loadlab's clock misses deadlines under 1 ms; give 1ms`,
+    );
   }
   for (const [key, [standard, fix]] of Object.entries(AT_DEFAULT)) {
     const value = config[key];
@@ -271,15 +278,23 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
   }
   if (binary !== undefined) flags.push("-b", streamCallCount(binary, config, where));
   else if (data !== undefined) {
-    if (typeof data === "string") jsonText(data, where(fromFile ? "data-file" : "data"));
-    const text = streamCallCount(typeof data === "string" ? data : JSON.stringify(data), config, where);
+    const json = jsonText(
+      typeof data === "string" ? data : JSON.stringify(data),
+      where(fromFile ? "data-file" : "data"),
+    );
+    const text = streamCallCount(json, config, where);
     flags.push("-b", call.fill(text, where("data")));
   }
   const metadata = config["metadata-file"] !== undefined
     ? fileText(config["metadata-file"], where("metadata-file"))
     : config.metadata;
   for (const [name, value] of Object.entries(jsonObject(metadata, where("metadata")))) {
-    if (!GRPC_RESERVED.test(name)) {
+    if (!/^[\w.-]+$/.test(name)) {
+      throw refused(
+        `${where("metadata")}: "${name}" is no HTTP/2 header name, which grpc-go 1.34 sends as it is ` +
+          "and loadlab does not; name it with letters, digits, _ . - only",
+      );
+    } else if (!GRPC_RESERVED.test(name)) {
       flags.push("-H", `${name}: ${call.fill(String(value), where("metadata"))}`);
     } else console.error(`loadlab ghz: --metadata: ${name} is not sent, as grpc-go does not send it`);
   }
@@ -436,12 +451,16 @@ function streamCallCount(
 }
 
 /** ghz reads its data as JSON before any template is filled: text that is not JSON is its error. */
-function jsonText(text: string, flag: string): void {
+function jsonText(text: string, flag: string): string {
+  let data: unknown;
   try {
-    JSON.parse(text);
+    data = JSON.parse(text);
   } catch (err) {
     throw new UsageError(`${flag}: not JSON (${(err as Error).message}); a template goes inside a string`);
   }
+  // As Go's JSON: a null message, alone or in a list, is the empty message.
+  if (data === null) return "{}";
+  return Array.isArray(data) && data.includes(null) ? JSON.stringify(data.map((m) => m ?? {})) : text;
 }
 
 /** A message size as ghz reads it (`4194304`, `4MB`, `4MiB`), 2^31 - 1 when not given. */
