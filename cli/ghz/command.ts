@@ -69,7 +69,11 @@ export function ghzCommandLine(argv: string[]): GhzRun & { attack: string[] } {
   const config: Record<string, unknown> = path === undefined ? {} : readConfig(path, "--config");
   for (const [long, values] of raw.values) {
     if (values.length > 1) throw new UsageError(`flag '${long}' cannot be repeated, as ghz reads its flags`);
-    if (long !== "config") config[long] = BOOLEANS.has(long) ? values[0] !== "false" : values[0];
+    // As ghz: a blank -d, -m, --tags or --reflect-metadata is none (and a config's none too).
+    const blank = /^(data|metadata|tags|reflect-metadata)$/.test(long) && values[0].trim() === "";
+    if (long !== "config") {
+      config[long] = BOOLEANS.has(long) ? values[0] !== "false" : blank ? undefined : values[0];
+    }
   }
   if (raw.positionals[0] !== undefined) config.host = raw.positionals[0];
   // As ghz: --data=@ (or a config's "@") reads the message from stdin, -D then unread.

@@ -153,6 +153,9 @@ Deno.test("Go's values as ghz reads them: a null message is the empty one, a dur
   const line = (...argv: string[]) => ghzCommandLine([...CALL, ...argv, "h:1"]);
   const message = (data: string) => line("-d", data).attack.at(line("-d", data).attack.indexOf("-b") + 1);
   assertEquals([message(" null"), message('[null,{"name":"a"}]')], ["{}", '[{},{"name":"a"}]']);
+  // Go's "no value": a blank -d, -m or --tags is none (ghz trims them), null metadata or tags an empty map.
+  assertEquals(line("-d", " ", "-m", "null", "--tags", " ").attack.some((w) => /^-[bH]$/.test(w)), false);
+  assertEquals(line("--tags", "null", "--reflect-metadata", "").tags, {});
   assertEquals(line("--stream-interval", "1500us", "-z", "1s500000000ns").streamIntervalMs, 1.5);
   assertEquals(
     line("--stream-interval", "1500us", "-z", "1s500000000ns").attack.join(" ").includes("-d 1s500ms"),

@@ -585,7 +585,8 @@ function asList(value: unknown): string[] {
 
 /** ghz's metadata or tags: an object of names and values, or its JSON text. */
 export function jsonObject(value: unknown, flag: string): Record<string, string> {
-  if (value === undefined) return {};
+  // Go's JSON null, a map of nothing.
+  if (value === undefined || (typeof value === "string" && /^\s*null\s*$/.test(value))) return {};
   let parsed = value;
   try {
     if (typeof value === "string") parsed = JSON.parse(value);

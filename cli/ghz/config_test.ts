@@ -199,6 +199,8 @@ Deno.test("a ghz TOML config is read as its JSON one is", async () => {
       data: { name: "Joe" },
       metadata: { foo: "bar" },
     });
+    // Its tables are objects of no prototype, read as the flags they stand for.
+    assertEquals(ghzFlags(readConfig(file, "--config"), where).join(" ").includes("-H foo: bar"), true);
     await Deno.writeTextFile(file, "host = ");
     throws(() => readConfig(file, "--config"), /not TOML \(/);
   } finally {
