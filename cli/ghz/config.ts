@@ -322,7 +322,11 @@ function binaryData(config: Record<string, unknown>, where: (key: string) => str
       ? loadProtoset(String(config.protoset))
       : loadProtoFile(String(config.proto), [...asList(config["import-paths"]), "."]);
     const type = findMethod(root, String(config.call ?? "")).requestType;
-    const messages = decodeMessages(type, Deno.readFileSync(String(file ?? "/dev/stdin")));
+    const bytes = Deno.readFileSync(String(file ?? "/dev/stdin"));
+    if (bytes.length === 0) {
+      throw new Error("no message in it, where ghz v0.93 panics (integer divide by zero)");
+    }
+    const messages = decodeMessages(type, bytes);
     return JSON.stringify(messages.length === 1 ? messages[0] : messages);
   } catch (err) {
     throw new UsageError(`${flag}: ${(err as Error).message} (binary data)`);

@@ -235,6 +235,9 @@ Deno.test("-B's binary data: one serialized message, or several each prefixed by
     );
     Deno.writeFileSync(file, Uint8Array.of(0xff, 0xff));
     throws(() => data(), /--binary-file: .*binary data/);
+    // No message at all: ghz v0.93 panics, as on -d '[]'.
+    Deno.writeFileSync(file, new Uint8Array());
+    throws(() => data(), (e) => e instanceof UsageError && /--binary-file: no message/.test(e.message));
   } finally {
     Deno.removeSync(file);
   }
