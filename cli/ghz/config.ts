@@ -278,12 +278,8 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
   }
   if (binary !== undefined) flags.push("-b", streamCallCount(binary, config, where));
   else if (data !== undefined) {
-    const json = jsonText(
-      typeof data === "string" ? data : JSON.stringify(data),
-      where(fromFile ? "data-file" : "data"),
-    );
-    const text = streamCallCount(json, config, where);
-    flags.push("-b", call.fill(text, where("data")));
+    const text = jsonText(data, where(fromFile ? "data-file" : "data"));
+    flags.push("-b", call.fill(streamCallCount(text, config, where), where("data")));
   }
   const metadata = config["metadata-file"] !== undefined
     ? fileText(config["metadata-file"], where("metadata-file"))
@@ -454,8 +450,9 @@ function streamCallCount(
   return JSON.stringify(Array.from({ length: count }, (_, k) => messages[k % messages.length]));
 }
 
-/** ghz reads its data as JSON before any template is filled: text that is not JSON is its error. */
-function jsonText(text: string, flag: string): string {
+/** ghz's data as JSON, read before any template is filled: text that is not JSON is its error. */
+function jsonText(value: unknown, flag: string): string {
+  const text = typeof value === "string" ? value : JSON.stringify(value);
   let data: unknown;
   try {
     data = JSON.parse(text);
