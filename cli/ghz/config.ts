@@ -97,8 +97,12 @@ export function readConfig(path: string, flag: string): Record<string, unknown> 
     throw new UsageError(`${flag} ${path}: not ${kind} (${first})`);
   }
   if (!isRecord(config)) throw new UsageError(`${flag} ${path}: expected an object of ghz's options`);
+  const typeOf = (key: string) => GO_TYPES.find(([keys]) => keys.test(key))?.[1] ?? "string";
+  // Go's null leaves a field as it was (the option not given), but ghz parses a JSON duration's own.
+  const none = (k: string) => config[k] === null && (kind !== "JSON" || typeOf(k) !== "duration");
+  for (const key of Object.keys(config).filter(none)) delete config[key];
   for (const [key, value] of Object.entries(config).filter(([k]) => GHZ_KEYS.includes(k))) {
-    const type = GO_TYPES.find(([keys]) => keys.test(key))?.[1] ?? "string";
+    const type = typeOf(key);
     const text = (v: unknown) =>
       typeof v === "string" || (kind === "YAML" && /^(number|boolean)$/.test(typeof v));
     const fits: Record<string, boolean> = {

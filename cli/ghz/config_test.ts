@@ -373,6 +373,12 @@ Deno.test("a ghz config's values of another type than ghz's are its error, as Go
       ]
     ) throws(() => read(name as string, text as string), error as RegExp);
     assertEquals(read("c.yaml", "data: {name: a, ids: [1]}").data, { name: "a", ids: [1] });
+    // null is Go's no value: the option as not given.
+    assertEquals(read("c.json", '{"metadata":null,"data":null,"total":null,"call":"a.B.C"}'), {
+      call: "a.B.C",
+    });
+    assertEquals(read("c.yaml", "metadata: ~\ntags:\ntimeout: ~\n"), {});
+    throws(() => read("c.json", '{"timeout":null}'), /timeout null: not Go's duration/);
     assertEquals(JSON.stringify(read("c.toml", 'data = [{ name = "a" }]').data), '[{"name":"a"}]');
     assertEquals(read("c.json", '{"data":[{"detail":{"mood":"HAPPY"}}]}').data, [{
       detail: { mood: "HAPPY" },
