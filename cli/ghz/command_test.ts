@@ -533,6 +533,15 @@ Deno.test({
         const d = JSON.parse(await report("127.0.0.1:1", ...dead));
         const deadTimed = (d.histogram ?? []).reduce((a: number, b: { count: number }) => a + b.count, 0);
         assertEquals([d.count, deadTimed], [4, 4], JSON.stringify(d));
+        // -z's end cuts the calls in flight (Canceled), each timed until its cut; "ignore" drops them.
+        const cut = ["--call", "helloworld.Greeter.Sleep", "-d", '{"ms":2000}', "-z", "300ms", "-c", "2"];
+        const z = JSON.parse(await report(`127.0.0.1:${port}`, ...cut, "-O", "json"));
+        const zTimed = z.histogram.reduce((a: number, b: { count: number }) => a + b.count, 0);
+        assertEquals([z.count, zTimed, z.slowest >= 250e6], [2, 2, true], JSON.stringify(z));
+        const ignored = JSON.parse(
+          await report(`127.0.0.1:${port}`, ...cut, "--duration-stop", "ignore", "-O", "json"),
+        );
+        assertEquals([ignored.count, ignored.average], [0, 0], JSON.stringify(ignored));
       } finally {
         await Deno.remove(out);
       }
