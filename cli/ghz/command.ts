@@ -118,9 +118,7 @@ function ghzWords(argv: string[]): string[] {
     if (word === "--") return [...out, word, ...words];
     // As kingpin: a word starting with "-" (but "-" alone) is a flag, never the value before it.
     if (VALUED.has(word) && /^-./.test(words[0] ?? "")) {
-      throw new UsageError(
-        `expected argument for flag '${word}' (${words[0]} is a flag; write ${word}=${words[0]})`,
-      );
+      throw new UsageError(`expected argument for flag '${word}' (write ${word}=${words[0]})`);
     }
     if (word === "@") {
       throw new UsageError("@: names no file of ghz's words (--data=@ reads stdin's message)");

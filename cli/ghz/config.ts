@@ -131,11 +131,8 @@ export function readConfig(path: string, flag: string): Record<string, unknown> 
 function dataError(kind: string, text: string, data: unknown): string | undefined {
   const nested = (v: unknown): boolean => isRecord(v) || (Array.isArray(v) && v.some(nested));
   if (kind === "TOML" && /^\s*\[\[\s*"?data"?\s*\]\]/m.test(text)) return "Unsupported type for Data";
-  if (isRecord(data)) {
-    return kind === "YAML" && Object.values(data).some(nested)
-      ? "json: unsupported type: map[interface {}]interface {}"
-      : undefined;
-  }
+  const yamlMap = "json: unsupported type: map[interface {}]interface {}";
+  if (isRecord(data)) return kind === "YAML" && Object.values(data).some(nested) ? yamlMap : undefined;
   if (!Array.isArray(data)) return "Unsupported type for Data";
   if (data.length === 0) return "Data array must not be empty";
   return kind === "YAML" || !data.every(isRecord) ? "Data array contains unsupported type" : undefined;
@@ -163,9 +160,7 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
   }
   const timeoutMs = msOf(config, "timeout", where);
   if (timeoutMs > 0 && timeoutMs < 1) {
-    throw refused(
-      `${where("timeout")} ${config.timeout}: loadlab's clock misses deadlines under 1 ms; give 1ms`,
-    );
+    throw refused(`${where("timeout")} ${config.timeout}: loadlab's least is 1ms`);
   }
   for (const [key, [standard, fix]] of Object.entries(AT_DEFAULT)) {
     const value = config[key];
@@ -290,10 +285,7 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
     : config.metadata;
   for (const [name, value] of Object.entries(jsonObject(metadata, where("metadata")))) {
     if (!/^[\w.-]+$/.test(name)) {
-      throw refused(
-        `${where("metadata")}: "${name}" is no HTTP/2 header name, which grpc-go 1.34 sends as it is ` +
-          "and loadlab does not; name it with letters, digits, _ . - only",
-      );
+      throw refused(`${where("metadata")}: "${name}": no HTTP/2 header name (grpc-go sends it); use [\\w.-]`);
     } else if (!GRPC_RESERVED.test(name)) {
       flags.push("-H", `${name}: ${call.fill(String(value), where("metadata"))}`);
     } else console.error(`loadlab ghz: --metadata: ${name} is not sent, as grpc-go does not send it`);
