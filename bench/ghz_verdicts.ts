@@ -7,16 +7,16 @@
  * `$DEAD_HOST`, a port nothing listens on. `$PROTO` is the greeter's .proto, `$PROTOSET` its SayHello
  * compiled, `$CA` the TLS server's CA (`$WRONG_CA` the system's; `$CERT`, `$KEY` its pair, sent as a
  * client's), `$BIG` a 5 MiB message, `$CORPUS` the corpus folder and `$OUT` a file of the tool's own. A
- * row compares the exit codes, the calls counted (the same unless time ends the run: -z or -x, then within
- * 10%), each status's count and each error's (within 10%, or 1) and the report's form (the JSON's fields
- * and end, the summary's sections, the CSV's header); a timed run whose every call failed unanswered is
- * generator-bound, its statuses and errors compared as shares of its count (each tool fails as fast as its
- * share of the machine lets it); a `# count: LO..HI` line is the count both tools promise where the
- * machine's load moves it; a `# latency: FLOOR_MS` line checks the latency fields of each tool's JSON
- * against what both promise when each call is timed from its actual start: the fastest no sooner than the
- * server's FLOOR_MS, and the calls' times, at most `-c` at once, adding up to no more than `-c` times the
- * run's total; a deadline the server's or the client's is one error (whichever came first). A
- * case loadlab refuses by design says why in a `# refused:` line and reads so, apart from those that agree.
+ * row compares the exit codes, the calls counted (the same unless time ends the run: -z or -x, or a --config
+ * file's duration, then within 10%), each status's count and each error's (within 10%, or 1) and the report's
+ * form (the JSON's fields and end, the summary's sections, the CSV's header); a timed run whose every call
+ * failed unanswered is generator-bound, its statuses and errors compared as shares of its count (each tool
+ * fails as fast as its share of the machine lets it); a `# count: LO..HI` line is the count both tools
+ * promise where the machine's load moves it; a `# latency: FLOOR_MS` line checks the latency fields of each
+ * tool's JSON against what both promise when each call is timed from its actual start: the fastest no sooner
+ * than the server's FLOOR_MS, and the calls' times, at most `-c` at once, adding up to no more than `-c`
+ * times the run's total; a deadline the server's or the client's is one error (whichever came first). A case
+ * loadlab refuses by design says why in a `# refused:` line and reads so, apart from those that agree.
  * Without ghz (`--ghz-bin`, `$GHZ`, /tmp/peers/go/ghz, PATH) or node with examples/node_modules it prints
  * why and runs nothing.
  *
@@ -157,10 +157,19 @@ function corpusCases(folder: string, vars: Record<string, string>): Case[] {
     const floor = lines.map((l) => /^# latency: (\d+)/.exec(l)?.[1]).find((f) => f !== undefined);
     const text = lines.filter((l) => !l.startsWith("#")).join(" ");
     const args = shellWords(text.replace(/\$([A-Z_]+)/g, (m, name: string) => vars[name] ?? m));
-    const timed = args.some((a) => /^(-z|-x|--duration|--max-duration)(=|$)/.test(a));
-    // -c N, --concurrency N or --concurrency=N; ghz's 50 when not given.
+    // A --config file's keys count as its flags: "duration": "2s", concurrency = 8, max-duration: 1s.
+    const file = args[args.indexOf("--config") + 1];
+    const config = args.includes("--config") ? Deno.readTextFileSync(join(folder, file)) : "";
+    const key = (k: string) => new RegExp(`^\\s*"?${k}"?\\s*[:=]\\s*"?(\\w*)`, "m").exec(config)?.[1];
+    const timed = args.some((a) => /^(-z|-x|--duration|--max-duration)(=|$)/.test(a)) ||
+      [key("duration"), key("max-duration")].some((d) => d !== undefined && d !== "0");
+    // -c N, --concurrency N or --concurrency=N, else the config's; ghz's 50 when not given.
     const c = args.findIndex((a) => /^(-c|--concurrency)(=|$)/.test(a));
-    const given = c < 0 ? "50" : args[c].includes("=") ? args[c].split("=")[1] : args[c + 1];
+    const given = c < 0
+      ? key("concurrency") ?? "50"
+      : args[c].includes("=")
+      ? args[c].split("=")[1]
+      : args[c + 1];
     const countRange = range ? [Number(range[1]), Number(range[2])] as [number, number] : undefined;
     const name = e.name.replace(/\.txt$/, "");
     const latencyFloorMs = floor === undefined ? undefined : Number(floor);
@@ -243,12 +252,13 @@ export function readReport(text: string): Omit<ToolRun, "code" | "note"> {
       const pretty = /^\{\n {2}"/.test(trimmed) ? "pretty " : "";
       // Which calls the fastest, slowest, percentiles and histogram are over: the histogram's calls.
       const timed = (r.histogram ?? []).reduce((a: number, b: { count: number }) => a + b.count, 0);
+      // Every call OK: the two sets are one, read as the OK calls.
       const over = timed === 0
         ? ""
-        : timed === r.count
-        ? ", latency over every call"
         : timed === r.statusCodeDistribution?.OK
         ? ", latency over OK calls"
+        : timed === r.count
+        ? ", latency over every call"
         : `, latency over ${timed} calls`;
       return {
         count: r.count,

@@ -111,6 +111,9 @@ Deno.test("ghz's JSON, summary and CSV are read alike", () => {
       "latency over OK calls): count,endReason,histogram,statusCodeDistribution",
   );
   match(readReport(JSON.stringify({ ...mixed, histogram: buckets(3, 1) })).form, /latency over every call\)/);
+  // Every call OK (a timed run whose cut calls one tool left out): one set, read as the OK calls.
+  const allOk = { count: 4, statusCodeDistribution: { OK: 4 }, histogram: buckets(2, 2) };
+  match(readReport(JSON.stringify(allOk)).form, /latency over OK calls\)/);
   const summary = [
     "",
     "Summary:",

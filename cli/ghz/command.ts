@@ -46,6 +46,8 @@ const FLAGS: FlagSpec[] = [
     example: "VALUE",
   })),
 ];
+/** The flags taking a value, as written (`--total`, `-n`). */
+const VALUED = new Set(FLAGS.filter((f) => f.takesValue).flatMap((f) => [`--${f.long}`, `-${f.short}`]));
 
 const HELP = `usage: loadlab ghz [<flags>] <host>
 
@@ -67,7 +69,11 @@ export function ghzCommandLine(argv: string[]): GhzRun & { attack: string[] } {
   const config: Record<string, unknown> = path === undefined ? {} : readConfig(path, "--config");
   for (const [long, values] of raw.values) {
     if (values.length > 1) throw new UsageError(`flag '${long}' cannot be repeated, as ghz reads its flags`);
-    if (long !== "config") config[long] = BOOLEANS.has(long) ? values[0] !== "false" : values[0];
+    // As ghz: a blank -d, -m, --tags or --reflect-metadata is none (and a config's none too).
+    const blank = /^(data|metadata|tags|reflect-metadata)$/.test(long) && values[0].trim() === "";
+    if (long !== "config") {
+      config[long] = BOOLEANS.has(long) ? values[0] !== "false" : blank ? undefined : values[0];
+    }
   }
   if (raw.positionals[0] !== undefined) config.host = raw.positionals[0];
   // As ghz: --data=@ (or a config's "@") reads the message from stdin, -D then unread.
@@ -101,7 +107,7 @@ export function ghzCommandLine(argv: string[]): GhzRun & { attack: string[] } {
 /**
  * ghz's words as its flag parser (kingpin) reads them, before `--`: a word starting with `@` is the lines of
  * the file it names, each a word, `#` lines skipped, read in turn (`@` words in them too); `-en 10` is
- * `-e -n 10`; `--no-X` is a boolean X's false, and `--X=...` no word of ghz's.
+ * `-e -n 10`; `--no-X` is a boolean X's false, and `--X=...` no word of ghz's; a value is no `-...` word.
  */
 function ghzWords(argv: string[]): string[] {
   const words = [...argv], out: string[] = [];
@@ -110,6 +116,10 @@ function ghzWords(argv: string[]): string[] {
     const bool = /^--(no-)?([^=]+)(=?)/.exec(word);
     const short = /^-([behv])([^-].*)$/.exec(word);
     if (word === "--") return [...out, word, ...words];
+    // As kingpin: a word starting with "-" (but "-" alone) is a flag, never the value before it.
+    if (VALUED.has(word) && /^-./.test(words[0] ?? "")) {
+      throw new UsageError(`expected argument for flag '${word}' (write ${word}=${words[0]})`);
+    }
     if (word === "@") {
       throw new UsageError("@: names no file of ghz's words (--data=@ reads stdin's message)");
     }

@@ -138,6 +138,29 @@ Deno.test("ghz's flag parser's spellings: short flags run together, --no-BOOL, e
   assertEquals(ghzCommandLine(["--no-insecure", "--call", "a.B.C", "h:1"]).attack[0], "grpcs://h:1");
   throws(() => words("-n", "10", "-n", "20"), /flag 'total' cannot be repeated/);
   throws(() => words("--no-insecure"), /flag 'insecure' cannot be repeated/);
+  // A value starting with "-" is a flag to ghz's parser, unless it is "-" alone or given with "=".
+  throws(() => words("--load-step", "-50"), /expected argument for flag '--load-step'/);
+  throws(() => words("-t", "-1s"), /expected argument for flag '-t'/);
+  assertEquals(words("--name", "-").includes("--data-file"), false);
+  assertEquals(
+    words("--load-schedule=line", "--load-start=150", "--load-step=-50", "--load-end=50", "-z", "2s")
+      .includes("--phases"),
+    true,
+  );
+});
+
+Deno.test("Go's values as ghz reads them: a null message is the empty one, a duration in ns or us", () => {
+  const line = (...argv: string[]) => ghzCommandLine([...CALL, ...argv, "h:1"]);
+  const message = (data: string) => line("-d", data).attack.at(line("-d", data).attack.indexOf("-b") + 1);
+  assertEquals([message(" null"), message('[null,{"name":"a"}]')], ["{}", '[{},{"name":"a"}]']);
+  // Go's "no value": a blank -d, -m or --tags is none (ghz trims them), null metadata or tags an empty map.
+  assertEquals(line("-d", " ", "-m", "null", "--tags", " ").attack.some((w) => /^-[bH]$/.test(w)), false);
+  assertEquals(line("--tags", "null", "--reflect-metadata", "").tags, {});
+  assertEquals(line("--stream-interval", "1500us", "-z", "1s500000000ns").streamIntervalMs, 1.5);
+  assertEquals(
+    line("--stream-interval", "1500us", "-z", "1s500000000ns").attack.join(" ").includes("-d 1s500ms"),
+    true,
+  );
 });
 
 Deno.test("-D's and -M's files win over -d and -m beside them, as ghz takes them", async () => {
@@ -201,6 +224,10 @@ Deno.test("exit 1 for what ghz refuses, exit 2 for what loadlab would run otherw
     assertEquals([bad, await runGhzCommand([...CALL, ...bad, ...proto])], [bad, 1]);
   }
   assertEquals(await runGhzCommand([...CALL, "-m", '{"x-n":5}', ...proto]), 1);
+  // grpc-go sends any metadata name, one HTTP/2 forbids too; loadlab sends none such.
+  assertEquals(await runGhzCommand([...CALL, "-m", '{"bad key":"v"}', ...proto]), 2);
+  // A deadline under a millisecond, which loadlab's clock does not keep.
+  assertEquals(await runGhzCommand([...CALL, "-t", "500us", ...proto]), 2);
   assertEquals(await runGhzCommand([...CALL, "--tags", '{"n":5}', ...proto]), 1);
 });
 
@@ -506,6 +533,15 @@ Deno.test({
         const d = JSON.parse(await report("127.0.0.1:1", ...dead));
         const deadTimed = (d.histogram ?? []).reduce((a: number, b: { count: number }) => a + b.count, 0);
         assertEquals([d.count, deadTimed], [4, 4], JSON.stringify(d));
+        // -z's end cuts the calls in flight (Canceled), each timed until its cut; "ignore" drops them.
+        const cut = ["--call", "helloworld.Greeter.Sleep", "-d", '{"ms":2000}', "-z", "300ms", "-c", "2"];
+        const z = JSON.parse(await report(`127.0.0.1:${port}`, ...cut, "-O", "json"));
+        const zTimed = z.histogram.reduce((a: number, b: { count: number }) => a + b.count, 0);
+        assertEquals([z.count, zTimed, z.slowest >= 250e6], [2, 2, true], JSON.stringify(z));
+        const ignored = JSON.parse(
+          await report(`127.0.0.1:${port}`, ...cut, "--duration-stop", "ignore", "-O", "json"),
+        );
+        assertEquals([ignored.count, ignored.average], [0, 0], JSON.stringify(ignored));
       } finally {
         await Deno.remove(out);
       }

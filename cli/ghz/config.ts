@@ -37,6 +37,7 @@ const AT_DEFAULT: Record<string, [unknown, string]> = {
 };
 
 const GO_DURATION = /^[-+]?(0|((\d+\.?\d*|\.\d+)(ns|us|µs|μs|ms|s|m|h))+)$/;
+const SUB_MS = /(\d+\.?\d*|\.\d+)(ns|us|µs|μs)/g;
 /**
  * Go's types of ghz's options (a string where none matches), with a flag's form and its name: counts (uint),
  * steps (int), durations (each number with its unit, or 0), schedules. A config file holds to the types as
@@ -96,8 +97,12 @@ export function readConfig(path: string, flag: string): Record<string, unknown> 
     throw new UsageError(`${flag} ${path}: not ${kind} (${first})`);
   }
   if (!isRecord(config)) throw new UsageError(`${flag} ${path}: expected an object of ghz's options`);
+  const typeOf = (key: string) => GO_TYPES.find(([keys]) => keys.test(key))?.[1] ?? "string";
+  // Go's null leaves a field as it was (the option not given), but ghz parses a JSON duration's own.
+  const none = (k: string) => config[k] === null && (kind !== "JSON" || typeOf(k) !== "duration");
+  for (const key of Object.keys(config).filter(none)) delete config[key];
   for (const [key, value] of Object.entries(config).filter(([k]) => GHZ_KEYS.includes(k))) {
-    const type = GO_TYPES.find(([keys]) => keys.test(key))?.[1] ?? "string";
+    const type = typeOf(key);
     const text = (v: unknown) =>
       typeof v === "string" || (kind === "YAML" && /^(number|boolean)$/.test(typeof v));
     const fits: Record<string, boolean> = {
@@ -114,7 +119,23 @@ export function readConfig(path: string, flag: string): Record<string, unknown> 
     }
     if (type === "string") config[key] = String(value);
   }
+  const data = dataError(kind, text, config.data ?? {});
+  if (data !== undefined) throw new UsageError(`${flag} ${path}: data: ${data} (ghz's ${kind} config)`);
   return config;
+}
+
+/**
+ * ghz's check of a config's data as Go decodes it: an object, or a list of objects. YAML's maps are Go's
+ * map[interface{}]interface{}, which ghz makes an object at the top only; TOML's `[[data]]` a typed list.
+ */
+function dataError(kind: string, text: string, data: unknown): string | undefined {
+  const nested = (v: unknown): boolean => isRecord(v) || (Array.isArray(v) && v.some(nested));
+  if (kind === "TOML" && /^\s*\[\[\s*"?data"?\s*\]\]/m.test(text)) return "Unsupported type for Data";
+  const yamlMap = "json: unsupported type: map[interface {}]interface {}";
+  if (isRecord(data)) return kind === "YAML" && Object.values(data).some(nested) ? yamlMap : undefined;
+  if (!Array.isArray(data)) return "Unsupported type for Data";
+  if (data.length === 0) return "Data array must not be empty";
+  return kind === "YAML" || !data.every(isRecord) ? "Data array contains unsupported type" : undefined;
 }
 
 /** A refusal of something ghz does that loadlab does not: exit 2, whatever exit ghz's own errors have. */
@@ -132,6 +153,14 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
     if (form && value !== undefined && !form.test(String(value))) {
       throw new UsageError(`${where(key)} ${JSON.stringify(value)}: not ${what}`);
     }
+    // Go's units under a millisecond, in loadlab's.
+    const ms = (_: string, n: string, unit: string) =>
+      `${+(Number(n) / (unit === "ns" ? 1e6 : 1e3)).toFixed(6)}ms`;
+    if (form === GO_DURATION && value !== undefined) config[key] = String(value).replace(SUB_MS, ms);
+  }
+  const timeoutMs = msOf(config, "timeout", where);
+  if (timeoutMs > 0 && timeoutMs < 1) {
+    throw refused(`${where("timeout")} ${config.timeout}: loadlab's least is 1ms`);
   }
   for (const [key, [standard, fix]] of Object.entries(AT_DEFAULT)) {
     const value = config[key];
@@ -248,15 +277,16 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
   }
   if (binary !== undefined) flags.push("-b", streamCallCount(binary, config, where));
   else if (data !== undefined) {
-    if (typeof data === "string") jsonText(data, where(fromFile ? "data-file" : "data"));
-    const text = streamCallCount(typeof data === "string" ? data : JSON.stringify(data), config, where);
-    flags.push("-b", call.fill(text, where("data")));
+    const text = jsonText(data, where(fromFile ? "data-file" : "data"));
+    flags.push("-b", call.fill(streamCallCount(text, config, where), where("data")));
   }
   const metadata = config["metadata-file"] !== undefined
     ? fileText(config["metadata-file"], where("metadata-file"))
     : config.metadata;
   for (const [name, value] of Object.entries(jsonObject(metadata, where("metadata")))) {
-    if (!GRPC_RESERVED.test(name)) {
+    if (!/^[\w.-]+$/.test(name)) {
+      throw refused(`${where("metadata")}: "${name}": no HTTP/2 header name (grpc-go sends it); use [\\w.-]`);
+    } else if (!GRPC_RESERVED.test(name)) {
       flags.push("-H", `${name}: ${call.fill(String(value), where("metadata"))}`);
     } else console.error(`loadlab ghz: --metadata: ${name} is not sent, as grpc-go does not send it`);
   }
@@ -284,7 +314,11 @@ function binaryData(config: Record<string, unknown>, where: (key: string) => str
       ? loadProtoset(String(config.protoset))
       : loadProtoFile(String(config.proto), [...asList(config["import-paths"]), "."]);
     const type = findMethod(root, String(config.call ?? "")).requestType;
-    const messages = decodeMessages(type, Deno.readFileSync(String(file ?? "/dev/stdin")));
+    const bytes = Deno.readFileSync(String(file ?? "/dev/stdin"));
+    if (bytes.length === 0) {
+      throw new Error("no message in it, where ghz v0.93 panics (integer divide by zero)");
+    }
+    const messages = decodeMessages(type, bytes);
     return JSON.stringify(messages.length === 1 ? messages[0] : messages);
   } catch (err) {
     throw new UsageError(`${flag}: ${(err as Error).message} (binary data)`);
@@ -412,13 +446,18 @@ function streamCallCount(
   return JSON.stringify(Array.from({ length: count }, (_, k) => messages[k % messages.length]));
 }
 
-/** ghz reads its data as JSON before any template is filled: text that is not JSON is its error. */
-function jsonText(text: string, flag: string): void {
+/** ghz's data as JSON, read before any template is filled: text that is not JSON is its error. */
+function jsonText(value: unknown, flag: string): string {
+  const text = typeof value === "string" ? value : JSON.stringify(value);
+  let data: unknown;
   try {
-    JSON.parse(text);
+    data = JSON.parse(text);
   } catch (err) {
     throw new UsageError(`${flag}: not JSON (${(err as Error).message}); a template goes inside a string`);
   }
+  // As Go's JSON: a null message, alone or in a list, is the empty message.
+  if (data === null) return "{}";
+  return Array.isArray(data) && data.includes(null) ? JSON.stringify(data.map((m) => m ?? {})) : text;
 }
 
 /** A message size as ghz reads it (`4194304`, `4MB`, `4MiB`), 2^31 - 1 when not given. */
@@ -543,7 +582,8 @@ function asList(value: unknown): string[] {
 
 /** ghz's metadata or tags: an object of names and values, or its JSON text. */
 export function jsonObject(value: unknown, flag: string): Record<string, string> {
-  if (value === undefined) return {};
+  // Go's JSON null, a map of nothing.
+  if (value === undefined || (typeof value === "string" && /^\s*null\s*$/.test(value))) return {};
   let parsed = value;
   try {
     if (typeof value === "string") parsed = JSON.parse(value);

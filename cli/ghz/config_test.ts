@@ -199,6 +199,8 @@ Deno.test("a ghz TOML config is read as its JSON one is", async () => {
       data: { name: "Joe" },
       metadata: { foo: "bar" },
     });
+    // Its tables are objects of no prototype, read as the flags they stand for.
+    assertEquals(ghzFlags(readConfig(file, "--config"), where).join(" ").includes("-H foo: bar"), true);
     await Deno.writeTextFile(file, "host = ");
     throws(() => readConfig(file, "--config"), /not TOML \(/);
   } finally {
@@ -233,6 +235,9 @@ Deno.test("-B's binary data: one serialized message, or several each prefixed by
     );
     Deno.writeFileSync(file, Uint8Array.of(0xff, 0xff));
     throws(() => data(), /--binary-file: .*binary data/);
+    // No message at all: ghz v0.93 panics, as on -d '[]'.
+    Deno.writeFileSync(file, new Uint8Array());
+    throws(() => data(), (e) => e instanceof UsageError && /--binary-file: no message/.test(e.message));
   } finally {
     Deno.removeSync(file);
   }
@@ -355,6 +360,29 @@ Deno.test("a ghz config's values of another type than ghz's are its error, as Go
       timeout: "5s",
       "import-paths": ["a"],
     });
+    // ghz's data: an object or a list of objects as Go decodes them; YAML's maps are Go's
+    // map[interface{}]interface{}, made an object at the top only; TOML's [[data]] a list of another type.
+    for (
+      const [name, text, error] of [
+        ["c.yaml", "data: [{name: a}]", /data: Data array contains unsupported type/],
+        ["c.yaml", "data:\n  detail: {mood: HAPPY}", /data: json: unsupported type: map\[interface \{\}\]/],
+        ["c.yaml", 'data: \'{"name":"x"}\'', /data: Unsupported type for Data/],
+        ["c.toml", '[[data]]\nname = "a"', /data: Unsupported type for Data/],
+        ["c.json", '{"data":[]}', /data: Data array must not be empty/],
+        ["c.json", '{"data":[{"name":"a"},"b"]}', /data: Data array contains unsupported type/],
+      ]
+    ) throws(() => read(name as string, text as string), error as RegExp);
+    assertEquals(read("c.yaml", "data: {name: a, ids: [1]}").data, { name: "a", ids: [1] });
+    // null is Go's no value: the option as not given.
+    assertEquals(read("c.json", '{"metadata":null,"data":null,"total":null,"call":"a.B.C"}'), {
+      call: "a.B.C",
+    });
+    assertEquals(read("c.yaml", "metadata: ~\ntags:\ntimeout: ~\n"), {});
+    throws(() => read("c.json", '{"timeout":null}'), /timeout null: not Go's duration/);
+    assertEquals(JSON.stringify(read("c.toml", 'data = [{ name = "a" }]').data), '[{"name":"a"}]');
+    assertEquals(read("c.json", '{"data":[{"detail":{"mood":"HAPPY"}}]}').data, [{
+      detail: { mood: "HAPPY" },
+    }]);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -84,12 +84,9 @@ function clientWords(kind: string, message: string): string {
   if (kind === "closed-early" && message === "the server closed the connection") return "connection closed";
   // A call refused unprocessed by a GOAWAY each time it went: grpc-go's call on a draining connection.
   if (kind === "goaway" && / refused \d+ times/.test(message)) return "the connection is draining";
-  const refused = /^refused: .* connecting to (\S+)$/.exec(message);
-  if (kind === "connect" && refused) {
-    return `connection error: desc = "transport: Error while dialing dial tcp ${
-      refused[1]
-    }: connect: connection refused"`;
-  }
+  const refused = /^refused: .* connecting to (\S+)$/.exec(message)?.[1];
+  const dial = `connection error: desc = "transport: Error while dialing dial tcp ${refused}`;
+  if (kind === "connect" && refused) return `${dial}: connect: connection refused"`;
   const tls = kind === "tls" ? TLS_WORDS.find(([loadlab]) => loadlab.test(message))?.[1] : undefined;
   return tls === undefined
     ? message
@@ -227,7 +224,7 @@ export function ghzOutput(
   log = "",
   labels: GhzReportOptions = {},
 ): string {
-  if (labels.ignoreCut) run = { ...run, unfinished: 0 };
+  if (labels.ignoreCut) [run, log] = [{ ...run, unfinished: 0 }, withoutCut(log, run.unfinished ?? 0)];
   if (labels.skipFirst) [run, log] = skipFirst(run, log, labels.skipFirst);
   if (format === "csv") return ghzCsv(run, log);
   if (format.startsWith("influx")) return ghzInflux(run, format, date, log, labels);
@@ -235,6 +232,16 @@ export function ghzOutput(
   if (format === "json") return JSON.stringify(report);
   if (format === "pretty") return JSON.stringify(report, null, 2);
   return ghzSummary(report);
+}
+
+/** The request `log` without the `n` calls with no answer that ended last: those the run's end cut. */
+function withoutCut(log: string, n: number): string {
+  const endOf = (line: string) => Number(line.split(";")[2]);
+  const cut = log.split("\n").filter((l) => l.startsWith("0;")).sort((a, b) => endOf(b) - endOf(a)).slice(
+    0,
+    n,
+  );
+  return log.split("\n").filter((l) => !cut.includes(l)).join("\n");
 }
 
 /**

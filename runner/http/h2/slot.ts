@@ -276,6 +276,7 @@ export class H2Slot implements StepConnection, H2Stream {
   countUnfinished(nowMs: number): void {
     if (!this.#active) return;
     this.session.shared.recorder.unfinished(nowMs, 1);
+    this.session.shared.log?.unanswered(this.intendedMs, this.sentMs, nowMs, this.session.id);
     this.#streams.cancelQuietly(this);
     this.ended(nowMs, true);
   }
