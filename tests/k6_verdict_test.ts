@@ -1133,3 +1133,20 @@ export default function () {
     );
     assertEquals(code, 0, text);
   }));
+
+Deno.test("exec.vu in setup() and teardown() is k6's VU 0 at its iteration 0; in init code it throws", async () => {
+  const { code, text } = await runK6Text(
+    `import { check } from "k6";
+import exec from "k6/execution";
+const numbers = () => [exec.vu.idInTest, exec.vu.idInInstance, exec.vu.iterationInInstance, exec.vu.iterationInScenario];
+let initThrew = false;
+try { exec.vu.idInTest; } catch (_) { initThrew = true; }
+export const options = { iterations: 1, thresholds: { checks: ["rate==1"] } };
+export function setup() { check(1, { "setup on vu 0": () => numbers().join() === "0,0,0,0" && initThrew }); }
+export default function () { check(1, { "vu 1": () => exec.vu.idInTest === 1 }); }
+export function teardown() { check(1, { "teardown on vu 0": () => numbers().join() === "0,0,0,0" }); }
+`,
+    null,
+  );
+  assertEquals(code, 0, text);
+});
