@@ -146,11 +146,11 @@ export class K6Response {
     return this.#fields = fields;
   }
 
-  get cookies(): Record<string, Array<{ name: string; value: string }>> {
-    const cookies: Record<string, Array<{ name: string; value: string }>> = {};
+  get cookies(): Record<string, Array<ReturnType<typeof cookieOf>>> {
+    const cookies: Record<string, Array<ReturnType<typeof cookieOf>>> = {};
     for (const line of this.#raw.headers.getAll("set-cookie")) {
-      const [name, value] = setCookiePair(line) ?? ["", ""];
-      if (name !== "") (cookies[name] ??= []).push({ name, value });
+      const c = cookieOf(line);
+      if (c.name !== "") (cookies[c.name] ??= []).push(c);
     }
     return cookies;
   }
@@ -159,7 +159,10 @@ export class K6Response {
   json(selector?: string): unknown {
     if (selector === undefined || this.#raw.status === 0) return JSON.parse(this.#raw.text());
     try {
-      return select(JSON.parse(this.#raw.text()), selector.split("."));
+      return select(
+        JSON.parse(this.#raw.text()),
+        selector.split(/(?<!\\)\./).map((k) => k.replace(/\\(.)/g, "$1")),
+      );
     } catch {
       return undefined;
     }
@@ -172,7 +175,29 @@ export class K6Response {
   }
 }
 
-/** gjson's path `keys`: `#` is an array's length, `#.key` each element's key (those that have it). */
+/** A Set-Cookie as k6 reads it (Go's): `max_age` -1 for `Max-Age=0`, `expires` in ms (Go's zero time's if none). */
+function cookieOf(line: string) {
+  const [name, value] = setCookiePair(line) ?? ["", ""];
+  const a = new Map(
+    line.split(";").slice(1).map((p) => p.trim().split(/=(.*)/s, 2)).map(([k, v]) => [k.toLowerCase(), v]),
+  );
+  const maxAge = Number(a.get("max-age") ?? 0),
+    expires = Date.parse(a.get("expires") ?? "") || -6795364578871;
+  const [domain, path] = [a.get("domain") ?? "", a.get("path") ?? ""];
+  const max_age = a.has("max-age") && maxAge <= 0 ? -1 : maxAge;
+  return {
+    name,
+    value,
+    domain,
+    path,
+    http_only: a.has("httponly"),
+    secure: a.has("secure"),
+    max_age,
+    expires,
+  };
+}
+
+/** gjson's path `keys` (`\.` a dot of a key): `#` is an array's length, `#.key` each element's key. */
 function select(value: unknown, keys: string[]): unknown {
   let at: unknown = value;
   for (let k = 0; k < keys.length; k++) {
