@@ -1150,3 +1150,31 @@ export function teardown() { check(1, { "teardown on vu 0": () => numbers().join
   );
   assertEquals(code, 0, text);
 });
+
+Deno.test("a tag valued undefined, null or an object throws k6's error: a metric's, a check's, a request's", () =>
+  withTarget(async (url) => {
+    const { code, text } = await runK6Text(
+      `import http from "k6/http";
+import { check } from "k6";
+import { Counter } from "k6/metrics";
+const errors = new Counter("errors");
+const threw = (fn) => { try { fn(); return false; } catch (e) { return /only String, Boolean and Number/.test(e.message); } };
+export const options = { iterations: 1, thresholds: { errors: ["count==1"], checks: ["rate==1"], http_reqs: ["count==1"] } };
+export default function () {
+  const added = threw(() => errors.add(1, { url: "u", traceparent: undefined }));
+  errors.add(1, { status: 300, ok: false, url: "u" });
+  const checked = threw(() => check(1, { never: () => true }, { kind: null }));
+  let sent = false;
+  try {
+    http.get("http://app.test/json", { tags: { o: {} } });
+  } catch (e) {
+    sent = /only String, Boolean and Number/.test(e.message);
+  }
+  http.get("http://app.test/json", { tags: { n: 1 } });
+  check(null, { "each threw": () => added && checked && sent });
+}
+`,
+      url,
+    );
+    assertEquals(code, 0, text);
+  }));
