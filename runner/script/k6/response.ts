@@ -181,20 +181,10 @@ function cookieOf(line: string) {
   const a = new Map(
     line.split(";").slice(1).map((p) => p.trim().split(/=(.*)/s, 2)).map(([k, v]) => [k.toLowerCase(), v]),
   );
-  const maxAge = Number(a.get("max-age") ?? 0),
-    expires = Date.parse(a.get("expires") ?? "") || -6795364578871;
-  const [domain, path] = [a.get("domain") ?? "", a.get("path") ?? ""];
-  const max_age = a.has("max-age") && maxAge <= 0 ? -1 : maxAge;
-  return {
-    name,
-    value,
-    domain,
-    path,
-    http_only: a.has("httponly"),
-    secure: a.has("secure"),
-    max_age,
-    expires,
-  };
+  const c = { name, value, domain: a.get("domain") ?? "", path: a.get("path") ?? "" };
+  const flags = { http_only: a.has("httponly"), secure: a.has("secure") }, age = +(a.get("max-age") ?? 0);
+  const expires = Date.parse(a.get("expires") ?? "") || -6795364578871;
+  return { ...c, ...flags, max_age: a.has("max-age") && age <= 0 ? -1 : age, expires };
 }
 
 /** gjson's path `keys` (`\.` a dot of a key): `#` is an array's length, `#.key` each element's key. */
