@@ -1178,3 +1178,22 @@ export default function () {
     );
     assertEquals(code, 0, text);
   }));
+
+Deno.test("a check whose condition throws counts as failed, then its error ends the iteration, as k6's", async () => {
+  const { code, text, dir } = await runK6Text(
+    `import { check } from "k6";
+export const options = { iterations: 2, thresholds: { "checks{check:throws}": ["rate==0"], "checks{check:after}": ["rate==1"] } };
+export default function () {
+  check(null, { before: () => true, throws: (r) => r.missing.field, after: () => true });
+}
+export function handleSummary(data) { return { "checks.json": JSON.stringify(data.root_group.checks) }; }
+`,
+    null,
+  );
+  assertEquals(code, 0, text);
+  const checks = JSON.parse(Deno.readTextFileSync(`${dir}/checks.json`));
+  assertEquals(checks.map((c: { name: string; passes: number; fails: number }) => [c.name, c.passes, c.fails]), [
+    ["before", 2, 0],
+    ["throws", 0, 2],
+  ]);
+});

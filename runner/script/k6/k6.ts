@@ -30,11 +30,16 @@ export function check(value: unknown, sets: Record<string, unknown>, tags?: Reco
     } catch (err) {
       throw unreadable(err);
     }
-    const ok = Boolean(typeof condition === "function" ? condition(value) : condition);
-    if (s !== undefined) s.check(ok, prefix + name), addCheck(name, ok, tags);
-    else noteHookCheck(prefix + name, ok);
-    if (jsonOut && s !== undefined) {
-      point("checks", "rate", false, ok ? 1 : 0, { ...jsonPointTags(), check: name });
+    let ok = false;
+    try {
+      ok = Boolean(typeof condition === "function" ? condition(value) : condition);
+    } finally {
+      // A condition that throws counts as failed, as k6 counts it, before its error ends the iteration.
+      if (s !== undefined) s.check(ok, prefix + name), addCheck(name, ok, tags);
+      else noteHookCheck(prefix + name, ok);
+      if (jsonOut && s !== undefined) {
+        point("checks", "rate", false, +ok, { ...jsonPointTags(), check: name });
+      }
     }
     all &&= ok;
   }
