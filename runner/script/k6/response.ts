@@ -3,6 +3,7 @@
  * k6's response object over a loadlab session response (or, outside a session, a fetched one); the body
  * and `res.request` are made only when read.
  */
+import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import { STATUS_CODES } from "node:http";
 import type { Response } from "../session.ts";
 import { current } from "./runtime.ts";
@@ -46,6 +47,16 @@ export class K6Response {
   ) {
     this.#raw = raw, this.#method = method, this.#headers = headers, this.#body = body;
     this.#responseType = responseType, this.status = raw.status;
+  }
+
+  /** The body's bytes, decoded as k6 decodes a body by its Content-Encoding (gzip, deflate, br). */
+  #bytes(): Uint8Array {
+    const inflate = INFLATE[this.#raw.headers.get("content-encoding")?.trim().toLowerCase() ?? ""];
+    return inflate ? new Uint8Array(inflate(this.#raw.bytes())) : this.#raw.bytes();
+  }
+
+  #text(): string {
+    return this.#raw.headers.has("content-encoding") ? DECODER.decode(this.#bytes()) : this.#raw.text();
   }
 
   get error(): string {
@@ -130,10 +141,10 @@ export class K6Response {
   get body(): string | ArrayBuffer | null {
     if (this.#responseType === "none") return null;
     if (this.#responseType === "binary") {
-      const b = this.#raw.bytes();
+      const b = this.#bytes();
       return b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer;
     }
-    return this.#raw.status === 0 ? "" : this.#raw.text();
+    return this.#raw.status === 0 ? "" : this.#text();
   }
 
   /** The response's fields by canonical name (`Content-Type`), as Go's client gives k6; made when read. */
@@ -157,10 +168,10 @@ export class K6Response {
 
   /** The body parsed; with a selector (k6's gjson path) a body that is no JSON gives undefined, as k6's. */
   json(selector?: string): unknown {
-    if (selector === undefined || this.#raw.status === 0) return JSON.parse(this.#raw.text());
+    if (selector === undefined || this.#raw.status === 0) return JSON.parse(this.#text());
     try {
       return select(
-        JSON.parse(this.#raw.text()),
+        JSON.parse(this.#text()),
         selector.split(/(?<!\\)\./).map((k) => k.replace(/\\(.)/g, "$1")),
       );
     } catch {
@@ -170,7 +181,7 @@ export class K6Response {
 
   html(selector?: string): unknown {
     if (parseHtml === null) throw new Error("res.html(): the HTML parser was not loaded for this script");
-    const doc = parseHtml(this.#raw.status === 0 ? "" : this.#raw.text());
+    const doc = parseHtml(this.#raw.status === 0 ? "" : this.#text());
     return selector === undefined ? doc : doc.find(selector);
   }
 }
@@ -214,6 +225,13 @@ export function fetchFailed(err: unknown): Response {
     : "reset";
   return new FailedResponse(kind, message);
 }
+
+const INFLATE: Record<string, ((b: Uint8Array) => Uint8Array) | undefined> = {
+  gzip: gunzipSync,
+  deflate: inflateSync,
+  br: brotliDecompressSync,
+};
+const DECODER = new TextDecoder();
 
 /** A response `fetch` gave outside a session, its body read whole; `waitingMs` the wait from `startMs`. */
 export async function fetchedResponse(res: globalThis.Response, startMs: number): Promise<Response> {
