@@ -1197,3 +1197,19 @@ export function handleSummary(data) { return { "checks.json": JSON.stringify(dat
     ["throws", 0, 2],
   ]);
 });
+
+Deno.test("a custom metric's own error_code tag is judged as any tag, not as a failure's code", async () => {
+  const { code, text } = await runK6Text(
+    `import { Counter } from "k6/metrics";
+const errors = new Counter("errors");
+const mine = new Counter("mine");
+export const options = {
+  iterations: 1,
+  thresholds: { "errors{error_code:1300}": ["count==0"], "mine{error_code:1300}": ["count==2"], "mine{error_code:1212}": ["count==0"] },
+};
+export default function () { mine.add(2, { error_code: 1300 }); }
+`,
+    null,
+  );
+  assertEquals(code, 0, text);
+});
