@@ -138,21 +138,8 @@ export class Selection {
 }
 
 /** k6's Selection traversals named as cheerio's: each takes a selector (or a Selection) and gives one. */
-const TRAVERSALS = [
-  "find",
-  "first",
-  "last",
-  "eq",
-  "children",
-  "parent",
-  "filter",
-  "closest",
-  "has",
-  "not",
-  "next",
-]
-  .concat(["nextAll", "nextUntil", "prev", "prevAll", "prevUntil", "parents", "parentsUntil", "siblings"])
-  .concat(["contents", "slice", "add", "end"]);
+const TRAVERSALS = ("find first last eq children parent filter closest has not next nextAll nextUntil prev " +
+  "prevAll prevUntil parents parentsUntil siblings contents slice add end").split(" ");
 for (const name of TRAVERSALS) {
   Object.defineProperty(Selection.prototype, name, {
     value(this: Selection, ...args: unknown[]) {
