@@ -2,7 +2,8 @@
  * k6/http's request forms on loadlab's engine, against an echo server that answers with what it got:
  * redirects followed (and kept with `redirects: 0`), Basic authorization from a URL's credentials, an
  * object body sent as a form, null params, `http.batch` by key, `http.url` naming requests by their
- * template, `responseType: "none"`, a response's cookies with their attributes, a JSON path's escaped dot, a gzip body sent and one read. Each is a named check of the fixture; all must pass.
+ * template, `responseType: "none"`, a response's cookies with their attributes, a JSON path's escaped dot,
+ * a gzip body sent and one read. Each is a named check of the fixture; all must pass.
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { parseAttackConfig } from "../runner/config.ts";

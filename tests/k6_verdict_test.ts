@@ -1192,10 +1192,13 @@ export function handleSummary(data) { return { "checks.json": JSON.stringify(dat
   );
   assertEquals(code, 0, text);
   const checks = JSON.parse(Deno.readTextFileSync(`${dir}/checks.json`));
-  assertEquals(checks.map((c: { name: string; passes: number; fails: number }) => [c.name, c.passes, c.fails]), [
-    ["before", 2, 0],
-    ["throws", 0, 2],
-  ]);
+  assertEquals(
+    checks.map((c: { name: string; passes: number; fails: number }) => [c.name, c.passes, c.fails]),
+    [
+      ["before", 2, 0],
+      ["throws", 0, 2],
+    ],
+  );
 });
 
 Deno.test("a custom metric's own error_code tag is judged as any tag, not as a failure's code", async () => {

@@ -13,7 +13,8 @@ export default function () {
   const set = http.get(`${BASE}/cookies/set?my_cookie=hello&other=1`, { redirects: 0 });
   check(set, {
     "302": (r) => r.status === 302,
-    "response cookies": (r) => r.cookies.my_cookie[0].value === "hello" && r.cookies.my_cookie[0].path === "/",
+    "response cookies": (r) =>
+      r.cookies.my_cookie[0].value === "hello" && r.cookies.my_cookie[0].path === "/",
   });
   check(jar.cookiesForURL(`${BASE}/`), {
     "jar has both": (c) => c.my_cookie[0] === "hello" && c.other[0] === "1",

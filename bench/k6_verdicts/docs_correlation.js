@@ -25,7 +25,13 @@ export default function () {
   const csrf = page.html().find("input[name=csrf]").first().attr("value");
   const meta = findBetween(page.body, '<meta name="csrf" content="', '"');
   const hdr = http.get(`${BASE}/response-headers?X-Session=s-77`).headers["X-Session"];
-  const next = http.post(`${BASE}/post`, { order: String(orderId), item: lastItem, csrf, meta, session: hdr });
+  const next = http.post(`${BASE}/post`, {
+    order: String(orderId),
+    item: lastItem,
+    csrf,
+    meta,
+    session: hdr,
+  });
   check(next, {
     "json id": (r) => r.json("form.order") === "42",
     "json path item": (r) => r.json("form.item") === "b",

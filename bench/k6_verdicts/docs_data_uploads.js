@@ -17,10 +17,12 @@ export default function () {
   };
   const res = http.post(`${BASE}/post`, data);
   check(res, {
-    "multipart sent": (r) => r.request.headers["Content-Type"][0].startsWith("multipart/form-data; boundary="),
+    "multipart sent": (r) =>
+      r.request.headers["Content-Type"][0].startsWith("multipart/form-data; boundary="),
     "field": (r) => r.json("form.field") === "this is a standard form field",
     "file": (r) => r.json("files.file") === textFile,
-    "binary is an ArrayBuffer": () => binFile instanceof ArrayBuffer && binFile.byteLength === textFile.length,
+    "binary is an ArrayBuffer": () =>
+      binFile instanceof ArrayBuffer && binFile.byteLength === textFile.length,
   });
   const raw = http.post(`${BASE}/post`, binFile, { headers: { "Content-Type": "application/octet-stream" } });
   check(raw, { "raw bytes": (r) => r.json("data") === textFile });

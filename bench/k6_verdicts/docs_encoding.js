@@ -1,7 +1,7 @@
 // args: -u 1 -i 2
 // k6/encoding's four base64 alphabets both ways, a decode to a string ("s") and to an ArrayBuffer.
 import encoding from "k6/encoding";
-import { b64encode, b64decode } from "k6/encoding";
+import { b64decode, b64encode } from "k6/encoding";
 import { check } from "k6";
 import http from "k6/http";
 

@@ -35,7 +35,8 @@ export default function (data) {
     "start time": (e) => typeof e.scenario.startTime === "number" && e.scenario.startTime <= Date.now(),
     "vus active": (e) => e.instance.vusActive >= 1 && e.instance.vusInitialized === 2,
     "current test run duration": (e) => e.instance.currentTestRunDuration > 0,
-    "options read back": (e) => e.test.options.tags.run === "ctx" && e.test.options.scenarios.default.iterations === 6,
+    "options read back": (e) =>
+      e.test.options.tags.run === "ctx" && e.test.options.scenarios.default.iterations === 6,
     "vu tags": (e) => e.vu.tags.scenario === "default" && e.vu.metrics.tags.run === undefined,
   });
 }

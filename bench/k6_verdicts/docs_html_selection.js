@@ -34,7 +34,7 @@ export default function () {
     "has": () => doc.find("li").has("a[rel]").size() === 1,
     "is": () => items.eq(1).is(".special"),
     "slice": () => items.slice(1).size() === 2 && items.slice(0, 1).text() === "One",
-    "map": () => items.map((i, el) => el.text()).join(",") === "One,Two,Three",
+    "map": () => items.map((_i, el) => el.text()).join(",") === "One,Two,Three",
     "each": () => {
       const seen = [];
       items.each((i, el) => seen.push(`${i}:${el.textContent()}`));
@@ -48,7 +48,8 @@ export default function () {
     "val of select": () => doc.find("select").val() === "pequod",
     "val of textarea": () => doc.find("textarea").val() === "call me Ishmael",
     "serialize": () => doc.find("form").serialize().includes("user=ahab"),
-    "serializeArray": () => doc.find("form").serializeArray().some((f) => f.name === "ship" && f.value === "pequod"),
+    "serializeArray": () =>
+      doc.find("form").serializeArray().some((f) => f.name === "ship" && f.value === "pequod"),
     "serializeObject": () => doc.find("form").serializeObject().remember === "yes",
     "missing selects nothing": () => doc.find("table").size() === 0 && doc.find("table").text() === "",
   });

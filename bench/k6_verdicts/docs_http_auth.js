@@ -7,7 +7,9 @@ import { check } from "k6";
 
 const HOST = "127.0.0.1:18481";
 
-export const options = { thresholds: { checks: ["rate==1"], http_req_failed: ["rate<0.45"], http_reqs: ["count==15"] } };
+export const options = {
+  thresholds: { checks: ["rate==1"], http_req_failed: ["rate<0.45"], http_reqs: ["count==15"] },
+};
 
 export default function () {
   const inUrl = http.get(`http://user:passwd@${HOST}/basic-auth/user/passwd`);

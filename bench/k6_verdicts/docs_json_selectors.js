@@ -15,7 +15,9 @@ export default function () {
     nested: { deep: { value: true } },
     empty: [],
   };
-  const res = http.post(`${BASE}/post`, JSON.stringify(body), { headers: { "Content-Type": "application/json" } });
+  const res = http.post(`${BASE}/post`, JSON.stringify(body), {
+    headers: { "Content-Type": "application/json" },
+  });
   check(res, {
     "nested": (r) => r.json("json.nested.deep.value") === true,
     "index": (r) => r.json("json.items.1.name") === "b",

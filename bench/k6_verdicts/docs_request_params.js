@@ -7,7 +7,11 @@ import { check } from "k6";
 const BASE = __ENV.BASE_URL || "http://127.0.0.1:18481";
 
 export const options = {
-  thresholds: { checks: ["rate==1"], "http_reqs{method:HEAD}": ["count==3"], "http_reqs{method:OPTIONS}": ["count==3"] },
+  thresholds: {
+    checks: ["rate==1"],
+    "http_reqs{method:HEAD}": ["count==3"],
+    "http_reqs{method:OPTIONS}": ["count==3"],
+  },
 };
 
 export default function () {

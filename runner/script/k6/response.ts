@@ -186,7 +186,7 @@ export class K6Response {
   }
 }
 
-/** A Set-Cookie as k6 reads it (Go's): `max_age` -1 for `Max-Age=0`, `expires` in ms (Go's zero time's if none). */
+/** A Set-Cookie as k6 (Go) reads it: `max_age` -1 for `Max-Age=0`, `expires` in ms (Go's zero time: none). */
 function cookieOf(line: string) {
   const [name, value] = setCookiePair(line) ?? ["", ""];
   const a = new Map(
