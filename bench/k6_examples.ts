@@ -158,6 +158,8 @@ export async function httpbin(req: Request): Promise<Response | null> {
     for (const [k, v] of url.searchParams) out.append("set-cookie", `${k}=${v}; Path=/`);
     return new Response(null, { status: 302, headers: out });
   }
+  const more = await httpbinMore(req, url, headers);
+  if (more !== null) return more;
   const auth = /^\/basic-auth\/([^/]+)\/([^/]+)$/.exec(path);
   if (auth) {
     const ok = req.headers.get("authorization") === `Basic ${btoa(`${auth[1]}:${auth[2]}`)}`;
@@ -165,6 +167,92 @@ export async function httpbin(req: Request): Promise<Response | null> {
   }
   return null;
 }
+
+/**
+ * httpbin's other paths k6's documentation calls: `/status/CODE` (the first of a list), `/headers`,
+ * `/anything/...` (the echo of any method), `/bytes/N` (N bytes: 0, 1, 2, ...), `/html` (a page with a
+ * form and links), `/xml`, `/delay/S`, `/response-headers?K=V`, `/user-agent`, `/gzip`, `/base64/VALUE`.
+ */
+async function httpbinMore(
+  req: Request,
+  url: URL,
+  headers: Record<string, string>,
+): Promise<Response | null> {
+  const path = url.pathname;
+  const status = /^\/status\/(\d+)/.exec(path);
+  if (status) return new Response(null, { status: Number(status[1]) });
+  if (path === "/headers") return Response.json({ headers });
+  if (path === "/user-agent") return Response.json({ "user-agent": req.headers.get("user-agent") });
+  if (path === "/anything" || path.startsWith("/anything/")) {
+    const data = await req.text();
+    return Response.json({
+      args: Object.fromEntries(url.searchParams),
+      data,
+      headers,
+      method: req.method,
+      url: req.url,
+    });
+  }
+  const bytes = /^\/bytes\/(\d+)$/.exec(path);
+  if (bytes) {
+    const body = Uint8Array.from({ length: Math.min(Number(bytes[1]), 102400) }, (_, k) => k % 256);
+    return new Response(body, { headers: { "content-type": "application/octet-stream" } });
+  }
+  if (path === "/html") {
+    return new Response(HTML_PAGE, { headers: { "content-type": "text/html; charset=utf-8" } });
+  }
+  if (path === "/xml") {
+    return new Response(
+      '<?xml version="1.0"?><slideshow title="Sample"><slide><title>Wake up</title></slide></slideshow>',
+      {
+        headers: { "content-type": "application/xml" },
+      },
+    );
+  }
+  const delay = /^\/delay\/([\d.]+)$/.exec(path);
+  if (delay) {
+    await new Promise((r) => setTimeout(r, Math.min(Number(delay[1]), 10) * 1000));
+    return Response.json({ args: Object.fromEntries(url.searchParams), headers, url: req.url });
+  }
+  if (path === "/response-headers") {
+    const out = new Headers();
+    for (const [k, v] of url.searchParams) out.append(k, v);
+    return Response.json(Object.fromEntries(url.searchParams), { headers: out });
+  }
+  if (path === "/gzip") {
+    const text = JSON.stringify({ gzipped: true, headers, method: req.method });
+    const body = await new Response(new Blob([text]).stream().pipeThrough(new CompressionStream("gzip")))
+      .bytes();
+    return new Response(body, {
+      headers: { "content-type": "application/json", "content-encoding": "gzip" },
+    });
+  }
+  const b64 = /^\/base64\/(.+)$/.exec(path);
+  if (b64) return new Response(atob(b64[1].replaceAll("-", "+").replaceAll("_", "/")));
+  return null;
+}
+
+/** httpbin's `/html`, with a form and links a script parses (k6/html) and submits. */
+const HTML_PAGE = `<!DOCTYPE html>
+<html><head><title>Bench page</title><meta name="csrf" content="tok-123"></head>
+<body>
+<h1 id="top" class="title main" data-version="3">Herman Melville - Moby-Dick</h1>
+<ul id="links">
+  <li class="item"><a href="/get?page=1" data-id="1">One</a></li>
+  <li class="item special"><a href="/get?page=2" data-id="2">Two</a></li>
+  <li class="item"><a href="/get?page=3" data-id="3" rel="next">Three</a></li>
+</ul>
+<form id="login" action="/post" method="post">
+  <input type="hidden" name="csrf" value="tok-123">
+  <input type="text" name="user" value="ahab">
+  <input type="checkbox" name="remember" value="yes" checked>
+  <select name="ship"><option value="pequod" selected>Pequod</option><option value="rachel">Rachel</option></select>
+  <textarea name="note">call me Ishmael</textarea>
+  <button type="submit" name="go" value="1">Go</button>
+</form>
+<p>Availing himself of the mild, summer-cool weather.</p>
+</body></html>
+`;
 
 /** httpbin's `form`: a field sent once as its value, a repeated one as the array of its values. */
 function formOf(entries: Iterable<[string, string]>): Record<string, string | string[]> {

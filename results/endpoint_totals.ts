@@ -113,7 +113,7 @@ function fitted(values: readonly number[], length: number): number[] {
   return out;
 }
 
-/** The endpoints of several runs of one load added by name and tags; undefined when none has any. */
+/** The endpoints of several runs of one load added by name, method and tags; undefined when none has any. */
 export function mergeEndpoints(
   runs: ReadonlyArray<readonly EndpointResult[] | undefined>,
   offsets: readonly number[],
@@ -123,9 +123,7 @@ export function mergeEndpoints(
   const byName = new Map<string, EndpointTotals>();
   runs.forEach((endpoints, r) => {
     for (const e of endpoints ?? []) {
-      const key = `${e.name}\u0000${
-        JSON.stringify([Object.entries(e.tags ?? {}).sort(), e.expectedStatuses])
-      }`;
+      const key = JSON.stringify([e.name, e.method, Object.entries(e.tags ?? {}).sort(), e.expectedStatuses]);
       let t = byName.get(key);
       if (t === undefined) byName.set(key, t = emptyEndpointTotals(e));
       const part = { ...e, histogram: e.histogramEncoded };

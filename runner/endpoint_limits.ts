@@ -10,13 +10,18 @@ export const MAX_ENDPOINTS = 64;
 /** The endpoint that pools every name past `MAX_ENDPOINTS`. */
 export const OTHER_ENDPOINT = "(other)";
 
-/** A tagged endpoint's key: its name, its tags in key order and its own expected statuses, one string. */
+/**
+ * A tagged endpoint's key: its name, its tags in key order, its own expected statuses and its method (k6 tags
+ * each request with its method: one name sent by two methods is two endpoints), one string.
+ */
 export function taggedKey(
   name: string,
   tags: Readonly<Record<string, string>> = {},
   expected?: ReadonlyArray<readonly [number, number]>,
+  method?: string,
 ): string {
   let key = name;
   for (const k of Object.keys(tags).sort()) key += `\u0000${k}\u0001${tags[k]}`;
+  if (method !== undefined) key += `\u0003${method}`;
   return expected === undefined ? key : `${key}\u0002${expected.join(" ")}`;
 }

@@ -2,7 +2,8 @@
  * k6/http's request forms on loadlab's engine, against an echo server that answers with what it got:
  * redirects followed (and kept with `redirects: 0`), Basic authorization from a URL's credentials, an
  * object body sent as a form, null params, `http.batch` by key, `http.url` naming requests by their
- * template, `responseType: "none"`. Each is a named check of the fixture; all must pass.
+ * template, `responseType: "none"`, a response's cookies with their attributes, a JSON path's escaped dot,
+ * a gzip body sent and one read. Each is a named check of the fixture; all must pass.
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { parseAttackConfig } from "../runner/config.ts";
@@ -15,6 +16,15 @@ async function echo(req: Request): Promise<Response> {
   const url = new URL(req.url);
   if (url.pathname === "/redirect") {
     return new Response(null, { status: 302, headers: { location: "/echo" } });
+  }
+  if (url.pathname === "/cookie") {
+    const out = new Headers({ "set-cookie": "a=1; Path=/p; Domain=api.example; Max-Age=60; HttpOnly" });
+    out.append("set-cookie", "b=2; secure; max-age=0");
+    return Response.json({ "dotted.key": { "#": 5 } }, { headers: out });
+  }
+  if (url.pathname === "/gz") {
+    const body = new Blob(['{"z":1}']).stream().pipeThrough(new CompressionStream("gzip"));
+    return new Response(body, { headers: { "content-encoding": "gzip" } });
   }
   const headers = Object.fromEntries(req.headers);
   return Response.json({
@@ -45,11 +55,15 @@ Deno.test("k6/http's request forms: redirects, Basic auth, forms, batch, http.ur
     assertEquals(checks.sort(), [
       ["basic auth", 2, 0],
       ["batch by key", 2, 0],
+      ["compressed body", 2, 0],
+      ["cookie attributes", 2, 0],
       ["digest twice", 2, 0],
+      ["escaped dot", 2, 0],
       ["fields as k6's", 2, 0],
       ["fields listed", 2, 0],
       ["form body", 2, 0],
       ["form type", 2, 0],
+      ["gzip answer decoded", 2, 0],
       ["no body", 2, 0],
       ["redirect followed", 2, 0],
       ["redirect kept", 2, 0],

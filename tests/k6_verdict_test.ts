@@ -1133,3 +1133,86 @@ export default function () {
     );
     assertEquals(code, 0, text);
   }));
+
+Deno.test("exec.vu in setup() and teardown() is k6's VU 0 at its iteration 0; in init code it throws", async () => {
+  const { code, text } = await runK6Text(
+    `import { check } from "k6";
+import exec from "k6/execution";
+const numbers = () => [exec.vu.idInTest, exec.vu.idInInstance, exec.vu.iterationInInstance, exec.vu.iterationInScenario];
+let initThrew = false;
+try { exec.vu.idInTest; } catch (_) { initThrew = true; }
+export const options = { iterations: 1, thresholds: { checks: ["rate==1"] } };
+export function setup() { check(1, { "setup on vu 0": () => numbers().join() === "0,0,0,0" && initThrew }); }
+export default function () { check(1, { "vu 1": () => exec.vu.idInTest === 1 }); }
+export function teardown() { check(1, { "teardown on vu 0": () => numbers().join() === "0,0,0,0" }); }
+`,
+    null,
+  );
+  assertEquals(code, 0, text);
+});
+
+Deno.test("a tag valued undefined, null or an object throws k6's error: a metric's, a check's, a request's", () =>
+  withTarget(async (url) => {
+    const { code, text } = await runK6Text(
+      `import http from "k6/http";
+import { check } from "k6";
+import { Counter } from "k6/metrics";
+const errors = new Counter("errors");
+const threw = (fn) => { try { fn(); return false; } catch (e) { return /only String, Boolean and Number/.test(e.message); } };
+export const options = { iterations: 1, thresholds: { errors: ["count==1"], checks: ["rate==1"], http_reqs: ["count==1"] } };
+export default function () {
+  const added = threw(() => errors.add(1, { url: "u", traceparent: undefined }));
+  errors.add(1, { status: 300, ok: false, url: "u" });
+  const checked = threw(() => check(1, { never: () => true }, { kind: null }));
+  let sent = false;
+  try {
+    http.get("http://app.test/json", { tags: { o: {} } });
+  } catch (e) {
+    sent = /only String, Boolean and Number/.test(e.message);
+  }
+  http.get("http://app.test/json", { tags: { n: 1 } });
+  check(null, { "each threw": () => added && checked && sent });
+}
+`,
+      url,
+    );
+    assertEquals(code, 0, text);
+  }));
+
+Deno.test("a check whose condition throws counts as failed, then its error ends the iteration, as k6's", async () => {
+  const { code, text, dir } = await runK6Text(
+    `import { check } from "k6";
+export const options = { iterations: 2, thresholds: { "checks{check:throws}": ["rate==0"], "checks{check:after}": ["rate==1"] } };
+export default function () {
+  check(null, { before: () => true, throws: (r) => r.missing.field, after: () => true });
+}
+export function handleSummary(data) { return { "checks.json": JSON.stringify(data.root_group.checks) }; }
+`,
+    null,
+  );
+  assertEquals(code, 0, text);
+  const checks = JSON.parse(Deno.readTextFileSync(`${dir}/checks.json`));
+  assertEquals(
+    checks.map((c: { name: string; passes: number; fails: number }) => [c.name, c.passes, c.fails]),
+    [
+      ["before", 2, 0],
+      ["throws", 0, 2],
+    ],
+  );
+});
+
+Deno.test("a custom metric's own error_code tag is judged as any tag, not as a failure's code", async () => {
+  const { code, text } = await runK6Text(
+    `import { Counter } from "k6/metrics";
+const errors = new Counter("errors");
+const mine = new Counter("mine");
+export const options = {
+  iterations: 1,
+  thresholds: { "errors{error_code:1300}": ["count==0"], "mine{error_code:1300}": ["count==2"], "mine{error_code:1212}": ["count==0"] },
+};
+export default function () { mine.add(2, { error_code: 1300 }); }
+`,
+    null,
+  );
+  assertEquals(code, 0, text);
+});

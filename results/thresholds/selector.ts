@@ -71,8 +71,9 @@ export function fromK6(expression: string): string | null {
 }
 
 /**
- * Whether `e` matches every pair: `name`, `method`, k6's `url`, or a tag (`status` picks responses).
- * `targets`: the origins sent to the run's target (`targetOriginsOf`); unknown: any origin's.
+ * Whether `e` matches every pair: `name`, `method`, k6's `url`, or a tag (`status` picks responses; k6's
+ * `scenario` is `default` on a request of no declared scenario). `targets`: the origins sent to the run's
+ * target (`targetOriginsOf`); unknown: any origin's.
  */
 export function selects(
   selector: Selector,
@@ -84,7 +85,7 @@ export function selects(
       ? e.name === value || urlNamed(e.name, value, targets)
       : key === "method"
       ? e.method === value
-      : RESPONSE_TAGS.has(key) || e.tags?.[key] === value
+      : RESPONSE_TAGS.has(key) || (e.tags?.[key] ?? (key === "scenario" ? "default" : undefined)) === value
   );
 }
 

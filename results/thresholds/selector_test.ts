@@ -79,3 +79,12 @@ Deno.test("in k6's form every key in braces is a tag, kind too; in loadlab's, ki
   const own = parseThreshold("errorRate{kind:timeout}<1%");
   assertEquals([own.selector, own.kind], [undefined, "timeout"]);
 });
+
+Deno.test("k6's scenario tag is default on requests of no declared scenario", async () => {
+  const r = await run();
+  const [all, none] = evaluateThresholds(
+    [parseThreshold("requests{scenario:default}==200"), parseThreshold("requests{scenario:browse}>0")],
+    [r],
+  );
+  assertEquals([all.actual, all.ok, none.ok], [200, true, false]);
+});

@@ -59,8 +59,18 @@ export class EndpointRecorder {
     this.#touched = new Uint8Array(count);
   }
 
-  /** The index of endpoint `name` with `tags` (each tag set its own endpoint, as in k6), added on need. */
+  /**
+   * The index of endpoint `name` with `tags` (each tag set its own endpoint, as in k6), added on need; the
+   * name sent by another method than its first's is another endpoint (`taggedKey`).
+   */
   indexOf(name: string, tags?: Tags, method?: string, expected?: Expected): number {
+    const index = this.#indexOf(name, tags, method, expected), first = this.#methods[index];
+    if (first === method || first === undefined || method === undefined) return index;
+    const key = taggedKey(name, tags, expected, method);
+    return this.#indexes.get(key) ?? this.#add(name, key, tags, method, expected);
+  }
+
+  #indexOf(name: string, tags?: Tags, method?: string, expected?: Expected): number {
     if (expected !== undefined) {
       const key = taggedKey(name, tags, expected);
       return this.#indexes.get(key) ?? this.#add(name, key, tags, method, expected);

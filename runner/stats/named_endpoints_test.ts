@@ -161,3 +161,21 @@ Deno.test("a request's own expected statuses: its endpoint apart, its answers fa
   assertEquals(run.successRate, 0.5);
   assertEquals(failedStatusOf({ config: {}, statusCodes: run.statusCodes, endpoints: run.endpoints }), 20);
 });
+
+Deno.test("one name sent by two methods is two endpoints, each with its method, across workers", () => {
+  const two = [named(), named()];
+  const tier = Object.freeze({ tier: "api" });
+  let nowMs = ORIGIN_MS + 11;
+  for (let k = 0; k < 200; k++) {
+    nowMs += 0.37;
+    const r = two[k % 2];
+    // k6's `tags: { name: "Update" }` on a PUT and a PATCH, tagged alike by a reused frozen object.
+    const e = r.endpointIndex("Update", tier, k % 4 < 2 ? "PUT" : "PATCH");
+    r.recordResponse(nowMs, 200, 500, 0, e);
+  }
+  const rows = finish(two, nowMs).endpoints!.map((e) => [e.name, e.method, e.tags, e.requests]);
+  assertEquals(rows.sort((a, b) => JSON.stringify(a) < JSON.stringify(b) ? -1 : 1), [
+    ["Update", "PATCH", { tier: "api" }, 100],
+    ["Update", "PUT", { tier: "api" }, 100],
+  ]);
+});

@@ -102,7 +102,7 @@ export class RunTotals {
   ): EndpointTotals | undefined {
     const named = this.#named, name = part.name ?? OTHER_ENDPOINT;
     if (named === null) return undefined;
-    const key = taggedKey(name, part.tags, part.expectedStatuses);
+    const key = taggedKey(name, part.tags, part.expectedStatuses, part.method);
     let t = named.get(key);
     if (t !== undefined) return t;
     if (named.size >= MAX_ENDPOINTS && name !== OTHER_ENDPOINT) {

@@ -195,7 +195,8 @@ export function afterRunSubmetric(
   const sec = run.durationSec > 0 ? run.durationSec : 1;
   if (name === "checks") return checksSubmetric(run, selector);
   const { error_code: code, ...rest } = pairsOf(selector);
-  if (code !== undefined && codeOf !== undefined) {
+  // A failure's code tags k6's HTTP metrics; a custom metric's `error_code` is the script's own tag.
+  if (code !== undefined && codeOf !== undefined && name.startsWith("http_req")) {
     let n = 0;
     for (const [kind, count] of Object.entries(selectedRun(run, rest)?.errors ?? {})) {
       const seen = Object.entries(run.errorMessages[kind] ?? { "": 1 });

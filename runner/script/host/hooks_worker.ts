@@ -14,6 +14,7 @@ import { madeMetrics } from "../k6/metrics.ts";
 import { expectedStatuses } from "../../stats/recorder.ts";
 import { takeHookRequests } from "../k6/http.ts";
 import { setRunTags } from "../k6/tags.ts";
+import { enterHooks } from "../k6/execution.ts";
 import { isolateFlags } from "../k6/isolate_flags.ts";
 import { restoreWorkerNames, routeHooks, takeMainChannel } from "../worker_scope.ts";
 import { guardScriptConsole } from "../sessions/names.ts";
@@ -34,6 +35,7 @@ self.onmessage = async (event: MessageEvent<HostRequest>) => {
       path = msg.path;
       if (msg.routes !== undefined && Object.keys(msg.routes).length > 0) routeHooks(msg.routes);
       module = await importScript(path);
+      enterHooks();
       // As k6 tags every sample: setup() and teardown()'s requests carry the run's tags too.
       setRunTags({ ...(module.options?.tags as Record<string, unknown> | undefined), ...isolateFlags.tags });
       post({

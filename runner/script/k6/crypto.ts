@@ -36,24 +36,27 @@ export function createHMAC(name: string, secret: Input) {
   return hasher(nodeCrypto.createHmac(algorithm(name), bytesOf(secret)));
 }
 
-/** k6's hasher: `update` any number of times, then `digest` in one encoding or several (k6 allows it). */
+/**
+ * k6's hasher: `update` any number of times (returning nothing: k6's does not chain), then `digest` in one
+ * encoding or several (k6 allows it).
+ */
 function hasher(h: { update(b: Buffer): unknown; digest(): Buffer }) {
   let done: Buffer | null = null;
   return {
-    update(input: Input) {
-      h.update(bytesOf(input));
-      return this;
-    },
+    update: (input: Input): void => void h.update(bytesOf(input)),
     digest: (encoding?: string) => encode(done ??= h.digest(), encoding),
   };
 }
 
 export function hmac(name: string, secret: Input, data: Input, encoding?: string): Digest {
-  return createHMAC(name, secret).update(data).digest(encoding);
+  return encode(
+    nodeCrypto.createHmac(algorithm(name), bytesOf(secret)).update(bytesOf(data)).digest(),
+    encoding,
+  );
 }
 
 const digestOf = (name: string) => (input: Input, encoding?: string) =>
-  createHash(name).update(input).digest(encoding);
+  encode(nodeCrypto.createHash(algorithm(name)).update(bytesOf(input)).digest(), encoding);
 
 const DIGESTS = Object.fromEntries(HASHES.map((name) => [name, digestOf(name)]));
 export const { md4, md5, sha1, sha256, sha384, sha512, sha512_224, sha512_256, ripemd160 } = DIGESTS;

@@ -46,11 +46,18 @@ function fields(getters: Record<string, () => unknown>): Record<string, unknown>
 /** The VU's own tags: set in an iteration, on its later samples (every iteration's after it too). */
 const vuTags = () => (iteration().vu.tags ??= new VuTags()).own;
 
+/** Whether this isolate runs setup() and teardown() now (the hooks' isolate, its init code done). */
+let inHooks = false;
+export const enterHooks = (): void => void (inHooks = true);
+
+/** A number of the iteration's VU; 0 in setup() and teardown(), which k6's VU 0 runs at its iteration 0. */
+const ofVu = (read: (ctx: ReturnType<typeof iteration>) => number) => () => inHooks ? 0 : read(iteration());
+
 export const vu = fields({
-  idInTest: () => iteration().vu.id,
-  idInInstance: () => iteration().vu.id,
-  iterationInInstance: () => iteration().iter,
-  iterationInScenario: () => iteration().iter,
+  idInTest: ofVu((ctx) => ctx.vu.id),
+  idInInstance: ofVu((ctx) => ctx.vu.id),
+  iterationInInstance: ofVu((ctx) => ctx.iter),
+  iterationInScenario: ofVu((ctx) => ctx.iter),
   tags: vuTags,
   metrics: () => ({ tags: vuTags() }),
 });

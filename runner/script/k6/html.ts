@@ -8,48 +8,69 @@ import { type Params, request } from "./http.ts";
 
 type Nodes = Cheerio<any>;
 
-/** One element, as k6's `each` and `get` hand it: its text, markup and attributes. */
+/** One element, as k6's `each` and `get` hand it: its methods are `ELEMENT`'s, read from its selection. */
 export class Element {
   constructor(readonly selection: Selection) {}
-  textContent(): string {
-    return this.selection.text();
-  }
-  innerHTML(): string {
-    return this.selection.html() ?? "";
-  }
-  getAttribute(name: string): string | undefined {
-    return this.selection.attr(name);
-  }
-  hasAttribute(name: string): boolean {
-    return this.selection.attr(name) !== undefined;
-  }
-  attributes(): Record<string, { name: string; value: string }> {
-    const out: Record<string, { name: string; value: string }> = {};
-    for (const [name, value] of Object.entries(this.selection.nodes.attr() ?? {})) {
-      out[name] = { name, value };
-    }
-    return out;
-  }
-  nodeName(): string {
-    return String(this.selection.nodes.prop("tagName") ?? "").toLowerCase();
-  }
-  id(): string {
-    return this.selection.attr("id") ?? "";
-  }
-  className(): string {
-    return this.selection.attr("class") ?? "";
-  }
 }
 
+const KINDS: Record<string, number> = { tag: 1, script: 1, style: 1, text: 3, comment: 8, root: 9 };
+const one = (s: Selection, found: Nodes) =>
+  found.length > 0 ? new Element(new Selection(s.$, found)) : undefined;
+const all = (found: Selection) => found.map((_i, e) => new Element(e));
+
+/** k6's Element methods (the DOM's names), each given the element's selection and the call's argument. */
+const ELEMENT: Record<string, (s: Selection, arg: string) => unknown> = {
+  textContent: (s) => s.text(),
+  innerHTML: (s) => s.html() ?? "",
+  getAttribute: (s, name) => s.attr(name),
+  hasAttribute: (s, name) => s.attr(name) !== undefined,
+  attributes: (s) =>
+    Object.fromEntries(Object.entries(s.nodes.attr() ?? {}).map(([n, value]) => [n, { name: n, value }])),
+  nodeName: (s) =>
+    s.nodes[0]?.type === "root"
+      ? "#document"
+      : String(s.nodes.prop("tagName") ?? `#${s.nodes[0]?.type}`).toLowerCase(),
+  nodeType: (s) => KINDS[s.nodes[0]?.type],
+  id: (s) => s.attr("id") ?? "",
+  className: (s) => s.attr("class") ?? "",
+  classList: (s) => (s.attr("class") ?? "").split(/\s+/).filter((c) => c !== ""),
+  hasChildNodes: (s) => s.nodes.contents().length > 0,
+  children: (s) => all(s.find("> *")),
+  childElementCount: (s) => s.nodes.children().length,
+  querySelectorAll: (s, selector) => all(s.find(selector)),
+  getElementsByTagName: (s, name) => all(s.find(name)),
+  getElementsByClassName: (s, name) => all(s.find(`.${name}`)),
+  matches: (s, selector) => s.is(selector),
+  // k6 v1.8.1 answers false for any element given (its test of the argument's type never matches).
+  contains: () => false,
+  querySelector: (s, selector) => one(s, s.nodes.find(selector).first()),
+  parentElement: (s) => one(s, s.nodes.parent()),
+  parentNode: (s) => one(s, s.nodes.parent()),
+  ownerDocument: (s) => one(s, s.$.root()),
+  firstElementChild: (s) => one(s, s.nodes.children().first()),
+  lastElementChild: (s) => one(s, s.nodes.children().last()),
+  previousElementSibling: (s) => one(s, s.nodes.prev()),
+  nextElementSibling: (s) => one(s, s.nodes.next()),
+};
+for (const [name, read] of Object.entries(ELEMENT)) {
+  Object.defineProperty(Element.prototype, name, {
+    value(this: Element, arg: string) {
+      return read(this.selection, arg);
+    },
+  });
+}
+
+const SUBMITTABLE = "input,select,textarea,keygen";
+const UNSENT = ["submit", "button", "reset", "image", "file"];
+
+/** k6's Selection: its traversals are `TRAVERSALS`, the rest its methods. */
 export class Selection {
+  declare readonly find: (selector: string) => Selection;
+  declare readonly first: () => Selection;
+  declare readonly eq: (index: number) => Selection;
+  declare readonly filter: (selector: string) => Selection;
   constructor(readonly $: CheerioAPI, readonly nodes: Nodes) {}
 
-  #of(nodes: Nodes): Selection {
-    return new Selection(this.$, nodes);
-  }
-  find(selector: string): Selection {
-    return this.#of(this.nodes.find(selector));
-  }
   text(): string {
     return this.nodes.text();
   }
@@ -74,24 +95,6 @@ export class Selection {
   get length(): number {
     return this.nodes.length;
   }
-  first(): Selection {
-    return this.#of(this.nodes.first());
-  }
-  last(): Selection {
-    return this.#of(this.nodes.last());
-  }
-  eq(index: number): Selection {
-    return this.#of(this.nodes.eq(index));
-  }
-  children(selector?: string): Selection {
-    return this.#of(this.nodes.children(selector));
-  }
-  parent(selector?: string): Selection {
-    return this.#of(this.nodes.parent(selector));
-  }
-  filter(selector: string): Selection {
-    return this.#of(this.nodes.filter(selector));
-  }
   is(selector: string): boolean {
     return this.nodes.is(selector);
   }
@@ -111,6 +114,39 @@ export class Selection {
   toArray(): Selection[] {
     return this.map((_i, s) => s);
   }
+  /**
+   * A form's (or these fields') values as k6 v1.8.1 gives them: fields with a name, not of a button or file
+   * type, a checkbox or radio only when `checked="checked"`, a disabled one unless `disabled="disabled"`.
+   */
+  serializeArray(): Array<{ name: string; value: unknown }> {
+    const fields = this.nodes.is("form") ? this.find(SUBMITTABLE) : this.filter(SUBMITTABLE);
+    return fields.map((_i, f) => ({ f, type: f.attr("type") ?? "", name: f.attr("name") ?? "" }))
+      .filter(({ f, type, name }) =>
+        name !== "" && f.nodes.attr()?.disabled !== "disabled" && !UNSENT.includes(type) &&
+        (f.nodes.attr()?.checked === "checked" || (type !== "checkbox" && type !== "radio"))
+      ).map(({ f, name }) => ({ name, value: f.val() }));
+  }
+  serializeObject(): Record<string, unknown> {
+    return Object.fromEntries(this.serializeArray().map(({ name, value }) => [name, value]));
+  }
+  /** The fields as a query, sorted by name as Go's `url.Values` encodes them. */
+  serialize(): string {
+    const query = new URLSearchParams(this.serializeArray().map(({ name, value }) => [name, String(value)]));
+    query.sort();
+    return query.toString();
+  }
+}
+
+/** k6's Selection traversals named as cheerio's: each takes a selector (or a Selection) and gives one. */
+const TRAVERSALS = ("find first last eq children parent filter closest has not next nextAll nextUntil prev " +
+  "prevAll prevUntil parents parentsUntil siblings contents slice add end").split(" ");
+for (const name of TRAVERSALS) {
+  Object.defineProperty(Selection.prototype, name, {
+    value(this: Selection, ...args: unknown[]) {
+      const nodes = this.nodes as unknown as Record<string, (...a: unknown[]) => Nodes>;
+      return new Selection(this.$, nodes[name](...args.map((a) => a instanceof Selection ? a.nodes : a)));
+    },
+  });
 }
 
 export function parseHTML(text: string): Selection {
@@ -145,15 +181,13 @@ function submitForm(
   } = {},
 ) {
   const form = firstOn(this, formSelector, "form"), values: Record<string, string> = {};
-  form.find("input[name], select[name], textarea[name]").each((_, el) => {
-    const type = el.getAttribute("type")?.toLowerCase() ?? "";
-    if (["submit", "button", "image", "reset", "file"].includes(type) || el.hasAttribute("disabled")) return;
+  form.find("input[name], select[name], textarea[name]").map((_, f) => {
+    const type = f.attr("type")?.toLowerCase() ?? "", raw = f.nodes.attr() ?? {};
+    if (UNSENT.includes(type) || f.attr("disabled") !== undefined) return;
     const check = type === "checkbox" || type === "radio";
-    if (check && !el.attributes().checked?.value) return;
-    const value = el.nodeName() === "input"
-      ? el.getAttribute("value") ?? (check ? "on" : "")
-      : el.selection.val();
-    values[el.getAttribute("name")!] = value ?? "";
+    if (check && !raw.checked) return;
+    const value = f.is("input") ? raw.value ?? (check ? "on" : "") : f.val();
+    values[raw.name] = value ?? "";
   });
   const button = form.find(submitSelector).first();
   if (button.attr("name") !== undefined) values[button.attr("name")!] = button.attr("value") ?? "";

@@ -11,7 +11,7 @@
 import { current, keepCookies, requestDefaults, rpsWaitMs } from "./runtime.ts";
 import { requestTags } from "./tags.ts";
 import { fetchedResponse, fetchFailed, K6Response } from "./response.ts";
-import { type Body, encodeBody, file, isFormBody } from "./http_body.ts";
+import { type Body, compress, encodeBody, file, isFormBody } from "./http_body.ts";
 import { authKind, digestAuthorization, digestChallenge } from "./digest_auth.ts";
 import { CookieJar, cookieJar } from "./cookie_jars.ts";
 import { TLS_NAMES } from "./tls_info.ts";
@@ -43,7 +43,7 @@ export interface Params {
 }
 
 const PARAMS = new Set(
-  ["headers", "tags", "timeout", "redirects", "responseType", "cookies", "jar", "auth", "responseCallback"],
+  "headers tags timeout redirects responseType cookies jar auth responseCallback compression".split(" "),
 );
 type Url = string | { url: string; name: string };
 
@@ -117,6 +117,7 @@ class Hops {
     this.expected = params.responseCallback === undefined ? undefined : statusesOf(params.responseCallback);
     this.hops = params.redirects ?? requestDefaults.maxRedirects;
     this.at = href, this.verb = method.toUpperCase(), this.sent = encodeBody(body, this.headers);
+    if (params.compression !== undefined) this.sent = compress(this.sent, params.compression, this.headers);
   }
 
   /** Sends this hop on the VU's session (which hands its answer to `arrived`), else through fetch. */
@@ -191,7 +192,7 @@ function headersOf(params: Params, place: Place, body: Body, digest: boolean): R
   const own = params.headers === undefined ? NO_HEADERS : withoutFraming(params.headers);
   if (
     requestDefaults.userAgent === "" && auth === null && params.cookies === undefined && !form &&
-    params.jar === undefined && !digest
+    params.jar === undefined && !digest && params.compression === undefined
   ) {
     return own;
   }

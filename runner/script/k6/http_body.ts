@@ -3,6 +3,7 @@
  * A k6 request's body as k6 encodes it: text and bytes as they are, an object as a urlencoded form, one
  * holding an `http.file(...)` as `multipart/form-data` laid out as Go's writer does; and `http.file` itself.
  */
+import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import { multipart } from "../multipart.ts";
 import { bytesOf } from "./encoding.ts";
 
@@ -51,6 +52,27 @@ export function encodeBody(body: Body, headers: Record<string, string>): string 
   setContentType(headers, "application/x-www-form-urlencoded");
   return form.toString();
 }
+
+/** k6's `compression`: the body compressed by each algorithm named (`"gzip"`, `"deflate, br"`) in turn. */
+export function compress(
+  body: string | Uint8Array | undefined,
+  algorithms: string,
+  headers: Record<string, string>,
+) {
+  const names = algorithms.split(",").map((a) => a.trim()),
+    bad = names.find((n) => !Object.hasOwn(SQUEEZE, n));
+  if (bad !== undefined) throw new TypeError(`unknown compression algorithm ${bad}: gzip, deflate or br`);
+  if (body === undefined) return body;
+  headers["Content-Encoding"] = names.join(", ");
+  const bytes = typeof body === "string" ? new TextEncoder().encode(body) : body;
+  return names.reduce((b, n) => new Uint8Array(SQUEEZE[n](b)), bytes);
+}
+
+const SQUEEZE: Record<string, (b: Uint8Array) => Uint8Array> = {
+  gzip: gzipSync,
+  deflate: deflateSync,
+  br: brotliCompressSync,
+};
 
 /** One form value: text as it is, null and nested values empty (as k6 sends them), the rest as text. */
 function formValue(v: unknown): string {

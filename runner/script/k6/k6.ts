@@ -4,7 +4,7 @@
  * think time, `group` runs its body, `fail` throws. Outside a session (setup, teardown) checks count as k6's.
  */
 import { current } from "./runtime.ts";
-import { jsonPointTags } from "./tags.ts";
+import { jsonPointTags, tagValue } from "./tags.ts";
 import { addCheck, addGroupDuration, flushMetrics } from "./metrics.ts";
 import { jsonOut, point } from "./json_out.ts";
 import { scriptText } from "../module.ts";
@@ -15,6 +15,7 @@ export function check(value: unknown, sets: Record<string, unknown>, tags?: Reco
   const s = ctx?.s;
   // In a group, counted under k6's path (`::api::status 200`): the summary's root_group nests it there.
   const prefix = ctx?.group === undefined ? "" : `${ctx.group}::`;
+  for (const key in tags) tagValue(key, tags[key]);
   let all = true;
   let names: string[];
   try {
@@ -29,11 +30,16 @@ export function check(value: unknown, sets: Record<string, unknown>, tags?: Reco
     } catch (err) {
       throw unreadable(err);
     }
-    const ok = Boolean(typeof condition === "function" ? condition(value) : condition);
-    if (s !== undefined) s.check(ok, prefix + name), addCheck(name, ok, tags);
-    else noteHookCheck(prefix + name, ok);
-    if (jsonOut && s !== undefined) {
-      point("checks", "rate", false, ok ? 1 : 0, { ...jsonPointTags(), check: name });
+    let ok = false;
+    try {
+      ok = Boolean(typeof condition === "function" ? condition(value) : condition);
+    } finally {
+      // A condition that throws counts as failed, as k6 counts it, before its error ends the iteration.
+      if (s !== undefined) s.check(ok, prefix + name), addCheck(name, ok, tags);
+      else noteHookCheck(prefix + name, ok);
+      if (jsonOut && s !== undefined) {
+        point("checks", "rate", false, +ok, { ...jsonPointTags(), check: name });
+      }
     }
     all &&= ok;
   }

@@ -6,7 +6,7 @@
  * for k6's summary and thresholds). Trends send their values, the others sums; a submetric a threshold names
  * (`pages{kind:html}`) and k6's `group_duration` are sent the same way.
  */
-import { jsonPointTags, requestTags } from "./tags.ts";
+import { jsonPointTags, requestTags, tagValue } from "./tags.ts";
 import { jsonOut, PHASES, phasesOf, point } from "./json_out.ts";
 import { tagPairs } from "../../../results/thresholds/selector.ts";
 import { atRunEnd } from "../run_state.ts";
@@ -219,6 +219,7 @@ class Metric {
     // (it read "my_trend avg=NaN" beside the valid values); true adds 1, false 0.
     const v = Number(value);
     if (value === null || value === undefined || Number.isNaN(v)) return this.#refuse(value);
+    for (const key in tags) tagValue(key, tags[key]);
     addTo(partOf(this.name, this.kind, this.time), v, value);
     const subs = wanted.get(this.name);
     if (subs === undefined) return;

@@ -3,6 +3,7 @@
  * k6's response object over a loadlab session response (or, outside a session, a fetched one); the body
  * and `res.request` are made only when read.
  */
+import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import { STATUS_CODES } from "node:http";
 import type { Response } from "../session.ts";
 import { current } from "./runtime.ts";
@@ -46,6 +47,16 @@ export class K6Response {
   ) {
     this.#raw = raw, this.#method = method, this.#headers = headers, this.#body = body;
     this.#responseType = responseType, this.status = raw.status;
+  }
+
+  /** The body's bytes, decoded as k6 decodes a body by its Content-Encoding (gzip, deflate, br). */
+  #bytes(): Uint8Array {
+    const inflate = INFLATE[this.#raw.headers.get("content-encoding")?.trim().toLowerCase() ?? ""];
+    return inflate ? new Uint8Array(inflate(this.#raw.bytes())) : this.#raw.bytes();
+  }
+
+  #text(): string {
+    return this.#raw.headers.has("content-encoding") ? DECODER.decode(this.#bytes()) : this.#raw.text();
   }
 
   get error(): string {
@@ -130,10 +141,10 @@ export class K6Response {
   get body(): string | ArrayBuffer | null {
     if (this.#responseType === "none") return null;
     if (this.#responseType === "binary") {
-      const b = this.#raw.bytes();
+      const b = this.#bytes();
       return b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer;
     }
-    return this.#raw.status === 0 ? "" : this.#raw.text();
+    return this.#raw.status === 0 ? "" : this.#text();
   }
 
   /** The response's fields by canonical name (`Content-Type`), as Go's client gives k6; made when read. */
@@ -146,20 +157,23 @@ export class K6Response {
     return this.#fields = fields;
   }
 
-  get cookies(): Record<string, Array<{ name: string; value: string }>> {
-    const cookies: Record<string, Array<{ name: string; value: string }>> = {};
+  get cookies(): Record<string, Array<ReturnType<typeof cookieOf>>> {
+    const cookies: Record<string, Array<ReturnType<typeof cookieOf>>> = {};
     for (const line of this.#raw.headers.getAll("set-cookie")) {
-      const [name, value] = setCookiePair(line) ?? ["", ""];
-      if (name !== "") (cookies[name] ??= []).push({ name, value });
+      const c = cookieOf(line);
+      if (c.name !== "") (cookies[c.name] ??= []).push(c);
     }
     return cookies;
   }
 
   /** The body parsed; with a selector (k6's gjson path) a body that is no JSON gives undefined, as k6's. */
   json(selector?: string): unknown {
-    if (selector === undefined || this.#raw.status === 0) return JSON.parse(this.#raw.text());
+    if (selector === undefined || this.#raw.status === 0) return JSON.parse(this.#text());
     try {
-      return select(JSON.parse(this.#raw.text()), selector.split("."));
+      return select(
+        JSON.parse(this.#text()),
+        selector.split(/(?<!\\)\./).map((k) => k.replace(/\\(.)/g, "$1")),
+      );
     } catch {
       return undefined;
     }
@@ -167,12 +181,24 @@ export class K6Response {
 
   html(selector?: string): unknown {
     if (parseHtml === null) throw new Error("res.html(): the HTML parser was not loaded for this script");
-    const doc = parseHtml(this.#raw.status === 0 ? "" : this.#raw.text());
+    const doc = parseHtml(this.#raw.status === 0 ? "" : this.#text());
     return selector === undefined ? doc : doc.find(selector);
   }
 }
 
-/** gjson's path `keys`: `#` is an array's length, `#.key` each element's key (those that have it). */
+/** A Set-Cookie as k6 (Go) reads it: `max_age` -1 for `Max-Age=0`, `expires` in ms (Go's zero time: none). */
+function cookieOf(line: string) {
+  const [name, value] = setCookiePair(line) ?? ["", ""];
+  const a = new Map(
+    line.split(";").slice(1).map((p) => p.trim().split(/=(.*)/s, 2)).map(([k, v]) => [k.toLowerCase(), v]),
+  );
+  const c = { name, value, domain: a.get("domain") ?? "", path: a.get("path") ?? "" };
+  const flags = { http_only: a.has("httponly"), secure: a.has("secure") }, age = +(a.get("max-age") ?? 0);
+  const expires = Date.parse(a.get("expires") ?? "") || -6795364578871;
+  return { ...c, ...flags, max_age: a.has("max-age") && age <= 0 ? -1 : age, expires };
+}
+
+/** gjson's path `keys` (`\.` a dot of a key): `#` is an array's length, `#.key` each element's key. */
 function select(value: unknown, keys: string[]): unknown {
   let at: unknown = value;
   for (let k = 0; k < keys.length; k++) {
@@ -199,6 +225,13 @@ export function fetchFailed(err: unknown): Response {
     : "reset";
   return new FailedResponse(kind, message);
 }
+
+const INFLATE: Record<string, ((b: Uint8Array) => Uint8Array) | undefined> = {
+  gzip: gunzipSync,
+  deflate: inflateSync,
+  br: brotliDecompressSync,
+};
+const DECODER = new TextDecoder();
 
 /** A response `fetch` gave outside a session, its body read whole; `waitingMs` the wait from `startMs`. */
 export async function fetchedResponse(res: globalThis.Response, startMs: number): Promise<Response> {

@@ -67,8 +67,17 @@ export function requestTags(
   if (given === undefined) return base;
   let own: Record<string, string> | undefined;
   for (const key in given) {
+    tagValue(key, given[key]);
     if (key === "name") continue;
     (own ??= { ...base })[key] = String(given[key]);
   }
   return own ?? base;
+}
+
+/** Throws k6's error for a tag whose value is no string, number or boolean (undefined, null, an object). */
+export function tagValue(key: string, value: unknown): void {
+  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return;
+  throw new TypeError(
+    `invalid value for metric tag '${key}': only String, Boolean and Number types are accepted as a metric tag values`,
+  );
 }
