@@ -117,6 +117,13 @@ const current = new AsyncLocalStorage<Session>();
 /** A session's own clock (sessions/session.ts): `performance.now()` at a third of its cost. */
 const NOW_MS = Symbol.for("loadlab.nowMs");
 const nowMs = (s: Session): number => (s as { [NOW_MS]?: () => number })[NOW_MS]?.() ?? performance.now();
+/** What an answer given later is returned as (sessions/sender.ts's `LATER`), by a key without its imports. */
+const LATER = Symbol.for("loadlab.later");
+/** The engine's session (sessions/session.ts): a request whose answer `then` makes; whether it went out. */
+type EngineSession = Session & {
+  request(method: string, target: string, options: RequestOptions, then: Client): Promise<any>;
+  waitingOnOwnCode(): boolean;
+};
 
 /**
  * Locust's greenlets: one user's code runs at a time in an isolate, from one request or sleep to the
@@ -124,14 +131,28 @@ const nowMs = (s: Session): number => (s as { [NOW_MS]?: () => number })[NOW_MS]
  * and an async call of the file's are no place for another user to run, as they are no greenlet switch).
  */
 let running = false;
-const waiting: Array<() => void> = [];
+/**
+ * Who waits for the turn, in order, three slots each: the resolver its turn settles, and for an answer
+ * the client and response it is made of (so an arrival waits with no promise or closure of its own).
+ */
+const waiting: unknown[] = [];
+let waitingAt = 0;
 function acquire(): Promise<void> | undefined {
   if (!running) return void (running = true);
-  return new Promise((go) => waiting.push(go));
+  return new Promise((go) => waiting.push(go, null, null));
 }
+/** The turn goes to the first waiting: resolved, or an answer made and resolved (arrived). */
 function release(): void {
-  running = waiting.length > 0;
-  waiting.shift()?.();
+  if (waitingAt === waiting.length) return void (running = false, waitingAt = waiting.length = 0);
+  const go = waiting[waitingAt] as (v: unknown) => void, client = waiting[waitingAt + 1] as Client | null;
+  const r = waiting[waitingAt + 2] as Response;
+  waiting.fill(null, waitingAt, waitingAt += 3);
+  if (client === null) return go(undefined);
+  try {
+    go(client.__answer(r));
+  } catch (err) {
+    go(Promise.reject(err));
+  }
 }
 /** `io` awaited as a greenlet waits: the other users run meanwhile, this one on once it is its turn. */
 function yielding<T>(io: Promise<T>): Promise<T> {
@@ -515,37 +536,62 @@ class Client {
       (headers ??= {})["content-type"] ??= "application/x-www-form-urlencoded";
       options.headers = headers;
     }
-    const startMs = nowMs(s);
     // As requests follows a redirect (HEAD's only when asked), up to 30, the response the last one's; as
     // Locust counts it, one request under the first name (its hops' row folds into it: stats.ts).
-    let verb = method.toUpperCase(), at = path, hop: string | undefined;
-    let hops = (o.allow_redirects == null ? verb !== "HEAD" : bool(o.allow_redirects)) ? 30 : 0;
-    // Sent with its turn given up (yielding's, without a promise more a request): taken back on arrival.
-    const answered = (r: Response, held = false): LocustResponse | Promise<LocustResponse> => {
-      const turn = held ? undefined : acquire();
-      if (turn !== undefined) return turn.then(() => answered(r, true));
-      const to = redirect(r);
-      if (to !== null && hops-- > 0) {
-        hop ??= (options.name ?? `${verb} ${pathAndQuery(path).split("?")[0]}`) + REDIRECTED;
-        at = new URL(to, new URL(at, s.target)).href;
-        if (r.status === 303 || ((r.status === 301 || r.status === 302) && verb === "POST")) {
-          verb = "GET", delete options.body, delete options.json;
-        }
-        options.name = hop;
-        return release(), s.request(verb, at, options).then(answered, regainThrowing);
-      }
-      const response = new LocustResponse(s, r, verb, at);
-      response.elapsedMs = nowMs(s) - startMs;
-      response.name = o.name != null ? str(o.name) : pathAndQuery(path);
-      response.context = o.context as Record<string, unknown> | undefined;
-      response.fast = this.fast;
-      if (bool(o.catch_response)) response[CATCH] = o.catch_response === REST ? "rest" : "catch";
-      // A request the run's end cut is no failure of the server's (Locust does not report a killed user's).
-      else if (r.status !== 0 || !s.ended.aborted) report(s, response, response.failureText());
-      return response;
-    };
+    this.#s = s, this.#o = o, this.#path = this.#at = path, this.#options = options, this.#hop = undefined;
+    this.#verb = method.toUpperCase();
+    this.#hops = (o.allow_redirects == null ? this.#verb !== "HEAD" : bool(o.allow_redirects)) ? 30 : 0;
+    this.#startMs = nowMs(s);
+    return this.#send(s);
+  }
+
+  // The request in flight (a user sends one at a time): what `arrived` makes its answer of.
+  #s: Session | null = null;
+  #o = NO_OPTIONS;
+  #options: RequestOptions = {};
+  #path = "";
+  #at = "";
+  #verb = "";
+  #hop: string | undefined;
+  #hops = 0;
+  #startMs = 0;
+
+  /** Sent with its turn given up: taken back as it arrives (`arrived`), or as it rejects when refused. */
+  #send(s: Session): Promise<LocustResponse> {
+    const sent = (s as EngineSession).request(this.#verb, this.#at, this.#options, this);
     release();
-    return s.request(verb, path, options).then(answered, regainThrowing);
+    return (s as EngineSession).waitingOnOwnCode() ? sent.then(undefined, regainThrowing) : sent;
+  }
+
+  /** Its request's response, made in its user's turn: now, or once another user's code gives the turn. */
+  arrived(r: Response, settle?: (value: unknown) => void): unknown {
+    if (!running) return running = true, this.__answer(r);
+    if (settle === undefined) return new Promise((go) => waiting.push(go, this, r));
+    return waiting.push(settle, this, r), LATER;
+  }
+
+  /** The response of the request in flight, or the next hop's, sent (its turn held). */
+  __answer(r: Response): LocustResponse | Promise<LocustResponse> {
+    const s = this.#s!, o = this.#o, options = this.#options;
+    const to = redirect(r);
+    if (to !== null && this.#hops-- > 0) {
+      this.#hop ??= (options.name ?? `${this.#verb} ${pathAndQuery(this.#path).split("?")[0]}`) + REDIRECTED;
+      this.#at = new URL(to, new URL(this.#at, s.target)).href;
+      if (r.status === 303 || ((r.status === 301 || r.status === 302) && this.#verb === "POST")) {
+        this.#verb = "GET", delete options.body, delete options.json;
+      }
+      options.name = this.#hop;
+      return this.#send(s);
+    }
+    const response = new LocustResponse(s, r, this.#verb, this.#at);
+    response.elapsedMs = nowMs(s) - this.#startMs;
+    response.name = o.name != null ? str(o.name) : pathAndQuery(this.#path);
+    response.context = o.context as Record<string, unknown> | undefined;
+    response.fast = this.fast;
+    if (bool(o.catch_response)) response[CATCH] = o.catch_response === REST ? "rest" : "catch";
+    // A request the run's end cut is no failure of the server's (Locust does not report a killed user's).
+    else if (r.status !== 0 || !s.ended.aborted) report(s, response, response.failureText());
+    return response;
   }
 }
 
@@ -956,7 +1002,8 @@ export function locustfile(
     await runTask(user, set, pick(set, tasks(entry.run)));
   }
 
-  async function run(s: Session) {
+  /** A task and its wait. */
+  async function task(s: Session) {
     const user = s.state.user as HttpUser | undefined;
     if (user === undefined || s.state.stopped) return void (await yielding(s.sleep(3_600_000)));
     if (user.client) user.client.__s = s;
@@ -1026,14 +1073,23 @@ export function locustfile(
   if (sel.heard) requestsOut ??= new BroadcastChannel(REQUESTS_CHANNEL);
   const starts = sel.heard ? [] : [...listeners.init, ...listeners.test_start];
   let adopted = false;
-  /** A user's part run as its greenlet: its turn taken first, given up as it returns. */
-  const turn = (fn: (s: Session) => Promise<void>) => (s: Session): Promise<void> => {
-    const go = () => (timeRead ? current.run(s, fn, s) : fn(s)).finally(release);
-    return acquire()?.then(go) ?? go();
+  /** A user's part run as its greenlet: its turn taken first, given up as it ends (no promise more). */
+  const turn = (fn: (s: Session) => Promise<void>) => {
+    const inTurn = async (s: Session) => {
+      const held = acquire();
+      if (held !== undefined) await held;
+      try {
+        await fn(s);
+      } finally {
+        release();
+      }
+    };
+    // `time.sleep` finds its session by context, once the file read `time`.
+    return (s: Session) => timeRead ? current.run(s, inTurn, s) : inTurn(s);
   };
   return {
     start: turn(start),
-    default: turn(run),
+    default: turn(task),
     stop: turn(stop),
     setup: starts.length === 0 ? undefined : async () => {
       const before = JSON.stringify(vars());
