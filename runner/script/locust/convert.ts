@@ -589,8 +589,9 @@ class Converter {
     const declared = [...names, ...(rest ? [rest] : []), ...(restKw ? [restKw] : [])];
     const defaultsText = defaults.map((d) => (d === null ? "undefined" : this.expr(d)));
     const js = this.jsName(name), a = isAsync ? "async " : "";
+    // A method of `self` alone reads no arguments: no array of them made at each call.
     const head = method !== undefined
-      ? `${a}${generator ? "*" : ""}${js}(...__a) { ${
+      ? `${a}${generator ? "*" : ""}${js}(${declared.length === 0 ? "" : "...__a"}) { ${
         selfName ? `const ${this.jsName(selfName)} = this; ` : ""
       }`
       : `${top ? "" : `${js} = `}${a}function${generator ? "*" : ""} ${js}(...__a) { `;

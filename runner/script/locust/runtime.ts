@@ -136,14 +136,19 @@ let running = false;
  * the client and response it is made of (so an arrival waits with no promise or closure of its own).
  */
 const waiting: unknown[] = [];
-let waitingAt = 0;
+/** The first waiting's slot and the one past the last's (the array keeps its length: no regrowing). */
+let waitingAt = 0, waitingEnd = 0;
+function wait(go: unknown, client: Client | null, r: Response | null): void {
+  waiting[waitingEnd] = go, waiting[waitingEnd + 1] = client, waiting[waitingEnd + 2] = r;
+  waitingEnd += 3;
+}
 function acquire(): Promise<void> | undefined {
   if (!running) return void (running = true);
-  return new Promise((go) => waiting.push(go, null, null));
+  return new Promise((go) => wait(go, null, null));
 }
 /** The turn goes to the first waiting: resolved, or an answer made and resolved (arrived). */
 function release(): void {
-  if (waitingAt === waiting.length) return void (running = false, waitingAt = waiting.length = 0);
+  if (waitingAt === waitingEnd) return void (running = false, waitingAt = waitingEnd = 0);
   const go = waiting[waitingAt] as (v: unknown) => void, client = waiting[waitingAt + 1] as Client | null;
   const r = waiting[waitingAt + 2] as Response;
   waiting.fill(null, waitingAt, waitingAt += 3);
@@ -478,7 +483,9 @@ class Client {
     for (const verb of ["GET", "HEAD", "DELETE", "OPTIONS", "POST", "PUT", "PATCH"]) {
       Object.defineProperty(this.prototype, verb.toLowerCase(), {
         value(this: Client, url: string, ...a: unknown[]) {
-          if (!verb.startsWith("P")) return this.request(verb, url, ...a);
+          if (!verb.startsWith("P")) {
+            return a.length === 0 ? this.request(verb, url) : this.request(verb, url, ...a);
+          }
           const [data, json, kw] = args(a, ["data", "json"], [null, null], false, true);
           return this.request(verb, url, new Kw({ ...kw as object, data, json }));
         },
@@ -493,7 +500,7 @@ class Client {
     // A bare `self.client.get(url)` (the most sent) reads no options and builds no headers.
     let o = a.length === 0 ? NO_OPTIONS : (args(a, [], [], false, true) as [Record<string, unknown>])[0];
     if (this.request_name !== null && o.name == null) o = { ...o, name: this.request_name };
-    for (const k in o) {
+    for (const k in o === NO_OPTIONS ? undefined : o) {
       if (REQUEST_KEYS.includes(k)) continue;
       throw new PyError("TypeError", `self.client: ${k}= is not one the subset sends (docs/LOCUST.md)`);
     }
@@ -566,8 +573,8 @@ class Client {
   /** Its request's response, made in its user's turn: now, or once another user's code gives the turn. */
   arrived(r: Response, settle?: (value: unknown) => void): unknown {
     if (!running) return running = true, this.__answer(r);
-    if (settle === undefined) return new Promise((go) => waiting.push(go, this, r));
-    return waiting.push(settle, this, r), LATER;
+    if (settle === undefined) return new Promise((go) => wait(go, this, r));
+    return wait(settle, this, r), LATER;
   }
 
   /** The response of the request in flight, or the next hop's, sent (its turn held). */
@@ -954,10 +961,12 @@ export function locustfile(
   if (users.length === 0) throw new Error("the locustfile has no HttpUser class (one not abstract)");
   const order = classOrder(users, Math.max(sel.userCount ?? 1000, users.length));
   const taskCache = new Map<unknown, TaskEntry[]>();
+  let lastClass: unknown, lastTasks: TaskEntry[] = [];
   const tasks = (cls: unknown) => {
+    if (cls === lastClass) return lastTasks;
     let t = taskCache.get(cls);
     if (t === undefined) taskCache.set(cls, t = tasksOf(cls, sel));
-    return t;
+    return lastClass = cls, lastTasks = t;
   };
 
   async function start(s: Session) {
@@ -1002,34 +1011,40 @@ export function locustfile(
     await runTask(user, set, pick(set, tasks(entry.run)));
   }
 
-  /** A task and its wait. */
-  async function task(s: Session) {
-    const user = s.state.user as HttpUser | undefined;
-    if (user === undefined || s.state.stopped) return void (await yielding(s.sleep(3_600_000)));
-    if (user.client) user.client.__s = s;
-    const owner: any = user.__stack.at(-1) ?? user;
-    let wait = true;
+  /** A task and its wait, in its user's turn (its greenlet's): taken first, given up as it ends. */
+  async function run(s: Session) {
+    const held = acquire();
+    if (held !== undefined) await held;
     try {
-      await runTask(user, owner, pick(owner, tasks(owner.constructor)));
-    } catch (err) {
-      if (err instanceof InterruptTaskSet) {
-        const set = user.__stack.pop() as (TaskSet & { on_stop?: Fn }) | undefined;
-        if (typeof set?.on_stop === "function") await set.on_stop();
-        wait = !err.reschedule;
-      } else if (err instanceof StopUser) {
-        s.state.stopped = true;
-        return await stop(s);
-      } else if (!(err instanceof RescheduleTask)) {
-        // As Locust: the exception counts (loadlab's script error) and the user waits, then goes on.
-        if (!s.stopping.aborted) await yielding(s.sleep(await waitMs(user)));
-        throw err;
+      const user = s.state.user as HttpUser | undefined;
+      if (user === undefined || s.state.stopped) return void (await yielding(s.sleep(3_600_000)));
+      if (user.client) user.client.__s = s;
+      const owner: any = user.__stack.at(-1) ?? user;
+      let wait = true;
+      try {
+        await runTask(user, owner, pick(owner, tasks(owner.constructor)));
+      } catch (err) {
+        if (err instanceof InterruptTaskSet) {
+          const set = user.__stack.pop() as (TaskSet & { on_stop?: Fn }) | undefined;
+          if (typeof set?.on_stop === "function") await set.on_stop();
+          wait = !err.reschedule;
+        } else if (err instanceof StopUser) {
+          s.state.stopped = true;
+          return await stop(s);
+        } else if (!(err instanceof RescheduleTask)) {
+          // As Locust: the exception counts (loadlab's script error) and the user waits, then goes on.
+          if (!s.stopping.aborted) await yielding(s.sleep(await waitMs(user)));
+          throw err;
+        }
       }
+      if (!wait || s.stopping.aborted) return;
+      // `constant(0)`: no sleep to enter, the next task at once.
+      let ms = waitMs(user);
+      if (typeof ms !== "number") ms = await ms;
+      if (ms > 0) await yielding(s.sleep(ms));
+    } finally {
+      release();
     }
-    if (!wait || s.stopping.aborted) return;
-    // `constant(0)`: no sleep to enter, the next task at once.
-    let ms = waitMs(user);
-    if (typeof ms !== "number") ms = await ms;
-    if (ms > 0) await yielding(s.sleep(ms));
   }
 
   /** As Locust stops a user: its task sets' `on_stop`, innermost first, then its own; once. */
@@ -1073,24 +1088,21 @@ export function locustfile(
   if (sel.heard) requestsOut ??= new BroadcastChannel(REQUESTS_CHANNEL);
   const starts = sel.heard ? [] : [...listeners.init, ...listeners.test_start];
   let adopted = false;
-  /** A user's part run as its greenlet: its turn taken first, given up as it ends (no promise more). */
-  const turn = (fn: (s: Session) => Promise<void>) => {
-    const inTurn = async (s: Session) => {
-      const held = acquire();
-      if (held !== undefined) await held;
-      try {
-        await fn(s);
-      } finally {
-        release();
-      }
-    };
-    // `time.sleep` finds its session by context, once the file read `time`.
-    return (s: Session) => timeRead ? current.run(s, inTurn, s) : inTurn(s);
+  /** A user's part run as its greenlet: `time.sleep` finds its session by context, once the file read `time`. */
+  const own = (fn: (s: Session) => Promise<void>) => (s: Session) => timeRead ? current.run(s, fn, s) : fn(s);
+  const inTurn = (fn: (s: Session) => Promise<void>) => async (s: Session) => {
+    const held = acquire();
+    if (held !== undefined) await held;
+    try {
+      await fn(s);
+    } finally {
+      release();
+    }
   };
   return {
-    start: turn(start),
-    default: turn(task),
-    stop: turn(stop),
+    start: own(inTurn(start)),
+    default: own(run),
+    stop: own(inTurn(stop)),
     setup: starts.length === 0 ? undefined : async () => {
       const before = JSON.stringify(vars());
       for (const fn of starts) await fn(new Kw({ environment }));
