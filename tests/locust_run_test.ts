@@ -1243,7 +1243,10 @@ Deno.test("a task's calls of its user's methods let no other user run between, a
     assertEquals(names, ["alone", "first", "second", "Aggregated"], text);
   }));
 
-const RESET = `from locust import HttpUser, constant, task
+const RESET = `import time
+from locust import HttpUser, constant, task
+
+STARTED = time.time()
 
 
 class Shopper(HttpUser):
@@ -1254,14 +1257,15 @@ class Shopper(HttpUser):
 
     @task(3)
     def home(self):
-        self.client.get("/")
+        # Slow in the first second, long before the reset: none of its times are the reset's.
+        self.client.get("/sleep?ms=300" if time.time() - STARTED < 1 else "/", name="/")
 
     @task
     def missing(self):
         self.client.get("/no-such-page", name="missing")
 `;
 
-Deno.test("--reset-stats counts from when the last user has spawned, as Locust resets its numbers", () =>
+Deno.test("--reset-stats counts and times from when the last user has spawned, as Locust resets them", () =>
   withTarget(async (url) => {
     const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-reset-" });
     const args = ["locustfile.py", "-u", "6", "-r", "2", "-t", "3s", "-H", url, "--csv", `${dir}/res`];
@@ -1276,6 +1280,11 @@ Deno.test("--reset-stats counts from when the last user has spawned, as Locust r
     ok(tasks > 10 && tasks <= 80, text);
     assertEquals(row("missing")["Failure Count"], row("missing")["Request Count"]);
     ok(Number(row("Aggregated")["Requests/s"]) > tasks / 1.6, text);
+    // Its times too, as Locust resets them: none of the slow first second's.
+    ok(
+      Number(row("/")["Max Response Time"]) < 250 && Number(row("Aggregated")["Max Response Time"]) < 250,
+      text,
+    );
   }));
 
 const PLAIN = `from locust import MarkovTaskSet, User, constant, transition

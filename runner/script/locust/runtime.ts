@@ -77,11 +77,7 @@ function shared(before: string): Shared {
 
 /** Adopts `shared` into this isolate's module: a list or dict in place, so what holds it sees it. */
 function adopt({ vars, environment: env, resetAtMs: at }: Shared): void {
-  if (at !== undefined) {
-    resetAtMs = at;
-    const out = new BroadcastChannel(RESET_CHANNEL);
-    setTimeout(() => (out.postMessage(beforeReset), out.close()), at - Date.now() + 50);
-  }
+  if (at !== undefined) resetAtMs = at;
   const now = varsOf();
   for (const [k, v] of Object.entries(vars)) {
     const was = now[k] as any;
@@ -366,21 +362,16 @@ const REQUESTS_CHANNEL = "loadlab-locust-requests";
 let requestsOut: BroadcastChannel | null = null;
 
 /**
- * `--reset-stats`: when Locust resets its numbers (as its last user spawns), 0 without; what this worker
- * counted until then (`name`: requests, `name\nerror`: Locust's errors), told the command's process then.
+ * `--reset-stats`: when Locust resets its numbers (as its last user spawns), 0 without. A request sent
+ * before it is named with BEFORE_RESET after its name: its count, failures and times are its own row's,
+ * which Locust's table leaves out (stats.ts).
  */
 let resetAtMs = 0;
-const beforeReset: Record<string, number> = {};
-const added = (to: Record<string, number>, key: string, n = 1) => to[key] = (to[key] ?? 0) + n;
-const RESET_CHANNEL = "loadlab-locust-reset";
+export const BEFORE_RESET = " (before --reset-stats)";
 
 /** A request's outcome as Locust reports it: a failure (`why`) counted, the `request` listeners told. */
 function report(s: Session, r: LocustResponse, why: string | null): void {
   if (why !== null) s.check(false, why);
-  if (resetAtMs > 0 && Date.now() < resetAtMs) {
-    added(beforeReset, r.name);
-    if (why !== null) added(beforeReset, `${r.name}\n${why}`);
-  }
   if (listeners.request.length === 0) return;
   const meta = { request_type: r.method, name: r.name, response_time: r.elapsedMs, url: r.url };
   const response = { status_code: r.status_code, text: r.text, ok: r.ok };
@@ -414,11 +405,7 @@ export async function listenHere(): Promise<() => Promise<void>> {
     given ??= fire(listeners.test_start, { environment }).then(() => ({ ...shared(before), resetAtMs }));
     shares.postMessage(await given);
   };
-  const resets = new BroadcastChannel(RESET_CHANNEL);
-  resets.onmessage = (e: MessageEvent<Record<string, number>>) => {
-    const into = statsReset ??= { afterSec: spawnMs / 1000, before: {} };
-    for (const [key, n] of Object.entries(e.data)) added(into.before, key, n);
-  };
+  if (sel.resetStats) statsReset = { afterSec: spawnMs / 1000 };
   const channel = new BroadcastChannel(REQUESTS_CHANNEL);
   let lastMs = performance.now();
   channel.onmessage = (e: MessageEvent<Record<string, unknown>>) => {
@@ -427,12 +414,12 @@ export async function listenHere(): Promise<() => Promise<void>> {
   };
   return async () => {
     while (performance.now() - lastMs < QUIET_MS) await new Promise((r) => setTimeout(r, QUIET_MS / 4));
-    channel.close(), shares.close(), resets.close();
+    channel.close(), shares.close();
   };
 }
 
-/** `--reset-stats`'s: what the workers counted before the reset, and when it came (s from the start). */
-export let statsReset: { afterSec: number; before: Record<string, number> } | null = null;
+/** `--reset-stats`'s: when the reset came (s from the start). */
+export let statsReset: { afterSec: number } | null = null;
 const QUIET_MS = 200;
 
 /** A worker's: what the command's process's `test_start` left, adopted once (its first user waits). */
@@ -530,6 +517,9 @@ class Client {
     if (o.name != null) options.name = str(o.name);
     else if (based || o.params != null || path.includes("?")) {
       options.name = `${method.toUpperCase()} ${pathAndQuery(path)}`;
+    }
+    if (resetAtMs > 0 && Date.now() < resetAtMs) {
+      options.name = (options.name ?? `${method.toUpperCase()} ${pathAndQuery(path)}`) + BEFORE_RESET;
     }
     if (o.timeout != null) options.timeoutMs = Number(o.timeout) * 1000;
     if (o.json != null) options.json = o.json;
