@@ -1287,6 +1287,45 @@ Deno.test("--reset-stats counts and times from when the last user has spawned, a
     );
   }));
 
+const PYTEST = `import time
+from locust.clients import HttpSession
+
+
+def test_pages(session):
+    session.get("/")
+    with session.get("/no-such-page", catch_response=True) as resp:
+        if resp.status_code == 404:
+            resp.success()
+    visit(session, "/missing").raise_for_status()
+    session.get("/never")
+
+
+def test_api(fastsession):
+    fastsession.get("/json", name="json")
+    time.sleep(0.05)
+
+
+def visit(session: HttpSession, path):
+    return session.get(path)
+`;
+
+Deno.test("a pytest locustfile's test functions run as users, as Locust runs them", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-pytest-" });
+    const args = ["locustfile.py", "-u", "2", "-r", "2", "-t", "2s", "-H", url, "--csv", `${dir}/res`];
+    const { code, text } = await runLocust("locustfile.py", PYTEST, args, dir);
+    assertEquals(code, 1, text);
+    const rows = new Map(csv(`${dir}/res_stats.csv`).map((r) => [r.Name, r]));
+    // Each function loops without a wait; raise_for_status() ends its run, logged as Locust does (debug).
+    ok(Number(rows.get("/")?.["Request Count"]) > 5 && Number(rows.get("json")?.["Request Count"]) > 5, text);
+    assertEquals(rows.get("/no-such-page")?.["Failure Count"], "0", text);
+    assertEquals(rows.get("/missing")?.["Failure Count"], rows.get("/missing")?.["Request Count"], text);
+    ok(
+      !rows.has("/never") &&
+        Deno.readTextFileSync(`${dir}/res_exceptions.csv`).trim().split("\n").length === 1,
+    );
+  }));
+
 const PLAIN = `from locust import MarkovTaskSet, User, constant, transition
 
 

@@ -777,6 +777,26 @@ export class FastHttpUser extends HttpUser {
   override client = Object.assign(new Client(), { fast: true });
 }
 
+/**
+ * The user Locust makes of a pytest function (`def test_x(session)`): the function run again and again,
+ * without a wait, given the user's client (`fastsession`: a FastHttpUser's) on the run's host; a request's
+ * error it raises (`raise_for_status()`) ends that run, logged at debug level, as Locust's.
+ */
+export function pytestUser(test: Fn, fast: boolean): typeof HttpUser {
+  const cls = class extends (fast ? FastHttpUser : HttpUser) {
+    override client = Object.assign(new Client(), { fast, base_url: environment.host ?? "" });
+    async __test() {
+      try {
+        await test(this.client);
+      } catch (err) {
+        if ((err as PyError).pyType !== "HTTPError") throw err;
+      }
+    }
+  };
+  decorate(cls, "__test", [task]);
+  return Object.defineProperty(cls, "name", { value: test.name });
+}
+
 /** `locust.runners`: a loadlab run is one process, its runner a `LocalRunner` (neither of these). */
 export class MasterRunner {}
 export class WorkerRunner {}
