@@ -155,13 +155,13 @@ class Converter {
     // Without a user class, Locust runs each pytest function (`def test_x(session)`) as a user of its own.
     const users = this.users.map((u) => this.jsName(u.name));
     for (const s of this.users.length > 0 ? [] : children(top)) {
-      const [, name, fixtures] = /^def (test_\w*)\s*\(([^)]*)\)/.exec(this.text(s)) ?? [];
+      const [, name, given] = /^def (test_\w*)\s*\(([^)]*)\)/.exec(this.text(s)) ?? [];
       if (name === undefined) continue;
-      if (!/^\s*(fast)?session\s*,?\s*$/.test(fixtures)) {
+      if (!/^\s*(fast)?session\s*,?\s*$/.test(given)) {
         this.problems.push({ line: this.lineOf(s.from), why: PYTEST });
       }
       this.users.push({ name });
-      users.push(`${name}: __L.pytestUser(${this.jsName(name)}, ${fixtures.includes("fast")})`);
+      users.push(`${name}: __L.pytestUser(${this.jsName(name)}, ${given.includes("fast")})`);
     }
     if (this.problems.length > 0) throw this.error();
     const vars = lets.map((n) => this.jsName(n)).join(", ");

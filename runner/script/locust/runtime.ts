@@ -113,8 +113,6 @@ const current = new AsyncLocalStorage<Session>();
 /** A session's own clock (sessions/session.ts): `performance.now()` at a third of its cost. */
 const NOW_MS = Symbol.for("loadlab.nowMs");
 const nowMs = (s: Session): number => (s as { [NOW_MS]?: () => number })[NOW_MS]?.() ?? performance.now();
-/** What an answer given later is returned as (sessions/sender.ts's `LATER`), by a key without its imports. */
-const LATER = Symbol.for("loadlab.later");
 /** The engine's session (sessions/session.ts): a request whose answer `then` makes; whether it went out. */
 type EngineSession = Session & {
   request(method: string, target: string, options: RequestOptions, then: Client): Promise<any>;
@@ -470,9 +468,7 @@ class Client {
     for (const verb of ["GET", "HEAD", "DELETE", "OPTIONS", "POST", "PUT", "PATCH"]) {
       Object.defineProperty(this.prototype, verb.toLowerCase(), {
         value(this: Client, url: string, ...a: unknown[]) {
-          if (!verb.startsWith("P")) {
-            return a.length === 0 ? this.request(verb, url) : this.request(verb, url, ...a);
-          }
+          if (!verb.startsWith("P")) return this.request(verb, url, ...a);
           const [data, json, kw] = args(a, ["data", "json"], [null, null], false, true);
           return this.request(verb, url, new Kw({ ...kw as object, data, json }));
         },
@@ -564,7 +560,7 @@ class Client {
   arrived(r: Response, settle?: (value: unknown) => void): unknown {
     if (!running) return running = true, this.__answer(r);
     if (settle === undefined) return new Promise((go) => wait(go, this, r));
-    return wait(settle, this, r), LATER;
+    return wait(settle, this, r), settle;
   }
 
   /** The response of the request in flight, or the next hop's, sent (its turn held). */
@@ -896,6 +892,9 @@ function tasksOf(cls: any, sel: LocustSelection, inherited: string[] = cls.locus
   });
 }
 
+/** Where a class keeps its tasks, found once. */
+const TASKS = Symbol("tasks");
+
 /** Picks a task by weight (or the next of a sequential task set). */
 function pick(owner: any, tasks: TaskEntry[]): TaskEntry {
   // As Locust's: a class without a task (with the tags asked) raises at each task, and its user waits.
@@ -970,14 +969,8 @@ export function locustfile(
   });
   if (users.length === 0) throw new Error("the locustfile has no HttpUser class (one not abstract)");
   const order = classOrder(users, Math.max(sel.userCount ?? 1000, users.length));
-  const taskCache = new Map<unknown, TaskEntry[]>();
-  let lastClass: unknown, lastTasks: TaskEntry[] = [];
-  const tasks = (cls: unknown) => {
-    if (cls === lastClass) return lastTasks;
-    let t = taskCache.get(cls);
-    if (t === undefined) taskCache.set(cls, t = tasksOf(cls, sel));
-    return lastClass = cls, lastTasks = t;
-  };
+  const tasks = (cls: any): TaskEntry[] =>
+    Object.hasOwn(cls, TASKS) ? cls[TASKS] : cls[TASKS] = tasksOf(cls, sel);
 
   async function start(s: Session) {
     const given = (s.setup as { shared?: Shared } | undefined)?.shared;
@@ -1021,40 +1014,34 @@ export function locustfile(
     await runTask(user, set, pick(set, tasks(entry.run)));
   }
 
-  /** A task and its wait, in its user's turn (its greenlet's): taken first, given up as it ends. */
+  /** A task and its wait. */
   async function run(s: Session) {
-    const held = acquire();
-    if (held !== undefined) await held;
+    const user = s.state.user as HttpUser | undefined;
+    if (user === undefined || s.state.stopped) return void (await yielding(s.sleep(3_600_000)));
+    if (user.client) user.client.__s = s;
+    const owner: any = user.__stack.at(-1) ?? user;
+    let wait = true;
     try {
-      const user = s.state.user as HttpUser | undefined;
-      if (user === undefined || s.state.stopped) return void (await yielding(s.sleep(3_600_000)));
-      if (user.client) user.client.__s = s;
-      const owner: any = user.__stack.at(-1) ?? user;
-      let wait = true;
-      try {
-        await runTask(user, owner, pick(owner, tasks(owner.constructor)));
-      } catch (err) {
-        if (err instanceof InterruptTaskSet) {
-          const set = user.__stack.pop() as (TaskSet & { on_stop?: Fn }) | undefined;
-          if (typeof set?.on_stop === "function") await set.on_stop();
-          wait = !err.reschedule;
-        } else if (err instanceof StopUser) {
-          s.state.stopped = true;
-          return await stop(s);
-        } else if (!(err instanceof RescheduleTask)) {
-          // As Locust: the exception counts (loadlab's script error) and the user waits, then goes on.
-          if (!s.stopping.aborted) await yielding(s.sleep(await waitMs(user)));
-          throw err;
-        }
+      await runTask(user, owner, pick(owner, tasks(owner.constructor)));
+    } catch (err) {
+      if (err instanceof InterruptTaskSet) {
+        const set = user.__stack.pop() as (TaskSet & { on_stop?: Fn }) | undefined;
+        if (typeof set?.on_stop === "function") await set.on_stop();
+        wait = !err.reschedule;
+      } else if (err instanceof StopUser) {
+        s.state.stopped = true;
+        return await stop(s);
+      } else if (!(err instanceof RescheduleTask)) {
+        // As Locust: the exception counts (loadlab's script error) and the user waits, then goes on.
+        if (!s.stopping.aborted) await yielding(s.sleep(await waitMs(user)));
+        throw err;
       }
-      if (!wait || s.stopping.aborted) return;
-      // `constant(0)`: no sleep to enter, the next task at once.
-      let ms = waitMs(user);
-      if (typeof ms !== "number") ms = await ms;
-      if (ms > 0) await yielding(s.sleep(ms));
-    } finally {
-      release();
     }
+    if (!wait || s.stopping.aborted) return;
+    // `constant(0)`: no sleep to enter, the next task at once.
+    let ms = waitMs(user);
+    if (typeof ms !== "number") ms = await ms;
+    if (ms > 0) await yielding(s.sleep(ms));
   }
 
   /** As Locust stops a user: its task sets' `on_stop`, innermost first, then its own; once. */
@@ -1111,7 +1098,7 @@ export function locustfile(
   };
   return {
     start: own(inTurn(start)),
-    default: own(run),
+    default: own(inTurn(run)),
     stop: own(inTurn(stop)),
     setup: starts.length === 0 ? undefined : async () => {
       const before = JSON.stringify(vars());

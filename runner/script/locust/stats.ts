@@ -12,18 +12,10 @@ import { BEFORE_RESET, REDIRECTED, statsReset, UNREPORTED } from "./runtime.ts";
 /** loadlab's exit code of a run that got no response (cli/exit_codes.ts `noResponse`). */
 const NO_RESPONSE_EXIT = 4;
 
-/** A row's numbers when its name was seen only before `--reset-stats`'s reset. */
-const ZERO = {
-  requests: 0,
-  failures: 0,
-  avg: 0,
-  min: 0,
-  max: 0,
-  median: 0,
-  avgBytes: 0,
-  rps: 0,
-  failuresPerSec: 0,
-};
+/** A row's numbers without a request (a name seen only before `--reset-stats`'s reset, or never). */
+const ZERO = Object.fromEntries(
+  "requests failures avg min max median avgBytes rps failuresPerSec".split(" ").map((k) => [k, 0]),
+);
 
 /** Locust's reported percentiles and their column names. */
 const PERCENTILES = [50, 66, 75, 80, 90, 95, 98, 99, 99.9, 99.99, 100];
@@ -105,9 +97,8 @@ function locustRows(run: RunResult): { rows: LocustRow[]; total: LocustRow } {
   // `--reset-stats`: what was sent before the reset is left out; a name's row stays, at 0, as Locust's.
   for (const r of rows.filter((r) => r.name.endsWith(BEFORE_RESET))) {
     const name = r.name.slice(0, -BEFORE_RESET.length);
-    rows.splice(rows.indexOf(r), 1);
-    if (rows.some((o) => o.name === name && o.method === r.method)) continue;
-    rows.push({ ...r, ...ZERO, name, percentile: () => null, errors: new Map() });
+    if (rows.some((o) => o.name === name && o.method === r.method)) rows.splice(rows.indexOf(r), 1);
+    else Object.assign(r, ZERO, { name, percentile: () => null, errors: new Map() });
   }
   // The aggregate's times: the run's, or after a reset its rows' (their endpoints' histograms added).
   const kept = statsReset === null
@@ -158,7 +149,6 @@ export function locustStats(run: RunResult): object {
       current_fail_per_sec: r.failuresPerSec,
       get_response_time_percentile: (p: number) => r.percentile(p * 100) ?? 0,
     });
-  const none = { ...total, requests: 0, failures: 0, avg: 0, max: 0, median: 0, rps: 0, percentile: () => 0 };
   return Object.assign(Object.create(null), {
     total: entry(total),
     // By `method name` (Locust's keys are (name, method) tuples): what `entries.values()` iterates.
@@ -167,7 +157,8 @@ export function locustStats(run: RunResult): object {
     num_failures: total.failures,
     get: (name: string, method: string) =>
       entry(
-        rows.find((r) => r.name === name && r.method === method) ?? { ...none, min: 0, failuresPerSec: 0 },
+        rows.find((r) => r.name === name && r.method === method) ??
+          { ...total, ...ZERO, percentile: () => 0 },
       ),
   });
 }

@@ -44,11 +44,10 @@ import { scriptText } from "../module.ts";
 type User = VirtualUser<SessionEnd>;
 
 /**
- * What a runtime makes of a response (k6's `K6Response`): its value settles the request instead, or, when
- * it is `LATER`, the runtime settles it itself (`settle`) once it has made it.
+ * What a runtime makes of a response (k6's `K6Response`): its value settles the request instead, unless it
+ * is `settle` itself: then the runtime settles the request with it later (an answer that waits its turn).
  */
 export type ResponseThen = { arrived(response: Response, settle?: (value: unknown) => void): unknown };
-export const LATER = Symbol.for("loadlab.later");
 
 /** A virtual user's requests, session after session: one at a time, on the session's connection. */
 export class SessionSender implements SessionCount {
@@ -309,7 +308,7 @@ export class SessionSender implements SessionCount {
     } catch (err) {
       return resolve(Promise.reject(err));
     }
-    if (value !== LATER) resolve(value as Response);
+    if (value !== resolve) resolve(value as Response);
   };
 
   /** The request in flight failed (not the target: our own code threw): its promise rejects. */
