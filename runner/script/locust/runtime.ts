@@ -509,9 +509,9 @@ class Client {
     const auth = o.auth ?? this.auth;
     if (Array.isArray(auth)) (headers ??= {}).authorization = `Basic ${btoa(`${auth[0]}:${auth[1]}`)}`;
     const options: RequestOptions = headers === undefined ? {} : { headers };
-    // Locust names a request by its path and query (its params too, not its base_url) unless `name=` does.
+    // Locust names a request by its path and query (params too; not base_url, a FastHttpUser's given URL).
     if (o.name != null) options.name = str(o.name);
-    else if (based || o.params != null || path.includes("?")) {
+    else if (based || o.params != null || path.includes("?") || (!this.fast && !path.startsWith("/"))) {
       options.name = `${method.toUpperCase()} ${pathAndQuery(path)}`;
     }
     if (resetAtMs > 0 && Date.now() < resetAtMs) {
