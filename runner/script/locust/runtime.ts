@@ -132,10 +132,8 @@ let running = false;
 const waiting: unknown[] = [];
 /** The first waiting's slot and the one past the last's (the array keeps its length: no regrowing). */
 let waitingAt = 0, waitingEnd = 0;
-function wait(go: unknown, client: Client | null, r: Response | null): void {
-  waiting[waitingEnd] = go, waiting[waitingEnd + 1] = client, waiting[waitingEnd + 2] = r;
-  waitingEnd += 3;
-}
+const wait = (go: unknown, client: Client | null, r: Response | null) =>
+  void (waiting[waitingEnd++] = go, waiting[waitingEnd++] = client, waiting[waitingEnd++] = r);
 function acquire(): Promise<void> | undefined {
   if (!running) return void (running = true);
   return new Promise((go) => wait(go, null, null));
@@ -394,10 +392,8 @@ export async function listenHere(): Promise<() => Promise<void>> {
   const shares = new BroadcastChannel(SHARED_CHANNEL);
   let given: Promise<Shared> | undefined;
   const sel = JSON.parse(Deno.env.get(LOCUST_ENV) ?? "{}") as LocustSelection;
-  // As Locust's spawner: floor(rate) users every floor(rate)/rate s, the last batch its spawn's end (a
-  // few ms early, so the last batch's first requests, sent after it, are the reset's on a busy machine).
-  const rate = sel.spawnRate ?? 1, batch = Math.max(1, Math.floor(rate));
-  const spawnMs = (Math.ceil((sel.userCount ?? 1) / batch) - 1) * batch / rate * 1000;
+  // The last batch's spawn is the reset (a few ms early; a worker whose user of it starts sooner resets then).
+  const spawnMs = beforeLastBatch(sel) / (sel.spawnRate ?? 1) * 1000;
   shares.onmessage = async (e: MessageEvent<number>) => {
     const resetAtMs = sel.resetStats ? e.data + spawnMs - 30 : undefined;
     given ??= fire(listeners.test_start, { environment }).then(() => ({ ...shared(before), resetAtMs }));
@@ -414,6 +410,12 @@ export async function listenHere(): Promise<() => Promise<void>> {
     while (performance.now() - lastMs < QUIET_MS) await new Promise((r) => setTimeout(r, QUIET_MS / 4));
     channel.close(), shares.close();
   };
+}
+
+/** As Locust's spawner: floor(rate) users every floor(rate)/rate s; the users before its last batch. */
+function beforeLastBatch(sel: LocustSelection): number {
+  const batch = Math.max(1, Math.floor(sel.spawnRate ?? 1));
+  return (Math.ceil((sel.userCount ?? 1) / batch) - 1) * batch;
 }
 
 /** `--reset-stats`'s: when the reset came (s from the start). */
@@ -976,6 +978,8 @@ export function locustfile(
     const given = (s.setup as { shared?: Shared } | undefined)?.shared;
     if (given !== undefined && !adopted) adopted = true, adopt(given);
     else if (sel.heard) await sharedFromCommand();
+    // Locust resets as its last batch spawns, before their on_start: at the first of them here, if sooner.
+    if (resetAtMs > 0 && s.vu > beforeLastBatch(sel)) resetAtMs = Math.min(resetAtMs, Date.now());
     // Once an isolate: the load's end sets when a user still in its task is stopped.
     if (killAtMs === Infinity && !s.stopping.aborted) {
       killAtMs = Number.MAX_VALUE;
@@ -1014,34 +1018,40 @@ export function locustfile(
     await runTask(user, set, pick(set, tasks(entry.run)));
   }
 
-  /** A task and its wait. */
+  /** A task and its wait, in its user's turn (its greenlet's): taken first, given up as it ends. */
   async function run(s: Session) {
-    const user = s.state.user as HttpUser | undefined;
-    if (user === undefined || s.state.stopped) return void (await yielding(s.sleep(3_600_000)));
-    if (user.client) user.client.__s = s;
-    const owner: any = user.__stack.at(-1) ?? user;
-    let wait = true;
+    const held = acquire();
+    if (held !== undefined) await held;
     try {
-      await runTask(user, owner, pick(owner, tasks(owner.constructor)));
-    } catch (err) {
-      if (err instanceof InterruptTaskSet) {
-        const set = user.__stack.pop() as (TaskSet & { on_stop?: Fn }) | undefined;
-        if (typeof set?.on_stop === "function") await set.on_stop();
-        wait = !err.reschedule;
-      } else if (err instanceof StopUser) {
-        s.state.stopped = true;
-        return await stop(s);
-      } else if (!(err instanceof RescheduleTask)) {
-        // As Locust: the exception counts (loadlab's script error) and the user waits, then goes on.
-        if (!s.stopping.aborted) await yielding(s.sleep(await waitMs(user)));
-        throw err;
+      const user = s.state.user as HttpUser | undefined;
+      if (user === undefined || s.state.stopped) return void (await yielding(s.sleep(3_600_000)));
+      if (user.client) user.client.__s = s;
+      const owner: any = user.__stack.at(-1) ?? user;
+      let wait = true;
+      try {
+        await runTask(user, owner, pick(owner, tasks(owner.constructor)));
+      } catch (err) {
+        if (err instanceof InterruptTaskSet) {
+          const set = user.__stack.pop() as (TaskSet & { on_stop?: Fn }) | undefined;
+          if (typeof set?.on_stop === "function") await set.on_stop();
+          wait = !err.reschedule;
+        } else if (err instanceof StopUser) {
+          s.state.stopped = true;
+          return await stop(s);
+        } else if (!(err instanceof RescheduleTask)) {
+          // As Locust: the exception counts (loadlab's script error) and the user waits, then goes on.
+          if (!s.stopping.aborted) await yielding(s.sleep(await waitMs(user)));
+          throw err;
+        }
       }
+      if (!wait || s.stopping.aborted) return;
+      // `constant(0)`: no sleep to enter, the next task at once.
+      let ms = waitMs(user);
+      if (typeof ms !== "number") ms = await ms;
+      if (ms > 0) await yielding(s.sleep(ms));
+    } finally {
+      release();
     }
-    if (!wait || s.stopping.aborted) return;
-    // `constant(0)`: no sleep to enter, the next task at once.
-    let ms = waitMs(user);
-    if (typeof ms !== "number") ms = await ms;
-    if (ms > 0) await yielding(s.sleep(ms));
   }
 
   /** As Locust stops a user: its task sets' `on_stop`, innermost first, then its own; once. */
@@ -1087,18 +1097,12 @@ export function locustfile(
   let adopted = false;
   /** A user's part run as its greenlet: `time.sleep` finds its session by context, once the file read `time`. */
   const own = (fn: (s: Session) => Promise<void>) => (s: Session) => timeRead ? current.run(s, fn, s) : fn(s);
-  const inTurn = (fn: (s: Session) => Promise<void>) => async (s: Session) => {
-    const held = acquire();
-    if (held !== undefined) await held;
-    try {
-      await fn(s);
-    } finally {
-      release();
-    }
-  };
+  // A user's start and stop (once each): in its turn, as a task is.
+  const inTurn = (fn: (s: Session) => Promise<void>) => (s: Session) =>
+    (acquire() ?? Promise.resolve()).then(() => fn(s)).finally(release);
   return {
     start: own(inTurn(start)),
-    default: own(inTurn(run)),
+    default: own(run),
     stop: own(inTurn(stop)),
     setup: starts.length === 0 ? undefined : async () => {
       const before = JSON.stringify(vars());

@@ -101,12 +101,8 @@ function locustRows(run: RunResult): { rows: LocustRow[]; total: LocustRow } {
     else Object.assign(r, ZERO, { name, percentile: () => null, errors: new Map() });
   }
   // The aggregate's times: the run's, or after a reset its rows' (their endpoints' histograms added).
-  const kept = statsReset === null
-    ? null
-    : (run.endpoints ?? []).filter((e) => !e.name.endsWith(BEFORE_RESET));
-  const h = kept === null
-    ? (run.histogramEncoded ? decodeHistogram(run.histogramEncoded) : null)
-    : mergeEncoded(kept.flatMap((e) => e.histogramEncoded ?? []));
+  const ends = statsReset === null ? [run] : run.endpoints?.filter((e) => !e.name.endsWith(BEFORE_RESET));
+  const h = mergeEncoded((ends ?? []).flatMap((e: Endpoint | RunResult) => e.histogramEncoded ?? []));
   rows.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : a.method < b.method ? -1 : 1);
   const requests = rows.reduce((t, r) => t + r.requests, 0);
   const failures = rows.reduce((t, r) => t + r.failures, 0);
@@ -118,11 +114,11 @@ function locustRows(run: RunResult): { rows: LocustRow[]; total: LocustRow } {
     avg: requests === 0 ? 0 : rows.reduce((t, r) => t + r.avg * r.requests, 0) / requests,
     min: requests === 0 ? 0 : Math.min(...rows.filter((r) => r.requests > 0).map((r) => r.min)),
     max: Math.max(...rows.map((r) => r.max), 0),
-    median: kept === null ? run.latencyMs?.p50 ?? 0 : h!.getValueAtPercentile(50) / 1000,
+    median: statsReset === null ? run.latencyMs?.p50 ?? 0 : h.getValueAtPercentile(50) / 1000,
     avgBytes: requests === 0 ? 0 : rows.reduce((t, r) => t + r.avgBytes * r.requests, 0) / requests,
     rps: requests / seconds,
     failuresPerSec: failures / seconds,
-    percentile: (p) => requests === 0 || h === null ? null : h.getValueAtPercentile(p) / 1000,
+    percentile: (p) => requests === 0 || h.totalCount === 0 ? null : h.getValueAtPercentile(p) / 1000,
     errors: new Map(),
   };
   return { rows, total };

@@ -43,10 +43,7 @@ import { scriptText } from "../module.ts";
 
 type User = VirtualUser<SessionEnd>;
 
-/**
- * What a runtime makes of a response (k6's `K6Response`): its value settles the request instead, unless it
- * is `settle` itself: then the runtime settles the request with it later (an answer that waits its turn).
- */
+/** What a runtime makes of a response (k6's `K6Response`), or `settle` itself when it settles it later. */
 export type ResponseThen = { arrived(response: Response, settle?: (value: unknown) => void): unknown };
 
 /** A virtual user's requests, session after session: one at a time, on the session's connection. */
