@@ -1243,7 +1243,10 @@ Deno.test("a task's calls of its user's methods let no other user run between, a
     assertEquals(names, ["alone", "first", "second", "Aggregated"], text);
   }));
 
-const RESET = `from locust import HttpUser, constant, task
+const RESET = `import time
+from locust import HttpUser, constant, task
+
+STARTED = time.time()
 
 
 class Shopper(HttpUser):
@@ -1251,17 +1254,20 @@ class Shopper(HttpUser):
 
     def on_start(self):
         self.client.get("/json", name="start")
+        if time.time() - STARTED < 1:
+            self.client.get("/json", name="first batch")
 
     @task(3)
     def home(self):
-        self.client.get("/")
+        # Slow in the first second, long before the reset: none of its times are the reset's.
+        self.client.get("/sleep?ms=300" if time.time() - STARTED < 1 else "/", name="/")
 
     @task
     def missing(self):
         self.client.get("/no-such-page", name="missing")
 `;
 
-Deno.test("--reset-stats counts from when the last user has spawned, as Locust resets its numbers", () =>
+Deno.test("--reset-stats counts and times from when the last user has spawned, as Locust resets them", () =>
   withTarget(async (url) => {
     const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-reset-" });
     const args = ["locustfile.py", "-u", "6", "-r", "2", "-t", "3s", "-H", url, "--csv", `${dir}/res`];
@@ -1276,6 +1282,55 @@ Deno.test("--reset-stats counts from when the last user has spawned, as Locust r
     ok(tasks > 10 && tasks <= 80, text);
     assertEquals(row("missing")["Failure Count"], row("missing")["Request Count"]);
     ok(Number(row("Aggregated")["Requests/s"]) > tasks / 1.6, text);
+    // A name seen only before the reset stays, at 0, as Locust's.
+    assertEquals([row("first batch")["Request Count"], row("first batch")["Max Response Time"]], ["0", "0"]);
+    // Its times too, as Locust resets them: none of the slow first second's.
+    ok(
+      Number(row("/")["Max Response Time"]) < 250 && Number(row("Aggregated")["Max Response Time"]) < 250,
+      text,
+    );
+  }));
+
+const PYTEST = `import time
+from locust.clients import HttpSession
+
+
+def test_pages(session):
+    session.get("/")
+    session.get(session.base_url.replace("127.0.0.1", "localhost") + "/json")
+    with session.get("/no-such-page", catch_response=True) as resp:
+        if resp.status_code == 404:
+            resp.success()
+    visit(session, "/missing").raise_for_status()
+    session.get("/never")
+
+
+def test_api(fastsession):
+    fastsession.get("/json", name="json")
+    time.sleep(0.05)
+
+
+def visit(session: HttpSession, path):
+    return session.get(path)
+`;
+
+Deno.test("a pytest locustfile's test functions run as users, as Locust runs them", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-pytest-" });
+    const args = ["locustfile.py", "-u", "2", "-r", "2", "-t", "2s", "-H", url, "--csv", `${dir}/res`];
+    const { code, text } = await runLocust("locustfile.py", PYTEST, args, dir);
+    assertEquals(code, 1, text);
+    const rows = new Map(csv(`${dir}/res_stats.csv`).map((r) => [r.Name, r]));
+    // Each function loops without a wait; raise_for_status() ends its run, logged as Locust does (debug).
+    ok(Number(rows.get("/")?.["Request Count"]) > 5 && Number(rows.get("json")?.["Request Count"]) > 5, text);
+    // A URL of another origin given whole is named by its path, as Locust's HttpSession names it.
+    ok(Number(rows.get("/json")?.["Request Count"]) > 5, text);
+    assertEquals(rows.get("/no-such-page")?.["Failure Count"], "0", text);
+    assertEquals(rows.get("/missing")?.["Failure Count"], rows.get("/missing")?.["Request Count"], text);
+    ok(
+      !rows.has("/never") &&
+        Deno.readTextFileSync(`${dir}/res_exceptions.csv`).trim().split("\n").length === 1,
+    );
   }));
 
 const PLAIN = `from locust import MarkovTaskSet, User, constant, transition

@@ -59,8 +59,8 @@ const NOT_HTTP = "a client of its own that reports its timings: loadlab times th
   "itself; write its calls as self.client requests of an HttpUser, or test that service with its own client";
 const MESSAGES = "messages between Locust's master and its workers: loadlab runs one process, without " +
   "workers; set what users share in a test_start listener (docs/LOCUST.md)";
-const PYTEST = "a pytest test function, Locust's user when the file has none: write it as a task of an " +
-  "HttpUser, its session self.client (docs/LOCUST.md)";
+const PYTEST = "a pytest fixture other than Locust's session or fastsession: make the test's work a task " +
+  "of an HttpUser (docs/LOCUST.md)";
 const LIBRARY = "Locust as a library (its Environment, runners, stats, messages): loadlab runs the users " +
   "itself; give Locust's flags to loadlab run, and read the run's numbers in a test_stop listener";
 /** What a module a locustfile imports is to Locust and what to write instead, by its first two names. */
@@ -152,16 +152,24 @@ class Converter {
     const lets = [...this.scope.locals].filter((n) => !defined.includes(n));
     this.write(`let __t, __e${lets.map((n) => `, ${this.jsName(n)}`).join("")}; `);
     for (const stmt of children(top)) this.statement(stmt);
-    // Without a user class, Locust runs a file's pytest functions (`def test_x(session)`) as users.
-    const test = children(top).find((s) => /^def test_/.test(this.text(s)));
-    if (this.users.length === 0 && test) this.problems.push({ line: this.lineOf(test.from), why: PYTEST });
+    // Without a user class, Locust runs each pytest function (`def test_x(session)`) as a user of its own.
+    const users = this.users.map((u) => this.jsName(u.name));
+    for (const s of this.users.length > 0 ? [] : children(top)) {
+      const [, name, given] = /^def (test_\w*)\s*\(([^)]*)\)/.exec(this.text(s)) ?? [];
+      if (name === undefined) continue;
+      if (!/^\s*(fast)?session\s*,?\s*$/.test(given)) {
+        this.problems.push({ line: this.lineOf(s.from), why: PYTEST });
+      }
+      this.users.push({ name });
+      users.push(`${name}: __L.pytestUser(${this.jsName(name)}, ${given.includes("fast")})`);
+    }
     if (this.problems.length > 0) throw this.error();
     const vars = lets.map((n) => this.jsName(n)).join(", ");
     const [py, locust, modules] = [PY_URL, LOCUST_URL, MODULES_URL].map((u) => JSON.stringify(u));
     this.out.push(
       `import * as __py from ${py}; import * as __L from ${locust}; ` +
         `import { MODULES as __M, next as __next, open as __open } from ${modules};`,
-      `const __f = __L.locustfile({ ${this.users.map((u) => this.jsName(u.name)).join(", ")} }, ` +
+      `const __f = __L.locustfile({ ${users.join(", ")} }, ` +
         `${this.shapes.length > 0 ? this.jsName(this.shapes[0]) : "undefined"}, () => ({ ${vars} }), ` +
         `(__v) => ({ ${lets.map((n) => `${this.jsName(n)} = ${this.jsName(n)}`).join(", ")} } = __v)); ` +
         "export default __f.default; export const { start, stop, setup } = __f;",
@@ -229,9 +237,11 @@ class Converter {
         if (name) this.classes.add(this.text(name));
       } else this.collectAssigned(stmt, this.scope.locals);
     }
-    // A module function awaits when it sends (`.client`, `time.sleep`) or calls one that does.
+    // A module function awaits when it sends (`.client`, `time.sleep`, a pytest fixture's `session` given
+    // first) or calls one that does.
     const sends = new Set(
       [...functions.keys()].filter((f) =>
+        /^def \w+\s*\(\s*(fast)?session\b/.test(this.text(functions.get(f)!)) ||
         some(functions.get(f)!, (n) =>
           n.name === "PropertyName" && SENDS.includes(this.text(n)) ||
           n.name === "VariableName" && this.text(n) === "sleep" && n.parent?.name === "CallExpression")
@@ -589,8 +599,9 @@ class Converter {
     const declared = [...names, ...(rest ? [rest] : []), ...(restKw ? [restKw] : [])];
     const defaultsText = defaults.map((d) => (d === null ? "undefined" : this.expr(d)));
     const js = this.jsName(name), a = isAsync ? "async " : "";
+    // A method of `self` alone reads no arguments: no array of them made at each call.
     const head = method !== undefined
-      ? `${a}${generator ? "*" : ""}${js}(...__a) { ${
+      ? `${a}${generator ? "*" : ""}${js}(${declared.length === 0 ? "" : "...__a"}) { ${
         selfName ? `const ${this.jsName(selfName)} = this; ` : ""
       }`
       : `${top ? "" : `${js} = `}${a}function${generator ? "*" : ""} ${js}(...__a) { `;

@@ -77,10 +77,10 @@ class U(HttpUser):
   instead.forEach((what, at) => ok(refused[at].includes(what), refused[at]));
   ok(refused[6].includes("a task"), refused[6]);
   ok(problems(HEAD + "from locust import runners\n")[0].includes("Locust as a library"));
-  // A pytest locustfile (no user class): its test function is refused, saying to make it a task.
-  assertEquals(problems("import time\n\ndef test_stuff(session):\n    session.get('/')\n"), [
-    "locustfile.py:3: a pytest test function, Locust's user when the file has none: write it as a task of " +
-    "an HttpUser, its session self.client (docs/LOCUST.md)",
+  // A pytest locustfile (no user class): a test function of a fixture Locust has not is refused.
+  assertEquals(problems("import time\n\ndef test_stuff(session, db):\n    session.get('/')\n"), [
+    "locustfile.py:3: a pytest fixture other than Locust's session or fastsession: make the test's " +
+    "work a task of an HttpUser (docs/LOCUST.md)",
   ]);
   assertEquals(problems(HEAD + "def test_stuff(session):\n    pass\nclass U(HttpUser):\n    pass\n"), []);
   assertEquals(

@@ -77,11 +77,7 @@ function shared(before: string): Shared {
 
 /** Adopts `shared` into this isolate's module: a list or dict in place, so what holds it sees it. */
 function adopt({ vars, environment: env, resetAtMs: at }: Shared): void {
-  if (at !== undefined) {
-    resetAtMs = at;
-    const out = new BroadcastChannel(RESET_CHANNEL);
-    setTimeout(() => (out.postMessage(beforeReset), out.close()), at - Date.now() + 50);
-  }
+  if (at !== undefined) resetAtMs = at;
   const now = varsOf();
   for (const [k, v] of Object.entries(vars)) {
     const was = now[k] as any;
@@ -117,6 +113,11 @@ const current = new AsyncLocalStorage<Session>();
 /** A session's own clock (sessions/session.ts): `performance.now()` at a third of its cost. */
 const NOW_MS = Symbol.for("loadlab.nowMs");
 const nowMs = (s: Session): number => (s as { [NOW_MS]?: () => number })[NOW_MS]?.() ?? performance.now();
+/** The engine's session (sessions/session.ts): a request whose answer `then` makes; whether it went out. */
+type EngineSession = Session & {
+  request(method: string, target: string, options: RequestOptions, then: Client): Promise<any>;
+  waitingOnOwnCode(): boolean;
+};
 
 /**
  * Locust's greenlets: one user's code runs at a time in an isolate, from one request or sleep to the
@@ -124,14 +125,31 @@ const nowMs = (s: Session): number => (s as { [NOW_MS]?: () => number })[NOW_MS]
  * and an async call of the file's are no place for another user to run, as they are no greenlet switch).
  */
 let running = false;
-const waiting: Array<() => void> = [];
+/**
+ * Who waits for the turn, in order, three slots each: the resolver its turn settles, and for an answer
+ * the client and response it is made of (so an arrival waits with no promise or closure of its own).
+ */
+const waiting: unknown[] = [];
+/** The first waiting's slot and the one past the last's (the array keeps its length: no regrowing). */
+let waitingAt = 0, waitingEnd = 0;
+const wait = (go: unknown, client: Client | null, r: Response | null) =>
+  void (waiting[waitingEnd++] = go, waiting[waitingEnd++] = client, waiting[waitingEnd++] = r);
 function acquire(): Promise<void> | undefined {
   if (!running) return void (running = true);
-  return new Promise((go) => waiting.push(go));
+  return new Promise((go) => wait(go, null, null));
 }
+/** The turn goes to the first waiting: resolved, or an answer made and resolved (arrived). */
 function release(): void {
-  running = waiting.length > 0;
-  waiting.shift()?.();
+  if (waitingAt === waitingEnd) return void (running = false, waitingAt = waitingEnd = 0);
+  const go = waiting[waitingAt] as (v: unknown) => void, client = waiting[waitingAt + 1] as Client | null;
+  const r = waiting[waitingAt + 2] as Response;
+  waiting.fill(null, waitingAt, waitingAt += 3);
+  if (client === null) return go(undefined);
+  try {
+    go(client.__answer(r));
+  } catch (err) {
+    go(Promise.reject(err));
+  }
 }
 /** `io` awaited as a greenlet waits: the other users run meanwhile, this one on once it is its turn. */
 function yielding<T>(io: Promise<T>): Promise<T> {
@@ -340,21 +358,16 @@ const REQUESTS_CHANNEL = "loadlab-locust-requests";
 let requestsOut: BroadcastChannel | null = null;
 
 /**
- * `--reset-stats`: when Locust resets its numbers (as its last user spawns), 0 without; what this worker
- * counted until then (`name`: requests, `name\nerror`: Locust's errors), told the command's process then.
+ * `--reset-stats`: when Locust resets its numbers (as its last user spawns), 0 without. A request sent
+ * before it is named with BEFORE_RESET after its name: its count, failures and times are its own row's,
+ * which Locust's table leaves out (stats.ts).
  */
 let resetAtMs = 0;
-const beforeReset: Record<string, number> = {};
-const added = (to: Record<string, number>, key: string, n = 1) => to[key] = (to[key] ?? 0) + n;
-const RESET_CHANNEL = "loadlab-locust-reset";
+export const BEFORE_RESET = " (before --reset-stats)";
 
 /** A request's outcome as Locust reports it: a failure (`why`) counted, the `request` listeners told. */
 function report(s: Session, r: LocustResponse, why: string | null): void {
   if (why !== null) s.check(false, why);
-  if (resetAtMs > 0 && Date.now() < resetAtMs) {
-    added(beforeReset, r.name);
-    if (why !== null) added(beforeReset, `${r.name}\n${why}`);
-  }
   if (listeners.request.length === 0) return;
   const meta = { request_type: r.method, name: r.name, response_time: r.elapsedMs, url: r.url };
   const response = { status_code: r.status_code, text: r.text, ok: r.ok };
@@ -379,20 +392,14 @@ export async function listenHere(): Promise<() => Promise<void>> {
   const shares = new BroadcastChannel(SHARED_CHANNEL);
   let given: Promise<Shared> | undefined;
   const sel = JSON.parse(Deno.env.get(LOCUST_ENV) ?? "{}") as LocustSelection;
-  // As Locust's spawner: floor(rate) users every floor(rate)/rate s, the last batch its spawn's end (a
-  // few ms early, so the last batch's first requests, sent after it, are the reset's on a busy machine).
-  const rate = sel.spawnRate ?? 1, batch = Math.max(1, Math.floor(rate));
-  const spawnMs = (Math.ceil((sel.userCount ?? 1) / batch) - 1) * batch / rate * 1000;
+  // The last batch's spawn is the reset (a few ms early; a worker whose user of it starts sooner resets then).
+  const spawnMs = beforeLastBatch(sel) / (sel.spawnRate ?? 1) * 1000;
   shares.onmessage = async (e: MessageEvent<number>) => {
     const resetAtMs = sel.resetStats ? e.data + spawnMs - 30 : undefined;
     given ??= fire(listeners.test_start, { environment }).then(() => ({ ...shared(before), resetAtMs }));
     shares.postMessage(await given);
   };
-  const resets = new BroadcastChannel(RESET_CHANNEL);
-  resets.onmessage = (e: MessageEvent<Record<string, number>>) => {
-    const into = statsReset ??= { afterSec: spawnMs / 1000, before: {} };
-    for (const [key, n] of Object.entries(e.data)) added(into.before, key, n);
-  };
+  if (sel.resetStats) statsReset = { afterSec: spawnMs / 1000 };
   const channel = new BroadcastChannel(REQUESTS_CHANNEL);
   let lastMs = performance.now();
   channel.onmessage = (e: MessageEvent<Record<string, unknown>>) => {
@@ -401,12 +408,18 @@ export async function listenHere(): Promise<() => Promise<void>> {
   };
   return async () => {
     while (performance.now() - lastMs < QUIET_MS) await new Promise((r) => setTimeout(r, QUIET_MS / 4));
-    channel.close(), shares.close(), resets.close();
+    channel.close(), shares.close();
   };
 }
 
-/** `--reset-stats`'s: what the workers counted before the reset, and when it came (s from the start). */
-export let statsReset: { afterSec: number; before: Record<string, number> } | null = null;
+/** As Locust's spawner: floor(rate) users every floor(rate)/rate s; the users before its last batch. */
+function beforeLastBatch(sel: LocustSelection): number {
+  const batch = Math.max(1, Math.floor(sel.spawnRate ?? 1));
+  return (Math.ceil((sel.userCount ?? 1) / batch) - 1) * batch;
+}
+
+/** `--reset-stats`'s: when the reset came (s from the start). */
+export let statsReset: { afterSec: number } | null = null;
 const QUIET_MS = 200;
 
 /** A worker's: what the command's process's `test_start` left, adopted once (its first user waits). */
@@ -472,7 +485,7 @@ class Client {
     // A bare `self.client.get(url)` (the most sent) reads no options and builds no headers.
     let o = a.length === 0 ? NO_OPTIONS : (args(a, [], [], false, true) as [Record<string, unknown>])[0];
     if (this.request_name !== null && o.name == null) o = { ...o, name: this.request_name };
-    for (const k in o) {
+    for (const k in o === NO_OPTIONS ? undefined : o) {
       if (REQUEST_KEYS.includes(k)) continue;
       throw new PyError("TypeError", `self.client: ${k}= is not one the subset sends (docs/LOCUST.md)`);
     }
@@ -498,10 +511,13 @@ class Client {
     const auth = o.auth ?? this.auth;
     if (Array.isArray(auth)) (headers ??= {}).authorization = `Basic ${btoa(`${auth[0]}:${auth[1]}`)}`;
     const options: RequestOptions = headers === undefined ? {} : { headers };
-    // Locust names a request by its path and query (its params too, not its base_url) unless `name=` does.
+    // Locust names a request by its path and query (params too; not base_url, a FastHttpUser's given URL).
     if (o.name != null) options.name = str(o.name);
-    else if (based || o.params != null || path.includes("?")) {
+    else if (based || o.params != null || path.includes("?") || (!this.fast && !path.startsWith("/"))) {
       options.name = `${method.toUpperCase()} ${pathAndQuery(path)}`;
+    }
+    if (resetAtMs > 0 && Date.now() < resetAtMs) {
+      options.name = (options.name ?? `${method.toUpperCase()} ${pathAndQuery(path)}`) + BEFORE_RESET;
     }
     if (o.timeout != null) options.timeoutMs = Number(o.timeout) * 1000;
     if (o.json != null) options.json = o.json;
@@ -515,37 +531,62 @@ class Client {
       (headers ??= {})["content-type"] ??= "application/x-www-form-urlencoded";
       options.headers = headers;
     }
-    const startMs = nowMs(s);
     // As requests follows a redirect (HEAD's only when asked), up to 30, the response the last one's; as
     // Locust counts it, one request under the first name (its hops' row folds into it: stats.ts).
-    let verb = method.toUpperCase(), at = path, hop: string | undefined;
-    let hops = (o.allow_redirects == null ? verb !== "HEAD" : bool(o.allow_redirects)) ? 30 : 0;
-    // Sent with its turn given up (yielding's, without a promise more a request): taken back on arrival.
-    const answered = (r: Response, held = false): LocustResponse | Promise<LocustResponse> => {
-      const turn = held ? undefined : acquire();
-      if (turn !== undefined) return turn.then(() => answered(r, true));
-      const to = redirect(r);
-      if (to !== null && hops-- > 0) {
-        hop ??= (options.name ?? `${verb} ${pathAndQuery(path).split("?")[0]}`) + REDIRECTED;
-        at = new URL(to, new URL(at, s.target)).href;
-        if (r.status === 303 || ((r.status === 301 || r.status === 302) && verb === "POST")) {
-          verb = "GET", delete options.body, delete options.json;
-        }
-        options.name = hop;
-        return release(), s.request(verb, at, options).then(answered, regainThrowing);
-      }
-      const response = new LocustResponse(s, r, verb, at);
-      response.elapsedMs = nowMs(s) - startMs;
-      response.name = o.name != null ? str(o.name) : pathAndQuery(path);
-      response.context = o.context as Record<string, unknown> | undefined;
-      response.fast = this.fast;
-      if (bool(o.catch_response)) response[CATCH] = o.catch_response === REST ? "rest" : "catch";
-      // A request the run's end cut is no failure of the server's (Locust does not report a killed user's).
-      else if (r.status !== 0 || !s.ended.aborted) report(s, response, response.failureText());
-      return response;
-    };
+    this.#s = s, this.#o = o, this.#path = this.#at = path, this.#options = options, this.#hop = undefined;
+    this.#verb = method.toUpperCase();
+    this.#hops = (o.allow_redirects == null ? this.#verb !== "HEAD" : bool(o.allow_redirects)) ? 30 : 0;
+    this.#startMs = nowMs(s);
+    return this.#send(s);
+  }
+
+  // The request in flight (a user sends one at a time): what `arrived` makes its answer of.
+  #s: Session | null = null;
+  #o = NO_OPTIONS;
+  #options: RequestOptions = {};
+  #path = "";
+  #at = "";
+  #verb = "";
+  #hop: string | undefined;
+  #hops = 0;
+  #startMs = 0;
+
+  /** Sent with its turn given up: taken back as it arrives (`arrived`), or as it rejects when refused. */
+  #send(s: Session): Promise<LocustResponse> {
+    const sent = (s as EngineSession).request(this.#verb, this.#at, this.#options, this);
     release();
-    return s.request(verb, path, options).then(answered, regainThrowing);
+    return (s as EngineSession).waitingOnOwnCode() ? sent.then(undefined, regainThrowing) : sent;
+  }
+
+  /** Its request's response, made in its user's turn: now, or once another user's code gives the turn. */
+  arrived(r: Response, settle?: (value: unknown) => void): unknown {
+    if (!running) return running = true, this.__answer(r);
+    if (settle === undefined) return new Promise((go) => wait(go, this, r));
+    return wait(settle, this, r), settle;
+  }
+
+  /** The response of the request in flight, or the next hop's, sent (its turn held). */
+  __answer(r: Response): LocustResponse | Promise<LocustResponse> {
+    const s = this.#s!, o = this.#o, options = this.#options;
+    const to = redirect(r);
+    if (to !== null && this.#hops-- > 0) {
+      this.#hop ??= (options.name ?? `${this.#verb} ${pathAndQuery(this.#path).split("?")[0]}`) + REDIRECTED;
+      this.#at = new URL(to, new URL(this.#at, s.target)).href;
+      if (r.status === 303 || ((r.status === 301 || r.status === 302) && this.#verb === "POST")) {
+        this.#verb = "GET", delete options.body, delete options.json;
+      }
+      options.name = this.#hop;
+      return this.#send(s);
+    }
+    const response = new LocustResponse(s, r, this.#verb, this.#at);
+    response.elapsedMs = nowMs(s) - this.#startMs;
+    response.name = o.name != null ? str(o.name) : pathAndQuery(this.#path);
+    response.context = o.context as Record<string, unknown> | undefined;
+    response.fast = this.fast;
+    if (bool(o.catch_response)) response[CATCH] = o.catch_response === REST ? "rest" : "catch";
+    // A request the run's end cut is no failure of the server's (Locust does not report a killed user's).
+    else if (r.status !== 0 || !s.ended.aborted) report(s, response, response.failureText());
+    return response;
   }
 }
 
@@ -734,6 +775,26 @@ export class FastHttpUser extends HttpUser {
   override client = Object.assign(new Client(), { fast: true });
 }
 
+/**
+ * The user Locust makes of a pytest function (`def test_x(session)`): the function run again and again,
+ * without a wait, given the user's client (`fastsession`: a FastHttpUser's) on the run's host; a request's
+ * error it raises (`raise_for_status()`) ends that run, logged at debug level, as Locust's.
+ */
+export function pytestUser(test: Fn, fast: boolean): typeof HttpUser {
+  const cls = class extends (fast ? FastHttpUser : HttpUser) {
+    override client = Object.assign(new Client(), { fast, base_url: environment.host ?? "" });
+    async __test() {
+      try {
+        await test(this.client);
+      } catch (err) {
+        if ((err as PyError).pyType !== "HTTPError") throw err;
+      }
+    }
+  };
+  decorate(cls, "__test", [task]);
+  return Object.defineProperty(cls, "name", { value: test.name });
+}
+
 /** `locust.runners`: a loadlab run is one process, its runner a `LocalRunner` (neither of these). */
 export class MasterRunner {}
 export class WorkerRunner {}
@@ -833,6 +894,9 @@ function tasksOf(cls: any, sel: LocustSelection, inherited: string[] = cls.locus
   });
 }
 
+/** Where a class keeps its tasks, found once. */
+const TASKS = Symbol("tasks");
+
 /** Picks a task by weight (or the next of a sequential task set). */
 function pick(owner: any, tasks: TaskEntry[]): TaskEntry {
   // As Locust's: a class without a task (with the tags asked) raises at each task, and its user waits.
@@ -907,17 +971,15 @@ export function locustfile(
   });
   if (users.length === 0) throw new Error("the locustfile has no HttpUser class (one not abstract)");
   const order = classOrder(users, Math.max(sel.userCount ?? 1000, users.length));
-  const taskCache = new Map<unknown, TaskEntry[]>();
-  const tasks = (cls: unknown) => {
-    let t = taskCache.get(cls);
-    if (t === undefined) taskCache.set(cls, t = tasksOf(cls, sel));
-    return t;
-  };
+  const tasks = (cls: any): TaskEntry[] =>
+    Object.hasOwn(cls, TASKS) ? cls[TASKS] : cls[TASKS] = tasksOf(cls, sel);
 
   async function start(s: Session) {
     const given = (s.setup as { shared?: Shared } | undefined)?.shared;
     if (given !== undefined && !adopted) adopted = true, adopt(given);
     else if (sel.heard) await sharedFromCommand();
+    // Locust resets as its last batch spawns, before their on_start: at the first of them here, if sooner.
+    if (resetAtMs > 0 && s.vu > beforeLastBatch(sel)) resetAtMs = Math.min(resetAtMs, Date.now());
     // Once an isolate: the load's end sets when a user still in its task is stopped.
     if (killAtMs === Infinity && !s.stopping.aborted) {
       killAtMs = Number.MAX_VALUE;
@@ -956,33 +1018,40 @@ export function locustfile(
     await runTask(user, set, pick(set, tasks(entry.run)));
   }
 
+  /** A task and its wait, in its user's turn (its greenlet's): taken first, given up as it ends. */
   async function run(s: Session) {
-    const user = s.state.user as HttpUser | undefined;
-    if (user === undefined || s.state.stopped) return void (await yielding(s.sleep(3_600_000)));
-    if (user.client) user.client.__s = s;
-    const owner: any = user.__stack.at(-1) ?? user;
-    let wait = true;
+    const held = acquire();
+    if (held !== undefined) await held;
     try {
-      await runTask(user, owner, pick(owner, tasks(owner.constructor)));
-    } catch (err) {
-      if (err instanceof InterruptTaskSet) {
-        const set = user.__stack.pop() as (TaskSet & { on_stop?: Fn }) | undefined;
-        if (typeof set?.on_stop === "function") await set.on_stop();
-        wait = !err.reschedule;
-      } else if (err instanceof StopUser) {
-        s.state.stopped = true;
-        return await stop(s);
-      } else if (!(err instanceof RescheduleTask)) {
-        // As Locust: the exception counts (loadlab's script error) and the user waits, then goes on.
-        if (!s.stopping.aborted) await yielding(s.sleep(await waitMs(user)));
-        throw err;
+      const user = s.state.user as HttpUser | undefined;
+      if (user === undefined || s.state.stopped) return void (await yielding(s.sleep(3_600_000)));
+      if (user.client) user.client.__s = s;
+      const owner: any = user.__stack.at(-1) ?? user;
+      let wait = true;
+      try {
+        await runTask(user, owner, pick(owner, tasks(owner.constructor)));
+      } catch (err) {
+        if (err instanceof InterruptTaskSet) {
+          const set = user.__stack.pop() as (TaskSet & { on_stop?: Fn }) | undefined;
+          if (typeof set?.on_stop === "function") await set.on_stop();
+          wait = !err.reschedule;
+        } else if (err instanceof StopUser) {
+          s.state.stopped = true;
+          return await stop(s);
+        } else if (!(err instanceof RescheduleTask)) {
+          // As Locust: the exception counts (loadlab's script error) and the user waits, then goes on.
+          if (!s.stopping.aborted) await yielding(s.sleep(await waitMs(user)));
+          throw err;
+        }
       }
+      if (!wait || s.stopping.aborted) return;
+      // `constant(0)`: no sleep to enter, the next task at once.
+      let ms = waitMs(user);
+      if (typeof ms !== "number") ms = await ms;
+      if (ms > 0) await yielding(s.sleep(ms));
+    } finally {
+      release();
     }
-    if (!wait || s.stopping.aborted) return;
-    // `constant(0)`: no sleep to enter, the next task at once.
-    let ms = waitMs(user);
-    if (typeof ms !== "number") ms = await ms;
-    if (ms > 0) await yielding(s.sleep(ms));
   }
 
   /** As Locust stops a user: its task sets' `on_stop`, innermost first, then its own; once. */
@@ -1026,15 +1095,15 @@ export function locustfile(
   if (sel.heard) requestsOut ??= new BroadcastChannel(REQUESTS_CHANNEL);
   const starts = sel.heard ? [] : [...listeners.init, ...listeners.test_start];
   let adopted = false;
-  /** A user's part run as its greenlet: its turn taken first, given up as it returns. */
-  const turn = (fn: (s: Session) => Promise<void>) => (s: Session): Promise<void> => {
-    const go = () => (timeRead ? current.run(s, fn, s) : fn(s)).finally(release);
-    return acquire()?.then(go) ?? go();
-  };
+  /** A user's part run as its greenlet: `time.sleep` finds its session by context, once the file read `time`. */
+  const own = (fn: (s: Session) => Promise<void>) => (s: Session) => timeRead ? current.run(s, fn, s) : fn(s);
+  // A user's start and stop (once each): in its turn, as a task is.
+  const inTurn = (fn: (s: Session) => Promise<void>) => (s: Session) =>
+    (acquire() ?? Promise.resolve()).then(() => fn(s)).finally(release);
   return {
-    start: turn(start),
-    default: turn(run),
-    stop: turn(stop),
+    start: own(inTurn(start)),
+    default: own(run),
+    stop: own(inTurn(stop)),
     setup: starts.length === 0 ? undefined : async () => {
       const before = JSON.stringify(vars());
       for (const fn of starts) await fn(new Kw({ environment }));

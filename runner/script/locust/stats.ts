@@ -7,10 +7,15 @@
  */
 import { decodeHistogram, mergeEncoded } from "../../../results/histogram.ts";
 import type { ResultsFile, RunResult } from "../../../results/schema/results.ts";
-import { REDIRECTED, statsReset, UNREPORTED } from "./runtime.ts";
+import { BEFORE_RESET, REDIRECTED, statsReset, UNREPORTED } from "./runtime.ts";
 
 /** loadlab's exit code of a run that got no response (cli/exit_codes.ts `noResponse`). */
 const NO_RESPONSE_EXIT = 4;
+
+/** A row's numbers without a request (a name seen only before `--reset-stats`'s reset, or never). */
+const ZERO = Object.fromEntries(
+  "requests failures avg min max median avgBytes rps failuresPerSec".split(" ").map((k) => [k, 0]),
+);
 
 /** Locust's reported percentiles and their column names. */
 const PERCENTILES = [50, 66, 75, 80, 90, 95, 98, 99, 99.9, 99.99, 100];
@@ -50,7 +55,7 @@ function locustRows(run: RunResult): { rows: LocustRow[]; total: LocustRow } {
   }
   let rows = (run.endpoints ?? []).map((e: Endpoint): LocustRow => {
     const space = e.name.indexOf(" ");
-    const spelled = space > 0 && e.name.slice(0, space) === e.name.slice(0, space).toUpperCase();
+    const spelled = space > 0 && /^[A-Z]+$/.test(e.name.slice(0, space));
     const errors = new Map<string, number>();
     let requests = e.requests;
     for (const c of checks.get(e.name) ?? []) {
@@ -89,18 +94,15 @@ function locustRows(run: RunResult): { rows: LocustRow[]; total: LocustRow } {
     rows.splice(rows.indexOf(hop), 1);
   }
   rows = rows.filter((r) => r.requests > 0 || r.failures > 0);
-  // `--reset-stats`: what each name counted before the reset is left out; its row stays, as Locust's.
-  const before = statsReset?.before ?? {};
-  for (const r of statsReset === null ? [] : rows) {
-    r.requests -= before[r.name] ?? 0;
-    for (const [why, n] of r.errors) {
-      const left = n - (before[`${r.name}\n${why}`] ?? 0);
-      if (left > 0) r.errors.set(why, left);
-      else r.errors.delete(why);
-    }
-    r.failures = [...r.errors.values()].reduce((a, b) => a + b, 0);
-    r.rps = r.requests / seconds, r.failuresPerSec = r.failures / seconds;
+  // `--reset-stats`: what was sent before the reset is left out; a name's row stays, at 0, as Locust's.
+  for (const r of rows.filter((r) => r.name.endsWith(BEFORE_RESET))) {
+    const name = r.name.slice(0, -BEFORE_RESET.length);
+    if (rows.some((o) => o.name === name && o.method === r.method)) rows.splice(rows.indexOf(r), 1);
+    else Object.assign(r, ZERO, { name, percentile: () => null, errors: new Map() });
   }
+  // The aggregate's times: the run's, or after a reset its rows' (their endpoints' histograms added).
+  const ends = statsReset === null ? [run] : run.endpoints?.filter((e) => !e.name.endsWith(BEFORE_RESET));
+  const h = mergeEncoded((ends ?? []).flatMap((e: Endpoint | RunResult) => e.histogramEncoded ?? []));
   rows.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : a.method < b.method ? -1 : 1);
   const requests = rows.reduce((t, r) => t + r.requests, 0);
   const failures = rows.reduce((t, r) => t + r.failures, 0);
@@ -110,16 +112,13 @@ function locustRows(run: RunResult): { rows: LocustRow[]; total: LocustRow } {
     requests,
     failures,
     avg: requests === 0 ? 0 : rows.reduce((t, r) => t + r.avg * r.requests, 0) / requests,
-    min: rows.length === 0 ? 0 : Math.min(...rows.map((r) => r.min)),
+    min: requests === 0 ? 0 : Math.min(...rows.filter((r) => r.requests > 0).map((r) => r.min)),
     max: Math.max(...rows.map((r) => r.max), 0),
-    median: run.latencyMs?.p50 ?? 0,
+    median: statsReset === null ? run.latencyMs?.p50 ?? 0 : h.getValueAtPercentile(50) / 1000,
     avgBytes: requests === 0 ? 0 : rows.reduce((t, r) => t + r.avgBytes * r.requests, 0) / requests,
     rps: requests / seconds,
     failuresPerSec: failures / seconds,
-    percentile: (p) =>
-      requests === 0 || !run.histogramEncoded
-        ? null
-        : decodeHistogram(run.histogramEncoded).getValueAtPercentile(p) / 1000,
+    percentile: (p) => requests === 0 || h.totalCount === 0 ? null : h.getValueAtPercentile(p) / 1000,
     errors: new Map(),
   };
   return { rows, total };
@@ -146,7 +145,6 @@ export function locustStats(run: RunResult): object {
       current_fail_per_sec: r.failuresPerSec,
       get_response_time_percentile: (p: number) => r.percentile(p * 100) ?? 0,
     });
-  const none = { ...total, requests: 0, failures: 0, avg: 0, max: 0, median: 0, rps: 0, percentile: () => 0 };
   return Object.assign(Object.create(null), {
     total: entry(total),
     // By `method name` (Locust's keys are (name, method) tuples): what `entries.values()` iterates.
@@ -155,7 +153,8 @@ export function locustStats(run: RunResult): object {
     num_failures: total.failures,
     get: (name: string, method: string) =>
       entry(
-        rows.find((r) => r.name === name && r.method === method) ?? { ...none, min: 0, failuresPerSec: 0 },
+        rows.find((r) => r.name === name && r.method === method) ??
+          { ...total, ...ZERO, percentile: () => 0 },
       ),
   });
 }

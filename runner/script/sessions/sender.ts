@@ -43,8 +43,8 @@ import { scriptText } from "../module.ts";
 
 type User = VirtualUser<SessionEnd>;
 
-/** What a runtime makes of a response (k6's `K6Response`): its value settles the request instead. */
-export type ResponseThen = { arrived(response: Response): unknown };
+/** What a runtime makes of a response (k6's `K6Response`), or `settle` itself when it settles it later. */
+export type ResponseThen = { arrived(response: Response, settle?: (value: unknown) => void): unknown };
 
 /** A virtual user's requests, session after session: one at a time, on the session's connection. */
 export class SessionSender implements SessionCount {
@@ -298,14 +298,14 @@ export class SessionSender implements SessionCount {
   readonly settled = (got: number): void => {
     const resolve = this.#resolve!, then = this.#then;
     this.#resolve = this.#then = null;
-    let value: Response;
+    let value: unknown;
     try {
       const response = this.#exchanged(got);
-      value = then === null ? response : then.arrived(response) as Response;
+      value = then === null ? response : then.arrived(response, resolve as (value: unknown) => void);
     } catch (err) {
       return resolve(Promise.reject(err));
     }
-    resolve(value);
+    if (value !== resolve) resolve(value as Response);
   };
 
   /** The request in flight failed (not the target: our own code threw): its promise rejects. */
