@@ -9,6 +9,7 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { runLoadlab, withTempDir } from "./helpers.ts";
 import { createTargetApp } from "../targets/app/app.ts";
+import { testPool } from "./fixtures/test_pool.ts";
 
 const experiment = (load: string) => `
 name: gate
@@ -25,7 +26,10 @@ function builtinTarget() {
   return { url: `http://127.0.0.1:${server.addr.port}`, close: () => server.shutdown() };
 }
 
-Deno.test("--fail-on with a baseline that pairs no run exits 8 in run and attack, naming both sides", async () => {
+/** Both cases at once: each waits on its own runs' length, with its own target and folder. */
+const pool = testPool(2);
+
+pool.test("--fail-on with a baseline that pairs no run exits 8 in run and attack, naming both sides", async () => {
   const t = builtinTarget();
   try {
     await withTempDir(async (dir) => {
@@ -58,7 +62,7 @@ Deno.test("--fail-on with a baseline that pairs no run exits 8 in run and attack
   }
 });
 
-Deno.test("--fail-on with only flagged runs paired exits 8: their numbers cannot pass a rule", async () => {
+pool.test("--fail-on with only flagged runs paired exits 8: their numbers cannot pass a rule", async () => {
   const t = builtinTarget();
   try {
     await withTempDir(async (dir) => {

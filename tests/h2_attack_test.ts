@@ -9,9 +9,13 @@ import { requireProgram, runLoadlab, withTempDir } from "./helpers.ts";
 import { attackJson, makeTlsFixtures, TLS_TRANSPORTS, withH2Nginx } from "./tls_fixtures.ts";
 import { startNginx } from "../bench/nginx.ts";
 import { startTarget } from "../targets/mod.ts";
+import { testPool } from "./fixtures/test_pool.ts";
+
+/** Three cases at once: each starts its own servers (nginx, the built-in target) and `loadlab` runs. */
+const pool = testPool(3);
 
 for (const transport of TLS_TRANSPORTS) {
-  Deno.test(`h2 [${transport}]: nginx over h2c and over TLS by ALPN answers exactly -n, streams counted`, async () => {
+  pool.test(`h2 [${transport}]: nginx over h2c and over TLS by ALPN answers exactly -n, streams counted`, async () => {
     await withH2Nginx(async (plain, tls, f) => {
       const h2c = await attackJson([plain.url, "--h2", "--streams", "8"], transport, 300, 3);
       assertEquals(h2c.code, 0, h2c.stderr);
@@ -27,7 +31,7 @@ for (const transport of TLS_TRANSPORTS) {
     });
   });
 
-  Deno.test(`h2 [${transport}]: the server's SETTINGS_MAX_CONCURRENT_STREAMS holds streams back, all answered`, async () => {
+  pool.test(`h2 [${transport}]: the server's SETTINGS_MAX_CONCURRENT_STREAMS holds streams back, all answered`, async () => {
     if (!requireProgram("nginx") || !requireProgram("openssl")) return;
     await withTempDir(async (dir) => {
       const f = await makeTlsFixtures(dir);
@@ -46,7 +50,7 @@ for (const transport of TLS_TRANSPORTS) {
     });
   });
 
-  Deno.test(`h2 [${transport}]: auto keeps HTTP/1.1 where the server offers no h2, and --h2 says why it fails`, async () => {
+  pool.test(`h2 [${transport}]: auto keeps HTTP/1.1 where the server offers no h2, and --h2 says why it fails`, async () => {
     if (!requireProgram("nginx") || !requireProgram("openssl")) return;
     await withTempDir(async (dir) => {
       const f = await makeTlsFixtures(dir);
@@ -75,7 +79,7 @@ for (const transport of TLS_TRANSPORTS) {
     });
   });
 
-  Deno.test(`h2 [${transport}]: the built-in target over TLS speaks h2 by ALPN (auto), all models' shape kept`, async () => {
+  pool.test(`h2 [${transport}]: the built-in target over TLS speaks h2 by ALPN (auto), all models' shape kept`, async () => {
     await withTempDir(async (dir) => {
       const target = await startTarget({ kind: "builtin", tls: "self-signed" }, { logDir: dir });
       try {
@@ -123,7 +127,7 @@ for (const transport of TLS_TRANSPORTS) {
   });
 }
 
-Deno.test("h2 options: bad values are exit 2 naming the flag, before any load", async () => {
+pool.test("h2 options: bad values are exit 2 naming the flag, before any load", async () => {
   const cases: Array<[string[], RegExp]> = [
     [["--h2", "--streams", "0"], /--streams/],
     [["--protocol", "h4"], /--protocol/],

@@ -7,6 +7,10 @@
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { runK6Text } from "./k6_run.ts";
+import { testPool } from "./fixtures/test_pool.ts";
+
+/** Three cases at once: each is a `loadlab run` of its own, against servers of its own. */
+const pool = testPool(3);
 
 /** Two servers on 127.0.0.1, each counting the requests it answered. */
 async function withTwoServers(fn: (a: string, b: string, counts: () => number[]) => Promise<void>) {
@@ -35,14 +39,14 @@ export const options = { iterations: 4 };
 export default function () { http.get(\`\${BASE}/json\`); }
 `;
 
-Deno.test("-e BASE_URL sends every request there, past the script's fallback, with no --target", () =>
+pool.test("-e BASE_URL sends every request there, past the script's fallback, with no --target", () =>
   withTwoServers(async (a, b, counts) => {
     const { code, text } = await runK6Text(FALLBACK(a), null, ["-e", `BASE_URL=${b}`]);
     assertEquals(code, 0, text);
     assertEquals(counts(), [0, 4], text);
   }));
 
-Deno.test("a variable of the process's environment is __ENV too; -e wins over it", () =>
+pool.test("a variable of the process's environment is __ENV too; -e wins over it", () =>
   withTwoServers(async (a, b, counts) => {
     const { code, text } = await runK6Text(FALLBACK("http://127.0.0.1:9"), null, [], {
       env: { BASE_URL: b },
@@ -56,7 +60,7 @@ Deno.test("a variable of the process's environment is __ENV too; -e wins over it
     assertEquals(counts(), [4, 4], over.text);
   }));
 
-Deno.test("a URL with no fallback (`${__ENV.BASE}/json`) runs with -e BASE alone", () =>
+pool.test("a URL with no fallback (`${__ENV.BASE}/json`) runs with -e BASE alone", () =>
   withTwoServers(async (_a, b, counts) => {
     const script = `import http from "k6/http";
 export const options = { iterations: 3 };
@@ -67,7 +71,7 @@ export default function () { http.get(\`\${__ENV.BASE}/json\`); }
     assertEquals(counts(), [0, 3], text);
   }));
 
-Deno.test("a URL built from a host the script keeps in a const (with credentials) runs with no --target", () =>
+pool.test("a URL built from a host the script keeps in a const (with credentials) runs with no --target", () =>
   withTwoServers(async (_a, b, counts) => {
     const script = `import http from "k6/http";
 const HOST = __ENV.API_HOST || "127.0.0.1:9";
@@ -82,7 +86,7 @@ export default function () { http.get(\`\${BASE}/v\${__ENV.UNSET}/x\`); http.get
     assertEquals(counts(), [0, 6], text);
   }));
 
-Deno.test("--target sends the origin the script spells there, and says so at start-up", () =>
+pool.test("--target sends the origin the script spells there, and says so at start-up", () =>
   withTwoServers(async (_a, b, counts) => {
     const script = `import http from "k6/http";
 export const options = { iterations: 2 };
@@ -94,7 +98,7 @@ export default function () { http.get("https://test.k6.io/json"); }
     ok(text.includes(`script.js: requests to https://test.k6.io go to ${b} (--target app)`), text);
   }));
 
-Deno.test("requests to two origins reach both, counted per origin", () =>
+pool.test("requests to two origins reach both, counted per origin", () =>
   withTwoServers(async (a, b, counts) => {
     const script = `import http from "k6/http";
 export const options = { iterations: 2 };
@@ -113,7 +117,7 @@ export default function () {
     assertEquals(steps, { "GET /one": 2, [`GET ${b}/two`]: 4 });
   }));
 
-Deno.test("an unnamed request's name tag is its URL: a threshold by one origin's URL picks its requests only", () =>
+pool.test("an unnamed request's name tag is its URL: a threshold by one origin's URL picks its requests only", () =>
   withTwoServers(async (a, b, counts) => {
     const script = `import http from "k6/http";
 export const options = {
@@ -131,7 +135,7 @@ export default function () {
     assertEquals(counts(), [2, 4], text);
   }));
 
-Deno.test("a script that sends no request runs with no URL and no --target, as k6 runs it", async () => {
+pool.test("a script that sends no request runs with no URL and no --target, as k6 runs it", async () => {
   const script = `import { check } from "k6";
 import encoding from "k6/encoding";
 export const options = { iterations: 2 };
@@ -154,7 +158,7 @@ export default function () { check(encoding.b64encode("hi"), { "encoded": (s) =>
   }
 });
 
-Deno.test("--target ORIGIN=URL sends a second origin the script spells to a local server, said at start-up", () =>
+pool.test("--target ORIGIN=URL sends a second origin the script spells to a local server, said at start-up", () =>
   withTwoServers(async (a, b, counts) => {
     const script = `import http from "k6/http";
 export const options = { iterations: 2 };
@@ -173,7 +177,7 @@ export default function () {
     ok(text.includes(`requests to https://test.k6.io go to ${a} (--target app)`), text);
   }));
 
-Deno.test("--target app sends the host the script spells, never one the environment gives", () =>
+pool.test("--target app sends the host the script spells, never one the environment gives", () =>
   withTwoServers(async (a, b, counts) => {
     const script = `import http from "k6/http";
 export const options = { iterations: 2 };
@@ -188,7 +192,7 @@ export default function () {
     ok(text.includes(`requests to https://test.k6.io go to ${a} (--target app)`), text);
   }));
 
-Deno.test("--target ORIGIN=URL on anything but a k6 script is refused, naming the flag", async () => {
+pool.test("--target ORIGIN=URL on anything but a k6 script is refused, naming the flag", async () => {
   const { code, text } = await runK6Text('export default async function (s) { await s.get("/"); }\n', null, [
     "--target",
     "https://api.test=http://127.0.0.1:9",
@@ -197,7 +201,7 @@ Deno.test("--target ORIGIN=URL on anything but a k6 script is refused, naming th
   ok(text.includes("--target https://api.test=URL sends a k6 script's requests"), text);
 });
 
-Deno.test("--target ORIGIN=URL alone: the script's one host sent there, the run's target", () =>
+pool.test("--target ORIGIN=URL alone: the script's one host sent there, the run's target", () =>
   withTwoServers(async (a, _b, counts) => {
     const script = `import http from "k6/http";
 export const options = { iterations: 2 };
@@ -209,7 +213,7 @@ export default function () { http.get("https://test.k6.io/one"); }
     assertEquals(results.runs[0].flows[0].steps.map((s: { label: string }) => s.label), ["GET /one"]);
   }));
 
-Deno.test("setup() and teardown() send where the run's redirects say, as the iterations do", () =>
+pool.test("setup() and teardown() send where the run's redirects say, as the iterations do", () =>
   withTwoServers(async (a, _b, counts) => {
     const script = `import http from "k6/http";
 import { check } from "k6";
@@ -226,7 +230,7 @@ export function teardown() { http.get("https://test.k6.io/teardown"); }
     assertEquals(counts(), [4, 0], text);
   }));
 
-Deno.test("k6/ws connects to the URL the script gives, not to the run's target", () =>
+pool.test("k6/ws connects to the URL the script gives, not to the run's target", () =>
   withTwoServers(async (a, _b, counts) => {
     let sockets = 0;
     const echo = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
@@ -258,7 +262,7 @@ export default function () {
     }
   }));
 
-Deno.test("options.throw: a request that cannot connect throws, where the script may catch it", () =>
+pool.test("options.throw: a request that cannot connect throws, where the script may catch it", () =>
   withTwoServers(async (a, _b, counts) => {
     const script = `import http from "k6/http";
 import { Counter } from "k6/metrics";

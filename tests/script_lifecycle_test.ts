@@ -9,6 +9,7 @@
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { withTempDir } from "./helpers.ts";
+import { testPool } from "./fixtures/test_pool.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const FAULTS = new URL("./fixtures/scripts/lifecycle_faults.ts", import.meta.url).pathname;
@@ -49,6 +50,9 @@ interface Outcome {
   dir: string;
 }
 
+/** Three cases at once: each is a `loadlab` process of its own, mostly waiting on its script's timers. */
+const pool = testPool(3);
+
 const runsIn = async (dir: string) => JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`)).runs;
 
 for (
@@ -59,7 +63,7 @@ for (
     ["post", "setup() failed: postMessage() is loadlab's own channel from this isolate to its main one"],
   ]
 ) {
-  Deno.test(`a setup() that fails (${fault}) ends the run before any load: exit 2, one line`, () =>
+  pool.test(`a setup() that fails (${fault}) ends the run before any load: exit 2, one line`, () =>
     run(FAULTS, { SCRIPT_SETUP: fault }, ({ code, stderr }) => {
       assertEquals(code, 2, stderr);
       const lines = stderr.split("\n").filter((l) => l.startsWith("loadlab run: "));
@@ -68,13 +72,13 @@ for (
     }));
 }
 
-Deno.test("a setup() that never yields is ended at setupTimeout: exit 2 naming the limit", () =>
+pool.test("a setup() that never yields is ended at setupTimeout: exit 2 naming the limit", () =>
   run(FAULTS, { SCRIPT_SETUP: "busy", SETUP_TIMEOUT: "500ms" }, ({ code, stderr }) => {
     assertEquals(code, 2, stderr);
     ok(stderr.includes("setup() did not end within 0.5 s (setupTimeout sets the limit)"), stderr);
   }));
 
-Deno.test("a module that exits at its top level is refused before any load: exit 2", () =>
+pool.test("a module that exits at its top level is refused before any load: exit 2", () =>
   run(EXITING, { SCRIPT_EXIT_IN: "module" }, ({ code, stderr }) => {
     assertEquals(code, 2, stderr);
     ok(stderr.includes("exiting.ts: its module ended its isolate (Deno.exit or process.exit"), stderr);
@@ -97,7 +101,7 @@ async function termDuring(phase: string, env: Record<string, string>, dir: strin
   return { stdout: decoder.decode(out.stdout) };
 }
 
-Deno.test("SIGTERM while setup() waits on a promise nothing settles: exit 143 at once, results.json written", () =>
+pool.test("SIGTERM while setup() waits on a promise nothing settles: exit 143 at once, results.json written", () =>
   withTempDir(async (dir) => {
     await termDuring("setup", { SCRIPT_SETUP: "hang" }, dir);
     const { runs, complete, stoppedIn } = JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`));
@@ -108,7 +112,7 @@ Deno.test("SIGTERM while setup() waits on a promise nothing settles: exit 143 at
     });
   }));
 
-Deno.test("SIGTERM while teardown() never yields: exit 143 at once, the run's results written", () =>
+pool.test("SIGTERM while teardown() never yields: exit 143 at once, the run's results written", () =>
   withTempDir(async (dir) => {
     const { stdout } = await termDuring("teardown", { SCRIPT_TEARDOWN: "busy" }, dir);
     const [result] = await runsIn(dir);
@@ -117,7 +121,7 @@ Deno.test("SIGTERM while teardown() never yields: exit 143 at once, the run's re
   }));
 
 for (const fault of ["throw", "exit", "hang"]) {
-  Deno.test(`a teardown() that ${fault}s costs a warning, never the run`, () =>
+  pool.test(`a teardown() that ${fault}s costs a warning, never the run`, () =>
     run(FAULTS, { SCRIPT_TEARDOWN: fault, TEARDOWN_TIMEOUT: "500ms" }, async ({ code, stdout, dir }) => {
       assertEquals(code, 0, stdout);
       const [result] = await runsIn(dir);
@@ -129,7 +133,7 @@ for (const fault of ["throw", "exit", "hang"]) {
     }));
 }
 
-Deno.test("script errors flag the run as every error kind does: --strict exits 6", () =>
+pool.test("script errors flag the run as every error kind does: --strict exits 6", () =>
   withTempDir(async (dir) => {
     const script = new URL("./fixtures/scripts/failing.ts", import.meta.url).pathname;
     const out = await new Deno.Command(Deno.execPath(), {

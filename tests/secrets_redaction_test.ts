@@ -7,6 +7,10 @@ import { deepStrictEqual as assertEquals, match as assertMatch, ok } from "node:
 import { runLoadlab, withTempDir } from "./helpers.ts";
 import { freePort } from "../system/ports.ts";
 import { readDashboard, startLoadlab } from "./background.ts";
+import { testPool } from "./fixtures/test_pool.ts";
+
+/** Three cases at once: each runs `loadlab` processes against a target of its own and mostly waits. */
+const pool = testPool(3);
 
 const SECRETS = ["hunter2pw", "s3cr3tTOKEN", "XK999key", "COOKIE77", "QKEY123q"];
 
@@ -38,7 +42,7 @@ function attackArgs(port: number, dir: string): string[] {
   ];
 }
 
-Deno.test("attack: the target gets the secrets, results, report and --json output do not", async () => {
+pool.test("attack: the target gets the secrets, results, report and --json output do not", async () => {
   const t = checkingTarget();
   try {
     await withTempDir(async (dir) => {
@@ -72,7 +76,7 @@ Deno.test("attack: the target gets the secrets, results, report and --json outpu
   }
 });
 
-Deno.test("attack --dashboard: the live stream carries the redacted results only", async () => {
+pool.test("attack --dashboard: the live stream carries the redacted results only", async () => {
   const t = checkingTarget();
   try {
     await withTempDir(async (dir) => {
@@ -91,7 +95,7 @@ Deno.test("attack --dashboard: the live stream carries the redacted results only
   }
 });
 
-Deno.test("merge: shards written with and without redaction merge into a redacted file", async () => {
+pool.test("merge: shards written with and without redaction merge into a redacted file", async () => {
   const t = checkingTarget();
   try {
     await withTempDir(async (dir) => {
@@ -124,7 +128,7 @@ Deno.test("merge: shards written with and without redaction merge into a redacte
   }
 });
 
-Deno.test("run: target env and args, headers and query are redacted in every output, sent as they are", async () => {
+pool.test("run: target env and args, headers and query are redacted in every output, sent as they are", async () => {
   await withTempDir(async (dir) => {
     const port = freePort();
     const app = new URL("./fixtures/secret_app.ts", import.meta.url).pathname;
@@ -168,7 +172,7 @@ ${redact ? "" : "redact: false\n"}`;
   });
 });
 
-Deno.test("run: a secret field of a request's JSON body is redacted in results and report", async () => {
+pool.test("run: a secret field of a request's JSON body is redacted in results and report", async () => {
   await withTempDir(async (dir) => {
     // The docs' own login step: the password is a field of the JSON body, not a header.
     await Deno.writeTextFile(
@@ -196,7 +200,7 @@ loads:
   });
 });
 
-Deno.test("attack -b and a step's body: text: secret-named fields of a JSON or form body are redacted", async () => {
+pool.test("attack -b and a step's body: text: secret-named fields of a JSON or form body are redacted", async () => {
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => new Response("ok"));
   try {
     await withTempDir(async (dir) => {
@@ -249,7 +253,7 @@ loads:
   }
 });
 
-Deno.test("run of an Artillery script: a variable filled into a secret header is redacted in results and report", async () => {
+pool.test("run of an Artillery script: a variable filled into a secret header is redacted in results and report", async () => {
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
     const good = req.headers.get("authorization") === "Bearer ARTVAR3333";
     return new Response(good ? "ok" : "no", { status: good ? 200 : 401 });
