@@ -3,11 +3,10 @@
  * `deno task test` and `deno task test:quick`.
  *
  * The whole suite: the parallel pass (all but `tests/presets`, `tests/timing` and the files named in
- * `BESIDE_PASS`) and, beside it, two lanes of one file at a time: the preset studies, and those named files
- * (mostly waiting); then, one at a time, the timing tests and the studies in `ALONE`; then the no-orphans
- * check. Beside another study a study can miss its findings, so no two run at once. The lane's studies passed
- * beside a machine at load 9-16; the timing tests failed beside one at load 20, so they run after the pass.
- * The lanes print when the pass ends, so no line of one splits another's.
+ * `BESIDE_STUDIES`); then the preset studies one at a time, and beside them, one at a time, the timing
+ * tests (they pass with both cores busy) and those named files (mostly waiting); then the studies in
+ * `ALONE`, one at a time; then the no-orphans check. Beside another study a study can miss its findings.
+ * The files beside the studies print when the studies end, so no line of one splits a line of the other.
  * Arguments go to every pass (`--filter`) but the no-orphans check.
  *
  * `--quick` (the edit loop) runs, in one parallel pass, every test file outside `tests/` and `bench/` (the
@@ -47,8 +46,8 @@ const END_TO_END = [
   "import_graph_test.ts",
 ];
 
-/** Files that mostly wait on their runs (sleeps, timeouts, repeats), in a lane beside the pass: by path. */
-const BESIDE_PASS = [
+/** Files of the parallel pass that mostly wait on their runs (sleeps, timeouts, repeats): by path. */
+const BESIDE_STUDIES = [
   "tests/baseline_gate_test.ts",
   "tests/baseline_gate_rule_test.ts",
   "tests/threshold_abort_test.ts",
@@ -123,34 +122,28 @@ async function quick(denoTestArgs: string[]): Promise<boolean> {
 async function whole(denoTestArgs: string[]): Promise<boolean> {
   const all = [...testFiles(ROOT)].sort();
   const under = (dir: string) => all.filter((f) => f.startsWith(`${dir}/`));
-  const timing = under(TIMING).filter((f) => f !== NO_ORPHANS);
+  const beside = [...under(TIMING).filter((f) => f !== NO_ORPHANS), ...BESIDE_STUDIES];
   const studies = under(PRESETS).filter((f) => !ALONE.includes(f));
   const parallel = all.filter((f) =>
-    !f.startsWith(`${PRESETS}/`) && !f.startsWith(`${TIMING}/`) && !BESIDE_PASS.includes(f)
+    !f.startsWith(`${PRESETS}/`) && !f.startsWith(`${TIMING}/`) && !beside.includes(f)
   );
   const test = (args: string[]) => ["test", "-A", "--no-check", ...denoTestArgs, ...args];
   console.error(`test: ${all.length} test files, ~20 min on 2 idle cores (test:quick for the edit loop)`);
-  const passed = await deno(["check", ...all]) &&
-    await besideHeld(test(["--parallel", ...parallel]), [test(studies), test(BESIDE_PASS)]) &&
-    await deno(test([...timing, ...ALONE]));
+  const passed = await deno(["check", ...all]) && await deno(test(["--parallel", ...parallel])) &&
+    await besideHeld(test(studies), test(beside)) && await deno(test(ALONE));
   return await deno(["test", "-A", "--no-check", NO_ORPHANS]) && passed;
 }
 
-/** Runs `live` and each of `held` at once, the held ones' output printed in turn when all have ended. */
-async function besideHeld(live: string[], held: string[][]): Promise<boolean> {
+/** Runs `live` and `held` at once, `held`'s output printed when both have ended. */
+async function besideHeld(live: string[], held: string[]): Promise<boolean> {
   const piped = { stdout: "piped", stderr: "piped" } as const;
-  const heldRuns = held.map((args) =>
-    new Deno.Command(Deno.execPath(), { args, cwd: ROOT, env, ...piped }).output()
-  );
+  const heldRun = new Deno.Command(Deno.execPath(), { args: held, cwd: ROOT, env, ...piped }).output();
   const liveOk = await deno(live);
-  let ok = liveOk;
-  for (const out of await Promise.all(heldRuns)) {
-    for (const [bytes, stream] of [[out.stdout, Deno.stdout], [out.stderr, Deno.stderr]] as const) {
-      for (let n = 0; n < bytes.length;) n += stream.writeSync(bytes.subarray(n));
-    }
-    ok &&= out.success;
+  const out = await heldRun;
+  for (const [bytes, stream] of [[out.stdout, Deno.stdout], [out.stderr, Deno.stderr]] as const) {
+    for (let n = 0; n < bytes.length;) n += stream.writeSync(bytes.subarray(n));
   }
-  return ok;
+  return liveOk && out.success;
 }
 
 const quickMode = Deno.args[0] === "--quick";
