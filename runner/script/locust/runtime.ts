@@ -392,7 +392,7 @@ export async function listenHere(): Promise<() => Promise<void>> {
   const shares = new BroadcastChannel(SHARED_CHANNEL);
   let given: Promise<Shared> | undefined;
   const sel = JSON.parse(Deno.env.get(LOCUST_ENV) ?? "{}") as LocustSelection;
-  // The last batch's spawn is the reset (a few ms early; a worker whose user of it starts sooner resets then).
+  // The last batch's spawn is the reset (a few ms early: a worker whose user starts sooner resets then).
   const spawnMs = beforeLastBatch(sel) / (sel.spawnRate ?? 1) * 1000;
   shares.onmessage = async (e: MessageEvent<number>) => {
     const resetAtMs = sel.resetStats ? e.data + spawnMs - 30 : undefined;
@@ -1095,7 +1095,7 @@ export function locustfile(
   if (sel.heard) requestsOut ??= new BroadcastChannel(REQUESTS_CHANNEL);
   const starts = sel.heard ? [] : [...listeners.init, ...listeners.test_start];
   let adopted = false;
-  /** A user's part run as its greenlet: `time.sleep` finds its session by context, once the file read `time`. */
+  /** A user's part as its greenlet: `time.sleep` finds its session by context if the file reads `time`. */
   const own = (fn: (s: Session) => Promise<void>) => (s: Session) => timeRead ? current.run(s, fn, s) : fn(s);
   // A user's start and stop (once each): in its turn, as a task is.
   const inTurn = (fn: (s: Session) => Promise<void>) => (s: Session) =>
