@@ -8,7 +8,8 @@
  * other unidirectional stream drained. A connection failure (CONNECTION_CLOSE with an H3_* or QUIC code, an
  * idle timeout, a broken control stream) is kept, so each request it ends counts under its kind. TLS is
  * rustls inside Deno: `--sni` and `--cacert` are honoured; skipping verification, client certificates,
- * versions and ciphers are refused by the config checks.
+ * versions and ciphers are refused by the config checks. `--tls-resume` is docs/HTTP3.md's (Deno keeps
+ * saved sessions per endpoint; 0-RTT only tells which handshakes resumed: nothing is sent before its end).
  */
 import type { ErrorKind } from "../../../results/mod.ts";
 import type { ConnectionShared } from "../load_connection.ts";
@@ -32,6 +33,7 @@ import { QpackDecoder, qpackErrorName, qpackH3Code } from "../../../http3/qpack_
 import { readVarint, varintLengthAt } from "../../../http3/varint.ts";
 import { errorMessage } from "../exchange_errors.ts";
 import type { H3Request } from "./request.ts";
+import type { TlsSessionInfo } from "../tls/deno_tls.ts";
 
 /** What every connection of a worker's h3 run shares: its requests and what the handshake offers. */
 interface H3Run {
@@ -42,11 +44,15 @@ interface H3Run {
   readonly caCerts: Promise<string[] | undefined>;
   /** One UDP socket for every connection of the worker, made by the first: one receive loop drains all. */
   endpoint?: Deno.QuicEndpoint;
+  /** Results' TLS session: `resume` (connections share `endpoint`, its saved sessions), handshakes counted. */
+  readonly tls: TlsSessionInfo;
 }
 
 const ALPN = ["h3"];
 const QPACK_PREFACES = [Uint8Array.of(STREAM_QPACK_ENCODER), Uint8Array.of(STREAM_QPACK_DECODER)];
 export const IGNORE = () => {};
+/** What every h3 handshake negotiates, for results (QUIC is TLS 1.3; Deno tells no cipher). */
+export const H3_TLS = { client: "deno", alpn: "h3", version: "TLSv1.3", cipher: null } as const;
 
 /** One QUIC connection carrying the requests of `streams` slots (slot.ts). */
 export class H3Connection {
@@ -80,19 +86,25 @@ export class H3Connection {
     if (wait !== undefined) await wait;
     const t0 = performance.now();
     let conn: Deno.QuicConn | null = null;
+    const { run, run: { tls } } = this;
     try {
-      conn = await Deno.connectQuic({
-        endpoint: this.run.endpoint ??= new Deno.QuicEndpoint(),
+      const connecting = Deno.connectQuic({
+        endpoint: tls.resume ? run.endpoint ??= new Deno.QuicEndpoint() : undefined,
         hostname: shared.hostname,
         port: shared.port,
-        serverName: this.run.serverName,
+        serverName: run.serverName,
         alpnProtocols: ALPN,
-        caCerts: await this.run.caCerts,
+        caCerts: await run.caCerts,
         // A handshake nobody answers (a closed UDP port sends no error QUIC sees) ends here.
         maxIdleTimeout: shared.timeoutMs,
         keepAliveInterval: Math.max(1, Math.floor(shared.timeoutMs / 2)),
+        zeroRtt: tls.resume,
       });
+      // A connection at once is a resumed session's 0-RTT one; its handshake ends when the server answers.
+      conn = await connecting;
       await conn.handshake;
+      tls.handshakes!++;
+      if (!(connecting instanceof Promise)) tls.resumed!++;
       const writers = [];
       for (const preface of [CONTROL_STREAM_PREFACE, ...QPACK_PREFACES]) {
         const writer = (await conn.createUnidirectionalStream()).getWriter();
