@@ -172,9 +172,7 @@ async function h3Connections(setup: ProtocolSetup): Promise<ConnectionFactory> {
   const run = {
     requests: encodeH3Mix(setup.url, setup.requests, setup.endpoints),
     serverName: setup.tls?.sni ?? setup.url.hostname.replace(/^\[|\]$/g, ""),
-    caCerts: caFile === undefined
-      ? Promise.resolve(undefined)
-      : Deno.readTextFile(caFile).then((pem) => [pem]),
+    caCerts: caFile === undefined ? undefined : Deno.readTextFile(caFile).then((pem) => [pem]),
     tls: { ...H3_TLS, insecure: false, resume: setup.tls?.resume ?? true, handshakes: 0, resumed: 0 },
   };
   const slots = new StreamSlots(

@@ -8,8 +8,7 @@
  * other unidirectional stream drained. A connection failure (CONNECTION_CLOSE with an H3_* or QUIC code, an
  * idle timeout, a broken control stream) is kept, so each request it ends counts under its kind. TLS is
  * rustls inside Deno: `--sni` and `--cacert` are honoured; skipping verification, client certificates,
- * versions and ciphers are refused by the config checks. `--tls-resume` is docs/HTTP3.md's (Deno keeps
- * saved sessions per endpoint; 0-RTT only tells which handshakes resumed: nothing is sent before its end).
+ * versions and ciphers are refused by the config checks; `--tls-resume` is honoured (`H3Run.tls`).
  */
 import type { ErrorKind } from "../../../results/mod.ts";
 import type { ConnectionShared } from "../load_connection.ts";
@@ -41,10 +40,10 @@ interface H3Run {
   /** The name the server's certificate is checked against (`--sni`, else the URL's host). */
   readonly serverName: string;
   /** PEM roots trusted beside the defaults (`--cacert`), read once per worker. */
-  readonly caCerts: Promise<string[] | undefined>;
+  readonly caCerts: Promise<string[]> | undefined;
   /** One UDP socket for every connection of the worker, made by the first: one receive loop drains all. */
   endpoint?: Deno.QuicEndpoint;
-  /** Results' TLS session: `resume` (connections share `endpoint`, its saved sessions), handshakes counted. */
+  /** Results' TLS session; `resume`: connections share `endpoint`, where Deno keeps servers' sessions. */
   readonly tls: TlsSessionInfo;
 }
 
@@ -100,18 +99,18 @@ export class H3Connection {
         keepAliveInterval: Math.max(1, Math.floor(shared.timeoutMs / 2)),
         zeroRtt: tls.resume,
       });
-      // A connection at once is a resumed session's 0-RTT one; its handshake ends when the server answers.
+      // A connection at once is a resumed session's 0-RTT one, asked for only to count it: nothing is sent
+      // before the handshake ends (0-RTT data can be replayed, and Deno does not say if the server took it).
       conn = await connecting;
       await conn.handshake;
       tls.handshakes!++;
       if (!(connecting instanceof Promise)) tls.resumed!++;
-      const writers = [];
-      for (const preface of [CONTROL_STREAM_PREFACE, ...QPACK_PREFACES]) {
-        const writer = (await conn.createUnidirectionalStream()).getWriter();
+      const opening = conn;
+      this.#critical = await Promise.all([CONTROL_STREAM_PREFACE, ...QPACK_PREFACES].map(async (preface) => {
+        const writer = (await opening.createUnidirectionalStream()).getWriter();
         await writer.write(preface);
-        writers.push(writer);
-      }
-      this.#critical = writers;
+        return writer;
+      }));
     } catch (err) {
       shared.connectGate.release();
       if (conn !== null) closeQuietly(conn, H3_NO_ERROR);
