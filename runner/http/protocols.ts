@@ -85,7 +85,7 @@ interface ProtocolSetup {
   readonly ws?: WsRun;
   /** gRPC: the cap of a received message (grpc/answer.ts); the `grpc` row needs it. */
   readonly grpc?: GrpcRun;
-  /** The run's TLS options: HTTP/3 hands the server name and extra roots to Deno's QUIC. */
+  /** The run's TLS options: HTTP/3 hands the server name, extra roots and `resume` to Deno's QUIC. */
   readonly tls?: TlsOptions;
 }
 

@@ -105,9 +105,8 @@ export class H3Connection {
       await conn.handshake;
       tls.handshakes!++;
       if (!(connecting instanceof Promise)) tls.resumed!++;
-      const opening = conn;
       this.#critical = await Promise.all([CONTROL_STREAM_PREFACE, ...QPACK_PREFACES].map(async (preface) => {
-        const writer = (await opening.createUnidirectionalStream()).getWriter();
+        const writer = (await conn!.createUnidirectionalStream()).getWriter();
         await writer.write(preface);
         return writer;
       }));
@@ -131,7 +130,10 @@ export class H3Connection {
       (info) => this.#ended(opened, info.closeCode, info.reason),
       (err) => this.#ended(opened, -1, errorMessage(err)),
     );
-    this.#readPeerStreams(opened).catch(IGNORE);
+    const peer = new WritableStream({
+      write: (stream) => void this.#readPeerStream(opened, stream).catch(IGNORE),
+    });
+    opened.incomingUnidirectionalStreams.pipeTo(peer).catch(IGNORE);
     return true;
   }
 
@@ -151,18 +153,12 @@ export class H3Connection {
     } else fail("quic", `the server closed the connection: QUIC error ${name}`);
   }
 
-  /** Fails the connection with an H3_* `code` of ours (a broken control or encoder stream). */
+  /** Ends the connection with an H3_* `code` of ours (a broken control or encoder stream, the run's close). */
   #fail(conn: Deno.QuicConn, code: number, why: string): void {
     if (this.conn !== conn) return;
     this.#ended(conn, code, why);
     this.failMessage = `${h3ErrorName(code)}: ${why}`;
     closeQuietly(conn, code);
-  }
-
-  async #readPeerStreams(conn: Deno.QuicConn): Promise<void> {
-    for await (const stream of conn.incomingUnidirectionalStreams) {
-      this.#readPeerStream(conn, stream).catch(IGNORE);
-    }
   }
 
   /** One of the server's unidirectional streams, by its type: control, QPACK encoder, or drained. */
@@ -212,11 +208,7 @@ export class H3Connection {
 
   /** Closes the connection (shutdown, release): nothing more is counted on it. */
   close(): void {
-    const conn = this.conn;
-    if (conn === null) return;
-    this.#ended(conn, 0, "");
-    this.failMessage = "the connection was closed by the run";
-    closeQuietly(conn, H3_NO_ERROR);
+    if (this.conn !== null) this.#fail(this.conn, H3_NO_ERROR, "the connection was closed by the run");
   }
 }
 
