@@ -153,7 +153,7 @@ export class H3Connection {
     } else fail("quic", `the server closed the connection: QUIC error ${name}`);
   }
 
-  /** Ends the connection with an H3_* `code` of ours (a broken control or encoder stream, the run's close). */
+  /** Ends the connection with an H3_* `code` of ours (a broken control or encoder stream; the run done). */
   #fail(conn: Deno.QuicConn, code: number, why: string): void {
     if (this.conn !== conn) return;
     this.#ended(conn, code, why);
