@@ -32,7 +32,6 @@ import { QpackDecoder, qpackErrorName, qpackH3Code } from "../../../http3/qpack_
 import { readVarint, varintLengthAt } from "../../../http3/varint.ts";
 import { errorMessage } from "../exchange_errors.ts";
 import type { H3Request } from "./request.ts";
-import type { TlsSessionInfo } from "../tls/deno_tls.ts";
 
 /** What every connection of a worker's h3 run shares: its requests and what the handshake offers. */
 interface H3Run {
@@ -44,7 +43,7 @@ interface H3Run {
   /** One UDP socket for every connection of the worker, made by the first: one receive loop drains all. */
   endpoint?: Deno.QuicEndpoint;
   /** Results' TLS session; `resume`: connections share `endpoint`, where Deno keeps servers' sessions. */
-  readonly tls: TlsSessionInfo;
+  readonly tls: { readonly resume: boolean; handshakes: number; resumed: number };
 }
 
 const ALPN = ["h3"];
@@ -103,8 +102,8 @@ export class H3Connection {
       // before the handshake ends (0-RTT data can be replayed, and Deno does not say if the server took it).
       conn = await connecting;
       await conn.handshake;
-      tls.handshakes!++;
-      if (!(connecting instanceof Promise)) tls.resumed!++;
+      tls.handshakes++;
+      if (!(connecting instanceof Promise)) tls.resumed++;
       this.#critical = await Promise.all([CONTROL_STREAM_PREFACE, ...QPACK_PREFACES].map(async (preface) => {
         const writer = (await conn!.createUnidirectionalStream()).getWriter();
         await writer.write(preface);
