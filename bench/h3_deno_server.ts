@@ -3,15 +3,17 @@
  * An HTTP/3 server on Deno's QUIC (`Deno.QuicEndpoint`, unstable: `--unstable-net`) and http3/, for
  * bench/h3_probe.ts `--server deno`: what Deno's QUIC costs per stream on the serving side, and a server
  * faster than aioquic's. Every request, read to its end, is answered 200 with --body-bytes octets (the
- * HEADERS and DATA frames encoded once). Prints "listening <port>" when ready.
+ * HEADERS and DATA frames encoded once); with --goaway-after N a connection's Nth answer is followed by a
+ * GOAWAY, so clients reconnect (resumption's tests). Prints "listening <port>" when ready.
  *
  *   deno run -A --unstable-net bench/h3_deno_server.ts --cert C --key K [--port 0] [--body-bytes 13]
- *                                                      [--log-peers]
+ *                                                      [--log-peers] [--goaway-after N]
  */
 import { parseArgs } from "node:util";
 import {
   CONTROL_STREAM_PREFACE,
   encodeMessage,
+  FRAME_GOAWAY,
   FRAME_HEADERS,
   H3FrameReader,
   READ_FRAME,
@@ -28,9 +30,11 @@ const { values } = parseArgs({
     port: { type: "string", default: "0" },
     "body-bytes": { type: "string", default: "13" },
     "log-peers": { type: "boolean", default: false },
+    "goaway-after": { type: "string", default: "0" },
   },
 });
 const bodyBytes = Number(values["body-bytes"]);
+const goawayAfter = Number(values["goaway-after"]);
 
 /** The answer's HEADERS and DATA frames, the same octets for every request. */
 const answer = encodeMessage(
@@ -67,7 +71,15 @@ async function serve(conn: Deno.QuicConn) {
     }
   })().catch(() => {});
   const decoder = new QpackDecoder();
-  for await (const stream of conn.incomingBidirectionalStreams) answerStream(stream, decoder).catch(() => {});
+  let answered = 0;
+  for await (const stream of conn.incomingBidirectionalStreams) {
+    answerStream(stream, decoder).then(() => {
+      // GOAWAY's stream ID (a 2-octet varint): the first request stream not answered.
+      if (++answered !== goawayAfter) return;
+      const next = 4 * goawayAfter;
+      controlWriter.write(Uint8Array.of(FRAME_GOAWAY, 2, 0x40 | (next >> 8), next & 0xff)).catch(() => {});
+    }).catch(() => {});
+  }
   controlWriter.releaseLock();
 }
 

@@ -205,7 +205,7 @@ export const runResultSchema = z.looseObject({
     version: z.string().nullable(),
     cipher: z.string().nullable(),
     insecure: z.boolean(),
-    /** New connections offered a saved session (`--tls-resume on` on the openssl client). */
+    /** New connections offered a saved session (`--tls-resume on`: the openssl client, h3). */
     resume: z.boolean().optional(),
     /** Handshakes completed over the run and how many resumed a session; null where not counted. */
     handshakes: count.nullable().optional(),

@@ -18,6 +18,7 @@ import type { WsRun } from "./ws/run.ts";
 import type { GrpcRun } from "./grpc/answer.ts";
 import type { StreamAnswer } from "./stream_answer.ts";
 import type { TlsOptions } from "./tls/options.ts";
+import type { TlsSessionInfo } from "./tls/deno_tls.ts";
 
 /** The protocols of the config (`protocol:`, `--protocol`). */
 type ProtocolRequest = "http1" | "h2" | "h2c" | "h3" | "auto";
@@ -84,7 +85,7 @@ interface ProtocolSetup {
   readonly ws?: WsRun;
   /** gRPC: the cap of a received message (grpc/answer.ts); the `grpc` row needs it. */
   readonly grpc?: GrpcRun;
-  /** The run's TLS options: HTTP/3 hands the server name and extra roots to Deno's QUIC. */
+  /** The run's TLS options: HTTP/3 hands the server name, extra roots and `resume` to Deno's QUIC. */
   readonly tls?: TlsOptions;
 }
 
@@ -98,6 +99,8 @@ export interface ConnectionFactory {
   next(id: number): LoadConnection;
   /** Most streams open at once on one connection so far (results), 0 for a protocol without streams. */
   maxOpenStreams(): number;
+  /** The run's TLS session, where the protocol's connections do their own TLS (h3), not the transport. */
+  tlsInfo?(): TlsSessionInfo | null;
 }
 
 /** HTTP/1.1: one `Connection` per load connection, `pipelining` requests in flight on it. */
@@ -160,7 +163,7 @@ async function grpcConnections(setup: ProtocolSetup): Promise<ConnectionFactory>
 
 /** HTTP/3 over Deno's QUIC: each load connection is a request stream slot, `streams` to a connection. */
 async function h3Connections(setup: ProtocolSetup): Promise<ConnectionFactory> {
-  const [{ H3Connection }, { H3Slot }, { encodeH3Mix }] = await Promise.all([
+  const [{ H3Connection, H3_TLS }, { H3Slot }, { encodeH3Mix }] = await Promise.all([
     import("./h3/connection.ts"),
     import("./h3/slot.ts"),
     import("./h3/request.ts"),
@@ -169,9 +172,8 @@ async function h3Connections(setup: ProtocolSetup): Promise<ConnectionFactory> {
   const run = {
     requests: encodeH3Mix(setup.url, setup.requests, setup.endpoints),
     serverName: setup.tls?.sni ?? setup.url.hostname.replace(/^\[|\]$/g, ""),
-    caCerts: caFile === undefined
-      ? Promise.resolve(undefined)
-      : Deno.readTextFile(caFile).then((pem) => [pem]),
+    caCerts: caFile === undefined ? undefined : Deno.readTextFile(caFile).then((pem) => [pem]),
+    tls: { ...H3_TLS, insecure: false, resume: setup.tls?.resume ?? true, handshakes: 0, resumed: 0 },
   };
   const slots = new StreamSlots(
     setup.streams,
@@ -185,6 +187,7 @@ async function h3Connections(setup: ProtocolSetup): Promise<ConnectionFactory> {
     h2Steps: false,
     next: (id) => slots.next(id),
     maxOpenStreams: () => slots.maxOpenStreams,
+    tlsInfo: () => run.tls.handshakes === 0 ? null : run.tls,
   };
 }
 

@@ -277,7 +277,7 @@ async function runToEnd(opts: LoadRunOptions, prepared: Prepared, run: RunState)
   return {
     activeMs: Math.max(0, Math.min(endMs, run.ctx.endMs, run.stopAtMs) - run.originMs),
     maxConnectsInFlight: shared.connectGate.maxInFlight,
-    tlsSession: prepared.transport.tlsInfo(),
+    tlsSession: prepared.factory.tlsInfo?.() ?? prepared.transport.tlsInfo(),
     maxStreamsPerConnection: prepared.factory.maxOpenStreams(),
     ...(wsStats !== null ? { ws: wsStats.take() } : {}),
     ...(logError ? { logError } : {}),

@@ -8,7 +8,7 @@
  * other unidirectional stream drained. A connection failure (CONNECTION_CLOSE with an H3_* or QUIC code, an
  * idle timeout, a broken control stream) is kept, so each request it ends counts under its kind. TLS is
  * rustls inside Deno: `--sni` and `--cacert` are honoured; skipping verification, client certificates,
- * versions and ciphers are refused by the config checks.
+ * versions and ciphers are refused by the config checks; `--tls-resume` is honoured (`H3Run.tls`).
  */
 import type { ErrorKind } from "../../../results/mod.ts";
 import type { ConnectionShared } from "../load_connection.ts";
@@ -39,14 +39,18 @@ interface H3Run {
   /** The name the server's certificate is checked against (`--sni`, else the URL's host). */
   readonly serverName: string;
   /** PEM roots trusted beside the defaults (`--cacert`), read once per worker. */
-  readonly caCerts: Promise<string[] | undefined>;
+  readonly caCerts: Promise<string[]> | undefined;
   /** One UDP socket for every connection of the worker, made by the first: one receive loop drains all. */
   endpoint?: Deno.QuicEndpoint;
+  /** Results' TLS session; `resume`: connections share `endpoint`, where Deno keeps servers' sessions. */
+  readonly tls: { readonly resume: boolean; handshakes: number; resumed: number };
 }
 
 const ALPN = ["h3"];
 const QPACK_PREFACES = [Uint8Array.of(STREAM_QPACK_ENCODER), Uint8Array.of(STREAM_QPACK_DECODER)];
 export const IGNORE = () => {};
+/** What every h3 handshake negotiates, for results (QUIC is TLS 1.3; Deno tells no cipher). */
+export const H3_TLS = { client: "deno", alpn: "h3", version: "TLSv1.3", cipher: null } as const;
 
 /** One QUIC connection carrying the requests of `streams` slots (slot.ts). */
 export class H3Connection {
@@ -80,26 +84,31 @@ export class H3Connection {
     if (wait !== undefined) await wait;
     const t0 = performance.now();
     let conn: Deno.QuicConn | null = null;
+    const { run, run: { tls } } = this;
     try {
-      conn = await Deno.connectQuic({
-        endpoint: this.run.endpoint ??= new Deno.QuicEndpoint(),
+      const connecting = Deno.connectQuic({
+        endpoint: tls.resume ? run.endpoint ??= new Deno.QuicEndpoint() : undefined,
         hostname: shared.hostname,
         port: shared.port,
-        serverName: this.run.serverName,
+        serverName: run.serverName,
         alpnProtocols: ALPN,
-        caCerts: await this.run.caCerts,
+        caCerts: await run.caCerts,
         // A handshake nobody answers (a closed UDP port sends no error QUIC sees) ends here.
         maxIdleTimeout: shared.timeoutMs,
         keepAliveInterval: Math.max(1, Math.floor(shared.timeoutMs / 2)),
+        zeroRtt: tls.resume,
       });
+      // A connection at once is a resumed session's 0-RTT one, asked for only to count it: nothing is sent
+      // before the handshake ends (0-RTT data can be replayed, and Deno does not say if the server took it).
+      conn = await connecting;
       await conn.handshake;
-      const writers = [];
-      for (const preface of [CONTROL_STREAM_PREFACE, ...QPACK_PREFACES]) {
-        const writer = (await conn.createUnidirectionalStream()).getWriter();
+      tls.handshakes++;
+      if (!(connecting instanceof Promise)) tls.resumed++;
+      this.#critical = await Promise.all([CONTROL_STREAM_PREFACE, ...QPACK_PREFACES].map(async (preface) => {
+        const writer = (await conn!.createUnidirectionalStream()).getWriter();
         await writer.write(preface);
-        writers.push(writer);
-      }
-      this.#critical = writers;
+        return writer;
+      }));
     } catch (err) {
       shared.connectGate.release();
       if (conn !== null) closeQuietly(conn, H3_NO_ERROR);
@@ -120,7 +129,10 @@ export class H3Connection {
       (info) => this.#ended(opened, info.closeCode, info.reason),
       (err) => this.#ended(opened, -1, errorMessage(err)),
     );
-    this.#readPeerStreams(opened).catch(IGNORE);
+    const peer = new WritableStream({
+      write: (stream) => void this.#readPeerStream(opened, stream).catch(IGNORE),
+    });
+    opened.incomingUnidirectionalStreams.pipeTo(peer).catch(IGNORE);
     return true;
   }
 
@@ -140,18 +152,12 @@ export class H3Connection {
     } else fail("quic", `the server closed the connection: QUIC error ${name}`);
   }
 
-  /** Fails the connection with an H3_* `code` of ours (a broken control or encoder stream). */
+  /** Ends the connection with an H3_* `code` of ours (a broken control or encoder stream; the run done). */
   #fail(conn: Deno.QuicConn, code: number, why: string): void {
     if (this.conn !== conn) return;
     this.#ended(conn, code, why);
     this.failMessage = `${h3ErrorName(code)}: ${why}`;
     closeQuietly(conn, code);
-  }
-
-  async #readPeerStreams(conn: Deno.QuicConn): Promise<void> {
-    for await (const stream of conn.incomingUnidirectionalStreams) {
-      this.#readPeerStream(conn, stream).catch(IGNORE);
-    }
   }
 
   /** One of the server's unidirectional streams, by its type: control, QPACK encoder, or drained. */
@@ -201,11 +207,7 @@ export class H3Connection {
 
   /** Closes the connection (shutdown, release): nothing more is counted on it. */
   close(): void {
-    const conn = this.conn;
-    if (conn === null) return;
-    this.#ended(conn, 0, "");
-    this.failMessage = "the connection was closed by the run";
-    closeQuietly(conn, H3_NO_ERROR);
+    if (this.conn !== null) this.#fail(this.conn, H3_NO_ERROR, "the connection was closed by the run");
   }
 }
 

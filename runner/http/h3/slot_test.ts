@@ -127,6 +127,27 @@ Deno.test("attack --h3: every request answered 200 over streams, counted exactly
   });
 });
 
+Deno.test("attack --h3: --tls-resume on resumes reconnections' sessions, off none; handshakes counted", async () => {
+  if (!requireProgram("openssl")) return;
+  await withTempDir(async (dir) => {
+    const tls = await makeTlsFixtures(dir);
+    // A GOAWAY after every 2nd answer: each connection after the first is a new handshake.
+    await withDenoH3(tls, async ({ port }) => {
+      const url = `https://127.0.0.1:${port}/`;
+      const load = ["--cacert", tls.ca, "-n", "12", "-c", "1", "--timeout", "5s"];
+      const on = await attackH3(url, load); // on is the default
+      assertEquals([on.code, on.json?.statusCodes], [0, { "200": 12 }], on.stderr);
+      const t = on.json.tls;
+      assertEquals([t.client, t.alpn, t.resume, on.json.config.tls.resume], ["deno", "h3", true, true]);
+      ok(t.handshakes >= 3 && t.resumed > 0 && t.resumed < t.handshakes, JSON.stringify(t));
+      const off = await attackH3(url, [...load, "--tls-resume", "off"]);
+      assertEquals([off.code, off.json?.statusCodes], [0, { "200": 12 }], off.stderr);
+      assertEquals([off.json.tls.resume, off.json.tls.resumed], [false, 0]);
+      ok(off.json.tls.handshakes >= 3, JSON.stringify(off.json.tls));
+    }, ["--goaway-after", "2"]);
+  });
+});
+
 Deno.test("attack --h3: a worker's connections share one UDP socket (one client port)", async () => {
   if (!requireProgram("openssl")) return;
   await withTempDir(async (dir) => {

@@ -20,7 +20,7 @@ export interface TlsSessionInfo {
   version: string | null;
   cipher: string | null;
   insecure: boolean;
-  /** Whether new connections offered a saved session (`--tls-resume`; only the openssl client can). */
+  /** Whether new connections offered a saved session (`--tls-resume`; the openssl client and h3 can). */
   resume: boolean;
   /** Handshakes completed and how many resumed (openssl: summed over workers; null: not counted). */
   handshakes: number | null;

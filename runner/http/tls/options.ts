@@ -59,8 +59,8 @@ export const TLS_OPTIONS = {
     z.union([z.boolean(), z.enum(["on", "off"], { error: "resume must be on or off" })])
       .transform((v) => v === true || v === "on").default(true),
     "resume the last TLS session on a worker's new connections (default",
-    "on, as browsers do; epoll transport only: the deno transport cannot,",
-    "and its results say so); results count the handshakes resumed",
+    "on, as browsers do; epoll transport and h3 only: the deno transport",
+    "cannot, and its results say so); results count the handshakes resumed",
   ),
 };
 
