@@ -155,13 +155,8 @@ function checkColumns(columns: string[], path: string, where: string): void {
 }
 
 function parseCsv(bytes: Uint8Array, file: string, csv: CsvColumns): DataTable {
-  let parsed;
-  try {
-    parsed = csvPacked(bytes, csv.fields === undefined || csv.skipHeader === true, csv.fields?.length);
-  } catch (err) {
-    if (err instanceof CsvError) throw new DataFileError(file, err.line, err.reason, { cause: err });
-    throw err;
-  }
+  const hasHeader = csv.fields === undefined || csv.skipHeader === true;
+  const parsed = csvPacked(bytes, file, hasHeader, csv.fields?.length);
   const columns = csv.fields ?? parsed.header?.map((f) => f.trim());
   if (columns === undefined) {
     throw new DataFileError(file, 0, "is empty; a CSV data file starts with a header row");
@@ -228,10 +223,10 @@ interface CsvParse {
 
 /**
  * Parses `bytes` as RFC 4180 CSV whose values stay byte ranges, never strings (consumed: values are moved
- * down in place); with `hasHeader` the first record is the header.
+ * down in place); with `hasHeader` the first record is the header. A problem names `file` and its line.
  */
-function csvPacked(bytes: Uint8Array, hasHeader: boolean, columns?: number): CsvParse {
-  const fail = (line: number, reason: string) => new CsvError(line, reason);
+function csvPacked(bytes: Uint8Array, file: string, hasHeader: boolean, columns?: number): CsvParse {
+  const fail = (line: number, reason: string) => new DataFileError(file, line, reason);
   const n = bytes.length;
   let i = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   let w = 0, line = 1, k = 0;
@@ -294,7 +289,7 @@ function quoted(
   w: number,
   line: number,
   recordLine: number,
-  fail: (line: number, reason: string) => CsvError,
+  fail: (line: number, reason: string) => DataFileError,
 ): [number, number, number] {
   const n = bytes.length;
   for (;;) {
@@ -317,14 +312,6 @@ function quoted(
     throw fail(line, "a quoted field must end at a comma or the end of the line");
   }
   return [i, w, line];
-}
-
-/** A CSV problem at `line`; data_sources.ts names the file in its `DataFileError`. */
-class CsvError extends Error {
-  override name = "CsvError";
-  constructor(readonly line: number, readonly reason: string) {
-    super(`line ${line}: ${reason}`);
-  }
 }
 
 function textValues(bytes: Uint8Array, ends: Uint32Array, from: number, to: number): string[] {

@@ -5,7 +5,7 @@
 import { parse as parseYaml } from "yaml";
 import type { Issue } from "../validation/mod.ts";
 import { shownAssignment, shownFieldValue } from "../results/redact.ts";
-import { nearest } from "../validation/suggest.ts";
+import { nearest, noSuchName } from "../validation/suggest.ts";
 import { isRecord, type Result } from "./yaml_document.ts";
 
 /** Keys every object has: as a map name they set the prototype (`__proto__`) or read an inherited value. */
@@ -38,12 +38,9 @@ export function applyOverrides(
       targets[name] = { url };
       continue;
     }
-    const guess = nearest(name, Object.keys(targets));
     issues.push({
       path: `--target ${name}=${url}`,
-      message: `no target named "${name}"; ${
-        guess ? `did you mean "${guess}"?` : `the targets are ${Object.keys(targets).join(", ")}`
-      }`,
+      message: noSuchName("target", name, Object.keys(targets)),
     });
   }
   if (opts.profile && isRecord(value.targets)) {

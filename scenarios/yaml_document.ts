@@ -7,7 +7,7 @@ import type { Issue } from "../validation/mod.ts";
 import { withEnvSnapshot, YAML_DEBUG_VARIABLES } from "../system/env_snapshot.ts";
 import { formatCap } from "../system/read_capped.ts";
 import { MAX_EXPERIMENT_FILE_BYTES, MAX_YAML_BYTES } from "../validation/input_limits.ts";
-import { parseJsonDocument } from "../validation/json_document.ts";
+import { duplicateKeyMessage, parseJsonDocument } from "../validation/json_document.ts";
 import { yamlCostIssue } from "../validation/yaml_cost.ts";
 
 /** A value, or every problem found. */
@@ -37,18 +37,19 @@ export function parseDocument(text: string): Result<unknown> {
   return shape === undefined ? expanded : { ok: false, issues: [shape] };
 }
 
+/** The one problem of the file as a whole. */
+function fileProblem(message: string): Result<never> {
+  return { ok: false, issues: [{ path: "(file)", message }] };
+}
+
 /** A file too large for the YAML parser, read as JSON; its shape checked as a YAML file's is. */
 function largeDocument(text: string): Result<unknown> {
   if (!/^\s*[[{]/.test(text)) {
     const jsonCap = formatCap(MAX_EXPERIMENT_FILE_BYTES);
-    return {
-      ok: false,
-      issues: [{
-        path: "(file)",
-        message: `over the ${formatCap(MAX_YAML_BYTES)} read as YAML (its parser takes up to 200 bytes of ` +
-          `memory per byte): write it as JSON (read up to ${jsonCap}) or split it into smaller experiments`,
-      }],
-    };
+    return fileProblem(
+      `over the ${formatCap(MAX_YAML_BYTES)} read as YAML (its parser takes up to 200 bytes of memory per ` +
+        `byte): write it as JSON (read up to ${jsonCap}) or split it into smaller experiments`,
+    );
   }
   const parsed = parseJsonDocument(text);
   if (!parsed.ok) {
@@ -73,11 +74,7 @@ function syntaxIssue(doc: Document, lineCounter: LineCounter): Issue | undefined
   const duplicate = duplicateKey(doc);
   if (duplicate === undefined) return undefined;
   const at = lineCounter.linePos(duplicate.offset);
-  return {
-    path: `line ${at.line}, column ${at.col}`,
-    message: `not valid YAML or JSON: the key ${JSON.stringify(duplicate.key)} must appear once in its ` +
-      "mapping; keep one of them",
-  };
+  return { path: `line ${at.line}, column ${at.col}`, message: duplicateKeyMessage(duplicate.key) };
 }
 
 /** The parser's message without the position the issue's path already gives. */
@@ -95,14 +92,10 @@ function expandAliases(doc: Document): Result<unknown> {
     return { ok: true, value: doc.toJS({ maxAliasCount: MAX_YAML_ALIASES }) };
   } catch (err) {
     if (!(err instanceof ReferenceError)) throw err;
-    return {
-      ok: false,
-      issues: [{
-        path: "(file)",
-        message: `its aliases (*name) expand more than ${MAX_YAML_ALIASES} times: ` +
-          "write the values out instead of nesting aliases",
-      }],
-    };
+    return fileProblem(
+      `its aliases (*name) expand more than ${MAX_YAML_ALIASES} times: write the values out instead of ` +
+        "nesting aliases",
+    );
   }
 }
 

@@ -22,11 +22,14 @@ export function parseJsonDocument(
   }
   const found = keyOrDepthProblem(text);
   if (found === undefined) return { ok: true, value };
-  const message = found.key === undefined
-    ? TOO_DEEP
-    : `not valid YAML or JSON: the key ${JSON.stringify(found.key)} must appear once in its mapping; keep ` +
-      "one of them";
+  const message = found.key === undefined ? TOO_DEEP : duplicateKeyMessage(found.key);
   return { ok: false, issues: [{ path: linePosition(text, found.offset), message }] };
+}
+
+/** The problem of a key given twice in one mapping (YAML) or object (JSON). */
+export function duplicateKeyMessage(key: string): string {
+  return `not valid YAML or JSON: the key ${JSON.stringify(key)} must appear once in its mapping; ` +
+    "keep one of them";
 }
 
 /** Where parsed `text` first nests too deep or repeats a key in one object (`JSON.parse` keeps the last). */

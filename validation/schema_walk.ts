@@ -101,31 +101,25 @@ function describeOne(schema: Schema): string | undefined {
   const expected = z.globalRegistry.get(schema)?.expected;
   if (typeof expected === "string") return expected;
   const def = defOf(schema);
-  switch (def.type) {
-    case "number":
-      return (schema as unknown as { isInt?: boolean }).isInt ? "a whole number" : "a number";
-    case "int":
-      return "a whole number";
-    case "string":
-      return "a string";
-    case "boolean":
-      return "true or false";
-    case "enum":
-      return oneOf(Object.values(def.entries as Record<string, unknown>));
-    case "literal":
-      return oneOf(def.values as unknown[]);
-    case "array":
-    case "tuple":
-      return "a list";
-    case "object":
-    case "record":
-      return "an object";
-    case "null":
-      return "null";
-    default:
-      return undefined;
+  if (def.type === "number") {
+    return (schema as unknown as { isInt?: boolean }).isInt ? "a whole number" : "a number";
   }
+  if (def.type === "enum") return oneOf(Object.values(def.entries as Record<string, unknown>));
+  if (def.type === "literal") return oneOf(def.values as unknown[]);
+  return EXPECTED.get(def.type);
 }
+
+/** What a value of each other plain type is, as an error says it expected one. */
+const EXPECTED = new Map(Object.entries({
+  int: "a whole number",
+  string: "a string",
+  boolean: "true or false",
+  array: "a list",
+  tuple: "a list",
+  object: "an object",
+  record: "an object",
+  null: "null",
+}));
 
 export function oneOf(values: readonly unknown[]): string {
   // An optional discriminator lists `undefined`, which nobody can write.

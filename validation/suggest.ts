@@ -21,6 +21,13 @@ export function editDistance(a: string, b: string): number {
   return d[s.length][t.length];
 }
 
+/** `no target named "x"; did you mean "y"?`, else the names there are. */
+export function noSuchName(what: string, name: string, names: readonly string[]): string {
+  const guess = nearest(name, names);
+  return `no ${what} named "${name}"; ` +
+    (guess ? `did you mean "${guess}"?` : `the ${what}s are ${names.join(", ")}`);
+}
+
 /** Nearest within 1 edit for names up to 4 letters, 2 up to 8, 3 beyond; ties go to the earlier. */
 export function nearest(typed: string, candidates: readonly string[]): string | undefined {
   const limit = typed.length <= 4 ? 1 : typed.length <= 8 ? 2 : 3;

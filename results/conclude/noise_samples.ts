@@ -26,13 +26,11 @@ const MIN_LONG_BATCHES = 4;
 function intervalValue(iv: IntervalResult, metric: NoiseMetric): number {
   switch (metric) {
     case "mean":
-      return intervalLatencySampled(iv) ? iv.mean : Number.NaN;
+    case "p50":
+    case "p99":
+      return intervalLatencySampled(iv) ? iv[metric] : Number.NaN;
     case "rps": // served within the window, as the achieved rate: the drain left out
       return servedRps(iv.requests, iv.drained ?? 0, iv.durationMs / 1000);
-    case "p50":
-      return intervalLatencySampled(iv) ? iv.p50 : Number.NaN;
-    case "p99":
-      return intervalLatencySampled(iv) ? iv.p99 : Number.NaN;
     case "p10": // from the interval's histogram, NaN where the run kept none (--interval-histograms none)
       return intervalLatencySampled(iv) && iv.histogramEncoded
         ? usToMs(decodeHistogram(iv.histogramEncoded).getValueAtPercentile(10))

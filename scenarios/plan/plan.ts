@@ -7,7 +7,7 @@
 import type { RelativeAttackInput } from "../../runner/config.ts";
 import { DEFAULT_DURATION_MS } from "../../runner/load/models/fields.ts";
 import type { TargetSpec } from "../../targets/spec.ts";
-import { nearest } from "../../validation/suggest.ts";
+import { noSuchName } from "../../validation/suggest.ts";
 import { shownSweepValue } from "../../results/redact.ts";
 import { applyParameter, baseAttack, targetKeyOf, withDurationMs } from "./attack.ts";
 import type { Experiment } from "../schema/experiment.ts";
@@ -48,15 +48,9 @@ function selected(all: string[], only: string[] | undefined, what: string): stri
   if (!only) return all;
   const unknown = only.filter((name) => !all.includes(name));
   if (unknown.length > 0) {
-    throw new ExperimentError(unknown.map((name) => {
-      const guess = nearest(name, all);
-      return {
-        path: "--only",
-        message: `no ${what} named "${name}"; ${
-          guess ? `did you mean "${guess}"?` : `the ${what}s are ${all.join(", ")}`
-        }`,
-      };
-    }));
+    throw new ExperimentError(
+      unknown.map((name) => ({ path: "--only", message: noSuchName(what, name, all) })),
+    );
   }
   return all.filter((name) => only.includes(name));
 }

@@ -2,7 +2,7 @@
  * @module
  * The checks of an experiment file that span fields, run once its structure is valid.
  */
-import { nearest } from "../../validation/suggest.ts";
+import { nearest, noSuchName } from "../../validation/suggest.ts";
 import {
   builtinSpecSchema,
   exampleSpecSchema,
@@ -28,14 +28,7 @@ export function checkExperiment(exp: ExperimentFields): Issue[] {
   const loadNames = Object.keys(exp.loads);
   caseFolds(targetNames, add);
   const refer = (path: Path, name: string | undefined, names: string[], what: string) => {
-    if (name === undefined || setOf(names).has(name)) return;
-    const guess = nearest(name, names);
-    add(
-      path,
-      `no ${what} named "${name}"; ${
-        guess ? `did you mean "${guess}"?` : `the ${what}s are ${names.join(", ")}`
-      }`,
-    );
+    if (name !== undefined && !setOf(names).has(name)) add(path, noSuchName(what, name, names));
   };
   refer(["baseline"], exp.baseline, targetNames, "target");
   exp.expect?.forEach((e, i) => {

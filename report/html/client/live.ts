@@ -144,18 +144,15 @@ export function loadlabLive(): void {
   });
   // The steering's state arrives with the stream (first frames, each load's start and end, each change).
   on("steer", (event: { state: LiveSteerState }) => showSteer?.(event.state));
-  on("backlog", (points: LiveProgress[]) => {
+  const addPoints = (points: LiveProgress[]) => {
     for (const p of points) {
       addLivePoint(charts, p, prev);
       prev = p;
     }
     redraw();
-  });
-  on("progress", (p: LiveProgress) => {
-    addLivePoint(charts, p, prev);
-    prev = p;
-    redraw();
-  });
+  };
+  on("backlog", addPoints);
+  on("progress", (p: LiveProgress) => addPoints([p]));
   on("end", () => {
     source.close();
     charts.timeline.destroy();
