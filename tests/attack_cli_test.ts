@@ -48,12 +48,12 @@ Deno.test("attack -n 1000 --json reports exactly 1000 with the right status coun
     const interval = json.intervals[0];
     for (const key of ["startMs", "requests", "p50", "p75", "p90", "p99", "errors"]) ok(key in interval);
     // The run verdict and the sends travel with the numbers: a closed run has no requested rate. A
-    // quarter of the answers were 503s, whose latencies are in the percentiles: the verdict says so.
-    assertEquals(json.verdict, {
-      ok: false,
-      flags: [{ kind: "server errors", label: "server errors 25%" }],
-      label: "server errors 25%",
-    });
+    // quarter of the answers were 503s, whose latencies are in the percentiles: the verdict says so. On a
+    // busy machine the two workers may also read saturated: that flag is the only other one allowed.
+    const flags = json.verdict.flags.filter((f: { kind: string }) => f.kind !== "generator-bound");
+    assertEquals(flags, [{ kind: "server errors", label: "server errors 25%" }]);
+    assertEquals(json.verdict.ok, false);
+    ok(json.verdict.label.endsWith("server errors 25%"), json.verdict.label);
     assertEquals(json.sends, { requestedRps: null, sent: 1000, dropped: 0, droppedShare: 0 });
   } finally {
     await t.close();
