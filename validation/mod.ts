@@ -3,7 +3,7 @@
  * The zod-issue formatter: `{path, message}` data saying what was expected and found, and "did you mean".
  */
 import type { z } from "zod";
-import { allowedKeysAt, describe, oneOf, schemasAt } from "./schema_walk.ts";
+import { allowedKeysAt, describe, EXPECTED_WORDS, oneOf, schemasAt } from "./schema_walk.ts";
 import { nearest } from "./suggest.ts";
 import { escapeHidden } from "./terminal_text.ts";
 
@@ -131,18 +131,6 @@ function describeAll(schemas: Schema[]): string | undefined {
   if (parts.length === 0 || parts.some((p) => p === undefined)) return undefined;
   return [...new Set(parts)].join(" or ");
 }
-
-const EXPECTED_WORDS: Record<string, string> = {
-  number: "a number",
-  int: "a whole number",
-  string: "a string",
-  boolean: "true or false",
-  array: "a list",
-  tuple: "a list",
-  object: "an object",
-  record: "an object",
-  bigint: "a whole number",
-};
 
 function expectedFound(expected: string, issue: RawIssue): string {
   const found = foundOf(issue);

@@ -106,12 +106,14 @@ function describeOne(schema: Schema): string | undefined {
   }
   if (def.type === "enum") return oneOf(Object.values(def.entries as Record<string, unknown>));
   if (def.type === "literal") return oneOf(def.values as unknown[]);
-  return EXPECTED.get(def.type);
+  return EXPECTED_WORDS[def.type];
 }
 
-/** What a value of each other plain type is, as an error says it expected one. */
-const EXPECTED = new Map(Object.entries({
+/** What a value of each plain type is, as an error says it expected one. */
+export const EXPECTED_WORDS: Record<string, string> = {
+  number: "a number",
   int: "a whole number",
+  bigint: "a whole number",
   string: "a string",
   boolean: "true or false",
   array: "a list",
@@ -119,7 +121,7 @@ const EXPECTED = new Map(Object.entries({
   object: "an object",
   record: "an object",
   null: "null",
-}));
+};
 
 export function oneOf(values: readonly unknown[]): string {
   // An optional discriminator lists `undefined`, which nobody can write.
