@@ -21,6 +21,7 @@ const scriptFields = z.strictObject({
   data: z.string().optional(),
   /** Origins the script names, each sent to another origin (`{"https://api.example.com": URL}`). */
   routes: scriptSpecSchema.shape.routes.optional(),
+  keepHost: scriptSpecSchema.shape.keepHost.optional(),
   expectedStatuses: scriptSpecSchema.shape.expectedStatuses,
 });
 
@@ -65,7 +66,8 @@ export function scriptAttackOf(script: ScriptSource | undefined) {
   try {
     const file = resolve(script.file);
     const path = isLocustFile(file) ? locustSessionPath(file) : sessionScriptPath(file);
-    return { path, routes: script.routes, expectedStatuses: script.expectedStatuses };
+    const { routes, keepHost, expectedStatuses } = script;
+    return { path, routes, keepHost, expectedStatuses };
   } catch (err) {
     if (err instanceof LocustConvertError) {
       throw new ExperimentError(err.problems.map((message) => ({ path: "script", message })), { cause: err });

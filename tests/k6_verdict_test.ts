@@ -9,6 +9,7 @@ import { existsSync } from "node:fs";
 import { withTarget } from "./helpers.ts";
 import { runK6Text } from "./k6_run.ts";
 import { testPool } from "./fixtures/test_pool.ts";
+import { withTlsTarget } from "./tls_fixtures.ts";
 
 /** Scripts at once: each is a `loadlab` process, its start-up and a short bounded load. */
 const pool = testPool(3);
@@ -1036,6 +1037,65 @@ export default function () {
     assertEquals(run.results?.runs[0].requests, 4, run.text);
     ok(run.stderr.includes(`requests to http://stock.shop.internal:8080 go to http://${address}`), run.text);
   }));
+
+pool.test("options.hosts dials the address and keeps the URL's name in Host, as k6's (a server by name)", async () => {
+  // A server that routes by virtual host: 421 to a name it does not serve.
+  const served = new Set(["shop.internal", "stock.internal:8080"]);
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    (req) => new Response(null, { status: served.has(req.headers.get("host")!) ? 200 : 421 }),
+  );
+  try {
+    const address = `127.0.0.1:${server.addr.port}`;
+    const run = await runK6Text(
+      `import http from "k6/http";
+export const options = {
+  iterations: 2,
+  hosts: { "shop.internal": "${address}", "stock.internal:8080": "${address}" },
+  thresholds: { http_req_failed: ["rate==0"] },
+};
+export default function () {
+  http.get("http://shop.internal/");
+  http.get("http://stock.internal:8080/");
+}
+`,
+      null,
+    );
+    assertEquals([run.code, run.results?.runs[0].requests], [0, 4], run.text);
+  } finally {
+    await server.shutdown();
+  }
+});
+
+pool.test("options.hosts over https: the URL's name in Host and TLS, the address dialled", () =>
+  withTlsTarget(
+    async (port, tls) => {
+      const address = `127.0.0.1:${port}`;
+      // The target's certificate unchecked; another origin's checked for its name (localhost) by the test CA.
+      const run = await runK6Text(
+        `import http from "k6/http";
+export const options = {
+  iterations: 2,
+  insecureSkipTLSVerify: true,
+  hosts: { "localhost": "${address}", "localhost:8443": "${address}" },
+  thresholds: { http_req_failed: ["rate==0"] },
+};
+export default function () {
+  http.get("https://localhost/");
+  http.get("https://localhost:8443/");
+}
+`,
+        null,
+        [],
+        { env: { DENO_CERT: tls.ca } },
+      );
+      assertEquals([run.code, run.results?.runs[0].requests], [0, 4], run.text);
+    },
+    (req) =>
+      new Response(null, {
+        status: ["localhost", "localhost:8443"].includes(req.headers.get("host")!) ? 200 : 421,
+      }),
+  ));
 
 pool.test("exec.test.fail() lets the test run on and exits 110 with the thresholds judged, as k6", () =>
   withTarget(async (url) => {

@@ -94,15 +94,22 @@ export async function k6ExperimentText(
       abortOnFail ? [{ metric, rule, delayMs: abortOnFail.delayMs }] : []
     ),
   );
-  const { url, routes } = whereRequestsGo(path, targets, (options.hosts ?? {}) as Record<string, string>);
+  const hosts = (options.hosts ?? {}) as Record<string, string>;
+  const { url, routes, keepHost } = whereRequestsGo(path, targets, hosts);
+  // The target k6's hosts name is dialled at its address; its requests keep its Host and TLS name.
+  const origin = new URL(url).origin;
+  const connectTo = keepHost.includes(origin) ? new URL(routes[origin]).host : undefined;
+  const dialled = connectTo === undefined ? loads : Object.fromEntries(
+    Object.entries(loads).map(([name, load]) => [name, { ...load, tls: { ...load.tls ?? {}, connectTo } }]),
+  );
   const text = JSON.stringify({
     name: scriptExperimentName(path),
     targets: { app: { url } },
-    loads: importsK6Module(path, "k6/net/grpc") ? overHttp2(loads, url) : loads,
+    loads: importsK6Module(path, "k6/net/grpc") ? overHttp2(dialled, url) : dialled,
     ...(together ? { together } : {}),
     ...(thresholds.length > 0 ? { thresholds } : {}),
     ...hooksTimeouts,
-    script: { file: path, routes, expectedStatuses: module.expectedStatuses },
+    script: { file: path, routes, keepHost, expectedStatuses: module.expectedStatuses },
   });
   return { text, paths };
 }
@@ -159,7 +166,7 @@ function whereRequestsGo(path: string, targets: Record<string, string>, hosts: R
   const origins = [...files].reverse().flatMap((f) => scriptOrigins(f.source, env))
     .filter((o) => !seen.has(o.origin) && seen.add(o.origin));
   const routes: Record<string, string> = {};
-  const said: string[] = [];
+  const said: string[] = [], keepHost: string[] = [];
   for (const [name, url] of Object.entries(targets)) {
     if (!isOriginName(name)) continue;
     routes[new URL(name).origin] = new URL(url).origin;
@@ -176,11 +183,12 @@ function whereRequestsGo(path: string, targets: Record<string, string>, hosts: R
     if (to === undefined || routes[origin] !== undefined) continue;
     const address = new URL(`${url.protocol}//${to}`);
     routes[origin] = `${url.protocol}//${address.hostname}:${address.port || url.port || defaultPort(url)}`;
+    keepHost.push(origin);
     said.push(`requests to ${origin} go to ${routes[origin]} (options.hosts)`);
   }
   const given = targets.app;
   // Else the first origin sent nowhere else, or where the first one sent elsewhere goes.
-  const url = given ?? origins.find((o) => routes[o.origin] === undefined)?.origin ??
+  const url = given ?? origins.find((o) => routes[o.origin] === undefined)?.origin ?? keepHost[0] ??
     Object.values(routes)[0];
   if (url === undefined && !files.some((f) => mayRequest(f.source))) {
     console.error(
@@ -189,7 +197,7 @@ function whereRequestsGo(path: string, targets: Record<string, string>, hosts: R
           "iterations run with no server",
       ),
     );
-    return { url: NO_SERVER, routes };
+    return { url: NO_SERVER, routes, keepHost };
   }
   if (url === undefined) {
     const unset = [...new Set(files.flatMap((f) => unsetUrlVariables(f.source, env)))];
@@ -210,7 +218,7 @@ function whereRequestsGo(path: string, targets: Record<string, string>, hosts: R
     said.push(`requests to ${spelled[0].origin} go to ${given} (--target app)`);
   }
   for (const line of said) console.error(terminalSafe(`${basename(path)}: ${line}`));
-  return { url, routes };
+  return { url, routes, keepHost };
 }
 
 const defaultPort = (url: URL) => url.protocol === "https:" || url.protocol === "wss:" ? "443" : "80";

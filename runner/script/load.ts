@@ -50,6 +50,7 @@ export function scriptArrival(module: ScriptModule, run: SessionRun, place: Scri
     setupData: script.setupData,
     env: script.env,
     routes: script.routes,
+    keepHost: script.keepHost,
     workerIndex: place.workerIndex,
     workerCount: place.workerCount,
     start: module.start as ((s: Session) => unknown) | null,

@@ -17,6 +17,8 @@ export const scriptSpecSchema = z.strictObject({
     z.string().refine(isOrigin, "a key is an origin: scheme, host and port only (https://api.example.com)"),
     z.string().refine(isOrigin, "a route goes to an origin: http://host:port, no path"),
   ).default({}),
+  /** Routed origins only dialled there: their requests keep the origin's Host and TLS name (k6's hosts). */
+  keepHost: z.array(z.string()).default([]),
   /** The statuses that are no failure (k6's `http.setResponseCallback`), inclusive ranges; else 200-399. */
   expectedStatuses: z.array(z.tuple([z.number().int(), z.number().int()])).optional(),
   /** How long setup() (and the script's loading) may take before the run ends with no load (k6's 60 s). */

@@ -34,6 +34,8 @@ export interface ScriptSessionOptions {
   stop?: ((s: Session) => unknown) | null;
   /** Origins the script names (`https://api.example.com`) sent to another URL each, else its own. */
   routes?: Readonly<Record<string, string>>;
+  /** Routed origins only dialled there: their requests keep the origin's Host (k6's `options.hosts`). */
+  keepHost?: readonly string[];
   grpc?: ScriptGrpcSchema | null;
 }
 

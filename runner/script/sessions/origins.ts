@@ -1,7 +1,8 @@
 /**
  * @module
  * The origins a worker's script sessions send to: the run's target on the load's connections, and any URL a
- * script names (requests named `METHOD origin/path`, on Deno's TCP/TLS); `routes` redirect origins.
+ * script names (requests named `METHOD origin/path`, on Deno's TCP/TLS); `routes` redirect origins, and
+ * one `keepHost` names (k6's `options.hosts`) is only dialled there: its requests keep its Host and TLS name.
  */
 import type { ConnectionShared } from "../../http/load_connection.ts";
 import { dialTarget, transportFor } from "../../http/transport/transport.ts";
@@ -22,14 +23,16 @@ const MAX_PATHS = 1024;
 
 export class ScriptOrigins {
   readonly #targetOrigin: string;
-  readonly #routes: Readonly<Record<string, string>>;
   readonly #places = new Map<string, OriginPlace>();
   readonly #paths = new Map<string, string | null>();
   #target: OriginPlace | null = null;
 
-  constructor(readonly requests: ScriptRequests, routes: Readonly<Record<string, string>> = {}) {
+  constructor(
+    readonly requests: ScriptRequests,
+    readonly routes: Readonly<Record<string, string>> = {},
+    readonly keepHost: readonly string[] = [],
+  ) {
     this.#targetOrigin = requests.url.origin;
-    this.#routes = routes;
   }
 
   target(shared: ConnectionShared): OriginPlace {
@@ -44,7 +47,7 @@ export class ScriptOrigins {
     try {
       const url = new URL(href);
       const origin = url.origin;
-      if (origin === this.#targetOrigin || this.#routes[origin] === this.#targetOrigin) {
+      if (origin === this.#targetOrigin || this.routes[origin] === this.#targetOrigin) {
         path = url.pathname + url.search;
       }
     } catch {
@@ -60,7 +63,7 @@ export class ScriptOrigins {
     const given = new URL(url);
     const socket = given.protocol === "ws:" || given.protocol === "wss:";
     const origin = socket ? new URL(url.replace(/^ws/, "http")).origin : given.origin;
-    const to = origin === this.#targetOrigin ? origin : this.#routes[origin];
+    const to = this.routes[origin] ?? (origin === this.#targetOrigin ? origin : undefined);
     if (to === undefined) return url;
     const goes = new URL(to), secure = goes.protocol === "https:";
     const scheme = socket ? (secure ? "wss:" : "ws:") : goes.protocol;
@@ -77,7 +80,7 @@ export class ScriptOrigins {
       return `${JSON.stringify(target)} is neither a path (starting with /) nor a URL`;
     }
     const origin = url.origin;
-    if (origin === this.#targetOrigin || this.#routes[origin] === this.#targetOrigin) {
+    if (origin === this.#targetOrigin || this.routes[origin] === this.#targetOrigin) {
       return this.target(shared);
     }
     const known = this.#places.get(origin);
@@ -88,24 +91,26 @@ export class ScriptOrigins {
     if (this.#places.size >= MAX_ORIGINS) {
       return `${origin}: sessions sent to ${MAX_ORIGINS} origins besides the target already`;
     }
-    const dialled = new URL(this.#routes[origin] ?? origin);
+    const dialled = new URL(this.routes[origin] ?? origin),
+      sent = this.keepHost.includes(origin) ? new URL(origin) : dialled;
     const place = {
       origin,
       target: false,
-      requests: new ScriptRequests(dialled, origin),
-      shared: sharedFor(shared, dialled),
+      requests: new ScriptRequests(sent, origin),
+      shared: sharedFor(shared, dialled, sent),
     };
     this.#places.set(origin, place);
     return place;
   }
 }
 
-function sharedFor(run: ConnectionShared, url: URL): ConnectionShared {
-  const { hostname, port } = dialTarget(url);
+/** The run's connection state for `dialled`, its TLS naming `sent`. */
+function sharedFor(run: ConnectionShared, dialled: URL, sent: URL): ConnectionShared {
+  const { hostname, port } = dialTarget(dialled);
   return Object.create(run, {
     hostname: { value: hostname },
     port: { value: port },
-    transport: { value: transportFor(url) },
+    transport: { value: transportFor(sent) },
     connectBy: { value: null },
   });
 }
