@@ -4,8 +4,9 @@
  * feeds thresholds with `abortOnFail` and metrics outputs each finished interval, and returns a
  * `RunResult`. The CLI's `attack`, the demo and experiments all call it. Several loads against one target
  * run at once as one run (`together:`, k6's scenarios): a script's `setup()` and `teardown()` once, each
- * load on its own workers from `startAfterMs`, results added into one. Each load's sessions see
- * `s.env.LOADLAB_PART`; the first abort stops all; progress, start and steering are the first load's.
+ * load on its own workers `startAfterMs` after all are prepared, results added into one. Each load's
+ * sessions see `s.env.LOADLAB_PART`; the first abort or failure stops all; progress, start and steering are
+ * the first load's.
  */
 import { type AttackConfig, measuredDurationMs } from "./config.ts";
 import type { AttackProgress, RunResult } from "../results/mod.ts";
@@ -46,6 +47,8 @@ export interface AttackHooks {
   steering?: RunSteering;
   /** The counters its workers share with the other loads of the run (runner/script/run_state.ts). */
   counters?: SharedArrayBuffer;
+  /** The start every load of the run agrees on once all are prepared (a pool's `startGate`). */
+  startGate?(): Promise<number>;
 }
 
 /** The request log (`--log`) could not be written in full; `run` is the measured result all the same. */
@@ -131,8 +134,8 @@ async function runLoaded(config: AttackConfig, hooks: AttackHooks): Promise<RunR
   return run;
 }
 
-/** The common start's distance from now: time for every load's workers to start and load the script. */
-const START_LEAD_MS = 1_000;
+/** The common start's distance from the last load prepared: the hop that tells every load's workers. */
+const START_LEAD_MS = 10;
 
 /** One load of the run with its start after the run's. */
 export interface AttackPart {
@@ -151,17 +154,27 @@ export async function runAttackParts(given: AttackPart[], hooks: AttackHooks = {
   return await withScriptSetup(parts[0].config, async (ready) => {
     const stop = new AbortController();
     const signal = hooks.signal ? AbortSignal.any([hooks.signal, stop.signal]) : stop.signal;
-    const startMs = Date.now() + START_LEAD_MS;
+    // The loads start together once the slowest is prepared (a script's import takes seconds on busy
+    // cores): a fixed start would find an arrival rate's sends due long ago and a duration's time gone.
+    let preparing = parts.length, allPrepared = (_ms: number) => {};
+    const startMs = new Promise<number>((resolve) => allPrepared = resolve);
     const counters = newRunCounters();
     const runs = await Promise.all(parts.map(async (part, k) => {
       const script = ready.script && { ...ready.script, env: { ...ready.script.env, [PART_ENV]: part.name } };
-      const config = { ...part.config, ...defined({ script }), startAtEpochMs: startMs + part.startAfterMs };
+      const config = { ...part.config, ...defined({ script }) };
       const run = await runLoaded(config, {
         ...hooks,
         name: part.name,
         signal,
         counters,
+        startGate: () => {
+          if (--preparing === 0) allPrepared(Date.now() + START_LEAD_MS);
+          return startMs.then((ms) => ms + part.startAfterMs);
+        },
         ...(k === 0 ? {} : { onProgress: undefined, onStart: undefined, steering: undefined }),
+      }).catch((err) => {
+        stop.abort(); // the others wait for this one's start no longer
+        throw err;
       });
       if (run.abortedBy) stop.abort();
       return run;
@@ -206,6 +219,7 @@ async function runSteered(
       onSteerable: (send) => steering?.started(clock.originEpochMs, send),
       signal: hooks.signal ? AbortSignal.any([hooks.signal, abort.signal]) : abort.signal,
       counters: hooks.counters,
+      startGate: hooks.startGate,
     });
   } finally {
     clearInterval(timer);

@@ -302,3 +302,28 @@ export default function () {
     // Over 2 s of stages: the first iteration near 0, the last past the first stage's second.
     ok(b.min >= 0 && b.min < 0.5 && b.max > 0.5 && b.max <= 1, JSON.stringify(b));
   }));
+
+Deno.test("several scenarios start together once the slowest is prepared: an arrival rate drops none", () =>
+  withTarget(async (url) => {
+    // Init code of 2.5 s in every worker: each scenario's workers are ready well past any fixed lead.
+    const run = await runK6Text(
+      `import http from "k6/http";
+const until = Date.now() + 2500;
+while (Date.now() < until) { /* a slow import */ }
+export const options = {
+  scenarios: {
+    shared: { executor: "shared-iterations", vus: 2, iterations: 6, exec: "browse" },
+    rate: {
+      executor: "constant-arrival-rate", rate: 4, timeUnit: "1s", duration: "2s", preAllocatedVUs: 2, exec: "api",
+    },
+  },
+  thresholds: { "iterations{scenario:rate}": ["count>=7"], dropped_iterations: ["count<=1"] },
+};
+export function browse() { http.get("http://app.test/json"); }
+export function api() { http.get("http://app.test/json"); }
+`,
+      url,
+      ["-q", "--summary-export", "export.json"],
+    );
+    assertEquals(run.code, 0, run.text);
+  }));

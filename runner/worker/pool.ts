@@ -43,6 +43,8 @@ interface PoolOptions extends WorkerSinks {
   signal?: AbortSignal;
   /** The counters every worker of the run shares (runner/script/run_state.ts); else the pool's own. */
   counters?: SharedArrayBuffer;
+  /** Several loads' common start (epoch ms), told once every load's workers are prepared (runAttackParts). */
+  startGate?(): Promise<number>;
 }
 
 /** What the workers did, merged: the longest active time, pools and connects summed. */
@@ -89,6 +91,7 @@ export async function runWorkers(config: AttackConfig, opts: PoolOptions): Promi
       })
     );
     const answers = await Promise.race([preparing, stop.stopped, overMemory.cut]);
+    const gatedMs = await Promise.race([opts.startGate?.(), stop.stopped]);
     const prepared = mergePrepared(answers.map((m) => m.summary));
     stop.dispose();
     overMemory.dispose();
@@ -96,7 +99,8 @@ export async function runWorkers(config: AttackConfig, opts: PoolOptions): Promi
     // A shared start (segments on several machines) is kept even when it has passed: sends already
     // due go out late and are counted so, and the shard says how late it started.
     const nowEpochMs = performance.timeOrigin + performance.now();
-    const startAtEpochMs = config.startAtEpochMs ?? leadStartOf(config, nowEpochMs + START_LEAD_MS);
+    const startAtEpochMs = gatedMs ?? config.startAtEpochMs ??
+      leadStartOf(config, nowEpochMs + START_LEAD_MS);
     const startLateMs = config.startAtEpochMs === undefined ? 0 : Math.max(0, nowEpochMs - startAtEpochMs);
     // The load's own end (a count's max duration), then a stop request's, if sooner.
     const originMs = startAtEpochMs - performance.timeOrigin + config.warmupMs;
