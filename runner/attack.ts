@@ -162,6 +162,7 @@ export async function runAttackParts(given: AttackPart[], hooks: AttackHooks = {
     const runs = await Promise.all(parts.map(async (part, k) => {
       const script = ready.script && { ...ready.script, env: { ...ready.script.env, [PART_ENV]: part.name } };
       const config = { ...part.config, ...defined({ script }) };
+      let partStartMs = 0;
       const run = await runLoaded(config, {
         ...hooks,
         name: part.name,
@@ -169,7 +170,7 @@ export async function runAttackParts(given: AttackPart[], hooks: AttackHooks = {
         counters,
         startGate: () => {
           if (--preparing === 0) allPrepared(Date.now() + START_LEAD_MS);
-          return startMs.then((ms) => ms + part.startAfterMs);
+          return startMs.then((ms) => partStartMs = ms + part.startAfterMs);
         },
         ...(k === 0 ? {} : { onProgress: undefined, onStart: undefined, steering: undefined }),
       }).catch((err) => {
@@ -177,6 +178,8 @@ export async function runAttackParts(given: AttackPart[], hooks: AttackHooks = {
         throw err;
       });
       if (run.abortedBy) stop.abort();
+      // Its schedule's start places its intervals on the run's when the loads are added into one.
+      if (partStartMs > 0) run.config.startAtEpochMs = partStartMs;
       return run;
     }));
     return mergeParts(hooks.name ?? "attack", runs);
