@@ -4,14 +4,12 @@
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { startEarly } from "./early_start.ts";
-import { startEarlyRun } from "./run/script_check.ts";
 import { takeEarlyWorker } from "../runner/worker/load_worker.ts";
 import { memoryLimitMbOf } from "../runner/worker/memory_limit.ts";
 import { staticImports } from "../tests/import_graph.ts";
 
 function startedFor(command: string, args: string[], youngMb = 12): boolean {
-  if (command === "run") startEarlyRun(args);
-  else startEarly(args);
+  startEarly(command, args);
   const early = takeEarlyWorker(youngMb, memoryLimitMbOf({ workers: 1 }));
   early?.worker.terminate();
   return early !== null;
@@ -22,11 +20,12 @@ Deno.test("attack starts the isolate early unless --workers or --max-memory-mb a
   for (const flag of [["-w", "2"], ["-w2"], ["--workers=2"], ["--cpus", "2"], ["--max-memory-mb", "900"]]) {
     assertEquals(startedFor("attack", ["http://127.0.0.1:1/", ...flag]), false, flag.join(" "));
   }
+  assertEquals(startedFor("serve", []), false);
 });
 
 Deno.test("run starts a session script's isolate early for a script, none for an experiment file", () => {
   assertEquals(startedFor("run", ["one.ts", "--iterations", "1"], 72), true);
-  assertEquals(startedFor("run", ["k6.js", "--vus", "1"], 72), true);
+  assertEquals(startedFor("run", ["k6.js"], 72), true);
   assertEquals(startedFor("run", ["exp.yaml"], 72), false);
   assertEquals(startedFor("run", ["exp.yaml"], 12), false);
   assertEquals(startedFor("run", ["one.ts", "-w", "2"], 72), false);

@@ -14,9 +14,6 @@ import {
 import { inGroupOfItsOwn, signalGroup } from "../../targets/process_group.ts";
 import type { Plan } from "../../scenarios/plan/types.ts";
 import { conversionCacheDir } from "../../runner/script/cache_dir.ts";
-import { sessionScriptPath } from "../../runner/script/k6/convert/converted_file.ts";
-import { startEarly } from "../early_start.ts";
-import { SESSIONS_YOUNG_MB } from "../../runner/worker/load_worker.ts";
 
 /** Whether `source` names a session script rather than an experiment file. */
 export function isScriptPath(source: string): boolean {
@@ -41,50 +38,14 @@ export function scriptExperimentName(path: string): string {
 /** How long importing a script (its top-level code) may take before it is refused. */
 const IMPORT_TIMEOUT_MS = 60_000;
 
-/** A check begun before the command's modules loaded (`startEarlyRun`): its inputs, its stop, its end. */
-type Early = { inputs: string; limitMb: number; stop: AbortController; checked: Promise<ScriptExports> };
-let early: Early | null = null;
-
-/** What a check's outcome follows from, with its memory limit: the script, the environment it sees. */
-const inputsOf = (path: string) => JSON.stringify([path, Object.entries(Deno.env.toObject()).sort()]);
-
-/**
- * `run`'s start (main.ts imports this first, one graph with what it uses): its load worker (early_start.ts)
- * and its script's check (a k6 script's conversion's), taken by `checkScript` when its inputs are unchanged.
- */
-export function startEarlyRun(args: string[]): void {
-  if (!/\.(ts|js|mjs)$/.test(args[0] ?? "") || !startEarly(args, SESSIONS_YOUNG_MB)) return;
-  try {
-    const [path, limitMb] = [sessionScriptPath(resolve(args[0])), memoryLimitMbBesideRuns()];
-    if (!Deno.statSync(path).isFile) return;
-    const stop = new AbortController();
-    const checked = checkScript(path, limitMb, stop.signal);
-    checked.catch(() => {}); // awaited by its taker
-    early = { inputs: inputsOf(path), limitMb, stop, checked };
-  } catch {
-    // A missing, unreadable or unconvertible script: the command names the problem.
-  }
-}
-
 /** Type-checks and imports the script at `path` in an isolate; throws `UsageError` naming file:line. */
 export async function checkScript(
   path: string,
   memoryLimitMb = memoryLimitMbBesideRuns(),
   signal?: AbortSignal,
 ): Promise<ScriptExports> {
-  const taken = early;
-  early = null;
-  // Its top level ran within this limit too when it ran within a lower one (the default follows free memory).
-  if (taken?.inputs === inputsOf(path) && taken.limitMb <= memoryLimitMb) {
-    if (signal?.aborted) taken.stop.abort();
-    signal?.addEventListener("abort", () => taken.stop.abort(), { once: true });
-    return await taken.checked;
-  }
-  // An early check that saw other inputs is ended, and the script imported again with these.
-  taken?.stop.abort();
-  await taken?.checked.catch(() => {});
   // Its top level ran within this limit already (the plan's check after the options' one).
-  const known = taken ? undefined : ScriptHost.importedBefore(path, memoryLimitMb);
+  const known = ScriptHost.importedBefore(path, memoryLimitMb);
   if (known !== undefined) return known;
   // The type check and the import each take a process or an isolate to start: they run at once.
   const opening = ScriptHost.open(path, IMPORT_TIMEOUT_MS, memoryLimitMb, signal);

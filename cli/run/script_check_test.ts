@@ -1,13 +1,10 @@
 /**
  * What `deno check` says, as the one line per problem a script's author reads: the place relative to the
  * script's folder, then the message; a syntax error's `error:` line too. A script's top level runs once per
- * process however often it is checked, and a k6 conversion is not handed to the type checker. A check begun
- * early (before the command's modules load) is the command's when its inputs held, else it is done again.
+ * process however often it is checked, and a k6 conversion is not handed to the type checker.
  */
 import { deepStrictEqual as assertEquals, rejects } from "node:assert/strict";
-import { checkScript, isScriptPath, problemsOf, startEarlyRun } from "./script_check.ts";
-import { SESSIONS_YOUNG_MB, takeEarlyWorker } from "../../runner/worker/load_worker.ts";
-import { memoryLimitMbBesideRuns } from "../../runner/worker/memory_limit.ts";
+import { checkScript, isScriptPath, problemsOf } from "./script_check.ts";
 
 Deno.test("type errors read as file:line:col: message", () => {
   const text = "TS2322 [ERROR]: Type 'number' is not assignable to type 'string'.\n" +
@@ -80,52 +77,6 @@ Deno.test({
       if (before === undefined) Deno.env.delete("XDG_CACHE_HOME");
       else Deno.env.set("XDG_CACHE_HOME", before);
       await Deno.remove(cache, { recursive: true });
-    }
-  },
-});
-
-Deno.test({
-  name: "a check begun early serves the command's, unless the environment changed; a type error is refused",
-  sanitizeResources: false,
-  sanitizeOps: false,
-  async fn() {
-    const dir = await Deno.makeTempDir();
-    try {
-      const marks = `${dir}/marks.txt`;
-      const script = `${dir}/s.ts`;
-      await Deno.writeTextFile(
-        script,
-        `Deno.writeTextFileSync(${JSON.stringify(marks)}, "x", { append: true });\n` +
-          'export const options = { seen: Deno.env.get("LOADLAB_EARLY_CHECK_TEST") ?? null };\n' +
-          "export default async () => {};\n",
-      );
-      const early = (path: string) => {
-        startEarlyRun([path, "--iterations", "1"]);
-        takeEarlyWorker(SESSIONS_YOUNG_MB, memoryLimitMbBesideRuns())?.worker.terminate();
-      };
-      early(script);
-      assertEquals((await checkScript(script, 65_536)).options, { seen: null });
-      assertEquals(await Deno.readTextFile(marks), "x", "imported once");
-      const again = `${dir}/again.ts`;
-      await Deno.copyFile(script, again);
-      early(again);
-      // Its import done (a bounded wait), then the environment changed, as `-e NAME=VALUE` changes it.
-      for (let i = 0; i < 600 && (await Deno.readTextFile(marks)) !== "xx"; i++) {
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      Deno.env.set("LOADLAB_EARLY_CHECK_TEST", "told");
-      try {
-        assertEquals((await checkScript(again, 65_536)).options, { seen: "told" });
-        assertEquals(await Deno.readTextFile(marks), "xxx", "imported again");
-      } finally {
-        Deno.env.delete("LOADLAB_EARLY_CHECK_TEST");
-      }
-      const typed = `${dir}/typed.ts`;
-      await Deno.writeTextFile(typed, 'const n: number = "one";\nexport default async () => n;\n');
-      early(typed);
-      await rejects(checkScript(typed, 65_536), /does not type-check: typed\.ts:1:7/);
-    } finally {
-      await Deno.remove(dir, { recursive: true });
     }
   },
 });

@@ -97,10 +97,8 @@ async function scriptText(args: RunArgs, signal?: AbortSignal): Promise<{ text: 
   for (const [key, value] of Object.entries(flags.env)) Deno.env.set(key, value);
   if (isK6File(resolve(args.source))) {
     if (flags.k6 !== undefined) passK6Flags(flags.k6);
-    // What shows k6's request phases (told only then, so the early check's environment holds): the full
-    // summary and the summary export.
-    const phases = args.summaryMode === "full" || flags.k6?.summaryExport !== undefined;
-    if (phases) passToIsolates({ phases });
+    // What shows k6's request phases: the full summary and the summary export.
+    passToIsolates({ phases: args.summaryMode === "full" || flags.k6?.summaryExport !== undefined });
     return k6ExperimentText(args.source, args.targets, flags, args.maxMemoryMb, signal);
   }
   if (isLocustFile(args.source)) return { text: await locustText(args.source, flags) };
