@@ -1,14 +1,14 @@
 /**
  * `attack`, and `run` of a session script, against a local server watch that server's process (found by its
- * port) once the load starts, not while the workers prepare: the results still carry its telemetry.
- * Bounded: 2 s on one connection each.
+ * port): a short run's results carry its telemetry, also on a busy machine. Bounded: 2 s on one connection
+ * each.
  */
 import assert from "node:assert/strict";
 import type { ResultsFile } from "../results/mod.ts";
 import { runLoadlab, withTarget, withTempDir } from "./helpers.ts";
 
 Deno.test({
-  name: "attack of a loopback server records that server's telemetry, looked for as the load starts",
+  name: "attack of a loopback server records that server's telemetry",
   sanitizeResources: false,
   sanitizeOps: false,
   fn: () =>

@@ -165,13 +165,9 @@ async function runLoad(
   let run: RunResult | undefined;
   let logFailure: Error | null = null;
   // A local server's waits for a core bound the gate's verdicts; a run that ends first does not wait for it.
-  // Looked for as the load starts: its modules and its walk over every process's descriptors, while the
-  // workers prepared, delayed the first request.
   const startMs = performance.now();
   let ended = false;
-  const { promise: loadStarted, resolve: onStart } = Promise.withResolvers<number>();
-  const targets = loadStarted.then(() => import("../../targets/mod.ts"));
-  const telemetry = targets.then(({ loopbackListener, startTelemetry }) =>
+  const telemetry = import("../../targets/mod.ts").then(({ loopbackListener, startTelemetry }) =>
     loopbackListener(config.url).then((watched) =>
       watched && !ended ? startTelemetry(watched, { intervalMs: config.intervalMs, startMs }) : null
     )
@@ -180,7 +176,6 @@ async function runLoad(
     const plannedMs = measuredDurationMs(config) + config.warmupMs;
     dashboard?.runStarted("attack", 0, 1, Number.isFinite(plannedMs) ? plannedMs : 0);
     run = await runAttack(config, {
-      onStart,
       onProgress: dashboard ? (p) => (live.onProgress?.(p), dashboard.progress(p)) : live.onProgress,
       signal: interrupt.signal,
       ...(steering ? { steering } : {}),

@@ -163,8 +163,7 @@ async function attackWatched(
   logFile: string | undefined,
 ): Promise<Watched> {
   const statsBefore = await target.stats();
-  // A started target is watched from before the load (its Redis counters need a baseline read); another's
-  // listener is looked for as the load starts (the walk over every process's descriptors delayed it).
+  // A started target is watched from before the load (its Redis counters need a baseline read).
   const startMs = performance.now();
   let ended = false;
   let telemetry = null as ReturnType<typeof startTelemetry> | null;
@@ -175,6 +174,7 @@ async function attackWatched(
     return telemetry.ready;
   };
   if (target.running) await watch(target.running);
+  else void loopbackListener(target.url).then(watch);
   const warmupEnd = warmupSnapshot(target, config.warmupMs);
   const onInterval = opts.hooks?.onInterval;
   const profiling = await startRunProfiles(target);
@@ -189,7 +189,6 @@ async function attackWatched(
       onStart: (at) => {
         loadStartEpochMs = at;
         warmupEnd.onStart?.(at);
-        if (!target.running) void loopbackListener(target.url).then(watch);
       },
       signal: opts.signal,
       abortOn: abortRules(run, thresholds, config.segment !== undefined),
