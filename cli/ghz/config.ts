@@ -463,16 +463,12 @@ function jsonText(value: unknown, flag: string, file = false): string {
     console.error(`loadlab ghz: ${flag}: only its first JSON value is sent, as ghz reads the file`);
     return jsonText(text.slice(0, Number(end)), flag, file);
   }
-  if (file && Array.isArray(data) && text[0] !== "[") {
-    throw new UsageError(
-      `${flag}: a list only at the file's first byte is one, as ghz reads it; move it there`,
-    );
-  }
-  // ghz's JSON reader takes an Any's whole JSON for its value: well-known types but three are its error.
-  const any = /"@type"\s*:\s*"[^"]*\/(google\.protobuf\.(?!(Struct|Value|Empty)")\w+)"/.exec(text);
-  if (any !== null) {
-    throw new UsageError(`${flag}: an Any of ${any[1]}: ghz cannot read one; loadlab ghz neither`);
-  }
+  // ghz reads a list only at a file's first byte, and an Any's whole JSON as its value: a well-known type's
+  // fails but Struct's, Value's and Empty's.
+  const any = /"@type"\s*:\s*"[^"]*\/(google\.protobuf\.(?!(Struct|Value|Empty)")\w+)"/.exec(text)?.[1];
+  const list = file && Array.isArray(data) && text[0] !== "[";
+  const bad = list ? "a list after a space" : any && `an Any of ${any}`;
+  if (bad) throw new UsageError(`${flag}: ${bad}: ghz cannot read it; loadlab ghz neither`);
   // As Go's JSON: a null message, alone or in a list, is the empty message.
   if (data === null) return "{}";
   return Array.isArray(data) && data.includes(null) ? JSON.stringify(data.map((m) => m ?? {})) : text;

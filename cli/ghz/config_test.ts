@@ -415,14 +415,14 @@ Deno.test("data is read as ghz reads it: a -D file's list whole or its first val
     assertEquals(JSON.parse(data('[{"name":"a"},\n{"name":"b"}]\n')), [{ name: "a" }, { name: "b" }]);
     // A list is decoded whole; one that does not begin the file is a value no message is.
     throws(() => data('[{"name":"a"}]\n[{"name":"b"}]\n'), /--data-file: not JSON/);
-    throws(() => data('  [{"name":"a"}]'), /--data-file: a list only at the file's first byte/);
+    throws(() => data('  [{"name":"a"}]'), /--data-file: a list after a space: ghz cannot read it/);
     // -d is one JSON value, as ghz's flag reads it.
     throws(() => data('{"name":"a"} xx', "data"), /--data: not JSON/);
     // ghz's JSON reader reads an Any of protobuf's well-known types only when its JSON form is an object.
     const any = (type: string, value: string) =>
       data(`{"extra":{"@type":"type.googleapis.com/google.protobuf.${type}","value":${value}}}`, "data");
-    throws(() => any("Duration", '"2s"'), /--data: an Any of google.protobuf.Duration: ghz cannot read one/);
-    throws(() => any("StringValue", '"s"'), /google.protobuf.StringValue: ghz cannot/);
+    throws(() => any("Duration", '"2s"'), /--data: an Any of google.protobuf.Duration: ghz cannot read it/);
+    throws(() => any("StringValue", '"s"'), /google.protobuf.StringValue: ghz cannot read it/);
     assertEquals(JSON.parse(any("Struct", '{"a":1}')).extra.value, { a: 1 });
     assertEquals(JSON.parse(any("Value", "1")).extra.value, 1);
   } finally {
