@@ -4,7 +4,7 @@
  * the message encoded once, or with placeholders a template filled per call. A mix's call and a flow's
  * gRPC step are made here alike; misfits are a `GrpcSchemaError` or a `GrpcMessageError` with its path.
  */
-import type { Root, Type } from "protobufjs";
+import type { Root } from "protobufjs";
 import type { RequestSpec } from "../../request_spec.ts";
 import { grpcRequestSpec } from "./call.ts";
 import { findMethod, type GrpcMethod, GrpcSchemaError } from "./schema.ts";
