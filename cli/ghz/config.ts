@@ -277,7 +277,7 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
   }
   if (binary !== undefined) flags.push("-b", streamCallCount(binary, config, where));
   else if (data !== undefined) {
-    const text = jsonText(data, where(fromFile ? "data-file" : "data"));
+    const text = jsonText(data, where(fromFile ? "data-file" : "data"), fromFile);
     flags.push("-b", call.fill(streamCallCount(text, config, where), where("data")));
   }
   const metadata = config["metadata-file"] !== undefined
@@ -446,15 +446,29 @@ function streamCallCount(
   return JSON.stringify(Array.from({ length: count }, (_, k) => messages[k % messages.length]));
 }
 
-/** ghz's data as JSON, read before any template is filled: text that is not JSON is its error. */
-function jsonText(value: unknown, flag: string): string {
+/**
+ * ghz's data as JSON, read before any template is filled: text that is not JSON is its error. A file's data
+ * that does not begin with `[` is read as Go's JSON decoder reads a stream: its first value, the rest unread.
+ */
+function jsonText(value: unknown, flag: string, file = false): string {
   const text = typeof value === "string" ? value : JSON.stringify(value);
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (err) {
-    throw new UsageError(`${flag}: not JSON (${(err as Error).message}); a template goes inside a string`);
+    const end = /after JSON at position (\d+)/.exec((err as Error).message)?.[1];
+    if (!file || end === undefined || text[0] === "[") {
+      throw new UsageError(`${flag}: not JSON (${(err as Error).message}); a template goes inside a string`);
+    }
+    console.error(`loadlab ghz: ${flag}: only its first JSON value is sent, as ghz reads the file`);
+    return jsonText(text.slice(0, Number(end)), flag, file);
   }
+  // ghz reads a list only at a file's first byte, and an Any's whole JSON as its value: a well-known type's
+  // fails but Struct's, Value's and Empty's.
+  const any = /"@type"\s*:\s*"[^"]*\/(google\.protobuf\.(?!(Struct|Value|Empty)")\w+)"/.exec(text)?.[1];
+  const list = file && Array.isArray(data) && text[0] !== "[";
+  const bad = list ? "a list after a space" : any && `an Any of ${any}`;
+  if (bad) throw new UsageError(`${flag}: ${bad}: ghz cannot read it; loadlab ghz neither`);
   // As Go's JSON: a null message, alone or in a list, is the empty message.
   if (data === null) return "{}";
   return Array.isArray(data) && data.includes(null) ? JSON.stringify(data.map((m) => m ?? {})) : text;

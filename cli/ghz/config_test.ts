@@ -400,3 +400,32 @@ Deno.test("--proto names a .proto file, as ghz requires; an empty one is none", 
   );
   assertEquals(ghzFlags({ host: "h:1", proto: " " }, where).includes("--reflect"), true);
 });
+
+Deno.test("data is read as ghz reads it: a -D file's list whole or its first value, an Any's form", async () => {
+  const dir = await Deno.makeTempDir();
+  const data = (text: string, key = "data-file") => {
+    Deno.writeTextFileSync(`${dir}/d.json`, text);
+    const flags = ghzFlags({ host: "h:1", [key]: key === "data" ? text : `${dir}/d.json` }, where);
+    return flags[flags.indexOf("-b") + 1];
+  };
+  try {
+    // Go's JSON decoder over a stream: the first value is the message, what follows it is never read.
+    assertEquals(JSON.parse(data('{"name":"a"}\n{"name":"b"}\n')), { name: "a" });
+    assertEquals(JSON.parse(data('{"name":"a"} xx')), { name: "a" });
+    assertEquals(JSON.parse(data('[{"name":"a"},\n{"name":"b"}]\n')), [{ name: "a" }, { name: "b" }]);
+    // A list is decoded whole; one that does not begin the file is a value no message is.
+    throws(() => data('[{"name":"a"}]\n[{"name":"b"}]\n'), /--data-file: not JSON/);
+    throws(() => data('  [{"name":"a"}]'), /--data-file: a list after a space: ghz cannot read it/);
+    // -d is one JSON value, as ghz's flag reads it.
+    throws(() => data('{"name":"a"} xx', "data"), /--data: not JSON/);
+    // ghz's JSON reader reads an Any of protobuf's well-known types only when its JSON form is an object.
+    const any = (type: string, value: string) =>
+      data(`{"extra":{"@type":"type.googleapis.com/google.protobuf.${type}","value":${value}}}`, "data");
+    throws(() => any("Duration", '"2s"'), /--data: an Any of google.protobuf.Duration: ghz cannot read it/);
+    throws(() => any("StringValue", '"s"'), /google.protobuf.StringValue: ghz cannot read it/);
+    assertEquals(JSON.parse(any("Struct", '{"a":1}')).extra.value, { a: 1 });
+    assertEquals(JSON.parse(any("Value", "1")).extra.value, 1);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

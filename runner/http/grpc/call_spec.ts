@@ -4,11 +4,11 @@
  * the message encoded once, or with placeholders a template filled per call. A mix's call and a flow's
  * gRPC step are made here alike; misfits are a `GrpcSchemaError` or a `GrpcMessageError` with its path.
  */
-import type { Root, Type } from "protobufjs";
+import type { Root } from "protobufjs";
 import type { RequestSpec } from "../../request_spec.ts";
 import { grpcRequestSpec } from "./call.ts";
 import { findMethod, type GrpcMethod, GrpcSchemaError } from "./schema.ts";
-import { encodeMessage, encodeMessageText, GrpcMessageError, parseMessageText } from "./message.ts";
+import { encodeMessage, GrpcMessageError, parseMessageText } from "./message.ts";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "../../../grpc/framing.ts";
 import { hasPlaceholder } from "../template.ts";
 import type { GrpcBodySpec } from "../grpc_body_spec.ts";
@@ -41,10 +41,12 @@ export function grpcCallSpec(root: Root, source: GrpcCallSource, timeoutMs: numb
   if (hasPlaceholder(text)) {
     return grpcRequestSpec({ ...call, ...templateOf(method, text, source), message: EMPTY }, timeoutMs);
   }
-  const message = method.clientStreaming
-    ? streamOf(method.requestType, text)
-    : encodeMessageText(method.requestType, text);
-  checkSendCap(message, source.maxSendBytes ?? DEFAULT_MAX_MESSAGE_BYTES);
+  const message = messagesOf(method, parseMessageText(text));
+  // Every message within the send cap (as encoded, before compression).
+  const maxBytes = source.maxSendBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  const messages = [message].flat(), k = messages.findIndex((m) => m.length > maxBytes);
+  const why = `${messages[k]?.length} bytes encoded, over the ${maxBytes}-byte send cap (--max-send)`;
+  if (k >= 0) throw new GrpcMessageError(Array.isArray(message) ? `message[${k}]` : "message", why);
   return grpcRequestSpec({ ...call, message }, timeoutMs);
 }
 
@@ -65,24 +67,11 @@ function templateOf(method: GrpcMethod, text: string, source: GrpcCallSource): {
   return { template: { ...spec, ...defined({ compress, maxSendBytes }) } };
 }
 
-/** A client stream's messages: a JSON array (each at `message[k]`), or one object. */
-function streamOf(type: Type, text: string): Uint8Array[] {
-  const json = parseMessageText(text);
-  return Array.isArray(json)
-    ? json.map((m, k) => encodeMessage(type, m, `message[${k}]`))
-    : [encodeMessage(type, json)];
-}
-
-/** Every message within the send cap (as encoded, before compression), or a `GrpcMessageError` naming it. */
-function checkSendCap(message: Uint8Array | Uint8Array[], maxBytes: number): void {
-  const messages = message instanceof Uint8Array ? [message] : message;
-  const k = messages.findIndex((m) => m.length > maxBytes);
-  if (k < 0) return;
-  const path = message instanceof Uint8Array ? "message" : `message[${k}]`;
-  throw new GrpcMessageError(
-    path,
-    `${messages[k].length} bytes encoded, over the ${maxBytes}-byte send cap (--max-send)`,
-  );
+/** The call's message, or a client stream's messages: a JSON array (each at `message[k]`) or one object. */
+function messagesOf({ requestType, clientStreaming }: GrpcMethod, json: unknown): Uint8Array | Uint8Array[] {
+  if (!clientStreaming) return encodeMessage(requestType, json);
+  const list = Array.isArray(json) ? json : [json];
+  return list.map((m, k) => encodeMessage(requestType, m, list === json ? `message[${k}]` : "message"));
 }
 
 /** The problem of making `source`'s call against `root`, as an issue at `path`, or null when it fits. */

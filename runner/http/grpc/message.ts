@@ -37,11 +37,6 @@ export function encodeMessage(type: protobuf.Type, json: unknown, path = "messag
   }
 }
 
-/** `text` (JSON) as `type`'s bytes; bad JSON is a `GrpcMessageError` too. */
-export function encodeMessageText(type: protobuf.Type, text: string, path = "message"): Uint8Array {
-  return encodeMessage(type, parseMessageText(text, path), path);
-}
-
 /**
  * Serialized messages of `type` as proto3 JSON, read as ghz reads binary data: each prefixed by its length
  * (a varint) while that reads, else the bytes as one message; other bytes are a `GrpcMessageError`.

@@ -9,7 +9,7 @@ import {
   rootOfDescriptorSet,
   splitCall,
 } from "./schema.ts";
-import { encodeMessage, encodeMessageText, GrpcMessageError } from "./message.ts";
+import { encodeMessage, GrpcMessageError, parseMessageText } from "./message.ts";
 
 const PROTO = new URL("../../../examples/grpc/greeter.proto", import.meta.url).pathname;
 
@@ -104,7 +104,7 @@ Deno.test("a message as proto3 JSON: camelCase or proto names, int64 as strings,
     detail: { ids: ["123"], blob: "AAE=", mood: "HAPPY" },
   });
   assertEquals([...bytes], [0x0a, 1, 0x78, 0x10, 3, 0x1a, 9, 0x0a, 1, 0x7b, 0x12, 2, 0, 1, 0x18, 1]);
-  assertEquals([...encodeMessageText(type, "{}")], []);
+  assertEquals([...encodeMessage(type, parseMessageText("{}"))], []);
 });
 
 Deno.test("a message that does not fit its type names its path in the JSON", () => {
@@ -122,5 +122,5 @@ Deno.test("a message that does not fit its type names its path in the JSON", () 
   fails({ name: 5 }, /^message: .*name: expected string/);
   fails({ detail: { mood: "SAD" } }, /^message: .*mood/);
   fails([1], /^message: expected an object/);
-  throws(() => encodeMessageText(type, "{"), /^GrpcMessageError: message: not JSON/);
+  throws(() => encodeMessage(type, parseMessageText("{")), /^GrpcMessageError: message: not JSON/);
 });
