@@ -23,6 +23,7 @@ import { listenForTestFail, TEST_ABORTED } from "../../runner/script/k6/test_abo
 import { NO_DEFAULT } from "../../runner/script/k6/runtime.ts";
 import { type IsolateOptions, passToIsolates } from "../../runner/script/k6/isolate_flags.ts";
 import { DOES_NOT_LOAD } from "../../runner/script/module.ts";
+import { K6_SYSTEM_TAGS } from "../../results/thresholds/selector.ts";
 
 /** The experiment (JSON text) of k6 script `source`, and where its fields came from in `options`. */
 export async function k6ExperimentText(
@@ -109,9 +110,22 @@ export async function k6ExperimentText(
     ...(together ? { together } : {}),
     ...(thresholds.length > 0 ? { thresholds } : {}),
     ...hooksTimeouts,
-    script: { file: path, routes, keepHost, expectedStatuses: module.expectedStatuses },
+    script: { file: path, routes, keepHost, expectedStatuses: module.expectedStatuses, ...keptTags(options) },
   });
   return { text, paths };
+}
+
+/** k6's `systemTags` (option, `--system-tags`, K6_SYSTEM_TAGS) as kept: a name none of k6's is ignored. */
+function keptTags(options: Record<string, unknown>): { systemTags?: string[] } {
+  if (!Array.isArray(options.systemTags)) return {};
+  const unknown = options.systemTags.filter((t) => !K6_SYSTEM_TAGS.includes(t));
+  if (unknown.length > 0) {
+    console.error(
+      `--system-tags/options.systemTags: ${unknown.join(", ")} is none of k6's system tags (ignored, as k6 ` +
+        `ignores it): name some of ${K6_SYSTEM_TAGS.join(", ")}`,
+    );
+  }
+  return { systemTags: options.systemTags.filter((t) => K6_SYSTEM_TAGS.includes(t)) };
 }
 
 /** A gRPC script's loads over HTTP/2 (its calls go on HTTP/2 streams): h2 on https:, else h2c. */
@@ -128,7 +142,7 @@ function refuseUnreadK6Env(): void {
       "K6_HOSTS: k6 does not read it (ignored, as k6 ignores it): give options.hosts or --config",
     );
   }
-  const unread = ("NO_VU_CONNECTION_REUSE SYSTEM_TAGS LOCAL_IPS DNS BLACKLIST_IPS " +
+  const unread = ("NO_VU_CONNECTION_REUSE LOCAL_IPS DNS BLACKLIST_IPS " +
     "BLOCK_HOSTNAMES PAUSED THRESHOLDS TLSAUTH").split(" ").map((name) => `K6_${name}`)
     .filter((name) => Deno.env.get(name)?.trim());
   if (unread.length === 0) return;
