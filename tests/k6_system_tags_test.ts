@@ -107,6 +107,7 @@ export default function () { group("g", () => check(http.get("${url}/json"), { o
     ]);
     assertEquals(run.code, 0, run.text);
     ok(run.stderr.includes("bogus is none of k6's system tags (ignored, as k6 ignores it)"), run.stderr);
+    ok(!run.stderr.includes("none of k6's options"), run.stderr);
     const group = JSON.parse(Deno.readTextFileSync(`${run.dir}/s.json`)).root_group.groups.g;
     assertEquals([group.path, group.checks.ok.passes], ["::g", 2]);
     // Only `group`: the groups stay, their checks go (k6's summary has no check tag to read).

@@ -76,6 +76,15 @@ export async function k6ExperimentText(
       `options.${ignored.join(", options.")}: none of k6's options (ignored, as k6 ignores them)`,
     );
   }
+  // k6's `systemTags` (its option, `--system-tags`, K6_SYSTEM_TAGS): a name none of k6's changes nothing.
+  const systemTags = options.systemTags as string[] | undefined;
+  const unknown = (systemTags ?? []).filter((t) => !K6_SYSTEM_TAGS.includes(t));
+  if (unknown.length > 0) {
+    console.error(
+      `systemTags (--system-tags): ${unknown.join(", ")} is none of k6's system tags (ignored, as k6 ` +
+        `ignores it): name some of ${K6_SYSTEM_TAGS.join(", ")}`,
+    );
+  }
   // As k6: a threshold on a metric neither built in nor made by the script, or by an aggregation its kind
   // has not (a trend's count), is invalid (104).
   const refused = Object.entries(options.thresholds ?? {}).flatMap(([key, list]) => {
@@ -110,22 +119,9 @@ export async function k6ExperimentText(
     ...(together ? { together } : {}),
     ...(thresholds.length > 0 ? { thresholds } : {}),
     ...hooksTimeouts,
-    script: { file: path, routes, keepHost, expectedStatuses: module.expectedStatuses, ...keptTags(options) },
+    script: { file: path, routes, keepHost, expectedStatuses: module.expectedStatuses, systemTags },
   });
   return { text, paths };
-}
-
-/** k6's `systemTags` (option, `--system-tags`, K6_SYSTEM_TAGS) as kept: a name none of k6's is ignored. */
-function keptTags(options: Record<string, unknown>): { systemTags?: string[] } {
-  if (!Array.isArray(options.systemTags)) return {};
-  const unknown = options.systemTags.filter((t) => !K6_SYSTEM_TAGS.includes(t));
-  if (unknown.length > 0) {
-    console.error(
-      `--system-tags/options.systemTags: ${unknown.join(", ")} is none of k6's system tags (ignored, as k6 ` +
-        `ignores it): name some of ${K6_SYSTEM_TAGS.join(", ")}`,
-    );
-  }
-  return { systemTags: options.systemTags.filter((t) => K6_SYSTEM_TAGS.includes(t)) };
 }
 
 /** A gRPC script's loads over HTTP/2 (its calls go on HTTP/2 streams): h2 on https:, else h2c. */

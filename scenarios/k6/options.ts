@@ -249,10 +249,7 @@ function vusLoad(r: ScenarioReader): Record<string, unknown> {
   }
   r.take("startVUs", "stages", "gracefulRampDown");
   const stages = stagesOf(sc.stages, r.at("stages"), r.problem);
-  return {
-    model: "connections",
-    stages: [...startStage((sc.startVUs as number | undefined) ?? 1), ...stages],
-  };
+  return { model: "connections", stages: [...startStage(Number(sc.startVUs ?? 1)), ...stages] };
 }
 
 /** loadlab ramps from 0: a first instant stage reaches k6's starting virtual users (none for 0). */

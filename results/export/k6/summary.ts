@@ -241,7 +241,8 @@ export function k6ScenarioParts(run: RunResult, stats: readonly string[]): Recor
   const flow = run.flows?.[0];
   const out: Record<string, K6ScenarioPart> = {};
   const sec = run.durationSec > 0 ? run.durationSec : 1;
-  for (const name of Object.keys(flow?.loads ?? {})) {
+  // As k6's: the scenarios' parts are read from the `scenario` tag.
+  for (const name of leavesOut(run, { scenario: "" }) ? [] : Object.keys(flow?.loads ?? {})) {
     const picked = `{scenario:${name}}`;
     const checks = (flow?.steps ?? []).flatMap((s) => s.checks ?? []).flatMap((c) => {
       const own = c.loads?.[name];

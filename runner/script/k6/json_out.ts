@@ -44,11 +44,13 @@ type Submetric = { name: string; suffix: string; tags: Record<string, string> };
  */
 export function setJsonThresholds(thresholds: unknown): void {
   if (!jsonOut) return;
-  described.set("http_req_duration", { thresholds: [], submetrics: [] });
   const given = isolateFlags.noThresholds || typeof thresholds !== "object" || thresholds === null
     ? {}
     : thresholds as Record<string, unknown>;
-  for (const [key, rules] of Object.entries(given)) {
+  const expected = leftOut.has("expected_response")
+    ? {}
+    : { "http_req_duration{expected_response:true}": [] };
+  for (const [key, rules] of Object.entries({ ...given, ...expected })) {
     const brace = key.indexOf("{");
     const metric = (brace < 0 ? key : key.slice(0, brace)).trim();
     const entry = described.get(metric) ?? { thresholds: [], submetrics: [] };
@@ -63,12 +65,6 @@ export function setJsonThresholds(thresholds: unknown): void {
       if (typeof source === "string") entry.thresholds.push(source);
     }
   }
-  if (leftOut.has("expected_response")) return;
-  described.get("http_req_duration")!.submetrics.push({
-    name: "http_req_duration{expected_response:true}",
-    suffix: "expected_response:true",
-    tags: { expected_response: "true" },
-  });
 }
 
 let file: Deno.FsFile | null = null;

@@ -193,8 +193,7 @@ export function wantSubmetrics(thresholds: unknown): void {
 function partOf(name: string, kind: MetricPart["kind"], time: boolean): MetricPart {
   let part = parts.get(name);
   if (part === undefined) {
-    part = { name, kind, time, values: [], sum: 0, trues: 0, count: 0 };
-    parts.set(name, part);
+    parts.set(name, part = { name, kind, time, values: [], sum: 0, trues: 0, count: 0 });
   }
   return part;
 }
