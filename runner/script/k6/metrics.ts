@@ -258,9 +258,7 @@ const RESULT_CHECK_TAGS = new Set(["scenario", "group", "check"]);
 /** A check's outcome for the `checks{...}` submetrics by other tags: its own tags over the request's. */
 export function addCheck(name: string, ok: boolean, tags: Record<string, string> | undefined): void {
   const subs = wanted.get("checks");
-  if (subs !== undefined) {
-    addToSubmetrics(subs, "rate", false, +ok, ok, { ...jsonPointTags(), ...tags, check: name });
-  }
+  if (subs) addToSubmetrics(subs, "rate", false, +ok, ok, { ...jsonPointTags(), ...tags, check: name });
 }
 
 /**
@@ -271,9 +269,7 @@ export function addGroupDuration(durationMs: number, group?: string): void {
   const name = group === undefined ? "iteration_duration" : GROUP_DURATION;
   addTo(partOf(name, "trend", true), durationMs, durationMs);
   const subs = wanted.get(name);
-  if (subs !== undefined) {
-    addToSubmetrics(subs, "trend", true, durationMs, durationMs, requestTags(undefined, group));
-  }
+  if (subs) addToSubmetrics(subs, "trend", true, durationMs, durationMs, requestTags(undefined, group));
   if (jsonOut && group !== undefined) point(name, "trend", true, durationMs, { ...jsonPointTags(), group });
 }
 
