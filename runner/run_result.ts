@@ -4,6 +4,7 @@
  * ended workers (incomplete), and the config as plain JSON without bodies, rows or script data.
  */
 import type { AttackConfig } from "./config.ts";
+import { defined } from "../validation/defined.ts";
 import type { RequestSpec } from "./request_spec.ts";
 import type { RunResult } from "../results/mod.ts";
 import type { RunAggregator } from "./stats/aggregate.ts";
@@ -111,15 +112,16 @@ function configToJson(config: AttackConfig): Record<string, unknown> {
       }
       : {}),
     // The environment and setup's data stay out of results (they may hold secrets).
-    // The routes say which origins went to the target, the expected statuses which answers failed
-    // (results/thresholds/selector.ts).
+    // The routes say which origins went to the target, the expected statuses which answers failed, the
+    // system tags which tags k6's samples carry (results/thresholds/selector.ts).
     ...(config.script
       ? {
-        script: {
+        script: defined({
           path: config.script.path,
-          ...(config.script.routes ? { routes: config.script.routes } : {}),
-          ...(config.script.expectedStatuses ? { expectedStatuses: config.script.expectedStatuses } : {}),
-        },
+          routes: config.script.routes,
+          expectedStatuses: config.script.expectedStatuses,
+          systemTags: config.script.systemTags,
+        }),
       }
       : {}),
     // The rows stay out of results (they may be large, or personal): the source is named and counted.

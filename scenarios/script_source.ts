@@ -23,6 +23,7 @@ const scriptFields = z.strictObject({
   routes: scriptSpecSchema.shape.routes.optional(),
   keepHost: scriptSpecSchema.shape.keepHost.optional(),
   expectedStatuses: scriptSpecSchema.shape.expectedStatuses,
+  systemTags: scriptSpecSchema.shape.systemTags,
 });
 
 export const scriptSourceSchema = z.union([
@@ -66,8 +67,8 @@ export function scriptAttackOf(script: ScriptSource | undefined) {
   try {
     const file = resolve(script.file);
     const path = isLocustFile(file) ? locustSessionPath(file) : sessionScriptPath(file);
-    const { routes, keepHost, expectedStatuses } = script;
-    return { path, routes, keepHost, expectedStatuses };
+    const { routes, keepHost, expectedStatuses, systemTags } = script;
+    return { path, routes, keepHost, expectedStatuses, systemTags };
   } catch (err) {
     if (err instanceof LocustConvertError) {
       throw new ExperimentError(err.problems.map((message) => ({ path: "script", message })), { cause: err });

@@ -23,6 +23,7 @@ import { listenForTestFail, TEST_ABORTED } from "../../runner/script/k6/test_abo
 import { NO_DEFAULT } from "../../runner/script/k6/runtime.ts";
 import { type IsolateOptions, passToIsolates } from "../../runner/script/k6/isolate_flags.ts";
 import { DOES_NOT_LOAD } from "../../runner/script/module.ts";
+import { K6_SYSTEM_TAGS } from "../../results/thresholds/selector.ts";
 
 /** The experiment (JSON text) of k6 script `source`, and where its fields came from in `options`. */
 export async function k6ExperimentText(
@@ -75,6 +76,15 @@ export async function k6ExperimentText(
       `options.${ignored.join(", options.")}: none of k6's options (ignored, as k6 ignores them)`,
     );
   }
+  // k6's `systemTags` (its option, `--system-tags`, K6_SYSTEM_TAGS): a name none of k6's changes nothing.
+  const systemTags = options.systemTags as string[] | undefined;
+  const unknown = (systemTags ?? []).filter((t) => !K6_SYSTEM_TAGS.includes(t));
+  if (unknown.length > 0) {
+    console.error(
+      `systemTags (--system-tags): ${unknown.join(", ")} is none of k6's system tags (ignored, as k6 ` +
+        `ignores it): name some of ${K6_SYSTEM_TAGS.join(", ")}`,
+    );
+  }
   // As k6: a threshold on a metric neither built in nor made by the script, or by an aggregation its kind
   // has not (a trend's count), is invalid (104).
   const refused = Object.entries(options.thresholds ?? {}).flatMap(([key, list]) => {
@@ -109,7 +119,7 @@ export async function k6ExperimentText(
     ...(together ? { together } : {}),
     ...(thresholds.length > 0 ? { thresholds } : {}),
     ...hooksTimeouts,
-    script: { file: path, routes, keepHost, expectedStatuses: module.expectedStatuses },
+    script: { file: path, routes, keepHost, expectedStatuses: module.expectedStatuses, systemTags },
   });
   return { text, paths };
 }
@@ -128,7 +138,7 @@ function refuseUnreadK6Env(): void {
       "K6_HOSTS: k6 does not read it (ignored, as k6 ignores it): give options.hosts or --config",
     );
   }
-  const unread = ("NO_VU_CONNECTION_REUSE SYSTEM_TAGS LOCAL_IPS DNS BLACKLIST_IPS " +
+  const unread = ("NO_VU_CONNECTION_REUSE LOCAL_IPS DNS BLACKLIST_IPS " +
     "BLOCK_HOSTNAMES PAUSED THRESHOLDS TLSAUTH").split(" ").map((name) => `K6_${name}`)
     .filter((name) => Deno.env.get(name)?.trim());
   if (unread.length === 0) return;

@@ -104,11 +104,11 @@ export async function k6Summaries(
 async function readExports(path: string, source: string, memoryLimitMb: number): Promise<ScriptExports> {
   const opened = await ScriptHost.open(path, HANDLE_SUMMARY_TIMEOUT_MS, memoryLimitMb);
   if (opened.host !== null) return opened.host.close(), opened.exports;
-  const why = outcomeText(opened.outcome);
   throw new OutputError(
-    `${
-      basename(source)
-    }: its exports could not be read again after the run: ${why}; the run's results are kept`,
+    `${basename(source)}: its exports could not be read again after the run: ${
+      outcomeText(opened.outcome)
+    }; ` +
+      "the run's results are kept",
   );
 }
 
@@ -184,23 +184,17 @@ export async function showK6Summaries(
   }
 }
 
-/** As k6 logs it, whatever handleSummary printed (or none): the metrics whose thresholds failed. */
+/**
+ * As k6 logs it, whatever handleSummary printed (or none): the metrics (and submetrics) with a failed
+ * threshold in any run's summary, sorted as k6 lists them.
+ */
 export function sayCrossedThresholds({ runs }: K6Summaries): void {
-  const crossed = crossedMetrics(runs.map((r) => r.data));
-  if (crossed.length > 0) {
-    console.error(`loadlab run: thresholds on metrics '${crossed.join(", ")}' have been crossed`);
-  }
-}
-
-/** The metrics (and submetrics) with a failed threshold in any run's summary, sorted as k6 lists them. */
-function crossedMetrics(runs: K6SummaryData[]): string[] {
-  const names = new Set<string>();
-  for (const data of runs) {
-    for (const [name, m] of Object.entries(data.metrics)) {
-      if (Object.values(m.thresholds ?? {}).some((t) => !t.ok)) names.add(name);
-    }
-  }
-  return [...names].sort();
+  const crossed = new Set(
+    runs.flatMap((r) => Object.entries(r.data.metrics))
+      .filter(([, m]) => Object.values(m.thresholds ?? {}).some((t) => !t.ok)).map(([name]) => name),
+  );
+  if (crossed.size === 0) return;
+  console.error(`loadlab run: thresholds on metrics '${[...crossed].sort().join(", ")}' have been crossed`);
 }
 
 /** A metric no sample reached, as k6 judges its thresholds: an empty sink, every value 0. */
@@ -217,16 +211,12 @@ function emptyMetric(rule: string, made?: { kind: K6Metric["type"]; time: boolea
 }
 
 /** Keys naming loadlab's own streams: written to, never opened as a path (that truncates a file). */
-const STREAMS: Readonly<Record<string, "stdout" | "stderr">> = Object.assign(Object.create(null), {
-  stdout: "stdout",
-  "/dev/stdout": "stdout",
-  "/dev/fd/1": "stdout",
-  "/proc/self/fd/1": "stdout",
-  stderr: "stderr",
-  "/dev/stderr": "stderr",
-  "/dev/fd/2": "stderr",
-  "/proc/self/fd/2": "stderr",
-});
+const STREAMS: Readonly<Record<string, "stdout" | "stderr">> = Object.assign(
+  Object.create(null),
+  ...(["stdout", "stderr"] as const).map((s, k) =>
+    Object.fromEntries([s, `/dev/${s}`, `/dev/fd/${k + 1}`, `/proc/self/fd/${k + 1}`].map((key) => [key, s]))
+  ),
+);
 
 /** k6's `--summary-export` of the last run to `path`, whatever handleSummary returned. */
 export async function writeK6SummaryExport({ runs }: K6Summaries, path: string): Promise<void> {

@@ -112,10 +112,10 @@ const K6_ROWS: FlagTable = [
   ]),
 ];
 
-/** k6's options loadlab honours, as their flags (the first 13 k6's, the rest `K6_*` variables only). */
+/** k6's options loadlab honours, as their flags (the first 14 k6's, the rest `K6_*` variables only). */
 const K6_OPTIONS = ("NO_SETUP NO_TEARDOWN RPS BATCH BATCH_PER_HOST DISCARD_RESPONSE_BODIES MAX_REDIRECTS " +
   "USER_AGENT THROW MIN_ITERATION_DURATION NO_CONNECTION_REUSE INSECURE_SKIP_TLS_VERIFY SUMMARY_TIME_UNIT " +
-  "NO_COOKIES_RESET SETUP_TIMEOUT TEARDOWN_TIMEOUT TLS_CIPHER_SUITES").split(" ");
+  "SYSTEM_TAGS NO_COOKIES_RESET SETUP_TIMEOUT TEARDOWN_TIMEOUT TLS_CIPHER_SUITES").split(" ");
 const WHOLE = new Set(["RPS", "BATCH", "BATCH_PER_HOST", "MAX_REDIRECTS"]);
 const YES_NO = /^(NO_|DISCARD|THROW|INSECURE)/;
 const flagOf = (name: string) => name.toLowerCase().replaceAll("_", "-");
@@ -135,7 +135,6 @@ const K6_OPTION_SPECS: FlagSpec[] = [
 /** k6's flags loadlab refuses, each with why and what to do (for the "unknown flag" error). */
 export const K6_FLAGS_REFUSED: Record<string, string> = Object.fromEntries(
   Object.entries({
-    "--system-tags": "requests carry k6's default system tags here: drop it",
     "--blacklist-ip --block-hostnames --local-ips --dns": "the system resolves hosts: use options.hosts",
     "--no-vu-connection-reuse": "a VU keeps its connections between iterations: use --no-connection-reuse",
     "--execution-segment --execution-segment-sequence": "split a load with --segment I/N",
@@ -348,8 +347,9 @@ function k6Options(flags: FlagValues): Record<string, unknown> | undefined {
   const out: Record<string, unknown> = {};
   for (const name of K6_OPTIONS) {
     const text = flags.text(flagOf(name)), spelled = flags.typed(flagOf(name));
-    const value = text === "" ? "true" : text?.trim();
-    if (!value) continue;
+    // `--system-tags ''` keeps no tag; an empty yes/no flag is yes.
+    const value = text === "" && YES_NO.test(name) ? "true" : text?.trim();
+    if (value === undefined || (value === "" && name !== "SYSTEM_TAGS")) continue;
     const key = name === "INSECURE_SKIP_TLS_VERIFY"
       ? "insecureSkipTLSVerify"
       : name.toLowerCase().replace(/_([a-z])/g, (_, c) => c.toUpperCase());
@@ -361,7 +361,7 @@ function k6Options(flags: FlagValues): Record<string, unknown> | undefined {
     } else if (WHOLE.has(name)) {
       if (!/^\d+$/.test(value)) throw bad("a whole number", "10");
       out[key] = Number(value);
-    } else out[key] = name.endsWith("S") ? value.split(",").map((s) => s.trim()) : value;
+    } else out[key] = name.endsWith("S") ? value.split(",").map((s) => s.trim()).filter(Boolean) : value;
   }
   return Object.keys(out).length > 0 ? out : undefined;
 }

@@ -89,6 +89,21 @@ export function selects(
   );
 }
 
+/** k6's system tags: those its samples carry unless `systemTags` says otherwise, then those they do not. */
+export const K6_SYSTEM_TAGS =
+  ("proto subproto status method url name group check error error_code tls_version " +
+    "scenario service expected_response iter vu ocsp_status ip").split(" ");
+
+/** The system tags k6's `systemTags` (`kept`: a list of names; else k6's default) leaves off every sample. */
+export const leftOutTags = (kept: unknown): Set<string> =>
+  new Set(Array.isArray(kept) ? K6_SYSTEM_TAGS.filter((t) => !kept.includes(t)) : []);
+
+/** Whether `selector` names a tag `run`'s samples do not carry: k6's submetric of it sees no sample. */
+export function leavesOut(run: Pick<RunResult, "config">, selector: Selector): boolean {
+  const dropped = leftOutTags((run.config?.script as { systemTags?: unknown } | undefined)?.systemTags);
+  return Object.keys(selector).some((key) => dropped.has(key));
+}
+
 /** k6's tags of a response rather than of its request (a request's endpoint is not kept by them). */
 export const RESPONSE_TAGS = new Set(["status", "expected_response", "proto", "error_code"]);
 
@@ -214,7 +229,9 @@ export function checkSelectors(
 /** The run as the selected endpoints make it (interval latency NaN); null when none matches. */
 export function selectedRun(run: RunResult, selector: Selector): RunResult | null {
   const targets = targetOriginsOf(run);
-  const matched = (run.endpoints ?? []).filter((e) => selects(selector, e, targets));
+  const matched = leavesOut(run, selector)
+    ? []
+    : (run.endpoints ?? []).filter((e) => selects(selector, e, targets));
   // A failure's own error_code (a refused connect's 1212) is not kept per endpoint: unmatched, not 0.
   const code = Number(selector.error_code);
   if (matched.length === 0 || (selector.error_code !== undefined && !(code >= 1400 && code < 1600))) {

@@ -21,6 +21,8 @@ export const scriptSpecSchema = z.strictObject({
   keepHost: z.array(z.string()).default([]),
   /** The statuses that are no failure (k6's `http.setResponseCallback`), inclusive ranges; else 200-399. */
   expectedStatuses: z.array(z.tuple([z.number().int(), z.number().int()])).optional(),
+  /** k6's `systemTags`: the system tags its samples carry (none given: k6's default ones). */
+  systemTags: z.array(z.string()).optional(),
   /** How long setup() (and the script's loading) may take before the run ends with no load (k6's 60 s). */
   setupTimeoutMs: z.number().positive().default(60_000),
   /** Why a k6 script's setup() failed: its run sends no load, its results keep what setup() sent. */

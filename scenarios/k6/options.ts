@@ -50,7 +50,7 @@ const LOAD_KEYS = new Set(["vus", "duration", "iterations", "stages", "scenarios
 /** k6's other options: loadlab refuses those it does not honour; k6 warns of any other key and ignores it. */
 const K6_OTHERS = new Set(
   ("paused executionSegment executionSegmentSequence handleSummaryTimeout dns httpDebug tlsAuth blacklistIPs " +
-    "blockHostnames noVUConnectionReuse systemTags metricSamplesBufferSize features").split(" "),
+    "blockHostnames noVUConnectionReuse metricSamplesBufferSize features").split(" "),
 );
 
 /** k6's `tlsVersion` and `tlsCipherSuites` as a load's `tls`. */
@@ -95,7 +95,10 @@ export function k6Experiment(
       if (ms !== undefined) hooksTimeouts[key] = ms, paths.add([key], ["options", key]);
     } else if (key === "minIterationDuration") k6Duration(value, ["options", key], problem);
     else if (key === "noConnectionReuse") extra.connection = value ? "per-arrival" : "keep-alive";
-    else if (key === "insecureSkipTLSVerify") extra.tls = { ...extra.tls ?? {}, insecure: Boolean(value) };
+    else if (key === "systemTags") {
+      const names = Array.isArray(value) && value.every((v) => typeof v === "string");
+      if (!names) problem(["options", key], 'systemTags is a list of tag names, e.g. ["status", "method"]');
+    } else if (key === "insecureSkipTLSVerify") extra.tls = { ...extra.tls ?? {}, insecure: Boolean(value) };
     else if (key === "tlsVersion" || key === "tlsCipherSuites") {
       extra.tls = { ...extra.tls ?? {}, ...tlsOf(key, value, problem) };
     } else if (!K6_OTHERS.has(key)) ignored.push(key);
@@ -246,10 +249,7 @@ function vusLoad(r: ScenarioReader): Record<string, unknown> {
   }
   r.take("startVUs", "stages", "gracefulRampDown");
   const stages = stagesOf(sc.stages, r.at("stages"), r.problem);
-  return {
-    model: "connections",
-    stages: [...startStage((sc.startVUs as number | undefined) ?? 1), ...stages],
-  };
+  return { model: "connections", stages: [...startStage(Number(sc.startVUs ?? 1)), ...stages] };
 }
 
 /** loadlab ramps from 0: a first instant stage reaches k6's starting virtual users (none for 0). */

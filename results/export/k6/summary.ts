@@ -5,7 +5,7 @@
  */
 import { latencySampled, unansweredRequests } from "../../conclude/responses.ts";
 import { decodeHistogram, type Histogram, summarizeMs } from "../../histogram.ts";
-import type { EndpointResult, LatencySummaryMs, ResultsFile, RunResult } from "../../schema/results.ts";
+import type { LatencySummaryMs, ResultsFile, RunResult } from "../../schema/results.ts";
 import { PERCENTILE_FIELDS } from "../../schema/values.ts";
 import {
   allChecks,
@@ -19,11 +19,11 @@ import type { K6ScenarioPart } from "./summary_v1.ts";
 import { createHash } from "node:crypto";
 import {
   failedStatusOf,
+  leavesOut,
+  leftOutTags,
   selectedRun,
   type Selector,
-  selects,
   splitSelector,
-  targetOriginsOf,
 } from "../../thresholds/selector.ts";
 
 /** The stats k6 shows of a trend when the script's `summaryTrendStats` does not say. */
@@ -110,7 +110,7 @@ export function k6SummaryData(
     (metrics[name].thresholds ??= {})[parsed[3]] = { ok: t.ok };
   }
   return {
-    root_group: groupsOf(checks),
+    root_group: groupsOf(checks, leftOutTags((run.config.script as { systemTags?: unknown })?.systemTags)),
     options: { summaryTrendStats: [...stats], summaryTimeUnit: asked.timeUnit ?? "", noColor: false },
     state: { isStdOutTTY: false, isStdErrTTY: false, testRunDurationMs: run.durationSec * 1000 },
     metrics,
@@ -135,10 +135,16 @@ function vusOf(run: RunResult): { vus: Record<string, number>; vusMax: Record<st
   };
 }
 
-/** k6's root group from the run's checks, nested by each check's path; ids are the path's MD5, as k6's. */
-function groupsOf(checks: ReadonlyArray<{ name: string; passed: number; failed: number }>): K6Group {
+/**
+ * k6's root group from the run's checks, nested by each check's path; ids are the path's MD5, as k6's. As
+ * k6's, it reads a check's group and name from its sample's tags: none when `left` (out) holds `group`.
+ */
+function groupsOf(
+  checks: ReadonlyArray<{ name: string; passed: number; failed: number }>,
+  left: ReadonlySet<string> = new Set(),
+): K6Group {
   const root: K6Group = { name: "", path: "", id: md5(""), groups: [], checks: [] };
-  for (const c of checks) {
+  for (const c of left.has("group") ? [] : checks) {
     const grouped = c.name.startsWith("::") ? c.name.split("::").slice(1) : [c.name];
     let group = root;
     for (const name of grouped.slice(0, -1)) {
@@ -150,6 +156,7 @@ function groupsOf(checks: ReadonlyArray<{ name: string; passed: number; failed: 
       group = inner;
     }
     const name = grouped.at(-1)!, path = `${group.path}::${name}`;
+    if (left.has("check")) continue;
     const same = group.checks.find((k) => k.path === path);
     if (same) same.passes += c.passed, same.fails += c.failed;
     else group.checks.push({ name, path, id: md5(path), passes: c.passed, fails: c.failed });
@@ -176,10 +183,9 @@ function submetric(
   const failed = view === null ? 0 : unansweredRequests(view) + failedStatusOf(view);
   if (metric === "http_reqs") return counterMetric(requests, sec);
   if (metric === "http_req_failed") return rateMetric(failed, requests - failed);
-  const targets = targetOriginsOf(run);
-  const picked = (run.endpoints ?? []).filter((e: EndpointResult) => selects(wanted, e, targets));
-  const whole = picked.length === 1 && picked[0].requests === view?.requests;
-  return trend(view?.latencyMs, stats, view?.requests ?? 0, whole ? picked[0].histogramEncoded : undefined);
+  // One endpoint's responses, all picked: its histogram holds the percentiles the summary has not.
+  const only = view?.endpoints?.length === 1 ? view.endpoints[0] : undefined;
+  return trend(view?.latencyMs, stats, view?.requests ?? 0, only?.histogramEncoded);
 }
 
 /** A submetric judged on the run's own counts (checks, iterations, bytes, coded failures); else null. */
@@ -193,6 +199,8 @@ export function afterRunSubmetric(
   if (brace < 0) return null;
   const [name, selector] = [metric.slice(0, brace), metric.slice(brace)];
   const sec = run.durationSec > 0 ? run.durationSec : 1;
+  // A tag the run's samples leave out: k6's submetric of it sees none of the run's.
+  if (leavesOut(run, pairsOf(selector))) run = { ...run, endpoints: [], flows: [] };
   if (name === "checks") return checksSubmetric(run, selector);
   const { error_code: code, ...rest } = pairsOf(selector);
   // A failure's code tags k6's HTTP metrics; a custom metric's `error_code` is the script's own tag.
@@ -209,9 +217,7 @@ export function afterRunSubmetric(
     return trend(null, stats, n);
   }
   if (name === "data_sent" || name === "data_received") {
-    const wanted = pairsOf(selector);
-    const targets = targetOriginsOf(run);
-    const picked = (run.endpoints ?? []).filter((e) => selects(wanted, e, targets));
+    const picked = selectedRun(run, pairsOf(selector))?.endpoints ?? [];
     const bytes = picked.reduce((a, e) => a + (name === "data_sent" ? e.bytesWritten : e.bytesRead), 0);
     return counterMetric(bytes, sec, "data");
   }
@@ -235,7 +241,8 @@ export function k6ScenarioParts(run: RunResult, stats: readonly string[]): Recor
   const flow = run.flows?.[0];
   const out: Record<string, K6ScenarioPart> = {};
   const sec = run.durationSec > 0 ? run.durationSec : 1;
-  for (const name of Object.keys(flow?.loads ?? {})) {
+  // As k6's: the scenarios' parts are read from the `scenario` tag.
+  for (const name of leavesOut(run, { scenario: "" }) ? [] : Object.keys(flow?.loads ?? {})) {
     const picked = `{scenario:${name}}`;
     const checks = (flow?.steps ?? []).flatMap((s) => s.checks ?? []).flatMap((c) => {
       const own = c.loads?.[name];

@@ -19,12 +19,8 @@ export type K6Group = { name: string; path: string; id: string; groups: K6Group[
 
 /** A k6 rate metric of `trues` against `falses` (a pass ratio: checks, http_req_failed). */
 export function rateMetric(trues: number, falses: number): K6Metric {
-  const total = trues + falses;
-  return {
-    type: "rate",
-    contains: "default",
-    values: { rate: total > 0 ? trues / total : 0, passes: trues, fails: falses },
-  };
+  const rate = trues + falses > 0 ? trues / (trues + falses) : 0;
+  return { type: "rate", contains: "default", values: { rate, passes: trues, fails: falses } };
 }
 
 /** A k6 counter of `count` over `sec` seconds. */

@@ -68,11 +68,8 @@ export function renderK6SummaryV1(
 function resultLines(part: K6ScenarioPart, data: K6SummaryData, skipped: readonly string[]): string[] {
   const lines = checkLines(part.checks, data);
   const shown = Object.keys(part.metrics).filter((n) => !skipped.some((s) => n.startsWith(s)));
-  const blocks: Array<[string, string[]]> = [[
-    "CUSTOM",
-    shown.filter((n) => !SECTIONS.some(([, h]) => h(n))),
-  ]];
-  for (const [title, holds] of SECTIONS) blocks.push([title, shown.filter(holds)]);
+  const blocks = [["CUSTOM", (n: string) => !SECTIONS.some(([, h]) => h(n))] as const, ...SECTIONS]
+    .map(([title, holds]) => [title, shown.filter(holds)] as const);
   const info = columns(part.metrics, shown, data.options);
   for (const [title, names] of blocks) {
     if (names.length === 0) continue;
@@ -214,21 +211,14 @@ function width(text: string): number {
 }
 
 function plainValues(m: K6Metric, timeUnit: string): string[] {
-  const v = m.values;
+  const v = m.values, shown = (value = 0) => humanize(value, m, timeUnit);
   switch (m.type) {
     case "counter":
-      return [humanize(v.count ?? 0, m, timeUnit), `${humanize(v.rate ?? 0, m, timeUnit)}/s`];
+      return [shown(v.count), `${shown(v.rate)}/s`];
     case "gauge":
-      return [
-        humanize(v.value ?? 0, m, timeUnit),
-        `min=${humanize(v.min ?? 0, m, timeUnit)}`,
-        `max=${humanize(v.max ?? 0, m, timeUnit)}`,
-      ];
+      return [shown(v.value), `min=${shown(v.min)}`, `max=${shown(v.max)}`];
     case "rate":
-      return [
-        humanize(v.rate ?? 0, m, timeUnit),
-        `${v.passes ?? 0} out of ${(v.passes ?? 0) + (v.fails ?? 0)}`,
-      ];
+      return [shown(v.rate), `${v.passes ?? 0} out of ${(v.passes ?? 0) + (v.fails ?? 0)}`];
     default:
       return ["[no data]"];
   }

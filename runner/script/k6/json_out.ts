@@ -9,6 +9,7 @@ import { tagPairs } from "../../../results/thresholds/selector.ts";
 import { expectedStatuses, ioBytes } from "../../stats/recorder.ts";
 import { atRunEnd, runCounters } from "../run_state.ts";
 import { isolateFlags } from "./isolate_flags.ts";
+import { leftOut } from "./tags.ts";
 import type { Response } from "../session.ts";
 
 export const jsonOut = isolateFlags.jsonOut !== undefined;
@@ -39,15 +40,17 @@ type Submetric = { name: string; suffix: string; tags: Record<string, string> };
 
 /**
  * The script's `options.thresholds` as k6's `Metric` lines carry them: a metric's own rules and a submetric
- * per threshold on tags (`http_req_duration{expected_response:true}` always, as k6 makes it).
+ * per threshold on tags (`http_req_duration{expected_response:true}` when its tag is kept, as k6 makes it).
  */
 export function setJsonThresholds(thresholds: unknown): void {
   if (!jsonOut) return;
-  described.set("http_req_duration", { thresholds: [], submetrics: [] });
   const given = isolateFlags.noThresholds || typeof thresholds !== "object" || thresholds === null
     ? {}
     : thresholds as Record<string, unknown>;
-  for (const [key, rules] of Object.entries(given)) {
+  const expected = leftOut.has("expected_response")
+    ? {}
+    : { "http_req_duration{expected_response:true}": [] };
+  for (const [key, rules] of Object.entries({ ...given, ...expected })) {
     const brace = key.indexOf("{");
     const metric = (brace < 0 ? key : key.slice(0, brace)).trim();
     const entry = described.get(metric) ?? { thresholds: [], submetrics: [] };
@@ -62,23 +65,20 @@ export function setJsonThresholds(thresholds: unknown): void {
       if (typeof source === "string") entry.thresholds.push(source);
     }
   }
-  described.get("http_req_duration")!.submetrics.push({
-    name: "http_req_duration{expected_response:true}",
-    suffix: "expected_response:true",
-    tags: { expected_response: "true" },
-  });
 }
 
 let file: Deno.FsFile | null = null;
 const seen = new Set<string>();
 const encoder = new TextEncoder();
 
+/** A sample's line, without the system tags the run leaves out (`own`: a tag the script gave, kept). */
 export function point(
   metric: string,
   kind: Kind,
   time: boolean,
   value: number,
   tags: Readonly<Record<string, string>>,
+  own?: string,
 ): void {
   if (!seen.has(metric)) {
     seen.add(metric);
@@ -89,7 +89,7 @@ export function point(
     lines.push(JSON.stringify({ type: "Metric", data, metric }));
   }
   const sorted: Record<string, string> = {};
-  for (const key of Object.keys(tags).sort()) sorted[key] = tags[key];
+  for (const key of Object.keys(tags).sort()) if (!leftOut.has(key) || key === own) sorted[key] = tags[key];
   const data = { time: new Date().toISOString(), value, tags: sorted };
   lines.push(JSON.stringify({ metric, type: "Point", data }));
   if (lines.length >= FLUSH_LINES) flushPoints();
@@ -122,11 +122,13 @@ export function requestPoints(
   const expected = isExpectedStatus(status, own ?? expectedStatuses);
   const fixed = { expected_response: String(expected), group: tags?.group ?? "", method, name: name ?? url };
   const all = { scenario, ...tags, ...fixed, proto: "HTTP/1.1", status: String(status), url };
-  point("http_reqs", "counter", false, 1, all);
-  point("http_req_duration", "trend", true, durationMs, all);
+  // A name the script gives is its own tag: kept when k6's `name` is left out.
+  const given = name === undefined ? undefined : "name";
+  point("http_reqs", "counter", false, 1, all, given);
+  point("http_req_duration", "trend", true, durationMs, all, given);
   const phases = phasesOf(raw);
-  for (let k = 0; k < PHASES.length; k++) point(PHASES[k], "trend", true, phases[k], all);
-  point("http_req_failed", "rate", false, expected ? 0 : 1, all);
+  for (let k = 0; k < PHASES.length; k++) point(PHASES[k], "trend", true, phases[k], all, given);
+  point("http_req_failed", "rate", false, expected ? 0 : 1, all, given);
 }
 
 /** This isolate's bytes as its last iteration ended; -1 before its first (warm-up bytes are not k6's). */

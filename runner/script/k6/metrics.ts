@@ -6,7 +6,7 @@
  * for k6's summary and thresholds). Trends send their values, the others sums; a submetric a threshold names
  * (`pages{kind:html}`) and k6's `group_duration` are sent the same way.
  */
-import { jsonPointTags, requestTags, tagValue } from "./tags.ts";
+import { jsonPointTags, leftOut, requestTags, tagValue } from "./tags.ts";
 import { jsonOut, PHASES, phasesOf, point } from "./json_out.ts";
 import { tagPairs } from "../../../results/thresholds/selector.ts";
 import { atRunEnd } from "../run_state.ts";
@@ -178,6 +178,8 @@ export function wantSubmetrics(thresholds: unknown): void {
     const m = /^([a-z_0-9]+)\{(.*)\}$/i.exec(key.trim());
     if (m === null) continue;
     const tags = tagPairs(m[2]).filter(([k, v]) => k !== "" || v !== "");
+    // A tag the run's samples leave out: the submetric sees no value, as k6's.
+    if (tags.some(([k]) => leftOut.has(k))) continue;
     // The run's results count checks by scenario, group and name; by any other tag they are kept here.
     const ownChecks = m[1] === "checks" && tags.some(([k]) => !RESULT_CHECK_TAGS.has(k));
     if (BUILT_IN.has(m[1]) && m[1] !== GROUP_DURATION && !ownChecks && !PHASES.includes(m[1])) continue;
@@ -191,8 +193,7 @@ export function wantSubmetrics(thresholds: unknown): void {
 function partOf(name: string, kind: MetricPart["kind"], time: boolean): MetricPart {
   let part = parts.get(name);
   if (part === undefined) {
-    part = { name, kind, time, values: [], sum: 0, trues: 0, count: 0 };
-    parts.set(name, part);
+    parts.set(name, part = { name, kind, time, values: [], sum: 0, trues: 0, count: 0 });
   }
   return part;
 }
@@ -221,10 +222,9 @@ class Metric {
     if (value === null || value === undefined || Number.isNaN(v)) return this.#refuse(value);
     for (const key in tags) tagValue(key, tags[key]);
     addTo(partOf(this.name, this.kind, this.time), v, value);
-    const subs = wanted.get(this.name);
-    if (subs === undefined) return;
-    addToSubmetrics(subs, this.kind, this.time, v, value, requestTags(tags));
     if (jsonOut) point(this.name, this.kind, this.time, v, { ...jsonPointTags(), ...tags });
+    const subs = wanted.get(this.name);
+    if (subs !== undefined) addToSubmetrics(subs, this.kind, this.time, v, value, requestTags(tags));
   }
 
   #refuse(value: unknown): void {
@@ -258,9 +258,7 @@ const RESULT_CHECK_TAGS = new Set(["scenario", "group", "check"]);
 /** A check's outcome for the `checks{...}` submetrics by other tags: its own tags over the request's. */
 export function addCheck(name: string, ok: boolean, tags: Record<string, string> | undefined): void {
   const subs = wanted.get("checks");
-  if (subs !== undefined) {
-    addToSubmetrics(subs, "rate", false, +ok, ok, { ...jsonPointTags(), ...tags, check: name });
-  }
+  if (subs) addToSubmetrics(subs, "rate", false, +ok, ok, { ...jsonPointTags(), ...tags, check: name });
 }
 
 /**
@@ -271,9 +269,7 @@ export function addGroupDuration(durationMs: number, group?: string): void {
   const name = group === undefined ? "iteration_duration" : GROUP_DURATION;
   addTo(partOf(name, "trend", true), durationMs, durationMs);
   const subs = wanted.get(name);
-  if (subs !== undefined) {
-    addToSubmetrics(subs, "trend", true, durationMs, durationMs, requestTags(undefined, group));
-  }
+  if (subs) addToSubmetrics(subs, "trend", true, durationMs, durationMs, requestTags(undefined, group));
   if (jsonOut && group !== undefined) point(name, "trend", true, durationMs, { ...jsonPointTags(), group });
 }
 

@@ -6,7 +6,7 @@
  * rate, a rate's share of trues, a gauge's last, least and greatest. Every run of the process adds up.
  * A threshold with `abortOnFail` is judged here while the load runs (`k6LiveJudge`) and stops it, as in k6.
  */
-import type { K6Metric } from "../../../results/export/k6/summary_text.ts";
+import { counterMetric, type K6Metric, rateMetric } from "../../../results/export/k6/summary_text.ts";
 import { k6RuleHolds } from "../../../results/export/k6/summary.ts";
 import type { AbortedBy } from "../../../results/thresholds/abort.ts";
 import { type MetricPart, METRICS_CHANNEL } from "./metrics.ts";
@@ -87,10 +87,7 @@ function isPart(part: unknown): part is MetricPart {
 
 function add(part: MetricPart): void {
   let total = totals.get(part.name);
-  if (total === undefined) {
-    total = { ...part, values: [], count: 0, sum: 0, trues: 0 };
-    totals.set(part.name, total);
-  }
+  if (total === undefined) totals.set(part.name, total = { ...part, values: [], count: 0, sum: 0, trues: 0 });
   total.count += part.count, total.sum += part.sum, total.trues += part.trues;
   if (part.kind === "trend") trendOf(part.name).add(part.values);
   else if (part.kind === "gauge") {
@@ -185,13 +182,9 @@ function metricOf(t: MetricPart, sec: number, percentiles: readonly string[] = [
       return { type: "trend", contains: t.time ? "time" : "default", values };
     }
     case "counter":
-      return { type: "counter", contains: "default", values: { count: t.sum, rate: t.sum / sec } };
+      return counterMetric(t.sum, sec);
     case "rate":
-      return {
-        type: "rate",
-        contains: "default",
-        values: { rate: t.count > 0 ? t.trues / t.count : 0, passes: t.trues, fails: t.count - t.trues },
-      };
+      return rateMetric(t.trues, t.count - t.trues);
     default: {
       const [value = 0, min = value, max = value] = t.values;
       return { type: "gauge", contains: "default", values: { value, min, max } };

@@ -7,7 +7,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Session } from "../session.ts";
 import { addGroupDuration, flushMetricsSoon, wantSubmetrics } from "./metrics.ts";
-import { jsonPointTags, setRunTags, setTagSource, type VuTags } from "./tags.ts";
+import { jsonPointTags, setRunTags, setSystemTags, setTagSource, type VuTags } from "./tags.ts";
 import {
   iterationPoints,
   iterationStarts,
@@ -196,6 +196,7 @@ export function session(mod: ConvertedModule): (s: Session) => unknown {
   minIterationMs = typeof minIteration === "number"
     ? minIteration
     : durationMsOf(String(minIteration ?? 0)) ?? 0;
+  setSystemTags(options.systemTags);
   setJsonThresholds(options.thresholds);
   writeVusPoints(() => [activeVus(), plannedVus() ?? countOf(VUS_SLOT)], {
     ...options.tags,

@@ -4,11 +4,20 @@
  * as k6 tags every sample), the VU's own (`exec.vu.tags`, set at run time), `group: ::name` in a group, with
  * `params.tags` over them; `name` names the endpoint instead. Requests are recorded by name and tags
  * (runner/stats/endpoint_recorder.ts), so a threshold by tag (`{scenario:browse}`) selects them. The run's
- * tags are one frozen object, so the recorder keys it once per name.
+ * tags are one frozen object, so the recorder keys it once per name. k6's `systemTags` cuts the system tags
+ * its `--out json` points carry.
  */
+
+import { leftOutTags } from "../../../results/thresholds/selector.ts";
 
 let runTags: Readonly<Record<string, string>> | undefined;
 let runScenario = "default";
+
+/** The system tags k6's `systemTags` (`kept`) leaves off the run's samples (none by default). */
+export let leftOut: ReadonlySet<string> = new Set();
+export function setSystemTags(kept: unknown): void {
+  leftOut = leftOutTags(kept);
+}
 
 /** Sets the tags every request of this isolate carries (none: undefined) and the scenario it runs. */
 export function setRunTags(tags: Record<string, unknown> | undefined, scenario = "default"): void {
