@@ -537,7 +537,8 @@ Deno.test({
         const cut = ["--call", "helloworld.Greeter.Sleep", "-d", '{"ms":2000}', "-z", "300ms", "-c", "2"];
         const z = JSON.parse(await report(`127.0.0.1:${port}`, ...cut, "-O", "json"));
         const zTimed = z.histogram.reduce((a: number, b: { count: number }) => a + b.count, 0);
-        assertEquals([z.count, zTimed, z.slowest >= 250e6], [2, 2, true], JSON.stringify(z));
+        // Timed until the cut, not to zero: a busy machine starts the calls late in the 300 ms.
+        assertEquals([z.count, zTimed, z.slowest >= 100e6], [2, 2, true], JSON.stringify(z));
         const ignored = JSON.parse(
           await report(`127.0.0.1:${port}`, ...cut, "--duration-stop", "ignore", "-O", "json"),
         );
