@@ -27,14 +27,7 @@ import { watchPeakRssKb } from "../system/proc_stat.ts";
 import { requireProgram, withTempDir } from "./helpers.ts";
 import { startNginx } from "../bench/nginx.ts";
 import { selfSignedPair } from "../targets/tls_cert.ts";
-import { testPool } from "./fixtures/test_pool.ts";
 
-/**
- * Each case waits on its two `loadlab` children, one after the other: two cases at once. HTTPS runs first,
- * alone: beside another crowd its 1,000 handshakes did not all open in its 10 s (936 of 1,000).
- */
-const pool = testPool(2);
-const linuxOnly = { ignore: Deno.build.os !== "linux" };
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const SMALL = 50;
 const CROWD = 2_000;
@@ -107,11 +100,54 @@ async function withTarget(fn: (origin: string) => Promise<void>): Promise<void> 
   }
 }
 
-Deno.test(
-  `HTTPS on epoll: a connection adds at most ${HTTPS_BUDGET_KB_PER_CONNECTION} KB of RSS ` +
+Deno.test({
+  name:
+    `HTTP/1.1: a keep-alive connection adds at most ${BUDGET_KB_PER_CONNECTION} KB of RSS (${CROWD} vs ${SMALL})`,
+  ignore: Deno.build.os !== "linux",
+  async fn() {
+    await withTarget(async (origin) => {
+      const kb = await perAddedConnectionKb(`${origin}/json`, []);
+      console.log(`HTTP/1.1: ${kb.toFixed(1)} KB of RSS per added connection`);
+      ok(kb <= BUDGET_KB_PER_CONNECTION, `${kb.toFixed(1)} KB per added connection`);
+    });
+  },
+});
+
+Deno.test({
+  name:
+    `WebSocket hold: a connection adds at most ${WS_HOLD_BUDGET_KB_PER_CONNECTION} KB of RSS (${CROWD} vs ${SMALL})`,
+  ignore: Deno.build.os !== "linux",
+  async fn() {
+    await withTarget(async (origin) => {
+      const kb = await perAddedConnectionKb(`${origin.replace("http:", "ws:")}/ws/echo`, ["--ws-ping", "1s"]);
+      console.log(`WebSocket hold: ${kb.toFixed(1)} KB of RSS per added connection`);
+      ok(kb <= WS_HOLD_BUDGET_KB_PER_CONNECTION, `${kb.toFixed(1)} KB per added connection`);
+    });
+  },
+});
+
+Deno.test({
+  name:
+    `h2c: a connection (one stream) adds at most ${H2C_BUDGET_KB_PER_CONNECTION} KB of RSS (${CROWD} vs ${SMALL})`,
+  ignore: Deno.build.os !== "linux",
+  async fn() {
+    if (!requireProgram("nginx")) return;
+    const nginx = await startNginx("nginx", [], undefined, true);
+    try {
+      const kb = await perAddedConnectionKb(nginx.url, ["--protocol", "h2c"]);
+      console.log(`h2c: ${kb.toFixed(1)} KB of RSS per added connection`);
+      ok(kb <= H2C_BUDGET_KB_PER_CONNECTION, `${kb.toFixed(1)} KB per added connection`);
+    } finally {
+      await nginx.stop();
+    }
+  },
+});
+
+Deno.test({
+  name: `HTTPS on epoll: a connection adds at most ${HTTPS_BUDGET_KB_PER_CONNECTION} KB of RSS ` +
     `(${HTTPS_CROWD} vs ${SMALL})`,
-  linuxOnly,
-  async () => {
+  ignore: Deno.build.os !== "linux",
+  async fn() {
     if (!requireProgram("nginx")) return;
     await withTempDir(async (dir) => {
       const pair = await selfSignedPair();
@@ -135,44 +171,4 @@ Deno.test(
       }
     });
   },
-);
-
-pool.test(
-  `HTTP/1.1: a keep-alive connection adds at most ${BUDGET_KB_PER_CONNECTION} KB of RSS (${CROWD} vs ${SMALL})`,
-  async () => {
-    await withTarget(async (origin) => {
-      const kb = await perAddedConnectionKb(`${origin}/json`, []);
-      console.log(`HTTP/1.1: ${kb.toFixed(1)} KB of RSS per added connection`);
-      ok(kb <= BUDGET_KB_PER_CONNECTION, `${kb.toFixed(1)} KB per added connection`);
-    });
-  },
-  linuxOnly,
-);
-
-pool.test(
-  `WebSocket hold: a connection adds at most ${WS_HOLD_BUDGET_KB_PER_CONNECTION} KB of RSS (${CROWD} vs ${SMALL})`,
-  async () => {
-    await withTarget(async (origin) => {
-      const kb = await perAddedConnectionKb(`${origin.replace("http:", "ws:")}/ws/echo`, ["--ws-ping", "1s"]);
-      console.log(`WebSocket hold: ${kb.toFixed(1)} KB of RSS per added connection`);
-      ok(kb <= WS_HOLD_BUDGET_KB_PER_CONNECTION, `${kb.toFixed(1)} KB per added connection`);
-    });
-  },
-  linuxOnly,
-);
-
-pool.test(
-  `h2c: a connection (one stream) adds at most ${H2C_BUDGET_KB_PER_CONNECTION} KB of RSS (${CROWD} vs ${SMALL})`,
-  async () => {
-    if (!requireProgram("nginx")) return;
-    const nginx = await startNginx("nginx", [], undefined, true);
-    try {
-      const kb = await perAddedConnectionKb(nginx.url, ["--protocol", "h2c"]);
-      console.log(`h2c: ${kb.toFixed(1)} KB of RSS per added connection`);
-      ok(kb <= H2C_BUDGET_KB_PER_CONNECTION, `${kb.toFixed(1)} KB per added connection`);
-    } finally {
-      await nginx.stop();
-    }
-  },
-  linuxOnly,
-);
+});
