@@ -8,6 +8,10 @@ import { createTargetApp } from "../targets/app/app.ts";
 import { decodeHistogram } from "../results/histogram.ts";
 import type { EndpointResult, ResultsFile, RunResult } from "../results/mod.ts";
 import { runLoadlab, withTempDir } from "./helpers.ts";
+import { testPool } from "./fixtures/test_pool.ts";
+
+/** Each case waits on its `loadlab` children: three at once. */
+const pool = testPool(3);
 
 function builtinTarget() {
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, createTargetApp().fetch);
@@ -36,7 +40,7 @@ function countsOf(run: RunResult) {
   }));
 }
 
-Deno.test("a mix of /json and /sleep?ms=20: two endpoints, apart by the sleep, adding up to the run", async () => {
+pool.test("a mix of /json and /sleep?ms=20: two endpoints, apart by the sleep, adding up to the run", async () => {
   const target = builtinTarget();
   try {
     await withTempDir(async (dir) => {
@@ -90,7 +94,7 @@ Deno.test("a mix of /json and /sleep?ms=20: two endpoints, apart by the sleep, a
   }
 });
 
-Deno.test("1 worker, 4 workers and 2 segments merged: the same per-endpoint counts and histograms", async () => {
+pool.test("1 worker, 4 workers and 2 segments merged: the same per-endpoint counts and histograms", async () => {
   const target = builtinTarget();
   try {
     await withTempDir(async (dir) => {
@@ -130,7 +134,7 @@ Deno.test("1 worker, 4 workers and 2 segments merged: the same per-endpoint coun
   }
 });
 
-Deno.test("a per-endpoint threshold fails while the run's passes; a selector matching nothing is exit 2", async () => {
+pool.test("a per-endpoint threshold fails while the run's passes; a selector matching nothing is exit 2", async () => {
   const target = builtinTarget();
   try {
     const load = ["attack", target.url, ...MIX, "-n", "200", "-c", "2", "--quiet"];
@@ -152,7 +156,7 @@ Deno.test("a per-endpoint threshold fails while the run's passes; a selector mat
   }
 });
 
-Deno.test("an experiment file: name:, tags: and a data-fed request's template name; thresholds by tag", async () => {
+pool.test("an experiment file: name:, tags: and a data-fed request's template name; thresholds by tag", async () => {
   const target = builtinTarget();
   try {
     await withTempDir(async (dir) => {

@@ -4,6 +4,7 @@
  * external program (redis-server, node, chromium, wrk): skip with a printed reason on a developer machine
  * that lacks it, but fail on CI (env CI=true), where a silently skipped suite would hide a broken setup.
  */
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { findProgram } from "../system/path_lookup.ts";
 import { createTargetApp } from "../targets/app/app.ts";
 
@@ -73,4 +74,34 @@ export async function withTarget(fn: (url: string) => Promise<void>): Promise<vo
   } finally {
     await server.shutdown();
   }
+}
+
+/**
+ * How far ahead a shared `--start-at` is set: every shard process must be started and prepared by then. A
+ * shard is ready a second or two after its launch on a quiet machine, and was 12.1 s after it under the
+ * parallel suite at load average 14 (one that is late keeps the schedule and loses its sends due more than
+ * 1 s before it was ready): shards start 6 s ahead, and when one says it started late, once more 20 s ahead.
+ */
+const START_LEADS_MS = [6_000, 20_000];
+
+/** Runs `shard(i, startAt)` for each segment at once, again further ahead while one started late. */
+export async function shardsOnTime(
+  segments: number,
+  shard: (i: number, startAt: string) => Promise<{ code: number; stderr: string }>,
+  lateMsOf: (i: number) => Promise<number[]>,
+) {
+  for (const [attempt, leadMs] of START_LEADS_MS.entries()) {
+    const startAt = new Date(Date.now() + leadMs).toISOString();
+    const shards = await Promise.all(Array.from({ length: segments }, (_, i) => shard(i, startAt)));
+    const last = attempt === START_LEADS_MS.length - 1;
+    // A shard that read its arguments over 1 s after the start refuses it (exit 2), and one that started
+    // late may fail its run (a WebSocket shard's sends all late: no response, exit 4): late as well.
+    const failedLate = (s: { code: number; stderr: string }) =>
+      s.code !== 0 && /in the past|after --start-at/.test(s.stderr);
+    if (!last && shards.some(failedLate)) continue;
+    shards.forEach((s, i) => assertEquals(s.code, 0, `shard ${i}: ${s.stderr}`));
+    const late = (await Promise.all(shards.map((_, i) => lateMsOf(i)))).flat().some((ms) => ms > 0);
+    if (!late || last) return { startAt, shards };
+  }
+  throw new Error("unreachable");
 }

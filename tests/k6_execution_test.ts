@@ -6,8 +6,12 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { withTarget } from "./helpers.ts";
 import { runK6Text } from "./k6_run.ts";
+import { testPool } from "./fixtures/test_pool.ts";
 
-Deno.test("exec.scenario.iterationInTest numbers a scenario's iterations across its VUs; iterationsCompleted is the run's", () =>
+/** Each case waits on its `loadlab` child and its scenarios' start times: three at once. */
+const pool = testPool(3);
+
+pool.test("exec.scenario.iterationInTest numbers a scenario's iterations across its VUs; iterationsCompleted is the run's", () =>
   withTarget(async (url) => {
     const run = await runK6Text(
       `import http from "k6/http";
@@ -42,7 +46,7 @@ export function b() {
     ok(m.done_before_b.min >= 12 && m.done_before_b.max <= 17, JSON.stringify(m.done_before_b));
   }));
 
-Deno.test("k6 VUs: ids unique across scenarios; an arrival-rate scenario reuses its VUs, their __ITER counting on", () =>
+pool.test("k6 VUs: ids unique across scenarios; an arrival-rate scenario reuses its VUs, their __ITER counting on", () =>
   withTarget(async (url) => {
     const run = await runK6Text(
       `import http from "k6/http";
@@ -87,7 +91,7 @@ export function b() {
     ok(m.iter_a.max >= 1, JSON.stringify(m.iter_a));
   }));
 
-Deno.test("exec.scenario.executor and exec.test.options are k6's consolidated ones, flags' load included", () =>
+pool.test("exec.scenario.executor and exec.test.options are k6's consolidated ones, flags' load included", () =>
   withTarget(async (url) => {
     const script = `import http from "k6/http";
 import exec from "k6/execution";
@@ -116,7 +120,7 @@ export default function () {
     assertEquals(flags.code, 0, flags.text);
   }));
 
-Deno.test("exec.instance.vusInitialized is the scenarios' VUs; scenario.startTime and the run's duration", () =>
+pool.test("exec.instance.vusInitialized is the scenarios' VUs; scenario.startTime and the run's duration", () =>
   withTarget(async (url) => {
     const before = Date.now();
     const run = await runK6Text(
@@ -147,7 +151,7 @@ export default function () {
     ok(m.ran.min >= 0 && m.ran.max <= Date.now() - before, JSON.stringify(m.ran));
   }));
 
-Deno.test("exec.vu.tags set in an iteration tag the VU's later samples; checks are judged by their own tags", () =>
+pool.test("exec.vu.tags set in an iteration tag the VU's later samples; checks are judged by their own tags", () =>
   withTarget(async (url) => {
     const run = await runK6Text(
       `import http from "k6/http";
@@ -185,7 +189,7 @@ export default function () {
     assertEquals(run.code, 0, run.text);
   }));
 
-Deno.test("k6's request phases: waiting holds the server's delay, connecting only on the request that dialed", () =>
+pool.test("k6's request phases: waiting holds the server's delay, connecting only on the request that dialed", () =>
   withTarget(async (url) => {
     const run = await runK6Text(
       `import http from "k6/http";
@@ -225,7 +229,7 @@ export default function () {
     assertEquals(run.code, 0, run.text);
   }));
 
-Deno.test("exec.instance.vusActive counts the run's VUs running, across workers; an arrival rate's in iteration", () =>
+pool.test("exec.instance.vusActive counts the run's VUs running, across workers; an arrival rate's in iteration", () =>
   withTarget(async (url) => {
     const run = await runK6Text(
       `import http from "k6/http";
@@ -266,7 +270,7 @@ export function open() {
     );
   }));
 
-Deno.test("exec.scenario.progress: iterations ended over the total, or time over the stages' duration", () =>
+pool.test("exec.scenario.progress: iterations ended over the total, or time over the stages' duration", () =>
   withTarget(async (url) => {
     const script = (scenario: string) =>
       `import http from "k6/http";
@@ -303,7 +307,7 @@ export default function () {
     ok(b.min >= 0 && b.min < 0.5 && b.max > 0.5 && b.max <= 1, JSON.stringify(b));
   }));
 
-Deno.test("several scenarios start together once the slowest is prepared: an arrival rate drops none", () =>
+pool.test("several scenarios start together once the slowest is prepared: an arrival rate drops none", () =>
   withTarget(async (url) => {
     // Init code of 2.5 s in every worker: each scenario's workers are ready well past any fixed lead.
     const run = await runK6Text(

@@ -11,6 +11,10 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { withTarget } from "./helpers.ts";
+import { testPool } from "./fixtures/test_pool.ts";
+
+/** Each case waits on its `loadlab` child: three at once. */
+const pool = testPool(3);
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const cache = Deno.makeTempDirSync({ prefix: "loadlab-k6-hostile-cache-" });
@@ -43,7 +47,7 @@ function scriptIn(text: string): string {
 
 const noStackTrace = (text: string) => ok(!/^\s+at .*:\d+:\d+\)?$/m.test(text), `a stack trace:\n${text}`);
 
-Deno.test("options of the wrong type are refused at their path, no stack trace", () =>
+pool.test("options of the wrong type are refused at their path, no stack trace", () =>
   withTarget(async (url) => {
     const dir = scriptIn(`import http from "k6/http";
 export const options = { stages: [null], thresholds: ["p(95)<1"] };
@@ -56,7 +60,7 @@ export default function () { http.get("${url}/"); }
     noStackTrace(run.text);
   }));
 
-Deno.test("summaryTrendStats and summaryTimeUnit k6 does not know are refused before the load, at their path", () =>
+pool.test("summaryTrendStats and summaryTimeUnit k6 does not know are refused before the load, at their path", () =>
   withTarget(async (url) => {
     const dir = scriptIn(`import http from "k6/http";
 export const options = { iterations: 1, summaryTrendStats: ["avg", "p95", "p(99.9)"], summaryTimeUnit: "sec" };
@@ -77,7 +81,7 @@ export default function () { http.get("${url}/"); }
     noStackTrace(run.text);
   }));
 
-Deno.test("handleSummary files that cannot be written or values that cannot be made text: exit 5 naming each, the others and results.json kept", () =>
+pool.test("handleSummary files that cannot be written or values that cannot be made text: exit 5 naming each, the others and results.json kept", () =>
   withTarget(async (url) => {
     const dir = scriptIn(`import http from "k6/http";
 export const options = { iterations: 2 };
@@ -99,7 +103,7 @@ export function handleSummary() {
     assertEquals(results.runs[0].flows[0].sessions, 2);
   }));
 
-Deno.test("handleSummary files that are loadlab's own outputs are not written over them: exit 5 naming each, the run's results kept", () =>
+pool.test("handleSummary files that are loadlab's own outputs are not written over them: exit 5 naming each, the run's results kept", () =>
   withTarget(async (url) => {
     // With --out-dir . a handleSummary's "results.json" replaced loadlab's results (exit 0, the run lost).
     const dir = scriptIn(`import http from "k6/http";
@@ -120,7 +124,7 @@ export function handleSummary() {
     ok(Deno.readTextFileSync(`${dir}/report.html`).length > 1000, "loadlab's report kept");
   }));
 
-Deno.test("thresholds on metrics named like Object's own (constructor, toString) are judged empty, Object untouched", () =>
+pool.test("thresholds on metrics named like Object's own (constructor, toString) are judged empty, Object untouched", () =>
   withTarget(async (url) => {
     const dir = scriptIn(`import http from "k6/http";
 import { Counter } from "k6/metrics";
@@ -155,7 +159,7 @@ for (
     ],
   ]
 ) {
-  Deno.test(`a handleSummary that ${what}: exit 5 on one line, results.json kept, no stack trace`, () =>
+  pool.test(`a handleSummary that ${what}: exit 5 on one line, results.json kept, no stack trace`, () =>
     withTarget(async (url) => {
       const dir = scriptIn(`import http from "k6/http";
 export const options = { iterations: 2 };
@@ -172,7 +176,7 @@ export function handleSummary() { ${body} }
     }));
 }
 
-Deno.test("fail() of a value whose toString throws fails the iteration at its line, not as the bare value", () =>
+pool.test("fail() of a value whose toString throws fails the iteration at its line, not as the bare value", () =>
   withTarget(async (url) => {
     const dir = scriptIn(`import http from "k6/http";
 import { fail } from "k6";
@@ -194,7 +198,7 @@ export default function () {
     });
   }));
 
-Deno.test("check() of conditions a Proxy's traps throw fails the iteration at its line, not as the bare value", () =>
+pool.test("check() of conditions a Proxy's traps throw fails the iteration at its line, not as the bare value", () =>
   withTarget(async (url) => {
     const dir = scriptIn(`import http from "k6/http";
 import { check } from "k6";
@@ -216,7 +220,7 @@ export default function () {
     });
   }));
 
-Deno.test("a top level that changes built-ins only outside a worker leaves the run's summary and exit alone", () =>
+pool.test("a top level that changes built-ins only outside a worker leaves the run's summary and exit alone", () =>
   withTarget(async (url) => {
     // The script was imported into loadlab's own process for its summary: this made every object a
     // thenable there, and the run ended with exit 1, no summary and no word why.
@@ -231,7 +235,7 @@ export default function () { http.get("${url}/"); }
     assertEquals(JSON.parse(Deno.readTextFileSync(`${dir}/out/results.json`)).runs[0].flows[0].sessions, 2);
   }));
 
-Deno.test("a k6 script's own Content-Length is left out, as k6 does: its body framed whole, the next request whole", () =>
+pool.test("a k6 script's own Content-Length is left out, as k6 does: its body framed whole, the next request whole", () =>
   withTarget(async (url) => {
     const dir = scriptIn(`import http from "k6/http";
 import { check } from "k6";
@@ -248,7 +252,7 @@ export default function () {
     ok(/checks_succeeded\.+: 100\.00% 3 out of 3/.test(run.text), run.text);
   }));
 
-Deno.test("a k6 run whose every iteration threw has no iteration or request times in its summary, as k6's", () =>
+pool.test("a k6 run whose every iteration threw has no iteration or request times in its summary, as k6's", () =>
   withTarget(async (url) => {
     const dir = scriptIn(`import http from "k6/http";
 export const options = { iterations: 3 };
@@ -266,7 +270,7 @@ export default function () { if (__ITER >= 0) throw new Error("always"); http.ge
 for (const [made, builtIn] of [['new Counter("http_reqs")', "http_reqs"], ['new Rate("checks")', "checks"]]) {
   // k6 adds such a metric's values to its built-in one; the summary showed the script's numbers in its
   // place (http_reqs 4,000 for 4 requests; the run's checks gone behind a Rate of the script's own).
-  Deno.test(`a custom metric named as k6's built-in ${builtIn} is refused at its line before any load`, () =>
+  pool.test(`a custom metric named as k6's built-in ${builtIn} is refused at its line before any load`, () =>
     withTarget(async (url) => {
       const dir = scriptIn(`import http from "k6/http";
 import { Counter, Rate } from "k6/metrics";
@@ -286,7 +290,7 @@ export default function () { http.get("${url}/"); mine.add(1000); }
     }));
 }
 
-Deno.test("handleSummary to /dev/stdout and /dev/stderr appends to loadlab's streams, a file's earlier output kept", () =>
+pool.test("handleSummary to /dev/stdout and /dev/stderr appends to loadlab's streams, a file's earlier output kept", () =>
   withTarget(async (url) => {
     const dir = scriptIn(`import http from "k6/http";
 export const options = { iterations: 1 };

@@ -8,6 +8,10 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { withTarget } from "./helpers.ts";
 import { runK6Text } from "./k6_run.ts";
+import { testPool } from "./fixtures/test_pool.ts";
+
+/** Each case waits on its `loadlab` child: three at once. */
+const pool = testPool(3);
 
 const SCRIPT = `import { check } from "k6";
 import { login, odd } from "./lib/auth.js";
@@ -36,7 +40,7 @@ export const pathOf = (name) => PREFIX + name;
   "lib/config.js": `export const PREFIX = "/";\n`,
 };
 
-Deno.test("a k6 script's local modules (nested, ../) are converted: their requests awaited, lines kept", () =>
+pool.test("a k6 script's local modules (nested, ../) are converted: their requests awaited, lines kept", () =>
   withTarget(async (url) => {
     const { code, text, results } = await runK6Text(SCRIPT, null, ["-e", `BASE=${url}`], { files: FILES });
     ok(results !== null, text);
@@ -53,7 +57,7 @@ Deno.test("a k6 script's local modules (nested, ../) are converted: their reques
     ok(code !== 2, text);
   }));
 
-Deno.test("a refused construct in a local module is named at the module's own file:line", () =>
+pool.test("a refused construct in a local module is named at the module's own file:line", () =>
   withTarget(async (url) => {
     const { code, text } = await runK6Text(SCRIPT, url, [], {
       files: {
@@ -66,7 +70,7 @@ Deno.test("a refused construct in a local module is named at the module's own fi
     ok(text.includes("lib/paths/names.js:1: k6/browser drives a browser"), text);
   }));
 
-Deno.test("a remote module is refused before the load, naming how to vendor it", () =>
+pool.test("a remote module is refused before the load, naming how to vendor it", () =>
   withTarget(async (url) => {
     const script = `import http from "k6/http";
 import { thing } from "https://example.com/libs/thing/1.0.0/index.js";
@@ -78,7 +82,7 @@ export default function () { http.get("${url}/"); }
     ok(text.includes("download it beside the script and import it by its relative path"), text);
   }));
 
-Deno.test("the jslib modules teams import run offline: httpx's requests awaited, papaparse, url", () =>
+pool.test("the jslib modules teams import run offline: httpx's requests awaited, papaparse, url", () =>
   withTarget(async (url) => {
     const script = `import { check } from "k6";
 import papaparse from "https://jslib.k6.io/papaparse/5.1.1/index.js";
@@ -109,7 +113,7 @@ export default function () {
     assertEquals(checks, [["httpx 200", 3], ["two users read", 3]], text);
   }));
 
-Deno.test("a typed k6 script in a .ts file runs as k6 runs it, its .ts modules too; a syntax error at its line", () =>
+pool.test("a typed k6 script in a .ts file runs as k6 runs it, its .ts modules too; a syntax error at its line", () =>
   withTarget(async (url) => {
     const typed = `import http from "k6/http";
 import { check } from "k6";
@@ -144,7 +148,7 @@ export default function (): void {
     ok(refused.text.includes("script.ts:9: syntax error"), refused.text);
   }));
 
-Deno.test("a k6 script that imports only its own modules is known by its k6 options and runs as k6's", () =>
+pool.test("a k6 script that imports only its own modules is known by its k6 options and runs as k6's", () =>
   withTarget(async (url) => {
     const script = `import { twice } from "./lib/twice.js";
 export const options = { vus: 1, iterations: 3 };
@@ -159,7 +163,7 @@ export function handleSummary(data) {
     ok(text.includes("iterations 6"), text);
   }));
 
-Deno.test("a local module's default export may be data: a script's options kept in a module", () =>
+pool.test("a local module's default export may be data: a script's options kept in a module", () =>
   withTarget(async (url) => {
     const script = `import { check } from "k6";
 import shared from "./lib/options.js";
@@ -175,7 +179,7 @@ export default function () { check(1, { ran: () => true }); }
     assertEquals(checks, [3], text);
   }));
 
-Deno.test("a script re-exports its options from a local module, as k6 runs it", () =>
+pool.test("a script re-exports its options from a local module, as k6 runs it", () =>
   withTarget(async (url) => {
     const script = `import { check } from "k6";
 export { default as options } from "./lib/options.js";
@@ -190,7 +194,7 @@ export default function () { check(1, { ran: () => true }); }
     assertEquals(checks, [3], text);
   }));
 
-Deno.test("a script that names no k6 module is k6's by its parameterless default or its thresholds object", () =>
+pool.test("a script that names no k6 module is k6's by its parameterless default or its thresholds object", () =>
   withTarget(async (url) => {
     const flags = ["-i", "2", "--summary-export", "sum.json"];
     const iterations = async (dir: string) =>
@@ -225,7 +229,7 @@ export default function () {}
     assertEquals(thrown.code, 107, thrown.text);
   }));
 
-Deno.test("methods that send requests are awaited: an object's, a class's, a module's client object", () =>
+pool.test("methods that send requests are awaited: an object's, a class's, a module's client object", () =>
   withTarget(async (url) => {
     const { code, text, results } = await runK6Text(
       `import http from "k6/http";
@@ -260,7 +264,7 @@ export default function () {
     assertEquals(results.runs[0].requests, 10, text);
   }));
 
-Deno.test("a CommonJS k6 script runs as k6 runs it: require() of k6 modules, exports.options, module.exports", () =>
+pool.test("a CommonJS k6 script runs as k6 runs it: require() of k6 modules, exports.options, module.exports", () =>
   withTarget(async (url) => {
     const { code, text, results } = await runK6Text(
       `const http = require("k6/http");

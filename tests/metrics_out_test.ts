@@ -13,6 +13,10 @@ import { exportNote } from "../results/export/summary.ts";
 import { freePort } from "../system/ports.ts";
 import { dataPoints, metricsReceiver, otlpAttributes } from "./fixtures/metrics_receiver.ts";
 import { startPrometheus } from "./fixtures/prometheus_server.ts";
+import { testPool } from "./fixtures/test_pool.ts";
+
+/** Each case waits on its `loadlab` children and their receivers: three at once. */
+const pool = testPool(3);
 
 /** One native bucket plus one HDR bucket (3 significant digits) and results.json's rounding. */
 const QUANTILE_TOLERANCE = NATIVE_BUCKET_WIDTH + 0.001 + 0.001;
@@ -33,7 +37,7 @@ function within(actual: number, expected: number, relative: number, what: string
   );
 }
 
-Deno.test("run --out prometheus-remote-write: a real Prometheus returns the run's p99 and request count", async () => {
+pool.test("run --out prometheus-remote-write: a real Prometheus returns the run's p99 and request count", async () => {
   if (!requireProgram("prometheus")) return;
   await withTempDir(async (dir) => {
     const prometheus = await startPrometheus(dir);
@@ -85,7 +89,7 @@ Deno.test("run --out prometheus-remote-write: a real Prometheus returns the run'
   });
 });
 
-Deno.test("attack --out otlp: the receiver decodes cumulative OTLP protobuf that adds up to results.json", async () => {
+pool.test("attack --out otlp: the receiver decodes cumulative OTLP protobuf that adds up to results.json", async () => {
   const target = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => new Response("ok"));
   const receiver = metricsReceiver();
   try {
@@ -149,7 +153,7 @@ Deno.test("attack --out otlp: the receiver decodes cumulative OTLP protobuf that
   }
 });
 
-Deno.test("run with out: in the experiment file streams there too, one series per run with its sweep value", async () => {
+pool.test("run with out: in the experiment file streams there too, one series per run with its sweep value", async () => {
   const receiver = metricsReceiver();
   try {
     await withTempDir(async (dir) => {
@@ -191,7 +195,7 @@ out: ["otlp-json=${receiver.url}"]
   }
 });
 
-Deno.test("run --out: report.html carries what the metrics output delivered, as results.json does", async () => {
+pool.test("run --out: report.html carries what the metrics output delivered, as results.json does", async () => {
   const receiver = metricsReceiver();
   try {
     await withTempDir(async (dir) => {
@@ -219,7 +223,7 @@ interval: 100ms
   }
 });
 
-Deno.test("attack --out to a receiver that is down: the run ends normally, failures counted and printed", async () => {
+pool.test("attack --out to a receiver that is down: the run ends normally, failures counted and printed", async () => {
   const target = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => new Response("ok"));
   try {
     await withTempDir(async (dir) => {
@@ -255,7 +259,7 @@ Deno.test("attack --out to a receiver that is down: the run ends normally, failu
   }
 });
 
-Deno.test("attack --out to a receiver in a 307 loop: each POST is sent once, the batch failed with the redirect named", async () => {
+pool.test("attack --out to a receiver in a 307 loop: each POST is sent once, the batch failed with the redirect named", async () => {
   const target = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => new Response("ok"));
   let hits = 0;
   const loop = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
@@ -289,7 +293,7 @@ Deno.test("attack --out to a receiver in a 307 loop: each POST is sent once, the
   }
 });
 
-Deno.test("bad --out values are exit 2 with one line naming the flag and the fix, before any load", async () => {
+pool.test("bad --out values are exit 2 with one line naming the flag and the fix, before any load", async () => {
   const cases: [string[], string][] = [
     [
       ["attack", "http://127.0.0.1:1/", "--out", "promethus-remote-write=http://127.0.0.1:9090/api/v1/write"],
@@ -316,7 +320,7 @@ Deno.test("bad --out values are exit 2 with one line naming the flag and the fix
   await Deno.remove(dir, { recursive: true });
 });
 
-Deno.test("a bad --out value never prints its password, with or without a scheme", async () => {
+pool.test("a bad --out value never prints its password, with or without a scheme", async () => {
   for (const value of ["otlp=user:s3cretpw@127.0.0.1:4318", "otlp=ftp://user:s3cretpw@127.0.0.1/"]) {
     const r = await runLoadlab(["attack", "http://127.0.0.1:1/", "--out", value]);
     assertEquals(r.code, 2, r.stderr);
@@ -325,7 +329,7 @@ Deno.test("a bad --out value never prints its password, with or without a scheme
   }
 });
 
-Deno.test("the same metrics output given twice is exit 2 (every point would reach the receiver twice)", async () => {
+pool.test("the same metrics output given twice is exit 2 (every point would reach the receiver twice)", async () => {
   const twice = ["--out", "otlp=http://127.0.0.1:4318", "--out", "otlp=http://127.0.0.1:4318/v1/metrics"];
   const dir = await Deno.makeTempDir();
   await Deno.writeTextFile(
@@ -356,7 +360,7 @@ Deno.test("the same metrics output given twice is exit 2 (every point would reac
   }
 });
 
-Deno.test("run --out: a step's secret query value is redacted in the endpoint label, kept with --no-redact", async () => {
+pool.test("run --out: a step's secret query value is redacted in the endpoint label, kept with --no-redact", async () => {
   await withTempDir(async (dir) => {
     await Deno.writeTextFile(
       `${dir}/e.yaml`,

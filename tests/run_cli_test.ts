@@ -8,6 +8,7 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import type { ResultsFile } from "../results/mod.ts";
 import { runLoadlab, withTempDir } from "./helpers.ts";
+import { testPool } from "./fixtures/test_pool.ts";
 
 const TWO_BY_TWO = `
 name: two-by-two
@@ -30,8 +31,20 @@ thresholds:
   - "requests > 0"
 `;
 
+/** Each case waits on its `loadlab` child: three at once. */
+const pool = testPool(3);
+
 async function readResults(dir: string): Promise<ResultsFile> {
   return JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`));
+}
+
+/** The local ports of loopback connections established to `port` (from /proc/net/tcp). */
+async function openClientPorts(port: number): Promise<Set<number>> {
+  const rows = (await Deno.readTextFile("/proc/net/tcp")).split("\n").slice(1).map((l) =>
+    l.trim().split(/\s+/)
+  );
+  const portOf = (address: string) => parseInt(address.split(":")[1], 16);
+  return new Set(rows.filter((r) => r[3] === "01" && portOf(r[2]) === port).map((r) => portOf(r[1])));
 }
 
 /** Nothing listens on the ports the runs used: every target was stopped. */
@@ -45,7 +58,7 @@ async function assertTargetsStopped(results: ResultsFile): Promise<void> {
   }
 }
 
-Deno.test("run: two targets x two loads x two repeats, interleaved, analysed, targets stopped", async () => {
+pool.test("run: two targets x two loads x two repeats, interleaved, analysed, targets stopped", async () => {
   await withTempDir(async (dir) => {
     await Deno.writeTextFile(`${dir}/exp.yaml`, TWO_BY_TWO);
     const out = await runLoadlab(["run", `${dir}/exp.yaml`, "--out-dir", `${dir}/out`]);
@@ -77,7 +90,7 @@ Deno.test("run: two targets x two loads x two repeats, interleaved, analysed, ta
   });
 });
 
-Deno.test("run --resume after --only runs the rest and keeps the finished runs", async () => {
+pool.test("run --resume after --only runs the rest and keeps the finished runs", async () => {
   await withTempDir(async (dir) => {
     await Deno.writeTextFile(`${dir}/exp.yaml`, TWO_BY_TWO);
     const args = ["run", `${dir}/exp.yaml`, "--out-dir", `${dir}/out`, "--set", "repeats=1"];
@@ -98,7 +111,7 @@ Deno.test("run --resume after --only runs the rest and keeps the finished runs",
   });
 });
 
-Deno.test("run: Ctrl-C keeps the finished runs and the partial one, exits 130, --resume finishes", async () => {
+pool.test("run: Ctrl-C keeps the finished runs and the partial one, exits 130, --resume finishes", async () => {
   await withTempDir(async (dir) => {
     // One target, so the second run starts as soon as the first is written (no target start in
     // between for the stop to land in), and both loads last long enough to be stopped mid-run.
@@ -120,14 +133,19 @@ interval: 100ms
       stderr: "piped",
       env: { NO_COLOR: "1" },
     }).spawn();
-    // Stop during the second run: the first is in the file by then.
+    // Stop during the second run's load: once the first is in the file, when a connection the first
+    // did not hold is open to the target.
     const deadline = Date.now() + 30_000;
+    let firstPorts: Set<number> | null = null;
     while (Date.now() < deadline) {
-      const runs = await readResults(dir).then((r) => r.runs.length, () => 0);
-      if (runs >= 1) break;
-      await new Promise((r) => setTimeout(r, 100));
+      const first = await readResults(dir).then((r) => r.runs[0], () => undefined);
+      if (first) {
+        const port = Number(new URL(first.url).port);
+        firstPorts ??= await openClientPorts(port);
+        if ([...await openClientPorts(port)].some((p) => !firstPorts!.has(p))) break;
+      }
+      await new Promise((r) => setTimeout(r, 50));
     }
-    await new Promise((r) => setTimeout(r, 1500));
     try {
       child.kill("SIGINT");
     } catch { /* ended already: the assertions below say how */ }
@@ -166,7 +184,7 @@ loads:
 thresholds: ${thresholds}
 `;
 
-Deno.test("run: thresholds pass (exit 0) and fail (exit 1 with a table, --summary and --junit written)", async () => {
+pool.test("run: thresholds pass (exit 0) and fail (exit 1 with a table, --summary and --junit written)", async () => {
   await withTempDir(async (dir) => {
     await Deno.writeTextFile(`${dir}/pass.yaml`, SMALL(`["success >= 90%", "requests == 30"]`));
     const pass = await runLoadlab(["run", `${dir}/pass.yaml`, "--out-dir", `${dir}/out`]);
@@ -194,7 +212,7 @@ Deno.test("run: thresholds pass (exit 0) and fail (exit 1 with a table, --summar
   });
 });
 
-Deno.test("run: a bad experiment file exits 2 naming the path, before anything starts", async () => {
+pool.test("run: a bad experiment file exits 2 naming the path, before anything starts", async () => {
   await withTempDir(async (dir) => {
     await Deno.writeTextFile(
       `${dir}/bad.yaml`,
@@ -210,7 +228,7 @@ Deno.test("run: a bad experiment file exits 2 naming the path, before anything s
   });
 });
 
-Deno.test("run: an output folder that cannot be written exits 5 before any load", async () => {
+pool.test("run: an output folder that cannot be written exits 5 before any load", async () => {
   await withTempDir(async (dir) => {
     await Deno.writeTextFile(`${dir}/exp.yaml`, SMALL(`[]`));
     await Deno.writeTextFile(`${dir}/file`, "not a folder");

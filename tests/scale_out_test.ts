@@ -9,7 +9,7 @@
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import type { ResultsFile } from "../results/mod.ts";
-import { runLoadlab, withTempDir } from "./helpers.ts";
+import { runLoadlab, shardsOnTime, withTempDir } from "./helpers.ts";
 import { startLoadlab } from "./background.ts";
 
 const SEGMENTS = 4;
@@ -27,34 +27,6 @@ async function loggedLatenciesUs(path: string): Promise<number[]> {
 /** The value at percentile p of sorted values, as HdrHistogram defines it (the ceil(p% x n)-th). */
 function percentileOf(sorted: number[], p: number): number {
   return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)];
-}
-
-/**
- * How far ahead the shared start is set: every shard process must be started and prepared by then. A shard
- * is ready a second or two after its launch on a quiet machine, and was 12.1 s after it under the parallel
- * suite at load average 14 (one that is late keeps the schedule and loses its sends due more than 1 s
- * before it was ready): a case starts its shards 6 s ahead, and when a shard says it started late, once
- * more 20 s ahead.
- */
-const START_LEADS_MS = [6_000, 20_000];
-
-/** Runs `shard(i, startAt)` for each segment at once, again further ahead while one started late. */
-async function shardsOnTime(
-  segments: number,
-  shard: (i: number, startAt: string) => Promise<{ code: number; stderr: string }>,
-  lateMsOf: (i: number) => Promise<number[]>,
-) {
-  for (const [attempt, leadMs] of START_LEADS_MS.entries()) {
-    const startAt = new Date(Date.now() + leadMs).toISOString();
-    const shards = await Promise.all(Array.from({ length: segments }, (_, i) => shard(i, startAt)));
-    const last = attempt === START_LEADS_MS.length - 1;
-    // A shard that read its arguments over 1 s after the start refuses it (exit 2): late as well.
-    if (!last && shards.some((s) => s.code === 2 && s.stderr.includes("in the past"))) continue;
-    shards.forEach((s, i) => assertEquals(s.code, 0, `shard ${i}: ${s.stderr}`));
-    const late = (await Promise.all(shards.map((_, i) => lateMsOf(i)))).flat().some((ms) => ms > 0);
-    if (!late || last) return { startAt, shards };
-  }
-  throw new Error("unreachable");
 }
 
 Deno.test("4 segments with a shared start, merged: the configured count and the logs' percentiles", async () => {

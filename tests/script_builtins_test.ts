@@ -11,6 +11,10 @@
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { runScriptFile, withTarget } from "./helpers.ts";
+import { testPool } from "./fixtures/test_pool.ts";
+
+/** Each case waits on its `loadlab` children: three at once. */
+const pool = testPool(3);
 
 const session = (url: string, top: string) =>
   `export const options = { targets: { app: { url: "${url}" } }, loads: { once: { model: "count", requests: 2 } } };
@@ -36,7 +40,7 @@ for (
     ['Deno.connect = () => { throw new Error("no connect"); };', "Deno.connect"],
   ]
 ) {
-  Deno.test(`a session script whose top level changes ${named} is refused at once, naming it`, () =>
+  pool.test(`a session script whose top level changes ${named} is refused at once, naming it`, () =>
     withTarget(async (url) => {
       const run = await runScriptFile("patch.js", session(url, top));
       assertEquals(run.code, 2, run.text);
@@ -46,7 +50,7 @@ for (
     }));
 }
 
-Deno.test("a k6 script whose top level replaces Promise.prototype.then is refused at once, naming it", () =>
+pool.test("a k6 script whose top level replaces Promise.prototype.then is refused at once, naming it", () =>
   withTarget(async (url) => {
     const run = await runScriptFile(
       "patch.js",
@@ -61,7 +65,7 @@ export default function () { http.get("${url}/"); }
     ok(run.seconds < 40, `${run.seconds} s before the refusal`);
   }));
 
-Deno.test("a polyfill adding a method to Array.prototype, a seeded Math.random, or globals used at the top level still run", () =>
+pool.test("a polyfill adding a method to Array.prototype, a seeded Math.random, or globals used at the top level still run", () =>
   withTarget(async (url) => {
     // queueMicrotask's first call flips its enumerable: only a changed value or accessor counts.
     // A seeded Math.random is the script's own: the engine keeps the generator it took as it loaded.
@@ -74,7 +78,7 @@ Deno.test("a polyfill adding a method to Array.prototype, a seeded Math.random, 
     assertEquals(results.runs[0].flows[0].sessions, 2);
   }));
 
-Deno.test("a session's s re-parented, shadowed or frozen by the script: its error at its line, never the engine's", () =>
+pool.test("a session's s re-parented, shadowed or frozen by the script: its error at its line, never the engine's", () =>
   withTarget(async (url) => {
     const run = async (name: string, top: string) => {
       const r = await runScriptFile(

@@ -11,10 +11,14 @@ import { runAttack } from "../runner/attack.ts";
 import { MAX_NAME_CHARS } from "../validation/shown_name.ts";
 import { existsSync } from "node:fs";
 import { runScriptFile, withTarget } from "./helpers.ts";
+import { testPool } from "./fixtures/test_pool.ts";
+
+/** Each case waits on its `loadlab` children: three at once. */
+const pool = testPool(3);
 
 const SCRIPT = new URL("./fixtures/scripts/long_messages.ts", import.meta.url).pathname;
 
-Deno.test("thrown and unhandled messages past the names' length keep their file:line, cut before it", () =>
+pool.test("thrown and unhandled messages past the names' length keep their file:line, cut before it", () =>
   withTarget(async (url) => {
     const run = await runAttack(parseAttackConfig({
       url,
@@ -49,7 +53,7 @@ export function ${hook}() {
 }
 `;
 
-Deno.test("setup() and teardown() that throw a long message are told with their line, the line bounded", async () => {
+pool.test("setup() and teardown() that throw a long message are told with their line, the line bounded", async () => {
   const setup = await runScriptFile("long_setup.ts", hookThrows("setup"));
   assertEquals(setup.code, 2, setup.text.slice(0, 2_000));
   const told = setup.text.split("\n").find((l) => l.includes("setup() failed"));
@@ -62,7 +66,7 @@ Deno.test("setup() and teardown() that throw a long message are told with their 
   ok(error.length <= MAX_NAME_CHARS && error.endsWith(" (long_teardown.ts:5)"), error);
 });
 
-Deno.test("a k6 handleSummary that throws a long message is told on one bounded line with its line", () =>
+pool.test("a k6 handleSummary that throws a long message is told on one bounded line with its line", () =>
   withTarget(async (url) => {
     const run = await runScriptFile(
       "summary.js",
@@ -84,7 +88,7 @@ export function handleSummary() {
     ok(existsSync(`${run.dir}/out/results.json`));
   }));
 
-Deno.test("a top level that throws a long message is refused on one bounded line from its place", async () => {
+pool.test("a top level that throws a long message is refused on one bounded line from its place", async () => {
   const run = await runScriptFile(
     "long_top.ts",
     `throw new Error("not configured: " + "c".repeat(100_000));\nexport default async (_s: unknown) => {};\n`,

@@ -9,6 +9,10 @@
  */
 import { deepStrictEqual as assertEquals, match as assertMatch } from "node:assert/strict";
 import { runLoadlab, withTempDir } from "./helpers.ts";
+import { testPool } from "./fixtures/test_pool.ts";
+
+/** Each case waits on its `loadlab` children: three at once. */
+const pool = testPool(3);
 
 function leaked(text: string, secrets: string[]): string[] {
   return secrets.filter((s) => text.includes(s));
@@ -20,7 +24,7 @@ async function runExperiment(dir: string, yaml: string, extra: string[] = []) {
   return await runLoadlab(["run", `${dir}/e.yaml`, "--out-dir", `${dir}/out`, ...extra]);
 }
 
-Deno.test("run: a flow step's secret query value is redacted in the terminal's Checks lines", async () => {
+pool.test("run: a flow step's secret query value is redacted in the terminal's Checks lines", async () => {
   await withTempDir(async (dir) => {
     const { code, stdout, stderr } = await runExperiment(
       dir,
@@ -45,7 +49,7 @@ loads:
   });
 });
 
-Deno.test("run: a target that fails to start has its env and argument secrets redacted on the terminal", async () => {
+pool.test("run: a target that fails to start has its env and argument secrets redacted on the terminal", async () => {
   await withTempDir(async (dir) => {
     const { code, stdout, stderr } = await runExperiment(
       dir,
@@ -68,7 +72,7 @@ loads:
   });
 });
 
-Deno.test("run: a --set of a secret field that cannot be applied does not echo its value", async () => {
+pool.test("run: a --set of a secret field that cannot be applied does not echo its value", async () => {
   await withTempDir(async (dir) => {
     const { code, stderr } = await runExperiment(
       dir,
@@ -96,7 +100,7 @@ loads:
   });
 });
 
-Deno.test("attack: an -H with a secret name that is refused does not echo its value", async () => {
+pool.test("attack: an -H with a secret name that is refused does not echo its value", async () => {
   for (
     const [header, shown] of [
       [
@@ -116,7 +120,7 @@ Deno.test("attack: an -H with a secret name that is refused does not echo its va
   assertMatch(stderr, /-H "Accept json": not a header/);
 });
 
-Deno.test("a file that is not JSON: its exit-2 line gives the reason, not the text around the fault", async () => {
+pool.test("a file that is not JSON: its exit-2 line gives the reason, not the text around the fault", async () => {
   await withTempDir(async (dir) => {
     await Deno.writeTextFile(`${dir}/r.json`, '{"token": JSONSEC1111}');
     await Deno.writeTextFile(`${dir}/d.json`, '[{"user": "a", "key": JSONSEC2222}]');
@@ -157,7 +161,7 @@ loads:
   });
 });
 
-Deno.test("run: a check that a secret-named JSON field equals a value shows the value as its token", async () => {
+pool.test("run: a check that a secret-named JSON field equals a value shows the value as its token", async () => {
   await withTempDir(async (dir) => {
     const { code, stdout, stderr } = await runExperiment(
       dir,

@@ -12,6 +12,10 @@ import { withTempDir } from "./helpers.ts";
 import { startLoadlab } from "./background.ts";
 import type { ResultsFile } from "../results/mod.ts";
 import { runVerdict } from "../results/conclude/run_verdict.ts";
+import { testPool } from "./fixtures/test_pool.ts";
+
+/** Each case waits on its `loadlab` children: three at once. */
+const pool = testPool(3);
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 
@@ -36,7 +40,7 @@ async function rawStatus(url: URL, host: string, token: string): Promise<number>
   return Number(text.slice(9, 12));
 }
 
-Deno.test("control endpoint: token, Host and Origin are checked, a change out of range is 400 and changes nothing; loadlab steer applies", async () => {
+pool.test("control endpoint: token, Host and Origin are checked, a change out of range is 400 and changes nothing; loadlab steer applies", async () => {
   const app = createTargetApp();
   const target = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => app.fetch(req));
   await withTempDir(async (dir) => {
@@ -122,7 +126,7 @@ Deno.test("control endpoint: token, Host and Origin are checked, a change out of
   });
 });
 
-Deno.test("loadlab steer at a server that is not loadlab's dashboard: says so and exits 2, never 'no load is running'", async () => {
+pool.test("loadlab steer at a server that is not loadlab's dashboard: says so and exits 2, never 'no load is running'", async () => {
   // Each answer picked by the token the command sends: a foreign JSON API, a web page, a 404.
   const answers: Record<string, () => Response> = {
     json: () => Response.json({ hello: "world" }),
@@ -150,7 +154,7 @@ Deno.test("loadlab steer at a server that is not loadlab's dashboard: says so an
   }
 });
 
-Deno.test("loadlab steer reads its value before sending: NaN, hex, empty and full-width digits are exit 2 naming the value, nothing sent", async () => {
+pool.test("loadlab steer reads its value before sending: NaN, hex, empty and full-width digits are exit 2 naming the value, nothing sent", async () => {
   let requests = 0;
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => {
     requests++;
@@ -181,7 +185,7 @@ Deno.test("loadlab steer reads its value before sending: NaN, hex, empty and ful
   }
 });
 
-Deno.test("loadlab steer at a server that never answers or answers without end: exit 2 within its time limit; a file: URL is refused", async () => {
+pool.test("loadlab steer at a server that never answers or answers without end: exit 2 within its time limit; a file: URL is refused", async () => {
   const silent = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const held: Deno.Conn[] = [];
   (async () => {

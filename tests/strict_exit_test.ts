@@ -12,6 +12,10 @@ import { runLoadlab, withTempDir } from "./helpers.ts";
 import type { ResultsFile } from "../results/mod.ts";
 import { runVerdict } from "../results/conclude/run_verdict.ts";
 import { freePort } from "../system/ports.ts";
+import { testPool } from "./fixtures/test_pool.ts";
+
+/** Each case waits on its `loadlab` children: three at once. */
+const pool = testPool(3);
 
 /** A target that answers every request after `delayMs`. */
 function slowTarget(delayMs: number) {
@@ -40,7 +44,7 @@ const ATTACK = (url: string, out: string) => [
   "success>=1%",
 ];
 
-Deno.test("attack --strict: a flagged run exits 6, its gate says so; without --strict it exits 0", async () => {
+pool.test("attack --strict: a flagged run exits 6, its gate says so; without --strict it exits 0", async () => {
   const t = slowTarget(20);
   try {
     await withTempDir(async (dir) => {
@@ -67,7 +71,7 @@ Deno.test("attack --strict: a flagged run exits 6, its gate says so; without --s
   }
 });
 
-Deno.test("attack --json carries the flagged run's verdict and its requested, sent and dropped sends", async () => {
+pool.test("attack --json carries the flagged run's verdict and its requested, sent and dropped sends", async () => {
   const t = slowTarget(20);
   try {
     await withTempDir(async (dir) => {
@@ -92,7 +96,7 @@ Deno.test("attack --json carries the flagged run's verdict and its requested, se
   }
 });
 
-Deno.test("run with strict: true in the file exits 6 on a flagged run, and its summary flags the gate", async () => {
+pool.test("run with strict: true in the file exits 6 on a flagged run, and its summary flags the gate", async () => {
   await withTempDir(async (dir) => {
     await Deno.writeTextFile(
       `${dir}/strict.yaml`,
@@ -130,7 +134,7 @@ thresholds: ["p99 < 30s"]
   });
 });
 
-Deno.test("--strict keeps the precedence: no response at all is still 4, not 6", async () => {
+pool.test("--strict keeps the precedence: no response at all is still 4, not 6", async () => {
   const url = `http://127.0.0.1:${freePort()}/`;
   const r = await runLoadlab(["attack", url, "-n", "5", "-c", "1", "--strict", "--no-live"]);
   assertEquals(r.code, 4, r.stderr);

@@ -9,13 +9,27 @@ import { requireProgram, runLoadlab } from "./helpers.ts";
 import { attackJson, TLS_TRANSPORTS, withTlsTarget } from "./tls_fixtures.ts";
 import { startNginx } from "../bench/nginx.ts";
 import { tlsFailureMessage, verifyFailureReason } from "../runner/http/tls/options.ts";
+import { testPool } from "./fixtures/test_pool.ts";
+
+/** Each case waits on its `loadlab` child: three at once. */
+const pool = testPool(3);
 
 /** The client each transport records: epoll always OpenSSL; deno rustls, or node:tls where rustls cannot. */
 const clientOf = (transport: string, rustls: boolean) =>
   transport === "epoll" ? "openssl" : rustls ? "deno" : "node:tls";
 
+Deno.test("verification failures are named by reason from either client's message", () => {
+  assertEquals(verifyFailureReason("invalid peer certificate: Expired"), "expired");
+  assertEquals(verifyFailureReason("certificate has expired"), "expired");
+  assertEquals(verifyFailureReason("invalid peer certificate: UnknownIssuer"), "unknown-ca");
+  assertEquals(verifyFailureReason("self-signed certificate in certificate chain"), "unknown-ca");
+  assertEquals(verifyFailureReason('certificate not valid for name "example.com"'), "hostname");
+  assertEquals(verifyFailureReason("connection reset"), null);
+  ok(tlsFailureMessage("UnknownIssuer").startsWith("tls unknown-ca:"));
+});
+
 for (const transport of TLS_TRANSPORTS) {
-  Deno.test(`https [${transport}]: the CA file verifies, the handshake is timed apart, what it negotiated is recorded`, async () => {
+  pool.test(`https [${transport}]: the CA file verifies, the handshake is timed apart, what it negotiated is recorded`, async () => {
     await withTlsTarget(async (port, f) => {
       const r = await attackJson([`https://localhost:${port}/`, "--cacert", f.ca], transport, 40, 2);
       assertEquals(r.code, 0, r.stderr);
@@ -29,7 +43,7 @@ for (const transport of TLS_TRANSPORTS) {
     });
   });
 
-  Deno.test(`https [${transport}]: verification failures are counted by reason, and --insecure skips them with a warning`, async () => {
+  pool.test(`https [${transport}]: verification failures are counted by reason, and --insecure skips them with a warning`, async () => {
     await withTlsTarget(async (port, f) => {
       const unknown = await attackJson([`https://localhost:${port}/`], transport, 40, 2);
       const unknownMessages = Object.keys(unknown.json.errorMessages.tls);
@@ -60,7 +74,7 @@ for (const transport of TLS_TRANSPORTS) {
     });
   });
 
-  Deno.test(`https [${transport}]: --connect-to dials another address while the URL's host is sent and verified`, async () => {
+  pool.test(`https [${transport}]: --connect-to dials another address while the URL's host is sent and verified`, async () => {
     await withTlsTarget(async (port, f) => {
       const r = await attackJson(
         [
@@ -80,7 +94,7 @@ for (const transport of TLS_TRANSPORTS) {
   });
 }
 
-Deno.test("https: bad TLS files are exit 2 before any load, naming the flag", async () => {
+pool.test("https: bad TLS files are exit 2 before any load, naming the flag", async () => {
   await withTlsTarget(async (port, f) => {
     const url = `https://localhost:${port}/`;
     const cases: Array<[string[], RegExp]> = [
@@ -102,7 +116,7 @@ Deno.test("https: bad TLS files are exit 2 before any load, naming the flag", as
 });
 
 for (const transport of TLS_TRANSPORTS) {
-  Deno.test(`https [${transport}]: nginx requiring a client certificate answers 400 without one and 200 with it`, async () => {
+  pool.test(`https [${transport}]: nginx requiring a client certificate answers 400 without one and 200 with it`, async () => {
     if (!requireProgram("nginx")) return;
     await withTlsTarget(async (_port, f) => {
       const nginx = await startNginx("nginx", [], {
@@ -137,13 +151,3 @@ for (const transport of TLS_TRANSPORTS) {
     });
   });
 }
-
-Deno.test("verification failures are named by reason from either client's message", () => {
-  assertEquals(verifyFailureReason("invalid peer certificate: Expired"), "expired");
-  assertEquals(verifyFailureReason("certificate has expired"), "expired");
-  assertEquals(verifyFailureReason("invalid peer certificate: UnknownIssuer"), "unknown-ca");
-  assertEquals(verifyFailureReason("self-signed certificate in certificate chain"), "unknown-ca");
-  assertEquals(verifyFailureReason('certificate not valid for name "example.com"'), "hostname");
-  assertEquals(verifyFailureReason("connection reset"), null);
-  ok(tlsFailureMessage("UnknownIssuer").startsWith("tls unknown-ca:"));
-});

@@ -11,6 +11,10 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { runLoadlab, withTempDir } from "./helpers.ts";
 import { startLoadlab } from "./background.ts";
+import { testPool } from "./fixtures/test_pool.ts";
+
+/** Each case waits on its `loadlab` children: three at once. */
+const pool = testPool(3);
 
 const USERS = "user,password\nada,secret\nbob,secret\ncy,secret\n";
 
@@ -79,7 +83,7 @@ loads:
   deno: { model: count, requests: 6, connections: 2, transport: deno }
 `;
 
-Deno.test("a flow logs in, opens a WebSocket with the token, sends, waits, captures, checks and closes: both transports", async () => {
+pool.test("a flow logs in, opens a WebSocket with the token, sends, waits, captures, checks and closes: both transports", async () => {
   await withTempDir(async (dir) => {
     const runs = await runExperiment(dir, CHAT);
     assertEquals(runs.map((r) => r.transport), ["epoll", "deno"]);
@@ -154,7 +158,7 @@ loads:
             capture: [{ json: $.b, as: b }]
 `;
 
-Deno.test("a room's broadcast is awaited; a wait nobody answers times out; a capture that finds nothing ends the session", async () => {
+pool.test("a room's broadcast is awaited; a wait nobody answers times out; a capture that finds nothing ends the session", async () => {
   await withTempDir(async (dir) => {
     const [room, silent, miss] = await runExperiment(dir, FAILURES);
     assertEquals(room.errors, {});
@@ -176,7 +180,7 @@ Deno.test("a room's broadcast is awaited; a wait nobody answers times out; a cap
   });
 });
 
-Deno.test("bad ws steps are refused before any load, each with its path (exit 2)", async () => {
+pool.test("bad ws steps are refused before any load, each with its path (exit 2)", async () => {
   await withTempDir(async (dir) => {
     await Deno.writeTextFile(
       `${dir}/bad.yaml`,
@@ -241,7 +245,7 @@ loads:
   });
 });
 
-Deno.test("an Artillery engine: ws script that captures and matches runs as a flow against the target", async () => {
+pool.test("an Artillery engine: ws script that captures and matches runs as a flow against the target", async () => {
   const target = await startLoadlab(["serve", "--port", "0"], /listening on (http:\/\/\S+)/);
   try {
     await withTempDir(async (dir) => {
@@ -277,7 +281,7 @@ scenarios:
   }
 });
 
-Deno.test("docs/websocket-flow.yaml runs as is: every session completes, each message answered or unsolicited", async () => {
+pool.test("docs/websocket-flow.yaml runs as is: every session completes, each message answered or unsolicited", async () => {
   await withTempDir(async (dir) => {
     const file = new URL("../docs/websocket-flow.yaml", import.meta.url).pathname;
     const r = await runLoadlab(["run", file, "--out-dir", `${dir}/out`]);
@@ -295,7 +299,7 @@ Deno.test("docs/websocket-flow.yaml runs as is: every session completes, each me
   });
 });
 
-Deno.test("a wait the run's end cuts is unfinished: sent and awaited, never 'no request was sent'", async () => {
+pool.test("a wait the run's end cuts is unfinished: sent and awaited, never 'no request was sent'", async () => {
   await withTempDir(async (dir) => {
     // The echo answers "ping", the rule takes only "pong": each session's wait outlives the run.
     await Deno.writeTextFile(
