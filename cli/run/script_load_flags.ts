@@ -279,11 +279,9 @@ function k6FlagsOf(flags: FlagValues): K6Flags {
     options: k6Options(flags),
   });
   for (const pair of flags.all("tag")) {
-    const eq = pair.indexOf("=");
-    if (eq <= 0 || eq === pair.length - 1) {
-      throw new UsageError(`--tag "${pair}": write NAME=VALUE, e.g. --tag env=staging`);
-    }
-    (k6.tags ??= {})[pair.slice(0, eq)] = pair.slice(eq + 1);
+    const [name, value] = pair.split(/=(.*)/s, 2);
+    if (!name || !value) throw new UsageError(`--tag "${pair}": write NAME=VALUE, e.g. --tag env=staging`);
+    (k6.tags ??= {})[name] = value;
   }
   const stats = flags.text("summary-trend-stats");
   if (stats !== undefined) {
