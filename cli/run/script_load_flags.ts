@@ -329,8 +329,7 @@ function configOptions(path: string): Record<string, unknown> {
   return options as Record<string, unknown>;
 }
 
-/** k6's options of how the load runs: a tier (config file, script, variables, flags) giving one of them drops
- * all four of the tiers under it, as k6's `Options.Apply`. */
+/** How the load runs: a tier of k6's options giving one drops all four of the tiers under it (`Apply`). */
 const EXECUTION = ["duration", "iterations", "stages", "scenarios"];
 const over = (lower: Record<string, unknown> = {}, higher: Record<string, unknown>) =>
   EXECUTION.some((k) => higher[k] !== undefined)
