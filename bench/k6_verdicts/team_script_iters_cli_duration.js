@@ -5,7 +5,7 @@ import { sleep } from "k6";
 
 const BASE = __ENV.BASE_URL || "http://127.0.0.1:18481";
 
-export const options = { vus: 1, iterations: 3, thresholds: { iterations: ["count>5"] } };
+export const options = { vus: 1, iterations: 3, thresholds: { iterations: ["count>3"] } };
 
 export default function () {
   http.get(`${BASE}/get`);
