@@ -132,7 +132,7 @@ function corpusCases(folder: string): Case[] {
       env: c.env ?? {},
     }));
   }
-  return [...Deno.readDirSync(folder)].filter((e) => e.isFile && /\.(js|ts)$/.test(e.name)).map((e) => {
+  return [...Deno.readDirSync(folder)].filter((e) => e.isFile && /\.(m?js|ts)$/.test(e.name)).map((e) => {
     const path = join(folder, e.name);
     const text = Deno.readTextFileSync(path);
     const words = (key: string) =>

@@ -56,10 +56,9 @@ export async function k6ExperimentText(
     throw new UsageError(err.message, { cause: err, ...defined({ exitCode }) });
   });
   refuseUnreadK6Env();
-  const load = overridesOf(overrides);
+  const options = withK6Flags(module.options ?? {}, overrides.k6, overridesOf(overrides));
   // As k6's: a load the flags give replaces the scenarios, whose VUs then run the default function.
-  if ("scenarios" in load && module.options?.scenarios !== undefined) passToIsolates({ flagsLoad: true });
-  const options = withK6Flags({ ...(module.options ?? {}), ...load }, overrides.k6);
+  if (options.scenarios === undefined && module.options?.scenarios) passToIsolates({ flagsLoad: true });
   const applied = { ...options, scenarios: options.scenarios ?? { default: shortcutScenario(options) } };
   // A variable past 128 KiB stops a child process from starting (a target's): larger options stay unknown.
   if (JSON.stringify(applied).length <= 64 * 1024) passToIsolates({ options: applied as IsolateOptions });
@@ -149,20 +148,14 @@ function refuseUnreadK6Env(): void {
   );
 }
 
-/** k6's flags over `options`: a flag of the load replaces the load's shortcuts and scenarios. */
+/** The load the flags and `K6_*` variables give, as k6's options (their tier: `withK6Flags`). */
 function overridesOf(a: ScriptLoadArgs): Record<string, unknown> {
-  const out: Record<string, unknown> = defined({
+  return defined({
     vus: a.vus,
     duration: a.durationMs === undefined ? undefined : `${a.durationMs}ms`,
     iterations: a.iterations,
     stages: a.stages?.map((s) => ({ duration: `${s.durationMs}ms`, target: s.target })),
   });
-  if (Object.keys(out).length === 0) return out;
-  // As k6's flags do: they replace the scenarios, and a shape given drops the file's other shapes.
-  out.scenarios = undefined;
-  if (out.stages !== undefined) out.duration ??= undefined, out.iterations ??= undefined;
-  if (out.duration !== undefined || out.iterations !== undefined) out.stages ??= undefined;
-  return out;
 }
 
 /**

@@ -169,7 +169,7 @@ export function parseRunArgs(given: string[], command = "run", help = RUN_HELP):
   const flags = new FlagValues(raw, [...SPECS, ...own]);
   // Locust's command line: `-f FILE` (or a .py first), the user classes to run after it, `-H` its host.
   const locust = locustSource(flags, raw.positionals);
-  if (locust === undefined && raw.positionals.length !== 1) {
+  if (locust === undefined && (raw.positionals.length !== 1 || raw.positionals[0] === "-")) {
     throw positionalsProblem(raw.positionals, command);
   }
   for (const set of flags.all("set")) {
@@ -256,12 +256,9 @@ function locustOptionSpecs(argv: string[]): FlagSpec[] {
 
 /** A locustfile's run: its path (`-f`, else the first argument ending .py), the classes named after it. */
 function locustSource(flags: FlagValues, positionals: string[]) {
-  const file = flags.path("locustfile");
-  if (file !== undefined) return { source: file, users: positionals, host: flags.text("host") };
-  if (positionals[0]?.endsWith(".py")) {
-    return { source: positionals[0], users: positionals.slice(1), host: flags.text("host") };
-  }
-  return undefined;
+  const file = flags.path("locustfile"), host = flags.text("host"), py = positionals[0]?.endsWith(".py");
+  if (file !== undefined) return { source: file, users: positionals, host };
+  if (py) return { source: positionals[0], users: positionals.slice(1), host };
 }
 
 /** `{maxMemoryMb}` when `--max-memory-mb` was given, checked by the config's own rule for the field. */
@@ -294,6 +291,9 @@ function metricsOutsOf(flags: FlagValues): Pick<RunArgs, "metricsOut"> {
 function positionalsProblem(positionals: string[], command: string): UsageError {
   if (positionals.length === 0) {
     return new UsageError("no experiment given; e.g. loadlab run study.yaml or loadlab run preset:demo");
+  }
+  if (positionals[0] === "-") {
+    return new UsageError("-: a script runs from a file, not stdin (k6's run -): save it");
   }
   if (command === "demo") {
     return new UsageError(
@@ -341,8 +341,7 @@ function parseOnly(values: string[]): { target?: string[]; load?: string[] } {
         `--only "${pair}": write target=NAME or load=NAME, e.g. --only target=direct,load=burst`,
       );
     }
-    if (m[1] === "target") only.target = [...(only.target ?? []), m[2]];
-    else only.load = [...(only.load ?? []), m[2]];
+    (only[m[1] as "target" | "load"] ??= []).push(m[2]);
   }
   return only;
 }

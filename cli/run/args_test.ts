@@ -59,6 +59,8 @@ Deno.test("run args: defaults for a preset", () => {
 Deno.test("run args: problems are one UsageError line naming the flag", () => {
   throws(() => parseRunArgs([]), /no experiment given/);
   throws(() => parseRunArgs(["a.yaml", "b.yaml"]), /one experiment at a time/);
+  // k6's `run -` (the script on stdin) is refused before any load, not read as an experiment named "-".
+  throws(() => parseRunArgs(["-", "-i", "1"]), /^UsageError: -: a script runs from a file, not stdin/);
   throws(
     () => parseRunArgs(["preset:demo", "extra"], "demo"),
     /^UsageError: unexpected argument "extra"; demo runs preset:demo/,

@@ -226,9 +226,12 @@ export function scriptLoadArgs(flags: FlagValues, locustfile = false): ScriptLoa
   }
   const env: Record<string, string> = {};
   for (const pair of flags.all("env")) {
-    const eq = pair.indexOf("=");
-    if (eq <= 0) throw new UsageError(`-e "${pair}": write KEY=VALUE, e.g. -e BASE=http://127.0.0.1:8080`);
-    env[pair.slice(0, eq)] = pair.slice(eq + 1);
+    // As k6's: NAME alone is the empty string; a name is a letter or _, then letters, digits or _.
+    const [key, value = ""] = pair.split(/=(.*)/s, 2), e = "e.g. -e BASE=http://127.0.0.1:8080";
+    if (!/^[A-Za-z_]\w*$/.test(key)) {
+      throw new UsageError(`-e "${pair}": ${key} is not a variable's name, ${e}`);
+    }
+    env[key] = value;
   }
   const k6 = k6FlagsOf(flags);
   const locust = locustFlagsOf(flags);
@@ -275,11 +278,9 @@ function k6FlagsOf(flags: FlagValues): K6Flags {
     options: k6Options(flags),
   });
   for (const pair of flags.all("tag")) {
-    const eq = pair.indexOf("=");
-    if (eq <= 0 || eq === pair.length - 1) {
-      throw new UsageError(`--tag "${pair}": write NAME=VALUE, e.g. --tag env=staging`);
-    }
-    (k6.tags ??= {})[pair.slice(0, eq)] = pair.slice(eq + 1);
+    const [name, value] = pair.split(/=(.*)/s, 2);
+    if (!name || !value) throw new UsageError(`--tag "${pair}": write NAME=VALUE, e.g. --tag env=staging`);
+    (k6.tags ??= {})[name] = value;
   }
   const stats = flags.text("summary-trend-stats");
   if (stats !== undefined) {
@@ -327,16 +328,23 @@ function configOptions(path: string): Record<string, unknown> {
   return options as Record<string, unknown>;
 }
 
+/** How the load runs: a tier of k6's options giving one drops all four of the tiers under it (`Apply`). */
+const EXECUTION = ["duration", "iterations", "stages", "scenarios"];
+const over = (lower: Record<string, unknown> = {}, higher: Record<string, unknown>) =>
+  EXECUTION.some((k) => higher[k] !== undefined)
+    ? { ...Object.fromEntries(Object.entries(lower).filter(([k]) => !EXECUTION.includes(k))), ...higher }
+    : { ...lower, ...higher };
+
 /**
- * A k6 script's `options` with k6's flags over them, as k6 applies its command line, the `K6_*` variables of
- * options under the flags, and its `--config` file's under them (an option the script sets replaces the
- * file's whole, as k6's do).
+ * A k6 script's `options` in k6's tiers: its `--config` file's, the script's (an option it sets replaces the
+ * file's whole), then the load of the flags and `K6_*` variables (`load`), k6's other flags over all.
  */
 export function withK6Flags(
   options: Record<string, unknown>,
   k6: K6Flags | undefined,
+  load: Record<string, unknown> = {},
 ): Record<string, unknown> {
-  const out = { ...k6?.config, ...options, ...k6?.options };
+  const out = { ...over(over(k6?.config, options), load), ...k6?.options };
   if (k6?.tags !== undefined) out.tags = { ...(out.tags as Record<string, unknown> | undefined), ...k6.tags };
   if (k6?.noThresholds) delete out.thresholds;
   return out;
@@ -377,9 +385,11 @@ const K6_ENV_FLAGS =
  * command line: `K6_TAGS=env:ci,team:web` is `--tag env=ci --tag team=web`, `K6_OUT=a,b` two `--out`.
  */
 export function withK6EnvFlags(raw: RawArgs, specs: FlagSpec[]): void {
+  // The flags' duration, iterations or stages replace all three of the variables' (k6's tiers).
+  const load = ["duration", "requests", "stages"], flagsLoad = load.some((long) => raw.values.has(long));
   for (const [long, own] of K6_ENV_FLAGS) {
     const name = `K6_${own ?? long.toUpperCase().replaceAll("-", "_")}`, value = Deno.env.get(name)?.trim();
-    if (!value || raw.values.has(long)) continue;
+    if (!value || raw.values.has(long) || (flagsLoad && load.includes(long))) continue;
     const spec = specs.find((s) => s.long === long)!;
     if (spec.takesValue || spec.optionalValue) {
       const list = long === "tag" ? value.split(",").map((t) => t.replace(":", "=")) : value.split(",");
@@ -391,8 +401,7 @@ export function withK6EnvFlags(raw: RawArgs, specs: FlagSpec[]): void {
 
 /** Whether any load flag (not `-e`) was given. */
 export function hasLoadFlags(a: ScriptLoadArgs): boolean {
-  return a.vus !== undefined || a.durationMs !== undefined || a.iterations !== undefined ||
-    a.stages !== undefined;
+  return [a.vus, a.durationMs, a.iterations, a.stages].some((v) => v !== undefined);
 }
 
 /** The flags' load (file form) for a session, over its `loads`: keeps the protocol and streams all share. */

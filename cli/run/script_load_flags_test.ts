@@ -4,7 +4,7 @@
  */
 import { deepStrictEqual as assertEquals, throws } from "node:assert/strict";
 import { parseRunArgs } from "./args.ts";
-import { sessionLoadOf } from "./script_load_flags.ts";
+import { sessionLoadOf, withK6Flags } from "./script_load_flags.ts";
 
 const load = (...argv: string[]) => parseRunArgs(["session.ts", ...argv]).scriptLoad;
 
@@ -114,7 +114,7 @@ Deno.test("script load flags' problems name the flag", () => {
     { durationMs: 1000, target: 4 },
     { durationMs: 2000, target: 4 },
   ]);
-  throws(() => load("-e", "NOVALUE"), /^UsageError: -e "NOVALUE": write KEY=VALUE/);
+  throws(() => load("-e", "1BAD=x"), /^UsageError: -e "1BAD=x": 1BAD is not a variable's name, e.g./);
   throws(
     () => load("-c", "5", "--stages", "1s:1", "--ramp-up", "1/s"),
     /give --stages or --ramp-up, not both/,
@@ -171,4 +171,40 @@ Deno.test("an unknown flag names the closest known one", () => {
   );
   throws(() => load("--stgae", "1s:1"), /did you mean --stage\?/);
   throws(() => load("--bogus"), /^UsageError: --bogus: unknown flag; see loadlab run --help$/);
+});
+
+Deno.test("-e NAME without a value is the empty string, as k6's", () => {
+  assertEquals(load("-e", "DEBUG", "-e", "A=")?.env, { DEBUG: "", A: "" });
+});
+
+Deno.test("k6's tiers of options: one giving duration, iterations, stages or scenarios drops the lower's", () => {
+  const scenarios = { s: { executor: "per-vu-iterations" } };
+  const file = (config: Record<string, unknown>) => ({ config });
+  assertEquals(withK6Flags({ duration: "1s" }, file({ iterations: 3, vus: 2 })), { vus: 2, duration: "1s" });
+  assertEquals(withK6Flags({ iterations: 9 }, file({ scenarios, vus: 2 })), { vus: 2, iterations: 9 });
+  assertEquals(withK6Flags({ vus: 1, iterations: 3 }, undefined, { duration: "1s" }), {
+    vus: 1,
+    duration: "1s",
+  });
+  assertEquals(withK6Flags({ stages: [] }, undefined, { iterations: 4 }), { iterations: 4 });
+  // VUs are not how the load runs: beside the scenarios, which run as written.
+  assertEquals(withK6Flags({ scenarios }, undefined, { vus: 4 }), { scenarios, vus: 4 });
+  assertEquals(withK6Flags({ vus: 1 }, file({ duration: "1s" })), { duration: "1s", vus: 1 });
+});
+
+Deno.test("K6_ITERATIONS, K6_DURATION, K6_STAGES give way whole to a duration, iterations or stages flag", () => {
+  const dir = Deno.makeTempDirSync();
+  const script = `${dir}/t.js`;
+  Deno.writeTextFileSync(script, 'import http from "k6/http";\nexport default function () {}\n');
+  Deno.env.set("K6_ITERATIONS", "3");
+  Deno.env.set("K6_VUS", "2");
+  try {
+    const a = parseRunArgs([script, "-d", "1s"]).scriptLoad!;
+    assertEquals([a.iterations, a.durationMs, a.vus], [undefined, 1000, 2]);
+    assertEquals(parseRunArgs([script]).scriptLoad?.iterations, 3);
+  } finally {
+    Deno.env.delete("K6_ITERATIONS");
+    Deno.env.delete("K6_VUS");
+    Deno.removeSync(dir, { recursive: true });
+  }
 });

@@ -112,6 +112,12 @@ export function k6Experiment(
   // A problem names the option the script gave: the shortcuts' iterations' bound is its `duration`.
   const asGiven: Problem = (path, message) =>
     problem(path.map((k) => k === "maxDuration" ? "duration" : k), message);
+  // As k6's: two ways of the load in one tier but iterations and a duration (their bound) are refused.
+  const given = (k: string) =>
+    k === "stages" ? (options.stages as unknown[] | undefined)?.length || undefined : options[k];
+  const first = ["iterations", "duration", "stages"].find((k) => given(k) !== undefined);
+  const second = ["stages", "scenarios"].find((k) => k !== first && given(k) !== undefined);
+  if (first && second) problem(["options", first], `${first} and ${second} at once: give one of them`);
   const { loads, together } = options.scenarios === undefined
     ? { loads: { k6: scenarioLoad(shortcutScenario(options), ["options"], asGiven) }, together: undefined }
     : scenarioLoads(options, problem);
@@ -126,10 +132,6 @@ export function k6Experiment(
 
 /** Each scenario as a load by its name; several, or one with a `startTime`, run together. */
 function scenarioLoads(o: Options, problem: Problem) {
-  const shortcut = ["vus", "duration", "iterations", "stages"].find((k) => o[k] !== undefined);
-  if (shortcut) {
-    problem(["options", shortcut], "give scenarios or the shortcut options (vus, duration, ...), not both");
-  }
   const entries = Object.entries(o.scenarios as Record<string, Options>);
   if (entries.length === 0) problem(["options", "scenarios"], "names no scenario");
   const loads: Record<string, Record<string, unknown>> = {};
@@ -149,14 +151,14 @@ function scenarioLoads(o: Options, problem: Problem) {
 /** The top-level shortcuts (`vus`, `duration`, `iterations`, `stages`) as the scenario k6 makes of them. */
 export function shortcutScenario(o: Options): Options {
   const vus = o.vus ?? 1;
-  // As k6: stages start from `vus` VUs (1 by default); without a duration or iterations each VU runs once.
-  return o.stages !== undefined
-    ? { executor: "ramping-vus", startVUs: vus, stages: o.stages }
-    : o.iterations !== undefined
+  // As k6: stages start from `vus` VUs (1 by default); `vus` alone is ignored, one VU runs once.
+  return o.iterations !== undefined
     ? { executor: "shared-iterations", vus, iterations: o.iterations, maxDuration: o.duration }
     : o.duration !== undefined
     ? { executor: "constant-vus", vus, duration: o.duration }
-    : { executor: "per-vu-iterations", vus, iterations: 1 };
+    : o.stages !== undefined
+    ? { executor: "ramping-vus", startVUs: vus, stages: o.stages }
+    : { executor: "per-vu-iterations", vus: 1, iterations: 1 };
 }
 
 /** ramping stages `{duration, target}` as loadlab's. */
@@ -263,6 +265,7 @@ function iterationsLoad(r: ScenarioReader): Record<string, unknown> {
   r.take("vus", "iterations", "maxDuration");
   const vus = (sc.vus as number | undefined) ?? 1, iterations = (sc.iterations as number | undefined) ?? 1;
   const requests = sc.executor === "per-vu-iterations" ? vus * iterations : iterations;
+  if (requests < vus) r.problem(r.at("iterations"), `${iterations} is fewer than the VUs (${vus})`);
   const duration = r.duration("maxDuration");
   return {
     model: "count",

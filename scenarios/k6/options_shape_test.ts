@@ -105,5 +105,5 @@ Deno.test("summary stats and time units that are not k6's are refused at their p
 Deno.test("well-typed options still map", () => {
   assertEquals(problems({ vus: 2, duration: "1s", tags: { team: "a" }, noConnectionReuse: true }), []);
   assertEquals(problems({ stages: [{ duration: "1s", target: 0 }, { duration: "1s", target: 5 }] }), []);
-  assertEquals(problems(si({ vus: 2, tags: { kind: "x" }, env: { A: "1" } })), []);
+  assertEquals(problems(si({ vus: 2, iterations: 2, tags: { kind: "x" }, env: { A: "1" } })), []);
 });

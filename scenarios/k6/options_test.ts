@@ -278,3 +278,20 @@ Deno.test("setupTimeout and teardownTimeout are the experiment's, at their optio
   assertEquals(value.hooksTimeouts, { setupTimeout: "90000ms", teardownTimeout: "2500ms" });
   assertEquals(problems({ iterations: 1, setupTimeout: "soon" }), ["options.setupTimeout"]);
 });
+
+Deno.test("k6's shortcuts as k6 derives them: vus alone runs once, beside scenarios ignored; conflicts refused", () => {
+  assertEquals(mapped({ vus: 3 }).loads.k6, { model: "count", requests: 1, connections: 1 });
+  const perVu = { executor: "per-vu-iterations", vus: 2, iterations: 3 };
+  assertEquals(Object.keys(mapped({ vus: 4, scenarios: { two: perVu } }).loads), ["two"]);
+  const stages = [{ duration: "1s", target: 1 }];
+  assertEquals(problems({ duration: "1s", stages }), ["options.duration"]);
+  assertEquals(problems({ iterations: 2, stages }), ["options.iterations"]);
+  assertEquals(problems({ stages, scenarios: { two: perVu } }), ["options.stages"]);
+  assertEquals(problems({ iterations: 2, stages: [] }), []);
+  assertEquals(problems({ iterations: 2, scenarios: { two: perVu } }), ["options.iterations"]);
+  // A shared count smaller than its VUs is invalid to k6 (104), in a scenario or the shortcuts.
+  assertEquals(problems({ vus: 5, iterations: 2 }), ["options.iterations"]);
+  assertEquals(problems({ scenarios: { s: { executor: "shared-iterations", vus: 3, iterations: 2 } } }), [
+    "options.scenarios.s.iterations",
+  ]);
+});

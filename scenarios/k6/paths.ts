@@ -47,31 +47,25 @@ export function addLoadPaths(paths: K6Paths, options: Options, loads: Record<str
   paths.add(["loads"], ["options"]);
   paths.add(["together"], ["options", "scenarios"]);
   // Loads run together are checked as one run named by their names joined.
-  if (Object.keys(loads).length > 1) {
-    paths.add(["loads", Object.keys(loads).join("+")], ["options", "scenarios"]);
-  }
+  const names = Object.keys(loads), scenarios = options.scenarios as Record<string, Options> | undefined;
+  if (names.length > 1) paths.add(["loads", names.join("+")], ["options", "scenarios"]);
   for (const [name, load] of Object.entries(loads)) {
     const field = ["loads", name];
-    const own = options.scenarios === undefined ? ["options"] : ["options", "scenarios", name];
-    const sc =
-      (options.scenarios === undefined ? options : (options.scenarios as Record<string, Options>)[name]) ??
-        {};
+    const own = scenarios === undefined ? ["options"] : ["options", "scenarios", name];
+    const sc = (scenarios === undefined ? options : scenarios[name]) ?? {};
     paths.add(field, own);
-    if (options.scenarios !== undefined) paths.add(["together", name], [...own, "startTime"]);
     const at = (key: string) => [...own, key];
-    if (options.scenarios !== undefined) paths.add([...field, "model"], at("executor"));
+    if (scenarios !== undefined) paths.add(["together", name], at("startTime"));
+    if (scenarios !== undefined) paths.add([...field, "model"], at("executor"));
     paths.add([...field, "connections"], at("vus"));
     paths.add([...field, "requests"], at("iterations"));
     paths.add([...field, "duration"], at(sc.maxDuration !== undefined ? "maxDuration" : "duration"));
     paths.add([...field, "gracefulStop"], at("gracefulStop"));
     paths.add([...field, "maxConnections"], at(sc.maxVUs !== undefined ? "maxVUs" : "preAllocatedVUs"));
     // loadlab's stages start with an instant one to k6's starting virtual users when there are any.
-    const stages = Array.isArray(load.stages) ? load.stages : [];
     const k6Stages = Array.isArray(sc.stages) ? sc.stages.length : 0;
-    const first = stages.length - k6Stages;
-    if (first > 0) {
-      paths.add([...field, "stages", 0], at(options.scenarios === undefined ? "vus" : "startVUs"));
-    }
+    const first = (Array.isArray(load.stages) ? load.stages.length : 0) - k6Stages;
+    if (first > 0) paths.add([...field, "stages", 0], at(scenarios === undefined ? "vus" : "startVUs"));
     for (let k = 0; k < k6Stages; k++) paths.add([...field, "stages", first + k], [...at("stages"), k], true);
     if (sc.executor === "constant-arrival-rate") {
       paths.add([...field, "phases", 0], own);
