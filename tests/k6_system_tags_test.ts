@@ -8,7 +8,7 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { withTarget } from "./helpers.ts";
 import { runK6Text } from "./k6_run.ts";
 
-/** Each metric's points' tag keys (sorted, joined) and each `Metric` line's submetrics, from an NDJSON file. */
+/** Each metric's points' sorted tag keys and each `Metric` line's submetrics, from an NDJSON file. */
 function tagKeys(path: string): Record<string, string[]> {
   const out: Record<string, Set<string>> = {};
   for (const line of Deno.readTextFileSync(path).trim().split("\n").map((l) => JSON.parse(l))) {
