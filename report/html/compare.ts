@@ -12,7 +12,7 @@ import {
 } from "../../results/conclude/noise_samples.ts";
 import { judgePair } from "../../results/conclude/judged.ts";
 import { judgedChange } from "../../results/conclude/noise.ts";
-import { changePct, type NoiseVerdict, round4 } from "../../results/stats.ts";
+import { changePct, round4 } from "../../results/stats.ts";
 import { gateAgainstBaseline, type MetricVerdict } from "../../results/baseline_gate.ts";
 import type { FailOn } from "../../results/fail_on.ts";
 import { verdictText } from "../terminal/baseline_gate.ts";

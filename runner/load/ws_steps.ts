@@ -9,7 +9,6 @@ import type { FlowSpec } from "../flow_spec.ts";
 import { hostHeaderOf, resolvePath } from "../http/request.ts";
 import {
   buildTemplate,
-  type Parts,
   partsOf,
   type RequestTemplate,
   TemplateWriter,
@@ -25,15 +24,7 @@ import type { ConnectionShared } from "../http/load_connection.ts";
 import type { WsStats } from "../http/ws/stats.ts";
 import { WsSessionSocket } from "../http/ws/session_socket.ts";
 import type { ReceivedMessage } from "../http/ws/session_socket.ts";
-import {
-  type CapturedBytes,
-  type Check,
-  checkPasses,
-  compileCheck,
-  compileExtract,
-  runExtract,
-  type StepExtract,
-} from "./step_checks.ts";
+import { type CapturedBytes, checkPasses, compileCheck, compileExtract, runExtract } from "./step_checks.ts";
 import { type WsAction, wsStepWaits } from "../ws_step_spec.ts";
 import { concatBytes } from "../../system/copy_bytes.ts";
 
