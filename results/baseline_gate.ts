@@ -64,22 +64,7 @@ interface UnjudgedRule {
   reason: string;
 }
 
-export interface GateResult {
-  groups: GroupVerdict[];
-  /** Groups of this run the baseline has no runs for. */
-  unpaired: string[];
-  /** Groups of the baseline this run has no runs for (a renamed load, another experiment's file). */
-  baselineOnly: string[];
-  /** Runs left out because they stopped early (`incomplete`). */
-  leftOut: string[];
-  /** Environment fields that differ ("cpu", "cores", "loadlab", "deno"): every verdict is weak. */
-  otherMachine: string[];
-  failed: boolean;
-  /** The `--fail-on` expressions, as given. */
-  rules: string[];
-  /** The `--fail-on` rules no trusted pair checked: the gate did not pass (exit 8). */
-  unjudged: UnjudgedRule[];
-}
+export type GateResult = ReturnType<typeof gateAgainstBaseline>;
 
 /** The pairing key: the run name without its `#repeat` suffix. */
 export function pairKey(run: RunResult): string {
@@ -343,7 +328,7 @@ export function gateAgainstBaseline(
   baseline: ResultsFile,
   current: ResultsFile,
   failOn: FailOn[],
-): GateResult {
+) {
   const before = groupRuns(baseline.runs), after = groupRuns(current.runs);
   const groups: GroupVerdict[] = [], unpaired: string[] = [];
   for (const [key, runs] of after) {
@@ -371,12 +356,18 @@ export function gateAgainstBaseline(
   const leftOut = [...stoppedEarly(baseline.runs, "baseline's "), ...stoppedEarly(current.runs, "")];
   return {
     groups,
+    /** Groups of this run the baseline has no runs for. */
     unpaired,
+    /** Groups of the baseline this run has no runs for (a renamed load, another experiment's file). */
     baselineOnly: [...before.keys()].filter((key) => !after.has(key)),
+    /** Runs left out because they stopped early (`incomplete`). */
     leftOut,
+    /** Environment fields that differ ("cpu", "cores", "loadlab", "deno"): every verdict is weak. */
     otherMachine: environmentDiff(baseline, current),
     failed,
+    /** The `--fail-on` expressions, as given. */
     rules: failOn.map((f) => f.expression),
+    /** The `--fail-on` rules no trusted pair checked: the gate did not pass (exit 8). */
     unjudged: unjudgedRules(groups, failOn),
   };
 }

@@ -6,46 +6,32 @@
 import type { IntervalResult } from "./schema/results.ts";
 
 /** The additive counters of a run, of an interval and of one worker's share of one. */
-export interface Counters {
-  requests: number;
-  /** Responses with a status outside 2xx/3xx. */
-  failedStatus: number;
-  bytesRead: number;
-  bytesWritten: number;
-  /** Sends that went out after their intended time (open models). */
-  lateSends: number;
-  /** Sends that found every connection busy and none could be opened at once (the server holds them). */
-  serverBoundSends: number;
-  /** Sends skipped because they were later than the bound (open models). */
-  droppedSends: number;
-  connects: number;
-  /** Connections the server closed that were reopened. */
-  reconnects: number;
-  /** Responses during the graceful stop's drain: among `requests`, never in the achieved rate. */
-  drained: number;
-  /** Requests re-sent after an HTTP/2 GOAWAY refused them; each counts once, never as a failure. */
-  retried: number;
-  /** Requests unanswered when the graceful stop ran out: shown apart, never a failure of the target. */
-  unfinished: number;
-  /** Of `requests`, answers a stuck worker counted after its last sample, with no latency. */
-  unrecordedLatencies: number;
-}
+export type Counters = ReturnType<typeof emptyCounters>;
 
 /** Zero of every counter, in one field order, so every `Counters` object has the same shape. */
-export function emptyCounters(): Counters {
+export function emptyCounters() {
   return {
     requests: 0,
+    /** Responses with a status outside 2xx/3xx. */
     failedStatus: 0,
     bytesRead: 0,
     bytesWritten: 0,
+    /** Sends that went out after their intended time (open models). */
     lateSends: 0,
+    /** Sends that found every connection busy and none could be opened at once (the server holds them). */
     serverBoundSends: 0,
+    /** Sends skipped because they were later than the bound (open models). */
     droppedSends: 0,
     connects: 0,
+    /** Connections the server closed that were reopened. */
     reconnects: 0,
+    /** Responses during the graceful stop's drain: among `requests`, never in the achieved rate. */
     drained: 0,
+    /** Requests re-sent after an HTTP/2 GOAWAY refused them; each counts once, never as a failure. */
     retried: 0,
+    /** Requests unanswered when the graceful stop ran out: shown apart, never a failure of the target. */
     unfinished: 0,
+    /** Of `requests`, answers a stuck worker counted after its last sample, with no latency. */
     unrecordedLatencies: 0,
   };
 }
@@ -58,14 +44,11 @@ export function addCounters(into: Counters, from: Partial<Counters>): void {
 }
 
 /** The counters of intervals with their errors and status codes. */
-export interface IntervalCounts extends Counters {
-  errors: number;
-  statusCodes: Record<string, number>;
-}
+export type IntervalCounts = ReturnType<typeof emptyIntervalCounts>;
 
 /** Zero of every counter (a fresh `statusCodes` object each call). */
-export function emptyIntervalCounts(): IntervalCounts {
-  return { ...emptyCounters(), errors: 0, statusCodes: {} };
+export function emptyIntervalCounts() {
+  return { ...emptyCounters(), errors: 0, statusCodes: {} as Record<string, number> };
 }
 
 /** Adds counts by key (status codes, error kinds); a missing count adds nothing. */

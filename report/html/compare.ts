@@ -12,25 +12,13 @@ import {
 } from "../../results/conclude/noise_samples.ts";
 import { judgePair } from "../../results/conclude/judged.ts";
 import { judgedChange } from "../../results/conclude/noise.ts";
-import { changePct, type NoiseVerdict, round4 } from "../../results/stats.ts";
+import { changePct, round4 } from "../../results/stats.ts";
 import { gateAgainstBaseline, type MetricVerdict } from "../../results/baseline_gate.ts";
 import type { FailOn } from "../../results/fail_on.ts";
 import { verdictText } from "../terminal/baseline_gate.ts";
 
 /** One metric of one matched run pair. */
-export interface CompareCell {
-  before: number;
-  after: number;
-  changePct: number;
-  beforeCi: number | null;
-  afterCi: number | null;
-  verdict: NoiseVerdict;
-  /** Why the change was not judged ("candidate is generator-bound"); null when it was. */
-  notJudged: string | null;
-  /** The two levels the noise rule compared, and what they are ("median of the batch means ..."). */
-  compared: [number, number];
-  statistic: string;
-}
+export type CompareCell = ReturnType<typeof compareCell>;
 
 /** One matched run: the name plus a cell per metric. */
 export interface CompareRow {
@@ -38,7 +26,7 @@ export interface CompareRow {
   cells: Record<CompareMetric, CompareCell>;
 }
 
-function compareCell(before: RunResult, after: RunResult, metric: CompareMetric): CompareCell {
+function compareCell(before: RunResult, after: RunResult, metric: CompareMetric) {
   const a = runNoise(before, metric), b = runNoise(after, metric);
   const [x, y] = [runValue(before, metric), runValue(after, metric)];
   const change = judgedChange("within-run", [after], [before], metric);
@@ -48,8 +36,10 @@ function compareCell(before: RunResult, after: RunResult, metric: CompareMetric)
     changePct: round4(changePct(x, y)),
     beforeCi: a.ci95 === null ? null : round4(a.ci95),
     afterCi: b.ci95 === null ? null : round4(b.ci95),
+    /** The verdict, and why the change was not judged ("candidate is generator-bound"); null when it was. */
     ...judgePair(before, after, metric),
-    compared: [round4(change.base), round4(change.base + change.diff)],
+    /** The two levels the noise rule compared, and what they are ("median of the batch means ..."). */
+    compared: [round4(change.base), round4(change.base + change.diff)] as [number, number],
     statistic: change.statistic,
   };
 }

@@ -20,22 +20,7 @@ const BEND_GROWTH_OVER_MEMBERS = 2;
 const BEND_OVER_LOWEST = 3;
 
 /** One member count of a broadcast sweep (its repeats' means). */
-export interface BroadcastPoint {
-  members: number;
-  runs: RunResult[];
-  /** Fan-out percentiles in ms; NaN when no broadcast carried the target's send time. */
-  fanoutP50Ms: number;
-  fanoutP99Ms: number;
-  /** Messages answered per second over the requested rate (1 when nothing was requested). */
-  servedShare: number;
-  /** Every member's handshake completed and no connection failed. */
-  held: boolean;
-  generatorBound: boolean;
-  /** Why the point may not be judged (judged.ts: "generator-bound", "lost 10"); empty when it may. */
-  notJudged: string[];
-  /** The run verdict's labels of the point's runs ("generator-bound", "unanswered 12 at the stop"). */
-  flags: string[];
-}
+export type BroadcastPoint = ReturnType<typeof pointOf>;
 
 /** Where a curve bent: the knee before it, the first bent point, why, and the points not judged. */
 export interface Bend {
@@ -63,19 +48,23 @@ function lostMembers(run: RunResult): number {
   return Object.entries(run.errors).reduce((a, [kind, n]) => a + (MEMBER_LOST.test(kind) ? n ?? 0 : 0), 0);
 }
 
-function pointOf(members: number, runs: RunResult[]): BroadcastPoint {
+function pointOf(members: number, runs: RunResult[]) {
   const served = runs.map((r) => (r.targetRps ? r.rps / r.targetRps : 1));
-  const flags = [...new Set(runs.flatMap((r) => runVerdict(r).flags.map((f) => f.label)))];
   return {
     members,
     runs,
+    /** Fan-out percentiles in ms; NaN when no broadcast carried the target's send time. */
     fanoutP50Ms: mean(runs.map((r) => r.ws?.fanoutMs?.p50 ?? Number.NaN)),
     fanoutP99Ms: mean(runs.map((r) => r.ws?.fanoutMs?.p99 ?? Number.NaN)),
+    /** Messages answered per second over the requested rate (1 when nothing was requested). */
     servedShare: mean(served),
+    /** Every member's handshake completed and no connection failed. */
     held: runs.every((r) => (r.ws?.handshakes ?? 0) >= members && lostMembers(r) === 0),
     generatorBound: runs.some((r) => r.generatorBound),
+    /** Why the point may not be judged (judged.ts: "generator-bound", "lost 10"); empty when it may. */
     notJudged: notJudgedFlags(runs),
-    flags,
+    /** The run verdict's labels of the point's runs ("generator-bound", "unanswered 12 at the stop"). */
+    flags: [...new Set(runs.flatMap((r) => runVerdict(r).flags.map((f) => f.label)))],
   };
 }
 

@@ -69,24 +69,19 @@ export function kernelDrops(run: RunResult): number {
   return Number.isFinite(n) && n > 0 ? n : 0;
 }
 
-/** What an open or throughput run was asked for and what it did, side by side. */
-interface SendFacts {
-  /** The requested rate (req/s); null for closed models. */
-  requestedRps: number | null;
-  /** Requests that went out (answered, failed, or unfinished when the graceful stop ran out). */
-  sent: number;
-  /** Intended sends dropped for being later than the bound. */
-  dropped: number;
-  /** `dropped` over intended sends, 0..1. */
-  droppedShare: number;
-}
-
-/** The requested rate, sends made and dropped of a run (the achieved rate is `run.rps`). */
-export function sendFacts(run: RunResult): SendFacts {
+/**
+ * What an open or throughput run was asked for and what it did, side by side: the requested rate, sends
+ * made and dropped (the achieved rate is `run.rps`).
+ */
+export function sendFacts(run: RunResult) {
   return {
+    /** The requested rate (req/s); null for closed models. */
     requestedRps: run.targetRps,
+    /** Requests that went out (answered, failed, or unfinished when the graceful stop ran out). */
     sent: run.requests + sumValues(run.errors) + (run.unfinished ?? 0),
+    /** Intended sends dropped for being later than the bound. */
     dropped: run.droppedSends,
+    /** `dropped` over intended sends, 0..1. */
     droppedShare: droppedShare(run),
   };
 }

@@ -9,31 +9,7 @@ import { sendsOf } from "./responses.ts";
 import { generatorSaturation } from "./generator_saturation.ts";
 import { meanOf } from "../stats.ts";
 
-export interface TelemetryDigest {
-  /** Mean CPU % (of one core) of the busiest target process, and its name. */
-  cpuPct: number | null;
-  cpuProcess: string | null;
-  /** Mean % of the time that process's main thread waited for a core (a shared machine). */
-  runQueueWaitPct: number | null;
-  /** Mean over ticks of the event-loop delay p99 (ms) of the most delayed sampled process. */
-  loopP99Ms: number | null;
-  /** GC pause time per second of wall time, all kinds, summed over sampled processes. */
-  gcMsPerSec: number | null;
-  redisCpuPct: number | null;
-  redisOpsPerSec: number | null;
-  /** Share of the CMS page's queries that waited for a pool slot, %. */
-  poolQueuedPct: number | null;
-  generatorBound: boolean;
-  /** Open models: % of the sends the generator let out late (its event loop behind); null for closed ones. */
-  lateSendsPct: number | null;
-  /** Closed models: the busiest load worker's run-or-wait share and timer lag; null if unrecorded. */
-  generatorDemandPct: number | null;
-  generatorLoopLagMs: number | null;
-  /** The target ran on the generator's machine: the two shared its cores. */
-  sameMachine: boolean;
-  /** The function with the most self time in the run's CPU profiles, as a % of its process's busy time. */
-  profileTop: ProfileTop | null;
-}
+export type TelemetryDigest = ReturnType<typeof digestRun>;
 
 /** The hottest function of a profile: its name, where it is ("" for a built-in), its share, its process. */
 interface ProfileTop {
@@ -109,7 +85,8 @@ function onThisMachine(run: RunResult): boolean {
   return host === "localhost" || host === "[::1]" || host.startsWith("127.");
 }
 
-export function digestRun(run: RunResult): TelemetryDigest {
+/** A run's telemetry and generator facts, one figure each (null where not sampled). */
+export function digestRun(run: RunResult) {
   const telemetry = run.telemetry ?? [];
   const procs = telemetry.filter((t) => t.kind === "process");
   const runtimes = telemetry.filter((t) => t.kind === "runtime");
@@ -119,19 +96,28 @@ export function digestRun(run: RunResult): TelemetryDigest {
   const stats = run.targetStatsMeasured ?? run.targetStats ?? {};
   const worker = generatorSaturation(run.intervals);
   return {
+    /** Mean CPU % (of one core) of the busiest target process, and its name. */
     cpuPct: cpu?.value ?? null,
     cpuProcess: cpu?.name ?? null,
+    /** Mean % of the time that process's main thread waited for a core (a shared machine). */
     runQueueWaitPct: cpu ? seriesMean(procs.find((p) => p.name === cpu.name)!, "runQueueWaitPct") : null,
+    /** Mean over ticks of the event-loop delay p99 (ms) of the most delayed sampled process. */
     loopP99Ms: loop?.value ?? null,
+    /** GC pause time per second of wall time, all kinds, summed over sampled processes. */
     gcMsPerSec: gcMsPerSec(runtimes),
     redisCpuPct: redis.length ? seriesMean(redis[0], "cpuPercent") : null,
     redisOpsPerSec: redis.length ? seriesMean(redis[0], "opsPerSec") : null,
+    /** Share of the CMS page's queries that waited for a pool slot, %. */
     poolQueuedPct: stats.cmsQueries ? ((stats.cmsQueued ?? 0) / stats.cmsQueries) * 100 : null,
     generatorBound: run.generatorBound,
+    /** Open models: % of the sends let out late (the generator's event loop behind); null for closed ones. */
     lateSendsPct: run.targetRps !== null && sendsOf(run) > 0 ? (run.lateSends / sendsOf(run)) * 100 : null,
+    /** Closed models: the busiest load worker's run-or-wait share and timer lag; null if unrecorded. */
     generatorDemandPct: worker ? worker.busyPct + worker.waitPct : null,
     generatorLoopLagMs: worker?.loopLagMs ?? null,
+    /** The target ran on the generator's machine: the two shared its cores. */
     sameMachine: onThisMachine(run),
+    /** The function with the most self time in the run's CPU profiles, as a % of its process's busy time. */
     profileTop: profileTop(run),
   };
 }

@@ -9,7 +9,6 @@ import type { FlowSpec } from "../flow_spec.ts";
 import { hostHeaderOf, resolvePath } from "../http/request.ts";
 import {
   buildTemplate,
-  type Parts,
   partsOf,
   type RequestTemplate,
   TemplateWriter,
@@ -25,44 +24,15 @@ import type { ConnectionShared } from "../http/load_connection.ts";
 import type { WsStats } from "../http/ws/stats.ts";
 import { WsSessionSocket } from "../http/ws/session_socket.ts";
 import type { ReceivedMessage } from "../http/ws/session_socket.ts";
-import {
-  type CapturedBytes,
-  type Check,
-  checkPasses,
-  compileCheck,
-  compileExtract,
-  runExtract,
-  type StepExtract,
-} from "./step_checks.ts";
+import { type CapturedBytes, checkPasses, compileCheck, compileExtract, runExtract } from "./step_checks.ts";
 import { type WsAction, wsStepWaits } from "../ws_step_spec.ts";
 import { concatBytes } from "../../system/copy_bytes.ts";
 
 const encoder = new TextEncoder();
 const NO_HEADERS: string[] = [];
 
-export interface EncodedWsStep {
-  kind: "ws";
-  /** Index among the flow's timed steps (results), or -1 for a send that waits for nothing and a close. */
-  stepIndex: number;
-  /** The endpoint its message is recorded under, or -1. */
-  endpoint: number;
-  /** connect: the handshake request (its key added per handshake), the subprotocols it offers. */
-  handshake: RequestTemplate | null;
-  protocols: readonly string[];
-  /** connect: permessage-deflate offered. */
-  deflate: boolean;
-  /** connect: the host and path its cookies are chosen by (the path up to its query or first placeholder). */
-  host: string;
-  path: string;
-  /** send: the message's text as parts. */
-  message: Parts | null;
-  /** send or wait: the rule picking the message waited for; null for a send that waits for nothing. */
-  match: Check | null;
-  extract: StepExtract | null;
-  timeoutMs: number;
-  /** close: its code; 0 for any other step. */
-  closeCode: number;
-}
+/** A flow's ws step, compiled once: what each of its sessions sends, waits for and checks. */
+export type EncodedWsStep = ReturnType<typeof encodeWsStep>;
 
 /** Compiles one ws step of a flow at `url`, with its value names and the run's default timeout. */
 export function encodeWsStep(
@@ -72,23 +42,31 @@ export function encodeWsStep(
   defaultTimeoutMs: number,
   stepIndex: number,
   endpoint: number,
-): EncodedWsStep {
+) {
   const ws = step.ws;
   const waits = wsStepWaits(step);
   const hasExtract = (step.capture?.length ?? 0) + (step.expect?.length ?? 0) > 0;
   return {
-    kind: "ws",
+    kind: "ws" as const,
+    /** Index among the flow's timed steps (results), or -1 for a send that waits for nothing and a close. */
     stepIndex,
+    /** The endpoint its message is recorded under, or -1. */
     endpoint,
+    /** connect: the handshake request (its key added per handshake), the subprotocols it offers. */
     handshake: ws.connect === undefined ? null : handshakeTemplate(url, ws, indexOf),
     protocols: ws.protocols ?? [],
+    /** connect: permessage-deflate offered. */
     deflate: ws.deflate ?? false,
+    /** connect: the host and path its cookies are chosen by (the path to its query or first placeholder). */
     host: hostHeaderOf(url),
     path: ws.connect === undefined ? "" : resolvePath(url, ws.connect).split(/\?|\{\{/)[0] || "/",
+    /** send: the message's text as parts. */
     message: ws.send === undefined ? null : partsOf(ws.send, indexOf),
+    /** send or wait: the rule picking the message waited for; null for a send that waits for nothing. */
     match: waits ? compileCheck(ws.wait ?? ws.match ?? {}, indexOf) : null,
     extract: hasExtract ? compileExtract(step.capture ?? [], step.expect ?? [], indexOf) : null,
     timeoutMs: ws.timeoutMs ?? defaultTimeoutMs,
+    /** close: its code; 0 for any other step. */
     closeCode: ws.close ?? 0,
   };
 }

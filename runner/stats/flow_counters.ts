@@ -16,34 +16,9 @@ import {
 } from "../../results/histogram.ts";
 
 /** One flow's totals, with live histograms. */
-export interface FlowCounters {
-  name: string;
-  sessions: number;
-  completed: number;
-  failed: number;
-  /** Sessions ended by a capture that found nothing (also counted in `failed`). */
-  captureFailed: number;
-  /** Sessions that found no data row left (not started, not in `sessions`). */
-  noData: number;
-  /** Durations (us) of completed sessions. */
-  sessionHistogram: Histogram;
-  steps: Array<{
-    label: string;
-    requests: number;
-    errors: number;
-    histogram: Histogram;
-    /** Per check of the step (by index): responses it passed and failed. */
-    checkNames: string[];
-    checkPassed: Uint32Array;
-    checkFailed: Uint32Array;
-  }>;
-}
-
-type CheckCount = {
-  name: string;
-  passed: number;
-  failed: number;
-};
+export type FlowCounters = ReturnType<typeof emptyFlow<StepCounters>>;
+type StepCounters = ReturnType<typeof emptyStepCounters>;
+type CheckCount = ReturnType<typeof checkCounts>[number];
 
 /** One flow's totals from one worker; plain structured-cloneable data, histograms encoded (null: empty). */
 export type FlowSample = ReturnType<typeof flowSample>;
@@ -55,25 +30,25 @@ function emptyFlow<S>(name: string, steps: S[]) {
     sessions: 0,
     completed: 0,
     failed: 0,
+    /** Sessions ended by a capture that found nothing (also counted in `failed`). */
     captureFailed: 0,
+    /** Sessions that found no data row left (not started, not in `sessions`). */
     noData: 0,
+    /** Durations (us) of completed sessions. */
     sessionHistogram: createHistogram(),
     steps,
   };
 }
 
 /** A step's zero counters; room for `room` checks (at least as many as it names). */
-export function emptyStepCounters(
-  label: string,
-  checkNames: string[],
-  room = 0,
-): FlowCounters["steps"][number] {
+export function emptyStepCounters(label: string, checkNames: string[], room = 0) {
   const slots = Math.max(room, checkNames.length);
   return {
     label,
     requests: 0,
     errors: 0,
     histogram: createHistogram(),
+    /** Per check of the step (by index): responses it passed and failed. */
     checkNames,
     checkPassed: new Uint32Array(slots),
     checkFailed: new Uint32Array(slots),
@@ -244,7 +219,7 @@ function entryOf<T>(list: T[], i: number, matches: (entry: T) => boolean, make: 
   return entry;
 }
 
-function checkCounts(s: FlowCounters["steps"][number]): CheckCount[] {
+function checkCounts(s: StepCounters) {
   return s.checkNames.map((name, k) => ({ name, passed: s.checkPassed[k], failed: s.checkFailed[k] }));
 }
 

@@ -9,17 +9,11 @@ import { readThreadSchedMs } from "../../system/proc_stat.ts";
 import type { GeneratorLoad } from "../../results/conclude/generator_saturation.ts";
 import { idleSample, type IntervalSample } from "./sample.ts";
 
-/** One interval's sums: wall time covered by ticks, time run and waited, the latest tick, ready waits. */
-interface Span {
-  wallMs: number;
-  runMs: number;
-  waitMs: number;
-  lagMs: number;
-  /** Times the thread was put on a core; NaN where the kernel does not count them. */
-  slices: number;
-  readyCount: number;
-  readySumMs: number;
-}
+/**
+ * One interval's sums: wall time covered by ticks, time run and waited, the latest tick, ready waits, and
+ * `slices`, times the thread was put on a core (NaN where the kernel does not count them).
+ */
+type Span = ReturnType<typeof newSpan>;
 
 /** What the meter reads on each tick: the thread's times, and the transport's ready waits (if measured). */
 interface MeterSources {
@@ -112,7 +106,7 @@ export class GeneratorMeter {
   }
 }
 
-function newSpan(): Span {
+function newSpan() {
   return { wallMs: 0, runMs: 0, waitMs: 0, lagMs: 0, slices: 0, readyCount: 0, readySumMs: 0 };
 }
 

@@ -24,15 +24,14 @@ interface ArtilleryOptions {
   file?: string;
 }
 
-/** The experiment an Artillery script describes, with notes on differences that change no request. */
-interface ArtilleryConversion {
+/**
+ * The experiment an Artillery script describes, with notes on differences that change no request, its
+ * issues and where each converted part came from.
+ */
+interface ArtilleryImport {
   experiment: Record<string, unknown>;
   /** Printed by the CLI before the run, one line each. */
   notes: string[];
-}
-
-/** The conversion with its issues and where each converted part came from. */
-interface ArtilleryImport extends ArtilleryConversion {
   issues: Issue[];
   /** Converted path -> the script's path (paths.ts), for problems found in the experiment. */
   origins: OriginTable;

@@ -25,21 +25,7 @@ interface ProxyOptions {
 }
 
 /** Counters of the proxy, read through `/__loadlab/stats` by the process that started it. */
-interface ProxyStats {
-  hits: number;
-  misses: number;
-  /** Served from the upstream because Redis failed or was too slow. */
-  bypasses: number;
-  /** Not cacheable (not GET): straight upstream. */
-  passes: number;
-  /** Answered 429 by the rate limiter. */
-  limited: number;
-  /** Let through because the rate limiter could not reach Redis. */
-  limiterBypasses: number;
-  upstreamErrors: number;
-  /** Cache writes that failed after a miss (the next request is simply another miss). */
-  writeErrors: number;
-}
+type ProxyStats = ReturnType<typeof zeroStats>;
 
 const CACHE_PREFIX = "loadlab:cache:";
 
@@ -82,15 +68,20 @@ interface ProxyState {
   ttlMs: number;
 }
 
-function zeroStats(): ProxyStats {
+function zeroStats() {
   return {
     hits: 0,
     misses: 0,
+    /** Served from the upstream because Redis failed or was too slow. */
     bypasses: 0,
+    /** Not cacheable (not GET): straight upstream. */
     passes: 0,
+    /** Answered 429 by the rate limiter. */
     limited: 0,
+    /** Let through because the rate limiter could not reach Redis. */
     limiterBypasses: 0,
     upstreamErrors: 0,
+    /** Cache writes that failed after a miss (the next request is simply another miss). */
     writeErrors: 0,
   };
 }

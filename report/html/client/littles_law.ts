@@ -36,24 +36,7 @@ export interface LittlePoint {
 }
 
 /** One variant's closed-model runs over the connection counts, with the fitted and predicted slopes. */
-export interface LittleCurve {
-  label: string;
-  points: LittlePoint[];
-  /** Mean throughput over the points (req/s): the X of the line L = N / X. */
-  throughputRps: number;
-  /** Lowest and highest throughput of the points, to show how flat it is. */
-  minRps: number;
-  maxRps: number;
-  /** Little's slope, 1000 / X, in ms of mean latency per connection. */
-  littleSlopeMs: number;
-  /** Least-squares line through (N, mean latency): slope in ms per connection, intercept in ms. */
-  fitSlopeMs: number;
-  fitInterceptMs: number;
-  /** Coefficient of determination of the fitted line (1 = the points lie on it). */
-  r2: number;
-  /** Lowest and highest mean latency / (N / X) over the points, each with its own X: 1 is Little's law. */
-  pointRatio: [number, number];
-}
+export type LittleCurve = ReturnType<typeof littleCurve>;
 
 /** Least-squares line y = slope x + intercept, with r²; NaN when x does not vary. */
 export function fitLine(xs: number[], ys: number[]): { slope: number; intercept: number; r2: number } {
@@ -109,7 +92,7 @@ export function littlesLawCurves(runs: LittleRun[]): LittleCurve[] {
 }
 
 /** The slopes and throughput summary of one curve's points. */
-export function littleCurve(label: string, points: LittlePoint[]): LittleCurve {
+export function littleCurve(label: string, points: LittlePoint[]) {
   const rps = points.map((p) => p.rps);
   const throughputRps = meanOf(rps) ?? NaN;
   const fit = fitLine(points.map((p) => p.connections), points.map((p) => p.meanMs));
@@ -117,14 +100,20 @@ export function littleCurve(label: string, points: LittlePoint[]): LittleCurve {
   return {
     label,
     points,
+    /** Mean throughput over the points (req/s): the X of the line L = N / X. */
     throughputRps,
+    /** Lowest and highest throughput of the points, to show how flat it is. */
     minRps: Math.min(...rps),
     maxRps: Math.max(...rps),
+    /** Little's slope, 1000 / X, in ms of mean latency per connection. */
     littleSlopeMs: throughputRps > 0 ? 1000 / throughputRps : NaN,
+    /** Least-squares line through (N, mean latency): slope in ms per connection, intercept in ms. */
     fitSlopeMs: fit.slope,
     fitInterceptMs: fit.intercept,
+    /** Coefficient of determination of the fitted line (1 = the points lie on it). */
     r2: fit.r2,
-    pointRatio: [Math.min(...ratios), Math.max(...ratios)],
+    /** Lowest and highest mean latency / (N / X) over the points, each with its own X: 1 is Little's law. */
+    pointRatio: [Math.min(...ratios), Math.max(...ratios)] as [number, number],
   };
 }
 

@@ -7,69 +7,27 @@ import { exportNote } from "../../../results/export/summary.ts";
 import { redactionLine } from "../../../results/redact.ts";
 import { redactResults } from "../../../results/redact_results.ts";
 import type { ResultsFile } from "../../../results/mod.ts";
-import { buildCompare, buildGateRows, type CompareRow, type GateRow } from "../compare.ts";
+import { buildCompare, buildGateRows } from "../compare.ts";
 import type { FailOn } from "../../../results/fail_on.ts";
-import { buildFindings, type Finding } from "../../../results/conclude/findings.ts";
-import { explainKnees, type KneeExplanation } from "../../../results/conclude/knee/explained.ts";
-import { type PageThreshold, pageThresholds } from "./verdict.ts";
-import { type PageRun, pageRun } from "./run.ts";
-import { buildPageProfiles, type PageProfiles } from "./profiles.ts";
+import { buildFindings } from "../../../results/conclude/findings.ts";
+import { explainKnees } from "../../../results/conclude/knee/explained.ts";
+import { pageThresholds } from "./verdict.ts";
+import { pageRun } from "./run.ts";
+import { buildPageProfiles } from "./profiles.ts";
 import { quickRanValues } from "../../quick_values.ts";
-import {
-  buildPhaseComparisons,
-  type PageAnalysis,
-  pageAnalysis,
-  type PhaseComparison,
-} from "./experiment.ts";
-import {
-  buildComparison,
-  buildOverview,
-  type ComparisonMatrix,
-  groupKey,
-  type OverviewRow,
-} from "./overview.ts";
-import { buildSweeps, type PageSweep } from "./sweeps.ts";
+import { buildPhaseComparisons, pageAnalysis } from "./experiment.ts";
+import { buildComparison, buildOverview, groupKey } from "./overview.ts";
+import { buildSweeps } from "./sweeps.ts";
 
 /** Everything the page draws. */
-export interface PageData {
-  createdAt: string;
-  environment: ResultsFile["environment"];
-  experiment: ResultsFile["experiment"];
-  thresholds: PageThreshold[];
-  /** The findings block: one sentence per load, flagged runs, the expected directions. */
-  findings: Finding[];
-  /** Under --quick, the durations, rates and timeouts each load actually ran (report/quick_values.ts). */
-  quickValues: string | null;
-  runs: PageRun[];
-  overview: OverviewRow[];
-  comparison: ComparisonMatrix;
-  sweeps: PageSweep[];
-  compare: CompareRow[] | null;
-  compareName: string | null;
-  /** The `--baseline` gate's verdicts by run group; null without a baseline. */
-  gate: GateRow[] | null;
-  /** The stored analysis (noise rule, capacity searches), null in files without one. */
-  analysis: PageAnalysis | null;
-  /** Per-phase mean, p99 and success across variants, for loads with phases. */
-  phaseComparisons: PhaseComparison[];
-  /** Each stored knee and capacity search: the telemetry below beside above, and what saturated. */
-  knees: KneeExplanation[];
-  /** How many shards on how many hosts made a merged file, or that a file is one shard; null otherwise. */
-  shards: string | null;
-  /** "3 secrets redacted: Authorization header, URL password"; null when none were. */
-  redaction: string | null;
-  /** CPU profiles to diff and what profiling costs; absent or null when no run was profiled. */
-  profiles?: PageProfiles | null;
-  /** What each `--out` metrics output sent, qualified when points were not delivered; null without one. */
-  metricsOut: string | null;
-}
+export type PageData = ReturnType<typeof buildPageData>;
 
 /** Builds the page data; `compare` is a baseline file, `failOn` the rules its gate verdicts apply. */
 export function buildPageData(
   shown: ResultsFile,
   shownCompare?: ResultsFile,
   opts: { keepSecrets?: boolean; failOn?: FailOn[] } = {},
-): PageData {
+) {
   // Redacted here, the one door to every page (report, site, live dashboard): old files included.
   const results = opts.keepSecrets ? shown : redactResults(shown);
   const compare = shownCompare && !opts.keepSecrets ? redactResults(shownCompare) : shownCompare;
@@ -79,7 +37,9 @@ export function buildPageData(
     environment: results.environment,
     experiment: results.experiment,
     thresholds: pageThresholds(results),
+    /** The findings block: one sentence per load, flagged runs, the expected directions. */
     findings: buildFindings(results),
+    /** Under --quick, the durations, rates and timeouts each load actually ran (report/quick_values.ts). */
     quickValues: quickRanValues(results),
     runs: results.runs.map((run) => pageRun(run, groupKey(run))),
     overview,
@@ -87,13 +47,21 @@ export function buildPageData(
     sweeps: buildSweeps(results),
     compare: compare ? buildCompare(compare, results) : null,
     compareName: compare ? compare.experiment.name : null,
+    /** The `--baseline` gate's verdicts by run group; null without a baseline. */
     gate: compare ? buildGateRows(compare, results, opts.failOn ?? []) : null,
+    /** The stored analysis (noise rule, capacity searches), null in files without one. */
     analysis: pageAnalysis(results),
+    /** Per-phase mean, p99 and success across variants, for loads with phases. */
     phaseComparisons: buildPhaseComparisons(results.runs),
+    /** Each stored knee and capacity search: the telemetry below beside above, and what saturated. */
     knees: explainKnees(results),
+    /** How many shards on how many hosts made a merged file, or that a file is one shard; null otherwise. */
     shards: shardsLine(results),
+    /** "3 secrets redacted: Authorization header, URL password"; null when none were. */
     redaction: redactionLine(results.redaction),
+    /** CPU profiles to diff and what profiling costs; null when no run was profiled. */
     profiles: buildPageProfiles(results),
+    /** What each `--out` metrics output sent, qualified when points were not delivered; null without one. */
     metricsOut: exportNote(results.export),
   };
 }

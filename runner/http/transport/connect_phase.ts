@@ -36,12 +36,6 @@ interface ConnectingSocket extends TransportConn {
   close(): void;
 }
 
-/** A connect (or its handshake) waiting at close: why it ended, and its waiter, detached. */
-interface AbandonedConnect {
-  state: string;
-  waiter: ConnectWaiter | null;
-}
-
 export class ConnectPhase {
   /** Told how the connect ends; null when none is waiting. */
   #waiter: ConnectWaiter | null = null;
@@ -142,9 +136,10 @@ export class ConnectPhase {
   }
 
   /**
-   * The socket closes: a waiting connect is detached (a handshake cut at the timeout is a connect timeout).
+   * The socket closes: a waiting connect is detached (a handshake cut at the timeout is a connect timeout);
+   * why it ended (its state), and its waiter.
    */
-  abandon(fd: number): AbandonedConnect {
+  abandon(fd: number) {
     const loop = this.sock.loop;
     const state = this.#handshaking || this.queued
       ? "connected, but the encrypted session was still being set up"

@@ -318,9 +318,9 @@ class Converter {
     for (const s of children(node)) this.statement(s);
   }
 
-  /** A block: `{` here, its statements on their lines, `}` after the last. */
-  private block(body: SyntaxNode | null, head = ""): string {
-    this.write(`${head}{ `);
+  /** A block: `{` here (and `first` in it), its statements on their lines, `}` after the last. */
+  private block(body: SyntaxNode | null, head = "", first = ""): string {
+    this.write(`${head}{ ${first}`);
     this.body(body);
     return " }";
   }
@@ -468,9 +468,8 @@ class Converter {
     const targets = parts.slice(1, inAt).filter((c) => c.name !== ",");
     const iterable = parts[inAt + 1];
     const item = `__i${this.uid++}`;
-    this.write(`for (const ${item} of __py.iter(${this.expr(iterable)})) { ${this.assignTo(targets, item)} `);
-    this.body(n.getChild("Body"));
-    return " }";
+    const head = `for (const ${item} of __py.iter(${this.expr(iterable)})) `;
+    return this.block(n.getChild("Body"), head, `${this.assignTo(targets, item)} `);
   }
 
   private tryStatement(n: SyntaxNode): string {

@@ -7,6 +7,7 @@
  */
 import { decodeHistogram, mergeEncoded } from "../../../results/histogram.ts";
 import type { ResultsFile, RunResult } from "../../../results/schema/results.ts";
+import { unansweredRequests } from "../../../results/conclude/responses.ts";
 import { BEFORE_RESET, REDIRECTED, statsReset, UNREPORTED } from "./runtime.ts";
 
 /** loadlab's exit code of a run that got no response (cli/exit_codes.ts `noResponse`). */
@@ -45,12 +46,10 @@ type Endpoint = NonNullable<RunResult["endpoints"]>[number];
 /** Locust's rows of a run (sorted by name, as Locust sorts them) and its aggregate. */
 function locustRows(run: RunResult): { rows: LocustRow[]; total: LocustRow } {
   const seconds = Math.max(run.durationSec - (statsReset?.afterSec ?? 0), 1e-9);
-  type Check = { name: string; passed: number; failed: number };
-  const checks = new Map<string, Check[]>();
+  const checks = new Map<string, Array<{ name: string; passed: number; failed: number }>>();
   for (const flow of run.flows ?? []) {
-    for (const step of flow.steps ?? []) {
-      const list = (step as { checks?: Check[] }).checks ?? [];
-      checks.set(step.label, [...(checks.get(step.label) ?? []), ...list]);
+    for (const step of flow.steps) {
+      checks.set(step.label, [...(checks.get(step.label) ?? []), ...step.checks ?? []]);
     }
   }
   let rows = (run.endpoints ?? []).map((e: Endpoint): LocustRow => {
@@ -161,13 +160,7 @@ export function locustStats(run: RunResult): object {
 
 /** The exceptions of the run's tasks (loadlab's `script` errors). */
 function taskExceptions(run: RunResult): number {
-  return (run.errors as Record<string, number> | undefined)?.script ?? 0;
-}
-
-/** Requests that got no response (connect, timeout, reset, ...): Locust's failures too. */
-function unanswered(run: RunResult): number {
-  const errors = (run.errors ?? {}) as Record<string, number>;
-  return Object.entries(errors).reduce((t, [kind, n]) => kind === "script" ? t : t + n, 0);
+  return run.errors.script ?? 0;
 }
 
 /** The table's column widths and what goes before each column (Locust's own spacing). */
@@ -262,9 +255,7 @@ export async function writeLocustCsv(prefix: string, run: RunResult, users: numb
       ]);
     }),
   ].join("");
-  const thrown = Object.entries(
-    (run.errorMessages as Record<string, Record<string, number>> | undefined)?.script ?? {},
-  );
+  const thrown = Object.entries(run.errorMessages.script ?? {});
   const exceptions = [
     csvLine(["Count", "Message", "Traceback", "Nodes"]),
     ...thrown.map(([message, count]) => csvLine([count, message, "", "local"])),
@@ -284,7 +275,7 @@ function secondsOf(run: RunResult) {
     row.durationMs = i.startMs + i.durationMs - row.startMs;
     row.requests += i.requests;
     row.failed += (i.failedStatus ?? 0) + i.errors;
-    row.connections = (i as { connections?: number }).connections;
+    row.connections = i.connections;
     if (i.histogramEncoded && i.requests > 0) row.histograms.push(i.histogramEncoded);
   }
   return out;
@@ -298,7 +289,8 @@ export function locustExitCode(results: ResultsFile, code: number, onError = 1):
   // A listener's exit code wins (`process_exit_code`); loadlab's "no response at all" (4) is failed requests.
   if (code !== 0 && code !== NO_RESPONSE_EXIT) return code;
   const failed = results.runs.some((run) =>
-    locustRows(run).total.failures > 0 || taskExceptions(run) > 0 || unanswered(run) > 0
+    // Requests that got no response (connect, timeout, reset, ...) are Locust's failures too.
+    locustRows(run).total.failures > 0 || taskExceptions(run) > 0 || unansweredRequests(run) > 0
   );
   return failed ? onError : 0;
 }

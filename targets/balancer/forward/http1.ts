@@ -14,33 +14,23 @@ export const INCOMPLETE = -1;
 export const MALFORMED = -2;
 
 /** Filled in place by the parse functions. */
-export interface MessageHead {
-  framing: Framing;
-  contentLength: number;
-  /** Close after this message (asked, or HTTP/1.0 without keep-alive). */
-  close: boolean;
-  /** Request: 0. */
-  status: number;
-  /** Request: the method is HEAD. */
-  head: boolean;
-  /** Empty lines before the start line are skipped, not forwarded. */
-  headStart: number;
-  targetStart: number;
-  targetEnd: number;
-  /** A constant string. */
-  error: string;
-}
+export type MessageHead = ReturnType<typeof newHead>;
 
-export function newHead(): MessageHead {
+export function newHead() {
   return {
-    framing: Framing.None,
+    framing: Framing.None as Framing,
     contentLength: 0,
+    /** Close after this message (asked, or HTTP/1.0 without keep-alive). */
     close: false,
+    /** Request: 0. */
     status: 0,
+    /** Request: the method is HEAD. */
     head: false,
+    /** Empty lines before the start line are skipped, not forwarded. */
     headStart: 0,
     targetStart: 0,
     targetEnd: 0,
+    /** A constant string. */
     error: "",
   };
 }
