@@ -1097,6 +1097,35 @@ export default function () {
       }),
   ));
 
+pool.test("insecureSkipTLSVerify and its flag reach every https origin, not the target's only", () =>
+  withTlsTarget(async (port, tls) => {
+    // A second origin on its own certificate, which no store trusts (no DENO_CERT): only skipping checks.
+    const other = Deno.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      cert: Deno.readTextFileSync(tls.serverCert),
+      key: Deno.readTextFileSync(tls.serverKey),
+      onListen() {},
+    }, () => new Response("other"));
+    const script = (skip: boolean) =>
+      `import http from "k6/http";
+export const options = { iterations: 2, ${skip ? "insecureSkipTLSVerify: true, " : ""}
+  thresholds: { http_req_failed: ["rate==0"] } };
+export default function () {
+  http.get("https://127.0.0.1:${port}/");
+  http.get("https://localhost:${other.addr.port}/");
+}
+`;
+    try {
+      for (const [skip, flags] of [[true, []], [false, ["--insecure-skip-tls-verify"]]] as const) {
+        const run = await runK6Text(script(skip), null, [...flags]);
+        assertEquals([run.code, run.results?.runs[0].requests], [0, 4], run.text);
+      }
+    } finally {
+      await other.shutdown();
+    }
+  }));
+
 pool.test("exec.test.fail() lets the test run on and exits 110 with the thresholds judged, as k6", () =>
   withTarget(async (url) => {
     const { code, text, stderr, results } = await runK6Text(
