@@ -458,6 +458,35 @@ export function slow() { http.get("http://app.test/json"); sleep(1); }
     ok(/█ SCENARIO: slow [^█]*iterations\.+: 2 /.test(stdout), stdout);
   }));
 
+pool.test("iteration_duration{group:::setup} and ::teardown are judged empty, as k6 v1.8.1 times neither hook", () =>
+  withTarget(async (url) => {
+    const { code, text, stdout } = await runK6Text(
+      `import http from "k6/http";
+export const options = {
+  iterations: 2,
+  thresholds: {
+    "iteration_duration{group:::setup}": ["max==0"],
+    "iteration_duration{group:::teardown}": ["max>=300"],
+    "iterations{group:::setup}": ["count==0"],
+    "iterations{scenario:default,group:::teardown}": ["count==0"],
+    "http_reqs{group:::setup}": ["count==1"],
+    "http_reqs{group:::teardown}": ["count==1"],
+  },
+};
+export function setup() { http.get("http://app.test/json"); }
+export default function () { http.get("http://app.test/json"); }
+export function teardown() { http.get("http://app.test/json"); }
+`,
+      url,
+    );
+    assertEquals(code, 99, text);
+    ok(/iteration_duration\{group:::setup\}\n\s+✓ 'max==0' max=0s/.test(stdout), stdout);
+    ok(/iteration_duration\{group:::teardown\}\n\s+✗ 'max>=300' max=0s/.test(stdout), stdout);
+    // The hooks' requests are in their groups, as k6 tags them.
+    ok(/http_reqs\{group:::setup\}\n\s+✓ 'count==1'/.test(stdout), stdout);
+    ok(/http_reqs\{group:::teardown\}\n\s+✓ 'count==1'/.test(stdout), stdout);
+  }));
+
 pool.test("group_duration: each group's duration, tagged with its path; thresholds on it are judged", () =>
   withTarget(async (url) => {
     // No k6/metrics import: the group's durations are sent all the same. 1 s parts slow from quick: one local

@@ -51,9 +51,13 @@ type Url = string | { url: string; name: string };
 const hookRequests: HookRecord[] = [];
 const MAX_HOOK_REQUESTS = 10_000;
 
-/** What the hook `phase` sent and checked; its checks under k6's group of the hook (`::setup::name`). */
+/** What the hook `phase` sent and checked, in k6's group of the hook (`::setup`; a check `::setup::name`). */
 export const takeHookRequests = (phase: string): HookRecord[] =>
-  hookRequests.splice(0).map((r) => "check" in r ? { ...r, check: `::${phase}::${r.check}` } : r);
+  hookRequests.splice(0).map((r) =>
+    "check" in r
+      ? { ...r, check: `::${phase}::${r.check}` }
+      : { ...r, tags: { ...r.tags, group: `::${phase}${r.tags?.group ?? ""}` } }
+  );
 
 export function noteHookCheck(check: string, ok: boolean): void {
   if (hookRequests.length < MAX_HOOK_REQUESTS) hookRequests.push({ check, ok });
