@@ -1126,6 +1126,40 @@ export default function () {
       }),
   ));
 
+pool.test("the VU's jar keeps cookies by domain and path: set, cookiesForURL, delete and clear as k6's", async () => {
+  // Answers with the Cookie field it got, so the checks read what each request carried.
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    (req) => new Response(req.headers.get("cookie") ?? ""),
+  );
+  const base = `http://127.0.0.1:${server.addr.port}`;
+  try {
+    const run = await runK6Text(
+      `import http from "k6/http";
+import { check } from "k6";
+export const options = { iterations: 2, thresholds: { checks: ["rate==1"] } };
+export default function () {
+  const jar = http.cookieJar();
+  jar.set("${base}/", "root", "1");
+  jar.set("${base}/", "deep", "2", { path: "/a" });
+  jar.set("${base}/a/b/page", "folder", "3");
+  check(jar.cookiesForURL("${base}/"), { "root only at /": (c) => Object.keys(c).join() === "root" });
+  check(http.get("${base}/a/b/x").body, { "longest path first": (b) => b === "folder=3; deep=2; root=1" });
+  jar.clear("${base}/");
+  check(http.get("${base}/a/x").body, { "clear keeps a deeper path": (b) => b === "deep=2" });
+  jar.delete("${base}/a/x", "deep");
+  jar.delete("${base}/x", "folder");
+  check(jar.cookiesForURL("${base}/a/b/x"), { "delete by the URL's folder": (c) => Object.keys(c).join() === "folder" });
+}
+`,
+      null,
+    );
+    assertEquals(run.code, 0, run.text);
+  } finally {
+    await server.shutdown();
+  }
+});
+
 pool.test("insecureSkipTLSVerify and its flag reach every https origin, not the target's only", () =>
   withTlsTarget(async (port, tls) => {
     // A second origin on its own certificate, which no store trusts (no DENO_CERT): only skipping checks.

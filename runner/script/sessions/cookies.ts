@@ -6,6 +6,8 @@ import type { CookieJar } from "../../http/cookie_jar.ts";
 import type { SessionCookies } from "../session.ts";
 
 const decoder = new TextDecoder();
+/** The session's jar, made if it has none, by a key a runtime reaches it by (k6's VU jar). */
+export const SESSION_JAR = Symbol.for("loadlab.cookieJar");
 
 /** The script's view of the jar `jar()` for `host` (`jarOrNew` when it sets one). */
 export function sessionCookies(
