@@ -303,10 +303,7 @@ const GRPC_METRICS: Record<string, string> = { grpc_req_duration: "http_req_dura
 const COUNTED_AFTER = new Set(
   "checks iterations iteration_duration vus vus_max data_sent data_received dropped_iterations".split(" "),
 );
-/**
- * The iteration metrics judged by scenario (`iterations{scenario:api}`, each scenario's sessions kept) and by
- * a group but the root (`{group:::setup}`): empty, as k6 v1.8.1 samples them at an iteration's end, at root.
- */
+/** Iteration metrics by scenario, or by a group but the root: empty (k6 v1.8.1 samples them at root). */
 const BY_SCENARIO = new Set(["iterations", "iteration_duration"]);
 /** A rule on a metric judged after the run; a percentile is of 0 to 100 (`p(150)` read as a failed rule). */
 const AFTER_RUN_RULE =
