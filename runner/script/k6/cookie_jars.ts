@@ -6,8 +6,8 @@
  * VU's untouched.
  */
 import { CookieJar as Jar, domainMatches } from "../../http/cookie_jar.ts";
-import { SESSION_JAR } from "../sessions/cookies.ts";
-import { current, keepCookies } from "./runtime.ts";
+import { jarOf } from "../sessions/cookies.ts";
+import { current } from "./runtime.ts";
 
 interface CookieOptions {
   domain?: string;
@@ -20,19 +20,18 @@ interface CookieOptions {
 
 const decoder = new TextDecoder();
 
-/** k6's jar methods over `jar()`, a script's URL kept where `route` sends it; `kept`: what a script set. */
+/** k6's jar methods over `jar()`, a script's URL kept where `route` sends it. */
 class JarView {
   constructor(
     readonly jar: () => Jar,
     readonly route: (url: string) => URL = (url) => new URL(url),
-    readonly kept: (lines: string[]) => void = () => {},
   ) {}
 
   /** Sets cookie `name` as a response from `url` would; a domain that `url`'s host is not in drops it. */
   set(url: string, name: string, value: string, options: CookieOptions = {}): void {
     const u = this.route(url);
     if (options.domain !== undefined && !domainMatches(u.hostname, options.domain)) return;
-    this.#set(u, [setCookieLine(name, value, options)]);
+    this.store(u, [setCookieLine(name, value, options)]);
   }
 
   cookiesForURL(url: string): Record<string, string[]> {
@@ -48,13 +47,13 @@ class JarView {
 
   /** As k6's: an expiry without a path, so it takes the folder of `url`'s path (RFC 6265 5.1.4). */
   delete(url: string, name: string): void {
-    this.#set(this.route(url), [`${name}=; Max-Age=0`]);
+    this.store(this.route(url), [`${name}=; Max-Age=0`]);
   }
 
   /** Each cookie `url` would be sent, expired as `delete` does (one of a path above the folder stays). */
   clear(url: string): void {
     const names = Object.keys(this.cookiesForURL(url));
-    if (names.length > 0) this.#set(this.route(url), names.map((name) => `${name}=; Max-Age=0`));
+    if (names.length > 0) this.store(this.route(url), names.map((name) => `${name}=; Max-Age=0`));
   }
 
   /** The `Cookie` value for a request to `url` (without the field name), or null when none applies. */
@@ -64,9 +63,8 @@ class JarView {
     return line === null ? null : decoder.decode(line).slice("Cookie: ".length).trimEnd();
   }
 
-  #set(u: URL, lines: string[]): void {
+  protected store(u: URL, lines: readonly string[]): void {
     this.jar().set(lines, u.host, u.pathname, Date.now());
-    this.kept(lines);
   }
 }
 
@@ -78,9 +76,8 @@ export function cookieJar(): JarView {
     return s;
   };
   return new JarView(
-    () => (s() as { [SESSION_JAR]?: () => Jar })[SESSION_JAR]!(),
+    () => jarOf(s()),
     (url) => new URL(s().route(url)),
-    (lines) => keepCookies(s().vu, lines),
   );
 }
 
@@ -100,8 +97,7 @@ export class CookieJar extends JarView {
   }
 
   keep(url: string, setCookies: readonly string[]): void {
-    const u = new URL(url);
-    this.jar().set(setCookies, u.host, u.pathname, Date.now());
+    this.store(new URL(url), setCookies);
   }
 }
 

@@ -20,8 +20,6 @@ import { SessionEnd } from "./end.ts";
 import type { ResponseThen, SessionSender } from "./sender.ts";
 import { NO_OPTIONS, overRefusal } from "./send.ts";
 import { COUNT_ERROR, type ScriptWsErrorKind } from "./ws_stats.ts";
-import { SESSION_JAR } from "./cookies.ts";
-import type { CookieJar } from "../../http/cookie_jar.ts";
 
 export class ScriptSession extends SessionEnd implements Session {
   readonly iteration: number;
@@ -151,10 +149,6 @@ export class ScriptSession extends SessionEnd implements Session {
   /** The session's clock (`performance.now()`, read cheaper), by a key a runtime needs no import for. */
   [Symbol.for("loadlab.nowMs")](): number {
     return this.#sender.nowMs();
-  }
-
-  [SESSION_JAR](): CookieJar {
-    return this.#sender.jarOrNew();
   }
 
   /** Counts an error of what the session opened beside the engine (k6/ws's sockets) in its run. */
