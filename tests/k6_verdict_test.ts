@@ -1160,6 +1160,18 @@ export default function () {
   }
 });
 
+pool.test("a webpack and an esbuild bundle of a TypeScript test (k6's modules external) run as k6 runs them", () =>
+  withTarget(async (url) => {
+    // Built from one TypeScript test of two files by webpack 5 (k6's template's config) and esbuild --format=cjs.
+    for (const bundler of ["webpack", "esbuild"]) {
+      const text = Deno.readTextFileSync(
+        new URL(`../bench/k6_verdicts/bundle_${bundler}.js`, import.meta.url),
+      );
+      const run = await runK6Text(text, url, ["-i", "2"], { env: { BASE_URL: url } });
+      assertEquals([bundler, run.code, run.results?.runs[0].requests], [bundler, 0, 2], run.text);
+    }
+  }));
+
 pool.test("insecureSkipTLSVerify and its flag reach every https origin, not the target's only", () =>
   withTlsTarget(async (port, tls) => {
     // A second origin on its own certificate, which no store trusts (no DENO_CERT): only skipping checks.

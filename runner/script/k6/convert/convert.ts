@@ -7,7 +7,7 @@
 import * as acorn from "acorn";
 import { stripTypeScriptTypes } from "node:module";
 import * as walk from "acorn-walk";
-import { type Binding, isArrayFrom, type Node, planAsync, type Problem } from "./async.ts";
+import { type Binding, isArrayFrom, isFunction, type Node, planAsync, type Problem } from "./async.ts";
 import { contextEdits, defersCallbacks, importsMetrics, RESUMING_AWAIT } from "./context.ts";
 import { jslibOf, K6_REFUSED, moduleUrl, PAGE_CALLS, RUNTIME_URL } from "./modules.ts";
 import { type Edit, exportEdits } from "./exports.ts";
@@ -60,7 +60,60 @@ export function isK6Source(source: string): boolean {
 
 /** A file's text as the ES module k6 runs: its types stripped (`.ts`), CommonJS's as imports and exports. */
 export function asModule(source: string, file: string): string {
-  return fromCommonJs(/\.m?ts$/.test(file) ? withoutTypes(source, file) : source);
+  return fromCommonJs(unbundled(/\.m?ts$/.test(file) ? withoutTypes(source, file) : source));
+}
+
+/** A bundler's helper that defines a module's exports by getters (esbuild's, webpack's), or wraps a module. */
+const [EXPORT_GETTERS, WRAPPERS] = [new Set(["__export", "__webpack_require__.d"]), [
+  "__toESM",
+  "__webpack_require__.n",
+]];
+
+/**
+ * A webpack or esbuild bundle (k6's modules external, CommonJS out) as the CommonJS `fromCommonJs` reads: its
+ * wrapping function opened, `(0, m.f)(...)` as `m.f(...)`, a module wrapped (`__toESM(require(m))`, `m_default
+ * = __webpack_require__.n(m)`) as the module itself, the exports its helper defines by getters as ES exports.
+ */
+function unbundled(source: string): string {
+  const ast = /__webpack_require__|__toESM\(/.test(source) ? parseOrNull(source) : null;
+  if (ast === null) return source;
+  const edits: Edit[] = [],
+    alias = new Map<string, string>(),
+    text = (n: Node) => source.slice(n.start, n.end);
+  const [only] = ast.body, fn = ast.body.length === 1 ? only.expression?.callee : undefined;
+  if (fn && isFunction(fn) && fn.body.type === "BlockStatement") {
+    edits.push({ start: only.start, end: fn.body.start + 1, text: "" }, {
+      start: fn.body.end - 1,
+      end: only.end,
+      text: "",
+    });
+  }
+  walk.full(ast, (n: Node) => {
+    const init = n.type === "VariableDeclarator" && n.init?.type === "CallExpression" ? n.init : null;
+    const wrap = WRAPPERS.indexOf(init === null ? "" : text(init.callee)), callee = n.callee;
+    if (wrap >= 0) {
+      alias.set(n.id.name, wrap === 0 ? n.id.name : init.arguments[0].name);
+      edits.push({ start: init.start, end: init.end, text: wrap === 0 ? text(init.arguments[0]) : "null" });
+    }
+    // A use of a module so wrapped (after it, as walked): `m_default()` and `m.default` are the module.
+    const to = n.type === "CallExpression" && n.arguments.length === 0
+      ? alias.get(callee.name)
+      : n.property?.name === "default"
+      ? alias.get(n.object.name)
+      : undefined;
+    if (to !== undefined) edits.push({ start: n.start, end: n.end, text: to });
+    if (n.type !== "CallExpression") return;
+    if (callee.type === "SequenceExpression" && callee.expressions[0].value === 0) {
+      edits.push({ start: callee.start, end: callee.end, text: text(callee.expressions[1]) });
+    }
+    const getters = EXPORT_GETTERS.has(text(callee)) ? n.arguments[1]?.properties : undefined;
+    if (getters?.every((p: Node) => p.value.type === "ArrowFunctionExpression")) {
+      const names = getters.map((p: Node) => `${text(p.value.body)} as ${p.key.name ?? p.key.value}`);
+      edits.push({ start: n.start, end: n.end, text: `export { ${names.join(", ")} }` });
+      edits.push({ start: 0, end: 0, text: "var module = { exports: {} }, exports = module.exports; " });
+    }
+  });
+  return applyEdits(source, edits);
 }
 
 /**
