@@ -1162,7 +1162,7 @@ export default function () {
 
 pool.test("a webpack and an esbuild bundle of a TypeScript test (k6's modules external) run as k6 runs them", () =>
   withTarget(async (url) => {
-    // Built from one TypeScript test of two files by webpack 5 (k6's template's config) and esbuild --format=cjs.
+    // One two-file TypeScript test built by webpack 5 (k6's template's config) and by esbuild --format=cjs.
     for (const bundler of ["webpack", "esbuild"]) {
       const text = Deno.readTextFileSync(
         new URL(`../bench/k6_verdicts/bundle_${bundler}.js`, import.meta.url),

@@ -63,7 +63,7 @@ export function asModule(source: string, file: string): string {
   return fromCommonJs(unbundled(/\.m?ts$/.test(file) ? withoutTypes(source, file) : source));
 }
 
-/** A bundler's helper that defines a module's exports by getters (esbuild's, webpack's), or wraps a module. */
+/** Bundlers' helpers (esbuild's, webpack's) that define a module's exports by getters, or wrap a module. */
 const [EXPORT_GETTERS, WRAPPERS] = [new Set(["__export", "__webpack_require__.d"]), [
   "__toESM",
   "__webpack_require__.n",
@@ -71,8 +71,8 @@ const [EXPORT_GETTERS, WRAPPERS] = [new Set(["__export", "__webpack_require__.d"
 
 /**
  * A webpack or esbuild bundle (k6's modules external, CommonJS out) as the CommonJS `fromCommonJs` reads: its
- * wrapping function opened, `(0, m.f)(...)` as `m.f(...)`, a module wrapped (`__toESM(require(m))`, `m_default
- * = __webpack_require__.n(m)`) as the module itself, the exports its helper defines by getters as ES exports.
+ * wrapping function opened, `(0, m.f)(...)` as `m.f(...)`, a module wrapped (`__toESM(require(m))`,
+ * `__webpack_require__.n(m)`) as the module itself, the exports its helper defines by getters as ES exports.
  */
 function unbundled(source: string): string {
   const ast = /__webpack_require__|__toESM\(/.test(source) ? parseOrNull(source) : null;
