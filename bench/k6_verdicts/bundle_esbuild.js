@@ -1,5 +1,8 @@
 // args: -i 2
 // An esbuild bundle (--format=cjs, k6 modules external): module.exports through __toCommonJS.
+// As the bundler wrote it: deno fmt and lint leave it so.
+// deno-fmt-ignore-file
+// deno-lint-ignore-file
 var __create = Object.create;
 var __defProp = Object.defineProperty;
 var __getOwnPropDesc = Object.getOwnPropertyDescriptor;

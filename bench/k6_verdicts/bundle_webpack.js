@@ -1,5 +1,8 @@
 // args: -i 2
 // A webpack bundle as k6's TypeScript template builds it (k6 modules external, output CommonJS).
+// As the bundler wrote it: deno fmt and lint leave it so.
+// deno-fmt-ignore-file
+// deno-lint-ignore-file
 /******/ (() => { // webpackBootstrap
 /******/ 	"use strict";
 /******/ 	// The require scope
