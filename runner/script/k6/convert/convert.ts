@@ -63,11 +63,10 @@ export function asModule(source: string, file: string): string {
   return fromCommonJs(unbundled(/\.m?ts$/.test(file) ? withoutTypes(source, file) : source));
 }
 
-/** Bundlers' helpers (esbuild's, webpack's) that define a module's exports by getters, or wrap a module. */
-const [EXPORT_GETTERS, WRAPPERS] = [new Set(["__export", "__webpack_require__.d"]), [
-  "__toESM",
-  "__webpack_require__.n",
-]];
+/** Bundlers' helpers (esbuild's, webpack's) that define a module's exports by getters. */
+const EXPORT_GETTERS = new Set(["__export", "__webpack_require__.d"]);
+/** Bundlers' helpers that wrap a module: `__toESM(require(m))`, `m_default = __webpack_require__.n(m)`. */
+const WRAPPERS = ["__toESM", "__webpack_require__.n"];
 
 /**
  * A webpack or esbuild bundle (k6's modules external, CommonJS out) as the CommonJS `fromCommonJs` reads: its
@@ -80,37 +79,28 @@ function unbundled(source: string): string {
   const edits: Edit[] = [],
     alias = new Map<string, string>(),
     text = (n: Node) => source.slice(n.start, n.end);
+  const cut = (start: number, end: number, text = "") => edits.push({ start, end, text });
   const [only] = ast.body, fn = ast.body.length === 1 ? only.expression?.callee : undefined;
   if (fn && isFunction(fn) && fn.body.type === "BlockStatement") {
-    edits.push({ start: only.start, end: fn.body.start + 1, text: "" }, {
-      start: fn.body.end - 1,
-      end: only.end,
-      text: "",
-    });
+    cut(only.start, fn.body.start + 1), cut(fn.body.end - 1, only.end);
   }
   walk.full(ast, (n: Node) => {
     const init = n.type === "VariableDeclarator" && n.init?.type === "CallExpression" ? n.init : null;
     const wrap = WRAPPERS.indexOf(init === null ? "" : text(init.callee)), callee = n.callee;
-    if (wrap >= 0) {
-      alias.set(n.id.name, wrap === 0 ? n.id.name : init.arguments[0].name);
-      edits.push({ start: init.start, end: init.end, text: wrap === 0 ? text(init.arguments[0]) : "null" });
-    }
+    if (wrap >= 0) alias.set(n.id.name, wrap === 0 ? n.id.name : init.arguments[0].name);
+    if (wrap >= 0) cut(init.start, init.end, wrap === 0 ? text(init.arguments[0]) : "null");
     // A use of a module so wrapped (after it, as walked): `m_default()` and `m.default` are the module.
-    const to = n.type === "CallExpression" && n.arguments.length === 0
-      ? alias.get(callee.name)
-      : n.property?.name === "default"
-      ? alias.get(n.object.name)
-      : undefined;
-    if (to !== undefined) edits.push({ start: n.start, end: n.end, text: to });
-    if (n.type !== "CallExpression") return;
-    if (callee.type === "SequenceExpression" && callee.expressions[0].value === 0) {
-      edits.push({ start: callee.start, end: callee.end, text: text(callee.expressions[1]) });
+    const call = n.type === "CallExpression", member = n.property?.name === "default";
+    const to = call && n.arguments.length === 0 ? alias.get(callee.name) : member && alias.get(n.object.name);
+    if (to) cut(n.start, n.end, to);
+    if (call && callee.type === "SequenceExpression" && callee.expressions[0].value === 0) {
+      cut(callee.start, callee.end, text(callee.expressions[1]));
     }
-    const getters = EXPORT_GETTERS.has(text(callee)) ? n.arguments[1]?.properties : undefined;
+    const getters = call && EXPORT_GETTERS.has(text(callee)) ? n.arguments[1]?.properties : undefined;
     if (getters?.every((p: Node) => p.value.type === "ArrowFunctionExpression")) {
       const names = getters.map((p: Node) => `${text(p.value.body)} as ${p.key.name ?? p.key.value}`);
-      edits.push({ start: n.start, end: n.end, text: `export { ${names.join(", ")} }` });
-      edits.push({ start: 0, end: 0, text: "var module = { exports: {} }, exports = module.exports; " });
+      cut(n.start, n.end, `export { ${names.join(", ")} }`);
+      cut(0, 0, "var module = { exports: {} }, exports = module.exports; ");
     }
   });
   return applyEdits(source, edits);
