@@ -458,6 +458,35 @@ export function slow() { http.get("http://app.test/json"); sleep(1); }
     ok(/█ SCENARIO: slow [^█]*iterations\.+: 2 /.test(stdout), stdout);
   }));
 
+pool.test("iteration_duration{group:::setup} and ::teardown are judged empty, as k6 v1.8.1 times neither hook", () =>
+  withTarget(async (url) => {
+    const { code, text, stdout } = await runK6Text(
+      `import http from "k6/http";
+export const options = {
+  iterations: 2,
+  thresholds: {
+    "iteration_duration{group:::setup}": ["max==0"],
+    "iteration_duration{group:::teardown}": ["max>=300"],
+    "iterations{group:::setup}": ["count==0"],
+    "iterations{scenario:default,group:::teardown}": ["count==0"],
+    "http_reqs{group:::setup}": ["count==1"],
+    "http_reqs{group:::teardown}": ["count==1"],
+  },
+};
+export function setup() { http.get("http://app.test/json"); }
+export default function () { http.get("http://app.test/json"); }
+export function teardown() { http.get("http://app.test/json"); }
+`,
+      url,
+    );
+    assertEquals(code, 99, text);
+    ok(/iteration_duration\{group:::setup\}\n\s+✓ 'max==0' max=0s/.test(stdout), stdout);
+    ok(/iteration_duration\{group:::teardown\}\n\s+✗ 'max>=300' max=0s/.test(stdout), stdout);
+    // The hooks' requests are in their groups, as k6 tags them.
+    ok(/http_reqs\{group:::setup\}\n\s+✓ 'count==1'/.test(stdout), stdout);
+    ok(/http_reqs\{group:::teardown\}\n\s+✓ 'count==1'/.test(stdout), stdout);
+  }));
+
 pool.test("group_duration: each group's duration, tagged with its path; thresholds on it are judged", () =>
   withTarget(async (url) => {
     // No k6/metrics import: the group's durations are sent all the same. 1 s parts slow from quick: one local
@@ -1093,6 +1122,81 @@ export default function () {
         status: ["localhost", "localhost:8443"].includes(req.headers.get("host")!) ? 200 : 421,
       }),
   ));
+
+pool.test("the VU's jar keeps cookies by domain and path: set, cookiesForURL, delete and clear as k6's", async () => {
+  // Answers with the Cookie field it got, so the checks read what each request carried.
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    (req) => new Response(req.headers.get("cookie") ?? ""),
+  );
+  const base = `http://127.0.0.1:${server.addr.port}`;
+  try {
+    const run = await runK6Text(
+      `import http from "k6/http";
+import { check } from "k6";
+export const options = { iterations: 2, thresholds: { checks: ["rate==1"] } };
+export default function () {
+  const jar = http.cookieJar();
+  jar.set("${base}/", "root", "1");
+  jar.set("${base}/", "deep", "2", { path: "/a" });
+  jar.set("${base}/a/b/page", "folder", "3");
+  check(jar.cookiesForURL("${base}/"), { "root only at /": (c) => Object.keys(c).join() === "root" });
+  check(http.get("${base}/a/b/x").body, { "longest path first": (b) => b === "folder=3; deep=2; root=1" });
+  jar.clear("${base}/");
+  check(http.get("${base}/a/x").body, { "clear keeps a deeper path": (b) => b === "deep=2" });
+  jar.delete("${base}/a/x", "deep");
+  jar.delete("${base}/x", "folder");
+  check(jar.cookiesForURL("${base}/a/b/x"), { "delete by the URL's folder": (c) => Object.keys(c).join() === "folder" });
+}
+`,
+      null,
+    );
+    assertEquals(run.code, 0, run.text);
+  } finally {
+    await server.shutdown();
+  }
+});
+
+pool.test("a webpack and an esbuild bundle of a TypeScript test (k6's modules external) run as k6 runs them", () =>
+  withTarget(async (url) => {
+    // One two-file TypeScript test built by webpack 5 (k6's template's config) and by esbuild --format=cjs.
+    for (const bundler of ["webpack", "esbuild"]) {
+      const text = Deno.readTextFileSync(
+        new URL(`../bench/k6_verdicts/bundle_${bundler}.js`, import.meta.url),
+      );
+      const run = await runK6Text(text, url, ["-i", "2"], { env: { BASE_URL: url } });
+      assertEquals([bundler, run.code, run.results?.runs[0].requests], [bundler, 0, 2], run.text);
+    }
+  }));
+
+pool.test("insecureSkipTLSVerify and its flag reach every https origin, not the target's only", () =>
+  withTlsTarget(async (port, tls) => {
+    // A second origin on its own certificate, which no store trusts (no DENO_CERT): only skipping checks.
+    const other = Deno.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      cert: Deno.readTextFileSync(tls.serverCert),
+      key: Deno.readTextFileSync(tls.serverKey),
+      onListen() {},
+    }, () => new Response("other"));
+    const script = (skip: boolean) =>
+      `import http from "k6/http";
+export const options = { iterations: 2, ${skip ? "insecureSkipTLSVerify: true, " : ""}
+  thresholds: { http_req_failed: ["rate==0"] } };
+export default function () {
+  http.get("https://127.0.0.1:${port}/");
+  http.get("https://localhost:${other.addr.port}/");
+}
+`;
+    try {
+      for (const [skip, flags] of [[true, []], [false, ["--insecure-skip-tls-verify"]]] as const) {
+        const run = await runK6Text(script(skip), null, [...flags]);
+        assertEquals([run.code, run.results?.runs[0].requests], [0, 4], run.text);
+      }
+    } finally {
+      await other.shutdown();
+    }
+  }));
 
 pool.test("exec.test.fail() lets the test run on and exits 110 with the thresholds judged, as k6", () =>
   withTarget(async (url) => {

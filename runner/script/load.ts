@@ -51,6 +51,7 @@ export function scriptArrival(module: ScriptModule, run: SessionRun, place: Scri
     env: script.env,
     routes: script.routes,
     keepHost: script.keepHost,
+    tls: config.tls,
     workerIndex: place.workerIndex,
     workerCount: place.workerCount,
     start: module.start as ((s: Session) => unknown) | null,

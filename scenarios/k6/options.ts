@@ -306,7 +306,7 @@ const GRPC_METRICS: Record<string, string> = { grpc_req_duration: "http_req_dura
 const COUNTED_AFTER = new Set(
   "checks iterations iteration_duration vus vus_max data_sent data_received dropped_iterations".split(" "),
 );
-/** The iteration metrics judged by scenario (`iterations{scenario:api}`): each scenario's sessions kept. */
+/** Iteration metrics by scenario, or by a group but the root: empty (k6 v1.8.1 samples them at root). */
 const BY_SCENARIO = new Set(["iterations", "iteration_duration"]);
 /** A rule on a metric judged after the run; a percentile is of 0 to 100 (`p(150)` read as a failed rule). */
 const AFTER_RUN_RULE =
@@ -334,10 +334,10 @@ function thresholdsOf(
     // A failure's own code (a refused connect's 1212), not a status's (1404), is judged after the run.
     const code = Number(tagPairs(m[3] ?? "").find(([k]) => k === "error_code")?.[1] ?? 1400);
     if (!METRICS.has(metric) || !(code >= 1400 && code < 1600)) {
-      const tags = m[3] === undefined ? [] : tagPairs(m[3]).map(([k]) => k);
+      const pairs = m[3] === undefined ? [] : tagPairs(m[3]), tags = pairs.map(([k]) => k);
       if (m[2] === undefined) afterRun.push(...afterRunRules(m[1], list, path, problem));
       else if (m[1] === "checks") afterRun.push(...afterRunRules(`checks${m[2]}`, list, path, problem));
-      else if (BY_SCENARIO.has(m[1]) && tags.every((t) => t === "scenario")) {
+      else if (BY_SCENARIO.has(m[1]) && pairs.every(([k, v]) => k === "scenario" || (k === "group" && v))) {
         afterRun.push(...afterRunRules(`${m[1]}${m[2]}`, list, path, problem));
       } else if (
         (m[1] === "data_sent" || m[1] === "data_received") && !tags.some((t) => RESPONSE_TAGS.has(t))

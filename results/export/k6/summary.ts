@@ -222,9 +222,9 @@ export function afterRunSubmetric(
     return counterMetric(bytes, sec, "data");
   }
   if (name !== "iterations" && name !== "iteration_duration") return null;
-  const scenario = pairsOf(selector).scenario;
+  const { scenario, group } = pairsOf(selector);
   const flow = run.flows?.[0];
-  const own = flow?.loads?.[scenario] ??
+  const own = (group === undefined ? flow?.loads?.[scenario] : { completed: 0 }) ??
     (flow && flow.loads === undefined && scenario === scenarioOf(run)
       ? { completed: flow.completed, sessionHistogramEncoded: flow.sessionHistogramEncoded }
       : { completed: 0 });

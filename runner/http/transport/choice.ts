@@ -5,7 +5,7 @@
  * `auto` is epoll wherever it can work (less CPU per request, TLS resumption; docs/PERFORMANCE.md), else
  * deno with the reason kept. `io_uring` (experimental) serves plain-TCP closed models, else epoll.
  */
-import { type CallbackConnect, dialTarget, type Transport, transportFor } from "./transport.ts";
+import { type CallbackConnect, dialTarget, tcpTransport, type Transport } from "./transport.ts";
 import { type TlsSessionInfo, tlsTransport } from "../tls/deno_tls.ts";
 import { connectToOf, loadTlsMaterial, type TlsOptions } from "../tls/options.ts";
 import { EpollSys, epollUnavailableReason } from "./epoll/ffi.ts";
@@ -113,7 +113,7 @@ function denoTransport(url: URL, options: TransportOptions, fallbackReason: stri
   const tls = url.protocol !== "https:"
     ? null
     : tlsTransport(serverNameOf(url, options), options.tls, loadTlsMaterial(options.tls), options.alpn);
-  const transport = tls?.transport ?? transportFor(url);
+  const transport = tls?.transport ?? tcpTransport;
   return {
     kind: "deno",
     transport,

@@ -64,20 +64,12 @@ export function inlineOf(conn: TransportConn): InlineConn | null {
   return "armRead" in conn ? conn as InlineConn : null;
 }
 
-/** The transport for a URL: TCP for http, TCP then TLS for https (so both connects are abortable). */
-export function transportFor(url: URL): Transport {
-  const tcp = async (hostname: string, port: number, signal: AbortSignal) => {
-    const conn = await Deno.connect({ hostname, port, transport: "tcp", signal });
-    conn.setNoDelay(true);
-    return conn;
-  };
-  if (url.protocol === "https:") {
-    const serverName = url.hostname.replace(/^\[(.*)\]$/, "$1");
-    return async (hostname, port, signal) =>
-      Deno.startTls(await tcp(hostname, port, signal), { hostname: serverName });
-  }
-  return tcp;
-}
+/** Plain TCP on Deno's sockets (http:; https: adds tls/'s client over it), its connect abortable. */
+export const tcpTransport: Transport = async (hostname, port, signal) => {
+  const conn = await Deno.connect({ hostname, port, transport: "tcp", signal });
+  conn.setNoDelay(true);
+  return conn;
+};
 
 /** Host and port to dial for a URL (brackets stripped from IPv6 literals), or `connectTo`'s. */
 export function dialTarget(url: URL, connectTo?: { hostname: string; port: number }): {

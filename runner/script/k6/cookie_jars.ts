@@ -1,11 +1,13 @@
 /**
  * @module
- * k6's cookie jars. `http.cookieJar()` is the VU's: the session's own (`s.cookies`), which sets a cookie on
- * every path of the target, so `path` does not narrow it. `new http.CookieJar()` is the script's own
- * (`params.jar`), keyed by the URL's host; as in k6, a request with its own jar leaves the VU's untouched.
+ * k6's cookie jars, each k6's API over one RFC 6265 jar (domain and path kept, as k6's Go jar does).
+ * `http.cookieJar()` is the VU's: the session's own jar, its URLs taken where the run's routes send them.
+ * `new http.CookieJar()` is the script's own (`params.jar`); as in k6, a request with its own jar leaves the
+ * VU's untouched.
  */
 import { CookieJar as Jar, domainMatches } from "../../http/cookie_jar.ts";
-import { current, keepCookies } from "./runtime.ts";
+import { jarOf } from "../sessions/cookies.ts";
+import { current } from "./runtime.ts";
 
 interface CookieOptions {
   domain?: string;
@@ -18,48 +20,18 @@ interface CookieOptions {
 
 const decoder = new TextDecoder();
 
-function sessionOf() {
-  const s = current()?.s;
-  if (s === undefined) throw new Error("http.cookieJar() is used outside an iteration");
-  return s;
-}
-
-/** Sets (or, with an empty value and Max-Age 0, deletes) cookie `name` in the VU's jar. */
-function setCookie(name: string, value: string, expired: boolean): void {
-  const s = sessionOf();
-  // The session's jar takes `name=value; Path=/`: a value ending in "; Max-Age=0" makes it an expiry.
-  s.cookies.set(name, expired ? "; Max-Age=0" : value);
-  keepCookies(s.vu, [expired ? `${name}=; Max-Age=0` : `${name}=${value}`]);
-}
-
-/** `http.cookieJar()`: the VU's jar, over the session's cookies. */
-export function cookieJar() {
-  return {
-    set: (url: string, name: string, value: string, options?: CookieOptions) => {
-      if (options?.domain !== undefined && !domainMatches(new URL(url).hostname, options.domain)) return;
-      setCookie(name, value, options?.max_age !== undefined && options.max_age <= 0);
-    },
-    cookiesForURL: (_url: string) =>
-      new Proxy({}, {
-        get: (_t, name) => {
-          const value = typeof name === "string" ? sessionOf().cookies.get(name) : undefined;
-          return value === undefined ? undefined : [value];
-        },
-      }),
-    clear: (_url?: string) => sessionOf().cookies.clear(),
-    delete: (_url: string, name: string) => setCookie(name, "", true),
-  };
-}
-
-export class CookieJar {
-  // Secure cookies are sent over either scheme: the run's target may be plain where the script says https.
-  readonly #jar = new Jar(true);
+/** k6's jar methods over `jar()`, a script's URL kept where `route` sends it. */
+class JarView {
+  constructor(
+    readonly jar: () => Jar,
+    readonly route: (url: string) => URL = (url) => new URL(url),
+  ) {}
 
   /** Sets cookie `name` as a response from `url` would; a domain that `url`'s host is not in drops it. */
   set(url: string, name: string, value: string, options: CookieOptions = {}): void {
-    const u = new URL(url);
+    const u = this.route(url);
     if (options.domain !== undefined && !domainMatches(u.hostname, options.domain)) return;
-    this.#jar.set([setCookieLine(name, value, options)], u.host, u.pathname, Date.now());
+    this.store(u, [setCookieLine(name, value, options)]);
   }
 
   cookiesForURL(url: string): Record<string, string[]> {
@@ -73,20 +45,47 @@ export class CookieJar {
     return out;
   }
 
+  /** As k6's: an expiry without a path, so it takes the folder of `url`'s path (RFC 6265 5.1.4). */
   delete(url: string, name: string): void {
-    const u = new URL(url);
-    this.#jar.set([`${name}=; Max-Age=0; Path=/`], u.host, u.pathname, Date.now());
+    this.store(this.route(url), [`${name}=; Max-Age=0`]);
   }
 
+  /** Each cookie `url` would be sent, expired as `delete` does (one of a path above the folder stays). */
   clear(url: string): void {
-    for (const name of Object.keys(this.cookiesForURL(url))) this.delete(url, name);
+    const names = Object.keys(this.cookiesForURL(url));
+    if (names.length > 0) this.store(this.route(url), names.map((name) => `${name}=; Max-Age=0`));
   }
 
   /** The `Cookie` value for a request to `url` (without the field name), or null when none applies. */
   cookieHeader(url: string): string | null {
-    const u = new URL(url);
-    const line = this.#jar.line(u.host, u.pathname + u.search, Date.now());
+    const u = this.route(url);
+    const line = this.jar().line(u.host, u.pathname + u.search, Date.now());
     return line === null ? null : decoder.decode(line).slice("Cookie: ".length).trimEnd();
+  }
+
+  protected store(u: URL, lines: readonly string[]): void {
+    this.jar().set(lines, u.host, u.pathname, Date.now());
+  }
+}
+
+/** `http.cookieJar()`: the VU's jar, over the session's. */
+export function cookieJar(): JarView {
+  const s = () => {
+    const s = current()?.s;
+    if (s === undefined) throw new Error("http.cookieJar() is used outside an iteration");
+    return s;
+  };
+  return new JarView(
+    () => jarOf(s()),
+    (url) => new URL(s().route(url)),
+  );
+}
+
+export class CookieJar extends JarView {
+  constructor() {
+    // Secure cookies are sent over either scheme: the run's target may be plain where the script says https.
+    const jar = new Jar(true);
+    super(() => jar);
   }
 
   /** Sets a request's `Cookie` to `given` (params.cookies') and this jar's cookies for `url` after it. */
@@ -98,16 +97,18 @@ export class CookieJar {
   }
 
   keep(url: string, setCookies: readonly string[]): void {
-    const u = new URL(url);
-    this.#jar.set(setCookies, u.host, u.pathname, Date.now());
+    this.store(new URL(url), setCookies);
   }
 }
 
+/** k6's cookie as a `Set-Cookie` line; without a path, the folder of the URL's (as k6's Go jar). */
 function setCookieLine(name: string, value: string, o: CookieOptions): string {
-  let line = `${name}=${value}; Path=${o.path ?? "/"}`;
+  let line = `${name}=${value}`;
+  if (o.path !== undefined) line += `; Path=${o.path}`;
   if (o.domain !== undefined) line += `; Domain=${o.domain}`;
   if (o.expires !== undefined) line += `; Expires=${o.expires}`;
-  if (o.max_age !== undefined) line += `; Max-Age=${o.max_age}`;
+  // As Go's cookie: a max_age of 0 is none (a session cookie), below 0 an expiry.
+  if (o.max_age) line += `; Max-Age=${o.max_age}`;
   if (o.secure) line += "; Secure";
   if (o.http_only) line += "; HttpOnly";
   return line;

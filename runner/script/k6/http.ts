@@ -8,7 +8,7 @@
  * `batchPerHost` to one host, each on a connection of the VU's). `params.auth: "digest"` answers a Digest
  * challenge with the URL's credentials (digest_auth.ts); `params.jar` may be its own (cookie_jars.ts).
  */
-import { current, keepCookies, requestDefaults, rpsWaitMs } from "./runtime.ts";
+import { current, requestDefaults, rpsWaitMs } from "./runtime.ts";
 import { requestTags } from "./tags.ts";
 import { fetchedResponse, fetchFailed, K6Response } from "./response.ts";
 import { type Body, compress, encodeBody, file, isFormBody } from "./http_body.ts";
@@ -51,9 +51,13 @@ type Url = string | { url: string; name: string };
 const hookRequests: HookRecord[] = [];
 const MAX_HOOK_REQUESTS = 10_000;
 
-/** What the hook `phase` sent and checked; its checks under k6's group of the hook (`::setup::name`). */
+/** What the hook `phase` sent and checked, in k6's group of the hook (`::setup`; a check `::setup::name`). */
 export const takeHookRequests = (phase: string): HookRecord[] =>
-  hookRequests.splice(0).map((r) => "check" in r ? { ...r, check: `::${phase}::${r.check}` } : r);
+  hookRequests.splice(0).map((r) =>
+    "check" in r
+      ? { ...r, check: `::${phase}::${r.check}` }
+      : { ...r, tags: { ...r.tags, group: `::${phase}` } }
+  );
 
 export function noteHookCheck(check: string, ok: boolean): void {
   if (hookRequests.length < MAX_HOOK_REQUESTS) hookRequests.push({ check, ok });
@@ -137,7 +141,6 @@ class Hops {
 
   arrived(raw: Response): K6Response | Promise<K6Response> {
     const s = this.vu?.s, verb = this.verb, at = this.at, headers = this.headers;
-    if (requestDefaults.noCookiesReset && s) keepCookies(s.vu, raw.headers.getAll("set-cookie"));
     if (httpDebug !== null && s !== undefined) debugExchange(verb, absolute(at), headers, this.sent, raw);
     if (requestDefaults.phases && s !== undefined && (raw.waitingMs ?? NaN) >= 0) {
       addPhases(raw, this.tags, verb, absolute(at), this.name);

@@ -22,7 +22,8 @@ import { ScriptShapeError } from "../module.ts";
 import { endInit, open, setScriptFolder } from "./init_files.ts";
 import { runArrayCall } from "./array_calls.ts";
 import { testAborted } from "./test_abort.ts";
-import { setCookiePair } from "../sessions/cookies.ts";
+import { jarOf } from "../sessions/cookies.ts";
+import type { CookieJar } from "../../http/cookie_jar.ts";
 import { durationMsOf } from "../../../validation/duration.ts";
 
 /** A k6 VU: its id in the whole run (`__VU`), the iterations it started and its own tags once set. */
@@ -80,22 +81,8 @@ export const requestDefaults = {
   batchPerHost: 6,
 };
 
-/** `noCookiesReset`: each VU's cookies carried to its next iteration (per isolate, no path or expiry). */
-const vuCookies = new Map<number, Map<string, string>>();
-
-/** Notes the `Set-Cookie` lines a VU's response carried (with `noCookiesReset`). */
-export function keepCookies(vu: number, setCookies: readonly string[]): void {
-  if (!requestDefaults.noCookiesReset || setCookies.length === 0) return;
-  let jar = vuCookies.get(vu);
-  if (jar === undefined) vuCookies.set(vu, jar = new Map());
-  for (const line of setCookies) {
-    const [name, value] = setCookiePair(line) ?? ["", ""];
-    if (name === "") continue;
-    const expired = /;\s*max-age=(0|-\d+)\s*(;|$)/i.test(line) || value === "";
-    if (expired) jar.delete(name);
-    else jar.set(name, value);
-  }
-}
+/** `noCookiesReset`: each VU's jar, carried to its next iteration (per isolate). */
+const vuJars = new Map<number, CookieJar>();
 
 /** The VU of the code running now, in a script whose awaits hand it back (none between iterations). */
 let resumed: VuContext | undefined;
@@ -213,8 +200,7 @@ export function session(mod: ConvertedModule): (s: Session) => unknown {
     // As k6, nothing starts after an abort: the iteration waits for the run's stop (it ends the sleep).
     if (testAborted()) return s.sleep(ABORTED_WAIT_MS);
     fn ??= chooseScenario(options, mains, s.env[PART_ENV]);
-    const kept = requestDefaults.noCookiesReset ? vuCookies.get(s.vu) : undefined;
-    if (kept !== undefined) { for (const [name, value] of kept) s.cookies.set(name, value); }
+    if (requestDefaults.noCookiesReset) vuJars.set(s.vu, jarOf(s, vuJars.get(s.vu)));
     const inTest = counting ? countUp(scenarioSlot) : -1;
     const vu = vuOf(s);
     const ctx: VuContext = {

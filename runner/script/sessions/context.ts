@@ -14,6 +14,7 @@ import type { SessionConnection } from "./send.ts";
 import type { SessionEnd } from "./end.ts";
 import type { ScriptOrigins } from "./origins.ts";
 import type { CookieJar } from "../../http/cookie_jar.ts";
+import type { TlsOptions } from "../../http/tls/options.ts";
 import type { SideConnections } from "./side_connections.ts";
 
 export interface ScriptSessionOptions {
@@ -36,6 +37,7 @@ export interface ScriptSessionOptions {
   routes?: Readonly<Record<string, string>>;
   /** Routed origins only dialled there: their requests keep the origin's Host (k6's `options.hosts`). */
   keepHost?: readonly string[];
+  tls?: TlsOptions;
   grpc?: ScriptGrpcSchema | null;
 }
 

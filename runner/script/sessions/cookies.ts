@@ -3,15 +3,21 @@
  * `s.cookies`: the session's cookie jar as a script reads and sets it, for the target's host at path `/`.
  */
 import type { CookieJar } from "../../http/cookie_jar.ts";
-import type { SessionCookies } from "../session.ts";
+import type { Session, SessionCookies } from "../session.ts";
 
 const decoder = new TextDecoder();
+const SESSION_JAR = Symbol.for("loadlab.cookieJar");
+type JarOf = (adopt?: CookieJar) => CookieJar;
+
+/** Session `s`'s jar, made if none (`adopt`: this one from now on), for a runtime's jar API (k6's). */
+export const jarOf = (s: Session, adopt?: CookieJar): CookieJar =>
+  (s.cookies as { [SESSION_JAR]?: JarOf })[SESSION_JAR]!(adopt);
 
 /** The script's view of the jar `jar()` for `host` (`jarOrNew` when it sets one). */
 export function sessionCookies(
   host: string,
   jar: () => CookieJar | null,
-  jarOrNew: () => CookieJar,
+  jarOrNew: JarOf,
 ): SessionCookies {
   const header = (path: string) => {
     const line = jar()?.line(host, path, Date.now());
@@ -35,7 +41,8 @@ export function sessionCookies(
       jarOrNew().set([`${name}=${value}; Path=/`], host, "/", Date.now());
     },
     clear: () => jar()?.clear(),
-  };
+    [SESSION_JAR]: jarOrNew,
+  } as SessionCookies;
 }
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;

@@ -3,9 +3,12 @@
  * The origins a worker's script sessions send to: the run's target on the load's connections, and any URL a
  * script names (requests named `METHOD origin/path`, on Deno's TCP/TLS); `routes` redirect origins, and
  * one `keepHost` names (k6's `options.hosts`) is only dialled there: its requests keep its Host and TLS name.
+ * Every https origin verifies (or, `insecure`, skips) as the target does, k6's `insecureSkipTLSVerify`.
  */
 import type { ConnectionShared } from "../../http/load_connection.ts";
-import { dialTarget, transportFor } from "../../http/transport/transport.ts";
+import { dialTarget, tcpTransport } from "../../http/transport/transport.ts";
+import { tlsTransport } from "../../http/tls/deno_tls.ts";
+import { loadTlsMaterial, type TlsOptions } from "../../http/tls/options.ts";
 import { ScriptRequests } from "./request.ts";
 
 export interface OriginPlace {
@@ -31,6 +34,8 @@ export class ScriptOrigins {
     readonly requests: ScriptRequests,
     readonly routes: Readonly<Record<string, string>> = {},
     readonly keepHost: readonly string[] = [],
+    /** The run's TLS options: `insecure` and `caFile` serve every origin (the rest are the target's). */
+    readonly tls?: TlsOptions,
   ) {
     this.#targetOrigin = requests.url.origin;
   }
@@ -97,7 +102,7 @@ export class ScriptOrigins {
       origin,
       target: false,
       requests: new ScriptRequests(sent, origin),
-      shared: sharedFor(shared, dialled, sent),
+      shared: sharedFor(shared, dialled, sent, this.tls),
     };
     this.#places.set(origin, place);
     return place;
@@ -105,12 +110,16 @@ export class ScriptOrigins {
 }
 
 /** The run's connection state for `dialled`, its TLS naming `sent`. */
-function sharedFor(run: ConnectionShared, dialled: URL, sent: URL): ConnectionShared {
-  const { hostname, port } = dialTarget(dialled);
+function sharedFor(run: ConnectionShared, dialled: URL, sent: URL, tls?: TlsOptions): ConnectionShared {
+  const { hostname, port } = dialTarget(dialled), { insecure = false, caFile } = tls ?? {};
+  const secure = { insecure, caFile, resume: true }, name = dialTarget(sent).hostname;
+  const transport = sent.protocol === "https:"
+    ? tlsTransport(name, secure, loadTlsMaterial(secure)).transport
+    : tcpTransport;
   return Object.create(run, {
     hostname: { value: hostname },
     port: { value: port },
-    transport: { value: transportFor(sent) },
+    transport: { value: transport },
     connectBy: { value: null },
   });
 }

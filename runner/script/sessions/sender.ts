@@ -377,7 +377,7 @@ export class SessionSender implements SessionCount {
     ) {
       const set = response.getAll("set-cookie");
       if (set.length > 0) {
-        this.#jarOrNew().set(set, url.host, path, Date.now());
+        this.jarOrNew().set(set, url.host, path, Date.now());
         // A cookie's value is a secret from now on, as a secret header's is once sent.
         this.sessions.names.sent(
           set.map((line) => ["cookie", /^[^=;]*=([^;]*)/.exec(line)?.[1]?.trim() ?? ""]),
@@ -387,8 +387,8 @@ export class SessionSender implements SessionCount {
     return response;
   }
 
-  #jarOrNew(): CookieJar {
-    return this.jar ??= new CookieJar(this.sessions.options.url.protocol === "https:");
+  jarOrNew(adopt?: CookieJar): CookieJar {
+    return this.jar = adopt ?? this.jar ?? new CookieJar(this.sessions.options.url.protocol === "https:");
   }
 
   /** Counts an exchange's end under `step`; false when it failed (counted by kind). */
@@ -416,6 +416,6 @@ export class SessionSender implements SessionCount {
   }
 
   get cookies(): SessionCookies {
-    return sessionCookies(this.sessions.options.url.host, () => this.jar, () => this.#jarOrNew());
+    return sessionCookies(this.sessions.options.url.host, () => this.jar, (adopt) => this.jarOrNew(adopt));
   }
 }

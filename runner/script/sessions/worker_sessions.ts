@@ -51,7 +51,7 @@ export class ScriptSessions implements SessionContext {
     this.requests = new ScriptRequests(options.url);
     this.grpcRequests = new ScriptGrpcRequests(options.url);
     this.names = new ScriptNames(options.env);
-    this.origins = new ScriptOrigins(this.requests, options.routes, options.keepHost);
+    this.origins = new ScriptOrigins(this.requests, options.routes, options.keepHost, options.tls);
   }
 
   sideId(): number {

@@ -7,7 +7,7 @@
 import * as acorn from "acorn";
 import { stripTypeScriptTypes } from "node:module";
 import * as walk from "acorn-walk";
-import { type Binding, isArrayFrom, type Node, planAsync, type Problem } from "./async.ts";
+import { type Binding, isArrayFrom, isFunction, type Node, planAsync, type Problem } from "./async.ts";
 import { contextEdits, defersCallbacks, importsMetrics, RESUMING_AWAIT } from "./context.ts";
 import { jslibOf, K6_REFUSED, moduleUrl, PAGE_CALLS, RUNTIME_URL } from "./modules.ts";
 import { type Edit, exportEdits } from "./exports.ts";
@@ -63,48 +63,79 @@ export function asModule(source: string, file: string): string {
   return fromCommonJs(/\.m?ts$/.test(file) ? withoutTypes(source, file) : source);
 }
 
+/** Bundlers' helpers (esbuild's, webpack's) that define a module's exports by getters. */
+const EXPORT_GETTERS = new Set(["__export", "__webpack_require__.d"]);
+/** Bundlers' helpers that wrap a module: `__toESM(require(m))`, `m_default = __webpack_require__.n(m)`. */
+const WRAPPERS = ["__toESM", "__webpack_require__.n"];
+
 /**
  * k6's CommonJS at the top level, each on its line: `const x = require("m")` (or `{ a, b: c }`) an import,
  * `exports.name = v`, `module.exports.name = v` and each plain key of `module.exports = {...}` an export
- * (`default`: the default export).
+ * (`default`: the default export). A webpack or esbuild bundle (k6's modules external) is read so: its one
+ * wrapping function opened, `(0, m.f)(...)` as `m.f(...)`, a module wrapped (WRAPPERS) as the module
+ * itself, the exports its helper defines by getters (EXPORT_GETTERS) as ES exports.
  */
 function fromCommonJs(source: string): string {
   const ast = /\b(require|exports)\b/.test(source) ? parseOrNull(source) : null;
-  const edits: Edit[] = [];
-  for (const s of ast?.body ?? []) {
+  const edits: Edit[] = [],
+    alias = new Map<string, string>(),
+    text = (n: Node) => source.slice(n.start, n.end);
+  const cut = (start: number, end: number, text = "") => edits.push({ start, end, text });
+  const [only] = ast?.body ?? [], fn = ast?.body.length === 1 ? only.expression?.callee : undefined;
+  const bundle = ast !== null && /__webpack_require__|__toESM\(/.test(source);
+  const bundled = bundle && fn && isFunction(fn) && fn.body.body;
+  if (bundled) cut(only.start, fn.body.start + 1), cut(fn.body.end - 1, only.end);
+  for (const s of bundled || (ast?.body ?? [])) {
     const d = s.type === "VariableDeclaration" && s.declarations.length === 1 ? s.declarations[0] : null;
-    const from = d?.init?.type === "CallExpression" && d.init.callee.name === "require"
-      ? d.init.arguments[0]
-      : null;
+    const init = d?.init?.callee?.name === "__toESM" ? d.init.arguments[0] : d?.init;
+    const from = init?.type === "CallExpression" && init.callee.name === "require" ? init.arguments[0] : null;
     const names = d?.id.type === "Identifier" ? d.id.name : d?.id.type === "ObjectPattern" &&
       d.id.properties.every((p: Node) => !p.computed && p.value?.type === "Identifier") &&
       `{ ${d.id.properties.map((p: Node) => `${p.key.name} as ${p.value.name}`).join(", ")} }`;
     if (typeof from?.value === "string" && names && !source.slice(s.start, s.end).includes("\n")) {
-      edits.push({ start: s.start, end: s.end, text: `import ${names} from ${JSON.stringify(from.value)};` });
+      cut(s.start, s.end, `import ${names} from ${JSON.stringify(from.value)};`);
     }
     const to = s.type === "ExpressionStatement" && s.expression.operator === "=" ? s.expression.left : null;
     const holder = to?.type === "MemberExpression" && !to.computed ? to.object : null;
     if (
       holder?.name === "exports" || (holder?.object?.name === "module" && holder.property?.name === "exports")
     ) {
-      const name = to.property.name;
-      const text = name === "default" ? "export default " : `export const ${name} = `;
-      edits.push({ start: s.start, end: s.expression.right.start, text });
+      const name = to.property.name, exported = name === "default" ? "default " : `const ${name} = `;
+      cut(s.start, s.expression.right.start, `export ${exported}`);
     }
     // `module.exports = { options, default() {} }`: each plain key exported after it (a name kept as it is).
     const props: Node[] | false = to?.object?.name === "module" && to.property.name === "exports" &&
       s.expression.right.type === "ObjectExpression" && s.expression.right.properties;
     const keyOf = (p: Node) => p.computed ? undefined : p.key?.name ?? p.key?.value;
     if (props && props.every((p) => keyOf(p) !== undefined)) {
-      edits.push({ start: s.start, end: s.expression.right.start, text: "const __k6_cjs = " });
+      cut(s.start, s.expression.right.start, "const __k6_cjs = ");
       const out = props.map((p) => {
         const k = keyOf(p);
         if (k === "default") return "export default __k6_cjs.default;";
         return p.value?.name === k ? `export { ${k} };` : `export const ${k} = __k6_cjs.${k};`;
       });
-      edits.push({ start: s.end, end: s.end, text: ` ${out.join(" ")}` });
+      cut(s.end, s.end, ` ${out.join(" ")}`);
     }
   }
+  walk.full(bundle ? ast : { type: "Program", body: [] }, (n: Node) => {
+    const init = n.type === "VariableDeclarator" && n.init?.type === "CallExpression" ? n.init : null;
+    const wrap = WRAPPERS.indexOf(init === null ? "" : text(init.callee)), callee = n.callee;
+    if (wrap >= 0) alias.set(n.id.name, wrap === 0 ? n.id.name : init.arguments[0].name);
+    if (wrap === 1) cut(init.start, init.end, "null");
+    // A use of a module so wrapped (after it, as walked): `m_default()` and `m.default` are the module.
+    const call = n.type === "CallExpression", member = n.property?.name === "default";
+    const to = call && n.arguments.length === 0 ? alias.get(callee.name) : member && alias.get(n.object.name);
+    if (to) cut(n.start, n.end, to);
+    if (call && callee.type === "SequenceExpression" && callee.expressions[0].value === 0) {
+      cut(callee.start, callee.end, text(callee.expressions[1]));
+    }
+    const getters = call && EXPORT_GETTERS.has(text(callee)) ? n.arguments[1]?.properties : undefined;
+    if (getters?.every((p: Node) => p.value.type === "ArrowFunctionExpression")) {
+      const names = getters.map((p: Node) => `${text(p.value.body)} as ${p.key.name ?? p.key.value}`);
+      cut(n.start, n.end, `export { ${names.join(", ")} }`);
+      cut(0, 0, "var module = { exports: {} }, exports = module.exports; ");
+    }
+  });
   return applyEdits(source, edits);
 }
 
