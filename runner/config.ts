@@ -29,24 +29,22 @@ export const attackConfigSchema = z.discriminatedUnion("model", [
   member(LOAD_MODEL_DEFS["ramping-connections"]),
 ]).superRefine((c, ctx) => {
   // The model's own checks across its fields (runner/load/models/), then what every model shares.
-  for (const issue of modelDef(c.model).check(c)) ctx.addIssue({ code: "custom", ...issue });
-  for (const issue of commonFieldIssues(c)) ctx.addIssue({ code: "custom", ...issue });
-  const storm = stormRateIssue(c);
-  if (storm !== null) ctx.addIssue({ code: "custom", ...storm });
+  const issues = [...modelDef(c.model).check(c), ...commonFieldIssues(c), ...stormRateIssues(c)];
+  for (const issue of issues) ctx.addIssue({ code: "custom", ...issue });
 });
 
 /** A WebSocket storm's messages a second (arrivals times messages each) past one load's rate cap. */
-function stormRateIssue(c: { model: LoadModel; ws?: { messagesPerConnection: number } }) {
+function stormRateIssues(c: { model: LoadModel; ws?: { messagesPerConnection: number } }) {
   const perConnection = c.ws?.messagesPerConnection ?? 0;
   const arrivals = modelDef(c.model).targetArrivalsPerSec(c as never) ?? 0;
-  if (perConnection === 0 || arrivals * perConnection <= MAX_RATE_PER_SEC) return null;
-  return {
+  if (perConnection === 0 || arrivals * perConnection <= MAX_RATE_PER_SEC) return [];
+  return [{
     path: ["ws", "messagesPerConnection"],
     message:
       `${perConnection.toLocaleString("en-US")} messages on each of ${arrivals} connections a second ` +
       `ask ${(arrivals * perConnection).toLocaleString("en-US")} a second: at most ` +
       `${MAX_RATE_PER_SEC.toLocaleString("en-US")} (one load's cap); send fewer per connection or open fewer`,
-  };
+  }];
 }
 
 /** What callers pass in; defaults are filled by `parseAttackConfig`. */

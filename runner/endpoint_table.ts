@@ -54,15 +54,10 @@ export function endpointTable(config: Pick<CommonFields, "url" | "requestMix" | 
     // As outputs keep names (one line, bounded), so the flows' step labels and the endpoints agree.
     const name = shownName(spec.name ?? label ?? defaultEndpointName(url, spec));
     let index = endpoints.findIndex((e) => e.name === name);
-    if (index < 0 && endpoints.length >= MAX_ENDPOINTS) {
-      index = endpoints.findIndex((e) => e.name === OTHER_ENDPOINT);
-      if (index < 0) {
-        index = endpoints.push({ name: OTHER_ENDPOINT, method: spec.method, tags: {}, requests: 0 }) - 1;
-        identities.push(new Set());
-      }
-    }
+    const kept = index >= 0 || endpoints.length < MAX_ENDPOINTS ? name : OTHER_ENDPOINT;
+    if (kept !== name) index = endpoints.findIndex((e) => e.name === OTHER_ENDPOINT);
     if (index < 0) {
-      index = endpoints.push({ name, method: spec.method, tags: {}, requests: 0 }) - 1;
+      index = endpoints.push({ name: kept, method: spec.method, tags: {}, requests: 0 }) - 1;
       identities.push(new Set());
     }
     const endpoint = endpoints[index];

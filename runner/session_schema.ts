@@ -92,14 +92,7 @@ export const checkFields = {
 
 /** One kind per check: status, json (with equals or exists), contains or regexp; `kindsText` says so. */
 export function checkRules(
-  c: {
-    status?: number;
-    json?: string;
-    equals?: unknown;
-    exists?: boolean;
-    contains?: string;
-    regexp?: string;
-  },
+  c: z.output<z.ZodObject<typeof checkFields>>,
   ctx: z.RefinementCtx,
   kindsText = "a check takes one of status, json (with equals or exists), contains or regexp",
 ): void {

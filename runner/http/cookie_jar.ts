@@ -138,14 +138,11 @@ export class CookieJar {
 
   /** Replaces the cookie of the same name, domain and path (RFC 6265 5.3 step 11), then evicts. */
   #store(cookie: Cookie, nowMs: number): void {
-    let cookies = this.#byDomain.get(cookie.domain);
     const key = `${cookie.name};${cookie.path}`;
-    const old = cookies?.get(key);
-    if (old !== undefined) {
-      cookies!.delete(key);
-      this.#all.delete(old);
-    }
+    const old = this.#byDomain.get(cookie.domain)?.get(key);
+    if (old !== undefined) this.#remove(old);
     if (cookie.expiresMs <= nowMs) return;
+    let cookies = this.#byDomain.get(cookie.domain);
     if (cookies === undefined) this.#byDomain.set(cookie.domain, cookies = new Map());
     cookies.set(key, cookie);
     this.#all.add(cookie);

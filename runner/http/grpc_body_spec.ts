@@ -4,24 +4,27 @@
  * filled per call in the workers (protobuf_template.ts): fixed fields encoded (`pieces`), the rest slots.
  */
 
-export type GrpcSlotKind =
-  | "string"
-  | "bytes"
-  | "bool"
-  | "enum"
-  | "int32"
-  | "int64"
-  | "uint32"
-  | "uint64"
-  | "sint32"
-  | "sint64"
-  | "fixed32"
-  | "fixed64"
-  | "sfixed32"
-  | "sfixed64"
-  | "float"
-  | "double"
-  | "message";
+/** The kinds of a slot's field; the workers know a kind by its index here. */
+export const GRPC_SLOT_KINDS = [
+  "string",
+  "bytes",
+  "bool",
+  "enum",
+  "message",
+  "float",
+  "double",
+  "int32",
+  "int64",
+  "uint32",
+  "uint64",
+  "sint32",
+  "sint64",
+  "fixed32",
+  "fixed64",
+  "sfixed32",
+  "sfixed64",
+] as const;
+export type GrpcSlotKind = (typeof GRPC_SLOT_KINDS)[number];
 
 /** One message: `pieces[0]`, slot 0, `pieces[1]`, ..., `pieces[slots.length]`; fields in any order. */
 export interface GrpcMessageSpec {

@@ -13,6 +13,8 @@ import { concatBytes } from "../../system/copy_bytes.ts";
 
 const decoder = new TextDecoder();
 const CR = 13, LF = 10, SP = 32, HTAB = 9;
+/** A field value's optional whitespace, at its start or end (RFC 9110 5.5). */
+const OWS_AROUND = /^[ \t]+|[ \t]+$/g;
 
 /** What a step's captures and checks read of a response, over HTTP/1.1 or HTTP/2 (h2/kept.ts). */
 export interface StepResponse {
@@ -118,9 +120,7 @@ function readFields(raw: Uint8Array, from: number, to: number, names: string[], 
     }
     const lineEnd = scanner.value(raw, valueAt, to);
     if (lineEnd < 0) return;
-    const value = decoder.decode(
-      raw.subarray(trimStart(raw, valueAt, lineEnd), trimEnd(raw, valueAt, lineEnd)),
-    );
+    const value = decoder.decode(raw.subarray(valueAt, lineEnd)).replace(OWS_AROUND, "");
     if (!folded) values.push(value);
     else if (values.length > 0 && value !== "") {
       const last = values.length - 1;
@@ -128,16 +128,6 @@ function readFields(raw: Uint8Array, from: number, to: number, names: string[], 
     }
     i = lineEnd + (raw[lineEnd] === CR ? 2 : 1);
   }
-}
-
-function trimStart(raw: Uint8Array, from: number, to: number): number {
-  while (from < to && (raw[from] === SP || raw[from] === HTAB)) from++;
-  return from;
-}
-
-function trimEnd(raw: Uint8Array, from: number, to: number): number {
-  while (to > from && (raw[to - 1] === SP || raw[to - 1] === HTAB)) to--;
-  return to;
 }
 
 /** The data of a chunked body (extensions and trailers dropped), its size lines read by http1/'s scanner. */

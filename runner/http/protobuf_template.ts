@@ -18,31 +18,13 @@ import {
   writeVarint,
   zigzag,
 } from "../../grpc/protobuf_wire.ts";
-import type { GrpcBodySpec, GrpcMessageSpec, GrpcSlotKind, GrpcSlotSpec } from "./grpc_body_spec.ts";
+import type { GrpcBodySpec, GrpcMessageSpec, GrpcSlotSpec } from "./grpc_body_spec.ts";
+import { GRPC_SLOT_KINDS } from "./grpc_body_spec.ts";
 
+/** GRPC_SLOT_KINDS' indices. */
 const STRING = 0, BYTES = 1, BOOL = 2, ENUM = 3, MESSAGE = 4, FLOAT = 5, DOUBLE = 6;
 const INT32 = 7, INT64 = 8, UINT32 = 9, UINT64 = 10, SINT32 = 11, SINT64 = 12;
 const FIXED32 = 13, FIXED64 = 14, SFIXED32 = 15, SFIXED64 = 16;
-const KINDS: Record<GrpcSlotKind, number> = {
-  string: STRING,
-  bytes: BYTES,
-  bool: BOOL,
-  enum: ENUM,
-  message: MESSAGE,
-  float: FLOAT,
-  double: DOUBLE,
-  int32: INT32,
-  int64: INT64,
-  uint32: UINT32,
-  uint64: UINT64,
-  sint32: SINT32,
-  sint64: SINT64,
-  fixed32: FIXED32,
-  fixed64: FIXED64,
-  sfixed32: SFIXED32,
-  sfixed64: SFIXED64,
-};
-
 interface Slot {
   /** The field's key (number and wire type) as a varint. */
   readonly tag: Uint8Array;
@@ -86,7 +68,7 @@ function messageTemplate(spec: GrpcMessageSpec, indexOf: (name: string) => numbe
 }
 
 function slotOf(s: GrpcSlotSpec, indexOf: (name: string) => number): Slot {
-  const kind = KINDS[s.kind];
+  const kind = GRPC_SLOT_KINDS.indexOf(s.kind);
   const wire = kind === STRING || kind === BYTES || kind === MESSAGE
     ? 2
     : kind === FIXED64 || kind === SFIXED64 || kind === DOUBLE
@@ -210,15 +192,11 @@ function writeSlot(
 /** The value read from `buf[from, to)` written at `at` (a length-delimited one moved there); -1: not one. */
 function writeValue(buf: Uint8Array, at: number, slot: Slot, from: number, to: number): number {
   const kind = slot.kind;
-  if (kind !== STRING && kind !== BYTES && kind !== MESSAGE) return writeScalar(buf, at, slot, from, to);
-  at = writeVarint(buf, at, to - from, 0);
-  buf.copyWithin(at, from, to);
-  return at + to - from;
-}
-
-/** A scalar read from `buf[from, to)` as `slot`'s kind, written at `at`; -1 when it is not one. */
-function writeScalar(buf: Uint8Array, at: number, slot: Slot, from: number, to: number): number {
-  const kind = slot.kind;
+  if (kind === STRING || kind === BYTES || kind === MESSAGE) {
+    at = writeVarint(buf, at, to - from, 0);
+    buf.copyWithin(at, from, to);
+    return at + to - from;
+  }
   if (kind === BOOL) {
     const b = matches(buf, from, to, TRUE) ? 1 : matches(buf, from, to, FALSE) ? 0 : -1;
     return b < 0 ? -1 : writeVarint(buf, at, b, 0);

@@ -103,14 +103,14 @@ export interface ConnectionFactory {
   tlsInfo?(): TlsSessionInfo | null;
 }
 
+/** A factory of one load connection to each connection to the target, without streams. */
+function oneEach(next: (id: number) => LoadConnection): ConnectionFactory {
+  return { perConnection: 1, h2Steps: false, next, maxOpenStreams: () => 0 };
+}
+
 /** HTTP/1.1: one `Connection` per load connection, `pipelining` requests in flight on it. */
 function http1Connections(setup: ProtocolSetup): ConnectionFactory {
-  return {
-    perConnection: 1,
-    h2Steps: false,
-    next: (id) => new Connection(id, setup.shared, setup.pipelining),
-    maxOpenStreams: () => 0,
-  };
+  return oneEach((id) => new Connection(id, setup.shared, setup.pipelining));
 }
 
 /** HTTP/2: each load connection is one stream slot, `streams` to a connection; per arrival, a lane. */
@@ -122,9 +122,7 @@ function h2Connections(setup: ProtocolSetup, answer?: () => StreamAnswer): Conne
     streamIntervalMs: setup.grpc?.streamIntervalMs ?? 0,
   };
   const lanes = setup.perArrival ? new H2Arrivals(setup.shared, run) : new StreamSlots(
-    setup.streams,
-    setup.idBase,
-    setup.spread ?? 0,
+    setup,
     (id) => new H2Connection(id, setup.shared, run),
     (id, session) => new H2Slot(id, session, run),
   );
@@ -143,12 +141,7 @@ async function wsConnections(setup: ProtocolSetup): Promise<ConnectionFactory> {
     throw new TypeError("the ws protocol row needs the run's WebSocket settings (setup.ws)");
   }
   const { WsConnection } = await import("./ws/connection.ts");
-  return {
-    perConnection: 1,
-    h2Steps: false,
-    next: (id) => new WsConnection(id, setup.shared, run),
-    maxOpenStreams: () => 0,
-  };
+  return oneEach((id) => new WsConnection(id, setup.shared, run));
 }
 
 /** gRPC: HTTP/2 stream slots whose every answer a `GrpcAnswer` judges (status, messages, receive cap). */
@@ -176,9 +169,7 @@ async function h3Connections(setup: ProtocolSetup): Promise<ConnectionFactory> {
     tls: { ...H3_TLS, insecure: false, resume: setup.tls?.resume ?? true, handshakes: 0, resumed: 0 },
   };
   const slots = new StreamSlots(
-    setup.streams,
-    setup.idBase,
-    setup.spread ?? 0,
+    setup,
     (id) => new H3Connection(id, setup.shared, run),
     (id, session) => new H3Slot(id, session),
   );
@@ -218,22 +209,21 @@ class StreamSlots<C extends SlotHost, S> {
 
   /** `open` makes the connection of id `idBase + k`; `slotOn` makes slot `id` on a connection. */
   constructor(
-    readonly streams: number,
-    readonly idBase: number,
-    readonly spread: number,
+    readonly setup: Pick<ProtocolSetup, "streams" | "idBase" | "spread">,
     readonly open: (id: number) => C,
     readonly slotOn: (id: number, session: C) => S,
   ) {}
 
   /** The next slot: on the current connection below `streams`, else a new one (`spread`: round robin). */
   next(id: number): S {
-    if (this.spread > 0) {
-      const k = this.#inSession++ % this.spread;
-      const session = this.sessions[k] ??= this.open(this.idBase + this.#sessions++);
+    const { streams, idBase, spread = 0 } = this.setup;
+    if (spread > 0) {
+      const k = this.#inSession++ % spread;
+      const session = this.sessions[k] ??= this.open(idBase + this.#sessions++);
       return this.slotOn(id, session);
     }
-    if (this.#session === null || this.#inSession === this.streams) {
-      this.#session = this.open(this.idBase + this.#sessions++);
+    if (this.#session === null || this.#inSession === streams) {
+      this.#session = this.open(idBase + this.#sessions++);
       this.sessions.push(this.#session);
       this.#inSession = 0;
     }

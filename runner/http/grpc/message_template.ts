@@ -6,7 +6,8 @@
  * name, a placeholder for a message, a map or a well-known type).
  */
 import protobuf from "protobufjs";
-import type { GrpcBodySpec, GrpcMessageSpec, GrpcSlotKind, GrpcSlotSpec } from "../grpc_body_spec.ts";
+import type { GrpcBodySpec, GrpcMessageSpec, GrpcSlotSpec } from "../grpc_body_spec.ts";
+import { GRPC_SLOT_KINDS } from "../grpc_body_spec.ts";
 import { hasPlaceholder, placeholdersOf } from "../template.ts";
 import {
   encodeMessage,
@@ -17,11 +18,6 @@ import {
   WELL_KNOWN,
 } from "./message.ts";
 import { concatBytes } from "../../../system/copy_bytes.ts";
-
-const SCALARS = new Set(
-  "string bytes bool int32 int64 uint32 uint64 sint32 sint64 fixed32 fixed64 sfixed32 sfixed64 float double"
-    .split(" "),
-);
 
 /** Whether a message's JSON has a whole placeholder anywhere (a stray `{{` is the value's own text). */
 function hasMessagePlaceholder(json: unknown): boolean {
@@ -138,8 +134,9 @@ function slotOf(field: protobuf.Field, value: unknown, path: string): GrpcSlotSp
   if (inner instanceof protobuf.Enum) {
     return { field: field.id, kind: "enum", path, text: value, enumValues: inner.values };
   }
-  if (!SCALARS.has(field.type)) {
+  const kind = GRPC_SLOT_KINDS.find((k) => k === field.type && k !== "enum" && k !== "message");
+  if (kind === undefined) {
     throw new GrpcMessageError(path, `a ${field.type} field takes no placeholder`);
   }
-  return { field: field.id, kind: field.type as GrpcSlotKind, path, text: value };
+  return { field: field.id, kind, path, text: value };
 }

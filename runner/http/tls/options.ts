@@ -205,18 +205,17 @@ export function verifyFailureReason(message: string): "expired" | "unknown-ca" |
   return null;
 }
 
+const FAILURE_MESSAGES = {
+  expired: "tls expired: the server's certificate is expired or not yet valid (or pass --insecure)",
+  "unknown-ca":
+    "tls unknown-ca: the server's certificate is not signed by a trusted CA (pass --cacert FILE or --insecure)",
+  hostname: "tls hostname: the server's certificate does not name the host (use --sni NAME or --insecure)",
+};
+
 /** The counted message of a failed handshake: the reason first, then what to do about it. */
 export function tlsFailureMessage(message: string): string {
-  switch (verifyFailureReason(message)) {
-    case "expired":
-      return "tls expired: the server's certificate is expired or not yet valid (or pass --insecure)";
-    case "unknown-ca":
-      return "tls unknown-ca: the server's certificate is not signed by a trusted CA (pass --cacert FILE or --insecure)";
-    case "hostname":
-      return "tls hostname: the server's certificate does not name the host (use --sni NAME or --insecure)";
-    default:
-      return `tls: ${message}`;
-  }
+  const reason = verifyFailureReason(message);
+  return reason === null ? `tls: ${message}` : FAILURE_MESSAGES[reason];
 }
 
 /** ALPN offers `h2` alone (`--protocol h2`): a connection whose server selected anything else is refused. */
