@@ -169,8 +169,13 @@ export function teardown() { http.get("http://app.test/validate?id=y", gone); }`
     assertEquals(code, 0, text);
     const run = results.runs[0];
     assertEquals(run.successRate, 1);
+    // Each hook's requests carry its group, as k6 tags them, so each is an endpoint of its own.
     const own = run.endpoints.map((
-      e: { name: string; expectedStatuses?: unknown },
-    ) => [e.name, e.expectedStatuses]);
-    assertEquals(own, [["GET /json", undefined], ["gone", [[400, 400]]]]);
+      e: { name: string; expectedStatuses?: unknown; tags?: { group?: string } },
+    ) => [e.name, e.tags?.group, e.expectedStatuses]);
+    assertEquals(own, [
+      ["GET /json", undefined, undefined],
+      ["gone", "::setup", [[400, 400]]],
+      ["gone", "::teardown", [[400, 400]]],
+    ]);
   }));
