@@ -12,21 +12,12 @@ import {
   type SweepPoint,
 } from "../../../results/stats.ts";
 import { analyze, sweepCurves } from "../../../results/conclude/analysis.ts";
-import { groupSends, groupVerdict, type OverviewSends } from "./verdict.ts";
+import { groupSends, groupVerdict } from "./verdict.ts";
 import { sampledLatency } from "../../../results/conclude/responses.ts";
 import { storedKnee } from "./experiment.ts";
 
 /** One sweep curve: a variant's runs over a swept parameter. */
 export type PageSweep = ReturnType<typeof sweepCurve>;
-
-/** A sweep point as the sweep table lists it: requested, sent, dropped, achieved, verdict. */
-interface PageSweepRow {
-  x: number | string;
-  sends: OverviewSends | null;
-  rps: number;
-  p99Ms: number;
-  verdict: string;
-}
 
 /** One curve per variant × load over its swept parameter, probes left out, with its knee. */
 export function buildSweeps(results: ResultsFile): PageSweep[] {
@@ -50,7 +41,8 @@ function sweepCurve(runs: RunResult[], analysis: Analysis) {
       targetRps: target.n ? round4(target.mean) : null,
     };
   });
-  const rows = points.map((p): PageSweepRow => {
+  // Each point as the sweep table lists it: requested, sent, dropped, achieved, verdict.
+  const rows = points.map((p) => {
     const at = runs.filter((r) => xOf(r) === p.x);
     return { x: p.x, sends: groupSends(at), rps: p.rps, p99Ms: p.p99Ms, verdict: groupVerdict(at) };
   });
