@@ -5,26 +5,11 @@
  */
 import { defined } from "../validation/defined.ts";
 import type { EndpointResult, ErrorKind } from "./mod.ts";
-import type { ExpectedStatuses } from "./schema/values.ts";
 import { addCounts, sumValues } from "./interval_counts.ts";
-import { addEncoded, createHistogram, encodeHistogram, type Histogram, summarizeMs } from "./histogram.ts";
+import { addEncoded, createHistogram, encodeHistogram, summarizeMs } from "./histogram.ts";
 
 /** An endpoint's totals while parts are added. */
-export interface EndpointTotals {
-  name: string;
-  method?: string;
-  tags?: Record<string, string>;
-  pooledRequests?: number;
-  expectedStatuses?: ExpectedStatuses;
-  requests: number;
-  errors: Partial<Record<ErrorKind, number>>;
-  statusCodes: Record<string, number>;
-  bytesRead: number;
-  bytesWritten: number;
-  histogram: Histogram;
-  intervalRequests: number[];
-  intervalErrors: number[];
-}
+export type EndpointTotals = ReturnType<typeof emptyEndpointTotals>;
 
 /** What one part adds: counts, a histogram encoding (null: no response) and interval counts. */
 interface EndpointPart {
@@ -38,21 +23,21 @@ interface EndpointPart {
 
 /** Empty totals of one endpoint (name, method, tags as the endpoint table or a results file has them). */
 export function emptyEndpointTotals(
-  info: Pick<EndpointTotals, "name" | "method" | "tags" | "pooledRequests" | "expectedStatuses">,
-): EndpointTotals {
+  info: Pick<EndpointResult, "name" | "method" | "tags" | "pooledRequests" | "expectedStatuses">,
+) {
   return {
     name: info.name,
     ...defined({ method: info.method, expectedStatuses: info.expectedStatuses }),
     ...(info.tags !== undefined && Object.keys(info.tags).length > 0 ? { tags: { ...info.tags } } : {}),
     ...((info.pooledRequests ?? 1) > 1 ? { pooledRequests: info.pooledRequests } : {}),
     requests: 0,
-    errors: {},
-    statusCodes: {},
+    errors: {} as Partial<Record<ErrorKind, number>>,
+    statusCodes: {} as Record<string, number>,
     bytesRead: 0,
     bytesWritten: 0,
     histogram: createHistogram(),
-    intervalRequests: [],
-    intervalErrors: [],
+    intervalRequests: [] as number[],
+    intervalErrors: [] as number[],
   };
 }
 

@@ -5,18 +5,10 @@
  */
 import { COMPARE_METRICS, type CompareMetric } from "./conclude/noise_samples.ts";
 import { ConfigError } from "../validation/config_error.ts";
-import { type Selector, splitSelector } from "./thresholds/selector.ts";
+import { splitSelector } from "./thresholds/selector.ts";
 
 /** A parsed `--fail-on`: the metric, how far it may move the bad way, in percent or percentage points. */
-export interface FailOn {
-  expression: string;
-  metric: CompareMetric;
-  /** Signed, in the metric's bad direction: +10 for "p99 +10%", -5 for "rps -5%". */
-  tolerance: number;
-  unit: "%" | "pp";
-  /** `p99{name:GET /json} +10%`: judged on the endpoints it selects (results/thresholds/selector.ts). */
-  selector?: Selector;
-}
+export type FailOn = ReturnType<typeof parseFailOn>;
 
 /** Whether lower values of a metric are better (latency) or higher (req/s, success). */
 export const LOWER_IS_BETTER: Record<CompareMetric, boolean> = {
@@ -28,8 +20,12 @@ export const LOWER_IS_BETTER: Record<CompareMetric, boolean> = {
 
 const FAIL_ON = /^\s*([A-Za-z0-9]+)\s*([+-])\s*(\d+(?:\.\d+)?)\s*(%|pp)\s*$/;
 
-/** Parses one `--fail-on` expression; throws `ConfigError` naming the problem and the fix. */
-export function parseFailOn(expression: string): FailOn {
+/**
+ * Parses one `--fail-on` expression; throws `ConfigError` naming the problem and the fix. Its `tolerance` is
+ * signed, in the metric's bad direction (+10 for "p99 +10%", -5 for "rps -5%"); with a `selector`
+ * (`p99{name:GET /json} +10%`) it is judged on the endpoints it selects (results/thresholds/selector.ts).
+ */
+export function parseFailOn(expression: string) {
   const where = `--fail-on "${expression}"`;
   const problem = (message: string) => new ConfigError([{ path: where, message }]);
   const { rest, selector, problem: badSelector } = splitSelector(expression);

@@ -22,17 +22,6 @@ export interface EndpointInfo {
   requests: number;
 }
 
-/** The run's endpoints and, per request of the mix and per request step of each flow, its endpoint index. */
-interface EndpointTable {
-  endpoints: EndpointInfo[];
-  /** Endpoint index of each request of `requestMix`. */
-  mix: number[];
-  /** Per flow, the endpoint index of each timed step; -1 for a ws connect. */
-  flows: number[][];
-  /** Flow steps whose name an endpoint of the other kind (HTTP vs ws) has: config checks refuse them. */
-  clashes: Array<{ flow: number; step: number; name: string }>;
-}
-
 /** The default name of a request: its method and path as configured (the URL's own path for "/"). */
 function defaultEndpointName(url: URL, spec: Pick<RequestSpec, "method" | "path">): string {
   return `${spec.method} ${resolvePath(url, spec.path)}`;
@@ -44,12 +33,16 @@ function identityOf(url: URL, spec: RequestSpec): string {
   return JSON.stringify([spec.method, resolvePath(url, spec.path), spec.headers, body]);
 }
 
-/** Builds the endpoint table of a config: the flows' steps when it has flows, else the request mix. */
-export function endpointTable(config: Pick<CommonFields, "url" | "requestMix" | "flows">): EndpointTable {
+/**
+ * The run's endpoints (the flows' steps when it has flows, else the request mix) and, per request of the mix
+ * and per request step of each flow, its endpoint index (-1 for a ws connect).
+ */
+export function endpointTable(config: Pick<CommonFields, "url" | "requestMix" | "flows">) {
   const url = new URL(config.url);
   const endpoints: EndpointInfo[] = [];
   const identities: Set<string>[] = [];
-  const clashes: EndpointTable["clashes"] = [];
+  /** Flow steps whose name an endpoint of the other kind (HTTP vs ws) has: config checks refuse them. */
+  const clashes: Array<{ flow: number; step: number; name: string }> = [];
   const indexOf = (spec: RequestSpec, label?: string, at?: { flow: number; step: number }): number => {
     // As outputs keep names (one line, bounded), so the flows' step labels and the endpoints agree.
     const name = shownName(spec.name ?? label ?? defaultEndpointName(url, spec));
@@ -71,25 +64,22 @@ export function endpointTable(config: Pick<CommonFields, "url" | "requestMix" | 
     endpoint.requests = identities[index].size;
     return index;
   };
-  if (config.flows !== undefined) {
-    const flows = config.flows.map((flow, f) => {
-      let connectPath = "";
-      return flow.steps.flatMap((step, k) => {
-        if ("request" in step) return [indexOf(step.request, step.label, { flow: f, step: k })];
-        // A gRPC step's endpoint is its method (or its label), as a gRPC mix's calls are.
-        if ("grpc" in step) return [indexOf(grpcEndpointSpec(step.grpc, step.label))];
-        if (!("ws" in step)) return [];
-        if (step.ws.connect !== undefined) connectPath = step.ws.connect;
-        const label = wsStepLabel(step, connectPath);
-        // A connect is timed as a flow step; its handshake counts in the ws section, not as an endpoint.
-        if (label === null || step.ws.connect !== undefined) return label === null ? [] : [-1];
-        const name = wsEndpointName(step, label);
-        const spec: RequestSpec = { method: "WS", path: connectPath, headers: [], weight: 1, name };
-        return [indexOf(spec, label, { flow: f, step: k })];
-      });
+  const flows = (config.flows ?? []).map((flow, f) => {
+    let connectPath = "";
+    return flow.steps.flatMap((step, k) => {
+      if ("request" in step) return [indexOf(step.request, step.label, { flow: f, step: k })];
+      // A gRPC step's endpoint is its method (or its label), as a gRPC mix's calls are.
+      if ("grpc" in step) return [indexOf(grpcEndpointSpec(step.grpc, step.label))];
+      if (!("ws" in step)) return [];
+      if (step.ws.connect !== undefined) connectPath = step.ws.connect;
+      const label = wsStepLabel(step, connectPath);
+      // A connect is timed as a flow step; its handshake counts in the ws section, not as an endpoint.
+      if (label === null || step.ws.connect !== undefined) return label === null ? [] : [-1];
+      const name = wsEndpointName(step, label);
+      const spec: RequestSpec = { method: "WS", path: connectPath, headers: [], weight: 1, name };
+      return [indexOf(spec, label, { flow: f, step: k })];
     });
-    return { endpoints, mix: config.requestMix.map(() => 0), flows, clashes };
-  }
-  const mix = config.requestMix.map((spec) => indexOf(spec));
-  return { endpoints, mix, flows: [], clashes };
+  });
+  const mix = config.requestMix.map((spec) => config.flows === undefined ? indexOf(spec) : 0);
+  return { endpoints, mix, flows, clashes };
 }

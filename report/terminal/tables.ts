@@ -64,17 +64,14 @@ function latencyRow(label: string, s: LatencySummaryMs): string[] {
 }
 
 /** autocannon's tables, for the terminal and the page alike: each a header row, then its rows. */
-export interface AutocannonRows {
-  /** 2.5%, 50%, 97.5%, 99%, Avg, Stdev, Max; the uncorrected latency as a second row. */
-  latency: string[][];
-  /** Req/Sec and Bytes/Sec: 1%, 2.5%, 50%, 97.5%, Avg, Stdev, Min over 1-second buckets. */
-  throughput: string[][];
-  /** How many 1-second buckets the throughput rows are of. */
-  samples: number;
-}
+export type AutocannonRows = ReturnType<typeof autocannonRows>;
 
-/** The run's autocannon tables as rows of text. */
-export function autocannonRows(run: RunResult): AutocannonRows {
+/**
+ * The run's autocannon tables as rows of text: latency at 2.5%, 50%, 97.5%, 99%, Avg, Stdev, Max (the
+ * uncorrected latency as a second row); Req/Sec and Bytes/Sec at 1%, 2.5%, 50%, 97.5%, Avg, Stdev, Min over
+ * `samples` 1-second buckets.
+ */
+export function autocannonRows(run: RunResult) {
   const latency = [["Stat", "2.5%", "50%", "97.5%", "99%", "Avg", "Stdev", "Max"]];
   if (run.uncorrectedLatencyMs === null) {
     latency.push(latencyRow("Latency", sampledLatency(run)));

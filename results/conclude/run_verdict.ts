@@ -236,21 +236,11 @@ export const VERDICT_FLAGS = [
 /** What a flag says; `label` carries its number ("dropped 99.7%", "lost 12"). */
 export type VerdictKind = typeof VERDICT_FLAGS[number]["kind"];
 
-/** One reason not to trust a run's numbers. */
-interface VerdictFlag {
-  kind: VerdictKind;
-  label: string;
-}
-
 /** The verdict of one run: `ok` with no flags, else the flags in `VERDICT_FLAGS` order and their labels. */
-export interface RunVerdict {
-  ok: boolean;
-  flags: VerdictFlag[];
-  /** "ok", or the flags' labels joined by ", " ("generator-bound, dropped 12%"). */
-  label: string;
-}
+export type RunVerdict = ReturnType<typeof runVerdict>;
 
-export function runVerdict(run: RunResult): RunVerdict {
+/** `label`: "ok", or the flags' labels joined by ", " ("generator-bound, dropped 12%"). */
+export function runVerdict(run: RunResult) {
   const failed = noResponse(run);
   const flags = VERDICT_FLAGS.flatMap((f) => {
     const label = f.label(run, failed);

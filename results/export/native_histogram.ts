@@ -12,20 +12,7 @@ export const NATIVE_SCHEMA = 8;
 export const NATIVE_BUCKET_WIDTH = 2 ** (1 / 2 ** NATIVE_SCHEMA) - 1;
 
 /** A cumulative exponential histogram: non-empty buckets by Prometheus index, ascending. */
-export interface NativeHistogram {
-  schema: number;
-  count: number;
-  /** Sum of the values in seconds (each HDR bucket counted at its middle, as HDR's mean is). */
-  sumSec: number;
-  /** Values of 0 (none: HDR records at least 1 µs); the zero bucket's threshold is 0. */
-  zeroCount: number;
-  /** Prometheus index i holds (2^((i-1)/2^schema), 2^(i/2^schema)] seconds. */
-  indexes: number[];
-  counts: number[];
-  /** Smallest and largest recorded values (HDR bucket tops), seconds; 0 when empty. */
-  minSec: number;
-  maxSec: number;
-}
+export type NativeHistogram = ReturnType<typeof nativeHistogram>;
 
 /** The Prometheus bucket index of a value (seconds) at a schema: the bucket whose upper bound holds it. */
 export function bucketIndex(valueSec: number, schema = NATIVE_SCHEMA): number {
@@ -60,8 +47,13 @@ function factsOf(h: Histogram, slot: number, schema: number): SlotFacts {
   return facts;
 }
 
-/** Builds the exponential form of an HDR histogram of microseconds. */
-export function nativeHistogram(h: Histogram, schema = NATIVE_SCHEMA): NativeHistogram {
+/**
+ * Builds the exponential form of an HDR histogram of microseconds. Prometheus index i holds
+ * (2^((i-1)/2^schema), 2^(i/2^schema)] seconds; `sumSec` counts each HDR bucket at its middle, as HDR's
+ * mean does; `minSec` and `maxSec` are the smallest and largest recorded values (HDR bucket tops), 0 when
+ * empty; `zeroCount` is 0 (HDR records at least 1 µs) and so is the zero bucket's threshold.
+ */
+export function nativeHistogram(h: Histogram, schema = NATIVE_SCHEMA) {
   const indexes: number[] = [];
   const counts: number[] = [];
   let sumSec = 0, minSec = 0, maxSec = 0;

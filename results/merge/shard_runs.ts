@@ -287,21 +287,19 @@ function poolSessions(into: Flow, flow: Flow, pool: PoolDurations): void {
 }
 
 /** Where each shard's intervals land in the merged run. */
-interface Alignment {
-  intervalMs: number;
-  /** Per shard: merged interval index of its interval 0. */
-  offsets: number[];
-  /** True when a shard started off the interval grid by more than 1 ms (its offset was rounded). */
-  unaligned: boolean;
-}
+type Alignment = ReturnType<typeof alignShards>;
 
 /** When a shard's measured run began (ms since the epoch): its schedule start plus its warm-up. */
 function originEpochMs(run: RunResult): number {
   return Date.parse(run.segment?.startAt ?? run.startedAt) + run.warmupSec * 1000;
 }
 
-/** Offsets of each shard's intervals on the common grid, from the shards' start times. */
-export function alignShards(runs: RunResult[]): Alignment {
+/**
+ * Offsets of each shard's intervals on the common grid, from the shards' start times: per shard, the merged
+ * interval index of its interval 0; `unaligned` when a shard started off the grid by more than 1 ms (its
+ * offset was rounded).
+ */
+export function alignShards(runs: RunResult[]) {
   const configured = Number(runs[0].config.intervalMs);
   const intervalMs = configured > 0 ? configured : (runs[0].intervals[0]?.durationMs ?? 250);
   const origins = runs.map(originEpochMs);

@@ -68,17 +68,10 @@ export class KeptResponse implements StepResponse {
   }
 }
 
-interface Head {
-  status: number;
-  /** Field names (lower case) and values, in order. */
-  names: string[];
-  values: string[];
-  bodyAt: number;
-  chunked: boolean;
-}
+type Head = ReturnType<typeof readHead>;
 
 /** The final head of `raw`, past any interim 1xx heads, by the parser's framing. */
-function readHead(raw: Uint8Array): Head {
+function readHead(raw: Uint8Array) {
   const framer = new MessageFramer({ maxHeadBytes: raw.length + 1, stopAtHeads: true });
   framer.start();
   let at = 0, headAt = -1;
@@ -89,16 +82,17 @@ function readHead(raw: Uint8Array): Head {
     at = end;
     if (!isInterim(framer.status)) break;
   }
-  const head: Head = {
+  const names: string[] = [], values: string[] = [];
+  if (headAt >= 0) readFields(raw, headAt, at, names, values);
+  return {
     status: framer.status,
-    names: [],
-    values: [],
+    /** Field names (lower case) and values, in order. */
+    names,
+    values,
     bodyAt: headAt < 0 ? raw.length : at,
     // Chunked only when it is the final coding (RFC 9112 6.3): otherwise the parser read to the close.
     chunked: framer.framing === Framing.Chunked,
   };
-  if (headAt >= 0) readFields(raw, headAt, at, head.names, head.values);
-  return head;
 }
 
 /** The field lines of the head in raw[from, to); obs-fold lines join with a space (RFC 9112 5.2). */

@@ -14,19 +14,10 @@ export const DEFAULT_USER_AGENT = "loadlab";
 const decoder = new TextDecoder();
 
 /** What both encoders read of a request spec's header fields. */
-export interface RequestFields {
-  /** The request set a Host header; `authority` is then the last one's value (else the URL's host). */
-  readonly hasHost: boolean;
-  readonly authority: string;
-  readonly hasUserAgent: boolean;
-  /** The method carries a body even when none is given (POST, PUT, PATCH: a length of 0 is sent). */
-  readonly carriesBody: boolean;
-  /** A HEAD request: its response carries no body whatever it announces. */
-  readonly isHead: boolean;
-}
+export type RequestFields = Readonly<ReturnType<typeof requestFieldsOf>>;
 
 /** The header decisions for `spec` sent to `hostHeader` (`host[:port]` of the URL). */
-export function requestFieldsOf(hostHeader: string, spec: RequestSpec): RequestFields {
+export function requestFieldsOf(hostHeader: string, spec: RequestSpec) {
   let authority = hostHeader, hasHost = false, hasUserAgent = false;
   for (const [name, value] of spec.headers) {
     const lower = name.toLowerCase();
@@ -37,10 +28,13 @@ export function requestFieldsOf(hostHeader: string, spec: RequestSpec): RequestF
   }
   const method = spec.method;
   return {
+    /** The request set a Host header; `authority` is then the last one's value (else the URL's host). */
     hasHost,
     authority,
     hasUserAgent,
+    /** The method carries a body even when none is given (POST, PUT, PATCH: a length of 0 is sent). */
     carriesBody: method === "POST" || method === "PUT" || method === "PATCH",
+    /** A HEAD request: its response carries no body whatever it announces. */
     isHead: method === "HEAD",
   };
 }

@@ -13,7 +13,6 @@ import {
   probeProtocol,
   protocolRowOf,
   PROTOCOLS,
-  type ProtocolUsed,
 } from "../http/protocols.ts";
 import { dialTarget } from "../http/transport/transport.ts";
 import { connectToOf } from "../http/tls/options.ts";
@@ -87,25 +86,20 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
   };
 }
 
-interface Link {
-  /** Chosen once per run; closed when the run ends (every exit path), so no socket outlives it. */
-  chosen: ChosenTransport;
-  protocol: ProtocolUsed;
-  shared: ConnectionShared;
-  factory: ConnectionFactory;
-  /** The worker's stripe of the rows (one per arrival): the mix's templated requests, or sessions. */
-  feeder: Feeder | null;
-  connections: LoadConnection[];
-  newConnection(): LoadConnection;
-}
+type Link = Awaited<ReturnType<typeof linkOf>>;
 
-/** Chooses the transport, settles the protocol (ALPN), and builds the shared state and connection factory. */
+/**
+ * Chooses the transport, settles the protocol (ALPN), and builds the shared state and connection factory.
+ * The transport is chosen once per run and closed when the run ends (every exit path), so no socket outlives
+ * it; the feeder is the worker's stripe of the rows (one per arrival): the mix's templated requests, or
+ * sessions.
+ */
 async function linkOf(
   opts: LoadRunOptions,
   wsUrl: URL,
   wsRun: WsRun | null,
   model: AnyModelDef,
-): Promise<Link> {
+) {
   const { config } = opts;
   const url = httpFormOf(wsUrl);
   const { hostname, port } = dialTarget(url, connectToOf(config.tls));

@@ -102,16 +102,10 @@ export function reachedHeapCap(err: unknown): boolean {
 }
 
 /** A watch that ends what grew loadlab past its limit. */
-export interface MemoryCut {
-  /** The RSS in MB seen past the limit, once `end` ran and the memory was given back. */
-  over: Promise<number>;
-  /** Cuts now: an isolate reached its heap cap before the watch saw the RSS pass. */
-  cut(): void;
-  stop(): void;
-}
+export type MemoryCut = ReturnType<typeof cutPastMemoryLimit>;
 
 /** Watches the RSS while script isolates run outside a load: past `limitMb` calls `end`. */
-export function cutPastMemoryLimit(limitMb: number, end: () => void): MemoryCut {
+export function cutPastMemoryLimit(limitMb: number, end: () => void) {
   const { promise: over, resolve: resolveOver } = Promise.withResolvers<number>();
   let done = false;
   const cut = (rssMb: number) => {
@@ -123,7 +117,9 @@ export function cutPastMemoryLimit(limitMb: number, end: () => void): MemoryCut 
   };
   const watch = watchMemory(limitMb, cut);
   return {
+    /** The RSS in MB seen past the limit, once `end` ran and the memory was given back. */
     over,
+    /** Cuts now: an isolate reached its heap cap before the watch saw the RSS pass. */
     cut: () => cut(rssBytes() / 2 ** 20),
     stop: () => {
       done = true;

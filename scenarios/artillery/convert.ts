@@ -3,7 +3,6 @@
  * An Artillery script as the experiment it describes, every problem named at the script's own path.
  */
 import { durationMsOf, MAX_DURATION_MS } from "../../validation/duration.ts";
-import type { Issue } from "../../validation/mod.ts";
 import {
   ArtilleryError,
   type Collector,
@@ -16,25 +15,12 @@ import {
 import { isRecord } from "../yaml_document.ts";
 import { allWsScenarios, convertWsScenarios } from "./ws.ts";
 import { captureNames, convertScenarios, uniqueName } from "./flow.ts";
-import { listOrigin, type Origin, type Origins, type OriginTable, originTable, tagOrigin } from "./paths.ts";
+import { listOrigin, type Origin, type Origins, originTable, tagOrigin } from "./paths.ts";
 import { endpointNaming, type FlowContext, scalarMap, type Variables } from "./request.ts";
 
 interface ArtilleryOptions {
   /** The script's file name: names the experiment (`cms.yml` -> `cms`) and appears in its description. */
   file?: string;
-}
-
-/**
- * The experiment an Artillery script describes, with notes on differences that change no request, its
- * issues and where each converted part came from.
- */
-interface ArtilleryImport {
-  experiment: Record<string, unknown>;
-  /** Printed by the CLI before the run, one line each. */
-  notes: string[];
-  issues: Issue[];
-  /** Converted path -> the script's path (paths.ts), for problems found in the experiment. */
-  origins: OriginTable;
 }
 
 /** The script's section each top-level part of the experiment is made from. */
@@ -54,8 +40,12 @@ export function isArtilleryScript(doc: unknown): boolean {
   return doc.config.target !== undefined || doc.config.phases !== undefined;
 }
 
-/** The experiment an Artillery script describes; throws `ArtilleryError` only for what is no script. */
-export function importArtillery(doc: unknown, opts: ArtilleryOptions = {}): ArtilleryImport {
+/**
+ * The experiment an Artillery script describes, with notes on differences that change no request (the CLI
+ * prints them before the run, one line each), its issues and where each converted part came from (converted
+ * path -> the script's path, paths.ts). Throws `ArtilleryError` only for what is no script.
+ */
+export function importArtillery(doc: unknown, opts: ArtilleryOptions = {}) {
   const origins: Origins = new WeakMap();
   const out: Collector = { issues: [], warnings: [], origins };
   if (!isRecord(doc) || !isRecord(doc.config)) {

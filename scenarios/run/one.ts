@@ -143,16 +143,6 @@ function baseUrlOf(run: PlannedRun, target: RunTarget): string {
   return grpc && grpcUrl !== undefined ? grpcUrl : target.url;
 }
 
-/** What the attack and the watches around it gave. */
-interface Watched {
-  attack: RunResult;
-  series: RunResult["telemetry"];
-  taken: TakenProfile[];
-  counters: TargetCounters;
-  /** When the load started, in µs after the CPU profiles did. */
-  loadStartUs: number;
-}
-
 /** The attack, with the target's telemetry, counters (whole and past the warm-up) and CPU profiles. */
 async function attackWatched(
   run: PlannedRun,
@@ -161,7 +151,7 @@ async function attackWatched(
   opts: RunOptions,
   thresholds: Map<string, Threshold>,
   logFile: string | undefined,
-): Promise<Watched> {
+) {
   const statsBefore = await target.stats();
   // A started target is watched from before the load (its Redis counters need a baseline read).
   const startMs = performance.now();
@@ -207,6 +197,7 @@ async function attackWatched(
     taken = await profiling?.stop() ?? [];
   }
   const counters = await counterDeltas(statsBefore, target, await warmupEnd.stats());
+  // When the load started, in µs after the CPU profiles did.
   const loadStartUs = Math.max(0, loadStartEpochMs - (profiling?.startedAtEpochMs ?? 0)) * 1000;
   return { attack, series, taken, counters, loadStartUs };
 }
@@ -216,7 +207,7 @@ async function counterDeltas(
   before: Record<string, number>,
   target: RunTarget,
   atWarmupEnd: Record<string, number> | null,
-): Promise<TargetCounters> {
+) {
   const after = await target.stats();
   const delta = (from: Record<string, number>) =>
     Object.fromEntries(Object.entries(after).map(([k, v]) => [k, v - (from[k] ?? 0)]));
@@ -224,10 +215,7 @@ async function counterDeltas(
 }
 
 /** A run's target counters: over the whole run, and after the warm-up (null without a warm-up). */
-interface TargetCounters {
-  whole: Record<string, number>;
-  measured: Record<string, number> | null;
-}
+type TargetCounters = Awaited<ReturnType<typeof counterDeltas>>;
 
 /** Reads the target's counters `warmupMs` after the attack's start, as the warm-up ends. */
 function warmupSnapshot(target: RunTarget, warmupMs: number) {

@@ -21,19 +21,7 @@ import { type BalanceMode, STATS_PATH } from "../spec.ts";
 /** Time a client has to send a whole request head (or the HTTP/2 preface) before it is closed. */
 const DEFAULT_HEAD_TIMEOUT_MS = 30_000;
 
-interface Balancer {
-  /** Never throws. */
-  serveConnection(conn: Deno.Conn): Promise<void>;
-  /** Requests per instance, in upstream order. */
-  sent: number[];
-  /** TCP connections per instance: far fewer than `sent` while keep-alive works. */
-  opened(): number[];
-  /** 502s per instance: unreachable, or an answer refused for ambiguous framing. */
-  badGateways(): number[];
-  /** HTTP/2 connections relayed per instance, each in flight while it lasts. */
-  h2Connections: number[];
-  close(): void;
-}
+type Balancer = ReturnType<typeof createBalancer>;
 
 /** Picks an instance index: pure so the policy can be tested without sockets. */
 export function pickInstance(mode: BalanceMode, inFlight: number[], next: number): number {
@@ -50,7 +38,7 @@ function createBalancer(
   upstreamUrls: string[],
   mode: BalanceMode,
   headTimeoutMs = DEFAULT_HEAD_TIMEOUT_MS,
-): Balancer {
+) {
   const pools = upstreamUrls.map((u) => new UpstreamPool(u));
   const inFlight = pools.map(() => 0);
   const sent = pools.map(() => 0);
@@ -79,11 +67,17 @@ function createBalancer(
   const stats = () =>
     plainAnswer(200, "OK", Object.fromEntries(sent.map((n, i) => [`instance${i + 1}`, n])), false);
   return {
+    /** Requests per instance, in upstream order. */
     sent,
+    /** HTTP/2 connections relayed per instance, each in flight while it lasts. */
     h2Connections,
+    /** TCP connections per instance: far fewer than `sent` while keep-alive works. */
     opened: () => pools.map((p) => p.opened),
+    /** 502s per instance: unreachable, or an answer refused for ambiguous framing. */
     badGateways: () => pools.map((p) => p.badGateways),
-    serveConnection: (conn) => serveClient(new BufferedConn(conn), forward, stats, relay, headTimeoutMs),
+    /** Never throws. */
+    serveConnection: (conn: Deno.Conn) =>
+      serveClient(new BufferedConn(conn), forward, stats, relay, headTimeoutMs),
     close() {
       for (const pool of pools) pool.close();
     },

@@ -12,33 +12,12 @@ import {
   type SweepPoint,
 } from "../../../results/stats.ts";
 import { analyze, sweepCurves } from "../../../results/conclude/analysis.ts";
-import { groupSends, groupVerdict, type OverviewSends } from "./verdict.ts";
+import { groupSends, groupVerdict } from "./verdict.ts";
 import { sampledLatency } from "../../../results/conclude/responses.ts";
 import { storedKnee } from "./experiment.ts";
 
 /** One sweep curve: a variant's runs over a swept parameter. */
-export interface PageSweep {
-  title: string;
-  parameter: string;
-  isRate: boolean;
-  /** Words (`load.protocol`: http1, h2): drawn as categories in the file's order, with no knee. */
-  categorical: boolean;
-  points: SweepPoint[];
-  knee: number | null;
-  /** Why the knee is where it is (from the stored analysis), null when the page found it itself. */
-  kneeReason: string | null;
-  /** One table row per point, index-aligned with `points`: what was asked and sent beside what came back. */
-  rows: PageSweepRow[];
-}
-
-/** A sweep point as the sweep table lists it: requested, sent, dropped, achieved, verdict. */
-interface PageSweepRow {
-  x: number | string;
-  sends: OverviewSends | null;
-  rps: number;
-  p99Ms: number;
-  verdict: string;
-}
+export type PageSweep = ReturnType<typeof sweepCurve>;
 
 /** One curve per variant × load over its swept parameter, probes left out, with its knee. */
 export function buildSweeps(results: ResultsFile): PageSweep[] {
@@ -47,7 +26,7 @@ export function buildSweeps(results: ResultsFile): PageSweep[] {
   return sweepCurves(results.runs.filter((r) => !r.probe)).map((runs) => sweepCurve(runs, analysis));
 }
 
-function sweepCurve(runs: RunResult[], analysis: Analysis): PageSweep {
+function sweepCurve(runs: RunResult[], analysis: Analysis) {
   const axes = curveAxes(runs[0])!;
   const parameter = axes.axis.parameter;
   const xOf = (r: RunResult) => curveAxes(r)!.axis.value;
@@ -62,7 +41,8 @@ function sweepCurve(runs: RunResult[], analysis: Analysis): PageSweep {
       targetRps: target.n ? round4(target.mean) : null,
     };
   });
-  const rows = points.map((p): PageSweepRow => {
+  // Each point as the sweep table lists it: requested, sent, dropped, achieved, verdict.
+  const rows = points.map((p) => {
     const at = runs.filter((r) => xOf(r) === p.x);
     return { x: p.x, sends: groupSends(at), rps: p.rps, p99Ms: p.p99Ms, verdict: groupVerdict(at) };
   });
@@ -72,18 +52,18 @@ function sweepCurve(runs: RunResult[], analysis: Analysis): PageSweep {
   const second = axes.at ? ` at ${axes.at.parameter}=${axes.at.value}` : "";
   const title = (where ? `${where}: ${parameter}` : parameter) + second;
   const stored = storedKnee(analysis, runs[0]);
-  if (stored === undefined) {
-    return { title, parameter, isRate, categorical, points, knee: null, kneeReason: null, rows };
-  }
-  const knee = points.findIndex((p) => p.x === stored.value);
+  const knee = stored === undefined ? -1 : points.findIndex((p) => p.x === stored.value);
   return {
     title,
     parameter,
     isRate,
+    /** Words (`load.protocol`: http1, h2): drawn as categories in the file's order, with no knee. */
     categorical,
     points,
     knee: knee === -1 ? null : knee,
-    kneeReason: stored.reason,
+    /** Why the knee is where it is (from the stored analysis), null when the page found it itself. */
+    kneeReason: stored?.reason ?? null,
+    /** One row per point, index-aligned with `points`: what was asked and sent beside what came back. */
     rows,
   };
 }

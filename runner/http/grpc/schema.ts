@@ -19,14 +19,7 @@ export class GrpcSchemaError extends Error {
   }
 }
 
-export interface GrpcMethod {
-  /** `pkg.Service/Method` (the request's path without its slash). */
-  readonly path: string;
-  readonly requestType: protobuf.Type;
-  readonly responseType: protobuf.Type;
-  readonly clientStreaming: boolean;
-  readonly serverStreaming: boolean;
-}
+export type GrpcMethod = Readonly<ReturnType<typeof findMethod>>;
 
 /** The largest schema file read (a .proto or a protoset); real ones are kilobytes. */
 export const MAX_SCHEMA_BYTES = 16 * 2 ** 20;
@@ -123,7 +116,7 @@ export function splitCall(call: string): [string, string] | null {
 }
 
 /** The method `call` names in `root`; a `GrpcSchemaError` naming what exists when it is not there. */
-export function findMethod(root: protobuf.Root, call: string): GrpcMethod {
+export function findMethod(root: protobuf.Root, call: string) {
   const parts = splitCall(call);
   if (parts === null) {
     throw new GrpcSchemaError(`--call ${JSON.stringify(call)}: expected pkg.Service/Method`);
@@ -141,6 +134,7 @@ export function findMethod(root: protobuf.Root, call: string): GrpcMethod {
   }
   method.resolve();
   return {
+    /** `pkg.Service/Method` (the request's path without its slash). */
     path: `${parts[0]}/${parts[1]}`,
     requestType: method.resolvedRequestType!,
     responseType: method.resolvedResponseType!,

@@ -9,7 +9,6 @@ import { readHandshake } from "../../../ws/handshake_answer.ts";
 import { classifyError, errorMessage } from "../exchange_errors.ts";
 import type { ConnectionShared } from "../load_connection.ts";
 import { inlineOf, type TransportConn } from "../transport/transport.ts";
-import type { WsStats } from "./stats.ts";
 import { WS_READ_BUFFER_BYTES, type WsRun } from "./run.ts";
 
 /** The connection the handshake runs for: its watchdog fields and its failures' counter. */
@@ -20,14 +19,7 @@ interface HandshakeWatch {
 }
 
 /** One handshake's request with the key and subprotocols it offers, and the stats its time counts in. */
-export interface HandshakeOffer {
-  request: Uint8Array;
-  key: string;
-  protocols: readonly string[];
-  /** permessage-deflate was offered, so the answer may agree to it. */
-  deflate: boolean;
-  stats: WsStats;
-}
+export type HandshakeOffer = ReturnType<typeof offerOf>;
 
 /** A passed handshake: bytes read past the head (at the start of `buf`), and whether deflate was agreed. */
 interface HandshakeDone {
@@ -42,8 +34,11 @@ const HANDSHAKE_FIRST_BYTES = 256;
 /** Handshake buffers a run keeps for reuse at most (one slice of a crowd's connects). */
 const KEPT_HANDSHAKE_BUFFERS = 256;
 
-/** The run's own offer: its URL, subprotocols and headers (the run's built request), with a fresh key. */
-export function offerOf(run: WsRun): HandshakeOffer {
+/**
+ * The run's own offer: its URL, subprotocols and headers (the run's built request), with a fresh key;
+ * `deflate`: permessage-deflate was offered, so the answer may agree to it.
+ */
+export function offerOf(run: WsRun) {
   const { request, key } = run.upgrade.next();
   return { request, key, protocols: run.protocols, deflate: run.deflate, stats: run.stats };
 }
