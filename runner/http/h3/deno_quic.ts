@@ -80,9 +80,8 @@ export function streamOpener(conn: Deno.QuicConn): Promise<OpenStream> {
       );
       return () => op(resource, true);
     } catch (err) {
-      throw new Error(
-        `h3 needs Deno ${Deno.version.deno}'s QUIC internals as in 2.9.6 (${err}): run loadlab's pinned Deno`,
-      );
+      const where = `Deno ${Deno.version.deno}'s QUIC internals are not where Deno 2.9.6 keeps them`;
+      throw new Error(`${where} (${err}): run loadlab with its pinned Deno (tools/deno)`);
     } finally {
       session.disconnect();
     }
