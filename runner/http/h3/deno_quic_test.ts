@@ -11,7 +11,7 @@ import { core, streamOpener } from "./deno_quic.ts";
 const text = new TextEncoder();
 const resources = () => (core as unknown as { resources(): Record<number, string> }).resources();
 
-/** Runs `fn` with a connected client; the server echoes each request after `answer:`, or floods with `flood`. */
+/** Runs `fn` with two connections to a server that echoes each request after `answer:` (`flood`: floods). */
 async function withQuic(fn: (conns: Deno.QuicConn[], flooded: Promise<string>) => Promise<void>) {
   await withTempDir(async (dir) => {
     const tls = await makeTlsFixtures(dir);
