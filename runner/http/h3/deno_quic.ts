@@ -23,7 +23,6 @@ export const { core } = (Deno as unknown as Record<symbol, { core: DenoCore }>)[
 export type OpenStream = () => Promise<[number, number]>;
 type OpenBi = (resource: unknown, wait: boolean) => Promise<[number, number]>;
 type Remote = { name: string; value?: { objectId?: string } };
-type Properties = { result: Remote[]; internalProperties?: Remote[]; privateProperties?: Remote[] };
 
 const session = new Session();
 const post = <T>(method: string, params: object) =>
@@ -31,10 +30,15 @@ const post = <T>(method: string, params: object) =>
     (session.post as (m: string, p: object, done: (err: Error | null, result: T) => void) => void)
       .call(session, method, params, (err, result) => err ? reject(err) : resolve(result))
   );
-const properties = (objectId: string | undefined) =>
-  post<Properties>("Runtime.getProperties", { objectId, ownProperties: true });
-const named = (list: Remote[] | undefined, name: string) =>
-  list?.find((p) => p.name === name)?.value?.objectId;
+/** The remote id of `name` among a remote object's own, internal and private properties. */
+async function propertyId(objectId: string | undefined, name: string): Promise<string | undefined> {
+  const r = await post<Record<string, Remote[] | undefined>>(
+    "Runtime.getProperties",
+    { objectId, ownProperties: true },
+  );
+  const all = [...r.result ?? [], ...r.internalProperties ?? [], ...r.privateProperties ?? []];
+  return all.find((p) => p.name === name)?.value?.objectId;
+}
 /** Values cross between the inspector and this code through a moment on the global object. */
 const STASH = `globalThis[Symbol.for("loadlab.h3.inspected")]`;
 const stash = globalThis as unknown as Record<symbol, unknown>;
@@ -55,15 +59,12 @@ async function local(objectId: string | undefined): Promise<unknown> {
   return value;
 }
 
+/** The op `createBidirectionalStream` calls, by its local name, from the method's module scope (its first). */
 async function findOpenBi(conn: Deno.QuicConn): Promise<OpenBi> {
   const method = conn.createBidirectionalStream;
   const name = /await (\w+)\(this\.#resource,/.exec(String(method))?.[1] ?? "";
-  const scopes = named((await properties(await remote(method))).internalProperties, "[[Scopes]]");
-  for (const scope of (await properties(scopes)).result) {
-    const op = named((await properties(scope.value?.objectId)).result, name);
-    if (op !== undefined) return await local(op) as OpenBi;
-  }
-  throw new Error("not found");
+  const module = await propertyId(await propertyId(await remote(method), "[[Scopes]]"), "0");
+  return await local(await propertyId(module, name)) as OpenBi;
 }
 
 let openBi: Promise<OpenBi> | undefined;
@@ -75,9 +76,7 @@ export function streamOpener(conn: Deno.QuicConn): Promise<OpenStream> {
     session.connect();
     try {
       const op = await (openBi ??= findOpenBi(conn));
-      const resource = await local(
-        named((await properties(await remote(conn))).privateProperties, "#resource"),
-      );
+      const resource = await local(await propertyId(await remote(conn), "#resource"));
       return () => op(resource, true);
     } catch (err) {
       const where = `Deno ${Deno.version.deno}'s QUIC internals are not where Deno 2.9.6 keeps them`;
