@@ -14,7 +14,7 @@ import type { RequestMix } from "../request.ts";
 import { FRAME_HEADERS, h3ErrorName, H3FrameReader, READ_DATA, READ_FRAME } from "../../../http3/frames.ts";
 import { qpackErrorName, qpackH3Code } from "../../../http3/qpack_decoder.ts";
 import { bytesRoughly, errorMessage, responseTimeoutMessage } from "../exchange_errors.ts";
-import type { H3Connection } from "./connection.ts";
+import { type H3Connection, IGNORE } from "./connection.ts";
 import type { H3Request } from "./request.ts";
 import { core } from "./deno_quic.ts";
 
@@ -83,9 +83,10 @@ export class H3Slot implements LoadConnection {
     try {
       const [tx, rx] = await openStream();
       this.#rx = rx;
-      // A failed write shows on the read side too (a reset stream, a closed connection).
-      const close = () => core.tryClose(tx);
-      core.writeAll(tx, request.bytes).then(close, close);
+      // A failed write shows on the read side too (a reset stream, a closed connection). The write op holds the
+      // send side until it ends, when quinn finishes it (FIN).
+      core.writeAll(tx, request.bytes).catch(IGNORE);
+      core.tryClose(tx);
       recorder.addBytesWritten(sentMs, request.bytes.length, endpoint);
       const decoder = session.decoder;
       read: while (!this.timedOut) {
