@@ -59,7 +59,7 @@ async function local(objectId: string | undefined): Promise<unknown> {
   return value;
 }
 
-/** The op `createBidirectionalStream` calls, by its local name, from the method's module scope (its first). */
+/** The op `createBidirectionalStream` calls, by its local name in the method's first scope (its module). */
 async function findOpenBi(conn: Deno.QuicConn): Promise<OpenBi> {
   const method = conn.createBidirectionalStream;
   const name = /await (\w+)\(this\.#resource,/.exec(String(method))?.[1] ?? "";

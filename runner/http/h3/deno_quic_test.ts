@@ -1,7 +1,7 @@
 /**
  * deno_quic.ts against a QUIC server on Deno's public API in this process: streams opened as bare rids carry
- * a request (small, or 180 KB) to its FIN and its answer back, leave no resource behind once closed, and a receive side closed
- * early stops the server's sending. Bounded in streams and time; nothing is timed.
+ * a request (small, or 180 KB) to its FIN and its answer back, leave no resource behind once closed, and a
+ * receive side closed early stops the server's sending. Bounded in streams and time; nothing is timed.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { withTempDir } from "../../../tests/helpers.ts";

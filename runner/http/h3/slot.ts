@@ -83,8 +83,8 @@ export class H3Slot implements LoadConnection {
     try {
       const [tx, rx] = await openStream();
       this.#rx = rx;
-      // A failed write shows on the read side too (a reset stream, a closed connection). The write op holds the
-      // send side until it ends, when quinn finishes it (FIN).
+      // A failed write shows on the read side too (a reset stream, a closed connection). The write op
+      // holds the send side until it ends, when quinn finishes it (FIN).
       core.writeAll(tx, request.bytes).catch(IGNORE);
       core.tryClose(tx);
       recorder.addBytesWritten(sentMs, request.bytes.length, endpoint);
