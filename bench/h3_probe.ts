@@ -29,7 +29,7 @@ import { encodeRequestFields } from "../http3/qpack_encoder.ts";
 import { readVarint } from "../http3/varint.ts";
 import { readProcStat } from "../system/proc_stat.ts";
 import { byobChunks } from "../system/byob_chunks.ts";
-import { core, type OpenStream, streamOpener } from "../runner/http/h3/deno_quic.ts";
+import { bareStreamOpener, core, type OpenStream } from "../runner/http/h3/deno_quic.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -238,7 +238,7 @@ for (let c = 0; c < connections; c++) {
   controlWriters.push(w);
   const decoder = new QpackDecoder();
   readPeerStreams(conn, new H3Settings(), decoder).catch(() => {});
-  if (values.core) openers.set(conn, await streamOpener(conn));
+  if (values.core) openers.set(conn, await bareStreamOpener(conn));
   conns.push(conn);
   decoders.push(decoder);
 }

@@ -70,8 +70,23 @@ async function findOpenBi(conn: Deno.QuicConn): Promise<OpenBi> {
 let openBi: Promise<OpenBi> | undefined;
 let queue: Promise<unknown> = Promise.resolve();
 
-/** `conn`'s stream opener; one inspector session at a time, connected only while it looks. */
+/**
+ * `conn`'s stream opener: bare rids, or where the inspector cannot reach Deno's internals (another Deno, a
+ * runtime without the inspector) the public method's two halves, closed by rid all the same.
+ */
 export function streamOpener(conn: Deno.QuicConn): Promise<OpenStream> {
+  return bareStreamOpener(conn).catch(() => async () => {
+    const { readable, writable } = await conn.createBidirectionalStream({ waitUntilAvailable: true });
+    return [ridOf(writable), ridOf(readable)];
+  });
+}
+const ridOf = (half: object) => {
+  const backing = Object.getOwnPropertySymbols(half).find((s) => s.description === "[[resourceBacking]]")!;
+  return (half as Record<symbol, { rid: number }>)[backing].rid;
+};
+
+/** `conn`'s bare-rid stream opener; one inspector session at a time, connected only while it looks. */
+export function bareStreamOpener(conn: Deno.QuicConn): Promise<OpenStream> {
   const opener = queue.then(async (): Promise<OpenStream> => {
     session.connect();
     try {

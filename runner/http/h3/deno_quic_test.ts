@@ -6,7 +6,7 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { withTempDir } from "../../../tests/helpers.ts";
 import { makeTlsFixtures } from "../../../tests/tls_fixtures.ts";
-import { core, streamOpener } from "./deno_quic.ts";
+import { bareStreamOpener as streamOpener, core } from "./deno_quic.ts";
 
 const text = new TextEncoder();
 const resources = () => (core as unknown as { resources(): Record<number, string> }).resources();
