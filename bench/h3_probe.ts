@@ -10,7 +10,7 @@
  *
  *   deno run -A --unstable-net bench/h3_probe.ts [--connections 1] [--streams 1] [--requests 2000]
  *     [--server aioquic|deno] [--byob: answers read into reused buffers]
- *     [--core: the stream's resources read and written with Deno's core ops, as runner/http/h3/slot.ts does]
+ *     [--core: streams opened as bare rids, read and written with Deno's core ops, as runner/http/h3/slot.ts]
  *     [--url https://127.0.0.1:PORT/ to use a running server instead; --cacert PEM]
  */
 import { parseArgs } from "node:util";
@@ -29,6 +29,7 @@ import { encodeRequestFields } from "../http3/qpack_encoder.ts";
 import { readVarint } from "../http3/varint.ts";
 import { readProcStat } from "../system/proc_stat.ts";
 import { byobChunks } from "../system/byob_chunks.ts";
+import { bareStreamOpener, core, type OpenStream } from "../runner/http/h3/deno_quic.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -140,47 +141,37 @@ interface Tally {
   openMs: number;
 }
 
-/** Deno's internal core ops and where a stream half keeps its rid, for `--core`. */
-const { core } = (Deno as unknown as Record<symbol, { core: CoreOps }>)[
-  (Deno as unknown as { internal: symbol }).internal
-];
-interface CoreOps {
-  read(rid: number, into: Uint8Array): Promise<number>;
-  writeAll(rid: number, bytes: Uint8Array): Promise<void>;
-}
-const ridOf = (half: object) => {
-  const backing = Object.getOwnPropertySymbols(half).find((s) => s.description === "[[resourceBacking]]")!;
-  return (half as Record<symbol, { rid: number }>)[backing].rid;
-};
+/** `--core`: each connection's stream opener (runner/http/h3/deno_quic.ts). */
+const openers = new Map<Deno.QuicConn, OpenStream>();
 
-/** The chunks of a stream's answer read with core ops into one buffer; both halves closed through streams. */
-async function* coreChunks(stream: Deno.QuicBidirectionalStream, request: Uint8Array) {
-  core.writeAll(ridOf(stream.writable), request).catch(() => {});
-  stream.writable.close().catch(() => {});
-  const rx = ridOf(stream.readable);
+/** The chunks of a stream's answer, opened as two rids, read with core ops into one buffer; both closed. */
+async function* coreChunks(conn: Deno.QuicConn, request: Uint8Array) {
+  const [tx, rx] = await openers.get(conn)!();
+  const close = () => core.tryClose(tx);
+  core.writeAll(tx, request).then(close, close);
   const buffer = new Uint8Array(16384);
   try {
     for (let n; (n = await core.read(rx, buffer)) > 0;) yield buffer.subarray(0, n);
   } finally {
-    stream.readable.cancel().catch(() => {});
+    core.tryClose(rx);
   }
 }
 
 /** One request on a new bidirectional stream: the encoded HEADERS frame and FIN, the answer to its end. */
 async function exchange(conn: Deno.QuicConn, request: Uint8Array, decoder: QpackDecoder, tally: Tally) {
   const t0 = performance.now();
-  const stream = await conn.createBidirectionalStream({ waitUntilAvailable: true });
+  const stream = values.core ? null : await conn.createBidirectionalStream({ waitUntilAvailable: true });
   tally.openMs += performance.now() - t0;
-  if (!values.core) {
+  if (stream !== null) {
     const writer = stream.writable.getWriter();
     await writer.write(request);
     await writer.close();
   }
   const reader = new H3FrameReader(false);
-  const id = Number(stream.readable.id);
+  const id = stream === null ? 0 : Number(stream.readable.id);
   let status = 0;
-  const chunks = values.core
-    ? coreChunks(stream, request)
+  const chunks = stream === null
+    ? coreChunks(conn, request)
     : values.byob
     ? byobChunks(stream.readable)
     : stream.readable;
@@ -247,6 +238,7 @@ for (let c = 0; c < connections; c++) {
   controlWriters.push(w);
   const decoder = new QpackDecoder();
   readPeerStreams(conn, new H3Settings(), decoder).catch(() => {});
+  if (values.core) openers.set(conn, await bareStreamOpener(conn));
   conns.push(conn);
   decoders.push(decoder);
 }

@@ -31,6 +31,7 @@ import {
 import { QpackDecoder, qpackErrorName, qpackH3Code } from "../../../http3/qpack_decoder.ts";
 import { readVarint, varintLengthAt } from "../../../http3/varint.ts";
 import { errorMessage } from "../exchange_errors.ts";
+import { type OpenStream, streamOpener } from "./deno_quic.ts";
 import type { H3Request } from "./request.ts";
 
 /** What every connection of a worker's h3 run shares: its requests and what the handshake offers. */
@@ -55,6 +56,8 @@ export const H3_TLS = { client: "deno", alpn: "h3", version: "TLSv1.3", cipher: 
 /** One QUIC connection carrying the requests of `streams` slots (slot.ts). */
 export class H3Connection {
   conn: Deno.QuicConn | null = null;
+  /** Opens a request stream on `conn` (deno_quic.ts). */
+  openStream: OpenStream = () => Promise.reject(new Error("the connection is not open"));
   /** Why the connection ended, for the requests it ends: a kind and its message. */
   failKind: ErrorKind = "closed-early";
   failMessage = "the connection closed";
@@ -109,6 +112,7 @@ export class H3Connection {
         await writer.write(preface);
         return writer;
       }));
+      this.openStream = await streamOpener(conn);
     } catch (err) {
       shared.connectGate.release();
       if (conn !== null) closeQuietly(conn, H3_NO_ERROR);

@@ -2,12 +2,11 @@
  * @module
  * HTTP/3 for the executors: each request stream an h3 connection may carry is an `H3Slot` shaped as a
  * `LoadConnection`, grouped `streams` to a connection (protocols.ts, as HTTP/2's are). A request is one
- * bidirectional QUIC stream: its octets written once and the send side closed (quinn finishes a dropped
+ * bidirectional QUIC stream, two rids (deno_quic.ts: no WHATWG streams, nothing on Deno's finalization
+ * registry): its octets written once with Deno's core ops and the send side closed (quinn finishes a dropped
  * send stream: FIN), the answer read to its FIN into the slot's buffer through the slot's frame reader, its
- * HEADERS decoded by the connection's QPACK decoder, its DATA counted. The stream's two resources are read
- * and written with Deno's core ops, not through its WHATWG streams (a writer, a reader, pulls and promises:
- * a sixth of a request's CPU), and closed through them: that takes them off Deno's finalization registry,
- * whose objects outlive young collections. The watchdog's timeout cancels the stream, not the connection.
+ * HEADERS decoded by the connection's QPACK decoder, its DATA counted, the receive side closed. The
+ * watchdog's timeout closes the receive side (STOP_SENDING), not the connection.
  */
 import type { ErrorKind } from "../../../results/mod.ts";
 import type { LoadConnection } from "../load_connection.ts";
@@ -17,23 +16,8 @@ import { qpackErrorName, qpackH3Code } from "../../../http3/qpack_decoder.ts";
 import { bytesRoughly, errorMessage, responseTimeoutMessage } from "../exchange_errors.ts";
 import { type H3Connection, IGNORE } from "./connection.ts";
 import type { H3Request } from "./request.ts";
+import { core } from "./deno_quic.ts";
 
-/** Deno's runtime core (`Deno[Deno.internal].core`, not public): its ops on a stream half's resource. */
-const { core } = (Deno as unknown as Record<symbol, { core: DenoCore }>)[
-  (Deno as unknown as { internal: symbol }).internal
-];
-interface DenoCore {
-  read(rid: number, into: Uint8Array): Promise<number>;
-  writeAll(rid: number, bytes: Uint8Array): Promise<void>;
-}
-/** Where Deno keeps a resource-backed stream's `{ rid }`, found on the first stream. */
-let backing: symbol | undefined;
-const ridOf = (half: object): number => {
-  backing ??= Object.getOwnPropertySymbols(half).find((s) => s.description === "[[resourceBacking]]");
-  return (half as Record<symbol, { rid: number }>)[backing!].rid;
-};
-
-const STREAM_OPTIONS = { waitUntilAvailable: true };
 const READ_BYTES = 16384;
 
 /** One request stream's worth of an h3 connection, driven like a connection by the executors. */
@@ -43,8 +27,7 @@ export class H3Slot implements LoadConnection {
   lastEventMs = 0;
   readonly maxDepth = 1;
   #active = false;
-  /** The open stream, held (collecting it closes its resources), and its receive side's rid: -1 unopened. */
-  #stream: Deno.QuicBidirectionalStream | null = null;
+  /** The stream's receive side's rid, -1 unopened; closing it again does nothing. */
   #rx = -1;
   /** Ends the pending read (-1) on a cancel (Deno's read op cannot be); `#read` starts one, made once. */
   #wake: ((n: number) => void) | null = null;
@@ -76,6 +59,7 @@ export class H3Slot implements LoadConnection {
     const session = this.session;
     if (session.conn === null && !(await session.open())) return 0;
     const conn = session.conn!;
+    const openStream = session.openStream;
     const shared = session.shared;
     const recorder = shared.recorder;
     const request = this.#requests[this.#mix.next()];
@@ -97,12 +81,12 @@ export class H3Slot implements LoadConnection {
     const frames = this.#frames;
     frames.reset();
     try {
-      const stream = this.#stream = await conn.createBidirectionalStream(STREAM_OPTIONS);
-      this.#rx = ridOf(stream.readable);
-      const tx = ridOf(stream.writable);
-      // A failed write shows on the read side too (a reset stream, a closed connection).
+      const [tx, rx] = await openStream();
+      this.#rx = rx;
+      // A failed write shows on the read side too (a reset stream, a closed connection). The write op
+      // holds the send side until it ends, when quinn finishes it (FIN).
       core.writeAll(tx, request.bytes).catch(IGNORE);
-      stream.writable.close().catch(IGNORE);
+      core.tryClose(tx);
       recorder.addBytesWritten(sentMs, request.bytes.length, endpoint);
       const decoder = session.decoder;
       read: while (!this.timedOut) {
@@ -216,10 +200,7 @@ export class H3Slot implements LoadConnection {
 
   /** Closes the receive side and ends a pending read, whose op holds the resource and may fill its buffer. */
   #cancel(): void {
-    const stream = this.#stream;
-    if (stream === null) return;
-    this.#stream = null;
-    stream.readable.cancel().catch(IGNORE);
+    if (this.#rx >= 0) core.tryClose(this.#rx);
     if (this.#wake === null) return;
     this.#buffer = new Uint8Array(READ_BYTES);
     this.#wake(-1);
