@@ -152,7 +152,7 @@ export const OPTIONS = {
     "maxDuration; past the last send with -R)",
   ),
   ratePerSec: option(
-    { model: true, flag: "-R, --rate N", example: "1000" },
+    { kind: "rate", file: "rate", model: true, flag: "-R, --rate N", example: "1000" },
     ratePerSec,
     "requests per second, at most 10000000 (1e7) for the whole load",
   ),

@@ -5,12 +5,13 @@
 import type { z } from "zod";
 
 /**
- * One option: how it is written (`ms`: a duration such as `10s`, `word`, `text`, a file `path`, a
- * comma-separated `list`, else a whole number), its key in a load of an experiment file (`sweep`: sweeps
- * may vary it), its flag in `--help` with an example, its zod field (type, bounds, default) and help.
+ * One option: how it is written (`ms`: a duration such as `10s`, `rate`: requests per second, `word`,
+ * `text`, a file `path`, a comma-separated `list`, else a whole number), its key in a load of an experiment
+ * file (`sweep`: sweeps may vary it), its flag in `--help` with an example, its zod field (type, bounds,
+ * default) and help.
  */
 export interface Option {
-  kind?: "ms" | "word" | "text" | "path" | "list";
+  kind?: "ms" | "rate" | "word" | "text" | "path" | "list";
   file?: string;
   sweep?: boolean;
   flag?: string;

@@ -286,7 +286,6 @@ function segmentIssues(run: PlannedRun): Issue[] {
 
 /** The file keys of attack fields, for issues found by the engine's schema. */
 const FILE_KEYS: Record<string, string> = {
-  ratePerSec: "rate",
   rampToPerSec: "rampTo",
   ...Object.fromEntries(FILE_OPTIONS.map(([key, o]) => [key, o.file])),
   requestMix: "requests",

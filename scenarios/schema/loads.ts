@@ -7,7 +7,7 @@ import { defined } from "../../validation/defined.ts";
 import { tlsOptionsSchema } from "../../runner/http/tls/options.ts";
 import { wsConfigSchema } from "../../runner/http/ws/config.ts";
 import { durationSchema, flowListSchema, requestListSchema } from "./requests.ts";
-import { phaseSchema as enginePhase, ratePerSec } from "../../runner/load/models/fields.ts";
+import { phaseSchema as enginePhase } from "../../runner/load/models/fields.ts";
 import { type CommonOptionKey, OPTION_ROWS, type OPTIONS } from "../../runner/config_fields.ts";
 import type { Option } from "../../runner/option.ts";
 import { customIssue } from "../../validation/mod.ts";
@@ -31,11 +31,11 @@ export const CONFIG_KEYS: Record<string, string> = Object.fromEntries(
   FILE_OPTIONS.map(([key, o]) => [o.file, key]),
 );
 
-/** An option as a file writes it: a duration with its unit, a whole number >= 1, or one of its words. */
+/** An option as a file writes it: a duration with its unit, a rate or word as its row, else a count >= 1. */
 function fileSchemaOf(o: Option & { file: string }): z.ZodType {
   if (o.kind === "ms") return durationSchema;
-  if (o.kind === "word") return o.schema instanceof z.ZodDefault ? o.schema.unwrap() as z.ZodType : o.schema;
-  return positiveInt(o.file);
+  if (o.kind !== "word" && o.kind !== "rate") return positiveInt(o.file);
+  return o.schema instanceof z.ZodDefault ? o.schema.unwrap() as z.ZodType : o.schema;
 }
 
 /** The load fields a sweep may set to words, each its schema's enum. */
@@ -73,7 +73,7 @@ const commonFields = {
 };
 
 /** File keys of the models' own fields -> config fields (the options' come from `CONFIG_KEYS`). */
-const MODEL_KEYS = { rate: "ratePerSec", rampTo: "rampToPerSec", requests: "mix" } as const;
+const MODEL_KEYS = { rampTo: "rampToPerSec", requests: "mix" } as const;
 type OptionKeys = { [K in FileOption as Options[K]["file"]]: K };
 type Keys = OptionKeys & typeof MODEL_KEYS;
 type Renamed<T> = { [K in keyof T as K extends keyof Keys ? Keys[K] : K]: T[K] };
@@ -163,7 +163,7 @@ const rateLoad = z.strictObject({
 
 const throughputLoad = z.strictObject({
   model: z.literal("throughput"),
-  rate: ratePerSec,
+  rate: modelFields.rate.unwrap(),
   ...poolFields,
   ...commonFields,
 }).transform((l) => renamed(l));
@@ -172,9 +172,7 @@ const countLoad = z.strictObject({
   model: z.literal("count"),
   /** The number of requests to send. */
   requests: positiveInt("requests"),
-  /** Open pacing at this rate instead of closed over `connections`. */
-  rate: ratePerSec.optional(),
-  /** connections, maxConnections (open pacing), duration (an upper bound), maxDuration. */
+  /** rate (open pacing, not closed over connections), maxConnections, duration (a bound), maxDuration. */
   ...modelFields,
   /** This load's own request mix (`requests` is the count here). */
   mix: requestListSchema.optional(),
