@@ -28,6 +28,7 @@ import {
   showK6Summaries,
   writeK6SummaryExport,
 } from "../k6/summary.ts";
+import { withK6Refusals } from "../k6/source.ts";
 import { k6NamedSamples } from "../../results/export/k6/series.ts";
 import { readRunPlanOrStop, type RunSource } from "./source.ts";
 import type { K6Flags } from "./script_load_flags.ts";
@@ -81,7 +82,7 @@ export function runRunCommand(argv: string[]): Promise<number> {
 }
 
 async function run(command: string, argv: string[], help: string): Promise<number> {
-  const args = parseRunArgs(argv, command, help);
+  const args = withK6Refusals(argv, () => parseRunArgs(argv, command, help));
   if (args.summaryMode !== undefined && !isK6File(resolve(args.source))) {
     throw new UsageError("--summary-mode: k6's end-of-test summary is a k6 script's; drop it here");
   }
