@@ -5,11 +5,7 @@
 import { defined } from "../../validation/defined.ts";
 import { basename, resolve } from "node:path";
 import { K6ConvertError } from "../../runner/script/k6/convert/convert.ts";
-import {
-  importsK6Module,
-  isK6File,
-  sessionScriptPath,
-} from "../../runner/script/k6/convert/converted_file.ts";
+import { importsK6Module, sessionScriptPath } from "../../runner/script/k6/convert/converted_file.ts";
 import { collectK6Metrics } from "../../runner/script/k6/metrics_channel.ts";
 import { thresholdProblem } from "../../runner/script/k6/metrics.ts";
 import { k6Experiment, shortcutScenario } from "../../scenarios/k6/options.ts";
@@ -28,21 +24,6 @@ import { NO_DEFAULT } from "../../runner/script/k6/runtime.ts";
 import { type IsolateOptions, passToIsolates } from "../../runner/script/k6/isolate_flags.ts";
 import { DOES_NOT_LOAD } from "../../runner/script/module.ts";
 import { K6_SYSTEM_TAGS } from "../../results/thresholds/selector.ts";
-
-/**
- * `parse`'s result; for a k6 script's command line (`argv` names one) a refusal with k6's exit code: 104 for a
- * well-formed value out of range (k6's check of its config), else 255 (k6's -1 for its flags' errors).
- */
-export function withK6Refusals<T>(argv: string[], parse: () => T): T {
-  try {
-    return parse();
-  } catch (err) {
-    if (!(err instanceof UsageError) || err.exitCode !== undefined) throw err;
-    if (!argv.some((a) => !a.startsWith("-") && isK6File(resolve(a)))) throw err;
-    const exitCode = err.outOfRange ? K6_EXIT.invalidConfig : K6_EXIT.commandFailed;
-    throw new UsageError(err.message, { cause: err, exitCode });
-  }
-}
 
 /** The experiment (JSON text) of k6 script `source`, and where its fields came from in `options`. */
 export async function k6ExperimentText(

@@ -28,7 +28,6 @@ import {
   showK6Summaries,
   writeK6SummaryExport,
 } from "../k6/summary.ts";
-import { withK6Refusals } from "../k6/source.ts";
 import { k6NamedSamples } from "../../results/export/k6/series.ts";
 import { readRunPlanOrStop, type RunSource } from "./source.ts";
 import type { K6Flags } from "./script_load_flags.ts";
@@ -43,7 +42,7 @@ import { terminalSafe } from "../../validation/terminal_text.ts";
 import type { ResultsFile } from "../../results/mod.ts";
 import { boxTable } from "../../report/terminal/tables.ts";
 import { renderReport } from "../../report/html/render.ts";
-import { EXIT, exitCodeOf, k6ExitCodeOf } from "../exit_codes.ts";
+import { EXIT, exitCodeOf, K6_EXIT, k6ExitCodeOf } from "../exit_codes.ts";
 import { ciFilesToProbe, writeCiFiles } from "../ci_outputs.ts";
 import { buildFindings } from "../../results/conclude/findings.ts";
 import {
@@ -79,6 +78,21 @@ export function runDemoCommand(argv: string[]): Promise<number> {
 /** Runs `loadlab run ...`; returns the exit code. */
 export function runRunCommand(argv: string[]): Promise<number> {
   return runCommand("run", () => run("run", argv, RUN_HELP));
+}
+
+/**
+ * `parse`'s result; for a k6 script's command line (`argv` names one) a refusal with k6's exit code: 104 for a
+ * well-formed value out of range (k6's check of its config), else 255 (k6's -1 for its flags' errors).
+ */
+export function withK6Refusals<T>(argv: string[], parse: () => T): T {
+  try {
+    return parse();
+  } catch (err) {
+    if (!(err instanceof UsageError) || err.exitCode !== undefined) throw err;
+    if (!argv.some((a) => !a.startsWith("-") && isK6File(resolve(a)))) throw err;
+    const exitCode = err.outOfRange ? K6_EXIT.invalidConfig : K6_EXIT.commandFailed;
+    throw new UsageError(err.message, { cause: err, exitCode });
+  }
 }
 
 async function run(command: string, argv: string[], help: string): Promise<number> {

@@ -3,8 +3,8 @@
  * config check), 255 for what k6's flags refuse; another source keeps loadlab's 2.
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { parseRunArgs } from "../run/args.ts";
-import { withK6Refusals } from "./source.ts";
+import { parseRunArgs } from "./args.ts";
+import { withK6Refusals } from "./command.ts";
 import { UsageError } from "../usage_error.ts";
 
 /** The exit code `argv`'s refusal carries (undefined: loadlab's 2). */
