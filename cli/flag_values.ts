@@ -59,7 +59,7 @@ export class FlagValues {
     const value = this.text(long);
     if (value === undefined) return undefined;
     if (!WHOLE.test(value) || Number(value) < 1) {
-      throw this.problem(long, value, `must be a whole number >= 1${inDigits(value)}`);
+      throw this.problem(long, value, `must be a whole number >= 1${inDigits(value)}`, /^-?\d+$/.test(value));
     }
     return Number(value);
   }
@@ -121,13 +121,14 @@ export class FlagValues {
     return ms;
   }
 
-  private problem(long: string, value: string, why: string): UsageError {
+  private problem(long: string, value: string, why: string, outOfRange = false): UsageError {
     const typed = this.typed(long);
     const spec = this.specs.find((f) => f.long === long);
     // A value that may only follow `=` is shown that way (`--compress=gzip`).
     const sep = spec?.optionalValue ? "=" : " ";
     return new UsageError(
       `${typed} ${JSON.stringify(value)}: ${why}, e.g. ${typed}${sep}${spec?.example ?? "<value>"}`,
+      { outOfRange },
     );
   }
 }

@@ -7,9 +7,12 @@
 export class UsageError extends Error {
   override name = "UsageError";
   readonly exitCode?: number;
-  constructor(message: string, options?: ErrorOptions & { exitCode?: number }) {
+  /** A well-formed value out of range (`-u 0`): k6 refuses it checking its config (104), not its flags. */
+  readonly outOfRange?: boolean;
+  constructor(message: string, options?: ErrorOptions & { exitCode?: number; outOfRange?: boolean }) {
     super(message, options);
     if (options?.exitCode !== undefined) this.exitCode = options.exitCode;
+    if (options?.outOfRange) this.outOfRange = true;
   }
 }
 

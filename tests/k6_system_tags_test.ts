@@ -118,3 +118,19 @@ export default function () { group("g", () => check(http.get("${url}/json"), { o
     assertEquals(refused.code, 104, refused.text);
     ok(refused.stderr.includes("systemTags is a list of tag names"), refused.stderr);
   }));
+
+Deno.test("a named request's url tag is its name, as k6's: points and thresholds on url see the name", () =>
+  withTarget(async (url) => {
+    const run = await runK6Text(
+      `import http from "k6/http";
+export const options = { iterations: 2, thresholds: { "http_reqs{url:json}": ["count==2"] } };
+export default function () { http.get("${url}/json?id=1", { tags: { name: "json" } }); }
+`,
+      null,
+      ["-q", "--out", "json=p.json"],
+    );
+    assertEquals(run.code, 0, run.text);
+    const points = Deno.readTextFileSync(`${run.dir}/p.json`).trim().split("\n").map((l) => JSON.parse(l))
+      .filter((l) => l.type === "Point" && l.metric.startsWith("http_req"));
+    assertEquals([...new Set(points.map((p) => p.data.tags.url))], ["json"]);
+  }));

@@ -11,7 +11,7 @@ import {
   MAX_STAGES,
   type Phase,
 } from "../../runner/load/models/fields.ts";
-import { MAX_DURATION_WORDS } from "../../validation/duration.ts";
+import { durationMsOf, MAX_DURATION_WORDS } from "../../validation/duration.ts";
 import { parseDurationMs } from "../flag_values.ts";
 import { UsageError } from "../usage_error.ts";
 
@@ -68,9 +68,10 @@ const SPAWN_RATE = /^(\d+(?:\.\d+)?|\.\d+)(?:\/s)?$/;
 /** Parses comma-separated `DURATION:TARGET` stages: `30s:50,30s:0` ramps to 50 in 30 s, then to 0. */
 export function parseStages(text: string, flag = "--stages"): Stage[] {
   const parts = text.split(",").map((p) => p.trim());
-  const bad = (why: string) =>
+  const bad = (why: string, outOfRange = false) =>
     new UsageError(
       `${flag} ${JSON.stringify(text)}: ${why}; write DURATION:TARGET,..., e.g. 30s:50,1m:200,30s:0`,
+      { outOfRange },
     );
   if (text.trim() === "") throw bad("no stage given");
   if (parts.length > MAX_STAGES) throw bad(`${parts.length} stages, at most ${MAX_STAGES}`);
@@ -79,9 +80,10 @@ export function parseStages(text: string, flag = "--stages"): Stage[] {
   return stages;
 }
 
-function parseStage(part: string, where: string, bad: (why: string) => UsageError): Stage {
+function parseStage(part: string, where: string, bad: (why: string, range?: boolean) => UsageError): Stage {
   const match = STAGE.exec(part);
-  if (!match) throw bad(`${where} is not DURATION:TARGET`);
+  // A duration without its target, or a target below 0, is well formed to k6 (`outOfRange`).
+  if (!match) throw bad(`${where} is not DURATION:TARGET`, durationMsOf(part) !== undefined);
   let durationMs: number;
   try {
     durationMs = parseDurationMs(match[1].trim());
@@ -91,7 +93,10 @@ function parseStage(part: string, where: string, bad: (why: string) => UsageErro
   if (!(durationMs > 0)) throw bad(`${where} lasts 0`);
   const target = match[2].trim();
   if (!WHOLE.test(target)) {
-    throw bad(`${where}: "${target}" is not a number of connections (a whole number >= 0)`);
+    throw bad(
+      `${where}: "${target}" is not a number of connections (a whole number >= 0)`,
+      /^-\d+$/.test(target),
+    );
   }
   if (Number(target) > MAX_STAGE_CONNECTIONS) {
     throw bad(

@@ -34,6 +34,8 @@ export async function k6ExperimentText(
   signal?: AbortSignal,
 ): Promise<{ text: string; paths: K6Paths }> {
   const path = resolve(source);
+  // Before the script's first isolate (its options read): its init code sees the same `__ENV` as its VUs.
+  if (overrides.k6?.systemEnv === false) passToIsolates({ env: overrides.env });
   let converted: string;
   try {
     converted = sessionScriptPath(path);

@@ -42,7 +42,7 @@ import { terminalSafe } from "../../validation/terminal_text.ts";
 import type { ResultsFile } from "../../results/mod.ts";
 import { boxTable } from "../../report/terminal/tables.ts";
 import { renderReport } from "../../report/html/render.ts";
-import { EXIT, exitCodeOf, k6ExitCodeOf } from "../exit_codes.ts";
+import { EXIT, exitCodeOf, K6_EXIT, k6ExitCodeOf } from "../exit_codes.ts";
 import { ciFilesToProbe, writeCiFiles } from "../ci_outputs.ts";
 import { buildFindings } from "../../results/conclude/findings.ts";
 import {
@@ -80,8 +80,23 @@ export function runRunCommand(argv: string[]): Promise<number> {
   return runCommand("run", () => run("run", argv, RUN_HELP));
 }
 
+/**
+ * `parse`'s result; for a k6 script's command line (`argv` names one) a refusal with k6's exit code: 104 for a
+ * well-formed value out of range (k6's check of its config), else 255 (k6's -1 for its flags' errors).
+ */
+export function withK6Refusals<T>(argv: string[], parse: () => T): T {
+  try {
+    return parse();
+  } catch (err) {
+    if (!(err instanceof UsageError) || err.exitCode !== undefined) throw err;
+    if (!argv.some((a) => !a.startsWith("-") && isK6File(resolve(a)))) throw err;
+    const exitCode = err.outOfRange ? K6_EXIT.invalidConfig : K6_EXIT.commandFailed;
+    throw new UsageError(err.message, { cause: err, exitCode });
+  }
+}
+
 async function run(command: string, argv: string[], help: string): Promise<number> {
-  const args = parseRunArgs(argv, command, help);
+  const args = withK6Refusals(argv, () => parseRunArgs(argv, command, help));
   if (args.summaryMode !== undefined && !isK6File(resolve(args.source))) {
     throw new UsageError("--summary-mode: k6's end-of-test summary is a k6 script's; drop it here");
   }

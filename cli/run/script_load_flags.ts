@@ -127,8 +127,9 @@ const K6_OPTION_SPECS: FlagSpec[] = [
     ...(YES_NO.test(name) ? { takesValue: false, optionalValue: true } : { takesValue: true }),
     ...(name === "THROW" ? { short: "w" } : {}),
   })),
-  ..."log-format= log-output= no-usage-report no-color profiling-enabled include-system-env-vars".split(" ")
+  ..."log-format= log-output= no-usage-report no-color profiling-enabled".split(" ")
     .map((f) => ({ long: f.replace("=", ""), takesValue: f.endsWith("=") })),
+  { long: "include-system-env-vars", takesValue: false, optionalValue: true },
   { long: "verbose", short: "v", takesValue: false },
 ];
 
@@ -160,8 +161,8 @@ export const SCRIPT_LOAD_TABLE: FlagTable = [
   ...K6_ROWS,
   "  k6's options, over the script's and K6_*: --rps --user-agent --batch --batch-per-host --max-redirects",
   "  --min-iteration-duration -w/--throw --discard-response-bodies --no-connection-reuse",
-  "  --insecure-skip-tls-verify --summary-time-unit; of k6's own output, ignored: --no-usage-report",
-  "  --no-color -v --log-format --log-output --profiling-enabled --include-system-env-vars",
+  "  --insecure-skip-tls-verify --summary-time-unit --include-system-env-vars[=false]; of k6's own output,",
+  "  ignored: --no-usage-report --no-color -v --log-format --log-output --profiling-enabled",
   ...K6_OPTION_SPECS,
 ];
 
@@ -192,6 +193,8 @@ export interface K6Flags {
   jsonOut?: string;
   /** k6's options of their flags (`--max-redirects`: maxRedirects), over `K6_*` variables. */
   options?: Record<string, unknown>;
+  /** `--include-system-env-vars=false`: `__ENV` holds the `-e` variables only (k6's default: true). */
+  systemEnv?: false;
   /** `--secret-source` lines, checked (each file read) as k6 checks them. */
   secretSources?: string[];
   config?: Record<string, unknown>;
@@ -293,6 +296,7 @@ function k6FlagsOf(flags: FlagValues): K6Flags {
     }
     k6.options = { ...k6.options, summaryTrendStats };
   }
+  if (/^(0|f|false)$/i.test(flags.text("include-system-env-vars") ?? "")) k6.systemEnv = false;
   const jsonOut = flags.all("out").find((v) => v.startsWith("json="));
   if (jsonOut === "json=") throw new UsageError("--out json=: name the file, e.g. --out json=points.ndjson");
   if (jsonOut !== undefined) k6.jsonOut = jsonOut.slice("json=".length);
@@ -377,7 +381,9 @@ function k6Options(flags: FlagValues): Record<string, unknown> | undefined {
 /** The flags k6 reads from a variable too: `K6_` and the flag's name (`--tag`: K6_TAGS, `--vus`: K6_VUS). */
 const K6_ENV_FLAGS =
   ("concurrency=VUS duration requests=ITERATIONS stages tag=TAGS no-thresholds quiet no-summary " +
-    "summary-export summary-trend-stats summary-mode http-debug out").split(" ").map((f) => f.split("="))
+    "summary-export summary-trend-stats summary-mode http-debug out include-system-env-vars").split(" ").map((
+      f,
+    ) => f.split("="))
     .concat(K6_OPTIONS.map((name) => [flagOf(name)]));
 
 /**

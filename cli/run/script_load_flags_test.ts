@@ -208,3 +208,19 @@ Deno.test("K6_ITERATIONS, K6_DURATION, K6_STAGES give way whole to a duration, i
     Deno.removeSync(dir, { recursive: true });
   }
 });
+
+Deno.test("--include-system-env-vars=false (or K6_INCLUDE_SYSTEM_ENV_VARS) keeps the system's variables out", () => {
+  assertEquals(load("--include-system-env-vars")?.k6?.systemEnv, undefined);
+  assertEquals(load("--include-system-env-vars=true")?.k6?.systemEnv, undefined);
+  assertEquals(load("--include-system-env-vars=false", "-e", "A=1")?.k6, { systemEnv: false });
+  const dir = Deno.makeTempDirSync();
+  const script = `${dir}/t.js`;
+  Deno.writeTextFileSync(script, 'import http from "k6/http";\nexport default function () {}\n');
+  Deno.env.set("K6_INCLUDE_SYSTEM_ENV_VARS", "false");
+  try {
+    assertEquals(parseRunArgs([script]).scriptLoad?.k6, { systemEnv: false });
+  } finally {
+    Deno.env.delete("K6_INCLUDE_SYSTEM_ENV_VARS");
+    Deno.removeSync(dir, { recursive: true });
+  }
+});

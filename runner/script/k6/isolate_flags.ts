@@ -25,6 +25,8 @@ interface IsolateFlags {
   phases?: boolean;
   /** When loadlab read the script's options (epoch ms): `exec.instance.currentTestRunDuration` from it. */
   testStartMs?: number;
+  /** `--include-system-env-vars=false`: `__ENV`'s variables (the `-e` ones), not the process's. */
+  env?: Record<string, string>;
   /** `--secret-source` lines as given (k6/secrets reads its sources from them: secrets.ts). */
   secretSources?: string[];
 }

@@ -121,7 +121,7 @@ export function requestPoints(
   const status = raw.status;
   const expected = isExpectedStatus(status, own ?? expectedStatuses);
   const fixed = { expected_response: String(expected), group: tags?.group ?? "", method, name: name ?? url };
-  const all = { scenario, ...tags, ...fixed, proto: "HTTP/1.1", status: String(status), url };
+  const all = { scenario, ...tags, ...fixed, proto: "HTTP/1.1", status: String(status), url: fixed.name };
   // A name the script gives is its own tag: kept when k6's `name` is left out.
   const given = name === undefined ? undefined : "name";
   point("http_reqs", "counter", false, 1, all, given);

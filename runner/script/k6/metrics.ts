@@ -275,7 +275,7 @@ export function addGroupDuration(durationMs: number, group?: string): void {
 
 /**
  * Adds the phases of `raw` (measured: its `waitingMs` a number) to k6's phase trends; to the submetrics
- * thresholds name by its tags and k6's `name`, `method`, `status` and `url`.
+ * thresholds name by its tags and k6's `name`, `method`, `status` and `url` (a given name, as k6's).
  */
 export function addPhases(
   raw: Response,
@@ -290,7 +290,7 @@ export function addPhases(
     const v = phaseMs[k];
     addTo(partOf(PHASES[k], "trend", true), v, v);
     const subs = wanted.get(PHASES[k]);
-    all ??= subs && { ...tags, name: name ?? url, method, status: String(raw.status), url };
+    all ??= subs && { ...tags, name: name ?? url, method, status: String(raw.status), url: name ?? url };
     if (subs !== undefined) addToSubmetrics(subs, "trend", true, v, v, all);
   }
 }

@@ -109,7 +109,7 @@ export const scriptDir = setScriptFolder;
 Object.defineProperties(globalThis, {
   __VU: { get: () => current()?.vu.id ?? 0, configurable: true },
   __ITER: { get: () => current()?.iter ?? 0, configurable: true },
-  __ENV: { value: Deno.env.toObject(), configurable: true, writable: true },
+  __ENV: { value: isolateFlags.env ?? Deno.env.toObject(), configurable: true, writable: true },
   open: { value: open, configurable: true, writable: true },
 });
 
@@ -400,8 +400,9 @@ function chooseScenario(
   setRunTags(runTagsOf(own, name), name);
   wantSubmetrics(options.thresholds);
   // As k6 activates a VU: a fresh __ENV (init code's writes gone), the scenario's `env` over the process's.
-  const env = Object.entries(scenarios[name]?.env ?? {}).map(([key, value]) => [key, String(value)]);
-  (globalThis as { __ENV?: unknown }).__ENV = { ...Deno.env.toObject(), ...Object.fromEntries(env) };
+  const env = { ...isolateFlags.env ?? Deno.env.toObject() };
+  for (const [key, value] of Object.entries(scenarios[name]?.env ?? {})) env[key] = String(value);
+  (globalThis as { __ENV?: unknown }).__ENV = env;
   return fn;
 }
 
