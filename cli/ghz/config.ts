@@ -469,9 +469,19 @@ function jsonText(value: unknown, flag: string, file = false): string {
   const list = file && Array.isArray(data) && text[0] !== "[";
   const bad = list ? "a list after a space" : any && `an Any of ${any}`;
   if (bad) throw new UsageError(`${flag}: ${bad}: ghz cannot read it; loadlab ghz neither`);
-  // As Go's JSON: a null message, alone or in a list, is the empty message.
+  // As Go's JSON: a null message, alone or in a list, is the empty message. ghz decodes -d, and a list's
+  // messages, into Go's maps and encodes them again, their keys sorted: of a oneof's members the last so.
   if (data === null) return "{}";
-  return Array.isArray(data) && data.includes(null) ? JSON.stringify(data.map((m) => m ?? {})) : text;
+  if (file && !Array.isArray(data)) return text;
+  return JSON.stringify(Array.isArray(data) ? data.map((m) => goOrder(m ?? {})) : goOrder(data));
+}
+
+/** `value` with its objects' keys in the order Go's JSON encodes a map's: sorted. */
+function goOrder(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(goOrder);
+  if (value === null || typeof value !== "object") return value;
+  const keys = Object.keys(value).sort();
+  return Object.fromEntries(keys.map((k) => [k, goOrder((value as Record<string, unknown>)[k])]));
 }
 
 /** A message size as ghz reads it (`4194304`, `4MB`, `4MiB`), 2^31 - 1 when not given. */
