@@ -71,8 +71,7 @@ export async function attack(argv: string[], ghz?: GhzRun): Promise<number> {
   }
   if (parsed.grpc !== undefined) {
     // A ghz command line's oneof of two members sends the later one, as ghz's JSON reader sets them.
-    const source = ghz ? { ...parsed.grpc, laterOneof: true } : parsed.grpc;
-    parsed.config = await withGrpcCalls(parsed.config, source, ghz?.streamEnd);
+    parsed.config = await withGrpcCalls(parsed.config, { ...parsed.grpc, laterOneof: !!ghz }, ghz?.streamEnd);
     const inFlight = inFlightLine(parsed.config);
     if (inFlight !== null && !parsed.output.quiet) console.error(`loadlab attack: ${inFlight}`);
   }

@@ -78,9 +78,7 @@ export function ghzCommandLine(argv: string[]): GhzRun & { attack: string[] } {
   if (raw.positionals[0] !== undefined) config.host = raw.positionals[0];
   // As ghz v0.93: --data=@ is no data (the empty message; stdin unread), whatever its help says.
   if (config.data === "@") {
-    console.error(
-      "loadlab ghz: --data=@ sends the empty message, as ghz v0.93 does; -D /dev/stdin reads stdin",
-    );
+    console.error("loadlab ghz: --data=@ is the empty message, as in ghz v0.93; -D /dev/stdin reads stdin");
     config.data = "{}";
   }
   const where = (key: string) => `--${key}`;

@@ -473,15 +473,11 @@ function jsonText(value: unknown, flag: string, file = false): string {
   // messages, into Go's maps and encodes them again, their keys sorted: of a oneof's members the last so.
   if (data === null) return "{}";
   if (file && !Array.isArray(data)) return text;
-  return JSON.stringify(Array.isArray(data) ? data.map((m) => goOrder(m ?? {})) : goOrder(data));
-}
-
-/** `value` with its objects' keys in the order Go's JSON encodes a map's: sorted. */
-function goOrder(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(goOrder);
-  if (value === null || typeof value !== "object") return value;
-  const keys = Object.keys(value).sort();
-  return Object.fromEntries(keys.map((k) => [k, goOrder((value as Record<string, unknown>)[k])]));
+  const sorted = (_: string, v: unknown) =>
+    v === null || typeof v !== "object" || Array.isArray(v)
+      ? v
+      : Object.fromEntries(Object.entries(v).sort(([a], [b]) => a < b ? -1 : 1));
+  return JSON.stringify(Array.isArray(data) ? data.map((m) => m ?? {}) : data, sorted);
 }
 
 /** A message size as ghz reads it (`4194304`, `4MB`, `4MiB`), 2^31 - 1 when not given. */

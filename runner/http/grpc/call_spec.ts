@@ -70,11 +70,11 @@ function templateOf(method: GrpcMethod, text: string, source: GrpcCallSource): {
 }
 
 /** The call's message, or a client stream's messages: a JSON array (each at `message[k]`) or one object. */
-function messagesOf(method: GrpcMethod, json: unknown, later?: boolean): Uint8Array | Uint8Array[] {
-  if (!method.clientStreaming) return encodeMessage(method.requestType, json, "message", later);
+function messagesOf({ requestType, clientStreaming }: GrpcMethod, json: unknown, later?: boolean) {
+  if (!clientStreaming) return encodeMessage(requestType, json, "message", later);
   const list = Array.isArray(json) ? json : [json];
   return list.map((m, k) =>
-    encodeMessage(method.requestType, m, list === json ? `message[${k}]` : "message", later)
+    encodeMessage(requestType, m, list === json ? `message[${k}]` : "message", later)
   );
 }
 

@@ -24,15 +24,10 @@ const KEPT_WRITER_BYTES = 64 * 1024;
 
 /**
  * `json` as `type`'s bytes; `path` names the message in errors (`message`, `messages[2]`). Two members of
- * one oneof are refused, as protobuf's JSON refuses them, or with `laterOneof` the later one is kept.
+ * one oneof are refused, as protobuf's JSON refuses them, or with `later` the later one is kept.
  */
-export function encodeMessage(
-  type: protobuf.Type,
-  json: unknown,
-  path = "message",
-  laterOneof = false,
-): Uint8Array {
-  const fields = checkFields(type, json, path, laterOneof);
+export function encodeMessage(type: protobuf.Type, json: unknown, path = "message", later = false) {
+  const fields = checkFields(type, json, path, later);
   try {
     const message = protojson.fromJson(type, fields);
     writer.pos = 0;
@@ -102,30 +97,29 @@ export function objectOf(type: protobuf.Type, json: unknown, path: string): obje
 
 /**
  * Every member of `json` names a field of `type` (recursively through message fields), by its path; with
- * `laterOneof`, `json` with each oneof's earlier members left out, as ghz's JSON reader (jhump's dynamic
+ * `later`, `json` with each oneof's earlier members left out, as ghz's JSON reader (jhump's dynamic
  * message) sets each member in turn, and a scalar member set to null its error.
  */
-function checkFields(type: protobuf.Type, json: unknown, path: string, laterOneof: boolean): unknown {
+function checkFields(type: protobuf.Type, json: unknown, path: string, later: boolean): unknown {
   if (WELL_KNOWN.test(type.fullName)) return json;
-  const kept: Record<string, unknown> = {}, members = new Map<string, string>();
+  // By oneof (a name no field of the type has) or by field: a oneof's later member replaces the earlier.
+  const kept = new Map<string, [string, unknown]>();
   for (const [key, value] of Object.entries(objectOf(type, json, path))) {
     const field = fieldOf(type, key, path);
     field.resolve();
-    const inner = field.resolvedType, oneof = laterOneof ? field.partOf?.name : undefined;
+    const inner = field.resolvedType, oneof = later ? field.partOf?.name : undefined;
     if (oneof !== undefined && value === null && !(inner instanceof protobuf.Type)) {
-      throw new GrpcMessageError(
-        `${path}.${key}`,
-        "a oneof's member set to null, not a message: ghz's error",
-      );
+      throw new GrpcMessageError(`${path}.${key}`, "null for a oneof's scalar member: ghz's error");
     }
-    if (oneof !== undefined) delete kept[members.get(oneof) ?? ""];
-    if (oneof !== undefined) members.set(oneof, key);
-    const check = (v: unknown, at: string) => checkFields(inner as protobuf.Type, v, at, laterOneof);
-    if (!(inner instanceof protobuf.Type) || value === null || field.map) kept[key] = value;
-    else if (!field.repeated) kept[key] = check(value, `${path}.${key}`);
-    else kept[key] = Array.isArray(value) ? value.map((v, k) => check(v, `${path}.${key}[${k}]`)) : value;
+    const check = (v: unknown, at: string) => checkFields(inner as protobuf.Type, v, at, later);
+    let deep = value;
+    if (inner instanceof protobuf.Type && value !== null && !field.map) {
+      if (!field.repeated) deep = check(value, `${path}.${key}`);
+      else if (Array.isArray(value)) deep = value.map((v, k) => check(v, `${path}.${key}[${k}]`));
+    }
+    kept.set(oneof ?? key, [key, deep]);
   }
-  return kept;
+  return Object.fromEntries(kept.values());
 }
 
 /** A field's proto3 JSON name: its proto name in lowerCamelCase. */
