@@ -70,7 +70,8 @@ export async function attack(argv: string[], ghz?: GhzRun): Promise<number> {
     parsed.config = parseAttackConfig({ ...parsed.config, concurrencySteps, grpc, lateBoundMs });
   }
   if (parsed.grpc !== undefined) {
-    parsed.config = await withGrpcCalls(parsed.config, parsed.grpc, ghz?.streamEnd);
+    // A ghz command line's oneof of two members sends the later one, as ghz's JSON reader sets them.
+    parsed.config = await withGrpcCalls(parsed.config, { ...parsed.grpc, laterOneof: !!ghz }, ghz?.streamEnd);
     const inFlight = inFlightLine(parsed.config);
     if (inFlight !== null && !parsed.output.quiet) console.error(`loadlab attack: ${inFlight}`);
   }

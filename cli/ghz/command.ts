@@ -76,10 +76,10 @@ export function ghzCommandLine(argv: string[]): GhzRun & { attack: string[] } {
     }
   }
   if (raw.positionals[0] !== undefined) config.host = raw.positionals[0];
-  // As ghz: --data=@ (or a config's "@") reads the message from stdin, -D then unread.
+  // As ghz v0.93: --data=@ is no data (the empty message; stdin unread), whatever its help says.
   if (config.data === "@") {
-    config.data = new TextDecoder().decode(Deno.readFileSync("/dev/stdin"));
-    delete config["data-file"];
+    console.error("loadlab ghz: --data=@ is the empty message, as in ghz v0.93; -D /dev/stdin reads stdin");
+    config.data = "{}";
   }
   const where = (key: string) => `--${key}`;
   const [attack, concurrencySteps] = [ghzFlags(config, where), stepsOf(config, where)];
@@ -121,7 +121,7 @@ function ghzWords(argv: string[]): string[] {
       throw new UsageError(`expected argument for flag '${word}' (write ${word}=${words[0]})`);
     }
     if (word === "@") {
-      throw new UsageError("@: names no file of ghz's words (--data=@ reads stdin's message)");
+      throw new UsageError("@: names no file of ghz's words (-D /dev/stdin reads stdin's message)");
     }
     if (bool !== null && BOOLEANS.has(bool[2])) {
       if (bool[3] !== "") throw new UsageError(`${word}: ghz's --${bool[2]} takes no value`);

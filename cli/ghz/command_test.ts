@@ -122,8 +122,8 @@ Deno.test("a word starting with @ is a file of words, a line each, as ghz's flag
     await Deno.writeTextFile(`${dir}/data`, '{"name":"from a file"}\n');
     const line = ghzCommandLine([...CALL, `@${dir}/args`, "h:1"]).attack.join(" ");
     assertEquals([line.includes("-n 30"), line.includes('-b {"name":"from a file"}')], [true, true]);
-    // `-d @` names no file (stdin is --data=@); a missing file is ghz's error.
-    throws(() => ghzCommandLine([...CALL, "-d", "@", "h:1"]), /@: .*names no file.*--data=@/);
+    // `-d @` names no file; a missing file is ghz's error.
+    throws(() => ghzCommandLine([...CALL, "-d", "@", "h:1"]), /@: .*names no file.*-D \/dev\/stdin/);
     throws(() => ghzCommandLine([...CALL, `@${dir}/nope`, "h:1"]), /cannot read it/);
   } finally {
     await Deno.remove(dir, { recursive: true });
@@ -171,6 +171,31 @@ Deno.test("-D's and -M's files win over -d and -m beside them, as ghz takes them
     const both = ["-d", '{"name":"inline"}', "-D", `${dir}/data.json`, "-m", '{"x-from":"inline"}'];
     const line = ghzCommandLine([...CALL, ...both, "-M", `${dir}/meta.json`, "h:1"]).attack.join(" ");
     assertEquals([line.includes('-b {"name":"file"}'), line.includes("-H x-from: file")], [true, true]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("-d's members in Go's order, as ghz re-marshals it; a -D object's as written; --data=@ empty", async () => {
+  const dir = await Deno.makeTempDir();
+  const message = (...argv: string[]) => {
+    const attack = ghzCommandLine([...CALL, ...argv, "h:1"]).attack;
+    return attack[attack.indexOf("-b") + 1];
+  };
+  try {
+    // ghz decodes -d into Go's maps and encodes them again: keys sorted, at every depth.
+    assertEquals(
+      message("-d", '{"word":"w","number":7,"at":{"s":1,"n":2}}'),
+      '{"at":{"n":2,"s":1},"number":7,"word":"w"}',
+    );
+    await Deno.writeTextFile(`${dir}/one.json`, '{"word":"w","number":7}');
+    await Deno.writeTextFile(`${dir}/list.json`, '[{"word":"w","number":7}]');
+    assertEquals([message("-D", `${dir}/one.json`), message("-D", `${dir}/list.json`)], [
+      '{"word":"w","number":7}',
+      '[{"number":7,"word":"w"}]',
+    ]);
+    // ghz v0.93's --data=@ on the command line is no data: the empty message; stdin is not read.
+    assertEquals(message("--data=@"), "{}");
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -469,9 +469,15 @@ function jsonText(value: unknown, flag: string, file = false): string {
   const list = file && Array.isArray(data) && text[0] !== "[";
   const bad = list ? "a list after a space" : any && `an Any of ${any}`;
   if (bad) throw new UsageError(`${flag}: ${bad}: ghz cannot read it; loadlab ghz neither`);
-  // As Go's JSON: a null message, alone or in a list, is the empty message.
+  // As Go's JSON: a null message, alone or in a list, is the empty message. ghz decodes -d, and a list's
+  // messages, into Go's maps and encodes them again, their keys sorted: of a oneof's members the last so.
   if (data === null) return "{}";
-  return Array.isArray(data) && data.includes(null) ? JSON.stringify(data.map((m) => m ?? {})) : text;
+  if (file && !Array.isArray(data)) return text;
+  const sorted = (_: string, v: unknown) =>
+    v === null || typeof v !== "object" || Array.isArray(v)
+      ? v
+      : Object.fromEntries(Object.entries(v).sort(([a], [b]) => a < b ? -1 : 1));
+  return JSON.stringify(Array.isArray(data) ? data.map((m) => m ?? {}) : data, sorted);
 }
 
 /** A message size as ghz reads it (`4194304`, `4MB`, `4MiB`), 2^31 - 1 when not given. */

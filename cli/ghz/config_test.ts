@@ -109,7 +109,8 @@ Deno.test("ghz's randomString, randomInt and UUID templates become placeholders;
   }, where);
   assertEquals(flags.slice(flags.indexOf("-b"), flags.indexOf("-b") + 8), [
     "-b",
-    '{"name":"{{ $randomString(8) }}","count":"{{ $randomNumber(1,9) }}"}',
+    // A config's data as ghz re-encodes it: its keys sorted.
+    '{"count":"{{ $randomNumber(1,9) }}","name":"{{ $randomString(8) }}"}',
     "-H",
     "x-id: id-{{ $randomNumber(5,5) }}",
     "-H",

@@ -79,6 +79,8 @@ function failuresOf(run: RunResult): Failure[] {
 
 /** grpc-go's client's words for a call that got no status of the server's (`message` is loadlab's). */
 function clientWords(kind: string, message: string): string {
+  // A status without grpc-message (loadlab names its code): grpc-go's desc is that empty message.
+  if (kind === `grpc ${message}`) return "";
   if (kind === "timeout") return "context deadline exceeded";
   if (kind === "unfinished") return "grpc: the client connection is closing";
   if (kind === "closed-early" && message === "the server closed the connection") return "connection closed";
@@ -275,7 +277,7 @@ function ghzCalls(run: RunResult, log: string) {
   const callError = (key: string): [string, string] => {
     const status = ghzStatus(key);
     const messages = Object.keys(run.errorMessages[key] ?? {});
-    const desc = messages.length === 1 ? messages[0] : key;
+    const desc = messages.length === 1 ? clientWords(key, messages[0]) : key;
     return [status, status === "OK" ? "" : visibleLine(`rpc error: code = ${status} desc = ${desc}`)];
   };
   const logged = loggedCalls(log), timed = logged.filter((c) => c.key === "0");

@@ -329,3 +329,13 @@ Deno.test("ghz's fields time each call as the request log does (from its actual 
   assertEquals(r.histogram.at(-1).mark, 0.059);
   match(ghzOutput(late, "summary", new Date(), log), /Average:\t54\.50 ms/);
 });
+
+Deno.test("a server's status without a message: grpc-go's words end at `desc = `, in the JSON and the CSV", () => {
+  const statusCodes = { "200": 6, "grpc NOT_FOUND": 2 }, errors = {};
+  const errorMessages = { "grpc NOT_FOUND": { NOT_FOUND: 2 } };
+  const shown = { ...run(), statusCodes, errors, errorMessages } as RunResult;
+  const r = ghzReport(shown, new Date());
+  assertEquals(r.errorDistribution, { "rpc error: code = NotFound desc = ": 2 });
+  const log = LOG.replaceAll("1014;", "1005;");
+  match(ghzOutput(shown, "csv", new Date(), log), /\n10\.00,NotFound,rpc error: code = NotFound desc = \n/);
+});

@@ -26,6 +26,8 @@ export interface GrpcCallSource {
   readonly maxSendBytes?: number;
   /** The names a placeholder may use (checked here when given). */
   readonly names?: readonly string[];
+  /** Of two members of one oneof, the later one is sent (ghz's JSON reader), not refused. */
+  readonly laterOneof?: boolean;
 }
 
 /** The request of `source`'s call in `root` with deadline `timeoutMs`; streaming takes a JSON array. */
@@ -41,7 +43,7 @@ export function grpcCallSpec(root: Root, source: GrpcCallSource, timeoutMs: numb
   if (hasPlaceholder(text)) {
     return grpcRequestSpec({ ...call, ...templateOf(method, text, source), message: EMPTY }, timeoutMs);
   }
-  const message = messagesOf(method, parseMessageText(text));
+  const message = messagesOf(method, parseMessageText(text), source.laterOneof);
   // Every message within the send cap (as encoded, before compression).
   const maxBytes = source.maxSendBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   const messages = [message].flat(), k = messages.findIndex((m) => m.length > maxBytes);
@@ -68,10 +70,12 @@ function templateOf(method: GrpcMethod, text: string, source: GrpcCallSource): {
 }
 
 /** The call's message, or a client stream's messages: a JSON array (each at `message[k]`) or one object. */
-function messagesOf({ requestType, clientStreaming }: GrpcMethod, json: unknown): Uint8Array | Uint8Array[] {
-  if (!clientStreaming) return encodeMessage(requestType, json);
+function messagesOf({ requestType, clientStreaming }: GrpcMethod, json: unknown, later?: boolean) {
+  if (!clientStreaming) return encodeMessage(requestType, json, "message", later);
   const list = Array.isArray(json) ? json : [json];
-  return list.map((m, k) => encodeMessage(requestType, m, list === json ? `message[${k}]` : "message"));
+  return list.map((m, k) =>
+    encodeMessage(requestType, m, list === json ? `message[${k}]` : "message", later)
+  );
 }
 
 /** The problem of making `source`'s call against `root`, as an issue at `path`, or null when it fits. */

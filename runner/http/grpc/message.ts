@@ -22,11 +22,14 @@ let writer = new protobuf.Writer();
 /** A writer grown past this by a big message is dropped after it, not kept. */
 const KEPT_WRITER_BYTES = 64 * 1024;
 
-/** `json` as `type`'s bytes; `path` names the message in errors (`message`, `messages[2]`). */
-export function encodeMessage(type: protobuf.Type, json: unknown, path = "message"): Uint8Array {
-  checkFields(type, json, path);
+/**
+ * `json` as `type`'s bytes; `path` names the message in errors (`message`, `messages[2]`). Two members of
+ * one oneof are refused, as protobuf's JSON refuses them, or with `later` the later one is kept.
+ */
+export function encodeMessage(type: protobuf.Type, json: unknown, path = "message", later = false) {
+  const fields = checkFields(type, json, path, later);
   try {
-    const message = protojson.fromJson(type, json);
+    const message = protojson.fromJson(type, fields);
     writer.pos = 0;
     writer.states = null;
     const bytes = type.encode(message, writer).finish();
@@ -92,18 +95,31 @@ export function objectOf(type: protobuf.Type, json: unknown, path: string): obje
   );
 }
 
-/** Every member of `json` names a field of `type` (recursively through message fields), by its path. */
-function checkFields(type: protobuf.Type, json: unknown, path: string): void {
-  if (WELL_KNOWN.test(type.fullName)) return;
+/**
+ * Every member of `json` names a field of `type` (recursively through message fields), by its path; with
+ * `later`, `json` with each oneof's earlier members left out, as ghz's JSON reader (jhump's dynamic
+ * message) sets each member in turn, and a scalar member set to null its error.
+ */
+function checkFields(type: protobuf.Type, json: unknown, path: string, later: boolean): unknown {
+  if (WELL_KNOWN.test(type.fullName)) return json;
+  // By oneof (a name no field of the type has) or by field: a oneof's later member replaces the earlier.
+  const kept = new Map<string, [string, unknown]>();
   for (const [key, value] of Object.entries(objectOf(type, json, path))) {
     const field = fieldOf(type, key, path);
     field.resolve();
-    const inner = field.resolvedType;
-    if (!(inner instanceof protobuf.Type) || value === null || field.map) continue;
-    if (field.repeated && Array.isArray(value)) {
-      value.forEach((v, k) => checkFields(inner, v, `${path}.${key}[${k}]`));
-    } else if (!field.repeated) checkFields(inner, value, `${path}.${key}`);
+    const inner = field.resolvedType, oneof = later ? field.partOf?.name : undefined;
+    if (oneof !== undefined && value === null && !(inner instanceof protobuf.Type)) {
+      throw new GrpcMessageError(`${path}.${key}`, "null for a oneof's scalar member: ghz's error");
+    }
+    const check = (v: unknown, at: string) => checkFields(inner as protobuf.Type, v, at, later);
+    let deep = value;
+    if (inner instanceof protobuf.Type && value !== null && !field.map) {
+      if (!field.repeated) deep = check(value, `${path}.${key}`);
+      else if (Array.isArray(value)) deep = value.map((v, k) => check(v, `${path}.${key}[${k}]`));
+    }
+    kept.set(oneof ?? key, [key, deep]);
   }
+  return Object.fromEntries(kept.values());
 }
 
 /** A field's proto3 JSON name: its proto name in lowerCamelCase. */

@@ -107,6 +107,20 @@ Deno.test("a message as proto3 JSON: camelCase or proto names, int64 as strings,
   assertEquals([...encodeMessage(type, parseMessageText("{}"))], []);
 });
 
+Deno.test("two members of one oneof: refused, or the later one kept as ghz's JSON reader keeps it", () => {
+  const root = protobuf.parse(`syntax = "proto3"; package p;
+    message Inner { oneof pick { string word = 1; int32 number = 2; } }
+    message Outer { Inner inner = 1; repeated Inner list = 2; oneof top { string a = 3; Inner b = 4; } }`)
+    .root;
+  const type = root.lookupType("p.Outer");
+  const two = { inner: { word: "w", number: 7 }, list: [{ number: 1, word: "" }], b: {}, a: "x" };
+  throws(() => encodeMessage(type, two), /multiple values for oneof pick/);
+  const later = type.decode(encodeMessage(type, two, "message", true)).toJSON();
+  assertEquals(later, { inner: { number: 7 }, list: [{ word: "" }], a: "x" });
+  // A oneof's scalar member given null is ghz's error (it sets no scalar to null).
+  throws(() => encodeMessage(type, { a: null }, "message", true), /^GrpcMessageError: message\.a: .*null/);
+});
+
 Deno.test("a message that does not fit its type names its path in the JSON", () => {
   const type = findMethod(loadProtoFile(PROTO), "helloworld.Greeter/SayHello").requestType;
   const fails = (json: unknown, pattern: RegExp) =>
