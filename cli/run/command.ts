@@ -81,8 +81,8 @@ export function runRunCommand(argv: string[]): Promise<number> {
 }
 
 /**
- * `parse`'s result; for a k6 script's command line (`argv` names one) a refusal with k6's exit code: 104 for a
- * well-formed value out of range (k6's check of its config), else 255 (k6's -1 for its flags' errors).
+ * `parse`'s result; for a k6 script's command line (`argv` names one) a refusal with k6's exit code: 104
+ * for a well-formed value out of range (k6's check of its config), else 255 (k6's -1 for its flags' errors).
  */
 export function withK6Refusals<T>(argv: string[], parse: () => T): T {
   try {
