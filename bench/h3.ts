@@ -3,15 +3,16 @@
  * `deno task bench --h3`: loadlab's HTTP/3 client beside oha's (`--http-version 3`, built with
  * `cargo install oha --locked --features http3 --root /tmp/peers/oha`) and beside loadlab's own HTTP/2,
  * with the same connections, against one server pinned to CPU 0, each tool pinned to CPU 1. The server is
- * the built-in target with `tls: self-signed` (Hono on Deno.serve for h2, on Deno's QUIC for h3, `GET /`)
- * or, with `--server deno`, bench/h3_deno_server.ts (Deno's QUIC and http3/ answering a fixed 200: a
- * lighter server, h3 only). The tools take turns in interleaved rounds, so a busy machine's load falls on
+ * bench/h3_rust_server (the default: quinn and h3 for h3, hyper and rustls for h2, on one thread, a fixed
+ * 200 with 13 octets; built by bench/build_h3_rust_server.sh, else the bench says so and takes the next), the
+ * built-in target with `tls: self-signed` (`--server builtin`: Hono on Deno.serve for h2, on Deno's QUIC for
+ * h3, `GET /`) or bench/h3_deno_server.ts (`--server deno`: Deno's QUIC and http3/, a fixed 200, h3 only). The tools take turns in interleaved rounds, so a busy machine's load falls on
  * all alike; every row has req/s, the tool's CPU per request (reaped-children times, start-up included),
  * the server's CPU per request and its core's share, and the load average around it. A tool that is
  * missing (oha) or cannot run there (h2 on the h3-only server) is skipped with the reason printed.
  * `bench/last_run_h3.json` keeps every round.
  *
- *   deno task bench --h3 [--server builtin|deno] [--duration 10s] [--connections 10] [--streams 1]
+ *   deno task bench --h3 [--server rust|builtin|deno] [--duration 10s] [--connections 10] [--streams 1]
  *                        [--rounds 3] [--tools oha,loadlab-h3,loadlab-h2]
  */
 import { tokenize } from "../cli/argv.ts";
@@ -26,7 +27,7 @@ import { BENCH_TOOLS, type ToolRun } from "./tools.ts";
 
 const FLAGS = [
   { long: "h3", takesValue: false },
-  { long: "server", takesValue: true, example: "builtin" },
+  { long: "server", takesValue: true, example: "rust" },
   { long: "duration", short: "d", takesValue: true, example: "10s" },
   { long: "connections", short: "c", takesValue: true, example: "10" },
   { long: "streams", short: "m", takesValue: true, example: "1" },
@@ -36,7 +37,8 @@ const FLAGS = [
 ];
 const TOOLS = ["oha", "loadlab-h3", "loadlab-h2"] as const;
 type Tool = typeof TOOLS[number];
-const USAGE = "usage: deno task bench --h3 [--server builtin|deno] [--duration 10s] [--connections 10] " +
+const USAGE =
+  "usage: deno task bench --h3 [--server rust|builtin|deno] [--duration 10s] [--connections 10] " +
   `[--streams 1] [--rounds 3] [--tools ${TOOLS.join(",")}]`;
 
 interface Server {
@@ -48,14 +50,26 @@ interface Server {
   stop(): Promise<void>;
 }
 
-/** bench/h3_deno_server.ts on CPU 0 with a throwaway certificate in `dir`. */
-async function startDenoH3(dir: string, pinTarget: string[]): Promise<Server> {
+/** Where bench/build_h3_rust_server.sh puts the Rust server (`H3_RUST_SERVER` overrides). */
+const RUST_SERVER = Deno.env.get("H3_RUST_SERVER") ?? "/tmp/peers/h3rs/h3_rust_server";
+const RUST_LABEL = "bench/h3_rust_server: quinn + h3 (h3), hyper + rustls (h2), one thread, a fixed 200 " +
+  "with 13 octets";
+
+/** The Rust server, or why it cannot run (the bench then uses the built-in target). */
+async function rustServerMissing(): Promise<string | null> {
+  const info = await Deno.stat(RUST_SERVER).catch(() => null);
+  return info?.isFile ? null : `${RUST_SERVER} is missing: build it with bench/build_h3_rust_server.sh`;
+}
+
+/** bench/h3_deno_server.ts or the Rust server on CPU 0 with a throwaway certificate in `dir`. */
+async function startH3Server(kind: "deno" | "rust", dir: string, pinTarget: string[]): Promise<Server> {
   const pair = await selfSignedPair();
   await Deno.writeTextFile(`${dir}/ca.pem`, pair.caPem);
   await Deno.writeTextFile(`${dir}/cert.pem`, pair.certPem + pair.caPem);
   await Deno.writeTextFile(`${dir}/key.pem`, pair.keyPem, { mode: 0o600 });
   const script = new URL("./h3_deno_server.ts", import.meta.url).pathname;
-  const argv = [...pinTarget, Deno.execPath(), "run", "-A", "--unstable-net", script]
+  const argv = [...pinTarget]
+    .concat(kind === "rust" ? [RUST_SERVER] : [Deno.execPath(), "run", "-A", "--unstable-net", script])
     .concat(["--cert", `${dir}/cert.pem`, "--key", `${dir}/key.pem`]);
   const child = new Deno.Command(argv[0], { args: argv.slice(1), stdout: "piped", stderr: "inherit" })
     .spawn();
@@ -63,16 +77,16 @@ async function startDenoH3(dir: string, pinTarget: string[]): Promise<Server> {
   let text = "";
   while (!/listening (\d+)/.test(text)) {
     const { value, done } = await reader.read();
-    if (done) throw new Error(`h3_deno_server.ts exited before listening: ${text}`);
+    if (done) throw new Error(`the ${kind} server exited before listening: ${text}`);
     text += value;
   }
   reader.releaseLock();
   return {
-    label: "bench/h3_deno_server.ts: Deno's QUIC, a fixed 200 with 13 octets",
+    label: kind === "rust" ? RUST_LABEL : "bench/h3_deno_server.ts: Deno's QUIC, a fixed 200 with 13 octets",
     url: `https://127.0.0.1:${/listening (\d+)/.exec(text)![1]}/`,
     caFile: `${dir}/ca.pem`,
     pid: child.pid,
-    speaksH2: false,
+    speaksH2: kind === "rust",
     stop: async () => {
       child.kill("SIGTERM");
       await child.status;
@@ -103,7 +117,7 @@ async function plan(tool: Tool, server: Server, o: Options): Promise<ToolRun | s
 }
 
 interface Options {
-  server: "builtin" | "deno";
+  server: "rust" | "builtin" | "deno";
   durationSec: number;
   connections: number;
   streams: number;
@@ -119,7 +133,7 @@ function parseArgs(argv: string[]): Options {
   const unknown = names.filter((n) => !(TOOLS as readonly string[]).includes(n));
   if (unknown.length) throw new UsageError(`--tools: unknown ${unknown.join(", ")}; pick from ${TOOLS}`);
   return {
-    server: flags.choice("server", ["builtin", "deno"] as const) ?? "builtin",
+    server: flags.choice("server", ["rust", "builtin", "deno"] as const) ?? "rust",
     durationSec: Math.max(1, Math.round((flags.positiveDurationMs("duration") ?? 10_000) / 1_000)),
     connections: flags.positiveInt("connections") ?? 10,
     streams: flags.positiveInt("streams") ?? 1,
@@ -142,8 +156,10 @@ export async function main(argv: string[]): Promise<number> {
   const o = parseArgs(argv);
   const pin = await pinning();
   const dir = await Deno.makeTempDir({ prefix: "loadlab-bench-h3-" });
-  const server: Server = o.server === "deno"
-    ? await startDenoH3(dir, pin.target)
+  const missing = o.server === "rust" ? await rustServerMissing() : null;
+  if (missing !== null) console.log(`server rust: skipped: ${missing}; the built-in target instead`);
+  const server: Server = o.server !== "builtin" && missing === null
+    ? await startH3Server(o.server, dir, pin.target)
     : await startTargets(["builtin"], dir, pin.target).then(([t]) => ({
       ...t,
       label: "built-in target, 1 process, GET /: h2 on Deno.serve, h3 on Deno's QUIC",
