@@ -215,17 +215,11 @@ function textOf(v: unknown): string {
 
 const QUOTE = 34, COMMA = 44, CR = 13, LF = 10;
 
-/** What `csvPacked` found: the header's values (text) and the rows after it. */
-interface CsvParse {
-  header: string[] | undefined;
-  rows: PackedRows;
-}
-
 /**
  * Parses `bytes` as RFC 4180 CSV whose values stay byte ranges, never strings (consumed: values are moved
  * down in place); with `hasHeader` the first record is the header. A problem names `file` and its line.
  */
-function csvPacked(bytes: Uint8Array, file: string, hasHeader: boolean, columns?: number): CsvParse {
+function csvPacked(bytes: Uint8Array, file: string, hasHeader: boolean, columns?: number) {
   const fail = (line: number, reason: string) => new DataFileError(file, line, reason);
   const n = bytes.length;
   let i = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;

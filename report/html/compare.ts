@@ -13,7 +13,7 @@ import {
 import { judgePair } from "../../results/conclude/judged.ts";
 import { judgedChange } from "../../results/conclude/noise.ts";
 import { changePct, round4 } from "../../results/stats.ts";
-import { gateAgainstBaseline, type MetricVerdict } from "../../results/baseline_gate.ts";
+import { gateAgainstBaseline } from "../../results/baseline_gate.ts";
 import type { FailOn } from "../../results/fail_on.ts";
 import { verdictText } from "../terminal/baseline_gate.ts";
 
@@ -58,20 +58,8 @@ export function buildCompare(baseline: ResultsFile, candidate: ResultsFile): Com
   return rows;
 }
 
-/** One verdict of the `--baseline` gate as the page shows it (results/baseline_gate.ts). */
-export interface GateRow {
-  key: string;
-  metric: CompareMetric;
-  baseline: number;
-  current: number;
-  verdict: MetricVerdict["verdict"];
-  failed: boolean;
-  /** The verdict text of the terminal and the markdown summary, word for word. */
-  text: string;
-}
-
 /** The gate's verdicts by run group (names without `#repeat`), the rules of `failOn` applied. */
-export function buildGateRows(baseline: ResultsFile, candidate: ResultsFile, failOn: FailOn[]): GateRow[] {
+export function buildGateRows(baseline: ResultsFile, candidate: ResultsFile, failOn: FailOn[]) {
   const gate = gateAgainstBaseline(baseline, candidate, failOn);
   return gate.groups.flatMap((g) =>
     g.metrics.map((m) => ({

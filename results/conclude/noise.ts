@@ -219,16 +219,12 @@ function shareCounts(runs: RunResult[]): ShareCounts {
   return { sent, succeeded };
 }
 
-/** The difference `b - a` of two shares in points, its pooled standard error, and how many it is. */
-interface ShareTest {
-  diffPct: number;
-  sePct: number;
-  /** |diff| / se; 0 for two equal shares with no spread (both 100%), Infinity for unequal ones. */
-  z: number;
-}
-
-/** The two-proportion z-test of `b` against `a`; null when a side sent nothing. */
-function twoProportion(a: ShareCounts, b: ShareCounts): ShareTest | null {
+/**
+ * The two-proportion z-test of `b` against `a`: the difference `b - a` of the shares in points, its pooled
+ * standard error, and how many it is (0 for two equal shares with no spread, Infinity for unequal ones);
+ * null when a side sent nothing.
+ */
+function twoProportion(a: ShareCounts, b: ShareCounts) {
   if (a.sent === 0 || b.sent === 0) return null;
   const pa = a.succeeded / a.sent, pb = b.succeeded / b.sent;
   const pooled = (a.succeeded + b.succeeded) / (a.sent + b.sent);

@@ -71,11 +71,6 @@ export function encodeRequest(
 
 const EMPTY = new Uint8Array(0);
 
-/** `host[:port]` as it belongs in the Host header (default ports omitted). */
-export function hostHeaderOf(url: URL): string {
-  return url.host;
-}
-
 /** Joins the URL's path and query with a spec path: a spec path of "/" keeps the URL's own path. */
 export function resolvePath(url: URL, specPath: string): string {
   if (specPath === "/" || specPath === "") return (url.pathname || "/") + url.search;
@@ -143,9 +138,8 @@ export class RequestMix extends PickCycle {
     endpoints: readonly number[] = [],
   ) {
     super(specs.map((s) => s.weight), offset);
-    const host = hostHeaderOf(url);
     this.requests = specs.map((s, k) => ({
-      ...encodeRequest(host, { ...s, path: resolvePath(url, s.path) }, names),
+      ...encodeRequest(url.host, { ...s, path: resolvePath(url, s.path) }, names),
       endpoint: endpoints[k] ?? 0,
     }));
   }

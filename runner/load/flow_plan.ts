@@ -7,7 +7,7 @@
  */
 import { shownName } from "../../validation/shown_name.ts";
 import type { FlowSpec } from "../flow_spec.ts";
-import { type EncodedRequest, encodeRequest, hostHeaderOf, resolvePath } from "../http/request.ts";
+import { type EncodedRequest, encodeRequest, resolvePath } from "../http/request.ts";
 import { compileExtract, type StepExtract } from "./step_checks.ts";
 import { hasPlaceholder, textParts } from "../http/template.ts";
 import { DEFAULT_KEPT_BYTES } from "../http/kept_bytes.ts";
@@ -168,7 +168,7 @@ function encodeRequestStep(
   stepIndex: number,
   endpoint: number,
 ): Omit<Extract<EncodedStep, { kind: "request" }>, "grpc"> {
-  const host = hostHeaderOf(url);
+  const host = url.host;
   const indexOf = (name: string) => names.indexOf(name);
   const spec = step.request;
   const request = {

@@ -47,17 +47,12 @@ interface WarmupOptions {
   sinkUrl?: string;
 }
 
-interface GeneratorWarmup {
-  durationMs: number;
-  answered: number;
-}
-
 /** Runs the burst with the run's `model`; never throws (a failed warm-up leaves the generator cold). */
 export async function warmUpGenerator(
   config: AttackConfig,
   model: AnyModelDef,
   options: WarmupOptions = { ws: null, closedModel: false },
-): Promise<GeneratorWarmup> {
+) {
   const beganMs = performance.now();
   // A hold run only pings idle connections: there is no hot path to warm.
   if (options.ws !== null && options.ws.pingIntervalMs > 0) return { durationMs: 0, answered: 0 };

@@ -6,7 +6,7 @@
  * waiting step's round trip is recorded under its endpoint, a connect's handshake in the `ws` section.
  */
 import type { FlowSpec } from "../flow_spec.ts";
-import { hostHeaderOf, resolvePath } from "../http/request.ts";
+import { resolvePath } from "../http/request.ts";
 import {
   buildTemplate,
   partsOf,
@@ -58,7 +58,7 @@ export function encodeWsStep(
     /** connect: permessage-deflate offered. */
     deflate: ws.deflate ?? false,
     /** connect: the host and path its cookies are chosen by (the path to its query or first placeholder). */
-    host: hostHeaderOf(url),
+    host: url.host,
     path: ws.connect === undefined ? "" : resolvePath(url, ws.connect).split(/\?|\{\{/)[0] || "/",
     /** send: the message's text as parts. */
     message: ws.send === undefined ? null : partsOf(ws.send, indexOf),
@@ -75,7 +75,7 @@ export function encodeWsStep(
 function handshakeTemplate(url: URL, ws: WsAction, indexOf: (name: string) => number): RequestTemplate {
   const lines = [
     `GET ${resolvePath(url, ws.connect!)} HTTP/1.1`,
-    `Host: ${hostHeaderOf(url)}`,
+    `Host: ${url.host}`,
     "Upgrade: websocket",
     "Connection: Upgrade",
     "Sec-WebSocket-Version: 13",

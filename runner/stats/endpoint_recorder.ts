@@ -12,6 +12,7 @@ import { type EndpointSample, ERROR_KINDS } from "./sample.ts";
 import { takeStatusCodes } from "./tallies.ts";
 import { MAX_ENDPOINTS, OTHER_ENDPOINT, taggedKey } from "../endpoint_limits.ts";
 import { shownName } from "../../validation/shown_name.ts";
+import { defined } from "../../validation/defined.ts";
 
 type Tags = Readonly<Record<string, string>>;
 type Expected = EndpointSample["expectedStatuses"];
@@ -168,10 +169,8 @@ export class EndpointRecorder {
       }
       out.push({
         endpoint: e,
-        ...(this.#names !== null ? { name: this.#names[e] } : {}),
-        ...(this.#tags[e] !== undefined ? { tags: this.#tags[e] } : {}),
-        ...(this.#methods[e] !== undefined ? { method: this.#methods[e] } : {}),
-        ...(this.#expected[e] !== undefined ? { expectedStatuses: this.#expected[e] } : {}),
+        ...defined({ name: this.#names?.[e], tags: this.#tags[e], method: this.#methods[e] }),
+        ...defined({ expectedStatuses: this.#expected[e] }),
         requests: this.#requests[e],
         statusCodes: takeStatusCodes(this.#statuses.subarray(e * STATUS_SLOTS, (e + 1) * STATUS_SLOTS)),
         errors: this.#takeErrors(e),

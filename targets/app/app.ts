@@ -285,14 +285,6 @@ interface Entry {
   expiresAtMs: number;
 }
 
-interface ResponseCacheStats {
-  hits: number;
-  misses: number;
-  /** Hits that served a version older than the page's current one. */
-  staleHits: number;
-  entries: number;
-}
-
 /** How the cache tells a stale copy: the header the page's version is in, and its version now. */
 interface VersionCheck {
   header: string;
@@ -305,7 +297,7 @@ interface VersionCheck {
  * hits of an older version count as `staleHits`, so the TTL's cost shows beside its gain.
  */
 class ResponseCache {
-  readonly stats: ResponseCacheStats = { hits: 0, misses: 0, staleHits: 0, entries: 0 };
+  readonly stats = { hits: 0, misses: 0, staleHits: 0, entries: 0 };
   #entries = new Map<string, Entry>();
 
   constructor(

@@ -5,14 +5,6 @@
  */
 import type { RedisClient } from "../redis.ts";
 
-interface RateDecision {
-  allowed: boolean;
-  /** 0 when limited. */
-  remaining: number;
-  /** Rounded up, at least 1. */
-  retryAfterSec: number;
-}
-
 /** Rejects after `ms`, so a Redis that hangs costs a request at most that long. */
 export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -34,7 +26,7 @@ export class RedisRateLimiter {
   ) {}
 
   /** Counts one request of `clientKey`; throws when Redis fails (the caller decides to fail open). */
-  async check(clientKey: string): Promise<RateDecision> {
+  async check(clientKey: string) {
     const key = this.keyPrefix + clientKey;
     const replies = await withTimeout(
       this.client.multi().set(key, "0", { PX: this.windowMs, NX: true }).incr(key).pTTL(key).exec(),

@@ -7,27 +7,6 @@ import type { Analysis, ResultsFile, RunResult } from "../../../results/mod.ts";
 import { curveAxes, meanCi, round4 } from "../../../results/stats.ts";
 import { capacityFound } from "../../../results/conclude/capacity.ts";
 
-/** What the page shows of the stored analysis. */
-export interface PageAnalysis {
-  noiseRule: Analysis["noiseRule"];
-  /** "judged by the spread between 3 repeats (...)" or "judged within each run (...)". */
-  noiseText: string;
-  /** Each search with its value in the findings' words and what qualifies it (`capacityFound`). */
-  searches: Array<Analysis["searches"][number] & { found: string }>;
-}
-
-/** Mean, p99 and success per phase: labels are phase names, one series per variant. */
-export interface PhaseComparison {
-  load: string | null;
-  labels: string[];
-  series: Array<{
-    name: string;
-    mean: Array<number | null>;
-    p99: Array<number | null>;
-    success: Array<number | null>;
-  }>;
-}
-
 /** How the analysis judged noise, in the words the report and the CI summary both use. */
 export function describeNoiseRule(analysis: Analysis): string {
   if (analysis.noiseRule === "within-run") {
@@ -41,7 +20,7 @@ export function describeNoiseRule(analysis: Analysis): string {
 }
 
 /** The stored analysis as the page shows it, or null without one. */
-export function pageAnalysis(results: ResultsFile): PageAnalysis | null {
+export function pageAnalysis(results: ResultsFile) {
   const a = results.analysis;
   if (!a) return null;
   const searches = a.searches.map((s) => ({ ...s, found: capacityFound(s, results.runs) }));
@@ -79,7 +58,7 @@ export function storedKnee(
 }
 
 /** Per-phase bar data for every load with more than one phase; variants as series, repeat means. */
-export function buildPhaseComparisons(runs: RunResult[]): PhaseComparison[] {
+export function buildPhaseComparisons(runs: RunResult[]) {
   const phased = runs.filter((r) => !r.probe && r.phases?.length);
   const multi = (load: string | null) =>
     new Set(phased.filter((r) => (r.load ?? null) === load).flatMap((r) => r.phases!.map((p) => p.name)))

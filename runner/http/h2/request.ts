@@ -16,7 +16,7 @@ import {
   MAX_STREAM_ID,
   writeFrameHeader,
 } from "../../../http2/frames.ts";
-import { hostHeaderOf, resolvePath } from "../request.ts";
+import { resolvePath } from "../request.ts";
 import {
   addsLength,
   bodyWithLength,
@@ -57,7 +57,7 @@ export function encodeH2Request(
   literal = false,
 ): H2Request {
   const path = resolvePath(url, spec.path);
-  const fields = requestFieldsOf(hostHeaderOf(url), spec);
+  const fields = requestFieldsOf(url.host, spec);
   const authority = fields.authority;
   const headers = streamHeadersOf(spec, fields);
   const scheme = url.protocol === "https:" ? "https" : "http";

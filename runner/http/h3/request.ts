@@ -8,7 +8,7 @@
 import type { RequestSpec } from "../../request_spec.ts";
 import { encodeMessage } from "../../../http3/frames.ts";
 import { encodeRequestFields } from "../../../http3/qpack_encoder.ts";
-import { hostHeaderOf, resolvePath } from "../request.ts";
+import { resolvePath } from "../request.ts";
 import { bodyWithLength, requestFieldsOf, streamHeadersOf } from "../request_fields.ts";
 
 /** One request of the mix, the same octets on every stream. */
@@ -29,7 +29,7 @@ export function encodeH3Mix(
 ): H3Request[] {
   return specs.map((spec, k) => {
     const path = resolvePath(url, spec.path);
-    const fields = requestFieldsOf(hostHeaderOf(url), spec);
+    const fields = requestFieldsOf(url.host, spec);
     const headers = streamHeadersOf(spec, fields);
     const body = bodyWithLength(spec, fields, headers);
     const section = encodeRequestFields(spec.method, "https", fields.authority, path, headers);

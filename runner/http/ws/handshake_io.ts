@@ -21,13 +21,6 @@ interface HandshakeWatch {
 /** One handshake's request with the key and subprotocols it offers, and the stats its time counts in. */
 export type HandshakeOffer = ReturnType<typeof offerOf>;
 
-/** A passed handshake: bytes read past the head (at the start of `buf`), and whether deflate was agreed. */
-interface HandshakeDone {
-  extraBytes: number;
-  deflate: boolean;
-  buf: Uint8Array;
-}
-
 /** A handshake's first buffer: an answer's head is 130-250 bytes, and a crowd holds one each. */
 const HANDSHAKE_FIRST_BYTES = 256;
 
@@ -55,8 +48,9 @@ export function giveBackHandshakeBuffer(run: WsRun, buf: Uint8Array): void {
 }
 
 /**
- * Runs the handshake; null when it failed (counted; the caller closes the socket). The answer is read into
- * `buf`, doubled as it fills up to WS_READ_BUFFER_BYTES (a longer head is a `ws-handshake` fault).
+ * Runs the handshake: the bytes read past the head (at the start of `buf`) and whether deflate was agreed;
+ * null when it failed (counted; the caller closes the socket). The answer is read into `buf`, doubled as
+ * it fills up to WS_READ_BUFFER_BYTES (a longer head is a `ws-handshake` fault).
  */
 export async function handshake(
   sock: TransportConn,
@@ -64,7 +58,7 @@ export async function handshake(
   offer: HandshakeOffer,
   shared: ConnectionShared,
   watch: HandshakeWatch,
-): Promise<HandshakeDone | null> {
+) {
   const { request, key, protocols, deflate, stats } = offer;
   const startMs = performance.now();
   watch.deadlineMs = startMs + shared.timeoutMs;

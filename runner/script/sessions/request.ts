@@ -3,7 +3,7 @@
  * A session script's request as the bytes loadlab's connections send. Never a template: `{{` is the
  * script's own text. A plain request is encoded once per method and path and kept (a bounded cache).
  */
-import { type EncodedRequest, headOf, hostHeaderOf } from "../../http/request.ts";
+import { type EncodedRequest, headOf } from "../../http/request.ts";
 import { addsLength, requestFieldsOf } from "../../http/request_fields.ts";
 import { encodeH2Request, type H2Request } from "../../http/h2/request.ts";
 import { headerNameProblem, headerValueProblem, pathProblem } from "../../request_rules.ts";
@@ -30,7 +30,7 @@ export class ScriptRequests {
   readonly #h2Cache = new PlainCache();
 
   constructor(readonly url: URL, shownOrigin?: string) {
-    this.#host = hostHeaderOf(url);
+    this.#host = url.host;
     this.#namePrefix = shownOrigin ?? "";
   }
 
