@@ -183,6 +183,18 @@ export default function () {
   ok(!/^1020$/m.test(thrown.stdout), thrown.text);
 });
 
+pool.test("options.hosts naming an address with no port sends to the scheme's port, as k6's dialer", async () => {
+  const script = `import http from "k6/http";
+import { check } from "k6";
+export const options = { iterations: 2, hosts: { "api.test": "127.0.0.1" } };
+export default function () { check(http.get("http://api.test/"), { "answered or refused": () => true }); }
+`;
+  const { code, text, stdout } = await runK6Text(script, null);
+  assertEquals(code, 0, text);
+  ok(text.includes("requests to http://api.test go to http://127.0.0.1 (options.hosts)"), text);
+  ok(/checks_succeeded\.+: 100\.00% 2 out of 2/.test(stdout), stdout);
+});
+
 pool.test("--target ORIGIN=URL sends a second origin the script spells to a local server, said at start-up", () =>
   withTwoServers(async (a, b, counts) => {
     const script = `import http from "k6/http";

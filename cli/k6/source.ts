@@ -112,7 +112,8 @@ export async function k6ExperimentText(
   const { url, routes, keepHost } = whereRequestsGo(path, targets, hosts);
   // The target k6's hosts name is dialled at its address; its requests keep its Host and TLS name.
   const origin = new URL(url).origin;
-  const connectTo = keepHost.includes(origin) ? new URL(routes[origin]).host : undefined;
+  const to = keepHost.includes(origin) ? new URL(routes[origin]) : undefined;
+  const connectTo = to && `${to.hostname}:${to.port || defaultPort(to)}`;
   const dialled = connectTo === undefined ? loads : Object.fromEntries(
     Object.entries(loads).map(([name, load]) => [name, { ...load, tls: { ...load.tls ?? {}, connectTo } }]),
   );
@@ -190,7 +191,9 @@ function whereRequestsGo(path: string, targets: Record<string, string>, hosts: R
       .map((at) => named.find(([name]) => matches(name, at))?.[1]).find((to) => to !== undefined);
     if (to === undefined || routes[origin] !== undefined) continue;
     const address = new URL(`${url.protocol}//${to}`);
-    routes[origin] = `${url.protocol}//${address.hostname}:${address.port || url.port || defaultPort(url)}`;
+    routes[origin] =
+      new URL(`${url.protocol}//${address.hostname}:${address.port || url.port || defaultPort(url)}`)
+        .origin;
     keepHost.push(origin);
     said.push(`requests to ${origin} go to ${routes[origin]} (options.hosts)`);
   }
