@@ -15,6 +15,7 @@
  *
  *   deno task bench --k6-verdicts [--k6-bin PATH] [--corpus DIR] [--examples DIR] [--only NAME]
  */
+import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { tokenize } from "../cli/argv.ts";
 import { FlagValues } from "../cli/flag_values.ts";
@@ -126,7 +127,10 @@ function corpusCases(folder: string): Case[] {
     return listed.map(([name, c]) => ({
       name,
       path: join(folder, name),
-      args: c.args ?? [],
+      // `{corpus}` names the folder (a `--config` file beside cases.json); a script not checked out is skipped.
+      args: existsSync(join(folder, name))
+        ? (c.args ?? []).map((a) => a.replaceAll("{corpus}", folder))
+        : ["skip", "not checked out (its README says how)"],
       k6Extra: [],
       loadlabExtra: [],
       env: c.env ?? {},

@@ -158,6 +158,43 @@ export default function () { check(encoding.b64encode("hi"), { "encoded": (s) =>
   }
 });
 
+pool.test("a URL naming no http(s) server fails its request as k6's does, and needs no --target", async () => {
+  const script = `import http from "k6/http";
+import { check } from "k6";
+export const options = { iterations: 2 };
+const failed = (r) => r.status === 0 && r.error_code === 1000;
+export default function () {
+  check(http.get(""), { "no scheme": failed });
+  check(http.get("api.local/status"), { "no scheme either": failed });
+  check(http.request("GET", "ftp://files.local/x"), { "not http's": failed });
+}
+`;
+  const { code, text, stdout } = await runK6Text(script, null);
+  assertEquals(code, 0, text);
+  ok(/checks_succeeded\.+: 100\.00% 6 out of 6/.test(stdout), stdout);
+  ok(text.includes('Request Failed: unsupported protocol scheme "ftp"'), text);
+  // A URL that does not parse is k6's 1020; with throw: true the request throws, as k6's does.
+  const thrown = await runK6Text(
+    `import http from "k6/http";\nexport const options = { iterations: 1, throw: true };\n` +
+      `export default function () { console.log(http.get("http://[::1").error_code); }\n`,
+    "http://127.0.0.1:9",
+  );
+  ok(thrown.text.includes('invalid URL: parse "http://[::1"'), thrown.text);
+  ok(!/^1020$/m.test(thrown.stdout), thrown.text);
+});
+
+pool.test("options.hosts naming an address with no port sends to the scheme's port, as k6's dialer", async () => {
+  const script = `import http from "k6/http";
+import { check } from "k6";
+export const options = { iterations: 2, hosts: { "api.test": "127.0.0.1" } };
+export default function () { check(http.get("http://api.test/"), { "answered or refused": () => true }); }
+`;
+  const { code, text, stdout } = await runK6Text(script, null);
+  assertEquals(code, 0, text);
+  ok(text.includes("requests to http://api.test go to http://127.0.0.1 (options.hosts)"), text);
+  ok(/checks_succeeded\.+: 100\.00% 2 out of 2/.test(stdout), stdout);
+});
+
 pool.test("--target ORIGIN=URL sends a second origin the script spells to a local server, said at start-up", () =>
   withTwoServers(async (a, b, counts) => {
     const script = `import http from "k6/http";

@@ -15,7 +15,12 @@ import { checkScript, scriptExperimentName } from "../run/script_check.ts";
 import { memoryLimitMbBesideRuns } from "../../runner/worker/memory_limit.ts";
 import { UsageError } from "../usage_error.ts";
 import { type ScriptLoadArgs, withK6Flags } from "../run/script_load_flags.ts";
-import { mayRequest, scriptOrigins, unsetUrlVariables } from "../../runner/script/k6/convert/origins.ts";
+import {
+  mayRequest,
+  namesNoServer,
+  scriptOrigins,
+  unsetUrlVariables,
+} from "../../runner/script/k6/convert/origins.ts";
 import { readK6Files } from "../../runner/script/k6/convert/local_modules.ts";
 import { terminalSafe } from "../../validation/terminal_text.ts";
 import { K6_EXIT } from "../exit_codes.ts";
@@ -109,7 +114,8 @@ export async function k6ExperimentText(
   const { url, routes, keepHost } = whereRequestsGo(path, targets, hosts);
   // The target k6's hosts name is dialled at its address; its requests keep its Host and TLS name.
   const origin = new URL(url).origin;
-  const connectTo = keepHost.includes(origin) ? new URL(routes[origin]).host : undefined;
+  const to = keepHost.includes(origin) ? new URL(routes[origin]) : undefined;
+  const connectTo = to && `${to.hostname}:${to.port || defaultPort(to)}`;
   const dialled = connectTo === undefined ? loads : Object.fromEntries(
     Object.entries(loads).map(([name, load]) => [name, { ...load, tls: { ...load.tls ?? {}, connectTo } }]),
   );
@@ -187,7 +193,9 @@ function whereRequestsGo(path: string, targets: Record<string, string>, hosts: R
       .map((at) => named.find(([name]) => matches(name, at))?.[1]).find((to) => to !== undefined);
     if (to === undefined || routes[origin] !== undefined) continue;
     const address = new URL(`${url.protocol}//${to}`);
-    routes[origin] = `${url.protocol}//${address.hostname}:${address.port || url.port || defaultPort(url)}`;
+    routes[origin] =
+      new URL(`${url.protocol}//${address.hostname}:${address.port || url.port || defaultPort(url)}`)
+        .origin;
     keepHost.push(origin);
     said.push(`requests to ${origin} go to ${routes[origin]} (options.hosts)`);
   }
@@ -195,11 +203,13 @@ function whereRequestsGo(path: string, targets: Record<string, string>, hosts: R
   // Else the first origin sent nowhere else, or where the first one sent elsewhere goes.
   const url = given ?? origins.find((o) => routes[o.origin] === undefined)?.origin ?? keepHost[0] ??
     Object.values(routes)[0];
-  if (url === undefined && !files.some((f) => mayRequest(f.source))) {
+  if (url === undefined && files.every((f) => !mayRequest(f.source) || namesNoServer(f.source, env))) {
     console.error(
       terminalSafe(
-        `${basename(path)}: sends no request (it imports no k6/http, k6/ws or k6/net/grpc): its ` +
-          "iterations run with no server",
+        `${
+          basename(path)
+        }: sends no request (it imports no k6/http, k6/ws or k6/net/grpc, or its URLs name ` +
+          "no server): its iterations run with no server",
       ),
     );
     return { url: NO_SERVER, routes, keepHost };

@@ -20,6 +20,7 @@ import { b64encode } from "./encoding.ts";
 import { jsonOut, requestPoints } from "./json_out.ts";
 import { addPhases } from "./metrics.ts";
 import type { Response, Session } from "../session.ts";
+import { FailedResponse } from "../sessions/response.ts";
 import type { ScriptSession } from "../sessions/session.ts";
 import { durationMsOf } from "../../../validation/duration.ts";
 import { expectStatuses } from "../../stats/recorder.ts";
@@ -75,6 +76,7 @@ export function url(strings: TemplateStringsArray, ...values: unknown[]): { url:
 export function request(method: string, target: Url, body?: Body, opts?: Params | null): Promise<K6Response> {
   try {
     const hops = new Hops(method, target, body, opts ?? NO_PARAMS), waitMs = rpsWaitMs();
+    if (hops.place.unsent !== undefined) return Promise.resolve(hops.unsent(hops.place.unsent));
     if (waitMs <= 0) return hops.next();
     const s = hops.vu?.s;
     return (s ? s.sleep(waitMs) : new Promise((go) => setTimeout(go, waitMs))).then(() => hops.next());
@@ -137,6 +139,21 @@ class Hops {
       ? undefined
       : { headers: own, body, name, tags, timeoutMs, cookies: !this.jar, expectedStatuses: expected };
     return (s as ScriptSession).request(this.verb, pathOf(s, this.place, at), options, this) as Promise<any>;
+  }
+
+  /** A URL k6 sends nothing to: its request fails (throws with `throw: true`), said as k6 says it. */
+  unsent(why: string): K6Response {
+    const res = new K6Response(
+      new FailedResponse("url", why),
+      this.at,
+      this.verb,
+      this.headers,
+      this.sent,
+      "none",
+    );
+    console.warn(`Request Failed: ${res.error}`);
+    if (requestDefaults.throw) throw new Error(res.error);
+    return res;
   }
 
   arrived(raw: Response): K6Response | Promise<K6Response> {
@@ -256,6 +273,8 @@ interface Place {
   path: string;
   origin: string;
   auth: string | null;
+  /** Why k6 sends no request to the URL (Go's parse failed, or a scheme not http's); else undefined. */
+  unsent?: string;
 }
 
 /** URLs parsed before (a script names few: parsing each request's again costs more than the rest). */
@@ -265,9 +284,14 @@ const MAX_PLACES = 1024;
 function placeOf(href: string): Place {
   let place = places.get(href);
   if (place !== undefined) return place;
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(href)?.[1].toLowerCase() ?? "", u = URL.parse(href);
   if (href.startsWith("/")) place = { path: href, origin: "", auth: null };
-  else {
-    const u = new URL(href);
+  else if (u === null || !/^https?$/.test(scheme)) {
+    const unsent = u === null && /^https?$/.test(scheme)
+      ? `invalid URL: parse "${href}"`
+      : `unsupported protocol scheme "${scheme}"`;
+    place = { path: "", origin: "", auth: null, unsent };
+  } else {
     const auth = u.username === "" && u.password === "" ? null : basicAuth(u);
     place = { path: u.pathname + u.search, origin: u.origin, auth };
   }

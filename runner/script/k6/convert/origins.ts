@@ -95,6 +95,30 @@ export function mayRequest(source: string): boolean {
   });
 }
 
+/**
+ * Whether every request the script can send names no server, known before the run: it imports k6/http alone
+ * (as one name) and each use of it is a call whose URL is text with no scheme of http's (`""`, `api.local/x`),
+ * which k6 fails without sending. A path (`/x`) is read against the target, so it names one.
+ */
+export function namesNoServer(source: string, env: Readonly<Record<string, string>>): boolean {
+  const ast = parseOrNull(source);
+  const sending = ast?.body.filter((s: Node) =>
+    s.type === "ImportDeclaration" && SENDING.has(s.source.value)
+  );
+  if (sending?.length !== 1 || sending[0].source.value !== "k6/http" || sending[0].specifiers.length !== 1) {
+    return false;
+  }
+  const name = sending[0].specifiers[0].local.name, consts = constsOf(ast);
+  let uses = -1, unsent = 0;
+  everyNode(ast, (n: Node) => {
+    if (n.type === "Identifier" && n.name === name) uses++;
+    if (n.type !== "CallExpression" || n.callee.object?.name !== name) return;
+    const text = textOf(n.arguments[n.callee.property.name === "request" ? 1 : 0], env, consts, 0);
+    if (text !== undefined && !text.startsWith("/") && !/^https?:/i.test(text)) unsent++;
+  });
+  return uses === unsent;
+}
+
 /** A k6/net/grpc script's scheme: `http` if `plaintext: true` is written, else `https`; else null. */
 function grpcScheme(ast: Node): "http" | "https" | null {
   const imports = ast.body.some((s: Node) =>

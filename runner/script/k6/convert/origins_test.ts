@@ -1,6 +1,6 @@
 /** The origins a k6 script's URLs name with its environment, read from its text. */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { mayRequest, scriptOrigins } from "./origins.ts";
+import { mayRequest, namesNoServer, scriptOrigins } from "./origins.ts";
 
 const of = (source: string, env: Record<string, string> = {}) =>
   scriptOrigins(source, env).map((o) => `${o.origin}${o.literal ? "" : " (env)"}`);
@@ -50,4 +50,21 @@ Deno.test("whether a script may send requests: k6/http, k6/ws, k6/net/grpc or a 
   assertEquals(mayRequest('import { Httpx } from "https://jslib.k6.io/httpx/0.1.0/index.js";'), true);
   // Unparsable: as if it may (the refusal names what to give).
   assertEquals(mayRequest("export default function () {{"), true);
+});
+
+Deno.test("a script names no server when each k6/http call's URL is text without an http(s) scheme", () => {
+  const script = (body: string, from = `import http from "k6/http";`) => `${from}\nconst E = "";\n${body}\n`;
+  const cases: Array<[string, boolean]> = [
+    [script(`http.get(""); http.post(E, "x"); http.request("GET", "api.local/x");`), true],
+    [script(`export default () => {};`), true],
+    [script(`http.get(__ENV.MISSING);`), false],
+    [script(`http.get("/path");`), false],
+    [script(`http.get("http://api.local/");`), false],
+    [script("http.get(http.url`${E}/x`);"), false],
+    [script(`let u = ""; http.get(u);`), false],
+    // A named import is read as one that may send (refused before the load, asking for the URL).
+    [script(`get("");`, `import { get } from "k6/http";`), false],
+    [script(`http.get(""); ws.connect("");`, `import http from "k6/http";\nimport ws from "k6/ws";`), false],
+  ];
+  for (const [source, none] of cases) assertEquals(namesNoServer(source, {}), none, source);
 });
