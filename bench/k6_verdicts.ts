@@ -127,7 +127,8 @@ function corpusCases(folder: string): Case[] {
     return listed.map(([name, c]) => ({
       name,
       path: join(folder, name),
-      // `{corpus}` names the folder (a `--config` file beside cases.json); a script not checked out is skipped.
+      // `{corpus}` names the folder (a `--config` file beside cases.json); a script not checked out is
+      // skipped.
       args: existsSync(join(folder, name))
         ? (c.args ?? []).map((a) => a.replaceAll("{corpus}", folder))
         : ["skip", "not checked out (its README says how)"],

@@ -96,9 +96,9 @@ export function mayRequest(source: string): boolean {
 }
 
 /**
- * Whether every request the script can send names no server, known before the run: it imports k6/http alone
- * (as one name) and each use of it is a call whose URL is text with no scheme of http's (`""`, `api.local/x`),
- * which k6 fails without sending. A path (`/x`) is read against the target, so it names one.
+ * Whether every request the script can send names no server, known before the run: it imports k6/http
+ * alone (as one name) and each use of it is a call whose URL is text with no scheme of http's (`""`,
+ * `api.local/x`), which k6 fails without sending. A path (`/x`) is read against the target, so it names one.
  */
 export function namesNoServer(source: string, env: Readonly<Record<string, string>>): boolean {
   const ast = parseOrNull(source);
