@@ -192,14 +192,15 @@ export function metricValue(run: RunResult, metric: string): number {
 }
 
 /**
- * A k6 rule's value: `http_reqs` counts every request sent, answered or not; one that failed before it was
- * sent (connect, DNS, TLS) is an `http_req_duration` of 0 ms, its phases never begun; a metric with no
- * sample is 0. Other failures' durations (a timeout) are not kept: with none answered, unmeasured.
+ * A k6 rule's value: `http_reqs` counts every request sent, answered or not (setup's and teardown's too),
+ * over the run's duration as the summary prints it; one that failed before it was sent (connect, DNS, TLS)
+ * is an `http_req_duration` of 0 ms, its phases never begun; a metric with no sample is 0. Other failures'
+ * durations (a timeout) are not kept: with none answered, unmeasured.
  */
 function k6Value(run: RunResult, metric: string): number {
   const unanswered = unansweredRequests(run), sent = run.requests + unanswered;
   if (metric === "requests") return sent;
-  if (metric === "rps") return run.requests > 0 ? run.rps * sent / run.requests : sent / run.durationSec;
+  if (metric === "rps") return sent / (run.durationSec > 0 ? run.durationSec : 1);
   const key = LATENCY_KEYS[metric];
   if (key === undefined) return metricValue(run, metric);
   const zeros = (run.errors.connect ?? 0) + (run.errors.tls ?? 0);

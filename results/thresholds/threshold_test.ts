@@ -71,6 +71,10 @@ Deno.test("k6's rules count every request sent in http_reqs and a request refuse
     [mixed],
   );
   assertEquals(values.map((t) => [t.ok, t.actual]), [[true, 24000], [true, 2.5], [true, 900]]);
+  // setup()'s one request before it threw, the load never run: over the run's duration, as the summary.
+  const setupOnly = { ...run, requests: 1, rps: 0, durationSec: 0.004, errors: {} } as unknown as RunResult;
+  const rate = evaluateThresholds([parseThreshold("http_reqs: rate>0.5")], [setupOnly])[0];
+  assertEquals([rate.ok, rate.actual], [true, 250]);
   // A timeout's duration is not kept: with none answered, the latency stays unmeasured.
   const timedOut = { ...refused, errors: { timeout: 6 } } as unknown as RunResult;
   assertEquals(
