@@ -55,6 +55,30 @@ export default function () { http.get("${url}/missing"); sleep(0.1); }
     ok(abortedBy.atSec >= 4 && abortedBy.atSec % 2 === 0 && abortedBy.atSec < 15, JSON.stringify(abortedBy));
   }));
 
+Deno.test("abortOnFail on checks stops the run on k6's tick, its summary counting what was checked", () =>
+  withTarget(async (url) => {
+    const { code, text, results } = await runK6Text(
+      `import http from "k6/http";
+import { check, sleep } from "k6";
+export const options = {
+  vus: 1,
+  duration: "20s",
+  thresholds: { checks: [{ threshold: "rate>0.9", abortOnFail: true, delayAbortEval: "1s" }] },
+};
+export default function () {
+  check(http.get("${url}/missing"), { "is 200": (r) => r.status === 200 });
+  sleep(0.1);
+}
+`,
+      null,
+    );
+    assertEquals(code, 99, text);
+    const { abortedBy, durationSec } = results.runs[0];
+    assertEquals(abortedBy.threshold, "checks: rate>0.9", text);
+    ok(abortedBy.atSec >= 2 && abortedBy.atSec % 2 === 0 && durationSec < 15, JSON.stringify(abortedBy));
+    ok(/✗ 'rate>0\.9' rate=0\.00%/.test(text), text);
+  }));
+
 Deno.test("res.ocsp over plain HTTP is k6's empty answer; k6/http's OCSP and TLS names", () =>
   withTarget(async (url) => {
     const { code, text, results } = await runIn("ocsp_plain.js", url);

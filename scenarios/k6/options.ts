@@ -384,7 +384,7 @@ function afterRunRules(metric: string, list: unknown, path: Path, problem: Probl
         [...path, k],
         `${rule}: not a rule loadlab judges on ${metric} (e.g. rate>0.95, p(95)<200, count>10)`,
       );
-    } else if (t.abortOnFail && (checks || COUNTED_AFTER.has(metric))) {
+    } else if (t.abortOnFail && !checks && COUNTED_AFTER.has(metric)) {
       problem(
         [...path, k],
         `abortOnFail on ${metric} is not honoured: ${metric} is counted in the run's results, judged after it`,

@@ -174,14 +174,16 @@ const wanted = new Map<string, Array<{ name: string; tags: Array<[string, string
 export function wantSubmetrics(thresholds: unknown): void {
   wanted.clear();
   if (thresholds === null || typeof thresholds !== "object") return;
-  for (const key of Object.keys(thresholds)) {
-    const m = /^([a-z_0-9]+)\{(.*)\}$/i.exec(key.trim());
-    if (m === null) continue;
-    const tags = tagPairs(m[2]).filter(([k, v]) => k !== "" || v !== "");
+  for (const [key, rules] of Object.entries(thresholds)) {
+    const m = /^([a-z_0-9]+)(?:\{(.*)\})?$/i.exec(key.trim());
+    // Checks with abortOnFail are sent too, whatever their tags: the main isolate judges them live.
+    const live = m?.[1] === "checks" && [rules].flat().some((t) => Boolean(t?.abortOnFail));
+    if (m === null || (m[2] === undefined && !live)) continue;
+    const tags = tagPairs(m[2] ?? "").filter(([k, v]) => k !== "" || v !== "");
     // A tag the run's samples leave out: the submetric sees no value, as k6's.
     if (tags.some(([k]) => leftOut.has(k))) continue;
     // The run's results count checks by scenario, group and name; by any other tag they are kept here.
-    const ownChecks = m[1] === "checks" && tags.some(([k]) => !RESULT_CHECK_TAGS.has(k));
+    const ownChecks = m[1] === "checks" && (live || tags.some(([k]) => !RESULT_CHECK_TAGS.has(k)));
     if (BUILT_IN.has(m[1]) && m[1] !== GROUP_DURATION && !ownChecks && !PHASES.includes(m[1])) continue;
     const list = wanted.get(m[1]) ?? [];
     list.push({ name: key.trim(), tags });

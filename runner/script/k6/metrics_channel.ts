@@ -144,7 +144,10 @@ export async function k6CustomMetrics(
   listening?.close();
   listening = null;
   const out: Record<string, K6Metric> = {};
-  for (const t of totals.values()) out[t.name] = metricOf(t, durationSec > 0 ? durationSec : 1, percentiles);
+  for (const t of totals.values()) {
+    // The VUs' checks sent for abortOnFail: the summary's own come from the run, setup's and teardown's in.
+    if (t.name !== "checks") out[t.name] = metricOf(t, durationSec > 0 ? durationSec : 1, percentiles);
+  }
   for (const [name, trend] of trends) {
     if (!trend.sampled) continue;
     console.error(
