@@ -1094,6 +1094,39 @@ export default function () {
   }
 });
 
+pool.test("under options.hosts the VU's jar reads cookies by the URL's host, where responses keep them", async () => {
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    (req) =>
+      new URL(req.url).pathname === "/set"
+        ? new Response("", { headers: { "set-cookie": "sid=abc; Path=/" } })
+        : new Response(req.headers.get("cookie") ?? ""),
+  );
+  try {
+    const run = await runK6Text(
+      `import http from "k6/http";
+import { check } from "k6";
+export const options = {
+  iterations: 2,
+  hosts: { "shop.internal": "127.0.0.1:${server.addr.port}" },
+  thresholds: { checks: ["rate==1"] },
+};
+export default function () {
+  http.get("http://shop.internal/set");
+  const jar = http.cookieJar();
+  check(jar.cookiesForURL("http://shop.internal/"), { "kept by its host": (c) => c.sid?.[0] === "abc" });
+  jar.set("http://shop.internal/", "own", "1");
+  check(http.get("http://shop.internal/echo").body, { "sent": (b) => b === "sid=abc; own=1" });
+}
+`,
+      null,
+    );
+    assertEquals(run.code, 0, run.text);
+  } finally {
+    await server.shutdown();
+  }
+});
+
 pool.test("options.hosts over https: the URL's name in Host and TLS, the address dialled", () =>
   withTlsTarget(
     async (port, tls) => {

@@ -150,8 +150,11 @@ export interface Session<SetupData = unknown> {
   readonly cookies: SessionCookies;
   /** The run's target URL (`http://127.0.0.1:8080/`): where a client of the script's own connects. */
   readonly target: string;
-  /** Where a client of the script's own (a WebSocket) connects for `url`: the target, or where routes say. */
-  route(url: string): string;
+  /**
+   * Where a client of the script's own (a WebSocket) connects for `url`: the target, or where routes say;
+   * with `named`, an origin that `options.hosts` only dials elsewhere keeps its host (its cookies' host).
+   */
+  route(url: string, named?: boolean): string;
   /** Aborts when the run ends: a client of the script's own (a WebSocket) closes then. */
   readonly ended: AbortSignal;
   /** Aborts as the load's duration ends (or on a stop), before its graceful stop: a session may wind down. */

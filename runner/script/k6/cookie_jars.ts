@@ -77,7 +77,7 @@ export function cookieJar(): JarView {
   };
   return new JarView(
     () => jarOf(s()),
-    (url) => new URL(s().route(url)),
+    (url) => new URL(s().route(url, true)),
   );
 }
 

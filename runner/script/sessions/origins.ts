@@ -64,12 +64,12 @@ export class ScriptOrigins {
   }
 
   /** `url` with its origin where the routes say: see `Session.route`. */
-  routed(url: string): string {
+  routed(url: string, named = false): string {
     const given = new URL(url);
     const socket = given.protocol === "ws:" || given.protocol === "wss:";
     const origin = socket ? new URL(url.replace(/^ws/, "http")).origin : given.origin;
     const to = this.routes[origin] ?? (origin === this.#targetOrigin ? origin : undefined);
-    if (to === undefined) return url;
+    if (to === undefined || (named && this.keepHost.includes(origin))) return url;
     const goes = new URL(to), secure = goes.protocol === "https:";
     const scheme = socket ? (secure ? "wss:" : "ws:") : goes.protocol;
     return `${scheme}//${goes.host}${given.pathname}${given.search}`;

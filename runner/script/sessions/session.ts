@@ -70,8 +70,8 @@ export class ScriptSession extends SessionEnd implements Session {
     return this.#sender.sessions.options.url.href;
   }
 
-  route(url: string): string {
-    return this.#sender.sessions.origins.routed(url);
+  route(url: string, named = false): string {
+    return this.#sender.sessions.origins.routed(url, named);
   }
 
   get ended(): AbortSignal {
