@@ -69,6 +69,35 @@ export default function () {
     );
   }));
 
+Deno.test("--system-tags vu,iter,ip: each point's VU and iteration as metadata, a request's ip as a tag", () =>
+  withTarget(async (url) => {
+    const run = await runK6Text(
+      `import http from "k6/http";
+import { check } from "k6";
+export const options = { vus: 2, iterations: 4 };
+export default function () { check(http.get("${url}/json"), { ok: (r) => r.status === 200 }); }
+`,
+      null,
+      ["-q", "--system-tags", "vu,iter,ip", "--out", "json=p.json"],
+    );
+    assertEquals(run.code, 0, run.text);
+    const points = Deno.readTextFileSync(`${run.dir}/p.json`).trim().split("\n").map((l) => JSON.parse(l))
+      .filter((l) => l.type === "Point");
+    // As k6 v1: vu and iter are metadata, not tags; ip tags requests only.
+    const seen = (metric: string) =>
+      points.filter((p) => p.metric === metric).map((p) => JSON.stringify([p.data.tags, p.data.metadata]))
+        .sort();
+    const requests = seen("http_reqs").map((p) => JSON.parse(p));
+    ok(requests.every(([tags]) => JSON.stringify(tags) === '{"ip":"127.0.0.1"}'), JSON.stringify(requests));
+    // Each VU's iterations from 0, four in all (shared: a VU may run more than the other).
+    const byVu: Record<string, string[]> = {};
+    for (const [, { vu, iter }] of requests) (byVu[vu] ??= []).push(iter);
+    for (const iters of Object.values(byVu)) assertEquals(iters, iters.map((_, k) => String(k)));
+    assertEquals(requests.length, 4);
+    const iterations = requests.map(([, meta]) => JSON.stringify([{}, meta]));
+    assertEquals([seen("checks"), seen("iterations")], [iterations, iterations]);
+  }));
+
 Deno.test("--system-tags '': no system tag; the script's own tags (a request's name too) stay", () =>
   withTarget(async (url) => {
     const run = await runK6Text(

@@ -164,7 +164,7 @@ class Hops {
     }
     if (jsonOut && s !== undefined) {
       const hopMs = performance.now() - this.startMs;
-      requestPoints(verb, absolute(at), this.name, raw, hopMs, this.vu!.scenario, this.tags, this.expected);
+      requestPoints(verb, absolute(at), this.name, raw, hopMs, this.vu!, this.tags, this.expected);
     }
     this.jar?.keep(absolute(at), raw.headers.getAll("set-cookie"));
     const challenge = this.digest && !this.answered && raw.status === 401

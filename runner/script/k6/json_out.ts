@@ -9,7 +9,7 @@ import { tagPairs } from "../../../results/thresholds/selector.ts";
 import { expectedStatuses, ioBytes } from "../../stats/recorder.ts";
 import { atRunEnd, runCounters } from "../run_state.ts";
 import { isolateFlags } from "./isolate_flags.ts";
-import { leftOut } from "./tags.ts";
+import { type Iteration, iterationMetadata, jsonPointTags, leftOut, named } from "./tags.ts";
 import type { Response } from "../session.ts";
 
 export const jsonOut = isolateFlags.jsonOut !== undefined;
@@ -79,6 +79,7 @@ export function point(
   value: number,
   tags: Readonly<Record<string, string>>,
   own?: string,
+  metadata = iterationMetadata(),
 ): void {
   if (!seen.has(metric)) {
     seen.add(metric);
@@ -90,7 +91,7 @@ export function point(
   }
   const sorted: Record<string, string> = {};
   for (const key of Object.keys(tags).sort()) if (!leftOut.has(key) || key === own) sorted[key] = tags[key];
-  const data = { time: new Date().toISOString(), value, tags: sorted };
+  const data = { time: new Date().toISOString(), value, tags: sorted, ...metadata && { metadata } };
   lines.push(JSON.stringify({ metric, type: "Point", data }));
   if (lines.length >= FLUSH_LINES) flushPoints();
 }
@@ -114,21 +115,24 @@ export function requestPoints(
   name: string | undefined,
   raw: Response,
   durationMs: number,
-  scenario: string,
+  at: Iteration & { scenario: string; s: { route(url: string): string } },
   tags: Readonly<Record<string, string>> | undefined,
   own: ExpectedStatuses | undefined,
 ): void {
+  const scenario = at.scenario, meta = iterationMetadata(at);
   const status = raw.status;
   const expected = isExpectedStatus(status, own ?? expectedStatuses);
   const fixed = { expected_response: String(expected), group: tags?.group ?? "", method, name: name ?? url };
   const all = { scenario, ...tags, ...fixed, proto: "HTTP/1.1", status: String(status), url: fixed.name };
+  // k6's `ip`, the address dialled, only when systemTags names it (k6 leaves it out by default).
+  if (named.has("ip")) Object.assign(all, { ip: new URL(at.s.route(url)).hostname.replace(/^\[|\]$/g, "") });
   // A name the script gives is its own tag: kept when k6's `name` is left out.
   const given = name === undefined ? undefined : "name";
-  point("http_reqs", "counter", false, 1, all, given);
-  point("http_req_duration", "trend", true, durationMs, all, given);
+  point("http_reqs", "counter", false, 1, all, given, meta);
+  point("http_req_duration", "trend", true, durationMs, all, given, meta);
   const phases = phasesOf(raw);
-  for (let k = 0; k < PHASES.length; k++) point(PHASES[k], "trend", true, phases[k], all, given);
-  point("http_req_failed", "rate", false, expected ? 0 : 1, all, given);
+  for (let k = 0; k < PHASES.length; k++) point(PHASES[k], "trend", true, phases[k], all, given, meta);
+  point("http_req_failed", "rate", false, expected ? 0 : 1, all, given, meta);
 }
 
 /** This isolate's bytes as its last iteration ended; -1 before its first (warm-up bytes are not k6's). */
@@ -142,13 +146,14 @@ export function iterationStarts(): void {
 }
 
 /** An iteration's points as k6 writes them (for one that threw too): its bytes, duration and count. */
-export function iterationPoints(durationMs: number, tags: Readonly<Record<string, string>>): void {
+export function iterationPoints(durationMs: number, at: Iteration): void {
+  const tags = jsonPointTags(at), meta = iterationMetadata(at);
   // The isolate's bytes since its last iteration ended: its VUs' together (k6 counts each VU's apart).
-  point("data_sent", "counter", false, ioBytes.written - sentBefore, tags);
-  point("data_received", "counter", false, ioBytes.read - readBefore, tags);
+  point("data_sent", "counter", false, ioBytes.written - sentBefore, tags, undefined, meta);
+  point("data_received", "counter", false, ioBytes.read - readBefore, tags, undefined, meta);
   sentBefore = ioBytes.written, readBefore = ioBytes.read;
-  point("iteration_duration", "trend", true, durationMs, tags);
-  point("iterations", "counter", false, 1, tags);
+  point("iteration_duration", "trend", true, durationMs, tags, undefined, meta);
+  point("iterations", "counter", false, 1, tags, undefined, meta);
   flushPoints();
 }
 

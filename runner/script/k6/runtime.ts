@@ -7,7 +7,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Session } from "../session.ts";
 import { addGroupDuration, flushMetricsSoon, wantSubmetrics } from "./metrics.ts";
-import { jsonPointTags, setRunTags, setSystemTags, setTagSource, type VuTags } from "./tags.ts";
+import { setRunTags, setSystemTags, setTagSource, type VuTags } from "./tags.ts";
 import {
   iterationPoints,
   iterationStarts,
@@ -256,7 +256,7 @@ async function iterate(ctx: VuContext, main: (data: unknown) => unknown): Promis
     if (counting) countUp(ENDED_SLOT);
     if (arrivals) idleVus.push(ctx.vu);
     const ownMs = performance.now() - startMs;
-    if (jsonOut) iterationPoints(ownMs, jsonPointTags());
+    if (jsonOut) iterationPoints(ownMs, ctx);
     if (minIterationMs > 0) addGroupDuration(ownMs);
     if (minIterationMs > ownMs && !ctx.s.ended.aborted) await ctx.s.sleep(minIterationMs - ownMs);
     if (counting || jsonOut) deactivate(ctx.vu);

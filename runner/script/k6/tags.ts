@@ -15,8 +15,11 @@ let runScenario = "default";
 
 /** The system tags k6's `systemTags` (`kept`) leaves off the run's samples (none by default). */
 export let leftOut: ReadonlySet<string> = new Set();
+/** The tags `systemTags` names: `vu`, `iter` and `ip` are carried only if named (k6's default leaves them). */
+export let named: ReadonlySet<unknown> = new Set();
 export function setSystemTags(kept: unknown): void {
   leftOut = leftOutTags(kept);
+  named = new Set(Array.isArray(kept) ? kept : []);
 }
 
 /** Sets the tags every request of this isolate carries (none: undefined) and the scenario it runs. */
@@ -28,12 +31,19 @@ export function setRunTags(tags: Record<string, unknown> | undefined, scenario =
 }
 
 /** The tags of a point k6 writes (`--out json`): the scenario, the run's and VU's tags and the group now. */
-export function jsonPointTags(): Record<string, string> {
-  return { scenario: runScenario, ...runTags, ...now()?.vu.tags?.merged, group: now()?.group ?? "" };
+export function jsonPointTags(at = now()): Record<string, string> {
+  return { scenario: runScenario, ...runTags, ...at?.vu.tags?.merged, group: at?.group ?? "" };
 }
 
-/** The iteration running now: its group path and its VU (runtime.ts sets it: it knows the VU in progress). */
-let now: () => { group?: string; vu: { tags?: VuTags } } | undefined = () => undefined;
+/** k6 v1's point metadata of iteration `at` (the one running now unless given): `vu` and `iter` if named. */
+export function iterationMetadata(at = now()): Record<string, string> | undefined {
+  const kept = at && [["vu", at.vu.id], ["iter", at.iter]].filter(([k]) => named.has(k));
+  return kept?.length ? Object.fromEntries(kept.map(([k, v]) => [k, String(v)])) : undefined;
+}
+
+/** An iteration: its group path, its number and its VU (runtime.ts: it knows the VU in progress). */
+export type Iteration = { group?: string; iter: number; vu: { id: number; tags?: VuTags } };
+let now: () => Iteration | undefined = () => undefined;
 
 export function setTagSource(source: typeof now): void {
   now = source;
