@@ -15,7 +15,7 @@ let runScenario = "default";
 
 /** The system tags k6's `systemTags` (`kept`) leaves off the run's samples (none by default). */
 export let leftOut: ReadonlySet<string> = new Set();
-/** The tags `systemTags` names: `vu`, `iter` and `ip` are carried only if named (k6's default leaves them). */
+/** The tags `systemTags` names: `vu`, `iter` and `ip` are carried only if named (k6 leaves them out). */
 export let named: ReadonlySet<unknown> = new Set();
 export function setSystemTags(kept: unknown): void {
   leftOut = leftOutTags(kept);
