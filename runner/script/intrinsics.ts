@@ -61,13 +61,9 @@ interface Held {
   own: Record<PropertyKey, PropertyDescriptor>;
 }
 
-export interface IntrinsicsSnapshot {
-  held: Held[];
-  onmessage: unknown;
-  extensible: boolean;
-}
+export type IntrinsicsSnapshot = ReturnType<typeof snapshotIntrinsics>;
 
-export function snapshotIntrinsics(): IntrinsicsSnapshot {
+export function snapshotIntrinsics() {
   const held: Held[] = HOLDERS.map(([name, get]) =>
     heldOf(name, get(), ownKeys(get()).filter((key) => !(name === "Math" && key === "random")))
   );
