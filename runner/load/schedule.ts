@@ -103,7 +103,7 @@ export function slotsOf(
 }
 
 /** One execution segment of a load split over several generators: `index` of `count`, from 0. */
-export interface Segment {
+interface Segment {
   index: number;
   count: number;
 }

@@ -48,7 +48,7 @@ interface Capture {
   index: number;
 }
 
-export interface Check {
+interface Check {
   spec: CheckSpec;
   path: PathStep[];
   regexp: RegExp | null;
