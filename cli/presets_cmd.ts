@@ -19,16 +19,10 @@ Run one with 'loadlab run preset:NAME' (add --quick for a shorter run of the sam
 ranges estimated from the plan (loads, cooldowns, start-up, target starts, graceful stops): an idle
 machine lands near the low end, a busy one near the high end.`;
 
-interface PresetRow {
-  name: string;
-  study: string;
-  runs: number;
-  duration: DurationRange;
-  quickDuration: DurationRange;
-}
+type PresetRow = ReturnType<typeof presetRows>[number];
 
 /** Plans every preset in full and quick. */
-export function presetRows(): PresetRow[] {
+export function presetRows() {
   return PRESETS.map((preset) => {
     // Listed, not run: no checks of this machine (a preset's example apps may need a missing node).
     const file = `preset:${preset.name}`;

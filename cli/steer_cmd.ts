@@ -118,11 +118,7 @@ function changeOf(action: string, value: string | undefined): Record<string, unk
 }
 
 /** Sends the change (or asks the state); the answer's JSON, or null past `MAX_ANSWER_BYTES` or not JSON. */
-async function send(
-  url: URL,
-  token: string,
-  change: Record<string, unknown> | null,
-): Promise<{ res: Response; body: unknown }> {
+async function send(url: URL, token: string, change: Record<string, unknown> | null) {
   // identity: fetch would inflate a compressed answer ahead of the cap.
   const headers: Record<string, string> = { [TOKEN_HEADER]: token, "accept-encoding": "identity" };
   const signal = AbortSignal.timeout(STEER_TIMEOUT_MS);

@@ -192,7 +192,6 @@ function noLoad(): WorkersSummary {
 
 interface LoadSinks {
   aggregator: RunAggregator;
-  /** The measured run's start on the wall clock, set once the workers are told when to start. */
   clock: { originEpochMs: number };
   abort: ReturnType<typeof abortOnFail>;
 }
@@ -293,9 +292,7 @@ function abortOnFail(
       if (!running || delta.late || state.abortedBy !== null) return;
       const builtIn = watch?.add(delta) ?? null;
       const failed = scriptJudge === null ? builtIn : scriptJudge((delta.index + 1) * intervalMs, builtIn);
-      if (failed === null || failed.atSec * 1000 >= plannedMs) return;
-      state.abortedBy = failed;
-      controller.abort();
+      if (failed !== null && failed.atSec * 1000 < plannedMs) state.stop(failed);
     },
     /** The load ended: intervals completed from now on (at the end) no longer stop anything. */
     done: () => (running = false),

@@ -213,13 +213,9 @@ function protocolIssues(c: CheckedConfig): Issue[] {
 
 /** Header names with a placeholder: an h2 header name is checked once, when the request is encoded. */
 function headerNamePlaceholders(c: CheckedConfig, what: string): Issue[] {
-  const issues: Issue[] = [];
-  const issue = (path: Array<string | number>, name: string) =>
-    issues.push({
-      path,
-      message:
-        `header name "${name}" has a placeholder: over ${what} only values, paths and bodies take them`,
-    });
+  const [issues, add] = issueList();
+  const rule = `has a placeholder: over ${what} only values, paths and bodies take them`;
+  const issue = (path: Array<string | number>, name: string) => add(path, `header name "${name}" ${rule}`);
   c.requestMix.forEach((r, k) => {
     const name = r.headers.find(([n]) => hasPlaceholder(n))?.[0];
     if (name !== undefined) issue(["requestMix", k, "headers"], name);

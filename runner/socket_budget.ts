@@ -27,9 +27,7 @@ interface SocketFields {
  * The most sockets a load holds at once: open pacing's `maxConnections`, else `connections`, or ramping's
  * largest stage (`stage`); `open` and `stage` name the knob. A segment holds its share of `whole`.
  */
-export function socketsOf(
-  config: SocketFields,
-): { open: boolean; sockets: number; whole: number; stage?: number } {
+export function socketsOf(config: SocketFields) {
   const open = pacingOf(config) === "open";
   // A segment's share is at most the whole over the segments, rounded up (shares are as even as can be).
   const share = (whole: number) => config.segment ? Math.ceil(whole / config.segment.count) : whole;

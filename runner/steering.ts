@@ -31,19 +31,7 @@ interface SteerRequest {
 }
 
 /** What the controls show: the run under way and where its steering stands. */
-export interface SteerState {
-  running: boolean;
-  run: string | null;
-  model: LoadModel | null;
-  paused: boolean;
-  /** The rate set by the last rate change (null: as planned). */
-  ratePerSec: number | null;
-  /** The connections of a closed run now (planned or steered); null for the others. */
-  connections: number | null;
-  /** The run's warm-up (s): a change's `atSec` counts from its end. */
-  warmupSec: number;
-  changes: SteerChange[];
-}
+export type SteerState = ReturnType<RunSteering["state"]>;
 
 type SteerOutcome =
   | { ok: true; change: SteerChange; state: SteerState }
@@ -99,15 +87,18 @@ export class RunSteering {
     return changes;
   }
 
-  state(): SteerState {
+  state() {
     const run = this.#run;
     return {
       running: run?.send != null,
       run: run?.name ?? null,
       model: run?.config.model ?? null,
       paused: run?.paused ?? false,
+      /** The rate set by the last rate change (null: as planned). */
       ratePerSec: run?.ratePerSec ?? null,
+      /** The connections of a closed run now (planned or steered); null for the others. */
       connections: run?.connections ?? null,
+      /** The run's warm-up (s): a change's `atSec` counts from its end. */
       warmupSec: (run?.config.warmupMs ?? 0) / 1000,
       changes: run?.changes ?? [],
     };

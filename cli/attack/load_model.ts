@@ -93,17 +93,8 @@ const FROM_FLAGS: { [M in LoadModel]: (flags: FlagValues, maxSockets?: number) =
     const maxDurationMs = flags.positiveDurationMs("max-duration");
     const ratePerSec = flags.rate("rate");
     if (ratePerSec !== undefined) {
-      const { maxConnections, preConnect } = openFlags(flags, maxSockets);
-      return {
-        model: "count",
-        requests,
-        connections,
-        ratePerSec,
-        durationMs,
-        maxDurationMs,
-        maxConnections,
-        preConnect,
-      };
+      const open = openFlags(flags, maxSockets);
+      return { model: "count", requests, connections, ratePerSec, durationMs, maxDurationMs, ...open };
     }
     if (flags.has("max-connections")) {
       throw new UsageError(

@@ -37,7 +37,6 @@ export interface AttackOutputOptions extends BaselineArgs {
   metricsOut?: MetricsOutput[];
 }
 
-/** Where and how the results are shown. */
 export function outputOf(flags: FlagValues, config: AttackConfig): AttackOutputOptions {
   const format = formatOf(flags, config);
   const files = outValues(flags);

@@ -302,13 +302,7 @@ interface Client {
 }
 
 /** How the clients fared, for `/stats` and the tests. */
-export interface HubStats {
-  clients: number;
-  dropped: number;
-  /** The most bytes any client's queue held right after an event was added. */
-  maxQueuedBytes: number;
-  limitBytes: number;
-}
+export type HubStats = ReturnType<EventHub["stats"]>;
 
 /** One SSE frame: `event:` line, the JSON on one `data:` line (JSON.stringify never emits newlines). */
 export function sseFrame(event: string, data: unknown): Uint8Array {
@@ -320,6 +314,7 @@ export class EventHub {
   readonly #clients = new Set<Client>();
   readonly #limitBytes: number;
   #dropped = 0;
+  /** The most bytes any client's queue held right after an event was added. */
   #maxQueuedBytes = 0;
 
   constructor(limitBytes = CLIENT_BUFFER_BYTES) {
@@ -371,7 +366,7 @@ export class EventHub {
     }
   }
 
-  stats(): HubStats {
+  stats() {
     return {
       clients: this.#clients.size,
       dropped: this.#dropped,

@@ -16,29 +16,21 @@ export interface EncodedBatch {
   headers: Record<string, string>;
 }
 
-export interface SenderOptions {
-  /** Points held at most; beyond, the oldest is dropped. */
-  capacity: number;
-  /** Points per POST at most. */
-  maxBatch: number;
-  /** Attempts after the first failed one. */
-  retries: number;
-  /** First backoff; doubled on each retry. */
-  backoffMs: number;
-  timeoutMs: number;
-  /** Least time between two POSTs while the load runs. */
-  minGapMs: number;
-}
-
 /** A point holds a whole histogram (~30 KB): the queue holds 600 (~2.5 min, ~20 MB), keeping the newest. */
-export const DEFAULT_SENDER_OPTIONS: SenderOptions = {
+export const DEFAULT_SENDER_OPTIONS = {
+  /** Points held at most; beyond, the oldest is dropped. */
   capacity: 600,
+  /** Points per POST at most. */
   maxBatch: 600,
+  /** Attempts after the first failed one. */
   retries: 3,
+  /** First backoff; doubled on each retry. */
   backoffMs: 250,
   timeoutMs: 5_000,
+  /** Least time between two POSTs while the load runs. */
   minGapMs: 1_000,
 };
+export type SenderOptions = typeof DEFAULT_SENDER_OPTIONS;
 
 /** Queues points for one output and sends them; `close` flushes and returns what happened. */
 export class OutputSender {

@@ -24,7 +24,7 @@ export const GRPC_SLOT_KINDS = [
   "sfixed32",
   "sfixed64",
 ] as const;
-export type GrpcSlotKind = (typeof GRPC_SLOT_KINDS)[number];
+type GrpcSlotKind = (typeof GRPC_SLOT_KINDS)[number];
 
 /** One message: `pieces[0]`, slot 0, `pieces[1]`, ..., `pieces[slots.length]`; fields in any order. */
 export interface GrpcMessageSpec {

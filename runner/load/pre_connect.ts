@@ -59,11 +59,7 @@ export async function preConnect(size: PoolSize, newConnection: () => LoadConnec
   return { connections: [...probe.open, ...rest.open], estimateMs };
 }
 
-async function openMany(
-  n: number,
-  newConnection: () => LoadConnection,
-  atOnce: number,
-): Promise<{ open: LoadConnection[]; connectMs: number[]; ok: boolean }> {
+async function openMany(n: number, newConnection: () => LoadConnection, atOnce: number) {
   const open: LoadConnection[] = [];
   const connectMs: number[] = [];
   let ok = true, started = 0;

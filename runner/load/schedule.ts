@@ -103,7 +103,7 @@ export function slotsOf(
 }
 
 /** One execution segment of a load split over several generators: `index` of `count`, from 0. */
-export interface Segment {
+interface Segment {
   index: number;
   count: number;
 }
@@ -112,11 +112,7 @@ export interface Segment {
  * Worker `workerIndex` of `workerCount` in `segment` in one global striping: send j goes to segment j mod
  * N, within it to worker k mod W (stripe s + N*w of N*W), so all stripes are the configured load once.
  */
-export function stripeOf(
-  segment: Segment | undefined,
-  workerIndex: number,
-  workerCount: number,
-): { workerIndex: number; workerCount: number } {
+export function stripeOf(segment: Segment | undefined, workerIndex: number, workerCount: number) {
   if (segment === undefined) return { workerIndex, workerCount };
   return {
     workerIndex: segment.index + segment.count * workerIndex,

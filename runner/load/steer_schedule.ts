@@ -14,16 +14,7 @@ export interface ScheduleChange {
   ratePerSec?: number;
 }
 
-interface Span {
-  startMs: number;
-  endMs: number;
-  r0: number;
-  r1: number;
-  /** Index of the planned phase this span belongs to. */
-  phase: number;
-  paused: boolean;
-  name?: string;
-}
+type Span = ReturnType<typeof spansOf>[number];
 
 /** `phases` with `changes` (in time order) applied; phases of zero length are left out. */
 export function steeredPhases(phases: readonly Phase[], changes: readonly ScheduleChange[]): Phase[] {
@@ -41,7 +32,7 @@ export function steeredDurationMs(phases: readonly Phase[], changes: readonly Sc
   return steeredPhases(phases, changes).reduce((sum, p) => sum + p.durationMs, 0);
 }
 
-function spansOf(phases: readonly Phase[]): Span[] {
+function spansOf(phases: readonly Phase[]) {
   let startMs = 0;
   return phases.map((p, phase) => {
     const span = {
@@ -49,6 +40,7 @@ function spansOf(phases: readonly Phase[]): Span[] {
       endMs: startMs + p.durationMs,
       r0: p.ratePerSec,
       r1: p.rampToPerSec ?? p.ratePerSec,
+      /** Index of the planned phase this span belongs to. */
       phase,
       paused: false,
       ...(p.name !== undefined ? { name: p.name } : {}),

@@ -48,7 +48,7 @@ interface Capture {
   index: number;
 }
 
-export interface Check {
+interface Check {
   spec: CheckSpec;
   path: PathStep[];
   regexp: RegExp | null;
@@ -74,12 +74,7 @@ function filledText(parts: ReadonlyArray<string | number>, values: ReadonlyArray
 }
 
 /** A step's captures and checks, ready to run. */
-export interface StepExtract {
-  captures: Capture[];
-  checks: Check[];
-  /** Whether anything reads the body (a capture or check other than status and header). */
-  needsBody: boolean;
-}
+export type StepExtract = ReturnType<typeof compileExtract>;
 
 export function checkName(c: CheckSpec): string {
   if (c.status !== undefined) return `status ${c.status}`;
@@ -94,14 +89,15 @@ export function compileExtract(
   captures: readonly CaptureSpec[],
   checks: readonly CheckSpec[],
   indexOf: (name: string) => number,
-): StepExtract {
-  const compiledCaptures = captures.map((spec) => ({
+) {
+  const compiledCaptures = captures.map((spec): Capture => ({
     spec,
     path: spec.json === undefined ? [] : parseJsonPath(spec.json),
     regexp: spec.regexp === undefined ? null : new RegExp(spec.regexp),
     index: indexOf(spec.as),
   }));
   const compiledChecks = checks.map((spec) => compileCheck(spec, indexOf));
+  // Whether anything reads the body (a capture or check other than status and header).
   const needsBody = captures.some((c) => c.header === undefined) ||
     checks.some((c) => c.status === undefined);
   return { captures: compiledCaptures, checks: compiledChecks, needsBody };

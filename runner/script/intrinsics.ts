@@ -54,21 +54,10 @@ const isExtensible = Object.isExtensible;
 const PERFORMANCE_PROTOTYPE = Object.getPrototypeOf(performance);
 const toText = String;
 
-interface Held {
-  name: string;
-  target: object;
-  keys: PropertyKey[];
-  own: Record<PropertyKey, PropertyDescriptor>;
-}
+export type IntrinsicsSnapshot = ReturnType<typeof snapshotIntrinsics>;
 
-export interface IntrinsicsSnapshot {
-  held: Held[];
-  onmessage: unknown;
-  extensible: boolean;
-}
-
-export function snapshotIntrinsics(): IntrinsicsSnapshot {
-  const held: Held[] = HOLDERS.map(([name, get]) =>
+export function snapshotIntrinsics() {
+  const held = HOLDERS.map(([name, get]) =>
     heldOf(name, get(), ownKeys(get()).filter((key) => !(name === "Math" && key === "random")))
   );
   held.push(heldOf("globalThis", globalThis, GLOBALS));
@@ -80,7 +69,7 @@ export function snapshotIntrinsics(): IntrinsicsSnapshot {
   };
 }
 
-function heldOf(name: string, target: object, keys: PropertyKey[]): Held {
+function heldOf(name: string, target: object, keys: PropertyKey[]) {
   const own: Record<PropertyKey, PropertyDescriptor> = Object.create(null);
   for (const key of keys) {
     const d = getOwnPropertyDescriptor(target, key);

@@ -30,13 +30,7 @@ interface ScriptPlace {
   workerCount: number;
 }
 
-export function scriptArrival(module: ScriptModule, run: SessionRun, place: ScriptPlace): {
-  sessions: ScriptSessions;
-  arrival: Arrival;
-  settled(): Promise<void>;
-  guard(): void;
-  dispose(): void;
-} {
+export function scriptArrival(module: ScriptModule, run: SessionRun, place: ScriptPlace) {
   const { config } = place;
   const script = config.script!;
   // Named by the script's file; a locustfile's conversion (NAME.py.js) by the locustfile.

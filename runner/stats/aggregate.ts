@@ -8,7 +8,7 @@
  */
 
 import type { IntervalResult } from "../../results/mod.ts";
-import type { AggregateStats, AggregatorOptions, LiveEndpoint, LiveStats } from "./aggregate_types.ts";
+import type { AggregatorOptions, LiveEndpoint, LiveStats } from "./aggregate_types.ts";
 import { mergeEncoded } from "../../results/histogram.ts";
 import type { IntervalSample } from "./sample.ts";
 import {
@@ -151,7 +151,7 @@ export class RunAggregator {
   }
 
   /** The run's statistics; `durationSec` is the measured duration (after warm-up). */
-  finish(durationSec: number): AggregateStats {
+  finish(durationSec: number) {
     // Every worker is done: what is still open has all the samples it will get.
     this.#completeThrough(Infinity);
     return this.#totals.stats(durationSec, this.#requestedRps, this.#denseIntervals(durationSec));

@@ -1,46 +1,9 @@
 /**
  * @module
- * The shapes around `RunAggregator` (aggregate.ts): its options, end-of-run statistics and live figures.
+ * The shapes around `RunAggregator` (aggregate.ts): its options and live figures.
  */
-import type { AttackProgress, RunResult } from "../../results/mod.ts";
+import type { AttackProgress } from "../../results/mod.ts";
 import type { IntervalDelta } from "../../results/export/interval_delta.ts";
-
-/** The statistics part of a `RunResult`; the runner adds the identity and configuration fields. */
-export type AggregateStats = Pick<
-  RunResult,
-  | "requests"
-  | "drained"
-  | "rps"
-  | "successRate"
-  | "latencyMs"
-  | "uncorrectedLatencyMs"
-  | "percentiles"
-  | "uncorrectedPercentiles"
-  | "uncorrectedHistogramEncoded"
-  | "firstMessage"
-  | "histogram"
-  | "logHistogram"
-  | "histogramEncoded"
-  | "statusCodes"
-  | "errors"
-  | "errorMessages"
-  | "bytesRead"
-  | "bytesWritten"
-  | "lateSends"
-  | "droppedSends"
-  | "generatorBound"
-  | "serverBoundSends"
-  | "serverBound"
-  | "connects"
-  | "reconnects"
-  | "retried"
-  | "unfinished"
-  | "connectTimeMs"
-  | "tlsMs"
-  | "intervals"
-  | "stabilizedAtMs"
-  | "endpoints"
->;
 
 /** Numbers shown on the live progress line. */
 export type LiveStats = Omit<AttackProgress, "elapsedSec" | "totalSec">;

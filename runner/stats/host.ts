@@ -9,14 +9,7 @@
 import { readCpuStallUs, readHostCpuSec, treeCpuSec } from "../../system/proc_stat.ts";
 
 /** One reading: the host's CPU, loadlab's tree's, the stall counter and the wall clock. */
-interface HostCpuReading {
-  busySec: number;
-  totalSec: number;
-  treeSec: number;
-  stallUs: number | null;
-  atMs: number;
-  cores: number;
-}
+type HostCpuReading = ReturnType<typeof readHostCpu>;
 
 /** What a run records (a type, so results' loose object takes it). */
 export type HostCpuDelta = {
@@ -27,7 +20,7 @@ export type HostCpuDelta = {
   cores: number;
 };
 
-export function readHostCpu(): HostCpuReading | null {
+export function readHostCpu() {
   const host = readHostCpuSec();
   const treeSec = treeCpuSec(Deno.pid);
   if (host === null || treeSec === null) return null;
@@ -35,10 +28,7 @@ export function readHostCpu(): HostCpuReading | null {
 }
 
 /** What the rest of the host did between two readings; null when either is missing or no time passed. */
-export function hostCpuDelta(
-  before: HostCpuReading | null,
-  after: HostCpuReading | null,
-): HostCpuDelta | null {
+export function hostCpuDelta(before: HostCpuReading, after: HostCpuReading): HostCpuDelta | null {
   if (before === null || after === null || after.totalSec <= before.totalSec) return null;
   const wallSec = (after.atMs - before.atMs) / 1000;
   if (!(wallSec > 0)) return null;

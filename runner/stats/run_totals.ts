@@ -5,8 +5,8 @@
  * is `RunAggregator`'s bookkeeping alone. At the end they become the run's statistics (`stats`).
  */
 
-import type { EndpointResult, ErrorKind, IntervalResult } from "../../results/mod.ts";
-import type { AggregateStats, AggregatorOptions } from "./aggregate_types.ts";
+import type { EndpointResult, ErrorKind, IntervalResult, RunResult } from "../../results/mod.ts";
+import type { AggregatorOptions } from "./aggregate_types.ts";
 import {
   addCounters,
   addCounts,
@@ -133,8 +133,8 @@ export class RunTotals {
     return sumValues(this.#errors);
   }
 
-  /** The run's statistics over `durationSec` (measured) and its laid-out `intervals`. */
-  stats(durationSec: number, requestedRps: number | null, intervals: IntervalResult[]): AggregateStats {
+  /** The statistics part of a `RunResult` over `durationSec` (measured) and its laid-out `intervals`. */
+  stats(durationSec: number, requestedRps: number | null, intervals: IntervalResult[]) {
     const c = this.#c;
     const errors = sumValues(this.#errors);
     const sends = c.requests + errors + c.droppedSends + c.unfinished;
@@ -172,7 +172,7 @@ export class RunTotals {
   }
 
   /** Streamed answers' first-message latency, when the run had any (results/schema/run.ts `firstMessage`). */
-  #firstMessage(): Pick<AggregateStats, "firstMessage"> {
+  #firstMessage(): Pick<RunResult, "firstMessage"> {
     const first = this.#firstMessageTotal;
     if (first === null || first.totalCount === 0) return {};
     const latencyMs = summarizeMs(first);
@@ -196,7 +196,7 @@ export class RunTotals {
 }
 
 /** min/mean/max/p99 in ms of a histogram of µs; null when it holds nothing. */
-function summaryMs(h: Histogram): AggregateStats["connectTimeMs"] {
+function summaryMs(h: Histogram): RunResult["connectTimeMs"] {
   if (h.totalCount === 0) return null;
   const { min, mean, max, p99 } = summarizeMs(h);
   return { min, mean, max, p99 };

@@ -15,11 +15,9 @@ const headTooLarge = new Map<number, string>();
 /** Parses one response after another on one connection; call `start(isHead)` before each. */
 export class ResponseParser extends MessageFramer {
   constructor(maxHeadBytes = DEFAULT_MAX_HEADER_BYTES) {
-    let message = headTooLarge.get(maxHeadBytes);
-    if (message === undefined) {
-      message = `response head larger than ${maxHeadBytes} bytes (--max-header-bytes)`;
-      headTooLarge.set(maxHeadBytes, message);
-    }
+    const message = headTooLarge.get(maxHeadBytes) ??
+      `response head larger than ${maxHeadBytes} bytes (--max-header-bytes)`;
+    headTooLarge.set(maxHeadBytes, message);
     super({ maxHeadBytes, headTooLarge: message });
   }
 }

@@ -24,7 +24,7 @@ export class H2Arrivals {
 }
 
 /** One lane of per-arrival h2 connections: at most one at a time, made by `exchange`, ended by `release`. */
-export class H2ArrivalConnection extends H2Slot {
+class H2ArrivalConnection extends H2Slot {
   /** The arrival's connection ended (`release`, or a close at shutdown): the next arrival dials a new one. */
   #ended = false;
 

@@ -72,10 +72,7 @@ export const tcpTransport: Transport = async (hostname, port, signal) => {
 };
 
 /** Host and port to dial for a URL (brackets stripped from IPv6 literals), or `connectTo`'s. */
-export function dialTarget(url: URL, connectTo?: { hostname: string; port: number }): {
-  hostname: string;
-  port: number;
-} {
+export function dialTarget(url: URL, connectTo?: { hostname: string; port: number }) {
   if (connectTo) return connectTo;
   const hostname = url.hostname.replace(/^\[(.*)\]$/, "$1");
   const port = url.port ? Number(url.port) : url.protocol === "https:" ? 443 : 80;

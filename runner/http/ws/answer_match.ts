@@ -4,11 +4,9 @@
  * whose top-level `field` equals `equals`); those passed over are unsolicited. An echo matcher keeps no
  * count, so one serves every connection. `fanoutUs` byte-scans a broadcast's `"sentAt"` to time its fan-out.
  */
+import type { WsConfig } from "./config.ts";
 
-export type MatchRule =
-  | { kind: "echo" }
-  | { kind: "nth"; n: number }
-  | { kind: "json"; field: string; equals: string | number | boolean };
+type MatchRule = WsConfig["match"];
 
 export class AnswerMatch {
   #seen = 0;

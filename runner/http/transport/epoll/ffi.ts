@@ -65,7 +65,7 @@ export const EINTR = 4;
 export const EINPROGRESS = 115;
 
 /** Events returned per wait; a bigger burst is picked up by the next wait. */
-export const MAX_EVENTS = 256;
+const MAX_EVENTS = 256;
 /** Largest single read or write: far below 2^31, so `i32` results never overflow. */
 export const MAX_IO_BYTES = 1 << 24;
 /** What `closeDrained` reads at most before the close: a peer still flooding gets its reset. */
