@@ -24,9 +24,7 @@ import type { Feeder } from "./feeder.ts";
 import { connectionsShareOf, WorkerSteering } from "./steer.ts";
 import type { SteerChange } from "../../results/schema/steering.ts";
 import { endpointTable } from "../endpoint_table.ts";
-import { scriptArrival } from "../script/load.ts";
-import type { ScriptModule } from "../script/module.ts";
-import { scriptWsStats } from "../script/sessions/ws_stats.ts";
+import type { LoadedScript } from "../script/load.ts";
 import type { IntervalSample } from "../stats/sample.ts";
 import type { LoadRun, LoadRunOptions, LoadRunSummary } from "./load_run_types.ts";
 import { pacingOf } from "./models/mod.ts";
@@ -42,7 +40,7 @@ interface Prepared {
   feeder: Feeder | null;
   factory: ConnectionFactory;
   wsRun: WsRun | null;
-  script: ScriptModule | null;
+  script: LoadedScript | undefined;
   grpcSteps: GrpcStepMaker | null;
 }
 
@@ -59,7 +57,7 @@ interface RunState {
   stopping: AbortController;
   originMs: number;
   sessions: FlowSessions | null;
-  scripted: ReturnType<typeof scriptArrival> | null;
+  scripted: ReturnType<LoadedScript["arrival"]> | null;
   wsStats: WsStats | null;
   /** Closed models: the worker's thread, measured per interval (an open model's late sends say it). */
   meter: GeneratorMeter | null;
@@ -76,7 +74,7 @@ export function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: n
   recorder.setOrigin(originMs);
   const flowWs = flowWsOf(config, prepared.wsRun);
   // Whole-run ws loads count their connections' messages, flows their sessions', scripts their own sockets'.
-  const wsStats = prepared.wsRun?.stats ?? flowWs?.stats ?? (prepared.script ? scriptWsStats() : null);
+  const wsStats = prepared.wsRun?.stats ?? flowWs?.stats ?? (prepared.script?.wsStats() ?? null);
   if (wsStats !== null) {
     wsStats.originMs = originMs;
     recorder.countWs(wsStats);
@@ -90,9 +88,8 @@ export function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: n
     stopping: stopping.signal,
     sides,
   };
-  const scripted = prepared.script === null
-    ? null
-    : scriptArrival(prepared.script, sessionRun, { ...opts, originMs, feeder: prepared.feeder });
+  const scripted = prepared.script?.arrival(sessionRun, { ...opts, originMs, feeder: prepared.feeder }) ??
+    null;
   const arrival = scripted?.arrival ?? arrivalFor(sessionRun, sessions, config.connection === "per-arrival");
   const ctx = contextOf(opts, prepared, startMs, arrival);
   const meter = pacingOf(config) === "closed"
