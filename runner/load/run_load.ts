@@ -39,6 +39,8 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
   const grpcSteps = config.flows !== undefined && config.grpc?.schema !== undefined
     ? (await import("./grpc_steps.ts")).grpcStepMaker(config.grpc.schema)
     : null;
+  // Flows' sessions (steps, cookies, captures, ws steps) are imported for a load that has them.
+  const flowSessionsOf = config.flows && (await import("./flow_session.ts")).flowSessionsOf;
   // ws: the burst echoes the run's messages; the http(s) form of the URL picks the transport and TLS path.
   const wsUrl = new URL(config.url);
   const isWs = wsUrl.protocol === "ws:" || wsUrl.protocol === "wss:";
@@ -81,6 +83,7 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
         wsRun,
         script,
         grpcSteps,
+        flowSessionsOf: flowSessionsOf ?? null,
       }, startMs),
   };
 }
