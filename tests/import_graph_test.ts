@@ -75,6 +75,13 @@ Deno.test("attack loads what only some runs, or only the end of a run, need when
   assertEquals(late.filter((file) => loaded.includes(new URL(file, ROOT).href)), []);
 });
 
+Deno.test("run loads the dashboard, the metrics outputs and the k6 and Locust summaries when it needs them", async () => {
+  const loaded = await staticImports(ROOT, "cli/run/command.ts");
+  const late = ["cli/dashboard/server.ts", "cli/metrics_out/exporter.ts", "cli/k6/summary.ts"]
+    .concat(["runner/script/locust/stats.ts"]);
+  assertEquals(late.filter((file) => loaded.includes(new URL(file, ROOT).href)), []);
+});
+
 Deno.test("a load worker loads a protocol's connections, flows or a script only for a run of them", async () => {
   const loaded = await staticImports(ROOT, "runner/worker/worker.ts");
   const late = ["runner/http/h2/connection.ts", "runner/http/ws/connection.ts", "runner/http/grpc/answer.ts"]
