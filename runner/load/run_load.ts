@@ -34,13 +34,17 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
   // From here on the worker is its stripe of the whole load (segments are one more level of striping).
   opts = { ...opts, ...stripeOf(config.segment, opts.workerIndex, opts.workerCount) };
   const model = modelDef(config.model);
-  const script = config.script && await (await import("../script/load.ts")).loadScript(config.script);
+  const script = config.script === undefined
+    ? null
+    : await (await import("../script/load.ts")).loadScript(config.script);
   // A flow's gRPC steps need the protobuf library: loaded for a run that has them, not for every worker.
   const grpcSteps = config.flows !== undefined && config.grpc?.schema !== undefined
     ? (await import("./grpc_steps.ts")).grpcStepMaker(config.grpc.schema)
     : null;
   // Flows' sessions (steps, cookies, captures, ws steps) are imported for a load that has them.
-  const flowSessionsOf = config.flows && (await import("./flow_session.ts")).flowSessionsOf;
+  const flowSessionsOf = config.flows === undefined
+    ? null
+    : (await import("./flow_session.ts")).flowSessionsOf;
   // ws: the burst echoes the run's messages; the http(s) form of the URL picks the transport and TLS path.
   const wsUrl = new URL(config.url);
   const isWs = wsUrl.protocol === "ws:" || wsUrl.protocol === "wss:";
@@ -83,7 +87,7 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
         wsRun,
         script,
         grpcSteps,
-        flowSessionsOf: flowSessionsOf ?? null,
+        flowSessionsOf,
       }, startMs),
   };
 }

@@ -37,7 +37,7 @@ interface Prepared {
   feeder: Feeder | null;
   factory: ConnectionFactory;
   wsRun: WsRun | null;
-  script: LoadedScript | undefined;
+  script: LoadedScript | null;
   grpcSteps: GrpcStepMaker | null;
   /** A load with flows: its sessions' maker, imported with their code by prepare. */
   flowSessionsOf: typeof flowSessionsOf | null;
