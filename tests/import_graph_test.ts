@@ -75,6 +75,23 @@ Deno.test("attack loads what only some runs, or only the end of a run, need when
   assertEquals(late.filter((file) => loaded.includes(new URL(file, ROOT).href)), []);
 });
 
+Deno.test("run loads the dashboard, the metrics outputs and the k6 and Locust summaries when it needs them", async () => {
+  const loaded = await staticImports(ROOT, "cli/run/command.ts");
+  const late = ["cli/dashboard/server.ts", "cli/metrics_out/exporter.ts", "cli/k6/summary.ts"]
+    .concat(["runner/script/locust/stats.ts"]);
+  assertEquals(late.filter((file) => loaded.includes(new URL(file, ROOT).href)), []);
+});
+
+Deno.test("a load worker loads a protocol's connections, flows or a script only for a run of them", async () => {
+  const loaded = await staticImports(ROOT, "runner/worker/worker.ts");
+  const late = ["runner/http/h2/connection.ts", "runner/http/ws/connection.ts", "runner/http/grpc/answer.ts"]
+    .concat(["runner/http/h3/connection.ts", "runner/script/load.ts", "runner/script/sessions/session.ts"])
+    .concat(["runner/load/flow_session.ts", "runner/load/ws_steps.ts", "runner/http/h2/request.ts"]);
+  assertEquals(late.filter((file) => loaded.includes(new URL(file, ROOT).href)), []);
+  // The rule has something to hold: the HTTP/1.1 connection is loaded.
+  assertEquals(loaded.includes(new URL("runner/http/h1/connection.ts", ROOT).href), true);
+});
+
 Deno.test("a load worker and attack load hdr-histogram-js's parts, not its index", async () => {
   // The index also builds the library's WebAssembly histogram and an ICU number format (its log writer's):
   // tens of ms of every process's start.

@@ -12,22 +12,10 @@ import { runCommand } from "../command_errors.ts";
 import { resolve } from "node:path";
 import { isK6File } from "../../runner/script/k6/convert/converted_file.ts";
 import { isLocustFile, loadLocustListeners } from "../../runner/script/locust/file.ts";
-import {
-  locustExitCode,
-  locustStats,
-  locustTable,
-  writeLocustCsv,
-} from "../../runner/script/locust/stats.ts";
 import { locustEnd } from "../../runner/script/locust/runtime.ts";
 import { memoryLimitMbBesideRuns } from "../../runner/worker/memory_limit.ts";
-import {
-  HANDLE_SUMMARY_TIMEOUT_MS,
-  type K6Summaries,
-  k6Summaries,
-  sayCrossedThresholds,
-  showK6Summaries,
-  writeK6SummaryExport,
-} from "../k6/summary.ts";
+import type { K6Summaries } from "../k6/summary.ts";
+type K6SummaryCode = typeof import("../k6/summary.ts");
 import { k6NamedSamples } from "../../results/export/k6/series.ts";
 import { readRunPlanOrStop, type RunSource } from "./source.ts";
 import type { K6Flags } from "./script_load_flags.ts";
@@ -52,11 +40,11 @@ import {
   thresholdLine,
   thresholdRunVerdict,
 } from "../../results/thresholds/text.ts";
-import { type Dashboard, mergeHooks, startDashboard } from "../dashboard/server.ts";
+import type { Dashboard } from "../dashboard/server.ts";
 import { steeringFor } from "../dashboard/flags.ts";
 import { gateArgs, gateTable, loadBaseline } from "../baseline_flags.ts";
 import { gateAgainstBaseline, type GateResult } from "../../results/baseline_gate.ts";
-import { MetricsExporter } from "../metrics_out/exporter.ts";
+import type { MetricsExporter } from "../metrics_out/exporter.ts";
 import { type MetricsOutput, parseMetricsOutput } from "../../results/export/metrics_output.ts";
 import { exportLine } from "../../results/export/summary.ts";
 
@@ -145,6 +133,8 @@ async function runRead(
     const own = [`${outDir}/results.json`, `${outDir}/report.html`];
     // As k6's --no-summary: neither summary nor handleSummary nor --summary-export.
     const k6 = args.scriptLoad?.k6;
+    const { HANDLE_SUMMARY_TIMEOUT_MS, sayCrossedThresholds, showK6Summaries, writeK6SummaryExport } =
+      await import("../k6/summary.ts");
     if (!k6?.noSummary) await showK6Summaries(outcome.k6, own, HANDLE_SUMMARY_TIMEOUT_MS, args.summaryMode);
     sayCrossedThresholds(outcome.k6);
     if (k6?.summaryExport !== undefined && !k6.noSummary) {
@@ -175,6 +165,9 @@ async function finishLocustRun(
     });
   }
   await heard?.();
+  const { locustExitCode, locustStats, locustTable, writeLocustCsv } = await import(
+    "../../runner/script/locust/stats.ts"
+  );
   const set = heard && results.runs.length > 0 ? await locustEnd(locustStats(results.runs[0])) : null;
   for (const run of results.runs) {
     console.log(`\n${terminalSafe(locustTable(run))}`);
@@ -224,8 +217,10 @@ async function execute(
 ): Promise<Stopped | number> {
   const keepSecrets = args.keepSecrets || plan.experiment.redact === false;
   const steering = args.dashboard && steeringFor(args.dashboard, plan.experiment.thresholds.length > 0);
-  const dashboard = args.dashboard
-    ? startDashboard(command, plan.experiment.name, { ...args.dashboard, keepSecrets, steering })
+  // The dashboard, the metrics outputs and the summaries of k6 and Locust load when a run has them.
+  const dashboards = args.dashboard && await import("../dashboard/server.ts");
+  const dashboard = dashboards && args.dashboard
+    ? dashboards.startDashboard(command, plan.experiment.name, { ...args.dashboard, keepSecrets, steering })
     : undefined;
   if (dashboard === null) return EXIT.badInput;
   // k6's -q: no live line and no per-run header, only each run's summary line.
@@ -238,10 +233,22 @@ async function execute(
     everyOne: `${outDir}/report.html`,
   });
   const outputs = metricsOutputs(args, plan);
-  const exporter = outputs.length > 0 ? new MetricsExporter(outputs) : null;
-  const baseHooks = dashboard
-    ? mergeHooks(progress.hooks, dashboard.hooks(`${outDir}/results.json`))
+  const exporter = outputs.length > 0
+    ? new (await import("../metrics_out/exporter.ts")).MetricsExporter(outputs)
+    : null;
+  const baseHooks = dashboards && dashboard
+    ? dashboards.mergeHooks(progress.hooks, dashboard.hooks(`${outDir}/results.json`))
     : progress.hooks;
+  // A k6 script's exports (as its check read them) give its summary, under the command's memory limit; its
+  // summaries' code loads beside the run.
+  const k6Source = isK6File(resolve(args.source))
+    ? {
+      path: args.source,
+      maxMemoryMb: args.maxMemoryMb,
+      flags: args.scriptLoad?.k6,
+      code: import("../k6/summary.ts"),
+    }
+    : null;
   try {
     const planned = await runPlan(plan, {
       outDir,
@@ -255,10 +262,6 @@ async function execute(
       renderReport: (results) =>
         renderReport(results, { keepSecrets, compare: baseline, failOn: args.failOn }),
     });
-    // A k6 script's exports (as its check read them) give its summary, under the command's memory limit.
-    const k6Source = isK6File(resolve(args.source))
-      ? { path: args.source, maxMemoryMb: args.maxMemoryMb, flags: args.scriptLoad?.k6 }
-      : null;
     const finished = await finishOutputs(planned, exporter, keepSecrets, dashboard, k6Source);
     return { ...finished, stopExitCode: interrupt.exitCode() };
   } finally {
@@ -286,10 +289,10 @@ async function finishOutputs(
   exporter: MetricsExporter | null,
   keepSecrets: boolean,
   dashboard: Dashboard | undefined,
-  k6Source: { path: string; maxMemoryMb?: number; flags?: K6Flags } | null,
+  k6Source: { path: string; maxMemoryMb?: number; flags?: K6Flags; code: Promise<K6SummaryCode> } | null,
 ): Promise<RunPlanOutcome & { k6: K6Summaries | null }> {
   // A k6 script's metrics, as its own outputs name them, go out as each run's last point.
-  const k6 = k6Source === null ? null : await k6Summaries(
+  const k6 = k6Source === null ? null : await (await k6Source.code).k6Summaries(
     k6Source.path,
     keepSecrets ? planned.output.results : redactResults(planned.output.results),
     memoryLimitMbBesideRuns(k6Source.maxMemoryMb),

@@ -4,16 +4,12 @@
  * a new protocol is a folder of its own plus one entry here. Chosen once per worker before t0: `auto` on
  * https: asks the server's ALPN once with one connection (no request); on http: it is HTTP/1.1, as cleartext
  * h2 cannot be negotiated without an upgrade per connection. `h3` is QUIC (ALPN h3, https: only). A worker
- * loads the WebSocket, gRPC and HTTP/3 connections only when its run speaks them.
+ * loads the connections of HTTP/2, WebSocket, gRPC and HTTP/3 only when its run speaks them.
  */
 import type { ChosenTransport } from "./transport/choice.ts";
 import type { RequestSpec } from "../request_spec.ts";
 import type { ConnectionShared, LoadConnection } from "./load_connection.ts";
 import { Connection } from "./h1/connection.ts";
-import { H2Slot } from "./h2/slot.ts";
-import { H2Connection } from "./h2/connection.ts";
-import { H2Arrivals } from "./h2/arrival.ts";
-import { encodeH2Mix } from "./h2/request.ts";
 import type { WsRun } from "./ws/run.ts";
 import type { GrpcRun } from "./grpc/answer.ts";
 import type { StreamAnswer } from "./stream_answer.ts";
@@ -114,7 +110,13 @@ function http1Connections(setup: ProtocolSetup): ConnectionFactory {
 }
 
 /** HTTP/2: each load connection is one stream slot, `streams` to a connection; per arrival, a lane. */
-function h2Connections(setup: ProtocolSetup, answer?: () => StreamAnswer): ConnectionFactory {
+async function h2Connections(setup: ProtocolSetup, answer?: () => StreamAnswer): Promise<ConnectionFactory> {
+  const [{ H2Slot }, { H2Connection }, { H2Arrivals }, { encodeH2Mix }] = await Promise.all([
+    import("./h2/slot.ts"),
+    import("./h2/connection.ts"),
+    import("./h2/arrival.ts"),
+    import("./h2/request.ts"),
+  ]);
   const run = {
     requests: encodeH2Mix(setup.url, setup.requests, setup.columns, setup.endpoints),
     windowBytes: setup.windowBytes,
@@ -151,7 +153,7 @@ async function grpcConnections(setup: ProtocolSetup): Promise<ConnectionFactory>
     throw new TypeError("the grpc protocol row needs the run's gRPC settings (setup.grpc)");
   }
   const { GrpcAnswer } = await import("./grpc/answer.ts");
-  return h2Connections(setup, () => new GrpcAnswer(run));
+  return await h2Connections(setup, () => new GrpcAnswer(run));
 }
 
 /** HTTP/3 over Deno's QUIC: each load connection is a request stream slot, `streams` to a connection. */

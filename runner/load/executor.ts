@@ -56,6 +56,16 @@ export type Arrival = (
   next?: ((depth: number, nowMs: number) => number) | null,
 ) => Promise<number>;
 
+/** A load without sessions: one exchange on a connection of its own per arrival, else none (null). */
+export function exchangeArrival(perArrival: boolean): Arrival | null {
+  if (!perArrival) return null;
+  return async (conn, intendedMs) => {
+    const got = await conn.exchange(intendedMs, 1);
+    conn.release();
+    return got;
+  };
+}
+
 /** True while the executor may start another request (`nowMs`: a recent `performance.now()`). */
 export function mayStart(ctx: LoadContext, nowMs: number): boolean {
   return !ctx.stopRequested && nowMs < ctx.endMs;

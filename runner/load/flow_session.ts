@@ -3,7 +3,8 @@
  * Sessions: what one arrival does when the load has flows (Artillery's virtual user): a flow picked by
  * weight, its steps in order on one connection, filled from a data row and captures, with a cookie jar and
  * checks. Open loads time the first request from the arrival's intended time. A failed step or empty
- * capture fails the session; a stop's cut counts as neither; warm-up sessions are not counted.
+ * capture fails the session; a stop's cut counts as neither; warm-up sessions are not counted. A worker
+ * imports this module only for a load with flows.
  */
 import {
   type ConnectionShared,
@@ -15,15 +16,17 @@ import { PickCycle } from "../http/request.ts";
 import { CookieJar } from "../http/cookie_jar.ts";
 import type { Feeder } from "./feeder.ts";
 import { type CapturedBytes, runExtract } from "./step_checks.ts";
-import { KEEP_NONE, stepAuthority, stepPath } from "./flow_plan.ts";
+import { encodeFlows, type GrpcStepMaker, KEEP_NONE, stepAuthority, stepPath } from "./flow_plan.ts";
 import { FlowRecorder } from "../stats/flow_counters.ts";
 import type { EncodedFlow, EncodedStep } from "./flow_plan.ts";
 import type { Arrival } from "./executor.ts";
 import { sleepUnlessAborted } from "../../system/sleep.ts";
 import { type EncodedWsStep, type StepOutcome, WsSession } from "./ws_steps.ts";
-import type { WsStats } from "../http/ws/stats.ts";
-import type { MaskKeys } from "../../ws/frame_encoder.ts";
-import type { BufferBudget } from "../../ws/buffer_budget.ts";
+import { WsStats } from "../http/ws/stats.ts";
+import { MaskKeys } from "../../ws/frame_encoder.ts";
+import { BufferBudget, DEFAULT_MAX_BUFFERED_BYTES } from "../../ws/buffer_budget.ts";
+import type { AttackConfig } from "../config.ts";
+import { endpointTable } from "../endpoint_table.ts";
 
 /** What a session needs to know about the run it belongs to. */
 export interface SessionRun {
@@ -111,6 +114,18 @@ export class FlowSessions {
       ws?.end();
       conn.endSession();
     }
+  }
+
+  /** The work of one arrival, chosen once per run: a session on a kept connection or one of its own. */
+  arrival(run: SessionRun, perArrival: boolean): Arrival {
+    if (!perArrival) return (conn, intendedMs) => this.run(run, conn, intendedMs);
+    return async (conn, intendedMs) => {
+      try {
+        return await this.run(run, conn, intendedMs);
+      } finally {
+        conn.release();
+      }
+    };
   }
 
   async #steps(session: Session, startMs: number, closed: boolean): Promise<number> {
@@ -216,26 +231,40 @@ export class FlowSessions {
   }
 }
 
-/** The work of one arrival, chosen once per run: null for one kept-alive request, else a session. */
-export function arrivalFor(
-  run: SessionRun,
-  sessions: FlowSessions | null,
-  perArrival: boolean,
-): Arrival | null {
-  if (sessions === null) {
-    if (!perArrival) return null;
-    return async (conn, intendedMs) => {
-      const got = await conn.exchange(intendedMs, 1);
-      conn.release();
-      return got;
-    };
-  }
-  if (!perArrival) return (conn, intendedMs) => sessions.run(run, conn, intendedMs);
-  return async (conn, intendedMs) => {
-    try {
-      return await sessions.run(run, conn, intendedMs);
-    } finally {
-      conn.release();
+/** A worker's flows from `originMs` (null: none), their steps encoded for its protocol. */
+export function flowSessionsOf(config: AttackConfig, originMs: number, place: {
+  workerIndex: number;
+  /** A WebSocket load's flows: its connections count the messages (ws/run.ts). */
+  wsLoad: boolean;
+  feeder: Feeder | null;
+  h2Steps: boolean;
+  grpcSteps: GrpcStepMaker | null;
+}): FlowSessions | null {
+  if (config.flows === undefined) return null;
+  const url = new URL(config.url);
+  const cookies = config.cookies ?? true;
+  const plans = encodeFlows(
+    url,
+    config.flows,
+    config.data?.columns,
+    cookies,
+    place.h2Steps,
+    endpointTable(config).flows,
+    config.timeoutMs,
+    place.grpcSteps,
+  );
+  const ws = !place.wsLoad && config.flows.some((f) => f.steps.some((s) => "ws" in s))
+    ? {
+      stats: new WsStats(),
+      keys: new MaskKeys(),
+      budget: new BufferBudget(config.ws?.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES),
     }
-  };
+    : null;
+  const weights = config.flows.map((f) => f.weight);
+  return new FlowSessions(plans, weights, originMs, place.workerIndex * 7919, {
+    feeder: place.feeder,
+    cookies,
+    https: url.protocol === "https:",
+    ws,
+  });
 }

@@ -18,8 +18,7 @@ import { IntervalRecorder } from "../stats/recorder.ts";
 import { type AnyModelDef, keepsUncorrected, pacingOf } from "./models/mod.ts";
 import { endpointTable } from "../endpoint_table.ts";
 import { ConnectGate, CONNECTS_IN_FLIGHT_PER_WORKER } from "../http/transport/connect_gate.ts";
-import type { LoadContext } from "./executor.ts";
-import { arrivalFor } from "./flow_session.ts";
+import { exchangeArrival, type LoadContext } from "./executor.ts";
 import { type Sink, startSink, startWsSink } from "./warmup_sink.ts";
 import { WorkerSteering } from "./steer.ts";
 
@@ -100,7 +99,7 @@ async function runBurst(
   const connections: LoadConnection[] = [];
   const ended = new AbortController();
   const burstCfg = burstConfig(config, model, sinkUrl, options.ws, durationMs);
-  const ctx = burstContext(burstCfg, link, durationMs, connections, ended.signal);
+  const ctx = burstContext(burstCfg, link, durationMs, connections);
   recorder.setLoadEnd(ctx.endMs);
   // Draining also exercises the interval encoding; at the end of the burst a backlog (a busy
   // machine) is dropped and in-flight exchanges cut, so the burst stays near its duration.
@@ -129,7 +128,6 @@ function burstContext(
   link: BurstLink,
   durationMs: number,
   connections: LoadConnection[],
-  ended: AbortSignal,
 ): LoadContext<AttackConfig> {
   const { shared, factory } = link;
   const startMs = performance.now() + 1;
@@ -147,9 +145,7 @@ function burstContext(
     },
     pool: [],
     streamsPerConnection: factory.perConnection,
-    arrival: factory.h2Steps
-      ? null
-      : arrivalFor({ shared, ended }, null, burstCfg.connection === "per-arrival"),
+    arrival: factory.h2Steps ? null : exchangeArrival(burstCfg.connection === "per-arrival"),
     // Never steered: the burst is the generator's own.
     steer: new WorkerSteering(burstCfg, startMs, durationMs, () => {}),
   });

@@ -25,7 +25,6 @@ import type { PoolSize } from "./models/model.ts";
 import { connectGateOf, isClosedModel, recorderOf, warmUpGenerator } from "./generator_warmup.ts";
 import { Feeder } from "./feeder.ts";
 import { endpointTable } from "../endpoint_table.ts";
-import { loadScript } from "../script/load.ts";
 import { runPrepared, watchdog } from "./run_prepared.ts";
 import type { LoadRunOptions, PreparedLoad } from "./load_run_types.ts";
 
@@ -35,11 +34,17 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
   // From here on the worker is its stripe of the whole load (segments are one more level of striping).
   opts = { ...opts, ...stripeOf(config.segment, opts.workerIndex, opts.workerCount) };
   const model = modelDef(config.model);
-  const script = await loadScript(config);
+  const script = config.script === undefined
+    ? null
+    : await (await import("../script/load.ts")).loadScript(config.script);
   // A flow's gRPC steps need the protobuf library: loaded for a run that has them, not for every worker.
   const grpcSteps = config.flows !== undefined && config.grpc?.schema !== undefined
     ? (await import("./grpc_steps.ts")).grpcStepMaker(config.grpc.schema)
     : null;
+  // Flows' sessions (steps, cookies, captures, ws steps) are imported for a load that has them.
+  const flowSessionsOf = config.flows === undefined
+    ? null
+    : (await import("./flow_session.ts")).flowSessionsOf;
   // ws: the burst echoes the run's messages; the http(s) form of the URL picks the transport and TLS path.
   const wsUrl = new URL(config.url);
   const isWs = wsUrl.protocol === "ws:" || wsUrl.protocol === "wss:";
@@ -82,6 +87,7 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
         wsRun,
         script,
         grpcSteps,
+        flowSessionsOf,
       }, startMs),
   };
 }

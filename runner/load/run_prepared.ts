@@ -6,27 +6,22 @@
  * then count as `unfinished`. A count also ends at its max duration or when its sessions all sit idle.
  */
 import type { WsRun } from "../http/ws/run.ts";
-import { WsStats } from "../http/ws/stats.ts";
-import { MaskKeys } from "../../ws/frame_encoder.ts";
-import { BufferBudget, DEFAULT_MAX_BUFFERED_BYTES } from "../../ws/buffer_budget.ts";
+import type { WsStats } from "../http/ws/stats.ts";
 import { type AttackConfig, loadBoundMs, measuredDurationMs } from "../config.ts";
 import type { ConnectionShared, LoadConnection } from "../http/load_connection.ts";
 import type { ConnectionFactory } from "../http/protocols.ts";
 import type { ChosenTransport } from "../http/transport/choice.ts";
 import type { AnyModelDef } from "./models/mod.ts";
-import type { Arrival, LoadContext } from "./executor.ts";
+import { type Arrival, exchangeArrival, type LoadContext } from "./executor.ts";
 import { RequestLog } from "./request_log.ts";
 import { waitUntil } from "./clock.ts";
 import { loadContextOf } from "./generator_warmup.ts";
-import { encodeFlows, type GrpcStepMaker } from "./flow_plan.ts";
-import { arrivalFor, FlowSessions, type SessionOptions, type SessionRun } from "./flow_session.ts";
+import type { GrpcStepMaker } from "./flow_plan.ts";
+import type { FlowSessions, flowSessionsOf, SessionRun } from "./flow_session.ts";
 import type { Feeder } from "./feeder.ts";
 import { connectionsShareOf, WorkerSteering } from "./steer.ts";
 import type { SteerChange } from "../../results/schema/steering.ts";
-import { endpointTable } from "../endpoint_table.ts";
-import { scriptArrival } from "../script/load.ts";
-import type { ScriptModule } from "../script/module.ts";
-import { scriptWsStats } from "../script/sessions/ws_stats.ts";
+import type { LoadedScript } from "../script/load.ts";
 import type { IntervalSample } from "../stats/sample.ts";
 import type { LoadRun, LoadRunOptions, LoadRunSummary } from "./load_run_types.ts";
 import { pacingOf } from "./models/mod.ts";
@@ -42,12 +37,11 @@ interface Prepared {
   feeder: Feeder | null;
   factory: ConnectionFactory;
   wsRun: WsRun | null;
-  script: ScriptModule | null;
+  script: LoadedScript | null;
   grpcSteps: GrpcStepMaker | null;
+  /** A load with flows: its sessions' maker, imported with their code by prepare. */
+  flowSessionsOf: typeof flowSessionsOf | null;
 }
-
-/** Flows with ws steps: their sessions' shared counts, mask keys and buffer budget. */
-type FlowWs = NonNullable<SessionOptions["ws"]>;
 
 interface RunState {
   ctx: LoadContext<AttackConfig>;
@@ -59,7 +53,7 @@ interface RunState {
   stopping: AbortController;
   originMs: number;
   sessions: FlowSessions | null;
-  scripted: ReturnType<typeof scriptArrival> | null;
+  scripted: ReturnType<LoadedScript["arrival"]> | null;
   wsStats: WsStats | null;
   /** Closed models: the worker's thread, measured per interval (an open model's late sends say it). */
   meter: GeneratorMeter | null;
@@ -74,14 +68,19 @@ export function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: n
   const recorder = prepared.shared.recorder;
   const originMs = startMs + config.warmupMs;
   recorder.setOrigin(originMs);
-  const flowWs = flowWsOf(config, prepared.wsRun);
+  const sessions = prepared.flowSessionsOf?.(config, originMs, {
+    workerIndex: opts.workerIndex,
+    feeder: prepared.feeder,
+    h2Steps: prepared.factory.h2Steps,
+    grpcSteps: prepared.grpcSteps,
+    wsLoad: prepared.wsRun !== null,
+  }) ?? null;
   // Whole-run ws loads count their connections' messages, flows their sessions', scripts their own sockets'.
-  const wsStats = prepared.wsRun?.stats ?? flowWs?.stats ?? (prepared.script ? scriptWsStats() : null);
+  const wsStats = prepared.wsRun?.stats ?? sessions?.options.ws?.stats ?? prepared.script?.wsStats() ?? null;
   if (wsStats !== null) {
     wsStats.originMs = originMs;
     recorder.countWs(wsStats);
   }
-  const sessions = flowSessionsOf(opts, prepared, originMs, flowWs);
   const ended = new AbortController(), stopping = new AbortController();
   const sides = new Set<LoadConnection>();
   const sessionRun: SessionRun = {
@@ -90,10 +89,11 @@ export function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: n
     stopping: stopping.signal,
     sides,
   };
-  const scripted = prepared.script === null
-    ? null
-    : scriptArrival(prepared.script, sessionRun, { ...opts, originMs, feeder: prepared.feeder });
-  const arrival = scripted?.arrival ?? arrivalFor(sessionRun, sessions, config.connection === "per-arrival");
+  const scripted = prepared.script?.arrival(sessionRun, { ...opts, originMs, feeder: prepared.feeder }) ??
+    null;
+  const perArrival = config.connection === "per-arrival";
+  const arrival = scripted?.arrival ?? sessions?.arrival(sessionRun, perArrival) ??
+    exchangeArrival(perArrival);
   const ctx = contextOf(opts, prepared, startMs, arrival);
   const meter = pacingOf(config) === "closed"
     ? new GeneratorMeter(originMs, config.intervalMs, tickMsOf(config), {
@@ -141,44 +141,6 @@ export function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: n
       if (scripted !== null) opts.onFlows?.(scripted.sessions.recorder.take());
     },
   };
-}
-
-/** The flows' ws parts, when flows have ws steps (a whole-run ws load counts its own); else null. */
-function flowWsOf(config: AttackConfig, wsRun: WsRun | null): FlowWs | null {
-  if (wsRun !== null || !config.flows?.some((f) => f.steps.some((s) => "ws" in s))) return null;
-  return {
-    stats: new WsStats(),
-    keys: new MaskKeys(),
-    budget: new BufferBudget(config.ws?.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES),
-  };
-}
-
-function flowSessionsOf(
-  opts: LoadRunOptions,
-  prepared: Prepared,
-  originMs: number,
-  flowWs: FlowWs | null,
-): FlowSessions | null {
-  const { config } = opts;
-  if (config.flows === undefined) return null;
-  const url = new URL(config.url);
-  const cookies = config.cookies ?? true;
-  const plans = encodeFlows(
-    url,
-    config.flows,
-    config.data?.columns,
-    cookies,
-    prepared.factory.h2Steps,
-    endpointTable(config).flows,
-    config.timeoutMs,
-    prepared.grpcSteps,
-  );
-  return new FlowSessions(plans, config.flows.map((f) => f.weight), originMs, opts.workerIndex * 7919, {
-    feeder: prepared.feeder,
-    cookies,
-    https: url.protocol === "https:",
-    ws: flowWs,
-  });
 }
 
 /** The model's context; a steering change that ends the load early moves its end (and the drain's). */

@@ -1,7 +1,8 @@
 /**
  * @module
  * The worker's side of a session script: `loadScript` imports it before t0 and `scriptArrival` makes the
- * arrival the executors call, counting its unhandled rejections.
+ * arrival the executors call, counting its unhandled rejections. A worker imports this module (and the
+ * sessions' code) only when its load has a script.
  */
 import { basename } from "node:path";
 import type { AttackConfig } from "../config.ts";
@@ -13,14 +14,18 @@ import { restoreChangedIntrinsics } from "./intrinsics.ts";
 import { builtInChangeMessage } from "../../results/conclude/responses.ts";
 import { ScriptSessions } from "./sessions/worker_sessions.ts";
 import { guardScriptConsole } from "./sessions/names.ts";
+import { scriptWsStats } from "./sessions/ws_stats.ts";
 import type { Session } from "./session.ts";
 
-/** The script's module, imported in this worker; null when the load has no script. */
-export function loadScript(config: AttackConfig): Promise<ScriptModule> | null {
-  if (config.script === undefined) return null;
-  guardScriptConsole(config.script.env);
-  return importScript(config.script.path);
+/** The script's module imported in this worker, and what makes its arrivals and counts its WebSockets. */
+export async function loadScript(script: NonNullable<AttackConfig["script"]>) {
+  guardScriptConsole(script.env);
+  const module = await importScript(script.path);
+  return { arrival: scriptArrival.bind(null, module), wsStats: scriptWsStats };
 }
+
+/** A worker's session script, loaded (`loadScript`). */
+export type LoadedScript = Awaited<ReturnType<typeof loadScript>>;
 
 interface ScriptPlace {
   config: AttackConfig;
