@@ -52,10 +52,10 @@ function failuresOf(run: RunResult): Failure[] {
   for (const [key, n] of counts) {
     if (n <= 0) continue;
     const failure = (message: string, count: number) => {
-      // A server's RST_STREAM: grpc-go's status for its code, else the kind's.
-      const rst = /^RST_STREAM (\w+)/.exec(message)?.[1];
-      const status = rst === undefined ? ghzStatus(key) : RST_STATUS[rst] ?? "Internal";
-      const words = rst === undefined ? clientWords(key, message) : `${RST_WORDS} ${rst}`;
+      const [pattern, given, template] = GRPC_GO_WORDS.find(([p]) => p.test(message)) ?? [/^/, "", null];
+      const group = pattern.exec(message)!;
+      const status = given === "rst" ? RST_STATUS[group[1]] ?? "Internal" : given || ghzStatus(key);
+      const words = template?.replace(/\$(\d)/g, (_, k) => group[k] ?? "") ?? clientWords(key, message);
       failures.push({ key, status, error: `rpc error: code = ${status} desc = ${words}`, n: count });
     };
     let named = 0;
@@ -83,9 +83,6 @@ function clientWords(kind: string, message: string): string {
   if (kind === `grpc ${message}`) return "";
   if (kind === "timeout") return "context deadline exceeded";
   if (kind === "unfinished") return "grpc: the client connection is closing";
-  if (kind === "closed-early" && message === "the server closed the connection") return "connection closed";
-  // A call refused unprocessed by a GOAWAY each time it went: grpc-go's call on a draining connection.
-  if (kind === "goaway" && / refused \d+ times/.test(message)) return "the connection is draining";
   const refused = /^refused: .* connecting to (\S+)$/.exec(message)?.[1];
   const dial = `connection error: desc = "transport: Error while dialing dial tcp ${refused}`;
   if (kind === "connect" && refused) return `${dial}: connect: connection refused"`;
@@ -103,7 +100,58 @@ const RST_STATUS: Record<string, string> = {
   ENHANCE_YOUR_CALM: "ResourceExhausted",
   INADEQUATE_SECURITY: "PermissionDenied",
 };
-const RST_WORDS = "stream terminated by RST_STREAM with error code:";
+/**
+ * What grpc-go says where loadlab's message (matching the pattern) words it apart: its status ("" keeps
+ * the kind's: Internal for a broken answer, "rst" by the RST_STREAM's code) and its words (`$1` the
+ * pattern's first group). grpc-go reads no grpc-status as Unknown with the grpc-message, a non-gRPC head as
+ * the HTTP status's code (200: Unknown), a second message Unknown, an encoding it lacks Unimplemented; a
+ * connection closed before the server's SETTINGS is its failed dial, after them its closing transport.
+ */
+const INFLATE = "grpc: failed to decompress the received message ";
+const GRPC_GO_WORDS: Array<[RegExp, string, string]> = [
+  [/^RST_STREAM (\w+)/, "rst", "stream terminated by RST_STREAM with error code: $1"],
+  [
+    /^a message prefix whose compressed flag is .*: (\d+)$/,
+    "",
+    "grpc: received unexpected payload format $1",
+  ],
+  [/^a compressed message without /, "", "grpc: compressed flag set with identity or empty encoding"],
+  [
+    /^a grpc-status that is not a number: (".*")$/,
+    "",
+    "transport: malformed grpc-status: strconv.Atoi: parsing $1: invalid syntax",
+  ],
+  [/^the stream ended without trailers/, "", "server closed the stream without sending trailers"],
+  [/^the stream ended inside a message/, "", "unexpected EOF"],
+  [/^trailers without grpc-status \(grpc-message "(.*)"\)$/, "Unknown", "$1"],
+  [
+    /^HTTP status 200 with content-type (".*"), not /,
+    "Unknown",
+    "OK: HTTP status code 200; transport: received the unexpected content-type $1",
+  ],
+  [
+    /^HTTP status 503 without a content-type$/,
+    "",
+    "Service Unavailable: HTTP status code 503; transport: missing content-type field",
+  ],
+  [
+    /^a unary call's answer with more than one/,
+    "Unknown",
+    "grpc: client streaming protocol violation: get <nil>, want <EOF>",
+  ],
+  [
+    /^a message compressed with (".*"), which /,
+    "Unimplemented",
+    "grpc: Decompressor is not installed for grpc-encoding $1",
+  ],
+  // Go reads a gzip header of 10 bytes before it checks it.
+  [/^a compressed message of (\d |.*unexpected end of file)/, "", `${INFLATE}unexpected EOF`],
+  [/^a compressed message of \d+ bytes that is not gzip/, "", `${INFLATE}gzip: invalid header`],
+  // A call refused unprocessed by a GOAWAY each time it went: grpc-go's call on a draining connection.
+  [/^GOAWAY \w+: refused \d+ times/, "", "the connection is draining"],
+  [/^the server closed the connection before its SETTINGS$/, "", "connection closed"],
+  [/^the server closed the connection/, "", "transport is closing"],
+];
 
 /** A TLS failure as loadlab words it, and as Go's crypto/tls does. */
 const TLS_WORDS: Array<[RegExp, string]> = [
