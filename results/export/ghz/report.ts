@@ -52,10 +52,7 @@ function failuresOf(run: RunResult): Failure[] {
   for (const [key, n] of counts) {
     if (n <= 0) continue;
     const failure = (message: string, count: number) => {
-      const [pattern, given, template] = GRPC_GO_WORDS.find(([p]) => p.test(message)) ?? [/^/, "", null];
-      const group = pattern.exec(message)!;
-      const status = given === "rst" ? RST_STATUS[group[1]] ?? "Internal" : given || ghzStatus(key);
-      const words = template?.replace(/\$(\d)/g, (_, k) => group[k] ?? "") ?? clientWords(key, message);
+      const [status, words] = grpcGoWords(key, message);
       failures.push({ key, status, error: `rpc error: code = ${status} desc = ${words}`, n: count });
     };
     let named = 0;
@@ -75,6 +72,14 @@ function failuresOf(run: RunResult): Failure[] {
   const unconnected = failures.find((f) => f.key === "connect" || f.key === "tls");
   if (unconnected && planned > ended) unconnected.n += planned - ended;
   return failures;
+}
+
+/** grpc-go's status and words for a call of `key` that ended with loadlab's `message`. */
+function grpcGoWords(key: string, message: string): [string, string] {
+  const [pattern, given, template] = GRPC_GO_WORDS.find(([p]) => p.test(message)) ?? [/^/, "", null];
+  const group = pattern.exec(message)!;
+  const status = given === "rst" ? RST_STATUS[group[1]] ?? "Internal" : given || ghzStatus(key);
+  return [status, template?.replace(/\$(\d)/g, (_, k) => group[k] ?? "") ?? clientWords(key, message)];
 }
 
 /** grpc-go's client's words for a call that got no status of the server's (`message` is loadlab's). */
@@ -287,10 +292,8 @@ export function ghzOutput(
 /** The request `log` without the `n` calls with no answer that ended last: those the run's end cut. */
 function withoutCut(log: string, n: number): string {
   const endOf = (line: string) => Number(line.split(";")[2]);
-  const cut = log.split("\n").filter((l) => l.startsWith("0;")).sort((a, b) => endOf(b) - endOf(a)).slice(
-    0,
-    n,
-  );
+  const unanswered = log.split("\n").filter((l) => l.startsWith("0;"));
+  const cut = unanswered.sort((a, b) => endOf(b) - endOf(a)).slice(0, n);
   return log.split("\n").filter((l) => !cut.includes(l)).join("\n");
 }
 
@@ -323,9 +326,8 @@ function skipFirst(run: RunResult, log: string, n: number): [RunResult, string] 
 function ghzCalls(run: RunResult, log: string) {
   const errorOf = new Map<string, [string, string]>();
   const callError = (key: string): [string, string] => {
-    const status = ghzStatus(key);
     const messages = Object.keys(run.errorMessages[key] ?? {});
-    const desc = messages.length === 1 ? clientWords(key, messages[0]) : key;
+    const [status, desc] = messages.length === 1 ? grpcGoWords(key, messages[0]) : [ghzStatus(key), key];
     return [status, status === "OK" ? "" : visibleLine(`rpc error: code = ${status} desc = ${desc}`)];
   };
   const logged = loggedCalls(log), timed = logged.filter((c) => c.key === "0");
