@@ -78,8 +78,10 @@ function failuresOf(run: RunResult): Failure[] {
 function grpcGoWords(key: string, message: string): [string, string] {
   const [pattern, given, template] = GRPC_GO_WORDS.find(([p]) => p.test(message)) ?? [/^/, "", null];
   const group = pattern.exec(message)!;
-  const status = given === "rst" ? RST_STATUS[group[1]] ?? "Internal" : given || ghzStatus(key);
-  return [status, template?.replace(/\$(\d)/g, (_, k) => group[k] ?? "") ?? clientWords(key, message)];
+  return [
+    given || ghzStatus(key),
+    template?.replace(/\$(\d)/g, (_, k) => group[k] ?? "") ?? clientWords(key, message),
+  ];
 }
 
 /** grpc-go's client's words for a call that got no status of the server's (`message` is loadlab's). */
@@ -97,58 +99,34 @@ function clientWords(kind: string, message: string): string {
     : `connection error: desc = "transport: authentication handshake failed: ${tls}"`;
 }
 
-/** grpc-go's status of a call its server reset, by the RST_STREAM's code (another: Internal). */
-const RST_STATUS: Record<string, string> = {
-  REFUSED_STREAM: "Unavailable",
-  CANCEL: "Canceled",
-  FLOW_CONTROL_ERROR: "ResourceExhausted",
-  ENHANCE_YOUR_CALM: "ResourceExhausted",
-  INADEQUATE_SECURITY: "PermissionDenied",
-};
 /**
  * What grpc-go says where loadlab's message (matching the pattern) words it apart: its status ("" keeps
- * the kind's: Internal for a broken answer, "rst" by the RST_STREAM's code) and its words (`$1` the
- * pattern's first group). grpc-go reads no grpc-status as Unknown with the grpc-message, a non-gRPC head as
- * the HTTP status's code (200: Unknown), a second message Unknown, an encoding it lacks Unimplemented; a
- * connection closed before the server's SETTINGS is its failed dial, after them its closing transport.
+ * the kind's, Internal for a broken answer) and its words (`$1` the pattern's first group). grpc-go gives
+ * a reset stream the status of its code, reads no grpc-status as Unknown with the grpc-message, a non-gRPC
+ * head as the HTTP status's code (200: Unknown), a second message Unknown, an encoding it lacks
+ * Unimplemented; a connection closed before the server's SETTINGS is its failed dial, after them its
+ * closing transport.
  */
+const RST = "stream terminated by RST_STREAM with error code: $1";
 const INFLATE = "grpc: failed to decompress the received message ";
+const HTTP_200 = "OK: HTTP status code 200; transport: received the unexpected content-type $1";
+const HTTP_503 = "Service Unavailable: HTTP status code 503; transport: missing content-type field";
 const GRPC_GO_WORDS: Array<[RegExp, string, string]> = [
-  [/^RST_STREAM (\w+)/, "rst", "stream terminated by RST_STREAM with error code: $1"],
-  [
-    /^a message prefix whose compressed flag is .*: (\d+)$/,
-    "",
-    "grpc: received unexpected payload format $1",
-  ],
+  [/^RST_STREAM (REFUSED_STREAM)/, "Unavailable", RST],
+  [/^RST_STREAM (CANCEL)/, "Canceled", RST],
+  [/^RST_STREAM (FLOW_CONTROL_ERROR|ENHANCE_YOUR_CALM)/, "ResourceExhausted", RST],
+  [/^RST_STREAM (INADEQUATE_SECURITY)/, "PermissionDenied", RST],
+  [/^RST_STREAM (\w+)/, "Internal", RST],
+  [/compressed flag is .*: (\d+)$/, "", "grpc: received unexpected payload format $1"],
   [/^a compressed message without /, "", "grpc: compressed flag set with identity or empty encoding"],
-  [
-    /^a grpc-status that is not a number: (".*")$/,
-    "",
-    "transport: malformed grpc-status: strconv.Atoi: parsing $1: invalid syntax",
-  ],
+  [/not a number: (".*")$/, "", "transport: malformed grpc-status: strconv.Atoi: parsing $1: invalid syntax"],
   [/^the stream ended without trailers/, "", "server closed the stream without sending trailers"],
   [/^the stream ended inside a message/, "", "unexpected EOF"],
   [/^trailers without grpc-status \(grpc-message "(.*)"\)$/, "Unknown", "$1"],
-  [
-    /^HTTP status 200 with content-type (".*"), not /,
-    "Unknown",
-    "OK: HTTP status code 200; transport: received the unexpected content-type $1",
-  ],
-  [
-    /^HTTP status 503 without a content-type$/,
-    "",
-    "Service Unavailable: HTTP status code 503; transport: missing content-type field",
-  ],
-  [
-    /^a unary call's answer with more than one/,
-    "Unknown",
-    "grpc: client streaming protocol violation: get <nil>, want <EOF>",
-  ],
-  [
-    /^a message compressed with (".*"), which /,
-    "Unimplemented",
-    "grpc: Decompressor is not installed for grpc-encoding $1",
-  ],
+  [/^not gRPC: HTTP status 200, content-type (".*")$/, "Unknown", HTTP_200],
+  [/^not gRPC: HTTP status 503, content-type none$/, "", HTTP_503],
+  [/more than one message$/, "Unknown", "grpc: client streaming protocol violation: get <nil>, want <EOF>"],
+  [/compressed with (".*")/, "Unimplemented", "grpc: Decompressor is not installed for grpc-encoding $1"],
   // Go reads a gzip header of 10 bytes before it checks it.
   [/^a compressed message of (\d |.*unexpected end of file)/, "", `${INFLATE}unexpected EOF`],
   [/^a compressed message of \d+ bytes that is not gzip/, "", `${INFLATE}gzip: invalid header`],

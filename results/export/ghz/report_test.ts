@@ -348,7 +348,7 @@ Deno.test("answers broken on the wire read as grpc-go's client words them, under
     statusCodes: { "200": 6, "grpc UNAVAILABLE": 2 },
     errors: { timeout: 0, "grpc-protocol": 11, "closed-early": 3 },
     errorMessages: {
-      "grpc UNAVAILABLE": { "HTTP status 503 without a content-type": 2 },
+      "grpc UNAVAILABLE": { "not gRPC: HTTP status 503, content-type none": 2 },
       "grpc-protocol": {
         "a message prefix whose compressed flag is neither 0 nor 1: 7": 1,
         "a compressed message without grpc-encoding": 1,
@@ -356,7 +356,7 @@ Deno.test("answers broken on the wire read as grpc-go's client words them, under
         "the stream ended without trailers (no grpc-status)": 1,
         "the stream ended inside a message (its length prefix promised more)": 1,
         'trailers without grpc-status (grpc-message "where is my status")': 1,
-        'HTTP status 200 with content-type "text/html", not application/grpc': 1,
+        'not gRPC: HTTP status 200, content-type "text/html"': 1,
         "a unary call's answer with more than one message": 1,
         'a message compressed with "snappy", which loadlab does not inflate (it asks for gzip only)': 1,
         "a compressed message of 6 bytes that is not gzip (incorrect header check)": 1,

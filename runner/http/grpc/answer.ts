@@ -108,13 +108,10 @@ export class GrpcAnswer implements StreamAnswer {
     return code > 0 ? this.#failed(code, fields.message || this.#notGrpc()) : this.#broken(this.#notGrpc());
   }
 
-  /** A head that is not a gRPC answer's, named by its HTTP status and content-type. */
+  /** A head that is not a gRPC answer's: its HTTP status and content-type. */
   #notGrpc(): string {
-    const type = this.fields.contentType;
-    return `HTTP status ${this.#httpStatus} ` +
-      (type === ""
-        ? "without a content-type"
-        : `with content-type ${JSON.stringify(type)}, not application/grpc`);
+    const type = JSON.stringify(this.fields.contentType);
+    return `not gRPC: HTTP status ${this.#httpStatus}, content-type ${type === '""' ? "none" : type}`;
   }
 
   data(buf: Uint8Array, from: number, to: number): ErrorKind | null {
@@ -154,9 +151,7 @@ export class GrpcAnswer implements StreamAnswer {
           })`,
       );
     }
-    if (code !== GRPC_OK) {
-      return this.#failed(code, fields.status >= 0 ? fields.message : this.#notGrpc());
-    }
+    if (code !== GRPC_OK) return this.#failed(code, fields.status < 0 ? this.#notGrpc() : fields.message);
     if (this.#reader.midMessage) return this.#broken(CUT_SHORT);
     if (this.#reader.messages < 2) this.firstMessageMs = Number.NaN; // not a stream: its end is its time
     return null;

@@ -79,9 +79,9 @@ const EXPECT: Array<[GrpcHostileMode, Record<string, number>, RegExp | null]> = 
   [
     "not-grpc",
     { "grpc-protocol": CALLS },
-    /^HTTP status 200 with content-type "text\/html", not application\/grpc$/,
+    /^not gRPC: HTTP status 200, content-type "text\/html"$/,
   ],
-  ["http-503", { "grpc UNAVAILABLE": CALLS }, /^HTTP status 503 without a content-type$/],
+  ["http-503", { "grpc UNAVAILABLE": CALLS }, /^not gRPC: HTTP status 503, content-type none$/],
   ["gzip", {}, null],
   [
     "gzip-bomb",

@@ -181,7 +181,7 @@ Deno.test("with compress each filled message is gzip-compressed and flagged; ove
   ]);
 });
 
-Deno.test("two members of one oneof with a placeholder: the later one alone is sent (ghz), else refused", () => {
+Deno.test("a oneof's two members with a placeholder: the later one alone is sent (ghz), else refused", () => {
   const pick = protobuf.parse(`syntax = "proto3"; package p;
     message Req { oneof pick { int32 code = 1; string message = 2; } Inner inner = 3; }
     message Inner { oneof pick { int32 code = 1; string message = 2; } }`).root.lookupType("p.Req");
