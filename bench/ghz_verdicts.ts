@@ -3,22 +3,23 @@
  * Does a ghz test reach ghz's verdict on loadlab? Each case of a corpus is a ghz command line (a file of
  * bench/ghz_verdicts/, `#` lines its comment), run by real ghz and by `loadlab ghz` with the same words
  * against the same servers: @grpc/grpc-js's greeter (examples/grpc/server.js: unary, streams, a chosen
- * status, a sleep, metadata echoed, reflection) in cleartext at `$HOST` and over TLS at `$TLS_HOST`, and
- * `$DEAD_HOST`, a port nothing listens on. `$PROTO` is the greeter's .proto, `$PROTOSET` its SayHello
- * compiled, `$CA` the TLS server's CA (`$WRONG_CA` the system's; `$CERT`, `$KEY` its pair, sent as a
- * client's), `$BIG` a 5 MiB message, `$CORPUS` the corpus folder and `$OUT` a file of the tool's own. A
- * row compares the exit codes, the calls counted (the same unless time ends the run: -z or -x, or a --config
- * file's duration, then within 10%), each status's count and each error's (within 10%, or 1) and the report's
- * form (the JSON's fields and end, the summary's sections, the CSV's header); a timed run whose every call
- * failed unanswered is generator-bound, its statuses and errors compared as shares of its count (each tool
- * fails as fast as its share of the machine lets it); a `# count: LO..HI` line is the count both tools
- * promise where the machine's load moves it; a `# latency: FLOOR_MS` line checks the latency fields of each
- * tool's JSON against what both promise when each call is timed from its actual start: the fastest no sooner
- * than the server's FLOOR_MS, and the calls' times, at most `-c` at once, adding up to no more than `-c`
- * times the run's total; a deadline the server's or the client's is one error (whichever came first). A case
- * loadlab refuses by design says why in a `# refused:` line and reads so, apart from those that agree.
- * Without ghz (`--ghz-bin`, `$GHZ`, /tmp/peers/go/ghz, PATH) or node with examples/node_modules it prints
- * why and runs nothing.
+ * status, a sleep, metadata echoed, reflection) in cleartext at `$HOST` and over TLS at `$TLS_HOST`;
+ * `$DEAD_HOST`, a port nothing listens on; `$HOSTILE_<MODE>`, a raw server misbehaving in that mode
+ * (tests/fixtures/grpc_hostile_server.ts: `$HOSTILE_RESET_CANCEL` resets each stream with CANCEL). `$PROTO`
+ * is the greeter's .proto, `$PROTOSET` its SayHello compiled, `$CA` the TLS server's CA (`$WRONG_CA` the
+ * system's; `$CERT`, `$KEY` its pair, sent as a client's), `$BIG` a 5 MiB message, `$CORPUS` the corpus
+ * folder and `$OUT` a file of the tool's own. A row compares the exit codes, the calls counted (the same
+ * unless time ends the run: -z or -x, or a --config file's duration, then within 10%), each status's count
+ * and each error's (within 10%, or 1) and the report's form (the JSON's fields and end, the summary's
+ * sections, the CSV's header); a timed run whose every call failed unanswered is generator-bound, its
+ * statuses and errors compared as shares of its count (each tool fails as fast as its share of the machine
+ * lets it); a `# count: LO..HI` line is the count both tools promise where the machine's load moves it; a `#
+ * latency: FLOOR_MS` line checks the latency fields of each tool's JSON against what both promise when each
+ * call is timed from its actual start: the fastest no sooner than the server's FLOOR_MS, and the calls'
+ * times, at most `-c` at once, adding up to no more than `-c` times the run's total; a deadline the server's
+ * or the client's is one error (whichever came first). A case loadlab refuses by design says why in a `#
+ * refused:` line and reads so, apart from those that agree. Without ghz (`--ghz-bin`, `$GHZ`,
+ * /tmp/peers/go/ghz, PATH) or node with examples/node_modules it prints why and runs nothing.
  *
  *   deno task bench --ghz-verdicts [--ghz-bin PATH] [--corpus DIR] [--only NAME,NAME]
  */
@@ -28,6 +29,7 @@ import { FlagValues } from "../cli/flag_values.ts";
 import { isExecutable } from "../system/path_lookup.ts";
 import { freePort } from "../system/ports.ts";
 import { findGhz } from "./grpc.ts";
+import { GRPC_HOSTILE_MODES, startGrpcHostileServer } from "../tests/fixtures/grpc_hostile_server.ts";
 import { GREETER_PROTO, nodeGreeterSkip, withNodeGreeter } from "../tests/fixtures/node_greeter.ts";
 import { selfSignedPair } from "../targets/tls_cert.ts";
 import { loadProtoFile } from "../runner/http/grpc/schema.ts";
@@ -107,6 +109,7 @@ export async function main(argv: string[]): Promise<number> {
   console.log(`ghz verdicts: ghz ${ghz}; loadlab ${MAIN}; load average ${loadAvg()}`);
   const rows: string[][] = [];
   let same = 0, refused = 0;
+  const hostile = GRPC_HOSTILE_MODES.map((mode) => [mode, startGrpcHostileServer(mode)] as const);
   await withNodeGreeter((port) =>
     withNodeGreeter(async (tlsPort) => {
       const vars: Record<string, string> = {
@@ -122,6 +125,10 @@ export async function main(argv: string[]): Promise<number> {
         WRONG_CA: "/etc/ssl/certs/ca-certificates.crt",
         BIG: join(work, "big.json"),
         CORPUS: corpus,
+        ...Object.fromEntries(hostile.map(([mode, server]) => [
+          `HOSTILE_${mode.toUpperCase().replaceAll("-", "_")}`,
+          server.origin.replace("http://", ""),
+        ])),
       };
       const picked = (name: string) => only === undefined || only.split(",").some((o) => name.includes(o));
       for (const c of corpusCases(corpus, vars).filter((c) => picked(c.name))) {
@@ -136,6 +143,7 @@ export async function main(argv: string[]): Promise<number> {
       }
     }, { TLS_CERT: join(work, "cert.pem"), TLS_KEY: join(work, "key.pem") })
   );
+  await Promise.all(hostile.map(([, server]) => server.close()));
   printTable([["case", "exit ghz/ll", "count ghz/ll", "statuses", "errors", "form", "verdict"], ...rows]);
   console.log(
     `\n${same} of ${rows.length} cases reach ghz's verdict on loadlab, ${refused} refused before the load by ` +
@@ -156,7 +164,7 @@ function corpusCases(folder: string, vars: Record<string, string>): Case[] {
     const range = lines.map((l) => /^# count: (\d+)\.\.(\d+)/.exec(l)).find((m) => m !== null);
     const floor = lines.map((l) => /^# latency: (\d+)/.exec(l)?.[1]).find((f) => f !== undefined);
     const text = lines.filter((l) => !l.startsWith("#")).join(" ");
-    const args = shellWords(text.replace(/\$([A-Z_]+)/g, (m, name: string) => vars[name] ?? m));
+    const args = shellWords(text.replace(/\$([A-Z_][A-Z0-9_]*)/g, (m, name: string) => vars[name] ?? m));
     // A --config file's keys count as its flags: "duration": "2s", concurrency = 8, max-duration: 1s.
     const file = args[args.indexOf("--config") + 1];
     const config = args.includes("--config") ? Deno.readTextFileSync(join(folder, file)) : "";

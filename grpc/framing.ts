@@ -41,6 +41,8 @@ export class MessageReader {
   compressedAllowed = false;
   /** The length the last bad or over-cap prefix stated. */
   statedBytes = 0;
+  /** The flag byte of the last prefix read. */
+  statedFlag = 0;
   /** Gets each whole message's payload, or null: payloads are skipped, never copied. */
   onMessage: MessageSink | null = null;
   readonly #prefix = new Uint8Array(MESSAGE_PREFIX_BYTES);
@@ -96,6 +98,7 @@ export class MessageReader {
     const length = ((pre[1] << 24) >>> 0) + (pre[2] << 16) + (pre[3] << 8) + pre[4];
     this.#prefixHave = 0;
     this.statedBytes = length;
+    this.statedFlag = flag;
     if (flag > 1) return READ_BAD_FLAG;
     if (flag === 1 && !this.compressedAllowed) return READ_NO_ENCODING;
     if (length > this.maxBytes) return READ_TOO_BIG;

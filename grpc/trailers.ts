@@ -28,6 +28,8 @@ export class GrpcFields {
   contentType = "";
   /** "" for none or `identity`. */
   encoding = "";
+  /** A `grpc-status` that is no number, as sent (its first 40 characters). */
+  garbledStatus = "";
 
   /** One field as bytes where they lie (names come lower case). */
   fieldBytes(
@@ -41,6 +43,7 @@ export class GrpcFields {
     if (sameBytes(name, nameOff, nameLen, GRPC_STATUS)) {
       const status = grpcStatusValue(value, at, len);
       this.status = status < 0 ? STATUS_GARBLED : status;
+      if (status < 0) this.garbledStatus = latin1(value, at, Math.min(len, 40));
     } else if (sameBytes(name, nameOff, nameLen, GRPC_MESSAGE)) {
       if (this.status !== GRPC_OK) this.message = latin1(value, at, len);
     } else if (sameBytes(name, nameOff, nameLen, CONTENT_TYPE)) {
@@ -64,6 +67,7 @@ export class GrpcFields {
     this.grpcContentType = false;
     this.contentType = "";
     this.encoding = "";
+    this.garbledStatus = "";
   }
 }
 

@@ -52,10 +52,7 @@ function failuresOf(run: RunResult): Failure[] {
   for (const [key, n] of counts) {
     if (n <= 0) continue;
     const failure = (message: string, count: number) => {
-      // A server's RST_STREAM: grpc-go's status for its code, else the kind's.
-      const rst = /^RST_STREAM (\w+)/.exec(message)?.[1];
-      const status = rst === undefined ? ghzStatus(key) : RST_STATUS[rst] ?? "Internal";
-      const words = rst === undefined ? clientWords(key, message) : `${RST_WORDS} ${rst}`;
+      const [status, words] = grpcGoWords(key, message);
       failures.push({ key, status, error: `rpc error: code = ${status} desc = ${words}`, n: count });
     };
     let named = 0;
@@ -77,15 +74,22 @@ function failuresOf(run: RunResult): Failure[] {
   return failures;
 }
 
+/** grpc-go's status and words for a call of `key` that ended with loadlab's `message`. */
+function grpcGoWords(key: string, message: string): [string, string] {
+  const [pattern, given, template] = GRPC_GO_WORDS.find(([p]) => p.test(message)) ?? [/^/, "", null];
+  const group = pattern.exec(message)!;
+  return [
+    given || ghzStatus(key),
+    template?.replace(/\$(\d)/g, (_, k) => group[k] ?? "") ?? clientWords(key, message),
+  ];
+}
+
 /** grpc-go's client's words for a call that got no status of the server's (`message` is loadlab's). */
 function clientWords(kind: string, message: string): string {
   // A status without grpc-message (loadlab names its code): grpc-go's desc is that empty message.
   if (kind === `grpc ${message}`) return "";
   if (kind === "timeout") return "context deadline exceeded";
   if (kind === "unfinished") return "grpc: the client connection is closing";
-  if (kind === "closed-early" && message === "the server closed the connection") return "connection closed";
-  // A call refused unprocessed by a GOAWAY each time it went: grpc-go's call on a draining connection.
-  if (kind === "goaway" && / refused \d+ times/.test(message)) return "the connection is draining";
   const refused = /^refused: .* connecting to (\S+)$/.exec(message)?.[1];
   const dial = `connection error: desc = "transport: Error while dialing dial tcp ${refused}`;
   if (kind === "connect" && refused) return `${dial}: connect: connection refused"`;
@@ -95,15 +99,42 @@ function clientWords(kind: string, message: string): string {
     : `connection error: desc = "transport: authentication handshake failed: ${tls}"`;
 }
 
-/** grpc-go's status of a call its server reset, by the RST_STREAM's code (another: Internal). */
-const RST_STATUS: Record<string, string> = {
-  REFUSED_STREAM: "Unavailable",
-  CANCEL: "Canceled",
-  FLOW_CONTROL_ERROR: "ResourceExhausted",
-  ENHANCE_YOUR_CALM: "ResourceExhausted",
-  INADEQUATE_SECURITY: "PermissionDenied",
-};
-const RST_WORDS = "stream terminated by RST_STREAM with error code:";
+/**
+ * What grpc-go says where loadlab's message (matching the pattern) words it apart: its status ("" keeps
+ * the kind's, Internal for a broken answer) and its words (`$1` the pattern's first group). grpc-go gives
+ * a reset stream the status of its code, reads no grpc-status as Unknown with the grpc-message, a non-gRPC
+ * head as the HTTP status's code (200: Unknown), a second message Unknown, an encoding it lacks
+ * Unimplemented; a connection closed before the server's SETTINGS is its failed dial, after them its
+ * closing transport.
+ */
+const RST = "stream terminated by RST_STREAM with error code: $1";
+const INFLATE = "grpc: failed to decompress the received message ";
+const HTTP_200 = "OK: HTTP status code 200; transport: received the unexpected content-type $1";
+const HTTP_503 = "Service Unavailable: HTTP status code 503; transport: missing content-type field";
+const GRPC_GO_WORDS: Array<[RegExp, string, string]> = [
+  [/^RST_STREAM (REFUSED_STREAM)/, "Unavailable", RST],
+  [/^RST_STREAM (CANCEL)/, "Canceled", RST],
+  [/^RST_STREAM (FLOW_CONTROL_ERROR|ENHANCE_YOUR_CALM)/, "ResourceExhausted", RST],
+  [/^RST_STREAM (INADEQUATE_SECURITY)/, "PermissionDenied", RST],
+  [/^RST_STREAM (\w+)/, "Internal", RST],
+  [/compressed flag is .*: (\d+)$/, "", "grpc: received unexpected payload format $1"],
+  [/^a compressed message without /, "", "grpc: compressed flag set with identity or empty encoding"],
+  [/not a number: (".*")$/, "", "transport: malformed grpc-status: strconv.Atoi: parsing $1: invalid syntax"],
+  [/^the stream ended without trailers/, "", "server closed the stream without sending trailers"],
+  [/^the stream ended inside a message/, "", "unexpected EOF"],
+  [/^trailers without grpc-status \(grpc-message "(.*)"\)$/, "Unknown", "$1"],
+  [/^not gRPC: HTTP status 200, content-type (".*")$/, "Unknown", HTTP_200],
+  [/^not gRPC: HTTP status 503, content-type none$/, "", HTTP_503],
+  [/more than one message$/, "Unknown", "grpc: client streaming protocol violation: get <nil>, want <EOF>"],
+  [/compressed with (".*")/, "Unimplemented", "grpc: Decompressor is not installed for grpc-encoding $1"],
+  // Go reads a gzip header of 10 bytes before it checks it.
+  [/^a compressed message of (\d |.*unexpected end of file)/, "", `${INFLATE}unexpected EOF`],
+  [/^a compressed message of \d+ bytes that is not gzip/, "", `${INFLATE}gzip: invalid header`],
+  // A call refused unprocessed by a GOAWAY each time it went: grpc-go's call on a draining connection.
+  [/^GOAWAY \w+: refused \d+ times/, "", "the connection is draining"],
+  [/^the server closed the connection before its SETTINGS$/, "", "connection closed"],
+  [/^the server closed the connection/, "", "transport is closing"],
+];
 
 /** A TLS failure as loadlab words it, and as Go's crypto/tls does. */
 const TLS_WORDS: Array<[RegExp, string]> = [
@@ -239,10 +270,8 @@ export function ghzOutput(
 /** The request `log` without the `n` calls with no answer that ended last: those the run's end cut. */
 function withoutCut(log: string, n: number): string {
   const endOf = (line: string) => Number(line.split(";")[2]);
-  const cut = log.split("\n").filter((l) => l.startsWith("0;")).sort((a, b) => endOf(b) - endOf(a)).slice(
-    0,
-    n,
-  );
+  const unanswered = log.split("\n").filter((l) => l.startsWith("0;"));
+  const cut = unanswered.sort((a, b) => endOf(b) - endOf(a)).slice(0, n);
   return log.split("\n").filter((l) => !cut.includes(l)).join("\n");
 }
 
@@ -275,9 +304,8 @@ function skipFirst(run: RunResult, log: string, n: number): [RunResult, string] 
 function ghzCalls(run: RunResult, log: string) {
   const errorOf = new Map<string, [string, string]>();
   const callError = (key: string): [string, string] => {
-    const status = ghzStatus(key);
     const messages = Object.keys(run.errorMessages[key] ?? {});
-    const desc = messages.length === 1 ? clientWords(key, messages[0]) : key;
+    const [status, desc] = messages.length === 1 ? grpcGoWords(key, messages[0]) : [ghzStatus(key), key];
     return [status, status === "OK" ? "" : visibleLine(`rpc error: code = ${status} desc = ${desc}`)];
   };
   const logged = loggedCalls(log), timed = logged.filter((c) => c.key === "0");

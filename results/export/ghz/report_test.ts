@@ -163,7 +163,7 @@ Deno.test("calls that got no answer read as grpc-go's client words them: deadlin
     errorMessages: {
       ...base.errorMessages,
       connect: { "refused: Connection refused (os error 111) connecting to 127.0.0.1:9": 1 },
-      "closed-early": { "the server closed the connection": 4 },
+      "closed-early": { "the server closed the connection before its SETTINGS": 4 },
       // Refused unprocessed by a server's GOAWAY past the resends: grpc-go's draining connection.
       goaway: { "GOAWAY NO_ERROR: refused 4 times, not sent again": 1 },
     },
@@ -338,4 +338,72 @@ Deno.test("a server's status without a message: grpc-go's words end at `desc = `
   assertEquals(r.errorDistribution, { "rpc error: code = NotFound desc = ": 2 });
   const log = LOG.replaceAll("1014;", "1005;");
   match(ghzOutput(shown, "csv", new Date(), log), /\n10\.00,NotFound,rpc error: code = NotFound desc = \n/);
+});
+
+Deno.test("answers broken on the wire read as grpc-go's client words them, under grpc-go's status", () => {
+  const base = run();
+  const broken = {
+    ...base,
+    requests: 10,
+    statusCodes: { "200": 6, "grpc UNAVAILABLE": 2 },
+    errors: { timeout: 0, "grpc-protocol": 11, "closed-early": 3 },
+    errorMessages: {
+      "grpc UNAVAILABLE": { "not gRPC: HTTP status 503, content-type none": 2 },
+      "grpc-protocol": {
+        "a message prefix whose compressed flag is neither 0 nor 1: 7": 1,
+        "a compressed message without grpc-encoding": 1,
+        'a grpc-status that is not a number: "abc"': 1,
+        "the stream ended without trailers (no grpc-status)": 1,
+        "the stream ended inside a message (its length prefix promised more)": 1,
+        'trailers without grpc-status (grpc-message "where is my status")': 1,
+        'not gRPC: HTTP status 200, content-type "text/html"': 1,
+        "a unary call's answer with more than one message": 1,
+        'a message compressed with "snappy", which loadlab does not inflate (it asks for gzip only)': 1,
+        "a compressed message of 6 bytes that is not gzip (incorrect header check)": 1,
+        "a compressed message of 30 bytes that is not gzip (incorrect header check)": 1,
+      },
+      "closed-early": {
+        "the server closed the connection before its SETTINGS": 1,
+        "the server closed the connection": 1,
+        "the server closed the connection after GOAWAY NO_ERROR": 1,
+      },
+    },
+  } as RunResult;
+  const r = ghzReport(broken, new Date());
+  // The CSV's answered calls alike.
+  match(
+    ghzOutput(broken, "csv", new Date(), LOG),
+    /,Unavailable,rpc error: code = Unavailable desc = Service Unav/,
+  );
+  const words = (status: string, desc: string) => `rpc error: code = ${status} desc = ${desc}`;
+  assertEquals(r.statusCodeDistribution, {
+    OK: 6,
+    Unavailable: 5,
+    Internal: 7,
+    Unknown: 3,
+    Unimplemented: 1,
+  });
+  assertEquals(r.errorDistribution, {
+    [
+      words("Unavailable", "Service Unavailable: HTTP status code 503; transport: missing content-type field")
+    ]: 2,
+    [words("Internal", "grpc: received unexpected payload format 7")]: 1,
+    [words("Internal", "grpc: compressed flag set with identity or empty encoding")]: 1,
+    [words("Internal", 'transport: malformed grpc-status: strconv.Atoi: parsing "abc": invalid syntax')]: 1,
+    [words("Internal", "server closed the stream without sending trailers")]: 1,
+    [words("Internal", "unexpected EOF")]: 1,
+    [words("Unknown", "where is my status")]: 1,
+    [
+      words(
+        "Unknown",
+        'OK: HTTP status code 200; transport: received the unexpected content-type "text/html"',
+      )
+    ]: 1,
+    [words("Unknown", "grpc: client streaming protocol violation: get <nil>, want <EOF>")]: 1,
+    [words("Unimplemented", 'grpc: Decompressor is not installed for grpc-encoding "snappy"')]: 1,
+    [words("Internal", "grpc: failed to decompress the received message unexpected EOF")]: 1,
+    [words("Internal", "grpc: failed to decompress the received message gzip: invalid header")]: 1,
+    [words("Unavailable", "connection closed")]: 1,
+    [words("Unavailable", "transport is closing")]: 2,
+  });
 });

@@ -20,12 +20,9 @@ import type { StreamAnswer } from "../stream_answer.ts";
 import { gunzipSync } from "node:zlib";
 
 const NO_TRAILERS = "the stream ended without trailers (no grpc-status)";
-const NO_STATUS = "trailers without grpc-status";
-const GARBLED = "a grpc-status that is not a number";
-const CUT_SHORT = "the stream ended inside a message (its length prefix promised more)";
 const BAD_FLAG = "a message prefix whose compressed flag is neither 0 nor 1";
+const CUT_SHORT = "the stream ended inside a message (its length prefix promised more)";
 const NO_ENCODING = "a compressed message without grpc-encoding";
-const NOT_GZIP = "a compressed message that is not gzip (grpc-encoding: gzip)";
 const TWO_MESSAGES = "a unary call's answer with more than one message";
 
 /** What the gRPC room needs of a run: the cap of a received message. */
@@ -67,7 +64,7 @@ export class GrpcAnswer implements StreamAnswer {
       const tooBig = (err as { code?: string }).code === "ERR_BUFFER_TOO_LARGE";
       this.message = tooBig
         ? `a gzip message of ${payload.length} bytes inflating past the ${cap}-byte receive cap`
-        : NOT_GZIP;
+        : `a compressed message of ${payload.length} bytes that is not gzip (${(err as Error).message})`;
       this.#inflateFailed = tooBig ? "grpc-too-big" : "grpc-protocol";
     }
   };
@@ -108,9 +105,13 @@ export class GrpcAnswer implements StreamAnswer {
     if (fields.grpcContentType || endStream) return null;
     // Not a gRPC answer: the HTTP status's code (a proxy's 503), or broken when it was 200.
     const code = callOutcome(fields, status);
-    if (code > 0) return this.#failed(code);
-    this.message = `content-type ${JSON.stringify(fields.contentType)} is not application/grpc`;
-    return "grpc-protocol";
+    return code > 0 ? this.#failed(code, fields.message || this.#notGrpc()) : this.#broken(this.#notGrpc());
+  }
+
+  /** A head that is not a gRPC answer's: its HTTP status and content-type. */
+  #notGrpc(): string {
+    const type = JSON.stringify(this.fields.contentType);
+    return `not gRPC: HTTP status ${this.#httpStatus}, content-type ${type === '""' ? "none" : type}`;
   }
 
   data(buf: Uint8Array, from: number, to: number): ErrorKind | null {
@@ -133,14 +134,24 @@ export class GrpcAnswer implements StreamAnswer {
       this.message = `a message of ${this.#reader.statedBytes} bytes (over the ${cap}-byte receive cap)`;
       return "grpc-too-big";
     }
-    return this.#broken(read === READ_NO_ENCODING ? NO_ENCODING : BAD_FLAG);
+    return this.#broken(read === READ_NO_ENCODING ? NO_ENCODING : `${BAD_FLAG}: ${this.#reader.statedFlag}`);
   }
 
   end(trailers: boolean): ErrorKind | null {
     if (!trailers) return this.#broken(NO_TRAILERS);
-    const code = callOutcome(this.fields, this.#httpStatus);
-    if (code < 0) return this.#broken(code === STATUS_GARBLED ? GARBLED : NO_STATUS);
-    if (code !== GRPC_OK) return this.#failed(code);
+    const fields = this.fields;
+    const code = callOutcome(fields, this.#httpStatus);
+    // grpc-go reads no grpc-status as UNKNOWN with the grpc-message: it is kept for its words.
+    if (code < 0) {
+      return this.#broken(
+        code === STATUS_GARBLED
+          ? `a grpc-status that is not a number: "${fields.garbledStatus}"`
+          : `trailers without grpc-status (grpc-message ${
+            JSON.stringify(decodeGrpcMessage(fields.message))
+          })`,
+      );
+    }
+    if (code !== GRPC_OK) return this.#failed(code, fields.status < 0 ? this.#notGrpc() : fields.message);
     if (this.#reader.midMessage) return this.#broken(CUT_SHORT);
     if (this.#reader.messages < 2) this.firstMessageMs = Number.NaN; // not a stream: its end is its time
     return null;

@@ -64,7 +64,8 @@ function templateOf(method: GrpcMethod, text: string, source: GrpcCallSource): {
     );
   }
   // Filled per call: each is compressed and checked against the send cap then (protobuf_template.ts).
-  const spec = bodySpecOfText(method.requestType, text, method.clientStreaming, source.names);
+  const { requestType, clientStreaming } = method;
+  const spec = bodySpecOfText(requestType, text, clientStreaming, source.names, source.laterOneof);
   const { compress, maxSendBytes } = source;
   return { template: { ...spec, ...defined({ compress, maxSendBytes }) } };
 }

@@ -4,7 +4,8 @@
  * (`grpc-protocol` with the breach named, `grpc-too-big`, a status's own kind, `timeout` for a stream that
  * never ends), never a crash or a hang; a gzip reply is inflated, one inflating past the cap is
  * `grpc-too-big`; a refused stream is reset while the server still sends on it; a unary call answered with
- * two messages is `grpc-protocol`.
+ * two messages is `grpc-protocol`; a reset, a connection closed mid-answer and silence end each call under
+ * their kinds. Each message carries what grpc-go's words need (a flag, a status's text, an HTTP status).
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { parseAttackConfig } from "../../config.ts";
@@ -66,20 +67,32 @@ const EXPECT: Array<[GrpcHostileMode, Record<string, number>, RegExp | null]> = 
   ["over-cap", { "grpc-too-big": CALLS }, /67108864 bytes \(over the 4194304-byte receive cap\)/],
   ["wrong-length", { "grpc-protocol": CALLS }, /ended inside a message/],
   ["compressed-no-encoding", { "grpc-protocol": CALLS }, /compressed message without grpc-encoding/],
-  ["bad-flag", { "grpc-protocol": CALLS }, /compressed flag is neither 0 nor 1/],
+  ["bad-flag", { "grpc-protocol": CALLS }, /^a message prefix whose compressed flag is neither 0 nor 1: 7$/],
   ["no-trailers", { "grpc-protocol": CALLS }, /without trailers/],
-  ["garbage-status", { "grpc-protocol": CALLS }, /grpc-status that is not a number/],
-  ["missing-status", { "grpc-protocol": CALLS }, /trailers without grpc-status/],
+  ["garbage-status", { "grpc-protocol": CALLS }, /^a grpc-status that is not a number: "abc"$/],
+  [
+    "missing-status",
+    { "grpc-protocol": CALLS },
+    /^trailers without grpc-status \(grpc-message "where is my status"\)$/,
+  ],
   ["endless-stream", { timeout: CALLS }, null],
-  ["not-grpc", { "grpc-protocol": CALLS }, /content-type "text\/html" is not application\/grpc/],
-  ["http-503", { "grpc UNAVAILABLE": CALLS }, null],
+  [
+    "not-grpc",
+    { "grpc-protocol": CALLS },
+    /^not gRPC: HTTP status 200, content-type "text\/html"$/,
+  ],
+  ["http-503", { "grpc UNAVAILABLE": CALLS }, /^not gRPC: HTTP status 503, content-type none$/],
   ["gzip", {}, null],
   [
     "gzip-bomb",
     { "grpc-too-big": CALLS },
     /^a gzip message of \d+ bytes inflating past the 4194304-byte receive cap$/,
   ],
-  ["gzip-garbage", { "grpc-protocol": CALLS }, /compressed message that is not gzip/],
+  [
+    "gzip-garbage",
+    { "grpc-protocol": CALLS },
+    /^a compressed message of 6 bytes that is not gzip \(incorrect header check\)$/,
+  ],
   [
     "unknown-encoding",
     { "grpc-protocol": CALLS },
@@ -87,6 +100,15 @@ const EXPECT: Array<[GrpcHostileMode, Record<string, number>, RegExp | null]> = 
   ],
   // grpc-go and grpc-js fail such a call INTERNAL.
   ["two-messages", { "grpc-protocol": CALLS }, /^a unary call's answer with more than one message$/],
+  ["reset-internal", { "h2-protocol": CALLS }, /^RST_STREAM INTERNAL_ERROR$/],
+  ["reset-cancel", { "h2-protocol": CALLS }, /^RST_STREAM CANCEL$/],
+  ["close-mid-stream", { "closed-early": CALLS }, /^the server closed the connection$/],
+  [
+    "goaway-mid-stream",
+    { "closed-early": CALLS },
+    /^the server closed the connection after GOAWAY NO_ERROR$/,
+  ],
+  ["silent", { timeout: CALLS }, null],
 ];
 
 for (const [mode, errors, message] of EXPECT) {

@@ -98,17 +98,21 @@ export function objectOf(type: protobuf.Type, json: unknown, path: string): obje
 /**
  * Every member of `json` names a field of `type` (recursively through message fields), by its path; with
  * `later`, `json` with each oneof's earlier members left out, as ghz's JSON reader (jhump's dynamic
- * message) sets each member in turn, and a scalar member set to null its error.
+ * message) sets each member in turn, and a scalar member set to null its error; without, two members of
+ * one oneof are protobuf JSON's error.
  */
-function checkFields(type: protobuf.Type, json: unknown, path: string, later: boolean): unknown {
+export function checkFields(type: protobuf.Type, json: unknown, path: string, later: boolean): unknown {
   if (WELL_KNOWN.test(type.fullName)) return json;
   // By oneof (a name no field of the type has) or by field: a oneof's later member replaces the earlier.
   const kept = new Map<string, [string, unknown]>();
   for (const [key, value] of Object.entries(objectOf(type, json, path))) {
     const field = fieldOf(type, key, path);
     field.resolve();
-    const inner = field.resolvedType, oneof = later ? field.partOf?.name : undefined;
-    if (oneof !== undefined && value === null && !(inner instanceof protobuf.Type)) {
+    const inner = field.resolvedType, oneof = field.partOf?.name;
+    if (!later && oneof !== undefined && kept.has(oneof)) {
+      throw new GrpcMessageError(`${path}.${key}`, `multiple values for oneof ${oneof}`);
+    }
+    if (later && oneof !== undefined && value === null && !(inner instanceof protobuf.Type)) {
       throw new GrpcMessageError(`${path}.${key}`, "null for a oneof's scalar member: ghz's error");
     }
     const check = (v: unknown, at: string) => checkFields(inner as protobuf.Type, v, at, later);

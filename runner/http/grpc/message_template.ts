@@ -10,6 +10,7 @@ import type { GrpcBodySpec, GrpcMessageSpec, GrpcSlotSpec } from "../grpc_body_s
 import { GRPC_SLOT_KINDS } from "../grpc_body_spec.ts";
 import { hasPlaceholder, placeholdersOf } from "../template.ts";
 import {
+  checkFields,
   encodeMessage,
   fieldOf,
   GrpcMessageError,
@@ -47,17 +48,21 @@ export function quotePlaceholders(text: string): string {
   return out;
 }
 
-/** The call's messages as a template (one message, or a client stream's list); `names` the ones allowed. */
+/**
+ * The call's messages as a template (one message, or a client stream's list); `names` the ones allowed.
+ * Of two members of one oneof, with `later` the later one alone is sent (ghz's reader), else refused.
+ */
 export function bodySpecOf(
   type: protobuf.Type,
   json: unknown,
   stream: boolean,
   names?: readonly string[],
+  later = false,
 ): GrpcBodySpec {
   if (names !== undefined) checkNames(JSON.stringify(json) ?? "", names);
   const list = stream && Array.isArray(json) ? json : [json];
   const at = (k: number) => stream && Array.isArray(json) ? `message[${k}]` : "message";
-  return { messages: list.map((m, k) => messageSpecOf(type, m, at(k))) };
+  return { messages: list.map((m, k) => messageSpecOf(type, checkFields(type, m, at(k), later), at(k))) };
 }
 
 /** `text` (`-b`, placeholders maybe unquoted) as a template. */
@@ -66,8 +71,9 @@ export function bodySpecOfText(
   text: string,
   stream: boolean,
   names?: readonly string[],
+  later = false,
 ): GrpcBodySpec {
-  return bodySpecOf(type, parseMessageText(quotePlaceholders(text)), stream, names);
+  return bodySpecOf(type, parseMessageText(quotePlaceholders(text)), stream, names, later);
 }
 
 function checkNames(text: string, names: readonly string[]): void {

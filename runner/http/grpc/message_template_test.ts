@@ -180,3 +180,27 @@ Deno.test("with compress each filled message is gzip-compressed and flagged; ove
     "message as filled is over the 300-byte send cap (--max-send): not sent",
   ]);
 });
+
+Deno.test("a oneof's two members with a placeholder: the later one alone is sent (ghz), else refused", () => {
+  const pick = protobuf.parse(`syntax = "proto3"; package p;
+    message Req { oneof pick { int32 code = 1; string message = 2; } Inner inner = 3; }
+    message Inner { oneof pick { int32 code = 1; string message = 2; } }`).root.lookupType("p.Req");
+  const sent = (text: string, later = true) => {
+    const spec = bodySpecOfText(pick, text, false, ["n"], later);
+    const template = grpcBodyTemplate(structuredClone(spec), () => 0);
+    const values = [utf8.encode("7")];
+    const buf = new Uint8Array(grpcBodyBound(template, values));
+    const end = writeGrpcBody(buf, 0, template, values, { refused: "", refusedKind: "bad-value" });
+    return buf.slice(5, end);
+  };
+  // On the wire: the one member, not both (a receiver would keep the last, but the bytes are ghz's).
+  const only = (json: unknown) => encodeMessage(pick, json);
+  assertEquals(sent('{"code": 5, "message": "m{{ n }}"}'), only({ message: "m7" }));
+  assertEquals(sent('{"message": "m{{ n }}", "code": 5}'), only({ code: 5 }));
+  assertEquals(sent('{"code": "{{ n }}", "message": "m"}'), only({ message: "m" }));
+  assertEquals(
+    sent('{"inner": {"message": "{{ n }}", "code": 5}, "code": 1}'),
+    only({ inner: { code: 5 }, code: 1 }),
+  );
+  throws(() => sent('{"code": 5, "message": "m{{ n }}"}', false), /message: multiple values for oneof pick/);
+});

@@ -233,7 +233,8 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
   /** Bytes read (null: end of stream): frames handled; what they queued is written by the caller. */
   #batch(n: number | null, nowMs: number): void {
     if (n === null) {
-      this.fail("closed-early", `the server closed the connection${this.#afterGoaway()}`, nowMs);
+      const early = this.gotSettings ? "" : " before its SETTINGS";
+      this.fail("closed-early", `the server closed the connection${early}${this.#afterGoaway()}`, nowMs);
       return;
     }
     this.shared.recorder.addBytesRead(nowMs, n);
