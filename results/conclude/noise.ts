@@ -104,12 +104,7 @@ export function judgeNoise(
 }
 
 /** The baseline's and the runs' levels on the judged scale: over the repeats, or over batch means. */
-function judgedSides(
-  rule: NoiseRule,
-  runs: RunResult[],
-  baseRuns: RunResult[],
-  metric: NoiseMetric,
-): MeanCi[] {
+function judgedSides(rule: NoiseRule, runs: RunResult[], baseRuns: RunResult[], metric: NoiseMetric) {
   const scale = judgedScale(metric);
   return rule === "repeats"
     ? [baseRuns, runs].map((list) => meanCi(list.map((r) => scale(runValue(r, metric)))))

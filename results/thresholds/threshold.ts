@@ -228,18 +228,13 @@ function k6EmptyValue(t: Threshold): number {
 
 /** Whether `actual` satisfies `op limit`. */
 export function compare(actual: number, op: Op, limit: number): boolean {
-  switch (op) {
-    case "<":
-      return actual < limit;
-    case "<=":
-      return actual <= limit;
-    case ">":
-      return actual > limit;
-    case ">=":
-      return actual >= limit;
-    case "==":
-      return actual === limit;
-  }
+  return {
+    "<": actual < limit,
+    "<=": actual <= limit,
+    ">": actual > limit,
+    ">=": actual >= limit,
+    "==": actual === limit,
+  }[op];
 }
 
 /** A shard's thresholds, recorded `pending`: `loadlab merge` evaluates them on the whole. */

@@ -81,11 +81,7 @@ function interleaved(exp: Experiment, targets: string[], loads: string[]): Cell[
  * A load's sweep points in first-seen order over its targets, and each target's points as a set of keys, so a
  * point is looked up, not searched for (a 10,000-value sweep would take seconds to plan).
  */
-function pointOrder(
-  exp: Experiment,
-  targets: string[],
-  load: string,
-): { order: Map<string, Point>; byTarget: Map<string, Set<string>> } {
+function pointOrder(exp: Experiment, targets: string[], load: string) {
   const order = new Map<string, Point>();
   const byTarget = new Map<string, Set<string>>();
   for (const target of targets) {

@@ -279,11 +279,7 @@ function withRepeats<T extends { values: number[] | string[]; problems: SweepVal
   return read;
 }
 
-function wordValues(
-  parameter: string,
-  written: Array<number | string>,
-  allowed: readonly string[],
-): { values: string[]; problems: SweepValueProblem[] } {
+function wordValues(parameter: string, written: Array<number | string>, allowed: readonly string[]) {
   const problems: SweepValueProblem[] = [];
   written.forEach((value, index) => {
     if (typeof value === "string" && allowed.includes(value)) return;
