@@ -16,10 +16,7 @@ function sessionWrapper(): string | null {
 }
 
 /** `command args` under `setpriv --pdeathsig KILL` and `setsid` where installed; both exec in place. */
-export function inGroupOfItsOwn(
-  command: string,
-  args: string[],
-): { command: string; args: string[]; grouped: boolean } {
+export function inGroupOfItsOwn(command: string, args: string[]) {
   const session = sessionWrapper();
   if (session) [command, args] = [session, [command, ...args]];
   setpriv ??= Deno.build.os === "linux" ? findProgram("setpriv") : null;

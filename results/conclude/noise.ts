@@ -112,12 +112,7 @@ function judgedSides(rule: NoiseRule, runs: RunResult[], baseRuns: RunResult[], 
 }
 
 /** How far `runs` lie from `baseRuns` in normal standard errors (signed); null when unmeasured. */
-export function normalErrors(
-  rule: NoiseRule,
-  runs: RunResult[],
-  baseRuns: RunResult[],
-  metric: NoiseMetric,
-): number | null {
+export function normalErrors(rule: NoiseRule, runs: RunResult[], baseRuns: RunResult[], metric: NoiseMetric) {
   if (metric === "success") {
     const test = twoProportion(shareCounts(baseRuns), shareCounts(runs));
     return test && test.sePct > 0 ? test.diffPct / test.sePct : null;

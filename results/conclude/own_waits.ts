@@ -96,12 +96,7 @@ export function explainedBound(metric: NoiseMetric, fast: number, meanMs: number
 }
 
 /** The wait share (%) under which the waits could no longer explain `slow`; null if never. */
-export function settlingSharePct(
-  fast: number,
-  slow: number,
-  w: OwnWaits,
-  metric: NoiseMetric,
-): number | null {
+export function settlingSharePct(fast: number, slow: number, w: OwnWaits, metric: NoiseMetric) {
   const room = slow - addedMs(w, metric);
   if (!(room > fast)) return null;
   return (1 - fast / room) * 100;

@@ -137,9 +137,7 @@ export function parseThreshold(expression: string): Threshold {
     metric,
     op: op as Op,
     value,
-    ...(windowMs ? { windowMs } : {}),
-    ...(selector ? { selector } : {}),
-    ...defined({ kind }),
+    ...defined({ windowMs, selector, kind }),
     ...(k6 !== null ? { k6: true as const } : {}),
   };
 }

@@ -126,11 +126,7 @@ export function warmupRatioCells(runs: PageRun[], axes: MatrixAxes): Cell[][] {
 }
 
 /** Per variant, the median over repeats of each interval's p50, as points (gaps stay gaps). */
-export function medianP50Series(
-  runs: PageRun[],
-  variant: string,
-  load: string,
-): Array<{ x: number; y: number | null }> {
+export function medianP50Series(runs: PageRun[], variant: string, load: string) {
   const of = matrixRuns(runs).filter((r) => r.variant === variant && r.load === load);
   if (!of.length) return [];
   const longest = of.reduce((a, b) => (b.iv.p50.length > a.iv.p50.length ? b : a));
