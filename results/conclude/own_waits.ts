@@ -116,13 +116,10 @@ function waitsText(w: OwnWaits): string {
   return (w.busiest ? "in its busiest interval " : "") + [...shares, ...wake, ...lag].join(", ");
 }
 
-/** Whether the slower side's own waits explain a change, and the sentence that says how far they reach. */
-export interface WaitsJudgement {
-  explains: boolean;
-  text: string;
-}
-
-/** Whether the slower side's own waits can explain the change; null when it recorded none. */
+/**
+ * Whether the slower side's own waits can explain the change, and the sentence that says how far they
+ * reach; null when it recorded none.
+ */
 export function judgeOwnWaits(
   before: RunResult[],
   after: RunResult[],
@@ -130,7 +127,7 @@ export function judgeOwnWaits(
   baseLevel: number,
   level: number,
   repeats = false,
-): WaitsJudgement | null {
+) {
   if (metric === "success" || !Number.isFinite(baseLevel) || !Number.isFinite(level)) return null;
   const higherIsWorse = metric !== "rps";
   const afterWorse = higherIsWorse ? level > baseLevel : level < baseLevel;
