@@ -283,9 +283,8 @@ function wholeRunResult(t: Threshold, run: RunResult): ThresholdResult {
 /** A windowed rule: ok when every window with data passes; the actual is the worst window. */
 function windowResult(t: Threshold, run: RunResult): ThresholdResult {
   const metric = windowMetric(t.metric)!;
-  const values = windowsOf(run.intervals, t.windowMs!).map((w) => windowValue(w, metric)).filter(
-    Number.isFinite,
-  );
+  const windows = windowsOf(run.intervals, t.windowMs!);
+  const values = windows.map((w) => windowValue(w, metric)).filter(Number.isFinite);
   const failing = values.filter((v) => !compare(v, t.op, t.value));
   const pick = (xs: number[]) =>
     t.op === "<" || t.op === "<=" ? maxOf(xs) : t.op === "==" ? xs[0] : minOf(xs);

@@ -239,10 +239,8 @@ export function ghzOutput(
 /** The request `log` without the `n` calls with no answer that ended last: those the run's end cut. */
 function withoutCut(log: string, n: number): string {
   const endOf = (line: string) => Number(line.split(";")[2]);
-  const cut = log.split("\n").filter((l) => l.startsWith("0;")).sort((a, b) => endOf(b) - endOf(a)).slice(
-    0,
-    n,
-  );
+  const unanswered = log.split("\n").filter((l) => l.startsWith("0;"));
+  const cut = unanswered.sort((a, b) => endOf(b) - endOf(a)).slice(0, n);
   return log.split("\n").filter((l) => !cut.includes(l)).join("\n");
 }
 
