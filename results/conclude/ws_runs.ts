@@ -23,30 +23,22 @@ export function requestKind(run: Pick<RunResult, "url" | "config">): string {
   return "WebSocket messages";
 }
 
-interface StormFacts {
-  /** Messages each connection was to send (N). */
-  messagesPerConnection: number;
-  /** Connections per second requested; opened in the measured run, per second and in all. */
-  requestedPerSec: number;
-  openedPerSec: number;
-  opened: number;
-  /** Messages sent per opened connection (NaN without one). */
-  sentPerConnection: number;
-}
+type StormFacts = NonNullable<ReturnType<typeof stormFacts>>;
 
 /** The storm's facts, or null when the run is no open storm (see the module comment). */
-export function stormFacts(
-  run: Pick<RunResult, "config" | "targetRps" | "durationSec" | "ws">,
-): StormFacts | null {
+export function stormFacts(run: Pick<RunResult, "config" | "targetRps" | "durationSec" | "ws">) {
   const n = (run.config?.ws as { messagesPerConnection?: unknown } | undefined)?.messagesPerConnection;
   if (typeof n !== "number" || !(n > 0) || run.ws === undefined) return null;
   if (run.targetRps === null || !(run.targetRps > 0) || !(run.durationSec > 0)) return null;
   const opened = Math.max(0, run.ws.handshakes - (run.ws.preConnectedHandshakes ?? 0));
   return {
+    /** Messages each connection was to send (N). */
     messagesPerConnection: n,
+    /** Connections per second requested; opened in the measured run, per second and in all. */
     requestedPerSec: run.targetRps / n,
     openedPerSec: opened / run.durationSec,
     opened,
+    /** Messages sent per opened connection (NaN without one). */
     sentPerConnection: opened > 0 ? run.ws.messagesSent / opened : Number.NaN,
   };
 }
