@@ -83,18 +83,13 @@ const FLOOD_RATIO = 100;
 /** Fewer unsolicited messages than this say nothing of a flood. */
 const MIN_FLOOD_MESSAGES = 10_000;
 
-/** A flooded run's counts: unsolicited messages, answered ones, and the rule that took any message. */
-interface WsFlood {
-  unsolicited: number;
-  answered: number;
-  /** The unsolicited messages per answered one (the unsolicited count when none was answered). */
-  perAnswer: number;
-  /** "echo" or "nth:3": the rule that took any message. */
-  rule: string;
-}
+type WsFlood = NonNullable<ReturnType<typeof wsFlood>>;
 
-/** The flood's counts, or null when the run is none (see the module comment). */
-export function wsFlood(run: Pick<RunResult, "url" | "config" | "ws" | "requests">): WsFlood | null {
+/**
+ * A flooded run's counts: unsolicited messages, answered ones, and the rule that took any message; null
+ * when the run is none (see the module comment).
+ */
+export function wsFlood(run: Pick<RunResult, "url" | "config" | "ws" | "requests">) {
   const ws = run.ws;
   if (ws === undefined || !/^wss?:/i.test(run.url)) return null;
   const config = (run.config?.ws ?? {}) as {
@@ -109,7 +104,9 @@ export function wsFlood(run: Pick<RunResult, "url" | "config" | "ws" | "requests
   return {
     unsolicited: ws.unsolicited,
     answered,
+    /** The unsolicited messages per answered one (the unsolicited count when none was answered). */
     perAnswer: answered > 0 ? ws.unsolicited / answered : ws.unsolicited,
+    /** "echo" or "nth:3": the rule that took any message. */
     rule: kind === "nth" ? `nth:${config.match?.n}` : "echo",
   };
 }
