@@ -264,10 +264,7 @@ function runDurationMs(attack: RelativeAttackInput): number {
 }
 
 /** A duration range in ms: an idle machine near the low end, a busy one near the high end. */
-export interface DurationRange {
-  lowMs: number;
-  highMs: number;
-}
+export type DurationRange = ReturnType<typeof estimateRangeMs>;
 
 /** loadlab's start (plan, preflight) and its end (analysis, report.html), once per plan. */
 const PROCESS_MS: [number, number] = [800, 3_000];
@@ -298,7 +295,7 @@ function stopMs(run: PlannedRun): number {
 }
 
 /** The wall-clock range of a whole plan (searches counted at their probe budget). */
-export function estimateRangeMs(plan: Plan): DurationRange {
+export function estimateRangeMs(plan: Plan) {
   const loadsMs = estimateDurationMs(plan);
   const runs = [...plan.runs, ...plan.searches.flatMap((s) => Array(s.maxProbes + 1).fill(s.base))];
   let [lowMs, highMs] = [loadsMs + PROCESS_MS[0], loadsMs + PROCESS_MS[1]];
