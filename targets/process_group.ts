@@ -63,15 +63,10 @@ done
 for id in $groups; do kill -9 -$id 2>/dev/null; done
 `;
 
-interface Watchdog {
-  child: Deno.ChildProcess;
-  writer: WritableStreamDefaultWriter<Uint8Array>;
-}
-
-let watchdog: Watchdog | null | undefined;
+let watchdog: ReturnType<typeof startWatchdog> | undefined;
 const watched = new Set<number>();
 
-function startWatchdog(env: Record<string, string>): Watchdog | null {
+function startWatchdog(env: Record<string, string>) {
   const wrapper = sessionWrapper();
   if (!wrapper) return null;
   try {
