@@ -15,12 +15,7 @@ export function isInterim(status: number): boolean {
 }
 
 /** Why a final head's framing fields must be refused (a constant string), or "". */
-export function framingRefusal(
-  f: FramingFields,
-  http10: boolean,
-  request: boolean,
-  verbatim: boolean,
-): string {
+export function framingRefusal(f: FramingFields, http10: boolean, request: boolean, verbatim: boolean) {
   if (!f.transferEncoding) return "";
   if (f.chunkedCount > 1) return "chunked listed more than once";
   if ((f.contentLength >= 0 || http10) && (verbatim || request)) {

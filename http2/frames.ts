@@ -120,11 +120,7 @@ export function settingsFrameBytes(count: number): number {
   return FRAME_HEADER_BYTES + 6 * count;
 }
 
-export function writeSettings(
-  buf: Uint8Array,
-  at: number,
-  settings: readonly (readonly [number, number])[],
-): number {
+export function writeSettings(buf: Uint8Array, at: number, settings: readonly (readonly [number, number])[]) {
   let p = writeFrameHeader(buf, at, 6 * settings.length, SETTINGS, 0, 0);
   for (const [id, value] of settings) {
     buf[p] = (id >>> 8) & 0xff;
@@ -151,13 +147,7 @@ export function writeWindowUpdate(buf: Uint8Array, at: number, streamId: number,
 export const PING_BYTES = FRAME_HEADER_BYTES + 8;
 
 /** Writes a PING (or its ACK) carrying the 8 bytes at `data[dataAt, dataAt + 8)`. */
-export function writePing(
-  buf: Uint8Array,
-  at: number,
-  ack: boolean,
-  data: Uint8Array,
-  dataAt: number,
-): number {
+export function writePing(buf: Uint8Array, at: number, ack: boolean, data: Uint8Array, dataAt: number) {
   const p = writeFrameHeader(buf, at, 8, PING, ack ? FLAG_ACK : 0, 0);
   for (let k = 0; k < 8; k++) buf[p + k] = data[dataAt + k];
   return p + 8;

@@ -8,22 +8,8 @@ import { sumValues } from "../results/interval_counts.ts";
 import { endpointFailedStatus } from "../results/thresholds/selector.ts";
 import { formatCount } from "../results/text_format.ts";
 
-export interface EndpointRow {
-  name: string;
-  requests: number;
-  rps: number;
-  errors: number;
-  /** Responses with a status below 200 or from 400 on. */
-  non2xx: number;
-  p50Ms: number;
-  p90Ms: number;
-  p95Ms: number;
-  p99Ms: number;
-  maxMs: number;
-  /** More than 1: the name was given to that many different requests, pooled. */
-  pooledRequests: number;
-  endpoint: EndpointResult;
-}
+/** One endpoint as a row of every printer. */
+export type EndpointRow = ReturnType<typeof endpointRow>;
 
 /** What qualifies every endpoint's numbers of the run, or "" (the run's own warm-up cut they do not have). */
 export function endpointQualifier(run: RunResult): string {
@@ -38,23 +24,29 @@ function endpointLabel(e: Pick<EndpointResult, "name" | "tags">): string {
   return keys.length === 0 ? e.name : `${e.name} {${keys.map((k) => `${k}:${e.tags![k]}`).join(", ")}}`;
 }
 
-/** The run's endpoints, slowest p99 first; empty for a file without them. */
-export function endpointRows(run: RunResult): EndpointRow[] {
-  const seconds = run.durationSec > 0 ? run.durationSec : Number.NaN;
-  const rows = (run.endpoints ?? []).map((e): EndpointRow => ({
+function endpointRow(run: RunResult, e: EndpointResult, seconds: number) {
+  return {
     name: endpointLabel(e),
     requests: e.requests,
     rps: e.requests / seconds,
     errors: sumValues(e.errors),
+    // Responses with a status below 200 or from 400 on.
     non2xx: endpointFailedStatus(run, e),
     p50Ms: e.latencyMs?.p50 ?? Number.NaN,
     p90Ms: e.latencyMs?.p90 ?? Number.NaN,
     p95Ms: e.latencyMs?.p95 ?? Number.NaN,
     p99Ms: e.latencyMs?.p99 ?? Number.NaN,
     maxMs: e.latencyMs?.max ?? Number.NaN,
+    // More than 1: the name was given to that many different requests, pooled.
     pooledRequests: e.pooledRequests ?? 1,
     endpoint: e,
-  }));
+  };
+}
+
+/** The run's endpoints, slowest p99 first; empty for a file without them. */
+export function endpointRows(run: RunResult): EndpointRow[] {
+  const seconds = run.durationSec > 0 ? run.durationSec : Number.NaN;
+  const rows = (run.endpoints ?? []).map((e) => endpointRow(run, e, seconds));
   const key = (r: EndpointRow) => Number.isNaN(r.p99Ms) ? -Infinity : r.p99Ms;
   return rows.sort((a, b) => key(b) - key(a));
 }

@@ -8,10 +8,6 @@ import { writeTextAtomic } from "../system/output_file.ts";
 import { type RenderOptions, renderReport } from "./html/render.ts";
 
 /** Renders `results` and writes the page to `path` atomically. */
-export async function writeReport(
-  path: string,
-  results: ResultsFile,
-  opts: RenderOptions = {},
-): Promise<void> {
+export async function writeReport(path: string, results: ResultsFile, opts: RenderOptions = {}) {
   await writeTextAtomic(path, renderReport(results, opts));
 }

@@ -58,12 +58,6 @@ export interface GroupVerdict {
   selector?: string;
 }
 
-/** A `--fail-on` rule no trusted pair could check, and why: the gate cannot pass on it. */
-interface UnjudgedRule {
-  rule: string;
-  reason: string;
-}
-
 export type GateResult = ReturnType<typeof gateAgainstBaseline>;
 
 /** The pairing key: the run name without its `#repeat` suffix. */
@@ -273,7 +267,8 @@ function sameReachesPast(m: MetricVerdict, f: FailOn): string | null {
 const checks = (m: MetricVerdict, f: FailOn) =>
   m.metric === f.metric && m.verdict !== "unknown" && sameReachesPast(m, f) === null;
 
-function unjudgedRules(groups: GroupVerdict[], failOn: FailOn[]): UnjudgedRule[] {
+/** Each `--fail-on` rule no trusted pair could check, and why: the gate cannot pass on it. */
+function unjudgedRules(groups: GroupVerdict[], failOn: FailOn[]) {
   const trusts = (f: FailOn) => (g: GroupVerdict) =>
     !g.flagged || (f.metric === "success" && g.errorsOnly === true);
   const mine = (f: FailOn) => (g: GroupVerdict) =>

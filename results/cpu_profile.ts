@@ -246,10 +246,7 @@ interface TreeNode {
 }
 
 /** The merged tree's root and `land`, the tree node a V8 node's path of frames lands on (made once). */
-function callTree(
-  nodes: CpuProfile["nodes"],
-  frames: Frames,
-): { root: TreeNode; land: (id: number) => TreeNode } {
+function callTree(nodes: CpuProfile["nodes"], frames: Frames) {
   const byId = new Map(nodes.map((n) => [n.id, n]));
   const parentOf = new Map<number, number>();
   for (const n of nodes) for (const c of n.children ?? []) parentOf.set(c, n.id);
@@ -298,10 +295,7 @@ function functionTimes(root: TreeNode, frameCount: number): { self: number[]; to
 }
 
 /** The tree in pre-order without nodes under `minShare`, cut to `maxNodes` (the share it was cut at). */
-function pruneTree(
-  root: TreeNode,
-  limits: { minShare: number; maxNodes: number },
-): { tree: ProfileSummary["tree"]; minShare: number } {
+function pruneTree(root: TreeNode, limits: { minShare: number; maxNodes: number }) {
   const floor = root.totalUs * limits.minShare;
   const all: Array<{ node: TreeNode; depth: number }> = [];
   const collect = (node: TreeNode, depth: number) => {

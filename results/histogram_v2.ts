@@ -84,13 +84,7 @@ function innerEncoding(encoded: string): Uint8Array | null {
 }
 
 /** The ZigZag LEB128 counts in `bytes[from, end)` as index-count pairs; throws past `maxIndex`. */
-function countsOf(
-  bytes: Uint8Array,
-  from: number,
-  end: number,
-  maxIndex: number,
-  out: number[] | null,
-): void {
+function countsOf(bytes: Uint8Array, from: number, end: number, maxIndex: number, out: number[] | null) {
   let index = 0;
   let at = from;
   while (at < end) {

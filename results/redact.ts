@@ -4,6 +4,7 @@
  * every secret found is known from then on (`knowSecrets`), so text echoing one is redacted anywhere.
  */
 import { createHash } from "node:crypto";
+import type { ResultsFile } from "./schema/results.ts";
 import {
   isSecretName,
   isSecretParameter,
@@ -15,11 +16,6 @@ import {
 
 /** Literal replacement only for secrets this long: shorter ones would hit unrelated text. */
 export const MIN_LITERAL = 4;
-
-interface RedactionSummary {
-  secrets: number;
-  kinds: string[];
-}
 
 /** `[redacted 18 chars sha256:1a2b3c4d]` for `secret`. */
 export function redactedToken(secret: string): string {
@@ -112,7 +108,7 @@ export function redactShown(text: string): string {
 }
 
 /** One line for a reader: "3 secrets redacted: Authorization header, URL password"; null when none. */
-export function redactionLine(summary: RedactionSummary | undefined): string | null {
+export function redactionLine(summary: ResultsFile["redaction"]): string | null {
   if (!summary || summary.secrets === 0) return null;
   const kinds = summary.kinds.length > 6
     ? `${summary.kinds.slice(0, 6).join(", ")} and ${summary.kinds.length - 6} more kinds`

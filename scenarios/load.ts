@@ -187,10 +187,7 @@ interface ScriptImport {
 }
 
 /** An Artillery script as its experiment, even with issues: they are reported with the experiment's own. */
-function fromArtillery(
-  doc: unknown,
-  opts: LoadOptions,
-): { doc: unknown; notes: string[]; script?: ScriptImport } {
+function fromArtillery(doc: unknown, opts: LoadOptions) {
   if (!isArtilleryScript(doc)) return { doc, notes: [] };
   const { experiment, notes, issues, origins } = importArtillery(doc, { file: opts.file });
   return { doc: experiment, notes, script: { issues, origins } };

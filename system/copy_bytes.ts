@@ -7,13 +7,7 @@
 const SHORT_COPY_BYTES = 32;
 
 /** Copies `src[from, from + length)` to `dst` at `at` (overlap allowed in one buffer); returns the end. */
-export function copyBytes(
-  dst: Uint8Array,
-  at: number,
-  src: Uint8Array,
-  from: number,
-  length: number,
-): number {
+export function copyBytes(dst: Uint8Array, at: number, src: Uint8Array, from: number, length: number) {
   if (src === dst) dst.copyWithin(at, from, from + length);
   else if (length <= SHORT_COPY_BYTES) { for (let k = 0; k < length; k++) dst[at + k] = src[from + k]; }
   else if (from === 0 && length === src.length) dst.set(src, at);

@@ -5,10 +5,7 @@
  */
 
 /** `stat(path)` (Deno.statSync, or Deno.lstatSync for the link itself), or null when it fails. */
-export function statOrNull(
-  path: string | URL,
-  stat: (path: string | URL) => Deno.FileInfo = Deno.statSync,
-): Deno.FileInfo | null {
+export function statOrNull(path: string | URL, stat: (path: string | URL) => Deno.FileInfo = Deno.statSync) {
   try {
     return stat(path);
   } catch {

@@ -17,19 +17,7 @@ export function readTextOrNull(path: string): string | null {
 /** USER_HZ: `/proc` counts CPU time in these ticks on every architecture Deno runs on. */
 const CLOCK_TICKS_PER_SEC = 100;
 
-interface ProcStat {
-  state: string;
-  pgrp: number;
-  /** Clock ticks since boot (field 22): with the pid, names one process for good. */
-  startTicks: number;
-  userSec: number;
-  systemSec: number;
-  /** Reaped children (fields 16 and 17). */
-  childrenUserSec: number;
-  childrenSystemSec: number;
-}
-
-export function parseProcStat(line: string): ProcStat | null {
+export function parseProcStat(line: string) {
   const close = line.lastIndexOf(")");
   if (close < 0) return null;
   // Index k is field k + 3.
@@ -39,15 +27,17 @@ export function parseProcStat(line: string): ProcStat | null {
   return {
     state: f[0],
     pgrp: Number(f[2]),
+    /** Clock ticks since boot (field 22): with the pid, names one process for good. */
     startTicks: Number(f[19]),
     userSec: tick(11),
     systemSec: tick(12),
+    /** Reaped children (fields 16 and 17). */
     childrenUserSec: tick(13),
     childrenSystemSec: tick(14),
   };
 }
 
-export function readProcStat(pid: number | "self"): ProcStat | null {
+export function readProcStat(pid: number | "self") {
   const text = readTextOrNull(`/proc/${pid}/stat`);
   return text === null ? null : parseProcStat(text);
 }

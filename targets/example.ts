@@ -20,14 +20,6 @@ const APP_PACKAGES: Record<ExampleSpec["app"], string> = {
 
 export const EXAMPLES_INSTALL_HINT = "npm install --prefix examples";
 
-interface ExampleCommand {
-  command: string;
-  args: string[];
-  cwd: string;
-  /** e.g. `node v20.20.2` or `deno 2.9.6 (npm compat)`. */
-  runtime: string;
-}
-
 /** `node --version`, or null when it cannot be run. */
 function nodeVersion(node: string): string | null {
   try {
@@ -38,8 +30,11 @@ function nodeVersion(node: string): string | null {
   }
 }
 
-/** The command that runs `spec.app`; throws TargetError when the requested runtime cannot. */
-export function exampleCommand(spec: ExampleSpec, examplesDir: URL = EXAMPLES_DIR): ExampleCommand {
+/**
+ * The command that runs `spec.app`, with its runtime (`node v20.20.2`, `deno 2.9.6 (npm compat)`); throws
+ * TargetError when the requested runtime cannot.
+ */
+export function exampleCommand(spec: ExampleSpec, examplesDir: URL = EXAMPLES_DIR) {
   const entry = new URL(`${spec.app}/server.js`, examplesDir);
   if (examplesDir.protocol !== "file:" || !existsSync(entry)) {
     throw new TargetError(

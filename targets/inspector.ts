@@ -147,11 +147,7 @@ async function identify(
 }
 
 /** Profiling under way on a target's processes; `stop()` ends it and hands the profiles back. */
-export interface CpuProfiling {
-  /** Ms since the epoch, to place the load within the profiles. */
-  startedAtEpochMs: number;
-  stop(): Promise<TakenProfile[]>;
-}
+export type CpuProfiling = Awaited<ReturnType<typeof startCpuProfiles>>;
 
 interface Entry {
   proc: InspectedProcess;
@@ -168,7 +164,7 @@ interface Entry {
 export async function startCpuProfiles(
   procs: InspectedProcess[],
   maxMessageBytes = MAX_INSPECTOR_MESSAGE_BYTES,
-): Promise<CpuProfiling> {
+) {
   const entries: Entry[] = [];
   try {
     for (const proc of procs) {
@@ -195,6 +191,7 @@ export async function startCpuProfiles(
       { cause: err },
     );
   }
+  // The start in ms since the epoch places the load within the profiles.
   return { startedAtEpochMs: Date.now(), stop: () => Promise.all(entries.map(stopOne)) };
 }
 

@@ -273,11 +273,7 @@ export class ManagedProcess {
 }
 
 /** Polls `check` every 100 ms until true; rejects when the process exits first or `timeoutMs` passes. */
-export async function pollReady(
-  proc: ManagedProcess,
-  check: () => Promise<boolean>,
-  timeoutMs: number,
-): Promise<void> {
+export async function pollReady(proc: ManagedProcess, check: () => Promise<boolean>, timeoutMs: number) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (proc.status) throw proc.exitedEarlyError();

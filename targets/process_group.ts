@@ -16,10 +16,7 @@ function sessionWrapper(): string | null {
 }
 
 /** `command args` under `setpriv --pdeathsig KILL` and `setsid` where installed; both exec in place. */
-export function inGroupOfItsOwn(
-  command: string,
-  args: string[],
-): { command: string; args: string[]; grouped: boolean } {
+export function inGroupOfItsOwn(command: string, args: string[]) {
   const session = sessionWrapper();
   if (session) [command, args] = [session, [command, ...args]];
   setpriv ??= Deno.build.os === "linux" ? findProgram("setpriv") : null;
@@ -66,15 +63,10 @@ done
 for id in $groups; do kill -9 -$id 2>/dev/null; done
 `;
 
-interface Watchdog {
-  child: Deno.ChildProcess;
-  writer: WritableStreamDefaultWriter<Uint8Array>;
-}
-
-let watchdog: Watchdog | null | undefined;
+let watchdog: ReturnType<typeof startWatchdog> | undefined;
 const watched = new Set<number>();
 
-function startWatchdog(env: Record<string, string>): Watchdog | null {
+function startWatchdog(env: Record<string, string>) {
   const wrapper = sessionWrapper();
   if (!wrapper) return null;
   try {

@@ -17,17 +17,13 @@ function preloadMjs(): string {
 }
 
 /** Where a target's samplers write, and the preload files they are started from. */
-export interface RuntimeDir {
-  dir: string;
-  cjs: string;
-  mjs: string;
-}
+export type RuntimeDir = Awaited<ReturnType<typeof makeRuntimeDir>>;
 
 /**
  * Creates `dir` with both preload files at absolute paths (Node reads a relative `--require` as a package).
  * Symlinks and special files in it are removed, so none sits where a sampler's `<pid>.jsonl` goes.
  */
-export async function makeRuntimeDir(folder: string): Promise<RuntimeDir> {
+export async function makeRuntimeDir(folder: string) {
   const dir = resolve(folder);
   await Deno.mkdir(dir, { recursive: true });
   for await (const entry of Deno.readDir(dir)) {

@@ -28,9 +28,7 @@ export async function serveTlsFiles(tls: ServeTls, dir: string, prefix = "tls-")
 }
 
 /** A throwaway CA and a server certificate, as PEM; `certNotBeforeMs` moves the certificate's start. */
-export async function selfSignedPair(
-  certNotBeforeMs?: number,
-): Promise<{ caPem: string; certPem: string; keyPem: string }> {
+export async function selfSignedPair(certNotBeforeMs?: number) {
   await import("reflect-metadata");
   const x509 = await import("@peculiar/x509");
   const alg = { name: "ECDSA", namedCurve: "P-256", hash: "SHA-256" };

@@ -293,10 +293,7 @@ function gateCases(gate: GateResult): string[] {
 }
 
 /** JUnit XML: one case per threshold, run, `--fail-on` rule; `strict` adds run verdicts, else no-response. */
-export function renderJunit(
-  results: ResultsFile,
-  options: { strict?: boolean; gate?: GateResult } = {},
-): string {
+export function renderJunit(results: ResultsFile, options: { strict?: boolean; gate?: GateResult } = {}) {
   const byName = new Map(results.runs.map((r) => [r.name, r]));
   const gate = options.gate ? gateCases(options.gate) : [];
   const cases = [...results.thresholds.map((t) => testcase(t, byName.get(t.run))), ...gate];

@@ -43,16 +43,10 @@ const BAR_COLUMNS = 30;
 const TOP_MESSAGES = 3;
 const DISTRIBUTION = PERCENTILE_FIELDS.filter(([key]) => key !== "p2_5" && key !== "p97_5");
 
-type Paint = (text: string) => string;
-interface Palette {
-  bold: Paint;
-  red: Paint;
-  yellow: Paint;
-  green: Paint;
-}
+type Palette = ReturnType<typeof palette>;
 
-function palette(color: boolean): Palette {
-  const ansi = (code: number): Paint => (text) => color ? `\x1b[${code}m${text}\x1b[0m` : text;
+function palette(color: boolean) {
+  const ansi = (code: number) => (text: string) => color ? `\x1b[${code}m${text}\x1b[0m` : text;
   return { bold: ansi(1), red: ansi(31), yellow: ansi(33), green: ansi(32) };
 }
 

@@ -63,9 +63,6 @@ function latencyRow(label: string, s: LatencySummaryMs): string[] {
   return [label, ...[s.p2_5, s.p50, s.p97_5, s.p99, s.mean, s.stdev, s.max].map(formatDurationMs)];
 }
 
-/** autocannon's tables, for the terminal and the page alike: each a header row, then its rows. */
-export type AutocannonRows = ReturnType<typeof autocannonRows>;
-
 /**
  * The run's autocannon tables as rows of text: latency at 2.5%, 50%, 97.5%, 99%, Avg, Stdev, Max (the
  * uncorrected latency as a second row); Req/Sec and Bytes/Sec at 1%, 2.5%, 50%, 97.5%, Avg, Stdev, Min over

@@ -223,11 +223,7 @@ function notJudgedPoints(curve: RunResult[]): NotJudged[] {
 }
 
 /** The knee of one curve among its judged points only: a bend a flagged point made is named, not claimed. */
-function curveKnee(
-  curve: RunResult[],
-  parameter: string,
-  sloP99Ms?: number,
-): { value: number | null; reason: string } {
+function curveKnee(curve: RunResult[], parameter: string, sloP99Ms?: number) {
   const skipped = notJudgedPoints(curve);
   const knee = (runs: RunResult[]) => {
     const points = curvePoints(runs);

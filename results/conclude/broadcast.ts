@@ -113,10 +113,8 @@ function bentFinding(c: Context, bend: Bend): BroadcastFinding {
         `(${c.fanout}).`,
     };
   }
-  const explained = explainKnee(c.base.title, "members", { x: below.members, runs: below.runs }, {
-    x: above.members,
-    runs: above.runs,
-  });
+  const [at, past] = [below, above].map((p) => ({ x: p.members, runs: p.runs }));
+  const explained = explainKnee(c.base.title, "members", at, past);
   return {
     ...c.base,
     outcome: "knee",

@@ -23,21 +23,10 @@ const BEND_OVER_LOWEST = 3;
 export type BroadcastPoint = ReturnType<typeof pointOf>;
 
 /** Where a curve bent: the knee before it, the first bent point, why, and the points not judged. */
-export interface Bend {
-  knee: BroadcastPoint | null;
-  above: BroadcastPoint;
-  why: string;
-  notJudged: BroadcastPoint[];
-}
+export type Bend = NonNullable<ReturnType<typeof firstBend>>;
 
 /** One variant × load swept over its members. */
-export interface BroadcastCurve {
-  /** "deno / room" */
-  title: string;
-  variant: string | null;
-  load: string | null;
-  points: BroadcastPoint[];
-}
+export type BroadcastCurve = ReturnType<typeof broadcastCurves>[number];
 
 const mean = (values: number[]) => meanCi(values).mean;
 
@@ -69,7 +58,7 @@ function pointOf(members: number, runs: RunResult[]) {
 }
 
 /** Every WebSocket sweep over members in the results, as curves of points by member count. */
-export function broadcastCurves(runs: RunResult[]): BroadcastCurve[] {
+export function broadcastCurves(runs: RunResult[]) {
   const rooms = runs.filter((r) =>
     !r.probe && r.ws && r.sweep?.parameter === MEMBERS_PARAMETER && !r.sweep2 &&
     typeof r.sweep.value === "number"
@@ -96,10 +85,8 @@ function bentWhy(p: BroadcastPoint, prev: BroadcastPoint | null, lowest: Broadca
   if (prev === null || !Number.isFinite(p.fanoutP99Ms) || !Number.isFinite(prev.fanoutP99Ms)) return null;
   const latencyGrowth = p.fanoutP99Ms / Math.max(prev.fanoutP99Ms, 0.001);
   const memberGrowth = p.members / prev.members;
-  if (
-    latencyGrowth > BEND_GROWTH_OVER_MEMBERS * memberGrowth && p.fanoutP99Ms > BEND_OVER_LOWEST *
-        lowest.fanoutP99Ms
-  ) {
+  const outgrew = latencyGrowth > BEND_GROWTH_OVER_MEMBERS * memberGrowth;
+  if (outgrew && p.fanoutP99Ms > BEND_OVER_LOWEST * lowest.fanoutP99Ms) {
     const [latency, members] = [latencyGrowth, memberGrowth].map((x) => formatSignificant(x, 2));
     const [from, to] = [ms(prev.fanoutP99Ms), ms(p.fanoutP99Ms)];
     return `fan-out p99 went ${from} → ${to} (${latency}x) while the members grew ${members}x`;
@@ -107,7 +94,7 @@ function bentWhy(p: BroadcastPoint, prev: BroadcastPoint | null, lowest: Broadca
   return null;
 }
 
-function bendAmong(points: BroadcastPoint[]): Omit<Bend, "notJudged"> | null {
+function bendAmong(points: BroadcastPoint[]) {
   for (let i = 0; i < points.length; i++) {
     const why = bentWhy(points[i], points[i - 1] ?? null, points[0]);
     if (why !== null) return { knee: points[i - 1] ?? null, above: points[i], why };
@@ -116,7 +103,7 @@ function bendAmong(points: BroadcastPoint[]): Omit<Bend, "notJudged"> | null {
 }
 
 /** The target's bend: the first bent judged point, else the first bent of all; null when none bent. */
-export function firstBend(points: BroadcastPoint[]): Bend | null {
+export function firstBend(points: BroadcastPoint[]) {
   const judged = bendAmong(points.filter((p) => p.notJudged.length === 0));
   if (judged !== null) {
     const from = judged.knee?.members ?? -Infinity;

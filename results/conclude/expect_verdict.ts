@@ -81,12 +81,7 @@ function untrustedRuns(e: Expectation, better: RunResult[], than: RunResult[]): 
 }
 
 /** What one point concludes, after the preconditions in the module comment, and how noise was judged. */
-function judgePoint(
-  e: Expectation,
-  better: RunResult[],
-  than: RunResult[],
-  results: ResultsFile,
-): { outcome: string; how: string | null } {
+function judgePoint(e: Expectation, better: RunResult[], than: RunResult[], results: ResultsFile) {
   const not = (why: string) => ({ outcome: `not judged: ${why}`, how: null });
   const unmet = unmetNeed(e, better, than, results.environment.cores);
   if (unmet) return not(unmet);
@@ -120,10 +115,7 @@ function pairText(e: Expectation, p: PointVerdict): string {
 }
 
 /** The points both variants ran, by "load at sweep point" (with `between: loads`, both loads). */
-function pointsOf(
-  e: Expectation,
-  runs: RunResult[],
-): Map<string, { better: RunResult[]; than: RunResult[] }> {
+function pointsOf(e: Expectation, runs: RunResult[]) {
   const out = new Map<string, { better: RunResult[]; than: RunResult[] }>();
   const loads = e.between === "loads";
   for (const run of runs) {
@@ -223,12 +215,7 @@ const MIN_POINTS = 3;
  * point went the expected way and at least `MIN_POINTS` were measured, their normal errors are combined
  * as independent tests (Stouffer), and it holds at `BEYOND_NOISE_MIN_SE` or more; else null.
  */
-function heldTogether(
-  e: Expectation,
-  points: PointVerdict[],
-  runs: PointRuns[],
-  results: ResultsFile,
-): string | null {
+function heldTogether(e: Expectation, points: PointVerdict[], runs: PointRuns[], results: ResultsFile) {
   // The expected way at every point: reproduced, within noise, or too close for the point's own bar.
   const held = (p: PointVerdict) =>
     ["reproduced", "within noise"].includes(p.outcome) ||

@@ -69,23 +69,10 @@ function demandPct(load: GeneratorLoad): number {
 }
 
 /** What the intervals of a closed run say about its generator. */
-interface GeneratorSaturation {
-  /** Intervals with evidence, and those whose busiest worker was saturated and late. */
-  judged: number;
-  saturated: number;
-  /** Means over the judged intervals of the busiest worker's running and waiting shares (%). */
-  busyPct: number;
-  waitPct: number;
-  /** The most its timers fired late over the run (ms). */
-  loopLagMs: number;
-  /** Mean wait of a received response for the worker and mean median latency (ms); null where unmeasured. */
-  readyWait: { waitMs: number; p50Ms: number } | null;
-  /** At least `MIN_JUDGED_INTERVALS` judged and most of them (more than half) saturated. */
-  bound: boolean;
-}
+type GeneratorSaturation = NonNullable<ReturnType<typeof generatorSaturation>>;
 
 /** The generator's saturation over `intervals`; null when none carries evidence. */
-export function generatorSaturation(intervals: ReadonlyArray<JudgedInterval>): GeneratorSaturation | null {
+export function generatorSaturation(intervals: ReadonlyArray<JudgedInterval>) {
   let judged = 0, saturated = 0, busy = 0, wait = 0, lag = 0;
   let probed = 0, readyWaitMs = 0, p50Ms = 0;
   for (const interval of intervals) {
@@ -104,12 +91,17 @@ export function generatorSaturation(intervals: ReadonlyArray<JudgedInterval>): G
   }
   if (judged === 0) return null;
   return {
+    /** Intervals with evidence, and those whose busiest worker was saturated and late. */
     judged,
     saturated,
+    /** Means over the judged intervals of the busiest worker's running and waiting shares (%). */
     busyPct: busy / judged,
     waitPct: wait / judged,
+    /** The most its timers fired late over the run (ms). */
     loopLagMs: lag,
+    /** Mean wait of a received response for the worker, mean median latency (ms); null: unmeasured. */
     readyWait: probed === 0 ? null : { waitMs: readyWaitMs / probed, p50Ms: p50Ms / probed },
+    /** At least `MIN_JUDGED_INTERVALS` judged and most of them (more than half) saturated. */
     bound: judged >= MIN_JUDGED_INTERVALS && saturated * 2 > judged,
   };
 }

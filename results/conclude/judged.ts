@@ -82,10 +82,8 @@ interface PairJudgement {
 
 /** `report --compare`'s judgement of `metric` between a baseline run and its candidate (within-run). */
 export function judgePair(before: RunResult, after: RunResult, metric: NoiseMetric): PairJudgement {
-  const j = judgeChange("within-run", { name: "candidate", runs: [after] }, {
-    name: "baseline",
-    runs: [before],
-  }, metric);
+  const [candidate, baseline] = [{ name: "candidate", runs: [after] }, { name: "baseline", runs: [before] }];
+  const j = judgeChange("within-run", candidate, baseline, metric);
   if ("notJudged" in j) return { verdict: "unknown", notJudged: j.notJudged };
   return { verdict: j.beyond ? "beyond-noise" : "within-noise", notJudged: null };
 }

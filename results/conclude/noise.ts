@@ -104,12 +104,7 @@ export function judgeNoise(
 }
 
 /** The baseline's and the runs' levels on the judged scale: over the repeats, or over batch means. */
-function judgedSides(
-  rule: NoiseRule,
-  runs: RunResult[],
-  baseRuns: RunResult[],
-  metric: NoiseMetric,
-): MeanCi[] {
+function judgedSides(rule: NoiseRule, runs: RunResult[], baseRuns: RunResult[], metric: NoiseMetric) {
   const scale = judgedScale(metric);
   return rule === "repeats"
     ? [baseRuns, runs].map((list) => meanCi(list.map((r) => scale(runValue(r, metric)))))
@@ -117,12 +112,7 @@ function judgedSides(
 }
 
 /** How far `runs` lie from `baseRuns` in normal standard errors (signed); null when unmeasured. */
-export function normalErrors(
-  rule: NoiseRule,
-  runs: RunResult[],
-  baseRuns: RunResult[],
-  metric: NoiseMetric,
-): number | null {
+export function normalErrors(rule: NoiseRule, runs: RunResult[], baseRuns: RunResult[], metric: NoiseMetric) {
   if (metric === "success") {
     const test = twoProportion(shareCounts(baseRuns), shareCounts(runs));
     return test && test.sePct > 0 ? test.diffPct / test.sePct : null;

@@ -70,15 +70,8 @@ export function metricValue(run: RunResult, metric: NoiseMetric): number {
   return run.latencyMs[metric];
 }
 
-/** The batches of one side: their means, their lengths (ms), and whether every run had settled. */
-interface Batches {
-  values: number[];
-  lengthsMs: number[];
-  settled: boolean;
-}
-
 /** Batch means of a metric over a run's judged part: from where it settled in its first half, else half. */
-function batchesOf(run: RunResult, metric: NoiseMetric): Batches {
+function batchesOf(run: RunResult, metric: NoiseMetric) {
   const samples: IntervalSample[] = run.intervals.map((iv) => ({
     startMs: iv.startMs,
     durationMs: iv.durationMs,
@@ -99,15 +92,18 @@ function batchesOf(run: RunResult, metric: NoiseMetric): Batches {
 }
 
 /** Batch means from `fromMs` on: one-second batches when there are `MIN_LONG_BATCHES`, else per interval. */
-function batchesFrom(samples: IntervalSample[], fromMs: number, run: RunResult): Omit<Batches, "settled"> {
+function batchesFrom(samples: IntervalSample[], fromMs: number, run: RunResult) {
   const long = batchMeans(samples, fromMs, BATCH_MS);
   if (long.length >= MIN_LONG_BATCHES) return { values: long, lengthsMs: [BATCH_MS] };
   const intervalMs = run.intervals[0]?.durationMs ?? BATCH_MS;
   return { values: batchMeans(samples, fromMs, intervalMs), lengthsMs: [intervalMs] };
 }
 
+/** The batches of one side: their means, their lengths (ms), and whether every run had settled. */
+type Batches = ReturnType<typeof sideBatches>;
+
 /** The batches of the runs of one side together (one run, or a group whose repeats are too few). */
-export function sideBatches(runs: RunResult[], metric: NoiseMetric): Batches {
+export function sideBatches(runs: RunResult[], metric: NoiseMetric) {
   const each = runs.map((run) => batchesOf(run, metric));
   return {
     values: each.flatMap((b) => b.values),

@@ -20,25 +20,12 @@ const MAX_WAIT_SHARE = 0.9;
 const WAKES_PER_REQUEST = 2;
 
 /** What one side's runs recorded of their own waits for a core (the most over its runs). */
-export interface OwnWaits {
-  /** Mean % of the time the busiest load worker's thread waited for a core; null where not recorded. */
-  workerWaitPct: number | null;
-  /** Mean % of the time the target's most-waiting main thread waited; null where not recorded. */
-  targetWaitPct: number | null;
-  /** The mean wait at each wake-up, worker's and target's together, over the intervals (ms). */
-  wakeWaitMs: number;
-  /** Open loads: the latest the worker's timers fired in any interval (ms); 0 for closed loads. */
-  lagMs: number;
-  /** Open loads: sends that went out late, summed over the runs. */
-  lateSends: number;
-  /** The shares and wake-up waits are the busiest interval's, not the mean (a p99 is its worst moments'). */
-  busiest: boolean;
-}
+export type OwnWaits = NonNullable<ReturnType<typeof runWaits>>;
 
 const nums = (xs: Array<number | undefined>) => xs.filter((x): x is number => typeof x === "number");
 
 /** One run's own waits, the mean or the `busiest` interval's; null when it recorded none (an older file). */
-function runWaits(run: RunResult, busiest: boolean): OwnWaits | null {
+function runWaits(run: RunResult, busiest: boolean) {
   const ivs = run.intervals ?? [];
   const procs = (run.telemetry ?? []).filter((t) => t.kind === "process" && t.name !== "redis");
   const of = busiest ? (xs: number[]) => xs.length ? maxOf(xs) : null : meanOf;
@@ -50,18 +37,24 @@ function runWaits(run: RunResult, busiest: boolean): OwnWaits | null {
   const targetWakes = procs.flatMap((p) => nums(p.samples.map((s) => s.runQueueWakeWaitMs)));
   const open = run.targetRps !== null;
   return {
+    /** Mean % of the time the busiest load worker's thread waited for a core; null where not recorded. */
     workerWaitPct,
+    /** Mean % of the time the target's most-waiting main thread waited; null where not recorded. */
     targetWaitPct,
+    /** The mean wait at each wake-up, worker's and target's together, over the intervals (ms). */
     wakeWaitMs: (of(workerWakes) ?? 0) + (of(targetWakes) ?? 0),
+    /** Open loads: the latest the worker's timers fired in any interval (ms); 0 for closed loads. */
     lagMs: open ? Math.max(0, maxOf(nums(ivs.map((iv) => iv.loopLagMs)))) : 0,
+    /** Open loads: sends that went out late, summed over the runs. */
     lateSends: open ? run.lateSends : 0,
+    /** The shares and wake-up waits are the busiest interval's, not the mean: a p99 is the worst moments'. */
     busiest,
   };
 }
 
 /** A side's own waits: the most any of its runs recorded; null when none recorded any. */
 export function ownWaits(runs: RunResult[], busiest = false): OwnWaits | null {
-  const each = runs.map((r) => runWaits(r, busiest)).filter((w): w is OwnWaits => w !== null);
+  const each = runs.map((r) => runWaits(r, busiest)).filter((w) => w !== null);
   if (each.length === 0) return null;
   const most = (pick: (w: OwnWaits) => number | null) => {
     const xs = each.map(pick).filter((x): x is number => x !== null);
@@ -96,12 +89,7 @@ export function explainedBound(metric: NoiseMetric, fast: number, meanMs: number
 }
 
 /** The wait share (%) under which the waits could no longer explain `slow`; null if never. */
-export function settlingSharePct(
-  fast: number,
-  slow: number,
-  w: OwnWaits,
-  metric: NoiseMetric,
-): number | null {
+export function settlingSharePct(fast: number, slow: number, w: OwnWaits, metric: NoiseMetric) {
   const room = slow - addedMs(w, metric);
   if (!(room > fast)) return null;
   return (1 - fast / room) * 100;
@@ -121,13 +109,10 @@ function waitsText(w: OwnWaits): string {
   return (w.busiest ? "in its busiest interval " : "") + [...shares, ...wake, ...lag].join(", ");
 }
 
-/** Whether the slower side's own waits explain a change, and the sentence that says how far they reach. */
-export interface WaitsJudgement {
-  explains: boolean;
-  text: string;
-}
-
-/** Whether the slower side's own waits can explain the change; null when it recorded none. */
+/**
+ * Whether the slower side's own waits can explain the change, and the sentence that says how far they
+ * reach; null when it recorded none.
+ */
 export function judgeOwnWaits(
   before: RunResult[],
   after: RunResult[],
@@ -135,7 +120,7 @@ export function judgeOwnWaits(
   baseLevel: number,
   level: number,
   repeats = false,
-): WaitsJudgement | null {
+) {
   if (metric === "success" || !Number.isFinite(baseLevel) || !Number.isFinite(level)) return null;
   const higherIsWorse = metric !== "rps";
   const afterWorse = higherIsWorse ? level > baseLevel : level < baseLevel;

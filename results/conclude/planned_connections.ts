@@ -72,19 +72,15 @@ function stagesOf(config: Record<string, unknown>): StagePlan[] | null {
 /** The share of the planned connections open from which the crowd counts as open. */
 const OPEN_SHARE = 0.99;
 
-interface CrowdOpening {
-  /** Connections planned (this segment's share of them). */
-  planned: number;
-  /** When the crowd was open (ms after the warm-up, the end of that interval); null: never. */
-  openAtMs: number | null;
-  /** The most connections open at an interval's end before then (all of the run when never open). */
-  mostOpen: number;
-  /** Responses answered while the crowd was opening (0: nothing was sent before it was open). */
-  answeredBefore: number;
-}
+type CrowdOpening = NonNullable<ReturnType<typeof crowdOpening>>;
 
-/** How the run's crowd opened; null when it opened within the first interval or is not judged. */
-export function crowdOpening(run: RunResult): CrowdOpening | null {
+/**
+ * How the run's crowd opened: the connections planned (this segment's share), when they were open (ms
+ * after the warm-up, the end of that interval; null: never), the most open at an interval's end before
+ * then (all of the run when never open) and the responses answered meanwhile (0: nothing was sent before
+ * it was open); null when it opened within the first interval or is not judged.
+ */
+export function crowdOpening(run: RunResult) {
   const config = run.config as Record<string, unknown>;
   if (!modelFactsOf(run.model)?.closedConnections || (run.steering?.length ?? 0) > 0) return null;
   if (config.connection === "per-arrival" || typeof config.connections !== "number") return null;

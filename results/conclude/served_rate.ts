@@ -47,14 +47,8 @@ export function servedRps(requests: number, drained: number, durationSec: number
   return durationSec > 0 ? Math.max(0, requests - drained) / durationSec : 0;
 }
 
-/** A run served below its requested rate: both rates, req/s. */
-interface Shortfall {
-  servedRps: number;
-  requestedRps: number;
-}
-
-/** The served and requested rates of a run served short of its requested rate; null otherwise. */
-export function servedShortfall(run: Pick<RunResult, "rps" | "targetRps" | "durationSec">): Shortfall | null {
+/** The served and requested rates (req/s) of a run served short of its requested rate; null otherwise. */
+export function servedShortfall(run: Pick<RunResult, "rps" | "targetRps" | "durationSec">) {
   const requested = run.targetRps;
   if (requested === null || !(requested > 0)) return null;
   const missing = (requested - run.rps) * run.durationSec;

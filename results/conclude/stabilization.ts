@@ -21,18 +21,13 @@ type Judgement = { atMs: number } | { reason: string };
  * The start (ms) from which rolling p50 and served rate stay in their bands of the last third's medians,
  * 0 from the start; null for under 8 non-empty intervals, never settling, a trend, or served 10% short.
  */
-export function detectStabilization(
-  intervals: IntervalResult[],
-  requestedRps: number | null = null,
-): number | null {
+export function detectStabilization(intervals: IntervalResult[], requestedRps: number | null = null) {
   const judged = judge(intervals, requestedRps);
   return "atMs" in judged ? judged.atMs : null;
 }
 
 /** The run's stabilization in words: "after 2.00 s", or why not ("never: latency kept rising ..."). */
-export function stabilizationText(
-  run: Pick<RunResult, "stabilizedAtMs" | "intervals" | "targetRps">,
-): string {
+export function stabilizationText(run: Pick<RunResult, "stabilizedAtMs" | "intervals" | "targetRps">) {
   if (run.stabilizedAtMs !== null) return `after ${(run.stabilizedAtMs / 1000).toFixed(2)} s`;
   const judged = judge(run.intervals, run.targetRps ?? null);
   return "reason" in judged ? judged.reason : "never (latency kept drifting)";

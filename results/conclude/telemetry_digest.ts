@@ -52,10 +52,7 @@ function seriesMean(
   return meanOf(series.samples.flatMap((s) => typeof s[key] === "number" ? [s[key] as number] : []));
 }
 
-function busiest(
-  series: TelemetrySeries[],
-  key: "cpuPercent" | "loopP99Ms",
-): { name: string; value: number } | null {
+function busiest(series: TelemetrySeries[], key: "cpuPercent" | "loopP99Ms") {
   let best: { name: string; value: number } | null = null;
   for (const s of series) {
     const value = seriesMean(s, key);

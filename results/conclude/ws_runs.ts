@@ -23,30 +23,22 @@ export function requestKind(run: Pick<RunResult, "url" | "config">): string {
   return "WebSocket messages";
 }
 
-interface StormFacts {
-  /** Messages each connection was to send (N). */
-  messagesPerConnection: number;
-  /** Connections per second requested; opened in the measured run, per second and in all. */
-  requestedPerSec: number;
-  openedPerSec: number;
-  opened: number;
-  /** Messages sent per opened connection (NaN without one). */
-  sentPerConnection: number;
-}
+type StormFacts = NonNullable<ReturnType<typeof stormFacts>>;
 
 /** The storm's facts, or null when the run is no open storm (see the module comment). */
-export function stormFacts(
-  run: Pick<RunResult, "config" | "targetRps" | "durationSec" | "ws">,
-): StormFacts | null {
+export function stormFacts(run: Pick<RunResult, "config" | "targetRps" | "durationSec" | "ws">) {
   const n = (run.config?.ws as { messagesPerConnection?: unknown } | undefined)?.messagesPerConnection;
   if (typeof n !== "number" || !(n > 0) || run.ws === undefined) return null;
   if (run.targetRps === null || !(run.targetRps > 0) || !(run.durationSec > 0)) return null;
   const opened = Math.max(0, run.ws.handshakes - (run.ws.preConnectedHandshakes ?? 0));
   return {
+    /** Messages each connection was to send (N). */
     messagesPerConnection: n,
+    /** Connections per second requested; opened in the measured run, per second and in all. */
     requestedPerSec: run.targetRps / n,
     openedPerSec: opened / run.durationSec,
     opened,
+    /** Messages sent per opened connection (NaN without one). */
     sentPerConnection: opened > 0 ? run.ws.messagesSent / opened : Number.NaN,
   };
 }
@@ -91,18 +83,13 @@ const FLOOD_RATIO = 100;
 /** Fewer unsolicited messages than this say nothing of a flood. */
 const MIN_FLOOD_MESSAGES = 10_000;
 
-/** A flooded run's counts: unsolicited messages, answered ones, and the rule that took any message. */
-interface WsFlood {
-  unsolicited: number;
-  answered: number;
-  /** The unsolicited messages per answered one (the unsolicited count when none was answered). */
-  perAnswer: number;
-  /** "echo" or "nth:3": the rule that took any message. */
-  rule: string;
-}
+type WsFlood = NonNullable<ReturnType<typeof wsFlood>>;
 
-/** The flood's counts, or null when the run is none (see the module comment). */
-export function wsFlood(run: Pick<RunResult, "url" | "config" | "ws" | "requests">): WsFlood | null {
+/**
+ * A flooded run's counts: unsolicited messages, answered ones, and the rule that took any message; null
+ * when the run is none (see the module comment).
+ */
+export function wsFlood(run: Pick<RunResult, "url" | "config" | "ws" | "requests">) {
   const ws = run.ws;
   if (ws === undefined || !/^wss?:/i.test(run.url)) return null;
   const config = (run.config?.ws ?? {}) as {
@@ -117,7 +104,9 @@ export function wsFlood(run: Pick<RunResult, "url" | "config" | "ws" | "requests
   return {
     unsolicited: ws.unsolicited,
     answered,
+    /** The unsolicited messages per answered one (the unsolicited count when none was answered). */
     perAnswer: answered > 0 ? ws.unsolicited / answered : ws.unsolicited,
+    /** "echo" or "nth:3": the rule that took any message. */
     rule: kind === "nth" ? `nth:${config.match?.n}` : "echo",
   };
 }

@@ -72,9 +72,7 @@ export function nativeHistogram(h: Histogram, schema = NATIVE_SCHEMA) {
 }
 
 /** Prometheus' sparse form: spans of consecutive buckets (offsets from the one before) and deltas. */
-export function spansAndDeltas(
-  native: Pick<NativeHistogram, "indexes" | "counts">,
-): { spans: { offset: number; length: number }[]; deltas: number[] } {
+export function spansAndDeltas(native: Pick<NativeHistogram, "indexes" | "counts">) {
   const spans: { offset: number; length: number }[] = [];
   const deltas: number[] = [];
   let next = 0, previousCount = 0;

@@ -66,10 +66,8 @@ export function unixNano(epochMs: number): string {
 
 /** The request body of a batch of points (`JSON.stringify` it). */
 export function otlpRequest(points: ExportPoint[], version: string): OtlpRequest {
-  const metrics = exportFamilies(points).filter((f) =>
-    f.otlp !== undefined && !(f.optional && !f.samples.length)
-  )
-    .map(otlpMetric);
+  const sent = (f: ExportFamily) => f.otlp !== undefined && !(f.optional && !f.samples.length);
+  const metrics = exportFamilies(points).filter(sent).map(otlpMetric);
   return {
     resourceMetrics: [{
       resource: { attributes: attributes({ "service.name": "loadlab", "service.version": version }) },
@@ -227,11 +225,9 @@ export function encodeWriteRequest(points: ExportPoint[]): Uint8Array {
     });
   }
   for (const f of families) {
-    if (f.prom === undefined) continue;
-    w.message(
-      3,
-      (m) => m.uint(1, TYPE[f.type]).string(2, f.prom!).string(4, f.help).string(5, unitOf(f.prom!)),
-    );
+    const name = f.prom;
+    if (name === undefined) continue;
+    w.message(3, (m) => m.uint(1, TYPE[f.type]).string(2, name).string(4, f.help).string(5, unitOf(name)));
   }
   return w.finish();
 }

@@ -140,9 +140,7 @@ export const latencySummarySchema = z.looseObject({
   if (problem !== null) customIssue(ctx, [problem.key], problem.message);
 });
 
-function percentilesOutOfOrder(
-  summary: Record<(typeof PERCENTILE_FIELDS)[number][0], number>,
-): { key: string; message: string } | null {
+function percentilesOutOfOrder(summary: Record<(typeof PERCENTILE_FIELDS)[number][0], number>) {
   let lastKey = "", last = -Infinity;
   for (const [key] of PERCENTILE_FIELDS) {
     const v = summary[key];

@@ -137,9 +137,7 @@ export function parseThreshold(expression: string): Threshold {
     metric,
     op: op as Op,
     value,
-    ...(windowMs ? { windowMs } : {}),
-    ...(selector ? { selector } : {}),
-    ...defined({ kind }),
+    ...defined({ windowMs, selector, kind }),
     ...(k6 !== null ? { k6: true as const } : {}),
   };
 }
@@ -228,18 +226,13 @@ function k6EmptyValue(t: Threshold): number {
 
 /** Whether `actual` satisfies `op limit`. */
 export function compare(actual: number, op: Op, limit: number): boolean {
-  switch (op) {
-    case "<":
-      return actual < limit;
-    case "<=":
-      return actual <= limit;
-    case ">":
-      return actual > limit;
-    case ">=":
-      return actual >= limit;
-    case "==":
-      return actual === limit;
-  }
+  return {
+    "<": actual < limit,
+    "<=": actual <= limit,
+    ">": actual > limit,
+    ">=": actual >= limit,
+    "==": actual === limit,
+  }[op];
 }
 
 /** A shard's thresholds, recorded `pending`: `loadlab merge` evaluates them on the whole. */
@@ -290,9 +283,8 @@ function wholeRunResult(t: Threshold, run: RunResult): ThresholdResult {
 /** A windowed rule: ok when every window with data passes; the actual is the worst window. */
 function windowResult(t: Threshold, run: RunResult): ThresholdResult {
   const metric = windowMetric(t.metric)!;
-  const values = windowsOf(run.intervals, t.windowMs!).map((w) => windowValue(w, metric)).filter(
-    Number.isFinite,
-  );
+  const windows = windowsOf(run.intervals, t.windowMs!);
+  const values = windows.map((w) => windowValue(w, metric)).filter(Number.isFinite);
   const failing = values.filter((v) => !compare(v, t.op, t.value));
   const pick = (xs: number[]) =>
     t.op === "<" || t.op === "<=" ? maxOf(xs) : t.op === "==" ? xs[0] : minOf(xs);

@@ -5,7 +5,6 @@
  */
 import { z } from "zod";
 import { dirname, isAbsolute, join } from "node:path";
-import type { Issue } from "../../validation/mod.ts";
 import type { RequestSpec } from "../../runner/request_spec.ts";
 import { grpcRequestMix } from "./calls.ts";
 import { GrpcSchemaError, loadProtoFile, loadProtoset, splitCall } from "../../runner/http/grpc/schema.ts";
@@ -50,10 +49,7 @@ export const grpcSectionSchema = z.strictObject({
 type GrpcSection = z.output<typeof grpcSectionSchema>;
 
 /** The calls of a `grpc:` section, read relative to `file`; problems as issues at their path. */
-export function grpcCallsOf(
-  section: GrpcSection,
-  file: string | undefined,
-): { requests: RequestSpec[]; issues: Issue[]; root?: protobuf.Root } {
+export function grpcCallsOf(section: GrpcSection, file: string | undefined) {
   const base = file === undefined ? Deno.cwd() : dirname(file);
   const at = (p: string) => isAbsolute(p) ? p : join(base, p);
   // A reflected schema is asked when each run starts (runner/http/grpc/reflected_run.ts).

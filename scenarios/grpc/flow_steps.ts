@@ -19,10 +19,7 @@ function flowsWithPaths(exp: Experiment): [FileFlow, string][] {
 }
 
 /** The file's gRPC steps checked against `root`: the schema's bytes for the workers, and the problems. */
-export function grpcFlowsOf(
-  exp: Experiment,
-  root: protobuf.Root | undefined,
-): { schema?: Uint8Array<ArrayBuffer>; issues: Issue[] } {
+export function grpcFlowsOf(exp: Experiment, root: protobuf.Root | undefined) {
   if (!flowsWithPaths(exp).some(([flow]) => flow.steps.some((s) => "grpc" in s))) return { issues: [] };
   // A section that could not be read has its own problem; its steps are not checked against nothing.
   if (root === undefined && exp.grpc !== undefined) return { issues: [] };

@@ -81,11 +81,7 @@ function interleaved(exp: Experiment, targets: string[], loads: string[]): Cell[
  * A load's sweep points in first-seen order over its targets, and each target's points as a set of keys, so a
  * point is looked up, not searched for (a 10,000-value sweep would take seconds to plan).
  */
-function pointOrder(
-  exp: Experiment,
-  targets: string[],
-  load: string,
-): { order: Map<string, Point>; byTarget: Map<string, Set<string>> } {
+function pointOrder(exp: Experiment, targets: string[], load: string) {
   const order = new Map<string, Point>();
   const byTarget = new Map<string, Set<string>>();
   for (const target of targets) {
@@ -268,10 +264,7 @@ function runDurationMs(attack: RelativeAttackInput): number {
 }
 
 /** A duration range in ms: an idle machine near the low end, a busy one near the high end. */
-export interface DurationRange {
-  lowMs: number;
-  highMs: number;
-}
+export type DurationRange = ReturnType<typeof estimateRangeMs>;
 
 /** loadlab's start (plan, preflight) and its end (analysis, report.html), once per plan. */
 const PROCESS_MS: [number, number] = [800, 3_000];
@@ -302,7 +295,7 @@ function stopMs(run: PlannedRun): number {
 }
 
 /** The wall-clock range of a whole plan (searches counted at their probe budget). */
-export function estimateRangeMs(plan: Plan): DurationRange {
+export function estimateRangeMs(plan: Plan) {
   const loadsMs = estimateDurationMs(plan);
   const runs = [...plan.runs, ...plan.searches.flatMap((s) => Array(s.maxProbes + 1).fill(s.base))];
   let [lowMs, highMs] = [loadsMs + PROCESS_MS[0], loadsMs + PROCESS_MS[1]];

@@ -396,12 +396,7 @@ export function profilePath(runName: string, process: string): string {
 }
 
 /** Writes each taken profile beside results.json; `loadStartUs` is where the summary's windows begin. */
-async function saveRunProfiles(
-  taken: TakenProfile[],
-  outDir: string,
-  runName: string,
-  loadStartUs: number,
-): Promise<RunProfile[]> {
+async function saveRunProfiles(taken: TakenProfile[], outDir: string, runName: string, loadStartUs: number) {
   await Deno.mkdir(`${outDir}/profiles`, { recursive: true });
   return await Promise.all(taken.map(async (t): Promise<RunProfile> => {
     if ("error" in t) return { process: t.name, error: t.error };

@@ -327,12 +327,7 @@ function checkUpstreams(
 }
 
 /** The chain of upstreams from `first` through `name` back to one seen, or undefined. */
-function cycleFrom(
-  exp: ExperimentFields,
-  name: string,
-  first: string,
-  clean: Set<string>,
-): string[] | undefined {
+function cycleFrom(exp: ExperimentFields, name: string, first: string, clean: Set<string>) {
   const seen = [first];
   const seenSet = new Set(seen);
   for (let next: string | undefined = name; next !== undefined && !clean.has(next);) {

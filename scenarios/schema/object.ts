@@ -213,10 +213,7 @@ interface SweepValueProblem {
 }
 
 /** The sweep's values, numbers (durations read as milliseconds) or words, and what was wrong. */
-export function readSweepValues(
-  parameter: string,
-  written: Array<number | string>,
-): { values: number[] | string[]; problems: SweepValueProblem[] } {
+export function readSweepValues(parameter: string, written: Array<number | string>) {
   const field = parameter.startsWith("load.") ? parameter.slice("load.".length) : undefined;
   const words = field !== undefined && Object.hasOwn(WORD_FIELDS, field) ? WORD_FIELDS[field] : undefined;
   if (words) return withRepeats(parameter, wordValues(parameter, written, words.options));
@@ -279,11 +276,7 @@ function withRepeats<T extends { values: number[] | string[]; problems: SweepVal
   return read;
 }
 
-function wordValues(
-  parameter: string,
-  written: Array<number | string>,
-  allowed: readonly string[],
-): { values: string[]; problems: SweepValueProblem[] } {
+function wordValues(parameter: string, written: Array<number | string>, allowed: readonly string[]) {
   const problems: SweepValueProblem[] = [];
   written.forEach((value, index) => {
     if (typeof value === "string" && allowed.includes(value)) return;

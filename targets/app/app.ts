@@ -38,14 +38,6 @@ interface TargetAppOptions {
   nowMs?: () => number;
 }
 
-interface TargetApp {
-  app: Hono;
-  fetch: (req: Request) => Response | Promise<Response>;
-  cache: ResponseCache | null;
-  /** Cumulative counters: cacheHits, cacheMisses, staleHits (with a response cache) and cms*. */
-  stats(): Record<string, number>;
-}
-
 export const ENDPOINTS: ReadonlyArray<readonly [string, string]> = [
   ["/", "hello text"],
   ["/json", "static JSON"],
@@ -240,7 +232,7 @@ function addSessionRoutes(app: Hono): void {
   });
 }
 
-export function createTargetApp(opts: TargetAppOptions = {}): TargetApp {
+export function createTargetApp(opts: TargetAppOptions = {}) {
   const nowMs = opts.nowMs ?? Date.now;
   const cache = opts.cacheTtlSec
     ? new ResponseCache(opts.cacheTtlSec * 1000, undefined, nowMs, {
@@ -253,6 +245,7 @@ export function createTargetApp(opts: TargetAppOptions = {}): TargetApp {
   const app = buildHono(opts, cache, pool, cms);
   const wsCounters = addWsEndpoints(app);
   const honoFetch = app.fetch;
+  // Cumulative counters: cacheHits, cacheMisses, staleHits (with a response cache) and cms*.
   const stats = (): Record<string, number> => ({
     ...(cache
       ? { cacheHits: cache.stats.hits, cacheMisses: cache.stats.misses, staleHits: cache.stats.staleHits }

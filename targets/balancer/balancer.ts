@@ -157,15 +157,10 @@ function isStatsRequest(buf: Uint8Array, req: MessageHead): boolean {
   return true;
 }
 
-/** Shaped like the part of `Deno.HttpServer` the target child uses. */
-interface BalancerServer {
-  addr: Deno.NetAddr;
-  finished: Promise<void>;
-  shutdown(): Promise<void>;
-  balancer: Balancer;
-}
-
-/** Listens on `hostname:port` (0: a free port) and balances every connection over `upstreams`. */
+/**
+ * Listens on `hostname:port` (0: a free port) and balances every connection over `upstreams`; the server
+ * it returns is shaped like the part of `Deno.HttpServer` the target child uses.
+ */
 export function serveBalancer(
   opts: {
     hostname: string;
@@ -177,7 +172,7 @@ export function serveBalancer(
     /** DEFAULT_HEAD_TIMEOUT_MS unless a test shortens it. */
     headTimeoutMs?: number;
   },
-): BalancerServer {
+) {
   const balancer = createBalancer(opts.upstreams, opts.mode, opts.headTimeoutMs);
   const address = { hostname: opts.hostname, port: opts.port };
   const listener: Deno.Listener = opts.tls

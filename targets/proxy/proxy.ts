@@ -29,12 +29,6 @@ type ProxyStats = ReturnType<typeof zeroStats>;
 
 const CACHE_PREFIX = "loadlab:cache:";
 
-export interface Proxy {
-  fetch(req: Request, clientKey: string): Promise<Response>;
-  stats: ProxyStats;
-  close(): void;
-}
-
 /** Cached answer as one Redis value: a JSON line with status and headers, then the body bytes. */
 export function encodeEntry(res: UpstreamResponse): Buffer {
   const meta = Buffer.from(JSON.stringify({ s: res.status, h: res.headers }) + "\n");
@@ -150,7 +144,7 @@ async function serveCached(state: ProxyState, req: Request): Promise<Response> {
   return toResponse(res, [["x-cache", "MISS"]]);
 }
 
-export function createProxy(opts: ProxyOptions): Proxy {
+export function createProxy(opts: ProxyOptions) {
   const upstream = new Upstream(opts.upstreamUrl, opts.upstreamTls);
   const timeoutMs = opts.redisTimeoutMs ?? 200;
   const ttlMs = Math.round((opts.cacheTtlSec ?? 0) * 1000);
@@ -161,7 +155,7 @@ export function createProxy(opts: ProxyOptions): Proxy {
   const state: ProxyState = { opts, upstream, limiter, stats, timeoutMs, ttlMs };
   return {
     stats,
-    async fetch(req, clientKey) {
+    async fetch(req: Request, clientKey: string): Promise<Response> {
       if (req.url.endsWith(STATS_PATH)) return Response.json(stats);
       const limited = await limitClient(state, clientKey);
       if (limited) return limited;

@@ -28,14 +28,7 @@ export interface InstancePoint {
 }
 
 /** One load: each variant's mean achieved req/s per sweep value (one value, null, when not swept). */
-export interface InstanceGroup {
-  load: string;
-  parameter: string | null;
-  values: Array<number | string | null>;
-  variants: Array<
-    { variant: string; instances: number; rps: Array<number | null>; points: Array<InstancePoint | null> }
-  >;
-}
+type InstanceGroup = NonNullable<ReturnType<typeof instanceGroups>>[number];
 
 /** The repeats of a variant at one point: requested (mean), sent and dropped (sums), the flagged verdicts. */
 export function instancePoint(at: InstanceRun[]): InstancePoint | null {
@@ -60,7 +53,7 @@ export function instancePoint(at: InstanceRun[]): InstancePoint | null {
 }
 
 /** Groups runs by load, null when no run records its instances or there is one variant only. */
-export function instanceGroups(runs: InstanceRun[]): InstanceGroup[] | null {
+export function instanceGroups(runs: InstanceRun[]) {
   const usable = runs.filter((r) => !r.probe && !r.incomplete && !r.sweep2 && r.variant && r.load);
   if (!usable.some((r) => typeof r.targetInfo?.instances === "number")) return null;
   const variants = [...new Set(usable.filter((r) => instancesOf(r) !== null).map((r) => r.variant!))];
@@ -78,13 +71,12 @@ export function instanceGroups(runs: InstanceRun[]): InstanceGroup[] | null {
       values,
       variants: variants.filter((v) => of.some((r) => r.variant === v)).map((variant) => {
         const mine = of.filter((r) => r.variant === variant);
+        const at = (x: number | string | null) => mine.filter((r) => (r.sweep?.value ?? null) === x);
         return {
           variant,
           instances: Math.max(...mine.map((r) => instancesOf(r) ?? 1)),
-          rps: values.map((x) => {
-            return meanOf(mine.filter((r) => (r.sweep?.value ?? null) === x).map((r) => r.rps));
-          }),
-          points: values.map((x) => instancePoint(mine.filter((r) => (r.sweep?.value ?? null) === x))),
+          rps: values.map((x) => meanOf(at(x).map((r) => r.rps))),
+          points: values.map((x) => instancePoint(at(x))),
         };
       }),
     };
@@ -98,13 +90,11 @@ export function scalingCaveat(cores: number, groups: InstanceGroup[]): string | 
   const machine = cores > 0
     ? `This machine has ${fmtNum(cores, 0)} core${cores === 1 ? "" : "s"}`
     : "The core count is unknown";
-  return `${machine} and the most instances any variant ran is ${
-    fmtNum(most, 0)
-  }: the instances comparison cannot ` +
-    "show what several instances do here. Scaling out needs a core per instance besides the load " +
-    "generator's, so at least 4 cores (3 instances); below that the variants share the same core and " +
-    "their differences are noise, not scaling. Run the study on a larger machine (or set the instances, " +
-    "e.g. --set targets.cluster.instances=3, where the cores exist).";
+  return `${machine} and the most instances any variant ran is ${fmtNum(most, 0)}: the instances ` +
+    "comparison cannot show what several instances do here. Scaling out needs a core per instance besides " +
+    "the load generator's, so at least 4 cores (3 instances); below that the variants share the same core " +
+    "and their differences are noise, not scaling. Run the study on a larger machine (or set the " +
+    "instances, e.g. --set targets.cluster.instances=3, where the cores exist).";
 }
 
 /** Rows: load, sweep value, each variant's requested, sent, dropped, req/s and verdict, then the ratio. */

@@ -7,7 +7,7 @@
 import type { PageData } from "../page/data.ts";
 import type { AttackProgress } from "../../../results/mod.ts";
 import { fmtMs, fmtNum, h } from "./dom.ts";
-import { applyChartTheme, color, rightAxisScale, timeChart, timeLineOptions } from "./charts.ts";
+import { applyChartTheme, color, type Marks, rightAxisScale, timeChart, timeLineOptions } from "./charts.ts";
 import { renderApp, watchThemeAndPrint } from "./main.ts";
 import { type LiveSteerState, renderSteerControls, steerToken } from "./live_controls.ts";
 import { steeringMarks } from "./run_charts.ts";
@@ -21,11 +21,7 @@ export interface LiveProgress extends AttackProgress {
 }
 
 /** The panel's two charts, and the steering changes the timeline marks (refilled in place). */
-export interface LiveCharts {
-  timeline: any;
-  cpu: any;
-  marks: Array<{ x: number; label: string }>;
-}
+type LiveCharts = ReturnType<typeof renderLivePanel>;
 
 /** What the stream says when a run starts. */
 export interface LiveRunStart {
@@ -37,7 +33,7 @@ export interface LiveRunStart {
 }
 
 /** The panel with its status line, numbers, the timeline and the (hidden until fed) CPU chart. */
-export function renderLivePanel(wrap: HTMLElement): LiveCharts {
+export function renderLivePanel(wrap: HTMLElement) {
   const panel = h(
     "section",
     { id: "live", class: "card", "data-run": "0", "data-total": "0", "data-points": "0" },
@@ -53,7 +49,7 @@ export function renderLivePanel(wrap: HTMLElement): LiveCharts {
     backgroundColor: color(i, 0.2),
     yAxisID: axis,
   });
-  const marks: LiveCharts["marks"] = [];
+  const marks: Marks = [];
   const options = timeLineOptions("per second");
   options.scales.y1 = rightAxisScale("p99 ms");
   const datasets = [dataset("req/s", 0, "y"), dataset("p99 ms", 1, "y1"), dataset("errors/s", 2, "y")];

@@ -263,13 +263,7 @@ export function profileSummaryOf(runs: PageRun[], ref: ProfileRef): ProfileSumma
 }
 
 /** Diffs profiles `a` and `b` (indices into `refs`) into `out`; empties it when either has no summary. */
-export function drawProfileDiff(
-  runs: PageRun[],
-  refs: ProfileRef[],
-  out: HTMLElement,
-  a: number,
-  b: number,
-): void {
+export function drawProfileDiff(runs: PageRun[], refs: ProfileRef[], out: HTMLElement, a: number, b: number) {
   const [sa, sb] = [profileSummaryOf(runs, refs[a]), profileSummaryOf(runs, refs[b])];
   if (!sa || !sb) return out.replaceChildren();
   out.replaceChildren(

@@ -185,11 +185,7 @@ export function overviewCell(row: OverviewRow, m: OverviewMetric): Cell {
 }
 
 /** The overview table; its checkboxes choose the runs of the percentile overlay. */
-export function renderOverview(
-  data: PageData,
-  onPick: (run: string) => void,
-  onChoose: () => void,
-): HTMLElement {
+export function renderOverview(data: PageData, onPick: (run: string) => void, onChoose: () => void) {
   const sec = section("overview", "Overview", overviewNote(data));
   const metrics: Array<[OverviewMetric, string]> = [
     ["rps", "achieved req/s"],

@@ -34,12 +34,7 @@ export function siteData(data: PageData): PageData {
 }
 
 /** A `<select>` of every experiment; `none` adds a first "(none)" option with an empty value. */
-export function siteSelect(
-  nav: SiteNav,
-  id: string,
-  chosen: string | null,
-  none?: string,
-): HTMLSelectElement {
+export function siteSelect(nav: SiteNav, id: string, chosen: string | null, none?: string) {
   const select = h("select", { id }) as HTMLSelectElement;
   if (none) select.appendChild(h("option", { value: "" }, none));
   for (const e of nav.experiments) {

@@ -11,10 +11,7 @@ import { addScaleToggle, colored, timeChart, timeLineOptions, times } from "./ch
 import { meanOf, median } from "../../../results/stats.ts";
 
 /** The variants (rows) and loads (columns), in the order the runs first name them. */
-export interface MatrixAxes {
-  variants: string[];
-  loads: string[];
-}
+type MatrixAxes = NonNullable<ReturnType<typeof matrixAxes>>;
 
 /** Finished runs of a variant and a load, outside sweeps and capacity-search probes. */
 export function matrixRuns(runs: PageRun[]): PageRun[] {
@@ -24,7 +21,7 @@ export function matrixRuns(runs: PageRun[]): PageRun[] {
 }
 
 /** The axes, or null with fewer than two variants or two loads (the overview says it all then). */
-export function matrixAxes(runs: PageRun[]): MatrixAxes | null {
+export function matrixAxes(runs: PageRun[]) {
   const mine = matrixRuns(runs);
   const variants = [...new Set(mine.map((r) => r.variant!))];
   const loads = [...new Set(mine.map((r) => r.load!))];
@@ -126,11 +123,7 @@ export function warmupRatioCells(runs: PageRun[], axes: MatrixAxes): Cell[][] {
 }
 
 /** Per variant, the median over repeats of each interval's p50, as points (gaps stay gaps). */
-export function medianP50Series(
-  runs: PageRun[],
-  variant: string,
-  load: string,
-): Array<{ x: number; y: number | null }> {
+export function medianP50Series(runs: PageRun[], variant: string, load: string) {
   const of = matrixRuns(runs).filter((r) => r.variant === variant && r.load === load);
   if (!of.length) return [];
   const longest = of.reduce((a, b) => (b.iv.p50.length > a.iv.p50.length ? b : a));

@@ -28,10 +28,7 @@ export function pageAnalysis(results: ResultsFile) {
 }
 
 /** The stored comparisons of the analysis group holding `runName`, or null. */
-export function storedComparison(
-  analysis: Analysis | undefined,
-  runName: string,
-): { changePct: Record<string, number>; beyondNoise: Record<string, boolean> } | null {
+export function storedComparison(analysis: Analysis | undefined, runName: string) {
   const group = analysis?.groups.find((g) => g.runs.includes(runName));
   const comparisons = group ? analysis!.comparisons.filter((c) => c.group === group.key) : [];
   if (comparisons.length === 0) return null;
@@ -45,10 +42,7 @@ export function storedComparison(
 }
 
 /** The stored knee of a run's sweep curve (same variant, load, parameter and grid point), if any. */
-export function storedKnee(
-  analysis: Analysis | undefined,
-  run: RunResult,
-): { value: number | null; reason: string } | undefined {
+export function storedKnee(analysis: Analysis | undefined, run: RunResult) {
   const axes = curveAxes(run);
   const at = axes?.at ? ` (at ${axes.at.parameter}=${axes.at.value})` : "";
   return analysis?.knees.find((k) =>

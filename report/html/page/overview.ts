@@ -50,12 +50,6 @@ export interface OverviewRow {
   busyMachine?: string;
 }
 
-/** A grouped bar chart: one label per load and sweep point (or per row), one series per variant. */
-export interface ComparisonMatrix {
-  labels: string[];
-  series: Array<{ name: string; rows: Array<string | null> }>;
-}
-
 function metricOf(run: RunResult, m: OverviewMetric): number {
   const l: LatencySummaryMs = sampledLatency(run);
   switch (m) {
@@ -151,8 +145,11 @@ function sweepPointLabel(run: RunResult | undefined): string {
   return `${run.sweep.parameter}=${run.sweep.value}${second}`;
 }
 
-/** Variants (series) against every load × sweep point (labels), or a plain list of runs. */
-export function buildComparison(rows: OverviewRow[], runs: RunResult[]): ComparisonMatrix {
+/**
+ * A grouped bar chart: variants (series) against every load × sweep point (labels), or a plain list of
+ * runs; a series' rows name each label's row, null where the variant has none.
+ */
+export function buildComparison(rows: OverviewRow[], runs: RunResult[]) {
   const byName = new Map(runs.map((r) => [r.name, r]));
   const loads = [...new Set(rows.map((r) => r.load))];
   const words = [...new Set(runs.flatMap((r) => [r.sweep?.value, r.sweep2?.value]))]

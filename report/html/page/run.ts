@@ -9,12 +9,12 @@ import { stabilizationText } from "../../../results/conclude/stabilization.ts";
 import { crowdOpening } from "../../../results/conclude/planned_connections.ts";
 import { servedRps } from "../../../results/conclude/served_rate.ts";
 import { successQualifier } from "../../../results/conclude/send_counts.ts";
-import { type GeneratorVerdict, generatorVerdict } from "../../generator_verdict.ts";
+import { generatorVerdict } from "../../generator_verdict.ts";
 import { cacheBypassSentence } from "../../cache_bypass.ts";
 import { wsFacts } from "../../terminal/ws.ts";
 import { ohaSummary } from "../../terminal/summary.ts";
-import { type AutocannonRows, autocannonRows } from "../../terminal/tables.ts";
-import { groupSends, groupVerdict, type OverviewSends } from "./verdict.ts";
+import { autocannonRows } from "../../terminal/tables.ts";
+import { groupSends, groupVerdict } from "./verdict.ts";
 import { intervalLatencySampled, sampledLatency } from "../../../results/conclude/responses.ts";
 import { endpointQualifier, type EndpointRow, shownEndpointRows } from "../../endpoint_rows.ts";
 import { decodeHistogram, percentileCurve } from "../../../results/histogram.ts";
@@ -23,58 +23,8 @@ import { visibleLine } from "../../../validation/terminal_text.ts";
 /** Times in seconds from the measured start: a list, or an evenly spaced axis (smaller). */
 export type TimeAxis = number[] | { startSec: number; stepSec: number; count: number };
 
-/** Per-interval series, one array per field, index-aligned with `t`. */
-type IntervalColumns = ReturnType<typeof columns>;
-
-type Without<T, K extends PropertyKey> = { [P in keyof T as P extends K ? never : P]: T[P] };
-
 /** One run as the page sees it: the results fields minus bulky re-analysis data, intervals as columns. */
-export type PageRun =
-  & Without<
-    RunResult,
-    | "intervals"
-    | "histogramEncoded"
-    | "percentiles"
-    | "uncorrectedPercentiles"
-    | "histogram"
-    | "logHistogram"
-    | "telemetry"
-    | "endpoints"
-  >
-  & {
-    group: string;
-    /** The run's endpoints, slowest p99 first (endpoints.ts); empty for a file without them. */
-    endpoints: PageEndpoint[];
-    /** What qualifies every endpoint's numbers (a warm-up they still include), or "". */
-    endpointNote: string;
-    /** How many endpoints the page leaves out and where they all are (endpoints.ts), or "". */
-    endpointsOmitted: string;
-    percentiles: Array<[number, number]>;
-    uncorrectedPercentiles: Array<[number, number]> | null;
-    /** oha's part of the terminal summary (report/terminal/summary.ts). */
-    ohaText: string;
-    /** autocannon's tables as the terminal prints them (report/terminal/tables.ts). */
-    autocannon: AutocannonRows;
-    /** Log-spaced buckets for the chart; the equal-width ones for files written before they existed. */
-    chartHistogram: Array<[number, number, number]>;
-    iv: IntervalColumns;
-    telemetry: PageTelemetry[];
-    /** Who limited the run, in words, with its facts (report/generator_verdict.ts); null when unknown. */
-    generator: GeneratorVerdict | null;
-    /** When latency and throughput settled, or why not, in words (results/conclude/stabilization.ts). */
-    stabilization: string;
-    /** When a crowd that took over an interval to open was open (ms; planned_connections.ts). */
-    crowdOpenAtMs: number | null;
-    /** The caching proxy served requests without Redis (report/cache_bypass.ts); null when it never did. */
-    cacheBypass: string | null;
-    /** A WebSocket run's facts as the terminal states them (report/terminal/ws.ts); none for HTTP. */
-    wsFacts: Array<[string, string]>;
-    /** The run verdict's label (results/conclude/run_verdict.ts): "ok", or why not to trust its numbers. */
-    verdict: string;
-    sends: OverviewSends | null;
-    /** What qualifies the success rate, as the terminal says it (results/conclude/send_counts.ts). */
-    successQualifier: string;
-  };
+export type PageRun = ReturnType<typeof pageRun>;
 
 function timeAxis(timesMs: number[]): TimeAxis {
   const n = timesMs.length;
@@ -103,6 +53,7 @@ export function latencyOrGap(iv: IntervalResult, ms: number): number | null {
   return intervalLatencySampled(iv) ? round3(ms) : null;
 }
 
+/** Per-interval series, one array per field, index-aligned with `t`. */
 function columns(intervals: IntervalResult[]) {
   const codes = new Set(intervals.flatMap((iv) => Object.keys(iv.statusCodes)));
   const status: Record<string, number[]> = {};
@@ -211,7 +162,7 @@ export function pageEndpoints(run: RunResult): { endpoints: PageEndpoint[]; omit
 }
 
 /** One run for the page; `group` is its overview group (repeats share one). */
-export function pageRun(run: RunResult, group: string): PageRun {
+export function pageRun(run: RunResult, group: string) {
   const {
     intervals,
     histogramEncoded: _encoded,
@@ -235,6 +186,7 @@ export function pageRun(run: RunResult, group: string): PageRun {
     percentiles: percentilePoints(percentiles),
     uncorrectedPercentiles: uncorrectedPercentiles ? percentilePoints(uncorrectedPercentiles) : null,
     ohaText: ohaSummary(run),
+    // Log-spaced buckets; the equal-width ones for files written before they existed.
     chartHistogram: bars(logHistogram ?? histogram),
     autocannon: autocannonRows(run),
     iv: columns(intervals),

@@ -3,7 +3,7 @@
  * The run verdict's share of the page data: each row's verdict label with requested, sent and
  * dropped, and each threshold's actual. Pure.
  */
-import type { ResultsFile, RunResult, ThresholdResult } from "../../../results/mod.ts";
+import type { ResultsFile, RunResult } from "../../../results/mod.ts";
 import { runVerdict } from "../../../results/conclude/run_verdict.ts";
 import { achievedAbove, sendFacts } from "../../../results/conclude/send_counts.ts";
 import {
@@ -24,13 +24,6 @@ export interface OverviewSends {
   /** Responses after the load's end (summed), which the achieved rate leaves out. */
   drained?: number;
 }
-
-/** A threshold with its actual in the rule's unit and the verdict of the run it was evaluated on. */
-export type PageThreshold = ThresholdResult & {
-  actualText: string;
-  /** What a flagged run's verdict says beside a threshold ("on a generator-bound run"), else null. */
-  flagged: string | null;
-};
 
 /** "ok", the one run's verdict label, or "name: label" for each flagged run of a group of repeats. */
 export function groupVerdict(runs: RunResult[]): string {
@@ -56,8 +49,11 @@ export function groupSends(runs: RunResult[]): OverviewSends | null {
   };
 }
 
-/** Every threshold of the file with its unit-true actual and its run's flag. */
-export function pageThresholds(results: ResultsFile): PageThreshold[] {
+/**
+ * Every threshold of the file with its actual in the rule's unit and what a flagged run's verdict says
+ * beside it ("on a generator-bound run"), else null.
+ */
+export function pageThresholds(results: ResultsFile) {
   return results.thresholds.map((t) => {
     const v = thresholdRunVerdict(t, results.runs);
     return {

@@ -12,23 +12,11 @@ import { broadcastCurves, MEMBERS_PARAMETER } from "../broadcast_points.ts";
 import { notJudgedFlags } from "../judged.ts";
 import { SATURATED_PCT } from "../generator_saturation.ts";
 
-/** One side of a knee: a sweep value, its runs and their telemetry. */
-export interface KneeSide {
-  x: number;
-  runs: string[];
-  digest: TelemetryDigest;
-}
+/** One knee explained: its curve's title ("direct / steady"), its two sides, what saturated, the sentence. */
+type KneeExplanation = NonNullable<ReturnType<typeof explainKnee>>;
 
-export interface KneeExplanation {
-  /** e.g. "direct / steady" */
-  title: string;
-  parameter: string;
-  below: KneeSide;
-  above: KneeSide;
-  /** What saturated: "CPU (profiled)", "CPU", "Redis", "GC", "generator", "none seen"... */
-  resource: string;
-  sentence: string;
-}
+/** One side of a knee: a sweep value, its runs and their telemetry. */
+export type KneeSide = KneeExplanation["below"];
 
 type Measure =
   | "cpuPct"
@@ -172,8 +160,8 @@ export function explainKnee(
   parameter: string,
   below: { x: number; runs: RunResult[] },
   above: { x: number; runs: RunResult[] },
-): KneeExplanation | null {
-  const side = (s: { x: number; runs: RunResult[] }): KneeSide => ({
+) {
+  const side = (s: { x: number; runs: RunResult[] }) => ({
     x: s.x,
     runs: s.runs.map((r) => r.name),
     digest: meanDigest(s.runs.map(digestRun)),
@@ -189,22 +177,15 @@ export function explainKnee(
   return { title, parameter, below: lo, above: hi, resource, sentence };
 }
 
-interface KneeSides {
-  title: string;
-  parameter: string;
-  below: { x: number; runs: RunResult[] };
-  above: { x: number; runs: RunResult[] };
-}
-
 /** The sides of every stored sweep knee: the knee and the next judged point above it. */
-export function kneeSides(results: ResultsFile): KneeSides[] {
+export function kneeSides(results: ResultsFile) {
   const rooms = new Set(broadcastCurves(results.runs).map((c) => `${c.variant}\u0000${c.load}`));
   return (results.analysis?.knees ?? [])
     .filter((k) =>
       k.value !== null && !(k.parameter === MEMBERS_PARAMETER && rooms.has(`${k.variant}\u0000${k.load}`))
     )
     .map((k) => sidesOf(k, results.runs))
-    .filter((s): s is KneeSides => s !== null);
+    .filter((s) => s !== null);
 }
 
 /** Every stored knee (`kneeSides`) and capacity search with a point on each side, explained. */
@@ -217,7 +198,7 @@ export function explainKnees(results: ResultsFile): KneeExplanation[] {
 type StoredKnee = NonNullable<ResultsFile["analysis"]>["knees"][number];
 type StoredSearch = NonNullable<ResultsFile["analysis"]>["searches"][number];
 
-function sidesOf(knee: StoredKnee, runs: RunResult[]): KneeSides | null {
+function sidesOf(knee: StoredKnee, runs: RunResult[]) {
   const curve = runs.filter((r) =>
     !r.probe && r.sweep?.parameter === knee.parameter && (r.variant ?? null) === knee.variant &&
     (r.load ?? null) === knee.load && !r.sweep2

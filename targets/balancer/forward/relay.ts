@@ -15,12 +15,7 @@ import { bodyFramer, type MessageHead } from "./http1.ts";
 export class FramingError extends Error {}
 
 /** Writes the message with head src.buf[src.start, headEnd) and its body to `dst`, consuming them. */
-export async function relayMessage(
-  src: BufferedConn,
-  headEnd: number,
-  dst: Deno.Conn,
-  head: MessageHead,
-): Promise<void> {
+export async function relayMessage(src: BufferedConn, headEnd: number, dst: Deno.Conn, head: MessageHead) {
   if (head.framing === Framing.None) return await writeThrough(src, dst, headEnd);
   if (head.framing === Framing.Length) return await relayLength(src, headEnd, dst, head.contentLength);
   if (head.framing === Framing.Chunked) return await relayChunked(src, headEnd, dst);
