@@ -88,6 +88,7 @@ const QUICHE = {
   quiche_conn_on_timeout: { parameters: ["pointer"], result: "void" },
   quiche_conn_is_established: { parameters: ["pointer"], result: "bool" },
   quiche_conn_is_closed: { parameters: ["pointer"], result: "bool" },
+  quiche_conn_stats: { parameters: ["pointer", "buffer"], result: "void" },
   quiche_conn_close: { parameters: ["pointer", "bool", "u32", "buffer", "u32"], result: "i32" },
   quiche_conn_peer_error: { parameters: ["pointer", "buffer", "buffer", "buffer", "buffer"], result: "bool" },
   quiche_conn_local_error: {
@@ -428,6 +429,16 @@ const cpu1 = readProcStat("self")!;
 const measuredMs = endMs - measuredStartMs;
 const requests = measuredOk;
 const cpuSec = cpu1.userSec + cpu1.systemSec - cpu0.userSec - cpu0.systemSec;
+// quiche_stats opens with the packets received and sent (size_t each): over every request, warm-up included.
+const stats = fixed(1024);
+const packets = new BigUint64Array(stats.buffer);
+let received = 0;
+let sent = 0;
+for (const k of conns) {
+  q.quiche_conn_stats(k.conn, stats);
+  received += Number(packets[0]);
+  sent += Number(packets[1]);
+}
 for (const k of conns) {
   q.quiche_conn_close(k.conn, true, 0x100, new Uint8Array(1), 0);
   flush(k);
@@ -444,5 +455,6 @@ console.log(JSON.stringify({
   requestsPerSec: Math.round(requests * 1000 / measuredMs),
   cpuUsPerRequest: +(cpuSec * 1e6 / requests).toFixed(1),
   cpuShare: +(cpuSec * 1000 / measuredMs).toFixed(2),
+  packetsPerRequest: { received: +(received / tally.ok).toFixed(2), sent: +(sent / tally.ok).toFixed(2) },
   loadAverage1m: Deno.loadavg()[0],
 }));
