@@ -4,16 +4,15 @@
  * install oha --locked --features http3 --root /tmp/peers/oha`), beside quiche's C library driven through
  * FFI from one loop (`quiche-ffi`: bench/h3_quiche_client.ts, a measuring client, not loadlab's) and beside
  * loadlab's own HTTP/2, with the same connections, against one server pinned to CPU 0, each tool pinned to
- * CPU 1. The server is
- * bench/h3_rust_server (the default: quinn and h3 for h3, hyper and rustls for h2, on one thread, a fixed
- * 200 with 13 octets; built by bench/build_h3_rust_server.sh, else the bench says so and takes the next),
- * the built-in target with `tls: self-signed` (`--server builtin`: Hono on Deno.serve for h2, on Deno's QUIC
- * for h3, `GET /`) or bench/h3_deno_server.ts (`--server deno`: Deno's QUIC and http3/, a fixed 200, h3
- * only). The tools take turns in interleaved rounds, so a busy machine's load falls on all alike; every row
- * has req/s, the tool's CPU per request (reaped-children times, start-up included), the server's CPU per
- * request and its core's share, and the load average around it. A tool that is missing (oha) or cannot run
- * there (h2 on the h3-only server) is skipped with the reason printed. `bench/last_run_h3.json` keeps every
- * round.
+ * CPU 1. The server is bench/h3_rust_server (the default: quinn and h3 for h3, hyper and rustls for h2, on
+ * one thread, a fixed 200 with 13 octets; built by bench/build_h3_rust_server.sh, else the bench says so and
+ * takes the next), the built-in target with `tls: self-signed` (`--server builtin`: Hono on Deno.serve for
+ * h2, on Deno's QUIC for h3, `GET /`) or bench/h3_deno_server.ts (`--server deno`: Deno's QUIC and http3/, a
+ * fixed 200, h3 only). The tools take turns in interleaved rounds, so a busy machine's load falls on all
+ * alike; every row has req/s, the tool's CPU per request (reaped-children times, start-up included), the
+ * server's CPU per request and its core's share, and the load average around it. A tool that is missing
+ * (oha, quiche's library) or cannot run there (h2 on the h3-only server) is skipped with the reason printed.
+ * `bench/last_run_h3.json` keeps every round.
  *
  *   deno task bench --h3 [--server rust|builtin|deno] [--duration 10s] [--connections 10] [--streams 1]
  *                        [--rounds 3] [--tools oha,loadlab-h3,loadlab-h2,quiche-ffi]
