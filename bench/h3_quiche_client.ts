@@ -5,13 +5,14 @@
  * (libc's `socket`, `poll`, `recvmmsg`, `sendmmsg` through FFI, as the engine's epoll room does TCP): N
  * connections x S streams, each stream a GET whose HEADERS frame is encoded once (http3/), its answer read
  * with http3/'s frame reader and QPACK decoder and checked (200, frames whole). quiche does QUIC, TLS
- * (BoringSSL, the server's certificate checked against `--cacert` and the name `localhost`), loss recovery
+ * (BoringSSL, the server's certificate checked against `--cacert` and `--server-name`), loss recovery
  * and timers; the loop does what a product transport beside runner/http/h3/deno_quic.ts would. It answers
  * "what would the FFI route cost a request" beside `attack --h3` and `--h2` (bench/h3.ts `--tools
  * quiche-ffi`).
  *
  *   deno run -A bench/h3_quiche_client.ts --url https://127.0.0.1:PORT/ --cacert CA.pem
- *     [--connections 10] [--streams 1] [--duration 10] [--lib /tmp/peers/quiche/libquiche.so]
+ *     [--server-name localhost] [--connections 10] [--streams 1] [--duration 10]
+ *     [--lib /tmp/peers/quiche/libquiche.so]
  *
  * Prints one JSON line: requests (counted after a 0.5 s warm-up), ok, bad, requestsPerSec, and the
  * process's CPU per request over the measured part (start-up excluded; bench/h3.ts measures it included).
@@ -34,6 +35,7 @@ const { values } = parseArgs({
   options: {
     url: { type: "string" },
     cacert: { type: "string" },
+    "server-name": { type: "string", default: "localhost" },
     connections: { type: "string", default: "10" },
     streams: { type: "string", default: "1" },
     duration: { type: "string", default: "10" },
@@ -226,7 +228,7 @@ for (let i = 0; i < CONNECTIONS; i++) {
   recvInfo.set(peer, 32);
   c.getsockname(fd, local, new Uint8Array(new Uint32Array([16]).buffer));
   const scid = crypto.getRandomValues(new Uint8Array(16));
-  const conn = q.quiche_connect(cstr("localhost"), scid, 16, local, 16, peer, 16, config);
+  const conn = q.quiche_connect(cstr(values["server-name"]), scid, 16, local, 16, peer, 16, config);
   if (conn === null) throw new Error("quiche_connect failed");
   const ri = new DataView(recvInfo.buffer);
   ri.setBigUint64(0, addr(recvInfo) + 32n, true);
@@ -264,6 +266,23 @@ const tally = { ok: 0, bad: 0, sendErrors: 0 };
 let measuredFrom = -1;
 let measuredOk = 0;
 let stopping = false;
+
+/** Who closed `k` and the QUIC error code (0x100 + a TLS alert for a failed handshake). */
+function closeReason(k: Conn): string {
+  const isApp = fixed(1);
+  const code = fixed(8);
+  const reason = fixed(16);
+  for (
+    const [who, f] of [["we", q.quiche_conn_local_error], ["the peer", q.quiche_conn_peer_error]] as const
+  ) {
+    if (f(k.conn, isApp, code, reason, fixed(8))) {
+      return `${who} closed it with ${isApp[0] ? "application" : "transport"} error 0x${
+        new DataView(code.buffer).getBigUint64(0, true).toString(16)
+      }`;
+    }
+  }
+  return "no error recorded";
+}
 
 /** Sends every packet quiche has for `k`, BATCH datagrams a sendmmsg. */
 function flush(k: Conn): void {
@@ -422,7 +441,7 @@ for (;;) {
       got = true;
     }
     if (got) service(k, now);
-    if (q.quiche_conn_is_closed(k.conn)) throw new Error(`connection ${i} closed`);
+    if (q.quiche_conn_is_closed(k.conn)) throw new Error(`connection ${i} closed: ${closeReason(k)}`);
   }
 }
 const cpu1 = readProcStat("self")!;
