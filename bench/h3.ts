@@ -1,20 +1,21 @@
 /**
  * @module
  * `deno task bench --h3`: loadlab's HTTP/3 client beside oha's (`--http-version 3`, built with `cargo
- * install oha --locked --features http3 --root /tmp/peers/oha`) and beside loadlab's own HTTP/2, with the
- * same connections, against one server pinned to CPU 0, each tool pinned to CPU 1. The server is
- * bench/h3_rust_server (the default: quinn and h3 for h3, hyper and rustls for h2, on one thread, a fixed
- * 200 with 13 octets; built by bench/build_h3_rust_server.sh, else the bench says so and takes the next),
- * the built-in target with `tls: self-signed` (`--server builtin`: Hono on Deno.serve for h2, on Deno's QUIC
- * for h3, `GET /`) or bench/h3_deno_server.ts (`--server deno`: Deno's QUIC and http3/, a fixed 200, h3
- * only). The tools take turns in interleaved rounds, so a busy machine's load falls on all alike; every row
- * has req/s, the tool's CPU per request (reaped-children times, start-up included), the server's CPU per
- * request and its core's share, and the load average around it. A tool that is missing (oha) or cannot run
- * there (h2 on the h3-only server) is skipped with the reason printed. `bench/last_run_h3.json` keeps every
- * round.
+ * install oha --locked --features http3 --root /tmp/peers/oha`), beside quiche's C library driven through
+ * FFI from one loop (`quiche-ffi`: bench/h3_quiche_client.ts, a measuring client, not loadlab's) and beside
+ * loadlab's own HTTP/2, with the same connections, against one server pinned to CPU 0, each tool pinned to
+ * CPU 1. The server is bench/h3_rust_server (the default: quinn and h3 for h3, hyper and rustls for h2, on
+ * one thread, a fixed 200 with 13 octets; built by bench/build_h3_rust_server.sh, else the bench says so and
+ * takes the next), the built-in target with `tls: self-signed` (`--server builtin`: Hono on Deno.serve for
+ * h2, on Deno's QUIC for h3, `GET /`) or bench/h3_deno_server.ts (`--server deno`: Deno's QUIC and http3/, a
+ * fixed 200, h3 only). The tools take turns in interleaved rounds, so a busy machine's load falls on all
+ * alike; every row has req/s, the tool's CPU per request (reaped-children times, start-up included), the
+ * server's CPU per request and its core's share, and the load average around it. A tool that is missing
+ * (oha, quiche's library) or cannot run there (h2 on the h3-only server) is skipped with the reason printed.
+ * `bench/last_run_h3.json` keeps every round.
  *
  *   deno task bench --h3 [--server rust|builtin|deno] [--duration 10s] [--connections 10] [--streams 1]
- *                        [--rounds 3] [--tools oha,loadlab-h3,loadlab-h2]
+ *                        [--rounds 3] [--tools oha,loadlab-h3,loadlab-h2,quiche-ffi]
  */
 import { tokenize } from "../cli/argv.ts";
 import { FlagValues } from "../cli/flag_values.ts";
@@ -36,7 +37,7 @@ const FLAGS = [
   { long: "tools", takesValue: true, example: "oha,loadlab-h3" },
   { long: "help", short: "h", takesValue: false },
 ];
-const TOOLS = ["oha", "loadlab-h3", "loadlab-h2"] as const;
+const TOOLS = ["oha", "loadlab-h3", "loadlab-h2", "quiche-ffi"] as const;
 type Tool = typeof TOOLS[number];
 const USAGE =
   "usage: deno task bench --h3 [--server rust|builtin|deno] [--duration 10s] [--connections 10] " +
@@ -55,6 +56,9 @@ interface Server {
 const RUST_SERVER = Deno.env.get("H3_RUST_SERVER") ?? "/tmp/peers/h3rs/h3_rust_server";
 const RUST_LABEL = "bench/h3_rust_server: quinn + h3 (h3), hyper + rustls (h2), one thread, a fixed 200 " +
   "with 13 octets";
+
+/** bench/h3_quiche_client.ts's quiche (bench/build_quiche.sh; `QUICHE_LIB` overrides). */
+const QUICHE_LIB = Deno.env.get("QUICHE_LIB") ?? "/tmp/peers/quiche/libquiche.so";
 
 /** The Rust server, or why it cannot run (the bench then uses the built-in target). */
 async function rustServerMissing(): Promise<string | null> {
@@ -105,6 +109,24 @@ async function plan(tool: Tool, server: Server, o: Options): Promise<ToolRun | s
     }
     run.argv.splice(-1, 0, "--http-version", "3", ...(o.streams > 1 ? ["-p", `${o.streams}`] : []));
     return run;
+  }
+  if (tool === "quiche-ffi") {
+    const lib = await Deno.stat(QUICHE_LIB).catch(() => null);
+    if (!lib?.isFile) return `${QUICHE_LIB} is missing: build it with bench/build_quiche.sh`;
+    const script = new URL("./h3_quiche_client.ts", import.meta.url).pathname;
+    return {
+      argv: [Deno.execPath(), "run", "-A", script, "--url", server.url, "--cacert", server.caFile]
+        .concat([
+          "--connections",
+          `${o.connections}`,
+          "--streams",
+          `${o.streams}`,
+          "--duration",
+          `${o.durationSec}`,
+        ])
+        .concat(["--lib", QUICHE_LIB]),
+      parseRps: (stdout) => Promise.resolve(JSON.parse(stdout.trim().split("\n").at(-1)!).requestsPerSec),
+    };
   }
   if (tool === "loadlab-h2" && !server.speaksH2) return "the server speaks h3 only (use --server builtin)";
   const protocol = tool === "loadlab-h3" ? "h3" : "h2";
@@ -207,6 +229,14 @@ export async function main(argv: string[]): Promise<number> {
         }
       }
     }
+    /** loadlab-h2's CPU per request over this tool's, round by round: requests per generator core. */
+    const perCore = (mine: Row[], ref: Tool) =>
+      mine.flatMap((r) => {
+        const other = rows.find((x) => x.round === r.round && x.tool === ref);
+        const ours = r.cpuUsPerRequest;
+        const theirs = other?.cpuUsPerRequest;
+        return ours && theirs ? [Number((theirs / ours).toFixed(2))] : [];
+      });
     const summary = [...plans.keys()].map((tool) => {
       const mine = rows.filter((r) => r.tool === tool);
       /** This tool's req/s over `ref`'s, round by round. */
@@ -222,6 +252,7 @@ export async function main(argv: string[]): Promise<number> {
         medianServerBusyPct: Math.round(median(mine.flatMap((r) => r.serverBusyPct ?? []))),
         overOha: ratios("oha"),
         overLoadlabH2: ratios("loadlab-h2"),
+        perCoreOverLoadlabH2: perCore(mine, "loadlab-h2"),
       };
     });
     console.table(summary);
