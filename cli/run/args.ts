@@ -165,7 +165,8 @@ export function parseRunArgs(given: string[], command = "run", help = RUN_HELP):
   Object.assign(hints, K6_FLAGS_REFUSED);
   const own = locustOptionSpecs(argv);
   const raw = tokenize(argv, [...SPECS, ...own], hints, command, help);
-  if (raw.positionals.length === 1 && isK6File(resolve(raw.positionals[0]))) withK6EnvFlags(raw, SPECS);
+  const k6 = raw.positionals.length === 1 && isK6File(resolve(raw.positionals[0]));
+  if (k6) withK6EnvFlags(raw, SPECS);
   const flags = new FlagValues(raw, [...SPECS, ...own]);
   // Locust's command line: `-f FILE` (or a .py first), the user classes to run after it, `-H` its host.
   const locust = locustSource(flags, raw.positionals);
@@ -175,7 +176,7 @@ export function parseRunArgs(given: string[], command = "run", help = RUN_HELP):
   for (const set of flags.all("set")) {
     if (!/^[^=]+=/.test(set)) throw new UsageError(`--set "${set}": write PATH=VALUE, e.g. --set repeats=5`);
   }
-  const scriptLoad = scriptLoadOf(flags, locust);
+  const scriptLoad = scriptLoadOf(flags, locust, k6);
   const options = Object.fromEntries(
     own.filter((s) => flags.has(s.long)).map((s) => [s.long, flags.text(s.long)!]),
   );
@@ -316,9 +317,10 @@ function segmentOf(flags: FlagValues): Pick<RunArgs, "segment" | "startAtEpochMs
 /** `{scriptLoad}` when a script load flag, `-e` or a k6 flag was given, else nothing. */
 function scriptLoadOf(
   flags: FlagValues,
-  locust?: { users: string[]; host?: string },
+  locust: { users: string[]; host?: string } | undefined,
+  k6: boolean,
 ): Pick<RunArgs, "scriptLoad"> {
-  const scriptLoad = scriptLoadArgs(flags, locust !== undefined);
+  const scriptLoad = scriptLoadArgs(flags, locust !== undefined, k6);
   if (locust !== undefined) {
     scriptLoad.locust = {
       ...scriptLoad.locust,

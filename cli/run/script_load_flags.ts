@@ -201,11 +201,13 @@ export interface K6Flags {
 }
 
 /**
- * Reads the script load flags; `--ramp-up` becomes stages (it needs `-c`). A locustfile's users spawn as
- * Locust spawns them, at `-r` or Locust's default of 1 a second, for as long as `-t` lasts.
+ * Reads the script load flags (of a k6 script when `k6Script`); `--ramp-up` becomes stages (it needs `-c`). A
+ * locustfile's users spawn as Locust spawns them, at `-r` or Locust's default of 1 a second, as long as `-t`.
  */
-export function scriptLoadArgs(flags: FlagValues, locustfile = false): ScriptLoadArgs {
-  const vus = flags.positiveInt("concurrency"), iterations = flags.positiveInt("requests");
+export function scriptLoadArgs(flags: FlagValues, locustfile = false, k6Script = false): ScriptLoadArgs {
+  // k6 takes `-u 0`: alone it runs one iteration, with a duration or iterations its config refuses it.
+  const vus = k6Script ? flags.wholeNumber("concurrency", 0) : flags.positiveInt("concurrency");
+  const iterations = flags.positiveInt("requests");
   const durationMs = flags.durationMs("duration"), maxDurationMs = flags.durationMs("max-duration");
   if (maxDurationMs !== undefined && iterations === undefined) {
     throw new UsageError("--max-duration bounds --iterations: give --iterations N with it, or use -d");

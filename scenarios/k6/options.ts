@@ -118,7 +118,7 @@ export function k6Experiment(
   const first = ["iterations", "duration", "stages"].find((k) => given(k) !== undefined);
   const second = ["stages", "scenarios"].find((k) => k !== first && given(k) !== undefined);
   if (first && second) problem(["options", first], `${first} and ${second} at once: give one of them`);
-  const { loads, together } = options.scenarios === undefined
+  const { loads, together } = !hasScenarios(options)
     ? { loads: { k6: scenarioLoad(shortcutScenario(options), ["options"], asGiven) }, together: undefined }
     : scenarioLoads(options, problem);
   if (issues.length > 0) return { ok: false, issues };
@@ -133,7 +133,6 @@ export function k6Experiment(
 /** Each scenario as a load by its name; several, or one with a `startTime`, run together. */
 function scenarioLoads(o: Options, problem: Problem) {
   const entries = Object.entries(o.scenarios as Record<string, Options>);
-  if (entries.length === 0) problem(["options", "scenarios"], "names no scenario");
   const loads: Record<string, Record<string, unknown>> = {};
   const starts: Record<string, string> = {};
   for (const [name, sc] of entries) {
@@ -151,14 +150,36 @@ function scenarioLoads(o: Options, problem: Problem) {
 /** The top-level shortcuts (`vus`, `duration`, `iterations`, `stages`) as the scenario k6 makes of them. */
 export function shortcutScenario(o: Options): Options {
   const vus = o.vus ?? 1;
-  // As k6: stages start from `vus` VUs (1 by default); `vus` alone is ignored, one VU runs once.
+  // As k6: stages start from `vus` VUs (1 by default); `vus` alone or empty stages are ignored (told), one
+  // VU runs once.
   return o.iterations !== undefined
     ? { executor: "shared-iterations", vus, iterations: o.iterations, maxDuration: o.duration }
     : o.duration !== undefined
     ? { executor: "constant-vus", vus, duration: o.duration }
-    : o.stages !== undefined
+    : Array.isArray(o.stages) && o.stages.length > 0
     ? { executor: "ramping-vus", startVUs: vus, stages: o.stages }
     : { executor: "per-vu-iterations", vus: 1, iterations: 1 };
+}
+
+/** Whether `o` names a scenario (k6 runs empty `scenarios` as none, with a warning). */
+export const hasScenarios = (o: Options) => Object.keys(o.scenarios ?? {}).length > 0;
+
+/** k6's warnings of the shortcuts it ignores: `vus` with no duration, iterations or stages; empty ones. */
+export function ignoredShortcuts(o: Options): string[] {
+  if (hasScenarios(o) || o.iterations !== undefined || o.duration !== undefined) return [];
+  if (Array.isArray(o.stages) && o.stages.length > 0) return [];
+  const empty = (name: string) =>
+    `\`${name}\` was explicitly set to an empty value, running the script with 1 iteration in 1 VU`;
+  return [
+    ...(o.vus !== undefined && o.vus !== 1
+      ? [
+        `the \`vus=${o.vus}\` option will be ignored, it only works in conjunction with \`iterations\`, ` +
+        "`duration`, or `stages`",
+      ]
+      : []),
+    ...(Array.isArray(o.stages) ? [empty("stages")] : []),
+    ...(o.scenarios !== undefined ? [empty("scenarios")] : []),
+  ];
 }
 
 /** ramping stages `{duration, target}` as loadlab's. */
