@@ -1411,3 +1411,21 @@ export default function () { mine.add(2, { error_code: 1300 }); }
   );
   assertEquals(code, 0, text);
 });
+
+pool.test("an arrival rate's iteration no VU is free for is dropped, never queued or sent after the end", () =>
+  withTarget(async (url) => {
+    // 20 arrivals in 1 s on 2 VUs each busy 200 ms: k6 runs about 10 and drops the rest.
+    const { code, text } = await runK6Text(
+      `import http from "k6/http";
+export const options = {
+  scenarios: {
+    flood: { executor: "constant-arrival-rate", rate: 20, timeUnit: "1s", duration: "1s", preAllocatedVUs: 2 },
+  },
+  thresholds: { iterations: ["count<=13"], dropped_iterations: ["count>=7"] },
+};
+export default function () { http.get("http://app.test/sleep?ms=200"); }
+`,
+      url,
+    );
+    assertEquals(code, 0, text);
+  }));

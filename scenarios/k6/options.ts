@@ -238,7 +238,10 @@ function scenarioReader(sc: Options, path: Path, problem: Problem): ScenarioRead
     perSec: (rate: unknown) => Number(rate) * 1000 / unitMs(),
     extra: {
       ...(sc.gracefulStop === undefined ? {} : { gracefulStop: duration("gracefulStop") }),
-      ...(maxConnections && sc.executor?.toString().endsWith("arrival-rate") ? { maxConnections } : {}),
+      // As k6's arrival rates: an iteration no VU is free for is dropped, never queued.
+      ...(sc.executor?.toString().endsWith("arrival-rate")
+        ? { ...(maxConnections ? { maxConnections } : {}), whenBusy: "drop" }
+        : {}),
     },
     problem,
   };
