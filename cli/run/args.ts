@@ -295,7 +295,9 @@ function k6Output(typed: string, value: string): string[] {
     return [`prometheus-remote-write=${url}`];
   }
   if (kind !== "web-dashboard") return [value];
-  console.error(`${typed} ${value}: ignored: loadlab's live page is --serve, and report.html is in --out-dir`);
+  console.error(
+    `${typed} ${value}: ignored: loadlab's live page is --serve, and report.html is in --out-dir`,
+  );
   return [];
 }
 

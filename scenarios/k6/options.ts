@@ -50,7 +50,7 @@ const LOAD_KEYS = new Set(["vus", "duration", "iterations", "stages", "scenarios
 /** k6's other options: loadlab refuses those it does not honour; k6 warns of any other key and ignores it. */
 const K6_OTHERS = new Set(
   ("paused executionSegment executionSegmentSequence handleSummaryTimeout dns httpDebug tlsAuth blacklistIPs " +
-    "blockHostnames noVUConnectionReuse metricSamplesBufferSize features").split(" "),
+    "blockHostnames metricSamplesBufferSize features").split(" "),
 );
 
 /** k6's `tlsVersion` and `tlsCipherSuites` as a load's `tls`. */
@@ -94,8 +94,10 @@ export function k6Experiment(
       const ms = k6Duration(value, ["options", key], problem);
       if (ms !== undefined) hooksTimeouts[key] = ms, paths.add([key], ["options", key]);
     } else if (key === "minIterationDuration") k6Duration(value, ["options", key], problem);
-    else if (key === "noConnectionReuse") extra.connection = value ? "per-arrival" : "keep-alive";
-    else if (key === "systemTags") {
+    // A connection per iteration: k6's noVUConnectionReuse, and loadlab's nearest to its noConnectionReuse.
+    else if (key === "noConnectionReuse" || key === "noVUConnectionReuse") {
+      if (value) extra.connection = "per-arrival";
+    } else if (key === "systemTags") {
       const names = Array.isArray(value) && value.every((v) => typeof v === "string");
       if (!names) problem(["options", key], 'systemTags is a list of tag names, e.g. ["status", "method"]');
     } else if (key === "insecureSkipTLSVerify") extra.tls = { ...extra.tls ?? {}, insecure: Boolean(value) };

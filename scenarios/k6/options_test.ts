@@ -37,6 +37,11 @@ Deno.test("k6's shortcuts: vus + duration, iterations, stages, and one iteration
     connection: "per-arrival",
     tls: { insecure: true },
   });
+  // k6's noVUConnectionReuse: a connection per iteration too.
+  assertEquals(
+    mapped({ noVUConnectionReuse: true, noConnectionReuse: false }).loads.k6.connection,
+    "per-arrival",
+  );
 });
 
 Deno.test("each k6 executor as a loadlab model", () => {
