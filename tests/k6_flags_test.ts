@@ -228,3 +228,15 @@ export default function () { check(1, { "ran": () => true }); }
   assertEquals(timed.code, 104, timed.text);
   ok(timed.stderr.includes("vus must be >= 1 (found 0)"), timed.text);
 });
+
+Deno.test("options.httpDebug prints the exchanges as --http-debug does; noVUConnectionReuse runs", () =>
+  withTarget(async (url) => {
+    const script = `import http from "k6/http";
+export const options = { iterations: 1, httpDebug: "full", noVUConnectionReuse: true };
+export default function () { http.get("http://app.test/json"); }
+`;
+    const run = await runK6Text(script, url);
+    assertEquals(run.code, 0, run.text);
+    ok(/Request:\nGET \/json HTTP\/1\.1\n/.test(run.text), run.text);
+    ok(/Response:\nHTTP\/1\.1 200 OK\n/.test(run.text), run.text);
+  }));

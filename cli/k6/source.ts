@@ -70,6 +70,11 @@ export async function k6ExperimentText(
   refuseUnreadK6Env();
   const options = withK6Flags(module.options ?? {}, overrides.k6, overridesOf(overrides));
   for (const warning of ignoredShortcuts(options)) console.error(warning);
+  // k6's httpDebug option, under its flag: "full" shows bodies too, any other text the heads.
+  const debug = overrides.k6?.httpDebug === undefined && options.httpDebug;
+  if (typeof debug === "string" && debug !== "") {
+    passToIsolates({ httpDebug: debug === "full" ? "full" : "headers" });
+  }
   // As k6's: a load the flags give replaces the scenarios, whose VUs then run the default function.
   if (options.scenarios === undefined && module.options?.scenarios) passToIsolates({ flagsLoad: true });
   const scenarios = hasScenarios(options) ? options.scenarios : { default: shortcutScenario(options) };

@@ -24,8 +24,9 @@ interface K6Experiment {
   ignored: string[];
 }
 
-/** Options k6 uses only in the cloud, or that runner/script/k6/ reads from the script itself. */
+/** Options k6 uses only in the cloud, or that runner/script/k6/ or cli/k6/ read from the script itself. */
 const HONOURED = new Set([
+  "httpDebug",
   "ext",
   "cloud",
   "batch",
@@ -49,7 +50,7 @@ const HONOURED = new Set([
 const LOAD_KEYS = new Set(["vus", "duration", "iterations", "stages", "scenarios"]);
 /** k6's other options: loadlab refuses those it does not honour; k6 warns of any other key and ignores it. */
 const K6_OTHERS = new Set(
-  ("paused executionSegment executionSegmentSequence handleSummaryTimeout dns httpDebug tlsAuth blacklistIPs " +
+  ("paused executionSegment executionSegmentSequence handleSummaryTimeout dns tlsAuth blacklistIPs " +
     "blockHostnames metricSamplesBufferSize features").split(" "),
 );
 
