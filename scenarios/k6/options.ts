@@ -169,19 +169,14 @@ export const hasScenarios = (o: Options) => Object.keys(o.scenarios ?? {}).lengt
 
 /** k6's warnings of the shortcuts it ignores: `vus` with no duration, iterations or stages; empty ones. */
 export function ignoredShortcuts(o: Options): string[] {
-  if (hasScenarios(o) || o.iterations !== undefined || o.duration !== undefined) return [];
-  if (Array.isArray(o.stages) && o.stages.length > 0) return [];
-  const empty = (name: string) =>
-    `\`${name}\` was explicitly set to an empty value, running the script with 1 iteration in 1 VU`;
+  if (hasScenarios(o) || shortcutScenario(o).executor !== "per-vu-iterations") return [];
+  const vus = o.vus === undefined || o.vus === 1 ? [] : [`the \`vus=${o.vus}\` option will be ignored`];
+  const empty = ["stages", "scenarios"].filter((k) => o[k] !== undefined).map((k) =>
+    `\`${k}\` was explicitly set to an empty value, running the script with 1 iteration in 1 VU`
+  );
   return [
-    ...(o.vus !== undefined && o.vus !== 1
-      ? [
-        `the \`vus=${o.vus}\` option will be ignored, it only works in conjunction with \`iterations\`, ` +
-        "`duration`, or `stages`",
-      ]
-      : []),
-    ...(Array.isArray(o.stages) ? [empty("stages")] : []),
-    ...(o.scenarios !== undefined ? [empty("scenarios")] : []),
+    ...vus.map((v) => `${v}, it only works in conjunction with \`iterations\`, \`duration\`, or \`stages\``),
+    ...empty,
   ];
 }
 
