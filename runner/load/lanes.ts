@@ -3,7 +3,8 @@
  * Connections that wait for work: open models hand intended send times to lanes (a connection and a loop).
  * `SharedLanes` (rate, open count) keep one queue and open connections on demand up to a bound; a send
  * finding none free is server-bound (dropped at once when `whenBusy` is `drop`), one the isolate was late
- * for is late and opens none; both drop past the late bound. `FixedLanes` (throughput) queue per connection, as wrk2 does.
+ * for is late and opens none; both drop past the late bound. `FixedLanes` (throughput) queue per
+ * connection, as wrk2 does.
  */
 import type { LoadConnection } from "../http/load_connection.ts";
 import type { LoadContext } from "./executor.ts";
