@@ -351,7 +351,7 @@ export function withK6Flags(
   load: Record<string, unknown> = {},
 ): Record<string, unknown> {
   const out = { ...over(over(k6?.config, options), load), ...k6?.options };
-  if (k6?.tags !== undefined) out.tags = { ...(out.tags as Record<string, unknown> | undefined), ...k6.tags };
+  if (k6?.tags !== undefined) out.tags = k6.tags;
   if (k6?.noThresholds) delete out.thresholds;
   return out;
 }
