@@ -69,8 +69,9 @@ export class FlagValues {
     const value = this.text(long);
     if (value === undefined) return undefined;
     if (!WHOLE.test(value) || Number(value) < min || Number(value) > max) {
-      const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `${min}..${max}`;
-      throw this.problem(long, value, `must be a whole number ${range}${inDigits(value)}`);
+      const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `${min}..${max}`,
+        why = `must be a whole number ${range}${inDigits(value)}`;
+      throw this.problem(long, value, why, /^-?\d+$/.test(value));
     }
     return Number(value);
   }

@@ -206,3 +206,37 @@ export default function () {
     ok(vus.every((p) => p.data.value <= 2) && most.every((p) => p.data.value === 2), JSON.stringify(most));
     assertEquals(vus[0].data.tags, { team: "web" });
   }));
+
+Deno.test("-u 0 or vus alone, and empty stages, run one iteration as k6's with its warning; -u 0 -d is 104", async () => {
+  const script = `import { check } from "k6";
+export const options = OPTIONS;
+export default function () { check(1, { "ran": () => true }); }
+`;
+  const cases: Array<[string, string[], string]> = [
+    ["{}", ["-u", "0"], "the `vus=0` option will be ignored"],
+    ["{ vus: 5 }", [], "the `vus=5` option will be ignored"],
+    ["{ stages: [] }", [], "`stages` was explicitly set to an empty value"],
+    ["{ scenarios: {} }", [], "`scenarios` was explicitly set to an empty value"],
+  ];
+  for (const [options, flags, warning] of cases) {
+    const run = await runK6Text(script.replace("OPTIONS", options), null, flags);
+    assertEquals(run.code, 0, run.text);
+    ok(run.stderr.includes(warning), run.text);
+    ok(/checks_succeeded\.+: 100\.00% 1 out of 1/.test(run.stdout), run.stdout);
+  }
+  const timed = await runK6Text(script.replace("OPTIONS", "{}"), null, ["-u", "0", "-d", "1s"]);
+  assertEquals(timed.code, 104, timed.text);
+  ok(timed.stderr.includes("vus must be >= 1 (found 0)"), timed.text);
+});
+
+Deno.test("options.httpDebug prints the exchanges as --http-debug does; noVUConnectionReuse runs", () =>
+  withTarget(async (url) => {
+    const script = `import http from "k6/http";
+export const options = { iterations: 1, httpDebug: "full", noVUConnectionReuse: true };
+export default function () { http.get("http://app.test/json"); }
+`;
+    const run = await runK6Text(script, url);
+    assertEquals(run.code, 0, run.text);
+    ok(/Request:\nGET \/json HTTP\/1\.1\n/.test(run.text), run.text);
+    ok(/Response:\nHTTP\/1\.1 200 OK\n/.test(run.text), run.text);
+  }));

@@ -692,23 +692,23 @@ export default function () {
     assertEquals(refused.results, null, refused.text);
   }));
 
-pool.test("options.tags and --tag tag setup() and teardown()'s requests too, as k6 tags every sample", () =>
+pool.test("--tag tags setup() and teardown()'s requests too, and replaces options.tags whole, as k6's", () =>
   withTarget(async (url) => {
-    const run = await runK6Text(
-      `import http from "k6/http";
+    const script = `import http from "k6/http";
 export const options = {
   iterations: 2,
   tags: { team: "web" },
-  thresholds: { "http_reqs{team:web}": ["count==4"], "http_reqs{env:ci}": ["count==4"] },
+  thresholds: { "http_reqs{team:web}": ["count==0"], "http_reqs{env:ci}": ["count==4"] },
 };
 export function setup() { http.get("${url}/json"); }
 export default function () { http.get("${url}/json"); }
 export function teardown() { http.get("${url}/json"); }
-`,
-      null,
-      ["--tag", "env=ci"],
-    );
+`;
+    const run = await runK6Text(script, null, ["--tag", "env=ci"]);
     assertEquals(run.code, 0, run.text);
+    // Without --tag, options.tags tag every request, the hooks' too.
+    const own = await runK6Text(script.replace('"count==0"', '"count==4"'), null);
+    assertEquals(own.results.thresholds.map((t: { ok: boolean }) => t.ok), [true, false], own.text);
   }));
 
 pool.test("--no-setup and K6_NO_TEARDOWN leave the hooks out as k6's do: the default gets no data", () =>
@@ -1411,3 +1411,21 @@ export default function () { mine.add(2, { error_code: 1300 }); }
   );
   assertEquals(code, 0, text);
 });
+
+pool.test("an arrival rate's iteration no VU is free for is dropped, never queued or sent after the end", () =>
+  withTarget(async (url) => {
+    // 20 arrivals in 1 s on 2 VUs each busy 200 ms: k6 runs about 10 and drops the rest.
+    const { code, text } = await runK6Text(
+      `import http from "k6/http";
+export const options = {
+  scenarios: {
+    flood: { executor: "constant-arrival-rate", rate: 20, timeUnit: "1s", duration: "1s", preAllocatedVUs: 2 },
+  },
+  thresholds: { iterations: ["count<=13"], dropped_iterations: ["count>=7"] },
+};
+export default function () { http.get("http://app.test/sleep?ms=200"); }
+`,
+      url,
+    );
+    assertEquals(code, 0, text);
+  }));

@@ -8,7 +8,12 @@ import { K6ConvertError } from "../../runner/script/k6/convert/convert.ts";
 import { importsK6Module, sessionScriptPath } from "../../runner/script/k6/convert/converted_file.ts";
 import { collectK6Metrics } from "../../runner/script/k6/metrics_channel.ts";
 import { thresholdProblem } from "../../runner/script/k6/metrics.ts";
-import { k6Experiment, shortcutScenario } from "../../scenarios/k6/options.ts";
+import {
+  hasScenarios,
+  ignoredShortcuts,
+  k6Experiment,
+  shortcutScenario,
+} from "../../scenarios/k6/options.ts";
 import type { K6Paths } from "../../scenarios/k6/paths.ts";
 import { formatIssues } from "../../validation/mod.ts";
 import { checkScript, scriptExperimentName } from "../run/script_check.ts";
@@ -64,9 +69,16 @@ export async function k6ExperimentText(
   });
   refuseUnreadK6Env();
   const options = withK6Flags(module.options ?? {}, overrides.k6, overridesOf(overrides));
+  for (const warning of ignoredShortcuts(options)) console.error(warning);
+  // k6's httpDebug option, under its flag: "full" shows bodies too, any other text the heads.
+  const debug = overrides.k6?.httpDebug === undefined && options.httpDebug;
+  if (typeof debug === "string" && debug !== "") {
+    passToIsolates({ httpDebug: debug === "full" ? "full" : "headers" });
+  }
   // As k6's: a load the flags give replaces the scenarios, whose VUs then run the default function.
   if (options.scenarios === undefined && module.options?.scenarios) passToIsolates({ flagsLoad: true });
-  const applied = { ...options, scenarios: options.scenarios ?? { default: shortcutScenario(options) } };
+  const scenarios = hasScenarios(options) ? options.scenarios : { default: shortcutScenario(options) };
+  const applied = { ...options, scenarios };
   // A variable past 128 KiB stops a child process from starting (a target's): larger options stay unknown.
   if (JSON.stringify(applied).length <= 64 * 1024) passToIsolates({ options: applied as IsolateOptions });
   passToIsolates({ testStartMs: Date.now() });
@@ -145,8 +157,8 @@ function refuseUnreadK6Env(): void {
       "K6_HOSTS: k6 does not read it (ignored, as k6 ignores it): give options.hosts or --config",
     );
   }
-  const unread = ("NO_VU_CONNECTION_REUSE LOCAL_IPS DNS BLACKLIST_IPS " +
-    "BLOCK_HOSTNAMES PAUSED THRESHOLDS TLSAUTH").split(" ").map((name) => `K6_${name}`)
+  const unread = "LOCAL_IPS DNS BLACKLIST_IPS BLOCK_HOSTNAMES PAUSED THRESHOLDS TLSAUTH".split(" ")
+    .map((name) => `K6_${name}`)
     .filter((name) => Deno.env.get(name)?.trim());
   if (unread.length === 0) return;
   throw new UsageError(
@@ -203,27 +215,21 @@ function whereRequestsGo(path: string, targets: Record<string, string>, hosts: R
   // Else the first origin sent nowhere else, or where the first one sent elsewhere goes.
   const url = given ?? origins.find((o) => routes[o.origin] === undefined)?.origin ?? keepHost[0] ??
     Object.values(routes)[0];
-  if (url === undefined && files.every((f) => !mayRequest(f.source) || namesNoServer(f.source, env))) {
-    console.error(
-      terminalSafe(
-        `${
-          basename(path)
-        }: sends no request (it imports no k6/http, k6/ws or k6/net/grpc, or its URLs name ` +
-          "no server): its iterations run with no server",
-      ),
-    );
-    return { url: NO_SERVER, routes, keepHost };
-  }
+  // As k6's, a script needs no URL before the load: its requests go where it computes them, each origin
+  // counted as its own.
   if (url === undefined) {
     const unset = [...new Set(files.flatMap((f) => unsetUrlVariables(f.source, env)))];
-    const them = unset.length > 1 ? "them" : "it";
-    const [name, sets] = [basename(path), unset.map((n) => `-e ${n}=URL`).join(" ")];
-    throw new UsageError(
-      unset.length === 0
-        ? `${name} names no URL loadlab can read before the load: give the server with --target app=URL`
-        : `${name} builds its URLs from ${unset.map((n) => `__ENV.${n}`).join(", ")}, unset: set ${them} ` +
-          `with ${sets}, or give the server with --target app=URL`,
-    );
+    const name = basename(path), sets = unset.map((n) => `-e ${n}=URL`).join(" ");
+    console.error(terminalSafe(
+      files.every((f) => !mayRequest(f.source) || namesNoServer(f.source, env))
+        ? `${name}: sends no request (it imports no k6/http, k6/ws or k6/net/grpc, or its URLs name no ` +
+          "server): its iterations run with no server"
+        : unset.length === 0
+        ? `${name}: names no URL before the load: its requests go where it computes them`
+        : `${name}: builds its URLs from ${unset.map((n) => `__ENV.${n}`).join(", ")}, unset (k6's ` +
+          `requests then fail): set ${unset.length > 1 ? "them" : "it"} with ${sets}`,
+    ));
+    return { url: NO_SERVER, routes, keepHost };
   }
   const target = new URL(url).origin;
   // An origin the environment gives is where the user sends; only one the text spells may be sent.
@@ -238,7 +244,7 @@ function whereRequestsGo(path: string, targets: Record<string, string>, hosts: R
 
 const defaultPort = (url: URL) => url.protocol === "https:" || url.protocol === "wss:" ? "443" : "80";
 
-/** The run's target of a script that sends no request: nothing connects to it (9 is the discard port). */
+/** The run's target of a script that names no URL: nothing connects to it (9 is the discard port). */
 const NO_SERVER = "http://127.0.0.1:9";
 
 /** Whether a `--target` name is an origin the script names (`https://test.k6.io`), not a target's name. */

@@ -68,7 +68,7 @@ const RUN_TABLE: FlagTable = [
     "or legacy (k6 0.x's layout)",
   ]),
   ...CI_FLAGS,
-  flag("--out KIND=URL", {
+  flag("-o, --out KIND=URL", {
     repeatable: true,
     example: "prometheus-remote-write=http://127.0.0.1:9090/api/v1/write",
   }, [
@@ -158,14 +158,14 @@ export function parseRunArgs(given: string[], command = "run", help = RUN_HELP):
   const argv = withLocustSettings(given);
   const hints = {
     "--class-picker": "it picks classes in Locust's web UI; name the user classes after the locustfile",
-    "-o": "use --out-dir <dir>",
     "--csv-full-history": "loadlab's intervals are the run's, not each name's: --csv writes Locust's " +
       "_stats_history.csv with its Aggregated row a second; leave the flag out",
   };
   Object.assign(hints, K6_FLAGS_REFUSED);
   const own = locustOptionSpecs(argv);
   const raw = tokenize(argv, [...SPECS, ...own], hints, command, help);
-  if (raw.positionals.length === 1 && isK6File(resolve(raw.positionals[0]))) withK6EnvFlags(raw, SPECS);
+  const k6 = raw.positionals.length === 1 && isK6File(resolve(raw.positionals[0]));
+  if (k6) withK6EnvFlags(raw, SPECS);
   const flags = new FlagValues(raw, [...SPECS, ...own]);
   // Locust's command line: `-f FILE` (or a .py first), the user classes to run after it, `-H` its host.
   const locust = locustSource(flags, raw.positionals);
@@ -175,7 +175,7 @@ export function parseRunArgs(given: string[], command = "run", help = RUN_HELP):
   for (const set of flags.all("set")) {
     if (!/^[^=]+=/.test(set)) throw new UsageError(`--set "${set}": write PATH=VALUE, e.g. --set repeats=5`);
   }
-  const scriptLoad = scriptLoadOf(flags, locust);
+  const scriptLoad = scriptLoadOf(flags, locust, k6);
   const options = Object.fromEntries(
     own.filter((s) => flags.has(s.long)).map((s) => [s.long, flags.text(s.long)!]),
   );
@@ -272,11 +272,11 @@ function maxMemoryOf(flags: FlagValues): Pick<RunArgs, "maxMemoryMb"> {
   return { maxMemoryMb };
 }
 
-/** `{metricsOut}` of the `--out KIND=URL` flags (`--out json=FILE` is k6's). */
+/** `{metricsOut}` of the `--out KIND=URL` flags (`--out json=FILE` is k6's; k6's other outputs as below). */
 function metricsOutsOf(flags: FlagValues): Pick<RunArgs, "metricsOut"> {
-  const outs = flags.all("out").filter((v) => !v.startsWith("json="));
-  if (outs.length === 0) return {};
   const typed = flags.typed("out");
+  const outs = flags.all("out").filter((v) => !v.startsWith("json=")).flatMap((v) => k6Output(typed, v));
+  if (outs.length === 0) return {};
   const file = outs.find((v) => !isMetricsOut(v));
   if (file !== undefined) {
     throw new UsageError(
@@ -285,6 +285,20 @@ function metricsOutsOf(flags: FlagValues): Pick<RunArgs, "metricsOut"> {
     );
   }
   return { metricsOut: parseMetricsOuts(typed, outs) };
+}
+
+/** k6's output `value` as loadlab's: its Prometheus remote write at k6's URL; its web dashboard, none. */
+function k6Output(typed: string, value: string): string[] {
+  const [kind, arg] = value.split(/=(.*)/s, 2);
+  if (kind === "experimental-prometheus-rw") {
+    const url = arg || Deno.env.get("K6_PROMETHEUS_RW_SERVER_URL") || "http://localhost:9090/api/v1/write";
+    return [`prometheus-remote-write=${url}`];
+  }
+  if (kind !== "web-dashboard") return [value];
+  console.error(
+    `${typed} ${value}: ignored: loadlab's live page is --serve, and report.html is in --out-dir`,
+  );
+  return [];
 }
 
 /** No experiment, or more than one (`demo` is given its preset by the caller, so any other is extra). */
@@ -316,9 +330,10 @@ function segmentOf(flags: FlagValues): Pick<RunArgs, "segment" | "startAtEpochMs
 /** `{scriptLoad}` when a script load flag, `-e` or a k6 flag was given, else nothing. */
 function scriptLoadOf(
   flags: FlagValues,
-  locust?: { users: string[]; host?: string },
+  locust: { users: string[]; host?: string } | undefined,
+  k6: boolean,
 ): Pick<RunArgs, "scriptLoad"> {
-  const scriptLoad = scriptLoadArgs(flags, locust !== undefined);
+  const scriptLoad = scriptLoadArgs(flags, locust !== undefined, k6);
   if (locust !== undefined) {
     scriptLoad.locust = {
       ...scriptLoad.locust,

@@ -149,3 +149,17 @@ class Shop(HttpUser):
     Deno.removeSync(dir, { recursive: true });
   }
 });
+
+Deno.test("k6's outputs: -o is --out, experimental-prometheus-rw at k6's URL, the web dashboard ignored", () => {
+  const args = parseRunArgs([
+    ...["script.js", "-o", "json=points.ndjson", "--out", "web-dashboard"],
+    ...["--out", "experimental-prometheus-rw"],
+  ]);
+  assertEquals(args.metricsOut?.map((o) => [o.kind, o.url]), [
+    ["prometheus-remote-write", "http://localhost:9090/api/v1/write"],
+  ]);
+  throws(
+    () => parseRunArgs(["a.yaml", "-o", "out/x"]),
+    /^UsageError: -o out\/x: run writes its results to --out-dir/,
+  );
+});

@@ -1,6 +1,6 @@
 /**
  * A k6 script's command line refused with k6's exit codes: 104 for a well-formed value out of range (k6's
- * config check), 255 for what k6's flags refuse; another source keeps loadlab's 2.
+ * config check), 255 for what k6's flags refuse; another source keeps loadlab's 2. `-u 0` is k6's to run.
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { parseRunArgs } from "./args.ts";
@@ -23,9 +23,11 @@ Deno.test("a k6 script's bad command line exits as k6's: 104 out of range, 255 u
   const script = `${dir}/t.js`;
   Deno.writeTextFileSync(script, 'import http from "k6/http";\nexport default function () {}\n');
   try {
-    for (const bad of [["-u", "0"], ["-i", "0"], ["--vus=-1"], ["--stage", "1s"], ["--stage", "1s:-1"]]) {
+    for (const bad of [["-i", "0"], ["--vus=-1"], ["--stage", "1s"], ["--stage", "1s:-1"]]) {
       assertEquals([bad, refusalCode([script, ...bad])], [bad, 104]);
     }
+    // k6 runs `-u 0` (one iteration, with its warning); with a duration its scenario check refuses it.
+    assertEquals(parseRunArgs([script, "-u", "0"]).scriptLoad?.vus, 0);
     for (
       const bad of [["-e", "1BAD=x"], ["--vus", "abc"], ["-d", "bogus"], ["--nosuchflag"], ["-s", "bad"]]
     ) {

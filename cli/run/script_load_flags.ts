@@ -112,9 +112,10 @@ const K6_ROWS: FlagTable = [
   ]),
 ];
 
-/** k6's options loadlab honours, as their flags (the first 14 k6's, the rest `K6_*` variables only). */
+/** k6's options loadlab honours, as their flags (the first 15 k6's, the rest `K6_*` variables only). */
 const K6_OPTIONS = ("NO_SETUP NO_TEARDOWN RPS BATCH BATCH_PER_HOST DISCARD_RESPONSE_BODIES MAX_REDIRECTS " +
-  "USER_AGENT THROW MIN_ITERATION_DURATION NO_CONNECTION_REUSE INSECURE_SKIP_TLS_VERIFY SUMMARY_TIME_UNIT " +
+  "USER_AGENT THROW MIN_ITERATION_DURATION NO_CONNECTION_REUSE NO_VU_CONNECTION_REUSE INSECURE_SKIP_TLS_VERIFY " +
+  "SUMMARY_TIME_UNIT " +
   "SYSTEM_TAGS NO_COOKIES_RESET SETUP_TIMEOUT TEARDOWN_TIMEOUT TLS_CIPHER_SUITES").split(" ");
 const WHOLE = new Set(["RPS", "BATCH", "BATCH_PER_HOST", "MAX_REDIRECTS"]);
 const YES_NO = /^(NO_|DISCARD|THROW|INSECURE)/;
@@ -137,7 +138,6 @@ const K6_OPTION_SPECS: FlagSpec[] = [
 export const K6_FLAGS_REFUSED: Record<string, string> = Object.fromEntries(
   Object.entries({
     "--blacklist-ip --block-hostnames --local-ips --dns": "the system resolves hosts: use options.hosts",
-    "--no-vu-connection-reuse": "a VU keeps its connections between iterations: use --no-connection-reuse",
     "--execution-segment --execution-segment-sequence": "split a load with --segment I/N",
     "-l --linger -p --paused -a --address": "loadlab has no k6 REST API; steer a run with --serve",
     "--console-output": "console output goes to stderr: redirect it (2> FILE)",
@@ -160,7 +160,7 @@ export const SCRIPT_LOAD_TABLE: FlagTable = [
   "A k6 script also takes k6's flags:",
   ...K6_ROWS,
   "  k6's options, over the script's and K6_*: --rps --user-agent --batch --batch-per-host --max-redirects",
-  "  --min-iteration-duration -w/--throw --discard-response-bodies --no-connection-reuse",
+  "  --min-iteration-duration -w/--throw --discard-response-bodies --no-[vu-]connection-reuse",
   "  --insecure-skip-tls-verify --summary-time-unit --include-system-env-vars[=false]; of k6's own output,",
   "  ignored: --no-usage-report --no-color -v --log-format --log-output --profiling-enabled",
   ...K6_OPTION_SPECS,
@@ -201,11 +201,13 @@ export interface K6Flags {
 }
 
 /**
- * Reads the script load flags; `--ramp-up` becomes stages (it needs `-c`). A locustfile's users spawn as
- * Locust spawns them, at `-r` or Locust's default of 1 a second, for as long as `-t` lasts.
+ * Reads the script load flags (of a k6 script when `k6Script`); `--ramp-up` becomes stages (it needs `-c`). A
+ * locustfile's users spawn as Locust spawns them, at `-r` or Locust's default of 1 a second, as long as `-t`.
  */
-export function scriptLoadArgs(flags: FlagValues, locustfile = false): ScriptLoadArgs {
-  const vus = flags.positiveInt("concurrency"), iterations = flags.positiveInt("requests");
+export function scriptLoadArgs(flags: FlagValues, locustfile = false, k6Script = false): ScriptLoadArgs {
+  // k6 takes `-u 0`: alone it runs one iteration, with a duration or iterations its config refuses it.
+  const vus = k6Script ? flags.wholeNumber("concurrency", 0) : flags.positiveInt("concurrency");
+  const iterations = flags.positiveInt("requests");
   const durationMs = flags.durationMs("duration"), maxDurationMs = flags.durationMs("max-duration");
   if (maxDurationMs !== undefined && iterations === undefined) {
     throw new UsageError("--max-duration bounds --iterations: give --iterations N with it, or use -d");
@@ -349,7 +351,7 @@ export function withK6Flags(
   load: Record<string, unknown> = {},
 ): Record<string, unknown> {
   const out = { ...over(over(k6?.config, options), load), ...k6?.options };
-  if (k6?.tags !== undefined) out.tags = { ...(out.tags as Record<string, unknown> | undefined), ...k6.tags };
+  if (k6?.tags !== undefined) out.tags = k6.tags;
   if (k6?.noThresholds) delete out.thresholds;
   return out;
 }
@@ -364,7 +366,7 @@ function k6Options(flags: FlagValues): Record<string, unknown> | undefined {
     if (value === undefined || (value === "" && name !== "SYSTEM_TAGS")) continue;
     const key = name === "INSECURE_SKIP_TLS_VERIFY"
       ? "insecureSkipTLSVerify"
-      : name.toLowerCase().replace(/_([a-z])/g, (_, c) => c.toUpperCase());
+      : name.toLowerCase().replace(/_([a-z])/g, (_, c) => c.toUpperCase()).replace("noVu", "noVU");
     const bad = (what: string, e: string) =>
       new UsageError(`${spelled}="${value}": ${what}, e.g. ${spelled}=${e}`);
     if (YES_NO.test(name)) {

@@ -153,6 +153,7 @@ Deno.test("k6's spellings: -u, -i, -s/--stage (repeatable, k6's D:N), and its fl
     },
   );
   assertEquals(load("--http-debug")?.k6, { httpDebug: "headers" });
+  assertEquals(load("--no-vu-connection-reuse")?.k6, { options: { noVUConnectionReuse: true } });
   throws(
     () => load("--tag", "novalue"),
     /^UsageError: --tag "novalue": write NAME=VALUE, e.g. --tag env=staging/,

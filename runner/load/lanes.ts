@@ -2,8 +2,9 @@
  * @module
  * Connections that wait for work: open models hand intended send times to lanes (a connection and a loop).
  * `SharedLanes` (rate, open count) keep one queue and open connections on demand up to a bound; a send
- * finding none free is server-bound, one the isolate was late for is late and opens none; both drop past
- * the late bound. `FixedLanes` (throughput) queue per connection, as wrk2 does.
+ * finding none free is server-bound (dropped at once when `whenBusy` is `drop`), one the isolate was late
+ * for is late and opens none; both drop past the late bound. `FixedLanes` (throughput) queue per
+ * connection, as wrk2 does.
  */
 import type { LoadConnection } from "../http/load_connection.ts";
 import type { LoadContext } from "./executor.ts";
@@ -144,8 +145,10 @@ export class SharedLanes implements LaneOwner {
 
   /** Queues a send and wakes or opens a lane for it; counts it late or server-bound when it must wait. */
   dispatch(intendedMs: number, late: boolean): void {
-    if (this.#queue.length >= MAX_QUEUED_SENDS) {
-      this.ctx.shared.recorder.droppedSend(performance.now());
+    const busy = this.#parked.length === 0 && this.#lanes.length >= this.maxLanes &&
+      this.#queue.length >= this.#connecting;
+    if (this.#queue.length >= MAX_QUEUED_SENDS || (busy && this.ctx.config.whenBusy === "drop")) {
+      this.ctx.shared.recorder.droppedSend(performance.now(), intendedMs);
       return;
     }
     this.#queue.push(intendedMs);

@@ -24,8 +24,9 @@ interface K6Experiment {
   ignored: string[];
 }
 
-/** Options k6 uses only in the cloud, or that runner/script/k6/ reads from the script itself. */
+/** Options k6 uses only in the cloud, or that runner/script/k6/ or cli/k6/ read from the script itself. */
 const HONOURED = new Set([
+  "httpDebug",
   "ext",
   "cloud",
   "batch",
@@ -49,8 +50,8 @@ const HONOURED = new Set([
 const LOAD_KEYS = new Set(["vus", "duration", "iterations", "stages", "scenarios"]);
 /** k6's other options: loadlab refuses those it does not honour; k6 warns of any other key and ignores it. */
 const K6_OTHERS = new Set(
-  ("paused executionSegment executionSegmentSequence handleSummaryTimeout dns httpDebug tlsAuth blacklistIPs " +
-    "blockHostnames noVUConnectionReuse metricSamplesBufferSize features").split(" "),
+  ("paused executionSegment executionSegmentSequence handleSummaryTimeout dns tlsAuth blacklistIPs " +
+    "blockHostnames metricSamplesBufferSize features").split(" "),
 );
 
 /** k6's `tlsVersion` and `tlsCipherSuites` as a load's `tls`. */
@@ -94,8 +95,10 @@ export function k6Experiment(
       const ms = k6Duration(value, ["options", key], problem);
       if (ms !== undefined) hooksTimeouts[key] = ms, paths.add([key], ["options", key]);
     } else if (key === "minIterationDuration") k6Duration(value, ["options", key], problem);
-    else if (key === "noConnectionReuse") extra.connection = value ? "per-arrival" : "keep-alive";
-    else if (key === "systemTags") {
+    // A connection per iteration: k6's noVUConnectionReuse, and loadlab's nearest to its noConnectionReuse.
+    else if (key === "noConnectionReuse" || key === "noVUConnectionReuse") {
+      if (value) extra.connection = "per-arrival";
+    } else if (key === "systemTags") {
       const names = Array.isArray(value) && value.every((v) => typeof v === "string");
       if (!names) problem(["options", key], 'systemTags is a list of tag names, e.g. ["status", "method"]');
     } else if (key === "insecureSkipTLSVerify") extra.tls = { ...extra.tls ?? {}, insecure: Boolean(value) };
@@ -118,7 +121,7 @@ export function k6Experiment(
   const first = ["iterations", "duration", "stages"].find((k) => given(k) !== undefined);
   const second = ["stages", "scenarios"].find((k) => k !== first && given(k) !== undefined);
   if (first && second) problem(["options", first], `${first} and ${second} at once: give one of them`);
-  const { loads, together } = options.scenarios === undefined
+  const { loads, together } = !hasScenarios(options)
     ? { loads: { k6: scenarioLoad(shortcutScenario(options), ["options"], asGiven) }, together: undefined }
     : scenarioLoads(options, problem);
   if (issues.length > 0) return { ok: false, issues };
@@ -133,7 +136,6 @@ export function k6Experiment(
 /** Each scenario as a load by its name; several, or one with a `startTime`, run together. */
 function scenarioLoads(o: Options, problem: Problem) {
   const entries = Object.entries(o.scenarios as Record<string, Options>);
-  if (entries.length === 0) problem(["options", "scenarios"], "names no scenario");
   const loads: Record<string, Record<string, unknown>> = {};
   const starts: Record<string, string> = {};
   for (const [name, sc] of entries) {
@@ -151,14 +153,31 @@ function scenarioLoads(o: Options, problem: Problem) {
 /** The top-level shortcuts (`vus`, `duration`, `iterations`, `stages`) as the scenario k6 makes of them. */
 export function shortcutScenario(o: Options): Options {
   const vus = o.vus ?? 1;
-  // As k6: stages start from `vus` VUs (1 by default); `vus` alone is ignored, one VU runs once.
+  // As k6: stages start from `vus` VUs (1 by default); `vus` alone or empty stages are ignored (told), one
+  // VU runs once.
   return o.iterations !== undefined
     ? { executor: "shared-iterations", vus, iterations: o.iterations, maxDuration: o.duration }
     : o.duration !== undefined
     ? { executor: "constant-vus", vus, duration: o.duration }
-    : o.stages !== undefined
+    : Array.isArray(o.stages) && o.stages.length > 0
     ? { executor: "ramping-vus", startVUs: vus, stages: o.stages }
     : { executor: "per-vu-iterations", vus: 1, iterations: 1 };
+}
+
+/** Whether `o` names a scenario (k6 runs empty `scenarios` as none, with a warning). */
+export const hasScenarios = (o: Options) => Object.keys(o.scenarios ?? {}).length > 0;
+
+/** k6's warnings of the shortcuts it ignores: `vus` with no duration, iterations or stages; empty ones. */
+export function ignoredShortcuts(o: Options): string[] {
+  if (hasScenarios(o) || shortcutScenario(o).executor !== "per-vu-iterations") return [];
+  const vus = o.vus === undefined || o.vus === 1 ? [] : [`the \`vus=${o.vus}\` option will be ignored`];
+  const empty = ["stages", "scenarios"].filter((k) => o[k] !== undefined).map((k) =>
+    `\`${k}\` was explicitly set to an empty value, running the script with 1 iteration in 1 VU`
+  );
+  return [
+    ...vus.map((v) => `${v}, it only works in conjunction with \`iterations\`, \`duration\`, or \`stages\``),
+    ...empty,
+  ];
 }
 
 /** ramping stages `{duration, target}` as loadlab's. */
@@ -217,7 +236,10 @@ function scenarioReader(sc: Options, path: Path, problem: Problem): ScenarioRead
     perSec: (rate: unknown) => Number(rate) * 1000 / unitMs(),
     extra: {
       ...(sc.gracefulStop === undefined ? {} : { gracefulStop: duration("gracefulStop") }),
-      ...(maxConnections && sc.executor?.toString().endsWith("arrival-rate") ? { maxConnections } : {}),
+      // As k6's arrival rates: an iteration no VU is free for is dropped, never queued.
+      ...(sc.executor?.toString().endsWith("arrival-rate")
+        ? { ...(maxConnections ? { maxConnections } : {}), whenBusy: "drop" }
+        : {}),
     },
     problem,
   };

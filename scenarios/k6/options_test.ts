@@ -37,6 +37,11 @@ Deno.test("k6's shortcuts: vus + duration, iterations, stages, and one iteration
     connection: "per-arrival",
     tls: { insecure: true },
   });
+  // k6's noVUConnectionReuse: a connection per iteration too.
+  assertEquals(
+    mapped({ noVUConnectionReuse: true, noConnectionReuse: false }).loads.k6.connection,
+    "per-arrival",
+  );
 });
 
 Deno.test("each k6 executor as a loadlab model", () => {
@@ -65,7 +70,7 @@ Deno.test("each k6 executor as a loadlab model", () => {
   });
   assertEquals(
     one({ executor: "constant-arrival-rate", rate: 30, timeUnit: "1m", duration: "10s", preAllocatedVUs: 5 }),
-    { model: "rate", phases: [{ duration: "10000ms", rate: 0.5 }], maxConnections: 5 },
+    { model: "rate", phases: [{ duration: "10000ms", rate: 0.5 }], maxConnections: 5, whenBusy: "drop" },
   );
   assertEquals(
     one({
@@ -78,6 +83,7 @@ Deno.test("each k6 executor as a loadlab model", () => {
       model: "rate",
       phases: [{ duration: "5000ms", rate: 10, rampTo: 20 }, { duration: "5000ms", rate: 20, rampTo: 0 }],
       maxConnections: 50,
+      whenBusy: "drop",
     },
   );
   assertEquals(one({ executor: "externally-controlled", vus: 2, maxVUs: 10, duration: "1m" }), {

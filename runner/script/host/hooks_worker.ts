@@ -13,7 +13,7 @@ import { cloneBytes } from "./clone_bytes.ts";
 import { madeMetrics } from "../k6/metrics.ts";
 import { expectedStatuses } from "../../stats/recorder.ts";
 import { takeHookRequests } from "../k6/http.ts";
-import { setRunTags } from "../k6/tags.ts";
+import { givenRunTags, setRunTags } from "../k6/tags.ts";
 import { enterHooks } from "../k6/execution.ts";
 import { isolateFlags } from "../k6/isolate_flags.ts";
 import { restoreWorkerNames, routeHooks, takeMainChannel } from "../worker_scope.ts";
@@ -37,7 +37,7 @@ self.onmessage = async (event: MessageEvent<HostRequest>) => {
       module = await importScript(path);
       enterHooks();
       // As k6 tags every sample: setup() and teardown()'s requests carry the run's tags too.
-      setRunTags({ ...(module.options?.tags as Record<string, unknown> | undefined), ...isolateFlags.tags });
+      setRunTags(givenRunTags(module.options ?? {}));
       post({
         type: "imported",
         setup: module.setup !== null || Symbol.for("loadlab.k6InitVus") in module.run,

@@ -7,7 +7,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Session } from "../session.ts";
 import { addGroupDuration, flushMetricsSoon, wantSubmetrics } from "./metrics.ts";
-import { setRunTags, setSystemTags, setTagSource, type VuTags } from "./tags.ts";
+import { givenRunTags, setRunTags, setSystemTags, setTagSource, type VuTags } from "./tags.ts";
 import {
   iterationPoints,
   iterationStarts,
@@ -185,10 +185,7 @@ export function session(mod: ConvertedModule): (s: Session) => unknown {
     : durationMsOf(String(minIteration ?? 0)) ?? 0;
   setSystemTags(options.systemTags);
   setJsonThresholds(options.thresholds);
-  writeVusPoints(() => [activeVus(), plannedVus() ?? countOf(VUS_SLOT)], {
-    ...options.tags,
-    ...isolateFlags.tags,
-  });
+  writeVusPoints(() => [activeVus(), plannedVus() ?? countOf(VUS_SLOT)], givenRunTags(options));
   // k6's 0 is "no limit": a batch then sends all its requests at once.
   if (typeof options.batch === "number") requestDefaults.batch = options.batch || Infinity;
   if (typeof options.batchPerHost === "number") {
@@ -485,8 +482,7 @@ function settled(ctx: VuContext): Promise<void> {
 /** Every request's tags: `options.tags`, `--tag`, the scenario's `tags` and its name if declared. */
 function runTagsOf(options: Record<string, unknown>, name: string): Record<string, unknown> {
   const scenarios = options.scenarios as Record<string, { tags?: Record<string, unknown> }> | undefined;
-  // k6's `--tag` flags over the script's tags, as k6 merges its command line over `options`.
-  const tags = { ...(options.tags as Record<string, unknown> | undefined), ...isolateFlags.tags };
+  const tags = givenRunTags(options);
   if (scenarios === undefined) return tags;
   return { ...tags, ...scenarios[name]?.tags, scenario: name };
 }
