@@ -29,6 +29,7 @@ import { NO_DEFAULT } from "../../runner/script/k6/runtime.ts";
 import { type IsolateOptions, passToIsolates } from "../../runner/script/k6/isolate_flags.ts";
 import { DOES_NOT_LOAD } from "../../runner/script/module.ts";
 import { K6_SYSTEM_TAGS } from "../../results/thresholds/selector.ts";
+import { scriptEnv } from "../../runner/script/isolate_inputs.ts";
 
 /** The experiment (JSON text) of k6 script `source`, and where its fields came from in `options`. */
 export async function k6ExperimentText(
@@ -67,9 +68,7 @@ export async function k6ExperimentText(
   // As k6's: a load the flags give replaces the scenarios, whose VUs then run the default function.
   if (options.scenarios === undefined && module.options?.scenarios) passToIsolates({ flagsLoad: true });
   const applied = { ...options, scenarios: options.scenarios ?? { default: shortcutScenario(options) } };
-  // A variable past 128 KiB stops a child process from starting (a target's): larger options stay unknown.
-  if (JSON.stringify(applied).length <= 64 * 1024) passToIsolates({ options: applied as IsolateOptions });
-  passToIsolates({ testStartMs: Date.now() });
+  passToIsolates({ options: applied as IsolateOptions, testStartMs: Date.now() });
   const mapped = k6Experiment(options);
   if (!mapped.ok) {
     throw new UsageError(`${basename(path)}: ${formatIssues(mapped.issues).join("; ")}`, {
@@ -171,7 +170,7 @@ function overridesOf(a: ScriptLoadArgs): Record<string, unknown> {
  * host k6's `options.hosts` names (`api.internal`, `*.internal`, `api.internal:8080`) goes to its address.
  */
 function whereRequestsGo(path: string, targets: Record<string, string>, hosts: Record<string, string>) {
-  const env = Deno.env.toObject(), seen = new Set<string>();
+  const env = scriptEnv(), seen = new Set<string>();
   const files = readK6Files(path);
   // The script's own first, then its local modules'.
   const origins = [...files].reverse().flatMap((f) => scriptOrigins(f.source, env))

@@ -32,6 +32,7 @@ import { isLocustFile } from "../../runner/script/locust/file.ts";
 import { LocustConvertError } from "../../runner/script/locust/convert.ts";
 import { locustExperimentText, LocustInputError } from "../../runner/script/locust/experiment.ts";
 import { passToIsolates } from "../../runner/script/k6/isolate_flags.ts";
+import { startRunInputs } from "../../runner/script/isolate_inputs.ts";
 import { OutputError } from "../../system/output_file.ts";
 import { readOpenFileLimit } from "../../system/descriptors.ts";
 import { statOrNull } from "../../system/path_lookup.ts";
@@ -58,6 +59,7 @@ export interface RunSource extends Runnable {
 /** The experiment `args` name and its plan: notes printed, schedule replayed, scripts checked. */
 async function readRunPlan(args: RunArgs, signal?: AbortSignal): Promise<{ source: RunSource; plan: Plan }> {
   // A session script runs as the experiment its options describe; any script is checked before a load.
+  startRunInputs(args.scriptLoad?.env ?? {});
   const script = isScriptPath(args.source);
   if (!script && args.scriptLoad !== undefined) {
     throw new UsageError(
@@ -94,7 +96,6 @@ async function scriptText(args: RunArgs, signal?: AbortSignal): Promise<{ text: 
   const problem = scriptFileProblem(resolve(args.source));
   if (problem !== null) throw new UsageError(`${args.source}: ${problem}`);
   const flags = args.scriptLoad ?? { env: {} };
-  for (const [key, value] of Object.entries(flags.env)) Deno.env.set(key, value);
   if (isK6File(resolve(args.source))) {
     if (flags.k6 !== undefined) passK6Flags(flags.k6);
     // What shows k6's request phases: the full summary and the summary export.
@@ -140,7 +141,7 @@ async function locustText(source: string, flags: ScriptLoadArgs): Promise<string
   }
 }
 
-/** Sets k6's flags the script's isolates honour in loadlab's environment before the import. */
+/** Passes k6's flags the script's isolates honour, before they import it. */
 function passK6Flags(k6: K6Flags): void {
   const { tags, httpDebug, jsonOut, noThresholds, secretSources } = k6;
   if (jsonOut !== undefined) {
