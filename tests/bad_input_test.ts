@@ -15,11 +15,12 @@
  * check passed, right before the first target starts); and no process carrying the case's
  * LOADLAB_RUN_ID is left (for the cases run as processes). `serve` and `site` would block until Ctrl-C, so
  * exiting 2 at all shows they never served. Most cases call main.ts's main() in this process, one at a
- * time with the console caught; a few of each kind run as `loadlab` processes in parallel batches of 8
- * (each a `deno run` start-up, mostly waiting), beside them. The cases are data: tests/bad_input_attack.ts
- * and tests/bad_input_cases.ts (the commands) and tests/bad_input_fields.ts (experiment files) and
- * tests/bad_input_scripts.ts (scripts), on the shapes of tests/bad_input_shapes.ts.
+ * time with the console caught (tests/in_process.ts); a few of each kind run as `loadlab` processes in
+ * parallel batches of 8 (each a `deno run` start-up, mostly waiting), beside them. The cases are data:
+ * tests/bad_input_attack.ts and tests/bad_input_cases.ts (the commands) and tests/bad_input_fields.ts
+ * (experiment files) and tests/bad_input_scripts.ts (scripts), on the shapes of tests/bad_input_shapes.ts.
  */
+import { loadlabInProcess } from "./in_process.ts";
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { markedProcesses } from "./marked_processes.ts";
 import { ATTACK } from "./bad_input_attack.ts";
@@ -57,42 +58,6 @@ async function inChild(args: string[], c: Case, ctx: Ctx, runId: string): Promis
   return { code: out.code, stderr: new TextDecoder().decode(out.stderr) };
 }
 
-/** Where the console of this isolate prints while an in-process case runs: stderr's lines, or nowhere. */
-let printed: string[] | null = null;
-for (const method of ["error", "warn"] as const) {
-  const print = console[method].bind(console);
-  console[method] = (...args: unknown[]) =>
-    printed ? printed.push(args.map(String).join(" ")) : print(...args);
-}
-for (const method of ["log", "info", "debug"] as const) {
-  const print = console[method].bind(console);
-  console[method] = (...args: unknown[]) => printed ? undefined : print(...args);
-}
-/** Imported once the console is caught, so every module that binds a console method binds the catcher. */
-const { main } = await import("../main.ts");
-const { takeEarlyWorker } = await import("../runner/worker/load_worker.ts");
-
-/** The same entry point in this process, one case at a time (the console is caught for the case). */
-async function inProcess(args: string[]): Promise<Outcome> {
-  printed = [];
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  try {
-    // A case that never ends fails instead of holding the file.
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error("main() did not return in 300 s")), 300_000);
-    });
-    const code = await Promise.race([main(args), late]);
-    return { code, stderr: printed.join("\n") };
-  } catch (err) {
-    return { code: 1, stderr: [...printed, `uncaught: ${err}`].join("\n") };
-  } finally {
-    printed = null;
-    clearTimeout(timer);
-    // An early load isolate `attack` started and a bad flag left untaken: no limits match, so it ends.
-    takeEarlyWorker(-1, -1);
-  }
-}
-
 async function runCase(c: Case, ctx: Ctx, i: number, child: boolean): Promise<void> {
   const outDir = `${ctx.dir}/out-${i}`;
   let args = c.args?.(ctx) ?? [];
@@ -102,7 +67,7 @@ async function runCase(c: Case, ctx: Ctx, i: number, child: boolean): Promise<vo
     args = ["run", file, "--out-dir", outDir, ...(c.runFlags ?? [])];
   }
   const runId = `bad-input-${Deno.pid}-${i}`;
-  const out = child ? await inChild(args, c, ctx, runId) : await inProcess(args);
+  const out = child ? await inChild(args, c, ctx, runId) : await loadlabInProcess(args);
   const lines = out.stderr.split("\n").filter((l) => l.trim() !== "");
   const what = `${c.name} (${args.join(" ")}${child ? "" : ", in process"}):\n${out.stderr}`;
   assertEquals(out.code, c.code ?? 2, what);
