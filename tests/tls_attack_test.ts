@@ -6,7 +6,7 @@
  */
 import { loadlabInProcess } from "./in_process.ts";
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { requireProgram, runLoadlab } from "./helpers.ts";
+import { requireProgram } from "./helpers.ts";
 import { attackJson, TLS_TRANSPORTS, withTlsTarget } from "./tls_fixtures.ts";
 import { startNginx } from "../bench/nginx.ts";
 import { tlsFailureMessage, verifyFailureReason } from "../runner/http/tls/options.ts";

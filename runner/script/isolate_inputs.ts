@@ -1,49 +1,22 @@
 /**
  * @module
- * What a run hands its script's isolates (k6's flags, Locust's selection, the `-e` variables): gathered in
- * loadlab's isolate while the run's source is read, and given to each isolate as it starts (a script host's
- * `workerData`, a load worker's "prepare"), never through the process's environment, which every run of
- * the process and every child it starts would share.
+ * What a run hands its script's isolates (k6's flags, Locust's selection, the `-e` variables): gathered here
+ * as the run's source is read, given to each isolate as it starts (a script host's `workerData`, a load
+ * worker's "prepare"); never in the process's environment, which every run and child of it shares.
  */
 import { workerData } from "node:worker_threads";
 
-/** Each part as its runtime reads it: k6/isolate_flags.ts, locust/runtime.ts (which import this). */
-export interface IsolateInputs {
-  k6?: object;
-  locust?: object;
-  /** `-e NAME=VALUE`: over the process's environment for the script (`s.env`, k6's `__ENV`). */
-  vars?: Record<string, string>;
+/** k6's and Locust's parts as their runtimes read them; `env`: the script's, `-e` over the process's. */
+export type IsolateInputs = { k6: Record<string, unknown>; locust?: object; env: Record<string, string> };
+
+/** The run's in loadlab's isolate, else the isolate's own (the k6 modules hold `inputs.k6` as they load). */
+export const inputs: IsolateInputs = { k6: {}, env: Deno.env.toObject() };
+
+/** Adds `more` to the inputs, k6's flags merged; `fresh`: they start with it (a run's, or an isolate's). */
+export function passInputs(more: Partial<IsolateInputs>, fresh = false): void {
+  if (fresh) Object.keys(inputs.k6).forEach((key) => delete inputs.k6[key]);
+  Object.assign(inputs, fresh && { locust: undefined }, more, {
+    k6: Object.assign(inputs.k6, more.k6),
+  });
 }
-
-let passed: IsolateInputs = {};
-
-/** Starts a run's inputs with its `-e` variables: nothing of a run before it in this isolate stays. */
-export function startRunInputs(vars: Record<string, string>): void {
-  passed = { vars };
-}
-
-/** Adds `inputs` (k6's flags merged into those given before) to what the run's isolates receive. */
-export function passInputs(inputs: IsolateInputs): void {
-  passed = { ...passed, ...inputs, k6: { ...passed.k6, ...inputs.k6 } };
-}
-
-/** What the run's isolates receive, as they start. */
-export const passedInputs = (): IsolateInputs => passed;
-
-/** This isolate's: a script host's at its start, a load worker's at "prepare"; in loadlab's isolate, none. */
-export const received: IsolateInputs & { k6: object } = {
-  ...workerData?.inputs,
-  k6: { ...workerData?.inputs?.k6 },
-};
-
-/** Takes a load worker's inputs before its script is imported (the k6 modules keep `received.k6`). */
-export function receiveInputs(inputs: IsolateInputs): void {
-  Object.assign(received.k6, inputs.k6);
-  received.locust = inputs.locust;
-  received.vars = inputs.vars;
-}
-
-/** The script's environment: the process's, the `-e` variables over it (an isolate's, else the run's). */
-export function scriptEnv(): Record<string, string> {
-  return { ...Deno.env.toObject(), ...(received.vars ?? passed.vars) };
-}
+passInputs(workerData?.inputs ?? {});

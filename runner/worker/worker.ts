@@ -11,7 +11,7 @@ import { runEnding, setRunCounters } from "../script/run_state.ts";
 import { prepareLoad } from "../load/run_load.ts";
 import { knownSecrets } from "../../results/redact.ts";
 import type { LoadRun, PreparedLoad } from "../load/load_run_types.ts";
-import { receiveInputs } from "../script/isolate_inputs.ts";
+import { passInputs } from "../script/isolate_inputs.ts";
 
 // A node:worker_threads worker: `self` and `WorkerGlobalScope` are put back before any script loads.
 restoreWorkerNames();
@@ -30,7 +30,7 @@ self.onmessage = (event: MessageEvent<MainToWorker>) => {
       workerIndex = msg.workerIndex;
       beatInto(msg.heartbeat);
       setRunCounters(msg.counters);
-      receiveInputs(msg.inputs);
+      passInputs(msg.inputs, true);
       prepareLoad({
         config: msg.config,
         workerIndex,

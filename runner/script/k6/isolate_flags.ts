@@ -3,7 +3,7 @@
  * k6's flags that reach a k6 script's isolates (`--tag`, `--http-debug`, `--out json`, a load of its own),
  * handed to each before it imports the script (../isolate_inputs.ts).
  */
-import { passInputs, received } from "../isolate_inputs.ts";
+import { inputs } from "../isolate_inputs.ts";
 
 type Executors = Record<string, { executor?: string }>;
 export type IsolateOptions = { scenarios?: Executors; rps?: number; noSetup?: boolean; noTeardown?: boolean };
@@ -30,10 +30,5 @@ export interface IsolateFlags {
   secretSources?: string[];
 }
 
-/** Adds `flags` to what the script's isolates receive: before they import it. */
-export function passToIsolates(flags: IsolateFlags): void {
-  passInputs({ k6: flags });
-}
-
 /** This isolate's flags (in loadlab's own isolate, none). */
-export const isolateFlags: Readonly<IsolateFlags> = received.k6 as IsolateFlags;
+export const isolateFlags: Readonly<IsolateFlags> = inputs.k6;

@@ -17,7 +17,7 @@ import { args, bool, Kw, mapping, output, PyError, str } from "./py.ts";
 import { MODULES } from "./py_modules.ts";
 import { setCookiePair } from "../sessions/cookies.ts";
 import { TEST_ABORT_CHANNEL } from "../k6/test_abort.ts";
-import { passedInputs, received, scriptEnv } from "../isolate_inputs.ts";
+import { inputs } from "../isolate_inputs.ts";
 
 export const LOCUST_EVENTS =
   ("test_start test_stop init request report_to_master worker_report test_stopping " +
@@ -96,17 +96,14 @@ function isPlain(v: unknown): boolean {
   return (proto === Object.prototype || proto === null) && Object.values(v as object).every(isPlain);
 }
 
+/** This isolate's selection; in loadlab's own isolate (a shape's ticks), the run's. */
+const selection = (): LocustSelection => inputs.locust ?? {};
 // A worker runs the module's top level silently when the command's process ran it (its prints once).
 output.quiet = selection().heard === true;
 
 /** `__file__`: the locustfile's path as the command line gave it (its conversion runs from a cache). */
 export function locustPath(): string {
   return selection().file ?? "locustfile.py";
-}
-
-/** This isolate's selection; in loadlab's own isolate (a shape's ticks), the run's. */
-function selection(): LocustSelection {
-  return received.locust ?? passedInputs().locust ?? {};
 }
 
 /** What a redirect's hops are named: the first request's name and this (stats.ts folds them into it). */
@@ -1086,7 +1083,7 @@ export function locustfile(
   const add_argument = (...a: unknown[]) => {
     const [flags, o] = args(a, [], [], true, true) as [string[], Record<string, any>];
     const given = sel.options?.[flags[0].replace(/^-+/, "")] ??
-      (o.env_var == null ? undefined : scriptEnv()[o.env_var]);
+      (o.env_var == null ? undefined : inputs.env[o.env_var]);
     const value = given === undefined
       ? o.default ?? null
       : typeof o.type === "function"
