@@ -29,7 +29,7 @@ import { NO_DEFAULT } from "../../runner/script/k6/runtime.ts";
 import type { IsolateOptions } from "../../runner/script/k6/isolate_flags.ts";
 import { DOES_NOT_LOAD } from "../../runner/script/module.ts";
 import { K6_SYSTEM_TAGS } from "../../results/thresholds/selector.ts";
-import { inputs, passInputs } from "../../runner/script/isolate_inputs.ts";
+import { passInputs, scriptEnv } from "../../runner/script/isolate_inputs.ts";
 
 /** The experiment (JSON text) of k6 script `source`, and where its fields came from in `options`. */
 export async function k6ExperimentText(
@@ -170,7 +170,7 @@ function overridesOf(a: ScriptLoadArgs): Record<string, unknown> {
  * host k6's `options.hosts` names (`api.internal`, `*.internal`, `api.internal:8080`) goes to its address.
  */
 function whereRequestsGo(path: string, targets: Record<string, string>, hosts: Record<string, string>) {
-  const env = inputs.env, seen = new Set<string>();
+  const env = scriptEnv(), seen = new Set<string>();
   const files = readK6Files(path);
   // The script's own first, then its local modules'.
   const origins = [...files].reverse().flatMap((f) => scriptOrigins(f.source, env))

@@ -31,7 +31,6 @@ import { ScriptNames } from "../../runner/script/sessions/names.ts";
 import { busyText, type HostOutcome, type ScriptExports, ScriptHost } from "../../runner/script/host/host.ts";
 import { memoryLimitMbBesideRuns, memoryPassedText } from "../../runner/worker/memory_limit.ts";
 import { type K6Flags, withK6Flags } from "../run/script_load_flags.ts";
-import { inputs } from "../../runner/script/isolate_inputs.ts";
 
 /** Each run's k6 summary data with its thresholds judged, and the script's `handleSummary` if any. */
 export interface K6Summaries {
@@ -173,7 +172,7 @@ export async function showK6Summaries(
       written = await Promise.race([Promise.resolve().then(() => handle(data)), late]);
     } catch (err) {
       // After the run, so not bad input (exit 2): what the run measured is written.
-      const told = new ScriptNames(inputs.env).shownPlaced(
+      const told = new ScriptNames().shownPlaced(
         `handleSummary() failed: ${errorText(err)}`,
         "; the run's results are kept",
       );

@@ -14,7 +14,6 @@ import {
 import { inGroupOfItsOwn, signalGroup } from "../../targets/process_group.ts";
 import type { Plan } from "../../scenarios/plan/types.ts";
 import { conversionCacheDir } from "../../runner/script/cache_dir.ts";
-import { inputs } from "../../runner/script/isolate_inputs.ts";
 
 /** Whether `source` names a session script rather than an experiment file. */
 export function isScriptPath(source: string): boolean {
@@ -77,7 +76,7 @@ export async function checkScript(
 
 function importProblem(name: string, outcome: HostOutcome): string {
   // One bounded line, its place kept at its start and the environment's secrets redacted.
-  if (outcome.kind === "failed") return new ScriptNames(inputs.env).shownPlaced(outcome.message);
+  if (outcome.kind === "failed") return new ScriptNames().shownPlaced(outcome.message);
   if (outcome.kind === "memory") {
     return `${name}: its top level ${memoryPassedText(outcome.limitMb)} as it was imported: a script that ` +
       "keeps what it makes grows without bound";

@@ -58,7 +58,7 @@ export interface RunSource extends Runnable {
 /** The experiment `args` name and its plan: notes printed, schedule replayed, scripts checked. */
 async function readRunPlan(args: RunArgs, signal?: AbortSignal): Promise<{ source: RunSource; plan: Plan }> {
   // A session script runs as the experiment its options describe; any script is checked before a load.
-  passInputs({ env: { ...Deno.env.toObject(), ...args.scriptLoad?.env } }, true);
+  passInputs({ vars: args.scriptLoad?.env ?? {} }, true);
   const script = isScriptPath(args.source);
   if (!script && args.scriptLoad !== undefined) {
     throw new UsageError(

@@ -6,17 +6,20 @@
  */
 import { workerData } from "node:worker_threads";
 
-/** k6's and Locust's parts as their runtimes read them; `env`: the script's, `-e` over the process's. */
-export type IsolateInputs = { k6: Record<string, unknown>; locust?: object; env: Record<string, string> };
-
-/** The run's in loadlab's isolate, else the isolate's own (the k6 modules hold `inputs.k6` as they load). */
-export const inputs: IsolateInputs = { k6: {}, env: Deno.env.toObject() };
+/** The run's in loadlab's isolate, else the isolate's own; `vars`: `-e NAME=VALUE`, over the environment. */
+export const inputs: { k6: Record<string, unknown>; locust?: object; vars?: Record<string, string> } = {
+  k6: {},
+  ...workerData?.inputs,
+};
 
 /** Adds `more` to the inputs, k6's flags merged; `fresh`: they start with it (a run's, or an isolate's). */
-export function passInputs(more: Partial<IsolateInputs>, fresh = false): void {
+export function passInputs(more: Partial<typeof inputs>, fresh = false): void {
   if (fresh) Object.keys(inputs.k6).forEach((key) => delete inputs.k6[key]);
-  Object.assign(inputs, fresh && { locust: undefined }, more, {
-    k6: Object.assign(inputs.k6, more.k6),
-  });
+  Object.assign(inputs.k6, more.k6);
+  Object.assign(inputs, fresh && { locust: undefined }, { ...more, k6: inputs.k6 });
 }
-passInputs(workerData?.inputs ?? {});
+
+/** The script's environment: the process's as it is now, the `-e` variables over it. */
+export function scriptEnv(): Record<string, string> {
+  return { ...Deno.env.toObject(), ...inputs.vars };
+}

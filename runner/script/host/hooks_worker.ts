@@ -18,11 +18,10 @@ import { enterHooks } from "../k6/execution.ts";
 import { isolateFlags } from "../k6/isolate_flags.ts";
 import { restoreWorkerNames, routeHooks, takeMainChannel } from "../worker_scope.ts";
 import { guardScriptConsole } from "../sessions/names.ts";
-import { inputs } from "../isolate_inputs.ts";
 
 restoreWorkerNames();
 // setup() and teardown() read loadlab's environment (hooks.ts).
-guardScriptConsole(inputs.env);
+guardScriptConsole();
 // Taken before the script loads: its own posts refuse (worker_scope.ts).
 const post = takeMainChannel<HostReply>();
 let module: ScriptModule | null = null;

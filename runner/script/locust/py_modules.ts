@@ -14,7 +14,7 @@ import { existsSync } from "node:fs";
 import { createHash, createHmac } from "node:crypto";
 import { Buffer } from "node:buffer";
 import { basename, dirname, join, resolve } from "node:path";
-import { inputs } from "../isolate_inputs.ts";
+import { scriptEnv } from "../isolate_inputs.ts";
 
 function choice<T>(items: Iterable<T>): T {
   const list = [...iter(items)];
@@ -145,7 +145,7 @@ export function next(it: Iterator<unknown>, ...dflt: unknown[]): unknown {
   return r.done ? orDefault(dflt, new PyError("StopIteration")) : r.value;
 }
 
-const environ = mapping((k) => inputs.env[k]);
+const environ = mapping((k) => scriptEnv()[k]);
 
 const os = {
   environ,

@@ -17,7 +17,7 @@ import { args, bool, Kw, mapping, output, PyError, str } from "./py.ts";
 import { MODULES } from "./py_modules.ts";
 import { setCookiePair } from "../sessions/cookies.ts";
 import { TEST_ABORT_CHANNEL } from "../k6/test_abort.ts";
-import { inputs } from "../isolate_inputs.ts";
+import { inputs, scriptEnv } from "../isolate_inputs.ts";
 
 export const LOCUST_EVENTS =
   ("test_start test_stop init request report_to_master worker_report test_stopping " +
@@ -1083,7 +1083,7 @@ export function locustfile(
   const add_argument = (...a: unknown[]) => {
     const [flags, o] = args(a, [], [], true, true) as [string[], Record<string, any>];
     const given = sel.options?.[flags[0].replace(/^-+/, "")] ??
-      (o.env_var == null ? undefined : inputs.env[o.env_var]);
+      (o.env_var == null ? undefined : scriptEnv()[o.env_var]);
     const value = given === undefined
       ? o.default ?? null
       : typeof o.type === "function"
