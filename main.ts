@@ -8,7 +8,7 @@
  */
 import { guardPrinting } from "./system/console_guard.ts";
 
-async function main(args: string[]): Promise<number> {
+export async function main(args: string[]): Promise<number> {
   const [command, ...rest] = args;
   // First, so a load worker's isolate loads while the command's modules do.
   if (command === "attack" || command === "ghz" || command === "run") {

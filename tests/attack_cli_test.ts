@@ -2,6 +2,7 @@
  * End to end: `deno run -A main.ts attack ...` as users and other tools invoke it, against real
  * `Deno.serve` targets in this process that count what they received.
  */
+import { loadlabInProcess } from "./in_process.ts";
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { runLoadlab } from "./helpers.ts";
 
@@ -119,7 +120,7 @@ Deno.test("bad input exits 2 with one line naming the problem, before any load",
   const t = countingTarget();
   try {
     for (const [args, pattern] of badInputs) {
-      const r = await runLoadlab(["attack", t.url, ...args]);
+      const r = await loadlabInProcess(["attack", t.url, ...args]);
       assertEquals(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
       const lines = r.stderr.trim().split("\n");
       assertEquals(lines.length, 1, `one line for ${args.join(" ")}: ${r.stderr}`);

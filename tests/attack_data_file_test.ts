@@ -6,6 +6,7 @@
  * rows are); and what is refused before the load (exit 2) naming the problem: a name no column has, an
  * empty file, a file that is not rows, an option without the file.
  */
+import { loadlabInProcess } from "./in_process.ts";
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { serveGrpcTarget } from "../targets/app/grpc_endpoints.ts";
 import { runLoadlab, withTarget, withTempDir } from "./helpers.ts";
@@ -104,7 +105,7 @@ Deno.test("attack --data-file: an unknown name, an empty or unreadable file, an 
       [[url, "--data-file", `${dir}/ids.csv`, "-p", "4"], "-p: a load with data sends one request per row"],
     ];
     for (const [args, expected] of cases) {
-      const r = await runLoadlab(["attack", ...args, "-n", "1"]);
+      const r = await loadlabInProcess(["attack", ...args, "-n", "1"]);
       assertEquals(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
       ok(r.stderr.includes(expected), `${args.join(" ")}: ${r.stderr}`);
     }

@@ -13,12 +13,14 @@
  * load point at a real Deno.serve counter on 127.0.0.1 that must see no request; `run` cases must not
  * have created their output folder (it is made, and target logs written into it, only after every
  * check passed, right before the first target starts); and no process carrying the case's
- * LOADLAB_RUN_ID is left. `serve` and `site` would block until Ctrl-C, so exiting 2 at all shows they
- * never served. Cases run in parallel batches of 8 (each is a `deno run` start-up, mostly waiting). The
- * cases are data: tests/bad_input_attack.ts and tests/bad_input_cases.ts (the commands) and
- * tests/bad_input_fields.ts (experiment files) and tests/bad_input_scripts.ts (scripts), on the shapes of
- * tests/bad_input_shapes.ts.
+ * LOADLAB_RUN_ID is left (for the cases run as processes). `serve` and `site` would block until Ctrl-C, so
+ * exiting 2 at all shows they never served. Most cases call main.ts's main() in this process, one at a
+ * time with the console caught (tests/in_process.ts); a few of each kind run as `loadlab` processes in
+ * parallel batches of 8 (each a `deno run` start-up, mostly waiting), beside them. The cases are data:
+ * tests/bad_input_attack.ts and tests/bad_input_cases.ts (the commands) and tests/bad_input_fields.ts
+ * (experiment files) and tests/bad_input_scripts.ts (scripts), on the shapes of tests/bad_input_shapes.ts.
  */
+import { loadlabInProcess } from "./in_process.ts";
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { markedProcesses } from "./marked_processes.ts";
 import { ATTACK } from "./bad_input_attack.ts";
@@ -33,15 +35,14 @@ const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const FIX =
   /e\.g\.|did you mean|must|expected|use |give |write |allowed|raise it|drop|needs|names use|no such|cannot|not a|takes no|unexpected|see loadlab|the (targets|loads|keys)[^;]* are/i;
 
-async function runCase(c: Case, ctx: Ctx, i: number): Promise<void> {
-  const outDir = `${ctx.dir}/out-${i}`;
-  let args = c.args?.(ctx) ?? [];
-  if (c.yaml) {
-    const file = `${ctx.dir}/case-${i}.yaml`;
-    await Deno.writeTextFile(file, c.yaml(ctx));
-    args = ["run", file, "--out-dir", outDir, ...(c.runFlags ?? [])];
-  }
-  const runId = `bad-input-${Deno.pid}-${i}`;
+/** What one case printed on stderr and the code it exited with. */
+interface Outcome {
+  code: number;
+  stderr: string;
+}
+
+/** A real `loadlab` process: the command line itself, `ulimit -n`, the environment's run mark. */
+async function inChild(args: string[], c: Case, ctx: Ctx, runId: string): Promise<Outcome> {
   const deno = [Deno.execPath(), "run", "-A", MAIN, ...args];
   const command = c.ulimit
     ? ["sh", ["-c", `ulimit -n ${c.ulimit} && exec "$@"`, "sh", ...deno]] as const
@@ -54,9 +55,21 @@ async function runCase(c: Case, ctx: Ctx, i: number): Promise<void> {
     env: { NO_COLOR: "1", LOADLAB_RUN_ID: runId },
     signal: AbortSignal.timeout(30_000),
   }).output();
-  const stderr = new TextDecoder().decode(out.stderr);
-  const lines = stderr.split("\n").filter((l) => l.trim() !== "");
-  const what = `${c.name} (${args.join(" ")}):\n${stderr}`;
+  return { code: out.code, stderr: new TextDecoder().decode(out.stderr) };
+}
+
+async function runCase(c: Case, ctx: Ctx, i: number, child: boolean): Promise<void> {
+  const outDir = `${ctx.dir}/out-${i}`;
+  let args = c.args?.(ctx) ?? [];
+  if (c.yaml) {
+    const file = `${ctx.dir}/case-${i}.yaml`;
+    await Deno.writeTextFile(file, c.yaml(ctx));
+    args = ["run", file, "--out-dir", outDir, ...(c.runFlags ?? [])];
+  }
+  const runId = `bad-input-${Deno.pid}-${i}`;
+  const out = child ? await inChild(args, c, ctx, runId) : await loadlabInProcess(args);
+  const lines = out.stderr.split("\n").filter((l) => l.trim() !== "");
+  const what = `${c.name} (${args.join(" ")}${child ? "" : ", in process"}):\n${out.stderr}`;
   assertEquals(out.code, c.code ?? 2, what);
   assertEquals(lines.length, c.names.length, `one line per problem: ${what}`);
   c.names.forEach((pattern, j) =>
@@ -64,17 +77,34 @@ async function runCase(c: Case, ctx: Ctx, i: number): Promise<void> {
   );
   for (const line of lines) ok(FIX.test(line), `says the fix: ${line}`);
   if (c.yaml) ok(!(await exists(outDir)), `nothing was started: ${outDir} exists for ${c.name}`);
-  assertEquals(markedProcesses(runId).map((p) => p.command), [], `nothing left running: ${c.name}`);
+  if (child) {
+    assertEquals(markedProcesses(runId).map((p) => p.command), [], `nothing left running: ${c.name}`);
+  }
 }
 
 async function exists(path: string): Promise<boolean> {
   return await Deno.stat(path).then(() => true, () => false);
 }
 
-/** Cases at once: each is mostly a `deno run` start-up, so 8 keep two cores busy without thrashing. */
+/** Child cases at once: each is mostly a `deno run` start-up, so 8 keep two cores busy without thrashing. */
 const BATCH = 8;
 
 const ALL = [...ATTACK, ...RUN_FLAGS, ...OTHERS, ...FIELDS, ...SCRIPTS];
+
+/**
+ * Cases that run as `loadlab` processes: those under `ulimit -n`, `serve` and `site` (a case that failed
+ * would serve until killed), and one of each kind of command line (a flag, an unknown command, an
+ * experiment file, a k6 script). The rest call main() in this process: the same messages and exit codes
+ * without a `deno` start-up each.
+ */
+const CHILD = new Set([
+  "attack -c wrong type",
+  "unknown command",
+  "run --only unknown target",
+  "run a k6 script with a syntax error",
+]);
+const inChildProcess = (c: Case) =>
+  c.ulimit !== undefined || CHILD.has(c.name) || /^(serve|site) /.test(c.name);
 
 Deno.test(`bad input: ${ALL.length} cases exit 2 with a line naming the item and the fix, before any load`, async (t) => {
   let requests = 0;
@@ -88,17 +118,30 @@ Deno.test(`bad input: ${ALL.length} cases exit 2 with a line naming the item and
     await Deno.mkdir(`${dir}/adir`);
     const url = `http://127.0.0.1:${counter.addr.port}/`;
     const ctx: Ctx = { url, dir, file: `${dir}/afile`, folder: `${dir}/adir`, base: BASE(url) };
-    for (let i = 0; i < ALL.length; i += BATCH) {
-      const batch = ALL.slice(i, i + BATCH);
-      const results = await Promise.allSettled(batch.map((c, j) => runCase(c, ctx, i + j)));
-      for (const [j, r] of results.entries()) {
-        await t.step({
-          name: batch[j].name,
-          fn: () => {
-            if (r.status === "rejected") throw r.reason;
-          },
-        });
+    const children = ALL.flatMap((c, i) => inChildProcess(c) ? [i] : []);
+    ok(children.length >= CHILD.size + 4, `every named child case exists: ${children.length}`);
+    const results: PromiseSettledResult<void>[] = [];
+    // The in-process cases, one at a time, beside the child cases' batches.
+    const here = (async () => {
+      for (const [i, c] of ALL.entries()) {
+        if (!children.includes(i)) results[i] = await settle(runCase(c, ctx, i, false));
       }
+    })();
+    for (let k = 0; k < children.length; k += BATCH) {
+      await Promise.all(
+        children.slice(k, k + BATCH).map(async (i) =>
+          results[i] = await settle(runCase(ALL[i], ctx, i, true))
+        ),
+      );
+    }
+    await here;
+    for (const [i, r] of results.entries()) {
+      await t.step({
+        name: ALL[i].name,
+        fn: () => {
+          if (r.status === "rejected") throw r.reason;
+        },
+      });
     }
     assertEquals(requests, 0, "no request reached the counting target");
   } finally {
@@ -106,3 +149,7 @@ Deno.test(`bad input: ${ALL.length} cases exit 2 with a line naming the item and
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+async function settle(p: Promise<void>): Promise<PromiseSettledResult<void>> {
+  return (await Promise.allSettled([p]))[0];
+}

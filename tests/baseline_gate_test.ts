@@ -10,6 +10,7 @@
  * exits 6 before the gate's 7 or 8. Loads are short (1.5 s a run, 5-8 s an attack, at most 4 connections on
  * 127.0.0.1); only the direction of a change of several times is asserted, never a speed.
  */
+import { loadlabInProcess } from "./in_process.ts";
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { runLoadlab, withTempDir } from "./helpers.ts";
 
@@ -172,7 +173,7 @@ Deno.test("bad --fail-on rules and a missing or unreachable baseline exit 2 with
     assert(/failOn.*unknown metric "p98"/.test(file.stderr), file.stderr);
     for (const [flags, message] of cases) {
       for (const command of [["run", "preset:demo"], ["attack", "http://127.0.0.1:9/"]]) {
-        const out = await runLoadlab([...command, ...flags]);
+        const out = await loadlabInProcess([...command, ...flags]);
         assertEquals(out.code, 2, `${command} ${flags}: ${out.stdout}${out.stderr}`);
         assert(message.test(out.stderr), out.stderr);
         assertEquals(out.stderr.trim().split("\n").length, 1, out.stderr);

@@ -4,6 +4,7 @@
  * (`auto`: ALPN's choice), on both transports; bad HTTP/2 options are exit 2 naming the flag. Bounded
  * loads (-n), loopback only, no speed asserted.
  */
+import { loadlabInProcess } from "./in_process.ts";
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { requireProgram, runLoadlab, withTempDir } from "./helpers.ts";
 import { attackJson, makeTlsFixtures, TLS_TRANSPORTS, withH2Nginx } from "./tls_fixtures.ts";
@@ -136,11 +137,11 @@ pool.test("h2 options: bad values are exit 2 naming the flag, before any load", 
     [["--h2", "--h2-window", "100"], /--h2-window/],
   ];
   for (const [args, expected] of cases) {
-    const r = await runLoadlab(["attack", "http://127.0.0.1:9/", "-n", "5", ...args]);
+    const r = await loadlabInProcess(["attack", "http://127.0.0.1:9/", "-n", "5", ...args]);
     assertEquals(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
     ok(expected.test(r.stderr), r.stderr);
   }
-  const h2c = await runLoadlab(["attack", "https://127.0.0.1:9/", "-n", "5", "--protocol", "h2c"]);
+  const h2c = await loadlabInProcess(["attack", "https://127.0.0.1:9/", "-n", "5", "--protocol", "h2c"]);
   assertEquals(h2c.code, 2, h2c.stderr);
   ok(/--protocol: h2c is cleartext/.test(h2c.stderr), h2c.stderr);
 });

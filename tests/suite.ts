@@ -23,7 +23,11 @@
  */
 import { basename, join, relative } from "node:path";
 
-/** Unit test files that take seconds each (sockets held to timeouts, floods, every transport): by name. */
+/**
+ * Unit test files that take seconds each (sockets held to timeouts, floods, every transport): by name, or by
+ * path for a name other folders share. The last are real runs of 40-110 s a file (HTTP/3, ghz's runs, the
+ * cross-checks against Artillery itself).
+ */
 const SLOW = [
   /hostile/,
   /flood/,
@@ -33,6 +37,7 @@ const SLOW = [
   /grpc_test\.ts$/,
   /^(close|fd|node_ws|flow|ws_steps|lost_requests|warmup_sink|generator_warmup)_test\.ts$/,
   /^(runtime_telemetry|redis_telemetry|k6_summary)_test\.ts$/,
+  /^(runner\/http\/h3\/slot|cli\/ghz\/command|scenarios\/artillery\/(sessions|ws))_test\.ts$/,
 ];
 
 /** One of each end-to-end run: an attack, an experiment file, a session script, a k6 script, the report. */
@@ -101,7 +106,7 @@ async function checkThenRun(files: string[], passes: string[][]): Promise<boolea
 async function quick(denoTestArgs: string[]): Promise<boolean> {
   const all = [...testFiles(ROOT)].sort();
   const unit = all.filter((f) =>
-    !UNIT_ROOTS_LEFT_OUT.has(f.split("/")[0]) && !SLOW.some((slow) => slow.test(basename(f)))
+    !UNIT_ROOTS_LEFT_OUT.has(f.split("/")[0]) && !SLOW.some((slow) => slow.test(basename(f)) || slow.test(f))
   );
   const endToEnd = END_TO_END.map((name) => {
     const found = all.filter((f) => f.startsWith("tests/") && basename(f) === name);

@@ -4,8 +4,9 @@
  * transports (`deno`: Deno.startTls or node:tls; `epoll`: OpenSSL by FFI). Bounded loads (-n), loopback
  * only, no speed asserted.
  */
+import { loadlabInProcess } from "./in_process.ts";
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { requireProgram, runLoadlab } from "./helpers.ts";
+import { requireProgram } from "./helpers.ts";
 import { attackJson, TLS_TRANSPORTS, withTlsTarget } from "./tls_fixtures.ts";
 import { startNginx } from "../bench/nginx.ts";
 import { tlsFailureMessage, verifyFailureReason } from "../runner/http/tls/options.ts";
@@ -108,7 +109,7 @@ pool.test("https: bad TLS files are exit 2 before any load, naming the flag", as
       [["--connect-to", "nowhere"], /^loadlab attack: --connect-to: connectTo must be HOST:PORT/],
     ];
     for (const [args, expected] of cases) {
-      const r = await runLoadlab(["attack", url, "-n", "5", ...args]);
+      const r = await loadlabInProcess(["attack", url, "-n", "5", ...args]);
       assertEquals(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
       ok(expected.test(r.stderr.trim()), r.stderr);
     }

@@ -31,9 +31,10 @@ import { terminalSafe } from "../../validation/terminal_text.ts";
 import { K6_EXIT } from "../exit_codes.ts";
 import { listenForTestFail, TEST_ABORTED } from "../../runner/script/k6/test_abort.ts";
 import { NO_DEFAULT } from "../../runner/script/k6/runtime.ts";
-import { type IsolateOptions, passToIsolates } from "../../runner/script/k6/isolate_flags.ts";
+import type { IsolateOptions } from "../../runner/script/k6/isolate_flags.ts";
 import { DOES_NOT_LOAD } from "../../runner/script/module.ts";
 import { K6_SYSTEM_TAGS } from "../../results/thresholds/selector.ts";
+import { passInputs, scriptEnv } from "../../runner/script/isolate_inputs.ts";
 
 /** The experiment (JSON text) of k6 script `source`, and where its fields came from in `options`. */
 export async function k6ExperimentText(
@@ -45,7 +46,7 @@ export async function k6ExperimentText(
 ): Promise<{ text: string; paths: K6Paths }> {
   const path = resolve(source);
   // Before the script's first isolate (its options read): its init code sees the same `__ENV` as its VUs.
-  if (overrides.k6?.systemEnv === false) passToIsolates({ env: overrides.env });
+  if (overrides.k6?.systemEnv === false) passInputs({ k6: { env: overrides.env } });
   let converted: string;
   try {
     converted = sessionScriptPath(path);
@@ -73,15 +74,13 @@ export async function k6ExperimentText(
   // k6's httpDebug option, under its flag: "full" shows bodies too, any other text the heads.
   const debug = overrides.k6?.httpDebug === undefined && options.httpDebug;
   if (typeof debug === "string" && debug !== "") {
-    passToIsolates({ httpDebug: debug === "full" ? "full" : "headers" });
+    passInputs({ k6: { httpDebug: debug === "full" ? "full" : "headers" } });
   }
   // As k6's: a load the flags give replaces the scenarios, whose VUs then run the default function.
-  if (options.scenarios === undefined && module.options?.scenarios) passToIsolates({ flagsLoad: true });
+  const flagsLoad = options.scenarios === undefined && !!module.options?.scenarios;
   const scenarios = hasScenarios(options) ? options.scenarios : { default: shortcutScenario(options) };
   const applied = { ...options, scenarios };
-  // A variable past 128 KiB stops a child process from starting (a target's): larger options stay unknown.
-  if (JSON.stringify(applied).length <= 64 * 1024) passToIsolates({ options: applied as IsolateOptions });
-  passToIsolates({ testStartMs: Date.now() });
+  passInputs({ k6: { flagsLoad, options: applied as IsolateOptions, testStartMs: Date.now() } });
   const mapped = k6Experiment(options);
   if (!mapped.ok) {
     throw new UsageError(`${basename(path)}: ${formatIssues(mapped.issues).join("; ")}`, {
@@ -183,7 +182,7 @@ function overridesOf(a: ScriptLoadArgs): Record<string, unknown> {
  * host k6's `options.hosts` names (`api.internal`, `*.internal`, `api.internal:8080`) goes to its address.
  */
 function whereRequestsGo(path: string, targets: Record<string, string>, hosts: Record<string, string>) {
-  const env = Deno.env.toObject(), seen = new Set<string>();
+  const env = scriptEnv(), seen = new Set<string>();
   const files = readK6Files(path);
   // The script's own first, then its local modules'.
   const origins = [...files].reverse().flatMap((f) => scriptOrigins(f.source, env))

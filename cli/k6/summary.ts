@@ -172,7 +172,7 @@ export async function showK6Summaries(
       written = await Promise.race([Promise.resolve().then(() => handle(data)), late]);
     } catch (err) {
       // After the run, so not bad input (exit 2): what the run measured is written.
-      const told = new ScriptNames(Deno.env.toObject()).shownPlaced(
+      const told = new ScriptNames().shownPlaced(
         `handleSummary() failed: ${errorText(err)}`,
         "; the run's results are kept",
       );

@@ -76,7 +76,7 @@ export async function checkScript(
 
 function importProblem(name: string, outcome: HostOutcome): string {
   // One bounded line, its place kept at its start and the environment's secrets redacted.
-  if (outcome.kind === "failed") return new ScriptNames(Deno.env.toObject()).shownPlaced(outcome.message);
+  if (outcome.kind === "failed") return new ScriptNames().shownPlaced(outcome.message);
   if (outcome.kind === "memory") {
     return `${name}: its top level ${memoryPassedText(outcome.limitMb)} as it was imported: a script that ` +
       "keeps what it makes grows without bound";

@@ -31,7 +31,7 @@ import {
 import { isLocustFile } from "../../runner/script/locust/file.ts";
 import { LocustConvertError } from "../../runner/script/locust/convert.ts";
 import { locustExperimentText, LocustInputError } from "../../runner/script/locust/experiment.ts";
-import { passToIsolates } from "../../runner/script/k6/isolate_flags.ts";
+import { passInputs } from "../../runner/script/isolate_inputs.ts";
 import { OutputError } from "../../system/output_file.ts";
 import { readOpenFileLimit } from "../../system/descriptors.ts";
 import { statOrNull } from "../../system/path_lookup.ts";
@@ -58,6 +58,7 @@ export interface RunSource extends Runnable {
 /** The experiment `args` name and its plan: notes printed, schedule replayed, scripts checked. */
 async function readRunPlan(args: RunArgs, signal?: AbortSignal): Promise<{ source: RunSource; plan: Plan }> {
   // A session script runs as the experiment its options describe; any script is checked before a load.
+  passInputs({ vars: args.scriptLoad?.env ?? {} }, true);
   const script = isScriptPath(args.source);
   if (!script && args.scriptLoad !== undefined) {
     throw new UsageError(
@@ -94,11 +95,10 @@ async function scriptText(args: RunArgs, signal?: AbortSignal): Promise<{ text: 
   const problem = scriptFileProblem(resolve(args.source));
   if (problem !== null) throw new UsageError(`${args.source}: ${problem}`);
   const flags = args.scriptLoad ?? { env: {} };
-  for (const [key, value] of Object.entries(flags.env)) Deno.env.set(key, value);
   if (isK6File(resolve(args.source))) {
     if (flags.k6 !== undefined) passK6Flags(flags.k6);
     // What shows k6's request phases: the full summary and the summary export.
-    passToIsolates({ phases: args.summaryMode === "full" || flags.k6?.summaryExport !== undefined });
+    passInputs({ k6: { phases: args.summaryMode === "full" || flags.k6?.summaryExport !== undefined } });
     return k6ExperimentText(args.source, args.targets, flags, args.maxMemoryMb, signal);
   }
   if (isLocustFile(args.source)) return { text: await locustText(args.source, flags) };
@@ -140,7 +140,7 @@ async function locustText(source: string, flags: ScriptLoadArgs): Promise<string
   }
 }
 
-/** Sets k6's flags the script's isolates honour in loadlab's environment before the import. */
+/** Passes k6's flags the script's isolates honour, before they import it. */
 function passK6Flags(k6: K6Flags): void {
   const { tags, httpDebug, jsonOut, noThresholds, secretSources } = k6;
   if (jsonOut !== undefined) {
@@ -150,8 +150,7 @@ function passK6Flags(k6: K6Flags): void {
       throw new OutputError(`--out json=${jsonOut}: cannot write: ${(err as Error).message}`, { cause: err });
     }
   }
-  const jsonPath = jsonOut === undefined ? undefined : resolve(jsonOut);
-  passToIsolates({ tags, httpDebug, jsonOut: jsonPath, noThresholds, secretSources });
+  passInputs({ k6: { tags, httpDebug, jsonOut: jsonOut && resolve(jsonOut), noThresholds, secretSources } });
 }
 
 /** `loadSource` of a script's experiment, a k6 script's problems told at its `options` paths. */

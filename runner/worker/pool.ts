@@ -16,6 +16,7 @@ import { DEFAULT_YOUNG_MB, LoadWorker } from "./load_worker.ts";
 import { socketsOf } from "../socket_budget.ts";
 import { newRunCounters } from "../script/run_state.ts";
 import { cutPastMemoryLimit, memoryGivenBack, memoryLimitMbOf, memoryPassedText } from "./memory_limit.ts";
+import { inputs } from "../script/isolate_inputs.ts";
 
 const READY_TIMEOUT_MS = 30_000;
 /** Bound on a worker loading its modules (a cold cache on busy cores took over 30 s): only a hang hits it. */
@@ -88,6 +89,7 @@ export async function runWorkers(config: AttackConfig, opts: PoolOptions): Promi
         warmupSinkUrl,
         heartbeat: heartbeats[workerIndex],
         counters,
+        inputs,
       })
     );
     const answers = await Promise.race([preparing, stop.stopped, overMemory.cut]);

@@ -8,6 +8,7 @@ import type { IntervalSample } from "../stats/sample.ts";
 import type { LoadRunSummary, PrepareSummary } from "../load/load_run_types.ts";
 import type { FlowSample } from "../stats/flow_counters.ts";
 import type { SteerChange } from "../../results/schema/steering.ts";
+import type { inputs } from "../script/isolate_inputs.ts";
 
 /** How often a worker marks its heartbeat (ms). */
 export const HEARTBEAT_MS = 100;
@@ -26,6 +27,7 @@ export type MainToWorker =
     heartbeat: SharedArrayBuffer;
     /** The counters every worker of the run shares (runner/script/run_state.ts). */
     counters: SharedArrayBuffer;
+    inputs: typeof inputs;
   }
   | {
     type: "start";

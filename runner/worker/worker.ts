@@ -11,6 +11,7 @@ import { runEnding, setRunCounters } from "../script/run_state.ts";
 import { prepareLoad } from "../load/run_load.ts";
 import { knownSecrets } from "../../results/redact.ts";
 import type { LoadRun, PreparedLoad } from "../load/load_run_types.ts";
+import { passInputs } from "../script/isolate_inputs.ts";
 
 // A node:worker_threads worker: `self` and `WorkerGlobalScope` are put back before any script loads.
 restoreWorkerNames();
@@ -29,6 +30,7 @@ self.onmessage = (event: MessageEvent<MainToWorker>) => {
       workerIndex = msg.workerIndex;
       beatInto(msg.heartbeat);
       setRunCounters(msg.counters);
+      passInputs(msg.inputs, true);
       prepareLoad({
         config: msg.config,
         workerIndex,

@@ -5,6 +5,7 @@
  * exact, failures counted by kind, input Deno's QUIC cannot honour refused with exit 2; every load is
  * bounded in count and time, so these check behaviour, not speed.
  */
+import { loadlabInProcess } from "../../../tests/in_process.ts";
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { requireProgram, runLoadlab, withTempDir } from "../../../tests/helpers.ts";
 import { makeTlsFixtures, type TlsFixtures } from "../../../tests/tls_fixtures.ts";
@@ -209,7 +210,7 @@ Deno.test("attack --h3: input it cannot honour is exit 2 naming the fix", async 
     [["--h2", url], /--h2 and --h3 exclude each other: keep one/],
   ];
   for (const [args, message] of cases) {
-    const r = await runLoadlab(["attack", "--h3", "-n", "1", ...args]);
+    const r = await loadlabInProcess(["attack", "--h3", "-n", "1", ...args]);
     assertEquals(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
     ok(message.test(r.stderr), `${args.join(" ")}: ${r.stderr}`);
     assertEquals(r.stderr.trim().split("\n").length, 1, r.stderr);

@@ -11,6 +11,7 @@ import { ScriptNames } from "../sessions/names.ts";
 import { memoryLimitMbOf, memoryPassedText } from "../../worker/memory_limit.ts";
 import { type HookRecord, withHookRequests } from "../../../results/hook_requests.ts";
 import { conversionCacheDir } from "../cache_dir.ts";
+import { scriptEnv } from "../isolate_inputs.ts";
 
 /** setup() did not give a value to run with: the message says why, naming the script's line. */
 export class ScriptSetupError extends Error {
@@ -35,7 +36,7 @@ export async function withScriptSetup(
 ): Promise<RunResult> {
   const script = config.script;
   if (script === undefined) return load(config);
-  const env = Object.keys(script.env).length > 0 ? script.env : Deno.env.toObject();
+  const env = Object.keys(script.env).length > 0 ? script.env : scriptEnv();
   const names = new ScriptNames(env);
   const limitMb = memoryLimitMbOf(config);
   // A script imported before (its check) with neither hook needs no isolate of its own before the load.

@@ -21,7 +21,7 @@ import { guardScriptConsole } from "../sessions/names.ts";
 
 restoreWorkerNames();
 // setup() and teardown() read loadlab's environment (hooks.ts).
-guardScriptConsole(Deno.env.toObject());
+guardScriptConsole();
 // Taken before the script loads: its own posts refuse (worker_scope.ts).
 const post = takeMainChannel<HostReply>();
 let module: ScriptModule | null = null;

@@ -12,6 +12,7 @@ import {
   reachedHeapCap,
   scriptHeapCapMb,
 } from "../../worker/memory_limit.ts";
+import { inputs } from "../isolate_inputs.ts";
 
 /** The isolate's name (`self.name` there): how a script tells it from a load worker. */
 const SCRIPT_HOST_NAME = "loadlab-script-host";
@@ -74,6 +75,7 @@ export class ScriptHost {
     this.#memoryLimitMb = memoryLimitMb;
     this.#worker = new NodeWorker(new URL("./hooks_worker.ts", import.meta.url), {
       name: SCRIPT_HOST_NAME,
+      workerData: { inputs },
       resourceLimits: { maxOldGenerationSizeMb: scriptHeapCapMb(memoryLimitMb) },
     });
     this.#worker.on("message", (reply: HostReply) => {

@@ -1,15 +1,14 @@
 /**
  * @module
  * k6's flags that reach a k6 script's isolates (`--tag`, `--http-debug`, `--out json`, a load of its own),
- * carried as one JSON environment variable set before the script's isolates import it.
+ * handed to each before it imports the script (../isolate_inputs.ts).
  */
-
-const K6_FLAGS_ENV = "LOADLAB_K6_FLAGS";
+import { inputs } from "../isolate_inputs.ts";
 
 type Executors = Record<string, { executor?: string }>;
 export type IsolateOptions = { scenarios?: Executors; rps?: number; noSetup?: boolean; noTeardown?: boolean };
 
-interface IsolateFlags {
+export interface IsolateFlags {
   /** `--tag NAME=VALUE`: over the script's `options.tags`, on every request and sample. */
   tags?: Record<string, string>;
   httpDebug?: "headers" | "full";
@@ -31,18 +30,5 @@ interface IsolateFlags {
   secretSources?: string[];
 }
 
-/** Adds `flags` to what the script's isolates read: before they import it. */
-export function passToIsolates(flags: IsolateFlags): void {
-  Deno.env.set(K6_FLAGS_ENV, JSON.stringify({ ...JSON.parse(Deno.env.get(K6_FLAGS_ENV) || "{}"), ...flags }));
-}
-
-export const isolateFlags: Readonly<IsolateFlags> = readFlags();
-
-function readFlags(): IsolateFlags {
-  try {
-    const flags = JSON.parse(Deno.env.get(K6_FLAGS_ENV) || "{}");
-    return typeof flags === "object" && flags !== null ? flags : {};
-  } catch {
-    return {};
-  }
-}
+/** This isolate's flags (in loadlab's own isolate, none). */
+export const isolateFlags: Readonly<IsolateFlags> = inputs.k6;

@@ -25,6 +25,7 @@ import { testAborted } from "./test_abort.ts";
 import { jarOf } from "../sessions/cookies.ts";
 import type { CookieJar } from "../../http/cookie_jar.ts";
 import { durationMsOf } from "../../../validation/duration.ts";
+import { scriptEnv } from "../isolate_inputs.ts";
 
 /** A k6 VU: its id in the whole run (`__VU`), the iterations it started and its own tags once set. */
 interface K6Vu {
@@ -109,7 +110,7 @@ export const scriptDir = setScriptFolder;
 Object.defineProperties(globalThis, {
   __VU: { get: () => current()?.vu.id ?? 0, configurable: true },
   __ITER: { get: () => current()?.iter ?? 0, configurable: true },
-  __ENV: { value: isolateFlags.env ?? Deno.env.toObject(), configurable: true, writable: true },
+  __ENV: { value: isolateFlags.env ?? scriptEnv(), configurable: true, writable: true },
   open: { value: open, configurable: true, writable: true },
 });
 
@@ -397,7 +398,7 @@ function chooseScenario(
   setRunTags(runTagsOf(own, name), name);
   wantSubmetrics(options.thresholds);
   // As k6 activates a VU: a fresh __ENV (init code's writes gone), the scenario's `env` over the process's.
-  const env = { ...isolateFlags.env ?? Deno.env.toObject() };
+  const env = { ...isolateFlags.env ?? scriptEnv() };
   for (const [key, value] of Object.entries(scenarios[name]?.env ?? {})) env[key] = String(value);
   (globalThis as { __ENV?: unknown }).__ENV = env;
   return fn;

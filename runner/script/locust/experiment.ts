@@ -6,14 +6,15 @@
  * of one of the classes. At `-t` each user stops as Locust stops it (at its next request or wait, after
  * `--stop-timeout` lets its task finish) and runs its `on_stop`, within the graceful stop: the stop
  * timeout plus ON_STOP_MS, past which what is left is cut. The classes and tags asked reach every isolate
- * by LOCUST_ENV.
+ * as its inputs (../isolate_inputs.ts).
  */
 import { basename } from "node:path";
 import { pathToFileURL } from "node:url";
 import { convertLocustFile, locustSessionPath } from "./file.ts";
-import { LOCUST_ENV, type LocustSelection, type ShapePoints, shapePoints } from "./runtime.ts";
+import { type LocustSelection, type ShapePoints, shapePoints } from "./runtime.ts";
 import { MAX_STAGES } from "../../load/models/fields.ts";
 import { defined } from "../../../validation/defined.ts";
+import { passInputs } from "../isolate_inputs.ts";
 
 /** How long users' `on_stop` may take at the end, beyond `--stop-timeout` (Locust waits without a bound). */
 const ON_STOP_MS = 5_000;
@@ -96,14 +97,13 @@ export async function locustExperimentText(
     users: named,
     userCount: users,
     ...defined({ tags: flags.tags, excludeTags: flags.excludeTags, host, options: flags.options }),
-    ...(flags.stopTimeoutMs ? { stopTimeoutMs: flags.stopTimeoutMs } : {}),
+    ...defined({ stopTimeoutMs: flags.stopTimeoutMs, resetStats: flags.resetStats }),
     ...(flags.logLevel ? { logLevel: flags.logLevel } : {}),
-    ...(flags.resetStats ? { resetStats: true } : {}),
     spawnRate: flags.spawnRate ?? 1,
     heard: true,
     ...(durationMs !== undefined ? { runTimeS: Math.round(durationMs / 1000) } : {}),
   };
-  Deno.env.set(LOCUST_ENV, JSON.stringify(selection));
+  passInputs({ locust: selection });
   if (shape !== undefined) {
     // The shape's tick() runs here, once a second of its clock, before the load: its users become stages.
     const points = await import(pathToFileURL(locustSessionPath(path)).href)
@@ -112,7 +112,6 @@ export async function locustExperimentText(
         throw new LocustInputError(`${basename(path)}: ${shape}: ${(err as Error).message}`);
       }) as ShapePoints;
     selection.userCount = Math.max(1, ...points.map(([, n]) => n));
-    Deno.env.set(LOCUST_ENV, JSON.stringify(selection));
     load = { model: "connections", stages: shapeStages(points) };
   }
   return JSON.stringify({

@@ -14,6 +14,7 @@ import { existsSync } from "node:fs";
 import { createHash, createHmac } from "node:crypto";
 import { Buffer } from "node:buffer";
 import { basename, dirname, join, resolve } from "node:path";
+import { scriptEnv } from "../isolate_inputs.ts";
 
 function choice<T>(items: Iterable<T>): T {
   const list = [...iter(items)];
@@ -144,7 +145,7 @@ export function next(it: Iterator<unknown>, ...dflt: unknown[]): unknown {
   return r.done ? orDefault(dflt, new PyError("StopIteration")) : r.value;
 }
 
-const environ = mapping((k) => Deno.env.get(k));
+const environ = mapping((k) => scriptEnv()[k]);
 
 const os = {
   environ,

@@ -17,6 +17,7 @@ import { args, bool, Kw, mapping, output, PyError, str } from "./py.ts";
 import { MODULES } from "./py_modules.ts";
 import { setCookiePair } from "../sessions/cookies.ts";
 import { TEST_ABORT_CHANNEL } from "../k6/test_abort.ts";
+import { inputs, scriptEnv } from "../isolate_inputs.ts";
 
 export const LOCUST_EVENTS =
   ("test_start test_stop init request report_to_master worker_report test_stopping " +
@@ -25,10 +26,7 @@ export const LOCUST_EVENTS =
 /** What a `catch_response` block that raised is checked as: Locust reports no request (stats.ts). */
 export const UNREPORTED = "not reported: its catch_response block raised";
 
-/** The environment variable the command line's user classes and tags reach every isolate by. */
-export const LOCUST_ENV = "LOADLAB_LOCUST";
-
-/** What `loadlab run locustfile.py` passes the isolates (LOCUST_ENV, JSON). */
+/** What `loadlab run locustfile.py` passes the isolates (the command line's user classes and tags). */
 export interface LocustSelection {
   users?: string[];
   tags?: string[];
@@ -98,12 +96,14 @@ function isPlain(v: unknown): boolean {
   return (proto === Object.prototype || proto === null) && Object.values(v as object).every(isPlain);
 }
 
+/** This isolate's selection; in loadlab's own isolate (a shape's ticks), the run's. */
+const selection = (): LocustSelection => inputs.locust ?? {};
 // A worker runs the module's top level silently when the command's process ran it (its prints once).
-output.quiet = (JSON.parse(Deno.env.get(LOCUST_ENV) ?? "{}") as LocustSelection).heard === true;
+output.quiet = selection().heard === true;
 
 /** `__file__`: the locustfile's path as the command line gave it (its conversion runs from a cache). */
 export function locustPath(): string {
-  return (JSON.parse(Deno.env.get(LOCUST_ENV) ?? "{}") as LocustSelection).file ?? "locustfile.py";
+  return selection().file ?? "locustfile.py";
 }
 
 /** What a redirect's hops are named: the first request's name and this (stats.ts folds them into it). */
@@ -391,7 +391,7 @@ export async function listenHere(): Promise<() => Promise<void>> {
   await fire(listeners.init, { environment });
   const shares = new BroadcastChannel(SHARED_CHANNEL);
   let given: Promise<Shared> | undefined;
-  const sel = JSON.parse(Deno.env.get(LOCUST_ENV) ?? "{}") as LocustSelection;
+  const sel = selection();
   // The last batch's spawn is the reset (a few ms early: a worker whose user starts sooner resets then).
   const spawnMs = beforeLastBatch(sel) / (sel.spawnRate ?? 1) * 1000;
   shares.onmessage = async (e: MessageEvent<number>) => {
@@ -958,7 +958,7 @@ export function locustfile(
   set: (vars: Record<string, unknown>) => void,
 ) {
   shapeClass = shape, varsOf = vars, setVars = set, output.quiet = false;
-  const sel: LocustSelection = JSON.parse(Deno.env.get(LOCUST_ENV) ?? "{}");
+  const sel = selection();
   stopTimeoutMs = sel.stopTimeoutMs ?? 0;
   const classes = Object.entries(all).filter(([, v]) =>
     typeof v === "function" && v.prototype instanceof User &&
@@ -1083,7 +1083,7 @@ export function locustfile(
   const add_argument = (...a: unknown[]) => {
     const [flags, o] = args(a, [], [], true, true) as [string[], Record<string, any>];
     const given = sel.options?.[flags[0].replace(/^-+/, "")] ??
-      (o.env_var == null ? undefined : Deno.env.get(o.env_var));
+      (o.env_var == null ? undefined : scriptEnv()[o.env_var]);
     const value = given === undefined
       ? o.default ?? null
       : typeof o.type === "function"

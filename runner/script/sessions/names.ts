@@ -8,6 +8,7 @@ import { guardConsole } from "../../../system/console_guard.ts";
 import { visibleLine } from "../../../validation/terminal_text.ts";
 import { isSecretName } from "../../../results/secret_finder.ts";
 import { MAX_NAME_CHARS, shownName, shownNameWithin } from "../../../validation/shown_name.ts";
+import { scriptEnv } from "../isolate_inputs.ts";
 
 /** Most distinct secret values a worker remembers (per-session tokens past it are not known). */
 const MAX_SECRETS = 1_024;
@@ -18,7 +19,7 @@ const REMEMBERED_CHARS = 1_024;
 const PLACE_AT_END = / \([^\s()]+:\d+\)$/;
 
 /** What a script prints in this isolate: one line per value, controls escaped and its secrets redacted. */
-export function guardScriptConsole(env: Readonly<Record<string, string>>): void {
+export function guardScriptConsole(env: Readonly<Record<string, string>> = scriptEnv()): void {
   knowSecrets(
     Object.entries(env).filter(([name]) => isSecretName(name)).map(([name, value]) => [
       value,
@@ -33,7 +34,7 @@ export class ScriptNames {
   #forms: string[] = [];
   readonly #shown = new Map<string, string>();
 
-  constructor(env: Readonly<Record<string, string>>) {
+  constructor(env: Readonly<Record<string, string>> = scriptEnv()) {
     for (const [name, value] of Object.entries(env)) if (isSecretName(name)) this.#add(value);
   }
 

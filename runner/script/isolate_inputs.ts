@@ -1,0 +1,25 @@
+/**
+ * @module
+ * What a run hands its script's isolates (k6's flags, Locust's selection, the `-e` variables): gathered here
+ * as the run's source is read, given to each isolate as it starts (a script host's `workerData`, a load
+ * worker's "prepare"); never in the process's environment, which every run and child of it shares.
+ */
+import { workerData } from "node:worker_threads";
+
+/** The run's in loadlab's isolate, else the isolate's own; `vars`: `-e NAME=VALUE`, over the environment. */
+export const inputs: { k6: Record<string, unknown>; locust?: object; vars?: Record<string, string> } = {
+  k6: {},
+  ...workerData?.inputs,
+};
+
+/** Adds `more` to the inputs, k6's flags merged; `fresh`: they start with it (a run's, or an isolate's). */
+export function passInputs(more: Partial<typeof inputs>, fresh = false): void {
+  if (fresh) Object.keys(inputs.k6).forEach((key) => delete inputs.k6[key]);
+  Object.assign(inputs.k6, more.k6);
+  Object.assign(inputs, fresh && { locust: undefined }, { ...more, k6: inputs.k6 });
+}
+
+/** The script's environment: the process's as it is now, the `-e` variables over it. */
+export function scriptEnv(): Record<string, string> {
+  return { ...Deno.env.toObject(), ...inputs.vars };
+}

@@ -1,0 +1,49 @@
+/**
+ * @module
+ * `loadlab ARGS` as main.ts's `main()` in the test's own process, for cases that check a message and an exit
+ * code: no `deno` start-up each (about 0.4 s of CPU). One call at a time, its console caught: what it prints
+ * with console.error/warn is its stderr, with console.log/info/debug its stdout. Import this module before
+ * any other of loadlab's, so a module that binds a console method binds the catcher. The command line
+ * itself (argv, exit codes of a process, `ulimit`, signals) stays with `runLoadlab`'s child processes.
+ */
+
+/** Where the console prints while a call runs; null: as ever. */
+let caught: { stdout: string[]; stderr: string[] } | null = null;
+for (const method of ["error", "warn", "log", "info", "debug"] as const) {
+  const print = console[method].bind(console);
+  const stream = method === "error" || method === "warn" ? "stderr" : "stdout";
+  console[method] = (...args: unknown[]) =>
+    caught ? caught[stream].push(args.map(String).join(" ") + "\n") : print(...args);
+}
+
+let last: Promise<unknown> = Promise.resolve();
+
+/** `loadlab args` in this process: its exit code and what it printed (a throw: code 1, said on stderr). */
+export function loadlabInProcess(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const call = last.then(() => callMain(args));
+  last = call.catch(() => {});
+  return call;
+}
+
+async function callMain(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const { main } = await import("../main.ts");
+  const { takeEarlyWorker } = await import("../runner/worker/load_worker.ts");
+  const out: { stdout: string[]; stderr: string[] } = caught = { stdout: [], stderr: [] };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let code = 1;
+  try {
+    // A call that never ends fails instead of holding the file.
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error("main() did not return in 300 s")), 300_000);
+    });
+    code = await Promise.race([main(args), late]);
+  } catch (err) {
+    out.stderr.push(`uncaught: ${err}\n`);
+  } finally {
+    caught = null;
+    clearTimeout(timer);
+    // An early load isolate a bad flag left untaken: no limits match, so it ends.
+    takeEarlyWorker(-1, -1);
+  }
+  return { code, stdout: out.stdout.join(""), stderr: out.stderr.join("") };
+}
