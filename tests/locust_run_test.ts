@@ -1357,3 +1357,28 @@ Deno.test("a User that sends nothing runs its tasks, as Locust's, with no reques
     ok(text.includes("first ran") && text.includes("second ran"), text);
     assertEquals(csv(`${dir}/res_stats.csv`).map((r) => [r.Name, r["Request Count"]]), [["Aggregated", "0"]]);
   }));
+
+const RESERVED = `from locust import HttpUser, constant, task
+
+
+class Assets(HttpUser):
+    wait_time = constant(0.2)
+
+    @task
+    def static(self):
+        self.client.get("/", name="static")
+
+    @task
+    def delete(self):
+        self.client.get("/json", name="delete")
+`;
+
+Deno.test("a task named as a JavaScript keyword (static, delete) runs as any other", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-reserved-" });
+    const args = ["locustfile.py", "-u", "2", "-r", "2", "-t", "1s", "-H", url, "--csv", `${dir}/res`];
+    const { code, text } = await runLocust("locustfile.py", RESERVED, args, dir);
+    assertEquals(code, 0, text);
+    const names = csv(`${dir}/res_stats.csv`).map((r) => r.Name);
+    assertEquals(names, ["delete", "static", "Aggregated"]);
+  }));

@@ -615,7 +615,7 @@ class Converter {
     );
     this.within({ ...inner, self: selfName }, () => this.body(body));
     const after = method !== undefined && decorators.length > 0
-      ? ` static { __L.decorate(this, ${JSON.stringify(name)}, [${decorators.join(", ")}]); }`
+      ? ` static { __L.decorate(this, ${JSON.stringify(js)}, [${decorators.join(", ")}]); }`
       : this.decorate(name, decorators);
     return ` }${top || method !== undefined ? "" : ";"}${after}`;
   }
