@@ -753,6 +753,9 @@ class Converter {
     if (s.name === "ClassDefinition") return this.classDefinition(s, [], true);
     if (s.name === "DecoratedStatement") return this.decorated(s, cls);
     if (s.name === "PassStatement" || (s.name === "ExpressionStatement" && isDocstring(s))) return "";
+    if (s.name === "StatementGroup") {
+      return children(s).filter((c) => c.name !== ";").map((c) => this.classMember(c, cls)).join(" ");
+    }
     const parts = children(s).filter((c) => c.name !== "TypeDef");
     const [target, op, value] = parts;
     const attribute = parts.length === 3 && target.name === "VariableName" && op.name === "AssignOp";
