@@ -1382,3 +1382,29 @@ Deno.test("a task named as a JavaScript keyword (static, delete) runs as any oth
     const names = csv(`${dir}/res_stats.csv`).map((r) => r.Name);
     assertEquals(names, ["delete", "static", "Aggregated"]);
   }));
+
+const URL_KEYWORD = `import urllib3
+from locust import HttpUser, constant, task
+
+urllib3.disable_warnings()
+
+
+class Keyworded(HttpUser):
+    wait_time = constant(0.2)
+
+    @task
+    def read(self):
+        self.client.get(url="/json", verify=False, name="read")
+        self.client.post(url="/", json={"a": 1}, name="write")
+`;
+
+Deno.test("url= names a request's URL as requests takes it; urllib3.disable_warnings() is taken", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-url-kw-" });
+    const args = ["locustfile.py", "-u", "1", "-r", "1", "-t", "1s", "-H", url, "--csv", `${dir}/res`];
+    const { code, text } = await runLocust("locustfile.py", URL_KEYWORD, args, dir);
+    assertEquals(code, 0, text);
+    const rows = csv(`${dir}/res_stats.csv`);
+    assertEquals(rows.map((r) => `${r.Type} ${r.Name}`), ["GET read", "POST write", " Aggregated"]);
+    ok(rows.every((r) => Number(r["Request Count"]) > 0 && r["Failure Count"] === "0"), JSON.stringify(rows));
+  }));

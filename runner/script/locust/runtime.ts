@@ -466,15 +466,18 @@ class Client {
     return mapping((k) => jar.get(k), { set, __setitem__: set, clear: () => jar.clear() });
   }
   static {
-    // `get(url, **kw)` and the like; `post(url, data, json, **kw)` and the like.
+    // `get(url, **kw)` and the like; `post(url, data, json, **kw)` and the like; `url=` as requests takes it.
     for (const verb of ["GET", "HEAD", "DELETE", "OPTIONS", "POST", "PUT", "PATCH"]) {
-      Object.defineProperty(this.prototype, verb.toLowerCase(), {
-        value(this: Client, url: string, ...a: unknown[]) {
-          if (!verb.startsWith("P")) return this.request(verb, url, ...a);
-          const [data, json, kw] = args(a, ["data", "json"], [null, null], false, true);
-          return this.request(verb, url, new Kw({ ...kw as object, data, json }));
-        },
-      });
+      const send = function (this: Client, url: string | Kw, ...a: unknown[]): Promise<LocustResponse> {
+        if (url instanceof Kw) {
+          const { url: given, ...kw } = url.values;
+          return send.call(this, given as string, new Kw(kw));
+        }
+        if (!verb.startsWith("P")) return this.request(verb, url, ...a);
+        const [data, json, kw] = args(a, ["data", "json"], [null, null], false, true);
+        return this.request(verb, url, new Kw({ ...kw as object, data, json }));
+      };
+      Object.defineProperty(this.prototype, verb.toLowerCase(), { value: send });
     }
   }
   /**
