@@ -1408,3 +1408,29 @@ Deno.test("url= names a request's URL as requests takes it; urllib3.disable_warn
     assertEquals(rows.map((r) => `${r.Type} ${r.Name}`), ["GET read", "POST write", " Aggregated"]);
     ok(rows.every((r) => Number(r["Request Count"]) > 0 && r["Failure Count"] === "0"), JSON.stringify(rows));
   }));
+
+const RELATIVE = `from locust import HttpUser, constant, task
+
+
+class Relative(HttpUser):
+    wait_time = constant(0.2)
+
+    @task
+    def root(self):
+        self.client.get("")
+
+    @task
+    def glued(self):
+        self.client.get("json")
+`;
+
+Deno.test("a URL that is not http(s):// follows the host as Locust glues it: '' is its root", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-relative-" });
+    const args = ["locustfile.py", "-u", "1", "-r", "1", "-t", "1s", "-H", url, "--csv", `${dir}/res`];
+    const { text } = await runLocust("locustfile.py", RELATIVE, args, dir);
+    const rows = csv(`${dir}/res_stats.csv`);
+    // "json" glued to the host is no host Locust can send to: its task raises, no request counted.
+    assertEquals(rows.map((r) => `${r.Type} ${r.Name}`), ["GET /", " Aggregated"], text);
+    ok(Number(rows[0]["Request Count"]) > 0 && rows[0]["Failure Count"] === "0", JSON.stringify(rows));
+  }));
