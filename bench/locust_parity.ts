@@ -253,7 +253,10 @@ function near(a: number, b: number): boolean {
 
 function compare(theirs: ToolRun, ours: ToolRun): { ok: boolean; detail: string } {
   if (theirs.counts.size === 0 && ours.counts.size === 0 && theirs.code === ours.code) {
-    return { ok: true, detail: `both refused it (exit ${ours.code}): ${ours.note}` };
+    const what = theirs.note === "" && ours.note === ""
+      ? "no request on either"
+      : `both refused it: ${ours.note}`;
+    return { ok: true, detail: `${what} (exit ${ours.code})` };
   }
   if (theirs.counts.size === 0 || ours.counts.size === 0) {
     return { ok: false, detail: `no stats: ${theirs.note || ours.note}` };
