@@ -10,10 +10,11 @@
  * before its startup, so loadlab runs each file for the time Locust's log says its users ran (from
  * "Ramping to" to "--run-time limit reached"), and the row says both. The corpus is bench/locust/
  * (written as teams write them); `--corpus DIR` names another folder (a file without `# args:` runs with
- * `-u 10 -r 10 -t 10s`, as Locust's own examples/ do here). A corpus with a `cases.json` (bench/locust_community/:
- * public locustfiles run unchanged) names its files, each one's command line, environment and whether its
- * count is its tool's speed (`rateBound`: loadlab's counts scaled to Locust's total). Without Locust (`--locust-bin`, `$LOCUST`,
- * else `locust` on PATH) it prints why and runs nothing.
+ * `-u 10 -r 10 -t 10s`, as Locust's own examples/ do here). A corpus with a `cases.json`
+ * (bench/locust_community/: public locustfiles run unchanged) names its files, each one's command line,
+ * environment and whether its count is its tool's speed (`rateBound`: loadlab's counts scaled to Locust's
+ * total), each run in its file's folder. Without Locust (`--locust-bin`, `$LOCUST`, else `locust` on PATH)
+ * it prints why and runs nothing.
  *
  * `--locust-speed`: one GET with `wait_time = constant(0)` at 50 users against nginx (CPU 0), each tool on
  * CPU 1 (`taskset`): Locust's HttpUser, its FastHttpUser and loadlab, requests a second from each one's
