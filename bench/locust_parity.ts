@@ -10,8 +10,11 @@
  * before its startup, so loadlab runs each file for the time Locust's log says its users ran (from
  * "Ramping to" to "--run-time limit reached"), and the row says both. The corpus is bench/locust/
  * (written as teams write them); `--corpus DIR` names another folder (a file without `# args:` runs with
- * `-u 10 -r 10 -t 10s`, as Locust's own examples/ do here). Without Locust (`--locust-bin`, `$LOCUST`,
- * else `locust` on PATH) it prints why and runs nothing.
+ * `-u 10 -r 10 -t 10s`, as Locust's own examples/ do here). A corpus with a `cases.json`
+ * (bench/locust_community/: public locustfiles run unchanged) names its files, each one's command line,
+ * environment and whether its count is its tool's speed (`rateBound`: loadlab's counts scaled to Locust's
+ * total), each run in its file's folder. Without Locust (`--locust-bin`, `$LOCUST`, else `locust` on PATH)
+ * it prints why and runs nothing.
  *
  * `--locust-speed`: one GET with `wait_time = constant(0)` at 50 users against nginx (CPU 0), each tool on
  * CPU 1 (`taskset`): Locust's HttpUser, its FastHttpUser and loadlab, requests a second from each one's
@@ -23,7 +26,8 @@
  *   deno task bench --locust [--locust-bin PATH] [--corpus DIR] [--only NAME]
  *   deno task bench --locust-speed [--locust-bin PATH] [--duration 10s]
  */
-import { join, resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { tokenize } from "../cli/argv.ts";
 import { FlagValues } from "../cli/flag_values.ts";
 import { parseDurationMs } from "../cli/flag_values.ts";
@@ -71,8 +75,12 @@ export async function main(argv: string[]): Promise<number> {
   if (flags.has("locust-speed")) return await speed(locust, parseDurationMs(flags.text("duration") ?? "10s"));
   const only = flags.text("only");
   const corpus = resolve(flags.text("corpus") ?? CORPUS);
-  const files = [...Deno.readDirSync(corpus)].filter((e) => e.name.endsWith(".py")).map((e) => e.name).sort()
-    .filter((name) => only === undefined || name.includes(only));
+  const cases = casesOf(corpus);
+  const files =
+    (cases === null
+      ? [...Deno.readDirSync(corpus)].filter((e) => e.name.endsWith(".py")).map((e) => e.name).sort()
+      : Object.keys(cases).filter((name) => name !== "_about"))
+      .filter((name) => only === undefined || name.includes(only));
   const server = await serve();
   const version = run([locust, "--version"]).trim();
   console.log(`locust parity: ${version}; loadlab ${MAIN}; load average ${loadAverage()} (2 cores, shared)`);
@@ -81,9 +89,18 @@ export async function main(argv: string[]): Promise<number> {
   try {
     for (const name of files) {
       const path = join(corpus, name);
-      const args = argsOf(Deno.readTextFileSync(path));
+      const one = cases?.[name];
+      if (one !== undefined && !existsSync(path)) {
+        rows.push([name, "", "", "not checked out (README.md)", "skipped"]);
+        continue;
+      }
+      const args = one?.args ?? argsOf(Deno.readTextFileSync(path));
+      const env = Object.fromEntries(
+        Object.entries(one?.env ?? {}).map(([k, v]) => [k, v.replace("{url}", server.url)]),
+      );
+      const cwd = one === undefined ? corpus : dirname(path);
       const common = ["--headless", "-H", server.url, ...args, "--only-summary"];
-      const theirs = await runTool([locust, "-f", path, ...common], "locust", false, corpus);
+      const theirs = await runTool([locust, "-f", path, ...common], "locust", false, cwd, env);
       const ranMs = Math.round(theirs.ranMs);
       // Without -t (a --config file's run-time), loadlab's -t is the time Locust's users ran.
       const timed = [...common, ...(common.includes("-t") || !(ranMs > 0) ? [] : ["-t", "0"])];
@@ -92,9 +109,10 @@ export async function main(argv: string[]): Promise<number> {
         [Deno.execPath(), "run", "-A", MAIN, "run", path, ...timed],
         "loadlab",
         true,
-        corpus,
+        cwd,
+        env,
       );
-      const { ok, detail } = compare(theirs, ours);
+      const { ok, detail } = compare(theirs, one?.rateBound ? scaled(ours, total(theirs.counts)) : ours);
       if (ok) same++;
       const given = common.includes("-t") ? common[common.indexOf("-t") + 1] : "its config";
       rows.push([
@@ -126,8 +144,30 @@ function argsOf(text: string): string[] {
     : line.slice("# args:".length).trim().split(/\s+/);
 }
 
+/** A corpus's `cases.json`, when it has one: each file's command line, environment and count kind. */
+type Case = { args: string[]; env?: Record<string, string>; rateBound?: boolean };
+function casesOf(corpus: string): Record<string, Case> | null {
+  const path = join(corpus, "cases.json");
+  return existsSync(path) ? JSON.parse(Deno.readTextFileSync(path)) : null;
+}
+
+/** A run whose requests are its tool's speed, its counts scaled to `to` requests in all. */
+function scaled(run: ToolRun, to: number): ToolRun {
+  const k = to / Math.max(1, total(run.counts));
+  const counts: Counts = new Map(
+    [...run.counts].map(([n, [r, f]]) => [n, [Math.round(r * k), Math.round(f * k)]]),
+  );
+  return { ...run, counts };
+}
+
 /** Runs `cmd` in a folder of its own with `--csv`; its exit code and the counts of its `_stats.csv`. */
-async function runTool(cmd: string[], label: string, loadlab = false, cwd?: string): Promise<ToolRun> {
+async function runTool(
+  cmd: string[],
+  label: string,
+  loadlab = false,
+  cwd?: string,
+  env: Record<string, string> = {},
+): Promise<ToolRun> {
   const dir = Deno.makeTempDirSync({ prefix: `loadlab-locust-${label}-` });
   const extra = [
     "--csv",
@@ -138,7 +178,7 @@ async function runTool(cmd: string[], label: string, loadlab = false, cwd?: stri
   const out = await new Deno.Command(cmd[0], {
     args: [...cmd.slice(1), ...extra],
     cwd: cwd ?? dir,
-    env: { NO_COLOR: "1" },
+    env: { NO_COLOR: "1", ...env },
     stdout: "piped",
     stderr: "piped",
     signal: AbortSignal.timeout(RUN_LIMIT_MS),
@@ -214,7 +254,10 @@ function near(a: number, b: number): boolean {
 
 function compare(theirs: ToolRun, ours: ToolRun): { ok: boolean; detail: string } {
   if (theirs.counts.size === 0 && ours.counts.size === 0 && theirs.code === ours.code) {
-    return { ok: true, detail: `both refused it (exit ${ours.code}): ${ours.note}` };
+    const what = theirs.note === "" && ours.note === ""
+      ? "no request on either"
+      : `both refused it: ${ours.note}`;
+    return { ok: true, detail: `${what} (exit ${ours.code})` };
   }
   if (theirs.counts.size === 0 || ours.counts.size === 0) {
     return { ok: false, detail: `no stats: ${theirs.note || ours.note}` };

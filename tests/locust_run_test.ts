@@ -1357,3 +1357,80 @@ Deno.test("a User that sends nothing runs its tasks, as Locust's, with no reques
     ok(text.includes("first ran") && text.includes("second ran"), text);
     assertEquals(csv(`${dir}/res_stats.csv`).map((r) => [r.Name, r["Request Count"]]), [["Aggregated", "0"]]);
   }));
+
+const RESERVED = `from locust import HttpUser, constant, task
+
+
+class Assets(HttpUser):
+    wait_time = constant(0.2)
+
+    @task
+    def static(self):
+        self.client.get("/", name="static")
+
+    @task
+    def delete(self):
+        self.client.get("/json", name="delete")
+`;
+
+Deno.test("a task named as a JavaScript keyword (static, delete) runs as any other", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-reserved-" });
+    const args = ["locustfile.py", "-u", "2", "-r", "2", "-t", "1s", "-H", url, "--csv", `${dir}/res`];
+    const { code, text } = await runLocust("locustfile.py", RESERVED, args, dir);
+    assertEquals(code, 0, text);
+    const names = csv(`${dir}/res_stats.csv`).map((r) => r.Name);
+    assertEquals(names, ["delete", "static", "Aggregated"]);
+  }));
+
+const URL_KEYWORD = `import urllib3
+from locust import HttpUser, constant, task
+
+urllib3.disable_warnings()
+
+
+class Keyworded(HttpUser):
+    wait_time = constant(0.2)
+
+    @task
+    def read(self):
+        self.client.get(url="/json", verify=False, name="read")
+        self.client.post(url="/", json={"a": 1}, name="write")
+`;
+
+Deno.test("url= names a request's URL as requests takes it; urllib3.disable_warnings() is taken", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-url-kw-" });
+    const args = ["locustfile.py", "-u", "1", "-r", "1", "-t", "1s", "-H", url, "--csv", `${dir}/res`];
+    const { code, text } = await runLocust("locustfile.py", URL_KEYWORD, args, dir);
+    assertEquals(code, 0, text);
+    const rows = csv(`${dir}/res_stats.csv`);
+    assertEquals(rows.map((r) => `${r.Type} ${r.Name}`), ["GET read", "POST write", " Aggregated"]);
+    ok(rows.every((r) => Number(r["Request Count"]) > 0 && r["Failure Count"] === "0"), JSON.stringify(rows));
+  }));
+
+const RELATIVE = `from locust import HttpUser, constant, task
+
+
+class Relative(HttpUser):
+    wait_time = constant(0.2)
+
+    @task
+    def root(self):
+        self.client.get("")
+
+    @task
+    def glued(self):
+        self.client.get("json")
+`;
+
+Deno.test("a URL that is not http(s):// follows the host as Locust glues it: '' is its root", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-relative-" });
+    const args = ["locustfile.py", "-u", "1", "-r", "1", "-t", "1s", "-H", url, "--csv", `${dir}/res`];
+    const { text } = await runLocust("locustfile.py", RELATIVE, args, dir);
+    const rows = csv(`${dir}/res_stats.csv`);
+    // "json" glued to the host is no host Locust can send to: its task raises, no request counted.
+    assertEquals(rows.map((r) => `${r.Type} ${r.Name}`), ["GET /", " Aggregated"], text);
+    ok(Number(rows[0]["Request Count"]) > 0 && rows[0]["Failure Count"] === "0", JSON.stringify(rows));
+  }));

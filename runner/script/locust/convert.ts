@@ -615,7 +615,7 @@ class Converter {
     );
     this.within({ ...inner, self: selfName }, () => this.body(body));
     const after = method !== undefined && decorators.length > 0
-      ? ` static { __L.decorate(this, ${JSON.stringify(name)}, [${decorators.join(", ")}]); }`
+      ? ` static { __L.decorate(this, ${JSON.stringify(js)}, [${decorators.join(", ")}]); }`
       : this.decorate(name, decorators);
     return ` }${top || method !== undefined ? "" : ";"}${after}`;
   }
@@ -753,6 +753,9 @@ class Converter {
     if (s.name === "ClassDefinition") return this.classDefinition(s, [], true);
     if (s.name === "DecoratedStatement") return this.decorated(s, cls);
     if (s.name === "PassStatement" || (s.name === "ExpressionStatement" && isDocstring(s))) return "";
+    if (s.name === "StatementGroup") {
+      return children(s).filter((c) => c.name !== ";").map((c) => this.classMember(c, cls)).join(" ");
+    }
     const parts = children(s).filter((c) => c.name !== "TypeDef");
     const [target, op, value] = parts;
     const attribute = parts.length === 3 && target.name === "VariableName" && op.name === "AssignOp";
@@ -978,7 +981,7 @@ class Converter {
       }
       for (const p of viaSelf ? children(argList) : []) {
         const key = p.name === "VariableName" && p.nextSibling?.name === "AssignOp" ? this.text(p) : "name";
-        if (!REQUEST_KEYS.includes(key)) {
+        if (!REQUEST_KEYS.includes(key) && key !== "url") {
           this.refuse(p, `self.client's ${key}=: the subset sends ${REQUEST_KEYS.join(", ")}`);
         }
       }

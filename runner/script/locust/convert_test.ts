@@ -256,3 +256,10 @@ def on_request(exception, **kwargs):
     ],
   );
 });
+
+Deno.test("a class body's statements ended by ';' (tasks = [Set];) are its attributes, as Python reads them", () => {
+  const text = "from locust import User, TaskSet, task\nclass S(TaskSet):\n    @task\n    def t(self):\n" +
+    "        pass\nclass U(User):\n    tasks = [S]; weight = 2;\n";
+  assertEquals(problems(text), []);
+  ok(convertLocust(text, "l.py").code.includes(`__L.attr(this, "weight", 2)`));
+});

@@ -14,7 +14,7 @@ import { existsSync } from "node:fs";
 import { conversionCacheDir, writeWhole } from "../cache_dir.ts";
 
 /** Bumped when the conversion changes, so older cached conversions are not reused. */
-const CONVERSION_VERSION = "21";
+const CONVERSION_VERSION = "23";
 
 export function isLocustFile(path: string): boolean {
   return path.endsWith(".py");

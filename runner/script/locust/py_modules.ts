@@ -482,6 +482,9 @@ const collections = {
 /** gevent's sleep, the user's own as time's is; its greenlets are refused (convert.ts). */
 const gevent = { sleep: (seconds: number) => time.sleep(seconds) };
 
+/** urllib3's warnings off (beside `verify=False`): loadlab warns of no certificate, so nothing to do. */
+const urllib3 = { disable_warnings: () => null };
+
 const modules = { random, string, json, time, uuid, itertools, os, math, logging, re, csv, datetime, base64 };
 export const MODULES: Record<string, Record<string, unknown>> = {
   ...modules,
@@ -490,4 +493,5 @@ export const MODULES: Record<string, Record<string, unknown>> = {
   contextlib,
   gevent,
   collections,
+  urllib3,
 };

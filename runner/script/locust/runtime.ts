@@ -449,6 +449,8 @@ class Client {
   fast = false;
   /** An `HttpSession`'s `base_url`, before each path it is given. */
   base_url = "";
+  /** The user whose client it is: its `host` is the base of a URL that is neither a path nor http(s)://. */
+  user: { host?: unknown } | null = null;
   headers: Record<string, string> = {};
   /** `self.client.auth = (user, password)`: each request's unless it gives its own. */
   auth: unknown = null;
@@ -466,15 +468,18 @@ class Client {
     return mapping((k) => jar.get(k), { set, __setitem__: set, clear: () => jar.clear() });
   }
   static {
-    // `get(url, **kw)` and the like; `post(url, data, json, **kw)` and the like.
+    // `get(url, **kw)` and the like; `post(url, data, json, **kw)` and the like; `url=` as requests takes it.
     for (const verb of ["GET", "HEAD", "DELETE", "OPTIONS", "POST", "PUT", "PATCH"]) {
-      Object.defineProperty(this.prototype, verb.toLowerCase(), {
-        value(this: Client, url: string, ...a: unknown[]) {
-          if (!verb.startsWith("P")) return this.request(verb, url, ...a);
-          const [data, json, kw] = args(a, ["data", "json"], [null, null], false, true);
-          return this.request(verb, url, new Kw({ ...kw as object, data, json }));
-        },
-      });
+      const send = function (this: Client, url: string | Kw, ...a: unknown[]): Promise<LocustResponse> {
+        if (url instanceof Kw) {
+          const { url: given, ...kw } = url.values;
+          return send.call(this, given as string, new Kw(kw));
+        }
+        if (!verb.startsWith("P")) return this.request(verb, url, ...a);
+        const [data, json, kw] = args(a, ["data", "json"], [null, null], false, true);
+        return this.request(verb, url, new Kw({ ...kw as object, data, json }));
+      };
+      Object.defineProperty(this.prototype, verb.toLowerCase(), { value: send });
     }
   }
   /**
@@ -492,6 +497,10 @@ class Client {
     const s = this.__s!;
     stopsHere(s);
     let path = str(url);
+    // Locust's rule: what is not an http(s):// URL follows the base, its user's host ("" is the host's root).
+    if (path.charCodeAt(0) !== 47 && !/^https?:\/\//.test(path)) {
+      path = (this.base_url || str(this.user?.host ?? "")) + path;
+    }
     const based = this.base_url !== "" && path.startsWith("/");
     if (based) path = this.base_url + path;
     if (o.params != null) path += (path.includes("?") ? "&" : "?") + form(o.params);
@@ -685,7 +694,7 @@ export class User {
 
 /** Locust's `HttpUser` (and `FastHttpUser`: loadlab sends both the same way). */
 export class HttpUser extends User {
-  client = new Client();
+  client: Client = Object.assign(new Client(), { user: this });
   /** Locust's `rest()`: a JSON request whose `with` block's failed assertion fails it; `r.js` its JSON. */
   async rest(method: string, url: string, ...a: unknown[]): Promise<LocustResponse> {
     const [given, kw] = args(a, ["headers"], [null], false, true) as [object | null, Record<string, unknown>];
@@ -772,7 +781,7 @@ async function fire(fns: Fn[], kw: Record<string, unknown>): Promise<void> {
 const REST = Symbol("rest");
 
 export class FastHttpUser extends HttpUser {
-  override client = Object.assign(new Client(), { fast: true });
+  override client: Client = Object.assign(new Client(), { fast: true, user: this });
 }
 
 /**
