@@ -27,13 +27,15 @@ function behind(behindMs: number, endedMs: number, lateBoundMs: number) {
 }
 
 Deno.test("a pacer 10 s behind at 1M/s skips the stale sends in one step, counted dropped, never queued", async () => {
-  // The late bound leaves 250 ms past the end for the test to reach the pacer, even on busy cores.
-  const { ctx, dropped } = behind(10_000, 50, 300);
+  // The late bound leaves 1 s past the end for the test to reach the pacer, even on busy cores.
+  const { ctx, dropped } = behind(10_000, 50, 1_050);
   const schedule = constantSchedule(1_000_000, { durationMs: 10_000 });
   let dispatched = 0;
   await pace(ctx, schedule, () => {
     // Before the bound, every due send was dispatched at once: ten million of them.
-    if (++dispatched > 500_000) throw new Error("the pacer dispatched stale sends instead of dropping them");
+    if (++dispatched > 3_000_000) {
+      throw new Error("the pacer dispatched stale sends instead of dropping them");
+    }
   });
   const due = firstDueFrom(schedule, 0, 1, ctx.endMs - ctx.startMs);
   const droppedSends = dropped();
@@ -42,7 +44,7 @@ Deno.test("a pacer 10 s behind at 1M/s skips the stale sends in one step, counte
     Math.abs(dispatched + droppedSends - due) <= 1,
     `every send due before the end is dispatched or dropped: ${dispatched} + ${droppedSends} vs ${due}`,
   );
-  ok(droppedSends > 9_000_000, `the stale sends are dropped: ${droppedSends}`);
+  ok(droppedSends > 8_000_000, `the stale sends are dropped: ${droppedSends}`);
   ok(dispatched > 0, "sends within the late bound still go");
 });
 
