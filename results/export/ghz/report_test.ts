@@ -407,3 +407,41 @@ Deno.test("answers broken on the wire read as grpc-go's client words them, under
     [words("Unavailable", "transport is closing")]: 2,
   });
 });
+
+Deno.test("a head of another HTTP status without gRPC's content-type: grpc-go's code, status text and fault", () => {
+  const shown = {
+    ...run(),
+    statusCodes: { "200": 6, "grpc UNAUTHENTICATED": 1, "grpc UNIMPLEMENTED": 1, "grpc UNAVAILABLE": 2 },
+    errors: {},
+    errorMessages: {
+      "grpc UNAUTHENTICATED": { "not gRPC: HTTP status 401, content-type none": 1 },
+      "grpc UNIMPLEMENTED": { 'not gRPC: HTTP status 404, content-type "text/html"': 1 },
+      "grpc UNAVAILABLE": {
+        "not gRPC: HTTP status 429, content-type none": 1,
+        "not gRPC: HTTP status 502, content-type none": 1,
+      },
+    },
+  } as RunResult;
+  const words = (status: string, desc: string) => `rpc error: code = ${status} desc = ${desc}`;
+  const missing = "transport: missing content-type field";
+  assertEquals(ghzReport(shown, new Date()).errorDistribution, {
+    [words("Unauthenticated", `Unauthorized: HTTP status code 401; ${missing}`)]: 1,
+    [
+      words(
+        "Unimplemented",
+        'Not Found: HTTP status code 404; transport: received the unexpected content-type "text/html"',
+      )
+    ]: 1,
+    [words("Unavailable", `Too Many Requests: HTTP status code 429; ${missing}`)]: 1,
+    [words("Unavailable", `Bad Gateway: HTTP status code 502; ${missing}`)]: 1,
+  });
+  match(
+    ghzOutput(shown, "summary"),
+    /\[1\] {3}rpc error: code = Unauthenticated desc = Unauthorized: HTTP status/,
+  );
+  const log = LOG.replace("1014;0;10000;0", "1012;0;10000;0");
+  match(
+    ghzOutput(shown, "csv", new Date(), log),
+    /\n10\.00,Unimplemented,[^\n]*desc = Not Found: HTTP status code 404;/,
+  );
+});

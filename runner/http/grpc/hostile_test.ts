@@ -82,6 +82,10 @@ const EXPECT: Array<[GrpcHostileMode, Record<string, number>, RegExp | null]> = 
     /^not gRPC: HTTP status 200, content-type "text\/html"$/,
   ],
   ["http-503", { "grpc UNAVAILABLE": CALLS }, /^not gRPC: HTTP status 503, content-type none$/],
+  ["http-401", { "grpc UNAUTHENTICATED": CALLS }, /^not gRPC: HTTP status 401, content-type none$/],
+  ["http-404", { "grpc UNIMPLEMENTED": CALLS }, /^not gRPC: HTTP status 404, content-type "text\/html"$/],
+  ["http-429", { "grpc UNAVAILABLE": CALLS }, /^not gRPC: HTTP status 429, content-type none$/],
+  ["http-502", { "grpc UNAVAILABLE": CALLS }, /^not gRPC: HTTP status 502, content-type none$/],
   ["gzip", {}, null],
   [
     "gzip-bomb",
