@@ -95,10 +95,8 @@ function clientWords(kind: string, message: string): string {
   const refused = /^refused: .* connecting to (\S+)$/.exec(message)?.[1];
   const dial = `connection error: desc = "transport: Error while dialing dial tcp ${refused}`;
   if (kind === "connect" && refused) return `${dial}: connect: connection refused"`;
-  const tls = kind === "tls" ? TLS_WORDS.find(([loadlab]) => loadlab.test(message))?.[1] : undefined;
-  return tls === undefined
-    ? message
-    : `connection error: desc = "transport: authentication handshake failed: ${tls}"`;
+  const tls = TLS_WORDS.find(([loadlab]) => kind === "tls" && loadlab.test(message))?.[1];
+  return tls ? `connection error: desc = "transport: authentication handshake failed: ${tls}"` : message;
 }
 
 /**
@@ -135,6 +133,7 @@ const GRPC_GO_WORDS: Array<[RegExp, string, string | ((group: string[]) => strin
   // Go reads a gzip header of 10 bytes before it checks it.
   [/^a compressed message of (\d |.*unexpected end of file)/, "", `${INFLATE}unexpected EOF`],
   [/^a compressed message of \d+ bytes that is not gzip/, "", `${INFLATE}gzip: invalid header`],
+  [/corrupt before deflate byte (\d+)/, "", `${INFLATE}flate: corrupt input before offset $1`],
   // A call refused unprocessed by a GOAWAY each time it went: grpc-go's call on a draining connection.
   [/^GOAWAY \w+: refused \d+ times/, "", "the connection is draining"],
   [/^the server closed the connection before its SETTINGS$/, "", "connection closed"],

@@ -346,7 +346,7 @@ Deno.test("answers broken on the wire read as grpc-go's client words them, under
     ...base,
     requests: 10,
     statusCodes: { "200": 6, "grpc UNAVAILABLE": 2 },
-    errors: { timeout: 0, "grpc-protocol": 11, "closed-early": 3 },
+    errors: { timeout: 0, "grpc-protocol": 12, "closed-early": 3 },
     errorMessages: {
       "grpc UNAVAILABLE": { "not gRPC: HTTP status 503, content-type none": 2 },
       "grpc-protocol": {
@@ -361,6 +361,8 @@ Deno.test("answers broken on the wire read as grpc-go's client words them, under
         'a message compressed with "snappy", which loadlab does not inflate (it asks for gzip only)': 1,
         "a compressed message of 6 bytes that is not gzip (incorrect header check)": 1,
         "a compressed message of 30 bytes that is not gzip (incorrect header check)": 1,
+        "a gzip message of 15 bytes corrupt before deflate byte 5 (invalid stored block lengths)":
+          1,
       },
       "closed-early": {
         "the server closed the connection before its SETTINGS": 1,
@@ -379,7 +381,7 @@ Deno.test("answers broken on the wire read as grpc-go's client words them, under
   assertEquals(r.statusCodeDistribution, {
     OK: 6,
     Unavailable: 5,
-    Internal: 7,
+    Internal: 8,
     Unknown: 3,
     Unimplemented: 1,
   });
@@ -403,6 +405,12 @@ Deno.test("answers broken on the wire read as grpc-go's client words them, under
     [words("Unimplemented", 'grpc: Decompressor is not installed for grpc-encoding "snappy"')]: 1,
     [words("Internal", "grpc: failed to decompress the received message unexpected EOF")]: 1,
     [words("Internal", "grpc: failed to decompress the received message gzip: invalid header")]: 1,
+    [
+      words(
+        "Internal",
+        "grpc: failed to decompress the received message flate: corrupt input before offset 5",
+      )
+    ]: 1,
     [words("Unavailable", "connection closed")]: 1,
     [words("Unavailable", "transport is closing")]: 2,
   });

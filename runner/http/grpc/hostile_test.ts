@@ -98,6 +98,11 @@ const EXPECT: Array<[GrpcHostileMode, Record<string, number>, RegExp | null]> = 
     /^a compressed message of 6 bytes that is not gzip \(incorrect header check\)$/,
   ],
   [
+    "gzip-corrupt",
+    { "grpc-protocol": CALLS },
+    /^a gzip message of 15 bytes corrupt before deflate byte 5 \(invalid stored block lengths\)$/,
+  ],
+  [
     "unknown-encoding",
     { "grpc-protocol": CALLS },
     /compressed with "snappy", which loadlab does not inflate/,
