@@ -9,7 +9,6 @@ import type { RunResult } from "../../mod.ts";
 import { statusKey, statusSlotOf } from "../../schema/values.ts";
 import { visibleLine } from "../../../validation/terminal_text.ts";
 import { modelFactsOf } from "../../load_models.ts";
-import { STATUS_CODES } from "node:http";
 
 /** The formats `-O` takes. */
 export const GHZ_FORMATS = ["summary", "json", "pretty", "csv", "influx-summary", "influx-details"] as const;
@@ -79,10 +78,9 @@ function failuresOf(run: RunResult): Failure[] {
 function grpcGoWords(key: string, message: string): [string, string] {
   const [pattern, given, template] = GRPC_GO_WORDS.find(([p]) => p.test(message)) ?? [/^/, "", null];
   const group = pattern.exec(message)!;
-  const words = typeof template === "function" ? template(group) : template;
   return [
     given || ghzStatus(key),
-    words?.replace(/\$(\d)/g, (_, k) => group[k] ?? "") ?? clientWords(key, message),
+    template?.replace(/\$(\d)/g, (_, k) => group[k] ?? "") ?? clientWords(key, message),
   ];
 }
 
@@ -110,11 +108,9 @@ function clientWords(kind: string, message: string): string {
 const RST = "stream terminated by RST_STREAM with error code: $1";
 const INFLATE = "grpc: failed to decompress the received message ";
 /** A head that is not gRPC's: Go's text of its HTTP status (its code is the status's), its content-type. */
-const NOT_GRPC = ([, status, type]: string[]) =>
-  `${STATUS_CODES[status] ?? ""}: HTTP status code $1; transport: ${
-    type === "none" ? "missing content-type field" : "received the unexpected content-type $2"
-  }`;
-const GRPC_GO_WORDS: Array<[RegExp, string, string | ((group: string[]) => string)]> = [
+const HTTP = "$2: HTTP status code $1; transport: ";
+const UNEXPECTED = `${HTTP}received the unexpected content-type $3`;
+const GRPC_GO_WORDS: Array<[RegExp, string, string]> = [
   [/^RST_STREAM (REFUSED_STREAM)/, "Unavailable", RST],
   [/^RST_STREAM (CANCEL)/, "Canceled", RST],
   [/^RST_STREAM (FLOW_CONTROL_ERROR|ENHANCE_YOUR_CALM)/, "ResourceExhausted", RST],
@@ -126,8 +122,9 @@ const GRPC_GO_WORDS: Array<[RegExp, string, string | ((group: string[]) => strin
   [/^the stream ended without trailers/, "", "server closed the stream without sending trailers"],
   [/^the stream ended inside a message/, "", "unexpected EOF"],
   [/^trailers without grpc-status \(grpc-message "(.*)"\)$/, "Unknown", "$1"],
-  [/^not gRPC: HTTP status (200), content-type (.*)$/, "Unknown", NOT_GRPC],
-  [/^not gRPC: HTTP status (\d+), content-type (.*)$/, "", NOT_GRPC],
+  [/^not gRPC: HTTP status (200) \((.*)\), content-type (.*)$/, "Unknown", UNEXPECTED],
+  [/^not gRPC: HTTP status (\d+) \((.*)\), content-type none$/, "", `${HTTP}missing content-type field`],
+  [/^not gRPC: HTTP status (\d+) \((.*)\), content-type (.*)$/, "", UNEXPECTED],
   [/more than one message$/, "Unknown", "grpc: client streaming protocol violation: get <nil>, want <EOF>"],
   [/compressed with (".*")/, "Unimplemented", "grpc: Decompressor is not installed for grpc-encoding $1"],
   // Go reads a gzip header of 10 bytes before it checks it.

@@ -348,7 +348,7 @@ Deno.test("answers broken on the wire read as grpc-go's client words them, under
     statusCodes: { "200": 6, "grpc UNAVAILABLE": 2 },
     errors: { timeout: 0, "grpc-protocol": 12, "closed-early": 3 },
     errorMessages: {
-      "grpc UNAVAILABLE": { "not gRPC: HTTP status 503, content-type none": 2 },
+      "grpc UNAVAILABLE": { "not gRPC: HTTP status 503 (Service Unavailable), content-type none": 2 },
       "grpc-protocol": {
         "a message prefix whose compressed flag is neither 0 nor 1: 7": 1,
         "a compressed message without grpc-encoding": 1,
@@ -356,13 +356,12 @@ Deno.test("answers broken on the wire read as grpc-go's client words them, under
         "the stream ended without trailers (no grpc-status)": 1,
         "the stream ended inside a message (its length prefix promised more)": 1,
         'trailers without grpc-status (grpc-message "where is my status")': 1,
-        'not gRPC: HTTP status 200, content-type "text/html"': 1,
+        'not gRPC: HTTP status 200 (OK), content-type "text/html"': 1,
         "a unary call's answer with more than one message": 1,
         'a message compressed with "snappy", which loadlab does not inflate (it asks for gzip only)': 1,
         "a compressed message of 6 bytes that is not gzip (incorrect header check)": 1,
         "a compressed message of 30 bytes that is not gzip (incorrect header check)": 1,
-        "a gzip message of 15 bytes corrupt before deflate byte 5 (invalid stored block lengths)":
-          1,
+        "a gzip message of 15 bytes corrupt before deflate byte 5 (invalid stored block lengths)": 1,
       },
       "closed-early": {
         "the server closed the connection before its SETTINGS": 1,
@@ -422,11 +421,11 @@ Deno.test("a head of another HTTP status without gRPC's content-type: grpc-go's 
     statusCodes: { "200": 6, "grpc UNAUTHENTICATED": 1, "grpc UNIMPLEMENTED": 1, "grpc UNAVAILABLE": 2 },
     errors: {},
     errorMessages: {
-      "grpc UNAUTHENTICATED": { "not gRPC: HTTP status 401, content-type none": 1 },
-      "grpc UNIMPLEMENTED": { 'not gRPC: HTTP status 404, content-type "text/html"': 1 },
+      "grpc UNAUTHENTICATED": { "not gRPC: HTTP status 401 (Unauthorized), content-type none": 1 },
+      "grpc UNIMPLEMENTED": { 'not gRPC: HTTP status 404 (Not Found), content-type "text/html"': 1 },
       "grpc UNAVAILABLE": {
-        "not gRPC: HTTP status 429, content-type none": 1,
-        "not gRPC: HTTP status 502, content-type none": 1,
+        "not gRPC: HTTP status 429 (Too Many Requests), content-type none": 1,
+        "not gRPC: HTTP status 502 (Bad Gateway), content-type none": 1,
       },
     },
   } as RunResult;

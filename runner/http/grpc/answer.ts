@@ -18,6 +18,7 @@ import { callOutcome, decodeGrpcMessage, GrpcFields, STATUS_GARBLED } from "../.
 import { GRPC_CANCELLED, GRPC_OK, grpcCodeName } from "../../../grpc/status.ts";
 import type { StreamAnswer } from "../stream_answer.ts";
 import { constants, gunzipSync, inflateRawSync } from "node:zlib";
+import { STATUS_CODES } from "node:http";
 
 const NO_TRAILERS = "the stream ended without trailers (no grpc-status)";
 const BAD_FLAG = "a message prefix whose compressed flag is neither 0 nor 1";
@@ -111,7 +112,8 @@ export class GrpcAnswer implements StreamAnswer {
   /** A head that is not a gRPC answer's: its HTTP status and content-type. */
   #notGrpc(): string {
     const type = JSON.stringify(this.fields.contentType);
-    return `not gRPC: HTTP status ${this.#httpStatus}, content-type ${type === '""' ? "none" : type}`;
+    const status = `${this.#httpStatus} (${STATUS_CODES[this.#httpStatus] ?? ""})`;
+    return `not gRPC: HTTP status ${status}, content-type ${type === '""' ? "none" : type}`;
   }
 
   data(buf: Uint8Array, from: number, to: number): ErrorKind | null {

@@ -79,13 +79,33 @@ const EXPECT: Array<[GrpcHostileMode, Record<string, number>, RegExp | null]> = 
   [
     "not-grpc",
     { "grpc-protocol": CALLS },
-    /^not gRPC: HTTP status 200, content-type "text\/html"$/,
+    /^not gRPC: HTTP status 200 \(OK\), content-type "text\/html"$/,
   ],
-  ["http-503", { "grpc UNAVAILABLE": CALLS }, /^not gRPC: HTTP status 503, content-type none$/],
-  ["http-401", { "grpc UNAUTHENTICATED": CALLS }, /^not gRPC: HTTP status 401, content-type none$/],
-  ["http-404", { "grpc UNIMPLEMENTED": CALLS }, /^not gRPC: HTTP status 404, content-type "text\/html"$/],
-  ["http-429", { "grpc UNAVAILABLE": CALLS }, /^not gRPC: HTTP status 429, content-type none$/],
-  ["http-502", { "grpc UNAVAILABLE": CALLS }, /^not gRPC: HTTP status 502, content-type none$/],
+  [
+    "http-503",
+    { "grpc UNAVAILABLE": CALLS },
+    /^not gRPC: HTTP status 503 \(Service Unavailable\), content-type none$/,
+  ],
+  [
+    "http-401",
+    { "grpc UNAUTHENTICATED": CALLS },
+    /^not gRPC: HTTP status 401 \(Unauthorized\), content-type none$/,
+  ],
+  [
+    "http-404",
+    { "grpc UNIMPLEMENTED": CALLS },
+    /^not gRPC: HTTP status 404 \(Not Found\), content-type "text\/html"$/,
+  ],
+  [
+    "http-429",
+    { "grpc UNAVAILABLE": CALLS },
+    /^not gRPC: HTTP status 429 \(Too Many Requests\), content-type none$/,
+  ],
+  [
+    "http-502",
+    { "grpc UNAVAILABLE": CALLS },
+    /^not gRPC: HTTP status 502 \(Bad Gateway\), content-type none$/,
+  ],
   ["gzip", {}, null],
   [
     "gzip-bomb",
