@@ -93,10 +93,8 @@ function clientWords(kind: string, message: string): string {
   const refused = /^refused: .* connecting to (\S+)$/.exec(message)?.[1];
   const dial = `connection error: desc = "transport: Error while dialing dial tcp ${refused}`;
   if (kind === "connect" && refused) return `${dial}: connect: connection refused"`;
-  const tls = kind === "tls" ? TLS_WORDS.find(([loadlab]) => loadlab.test(message))?.[1] : undefined;
-  return tls === undefined
-    ? message
-    : `connection error: desc = "transport: authentication handshake failed: ${tls}"`;
+  const tls = TLS_WORDS.find(([loadlab]) => kind === "tls" && loadlab.test(message))?.[1];
+  return tls ? `connection error: desc = "transport: authentication handshake failed: ${tls}"` : message;
 }
 
 /**
@@ -109,8 +107,9 @@ function clientWords(kind: string, message: string): string {
  */
 const RST = "stream terminated by RST_STREAM with error code: $1";
 const INFLATE = "grpc: failed to decompress the received message ";
-const HTTP_200 = "OK: HTTP status code 200; transport: received the unexpected content-type $1";
-const HTTP_503 = "Service Unavailable: HTTP status code 503; transport: missing content-type field";
+/** A head that is not gRPC's: Go's text of its HTTP status (its code is the status's), its content-type. */
+const HTTP = "$2: HTTP status code $1; transport: ";
+const UNEXPECTED = `${HTTP}received the unexpected content-type $3`;
 const GRPC_GO_WORDS: Array<[RegExp, string, string]> = [
   [/^RST_STREAM (REFUSED_STREAM)/, "Unavailable", RST],
   [/^RST_STREAM (CANCEL)/, "Canceled", RST],
@@ -123,13 +122,15 @@ const GRPC_GO_WORDS: Array<[RegExp, string, string]> = [
   [/^the stream ended without trailers/, "", "server closed the stream without sending trailers"],
   [/^the stream ended inside a message/, "", "unexpected EOF"],
   [/^trailers without grpc-status \(grpc-message "(.*)"\)$/, "Unknown", "$1"],
-  [/^not gRPC: HTTP status 200, content-type (".*")$/, "Unknown", HTTP_200],
-  [/^not gRPC: HTTP status 503, content-type none$/, "", HTTP_503],
+  [/^not gRPC: HTTP status (200) \((.*)\), content-type (.*)$/, "Unknown", UNEXPECTED],
+  [/^not gRPC: HTTP status (\d+) \((.*)\), content-type none$/, "", `${HTTP}missing content-type field`],
+  [/^not gRPC: HTTP status (\d+) \((.*)\), content-type (.*)$/, "", UNEXPECTED],
   [/more than one message$/, "Unknown", "grpc: client streaming protocol violation: get <nil>, want <EOF>"],
   [/compressed with (".*")/, "Unimplemented", "grpc: Decompressor is not installed for grpc-encoding $1"],
   // Go reads a gzip header of 10 bytes before it checks it.
   [/^a compressed message of (\d |.*unexpected end of file)/, "", `${INFLATE}unexpected EOF`],
   [/^a compressed message of \d+ bytes that is not gzip/, "", `${INFLATE}gzip: invalid header`],
+  [/corrupt before deflate byte (\d+)/, "", `${INFLATE}flate: corrupt input before offset $1`],
   // A call refused unprocessed by a GOAWAY each time it went: grpc-go's call on a draining connection.
   [/^GOAWAY \w+: refused \d+ times/, "", "the connection is draining"],
   [/^the server closed the connection before its SETTINGS$/, "", "connection closed"],

@@ -346,9 +346,9 @@ Deno.test("answers broken on the wire read as grpc-go's client words them, under
     ...base,
     requests: 10,
     statusCodes: { "200": 6, "grpc UNAVAILABLE": 2 },
-    errors: { timeout: 0, "grpc-protocol": 11, "closed-early": 3 },
+    errors: { timeout: 0, "grpc-protocol": 12, "closed-early": 3 },
     errorMessages: {
-      "grpc UNAVAILABLE": { "not gRPC: HTTP status 503, content-type none": 2 },
+      "grpc UNAVAILABLE": { "not gRPC: HTTP status 503 (Service Unavailable), content-type none": 2 },
       "grpc-protocol": {
         "a message prefix whose compressed flag is neither 0 nor 1: 7": 1,
         "a compressed message without grpc-encoding": 1,
@@ -356,11 +356,12 @@ Deno.test("answers broken on the wire read as grpc-go's client words them, under
         "the stream ended without trailers (no grpc-status)": 1,
         "the stream ended inside a message (its length prefix promised more)": 1,
         'trailers without grpc-status (grpc-message "where is my status")': 1,
-        'not gRPC: HTTP status 200, content-type "text/html"': 1,
+        'not gRPC: HTTP status 200 (OK), content-type "text/html"': 1,
         "a unary call's answer with more than one message": 1,
         'a message compressed with "snappy", which loadlab does not inflate (it asks for gzip only)': 1,
         "a compressed message of 6 bytes that is not gzip (incorrect header check)": 1,
         "a compressed message of 30 bytes that is not gzip (incorrect header check)": 1,
+        "a gzip message of 15 bytes corrupt before deflate byte 5 (invalid stored block lengths)": 1,
       },
       "closed-early": {
         "the server closed the connection before its SETTINGS": 1,
@@ -379,7 +380,7 @@ Deno.test("answers broken on the wire read as grpc-go's client words them, under
   assertEquals(r.statusCodeDistribution, {
     OK: 6,
     Unavailable: 5,
-    Internal: 7,
+    Internal: 8,
     Unknown: 3,
     Unimplemented: 1,
   });
@@ -403,7 +404,51 @@ Deno.test("answers broken on the wire read as grpc-go's client words them, under
     [words("Unimplemented", 'grpc: Decompressor is not installed for grpc-encoding "snappy"')]: 1,
     [words("Internal", "grpc: failed to decompress the received message unexpected EOF")]: 1,
     [words("Internal", "grpc: failed to decompress the received message gzip: invalid header")]: 1,
+    [
+      words(
+        "Internal",
+        "grpc: failed to decompress the received message flate: corrupt input before offset 5",
+      )
+    ]: 1,
     [words("Unavailable", "connection closed")]: 1,
     [words("Unavailable", "transport is closing")]: 2,
   });
+});
+
+Deno.test("a head of another HTTP status without gRPC's content-type: grpc-go's code, status text and fault", () => {
+  const shown = {
+    ...run(),
+    statusCodes: { "200": 6, "grpc UNAUTHENTICATED": 1, "grpc UNIMPLEMENTED": 1, "grpc UNAVAILABLE": 2 },
+    errors: {},
+    errorMessages: {
+      "grpc UNAUTHENTICATED": { "not gRPC: HTTP status 401 (Unauthorized), content-type none": 1 },
+      "grpc UNIMPLEMENTED": { 'not gRPC: HTTP status 404 (Not Found), content-type "text/html"': 1 },
+      "grpc UNAVAILABLE": {
+        "not gRPC: HTTP status 429 (Too Many Requests), content-type none": 1,
+        "not gRPC: HTTP status 502 (Bad Gateway), content-type none": 1,
+      },
+    },
+  } as RunResult;
+  const words = (status: string, desc: string) => `rpc error: code = ${status} desc = ${desc}`;
+  const missing = "transport: missing content-type field";
+  assertEquals(ghzReport(shown, new Date()).errorDistribution, {
+    [words("Unauthenticated", `Unauthorized: HTTP status code 401; ${missing}`)]: 1,
+    [
+      words(
+        "Unimplemented",
+        'Not Found: HTTP status code 404; transport: received the unexpected content-type "text/html"',
+      )
+    ]: 1,
+    [words("Unavailable", `Too Many Requests: HTTP status code 429; ${missing}`)]: 1,
+    [words("Unavailable", `Bad Gateway: HTTP status code 502; ${missing}`)]: 1,
+  });
+  match(
+    ghzOutput(shown, "summary"),
+    /\[1\] {3}rpc error: code = Unauthenticated desc = Unauthorized: HTTP status/,
+  );
+  const log = LOG.replace("1014;0;10000;0", "1012;0;10000;0");
+  match(
+    ghzOutput(shown, "csv", new Date(), log),
+    /\n10\.00,Unimplemented,[^\n]*desc = Not Found: HTTP status code 404;/,
+  );
 });

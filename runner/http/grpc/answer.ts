@@ -17,7 +17,8 @@ import {
 import { callOutcome, decodeGrpcMessage, GrpcFields, STATUS_GARBLED } from "../../../grpc/trailers.ts";
 import { GRPC_CANCELLED, GRPC_OK, grpcCodeName } from "../../../grpc/status.ts";
 import type { StreamAnswer } from "../stream_answer.ts";
-import { gunzipSync } from "node:zlib";
+import { constants, gunzipSync, inflateRawSync } from "node:zlib";
+import { STATUS_CODES } from "node:http";
 
 const NO_TRAILERS = "the stream ended without trailers (no grpc-status)";
 const BAD_FLAG = "a message prefix whose compressed flag is neither 0 nor 1";
@@ -64,7 +65,7 @@ export class GrpcAnswer implements StreamAnswer {
       const tooBig = (err as { code?: string }).code === "ERR_BUFFER_TOO_LARGE";
       this.message = tooBig
         ? `a gzip message of ${payload.length} bytes inflating past the ${cap}-byte receive cap`
-        : `a compressed message of ${payload.length} bytes that is not gzip (${(err as Error).message})`;
+        : gzipFault(payload, cap, (err as Error).message);
       this.#inflateFailed = tooBig ? "grpc-too-big" : "grpc-protocol";
     }
   };
@@ -111,7 +112,8 @@ export class GrpcAnswer implements StreamAnswer {
   /** A head that is not a gRPC answer's: its HTTP status and content-type. */
   #notGrpc(): string {
     const type = JSON.stringify(this.fields.contentType);
-    return `not gRPC: HTTP status ${this.#httpStatus}, content-type ${type === '""' ? "none" : type}`;
+    const status = `${this.#httpStatus} (${STATUS_CODES[this.#httpStatus] ?? ""})`;
+    return `not gRPC: HTTP status ${status}, content-type ${type === '""' ? "none" : type}`;
   }
 
   data(buf: Uint8Array, from: number, to: number): ErrorKind | null {
@@ -168,4 +170,30 @@ export class GrpcAnswer implements StreamAnswer {
     this.message = why;
     return "grpc-protocol";
   }
+}
+
+/**
+ * What is wrong with `gz`, refused by zlib with `why`: not gzip, or deflate data corrupt before its byte
+ * Go's flate names, the shortest prefix past the header (its optional fields skipped) that zlib refuses.
+ */
+function gzipFault(gz: Uint8Array, cap: number, why: string): string {
+  if (!/^(invalid|too many) /.test(why)) {
+    return `a compressed message of ${gz.length} bytes that is not gzip (${why})`;
+  }
+  const flags = gz[3];
+  let start = 10 + (flags & 4 ? 2 + (gz[10] | (gz[11] << 8)) : 0);
+  for (const bit of [8, 16]) if (flags & bit) start = gz.indexOf(0, start) + 1;
+  if (flags & 2) start += 2;
+  const options = { finishFlush: constants.Z_SYNC_FLUSH, maxOutputLength: cap };
+  let [lo, hi] = [start, gz.length];
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    try {
+      inflateRawSync(gz.subarray(start, mid), options);
+      lo = mid + 1;
+    } catch {
+      hi = mid;
+    }
+  }
+  return `a gzip message of ${gz.length} bytes corrupt before deflate byte ${lo - start} (${why})`;
 }

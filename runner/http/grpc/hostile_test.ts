@@ -79,9 +79,33 @@ const EXPECT: Array<[GrpcHostileMode, Record<string, number>, RegExp | null]> = 
   [
     "not-grpc",
     { "grpc-protocol": CALLS },
-    /^not gRPC: HTTP status 200, content-type "text\/html"$/,
+    /^not gRPC: HTTP status 200 \(OK\), content-type "text\/html"$/,
   ],
-  ["http-503", { "grpc UNAVAILABLE": CALLS }, /^not gRPC: HTTP status 503, content-type none$/],
+  [
+    "http-503",
+    { "grpc UNAVAILABLE": CALLS },
+    /^not gRPC: HTTP status 503 \(Service Unavailable\), content-type none$/,
+  ],
+  [
+    "http-401",
+    { "grpc UNAUTHENTICATED": CALLS },
+    /^not gRPC: HTTP status 401 \(Unauthorized\), content-type none$/,
+  ],
+  [
+    "http-404",
+    { "grpc UNIMPLEMENTED": CALLS },
+    /^not gRPC: HTTP status 404 \(Not Found\), content-type "text\/html"$/,
+  ],
+  [
+    "http-429",
+    { "grpc UNAVAILABLE": CALLS },
+    /^not gRPC: HTTP status 429 \(Too Many Requests\), content-type none$/,
+  ],
+  [
+    "http-502",
+    { "grpc UNAVAILABLE": CALLS },
+    /^not gRPC: HTTP status 502 \(Bad Gateway\), content-type none$/,
+  ],
   ["gzip", {}, null],
   [
     "gzip-bomb",
@@ -92,6 +116,11 @@ const EXPECT: Array<[GrpcHostileMode, Record<string, number>, RegExp | null]> = 
     "gzip-garbage",
     { "grpc-protocol": CALLS },
     /^a compressed message of 6 bytes that is not gzip \(incorrect header check\)$/,
+  ],
+  [
+    "gzip-corrupt",
+    { "grpc-protocol": CALLS },
+    /^a gzip message of 15 bytes corrupt before deflate byte 5 \(invalid stored block lengths\)$/,
   ],
   [
     "unknown-encoding",
