@@ -80,6 +80,8 @@ export const requestDefaults = {
   /** `http.batch`'s requests in flight at once, and to one host (k6's `batch` and `batchPerHost`). */
   batch: 20,
   batchPerHost: 6,
+  /** k6's `blockHostnames`, `blacklistIPs` and `hosts` (http.ts fails a request they block, as k6's dialer). */
+  blocked: {} as { blockHostnames?: string[]; blacklistIPs?: string[]; hosts?: Record<string, string> },
 };
 
 /** `noCookiesReset`: each VU's jar, carried to its next iteration (per isolate). */
@@ -178,6 +180,7 @@ export function session(mod: ConvertedModule): (s: Session) => unknown {
   requestDefaults.phases = isolateFlags.phases === true || typeof mod.exports.handleSummary === "function" ||
     Object.keys(options.thresholds ?? {}).some((key) => PHASES.some((p) => key.trim().startsWith(p)));
   requestDefaults.throw = options.throw === true;
+  requestDefaults.blocked = options;
   sendsLater = mod.sendsLater === true;
   // Checked with the options (scenarios/k6/options.ts): a number of ms or a duration's text.
   const minIteration = options.minIterationDuration;
