@@ -267,3 +267,16 @@ export default function () {
     ok(run.stderr.includes("IP (10.1.2.3) is in a blacklisted range (10.0.0.0/8)"), run.text);
     ok(run.stderr.includes("options.dns: not honoured"), run.text);
   }));
+
+Deno.test("--console-output FILE appends the console's lines to the file in k6's log lines", async () => {
+  const script = `export const options = { iterations: 2 };
+export default function () { console.log("hello"); console.warn("a b", { x: 1 }); console.debug("hidden"); }
+`;
+  const run = await runK6Text(script, null, ["--console-output", "console.txt"]);
+  assertEquals(run.code, 0, run.text);
+  const lines = Deno.readTextFileSync(`${run.dir}/console.txt`).trim().split("\n");
+  assertEquals(lines.length, 4, lines.join("\n"));
+  ok(/^time="\S+Z" level=info msg=hello$/.test(lines[0]), lines[0]);
+  ok(lines[1].endsWith(' level=warning msg="a b {\\"x\\":1}"'), lines[1]);
+  ok(!run.stderr.includes("hello") && !lines.join().includes("hidden"), run.text);
+});

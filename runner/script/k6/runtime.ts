@@ -116,6 +116,22 @@ Object.defineProperties(globalThis, {
   open: { value: open, configurable: true, writable: true },
 });
 
+// `--console-output FILE`: console lines appended to it as k6's log lines (debug dropped, below k6's level).
+const LEVELS = { log: "info", info: "info", warn: "warning", error: "error", debug: "" };
+const out = isolateFlags.consoleOutput,
+  logFile = out ? Deno.openSync(out, { append: true, create: true }) : null;
+for (const [m, level] of Object.entries(logFile ? LEVELS : {})) {
+  Object.assign(console, { [m]: (...args: unknown[]) => level && logFile!.writeSync(logLine(level, args)) });
+}
+
+/** k6's log line (logrus's text) of a console call: objects as JSON, the message quoted when it must be. */
+function logLine(level: string, args: unknown[]): Uint8Array {
+  const msg = args.map((v) => typeof v === "object" ? JSON.stringify(v) : String(v)).join(" ");
+  const time = new Date().toISOString().replace(/\.\d+Z$/, "Z"),
+    quoted = /^[\w.\-/@^+]*$/.test(msg) ? msg : JSON.stringify(msg);
+  return new TextEncoder().encode(`time="${time}" level=${level} msg=${quoted}\n`);
+}
+
 /** What the converted footer hands over: the exports, and whether its awaits hand the VU back. */
 interface ConvertedModule {
   main: ((data: unknown) => unknown) | undefined;
