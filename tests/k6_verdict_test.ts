@@ -1429,3 +1429,20 @@ export default function () { http.get("http://app.test/sleep?ms=200"); }
     );
     assertEquals(code, 0, text);
   }));
+
+Deno.test("group() of a function written async throws k6's error at the call; its body never runs", async () => {
+  const { code, text } = await runK6Text(
+    `import { check, group } from "k6";
+export const options = { iterations: 2, thresholds: { checks: ["rate==1"] } };
+export default async function () {
+  group("plain", () => { check(1, { before: () => true }); });
+  await group("async", async () => { check(1, { body: () => false }); });
+  check(1, { after: () => false });
+}
+`,
+    null,
+  );
+  assertEquals(code, 0, text);
+  ok(text.includes("group() does not support async functions as arguments, please see"), text);
+  ok(/checks_succeeded\.+: 100\.00% 2 out of 2/.test(text), text);
+});

@@ -106,6 +106,10 @@ export function back<T>(ctx: VuContext | undefined, value?: T): T | undefined {
   return value;
 }
 
+/** Functions the script wrote `async` that k6 refuses where it runs them (group() bodies: k6.ts). */
+export const asyncWritten = new WeakSet<object>();
+export const writtenAsync = <T extends object>(fn: T): T => (asyncWritten.add(fn), fn);
+
 /** The folder `open()` reads relative paths from: the k6 script's own (set by the converted header). */
 export const scriptDir = setScriptFolder;
 
