@@ -1,7 +1,32 @@
 /**
  * @module
- * k6's `k6/data`: a `SharedArray` is built once per worker isolate, frozen, and shared by its sessions.
+ * k6's `k6/data`: a `SharedArray` is built once per worker isolate, frozen, and shared by its sessions; and
+ * setup()'s data as k6's VUs get it.
  */
+/** k6's error of setup() data Go's JSON cannot marshal (its exit 255). */
+export const SETUP_NOT_JSON = "error marshaling setup() data to JSON";
+
+/** setup()'s data as k6's VUs get it, through Go's JSON: a Date as RFC 3339 text, an undefined field null. */
+export function setupDataOf(data: unknown): unknown {
+  try {
+    return data === undefined ? undefined : JSON.parse(JSON.stringify(data, function (key, value) {
+      const own = this[key];
+      if (typeof own === "function") {
+        throw new Error("json: unsupported type: func(sobek.FunctionCall) sobek.Value");
+      }
+      if (typeof own === "number" && !Number.isFinite(own)) {
+        throw new Error(`json: unsupported value: ${Number.isNaN(own) ? "NaN" : own > 0 ? "+Inf" : "-Inf"}`);
+      }
+      return own instanceof Date ? own.toISOString().replace(/\.?0*Z$/, "Z") : value ?? null;
+    }));
+  } catch (err) {
+    const why = err instanceof TypeError
+      ? "json: unsupported value: encountered a cycle"
+      : (err as Error).message;
+    throw new Error(`${SETUP_NOT_JSON}: ${why}`);
+  }
+}
+
 const built = new Map<string, readonly unknown[]>();
 
 export class SharedArray {
