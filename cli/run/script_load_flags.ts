@@ -385,13 +385,9 @@ function k6Options(flags: FlagValues): Record<string, unknown> | undefined {
 }
 
 /** The flags k6 reads from a variable too: `K6_` and the flag's name (`--tag`: K6_TAGS, `--vus`: K6_VUS). */
-const K6_ENV_FLAGS =
-  ("concurrency=VUS duration requests=ITERATIONS stages tag=TAGS no-thresholds quiet no-summary " +
-    "summary-export summary-trend-stats summary-mode http-debug out include-system-env-vars console-output")
-    .split(" ").map((
-      f,
-    ) => f.split("="))
-    .concat(K6_OPTIONS.map((name) => [flagOf(name)]));
+const K6_ENV_FLAGS = ("concurrency=VUS duration requests=ITERATIONS stages tag=TAGS no-thresholds quiet " +
+  "no-summary summary-export summary-trend-stats summary-mode http-debug out include-system-env-vars " +
+  "console-output").split(" ").map((f) => f.split("=")).concat(K6_OPTIONS.map((name) => [flagOf(name)]));
 
 /**
  * A k6 script's flags not on the command line taken from k6's variables of them, as k6 reads them under its
