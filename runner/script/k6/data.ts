@@ -10,20 +10,13 @@ export const SETUP_NOT_JSON = "error marshaling setup() data to JSON";
 export function setupDataOf(data: unknown): unknown {
   try {
     return data === undefined ? undefined : JSON.parse(JSON.stringify(data, function (key, value) {
-      const own = this[key];
-      if (typeof own === "function") {
-        throw new Error("json: unsupported type: func(sobek.FunctionCall) sobek.Value");
-      }
-      if (typeof own === "number" && !Number.isFinite(own)) {
-        throw new Error(`json: unsupported value: ${Number.isNaN(own) ? "NaN" : own > 0 ? "+Inf" : "-Inf"}`);
-      }
+      const own = this[key], finite = typeof own !== "number" || Number.isFinite(own);
+      const bad = typeof own === "function" ? "type: func" : finite ? "" : `value: ${own}`;
+      if (bad) throw new Error(`json: unsupported ${bad}`);
       return own instanceof Date ? own.toISOString().replace(/\.?0*Z$/, "Z") : value ?? null;
     }));
   } catch (err) {
-    const why = err instanceof TypeError
-      ? "json: unsupported value: encountered a cycle"
-      : (err as Error).message;
-    throw new Error(`${SETUP_NOT_JSON}: ${why}`);
+    throw new Error(`${SETUP_NOT_JSON}: ${(err as Error).message}`);
   }
 }
 

@@ -65,13 +65,12 @@ export function sleep(seconds: number): Promise<void> {
   return s ? s.sleep(ms) : new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+const K6_GROUP = "please see https://grafana.com/docs/k6/latest/javascript-api/k6/group/ for more info";
+
 /** k6's group: its requests carry the `group` tag (`::api::inner`); its duration goes to `group_duration`. */
 export async function group<T>(name: string, body: () => T | Promise<T>): Promise<T> {
   if (asyncWritten.has(body)) {
-    throw new Error(
-      "group() does not support async functions as arguments, please see " +
-        "https://grafana.com/docs/k6/latest/javascript-api/k6/group/ for more info",
-    );
+    throw new Error(`group() does not support async functions as arguments, ${K6_GROUP}`);
   }
   const ctx = current();
   if (ctx === undefined) return await body();
