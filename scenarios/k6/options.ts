@@ -56,10 +56,7 @@ const K6_OTHERS = new Set(
 
 /** k6's lists of texts (`dns`: its `key:value` pairs), each item's form and the form told when one is not. */
 const FORMS: Record<string, [RegExp, string]> = {
-  blockHostnames: [
-    /^\*?[\p{L}\d.-]*$/u,
-    'a list of host names, a leading * for any start: ["*.example.com"]',
-  ],
+  blockHostnames: [/^\*?[\p{L}\d.-]*$/u, 'a list of host names (* for any start), e.g. ["*.example.com"]'],
   blacklistIPs: [/^[\da-f:.]+\/\d+$/i, 'a list of CIDR ranges, e.g. ["10.0.0.0/8"]'],
   dns: [
     /^(ttl:(inf|[\d.]+(ms|s|m|h)?)|select:(first|random|roundRobin)|policy:((prefer|only)IPv[46]|any))$/,
