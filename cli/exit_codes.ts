@@ -4,6 +4,7 @@
  */
 import { visibleLine } from "../validation/terminal_text.ts";
 import { TEST_ABORTED, testFailed } from "../runner/script/k6/test_abort.ts";
+import { SETUP_NOT_JSON } from "../runner/script/k6/data.ts";
 import type { RunResult, ThresholdResult } from "../results/mod.ts";
 import type { GateResult } from "../results/baseline_gate.ts";
 import { flaggedRuns, VERDICT_FLAGS } from "../results/conclude/run_verdict.ts";
@@ -101,6 +102,7 @@ export function k6ExitCodeOf(code: number, runs: RunResult[]): number {
   // A hook's failure (k6's setup, teardown) is its own code, whatever the thresholds say.
   const hook = runs.map((r) => r.setupError ?? r.teardownError).find((e) => e !== undefined);
   if (hook?.includes(TEST_ABORTED)) return K6_EXIT.scriptAborted;
+  if (hook?.includes(SETUP_NOT_JSON)) return K6_EXIT.commandFailed;
   if (hook?.includes("Timeout sets the limit)")) {
     return hook.startsWith("setup") ? K6_EXIT.setupTimeout : K6_EXIT.teardownTimeout;
   }

@@ -240,3 +240,43 @@ export default function () { http.get("http://app.test/json"); }
     ok(/Request:\nGET \/json HTTP\/1\.1\n/.test(run.text), run.text);
     ok(/Response:\nHTTP\/1\.1 200 OK\n/.test(run.text), run.text);
   }));
+
+Deno.test("blockHostnames and blacklistIPs fail a request as k6's dialer; dns runs, told", () =>
+  withTarget(async (url) => {
+    const script = `import http from "k6/http";
+import { check } from "k6";
+export const options = {
+  iterations: 1,
+  blockHostnames: ["*.blocked.test"],
+  blacklistIPs: ["10.0.0.0/8", "fd00::/8"],
+  hosts: { "internal.test": "10.1.2.3:8080", "app.test": "${new URL(url).host}" },
+  dns: { ttl: "1m", select: "roundRobin", policy: "preferIPv4" },
+  thresholds: { checks: ["rate==1"] },
+};
+export default function () {
+  const fails = (code, error) => (r) => r.status === 0 && r.error_code === code && r.error === error;
+  check(http.get("http://app.test/json"), { "sent": (r) => r.status === 200 });
+  check(http.get("http://api.blocked.test/"), { "blocked": fails(1111, "hostname is blocked") });
+  check(http.get("http://internal.test/"), { "mapped": fails(1110, "ip is blacklisted") });
+  check(http.get("http://[fd00::1]/"), { "v6": fails(1110, "ip is blacklisted") });
+}
+`;
+    const run = await runK6Text(script, url);
+    assertEquals(run.code, 0, run.text);
+    ok(run.stderr.includes("hostname (api.blocked.test) is in a blocked pattern (*.blocked.test)"), run.text);
+    ok(run.stderr.includes("IP (10.1.2.3) is in a blacklisted range (10.0.0.0/8)"), run.text);
+    ok(run.stderr.includes("options.dns: not honoured"), run.text);
+  }));
+
+Deno.test("--console-output FILE appends the console's lines to the file in k6's log lines", async () => {
+  const script = `export const options = { iterations: 2 };
+export default function () { console.log("hello"); console.warn("a b", { x: 1 }); console.debug("hidden"); }
+`;
+  const run = await runK6Text(script, null, ["--console-output", "console.txt"]);
+  assertEquals(run.code, 0, run.text);
+  const lines = Deno.readTextFileSync(`${run.dir}/console.txt`).trim().split("\n");
+  assertEquals(lines.length, 4, lines.join("\n"));
+  ok(/^time="\S+Z" level=info msg=hello$/.test(lines[0]), lines[0]);
+  ok(lines[1].endsWith(' level=warning msg="a b {\\"x\\":1}"'), lines[1]);
+  ok(!run.stderr.includes("hello") && !lines.join().includes("hidden"), run.text);
+});

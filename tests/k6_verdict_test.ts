@@ -1429,3 +1429,44 @@ export default function () { http.get("http://app.test/sleep?ms=200"); }
     );
     assertEquals(code, 0, text);
   }));
+
+Deno.test("group() of a function written async throws k6's error at the call; its body never runs", async () => {
+  const { code, text } = await runK6Text(
+    `import { check, group } from "k6";
+export const options = { iterations: 2, thresholds: { checks: ["rate==1"] } };
+export default async function () {
+  group("plain", () => { check(1, { before: () => true }); });
+  await group("async", async () => { check(1, { body: () => false }); });
+  check(1, { after: () => false });
+}
+`,
+    null,
+  );
+  assertEquals(code, 0, text);
+  ok(text.includes("group() does not support async functions as arguments, please see"), text);
+  ok(/checks_succeeded\.+: 100\.00% 2 out of 2/.test(text), text);
+});
+
+Deno.test("setup()'s data reaches the VUs through Go's JSON as k6's; a function or NaN there exits 255", async () => {
+  const script = (extra: string) =>
+    `import { check } from "k6";
+export const options = { iterations: 1, thresholds: { checks: ["rate==1"] } };
+export function setup() { return { when: new Date(0), at: new Date(1500), gone: undefined, list: [1, undefined]${extra} }; }
+export default function (d) {
+  check(d, {
+    "dates as text": (d) => d.when === "1970-01-01T00:00:00Z" && d.at === "1970-01-01T00:00:01.5Z",
+    "undefined as null": (d) => d.gone === null && d.list[1] === null,
+  });
+}
+export function teardown(d) { if (typeof d.when !== "string") throw new Error("teardown got a Date"); }
+`;
+  const run = await runK6Text(script(""), null);
+  assertEquals(run.code, 0, run.text);
+  for (
+    const [extra, why] of [[", fn: () => 1", "unsupported type"], [", n: NaN", "unsupported value: NaN"]]
+  ) {
+    const bad = await runK6Text(script(extra), null);
+    assertEquals(bad.code, 255, bad.text);
+    ok(bad.stderr.includes(`error marshaling setup() data to JSON: json: ${why}`), bad.text);
+  }
+});

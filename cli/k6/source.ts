@@ -93,6 +93,11 @@ export async function k6ExperimentText(
       `options.${ignored.join(", options.")}: none of k6's options (ignored, as k6 ignores them)`,
     );
   }
+  // The system resolves each connection's host: k6's dns changes nothing, its blacklist sees no name resolved.
+  if (options.dns) console.error("options.dns: not honoured (the system resolves each connection's host)");
+  if (options.blacklistIPs) {
+    console.error("options.blacklistIPs: checked on URLs' IPs and options.hosts' only");
+  }
   // k6's `systemTags` (its option, `--system-tags`, K6_SYSTEM_TAGS): a name none of k6's changes nothing.
   const systemTags = options.systemTags as string[] | undefined;
   const unknown = (systemTags ?? []).filter((t) => !K6_SYSTEM_TAGS.includes(t));

@@ -102,6 +102,9 @@ const K6_ROWS: FlagTable = [
     "each request and response on stderr (headers; =full adds bodies), the",
     `first ${HTTP_DEBUG_MAX} exchanges per worker, secrets redacted`,
   ]),
+  flag("--console-output <file>", { example: "console.log" }, [
+    "console lines appended to <file>, not stderr",
+  ]),
   "  --out json=<file>         k6's NDJSON of every metric sample (Metric and Point lines)",
   flag("--config <file>", { example: "options.json" }, [
     "k6's config file: JSON options under the script's (k6's --config; not -c)",
@@ -140,7 +143,6 @@ export const K6_FLAGS_REFUSED: Record<string, string> = Object.fromEntries(
     "--blacklist-ip --block-hostnames --local-ips --dns": "the system resolves hosts: use options.hosts",
     "--execution-segment --execution-segment-sequence": "split a load with --segment I/N",
     "-l --linger -p --paused -a --address": "loadlab has no k6 REST API; steer a run with --serve",
-    "--console-output": "console output goes to stderr: redirect it (2> FILE)",
     "--compatibility-mode --new-machine-readable-summary --traces-output":
       "loadlab runs k6 v1's defaults: drop it",
   }).flatMap(([flags, why]) => flags.split(" ").map((f) => [f, `k6's ${f}: ${why}`])),
@@ -189,8 +191,9 @@ export interface K6Flags {
   noSummary?: boolean;
   summaryExport?: string;
   httpDebug?: "headers" | "full";
-  /** `--out json=FILE`'s file. */
+  /** `--out json=FILE`'s file; `--console-output FILE`'s. */
   jsonOut?: string;
+  consoleOutput?: string;
   /** k6's options of their flags (`--max-redirects`: maxRedirects), over `K6_*` variables. */
   options?: Record<string, unknown>;
   /** `--include-system-env-vars=false`: `__ENV` holds the `-e` variables only (k6's default: true). */
@@ -280,6 +283,7 @@ function k6FlagsOf(flags: FlagValues): K6Flags {
     quiet: flags.has("quiet") || undefined,
     noSummary: flags.has("no-summary") || undefined,
     summaryExport: flags.path("summary-export"),
+    consoleOutput: flags.path("console-output"),
     options: k6Options(flags),
   });
   for (const pair of flags.all("tag")) {
@@ -381,12 +385,9 @@ function k6Options(flags: FlagValues): Record<string, unknown> | undefined {
 }
 
 /** The flags k6 reads from a variable too: `K6_` and the flag's name (`--tag`: K6_TAGS, `--vus`: K6_VUS). */
-const K6_ENV_FLAGS =
-  ("concurrency=VUS duration requests=ITERATIONS stages tag=TAGS no-thresholds quiet no-summary " +
-    "summary-export summary-trend-stats summary-mode http-debug out include-system-env-vars").split(" ").map((
-      f,
-    ) => f.split("="))
-    .concat(K6_OPTIONS.map((name) => [flagOf(name)]));
+const K6_ENV_FLAGS = ("concurrency=VUS duration requests=ITERATIONS stages tag=TAGS no-thresholds quiet " +
+  "no-summary summary-export summary-trend-stats summary-mode http-debug out include-system-env-vars " +
+  "console-output").split(" ").map((f) => f.split("=")).concat(K6_OPTIONS.map((name) => [flagOf(name)]));
 
 /**
  * A k6 script's flags not on the command line taken from k6's variables of them, as k6 reads them under its

@@ -142,7 +142,7 @@ async function locustText(source: string, flags: ScriptLoadArgs): Promise<string
 
 /** Passes k6's flags the script's isolates honour, before they import it. */
 function passK6Flags(k6: K6Flags): void {
-  const { tags, httpDebug, jsonOut, noThresholds, secretSources } = k6;
+  const { tags, httpDebug, jsonOut, noThresholds, secretSources, consoleOutput: log } = k6;
   if (jsonOut !== undefined) {
     try {
       Deno.writeTextFileSync(jsonOut, "");
@@ -151,6 +151,7 @@ function passK6Flags(k6: K6Flags): void {
     }
   }
   passInputs({ k6: { tags, httpDebug, jsonOut: jsonOut && resolve(jsonOut), noThresholds, secretSources } });
+  passInputs({ k6: { consoleOutput: log && resolve(log) } });
 }
 
 /** `loadSource` of a script's experiment, a k6 script's problems told at its `options` paths. */

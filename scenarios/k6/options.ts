@@ -50,9 +50,19 @@ const HONOURED = new Set([
 const LOAD_KEYS = new Set(["vus", "duration", "iterations", "stages", "scenarios"]);
 /** k6's other options: loadlab refuses those it does not honour; k6 warns of any other key and ignores it. */
 const K6_OTHERS = new Set(
-  ("paused executionSegment executionSegmentSequence handleSummaryTimeout dns tlsAuth blacklistIPs " +
-    "blockHostnames metricSamplesBufferSize features").split(" "),
+  ("paused executionSegment executionSegmentSequence handleSummaryTimeout tlsAuth metricSamplesBufferSize " +
+    "features").split(" "),
 );
+
+/** k6's lists of texts (`dns`: its `key:value` pairs), each item's form and the form told when one is not. */
+const FORMS: Record<string, [RegExp, string]> = {
+  blockHostnames: [/^\*?[\p{L}\d.-]*$/u, 'a list of host names (* for any start), e.g. ["*.example.com"]'],
+  blacklistIPs: [/^[\da-f:.]+\/\d+$/i, 'a list of CIDR ranges, e.g. ["10.0.0.0/8"]'],
+  dns: [
+    /^(ttl:(inf|[\d.]+(ms|s|m|h)?)|select:(first|random|roundRobin)|policy:((prefer|only)IPv[46]|any))$/,
+    '{ ttl: "5m" or "inf", select: "first", "random" or "roundRobin", policy: "preferIPv4", "onlyIPv6"... }',
+  ],
+};
 
 /** k6's `tlsVersion` and `tlsCipherSuites` as a load's `tls`. */
 function tlsOf(key: string, value: unknown, problem: Problem): Record<string, unknown> {
@@ -101,6 +111,12 @@ export function k6Experiment(
     } else if (key === "systemTags") {
       const names = Array.isArray(value) && value.every((v) => typeof v === "string");
       if (!names) problem(["options", key], 'systemTags is a list of tag names, e.g. ["status", "method"]');
+    } else if (key in FORMS) {
+      const items = key === "dns" ? Object.entries(value ?? 0).map(([k, v]) => `${k}:${v}`) : value;
+      const [form, told] = FORMS[key];
+      if (!Array.isArray(items) || items.some((v) => typeof v !== "string" || !form.test(v))) {
+        problem(["options", key], `${key} is ${told}`);
+      }
     } else if (key === "insecureSkipTLSVerify") extra.tls = { ...extra.tls ?? {}, insecure: Boolean(value) };
     else if (key === "tlsVersion" || key === "tlsCipherSuites") {
       extra.tls = { ...extra.tls ?? {}, ...tlsOf(key, value, problem) };

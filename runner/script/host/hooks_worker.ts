@@ -16,6 +16,7 @@ import { takeHookRequests } from "../k6/http.ts";
 import { givenRunTags, setRunTags } from "../k6/tags.ts";
 import { enterHooks } from "../k6/execution.ts";
 import { isolateFlags } from "../k6/isolate_flags.ts";
+import { setupDataOf } from "../k6/data.ts";
 import { restoreWorkerNames, routeHooks, takeMainChannel } from "../worker_scope.ts";
 import { guardScriptConsole } from "../sessions/names.ts";
 
@@ -50,7 +51,9 @@ self.onmessage = async (event: MessageEvent<HostRequest>) => {
     } else if (msg.type === "setup") {
       // As k6, every VU's init code runs before setup(): a k6 script's that reads `__VU` (runtime.ts).
       await Reflect.get(module!.run, Symbol.for("loadlab.k6InitVus"))?.();
-      const data = isolateFlags.options?.noSetup ? undefined : await module!.setup?.();
+      const given = isolateFlags.options?.noSetup ? undefined : await module!.setup?.();
+      // A k6 script's VUs get the data through JSON, as k6's.
+      const data = isolateFlags.options ? setupDataOf(given) : given;
       await hookSettled();
       fitInMemory(data, msg.limitMb, msg.copies);
       postDone(data, "its value cannot cross to the load workers");

@@ -1,7 +1,25 @@
 /**
  * @module
- * k6's `k6/data`: a `SharedArray` is built once per worker isolate, frozen, and shared by its sessions.
+ * k6's `k6/data`: a `SharedArray` is built once per worker isolate, frozen, and shared by its sessions; and
+ * setup()'s data as k6's VUs get it.
  */
+/** k6's error of setup() data Go's JSON cannot marshal (its exit 255). */
+export const SETUP_NOT_JSON = "error marshaling setup() data to JSON";
+
+/** setup()'s data as k6's VUs get it, through Go's JSON: a Date as RFC 3339 text, an undefined field null. */
+export function setupDataOf(data: unknown): unknown {
+  try {
+    return data === undefined ? undefined : JSON.parse(JSON.stringify(data, function (key, value) {
+      const own = this[key], finite = typeof own !== "number" || Number.isFinite(own);
+      const bad = typeof own === "function" ? "type: func" : finite ? "" : `value: ${own}`;
+      if (bad) throw new Error(`json: unsupported ${bad}`);
+      return own instanceof Date ? own.toISOString().replace(/\.?0*Z$/, "Z") : value ?? null;
+    }));
+  } catch (err) {
+    throw new Error(`${SETUP_NOT_JSON}: ${(err as Error).message}`);
+  }
+}
+
 const built = new Map<string, readonly unknown[]>();
 
 export class SharedArray {

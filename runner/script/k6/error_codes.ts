@@ -72,6 +72,10 @@ export function k6ErrorOf(kind: string, message: string): K6Error {
       return message.startsWith("RST_STREAM") || /^[A-Z_0-9]+: /.test(message)
         ? h2Error(1630, "stream error", h2CodeIn(message, "PROTOCOL_ERROR"))
         : h2Error(1650, "connection error", h2CodeIn(message, "PROTOCOL_ERROR"));
+    case "blocked":
+      return message.startsWith("IP")
+        ? { code: 1110, text: "ip is blacklisted" }
+        : { code: 1111, text: "hostname is blocked" };
     case "url":
       return { code: message.startsWith("invalid URL") ? 1020 : 1000, text: message };
     default:

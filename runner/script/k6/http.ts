@@ -8,6 +8,7 @@
  * `batchPerHost` to one host, each on a connection of the VU's). `params.auth: "digest"` answers a Digest
  * challenge with the URL's credentials (digest_auth.ts); `params.jar` may be its own (cookie_jars.ts).
  */
+import { BlockList, isIP } from "node:net";
 import { current, requestDefaults, rpsWaitMs } from "./runtime.ts";
 import { requestTags } from "./tags.ts";
 import { fetchedResponse, fetchFailed, K6Response } from "./response.ts";
@@ -144,15 +145,15 @@ class Hops {
   /** A URL k6 sends nothing to: its request fails (throws with `throw: true`), said as k6 says it. */
   unsent(why: string): K6Response {
     const res = new K6Response(
-      new FailedResponse("url", why),
+      new FailedResponse(/^(hostname|IP) \(/.test(why) ? "blocked" : "url", why),
       this.at,
       this.verb,
       this.headers,
       this.sent,
       "none",
     );
-    console.warn(`Request Failed: ${res.error}`);
-    if (requestDefaults.throw) throw new Error(res.error);
+    console.warn(`Request Failed: ${why}`);
+    if (requestDefaults.throw) throw new Error(why);
     return res;
   }
 
@@ -293,11 +294,27 @@ function placeOf(href: string): Place {
     place = { path: "", origin: "", auth: null, unsent };
   } else {
     const auth = u.username === "" && u.password === "" ? null : basicAuth(u);
-    place = { path: u.pathname + u.search, origin: u.origin, auth };
+    place = { path: u.pathname + u.search, origin: u.origin, auth, unsent: blockedWhy(u) };
   }
   if (places.size >= MAX_PLACES) places.clear();
   places.set(href, place);
   return place;
+}
+
+/** Why k6's dialer refuses a URL's host (`blockHostnames`) or its address (`blacklistIPs`), else undefined. */
+function blockedWhy(u: URL): string | undefined {
+  const { blockHostnames: hostnames = [], blacklistIPs: ips = [], hosts = {} } = requestDefaults.blocked;
+  const host = u.hostname.replace(/^\[(.*)\]$/, "$1");
+  // As k6's hostname trie: a pattern's leading `*` stands for any start, the rest matches to the end.
+  const pattern = hostnames.find((p) => p.startsWith("*") ? host.endsWith(p.slice(1)) : host === p);
+  if (pattern !== undefined) return `hostname (${host}) is in a blocked pattern (${pattern})`;
+  // The address dialled: the URL's own, or the one options.hosts gives its name (a name resolved is not seen).
+  const to = hosts[u.host] ?? hosts[host] ?? host, ip = isIP(to) ? to : to.replace(/^\[?(.*?)\]?:\d+$/, "$1");
+  const range = isIP(ip) === 0 ? undefined : ips.find((cidr) => {
+    const [net, bits] = cidr.split("/"), list = new BlockList(), v = (a: string) => `ipv${isIP(a)}` as "ipv4";
+    return list.addSubnet(net, Number(bits), v(net)), list.check(ip, v(ip));
+  });
+  return range === undefined ? undefined : `IP (${ip}) is in a blacklisted range (${range})`;
 }
 
 /** The path and query of a URL of the target's origin; another's URL as it is. */

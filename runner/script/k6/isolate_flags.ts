@@ -14,6 +14,8 @@ export interface IsolateFlags {
   httpDebug?: "headers" | "full";
   /** `--out json=FILE`: where the samples' NDJSON lines are appended. */
   jsonOut?: string;
+  /** `--console-output FILE`: where console lines are appended. */
+  consoleOutput?: string;
   /** `--no-thresholds`: the NDJSON's `Metric` lines name no threshold. */
   noThresholds?: boolean;
   /** k6's load flags or `K6_*` variables replaced the script's scenarios: VUs run the default function. */

@@ -3,7 +3,7 @@
  * k6's `k6` module for converted scripts: `check` counts as a loadlab check of the session, `sleep` is its
  * think time, `group` runs its body, `fail` throws. Outside a session (setup, teardown) checks count as k6's.
  */
-import { current } from "./runtime.ts";
+import { asyncWritten, current } from "./runtime.ts";
 import { jsonPointTags, tagValue } from "./tags.ts";
 import { addCheck, addGroupDuration, flushMetrics } from "./metrics.ts";
 import { jsonOut, point } from "./json_out.ts";
@@ -65,8 +65,13 @@ export function sleep(seconds: number): Promise<void> {
   return s ? s.sleep(ms) : new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+const K6_GROUP = "please see https://grafana.com/docs/k6/latest/javascript-api/k6/group/ for more info";
+
 /** k6's group: its requests carry the `group` tag (`::api::inner`); its duration goes to `group_duration`. */
 export async function group<T>(name: string, body: () => T | Promise<T>): Promise<T> {
+  if (asyncWritten.has(body)) {
+    throw new Error(`group() does not support async functions as arguments, ${K6_GROUP}`);
+  }
   const ctx = current();
   if (ctx === undefined) return await body();
   const outer = ctx.group;

@@ -80,6 +80,8 @@ export const requestDefaults = {
   /** `http.batch`'s requests in flight at once, and to one host (k6's `batch` and `batchPerHost`). */
   batch: 20,
   batchPerHost: 6,
+  /** k6's `blockHostnames`, `blacklistIPs` and `hosts` (http.ts fails a request they block, as k6's dialer). */
+  blocked: {} as { blockHostnames?: string[]; blacklistIPs?: string[]; hosts?: Record<string, string> },
 };
 
 /** `noCookiesReset`: each VU's jar, carried to its next iteration (per isolate). */
@@ -104,6 +106,10 @@ export function back<T>(ctx: VuContext | undefined, value?: T): T | undefined {
   return value;
 }
 
+/** Functions the script wrote `async` that k6 refuses where it runs them (group() bodies: k6.ts). */
+export const asyncWritten = new WeakSet<object>();
+export const writtenAsync = <T extends object>(fn: T): T => (asyncWritten.add(fn), fn);
+
 /** The folder `open()` reads relative paths from: the k6 script's own (set by the converted header). */
 export const scriptDir = setScriptFolder;
 
@@ -113,6 +119,22 @@ Object.defineProperties(globalThis, {
   __ENV: { value: isolateFlags.env ?? scriptEnv(), configurable: true, writable: true },
   open: { value: open, configurable: true, writable: true },
 });
+
+// `--console-output FILE`: console lines appended to it as k6's log lines (debug dropped, below k6's level).
+const LEVELS = { log: "info", info: "info", warn: "warning", error: "error", debug: "" };
+const out = isolateFlags.consoleOutput,
+  logFile = out ? Deno.openSync(out, { append: true, create: true }) : null;
+for (const [m, level] of Object.entries(logFile ? LEVELS : {})) {
+  Object.assign(console, { [m]: (...args: unknown[]) => level && logFile!.writeSync(logLine(level, args)) });
+}
+
+/** k6's log line (logrus's text) of a console call: objects as JSON, the message quoted when it must be. */
+function logLine(level: string, args: unknown[]): Uint8Array {
+  const msg = args.map((v) => typeof v === "object" ? JSON.stringify(v) : String(v)).join(" ");
+  const time = new Date().toISOString().replace(/\.\d+Z$/, "Z"),
+    quoted = /^[\w.\-/@^+]*$/.test(msg) ? msg : JSON.stringify(msg);
+  return new TextEncoder().encode(`time="${time}" level=${level} msg=${quoted}\n`);
+}
 
 /** What the converted footer hands over: the exports, and whether its awaits hand the VU back. */
 interface ConvertedModule {
@@ -178,6 +200,7 @@ export function session(mod: ConvertedModule): (s: Session) => unknown {
   requestDefaults.phases = isolateFlags.phases === true || typeof mod.exports.handleSummary === "function" ||
     Object.keys(options.thresholds ?? {}).some((key) => PHASES.some((p) => key.trim().startsWith(p)));
   requestDefaults.throw = options.throw === true;
+  requestDefaults.blocked = options;
   sendsLater = mod.sendsLater === true;
   // Checked with the options (scenarios/k6/options.ts): a number of ms or a duration's text.
   const minIteration = options.minIterationDuration;

@@ -208,7 +208,7 @@ export function isApiCall(call: Node, bindings: Map<string, Binding>): boolean {
   return apiOf(call.callee, bindings) !== null;
 }
 
-function apiOf(callee: Node, bindings: Map<string, Binding>): string | null {
+export function apiOf(callee: Node, bindings: Map<string, Binding>): string | null {
   if (callee.type === "Identifier") {
     const b = bindings.get(callee.name);
     return b && asyncCallsOf(b)?.has(b.name) ? `${b.module}.${b.name}` : null;

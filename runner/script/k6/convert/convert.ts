@@ -7,7 +7,7 @@
 import * as acorn from "acorn";
 import { stripTypeScriptTypes } from "node:module";
 import * as walk from "acorn-walk";
-import { type Binding, isArrayFrom, isFunction, type Node, planAsync, type Problem } from "./async.ts";
+import { apiOf, type Binding, isArrayFrom, isFunction, type Node, planAsync, type Problem } from "./async.ts";
 import { contextEdits, defersCallbacks, importsMetrics, RESUMING_AWAIT } from "./context.ts";
 import { jslibOf, K6_REFUSED, moduleUrl, PAGE_CALLS, RUNTIME_URL } from "./modules.ts";
 import { type Edit, exportEdits } from "./exports.ts";
@@ -205,6 +205,12 @@ export function convertK6(
   for (const call of plan.awaited) {
     const closer = !held ? ")" : plan.blocking.has(call) ? "))" : ", false))";
     awaitEdits(call, plan.arrayCalls.has(call), opener, closer, edits);
+    // k6's group() throws on a body written async (the conversion makes bodies async: the runtime is told).
+    const body = call.arguments?.[1];
+    if (body?.async && isFunction(body) && apiOf(call.callee, bindings) === "k6.group") {
+      edits.push({ start: body.start, end: body.start, text: "__k6.writtenAsync(", rank: body.end });
+      edits.push({ start: body.end, end: body.end, text: ")" });
+    }
   }
   if (resumes) edits.push(...contextEdits(ast, plan.asyncFunctions));
   for (const call of held ? plan.chained : []) {
