@@ -93,7 +93,7 @@ export async function k6ExperimentText(
       `options.${ignored.join(", options.")}: none of k6's options (ignored, as k6 ignores them)`,
     );
   }
-  // The system resolves each connection's host: k6's dns changes nothing, its blacklist sees no name resolved.
+  // The system resolves each host: k6's dns changes nothing, and its blacklist sees no resolved name.
   if (options.dns) console.error("options.dns: not honoured (the system resolves each connection's host)");
   if (options.blacklistIPs) {
     console.error("options.blacklistIPs: checked on URLs' IPs and options.hosts' only");

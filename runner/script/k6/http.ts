@@ -301,14 +301,14 @@ function placeOf(href: string): Place {
   return place;
 }
 
-/** Why k6's dialer refuses a URL's host (`blockHostnames`) or its address (`blacklistIPs`), else undefined. */
+/** Why k6's dialer refuses a URL's host (`blockHostnames`) or address (`blacklistIPs`), else undefined. */
 function blockedWhy(u: URL): string | undefined {
   const { blockHostnames: hostnames = [], blacklistIPs: ips = [], hosts = {} } = requestDefaults.blocked;
   const host = u.hostname.replace(/^\[(.*)\]$/, "$1");
   // As k6's hostname trie: a pattern's leading `*` stands for any start, the rest matches to the end.
   const pattern = hostnames.find((p) => p.startsWith("*") ? host.endsWith(p.slice(1)) : host === p);
   if (pattern !== undefined) return `hostname (${host}) is in a blocked pattern (${pattern})`;
-  // The address dialled: the URL's own, or the one options.hosts gives its name (a name resolved is not seen).
+  // The address dialled: the URL's own, or the one options.hosts gives its name (resolved names unseen).
   const to = hosts[u.host] ?? hosts[host] ?? host, ip = isIP(to) ? to : to.replace(/^\[?(.*?)\]?:\d+$/, "$1");
   const range = isIP(ip) === 0 ? undefined : ips.find((cidr) => {
     const [net, bits] = cidr.split("/"), list = new BlockList(), v = (a: string) => `ipv${isIP(a)}` as "ipv4";

@@ -80,7 +80,7 @@ export const requestDefaults = {
   /** `http.batch`'s requests in flight at once, and to one host (k6's `batch` and `batchPerHost`). */
   batch: 20,
   batchPerHost: 6,
-  /** k6's `blockHostnames`, `blacklistIPs` and `hosts` (http.ts fails a request they block, as k6's dialer). */
+  /** k6's `blockHostnames`, `blacklistIPs` and `hosts`: http.ts fails the requests they block. */
   blocked: {} as { blockHostnames?: string[]; blacklistIPs?: string[]; hosts?: Record<string, string> },
 };
 
