@@ -70,8 +70,14 @@ export const RUN_FLAGS: Case[] = [
   {
     name: "run unknown flag",
     yaml: (c) => c.base,
+    runFlags: ["--out-dri", "x"],
+    names: [/--out-dri: unknown flag; did you mean --out-dir\?/],
+  },
+  {
+    name: "run -o without KIND=",
+    yaml: (c) => c.base,
     runFlags: ["-o", "x"],
-    names: [/-o: unknown flag; use --out-dir/],
+    names: [/-o x: run writes its results to --out-dir; -o takes KIND=URL/],
   },
   { name: "demo extra argument", args: () => ["demo", "extra"], names: [/unexpected argument "extra"/] },
   { name: "unknown command", args: () => ["attak"], names: [/unknown command "attak"/] },
