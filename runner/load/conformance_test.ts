@@ -256,9 +256,12 @@ function suite(transport: typeof TRANSPORTS[number], tls?: TlsVariant, protocol:
         ok((r.errors.timeout ?? 0) > 0, `timeouts counted: ${JSON.stringify(r.errors)}`);
         for (const message of Object.keys(r.errorMessages.timeout ?? {})) {
           ok(message.startsWith("no response within 200 ms"), message);
-          // epoll says what the socket had: the target never answered, so nothing had arrived
+          // epoll says what the socket had: the target never answered, so nothing had arrived (over TLS a
+          // session ticket may, when the timeout is handled before its readiness on a busy machine)
           if (transport !== "deno" && http1) {
-            ok(message === "no response within 200 ms: nothing had arrived", message);
+            const ticket = tls !== undefined &&
+              message.startsWith("no response within 200 ms: TLS records had");
+            ok(message === "no response within 200 ms: nothing had arrived" || ticket, message);
           }
         }
         assertEquals(r.statusCodes, {});

@@ -35,10 +35,14 @@ export function connectError(errno: number, addr: SockAddr): Error {
 
 const probe = new Uint8Array(1);
 
-/** What a read cut while waiting had in the kernel: bytes unread (a late or lost event) or none. */
-export function readStateOf(sys: EpollSys, fd: number): string {
+/**
+ * What a read cut while waiting had in the kernel: bytes unread (a late or lost event) or none. Over TLS they
+ * may be records that are no response (a session ticket), so `tls` names them as records.
+ */
+export function readStateOf(sys: EpollSys, fd: number, tls = false): string {
   const n = sys.read(fd, probe);
-  if (n > 0) return "a response had arrived but was not read yet (its readiness event late or lost)";
+  const what = tls ? "TLS records had" : "a response had";
+  if (n > 0) return `${what} arrived but not been read yet (its readiness event late or lost)`;
   if (n === 0) return "the peer had closed the connection";
   if (n === -EAGAIN) return NOTHING_ARRIVED;
   return errnoMessage(-n);
