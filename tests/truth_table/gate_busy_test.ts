@@ -166,58 +166,52 @@ async function busyBaseline(url: string, dir: string): Promise<void> {
   });
 }
 
+// One target and one busy baseline (5 s beside two loops) serve both steps: each only reads it.
 Deno.test({
-  name:
-    "truth table: a baseline recorded beside two busy loops never passes a 2x slower sleep run without them",
+  name: "truth table: a baseline recorded beside two busy loops",
   sanitizeResources: false,
   sanitizeOps: false,
-  fn: () =>
+  fn: (t) =>
     withBuiltinTarget((url) =>
       withTempDir(async (dir) => {
         await busyBaseline(url, dir);
-        const gate = (path: string) => gateAttack(url, dir, path);
-        const self = await gate("/sleep?ms=5");
-        assert.ok(self.code === 0 || self.code === 8, `self-compare exit ${self.code}:\n${self.stdout}`);
-        // The busy baseline's p99 is its machine's stalls: "better" there says nothing of the server, so the
-        // floor decides, and a server that sleeps twice as long is never passed (7, or 8 with its reason).
-        const slow = await gate("/sleep?ms=10");
-        const p99 = cell(slow.stdout, "p99");
-        if (slow.code === 8) assert.match(p99, /^no verdict: .*not judged: /);
-        else {
-          assert.equal(slow.code, 7, slow.stdout);
-          assert.match(p99, /^worse: .*judged at the floor.*FAILS p99 \+50%$/);
-        }
-      })
-    ),
-});
+        await t.step("never passes a 2x slower sleep run without them", async () => {
+          const gate = (path: string) => gateAttack(url, dir, path);
+          const self = await gate("/sleep?ms=5");
+          assert.ok(self.code === 0 || self.code === 8, `self-compare exit ${self.code}:\n${self.stdout}`);
+          // The busy baseline's p99 is its machine's stalls: "better" there says nothing of the server, so
+          // the floor decides, and a server that sleeps twice as long is never passed (7, or 8 with its
+          // reason).
+          const slow = await gate("/sleep?ms=10");
+          const p99 = cell(slow.stdout, "p99");
+          if (slow.code === 8) assert.match(p99, /^no verdict: .*not judged: /);
+          else {
+            assert.equal(slow.code, 7, slow.stdout);
+            assert.match(p99, /^worse: .*judged at the floor.*FAILS p99 \+50%$/);
+          }
+        });
 
-Deno.test({
-  name: "truth table: a busy baseline an older loadlab wrote (no waits) never passes a 40% slower sleep",
-  sanitizeResources: false,
-  sanitizeOps: false,
-  fn: () =>
-    withBuiltinTarget((url) =>
-      withTempDir(async (dir) => {
-        await busyBaseline(url, dir);
-        const old = withoutWaits(JSON.parse(await Deno.readTextFile(`${dir}/base.json`)));
-        await Deno.writeTextFile(`${dir}/base.json`, JSON.stringify(old));
-        // Its p99 is its machine's stalls, with nothing recorded to tell them by: a rule this run does not
-        // fail is not passed but unjudged (8), the missing waits and the fix named.
-        const rules = ["--fail-on", "p99 +10%", "--fail-on", "rps -10%"];
-        const slow = await runLoadlab([
-          "attack",
-          `${url}/sleep?ms=7`,
-          ...GATE_LOAD,
-          "--baseline",
-          `${dir}/base.json`,
-          ...rules,
-        ]);
-        if (slow.code === 8) {
-          assert.match(slow.stdout, /the baseline records no waits for a core .*record the baseline again/);
-        } else {
-          assert.equal(slow.code, 7, slow.stdout);
-          assert.match(slow.stdout, /worse: .*FAILS (p99 \+10%|rps -10%)/);
-        }
+        await t.step("written by an older loadlab (no waits), never passes a 40% slower sleep", async () => {
+          const old = withoutWaits(JSON.parse(await Deno.readTextFile(`${dir}/base.json`)));
+          await Deno.writeTextFile(`${dir}/old.json`, JSON.stringify(old));
+          // Its p99 is its machine's stalls, with nothing recorded to tell them by: a rule this run does not
+          // fail is not passed but unjudged (8), the missing waits and the fix named.
+          const rules = ["--fail-on", "p99 +10%", "--fail-on", "rps -10%"];
+          const slow = await runLoadlab([
+            "attack",
+            `${url}/sleep?ms=7`,
+            ...GATE_LOAD,
+            "--baseline",
+            `${dir}/old.json`,
+            ...rules,
+          ]);
+          if (slow.code === 8) {
+            assert.match(slow.stdout, /the baseline records no waits for a core .*record the baseline again/);
+          } else {
+            assert.equal(slow.code, 7, slow.stdout);
+            assert.match(slow.stdout, /worse: .*FAILS (p99 \+10%|rps -10%)/);
+          }
+        });
       })
     ),
 });

@@ -1,13 +1,15 @@
 /**
+ * @module
  * The engine's HTTP/2 client against responses that keep or break RFC 9113 section 8 (HTTP semantics),
- * sent by a raw-frame h2c server on loopback, on both transports. A valid response, however unusual
- * (interim 1xx heads, trailers, `te: trailers`, a 304 or a HEAD answer with a content-length and no
- * body, a content-length met over several DATA frames, padding not counted), is never counted as an
- * error. A malformed one (RFC 9113 8.1.1: a request or unknown pseudo-header, a pseudo-header after a
- * regular field or in trailers, a connection-specific field, a 101, a HEADERS after the final head
- * without END_STREAM, a bad name or value, DATA short of or past the content-length) is a stream error:
- * the client resets the stream with PROTOCOL_ERROR and counts `h2-protocol` once, and the connection goes
- * on (no GOAWAY), so other streams on it are answered; every request ends exactly once.
+ * sent by a raw-frame h2c server on loopback, on every transport (malformed heads one by one on Deno's
+ * and epoll's reads). A valid response, however unusual (interim 1xx heads, trailers, `te: trailers`, a
+ * 304 or a HEAD answer with a content-length and no body, a content-length met over several DATA frames,
+ * padding not counted), is never counted as an error. A malformed one (RFC 9113 8.1.1: a request or
+ * unknown pseudo-header, a pseudo-header after a regular field or in trailers, a connection-specific
+ * field, a 101, a HEADERS after the final head without END_STREAM, a bad name or value, DATA short of or
+ * past the content-length) is a stream error: the client resets the stream with PROTOCOL_ERROR and counts
+ * `h2-protocol` once, and the connection goes on (no GOAWAY), so other streams on it are answered; every
+ * request ends exactly once.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { Buffer } from "node:buffer";
@@ -293,7 +295,10 @@ for (const transport of ["deno", "epoll", "io_uring"] as const) {
       },
     });
   }
-  for (const [name, answer] of MALFORMED) {
+  // Which field breaks a head is judged after the frame reader, the same code on every transport; io_uring
+  // reads into the shared buffer as epoll does, so its malformed heads are epoll's. The mixed-stream case
+  // below checks its stream errors counted, the connection kept.
+  for (const [name, answer] of transport === "io_uring" ? [] : MALFORMED) {
     Deno.test({
       name: `h2 response rules, malformed: ${name} is a stream error, counted once [${transport}]`,
       ignore,
