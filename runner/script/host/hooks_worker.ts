@@ -52,9 +52,9 @@ self.onmessage = async (event: MessageEvent<HostRequest>) => {
       // As k6, every VU's init code runs before setup(): a k6 script's that reads `__VU` (runtime.ts).
       await Reflect.get(module!.run, Symbol.for("loadlab.k6InitVus"))?.();
       const given = isolateFlags.options?.noSetup ? undefined : await module!.setup?.();
-      // A k6 script's VUs get the data through JSON, as k6's.
-      const data = isolateFlags.options ? setupDataOf(given) : given;
       await hookSettled();
+      // A k6 script's VUs get the data through JSON, as k6's, once setup's event loop has run.
+      const data = isolateFlags.options ? setupDataOf(given) : given;
       fitInMemory(data, msg.limitMb, msg.copies);
       postDone(data, "its value cannot cross to the load workers");
     } else if (msg.type === "summary") {
