@@ -1416,11 +1416,8 @@ class Relative(HttpUser):
     wait_time = constant(0.2)
 
     @task
-    def root(self):
+    def both(self):
         self.client.get("")
-
-    @task
-    def glued(self):
         self.client.get("json")
 `;
 
