@@ -80,7 +80,8 @@ function grpcGoWords(key: string, message: string): [string, string] {
   const group = pattern.exec(message)!;
   return [
     given || ghzStatus(key),
-    template?.replace(/\$(\d)/g, (_, k) => group[k] ?? "") ?? clientWords(key, message),
+    template?.replace(/\$(\d|T)/g, (_, k) => k === "T" ? GO_TEXT[group[1]] ?? group[2] : group[k] ?? "") ??
+      clientWords(key, message),
   ];
 }
 
@@ -107,8 +108,16 @@ function clientWords(kind: string, message: string): string {
  */
 const RST = "stream terminated by RST_STREAM with error code: $1";
 const INFLATE = "grpc: failed to decompress the received message ";
-/** A head that is not gRPC's: Go's text of its HTTP status (its code is the status's), its content-type. */
-const HTTP = "$2: HTTP status code $1; transport: ";
+/** A head that is not gRPC's: Go's text of its HTTP status (`$T`), its code, its content-type. */
+const HTTP = "$T: HTTP status code $1; transport: ";
+/** Go's net/http text of an HTTP status where it is not the one loadlab's message carries (RFC 9110's). */
+const GO_TEXT: Record<string, string> = {
+  413: "Request Entity Too Large",
+  414: "Request URI Too Long",
+  416: "Requested Range Not Satisfiable",
+  418: "I'm a teapot",
+  509: "",
+};
 const UNEXPECTED = `${HTTP}received the unexpected content-type $3`;
 const GRPC_GO_WORDS: Array<[RegExp, string, string]> = [
   [/^RST_STREAM (REFUSED_STREAM)/, "Unavailable", RST],
@@ -121,7 +130,8 @@ const GRPC_GO_WORDS: Array<[RegExp, string, string]> = [
   [/not a number: (".*")$/, "", "transport: malformed grpc-status: strconv.Atoi: parsing $1: invalid syntax"],
   [/^the stream ended without trailers/, "", "server closed the stream without sending trailers"],
   [/^the stream ended inside a message/, "", "unexpected EOF"],
-  [/^trailers without grpc-status \(grpc-message "(.*)"\)$/, "Unknown", "$1"],
+  // grpc-go 1.34 reads gRPC's content-type under any HTTP status by its trailers alone.
+  [/trailers without grpc-status \(grpc-message "(.*)"\)$/, "Unknown", "$1"],
   [/^not gRPC: HTTP status (200) \((.*)\), content-type (.*)$/, "Unknown", UNEXPECTED],
   [/^not gRPC: HTTP status (\d+) \((.*)\), content-type none$/, "", `${HTTP}missing content-type field`],
   [/^not gRPC: HTTP status (\d+) \((.*)\), content-type (.*)$/, "", UNEXPECTED],

@@ -415,6 +415,38 @@ Deno.test("answers broken on the wire read as grpc-go's client words them, under
   });
 });
 
+Deno.test("a rare HTTP status in grpc-go's words: Go's status text, none where Go has none", () => {
+  const none = (code: number, text: string) => `not gRPC: HTTP status ${code} (${text}), content-type none`;
+  const shown = {
+    ...run(),
+    statusCodes: { "200": 6, "grpc UNKNOWN": 5, "grpc PERMISSION_DENIED": 1 },
+    errors: {},
+    errorMessages: {
+      "grpc UNKNOWN": {
+        [none(413, "Payload Too Large")]: 1,
+        [none(414, "URI Too Long")]: 1,
+        [none(416, "Range Not Satisfiable")]: 1,
+        [none(418, "I'm a Teapot")]: 1,
+        [none(509, "Bandwidth Limit Exceeded")]: 1,
+      },
+      "grpc PERMISSION_DENIED": {
+        'HTTP status 403 (Forbidden): trailers without grpc-status (grpc-message "")': 1,
+      },
+    },
+  } as RunResult;
+  const words = (desc: string) => `rpc error: code = Unknown desc = ${desc}`;
+  const missing = "transport: missing content-type field";
+  // grpc-go 1.34 reads an answer of gRPC's content-type by its trailers alone: no status, Unknown.
+  assertEquals(ghzReport(shown, new Date()).errorDistribution, {
+    [words(`Request Entity Too Large: HTTP status code 413; ${missing}`)]: 1,
+    [words(`Request URI Too Long: HTTP status code 414; ${missing}`)]: 1,
+    [words(`Requested Range Not Satisfiable: HTTP status code 416; ${missing}`)]: 1,
+    [words(`I'm a teapot: HTTP status code 418; ${missing}`)]: 1,
+    [words(`: HTTP status code 509; ${missing}`)]: 1,
+    [words("")]: 1,
+  });
+});
+
 Deno.test("a head of another HTTP status without gRPC's content-type: grpc-go's code, status text and fault", () => {
   const shown = {
     ...run(),

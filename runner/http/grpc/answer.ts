@@ -109,11 +109,14 @@ export class GrpcAnswer implements StreamAnswer {
     return code > 0 ? this.#failed(code, fields.message || this.#notGrpc()) : this.#broken(this.#notGrpc());
   }
 
-  /** A head that is not a gRPC answer's: its HTTP status and content-type. */
+  /** A head that is not a gRPC answer's: its HTTP status and content-type (gRPC's: its missing status). */
   #notGrpc(): string {
-    const type = JSON.stringify(this.fields.contentType);
-    const status = `${this.#httpStatus} (${STATUS_CODES[this.#httpStatus] ?? ""})`;
-    return `not gRPC: HTTP status ${status}, content-type ${type === '""' ? "none" : type}`;
+    const { contentType, grpcContentType, message } = this.fields;
+    const status = `HTTP status ${this.#httpStatus} (${STATUS_CODES[this.#httpStatus] ?? ""})`;
+    if (grpcContentType) {
+      return `${status}: trailers without grpc-status (grpc-message ${JSON.stringify(message)})`;
+    }
+    return `not gRPC: ${status}, content-type ${contentType === "" ? "none" : JSON.stringify(contentType)}`;
   }
 
   data(buf: Uint8Array, from: number, to: number): ErrorKind | null {

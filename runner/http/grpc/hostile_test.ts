@@ -106,6 +106,12 @@ const EXPECT: Array<[GrpcHostileMode, Record<string, number>, RegExp | null]> = 
     { "grpc UNAVAILABLE": CALLS },
     /^not gRPC: HTTP status 502 \(Bad Gateway\), content-type none$/,
   ],
+  // gRPC's content-type without grpc-status: gRPC's HTTP mapping, and the message names what was missing.
+  [
+    "grpc-403-no-status",
+    { "grpc PERMISSION_DENIED": CALLS },
+    /^HTTP status 403 \(Forbidden\): trailers without grpc-status \(grpc-message ""\)$/,
+  ],
   ["gzip", {}, null],
   [
     "gzip-bomb",
@@ -157,3 +163,9 @@ for (const [mode, errors, message] of EXPECT) {
     if (mode === "over-cap" || mode === "endless-stream") ok(resets >= CALLS, `${resets} resets`);
   });
 }
+
+Deno.test("gRPC vs a hostile server: grpc-status 0 under HTTP status 503 is an OK call", async () => {
+  // gRPC's HTTP mapping is for an answer without grpc-status; the server's own status decides the rest.
+  const { r } = await attackMode("grpc-503-ok");
+  assertEquals([r.requests, r.errors, r.statusCodes], [CALLS, {}, { "200": CALLS }]);
+});

@@ -206,6 +206,8 @@ export class StreamTable {
     const answer = stream.answer;
     if (answer === null) return this.endStream(stream, nowMs, null, "");
     const kind = answer.end(trailers);
+    // The judge's success is its protocol's OK whatever the HTTP status (gRPC's grpc-status 0 under a 503).
+    if (kind === null) stream.status = 200;
     this.endStream(stream, nowMs, kind, answer.message, kind === null ? 0 : answer.statusSlot);
   }
 
