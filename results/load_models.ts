@@ -23,9 +23,9 @@ interface LoadModelFacts {
   /** Where a load's duration goes: each phase's, `durationMs`, or nowhere (its stages are its length). */
   readonly durationIn: "phases" | "durationMs" | "stages";
   /** It ends at a count of requests: a probe keeps its length, ghz calls its end normal. */
-  readonly counted: boolean;
+  readonly counted?: true;
   /** Its concurrency is its `connections`, each sending again when answered (Little's law's N). */
-  readonly closedConnections: boolean;
+  readonly closedConnections?: true;
   /** Why flows (sessions) cannot drive it, as the error says it; absent when they can. */
   readonly noFlows?: string;
   /** The experiment file's key for a load's own requests. */
@@ -41,7 +41,6 @@ export function loadModelFacts(): { readonly [M in LoadModel]: LoadModelFacts } 
       steers: [...ANY_CHANGE, "connections"],
       rateIn: null,
       durationIn: "durationMs",
-      counted: false,
       closedConnections: true,
       mixKey: "requests",
     },
@@ -50,8 +49,6 @@ export function loadModelFacts(): { readonly [M in LoadModel]: LoadModelFacts } 
       steers: [...ANY_CHANGE, "rate"],
       rateIn: "phases",
       durationIn: "phases",
-      counted: false,
-      closedConnections: false,
       mixKey: "requests",
     },
     throughput: {
@@ -59,8 +56,6 @@ export function loadModelFacts(): { readonly [M in LoadModel]: LoadModelFacts } 
       steers: [...ANY_CHANGE, "rate"],
       rateIn: "ratePerSec",
       durationIn: "durationMs",
-      counted: false,
-      closedConnections: false,
       noFlows: "flows need a rate, connections or count load: throughput spreads single requests " +
         "over fixed connections",
       mixKey: "requests",
@@ -72,7 +67,6 @@ export function loadModelFacts(): { readonly [M in LoadModel]: LoadModelFacts } 
       rateIn: "ratePerSec",
       durationIn: "durationMs",
       counted: true,
-      closedConnections: false,
       mixKey: "mix",
     },
     "ramping-connections": {
@@ -81,8 +75,6 @@ export function loadModelFacts(): { readonly [M in LoadModel]: LoadModelFacts } 
       steerRefusal: "a ramping-connections run follows its stages: it can be paused, resumed or stopped",
       rateIn: null,
       durationIn: "stages",
-      counted: false,
-      closedConnections: false,
       mixKey: "requests",
     },
   };

@@ -68,7 +68,7 @@ export abstract class LoopSocket implements InlineConn {
     this.serve();
   }
 
-  /** A promise read into `buf` that waits: settled by `resolveRead` or `rejectRead`. */
+  /** A promise read into `buf` that waits: settled by `settleRead`. */
   protected readLater(buf: Uint8Array): Promise<number | null> {
     return new Promise((resolve, reject) => {
       this.readBuf = buf;
@@ -99,24 +99,17 @@ export abstract class LoopSocket implements InlineConn {
     return reader;
   }
 
-  /** Settles the promise read with `n` bytes (null: the end). */
-  protected resolveRead(n: number | null): void {
-    const resolve = this.readResolve!;
+  /** Settles the promise read with `n` bytes (null: the end), or fails it with the error `n`. */
+  protected settleRead(n: number | null | Error): void {
+    const { readResolve, readReject } = this;
     this.readBuf = null;
     this.readResolve = this.readReject = null;
     this.loop.settled();
-    resolve(n);
+    if (n instanceof Error) readReject!(n);
+    else readResolve!(n);
   }
 
-  protected rejectRead(err: Error): void {
-    const reject = this.readReject!;
-    this.readBuf = null;
-    this.readResolve = this.readReject = null;
-    this.loop.settled();
-    reject(err);
-  }
-
-  /** A promise write of `bytes` that waits: settled by `resolveWrite` or `rejectWrite`. */
+  /** A promise write of `bytes` that waits: settled by `settleWrite`. */
   protected writeLater(bytes: Uint8Array): Promise<number> {
     return new Promise((resolve, reject) => {
       this.writeBytes = bytes;
@@ -126,20 +119,14 @@ export abstract class LoopSocket implements InlineConn {
     });
   }
 
-  protected resolveWrite(n: number): void {
-    const resolve = this.writeResolve!;
+  /** Settles the promise write with `n` bytes written, or fails it with the error `n`. */
+  protected settleWrite(n: number | Error): void {
+    const { writeResolve, writeReject } = this;
     this.writeBytes = null;
     this.writeResolve = this.writeReject = null;
     this.loop.settled();
-    resolve(n);
-  }
-
-  protected rejectWrite(err: Error): void {
-    const reject = this.writeReject!;
-    this.writeBytes = null;
-    this.writeResolve = this.writeReject = null;
-    this.loop.settled();
-    reject(err);
+    if (n instanceof Error) writeReject!(n);
+    else writeResolve!(n);
   }
 
   /**

@@ -29,7 +29,6 @@ function openInSlices(conns: LoadConnection[]): Promise<boolean>[] {
 export const connectionsModel = defineModel({
   model: "connections",
   fields: { connections: OPTIONS.connections.schema, durationMs: OPTIONS.durationMs.schema },
-  keepsUncorrected: false,
   check: (c) => connectionShareIssues(c),
   poolSize: () => null,
   targetArrivalsPerSec: () => null,

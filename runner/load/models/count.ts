@@ -33,7 +33,6 @@ export const countModel = defineModel({
     /** Closed: each connection runs an equal share of the count (k6's per-vu-iterations), none shared. */
     eachConnection: z.literal(true).optional(),
   },
-  keepsUncorrected: false,
   check(c) {
     // Open pacing opens its connections on demand: the segments need no fixed share of them.
     const issues: PathIssue[] = connectionShareIssues(c, c.ratePerSec === undefined);

@@ -40,7 +40,7 @@ export interface LoadModelDef<M extends LoadModel, F extends z.ZodRawShape> {
   /** What the model adds to the common config fields (zod, defaults stated here once). */
   readonly fields: F;
   /** wrk2's correction: latency from the intended send, the one from the actual send kept beside it. */
-  readonly keepsUncorrected: boolean;
+  readonly keepsUncorrected?: true;
   /** Problems across fields of a parsed config (a field's range is its schema's): all, changing nothing. */
   check(c: ModelConfig<M, F>): PathIssue[];
   /** Connections one worker opens before t0 (keep-alive runs; per-arrival runs open none). */

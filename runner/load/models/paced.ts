@@ -35,7 +35,6 @@ export const rateModel = defineModel({
     maxConnections: OPTIONS.maxConnections.schema,
     preConnect: OPTIONS.preConnect.schema,
   },
-  keepsUncorrected: false,
   check: (c) =>
     phasesMs(c) > MAX_DURATION_MS
       ? [{ path: ["phases"], message: `the phases together must be ${MAX_DURATION_WORDS}` }]

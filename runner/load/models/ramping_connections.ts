@@ -61,7 +61,6 @@ function stagesMs(c: { stages: readonly Stage[] }): number {
 export const rampingConnectionsModel = defineModel({
   model: "ramping-connections",
   fields: { stages: stagesSchema },
-  keepsUncorrected: false,
   check(c) {
     const [issues, add] = issueList();
     if (stagesMs(c) > MAX_DURATION_MS) {

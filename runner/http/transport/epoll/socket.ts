@@ -171,14 +171,14 @@ export class EpollSocket extends LoopSocket {
       return;
     }
     if (n >= 0 && this.#drainedAfter(n, buf.length)) this.#readable = false;
-    if (n >= 0) this.resolveRead(n === 0 ? null : n);
-    else this.rejectRead(readError(-n, this.ssl?.failure));
+    if (n >= 0) this.settleRead(n === 0 ? null : n);
+    else this.settleRead(readError(-n, this.ssl?.failure));
   }
 
   #writeNow(): void {
     const n = this.#send(this.writeBytes!);
     if (n === -EAGAIN || n === -EINTR) return;
-    if (n >= 0) this.resolveWrite(n);
-    else this.rejectWrite(writeError(-n, this.ssl?.failure));
+    if (n >= 0) this.settleWrite(n);
+    else this.settleWrite(writeError(-n, this.ssl?.failure));
   }
 }

@@ -133,9 +133,9 @@ export class UringSocket extends HeldChunks {
   }
 
   #readNow(): void {
-    if (this.heldCount > 0) this.resolveRead(this.#take(this.readBuf!));
-    else if (this.#end === 0) this.resolveRead(null);
-    else this.rejectRead(readError(-this.#end));
+    if (this.heldCount > 0) this.settleRead(this.#take(this.readBuf!));
+    else if (this.#end === 0) this.settleRead(null);
+    else this.settleRead(readError(-this.#end));
   }
 
   write(bytes: Uint8Array): Promise<number> {
@@ -170,7 +170,7 @@ export class UringSocket extends HeldChunks {
     if (res < 0) {
       this.#writeErrno = -res;
       this.clearSlot();
-      if (this.writeResolve !== null) this.rejectWrite(writeError(-res));
+      if (this.writeResolve !== null) this.settleWrite(writeError(-res));
       this.serve();
       return;
     }
@@ -179,7 +179,7 @@ export class UringSocket extends HeldChunks {
       return;
     }
     const pending = this.writeBytes;
-    if (pending !== null) this.resolveWrite(this.#append(pending));
+    if (pending !== null) this.settleWrite(this.#append(pending));
   }
 
   /**
