@@ -3,8 +3,8 @@
  * k6's sample outputs: each sample as a line of k6's NDJSON (`--out json=FILE`: a `Metric` line the first
  * time this isolate writes a metric, then `Point` lines, tags sorted as k6 writes them), a row of its CSV
  * (`--out csv`) or a line of InfluxDB's line protocol POSTed in batches (`--out influxdb`). Each worker
- * appends whole lines in one write (NDJSON at the end of every iteration, CSV every save interval), so
- * workers' lines never interleave; a `.gz` file gets a gzip member per write.
+ * appends whole lines in one write (NDJSON every 200 ms, CSV every save interval, the rest as its load ends),
+ * so workers' lines never interleave; a `.gz` file gets a gzip member per write.
  */
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
@@ -39,18 +39,13 @@ export function phasesOf(raw: Response): Float64Array {
 }
 
 type Kind = "counter" | "gauge" | "rate" | "trend";
-/** Lines past which a long iteration writes its NDJSON before it ends. */
-const FLUSH_LINES = 1_000;
 
 /** Lines for a file or a server, sent when flushed, every `everyMs` when `ready`, and as the load ends. */
 function linesOut(send: (text: string) => unknown, everyMs = 0, ready = () => true) {
-  const out = {
-    lines: [] as string[],
-    flush: () => out.lines.length > 0 && send(out.lines.splice(0).join("")),
-  };
-  const timer = everyMs > 0 && setInterval(() => ready() && out.flush(), everyMs);
-  if (timer) Deno.unrefTimer(timer), atRunEnd(() => (clearInterval(timer), out.flush()));
-  return out;
+  const o = { lines: [] as string[], flush: () => o.lines.length > 0 && send(o.lines.splice(0).join("")) };
+  const timer = everyMs > 0 && setInterval(() => ready() && o.flush(), everyMs);
+  if (timer) Deno.unrefTimer(timer), atRunEnd(() => (clearInterval(timer), o.flush()));
+  return o;
 }
 
 /** Appends whole lines to `path` (the file was checked writable before the load; a full disk loses lines). */
@@ -67,7 +62,8 @@ function appender(path: string): (text: string) => void {
   };
 }
 
-const json = linesOut(appender(jsonOut ?? ""));
+/** NDJSON every 200 ms, as k6's JSON output flushes. */
+const json = linesOut(appender(jsonOut ?? ""), jsonOut === undefined ? 0 : 200);
 const csv = csvOut && linesOut(appender(csvOut.file), csvOut.saveIntervalMs);
 const writes = new Set<Promise<void>>();
 /** k6's writes of InfluxDB lines: at most `concurrentWrites` at once; one that fails logged, not retried. */
@@ -158,7 +154,6 @@ export function point(
   const iso = new Date(timeUs / 1000).toISOString();
   const data = { time: iso, value, tags: sorted, ...metadata && { metadata } };
   json.lines.push(JSON.stringify({ metric, type: "Point", data }) + "\n");
-  if (json.lines.length >= FLUSH_LINES) json.flush();
 }
 
 /** A request's points in k6's order: `http_reqs`, `http_req_duration`, each phase, `http_req_failed`. */
@@ -207,7 +202,6 @@ export function iterationPoints(durationMs: number, at: Iteration): void {
   sentBefore = ioBytes.written, readBefore = ioBytes.read;
   point("iteration_duration", "trend", true, durationMs, tags, undefined, meta);
   point("iterations", "counter", false, 1, tags, undefined, meta);
-  json.flush();
 }
 
 /** Slots of the run's counters: when its first iteration started, the last second `vus` was written for. */
@@ -227,7 +221,6 @@ export function writeVusPoints(counts: () => readonly [number, number], tags: Re
       const [vus, most] = counts();
       point("vus", "gauge", false, vus, runTags);
       point("vus_max", "gauge", false, most, runTags);
-      json.flush();
     }
   }, 100);
   Deno.unrefTimer(timer);
