@@ -20,6 +20,7 @@ import { checkScript, scriptExperimentName } from "../run/script_check.ts";
 import { memoryLimitMbBesideRuns } from "../../runner/worker/memory_limit.ts";
 import { UsageError } from "../usage_error.ts";
 import { type ScriptLoadArgs, withK6Flags } from "../run/script_load_flags.ts";
+import { startOutputs } from "./outputs.ts";
 import {
   mayRequest,
   namesNoServer,
@@ -107,6 +108,7 @@ export async function k6ExperimentText(
         `ignores it): name some of ${K6_SYSTEM_TAGS.join(", ")}`,
     );
   }
+  await startOutputs(overrides.k6?.outs ?? [], systemTags);
   // As k6: a threshold on a metric neither built in nor made by the script, or by an aggregation its kind
   // has not (a trend's count), is invalid (104).
   const refused = Object.entries(options.thresholds ?? {}).flatMap(([key, list]) => {

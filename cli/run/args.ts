@@ -31,6 +31,7 @@ import { isMetricsOut, type MetricsOutput } from "../../results/export/metrics_o
 import { BASELINE_FLAGS, type BaselineArgs, baselineArgs } from "../baseline_flags.ts";
 import {
   hasLoadFlags,
+  isSamplesOut,
   K6_FLAGS_REFUSED,
   SCRIPT_LOAD_TABLE,
   type ScriptLoadArgs,
@@ -272,10 +273,10 @@ function maxMemoryOf(flags: FlagValues): Pick<RunArgs, "maxMemoryMb"> {
   return { maxMemoryMb };
 }
 
-/** `{metricsOut}` of the `--out KIND=URL` flags (`--out json=FILE` is k6's; k6's other outputs as below). */
+/** `{metricsOut}` of the `--out KIND=URL` flags (k6's json, csv and influxdb: its script's; others below). */
 function metricsOutsOf(flags: FlagValues): Pick<RunArgs, "metricsOut"> {
   const typed = flags.typed("out");
-  const outs = flags.all("out").filter((v) => !v.startsWith("json=")).flatMap((v) => k6Output(typed, v));
+  const outs = flags.all("out").filter((v) => !isSamplesOut(v)).flatMap((v) => k6Output(typed, v));
   if (outs.length === 0) return {};
   const file = outs.find((v) => !isMetricsOut(v));
   if (file !== undefined) {

@@ -163,3 +163,21 @@ Deno.test("k6's outputs: -o is --out, experimental-prometheus-rw at k6's URL, th
     /^UsageError: -o out\/x: run writes its results to --out-dir/,
   );
 });
+
+Deno.test("k6's outputs of each sample are the script's; a metrics exporter alone gives no k6 flag", () => {
+  const outs = [
+    "json=p.ndjson",
+    "csv",
+    "csv=fileName=p.csv,timeFormat=unix",
+    "influxdb=http://127.0.0.1:8086/k6",
+  ];
+  const args = parseRunArgs([
+    "script.js",
+    ...outs.flatMap((o) => ["--out", o]),
+    "--out",
+    "otlp=http://h:4318",
+  ]);
+  assertEquals(args.scriptLoad?.k6?.outs, outs);
+  assertEquals(args.metricsOut?.map((o) => o.kind), ["otlp"]);
+  assertEquals(parseRunArgs(["script.ts", "--out", "otlp=http://h:4318"]).scriptLoad, undefined);
+});

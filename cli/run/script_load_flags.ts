@@ -191,8 +191,8 @@ export interface K6Flags {
   noSummary?: boolean;
   summaryExport?: string;
   httpDebug?: "headers" | "full";
-  /** `--out json=FILE`'s file; `--console-output FILE`'s. */
-  jsonOut?: string;
+  /** Every `--out` (k6's json, csv and influxdb: ../k6/outputs.ts); `--console-output FILE`'s. */
+  outs?: string[];
   consoleOutput?: string;
   /** k6's options of their flags (`--max-redirects`: maxRedirects), over `K6_*` variables. */
   options?: Record<string, unknown>;
@@ -276,6 +276,9 @@ function locustFlagsOf(flags: FlagValues): LocustFlags {
   });
 }
 
+/** Whether an `--out` value is a k6 output of each sample: `json=FILE`, `csv[=ARG]`, `influxdb[=URL]`. */
+export const isSamplesOut = (value: string) => /^(json=|(csv|influxdb)(=|$))/.test(value);
+
 /** k6's flags beyond the load, each checked as k6 checks it. */
 function k6FlagsOf(flags: FlagValues): K6Flags {
   const k6: K6Flags = defined({
@@ -303,9 +306,8 @@ function k6FlagsOf(flags: FlagValues): K6Flags {
     k6.options = { ...k6.options, summaryTrendStats };
   }
   if (/^(0|f|false)$/i.test(flags.text("include-system-env-vars") ?? "")) k6.systemEnv = false;
-  const jsonOut = flags.all("out").find((v) => v.startsWith("json="));
-  if (jsonOut === "json=") throw new UsageError("--out json=: name the file, e.g. --out json=points.ndjson");
-  if (jsonOut !== undefined) k6.jsonOut = jsonOut.slice("json=".length);
+  const outs = flags.all("out").filter(isSamplesOut);
+  if (outs.length > 0) k6.outs = outs;
   const config = flags.path("config");
   if (config !== undefined) k6.config = configOptions(config);
   if (flags.has("secret-source")) {

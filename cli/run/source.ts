@@ -32,7 +32,6 @@ import { isLocustFile } from "../../runner/script/locust/file.ts";
 import { LocustConvertError } from "../../runner/script/locust/convert.ts";
 import { locustExperimentText, LocustInputError } from "../../runner/script/locust/experiment.ts";
 import { passInputs } from "../../runner/script/isolate_inputs.ts";
-import { OutputError } from "../../system/output_file.ts";
 import { readOpenFileLimit } from "../../system/descriptors.ts";
 import { statOrNull } from "../../system/path_lookup.ts";
 import { FileReadError, readTextFileCapped } from "../../system/read_capped.ts";
@@ -142,15 +141,8 @@ async function locustText(source: string, flags: ScriptLoadArgs): Promise<string
 
 /** Passes k6's flags the script's isolates honour, before they import it. */
 function passK6Flags(k6: K6Flags): void {
-  const { tags, httpDebug, jsonOut, noThresholds, secretSources, consoleOutput: log } = k6;
-  if (jsonOut !== undefined) {
-    try {
-      Deno.writeTextFileSync(jsonOut, "");
-    } catch (err) {
-      throw new OutputError(`--out json=${jsonOut}: cannot write: ${(err as Error).message}`, { cause: err });
-    }
-  }
-  passInputs({ k6: { tags, httpDebug, jsonOut: jsonOut && resolve(jsonOut), noThresholds, secretSources } });
+  const { tags, httpDebug, noThresholds, secretSources, consoleOutput: log } = k6;
+  passInputs({ k6: { tags, httpDebug, noThresholds, secretSources } });
   passInputs({ k6: { consoleOutput: log && resolve(log) } });
 }
 

@@ -24,13 +24,14 @@ export function setRunCounters(buffer: SharedArrayBuffer): void {
   runCounters = new Uint32Array(buffer);
 }
 
-const endHooks: Array<() => void> = [];
+const endHooks: Array<() => unknown> = [];
 
-export function atRunEnd(fn: () => void): void {
+/** Runs `fn` as this isolate's load ends; the worker reports done once what it returns has settled. */
+export function atRunEnd(fn: () => unknown): void {
   endHooks.push(fn);
 }
 
 /** The load of this isolate ended (the worker, before it reports done). */
-export function runEnding(): void {
-  for (const fn of endHooks) fn();
+export function runEnding(): Promise<unknown> {
+  return Promise.allSettled(endHooks.map((fn) => fn()));
 }

@@ -48,8 +48,8 @@ self.onmessage = (event: MessageEvent<MainToWorker>) => {
     case "start": {
       if (prepared === null) return failed(new Error("start before prepare"));
       run = prepared.start(msg.startAtEpochMs - performance.timeOrigin);
-      run.done.then((summary) => {
-        runEnding();
+      run.done.then(async (summary) => {
+        await runEnding();
         post({ type: "done", workerIndex, summary, secrets: [...knownSecrets()] });
       }, failed);
       break;

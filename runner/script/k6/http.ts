@@ -18,7 +18,7 @@ import { CookieJar, cookieJar } from "./cookie_jars.ts";
 import { TLS_NAMES } from "./tls_info.ts";
 import { debugExchange, httpDebug } from "./http_debug.ts";
 import { b64encode } from "./encoding.ts";
-import { jsonOut, requestPoints } from "./json_out.ts";
+import { pointsOut, requestPoints } from "./points_out.ts";
 import { addPhases } from "./metrics.ts";
 import type { Response, Session } from "../session.ts";
 import { FailedResponse } from "../sessions/response.ts";
@@ -129,7 +129,7 @@ class Hops {
 
   /** Sends this hop on the VU's session (which hands its answer to `arrived`), else through fetch. */
   next(): Promise<K6Response> {
-    if (jsonOut) this.startMs = performance.now();
+    if (pointsOut) this.startMs = performance.now();
     const { at, headers, sent: body, name, tags, params: { timeout }, expected } = this, s = this.vu?.s;
     this.jar?.addCookies(absolute(at), headers, this.givenCookie);
     const timeoutMs = timeout === undefined ? undefined : durationMs(timeout);
@@ -163,7 +163,7 @@ class Hops {
     if (requestDefaults.phases && s !== undefined && (raw.waitingMs ?? NaN) >= 0) {
       addPhases(raw, this.tags, verb, absolute(at), this.name);
     }
-    if (jsonOut && s !== undefined) {
+    if (pointsOut && s !== undefined) {
       const hopMs = performance.now() - this.startMs;
       requestPoints(verb, absolute(at), this.name, raw, hopMs, this.vu!, this.tags, this.expected);
     }

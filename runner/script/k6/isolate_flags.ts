@@ -1,7 +1,7 @@
 /**
  * @module
- * k6's flags that reach a k6 script's isolates (`--tag`, `--http-debug`, `--out json`, a load of its own),
- * handed to each before it imports the script (../isolate_inputs.ts).
+ * k6's flags that reach a k6 script's isolates (`--tag`, `--http-debug`, `--out json|csv|influxdb`, a load of
+ * its own), handed to each before it imports the script (../isolate_inputs.ts).
  */
 import { inputs } from "../isolate_inputs.ts";
 
@@ -14,6 +14,18 @@ export interface IsolateFlags {
   httpDebug?: "headers" | "full";
   /** `--out json=FILE`: where the samples' NDJSON lines are appended. */
   jsonOut?: string;
+  /** `--out csv`: the file (`.gz`: gzipped), its tag columns, k6's time format, how often it is written. */
+  csvOut?: { file: string; columns: string[]; timeFormat: string; saveIntervalMs: number };
+  /** `--out influxdb`: where and how each batch of lines is POSTed, how many at once, the tags as fields. */
+  influxOut?: {
+    writeUrl: string;
+    headers: Record<string, string>;
+    insecure: boolean;
+    pushIntervalMs: number;
+    concurrentWrites: number;
+    /** Tags sent as fields, each as `string`, `int`, `float` or `bool` when it parses as one. */
+    tagsAsFields: Record<string, string>;
+  };
   /** `--console-output FILE`: where console lines are appended. */
   consoleOutput?: string;
   /** `--no-thresholds`: the NDJSON's `Metric` lines name no threshold. */

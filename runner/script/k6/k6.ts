@@ -6,7 +6,7 @@
 import { asyncWritten, current } from "./runtime.ts";
 import { jsonPointTags, tagValue } from "./tags.ts";
 import { addCheck, addGroupDuration, flushMetrics } from "./metrics.ts";
-import { jsonOut, point } from "./json_out.ts";
+import { point, pointsOut } from "./points_out.ts";
 import { scriptText } from "../module.ts";
 import { noteHookCheck } from "./http.ts";
 
@@ -37,7 +37,7 @@ export function check(value: unknown, sets: Record<string, unknown>, tags?: Reco
       // A condition that throws counts as failed, as k6 counts it, before its error ends the iteration.
       if (s !== undefined) s.check(ok, prefix + name), addCheck(name, ok, tags);
       else noteHookCheck(prefix + name, ok);
-      if (jsonOut && s !== undefined) {
+      if (pointsOut && s !== undefined) {
         point("checks", "rate", false, +ok, { ...jsonPointTags(), check: name });
       }
     }

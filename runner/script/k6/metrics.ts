@@ -7,7 +7,7 @@
  * (`pages{kind:html}`) and k6's `group_duration` are sent the same way.
  */
 import { jsonPointTags, leftOut, requestTags, tagValue } from "./tags.ts";
-import { jsonOut, PHASES, phasesOf, point } from "./json_out.ts";
+import { PHASES, phasesOf, point, pointsOut } from "./points_out.ts";
 import { tagPairs } from "../../../results/thresholds/selector.ts";
 import { atRunEnd } from "../run_state.ts";
 import { inInit } from "./init_files.ts";
@@ -224,7 +224,7 @@ class Metric {
     if (value === null || value === undefined || Number.isNaN(v)) return this.#refuse(value);
     for (const key in tags) tagValue(key, tags[key]);
     addTo(partOf(this.name, this.kind, this.time), v, value);
-    if (jsonOut) point(this.name, this.kind, this.time, v, { ...jsonPointTags(), ...tags });
+    if (pointsOut) point(this.name, this.kind, this.time, v, { ...jsonPointTags(), ...tags });
     const subs = wanted.get(this.name);
     if (subs !== undefined) addToSubmetrics(subs, this.kind, this.time, v, value, requestTags(tags));
   }
@@ -272,7 +272,7 @@ export function addGroupDuration(durationMs: number, group?: string): void {
   addTo(partOf(name, "trend", true), durationMs, durationMs);
   const subs = wanted.get(name);
   if (subs) addToSubmetrics(subs, "trend", true, durationMs, durationMs, requestTags(undefined, group));
-  if (jsonOut && group !== undefined) point(name, "trend", true, durationMs, { ...jsonPointTags(), group });
+  if (pointsOut && group !== undefined) point(name, "trend", true, durationMs, { ...jsonPointTags(), group });
 }
 
 /**

@@ -11,11 +11,11 @@ import { givenRunTags, setRunTags, setSystemTags, setTagSource, type VuTags } fr
 import {
   iterationPoints,
   iterationStarts,
-  jsonOut,
   PHASES,
+  pointsOut,
   setJsonThresholds,
   writeVusPoints,
-} from "./json_out.ts";
+} from "./points_out.ts";
 import { isolateFlags } from "./isolate_flags.ts";
 import { atRunEnd, PART_ENV, runCounters } from "../run_state.ts";
 import { ScriptShapeError } from "../module.ts";
@@ -241,7 +241,7 @@ export function session(mod: ConvertedModule): (s: Session) => unknown {
     resumed = ctx;
     try {
       // No timers (they keep the context above) and, without k6/metrics or counts, nothing after it.
-      const bare = mod.metrics === false && !jsonOut && !counting && !arrivals && !requestDefaults.phases &&
+      const bare = mod.metrics === false && !pointsOut && !counting && !arrivals && !requestDefaults.phases &&
         minIterationMs === 0;
       return bare ? fn(s.setup) : iterate(ctx, fn);
     } finally {
@@ -258,9 +258,9 @@ let minIterationMs = 0;
 
 /** One iteration: the function, what it left pending, the rest of `minIterationMs`; its metrics sent soon. */
 async function iterate(ctx: VuContext, main: (data: unknown) => unknown): Promise<unknown> {
-  const startMs = jsonOut || minIterationMs > 0 ? performance.now() : 0;
-  if (counting || jsonOut) activate(ctx.vu);
-  if (jsonOut) iterationStarts();
+  const startMs = pointsOut || minIterationMs > 0 ? performance.now() : 0;
+  if (counting || pointsOut) activate(ctx.vu);
+  if (pointsOut) iterationStarts();
   // The function and what it left pending; a callback's throw is the iteration's.
   const whole = async () => {
     const out = await main(ctx.s.setup);
@@ -277,10 +277,10 @@ async function iterate(ctx: VuContext, main: (data: unknown) => unknown): Promis
     if (counting) countUp(ENDED_SLOT);
     if (arrivals) idleVus.push(ctx.vu);
     const ownMs = performance.now() - startMs;
-    if (jsonOut) iterationPoints(ownMs, ctx);
+    if (pointsOut) iterationPoints(ownMs, ctx);
     if (minIterationMs > 0) addGroupDuration(ownMs);
     if (minIterationMs > ownMs && !ctx.s.ended.aborted) await ctx.s.sleep(minIterationMs - ownMs);
-    if (counting || jsonOut) deactivate(ctx.vu);
+    if (counting || pointsOut) deactivate(ctx.vu);
   }
 }
 

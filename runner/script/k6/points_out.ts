@@ -1,18 +1,27 @@
 /**
  * @module
- * k6's `--out json=FILE`: every sample as a line of k6's NDJSON, a `Metric` line the first time this isolate
- * writes a metric, then `Point` lines (tags sorted as k6 writes them). Each worker appends its lines at the
- * end of every iteration in one write of whole lines, so workers' lines never interleave.
+ * k6's sample outputs: each sample as a line of k6's NDJSON (`--out json=FILE`: a `Metric` line the first
+ * time this isolate writes a metric, then `Point` lines, tags sorted as k6 writes them), a row of its CSV
+ * (`--out csv`) or a line of InfluxDB's line protocol POSTed in batches (`--out influxdb`). Each worker
+ * appends whole lines in one write (NDJSON every 200 ms, CSV every save interval, the rest as its load ends),
+ * so workers' lines never interleave; a `.gz` file gets a gzip member per write.
  */
+import { request as httpRequest } from "node:http";
+import { request as httpsRequest } from "node:https";
 import { type ExpectedStatuses, isExpectedStatus } from "../../../results/schema/values.ts";
 import { tagPairs } from "../../../results/thresholds/selector.ts";
+import { csvRow, influxLine, linesBytes, type Sample } from "../../../results/export/k6/sample_lines.ts";
 import { expectedStatuses, ioBytes } from "../../stats/recorder.ts";
 import { atRunEnd, runCounters } from "../run_state.ts";
 import { isolateFlags } from "./isolate_flags.ts";
 import { type Iteration, iterationMetadata, jsonPointTags, leftOut, named } from "./tags.ts";
 import type { Response } from "../session.ts";
 
-export const jsonOut = isolateFlags.jsonOut !== undefined;
+const { jsonOut, csvOut, influxOut } = isolateFlags;
+/** Whether samples are written: by `--out json`, `csv` or `influxdb`. */
+export const pointsOut = jsonOut !== undefined || csvOut !== undefined || influxOut !== undefined;
+/** The output's own errors, on the terminal even when `--console-output` takes the script's console. */
+const logError = console.error.bind(console);
 
 /** k6's request phases, timed on the connection (sessions/response.ts). */
 export const PHASES = [
@@ -30,10 +39,60 @@ export function phasesOf(raw: Response): Float64Array {
 }
 
 type Kind = "counter" | "gauge" | "rate" | "trend";
-/** Lines past which a long iteration writes before it ends. */
-const FLUSH_LINES = 1_000;
 
-let lines: string[] = [];
+/** Lines for a file or a server, sent when flushed, every `everyMs` when `ready`, and as the load ends. */
+function linesOut(send: (text: string) => unknown, everyMs = 0, ready = () => true) {
+  const o = { lines: [] as string[], flush: () => o.lines.length > 0 && send(o.lines.splice(0).join("")) };
+  const timer = everyMs > 0 && setInterval(() => ready() && o.flush(), everyMs);
+  if (timer) Deno.unrefTimer(timer), atRunEnd(() => (clearInterval(timer), o.flush()));
+  return o;
+}
+
+/** Appends whole lines to `path` (the file was checked writable before the load; a full disk loses lines). */
+function appender(path: string): (text: string) => void {
+  let file: Deno.FsFile | null = null;
+  return (text) => {
+    try {
+      file ??= Deno.openSync(path, { append: true, create: true });
+      const bytes = linesBytes(path, text);
+      for (let at = 0; at < bytes.length;) at += file.writeSync(bytes.subarray(at));
+    } catch {
+      // A disk that fills loses samples, never the run.
+    }
+  };
+}
+
+/** NDJSON every 200 ms, as k6's JSON output flushes. */
+const json = linesOut(appender(jsonOut ?? ""), jsonOut === undefined ? 0 : 200);
+const csv = csvOut && linesOut(appender(csvOut.file), csvOut.saveIntervalMs);
+const writes = new Set<Promise<void>>();
+/** k6's writes of InfluxDB lines: at most `concurrentWrites` at once; one that fails logged, not retried. */
+function writeInflux(text: string): void {
+  const { writeUrl, headers, insecure } = influxOut!;
+  const write = postText(writeUrl, headers, text, insecure).catch(writeFailed);
+  writes.add(write), write.then(() => writes.delete(write));
+}
+const influx = influxOut &&
+  linesOut(writeInflux, influxOut.pushIntervalMs, () => writes.size < influxOut.concurrentWrites);
+atRunEnd(() => Promise.all(writes));
+const writeFailed = (err: Error) =>
+  logError(`level=error msg="Couldn't write stats" error=${JSON.stringify(err.message)} output=InfluxDBv1`);
+
+/** POSTs `body` to `url`; resolves on a 2xx answer, else rejects with the answer's text. */
+export function postText(url: string, headers: Record<string, string>, body: string, insecure: boolean) {
+  const options = { method: "POST", headers, rejectUnauthorized: !insecure, timeout: 10_000 };
+  return new Promise<void>((resolve, reject) => {
+    const sent = (url.startsWith("https:") ? httpsRequest : httpRequest)(url, options, (res) => {
+      let text = "";
+      res.setEncoding("utf8").on("data", (chunk: string) => text += chunk).on("end", () => {
+        if (res.statusCode! < 300) resolve();
+        else reject(new Error(text || `status ${res.statusCode}`));
+      });
+    });
+    sent.on("error", reject).on("timeout", () => sent.destroy(new Error(`no answer in 10s`))).end(body);
+  });
+}
+
 const described = new Map<string, { thresholds: string[]; submetrics: Submetric[] }>();
 
 type Submetric = { name: string; suffix: string; tags: Record<string, string> };
@@ -44,9 +103,7 @@ type Submetric = { name: string; suffix: string; tags: Record<string, string> };
  */
 export function setJsonThresholds(thresholds: unknown): void {
   if (!jsonOut) return;
-  const given = isolateFlags.noThresholds || typeof thresholds !== "object" || thresholds === null
-    ? {}
-    : thresholds as Record<string, unknown>;
+  const given = !isolateFlags.noThresholds && typeof thresholds === "object" && thresholds || {};
   const expected = leftOut.has("expected_response")
     ? {}
     : { "http_req_duration{expected_response:true}": [] };
@@ -67,9 +124,7 @@ export function setJsonThresholds(thresholds: unknown): void {
   }
 }
 
-let file: Deno.FsFile | null = null;
 const seen = new Set<string>();
-const encoder = new TextEncoder();
 
 /** A sample's line, without the system tags the run leaves out (`own`: a tag the script gave, kept). */
 export function point(
@@ -81,31 +136,24 @@ export function point(
   own?: string,
   metadata = iterationMetadata(),
 ): void {
+  const sorted: Record<string, string> = {};
+  for (const key of Object.keys(tags).sort()) if (!leftOut.has(key) || key === own) sorted[key] = tags[key];
+  const timeUs = Math.round((performance.timeOrigin + performance.now()) * 1000);
+  const sample: Sample = [metric, timeUs, value, sorted, metadata];
+  if (csv) csv.lines.push(csvRow(sample, csvOut!.columns, csvOut!.timeFormat));
+  if (influx) influx.lines.push(influxLine(sample, influxOut!.tagsAsFields));
+  if (jsonOut === undefined) return;
   if (!seen.has(metric)) {
     seen.add(metric);
     const about = described.get(metric);
     const contains = time ? "time" : "default",
       submetrics = about?.submetrics.length ? about.submetrics : null;
     const data = { name: metric, type: kind, contains, thresholds: about?.thresholds ?? [], submetrics };
-    lines.push(JSON.stringify({ type: "Metric", data, metric }));
+    json.lines.push(JSON.stringify({ type: "Metric", data, metric }) + "\n");
   }
-  const sorted: Record<string, string> = {};
-  for (const key of Object.keys(tags).sort()) if (!leftOut.has(key) || key === own) sorted[key] = tags[key];
-  const data = { time: new Date().toISOString(), value, tags: sorted, ...metadata && { metadata } };
-  lines.push(JSON.stringify({ metric, type: "Point", data }));
-  if (lines.length >= FLUSH_LINES) flushPoints();
-}
-
-export function flushPoints(): void {
-  if (lines.length === 0 || isolateFlags.jsonOut === undefined) return;
-  const bytes = encoder.encode(lines.join("\n") + "\n");
-  lines = [];
-  try {
-    file ??= Deno.openSync(isolateFlags.jsonOut, { append: true, create: true });
-    for (let at = 0; at < bytes.length;) at += file.writeSync(bytes.subarray(at));
-  } catch {
-    // The file was checked writable before the load; a disk that fills loses samples, never the run.
-  }
+  const iso = new Date(timeUs / 1000).toISOString();
+  const data = { time: iso, value, tags: sorted, ...metadata && { metadata } };
+  json.lines.push(JSON.stringify({ metric, type: "Point", data }) + "\n");
 }
 
 /** A request's points in k6's order: `http_reqs`, `http_req_duration`, each phase, `http_req_failed`. */
@@ -154,7 +202,6 @@ export function iterationPoints(durationMs: number, at: Iteration): void {
   sentBefore = ioBytes.written, readBefore = ioBytes.read;
   point("iteration_duration", "trend", true, durationMs, tags, undefined, meta);
   point("iterations", "counter", false, 1, tags, undefined, meta);
-  flushPoints();
 }
 
 /** Slots of the run's counters: when its first iteration started, the last second `vus` was written for. */
@@ -163,7 +210,7 @@ const testStartMs = isolateFlags.testStartMs ?? Date.now();
 
 /** k6's `vus` and `vus_max` once a second from the run's first iteration, with the run's tags. */
 export function writeVusPoints(counts: () => readonly [number, number], tags: Record<string, unknown>): void {
-  if (!jsonOut) return;
+  if (!pointsOut) return;
   const runTags = Object.fromEntries(Object.entries(tags).map(([k, v]) => [k, String(v)]));
   const timer = setInterval(() => {
     const started = Atomics.load(runCounters, LOAD_START_SLOT),
@@ -174,7 +221,6 @@ export function writeVusPoints(counts: () => readonly [number, number], tags: Re
       const [vus, most] = counts();
       point("vus", "gauge", false, vus, runTags);
       point("vus_max", "gauge", false, most, runTags);
-      flushPoints();
     }
   }, 100);
   Deno.unrefTimer(timer);
