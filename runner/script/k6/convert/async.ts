@@ -66,6 +66,7 @@ function enclosing(path: Node[]): Node | null {
 }
 
 const PROMISE = new Set(["then", "catch", "finally"]);
+const ASYNC_REQUEST = "k6/http.asyncRequest";
 /** k6 calls whose callbacks run on the VU's loop while they are awaited: they do not block it. */
 const LOOPING = new Set(["k6.group", "k6/ws.connect"]);
 /** Calls whose callback k6's event loop runs later (`runsLater`). */
@@ -85,6 +86,7 @@ export function planAsync(ast: Node, imported: Map<string, Binding>): AsyncPlan 
   const asyncFunctions = new Set<Node>(), asyncNames = new Set<string>();
   const arrayCalls = new Set<Node>(), awaited = new Set<Node>(), chained = new Set<Node>();
   const blocking = new Set<Node>();
+  let racing = false;
   const asyncCallback = (arg: Node) =>
     arg !== undefined && (asyncFunctions.has(arg) || (arg.type === "Identifier" && asyncNames.has(arg.name)));
   for (let changed = true; changed;) {
@@ -102,6 +104,11 @@ export function planAsync(ast: Node, imported: Map<string, Binding>): AsyncPlan 
       const method = call.callee.type === "MemberExpression" && !call.callee.computed &&
         asyncMethods.has(call.callee.property.name);
       const api = apiOf(call.callee, bindings);
+      // k6's asyncRequest is a promise the script settles itself: sent at once, held as a chained one.
+      if (api === ASYNC_REQUEST) {
+        chained.add(call), racing = true;
+        continue;
+      }
       if (!(array || method || api !== null || isNamedCall(call, asyncNames))) continue;
       if (api !== null && !LOOPING.has(api)) blocking.add(call);
       if (array) arrayCalls.add(call);
@@ -121,7 +128,7 @@ export function planAsync(ast: Node, imported: Map<string, Binding>): AsyncPlan 
     ...classBodyProblems(calls, awaited),
   );
   const sets = { awaited, asyncNames, asyncMethods, asyncAt, arrayCalls, asyncFunctions, chained, blocking };
-  return { ...sets, handsOff, problems };
+  return { ...sets, handsOff: handsOff || racing, problems };
 }
 
 /**
