@@ -50,7 +50,7 @@ const HONOURED = new Set([
 const LOAD_KEYS = new Set(["vus", "duration", "iterations", "stages", "scenarios"]);
 /** k6's other options: loadlab refuses those it does not honour; k6 warns of any other key and ignores it. */
 const K6_OTHERS = new Set(
-  ("paused executionSegment executionSegmentSequence handleSummaryTimeout tlsAuth metricSamplesBufferSize " +
+  ("paused executionSegment executionSegmentSequence handleSummaryTimeout metricSamplesBufferSize " +
     "features").split(" "),
 );
 
@@ -117,6 +117,15 @@ export function k6Experiment(
       if (!Array.isArray(items) || items.some((v) => typeof v !== "string" || !form.test(v))) {
         problem(["options", key], `${key} is ${told}`);
       }
+    } else if (key === "tlsAuth") {
+      const fields = new Set(["domains", "cert", "key", "password"]),
+        pairs = [value ?? 0].flat() as Options[];
+      if (!Array.isArray(value) || pairs.some((a) => !Object.keys(a ?? 0).every((k) => fields.has(k)))) {
+        problem(
+          ["options", key],
+          "tlsAuth is a list of { domains, cert, key, password } (cert and key PEM text)",
+        );
+      } else extra.tls = { ...extra.tls ?? {}, auth: value };
     } else if (key === "insecureSkipTLSVerify") extra.tls = { ...extra.tls ?? {}, insecure: Boolean(value) };
     else if (key === "tlsVersion" || key === "tlsCipherSuites") {
       extra.tls = { ...extra.tls ?? {}, ...tlsOf(key, value, problem) };

@@ -25,7 +25,7 @@ import {
 } from "./openssl_ffi.ts";
 import { SslConn, type SslOwner } from "./openssl_conn.ts";
 import { errnoMessage } from "../transport/socket_errors.ts";
-import { h2Required, type TlsOptions } from "./options.ts";
+import { h2Required, loadTlsMaterial, type TlsOptions } from "./options.ts";
 import { openSslCipherLists, TLS_VERSIONS } from "./cipher_names.ts";
 
 /** Cleared `SSL`s kept for reuse: a closed loop's connections cycle through about as many as it has. */
@@ -66,7 +66,7 @@ export class OpenSslClient implements SslOwner {
     if (ctx === null) throw new Error(`SSL_CTX_new failed: ${this.#lastError()}`);
     this.#ctx = ctx;
     try {
-      this.#configure(options);
+      this.#configure(options, serverName);
     } catch (err) {
       s.SSL_CTX_free(ctx);
       throw err;
@@ -76,7 +76,7 @@ export class OpenSslClient implements SslOwner {
     this.#resume = options?.resume ?? true;
   }
 
-  #configure(options: TlsOptions | undefined): void {
+  #configure(options: TlsOptions | undefined, serverName: string): void {
     const s = this.#s;
     const ctx = this.#ctx;
     const fail = (what: string) => {
@@ -84,14 +84,21 @@ export class OpenSslClient implements SslOwner {
     };
     s.SSL_CTX_set_verify(ctx, options?.insecure ? SSL_VERIFY_NONE : SSL_VERIFY_PEER, null);
     if (!options?.insecure) this.#trust(options?.caFile);
-    if (options?.certFile !== undefined && options.keyFile !== undefined) {
-      if (s.SSL_CTX_use_certificate_chain_file(ctx, cstr(options.certFile)) !== 1) {
-        fail(`--cert ${options.certFile}`);
+    // k6's tlsAuth: this server's pair, in a file OpenSSL reads as it reads --cert and --key.
+    const pair = options?.auth === undefined ? undefined : loadTlsMaterial(options, serverName);
+    const file = pair?.key === undefined ? undefined : Deno.makeTempFileSync({ suffix: ".pem" });
+    if (file !== undefined) Deno.writeTextFileSync(file, `${pair!.cert}\n${pair!.key}`);
+    const { certFile = file, keyFile = file } = file === undefined ? options ?? {} : {};
+    try {
+      if (certFile !== undefined && keyFile !== undefined) {
+        if (s.SSL_CTX_use_certificate_chain_file(ctx, cstr(certFile)) !== 1) fail(`--cert ${certFile}`);
+        if (s.SSL_CTX_use_PrivateKey_file(ctx, cstr(keyFile), SSL_FILETYPE_PEM) !== 1) {
+          fail(`--key ${keyFile}`);
+        }
+        if (s.SSL_CTX_check_private_key(ctx) !== 1) fail(`--key ${keyFile} does not match --cert`);
       }
-      if (s.SSL_CTX_use_PrivateKey_file(ctx, cstr(options.keyFile), SSL_FILETYPE_PEM) !== 1) {
-        fail(`--key ${options.keyFile}`);
-      }
-      if (s.SSL_CTX_check_private_key(ctx) !== 1) fail(`--key ${options.keyFile} does not match --cert`);
+    } finally {
+      if (file !== undefined) Deno.removeSync(file);
     }
     const alpn = new Uint8Array([8, ...new TextEncoder().encode("http/1.1")]);
     if (s.SSL_CTX_set_alpn_protos(ctx, alpn, alpn.length) !== 0) fail("ALPN");

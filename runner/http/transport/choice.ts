@@ -110,9 +110,12 @@ function boundTransport(url: URL, requested: TransportRequest, options: Transpor
 function denoTransport(url: URL, options: TransportOptions, fallbackReason: string | null): ChosenTransport {
   const probe = options.closedModel ? new LoopLagProbe() : null;
   const probed = probe === null ? {} : { takeReadyWait: () => probe.take(), close: () => probe.close() };
-  const tls = url.protocol !== "https:"
-    ? null
-    : tlsTransport(serverNameOf(url, options), options.tls, loadTlsMaterial(options.tls), options.alpn);
+  const tls = url.protocol !== "https:" ? null : tlsTransport(
+    serverNameOf(url, options),
+    options.tls,
+    loadTlsMaterial(options.tls, serverNameOf(url, options)),
+    options.alpn,
+  );
   const transport = tls?.transport ?? tcpTransport;
   return {
     kind: "deno",
