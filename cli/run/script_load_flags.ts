@@ -123,11 +123,6 @@ const K6_OPTIONS = ("NO_SETUP NO_TEARDOWN RPS BATCH BATCH_PER_HOST DISCARD_RESPO
 const WHOLE = new Set(["RPS", "BATCH", "BATCH_PER_HOST", "MAX_REDIRECTS"]);
 /** Lists, k6's repeatable flags (`--blacklist-ip A --blacklist-ip B`, or `A,B`). */
 const LISTS = new Set(["SYSTEM_TAGS", "TLS_CIPHER_SUITES", "BLACKLIST_IP", "BLOCK_HOSTNAMES"]);
-/** The options whose names are not their variables' in camel case (`K6_BLACKLIST_IPS` is blacklistIPs). */
-const KEYS: Record<string, string> = {
-  INSECURE_SKIP_TLS_VERIFY: "insecureSkipTLSVerify",
-  BLACKLIST_IP: "blacklistIPs",
-};
 const YES_NO = /^(NO_|DISCARD|THROW|INSECURE)/;
 const flagOf = (name: string) => name.toLowerCase().replaceAll("_", "-");
 
@@ -378,8 +373,9 @@ function k6Options(flags: FlagValues): Record<string, unknown> | undefined {
     // `--system-tags ''` keeps no tag; an empty yes/no flag is yes.
     const value = text === "" && YES_NO.test(name) ? "true" : text?.trim();
     if (value === undefined || (value === "" && name !== "SYSTEM_TAGS")) continue;
-    const key = KEYS[name] ??
-      name.toLowerCase().replace(/_([a-z])/g, (_, c) => c.toUpperCase()).replace("noVu", "noVU");
+    // The option's name: k6's camel case of it, its initialisms upper case (insecureSkipTLSVerify, blacklistIPs).
+    const key = name.toLowerCase().replace(/_([a-z])/g, (_, c) => c.toUpperCase()).replace("noVu", "noVU")
+      .replace("Tls", "TLS").replace(/Ip$/, "IPs");
     const bad = (what: string, e: string) =>
       new UsageError(`${spelled}="${value}": ${what}, e.g. ${spelled}=${e}`);
     if (YES_NO.test(name)) {
@@ -398,8 +394,8 @@ function k6Options(flags: FlagValues): Record<string, unknown> | undefined {
 /** The flags k6 reads from a variable too: `K6_` and the flag's name (`--tag`: K6_TAGS, `--vus`: K6_VUS). */
 const K6_ENV_FLAGS = ("concurrency=VUS duration requests=ITERATIONS stages tag=TAGS no-thresholds quiet " +
   "no-summary summary-export summary-trend-stats summary-mode http-debug out include-system-env-vars " +
-  "console-output blacklist-ip=BLACKLIST_IPS").split(" ").map((f) => f.split("="))
-  .concat(K6_OPTIONS.filter((name) => name !== "BLACKLIST_IP").map((name) => [flagOf(name)]));
+  "console-output").split(" ").map((f) => f.split("="))
+  .concat(K6_OPTIONS.map((name) => [flagOf(name), name.replace(/_IP$/, "_IPS")]));
 
 /**
  * A k6 script's flags not on the command line taken from k6's variables of them, as k6 reads them under its

@@ -117,16 +117,8 @@ export function k6Experiment(
       if (!Array.isArray(items) || items.some((v) => typeof v !== "string" || !form.test(v))) {
         problem(["options", key], `${key} is ${told}`);
       }
-    } else if (key === "tlsAuth") {
-      const fields = new Set(["domains", "cert", "key", "password"]),
-        pairs = [value ?? 0].flat() as Options[];
-      if (!Array.isArray(value) || pairs.some((a) => !Object.keys(a ?? 0).every((k) => fields.has(k)))) {
-        problem(
-          ["options", key],
-          "tlsAuth is a list of { domains, cert, key, password } (cert and key PEM text)",
-        );
-      } else extra.tls = { ...extra.tls ?? {}, auth: value };
-    } else if (key === "insecureSkipTLSVerify") extra.tls = { ...extra.tls ?? {}, insecure: Boolean(value) };
+    } else if (key === "tlsAuth") extra.tls = { ...extra.tls ?? {}, auth: value };
+    else if (key === "insecureSkipTLSVerify") extra.tls = { ...extra.tls ?? {}, insecure: Boolean(value) };
     else if (key === "tlsVersion" || key === "tlsCipherSuites") {
       extra.tls = { ...extra.tls ?? {}, ...tlsOf(key, value, problem) };
     } else if (!K6_OTHERS.has(key)) ignored.push(key);

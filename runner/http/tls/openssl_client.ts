@@ -84,21 +84,17 @@ export class OpenSslClient implements SslOwner {
     };
     s.SSL_CTX_set_verify(ctx, options?.insecure ? SSL_VERIFY_NONE : SSL_VERIFY_PEER, null);
     if (!options?.insecure) this.#trust(options?.caFile);
-    // k6's tlsAuth: this server's pair, in a file OpenSSL reads as it reads --cert and --key.
-    const pair = options?.auth === undefined ? undefined : loadTlsMaterial(options, serverName);
-    const file = pair?.key === undefined ? undefined : Deno.makeTempFileSync({ suffix: ".pem" });
-    if (file !== undefined) Deno.writeTextFileSync(file, `${pair!.cert}\n${pair!.key}`);
-    const { certFile = file, keyFile = file } = file === undefined ? options ?? {} : {};
-    try {
-      if (certFile !== undefined && keyFile !== undefined) {
-        if (s.SSL_CTX_use_certificate_chain_file(ctx, cstr(certFile)) !== 1) fail(`--cert ${certFile}`);
-        if (s.SSL_CTX_use_PrivateKey_file(ctx, cstr(keyFile), SSL_FILETYPE_PEM) !== 1) {
-          fail(`--key ${keyFile}`);
-        }
-        if (s.SSL_CTX_check_private_key(ctx) !== 1) fail(`--key ${keyFile} does not match --cert`);
+    // The client certificate (--cert and --key, or k6's tlsAuth pair for this server), from a file of both.
+    const { cert, key } = loadTlsMaterial(options, serverName);
+    if (cert !== undefined) {
+      const file = Deno.makeTempFileSync({ suffix: ".pem" });
+      Deno.writeTextFileSync(file, `${cert}\n${key}`);
+      const loaded = s.SSL_CTX_use_certificate_chain_file(ctx, cstr(file)) === 1 &&
+        s.SSL_CTX_use_PrivateKey_file(ctx, cstr(file), SSL_FILETYPE_PEM) === 1;
+      Deno.removeSync(file);
+      if (!loaded || s.SSL_CTX_check_private_key(ctx) !== 1) {
+        fail(`--cert ${options?.certFile ?? "(tls.auth)"}`);
       }
-    } finally {
-      if (file !== undefined) Deno.removeSync(file);
     }
     const alpn = new Uint8Array([8, ...new TextEncoder().encode("http/1.1")]);
     if (s.SSL_CTX_set_alpn_protos(ctx, alpn, alpn.length) !== 0) fail("ALPN");

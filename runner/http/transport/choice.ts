@@ -7,7 +7,7 @@
  */
 import { type CallbackConnect, dialTarget, tcpTransport, type Transport } from "./transport.ts";
 import { type TlsSessionInfo, tlsTransport } from "../tls/deno_tls.ts";
-import { connectToOf, loadTlsMaterial, type TlsOptions } from "../tls/options.ts";
+import { connectToOf, type TlsOptions } from "../tls/options.ts";
 import { EpollSys, epollUnavailableReason } from "./epoll/ffi.ts";
 import { EpollLoop } from "./epoll/transport.ts";
 import { resolveOnce } from "./host_resolver.ts";
@@ -110,12 +110,9 @@ function boundTransport(url: URL, requested: TransportRequest, options: Transpor
 function denoTransport(url: URL, options: TransportOptions, fallbackReason: string | null): ChosenTransport {
   const probe = options.closedModel ? new LoopLagProbe() : null;
   const probed = probe === null ? {} : { takeReadyWait: () => probe.take(), close: () => probe.close() };
-  const tls = url.protocol !== "https:" ? null : tlsTransport(
-    serverNameOf(url, options),
-    options.tls,
-    loadTlsMaterial(options.tls, serverNameOf(url, options)),
-    options.alpn,
-  );
+  const tls = url.protocol !== "https:"
+    ? null
+    : tlsTransport(serverNameOf(url, options), options.tls, options.alpn);
   const transport = tls?.transport ?? tcpTransport;
   return {
     kind: "deno",

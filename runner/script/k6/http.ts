@@ -75,19 +75,13 @@ export function url(strings: TemplateStringsArray, ...values: unknown[]): { url:
 
 /** One request; follows redirects; in a session on its connection, else by fetch. */
 export const request = (method: string, target: Url, body?: Body, opts?: Params | null) =>
-  send(method, target, body, opts, false);
+  send(false, method, target, body, opts);
 
 /** k6's asyncRequest: sent at once beside the VU's requests in flight, on a connection of its own. */
 export const asyncRequest = (method: string, target: Url, body?: Body, opts?: Params | null) =>
-  send(method, target, body, opts, true);
+  send(true, method, target, body, opts);
 
-function send(
-  method: string,
-  target: Url,
-  body: Body,
-  opts: Params | null | undefined,
-  beside: boolean,
-): Promise<K6Response> {
+function send(beside: boolean, method: string, target: Url, body?: Body, opts?: Params | null) {
   try {
     const hops = new Hops(method, target, body, opts ?? NO_PARAMS, beside), waitMs = rpsWaitMs();
     if (hops.place.unsent !== undefined) return Promise.resolve(hops.unsent(hops.place.unsent));

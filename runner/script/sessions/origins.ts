@@ -9,7 +9,7 @@
 import type { ConnectionShared } from "../../http/load_connection.ts";
 import { dialTarget, tcpTransport } from "../../http/transport/transport.ts";
 import { tlsTransport } from "../../http/tls/deno_tls.ts";
-import { loadTlsMaterial, type TlsOptions } from "../../http/tls/options.ts";
+import type { TlsOptions } from "../../http/tls/options.ts";
 import { ScriptRequests } from "./request.ts";
 
 export interface OriginPlace {
@@ -114,9 +114,7 @@ export class ScriptOrigins {
 function sharedFor(run: ConnectionShared, dialled: URL, sent: URL, tls?: TlsOptions): ConnectionShared {
   const { hostname, port } = dialTarget(dialled), { insecure = false, caFile, auth } = tls ?? {};
   const secure = { insecure, caFile, auth, resume: true }, name = dialTarget(sent).hostname;
-  const transport = sent.protocol === "https:"
-    ? tlsTransport(name, secure, loadTlsMaterial(secure, name)).transport
-    : tcpTransport;
+  const transport = sent.protocol === "https:" ? tlsTransport(name, secure).transport : tcpTransport;
   return Object.create(run, {
     hostname: { value: hostname },
     port: { value: port },

@@ -43,12 +43,10 @@ import { scriptText } from "../module.ts";
 
 type User = VirtualUser<SessionEnd>;
 
-/**
- * What a runtime makes of a response (k6's `K6Response`), or `settle` itself when it settles it later;
- * `beside`: in a batch, sent at once beside the requests in flight, whatever its limits (k6's asyncRequest).
- */
+/** What a runtime makes of a response (k6's `K6Response`), or `settle` itself when it settles it later. */
 export type ResponseThen = {
   arrived(response: Response, settle?: (value: unknown) => void): unknown;
+  /** Sent at once in a batch, whatever its limits (k6's asyncRequest). */
   readonly beside?: boolean;
 };
 

@@ -86,7 +86,6 @@ export function planAsync(ast: Node, imported: Map<string, Binding>): AsyncPlan 
   const asyncFunctions = new Set<Node>(), asyncNames = new Set<string>();
   const arrayCalls = new Set<Node>(), awaited = new Set<Node>(), chained = new Set<Node>();
   const blocking = new Set<Node>();
-  let racing = false;
   const asyncCallback = (arg: Node) =>
     arg !== undefined && (asyncFunctions.has(arg) || (arg.type === "Identifier" && asyncNames.has(arg.name)));
   for (let changed = true; changed;) {
@@ -105,10 +104,7 @@ export function planAsync(ast: Node, imported: Map<string, Binding>): AsyncPlan 
         asyncMethods.has(call.callee.property.name);
       const api = apiOf(call.callee, bindings);
       // k6's asyncRequest is a promise the script settles itself: sent at once, held as a chained one.
-      if (api === ASYNC_REQUEST) {
-        chained.add(call), racing = true;
-        continue;
-      }
+      if (api === ASYNC_REQUEST && chained.add(call)) continue;
       if (!(array || method || api !== null || isNamedCall(call, asyncNames))) continue;
       if (api !== null && !LOOPING.has(api)) blocking.add(call);
       if (array) arrayCalls.add(call);
@@ -128,6 +124,7 @@ export function planAsync(ast: Node, imported: Map<string, Binding>): AsyncPlan 
     ...classBodyProblems(calls, awaited),
   );
   const sets = { awaited, asyncNames, asyncMethods, asyncAt, arrayCalls, asyncFunctions, chained, blocking };
+  const racing = [...chained].some((call) => apiOf(call.callee, bindings) === ASYNC_REQUEST);
   return { ...sets, handsOff: handsOff || racing, problems };
 }
 
