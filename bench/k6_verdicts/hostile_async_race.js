@@ -23,6 +23,8 @@ export default async function () {
     "closed is 0": (s) => s[1].value.status === 0,
   });
   const startMs = Date.now();
-  const all = await Promise.all([...Array(8).keys()].map((k) => http.asyncRequest("GET", `${BASE}/delay/0.4?k=${k}`)));
+  const all = await Promise.all(
+    [...Array(8).keys()].map((k) => http.asyncRequest("GET", `${BASE}/delay/0.4?k=${k}`)),
+  );
   check(Date.now() - startMs, { "eight at once": (ms) => ms < 2000 && all.every((r) => r.status === 200) });
 }

@@ -1,5 +1,5 @@
 // args: -i 2
-// env: K6_BLOCK_HOSTNAMES=*.blocked.test,internal.test K6_BLACKLIST_IPS=10.0.0.0/8 K6_DNS=ttl=inf,policy=onlyIPv4
+// env: K6_BLOCK_HOSTNAMES=*.blocked.test,internal.test K6_BLACKLIST_IPS=10.0.0.0/8 K6_DNS=ttl=inf
 // The blocks from k6's variables, as a CI image sets them for every test it runs.
 import http from "k6/http";
 import { check } from "k6";

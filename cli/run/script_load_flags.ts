@@ -373,7 +373,7 @@ function k6Options(flags: FlagValues): Record<string, unknown> | undefined {
     // `--system-tags ''` keeps no tag; an empty yes/no flag is yes.
     const value = text === "" && YES_NO.test(name) ? "true" : text?.trim();
     if (value === undefined || (value === "" && name !== "SYSTEM_TAGS")) continue;
-    // The option's name: k6's camel case of it, its initialisms upper case (insecureSkipTLSVerify, blacklistIPs).
+    // k6's option: the name in camel case, its initialisms upper case (insecureSkipTLSVerify, blacklistIPs).
     const key = name.toLowerCase().replace(/_([a-z])/g, (_, c) => c.toUpperCase()).replace("noVu", "noVU")
       .replace("Tls", "TLS").replace(/Ip$/, "IPs");
     const bad = (what: string, e: string) =>

@@ -57,7 +57,7 @@ interface TlsTransport {
 
 const ALPN = ["http/1.1"];
 
-/** The TLS transport for `serverName` (SNI, verified name, `tls.auth`'s pair); `alpn`: the protocols offered. */
+/** The TLS transport for `serverName` (SNI, verified name, its `auth` pair); `alpn`: protocols offered. */
 export function tlsTransport(
   serverName: string,
   options: TlsOptions | undefined,
