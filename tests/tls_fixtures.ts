@@ -52,8 +52,8 @@ async function openssl(dir: string, args: string[]): Promise<void> {
   if (!out.success) throw new Error(`openssl ${args[0]}: ${new TextDecoder().decode(out.stderr)}`);
 }
 
-/** Writes the fixtures into `dir`. */
-export async function makeTlsFixtures(dir: string): Promise<TlsFixtures> {
+/** Writes the fixtures into `dir`; `caName`: the CA's common name (a client picks by its issuer's name). */
+export async function makeTlsFixtures(dir: string, caName = "t"): Promise<TlsFixtures> {
   const ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes"];
   await openssl(dir, [
     "req",
@@ -66,7 +66,7 @@ export async function makeTlsFixtures(dir: string): Promise<TlsFixtures> {
     "-days",
     "2",
     "-subj",
-    "/CN=t",
+    `/CN=${caName}`,
   ]);
   await Deno.writeTextFile(
     `${dir}/server.ext`,

@@ -163,8 +163,7 @@ function refuseUnreadK6Env(): void {
       "K6_HOSTS: k6 does not read it (ignored, as k6 ignores it): give options.hosts or --config",
     );
   }
-  const unread = "LOCAL_IPS DNS BLACKLIST_IPS BLOCK_HOSTNAMES PAUSED THRESHOLDS TLSAUTH".split(" ")
-    .map((name) => `K6_${name}`)
+  const unread = "LOCAL_IPS PAUSED THRESHOLDS TLSAUTH".split(" ").map((name) => `K6_${name}`)
     .filter((name) => Deno.env.get(name)?.trim());
   if (unread.length === 0) return;
   throw new UsageError(

@@ -115,12 +115,14 @@ const K6_ROWS: FlagTable = [
   ]),
 ];
 
-/** k6's options loadlab honours, as their flags (the first 15 k6's, the rest `K6_*` variables only). */
+/** k6's options loadlab honours, as their flags (the first 18 k6's, the rest `K6_*` variables only). */
 const K6_OPTIONS = ("NO_SETUP NO_TEARDOWN RPS BATCH BATCH_PER_HOST DISCARD_RESPONSE_BODIES MAX_REDIRECTS " +
   "USER_AGENT THROW MIN_ITERATION_DURATION NO_CONNECTION_REUSE NO_VU_CONNECTION_REUSE INSECURE_SKIP_TLS_VERIFY " +
-  "SUMMARY_TIME_UNIT " +
+  "SUMMARY_TIME_UNIT DNS BLACKLIST_IP BLOCK_HOSTNAMES " +
   "SYSTEM_TAGS NO_COOKIES_RESET SETUP_TIMEOUT TEARDOWN_TIMEOUT TLS_CIPHER_SUITES").split(" ");
 const WHOLE = new Set(["RPS", "BATCH", "BATCH_PER_HOST", "MAX_REDIRECTS"]);
+/** Lists, k6's repeatable flags (`--blacklist-ip A --blacklist-ip B`, or `A,B`). */
+const LISTS = new Set(["SYSTEM_TAGS", "TLS_CIPHER_SUITES", "BLACKLIST_IP", "BLOCK_HOSTNAMES"]);
 const YES_NO = /^(NO_|DISCARD|THROW|INSECURE)/;
 const flagOf = (name: string) => name.toLowerCase().replaceAll("_", "-");
 
@@ -129,6 +131,7 @@ const K6_OPTION_SPECS: FlagSpec[] = [
   ...K6_OPTIONS.map((name) => ({
     long: flagOf(name),
     ...(YES_NO.test(name) ? { takesValue: false, optionalValue: true } : { takesValue: true }),
+    ...(LISTS.has(name) ? { repeatable: true } : {}),
     ...(name === "THROW" ? { short: "w" } : {}),
   })),
   ..."log-format= log-output= no-usage-report no-color profiling-enabled".split(" ")
@@ -140,7 +143,7 @@ const K6_OPTION_SPECS: FlagSpec[] = [
 /** k6's flags loadlab refuses, each with why and what to do (for the "unknown flag" error). */
 export const K6_FLAGS_REFUSED: Record<string, string> = Object.fromEntries(
   Object.entries({
-    "--blacklist-ip --block-hostnames --local-ips --dns": "the system resolves hosts: use options.hosts",
+    "--local-ips": "the system picks each connection's source address: drop it",
     "--execution-segment --execution-segment-sequence": "split a load with --segment I/N",
     "-l --linger -p --paused -a --address": "loadlab has no k6 REST API; steer a run with --serve",
     "--compatibility-mode --new-machine-readable-summary --traces-output":
@@ -163,7 +166,8 @@ export const SCRIPT_LOAD_TABLE: FlagTable = [
   ...K6_ROWS,
   "  k6's options, over the script's and K6_*: --rps --user-agent --batch --batch-per-host --max-redirects",
   "  --min-iteration-duration -w/--throw --discard-response-bodies --no-[vu-]connection-reuse",
-  "  --insecure-skip-tls-verify --summary-time-unit --include-system-env-vars[=false]; of k6's own output,",
+  "  --insecure-skip-tls-verify --summary-time-unit --include-system-env-vars[=false] --dns --blacklist-ip",
+  "  --block-hostnames; of k6's own output,",
   "  ignored: --no-usage-report --no-color -v --log-format --log-output --profiling-enabled",
   ...K6_OPTION_SPECS,
 ];
@@ -366,13 +370,14 @@ export function withK6Flags(
 function k6Options(flags: FlagValues): Record<string, unknown> | undefined {
   const out: Record<string, unknown> = {};
   for (const name of K6_OPTIONS) {
-    const text = flags.text(flagOf(name)), spelled = flags.typed(flagOf(name));
+    const given = flags.all(flagOf(name)), spelled = flags.typed(flagOf(name));
+    const text = LISTS.has(name) && given.length > 0 ? given.join(",") : given.at(-1);
     // `--system-tags ''` keeps no tag; an empty yes/no flag is yes.
     const value = text === "" && YES_NO.test(name) ? "true" : text?.trim();
     if (value === undefined || (value === "" && name !== "SYSTEM_TAGS")) continue;
-    const key = name === "INSECURE_SKIP_TLS_VERIFY"
-      ? "insecureSkipTLSVerify"
-      : name.toLowerCase().replace(/_([a-z])/g, (_, c) => c.toUpperCase()).replace("noVu", "noVU");
+    // k6's option: the name in camel case, its initialisms upper case (insecureSkipTLSVerify, blacklistIPs).
+    const key = name.toLowerCase().replace(/_([a-z])/g, (_, c) => c.toUpperCase()).replace("noVu", "noVU")
+      .replace("Tls", "TLS").replace(/Ip$/, "IPs");
     const bad = (what: string, e: string) =>
       new UsageError(`${spelled}="${value}": ${what}, e.g. ${spelled}=${e}`);
     if (YES_NO.test(name)) {
@@ -381,7 +386,9 @@ function k6Options(flags: FlagValues): Record<string, unknown> | undefined {
     } else if (WHOLE.has(name)) {
       if (!/^\d+$/.test(value)) throw bad("a whole number", "10");
       out[key] = Number(value);
-    } else out[key] = name.endsWith("S") ? value.split(",").map((s) => s.trim()).filter(Boolean) : value;
+    } else if (name === "DNS") {
+      out[key] = Object.fromEntries(value.split(",").map((kv) => kv.split(/=(.*)/s, 2)));
+    } else out[key] = LISTS.has(name) ? value.split(",").map((s) => s.trim()).filter(Boolean) : value;
   }
   return Object.keys(out).length > 0 ? out : undefined;
 }
@@ -389,7 +396,8 @@ function k6Options(flags: FlagValues): Record<string, unknown> | undefined {
 /** The flags k6 reads from a variable too: `K6_` and the flag's name (`--tag`: K6_TAGS, `--vus`: K6_VUS). */
 const K6_ENV_FLAGS = ("concurrency=VUS duration requests=ITERATIONS stages tag=TAGS no-thresholds quiet " +
   "no-summary summary-export summary-trend-stats summary-mode http-debug out include-system-env-vars " +
-  "console-output").split(" ").map((f) => f.split("=")).concat(K6_OPTIONS.map((name) => [flagOf(name)]));
+  "console-output").split(" ").map((f) => f.split("="))
+  .concat(K6_OPTIONS.map((name) => [flagOf(name), name.replace(/_IP$/, "_IPS")]));
 
 /**
  * A k6 script's flags not on the command line taken from k6's variables of them, as k6 reads them under its

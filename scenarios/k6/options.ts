@@ -50,7 +50,7 @@ const HONOURED = new Set([
 const LOAD_KEYS = new Set(["vus", "duration", "iterations", "stages", "scenarios"]);
 /** k6's other options: loadlab refuses those it does not honour; k6 warns of any other key and ignores it. */
 const K6_OTHERS = new Set(
-  ("paused executionSegment executionSegmentSequence handleSummaryTimeout tlsAuth metricSamplesBufferSize " +
+  ("paused executionSegment executionSegmentSequence handleSummaryTimeout metricSamplesBufferSize " +
     "features").split(" "),
 );
 
@@ -117,7 +117,8 @@ export function k6Experiment(
       if (!Array.isArray(items) || items.some((v) => typeof v !== "string" || !form.test(v))) {
         problem(["options", key], `${key} is ${told}`);
       }
-    } else if (key === "insecureSkipTLSVerify") extra.tls = { ...extra.tls ?? {}, insecure: Boolean(value) };
+    } else if (key === "tlsAuth") extra.tls = { ...extra.tls ?? {}, auth: value };
+    else if (key === "insecureSkipTLSVerify") extra.tls = { ...extra.tls ?? {}, insecure: Boolean(value) };
     else if (key === "tlsVersion" || key === "tlsCipherSuites") {
       extra.tls = { ...extra.tls ?? {}, ...tlsOf(key, value, problem) };
     } else if (!K6_OTHERS.has(key)) ignored.push(key);

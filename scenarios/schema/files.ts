@@ -35,7 +35,8 @@ function tlsIssue(tls: TlsOptionsInput | undefined, load: string): Issue | undef
     loadTlsMaterial(tlsOptionsSchema.parse(tls));
   } catch (err) {
     if (!(err instanceof TlsFileError)) throw err;
-    const key = { "--cacert": "caFile", "--cert": "certFile", "--key": "keyFile" }[err.flag] ?? "tls";
+    const key = { "--cacert": "caFile", "--cert": "certFile", "--key": "keyFile" }[err.flag] ??
+      err.flag.replace(/^tls\./, "");
     return { path: formatPath(["loads", load, "tls", key]), message: err.message.replace(/^--[a-z]+: /, "") };
   }
   return undefined;

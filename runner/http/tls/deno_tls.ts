@@ -8,7 +8,14 @@
 import * as nodeTls from "node:tls";
 import { isIP } from "node:net";
 import type { Transport, TransportConn } from "../transport/transport.ts";
-import { beyondDenoTls, h2NotSelected, h2Required, type TlsMaterial, type TlsOptions } from "./options.ts";
+import {
+  beyondDenoTls,
+  h2NotSelected,
+  h2Required,
+  loadTlsMaterial,
+  type TlsMaterial,
+  type TlsOptions,
+} from "./options.ts";
 
 /** What the run's first handshake negotiated, recorded once per run. */
 export interface TlsSessionInfo {
@@ -50,15 +57,15 @@ interface TlsTransport {
 
 const ALPN = ["http/1.1"];
 
-/** The TLS transport for `serverName` (SNI and verified name); `alpn`: the protocols offered. */
+/** The TLS transport for `serverName` (SNI, verified name, its `auth` pair); `alpn`: protocols offered. */
 export function tlsTransport(
   serverName: string,
   options: TlsOptions | undefined,
-  material: TlsMaterial,
   alpn: readonly string[] = ALPN,
 ): TlsTransport {
   const beyond = beyondDenoTls(options);
   if (beyond !== null) throw new Error(beyond);
+  const material = loadTlsMaterial(options, serverName);
   const insecure = options?.insecure ?? false;
   const useNode = insecure || material.cert !== undefined;
   let first: Negotiated | null = null;

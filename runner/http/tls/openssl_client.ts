@@ -25,7 +25,7 @@ import {
 } from "./openssl_ffi.ts";
 import { SslConn, type SslOwner } from "./openssl_conn.ts";
 import { errnoMessage } from "../transport/socket_errors.ts";
-import { h2Required, type TlsOptions } from "./options.ts";
+import { h2Required, loadTlsMaterial, type TlsOptions } from "./options.ts";
 import { openSslCipherLists, TLS_VERSIONS } from "./cipher_names.ts";
 
 /** Cleared `SSL`s kept for reuse: a closed loop's connections cycle through about as many as it has. */
@@ -66,7 +66,7 @@ export class OpenSslClient implements SslOwner {
     if (ctx === null) throw new Error(`SSL_CTX_new failed: ${this.#lastError()}`);
     this.#ctx = ctx;
     try {
-      this.#configure(options);
+      this.#configure(options, serverName);
     } catch (err) {
       s.SSL_CTX_free(ctx);
       throw err;
@@ -76,7 +76,7 @@ export class OpenSslClient implements SslOwner {
     this.#resume = options?.resume ?? true;
   }
 
-  #configure(options: TlsOptions | undefined): void {
+  #configure(options: TlsOptions | undefined, serverName: string): void {
     const s = this.#s;
     const ctx = this.#ctx;
     const fail = (what: string) => {
@@ -84,14 +84,17 @@ export class OpenSslClient implements SslOwner {
     };
     s.SSL_CTX_set_verify(ctx, options?.insecure ? SSL_VERIFY_NONE : SSL_VERIFY_PEER, null);
     if (!options?.insecure) this.#trust(options?.caFile);
-    if (options?.certFile !== undefined && options.keyFile !== undefined) {
-      if (s.SSL_CTX_use_certificate_chain_file(ctx, cstr(options.certFile)) !== 1) {
-        fail(`--cert ${options.certFile}`);
+    // The client certificate (--cert and --key, or k6's tlsAuth pair for this server), from a file of both.
+    const { cert, key } = loadTlsMaterial(options, serverName);
+    if (cert !== undefined) {
+      const file = Deno.makeTempFileSync({ suffix: ".pem" });
+      Deno.writeTextFileSync(file, `${cert}\n${key}`);
+      const loaded = s.SSL_CTX_use_certificate_chain_file(ctx, cstr(file)) === 1 &&
+        s.SSL_CTX_use_PrivateKey_file(ctx, cstr(file), SSL_FILETYPE_PEM) === 1;
+      Deno.removeSync(file);
+      if (!loaded || s.SSL_CTX_check_private_key(ctx) !== 1) {
+        fail(`--cert ${options?.certFile ?? "(tls.auth)"}`);
       }
-      if (s.SSL_CTX_use_PrivateKey_file(ctx, cstr(options.keyFile), SSL_FILETYPE_PEM) !== 1) {
-        fail(`--key ${options.keyFile}`);
-      }
-      if (s.SSL_CTX_check_private_key(ctx) !== 1) fail(`--key ${options.keyFile} does not match --cert`);
     }
     const alpn = new Uint8Array([8, ...new TextEncoder().encode("http/1.1")]);
     if (s.SSL_CTX_set_alpn_protos(ctx, alpn, alpn.length) !== 0) fail("ALPN");

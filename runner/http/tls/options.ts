@@ -76,6 +76,13 @@ export const tlsOptionsSchema = z.strictObject({
         "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256 or TLS_AES_128_GCM_SHA256",
     }),
   ).min(1, "ciphers names at least one suite").optional(),
+  /** k6's tlsAuth: client certificates and keys (PEM text), each presented to the hosts its domains name. */
+  auth: z.array(z.strictObject({
+    domains: z.array(z.string()).default([]),
+    cert: z.string(),
+    key: z.string(),
+    password: z.string().optional(),
+  })).optional(),
 }).refine((t) =>
   t.minVersion === undefined || t.maxVersion === undefined ||
   TLS_VERSIONS[t.minVersion] <= TLS_VERSIONS[t.maxVersion], {
@@ -163,34 +170,65 @@ function certificatesOf(flag: string, path: string, pem: string): X509Certificat
   });
 }
 
-/** Reads and checks the files `options` name; throws `TlsFileError` on the first problem. */
-export function loadTlsMaterial(options: Partial<TlsOptions> | undefined): TlsMaterial {
+/**
+ * Reads and checks the files `options` name and its `auth` pairs; throws `TlsFileError` on the first problem.
+ * The client certificate is `host`'s `auth` pair if one is, else the files'.
+ */
+export function loadTlsMaterial(options: Partial<TlsOptions> | undefined, host?: string): TlsMaterial {
   if (!options) return { caCerts: [] };
   const caCerts = options.caFile === undefined
     ? []
     : [readPem("--cacert", options.caFile, "certificate bundle")];
   if (options.caFile !== undefined) certificatesOf("--cacert", options.caFile, caCerts[0]);
+  const pairs = (options.auth ?? []).map((a, i) => {
+    const at = `tls.auth[${i}]`;
+    return { ...a, key: checkedKey([`${at}.cert`, "its PEM text"], [`${at}.key`, "its PEM text"], a) };
+  });
+  const pair = host === undefined ? undefined : authPair(pairs, host);
+  if (pair !== undefined) return { caCerts, cert: pair.cert, key: pair.key };
   if (options.certFile === undefined || options.keyFile === undefined) return { caCerts };
   const cert = readPem("--cert", options.certFile, "certificate");
-  const key = readPem("--key", options.keyFile, "private key");
-  const [leaf] = certificatesOf("--cert", options.certFile, cert);
+  const key = checkedKey(["--cert", options.certFile], ["--key", options.keyFile], {
+    cert,
+    key: readPem("--key", options.keyFile, "private key"),
+  });
+  return { caCerts, cert, key };
+}
+
+/** The key (unencrypted PEM) once checked to be the certificate's, decrypted by `password` (k6's tlsAuth). */
+function checkedKey(
+  [certFlag, certPath]: string[],
+  [keyFlag, keyPath]: string[],
+  pem: { cert: string; key: string; password?: string },
+): string {
+  const [leaf] = certificatesOf(certFlag, certPath, pem.cert);
   let privateKey;
   try {
-    privateKey = createPrivateKey(key);
+    privateKey = createPrivateKey({ key: pem.key, passphrase: pem.password });
   } catch (err) {
     throw new TlsFileError(
-      "--key",
-      `${options.keyFile} is not an unencrypted PEM private key; decrypt it (openssl pkey -in KEY -out plain.pem)`,
+      keyFlag,
+      `${keyPath} is not an unencrypted PEM private key (or its password is wrong); decrypt it ` +
+        "(openssl pkey -in KEY -out plain.pem)",
       { cause: err },
     );
   }
   if (!leaf.checkPrivateKey(privateKey)) {
     throw new TlsFileError(
-      "--key",
-      `${options.keyFile} does not match the certificate of --cert ${options.certFile}; give the key it was issued for`,
+      keyFlag,
+      `${keyPath} does not match the certificate of ${certFlag} ${certPath}; give the key it was issued for`,
     );
   }
-  return { caCerts, cert, key };
+  return privateKey.export({ type: "pkcs8", format: "pem" }) as string;
+}
+
+/**
+ * The `auth` pair presented to `host`: the first whose domains name it (`*.example.com` any subdomain), else
+ * the first: k6's TLS client presents its first certificate the server's request accepts, its domains unread.
+ */
+function authPair<T extends { domains: string[] }>(pairs: T[], host: string): T | undefined {
+  const names = (d: string) => d === host || (d.startsWith("*.") && host.endsWith(d.slice(1)));
+  return pairs.find((p) => p.domains.some(names)) ?? pairs[0];
 }
 
 /** Why certificate verification failed, named the same for every TLS client; null when it is not one. */

@@ -7,7 +7,7 @@
  */
 import { type CallbackConnect, dialTarget, tcpTransport, type Transport } from "./transport.ts";
 import { type TlsSessionInfo, tlsTransport } from "../tls/deno_tls.ts";
-import { connectToOf, loadTlsMaterial, type TlsOptions } from "../tls/options.ts";
+import { connectToOf, type TlsOptions } from "../tls/options.ts";
 import { EpollSys, epollUnavailableReason } from "./epoll/ffi.ts";
 import { EpollLoop } from "./epoll/transport.ts";
 import { resolveOnce } from "./host_resolver.ts";
@@ -112,7 +112,7 @@ function denoTransport(url: URL, options: TransportOptions, fallbackReason: stri
   const probed = probe === null ? {} : { takeReadyWait: () => probe.take(), close: () => probe.close() };
   const tls = url.protocol !== "https:"
     ? null
-    : tlsTransport(serverNameOf(url, options), options.tls, loadTlsMaterial(options.tls), options.alpn);
+    : tlsTransport(serverNameOf(url, options), options.tls, options.alpn);
   const transport = tls?.transport ?? tcpTransport;
   return {
     kind: "deno",

@@ -74,9 +74,16 @@ export function url(strings: TemplateStringsArray, ...values: unknown[]): { url:
 }
 
 /** One request; follows redirects; in a session on its connection, else by fetch. */
-export function request(method: string, target: Url, body?: Body, opts?: Params | null): Promise<K6Response> {
+export const request = (method: string, target: Url, body?: Body, opts?: Params | null) =>
+  send(false, method, target, body, opts);
+
+/** k6's asyncRequest: sent at once beside the VU's requests in flight, on a connection of its own. */
+export const asyncRequest = (method: string, target: Url, body?: Body, opts?: Params | null) =>
+  send(true, method, target, body, opts);
+
+function send(beside: boolean, method: string, target: Url, body?: Body, opts?: Params | null) {
   try {
-    const hops = new Hops(method, target, body, opts ?? NO_PARAMS), waitMs = rpsWaitMs();
+    const hops = new Hops(method, target, body, opts ?? NO_PARAMS, beside), waitMs = rpsWaitMs();
     if (hops.place.unsent !== undefined) return Promise.resolve(hops.unsent(hops.place.unsent));
     if (waitMs <= 0) return hops.next();
     const s = hops.vu?.s;
@@ -109,7 +116,7 @@ class Hops {
   readonly vu = current();
   startMs = 0;
 
-  constructor(method: string, target: Url, body: Body, readonly params: Params) {
+  constructor(method: string, target: Url, body: Body, readonly params: Params, readonly beside: boolean) {
     for (const k in params) {
       if (!PARAMS.has(k)) throw new TypeError(`http params.${k} is not supported by loadlab's k6 runtime`);
     }
@@ -358,7 +365,6 @@ export const post = (u: Url, body?: Body, params?: Params | null) => request("PO
 export const put = (u: Url, body?: Body, params?: Params | null) => request("PUT", u, body, params);
 export const patch = (u: Url, body?: Body, params?: Params | null) => request("PATCH", u, body, params);
 export const del = (u: Url, body?: Body, params?: Params | null) => request("DELETE", u, body, params);
-export const asyncRequest = request;
 
 type BatchItem = string | [string, Url, Body?, Params?] | {
   method: string;

@@ -37,8 +37,10 @@ export class SessionBatch {
     readonly stopped: () => boolean,
   ) {}
 
-  request(request: BatchRequest): Promise<Response> {
-    if (this.#fits(request.place)) return this.#start(request);
+  /** `free`: sent now whatever the limits, but on an HTTP/2 target's one lane (k6's asyncRequest). */
+  request(request: BatchRequest, free = false): Promise<Response> {
+    const lane = request.place.target && this.targetMax === 1;
+    if ((free && !lane) || this.#fits(request.place)) return this.#start(request);
     return new Promise((resolve) => this.#waiting.push({ ...request, resolve }));
   }
 

@@ -3,12 +3,13 @@
  * The origins a worker's script sessions send to: the run's target on the load's connections, and any URL a
  * script names (requests named `METHOD origin/path`, on Deno's TCP/TLS); `routes` redirect origins, and
  * one `keepHost` names (k6's `options.hosts`) is only dialled there: its requests keep its Host and TLS name.
- * Every https origin verifies (or, `insecure`, skips) as the target does, k6's `insecureSkipTLSVerify`.
+ * Every https origin verifies (or, `insecure`, skips) as the target does, k6's `insecureSkipTLSVerify`, and
+ * presents the client certificate k6's `tlsAuth` gives its host.
  */
 import type { ConnectionShared } from "../../http/load_connection.ts";
 import { dialTarget, tcpTransport } from "../../http/transport/transport.ts";
 import { tlsTransport } from "../../http/tls/deno_tls.ts";
-import { loadTlsMaterial, type TlsOptions } from "../../http/tls/options.ts";
+import type { TlsOptions } from "../../http/tls/options.ts";
 import { ScriptRequests } from "./request.ts";
 
 export interface OriginPlace {
@@ -111,11 +112,9 @@ export class ScriptOrigins {
 
 /** The run's connection state for `dialled`, its TLS naming `sent`. */
 function sharedFor(run: ConnectionShared, dialled: URL, sent: URL, tls?: TlsOptions): ConnectionShared {
-  const { hostname, port } = dialTarget(dialled), { insecure = false, caFile } = tls ?? {};
-  const secure = { insecure, caFile, resume: true }, name = dialTarget(sent).hostname;
-  const transport = sent.protocol === "https:"
-    ? tlsTransport(name, secure, loadTlsMaterial(secure)).transport
-    : tcpTransport;
+  const { hostname, port } = dialTarget(dialled), { insecure = false, caFile, auth } = tls ?? {};
+  const secure = { insecure, caFile, auth, resume: true }, name = dialTarget(sent).hostname;
+  const transport = sent.protocol === "https:" ? tlsTransport(name, secure).transport : tcpTransport;
   return Object.create(run, {
     hostname: { value: hostname },
     port: { value: port },

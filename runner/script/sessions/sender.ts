@@ -44,7 +44,11 @@ import { scriptText } from "../module.ts";
 type User = VirtualUser<SessionEnd>;
 
 /** What a runtime makes of a response (k6's `K6Response`), or `settle` itself when it settles it later. */
-export type ResponseThen = { arrived(response: Response, settle?: (value: unknown) => void): unknown };
+export type ResponseThen = {
+  arrived(response: Response, settle?: (value: unknown) => void): unknown;
+  /** Sent at once in a batch, whatever its limits (k6's asyncRequest). */
+  readonly beside?: boolean;
+};
 
 /** A virtual user's requests, session after session: one at a time, on the session's connection. */
 export class SessionSender implements SessionCount {
@@ -200,13 +204,14 @@ export class SessionSender implements SessionCount {
     options: RequestOptions,
     then?: ResponseThen,
   ): Promise<Response> {
-    if (then) return this.#placed(batch, method, target, options).then((r) => then.arrived(r) as Response);
     const place = this.sessions.origins.placeOf(target, this.run.shared);
-    if (typeof place === "string") return Promise.reject(new ScriptRequestError(place));
-    if (batch !== null) return batch.request({ place, method, target, options });
-    if (this.sending !== null) return this.#overlap ??= overlapRefusal(method);
-    if (place.target) return this.#own(method, target, options);
-    return this.#sides().send({ place, method, target, options }, null);
+    let sent: Promise<Response>;
+    if (typeof place === "string") sent = Promise.reject(new ScriptRequestError(place));
+    else if (batch !== null) sent = batch.request({ place, method, target, options }, then?.beside);
+    else if (this.sending !== null) return this.#overlap ??= overlapRefusal(method);
+    else if (place.target) return this.#own(method, target, options, then);
+    else sent = this.#sides().send({ place, method, target, options }, null);
+    return then ? sent.then((r) => then.arrived(r) as Response) : sent;
   }
 
   /** Requests `send` makes before it settles go in parallel (side.ts); its value. */

@@ -66,6 +66,7 @@ function enclosing(path: Node[]): Node | null {
 }
 
 const PROMISE = new Set(["then", "catch", "finally"]);
+const ASYNC_REQUEST = "k6/http.asyncRequest";
 /** k6 calls whose callbacks run on the VU's loop while they are awaited: they do not block it. */
 const LOOPING = new Set(["k6.group", "k6/ws.connect"]);
 /** Calls whose callback k6's event loop runs later (`runsLater`). */
@@ -102,6 +103,8 @@ export function planAsync(ast: Node, imported: Map<string, Binding>): AsyncPlan 
       const method = call.callee.type === "MemberExpression" && !call.callee.computed &&
         asyncMethods.has(call.callee.property.name);
       const api = apiOf(call.callee, bindings);
+      // k6's asyncRequest is a promise the script settles itself: sent at once, held as a chained one.
+      if (api === ASYNC_REQUEST && chained.add(call)) continue;
       if (!(array || method || api !== null || isNamedCall(call, asyncNames))) continue;
       if (api !== null && !LOOPING.has(api)) blocking.add(call);
       if (array) arrayCalls.add(call);
@@ -121,7 +124,8 @@ export function planAsync(ast: Node, imported: Map<string, Binding>): AsyncPlan 
     ...classBodyProblems(calls, awaited),
   );
   const sets = { awaited, asyncNames, asyncMethods, asyncAt, arrayCalls, asyncFunctions, chained, blocking };
-  return { ...sets, handsOff, problems };
+  const racing = [...chained].some((call) => apiOf(call.callee, bindings) === ASYNC_REQUEST);
+  return { ...sets, handsOff: handsOff || racing, problems };
 }
 
 /**

@@ -230,7 +230,7 @@ Deno.test("the script's own awaits hand its VU back, and catch and finally block
   const code = convert(`import http from "k6/http";
 export default async function () {
   try {
-    await Promise.all([http.asyncRequest("GET", "http://h/a")]);
+    await Promise.all([http.get("http://h/a")]);
   } catch (e) {
     http.get("http://h/failed");
   } finally {
@@ -238,10 +238,22 @@ export default async function () {
   }
 }`);
   ok(code.includes(`const __k6_main = async function () {const __k6c = __k6.context(); `), code);
-  ok(code.includes(`__k6.back(__k6.context(), await Promise.all([${A}http.asyncRequest(`), code);
+  ok(code.includes(`__k6.back(__k6.context(), await Promise.all([${A}http.get(`), code);
   ok(code.includes(`} catch (e) {__k6.back(__k6c); `), code);
   ok(code.includes(`} finally {__k6.back(__k6c); `), code);
   ok(code.includes(`resumes: true, metrics: false });\n`), code);
+});
+
+Deno.test("asyncRequest stays the script's promise: sent at once, held as a chained call", () => {
+  const code = convert(`import http from "k6/http";
+export default async function () {
+  await Promise.race([http.asyncRequest("GET", "http://h/slow"), http.asyncRequest("GET", "http://h/fast")]);
+}`);
+  ok(
+    code.includes(`Promise.race([__k6.chained(http.asyncRequest("GET", "http://h/slow")), __k6.chained(`),
+    code,
+  );
+  ok(code.includes(`resumes: false, metrics: false, sendsLater: true });`), code);
 });
 
 Deno.test("a script handing callbacks over to run later keeps a context per iteration", () => {
