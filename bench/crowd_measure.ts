@@ -6,7 +6,7 @@
  * to one server needs, past the local ports one address opens quickly.
  */
 import { quickPortsOf } from "../runner/socket_budget.ts";
-import { watchPeakRssKb } from "../system/proc_stat.ts";
+import { watchPeakRssKb } from "../tests/watched_run.ts";
 import { childrenCpuSec } from "./tool_run.ts";
 
 const RSS_POLL_MS = 100;

@@ -94,18 +94,6 @@ function readRssKb(pid: number): number | null {
   return status === null ? null : Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
 }
 
-/** Polls `pid`'s VmRSS every `everyMs`; `stop()` gives the peak in KB. */
-export function watchPeakRssKb(pid: number, everyMs: number): { stop(): number } {
-  let peakKb = 0;
-  const poll = setInterval(() => peakKb = Math.max(peakKb, readRssKb(pid) ?? 0), everyMs);
-  return {
-    stop() {
-      clearInterval(poll);
-      return peakKb;
-    },
-  };
-}
-
 /** Milliseconds this thread ran and waited in the run queue, and its `slices` on a core (schedstat). */
 export function readThreadSchedMs(): { runMs: number; waitMs: number; slices?: number } | null {
   const [run, wait, slices] = (readTextOrNull("/proc/thread-self/schedstat") ?? "").split(" ");

@@ -23,7 +23,7 @@
  */
 import { ok } from "node:assert/strict";
 import { type Background, startLoadlab } from "./background.ts";
-import { watchPeakRssKb } from "../system/proc_stat.ts";
+import { watchPeakRssKb } from "./watched_run.ts";
 import { requireProgram, withTempDir } from "./helpers.ts";
 import { startNginx } from "../bench/nginx.ts";
 import { selfSignedPair } from "../targets/tls_cert.ts";

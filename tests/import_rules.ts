@@ -67,7 +67,6 @@ export const PURE: readonly { folder: string; why: string; except?: Record<strin
   {
     folder: "report/",
     why: "renders results: results in, text or HTML out (report/write.ts writes through system/)",
-    except: { "report/assets/build_assets.ts": "the build script that vendors Chart.js; not run by loadlab" },
   },
   {
     folder: "results/",

@@ -9,7 +9,7 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { withTempDir } from "./helpers.ts";
 import { epollBlocker } from "../runner/http/transport/choice.ts";
-import { watchPeakRssKb } from "../system/proc_stat.ts";
+import { watchPeakRssKb } from "./watched_run.ts";
 import type { ResultsFile } from "../results/mod.ts";
 import { testPool } from "./fixtures/test_pool.ts";
 

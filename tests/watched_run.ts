@@ -4,7 +4,7 @@
  * limit's end-to-end tests judge (how far past the limit loadlab was seen, how long it took), beside its
  * exit code and output. The child is ended at 90 s, so a loadlab that never stops still ends the test.
  */
-import { watchPeakRssKb } from "../system/proc_stat.ts";
+import { readProcSample } from "../system/proc_stat.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 
@@ -36,4 +36,19 @@ export async function runWatched(
   const peakMb = rss.stop() / 1024;
   const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
   return { code: out.code, text, peakMb, seconds: (performance.now() - startedMs) / 1000 };
+}
+
+/** Polls `pid`'s VmRSS every `everyMs`; `stop()` gives the peak in KB. */
+export function watchPeakRssKb(pid: number, everyMs: number): { stop(): number } {
+  let peakKb = 0;
+  const poll = setInterval(
+    () => peakKb = Math.max(peakKb, (readProcSample(pid)?.rssBytes ?? 0) / 1024),
+    everyMs,
+  );
+  return {
+    stop() {
+      clearInterval(poll);
+      return peakKb;
+    },
+  };
 }

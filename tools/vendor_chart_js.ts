@@ -1,7 +1,7 @@
 /**
  * @module
- * Copies the installed Chart.js UMD bundle to `vendor/chart.umd.min.js` (the package does not export it).
- * Run after bumping chart.js: `deno run --allow-read --allow-write report/assets/build_assets.ts`.
+ * Copies the installed Chart.js UMD bundle to `report/assets/vendor/chart.umd.min.js` (the package does
+ * not export it). Run after bumping chart.js: `deno run --allow-read --allow-write tools/vendor_chart_js.ts`.
  */
 import { Chart } from "chart.js";
 
@@ -13,10 +13,10 @@ export function installedChartUmdPath(): string {
 }
 
 /** Where the vendored copy lives. */
-export const VENDORED_CHART_UMD = new URL("./vendor/chart.umd.min.js", import.meta.url);
+export const VENDORED_CHART_UMD = new URL("../report/assets/vendor/chart.umd.min.js", import.meta.url);
 
 if (import.meta.main) {
-  await Deno.mkdir(new URL("./vendor/", import.meta.url), { recursive: true });
+  await Deno.mkdir(new URL("../report/assets/vendor/", import.meta.url), { recursive: true });
   await Deno.copyFile(installedChartUmdPath(), VENDORED_CHART_UMD);
   console.log(`wrote ${VENDORED_CHART_UMD.pathname} (chart.js ${Chart.version})`);
 }
