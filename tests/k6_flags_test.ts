@@ -124,6 +124,28 @@ export default function () {
     assertEquals(groups("group_duration"), ["::api"]);
   }));
 
+Deno.test("--out json: exec.vu.metrics.metadata goes on the VU's later points as metadata, never a tag", () =>
+  withTarget(async (url) => {
+    const run = await runK6Text(
+      `import http from "k6/http";
+import exec from "k6/execution";
+export const options = { iterations: 2, thresholds: { "http_reqs{trace:t0}": ["count==0"] } };
+export default function () {
+  if (exec.scenario.iterationInTest === 0) http.get("http://app.test/json");
+  exec.vu.metrics.metadata.trace = "t0";
+  http.get("http://app.test/json");
+}
+`,
+      url,
+      ["--out", "json=p.json"],
+    );
+    assertEquals(run.code, 0, run.text);
+    const points = Deno.readTextFileSync(`${run.dir}/p.json`).trim().split("\n").map((l) => JSON.parse(l))
+      .filter((l) => l.type === "Point" && l.metric === "http_reqs");
+    assertEquals(points.map((p) => p.data.metadata?.trace), [undefined, "t0", "t0"]);
+    ok(points.every((p) => p.data.tags.trace === undefined), run.text);
+  }));
+
 Deno.test("setupTimeout in a k6 script's options bounds its setup()", () =>
   withTarget(async (url) => {
     const run = await runK6Text(

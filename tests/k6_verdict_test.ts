@@ -1470,3 +1470,25 @@ export function teardown(d) { if (typeof d.when !== "string") throw new Error("t
     ok(bad.stderr.includes(`error marshaling setup() data to JSON: json: ${why}`), bad.text);
   }
 });
+
+pool.test("an iteration cut at maxDuration ends at its request: its check never runs, as k6's", () =>
+  withTarget(async (url) => {
+    const { code, text } = await runK6Text(
+      `import http from "k6/http";
+import { check } from "k6";
+export const options = {
+  scenarios: {
+    cut: { executor: "shared-iterations", vus: 2, iterations: 500, maxDuration: "1s", gracefulStop: "0s" },
+  },
+  thresholds: { checks: ["rate==1"] },
+};
+export default function () {
+  check(http.get("http://app.test/sleep?ms=150"), { "answered": (r) => r.status === 200 });
+}
+`,
+      url,
+    );
+    assertEquals(code, 0, text);
+    const reqs = Number(/http_reqs\.+: (\d+)/.exec(text)?.[1]);
+    ok(reqs > 0 && new RegExp(`checks_succeeded\\.+: 100\\.00% ${reqs} out of ${reqs}`).test(text), text);
+  }));

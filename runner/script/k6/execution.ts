@@ -43,8 +43,8 @@ function fields(getters: Record<string, () => unknown>): Record<string, unknown>
   return out;
 }
 
-/** The VU's own tags: set in an iteration, on its later samples (every iteration's after it too). */
-const vuTags = () => (iteration().vu.tags ??= new VuTags()).own;
+/** The VU's own tags and metadata: set in an iteration, on its later samples (every iteration's after it). */
+const ownOf = () => iteration().vu.tags ??= new VuTags(), vuTags = () => ownOf().own;
 
 /** Whether this isolate runs setup() and teardown() now (the hooks' isolate, its init code done). */
 let inHooks = false;
@@ -59,7 +59,7 @@ export const vu = fields({
   iterationInInstance: ofVu((ctx) => ctx.iter),
   iterationInScenario: ofVu((ctx) => ctx.iter),
   tags: vuTags,
-  metrics: () => ({ tags: vuTags() }),
+  metrics: () => ({ tags: vuTags(), metadata: ownOf().metadata }),
 });
 
 /**

@@ -103,9 +103,14 @@ export class Selection {
     for (let i = 0; i < this.nodes.length; i++) fn(i, this.get(i)!);
     return this;
   }
+  /** `fn`'s value for each element; one whose `fn` throws is left out, its error dropped (as k6's). */
   map<T>(fn: (index: number, selection: Selection) => T): T[] {
     const out: T[] = [];
-    for (let i = 0; i < this.nodes.length; i++) out.push(fn(i, this.eq(i)));
+    for (let i = 0; i < this.nodes.length; i++) {
+      try {
+        out.push(fn(i, this.eq(i)));
+      } catch { /* left out */ }
+    }
     return out;
   }
   get(index: number): Element | undefined {

@@ -66,3 +66,21 @@ Deno.test("an Element's DOM methods: its kind, classes, children and relatives",
   // k6 v1.8.1's contains() is false for any element.
   assertEquals([ul.contains(ul.querySelector("a")), li.matches(".special")], [false, true]);
 });
+
+Deno.test("map() leaves out an element whose function throws, as k6's; each() passes the throw on", () => {
+  const items = parseHTML(PAGE).find("li");
+  const texts = items.map((i, li) => {
+    if (i === 1) throw new TypeError("li.textContent is not a function");
+    return li.text();
+  });
+  assertEquals(texts, ["One", "Three"]);
+  let thrown = "";
+  try {
+    items.each(() => {
+      throw new Error("boom");
+    });
+  } catch (err) {
+    thrown = String(err);
+  }
+  assertEquals(thrown, "Error: boom");
+});

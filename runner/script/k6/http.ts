@@ -166,6 +166,8 @@ class Hops {
 
   arrived(raw: Response): K6Response | Promise<K6Response> {
     const s = this.vu?.s, verb = this.verb, at = this.at, headers = this.headers;
+    // k6 interrupts an iteration the run's end cuts at its request: the script sees no response.
+    if (s?.ended.aborted) return CUT_SHORT;
     if (httpDebug !== null && s !== undefined) debugExchange(verb, absolute(at), headers, this.sent, raw);
     if (requestDefaults.phases && s !== undefined && (raw.waitingMs ?? NaN) >= 0) {
       addPhases(raw, this.tags, verb, absolute(at), this.name);
@@ -198,6 +200,9 @@ class Hops {
     return this.next();
   }
 }
+
+/** The answer of a request the run's end cut: it never settles, so the iteration goes no further. */
+const CUT_SHORT = new Promise<never>(() => {});
 
 /** The user and password of a URL and the path and query a Digest answer signs. */
 function credentialsOf(href: string): { user: string; password: string; path: string } {

@@ -44,7 +44,9 @@ export function jsonPointTags(at = now()): Record<string, string> {
 /** k6 v1's point metadata of iteration `at` (the one running now unless given): `vu` and `iter` if named. */
 export function iterationMetadata(at = now()): Record<string, string> | undefined {
   const kept = at && [["vu", at.vu.id], ["iter", at.iter]].filter(([k]) => named.has(k));
-  return kept?.length ? Object.fromEntries(kept.map(([k, v]) => [k, String(v)])) : undefined;
+  const own = at?.vu.tags?.metadata;
+  if (!kept?.length && (own === undefined || Object.keys(own).length === 0)) return undefined;
+  return { ...Object.fromEntries(kept!.map(([k, v]) => [k, String(v)])), ...own };
 }
 
 /** An iteration: its group path, its number and its VU (runtime.ts: it knows the VU in progress). */
@@ -63,6 +65,11 @@ export class VuTags {
     set: (set, key, value) =>
       typeof key === "string" && (set[key] = String(value), this.#merged = null, true),
     deleteProperty: (set, key) => typeof key === "string" && (delete set[key], this.#merged = null, true),
+  });
+  /** k6's `exec.vu.metrics.metadata`: text on the VU's later points of `--out json`, never a tag. */
+  readonly metadata: Record<string, string> = new Proxy({}, {
+    set: (set: Record<string, string>, key, value) =>
+      typeof key === "string" && (set[key] = String(value), true),
   });
 
   get merged(): Readonly<Record<string, string>> | undefined {

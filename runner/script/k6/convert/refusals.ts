@@ -216,13 +216,11 @@ export function importsK6ByTokens(source: string): boolean {
 
 /** k6/execution's fields loadlab does not know, each refused where it is read, and why. */
 const UNKNOWN_EXEC_FIELDS: Record<string, string> = {
-  "vu.metrics.metadata":
-    "exec.vu.metrics.metadata: loadlab keeps no VU's metadata; give exec.vu.tags or params.tags",
   "instance.iterationsInterrupted": "exec.instance.iterationsInterrupted: loadlab does not count cut " +
     "iterations as they happen; read exec.instance.iterationsCompleted",
 };
 
-/** The k6/execution path member `node` reads (`vu.metrics.metadata`), or "" when it reads no such module. */
+/** The k6/execution path member `node` reads (`instance.iterationsInterrupted`), else "" (no such read). */
 function execPath(node: Node, bindings: Map<string, Binding>): string {
   const keys: string[] = [];
   let n = node;
