@@ -15,6 +15,11 @@ for (const method of ["error", "warn", "log", "info", "debug"] as const) {
   console[method] = (...args: unknown[]) =>
     caught ? caught[stream].push(args.map(String).join(" ") + "\n") : print(...args);
 }
+// A call's output is caught as a child's piped output is, so it is no terminal's either (no live line).
+for (const stdio of [Deno.stdout, Deno.stderr]) {
+  const isTerminal = stdio.isTerminal.bind(stdio);
+  stdio.isTerminal = () => caught === null && isTerminal();
+}
 
 let last: Promise<unknown> = Promise.resolve();
 

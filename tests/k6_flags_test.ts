@@ -4,6 +4,7 @@
  * shape, `--summary-trend-stats`, `--http-debug` on stderr with its credentials redacted, `--out json=FILE`
  * as k6's NDJSON, `-q`, and `setupTimeout`/`teardownTimeout` in the script's options. A few iterations each.
  */
+import "./in_process.ts";
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { withTarget } from "./helpers.ts";
 import { runK6Text } from "./k6_run.ts";
@@ -74,16 +75,12 @@ Deno.test("k6's flags: -i, --tag, --summary-export, --summary-trend-stats, --htt
 
 Deno.test("--tag on every request: a threshold by it holds, a failed one judged, both in Metric lines", () =>
   withTarget(async (url) => {
-    const run = await runK6Text(SCRIPT, url, [
-      "-u",
-      "1",
-      "-i",
-      "2",
-      "--tag",
-      "env=staging",
-      "--out",
-      "json=p.json",
-    ]);
+    const run = await runK6Text(
+      SCRIPT,
+      url,
+      (dir) => ["-u", "1", "-i", "2", "--tag", "env=staging", "--out", `json=${dir}/p.json`],
+      { inProcess: true },
+    );
     const tagged = run.results.thresholds.find((t: { expression: string }) =>
       t.expression.includes("env:staging")
     );
@@ -113,7 +110,8 @@ export default function () {
 }
 `,
       url,
-      ["--out", "json=p.json"],
+      (dir) => ["--out", `json=${dir}/p.json`],
+      { inProcess: true },
     );
     assertEquals(run.code, 0, run.text);
     const points = Deno.readTextFileSync(`${run.dir}/p.json`).trim().split("\n").map((l) => JSON.parse(l))
@@ -155,6 +153,8 @@ export async function setup() { await new Promise((r) => setTimeout(r, 5000)); }
 export default function () { http.get("http://app.test/"); }
 `,
       url,
+      [],
+      { inProcess: true },
     );
     ok(/setupTimeout/.test(run.text) && /1 s/.test(run.text), run.text);
   }));
@@ -207,7 +207,8 @@ export default function () {
 }
 `,
       null,
-      ["-q", "--out", "json=points.ndjson"],
+      (dir) => ["-q", "--out", `json=${dir}/points.ndjson`],
+      { inProcess: true },
     );
     assertEquals(run.code, 0, run.text);
     const points = Deno.readTextFileSync(`${run.dir}/points.ndjson`).trim().split("\n").map((l) =>
@@ -241,12 +242,14 @@ export default function () { check(1, { "ran": () => true }); }
     ["{ scenarios: {} }", [], "`scenarios` was explicitly set to an empty value"],
   ];
   for (const [options, flags, warning] of cases) {
-    const run = await runK6Text(script.replace("OPTIONS", options), null, flags);
+    const run = await runK6Text(script.replace("OPTIONS", options), null, flags, { inProcess: true });
     assertEquals(run.code, 0, run.text);
     ok(run.stderr.includes(warning), run.text);
     ok(/checks_succeeded\.+: 100\.00% 1 out of 1/.test(run.stdout), run.stdout);
   }
-  const timed = await runK6Text(script.replace("OPTIONS", "{}"), null, ["-u", "0", "-d", "1s"]);
+  const timed = await runK6Text(script.replace("OPTIONS", "{}"), null, ["-u", "0", "-d", "1s"], {
+    inProcess: true,
+  });
   assertEquals(timed.code, 104, timed.text);
   ok(timed.stderr.includes("vus must be >= 1 (found 0)"), timed.text);
 });

@@ -2,9 +2,15 @@
  * @module
  * `loadlab run` of a k6 script fixture (tests/fixtures/k6/), or of a script's text, against a target URL, as
  * a user runs it: a process of its own in a fresh folder, its conversions cached in one folder for the test
- * file. Read by the k6 tests that judge a whole run's output and results.json.
+ * file. Read by the k6 tests that judge a whole run's output and results.json. A run whose output is the
+ * command's own (not what the script's isolates print: their console, `--http-debug`) and that sets no
+ * environment may run in the test's process instead (`inProcess`, through tests/in_process.ts, which the
+ * test file imports first): no `deno` start-up, its paths absolute, the process's loadlab cache. k6/ws's
+ * `ws_*` metrics add up over the runs of one process, so a WebSocket script's summary is judged in a child;
+ * a pooled file's runs stay children (an in-process run holds the event loop its neighbours' targets use).
  */
 import { dirname } from "node:path";
+import { loadlabInProcess } from "./in_process.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const cache = Deno.makeTempDirSync({ prefix: "loadlab-k6-cache-" });
@@ -17,24 +23,33 @@ const denoDir = () => Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME") ?? "/r
 
 /**
  * `loadlab run FIXTURE --target app=URL [extra...]` in a fresh folder (`url` null: no `--target`): exit
- * code, output, results.json, the folder.
+ * code, output, results.json, the folder. `extra` and `inProcess` as `runK6Text`'s.
  */
-export function runK6Fixture(name: string, url: string | null, extra: string[] = []) {
-  return runK6(k6Fixture(name), url, extra);
+export function runK6Fixture(
+  name: string,
+  url: string | null,
+  extra: string[] | ((dir: string) => string[]) = [],
+  { inProcess = false } = {},
+) {
+  const dir = Deno.makeTempDirSync({ prefix: "loadlab-k6-run-" });
+  const args = typeof extra === "function" ? extra(dir) : extra;
+  return (inProcess ? runK6InProcess : runK6)(k6Fixture(name), url, args, dir);
 }
 
 /**
  * `loadlab run script.js [--target app=URL] [extra...]` of a script's `text`, written in a fresh folder (with
  * `files` beside it, by relative path), as above; `url` null gives no `--target`, `env` the process's own.
+ * `extra` as a function is given the folder, for paths in it: an in-process run's folder is not its cwd.
  */
 export function runK6Text(
   text: string,
   url: string | null,
-  extra: string[] = [],
-  { env = {}, files = {}, name = "script.js" }: {
+  extra: string[] | ((dir: string) => string[]) = [],
+  { env = {}, files = {}, name = "script.js", inProcess = false }: {
     env?: Record<string, string>;
     files?: Record<string, string>;
     name?: string;
+    inProcess?: boolean;
   } = {},
 ) {
   const dir = Deno.makeTempDirSync({ prefix: "loadlab-k6-run-" });
@@ -43,14 +58,33 @@ export function runK6Text(
     Deno.mkdirSync(dirname(`${dir}/${name}`), { recursive: true });
     Deno.writeTextFileSync(`${dir}/${name}`, content);
   }
-  return runK6(name, url, extra, dir, env);
+  const args = typeof extra === "function" ? extra(dir) : extra;
+  if (!inProcess) return runK6(name, url, args, dir, env);
+  if (Object.keys(env).length) throw new Error("an in-process run shares the environment: give env a child");
+  return runK6InProcess(`${dir}/${name}`, url, args, dir);
+}
+
+async function runK6InProcess(script: string, url: string | null, extra: string[], dir: string) {
+  const target = url === null ? [] : ["--target", `app=${url}`];
+  const out = await loadlabInProcess(["run", script, ...target, "--out-dir", `${dir}/out`, ...extra]);
+  return { ...out, text: out.stdout + out.stderr, results: readResults(dir), dir };
+}
+
+/** `dir`'s out/results.json, or null when the run wrote none. */
+function readResults(dir: string) {
+  try {
+    return JSON.parse(Deno.readTextFileSync(`${dir}/out/results.json`));
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotFound)) throw err;
+    return null;
+  }
 }
 
 async function runK6(
   script: string,
   url: string | null,
   extra: string[],
-  dir = Deno.makeTempDirSync({ prefix: "loadlab-k6-run-" }),
+  dir: string,
   env: Record<string, string> = {},
 ) {
   const target = url === null ? [] : ["--target", `app=${url}`];
@@ -63,11 +97,5 @@ async function runK6(
     signal: AbortSignal.timeout(90_000),
   }).output();
   const stdout = new TextDecoder().decode(out.stdout), stderr = new TextDecoder().decode(out.stderr);
-  let results = null;
-  try {
-    results = JSON.parse(Deno.readTextFileSync(`${dir}/out/results.json`));
-  } catch (err) {
-    if (!(err instanceof Deno.errors.NotFound)) throw err;
-  }
-  return { code: out.code, text: stdout + stderr, stdout, stderr, results, dir };
+  return { code: out.code, text: stdout + stderr, stdout, stderr, results: readResults(dir), dir };
 }

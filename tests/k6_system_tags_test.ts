@@ -4,6 +4,7 @@
  * judging k6's empty submetric, the summary's groups and checks read from the `group` and `check` tags, no
  * tag at all with an empty set, and a name none of k6's ignored with a warning. Two iterations each.
  */
+import "./in_process.ts";
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { withTarget } from "./helpers.ts";
 import { runK6Text } from "./k6_run.ts";
@@ -44,7 +45,11 @@ export default function () {
 }
 `,
       null,
-      ["-q", "--system-tags", "status,method", "--out", "json=p.json", "--summary-export", "s.json"],
+      (dir) => [
+        ...["-q", "--system-tags", "status,method", "--out", `json=${dir}/p.json`],
+        ...["--summary-export", `${dir}/s.json`],
+      ],
+      { inProcess: true },
     );
     // As k6: the submetrics of `url` and `scenario` count nothing (count>0 fails), the others pass empty.
     assertEquals(run.code, 99, run.text);
@@ -78,7 +83,8 @@ export const options = { vus: 2, iterations: 4 };
 export default function () { check(http.get("${url}/json"), { ok: (r) => r.status === 200 }); }
 `,
       null,
-      ["-q", "--system-tags", "vu,iter,ip", "--out", "json=p.json"],
+      (dir) => ["-q", "--system-tags", "vu,iter,ip", "--out", `json=${dir}/p.json`],
+      { inProcess: true },
     );
     assertEquals(run.code, 0, run.text);
     const points = Deno.readTextFileSync(`${run.dir}/p.json`).trim().split("\n").map((l) => JSON.parse(l))
@@ -111,7 +117,8 @@ export default function () {
 }
 `,
       null,
-      ["-q", "--system-tags", "", "--out", "json=p.json"],
+      (dir) => ["-q", "--system-tags", "", "--out", `json=${dir}/p.json`],
+      { inProcess: true },
     );
     assertEquals(run.code, 0, run.text);
     const keys = tagKeys(`${run.dir}/p.json`);
@@ -156,7 +163,8 @@ export const options = { iterations: 2, thresholds: { "http_reqs{url:json}": ["c
 export default function () { http.get("${url}/json?id=1", { tags: { name: "json" } }); }
 `,
       null,
-      ["-q", "--out", "json=p.json"],
+      (dir) => ["-q", "--out", `json=${dir}/p.json`],
+      { inProcess: true },
     );
     assertEquals(run.code, 0, run.text);
     const points = Deno.readTextFileSync(`${run.dir}/p.json`).trim().split("\n").map((l) => JSON.parse(l))

@@ -6,13 +6,14 @@
  * request's own `responseCallback`.
  * Loads are bounded counts.
  */
+import "./in_process.ts";
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { withTarget } from "./helpers.ts";
 import { runK6Fixture as runIn, runK6Text } from "./k6_run.ts";
 
 Deno.test("k6 thresholds by tag: a request's own, the options', the scenario's and its name", () =>
   withTarget(async (url) => {
-    const { code, text, results } = await runIn("tagged.js", url);
+    const { code, text, results } = await runIn("tagged.js", url, [], { inProcess: true });
     // `http_reqs{kind:css}: count>100` cannot hold on 6 requests: exit 99, every other one passes.
     assertEquals(code, 99, text);
     const outcomes = results.thresholds.map((t: { expression: string; ok: boolean }) => [t.expression, t.ok]);
@@ -73,7 +74,7 @@ Deno.test("k6/ws: messages echoed by the built-in target, handlers, timers and p
 
 Deno.test("k6/timers: an iteration ends after its timers fired, their checks counted", () =>
   withTarget(async (url) => {
-    const { code, text, results } = await runIn("timers.js", url);
+    const { code, text, results } = await runIn("timers.js", url, [], { inProcess: true });
     assertEquals(code, 0, text);
     const steps = results.runs[0].flows[0].steps;
     assertEquals(steps.map((s: { label: string; requests: number }) => [s.label, s.requests]), [["json", 2]]);
@@ -100,6 +101,8 @@ export default function () {
   (async () => ok("iife")(await http.asyncRequest("GET", "http://app.test/json?i=1")))();
 }`,
       url,
+      [],
+      { inProcess: true },
     );
     assertEquals(code, 0, text);
     const run = results.runs[0], flow = run.flows[0];
@@ -133,6 +136,8 @@ export default async function () {
   });
 }`,
       url,
+      [],
+      { inProcess: true },
     );
     assertEquals([code, results.runs[0].requests], [0, 4], text);
   }));
@@ -156,6 +161,8 @@ export default function () {
   http.get("http://app.test/validate?id=y", { tags: { name: "broken" } });
 }`,
       url,
+      [],
+      { inProcess: true },
     );
     assertEquals(code, 0, text);
     const run = results.runs[0];
@@ -168,7 +175,7 @@ export default function () {
 
 Deno.test("two k6 scenarios run at once as one run, the second from its startTime, each its own function", () =>
   withTarget(async (url) => {
-    const { code, text, results } = await runIn("two_scenarios.js", url);
+    const { code, text, results } = await runIn("two_scenarios.js", url, [], { inProcess: true });
     assertEquals(code, 0, text);
     assertEquals(results.runs.length, 1);
     const run = results.runs[0];
@@ -200,10 +207,11 @@ Deno.test("two k6 scenarios run at once as one run, the second from its startTim
 
 Deno.test("k6/websockets: the browser's WebSocket on k6/ws's client, the iteration ending once it closed", () =>
   withTarget(async (url) => {
-    const { code, text, dir, results } = await runIn("websockets_chat.js", url, [
-      "--summary-export",
-      "export.json",
-    ]);
+    const { code, text, dir, results } = await runIn(
+      "websockets_chat.js",
+      url,
+      ["--summary-export", "export.json"],
+    );
     assertEquals(code, 0, text);
     const m = JSON.parse(Deno.readTextFileSync(`${dir}/export.json`)).metrics;
     // Each iteration: 4 messages, a ping and a close sent (k6 counts each frame it writes), 4 echoed.
