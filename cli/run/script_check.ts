@@ -1,6 +1,7 @@
 /**
  * @module
- * A session script type-checked and imported in an isolate of its own before any load (exit 2).
+ * A session script type-checked and imported in an isolate of its own before any load (exit 2), after the
+ * conversion of a k6 script or a locustfile an experiment names.
  */
 import { basename, dirname, extname, resolve } from "node:path";
 import { busyText, type HostOutcome, type ScriptExports, ScriptHost } from "../../runner/script/host/host.ts";
@@ -12,7 +13,8 @@ import {
   memoryPassedText,
 } from "../../runner/worker/memory_limit.ts";
 import { inGroupOfItsOwn, signalGroup } from "../../targets/process_group.ts";
-import type { Plan } from "../../scenarios/plan/types.ts";
+import type { Plan, PlannedRun } from "../../scenarios/plan/types.ts";
+import { ExperimentError } from "../../scenarios/experiment_error.ts";
 import { conversionCacheDir } from "../../runner/script/cache_dir.ts";
 
 /** Whether `source` names a session script rather than an experiment file. */
@@ -174,4 +176,59 @@ export async function checkPlanScripts(plan: Plan, signal?: AbortSignal): Promis
     limits.set(attack.script.path, memoryLimitMbOf({ ...attack, workers: attack.workers ?? 1 }));
   }
   for (const [path, limitMb] of limits) await checkScript(path, limitMb, signal);
+}
+
+/**
+ * `plan` with each k6 script or locustfile its runs name replaced by its (cached) conversion; a converter
+ * is imported only for a script of its kind, so a plan without one loads neither. Throws `ExperimentError`
+ * at `script`, naming each place a script cannot be converted (`file:line: why`).
+ */
+export async function withConvertedScripts(plan: Plan): Promise<Plan> {
+  const paths = new Map<string, string>();
+  for (const { attack } of [...plan.runs, ...plan.searches.map((s) => s.base)]) {
+    const file = attack.script?.path;
+    if (file !== undefined && !paths.has(file)) paths.set(file, await convertedPath(file));
+  }
+  if (paths.size === 0) return plan;
+  const converted = (run: PlannedRun): PlannedRun => {
+    const script = run.attack.script;
+    return script
+      ? { ...run, attack: { ...run.attack, script: { ...script, path: paths.get(script.path)! } } }
+      : run;
+  };
+  return {
+    ...plan,
+    runs: plan.runs.map(converted),
+    searches: plan.searches.map((s) => ({ ...s, base: converted(s.base) })),
+  };
+}
+
+async function convertedPath(file: string): Promise<string> {
+  if (file.endsWith(".py")) {
+    const [{ locustSessionPath }, { LocustConvertError }] = await Promise.all([
+      import("../../runner/script/locust/file.ts"),
+      import("../../runner/script/locust/convert.ts"),
+    ]);
+    return refusedAtScript(() => locustSessionPath(file), LocustConvertError);
+  }
+  const [{ sessionScriptPath }, { K6ConvertError }] = await Promise.all([
+    import("../../runner/script/k6/convert/converted_file.ts"),
+    import("../../runner/script/k6/convert/convert.ts"),
+  ]);
+  return refusedAtScript(() => sessionScriptPath(file), K6ConvertError);
+}
+
+/** `convert()`, its `refusal` (a converter's error listing each place) thrown as the file's issues. */
+function refusedAtScript(
+  convert: () => string,
+  refusal: abstract new (problems: string[]) => Error & {
+    problems: string[];
+  },
+): string {
+  try {
+    return convert();
+  } catch (err) {
+    if (!(err instanceof refusal)) throw err;
+    throw new ExperimentError(err.problems.map((message) => ({ path: "script", message })), { cause: err });
+  }
 }

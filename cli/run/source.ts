@@ -12,6 +12,7 @@ import {
   ScriptCheckStopped,
   scriptExperimentName,
   scriptExperimentText,
+  withConvertedScripts,
 } from "./script_check.ts";
 import { isOriginName, k6ExperimentText } from "../k6/source.ts";
 import { K6_EXIT } from "../exit_codes.ts";
@@ -75,7 +76,9 @@ async function readRunPlan(args: RunArgs, signal?: AbortSignal): Promise<{ sourc
   }
   const source = loadK6Aware(args, script ? await scriptText(args, signal) : undefined);
   for (const note of source.notes) console.error(terminalSafe(`${args.source}: note: ${note}`));
-  const plan = args.replay ? await withReplayedSchedule(source.plan, args.replay) : source.plan;
+  // Scripts are converted once the file is valid, each converter loaded only for a script of its kind.
+  const converted = await withConvertedScripts(source.plan);
+  const plan = args.replay ? await withReplayedSchedule(converted, args.replay) : converted;
   await checkPlanScripts(plan, signal).catch((err) => {
     // Stopped while a file's script was checked: the results written then carry the experiment's name.
     if (err instanceof ScriptCheckStopped) err.experiment = plan.experiment.name;
