@@ -22,6 +22,17 @@ export function isScriptPath(source: string): boolean {
   return /\.(ts|js|mts|mjs|py)$/.test(source);
 }
 
+/** Whether `source` names a locustfile. */
+export function isLocustFile(source: string): boolean {
+  return source.endsWith(".py");
+}
+
+/** Whether `source` is a k6 script, told by parsing it: the k6 converter is imported for a script only. */
+export async function isK6Script(source: string): Promise<boolean> {
+  if (!isScriptPath(source) || isLocustFile(source)) return false;
+  return (await import("../../runner/script/k6/convert/converted_file.ts")).isK6File(resolve(source));
+}
+
 /** A stop (Ctrl-C, SIGTERM) came while the script was checked or imported: `phase` names which. */
 export class ScriptCheckStopped extends Error {
   override name = "ScriptCheckStopped";
