@@ -196,50 +196,28 @@ export async function checkPlanScripts(plan: Plan, signal?: AbortSignal): Promis
  */
 export async function withConvertedScripts(plan: Plan): Promise<Plan> {
   const paths = new Map<string, string>();
-  for (const { attack } of [...plan.runs, ...plan.searches.map((s) => s.base)]) {
-    const file = attack.script?.path;
-    if (file !== undefined && !paths.has(file)) paths.set(file, await convertedPath(file));
+  for (const { attack: { script } } of [...plan.runs, ...plan.searches.map((s) => s.base)]) {
+    if (script && !paths.has(script.path)) paths.set(script.path, await convertedPath(script.path));
   }
-  if (paths.size === 0) return plan;
-  const converted = (run: PlannedRun): PlannedRun => {
-    const script = run.attack.script;
-    return script
-      ? { ...run, attack: { ...run.attack, script: { ...script, path: paths.get(script.path)! } } }
-      : run;
-  };
-  return {
-    ...plan,
-    runs: plan.runs.map(converted),
-    searches: plan.searches.map((s) => ({ ...s, base: converted(s.base) })),
-  };
+  const converted = ({ attack, ...run }: PlannedRun): PlannedRun => ({
+    ...run,
+    attack: attack.script
+      ? { ...attack, script: { ...attack.script, path: paths.get(attack.script.path)! } }
+      : attack,
+  });
+  const searches = plan.searches.map((s) => ({ ...s, base: converted(s.base) }));
+  return paths.size === 0 ? plan : { ...plan, runs: plan.runs.map(converted), searches };
 }
 
 async function convertedPath(file: string): Promise<string> {
-  if (file.endsWith(".py")) {
-    const [{ locustSessionPath }, { LocustConvertError }] = await Promise.all([
-      import("../../runner/script/locust/file.ts"),
-      import("../../runner/script/locust/convert.ts"),
-    ]);
-    return refusedAtScript(() => locustSessionPath(file), LocustConvertError);
-  }
-  const [{ sessionScriptPath }, { K6ConvertError }] = await Promise.all([
-    import("../../runner/script/k6/convert/converted_file.ts"),
-    import("../../runner/script/k6/convert/convert.ts"),
-  ]);
-  return refusedAtScript(() => sessionScriptPath(file), K6ConvertError);
-}
-
-/** `convert()`, its `refusal` (a converter's error listing each place) thrown as the file's issues. */
-function refusedAtScript(
-  convert: () => string,
-  refusal: abstract new (problems: string[]) => Error & {
-    problems: string[];
-  },
-): string {
   try {
-    return convert();
+    return isLocustFile(file)
+      ? (await import("../../runner/script/locust/file.ts")).locustSessionPath(file)
+      : (await import("../../runner/script/k6/convert/converted_file.ts")).sessionScriptPath(file);
   } catch (err) {
-    if (!(err instanceof refusal)) throw err;
-    throw new ExperimentError(err.problems.map((message) => ({ path: "script", message })), { cause: err });
+    // A converter's refusal (K6ConvertError, LocustConvertError) lists each place it cannot convert.
+    if (!(err instanceof Error) || !/^(K6|Locust)ConvertError$/.test(err.name)) throw err;
+    const { problems } = err as Error & { problems: string[] };
+    throw new ExperimentError(problems.map((message) => ({ path: "script", message })), { cause: err });
   }
 }
