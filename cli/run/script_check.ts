@@ -179,26 +179,19 @@ export async function scriptExperimentText(
   return JSON.stringify(experiment);
 }
 
-/** Checks every script the plan's runs use, once each, before any of them starts. */
-export async function checkPlanScripts(plan: Plan, signal?: AbortSignal): Promise<void> {
-  const limits = new Map<string, number>();
-  for (const { attack } of plan.runs) {
-    if (attack.script === undefined || limits.has(attack.script.path)) continue;
-    limits.set(attack.script.path, memoryLimitMbOf({ ...attack, workers: attack.workers ?? 1 }));
+/**
+ * `plan` with each k6 script or locustfile its runs name replaced by its (cached) conversion, a converter
+ * imported only for a script of its kind, and every script checked once, before any run starts. A script
+ * that cannot be converted is an `ExperimentError` at `script`, naming each place (`file:line: why`).
+ */
+export async function checkPlanScripts(plan: Plan, signal?: AbortSignal): Promise<Plan> {
+  const paths = new Map<string, string>(), limits = new Map<string, number>();
+  for (const { attack } of [...plan.runs, ...plan.searches.map((s) => s.base)]) {
+    if (attack.script === undefined || paths.has(attack.script.path)) continue;
+    paths.set(attack.script.path, await convertedPath(attack.script.path));
+    limits.set(paths.get(attack.script.path)!, memoryLimitMbOf({ ...attack, workers: attack.workers ?? 1 }));
   }
   for (const [path, limitMb] of limits) await checkScript(path, limitMb, signal);
-}
-
-/**
- * `plan` with each k6 script or locustfile its runs name replaced by its (cached) conversion; a converter
- * is imported only for a script of its kind, so a plan without one loads neither. Throws `ExperimentError`
- * at `script`, naming each place a script cannot be converted (`file:line: why`).
- */
-export async function withConvertedScripts(plan: Plan): Promise<Plan> {
-  const paths = new Map<string, string>();
-  for (const { attack: { script } } of [...plan.runs, ...plan.searches.map((s) => s.base)]) {
-    if (script && !paths.has(script.path)) paths.set(script.path, await convertedPath(script.path));
-  }
   const converted = ({ attack, ...run }: PlannedRun): PlannedRun => ({
     ...run,
     attack: attack.script

@@ -5,7 +5,7 @@
  * a locustfile an experiment names is converted after planning, one that cannot be refused at its line.
  */
 import { deepStrictEqual as assertEquals, ok, rejects } from "node:assert/strict";
-import { checkScript, isScriptPath, problemsOf, withConvertedScripts } from "./script_check.ts";
+import { checkPlanScripts, checkScript, isScriptPath, problemsOf } from "./script_check.ts";
 import { loadPlan } from "../../scenarios/load.ts";
 import type { ExperimentError } from "../../scenarios/experiment_error.ts";
 
@@ -104,13 +104,13 @@ Deno.test("a k6 script or a locustfile is converted after planning, a bad one re
       const planned = planOf(script);
       // Planning reads no script: its path is the file's until the conversion step.
       assertEquals(planned.runs[0].attack.script?.path, `${dir}/${script}`);
-      const converted = (await withConvertedScripts(planned)).runs[0].attack.script!.path;
+      const converted = (await checkPlanScripts(planned)).runs[0].attack.script!.path;
       ok(converted !== `${dir}/${script}` && Deno.readTextFileSync(converted).length > 0, converted);
     }
     for (
       const [script, line] of [["bad.js", /bad\.js:3/], ["bad.py", /bad\.py:\d+: invalid syntax/]] as const
     ) {
-      await rejects(withConvertedScripts(planOf(script)), (err: ExperimentError) => {
+      await rejects(checkPlanScripts(planOf(script)), (err: ExperimentError) => {
         assertEquals(err.issues.map((i) => i.path), ["script"]);
         return err.name === "ExperimentError" && line.test(err.issues[0].message);
       });

@@ -14,7 +14,6 @@ import {
   ScriptCheckStopped,
   scriptExperimentName,
   scriptExperimentText,
-  withConvertedScripts,
 } from "./script_check.ts";
 import { K6_EXIT } from "../exit_codes.ts";
 import type { K6Paths } from "../../scenarios/k6/paths.ts";
@@ -74,12 +73,11 @@ async function readRunPlan(args: RunArgs, signal?: AbortSignal): Promise<{ sourc
   }
   const source = loadK6Aware(args, script ? await scriptText(args, signal) : undefined);
   for (const note of source.notes) console.error(terminalSafe(`${args.source}: note: ${note}`));
+  const replayed = args.replay ? await withReplayedSchedule(source.plan, args.replay) : source.plan;
   // Scripts are converted once the file is valid, each converter loaded only for a script of its kind.
-  const converted = await withConvertedScripts(source.plan);
-  const plan = args.replay ? await withReplayedSchedule(converted, args.replay) : converted;
-  await checkPlanScripts(plan, signal).catch((err) => {
+  const plan = await checkPlanScripts(replayed, signal).catch((err) => {
     // Stopped while a file's script was checked: the results written then carry the experiment's name.
-    if (err instanceof ScriptCheckStopped) err.experiment = plan.experiment.name;
+    if (err instanceof ScriptCheckStopped) err.experiment = replayed.experiment.name;
     throw err;
   });
   if (args.abortOnFail && plan.experiment.thresholds.length === 0) {
