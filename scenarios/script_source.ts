@@ -4,7 +4,6 @@
  */
 import { z } from "zod";
 import { isAbsolute, join, resolve } from "node:path";
-import { ExperimentError } from "./experiment_error.ts";
 import { scriptSpecSchema } from "../runner/script/spec.ts";
 import { FileReadError, formatCap, readFileCapped } from "../system/read_capped.ts";
 
@@ -51,15 +50,4 @@ export function scriptFileProblem(path: string): string | null {
       formatCap(MAX_SCRIPT_BYTES)
     }`;
   }
-}
-
-/** The script part of a load's attack, or undefined without a script; its conversion is a later step. */
-export function scriptAttackOf(script: ScriptSource | undefined) {
-  if (script === undefined) return undefined;
-  const problem = scriptFileProblem(resolve(script.file));
-  if (problem !== null) {
-    throw new ExperimentError([{ path: "script", message: `${script.file}: ${problem}` }]);
-  }
-  const { routes, keepHost, expectedStatuses, systemTags } = script;
-  return { path: resolve(script.file), routes, keepHost, expectedStatuses, systemTags };
 }

@@ -15,6 +15,7 @@ import {
 import { inGroupOfItsOwn, signalGroup } from "../../targets/process_group.ts";
 import type { Plan, PlannedRun } from "../../scenarios/plan/types.ts";
 import { ExperimentError } from "../../scenarios/experiment_error.ts";
+import { scriptFileProblem } from "../../scenarios/script_source.ts";
 import { conversionCacheDir } from "../../runner/script/cache_dir.ts";
 
 /** Whether `source` names a session script rather than an experiment file. */
@@ -203,6 +204,8 @@ export async function checkPlanScripts(plan: Plan, signal?: AbortSignal): Promis
 }
 
 async function convertedPath(file: string): Promise<string> {
+  const problem = scriptFileProblem(file);
+  if (problem !== null) throw new ExperimentError([{ path: "script", message: `${file}: ${problem}` }]);
   try {
     return isLocustFile(file)
       ? (await import("../../runner/script/locust/file.ts")).locustSessionPath(file)

@@ -84,7 +84,7 @@ Deno.test({
   },
 });
 
-Deno.test("a k6 script or a locustfile is converted after planning, a bad one refused at its line", async () => {
+Deno.test("a k6 script or a locustfile is converted after planning, a bad one or a folder refused", async () => {
   const dir = Deno.makeTempDirSync({ prefix: "loadlab-script-convert-" });
   try {
     const k6 = 'import http from "k6/http";\nexport default function () {\n  http.get("http://x/");\n}\n';
@@ -94,6 +94,7 @@ Deno.test("a k6 script or a locustfile is converted after planning, a bad one re
     Deno.writeTextFileSync(`${dir}/bad.js`, k6.replace('"http://x/");', '"http://x/";'));
     Deno.writeTextFileSync(`${dir}/locustfile.py`, locust);
     Deno.writeTextFileSync(`${dir}/bad.py`, locust.replace("def t(self):", "def t(self:"));
+    Deno.mkdirSync(`${dir}/folder.js`);
     const planOf = (script: string) =>
       loadPlan(
         `name: s\ntargets:\n  app: { url: "http://127.0.0.1:9" }\nscript: ./${script}\n` +
@@ -108,7 +109,10 @@ Deno.test("a k6 script or a locustfile is converted after planning, a bad one re
       ok(converted !== `${dir}/${script}` && Deno.readTextFileSync(converted).length > 0, converted);
     }
     for (
-      const [script, line] of [["bad.js", /bad\.js:3/], ["bad.py", /bad\.py:\d+: invalid syntax/]] as const
+      const [script, line] of [["bad.js", /bad\.js:3/], ["bad.py", /bad\.py:\d+: invalid syntax/], [
+        "folder.js",
+        /folder\.js: .*regular/,
+      ]] as const
     ) {
       await rejects(checkPlanScripts(planOf(script)), (err: ExperimentError) => {
         assertEquals(err.issues.map((i) => i.path), ["script"]);
