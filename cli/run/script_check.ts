@@ -13,7 +13,7 @@ import {
   memoryPassedText,
 } from "../../runner/worker/memory_limit.ts";
 import { inGroupOfItsOwn, signalGroup } from "../../targets/process_group.ts";
-import type { Plan, PlannedRun } from "../../scenarios/plan/types.ts";
+import type { Plan } from "../../scenarios/plan/types.ts";
 import { ExperimentError } from "../../scenarios/experiment_error.ts";
 import { scriptFileProblem } from "../../scenarios/script_source.ts";
 import { conversionCacheDir } from "../../runner/script/cache_dir.ts";
@@ -181,26 +181,21 @@ export async function scriptExperimentText(
 }
 
 /**
- * `plan` with each k6 script or locustfile its runs name replaced by its (cached) conversion, a converter
- * imported only for a script of its kind, and every script checked once, before any run starts. A script
+ * Converts each k6 script or locustfile `plan`'s runs name, in the plan (its cached conversion: a converter
+ * is imported only for a script of its kind), then checks every script once, before any run starts. A script
  * that cannot be converted is an `ExperimentError` at `script`, naming each place (`file:line: why`).
  */
-export async function checkPlanScripts(plan: Plan, signal?: AbortSignal): Promise<Plan> {
+export async function checkPlanScripts(plan: Plan, signal?: AbortSignal): Promise<void> {
   const paths = new Map<string, string>(), limits = new Map<string, number>();
   for (const { attack } of [...plan.runs, ...plan.searches.map((s) => s.base)]) {
-    if (attack.script === undefined || paths.has(attack.script.path)) continue;
-    paths.set(attack.script.path, await convertedPath(attack.script.path));
-    limits.set(paths.get(attack.script.path)!, memoryLimitMbOf({ ...attack, workers: attack.workers ?? 1 }));
+    if (attack.script === undefined) continue;
+    const path = paths.get(attack.script.path) ?? await convertedPath(attack.script.path);
+    // Runs may share one script object: its conversion maps to itself.
+    paths.set(attack.script.path, path).set(path, path);
+    attack.script.path = path;
+    if (!limits.has(path)) limits.set(path, memoryLimitMbOf({ ...attack, workers: attack.workers ?? 1 }));
   }
   for (const [path, limitMb] of limits) await checkScript(path, limitMb, signal);
-  const converted = ({ attack, ...run }: PlannedRun): PlannedRun => ({
-    ...run,
-    attack: attack.script
-      ? { ...attack, script: { ...attack.script, path: paths.get(attack.script.path)! } }
-      : attack,
-  });
-  const searches = plan.searches.map((s) => ({ ...s, base: converted(s.base) }));
-  return paths.size === 0 ? plan : { ...plan, runs: plan.runs.map(converted), searches };
 }
 
 async function convertedPath(file: string): Promise<string> {

@@ -105,7 +105,8 @@ Deno.test("a k6 script or a locustfile is converted after planning, a bad one or
       const planned = planOf(script);
       // Planning reads no script: its path is the file's until the conversion step.
       assertEquals(planned.runs[0].attack.script?.path, `${dir}/${script}`);
-      const converted = (await checkPlanScripts(planned)).runs[0].attack.script!.path;
+      await checkPlanScripts(planned);
+      const converted = planned.runs[0].attack.script!.path;
       ok(converted !== `${dir}/${script}` && Deno.readTextFileSync(converted).length > 0, converted);
     }
     for (

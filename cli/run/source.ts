@@ -73,11 +73,11 @@ async function readRunPlan(args: RunArgs, signal?: AbortSignal): Promise<{ sourc
   }
   const source = loadK6Aware(args, script ? await scriptText(args, signal) : undefined);
   for (const note of source.notes) console.error(terminalSafe(`${args.source}: note: ${note}`));
-  const replayed = args.replay ? await withReplayedSchedule(source.plan, args.replay) : source.plan;
+  const plan = args.replay ? await withReplayedSchedule(source.plan, args.replay) : source.plan;
   // Scripts are converted once the file is valid, each converter loaded only for a script of its kind.
-  const plan = await checkPlanScripts(replayed, signal).catch((err) => {
+  await checkPlanScripts(plan, signal).catch((err) => {
     // Stopped while a file's script was checked: the results written then carry the experiment's name.
-    if (err instanceof ScriptCheckStopped) err.experiment = replayed.experiment.name;
+    if (err instanceof ScriptCheckStopped) err.experiment = plan.experiment.name;
     throw err;
   });
   if (args.abortOnFail && plan.experiment.thresholds.length === 0) {
