@@ -95,10 +95,11 @@ async function scriptText(args: RunArgs, signal?: AbortSignal): Promise<{ text: 
   if (problem !== null) throw new UsageError(`${args.source}: ${problem}`);
   const flags = args.scriptLoad ?? { env: {} };
   if (await isK6Script(args.source)) {
+    // Before the flags pass: k6's runtime, which it imports, would read them as this process's own.
+    const { k6ExperimentText } = await import("../k6/source.ts");
     if (flags.k6 !== undefined) passK6Flags(flags.k6);
     // What shows k6's request phases: the full summary and the summary export.
     passInputs({ k6: { phases: args.summaryMode === "full" || flags.k6?.summaryExport !== undefined } });
-    const { k6ExperimentText } = await import("../k6/source.ts");
     return k6ExperimentText(args.source, args.targets, flags, args.maxMemoryMb, signal);
   }
   if (isLocustFile(args.source)) return { text: await locustText(args.source, flags) };
