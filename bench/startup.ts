@@ -2,8 +2,9 @@
  * @module
  * `deno task bench --startup`: how long each tool takes from its command to its first request, and from its
  * last response to its exit, measured at a local server that notes each arrival (this process, on loopback).
- * Rows: `loadlab attack URL -n 1`, a one-request k6 script and a one-request TypeScript session run by
- * `loadlab run`, and beside them k6 running the same script and `oha -n 1` when installed (`/tmp/peers`,
+ * Rows: `loadlab attack URL -n 1`, a one-request k6 script, a one-request TypeScript session, a one-request
+ * experiment file and a locustfile (timed: `-t 1s`, so its exit column is its second) run by `loadlab run`,
+ * and beside them k6 running the same script and `oha -n 1` when installed (`/tmp/peers`,
  * `PEERS`; a missing one is skipped with its reason). Each row runs once cold (a script of new content, so
  * no check or conversion is cached; the OS's file cache stays warm) and then `--rounds` times warm, the rows
  * interleaved; the table gives the cold run apart and the warm median, with the load average before and
@@ -43,6 +44,12 @@ const K6_SCRIPT = (url: string, salt: string) =>
 const SESSION_SCRIPT = (url: string, salt: string) =>
   `// ${salt}\nexport const options = { targets: { app: { url: "${url}" } } };\n` +
   `export default async (s: { get(path: string): Promise<unknown> }) => { await s.get("/"); };\n`;
+
+const EXPERIMENT = (url: string, salt: string) =>
+  `# ${salt}\nname: one\ntargets:\n  app: { url: "${url}" }\nloads:\n  once: { model: count, requests: 1, connections: 1 }\n`;
+const LOCUSTFILE = (_url: string, salt: string) =>
+  `# ${salt}\nfrom locust import HttpUser, task\n\nclass One(HttpUser):\n    @task\n    def one(self):\n` +
+  `        self.client.get("/")\n`;
 
 /** Writes `text` to `dir/name` and returns its path; a cold run's text is new, so nothing of it is cached. */
 async function scriptFile(dir: string, name: string, text: (salt: string) => string, cold: boolean) {
@@ -85,6 +92,39 @@ async function rows(): Promise<Row[]> {
         "1",
         "--out-dir",
         `${dir}/out-ts`,
+      ],
+    },
+    {
+      name: "loadlab run experiment",
+      missing: null,
+      argv: async (url, dir, cold) => [
+        ...loadlab,
+        "run",
+        await scriptFile(dir, "one.yaml", (salt) => EXPERIMENT(url, salt), cold),
+        "--out-dir",
+        `${dir}/out-yaml`,
+      ],
+    },
+    {
+      name: "loadlab run locustfile",
+      missing: null,
+      argv: async (url, dir, cold) => [
+        ...loadlab,
+        "run",
+        await scriptFile(dir, "one.py", (salt) => LOCUSTFILE(url, salt), cold),
+        ...[
+          "-u",
+          "1",
+          "-r",
+          "1",
+          "-t",
+          "1s",
+          "--headless",
+          "-H",
+          url.slice(0, -1),
+          "--out-dir",
+          `${dir}/out-py`,
+        ],
       ],
     },
     {

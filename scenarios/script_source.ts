@@ -4,11 +4,6 @@
  */
 import { z } from "zod";
 import { isAbsolute, join, resolve } from "node:path";
-import { K6ConvertError } from "../runner/script/k6/convert/convert.ts";
-import { sessionScriptPath } from "../runner/script/k6/convert/converted_file.ts";
-import { isLocustFile, locustSessionPath } from "../runner/script/locust/file.ts";
-import { LocustConvertError } from "../runner/script/locust/convert.ts";
-import { ExperimentError } from "./experiment_error.ts";
 import { scriptSpecSchema } from "../runner/script/spec.ts";
 import { FileReadError, formatCap, readFileCapped } from "../system/read_capped.ts";
 
@@ -54,26 +49,5 @@ export function scriptFileProblem(path: string): string | null {
     return `${err.reason}: a script must be a regular .ts or .js file of at most ${
       formatCap(MAX_SCRIPT_BYTES)
     }`;
-  }
-}
-
-/** The script part of a load's attack, or undefined without a script. */
-export function scriptAttackOf(script: ScriptSource | undefined) {
-  if (script === undefined) return undefined;
-  const problem = scriptFileProblem(resolve(script.file));
-  if (problem !== null) {
-    throw new ExperimentError([{ path: "script", message: `${script.file}: ${problem}` }]);
-  }
-  try {
-    const file = resolve(script.file);
-    const path = isLocustFile(file) ? locustSessionPath(file) : sessionScriptPath(file);
-    const { routes, keepHost, expectedStatuses, systemTags } = script;
-    return { path, routes, keepHost, expectedStatuses, systemTags };
-  } catch (err) {
-    if (err instanceof LocustConvertError) {
-      throw new ExperimentError(err.problems.map((message) => ({ path: "script", message })), { cause: err });
-    }
-    if (!(err instanceof K6ConvertError)) throw err;
-    throw new ExperimentError(err.problems.map((message) => ({ path: "script", message })), { cause: err });
   }
 }

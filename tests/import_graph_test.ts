@@ -82,6 +82,20 @@ Deno.test("run loads the dashboard, the metrics outputs and the k6 and Locust su
   assertEquals(late.filter((file) => loaded.includes(new URL(file, ROOT).href)), []);
 });
 
+Deno.test("run loads the k6 and Locust converters only for a script of theirs", async () => {
+  // A k6 script is told by parsing it (acorn) and a locustfile by the Python parser: each is imported when
+  // a run names a script of that kind, never for an experiment file.
+  const loaded = await staticImports(ROOT, "cli/run/command.ts");
+  const late = ["runner/script/k6/convert/converted_file.ts", "runner/script/k6/convert/convert.ts"]
+    .concat(["runner/script/locust/file.ts", "runner/script/locust/convert.ts", "cli/k6/source.ts"])
+    .map((file) => new URL(file, ROOT).href).concat(["npm:acorn@^8.15.0", "npm:@lezer/python@^1.1.19"]);
+  assertEquals(late.filter((specifier) => loaded.includes(specifier)), []);
+  // The rule has something to hold: the run's script check is loaded, and the packages are named as loaded.
+  assertEquals(loaded.includes(new URL("cli/run/script_check.ts", ROOT).href), true);
+  const convert = await staticImports(ROOT, "runner/script/k6/convert/convert.ts");
+  assertEquals(convert.includes("npm:acorn@^8.15.0"), true);
+});
+
 Deno.test("a load worker loads a protocol's connections, flows or a script only for a run of them", async () => {
   const loaded = await staticImports(ROOT, "runner/worker/worker.ts");
   const late = ["runner/http/h2/connection.ts", "runner/http/ws/connection.ts", "runner/http/grpc/answer.ts"]

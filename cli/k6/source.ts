@@ -19,7 +19,7 @@ import { formatIssues } from "../../validation/mod.ts";
 import { checkScript, scriptExperimentName } from "../run/script_check.ts";
 import { memoryLimitMbBesideRuns } from "../../runner/worker/memory_limit.ts";
 import { UsageError } from "../usage_error.ts";
-import { type ScriptLoadArgs, withK6Flags } from "../run/script_load_flags.ts";
+import { isOriginName, type ScriptLoadArgs, withK6Flags } from "../run/script_load_flags.ts";
 import { startOutputs } from "./outputs.ts";
 import {
   mayRequest,
@@ -251,8 +251,3 @@ const defaultPort = (url: URL) => url.protocol === "https:" || url.protocol === 
 
 /** The run's target of a script that names no URL: nothing connects to it (9 is the discard port). */
 const NO_SERVER = "http://127.0.0.1:9";
-
-/** Whether a `--target` name is an origin the script names (`https://test.k6.io`), not a target's name. */
-export function isOriginName(name: string): boolean {
-  return /^https?:\/\//.test(name);
-}

@@ -7,7 +7,6 @@ import { RESERVED_KEYS } from "../../scenarios/overrides.ts";
 import { commonFields } from "../../runner/config_fields.ts";
 import { OPTION_FLAGS } from "../attack/flags.ts";
 import { flag, flagsOf, type FlagSpec, type FlagTable, helpOf, tokenize } from "../argv.ts";
-import { convertLocustFile, isLocustFile } from "../../runner/script/locust/file.ts";
 import { resolve } from "node:path";
 import { existsSync } from "node:fs";
 import { FlagValues } from "../flag_values.ts";
@@ -38,7 +37,7 @@ import {
   scriptLoadArgs,
   withK6EnvFlags,
 } from "./script_load_flags.ts";
-import { isK6File } from "../../runner/script/k6/convert/converted_file.ts";
+import { isK6Script, isLocustFile } from "./script_check.ts";
 
 const RUN_TABLE: FlagTable = [
   flag("--quick", {}, ["apply the file's quick: section (a shorter run of the same shape)"]),
@@ -155,7 +154,7 @@ export interface RunArgs extends BaselineArgs {
 }
 
 /** Parses the arguments after `run` (or `demo`, with its help); throws `UsageError` or `HelpRequested`. */
-export function parseRunArgs(given: string[], command = "run", help = RUN_HELP): RunArgs {
+export async function parseRunArgs(given: string[], command = "run", help = RUN_HELP): Promise<RunArgs> {
   const argv = withLocustSettings(given);
   const hints = {
     "--class-picker": "it picks classes in Locust's web UI; name the user classes after the locustfile",
@@ -163,9 +162,9 @@ export function parseRunArgs(given: string[], command = "run", help = RUN_HELP):
       "_stats_history.csv with its Aggregated row a second; leave the flag out",
   };
   Object.assign(hints, K6_FLAGS_REFUSED);
-  const own = locustOptionSpecs(argv);
+  const own = await locustOptionSpecs(argv);
   const raw = tokenize(argv, [...SPECS, ...own], hints, command, help);
-  const k6 = raw.positionals.length === 1 && isK6File(resolve(raw.positionals[0]));
+  const k6 = raw.positionals.length === 1 && await isK6Script(raw.positionals[0]);
   if (k6) withK6EnvFlags(raw, SPECS);
   const flags = new FlagValues(raw, [...SPECS, ...own]);
   // Locust's command line: `-f FILE` (or a .py first), the user classes to run after it, `-H` its host.
@@ -242,11 +241,12 @@ function readText(path: string): string {
 }
 
 /** The options a locustfile named in `argv` adds (`parser.add_argument`) that are not loadlab's own. */
-function locustOptionSpecs(argv: string[]): FlagSpec[] {
+async function locustOptionSpecs(argv: string[]): Promise<FlagSpec[]> {
   try {
     const raw = tokenize(argv, SPECS, {}, "run", undefined, true);
     const file = raw.values.get("locustfile")?.at(-1) ?? raw.positionals.find(isLocustFile);
     if (file === undefined) return [];
+    const { convertLocustFile } = await import("../../runner/script/locust/file.ts");
     const { options } = convertLocustFile(resolve(file));
     const own = options.filter((o) => !SPECS.some((s) => s.long === o));
     return own.map((long) => ({ long, takesValue: true }));

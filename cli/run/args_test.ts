@@ -1,9 +1,9 @@
-import { deepStrictEqual as assertEquals, throws } from "node:assert/strict";
+import { deepStrictEqual as assertEquals, rejects } from "node:assert/strict";
 import { parseRunArgs } from "./args.ts";
 import { HelpRequested, UsageError } from "../usage_error.ts";
 
-Deno.test("run args: every flag, repeatable ones collected", () => {
-  const args = parseRunArgs([
+Deno.test("run args: every flag, repeatable ones collected", async () => {
+  const args = await parseRunArgs([
     "study.yaml",
     "--quick",
     "--out-dir=out/x",
@@ -40,8 +40,8 @@ Deno.test("run args: every flag, repeatable ones collected", () => {
   });
 });
 
-Deno.test("run args: defaults for a preset", () => {
-  assertEquals(parseRunArgs(["preset:demo"]), {
+Deno.test("run args: defaults for a preset", async () => {
+  assertEquals(await parseRunArgs(["preset:demo"]), {
     source: "preset:demo",
     quick: false,
     outDir: undefined,
@@ -56,33 +56,44 @@ Deno.test("run args: defaults for a preset", () => {
   });
 });
 
-Deno.test("run args: problems are one UsageError line naming the flag", () => {
-  throws(() => parseRunArgs([]), /no experiment given/);
-  throws(() => parseRunArgs(["a.yaml", "b.yaml"]), /one experiment at a time/);
+Deno.test("run args: problems are one UsageError line naming the flag", async () => {
+  await rejects(parseRunArgs([]), /no experiment given/);
+  await rejects(parseRunArgs(["a.yaml", "b.yaml"]), /one experiment at a time/);
   // k6's `run -` (the script on stdin) is refused before any load, not read as an experiment named "-".
-  throws(() => parseRunArgs(["-", "-i", "1"]), /^UsageError: -: a script runs from a file, not stdin/);
-  throws(
-    () => parseRunArgs(["preset:demo", "extra"], "demo"),
+  await rejects(parseRunArgs(["-", "-i", "1"]), /^UsageError: -: a script runs from a file, not stdin/);
+  await rejects(
+    parseRunArgs(["preset:demo", "extra"], "demo"),
     /^UsageError: unexpected argument "extra"; demo runs preset:demo/,
   );
-  throws(() => parseRunArgs(["a.yaml", "--only", "variant=x"]), /--only "variant=x": write target=NAME/);
-  throws(() => parseRunArgs(["a.yaml", "--set", "repeats"]), /--set "repeats": write PATH=VALUE/);
-  throws(() => parseRunArgs(["a.yaml", "--target", "mine"]), /--target "mine": write NAME=URL/);
-  throws(() => parseRunArgs(["a.yaml", "--out-dir"]), UsageError);
-  throws(
-    () => parseRunArgs(["a.yaml", "--max-memory-mb", "100"]),
+  await rejects(parseRunArgs(["a.yaml", "--only", "variant=x"]), /--only "variant=x": write target=NAME/);
+  await rejects(parseRunArgs(["a.yaml", "--set", "repeats"]), /--set "repeats": write PATH=VALUE/);
+  await rejects(parseRunArgs(["a.yaml", "--target", "mine"]), /--target "mine": write NAME=URL/);
+  await rejects(parseRunArgs(["a.yaml", "--out-dir"]), UsageError);
+  await rejects(
+    parseRunArgs(["a.yaml", "--max-memory-mb", "100"]),
     /--max-memory-mb 100: max memory must be >= 256 MB/,
   );
-  throws(
-    () => parseRunArgs(["a.yaml", "--max-memory-mb", "2GB"]),
+  await rejects(
+    parseRunArgs(["a.yaml", "--max-memory-mb", "2GB"]),
     /--max-memory-mb "2GB": must be a whole number/,
   );
-  throws(() => parseRunArgs(["a.yaml", "--bogus"]), UsageError);
-  throws(() => parseRunArgs(["--help"]), HelpRequested);
+  await rejects(parseRunArgs(["a.yaml", "--bogus"]), UsageError);
+  await rejects(parseRunArgs(["--help"]), HelpRequested);
 });
 
-Deno.test("run args: Locust's --tags and --exclude-tags take every value up to the next flag", () => {
-  const args = parseRunArgs(["shop.py", "Buyer", "--tags", "read", "checkout", "-E", "slow", "x", "-u", "2"]);
+Deno.test("run args: Locust's --tags and --exclude-tags take every value up to the next flag", async () => {
+  const args = await parseRunArgs([
+    "shop.py",
+    "Buyer",
+    "--tags",
+    "read",
+    "checkout",
+    "-E",
+    "slow",
+    "x",
+    "-u",
+    "2",
+  ]);
   assertEquals([args.source, args.scriptLoad?.locust?.users], ["shop.py", ["Buyer"]]);
   assertEquals([args.scriptLoad?.locust?.tags, args.scriptLoad?.locust?.excludeTags], [
     ["read", "checkout"],
@@ -90,15 +101,15 @@ Deno.test("run args: Locust's --tags and --exclude-tags take every value up to t
   ]);
 });
 
-Deno.test("run args: Locust's --csv-full-history is refused with why and what to do", () => {
-  throws(
-    () => parseRunArgs(["shop.py", "--csv", "res", "--csv-full-history"]),
+Deno.test("run args: Locust's --csv-full-history is refused with why and what to do", async () => {
+  await rejects(
+    parseRunArgs(["shop.py", "--csv", "res", "--csv-full-history"]),
     (err: Error) =>
       err instanceof UsageError && /--csv-full-history: unknown flag; .*Aggregated row/.test(err.message),
   );
 });
 
-Deno.test("run args: a locustfile's settings come from --config (or ./locust.conf), then LOCUST_*, then flags", () => {
+Deno.test("run args: a locustfile's settings come from --config (or ./locust.conf), then LOCUST_*, then flags", async () => {
   const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-conf-" });
   Deno.writeTextFileSync(
     `${dir}/team.conf`,
@@ -108,7 +119,7 @@ Deno.test("run args: a locustfile's settings come from --config (or ./locust.con
   Deno.env.set("LOCUST_STOP_TIMEOUT", "2");
   Deno.env.set("LOCUST_NOT_A_FLAG", "1");
   try {
-    const args = parseRunArgs(["shop.py", "--config", `${dir}/team.conf`, "-u", "3"]);
+    const args = await parseRunArgs(["shop.py", "--config", `${dir}/team.conf`, "-u", "3"]);
     assertEquals(
       [args.scriptLoad?.vus, args.scriptLoad?.durationMs, args.scriptLoad?.locust?.tags],
       [3, 9000, ["read", "write"]],
@@ -117,14 +128,14 @@ Deno.test("run args: a locustfile's settings come from --config (or ./locust.con
   } finally {
     ["LOCUST_RUN_TIME", "LOCUST_STOP_TIMEOUT", "LOCUST_NOT_A_FLAG"].forEach((k) => Deno.env.delete(k));
   }
-  throws(
-    () => parseRunArgs(["shop.py", "--class-picker"]),
+  await rejects(
+    parseRunArgs(["shop.py", "--class-picker"]),
     (err: Error) =>
       err instanceof UsageError && /--class-picker: unknown flag; .*name the user classes/.test(err.message),
   );
 });
 
-Deno.test("run args: a locustfile's own options are taken however -f names it", () => {
+Deno.test("run args: a locustfile's own options are taken however -f names it", async () => {
   const dir = Deno.makeTempDirSync();
   const file = `${dir}/shop.py`;
   Deno.writeTextFileSync(
@@ -143,23 +154,25 @@ class Shop(HttpUser):
   );
   try {
     for (const named of [[file], ["-f", file], [`-f${file}`], [`--locustfile=${file}`]]) {
-      assertEquals(parseRunArgs([...named, "--region", "us"]).scriptLoad?.locust?.options, { region: "us" });
+      assertEquals((await await parseRunArgs([...named, "--region", "us"])).scriptLoad?.locust?.options, {
+        region: "us",
+      });
     }
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }
 });
 
-Deno.test("k6's outputs: -o is --out, experimental-prometheus-rw at k6's URL, the web dashboard ignored", () => {
-  const args = parseRunArgs([
+Deno.test("k6's outputs: -o is --out, experimental-prometheus-rw at k6's URL, the web dashboard ignored", async () => {
+  const args = await parseRunArgs([
     ...["script.js", "-o", "json=points.ndjson", "--out", "web-dashboard"],
     ...["--out", "experimental-prometheus-rw"],
   ]);
   assertEquals(args.metricsOut?.map((o) => [o.kind, o.url]), [
     ["prometheus-remote-write", "http://localhost:9090/api/v1/write"],
   ]);
-  throws(
-    () => parseRunArgs(["a.yaml", "-o", "out/x"]),
+  await rejects(
+    parseRunArgs(["a.yaml", "-o", "out/x"]),
     /^UsageError: -o out\/x: run writes its results to --out-dir/,
   );
 });

@@ -10,9 +10,7 @@ import { assertOutputsWritable, lockOutDir } from "./preflight.ts";
 import { UsageError } from "../usage_error.ts";
 import { runCommand } from "../command_errors.ts";
 import { resolve } from "node:path";
-import { isK6File } from "../../runner/script/k6/convert/converted_file.ts";
-import { isLocustFile, loadLocustListeners } from "../../runner/script/locust/file.ts";
-import { locustEnd } from "../../runner/script/locust/runtime.ts";
+import { isK6Script, isLocustFile } from "./script_check.ts";
 import { memoryLimitMbBesideRuns } from "../../runner/worker/memory_limit.ts";
 import type { K6Summaries } from "../k6/summary.ts";
 type K6SummaryCode = typeof import("../k6/summary.ts");
@@ -72,20 +70,21 @@ export function runRunCommand(argv: string[]): Promise<number> {
  * `parse`'s result; for a k6 script's command line (`argv` names one) a refusal with k6's exit code: 104
  * for a well-formed value out of range (k6's check of its config), else 255 (k6's -1 for its flags' errors).
  */
-export function withK6Refusals<T>(argv: string[], parse: () => T): T {
+export async function withK6Refusals<T>(argv: string[], parse: () => Promise<T>): Promise<T> {
   try {
-    return parse();
+    return await parse();
   } catch (err) {
     if (!(err instanceof UsageError) || err.exitCode !== undefined) throw err;
-    if (!argv.some((a) => !a.startsWith("-") && isK6File(resolve(a)))) throw err;
+    const scripts = await Promise.all(argv.map((a) => !a.startsWith("-") && isK6Script(a)));
+    if (!scripts.includes(true)) throw err;
     const exitCode = err.outOfRange ? K6_EXIT.invalidConfig : K6_EXIT.commandFailed;
     throw new UsageError(err.message, { cause: err, exitCode });
   }
 }
 
 async function run(command: string, argv: string[], help: string): Promise<number> {
-  const args = withK6Refusals(argv, () => parseRunArgs(argv, command, help));
-  if (args.summaryMode !== undefined && !isK6File(resolve(args.source))) {
+  const args = await withK6Refusals(argv, () => parseRunArgs(argv, command, help));
+  if (args.summaryMode !== undefined && !await isK6Script(args.source)) {
     throw new UsageError("--summary-mode: k6's end-of-test summary is a k6 script's; drop it here");
   }
   // Ctrl-C and SIGTERM are answered from the script's check to the end of the load.
@@ -121,7 +120,9 @@ async function runRead(
   // Which runtime serves each framework app, before the first run: it changes their numbers several-fold.
   for (const line of exampleRuntimeLines(plan)) console.error(`loadlab ${command}: ${line}`);
   // A locustfile's request and end listeners run here, on one module: what they count is the run's.
-  const heard = isLocustFile(args.source) ? await loadLocustListeners(resolve(args.source)) : null;
+  const heard = isLocustFile(args.source)
+    ? await (await import("../../runner/script/locust/file.ts")).loadLocustListeners(resolve(args.source))
+    : null;
   const context = { source, outDir, baseline, interrupt };
   const outcome = await execute(command, plan, { ...args, failOn: gateWith.failOn }, context);
   if (typeof outcome === "number") return outcome;
@@ -168,6 +169,7 @@ async function finishLocustRun(
   const { locustExitCode, locustStats, locustTable, writeLocustCsv } = await import(
     "../../runner/script/locust/stats.ts"
   );
+  const { locustEnd } = await import("../../runner/script/locust/runtime.ts");
   const set = heard && results.runs.length > 0 ? await locustEnd(locustStats(results.runs[0])) : null;
   for (const run of results.runs) {
     console.log(`\n${terminalSafe(locustTable(run))}`);
@@ -241,7 +243,7 @@ async function execute(
     : progress.hooks;
   // A k6 script's exports (as its check read them) give its summary, under the command's memory limit; its
   // summaries' code loads beside the run.
-  const k6Source = isK6File(resolve(args.source))
+  const k6Source = await isK6Script(args.source)
     ? {
       path: args.source,
       maxMemoryMb: args.maxMemoryMb,

@@ -8,9 +8,9 @@ import { withK6Refusals } from "./command.ts";
 import { UsageError } from "../usage_error.ts";
 
 /** The exit code `argv`'s refusal carries (undefined: loadlab's 2). */
-function refusalCode(argv: string[]): number | undefined {
+async function refusalCode(argv: string[]): Promise<number | undefined> {
   try {
-    withK6Refusals(argv, () => parseRunArgs(argv));
+    await withK6Refusals(argv, () => parseRunArgs(argv));
   } catch (err) {
     if (err instanceof UsageError) return err.exitCode;
     throw err;
@@ -18,23 +18,23 @@ function refusalCode(argv: string[]): number | undefined {
   throw new Error(`${argv.join(" ")} was not refused`);
 }
 
-Deno.test("a k6 script's bad command line exits as k6's: 104 out of range, 255 unreadable", () => {
+Deno.test("a k6 script's bad command line exits as k6's: 104 out of range, 255 unreadable", async () => {
   const dir = Deno.makeTempDirSync();
   const script = `${dir}/t.js`;
   Deno.writeTextFileSync(script, 'import http from "k6/http";\nexport default function () {}\n');
   try {
     for (const bad of [["-i", "0"], ["--vus=-1"], ["--stage", "1s"], ["--stage", "1s:-1"]]) {
-      assertEquals([bad, refusalCode([script, ...bad])], [bad, 104]);
+      assertEquals([bad, await refusalCode([script, ...bad])], [bad, 104]);
     }
     // k6 runs `-u 0` (one iteration, with its warning); with a duration its scenario check refuses it.
-    assertEquals(parseRunArgs([script, "-u", "0"]).scriptLoad?.vus, 0);
+    assertEquals((await await parseRunArgs([script, "-u", "0"])).scriptLoad?.vus, 0);
     for (
       const bad of [["-e", "1BAD=x"], ["--vus", "abc"], ["-d", "bogus"], ["--nosuchflag"], ["-s", "bad"]]
     ) {
-      assertEquals([bad, refusalCode([script, ...bad])], [bad, 255]);
+      assertEquals([bad, await refusalCode([script, ...bad])], [bad, 255]);
     }
-    assertEquals(refusalCode(["session.ts", "-u", "0"]), undefined);
-    assertEquals(refusalCode(["session.ts", "-e", "1BAD=x"]), undefined);
+    assertEquals(await refusalCode(["session.ts", "-u", "0"]), undefined);
+    assertEquals(await refusalCode(["session.ts", "-e", "1BAD=x"]), undefined);
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }

@@ -1,6 +1,7 @@
 /**
  * @module
- * A session script type-checked and imported in an isolate of its own before any load (exit 2).
+ * A session script type-checked and imported in an isolate of its own before any load (exit 2), after the
+ * conversion of a k6 script or a locustfile an experiment names.
  */
 import { basename, dirname, extname, resolve } from "node:path";
 import { busyText, type HostOutcome, type ScriptExports, ScriptHost } from "../../runner/script/host/host.ts";
@@ -13,11 +14,24 @@ import {
 } from "../../runner/worker/memory_limit.ts";
 import { inGroupOfItsOwn, signalGroup } from "../../targets/process_group.ts";
 import type { Plan } from "../../scenarios/plan/types.ts";
+import { ExperimentError } from "../../scenarios/experiment_error.ts";
+import { scriptFileProblem } from "../../scenarios/script_source.ts";
 import { conversionCacheDir } from "../../runner/script/cache_dir.ts";
 
 /** Whether `source` names a session script rather than an experiment file. */
 export function isScriptPath(source: string): boolean {
   return /\.(ts|js|mts|mjs|py)$/.test(source);
+}
+
+/** Whether `source` names a locustfile. */
+export function isLocustFile(source: string): boolean {
+  return source.endsWith(".py");
+}
+
+/** Whether `source` is a k6 script, told by parsing it: the k6 converter is imported for a script only. */
+export async function isK6Script(source: string): Promise<boolean> {
+  if (!isScriptPath(source) || isLocustFile(source)) return false;
+  return (await import("../../runner/script/k6/convert/converted_file.ts")).isK6File(resolve(source));
 }
 
 /** A stop (Ctrl-C, SIGTERM) came while the script was checked or imported: `phase` names which. */
@@ -166,12 +180,35 @@ export async function scriptExperimentText(
   return JSON.stringify(experiment);
 }
 
-/** Checks every script the plan's runs use, once each, before any of them starts. */
+/**
+ * Converts each k6 script or locustfile `plan`'s runs name, in the plan (its cached conversion: a converter
+ * is imported only for a script of its kind), then checks every script once, before any run starts. A script
+ * that cannot be converted is an `ExperimentError` at `script`, naming each place (`file:line: why`).
+ */
 export async function checkPlanScripts(plan: Plan, signal?: AbortSignal): Promise<void> {
-  const limits = new Map<string, number>();
-  for (const { attack } of plan.runs) {
-    if (attack.script === undefined || limits.has(attack.script.path)) continue;
-    limits.set(attack.script.path, memoryLimitMbOf({ ...attack, workers: attack.workers ?? 1 }));
+  const paths = new Map<string, string>(), limits = new Map<string, number>();
+  for (const { attack } of [...plan.runs, ...plan.searches.map((s) => s.base)]) {
+    if (attack.script === undefined) continue;
+    const path = paths.get(attack.script.path) ?? await convertedPath(attack.script.path);
+    // Runs may share one script object: its conversion maps to itself.
+    paths.set(attack.script.path, path).set(path, path);
+    attack.script.path = path;
+    if (!limits.has(path)) limits.set(path, memoryLimitMbOf({ ...attack, workers: attack.workers ?? 1 }));
   }
   for (const [path, limitMb] of limits) await checkScript(path, limitMb, signal);
+}
+
+async function convertedPath(file: string): Promise<string> {
+  const problem = scriptFileProblem(file);
+  if (problem !== null) throw new ExperimentError([{ path: "script", message: `${file}: ${problem}` }]);
+  try {
+    return isLocustFile(file)
+      ? (await import("../../runner/script/locust/file.ts")).locustSessionPath(file)
+      : (await import("../../runner/script/k6/convert/converted_file.ts")).sessionScriptPath(file);
+  } catch (err) {
+    // A converter's refusal (K6ConvertError, LocustConvertError) lists each place it cannot convert.
+    if (!(err instanceof Error) || !/^(K6|Locust)ConvertError$/.test(err.name)) throw err;
+    const { problems } = err as Error & { problems: string[] };
+    throw new ExperimentError(problems.map((message) => ({ path: "script", message })), { cause: err });
+  }
 }

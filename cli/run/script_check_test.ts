@@ -1,10 +1,13 @@
 /**
  * What `deno check` says, as the one line per problem a script's author reads: the place relative to the
  * script's folder, then the message; a syntax error's `error:` line too. A script's top level runs once per
- * process however often it is checked, and a k6 conversion is not handed to the type checker.
+ * process however often it is checked, and a k6 conversion is not handed to the type checker. A k6 script or
+ * a locustfile an experiment names is converted after planning, one that cannot be refused at its line.
  */
-import { deepStrictEqual as assertEquals, rejects } from "node:assert/strict";
-import { checkScript, isScriptPath, problemsOf } from "./script_check.ts";
+import { deepStrictEqual as assertEquals, ok, rejects } from "node:assert/strict";
+import { checkPlanScripts, checkScript, isScriptPath, problemsOf } from "./script_check.ts";
+import { loadPlan } from "../../scenarios/load.ts";
+import type { ExperimentError } from "../../scenarios/experiment_error.ts";
 
 Deno.test("type errors read as file:line:col: message", () => {
   const text = "TS2322 [ERROR]: Type 'number' is not assignable to type 'string'.\n" +
@@ -79,4 +82,45 @@ Deno.test({
       await Deno.remove(cache, { recursive: true });
     }
   },
+});
+
+Deno.test("a k6 script or a locustfile is converted after planning, a bad one or a folder refused", async () => {
+  const dir = Deno.makeTempDirSync({ prefix: "loadlab-script-convert-" });
+  try {
+    const k6 = 'import http from "k6/http";\nexport default function () {\n  http.get("http://x/");\n}\n';
+    const locust = "from locust import HttpUser, task\n\nclass U(HttpUser):\n    @task\n    def t(self):\n" +
+      '        self.client.get("/")\n';
+    Deno.writeTextFileSync(`${dir}/k6.js`, k6);
+    Deno.writeTextFileSync(`${dir}/bad.js`, k6.replace('"http://x/");', '"http://x/";'));
+    Deno.writeTextFileSync(`${dir}/locustfile.py`, locust);
+    Deno.writeTextFileSync(`${dir}/bad.py`, locust.replace("def t(self):", "def t(self:"));
+    Deno.mkdirSync(`${dir}/folder.js`);
+    const planOf = (script: string) =>
+      loadPlan(
+        `name: s\ntargets:\n  app: { url: "http://127.0.0.1:9" }\nscript: ./${script}\n` +
+          "loads:\n  a: { model: connections, connections: 2, duration: 1s }\n",
+        { file: `${dir}/exp.yaml`, preflight: false },
+      );
+    for (const script of ["k6.js", "locustfile.py"]) {
+      const planned = planOf(script);
+      // Planning reads no script: its path is the file's until the conversion step.
+      assertEquals(planned.runs[0].attack.script?.path, `${dir}/${script}`);
+      await checkPlanScripts(planned);
+      const converted = planned.runs[0].attack.script!.path;
+      ok(converted !== `${dir}/${script}` && Deno.readTextFileSync(converted).length > 0, converted);
+    }
+    for (
+      const [script, line] of [["bad.js", /bad\.js:3/], ["bad.py", /bad\.py:\d+: invalid syntax/], [
+        "folder.js",
+        /folder\.js: .*regular/,
+      ]] as const
+    ) {
+      await rejects(checkPlanScripts(planOf(script)), (err: ExperimentError) => {
+        assertEquals(err.issues.map((i) => i.path), ["script"]);
+        return err.name === "ExperimentError" && line.test(err.issues[0].message);
+      });
+    }
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
 });

@@ -444,3 +444,8 @@ export function sessionLoadOf(a: ScriptLoadArgs, loads: Record<string, Record<st
   if (a.maxDurationMs !== undefined) Object.assign(count, { maxDuration: ms(a.maxDurationMs) });
   return count;
 }
+
+/** Whether a `--target` name is an origin the script names (`https://test.k6.io`), not a target's name. */
+export function isOriginName(name: string): boolean {
+  return /^https?:\/\//.test(name);
+}

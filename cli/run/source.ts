@@ -8,19 +8,20 @@ import type { RunArgs } from "./args.ts";
 import { UsageError } from "../usage_error.ts";
 import {
   checkPlanScripts,
+  isK6Script,
+  isLocustFile,
   isScriptPath,
   ScriptCheckStopped,
   scriptExperimentName,
   scriptExperimentText,
 } from "./script_check.ts";
-import { isOriginName, k6ExperimentText } from "../k6/source.ts";
 import { K6_EXIT } from "../exit_codes.ts";
 import type { K6Paths } from "../../scenarios/k6/paths.ts";
 import { ExperimentError } from "../../scenarios/experiment_error.ts";
-import { isK6File } from "../../runner/script/k6/convert/converted_file.ts";
 import { scriptFileProblem } from "../../scenarios/script_source.ts";
 import {
   hasLoadFlags,
+  isOriginName,
   K6_FLAGS_TOLD,
   type K6Flags,
   LOAD_FLAGS_TOLD,
@@ -28,9 +29,6 @@ import {
   type ScriptLoadArgs,
   sessionLoadOf,
 } from "./script_load_flags.ts";
-import { isLocustFile } from "../../runner/script/locust/file.ts";
-import { LocustConvertError } from "../../runner/script/locust/convert.ts";
-import { locustExperimentText, LocustInputError } from "../../runner/script/locust/experiment.ts";
 import { passInputs } from "../../runner/script/isolate_inputs.ts";
 import { readOpenFileLimit } from "../../system/descriptors.ts";
 import { statOrNull } from "../../system/path_lookup.ts";
@@ -66,7 +64,7 @@ async function readRunPlan(args: RunArgs, signal?: AbortSignal): Promise<{ sourc
     );
   }
   const origin = Object.keys(args.targets).find(isOriginName);
-  if (origin !== undefined && !(script && isK6File(resolve(args.source)))) {
+  if (origin !== undefined && !(script && await isK6Script(args.source))) {
     throw new UsageError(
       `--target ${origin}=URL sends a k6 script's requests to that origin elsewhere, and ${args.source} is no ` +
         "k6 script; name a target of the file (--target NAME=URL), or use a script's routes",
@@ -75,6 +73,7 @@ async function readRunPlan(args: RunArgs, signal?: AbortSignal): Promise<{ sourc
   const source = loadK6Aware(args, script ? await scriptText(args, signal) : undefined);
   for (const note of source.notes) console.error(terminalSafe(`${args.source}: note: ${note}`));
   const plan = args.replay ? await withReplayedSchedule(source.plan, args.replay) : source.plan;
+  // Scripts are converted once the file is valid, each converter loaded only for a script of its kind.
   await checkPlanScripts(plan, signal).catch((err) => {
     // Stopped while a file's script was checked: the results written then carry the experiment's name.
     if (err instanceof ScriptCheckStopped) err.experiment = plan.experiment.name;
@@ -94,7 +93,9 @@ async function scriptText(args: RunArgs, signal?: AbortSignal): Promise<{ text: 
   const problem = scriptFileProblem(resolve(args.source));
   if (problem !== null) throw new UsageError(`${args.source}: ${problem}`);
   const flags = args.scriptLoad ?? { env: {} };
-  if (isK6File(resolve(args.source))) {
+  if (await isK6Script(args.source)) {
+    // Before the flags pass: k6's runtime, which it imports, would read them as this process's own.
+    const { k6ExperimentText } = await import("../k6/source.ts");
     if (flags.k6 !== undefined) passK6Flags(flags.k6);
     // What shows k6's request phases: the full summary and the summary export.
     passInputs({ k6: { phases: args.summaryMode === "full" || flags.k6?.summaryExport !== undefined } });
@@ -127,6 +128,10 @@ async function locustText(source: string, flags: ScriptLoadArgs): Promise<string
     );
   }
   const load = sessionLoadOf({ ...flags, vus: flags.vus ?? 1 });
+  const [{ LocustConvertError }, { locustExperimentText, LocustInputError }] = await Promise.all([
+    import("../../runner/script/locust/convert.ts"),
+    import("../../runner/script/locust/experiment.ts"),
+  ]);
   try {
     const path = resolve(source);
     return await locustExperimentText(path, path, load, flags.vus ?? 1, flags.locust ?? {}, flags.durationMs);

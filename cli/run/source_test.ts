@@ -26,7 +26,7 @@ Deno.test("a session script refuses Locust's and k6's flags, each named in the r
     ["k6's", ["-q"]],
   ];
   for (const [whose, flags] of given) {
-    const args = parseRunArgs(["examples/scripts/login_browse.ts", ...flags]);
+    const args = await parseRunArgs(["examples/scripts/login_browse.ts", ...flags]);
     await rejects(readRunPlanOrStop("run", args, interrupt), (err: Error) => {
       const named = err.message.split(` are ${whose} flags`)[0].split(": ").at(-1)!.split(", ");
       return err.name === "UsageError" && named.includes(flags[0]);
@@ -37,7 +37,7 @@ Deno.test("a session script refuses Locust's and k6's flags, each named in the r
 
 Deno.test("an experiment file refuses a script's load flags, each named in the refusal", async () => {
   for (const flags of [["-i", "5", "--max-duration", "5s"], ["-r", "2", "-c", "4"], ["--headless"]]) {
-    const args = parseRunArgs(["preset:demo", ...flags]);
+    const args = await parseRunArgs(["preset:demo", ...flags]);
     const given = flags[0] === "--headless" ? ["Locust's flags"] : flags.filter((f) => f.startsWith("-"));
     await rejects(readRunPlanOrStop("run", args, interrupt), (err: Error) => {
       const named = err.message.split(" are for a script")[0].split(": ").at(-1)!.split(/, | and /);

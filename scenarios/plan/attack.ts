@@ -12,7 +12,6 @@ import { CONFIG_KEYS, type LoadSpec } from "../schema/loads.ts";
 import { defined } from "../../validation/defined.ts";
 import type { PlannedRun } from "./types.ts";
 import { dataSpecOf, type ExperimentWithData } from "./data.ts";
-import { scriptAttackOf } from "../script_source.ts";
 import { grpcAttackFields, grpcFlowAttackFields, grpcReflectAttackFields } from "../grpc/experiment.ts";
 import { LOAD_MODEL_FACTS } from "../../results/load_models.ts";
 
@@ -76,7 +75,8 @@ export function baseAttack(exp: ExperimentWithData, load: LoadSpec, loadName: st
   const fileFlows = sessions ? exp.flows : undefined;
   const ownFlows = flows ?? (mix ? undefined : fileFlows);
   // A script is the file's sessions too: loads with a mix of their own (or throughput) keep theirs.
-  const script = mix || flows || !sessions ? undefined : scriptAttackOf(exp.script);
+  const { file: path, data: _scriptData, ...scriptSpec } = exp.script ?? { file: undefined };
+  const script = mix || flows || !sessions || path === undefined ? undefined : { path, ...scriptSpec };
   const scriptLimits = defined({ setupTimeoutMs: exp.setupTimeout, teardownTimeoutMs: exp.teardownTimeout });
   const ownMix = mix ?? (ownFlows || script ? undefined : exp.requests);
   // Flows with gRPC steps make a gRPC run of their load, the section naming their schema.

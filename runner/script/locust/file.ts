@@ -16,10 +16,6 @@ import { conversionCacheDir, writeWhole } from "../cache_dir.ts";
 /** Bumped when the conversion changes, so older cached conversions are not reused. */
 const CONVERSION_VERSION = "23";
 
-export function isLocustFile(path: string): boolean {
-  return path.endsWith(".py");
-}
-
 /** The locustfile at `path` converted (throws `LocustConvertError` naming each place it cannot be). */
 export function convertLocustFile(path: string): LocustConversion {
   return convertLocust(Deno.readTextFileSync(path), basename(path));
