@@ -177,14 +177,14 @@ Deno.test("k6's outputs: -o is --out, experimental-prometheus-rw at k6's URL, th
   );
 });
 
-Deno.test("k6's outputs of each sample are the script's; a metrics exporter alone gives no k6 flag", () => {
+Deno.test("k6's outputs of each sample are the script's; a metrics exporter alone gives no k6 flag", async () => {
   const outs = [
     "json=p.ndjson",
     "csv",
     "csv=fileName=p.csv,timeFormat=unix",
     "influxdb=http://127.0.0.1:8086/k6",
   ];
-  const args = parseRunArgs([
+  const args = await parseRunArgs([
     "script.js",
     ...outs.flatMap((o) => ["--out", o]),
     "--out",
@@ -192,5 +192,5 @@ Deno.test("k6's outputs of each sample are the script's; a metrics exporter alon
   ]);
   assertEquals(args.scriptLoad?.k6?.outs, outs);
   assertEquals(args.metricsOut?.map((o) => o.kind), ["otlp"]);
-  assertEquals(parseRunArgs(["script.ts", "--out", "otlp=http://h:4318"]).scriptLoad, undefined);
+  assertEquals((await parseRunArgs(["script.ts", "--out", "otlp=http://h:4318"])).scriptLoad, undefined);
 });
