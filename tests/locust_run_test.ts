@@ -214,15 +214,19 @@ class Waiter(HttpUser):
 
 class Paced(HttpUser):
     fixed_count = 1
-    wait_time = constant_pacing(0.5)
+    wait_time = constant_pacing(0.7)
 
     def on_start(self):
         self.client.get("/", name="paced start")
-        time.sleep(0.4)
+        time.sleep(0.6)
+        self.last = 0
 
     @task
     def one(self):
-        self.client.get("/", name="paced")
+        # The second task's gap names it: 0.1 s when paced from the user's making, 0.7 s from on_start's end.
+        gap = "soon" if time.time() - self.last < 0.4 else "late"
+        self.client.get("/", name="paced first" if self.last == 0 else "paced " + gap)
+        self.last = time.time()
 
 
 class Stuck(HttpUser):
@@ -274,8 +278,9 @@ pool.test("users spawn, pace and stop as Locust's: batches a second, pacing from
     assertEquals(paced, 1, text); // fixed_count: the first user
     // Each waiter's one task, then its on_stop as -t stops it in its 30 s wait.
     assertEquals([count("task"), count("stop")], [waiters, waiters], text);
-    // Paced from when the user was made: 0.4 s of on_start, then tasks at 0.4, 0.5 and 1.0 s.
-    assertEquals(count("paced"), 3 * paced, text);
+    // Paced from when the user was made: 0.6 s of on_start, then tasks at 0.6 and 0.7 s (the next at 1.4 s,
+    // after -t); the gap between the two, not -t, tells: paced from on_start's end, it is 0.7 s.
+    assertEquals([count("paced first"), count("paced soon"), count("paced late")], [paced, paced, 0], text);
   }));
 
 pool.test("--stop-timeout lets a task run on that long past -t, then stops it and runs its on_stop", () =>
