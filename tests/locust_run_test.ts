@@ -1436,3 +1436,43 @@ Deno.test("a URL that is not http(s):// follows the host as Locust glues it: '' 
     assertEquals(rows.map((r) => `${r.Type} ${r.Name}`), ["GET /", " Aggregated"], text);
     ok(Number(rows[0]["Request Count"]) > 0 && rows[0]["Failure Count"] === "0", JSON.stringify(rows));
   }));
+
+const OWN_EVENT = `import logging
+from locust import HttpUser, constant, task, log
+from locust.event import EventHook
+
+notify = EventHook()
+
+
+def email(req_id, message=None, **kwargs):
+    print(f"email {req_id} {message}")
+
+
+notify.add_listener(email)
+
+
+class Notifier(HttpUser):
+    wait_time = constant(30)
+
+    @task
+    def one(self):
+        log.setup_logging("warning")
+        with self.client.get("/", name="home", catch_response=True) as r:
+            notify.fire(req_id=1, message="ok" if r.status_code == 200 else "failed")
+        logging.info("hidden below warning")
+        log.setup_logging("Testing")
+        self.client.get("/", name="after")
+`;
+
+Deno.test("an EventHook of the file's fires its listeners; log.setup_logging sets the level or raises", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-event-" });
+    const args = ["locustfile.py", "-u", "1", "-r", "1", "-t", "1s", "-H", url, "--csv", `${dir}/res`];
+    const { text } = await runLocust("locustfile.py", OWN_EVENT, args, dir);
+    ok(text.includes("email 1 ok\n") && !text.includes("hidden below warning"), text);
+    // An unknown level raises in the task, as Locust's dictConfig does: the request after it is never sent.
+    const thrown = Deno.readTextFileSync(`${dir}/res_exceptions.csv`);
+    ok(thrown.includes("ValueError: Unable to configure root logger: Unknown level: 'TESTING'"), thrown);
+    const rows = csv(`${dir}/res_stats.csv`);
+    assertEquals(rows.map((r) => `${r.Type} ${r.Name}`), ["GET home", " Aggregated"], text);
+  }));

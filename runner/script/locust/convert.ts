@@ -48,10 +48,10 @@ const LOCUST_NAMES = new Set(
   ("User HttpUser FastHttpUser TaskSet SequentialTaskSet task tag between constant constant_pacing " +
     "constant_throughput events StopUser RescheduleTask InterruptTaskSet run_single_user LoadTestShape " +
     "MarkovTaskSet transition transitions MasterRunner WorkerRunner LocalRunner HttpSession " +
-    "RestResponseContextManager").split(" "),
+    "RestResponseContextManager EventHook log").split(" "),
 );
 const LOCUST_MODULES = new Set(
-  "locust locust.contrib.fasthttp locust.exception locust.user.wait_time locust.runners locust.clients"
+  "locust locust.contrib.fasthttp locust.exception locust.user.wait_time locust.runners locust.clients locust.event"
     .split(" "),
 );
 const PY_MODULES = new Set(Object.keys(MODULES));
@@ -95,7 +95,7 @@ const EVENTS_HELD = `loadlab takes listeners of ${LOCUST_EVENTS.join(", ")} (rep
 const GIVEN: Record<string, string> = { next: "__next", open: "__open", __name__: '"locustfile"' };
 /** The nodes an assignment's target names are in (not `self.x`, whose `self` is no local). */
 const TARGETS = ["VariableName", "TupleExpression", "ArrayExpression", "ParenthesizedExpression"];
-const LOCUST_CLASSES = new Set(["StopUser", "RescheduleTask", "InterruptTaskSet"]);
+const LOCUST_CLASSES = new Set(["StopUser", "RescheduleTask", "InterruptTaskSet", "EventHook"]);
 const JS_RESERVED = new Set(
   ("arguments await break case catch class const continue debugger default delete do else enum export " +
     "extends false function if implements import in instanceof interface let new null package private " +
