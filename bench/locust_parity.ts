@@ -281,7 +281,9 @@ function compare(theirs: ToolRun, ours: ToolRun, drawn = false): { ok: boolean; 
   const parts = names.map((name) => {
     const [tr, tf] = theirs.counts.get(name) ?? [0, 0];
     const [or, of] = ours.counts.get(name) ?? [0, 0];
-    const same = near(tr, or, drawn) && (tf === 0) === (of === 0) && near(tf, of, drawn);
+    // A name drawn on one side only cannot say whether it fails on the other.
+    const failsAlike = (tf === 0) === (of === 0) || (drawn && (tr === 0 || or === 0));
+    const same = near(tr, or, drawn) && failsAlike && near(tf, of, drawn);
     ok &&= same;
     return `${name} ${tr}/${or}${tf + of > 0 ? ` (${tf}/${of})` : ""}${same ? "" : " !"}`;
   });
