@@ -1476,3 +1476,25 @@ Deno.test("an EventHook of the file's fires its listeners; log.setup_logging set
     const rows = csv(`${dir}/res_stats.csv`);
     assertEquals(rows.map((r) => `${r.Type} ${r.Name}`), ["GET home", " Aggregated"], text);
   }));
+
+const NAMED_LIKE_A_METHOD = `from locust import HttpUser, constant, task
+
+
+class Checker(HttpUser):
+    wait_time = constant(30)
+
+    @task
+    def one(self):
+        with self.client.get("/no-such-page", name="HTTP 404", catch_response=True) as r:
+            r.failure("Got 404!")
+        self.client.get("/json", name="JSON data")
+`;
+
+Deno.test("a name= that starts with a capital word is the row's name, its type the request's method", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-named-" });
+    const args = ["locustfile.py", "-u", "1", "-r", "1", "-t", "1s", "-H", url, "--csv", `${dir}/res`];
+    const { text } = await runLocust("locustfile.py", NAMED_LIKE_A_METHOD, args, dir);
+    const rows = csv(`${dir}/res_stats.csv`).map((r) => `${r.Type} ${r.Name} ${r["Failure Count"]}`);
+    assertEquals(rows, ["GET HTTP 404 1", "GET JSON data 0", " Aggregated 1"], text);
+  }));
