@@ -1490,11 +1490,11 @@ class Checker(HttpUser):
         self.client.get("/json", name="JSON data")
 `;
 
-Deno.test("a name= that starts with a capital word is the row's name, its type the request's method", () =>
+Deno.test("a name= that starts with a capital word is the row's name; a file's name may have spaces", () =>
   withTarget(async (url) => {
     const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-named-" });
-    const args = ["locustfile.py", "-u", "1", "-r", "1", "-t", "1s", "-H", url, "--csv", `${dir}/res`];
-    const { text } = await runLocust("locustfile.py", NAMED_LIKE_A_METHOD, args, dir);
+    const args = ["check names.py", "-u", "1", "-r", "1", "-t", "1s", "-H", url, "--csv", `${dir}/res`];
+    const { text } = await runLocust("check names.py", NAMED_LIKE_A_METHOD, args, dir);
     const rows = csv(`${dir}/res_stats.csv`).map((r) => `${r.Type} ${r.Name} ${r["Failure Count"]}`);
     assertEquals(rows, ["GET HTTP 404 1", "GET JSON data 0", " Aggregated 1"], text);
   }));
