@@ -263,14 +263,14 @@ function near(a: number, b: number, drawn = false): boolean {
   return Math.abs(a - b) <= Math.max(1, 0.1 * Math.max(a, b), drawn ? 3 * Math.sqrt(a + b) : 0);
 }
 
-/** Both refused the file before any load: Locust exits 1 as its import fails, loadlab 2 as it refuses. */
+/** No request on either: Locust's 1 (its import failed, or every task raised) and loadlab's refusal, 2. */
 const refusedCodes = (theirs: number, ours: number) => theirs === ours || (theirs === 1 && ours === 2);
 
 function compare(theirs: ToolRun, ours: ToolRun, drawn = false): { ok: boolean; detail: string } {
   if (theirs.counts.size === 0 && ours.counts.size === 0 && refusedCodes(theirs.code, ours.code)) {
     const what = theirs.note === "" && ours.note === ""
       ? "no request on either"
-      : `both refused it: ${ours.note}`;
+      : `no request on either: ${ours.note || theirs.note}`;
     return { ok: true, detail: `${what} (exit ${ours.code})` };
   }
   if (theirs.counts.size === 0 || ours.counts.size === 0) {
