@@ -12,8 +12,9 @@
  * (written as teams write them); `--corpus DIR` names another folder (a file without `# args:` runs with
  * `-u 10 -r 10 -t 10s`, as Locust's own examples/ do here). A corpus with a `cases.json`
  * (bench/locust_community/: public locustfiles run unchanged) names its files, each one's command line,
- * environment and whether its count is its tool's speed (`rateBound`: loadlab's counts scaled to Locust's
- * total), each run in its file's folder. Without Locust (`--locust-bin`, `$LOCUST`, else `locust` on PATH)
+ * environment, whether its count is its tool's speed (`rateBound`: loadlab's counts scaled to Locust's
+ * total) and whether it is a random draw (`random`: within 10% or three standard deviations, `near`), each
+ * run in its file's folder. Without Locust (`--locust-bin`, `$LOCUST`, else `locust` on PATH)
  * it prints why and runs nothing.
  *
  * `--locust-speed`: one GET with `wait_time = constant(0)` at 50 users against nginx (CPU 0), each tool on
@@ -91,7 +92,7 @@ export async function main(argv: string[]): Promise<number> {
       const path = join(corpus, name);
       const one = cases?.[name];
       if (one !== undefined && !existsSync(path)) {
-        rows.push([name, "", "", "not checked out (README.md)", "skipped"]);
+        rows.push([name, "", "", "", "not checked out (README.md)", "skipped"]);
         continue;
       }
       const args = one?.args ?? argsOf(Deno.readTextFileSync(path));
@@ -112,13 +113,19 @@ export async function main(argv: string[]): Promise<number> {
         cwd,
         env,
       );
-      const { ok, detail } = compare(theirs, one?.rateBound ? scaled(ours, total(theirs.counts)) : ours);
+      const drawn = one?.random === true;
+      const { ok, detail } = compare(
+        theirs,
+        one?.rateBound ? scaled(ours, total(theirs.counts)) : ours,
+        drawn,
+      );
       if (ok) same++;
       const given = common.includes("-t") ? common[common.indexOf("-t") + 1] : "its config";
       rows.push([
         name,
         `${given}/${(ranMs / 1000).toFixed(2)}s`,
         `${theirs.code}/${ours.code}`,
+        drawn ? "10% or 3σ" : "10%",
         detail,
         ok ? "same" : "DIFFERENT",
       ]);
@@ -128,9 +135,9 @@ export async function main(argv: string[]): Promise<number> {
     await server.stop();
   }
   console.log(
-    `\n| locustfile | -t / Locust's users ran | exit (Locust/loadlab) | per name: requests Locust/loadlab (failures) | verdict |`,
+    `\n| locustfile | -t / Locust's users ran | exit (Locust/loadlab) | within | per name: requests Locust/loadlab (failures) | verdict |`,
   );
-  console.log("| --- | --- | --- | --- | --- |");
+  console.log("| --- | --- | --- | --- | --- | --- |");
   for (const r of rows) console.log(`| ${r.join(" | ")} |`);
   console.log(`\n${same} of ${rows.length} the same; load average after: ${loadAverage()}`);
   return same === rows.length ? 0 : 1;
@@ -145,7 +152,7 @@ function argsOf(text: string): string[] {
 }
 
 /** A corpus's `cases.json`, when it has one: each file's command line, environment and count kind. */
-type Case = { args: string[]; env?: Record<string, string>; rateBound?: boolean };
+type Case = { args: string[]; env?: Record<string, string>; rateBound?: boolean; random?: boolean };
 function casesOf(corpus: string): Record<string, Case> | null {
   const path = join(corpus, "cases.json");
   return existsSync(path) ? JSON.parse(Deno.readTextFileSync(path)) : null;
@@ -247,16 +254,23 @@ function csvFields(line: string): string[] {
   return out;
 }
 
-/** Within 10% of each other (or both 0). */
-function near(a: number, b: number): boolean {
-  return Math.abs(a - b) <= Math.max(1, 0.1 * Math.max(a, b));
+/**
+ * Within 10% of each other (or both 0). A count that is a random draw (`drawn`: the file picks its tasks or
+ * waits at random) may also differ by three standard deviations of the difference of two draws: a binomial
+ * or Poisson count's variance is at most its mean, so that difference's is at most a + b.
+ */
+function near(a: number, b: number, drawn = false): boolean {
+  return Math.abs(a - b) <= Math.max(1, 0.1 * Math.max(a, b), drawn ? 3 * Math.sqrt(a + b) : 0);
 }
 
-function compare(theirs: ToolRun, ours: ToolRun): { ok: boolean; detail: string } {
-  if (theirs.counts.size === 0 && ours.counts.size === 0 && theirs.code === ours.code) {
+/** No request on either: Locust's 1 (its import failed, or every task raised) and loadlab's refusal, 2. */
+const refusedCodes = (theirs: number, ours: number) => theirs === ours || (theirs === 1 && ours === 2);
+
+function compare(theirs: ToolRun, ours: ToolRun, drawn = false): { ok: boolean; detail: string } {
+  if (theirs.counts.size === 0 && ours.counts.size === 0 && refusedCodes(theirs.code, ours.code)) {
     const what = theirs.note === "" && ours.note === ""
       ? "no request on either"
-      : `both refused it: ${ours.note}`;
+      : `no request on either: ${ours.note || theirs.note}`;
     return { ok: true, detail: `${what} (exit ${ours.code})` };
   }
   if (theirs.counts.size === 0 || ours.counts.size === 0) {
@@ -267,7 +281,9 @@ function compare(theirs: ToolRun, ours: ToolRun): { ok: boolean; detail: string 
   const parts = names.map((name) => {
     const [tr, tf] = theirs.counts.get(name) ?? [0, 0];
     const [or, of] = ours.counts.get(name) ?? [0, 0];
-    const same = near(tr, or) && (tf === 0) === (of === 0) && near(tf, of);
+    // A name drawn on one side only cannot say whether it fails on the other.
+    const failsAlike = (tf === 0) === (of === 0) || (drawn && (tr === 0 || or === 0));
+    const same = near(tr, or, drawn) && failsAlike && near(tf, of, drawn);
     ok &&= same;
     return `${name} ${tr}/${or}${tf + of > 0 ? ` (${tf}/${of})` : ""}${same ? "" : " !"}`;
   });

@@ -214,15 +214,19 @@ class Waiter(HttpUser):
 
 class Paced(HttpUser):
     fixed_count = 1
-    wait_time = constant_pacing(0.5)
+    wait_time = constant_pacing(0.7)
 
     def on_start(self):
         self.client.get("/", name="paced start")
-        time.sleep(0.4)
+        time.sleep(0.6)
+        self.last = 0
 
     @task
     def one(self):
-        self.client.get("/", name="paced")
+        # The second task's gap names it: 0.1 s when paced from the user's making, 0.7 s from on_start's end.
+        gap = "soon" if time.time() - self.last < 0.4 else "late"
+        self.client.get("/", name="paced first" if self.last == 0 else "paced " + gap)
+        self.last = time.time()
 
 
 class Stuck(HttpUser):
@@ -274,8 +278,9 @@ pool.test("users spawn, pace and stop as Locust's: batches a second, pacing from
     assertEquals(paced, 1, text); // fixed_count: the first user
     // Each waiter's one task, then its on_stop as -t stops it in its 30 s wait.
     assertEquals([count("task"), count("stop")], [waiters, waiters], text);
-    // Paced from when the user was made: 0.4 s of on_start, then tasks at 0.4, 0.5 and 1.0 s.
-    assertEquals(count("paced"), 3 * paced, text);
+    // Paced from when the user was made: 0.6 s of on_start, then tasks at 0.6 and 0.7 s (the next at 1.4 s,
+    // after -t); the gap between the two, not -t, tells: paced from on_start's end, it is 0.7 s.
+    assertEquals([count("paced first"), count("paced soon"), count("paced late")], [paced, paced, 0], text);
   }));
 
 pool.test("--stop-timeout lets a task run on that long past -t, then stops it and runs its on_stop", () =>
@@ -1430,4 +1435,66 @@ Deno.test("a URL that is not http(s):// follows the host as Locust glues it: '' 
     // "json" glued to the host is no host Locust can send to: its task raises, no request counted.
     assertEquals(rows.map((r) => `${r.Type} ${r.Name}`), ["GET /", " Aggregated"], text);
     ok(Number(rows[0]["Request Count"]) > 0 && rows[0]["Failure Count"] === "0", JSON.stringify(rows));
+  }));
+
+const OWN_EVENT = `import logging
+from locust import HttpUser, constant, task, log
+from locust.event import EventHook
+
+notify = EventHook()
+
+
+def email(req_id, message=None, **kwargs):
+    print(f"email {req_id} {message}")
+
+
+notify.add_listener(email)
+
+
+class Notifier(HttpUser):
+    wait_time = constant(30)
+
+    @task
+    def one(self):
+        log.setup_logging("warning")
+        with self.client.get("/", name="home", catch_response=True) as r:
+            notify.fire(req_id=1, message="ok" if r.status_code == 200 else "failed")
+        logging.info("hidden below warning")
+        log.setup_logging("Testing")
+        self.client.get("/", name="after")
+`;
+
+Deno.test("an EventHook of the file's fires its listeners; log.setup_logging sets the level or raises", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-event-" });
+    const args = ["locustfile.py", "-u", "1", "-r", "1", "-t", "1s", "-H", url, "--csv", `${dir}/res`];
+    const { text } = await runLocust("locustfile.py", OWN_EVENT, args, dir);
+    ok(text.includes("email 1 ok\n") && !text.includes("hidden below warning"), text);
+    // An unknown level raises in the task, as Locust's dictConfig does: the request after it is never sent.
+    const thrown = Deno.readTextFileSync(`${dir}/res_exceptions.csv`);
+    ok(thrown.includes("ValueError: Unable to configure root logger: Unknown level: 'TESTING'"), thrown);
+    const rows = csv(`${dir}/res_stats.csv`);
+    assertEquals(rows.map((r) => `${r.Type} ${r.Name}`), ["GET home", " Aggregated"], text);
+  }));
+
+const NAMED_LIKE_A_METHOD = `from locust import HttpUser, constant, task
+
+
+class Checker(HttpUser):
+    wait_time = constant(30)
+
+    @task
+    def one(self):
+        with self.client.get("/no-such-page", name="HTTP 404", catch_response=True) as r:
+            r.failure("Got 404!")
+        self.client.get("/json", name="JSON data")
+`;
+
+Deno.test("a name= that starts with a capital word is the row's name; a file's name may have spaces", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-named-" });
+    const args = ["check names.py", "-u", "1", "-r", "1", "-t", "1s", "-H", url, "--csv", `${dir}/res`];
+    const { text } = await runLocust("check names.py", NAMED_LIKE_A_METHOD, args, dir);
+    const rows = csv(`${dir}/res_stats.csv`).map((r) => `${r.Type} ${r.Name} ${r["Failure Count"]}`);
+    assertEquals(rows, ["GET HTTP 404 1", "GET JSON data 0", " Aggregated 1"], text);
   }));

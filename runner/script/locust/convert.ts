@@ -48,10 +48,10 @@ const LOCUST_NAMES = new Set(
   ("User HttpUser FastHttpUser TaskSet SequentialTaskSet task tag between constant constant_pacing " +
     "constant_throughput events StopUser RescheduleTask InterruptTaskSet run_single_user LoadTestShape " +
     "MarkovTaskSet transition transitions MasterRunner WorkerRunner LocalRunner HttpSession " +
-    "RestResponseContextManager").split(" "),
+    "RestResponseContextManager EventHook log").split(" "),
 );
 const LOCUST_MODULES = new Set(
-  "locust locust.contrib.fasthttp locust.exception locust.user.wait_time locust.runners locust.clients"
+  "locust locust.contrib.fasthttp locust.exception locust.user.wait_time locust.runners locust.clients locust.event"
     .split(" "),
 );
 const PY_MODULES = new Set(Object.keys(MODULES));
@@ -85,13 +85,17 @@ const BUILTINS = new Set(Object.keys(builtins));
 const PY_BUILTINS_OUTSIDE =
   ("type hex oct bin divmod pow map filter format iter callable vars id hash bytes " +
     "bytearray frozenset object input exit dir eval exec issubclass").split(" ");
+/** What Locust's runner has beyond quit() and user_count: refused before the load; any other name raises. */
+const RUNNER_HAS = ("client_id environment errors exceptions greenlet log_exception register_message " +
+  "send_message shape_greenlet spawn_users start state stats stop stop_users target_user_count user_classes " +
+  "user_classes_count user_greenlets worker_count worker_index").split(" ");
 const EVENTS_HELD = `loadlab takes listeners of ${LOCUST_EVENTS.join(", ")} (report_to_master and ` +
   "worker_report never fire: one process; reset_stats neither: Locust's web UI fires it)";
 /** Names a locustfile reads without defining them, beside BUILTINS. */
 const GIVEN: Record<string, string> = { next: "__next", open: "__open", __name__: '"locustfile"' };
 /** The nodes an assignment's target names are in (not `self.x`, whose `self` is no local). */
 const TARGETS = ["VariableName", "TupleExpression", "ArrayExpression", "ParenthesizedExpression"];
-const LOCUST_CLASSES = new Set(["StopUser", "RescheduleTask", "InterruptTaskSet"]);
+const LOCUST_CLASSES = new Set(["StopUser", "RescheduleTask", "InterruptTaskSet", "EventHook"]);
 const JS_RESERVED = new Set(
   ("arguments await break case catch class const continue debugger default delete do else enum export " +
     "extends false function if implements import in instanceof interface let new null package private " +
@@ -936,6 +940,8 @@ class Converter {
       this.refuse(n, `self.environment.${p}: a user's environment holds parsed_options, host and runner`);
     }
     if (this.text(obj) === `${environment}.runner` && !["quit", "user_count"].includes(p)) {
+      // A name Locust's runner lacks too raises where it runs, as Locust's AttributeError.
+      if (!RUNNER_HAS.includes(p)) return `__py.method(${this.expr(obj)}, ${JSON.stringify(p)})`;
       this.refuse(n, `self.environment.runner.${p}: a user's runner has quit() and user_count only`);
     }
     return `${this.expr(obj)}.${p === "__class__" ? "constructor" : p === "__name__" ? "name" : p}`;

@@ -1,5 +1,7 @@
 import { deepStrictEqual as assertEquals, ok, throws } from "node:assert/strict";
 import { convertLocust, LocustConvertError } from "./convert.ts";
+import { method } from "./py.ts";
+import { LoadTestShape } from "./runtime.ts";
 
 const HEAD = "from locust import HttpUser, task, between\n";
 
@@ -102,6 +104,14 @@ class U(HttpUser):
       .startsWith(
         "locustfile.py:4: self.environment.runner.stats: a user's runner has quit() and user_count",
       ),
+  );
+  // A name Locust's runner lacks too converts: as on Locust, it raises only if its line runs.
+  const lazy = "class U(HttpUser):\n    def on_start(self):\n        if not self.host:\n" +
+    "            print(self.environment.runner.user_id)\n";
+  assertEquals(problems(HEAD + lazy), []);
+  throws(
+    () => method(new LoadTestShape().runner, "user_id"),
+    /AttributeError: 'LocalRunner' object has no attribute/,
   );
   ok(
     problems(

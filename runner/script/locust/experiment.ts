@@ -115,7 +115,7 @@ export async function locustExperimentText(
     load = { model: "connections", stages: shapeStages(points) };
   }
   return JSON.stringify({
-    name: basename(path, ".py"),
+    name: basename(path, ".py").replace(/[^A-Za-z0-9._-]/g, "_"),
     targets: { app: host === undefined ? { kind: "builtin" } : { url: host } },
     loads: { locust: { ...load, gracefulStop: `${(flags.stopTimeoutMs ?? 0) + ON_STOP_MS}ms` } },
     script: scriptPath,

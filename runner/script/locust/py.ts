@@ -213,7 +213,7 @@ function typeName(x: unknown): string {
   if (typeof x === "number") return Number.isInteger(x) ? "int" : "float";
   if (typeof x === "boolean") return "bool";
   if (isDict(x)) return "dict";
-  return typeof x === "function" ? "function" : "object";
+  return typeof x === "function" ? "function" : (x as object).constructor?.name || "object";
 }
 
 export function str(x: unknown): string {

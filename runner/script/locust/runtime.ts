@@ -252,6 +252,28 @@ export const events = Object.fromEntries(
   Object.entries(listeners).map(([k, list]) => [k, { add_listener: (fn: Fn) => (list.push(fn), fn) }]),
 );
 
+/** `locust.event.EventHook`: a locustfile's own event; fire() calls its listeners with its keywords, in order. */
+export class EventHook {
+  #fns: Fn[] = [];
+  add_listener(fn: Fn): Fn {
+    return this.#fns.push(fn), fn;
+  }
+  fire(kw?: Kw): Promise<void> {
+    return fire([...this.#fns], kw?.values ?? {});
+  }
+}
+
+/** `locust.log.setup_logging(level)`: the level `logging` prints from; a name Python's logging lacks raises. */
+export const log = {
+  setup_logging(level: unknown): void {
+    const name = str(level).toUpperCase();
+    if (!["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"].includes(name)) {
+      throw new PyError("ValueError", `Unable to configure root logger: Unknown level: '${name}'`);
+    }
+    MODULES.logging.level = name;
+  },
+};
+
 const CATCH = Symbol("catch");
 type Catch = false | "catch" | "rest";
 

@@ -54,7 +54,10 @@ function locustRows(run: RunResult): { rows: LocustRow[]; total: LocustRow } {
   }
   let rows = (run.endpoints ?? []).map((e: Endpoint): LocustRow => {
     const space = e.name.indexOf(" ");
-    const spelled = space > 0 && /^[A-Z]+$/.test(e.name.slice(0, space));
+    // A name of the engine's spelling (`GET /path`), not one a `name=` gave (`HTTP 404`).
+    const verb = e.name.slice(0, space);
+    const spelled = space > 0 &&
+      (verb === e.method || /^(GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS)$/.test(verb));
     const errors = new Map<string, number>();
     let requests = e.requests;
     for (const c of checks.get(e.name) ?? []) {
@@ -67,7 +70,7 @@ function locustRows(run: RunResult): { rows: LocustRow[]; total: LocustRow } {
     const h = e.histogramEncoded ? decodeHistogram(e.histogramEncoded) : null;
     const pct = (p: number) => (h === null || e.requests === 0 ? null : h.getValueAtPercentile(p) / 1000);
     return {
-      method: spelled ? e.name.slice(0, space) : e.method ?? "",
+      method: spelled ? verb : e.method ?? "",
       name: spelled ? e.name.slice(space + 1) : e.name,
       requests,
       failures,
