@@ -10,6 +10,7 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { runLoadlab, withTempDir } from "./helpers.ts";
 import { freePort } from "../system/ports.ts";
+import { testPool } from "./fixtures/test_pool.ts";
 
 function target() {
   let received = 0;
@@ -24,7 +25,10 @@ function target() {
   };
 }
 
-Deno.test("attack exit 0: every request answered, no threshold", async () => {
+/** Cases at once: each waits on its `loadlab` children. */
+const pool = testPool(4);
+
+pool.test("attack exit 0: every request answered, no threshold", async () => {
   const t = target();
   try {
     const r = await runLoadlab(["attack", t.url, "-n", "20", "-c", "2", "-q"]);
@@ -34,7 +38,7 @@ Deno.test("attack exit 0: every request answered, no threshold", async () => {
   }
 });
 
-Deno.test("attack exit 1: only a failed threshold", async () => {
+pool.test("attack exit 1: only a failed threshold", async () => {
   const t = target();
   try {
     const r = await runLoadlab([
@@ -54,7 +58,7 @@ Deno.test("attack exit 1: only a failed threshold", async () => {
   }
 });
 
-Deno.test("attack exit 2: bad input, before any request", async () => {
+pool.test("attack exit 2: bad input, before any request", async () => {
   const t = target();
   try {
     const r = await runLoadlab(["attack", t.url, "-n", "20", "--max-header-bytes", "12"]);
@@ -66,7 +70,7 @@ Deno.test("attack exit 2: bad input, before any request", async () => {
   }
 });
 
-Deno.test("attack exit 4: no response at all, said with the errors; not 1 even with a threshold", async () => {
+pool.test("attack exit 4: no response at all, said with the errors; not 1 even with a threshold", async () => {
   const url = `http://127.0.0.1:${freePort()}/`;
   const r = await runLoadlab(["attack", url, "-n", "5", "-c", "1", "--threshold", "p99<10s"]);
   assertEquals(r.code, 4, r.stderr);
@@ -76,7 +80,7 @@ Deno.test("attack exit 4: no response at all, said with the errors; not 1 even w
   );
 });
 
-Deno.test("attack exit 5: --out, --report or --log under a regular file, before any request", async () => {
+pool.test("attack exit 5: --out, --report or --log under a regular file, before any request", async () => {
   await withTempDir(async (dir) => {
     const t = target();
     try {
@@ -96,7 +100,7 @@ Deno.test("attack exit 5: --out, --report or --log under a regular file, before 
 });
 
 for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
-  Deno.test(`attack exit ${code}: ${signal} stops the load, still writes the partial results`, async () => {
+  pool.test(`attack exit ${code}: ${signal} stops the load, still writes the partial results`, async () => {
     await stopWith(signal, code);
   });
 }
@@ -137,7 +141,7 @@ async function stopWith(signal: Deno.Signal, code: number): Promise<void> {
   });
 }
 
-Deno.test("report exit 5 when the report cannot be written; serve: a port in use exit 2 before any start, a target that cannot start exit 3", async () => {
+pool.test("report exit 5 when the report cannot be written; serve: a port in use exit 2 before any start, a target that cannot start exit 3", async () => {
   await withTempDir(async (dir) => {
     const t = target();
     try {

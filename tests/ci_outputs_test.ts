@@ -8,6 +8,7 @@
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { withTempDir } from "./helpers.ts";
+import { testPool } from "./fixtures/test_pool.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 
@@ -31,7 +32,10 @@ loads:
 repeats: 2
 `;
 
-Deno.test("run: the summary is appended to GITHUB_STEP_SUMMARY and --output-bench writes both files", async () => {
+/** Cases at once: each waits on its `loadlab` children. */
+const pool = testPool(3);
+
+pool.test("run: the summary is appended to GITHUB_STEP_SUMMARY and --output-bench writes both files", async () => {
   await withTempDir(async (dir) => {
     await Deno.writeTextFile(`${dir}/exp.yaml`, EXPERIMENT);
     const step = `${dir}/step_summary.md`;
@@ -58,7 +62,7 @@ Deno.test("run: the summary is appended to GITHUB_STEP_SUMMARY and --output-benc
   });
 });
 
-Deno.test("attack: the step summary is appended too; an unwritable one is a warning, exit 0", async () => {
+pool.test("attack: the step summary is appended too; an unwritable one is a warning, exit 0", async () => {
   await withTempDir(async (dir) => {
     const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => new Response("ok"));
     try {
@@ -84,7 +88,7 @@ Deno.test("attack: the step summary is appended too; an unwritable one is a warn
   });
 });
 
-Deno.test("attack --summary and --junit: an unwritable file is exit 5 before any load, as on run", async () => {
+pool.test("attack --summary and --junit: an unwritable file is exit 5 before any load, as on run", async () => {
   await withTempDir(async (dir) => {
     for (const flag of ["--summary", "--junit"]) {
       // Nothing listens on this port: a probe that let the load start would end in exit 4, not 5.

@@ -10,6 +10,7 @@
 import { deepStrictEqual as assertEquals, match as assertMatch, ok as assert } from "node:assert/strict";
 import { makeSingleAttack } from "./fixtures/make_results.ts";
 import { runLoadlab, withTempDir } from "./helpers.ts";
+import { testPool } from "./fixtures/test_pool.ts";
 
 const isRoot = Deno.uid() === 0;
 const linux = Deno.build.os === "linux";
@@ -33,7 +34,10 @@ function listing(dir: string): string[] {
   return [...Deno.readDirSync(dir)].map((e) => e.name).sort();
 }
 
-Deno.test("report -o a symlink replaces the file it names and keeps the link", async () => {
+/** Cases at once: each waits on its `loadlab` children, the FIFO case on a reader that never comes. */
+const pool = testPool(4);
+
+pool.test("report -o a symlink replaces the file it names and keeps the link", async () => {
   await withResults(async (dir, results) => {
     await Deno.mkdir(`${dir}/pages`);
     await Deno.writeTextFile(`${dir}/pages/real.html`, "old");
@@ -46,10 +50,9 @@ Deno.test("report -o a symlink replaces the file it names and keeps the link", a
   });
 });
 
-Deno.test({
-  name: "report -o a FIFO writes through to its reader; without a reader it fails, the FIFO kept",
-  ignore: !linux,
-  async fn() {
+pool.test(
+  "report -o a FIFO writes through to its reader; without a reader it fails, the FIFO kept",
+  async () => {
     await withResults(async (dir, results) => {
       const fifo = `${dir}/page.fifo`;
       sh(`mkfifo '${fifo}'`);
@@ -66,12 +69,12 @@ Deno.test({
       assertEquals(listing(dir), ["page.fifo", "results.json"]);
     });
   },
-});
+  { ignore: !linux },
+);
 
-Deno.test({
-  name: "report -o and attack -o/--report a character device: written through, not replaced, no probe file",
-  ignore: !linux || !isRoot,
-  async fn() {
+pool.test(
+  "report -o and attack -o/--report a character device: written through, not replaced, no probe file",
+  async () => {
     await withResults(async (dir, results) => {
       await Deno.mkdir(`${dir}/dev`);
       const sink = `${dir}/dev/null`;
@@ -103,9 +106,10 @@ Deno.test({
       assertEquals(listing(`${dir}/dev`), ["null"], "no probe or temp file beside the device");
     });
   },
-});
+  { ignore: !linux || !isRoot },
+);
 
-Deno.test("report -o an input (same name, symlink, hard link) is refused with exit 2, the input intact", async () => {
+pool.test("report -o an input (same name, symlink, hard link) is refused with exit 2, the input intact", async () => {
   await withResults(async (dir, results) => {
     const before = await Deno.readTextFile(results);
     await Deno.symlink(results, `${dir}/sym.json`);
@@ -120,7 +124,7 @@ Deno.test("report -o an input (same name, symlink, hard link) is refused with ex
   });
 });
 
-Deno.test("run --summary over the experiment file is refused with exit 2 before anything runs", async () => {
+pool.test("run --summary over the experiment file is refused with exit 2 before anything runs", async () => {
   await withTempDir(async (dir) => {
     const experiment = `${dir}/exp.yaml`;
     const text = 'name: same\ntargets:\n  t: { url: "http://127.0.0.1:9/" }\n' +
@@ -158,7 +162,7 @@ async function withCountingServer(fn: (dir: string, url: string, requests: () =>
   });
 }
 
-Deno.test("attack --log a FIFO is refused with exit 2 before any load, never a wait without end", async () => {
+pool.test("attack --log a FIFO is refused with exit 2 before any load, never a wait without end", async () => {
   await withCountingServer(async (dir, url, requests) => {
     sh(`mkfifo '${dir}/log.fifo'`);
     const out = await runLoadlab(["attack", url, "-n", "5", "-c", "1", "-q", "--log", `${dir}/log.fifo`]);
@@ -168,7 +172,7 @@ Deno.test("attack --log a FIFO is refused with exit 2 before any load, never a w
   });
 });
 
-Deno.test("two outputs naming one file (by name or through a symlink) are refused with exit 2, nothing sent or written", async () => {
+pool.test("two outputs naming one file (by name or through a symlink) are refused with exit 2, nothing sent or written", async () => {
   await withCountingServer(async (dir, url, requests) => {
     await Deno.symlink("out.json", `${dir}/link.html`);
     const load = ["attack", url, "-n", "5", "-c", "1", "-q"];

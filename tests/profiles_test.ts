@@ -13,6 +13,7 @@ import { openReport } from "./browser.ts";
 import { requireProgram, runLoadlab, withTempDir } from "./helpers.ts";
 import { startCpuProfiles, startTarget, type TargetSpec } from "../targets/mod.ts";
 import { freePort } from "../system/ports.ts";
+import { testPool } from "./fixtures/test_pool.ts";
 
 const hasNode = requireProgram("node");
 const hasExpress = (() => {
@@ -45,12 +46,12 @@ function topJsFunction(file: string): string {
   return s.frames[js[0].frame].name;
 }
 
-Deno.test({
-  name: "--profile: /fib/25's top function is fib on the built-in target and Express; the report draws it",
-  ignore: !requireProgram("chromium"),
-  sanitizeResources: false,
-  sanitizeOps: false,
-  async fn() {
+/** Cases at once: each waits on its target processes, its `loadlab run` and the browser. */
+const pool = testPool(4);
+
+pool.test(
+  "--profile: /fib/25's top function is fib on the built-in target and Express; the report draws it",
+  async () => {
     const express = hasNode && hasExpress;
     await withTempDir(async (dir) => {
       const file = join(dir, "profiles.yaml");
@@ -86,9 +87,10 @@ Deno.test({
       assert.match(visit.value.label ?? "", /\(profiled\)/);
     });
   },
-});
+  { ignore: !requireProgram("chromium") },
+);
 
-Deno.test("profile: cpu on an external command that is not node or deno is exit 2 naming the target", async () => {
+pool.test("profile: cpu on an external command that is not node or deno is exit 2 naming the target", async () => {
   await withTempDir(async (dir) => {
     const file = join(dir, "bad.yaml");
     await Deno.writeTextFile(
@@ -107,12 +109,9 @@ loads:
   });
 });
 
-Deno.test({
-  name: "external node (ignoring SIGTERM) and deno run commands are profiled through the inspector",
-  ignore: !hasNode,
-  sanitizeResources: false,
-  sanitizeOps: false,
-  async fn() {
+pool.test(
+  "external node (ignoring SIGTERM) and deno run commands are profiled through the inspector",
+  async () => {
     const fixtures = new URL("./fixtures/", import.meta.url).pathname;
     const nodePort = freePort("127.0.0.1"), denoPort = freePort("127.0.0.1");
     const specs: TargetSpec[] = [
@@ -146,13 +145,12 @@ Deno.test({
       }
     }
   },
-});
+  { ignore: !hasNode },
+);
 
-Deno.test({
-  name: "a target process that dies while profiled yields the reason at once, not after a timeout",
-  sanitizeResources: false,
-  sanitizeOps: false,
-  async fn() {
+pool.test(
+  "a target process that dies while profiled yields the reason at once, not after a timeout",
+  async () => {
     const target = await startTarget({ kind: "builtin", profile: "cpu" });
     try {
       const profiling = await startCpuProfiles(target.inspected!);
@@ -166,4 +164,4 @@ Deno.test({
       await target.stop();
     }
   },
-});
+);

@@ -6,6 +6,7 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import type { ResultsFile } from "../results/mod.ts";
 import { runLoadlab } from "./helpers.ts";
+import { testPool } from "./fixtures/test_pool.ts";
 
 const LOGGED = `
 name: logged
@@ -17,7 +18,10 @@ repeats: 2
 log: true
 `;
 
-Deno.test("run with log: true writes one request log per run, a line per request", async () => {
+/** Both cases at once: each waits on its `loadlab run`. */
+const pool = testPool(2);
+
+pool.test("run with log: true writes one request log per run, a line per request", async () => {
   const dir = await Deno.makeTempDir({ prefix: "loadlab-log-" });
   try {
     await Deno.writeTextFile(`${dir}/exp.yaml`, LOGGED + "requests: [/json, /error/1]\n");
@@ -41,7 +45,7 @@ Deno.test("run with log: true writes one request log per run, a line per request
   }
 });
 
-Deno.test("runs whose names look alike as file names get request logs of their own; a long name fits", async () => {
+pool.test("runs whose names look alike as file names get request logs of their own; a long name fits", async () => {
   // a_b/once and a/b_once were both requests/a_b_once.csv: the second run's log replaced the first's.
   const long = "v".repeat(300);
   const dir = await Deno.makeTempDir({ prefix: "loadlab-log-" });

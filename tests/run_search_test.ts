@@ -10,6 +10,7 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import type { ResultsFile } from "../results/mod.ts";
 import { runLoadlab, withTempDir } from "./helpers.ts";
 import { freePort } from "../system/ports.ts";
+import { testPool } from "./fixtures/test_pool.ts";
 
 Deno.test("run: a capacity search bisects with probe runs and stores its bracket", async () => {
   await withTempDir(async (dir) => {
@@ -119,7 +120,13 @@ search:
   },
 });
 
-Deno.test("run: a target that cannot start exits 3 with its log tail; finished runs are kept", async () => {
+/**
+ * The cases that only wait on their `loadlab` children, all at once after the searches (alone, since a
+ * probe's count is its sending on time).
+ */
+const pool = testPool(4);
+
+pool.test("run: a target that cannot start exits 3 with its log tail; finished runs are kept", async () => {
   await withTempDir(async (dir) => {
     await Deno.writeTextFile(
       `${dir}/broken.yaml`,
@@ -147,14 +154,14 @@ order: sequential
   });
 });
 
-Deno.test("presets: lists the demo with its runs and durations", async () => {
+pool.test("presets: lists the demo with its runs and durations", async () => {
   const out = await runLoadlab(["presets"]);
   assertEquals(out.code, 0, out.stderr);
   const row = out.stdout.split("\n").find((l) => l.includes("preset:demo"));
   ok(row && /│ 4 +│/.test(row), out.stdout);
 });
 
-Deno.test("run: --target to a server that is not there exits 4, naming the errors", async () => {
+pool.test("run: --target to a server that is not there exits 4, naming the errors", async () => {
   await withTempDir(async (dir) => {
     await Deno.writeTextFile(
       `${dir}/exp.yaml`,
@@ -183,7 +190,7 @@ loads:
   });
 });
 
-Deno.test("run: a target that dies during a run exits 3; the run is kept, marked incomplete", async () => {
+pool.test("run: a target that dies during a run exits 3; the run is kept, marked incomplete", async () => {
   await withTempDir(async (dir) => {
     const port = freePort();
     const server = `Deno.serve({ hostname: "127.0.0.1", port: ${port} }, () => new Response("ok")); ` +

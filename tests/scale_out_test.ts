@@ -50,13 +50,13 @@ Deno.test("4 segments with a shared start, merged: the configured count and the 
         assertEquals(run.requests, REQUESTS / SEGMENTS, `shard ${i}: its share of the count (${late})`);
         assertEquals([run.segment?.index, run.segment?.count, run.segment?.startAt], [i, SEGMENTS, startAt]);
       }
-      const merge = await runLoadlab([
-        "merge",
-        ...shardFiles,
-        "-o",
-        `${dir}/merged.json`,
-        "--report",
-        `${dir}/r.html`,
+      // The merge, a partial one refused and one allowed, and a report of two shards, at once: each
+      // only reads the shards' files.
+      const [merge, three, partial, side] = await Promise.all([
+        runLoadlab(["merge", ...shardFiles, "-o", `${dir}/merged.json`, "--report", `${dir}/r.html`]),
+        runLoadlab(["merge", ...shardFiles.slice(0, 3), "-o", `${dir}/partial.json`]),
+        runLoadlab(["merge", ...shardFiles.slice(1), "--allow-partial", "-o", `${dir}/p.json`]),
+        runLoadlab(["report", ...shardFiles.slice(0, 2), "-o", `${dir}/side.html`]),
       ]);
       assertEquals(merge.code, 0, merge.stderr);
       ok(merge.stdout.includes("PASS  p99 < 5s"), merge.stdout);
@@ -82,21 +82,12 @@ Deno.test("4 segments with a shared start, merged: the configured count and the 
       const html = await Deno.readTextFile(`${dir}/r.html`);
       ok(html.includes(`4 shards of 4 on 1 host`), "the report says how many shards and hosts");
       // Three of four: refused, the missing one named; merged with --allow-partial, marked.
-      const three = await runLoadlab(["merge", ...shardFiles.slice(0, 3), "-o", `${dir}/partial.json`]);
       assertEquals(three.code, 2);
       ok(three.stderr.includes("missing segment 3/4"), three.stderr);
-      const partial = await runLoadlab([
-        "merge",
-        ...shardFiles.slice(1),
-        "--allow-partial",
-        "-o",
-        `${dir}/p.json`,
-      ]);
       assertEquals(partial.code, 0, partial.stderr);
       const p: ResultsFile = JSON.parse(await Deno.readTextFile(`${dir}/p.json`));
       assertEquals([p.shards?.partial, p.shards?.missing, p.runs[0].requests], [true, [0], 300]);
       // Shards side by side are not a merge: report says so.
-      const side = await runLoadlab(["report", ...shardFiles.slice(0, 2), "-o", `${dir}/side.html`]);
       assertEquals(side.code, 2);
       ok(side.stderr.includes("merge them first"), side.stderr);
     });
@@ -146,31 +137,21 @@ thresholds: ["p99 < 5s"]
         [true, true],
         "a shard's gates wait for the merge",
       );
-      const merge = await runLoadlab([
-        "merge",
-        `${dir}/s0/results.json`,
-        `${dir}/s1/results.json`,
-        "-o",
-        `${dir}/m.json`,
+      const builtin = (await Deno.readTextFile(`${dir}/split.yaml`)).replace(
+        /app: \{ url: [^}]+\}/,
+        "app: { kind: builtin }",
+      );
+      await Deno.writeTextFile(`${dir}/builtin.yaml`, builtin);
+      // The merge and a shard of a file whose target loadlab would start (refused), at once.
+      const [merge, refused] = await Promise.all([
+        runLoadlab(["merge", `${dir}/s0/results.json`, `${dir}/s1/results.json`, "-o", `${dir}/m.json`]),
+        runLoadlab(["run", `${dir}/builtin.yaml`, "--segment", "0/2", "--out-dir", `${dir}/b`]),
       ]);
       assertEquals(merge.code, 0, merge.stderr);
       const merged: ResultsFile = JSON.parse(await Deno.readTextFile(`${dir}/m.json`));
       assertEquals(merged.runs.map((r) => [r.name, r.requests]), [["app/fixed", 301], ["app/open", 200]]);
       assertEquals(merged.thresholds.map((t) => [t.run, t.ok]), [["app/fixed", true], ["app/open", true]]);
       assertEquals(merged.shards?.unaligned, undefined, "later runs start on the interval grid");
-      const builtin = (await Deno.readTextFile(`${dir}/split.yaml`)).replace(
-        /app: \{ url: [^}]+\}/,
-        "app: { kind: builtin }",
-      );
-      await Deno.writeTextFile(`${dir}/builtin.yaml`, builtin);
-      const refused = await runLoadlab([
-        "run",
-        `${dir}/builtin.yaml`,
-        "--segment",
-        "0/2",
-        "--out-dir",
-        `${dir}/b`,
-      ]);
       assertEquals(refused.code, 2);
       ok(refused.stderr.includes("--segment needs url: targets"), refused.stderr);
     });

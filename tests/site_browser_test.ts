@@ -14,6 +14,7 @@ import { HOSTILE_IMG, HOSTILE_SCRIPT, makeSeed000, makeSingleAttack } from "./fi
 import { requireProgram, runLoadlab, withTempDir } from "./helpers.ts";
 import { startLoadlab } from "./background.ts";
 import { openPage } from "./browser.ts";
+import { testPool } from "./fixtures/test_pool.ts";
 
 /**
  * Three experiments: a baseline (its metrics all sent), a candidate (slower cache; an OTLP receiver that
@@ -64,12 +65,12 @@ function readIndex(page: import("playwright-core").Page) {
   }));
 }
 
-Deno.test({
-  name: "loadlab site: index of three, compare view from the picker, hostile strings stay text",
-  ignore: !requireProgram("chromium"),
-  sanitizeResources: false,
-  sanitizeOps: false,
-  async fn() {
+/** Both cases at once: each waits on its `loadlab site` and the browser. */
+const pool = testPool(2);
+
+pool.test(
+  "loadlab site: index of three, compare view from the picker, hostile strings stay text",
+  async () => {
     await withTempDir(async (dir) => {
       await writeThree(dir);
       const site = await startLoadlab(["site", join(dir, "out")], /at (http:\/\/\S+)/);
@@ -105,14 +106,12 @@ Deno.test({
       }
     });
   },
-});
+  { ignore: !requireProgram("chromium") },
+);
 
-Deno.test({
-  name: "loadlab site --static: plain files that open from file://, comparison included",
-  ignore: !requireProgram("chromium"),
-  sanitizeResources: false,
-  sanitizeOps: false,
-  async fn() {
+pool.test(
+  "loadlab site --static: plain files that open from file://, comparison included",
+  async () => {
     await withTempDir(async (dir) => {
       await writeThree(dir);
       const out = await runLoadlab(["site", join(dir, "out"), "--static", join(dir, "site")]);
@@ -150,4 +149,5 @@ Deno.test({
       );
     });
   },
-});
+  { ignore: !requireProgram("chromium") },
+);

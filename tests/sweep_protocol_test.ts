@@ -9,6 +9,7 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import type { ResultsFile } from "../results/mod.ts";
 import { blankCanvases, openReport } from "./browser.ts";
 import { requireProgram, runLoadlab, withTempDir } from "./helpers.ts";
+import { testPool } from "./fixtures/test_pool.ts";
 
 const EXPERIMENT = `
 name: protocols
@@ -28,7 +29,10 @@ async function run(dir: string, yaml: string, out: string, extra: string[] = [])
   return JSON.parse(await Deno.readTextFile(`${dir}/${out}/results.json`));
 }
 
-Deno.test("run: a protocol sweep [http1, h2] runs both, records each protocol, reports them as categories", async () => {
+/** Both cases at once: each waits on its `loadlab run` and the browser. */
+const pool = testPool(2);
+
+pool.test("run: a protocol sweep [http1, h2] runs both, records each protocol, reports them as categories", async () => {
   await withTempDir(async (dir) => {
     const yaml = EXPERIMENT + "sweeps: [{ parameter: load.protocol, values: [http1, h2] }]\n";
     const results = await run(dir, yaml, "first");
@@ -76,7 +80,7 @@ Deno.test("run: a protocol sweep [http1, h2] runs both, records each protocol, r
   });
 });
 
-Deno.test("run: protocol beside a streams sweep records the protocol and streams of every run", async () => {
+pool.test("run: protocol beside a streams sweep records the protocol and streams of every run", async () => {
   await withTempDir(async (dir) => {
     const yaml = EXPERIMENT.replace("duration: 1s }", "duration: 1s, protocol: h2 }") +
       "sweeps:\n  - { parameter: load.protocol, values: [http1, h2] }\n" +

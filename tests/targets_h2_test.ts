@@ -9,6 +9,7 @@ import { startTarget } from "../targets/mod.ts";
 import type { TargetSpec } from "../targets/spec.ts";
 import { H2RawClient } from "./fixtures/h2_raw_client.ts";
 import { requireProgram, withTempDir } from "./helpers.ts";
+import { testPool } from "./fixtures/test_pool.ts";
 
 const JSON_BODY = JSON.stringify({ message: "Hello, World!" });
 
@@ -53,21 +54,24 @@ async function check(spec: TargetSpec, dir: string, h2Protocol: "h2" | "h2c"): P
   }
 }
 
-Deno.test("h2: the built-in target serves h2c on a plain port and h2 by ALPN with tls", async () => {
+/** Cases at once: each waits on its target processes. */
+const pool = testPool(4);
+
+pool.test("h2: the built-in target serves h2c on a plain port and h2 by ALPN with tls", async () => {
   await withTempDir(async (dir) => {
     await check({ kind: "builtin" }, dir, "h2c");
     await check({ kind: "builtin", tls: "self-signed" }, dir, "h2");
   });
 });
 
-Deno.test("h2: the balancer relays h2c, and h2 by ALPN when it ends TLS", async () => {
+pool.test("h2: the balancer relays h2c, and h2 by ALPN when it ends TLS", async () => {
   await withTempDir(async (dir) => {
     await check({ kind: "builtin", instances: 2 }, dir, "h2c");
     await check({ kind: "builtin", instances: 2, tls: "self-signed" }, dir, "h2");
   });
 });
 
-Deno.test("h2: a TLS balancer's own counters still answer (its stats are read over HTTP/1.1)", async () => {
+pool.test("h2: a TLS balancer's own counters still answer (its stats are read over HTTP/1.1)", async () => {
   await withTempDir(async (dir) => {
     const target = await startTarget({ kind: "builtin", instances: 2, tls: "self-signed" }, { logDir: dir });
     try {
@@ -85,7 +89,7 @@ Deno.test("h2: a TLS balancer's own counters still answer (its stats are read ov
   });
 });
 
-Deno.test("h2: the caching proxy serves h2 by ALPN and h2c", async () => {
+pool.test("h2: the caching proxy serves h2 by ALPN and h2c", async () => {
   if (!requireProgram("redis-server")) return;
   await withTempDir(async (dir) => {
     const upstream = { kind: "builtin" } as const;
@@ -94,7 +98,7 @@ Deno.test("h2: the caching proxy serves h2 by ALPN and h2c", async () => {
   });
 });
 
-Deno.test("h2: curl negotiates HTTP/2 with the TLS target and keeps HTTP/1.1 when asked", async () => {
+pool.test("h2: curl negotiates HTTP/2 with the TLS target and keeps HTTP/1.1 when asked", async () => {
   if (!requireProgram("curl")) return;
   await withTempDir(async (dir) => {
     const target = await startTarget({ kind: "builtin", tls: "self-signed" }, { logDir: dir });

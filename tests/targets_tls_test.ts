@@ -7,6 +7,7 @@ import { deepStrictEqual as assertEquals, match as assertMatch, ok } from "node:
 import { startTarget } from "../targets/mod.ts";
 import { selfSignedPair } from "../targets/tls_cert.ts";
 import { requireProgram, runLoadlab, withTempDir } from "./helpers.ts";
+import { testPool } from "./fixtures/test_pool.ts";
 
 async function getJson(url: string, caFile: string): Promise<unknown> {
   const client = Deno.createHttpClient({ caCerts: [await Deno.readTextFile(caFile)] });
@@ -17,7 +18,10 @@ async function getJson(url: string, caFile: string): Promise<unknown> {
   }
 }
 
-Deno.test("tls: self-signed serves https, writes its CA file into the log folder, and stats still answer", async () => {
+/** Cases at once: each waits on its targets' and `loadlab` processes. */
+const pool = testPool(4);
+
+pool.test("tls: self-signed serves https, writes its CA file into the log folder, and stats still answer", async () => {
   await withTempDir(async (dir) => {
     const target = await startTarget({ kind: "builtin", tls: "self-signed" }, { logDir: dir });
     try {
@@ -34,7 +38,7 @@ Deno.test("tls: self-signed serves https, writes its CA file into the log folder
   });
 });
 
-Deno.test("tls: the balancer ends TLS in front of plain instances; a given cert/key pair is served as is", async () => {
+pool.test("tls: the balancer ends TLS in front of plain instances; a given cert/key pair is served as is", async () => {
   await withTempDir(async (dir) => {
     const pair = await selfSignedPair();
     await Deno.writeTextFile(`${dir}/ca.pem`, pair.caPem);
@@ -57,7 +61,7 @@ Deno.test("tls: the balancer ends TLS in front of plain instances; a given cert/
   });
 });
 
-Deno.test("tls: the caching proxy serves https, plain or https to its upstream", async () => {
+pool.test("tls: the caching proxy serves https, plain or https to its upstream", async () => {
   if (!requireProgram("redis-server")) return;
   await withTempDir(async (dir) => {
     for (const upstreamTls of [undefined, "self-signed" as const]) {
@@ -86,7 +90,7 @@ Deno.test("tls: the caching proxy serves https, plain or https to its upstream",
   });
 });
 
-Deno.test("tls: an experiment compares http with https on the built-in target, verifying with its CA", async () => {
+pool.test("tls: an experiment compares http with https on the built-in target, verifying with its CA", async () => {
   await withTempDir(async (dir) => {
     const file = `${dir}/tls.yaml`;
     await Deno.writeTextFile(
@@ -116,7 +120,7 @@ loads:
   });
 });
 
-Deno.test("tls: a target's missing certificate and a load's non-PEM CA file are exit 2 before anything starts", async () => {
+pool.test("tls: a target's missing certificate and a load's non-PEM CA file are exit 2 before anything starts", async () => {
   await withTempDir(async (dir) => {
     await Deno.writeTextFile(`${dir}/not.pem`, "plain text\n");
     const file = `${dir}/bad.yaml`;

@@ -14,6 +14,7 @@ import { selfSignedPair } from "../targets/tls_cert.ts";
 import { RESUME_UNAVAILABLE } from "../runner/http/tls/deno_tls.ts";
 import { tlsOptionsSchema } from "../runner/http/tls/options.ts";
 import { EPOLL_TLS_BLOCKER } from "./tls_fixtures.ts";
+import { testPool } from "./fixtures/test_pool.ts";
 
 const REQUESTS = 20;
 
@@ -55,10 +56,12 @@ async function assertResumes(url: string, caFile: string): Promise<void> {
   ok(off.tls.handshakes >= REQUESTS, JSON.stringify(off.tls));
 }
 
-Deno.test({
-  name: "tls-resume [epoll]: nginx's tickets resume later connections with on, none with off",
-  ignore: EPOLL_TLS_BLOCKER !== null,
-  async fn() {
+/** Cases at once: each waits on its target's and `loadlab` processes. */
+const pool = testPool(4);
+
+pool.test(
+  "tls-resume [epoll]: nginx's tickets resume later connections with on, none with off",
+  async () => {
     if (!requireProgram("nginx")) return;
     await withTempDir(async (dir) => {
       const pair = await selfSignedPair();
@@ -76,12 +79,12 @@ Deno.test({
       }
     });
   },
-});
+  { ignore: EPOLL_TLS_BLOCKER !== null },
+);
 
-Deno.test({
-  name: "tls-resume [epoll]: the built-in target's self-signed TLS resumes with on, not with off",
-  ignore: EPOLL_TLS_BLOCKER !== null,
-  async fn() {
+pool.test(
+  "tls-resume [epoll]: the built-in target's self-signed TLS resumes with on, not with off",
+  async () => {
     await withTempDir(async (dir) => {
       const target = await startTarget({ kind: "builtin", tls: "self-signed" }, { logDir: dir });
       try {
@@ -91,9 +94,10 @@ Deno.test({
       }
     });
   },
-});
+  { ignore: EPOLL_TLS_BLOCKER !== null },
+);
 
-Deno.test("tls-resume [deno]: on is recorded as not available there; off is taken as it is", async () => {
+pool.test("tls-resume [deno]: on is recorded as not available there; off is taken as it is", async () => {
   await withTempDir(async (dir) => {
     const target = await startTarget({ kind: "builtin", tls: "self-signed" }, { logDir: dir });
     try {
@@ -108,7 +112,7 @@ Deno.test("tls-resume [deno]: on is recorded as not available there; off is take
   });
 });
 
-Deno.test("tls-resume: a bad value is exit 2 before any load; files take on/off or a boolean", async () => {
+pool.test("tls-resume: a bad value is exit 2 before any load; files take on/off or a boolean", async () => {
   const r = await runLoadlab(["attack", "https://127.0.0.1:1/", "-n", "1", "--tls-resume", "maybe"]);
   assertEquals(r.code, 2, r.stderr);
   assertEquals(
