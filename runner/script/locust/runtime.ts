@@ -14,7 +14,7 @@ import { basename } from "node:path";
 import type { RequestOptions, Response, Session } from "../session.ts";
 import { type FormPart, multipart } from "../multipart.ts";
 import { args, bool, Kw, mapping, output, PyError, str } from "./py.ts";
-import { MODULES } from "./py_modules.ts";
+import { LEVELS, MODULES } from "./py_modules.ts";
 import { setCookiePair } from "../sessions/cookies.ts";
 import { TEST_ABORT_CHANNEL } from "../k6/test_abort.ts";
 import { inputs, scriptEnv } from "../isolate_inputs.ts";
@@ -267,7 +267,7 @@ export class EventHook {
 export const log = {
   setup_logging(level: unknown): void {
     const name = str(level).toUpperCase();
-    if (!["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"].includes(name)) {
+    if (!LEVELS.includes(name)) {
       throw new PyError("ValueError", `Unable to configure root logger: Unknown level: '${name}'`);
     }
     MODULES.logging.level = name;
