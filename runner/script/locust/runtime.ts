@@ -252,7 +252,7 @@ export const events = Object.fromEntries(
   Object.entries(listeners).map(([k, list]) => [k, { add_listener: (fn: Fn) => (list.push(fn), fn) }]),
 );
 
-/** `locust.event.EventHook`: a locustfile's own event; fire() calls its listeners with its keywords, in order. */
+/** `locust.event.EventHook`: a file's own event; fire() calls its listeners with its keywords, in order. */
 export class EventHook {
   #fns: Fn[] = [];
   add_listener(fn: Fn): Fn {
@@ -263,7 +263,7 @@ export class EventHook {
   }
 }
 
-/** `locust.log.setup_logging(level)`: the level `logging` prints from; a name Python's logging lacks raises. */
+/** `locust.log.setup_logging(level)`: the level `logging` prints from; a name logging lacks raises. */
 export const log = {
   setup_logging(level: unknown): void {
     const name = str(level).toUpperCase();
