@@ -21,8 +21,6 @@ import { type BalanceMode, STATS_PATH } from "../spec.ts";
 /** Time a client has to send a whole request head (or the HTTP/2 preface) before it is closed. */
 const DEFAULT_HEAD_TIMEOUT_MS = 30_000;
 
-type Balancer = ReturnType<typeof createBalancer>;
-
 /** Picks an instance index: pure so the policy can be tested without sockets. */
 export function pickInstance(mode: BalanceMode, inFlight: number[], next: number): number {
   if (mode === "round-robin") return next % inFlight.length;

@@ -168,10 +168,9 @@ export function requestPoints(
   own: ExpectedStatuses | undefined,
 ): void {
   const scenario = at.scenario, meta = iterationMetadata(at);
-  const status = raw.status;
-  const expected = isExpectedStatus(status, own ?? expectedStatuses);
+  const expected = isExpectedStatus(raw.status, own ?? expectedStatuses);
   const fixed = { expected_response: String(expected), group: tags?.group ?? "", method, name: name ?? url };
-  const all = { scenario, ...tags, ...fixed, proto: "HTTP/1.1", status: String(status), url: fixed.name };
+  const all = { scenario, ...tags, ...fixed, proto: "HTTP/1.1", status: String(raw.status), url: fixed.name };
   // k6's `ip`, the address dialled, only when systemTags names it (k6 leaves it out by default).
   if (named.has("ip")) Object.assign(all, { ip: new URL(at.s.route(url)).hostname.replace(/^\[|\]$/g, "") });
   // A name the script gives is its own tag: kept when k6's `name` is left out.

@@ -156,7 +156,7 @@ const os = {
 const { ceil, floor, sqrt, log: ln, exp, PI: pi } = Math;
 const math = { ceil, floor, sqrt, log: ln, exp, pi, inf: Infinity };
 
-const LEVELS = ["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"];
+export const LEVELS = ["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"];
 
 /** A `logging` function at `level`, printing when it is at or above `logging.level` (Locust's `-L`). */
 function log(level: string) {

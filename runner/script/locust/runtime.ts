@@ -14,7 +14,7 @@ import { basename } from "node:path";
 import type { RequestOptions, Response, Session } from "../session.ts";
 import { type FormPart, multipart } from "../multipart.ts";
 import { args, bool, Kw, mapping, output, PyError, str } from "./py.ts";
-import { MODULES } from "./py_modules.ts";
+import { LEVELS, MODULES } from "./py_modules.ts";
 import { setCookiePair } from "../sessions/cookies.ts";
 import { TEST_ABORT_CHANNEL } from "../k6/test_abort.ts";
 import { inputs, scriptEnv } from "../isolate_inputs.ts";
@@ -252,7 +252,7 @@ export const events = Object.fromEntries(
   Object.entries(listeners).map(([k, list]) => [k, { add_listener: (fn: Fn) => (list.push(fn), fn) }]),
 );
 
-/** `locust.event.EventHook`: a locustfile's own event; fire() calls its listeners in order. */
+/** `locust.event.EventHook`: a file's own event; fire() calls its listeners with its keywords, in order. */
 export class EventHook {
   #fns: Fn[] = [];
   add_listener(fn: Fn): Fn {
@@ -263,11 +263,11 @@ export class EventHook {
   }
 }
 
-/** `locust.log.setup_logging(level)`: the level `logging` prints from; an unknown name raises. */
+/** `locust.log.setup_logging(level)`: the level `logging` prints from; a name logging lacks raises. */
 export const log = {
   setup_logging(level: unknown): void {
     const name = str(level).toUpperCase();
-    if (!["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"].includes(name)) {
+    if (!LEVELS.includes(name)) {
       throw new PyError("ValueError", `Unable to configure root logger: Unknown level: '${name}'`);
     }
     MODULES.logging.level = name;

@@ -171,14 +171,12 @@ export class EpollSocket extends LoopSocket {
       return;
     }
     if (n >= 0 && this.#drainedAfter(n, buf.length)) this.#readable = false;
-    if (n >= 0) this.settleRead(n === 0 ? null : n);
-    else this.settleRead(readError(-n, this.ssl?.failure));
+    this.settleRead(n > 0 ? n : n === 0 ? null : readError(-n, this.ssl?.failure));
   }
 
   #writeNow(): void {
     const n = this.#send(this.writeBytes!);
     if (n === -EAGAIN || n === -EINTR) return;
-    if (n >= 0) this.settleWrite(n);
-    else this.settleWrite(writeError(-n, this.ssl?.failure));
+    this.settleWrite(n >= 0 ? n : writeError(-n, this.ssl?.failure));
   }
 }
