@@ -127,10 +127,9 @@ function vusOf(run: RunResult, idle = 0): { vus: Record<string, number>; vusMax:
   const configured = Number(run.config.connections ?? run.config.maxConnections ?? 0) || 0;
   const most = Math.max(0, ...open);
   const last = open.at(-1) ?? configured;
-  const least = open.length > 0 ? Math.min(...open) : configured;
   const max = Math.max(configured, most) + idle;
   return {
-    vus: { value: last, min: Math.min(least, last), max: Math.max(most, last) },
+    vus: { value: last, min: Math.min(...open, last), max: Math.max(most, last) },
     vusMax: { value: max, min: max, max },
   };
 }
