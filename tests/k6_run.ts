@@ -5,9 +5,8 @@
  * file. Read by the k6 tests that judge a whole run's output and results.json. A run whose output is the
  * command's own (not what the script's isolates print: their console, `--http-debug`) and that sets no
  * environment may run in the test's process instead (`inProcess`, through tests/in_process.ts, which the
- * test file imports first): no `deno` start-up, its paths absolute, the process's loadlab cache. k6/ws's
- * `ws_*` metrics add up over the runs of one process, so a WebSocket script's summary is judged in a child;
- * a pooled file's runs stay children (an in-process run holds the event loop its neighbours' targets use).
+ * test file imports first): no `deno` start-up, its paths absolute, the process's loadlab cache; a pooled
+ * file's runs stay children (an in-process run holds the event loop its neighbours' targets use).
  */
 import { dirname } from "node:path";
 import { loadlabInProcess } from "./in_process.ts";

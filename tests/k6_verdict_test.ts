@@ -228,6 +228,25 @@ export function handleSummary(data) { return { "data.json": JSON.stringify(data.
     ok(d.med < 200 && d.max >= 400, JSON.stringify(d));
   }));
 
+pool.test("externally-controlled: vus_max is its maxVUs, which k6 starts at once, vus the VUs that run", () =>
+  withTarget(async (url) => {
+    const { code, text, dir } = await runK6Text(
+      `import http from "k6/http";
+import { sleep } from "k6";
+export const options = {
+  scenarios: { steered: { executor: "externally-controlled", vus: 1, maxVUs: 3, duration: "1500ms" } },
+};
+export default function () { http.get("http://app.test/json"); sleep(0.05); }
+export function handleSummary(data) { return { "data.json": JSON.stringify(data.metrics) }; }
+`,
+      url,
+    );
+    assertEquals(code, 0, text);
+    const m = JSON.parse(Deno.readTextFileSync(`${dir}/data.json`));
+    assertEquals(m.vus_max.values, { value: 3, min: 3, max: 3 });
+    assertEquals(m.vus.values.max, 1, JSON.stringify(m.vus));
+  }));
+
 pool.test("ramping and arrival-rate scenarios: vus and vus_max are the users the run had, never 0", () =>
   withTarget(async (url) => {
     const { code, text, dir } = await runK6Text(

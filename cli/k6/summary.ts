@@ -58,10 +58,8 @@ export async function k6Summaries(
   const trendStats = Array.isArray(options.summaryTrendStats)
     ? options.summaryTrendStats.map(String)
     : undefined;
-  const asked = {
-    trendStats,
-    timeUnit: typeof options.summaryTimeUnit === "string" ? options.summaryTimeUnit : "",
-  };
+  const timeUnit = typeof options.summaryTimeUnit === "string" ? options.summaryTimeUnit : "";
+  const asked = { trendStats, timeUnit, idleVus: mapped.ok ? mapped.value.idleVus : 0 };
   const stats = [...rules.map((r) => r.rule), ...(trendStats ?? [])];
   const custom = await k6CustomMetrics(
     results.runs.reduce((a, r) => a + r.durationSec, 0),

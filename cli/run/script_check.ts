@@ -181,13 +181,14 @@ export async function scriptExperimentText(
 }
 
 /**
- * Converts each k6 script or locustfile `plan`'s runs name, in the plan (its cached conversion: a converter
- * is imported only for a script of its kind), then checks every script once, before any run starts. A script
- * that cannot be converted is an `ExperimentError` at `script`, naming each place (`file:line: why`).
+ * Converts each k6 script or locustfile `plan`'s runs and their parts (loads together) name, in the plan (its
+ * cached conversion: a converter is imported only for a script of its kind), then checks every script once,
+ * before any run starts. One that cannot be converted is an `ExperimentError` at `script`, naming each place.
  */
 export async function checkPlanScripts(plan: Plan, signal?: AbortSignal): Promise<void> {
   const paths = new Map<string, string>(), limits = new Map<string, number>();
-  for (const { attack } of [...plan.runs, ...plan.searches.map((s) => s.base)]) {
+  const attacks = [...plan.runs.flatMap((r) => [r, ...r.parts ?? []]), ...plan.searches.map((s) => s.base)];
+  for (const { attack } of attacks) {
     if (attack.script === undefined) continue;
     const path = paths.get(attack.script.path) ?? await convertedPath(attack.script.path);
     // Runs may share one script object: its conversion maps to itself.

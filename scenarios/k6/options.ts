@@ -22,6 +22,8 @@ interface K6Experiment {
   hooksTimeouts: { setupTimeout?: string; teardownTimeout?: string };
   /** Keys that are none of k6's options (`randomSeed`): k6 warns of them and runs without them. */
   ignored: string[];
+  /** VUs k6 starts idle: an externally-controlled scenario's maxVUs past its vus (in `vus_max`). */
+  idleVus: number;
 }
 
 /** Options k6 uses only in the cloud, or that runner/script/k6/ or cli/k6/ read from the script itself. */
@@ -144,10 +146,10 @@ export function k6Experiment(
   if (issues.length > 0) return { ok: false, issues };
   for (const name of Object.keys(loads)) loads[name] = { ...loads[name], ...extra };
   addLoadPaths(paths, options, loads);
-  return {
-    ok: true,
-    value: { loads, ...(together ? { together } : {}), thresholds, afterRun, paths, hooksTimeouts, ignored },
-  };
+  const manual = Object.values(options.scenarios ?? {}).filter((s) => s.executor === "externally-controlled");
+  const idleVus = manual.reduce((n, s) => n + Math.max(0, Number(s.maxVUs ?? 0) - Number(s.vus ?? 1)), 0);
+  const value = { loads, ...(together ? { together } : {}), thresholds, afterRun, paths, hooksTimeouts };
+  return { ok: true, value: { ...value, ignored, idleVus } };
 }
 
 /** Each scenario as a load by its name; several, or one with a `startTime`, run together. */

@@ -29,8 +29,8 @@ import {
 /** The stats k6 shows of a trend when the script's `summaryTrendStats` does not say. */
 const K6_TREND_STATS = ["avg", "min", "med", "max", "p(90)", "p(95)"];
 
-/** What the script's options ask of the summary: its trend columns and time unit (k6's own when unset). */
-type K6SummaryOptions = { trendStats?: readonly string[]; timeUnit?: string };
+/** What the script's options ask of the summary: trend columns, time unit (k6's when unset), idle VUs. */
+type K6SummaryOptions = { trendStats?: readonly string[]; timeUnit?: string; idleVus?: number };
 
 /** A latency summary as a k6 trend (ms); a `p(N)` the summary lacks is read from the histogram. */
 function trend(
@@ -70,7 +70,7 @@ export function k6SummaryData(
   const passes = checks.reduce((a, c) => a + c.passed, 0), fails = checks.reduce((a, c) => a + c.failed, 0);
   const unanswered = unansweredRequests(run), sent = run.requests + unanswered;
   const failed = unanswered + failedStatusOf(run);
-  const users = vusOf(run);
+  const users = vusOf(run, asked.idleVus);
   const metrics: Record<string, K6Metric> = {
     checks: rateMetric(passes, fails),
     data_received: counterMetric(run.bytesRead, sec, "data"),
@@ -117,8 +117,8 @@ export function k6SummaryData(
   };
 }
 
-/** k6's `vus` (connections open per interval) and `vus_max` (the loads' users, else the most open). */
-function vusOf(run: RunResult): { vus: Record<string, number>; vusMax: Record<string, number> } {
+/** k6's `vus` (connections open per interval) and `vus_max` (the loads' users or the most open, + idle). */
+function vusOf(run: RunResult, idle = 0): { vus: Record<string, number>; vusMax: Record<string, number> } {
   // None in a run under a second: k6 samples them once a second from the start.
   const none = { value: 0, min: 0, max: 0 };
   if (run.durationSec < 1) return { vus: none, vusMax: none };
@@ -127,10 +127,9 @@ function vusOf(run: RunResult): { vus: Record<string, number>; vusMax: Record<st
   const configured = Number(run.config.connections ?? run.config.maxConnections ?? 0) || 0;
   const most = Math.max(0, ...open);
   const last = open.at(-1) ?? configured;
-  const least = open.length > 0 ? Math.min(...open) : configured;
-  const max = Math.max(configured, most);
+  const max = Math.max(configured, most) + idle;
   return {
-    vus: { value: last, min: Math.min(least, last), max: Math.max(most, last) },
+    vus: { value: last, min: Math.min(...open, last), max: Math.max(most, last) },
     vusMax: { value: max, min: max, max },
   };
 }

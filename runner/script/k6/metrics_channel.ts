@@ -3,7 +3,7 @@
  * The main isolate's side of k6's custom metrics: `collectK6Metrics` listens on the workers' channel
  * (metrics.ts) and `k6CustomMetrics` adds the parts up as k6's summary shows them: a trend's stats over every
  * value (a uniform sample past a million, as no heap cap bounds the main isolate), a counter's count and
- * rate, a rate's share of trues, a gauge's last, least and greatest. Every run of the process adds up.
+ * rate, a rate's share of trues, a gauge's last, least and greatest. Each run starts from none.
  * A threshold with `abortOnFail` is judged here while the load runs (`k6LiveJudge`) and stops it, as in k6.
  */
 import { counterMetric, type K6Metric, rateMetric } from "../../../results/export/k6/summary_text.ts";
@@ -63,9 +63,9 @@ let failed: AbortedBy | null = null;
 /** The last tick judged (measured time over JUDGE_EVERY_MS). */
 let judgedTick = 0;
 
-/** Starts listening (once per process); `rules` are judged live by `k6LiveJudge`. */
+/** Starts listening, the totals of any run before dropped; `rules` are judged live by `k6LiveJudge`. */
 export function collectK6Metrics(rules: LiveRule[] = []): void {
-  live = rules, failed = null, judgedTick = 0;
+  live = rules, failed = null, judgedTick = 0, totals.clear(), trends.clear();
   if (listening !== null) return;
   listening = new BroadcastChannel(METRICS_CHANNEL);
   listening.onmessage = (e: MessageEvent<unknown>) => {
