@@ -10,6 +10,7 @@ import { parseDurationMs } from "../flag_values.ts";
 import { OutputError } from "../../system/output_file.ts";
 import { passInputs } from "../../runner/script/isolate_inputs.ts";
 import { postText } from "../../runner/script/k6/points_out.ts";
+import { basicAuth } from "../../results/export/metrics_output.ts";
 import * as lines from "../../results/export/k6/sample_lines.ts";
 
 /** Settings of output `kind`: each from its variable (`saveInterval`: K6_CSV_SAVE_INTERVAL), `pairs` over. */
@@ -66,7 +67,7 @@ async function startInflux(arg: string): Promise<void> {
     }
     tagsAsFields[name] = kind;
   }
-  const auth: Record<string, string> = user ? { authorization: `Basic ${btoa(`${user}:${password}`)}` } : {};
+  const auth: Record<string, string> = user ? { authorization: basicAuth(user, password) } : {};
   const headers = { "user-agent": "k6", ...auth }, insecure = v.insecure === "true";
   const name = encodeURIComponent(db), query = `${addr}/query?db=&params=%7B%7D&q=CREATE+DATABASE+${name}`;
   await postText(query, headers, "", insecure).catch(() => {});

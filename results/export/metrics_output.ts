@@ -3,6 +3,7 @@
  * A metrics output (`--out KIND=URL`, an experiment's `out:`): parsed, or one sentence saying what is
  * wrong; URL credentials become an `Authorization` header. Pure.
  */
+import { Buffer } from "node:buffer";
 import { nearest } from "../../validation/suggest.ts";
 import { redactedToken, redactText } from "../redact.ts";
 import { METRICS_OUT_KINDS, type MetricsOutKind } from "./summary.ts";
@@ -63,13 +64,17 @@ export function parseMetricsOutput(value: string): MetricsOutput | string {
   const headers: Record<string, string> = {};
   if (url.username || url.password) {
     const user = decodeURIComponent(url.username), password = decodeURIComponent(url.password);
-    headers.authorization = `Basic ${btoa(`${user}:${password}`)}`;
+    headers.authorization = basicAuth(user, password);
     url.username = "";
     url.password = "";
   }
   if (kind !== "prometheus-remote-write" && url.pathname === "/") url.pathname = "/v1/metrics";
   return { kind, url: url.href, headers };
 }
+
+/** HTTP Basic credentials of `user` and `password` as UTF-8 (btoa takes Latin-1 only, and throws past it). */
+export const basicAuth = (user: string, password: string) =>
+  `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;
 
 /** What is wrong with `outputs[i]` given after the others: an earlier one's kind and URL, or nothing. */
 export function repeatedOutput(outputs: readonly MetricsOutput[], i: number): string | undefined {
