@@ -95,8 +95,10 @@ export function listeningInodes(table: string, port: number): string[] {
 }
 
 /**
- * The pid of the lowest-numbered process holding a socket listening on `port`, or null. Asynchronous: the
- * walk over every process's descriptors takes 30-400 ms, which a caller keeps off its first request.
+ * The pid of the lowest-numbered process holding a socket listening on `port`, or null. This process's own
+ * ancestors are asked first (a harness that serves the app and starts loadlab: the walk over every process's
+ * descriptors takes seconds on a busy machine, which a short run does not last); the topmost one holding it
+ * is the one forked servers share it from. Asynchronous: a caller keeps the walk off its first request.
  */
 export async function listeningPid(port: number): Promise<number | null> {
   const inodes = new Set<string>();
@@ -110,22 +112,31 @@ export async function listeningPid(port: number): Promise<number | null> {
     }
   }
   if (inodes.size === 0) return null;
-  const pids: number[] = [];
-  try {
-    for await (const e of Deno.readDir("/proc")) if (/^\d+$/.test(e.name)) pids.push(Number(e.name));
-  } catch {
-    return null;
-  }
-  for (const pid of pids.sort((a, b) => a - b)) {
+  const holds = async (pid: number) => {
     const links: Promise<string | null>[] = [];
     try {
       for await (const fd of Deno.readDir(`/proc/${pid}/fd`)) {
         links.push(Deno.readLink(`/proc/${pid}/fd/${fd.name}`).catch(() => null));
       }
     } catch {
-      continue; // gone, or another user's
+      return false; // gone, or another user's
     }
-    if ((await Promise.all(links)).some((link) => link !== null && inodes.has(link))) return pid;
+    return (await Promise.all(links)).some((link) => link !== null && inodes.has(link));
+  };
+  const ancestors: number[] = [];
+  for (let pid = Deno.pid; pid > 1;) {
+    ancestors.unshift(pid);
+    pid = Number(
+      /^PPid:\s*(\d+)/m.exec(await Deno.readTextFile(`/proc/${pid}/status`).catch(() => ""))?.[1] ?? 0,
+    );
   }
+  for (const pid of ancestors) if (await holds(pid)) return pid;
+  const pids: number[] = [];
+  try {
+    for await (const e of Deno.readDir("/proc")) if (/^\d+$/.test(e.name)) pids.push(Number(e.name));
+  } catch {
+    return null;
+  }
+  for (const pid of pids.sort((a, b) => a - b)) if (await holds(pid)) return pid;
   return null;
 }

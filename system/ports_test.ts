@@ -61,3 +61,17 @@ Deno.test("listeningPid finds this process behind its own listener, and not once
   // Another process (a test beside this one) may listen on the port by now: only this one must be gone.
   assert.notEqual(await listeningPid(server.addr.port), Deno.pid);
 });
+
+Deno.test("listeningPid in a child process finds the parent that listens (asked before the walk)", async () => {
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => new Response("ok"));
+  try {
+    const code = `import { listeningPid } from ${JSON.stringify(new URL("./ports.ts", import.meta.url).href)};
+      const t = performance.now(); const pid = await listeningPid(${server.addr.port});
+      console.log(JSON.stringify({ pid, ms: performance.now() - t }));`;
+    const out = await new Deno.Command(Deno.execPath(), { args: ["eval", code], stderr: "inherit" }).output();
+    const { pid, ms } = JSON.parse(new TextDecoder().decode(out.stdout));
+    assert.equal(pid, Deno.pid, `the child found ${pid} in ${ms} ms`);
+  } finally {
+    await server.shutdown();
+  }
+});
