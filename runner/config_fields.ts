@@ -179,7 +179,7 @@ export const OPTIONS = {
     "the open-file limit is lower)",
   ),
   preConnect: option(
-    { model: true, flag: "--pre-connect N", example: "50" },
+    { file: "preConnect", model: true, flag: "--pre-connect N", example: "50" },
     z.number().int().min(0, "preConnect must be >= 0").optional(),
     "open models: connections opened before the first send   [Little's",
     "law: first rate x connect round trip x 2, at least 4 per worker]",

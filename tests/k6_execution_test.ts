@@ -333,3 +333,33 @@ export function api() { http.get("http://app.test/json"); }
     );
     assertEquals(run.code, 0, run.text);
   }));
+
+pool.test("an arrival no preallocated VU is free for is dropped while a VU up to maxVUs starts for later ones", () =>
+  withTarget(async (url) => {
+    const run = await runK6Text(
+      `import http from "k6/http";
+import { sleep } from "k6";
+import { Trend } from "k6/metrics";
+const first = new Trend("first_vu1"), second = new Trend("first_vu2");
+export const options = {
+  scenarios: {
+    a: { executor: "constant-arrival-rate", rate: 5, timeUnit: "1s", duration: "1s", preAllocatedVUs: 1, maxVUs: 2 },
+  },
+};
+export default function () {
+  (__VU === 1 ? first : second).add(Date.now());
+  http.get("http://app.test/json");
+  sleep(1);
+}
+`,
+      url,
+      ["-q", "--summary-export", "export.json", "--summary-trend-stats", "min,count"],
+    );
+    assertEquals(run.code, 0, run.text);
+    const m = JSON.parse(Deno.readTextFileSync(`${run.dir}/export.json`)).metrics;
+    // Arrivals 200 ms apart, each iteration 1 s: the one at 200 ms finds VU 1 busy and is dropped while VU 2
+    // starts, so VU 2's first is the arrival at 400 ms or a later one; the 5 arrivals ran or were dropped.
+    const text = JSON.stringify([m.first_vu1, m.first_vu2, m.dropped_iterations]);
+    ok(m.first_vu2.min - m.first_vu1.min >= 350, text);
+    assertEquals(m.first_vu1.count + m.first_vu2.count + m.dropped_iterations.count, 5, text);
+  }));

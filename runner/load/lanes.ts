@@ -2,9 +2,9 @@
  * @module
  * Connections that wait for work: open models hand intended send times to lanes (a connection and a loop).
  * `SharedLanes` (rate, open count) keep one queue and open connections on demand up to a bound; a send
- * finding none free is server-bound (dropped at once when `whenBusy` is `drop`), one the isolate was late
- * for is late and opens none; both drop past the late bound. `FixedLanes` (throughput) queue per
- * connection, as wrk2 does.
+ * finding none free is server-bound (dropped at once when `whenBusy` is `drop`, a lane opening for later
+ * ones), one the isolate was late for is late and opens none; both drop past the late bound. `FixedLanes`
+ * (throughput) queue per connection, as wrk2 does.
  */
 import type { LoadConnection } from "../http/load_connection.ts";
 import type { LoadContext } from "./executor.ts";
@@ -120,7 +120,7 @@ class Lane {
 export class SharedLanes implements LaneOwner {
   finished = false;
   readonly #queue = new TimeQueue();
-  readonly #lanes: Lane[] = [];
+  readonly #lanes: Lane[];
   readonly #parked: Lane[] = [];
   /** Lanes opened on demand whose connect has not ended yet: they will serve the queue. */
   #connecting = 0;
@@ -130,9 +130,7 @@ export class SharedLanes implements LaneOwner {
 
   constructor(readonly ctx: LoadContext, readonly maxLanes: number, readonly dropAfterMs: number | null) {
     this.#keepAlive = ctx.config.connection === "keep-alive";
-    for (const conn of ctx.pool.slice(0, maxLanes)) {
-      this.#lanes.push(new Lane(conn, this.#queue, this, ctx));
-    }
+    this.#lanes = ctx.pool.slice(0, maxLanes).map((conn) => new Lane(conn, this.#queue, this, ctx));
   }
 
   onPark(lane: Lane): void {
@@ -145,15 +143,16 @@ export class SharedLanes implements LaneOwner {
 
   /** Queues a send and wakes or opens a lane for it; counts it late or server-bound when it must wait. */
   dispatch(intendedMs: number, late: boolean): void {
-    const busy = this.#parked.length === 0 && this.#lanes.length >= this.maxLanes &&
-      this.#queue.length >= this.#connecting;
-    if (this.#queue.length >= MAX_QUEUED_SENDS || (busy && this.ctx.config.whenBusy === "drop")) {
+    let lane = this.#parked.pop();
+    while (lane && !lane.parked) lane = this.#parked.pop();
+    const drop = this.ctx.config.whenBusy === "drop";
+    if (this.#queue.length >= MAX_QUEUED_SENDS || (drop && !lane)) {
       this.ctx.shared.recorder.droppedSend(performance.now(), intendedMs);
+      // As k6's arrival rates: one lane at a time opens, for the sends after the one dropped.
+      if (drop && this.#connecting === 0 && this.#lanes.length < this.maxLanes) this.#open();
       return;
     }
     this.#queue.push(intendedMs);
-    let lane = this.#parked.pop();
-    while (lane && !lane.parked) lane = this.#parked.pop();
     let waits = false;
     if (lane) lane.wake();
     else if (this.#queue.length > this.#connecting && (!late || !this.#keepAlive)) {
@@ -162,9 +161,8 @@ export class SharedLanes implements LaneOwner {
       if (this.#lanes.length < this.maxLanes && this.ctx.shared.connectGate.hasRoom) this.#open();
       else waits = true;
     }
-    const { recorder } = this.ctx.shared;
-    if (late) recorder.lateSend(performance.now());
-    else if (waits) recorder.serverBoundSend(performance.now());
+    if (late) this.ctx.shared.recorder.lateSend(performance.now());
+    else if (waits) this.ctx.shared.recorder.serverBoundSend(performance.now());
   }
 
   #open(): void {

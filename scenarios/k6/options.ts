@@ -3,6 +3,7 @@
  * A k6 script's `options` as the experiment `loadlab run script.js` runs.
  */
 import { formatPath, type Issue } from "../../validation/mod.ts";
+import { defined } from "../../validation/defined.ts";
 import { checkOptionsShape, k6Duration, type Options, type Path, type Problem } from "./options_shape.ts";
 import { addLoadPaths, K6Paths } from "./paths.ts";
 import { RESPONSE_TAGS, tagPairs } from "../../results/thresholds/selector.ts";
@@ -225,7 +226,7 @@ interface ScenarioReader {
   /** Refuses every key but the executor's own and the common ones. */
   take(...keys: string[]): void;
   perSec(rate: unknown): number;
-  /** `gracefulStop` and `maxConnections` (`maxVUs`, else `preAllocatedVUs`) when given. */
+  /** `gracefulStop`; an arrival rate's `maxConnections` (`maxVUs`, else `preAllocatedVUs`) and `preConnect`. */
   extra: Record<string, unknown>;
   problem: Problem;
 }
@@ -241,7 +242,9 @@ function scenarioReader(sc: Options, path: Path, problem: Problem): ScenarioRead
     if (unit === 0) problem(at("timeUnit"), 'timeUnit must be more than 0, e.g. "1s"');
     return unit;
   };
-  const maxConnections = (sc.maxVUs ?? sc.preAllocatedVUs) as number | undefined;
+  // As k6's arrival rates: `preAllocatedVUs` made before the start; an iteration no VU is free for is
+  // dropped, never queued, while one more VU is made for later ones (up to `maxVUs`).
+  const arrival = String(sc.executor).endsWith("arrival-rate");
   return {
     sc,
     at,
@@ -253,13 +256,11 @@ function scenarioReader(sc: Options, path: Path, problem: Problem): ScenarioRead
       }
     },
     perSec: (rate: unknown) => Number(rate) * 1000 / unitMs(),
-    extra: {
-      ...(sc.gracefulStop === undefined ? {} : { gracefulStop: duration("gracefulStop") }),
-      // As k6's arrival rates: an iteration no VU is free for is dropped, never queued.
-      ...(sc.executor?.toString().endsWith("arrival-rate")
-        ? { ...(maxConnections ? { maxConnections } : {}), whenBusy: "drop" }
-        : {}),
-    },
+    extra: defined({
+      gracefulStop: duration("gracefulStop"),
+      ...(arrival && { maxConnections: sc.maxVUs || sc.preAllocatedVUs, preConnect: sc.preAllocatedVUs }),
+      whenBusy: arrival ? "drop" : undefined,
+    }),
     problem,
   };
 }

@@ -70,7 +70,13 @@ Deno.test("each k6 executor as a loadlab model", () => {
   });
   assertEquals(
     one({ executor: "constant-arrival-rate", rate: 30, timeUnit: "1m", duration: "10s", preAllocatedVUs: 5 }),
-    { model: "rate", phases: [{ duration: "10000ms", rate: 0.5 }], maxConnections: 5, whenBusy: "drop" },
+    {
+      model: "rate",
+      phases: [{ duration: "10000ms", rate: 0.5 }],
+      maxConnections: 5,
+      preConnect: 5,
+      whenBusy: "drop",
+    },
   );
   assertEquals(
     one({

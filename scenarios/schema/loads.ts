@@ -138,6 +138,7 @@ const rateLoad = z.strictObject({
   rampTo: rampToPerSec,
   duration: modelFields.duration,
   maxConnections: modelFields.maxConnections,
+  preConnect: modelFields.preConnect,
   requests: requestListSchema.optional(),
   ...commonFields,
 }).superRefine((l, ctx) => {
