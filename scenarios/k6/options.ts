@@ -226,7 +226,7 @@ interface ScenarioReader {
   /** Refuses every key but the executor's own and the common ones. */
   take(...keys: string[]): void;
   perSec(rate: unknown): number;
-  /** `gracefulStop`; an arrival rate's `maxConnections` (`maxVUs`, else `preAllocatedVUs`) and `preConnect`. */
+  /** `gracefulStop`; an arrival rate's `maxConnections` (`maxVUs`, else `preAllocatedVUs`), `preConnect`. */
   extra: Record<string, unknown>;
   problem: Problem;
 }
