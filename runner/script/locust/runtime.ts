@@ -134,9 +134,9 @@ const waiting: unknown[] = [];
 let waitingAt = 0, waitingEnd = 0;
 const wait = (go: unknown, client: Client | null, r: Response | null) =>
   void (waiting[waitingEnd++] = go, waiting[waitingEnd++] = client, waiting[waitingEnd++] = r);
+const queued = (go: unknown) => wait(go, null, null); // made once: no closure a request
 function acquire(): Promise<void> | undefined {
-  if (!running) return void (running = true);
-  return new Promise((go) => wait(go, null, null));
+  return running ? new Promise(queued) : void (running = true);
 }
 /** The turn goes to the first waiting: resolved, or an answer made and resolved (arrived). */
 function release(): void {
@@ -343,11 +343,11 @@ class LocustResponse {
   failure(why: unknown): void {
     this.#manual = `CatchResponseError(${JSON.stringify(str(why))})`;
   }
-  declare name: string;
-  declare elapsedMs: number;
-  declare context: Record<string, unknown> | undefined;
+  name = "";
+  elapsedMs = 0;
+  context: Record<string, unknown> | undefined = undefined;
   /** A FastHttpUser's: Locust's FastResponse, which lacks some of requests' members. */
-  declare fast: boolean;
+  fast = false;
   #lacks(name: string, type = "FastResponse"): void {
     if (this.fast) throw new PyError("AttributeError", `'${type}' object has no attribute '${name}'`);
   }
@@ -497,7 +497,7 @@ class Client {
           const { url: given, ...kw } = url.values;
           return send.call(this, given as string, new Kw(kw));
         }
-        if (!verb.startsWith("P")) return this.request(verb, url, ...a);
+        if (verb[0] !== "P") return a.length === 0 ? this.request(verb, url) : this.request(verb, url, ...a);
         const [data, json, kw] = args(a, ["data", "json"], [null, null], false, true);
         return this.request(verb, url, new Kw({ ...kw as object, data, json }));
       };
