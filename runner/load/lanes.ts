@@ -143,10 +143,11 @@ export class SharedLanes implements LaneOwner {
 
   /** Queues a send and wakes or opens a lane for it; counts it late or server-bound when it must wait. */
   dispatch(intendedMs: number, late: boolean): void {
-    let lane = this.#parked.pop();
+    const full = this.#queue.length >= MAX_QUEUED_SENDS;
+    let lane = full ? undefined : this.#parked.pop();
     while (lane && !lane.parked) lane = this.#parked.pop();
     const drop = this.ctx.config.whenBusy === "drop";
-    if (this.#queue.length >= MAX_QUEUED_SENDS || (drop && !lane)) {
+    if (full || (drop && !lane)) {
       this.ctx.shared.recorder.droppedSend(performance.now(), intendedMs);
       // As k6's arrival rates: one lane at a time opens, for the sends after the one dropped.
       if (drop && this.#connecting === 0 && this.#lanes.length < this.maxLanes) this.#open();
