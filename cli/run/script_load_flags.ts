@@ -190,28 +190,6 @@ export interface ScriptLoadArgs {
   locust?: LocustFlags;
 }
 
-/** k6's flags beyond the load: each is the k6 option or runtime option of its flag's name (`--tag`: tags). */
-export interface K6Flags {
-  tags?: Record<string, string>;
-  noThresholds?: boolean;
-  quiet?: boolean;
-  noSummary?: boolean;
-  summaryExport?: string;
-  httpDebug?: "headers" | "full";
-  /** Every `--out` (k6's json, csv and influxdb: ../k6/outputs.ts); `--console-output FILE`'s. */
-  outs?: string[];
-  consoleOutput?: string;
-  /** k6's options of their flags (`--max-redirects`: maxRedirects), over `K6_*` variables. */
-  options?: Record<string, unknown>;
-  /** `--include-system-env-vars=false`: `__ENV` holds the `-e` variables only (k6's default: true). */
-  systemEnv?: false;
-  /** `--local-ips` (K6_LOCAL_IPS): the source addresses the VUs' connections take in turn. */
-  localIPs?: string[];
-  /** `--secret-source` lines, checked (each file read) as k6 checks them. */
-  secretSources?: string[];
-  config?: Record<string, unknown>;
-}
-
 /**
  * Reads the script load flags (of a k6 script when `k6Script`); `--ramp-up` becomes stages (it needs `-c`). A
  * locustfile's users spawn as Locust spawns them, at `-r` or Locust's default of 1 a second, as long as `-t`.
@@ -288,54 +266,57 @@ function locustFlagsOf(flags: FlagValues): LocustFlags {
 /** Whether an `--out` value is a k6 output of each sample: `json=FILE`, `csv[=ARG]`, `influxdb[=URL]`. */
 export const isSamplesOut = (value: string) => /^(json=|(csv|influxdb)(=|$))/.test(value);
 
-/** k6's flags beyond the load, each checked as k6 checks it. */
-function k6FlagsOf(flags: FlagValues): K6Flags {
+/**
+ * k6's flags beyond the load, each checked as k6 checks it: each field the k6 option or runtime option of its
+ * flag's name (`--tag`: tags); `outs` the `--out` values of k6's json, csv and influxdb (../k6/outputs.ts),
+ * `options` those of the option flags over their `K6_*` variables, `systemEnv` false for
+ * `--include-system-env-vars=false` (`__ENV` holds the `-e` variables only), `localIPs` the `--local-ips`.
+ */
+function k6FlagsOf(flags: FlagValues) {
   const { localIPs, includeSystemEnvVars, ...options } = k6Options(flags);
-  const k6: K6Flags = defined({
+  const stats = flags.text("summary-trend-stats")?.split(",").map((s) => s.trim());
+  const bad = stats?.find((s) => !isTrendStat(s));
+  if (bad !== undefined) {
+    const typed = `--summary-trend-stats "${flags.text("summary-trend-stats")}"`;
+    throw new UsageError(`${typed}: "${bad}" is not a trend stat: k6's are ${TREND_STATS_TOLD}`);
+  }
+  if (stats !== undefined) options.summaryTrendStats = stats;
+  const tags = flags.all("tag").map((pair) => {
+    const [name, value] = pair.split(/=(.*)/s, 2);
+    if (!name || !value) throw new UsageError(`--tag "${pair}": write NAME=VALUE, e.g. --tag env=staging`);
+    return [name, value];
+  });
+  const outs = flags.all("out").filter(isSamplesOut), config = flags.path("config");
+  const debug = flags.text("http-debug") === "" ? "headers" : flags.choice("http-debug", ["headers", "full"]);
+  return defined({
+    tags: tags.length > 0 ? Object.fromEntries(tags) as Record<string, string> : undefined,
     noThresholds: flags.has("no-thresholds") || undefined,
     quiet: flags.has("quiet") || undefined,
     noSummary: flags.has("no-summary") || undefined,
     summaryExport: flags.path("summary-export"),
+    httpDebug: debug,
+    outs: outs.length > 0 ? outs : undefined,
     consoleOutput: flags.path("console-output"),
     options: Object.keys(options).length > 0 ? options : undefined,
-    localIPs: localIPs as string[] | undefined,
     systemEnv: includeSystemEnvVars === false ? false as const : undefined,
+    localIPs: localIPs as string[] | undefined,
+    secretSources: flags.has("secret-source") ? checkedSecretSources(flags.all("secret-source")) : undefined,
+    config: config === undefined ? undefined : configOptions(config),
   });
-  for (const pair of flags.all("tag")) {
-    const [name, value] = pair.split(/=(.*)/s, 2);
-    if (!name || !value) throw new UsageError(`--tag "${pair}": write NAME=VALUE, e.g. --tag env=staging`);
-    (k6.tags ??= {})[name] = value;
+}
+
+/** k6's flags beyond the load, as `k6FlagsOf` reads them. */
+export type K6Flags = Partial<ReturnType<typeof k6FlagsOf>>;
+
+/** `--secret-source` lines, checked (each file read) as k6 checks them. */
+function checkedSecretSources(lines: string[]): string[] {
+  try {
+    secretSources(lines, (path) => readTextFileCapped(path, MAX_EXPERIMENT_FILE_BYTES));
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    throw new UsageError(message, { cause: err, exitCode: K6_EXIT.commandFailed });
   }
-  const stats = flags.text("summary-trend-stats");
-  if (stats !== undefined) {
-    const summaryTrendStats = stats.split(",").map((s) => s.trim());
-    const bad = summaryTrendStats.find((s) => !isTrendStat(s));
-    if (bad !== undefined) {
-      throw new UsageError(
-        `--summary-trend-stats "${stats}": "${bad}" is not a trend stat: k6's are ${TREND_STATS_TOLD}`,
-      );
-    }
-    k6.options = { ...k6.options, summaryTrendStats };
-  }
-  const outs = flags.all("out").filter(isSamplesOut);
-  if (outs.length > 0) k6.outs = outs;
-  const config = flags.path("config");
-  if (config !== undefined) k6.config = configOptions(config);
-  if (flags.has("secret-source")) {
-    k6.secretSources = flags.all("secret-source");
-    try {
-      secretSources(k6.secretSources, (path) => readTextFileCapped(path, MAX_EXPERIMENT_FILE_BYTES));
-    } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      throw new UsageError(message, { cause: err, exitCode: K6_EXIT.commandFailed });
-    }
-  }
-  if (flags.has("http-debug")) {
-    k6.httpDebug = flags.text("http-debug") === ""
-      ? "headers"
-      : flags.choice("http-debug", ["headers", "full"]);
-  }
-  return k6;
+  return lines;
 }
 
 function configOptions(path: string): Record<string, unknown> {
