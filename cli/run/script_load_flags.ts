@@ -128,6 +128,10 @@ const flagOf = (o: K6Option) =>
 /** The options whose flags are read here (the run's own flags read the others), by their key. */
 const OPTION_ROWS = Object.entries(K6_OPTIONS).filter(([, o]) => o.env && !o.ownFlag && !o.envRefused);
 
+/** k6's flags of its own output, accepted and ignored (`=`: it takes a value). */
+const OUTPUT_FLAGS = "--no-usage-report --no-color --log-format= --log-output= --profiling-enabled".split(
+  " ",
+);
 /** The flags of k6's options, and k6's flags of its own output (accepted, ignored). */
 const K6_OPTION_SPECS: FlagSpec[] = [
   ...OPTION_ROWS.map(([, o]) => ({
@@ -136,8 +140,7 @@ const K6_OPTION_SPECS: FlagSpec[] = [
     ...(o.kind === "list" ? { repeatable: true } : {}),
     ...defined({ short: o.short }),
   })),
-  ..."log-format= log-output= no-usage-report no-color profiling-enabled".split(" ")
-    .map((f) => ({ long: f.replace("=", ""), takesValue: f.endsWith("=") })),
+  ...OUTPUT_FLAGS.map((f) => ({ long: f.replace(/^--|=$/g, ""), takesValue: f.endsWith("=") })),
   { long: "verbose", short: "v", takesValue: false },
 ];
 const OPTIONS_TOLD = OPTION_ROWS.filter(([, o]) => o.flag).map(([, o]) =>
@@ -168,8 +171,8 @@ export const SCRIPT_LOAD_TABLE: FlagTable = [
   "A k6 script also takes k6's flags:",
   ...K6_ROWS,
   ...wrapped(
-    `k6's options, over the script's and K6_*: ${OPTIONS_TOLD}; of k6's own output, ignored: ` +
-      "--no-usage-report --no-color -v --log-format --log-output --profiling-enabled",
+    `k6's options, over the script's and K6_*: ${OPTIONS_TOLD}; of k6's own output, ignored: -v ` +
+      OUTPUT_FLAGS.join(" ").replaceAll("=", ""),
     106,
   ).map((l) => `  ${l}`),
   ...K6_OPTION_SPECS,
