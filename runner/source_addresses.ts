@@ -1,7 +1,7 @@
 /**
  * @module
  * The local addresses a run's connections come from (`--source-addresses`), past one address's ~28,000 ports
- * per destination: addresses and IPv4 ranges, comma-separated or a list (127.x.y.z: loopback on Linux). Pure.
+ * per destination: addresses, IPv4 ranges and CIDRs, comma-separated or a list (127.x.y.z: loopback). Pure.
  */
 import { isIP } from "node:net";
 
@@ -15,14 +15,15 @@ export function expandSourceAddresses(input: string | readonly string[]): string
   const out: string[] = [];
   for (const item of items) {
     const range = item.includes("-") && !item.includes(":") ? item.split("-") : [item];
-    if (range.length === 1) {
-      if (isIP(item) === 0) return { problem: `${JSON.stringify(item)} is not an IP address` };
-      out.push(item);
-    } else {
-      const expanded = ipv4Range(range);
-      if ("problem" in expanded) return expanded;
-      out.push(...expanded);
-    }
+    const expanded = item.includes("/")
+      ? ipv4Cidr(item)
+      : range.length > 1
+      ? ipv4Range(range)
+      : isIP(item) === 0
+      ? { problem: `${JSON.stringify(item)} is not an IP address` }
+      : [item];
+    if ("problem" in expanded) return expanded;
+    out.push(...expanded);
     if (out.length > MAX_SOURCE_ADDRESSES) {
       return { problem: `at most ${MAX_SOURCE_ADDRESSES} source addresses` };
     }
@@ -38,6 +39,24 @@ function ipv4Range(parts: string[]): string[] | { problem: string } {
   }
   const [from, to] = parts.map(ipv4Number);
   if (to < from) return { problem: `${JSON.stringify(text)}: the range ends before it starts` };
+  return addresses(from, to);
+}
+
+/** An IPv4 CIDR's addresses, as k6 takes them: past two, without the network's first and last. */
+function ipv4Cidr(text: string): string[] | { problem: string } {
+  const [ip, bits] = text.split("/");
+  if (isIP(ip) !== 4 || !/^\d+$/.test(bits ?? "") || Number(bits) > 32) {
+    return {
+      problem: `${JSON.stringify(text)}: a CIDR is an IPv4 address and 0 to 32 bits, e.g. 10.0.0.0/24`,
+    };
+  }
+  const size = 2 ** (32 - Number(bits)),
+    first = ipv4Number(ip) - ipv4Number(ip) % size,
+    inner = size > 2 ? 1 : 0;
+  return addresses(first + inner, first + size - 1 - inner);
+}
+
+function addresses(from: number, to: number): string[] | { problem: string } {
   if (to - from >= MAX_SOURCE_ADDRESSES) {
     return { problem: `at most ${MAX_SOURCE_ADDRESSES} source addresses` };
   }

@@ -51,6 +51,29 @@ export default function () {
       // The target's pair went through OpenSSL's files where the epoll transport runs (else Deno's sockets).
       const results = await Deno.readTextFile(`${dir}/out/results.json`);
       assertEquals(results.includes('"client": "openssl"'), EPOLL_TLS_BLOCKER === null);
+      // The pairs in k6's config file, under a script that gives none: the same run, as k6's.
+      const pairs = await Promise.all([[b, "b.test"], [a, "a.test"]].map(async ([f, domain]) => ({
+        domains: [domain],
+        cert: await Deno.readTextFile((f as typeof a).clientCert),
+        key: await Deno.readTextFile((f as typeof a).clientKey),
+      })));
+      await Deno.writeTextFile(`${dir}/k6.json`, JSON.stringify({ tlsAuth: pairs }));
+      await Deno.writeTextFile(
+        script,
+        (await Deno.readTextFile(script)).replace(/ {2}tlsAuth: \[[\s\S]*?\n {2}\],\n/, ""),
+      );
+      assertEquals((await Deno.readTextFile(script)).includes("tlsAuth"), false);
+      const config = ["run", script, "-q", "--config", `${dir}/k6.json`, "--out-dir", `${dir}/out2`];
+      const fromFile = await runLoadlab(config);
+      assertEquals(fromFile.code, 0, fromFile.stderr);
+      // k6 reads K6_TLSAUTH as empty pairs, every VU failing: refused before the load, saying so.
+      const env = await runLoadlab(config, { K6_TLSAUTH: JSON.stringify(pairs) });
+      assertEquals(env.code, 104, env.stderr);
+      assertEquals(
+        /K6_TLSAUTH: k6 reads no pair from it .*give options\.tlsAuth/.test(env.stderr),
+        true,
+        env.stderr,
+      );
     } finally {
       await Promise.all(servers.map((s) => s.stop()));
     }

@@ -15,6 +15,7 @@ import {
   shortcutScenario,
 } from "../../scenarios/k6/options.ts";
 import type { K6Paths } from "../../scenarios/k6/paths.ts";
+import { K6_OPTIONS } from "../../scenarios/k6/options_shape.ts";
 import { formatIssues } from "../../validation/mod.ts";
 import { checkScript, scriptExperimentName } from "../run/script_check.ts";
 import { memoryLimitMbBesideRuns } from "../../runner/worker/memory_limit.ts";
@@ -134,8 +135,14 @@ export async function k6ExperimentText(
   const origin = new URL(url).origin;
   const to = keepHost.includes(origin) ? new URL(routes[origin]) : undefined;
   const connectTo = to && `${to.hostname}:${to.port || defaultPort(to)}`;
-  const dialled = connectTo === undefined ? loads : Object.fromEntries(
-    Object.entries(loads).map(([name, load]) => [name, { ...load, tls: { ...load.tls ?? {}, connectTo } }]),
+  // `--local-ips`: each load's connections bound to the addresses in turn.
+  const sourceAddresses = overrides.k6?.localIPs;
+  const dialled = Object.fromEntries(
+    Object.entries(loads).map(([name, load]) => [name, {
+      ...load,
+      ...defined({ sourceAddresses }),
+      ...(connectTo === undefined ? {} : { tls: { ...load.tls ?? {}, connectTo } }),
+    }]),
   );
   const text = JSON.stringify({
     name: scriptExperimentName(path),
@@ -163,14 +170,11 @@ function refuseUnreadK6Env(): void {
       "K6_HOSTS: k6 does not read it (ignored, as k6 ignores it): give options.hosts or --config",
     );
   }
-  const unread = "LOCAL_IPS PAUSED THRESHOLDS TLSAUTH".split(" ").map((name) => `K6_${name}`)
-    .filter((name) => Deno.env.get(name)?.trim());
+  const unread = Object.values(K6_OPTIONS).filter((o) => o.envRefused && Deno.env.get(`K6_${o.env}`)?.trim());
   if (unread.length === 0) return;
-  throw new UsageError(
-    `${unread.join(", ")}: k6 reads these as options; loadlab takes them from the script's options or ` +
-      "its flags only: set them there, or unset the variables",
-    { exitCode: K6_EXIT.invalidConfig },
-  );
+  throw new UsageError(unread.map((o) => `K6_${o.env}: ${o.envRefused}`).join("; "), {
+    exitCode: K6_EXIT.invalidConfig,
+  });
 }
 
 /** The load the flags and `K6_*` variables give, as k6's options (their tier: `withK6Flags`). */

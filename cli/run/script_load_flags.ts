@@ -3,7 +3,7 @@
  * A session or k6 script's load from `loadlab run`'s flags, with k6's and Locust's spellings.
  */
 import { defined } from "../../validation/defined.ts";
-import { flag, type FlagSpec, type FlagTable, type RawArgs } from "../argv.ts";
+import { flag, type FlagSpec, type FlagTable, type RawArgs, wrapped } from "../argv.ts";
 import { OPTION_FLAGS } from "../attack/flags.ts";
 import { defaultText } from "../flag_values.ts";
 import { OPTIONS } from "../../runner/config_fields.ts";
@@ -13,7 +13,14 @@ import { DEFAULT_DURATION_MS } from "../../runner/load/models/fields.ts";
 import { UsageError } from "../usage_error.ts";
 import { K6_EXIT } from "../exit_codes.ts";
 import { HTTP_DEBUG_MAX } from "../../runner/script/k6/http_debug.ts";
-import { isTrendStat, TREND_STATS_TOLD } from "../../scenarios/k6/options_shape.ts";
+import {
+  isTrendStat,
+  K6_OPTIONS,
+  type K6Option,
+  TREND_STATS_TOLD,
+} from "../../scenarios/k6/options_shape.ts";
+import { expandSourceAddresses } from "../../runner/source_addresses.ts";
+import { unbindableAddress } from "../../system/ports.ts";
 import type { Stage } from "../../runner/load/models/ramping_connections.ts";
 import type { LocustFlags } from "../../runner/script/locust/experiment.ts";
 import { readFileCapped, readTextFileCapped } from "../../system/read_capped.ts";
@@ -115,35 +122,34 @@ const K6_ROWS: FlagTable = [
   ]),
 ];
 
-/** k6's options loadlab honours, as their flags (the first 18 k6's, the rest `K6_*` variables only). */
-const K6_OPTIONS = ("NO_SETUP NO_TEARDOWN RPS BATCH BATCH_PER_HOST DISCARD_RESPONSE_BODIES MAX_REDIRECTS " +
-  "USER_AGENT THROW MIN_ITERATION_DURATION NO_CONNECTION_REUSE NO_VU_CONNECTION_REUSE INSECURE_SKIP_TLS_VERIFY " +
-  "SUMMARY_TIME_UNIT DNS BLACKLIST_IP BLOCK_HOSTNAMES " +
-  "SYSTEM_TAGS NO_COOKIES_RESET SETUP_TIMEOUT TEARDOWN_TIMEOUT TLS_CIPHER_SUITES").split(" ");
-const WHOLE = new Set(["RPS", "BATCH", "BATCH_PER_HOST", "MAX_REDIRECTS"]);
-/** Lists, k6's repeatable flags (`--blacklist-ip A --blacklist-ip B`, or `A,B`). */
-const LISTS = new Set(["SYSTEM_TAGS", "TLS_CIPHER_SUITES", "BLACKLIST_IP", "BLOCK_HOSTNAMES"]);
-const YES_NO = /^(NO_|DISCARD|THROW|INSECURE)/;
-const flagOf = (name: string) => name.toLowerCase().replaceAll("_", "-");
+/** A k6 option's flag: k6's spelling, else its variable's name in kebab case (`--setup-timeout`). */
+const flagOf = (o: K6Option) =>
+  typeof o.flag === "string" ? o.flag : o.env!.toLowerCase().replaceAll("_", "-");
+/** The options whose flags are read here (the run's own flags read the others), by their key. */
+const OPTION_ROWS = Object.entries(K6_OPTIONS).filter(([, o]) => o.env && !o.ownFlag && !o.envRefused);
 
-/** k6's flags loadlab reads but does not list in K6_FLAGS_TOLD (its options', and those of k6's output). */
+/** k6's flags of its own output, accepted and ignored (`=`: it takes a value). */
+const OUTPUT_FLAGS = "--no-usage-report --no-color --log-format= --log-output= --profiling-enabled".split(
+  " ",
+);
+/** The flags of k6's options, and k6's flags of its own output (accepted, ignored). */
 const K6_OPTION_SPECS: FlagSpec[] = [
-  ...K6_OPTIONS.map((name) => ({
-    long: flagOf(name),
-    ...(YES_NO.test(name) ? { takesValue: false, optionalValue: true } : { takesValue: true }),
-    ...(LISTS.has(name) ? { repeatable: true } : {}),
-    ...(name === "THROW" ? { short: "w" } : {}),
+  ...OPTION_ROWS.map(([, o]) => ({
+    long: flagOf(o),
+    ...(o.kind === "switch" ? { takesValue: false, optionalValue: true } : { takesValue: true }),
+    ...(o.kind === "list" ? { repeatable: true } : {}),
+    ...defined({ short: o.short }),
   })),
-  ..."log-format= log-output= no-usage-report no-color profiling-enabled".split(" ")
-    .map((f) => ({ long: f.replace("=", ""), takesValue: f.endsWith("=") })),
-  { long: "include-system-env-vars", takesValue: false, optionalValue: true },
+  ...OUTPUT_FLAGS.map((f) => ({ long: f.replace(/^--|=$/g, ""), takesValue: f.endsWith("=") })),
   { long: "verbose", short: "v", takesValue: false },
 ];
+const OPTIONS_TOLD = OPTION_ROWS.filter(([, o]) => o.flag).map(([, o]) =>
+  (o.short ? `-${o.short}/` : "") + `--${flagOf(o)}`
+).join(" ");
 
 /** k6's flags loadlab refuses, each with why and what to do (for the "unknown flag" error). */
 export const K6_FLAGS_REFUSED: Record<string, string> = Object.fromEntries(
   Object.entries({
-    "--local-ips": "the system picks each connection's source address: drop it",
     "--execution-segment --execution-segment-sequence": "split a load with --segment I/N",
     "-l --linger -p --paused -a --address": "loadlab has no k6 REST API; steer a run with --serve",
     "--compatibility-mode --new-machine-readable-summary --traces-output":
@@ -164,11 +170,11 @@ export const SCRIPT_LOAD_TABLE: FlagTable = [
   ...LOCUST_ROWS,
   "A k6 script also takes k6's flags:",
   ...K6_ROWS,
-  "  k6's options, over the script's and K6_*: --rps --user-agent --batch --batch-per-host --max-redirects",
-  "  --min-iteration-duration -w/--throw --discard-response-bodies --no-[vu-]connection-reuse",
-  "  --insecure-skip-tls-verify --summary-time-unit --include-system-env-vars[=false] --dns --blacklist-ip",
-  "  --block-hostnames; of k6's own output,",
-  "  ignored: --no-usage-report --no-color -v --log-format --log-output --profiling-enabled",
+  ...wrapped(
+    `k6's options, over the script's and K6_*: ${OPTIONS_TOLD}; of k6's own output, ignored: -v ` +
+      OUTPUT_FLAGS.join(" ").replaceAll("=", ""),
+    106,
+  ).map((l) => `  ${l}`),
   ...K6_OPTION_SPECS,
 ];
 
@@ -185,26 +191,6 @@ export interface ScriptLoadArgs {
   k6?: K6Flags;
   /** Locust's flags beyond the load, for a locustfile only (absent when none was given). */
   locust?: LocustFlags;
-}
-
-/** k6's flags beyond the load: each is the k6 option or runtime option of its flag's name (`--tag`: tags). */
-export interface K6Flags {
-  tags?: Record<string, string>;
-  noThresholds?: boolean;
-  quiet?: boolean;
-  noSummary?: boolean;
-  summaryExport?: string;
-  httpDebug?: "headers" | "full";
-  /** Every `--out` (k6's json, csv and influxdb: ../k6/outputs.ts); `--console-output FILE`'s. */
-  outs?: string[];
-  consoleOutput?: string;
-  /** k6's options of their flags (`--max-redirects`: maxRedirects), over `K6_*` variables. */
-  options?: Record<string, unknown>;
-  /** `--include-system-env-vars=false`: `__ENV` holds the `-e` variables only (k6's default: true). */
-  systemEnv?: false;
-  /** `--secret-source` lines, checked (each file read) as k6 checks them. */
-  secretSources?: string[];
-  config?: Record<string, unknown>;
 }
 
 /**
@@ -283,52 +269,57 @@ function locustFlagsOf(flags: FlagValues): LocustFlags {
 /** Whether an `--out` value is a k6 output of each sample: `json=FILE`, `csv[=ARG]`, `influxdb[=URL]`. */
 export const isSamplesOut = (value: string) => /^(json=|(csv|influxdb)(=|$))/.test(value);
 
-/** k6's flags beyond the load, each checked as k6 checks it. */
-function k6FlagsOf(flags: FlagValues): K6Flags {
-  const k6: K6Flags = defined({
+/**
+ * k6's flags beyond the load, each checked as k6 checks it: each field the k6 option or runtime option of its
+ * flag's name (`--tag`: tags); `outs` the `--out` values of k6's json, csv and influxdb (../k6/outputs.ts),
+ * `options` those of the option flags over their `K6_*` variables, `systemEnv` false for
+ * `--include-system-env-vars=false` (`__ENV` holds the `-e` variables only), `localIPs` the `--local-ips`.
+ */
+function k6FlagsOf(flags: FlagValues) {
+  const { localIPs, includeSystemEnvVars, ...options } = k6Options(flags);
+  const stats = flags.text("summary-trend-stats")?.split(",").map((s) => s.trim());
+  const bad = stats?.find((s) => !isTrendStat(s));
+  if (bad !== undefined) {
+    const typed = `--summary-trend-stats "${flags.text("summary-trend-stats")}"`;
+    throw new UsageError(`${typed}: "${bad}" is not a trend stat: k6's are ${TREND_STATS_TOLD}`);
+  }
+  if (stats !== undefined) options.summaryTrendStats = stats;
+  const tags = flags.all("tag").map((pair) => {
+    const [name, value] = pair.split(/=(.*)/s, 2);
+    if (!name || !value) throw new UsageError(`--tag "${pair}": write NAME=VALUE, e.g. --tag env=staging`);
+    return [name, value];
+  });
+  const outs = flags.all("out").filter(isSamplesOut), config = flags.path("config");
+  const debug = flags.text("http-debug") === "" ? "headers" : flags.choice("http-debug", ["headers", "full"]);
+  return defined({
+    tags: tags.length > 0 ? Object.fromEntries(tags) as Record<string, string> : undefined,
     noThresholds: flags.has("no-thresholds") || undefined,
     quiet: flags.has("quiet") || undefined,
     noSummary: flags.has("no-summary") || undefined,
     summaryExport: flags.path("summary-export"),
+    httpDebug: debug,
+    outs: outs.length > 0 ? outs : undefined,
     consoleOutput: flags.path("console-output"),
-    options: k6Options(flags),
+    options: Object.keys(options).length > 0 ? options : undefined,
+    systemEnv: includeSystemEnvVars === false ? false as const : undefined,
+    localIPs: localIPs as string[] | undefined,
+    secretSources: flags.has("secret-source") ? checkedSecretSources(flags.all("secret-source")) : undefined,
+    config: config === undefined ? undefined : configOptions(config),
   });
-  for (const pair of flags.all("tag")) {
-    const [name, value] = pair.split(/=(.*)/s, 2);
-    if (!name || !value) throw new UsageError(`--tag "${pair}": write NAME=VALUE, e.g. --tag env=staging`);
-    (k6.tags ??= {})[name] = value;
+}
+
+/** k6's flags beyond the load, as `k6FlagsOf` reads them. */
+export type K6Flags = Partial<ReturnType<typeof k6FlagsOf>>;
+
+/** `--secret-source` lines, checked (each file read) as k6 checks them. */
+function checkedSecretSources(lines: string[]): string[] {
+  try {
+    secretSources(lines, (path) => readTextFileCapped(path, MAX_EXPERIMENT_FILE_BYTES));
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    throw new UsageError(message, { cause: err, exitCode: K6_EXIT.commandFailed });
   }
-  const stats = flags.text("summary-trend-stats");
-  if (stats !== undefined) {
-    const summaryTrendStats = stats.split(",").map((s) => s.trim());
-    const bad = summaryTrendStats.find((s) => !isTrendStat(s));
-    if (bad !== undefined) {
-      throw new UsageError(
-        `--summary-trend-stats "${stats}": "${bad}" is not a trend stat: k6's are ${TREND_STATS_TOLD}`,
-      );
-    }
-    k6.options = { ...k6.options, summaryTrendStats };
-  }
-  if (/^(0|f|false)$/i.test(flags.text("include-system-env-vars") ?? "")) k6.systemEnv = false;
-  const outs = flags.all("out").filter(isSamplesOut);
-  if (outs.length > 0) k6.outs = outs;
-  const config = flags.path("config");
-  if (config !== undefined) k6.config = configOptions(config);
-  if (flags.has("secret-source")) {
-    k6.secretSources = flags.all("secret-source");
-    try {
-      secretSources(k6.secretSources, (path) => readTextFileCapped(path, MAX_EXPERIMENT_FILE_BYTES));
-    } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      throw new UsageError(message, { cause: err, exitCode: K6_EXIT.commandFailed });
-    }
-  }
-  if (flags.has("http-debug")) {
-    k6.httpDebug = flags.text("http-debug") === ""
-      ? "headers"
-      : flags.choice("http-debug", ["headers", "full"]);
-  }
-  return k6;
+  return lines;
 }
 
 function configOptions(path: string): Record<string, unknown> {
@@ -367,37 +358,41 @@ export function withK6Flags(
 }
 
 /** k6's options of the flags given (yes/no, whole numbers, lists, else text), `K6_*` variables as flags. */
-function k6Options(flags: FlagValues): Record<string, unknown> | undefined {
+function k6Options(flags: FlagValues): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const name of K6_OPTIONS) {
-    const given = flags.all(flagOf(name)), spelled = flags.typed(flagOf(name));
-    const text = LISTS.has(name) && given.length > 0 ? given.join(",") : given.at(-1);
+  for (const [key, o] of OPTION_ROWS) {
+    const given = flags.all(flagOf(o)), spelled = flags.typed(flagOf(o));
+    const text = o.kind === "list" && given.length > 0 ? given.join(",") : given.at(-1);
     // `--system-tags ''` keeps no tag; an empty yes/no flag is yes.
-    const value = text === "" && YES_NO.test(name) ? "true" : text?.trim();
-    if (value === undefined || (value === "" && name !== "SYSTEM_TAGS")) continue;
-    // k6's option: the name in camel case, its initialisms upper case (insecureSkipTLSVerify, blacklistIPs).
-    const key = name.toLowerCase().replace(/_([a-z])/g, (_, c) => c.toUpperCase()).replace("noVu", "noVU")
-      .replace("Tls", "TLS").replace(/Ip$/, "IPs");
+    const value = text === "" && o.kind === "switch" ? "true" : text?.trim();
+    if (value === undefined || (value === "" && key !== "systemTags")) continue;
+    // As k6's: a flag it cannot read is a refused command line (255), a variable an invalid config (104).
+    const exitCode = spelled.startsWith("K6_") ? K6_EXIT.invalidConfig : K6_EXIT.commandFailed;
     const bad = (what: string, e: string) =>
-      new UsageError(`${spelled}="${value}": ${what}, e.g. ${spelled}=${e}`);
-    if (YES_NO.test(name)) {
+      new UsageError(`${spelled}="${value}": ${what}, e.g. ${spelled}=${e}`, { exitCode });
+    if (o.kind === "switch") {
       if (!/^(1|t|true|0|f|false)$/i.test(value)) throw bad("true or false", "true");
       out[key] = /^(1|t|true)$/i.test(value);
-    } else if (WHOLE.has(name)) {
+    } else if (o.kind === "count") {
       if (!/^\d+$/.test(value)) throw bad("a whole number", "10");
       out[key] = Number(value);
-    } else if (name === "DNS") {
+    } else if (o.kind === "dns") {
       out[key] = Object.fromEntries(value.split(",").map((kv) => kv.split(/=(.*)/s, 2)));
-    } else out[key] = LISTS.has(name) ? value.split(",").map((s) => s.trim()).filter(Boolean) : value;
+    } else if (o.kind === "ips") {
+      const ips = expandSourceAddresses(value), foreign = "problem" in ips ? null : unbindableAddress(ips);
+      if ("problem" in ips) throw bad(ips.problem, "10.0.0.1-10.0.0.50,192.168.1.0/24");
+      if (foreign !== null) {
+        throw bad(`cannot send from ${foreign}: give addresses of this host`, "127.0.0.2");
+      }
+      out[key] = ips;
+    } else out[key] = o.kind === "list" ? value.split(",").map((s) => s.trim()).filter(Boolean) : value;
   }
-  return Object.keys(out).length > 0 ? out : undefined;
+  return out;
 }
 
-/** The flags k6 reads from a variable too: `K6_` and the flag's name (`--tag`: K6_TAGS, `--vus`: K6_VUS). */
-const K6_ENV_FLAGS = ("concurrency=VUS duration requests=ITERATIONS stages tag=TAGS no-thresholds quiet " +
-  "no-summary summary-export summary-trend-stats summary-mode http-debug out include-system-env-vars " +
-  "console-output").split(" ").map((f) => f.split("="))
-  .concat(K6_OPTIONS.map((name) => [flagOf(name), name.replace(/_IP$/, "_IPS")]));
+/** The flags k6 reads from a variable too: `K6_` and the option's (`--tag`: K6_TAGS, `--vus`: K6_VUS). */
+const K6_ENV_FLAGS = Object.values(K6_OPTIONS).filter((o) => o.env && !o.envRefused)
+  .map((o) => [flagOf(o), `K6_${o.env}`]);
 
 /**
  * A k6 script's flags not on the command line taken from k6's variables of them, as k6 reads them under its
@@ -406,8 +401,8 @@ const K6_ENV_FLAGS = ("concurrency=VUS duration requests=ITERATIONS stages tag=T
 export function withK6EnvFlags(raw: RawArgs, specs: FlagSpec[]): void {
   // The flags' duration, iterations or stages replace all three of the variables' (k6's tiers).
   const load = ["duration", "requests", "stages"], flagsLoad = load.some((long) => raw.values.has(long));
-  for (const [long, own] of K6_ENV_FLAGS) {
-    const name = `K6_${own ?? long.toUpperCase().replaceAll("-", "_")}`, value = Deno.env.get(name)?.trim();
+  for (const [long, name] of K6_ENV_FLAGS) {
+    const value = Deno.env.get(name)?.trim();
     if (!value || raw.values.has(long) || (flagsLoad && load.includes(long))) continue;
     const spec = specs.find((s) => s.long === long)!;
     if (spec.takesValue || spec.optionalValue) {

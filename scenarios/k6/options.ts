@@ -4,7 +4,14 @@
  */
 import { formatPath, type Issue } from "../../validation/mod.ts";
 import { defined } from "../../validation/defined.ts";
-import { checkOptionsShape, k6Duration, type Options, type Path, type Problem } from "./options_shape.ts";
+import {
+  checkOptionsShape,
+  K6_OPTIONS,
+  k6Duration,
+  type Options,
+  type Path,
+  type Problem,
+} from "./options_shape.ts";
 import { addLoadPaths, K6Paths } from "./paths.ts";
 import { RESPONSE_TAGS, tagPairs } from "../../results/thresholds/selector.ts";
 
@@ -26,36 +33,6 @@ interface K6Experiment {
   /** VUs k6 starts idle: an externally-controlled scenario's maxVUs past its vus (in `vus_max`). */
   idleVus: number;
 }
-
-/** Options k6 uses only in the cloud, or that runner/script/k6/ or cli/k6/ read from the script itself. */
-const HONOURED = new Set([
-  "httpDebug",
-  "ext",
-  "cloud",
-  "batch",
-  "batchPerHost",
-  "summaryTrendStats",
-  "summaryTimeUnit",
-  "discardResponseBodies",
-  "maxRedirects",
-  "userAgent",
-  "noCookiesReset",
-  "throw",
-  "noSetup",
-  "noTeardown",
-  // Every request's tags (runner/script/k6/tags.ts), which thresholds select by.
-  "tags",
-  // Where the script's origins go (cli/k6/source.ts), checked here.
-  "hosts",
-  // The run's requests a second at most (runner/script/k6/runtime.ts), checked here.
-  "rps",
-]);
-const LOAD_KEYS = new Set(["vus", "duration", "iterations", "stages", "scenarios"]);
-/** k6's other options: loadlab refuses those it does not honour; k6 warns of any other key and ignores it. */
-const K6_OTHERS = new Set(
-  ("paused executionSegment executionSegmentSequence handleSummaryTimeout metricSamplesBufferSize " +
-    "features").split(" "),
-);
 
 /** k6's lists of texts (`dns`: its `key:value` pairs), each item's form and the form told when one is not. */
 const FORMS: Record<string, [RegExp, string]> = {
@@ -99,12 +76,12 @@ export function k6Experiment(
       problem(["options", "hosts", host], 'a host maps to an address, "127.0.0.1" or "127.0.0.1:8080"');
     }
   }
-  if (options.rps !== undefined && !(Number.isInteger(options.rps) && Number(options.rps) >= 0)) {
-    problem(["options", "rps"], "rps is a whole number of requests a second, e.g. 100 (0: no limit)");
-  }
   for (const [key, value] of Object.entries(options)) {
-    if (LOAD_KEYS.has(key) || HONOURED.has(key) || key === "thresholds") continue;
-    if (key === "setupTimeout" || key === "teardownTimeout") {
+    const row = K6_OPTIONS[key];
+    if (row === undefined || row.flagOnly) ignored.push(key);
+    else if (row.refused) {
+      problem(["options", key], `${key} is not honoured by loadlab's k6 runtime; remove it to run`);
+    } else if (key === "setupTimeout" || key === "teardownTimeout") {
       const ms = k6Duration(value, ["options", key], problem);
       if (ms !== undefined) hooksTimeouts[key] = ms, paths.add([key], ["options", key]);
     } else if (key === "minIterationDuration") k6Duration(value, ["options", key], problem);
@@ -124,8 +101,7 @@ export function k6Experiment(
     else if (key === "insecureSkipTLSVerify") extra.tls = { ...extra.tls ?? {}, insecure: Boolean(value) };
     else if (key === "tlsVersion" || key === "tlsCipherSuites") {
       extra.tls = { ...extra.tls ?? {}, ...tlsOf(key, value, problem) };
-    } else if (!K6_OTHERS.has(key)) ignored.push(key);
-    else problem(["options", key], `${key} is not honoured by loadlab's k6 runtime; remove it to run`);
+    }
   }
   const afterRun: AfterRunRule[] = [];
   const origins: Array<Path> = [];

@@ -10,12 +10,99 @@ import { isRecord } from "../yaml_document.ts";
 export type Options = Record<string, unknown>;
 export type Path = Array<string | number>;
 
+/**
+ * One of k6's options, its flag and its `K6_` variable: how it is written (`switch`: true or false, `count`:
+ * a whole number, `duration`: k6's, `list`: comma-separated texts, `dns`: `key=value,...`, `ips`: addresses,
+ * ranges and CIDRs, `json`: an object or list, with no text form), k6's flag (`true`: its variable's name in
+ * kebab case) and its variable; an option without a flag takes its variable as a flag loadlab does not list.
+ */
+export interface K6Option {
+  kind: "switch" | "count" | "duration" | "list" | "dns" | "ips" | "text" | "json";
+  flag?: string | true;
+  short?: string;
+  env?: string;
+  /** Its flag is one of the run's own (cli/run/), which reads it: the row gives its variable. */
+  ownFlag?: true;
+  /** k6 reads it from its flag and variable only (a run's, not the script's or its config file's). */
+  flagOnly?: true;
+  /** Not honoured: the script's option is refused (`true`), or its variable, saying why. */
+  refused?: true;
+  envRefused?: string;
+}
+
+const ANY_VARIABLE = "loadlab reads this option from the script or --config only: unset it";
+/** k6's options loadlab knows, by their key in `options`; any other key k6 ignores, with a warning. */
+export const K6_OPTIONS: Record<string, K6Option> = {
+  vus: { kind: "count", flag: "concurrency", env: "VUS", ownFlag: true },
+  duration: { kind: "duration", flag: "duration", env: "DURATION", ownFlag: true },
+  iterations: { kind: "count", flag: "requests", env: "ITERATIONS", ownFlag: true },
+  stages: { kind: "json", flag: "stages", env: "STAGES", ownFlag: true },
+  scenarios: { kind: "json" },
+  thresholds: { kind: "json", env: "THRESHOLDS", envRefused: ANY_VARIABLE },
+  tags: { kind: "json", flag: "tag", env: "TAGS", ownFlag: true },
+  summaryTrendStats: { kind: "list", flag: true, env: "SUMMARY_TREND_STATS", ownFlag: true },
+  httpDebug: { kind: "text", flag: true, env: "HTTP_DEBUG", ownFlag: true },
+  noThresholds: { kind: "switch", flag: true, env: "NO_THRESHOLDS", ownFlag: true, flagOnly: true },
+  quiet: { kind: "switch", flag: true, env: "QUIET", ownFlag: true, flagOnly: true },
+  noSummary: { kind: "switch", flag: true, env: "NO_SUMMARY", ownFlag: true, flagOnly: true },
+  summaryExport: { kind: "text", flag: true, env: "SUMMARY_EXPORT", ownFlag: true, flagOnly: true },
+  summaryMode: { kind: "text", flag: true, env: "SUMMARY_MODE", ownFlag: true, flagOnly: true },
+  out: { kind: "list", flag: true, env: "OUT", ownFlag: true, flagOnly: true },
+  consoleOutput: { kind: "text", flag: true, env: "CONSOLE_OUTPUT", ownFlag: true, flagOnly: true },
+  includeSystemEnvVars: { kind: "switch", flag: true, env: "INCLUDE_SYSTEM_ENV_VARS", flagOnly: true },
+  localIPs: { kind: "ips", flag: true, env: "LOCAL_IPS", flagOnly: true },
+  noSetup: { kind: "switch", flag: true, env: "NO_SETUP" },
+  noTeardown: { kind: "switch", flag: true, env: "NO_TEARDOWN" },
+  setupTimeout: { kind: "duration", env: "SETUP_TIMEOUT" },
+  teardownTimeout: { kind: "duration", env: "TEARDOWN_TIMEOUT" },
+  rps: { kind: "count", flag: true, env: "RPS" },
+  batch: { kind: "count", flag: true, env: "BATCH" },
+  batchPerHost: { kind: "count", flag: true, env: "BATCH_PER_HOST" },
+  maxRedirects: { kind: "count", flag: true, env: "MAX_REDIRECTS" },
+  userAgent: { kind: "text", flag: true, env: "USER_AGENT" },
+  throw: { kind: "switch", flag: true, short: "w", env: "THROW" },
+  minIterationDuration: { kind: "duration", flag: true, env: "MIN_ITERATION_DURATION" },
+  discardResponseBodies: { kind: "switch", flag: true, env: "DISCARD_RESPONSE_BODIES" },
+  noConnectionReuse: { kind: "switch", flag: true, env: "NO_CONNECTION_REUSE" },
+  noVUConnectionReuse: { kind: "switch", flag: true, env: "NO_VU_CONNECTION_REUSE" },
+  noCookiesReset: { kind: "switch", env: "NO_COOKIES_RESET" },
+  insecureSkipTLSVerify: { kind: "switch", flag: true, env: "INSECURE_SKIP_TLS_VERIFY" },
+  tlsCipherSuites: { kind: "list", env: "TLS_CIPHER_SUITES" },
+  tlsVersion: { kind: "json" },
+  tlsAuth: {
+    kind: "json",
+    env: "TLSAUTH",
+    envRefused: "k6 reads no pair from it (each comma-separated part is an empty one, and every VU fails: " +
+      '"tls: failed to find any PEM data in certificate input"): give options.tlsAuth or --config\'s',
+  },
+  summaryTimeUnit: { kind: "text", flag: true, env: "SUMMARY_TIME_UNIT" },
+  systemTags: { kind: "list", flag: true, env: "SYSTEM_TAGS" },
+  dns: { kind: "dns", flag: true, env: "DNS" },
+  blacklistIPs: { kind: "list", flag: "blacklist-ip", env: "BLACKLIST_IPS" },
+  blockHostnames: { kind: "list", flag: true, env: "BLOCK_HOSTNAMES" },
+  hosts: { kind: "json" },
+  ext: { kind: "json" },
+  cloud: { kind: "json" },
+  paused: {
+    kind: "switch",
+    env: "PAUSED",
+    refused: true,
+    envRefused: "loadlab starts no run paused: unset it",
+  },
+  executionSegment: { kind: "text", refused: true },
+  executionSegmentSequence: { kind: "text", refused: true },
+  handleSummaryTimeout: { kind: "duration", refused: true },
+  metricSamplesBufferSize: { kind: "count", refused: true },
+  features: { kind: "json", refused: true },
+};
+/** The script's options of `kind`. */
+export const optionsOf = (kind: K6Option["kind"]) =>
+  Object.keys(K6_OPTIONS).filter((k) => K6_OPTIONS[k].kind === kind && !K6_OPTIONS[k].flagOnly);
 /** Options that are counts, at the top level and in a scenario. */
-const COUNTS = ["vus", "iterations", "maxRedirects", "batch", "batchPerHost"];
+const COUNTS = optionsOf("count"), SWITCHES = optionsOf("switch");
 const SCENARIO_COUNTS = ["vus", "iterations", "startVUs", "preAllocatedVUs", "maxVUs"];
 /** Per-time-unit rates of the arrival-rate executors. */
 const SCENARIO_RATES = ["rate", "startRate"];
-const SWITCHES = ["noConnectionReuse", "insecureSkipTLSVerify", "noCookiesReset", "discardResponseBodies"];
 
 /** Reports each option of the wrong type at its path; returns whether all had the right one. */
 export function checkOptionsShape(options: Options, problem: Problem): boolean {

@@ -307,3 +307,21 @@ Deno.test("k6's shortcuts as k6 derives them: vus alone runs once, beside scenar
     "options.scenarios.s.iterations",
   ]);
 });
+
+Deno.test("each option is read by its row's kind: switches and counts typed, refused ones named, flags' ignored", () => {
+  assertEquals(problems({ throw: "yes", noSetup: 1, rps: -1, batch: 2, paused: true }), [
+    "options.rps",
+    "options.noSetup",
+    "options.throw",
+  ]);
+  assertEquals(problems({ paused: true, executionSegment: "0:1/2" }), [
+    "options.paused",
+    "options.executionSegment",
+  ]);
+  // `localIPs` and the run's flags are k6's flags and variables only: a script's are none of its options.
+  assertEquals(mapped({ localIPs: "127.0.0.2", quiet: true, randomSeed: 1 }).ignored, [
+    "localIPs",
+    "quiet",
+    "randomSeed",
+  ]);
+});
