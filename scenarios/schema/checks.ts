@@ -64,9 +64,14 @@ export function checkExperiment(exp: ExperimentFields): Issue[] {
     refer(["thresholds", i, "target"], t.target, targetNames, "target");
     refer(["thresholds", i, "load"], t.load, loadNames, "load");
   });
+  // A proxy's named upstream: a known target, and no cycle.
   const clean = new Set<string>();
   for (const [name, target] of Object.entries(exp.targets)) {
-    checkUpstreams(exp, { name, target, names: targetNames, clean }, add, refer);
+    const upstream = namedUpstream(target, ["targets", name]);
+    if (upstream === undefined) continue;
+    refer(upstream.path, upstream.name, targetNames, "target");
+    const cycle = Object.hasOwn(exp.targets, upstream.name) && cycleFrom(exp, upstream.name, name, clean);
+    if (cycle) add(upstream.path, `upstreams form a cycle: ${cycle.join(" -> ")}`);
   }
   for (const [name, target] of Object.entries(exp.targets)) checkProfile(["targets", name], target, add);
   for (const limit of ["setupTimeout", "teardownTimeout"] as const) {
@@ -303,29 +308,6 @@ function targetFieldProblems(field: string, targets: Array<[string, FileTarget]>
   return problems;
 }
 
-/** A proxy's named upstream: a known target, and no cycle. */
-function checkUpstreams(
-  exp: ExperimentFields,
-  at: { name: string; target: FileTarget; names: string[]; clean: Set<string> },
-  add: Add,
-  refer: Refer,
-): void {
-  let path: Path = ["targets", at.name];
-  let current: FileTarget = at.target;
-  while (current.kind === "proxy") {
-    path = [...path, "upstream"];
-    const upstream: string | FileTarget = current.upstream;
-    if (typeof upstream !== "string") {
-      current = upstream;
-      continue;
-    }
-    if (!Object.hasOwn(exp.targets, upstream)) return refer(path, upstream, at.names, "target");
-    const cycle = cycleFrom(exp, upstream, at.name, at.clean);
-    if (cycle) return add(path, `upstreams form a cycle: ${cycle.join(" -> ")}`);
-    return;
-  }
-}
-
 /** The chain of upstreams from `first` through `name` back to one seen, or undefined. */
 function cycleFrom(exp: ExperimentFields, name: string, first: string, clean: Set<string>) {
   const seen = [first];
@@ -334,18 +316,18 @@ function cycleFrom(exp: ExperimentFields, name: string, first: string, clean: Se
     if (seenSet.has(next)) return [...seen, next];
     seen.push(next);
     seenSet.add(next);
-    next = namedUpstream(exp.targets[next]);
+    next = namedUpstream(exp.targets[next], [])?.name;
   }
   for (const n of seen) clean.add(n);
   return undefined;
 }
 
-/** The target name a target's upstream chain (through inline proxy specs) ends at, if any. */
-function namedUpstream(target: FileTarget | undefined): string | undefined {
-  let current = target;
-  while (current?.kind === "proxy") {
+/** The target name a target's upstream chain (through inline proxy specs) ends at, and the path naming it. */
+function namedUpstream(target: FileTarget | undefined, path: Path): { name: string; path: Path } | undefined {
+  for (let current = target; current?.kind === "proxy";) {
     const upstream: string | FileTarget = current.upstream;
-    if (typeof upstream === "string") return upstream;
+    path = [...path, "upstream"];
+    if (typeof upstream === "string") return { name: upstream, path };
     current = upstream;
   }
   return undefined;

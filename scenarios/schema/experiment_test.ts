@@ -284,6 +284,19 @@ Deno.test("errors: proxy upstreams must name a target and form no cycle", () => 
   );
   const cycle = BASE.replace("direct: { kind: builtin }", "direct: { kind: proxy, upstream: cached }");
   assertIssue(cycle, "targets.cached.upstream", /cycle: cached -> direct -> cached/);
+  // Through an inline proxy the named upstream is one level deeper, and the cycle is found through it.
+  const inline = "{ kind: proxy, upstream: { kind: proxy, upstream: X } }";
+  assertIssue(
+    BASE.replace("{ kind: proxy, upstream: direct, cacheTtlSec: 60 }", inline.replace("X", "dirct")),
+    "targets.cached.upstream.upstream",
+    /did you mean "direct"/,
+  );
+  const deep = cycle.replace(
+    "{ kind: proxy, upstream: direct, cacheTtlSec: 60 }",
+    inline.replace("X", "direct"),
+  );
+  assertIssue(deep, "targets.cached.upstream.upstream", /cycle: cached -> direct -> cached/);
+  assertIssue(deep, "targets.direct.upstream", /cycle: direct -> cached -> direct/);
 });
 
 Deno.test("errors: a YAML syntax error names its line", () => {
