@@ -17,7 +17,7 @@ import { modelsWithField } from "../../runner/load/models/mod.ts";
 import { LOAD_MODELS } from "../../results/schema/values.ts";
 import { plannedLoads, togetherProblems } from "../together.ts";
 import { LOAD_MODEL_FACTS } from "../../results/load_models.ts";
-import { issueList, type PathIssue as Issue } from "../../validation/mod.ts";
+import { issueList, type PathIssue as Issue, repeatsOf } from "../../validation/mod.ts";
 
 type Path = Issue["path"];
 
@@ -92,14 +92,8 @@ export function checkExperiment(exp: ExperimentFields): Issue[] {
 
 /** Target names equal to an earlier one lower-cased (`App`, `app`): each names a folder (`logs/<target>`). */
 function caseFolds(names: readonly string[], add: Add): void {
-  const first = new Map<string, string>();
-  for (const name of names) {
-    const folded = name.toLowerCase();
-    const earlier = first.get(folded);
-    if (earlier === undefined) {
-      first.set(folded, name);
-      continue;
-    }
+  for (const [j, i] of repeatsOf(names, (name) => name.toLowerCase())) {
+    const [name, earlier] = [names[i], names[j]];
     add(
       ["targets", name],
       `"${name}" and "${earlier}" differ only in case; each names its log folder (logs/<target>), ` +

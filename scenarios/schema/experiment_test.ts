@@ -454,3 +454,16 @@ Deno.test("errors: two flows of one name are refused at the second (their result
   );
   assertIssue(own, "loads.closed.flows[1].name", /"b" is the name of flows\[0\] already/);
 });
+
+Deno.test("errors: target names alike but for case each name their log folder, so the later is refused", () => {
+  const text = BASE.replace(
+    "  direct: { kind: builtin }",
+    "  direct: { kind: builtin }\n  Direct: { kind: builtin }",
+  );
+  assertIssue(
+    text,
+    "targets.Direct",
+    /"Direct" and "direct" differ only in case; .*rename one, e.g. "Direct-2"/,
+  );
+  assert.equal(issuesOf(text).filter((i) => /differ only in case/.test(i.message)).length, 1);
+});
