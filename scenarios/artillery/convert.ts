@@ -149,7 +149,7 @@ function wsExperiment(
 /** The experiment of a script (`what`) sending its one load to its one target at `url`. */
 function imported(opts: ArtilleryOptions, what: string, url: string, load: object): Record<string, unknown> {
   // `cms.yml` -> `cms`; characters outside the experiment-name alphabet become `-`.
-  const base = opts.file?.split(/[\\/]/).pop()!.replace(/\.(ya?ml|json)$/i, "");
+  const base = opts.file?.split(/[\\/]/).at(-1)?.replace(/\.(ya?ml|json)$/i, "");
   return {
     name: base?.replace(/[^A-Za-z0-9._-]+/g, "-") || "artillery",
     description: `${what}${opts.file ? ` ${opts.file}` : ""}, imported`,

@@ -47,7 +47,7 @@ function tlsFileError(material: Parameters<typeof loadTlsMaterial>[0]): TlsFileE
   }
 }
 
-/** The error's message without the command-line flag it names (`--cert: `): the issue's path names the key. */
+/** The error's message without the flag it names (`--cert: `): the issue's path names the key. */
 function withoutFlag(err: TlsFileError): string {
   return err.message.replace(/^--[a-z]+: /, "");
 }
