@@ -8,7 +8,7 @@ import { importArtillery, isArtilleryScript } from "./artillery/convert.ts";
 import { type OriginTable, scriptIssues } from "./artillery/paths.ts";
 import { ExperimentError } from "./experiment_error.ts";
 import { applyOverrides } from "./overrides.ts";
-import { planExperiment } from "./plan/plan.ts";
+import { mapRuns, planExperiment } from "./plan/plan.ts";
 import { preflightPlan } from "./plan/preflight.ts";
 import type { Plan, PlannedRun, PlanOptions, SweepPoint } from "./plan/types.ts";
 import { type Experiment, experimentSchema } from "./schema/experiment.ts";
@@ -137,12 +137,7 @@ function planRunnable(
 /** `plan` with `maxMemoryMb` (`--max-memory-mb`) on every run's attack; as it was without one. */
 function withMemoryLimit(plan: Plan, maxMemoryMb: number | undefined): Plan {
   if (maxMemoryMb === undefined) return plan;
-  const limited = (run: PlannedRun) => ({ ...run, attack: { ...run.attack, maxMemoryMb } });
-  return {
-    ...plan,
-    runs: plan.runs.map(limited),
-    searches: plan.searches.map((search) => ({ ...search, base: limited(search.base) })),
-  };
+  return mapRuns(plan, (run) => ({ ...run, attack: { ...run.attack, maxMemoryMb } }));
 }
 
 /** Parses, converts, overrides and validates an experiment, not yet planned; throws `ExperimentError`. */

@@ -232,10 +232,7 @@ async function sumStats(urls: string[], client?: Deno.HttpClient): Promise<Recor
   return sum;
 }
 
-/**
- * A TLS target's files: given, or made self-signed into its log folder (a temp folder without one); `edge`
- * is what the child serving the clients takes of them.
- */
+/** A TLS target's files (given, or made self-signed in its log or a temp folder) and what its edge serves. */
 async function tlsFilesOf(stack: Stack, tls: ServeTls | undefined, opts: StartOptions, prefix?: string) {
   if (!tls) return { edge: {} };
   const files = await serveTlsFiles(tls, opts.logDir ?? await tempDir(stack, "loadlab-tls-"), prefix);
