@@ -7,7 +7,6 @@ import {
   builtinSpecSchema,
   exampleSpecSchema,
   externalSpecSchema,
-  profileBlocker,
   proxySpecSchema,
 } from "../../targets/spec.ts";
 import { type ExperimentFields, expressionProblems } from "./object.ts";
@@ -73,7 +72,6 @@ export function checkExperiment(exp: ExperimentFields): Issue[] {
     const cycle = Object.hasOwn(exp.targets, upstream.name) && cycleFrom(exp, upstream.name, name, clean);
     if (cycle) add(upstream.path, `upstreams form a cycle: ${cycle.join(" -> ")}`);
   }
-  for (const [name, target] of Object.entries(exp.targets)) checkProfile(["targets", name], target, add);
   for (const limit of ["setupTimeout", "teardownTimeout"] as const) {
     if (exp[limit] !== undefined && exp.script === undefined) {
       add([limit], `${limit} limits a session script's ${limit.slice(0, -7)}(); add script: or remove it`);
@@ -160,16 +158,6 @@ function checkSessionsOnly(exp: ExperimentFields, add: Add): void {
 
 type Add = (path: Path, message: string) => void;
 
-/** `profile: cpu` needs a process with a V8 inspector: an external command must be node or deno. */
-function checkProfile(path: Path, target: FileTarget, add: Add): void {
-  if (target.kind === "external" && target.profile) {
-    const blocker = profileBlocker(target);
-    if (blocker) add([...path, "profile"], blocker);
-  }
-  if (target.kind === "proxy" && typeof target.upstream === "object") {
-    checkProfile([...path, "upstream"], target.upstream, add);
-  }
-}
 type Refer = (path: Path, name: string | undefined, names: string[], what: string) => void;
 
 function checkSearch(exp: ExperimentFields, add: Add, refer: Refer): void {

@@ -467,3 +467,16 @@ Deno.test("errors: target names alike but for case each name their log folder, s
   );
   assert.equal(issuesOf(text).filter((i) => /differ only in case/.test(i.message)).length, 1);
 });
+
+Deno.test("errors: profile: cpu on an external app that is no node or deno, at its path, inline upstreams too", () => {
+  const app = '{ kind: external, command: python3, url: "http://127.0.0.1:1", profile: cpu }';
+  const text = BASE.replace("  direct: { kind: builtin }", `  direct: { kind: builtin }\n  py: ${app}`)
+    .replace("{ kind: proxy, upstream: direct, cacheTtlSec: 60 }", `{ kind: proxy, upstream: ${app} }`);
+  assertIssue(
+    text,
+    "targets.py.profile",
+    /profile: cpu needs a node or deno command \(V8 inspector\), not 'python3'/,
+  );
+  assertIssue(text, "targets.cached.upstream.profile", /profile: cpu needs a node or deno command/);
+  assert.equal(issuesOf(text).length, 2);
+});
