@@ -9,7 +9,7 @@ import { type PackedRows, packRows, shared } from "../runner/data_rows.ts";
 import { jsonErrorReason } from "../validation/json_document.ts";
 import { isRecord } from "./yaml_document.ts";
 import { fieldsOf, option } from "../runner/option.ts";
-import { customIssue } from "../validation/mod.ts";
+import { customIssue, repeatsOf } from "../validation/mod.ts";
 
 /** Largest data file read: rows are held by every worker, so this is a memory bound too. */
 const MAX_DATA_FILE_BYTES = 64 * 2 ** 20;
@@ -137,21 +137,17 @@ function checkColumns(columns: string[], path: string, where: string): void {
     );
   }
   // One pass with a map, so a header of 200,000 columns takes no quadratic time.
-  const first = new Map<string, number>();
-  for (const [k, name] of columns.entries()) {
-    const seen = first.get(name);
-    if (seen === undefined) {
-      first.set(name, k);
-      continue;
-    }
-    throw new DataFileError(
-      path,
-      line,
-      `column ${JSON.stringify(name)} appears twice in ${where} (columns ${seen + 1} and ${
-        k + 1
-      }); rename one, e.g. ${JSON.stringify(`${name}_2`)}`,
-    );
-  }
+  const [repeat] = repeatsOf(columns, (name) => name);
+  if (repeat === undefined) return;
+  const [seen, k] = repeat;
+  const name = JSON.stringify(columns[k]);
+  throw new DataFileError(
+    path,
+    line,
+    `column ${name} appears twice in ${where} (columns ${seen + 1} and ${k + 1}); rename one, e.g. ${
+      JSON.stringify(`${columns[k]}_2`)
+    }`,
+  );
 }
 
 function parseCsv(bytes: Uint8Array, file: string, csv: CsvColumns): DataTable {

@@ -3,13 +3,12 @@
  * The one way from an experiment's text to a plan ready to run; each step throws one `ExperimentError`.
  */
 import { formatPath, type Issue, issueList, issuesOf, validate } from "../validation/mod.ts";
-import { attackConfigSchema, parseAttackConfig } from "../runner/config.ts";
-import { ConfigError } from "../validation/config_error.ts";
+import { attackConfigSchema, type RelativeAttackInput } from "../runner/config.ts";
 import { importArtillery, isArtilleryScript } from "./artillery/convert.ts";
 import { type OriginTable, scriptIssues } from "./artillery/paths.ts";
 import { ExperimentError } from "./experiment_error.ts";
 import { applyOverrides } from "./overrides.ts";
-import { planExperiment } from "./plan/plan.ts";
+import { mapRuns, planExperiment } from "./plan/plan.ts";
 import { preflightPlan } from "./plan/preflight.ts";
 import type { Plan, PlannedRun, PlanOptions, SweepPoint } from "./plan/types.ts";
 import { type Experiment, experimentSchema } from "./schema/experiment.ts";
@@ -138,12 +137,7 @@ function planRunnable(
 /** `plan` with `maxMemoryMb` (`--max-memory-mb`) on every run's attack; as it was without one. */
 function withMemoryLimit(plan: Plan, maxMemoryMb: number | undefined): Plan {
   if (maxMemoryMb === undefined) return plan;
-  const limited = (run: PlannedRun) => ({ ...run, attack: { ...run.attack, maxMemoryMb } });
-  return {
-    ...plan,
-    runs: plan.runs.map(limited),
-    searches: plan.searches.map((search) => ({ ...search, base: limited(search.base) })),
-  };
+  return mapRuns(plan, (run) => ({ ...run, attack: { ...run.attack, maxMemoryMb } }));
 }
 
 /** Parses, converts, overrides and validates an experiment, not yet planned; throws `ExperimentError`. */
@@ -272,13 +266,9 @@ function unsplittable(plan: Plan): Issue[] {
 
 /** The problems of one segmented run's attack config, each naming the run; none when it parses. */
 function segmentIssues(run: PlannedRun): Issue[] {
-  try {
-    parseAttackConfig({ ...run.attack, url: "http://127.0.0.1/" });
-    return [];
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    return err.issues.map((issue) => ({ ...issue, message: `${issue.message} (in run ${run.name})` }));
-  }
+  const parsed = validate(attackConfigSchema, { ...run.attack, url: "http://127.0.0.1/" });
+  if (parsed.ok) return [];
+  return parsed.issues.map((issue) => ({ ...issue, message: `${issue.message} (in run ${run.name})` }));
 }
 
 /** The file keys of attack fields, for issues found by the engine's schema. */
@@ -295,21 +285,23 @@ const FILE_WIDE: Record<string, string> = {
   intervalHistograms: "intervalHistograms",
 };
 
-/** A stand-in for the run's URL with its scheme, for the engine's scheme-dependent rules. */
-function placeholderUrlOf(target: PlannedRun["target"]): string {
+/** The engine schema's issues of `attack`, sent to a stand-in URL of the target's scheme (its TLS rules). */
+function engineIssues(attack: RelativeAttackInput, target: PlannedRun["target"]): Issue[] {
   const spec = target.kind === "spec" ? target.spec as { url?: unknown; tls?: unknown } : null;
   const url = target.kind === "url" ? target.url : spec?.url;
   const https = typeof url === "string" ? url.startsWith("https:") : spec?.tls !== undefined;
-  return https ? "https://127.0.0.1/" : "http://127.0.0.1/";
+  const parsed = attackConfigSchema.safeParse({
+    ...attack,
+    url: https ? "https://127.0.0.1/" : "http://127.0.0.1/",
+  });
+  return parsed.success ? [] : issuesOf(parsed.error, attackConfigSchema);
 }
 
 /** Every run's attack and search base checked against the engine's config schema, before any load. */
 function checkPlan(plan: Plan): Issue[] {
   const seen = new Map<string, Issue>();
   for (const { run, at } of checkedAttacks(plan)) {
-    const parsed = attackConfigSchema.safeParse({ ...at.attack, url: placeholderUrlOf(run.target) });
-    if (parsed.success) continue;
-    for (const issue of issuesOf(parsed.error, attackConfigSchema)) {
+    for (const issue of engineIssues(at.attack, run.target)) {
       const path = filePath(plan, at, issue.path);
       if (!seen.has(path + issue.message)) {
         seen.set(path + issue.message, { path, message: `${issue.message} (in run ${run.name})` });
@@ -326,10 +318,9 @@ function searchRangeIssues(plan: Plan): Issue[] {
   for (const search of plan.searches) {
     search.range.forEach((value, i) => {
       const probe = applyParameter(search.base, search.parameter, value);
-      const parsed = attackConfigSchema.safeParse({ ...probe.attack, url: placeholderUrlOf(probe.target) });
-      if (parsed.success) return;
+      const [issue] = engineIssues(probe.attack, probe.target);
+      if (issue === undefined) return;
       const path = formatPath(["search", "range", i]);
-      const [issue] = issuesOf(parsed.error, attackConfigSchema);
       const where = `${search.target}/${search.load}`;
       const message = `${issue.message} (in the search's probe of ${where} at ${value})`;
       if (!issues.has(path)) issues.set(path, { path, message });

@@ -53,7 +53,6 @@ const upstreamTlsSchema = z.strictObject({
   caFile: z.string().min(1, "upstreamTls.caFile must name a PEM file").optional(),
   insecure: z.boolean().optional(),
 });
-type UpstreamTlsSpec = z.infer<typeof upstreamTlsSchema>;
 
 export const builtinSpecSchema = z.object({
   kind: z.literal("builtin"),
@@ -130,39 +129,31 @@ export type BuiltinSpec = z.infer<typeof builtinSpecSchema>;
 export type ExampleSpec = z.infer<typeof exampleSpecSchema>;
 export type ExternalSpec = z.infer<typeof externalSpecSchema>;
 export type RateLimit = z.infer<typeof rateLimitSchema>;
-export interface ProxySpec {
-  kind: "proxy";
-  profile?: "cpu";
-  tls?: ServeTls;
-  upstreamTls?: UpstreamTlsSpec;
-  upstream: TargetSpec | { url: string };
+
+/** The proxy's fields; its upstream, which may be a target spec itself, is typed below. */
+const proxyFieldsSchema = z.object({
+  kind: z.literal("proxy"),
+  /** Profiles the proxy process; its upstream has its own `profile`. */
+  profile: profileSchema.optional(),
+  tls: serveTlsSchema.optional(),
+  upstreamTls: upstreamTlsSchema.optional(),
+  upstream: z.unknown(),
   /** Redis cache TTL; 0 or absent means no caching (rate limiting only). */
-  cacheTtlSec?: number;
-  rateLimit?: RateLimit;
-  redisUrl?: string;
-  host?: string;
-  port?: number;
-  cpuAffinity?: number[];
-  runtimeTelemetry?: boolean;
-}
+  cacheTtlSec: z.number().min(0, "cacheTtlSec must be >= 0").optional(),
+  rateLimit: rateLimitSchema.optional(),
+  redisUrl: redisUrlSchema,
+  ...placeFields,
+});
+export type ProxySpec = Omit<z.infer<typeof proxyFieldsSchema>, "upstream"> & {
+  upstream: TargetSpec | { url: string };
+};
 export type TargetSpec = BuiltinSpec | ExternalSpec | ExampleSpec | ProxySpec;
 
 const upstreamSchema: z.ZodType<TargetSpec | { url: string }> = z.lazy(() =>
   z.union([targetSpecSchema, z.object({ url: z.string().url("upstream.url must be a URL") })])
 );
 
-export const proxySpecSchema = z.object({
-  kind: z.literal("proxy"),
-  /** Profiles the proxy process; its upstream has its own `profile`. */
-  profile: profileSchema.optional(),
-  tls: serveTlsSchema.optional(),
-  upstreamTls: upstreamTlsSchema.optional(),
-  upstream: upstreamSchema,
-  cacheTtlSec: z.number().min(0, "cacheTtlSec must be >= 0").optional(),
-  rateLimit: rateLimitSchema.optional(),
-  redisUrl: redisUrlSchema,
-  ...placeFields,
-});
+export const proxySpecSchema = proxyFieldsSchema.extend({ upstream: upstreamSchema });
 
 /** Validates any target spec by its `kind`; errors name the path (e.g. `upstream.url`). */
 const TARGET_KINDS = [builtinSpecSchema, externalSpecSchema, exampleSpecSchema, proxySpecSchema] as const;
@@ -243,26 +234,14 @@ export type ChildSpec =
     tls?: { certFile: string; keyFile: string };
   }
   & (
-    | {
-      role: "app";
-      compress?: CompressMode;
-      cacheTtlSec?: number;
-      staticDir?: string;
-      redisUrl?: string;
-      cms?: CmsSpec;
+    | { role: "app"; redisUrl?: string }
+      & Pick<BuiltinSpec, "compress" | "cacheTtlSec" | "staticDir" | "cms">
       /** Also serve the gRPC endpoints (grpc_endpoints.ts) on this port, with the same TLS. */
-      grpcPort?: number;
-    }
+      & { grpcPort?: number }
     | { role: "balancer"; upstreams: string[]; mode: BalanceMode }
-    | {
-      role: "proxy";
-      upstream: string;
-      /** An `https:` upstream: the CA file to verify it with, or no verification. */
-      upstreamTls?: { caFile?: string; insecure?: boolean };
-      redisUrl: string;
-      cacheTtlSec?: number;
-      rateLimit?: { limit: number; windowMs: number };
-    }
+    /** An `https:` upstream is verified with `upstreamTls`'s CA file, or not at all. */
+    | { role: "proxy"; upstream: string; redisUrl: string }
+      & Pick<ProxySpec, "upstreamTls" | "cacheTtlSec" | "rateLimit">
   );
 
 /** Prefix of the stdout line announcing `{ url, pid }` once the server listens. */

@@ -101,14 +101,15 @@ async function startRedis(stack: Stack, url: string | undefined, needed: boolean
 
 /**
  * Starts an app loadlab does not make (external, example), samplers preloaded, inspector open with `profile`;
- * ready once `url`'s port accepts and, with `readyPath`, GET `url + readyPath` answers 2xx.
+ * ready once `url`'s port accepts and, with `readyPath`, GET `url + readyPath` answers 2xx. Returns its
+ * command line.
  */
 async function startApp(
   stack: Stack,
   opts: StartOptions,
   { profile, ...spawn }: SpawnOptions & { args: string[]; profile?: "cpu" },
   ready: { url: string; readyPath?: string; timeoutMs: number },
-): Promise<void> {
+): Promise<string> {
   const inspectPort = profile ? freePort("127.0.0.1") : undefined;
   const args = inspectPort === undefined
     ? spawn.args
@@ -131,6 +132,7 @@ async function startApp(
     if (stack.listeningAtMs === null) stack.markListening(); // it answered: it listened by now at the latest
     return res.ok;
   }, ready.timeoutMs);
+  return [spawn.command, ...spawn.args].join(" ");
 }
 
 /** Samplers' folder: `runtime/` in the log folder, else a temp one for `runtimeTelemetry: true`, or none. */
@@ -230,10 +232,11 @@ async function sumStats(urls: string[], client?: Deno.HttpClient): Promise<Recor
   return sum;
 }
 
-/** A TLS target's files: given, or made self-signed into its log folder (a temp folder without one). */
+/** A TLS target's files (given, or made self-signed in its log or a temp folder) and what its edge serves. */
 async function tlsFilesOf(stack: Stack, tls: ServeTls | undefined, opts: StartOptions, prefix?: string) {
-  if (!tls) return undefined;
-  return await serveTlsFiles(tls, opts.logDir ?? await tempDir(stack, "loadlab-tls-"), prefix);
+  if (!tls) return { edge: {} };
+  const files = await serveTlsFiles(tls, opts.logDir ?? await tempDir(stack, "loadlab-tls-"), prefix);
+  return { files, edge: { tls: { certFile: files.certFile, keyFile: files.keyFile } } };
 }
 
 /** An HTTP/1.1 client trusting a self-signed target's CA (balancer stats are HTTP/1.1 only), or none. */
@@ -277,9 +280,8 @@ async function startBuiltin(stack: Stack, spec: BuiltinSpec, opts: StartOptions)
     );
   }
   const app = appSpec(spec, host, redis?.url);
-  const tls = await tlsFilesOf(stack, spec.tls, opts);
   // Behind the balancer the instances stay plain HTTP: TLS ends at the balancer, as at a load balancer.
-  const edge = tls ? { tls: { certFile: tls.certFile, keyFile: tls.keyFile } } : {};
+  const { files: tls, edge } = await tlsFilesOf(stack, spec.tls, opts);
   const plan: Instances = { stack, spec, opts, host, count: instances, cpuAffinity, app, edge };
   const { url, statsUrls, grpcUrl } = instances === 1
     ? await spawnOne(plan)
@@ -363,7 +365,7 @@ async function spawnBalanced(plan: Instances): Promise<Reached> {
 
 async function startExternal(stack: Stack, spec: ExternalSpec, opts: StartOptions): Promise<Started> {
   const url = spec.url.replace(/\/+$/, "");
-  await startApp(stack, opts, {
+  const command = await startApp(stack, opts, {
     name: "external app",
     command: spec.command,
     args: spec.args ?? [],
@@ -372,7 +374,6 @@ async function startExternal(stack: Stack, spec: ExternalSpec, opts: StartOption
     logFile: spec.logFile ?? logFile(opts, "external"),
     profile: spec.profile,
   }, { url, readyPath: spec.ready?.path, timeoutMs: spec.ready?.timeoutMs ?? 30_000 });
-  const command = [spec.command, ...spec.args ?? []].join(" ");
   return { url, redis: null, info: { kind: "external", command }, stats: noStats };
 }
 
@@ -392,7 +393,7 @@ async function startExample(stack: Stack, spec: ExampleSpec, opts: StartOptions)
   const env: Record<string, string> = { PORT: String(port), HOST: host, NODE_ENV: "production" };
   if (redis) env.REDIS_URL = redis.url;
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
-  await startApp(stack, opts, {
+  const command = await startApp(stack, opts, {
     name: `${spec.app} app`,
     command: run.command,
     args: run.args,
@@ -402,7 +403,6 @@ async function startExample(stack: Stack, spec: ExampleSpec, opts: StartOptions)
     cpuAffinity: spec.cpuAffinity,
     profile: spec.profile,
   }, { url, readyPath: "/json", timeoutMs: READY_TIMEOUT_MS });
-  const command = [run.command, ...run.args].join(" ");
   return { url, redis, info: { kind: "example", runtime: run.runtime, command }, stats: noStats };
 }
 
@@ -418,10 +418,10 @@ async function startProxy(stack: Stack, spec: ProxySpec, opts: StartOptions): Pr
     stack.inspected.push(...upstream.inspected ?? []);
   } else upstreamUrl = spec.upstream.url.replace(/\/+$/, "");
   const redis = (await startRedis(stack, spec.redisUrl, true, opts))!;
-  const tls = await tlsFilesOf(stack, spec.tls, opts, "proxy-tls-");
+  const { files: tls, edge } = await tlsFilesOf(stack, spec.tls, opts, "proxy-tls-");
   const proxy: ChildSpec = {
     role: "proxy",
-    ...(tls ? { tls: { certFile: tls.certFile, keyFile: tls.keyFile } } : {}),
+    ...edge,
     host: spec.host ?? "127.0.0.1",
     port: spec.port ?? 0,
     watchStdin: true,

@@ -25,6 +25,18 @@ export function issueList<P = PathIssue["path"]>(): [
   return [issues, (path, message) => void issues.push({ path, message })];
 }
 
+/** Each item whose `key` an earlier item has: `[earlier, index]`, in the items' order. */
+export function repeatsOf<T>(items: readonly T[], key: (item: T) => string): Array<[number, number]> {
+  const first = new Map<string, number>();
+  const repeats: Array<[number, number]> = [];
+  items.forEach((item, index) => {
+    const earlier = first.get(key(item));
+    if (earlier === undefined) first.set(key(item), index);
+    else repeats.push([earlier, index]);
+  });
+  return repeats;
+}
+
 type Schema = z.core.$ZodType;
 type RawIssue = z.core.$ZodIssue;
 type Key = PropertyKey;

@@ -83,11 +83,8 @@ function httpExperiment(
   // Set in place, not copied: each flow keeps the tag naming its scenario.
   if (payload) { for (const flow of flows) Object.assign(flow, { data: "payload" }); }
   const experiment: Record<string, unknown> = {
-    name: experimentName(opts.file),
-    description: `Artillery script${opts.file ? ` ${opts.file}` : ""}, imported`,
-    targets: { target: { url: ctx.origin } },
+    ...imported(opts, "Artillery script", ctx.origin, load),
     flows,
-    loads: { artillery: load },
   };
   if (payload) experiment.data = { payload: payload.source };
   if (thresholds.length === 0) return experiment;
@@ -144,20 +141,21 @@ function wsExperiment(
   }
   const load = convertPhases(config.phases, out);
   const part = target ? convertWsScenarios(scenarios, target, out) : { ws: {} };
-  return {
-    name: experimentName(opts.file),
-    description: `Artillery engine: ws script${opts.file ? ` ${opts.file}` : ""}, imported`,
-    targets: { target: { url: target ? target.origin.replace(/^ws/i, "http") : "http://127.0.0.1" } },
-    // Merged in place, not copied: the load keeps the tag naming config.phases.
-    loads: { artillery: Object.assign(load, part) },
-  };
+  const url = target ? target.origin.replace(/^ws/i, "http") : "http://127.0.0.1";
+  // Merged in place, not copied: the load keeps the tag naming config.phases.
+  return imported(opts, "Artillery engine: ws script", url, Object.assign(load, part));
 }
 
-/** `cms.yml` -> `cms`; characters outside the experiment-name alphabet become `-`. */
-function experimentName(file: string | undefined): string {
-  if (!file) return "artillery";
-  const base = file.split(/[\\/]/).pop()!.replace(/\.(ya?ml|json)$/i, "");
-  return base.replace(/[^A-Za-z0-9._-]+/g, "-") || "artillery";
+/** The experiment of a script (`what`) sending its one load to its one target at `url`. */
+function imported(opts: ArtilleryOptions, what: string, url: string, load: object): Record<string, unknown> {
+  // `cms.yml` -> `cms`; characters outside the experiment-name alphabet become `-`.
+  const base = opts.file?.split(/[\\/]/).at(-1)?.replace(/\.(ya?ml|json)$/i, "");
+  return {
+    name: base?.replace(/[^A-Za-z0-9._-]+/g, "-") || "artillery",
+    description: `${what}${opts.file ? ` ${opts.file}` : ""}, imported`,
+    targets: { target: { url } },
+    loads: { artillery: load },
+  };
 }
 
 function parseTarget(target: unknown, out: Collector): URL | undefined {
@@ -299,7 +297,15 @@ for (const agg of ["min", "max", "mean", "median", "p50", "p75", "p90", "p95", "
   METRICS[`http.response_time.${agg}`] = { metric: agg, latency: true };
 }
 
-const LEGACY = ["min", "max", "median", "p95", "p99"];
+/** `config.ensure`'s own keys and the loadlab threshold each value becomes. */
+const ENSURE_KEYS: Record<string, (value: number) => string> = {
+  min: (v) => `min < ${v}ms`,
+  max: (v) => `max < ${v}ms`,
+  median: (v) => `p50 < ${v}ms`,
+  p95: (v) => `p95 < ${v}ms`,
+  p99: (v) => `p99 < ${v}ms`,
+  maxErrorRate: (v) => `errorRate <= ${v}%`,
+};
 const COMPARISON = /^\s*([A-Za-z_$][\w.$]*)\s*(<=|>=|==|<|>)\s*(-?\d+(?:\.\d+)?)\s*$/;
 
 function expression(name: string, op: string, value: number, path: string, out: Collector) {
@@ -382,23 +388,17 @@ function convertEnsure(ensure: unknown, path: string, out: Collector): Threshold
   if (!isRecord(ensure)) {
     return problem(out, path, "expected a mapping such as {p99: 250, maxErrorRate: 1}", []);
   }
-  rejectUnknownKeys(ensure, path, [...LEGACY, "maxErrorRate", "thresholds", "conditions"], out);
+  rejectUnknownKeys(ensure, path, [...Object.keys(ENSURE_KEYS), "thresholds", "conditions"], out);
   const result: Threshold[] = [];
-  for (const key of LEGACY) {
-    if (ensure[key] === undefined) continue;
-    const value = number(ensure[key], join(path, key), out);
-    const expression = `${key === "median" ? "p50" : key} < ${value}ms`;
-    if (value !== undefined) result.push({ expression, at: join(path, key) });
+  for (const [key, threshold] of Object.entries(ENSURE_KEYS)) {
+    const value = ensure[key] === undefined ? undefined : number(ensure[key], join(path, key), out);
+    if (value !== undefined) result.push({ expression: threshold(value), at: join(path, key) });
   }
-  if (ensure.maxErrorRate !== undefined) {
-    const value = number(ensure.maxErrorRate, join(path, "maxErrorRate"), out);
-    if (value !== undefined) {
-      result.push({ expression: `errorRate <= ${value}%`, at: join(path, "maxErrorRate") });
-      out.warnings.push(
-        `${path}.maxErrorRate: loadlab's errorRate counts failed requests including 4xx/5xx responses; ` +
-          `Artillery counts virtual users that hit a network error`,
-      );
-    }
+  if (result.some((t) => t.at === join(path, "maxErrorRate"))) {
+    out.warnings.push(
+      `${path}.maxErrorRate: loadlab's errorRate counts failed requests including 4xx/5xx responses; ` +
+        `Artillery counts virtual users that hit a network error`,
+    );
   }
   if (ensure.thresholds !== undefined) {
     result.push(...thresholdsForm(ensure.thresholds, join(path, "thresholds"), out));

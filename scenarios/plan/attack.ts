@@ -11,7 +11,7 @@ import type { FileFlow, FileRequest } from "../schema/requests.ts";
 import { CONFIG_KEYS, type LoadSpec } from "../schema/loads.ts";
 import { defined } from "../../validation/defined.ts";
 import type { PlannedRun } from "./types.ts";
-import { dataSpecOf, type ExperimentWithData } from "./data.ts";
+import { dataSpecOf, type ExperimentWithData, flowsOf, grpcCovers } from "./data.ts";
 import { grpcAttackFields, grpcFlowAttackFields, grpcReflectAttackFields } from "../grpc/experiment.ts";
 import { LOAD_MODEL_FACTS } from "../../results/load_models.ts";
 
@@ -72,8 +72,7 @@ export function baseAttack(exp: ExperimentWithData, load: LoadSpec, loadName: st
   };
   // Flows do not apply to a model they cannot drive (throughput: single requests on fixed connections).
   const sessions = LOAD_MODEL_FACTS[load.model].noFlows === undefined;
-  const fileFlows = sessions ? exp.flows : undefined;
-  const ownFlows = flows ?? (mix ? undefined : fileFlows);
+  const ownFlows = flowsOf(exp, load);
   // A script is the file's sessions too: loads with a mix of their own (or throughput) keep theirs.
   const { file: path, data: _scriptData, ...scriptSpec } = exp.script ?? { file: undefined };
   const script = mix || flows || !sessions || path === undefined ? undefined : { path, ...scriptSpec };
@@ -85,14 +84,14 @@ export function baseAttack(exp: ExperimentWithData, load: LoadSpec, loadName: st
     const grpc = grpcFlowAttackFields(exp.grpc, exp.grpcSchema, fields);
     return { ...fields, ...common, flows: ownFlows.map(toFlowInput), ...grpc, ...defined({ data }) };
   }
-  const grpcLoad = exp.grpc?.loads === undefined || exp.grpc.loads.includes(loadName);
-  if (exp.grpc?.reflect && exp.grpc.call !== undefined && grpcLoad && !mix && !flows) {
-    const grpc = grpcReflectAttackFields(exp.grpc, fields);
+  const grpcLoad = grpcCovers(exp, load, loadName) && !flows ? exp.grpc : undefined;
+  if (grpcLoad?.reflect) {
+    const grpc = grpcReflectAttackFields(grpcLoad, fields);
     return { ...fields, ...common, ...grpc, ...defined({ data }) };
   }
   const grpcCall = exp.grpcRequests?.length ? exp.grpcRequests : undefined;
-  if (exp.grpc !== undefined && grpcCall !== undefined && grpcLoad && !mix && !flows) {
-    const grpc = grpcAttackFields(grpcCall, exp.grpc, fields);
+  if (grpcLoad !== undefined && grpcCall !== undefined) {
+    const grpc = grpcAttackFields(grpcCall, grpcLoad, fields);
     return { ...fields, ...common, ...grpc, ...defined({ data }) };
   }
   return {

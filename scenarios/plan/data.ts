@@ -56,7 +56,7 @@ function dataNameOf(exp: Experiment, load: LoadSpec): string | undefined {
 }
 
 /** The flows a load runs (its own, else the file's unless a throughput load or a mix of its own). */
-function flowsOf(exp: Experiment, load: LoadSpec): FileFlow[] | undefined {
+export function flowsOf(exp: Experiment, load: LoadSpec): FileFlow[] | undefined {
   if (load.flows) return load.flows;
   if (load.mix || LOAD_MODEL_FACTS[load.model].noFlows !== undefined) return undefined;
   return exp.flows;
@@ -122,8 +122,8 @@ export function templateIssues(exp: ExperimentWithData): Issue[] {
   return [...new Map(issues.map((i) => [`${i.path}\u0000${i.message}`, i])).values()];
 }
 
-/** Whether the `grpc:` section's call is what `load` sends (attack.ts `baseAttack` decides alike). */
-function grpcCovers(exp: ExperimentWithData, load: LoadSpec, loadName: string): boolean {
+/** Whether the `grpc:` section's call covers `load`: its loads list it and it has no mix of its own. */
+export function grpcCovers(exp: ExperimentWithData, load: LoadSpec, loadName: string): boolean {
   const loads = exp.grpc?.loads;
   const call = exp.grpc?.call !== undefined;
   return call && !load.mix && (loads === undefined || loads.includes(loadName));

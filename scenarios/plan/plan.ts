@@ -237,6 +237,11 @@ function probeAttack(attack: RelativeAttackInput, probeMs: number): RelativeAtta
   return withDurationMs(attack, probeMs);
 }
 
+/** `plan` with `f` applied to every run and to every search's base run. */
+export function mapRuns(plan: Plan, f: (run: PlannedRun) => PlannedRun): Plan {
+  return { ...plan, runs: plan.runs.map(f), searches: plan.searches.map((s) => ({ ...s, base: f(s.base) })) };
+}
+
 /** Roughly how long the plan takes: warm-ups, measured durations, cooldowns and every possible probe. */
 export function estimateDurationMs(plan: Plan): number {
   const runsMs = plan.runs.reduce((sum, run) => sum + run.cooldownMs + runDurationMs(run.attack), 0);

@@ -9,6 +9,7 @@ import { formatPath, type Issue } from "../../validation/mod.ts";
 import { ExperimentError } from "../experiment_error.ts";
 import type { Plan, PlannedRun } from "./types.ts";
 import { checkTargetFiles } from "../schema/files.ts";
+import { mapRuns } from "./plan.ts";
 import { LOAD_MODEL_FACTS } from "../../results/load_models.ts";
 
 interface PreflightOptions {
@@ -27,11 +28,7 @@ export function preflightPlan(plan: Plan, opts: PreflightOptions = {}): Plan {
   const issues = [...checkTargetFiles(plan), ...socketIssues(plan, limit, ports)];
   if (issues.length > 0) throw new ExperimentError(issues, { file: opts.file });
   if (limit === null || !Number.isFinite(limit)) return plan;
-  return {
-    ...plan,
-    runs: plan.runs.map((run) => fitDefaultPool(run, limit)),
-    searches: plan.searches.map((search) => ({ ...search, base: fitDefaultPool(search.base, limit) })),
-  };
+  return mapRuns(plan, (run) => fitDefaultPool(run, limit));
 }
 
 /** Runs and probes that would hold more sockets than the limits allow, or send from a foreign address. */

@@ -118,10 +118,9 @@ async function prepareRun(
   if (!target || opts.signal?.aborted) return new StoppedRun("the target's start");
   const logFile = log ? requestLogPath(opts.outDir, run.name) : undefined;
   if (logFile) await Deno.mkdir(`${opts.outDir}/requests`, { recursive: true });
-  const config = parseAttackConfig({
-    ...rebase(trustTargetCa(run.attack, target.running?.caFile), baseUrlOf(run, target)),
-    ...(logFile ? { logFile } : {}),
-  });
+  const against = (attack: RelativeAttackInput) =>
+    rebase(trustTargetCa(attack, target.running?.caFile), baseUrlOf(run, target));
+  const config = parseAttackConfig({ ...against(run.attack), ...(logFile ? { logFile } : {}) });
   if (!config.script && !run.parts) {
     checkSelectors(run.thresholds.map((expr) => thresholds.get(expr)!), endpointTable(config).endpoints);
   }
@@ -129,9 +128,7 @@ async function prepareRun(
   const parts = run.parts?.map((p) => ({
     name: p.name,
     startAfterMs: p.startAfterMs,
-    config: parseAttackConfig(
-      rebase(trustTargetCa(p.attack, target.running?.caFile), baseUrlOf(run, target)),
-    ),
+    config: parseAttackConfig(against(p.attack)),
   }));
   return { target, config, ...(parts ? { parts } : {}), logFile };
 }

@@ -72,11 +72,7 @@ export async function runPlan(plan: Plan, opts: RunPlanOptions): Promise<RunPlan
         await output.update({ stoppedIn: `${result.stoppedIn} (run ${run.name})` });
         break;
       }
-      const died = await pool.checkAlive(run);
-      // The run line and the dashboard show the run as results.json holds it: `incomplete` when it died.
-      const marked = died ? { ...result, incomplete: true } : result;
-      opts.hooks?.onRunEnd?.(await output.append(marked), run);
-      if (died) throw died;
+      await keep({ plan, output, pool, opts }, run, result);
       if (result.abortedBy) notRun = todo.slice(i + 1).map((r) => r.name);
       // Stopped by Ctrl-C or an abortOnFail threshold: no run after it. A run cut otherwise (a worker ended
       // as stuck, or one that exited) stays in the file flagged incomplete, and the experiment goes on.
@@ -166,17 +162,25 @@ async function probe(search: SearchPlan, value: number, ctx: RunContext): Promis
   };
   const result = await executeRun(run, ctx.pool, ctx.opts, ctx.plan.experiment, new Map());
   if (result instanceof StoppedRun) throw new Interrupted();
-  const died = await ctx.pool.checkAlive(run);
-  const marked: RunResult = {
+  const marked = await keep(ctx, run, {
     ...result,
     probe: true,
     sweep: { parameter: search.parameter, value },
-    ...(died ? { incomplete: true } : {}),
-  };
-  ctx.opts.hooks?.onRunEnd?.(await ctx.output.append(marked), run);
-  if (died) throw died;
+  });
   // Ctrl-C ends the search; a probe cut otherwise is judged with its flags (capacity.ts qualifies the value).
   if (ctx.opts.signal?.aborted) throw new Interrupted();
+  return marked;
+}
+
+/**
+ * Appends a run's result, told the hooks as results.json holds it: `incomplete` when its target died, and
+ * then the target's error is thrown.
+ */
+async function keep(ctx: RunContext, run: PlannedRun, result: RunResult): Promise<RunResult> {
+  const died = await ctx.pool.checkAlive(run);
+  const marked = died ? { ...result, incomplete: true } : result;
+  ctx.opts.hooks?.onRunEnd?.(await ctx.output.append(marked), run);
+  if (died) throw died;
   return marked;
 }
 
@@ -226,34 +230,32 @@ function midpoint(lo: number, hi: number): number {
   return Number.isInteger(lo) && Number.isInteger(hi) ? Math.round(mid) : mid;
 }
 
-/** Runs the bisection; `probe(value)` runs one short probe at `value` and returns its result. */
+/**
+ * Runs the bisection, its order of probes as the module comment says; `probe(value)` runs one short probe at
+ * `value` and returns its result.
+ */
 export async function searchCapacity(
   plan: SearchSpec,
   probe: (value: number) => Promise<RunResult>,
 ): Promise<SearchResult> {
-  const ran: RunResult[] = [];
-  const found = await bisect(plan, async (value) => {
-    const run = await probe(value);
-    ran.push(run);
-    return run;
-  });
-  return { ...found, qualifiers: capacityQualifiers(found, ran) };
-}
-
-/** The bisection of `searchCapacity`, its order of probes as the module comment says. */
-async function bisect(plan: SearchSpec, probe: (value: number) => Promise<RunResult>): Promise<SearchResult> {
   const slo = parseSlo(plan.slo);
   const probes: SearchResult["probes"] = [];
+  const ran: RunResult[] = [];
   const check = async (value: number) => {
     const run = await probe(value);
+    ran.push(run);
     const ok = meetsSlo(slo, run);
     probes.push({ value, run: run.name, ok });
     return { value, run: run.name, ok };
   };
   const base = { parameter: plan.parameter, target: plan.target, load: plan.load, slo: plan.slo };
+  const found = (at: Pick<SearchResult, "value" | "low" | "high" | "confirmRun">): SearchResult => {
+    const result = { ...base, ...at, probes };
+    return { ...result, qualifiers: capacityQualifiers(result, ran) };
+  };
   const [rangeLo, rangeHi] = plan.range;
   let low = await check(rangeLo);
-  if (!low.ok) return { ...base, value: null, low: null, high: probeSummary(low), confirmRun: null, probes };
+  if (!low.ok) return found({ value: null, low: null, high: probeSummary(low), confirmRun: null });
   let high: { value: number; run: string } | null = null;
   if (rangeHi > rangeLo) {
     const top = await check(rangeHi);
@@ -269,24 +271,20 @@ async function bisect(plan: SearchSpec, probe: (value: number) => Promise<RunRes
   }
   const confirm = await check(low.value);
   if (confirm.ok) {
-    return {
-      ...base,
+    return found({
       value: low.value,
       low: probeSummary(low),
       high: high && probeSummary(high),
       confirmRun: confirm.run,
-      probes,
-    };
+    });
   }
   const below = probes.filter((p) => p.ok && p.value < low.value).sort((a, b) => b.value - a.value)[0];
-  return {
-    ...base,
+  return found({
     value: below?.value ?? null,
     low: below ? probeSummary(below) : null,
     high: probeSummary(confirm),
     confirmRun: confirm.run,
-    probes,
-  };
+  });
 }
 
 /** The value and run name of a probe, without its verdict: how the bounds of a search are stored. */

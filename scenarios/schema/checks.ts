@@ -7,7 +7,6 @@ import {
   builtinSpecSchema,
   exampleSpecSchema,
   externalSpecSchema,
-  profileBlocker,
   proxySpecSchema,
 } from "../../targets/spec.ts";
 import { type ExperimentFields, expressionProblems } from "./object.ts";
@@ -17,7 +16,7 @@ import { modelsWithField } from "../../runner/load/models/mod.ts";
 import { LOAD_MODELS } from "../../results/schema/values.ts";
 import { plannedLoads, togetherProblems } from "../together.ts";
 import { LOAD_MODEL_FACTS } from "../../results/load_models.ts";
-import { issueList, type PathIssue as Issue } from "../../validation/mod.ts";
+import { issueList, type PathIssue as Issue, repeatsOf } from "../../validation/mod.ts";
 
 type Path = Issue["path"];
 
@@ -64,11 +63,15 @@ export function checkExperiment(exp: ExperimentFields): Issue[] {
     refer(["thresholds", i, "target"], t.target, targetNames, "target");
     refer(["thresholds", i, "load"], t.load, loadNames, "load");
   });
+  // A proxy's named upstream: a known target, and no cycle.
   const clean = new Set<string>();
   for (const [name, target] of Object.entries(exp.targets)) {
-    checkUpstreams(exp, { name, target, names: targetNames, clean }, add, refer);
+    const upstream = namedUpstream(target, ["targets", name]);
+    if (upstream === undefined) continue;
+    refer(upstream.path, upstream.name, targetNames, "target");
+    const cycle = Object.hasOwn(exp.targets, upstream.name) && cycleFrom(exp, upstream.name, name, clean);
+    if (cycle) add(upstream.path, `upstreams form a cycle: ${cycle.join(" -> ")}`);
   }
-  for (const [name, target] of Object.entries(exp.targets)) checkProfile(["targets", name], target, add);
   for (const limit of ["setupTimeout", "teardownTimeout"] as const) {
     if (exp[limit] !== undefined && exp.script === undefined) {
       add([limit], `${limit} limits a session script's ${limit.slice(0, -7)}(); add script: or remove it`);
@@ -87,14 +90,8 @@ export function checkExperiment(exp: ExperimentFields): Issue[] {
 
 /** Target names equal to an earlier one lower-cased (`App`, `app`): each names a folder (`logs/<target>`). */
 function caseFolds(names: readonly string[], add: Add): void {
-  const first = new Map<string, string>();
-  for (const name of names) {
-    const folded = name.toLowerCase();
-    const earlier = first.get(folded);
-    if (earlier === undefined) {
-      first.set(folded, name);
-      continue;
-    }
+  for (const [j, i] of repeatsOf(names, (name) => name.toLowerCase())) {
+    const [name, earlier] = [names[i], names[j]];
     add(
       ["targets", name],
       `"${name}" and "${earlier}" differ only in case; each names its log folder (logs/<target>), ` +
@@ -161,16 +158,6 @@ function checkSessionsOnly(exp: ExperimentFields, add: Add): void {
 
 type Add = (path: Path, message: string) => void;
 
-/** `profile: cpu` needs a process with a V8 inspector: an external command must be node or deno. */
-function checkProfile(path: Path, target: FileTarget, add: Add): void {
-  if (target.kind === "external" && target.profile) {
-    const blocker = profileBlocker(target);
-    if (blocker) add([...path, "profile"], blocker);
-  }
-  if (target.kind === "proxy" && typeof target.upstream === "object") {
-    checkProfile([...path, "upstream"], target.upstream, add);
-  }
-}
 type Refer = (path: Path, name: string | undefined, names: string[], what: string) => void;
 
 function checkSearch(exp: ExperimentFields, add: Add, refer: Refer): void {
@@ -303,29 +290,6 @@ function targetFieldProblems(field: string, targets: Array<[string, FileTarget]>
   return problems;
 }
 
-/** A proxy's named upstream: a known target, and no cycle. */
-function checkUpstreams(
-  exp: ExperimentFields,
-  at: { name: string; target: FileTarget; names: string[]; clean: Set<string> },
-  add: Add,
-  refer: Refer,
-): void {
-  let path: Path = ["targets", at.name];
-  let current: FileTarget = at.target;
-  while (current.kind === "proxy") {
-    path = [...path, "upstream"];
-    const upstream: string | FileTarget = current.upstream;
-    if (typeof upstream !== "string") {
-      current = upstream;
-      continue;
-    }
-    if (!Object.hasOwn(exp.targets, upstream)) return refer(path, upstream, at.names, "target");
-    const cycle = cycleFrom(exp, upstream, at.name, at.clean);
-    if (cycle) return add(path, `upstreams form a cycle: ${cycle.join(" -> ")}`);
-    return;
-  }
-}
-
 /** The chain of upstreams from `first` through `name` back to one seen, or undefined. */
 function cycleFrom(exp: ExperimentFields, name: string, first: string, clean: Set<string>) {
   const seen = [first];
@@ -334,18 +298,18 @@ function cycleFrom(exp: ExperimentFields, name: string, first: string, clean: Se
     if (seenSet.has(next)) return [...seen, next];
     seen.push(next);
     seenSet.add(next);
-    next = namedUpstream(exp.targets[next]);
+    next = namedUpstream(exp.targets[next], [])?.name;
   }
   for (const n of seen) clean.add(n);
   return undefined;
 }
 
-/** The target name a target's upstream chain (through inline proxy specs) ends at, if any. */
-function namedUpstream(target: FileTarget | undefined): string | undefined {
-  let current = target;
-  while (current?.kind === "proxy") {
+/** The target name a target's upstream chain (through inline proxy specs) ends at, and the path naming it. */
+function namedUpstream(target: FileTarget | undefined, path: Path): { name: string; path: Path } | undefined {
+  for (let current = target; current?.kind === "proxy";) {
     const upstream: string | FileTarget = current.upstream;
-    if (typeof upstream === "string") return upstream;
+    path = [...path, "upstream"];
+    if (typeof upstream === "string") return { name: upstream, path };
     current = upstream;
   }
   return undefined;

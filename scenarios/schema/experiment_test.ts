@@ -284,6 +284,19 @@ Deno.test("errors: proxy upstreams must name a target and form no cycle", () => 
   );
   const cycle = BASE.replace("direct: { kind: builtin }", "direct: { kind: proxy, upstream: cached }");
   assertIssue(cycle, "targets.cached.upstream", /cycle: cached -> direct -> cached/);
+  // Through an inline proxy the named upstream is one level deeper, and the cycle is found through it.
+  const inline = "{ kind: proxy, upstream: { kind: proxy, upstream: X } }";
+  assertIssue(
+    BASE.replace("{ kind: proxy, upstream: direct, cacheTtlSec: 60 }", inline.replace("X", "dirct")),
+    "targets.cached.upstream.upstream",
+    /did you mean "direct"/,
+  );
+  const deep = cycle.replace(
+    "{ kind: proxy, upstream: direct, cacheTtlSec: 60 }",
+    inline.replace("X", "direct"),
+  );
+  assertIssue(deep, "targets.cached.upstream.upstream", /cycle: cached -> direct -> cached/);
+  assertIssue(deep, "targets.direct.upstream", /cycle: direct -> cached -> direct/);
 });
 
 Deno.test("errors: a YAML syntax error names its line", () => {
@@ -440,4 +453,30 @@ Deno.test("errors: two flows of one name are refused at the second (their result
       "    flows: [{ name: b, steps: [{ get: /json }] }, { name: b, steps: [{ get: /x }] }]",
   );
   assertIssue(own, "loads.closed.flows[1].name", /"b" is the name of flows\[0\] already/);
+});
+
+Deno.test("errors: target names alike but for case each name their log folder, so the later is refused", () => {
+  const text = BASE.replace(
+    "  direct: { kind: builtin }",
+    "  direct: { kind: builtin }\n  Direct: { kind: builtin }",
+  );
+  assertIssue(
+    text,
+    "targets.Direct",
+    /"Direct" and "direct" differ only in case; .*rename one, e.g. "Direct-2"/,
+  );
+  assert.equal(issuesOf(text).filter((i) => /differ only in case/.test(i.message)).length, 1);
+});
+
+Deno.test("errors: profile: cpu on an external app that is no node or deno, at its path, inline upstreams too", () => {
+  const app = '{ kind: external, command: python3, url: "http://127.0.0.1:1", profile: cpu }';
+  const text = BASE.replace("  direct: { kind: builtin }", `  direct: { kind: builtin }\n  py: ${app}`)
+    .replace("{ kind: proxy, upstream: direct, cacheTtlSec: 60 }", `{ kind: proxy, upstream: ${app} }`);
+  assertIssue(
+    text,
+    "targets.py.profile",
+    /profile: cpu needs a node or deno command \(V8 inspector\), not 'python3'/,
+  );
+  assertIssue(text, "targets.cached.upstream.profile", /profile: cpu needs a node or deno command/);
+  assert.equal(issuesOf(text).length, 2);
 });

@@ -30,16 +30,26 @@ export function checkTargetFiles(plan: Plan): Issue[] {
 
 /** A load's TLS files that cannot be read, hold no PEM, or a key that does not fit its certificate. */
 function tlsIssue(tls: TlsOptionsInput | undefined, load: string): Issue | undefined {
-  if (!tls) return undefined;
+  const err = tls && tlsFileError(tlsOptionsSchema.parse(tls));
+  if (!err) return undefined;
+  const key = { "--cacert": "caFile", "--cert": "certFile", "--key": "keyFile" }[err.flag] ??
+    err.flag.replace(/^tls\./, "");
+  return { path: formatPath(["loads", load, "tls", key]), message: withoutFlag(err) };
+}
+
+/** Why the TLS files of `material` cannot be used, or undefined when they can. */
+function tlsFileError(material: Parameters<typeof loadTlsMaterial>[0]): TlsFileError | undefined {
   try {
-    loadTlsMaterial(tlsOptionsSchema.parse(tls));
+    loadTlsMaterial(material);
   } catch (err) {
     if (!(err instanceof TlsFileError)) throw err;
-    const key = { "--cacert": "caFile", "--cert": "certFile", "--key": "keyFile" }[err.flag] ??
-      err.flag.replace(/^tls\./, "");
-    return { path: formatPath(["loads", load, "tls", key]), message: err.message.replace(/^--[a-z]+: /, "") };
+    return err;
   }
-  return undefined;
+}
+
+/** The error's message without the flag it names (`--cert: `): the issue's path names the key. */
+function withoutFlag(err: TlsFileError): string {
+  return err.message.replace(/^--[a-z]+: /, "");
 }
 
 function specIssues(spec: TargetSpec, at: string[]): Issue[] {
@@ -48,26 +58,15 @@ function specIssues(spec: TargetSpec, at: string[]): Issue[] {
 
 /** A TLS target's own certificate and key: readable PEM, the key the certificate's. */
 function serveTlsIssues(spec: TargetSpec, at: string[]): Issue[] {
-  if (spec.kind === "proxy" && spec.upstreamTls?.caFile !== undefined) {
-    try {
-      loadTlsMaterial({ insecure: false, caFile: spec.upstreamTls.caFile });
-    } catch (err) {
-      if (!(err instanceof TlsFileError)) throw err;
-      const message = err.message.replace(/^--[a-z]+: /, "");
-      return [{ path: formatPath([...at, "upstreamTls", "caFile"]), message }];
-    }
-  }
+  const caFile = spec.kind === "proxy" ? spec.upstreamTls?.caFile : undefined;
+  const caError = caFile === undefined ? undefined : tlsFileError({ insecure: false, caFile });
+  if (caError) return [{ path: formatPath([...at, "upstreamTls", "caFile"]), message: withoutFlag(caError) }];
   if ((spec.kind !== "builtin" && spec.kind !== "proxy") || !spec.tls || spec.tls === "self-signed") {
     return [];
   }
-  try {
-    loadTlsMaterial({ insecure: false, certFile: spec.tls.cert, keyFile: spec.tls.key });
-  } catch (err) {
-    if (!(err instanceof TlsFileError)) throw err;
-    const key = err.flag === "--key" ? "key" : "cert";
-    return [{ path: formatPath([...at, "tls", key]), message: err.message.replace(/^--[a-z]+: /, "") }];
-  }
-  return [];
+  const err = tlsFileError({ insecure: false, certFile: spec.tls.cert, keyFile: spec.tls.key });
+  const key = err?.flag === "--key" ? "key" : "cert";
+  return err ? [{ path: formatPath([...at, "tls", key]), message: withoutFlag(err) }] : [];
 }
 
 function fileIssues(spec: TargetSpec, at: string[]): Issue[] {

@@ -3,6 +3,7 @@ import { loadExperiment } from "../load.ts";
 import { planExperiment } from "../plan/plan.ts";
 import { checkTargetFiles, notAFolder, onlineCores } from "./files.ts";
 import { findProgram } from "../../system/path_lookup.ts";
+import { selfSignedPair } from "../../targets/tls_cert.ts";
 
 const planOf = (targets: string) =>
   planExperiment(loadExperiment(`
@@ -82,4 +83,28 @@ Deno.test("checkTargetFiles: a cpuAffinity core this machine lacks, when taskset
       ]
       : [],
   );
+});
+
+Deno.test("checkTargetFiles: TLS files named at their keys, without the command-line flag", async () => {
+  const dir = Deno.makeTempDirSync();
+  try {
+    const pair = await selfSignedPair();
+    Deno.writeTextFileSync(`${dir}/cert.pem`, pair.certPem);
+    Deno.writeTextFileSync(`${dir}/key.pem`, pair.keyPem);
+    Deno.writeTextFileSync(`${dir}/text.pem`, "no PEM here\n");
+    const issues = checkTargetFiles(planOf(`
+  good: { kind: builtin, tls: { cert: ${dir}/cert.pem, key: ${dir}/key.pem } }
+  noCert: { kind: builtin, tls: { cert: ${dir}/missing.pem, key: ${dir}/key.pem } }
+  badKey: { kind: builtin, tls: { cert: ${dir}/cert.pem, key: ${dir}/text.pem } }
+  front: { kind: proxy, upstreamTls: { caFile: ${dir}/text.pem }, upstream: { url: "https://127.0.0.1:1" } }
+`));
+    assert.deepEqual(issues.map((i) => i.path), [
+      "targets.noCert.tls.cert",
+      "targets.badKey.tls.key",
+      "targets.front.upstreamTls.caFile",
+    ]);
+    for (const issue of issues) assert.doesNotMatch(issue.message, /^--/);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
 });

@@ -20,7 +20,7 @@ import { grpcSectionSchema } from "../grpc/experiment.ts";
 import { durationMsOf } from "../../validation/duration.ts";
 import { shownSweepValue } from "../../results/redact.ts";
 import { escapeHidden, terminalSafe } from "../../validation/terminal_text.ts";
-import { customIssue } from "../../validation/mod.ts";
+import { customIssue, repeatsOf } from "../../validation/mod.ts";
 
 /** `load.<field>`, `query.<name>` or `target.<field>`. */
 const parameterSchema = z.string().regex(
@@ -259,11 +259,11 @@ function withRepeats<T extends { values: number[] | string[]; problems: SweepVal
   read: T,
 ): T {
   if (read.problems.length > 0) return read;
-  const first = new Map<string, number>();
-  read.values.forEach((value: number | string, index: number) => {
-    const key = typeof value === "number" ? `n${value}` : `s${value.normalize("NFC")}`;
-    const earlier = first.get(key);
-    if (earlier === undefined) return void first.set(key, index);
+  const values: Array<number | string> = read.values;
+  const key = (value: number | string) =>
+    typeof value === "number" ? `n${value}` : `s${value.normalize("NFC")}`;
+  for (const [earlier, index] of repeatsOf(values, key)) {
+    const value = values[index];
     const shown = shownSweepValue(parameter, value);
     const same = read.values[earlier] === value ? "again" : "in another Unicode form";
     read.problems.push({
@@ -272,7 +272,7 @@ function withRepeats<T extends { values: number[] | string[]; problems: SweepVal
         same === "again" ? "remove one" : "write both alike and remove one"
       } (each value is one run; repeats: N runs every point N times)`,
     });
-  });
+  }
   return read;
 }
 

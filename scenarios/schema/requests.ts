@@ -22,7 +22,7 @@ import {
   ruleOf,
   tagRules,
 } from "../../runner/request_rules.ts";
-import { customIssue } from "../../validation/mod.ts";
+import { customIssue, repeatsOf } from "../../validation/mod.ts";
 
 /** How a duration is described in errors and in the JSON Schema. */
 const DURATION_WORDS = 'a duration with a unit, e.g. "500ms", "10s", "1m"';
@@ -243,15 +243,13 @@ export type FileFlow = z.output<typeof flowSchema>;
 /** A load's flows, each named apart: results list flows by name. */
 export const flowListSchema = z.array(flowSchema).min(1, "needs at least one flow").superRefine(
   (flows, ctx) => {
-    const first = new Map<string, number>();
-    flows.forEach((flow, i) => {
-      const earlier = first.get(flow.name);
-      if (earlier === undefined) return void first.set(flow.name, i);
+    for (const [earlier, i] of repeatsOf(flows, (flow) => flow.name)) {
+      const name = JSON.stringify(flows[i].name);
       customIssue(
         ctx,
         [i, "name"],
-        `${JSON.stringify(flow.name)} is the name of flows[${earlier}] already: give each flow its own`,
+        `${name} is the name of flows[${earlier}] already: give each flow its own`,
       );
-    });
+    }
   },
 );

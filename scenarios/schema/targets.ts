@@ -12,6 +12,7 @@ import {
   exampleSpecSchema,
   type ExternalSpec,
   externalSpecSchema,
+  profileBlocker,
   type ProxySpec,
   proxySpecSchema,
 } from "../../targets/spec.ts";
@@ -43,7 +44,11 @@ const externalSchema = externalSpecSchema.extend({
   // `localhost:3000` parses as a URL of scheme "localhost:"; the app would never be found ready.
   url: httpUrlSchema,
   ready: externalSpecSchema.shape.ready.unwrap().strict().optional(),
-}).strict();
+}).strict().superRefine((t, ctx) => {
+  // `profile: cpu` needs a process with a V8 inspector: the command must be node or deno.
+  const blocker = t.profile && profileBlocker(t);
+  if (blocker) customIssue(ctx, ["profile"], blocker);
+});
 
 const proxySchema = proxySpecSchema.extend({
   upstream: z.union([nameSchema, z.lazy(() => targetSchema)]).meta({
