@@ -241,24 +241,18 @@ class Converter {
         if (name) this.classes.add(this.text(name));
       } else this.collectAssigned(stmt, this.scope.locals);
     }
-    // A module function awaits when it sends (`.client`, `time.sleep`, a pytest fixture's `session` given
-    // first) or calls one that does.
-    const sends = new Set(
-      [...functions.keys()].filter((f) =>
-        /^def \w+\s*\(\s*(fast)?session\b/.test(this.text(functions.get(f)!)) ||
-        some(functions.get(f)!, (n) =>
-          n.name === "PropertyName" && SENDS.includes(this.text(n)) ||
-          n.name === "VariableName" && this.text(n) === "sleep" && n.parent?.name === "CallExpression")
-      ),
-    );
+    // A module function awaits when it sends (a pytest fixture's `session` given first) or calls one that does.
+    const sends = new Set<string>();
     for (let grew = true; grew;) {
       grew = false;
       for (const [name, def] of functions) {
         if (sends.has(name)) continue;
-        const calls = (n: SyntaxNode) =>
-          n.name === "CallExpression" && n.firstChild?.name === "VariableName" &&
-          sends.has(this.text(n.firstChild));
-        if (some(def, calls)) sends.add(name), grew = true;
+        if (
+          /^def \w+\s*\(\s*(fast)?session\b/.test(this.text(def)) ||
+          some(def, (n) => n.name === "PropertyName" && this.text(n) === "client" || this.sends(n, sends))
+        ) {
+          sends.add(name), grew = true;
+        }
       }
     }
     for (const [f, def] of functions) {
@@ -1010,19 +1004,20 @@ class Converter {
     return awaits ? `(await ${call})` : call;
   }
 
-  /** Whether call `n` sends or sleeps (a request method of a `.client`, `sleep`, `interrupt`). */
-  private sendsAt(n: SyntaxNode): boolean {
-    const callee = n.name === "CallExpression" ? n.firstChild : null;
-    const name = callee === null ? "" : this.text(callee);
-    return /(^|\.)(client\.(get|post|put|patch|delete|head|options|request)|sleep|interrupt)$/.test(name) ||
-      (callee?.name === "VariableName" && this.asyncFunctions.has(name));
+  /** Whether call `n` sends or sleeps: a request of a `.client`, `sleep`, `interrupt`, `rest()` or `fns`'. */
+  private sends(n: SyntaxNode, fns = this.asyncFunctions): boolean {
+    const callee = n.name === "CallExpression" ? this.text(n.firstChild!) : "";
+    return /(^|\.)(client\.(get|post|put|patch|delete|head|options|request)|sleep|interrupt|rest_?)$/.test(
+      callee,
+    ) ||
+      fns.has(callee);
   }
 
   /** Whether generator `def` is a method or sends: an async generator, whose `with` blocks await. */
   private sendingGenerator(def: SyntaxNode): boolean {
     const inClass = (n: SyntaxNode | null) => n?.name === "Body" && n.parent?.name === "ClassDefinition";
     return isGenerator(def) && (inClass(def.parent) || inClass(def.parent?.parent ?? null) ||
-      some(def.getChild("Body")!, (c) => this.sendsAt(c)));
+      some(def.getChild("Body")!, (c) => this.sends(c)));
   }
 
   private mustAwait(n: SyntaxNode): void {
@@ -1088,7 +1083,7 @@ class Converter {
     // Async (a function of its own to await) only when it sends or calls a method of the class.
     const self = `${this.scope.self}.`;
     const async = this.scope.async &&
-      some(n, (c) => c.name === "CallExpression" && (this.sendsAt(c) || this.text(c).startsWith(self)));
+      some(n, (c) => this.sends(c) || (c.name === "CallExpression" && this.text(c).startsWith(self)));
     this.within({ ...this.scope, locals: own, async }, () => {
       // Each clause a block within the one before: `for ... in ...` and `if ...`.
       for (let i = forAt; i < parts.length; i++, depth++) {
@@ -1165,9 +1160,6 @@ function some(n: SyntaxNode, test: (n: SyntaxNode) => boolean): boolean {
   for (let c = n.firstChild; c !== null; c = c.nextSibling) if (some(c, test)) return true;
   return test(n);
 }
-
-/** What a function calls that makes it send (and so await): `.client`, `sleep`, `rest()`, `interrupt()`. */
-const SENDS = ["client", "sleep", "interrupt", "rest", "rest_"];
 
 /** Python's binary operators as JavaScript (`A` and `B` the operands). */
 const BINARY: Record<string, string> = {
