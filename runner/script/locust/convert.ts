@@ -7,6 +7,7 @@
  * hoisted). A construct outside the subset is a `LocustConvertError` naming each `file:line: why`.
  */
 import { parser } from "@lezer/python";
+import { join, relative } from "node:path";
 import { builtins } from "./py.ts";
 import { MODULES } from "./py_modules.ts";
 import { LOCUST_EVENTS, REQUEST_KEYS } from "./runtime.ts";
@@ -37,6 +38,8 @@ export interface LocustConversion {
   shape?: string;
   /** The options it adds (`parser.add_argument("--region", ...)`: `region`). */
   options: string[];
+  /** The modules of its folder it imports, each converted once: `path` in the folder, `code` its module's. */
+  modules: Array<{ path: string; code: string }>;
 }
 
 const PY_URL = new URL("./py.ts", import.meta.url).href;
@@ -120,9 +123,42 @@ interface Scope {
   caught?: string;
 }
 
-/** Converts locustfile `source` to a session module; `file` names it in problems and the module's header. */
-export function convertLocust(source: string, file: string): LocustConversion {
-  return new Converter(source, file).run();
+/**
+ * Converts locustfile `source` to a session module; `file` names it in problems, `dir` is its folder, where
+ * the modules it imports are found (as Python's `sys.path[0]`) and converted as it is.
+ */
+export function convertLocust(source: string, file: string, dir = "."): LocustConversion {
+  const folder = new Folder(dir, file);
+  const conversion = new Converter(source, file, folder, null).run();
+  return {
+    ...conversion,
+    modules: [...folder.converted].flatMap(([path, m]) => m ? [{ path, code: m.code }] : []),
+  };
+}
+
+/** The locustfile's folder: its modules by their path in it, each converted once (null: refused). */
+class Folder {
+  readonly converted = new Map<string, { kinds: Converter; code: string } | null>();
+  /** The files being converted, importer first: a module among them imported again closes a cycle. */
+  readonly converting: string[];
+  constructor(readonly dir: string, file: string) {
+    this.converting = [file];
+  }
+
+  /** The file of module `dotted` (`a.b`): `a/b.py`, else its package's `a/b/__init__.py`; or those tried. */
+  fileOf(dotted: string): string | string[] {
+    const path = dotted.replaceAll(".", "/");
+    const tried = [`${path}.py`, `${path}/__init__.py`];
+    return tried.find((f) => isFile(join(this.dir, f))) ?? tried;
+  }
+}
+
+function isFile(path: string): boolean {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    return false;
+  }
 }
 
 class Converter {
@@ -133,6 +169,8 @@ class Converter {
   private asyncFunctions = new Set<string>();
   private syncFunctions = new Set<string>();
   private users: LocustUserInfo[] = [];
+  /** Every user class it knows, by the name it is read by (`Base`, `common.Base`), its own and imported. */
+  private userClasses = new Map<string, LocustUserInfo>();
   private shapes: string[] = [];
   private tasksets = new Set<string>();
   private defined = new Set<string>();
@@ -143,8 +181,22 @@ class Converter {
   private uid = 0;
   /** Whether a generator sends: its `with` blocks' enter and exit are awaited. */
   private asyncWith = false;
+  /** The modules of the folder it imports, as `import * as __mN from "./PATH.js"`: N by path. */
+  private imports = new Map<string, number>();
+  /** Its top level's imported names: exported as its own are, as Python's module has them. */
+  private importedNames = new Set<string>();
+  /** The functions and classes its top level defines. */
+  private defs: string[] = [];
+  /** Problems of the modules it imports, each at its own file:line. */
+  private moduleProblems: string[] = [];
 
-  constructor(private readonly src: string, private readonly file: string) {}
+  /** `name`: its module's dotted name, null for the locustfile (from which nothing imports relatively). */
+  constructor(
+    private readonly src: string,
+    private readonly file: string,
+    private readonly folder: Folder,
+    private readonly dotted: string | null,
+  ) {}
 
   run(): LocustConversion {
     const tree = parser.parse(this.src);
@@ -156,6 +208,7 @@ class Converter {
     const lets = [...this.scope.locals].filter((n) => !defined.includes(n));
     this.write(`let __t, __e${lets.map((n) => `, ${this.jsName(n)}`).join("")}; `);
     for (const stmt of children(top)) this.statement(stmt);
+    if (this.dotted !== null) return this.moduleCode();
     // Without a user class, Locust runs each pytest function (`def test_x(session)`) as a user of its own.
     const users = this.users.map((u) => this.jsName(u.name));
     for (const s of this.users.length > 0 ? [] : children(top)) {
@@ -167,12 +220,10 @@ class Converter {
       this.users.push({ name });
       users.push(`${name}: __L.pytestUser(${this.jsName(name)}, ${given.includes("fast")})`);
     }
-    if (this.problems.length > 0) throw this.error();
+    if (this.problems.length > 0 || this.moduleProblems.length > 0) throw this.error();
     const vars = lets.map((n) => this.jsName(n)).join(", ");
-    const [py, locust, modules] = [PY_URL, LOCUST_URL, MODULES_URL].map((u) => JSON.stringify(u));
     this.out.push(
-      `import * as __py from ${py}; import * as __L from ${locust}; ` +
-        `import { MODULES as __M, next as __next, open as __open } from ${modules};`,
+      this.header(),
       `const __f = __L.locustfile({ ${users.join(", ")} }, ` +
         `${this.shapes.length > 0 ? this.jsName(this.shapes[0]) : "undefined"}, () => ({ ${vars} }), ` +
         `(__v) => ({ ${lets.map((n) => `${this.jsName(n)} = ${this.jsName(n)}`).join(", ")} } = __v)); ` +
@@ -182,13 +233,34 @@ class Converter {
       code: this.out.join("\n") + "\n",
       users: this.users,
       options: this.options,
+      modules: [],
       ...(this.shapes.length > 0 ? { shape: this.shapes[0] } : {}),
     };
   }
 
+  /** The imports of the runtime and of the folder's modules it imports, after its last line. */
+  private header(): string {
+    const [py, locust, modules] = [PY_URL, LOCUST_URL, MODULES_URL].map((u) => JSON.stringify(u));
+    const up = relative(join(this.file, ".."), ".") || ".";
+    const own = [...this.imports].map(([path, n]) => ` import * as __m${n} from "${up}/${path}.js";`);
+    return `import * as __py from ${py}; import * as __L from ${locust}; ` +
+      `import { MODULES as __M, next as __next, open as __open } from ${modules};${own.join("")}`;
+  }
+
+  /** A module's code: its top level's names exported, as `import` and `from ... import` read them. */
+  private moduleCode(): LocustConversion {
+    if (this.problems.length > 0 || this.moduleProblems.length > 0) throw this.error();
+    const exports = [...this.names].map((n) => `${this.jsName(n)} as ${n}`);
+    this.out.push(this.header(), `export { ${exports.join(", ")} };`);
+    return { code: this.out.join("\n") + "\n", users: [], options: this.options, modules: [] };
+  }
+
   private error(): LocustConvertError {
     const sorted = this.problems.sort((a, b) => a.line - b.line);
-    return new LocustConvertError(sorted.map((p) => `${this.file}:${p.line}: ${p.why}`));
+    return new LocustConvertError([
+      ...sorted.map((p) => `${this.file}:${p.line}: ${p.why}`),
+      ...this.moduleProblems,
+    ]);
   }
 
   private lineOf(pos: number): number {
@@ -229,20 +301,28 @@ class Converter {
   // ---- what the module defines, before any statement is written ----
 
   private planModule(top: SyntaxNode): void {
+    // The folder's modules it imports, first: what their names are is known before its own are planned.
+    for (const stmt of children(top).filter((s) => s.name === "ImportStatement")) {
+      try {
+        this.importStatement(stmt);
+      } catch (err) {
+        if (!(err instanceof Refusal)) throw err; // refused again where it is written
+      }
+    }
     const functions = new Map<string, SyntaxNode>();
     for (const stmt of children(top)) {
       const def = stmt.name === "DecoratedStatement" ? stmt.getChild("FunctionDefinition") : stmt;
       const cls = stmt.name === "DecoratedStatement" ? stmt.getChild("ClassDefinition") : stmt;
       if (def?.name === "FunctionDefinition") {
         const name = def.getChild("VariableName");
-        if (name) functions.set(this.text(name), def);
+        if (name) functions.set(this.text(name), def), this.defs.push(this.text(name));
       } else if (cls?.name === "ClassDefinition") {
         const name = cls.getChild("VariableName");
-        if (name) this.classes.add(this.text(name));
+        if (name) this.classes.add(this.text(name)), this.defs.push(this.text(name));
       } else this.collectAssigned(stmt, this.scope.locals);
     }
     // A module function awaits when it sends (a pytest fixture's `session` given first) or calls one that does.
-    const sends = new Set<string>();
+    const sends = new Set(this.asyncFunctions);
     for (let grew = true; grew;) {
       grew = false;
       for (const [name, def] of functions) {
@@ -556,17 +636,138 @@ class Converter {
         if (from !== null && !(name in MODULES[module])) this.refuse(n, `${spelled}: ${OUTSIDE}`);
         value = from !== null ? `__M.${module}.${name}` : `__M.${dotted && local !== top ? name : module}`;
       } else {
-        const why = INSTEAD[module.split(".").slice(0, 2).join(".")] ?? INSTEAD[module.split(".")[0]] ??
-          `${module} is not one of the modules loadlab runs (${[...PY_MODULES].join(", ")})`;
-        value = this.refuse(
-          n,
-          `${from === null ? spelled : `from ${module} import`}: ${why} (docs/LOCUST.md)`,
-        );
+        const why = INSTEAD[module.split(".").slice(0, 2).join(".")] ?? INSTEAD[module.split(".")[0]];
+        if (why !== undefined) {
+          this.refuse(n, `${from === null ? spelled : `from ${module} import`}: ${why} (docs/LOCUST.md)`);
+        }
+        if (dotted && local === top) {
+          this.refuse(n, `${spelled}: write from ${top} import ${sub} (or import ... as)`);
+        }
+        value = this.localImport(n, spelled, module, from === null ? null : name, local);
       }
       out.push(`const ${this.jsName(local)} = ${value};`);
       this.moduleNames.add(local);
+      if (n.parent?.name === "Script") this.importedNames.add(local);
     }
     return out.join(" ");
+  }
+
+  /**
+   * `name` (or, null, the module itself) of `module`, one of the locustfile's folder (Python's `sys.path[0]`):
+   * converted once, what its names are (classes, functions that send, users) known here as there.
+   */
+  private localImport(
+    n: SyntaxNode,
+    spelled: string,
+    module: string,
+    name: string | null,
+    local: string,
+  ): string {
+    const dotted = this.absolute(n, spelled, module), sub = `${dotted}.${name}`;
+    const found = typeof this.folder.fileOf(dotted) === "string" ? this.moduleOf(n, spelled, dotted) : null;
+    // As Python: a name its package's `__init__.py` lacks is a module of the package (`from tasks import a`).
+    if (name !== null && !found?.names.has(name) && typeof this.folder.fileOf(sub) === "string") {
+      return this.bound(this.moduleOf(n, spelled, sub), local);
+    }
+    if (found === null) {
+      const tried = (this.folder.fileOf(dotted) as string[]).map((f) => join(this.folder.dir, f)).join(
+        " nor ",
+      );
+      const head = name === null ? spelled : `from ${module} import`;
+      return this.refuse(
+        n,
+        `${head}: ${dotted} is not one of the modules loadlab runs (${[...PY_MODULES].join(", ")}) ` +
+          `nor of the locustfile's folder (no ${tried}) (docs/LOCUST.md)`,
+      );
+    }
+    if (name === null) return this.bound(found, local);
+    if (!found.names.has(name)) {
+      this.refuse(n, `${spelled}: ${found.file} has no ${name} (Python's ImportError)`);
+    }
+    this.adoptName(found, name, local, n.parent?.name === "Script");
+    return `__m${this.imports.get(found.file)}.${name}`;
+  }
+
+  /** `from .x import` (in a package's module): the module's dotted name from the folder's top. */
+  private absolute(n: SyntaxNode, spelled: string, module: string): string {
+    const rest = module.replace(/^\.+/, ""), level = module.length - rest.length;
+    if (level === 0) return module;
+    if (this.dotted === null) {
+      this.refuse(
+        n,
+        `${spelled}: a relative import in the locustfile, which Locust imports as no package's module ` +
+          `(Python's ImportError): write from ${rest || "MODULE"} import ...`,
+      );
+    }
+    const pkg = this.dotted.split(".").slice(0, this.file.endsWith("/__init__.py") ? undefined : -1);
+    if (level > pkg.length) {
+      this.refuse(
+        n,
+        `${spelled}: reaches above the locustfile's folder (${this.folder.dir}), whose modules loadlab ` +
+          "converts, as Python's sys.path has it (an ImportError): move the module into that folder",
+      );
+    }
+    return [...pkg.slice(0, pkg.length - level + 1), rest].filter((p) => p !== "").join(".");
+  }
+
+  /** Module `dotted` of the folder, converted once (its package's `__init__.py` first) and imported here. */
+  private moduleOf(n: SyntaxNode, spelled: string, dotted: string): Converter {
+    const pkg = dotted.slice(0, Math.max(0, dotted.lastIndexOf(".")));
+    const init = pkg === "" ? [] : this.folder.fileOf(pkg);
+    // Its package's `__init__.py` runs first, unless it is what imports it (then half run, as Python's).
+    if (typeof init === "string" && !this.folder.converting.includes(init)) this.moduleOf(n, spelled, pkg);
+    const file = this.folder.fileOf(dotted) as string, { converted, converting } = this.folder;
+    if (converting.includes(file)) {
+      const cycle = [...converting.slice(converting.indexOf(file)), file].join(" imports ");
+      this.refuse(n, `${spelled}: an import cycle (${cycle}): move what both need into a module of its own`);
+    }
+    if (!converted.has(file)) {
+      converting.push(file);
+      try {
+        const kinds = new Converter(
+          Deno.readTextFileSync(join(this.folder.dir, file)),
+          file,
+          this.folder,
+          dotted,
+        );
+        converted.set(file, { kinds, code: kinds.run().code });
+      } catch (err) {
+        if (!(err instanceof LocustConvertError)) throw err;
+        converted.set(file, null), this.moduleProblems.push(...err.problems);
+      } finally {
+        converting.pop();
+      }
+    }
+    const m = converted.get(file);
+    if (!m) return this.refuse(n, `${spelled}: ${file} cannot be converted (its lines say why)`);
+    if (!this.imports.has(file)) this.imports.set(file, this.imports.size);
+    this.options.push(...m.kinds.options.filter((o) => !this.options.includes(o)));
+    return m.kinds;
+  }
+
+  /** Module `m` as `local`: its namespace, whose names' kinds are known here as `local.NAME`. */
+  private bound(m: Converter, local: string): string {
+    for (const name of m.names) this.adoptName(m, name, `${local}.${name}`, false);
+    return `__m${this.imports.get(m.file)}`;
+  }
+
+  /** What `name` is in module `m` (a class, a function that sends, a user) is what `as` is here. */
+  private adoptName(m: Converter, name: string, as: string, top: boolean): void {
+    for (const kinds of ["classes", "asyncFunctions", "syncFunctions", "tasksets"] as const) {
+      if (m[kinds].has(name)) this[kinds].add(as);
+    }
+    const user = m.userClasses.get(name);
+    if (user !== undefined) this.userClasses.set(as, user);
+    // As Locust collects the users and the shape of the locustfile's names, those it imports included.
+    if (!top || this.dotted !== null) return;
+    if (user !== undefined && !this.users.some((u) => u.name === as)) this.users.push({ ...user, name: as });
+    if (m.shapes.includes(name) && !this.shapes.includes(as)) this.shapes.push(as);
+  }
+
+  /** Its top level's names, as a module that imports it reads them. */
+  get names(): Set<string> {
+    const lets = [...this.moduleScope.locals].filter((l) => !this.classes.has(l));
+    return new Set([...lets, ...this.defs, ...this.importedNames]);
   }
 
   /** A function: its parameters read by `__py.args`, its locals declared, async when it may send. */
@@ -695,8 +896,7 @@ class Converter {
     const baseNodes = bases === null ? [] : exprChildren(bases);
     // Of several bases (mixins), the class extends the Locust class's and takes the others' members.
     const known = (b: SyntaxNode) =>
-      LOCUST_NAMES.has(this.text(b)) || this.users.some((u) => u.name === this.text(b)) ||
-      this.tasksets.has(this.text(b));
+      LOCUST_NAMES.has(this.text(b)) || this.userClasses.has(this.text(b)) || this.tasksets.has(this.text(b));
     const main = Math.max(0, baseNodes.findLastIndex(known));
     const base = baseNodes[main], abstractAttr = this.classAttr(n, "abstract");
     const abstract = abstractAttr !== undefined && this.text(abstractAttr) === "True";
@@ -707,18 +907,19 @@ class Converter {
         ? ` extends ${this.expr(base)}`
         : ` extends __L.mixed([${baseNodes.map((b) => this.expr(b)).join(", ")}], ${main})`;
       if (/TaskSet$/.test(baseName) || this.tasksets.has(baseName)) this.tasksets.add(name);
-      isUser = ["User", "HttpUser", "FastHttpUser"].includes(baseName) ||
-        this.users.some((u) => u.name === baseName);
+      isUser = ["User", "HttpUser", "FastHttpUser"].includes(baseName) || this.userClasses.has(baseName);
       const shape = baseName === "LoadTestShape" || this.shapes.includes(baseName);
       if (shape && !nested && !abstract) this.shapes.push(name);
     }
     if (isUser && !nested) {
       const host = this.classAttr(n, "host");
-      this.users.push({
+      const user = {
         name,
         ...(host?.name === "String" ? { host: this.stringValue(host) } : {}),
         ...(abstract ? { abstract: true } : {}),
-      });
+      };
+      this.userClasses.set(name, user);
+      if (this.dotted === null) this.users.push(user);
     }
     const applied = decorators.map((d) => `(${d})(`).join("");
     const head = `class ${this.jsName(name)}${extendsText} { `;
@@ -831,7 +1032,10 @@ class Converter {
     const known = this.scope.locals.has(name) || this.scope.globals.has(name) || this.moduleNames.has(name) ||
       this.scope.self === name;
     if (!known && BUILTINS.has(name)) return `__py.builtins.${name}`;
-    if (!known && name === "__file__") return "__L.locustPath()";
+    if (!known && name === "__file__") {
+      return `__L.locustPath(${this.dotted === null ? "" : JSON.stringify(this.file)})`;
+    }
+    if (!known && name === "__name__" && this.dotted !== null) return JSON.stringify(this.dotted);
     return !known && Object.hasOwn(GIVEN, name) ? GIVEN[name] : this.jsName(name);
   }
 
@@ -951,6 +1155,9 @@ class Converter {
     const args = this.argList(argList);
     let call: string;
     let awaits = this.scope.async;
+    if (callee.name === "MemberExpression" && this.classes.has(this.text(callee))) {
+      return `new ${this.expr(callee)}(${args})`;
+    }
     if (callee.name === "MemberExpression" && callee.getChild(".")) {
       const [obj, , prop] = children(callee);
       const method = this.text(prop);

@@ -10,7 +10,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { STATUS_CODES } from "node:http";
-import { basename } from "node:path";
+import { basename, dirname, join } from "node:path";
 import type { RequestOptions, Response, Session } from "../session.ts";
 import { type FormPart, multipart } from "../multipart.ts";
 import { args, bool, Kw, mapping, output, PyError, str } from "./py.ts";
@@ -101,9 +101,11 @@ const selection = (): LocustSelection => inputs.locust ?? {};
 // A worker runs the module's top level silently when the command's process ran it (its prints once).
 output.quiet = selection().heard === true;
 
-/** `__file__`: the locustfile's path as the command line gave it (its conversion runs from a cache). */
-export function locustPath(): string {
-  return selection().file ?? "locustfile.py";
+/** `__file__`: the locustfile's path as the command line gave it (its conversion runs from a cache), or a
+ * module's, `path` in its folder. */
+export function locustPath(path?: string): string {
+  const file = selection().file ?? "locustfile.py";
+  return path === undefined ? file : join(dirname(file), path);
 }
 
 /** What a redirect's hops are named: the first request's name and this (stats.ts folds them into it). */
