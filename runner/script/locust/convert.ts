@@ -7,6 +7,7 @@
  * hoisted). A construct outside the subset is a `LocustConvertError` naming each `file:line: why`.
  */
 import { parser } from "@lezer/python";
+import { existsSync } from "node:fs";
 import { join, relative } from "node:path";
 import { builtins } from "./py.ts";
 import { MODULES } from "./py_modules.ts";
@@ -145,19 +146,10 @@ class Folder {
     this.converting = [file];
   }
 
-  /** The file of module `dotted` (`a.b`): `a/b.py`, else its package's `a/b/__init__.py`; or those tried. */
-  fileOf(dotted: string): string | string[] {
+  /** The file of module `dotted` (`a.b`): `a/b.py`, else its package's `a/b/__init__.py`. */
+  fileOf(dotted: string): string | undefined {
     const path = dotted.replaceAll(".", "/");
-    const tried = [`${path}.py`, `${path}/__init__.py`];
-    return tried.find((f) => isFile(join(this.dir, f))) ?? tried;
-  }
-}
-
-function isFile(path: string): boolean {
-  try {
-    return Deno.statSync(path).isFile;
-  } catch {
-    return false;
+    return [`${path}.py`, `${path}/__init__.py`].find((f) => existsSync(join(this.dir, f)));
   }
 }
 
@@ -656,34 +648,27 @@ class Converter {
    * `name` (or, null, the module itself) of `module`, one of the locustfile's folder (Python's `sys.path[0]`):
    * converted once, what its names are (classes, functions that send, users) known here as there.
    */
-  private localImport(
-    n: SyntaxNode,
-    spelled: string,
-    module: string,
-    name: string | null,
-    local: string,
-  ): string {
+  private localImport(n: SyntaxNode, spelled: string, module: string, name: string | null, local: string) {
     const dotted = this.absolute(n, spelled, module), sub = `${dotted}.${name}`;
-    const found = typeof this.folder.fileOf(dotted) === "string" ? this.moduleOf(n, spelled, dotted) : null;
+    const found = this.folder.fileOf(dotted) ? this.moduleOf(n, spelled, dotted) : undefined;
     // As Python: a name its package's `__init__.py` lacks is a module of the package (`from tasks import a`).
-    if (name !== null && !found?.names.has(name) && typeof this.folder.fileOf(sub) === "string") {
+    if (name !== null && !found?.names.has(name) && this.folder.fileOf(sub)) {
       return this.bound(this.moduleOf(n, spelled, sub), local);
     }
-    if (found === null) {
-      const tried = (this.folder.fileOf(dotted) as string[]).map((f) => join(this.folder.dir, f)).join(
-        " nor ",
-      );
-      const head = name === null ? spelled : `from ${module} import`;
+    if (!found) {
+      const path = join(this.folder.dir, dotted.replaceAll(".", "/"));
       return this.refuse(
         n,
-        `${head}: ${dotted} is not one of the modules loadlab runs (${[...PY_MODULES].join(", ")}) ` +
-          `nor of the locustfile's folder (no ${tried}) (docs/LOCUST.md)`,
+        `${
+          name === null ? spelled : `from ${module} import`
+        }: ${dotted} is not one of the modules loadlab runs ` +
+          `(${
+            [...PY_MODULES].join(", ")
+          }) nor of the locustfile's folder (no ${path}.py nor ${path}/__init__.py)`,
       );
     }
     if (name === null) return this.bound(found, local);
-    if (!found.names.has(name)) {
-      this.refuse(n, `${spelled}: ${found.file} has no ${name} (Python's ImportError)`);
-    }
+    if (!found.names.has(name)) this.refuse(n, `${spelled}: ${found.file} has no ${name} (an ImportError)`);
     this.adoptName(found, name, local, n.parent?.name === "Script");
     return `__m${this.imports.get(found.file)}.${name}`;
   }
@@ -695,16 +680,14 @@ class Converter {
     if (this.dotted === null) {
       this.refuse(
         n,
-        `${spelled}: a relative import in the locustfile, which Locust imports as no package's module ` +
-          `(Python's ImportError): write from ${rest || "MODULE"} import ...`,
+        `${spelled}: the locustfile is no package's module (an ImportError): write from ${rest} import`,
       );
     }
     const pkg = this.dotted.split(".").slice(0, this.file.endsWith("/__init__.py") ? undefined : -1);
     if (level > pkg.length) {
       this.refuse(
         n,
-        `${spelled}: reaches above the locustfile's folder (${this.folder.dir}), whose modules loadlab ` +
-          "converts, as Python's sys.path has it (an ImportError): move the module into that folder",
+        `${spelled}: reaches above the locustfile's folder (an ImportError): move the module into it`,
       );
     }
     return [...pkg.slice(0, pkg.length - level + 1), rest].filter((p) => p !== "").join(".");
@@ -712,11 +695,12 @@ class Converter {
 
   /** Module `dotted` of the folder, converted once (its package's `__init__.py` first) and imported here. */
   private moduleOf(n: SyntaxNode, spelled: string, dotted: string): Converter {
-    const pkg = dotted.slice(0, Math.max(0, dotted.lastIndexOf(".")));
-    const init = pkg === "" ? [] : this.folder.fileOf(pkg);
+    const { converted, converting, dir } = this.folder,
+      pkg = dotted.slice(0, Math.max(0, dotted.lastIndexOf(".")));
     // Its package's `__init__.py` runs first, unless it is what imports it (then half run, as Python's).
-    if (typeof init === "string" && !this.folder.converting.includes(init)) this.moduleOf(n, spelled, pkg);
-    const file = this.folder.fileOf(dotted) as string, { converted, converting } = this.folder;
+    const init = pkg === "" ? undefined : this.folder.fileOf(pkg);
+    if (init !== undefined && !converting.includes(init)) this.moduleOf(n, spelled, pkg);
+    const file = this.folder.fileOf(dotted)!;
     if (converting.includes(file)) {
       const cycle = [...converting.slice(converting.indexOf(file)), file].join(" imports ");
       this.refuse(n, `${spelled}: an import cycle (${cycle}): move what both need into a module of its own`);
@@ -724,12 +708,7 @@ class Converter {
     if (!converted.has(file)) {
       converting.push(file);
       try {
-        const kinds = new Converter(
-          Deno.readTextFileSync(join(this.folder.dir, file)),
-          file,
-          this.folder,
-          dotted,
-        );
+        const kinds = new Converter(Deno.readTextFileSync(join(dir, file)), file, this.folder, dotted);
         converted.set(file, { kinds, code: kinds.run().code });
       } catch (err) {
         if (!(err instanceof LocustConvertError)) throw err;
