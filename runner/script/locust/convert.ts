@@ -918,12 +918,15 @@ class Converter {
   /** The value a class body assigns to `name` (`host = "..."`), or undefined. */
   private classAttr(cls: SyntaxNode, name: string): SyntaxNode | undefined {
     const body = cls.getChild("Body");
-    for (const s of body === null ? [] : children(body)) {
-      if (s.name !== "AssignStatement") continue;
-      const [target, op, value] = children(s);
-      if (this.text(target) === name && op?.name === "AssignOp") return value;
-    }
-    return undefined;
+    return (body === null ? [] : children(body)).map((s) => this.attribute(s)).find((a) => a?.[0] === name)
+      ?.[1];
+  }
+
+  /** A class body's `name = value` (a type hint left out): its name and value, else null. */
+  private attribute(s: SyntaxNode): [string, SyntaxNode] | null {
+    const [target, op, value, ...more] = children(s).filter((c) => c.name !== "TypeDef");
+    const is = s.name === "AssignStatement" && more.length === 0 && target.name === "VariableName";
+    return is && op?.name === "AssignOp" && value !== undefined ? [this.text(target), value] : null;
   }
 
   private classMember(s: SyntaxNode, cls: string): string {
@@ -934,17 +937,12 @@ class Converter {
     if (s.name === "StatementGroup") {
       return children(s).filter((c) => c.name !== ";").map((c) => this.classMember(c, cls)).join(" ");
     }
-    const parts = children(s).filter((c) => c.name !== "TypeDef");
-    const [target, op, value] = parts;
-    const attribute = parts.length === 3 && target.name === "VariableName" && op.name === "AssignOp";
-    if (s.name === "AssignStatement" && attribute) {
-      const attr = this.text(target);
-      const v = attr === "tasks" && value.name === "DictionaryExpression"
-        ? this.taskDict(value)
-        : this.expr(value);
-      return `static { __L.attr(this, ${JSON.stringify(attr)}, ${v}); }`;
-    }
-    return this.refuse(s, `${describe(s.name)} in a class body: attributes (name = value) and methods only`);
+    const [attr, value] = this.attribute(s) ??
+      this.refuse(s, `${describe(s.name)} in a class body: attributes (name = value) and methods only`);
+    const v = attr === "tasks" && value.name === "DictionaryExpression"
+      ? this.taskDict(value)
+      : this.expr(value);
+    return `static { __L.attr(this, ${JSON.stringify(attr)}, ${v}); }`;
   }
 
   private taskDict(d: SyntaxNode): string {

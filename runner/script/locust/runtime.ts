@@ -665,19 +665,23 @@ function pathAndQuery(path: string): string {
 /** One task set or user's tasks: a function by its weight, or a TaskSet class (`set`, once read). */
 type TaskEntry = { run: Fn; weight: number; method: boolean; set?: boolean };
 
+/** What a user and a task set have alike: their start and stop, and `constant_pacing`'s clock. */
+class Runs {
+  __cpLastRun = performance.now() / 1000;
+  on_start(): void {}
+  on_stop(): void {}
+  /** Python's constructor (`def __init__(self, environment)` or `(self, parent)`), run as it starts. */
+  __init___py(..._a: unknown[]): void {}
+}
+
 /** Locust's `TaskSet`: runs within its user (`self.user`, `self.client`) until `interrupt()`. */
-export class TaskSet {
+export class TaskSet extends Runs {
   declare user: HttpUser;
   declare parent: HttpUser | TaskSet;
   __next = 0;
-  __cpLastRun = performance.now() / 1000;
   get client(): Client {
     return this.user.client;
   }
-  on_start(): void {}
-  on_stop(): void {}
-  /** Python's constructor (`def __init__(self, parent)` converted), called as a set is entered. */
-  __init___py(..._a: unknown[]): void {}
   interrupt(...a: unknown[]): never {
     throw new InterruptTaskSet(...a);
   }
@@ -699,15 +703,10 @@ export function run_single_user(): never {
 }
 
 /** Locust's `User`: no client of its own (a task of its that sends raises, as on Locust). */
-export class User {
+export class User extends Runs {
   static abstract = true;
   /** The task sets entered, innermost last. */
   __stack: TaskSet[] = [];
-  __cpLastRun = performance.now() / 1000;
-  on_start(): void {}
-  on_stop(): void {}
-  /** Python's constructor (`def __init__(self, environment)` converted), called before `on_start`. */
-  __init___py(..._a: unknown[]): void {}
   wait_time(): number {
     return 0;
   }
