@@ -200,10 +200,9 @@ class Converter {
     const lets = [...this.scope.locals].filter((n) => !defined.includes(n));
     this.write(`let __t, __e${lets.map((n) => `, ${this.jsName(n)}`).join("")}; `);
     for (const stmt of children(top)) this.statement(stmt);
-    if (this.dotted !== null) return this.moduleCode();
     // Without a user class, Locust runs each pytest function (`def test_x(session)`) as a user of its own.
     const users = this.users.map((u) => this.jsName(u.name));
-    for (const s of this.users.length > 0 ? [] : children(top)) {
+    for (const s of this.users.length > 0 || this.dotted !== null ? [] : children(top)) {
       const [, name, given] = /^def (test_\w*)\s*\(([^)]*)\)/.exec(this.text(s)) ?? [];
       if (name === undefined) continue;
       if (!/^\s*(fast)?session\s*,?\s*$/.test(given)) {
@@ -214,12 +213,20 @@ class Converter {
     }
     if (this.problems.length > 0 || this.moduleProblems.length > 0) throw this.error();
     const vars = lets.map((n) => this.jsName(n)).join(", ");
+    const [py, locust, modules] = [PY_URL, LOCUST_URL, MODULES_URL].map((u) => JSON.stringify(u));
+    // The folder's modules it imports, from where its own conversion is written (`common/auth.py.js`).
+    const up = relative(join(this.file, ".."), ".") || ".";
+    const own = [...this.imports].map(([path, n]) => ` import * as __m${n} from "${up}/${path}.js";`);
     this.out.push(
-      this.header(),
-      `const __f = __L.locustfile({ ${users.join(", ")} }, ` +
-        `${this.shapes.length > 0 ? this.jsName(this.shapes[0]) : "undefined"}, () => ({ ${vars} }), ` +
-        `(__v) => ({ ${lets.map((n) => `${this.jsName(n)} = ${this.jsName(n)}`).join(", ")} } = __v)); ` +
-        "export default __f.default; export const { start, stop, setup } = __f;",
+      `import * as __py from ${py}; import * as __L from ${locust}; ` +
+        `import { MODULES as __M, next as __next, open as __open } from ${modules};${own.join("")}`,
+      // A module exports its top level's names, as `import` and `from ... import` read them.
+      this.dotted !== null
+        ? `export { ${[...this.names].map((n) => `${this.jsName(n)} as ${n}`).join(", ")} };`
+        : `const __f = __L.locustfile({ ${users.join(", ")} }, ` +
+          `${this.shapes.length > 0 ? this.jsName(this.shapes[0]) : "undefined"}, () => ({ ${vars} }), ` +
+          `(__v) => ({ ${lets.map((n) => `${this.jsName(n)} = ${this.jsName(n)}`).join(", ")} } = __v)); ` +
+          "export default __f.default; export const { start, stop, setup } = __f;",
     );
     return {
       code: this.out.join("\n") + "\n",
@@ -228,23 +235,6 @@ class Converter {
       modules: [],
       ...(this.shapes.length > 0 ? { shape: this.shapes[0] } : {}),
     };
-  }
-
-  /** The imports of the runtime and of the folder's modules it imports, after its last line. */
-  private header(): string {
-    const [py, locust, modules] = [PY_URL, LOCUST_URL, MODULES_URL].map((u) => JSON.stringify(u));
-    const up = relative(join(this.file, ".."), ".") || ".";
-    const own = [...this.imports].map(([path, n]) => ` import * as __m${n} from "${up}/${path}.js";`);
-    return `import * as __py from ${py}; import * as __L from ${locust}; ` +
-      `import { MODULES as __M, next as __next, open as __open } from ${modules};${own.join("")}`;
-  }
-
-  /** A module's code: its top level's names exported, as `import` and `from ... import` read them. */
-  private moduleCode(): LocustConversion {
-    if (this.problems.length > 0 || this.moduleProblems.length > 0) throw this.error();
-    const exports = [...this.names].map((n) => `${this.jsName(n)} as ${n}`);
-    this.out.push(this.header(), `export { ${exports.join(", ")} };`);
-    return { code: this.out.join("\n") + "\n", users: [], options: this.options, modules: [] };
   }
 
   private error(): LocustConvertError {
@@ -270,13 +260,12 @@ class Converter {
   }
 
   private findSyntaxErrors(node: SyntaxNode): void {
-    const cursor = node.cursor();
+    let at = -1;
     // The parser marks a bare `yield` (a `@contextmanager`'s) with an error node of its own.
-    while (!cursor.type.isError || cursor.node.parent?.name === "YieldStatement") if (!cursor.next()) return;
-    this.problems.push({
-      line: this.lineOf(cursor.from),
-      why: "invalid syntax (Python's parser stops here)",
-    });
+    some(node, (n) => n.type.isError && n.parent?.name !== "YieldStatement" && (at = n.from) >= 0);
+    if (at >= 0) {
+      this.problems.push({ line: this.lineOf(at), why: "invalid syntax (Python's parser stops here)" });
+    }
   }
 
   // ---- output, each statement on its Python line ----
