@@ -3,8 +3,9 @@
  * A locustfile made a loadlab session module: parsed with a real Python parser (`@lezer/python`), then
  * written as JavaScript statement by statement, each on its Python line (so a stack's line is the
  * locustfile's: the line map is the identity), on the runtime of this folder (py.ts for Python's values,
- * locust.ts for Locust's classes). Imports and the session's exports go after the last line (imports are
- * hoisted). A construct outside the subset is a `LocustConvertError` naming each `file:line: why`.
+ * runtime.ts for Locust's classes). Imports and the session's exports go after the last line (imports are
+ * hoisted). A module of the locustfile's folder it imports is converted the same way, once, to a module of
+ * its own. A construct outside the subset is a `LocustConvertError` naming each `file:line: why`.
  */
 import { parser } from "@lezer/python";
 import { existsSync } from "node:fs";
@@ -182,7 +183,7 @@ class Converter {
   /** Problems of the modules it imports, each at its own file:line. */
   private moduleProblems: string[] = [];
 
-  /** `name`: its module's dotted name, null for the locustfile (from which nothing imports relatively). */
+  /** `dotted`: its module's dotted name (`common.auth`), null for the locustfile (no package's module). */
   constructor(
     private readonly src: string,
     private readonly file: string,

@@ -139,15 +139,11 @@ export function mod(a: any, b: any): any {
 }
 
 /** `"%s %d" % (a, b)`: the conversions teams use (%s %d %i %f %.Nf %r %%). */
-function percentFormat(format: string, values: unknown[]): string {
+function percentFormat(text: string, values: unknown[]): string {
   let i = 0;
-  return format.replace(/%(\.\d+)?([sdifr%])/g, (_, precision: string | undefined, kind: string) => {
-    if (kind === "%") return "%";
-    const v = values[i++];
-    if (kind === "s") return str(v);
-    if (kind === "r") return repr(v);
-    if (kind === "f") return Number(v).toFixed(precision ? Number(precision.slice(1)) : 6);
-    return String(Math.trunc(Number(v)));
+  return text.replace(/%(\.\d+)?([sdifr%])/g, (_, precision = "", kind: string) => {
+    if (kind === "%" || kind === "r") return kind === "%" ? "%" : repr(values[i++]);
+    return format(values[i++], kind === "s" ? "" : precision + (kind === "i" ? "d" : kind));
   });
 }
 

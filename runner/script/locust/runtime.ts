@@ -244,26 +244,24 @@ export const constant_pacing = (seconds: number) =>
   });
 export const constant_throughput = (perSecond: number) => constant_pacing(1 / perSecond);
 
-/**
- * What `events.X.add_listener` collects: setup runs `init` and `test_start`'s, each worker `request`'s after
- * each request (in its own isolate) and `spawning_complete`'s as the last user starts, the command's process
- * the end's (`locustEnd`). `report_to_master` and `worker_report` never fire, as in a run of one process.
- */
-const listeners: Record<string, Fn[]> = Object.fromEntries(LOCUST_EVENTS.map((k) => [k, []]));
-export const events = Object.fromEntries(
-  Object.entries(listeners).map(([k, list]) => [k, { add_listener: (fn: Fn) => (list.push(fn), fn) }]),
-);
-
 /** `locust.event.EventHook`: a file's own event; fire() calls its listeners with its keywords, in order. */
 export class EventHook {
-  #fns: Fn[] = [];
+  readonly fns: Fn[] = [];
   add_listener(fn: Fn): Fn {
-    return this.#fns.push(fn), fn;
+    return this.fns.push(fn), fn;
   }
   fire(kw?: Kw): Promise<void> {
-    return fire([...this.#fns], kw?.values ?? {});
+    return fire([...this.fns], kw?.values ?? {});
   }
 }
+
+/**
+ * Locust's `events`, whose listeners run here: setup runs `init` and `test_start`'s, each worker `request`'s
+ * after each request (in its own isolate) and `spawning_complete`'s as the last user starts, the command's
+ * process the end's (`locustEnd`). `report_to_master` and `worker_report` never fire, as in one process.
+ */
+export const events = Object.fromEntries(LOCUST_EVENTS.map((k) => [k, new EventHook()]));
+const listeners = Object.fromEntries(LOCUST_EVENTS.map((k) => [k, events[k].fns]));
 
 /** `locust.log.setup_logging(level)`: the level `logging` prints from; a name logging lacks raises. */
 export const log = {
