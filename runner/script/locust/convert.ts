@@ -1122,7 +1122,9 @@ class Converter {
     const args = this.argList(argList);
     let call: string;
     let awaits = this.scope.async;
-    if (callee.name === "MemberExpression" && this.classes.has(this.text(callee))) {
+    const text = this.text(callee);
+    // A class of the file's (or of a module's it imports: `helpers.Cart`) or Locust's exception is made.
+    if (this.classes.has(text) || (LOCUST_CLASSES.has(text) && this.moduleNames.has(text))) {
       return `new ${this.expr(callee)}(${args})`;
     }
     if (callee.name === "MemberExpression" && callee.getChild(".")) {
@@ -1165,15 +1167,10 @@ class Converter {
       if (target === name && PY_BUILTINS_OUTSIDE.includes(name) && !this.moduleNames.has(name)) {
         this.refuse(n, `${name}(): a Python builtin outside the subset (docs/LOCUST.md lists those it has)`);
       }
-      if (this.classes.has(name) || (LOCUST_CLASSES.has(name) && this.moduleNames.has(name))) {
-        awaits = false;
-        call = `new ${target}(${args})`;
-      } else {
-        const builtin = target.startsWith("__py.builtins.") || target === "__next" || target === "__open";
-        if (builtin || this.syncFunctions.has(name)) awaits = false;
-        if (this.asyncFunctions.has(name)) this.mustAwait(n);
-        call = `${target}(${args})`;
-      }
+      const builtin = target.startsWith("__py.builtins.") || target === "__next" || target === "__open";
+      if (builtin || this.syncFunctions.has(name)) awaits = false;
+      if (this.asyncFunctions.has(name)) this.mustAwait(n);
+      call = `${target}(${args})`;
     } else call = `${this.expr(callee)}(${args})`;
     return awaits ? `(await ${call})` : call;
   }
