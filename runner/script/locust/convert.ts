@@ -640,7 +640,11 @@ class Converter {
    */
   private localImport(n: SyntaxNode, spelled: string, module: string, name: string | null, local: string) {
     const dotted = this.absolute(n, spelled, module), sub = `${dotted}.${name}`;
-    const found = this.folder.fileOf(dotted) ? this.moduleOf(n, spelled, dotted) : undefined;
+    const file = this.folder.fileOf(dotted);
+    // A package's module that imports a module of its package (`from . import sub`) finds it, as Python's.
+    const half = file !== undefined && this.folder.converting.includes(file) && name !== null &&
+      this.folder.fileOf(sub);
+    const found = file && !half ? this.moduleOf(n, spelled, dotted) : undefined;
     // As Python: a name its package's `__init__.py` lacks is a module of the package (`from tasks import a`).
     if (name !== null && !found?.names.has(name) && this.folder.fileOf(sub)) {
       return this.bound(this.moduleOf(n, spelled, sub), local);

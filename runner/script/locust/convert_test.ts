@@ -310,7 +310,8 @@ Deno.test("the modules of a locustfile's folder it imports convert as it does, e
       "        login(self)\n",
     "helpers.py": "from locust import HttpUser\nclass ApiBase(HttpUser):\n    abstract = True\n" +
       "class Cart:\n    def __init__(self, user):\n        self.user = user\n",
-    "tasks/__init__.py": "from locust import TaskSet, task\nfrom .browse import browse\n" +
+    "tasks/__init__.py":
+      "from locust import TaskSet, task\nfrom . import browse as pages\nfrom .browse import browse\n" +
       "class UserTasks(TaskSet):\n    @task\n    def view(self):\n        browse(self.client)\n",
     "tasks/browse.py": "def browse(client):\n    client.get('/items')\n",
   });
