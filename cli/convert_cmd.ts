@@ -65,8 +65,8 @@ export function runConvertCommand(argv: string[]): Promise<number> {
       );
     }
     if (out === undefined) console.log(code);
-    for (const m of modules) await writeSession(join(dirname(out!), `${m.path}.js`), m.code);
     if (out !== undefined) await writeSession(out, code);
+    for (const m of modules) await writeSession(join(dirname(out!), `${m.path}.js`), m.code, true);
     return EXIT.ok;
   });
 }
@@ -87,10 +87,13 @@ function readScript(source: string, path: string, kind: string): string {
   }
 }
 
-/** Writes the session to `out`; a write the system refuses is an output error (exit 5), as for any output. */
-async function writeSession(out: string, code: string): Promise<void> {
+/**
+ * Writes the session (or a module of it, in a `folder` made beside it) to `out`; a write the system refuses is
+ * an output error (exit 5), as for any output.
+ */
+async function writeSession(out: string, code: string, folder = false): Promise<void> {
   try {
-    await Deno.mkdir(dirname(out), { recursive: true });
+    if (folder) await Deno.mkdir(dirname(out), { recursive: true });
     await Deno.writeTextFile(out, code);
   } catch (err) {
     throw new OutputError(`-o ${out}: cannot write: ${err instanceof Error ? err.message : err}`, {
