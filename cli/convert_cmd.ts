@@ -88,8 +88,8 @@ function readScript(source: string, path: string, kind: string): string {
 }
 
 /**
- * Writes the session (or a module of it, in a `folder` made beside it) to `out`; a write the system refuses is
- * an output error (exit 5), as for any output.
+ * Writes the session (or a module of it, in a `folder` made beside it) to `out`; a write the system
+ * refuses is an output error (exit 5), as for any output.
  */
 async function writeSession(out: string, code: string, folder = false): Promise<void> {
   try {

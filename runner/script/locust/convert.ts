@@ -303,7 +303,7 @@ class Converter {
         if (name) this.classes.add(this.text(name)), this.defs.push(this.text(name));
       } else this.collectAssigned(stmt, this.scope.locals);
     }
-    // A module function awaits when it sends (a pytest fixture's `session` given first) or calls one that does.
+    // A module function awaits when it sends (a pytest fixture's `session` first) or calls one that does.
     const sends = new Set(this.asyncFunctions);
     for (let grew = true; grew;) {
       grew = false;
@@ -635,7 +635,7 @@ class Converter {
   }
 
   /**
-   * `name` (or, null, the module itself) of `module`, one of the locustfile's folder (Python's `sys.path[0]`):
+   * `name` (or, null, the module itself) of `module`, one of the locustfile's folder (`sys.path[0]`):
    * converted once, what its names are (classes, functions that send, users) known here as there.
    */
   private localImport(n: SyntaxNode, spelled: string, module: string, name: string | null, local: string) {
