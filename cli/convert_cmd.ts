@@ -2,7 +2,7 @@
  * @module
  * `loadlab convert k6 script.js` or `convert locust locustfile.py [-o session.js]`: the session loadlab runs.
  */
-import { basename, dirname, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { asModule, convertK6, K6ConvertError } from "../runner/script/k6/convert/convert.ts";
 import { convertLocust, LocustConvertError } from "../runner/script/locust/convert.ts";
 import { flag, flagsOf, type FlagTable, helpOf, tokenize } from "./argv.ts";
@@ -49,19 +49,24 @@ export function runConvertCommand(argv: string[]): Promise<number> {
       throw new UsageError(`-o ${out}: is the ${kind} script itself; write the session to another file`);
     }
     const text = readScript(source, path, kind);
-    let code: string;
+    let code: string, modules: Array<{ path: string; code: string }> = [];
     try {
-      code = kind === "k6"
-        ? convertK6(asModule(text, path), basename(path), dirname(path), true).code
-        : convertLocust(text, basename(path)).code;
+      if (kind === "k6") code = convertK6(asModule(text, path), basename(path), dirname(path), true).code;
+      else ({ code, modules } = convertLocust(text, basename(path), dirname(path)));
     } catch (err) {
       if (err instanceof K6ConvertError || err instanceof LocustConvertError) {
         throw new UsageError(err.message, { cause: err });
       }
       throw err;
     }
+    if (out === undefined && modules.length > 0) {
+      throw new UsageError(
+        `${source}: imports modules of its folder: give -o OUT.js (each is written beside it)`,
+      );
+    }
     if (out === undefined) console.log(code);
-    else await writeSession(out, code);
+    if (out !== undefined) await writeSession(out, code);
+    for (const m of modules) await writeSession(join(dirname(out!), `${m.path}.js`), m.code, true);
     return EXIT.ok;
   });
 }
@@ -82,9 +87,13 @@ function readScript(source: string, path: string, kind: string): string {
   }
 }
 
-/** Writes the session to `out`; a write the system refuses is an output error (exit 5), as for any output. */
-async function writeSession(out: string, code: string): Promise<void> {
+/**
+ * Writes the session (or a module of it, in a `folder` made beside it) to `out`; a write the system
+ * refuses is an output error (exit 5), as for any output.
+ */
+async function writeSession(out: string, code: string, folder = false): Promise<void> {
   try {
+    if (folder) await Deno.mkdir(dirname(out), { recursive: true });
     await Deno.writeTextFile(out, code);
   } catch (err) {
     throw new OutputError(`-o ${out}: cannot write: ${err instanceof Error ? err.message : err}`, {

@@ -1498,3 +1498,46 @@ Deno.test("a name= that starts with a capital word is the row's name; a file's n
     const rows = csv(`${dir}/res_stats.csv`).map((r) => `${r.Type} ${r.Name} ${r["Failure Count"]}`);
     assertEquals(rows, ["GET HTTP 404 1", "GET JSON data 0", " Aggregated 1"], text);
   }));
+
+pool.test("a locustfile's own modules run as it does; a task's exception in one names its file:line", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-run-" });
+    Deno.mkdirSync(`${dir}/common`);
+    Deno.writeTextFileSync(
+      `${dir}/common/auth.py`,
+      `def login(user):
+    r = user.client.post("/login", json={"user": "alice", "password": "secret"})
+    user.token = r.json()["token"]
+
+
+def broken():
+    raise ValueError("from the module")
+`,
+    );
+    const { code, text } = await runLocust(
+      "locustfile.py",
+      `from locust import HttpUser, task, constant
+from common.auth import login, broken
+
+
+class Member(HttpUser):
+    wait_time = constant(0.2)
+
+    def on_start(self):
+        login(self)
+
+    @task
+    def me(self):
+        self.client.get("/me", headers={"authorization": "Bearer " + self.token}, name="me")
+        broken()
+`,
+      ["locustfile.py", "-u", "2", "-r", "2", "-t", "1s", "-H", url, "--csv", "res"],
+      dir,
+    );
+    assertEquals(code, 1, text); // Locust's: an exception in a task
+    const stats = csv(`${dir}/res_stats.csv`), row = (name: string) => stats.find((r) => r.Name === name);
+    assertEquals(row("/login")?.["Request Count"], "2", text);
+    ok(Number(row("me")?.["Request Count"]) >= 2 && row("me")?.["Failure Count"] === "0", text);
+    const thrown = Deno.readTextFileSync(`${dir}/res_exceptions.csv`);
+    ok(thrown.includes("from the module") && thrown.includes("common/auth.py:7"), thrown);
+  }));

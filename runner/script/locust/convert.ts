@@ -3,10 +3,13 @@
  * A locustfile made a loadlab session module: parsed with a real Python parser (`@lezer/python`), then
  * written as JavaScript statement by statement, each on its Python line (so a stack's line is the
  * locustfile's: the line map is the identity), on the runtime of this folder (py.ts for Python's values,
- * locust.ts for Locust's classes). Imports and the session's exports go after the last line (imports are
- * hoisted). A construct outside the subset is a `LocustConvertError` naming each `file:line: why`.
+ * runtime.ts for Locust's classes). Imports and the session's exports go after the last line (imports are
+ * hoisted). A module of the locustfile's folder it imports is converted the same way, once, to a module of
+ * its own. A construct outside the subset is a `LocustConvertError` naming each `file:line: why`.
  */
 import { parser } from "@lezer/python";
+import { existsSync } from "node:fs";
+import { join, relative } from "node:path";
 import { builtins } from "./py.ts";
 import { MODULES } from "./py_modules.ts";
 import { LOCUST_EVENTS, REQUEST_KEYS } from "./runtime.ts";
@@ -37,6 +40,8 @@ export interface LocustConversion {
   shape?: string;
   /** The options it adds (`parser.add_argument("--region", ...)`: `region`). */
   options: string[];
+  /** The modules of its folder it imports, each converted once: `path` in the folder, `code` its module's. */
+  modules: Array<{ path: string; code: string }>;
 }
 
 const PY_URL = new URL("./py.ts", import.meta.url).href;
@@ -120,9 +125,33 @@ interface Scope {
   caught?: string;
 }
 
-/** Converts locustfile `source` to a session module; `file` names it in problems and the module's header. */
-export function convertLocust(source: string, file: string): LocustConversion {
-  return new Converter(source, file).run();
+/**
+ * Converts locustfile `source` to a session module; `file` names it in problems, `dir` is its folder, where
+ * the modules it imports are found (as Python's `sys.path[0]`) and converted as it is.
+ */
+export function convertLocust(source: string, file: string, dir = "."): LocustConversion {
+  const folder = new Folder(dir, file);
+  const conversion = new Converter(source, file, folder, null).run();
+  return {
+    ...conversion,
+    modules: [...folder.converted].flatMap(([path, m]) => m ? [{ path, code: m.code }] : []),
+  };
+}
+
+/** The locustfile's folder: its modules by their path in it, each converted once (null: refused). */
+class Folder {
+  readonly converted = new Map<string, { kinds: Converter; code: string } | null>();
+  /** The files being converted, importer first: a module among them imported again closes a cycle. */
+  readonly converting: string[];
+  constructor(readonly dir: string, file: string) {
+    this.converting = [file];
+  }
+
+  /** The file of module `dotted` (`a.b`): `a/b.py`, else its package's `a/b/__init__.py`. */
+  fileOf(dotted: string): string | undefined {
+    const path = dotted.replaceAll(".", "/");
+    return [`${path}.py`, `${path}/__init__.py`].find((f) => existsSync(join(this.dir, f)));
+  }
 }
 
 class Converter {
@@ -133,6 +162,8 @@ class Converter {
   private asyncFunctions = new Set<string>();
   private syncFunctions = new Set<string>();
   private users: LocustUserInfo[] = [];
+  /** Every user class it knows, by the name it is read by (`Base`, `common.Base`), its own and imported. */
+  private userClasses = new Map<string, LocustUserInfo>();
   private shapes: string[] = [];
   private tasksets = new Set<string>();
   private defined = new Set<string>();
@@ -143,8 +174,22 @@ class Converter {
   private uid = 0;
   /** Whether a generator sends: its `with` blocks' enter and exit are awaited. */
   private asyncWith = false;
+  /** The modules of the folder it imports, as `import * as __mN from "./PATH.js"`: N by path. */
+  private imports = new Map<string, number>();
+  /** Its top level's imported names: exported as its own are, as Python's module has them. */
+  private importedNames = new Set<string>();
+  /** The functions and classes its top level defines. */
+  private defs: string[] = [];
+  /** Problems of the modules it imports, each at its own file:line. */
+  private moduleProblems: string[] = [];
 
-  constructor(private readonly src: string, private readonly file: string) {}
+  /** `dotted`: its module's dotted name (`common.auth`), null for the locustfile (no package's module). */
+  constructor(
+    private readonly src: string,
+    private readonly file: string,
+    private readonly folder: Folder,
+    private readonly dotted: string | null,
+  ) {}
 
   run(): LocustConversion {
     const tree = parser.parse(this.src);
@@ -158,7 +203,7 @@ class Converter {
     for (const stmt of children(top)) this.statement(stmt);
     // Without a user class, Locust runs each pytest function (`def test_x(session)`) as a user of its own.
     const users = this.users.map((u) => this.jsName(u.name));
-    for (const s of this.users.length > 0 ? [] : children(top)) {
+    for (const s of this.users.length > 0 || this.dotted !== null ? [] : children(top)) {
       const [, name, given] = /^def (test_\w*)\s*\(([^)]*)\)/.exec(this.text(s)) ?? [];
       if (name === undefined) continue;
       if (!/^\s*(fast)?session\s*,?\s*$/.test(given)) {
@@ -167,28 +212,38 @@ class Converter {
       this.users.push({ name });
       users.push(`${name}: __L.pytestUser(${this.jsName(name)}, ${given.includes("fast")})`);
     }
-    if (this.problems.length > 0) throw this.error();
+    if (this.problems.length > 0 || this.moduleProblems.length > 0) throw this.error();
     const vars = lets.map((n) => this.jsName(n)).join(", ");
     const [py, locust, modules] = [PY_URL, LOCUST_URL, MODULES_URL].map((u) => JSON.stringify(u));
+    // The folder's modules it imports, from where its own conversion is written (`common/auth.py.js`).
+    const up = relative(join(this.file, ".."), ".") || ".";
+    const own = [...this.imports].map(([path, n]) => ` import * as __m${n} from "${up}/${path}.js";`);
     this.out.push(
       `import * as __py from ${py}; import * as __L from ${locust}; ` +
-        `import { MODULES as __M, next as __next, open as __open } from ${modules};`,
-      `const __f = __L.locustfile({ ${users.join(", ")} }, ` +
-        `${this.shapes.length > 0 ? this.jsName(this.shapes[0]) : "undefined"}, () => ({ ${vars} }), ` +
-        `(__v) => ({ ${lets.map((n) => `${this.jsName(n)} = ${this.jsName(n)}`).join(", ")} } = __v)); ` +
-        "export default __f.default; export const { start, stop, setup } = __f;",
+        `import { MODULES as __M, next as __next, open as __open } from ${modules};${own.join("")}`,
+      // A module exports its top level's names, as `import` and `from ... import` read them.
+      this.dotted !== null
+        ? `export { ${[...this.names].map((n) => `${this.jsName(n)} as ${n}`).join(", ")} };`
+        : `const __f = __L.locustfile({ ${users.join(", ")} }, ` +
+          `${this.shapes.length > 0 ? this.jsName(this.shapes[0]) : "undefined"}, () => ({ ${vars} }), ` +
+          `(__v) => ({ ${lets.map((n) => `${this.jsName(n)} = ${this.jsName(n)}`).join(", ")} } = __v)); ` +
+          "export default __f.default; export const { start, stop, setup } = __f;",
     );
     return {
       code: this.out.join("\n") + "\n",
       users: this.users,
       options: this.options,
+      modules: [],
       ...(this.shapes.length > 0 ? { shape: this.shapes[0] } : {}),
     };
   }
 
   private error(): LocustConvertError {
     const sorted = this.problems.sort((a, b) => a.line - b.line);
-    return new LocustConvertError(sorted.map((p) => `${this.file}:${p.line}: ${p.why}`));
+    return new LocustConvertError([
+      ...sorted.map((p) => `${this.file}:${p.line}: ${p.why}`),
+      ...this.moduleProblems,
+    ]);
   }
 
   private lineOf(pos: number): number {
@@ -206,13 +261,12 @@ class Converter {
   }
 
   private findSyntaxErrors(node: SyntaxNode): void {
-    const cursor = node.cursor();
+    let at = -1;
     // The parser marks a bare `yield` (a `@contextmanager`'s) with an error node of its own.
-    while (!cursor.type.isError || cursor.node.parent?.name === "YieldStatement") if (!cursor.next()) return;
-    this.problems.push({
-      line: this.lineOf(cursor.from),
-      why: "invalid syntax (Python's parser stops here)",
-    });
+    some(node, (n) => n.type.isError && n.parent?.name !== "YieldStatement" && (at = n.from) >= 0);
+    if (at >= 0) {
+      this.problems.push({ line: this.lineOf(at), why: "invalid syntax (Python's parser stops here)" });
+    }
   }
 
   // ---- output, each statement on its Python line ----
@@ -229,36 +283,38 @@ class Converter {
   // ---- what the module defines, before any statement is written ----
 
   private planModule(top: SyntaxNode): void {
+    // The folder's modules it imports, first: what their names are is known before its own are planned.
+    for (const stmt of children(top).filter((s) => s.name === "ImportStatement")) {
+      try {
+        this.importStatement(stmt);
+      } catch (err) {
+        if (!(err instanceof Refusal)) throw err; // refused again where it is written
+      }
+    }
     const functions = new Map<string, SyntaxNode>();
     for (const stmt of children(top)) {
       const def = stmt.name === "DecoratedStatement" ? stmt.getChild("FunctionDefinition") : stmt;
       const cls = stmt.name === "DecoratedStatement" ? stmt.getChild("ClassDefinition") : stmt;
       if (def?.name === "FunctionDefinition") {
         const name = def.getChild("VariableName");
-        if (name) functions.set(this.text(name), def);
+        if (name) functions.set(this.text(name), def), this.defs.push(this.text(name));
       } else if (cls?.name === "ClassDefinition") {
         const name = cls.getChild("VariableName");
-        if (name) this.classes.add(this.text(name));
+        if (name) this.classes.add(this.text(name)), this.defs.push(this.text(name));
       } else this.collectAssigned(stmt, this.scope.locals);
     }
-    // A module function awaits when it sends (`.client`, `time.sleep`, a pytest fixture's `session` given
-    // first) or calls one that does.
-    const sends = new Set(
-      [...functions.keys()].filter((f) =>
-        /^def \w+\s*\(\s*(fast)?session\b/.test(this.text(functions.get(f)!)) ||
-        some(functions.get(f)!, (n) =>
-          n.name === "PropertyName" && SENDS.includes(this.text(n)) ||
-          n.name === "VariableName" && this.text(n) === "sleep" && n.parent?.name === "CallExpression")
-      ),
-    );
+    // A module function awaits when it sends (a pytest fixture's `session` first) or calls one that does.
+    const sends = new Set(this.asyncFunctions);
     for (let grew = true; grew;) {
       grew = false;
       for (const [name, def] of functions) {
         if (sends.has(name)) continue;
-        const calls = (n: SyntaxNode) =>
-          n.name === "CallExpression" && n.firstChild?.name === "VariableName" &&
-          sends.has(this.text(n.firstChild));
-        if (some(def, calls)) sends.add(name), grew = true;
+        if (
+          /^def \w+\s*\(\s*(fast)?session\b/.test(this.text(def)) ||
+          some(def, (n) => n.name === "PropertyName" && this.text(n) === "client" || this.sends(n, sends))
+        ) {
+          sends.add(name), grew = true;
+        }
       }
     }
     for (const [f, def] of functions) {
@@ -562,17 +618,129 @@ class Converter {
         if (from !== null && !(name in MODULES[module])) this.refuse(n, `${spelled}: ${OUTSIDE}`);
         value = from !== null ? `__M.${module}.${name}` : `__M.${dotted && local !== top ? name : module}`;
       } else {
-        const why = INSTEAD[module.split(".").slice(0, 2).join(".")] ?? INSTEAD[module.split(".")[0]] ??
-          `${module} is not one of the modules loadlab runs (${[...PY_MODULES].join(", ")})`;
-        value = this.refuse(
-          n,
-          `${from === null ? spelled : `from ${module} import`}: ${why} (docs/LOCUST.md)`,
-        );
+        const why = INSTEAD[module.split(".").slice(0, 2).join(".")] ?? INSTEAD[module.split(".")[0]];
+        if (why !== undefined) {
+          this.refuse(n, `${from === null ? spelled : `from ${module} import`}: ${why} (docs/LOCUST.md)`);
+        }
+        if (dotted && local === top) {
+          this.refuse(n, `${spelled}: write from ${top} import ${sub} (or import ... as)`);
+        }
+        value = this.localImport(n, spelled, module, from === null ? null : name, local);
       }
       out.push(`const ${this.jsName(local)} = ${value};`);
       this.moduleNames.add(local);
+      if (n.parent?.name === "Script") this.importedNames.add(local);
     }
     return out.join(" ");
+  }
+
+  /**
+   * `name` (or, null, the module itself) of `module`, one of the locustfile's folder (`sys.path[0]`):
+   * converted once, what its names are (classes, functions that send, users) known here as there.
+   */
+  private localImport(n: SyntaxNode, spelled: string, module: string, name: string | null, local: string) {
+    const dotted = this.absolute(n, spelled, module), sub = `${dotted}.${name}`;
+    const file = this.folder.fileOf(dotted);
+    // A package's module that imports a module of its package (`from . import sub`) finds it, as Python's.
+    const half = file !== undefined && this.folder.converting.includes(file) && name !== null &&
+      this.folder.fileOf(sub);
+    const found = file && !half ? this.moduleOf(n, spelled, dotted) : undefined;
+    // As Python: a name its package's `__init__.py` lacks is a module of the package (`from tasks import a`).
+    if (name !== null && !found?.names.has(name) && this.folder.fileOf(sub)) {
+      return this.bound(this.moduleOf(n, spelled, sub), local);
+    }
+    if (!found) {
+      const path = join(this.folder.dir, dotted.replaceAll(".", "/"));
+      return this.refuse(
+        n,
+        `${
+          name === null ? spelled : `from ${module} import`
+        }: ${dotted} is not one of the modules loadlab runs ` +
+          `(${
+            [...PY_MODULES].join(", ")
+          }) nor of the locustfile's folder (no ${path}.py nor ${path}/__init__.py)`,
+      );
+    }
+    if (name === null) return this.bound(found, local);
+    if (!found.names.has(name)) this.refuse(n, `${spelled}: ${found.file} has no ${name} (an ImportError)`);
+    this.adoptName(found, name, local, n.parent?.name === "Script");
+    return `__m${this.imports.get(found.file)}.${name}`;
+  }
+
+  /** `from .x import` (in a package's module): the module's dotted name from the folder's top. */
+  private absolute(n: SyntaxNode, spelled: string, module: string): string {
+    const rest = module.replace(/^\.+/, ""), level = module.length - rest.length;
+    if (level === 0) return module;
+    if (this.dotted === null) {
+      this.refuse(
+        n,
+        `${spelled}: the locustfile is no package's module (an ImportError): write from ${rest} import`,
+      );
+    }
+    const pkg = this.dotted.split(".").slice(0, this.file.endsWith("/__init__.py") ? undefined : -1);
+    if (level > pkg.length) {
+      this.refuse(
+        n,
+        `${spelled}: reaches above the locustfile's folder (an ImportError): move the module into it`,
+      );
+    }
+    return [...pkg.slice(0, pkg.length - level + 1), rest].filter((p) => p !== "").join(".");
+  }
+
+  /** Module `dotted` of the folder, converted once (its package's `__init__.py` first) and imported here. */
+  private moduleOf(n: SyntaxNode, spelled: string, dotted: string): Converter {
+    const { converted, converting, dir } = this.folder,
+      pkg = dotted.slice(0, Math.max(0, dotted.lastIndexOf(".")));
+    // Its package's `__init__.py` runs first, unless it is what imports it (then half run, as Python's).
+    const init = pkg === "" ? undefined : this.folder.fileOf(pkg);
+    if (init !== undefined && !converting.includes(init)) this.moduleOf(n, spelled, pkg);
+    const file = this.folder.fileOf(dotted)!;
+    if (converting.includes(file)) {
+      const cycle = [...converting.slice(converting.indexOf(file)), file].join(" imports ");
+      this.refuse(n, `${spelled}: an import cycle (${cycle}): move what both need into a module of its own`);
+    }
+    if (!converted.has(file)) {
+      converting.push(file);
+      try {
+        const kinds = new Converter(Deno.readTextFileSync(join(dir, file)), file, this.folder, dotted);
+        converted.set(file, { kinds, code: kinds.run().code });
+      } catch (err) {
+        if (!(err instanceof LocustConvertError)) throw err;
+        converted.set(file, null), this.moduleProblems.push(...err.problems);
+      } finally {
+        converting.pop();
+      }
+    }
+    const m = converted.get(file);
+    if (!m) return this.refuse(n, `${spelled}: ${file} cannot be converted (its lines say why)`);
+    if (!this.imports.has(file)) this.imports.set(file, this.imports.size);
+    this.options.push(...m.kinds.options.filter((o) => !this.options.includes(o)));
+    return m.kinds;
+  }
+
+  /** Module `m` as `local`: its namespace, whose names' kinds are known here as `local.NAME`. */
+  private bound(m: Converter, local: string): string {
+    for (const name of m.names) this.adoptName(m, name, `${local}.${name}`, false);
+    return `__m${this.imports.get(m.file)}`;
+  }
+
+  /** What `name` is in module `m` (a class, a function that sends, a user) is what `as` is here. */
+  private adoptName(m: Converter, name: string, as: string, top: boolean): void {
+    for (const kinds of ["classes", "asyncFunctions", "syncFunctions", "tasksets"] as const) {
+      if (m[kinds].has(name)) this[kinds].add(as);
+    }
+    const user = m.userClasses.get(name);
+    if (user !== undefined) this.userClasses.set(as, user);
+    // As Locust collects the users and the shape of the locustfile's names, those it imports included.
+    if (!top || this.dotted !== null) return;
+    if (user !== undefined && !this.users.some((u) => u.name === as)) this.users.push({ ...user, name: as });
+    if (m.shapes.includes(name) && !this.shapes.includes(as)) this.shapes.push(as);
+  }
+
+  /** Its top level's names, as a module that imports it reads them. */
+  get names(): Set<string> {
+    const lets = [...this.moduleScope.locals].filter((l) => !this.classes.has(l));
+    return new Set([...lets, ...this.defs, ...this.importedNames]);
   }
 
   /** A function: its parameters read by `__py.args`, its locals declared, async when it may send. */
@@ -701,8 +869,7 @@ class Converter {
     const baseNodes = bases === null ? [] : exprChildren(bases);
     // Of several bases (mixins), the class extends the Locust class's and takes the others' members.
     const known = (b: SyntaxNode) =>
-      LOCUST_NAMES.has(this.text(b)) || this.users.some((u) => u.name === this.text(b)) ||
-      this.tasksets.has(this.text(b));
+      LOCUST_NAMES.has(this.text(b)) || this.userClasses.has(this.text(b)) || this.tasksets.has(this.text(b));
     const main = Math.max(0, baseNodes.findLastIndex(known));
     const base = baseNodes[main], abstractAttr = this.classAttr(n, "abstract");
     const abstract = abstractAttr !== undefined && this.text(abstractAttr) === "True";
@@ -713,18 +880,19 @@ class Converter {
         ? ` extends ${this.expr(base)}`
         : ` extends __L.mixed([${baseNodes.map((b) => this.expr(b)).join(", ")}], ${main})`;
       if (/TaskSet$/.test(baseName) || this.tasksets.has(baseName)) this.tasksets.add(name);
-      isUser = ["User", "HttpUser", "FastHttpUser"].includes(baseName) ||
-        this.users.some((u) => u.name === baseName);
+      isUser = ["User", "HttpUser", "FastHttpUser"].includes(baseName) || this.userClasses.has(baseName);
       const shape = baseName === "LoadTestShape" || this.shapes.includes(baseName);
       if (shape && !nested && !abstract) this.shapes.push(name);
     }
     if (isUser && !nested) {
       const host = this.classAttr(n, "host");
-      this.users.push({
+      const user = {
         name,
         ...(host?.name === "String" ? { host: this.stringValue(host) } : {}),
         ...(abstract ? { abstract: true } : {}),
-      });
+      };
+      this.userClasses.set(name, user);
+      if (this.dotted === null) this.users.push(user);
     }
     const applied = decorators.map((d) => `(${d})(`).join("");
     const head = `class ${this.jsName(name)}${extendsText} { `;
@@ -744,12 +912,15 @@ class Converter {
   /** The value a class body assigns to `name` (`host = "..."`), or undefined. */
   private classAttr(cls: SyntaxNode, name: string): SyntaxNode | undefined {
     const body = cls.getChild("Body");
-    for (const s of body === null ? [] : children(body)) {
-      if (s.name !== "AssignStatement") continue;
-      const [target, op, value] = children(s);
-      if (this.text(target) === name && op?.name === "AssignOp") return value;
-    }
-    return undefined;
+    return (body === null ? [] : children(body)).map((s) => this.attribute(s)).find((a) => a?.[0] === name)
+      ?.[1];
+  }
+
+  /** A class body's `name = value` (a type hint left out): its name and value, else null. */
+  private attribute(s: SyntaxNode): [string, SyntaxNode] | null {
+    const [target, op, value, ...more] = children(s).filter((c) => c.name !== "TypeDef");
+    const is = s.name === "AssignStatement" && more.length === 0 && target.name === "VariableName";
+    return is && op?.name === "AssignOp" && value !== undefined ? [this.text(target), value] : null;
   }
 
   private classMember(s: SyntaxNode, cls: string): string {
@@ -760,17 +931,12 @@ class Converter {
     if (s.name === "StatementGroup") {
       return children(s).filter((c) => c.name !== ";").map((c) => this.classMember(c, cls)).join(" ");
     }
-    const parts = children(s).filter((c) => c.name !== "TypeDef");
-    const [target, op, value] = parts;
-    const attribute = parts.length === 3 && target.name === "VariableName" && op.name === "AssignOp";
-    if (s.name === "AssignStatement" && attribute) {
-      const attr = this.text(target);
-      const v = attr === "tasks" && value.name === "DictionaryExpression"
-        ? this.taskDict(value)
-        : this.expr(value);
-      return `static { __L.attr(this, ${JSON.stringify(attr)}, ${v}); }`;
-    }
-    return this.refuse(s, `${describe(s.name)} in a class body: attributes (name = value) and methods only`);
+    const [attr, value] = this.attribute(s) ??
+      this.refuse(s, `${describe(s.name)} in a class body: attributes (name = value) and methods only`);
+    const v = attr === "tasks" && value.name === "DictionaryExpression"
+      ? this.taskDict(value)
+      : this.expr(value);
+    return `static { __L.attr(this, ${JSON.stringify(attr)}, ${v}); }`;
   }
 
   private taskDict(d: SyntaxNode): string {
@@ -837,7 +1003,10 @@ class Converter {
     const known = this.scope.locals.has(name) || this.scope.globals.has(name) || this.moduleNames.has(name) ||
       this.scope.self === name;
     if (!known && BUILTINS.has(name)) return `__py.builtins.${name}`;
-    if (!known && name === "__file__") return "__L.locustPath()";
+    if (!known && name === "__file__") {
+      return `__L.locustPath(${this.dotted === null ? "" : JSON.stringify(this.file)})`;
+    }
+    if (!known && name === "__name__" && this.dotted !== null) return JSON.stringify(this.dotted);
     return !known && Object.hasOwn(GIVEN, name) ? GIVEN[name] : this.jsName(name);
   }
 
@@ -957,6 +1126,11 @@ class Converter {
     const args = this.argList(argList);
     let call: string;
     let awaits = this.scope.async;
+    const text = this.text(callee);
+    // A class of the file's (or of a module's it imports: `helpers.Cart`) or Locust's exception is made.
+    if (this.classes.has(text) || (LOCUST_CLASSES.has(text) && this.moduleNames.has(text))) {
+      return `new ${this.expr(callee)}(${args})`;
+    }
     if (callee.name === "MemberExpression" && callee.getChild(".")) {
       const [obj, , prop] = children(callee);
       const method = this.text(prop);
@@ -997,32 +1171,28 @@ class Converter {
       if (target === name && PY_BUILTINS_OUTSIDE.includes(name) && !this.moduleNames.has(name)) {
         this.refuse(n, `${name}(): a Python builtin outside the subset (docs/LOCUST.md lists those it has)`);
       }
-      if (this.classes.has(name) || (LOCUST_CLASSES.has(name) && this.moduleNames.has(name))) {
-        awaits = false;
-        call = `new ${target}(${args})`;
-      } else {
-        const builtin = target.startsWith("__py.builtins.") || target === "__next" || target === "__open";
-        if (builtin || this.syncFunctions.has(name)) awaits = false;
-        if (this.asyncFunctions.has(name)) this.mustAwait(n);
-        call = `${target}(${args})`;
-      }
+      const builtin = target.startsWith("__py.builtins.") || target === "__next" || target === "__open";
+      if (builtin || this.syncFunctions.has(name)) awaits = false;
+      if (this.asyncFunctions.has(name)) this.mustAwait(n);
+      call = `${target}(${args})`;
     } else call = `${this.expr(callee)}(${args})`;
     return awaits ? `(await ${call})` : call;
   }
 
-  /** Whether call `n` sends or sleeps (a request method of a `.client`, `sleep`, `interrupt`). */
-  private sendsAt(n: SyntaxNode): boolean {
-    const callee = n.name === "CallExpression" ? n.firstChild : null;
-    const name = callee === null ? "" : this.text(callee);
-    return /(^|\.)(client\.(get|post|put|patch|delete|head|options|request)|sleep|interrupt)$/.test(name) ||
-      (callee?.name === "VariableName" && this.asyncFunctions.has(name));
+  /** Whether call `n` sends or sleeps: a request of a `.client`, `sleep`, `interrupt`, `rest()` or `fns`'. */
+  private sends(n: SyntaxNode, fns = this.asyncFunctions): boolean {
+    const callee = n.name === "CallExpression" ? this.text(n.firstChild!) : "";
+    return /(^|\.)(client\.(get|post|put|patch|delete|head|options|request)|sleep|interrupt|rest_?)$/.test(
+      callee,
+    ) ||
+      fns.has(callee);
   }
 
   /** Whether generator `def` is a method or sends: an async generator, whose `with` blocks await. */
   private sendingGenerator(def: SyntaxNode): boolean {
     const inClass = (n: SyntaxNode | null) => n?.name === "Body" && n.parent?.name === "ClassDefinition";
     return isGenerator(def) && (inClass(def.parent) || inClass(def.parent?.parent ?? null) ||
-      some(def.getChild("Body")!, (c) => this.sendsAt(c)));
+      some(def.getChild("Body")!, (c) => this.sends(c)));
   }
 
   private mustAwait(n: SyntaxNode): void {
@@ -1088,7 +1258,7 @@ class Converter {
     // Async (a function of its own to await) only when it sends or calls a method of the class.
     const self = `${this.scope.self}.`;
     const async = this.scope.async &&
-      some(n, (c) => c.name === "CallExpression" && (this.sendsAt(c) || this.text(c).startsWith(self)));
+      some(n, (c) => this.sends(c) || (c.name === "CallExpression" && this.text(c).startsWith(self)));
     this.within({ ...this.scope, locals: own, async }, () => {
       // Each clause a block within the one before: `for ... in ...` and `if ...`.
       for (let i = forAt; i < parts.length; i++, depth++) {
@@ -1165,9 +1335,6 @@ function some(n: SyntaxNode, test: (n: SyntaxNode) => boolean): boolean {
   for (let c = n.firstChild; c !== null; c = c.nextSibling) if (some(c, test)) return true;
   return test(n);
 }
-
-/** What a function calls that makes it send (and so await): `.client`, `sleep`, `rest()`, `interrupt()`. */
-const SENDS = ["client", "sleep", "interrupt", "rest", "rest_"];
 
 /** Python's binary operators as JavaScript (`A` and `B` the operands). */
 const BINARY: Record<string, string> = {

@@ -1,4 +1,5 @@
 import { deepStrictEqual as assertEquals, ok, throws } from "node:assert/strict";
+import { dirname } from "node:path";
 import { convertLocust, LocustConvertError } from "./convert.ts";
 import { method } from "./py.ts";
 import { LoadTestShape } from "./runtime.ts";
@@ -272,4 +273,95 @@ Deno.test("a class body's statements ended by ';' (tasks = [Set];) are its attri
     "        pass\nclass U(User):\n    tasks = [S]; weight = 2;\n";
   assertEquals(problems(text), []);
   ok(convertLocust(text, "l.py").code.includes(`__L.attr(this, "weight", 2)`));
+});
+
+/** A folder of `files` (path -> text), its locustfile.py converted; the conversion or its problems. */
+function convertFolder(files: Record<string, string>) {
+  const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-modules-" });
+  try {
+    for (const [path, text] of Object.entries(files)) {
+      Deno.mkdirSync(dirname(`${dir}/${path}`), { recursive: true });
+      Deno.writeTextFileSync(`${dir}/${path}`, text);
+    }
+    return { ...convertLocust(files["locustfile.py"], "locustfile.py", dir), problems: [], dir };
+  } catch (err) {
+    if (!(err instanceof LocustConvertError)) throw err;
+    return {
+      code: "",
+      modules: [],
+      users: [],
+      problems: err.problems.map((p) => p.replaceAll(dir, "DIR")),
+      dir,
+    };
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+}
+
+Deno.test("the modules of a locustfile's folder it imports convert as it does, each once", () => {
+  const { code, modules, users, problems } = convertFolder({
+    "locustfile.py": "from locust import task\nfrom common.auth import login\nimport helpers\n" +
+      "from tasks import UserTasks\nfrom common.users import WebUser\n" +
+      "class Shopper(helpers.ApiBase):\n    tasks = [UserTasks]\n    def on_start(self):\n" +
+      "        login(self)\n        helpers.Cart(self)\n",
+    "common/auth.py": "import random\ndef login(user):\n    user.client.post('/login')\n",
+    "common/users.py": "from locust import HttpUser, task\nfrom .auth import login\n" +
+      "class WebUser(HttpUser):\n    host = 'http://127.0.0.1:9'\n    @task\n    def t(self):\n" +
+      "        login(self)\n",
+    "helpers.py": "from locust import HttpUser\nclass ApiBase(HttpUser):\n    abstract = True\n" +
+      "class Cart:\n    def __init__(self, user):\n        self.user = user\n",
+    "tasks/__init__.py":
+      "from locust import TaskSet, task\nfrom . import browse as pages\nfrom .browse import browse\n" +
+      "class UserTasks(TaskSet):\n    @task\n    def view(self):\n        browse(self.client)\n",
+    "tasks/browse.py": "def browse(client):\n    client.get('/items')\n",
+  });
+  assertEquals(problems, []);
+  // common/auth.py imported twice (by the locustfile and by common/users.py), converted once.
+  assertEquals(modules.map((m) => m.path).sort(), [
+    "common/auth.py",
+    "common/users.py",
+    "helpers.py",
+    "tasks/__init__.py",
+    "tasks/browse.py",
+  ]);
+  // A user class it imports is one of its users, as Locust collects them from the locustfile's names.
+  assertEquals(users, [{ name: "WebUser", host: "http://127.0.0.1:9" }, { name: "Shopper" }]);
+  const lines = code.split("\n");
+  ok(lines[1].includes("const login = __m"), lines[1]);
+  ok(lines[8].includes("(await login(self))"), lines[8]);
+  ok(lines[9].includes("new helpers.Cart(self)"), lines[9]);
+  ok(code.includes(`from "./common/auth.py.js"`), code);
+  const browse = modules.find((m) => m.path === "tasks/__init__.py")!.code;
+  ok(browse.includes("(await browse(self.client))"), browse);
+});
+
+Deno.test("a module of the folder is refused at its own line; a cycle, a module not found, by name", () => {
+  const { problems } = convertFolder({
+    "locustfile.py": "import helpers\nfrom a import x\nfrom missing.mod import y\nfrom .tasks import T\n" +
+      "import helpers\n",
+    "helpers.py": "import requests\n",
+    "a.py": "from b import y\nx = 1\n",
+    "b.py": "import a\ny = 2\n",
+    "pkg/__init__.py": "from ..up import z\n",
+  });
+  assertEquals(problems.map((p) => p.split(": ").slice(0, 2).join(": ")), [
+    "locustfile.py:1: import helpers",
+    "locustfile.py:2: from a import x",
+    "locustfile.py:3: from missing.mod import",
+    "locustfile.py:4: from .tasks import T",
+    "locustfile.py:5: import helpers",
+    // helpers.py's own problem, once though it is imported twice.
+    "helpers.py:1: import requests",
+    "a.py:1: from b import y",
+    "b.py:1: import a",
+  ]);
+  ok(problems[7].includes("an import cycle (a.py imports b.py imports a.py)"), problems[7]);
+  ok(problems[2].includes("(no DIR/missing/mod.py nor DIR/missing/mod/__init__.py)"), problems[2]);
+  ok(problems[3].includes("write from tasks import"), problems[3]);
+  const above = convertFolder({ "locustfile.py": "import pkg\n", "pkg/__init__.py": "from ..up import z\n" });
+  ok(
+    above.problems[1].startsWith(
+      "pkg/__init__.py:1: from ..up import z: reaches above the locustfile's folder",
+    ),
+  );
 });

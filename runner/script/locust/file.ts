@@ -1,12 +1,12 @@
 /**
  * @module
- * A locustfile converted once and kept, as k6 scripts are (k6/convert/converted_file.ts): the session
+ * A locustfile's conversion kept, as k6 scripts' are (k6/convert/converted_file.ts): the session
  * module is written under loadlab's cache folder (`$XDG_CACHE_HOME/loadlab/locust`, else
- * `~/.cache/loadlab/locust`), in a folder named by a hash of the file's text and of this runtime's place,
+ * `~/.cache/loadlab/locust`), in a folder named by a hash of its conversion and of this runtime's place,
  * as `NAME.py.js` (a session's error names `NAME.py:LINE`: the conversion keeps every statement on its line).
  */
 import { createHash } from "node:crypto";
-import { basename, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { convertLocust, type LocustConversion } from "./convert.ts";
 import { listenHere } from "./runtime.ts";
@@ -14,20 +14,31 @@ import { existsSync } from "node:fs";
 import { conversionCacheDir, writeWhole } from "../cache_dir.ts";
 
 /** Bumped when the conversion changes, so older cached conversions are not reused. */
-const CONVERSION_VERSION = "23";
+const CONVERSION_VERSION = "24";
 
 /** The locustfile at `path` converted (throws `LocustConvertError` naming each place it cannot be). */
 export function convertLocustFile(path: string): LocustConversion {
-  return convertLocust(Deno.readTextFileSync(path), basename(path));
+  return convertLocust(Deno.readTextFileSync(path), basename(path), dirname(path));
 }
 
-/** The session module to load for locustfile `path`: converted now unless its conversion is kept. */
+/**
+ * The session module to load for locustfile `path`, converted now (with the modules of its folder it imports,
+ * each `PATH.py.js` beside it) and kept in a folder named by a hash of them all.
+ */
 export function locustSessionPath(path: string): string {
-  const source = Deno.readTextFileSync(path);
-  const hash = createHash("sha256").update(`${CONVERSION_VERSION}\0${import.meta.url}\0${path}\0${source}`)
-    .digest("hex").slice(0, 24);
+  const { code, modules } = convertLocustFile(path);
+  const texts = [
+    CONVERSION_VERSION,
+    import.meta.url,
+    path,
+    code,
+    ...modules.flatMap((m) => [m.path, m.code]),
+  ];
+  const hash = createHash("sha256").update(texts.join("\0")).digest("hex").slice(0, 24);
   const out = join(conversionCacheDir("locust"), hash, `${basename(path)}.js`);
-  if (!existsSync(out)) writeWhole(out, convertLocust(source, basename(path)).code);
+  if (existsSync(out)) return out;
+  for (const m of modules) writeWhole(join(dirname(out), `${m.path}.js`), m.code);
+  writeWhole(out, code);
   return out;
 }
 

@@ -81,10 +81,16 @@ function splitKw(a: unknown[]): [unknown[], Record<string, unknown>] {
   return last instanceof Kw ? [a.slice(0, -1), last.values] : [a, {}];
 }
 
+/** A sized value's `len()`: a text's, list's, set's or dict's; null for any other value. */
+function sizeOf(x: unknown): number | null {
+  if (Array.isArray(x) || typeof x === "string") return x.length;
+  if (x instanceof Map || x instanceof Set) return x.size;
+  return isDict(x) ? Object.keys(x).length : null;
+}
+
 export function bool(x: unknown): boolean {
-  if (Array.isArray(x) || typeof x === "string") return x.length > 0;
-  if (x instanceof Map || x instanceof Set) return x.size > 0;
-  return isDict(x) ? Object.keys(x).length > 0 : Boolean(x);
+  const size = sizeOf(x);
+  return size === null ? Boolean(x) : size > 0;
 }
 
 /** A dict's `__missing__` (a `defaultdict`'s or `Counter`'s): the value of a key it lacks. */
@@ -133,15 +139,11 @@ export function mod(a: any, b: any): any {
 }
 
 /** `"%s %d" % (a, b)`: the conversions teams use (%s %d %i %f %.Nf %r %%). */
-function percentFormat(format: string, values: unknown[]): string {
+function percentFormat(text: string, values: unknown[]): string {
   let i = 0;
-  return format.replace(/%(\.\d+)?([sdifr%])/g, (_, precision: string | undefined, kind: string) => {
-    if (kind === "%") return "%";
-    const v = values[i++];
-    if (kind === "s") return str(v);
-    if (kind === "r") return repr(v);
-    if (kind === "f") return Number(v).toFixed(precision ? Number(precision.slice(1)) : 6);
-    return String(Math.trunc(Number(v)));
+  return text.replace(/%(\.\d+)?([sdifr%])/g, (_, precision = "", kind: string) => {
+    if (kind === "%" || kind === "r") return kind === "%" ? "%" : repr(values[i++]);
+    return format(values[i++], kind === "s" ? "" : precision + (kind === "i" ? "d" : kind));
   });
 }
 
@@ -443,12 +445,8 @@ function extreme(sign: number, a: unknown[]): unknown {
 export const output = { quiet: false };
 
 export const builtins = {
-  len: (x: any) => {
-    if (typeof x === "string" || Array.isArray(x)) return x.length;
-    if (isDict(x)) return Object.keys(x).length;
-    if (x instanceof Set || x instanceof Map) return x.size;
-    throw new PyError("TypeError", `object of type '${typeName(x)}' has no len()`);
-  },
+  len: (x: unknown) =>
+    sizeOf(x) ?? orDefault([], new PyError("TypeError", `object of type '${typeName(x)}' has no len()`)),
   str: (x: unknown = "") => str(x),
   repr,
   int: (x: unknown = 0, base?: number) => {
@@ -504,15 +502,13 @@ export const builtins = {
   ),
 };
 
+/** `isinstance(x, t)`: a builtin type by the name of `x`'s (an int is a float too), else a class. */
 function isType(x: unknown, t: unknown): boolean {
-  const b = builtins as Record<string, unknown>;
-  if (t === b.str) return typeof x === "string";
-  if (t === b.int) return typeof x === "number" && Number.isInteger(x);
-  if (t === b.float) return typeof x === "number";
-  if (t === b.bool) return typeof x === "boolean";
-  if (t === b.list) return Array.isArray(x) && !Object.isFrozen(x);
-  if (t === b.tuple) return Array.isArray(x) && Object.isFrozen(x);
-  if (t === b.dict) return isDict(x);
-  if (typeof t === "function") return x instanceof (t as new () => unknown);
-  return false;
+  const name = Object.keys(TYPES).find((k) => TYPES[k] === t);
+  if (name !== undefined) return typeName(x) === name || (name === "float" && typeof x === "number");
+  return typeof t === "function" && x instanceof (t as new () => unknown);
 }
+
+const TYPES: Record<string, unknown> = Object.fromEntries(
+  "str int float bool list tuple dict".split(" ").map((n) => [n, builtins[n as keyof typeof builtins]]),
+);

@@ -6,7 +6,7 @@
  * `base64`, `hashlib`, `hmac` and `collections`, each with the functions teams call. `time.sleep` (and
  * `gevent.sleep`) is the session's own sleep (runtime.ts). Any other module is refused (convert.ts).
  */
-import { args, builtins, exceptionClass, iter, Kw, mapping, orDefault, output } from "./py.ts";
+import { args, builtins, exceptionClass, iter, Kw, mapping, mod, orDefault, output } from "./py.ts";
 import { MISSING, PyError, repr, str, tuple } from "./py.ts";
 import { randomIntBetween, randomItem } from "../k6/jslib/utils.ts";
 import { parse } from "../k6/jslib/papaparse.ts";
@@ -163,9 +163,7 @@ function log(level: string) {
   return (message: unknown, ...rest: unknown[]) => {
     if (output.quiet || LEVELS.indexOf(level) < LEVELS.indexOf(logging.level)) return;
     const values = rest.filter((v) => !(v instanceof Kw));
-    const text = values.length > 0
-      ? str(message).replace(/%[sdr]/g, () => str(values.shift()))
-      : str(message);
+    const text = values.length > 0 ? mod(str(message), values) : str(message);
     console.error(`${level}: ${text}`);
   };
 }

@@ -10,7 +10,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { STATUS_CODES } from "node:http";
-import { basename } from "node:path";
+import { basename, dirname, join } from "node:path";
 import type { RequestOptions, Response, Session } from "../session.ts";
 import { type FormPart, multipart } from "../multipart.ts";
 import { args, bool, Kw, mapping, output, PyError, str } from "./py.ts";
@@ -101,9 +101,11 @@ const selection = (): LocustSelection => inputs.locust ?? {};
 // A worker runs the module's top level silently when the command's process ran it (its prints once).
 output.quiet = selection().heard === true;
 
-/** `__file__`: the locustfile's path as the command line gave it (its conversion runs from a cache). */
-export function locustPath(): string {
-  return selection().file ?? "locustfile.py";
+/** `__file__`: the locustfile's path as the command line gave it (its conversion runs from a cache), or a
+ * module's, `path` in its folder. */
+export function locustPath(path?: string): string {
+  const file = selection().file ?? "locustfile.py";
+  return path === undefined ? file : join(dirname(file), path);
 }
 
 /** What a redirect's hops are named: the first request's name and this (stats.ts folds them into it). */
@@ -242,26 +244,24 @@ export const constant_pacing = (seconds: number) =>
   });
 export const constant_throughput = (perSecond: number) => constant_pacing(1 / perSecond);
 
-/**
- * What `events.X.add_listener` collects: setup runs `init` and `test_start`'s, each worker `request`'s after
- * each request (in its own isolate) and `spawning_complete`'s as the last user starts, the command's process
- * the end's (`locustEnd`). `report_to_master` and `worker_report` never fire, as in a run of one process.
- */
-const listeners: Record<string, Fn[]> = Object.fromEntries(LOCUST_EVENTS.map((k) => [k, []]));
-export const events = Object.fromEntries(
-  Object.entries(listeners).map(([k, list]) => [k, { add_listener: (fn: Fn) => (list.push(fn), fn) }]),
-);
-
 /** `locust.event.EventHook`: a file's own event; fire() calls its listeners with its keywords, in order. */
 export class EventHook {
-  #fns: Fn[] = [];
+  readonly fns: Fn[] = [];
   add_listener(fn: Fn): Fn {
-    return this.#fns.push(fn), fn;
+    return this.fns.push(fn), fn;
   }
   fire(kw?: Kw): Promise<void> {
-    return fire([...this.#fns], kw?.values ?? {});
+    return fire([...this.fns], kw?.values ?? {});
   }
 }
+
+/**
+ * Locust's `events`, whose listeners run here: setup runs `init` and `test_start`'s, each worker `request`'s
+ * after each request (in its own isolate) and `spawning_complete`'s as the last user starts, the command's
+ * process the end's (`locustEnd`). `report_to_master` and `worker_report` never fire, as in one process.
+ */
+export const events = Object.fromEntries(LOCUST_EVENTS.map((k) => [k, new EventHook()]));
+const listeners = Object.fromEntries(LOCUST_EVENTS.map((k) => [k, events[k].fns]));
 
 /** `locust.log.setup_logging(level)`: the level `logging` prints from; a name logging lacks raises. */
 export const log = {
@@ -663,19 +663,23 @@ function pathAndQuery(path: string): string {
 /** One task set or user's tasks: a function by its weight, or a TaskSet class (`set`, once read). */
 type TaskEntry = { run: Fn; weight: number; method: boolean; set?: boolean };
 
+/** What a user and a task set have alike: their start and stop, and `constant_pacing`'s clock. */
+class Runs {
+  __cpLastRun = performance.now() / 1000;
+  on_start(): void {}
+  on_stop(): void {}
+  /** Python's constructor (`def __init__(self, environment)` or `(self, parent)`), run as it starts. */
+  __init___py(..._a: unknown[]): void {}
+}
+
 /** Locust's `TaskSet`: runs within its user (`self.user`, `self.client`) until `interrupt()`. */
-export class TaskSet {
+export class TaskSet extends Runs {
   declare user: HttpUser;
   declare parent: HttpUser | TaskSet;
   __next = 0;
-  __cpLastRun = performance.now() / 1000;
   get client(): Client {
     return this.user.client;
   }
-  on_start(): void {}
-  on_stop(): void {}
-  /** Python's constructor (`def __init__(self, parent)` converted), called as a set is entered. */
-  __init___py(..._a: unknown[]): void {}
   interrupt(...a: unknown[]): never {
     throw new InterruptTaskSet(...a);
   }
@@ -697,15 +701,10 @@ export function run_single_user(): never {
 }
 
 /** Locust's `User`: no client of its own (a task of its that sends raises, as on Locust). */
-export class User {
+export class User extends Runs {
   static abstract = true;
   /** The task sets entered, innermost last. */
   __stack: TaskSet[] = [];
-  __cpLastRun = performance.now() / 1000;
-  on_start(): void {}
-  on_stop(): void {}
-  /** Python's constructor (`def __init__(self, environment)` converted), called before `on_start`. */
-  __init___py(..._a: unknown[]): void {}
   wait_time(): number {
     return 0;
   }

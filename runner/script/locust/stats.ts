@@ -161,11 +161,6 @@ export function locustStats(run: RunResult): object {
   });
 }
 
-/** The exceptions of the run's tasks (loadlab's `script` errors). */
-function taskExceptions(run: RunResult): number {
-  return run.errors.script ?? 0;
-}
-
 /** The table's column widths and what goes before each column (Locust's own spacing). */
 const WIDTHS = [8, 40, 7, 12, 7, 7, 7, 7, 7, 11], GAPS = ["", " ", " ", " ", " |", " ", " ", "", " | ", " "];
 
@@ -189,7 +184,7 @@ export function locustTable(run: RunResult): string {
     out.push("", "Error report", `${"# occurrences".padEnd(18)} Error`, "-".repeat(60));
     for (const { r, why, n } of errors) out.push(`${String(n).padEnd(18)} ${r.method} ${r.name}: ${why}`);
   }
-  const exceptions = taskExceptions(run);
+  const exceptions = run.errors.script ?? 0; // the tasks' exceptions: loadlab's script errors
   if (exceptions > 0) {
     out.push("", `${exceptions} exceptions in tasks (loadlab's script errors; report.html lists each)`);
   }
@@ -293,7 +288,7 @@ export function locustExitCode(results: ResultsFile, code: number, onError = 1):
   if (code !== 0 && code !== NO_RESPONSE_EXIT) return code;
   const failed = results.runs.some((run) =>
     // Requests that got no response (connect, timeout, reset, ...) are Locust's failures too.
-    locustRows(run).total.failures > 0 || taskExceptions(run) > 0 || unansweredRequests(run) > 0
+    locustRows(run).total.failures > 0 || (run.errors.script ?? 0) > 0 || unansweredRequests(run) > 0
   );
   return failed ? onError : 0;
 }
