@@ -57,10 +57,12 @@ export function withHookRequests(run: RunResult, sent: readonly HookRecord[]): R
   if (total.totalCount > 0) {
     Object.assign(out, { histogramEncoded: encodeHistogram(total), latencyMs: summarizeMs(total) });
   }
-  const failedStatus = failedStatusOf(out);
+  const judged = { requests: out.requests, errors: sumValues(out.errors), failedStatus: failedStatusOf(out) };
+  const unjudged = failedStatusOf(out, null);
   return {
     ...out,
-    successRate: successRateOf({ requests: out.requests, errors: sumValues(out.errors), failedStatus }, 0),
+    successRate: successRateOf({ ...judged, unjudged }, 0),
+    ...(unjudged > 0 ? { unjudged } : {}),
   };
 }
 

@@ -47,9 +47,10 @@ export function sessionsEnded(run: RunResult): number {
   return (run.flows ?? []).reduce((a, f) => a + f.completed + f.failed, 0);
 }
 
-/** The success rate to print: NaN ("-") when nothing was measured or no HTTP response came. */
+/** The success rate to print: NaN ("-") when nothing was measured, no response came or none was judged. */
 export function measuredSuccessRate(run: RunResult): number {
-  return requestSendsOf(run) === 0 || (run.requests === 0 && !noResponse(run)) ? Number.NaN : run.successRate;
+  const none = requestSendsOf(run) === 0 || (run.requests === 0 && !noResponse(run));
+  return none || run.unjudged === run.requests + sumValues(run.errors) ? Number.NaN : run.successRate;
 }
 
 /** True when the run meant to send and not one response came back, any error kind. */

@@ -44,7 +44,7 @@ const sum = (runs: RunResult[], of: (r: RunResult) => number | undefined) =>
   runs.reduce((total, r) => total + (of(r) ?? 0), 0);
 
 function successes(run: RunResult): number {
-  const attempted = run.requests + sumValues(run.errors);
+  const attempted = run.requests - (run.unjudged ?? 0) + sumValues(run.errors);
   return Number.isFinite(run.successRate) ? Math.round(run.successRate * attempted) : 0;
 }
 
@@ -107,7 +107,7 @@ function mergeTotals(
 ) {
   const { counters: c, statusCodes, errors, errorMessages } = addShardCounts(runs);
   const { requests, lateSends, droppedSends } = c;
-  const errorCount = sumValues(errors);
+  const errorCount = sumValues(errors), judged = requests - c.unjudged + errorCount;
   const first = runs[0];
   const total = mergeEncoded(runs.flatMap((r) => (r.histogramEncoded ? [r.histogramEncoded] : [])));
   const rps = servedRps(requests, c.drained, durationSec);
@@ -119,7 +119,8 @@ function mergeTotals(
     requests,
     drained: c.drained,
     rps,
-    successRate: requests + errorCount > 0 ? sum(runs, successes) / (requests + errorCount) : 0,
+    successRate: judged > 0 ? sum(runs, successes) / judged : 0,
+    ...(c.unjudged > 0 ? { unjudged: c.unjudged } : {}),
     ...latencyBlock(total),
     // Only the summaries of the uncorrected latency are stored: they cannot be added exactly.
     uncorrectedLatencyMs: runs.length === 1 ? first.uncorrectedLatencyMs : null,
@@ -349,6 +350,7 @@ function mergeInterval(parts: IntervalResult[], index: number, alignment: Alignm
     errors: counts.errors,
     ...(detail.errorKinds !== null ? { errorKinds: detail.errorKinds } : {}),
     failedStatus: counts.failedStatus,
+    ...(counts.unjudged > 0 ? { unjudged: counts.unjudged } : {}),
     p50: latency(summary.p50),
     p75: latency(summary.p75),
     p90: latency(summary.p90),

@@ -19,13 +19,13 @@ export interface AbortRule {
 /** What the watch reads of an interval handed over during the run: counts and HDR encodings (µs). */
 export type LiveInterval = Pick<
   IntervalDelta,
-  "index" | "requests" | "errors" | "failedStatus" | "lateSends" | "droppedSends" | "histograms"
+  "index" | "requests" | "errors" | "failedStatus" | "unjudged" | "lateSends" | "droppedSends" | "histograms"
 >;
 
 /** Why and when a run was stopped (results' `abortedBy`). */
 export type AbortedBy = NonNullable<RunResult["abortedBy"]>;
 
-const TALLY_KEYS = ["requests", "errors", "failedStatus", "lateSends", "droppedSends"] as const;
+const TALLY_KEYS = ["requests", "errors", "failedStatus", "unjudged", "lateSends", "droppedSends"] as const;
 type Tally = Record<typeof TALLY_KEYS[number], number>;
 
 interface WindowRule {
@@ -35,7 +35,7 @@ interface WindowRule {
   open: Map<number, { tally: Tally; histograms: string[] }>;
 }
 
-const emptyTally = (): Tally => ({ requests: 0, errors: 0, failedStatus: 0, lateSends: 0, droppedSends: 0 });
+const emptyTally = () => Object.fromEntries(TALLY_KEYS.map((key) => [key, 0])) as Tally;
 
 function addTally(into: Tally, from: Tally): void {
   for (const key of TALLY_KEYS) into[key] += from[key];

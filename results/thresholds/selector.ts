@@ -183,24 +183,34 @@ function expectedStatusesOf(run: Pick<RunResult, "config">): ExpectedStatuses | 
   return (run.config?.script as { expectedStatuses?: ExpectedStatuses } | undefined)?.expectedStatuses;
 }
 
-/** `run`'s answers of a status its script (or their request, by its endpoint) does not expect. */
-export function failedStatusOf(run: Pick<RunResult, "config" | "statusCodes" | "endpoints">): number {
+/**
+ * `run`'s answers of a status its script (or their request, by its endpoint) does not expect; with
+ * `verdict` null, those it judges not at all (`isExpectedStatus`).
+ */
+export function failedStatusOf(
+  run: Pick<RunResult, "config" | "statusCodes" | "endpoints">,
+  verdict: false | null = false,
+): number {
   const expected = expectedStatusesOf(run);
-  let failed = failedOf(run.statusCodes, expected);
+  let n = judgedAs(verdict, run.statusCodes, expected);
   for (const e of run.endpoints ?? []) {
-    if (e.expectedStatuses) failed += endpointFailedStatus(run, e) - failedOf(e.statusCodes, expected);
+    if (e.expectedStatuses) {
+      n += judgedAs(verdict, e.statusCodes, e.expectedStatuses) - judgedAs(verdict, e.statusCodes, expected);
+    }
   }
-  return failed;
+  return n;
 }
 
 /** Endpoint `e`'s answers of a status its requests do not expect (their own statuses, else the run's). */
 export const endpointFailedStatus = (run: Pick<RunResult, "config">, e: EndpointResult): number =>
-  failedOf(e.statusCodes, e.expectedStatuses ?? expectedStatusesOf(run));
+  judgedAs(false, e.statusCodes, e.expectedStatuses ?? expectedStatusesOf(run));
 
-function failedOf(statusCodes: Record<string, number>, expected?: ExpectedStatuses): number {
-  let failed = 0;
-  for (const code in statusCodes) if (!isExpectedStatus(Number(code), expected)) failed += statusCodes[code];
-  return failed;
+function judgedAs(verdict: false | null, statusCodes: Record<string, number>, expected?: ExpectedStatuses) {
+  let n = 0;
+  for (const code in statusCodes) {
+    if (isExpectedStatus(Number(code), expected) === verdict) n += statusCodes[code];
+  }
+  return n;
 }
 
 /** A selector as written: `{name:GET /json, tier:db}`. */
@@ -253,7 +263,8 @@ export function selectedRun(run: RunResult, selector: Selector): RunResult | nul
     addCounts(statusCodes, e.statusCodes);
   }
   const requests = chosen.reduce((a, e) => a + e.requests, 0);
-  const non2xx = failedStatusOf({ config: run.config, statusCodes, endpoints: chosen });
+  const view = { config: run.config, statusCodes, endpoints: chosen };
+  const judged = { requests, errors: sumValues(errors), failedStatus: failedStatusOf(view) };
   const encodings = chosen.flatMap((e) => e.histogramEncoded === null ? [] : [e.histogramEncoded]);
   const histogram = encodings.length === 1 ? decodeHistogram(encodings[0]) : mergeEncoded(encodings);
   const intervals = run.intervals.map((iv, k) => ({
@@ -277,7 +288,7 @@ export function selectedRun(run: RunResult, selector: Selector): RunResult | nul
     requests,
     errors,
     statusCodes,
-    successRate: successRateOf({ requests, errors: sumValues(errors), failedStatus: non2xx }, 0),
+    successRate: successRateOf({ ...judged, unjudged: failedStatusOf(view, null) }, 0),
     rps: run.durationSec > 0 ? requests / run.durationSec : 0,
     latencyMs: unmeasured ? unmeasuredMs(summarizeMs(histogram)) : summarizeMs(histogram),
   };

@@ -378,6 +378,7 @@ function windowValue(window: IntervalResult[], metric: WindowMetric): number {
     requests,
     errors,
     failedStatus: window.reduce((a, iv) => a + iv.failedStatus, 0),
+    unjudged: window.reduce((a, iv) => a + (iv.unjudged ?? 0), 0),
   }, NaN);
   return metric.invert ? 1 - rate : rate;
 }

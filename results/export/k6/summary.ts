@@ -76,7 +76,7 @@ export function k6SummaryData(
     data_received: counterMetric(run.bytesRead, sec, "data"),
     data_sent: counterMetric(run.bytesWritten, sec, "data"),
     http_req_duration: trend(run.latencyMs, stats, run.requests, run.histogramEncoded),
-    http_req_failed: rateMetric(failed, sent - failed),
+    http_req_failed: rateMetric(failed, sent - failed - failedStatusOf(run, null)),
     http_reqs: counterMetric(sent, sec),
     iteration_duration: trend(flow?.sessionMs, stats, flow?.completed ?? 0),
     // As k6's: an iteration that threw (fail()) is one too.
@@ -181,7 +181,8 @@ function submetric(
   const requests = view === null ? 0 : view.requests + unansweredRequests(view);
   const failed = view === null ? 0 : unansweredRequests(view) + failedStatusOf(view);
   if (metric === "http_reqs") return counterMetric(requests, sec);
-  if (metric === "http_req_failed") return rateMetric(failed, requests - failed);
+  const unjudged = view === null ? 0 : failedStatusOf(view, null);
+  if (metric === "http_req_failed") return rateMetric(failed, requests - failed - unjudged);
   // One endpoint's responses, all picked: its histogram holds the percentiles the summary has not.
   const only = view?.endpoints?.length === 1 ? view.endpoints[0] : undefined;
   return trend(view?.latencyMs, stats, view?.requests ?? 0, only?.histogramEncoded);
