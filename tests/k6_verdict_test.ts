@@ -240,12 +240,41 @@ export default function () { http.get("http://app.test/json"); sleep(0.05); }
 export function handleSummary(data) { return { "data.json": JSON.stringify(data.metrics) }; }
 `,
       url,
+      ["--out", "json=points.json"],
     );
     assertEquals(code, 0, text);
     const m = JSON.parse(Deno.readTextFileSync(`${dir}/data.json`));
     assertEquals(m.vus_max.values, { value: 3, min: 3, max: 3 });
     assertEquals(m.vus.values.max, 1, JSON.stringify(m.vus));
+    // Its `vus_max` points say so too, as k6's.
+    const most = vusMaxPoints(`${dir}/points.json`);
+    ok(most.length > 0 && most.every((v) => v === 3), JSON.stringify(most));
   }));
+
+pool.test("an arrival rate's vus_max is its preallocated VUs while it makes none more, as k6 counts them", () =>
+  withTarget(async (url) => {
+    // k6 v1.8.1 writes vus_max 5 each second of constant-arrival-rate 10/s on 5 of 10 VUs; summary 5.
+    const { code, text, dir } = await runK6Text(
+      `import http from "k6/http";
+export const options = {
+  scenarios: { rate: { executor: "constant-arrival-rate", rate: 4, timeUnit: "1s", duration: "2s", preAllocatedVUs: 3, maxVUs: 6 } },
+};
+export default function () { http.get("http://app.test/json"); }
+export function handleSummary(data) { return { "data.json": JSON.stringify(data.metrics) }; }
+`,
+      url,
+      ["--out", "json=points.json"],
+    );
+    assertEquals(code, 0, text);
+    assertEquals(JSON.parse(Deno.readTextFileSync(`${dir}/data.json`)).vus_max.values.value, 3);
+    const most = vusMaxPoints(`${dir}/points.json`);
+    ok(most.length > 0 && most.every((v) => v === 3), JSON.stringify(most));
+  }));
+
+/** The values of the `vus_max` points of a `--out json` file, in order. */
+const vusMaxPoints = (path: string): number[] =>
+  Deno.readTextFileSync(path).trim().split("\n").map((l) => JSON.parse(l))
+    .filter((l) => l.type === "Point" && l.metric === "vus_max").map((l) => l.data.value);
 
 pool.test("ramping and arrival-rate scenarios: vus and vus_max are the users the run had, never 0", () =>
   withTarget(async (url) => {

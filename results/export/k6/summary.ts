@@ -124,7 +124,9 @@ function vusOf(run: RunResult, idle = 0): { vus: Record<string, number>; vusMax:
   if (run.durationSec < 1) return { vus: none, vusMax: none };
   // Intervals before the first connection or after the last closed are the run's edges, not its users.
   const open = run.intervals.map((iv) => Number(iv.connections)).filter((n) => Number.isFinite(n) && n > 0);
-  const configured = Number(run.config.connections ?? run.config.maxConnections ?? 0) || 0;
+  // An arrival rate's VUs: those preallocated (its `preConnect`), more once it opened more.
+  const configured = Number(run.config.connections ?? run.config.preConnect ?? run.config.maxConnections) ||
+    0;
   const most = Math.max(0, ...open);
   const last = open.at(-1) ?? configured;
   const max = Math.max(configured, most) + idle;
