@@ -86,8 +86,7 @@ export function percentileSampled(responses: number, p: number): boolean {
 
 /** The latency summary to print: every field NaN when the run has no samples, not the stored 0. */
 export function sampledLatency(run: RunResult, summary: LatencySummaryMs = run.latencyMs): LatencySummaryMs {
-  if (latencySampled(run)) return summary;
-  return unmeasuredMs(summary);
+  return latencySampled(run) ? summary : unmeasuredMs(summary);
 }
 
 /** `summary` with every field NaN: latency not measured, shown as "-", never as 0 ms. */

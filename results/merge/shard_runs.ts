@@ -120,7 +120,6 @@ function mergeTotals(
     drained: c.drained,
     rps,
     successRate: judged > 0 ? sum(runs, successes) / judged : 0,
-    ...(c.unjudged > 0 ? { unjudged: c.unjudged } : {}),
     ...latencyBlock(total),
     // Only the summaries of the uncorrected latency are stored: they cannot be added exactly.
     uncorrectedLatencyMs: runs.length === 1 ? first.uncorrectedLatencyMs : null,
@@ -163,9 +162,7 @@ function mergeGenerators(runs: RunResult[]) {
     ...(first.tls ? { tls: first.tls } : {}),
     preConnected: sum(runs, (r) => r.preConnected),
     maxConnectsInFlight: sum(runs, (r) => r.maxConnectsInFlight),
-    ...(runs.some((r) => r.dataRanOutWorkers)
-      ? { dataRanOutWorkers: sum(runs, (r) => r.dataRanOutWorkers) }
-      : {}),
+    ...summed(runs, "dataRanOutWorkers"),
     generatorWarmupMs: Math.max(0, ...runs.map((r) => r.generatorWarmupMs ?? 0)),
     // The shards' transport when they agree (each machine chose its own).
     ...(first.transport !== undefined && runs.every((r) => r.transport === first.transport)
@@ -176,7 +173,8 @@ function mergeGenerators(runs: RunResult[]) {
   };
 }
 
-function summed(runs: RunResult[], key: "stuckWorkers" | "exitedWorkers" | "unrecordedLatencies") {
+type Counted = "stuckWorkers" | "exitedWorkers" | "unrecordedLatencies" | "dataRanOutWorkers" | "unjudged";
+function summed(runs: RunResult[], key: Counted) {
   const total = sum(runs, (r) => r[key] ?? 0);
   return total > 0 ? { [key]: total } : {};
 }
@@ -196,6 +194,7 @@ function mergeSections(runs: RunResult[], alignment: Alignment, intervalCount: n
     ...summed(runs, "stuckWorkers"),
     ...summed(runs, "exitedWorkers"),
     ...summed(runs, "unrecordedLatencies"),
+    ...summed(runs, "unjudged"),
     ...memoryCutOf(runs),
     ...(runs.some((r) => r.telemetry) ? { telemetry: mergeTelemetry(runs) } : {}),
     ...(runs[0].flows ? { flows: addFlows(runs.flatMap((r) => r.flows ?? [])) } : {}),
@@ -393,10 +392,10 @@ function scheduledStart(run: RunResult): RunResult {
   return Number.isFinite(at) && at > 0 ? { ...run, startedAt: new Date(at).toISOString() } : run;
 }
 
-/** The loads' connections (virtual users) and most connections, summed where every load names them. */
+/** The loads' connections (virtual users), most and pre-connected, summed where every load names them. */
 function summedLoads(runs: RunResult[]): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const key of ["connections", "maxConnections"]) {
+  for (const key of ["connections", "maxConnections", "preConnect"]) {
     const each = runs.map((r) => Number(r.config[key]));
     if (each.every((n) => Number.isFinite(n) && n > 0)) out[key] = each.reduce((a, n) => a + n, 0);
   }

@@ -42,7 +42,7 @@ export const STATUS_SLOTS = GRPC_STATUS_SLOTS_FROM + 17;
 export type ExpectedStatuses = ReadonlyArray<readonly [number, number]>;
 const EXPECTED_BY_DEFAULT: ExpectedStatuses = [[200, 399]];
 
-/** Whether an answer of `status` is expected among `expected` (false: a failed status; null: unjudged). */
+/** Whether an answer of `status` is expected among `expected`: false when failed, null when unjudged. */
 export function isExpectedStatus(status: number, expected = EXPECTED_BY_DEFAULT): boolean | null {
   return expected.length === 0 ? null : expected.some(([min, max]) => status >= min && status <= max);
 }

@@ -183,33 +183,31 @@ function expectedStatusesOf(run: Pick<RunResult, "config">): ExpectedStatuses | 
   return (run.config?.script as { expectedStatuses?: ExpectedStatuses } | undefined)?.expectedStatuses;
 }
 
+/** What judges a run's answers: its script's expected statuses, its endpoints' own and their statuses. */
+type Judged = Pick<RunResult, "config" | "statusCodes" | "endpoints">;
+
 /**
  * `run`'s answers of a status its script (or their request, by its endpoint) does not expect; with
- * `verdict` null, those it judges not at all (`isExpectedStatus`).
+ * `verdict` null, those it judges not at all (`isExpectedStatus`). An endpoint's own: `{ endpoints: [e] }`.
  */
-export function failedStatusOf(
-  run: Pick<RunResult, "config" | "statusCodes" | "endpoints">,
-  verdict: false | null = false,
-): number {
+export function failedStatusOf(run: Judged, verdict: false | null = false): number {
   const expected = expectedStatusesOf(run);
   let n = judgedAs(verdict, run.statusCodes, expected);
-  for (const e of run.endpoints ?? []) {
-    if (e.expectedStatuses) {
-      n += judgedAs(verdict, e.statusCodes, e.expectedStatuses) - judgedAs(verdict, e.statusCodes, expected);
-    }
+  for (const { expectedStatuses: own, statusCodes: codes } of run.endpoints ?? []) {
+    if (own) n += judgedAs(verdict, codes, own) - judgedAs(verdict, codes, expected);
   }
   return n;
 }
 
-/** Endpoint `e`'s answers of a status its requests do not expect (their own statuses, else the run's). */
-export const endpointFailedStatus = (run: Pick<RunResult, "config">, e: EndpointResult): number =>
-  judgedAs(false, e.statusCodes, e.expectedStatuses ?? expectedStatusesOf(run));
+/** `run`'s success rate (`successRateOf`) as its script and its requests judge their statuses. */
+export function judgedSuccessRate(run: Judged & Pick<RunResult, "requests" | "errors">): number {
+  const failedStatus = failedStatusOf(run), unjudged = failedStatusOf(run, null);
+  return successRateOf({ requests: run.requests, errors: sumValues(run.errors), failedStatus, unjudged }, 0);
+}
 
-function judgedAs(verdict: false | null, statusCodes: Record<string, number>, expected?: ExpectedStatuses) {
+function judgedAs(verdict: false | null, codes: Record<string, number>, expected?: ExpectedStatuses) {
   let n = 0;
-  for (const code in statusCodes) {
-    if (isExpectedStatus(Number(code), expected) === verdict) n += statusCodes[code];
-  }
+  for (const code in codes) if (isExpectedStatus(Number(code), expected) === verdict) n += codes[code];
   return n;
 }
 
@@ -235,6 +233,10 @@ export function checkSelectors(
     }));
   if (issues.length > 0) throw new ConfigError(issues);
 }
+
+/** What a selection's intervals do not know: their drain, statuses, error kinds and latency. */
+const NAN_LATENCY = { p50: NaN, p75: NaN, p90: NaN, p99: NaN, mean: NaN, max: NaN };
+const UNCOUNTED = { drained: 0, failedStatus: 0, unjudged: 0, errorKinds: undefined, ...NAN_LATENCY };
 
 /** The run as the selected endpoints make it (interval latency NaN); null when none matches. */
 export function selectedRun(run: RunResult, selector: Selector): RunResult | null {
@@ -263,23 +265,13 @@ export function selectedRun(run: RunResult, selector: Selector): RunResult | nul
     addCounts(statusCodes, e.statusCodes);
   }
   const requests = chosen.reduce((a, e) => a + e.requests, 0);
-  const view = { config: run.config, statusCodes, endpoints: chosen };
-  const judged = { requests, errors: sumValues(errors), failedStatus: failedStatusOf(view) };
   const encodings = chosen.flatMap((e) => e.histogramEncoded === null ? [] : [e.histogramEncoded]);
   const histogram = encodings.length === 1 ? decodeHistogram(encodings[0]) : mergeEncoded(encodings);
   const intervals = run.intervals.map((iv, k) => ({
     ...iv,
     requests: chosen.reduce((a, e) => a + (e.intervals.requests[k] ?? 0), 0),
     errors: chosen.reduce((a, e) => a + (e.intervals.errors[k] ?? 0), 0),
-    drained: 0,
-    failedStatus: 0,
-    errorKinds: undefined,
-    p50: Number.NaN,
-    p75: Number.NaN,
-    p90: Number.NaN,
-    p99: Number.NaN,
-    mean: Number.NaN,
-    max: Number.NaN,
+    ...UNCOUNTED,
   }));
   return {
     ...run,
@@ -288,7 +280,7 @@ export function selectedRun(run: RunResult, selector: Selector): RunResult | nul
     requests,
     errors,
     statusCodes,
-    successRate: successRateOf({ ...judged, unjudged: failedStatusOf(view, null) }, 0),
+    successRate: judgedSuccessRate({ config: run.config, statusCodes, endpoints: chosen, requests, errors }),
     rps: run.durationSec > 0 ? requests / run.durationSec : 0,
     latencyMs: unmeasured ? unmeasuredMs(summarizeMs(histogram)) : summarizeMs(histogram),
   };

@@ -116,15 +116,14 @@ export class IntervalRecorder {
     if (nowMs - latencyUs / 1000 < this.#originMs - WARMUP_LINE_SLACK_MS) return;
     this.#c.requests++;
     if (nowMs >= this.#loadEndMs) this.#c.drained++;
-    const slot = statusSlotOf(status),
-      verdict = (this.#endpoints?.failedSlots[endpoint] ?? FAILED_SLOTS)[slot];
-    const failed = verdict === 1;
-    if (failed) this.#c.failedStatus++;
+    const slot = statusSlotOf(status);
+    const verdict = (this.#endpoints?.failedSlots[endpoint] ?? FAILED_SLOTS)[slot];
+    if (verdict === 1) this.#c.failedStatus++;
     else if (verdict === 2) this.#c.unjudged++;
     const progress = this.#progress;
     if (progress !== null) {
       progress[2]++;
-      if (failed) progress[3]++;
+      if (verdict === 1) progress[3]++;
     }
     this.#statusCounts[slot]++;
     const endpoints = this.#endpoints;

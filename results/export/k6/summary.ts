@@ -47,12 +47,11 @@ function trend(
     if (!stat.startsWith("p(")) continue;
     const n = Number(stat.slice(2, -1));
     const key = PERCENTILE_FIELDS.find(([, p]) => p === n)?.[0];
-    if (key !== undefined && typeof v[key] === "number") {
-      values[stat] = v[key] as number;
-      continue;
+    if (key !== undefined && typeof v[key] === "number") values[stat] = v[key] as number;
+    else {
+      h ??= encoded ? decodeHistogram(encoded) : null;
+      if (h && h.totalCount > 0) values[stat] = h.getValueAtPercentile(n) / 1000;
     }
-    h ??= encoded ? decodeHistogram(encoded) : null;
-    if (h && h.totalCount > 0) values[stat] = h.getValueAtPercentile(n) / 1000;
   }
   return { type: "trend", contains: "time", values };
 }
@@ -94,11 +93,8 @@ export function k6SummaryData(
     metrics.http_req_duration = trend(null, stats, unsent);
   } else if (!latencySampled(run)) delete metrics.http_req_duration;
   // k6 shows the expected responses' durations under every run's: here where they are measured apart.
-  const expected = selectedRun(run, { expected_response: "true" });
-  if (
-    metrics.http_req_duration && expected && expected.requests > 0 && Number.isFinite(expected.latencyMs.mean)
-  ) {
-    const tags = "{expected_response:true}";
+  const expected = selectedRun(run, { expected_response: "true" }), tags = "{expected_response:true}";
+  if (metrics.http_req_duration && expected?.requests && Number.isFinite(expected.latencyMs.mean)) {
     metrics[`http_req_duration${tags}`] = submetric("http_req_duration", tags, run, sec, stats);
   }
   for (const t of results.thresholds.filter((t) => t.run === run.name)) {
@@ -117,14 +113,13 @@ export function k6SummaryData(
   };
 }
 
-/** k6's `vus` (connections open per interval) and `vus_max` (the loads' users or the most open, + idle). */
+/** k6's `vus` (connections open per interval), `vus_max` (users, or preconnected, or most open; + idle). */
 function vusOf(run: RunResult, idle = 0): { vus: Record<string, number>; vusMax: Record<string, number> } {
   // None in a run under a second: k6 samples them once a second from the start.
   const none = { value: 0, min: 0, max: 0 };
   if (run.durationSec < 1) return { vus: none, vusMax: none };
   // Intervals before the first connection or after the last closed are the run's edges, not its users.
   const open = run.intervals.map((iv) => Number(iv.connections)).filter((n) => Number.isFinite(n) && n > 0);
-  // An arrival rate's VUs: those preallocated (its `preConnect`), more once it opened more.
   const configured = Number(run.config.connections ?? run.config.preConnect ?? run.config.maxConnections) ||
     0;
   const most = Math.max(0, ...open);

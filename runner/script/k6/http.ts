@@ -412,10 +412,8 @@ export function setResponseCallback(callback: ExpectedStatuses | null): void {
 }
 
 function statusesOf(callback: ExpectedStatuses | null, what = "a response callback is"): ExpectedStatuses {
-  if (callback !== null && !Array.isArray(callback)) {
-    throw new TypeError(`${what} http.expectedStatuses(...) or null, as k6's is`);
-  }
-  return callback ?? [];
+  if (callback === null || Array.isArray(callback)) return callback ?? [];
+  throw new TypeError(`${what} http.expectedStatuses(...) or null, as k6's is`);
 }
 
 // k6/http's documented names, importable by name as k6 scripts write them (`import { file } from "k6/http"`).

@@ -156,7 +156,7 @@ export function point(
   json.lines.push(JSON.stringify({ metric, type: "Point", data }) + "\n");
 }
 
-/** A request's points in k6's order: `http_reqs`, `http_req_duration`, each phase, `http_req_failed`. */
+/** A request's points as k6's: `http_reqs`, `http_req_duration`, each phase, `http_req_failed` if judged. */
 export function requestPoints(
   method: string,
   url: string,
@@ -168,7 +168,6 @@ export function requestPoints(
   own: ExpectedStatuses | undefined,
 ): void {
   const scenario = at.scenario, meta = iterationMetadata(at);
-  // As k6's, an unjudged answer (`responseCallback: null`) has no expected_response tag and no failed point.
   const expected = isExpectedStatus(raw.status, own ?? expectedStatuses);
   const fixed = { group: tags?.group ?? "", method, name: name ?? url, proto: "HTTP/1.1" };
   const all = { scenario, ...tags, ...fixed, status: String(raw.status), url: fixed.name };
