@@ -5,7 +5,7 @@
  */
 import type { EndpointResult, RunResult } from "../results/mod.ts";
 import { sumValues } from "../results/interval_counts.ts";
-import { endpointFailedStatus } from "../results/thresholds/selector.ts";
+import { failedStatusOf } from "../results/thresholds/selector.ts";
 import { formatCount } from "../results/text_format.ts";
 
 /** One endpoint as a row of every printer. */
@@ -30,8 +30,8 @@ function endpointRow(run: RunResult, e: EndpointResult, seconds: number) {
     requests: e.requests,
     rps: e.requests / seconds,
     errors: sumValues(e.errors),
-    // Responses with a status below 200 or from 400 on.
-    non2xx: endpointFailedStatus(run, e),
+    // Responses of a status its requests (or the run's script) do not expect.
+    non2xx: failedStatusOf({ config: run.config, statusCodes: e.statusCodes, endpoints: [e] }),
     p50Ms: e.latencyMs?.p50 ?? Number.NaN,
     p90Ms: e.latencyMs?.p90 ?? Number.NaN,
     p95Ms: e.latencyMs?.p95 ?? Number.NaN,

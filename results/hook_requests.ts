@@ -12,8 +12,8 @@ import {
   mergeEndpoints,
 } from "./endpoint_totals.ts";
 import { clampUs, createHistogram, decodeHistogram, encodeHistogram, summarizeMs } from "./histogram.ts";
-import { addCounts, successRateOf, sumValues } from "./interval_counts.ts";
-import { failedStatusOf } from "./thresholds/selector.ts";
+import { addCounts } from "./interval_counts.ts";
+import { failedStatusOf, judgedSuccessRate } from "./thresholds/selector.ts";
 
 /** One request sent outside the load: its endpoint, status (0: none, `failure` its error kind), latency. */
 interface HookRequest {
@@ -57,11 +57,7 @@ export function withHookRequests(run: RunResult, sent: readonly HookRecord[]): R
   if (total.totalCount > 0) {
     Object.assign(out, { histogramEncoded: encodeHistogram(total), latencyMs: summarizeMs(total) });
   }
-  const failedStatus = failedStatusOf(out);
-  return {
-    ...out,
-    successRate: successRateOf({ requests: out.requests, errors: sumValues(out.errors), failedStatus }, 0),
-  };
+  return { ...out, successRate: judgedSuccessRate(out), unjudged: failedStatusOf(out, null) || undefined };
 }
 
 /** `flows` with the hooks' checks added to the first step's (a step of its own when no session ran). */

@@ -14,6 +14,8 @@ export function emptyCounters() {
     requests: 0,
     /** Responses with a status outside 2xx/3xx. */
     failedStatus: 0,
+    /** Of `requests`, answers no status judges (k6's `responseCallback: null`): not failed, not succeeded. */
+    unjudged: 0,
     bytesRead: 0,
     bytesWritten: 0,
     /** Sends that went out after their intended time (open models). */
@@ -95,11 +97,11 @@ export function addIntervalDetail(
   else if (into.serverBoundSends !== null) into.serverBoundSends += from.serverBoundSends;
 }
 
-/** Responses with a 2xx status over attempts (responses + errors); `none` when nothing was attempted. */
+/** Expected answers over judged attempts (answers + errors); 1 when all are unjudged; `none`: no attempt. */
 export function successRateOf(
-  counts: Pick<IntervalCounts, "requests" | "errors" | "failedStatus">,
+  counts: Pick<IntervalCounts, "requests" | "errors" | "failedStatus"> & { unjudged?: number },
   none: number,
 ): number {
-  const attempted = counts.requests + counts.errors;
-  return attempted > 0 ? (counts.requests - counts.failedStatus) / attempted : none;
+  const judged = counts.requests - (counts.unjudged ?? 0), attempted = judged + counts.errors;
+  return attempted > 0 ? (judged - counts.failedStatus) / attempted : counts.unjudged ? 1 : none;
 }

@@ -14,6 +14,7 @@ Deno.test("counters add field by field; one the added object lacks adds nothing"
   const all = {
     requests: 1,
     failedStatus: 2,
+    unjudged: 1,
     bytesRead: 3,
     bytesWritten: 4,
     lateSends: 5,
@@ -32,6 +33,7 @@ Deno.test("counters add field by field; one the added object lacks adds nothing"
   assertEquals(into, {
     requests: 12,
     failedStatus: 4,
+    unjudged: 2,
     bytesRead: 6,
     bytesWritten: 8,
     lateSends: 10,
@@ -55,6 +57,7 @@ Deno.test("interval counts add counter by counter, status codes by key", () => {
   assertEquals(into, {
     requests: 6,
     failedStatus: 2,
+    unjudged: 0,
     bytesRead: 60,
     bytesWritten: 18,
     lateSends: 4,
@@ -73,8 +76,11 @@ Deno.test("interval counts add counter by counter, status codes by key", () => {
   assertEquals(emptyIntervalCounts().statusCodes, {}, "a fresh object each call");
 });
 
-Deno.test("success rate is 2xx responses over attempts, or the given value when nothing was attempted", () => {
+Deno.test("success rate is expected answers over judged attempts, or the given value when nothing was attempted", () => {
   assertEquals(successRateOf({ requests: 8, errors: 2, failedStatus: 3 }, 0), 0.5);
+  // Unjudged answers are in neither part; when every answer is unjudged none failed (k6's 0 of 0).
+  assertEquals(successRateOf({ requests: 10, errors: 2, failedStatus: 3, unjudged: 2 }, 0), 0.5);
+  assertEquals(successRateOf({ requests: 4, errors: 0, failedStatus: 0, unjudged: 4 }, 0), 1);
   assertEquals(successRateOf({ requests: 0, errors: 0, failedStatus: 0 }, Number.NaN), Number.NaN);
 });
 

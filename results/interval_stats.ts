@@ -96,6 +96,7 @@ export function cutWarmup(run: RunResult, atMs: number): RunResult {
     drained: t.drained,
     rps,
     successRate: successRateOf(t, 0),
+    unjudged: t.unjudged || undefined,
     ...latencyBlock(total),
     statusCodes: t.statusCodes,
     errors,

@@ -240,12 +240,41 @@ export default function () { http.get("http://app.test/json"); sleep(0.05); }
 export function handleSummary(data) { return { "data.json": JSON.stringify(data.metrics) }; }
 `,
       url,
+      ["--out", "json=points.json"],
     );
     assertEquals(code, 0, text);
     const m = JSON.parse(Deno.readTextFileSync(`${dir}/data.json`));
     assertEquals(m.vus_max.values, { value: 3, min: 3, max: 3 });
     assertEquals(m.vus.values.max, 1, JSON.stringify(m.vus));
+    // Its `vus_max` points say so too, as k6's.
+    const most = vusMaxPoints(`${dir}/points.json`);
+    ok(most.length > 0 && most.every((v) => v === 3), JSON.stringify(most));
   }));
+
+pool.test("an arrival rate's vus_max is its preallocated VUs while it makes none more, as k6 counts them", () =>
+  withTarget(async (url) => {
+    // k6 v1.8.1 writes vus_max 5 each second of constant-arrival-rate 10/s on 5 of 10 VUs; summary 5.
+    const { code, text, dir } = await runK6Text(
+      `import http from "k6/http";
+export const options = {
+  scenarios: { rate: { executor: "constant-arrival-rate", rate: 4, timeUnit: "1s", duration: "2s", preAllocatedVUs: 3, maxVUs: 6 } },
+};
+export default function () { http.get("http://app.test/json"); }
+export function handleSummary(data) { return { "data.json": JSON.stringify(data.metrics) }; }
+`,
+      url,
+      ["--out", "json=points.json"],
+    );
+    assertEquals(code, 0, text);
+    assertEquals(JSON.parse(Deno.readTextFileSync(`${dir}/data.json`)).vus_max.values.value, 3);
+    const most = vusMaxPoints(`${dir}/points.json`);
+    ok(most.length > 0 && most.every((v) => v === 3), JSON.stringify(most));
+  }));
+
+/** The values of the `vus_max` points of a `--out json` file, in order. */
+const vusMaxPoints = (path: string): number[] =>
+  Deno.readTextFileSync(path).trim().split("\n").map((l) => JSON.parse(l))
+    .filter((l) => l.type === "Point" && l.metric === "vus_max").map((l) => l.data.value);
 
 pool.test("ramping and arrival-rate scenarios: vus and vus_max are the users the run had, never 0", () =>
   withTarget(async (url) => {
@@ -872,6 +901,60 @@ export default function () {
     );
     assertEquals(own.code, 107, own.text);
     ok(own.stderr.includes("script.js:2: does not load: http.setResponseCallback takes"), own.stderr);
+  }));
+
+pool.test("responseCallback: null leaves a request unjudged: no http_req_failed sample, no expected_response", () =>
+  withTarget(async (url) => {
+    // As k6 counts hostile2_expected_mixed.js: 16 requests, 12 judged, 4 of them failed (k6 exits 0 here).
+    const { code, text, results, dir } = await runK6Text(
+      `import http from "k6/http";
+http.setResponseCallback(http.expectedStatuses({ min: 200, max: 299 }, 404));
+export const options = {
+  vus: 1,
+  iterations: 4,
+  thresholds: {
+    http_req_failed: ["rate>0.33", "rate<0.34"],
+    "http_req_failed{name:unjudged}": ["rate==0"],
+    "http_reqs{expected_response:true}": ["count==8"],
+    "http_reqs{expected_response:false}": ["count==4"],
+  },
+};
+export default function () {
+  http.get("http://app.test/json");
+  http.get("http://app.test/no-such-page");
+  http.get("http://app.test/validate?id=x");
+  http.get("http://app.test/error/1", { responseCallback: null, tags: { name: "unjudged" } });
+}
+`,
+      url,
+      ["--summary-export", "summary.json", "--out", "json=points.json"],
+    );
+    assertEquals(code, 0, text);
+    const run = results.runs[0];
+    assertEquals([run.requests, run.unjudged, run.successRate], [16, 4, 8 / 12]);
+    const failed = JSON.parse(Deno.readTextFileSync(`${dir}/summary.json`)).metrics.http_req_failed;
+    assertEquals(failed.value, 4 / 12);
+    const points = Deno.readTextFileSync(`${dir}/points.json`).trim().split("\n").map((l) => JSON.parse(l))
+      .filter((l) => l.type === "Point");
+    const reqs = points.filter((p) => p.metric === "http_reqs").map((p) => p.data.tags.expected_response);
+    assertEquals([reqs.filter((e) => e === "true").length, reqs.filter((e) => e === undefined).length], [
+      8,
+      4,
+    ]);
+    assertEquals(points.filter((p) => p.metric === "http_req_failed").length, 12);
+    // Every answer unjudged: http_req_failed is 0 of 0, as k6's; the Findings give no success rate.
+    const none = await runK6Text(
+      `import http from "k6/http";
+http.setResponseCallback(null);
+export const options = { vus: 1, iterations: 2, thresholds: { http_req_failed: ["rate==0"] } };
+export default function () {
+  http.get("http://app.test/error/1");
+}
+`,
+      url,
+    );
+    assertEquals([none.code, none.results.runs[0].unjudged], [0, 2], none.text);
+    ok(none.stdout.includes(", success -"), none.stdout);
   }));
 
 pool.test("an iteration that calls fail() counts in iterations, as k6 counts it; vus_max 0 under a second", () =>

@@ -198,11 +198,11 @@ interface ShareCounts {
   succeeded: number;
 }
 
-/** The requests of these runs pooled, as their `successRate` counts them (answers plus errors). */
+/** The requests of these runs pooled, as their `successRate` counts them (judged answers plus errors). */
 function shareCounts(runs: RunResult[]): ShareCounts {
   let sent = 0, succeeded = 0;
   for (const run of runs) {
-    const n = run.requests + sumValues(run.errors);
+    const n = run.requests - (run.unjudged ?? 0) + sumValues(run.errors);
     sent += n;
     succeeded += Math.round(run.successRate * n);
   }

@@ -36,8 +36,8 @@ function intervalValue(iv: IntervalResult, metric: NoiseMetric): number {
         ? usToMs(decodeHistogram(iv.histogramEncoded).getValueAtPercentile(10))
         : Number.NaN;
     case "success": {
-      const sent = iv.requests + iv.errors;
-      return sent > 0 ? ((iv.requests - iv.failedStatus) / sent) * 100 : Number.NaN;
+      const judged = iv.requests - (iv.unjudged ?? 0), sent = judged + iv.errors;
+      return sent > 0 ? ((judged - iv.failedStatus) / sent) * 100 : Number.NaN;
     }
     case "cpu": // telemetry ticks are not the intervals: judged over repeats only
       return Number.NaN;
@@ -63,7 +63,7 @@ export function pointKey(run: RunResult): string {
 export function metricValue(run: RunResult, metric: NoiseMetric): number {
   if (metric === "rps") return run.rps;
   if (metric === "success") {
-    return sumValues(run.errors) + run.requests > 0 ? run.successRate * 100 : Number.NaN;
+    return sumValues(run.errors) + run.requests > (run.unjudged ?? 0) ? run.successRate * 100 : Number.NaN;
   }
   if (metric === "cpu") return targetCpuUsPerRequest(run);
   if (!latencySampled(run)) return Number.NaN;

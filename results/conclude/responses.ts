@@ -47,9 +47,10 @@ export function sessionsEnded(run: RunResult): number {
   return (run.flows ?? []).reduce((a, f) => a + f.completed + f.failed, 0);
 }
 
-/** The success rate to print: NaN ("-") when nothing was measured or no HTTP response came. */
+/** The success rate to print: NaN ("-") when nothing was measured, no response came or none was judged. */
 export function measuredSuccessRate(run: RunResult): number {
-  return requestSendsOf(run) === 0 || (run.requests === 0 && !noResponse(run)) ? Number.NaN : run.successRate;
+  const none = requestSendsOf(run) === 0 || (run.requests === 0 && !noResponse(run));
+  return none || run.unjudged === run.requests + sumValues(run.errors) ? Number.NaN : run.successRate;
 }
 
 /** True when the run meant to send and not one response came back, any error kind. */
@@ -85,8 +86,7 @@ export function percentileSampled(responses: number, p: number): boolean {
 
 /** The latency summary to print: every field NaN when the run has no samples, not the stored 0. */
 export function sampledLatency(run: RunResult, summary: LatencySummaryMs = run.latencyMs): LatencySummaryMs {
-  if (latencySampled(run)) return summary;
-  return unmeasuredMs(summary);
+  return latencySampled(run) ? summary : unmeasuredMs(summary);
 }
 
 /** `summary` with every field NaN: latency not measured, shown as "-", never as 0 ms. */

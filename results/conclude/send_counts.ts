@@ -26,8 +26,9 @@ export function droppedShare(run: RunResult): number {
 
 /** " of sent, 12% of intended sends dropped": a success rate never stands alone beside dropped sends. */
 export function successQualifier(run: RunResult): string {
-  if (run.droppedSends === 0) return "";
-  return ` of sent; ${formatShare(droppedShare(run))} of intended sends dropped`;
+  const unjudged = run.unjudged ? `; ${run.unjudged} answers unjudged (their requests expect no status)` : "";
+  if (run.droppedSends === 0) return unjudged;
+  return ` of sent; ${formatShare(droppedShare(run))} of intended sends dropped${unjudged}`;
 }
 
 /** A share as a short percentage: "93%", "0.4%", "0%"; "-" when not finite. */

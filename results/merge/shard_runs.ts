@@ -44,7 +44,7 @@ const sum = (runs: RunResult[], of: (r: RunResult) => number | undefined) =>
   runs.reduce((total, r) => total + (of(r) ?? 0), 0);
 
 function successes(run: RunResult): number {
-  const attempted = run.requests + sumValues(run.errors);
+  const attempted = run.requests - (run.unjudged ?? 0) + sumValues(run.errors);
   return Number.isFinite(run.successRate) ? Math.round(run.successRate * attempted) : 0;
 }
 
@@ -107,7 +107,7 @@ function mergeTotals(
 ) {
   const { counters: c, statusCodes, errors, errorMessages } = addShardCounts(runs);
   const { requests, lateSends, droppedSends } = c;
-  const errorCount = sumValues(errors);
+  const errorCount = sumValues(errors), judged = requests - c.unjudged + errorCount;
   const first = runs[0];
   const total = mergeEncoded(runs.flatMap((r) => (r.histogramEncoded ? [r.histogramEncoded] : [])));
   const rps = servedRps(requests, c.drained, durationSec);
@@ -119,7 +119,7 @@ function mergeTotals(
     requests,
     drained: c.drained,
     rps,
-    successRate: requests + errorCount > 0 ? sum(runs, successes) / (requests + errorCount) : 0,
+    successRate: judged > 0 ? sum(runs, successes) / judged : 0,
     ...latencyBlock(total),
     // Only the summaries of the uncorrected latency are stored: they cannot be added exactly.
     uncorrectedLatencyMs: runs.length === 1 ? first.uncorrectedLatencyMs : null,
@@ -162,9 +162,7 @@ function mergeGenerators(runs: RunResult[]) {
     ...(first.tls ? { tls: first.tls } : {}),
     preConnected: sum(runs, (r) => r.preConnected),
     maxConnectsInFlight: sum(runs, (r) => r.maxConnectsInFlight),
-    ...(runs.some((r) => r.dataRanOutWorkers)
-      ? { dataRanOutWorkers: sum(runs, (r) => r.dataRanOutWorkers) }
-      : {}),
+    ...summed(runs, "dataRanOutWorkers"),
     generatorWarmupMs: Math.max(0, ...runs.map((r) => r.generatorWarmupMs ?? 0)),
     // The shards' transport when they agree (each machine chose its own).
     ...(first.transport !== undefined && runs.every((r) => r.transport === first.transport)
@@ -175,7 +173,8 @@ function mergeGenerators(runs: RunResult[]) {
   };
 }
 
-function summed(runs: RunResult[], key: "stuckWorkers" | "exitedWorkers" | "unrecordedLatencies") {
+type Counted = "stuckWorkers" | "exitedWorkers" | "unrecordedLatencies" | "dataRanOutWorkers" | "unjudged";
+function summed(runs: RunResult[], key: Counted) {
   const total = sum(runs, (r) => r[key] ?? 0);
   return total > 0 ? { [key]: total } : {};
 }
@@ -195,6 +194,7 @@ function mergeSections(runs: RunResult[], alignment: Alignment, intervalCount: n
     ...summed(runs, "stuckWorkers"),
     ...summed(runs, "exitedWorkers"),
     ...summed(runs, "unrecordedLatencies"),
+    ...summed(runs, "unjudged"),
     ...memoryCutOf(runs),
     ...(runs.some((r) => r.telemetry) ? { telemetry: mergeTelemetry(runs) } : {}),
     ...(runs[0].flows ? { flows: addFlows(runs.flatMap((r) => r.flows ?? [])) } : {}),
@@ -349,6 +349,7 @@ function mergeInterval(parts: IntervalResult[], index: number, alignment: Alignm
     errors: counts.errors,
     ...(detail.errorKinds !== null ? { errorKinds: detail.errorKinds } : {}),
     failedStatus: counts.failedStatus,
+    ...(counts.unjudged > 0 ? { unjudged: counts.unjudged } : {}),
     p50: latency(summary.p50),
     p75: latency(summary.p75),
     p90: latency(summary.p90),
@@ -391,10 +392,10 @@ function scheduledStart(run: RunResult): RunResult {
   return Number.isFinite(at) && at > 0 ? { ...run, startedAt: new Date(at).toISOString() } : run;
 }
 
-/** The loads' connections (virtual users) and most connections, summed where every load names them. */
+/** The loads' connections (virtual users), most and pre-connected, summed where every load names them. */
 function summedLoads(runs: RunResult[]): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const key of ["connections", "maxConnections"]) {
+  for (const key of ["connections", "maxConnections", "preConnect"]) {
     const each = runs.map((r) => Number(r.config[key]));
     if (each.every((n) => Number.isFinite(n) && n > 0)) out[key] = each.reduce((a, n) => a + n, 0);
   }

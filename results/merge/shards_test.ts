@@ -241,6 +241,18 @@ Deno.test("merge: shards' stuck workers and the answers whose latencies they los
   ]);
 });
 
+Deno.test("merge: unjudged answers add up and stay out of the success rate, as in each shard", () => {
+  // Shard 0: 4 answers, 2 unjudged, 1 of the 2 judged failed (50%); shard 1: 2 answers, none judged (1).
+  const judged = (index: number, latenciesUs: number[], unjudged: number, successRate: number) => {
+    const file = shard(index, 2, [latenciesUs]);
+    Object.assign(file.results.runs[0], { unjudged, successRate });
+    return file;
+  };
+  const run =
+    mergeShardFiles([judged(0, [1000, 2000, 3000, 4000], 2, 0.5), judged(1, [900, 800], 2, 1)]).runs[0];
+  assertEquals([run.requests, run.unjudged, run.successRate], [6, 4, 0.5]);
+});
+
 Deno.test("shards' session durations pool from their histograms; without them they are left out", () => {
   const histogramOf = (ms: number, n: number) => {
     const h = createHistogram();

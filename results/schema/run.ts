@@ -26,7 +26,7 @@ export const endpointResultSchema = z.looseObject({
   method: z.string().optional(),
   /** User tags of its requests (a threshold may select by them). */
   tags: z.record(z.string(), z.string()).optional(),
-  /** Inclusive status ranges its requests expect as their own (k6's `responseCallback`): not the run's. */
+  /** Inclusive status ranges its requests expect as their own (k6's `responseCallback`; `[]`: unjudged). */
   expectedStatuses: z.array(z.tuple([z.number().int(), z.number().int()]).readonly()).readonly().optional(),
   /** More than 1 when one name was given to that many different requests: their numbers pool. */
   pooledRequests: z.number().int().optional(),
@@ -162,6 +162,8 @@ export const runResultSchema = z.looseObject({
   dataRanOutWorkers: count.optional(),
   /** Workers ended for not stopping past the graceful stop; the run is `incomplete`. */
   stuckWorkers: count.optional(),
+  /** Of `requests`, answers no status judges (`expectedStatuses: []`): in no `successRate`. */
+  unjudged: count.optional(),
   /** Answers stuck workers counted after their last sample: in `requests`, in no latency. */
   unrecordedLatencies: count.optional(),
   /** Workers whose isolate exited on its own (`Deno.exit`); the run is `incomplete`. */

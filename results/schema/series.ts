@@ -33,6 +33,8 @@ export const intervalSchema = z.preprocess(
     errorKinds: counts.optional(),
     /** Responses failed by status: 4xx, 5xx and below 200 (a 3xx is success); `non2xx` in older files. */
     failedStatus: count,
+    /** Of `requests`, answers no status judges (an endpoint's `expectedStatuses: []`). */
+    unjudged: count.optional(),
     p50: num,
     p75: num,
     p90: num,

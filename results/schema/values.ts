@@ -35,18 +35,21 @@ export const GRPC_STATUS_SLOTS_FROM = 1000;
 /** Status slots of a recorder's counts: the HTTP statuses, then gRPC's codes. */
 export const STATUS_SLOTS = GRPC_STATUS_SLOTS_FROM + 17;
 
-/** The statuses a run counts as expected, inclusive ranges (k6's `expectedStatuses`); default 200 to 399. */
+/**
+ * The statuses a run counts as expected, inclusive ranges (k6's `expectedStatuses`); default 200 to 399.
+ * None (`[]`, k6's `responseCallback: null`): its answers are unjudged, neither expected nor failed.
+ */
 export type ExpectedStatuses = ReadonlyArray<readonly [number, number]>;
 const EXPECTED_BY_DEFAULT: ExpectedStatuses = [[200, 399]];
 
-/** Whether an answer of `status` is expected (not a failed status) among `expected`. */
-export function isExpectedStatus(status: number, expected = EXPECTED_BY_DEFAULT): boolean {
-  return expected.some(([min, max]) => status >= min && status <= max);
+/** Whether an answer of `status` is expected among `expected`: false when failed, null when unjudged. */
+export function isExpectedStatus(status: number, expected = EXPECTED_BY_DEFAULT): boolean | null {
+  return expected.length === 0 ? null : expected.some(([min, max]) => status >= min && status <= max);
 }
 
-/** 1 per status slot (`statusSlotOf`) outside `expected`: a failed status. */
+/** Per status slot (`statusSlotOf`) its verdict under `expected`: 0 expected, 1 failed, 2 unjudged. */
 export const failedSlotsOf = (expected?: ExpectedStatuses): Uint8Array =>
-  new Uint8Array(STATUS_SLOTS).map((_, slot) => isExpectedStatus(slot, expected) ? 0 : 1);
+  new Uint8Array(STATUS_SLOTS).map((_, slot) => [1, 0, 2][Number(isExpectedStatus(slot, expected) ?? 2)]);
 
 /** The slot `status` counts at: itself (000-999, or a gRPC status's slot), else 0 ("no valid status"). */
 export function statusSlotOf(status: number): number {

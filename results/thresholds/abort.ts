@@ -16,17 +16,14 @@ export interface AbortRule {
   delayMs: number;
 }
 
+const TALLY_KEYS = ["requests", "errors", "failedStatus", "unjudged", "lateSends", "droppedSends"] as const;
+type Tally = Record<typeof TALLY_KEYS[number], number>;
+
 /** What the watch reads of an interval handed over during the run: counts and HDR encodings (µs). */
-export type LiveInterval = Pick<
-  IntervalDelta,
-  "index" | "requests" | "errors" | "failedStatus" | "lateSends" | "droppedSends" | "histograms"
->;
+export type LiveInterval = Pick<IntervalDelta, "index" | "histograms" | typeof TALLY_KEYS[number]>;
 
 /** Why and when a run was stopped (results' `abortedBy`). */
 export type AbortedBy = NonNullable<RunResult["abortedBy"]>;
-
-const TALLY_KEYS = ["requests", "errors", "failedStatus", "lateSends", "droppedSends"] as const;
-type Tally = Record<typeof TALLY_KEYS[number], number>;
 
 interface WindowRule {
   rule: AbortRule;
@@ -35,7 +32,7 @@ interface WindowRule {
   open: Map<number, { tally: Tally; histograms: string[] }>;
 }
 
-const emptyTally = (): Tally => ({ requests: 0, errors: 0, failedStatus: 0, lateSends: 0, droppedSends: 0 });
+const emptyTally = () => Object.fromEntries(TALLY_KEYS.map((key) => [key, 0])) as Tally;
 
 function addTally(into: Tally, from: Tally): void {
   for (const key of TALLY_KEYS) into[key] += from[key];
@@ -103,13 +100,8 @@ export class AbortWatch {
       if ((n + 1) * w.span - 1 > this.#lastIndex) continue;
       w.open.delete(n);
       if (failed || nowMs < w.rule.delayMs) continue;
-      const spanMs = w.span * this.#intervalMs;
-      const actual = valueOf(
-        w.rule.threshold.metric,
-        full.tally,
-        spanMs,
-        () => mergeEncoded(full.histograms),
-      );
+      const merged = () => mergeEncoded(full.histograms);
+      const actual = valueOf(w.rule.threshold.metric, full.tally, w.span * this.#intervalMs, merged);
       if (fails(w.rule.threshold, actual)) failed = abortedBy(w.rule.threshold, nowMs, actual);
     }
     return failed;

@@ -15,6 +15,7 @@ function live(index: number, requests: number, latencyMs: number, errors = 0): L
     requests,
     errors,
     failedStatus: 0,
+    unjudged: 0,
     lateSends: 0,
     droppedSends: 0,
     histograms: requests > 0 ? [encodeHistogram(h)] : [],

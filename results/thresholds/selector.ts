@@ -183,24 +183,32 @@ function expectedStatusesOf(run: Pick<RunResult, "config">): ExpectedStatuses | 
   return (run.config?.script as { expectedStatuses?: ExpectedStatuses } | undefined)?.expectedStatuses;
 }
 
-/** `run`'s answers of a status its script (or their request, by its endpoint) does not expect. */
-export function failedStatusOf(run: Pick<RunResult, "config" | "statusCodes" | "endpoints">): number {
+/** What judges a run's answers: its script's expected statuses, its endpoints' own and their statuses. */
+type Judged = Pick<RunResult, "config" | "statusCodes" | "endpoints">;
+
+/**
+ * `run`'s answers of a status its script (or their request, by its endpoint) does not expect; with
+ * `verdict` null, those it judges not at all (`isExpectedStatus`). An endpoint's own: `{ endpoints: [e] }`.
+ */
+export function failedStatusOf(run: Judged, verdict: false | null = false): number {
   const expected = expectedStatusesOf(run);
-  let failed = failedOf(run.statusCodes, expected);
-  for (const e of run.endpoints ?? []) {
-    if (e.expectedStatuses) failed += endpointFailedStatus(run, e) - failedOf(e.statusCodes, expected);
+  let n = judgedAs(verdict, run.statusCodes, expected);
+  for (const { expectedStatuses: own, statusCodes: codes } of run.endpoints ?? []) {
+    if (own) n += judgedAs(verdict, codes, own) - judgedAs(verdict, codes, expected);
   }
-  return failed;
+  return n;
 }
 
-/** Endpoint `e`'s answers of a status its requests do not expect (their own statuses, else the run's). */
-export const endpointFailedStatus = (run: Pick<RunResult, "config">, e: EndpointResult): number =>
-  failedOf(e.statusCodes, e.expectedStatuses ?? expectedStatusesOf(run));
+/** `run`'s success rate (`successRateOf`) as its script and its requests judge their statuses. */
+export function judgedSuccessRate(run: Judged & Pick<RunResult, "requests" | "errors">): number {
+  const failedStatus = failedStatusOf(run), unjudged = failedStatusOf(run, null);
+  return successRateOf({ requests: run.requests, errors: sumValues(run.errors), failedStatus, unjudged }, 0);
+}
 
-function failedOf(statusCodes: Record<string, number>, expected?: ExpectedStatuses): number {
-  let failed = 0;
-  for (const code in statusCodes) if (!isExpectedStatus(Number(code), expected)) failed += statusCodes[code];
-  return failed;
+function judgedAs(verdict: false | null, codes: Record<string, number>, expected?: ExpectedStatuses) {
+  let n = 0;
+  for (const code in codes) if (isExpectedStatus(Number(code), expected) === verdict) n += codes[code];
+  return n;
 }
 
 /** A selector as written: `{name:GET /json, tier:db}`. */
@@ -225,6 +233,10 @@ export function checkSelectors(
     }));
   if (issues.length > 0) throw new ConfigError(issues);
 }
+
+/** What a selection's intervals do not know: their drain, statuses, error kinds and latency. */
+const NAN_LATENCY = { p50: NaN, p75: NaN, p90: NaN, p99: NaN, mean: NaN, max: NaN };
+const UNCOUNTED = { drained: 0, failedStatus: 0, unjudged: 0, errorKinds: undefined, ...NAN_LATENCY };
 
 /** The run as the selected endpoints make it (interval latency NaN); null when none matches. */
 export function selectedRun(run: RunResult, selector: Selector): RunResult | null {
@@ -253,22 +265,13 @@ export function selectedRun(run: RunResult, selector: Selector): RunResult | nul
     addCounts(statusCodes, e.statusCodes);
   }
   const requests = chosen.reduce((a, e) => a + e.requests, 0);
-  const non2xx = failedStatusOf({ config: run.config, statusCodes, endpoints: chosen });
   const encodings = chosen.flatMap((e) => e.histogramEncoded === null ? [] : [e.histogramEncoded]);
   const histogram = encodings.length === 1 ? decodeHistogram(encodings[0]) : mergeEncoded(encodings);
   const intervals = run.intervals.map((iv, k) => ({
     ...iv,
     requests: chosen.reduce((a, e) => a + (e.intervals.requests[k] ?? 0), 0),
     errors: chosen.reduce((a, e) => a + (e.intervals.errors[k] ?? 0), 0),
-    drained: 0,
-    failedStatus: 0,
-    errorKinds: undefined,
-    p50: Number.NaN,
-    p75: Number.NaN,
-    p90: Number.NaN,
-    p99: Number.NaN,
-    mean: Number.NaN,
-    max: Number.NaN,
+    ...UNCOUNTED,
   }));
   return {
     ...run,
@@ -277,7 +280,7 @@ export function selectedRun(run: RunResult, selector: Selector): RunResult | nul
     requests,
     errors,
     statusCodes,
-    successRate: successRateOf({ requests, errors: sumValues(errors), failedStatus: non2xx }, 0),
+    successRate: judgedSuccessRate({ config: run.config, statusCodes, endpoints: chosen, requests, errors }),
     rps: run.durationSec > 0 ? requests / run.durationSec : 0,
     latencyMs: unmeasured ? unmeasuredMs(summarizeMs(histogram)) : summarizeMs(histogram),
   };

@@ -12,7 +12,7 @@ import { ConfigError } from "../../validation/config_error.ts";
 import { nearest } from "../../validation/suggest.ts";
 import { latencySampled, sampledLatency, unansweredRequests } from "../conclude/responses.ts";
 import { decodeHistogram, mergeEncoded, summarizeMs } from "../histogram.ts";
-import { successRateOf, sumValues } from "../interval_counts.ts";
+import { addCounters, emptyCounters, successRateOf, sumValues } from "../interval_counts.ts";
 import {
   failedStatusOf,
   fromK6,
@@ -367,17 +367,10 @@ function latencyOf(window: IntervalResult[], key: LatencyKey): number {
 /** The value of `metric` in one window (NaN when the window says nothing about it). */
 function windowValue(window: IntervalResult[], metric: WindowMetric): number {
   if (metric.kind === "latency") return latencyOf(window, metric.key);
-  const requests = window.reduce((a, iv) => a + iv.requests, 0);
-  if (metric.kind === "rps") {
-    // Served within the window, as the achieved rate: the drain folded into the last interval left out.
-    const drained = window.reduce((a, iv) => a + (iv.drained ?? 0), 0);
-    return servedRps(requests, drained, window.reduce((a, iv) => a + iv.durationMs, 0) / 1000);
-  }
-  const errors = window.reduce((a, iv) => a + iv.errors, 0);
-  const rate = successRateOf({
-    requests,
-    errors,
-    failedStatus: window.reduce((a, iv) => a + iv.failedStatus, 0),
-  }, NaN);
+  const t = emptyCounters(), sec = window.reduce((a, iv) => a + iv.durationMs, 0) / 1000;
+  for (const iv of window) addCounters(t, iv);
+  // Served within the window, as the achieved rate: the drain folded into the last interval left out.
+  if (metric.kind === "rps") return servedRps(t.requests, t.drained, sec);
+  const rate = successRateOf({ ...t, errors: window.reduce((a, iv) => a + iv.errors, 0) }, NaN);
   return metric.invert ? 1 - rate : rate;
 }

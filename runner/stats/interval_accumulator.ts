@@ -149,6 +149,7 @@ export function intervalResult(
     errors: done?.errors ?? 0,
     errorKinds: { ...(done?.errorKinds ?? {}) },
     failedStatus: done?.failedStatus ?? 0,
+    ...(done?.unjudged ? { unjudged: done.unjudged } : {}),
     ...(done?.latency ?? NO_LATENCY),
     bytesRead: done?.bytesRead ?? 0,
     bytesWritten: done?.bytesWritten ?? 0,

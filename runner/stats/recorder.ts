@@ -23,7 +23,7 @@ import { ErrorTally, takeStatusCodes, WsSampler } from "./tallies.ts";
 
 const NO_COUNTERS: Readonly<Counters> = Object.freeze(emptyCounters());
 
-/** 1 per status slot counted as failed: outside the statuses this isolate's script expects. */
+/** Per status slot its verdict (`failedSlotsOf`) under the statuses this isolate's script expects. */
 const FAILED_SLOTS = failedSlotsOf();
 /** The statuses this isolate's script expects (`expectStatuses`); undefined: the default. */
 export let expectedStatuses: ExpectedStatuses | undefined;
@@ -117,12 +117,13 @@ export class IntervalRecorder {
     this.#c.requests++;
     if (nowMs >= this.#loadEndMs) this.#c.drained++;
     const slot = statusSlotOf(status);
-    const failed = (this.#endpoints?.failedSlots[endpoint] ?? FAILED_SLOTS)[slot] === 1;
-    if (failed) this.#c.failedStatus++;
+    const verdict = (this.#endpoints?.failedSlots[endpoint] ?? FAILED_SLOTS)[slot];
+    if (verdict === 1) this.#c.failedStatus++;
+    else if (verdict === 2) this.#c.unjudged++;
     const progress = this.#progress;
     if (progress !== null) {
       progress[2]++;
-      if (failed) progress[3]++;
+      if (verdict === 1) progress[3]++;
     }
     this.#statusCounts[slot]++;
     const endpoints = this.#endpoints;

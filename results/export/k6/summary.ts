@@ -47,12 +47,11 @@ function trend(
     if (!stat.startsWith("p(")) continue;
     const n = Number(stat.slice(2, -1));
     const key = PERCENTILE_FIELDS.find(([, p]) => p === n)?.[0];
-    if (key !== undefined && typeof v[key] === "number") {
-      values[stat] = v[key] as number;
-      continue;
+    if (key !== undefined && typeof v[key] === "number") values[stat] = v[key] as number;
+    else {
+      h ??= encoded ? decodeHistogram(encoded) : null;
+      if (h && h.totalCount > 0) values[stat] = h.getValueAtPercentile(n) / 1000;
     }
-    h ??= encoded ? decodeHistogram(encoded) : null;
-    if (h && h.totalCount > 0) values[stat] = h.getValueAtPercentile(n) / 1000;
   }
   return { type: "trend", contains: "time", values };
 }
@@ -76,7 +75,7 @@ export function k6SummaryData(
     data_received: counterMetric(run.bytesRead, sec, "data"),
     data_sent: counterMetric(run.bytesWritten, sec, "data"),
     http_req_duration: trend(run.latencyMs, stats, run.requests, run.histogramEncoded),
-    http_req_failed: rateMetric(failed, sent - failed),
+    http_req_failed: rateMetric(failed, sent - failed - failedStatusOf(run, null)),
     http_reqs: counterMetric(sent, sec),
     iteration_duration: trend(flow?.sessionMs, stats, flow?.completed ?? 0),
     // As k6's: an iteration that threw (fail()) is one too.
@@ -94,11 +93,8 @@ export function k6SummaryData(
     metrics.http_req_duration = trend(null, stats, unsent);
   } else if (!latencySampled(run)) delete metrics.http_req_duration;
   // k6 shows the expected responses' durations under every run's: here where they are measured apart.
-  const expected = selectedRun(run, { expected_response: "true" });
-  if (
-    metrics.http_req_duration && expected && expected.requests > 0 && Number.isFinite(expected.latencyMs.mean)
-  ) {
-    const tags = "{expected_response:true}";
+  const expected = selectedRun(run, { expected_response: "true" }), tags = "{expected_response:true}";
+  if (metrics.http_req_duration && expected?.requests && Number.isFinite(expected.latencyMs.mean)) {
     metrics[`http_req_duration${tags}`] = submetric("http_req_duration", tags, run, sec, stats);
   }
   for (const t of results.thresholds.filter((t) => t.run === run.name)) {
@@ -117,14 +113,15 @@ export function k6SummaryData(
   };
 }
 
-/** k6's `vus` (connections open per interval) and `vus_max` (the loads' users or the most open, + idle). */
+/** k6's `vus` (connections open per interval), `vus_max` (users, or preconnected, or most open; + idle). */
 function vusOf(run: RunResult, idle = 0): { vus: Record<string, number>; vusMax: Record<string, number> } {
   // None in a run under a second: k6 samples them once a second from the start.
   const none = { value: 0, min: 0, max: 0 };
   if (run.durationSec < 1) return { vus: none, vusMax: none };
   // Intervals before the first connection or after the last closed are the run's edges, not its users.
   const open = run.intervals.map((iv) => Number(iv.connections)).filter((n) => Number.isFinite(n) && n > 0);
-  const configured = Number(run.config.connections ?? run.config.maxConnections ?? 0) || 0;
+  const configured = Number(run.config.connections ?? run.config.preConnect ?? run.config.maxConnections) ||
+    0;
   const most = Math.max(0, ...open);
   const last = open.at(-1) ?? configured;
   const max = Math.max(configured, most) + idle;
@@ -181,7 +178,8 @@ function submetric(
   const requests = view === null ? 0 : view.requests + unansweredRequests(view);
   const failed = view === null ? 0 : unansweredRequests(view) + failedStatusOf(view);
   if (metric === "http_reqs") return counterMetric(requests, sec);
-  if (metric === "http_req_failed") return rateMetric(failed, requests - failed);
+  const unjudged = view === null ? 0 : failedStatusOf(view, null);
+  if (metric === "http_req_failed") return rateMetric(failed, requests - failed - unjudged);
   // One endpoint's responses, all picked: its histogram holds the percentiles the summary has not.
   const only = view?.endpoints?.length === 1 ? view.endpoints[0] : undefined;
   return trend(view?.latencyMs, stats, view?.requests ?? 0, only?.histogramEncoded);

@@ -95,7 +95,7 @@ const scenarioInfo = fields({
 
 export const instance = fields({
   iterationsCompleted: iterationsEnded,
-  vusInitialized: () => plannedVus() ?? unknown("instance.vusInitialized (scenarios apart, or adding VUs)"),
+  vusInitialized: () => plannedVus(true) ?? unknown("instance.vusInitialized (scenarios started apart)"),
   // Since loadlab read the script's options: k6's count, plus the workers' start-up.
   currentTestRunDuration: () =>
     Date.now() - (isolateFlags.testStartMs ?? unknown("instance.currentTestRunDuration")),

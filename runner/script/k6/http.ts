@@ -40,7 +40,7 @@ export interface Params {
   jar?: unknown;
   compression?: string;
   auth?: string;
-  /** `http.expectedStatuses(...)`: the statuses this request is not failed by (null: every answer). */
+  /** `http.expectedStatuses(...)`: the statuses this request is not failed by (null: none judged). */
   responseCallback?: ExpectedStatuses | null;
 }
 
@@ -398,23 +398,22 @@ export async function batch(
   return Object.fromEntries(Object.keys(requests).map((key, k) => [key, responses[k]]));
 }
 
-/** k6's expectedStatuses: each a status or `{ min, max }`, as inclusive ranges. */
+/** k6's expectedStatuses: each a status or `{ min, max }`, as inclusive ranges; at least one, as k6's. */
 export function expectedStatuses(
   ...statuses: Array<number | { min: number; max: number }>
 ): ExpectedStatuses {
+  if (statuses.length === 0) throw new TypeError("http.expectedStatuses(): no arguments, as k6 says");
   return statuses.map((s) => typeof s === "number" ? [s, s] : [s.min, s.max]);
 }
 
-/** k6's setResponseCallback: an answer outside the statuses it expects fails; null expects every answer. */
+/** k6's setResponseCallback: an answer outside the statuses it expects fails; null judges none. */
 export function setResponseCallback(callback: ExpectedStatuses | null): void {
   expectStatuses(statusesOf(callback, "http.setResponseCallback takes"));
 }
 
 function statusesOf(callback: ExpectedStatuses | null, what = "a response callback is"): ExpectedStatuses {
-  if (callback !== null && !Array.isArray(callback)) {
-    throw new TypeError(`${what} http.expectedStatuses(...) or null, as k6's is`);
-  }
-  return callback ?? [[100, 999]];
+  if (callback === null || Array.isArray(callback)) return callback ?? [];
+  throw new TypeError(`${what} http.expectedStatuses(...) or null, as k6's is`);
 }
 
 // k6/http's documented names, importable by name as k6 scripts write them (`import { file } from "k6/http"`).

@@ -156,7 +156,7 @@ export function point(
   json.lines.push(JSON.stringify({ metric, type: "Point", data }) + "\n");
 }
 
-/** A request's points in k6's order: `http_reqs`, `http_req_duration`, each phase, `http_req_failed`. */
+/** A request's points as k6's: `http_reqs`, `http_req_duration`, each phase, `http_req_failed` if judged. */
 export function requestPoints(
   method: string,
   url: string,
@@ -169,8 +169,9 @@ export function requestPoints(
 ): void {
   const scenario = at.scenario, meta = iterationMetadata(at);
   const expected = isExpectedStatus(raw.status, own ?? expectedStatuses);
-  const fixed = { expected_response: String(expected), group: tags?.group ?? "", method, name: name ?? url };
-  const all = { scenario, ...tags, ...fixed, proto: "HTTP/1.1", status: String(raw.status), url: fixed.name };
+  const fixed = { group: tags?.group ?? "", method, name: name ?? url, proto: "HTTP/1.1" };
+  const all = { scenario, ...tags, ...fixed, status: String(raw.status), url: fixed.name };
+  if (expected !== null) Object.assign(all, { expected_response: String(expected) });
   // k6's `ip`, the address dialled, only when systemTags names it (k6 leaves it out by default).
   if (named.has("ip")) Object.assign(all, { ip: new URL(at.s.route(url)).hostname.replace(/^\[|\]$/g, "") });
   // A name the script gives is its own tag: kept when k6's `name` is left out.
@@ -179,7 +180,7 @@ export function requestPoints(
   point("http_req_duration", "trend", true, durationMs, all, given, meta);
   const phases = phasesOf(raw);
   for (let k = 0; k < PHASES.length; k++) point(PHASES[k], "trend", true, phases[k], all, given, meta);
-  point("http_req_failed", "rate", false, expected ? 0 : 1, all, given, meta);
+  if (expected !== null) point("http_req_failed", "rate", false, expected ? 0 : 1, all, given, meta);
 }
 
 /** This isolate's bytes as its last iteration ended; -1 before its first (warm-up bytes are not k6's). */

@@ -209,7 +209,7 @@ export function session(mod: ConvertedModule): (s: Session) => unknown {
     : durationMsOf(String(minIteration ?? 0)) ?? 0;
   setSystemTags(options.systemTags);
   setJsonThresholds(options.thresholds);
-  writeVusPoints(() => [activeVus(), plannedVus() ?? countOf(VUS_SLOT)], givenRunTags(options));
+  writeVusPoints(() => [activeVus(), plannedVus(true) ?? countOf(VUS_SLOT)], givenRunTags(options));
   // k6's 0 is "no limit": a batch then sends all its requests at once.
   if (typeof options.batch === "number") requestDefaults.batch = options.batch || Infinity;
   if (typeof options.batchPerHost === "number") {
@@ -377,11 +377,12 @@ const countOf = (slot: number) =>
 export const iterationsEnded = (): number => countOf(ENDED_SLOT);
 
 /**
- * The VUs k6 initializes before the test: each scenario's most (an arrival rate's preallocated ones),
- * summed; null when k6's count would differ (scenarios started apart, an arrival rate that may add VUs).
+ * The VUs k6 initializes before the test: each scenario's most (an arrival rate's preallocated ones, an
+ * externally-controlled one's `maxVUs`), summed; null when scenarios start apart. `made`: with the VUs an
+ * arrival rate made on demand since (k6's `vus_max`); without, null when an arrival rate may make more.
  */
-export function plannedVus(): number | null {
-  let vus = 0;
+export function plannedVus(made = false): number | null {
+  let vus = 0, grows = false;
   for (const sc of Object.values(isolateFlags.options?.scenarios ?? {}) as Array<Record<string, unknown>>) {
     const arrival = /-arrival-rate$/.test(String(sc.executor));
     const targets = ((sc.stages ?? []) as Array<{ target?: number }>).map((s) => Number(s.target));
@@ -389,12 +390,12 @@ export function plannedVus(): number | null {
       ? Number(sc.preAllocatedVUs)
       : sc.executor === "ramping-vus"
       ? Math.max(Number(sc.startVUs ?? 1), ...targets)
-      : Number(sc.vus ?? 1);
+      : Number((sc.executor === "externally-controlled" ? sc.maxVUs : sc.vus) ?? 1);
     const apart = (sc.startTime ?? "0s") !== "0s" && sc.startTime !== 0;
-    if (apart || !Number.isFinite(most) || (arrival && Number(sc.maxVUs ?? most) > most)) return null;
-    vus += most;
+    if (apart || !Number.isFinite(most)) return null;
+    grows ||= arrival && Number(sc.maxVUs ?? most) > most, vus += most;
   }
-  return vus || null;
+  return !grows ? vus || null : made ? Math.max(vus, countOf(VUS_SLOT)) : null;
 }
 
 /**

@@ -111,7 +111,7 @@ function headerValueProblem(headers: ReadonlyArray<readonly [string, unknown]>):
 function optionsProblem(options: { readonly [K in keyof RequestOptions]?: unknown }): string | undefined {
   const { name, timeoutMs, body, expectedStatuses: expected } = options;
   if (expected !== undefined && !(Array.isArray(expected) && expected.every((r) => r?.length === 2))) {
-    return "expectedStatuses must be inclusive status ranges, e.g. [[200, 299], [404, 404]]";
+    return "expectedStatuses must be inclusive status ranges, e.g. [[200, 299], [404, 404]] ([]: none judged)";
   }
   if (name !== undefined && typeof name !== "string") {
     return `name must be text, e.g. { name: "item" } (found ${typeof name})`;
