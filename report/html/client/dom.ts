@@ -12,7 +12,20 @@ export type Child = string | number | Node | null | undefined | false;
 
 /** Creates an element; attributes are set with `setAttribute` and children as text nodes or nodes. */
 export function h(tag: string, attrs?: Record<string, string> | null, ...children: Child[]): HTMLElement {
-  const el = document.createElement(tag);
+  return fill(document.createElement(tag), attrs, children);
+}
+
+/** `h` for SVG: an element of the SVG namespace, its attributes and children. */
+export function svg(tag: string, attrs?: Record<string, string> | null, ...children: Child[]): SVGElement {
+  return fill(document.createElementNS("http://www.w3.org/2000/svg", tag), attrs, children);
+}
+
+/** Sets `attrs` on `el` and appends `children` (text as text nodes); returns `el`. */
+export function fill<E extends Element>(
+  el: E,
+  attrs: Record<string, string> | null | undefined,
+  children: Child[],
+): E {
   for (const [k, v] of Object.entries(attrs ?? {})) el.setAttribute(k, v);
   for (const c of children) {
     if (c === null || c === undefined || c === false) continue;

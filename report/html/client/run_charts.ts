@@ -20,7 +20,7 @@ import {
   times,
   xy,
 } from "./charts.ts";
-import { redisServerChart, runtimeChart, telemetryLine } from "./runtime_charts.ts";
+import { runtimeChart, telemetryCharts } from "./runtime_charts.ts";
 
 /** Latency, throughput, errors and telemetry per interval on one time axis. */
 export function timelineCharts(run: PageRun, grid: HTMLElement): void {
@@ -59,9 +59,7 @@ export function timelineCharts(run: PageRun, grid: HTMLElement): void {
   const tOpts = withRightAxis(timeLineOptions("req/s", "linear", maxSec));
   timeChart(grid, "throughput per interval", tput, tOpts, marks);
   errorCharts(run, grid, maxSec, marks);
-  processTelemetryChart(run, grid, maxSec, marks);
-  redisTelemetryChart(run, grid, maxSec, marks);
-  redisServerChart(run, grid, maxSec, marks);
+  telemetryCharts(run, grid, maxSec, marks);
 }
 
 /** A marker per change made to a running load at its instant, `offsetSec` on (live: past the warm-up). */
@@ -120,35 +118,6 @@ export function errorCharts(run: PageRun, grid: HTMLElement, maxSec: number, mar
   opts.scales.y2 = { ...rightAxisScale("sends"), display: "auto" };
   const title = kinds.length ? "errors per interval by kind" : "errors per interval";
   timeChart(grid, title, [...bars, ...sends], opts, marks, "bar");
-}
-
-/** CPU %, RSS (right axis) and time waiting for a core of each target process; nothing without one. */
-export function processTelemetryChart(run: PageRun, grid: HTMLElement, maxSec: number, marks: Marks): void {
-  const procs = run.telemetry.filter((t) => t.kind === "process");
-  if (!procs.length) return;
-  const datasets = procs.flatMap((t, i) => [
-    ...telemetryLine(t, `${t.name} CPU %`, t.cpuPercent, i * 2, { yAxisID: "y" }),
-    ...telemetryLine(t, `${t.name} RSS MiB`, t.rssMiB, i * 2 + 1, { yAxisID: "y2", borderDash: [4, 3] }),
-    ...telemetryLine(t, `${t.name} waiting for a core %`, t.runQueueWaitPct, i * 2 + 2, {
-      yAxisID: "y",
-      borderDash: [1, 2],
-    }),
-  ]);
-  const opts = timeLineOptions("CPU %", "linear", maxSec);
-  opts.scales.y2 = rightAxisScale("RSS MiB");
-  timeChart(grid, "target process", datasets, opts, marks);
-}
-
-/** Redis ops, hits and misses per second of each Redis series; nothing without one. */
-export function redisTelemetryChart(run: PageRun, grid: HTMLElement, maxSec: number, marks: Marks): void {
-  const redis = run.telemetry.filter((t) => t.kind === "redis");
-  if (!redis.length) return;
-  const datasets = redis.flatMap((t, i) => [
-    ...telemetryLine(t, `${t.name} ops/s`, t.opsPerSec, i * 3, { yAxisID: "y" }),
-    ...telemetryLine(t, `${t.name} hits/s`, t.hitsPerSec, i * 3 + 2, { yAxisID: "y" }),
-    ...telemetryLine(t, `${t.name} misses/s`, t.missesPerSec, i * 3 + 1, { yAxisID: "y" }),
-  ]);
-  timeChart(grid, "redis", datasets, timeLineOptions("per second", "linear", maxSec), marks);
 }
 
 /** Histogram bars and the HDR percentile curve, uncorrected beside corrected when measured. */
