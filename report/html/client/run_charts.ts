@@ -39,21 +39,12 @@ export function timelineCharts(run: PageRun, grid: HTMLElement): void {
   const latency = [...series, { ...users, yAxisID: "y2" }];
   addScaleToggle(timeChart(grid, "latency per interval (ms)", latency, latencyOpts, marks));
   runtimeChart(run, grid, maxSec, marks); // beside latency: a blocked loop lines up with its spike
-  const tput: any[] = [{
-    label: "achieved req/s",
-    data: xy(iv.t, iv.rps),
-    borderColor: color(0),
-    backgroundColor: color(0, 0.15),
-    fill: true,
-  }];
+  const fill = { backgroundColor: color(0, 0.15), fill: true };
+  const tput = [colored(0, "achieved req/s", xy(iv.t, iv.rps), fill)];
   if (run.targetRps) {
-    tput.push({
-      // A steered run asked for its steered schedule: its average is drawn, the changes marked.
-      label: run.steering?.length ? "requested req/s (steered schedule's average)" : "requested req/s",
-      data: times(iv.t).map((x) => ({ x, y: run.targetRps })),
-      borderColor: color(2),
-      borderDash: [4, 4],
-    });
+    // A steered run asked for its steered schedule: its average is drawn, the changes marked.
+    const label = run.steering?.length ? "requested req/s (steered schedule's average)" : "requested req/s";
+    tput.push(colored(2, label, times(iv.t).map((x) => ({ x, y: run.targetRps })), { borderDash: [4, 4] }));
   }
   tput.push({ ...users, yAxisID: "y2" });
   const tOpts = withRightAxis(timeLineOptions("req/s", "linear", maxSec));
