@@ -244,23 +244,17 @@ function generatorLines(run: RunResult, { bold, yellow }: Palette): string[] {
   if (hostTcpTroubled(run)) {
     out.push(yellow(`  ${HOST_TCP_LABEL[0].toUpperCase()}${HOST_TCP_LABEL.slice(1)}: ${hostTcpLine(run)}`));
   }
-  if (run.generatorBound && !hasSchedule) {
-    out.push(yellow(
-      "WARNING: the load worker was saturated: the load generator, not the target, limited this " +
-        "run. Add workers (--workers), spread the crowd over machines (--segment), or do less per request.",
-    ));
-  } else if (run.generatorBound) {
-    out.push(yellow(
-      "WARNING: more than 1% of sends were late: the load generator, not the target, limited " +
-        "this run. Lower the rate, add workers, or use a bigger machine.",
-    ));
-  } else if (run.serverBound) {
-    out.push(yellow(
-      "Server-bound: the target held every connection (at --max-connections, or connects slow): " +
-        "the target, not the generator, limited this run.",
-    ));
-  }
-  return out;
+  const warning = run.generatorBound && !hasSchedule
+    ? "WARNING: the load worker was saturated: the load generator, not the target, limited this " +
+      "run. Add workers (--workers), spread the crowd over machines (--segment), or do less per request."
+    : run.generatorBound
+    ? "WARNING: more than 1% of sends were late: the load generator, not the target, limited " +
+      "this run. Lower the rate, add workers, or use a bigger machine."
+    : run.serverBound
+    ? "Server-bound: the target held every connection (at --max-connections, or connects slow): " +
+      "the target, not the generator, limited this run."
+    : null;
+  return warning ? [...out, yellow(warning)] : out;
 }
 
 /** Pool, connects in flight, warm-up and transport on one line; empty when the file has none of them. */

@@ -113,31 +113,23 @@ export function errorCharts(run: PageRun, grid: HTMLElement, maxSec: number, mar
 
 /** Histogram bars and the HDR percentile curve, uncorrected beside corrected when measured. */
 export function distributionCharts(run: PageRun, grid: HTMLElement): void {
+  const range = (i: number) => `${fmtMs(run.chartHistogram[i][0])} – ${fmtMs(run.chartHistogram[i][1])}`;
+  const bars = { barPercentage: 1, categoryPercentage: 1 };
   addChart(grid, "latency histogram (log-spaced buckets)", {
     type: "bar",
     data: {
       labels: run.chartHistogram.map(([from]) => fmtMs(from)),
-      datasets: [{
-        label: "requests",
-        data: run.chartHistogram.map(([, , n]) => n),
-        backgroundColor: color(0, 0.7),
-        barPercentage: 1,
-        categoryPercentage: 1,
-      }],
+      datasets: [
+        colored(0, "requests", run.chartHistogram.map(([, , n]) => n), {
+          ...bars,
+          backgroundColor: color(0, 0.7),
+        }),
+      ],
     },
     options: {
       plugins: {
         legend: { display: false },
-        tooltip: {
-          callbacks: {
-            title: (items: any[]) =>
-              items.map((it) =>
-                `${fmtMs(run.chartHistogram[it.dataIndex][0])} – ${
-                  fmtMs(run.chartHistogram[it.dataIndex][1])
-                }`
-              ),
-          },
-        },
+        tooltip: { callbacks: { title: (items: any[]) => items.map((it) => range(it.dataIndex)) } },
       },
       scales: { y: { beginAtZero: true, title: { display: true, text: "requests" } } },
     },
