@@ -125,16 +125,10 @@ export function renderInstances(data: PageData): HTMLElement | null {
   sec.appendChild(grid);
   for (const g of groups) {
     const labels = g.values.map((x) => x === null ? g.load : `${g.parameter}=${fmtSweepValue(x)}`);
-    metricBarChart(
-      grid,
-      `Achieved req/s vs instances: ${g.load}${g.parameter ? ` by ${g.parameter}` : ""}`,
-      labels,
-      g.variants.map((v) => ({
-        name: `${v.variant} (${v.instances} instance${v.instances === 1 ? "" : "s"})`,
-        values: v.rps,
-      })),
-      "req/s",
-    );
+    const title = `Achieved req/s vs instances: ${g.load}${g.parameter ? ` by ${g.parameter}` : ""}`;
+    const name = (v: typeof g.variants[number]) =>
+      `${v.variant} (${v.instances} instance${v.instances === 1 ? "" : "s"})`;
+    metricBarChart(grid, title, labels, g.variants.map((v) => ({ name: name(v), values: v.rps })), "req/s");
   }
   const variants = [...new Set(groups.flatMap((g) => g.variants.map((v) => v.variant)))];
   const headers = [

@@ -32,18 +32,15 @@ export function renderComparisonCharts(data: PageData): HTMLElement | null {
     ["p99", "p99 latency (ms)", "ms"],
     ["success", "success (%)", "%"],
   ];
+  const of = (m: OverviewMetric, k: string | null, f: "mean" | "ci95") =>
+    k ? byKey.get(k)?.metrics[m][f] ?? null : null;
   for (const [m, title, unit] of charts) {
-    metricBarChart(
-      grid,
-      title,
-      labels,
-      series.map((s) => ({
-        name: s.name,
-        values: s.rows.map((k) => (k ? byKey.get(k)?.metrics[m].mean ?? null : null)),
-        ci: s.rows.map((k) => (k ? byKey.get(k)?.metrics[m].ci95 ?? null : null)),
-      })),
-      unit,
-    );
+    const bars = series.map((s) => ({
+      name: s.name,
+      values: s.rows.map((k) => of(m, k, "mean")),
+      ci: s.rows.map((k) => of(m, k, "ci95")),
+    }));
+    metricBarChart(grid, title, labels, bars, unit);
   }
   return sec;
 }

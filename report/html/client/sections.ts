@@ -17,6 +17,7 @@ import {
   fmtPct,
   h,
   isNum,
+  numeric,
   section,
   sortableTable,
 } from "./dom.ts";
@@ -268,17 +269,9 @@ export function renderGateTable(data: PageData): HTMLElement | null {
   if (!data.gate) return null;
   const wrap = h("div", { id: "gate" });
   wrap.appendChild(h("h3", {}, "Verdicts by run group (repeats pooled)"));
-  const headers = [
-    { label: "run group" },
-    { label: "metric" },
-    { label: "baseline", num: true },
-    { label: "this", num: true },
-    {
-      label: "verdict",
-      title:
-        "beyond noise when the change's noise interval (95%, at least 5 standard errors wide) excludes zero",
-    },
-  ];
+  const title =
+    "beyond noise when the change's noise interval (95%, at least 5 standard errors wide) excludes zero";
+  const headers = [{ label: "run group" }, { label: "metric" }, ...numeric("baseline", "this")];
   const rows: Cell[][] = data.gate.map((r) => [
     { text: r.key, cls: "name" },
     { text: r.metric },
@@ -290,6 +283,6 @@ export function renderGateTable(data: PageData): HTMLElement | null {
       cls: r.failed || r.verdict === "worse" ? "bad" : r.verdict === "better" ? "good" : "muted",
     },
   ]);
-  wrap.appendChild(sortableTable(headers, rows, "gate"));
+  wrap.appendChild(sortableTable([...headers, { label: "verdict", title }], rows, "gate"));
   return wrap;
 }
