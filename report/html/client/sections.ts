@@ -96,11 +96,7 @@ export function renderCompare(data: PageData): HTMLElement | null {
       "● beyond noise (green better, red worse); grey: within noise; ?: noise not judged (why: below the " +
       "table, and on the change). The changes themselves compare whole-run values.",
   );
-  const metrics = [["rps", "req/s", true], ["p50", "p50", false], ["p99", "p99", false], [
-    "success",
-    "success %",
-    true,
-  ]] as const;
+  const metrics = [["rps", "req/s"], ["p50", "p50"], ["p99", "p99"], ["success", "success %"]] as const;
   const headers = [
     { label: "run" },
     ...metrics.flatMap(([, label]) => [
@@ -111,7 +107,7 @@ export function renderCompare(data: PageData): HTMLElement | null {
   ];
   const rows: Cell[][] = data.compare.map((row) => [
     { text: row.name, cls: "name" },
-    ...metrics.flatMap(([m, , higherIsBetter]) => compareCells(row.cells[m], m, higherIsBetter)),
+    ...metrics.flatMap(([m]) => compareCells(row.cells[m], m)),
   ]);
   sec.appendChild(sortableTable(headers, rows, "compare"));
   const why = noVerdictNote(data);
@@ -122,9 +118,9 @@ export function renderCompare(data: PageData): HTMLElement | null {
 }
 
 /** The before, after and change cells of metric `m` of a matched pair (marked when beyond noise). */
-export function compareCells(c: CompareCell, m: CompareMetric, higherIsBetter: boolean): Cell[] {
+export function compareCells(c: CompareCell, m: CompareMetric): Cell[] {
   const fmt = (v: number) => m === "rps" ? fmtNum(v) : m === "success" ? fmtPct(v) : fmtMs(v);
-  const good = isNum(c.changePct) && (c.changePct > 0) === higherIsBetter;
+  const good = isNum(c.changePct) && (c.changePct > 0) === (m === "rps" || m === "success");
   const mark = c.verdict === "beyond-noise" ? " ●" : c.verdict === "unknown" ? " ?" : "";
   return [
     { text: fmt(c.before), sort: c.before },
