@@ -7,15 +7,7 @@
 import type { PageData } from "../page/data.ts";
 import type { AttackProgress } from "../../../results/mod.ts";
 import { fmtMs, fmtNum, h } from "./dom.ts";
-import {
-  applyChartTheme,
-  color,
-  colored,
-  type Marks,
-  rightAxisScale,
-  timeChart,
-  timeLineOptions,
-} from "./charts.ts";
+import { applyChartTheme, color, type Marks, rightAxisScale, timeChart, timeLineOptions } from "./charts.ts";
 import { renderApp, watchThemeAndPrint } from "./main.ts";
 import { type LiveSteerState, renderSteerControls, steerToken } from "./live_controls.ts";
 import { steeringMarks } from "./run_charts.ts";
@@ -50,8 +42,13 @@ export function renderLivePanel(wrap: HTMLElement) {
     h("p", { id: "live-numbers", class: "note" }),
   );
   wrap.appendChild(panel);
-  const dataset = (label: string, i: number, yAxisID: string) =>
-    colored(i, label, [], { backgroundColor: color(i, 0.2), yAxisID });
+  const dataset = (label: string, i: number, axis: string) => ({
+    label,
+    data: [] as Array<{ x: number; y: number }>,
+    borderColor: color(i),
+    backgroundColor: color(i, 0.2),
+    yAxisID: axis,
+  });
   const marks: Marks = [];
   const options = timeLineOptions("per second");
   options.scales.y1 = rightAxisScale("p99 ms");
@@ -71,7 +68,7 @@ export function addTelemetryPoint(cpu: any, p: LiveProgress): void {
     let d = cpu.data.datasets.find((x: any) => x.label === t.name);
     if (!d) {
       const i = cpu.data.datasets.length + 3;
-      d = colored(i, t.name, [], { backgroundColor: color(i, 0.2) });
+      d = { label: t.name, data: [], borderColor: color(i), backgroundColor: color(i, 0.2) };
       cpu.data.datasets.push(d);
     }
     if (t.cpuPercent !== null) d.data.push({ x: p.elapsedSec, y: t.cpuPercent });
