@@ -167,7 +167,8 @@ export function section(id: string, title: string, note?: string): HTMLElement {
   return h("section", { id, class: "card" }, h("h2", null, title), said);
 }
 
-/** A key/value definition list for facts about a run or the environment. */
-export function facts(pairs: Array<[string, string]>): HTMLElement {
-  return h("dl", { class: "facts" }, ...pairs.flatMap(([k, v]) => [h("dt", null, k), h("dd", null, v)]));
+/** A key/value definition list for facts about a run or the environment; a null value leaves its fact out. */
+export function facts(pairs: Array<[string, string | null | undefined]>): HTMLElement {
+  const known = pairs.filter(([, v]) => v !== null && v !== undefined);
+  return h("dl", { class: "facts" }, ...known.flatMap(([k, v]) => [h("dt", null, k), h("dd", null, v)]));
 }
