@@ -39,8 +39,8 @@ export function timelineCharts(run: PageRun, grid: HTMLElement): void {
   const latency = [...series, { ...users, yAxisID: "y2" }];
   addScaleToggle(timeChart(grid, "latency per interval (ms)", latency, latencyOpts, marks));
   runtimeChart(run, grid, maxSec, marks); // beside latency: a blocked loop lines up with its spike
-  const fill = { backgroundColor: color(0, 0.15), fill: true };
-  const tput = [colored(0, "achieved req/s", xy(iv.t, iv.rps), fill)];
+  const area = { backgroundColor: color(0, 0.15), fill: true };
+  const tput = [colored(0, "achieved req/s", xy(iv.t, iv.rps), area)];
   if (run.targetRps) {
     // A steered run asked for its steered schedule: its average is drawn, the changes marked.
     const label = run.steering?.length ? "requested req/s (steered schedule's average)" : "requested req/s";
