@@ -49,7 +49,7 @@ export function runtimeChart(run: PageRun, grid: HTMLElement, maxSec: number, ma
   if (notes.length) grid.appendChild(h("p", { class: "note" }, notes.join(" ")));
 }
 
-/** Each target process (CPU, RSS, waiting for a core), Redis as loadlab saw it and as its server counts it. */
+/** Each target process (CPU, RSS, waiting for a core), Redis as loadlab saw it and as its server saw it. */
 export function telemetryCharts(run: PageRun, grid: HTMLElement, maxSec: number, marks: Marks): void {
   const of = (kind: string) => run.telemetry.filter((t) => t.kind === kind);
   const server = of("redis").filter((t) => t.usedMemoryMiB || t.hitRatioPct);

@@ -40,7 +40,7 @@ export function groupSends(runs: RunResult[]): OverviewSends | null {
   return pooledSends(facts.map((f) => ({ ...f, requestedRps: f.requestedRps! })), round4);
 }
 
-/** Several runs' sends as one: requested rate (mean), sends made, dropped and drained (sums); page-inlined. */
+/** Several runs' sends as one: requested rate (mean), sent, dropped and drained (sums); page-inlined. */
 export function pooledSends(all: Array<Omit<OverviewSends, "droppedShare">>, round = (x: number) => x) {
   const sum = (of: (s: Omit<OverviewSends, "droppedShare">) => number) => all.reduce((a, s) => a + of(s), 0);
   const [sent, dropped] = [sum((s) => s.sent), sum((s) => s.dropped)];
