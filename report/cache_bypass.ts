@@ -17,11 +17,10 @@ export function cacheBypassSentence(run: RunResult): string | null {
   const parts: string[] = [];
   if (bypasses > 0) {
     const seen = bypasses + (stats.hits ?? 0) + (stats.misses ?? 0);
+    const share = formatShare(bypasses / seen);
     parts.push(
       `cache bypassed for ${formatCount(bypasses)} of ${formatCount(seen)} cacheable requests ` +
-        `(${
-          formatShare(bypasses / seen)
-        }): Redis failed or was too slow, so they went to the upstream uncached`,
+        `(${share}): Redis failed or was too slow, so they went to the upstream uncached`,
     );
   }
   if (unchecked > 0) {

@@ -63,10 +63,8 @@ export function shownEndpointRows(run: RunResult): { rows: EndpointRow[]; omitte
   const kept = new Set(byRequests.slice(0, MAX_SHOWN_ENDPOINTS - half));
   const shown = rows.filter((r, i) => i < half || kept.has(r));
   const more = rows.length - shown.length;
-  return {
-    rows: shown,
-    omitted: `${formatCount(more)} more endpoint${more === 1 ? "" : "s"} not shown (of ${
-      formatCount(rows.length)
-    }; shown: the ${half} slowest p99, then the ${half} busiest of the rest); results.json lists every one (runs[].endpoints)`,
-  };
+  const omitted = `${formatCount(more)} more endpoint${more === 1 ? "" : "s"} not shown (of ` +
+    `${formatCount(rows.length)}; shown: the ${half} slowest p99, then the ${half} busiest of the rest); ` +
+    "results.json lists every one (runs[].endpoints)";
+  return { rows: shown, omitted };
 }

@@ -43,11 +43,10 @@ function sentenceOf(run: RunResult, sends: number): Pick<GeneratorVerdict, "kind
     };
   }
   if (run.serverBound) {
+    const share = formatShare(waited / sends);
     return {
       kind: "server-bound",
-      sentence: `server-bound: ${
-        formatShare(waited / sends)
-      } of sends waited for a connection the server held`,
+      sentence: `server-bound: ${share} of sends waited for a connection the server held`,
     };
   }
   if (!hasSchedule(run)) {

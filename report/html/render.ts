@@ -39,6 +39,7 @@ import type { SiteNav } from "./site_data.ts";
 import { loadModelFacts, modelFactsOf } from "../../results/load_models.ts";
 import { meanOf, median } from "../../results/stats.ts";
 import { instancesOf } from "../../results/conclude/expect_verdict.ts";
+import { pooledSends } from "./page/verdict.ts";
 
 /** Options of `renderReport`. */
 export interface RenderOptions {
@@ -77,7 +78,7 @@ const clientScripts = new Map<string, string>();
 export function clientSource(entry = "loadlabMain"): string {
   const cached = clientScripts.get(entry);
   if (cached !== undefined) return cached;
-  const shared = { maxOf, minOf, median, meanOf, modelFactsOf, loadModelFacts, instancesOf };
+  const shared = { maxOf, minOf, median, meanOf, modelFactsOf, loadModelFacts, instancesOf, pooledSends };
   const fns = [
     shared,
     textFormat,

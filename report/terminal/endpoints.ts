@@ -76,6 +76,7 @@ export function endpointLines(run: RunResult, opts: EndpointTableOptions = {}): 
       c === 0 ? padColumns(fitColumns(cell, widths[0]), widths[0]) : padColumns(cell, widths[c], "start")
     ).join("  ");
   const more = all.length - shown.length;
+  const everyOne = opts.everyOne ?? "report.html";
   const few = header[4].endsWith(" ") || header[5].endsWith(" ")
     ? [
       `  ${FEW} too few responses for this percentile (a p95 needs 20, a p99 100): it is the slowest or near it`,
@@ -90,13 +91,7 @@ export function endpointLines(run: RunResult, opts: EndpointTableOptions = {}): 
     ...headingLines(run, TERMINAL_COLUMNS - indent.length).map((text, k) => k === 0 ? bold(text) : text),
     line(header),
     ...cells.map(line),
-    ...(more > 0
-      ? [
-        `  (${formatCount(more)} more endpoint${more === 1 ? "" : "s"}: see ${
-          opts.everyOne ?? "report.html"
-        })`,
-      ]
-      : []),
+    ...(more > 0 ? [`  (${formatCount(more)} more endpoint${more === 1 ? "" : "s"}: see ${everyOne})`] : []),
     ...few,
     ...pooled,
   ].map((text) => indent + text);

@@ -50,7 +50,9 @@ function palette(color: boolean) {
   return { bold: ansi(1), red: ansi(31), yellow: ansi(33), green: ansi(32) };
 }
 
-function fields(pairs: Array<[string, string]>): string[] {
+/** Aligned `label: value` lines; a pair whose value is null or "" is left out. */
+function fields(all: Array<[string, string | null]>): string[] {
+  const pairs = all.filter((p): p is [string, string] => !!p[1]);
   const width = Math.max(...pairs.map(([label]) => label.length)) + 1;
   return pairs.map(([label, value]) => `  ${(label + ":").padEnd(width)}  ${value}`);
 }
@@ -69,16 +71,7 @@ function overview(run: RunResult, c: Palette): string[] {
   const verdict = runVerdict(run);
   const latency = sampledLatency(run);
   const unfinished = unfinishedNote(run);
-  const unfinishedRows: Array<[string, string]> = unfinished
-    ? [["Unfinished", `${unfinished}: cut by the run's own stop, not failures of the target`]]
-    : [];
   const busy = busyMachineNote(run);
-  const machineRows: Array<[string, string]> = busy ? [["Machine", `${busy} during the run`]] : [];
-  const sendRows: Array<[string, string]> = sends.requestedRps === null ? [] : [[
-    "Sent",
-    `${formatCount(sends.sent)}, dropped ${formatCount(sends.dropped)} (${formatShare(sends.droppedShare)} ` +
-    "of intended sends)",
-  ]];
   return [
     `${c.bold("Verdict:")} ${verdictText(verdict, c)}`,
     c.bold("Summary:"),
@@ -90,9 +83,13 @@ function overview(run: RunResult, c: Palette): string[] {
       ["Average", formatDurationMs(latency.mean)],
       ["Requests/sec", requestsLine],
       ["Requests", formatCount(run.requests)],
-      ...sendRows,
-      ...unfinishedRows,
-      ...machineRows,
+      [
+        "Sent",
+        sends.requestedRps === null ? null : `${formatCount(sends.sent)}, dropped ` +
+          `${formatCount(sends.dropped)} (${formatShare(sends.droppedShare)} of intended sends)`,
+      ],
+      ["Unfinished", unfinished && `${unfinished}: cut by the run's own stop, not failures of the target`],
+      ["Machine", busy && `${busy} during the run`],
     ]),
     "",
     ...fields([
@@ -247,23 +244,17 @@ function generatorLines(run: RunResult, { bold, yellow }: Palette): string[] {
   if (hostTcpTroubled(run)) {
     out.push(yellow(`  ${HOST_TCP_LABEL[0].toUpperCase()}${HOST_TCP_LABEL.slice(1)}: ${hostTcpLine(run)}`));
   }
-  if (run.generatorBound && !hasSchedule) {
-    out.push(yellow(
-      "WARNING: the load worker was saturated: the load generator, not the target, limited this " +
-        "run. Add workers (--workers), spread the crowd over machines (--segment), or do less per request.",
-    ));
-  } else if (run.generatorBound) {
-    out.push(yellow(
-      "WARNING: more than 1% of sends were late: the load generator, not the target, limited " +
-        "this run. Lower the rate, add workers, or use a bigger machine.",
-    ));
-  } else if (run.serverBound) {
-    out.push(yellow(
-      "Server-bound: the target held every connection (at --max-connections, or connects slow): " +
-        "the target, not the generator, limited this run.",
-    ));
-  }
-  return out;
+  const warning = run.generatorBound && !hasSchedule
+    ? "WARNING: the load worker was saturated: the load generator, not the target, limited this " +
+      "run. Add workers (--workers), spread the crowd over machines (--segment), or do less per request."
+    : run.generatorBound
+    ? "WARNING: more than 1% of sends were late: the load generator, not the target, limited " +
+      "this run. Lower the rate, add workers, or use a bigger machine."
+    : run.serverBound
+    ? "Server-bound: the target held every connection (at --max-connections, or connects slow): " +
+      "the target, not the generator, limited this run."
+    : null;
+  return warning ? [...out, yellow(warning)] : out;
 }
 
 /** Pool, connects in flight, warm-up and transport on one line; empty when the file has none of them. */

@@ -62,10 +62,9 @@ export function wsLines(run: RunResult, bold: (s: string) => string): string[] {
 function deflateLine(ws: NonNullable<RunResult["ws"]>): string {
   const offered = ws.deflateOffered ?? 0, agreed = ws.deflateAgreed ?? 0;
   const rest = offered - agreed;
-  return `permessage-deflate agreed on ${formatCount(agreed)} of ${
-    formatCount(offered)
-  } handshakes that offered it` +
-    (rest > 0 ? `; ${formatCount(rest)} ran uncompressed` : "");
+  const uncompressed = rest > 0 ? `; ${formatCount(rest)} ran uncompressed` : "";
+  return `permessage-deflate agreed on ${formatCount(agreed)} of ${formatCount(offered)} handshakes that ` +
+    `offered it${uncompressed}`;
 }
 
 /** Every handshake, the pre-connected pool's said apart (the times are the measured run's). */

@@ -27,7 +27,7 @@ import {
   unansweredAtStop,
 } from "./send_counts.ts";
 import { serverBoundLabel } from "./served_rate.ts";
-import { stormOutlastText, stormShortText, wsFlood, wsFloodLabel } from "./ws_runs.ts";
+import { stormOutlastText, stormShortText, wsFlood } from "./ws_runs.ts";
 import { generatorSaturation } from "./generator_saturation.ts";
 import { atText, rampShortfall } from "./planned_connections.ts";
 import { describeChange } from "../schema/steering.ts";
@@ -198,7 +198,8 @@ export const VERDICT_FLAGS = [
     "a WebSocket rule took a flood of unsolicited messages as answers: round trips of nothing",
     (run) => {
       const flood = wsFlood(run);
-      return flood && wsFloodLabel(flood);
+      return flood && `flooded: ${formatCount(flood.perAnswer)} unsolicited messages per answer (the ` +
+          `${flood.rule} rule takes any message: --ws-match is probably wrong)`;
     },
   ),
   rule(

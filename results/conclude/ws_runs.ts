@@ -110,10 +110,3 @@ export function wsFlood(run: Pick<RunResult, "url" | "config" | "ws" | "requests
     rule: kind === "nth" ? `nth:${config.match?.n}` : "echo",
   };
 }
-
-/** The label of a flooded run: "flooded: 1,259 unsolicited messages per answer (...)". */
-export function wsFloodLabel(flood: WsFlood): string {
-  const per = formatCount(flood.perAnswer);
-  return `flooded: ${per} unsolicited messages per answer (the ${flood.rule} rule takes any message: ` +
-    "--ws-match is probably wrong)";
-}

@@ -220,13 +220,9 @@ export function metricBarChart(
   series: BarSeries[],
   unit: "ms" | "%" | "req/s",
 ): any {
-  const datasets = series.map((s, i) => ({
-    label: s.name,
-    data: s.values,
-    ci: s.ci,
-    backgroundColor: color(i, 0.75),
-    borderColor: color(i),
-  }));
+  const datasets = series.map((s, i) =>
+    colored(i, s.name, s.values, { ci: s.ci, backgroundColor: color(i, 0.75) })
+  );
   const type = autoScaleType(series.flatMap((s) => s.values));
   // Leave room for the whiskers and the printed values, which Chart.js does not count when it scales.
   const top = Math.max(0, maxOf(series.flatMap((s) => s.values.map((v, j) => (v ?? 0) + (s.ci?.[j] ?? 0)))));

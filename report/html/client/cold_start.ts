@@ -7,7 +7,7 @@
 import type { PageData } from "../page/data.ts";
 import type { PageRun } from "../page/run.ts";
 import { type Cell, fmtMs, fmtNum, h, numCell, section, sortableTable } from "./dom.ts";
-import { color, timeChart, times } from "./charts.ts";
+import { color, colored, timeChart, times } from "./charts.ts";
 
 /** Latency (ms) over seconds since spawn for one start: probes, then the run's interval medians. */
 export function coldStartCurve(run: PageRun): Array<{ x: number; y: number | null }> {
@@ -61,14 +61,12 @@ export function renderColdStart(data: PageData): HTMLElement | null {
       const v = r.variant ?? r.name;
       const i = variants.indexOf(v);
       const first = atLoad.find((x) => (x.variant ?? x.name) === v) === r;
-      return {
-        label: first ? v : `${v} start ${r.coldStart!.start}`,
-        data: coldStartCurve(r),
+      const label = first ? v : `${v} start ${r.coldStart!.start}`;
+      return colored(i, label, coldStartCurve(r), {
         borderColor: color(i, first ? 1 : 0.5),
-        backgroundColor: color(i),
         pointRadius: 2,
         legendShown: first,
-      };
+      });
     });
     timeChart(grid, `cold-start curve${load ? ` of ${load}` : ""}: latency since spawn`, datasets, {
       parsing: false,

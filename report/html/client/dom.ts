@@ -12,7 +12,20 @@ export type Child = string | number | Node | null | undefined | false;
 
 /** Creates an element; attributes are set with `setAttribute` and children as text nodes or nodes. */
 export function h(tag: string, attrs?: Record<string, string> | null, ...children: Child[]): HTMLElement {
-  const el = document.createElement(tag);
+  return fill(document.createElement(tag), attrs, children);
+}
+
+/** `h` for SVG: an element of the SVG namespace, its attributes and children. */
+export function svg(tag: string, attrs?: Record<string, string> | null, ...children: Child[]): SVGElement {
+  return fill(document.createElementNS("http://www.w3.org/2000/svg", tag), attrs, children);
+}
+
+/** Sets `attrs` on `el` and appends `children` (text as text nodes); returns `el`. */
+export function fill<E extends Element>(
+  el: E,
+  attrs: Record<string, string> | null | undefined,
+  children: Child[],
+): E {
   for (const [k, v] of Object.entries(attrs ?? {})) el.setAttribute(k, v);
   for (const c of children) {
     if (c === null || c === undefined || c === false) continue;
@@ -154,7 +167,8 @@ export function section(id: string, title: string, note?: string): HTMLElement {
   return h("section", { id, class: "card" }, h("h2", null, title), said);
 }
 
-/** A key/value definition list for facts about a run or the environment. */
-export function facts(pairs: Array<[string, string]>): HTMLElement {
-  return h("dl", { class: "facts" }, ...pairs.flatMap(([k, v]) => [h("dt", null, k), h("dd", null, v)]));
+/** A key/value definition list for facts about a run or the environment; a null value leaves its fact out. */
+export function facts(pairs: Array<[string, string | null | undefined]>): HTMLElement {
+  const known = pairs.filter(([, v]) => v !== null && v !== undefined);
+  return h("dl", { class: "facts" }, ...known.flatMap(([k, v]) => [h("dt", null, k), h("dd", null, v)]));
 }

@@ -117,10 +117,9 @@ export function targetFacts(run: PageRun): HTMLElement | null {
   const box = h("div", { id: "target-info" }, h("h3", null, "Target"));
   if (run.cacheBypass) box.appendChild(h("p", { class: "warn", id: "cache-bypass" }, run.cacheBypass));
   if (info) {
-    const pairs: Array<[string, string]> = [["kind", info.kind]];
-    if (info.runtime) pairs.push(["runtime", info.runtime]);
-    if (info.command) pairs.push(["command", info.command]);
-    box.appendChild(facts(pairs));
+    box.appendChild(
+      facts([["kind", info.kind], ["runtime", info.runtime || null], ["command", info.command || null]]),
+    );
   }
   if (stats && Object.keys(stats).length) {
     const measured = run.targetStatsMeasured;

@@ -9,7 +9,7 @@ import type { PageRun } from "../page/run.ts";
 import { type Cell, fmtFixed, fmtNum, fmtSweepValue, h, numCell, section, sortableTable } from "./dom.ts";
 import { metricBarChart } from "./charts.ts";
 import { sendCells, sendHeaders, verdictBadge } from "./sections.ts";
-import type { OverviewSends } from "../page/verdict.ts";
+import { type OverviewSends, pooledSends } from "../page/verdict.ts";
 import { instancesOf } from "../../../results/conclude/expect_verdict.ts";
 import { meanOf } from "../../../results/stats.ts";
 
@@ -36,20 +36,7 @@ export function instancePoint(at: InstanceRun[]): InstancePoint | null {
   const flagged = at.map((r) => r.verdict ?? "ok").filter((v) => v !== "ok");
   const verdict = flagged.length ? flagged.join("; ") : "ok";
   if (!at.every((r) => r.sends)) return { sends: null, verdict };
-  const all = at.map((r) => r.sends!);
-  const sent = all.reduce((a, f) => a + f.sent, 0);
-  const dropped = all.reduce((a, f) => a + f.dropped, 0);
-  return {
-    sends: {
-      requestedRps: all.reduce((a, f) => a + f.requestedRps, 0) / all.length,
-      sent,
-      dropped,
-      droppedShare: sent + dropped > 0 ? dropped / (sent + dropped) : 0,
-      aboveRequested: all.some((f) => f.aboveRequested),
-      drained: all.reduce((a, f) => a + (f.drained ?? 0), 0),
-    },
-    verdict,
-  };
+  return { sends: pooledSends(at.map((r) => r.sends!)), verdict };
 }
 
 /** Groups runs by load, null when no run records its instances or there is one variant only. */
@@ -138,16 +125,10 @@ export function renderInstances(data: PageData): HTMLElement | null {
   sec.appendChild(grid);
   for (const g of groups) {
     const labels = g.values.map((x) => x === null ? g.load : `${g.parameter}=${fmtSweepValue(x)}`);
-    metricBarChart(
-      grid,
-      `Achieved req/s vs instances: ${g.load}${g.parameter ? ` by ${g.parameter}` : ""}`,
-      labels,
-      g.variants.map((v) => ({
-        name: `${v.variant} (${v.instances} instance${v.instances === 1 ? "" : "s"})`,
-        values: v.rps,
-      })),
-      "req/s",
-    );
+    const title = `Achieved req/s vs instances: ${g.load}${g.parameter ? ` by ${g.parameter}` : ""}`;
+    const name = (v: typeof g.variants[number]) =>
+      `${v.variant} (${v.instances} instance${v.instances === 1 ? "" : "s"})`;
+    metricBarChart(grid, title, labels, g.variants.map((v) => ({ name: name(v), values: v.rps })), "req/s");
   }
   const variants = [...new Set(groups.flatMap((g) => g.variants.map((v) => v.variant)))];
   const headers = [

@@ -138,25 +138,23 @@ export function littleCells(c: LittleCurve): Cell[] {
 /** Chart datasets of one curve: measured points, Little's line N / X, and the fitted line. */
 export function littleDatasets(c: LittleCurve, i: number): any[] {
   const maxN = c.points[c.points.length - 1].connections;
+  const little = [{ x: 0, y: 0 }, { x: maxN, y: maxN * c.littleSlopeMs }];
+  const fitted = [{ x: 0, y: c.fitInterceptMs }, { x: maxN, y: c.fitInterceptMs + maxN * c.fitSlopeMs }];
   return [
     colored(i, `${c.label}: measured mean`, c.points.map((p) => ({ x: p.connections, y: p.meanMs })), {
       showLine: false,
       pointRadius: 4,
     }),
-    {
-      label: `${c.label}: Little L = N / ${fmtNum(c.throughputRps, 0)} req/s`,
-      data: [{ x: 0, y: 0 }, { x: maxN, y: maxN * c.littleSlopeMs }],
+    colored(i, `${c.label}: Little L = N / ${fmtNum(c.throughputRps, 0)} req/s`, little, {
       borderColor: color(i, 0.7),
       borderDash: [6, 4],
       pointRadius: 0,
-    },
-    {
-      label: `${c.label}: fitted ${fmtNum(c.fitSlopeMs, 3)} ms per connection`,
-      data: [{ x: 0, y: c.fitInterceptMs }, { x: maxN, y: c.fitInterceptMs + maxN * c.fitSlopeMs }],
+    }),
+    colored(i, `${c.label}: fitted ${fmtNum(c.fitSlopeMs, 3)} ms per connection`, fitted, {
       borderColor: color(i, 0.45),
       borderDash: [2, 3],
       pointRadius: 0,
-    },
+    }),
   ];
 }
 

@@ -9,7 +9,7 @@ import type { OverviewMetric } from "../page/overview.ts";
 import type { PageSweep } from "../page/sweeps.ts";
 import { type Cell, fmtMs, fmtNum, fmtSweepValue, h, numeric, section, sortableTable } from "./dom.ts";
 import { sendCells, sendHeaders, verdictBadge } from "./sections.ts";
-import { color, colored, metricBarChart, percentileChart, timeChart } from "./charts.ts";
+import { colored, metricBarChart, percentileChart, timeChart } from "./charts.ts";
 
 /** Bar charts of req/s, mean, p99 and success per load and sweep point (x) and variant (series). */
 export function renderComparisonCharts(data: PageData): HTMLElement | null {
@@ -32,18 +32,15 @@ export function renderComparisonCharts(data: PageData): HTMLElement | null {
     ["p99", "p99 latency (ms)", "ms"],
     ["success", "success (%)", "%"],
   ];
+  const of = (m: OverviewMetric, k: string | null, f: "mean" | "ci95") =>
+    k ? byKey.get(k)?.metrics[m][f] ?? null : null;
   for (const [m, title, unit] of charts) {
-    metricBarChart(
-      grid,
-      title,
-      labels,
-      series.map((s) => ({
-        name: s.name,
-        values: s.rows.map((k) => (k ? byKey.get(k)?.metrics[m].mean ?? null : null)),
-        ci: s.rows.map((k) => (k ? byKey.get(k)?.metrics[m].ci95 ?? null : null)),
-      })),
-      unit,
-    );
+    const bars = series.map((s) => ({
+      name: s.name,
+      values: s.rows.map((k) => of(m, k, "mean")),
+      ci: s.rows.map((k) => of(m, k, "ci95")),
+    }));
+    metricBarChart(grid, title, labels, bars, unit);
   }
   return sec;
 }
@@ -102,14 +99,9 @@ export function numericSweepChart(grid: HTMLElement, sw: PageSweep): void {
     line("achieved req/s", 0, "y", pts.map((p) => p.rps)),
     line("p99 (ms)", 1, "y2", pts.map((p) => p.p99Ms)),
   ];
+  const requested = pts.map((p) => ({ x: p.x, y: p.targetRps ?? p.x }));
   if (sw.isRate) {
-    datasets.push({
-      label: "requested req/s",
-      data: pts.map((p) => ({ x: p.x, y: p.targetRps ?? p.x })),
-      borderColor: color(2),
-      borderDash: [4, 4],
-      yAxisID: "y",
-    });
+    datasets.push(colored(2, "requested req/s", requested, { borderDash: [4, 4], yAxisID: "y" }));
   }
   timeChart(grid, `${sw.title} sweep`, datasets, {
     parsing: false,

@@ -8,7 +8,7 @@ import type { PageData } from "../page/data.ts";
 import type { PageRun } from "../page/run.ts";
 import type { ProfileRef } from "../page/profiles.ts";
 import type { ProfileSummary } from "../../../results/schema/profile.ts";
-import { type Cell, facts, fmtChange, fmtMs, fmtNum, fmtPct, h, section, sortableTable } from "./dom.ts";
+import { type Cell, facts, fmtChange, fmtMs, fmtNum, fmtPct, h, section, sortableTable, svg } from "./dom.ts";
 
 /** A function's identity across profiles: name, script and line. */
 export function profileFrameKey(s: ProfileSummary, frame: number): string {
@@ -80,7 +80,6 @@ export function profileColor(name: string, url: string): string {
 
 /** The flame graph of `s` from tree node `rootIndex`: a row per depth, each node as wide as its total. */
 export function drawFlameGraph(s: ProfileSummary, holder: HTMLElement, rootIndex = 0): void {
-  const ns = "http://www.w3.org/2000/svg";
   const width = 1200, rowPx = 18;
   const kids: number[][] = s.tree.map(() => []);
   s.tree.forEach(([, parent], i) => parent >= 0 && kids[parent].push(i));
@@ -97,43 +96,36 @@ export function drawFlameGraph(s: ProfileSummary, holder: HTMLElement, rootIndex
   };
   if (s.tree.length) place(rootIndex, 0, 0);
   const depth = boxes.reduce((m, b) => Math.max(m, b.depth), 0) + 1;
-  const svg = document.createElementNS(ns, "svg");
-  svg.setAttribute("viewBox", `0 0 ${width} ${depth * rowPx}`);
-  svg.setAttribute("width", "100%");
-  svg.setAttribute("class", "flame");
-  svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", "flame graph");
+  const viewBox = `0 0 ${width} ${depth * rowPx}`;
+  const flame = svg("svg", {
+    viewBox,
+    width: "100%",
+    class: "flame",
+    role: "img",
+    "aria-label": "flame graph",
+  });
   const total = s.tree[0]?.[2] ?? 0;
   for (const b of boxes.filter((b) => b.w >= 0.5)) {
     const [frame, , totalUs, selfUs] = s.tree[b.i];
     const f = s.frames[frame];
-    const g = document.createElementNS(ns, "g");
-    g.setAttribute("class", "frame");
-    const rect = document.createElementNS(ns, "rect");
-    rect.setAttribute("x", b.x.toFixed(1));
-    rect.setAttribute("y", String(b.depth * rowPx));
-    rect.setAttribute("width", Math.max(b.w - 0.5, 0.5).toFixed(1));
-    rect.setAttribute("height", String(rowPx - 1));
-    rect.setAttribute("fill", profileColor(f.name, f.url));
-    const title = document.createElementNS(ns, "title");
-    title.textContent = `${f.name}${f.url ? ` (${f.url}:${f.line})` : ""}\ntotal ${fmtMs(totalUs / 1000)} (` +
+    const title = `${f.name}${f.url ? ` (${f.url}:${f.line})` : ""}\ntotal ${fmtMs(totalUs / 1000)} (` +
       `${fmtPct(total ? (totalUs / total) * 100 : 0, 1)} of the profile), self ${fmtMs(selfUs / 1000)}`;
-    g.appendChild(title);
-    g.appendChild(rect);
+    const rect = svg("rect", {
+      x: b.x.toFixed(1),
+      y: String(b.depth * rowPx),
+      width: Math.max(b.w - 0.5, 0.5).toFixed(1),
+      height: String(rowPx - 1),
+      fill: profileColor(f.name, f.url),
+    });
     const chars = Math.floor((b.w - 6) / 7);
-    if (chars >= 3) {
-      const text = document.createElementNS(ns, "text");
-      text.setAttribute("x", (b.x + 3).toFixed(1));
-      text.setAttribute("y", String(b.depth * rowPx + rowPx - 5));
-      text.setAttribute("font-size", "12");
-      text.setAttribute("fill", "#111");
-      text.textContent = f.name.length > chars ? f.name.slice(0, chars - 1) + "…" : f.name;
-      g.appendChild(text);
-    }
+    const name = f.name.length > chars ? f.name.slice(0, chars - 1) + "…" : f.name;
+    const at = { x: (b.x + 3).toFixed(1), y: String(b.depth * rowPx + rowPx - 5) };
+    const text = chars >= 3 && svg("text", { ...at, "font-size": "12", fill: "#111" }, name);
+    const g = svg("g", { class: "frame" }, svg("title", null, title), rect, text);
     g.addEventListener("click", () => drawFlameGraph(s, holder, b.i === rootIndex ? 0 : b.i));
-    svg.appendChild(g);
+    flame.appendChild(g);
   }
-  holder.replaceChildren(svg);
+  holder.replaceChildren(flame);
 }
 
 /** A diff table of self time shares: A, B and the change in percentage points, largest change first. */

@@ -27,13 +27,11 @@ export function renderHeader(data: PageData): HTMLElement {
 }
 
 /** The header's facts: date, versions, machine, runs, generators, how it ran, secrets, metrics out. */
-export function headerFacts(data: PageData): Array<[string, string]> {
+export function headerFacts(data: PageData): Array<[string, string | null]> {
   const env = data.environment;
   const quick = data.experiment.quick
     ? "--quick (the file's quick: section: shorter runs, same shape)"
     : null;
-  const shown = (label: string, value: string | null | undefined): Array<[string, string]> =>
-    value ? [[label, value]] : [];
   return [
     ["date", data.createdAt],
     ["loadlab", env.loadlab],
@@ -41,11 +39,11 @@ export function headerFacts(data: PageData): Array<[string, string]> {
     ["OS", `${env.os} ${env.arch}${env.hostname ? ` (${env.hostname})` : ""}`],
     ["CPU", `${env.cpu}, ${fmtNum(env.cores, 0)} cores`],
     ["runs", String(data.runs.length)],
-    ...shown("load generators", data.shards),
-    ...shown("mode", quick),
-    ...shown("target runtime", targetRuntimes(data.runs)),
-    ...shown("secrets", data.redaction),
-    ...shown("metrics out", data.metricsOut),
+    ["load generators", data.shards],
+    ["mode", quick],
+    ["target runtime", targetRuntimes(data.runs)],
+    ["secrets", data.redaction],
+    ["metrics out", data.metricsOut],
   ];
 }
 

@@ -20,7 +20,7 @@ import {
   times,
   xy,
 } from "./charts.ts";
-import { redisServerChart, runtimeChart, telemetryLine } from "./runtime_charts.ts";
+import { runtimeChart, telemetryCharts } from "./runtime_charts.ts";
 
 /** Latency, throughput, errors and telemetry per interval on one time axis. */
 export function timelineCharts(run: PageRun, grid: HTMLElement): void {
@@ -39,29 +39,18 @@ export function timelineCharts(run: PageRun, grid: HTMLElement): void {
   const latency = [...series, { ...users, yAxisID: "y2" }];
   addScaleToggle(timeChart(grid, "latency per interval (ms)", latency, latencyOpts, marks));
   runtimeChart(run, grid, maxSec, marks); // beside latency: a blocked loop lines up with its spike
-  const tput: any[] = [{
-    label: "achieved req/s",
-    data: xy(iv.t, iv.rps),
-    borderColor: color(0),
-    backgroundColor: color(0, 0.15),
-    fill: true,
-  }];
+  const area = { backgroundColor: color(0, 0.15), fill: true };
+  const tput = [colored(0, "achieved req/s", xy(iv.t, iv.rps), area)];
   if (run.targetRps) {
-    tput.push({
-      // A steered run asked for its steered schedule: its average is drawn, the changes marked.
-      label: run.steering?.length ? "requested req/s (steered schedule's average)" : "requested req/s",
-      data: times(iv.t).map((x) => ({ x, y: run.targetRps })),
-      borderColor: color(2),
-      borderDash: [4, 4],
-    });
+    // A steered run asked for its steered schedule: its average is drawn, the changes marked.
+    const label = run.steering?.length ? "requested req/s (steered schedule's average)" : "requested req/s";
+    tput.push(colored(2, label, times(iv.t).map((x) => ({ x, y: run.targetRps })), { borderDash: [4, 4] }));
   }
   tput.push({ ...users, yAxisID: "y2" });
   const tOpts = withRightAxis(timeLineOptions("req/s", "linear", maxSec));
   timeChart(grid, "throughput per interval", tput, tOpts, marks);
   errorCharts(run, grid, maxSec, marks);
-  processTelemetryChart(run, grid, maxSec, marks);
-  redisTelemetryChart(run, grid, maxSec, marks);
-  redisServerChart(run, grid, maxSec, marks);
+  telemetryCharts(run, grid, maxSec, marks);
 }
 
 /** A marker per change made to a running load at its instant, `offsetSec` on (live: past the warm-up). */
@@ -122,62 +111,25 @@ export function errorCharts(run: PageRun, grid: HTMLElement, maxSec: number, mar
   timeChart(grid, title, [...bars, ...sends], opts, marks, "bar");
 }
 
-/** CPU %, RSS (right axis) and time waiting for a core of each target process; nothing without one. */
-export function processTelemetryChart(run: PageRun, grid: HTMLElement, maxSec: number, marks: Marks): void {
-  const procs = run.telemetry.filter((t) => t.kind === "process");
-  if (!procs.length) return;
-  const datasets = procs.flatMap((t, i) => [
-    ...telemetryLine(t, `${t.name} CPU %`, t.cpuPercent, i * 2, { yAxisID: "y" }),
-    ...telemetryLine(t, `${t.name} RSS MiB`, t.rssMiB, i * 2 + 1, { yAxisID: "y2", borderDash: [4, 3] }),
-    ...telemetryLine(t, `${t.name} waiting for a core %`, t.runQueueWaitPct, i * 2 + 2, {
-      yAxisID: "y",
-      borderDash: [1, 2],
-    }),
-  ]);
-  const opts = timeLineOptions("CPU %", "linear", maxSec);
-  opts.scales.y2 = rightAxisScale("RSS MiB");
-  timeChart(grid, "target process", datasets, opts, marks);
-}
-
-/** Redis ops, hits and misses per second of each Redis series; nothing without one. */
-export function redisTelemetryChart(run: PageRun, grid: HTMLElement, maxSec: number, marks: Marks): void {
-  const redis = run.telemetry.filter((t) => t.kind === "redis");
-  if (!redis.length) return;
-  const datasets = redis.flatMap((t, i) => [
-    ...telemetryLine(t, `${t.name} ops/s`, t.opsPerSec, i * 3, { yAxisID: "y" }),
-    ...telemetryLine(t, `${t.name} hits/s`, t.hitsPerSec, i * 3 + 2, { yAxisID: "y" }),
-    ...telemetryLine(t, `${t.name} misses/s`, t.missesPerSec, i * 3 + 1, { yAxisID: "y" }),
-  ]);
-  timeChart(grid, "redis", datasets, timeLineOptions("per second", "linear", maxSec), marks);
-}
-
 /** Histogram bars and the HDR percentile curve, uncorrected beside corrected when measured. */
 export function distributionCharts(run: PageRun, grid: HTMLElement): void {
+  const range = (i: number) => `${fmtMs(run.chartHistogram[i][0])} – ${fmtMs(run.chartHistogram[i][1])}`;
+  const bars = { barPercentage: 1, categoryPercentage: 1 };
   addChart(grid, "latency histogram (log-spaced buckets)", {
     type: "bar",
     data: {
       labels: run.chartHistogram.map(([from]) => fmtMs(from)),
-      datasets: [{
-        label: "requests",
-        data: run.chartHistogram.map(([, , n]) => n),
-        backgroundColor: color(0, 0.7),
-        barPercentage: 1,
-        categoryPercentage: 1,
-      }],
+      datasets: [
+        colored(0, "requests", run.chartHistogram.map(([, , n]) => n), {
+          ...bars,
+          backgroundColor: color(0, 0.7),
+        }),
+      ],
     },
     options: {
       plugins: {
         legend: { display: false },
-        tooltip: {
-          callbacks: {
-            title: (items: any[]) =>
-              items.map((it) =>
-                `${fmtMs(run.chartHistogram[it.dataIndex][0])} – ${
-                  fmtMs(run.chartHistogram[it.dataIndex][1])
-                }`
-              ),
-          },
-        },
+        tooltip: { callbacks: { title: (items: any[]) => items.map((it) => range(it.dataIndex)) } },
       },
       scales: { y: { beginAtZero: true, title: { display: true, text: "requests" } } },
     },

@@ -17,6 +17,7 @@ import {
   fmtPct,
   h,
   isNum,
+  numeric,
   section,
   sortableTable,
 } from "./dom.ts";
@@ -95,11 +96,7 @@ export function renderCompare(data: PageData): HTMLElement | null {
       "● beyond noise (green better, red worse); grey: within noise; ?: noise not judged (why: below the " +
       "table, and on the change). The changes themselves compare whole-run values.",
   );
-  const metrics = [["rps", "req/s", true], ["p50", "p50", false], ["p99", "p99", false], [
-    "success",
-    "success %",
-    true,
-  ]] as const;
+  const metrics = [["rps", "req/s"], ["p50", "p50"], ["p99", "p99"], ["success", "success %"]] as const;
   const headers = [
     { label: "run" },
     ...metrics.flatMap(([, label]) => [
@@ -110,7 +107,7 @@ export function renderCompare(data: PageData): HTMLElement | null {
   ];
   const rows: Cell[][] = data.compare.map((row) => [
     { text: row.name, cls: "name" },
-    ...metrics.flatMap(([m, , higherIsBetter]) => compareCells(row.cells[m], m, higherIsBetter)),
+    ...metrics.flatMap(([m]) => compareCells(row.cells[m], m)),
   ]);
   sec.appendChild(sortableTable(headers, rows, "compare"));
   const why = noVerdictNote(data);
@@ -121,9 +118,9 @@ export function renderCompare(data: PageData): HTMLElement | null {
 }
 
 /** The before, after and change cells of metric `m` of a matched pair (marked when beyond noise). */
-export function compareCells(c: CompareCell, m: CompareMetric, higherIsBetter: boolean): Cell[] {
+export function compareCells(c: CompareCell, m: CompareMetric): Cell[] {
   const fmt = (v: number) => m === "rps" ? fmtNum(v) : m === "success" ? fmtPct(v) : fmtMs(v);
-  const good = isNum(c.changePct) && (c.changePct > 0) === higherIsBetter;
+  const good = isNum(c.changePct) && (c.changePct > 0) === (m === "rps" || m === "success");
   const mark = c.verdict === "beyond-noise" ? " ●" : c.verdict === "unknown" ? " ?" : "";
   return [
     { text: fmt(c.before), sort: c.before },
@@ -268,17 +265,9 @@ export function renderGateTable(data: PageData): HTMLElement | null {
   if (!data.gate) return null;
   const wrap = h("div", { id: "gate" });
   wrap.appendChild(h("h3", {}, "Verdicts by run group (repeats pooled)"));
-  const headers = [
-    { label: "run group" },
-    { label: "metric" },
-    { label: "baseline", num: true },
-    { label: "this", num: true },
-    {
-      label: "verdict",
-      title:
-        "beyond noise when the change's noise interval (95%, at least 5 standard errors wide) excludes zero",
-    },
-  ];
+  const title =
+    "beyond noise when the change's noise interval (95%, at least 5 standard errors wide) excludes zero";
+  const headers = [{ label: "run group" }, { label: "metric" }, ...numeric("baseline", "this")];
   const rows: Cell[][] = data.gate.map((r) => [
     { text: r.key, cls: "name" },
     { text: r.metric },
@@ -290,6 +279,6 @@ export function renderGateTable(data: PageData): HTMLElement | null {
       cls: r.failed || r.verdict === "worse" ? "bad" : r.verdict === "better" ? "good" : "muted",
     },
   ]);
-  wrap.appendChild(sortableTable(headers, rows, "gate"));
+  wrap.appendChild(sortableTable([...headers, { label: "verdict", title }], rows, "gate"));
   return wrap;
 }

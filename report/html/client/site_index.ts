@@ -5,36 +5,25 @@
  * picker. Inlined by source text (see dom.ts).
  */
 import type { SiteEntry } from "../site_data.ts";
-import { type Cell, fmtNum, h, section, sortableTable } from "./dom.ts";
+import { type Cell, fmtNum, h, section, sortableTable, svg } from "./dom.ts";
 import { siteHref, siteNavData, siteSelect } from "./site_nav.ts";
 import { maxOf } from "../../../system/large_arrays.ts";
 
 /** A 120 x 24 line of `values` (scaled to their own maximum), with the values as its tooltip. */
 export function sparkline(values: number[]): Element {
-  const ns = "http://www.w3.org/2000/svg";
   const [width, height] = [120, 24];
-  const svg = document.createElementNS(ns, "svg");
-  svg.setAttribute("width", String(width));
-  svg.setAttribute("height", String(height));
-  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
-  svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", `req/s per run: ${values.map((v) => fmtNum(v)).join(", ")}`);
-  const title = document.createElementNS(ns, "title");
-  title.textContent = values.map((v) => fmtNum(v)).join(" · ");
-  svg.appendChild(title);
+  const label = `req/s per run: ${values.map((v) => fmtNum(v)).join(", ")}`;
+  const box = { width: String(width), height: String(height), viewBox: `0 0 ${width} ${height}` };
+  const title = svg("title", null, values.map((v) => fmtNum(v)).join(" · "));
   const max = Math.max(maxOf(values), 1e-9);
   const step = values.length > 1 ? (width - 4) / (values.length - 1) : 0;
   const points = values.map((v, i) => `${2 + i * step},${height - 2 - (v / max) * (height - 4)}`);
-  const line = document.createElementNS(ns, values.length > 1 ? "polyline" : "circle");
-  if (values.length > 1) line.setAttribute("points", points.join(" "));
-  else {[["cx", "60"], ["cy", points[0]?.split(",")[1] ?? "12"], ["r", "2"]].forEach(([k, v]) =>
-      line.setAttribute(k, v)
-    );}
-  line.setAttribute("fill", values.length > 1 ? "none" : "currentColor");
-  line.setAttribute("stroke", "currentColor");
-  line.setAttribute("stroke-width", "1.5");
-  svg.appendChild(line);
-  return svg;
+  const stroke = { stroke: "currentColor", "stroke-width": "1.5" };
+  const dot = { cx: "60", cy: points[0]?.split(",")[1] ?? "12", r: "2" };
+  const line = values.length > 1
+    ? svg("polyline", { points: points.join(" "), fill: "none", ...stroke })
+    : svg("circle", { ...dot, fill: "currentColor", ...stroke });
+  return svg("svg", { ...box, role: "img", "aria-label": label }, title, line);
 }
 
 /** The index table: one row per experiment. */

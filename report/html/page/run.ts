@@ -116,6 +116,9 @@ const TELEMETRY_COLUMNS = {
     perSec(s, prev, s.gc ? Object.values(s.gc).reduce((ms, kind) => ms + kind.ms, 0) : undefined),
 };
 
+/** A telemetry column the page draws. */
+export type TelemetryColumn = keyof typeof TELEMETRY_COLUMNS;
+
 /** One telemetry series column-wise; counters (hits, misses) already turned into per-second rates. */
 export type PageTelemetry =
   & {
@@ -126,7 +129,7 @@ export type PageTelemetry =
     runtime?: string;
     error?: string;
   }
-  & Partial<Record<keyof typeof TELEMETRY_COLUMNS, Array<number | null>>>;
+  & Partial<Record<TelemetryColumn, Array<number | null>>>;
 
 function telemetryColumns(series: TelemetrySeries): PageTelemetry {
   const ss = series.samples;
@@ -134,7 +137,7 @@ function telemetryColumns(series: TelemetrySeries): PageTelemetry {
   for (const [key, of] of Object.entries(TELEMETRY_COLUMNS)) {
     const values = ss.map((s, i) => of(s, ss[i - 1]));
     if (values.some((v) => v !== undefined)) {
-      out[key as keyof typeof TELEMETRY_COLUMNS] = values.map((v) => (v === undefined ? null : round3(v)));
+      out[key as TelemetryColumn] = values.map((v) => (v === undefined ? null : round3(v)));
     }
   }
   if (series.runtime) out.runtime = series.runtime;

@@ -35,17 +35,22 @@ export function groupVerdict(runs: RunResult[]): string {
 
 /** The sends of a group of open-model runs; null when any is closed (no requested rate). */
 export function groupSends(runs: RunResult[]): OverviewSends | null {
-  const facts = runs.map(sendFacts);
+  const facts = runs.map((r) => ({ ...sendFacts(r), aboveRequested: achievedAbove(r), drained: r.drained }));
   if (facts.some((f) => f.requestedRps === null)) return null;
-  const sent = facts.reduce((a, f) => a + f.sent, 0);
-  const dropped = facts.reduce((a, f) => a + f.dropped, 0);
+  return pooledSends(facts.map((f) => ({ ...f, requestedRps: f.requestedRps! })), round4);
+}
+
+/** Several runs' sends as one: requested rate (mean), sent, dropped and drained (sums); page-inlined. */
+export function pooledSends(all: Array<Omit<OverviewSends, "droppedShare">>, round = (x: number) => x) {
+  const sum = (of: (s: Omit<OverviewSends, "droppedShare">) => number) => all.reduce((a, s) => a + of(s), 0);
+  const [sent, dropped] = [sum((s) => s.sent), sum((s) => s.dropped)];
   return {
-    requestedRps: round4(facts.reduce((a, f) => a + f.requestedRps!, 0) / facts.length),
+    requestedRps: round(sum((s) => s.requestedRps) / all.length),
     sent,
     dropped,
-    droppedShare: sent + dropped > 0 ? round4(dropped / (sent + dropped)) : 0,
-    aboveRequested: runs.some(achievedAbove),
-    drained: runs.reduce((a, r) => a + (r.drained ?? 0), 0),
+    droppedShare: sent + dropped > 0 ? round(dropped / (sent + dropped)) : 0,
+    aboveRequested: all.some((s) => s.aboveRequested),
+    drained: sum((s) => s.drained ?? 0),
   };
 }
 
