@@ -46,7 +46,7 @@ function unquote(text: string): string {
 }
 
 const K6_RULE =
-  /^(?:([^:<>={}]+):)?\s*(http_req_duration|http_reqs|http_req_failed)\s*(\{.*\})?\s*:?\s*([a-z]+(?:\([\d.]+\))?)\s*(<=|>=|==|<|>)\s*(.+)$/;
+  /^(?:([^:<>={}]+):)?\s*(http_req_duration|http_reqs|http_req_failed)\s*(\{.*\})?\s*:?\s*([a-z]+(?:\([\d.]+\))?)\s*=?(<=|>=|==|!=|<|>)\s*(.+)$/;
 
 /** k6's aggregations in loadlab's metric names, per k6 metric. */
 const K6_AGGREGATIONS: Record<string, Record<string, string>> = {

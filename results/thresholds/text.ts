@@ -8,7 +8,7 @@ import { abortedLabel, type RunVerdict, runVerdict } from "../conclude/run_verdi
 import { fromK6, splitSelector } from "./selector.ts";
 import { fixedOrDash, formatCount } from "../text_format.ts";
 
-const EXPRESSION = /^(?:[^:<>=]+:)?\s*([A-Za-z][\w.]*)\s*(?:<=|>=|==|<|>)\s*-?[\d.]+\s*(us|ms|s|%)?/;
+const EXPRESSION = /^(?:[^:<>=]+:)?\s*([A-Za-z][\w.]*)\s*(?:<=|>=|==|!=|<|>)\s*-?[\d.]+\s*(us|ms|s|%)?/;
 const LATENCY_METRIC = /^(min|mean|avg|stdev|median|max|p\d+(\.\d+)?)$/;
 const RATIO_METRIC = /^(success|successRate|errorRate)$/;
 

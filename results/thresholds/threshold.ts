@@ -24,7 +24,7 @@ import {
 import { maxOf, minOf } from "../../system/large_arrays.ts";
 import { servedRps } from "../conclude/served_rate.ts";
 
-type Op = "<" | "<=" | ">" | ">=" | "==";
+export type Op = "<" | "<=" | ">" | ">=" | "==" | "!=";
 
 /** A parsed threshold. */
 export interface Threshold {
@@ -86,7 +86,7 @@ export const METRICS = [...Object.keys(LATENCY_KEYS), ...Object.keys(RATIOS), ..
 const ENDPOINT_METRICS = new Set(METRICS.filter((m) => !["lateSends", "late", "dropped"].includes(m)));
 
 const PATTERN =
-  /^(?:([^:<>=]+):)?\s*([A-Za-z][\w.]*)\s*(<=|>=|==|<|>)\s*(-?[\d.]+)\s*(us|ms|s|%)?(?:\s+over\s+(\S+))?$/;
+  /^(?:([^:<>=]+):)?\s*([A-Za-z][\w.]*)\s*(<=|>=|==|!=|<|>)\s*(-?[\d.]+)\s*(us|ms|s|%)?(?:\s+over\s+(\S+))?$/;
 const WINDOW = /^(\d+(?:\.\d+)?)(ms|s|m)$/;
 const WINDOW_UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000 };
 
@@ -232,6 +232,7 @@ export function compare(actual: number, op: Op, limit: number): boolean {
     ">": actual > limit,
     ">=": actual >= limit,
     "==": actual === limit,
+    "!=": actual !== limit,
   }[op];
 }
 

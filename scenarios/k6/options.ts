@@ -328,7 +328,7 @@ const COUNTED_AFTER = new Set(
 const BY_SCENARIO = new Set(["iterations", "iteration_duration"]);
 /** A rule on a metric judged after the run; a percentile is of 0 to 100 (`p(150)` read as a failed rule). */
 const AFTER_RUN_RULE =
-  /^(avg|min|max|med|p\((100(\.0+)?|\d{1,2}(\.\d+)?)\)|count|rate|value)\s*(<=|>=|==|!=|<|>)\s*-?\d+(\.\d+)?$/;
+  /^(avg|min|max|med|p\((100(\.0+)?|\d{1,2}(\.\d+)?)\)|count|rate|value)\s*=?(<=|>=|==|!=|<|>)\s*-?\d+(\.\d+)?$/;
 
 /** k6 thresholds (`{ metric{tags}: [expr | {threshold, abortOnFail, delayAbortEval}] }`) as loadlab's. */
 function thresholdsOf(

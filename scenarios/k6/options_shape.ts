@@ -111,7 +111,7 @@ export function checkOptionsShape(options: Options, problem: Problem): boolean {
     ok = false;
     problem(path, message);
   };
-  for (const key of COUNTS) count(options[key], ["options", key], bad);
+  for (const key of COUNTS) count(options, key, ["options", key], bad);
   for (const key of SWITCHES) {
     const v = options[key];
     if (v !== undefined && typeof v !== "boolean") {
@@ -186,7 +186,7 @@ function scenarios(value: unknown, bad: Problem): void {
       );
       continue;
     }
-    for (const key of SCENARIO_COUNTS) count(sc[key], [...path, key], bad);
+    for (const key of SCENARIO_COUNTS) count(sc, key, [...path, key], bad);
     for (const key of SCENARIO_RATES) {
       const v = sc[key];
       if (v !== undefined && !(typeof v === "number" && Number.isFinite(v) && v >= 0)) {
@@ -211,8 +211,10 @@ function scenarios(value: unknown, bad: Problem): void {
   }
 }
 
-/** A count: a whole number, 0 or more. */
-function count(v: unknown, path: Path, bad: Problem): void {
+/** A count: a whole number, 0 or more; its text (`vus: __ENV.VUS`) read as the number, as k6 reads it. */
+function count(holder: Options, key: string, path: Path, bad: Problem): void {
+  if (typeof holder[key] === "string" && /^\d+$/.test(holder[key])) holder[key] = Number(holder[key]);
+  const v = holder[key];
   if (v === undefined || (typeof v === "number" && Number.isSafeInteger(v) && v >= 0)) return;
   bad(path, `${path[path.length - 1]} must be a whole number (0 or more), found ${shown(v)}`);
 }
@@ -227,7 +229,7 @@ function stages(v: unknown, path: Path, bad: Problem): void {
     if (s.target === undefined) {
       return bad([...path, k, "target"], "a stage needs its target (a whole number)");
     }
-    count(s.target, [...path, k, "target"], bad);
+    count(s, "target", [...path, k, "target"], bad);
   });
 }
 

@@ -25,6 +25,7 @@ import {
   type Selector,
   splitSelector,
 } from "../../thresholds/selector.ts";
+import { compare, type Op } from "../../thresholds/threshold.ts";
 
 /** The stats k6 shows of a trend when the script's `summaryTrendStats` does not say. */
 const K6_TREND_STATS = ["avg", "min", "med", "max", "p(90)", "p(95)"];
@@ -294,8 +295,6 @@ const pairsOf = (selector: string): Selector => splitSelector(selector).selector
 
 /** Whether a k6 rule such as `rate>0.9` holds on a metric's values (an unknown aggregation fails). */
 export function k6RuleHolds(values: Record<string, number>, rule: string): boolean {
-  const m = /^\s*([a-z]+(?:\([\d.]+\))?)\s*(<=|>=|==|!=|<|>)\s*(-?\d+(?:\.\d+)?)\s*$/.exec(rule);
-  if (m === null || !(m[1] in values)) return false;
-  const [a, b] = [values[m[1]], Number(m[3])];
-  return { "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b, "==": a === b, "!=": a !== b }[m[2]] ?? false;
+  const m = /^\s*([a-z]+(?:\([\d.]+\))?)\s*=?(<=|>=|==|!=|<|>)\s*(-?\d+(?:\.\d+)?)\s*$/.exec(rule);
+  return m !== null && m[1] in values && compare(values[m[1]], m[2] as Op, Number(m[3]));
 }

@@ -13,6 +13,9 @@ export function setScriptFolder(dir: string): void {
   folder = dir;
 }
 
+/** A local module's `open()`, reading relative paths from its own folder `dir`, as k6's. */
+export const openIn = (dir: string) => (path: string, mode?: string) => open(path, mode, dir);
+
 export function folderOf(): string {
   return folder;
 }
@@ -30,8 +33,11 @@ export function inInit(): boolean {
 /** The largest file `open()` reads: each worker holds its own copy (a V8 string is at most ~512 MiB). */
 export const MAX_OPEN_BYTES = 256 * 2 ** 20;
 
-/** k6's `open(path, "b"?)`: only in init code, only a regular file (a device or FIFO would read forever). */
-export function open(path: string, mode?: string): string | ArrayBuffer {
+/**
+ * k6's `open(path, "b"?)`: only in init code, only a regular file (a device or FIFO would read forever), a
+ * relative path from `dir` (a module's own folder, `openIn`), the text with its byte-order mark kept.
+ */
+export function open(path: string, mode?: string, dir = folder): string | ArrayBuffer {
   if (initOver) {
     throw new TypeError(
       `open(${JSON.stringify(String(path).slice(0, 200))}) after the script's init code: as k6, a file is ` +
@@ -39,7 +45,7 @@ export function open(path: string, mode?: string): string | ArrayBuffer {
         "in a variable the iterations read",
     );
   }
-  const full = isAbsolute(String(path)) ? String(path) : join(folder, String(path));
+  const full = isAbsolute(String(path)) ? String(path) : join(dir, String(path));
   let bytes: Uint8Array<ArrayBuffer>;
   try {
     bytes = readFileCapped(full, MAX_OPEN_BYTES);
@@ -48,5 +54,5 @@ export function open(path: string, mode?: string): string | ArrayBuffer {
     throw new TypeError(`open(${JSON.stringify(path)}): ${full} ${err.reason}`, { cause: err });
   }
   if (mode === "b") return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
-  return new TextDecoder().decode(bytes);
+  return new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
 }

@@ -24,6 +24,7 @@ export function check(value: unknown, sets: Record<string, unknown>, tags?: Reco
     throw unreadable(err);
   }
   for (const name of names) {
+    plainName(name);
     let condition: unknown;
     try {
       condition = sets[name];
@@ -55,6 +56,11 @@ function unreadable(err: unknown): unknown {
   );
 }
 
+/** k6 reserves `::` for its group paths: a group or check named with it throws as the call runs. */
+function plainName(name: string): void {
+  if (String(name).includes("::")) throw new Error("group and check names may not contain '::'");
+}
+
 /** Waits `seconds`; custom metrics go out first, so `abortOnFail` sees them while the VU sleeps. */
 export function sleep(seconds: number): Promise<void> {
   flushMetrics();
@@ -69,6 +75,7 @@ const K6_GROUP = "please see https://grafana.com/docs/k6/latest/javascript-api/k
 
 /** k6's group: its requests carry the `group` tag (`::api::inner`); its duration goes to `group_duration`. */
 export async function group<T>(name: string, body: () => T | Promise<T>): Promise<T> {
+  plainName(name);
   if (asyncWritten.has(body)) {
     throw new Error(`group() does not support async functions as arguments, ${K6_GROUP}`);
   }

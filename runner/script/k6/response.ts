@@ -63,8 +63,9 @@ export class K6Response {
     return this.status === 0 ? this.#k6Error().text : "";
   }
 
+  /** k6's code of a failure, or of a 4xx or 5xx answer (1000 + its status, its `error` empty). */
   get error_code(): number {
-    return this.status === 0 ? this.#k6Error().code : 0;
+    return this.status === 0 ? this.#k6Error().code : this.status >= 400 ? 1000 + this.status : 0;
   }
 
   #k6Error(): Readonly<K6Error> {

@@ -19,7 +19,9 @@ import {
 import { isolateFlags } from "./isolate_flags.ts";
 import { atRunEnd, PART_ENV, runCounters } from "../run_state.ts";
 import { ScriptShapeError } from "../module.ts";
+import { isMainThread } from "node:worker_threads";
 import { endInit, open, setScriptFolder } from "./init_files.ts";
+export { openIn } from "./init_files.ts";
 import { runArrayCall } from "./array_calls.ts";
 import { testAborted } from "./test_abort.ts";
 import { jarOf } from "../sessions/cookies.ts";
@@ -34,7 +36,11 @@ interface K6Vu {
   tags?: VuTags;
   /** Its uncount from the run's active VUs once idle (k6/execution's `vusActive`). */
   idle?: ReturnType<typeof setTimeout>;
+  /** Its own copy of setup()'s data, made at its first iteration: as k6's, a VU's changes stay its own. */
+  data?: unknown;
 }
+
+const dataOf = (vu: K6Vu, s: Session) => "data" in vu ? vu.data : (vu.data = structuredClone(s.setup));
 
 /** One k6 iteration: the session it runs in, its VU and the scenario's name. */
 export interface VuContext {
@@ -124,6 +130,10 @@ Object.defineProperties(globalThis, {
 const LEVELS = { log: "info", info: "info", warn: "warning", error: "error", debug: "" };
 const out = isolateFlags.consoleOutput,
   logFile = out ? Deno.openSync(out, { append: true, create: true }) : null;
+// k6's console has these five methods only: a script's console.table (group, time...) throws, as under k6.
+const isolate = "WorkerGlobalScope" in globalThis || !isMainThread; // a VU's, or setup()'s (a Node worker)
+const notK6 = isolate ? Object.keys(console).filter((m) => !(m in LEVELS)) : [];
+for (const m of notK6) delete console[m as keyof Console];
 for (const [m, level] of Object.entries(logFile ? LEVELS : {})) {
   Object.assign(console, { [m]: (...args: unknown[]) => level && logFile!.writeSync(logLine(level, args)) });
 }
@@ -243,7 +253,7 @@ export function session(mod: ConvertedModule): (s: Session) => unknown {
       // No timers (they keep the context above) and, without k6/metrics or counts, nothing after it.
       const bare = mod.metrics === false && !pointsOut && !counting && !arrivals && !requestDefaults.phases &&
         minIterationMs === 0;
-      return bare ? fn(s.setup) : iterate(ctx, fn);
+      return bare ? fn(dataOf(vu, s)) : iterate(ctx, fn);
     } finally {
       resumed = undefined;
     }
@@ -263,7 +273,7 @@ async function iterate(ctx: VuContext, main: (data: unknown) => unknown): Promis
   if (pointsOut) iterationStarts();
   // The function and what it left pending; a callback's throw is the iteration's.
   const whole = async () => {
-    const out = await main(ctx.s.setup);
+    const out = await main(dataOf(ctx.vu, ctx.s));
     if (ctx.pending > 0) await settled(ctx);
     if (ctx.thrown !== undefined) throw ctx.thrown;
     return out;

@@ -243,7 +243,8 @@ export function convertK6(
       ...made.map((e) => e.exported),
       ...[...plan.asyncMethods].map((m) => `.${m}`),
     ]);
-    return { code: runtime + applyEdits(source, edits), asyncExports };
+    const open = declared.has("open") ? "" : `const open = __k6.openIn(${JSON.stringify(dir)}); `;
+    return { code: runtime + open + applyEdits(source, edits), asyncExports };
   }
   const header = `${runtime}__k6.scriptDir(${JSON.stringify(dir)}); `;
   // What the runtime may skip for this script; a readable conversion, edited on, skips nothing.

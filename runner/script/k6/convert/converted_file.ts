@@ -14,7 +14,7 @@ import { parseOrNull } from "./refusals.ts";
 import { conversionCacheDir, writeWhole } from "../../cache_dir.ts";
 
 /** Bumped when the conversion changes, so older cached conversions are not reused. */
-const CONVERSION_VERSION = "31";
+const CONVERSION_VERSION = "32";
 
 /** Whether `path` is a regular file of k6's (a FIFO or device is never read here: the loader names it). */
 export function isK6File(path: string): boolean {

@@ -71,7 +71,7 @@ export function convertK6Files(files: K6File[]): Map<string, string> {
     );
     const context: K6ModuleContext = { locals, library: file !== script, facts };
     try {
-      const { code, asyncExports } = convertK6(file.source, file.name, dirname(script.path), false, context);
+      const { code, asyncExports } = convertK6(file.source, file.name, dirname(file.path), false, context);
       made.set(file.path, asyncExports);
       out.set(file.path, code);
     } catch (err) {

@@ -48,43 +48,11 @@ function nodeProblem(
     return 'a require() other than `const x = require("m")` on a line of its own at the top level is not ' +
       'converted: import the module (import http from "k6/http")';
   }
-  const separated = groupSeparatorProblem(node, bindings);
-  if (separated !== null) return separated;
   if (node.type === "CallExpression" && isApiCall(node, bindings) && !above.some(isFunction)) {
     return "a k6 call that sends or waits at the script's top level (k6's init context, which refuses it " +
       "too): move it into setup() or the default function";
   }
   return null;
-}
-
-/** The name of the `module` function call `node` makes (`check(...)`, `http.get(...)`), or null. */
-function k6Callee(node: Node, bindings: Map<string, Binding>, module: string): string | null {
-  if (node.type !== "CallExpression") return null;
-  const callee = node.callee;
-  const bound = callee.type === "Identifier"
-    ? bindings.get(callee.name)
-    : callee.type === "MemberExpression" && !callee.computed && callee.object.type === "Identifier"
-    ? bindings.get(callee.object.name)
-    : undefined;
-  if (bound?.module !== module) return null;
-  return callee.type === "Identifier" ? bound.name : callee.property.name;
-}
-
-/** Why a `group` or `check` name holds `::`, k6's separator of group paths (k6 throws on it), or null. */
-function groupSeparatorProblem(node: Node, bindings: Map<string, Binding>): string | null {
-  const name = k6Callee(node, bindings, "k6");
-  if (name === null) return null;
-  const names: Node[] = [];
-  if (name === "group" && node.arguments[0]) names.push(node.arguments[0]);
-  if (name === "check" && node.arguments[1]?.type === "ObjectExpression") {
-    for (const p of node.arguments[1].properties) if (p.type === "Property" && !p.computed) names.push(p.key);
-  }
-  const bad = names.find((n) =>
-    n.type === "Literal" && typeof n.value === "string" && n.value.includes("::")
-  );
-  return bad === undefined
-    ? null
-    : `${JSON.stringify(bad.value)}: group and check names may not contain "::" (k6's group path separator)`;
 }
 
 /** Names the script declares itself (an `eval` it declares shadows the global). */
