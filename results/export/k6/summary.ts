@@ -66,7 +66,7 @@ export function k6SummaryData(
   const stats = asked.trendStats ?? K6_TREND_STATS;
   const sec = run.durationSec > 0 ? run.durationSec : 1;
   const flow = run.flows?.[0];
-  const checks = (flow?.steps ?? []).flatMap((s) => s.checks ?? []);
+  const checks = checksOf(run);
   const passes = checks.reduce((a, c) => a + c.passed, 0), fails = checks.reduce((a, c) => a + c.failed, 0);
   const unanswered = unansweredRequests(run), sent = run.requests + unanswered;
   const failed = unanswered + failedStatusOf(run);
@@ -243,7 +243,7 @@ export function k6ScenarioParts(run: RunResult, stats: readonly string[]): Recor
   // As k6's: the scenarios' parts are read from the `scenario` tag.
   for (const name of leavesOut(run, { scenario: "" }) ? [] : Object.keys(flow?.loads ?? {})) {
     const picked = `{scenario:${name}}`;
-    const checks = (flow?.steps ?? []).flatMap((s) => s.checks ?? []).flatMap((c) => {
+    const checks = checksOf(run).flatMap((c) => {
       const own = c.loads?.[name];
       return own && own.passed + own.failed > 0 ? [{ name: c.name, ...own }] : [];
     });
@@ -271,26 +271,22 @@ function scenarioOf(run: RunResult): string {
 
 /** `checks{scenario:api}`, `checks{group:::api}`, `checks{check:...}`: the pass rate of those checks. */
 function checksSubmetric(run: RunResult, selector: string): K6Metric {
-  const wanted = pairsOf(selector);
-  let passes = 0, fails = 0;
-  for (const c of (run.flows?.[0]?.steps ?? []).flatMap((s) => s.checks ?? [])) {
-    const path = c.name.startsWith("::") ? c.name.split("::").slice(1) : [c.name];
-    const tags: Record<string, string> = {
-      check: path.at(-1)!,
-      group: path.slice(0, -1).map((g) => `::${g}`).join(""),
-    };
-    let counts = { passed: c.passed, failed: c.failed };
-    if ("scenario" in wanted) {
-      const own = c.loads?.[wanted.scenario];
-      if (c.loads !== undefined) counts = own ?? { passed: 0, failed: 0 };
-      else if (wanted.scenario !== scenarioOf(run)) continue;
-    }
-    if (Object.entries(wanted).every(([k, v]) => k === "scenario" || tags[k] === v)) {
-      passes += counts.passed, fails += counts.failed;
-    }
-  }
-  return rateMetric(passes, fails);
+  const { scenario, ...wanted } = pairsOf(selector);
+  const counted = checksOf(run).flatMap((c) => {
+    if (scenario === undefined) return [c];
+    if (c.loads !== undefined) return [{ name: c.name, ...(c.loads[scenario] ?? { passed: 0, failed: 0 }) }];
+    return scenario === scenarioOf(run) ? [c] : [];
+  });
+  // A check's tags: its name, and its group's path (its own path less `::name`).
+  const picked = allChecks(groupsOf(counted)).filter((k) => {
+    const tags: Record<string, string> = { check: k.name, group: k.path.slice(0, -k.name.length - 2) };
+    return Object.entries(wanted).every(([tag, v]) => tags[tag] === v);
+  });
+  return rateMetric(picked.reduce((a, k) => a + k.passes, 0), picked.reduce((a, k) => a + k.fails, 0));
 }
+
+/** The checks of the run's steps, in their order. */
+const checksOf = (run: RunResult) => (run.flows?.[0]?.steps ?? []).flatMap((s) => s.checks ?? []);
 
 const pairsOf = (selector: string): Selector => splitSelector(selector).selector ?? {};
 
