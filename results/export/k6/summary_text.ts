@@ -81,15 +81,12 @@ function bytes(n: number): string {
 function valuesText(m: K6Metric, options: K6SummaryData["options"]): string {
   const v = m.values;
   switch (m.type) {
-    case "trend":
-      return options.summaryTrendStats.filter((s) => s in v).map((s) =>
-        `${s}=${
-          m.contains === "time" && s !== "count"
-            ? duration(v[s], options.summaryTimeUnit)
-            : noTrailingZeros(v[s])
-        }`
-      )
-        .join(" ");
+    case "trend": {
+      const unit = options.summaryTimeUnit;
+      const shown = (s: string) =>
+        m.contains === "time" && s !== "count" ? duration(v[s], unit) : noTrailingZeros(v[s]);
+      return options.summaryTrendStats.filter((s) => s in v).map((s) => `${s}=${shown(s)}`).join(" ");
+    }
     case "rate":
       return `${(v.rate * 100).toFixed(2)}% ✓ ${v.passes} ✗ ${v.fails}`;
     case "counter":
@@ -172,10 +169,8 @@ function byName(group: K6Group): ExportedGroup {
   // One check per name in a group, as k6 counts a name checked at several places.
   const checks: Record<string, K6Check> = {};
   for (const c of group.checks) {
-    const had = checks[c.name];
-    checks[c.name] = had === undefined
-      ? { ...c }
-      : { ...had, passes: had.passes + c.passes, fails: had.fails + c.fails };
+    const had = checks[c.name] ??= { ...c, passes: 0, fails: 0 };
+    had.passes += c.passes, had.fails += c.fails;
   }
   return { ...group, groups: Object.fromEntries(group.groups.map((g) => [g.name, byName(g)])), checks };
 }
