@@ -131,16 +131,13 @@ export function isolatedHandleSummary(
 /** Why a step in the script's isolate gave no answer, in handleSummary's words. */
 function outcomeText(outcome: HostOutcome): string {
   if (outcome.kind === "failed") return outcome.message;
-  if (outcome.kind === "timeout") {
-    return `it did not end within ${outcome.timeoutMs / 1000} s (${NEVER_ENDS})`;
-  }
+  const never = "a loop that never yields, or a promise that never settles?";
+  if (outcome.kind === "timeout") return `it did not end within ${outcome.timeoutMs / 1000} s (${never})`;
   if (outcome.kind === "memory") return `it ${memoryPassedText(outcome.limitMb)}`;
   if (outcome.kind === "busy") return busyText(outcome.busyMs);
   if (outcome.kind === "exited") return "it ended its isolate (Deno.exit or process.exit) before it answered";
   return "it was stopped before it answered";
 }
-
-const NEVER_ENDS = "a loop that never yields, or a promise that never settles?";
 
 /** How long an asynchronous `handleSummary` may take, as k6 bounds it (2 minutes). */
 export const HANDLE_SUMMARY_TIMEOUT_MS = 120_000;
@@ -160,10 +157,7 @@ export async function showK6Summaries(
     let written: unknown;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`it did not end within ${timeoutMs / 1000} s (${NEVER_ENDS})`)),
-        timeoutMs,
-      );
+      timer = setTimeout(() => reject(new Error(outcomeText({ kind: "timeout", timeoutMs }))), timeoutMs);
     });
     try {
       written = await Promise.race([Promise.resolve().then(() => handle(data)), late]);

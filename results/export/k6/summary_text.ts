@@ -45,23 +45,17 @@ export interface K6SummaryData {
   metrics: Record<string, K6Metric>;
 }
 
-/** k6's `summaryTimeUnit` values: each a unit every time of the summary is written in. */
-const TIME_UNITS: Record<string, [unit: string, perMs: number]> = {
-  s: ["s", 0.001],
-  ms: ["ms", 1],
-  us: ["µs", 1000],
-};
+/** k6's `summaryTimeUnit` values (each a unit every time of the summary is written in): a ms in each. */
+const PER_MS: Record<string, number> = { s: 0.001, ms: 1, us: 1000 };
 
 /** Milliseconds in the summary's `summaryTimeUnit`, or undefined when it sets none. */
 export function inTimeUnit(ms: number, timeUnit: string): string | undefined {
-  const unit = Object.hasOwn(TIME_UNITS, timeUnit) ? TIME_UNITS[timeUnit] : undefined;
-  return unit && `${(ms * unit[1]).toFixed(2)}${unit[0]}`;
+  if (!Object.hasOwn(PER_MS, timeUnit)) return undefined;
+  return `${(ms * PER_MS[timeUnit]).toFixed(2)}${timeUnit === "us" ? "µs" : timeUnit}`;
 }
 
-/** Milliseconds as k6 writes them: in the summary's time unit when set, else µs below 1 ms, s from 1 s. */
-function duration(ms: number, timeUnit = ""): string {
-  const inUnit = inTimeUnit(ms, timeUnit);
-  if (inUnit !== undefined) return inUnit;
+/** Milliseconds as k6 writes them when the summary sets no time unit: µs below 1 ms, s from 1 s. */
+function duration(ms: number): string {
   if (ms < 1) return `${(ms * 1000).toFixed(2)}µs`;
   if (ms < 1000) return `${ms.toFixed(2)}ms`;
   return `${(ms / 1000).toFixed(2)}s`;
@@ -82,9 +76,9 @@ function valuesText(m: K6Metric, options: K6SummaryData["options"]): string {
   const v = m.values;
   switch (m.type) {
     case "trend": {
-      const unit = options.summaryTimeUnit;
+      const time = (ms: number) => inTimeUnit(ms, options.summaryTimeUnit) ?? duration(ms);
       const shown = (s: string) =>
-        m.contains === "time" && s !== "count" ? duration(v[s], unit) : noTrailingZeros(v[s]);
+        m.contains === "time" && s !== "count" ? time(v[s]) : noTrailingZeros(v[s]);
       return options.summaryTrendStats.filter((s) => s in v).map((s) => `${s}=${shown(s)}`).join(" ");
     }
     case "rate":

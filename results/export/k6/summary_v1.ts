@@ -45,22 +45,19 @@ export function renderK6SummaryV1(
   mode: "compact" | "full" = "compact",
   scenarios: Record<string, K6ScenarioPart> = {},
 ): string {
-  const sections: Array<{ title: string; lines: string[] }> = [];
+  let out = "";
+  const section = (title: string, lines: string[]) => {
+    for (const line of [`  █ ${title} \n`, ...lines, BREAK]) out += line === BREAK ? BREAK : `\n${line}`;
+  };
   const withRules = Object.keys(data.metrics).filter((n) =>
     Object.keys(data.metrics[n].thresholds ?? {}).length
   );
-  if (withRules.length > 0) sections.push({ title: "THRESHOLDS", lines: thresholdLines(data, withRules) });
+  if (withRules.length > 0) section("THRESHOLDS", thresholdLines(data, withRules));
   const skipped = mode === "compact" ? [...SKIPPED, ...COMPACT_SKIPPED] : SKIPPED;
-  const part = { checks: allChecks(data.root_group), metrics: data.metrics };
-  sections.push({ title: "TOTAL RESULTS", lines: resultLines(part, data, skipped) });
-  if (mode === "full") {
-    for (const name of Object.keys(scenarios).sort((a, b) => a.localeCompare(b))) {
-      sections.push({ title: `SCENARIO: ${name}`, lines: resultLines(scenarios[name], data, skipped) });
-    }
-  }
-  let out = "";
-  for (const { title, lines } of sections) {
-    for (const line of [`  █ ${title} \n`, ...lines, BREAK]) out += line === BREAK ? BREAK : `\n${line}`;
+  const total = { checks: allChecks(data.root_group), metrics: data.metrics };
+  section("TOTAL RESULTS", resultLines(total, data, skipped));
+  for (const name of mode === "full" ? Object.keys(scenarios).sort((a, b) => a.localeCompare(b)) : []) {
+    section(`SCENARIO: ${name}`, resultLines(scenarios[name], data, skipped));
   }
   return out;
 }
@@ -181,7 +178,7 @@ function trendValue(value: number, stat: string, m: K6Metric, timeUnit: string):
 function humanize(value: number, m: Pick<K6Metric, "type" | "contains">, timeUnit = ""): string {
   if (m.type === "rate") return (Math.trunc(value * 100 * 100) / 100).toFixed(2) + "%";
   if (m.contains === "data") return bytes(value);
-  if (m.contains === "time") return duration(value, timeUnit);
+  if (m.contains === "time") return inTimeUnit(value, timeUnit) ?? duration(value);
   return noTrailingZeros(value);
 }
 
@@ -199,10 +196,8 @@ function bytes(n: number): string {
   return `${value.toFixed(value < 10 ? 1 : 0)} ${UNITS[e]}`;
 }
 
-/** Milliseconds as k6 v1 writes them: ns, µs, ms, then s, m and h, truncated to 2 places. */
-function duration(ms: number, timeUnit: string): string {
-  const inUnit = inTimeUnit(ms, timeUnit);
-  if (inUnit !== undefined) return inUnit;
+/** Milliseconds as k6 v1 writes them, no time unit set: ns, µs, ms, then s, m and h, truncated to 2 places. */
+function duration(ms: number): string {
   if (ms === 0) return "0s";
   if (ms < 0.001) return `${Math.trunc(ms * 1e6)}ns`;
   if (ms < 1) return `${truncated(ms * 1000, 2)}µs`;
