@@ -196,7 +196,7 @@ function bytes(n: number): string {
   return `${value.toFixed(value < 10 ? 1 : 0)} ${UNITS[e]}`;
 }
 
-/** Milliseconds as k6 v1 writes them, no time unit set: ns, µs, ms, then s, m and h, truncated to 2 places. */
+/** Milliseconds as k6 v1 writes them, no time unit set: ns, µs, ms, then s, m, h, truncated to 2 places. */
 function duration(ms: number): string {
   if (ms === 0) return "0s";
   if (ms < 0.001) return `${Math.trunc(ms * 1e6)}ns`;
