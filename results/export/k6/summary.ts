@@ -68,16 +68,12 @@ export function k6SummaryData(
   const flow = run.flows?.[0];
   const checks = checksOf(run);
   const passes = checks.reduce((a, c) => a + c.passed, 0), fails = checks.reduce((a, c) => a + c.failed, 0);
-  const unanswered = unansweredRequests(run), sent = run.requests + unanswered;
-  const failed = unanswered + failedStatusOf(run);
   const users = vusOf(run, asked.idleVus);
   const metrics: Record<string, K6Metric> = {
     checks: rateMetric(passes, fails),
     data_received: counterMetric(run.bytesRead, sec, "data"),
     data_sent: counterMetric(run.bytesWritten, sec, "data"),
-    http_req_duration: trend(run.latencyMs, stats, run.requests, run.histogramEncoded),
-    http_req_failed: rateMetric(failed, sent - failed),
-    http_reqs: counterMetric(sent, sec),
+    ...httpMetrics(run, sec, stats, run.histogramEncoded),
     iteration_duration: trend(flow?.sessionMs, stats, flow?.completed ?? 0),
     // As k6's: an iteration that threw (fail()) is one too.
     iterations: counterMetric((flow?.completed ?? 0) + (flow?.failed ?? 0), sec),
@@ -90,7 +86,7 @@ export function k6SummaryData(
   if (!flow?.sessionMs) delete metrics.iteration_duration;
   // As k6 times them, requests that failed before they were sent (refused, DNS, TLS) last 0 ms.
   const unsent = (run.errors.connect ?? 0) + (run.errors.tls ?? 0);
-  if (!latencySampled(run) && unsent > 0 && unsent === unanswered) {
+  if (!latencySampled(run) && unsent > 0 && unsent === unansweredRequests(run)) {
     metrics.http_req_duration = trend(null, stats, unsent);
   } else if (!latencySampled(run)) delete metrics.http_req_duration;
   // k6 shows the expected responses' durations under every run's: here where they are measured apart.
@@ -99,14 +95,14 @@ export function k6SummaryData(
     metrics.http_req_duration && expected && expected.requests > 0 && Number.isFinite(expected.latencyMs.mean)
   ) {
     const tags = "{expected_response:true}";
-    metrics[`http_req_duration${tags}`] = submetric("http_req_duration", tags, run, sec, stats);
+    metrics[`http_req_duration${tags}`] = httpSubmetrics(tags, run, sec, stats).http_req_duration;
   }
   for (const t of results.thresholds.filter((t) => t.run === run.name)) {
     // The rule as the script wrote it, spaces kept (k6's export names it so): after the `: ` the mapping put.
     const parsed = /^\s*([a-z_]+)(\{.*\})?\s*:? ?(.+)$/.exec(t.expression);
     if (parsed === null) continue;
     const name = parsed[1] + (parsed[2] ?? "");
-    metrics[name] ??= submetric(parsed[1], parsed[2], run, sec, stats);
+    metrics[name] ??= httpMetricOf(parsed[1], httpSubmetrics(parsed[2], run, sec, stats));
     (metrics[name].thresholds ??= {})[parsed[3]] = { ok: t.ok };
   }
   return {
@@ -167,25 +163,30 @@ function md5(text: string): string {
   return createHash("md5").update(text).digest("hex");
 }
 
-/** A submetric `metric{name:x}` from the run's endpoints the selector picks (pooled). */
-function submetric(
-  metric: string,
-  selector: string | undefined,
-  run: RunResult,
-  sec: number,
-  stats: readonly string[],
-): K6Metric {
-  const wanted: Selector = pairsOf(selector ?? "");
+/** k6's HTTP metrics of `view`: the run, or the endpoints a selector picks (`encoded`: more percentiles). */
+function httpMetrics(view: RunResult | null, sec: number, stats: readonly string[], encoded?: string | null) {
+  const unanswered = view === null ? 0 : unansweredRequests(view);
+  const requests = (view?.requests ?? 0) + unanswered;
+  const failed = view === null ? 0 : unanswered + failedStatusOf(view);
+  return {
+    http_req_duration: trend(view?.latencyMs, stats, view?.requests ?? 0, encoded),
+    http_req_failed: rateMetric(failed, requests - failed),
+    http_reqs: counterMetric(requests, sec),
+  };
+}
+
+/** k6's HTTP metrics `metric{name:x}` of the run's endpoints the selector picks (pooled). */
+function httpSubmetrics(selector: string | undefined, run: RunResult, sec: number, stats: readonly string[]) {
   // The view the threshold was judged on: the picked endpoints' (and responses') counts and latency.
-  const view = selectedRun(run, wanted);
-  const requests = view === null ? 0 : view.requests + unansweredRequests(view);
-  const failed = view === null ? 0 : unansweredRequests(view) + failedStatusOf(view);
-  if (metric === "http_reqs") return counterMetric(requests, sec);
-  if (metric === "http_req_failed") return rateMetric(failed, requests - failed);
+  const view = selectedRun(run, pairsOf(selector ?? ""));
   // One endpoint's responses, all picked: its histogram holds the percentiles the summary has not.
   const only = view?.endpoints?.length === 1 ? view.endpoints[0] : undefined;
-  return trend(view?.latencyMs, stats, view?.requests ?? 0, only?.histogramEncoded);
+  return httpMetrics(view, sec, stats, only?.histogramEncoded);
 }
+
+/** `metric` among the HTTP metrics: its counts, else its durations. */
+const httpMetricOf = (metric: string, http: ReturnType<typeof httpMetrics>) =>
+  metric === "http_reqs" || metric === "http_req_failed" ? http[metric] : http.http_req_duration;
 
 /** A submetric judged on the run's own counts (checks, iterations, bytes, coded failures); else null. */
 export function afterRunSubmetric(
@@ -250,9 +251,7 @@ export function k6ScenarioParts(run: RunResult, stats: readonly string[]): Recor
     const metrics: Record<string, K6Metric> = {};
     const http = selectedRun(run, { scenario: name });
     if (http !== null && http.requests + unansweredRequests(http) > 0) {
-      for (const m of ["http_req_duration", "http_req_failed", "http_reqs"]) {
-        metrics[m] = submetric(m, picked, run, sec, stats);
-      }
+      Object.assign(metrics, httpSubmetrics(picked, run, sec, stats));
       if (!latencySampled(http)) delete metrics.http_req_duration;
     }
     for (const m of ["iterations", "iteration_duration", "data_received", "data_sent"]) {
