@@ -104,11 +104,12 @@ export function renderK6Summary(data: K6SummaryData): string {
   groupLines(data.root_group, "", lines);
   const names = Object.keys(data.metrics).sort();
   const width = Math.max(30, ...names.map((n) => n.length + 3));
+  const row = (label: string, m: K6Metric) =>
+    `   ${mark(m)} ${label}${".".repeat(Math.max(3, width - label.length))}: ${valuesText(m, data.options)}`;
   for (const name of names.filter((n) => !n.includes("{"))) {
-    lines.push(row(name, data.metrics[name], width, data.options));
+    lines.push(row(name, data.metrics[name]));
     for (const sub of names.filter((n) => n.startsWith(`${name}{`))) {
-      const label = `{ ${sub.slice(name.length + 1, -1)} }`;
-      lines.push(row(`  ${label}`, data.metrics[sub], width, data.options));
+      lines.push(row(`  { ${sub.slice(name.length + 1, -1)} }`, data.metrics[sub]));
     }
   }
   return lines.join("\n") + "\n";
@@ -127,10 +128,6 @@ function groupLines(group: K6Group, indent: string, lines: string[]): void {
     lines.push(`${indent}     █ ${inner.name}`, "");
     groupLines(inner, `${indent}  `, lines);
   }
-}
-
-function row(name: string, m: K6Metric, width: number, options: K6SummaryData["options"]): string {
-  return `   ${mark(m)} ${name}${".".repeat(Math.max(3, width - name.length))}: ${valuesText(m, options)}`;
 }
 
 type ExportedGroup = Omit<K6Group, "groups" | "checks"> & {
