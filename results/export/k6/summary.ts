@@ -68,7 +68,6 @@ export function k6SummaryData(
   const flow = run.flows?.[0];
   const checks = checksOf(run);
   const passes = checks.reduce((a, c) => a + c.passed, 0), fails = checks.reduce((a, c) => a + c.failed, 0);
-  const users = vusOf(run, asked.idleVus);
   const metrics: Record<string, K6Metric> = {
     checks: rateMetric(passes, fails),
     data_received: counterMetric(run.bytesRead, sec, "data"),
@@ -77,8 +76,7 @@ export function k6SummaryData(
     iteration_duration: trend(flow?.sessionMs, stats, flow?.completed ?? 0),
     // As k6's: an iteration that threw (fail()) is one too.
     iterations: counterMetric((flow?.completed ?? 0) + (flow?.failed ?? 0), sec),
-    vus: { type: "gauge", contains: "default", values: users.vus },
-    vus_max: { type: "gauge", contains: "default", values: users.vusMax },
+    ...vusOf(run, asked.idleVus),
   };
   // The open model's sends that found no free VU: k6's iterations dropped for the same reason.
   if (run.droppedSends > 0) metrics.dropped_iterations = counterMetric(run.droppedSends, sec);
@@ -114,20 +112,21 @@ export function k6SummaryData(
 }
 
 /** k6's `vus` (connections open per interval) and `vus_max` (the loads' users or the most open, + idle). */
-function vusOf(run: RunResult, idle = 0): { vus: Record<string, number>; vusMax: Record<string, number> } {
+function vusOf(run: RunResult, idle = 0): Record<"vus" | "vus_max", K6Metric> {
+  const gauge = (value: number, min = value, max = value): K6Metric => ({
+    type: "gauge",
+    contains: "default",
+    values: { value, min, max },
+  });
   // None in a run under a second: k6 samples them once a second from the start.
-  const none = { value: 0, min: 0, max: 0 };
-  if (run.durationSec < 1) return { vus: none, vusMax: none };
+  if (run.durationSec < 1) return { vus: gauge(0), vus_max: gauge(0) };
   // Intervals before the first connection or after the last closed are the run's edges, not its users.
   const open = run.intervals.map((iv) => Number(iv.connections)).filter((n) => Number.isFinite(n) && n > 0);
   const configured = Number(run.config.connections ?? run.config.maxConnections ?? 0) || 0;
   const most = Math.max(0, ...open);
   const last = open.at(-1) ?? configured;
   const max = Math.max(configured, most) + idle;
-  return {
-    vus: { value: last, min: Math.min(...open, last), max: Math.max(most, last) },
-    vusMax: { value: max, min: max, max },
-  };
+  return { vus: gauge(last, Math.min(...open, last), Math.max(most, last)), vus_max: gauge(max) };
 }
 
 /**
