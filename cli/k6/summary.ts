@@ -13,9 +13,11 @@ import {
 import { k6Experiment } from "../../scenarios/k6/options.ts";
 import { k6CustomMetrics, percentileStats } from "../../runner/script/k6/metrics_channel.ts";
 import {
+  counterMetric,
   type K6Metric,
   type K6SummaryData,
   k6SummaryExport,
+  rateMetric,
   renderK6Summary,
 } from "../../results/export/k6/summary_text.ts";
 import {
@@ -102,12 +104,9 @@ export async function k6Summaries(
 async function readExports(path: string, source: string, memoryLimitMb: number): Promise<ScriptExports> {
   const opened = await ScriptHost.open(path, HANDLE_SUMMARY_TIMEOUT_MS, memoryLimitMb);
   if (opened.host !== null) return opened.host.close(), opened.exports;
-  throw new OutputError(
-    `${basename(source)}: its exports could not be read again after the run: ${
-      outcomeText(opened.outcome)
-    }; ` +
-      "the run's results are kept",
-  );
+  const why = outcomeText(opened.outcome);
+  const told = `${basename(source)}: its exports could not be read again after the run: ${why}`;
+  throw new OutputError(`${told}; the run's results are kept`);
 }
 
 /** Runs `handleSummary(data)` in an isolate of its own, ended past `timeoutMs` or `memoryLimitMb`. */
@@ -132,16 +131,13 @@ export function isolatedHandleSummary(
 /** Why a step in the script's isolate gave no answer, in handleSummary's words. */
 function outcomeText(outcome: HostOutcome): string {
   if (outcome.kind === "failed") return outcome.message;
-  if (outcome.kind === "timeout") {
-    return `it did not end within ${outcome.timeoutMs / 1000} s (${NEVER_ENDS})`;
-  }
+  const never = "a loop that never yields, or a promise that never settles?";
+  if (outcome.kind === "timeout") return `it did not end within ${outcome.timeoutMs / 1000} s (${never})`;
   if (outcome.kind === "memory") return `it ${memoryPassedText(outcome.limitMb)}`;
   if (outcome.kind === "busy") return busyText(outcome.busyMs);
   if (outcome.kind === "exited") return "it ended its isolate (Deno.exit or process.exit) before it answered";
   return "it was stopped before it answered";
 }
-
-const NEVER_ENDS = "a loop that never yields, or a promise that never settles?";
 
 /** How long an asynchronous `handleSummary` may take, as k6 bounds it (2 minutes). */
 export const HANDLE_SUMMARY_TIMEOUT_MS = 120_000;
@@ -161,10 +157,7 @@ export async function showK6Summaries(
     let written: unknown;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`it did not end within ${timeoutMs / 1000} s (${NEVER_ENDS})`)),
-        timeoutMs,
-      );
+      timer = setTimeout(() => reject(new Error(outcomeText({ kind: "timeout", timeoutMs }))), timeoutMs);
     });
     try {
       written = await Promise.race([Promise.resolve().then(() => handle(data)), late]);
@@ -200,8 +193,8 @@ function emptyMetric(rule: string, made?: { kind: K6Metric["type"]; time: boolea
   const stat = /^\s*([a-z]+(?:\([\d.]+\))?)/.exec(rule)?.[1] ?? "";
   const kind = made?.kind ??
     (stat === "count" ? "counter" : stat === "rate" ? "rate" : stat === "value" ? "gauge" : "trend");
-  if (kind === "counter") return { type: kind, contains: "default", values: { count: 0, rate: 0 } };
-  if (kind === "rate") return { type: kind, contains: "default", values: { rate: 0, passes: 0, fails: 0 } };
+  if (kind === "counter") return counterMetric(0, 0);
+  if (kind === "rate") return rateMetric(0, 0);
   if (kind === "gauge") return { type: kind, contains: "default", values: { value: 0, min: 0, max: 0 } };
   const values: Record<string, number> = { avg: 0, min: 0, med: 0, max: 0, "p(90)": 0, "p(95)": 0 };
   if (stat.startsWith("p(")) values[stat] = 0;

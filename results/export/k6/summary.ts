@@ -66,23 +66,17 @@ export function k6SummaryData(
   const stats = asked.trendStats ?? K6_TREND_STATS;
   const sec = run.durationSec > 0 ? run.durationSec : 1;
   const flow = run.flows?.[0];
-  const checks = (flow?.steps ?? []).flatMap((s) => s.checks ?? []);
+  const checks = checksOf(run);
   const passes = checks.reduce((a, c) => a + c.passed, 0), fails = checks.reduce((a, c) => a + c.failed, 0);
-  const unanswered = unansweredRequests(run), sent = run.requests + unanswered;
-  const failed = unanswered + failedStatusOf(run);
-  const users = vusOf(run, asked.idleVus);
   const metrics: Record<string, K6Metric> = {
     checks: rateMetric(passes, fails),
     data_received: counterMetric(run.bytesRead, sec, "data"),
     data_sent: counterMetric(run.bytesWritten, sec, "data"),
-    http_req_duration: trend(run.latencyMs, stats, run.requests, run.histogramEncoded),
-    http_req_failed: rateMetric(failed, sent - failed - failedStatusOf(run, null)),
-    http_reqs: counterMetric(sent, sec),
+    ...httpMetrics(run, sec, stats, run.histogramEncoded),
     iteration_duration: trend(flow?.sessionMs, stats, flow?.completed ?? 0),
     // As k6's: an iteration that threw (fail()) is one too.
     iterations: counterMetric((flow?.completed ?? 0) + (flow?.failed ?? 0), sec),
-    vus: { type: "gauge", contains: "default", values: users.vus },
-    vus_max: { type: "gauge", contains: "default", values: users.vusMax },
+    ...vusOf(run, asked.idleVus),
   };
   // The open model's sends that found no free VU: k6's iterations dropped for the same reason.
   if (run.droppedSends > 0) metrics.dropped_iterations = counterMetric(run.droppedSends, sec);
@@ -90,20 +84,23 @@ export function k6SummaryData(
   if (!flow?.sessionMs) delete metrics.iteration_duration;
   // As k6 times them, requests that failed before they were sent (refused, DNS, TLS) last 0 ms.
   const unsent = (run.errors.connect ?? 0) + (run.errors.tls ?? 0);
-  if (!latencySampled(run) && unsent > 0 && unsent === unanswered) {
+  if (!latencySampled(run) && unsent > 0 && unsent === unansweredRequests(run)) {
     metrics.http_req_duration = trend(null, stats, unsent);
   } else if (!latencySampled(run)) delete metrics.http_req_duration;
   // k6 shows the expected responses' durations under every run's: here where they are measured apart.
-  const expected = selectedRun(run, { expected_response: "true" }), tags = "{expected_response:true}";
-  if (metrics.http_req_duration && expected?.requests && Number.isFinite(expected.latencyMs.mean)) {
-    metrics[`http_req_duration${tags}`] = submetric("http_req_duration", tags, run, sec, stats);
+  const expected = selectedRun(run, { expected_response: "true" });
+  if (
+    metrics.http_req_duration && expected && expected.requests > 0 && Number.isFinite(expected.latencyMs.mean)
+  ) {
+    const tags = "{expected_response:true}";
+    metrics[`http_req_duration${tags}`] = httpSubmetrics(tags, run, sec, stats).http_req_duration;
   }
   for (const t of results.thresholds.filter((t) => t.run === run.name)) {
     // The rule as the script wrote it, spaces kept (k6's export names it so): after the `: ` the mapping put.
     const parsed = /^\s*([a-z_]+)(\{.*\})?\s*:? ?(.+)$/.exec(t.expression);
     if (parsed === null) continue;
     const name = parsed[1] + (parsed[2] ?? "");
-    metrics[name] ??= submetric(parsed[1], parsed[2], run, sec, stats);
+    metrics[name] ??= httpMetricOf(parsed[1], httpSubmetrics(parsed[2], run, sec, stats));
     (metrics[name].thresholds ??= {})[parsed[3]] = { ok: t.ok };
   }
   return {
@@ -115,10 +112,14 @@ export function k6SummaryData(
 }
 
 /** k6's `vus` (connections open per interval), `vus_max` (users, or preconnected, or most open; + idle). */
-function vusOf(run: RunResult, idle = 0): { vus: Record<string, number>; vusMax: Record<string, number> } {
+function vusOf(run: RunResult, idle = 0): Record<"vus" | "vus_max", K6Metric> {
+  const gauge = (value: number, min = value, max = value): K6Metric => ({
+    type: "gauge",
+    contains: "default",
+    values: { value, min, max },
+  });
   // None in a run under a second: k6 samples them once a second from the start.
-  const none = { value: 0, min: 0, max: 0 };
-  if (run.durationSec < 1) return { vus: none, vusMax: none };
+  if (run.durationSec < 1) return { vus: gauge(0), vus_max: gauge(0) };
   // Intervals before the first connection or after the last closed are the run's edges, not its users.
   const open = run.intervals.map((iv) => Number(iv.connections)).filter((n) => Number.isFinite(n) && n > 0);
   const configured = Number(run.config.connections ?? run.config.preConnect ?? run.config.maxConnections) ||
@@ -126,10 +127,7 @@ function vusOf(run: RunResult, idle = 0): { vus: Record<string, number>; vusMax:
   const most = Math.max(0, ...open);
   const last = open.at(-1) ?? configured;
   const max = Math.max(configured, most) + idle;
-  return {
-    vus: { value: last, min: Math.min(...open, last), max: Math.max(most, last) },
-    vusMax: { value: max, min: max, max },
-  };
+  return { vus: gauge(last, Math.min(...open, last), Math.max(most, last)), vus_max: gauge(max) };
 }
 
 /**
@@ -165,26 +163,31 @@ function md5(text: string): string {
   return createHash("md5").update(text).digest("hex");
 }
 
-/** A submetric `metric{name:x}` from the run's endpoints the selector picks (pooled). */
-function submetric(
-  metric: string,
-  selector: string | undefined,
-  run: RunResult,
-  sec: number,
-  stats: readonly string[],
-): K6Metric {
-  const wanted: Selector = pairsOf(selector ?? "");
-  // The view the threshold was judged on: the picked endpoints' (and responses') counts and latency.
-  const view = selectedRun(run, wanted);
-  const requests = view === null ? 0 : view.requests + unansweredRequests(view);
-  const failed = view === null ? 0 : unansweredRequests(view) + failedStatusOf(view);
-  if (metric === "http_reqs") return counterMetric(requests, sec);
+/** k6's HTTP metrics of `view`: the run, or the endpoints a selector picks (`encoded`: more percentiles). */
+function httpMetrics(view: RunResult | null, sec: number, stats: readonly string[], encoded?: string | null) {
+  const unanswered = view === null ? 0 : unansweredRequests(view);
+  const requests = (view?.requests ?? 0) + unanswered;
+  const failed = view === null ? 0 : unanswered + failedStatusOf(view);
   const unjudged = view === null ? 0 : failedStatusOf(view, null);
-  if (metric === "http_req_failed") return rateMetric(failed, requests - failed - unjudged);
+  return {
+    http_req_duration: trend(view?.latencyMs, stats, view?.requests ?? 0, encoded),
+    http_req_failed: rateMetric(failed, requests - failed - unjudged),
+    http_reqs: counterMetric(requests, sec),
+  };
+}
+
+/** k6's HTTP metrics `metric{name:x}` of the run's endpoints the selector picks (pooled). */
+function httpSubmetrics(selector: string | undefined, run: RunResult, sec: number, stats: readonly string[]) {
+  // The view the threshold was judged on: the picked endpoints' (and responses') counts and latency.
+  const view = selectedRun(run, pairsOf(selector ?? ""));
   // One endpoint's responses, all picked: its histogram holds the percentiles the summary has not.
   const only = view?.endpoints?.length === 1 ? view.endpoints[0] : undefined;
-  return trend(view?.latencyMs, stats, view?.requests ?? 0, only?.histogramEncoded);
+  return httpMetrics(view, sec, stats, only?.histogramEncoded);
 }
+
+/** `metric` among the HTTP metrics: its counts, else its durations. */
+const httpMetricOf = (metric: string, http: ReturnType<typeof httpMetrics>) =>
+  metric === "http_reqs" || metric === "http_req_failed" ? http[metric] : http.http_req_duration;
 
 /** A submetric judged on the run's own counts (checks, iterations, bytes, coded failures); else null. */
 export function afterRunSubmetric(
@@ -242,16 +245,14 @@ export function k6ScenarioParts(run: RunResult, stats: readonly string[]): Recor
   // As k6's: the scenarios' parts are read from the `scenario` tag.
   for (const name of leavesOut(run, { scenario: "" }) ? [] : Object.keys(flow?.loads ?? {})) {
     const picked = `{scenario:${name}}`;
-    const checks = (flow?.steps ?? []).flatMap((s) => s.checks ?? []).flatMap((c) => {
+    const checks = checksOf(run).flatMap((c) => {
       const own = c.loads?.[name];
       return own && own.passed + own.failed > 0 ? [{ name: c.name, ...own }] : [];
     });
     const metrics: Record<string, K6Metric> = {};
     const http = selectedRun(run, { scenario: name });
     if (http !== null && http.requests + unansweredRequests(http) > 0) {
-      for (const m of ["http_req_duration", "http_req_failed", "http_reqs"]) {
-        metrics[m] = submetric(m, picked, run, sec, stats);
-      }
+      Object.assign(metrics, httpSubmetrics(picked, run, sec, stats));
       if (!latencySampled(http)) delete metrics.http_req_duration;
     }
     for (const m of ["iterations", "iteration_duration", "data_received", "data_sent"]) {
@@ -270,26 +271,22 @@ function scenarioOf(run: RunResult): string {
 
 /** `checks{scenario:api}`, `checks{group:::api}`, `checks{check:...}`: the pass rate of those checks. */
 function checksSubmetric(run: RunResult, selector: string): K6Metric {
-  const wanted = pairsOf(selector);
-  let passes = 0, fails = 0;
-  for (const c of (run.flows?.[0]?.steps ?? []).flatMap((s) => s.checks ?? [])) {
-    const path = c.name.startsWith("::") ? c.name.split("::").slice(1) : [c.name];
-    const tags: Record<string, string> = {
-      check: path.at(-1)!,
-      group: path.slice(0, -1).map((g) => `::${g}`).join(""),
-    };
-    let counts = { passed: c.passed, failed: c.failed };
-    if ("scenario" in wanted) {
-      const own = c.loads?.[wanted.scenario];
-      if (c.loads !== undefined) counts = own ?? { passed: 0, failed: 0 };
-      else if (wanted.scenario !== scenarioOf(run)) continue;
-    }
-    if (Object.entries(wanted).every(([k, v]) => k === "scenario" || tags[k] === v)) {
-      passes += counts.passed, fails += counts.failed;
-    }
-  }
-  return rateMetric(passes, fails);
+  const { scenario, ...wanted } = pairsOf(selector);
+  const counted = checksOf(run).flatMap((c) => {
+    if (scenario === undefined) return [c];
+    if (c.loads !== undefined) return [{ name: c.name, ...(c.loads[scenario] ?? { passed: 0, failed: 0 }) }];
+    return scenario === scenarioOf(run) ? [c] : [];
+  });
+  // A check's tags: its name, and its group's path (its own path less `::name`).
+  const picked = allChecks(groupsOf(counted)).filter((k) => {
+    const tags: Record<string, string> = { check: k.name, group: k.path.slice(0, -k.name.length - 2) };
+    return Object.entries(wanted).every(([tag, v]) => tags[tag] === v);
+  });
+  return rateMetric(picked.reduce((a, k) => a + k.passes, 0), picked.reduce((a, k) => a + k.fails, 0));
 }
+
+/** The checks of the run's steps, in their order. */
+const checksOf = (run: RunResult) => (run.flows?.[0]?.steps ?? []).flatMap((s) => s.checks ?? []);
 
 const pairsOf = (selector: string): Selector => splitSelector(selector).selector ?? {};
 

@@ -45,23 +45,17 @@ export interface K6SummaryData {
   metrics: Record<string, K6Metric>;
 }
 
-/** k6's `summaryTimeUnit` values: each a unit every time of the summary is written in. */
-const TIME_UNITS: Record<string, [unit: string, perMs: number]> = {
-  s: ["s", 0.001],
-  ms: ["ms", 1],
-  us: ["µs", 1000],
-};
+/** k6's `summaryTimeUnit` values (each a unit every time of the summary is written in): a ms in each. */
+const PER_MS: Record<string, number> = { s: 0.001, ms: 1, us: 1000 };
 
 /** Milliseconds in the summary's `summaryTimeUnit`, or undefined when it sets none. */
 export function inTimeUnit(ms: number, timeUnit: string): string | undefined {
-  const unit = Object.hasOwn(TIME_UNITS, timeUnit) ? TIME_UNITS[timeUnit] : undefined;
-  return unit && `${(ms * unit[1]).toFixed(2)}${unit[0]}`;
+  if (!Object.hasOwn(PER_MS, timeUnit)) return undefined;
+  return `${(ms * PER_MS[timeUnit]).toFixed(2)}${timeUnit === "us" ? "µs" : timeUnit}`;
 }
 
-/** Milliseconds as k6 writes them: in the summary's time unit when set, else µs below 1 ms, s from 1 s. */
-function duration(ms: number, timeUnit = ""): string {
-  const inUnit = inTimeUnit(ms, timeUnit);
-  if (inUnit !== undefined) return inUnit;
+/** Milliseconds as k6 writes them when the summary sets no time unit: µs below 1 ms, s from 1 s. */
+function duration(ms: number): string {
   if (ms < 1) return `${(ms * 1000).toFixed(2)}µs`;
   if (ms < 1000) return `${ms.toFixed(2)}ms`;
   return `${(ms / 1000).toFixed(2)}s`;
@@ -81,15 +75,12 @@ function bytes(n: number): string {
 function valuesText(m: K6Metric, options: K6SummaryData["options"]): string {
   const v = m.values;
   switch (m.type) {
-    case "trend":
-      return options.summaryTrendStats.filter((s) => s in v).map((s) =>
-        `${s}=${
-          m.contains === "time" && s !== "count"
-            ? duration(v[s], options.summaryTimeUnit)
-            : noTrailingZeros(v[s])
-        }`
-      )
-        .join(" ");
+    case "trend": {
+      const time = (ms: number) => inTimeUnit(ms, options.summaryTimeUnit) ?? duration(ms);
+      const shown = (s: string) =>
+        m.contains === "time" && s !== "count" ? time(v[s]) : noTrailingZeros(v[s]);
+      return options.summaryTrendStats.filter((s) => s in v).map((s) => `${s}=${shown(s)}`).join(" ");
+    }
     case "rate":
       return `${(v.rate * 100).toFixed(2)}% ✓ ${v.passes} ✗ ${v.fails}`;
     case "counter":
@@ -113,11 +104,12 @@ export function renderK6Summary(data: K6SummaryData): string {
   groupLines(data.root_group, "", lines);
   const names = Object.keys(data.metrics).sort();
   const width = Math.max(30, ...names.map((n) => n.length + 3));
+  const row = (label: string, m: K6Metric) =>
+    `   ${mark(m)} ${label}${".".repeat(Math.max(3, width - label.length))}: ${valuesText(m, data.options)}`;
   for (const name of names.filter((n) => !n.includes("{"))) {
-    lines.push(row(name, data.metrics[name], width, data.options));
+    lines.push(row(name, data.metrics[name]));
     for (const sub of names.filter((n) => n.startsWith(`${name}{`))) {
-      const label = `{ ${sub.slice(name.length + 1, -1)} }`;
-      lines.push(row(`  ${label}`, data.metrics[sub], width, data.options));
+      lines.push(row(`  { ${sub.slice(name.length + 1, -1)} }`, data.metrics[sub]));
     }
   }
   return lines.join("\n") + "\n";
@@ -136,10 +128,6 @@ function groupLines(group: K6Group, indent: string, lines: string[]): void {
     lines.push(`${indent}     █ ${inner.name}`, "");
     groupLines(inner, `${indent}  `, lines);
   }
-}
-
-function row(name: string, m: K6Metric, width: number, options: K6SummaryData["options"]): string {
-  return `   ${mark(m)} ${name}${".".repeat(Math.max(3, width - name.length))}: ${valuesText(m, options)}`;
 }
 
 type ExportedGroup = Omit<K6Group, "groups" | "checks"> & {
@@ -172,10 +160,8 @@ function byName(group: K6Group): ExportedGroup {
   // One check per name in a group, as k6 counts a name checked at several places.
   const checks: Record<string, K6Check> = {};
   for (const c of group.checks) {
-    const had = checks[c.name];
-    checks[c.name] = had === undefined
-      ? { ...c }
-      : { ...had, passes: had.passes + c.passes, fails: had.fails + c.fails };
+    const had = checks[c.name] ??= { ...c, passes: 0, fails: 0 };
+    had.passes += c.passes, had.fails += c.fails;
   }
   return { ...group, groups: Object.fromEntries(group.groups.map((g) => [g.name, byName(g)])), checks };
 }

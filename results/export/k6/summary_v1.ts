@@ -45,22 +45,19 @@ export function renderK6SummaryV1(
   mode: "compact" | "full" = "compact",
   scenarios: Record<string, K6ScenarioPart> = {},
 ): string {
-  const sections: Array<{ title: string; lines: string[] }> = [];
+  let out = "";
+  const section = (title: string, lines: string[]) => {
+    for (const line of [`  █ ${title} \n`, ...lines, BREAK]) out += line === BREAK ? BREAK : `\n${line}`;
+  };
   const withRules = Object.keys(data.metrics).filter((n) =>
     Object.keys(data.metrics[n].thresholds ?? {}).length
   );
-  if (withRules.length > 0) sections.push({ title: "THRESHOLDS", lines: thresholdLines(data, withRules) });
+  if (withRules.length > 0) section("THRESHOLDS", thresholdLines(data, withRules));
   const skipped = mode === "compact" ? [...SKIPPED, ...COMPACT_SKIPPED] : SKIPPED;
-  const part = { checks: allChecks(data.root_group), metrics: data.metrics };
-  sections.push({ title: "TOTAL RESULTS", lines: resultLines(part, data, skipped) });
-  if (mode === "full") {
-    for (const name of Object.keys(scenarios).sort((a, b) => a.localeCompare(b))) {
-      sections.push({ title: `SCENARIO: ${name}`, lines: resultLines(scenarios[name], data, skipped) });
-    }
-  }
-  let out = "";
-  for (const { title, lines } of sections) {
-    for (const line of [`  █ ${title} \n`, ...lines, BREAK]) out += line === BREAK ? BREAK : `\n${line}`;
+  const total = { checks: allChecks(data.root_group), metrics: data.metrics };
+  section("TOTAL RESULTS", resultLines(total, data, skipped));
+  for (const name of mode === "full" ? Object.keys(scenarios).sort((a, b) => a.localeCompare(b)) : []) {
+    section(`SCENARIO: ${name}`, resultLines(scenarios[name], data, skipped));
   }
   return out;
 }
@@ -70,41 +67,35 @@ function resultLines(part: K6ScenarioPart, data: K6SummaryData, skipped: readonl
   const shown = Object.keys(part.metrics).filter((n) => !skipped.some((s) => n.startsWith(s)));
   const blocks = [["CUSTOM", (n: string) => !SECTIONS.some(([, h]) => h(n))] as const, ...SECTIONS]
     .map(([title, holds]) => [title, shown.filter(holds)] as const);
-  const info = columns(part.metrics, shown, data.options);
+  const line = metricLines(part.metrics, shown, data.options);
   for (const [title, names] of blocks) {
     if (names.length === 0) continue;
-    lines.push(`    ${title}`, ...sortByName(names).map((n) => metricLine(n, part.metrics[n], info)), BREAK);
+    lines.push(`    ${title}`, ...sortByName(names).map((n) => line.get(n)!), BREAK);
   }
   return lines;
 }
 
 function thresholdLines(data: K6SummaryData, names: string[]): string[] {
-  const metrics = Object.fromEntries(names.map((n) => [n, data.metrics[n]]));
-  const info = columns(metrics, names, data.options);
   const lines: string[] = [];
   for (const name of sortByName(names)) {
-    const parent = name.split("{", 1)[0];
-    const under = parent !== name && Object.hasOwn(metrics, parent);
+    const m = data.metrics[name], parent = name.split("{", 1)[0];
+    const under = parent !== name && names.includes(parent);
     const indent = under ? "      " : "    ";
     lines.push(indent + (under ? name.slice(parent.length) : name));
-    for (const [rule, { ok }] of Object.entries(metrics[name].thresholds ?? {})) {
+    for (const [rule, { ok }] of Object.entries(m.thresholds ?? {})) {
       const stat = rule.split(/[=><!]/)[0].trim();
-      lines.push(
-        `${indent}${ok ? "✓" : "✗"} '${rule.trim()}' ${stat}=${judgedValue(name, metrics[name], stat, info)}`,
-      );
+      lines.push(`${indent}${ok ? "✓" : "✗"} '${rule.trim()}' ${stat}=${judgedValue(m, stat, data)}`);
     }
     lines.push(BREAK);
   }
   return lines;
 }
 
-function judgedValue(name: string, m: K6Metric, stat: string, info: Columns): string {
-  if (m.type === "trend") {
-    const i = info.trendStats.indexOf(stat);
-    return i >= 0 ? info.trend[name][i] : trendValue(m.values[stat] ?? 0, stat, m, info.timeUnit);
-  }
-  if (m.type === "counter" && stat !== "count") return info.extras[name][0];
-  return info.main[name];
+/** The value a threshold's line shows: the stat's, a counter's rate for any stat but its count. */
+function judgedValue(m: K6Metric, stat: string, data: K6SummaryData): string {
+  const unit = data.options.summaryTimeUnit;
+  if (m.type === "trend") return trendValue(m.values[stat] ?? 0, stat, m, unit);
+  return plainValues(m, unit)[m.type === "counter" && stat !== "count" ? 1 : 0];
 }
 
 function checkLines(checks: K6Check[], data: K6SummaryData): string[] {
@@ -115,10 +106,7 @@ function checkLines(checks: K6Check[], data: K6SummaryData): string[] {
     checks_succeeded: rateMetric(passes, fails),
     checks_failed: rateMetric(fails, passes),
   };
-  const names = Object.keys(metrics);
-  const info = columns(metrics, names, data.options);
-  const lines = names.map((n) => metricLine(n, metrics[n], info));
-  lines.push(BREAK);
+  const lines = [...metricLines(metrics, Object.keys(metrics), data.options).values(), BREAK];
   for (const c of checks) {
     lines.push(`    ${c.fails === 0 ? "✓" : "✗"} ${c.name}`);
     if (c.fails > 0) {
@@ -130,67 +118,30 @@ function checkLines(checks: K6Check[], data: K6SummaryData): string[] {
   return lines;
 }
 
-interface Columns {
-  nameWidth: number;
-  trendStats: string[];
-  timeUnit: string;
-  trend: Record<string, string[]>;
-  trendWidths: number[];
-  main: Record<string, string>;
-  mainWidth: number;
-  extras: Record<string, string[]>;
-  extraWidths: number[];
-}
-
-function columns(
+/**
+ * Each of `names`'s line, its values in columns: a trend's stats line up with the other trends', the other
+ * metrics' values with each other's (a value alone after the first is not padded).
+ */
+function metricLines(
   metrics: Record<string, K6Metric>,
   names: string[],
   opts: K6SummaryData["options"],
-): Columns {
-  const c: Columns = {
-    nameWidth: 0,
-    trendStats: opts.summaryTrendStats,
-    timeUnit: opts.summaryTimeUnit,
-    trend: {},
-    trendWidths: opts.summaryTrendStats.map(() => 0),
-    main: {},
-    mainWidth: 0,
-    extras: {},
-    extraWidths: [],
-  };
-  for (const name of names) {
-    const m = metrics[name];
-    c.nameWidth = Math.max(c.nameWidth, 4 + width(displayName(name)));
-    if (m.type === "trend") {
-      c.trend[name] = c.trendStats.map((s) => trendValue(m.values[s] ?? 0, s, m, c.timeUnit));
-      c.trend[name].forEach((v, i) => c.trendWidths[i] = Math.max(c.trendWidths[i], width(v)));
-      continue;
-    }
-    const [main, ...extras] = plainValues(m, c.timeUnit);
-    c.main[name] = main;
-    c.mainWidth = Math.max(c.mainWidth, width(main));
-    c.extras[name] = extras;
-    extras.forEach((v, i) => c.extraWidths[i] = Math.max(c.extraWidths[i] ?? 0, width(v)));
-  }
-  return c;
-}
-
-function metricLine(name: string, m: K6Metric, c: Columns): string {
-  const shown = displayName(name);
-  const dots = ".".repeat(Math.max(3, c.nameWidth - (width(shown) + 4) + 3));
-  let data: string;
-  if (m.type === "trend") {
-    data = c.trend[name].map((v, i) => `${c.trendStats[i]}=${v}${" ".repeat(c.trendWidths[i] - width(v))}`)
-      .join(" ");
-  } else {
-    const extras = c.extras[name];
-    data = c.main[name] + " ".repeat(c.mainWidth - width(c.main[name]));
-    if (extras.length === 1) data += ` ${extras[0]}`;
-    else if (extras.length > 1) {
-      data += " " + extras.map((v, i) => v + " ".repeat(c.extraWidths[i] - width(v))).join(" ");
-    }
-  }
-  return `    ${shown}${dots}: ${data}`;
+): Map<string, string> {
+  const unit = opts.summaryTimeUnit, widths = { trend: [] as number[], plain: [] as number[] };
+  const cells = names.map((name) => {
+    const m = metrics[name], column = widths[m.type === "trend" ? "trend" : "plain"];
+    const row = m.type === "trend"
+      ? opts.summaryTrendStats.map((s) => `${s}=${trendValue(m.values[s] ?? 0, s, m, unit)}`)
+      : plainValues(m, unit);
+    row.forEach((v, i) => column[i] = Math.max(column[i] ?? 0, width(v)));
+    return { row, column, padded: m.type === "trend" || row.length > 2 };
+  });
+  const nameWidth = Math.max(0, ...names.map((n) => 4 + width(displayName(n))));
+  return new Map(names.map((name, k) => {
+    const { row, column, padded } = cells[k], shown = displayName(name);
+    const data = row.map((v, i) => padded || i === 0 ? v + " ".repeat(column[i] - width(v)) : v).join(" ");
+    return [name, `    ${shown}${".".repeat(Math.max(3, nameWidth - width(shown) - 1))}: ${data}`];
+  }));
 }
 
 function displayName(name: string): string {
@@ -210,18 +161,14 @@ function width(text: string): number {
   return [...text.normalize("NFKC")].length;
 }
 
+/** A counter's, gauge's or rate's values: the main one, then the others. */
 function plainValues(m: K6Metric, timeUnit: string): string[] {
   const v = m.values, shown = (value = 0) => humanize(value, m, timeUnit);
-  switch (m.type) {
-    case "counter":
-      return [shown(v.count), `${shown(v.rate)}/s`];
-    case "gauge":
-      return [shown(v.value), `min=${shown(v.min)}`, `max=${shown(v.max)}`];
-    case "rate":
-      return [shown(v.rate), `${v.passes ?? 0} out of ${(v.passes ?? 0) + (v.fails ?? 0)}`];
-    default:
-      return ["[no data]"];
+  if (m.type === "counter") return [shown(v.count), `${shown(v.rate)}/s`];
+  if (m.type === "rate") {
+    return [shown(v.rate), `${v.passes ?? 0} out of ${(v.passes ?? 0) + (v.fails ?? 0)}`];
   }
+  return [shown(v.value), `min=${shown(v.min)}`, `max=${shown(v.max)}`];
 }
 
 function trendValue(value: number, stat: string, m: K6Metric, timeUnit: string): string {
@@ -231,7 +178,7 @@ function trendValue(value: number, stat: string, m: K6Metric, timeUnit: string):
 function humanize(value: number, m: Pick<K6Metric, "type" | "contains">, timeUnit = ""): string {
   if (m.type === "rate") return (Math.trunc(value * 100 * 100) / 100).toFixed(2) + "%";
   if (m.contains === "data") return bytes(value);
-  if (m.contains === "time") return duration(value, timeUnit);
+  if (m.contains === "time") return inTimeUnit(value, timeUnit) ?? duration(value);
   return noTrailingZeros(value);
 }
 
@@ -249,10 +196,8 @@ function bytes(n: number): string {
   return `${value.toFixed(value < 10 ? 1 : 0)} ${UNITS[e]}`;
 }
 
-/** Milliseconds as k6 v1 writes them: ns, µs, ms, then s, m and h, truncated to 2 places. */
-function duration(ms: number, timeUnit: string): string {
-  const inUnit = inTimeUnit(ms, timeUnit);
-  if (inUnit !== undefined) return inUnit;
+/** Milliseconds as k6 v1 writes them, no time unit set: ns, µs, ms, then s, m, h, truncated to 2 places. */
+function duration(ms: number): string {
   if (ms === 0) return "0s";
   if (ms < 0.001) return `${Math.trunc(ms * 1e6)}ns`;
   if (ms < 1) return `${truncated(ms * 1000, 2)}µs`;
