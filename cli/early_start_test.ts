@@ -1,7 +1,7 @@
 /**
  * `attack` and `run` start their load worker isolate early (a script worker's for a script), unless a flag
- * asks for limits their run could not take; nothing heavy loads before that start, and attack loads no gRPC or
- * zip library.
+ * asks for limits their run could not take; nothing heavy loads before that start, and attack loads no gRPC
+ * or zip library.
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { startEarly } from "./early_start.ts";

@@ -105,7 +105,10 @@ async function planRunnable(
   if (loaded.script) loaded.script = anchorScript(loaded.script, opts.file);
   // Data files are read now (relative to the file) and every placeholder checked against them.
   const { tables, issues: dataIssues } = readDataTables(loaded, opts.file);
-  const grpcRead = speaksGrpc(loaded) ? await import("./grpc/read.ts") : null;
+  // protobuf.js is loaded for a file with a `grpc:` section or a flow's `grpc:` step only.
+  const flows = [loaded.flows ?? [], ...Object.values(loaded.loads).map((load) => load.flows ?? [])].flat();
+  const grpcStep = flows.some((flow) => flow.steps.some((step) => "grpc" in step));
+  const grpcRead = loaded.grpc !== undefined || grpcStep ? await import("./grpc/read.ts") : null;
   const grpc = loaded.grpc === undefined ? undefined : grpcRead?.grpcCallsOf(loaded.grpc, opts.file);
   // The flows' grpc: steps are checked against the section's schema, which then travels with their runs.
   const grpcFlows = grpcRead?.grpcFlowsOf(loaded, grpc?.root) ?? { issues: [] };
@@ -132,12 +135,6 @@ async function planRunnable(
     plan = preflightPlan(plan, { file: opts.file, openFileLimit: opts.openFileLimit });
   }
   return { plan, ranSource, notes };
-}
-
-/** A `grpc:` section or a flow's `grpc:` step: only then is protobuf.js loaded (grpc/read.ts). */
-function speaksGrpc(exp: Experiment): boolean {
-  const flows = [exp.flows ?? [], ...Object.values(exp.loads).map((load) => load.flows ?? [])].flat();
-  return exp.grpc !== undefined || flows.some((flow) => flow.steps.some((step) => "grpc" in step));
 }
 
 /** `plan` with `maxMemoryMb` (`--max-memory-mb`) on every run's attack; as it was without one. */

@@ -47,17 +47,11 @@ export function grpcCallsOf(section: GrpcSection, file: string | undefined) {
       };
     }
     if (err instanceof GrpcSchemaError) {
-      const path = /proto|protoset|import/.test(err.message) && !/^no (service|method)/.test(err.message)
-        ? (section.proto !== undefined
-          ? "grpc.proto"
-          : section.protoset !== undefined
-          ? "grpc.protoset"
-          : "grpc.call")
-        : "grpc.call";
-      return {
-        requests: [],
-        issues: [{ path, message: err.hint ? `${err.message}; ${err.hint}` : err.message }],
-      };
+      // A file's problem is named at the key that gave the file; a call's, at the call.
+      const fileKey = (["proto", "protoset"] as const).find((k) => section[k] !== undefined) ?? "call";
+      const ofFile = /proto|import/.test(err.message) && !/^no (service|method)/.test(err.message);
+      const message = err.hint ? `${err.message}; ${err.hint}` : err.message;
+      return { requests: [], issues: [{ path: `grpc.${ofFile ? fileKey : "call"}`, message }] };
     }
     throw err;
   }
