@@ -65,34 +65,26 @@ export function grpcFlowAttackFields(
   section: GrpcSection,
   schema: Uint8Array<ArrayBuffer> | undefined,
   load: { protocol?: string },
-): { protocol: "h2" | "h2c"; grpc: GrpcEngineFields } {
+) {
   const maxReceiveBytes = section.maxReceiveBytes;
   return {
-    protocol: load.protocol === "h2c" ? "h2c" : "h2",
-    grpc: schema === undefined ? { maxReceiveBytes, reflect: true } : { maxReceiveBytes, schema },
+    protocol: load.protocol === "h2c" ? "h2c" as const : "h2" as const,
+    grpc: schema === undefined ? { maxReceiveBytes, reflect: true as const } : { maxReceiveBytes, schema },
   };
 }
-
-/** The engine's `grpc` settings a file's section makes (runner/config.ts). */
-type GrpcEngineFields = {
-  maxReceiveBytes: number;
-  schema?: Uint8Array<ArrayBuffer>;
-  reflect?: true;
-  call?: { call: string; message: GrpcSection["message"]; metadata: Record<string, string> };
-};
 
 /** What a load takes from a reflected `grpc:` section: its call, made as the run starts, and HTTP/2. */
 export function grpcReflectAttackFields(
   section: GrpcSection,
   load: { protocol?: string },
-): { protocol: "h2" | "h2c"; grpc: GrpcEngineFields } {
+) {
   const parts = splitCall(section.call ?? "");
   const call = parts === null ? section.call ?? "" : `${parts[0]}/${parts[1]}`;
   return {
-    protocol: load.protocol === "h2c" ? "h2c" : "h2",
+    protocol: load.protocol === "h2c" ? "h2c" as const : "h2" as const,
     grpc: {
       maxReceiveBytes: section.maxReceiveBytes,
-      reflect: true,
+      reflect: true as const,
       call: { call, message: section.message, metadata: section.metadata },
     },
   };
