@@ -1,6 +1,7 @@
 /**
- * `attack`, and `run` of a script, start their load worker isolate early, unless a flag asks for limits
- * their run could not take; nothing heavy loads before that start, and attack loads no gRPC or zip library.
+ * `attack` and `run` start their load worker isolate early (a script worker's for a script), unless a flag
+ * asks for limits their run could not take; nothing heavy loads before that start, and attack loads no gRPC
+ * or zip library.
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { startEarly } from "./early_start.ts";
@@ -23,11 +24,13 @@ Deno.test("attack starts the isolate early unless --workers or --max-memory-mb a
   assertEquals(startedFor("serve", []), false);
 });
 
-Deno.test("run starts a session script's isolate early for a script, none for an experiment file", () => {
+Deno.test("run starts a script worker's isolate early for a script, a plain one for an experiment file", () => {
   assertEquals(startedFor("run", ["one.ts", "--iterations", "1"], 72), true);
   assertEquals(startedFor("run", ["k6.js"], 72), true);
+  assertEquals(startedFor("run", ["locustfile.py"], 72), true);
   assertEquals(startedFor("run", ["exp.yaml"], 72), false);
-  assertEquals(startedFor("run", ["exp.yaml"], 12), false);
+  assertEquals(startedFor("run", ["exp.yaml"], 12), true);
+  assertEquals(startedFor("run", ["preset:frameworks", "--workers", "2"], 12), false);
   assertEquals(startedFor("run", ["one.ts", "-w", "2"], 72), false);
 });
 

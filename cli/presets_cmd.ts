@@ -19,15 +19,15 @@ Run one with 'loadlab run preset:NAME' (add --quick for a shorter run of the sam
 ranges estimated from the plan (loads, cooldowns, start-up, target starts, graceful stops): an idle
 machine lands near the low end, a busy one near the high end.`;
 
-type PresetRow = ReturnType<typeof presetRows>[number];
+type PresetRow = Awaited<ReturnType<typeof presetRows>>[number];
 
 /** Plans every preset in full and quick. */
 export function presetRows() {
-  return PRESETS.map((preset) => {
+  return Promise.all(PRESETS.map(async (preset) => {
     // Listed, not run: no checks of this machine (a preset's example apps may need a missing node).
     const file = `preset:${preset.name}`;
-    const full = loadPlan(preset.text, { file, preflight: false });
-    const quick = loadPlan(preset.text, { file, quick: true, preflight: false });
+    const full = await loadPlan(preset.text, { file, preflight: false });
+    const quick = await loadPlan(preset.text, { file, quick: true, preflight: false });
     return {
       name: preset.name,
       study: full.experiment.study ?? "-",
@@ -35,14 +35,14 @@ export function presetRows() {
       duration: estimateRangeMs(full),
       quickDuration: estimateRangeMs(quick),
     };
-  });
+  }));
 }
 
 /** Runs `loadlab presets`; returns the exit code. */
 export function runPresetsCommand(argv: string[]): Promise<number> {
-  return runCommand("presets", () => {
+  return runCommand("presets", async () => {
     noArguments(argv, "presets", PRESETS_HELP);
-    console.log(renderPresetTable(presetRows()));
+    console.log(renderPresetTable(await presetRows()));
     return EXIT.ok;
   });
 }

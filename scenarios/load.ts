@@ -19,8 +19,6 @@ import { dirname } from "node:path";
 import { anchorScript } from "./script_source.ts";
 import { stringify } from "yaml";
 import { rememberSource } from "../results/redact_results.ts";
-import { grpcCallsOf } from "./grpc/experiment.ts";
-import { grpcFlowsOf } from "./grpc/flow_steps.ts";
 import { targetSpecSchema } from "../targets/spec.ts";
 import { shownSweepValue } from "../results/redact.ts";
 import { applyParameter } from "./plan/attack.ts";
@@ -65,8 +63,8 @@ export interface LoadPlanOptions extends LoadOptions {
  * An experiment's text as a plan ready to run; throws `ExperimentError` with every problem of the first
  * step that has any (an unknown `--only` name, or a plan that cannot be cut into segments, too).
  */
-export function loadPlan(text: string, opts: LoadPlanOptions = {}): Plan {
-  return loadRunnable(text, opts).plan;
+export async function loadPlan(text: string, opts: LoadPlanOptions = {}): Promise<Plan> {
+  return (await loadRunnable(text, opts)).plan;
 }
 
 /** A plan ready to run and the experiment as it runs (`ranSource`: null when nothing changed the file). */
@@ -79,11 +77,11 @@ export interface Runnable {
 }
 
 /** `loadPlan` with the experiment as it runs, from one parse of `text`. */
-export function loadRunnable(text: string, opts: LoadPlanOptions = {}): Runnable {
+export async function loadRunnable(text: string, opts: LoadPlanOptions = {}): Promise<Runnable> {
   const read = readExperiment(text, opts);
-  if (!read.script) return planRunnable(read, opts);
+  if (!read.script) return await planRunnable(read, opts);
   try {
-    return planRunnable(read, opts);
+    return await planRunnable(read, opts);
   } catch (err) {
     // What the later steps find in an imported script is named at the script's paths, as its own issues are.
     if (!(err instanceof ExperimentError)) throw err;
@@ -95,10 +93,10 @@ export function loadRunnable(text: string, opts: LoadPlanOptions = {}): Runnable
 }
 
 /** The steps after validation, for `loadRunnable`: data and gRPC files read, planned, checked, cut. */
-function planRunnable(
+async function planRunnable(
   { experiment: read, ranSource, notes }: ReturnType<typeof readExperiment>,
   opts: LoadPlanOptions,
-): Runnable {
+): Promise<Runnable> {
   // External targets run in the file's folder, as data files are read from it (none for a preset).
   const loaded = opts.file === undefined
     ? read
@@ -106,9 +104,13 @@ function planRunnable(
   if (loaded.script) loaded.script = anchorScript(loaded.script, opts.file);
   // Data files are read now (relative to the file) and every placeholder checked against them.
   const { tables, issues: dataIssues } = readDataTables(loaded, opts.file);
-  const grpc = loaded.grpc === undefined ? undefined : grpcCallsOf(loaded.grpc, opts.file);
+  // protobuf.js is loaded for a file with a `grpc:` section or a flow's `grpc:` step only.
+  const flows = [loaded.flows ?? [], ...Object.values(loaded.loads).map((load) => load.flows ?? [])].flat();
+  const grpcStep = flows.some((flow) => flow.steps.some((step) => "grpc" in step));
+  const grpcRead = loaded.grpc !== undefined || grpcStep ? await import("./grpc/read.ts") : null;
+  const grpc = loaded.grpc === undefined ? undefined : grpcRead?.grpcCallsOf(loaded.grpc, opts.file);
   // The flows' grpc: steps are checked against the section's schema, which then travels with their runs.
-  const grpcFlows = grpcFlowsOf(loaded, grpc?.root);
+  const grpcFlows = grpcRead?.grpcFlowsOf(loaded, grpc?.root) ?? { issues: [] };
   const experiment = {
     ...loaded,
     dataTables: tables,

@@ -12,8 +12,8 @@ function plan(extra: string) {
   return loadPlan(text, { file: FILE, preflight: false });
 }
 
-Deno.test("a script runs in every load without its own mix, sweeps and repeats unchanged", () => {
-  const p = plan(
+Deno.test("a script runs in every load without its own mix, sweeps and repeats unchanged", async () => {
+  const p = await plan(
     "loads:\n  a: { model: connections, connections: 2, duration: 1s }\n" +
       "  b: { model: connections, connections: 2, duration: 1s, requests: [/json] }\n" +
       "sweeps:\n  - { parameter: load.connections, values: [2, 4], loads: [a] }\nrepeats: 2\n",

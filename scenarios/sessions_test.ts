@@ -83,9 +83,9 @@ loads:
   once: { model: count, requests: 10, connections: 2 }
 `;
 
-function issuesOf(text: string, file: string): string {
+async function issuesOf(text: string, file: string): Promise<string> {
   try {
-    loadPlan(text, { file, preflight: false });
+    await loadPlan(text, { file, preflight: false });
   } catch (err) {
     if (err instanceof ExperimentError) return err.message;
     throw err;
@@ -93,29 +93,32 @@ function issuesOf(text: string, file: string): string {
   throw new Error("expected an ExperimentError");
 }
 
-Deno.test("plan time: unknown names, missing files, bad rows and unique+wrap are exit-2 lines", () => {
+Deno.test("plan time: unknown names, missing files, bad rows and unique+wrap are exit-2 lines", async () => {
   write("users.csv", "user,password\nada,secret\n");
   const file = join(dir, "exp.yaml");
   const unknown = experiment().replace("{{ token }}", "{{ tokn }}");
   ok(
-    issuesOf(unknown, file).includes(
+    (await issuesOf(unknown, file)).includes(
       "GET /me: {{ tokn }} is unknown: it is not a column of data users, and no earlier step captures it; " +
         "use a data column or an earlier capture's name",
     ),
-    issuesOf(unknown, file),
+    await issuesOf(unknown, file),
   );
-  ok(issuesOf(experiment("", "nope.csv"), file).includes("nope.csv: no such file"));
+  ok((await issuesOf(experiment("", "nope.csv"), file)).includes("nope.csv: no such file"));
   write("bad.csv", 'user,password\nada,"secret\n');
-  ok(issuesOf(experiment("", "bad.csv"), file).includes("bad.csv:2: a quoted field is not closed"));
+  ok((await issuesOf(experiment("", "bad.csv"), file)).includes("bad.csv:2: a quoted field is not closed"));
   const wrap = experiment().replace("order: unique", "order: unique, whenDone: wrap");
-  ok(issuesOf(wrap, file).includes("whenDone: unique uses each row once"), issuesOf(wrap, file));
+  ok(
+    (await issuesOf(wrap, file)).includes("whenDone: unique uses each row once"),
+    await issuesOf(wrap, file),
+  );
   const call = experiment().replace("{{ user }}", "{{ $randomNumber(9,1) }}");
-  ok(issuesOf(call, file).includes("$randomNumber(min,max) needs integers with min <= max"));
+  ok((await issuesOf(call, file)).includes("$randomNumber(min,max) needs integers with min <= max"));
 });
 
 Deno.test("login then /me against the built-in target: captured token, session cookie, one user per session", async () => {
   write("users.csv", 'user,password\nada,secret\n"bob, jr",secret\neve,wrong\n');
-  const plan = loadPlan(experiment(), { file: join(dir, "exp.yaml"), preflight: false });
+  const plan = await loadPlan(experiment(), { file: join(dir, "exp.yaml"), preflight: false });
   const seen: string[] = [];
   const { fetch } = createTargetApp();
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {

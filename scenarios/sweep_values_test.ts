@@ -16,9 +16,9 @@ function planOf(text: string) {
   return loadPlan(text, { preflight: false });
 }
 
-function issuesOf(text: string): Issue[] {
+async function issuesOf(text: string): Promise<Issue[]> {
   try {
-    planOf(text);
+    await planOf(text);
   } catch (err) {
     if (err instanceof ExperimentError) return err.issues;
     throw err;
@@ -90,22 +90,22 @@ Deno.test("readSweepValues: a word with a line break, an escape or an invisible 
   assert.deepEqual(readSweepValues("query.q", ["café", "日本", "a b"]).problems, []);
 });
 
-Deno.test("plan: a protocol sweep makes one run per word, named and set in the file's order", () => {
-  const plan = planOf(BASE + "sweeps: [{ parameter: load.protocol, values: [h2, http1] }]\n");
+Deno.test("plan: a protocol sweep makes one run per word, named and set in the file's order", async () => {
+  const plan = await planOf(BASE + "sweeps: [{ parameter: load.protocol, values: [h2, http1] }]\n");
   assert.deepEqual(plan.runs.map((r) => [r.name, r.sweep?.value, r.attack.protocol]), [
     ["app/few/load.protocol=h2", "h2", "h2"],
     ["app/few/load.protocol=http1", "http1", "http1"],
   ]);
-  const connection = planOf(
+  const connection = await planOf(
     BASE + "sweeps: [{ parameter: load.connection, values: [keep-alive, per-arrival] }]\n",
   );
   assert.deepEqual(connection.runs.map((r) => r.attack.connection), ["keep-alive", "per-arrival"]);
-  const transport = planOf(BASE + "sweeps: [{ parameter: load.transport, values: [deno, epoll] }]\n");
+  const transport = await planOf(BASE + "sweeps: [{ parameter: load.transport, values: [deno, epoll] }]\n");
   assert.deepEqual(transport.runs.map((r) => r.attack.transport), ["deno", "epoll"]);
 });
 
-Deno.test("plan: protocol beside a streams sweep, and in a grid with streams", () => {
-  const two = planOf(
+Deno.test("plan: protocol beside a streams sweep, and in a grid with streams", async () => {
+  const two = await planOf(
     BASE.replace("connections: 1", "connections: 1, protocol: h2") +
       "sweeps:\n  - { parameter: load.protocol, values: [http1, h2] }\n  - { parameter: load.streams, values: [1, 10] }\n",
   );
@@ -115,7 +115,7 @@ Deno.test("plan: protocol beside a streams sweep, and in a grid with streams", (
     ["h2", 1],
     ["h2", 10],
   ]);
-  const grid = planOf(
+  const grid = await planOf(
     BASE + "grid: true\nsweeps:\n  - { parameter: load.streams, values: [1, 10] }\n" +
       "  - { parameter: load.protocol, values: [h2, auto] }\n",
   );
@@ -127,38 +127,38 @@ Deno.test("plan: protocol beside a streams sweep, and in a grid with streams", (
   ]);
 });
 
-Deno.test("plan: the engine's scheme rules judge each run by its target's scheme, not a stand-in", () => {
+Deno.test("plan: the engine's scheme rules judge each run by its target's scheme, not a stand-in", async () => {
   // auto negotiates h2 only over TLS: beside streams it is refused on a plain target, kept on a TLS one.
   const sweep = "sweeps: [{ parameter: load.protocol, values: [h2, auto] }]\n";
   const plain = BASE.replace("tls: self-signed", "instances: 1").replace(
     "connections: 1",
     "connections: 1, streams: 4",
   );
-  const refused = issuesOf(plain + sweep);
+  const refused = await issuesOf(plain + sweep);
   assert.deepEqual(refused.map((i) => i.path), ["loads.few.streams"]);
   assert.match(
     refused[0].message,
     /protocol auto on an http:\/\/ URL .* \(in run app\/few\/load\.protocol=auto\)/,
   );
   const tls = BASE.replace("connections: 1", "connections: 1, streams: 4");
-  assert.deepEqual(planOf(tls + sweep).runs.map((r) => r.attack.protocol), ["h2", "auto"]);
+  assert.deepEqual((await planOf(tls + sweep)).runs.map((r) => r.attack.protocol), ["h2", "auto"]);
 });
 
-Deno.test("errors: a bad sweep word is exit-2 data at its value, with the allowed values", () => {
-  const issues = issuesOf(BASE + "sweeps: [{ parameter: load.protocol, values: [http1, h4] }]\n");
+Deno.test("errors: a bad sweep word is exit-2 data at its value, with the allowed values", async () => {
+  const issues = await issuesOf(BASE + "sweeps: [{ parameter: load.protocol, values: [http1, h4] }]\n");
   assert.deepEqual(issues.map((i) => i.path), ["sweeps[0].values[1]"]);
   assert.match(issues[0].message, /use one of http1, h2, h2c, h3, auto/);
-  const mixed = issuesOf(BASE + "sweeps: [{ parameter: query.mode, values: [fast, 3] }]\n");
+  const mixed = await issuesOf(BASE + "sweeps: [{ parameter: query.mode, values: [fast, 3] }]\n");
   assert.deepEqual(mixed.map((i) => i.path), ["sweeps[0].values"]);
   // A target field that takes words is checked against the target spec, at the value that set it.
-  const balance = issuesOf(
+  const balance = await issuesOf(
     BASE.replace("tls: self-signed", "instances: 2") +
       "sweeps: [{ parameter: target.balance, values: [round-robin, bogus] }]\n",
   );
   assert.deepEqual(balance.map((i) => i.path), ["sweeps[0].values[1]"]);
   assert.match(balance[0].message, /round-robin.*least-connections.*reuse-port/);
   // HTTP/1.1 with several streams is refused by the engine's own rule, named at the grid value.
-  const grid = issuesOf(
+  const grid = await issuesOf(
     BASE + "grid: true\nsweeps:\n  - { parameter: load.protocol, values: [http1, h2] }\n" +
       "  - { parameter: load.streams, values: [1, 10] }\n",
   );
@@ -169,8 +169,8 @@ Deno.test("errors: a bad sweep word is exit-2 data at its value, with the allowe
   );
 });
 
-Deno.test("errors: a capacity search cannot bisect a field that takes words", () => {
-  const issues = issuesOf(
+Deno.test("errors: a capacity search cannot bisect a field that takes words", async () => {
+  const issues = await issuesOf(
     BASE + "search: { parameter: load.protocol, range: [1, 2], slo: 'p99 < 1s' }\n",
   );
   assert.ok(

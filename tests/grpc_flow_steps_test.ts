@@ -102,9 +102,9 @@ Deno.test("gRPC steps: data rows fill messages, a reply field is captured into t
   }
 });
 
-function problems(text: string): string[] {
+async function problems(text: string): Promise<string[]> {
   try {
-    loadPlan(text);
+    await loadPlan(text);
   } catch (err) {
     if (err instanceof ExperimentError) return err.issues.map((i) => `${i.path}: ${i.message}`);
     throw err;
@@ -120,26 +120,26 @@ Deno.test("a gRPC step that cannot fit is a problem of the file at its path", as
       return problems(text);
     };
     const one = (step: string) => `      - grpc: ${step}`;
-    const [method] = at(one("{ call: loadlab.target.Target/Nope }"));
+    const [method] = await at(one("{ call: loadlab.target.Target/Nope }"));
     ok(
       method.startsWith(
         "flows[0].steps[0].grpc.call: no method Nope in loadlab.target.Target (its methods: Cpu",
       ),
       method,
     );
-    const [field] = at(one('{ call: loadlab.target.Target/Cpu, message: { nn: "{{ n }}" } }'));
+    const [field] = await at(one('{ call: loadlab.target.Target/Cpu, message: { nn: "{{ n }}" } }'));
     ok(field.startsWith("flows[0].steps[0].grpc.message.nn: loadlab.target.Work has no field nn"), field);
-    const [name] = at(one('{ call: loadlab.target.Target/Cpu, message: { n: "{{ m }}" } }'));
+    const [name] = await at(one('{ call: loadlab.target.Target/Cpu, message: { n: "{{ m }}" } }'));
     ok(name.startsWith("flows[0].steps[0].grpc: {{ m }} is unknown"), name);
-    const [none] = at(one("{ call: loadlab.target.Target/Cpu }"), "");
+    const [none] = await at(one("{ call: loadlab.target.Target/Cpu }"), "");
     ok(
       none.startsWith("flows[0].steps[0].grpc: a gRPC step calls by the file's grpc: section's schema"),
       none,
     );
-    const [reserved] = at(one("{ call: loadlab.target.Target/Cpu, metadata: { te: x } }"));
+    const [reserved] = await at(one("{ call: loadlab.target.Target/Cpu, metadata: { te: x } }"));
     ok(reserved.startsWith("flows[0].steps[0].grpc.metadata.te: gRPC sets this field itself"), reserved);
     // A built-in target serves gRPC steps on its gRPC endpoints only: grpc: true.
-    const builtin = problems(
+    const builtin = await problems(
       file(1, one("{ call: loadlab.target.Target/Cpu }"), "grpc: {}")
         .replace(/app: \{ url: "[^"]*" \}/, "app: { kind: builtin }")
         .replace("file: work.csv", `file: ${dir}/work.csv`),
@@ -148,7 +148,7 @@ Deno.test("a gRPC step that cannot fit is a problem of the file at its path", as
       builtin.some((p) => p.startsWith("targets.app: ") && p.includes("add grpc: true")),
       builtin.join("\n"),
     );
-    const [mixed] = at(`${one("{ call: loadlab.target.Target/Cpu }")}\n      - get: /json`);
+    const [mixed] = await at(`${one("{ call: loadlab.target.Target/Cpu }")}\n      - get: /json`);
     ok(mixed.includes("a gRPC run's flows make gRPC calls only"), mixed);
   });
 });

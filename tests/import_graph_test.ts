@@ -82,6 +82,20 @@ Deno.test("run loads the dashboard, the metrics outputs and the k6 and Locust su
   assertEquals(late.filter((file) => loaded.includes(new URL(file, ROOT).href)), []);
 });
 
+Deno.test("run loads protobuf.js only to plan a file that speaks gRPC", async () => {
+  // protobuf.js costs a process about 140 ms and 20 MB: planning imports the gRPC reader for a `grpc:`
+  // section or a flow's gRPC step, never for every run.
+  const loaded = await staticImports(ROOT, "cli/run/command.ts");
+  const late = ["scenarios/grpc/read.ts", "runner/http/grpc/schema.ts"].map((file) =>
+    new URL(file, ROOT).href
+  )
+    .concat(["npm:protobufjs@^8.8.1"]);
+  assertEquals(late.filter((specifier) => loaded.includes(specifier)), []);
+  // The rule has something to hold: the gRPC section's schema is loaded, and the reader names the package.
+  assertEquals(loaded.includes(new URL("scenarios/grpc/experiment.ts", ROOT).href), true);
+  assertEquals((await staticImports(ROOT, "scenarios/grpc/read.ts")).includes("npm:protobufjs@^8.8.1"), true);
+});
+
 Deno.test("run loads the k6 and Locust converters only for a script of theirs", async () => {
   // A k6 script is told by parsing it (acorn) and a locustfile by the Python parser: each is imported when
   // a run names a script of that kind, never for an experiment file.

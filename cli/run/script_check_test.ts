@@ -102,7 +102,7 @@ Deno.test("a k6 script or a locustfile is converted after planning, a bad one or
         { file: `${dir}/exp.yaml`, preflight: false },
       );
     for (const script of ["k6.js", "locustfile.py"]) {
-      const planned = planOf(script);
+      const planned = await planOf(script);
       // Planning reads no script: its path is the file's until the conversion step.
       assertEquals(planned.runs[0].attack.script?.path, `${dir}/${script}`);
       await checkPlanScripts(planned);
@@ -115,7 +115,7 @@ Deno.test("a k6 script or a locustfile is converted after planning, a bad one or
         /folder\.js: .*regular/,
       ]] as const
     ) {
-      await rejects(checkPlanScripts(planOf(script)), (err: ExperimentError) => {
+      await rejects(checkPlanScripts(await planOf(script)), (err: ExperimentError) => {
         assertEquals(err.issues.map((i) => i.path), ["script"]);
         return err.name === "ExperimentError" && line.test(err.issues[0].message);
       });

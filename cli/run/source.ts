@@ -70,7 +70,7 @@ async function readRunPlan(args: RunArgs, signal?: AbortSignal): Promise<{ sourc
         "k6 script; name a target of the file (--target NAME=URL), or use a script's routes",
     );
   }
-  const source = loadK6Aware(args, script ? await scriptText(args, signal) : undefined);
+  const source = await loadK6Aware(args, script ? await scriptText(args, signal) : undefined);
   for (const note of source.notes) console.error(terminalSafe(`${args.source}: note: ${note}`));
   const plan = args.replay ? await withReplayedSchedule(source.plan, args.replay) : source.plan;
   // Scripts are converted once the file is valid, each converter loaded only for a script of its kind.
@@ -151,9 +151,9 @@ function passK6Flags(k6: K6Flags): void {
 }
 
 /** `loadSource` of a script's experiment, a k6 script's problems told at its `options` paths. */
-function loadK6Aware(args: RunArgs, script?: { text: string; paths?: K6Paths }): RunSource {
+async function loadK6Aware(args: RunArgs, script?: { text: string; paths?: K6Paths }): Promise<RunSource> {
   try {
-    return loadSource(args, script?.text);
+    return await loadSource(args, script?.text);
   } catch (err) {
     if (!(err instanceof ExperimentError) || script?.paths === undefined) throw err;
     const issues = script.paths.issues(err.issues);
@@ -162,7 +162,7 @@ function loadK6Aware(args: RunArgs, script?: { text: string; paths?: K6Paths }):
 }
 
 /** The plan of a file or a preset (throws `ExperimentError` or `UsageError`). */
-function loadSource(args: RunArgs, scriptText?: string): RunSource {
+async function loadSource(args: RunArgs, scriptText?: string): Promise<RunSource> {
   const common = {
     file: args.source,
     quick: args.quick,
@@ -186,9 +186,9 @@ function loadSource(args: RunArgs, scriptText?: string): RunSource {
         `${args.source}: no such preset; use one of ${PRESETS.map((p) => `preset:${p.name}`).join(", ")}`,
       );
     }
-    return { ...loadRunnable(preset.text, common), text: preset.text, preset: name };
+    return { ...await loadRunnable(preset.text, common), text: preset.text, preset: name };
   }
-  if (scriptText !== undefined) return { ...loadRunnable(scriptText, common), text: scriptText };
+  if (scriptText !== undefined) return { ...await loadRunnable(scriptText, common), text: scriptText };
   let text: string;
   try {
     text = readTextFileCapped(args.source, MAX_EXPERIMENT_FILE_BYTES);
@@ -199,7 +199,7 @@ function loadSource(args: RunArgs, scriptText?: string): RunSource {
       { cause: err },
     );
   }
-  return { ...loadRunnable(text, common), text };
+  return { ...await loadRunnable(text, common), text };
 }
 
 /** The experiment `args` name; when a stop ends its script's check, the exit code once files are written. */

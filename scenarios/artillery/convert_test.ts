@@ -259,7 +259,7 @@ scenarios: [{ weight: 0, flow: [{ get: { url: /a } }] }, { flow: [{ get: { url: 
   assertEquals(warnings, ["scenarios[0]: weight 0, never run by Artillery; left out"]);
 });
 
-Deno.test("loadExperiment recognises an Artillery script: validated, --set applies, issues as ExperimentError", () => {
+Deno.test("loadExperiment recognises an Artillery script: validated, --set applies, issues as ExperimentError", async () => {
   const exp = loadExperiment(SCRIPT, { file: "shop.yml", set: ["loads.artillery.phases[0].rate=6"] });
   assertEquals(exp.name, "shop");
   const load = exp.loads.artillery as Record<string, unknown>;
@@ -276,7 +276,7 @@ Deno.test("loadExperiment recognises an Artillery script: validated, --set appli
     1,
     1,
   ]]);
-  const { notes } = loadRunnable(SCRIPT, { file: "shop.yml", preflight: false });
+  const { notes } = await loadRunnable(SCRIPT, { file: "shop.yml", preflight: false });
   assert(notes.length > 0, "the import's notes come back with the plan");
   try {
     loadExperiment(SCRIPT.replace("think: 1.5", "loop: []"), { file: "shop.yml" });

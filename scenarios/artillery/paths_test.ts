@@ -12,9 +12,9 @@ import { type LoadPlanOptions, loadRunnable } from "../load.ts";
 const FIX = /e\.g\.|must|expected|use |give |write |drop|needs|move /i;
 
 /** Every problem `loadlab run` reports for a script, in the order it prints them. */
-function problems(text: string, opts: LoadPlanOptions = {}): Issue[] {
+async function problems(text: string, opts: LoadPlanOptions = {}): Promise<Issue[]> {
   try {
-    loadRunnable(text, { file: "s.yml", preflight: false, ...opts });
+    await loadRunnable(text, { file: "s.yml", preflight: false, ...opts });
   } catch (err) {
     if (!(err instanceof ExperimentError)) throw err;
     for (const line of err.message.split("\n")) assert(line.startsWith("s.yml: "), line);
@@ -26,8 +26,8 @@ function problems(text: string, opts: LoadPlanOptions = {}): Issue[] {
 
 const pathsOf = (issues: Issue[]) => issues.map((i) => i.path);
 
-Deno.test("one run names the conversion's problems and the experiment's together, at the script's paths", () => {
-  const issues = problems(`
+Deno.test("one run names the conversion's problems and the experiment's together, at the script's paths", async () => {
+  const issues = await problems(`
 config:
   target: "http://127.0.0.1:8080"
   phases:
@@ -50,8 +50,8 @@ scenarios:
   assert(/drop the header/.test(issues[2].message), issues[2].message);
 });
 
-Deno.test("an engine: ws script's phase, steps and what its flow's checks find, in one run", () => {
-  const issues = problems(`
+Deno.test("an engine: ws script's phase, steps and what its flow's checks find, in one run", async () => {
+  const issues = await problems(`
 config:
   target: "ws://127.0.0.1:8080/ws"
   phases:
@@ -75,8 +75,8 @@ scenarios:
   ]);
 });
 
-Deno.test("an engine: ws storm's problems and its phases' are named together", () => {
-  const issues = problems(`
+Deno.test("an engine: ws storm's problems and its phases' are named together", async () => {
+  const issues = await problems(`
 config:
   target: "ws://127.0.0.1:8080/ws"
   phases:
@@ -95,8 +95,8 @@ scenarios:
   ]);
 });
 
-Deno.test("what only the experiment's checks find is named where the script wrote it", () => {
-  const issues = problems(`
+Deno.test("what only the experiment's checks find is named where the script wrote it", async () => {
+  const issues = await problems(`
 config:
   target: "http://127.0.0.1:8080/api"
   defaults: { headers: { Content-Length: "3" } }
@@ -121,7 +121,7 @@ scenarios:
   ]);
 });
 
-Deno.test("the engine's and this machine's checks after planning name the script's paths too", () => {
+Deno.test("the engine's and this machine's checks after planning name the script's paths too", async () => {
   const script = (http: string, cap: number) => `
 config:
   target: "http://127.0.0.1:8080"
@@ -130,11 +130,11 @@ config:
 scenarios:
   - flow: [{ get: { url: /z } }]
 `;
-  assertEquals(pathsOf(problems(script("{ timeout: 0 }", 5))), ["config.http.timeout"]);
-  const limited = problems(script("{ timeout: 1 }", 5000), { preflight: true, openFileLimit: 256 });
+  assertEquals(pathsOf(await problems(script("{ timeout: 0 }", 5))), ["config.http.timeout"]);
+  const limited = await problems(script("{ timeout: 1 }", 5000), { preflight: true, openFileLimit: 256 });
   assertEquals(pathsOf(limited), ["config.phases[0].maxVusers"]);
   // A --set value is no part of the script: its problem keeps the path the flag named.
-  assertEquals(pathsOf(problems(script("{ timeout: 1 }", 5), { set: ["repeats=0"] })), ["repeats"]);
+  assertEquals(pathsOf(await problems(script("{ timeout: 1 }", 5), { set: ["repeats=0"] })), ["repeats"]);
 });
 
 Deno.test("userPath: the longest tagged prefix, its tail kept only where the part mirrors the script", () => {

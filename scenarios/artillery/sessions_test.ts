@@ -67,7 +67,7 @@ Deno.test("Artillery payload, capture, loop, think and $randomNumber run as sess
   const app = countingApp();
   try {
     const file = join(dir, "script.yml");
-    const plan = loadPlan(script(app.url), { file, preflight: false });
+    const plan = await loadPlan(script(app.url), { file, preflight: false });
     const run = plan.runs[0];
     const r = await runAttack(parseAttackConfig({ ...run.attack, url: app.url }));
     const [flow] = r.flows!;
@@ -128,7 +128,7 @@ Deno.test("cross-check: Artillery 2 and loadlab send the same requests per endpo
     const byArtillery = { ...app.counts };
     for (const k of Object.keys(app.counts)) delete app.counts[k];
     await t.step("loadlab", async () => {
-      const plan = loadPlan(script(app.url), { file, preflight: false });
+      const plan = await loadPlan(script(app.url), { file, preflight: false });
       await runAttack(parseAttackConfig({ ...plan.runs[0].attack, url: app.url }));
     });
     assertEquals(app.counts, byArtillery);

@@ -4,19 +4,14 @@
  * built-in target's schema when it names none).
  */
 import { z } from "zod";
-import { dirname, isAbsolute, join } from "node:path";
 import type { RequestSpec } from "../../runner/request_spec.ts";
-import { grpcRequestMix } from "./calls.ts";
-import { GrpcSchemaError, loadProtoFile, loadProtoset, splitCall } from "../../runner/http/grpc/schema.ts";
-import { GrpcMessageError } from "../../runner/http/grpc/message.ts";
+import { splitCall } from "../../runner/http/grpc/call.ts";
 import { grpcTimeoutOf } from "../../grpc/timeout.ts";
-import protobuf from "protobufjs";
-import targetProto from "../../targets/app/target.proto" with { type: "text" };
 import { GRPC_OPTIONS, OPTIONS } from "../../runner/config_fields.ts";
 import { fieldsOf } from "../../runner/option.ts";
 
 /** The engine's request timeout when a load sets none. */
-const DEFAULT_TIMEOUT_MS: number = OPTIONS.timeoutMs.schema.parse(undefined);
+export const DEFAULT_TIMEOUT_MS: number = OPTIONS.timeoutMs.schema.parse(undefined);
 
 /** The `grpc:` section of an experiment file. */
 export const grpcSectionSchema = z.strictObject({
@@ -46,54 +41,7 @@ export const grpcSectionSchema = z.strictObject({
   message: "compress: gzip is not offered with reflect: true; give the schema as proto: or protoset:",
   path: ["compress"],
 });
-type GrpcSection = z.output<typeof grpcSectionSchema>;
-
-/** The calls of a `grpc:` section, read relative to `file`; problems as issues at their path. */
-export function grpcCallsOf(section: GrpcSection, file: string | undefined) {
-  const base = file === undefined ? Deno.cwd() : dirname(file);
-  const at = (p: string) => isAbsolute(p) ? p : join(base, p);
-  // A reflected schema is asked when each run starts (runner/http/grpc/reflected_run.ts).
-  if (section.reflect) return { requests: [], issues: [] };
-  try {
-    const root = section.proto !== undefined
-      ? loadProtoFile(at(section.proto), section.importPaths.map(at))
-      : section.protoset !== undefined
-      ? loadProtoset(at(section.protoset))
-      // Field names kept as written, as for a .proto file.
-      : protobuf.parse(targetProto, new protobuf.Root(), { keepCase: true }).root;
-    root.resolveAll();
-    if (section.call === undefined) return { requests: [], issues: [], root };
-    const source = {
-      call: section.call,
-      message: JSON.stringify(section.message),
-      metadata: Object.entries(section.metadata),
-      maxSendBytes: section.maxSendBytes,
-      compress: section.compress,
-    };
-    return { requests: grpcRequestMix(root, source, DEFAULT_TIMEOUT_MS), issues: [], root };
-  } catch (err) {
-    if (err instanceof GrpcMessageError) {
-      return {
-        requests: [],
-        issues: [{ path: `grpc.${err.path}`, message: err.message.slice(err.path.length + 2) }],
-      };
-    }
-    if (err instanceof GrpcSchemaError) {
-      const path = /proto|protoset|import/.test(err.message) && !/^no (service|method)/.test(err.message)
-        ? (section.proto !== undefined
-          ? "grpc.proto"
-          : section.protoset !== undefined
-          ? "grpc.protoset"
-          : "grpc.call")
-        : "grpc.call";
-      return {
-        requests: [],
-        issues: [{ path, message: err.hint ? `${err.message}; ${err.hint}` : err.message }],
-      };
-    }
-    throw err;
-  }
-}
+export type GrpcSection = z.output<typeof grpcSectionSchema>;
 
 /** What a load's attack takes from the `grpc:` section: its calls, HTTP/2 unless h2c, the receive cap. */
 export function grpcAttackFields(
@@ -117,34 +65,26 @@ export function grpcFlowAttackFields(
   section: GrpcSection,
   schema: Uint8Array<ArrayBuffer> | undefined,
   load: { protocol?: string },
-): { protocol: "h2" | "h2c"; grpc: GrpcEngineFields } {
+) {
   const maxReceiveBytes = section.maxReceiveBytes;
   return {
-    protocol: load.protocol === "h2c" ? "h2c" : "h2",
-    grpc: schema === undefined ? { maxReceiveBytes, reflect: true } : { maxReceiveBytes, schema },
+    protocol: load.protocol === "h2c" ? "h2c" as const : "h2" as const,
+    grpc: schema === undefined ? { maxReceiveBytes, reflect: true as const } : { maxReceiveBytes, schema },
   };
 }
-
-/** The engine's `grpc` settings a file's section makes (runner/config.ts). */
-type GrpcEngineFields = {
-  maxReceiveBytes: number;
-  schema?: Uint8Array<ArrayBuffer>;
-  reflect?: true;
-  call?: { call: string; message: GrpcSection["message"]; metadata: Record<string, string> };
-};
 
 /** What a load takes from a reflected `grpc:` section: its call, made as the run starts, and HTTP/2. */
 export function grpcReflectAttackFields(
   section: GrpcSection,
   load: { protocol?: string },
-): { protocol: "h2" | "h2c"; grpc: GrpcEngineFields } {
+) {
   const parts = splitCall(section.call ?? "");
   const call = parts === null ? section.call ?? "" : `${parts[0]}/${parts[1]}`;
   return {
-    protocol: load.protocol === "h2c" ? "h2c" : "h2",
+    protocol: load.protocol === "h2c" ? "h2c" as const : "h2" as const,
     grpc: {
       maxReceiveBytes: section.maxReceiveBytes,
-      reflect: true,
+      reflect: true as const,
       call: { call, message: section.message, metadata: section.metadata },
     },
   };

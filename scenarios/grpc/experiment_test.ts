@@ -17,9 +17,9 @@ loads:
   h2c: { model: rate, rate: 10, duration: 1s, protocol: h2c }
 `;
 
-function problems(text: string): string[] {
+async function problems(text: string): Promise<string[]> {
   try {
-    loadPlan(text);
+    await loadPlan(text);
   } catch (err) {
     if (err instanceof ExperimentError) return err.issues.map((i) => `${i.path}: ${i.message}`);
     throw err;
@@ -27,8 +27,8 @@ function problems(text: string): string[] {
   assert.fail("expected an ExperimentError");
 }
 
-Deno.test("a grpc: section makes every load's requests the call, encoded once, over HTTP/2", () => {
-  const runs = loadPlan(FILE).runs;
+Deno.test("a grpc: section makes every load's requests the call, encoded once, over HTTP/2", async () => {
+  const runs = (await loadPlan(FILE)).runs;
   const closed = runs.find((r) => r.load === "closed")!.attack;
   assert.deepEqual([closed.protocol, closed.grpc, closed.streams], ["h2", {
     maxReceiveBytes: 4 * 1024 * 1024,
@@ -52,33 +52,36 @@ Deno.test("a grpc: section makes every load's requests the call, encoded once, o
   assert.deepEqual([open.protocol, open.requestMix![0].headers?.[2]], ["h2c", ["grpc-timeout", "10000m"]]);
 });
 
-Deno.test("an unknown method, a message that does not fit, no schema: problems of the file at their paths", () => {
-  assert.deepEqual(problems(FILE.replace("Greeter/SayHello", "Greeter/Nope")), [
+Deno.test("an unknown method, a message that does not fit, no schema: problems of the file at their paths", async () => {
+  assert.deepEqual(await problems(FILE.replace("Greeter/SayHello", "Greeter/Nope")), [
     "grpc.call: no method Nope in helloworld.Greeter (its methods: Chat, Collect, Fail, Metadata, SayHello, SayHellos, Sleep)",
   ]);
-  const [bad] = problems(FILE.replace('{ name: "from a file" }', "{ detail: { idz: 1 } }"));
+  const [bad] = await problems(FILE.replace('{ name: "from a file" }', "{ detail: { idz: 1 } }"));
   assert.match(bad, /^grpc\.message\.detail\.idz: helloworld\.Detail has no field idz/);
   // No schema: the built-in target's, which has no Greeter.
-  const [none] = problems(FILE.replace(`  proto: ${PROTO}\n`, ""));
+  const [none] = await problems(FILE.replace(`  proto: ${PROTO}\n`, ""));
   assert.match(none, /^grpc\.call: no service helloworld\.Greeter.*loadlab\.target\.Target/);
-  const [missing] = problems(FILE.replace(PROTO, "nowhere.proto"));
+  const [missing] = await problems(FILE.replace(PROTO, "nowhere.proto"));
   assert.match(missing, /^grpc\.proto: --proto .*nowhere\.proto/);
 });
 
-Deno.test("compress: gzip in a file compresses the call's message, as --compress gzip does", () => {
-  const zipped =
-    loadPlan(FILE.replace("  metadata: { x-user: ann }", "  metadata: { x-user: ann }\n  compress: gzip"))
-      .runs[0].attack;
+Deno.test("compress: gzip in a file compresses the call's message, as --compress gzip does", async () => {
+  const zipped = (await loadPlan(
+    FILE.replace("  metadata: { x-user: ann }", "  metadata: { x-user: ann }\n  compress: gzip"),
+  ))
+    .runs[0].attack;
   const [spec] = zipped.requestMix!;
   assert.deepEqual(spec.headers?.slice(3, 5), [["grpc-encoding", "gzip"], ["grpc-accept-encoding", "gzip"]]);
   assert.equal((spec.body as Uint8Array)[0], 1);
   assert.match(
-    problems(FILE.replace("  metadata: { x-user: ann }", "  metadata: { x-user: ann }\n  compress: br"))[0],
+    (await problems(
+      FILE.replace("  metadata: { x-user: ann }", "  metadata: { x-user: ann }\n  compress: br"),
+    ))[0],
     /^grpc\.compress: /,
   );
 });
 
-Deno.test("grpc.loads: only the loads named make the call, the others keep their HTTP requests", () => {
+Deno.test("grpc.loads: only the loads named make the call, the others keep their HTTP requests", async () => {
   const file = `
 name: grpc-beside-json
 targets:
@@ -94,7 +97,7 @@ loads:
 expect:
   - { metric: rps, better: json, than: rpc, between: loads }
 `;
-  const runs = loadPlan(file).runs;
+  const runs = (await loadPlan(file)).runs;
   const json = runs.find((r) => r.load === "json")!.attack;
   const rpc = runs.find((r) => r.load === "rpc")!.attack;
   assert.deepEqual([json.grpc, json.requestMix![0].path], [undefined, "/echo"]);
@@ -102,7 +105,7 @@ expect:
   assert.equal(rpc.requestMix![0].path, "/loadlab.target.Target/Echo");
   assert.deepEqual([...(rpc.requestMix![0].body as Uint8Array)], [0, 0, 0, 0, 5, 0x0a, 3, 0x78, 0x78, 0x78]);
   assert.deepEqual(
-    problems(
+    await problems(
       file.replace("loads: [rpc]", "loads: [rcp]").replace(
         "between: loads }",
         "between: loads, load: json }",
@@ -115,7 +118,7 @@ expect:
   );
 });
 
-Deno.test("a built-in target a grpc: section calls needs grpc: true, on one instance: problems at its path", () => {
+Deno.test("a built-in target a grpc: section calls needs grpc: true, on one instance: problems at its path", async () => {
   const file = `
 name: grpc-builtin
 targets:
@@ -126,7 +129,7 @@ grpc:
 loads:
   rpc: { model: connections, connections: 1, duration: 1s }
 `;
-  assert.deepEqual(problems(file), [
+  assert.deepEqual(await problems(file), [
     "targets.plain: the grpc: section's calls need the built-in target's gRPC endpoints: add grpc: true",
     "targets.many.grpc: grpc: true serves one instance's gRPC endpoints, not 2: drop instances (or set it to 1)",
   ]);

@@ -22,7 +22,7 @@ export type ExperimentWithData = Experiment & {
   dataTables?: Record<string, DataTable>;
   /** The `grpc:` section's call, encoded when the file was loaded (scenarios/grpc/experiment.ts). */
   grpcRequests?: RequestSpec[];
-  /** The `grpc:` section's schema as a FileDescriptorSet, when flows have gRPC steps (grpc/flow_steps.ts). */
+  /** The `grpc:` section's schema as a FileDescriptorSet, when flows have gRPC steps (grpc/read.ts). */
   grpcSchema?: Uint8Array<ArrayBuffer>;
 };
 

@@ -3,7 +3,7 @@ import { loadPlan } from "../load.ts";
 import { abortRules, judgeThresholds, parseAllThresholds } from "./thresholds.ts";
 import { makeRun } from "../../tests/fixtures/make_run.ts";
 
-const plan = loadPlan(
+const plan = await loadPlan(
   `
 name: judged
 targets:

@@ -13,7 +13,7 @@ import {
 import { flowFields, requestStepFields } from "../../runner/session_schema.ts";
 import { wsActionFields, wsActionRules } from "../../runner/ws_step_spec.ts";
 import { grpcStepFields } from "../../runner/grpc_step_spec.ts";
-import { splitCall } from "../../runner/http/grpc/schema.ts";
+import { splitCall } from "../../runner/http/grpc/call.ts";
 import { type FlowSpec, flowStepIssues } from "../../runner/flow_spec.ts";
 import {
   endpointNameProblem,

@@ -71,3 +71,13 @@ function bodyOf(message: Uint8Array | readonly Uint8Array[], gzip: boolean): Uin
   if (message instanceof Uint8Array) return frame(message);
   return concatBytes(message.map(frame));
 }
+
+/** `pkg.Service/Method` or `pkg.Service.Method` as [service, method], or null when it is neither. */
+export function splitCall(call: string): [string, string] | null {
+  const slash = call.replace(/^\//, "").split("/");
+  if (slash.length === 2 && slash[0] !== "" && slash[1] !== "") return [slash[0], slash[1]];
+  const dot = call.lastIndexOf(".");
+  return slash.length === 1 && dot > 0 && dot < call.length - 1
+    ? [call.slice(0, dot), call.slice(dot + 1)]
+    : null;
+}

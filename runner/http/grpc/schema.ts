@@ -10,6 +10,7 @@ import "./protobuf_linear.ts";
 import { existsSync } from "node:fs";
 import { FileReadError, readFileCapped } from "../../../system/read_capped.ts";
 import { dirname, isAbsolute, join, resolve } from "node:path";
+import { splitCall } from "./call.ts";
 
 /** A schema that cannot be read, or a call it does not have; `hint` says what to do. */
 export class GrpcSchemaError extends Error {
@@ -104,16 +105,6 @@ function servicesOf(ns: protobuf.NamespaceBase): protobuf.Service[] {
 }
 
 const nameOf = (o: protobuf.ReflectionObject) => o.fullName.replace(/^\./, "");
-
-/** `pkg.Service/Method` or `pkg.Service.Method` as [service, method], or null when it is neither. */
-export function splitCall(call: string): [string, string] | null {
-  const slash = call.replace(/^\//, "").split("/");
-  if (slash.length === 2 && slash[0] !== "" && slash[1] !== "") return [slash[0], slash[1]];
-  const dot = call.lastIndexOf(".");
-  return slash.length === 1 && dot > 0 && dot < call.length - 1
-    ? [call.slice(0, dot), call.slice(dot + 1)]
-    : null;
-}
 
 /** The method `call` names in `root`; a `GrpcSchemaError` naming what exists when it is not there. */
 export function findMethod(root: protobuf.Root, call: string) {

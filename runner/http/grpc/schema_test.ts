@@ -1,14 +1,8 @@
 import { deepStrictEqual as assertEquals, throws } from "node:assert/strict";
 import protobuf from "protobufjs";
 import "protobufjs/ext/descriptor/index.js";
-import {
-  findMethod,
-  GrpcSchemaError,
-  loadProtoFile,
-  loadProtoset,
-  rootOfDescriptorSet,
-  splitCall,
-} from "./schema.ts";
+import { findMethod, GrpcSchemaError, loadProtoFile, loadProtoset, rootOfDescriptorSet } from "./schema.ts";
+import { splitCall } from "./call.ts";
 import { encodeMessage, GrpcMessageError, parseMessageText } from "./message.ts";
 
 const PROTO = new URL("../../../examples/grpc/greeter.proto", import.meta.url).pathname;

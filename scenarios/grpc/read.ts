@@ -1,0 +1,103 @@
+/**
+ * @module
+ * An experiment's gRPC read as the file loads: the `grpc:` section's schema and calls, and the flows' `grpc:`
+ * steps checked against that schema. Only a file that speaks gRPC imports it (and protobuf.js).
+ */
+import protobuf from "protobufjs";
+import { dirname, isAbsolute, join } from "node:path";
+import { DEFAULT_TIMEOUT_MS, type GrpcSection } from "./experiment.ts";
+import { grpcRequestMix } from "./calls.ts";
+import { GrpcSchemaError, loadProtoFile, loadProtoset } from "../../runner/http/grpc/schema.ts";
+import { GrpcMessageError } from "../../runner/http/grpc/message.ts";
+import targetProto from "../../targets/app/target.proto" with { type: "text" };
+import type { Issue } from "../../validation/mod.ts";
+import type { FileFlow } from "../schema/requests.ts";
+import type { Experiment } from "../schema/experiment.ts";
+import { callIssue } from "../../runner/http/grpc/call_spec.ts";
+import { schemaBytes } from "../../runner/http/grpc/reflected_run.ts";
+
+/** The calls of a `grpc:` section, read relative to `file`; problems as issues at their path. */
+export function grpcCallsOf(section: GrpcSection, file: string | undefined) {
+  const base = file === undefined ? Deno.cwd() : dirname(file);
+  const at = (p: string) => isAbsolute(p) ? p : join(base, p);
+  // A reflected schema is asked when each run starts (runner/http/grpc/reflected_run.ts).
+  if (section.reflect) return { requests: [], issues: [] };
+  try {
+    const root = section.proto !== undefined
+      ? loadProtoFile(at(section.proto), section.importPaths.map(at))
+      : section.protoset !== undefined
+      ? loadProtoset(at(section.protoset))
+      // Field names kept as written, as for a .proto file.
+      : protobuf.parse(targetProto, new protobuf.Root(), { keepCase: true }).root;
+    root.resolveAll();
+    if (section.call === undefined) return { requests: [], issues: [], root };
+    const source = {
+      call: section.call,
+      message: JSON.stringify(section.message),
+      metadata: Object.entries(section.metadata),
+      maxSendBytes: section.maxSendBytes,
+      compress: section.compress,
+    };
+    return { requests: grpcRequestMix(root, source, DEFAULT_TIMEOUT_MS), issues: [], root };
+  } catch (err) {
+    if (err instanceof GrpcMessageError) {
+      return {
+        requests: [],
+        issues: [{ path: `grpc.${err.path}`, message: err.message.slice(err.path.length + 2) }],
+      };
+    }
+    if (err instanceof GrpcSchemaError) {
+      // A file's problem is named at the key that gave the file; a call's, at the call.
+      const fileKey = (["proto", "protoset"] as const).find((k) => section[k] !== undefined) ?? "call";
+      const ofFile = /proto|import/.test(err.message) && !/^no (service|method)/.test(err.message);
+      const message = err.hint ? `${err.message}; ${err.hint}` : err.message;
+      return { requests: [], issues: [{ path: `grpc.${ofFile ? fileKey : "call"}`, message }] };
+    }
+    throw err;
+  }
+}
+
+/** Every flow of the file with where it is written: the file's `flows:` and each load's own. */
+function flowsWithPaths(exp: Experiment): [FileFlow, string][] {
+  const found: [FileFlow, string][] = (exp.flows ?? []).map((f, k) => [f, `flows[${k}]`]);
+  for (const [name, load] of Object.entries(exp.loads)) {
+    (load.flows ?? []).forEach((f, k) => found.push([f, `loads.${name}.flows[${k}]`]));
+  }
+  return found;
+}
+
+/** The file's gRPC steps checked against `root`: the schema's bytes for the workers, and the problems. */
+export function grpcFlowsOf(exp: Experiment, root: protobuf.Root | undefined) {
+  if (!flowsWithPaths(exp).some(([flow]) => flow.steps.some((s) => "grpc" in s))) return { issues: [] };
+  // A section that could not be read has its own problem; its steps are not checked against nothing.
+  if (root === undefined && exp.grpc !== undefined) return { issues: [] };
+  const issues = grpcStepIssues(exp, root);
+  return root === undefined ? { issues } : { schema: schemaBytes(root), issues };
+}
+
+/** The problems of the file's gRPC steps against `root` (the section's schema; none: a missing section). */
+function grpcStepIssues(exp: Experiment, root: protobuf.Root | undefined): Issue[] {
+  const issues: Issue[] = [];
+  for (const [flow, at] of flowsWithPaths(exp)) {
+    flow.steps.forEach((step, j) => {
+      if (!("grpc" in step)) return;
+      const path = `${at}.steps[${j}].grpc`;
+      if (root === undefined) {
+        issues.push({
+          path,
+          message: "a gRPC step calls by the file's grpc: section's schema: add one " +
+            "(proto: FILE or protoset: FILE; neither: the built-in target's)",
+        });
+        return;
+      }
+      const source = {
+        call: step.grpc.call,
+        message: JSON.stringify(step.grpc.message),
+        metadata: Object.entries(step.grpc.metadata),
+      };
+      const issue = callIssue(root, source, path);
+      if (issue !== null) issues.push(issue);
+    });
+  }
+  return issues;
+}
