@@ -76,10 +76,7 @@ export function grpcArgs(flags: FlagValues, url: URL, data?: DataSpec): GrpcArgs
     ? new TextDecoder().decode(readBodyFile(bodyFile))
     : flags.text("body");
   const metadata = flags.all("header").map(metadataOf);
-  const caps = optionValues(flags, GRPC_OPTIONS, CAP_FLAGS) as {
-    maxReceiveBytes?: number;
-    maxSendBytes?: number;
-  };
+  const caps = optionValues(flags, GRPC_OPTIONS, CAP_FLAGS) as { [K in keyof typeof GRPC_OPTIONS]?: number };
   checkPlaceholderNames(metadata.map(([name, value]) => ["-H", `${name}: ${value}`]), data);
   return {
     url: new URL(`${secure ? "https" : "http"}://${url.host}/`).href,
