@@ -648,11 +648,10 @@ function asList(value: unknown): string[] {
 
 /** ghz's metadata or tags: an object of names and values, or its JSON text. */
 function jsonObject(value: unknown, flag: string): Record<string, string> {
-  // Go's JSON null, a map of nothing.
-  if (value === undefined || (typeof value === "string" && /^\s*null\s*$/.test(value))) return {};
-  let parsed = value;
+  let parsed = value ?? {};
   try {
-    if (typeof value === "string") parsed = JSON.parse(value);
+    // Go's JSON null, a map of nothing.
+    if (typeof value === "string") parsed = JSON.parse(value) ?? {};
   } catch { /* not JSON: refused below */ }
   if (isRecord(parsed) && Object.values(parsed).every((v) => typeof v === "string")) {
     return parsed as Record<string, string>;
