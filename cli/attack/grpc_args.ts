@@ -76,10 +76,7 @@ export function grpcArgs(flags: FlagValues, url: URL, data?: DataSpec): GrpcArgs
     ? new TextDecoder().decode(readBodyFile(bodyFile))
     : flags.text("body");
   const metadata = flags.all("header").map(metadataOf);
-  const caps = optionValues(flags, GRPC_OPTIONS, CAP_FLAGS) as {
-    maxReceiveBytes?: number;
-    maxSendBytes?: number;
-  };
+  const caps = optionValues(flags, GRPC_OPTIONS, CAP_FLAGS) as { [K in keyof typeof GRPC_OPTIONS]?: number };
   checkPlaceholderNames(metadata.map(([name, value]) => ["-H", `${name}: ${value}`]), data);
   return {
     url: new URL(`${secure ? "https" : "http"}://${url.host}/`).href,
@@ -146,16 +143,14 @@ export function foldConcurrency(raw: RawArgs, flags: FlagValues, url: URL): numb
 export function inFlightLine(config: AttackConfig): string | null {
   const hasRate = "ratePerSec" in config && config.ratePerSec !== undefined;
   if (!("connections" in config) || LOAD_MODEL_FACTS[config.model].pacing(hasRate) === "open") return null;
-  const m = config.connections;
+  const [m, s] = [config.connections, config.streams];
   const over = `${m} connection${m === 1 ? "" : "s"}`;
-  const steps = config.concurrencySteps?.map((s) => `${s.concurrency} from ${s.atMs / 1000} s`).join(", ");
+  const steps = config.concurrencySteps?.map((c) => `${c.concurrency} from ${c.atMs / 1000} s`).join(", ");
   if (steps !== undefined) return `calls in flight ${steps} over ${over} (ghz's concurrency schedule)`;
   if (config.concurrency !== undefined) {
     return `${config.concurrency} calls in flight over ${over} (ghz's -c and --connections)`;
   }
-  return `${m * config.streams} calls in flight: ${over} x ${config.streams} stream${
-    config.streams === 1 ? "" : "s"
-  }`;
+  return `${m * s} calls in flight: ${over} x ${s} stream${s === 1 ? "" : "s"}`;
 }
 
 /** `-H "name: value"` as metadata: a lower-case-able token name that gRPC itself does not set. */
@@ -164,12 +159,9 @@ function metadataOf(line: string): [string, string] {
   if (colon <= 0) throw new UsageError(`-H ${JSON.stringify(line)}: expected "name: value"`);
   const name = line.slice(0, colon).trim().toLowerCase();
   if (!/^[0-9a-z_.-]+$/.test(name) || name.startsWith("grpc-") || RESERVED_METADATA.has(name)) {
-    throw new UsageError(
-      `-H ${JSON.stringify(line)}: ${
-        JSON.stringify(name)
-      } cannot be metadata (letters, digits, _ . - only; ` +
-        "not content-type, te, user-agent or grpc-*)",
-    );
+    const why =
+      "cannot be metadata (letters, digits, _ . - only; not content-type, te, user-agent or grpc-*)";
+    throw new UsageError(`-H ${JSON.stringify(line)}: ${JSON.stringify(name)} ${why}`);
   }
   const value = line.slice(colon + 1).trim();
   const problem = metadataValueProblem(name, value);

@@ -7,38 +7,21 @@
  */
 import { type FlagSpec, tokenize } from "../argv.ts";
 import { runCommand } from "../command_errors.ts";
-import { MAX_DURATION_MS } from "../../validation/duration.ts";
 import { HelpRequested, UsageError } from "../usage_error.ts";
 import denoJson from "../../deno.json" with { type: "json" };
-import {
-  concurrencySteps as stepsOf,
-  fileText,
-  GHZ_KEYS,
-  ghzFlags,
-  GO_TYPES,
-  influxTags,
-  jsonObject,
-  msOf,
-  readConfig,
-} from "./config.ts";
+import { fileText, GHZ_OPTIONS, ghzRun, readConfig } from "./config.ts";
 import { attack, type GhzRun } from "../attack/command.ts";
+import { defined } from "../../validation/defined.ts";
 
-/** ghz's flags: its long names are its config file's keys; `long=short` where it has a short one. */
-const SHORT = new Map(
-  ("import-paths=i rps=r concurrency=c total=n timeout=t duration=z max-duration=x data=d data-file=D " +
-    "binary=b binary-file=B metadata=m metadata-file=M output=o format=O enable-compression=e").split(" ")
-    .map((pair) => pair.split("=") as [string, string]),
-);
-const BOOLEANS = new Set(GHZ_KEYS.filter((k) => GO_TYPES.find(([keys]) => keys.test(k))?.[1] === "bool"));
-/** ghz's config file's keys that are no flag of its. */
-const CONFIG_ONLY = /^(host|max-(recv|send)-message-size|disable-template-.*)$/;
+const BOOLEANS = new Set(Object.keys(GHZ_OPTIONS).filter((k) => GHZ_OPTIONS[k].go === "bool"));
+/** ghz's flags: its options' but a config file's own, their long names its config file's keys. */
 const FLAGS: FlagSpec[] = [
   { long: "help", short: "h", takesValue: false },
   { long: "version", short: "v", takesValue: false },
   { long: "config", takesValue: true, example: "ghz.json" },
-  ...GHZ_KEYS.filter((k) => !CONFIG_ONLY.test(k)).map((long) => ({
+  ...Object.entries(GHZ_OPTIONS).filter(([, o]) => !o.fileOnly).map(([long, { short }]) => ({
     long,
-    ...(SHORT.has(long) ? { short: SHORT.get(long) } : {}),
+    ...defined({ short }),
     takesValue: !BOOLEANS.has(long),
     // `--no-X` is read as `--X=false`; a flag given twice is ghz's error.
     optionalValue: BOOLEANS.has(long),
@@ -81,27 +64,7 @@ export function ghzCommandLine(argv: string[]): GhzRun & { attack: string[] } {
     console.error("loadlab ghz: --data=@ is the empty message, as in ghz v0.93; -D /dev/stdin reads stdin");
     config.data = "{}";
   }
-  const where = (key: string) => `--${key}`;
-  const [attack, concurrencySteps] = [ghzFlags(config, where), stepsOf(config, where)];
-  const tags = config.tags === undefined ? undefined : jsonObject(config.tags, "--tags");
-  const name = config.name === undefined ? undefined : String(config.name);
-  const skipFirst = Number(config.skipFirst ?? 0);
-  const counted = attack.includes("-n");
-  if (counted && skipFirst > Number(config.total ?? 200)) {
-    throw new UsageError(`--skipFirst ${config.skipFirst}: you cannot skip more requests than those run`);
-  }
-  const streamIntervalMs = msOf(config, "stream-interval", where);
-  const streamEndMs = msOf(config, "stream-call-duration", where);
-  const streamEnd = { streamEndMessages: Number(config["stream-call-count"] ?? 0), streamEndMs };
-  // A load schedule to a count: rate phases that end at its last call.
-  const timed = msOf(config, "duration", where) + msOf(config, "max-duration", where) > 0;
-  const total = attack.includes("--phases") && !timed ? Number(config.total ?? 200) : undefined;
-  // ghz's paced calls to a count wait for a worker, however late: none is dropped.
-  const lateBoundMs = (counted && attack.includes("-R")) || total ? MAX_DURATION_MS : undefined;
-  const run = { attack, name, tags, skipFirst, streamIntervalMs, streamEnd, concurrencySteps, lateBoundMs };
-  const countErrors = config["count-errors"] === true;
-  const labels = { call: String(config.call), ignoreCut: config["duration-stop"] === "ignore", total };
-  return { ...run, ...labels, countErrors, influxTags: influxTags(config, tags) };
+  return ghzRun(config);
 }
 
 /**

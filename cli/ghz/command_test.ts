@@ -484,6 +484,18 @@ Deno.test("-O influx-*: the run's options as ghz's InfluxDB tags, as ghz v0.93 w
     /,c=50,load-schedule=line,load-start=50,load-end=200,load-step=50,load-step-duration=1s,load-max-duration=0s,/,
   );
   match(paced.influxTags!, /n=2147483647,.*,z=2000000000,.*,data="null",.*,tags="{\\"env\\":\\"ci\\"}"$/);
+  // A schedule's options not given are ghz's defaults: a concurrency step of 1.
+  const stepped = ghzCommandLine([
+    ...CALL,
+    "--concurrency-schedule=line",
+    "--concurrency-start=5",
+    "--concurrency-end=10",
+    "h:1",
+  ]);
+  match(
+    stepped.influxTags!,
+    /,concurrency-schedule=line,concurrency-start=5,concurrency-end=10,concurrency-step=1,concurrency-step-duration=1s,/,
+  );
 });
 
 Deno.test({

@@ -12,97 +12,135 @@ import { parseDurationMs } from "../flag_values.ts";
 import { findMethod, loadProtoFile, loadProtoset } from "../../runner/http/grpc/schema.ts";
 import { decodeMessages } from "../../runner/http/grpc/message.ts";
 import { isRecord } from "../../scenarios/yaml_document.ts";
+import { MAX_DURATION_MS } from "../../validation/duration.ts";
+import type { GhzRun } from "../attack/command.ts";
 
 /** A config holds flags and one message's data; a message is capped at 4 MiB by default (--max-send). */
 const MAX_CONFIG_BYTES = 16 * 2 ** 20;
 
-/** ghz option -> the attack flag taking its value as text. */
-const SIMPLE: Record<string, string> = {
-  call: "--call",
-  proto: "--proto",
-  protoset: "--protoset",
-  rps: "-R",
-  cacert: "--cacert",
-  cert: "--cert",
-  key: "--key",
-  cname: "--sni",
-  output: "-o",
-};
-
-/** Options honoured at ghz's default only (the fix for others), and ones loadlab has no counterpart for. */
-const AT_DEFAULT: Record<string, [unknown, string]> = {
-  debug: [undefined, "drop it; loadlab attack --log FILE lists every call"],
-  "disable-template-data": [false, "drop it: loadlab fills ghz's templates"],
-  "disable-template-functions": [false, "drop it: loadlab fills ghz's templates"],
-};
-
 const GO_DURATION = /^[-+]?(0|((\d+\.?\d*|\.\d+)(ns|us|µs|μs|ms|s|m|h))+)$/;
 const SUB_MS = /(\d+\.?\d*|\.\d+)(ns|us|µs|μs)/g;
+/** The text of a flag of Go's type, and its name: counts (uint), steps (int), durations (each number with
+ * its unit, or 0), schedules (Go's strings of one of three words). */
+const FORMS: Record<string, [RegExp, string]> = {
+  uint: [/^\+?\d+$/, "a whole number"],
+  int: [/^[-+]?\d+$/, "a whole number"],
+  duration: [GO_DURATION, "a duration"],
+  schedule: [/^(const|step|line)$/, "one of const, step, line"],
+};
+
 /**
- * Go's types of ghz's options (a string where none matches), with a flag's form and its name: counts (uint),
- * steps (int), durations (each number with its unit, or 0), schedules. A config file holds to the types as
- * Go decodes them (YAML's text may be a number or a boolean).
+ * One of ghz's options, by its config file's key (its flag's long name): Go's type, its flag's short
+ * spelling, ghz's default, the attack flag taking its value as text, the fix where loadlab runs ghz's
+ * default only; `fileOnly`: a config file's key that is no flag of ghz's.
  */
-export const GO_TYPES: Array<[RegExp, string, RegExp?, string?]> = [
-  [
-    /^(total|concurrency|connections|rps|cpus|skipFirst|stream-call-count|(load|concurrency)-(start|end))$/,
-    "uint",
-    /^\+?\d+$/,
-    "a whole number",
-  ],
-  [/^(load|concurrency)-step$/, "int", /^[-+]?\d+$/, "a whole number"],
-  [/(timeout|duration|keepalive|interval)$/, "duration", GO_DURATION, "a duration"],
-  [/-schedule$/, "string", /^(const|step|line)$/, "one of const, step, line"],
-  [
-    /^(count-errors|skipTLS|insecure|async|binary|stream-dynamic-messages|enable-compression|disable-.*)$/,
-    "bool",
-  ],
-  [/^(metadata|tags|reflect-metadata)$/, "map"],
-  [/^import-paths$/, "list"],
-  [/^data$/, "any"],
-];
+interface GhzOption {
+  go: "uint" | "int" | "duration" | "schedule" | "bool" | "map" | "list" | "any" | "string";
+  short?: string;
+  standard?: string | number | boolean;
+  attack?: string;
+  fix?: string;
+  fileOnly?: true;
+}
+
+const TEMPLATES = "drop it: loadlab fills ghz's templates";
+/** Every option ghz has, in the order their attack flags go (`host`: `loadlab ghz`'s argument). */
+export const GHZ_OPTIONS: Record<string, GhzOption> = {
+  call: { go: "string", attack: "--call" },
+  proto: { go: "string", attack: "--proto" },
+  protoset: { go: "string", attack: "--protoset" },
+  "import-paths": { go: "list", short: "i" },
+  rps: { go: "uint", short: "r", standard: 0, attack: "-R" },
+  cacert: { go: "string", attack: "--cacert" },
+  cert: { go: "string", attack: "--cert" },
+  key: { go: "string", attack: "--key" },
+  cname: { go: "string", attack: "--sni" },
+  output: { go: "string", short: "o", attack: "-o" },
+  skipTLS: { go: "bool", standard: false },
+  insecure: { go: "bool", standard: false },
+  authority: { go: "string" },
+  async: { go: "bool", standard: false },
+  "load-schedule": { go: "schedule", standard: "const" },
+  "load-start": { go: "uint", standard: 0 },
+  "load-step": { go: "int", standard: 0 },
+  "load-end": { go: "uint", standard: 0 },
+  "load-step-duration": { go: "duration" },
+  "load-max-duration": { go: "duration" },
+  concurrency: { go: "uint", short: "c", standard: 50 },
+  "concurrency-schedule": { go: "schedule", standard: "const" },
+  "concurrency-start": { go: "uint", standard: 0 },
+  "concurrency-end": { go: "uint", standard: 0 },
+  "concurrency-step": { go: "int", standard: 1 },
+  "concurrency-step-duration": { go: "duration" },
+  "concurrency-max-duration": { go: "duration" },
+  total: { go: "uint", short: "n", standard: 200 },
+  timeout: { go: "duration", short: "t", standard: "20s" },
+  duration: { go: "duration", short: "z" },
+  "max-duration": { go: "duration", short: "x" },
+  "duration-stop": { go: "string", standard: "close" },
+  data: { go: "any", short: "d" },
+  "data-file": { go: "string", short: "D" },
+  binary: { go: "bool", short: "b", standard: false },
+  "binary-file": { go: "string", short: "B" },
+  metadata: { go: "map", short: "m" },
+  "metadata-file": { go: "string", short: "M" },
+  "stream-interval": { go: "duration" },
+  "stream-call-duration": { go: "duration" },
+  "stream-call-count": { go: "uint", standard: 0 },
+  "stream-dynamic-messages": { go: "bool", standard: false },
+  "reflect-metadata": { go: "map" },
+  format: { go: "string", short: "O", standard: "summary" },
+  skipFirst: { go: "uint", standard: 0 },
+  "count-errors": { go: "bool", standard: false },
+  connections: { go: "uint", standard: 1 },
+  "connect-timeout": { go: "duration", standard: "10s" },
+  keepalive: { go: "duration" },
+  name: { go: "string" },
+  tags: { go: "map" },
+  cpus: { go: "uint" },
+  debug: { go: "string", fix: "drop it; loadlab attack --log FILE lists every call" },
+  "disable-template-data": { go: "bool", standard: false, fix: TEMPLATES, fileOnly: true },
+  "disable-template-functions": { go: "bool", standard: false, fix: TEMPLATES, fileOnly: true },
+  "enable-compression": { go: "bool", short: "e", standard: false },
+  "lb-strategy": { go: "string" },
+  "max-recv-message-size": { go: "string", fileOnly: true },
+  "max-send-message-size": { go: "string", fileOnly: true },
+  host: { go: "string", fileOnly: true },
+};
+
+/** An option's value: as given, else ghz's default. */
+const option = (config: Record<string, unknown>, key: string) => config[key] ?? GHZ_OPTIONS[key].standard;
+
+/** Go's type of a key of ghz's (a schedule is a string); a string for any other key. */
+const goType = (key: string) => Object.hasOwn(GHZ_OPTIONS, key) ? GHZ_OPTIONS[key].go : "string";
 
 /** The metadata names grpc-go 1.34 drops from a call's metadata: its own headers. */
 const GRPC_RESERVED =
   /^(:.*|content-type|user-agent|te|grpc-(message(-type)?|encoding|status(-details-bin)?|timeout))$/i;
 
-/** Every option ghz has (each one a flag of `loadlab ghz`, `host` its argument). */
-export const GHZ_KEYS = [
-  ...Object.keys(SIMPLE),
-  ...Object.keys(AT_DEFAULT),
-  ...("stream-dynamic-messages lb-strategy async name tags count-errors connect-timeout keepalive " +
-    "authority load-schedule load-start load-step load-end load-step-duration load-max-duration " +
-    "concurrency-schedule concurrency-start concurrency-end concurrency-step concurrency-step-duration " +
-    "concurrency-max-duration stream-call-count stream-interval format host insecure skipTLS concurrency " +
-    "connections import-paths duration-stop skipFirst cpus max-recv-message-size max-send-message-size " +
-    "total duration max-duration timeout data data-file binary binary-file metadata metadata-file " +
-    "stream-call-duration enable-compression reflect-metadata").split(" "),
-];
+/** Every option named in a message as its flag. */
+const where = (key: string) => `--${key}`;
 
 /** ghz's config file: JSON, or TOML or YAML by its extension, as ghz reads it. */
 export function readConfig(path: string, flag: string): Record<string, unknown> {
   const text = fileText(path, flag);
   const ext = /\.(toml|ya?ml)$/i.exec(path)?.[1].toLowerCase();
   const kind = ext === "toml" ? "TOML" : ext === undefined ? "JSON" : "YAML";
+  // Go's YAML is 1.1 (yes, no, on, off are booleans).
+  const parse = { TOML: parseToml, YAML: (t: string) => parseYaml(t, { version: "1.1" }), JSON: JSON.parse };
   let config: unknown;
   try {
-    // Go's YAML is 1.1 (yes, no, on, off are booleans).
-    config = kind === "TOML"
-      ? parseToml(text)
-      : kind === "YAML"
-      ? parseYaml(text, { version: "1.1" })
-      : JSON.parse(text);
+    config = parse[kind](text);
   } catch (err) {
     const first = (err as Error).message.split("\n")[0];
     throw new UsageError(`${flag} ${path}: not ${kind} (${first})`);
   }
   if (!isRecord(config)) throw new UsageError(`${flag} ${path}: expected an object of ghz's options`);
-  const typeOf = (key: string) => GO_TYPES.find(([keys]) => keys.test(key))?.[1] ?? "string";
   // Go's null leaves a field as it was (the option not given), but ghz parses a JSON duration's own.
-  const none = (k: string) => config[k] === null && (kind !== "JSON" || typeOf(k) !== "duration");
+  const none = (k: string) => config[k] === null && (kind !== "JSON" || goType(k) !== "duration");
   for (const key of Object.keys(config).filter(none)) delete config[key];
-  for (const [key, value] of Object.entries(config).filter(([k]) => GHZ_KEYS.includes(k))) {
-    const type = typeOf(key);
+  for (const [key, value] of Object.entries(config).filter(([k]) => Object.hasOwn(GHZ_OPTIONS, k))) {
+    const type = goType(key) === "schedule" ? "string" : goType(key);
     const text = (v: unknown) =>
       typeof v === "string" || (kind === "YAML" && /^(number|boolean)$/.test(typeof v));
     const fits: Record<string, boolean> = {
@@ -141,15 +179,15 @@ function dataError(kind: string, text: string, data: unknown): string | undefine
 /** A refusal of something ghz does that loadlab does not: exit 2, whatever exit ghz's own errors have. */
 const refused = (message: string) => new UsageError(message, { exitCode: 2 });
 
-/** The attack flags ghz's options stand for; `where(key)` names an option in messages. */
-export function ghzFlags(config: Record<string, unknown>, where: (key: string) => string): string[] {
+/** The attack flags ghz's options stand for, and what ghz's run and report take besides them. */
+export function ghzRun(config: Record<string, unknown>): GhzRun & { attack: string[] } {
   // Flags are checked as they are read: these are a config file's keys, which ghz ignores.
-  for (const key of Object.keys(config).filter((k) => !GHZ_KEYS.includes(k))) {
+  for (const key of Object.keys(config).filter((k) => !Object.hasOwn(GHZ_OPTIONS, k))) {
     console.error(`loadlab ghz: --config: ${key} is not an option of ghz's; ignored, as ghz ignores it`);
     delete config[key];
   }
   for (const [key, value] of Object.entries(config)) {
-    const [, , form, what] = GO_TYPES.find(([keys]) => keys.test(key)) ?? [];
+    const [form, what] = FORMS[goType(key)] ?? [];
     if (form && value !== undefined && !form.test(String(value))) {
       throw new UsageError(`${where(key)} ${JSON.stringify(value)}: not ${what}`);
     }
@@ -158,13 +196,13 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
       `${+(Number(n) / (unit === "ns" ? 1e6 : 1e3)).toFixed(6)}ms`;
     if (form === GO_DURATION && value !== undefined) config[key] = String(value).replace(SUB_MS, ms);
   }
-  const timeoutMs = msOf(config, "timeout", where);
+  const timeoutMs = msOf(config, "timeout");
   if (timeoutMs > 0 && timeoutMs < 1) {
     throw refused(`${where("timeout")} ${config.timeout}: loadlab's least is 1ms`);
   }
-  for (const [key, [standard, fix]] of Object.entries(AT_DEFAULT)) {
+  for (const [key, { standard, fix }] of Object.entries(GHZ_OPTIONS)) {
     const value = config[key];
-    if (value === undefined || value === standard || isZero(value, standard)) continue;
+    if (!fix || value === undefined || value === standard || isZero(value, standard)) continue;
     throw refused(`${where(key)} ${JSON.stringify(value)}: not run by loadlab; ${fix}`);
   }
   // ghz's method names: one leading dot dropped, then pkg.Service.Method or one slash.
@@ -194,13 +232,13 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
   config.proto = proto === "" ? undefined : proto;
   const flags = [`${config.insecure === true ? "grpc" : "grpcs"}://${host}`];
   // ghz's --rps 0 is no limit; a step or line load schedule sets the rate, --rps ignored.
-  const noRps = isZero(config.rps, 0) || String(config["load-schedule"] ?? "const") !== "const";
-  for (const [key, flag] of Object.entries(SIMPLE)) {
+  const noRps = isZero(config.rps, 0) || option(config, "load-schedule") !== "const";
+  for (const [key, { attack }] of Object.entries(GHZ_OPTIONS)) {
     // As ghz: --proto over --protoset.
     const unread = (key === "rps" && noRps) || (key === "protoset" && config.proto !== undefined);
-    if (config[key] !== undefined && !unread) flags.push(flag, String(config[key]));
+    if (attack && config[key] !== undefined && !unread) flags.push(attack, String(config[key]));
   }
-  const format = String(config.format ?? "summary");
+  const format = String(option(config, "format"));
   if (format === "html") {
     // ghz's HTML page of the run: loadlab's report.html of it, at -o.
     if (config.output === undefined) throw refused(`${where("format")} html: give -o FILE.html for the page`);
@@ -212,18 +250,19 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
   // As ghz: -x is a duration as -z is, which wins (the count is then ignored).
   const duration = given(config["max-duration"]) ? config["max-duration"] : config.duration;
   const timed = given(duration);
-  const phases = schedulePhases(config, timed ? String(duration) : undefined, where);
+  const count = Number(option(config, "total"));
+  const phases = schedulePhases(config, timed ? String(duration) : undefined);
   if (phases !== undefined) flags.push("--phases", phases);
   else if (timed) flags.push("-d", String(duration));
   else if (isZero(config.total, 0)) throw refused(`${where("total")} 0: ghz runs it without end; give -z D`);
-  else flags.push("-n", String(config.total ?? 200));
+  else flags.push("-n", String(option(config, "total")));
   // ghz's 0 is no timeout: loadlab's longest. ghz dials within --connect-timeout, apart from a call's -t.
-  const timeout = given(config.timeout ?? "20s") ? String(config.timeout ?? "20s") : "168h";
-  const connect = config["connect-timeout"] ?? "10s";
-  flags.push("--timeout", timeout, "--connect-timeout", given(connect) ? String(connect) : "168h");
+  const [timeout, connect] = ["timeout", "connect-timeout"].map((k) => option(config, k))
+    .map((value) => given(value) ? String(value) : "168h");
+  flags.push("--timeout", timeout, "--connect-timeout", connect);
   // At -z's end ghz cuts the calls in flight (Canceled; "ignore": uncounted), or with any other word lets
   // them end ("wait").
-  const stop = String(config["duration-stop"] ?? "close");
+  const stop = String(option(config, "duration-stop"));
   if (timed) flags.push("--graceful-stop", ["close", "ignore"].includes(stop) ? "0s" : timeout);
   // grpc-go 1.34's :authority: --cname's over TLS (the name it verifies), --authority's in cleartext only.
   const authority = config.insecure === true ? config.authority : config.cname;
@@ -237,17 +276,15 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
       `${where("async")} beside a duration without --rps: not run by loadlab; give --rps or drop it`,
     );
   }
-  const asyncMost = timed
-    ? Math.ceil((Number(config.rps) * parseDurationMs(timeout, "-t")) / 1000)
-    : config.total ?? 200;
-  const c = config.async === true ? Math.min(Number(asyncMost), 100_000) : Number(config.concurrency ?? 50);
-  const connections = Number(config.connections ?? 1) || 1;
+  const asyncMost = timed ? Math.ceil((Number(config.rps) * parseDurationMs(timeout, "-t")) / 1000) : count;
+  const c = config.async === true ? Math.min(asyncMost, 100_000) : Number(option(config, "concurrency"));
+  const connections = Number(option(config, "connections")) || 1;
   // ghz's message caps: 2 GiB unless given (grpc-go's 4 MiB are not ghz's).
   flags.push("--max-receive", bytes(config["max-recv-message-size"], where("max-recv-message-size")));
   flags.push("--max-send", bytes(config["max-send-message-size"], where("max-send-message-size")));
   // ghz's --cpus is the cores its threads use: a worker isolate each, as far as the connections go round.
   if (Number(config.cpus) > 0) flags.push("-w", String(Math.min(Number(config.cpus), connections)));
-  const steps = concurrencySteps(config, where);
+  const steps = concurrencySteps(config);
   if (steps !== undefined && (phases !== undefined || flags.includes("-R"))) {
     throw refused(`${where("concurrency-schedule")} beside a rate: not run by loadlab; drop --rps or it`);
   }
@@ -265,7 +302,7 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
   const reflected = jsonObject(config["reflect-metadata"], where("reflect-metadata"));
   for (const [name, value] of Object.entries(reflected)) flags.push("--reflect-header", `${name}: ${value}`);
   const call = new CallData(String(config.call ?? ""), config.name === undefined ? "" : `${config.name}:`);
-  const binary = binaryData(config, where);
+  const binary = binaryData(config);
   // As ghz: -D's file over -d, -M's over -m.
   const fromFile = config["data-file"] !== undefined;
   const data = fromFile ? fileText(config["data-file"], where("data-file")) : config.data;
@@ -275,10 +312,10 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
       `${where("stream-dynamic-messages")}: default message provider cannot be used with static data`,
     );
   }
-  if (binary !== undefined) flags.push("-b", streamCallCount(binary, config, where));
+  if (binary !== undefined) flags.push("-b", streamCallCount(binary, config));
   else if (data !== undefined) {
     const text = jsonText(data, where(fromFile ? "data-file" : "data"), fromFile);
-    flags.push("-b", call.fill(streamCallCount(text, config, where), where("data")));
+    flags.push("-b", call.fill(streamCallCount(text, config), where("data")));
   }
   const metadata = config["metadata-file"] !== undefined
     ? fileText(config["metadata-file"], where("metadata-file"))
@@ -292,17 +329,33 @@ export function ghzFlags(config: Record<string, unknown>, where: (key: string) =
   }
   if (call.numbered) {
     // {{.RequestNumber}}: a row per call, in order (past a million calls the numbers start over).
-    const rows = timed ? 1_000_000 : Math.min(1_000_000, Number(config.total ?? 200));
+    const rows = timed ? 1_000_000 : Math.min(1_000_000, count);
     flags.push("--data-file", requestNumbers(rows), "--data-order", "sequential", "--data-when-done", "wrap");
   }
-  return flags;
+  const skipFirst = Number(option(config, "skipFirst"));
+  if (flags.includes("-n") && skipFirst > count) {
+    throw new UsageError(`--skipFirst ${config.skipFirst}: you cannot skip more requests than those run`);
+  }
+  const streamEndMs = msOf(config, "stream-call-duration");
+  const streamEnd = { streamEndMessages: Number(option(config, "stream-call-count")), streamEndMs };
+  // A load schedule to a count: rate phases that end at its last call.
+  const total = phases !== undefined && !timed ? count : undefined;
+  // ghz's paced calls to a count wait for a worker, however late: none is dropped.
+  const lateBoundMs = (flags.includes("-n") && flags.includes("-R")) || total ? MAX_DURATION_MS : undefined;
+  const tags = config.tags === undefined ? undefined : jsonObject(config.tags, "--tags");
+  const name = config.name === undefined ? undefined : String(config.name);
+  const streamIntervalMs = msOf(config, "stream-interval");
+  const run = { name, tags, skipFirst, streamIntervalMs, streamEnd, lateBoundMs, concurrencySteps: steps };
+  const labels = { call: String(config.call), ignoreCut: config["duration-stop"] === "ignore", total };
+  const countErrors = config["count-errors"] === true;
+  return { attack: flags, ...run, ...labels, countErrors, influxTags: influxTags(config, tags) };
 }
 
 /**
  * ghz's binary data (-B FILE, or -b's stdin, over -d) as the JSON of its messages, read against the call's
  * schema: one message, or a list taken in turn (a client stream's messages).
  */
-function binaryData(config: Record<string, unknown>, where: (key: string) => string): string | undefined {
+function binaryData(config: Record<string, unknown>): string | undefined {
   const file = config["binary-file"];
   if (file === undefined && config.binary !== true) return undefined;
   const flag = where(file === undefined ? "binary" : "binary-file");
@@ -334,20 +387,25 @@ function requestNumbers(rows: number): string {
 }
 
 /**
- * ghz's `step` or `line` load schedule as `--phases`: from `load-start` calls/s, `load-step` more each
- * `load-step-duration` (each second for `line`) until `load-max-duration` or `load-end`, then that rate to
- * the end of `-z`, or to the count's last call (ghz's StepPacer); undefined for ghz's constant rate.
+ * ghz's `step` or `line` schedule of the load or the concurrency: from its start, its step more each its step
+ * duration (each second for `line`) until its max duration or its end; undefined for `const`.
  */
-function schedulePhases(
-  config: Record<string, unknown>,
-  duration: string | undefined,
-  where: (key: string) => string,
-): string | undefined {
-  const kind = String(config["load-schedule"] ?? "const");
+function scheduleOf(config: Record<string, unknown>, of: "load" | "concurrency") {
+  const kind = String(option(config, `${of}-schedule`));
   if (kind === "const") return undefined;
-  const whole = (key: string) => Number(config[key] ?? 0);
-  const [start, step, end] = [whole("load-start"), whole("load-step"), whole("load-end")];
-  const stepMs = kind === "line" ? 1000 : msOf(config, "load-step-duration", where);
+  const [start, step, end] = ["start", "step", "end"].map((k) => Number(option(config, `${of}-${k}`)));
+  const stepMs = kind === "line" ? 1000 : msOf(config, `${of}-step-duration`);
+  return { kind, start, step, end, stepMs, maxMs: msOf(config, `${of}-max-duration`) };
+}
+
+/**
+ * ghz's `step` or `line` load schedule as `--phases`: its rate until `load-max-duration` or `load-end`, then
+ * that rate to the end of `-z`, or to the count's last call (ghz's StepPacer); undefined for a constant rate.
+ */
+function schedulePhases(config: Record<string, unknown>, duration: string | undefined): string | undefined {
+  const schedule = scheduleOf(config, "load");
+  if (schedule === undefined) return undefined;
+  const { kind, start, step, end, stepMs, maxMs } = schedule;
   if (!(start > 0) || step === 0 || !(stepMs > 0)) {
     throw new UsageError(
       `${where("load-schedule")} ${kind} needs --load-start > 0, a --load-step other than 0` +
@@ -355,7 +413,6 @@ function schedulePhases(
     );
   }
   const totalMs = duration === undefined ? Infinity : parseDurationMs(duration, where("duration"));
-  const maxMs = msOf(config, "load-max-duration", where);
   const rateAt = (k: number) => Math.max(0, start + step * k);
   // Where the rate stops changing, and the rate it holds from there.
   let constMs = maxMs;
@@ -367,7 +424,7 @@ function schedulePhases(
   } else if (maxMs === 0) [constMs, stop] = [totalMs, 0];
   const phases: string[] = [];
   // A count's calls left: its last phase ends at its last call's send.
-  let left = duration === undefined ? Number(config.total ?? 200) : Infinity;
+  let left = duration === undefined ? Number(option(config, "total")) : Infinity;
   const phase = (ms: number, rate: number) => {
     const calls = Math.min(left, (ms * rate) / 1000);
     phases.push(`${calls === left ? ((left - 0.5) * 1000) / rate : ms}ms@${rate}`);
@@ -386,20 +443,15 @@ function schedulePhases(
 }
 
 /**
- * ghz's `step` or `line` concurrency schedule as the calls in flight from each instant: `concurrency-start`,
- * then `concurrency-step` more each `concurrency-step-duration` (each second for `line`) until
- * `concurrency-end`, or until `concurrency-max-duration` and then the end's; undefined for ghz's -c.
+ * ghz's `step` or `line` concurrency schedule as the calls in flight from each instant (until
+ * `concurrency-end`, or until `concurrency-max-duration` and then the end's); undefined for ghz's -c.
  */
 export function concurrencySteps(
   config: Record<string, unknown>,
-  where: (key: string) => string,
 ): Array<{ atMs: number; concurrency: number }> | undefined {
-  const kind = String(config["concurrency-schedule"] ?? "const");
-  if (kind === "const") return undefined;
-  const [start, end] = [Number(config["concurrency-start"] ?? 0), Number(config["concurrency-end"] ?? 0)];
-  const step = Number(config["concurrency-step"] ?? 1);
-  const stepMs = kind === "line" ? 1000 : msOf(config, "concurrency-step-duration", where);
-  const maxMs = msOf(config, "concurrency-max-duration", where);
+  const schedule = scheduleOf(config, "concurrency");
+  if (schedule === undefined) return undefined;
+  const { kind, start, step, end, stepMs, maxMs } = schedule;
   if (start === end || step === 0 || !(stepMs > 0)) {
     throw new UsageError(
       `${where("concurrency-schedule")} ${kind} needs --concurrency-start other than --concurrency-end, a ` +
@@ -426,13 +478,9 @@ export function concurrencySteps(
  * object N times); a call without a client stream takes them in turn as it takes the data's. A stream's
  * `--stream-call-duration` ends its sends, one each `--stream-interval` from the first.
  */
-function streamCallCount(
-  text: string,
-  config: Record<string, unknown>,
-  where: (key: string) => string,
-): string {
+function streamCallCount(text: string, config: Record<string, unknown>): string {
   const counted = given(config["stream-call-count"]);
-  const endMs = msOf(config, "stream-call-duration", where), gapMs = msOf(config, "stream-interval", where);
+  const endMs = msOf(config, "stream-call-duration"), gapMs = msOf(config, "stream-interval");
   const most = endMs > 0 && gapMs > 0 ? Math.ceil(endMs / gapMs) : Infinity;
   if (endMs > 0 && gapMs === 0 && counted) {
     throw refused(`${where("stream-call-duration")} with no --stream-interval: not run by loadlab; give one`);
@@ -491,7 +539,7 @@ function bytes(value: unknown, flag: string): string {
 }
 
 /** A duration option in ms, 0 when not given. */
-export function msOf(config: Record<string, unknown>, key: string, where: (key: string) => string): number {
+function msOf(config: Record<string, unknown>, key: string): number {
   return given(config[key]) ? parseDurationMs(String(config[key]), where(key)) : 0;
 }
 
@@ -562,21 +610,19 @@ class CallData {
  * The run's options as ghz's InfluxDB tags: the schema, call, host, count (Go's largest int32 under -z),
  * concurrency and rate or their schedules, -z in ns, timeouts in s, data, metadata and tags as quoted JSON.
  */
-export function influxTags(config: Record<string, unknown>, tags: Record<string, string> | undefined) {
-  const s = (key: string, standard = "0s") => parseDurationMs(String(config[key] ?? standard), key) / 1000;
+function influxTags(config: Record<string, unknown>, tags: Record<string, string> | undefined) {
+  const s = (key: string) => parseDurationMs(String(option(config, key) ?? "0s"), key) / 1000;
   const quoted = (value: unknown) =>
     JSON.stringify(typeof value === "string" ? JSON.parse(value) : value ?? null);
   const clean = (value: unknown) => JSON.stringify(quoted(value)).replace(/([ ,=])/g, "\\$1");
   const schedule = (kind: string, flat: string) => {
-    const on = config[`${kind}-schedule`] ?? "const";
-    const standard: Record<string, unknown> = {
-      "step-duration": on === "line" ? "1s" : "0s",
-      "max-duration": "0s",
-    };
+    const on = option(config, `${kind}-schedule`);
+    // Go's durations of 0 as "0s"; a line's step is each second.
+    const standard = (k: string) => on === "line" && k === "step-duration" ? "1s" : "0s";
     const keys = ["start", "end", "step", "step-duration", "max-duration"];
     return on === "const" ? [flat] : [
       `${kind}-schedule=${on}`,
-      ...keys.map((k) => `${kind}-${k}=${config[`${kind}-${k}`] ?? standard[k] ?? 0}`),
+      ...keys.map((k) => `${kind}-${k}=${option(config, `${kind}-${k}`) ?? standard(k)}`),
     ];
   };
   const timed = given(config.duration) || given(config["max-duration"]);
@@ -586,10 +632,10 @@ export function influxTags(config: Record<string, unknown>, tags: Record<string,
       : [`name="${String(config.name).trim().replace(/([ ,=])/g, "\\$1")}"`]),
     ...(config.proto !== undefined ? [`proto="${config.proto}"`] : []),
     ...(config.proto === undefined && config.protoset !== undefined ? [`Protoset="${config.protoset}"`] : []),
-    `call="${config.call ?? ""}",host="${config.host}",n=${timed ? 0x7fff_ffff : config.total ?? 200}`,
-    ...schedule("concurrency", `c=${config.concurrency ?? 50}`),
-    ...schedule("load", `rps=${config.rps ?? 0}`),
-    `z=${s("duration") * 1e9},timeout=${s("timeout", "20s")},dial_timeout=${s("connect-timeout", "10s")}`,
+    `call="${config.call ?? ""}",host="${config.host}",n=${timed ? 0x7fff_ffff : option(config, "total")}`,
+    ...schedule("concurrency", `c=${option(config, "concurrency")}`),
+    ...schedule("load", `rps=${option(config, "rps")}`),
+    `z=${s("duration") * 1e9},timeout=${s("timeout")},dial_timeout=${s("connect-timeout")}`,
     `keepalive=${s("keepalive")},data=${clean(config.data)}`,
     `metadata=${config.metadata === undefined ? '""' : clean(config.metadata)}`,
     `tags=${tags && Object.keys(tags).length > 0 ? clean(tags) : '""'}`,
@@ -601,12 +647,11 @@ function asList(value: unknown): string[] {
 }
 
 /** ghz's metadata or tags: an object of names and values, or its JSON text. */
-export function jsonObject(value: unknown, flag: string): Record<string, string> {
-  // Go's JSON null, a map of nothing.
-  if (value === undefined || (typeof value === "string" && /^\s*null\s*$/.test(value))) return {};
-  let parsed = value;
+function jsonObject(value: unknown, flag: string): Record<string, string> {
+  let parsed = value ?? {};
   try {
-    if (typeof value === "string") parsed = JSON.parse(value);
+    // Go's JSON null, a map of nothing.
+    if (typeof value === "string") parsed = JSON.parse(value) ?? {};
   } catch { /* not JSON: refused below */ }
   if (isRecord(parsed) && Object.values(parsed).every((v) => typeof v === "string")) {
     return parsed as Record<string, string>;

@@ -1,10 +1,11 @@
 import { deepStrictEqual as assertEquals, throws } from "node:assert/strict";
-import { concurrencySteps, ghzFlags, readConfig } from "./config.ts";
+import { concurrencySteps, ghzRun, readConfig } from "./config.ts";
 import { parseAttackArgs } from "../attack/args.ts";
 import { UsageError } from "../usage_error.ts";
 import { GREETER_PROTO } from "../../tests/fixtures/node_greeter.ts";
 
-const where = (key: string) => `--${key}`;
+/** The attack flags of ghz's options. */
+const ghzFlags = (config: Record<string, unknown>) => ghzRun(config).attack;
 
 Deno.test("ghz's example config becomes the flags it stands for, with ghz's defaults", () => {
   const config = {
@@ -18,7 +19,7 @@ Deno.test("ghz's example config becomes the flags it stands for, with ghz's defa
     host: "0.0.0.0:50051",
     insecure: true,
   };
-  assertEquals(ghzFlags(config, where), [
+  assertEquals(ghzFlags(config), [
     "grpc://0.0.0.0:50051",
     "--call",
     "helloworld.Greeter.SayHello",
@@ -50,7 +51,7 @@ Deno.test("ghz's example config becomes the flags it stands for, with ghz's defa
     "foo: bar",
   ]);
   const parsed = parseAttackArgs(
-    ghzFlags({ ...config, total: undefined, connections: 4, skipTLS: true, insecure: false, cpus: 1 }, where),
+    ghzFlags({ ...config, total: undefined, connections: 4, skipTLS: true, insecure: false, cpus: 1 }),
     { openFileLimit: 1024 },
   );
   assertEquals([
@@ -68,18 +69,18 @@ Deno.test("ghz's example config becomes the flags it stands for, with ghz's defa
 
 Deno.test("an option loadlab would run otherwise is refused with exit 2; no host is an error", () => {
   throws(
-    () => ghzFlags({ host: "h:1", async: true, duration: "1s" }, where),
+    () => ghzFlags({ host: "h:1", async: true, duration: "1s" }),
     (e) =>
       e instanceof UsageError && e.exitCode === 2 &&
       /^--async beside a duration without --rps: not/.test(e.message),
   );
   // At its default it is ghz's own run: accepted.
   assertEquals(
-    ghzFlags({ host: "h:1", async: false, skipFirst: "0" }, where)[0],
+    ghzFlags({ host: "h:1", async: false, skipFirst: "0" })[0],
     "grpc" + "s://h:1",
   );
   // grpc-go's :authority: --authority's in cleartext (ignored over TLS), --cname's over TLS.
-  const host = (config: Record<string, unknown>) => ghzFlags({ host: "h:1", ...config }, where).join(" ");
+  const host = (config: Record<string, unknown>) => ghzFlags({ host: "h:1", ...config }).join(" ");
   assertEquals(host({ insecure: true, authority: "api.test" }).includes("-H host: api.test"), true);
   assertEquals(host({ authority: "api.test" }).includes("host:"), false);
   assertEquals([/--sni api.test /, /-H host: api.test/].map((r) => r.test(host({ cname: "api.test" }))), [
@@ -97,8 +98,8 @@ Deno.test("an option loadlab would run otherwise is refused with exit 2; no host
     true,
   ]);
   // A config file's key ghz does not know is ignored, as ghz ignores it.
-  assertEquals(ghzFlags({ host: "h:1", nope: 1 }, where)[0], "grpcs://h:1");
-  throws(() => ghzFlags({ call: "a.B.C" }, where), /--host \(HOST:PORT\) is missing/);
+  assertEquals(ghzFlags({ host: "h:1", nope: 1 })[0], "grpcs://h:1");
+  throws(() => ghzFlags({ call: "a.B.C" }), /--host \(HOST:PORT\) is missing/);
 });
 
 Deno.test("ghz's randomString, randomInt and UUID templates become placeholders; its others are named", () => {
@@ -106,7 +107,7 @@ Deno.test("ghz's randomString, randomInt and UUID templates become placeholders;
     host: "h:1",
     data: { name: "{{randomString 8}}", count: "{{randomInt 1 10}}" },
     metadata: { "x-id": "id-{{randomInt 5 6}}", "x-req": "{{.UUID}}", "x-new": "{{ newUUID }}" },
-  }, where);
+  });
   assertEquals(flags.slice(flags.indexOf("-b"), flags.indexOf("-b") + 8), [
     "-b",
     // A config's data as ghz re-encodes it: its keys sorted.
@@ -124,7 +125,7 @@ Deno.test("ghz's randomString, randomInt and UUID templates become placeholders;
     name: "api",
     metadata: { w: "{{.WorkerID}}", t: "{{.Timestamp}} {{.TimestampUnix}}", u: "{{.TimestampUnixMilli}}" },
     data: { n: "{{.TimestampUnixNano}}" },
-  }, where);
+  });
   assertEquals(timed.slice(timed.indexOf("-b"), timed.indexOf("-b") + 8), [
     "-b",
     '{"n":"{{ $now(ns) }}"}',
@@ -136,11 +137,11 @@ Deno.test("ghz's randomString, randomInt and UUID templates become placeholders;
     "u: {{ $now(ms) }}",
   ]);
   throws(
-    () => ghzFlags({ host: "h:1", data: { id: "{{.InputName}}" } }, where),
+    () => ghzFlags({ host: "h:1", data: { id: "{{.InputName}}" } }),
     (e) => e instanceof UsageError && /template \{\{\.InputName\}\} is not filled/.test(e.message),
   );
   // ghz's randomInt: a negative min is 0, a max of 0 or less is 1; randomString 0 is 2 to 16 letters.
-  const body = (data: unknown) => ghzFlags({ host: "h:1", data }, where).find((f) => f.startsWith("{"));
+  const body = (data: unknown) => ghzFlags({ host: "h:1", data }).find((f) => f.startsWith("{"));
   assertEquals(
     body({ a: "{{randomInt -5 3}}", b: "{{randomInt 0 0}}" }),
     '{"a":"{{ $randomNumber(0,2) }}","b":"{{ $randomNumber(0,0) }}"}',
@@ -201,7 +202,7 @@ Deno.test("a ghz TOML config is read as its JSON one is", async () => {
       metadata: { foo: "bar" },
     });
     // Its tables are objects of no prototype, read as the flags they stand for.
-    assertEquals(ghzFlags(readConfig(file, "--config"), where).join(" ").includes("-H foo: bar"), true);
+    assertEquals(ghzFlags(readConfig(file, "--config")).join(" ").includes("-H foo: bar"), true);
     await Deno.writeTextFile(file, "host = ");
     throws(() => readConfig(file, "--config"), /not TOML \(/);
   } finally {
@@ -218,7 +219,7 @@ Deno.test("-B's binary data: one serialized message, or several each prefixed by
     "binary-file": file,
   };
   const data = () => {
-    const flags = ghzFlags(config, where);
+    const flags = ghzFlags(config);
     return flags[flags.indexOf("-b") + 1];
   };
   try {
@@ -229,7 +230,7 @@ Deno.test("-B's binary data: one serialized message, or several each prefixed by
     Deno.writeFileSync(file, Uint8Array.of(3, 0x0a, 1, 0x61, 2, 0x10, 7));
     assertEquals(data(), '[{"name":"a"},{"count":7}]');
     throws(
-      () => ghzFlags({ ...config, proto: undefined }, where),
+      () => ghzFlags({ ...config, proto: undefined }),
       (e) =>
         e instanceof UsageError && e.exitCode === 2 &&
         /^--binary-file: .*--proto or --protoset/.test(e.message),
@@ -253,13 +254,13 @@ Deno.test("a step or line load schedule sets the rate, --rps beside it ignored a
     "load-step": 50,
     "load-step-duration": "500ms",
     duration: "1s",
-  }, where);
+  });
   assertEquals([flags.includes("-R"), flags[flags.indexOf("--phases") + 1]], [false, "500ms@50,500ms@100"]);
 });
 
 Deno.test("--reflect-metadata goes with the reflection calls only", () => {
   const config = { host: "h:1", call: "a.B.C", "reflect-metadata": { authorization: "Bearer t" } };
-  const flags = ghzFlags(config, where);
+  const flags = ghzFlags(config);
   const parsed = parseAttackArgs(flags, { openFileLimit: 1024 });
   assertEquals([parsed.grpc?.reflect, parsed.grpc?.reflectMetadata, parsed.grpc?.metadata], [
     true,
@@ -271,7 +272,7 @@ Deno.test("--reflect-metadata goes with the reflection calls only", () => {
 Deno.test("ghz's concurrency schedules as the calls in flight from each instant, -c their most", () => {
   const step = { "concurrency-schedule": "step", "concurrency-start": 2, "concurrency-step": 3 };
   const at = (config: Record<string, unknown>) =>
-    concurrencySteps(config, where)?.map((s) => [s.atMs, s.concurrency]);
+    concurrencySteps(config)?.map((s) => [s.atMs, s.concurrency]);
   // As ghz's ticker: past the end by a step it does not divide; to the end at the max duration.
   assertEquals(at({ ...step, "concurrency-end": 7, "concurrency-step-duration": "1s" }), [[0, 2], [1000, 5], [
     2000,
@@ -299,7 +300,7 @@ Deno.test("ghz's concurrency schedules as the calls in flight from each instant,
     ...step,
     "concurrency-end": 7,
     "concurrency-step-duration": "1s",
-  }, where);
+  });
   assertEquals(
     flags.slice(flags.indexOf("--connections")),
     ["--connections", "1", "-c", "8", "--reflect"],
@@ -316,7 +317,7 @@ Deno.test("ghz's concurrency schedules as the calls in flight from each instant,
 
 Deno.test("--stream-call-duration ends a stream's sends at ghz's time: with an interval, a count of them", () => {
   const data = (config: Record<string, unknown>) => {
-    const flags = ghzFlags({ host: "h:1", data: [{ name: "a" }, { name: "b" }], ...config }, where);
+    const flags = ghzFlags({ host: "h:1", data: [{ name: "a" }, { name: "b" }], ...config });
     return flags[flags.indexOf("-b") + 1];
   };
   const names = (n: number) => JSON.stringify(Array.from({ length: n }, (_, k) => ({ name: "ab"[k % 2] })));
@@ -390,23 +391,23 @@ Deno.test("a ghz config's values of another type than ghz's are its error, as Go
 });
 
 Deno.test("--proto over --protoset beside it, as ghz reads the schema", () => {
-  const flags = ghzFlags({ host: "h:1", proto: GREETER_PROTO, protoset: "/nonexistent.protoset" }, where);
+  const flags = ghzFlags({ host: "h:1", proto: GREETER_PROTO, protoset: "/nonexistent.protoset" });
   assertEquals([flags.includes("--proto"), flags.includes("--protoset")], [true, false]);
 });
 
 Deno.test("--proto names a .proto file, as ghz requires; an empty one is none", () => {
   throws(
-    () => ghzFlags({ host: "h:1", proto: "greeter.txt" }, where),
+    () => ghzFlags({ host: "h:1", proto: "greeter.txt" }),
     /--proto greeter.txt: must have .proto ext/,
   );
-  assertEquals(ghzFlags({ host: "h:1", proto: " " }, where).includes("--reflect"), true);
+  assertEquals(ghzFlags({ host: "h:1", proto: " " }).includes("--reflect"), true);
 });
 
 Deno.test("data is read as ghz reads it: a -D file's list whole or its first value, an Any's form", async () => {
   const dir = await Deno.makeTempDir();
   const data = (text: string, key = "data-file") => {
     Deno.writeTextFileSync(`${dir}/d.json`, text);
-    const flags = ghzFlags({ host: "h:1", [key]: key === "data" ? text : `${dir}/d.json` }, where);
+    const flags = ghzFlags({ host: "h:1", [key]: key === "data" ? text : `${dir}/d.json` });
     return flags[flags.indexOf("-b") + 1];
   };
   try {

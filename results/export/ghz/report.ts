@@ -169,12 +169,16 @@ export interface GhzReportOptions {
   countErrors?: boolean;
 }
 
-/** Each call of a request log (`code;startUs;endUs;connection`, µs from its start; code 0: no answer). */
-function loggedCalls(log: string) {
-  const calls: Array<{ key: string; startUs: number; us: number }> = [];
+/** A call of a request log: its status key ("0": no answer), its start and end in µs from the run's. */
+type Call = { key: string; startUs: number; endUs: number; us: number };
+
+/** Each call of a request log (`code;startUs;endUs;connection`), in its order. */
+export function loggedCalls(log: string): Call[] {
+  const calls: Call[] = [];
   for (const line of log.split("\n")) {
     const [code, startUs, endUs] = line.split(";").map(Number);
-    if (endUs >= startUs) calls.push({ key: statusKey(statusSlotOf(code)), startUs, us: endUs - startUs });
+    const key = statusKey(statusSlotOf(code));
+    if (endUs >= startUs) calls.push({ key, startUs, endUs, us: endUs - startUs });
   }
   return calls;
 }
@@ -184,8 +188,7 @@ function loggedCalls(log: string) {
  * with `--count-errors`), by ghz's rules: its percentile is the call at rank ceil(p% of n), its histogram
  * 11 marks fastest to slowest, each call in the first mark at or above it. A call with no line has no time.
  */
-function ghzLatency(log: string, countErrors: boolean) {
-  const calls = loggedCalls(log);
+function ghzLatency(calls: Call[], countErrors = false) {
   const ns = (us: number) => Math.round(us * 1000);
   const average = calls.length > 0 ? ns(calls.reduce((a, c) => a + c.us, 0) / calls.length) : 0;
   const us = calls.filter((c) => countErrors || c.key === "200").map((c) => c.us).sort((a, b) => a - b);
@@ -205,8 +208,8 @@ function ghzLatency(log: string, countErrors: boolean) {
   return { average, fastest: ns(fastUs), slowest: ns(slowUs), latencyDistribution, histogram };
 }
 
-/** ghz's report of `run` and its request `log` as its JSON object (durations in nanoseconds). */
-export function ghzReport(run: RunResult, date: Date, labels: GhzReportOptions = {}, log = "") {
+/** ghz's report of `run` and the calls of its request log as its JSON object (durations in nanoseconds). */
+export function ghzReport(run: RunResult, date: Date, labels: GhzReportOptions = {}, calls: Call[] = []) {
   const statusCodeDistribution: Record<string, number> = {};
   const errorDistribution: Record<string, number> = {};
   const add = (into: Record<string, number>, key: string, n: number) => into[key] = (into[key] ?? 0) + n;
@@ -216,7 +219,7 @@ export function ghzReport(run: RunResult, date: Date, labels: GhzReportOptions =
     add(errorDistribution, f.error, f.n);
   }
   const count = Object.values(statusCodeDistribution).reduce((a, b) => a + b, 0);
-  const { average, fastest, slowest, latencyDistribution, histogram } = ghzLatency(log, !!labels.countErrors);
+  const { average, fastest, slowest, latencyDistribution, histogram } = ghzLatency(calls, labels.countErrors);
   return {
     ...(labels.name ? { name: labels.name } : {}),
     date: date.toISOString().replace(/\.\d+Z$/, "Z"),
@@ -268,43 +271,39 @@ export function ghzOutput(
   log = "",
   labels: GhzReportOptions = {},
 ): string {
-  if (labels.ignoreCut) [run, log] = [{ ...run, unfinished: 0 }, withoutCut(log, run.unfinished ?? 0)];
-  if (labels.skipFirst) [run, log] = skipFirst(run, log, labels.skipFirst);
-  if (format === "csv") return ghzCsv(run, log);
-  if (format.startsWith("influx")) return ghzInflux(run, format, date, log, labels);
-  const report = ghzReport(run, date, labels, log);
+  let calls = loggedCalls(log);
+  if (labels.ignoreCut) [run, calls] = [{ ...run, unfinished: 0 }, withoutCut(calls, run.unfinished ?? 0)];
+  if (labels.skipFirst) [run, calls] = skipFirst(run, calls, labels.skipFirst);
+  if (format === "csv") return ghzCsv(run, calls);
+  if (format.startsWith("influx")) return ghzInflux(run, format, date, calls, labels);
+  const report = ghzReport(run, date, labels, calls);
   if (format === "json") return JSON.stringify(report);
   if (format === "pretty") return JSON.stringify(report, null, 2);
   return ghzSummary(report);
 }
 
-/** The request `log` without the `n` calls with no answer that ended last: those the run's end cut. */
-function withoutCut(log: string, n: number): string {
-  const endOf = (line: string) => Number(line.split(";")[2]);
-  const unanswered = log.split("\n").filter((l) => l.startsWith("0;"));
-  const cut = unanswered.sort((a, b) => endOf(b) - endOf(a)).slice(0, n);
-  return log.split("\n").filter((l) => !cut.includes(l)).join("\n");
+/** The calls without the `n` with no answer that ended last: those the run's end cut. */
+function withoutCut(calls: Call[], n: number): Call[] {
+  const cut = calls.filter((c) => c.key === "0").sort((a, b) => b.endUs - a.endUs).slice(0, n);
+  return calls.filter((c) => !cut.includes(c));
 }
 
 /**
- * `run` and its request `log` without the first `n` calls to end, as ghz's `--skipFirst` tallies: they
- * leave the count, the statuses and the latency.
+ * `run` and its calls (by their end) without the first `n` calls to end, as ghz's `--skipFirst` tallies:
+ * they leave the count, the statuses and the latency.
  */
-function skipFirst(run: RunResult, log: string, n: number): [RunResult, string] {
-  const [header, ...lines] = log.split("\n").filter((l) => l !== "");
-  const byEnd = lines.map((line) => [line, Number(line.split(";")[2])] as const).sort((a, b) => a[1] - b[1]);
+function skipFirst(run: RunResult, calls: Call[], n: number): [RunResult, Call[]] {
+  const byEnd = calls.toSorted((a, b) => a.endUs - b.endUs);
   const [statusCodes, errors] = [{ ...run.statusCodes }, { ...run.errors }];
-  for (const [line] of byEnd.slice(0, n)) {
-    const key = statusKey(statusSlotOf(Number(line.split(";")[0])));
+  for (const { key } of byEnd.slice(0, n)) {
     // A call with no answer leaves an error kind (which line had which kind is not kept).
     const [counts, k] = key === "0"
       ? [errors, Object.keys(errors).find((e) => errors[e]! > 0) ?? ""]
       : [statusCodes, key];
     if ((counts[k] ?? 0) > 0) counts[k]!--;
   }
-  const kept = byEnd.slice(n).map(([line]) => line);
-  const left = Math.min(n, lines.length);
-  return [{ ...run, statusCodes, errors, requests: run.requests - left }, [header, ...kept, ""].join("\n")];
+  const left = Math.min(n, calls.length);
+  return [{ ...run, statusCodes, errors, requests: run.requests - left }, byEnd.slice(n)];
 }
 
 /**
@@ -312,14 +311,14 @@ function skipFirst(run: RunResult, log: string, n: number): [RunResult, string] 
  * with its time when the log has one. A call's error is its kind's message when it has one, else the kind
  * (which call had which message or kind is not kept).
  */
-function ghzCalls(run: RunResult, log: string) {
+function ghzCalls(run: RunResult, logged: Call[]) {
   const errorOf = new Map<string, [string, string]>();
   const callError = (key: string): [string, string] => {
     const messages = Object.keys(run.errorMessages[key] ?? {});
     const [status, desc] = messages.length === 1 ? grpcGoWords(key, messages[0]) : [ghzStatus(key), key];
     return [status, status === "OK" ? "" : visibleLine(`rpc error: code = ${status} desc = ${desc}`)];
   };
-  const logged = loggedCalls(log), timed = logged.filter((c) => c.key === "0");
+  const timed = logged.filter((c) => c.key === "0");
   const calls: Array<{ startUs?: number; us?: number; status: string; error: string }> = logged
     .filter((c) => c.key !== "0").map(({ key, startUs, us }) => {
       const [status, error] = errorOf.get(key) ?? errorOf.set(key, callError(key)).get(key)!;
@@ -335,8 +334,8 @@ function ghzCalls(run: RunResult, log: string) {
 }
 
 /** ghz's CSV: `duration (ms),status,error` and a row per call. */
-function ghzCsv(run: RunResult, log: string): string {
-  const rows = ghzCalls(run, log).map((c) =>
+function ghzCsv(run: RunResult, calls: Call[]): string {
+  const rows = ghzCalls(run, calls).map((c) =>
     `${c.us === undefined ? "" : (c.us / 1000).toFixed(2)},${c.status},${c.error}`
   );
   return ["", "duration (ms),status,error", ...rows, ""].join("\n");
@@ -346,20 +345,20 @@ function ghzCsv(run: RunResult, log: string): string {
  * ghz's InfluxDB line protocol: `ghz_run` with the run's options as tags and its count, times (ns), rate,
  * median, p95 and errors as fields, at the report's date; or a `ghz_detail` line per call at its start.
  */
-function ghzInflux(run: RunResult, format: GhzFormat, date: Date, log: string, labels: GhzReportOptions) {
+function ghzInflux(run: RunResult, format: GhzFormat, date: Date, calls: Call[], labels: GhzReportOptions) {
   // `loadlab attack -O influx-*` has no ghz options: the call and host tag its lines.
   const o = ghzOptions(run, labels);
   const tags = labels.influxTags ??
     `call="${o.call}",host="${o.host}",n=${o.total ?? 0x7fff_ffff},c=${o.concurrency}`;
   if (format === "influx-details") {
     const t0Us = Date.parse(run.startedAt) * 1000;
-    return ghzCalls(run, log).map((c) =>
+    return ghzCalls(run, calls).map((c) =>
       `ghz_detail,${tags},hasError=${c.error !== ""} latency=${Math.round((c.us ?? 0) * 1000)},error="${
         c.error.replace(/([ ,=])/g, "\\$1")
       }",status="${c.status}" ${Math.round(t0Us + (c.startUs ?? 0))}000\n`
     ).join("");
   }
-  const r = ghzReport(run, date, labels, log);
+  const r = ghzReport(run, date, labels, calls);
   const errors = Object.values(r.errorDistribution).reduce((a, b) => a + b, 0);
   const at = (p: number) => r.latencyDistribution?.find((d) => d.percentage === p)?.latency;
   const { count, total, average, fastest, slowest } = r;

@@ -1,5 +1,5 @@
 import { deepStrictEqual as assertEquals, match } from "node:assert/strict";
-import { ghzOutput, ghzReport } from "./report.ts";
+import { ghzOutput, ghzReport, loggedCalls } from "./report.ts";
 import { createHistogram, encodeHistogram } from "../../histogram.ts";
 import { summarizeMs } from "../../histogram.ts";
 import type { RunResult } from "../../mod.ts";
@@ -34,7 +34,7 @@ function run(): RunResult {
 }
 
 Deno.test("ghz's JSON: every call counted, statuses and errors keyed as grpc-go names them, durations in ns", () => {
-  const r = ghzReport(run(), new Date("2026-01-02T03:04:05.678Z"), {}, LOG);
+  const r = ghzReport(run(), new Date("2026-01-02T03:04:05.678Z"), {}, loggedCalls(LOG));
   assertEquals([r.date, r.endReason, r.count, r.total, r.rps], [
     "2026-01-02T03:04:05Z",
     "normal",
@@ -62,7 +62,7 @@ Deno.test("ghz's JSON: every call counted, statuses and errors keyed as grpc-go 
   assertEquals(r.histogram?.map((b) => b.count), [1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1]);
   assertEquals([r.histogram?.[0].mark, r.histogram?.[0].frequency, r.details], [0.001, 1 / 6, []]);
   // --count-errors: over every call answered, whatever its status (a call with no answer has no time).
-  const all = ghzReport(run(), new Date(), { countErrors: true }, LOG);
+  const all = ghzReport(run(), new Date(), { countErrors: true }, loggedCalls(LOG));
   assertEquals([all.average, all.fastest, all.slowest, all.options["count-errors"]], [
     5_125_000,
     1_000_000,
@@ -74,7 +74,7 @@ Deno.test("ghz's JSON: every call counted, statuses and errors keyed as grpc-go 
     8,
   ]);
   // No OK call: ghz's average stands, its fields over OK calls are zero or null.
-  const failed = ghzReport(run(), new Date(), {}, LOG.replaceAll("\n200;", "\n1014;"));
+  const failed = ghzReport(run(), new Date(), {}, loggedCalls(LOG.replaceAll("\n200;", "\n1014;")));
   assertEquals([failed.average, failed.slowest, failed.latencyDistribution, failed.histogram], [
     5_125_000,
     0,
