@@ -37,14 +37,13 @@ export function renderFindings(data: PageData): HTMLElement | null {
   return sec;
 }
 
-/** The run verdict as a badge: green "ok", red `failed`, else the flags on the accent colour. */
+/** A run verdict's badge class: green "ok", red for any `failed: ...` flag, else the accent colour. */
+export const verdictClass = (verdict: string) =>
+  verdict === "ok" ? "badge" : /(^|: )failed: /.test(verdict) ? "badge flag failed" : "badge flag";
+
+/** The run verdict as a badge (`verdictClass`). */
 export function verdictBadge(verdict: string): HTMLElement {
-  const cls = verdict === "ok"
-    ? "badge"
-    : /(^|: )failed: no response/.test(verdict)
-    ? "badge flag failed"
-    : "badge flag";
-  return h("span", { class: cls, title: "run verdict" }, verdict);
+  return h("span", { class: verdictClass(verdict), title: "run verdict" }, verdict);
 }
 
 /** The headers of `sendCells`, after the run verdict's, each with `prefix` (a variant's name) when given. */
