@@ -835,13 +835,10 @@ class Converter {
 
   private decorator(d: SyntaxNode): string {
     const parts = children(d).filter((c) => c.name !== "At");
-    const hook = parts[2] === undefined ? "" : this.text(parts[2]);
-    if (this.text(parts[0]) === "events") this.event(d, hook);
-    if (["property", "staticmethod", "classmethod"].includes(this.text(parts[0]))) {
-      this.refuse(
-        d,
-        `@${this.text(parts[0])}: write a method and call it (self.busy()), or a module function`,
-      );
+    const [head, hook] = [parts[0], parts[2]].map((p) => p === undefined ? "" : this.text(p));
+    if (head === "events") this.event(d, hook);
+    if (["property", "staticmethod", "classmethod"].includes(head)) {
+      this.refuse(d, `@${head}: write a method and call it (self.busy()), or a module function`);
     }
     let text = "";
     for (const p of parts) {
@@ -931,11 +928,10 @@ class Converter {
   }
 
   private taskDict(d: SyntaxNode): string {
-    const items = exprChildren(d);
-    const pairs: string[] = [];
-    for (let i = 0; i + 1 < items.length; i += 2) {
-      pairs.push(`[${this.expr(items[i])}, ${this.expr(items[i + 1])}]`);
-    }
+    const items = exprChildren(d).map((c) => this.expr(c));
+    const pairs = items.flatMap((k, i) =>
+      i % 2 === 0 && i + 1 < items.length ? [`[${k}, ${items[i + 1]}]`] : []
+    );
     return `__L.taskDict([${pairs.join(", ")}])`;
   }
 
