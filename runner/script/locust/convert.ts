@@ -296,15 +296,13 @@ class Converter {
     }
     const functions = new Map<string, SyntaxNode>();
     for (const stmt of children(top)) {
-      const def = stmt.name === "DecoratedStatement" ? stmt.getChild("FunctionDefinition") : stmt;
-      const cls = stmt.name === "DecoratedStatement" ? stmt.getChild("ClassDefinition") : stmt;
-      if (def?.name === "FunctionDefinition") {
-        const name = def.getChild("VariableName");
-        if (name) functions.set(this.text(name), def), this.defs.push(this.text(name));
-      } else if (cls?.name === "ClassDefinition") {
-        const name = cls.getChild("VariableName");
-        if (name) this.classes.add(this.text(name)), this.defs.push(this.text(name));
-      } else this.collectAssigned(stmt, this.scope.locals);
+      const def = stmt.name !== "DecoratedStatement"
+        ? stmt
+        : stmt.getChild("FunctionDefinition") ?? stmt.getChild("ClassDefinition");
+      const name = def?.getChild("VariableName"), text = name ? this.text(name) : "";
+      if (name && def?.name === "FunctionDefinition") functions.set(text, def), this.defs.push(text);
+      else if (name && def?.name === "ClassDefinition") this.classes.add(text), this.defs.push(text);
+      else this.collectAssigned(stmt, this.scope.locals);
     }
     // A module function awaits when it sends (a pytest fixture's `session` first) or calls one that does.
     const sends = new Set(this.asyncFunctions);
