@@ -1124,14 +1124,14 @@ class Converter {
         if (this.scope.self === undefined) this.refuse(n, "super() outside a method");
         return `(await super.${this.jsName(method)}(${args}))`;
       }
-      const direct = obj.name === "VariableName" &&
-        (objText === this.scope.self || PY_MODULES.has(objText) || objText === "locust" ||
-          objText === "events");
+      const pyModule = obj.name === "VariableName" && PY_MODULES.has(objText);
+      const direct = pyModule ||
+        obj.name === "VariableName" && [this.scope.self, "locust", "events"].includes(objText);
       const viaSelf = obj.name === "MemberExpression" && this.text(obj) === `${this.scope.self}.client`;
-      if (direct && PY_MODULES.has(objText) && !(method in MODULES[objText])) {
+      if (pyModule && !(method in MODULES[objText])) {
         this.refuse(n, `${objText}.${method}: ${INSTEAD[objText] ?? "not in the subset"} (docs/LOCUST.md)`);
       }
-      if (direct && PY_MODULES.has(objText) && method !== "sleep") awaits = false;
+      if (pyModule && method !== "sleep") awaits = false;
       if (method === "fire" && objText.startsWith("events.")) this.refuse(n, `${objText}.fire: ${NOT_HTTP}`);
       if (/^(register|send)_message$/.test(method)) this.refuse(n, `${method}: ${MESSAGES}`);
       call = direct || viaSelf
@@ -1167,10 +1167,7 @@ class Converter {
   /** Whether call `n` sends or sleeps: a request of a `.client`, `sleep`, `interrupt`, `rest()` or `fns`'. */
   private sends(n: SyntaxNode, fns = this.asyncFunctions): boolean {
     const callee = n.name === "CallExpression" ? this.text(n.firstChild!) : "";
-    return /(^|\.)(client\.(get|post|put|patch|delete|head|options|request)|sleep|interrupt|rest_?)$/.test(
-      callee,
-    ) ||
-      fns.has(callee);
+    return SENDS.test(callee) || fns.has(callee);
   }
 
   /** Whether generator `def` is a method or sends: an async generator, whose `with` blocks await. */
@@ -1296,6 +1293,9 @@ class Converter {
     }
   }
 }
+
+/** The callees `sends` knows without the file's functions. */
+const SENDS = /(^|\.)(client\.(get|post|put|patch|delete|head|options|request)|sleep|interrupt|rest_?)$/;
 
 /** A node's children, its comments left out (a comment may sit between any two of them). */
 function children(n: SyntaxNode): SyntaxNode[] {
