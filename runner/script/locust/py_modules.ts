@@ -77,7 +77,8 @@ function dumps(value: unknown, ...rest: unknown[]): string {
   return JSON.stringify(value).replace(separators, (m, s) => s ?? (m === "," ? ", " : ": "));
 }
 
-function loads(text: unknown): unknown {
+/** `json.loads`: a JSON text (or its bytes) read, its error a JSONDecodeError. */
+export function loads(text: unknown): unknown {
   try {
     return JSON.parse(typeof text === "string" ? text : new TextDecoder().decode(text as Uint8Array));
   } catch (err) {

@@ -14,7 +14,7 @@ import { basename, dirname, join } from "node:path";
 import type { RequestOptions, Response, Session } from "../session.ts";
 import { type FormPart, multipart } from "../multipart.ts";
 import { args, bool, Kw, mapping, output, PyError, str } from "./py.ts";
-import { LEVELS, MODULES } from "./py_modules.ts";
+import { LEVELS, loads, MODULES } from "./py_modules.ts";
 import { setCookiePair } from "../sessions/cookies.ts";
 import { TEST_ABORT_CHANNEL } from "../k6/test_abort.ts";
 import { inputs, scriptEnv } from "../isolate_inputs.ts";
@@ -299,11 +299,7 @@ class LocustResponse {
     return this.#r.status === 0 ? new Uint8Array() : this.#r.bytes();
   }
   json(): unknown {
-    try {
-      return this.#r.json();
-    } catch (err) {
-      throw new PyError("JSONDecodeError", (err as Error).message);
-    }
+    return loads(this.#r.text());
   }
   get headers() {
     return mapping((k) => this.#r.headers.get(k));
