@@ -28,6 +28,7 @@ export const UNREPORTED = "not reported: its catch_response block raised";
 
 /** What `loadlab run locustfile.py` passes the isolates (the command line's user classes and tags). */
 export interface LocustSelection {
+  /** User classes named on the command line (all of the file's when none). */
   users?: string[];
   tags?: string[];
   excludeTags?: string[];
