@@ -108,6 +108,9 @@ const JS_RESERVED = new Set(
     .split(" "),
 );
 
+/** An import's refusal: `why` after the import as spelled (`whole`), else after `from MODULE import`. */
+type Refuse = (why: string, whole?: boolean) => never;
+
 class Refusal extends Error {
   constructor(readonly node: SyntaxNode, why: string) {
     super(why);
@@ -293,15 +296,13 @@ class Converter {
     }
     const functions = new Map<string, SyntaxNode>();
     for (const stmt of children(top)) {
-      const def = stmt.name === "DecoratedStatement" ? stmt.getChild("FunctionDefinition") : stmt;
-      const cls = stmt.name === "DecoratedStatement" ? stmt.getChild("ClassDefinition") : stmt;
-      if (def?.name === "FunctionDefinition") {
-        const name = def.getChild("VariableName");
-        if (name) functions.set(this.text(name), def), this.defs.push(this.text(name));
-      } else if (cls?.name === "ClassDefinition") {
-        const name = cls.getChild("VariableName");
-        if (name) this.classes.add(this.text(name)), this.defs.push(this.text(name));
-      } else this.collectAssigned(stmt, this.scope.locals);
+      const def = stmt.name !== "DecoratedStatement"
+        ? stmt
+        : stmt.getChild("FunctionDefinition") ?? stmt.getChild("ClassDefinition");
+      const name = def?.getChild("VariableName"), text = name ? this.text(name) : "";
+      if (name && def?.name === "FunctionDefinition") functions.set(text, def), this.defs.push(text);
+      else if (name && def?.name === "ClassDefinition") this.classes.add(text), this.defs.push(text);
+      else this.collectAssigned(stmt, this.scope.locals);
     }
     // A module function awaits when it sends (a pytest fixture's `session` first) or calls one that does.
     const sends = new Set(this.asyncFunctions);
@@ -604,28 +605,26 @@ class Converter {
       let local = dotted ? top : name;
       if (parts[i + 1]?.name === "as") local = this.text(parts[i + 2]), i += 2;
       const spelled = from === null ? `import ${name}` : `from ${module} import ${name}`;
-      if (name === "*") this.refuse(n, `${spelled}: name what the file uses`);
+      const refuse: Refuse = (why, whole = true) =>
+        this.refuse(n, `${whole || from === null ? spelled : `from ${module} import`}: ${why}`);
+      if (name === "*") refuse("name what the file uses");
       let value: string;
       if (LOCUST_MODULES.has(module)) {
         if (from !== null && !LOCUST_NAMES.has(name)) {
           const why = `${module}.${name}`.includes("runners") ? LIBRARY : "not in the subset";
-          this.refuse(n, `${spelled}: ${why} (docs/LOCUST.md)`);
+          refuse(`${why} (docs/LOCUST.md)`);
         }
         value = from === null ? "__L" : `__L.${name}`;
       } else if (module === "flask" && from !== null) {
         value = "__L.inert"; // Flask's names serve Locust's web UI, which a headless run has not.
       } else if (PY_MODULES.has(module)) {
-        if (from !== null && !(name in MODULES[module])) this.refuse(n, `${spelled}: ${OUTSIDE}`);
+        if (from !== null && !(name in MODULES[module])) refuse(OUTSIDE);
         value = from !== null ? `__M.${module}.${name}` : `__M.${dotted && local !== top ? name : module}`;
       } else {
         const why = INSTEAD[module.split(".").slice(0, 2).join(".")] ?? INSTEAD[module.split(".")[0]];
-        if (why !== undefined) {
-          this.refuse(n, `${from === null ? spelled : `from ${module} import`}: ${why} (docs/LOCUST.md)`);
-        }
-        if (dotted && local === top) {
-          this.refuse(n, `${spelled}: write from ${top} import ${sub} (or import ... as)`);
-        }
-        value = this.localImport(n, spelled, module, from === null ? null : name, local);
+        if (why !== undefined) refuse(`${why} (docs/LOCUST.md)`, false);
+        if (dotted && local === top) refuse(`write from ${top} import ${sub} (or import ... as)`);
+        value = this.localImport(n, refuse, module, from === null ? null : name, local);
       }
       out.push(`const ${this.jsName(local)} = ${value};`);
       this.moduleNames.add(local);
@@ -638,66 +637,56 @@ class Converter {
    * `name` (or, null, the module itself) of `module`, one of the locustfile's folder (`sys.path[0]`):
    * converted once, what its names are (classes, functions that send, users) known here as there.
    */
-  private localImport(n: SyntaxNode, spelled: string, module: string, name: string | null, local: string) {
-    const dotted = this.absolute(n, spelled, module), sub = `${dotted}.${name}`;
+  private localImport(n: SyntaxNode, refuse: Refuse, module: string, name: string | null, local: string) {
+    const dotted = this.absolute(refuse, module), sub = `${dotted}.${name}`;
     const file = this.folder.fileOf(dotted);
     // A package's module that imports a module of its package (`from . import sub`) finds it, as Python's.
     const half = file !== undefined && this.folder.converting.includes(file) && name !== null &&
       this.folder.fileOf(sub);
-    const found = file && !half ? this.moduleOf(n, spelled, dotted) : undefined;
+    const found = file && !half ? this.moduleOf(refuse, dotted) : undefined;
     // As Python: a name its package's `__init__.py` lacks is a module of the package (`from tasks import a`).
     if (name !== null && !found?.names.has(name) && this.folder.fileOf(sub)) {
-      return this.bound(this.moduleOf(n, spelled, sub), local);
+      return this.bound(this.moduleOf(refuse, sub), local);
     }
     if (!found) {
-      const path = join(this.folder.dir, dotted.replaceAll(".", "/"));
-      return this.refuse(
-        n,
-        `${
-          name === null ? spelled : `from ${module} import`
-        }: ${dotted} is not one of the modules loadlab runs ` +
-          `(${
-            [...PY_MODULES].join(", ")
-          }) nor of the locustfile's folder (no ${path}.py nor ${path}/__init__.py)`,
+      const path = join(this.folder.dir, dotted.replaceAll(".", "/")), names = [...PY_MODULES].join(", ");
+      return refuse(
+        `${dotted} is not one of the modules loadlab runs (${names}) ` +
+          `nor of the locustfile's folder (no ${path}.py nor ${path}/__init__.py)`,
+        false,
       );
     }
     if (name === null) return this.bound(found, local);
-    if (!found.names.has(name)) this.refuse(n, `${spelled}: ${found.file} has no ${name} (an ImportError)`);
+    if (!found.names.has(name)) refuse(`${found.file} has no ${name} (an ImportError)`);
     this.adoptName(found, name, local, n.parent?.name === "Script");
     return `__m${this.imports.get(found.file)}.${name}`;
   }
 
   /** `from .x import` (in a package's module): the module's dotted name from the folder's top. */
-  private absolute(n: SyntaxNode, spelled: string, module: string): string {
+  private absolute(refuse: Refuse, module: string): string {
     const rest = module.replace(/^\.+/, ""), level = module.length - rest.length;
     if (level === 0) return module;
     if (this.dotted === null) {
-      this.refuse(
-        n,
-        `${spelled}: the locustfile is no package's module (an ImportError): write from ${rest} import`,
-      );
+      refuse(`the locustfile is no package's module (an ImportError): write from ${rest} import`);
     }
     const pkg = this.dotted.split(".").slice(0, this.file.endsWith("/__init__.py") ? undefined : -1);
     if (level > pkg.length) {
-      this.refuse(
-        n,
-        `${spelled}: reaches above the locustfile's folder (an ImportError): move the module into it`,
-      );
+      refuse("reaches above the locustfile's folder (an ImportError): move the module into it");
     }
     return [...pkg.slice(0, pkg.length - level + 1), rest].filter((p) => p !== "").join(".");
   }
 
   /** Module `dotted` of the folder, converted once (its package's `__init__.py` first) and imported here. */
-  private moduleOf(n: SyntaxNode, spelled: string, dotted: string): Converter {
+  private moduleOf(refuse: Refuse, dotted: string): Converter {
     const { converted, converting, dir } = this.folder,
       pkg = dotted.slice(0, Math.max(0, dotted.lastIndexOf(".")));
     // Its package's `__init__.py` runs first, unless it is what imports it (then half run, as Python's).
     const init = pkg === "" ? undefined : this.folder.fileOf(pkg);
-    if (init !== undefined && !converting.includes(init)) this.moduleOf(n, spelled, pkg);
+    if (init !== undefined && !converting.includes(init)) this.moduleOf(refuse, pkg);
     const file = this.folder.fileOf(dotted)!;
     if (converting.includes(file)) {
       const cycle = [...converting.slice(converting.indexOf(file)), file].join(" imports ");
-      this.refuse(n, `${spelled}: an import cycle (${cycle}): move what both need into a module of its own`);
+      refuse(`an import cycle (${cycle}): move what both need into a module of its own`);
     }
     if (!converted.has(file)) {
       converting.push(file);
@@ -712,7 +701,7 @@ class Converter {
       }
     }
     const m = converted.get(file);
-    if (!m) return this.refuse(n, `${spelled}: ${file} cannot be converted (its lines say why)`);
+    if (!m) return refuse(`${file} cannot be converted (its lines say why)`);
     if (!this.imports.has(file)) this.imports.set(file, this.imports.size);
     this.options.push(...m.kinds.options.filter((o) => !this.options.includes(o)));
     return m.kinds;
@@ -844,13 +833,10 @@ class Converter {
 
   private decorator(d: SyntaxNode): string {
     const parts = children(d).filter((c) => c.name !== "At");
-    const hook = parts[2] === undefined ? "" : this.text(parts[2]);
-    if (this.text(parts[0]) === "events") this.event(d, hook);
-    if (["property", "staticmethod", "classmethod"].includes(this.text(parts[0]))) {
-      this.refuse(
-        d,
-        `@${this.text(parts[0])}: write a method and call it (self.busy()), or a module function`,
-      );
+    const [head, hook] = [parts[0], parts[2]].map((p) => p === undefined ? "" : this.text(p));
+    if (head === "events") this.event(d, hook);
+    if (["property", "staticmethod", "classmethod"].includes(head)) {
+      this.refuse(d, `@${head}: write a method and call it (self.busy()), or a module function`);
     }
     let text = "";
     for (const p of parts) {
@@ -940,11 +926,10 @@ class Converter {
   }
 
   private taskDict(d: SyntaxNode): string {
-    const items = exprChildren(d);
-    const pairs: string[] = [];
-    for (let i = 0; i + 1 < items.length; i += 2) {
-      pairs.push(`[${this.expr(items[i])}, ${this.expr(items[i + 1])}]`);
-    }
+    const items = exprChildren(d).map((c) => this.expr(c));
+    const pairs = items.flatMap((k, i) =>
+      i % 2 === 0 && i + 1 < items.length ? [`[${k}, ${items[i + 1]}]`] : []
+    );
     return `__L.taskDict([${pairs.join(", ")}])`;
   }
 
@@ -1139,14 +1124,14 @@ class Converter {
         if (this.scope.self === undefined) this.refuse(n, "super() outside a method");
         return `(await super.${this.jsName(method)}(${args}))`;
       }
-      const direct = obj.name === "VariableName" &&
-        (objText === this.scope.self || PY_MODULES.has(objText) || objText === "locust" ||
-          objText === "events");
+      const pyModule = obj.name === "VariableName" && PY_MODULES.has(objText);
+      const direct = pyModule ||
+        obj.name === "VariableName" && [this.scope.self, "locust", "events"].includes(objText);
       const viaSelf = obj.name === "MemberExpression" && this.text(obj) === `${this.scope.self}.client`;
-      if (direct && PY_MODULES.has(objText) && !(method in MODULES[objText])) {
+      if (pyModule && !(method in MODULES[objText])) {
         this.refuse(n, `${objText}.${method}: ${INSTEAD[objText] ?? "not in the subset"} (docs/LOCUST.md)`);
       }
-      if (direct && PY_MODULES.has(objText) && method !== "sleep") awaits = false;
+      if (pyModule && method !== "sleep") awaits = false;
       if (method === "fire" && objText.startsWith("events.")) this.refuse(n, `${objText}.fire: ${NOT_HTTP}`);
       if (/^(register|send)_message$/.test(method)) this.refuse(n, `${method}: ${MESSAGES}`);
       call = direct || viaSelf
@@ -1182,10 +1167,7 @@ class Converter {
   /** Whether call `n` sends or sleeps: a request of a `.client`, `sleep`, `interrupt`, `rest()` or `fns`'. */
   private sends(n: SyntaxNode, fns = this.asyncFunctions): boolean {
     const callee = n.name === "CallExpression" ? this.text(n.firstChild!) : "";
-    return /(^|\.)(client\.(get|post|put|patch|delete|head|options|request)|sleep|interrupt|rest_?)$/.test(
-      callee,
-    ) ||
-      fns.has(callee);
+    return SENDS.test(callee) || fns.has(callee);
   }
 
   /** Whether generator `def` is a method or sends: an async generator, whose `with` blocks await. */
@@ -1311,6 +1293,9 @@ class Converter {
     }
   }
 }
+
+/** The callees `sends` knows without the file's functions. */
+const SENDS = /(^|\.)(client\.(get|post|put|patch|delete|head|options|request)|sleep|interrupt|rest_?)$/;
 
 /** A node's children, its comments left out (a comment may sit between any two of them). */
 function children(n: SyntaxNode): SyntaxNode[] {

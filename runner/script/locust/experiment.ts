@@ -35,27 +35,15 @@ function shapeStages(points: ShapePoints): Array<{ duration: string; target: num
   return stages;
 }
 
-/** Locust's flags beyond the load (cli/script_load_flags.ts reads them). */
-export interface LocustFlags {
-  /** User classes named on the command line (all of the file's when none). */
-  users?: string[];
-  host?: string;
-  tags?: string[];
-  excludeTags?: string[];
+/** Locust's flags beyond the load (cli/script_load_flags.ts reads them): the isolates' selection and more. */
+export interface LocustFlags extends Omit<LocustSelection, "userCount" | "file" | "runTimeS" | "heard"> {
   /** `--csv PREFIX`: Locust's CSV files (stats.ts). */
   csv?: string;
   onlySummary?: boolean;
   /** `--headless`: accepted (loadlab always is). */
   headless?: boolean;
-  resetStats?: boolean;
-  /** `-r`: users started a second (Locust's default 1). */
-  spawnRate?: number;
-  stopTimeoutMs?: number;
-  /** `-L, --loglevel`; `--html FILE`: report.html written there too. */
-  logLevel?: string;
+  /** `--html FILE`: report.html written there too. */
   html?: string;
-  /** The file's own options (`parser.add_argument`) the command line gives, by name. */
-  options?: Record<string, string>;
   /** `--exit-code-on-error`: the exit code of a run with a failure (1 unless given). */
   exitCodeOnError?: number;
 }

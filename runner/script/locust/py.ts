@@ -123,15 +123,12 @@ export function mul(a: any, b: any): any {
   return a * b;
 }
 
-export function floordiv(a: number, b: number): number {
-  if (b === 0) throw new PyError("ZeroDivisionError", "integer division by zero");
-  return Math.floor(a / b);
-}
-
-export function div(a: number, b: number): number {
-  if (b === 0) throw new PyError("ZeroDivisionError", "division by zero");
+export function div(a: number, b: number, why = "division by zero"): number {
+  if (b === 0) throw new PyError("ZeroDivisionError", why);
   return a / b;
 }
+
+export const floordiv = (a: number, b: number) => Math.floor(div(a, b, "integer division by zero"));
 
 export function mod(a: any, b: any): any {
   if (typeof a === "string") return percentFormat(a, Array.isArray(b) ? b : [b]);

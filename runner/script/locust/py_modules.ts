@@ -25,10 +25,8 @@ function choice<T>(items: Iterable<T>): T {
 const random = {
   random: () => Math.random(),
   randint: randomIntBetween,
-  randrange: (a: number, b?: number, step = 1) => {
-    const [lo, hi] = b === undefined ? [0, a] : [a, b];
-    return choice(builtins.range(lo, hi, step));
-  },
+  randrange: (a: number, b?: number, step = 1) =>
+    choice(b === undefined ? builtins.range(a) : builtins.range(a, b, step)),
   uniform: (a: number, b: number) => a + Math.random() * (b - a),
   expovariate: (lambda: number) => -Math.log(1 - Math.random()) / lambda,
   gauss: (mu = 0, sigma = 1) =>
@@ -79,7 +77,8 @@ function dumps(value: unknown, ...rest: unknown[]): string {
   return JSON.stringify(value).replace(separators, (m, s) => s ?? (m === "," ? ", " : ": "));
 }
 
-function loads(text: unknown): unknown {
+/** `json.loads`: a JSON text (or its bytes) read, its error a JSONDecodeError. */
+export function loads(text: unknown): unknown {
   try {
     return JSON.parse(typeof text === "string" ? text : new TextDecoder().decode(text as Uint8Array));
   } catch (err) {

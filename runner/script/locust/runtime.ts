@@ -14,7 +14,7 @@ import { basename, dirname, join } from "node:path";
 import type { RequestOptions, Response, Session } from "../session.ts";
 import { type FormPart, multipart } from "../multipart.ts";
 import { args, bool, Kw, mapping, output, PyError, str } from "./py.ts";
-import { LEVELS, MODULES } from "./py_modules.ts";
+import { LEVELS, loads, MODULES } from "./py_modules.ts";
 import { setCookiePair } from "../sessions/cookies.ts";
 import { TEST_ABORT_CHANNEL } from "../k6/test_abort.ts";
 import { inputs, scriptEnv } from "../isolate_inputs.ts";
@@ -28,6 +28,7 @@ export const UNREPORTED = "not reported: its catch_response block raised";
 
 /** What `loadlab run locustfile.py` passes the isolates (the command line's user classes and tags). */
 export interface LocustSelection {
+  /** User classes named on the command line (all of the file's when none). */
   users?: string[];
   tags?: string[];
   excludeTags?: string[];
@@ -299,11 +300,7 @@ class LocustResponse {
     return this.#r.status === 0 ? new Uint8Array() : this.#r.bytes();
   }
   json(): unknown {
-    try {
-      return this.#r.json();
-    } catch (err) {
-      throw new PyError("JSONDecodeError", (err as Error).message);
-    }
+    return loads(this.#r.text());
   }
   get headers() {
     return mapping((k) => this.#r.headers.get(k));
