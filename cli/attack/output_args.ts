@@ -6,6 +6,7 @@ import { defined } from "../../validation/defined.ts";
 import { ciFilesToProbe, type ResultsArgs, resultsArgs } from "../ci_outputs.ts";
 import type { AttackConfig } from "../../runner/config.ts";
 import { outputClobbersInput } from "../../system/output_file.ts";
+import { statOrNull } from "../../system/path_lookup.ts";
 import type { FlagValues } from "../flag_values.ts";
 import { UsageError } from "../usage_error.ts";
 import { parseMetricsOuts } from "../metrics_out/out_flags.ts";
@@ -47,7 +48,7 @@ export function outputOf(flags: FlagValues, config: AttackConfig): AttackOutputO
     [["--body-file", flags.path("body-file")], ["--data-file", flags.path("data-file")]],
   );
   if (clash) throw new UsageError(clash);
-  if (config.logFile !== undefined && isFifo(config.logFile)) {
+  if (config.logFile !== undefined && statOrNull(config.logFile)?.isFifo) {
     // Created with its header, then opened to append by every worker: the FIFO's reader sees its end at
     // the first close, and with no reader the first open waits for ever.
     throw new UsageError(
@@ -86,12 +87,4 @@ function outValues(flags: FlagValues): { outFile?: string; metricsOut: MetricsOu
   const typed = flags.typed("out");
   if (files.includes("")) throw new UsageError(`${typed} "": empty path, e.g. ${typed} results.json`);
   return { outFile: files.at(-1), metricsOut: parseMetricsOuts(typed, metrics) };
-}
-
-function isFifo(path: string): boolean {
-  try {
-    return Deno.statSync(path).isFifo === true;
-  } catch {
-    return false;
-  }
 }
