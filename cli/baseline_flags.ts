@@ -48,8 +48,11 @@ export function baselineArgs(flags: FlagValues): BaselineArgs {
   return { ...defined({ baselinePath }), ...(failOn.length ? { failOn } : {}) };
 }
 
-/** The gate's baseline path and rules: the flags, else the experiment file's keys (`run` only). */
-export function gateArgs(args: BaselineArgs, file: { compareWith?: string; failOn?: string[] } = {}) {
+/**
+ * The gate's rules and its baseline, read before any load (a wrong one is exit 2, not a wasted run): the
+ * flags', else the experiment file's keys (`run` only).
+ */
+export async function readGate(args: BaselineArgs, file: { compareWith?: string; failOn?: string[] } = {}) {
   const baselinePath = args.baselinePath ?? file.compareWith;
   const failOn = args.failOn ?? (file.failOn ?? []).map(parseFailOn);
   if (failOn.length && baselinePath === undefined) {
@@ -57,7 +60,7 @@ export function gateArgs(args: BaselineArgs, file: { compareWith?: string; failO
       `--fail-on compares with a baseline: give --baseline main/results.json (or compareWith: in the file)`,
     );
   }
-  return { baselinePath, failOn };
+  return { failOn, baseline: baselinePath === undefined ? undefined : await loadBaseline(baselinePath) };
 }
 
 /** Makes the error of a baseline: `message` after the path or URL it names. */

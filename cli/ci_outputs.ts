@@ -1,12 +1,17 @@
 /**
  * @module
- * The CI files of `run` and `attack`: `--summary`, `--junit`, `--output-bench`, `GITHUB_STEP_SUMMARY`.
+ * The CI files of `run` and `attack`: `--summary`, `--junit`, `--output-bench`, `GITHUB_STEP_SUMMARY`; the
+ * flags both commands read alike of where and how results go.
  */
+import { defined } from "../validation/defined.ts";
 import type { ResultsFile } from "../results/mod.ts";
 import type { GateResult } from "../results/baseline_gate.ts";
 import { appendText, OutputError, writeTextAtomic } from "../system/output_file.ts";
 import { biggerBenchPath, renderBenchJson } from "../report/ci/bench_json.ts";
 import { flag, type FlagSpec } from "./argv.ts";
+import type { FlagValues } from "./flag_values.ts";
+import { type BaselineArgs, baselineArgs } from "./baseline_flags.ts";
+import { dashboardOptions, type ServeOptions } from "./dashboard/flags.ts";
 
 /** The CI files' flags, one row each for both commands' `--help`. */
 export const CI_FLAGS: FlagSpec[] = [
@@ -31,6 +36,28 @@ interface CiFiles {
   benchFile?: string;
   /** `--strict`: JUnit gets a failing case per flagged run. */
   strict?: boolean;
+}
+
+/** What `run` and `attack` read alike: the CI files, `--no-redact`, `--strict`, the gate, the dashboard. */
+export interface ResultsArgs extends BaselineArgs, CiFiles {
+  keepSecrets: boolean;
+  strict: boolean;
+  dashboard?: ServeOptions;
+}
+
+/** The flags of `ResultsArgs`, each field the flag of its name (`benchFile` `--output-bench`). */
+export function resultsArgs(flags: FlagValues): ResultsArgs {
+  return {
+    ...defined({
+      summaryFile: flags.path("summary"),
+      junitFile: flags.path("junit"),
+      benchFile: flags.path("output-bench"),
+    }),
+    keepSecrets: flags.has("no-redact"),
+    strict: flags.has("strict"),
+    ...baselineArgs(flags),
+    ...dashboardOptions(flags),
+  };
 }
 
 /** The files named by flags beside the step summary: `[flag, path]` pairs for the pre-load write probe. */

@@ -5,10 +5,10 @@
 import { basename, dirname, join, resolve } from "node:path";
 import { asModule, convertK6, K6ConvertError } from "../runner/script/k6/convert/convert.ts";
 import { convertLocust, LocustConvertError } from "../runner/script/locust/convert.ts";
-import { flag, flagsOf, type FlagTable, helpOf, tokenize } from "./argv.ts";
+import { flag, type FlagTable, helpOf } from "./argv.ts";
 import { runCommand } from "./command_errors.ts";
 import { EXIT } from "./exit_codes.ts";
-import { FlagValues } from "./flag_values.ts";
+import { readFlags } from "./flag_values.ts";
 import { UsageError } from "./usage_error.ts";
 import { OutputError, sameFile } from "../system/output_file.ts";
 import { FileReadError, formatCap, readFileCapped } from "../system/read_capped.ts";
@@ -18,8 +18,6 @@ const TABLE: FlagTable = [
   flag("-o, --out OUT.js", { example: "session.js" }, ["write the session script to OUT.js, not stdout"]),
   flag("-h, --help", {}, ["this help"]),
 ];
-
-const FLAGS = flagsOf(TABLE);
 
 const HELP = `Usage: loadlab convert k6 SCRIPT.js [-o OUT.js]
        loadlab convert locust LOCUSTFILE.py [-o OUT.js]
@@ -35,14 +33,14 @@ ${helpOf(TABLE, { flagAt: 2, textAt: 22 })}`;
 /** Runs `loadlab convert`; returns the exit code. */
 export function runConvertCommand(argv: string[]): Promise<number> {
   return runCommand("convert", async () => {
-    const raw = tokenize(argv, FLAGS, {}, "convert", HELP);
-    const [kind, source, ...extra] = raw.positionals;
+    const flags = readFlags(argv, TABLE, "convert", HELP);
+    const [kind, source, ...extra] = flags.raw.positionals;
     if ((kind !== "k6" && kind !== "locust") || source === undefined || extra.length > 0) {
       throw new UsageError(
         "write loadlab convert k6 SCRIPT.js [-o OUT.js] or loadlab convert locust LOCUSTFILE.py [-o OUT.js]",
       );
     }
-    const out = new FlagValues(raw, FLAGS).path("out");
+    const out = flags.path("out");
     const path = resolve(source);
     // By path, or as the same file by another name (a symbolic link the write followed, a hard link).
     if (out !== undefined && (resolve(out) === path || sameFile(out, path))) {

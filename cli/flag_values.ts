@@ -4,7 +4,7 @@
  * (`500ms`, `1m30s`, bare seconds) in milliseconds; the flags of option rows (runner/option.ts) and their
  * values.
  */
-import { flag, type FlagSpec, type RawArgs } from "./argv.ts";
+import { flag, flagsOf, type FlagSpec, type FlagTable, type RawArgs, tokenize } from "./argv.ts";
 import type { Option } from "../runner/option.ts";
 import { UsageError } from "./usage_error.ts";
 import { MAX_RATE_PER_SEC } from "../runner/load/models/fields.ts";
@@ -24,7 +24,7 @@ function inDigits(value: string): string {
 
 /** Read access to the flags of one command line, by long name. */
 export class FlagValues {
-  constructor(private readonly raw: RawArgs, private readonly specs: FlagSpec[]) {}
+  constructor(readonly raw: RawArgs, private readonly specs: FlagSpec[]) {}
 
   has(long: string): boolean {
     return this.raw.values.has(long);
@@ -132,6 +132,12 @@ export class FlagValues {
       { outOfRange },
     );
   }
+}
+
+/** `argv` read by a command's flag `table` (`tokenize`'s arguments after it); its arguments in `raw`. */
+export function readFlags(argv: string[], table: FlagTable, command: string, help?: string, hints = {}) {
+  const specs = flagsOf(table);
+  return new FlagValues(tokenize(argv, specs, hints, command, help), specs);
 }
 
 /**

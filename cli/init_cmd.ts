@@ -44,11 +44,7 @@ export default async (s: Session) => {
 export function runInitCommand(argv: string[]): Promise<number> {
   return runCommand("init", async () => {
     const specs = [{ long: "script", takesValue: false }, { long: "help", short: "h", takesValue: false }];
-    const raw = tokenize(argv, specs, {}, "init");
-    if (raw.values.has("help")) {
-      console.log(HELP);
-      return EXIT.ok;
-    }
+    const raw = tokenize(argv, specs, {}, "init", HELP);
     if (!raw.values.has("script")) {
       throw new UsageError("say what to start: loadlab init --script [DIR] (a session script)");
     }

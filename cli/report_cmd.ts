@@ -11,8 +11,8 @@ import { outputClobbersInput, OutputError } from "../system/output_file.ts";
 import type { ResultsFile, RunResult } from "../results/mod.ts";
 import { mergeResults } from "../report/merge_files.ts";
 import { writeReport } from "../report/write.ts";
-import { flag, flagsOf, type FlagTable, helpOf, tokenize } from "./argv.ts";
-import { FlagValues } from "./flag_values.ts";
+import { flag, type FlagTable, helpOf } from "./argv.ts";
+import { readFlags } from "./flag_values.ts";
 import { UsageError } from "./usage_error.ts";
 import { EXIT } from "./exit_codes.ts";
 import { runCommand } from "./command_errors.ts";
@@ -33,8 +33,6 @@ const REPORT_TABLE: FlagTable = [
   flag("-h, --help", {}, ["this text"]),
 ];
 
-const REPORT_FLAGS = flagsOf(REPORT_TABLE);
-
 const REPORT_HELP = `loadlab report: rebuild report.html from saved results
 
 Usage: loadlab report results.json [more.json ...] [-o report.html] [--compare baseline.json]
@@ -45,13 +43,12 @@ Several results files are shown together; run names that clash get their file's 
 The page is self-contained (no network) and safe to share.`;
 
 function parseReportArgs(argv: string[]) {
-  const raw = tokenize(argv, REPORT_FLAGS, { "--out": "use -o report.html" }, "report", REPORT_HELP);
-  const flags = new FlagValues(raw, REPORT_FLAGS);
-  if (!raw.positionals.length) {
+  const flags = readFlags(argv, REPORT_TABLE, "report", REPORT_HELP, { "--out": "use -o report.html" });
+  if (!flags.raw.positionals.length) {
     throw new UsageError("no results file given; e.g. loadlab report results.json -o report.html");
   }
   const args = {
-    inputs: raw.positionals,
+    inputs: flags.raw.positionals,
     output: flags.path("output") ?? "report.html",
     compare: flags.path("compare"),
   };
@@ -110,8 +107,6 @@ const MERGE_TABLE: FlagTable = [
   flag("-h, --help", {}, ["this text"]),
 ];
 
-const MERGE_FLAGS = flagsOf(MERGE_TABLE);
-
 const MERGE_HELP = `loadlab merge: one results file from the shards of a segmented load
 
 Usage: loadlab merge shard-0.json shard-1.json ... -o results.json [--report report.html]
@@ -125,16 +120,15 @@ different experiments or loads, two shards of one segment, and missing segments 
 See docs/scale-out.md.`;
 
 function parseMergeArgs(argv: string[]) {
-  const raw = tokenize(argv, MERGE_FLAGS, { "--out": "use -o results.json" }, "merge", MERGE_HELP);
-  const flags = new FlagValues(raw, MERGE_FLAGS);
-  if (!raw.positionals.length) {
+  const flags = readFlags(argv, MERGE_TABLE, "merge", MERGE_HELP, { "--out": "use -o results.json" });
+  if (!flags.raw.positionals.length) {
     throw new UsageError("no shard files given; e.g. loadlab merge shard-*.json -o results.json");
   }
   const args = {
-    inputs: raw.positionals,
+    inputs: flags.raw.positionals,
     output: flags.path("output") ?? "results.json",
     report: flags.path("report"),
-    allowPartial: raw.values.has("allow-partial"),
+    allowPartial: flags.has("allow-partial"),
   };
   const clash = outputClobbersInput(
     [["-o", args.output], ["--report", args.report]],

@@ -4,8 +4,8 @@
  * its flags and the target they ask for.
  */
 import { HelpRequested, UsageError } from "./usage_error.ts";
-import { flag, flagsOf, type FlagTable, helpOf, tokenize } from "./argv.ts";
-import { FlagValues } from "./flag_values.ts";
+import { flag, type FlagTable, helpOf } from "./argv.ts";
+import { type FlagValues, readFlags } from "./flag_values.ts";
 import { findProgram } from "../system/path_lookup.ts";
 import { isListenError } from "./dashboard/server.ts";
 import { EXIT } from "./exit_codes.ts";
@@ -185,8 +185,6 @@ const SERVE_TABLE: FlagTable = [
   flag("-h, --help", {}, ["this help"]),
 ];
 
-const SERVE_FLAGS = flagsOf(SERVE_TABLE);
-
 const SERVE_USAGE =
   `usage: loadlab serve [flags]: the built-in target, or a Redis proxy in front of it or of an app
 
@@ -196,13 +194,12 @@ Targets, the balancer and the proxy: docs/TARGETS.md.`;
 
 /** Tokenizes the arguments after `serve`; it takes no positionals. */
 export function parseFlags(argv: string[]): FlagValues {
-  const raw = tokenize(argv, SERVE_FLAGS, {}, "serve");
-  if (raw.positionals.length > 0) {
-    throw new UsageError(
-      `unexpected argument ${JSON.stringify(raw.positionals[0])}; see loadlab serve --help`,
-    );
+  const flags = readFlags(argv, SERVE_TABLE, "serve");
+  const [extra] = flags.raw.positionals;
+  if (extra !== undefined) {
+    throw new UsageError(`unexpected argument ${JSON.stringify(extra)}; see loadlab serve --help`);
   }
-  return new FlagValues(raw, SERVE_FLAGS);
+  return flags;
 }
 
 const BUILTIN_ONLY = ["compress", "cache-ttl", "instances", "balance", "reuse-port", "static-dir"];

@@ -6,8 +6,8 @@ import { join, relative } from "node:path";
 import { loadResultsFile } from "../results/io.ts";
 import { writeTextAtomic } from "../system/output_file.ts";
 import { type SiteExperiment, sitePages } from "../report/html/site.ts";
-import { flag, flagsOf, type FlagTable, helpOf, tokenize } from "./argv.ts";
-import { FlagValues } from "./flag_values.ts";
+import { flag, type FlagTable, helpOf } from "./argv.ts";
+import { readFlags } from "./flag_values.ts";
 import { UsageError } from "./usage_error.ts";
 import { isListenError, openBrowser, urlHost, warnIfExposed } from "./dashboard/server.ts";
 import { terminalSafe } from "../validation/terminal_text.ts";
@@ -32,8 +32,6 @@ const SITE_TABLE: FlagTable = [
   flag("-h, --help", {}, ["this help"]),
 ];
 
-const SPECS = flagsOf(SITE_TABLE);
-
 const SITE_HELP = `loadlab site: browse and compare every results.json under a folder
 
 Usage: loadlab site [DIR] [--port N] [--host H] [--open] [--static OUT]
@@ -46,10 +44,9 @@ runs paired by name as 'loadlab report --compare' pairs them).`;
 /** Runs `loadlab site`; returns the exit code (serving returns only when the server stops). */
 export function runSiteCommand(argv: string[]): Promise<number> {
   return runCommand("site", async () => {
-    const raw = tokenize(argv, SPECS, {}, "site", SITE_HELP);
-    if (raw.positionals.length > 1) throw new UsageError(`one folder at a time, e.g. loadlab site out`);
-    const flags = new FlagValues(raw, SPECS);
-    const dir = raw.positionals[0] ?? "out";
+    const flags = readFlags(argv, SITE_TABLE, "site", SITE_HELP);
+    const [dir = "out", extra] = flags.raw.positionals;
+    if (extra !== undefined) throw new UsageError(`one folder at a time, e.g. loadlab site out`);
     flags.wholeNumber("port", 0, 65535);
     flags.nonEmpty("host");
     const out = flags.path("static");

@@ -271,27 +271,26 @@ const checks = (m: MetricVerdict, f: FailOn) =>
 function unjudgedRules(groups: GroupVerdict[], failOn: FailOn[]) {
   const trusts = (f: FailOn) => (g: GroupVerdict) =>
     !g.flagged || (f.metric === "success" && g.errorsOnly === true);
-  const mine = (f: FailOn) => (g: GroupVerdict) =>
-    trusts(f)(g) && g.selector === (f.selector && selectorText(f.selector));
-  return failOn.filter((f) => !groups.filter(mine(f)).some((g) => g.metrics.some((m) => checks(m, f))))
-    .map((f) => {
-      const trusted = groups.filter(mine(f));
-      const wide = trusted.flatMap((g) =>
-        g.metrics.flatMap((m) => m.metric === f.metric && sameReachesPast(m, f) || [])
-      );
-      return {
-        rule: f.expression,
-        reason: groups.length === 0
-          ? "no run of this experiment has a run of the same name in the baseline: nothing paired"
-          : !groups.some(trusts(f))
-          ? `every paired run is flagged (${groups[0].flagged}): untrusted numbers pass no rule`
-          : wide.length
-          ? `${f.metric} is within noise, but its noise interval reaches ${wide[0]}, past the rule's ` +
-            `${f.tolerance > 0 ? "+" : ""}${f.tolerance}${f.unit}: a change that large reads as noise in ` +
-            "these runs; run repeats (repeats: 3) or on a quieter machine"
-          : unjudgedReason(f, trusted),
-      };
-    });
+  return failOn.flatMap((f) => {
+    const selector = f.selector && selectorText(f.selector);
+    const trusted = groups.filter((g) => trusts(f)(g) && g.selector === selector);
+    if (trusted.some((g) => g.metrics.some((m) => checks(m, f)))) return [];
+    const wide = trusted.flatMap((g) =>
+      g.metrics.flatMap((m) => m.metric === f.metric && sameReachesPast(m, f) || [])
+    );
+    return [{
+      rule: f.expression,
+      reason: groups.length === 0
+        ? "no run of this experiment has a run of the same name in the baseline: nothing paired"
+        : !groups.some(trusts(f))
+        ? `every paired run is flagged (${groups[0].flagged}): untrusted numbers pass no rule`
+        : wide.length
+        ? `${f.metric} is within noise, but its noise interval reaches ${wide[0]}, past the rule's ` +
+          `${f.tolerance > 0 ? "+" : ""}${f.tolerance}${f.unit}: a change that large reads as noise in ` +
+          "these runs; run repeats (repeats: 3) or on a quieter machine"
+        : unjudgedReason(f, trusted),
+    }];
+  });
 }
 
 function endpointGroups(key: string, base: RunResult[], runs: RunResult[], failOn: FailOn[]): GroupVerdict[] {

@@ -3,7 +3,7 @@
  * `loadlab attack <url>`: one attack with a live line, its summary or JSON, results.json and report.html.
  */
 import { ciFilesToProbe, writeCiFiles } from "../ci_outputs.ts";
-import { gateArgs, gateTable, loadBaseline } from "../baseline_flags.ts";
+import { gateTable, readGate } from "../baseline_flags.ts";
 import { gateAgainstBaseline } from "../../results/baseline_gate.ts";
 import type { FailOn } from "../../results/fail_on.ts";
 import { parseAttackArgs, type ParsedAttack } from "./args.ts";
@@ -136,8 +136,7 @@ async function checkBeforeLoad(
     ["--log", config.logFile],
     ...ciFilesToProbe(output),
   ]);
-  const gateWith = gateArgs(output);
-  return gateWith.baselinePath === undefined ? undefined : await loadBaseline(gateWith.baselinePath);
+  return (await readGate(output)).baseline;
 }
 
 /** The load's outcome: the run, what metrics outputs sent, a failed log, and how it was stopped. */

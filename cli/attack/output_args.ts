@@ -3,11 +3,10 @@
  * Where and how `loadlab attack` shows its results: every flag that is not part of the load itself.
  */
 import { defined } from "../../validation/defined.ts";
-import { ciFilesToProbe } from "../ci_outputs.ts";
-import { type BaselineArgs, baselineArgs } from "../baseline_flags.ts";
+import { ciFilesToProbe, type ResultsArgs, resultsArgs } from "../ci_outputs.ts";
 import type { AttackConfig } from "../../runner/config.ts";
 import { outputClobbersInput } from "../../system/output_file.ts";
-import { dashboardOptions, type ServeOptions } from "../dashboard/flags.ts";
+import { statOrNull } from "../../system/path_lookup.ts";
 import type { FlagValues } from "../flag_values.ts";
 import { UsageError } from "../usage_error.ts";
 import { parseMetricsOuts } from "../metrics_out/out_flags.ts";
@@ -16,24 +15,17 @@ import { GHZ_FORMATS, type GhzFormat } from "../../results/export/ghz/report.ts"
 
 /**
  * Where and how results are shown; everything not part of the load itself. Each field is the flag of its
- * name (`outFile` is `-o`, `benchFile` `--output-bench`, `keepSecrets` `--no-redact`, `metricsOut`
- * `--out KIND=URL`); `format` is `-O`, a gRPC run's report in ghz's format, on stdout or (ghz's `-o`) in
- * `ghzFile`, not results.json.
+ * name (`outFile` is `-o`, `metricsOut` `--out KIND=URL`); `format` is `-O`, a gRPC run's report in ghz's
+ * format, on stdout or (ghz's `-o`) in `ghzFile`, not results.json.
  */
-export interface AttackOutputOptions extends BaselineArgs {
+export interface AttackOutputOptions extends ResultsArgs {
   json: boolean;
   outFile?: string;
   format?: GhzFormat;
   ghzFile?: string;
   reportFile?: string;
-  benchFile?: string;
-  summaryFile?: string;
-  junitFile?: string;
   quiet: boolean;
   noLive: boolean;
-  keepSecrets: boolean;
-  strict: boolean;
-  dashboard?: ServeOptions;
   metricsOut?: MetricsOutput[];
 }
 
@@ -45,20 +37,18 @@ export function outputOf(flags: FlagValues, config: AttackConfig): AttackOutputO
   const outFile = format === undefined ? files.outFile : undefined;
   const ghzFile = format === undefined ? undefined : files.outFile;
   const reportFile = flags.path("report");
-  const benchFile = flags.path("output-bench");
-  const summaryFile = flags.path("summary");
-  const junitFile = flags.path("junit");
+  const results = resultsArgs(flags);
   const clash = outputClobbersInput(
     [
       ["-o", outFile ?? ghzFile],
       ["--report", reportFile],
       ["--log", config.logFile],
-      ...ciFilesToProbe({ benchFile, summaryFile, junitFile }),
+      ...ciFilesToProbe(results),
     ],
     [["--body-file", flags.path("body-file")], ["--data-file", flags.path("data-file")]],
   );
   if (clash) throw new UsageError(clash);
-  if (config.logFile !== undefined && isFifo(config.logFile)) {
+  if (config.logFile !== undefined && statOrNull(config.logFile)?.isFifo) {
     // Created with its header, then opened to append by every worker: the FIFO's reader sees its end at
     // the first close, and with no reader the first open waits for ever.
     throw new UsageError(
@@ -72,13 +62,9 @@ export function outputOf(flags: FlagValues, config: AttackConfig): AttackOutputO
     ...(format === undefined ? {} : { format, ...defined({ ghzFile }) }),
     ...(metricsOut.length > 0 ? { metricsOut } : {}),
     reportFile,
-    ...defined({ benchFile, summaryFile, junitFile }),
     quiet: flags.has("quiet"),
     noLive: flags.has("no-live"),
-    keepSecrets: flags.has("no-redact"),
-    strict: flags.has("strict"),
-    ...baselineArgs(flags),
-    ...dashboardOptions(flags),
+    ...results,
   };
 }
 
@@ -101,12 +87,4 @@ function outValues(flags: FlagValues): { outFile?: string; metricsOut: MetricsOu
   const typed = flags.typed("out");
   if (files.includes("")) throw new UsageError(`${typed} "": empty path, e.g. ${typed} results.json`);
   return { outFile: files.at(-1), metricsOut: parseMetricsOuts(typed, metrics) };
-}
-
-function isFifo(path: string): boolean {
-  try {
-    return Deno.statSync(path).isFifo === true;
-  } catch {
-    return false;
-  }
 }

@@ -22,12 +22,12 @@ import {
   SEGMENT_FLAGS,
   type SegmentArg,
 } from "../segment_args.ts";
-import { CI_FLAGS } from "../ci_outputs.ts";
+import { CI_FLAGS, type ResultsArgs, resultsArgs } from "../ci_outputs.ts";
 import { exitCodesHelp, STRICT_FLAG } from "../exit_codes.ts";
-import { DASHBOARD_FLAGS, dashboardOptions, type ServeOptions } from "../dashboard/flags.ts";
+import { DASHBOARD_FLAGS } from "../dashboard/flags.ts";
 import { parseMetricsOuts } from "../metrics_out/out_flags.ts";
 import { isMetricsOut, type MetricsOutput } from "../../results/export/metrics_output.ts";
-import { BASELINE_FLAGS, type BaselineArgs, baselineArgs } from "../baseline_flags.ts";
+import { BASELINE_FLAGS } from "../baseline_flags.ts";
 import {
   hasLoadFlags,
   isSamplesOut,
@@ -125,10 +125,10 @@ ${exitCodesHelp("run")}`;
 
 /**
  * What `loadlab run` was asked to do: each field is the flag of its name (`outDir` is `--out-dir`,
- * `keepSecrets` `--no-redact`, `benchFile` `--output-bench`, `metricsOut` `--out KIND=URL`, `scriptLoad` a
- * script's load and variables); `source` is a file path or `preset:NAME`.
+ * `metricsOut` `--out KIND=URL`, `scriptLoad` a script's load and variables); `source` is a file path or
+ * `preset:NAME`.
  */
-export interface RunArgs extends BaselineArgs {
+export interface RunArgs extends ResultsArgs {
   source: string;
   quick: boolean;
   outDir?: string;
@@ -139,14 +139,8 @@ export interface RunArgs extends BaselineArgs {
   set: string[];
   targets: Record<string, string>;
   profile?: boolean;
-  summaryFile?: string;
   summaryMode?: K6SummaryMode;
-  junitFile?: string;
-  benchFile?: string;
-  keepSecrets: boolean;
-  strict: boolean;
   maxMemoryMb?: number;
-  dashboard?: ServeOptions;
   metricsOut?: MetricsOutput[];
   replay?: string;
   abortOnFail?: AbortOnFailArg;
@@ -191,16 +185,11 @@ export async function parseRunArgs(given: string[], command = "run", help = RUN_
     set: flags.all("set"),
     targets: parseTargets(flags.all("target")),
     ...(flags.has("profile") ? { profile: true } : {}),
-    summaryFile: flags.path("summary"),
     ...(flags.has("summary-mode") ? { summaryMode: flags.choice("summary-mode", K6_SUMMARY_MODES) } : {}),
-    junitFile: flags.path("junit"),
-    keepSecrets: flags.has("no-redact"),
-    strict: flags.has("strict"),
+    ...resultsArgs(flags),
     ...maxMemoryOf(flags),
     ...metricsOutsOf(flags),
-    ...baselineArgs(flags),
-    ...dashboardOptions(flags),
-    ...defined({ benchFile: flags.path("output-bench"), replay: flags.path("replay") }),
+    ...defined({ replay: flags.path("replay") }),
     ...defined({ abortOnFail: abortOnFailArg(flags) }),
     ...scriptLoad,
   };

@@ -49,8 +49,6 @@ Deno.test("run args: defaults for a preset", async () => {
     only: undefined,
     set: [],
     targets: {},
-    summaryFile: undefined,
-    junitFile: undefined,
     keepSecrets: false,
     strict: false,
   });

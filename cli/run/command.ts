@@ -40,7 +40,7 @@ import {
 } from "../../results/thresholds/text.ts";
 import type { Dashboard } from "../dashboard/server.ts";
 import { steeringFor } from "../dashboard/flags.ts";
-import { gateArgs, gateTable, loadBaseline } from "../baseline_flags.ts";
+import { gateTable, readGate } from "../baseline_flags.ts";
 import { gateAgainstBaseline, type GateResult } from "../../results/baseline_gate.ts";
 import type { MetricsExporter } from "../metrics_out/exporter.ts";
 import { type MetricsOutput, parseMetricsOutput } from "../../results/export/metrics_output.ts";
@@ -109,11 +109,8 @@ async function runRead(
     knowSecrets(secretsFoundIn([argv, plan.experiment]));
     guardConsole(redactShown);
   } else keepSecretsShown();
-  // Read before any load or output folder: a missing or wrong baseline is exit 2, not a wasted run.
-  const gateWith = gateArgs(args, plan.experiment);
-  const baseline = gateWith.baselinePath === undefined
-    ? undefined
-    : await loadBaseline(gateWith.baselinePath);
+  // Before the output folder: a missing or wrong baseline is exit 2, not a wasted run.
+  const { baseline, failOn } = await readGate(args, plan.experiment);
   const outDir = await checkedOutDir(args, plan);
   // Held until this function returns: one run writes a folder at a time.
   await using _lock = await lockOutDir(command, outDir);
@@ -124,7 +121,7 @@ async function runRead(
     ? await (await import("../../runner/script/locust/file.ts")).loadLocustListeners(resolve(args.source))
     : null;
   const context = { source, outDir, baseline, interrupt };
-  const outcome = await execute(command, plan, { ...args, failOn: gateWith.failOn }, context);
+  const outcome = await execute(command, plan, { ...args, failOn }, context);
   if (typeof outcome === "number") return outcome;
   if (outcome.k6) {
     // As k6: a setup() that threw is said on stderr, its summary still shown.
@@ -143,7 +140,7 @@ async function runRead(
     }
   }
   const k6Failed = outcome.k6?.failed ?? 0;
-  const gate = baseline && gateAgainstBaseline(baseline, outcome.results, gateWith.failOn);
+  const gate = baseline && gateAgainstBaseline(baseline, outcome.results, failOn);
   const strict = args.strict || plan.experiment.strict;
   const code = await conclude(command, outcome, { ...args, strict }, gate);
   const withK6 = k6Failed > 0 && code === EXIT.ok ? EXIT.thresholdFailed : code;
