@@ -38,8 +38,9 @@ export function renderFindings(data: PageData): HTMLElement | null {
 }
 
 /** A run verdict's badge class: green "ok", red for any `failed: ...` flag, else the accent colour. */
-export const verdictClass = (verdict: string) =>
-  verdict === "ok" ? "badge" : /(^|: )failed: /.test(verdict) ? "badge flag failed" : "badge flag";
+export function verdictClass(verdict: string): string {
+  return verdict === "ok" ? "badge" : /(^|: )failed: /.test(verdict) ? "badge flag failed" : "badge flag";
+}
 
 /** The run verdict as a badge (`verdictClass`). */
 export function verdictBadge(verdict: string): HTMLElement {
