@@ -10,7 +10,7 @@ import * as walk from "acorn-walk";
 import { apiOf, type Binding, isArrayFrom, isFunction, type Node, planAsync, type Problem } from "./async.ts";
 import { contextEdits, defersCallbacks, importsMetrics, RESUMING_AWAIT } from "./context.ts";
 import { jslibOf, K6_REFUSED, moduleUrl, PAGE_CALLS, RUNTIME_URL } from "./modules.ts";
-import { type Edit, exportEdits } from "./exports.ts";
+import { type Edit, exportEdits, exportedNames } from "./exports.ts";
 import {
   declaredNames,
   exportsK6Options,
@@ -270,11 +270,7 @@ function libraryExports(ast: Node, problems: Problem[]): LibraryExport[] {
     } else if (s.type === "ExportAllDeclaration" || (s.type === "ExportNamedDeclaration" && s.source)) {
       problems.push({ pos: s.start, why: "re-exports from another module are not converted" });
     } else if (s.type === "ExportNamedDeclaration") {
-      const d = s.declaration;
-      if (d?.type === "FunctionDeclaration") out.push({ exported: d.id.name, local: d.id.name });
-      for (const v of d?.type === "VariableDeclaration" ? d.declarations : []) {
-        if (v.id.type === "Identifier") out.push({ exported: v.id.name, local: v.id.name });
-      }
+      for (const name of exportedNames(s.declaration)) out.push({ exported: name, local: name });
       for (const spec of s.specifiers ?? []) {
         const as = spec.exported.name ?? spec.exported.value;
         out.push({ exported: as === "default" ? LOCAL_DEFAULT : as, local: spec.local.name });
