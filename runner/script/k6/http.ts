@@ -117,9 +117,7 @@ class Hops {
   startMs = 0;
 
   constructor(method: string, target: Url, body: Body, readonly params: Params, readonly beside: boolean) {
-    for (const k in params) {
-      if (!PARAMS.has(k)) throw new TypeError(`http params.${k} is not supported by loadlab's k6 runtime`);
-    }
+    refuseUnknown(params, PARAMS, "http params");
     this.digest = authKind(params.auth) === "digest";
     const href = typeof target === "string" ? target : target.url;
     this.name = params.tags?.name ?? (typeof target === "string" ? undefined : target.name);
@@ -353,6 +351,13 @@ function addCookies(cookies: Params["cookies"], headers: Record<string, string>)
     return `${k}=${typeof v === "string" ? v : v.value}${kept === undefined ? "" : `; ${k}=${kept}`}`;
   });
   if (pairs.length > 0) headers["Cookie"] = pairs.join("; ");
+}
+
+/** Throws for a key of `params` (`what`: `http params`...) not among `known`, the ones loadlab honours. */
+export function refuseUnknown(params: object, known: ReadonlySet<string>, what: string): void {
+  for (const key in params) {
+    if (!known.has(key)) throw new TypeError(`${what}.${key} is not supported by loadlab's k6 runtime`);
+  }
 }
 
 /** A k6 duration (`"30s"`, `"1m30s"`, `"500ms"`) or a number of ms. */

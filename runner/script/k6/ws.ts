@@ -18,6 +18,7 @@ import { countSessionError, openScriptWsStats } from "../sessions/ws_stats.ts";
 import type { Session } from "../session.ts";
 import { concatBytes } from "../../../system/copy_bytes.ts";
 import { CookieJar } from "./cookie_jars.ts";
+import { refuseUnknown } from "./http.ts";
 import timers from "./timers.ts";
 
 interface WsParams {
@@ -145,9 +146,7 @@ export class WebSocket {
       throw new SyntaxError(`WebSocket needs a ws: or wss: URL, not ${url}`);
     }
     const given = params ?? {};
-    for (const key in given) {
-      if (!PARAMS.has(key)) throw new TypeError(`params.${key} is not supported by loadlab's k6 runtime`);
-    }
+    refuseUnknown(given, PARAMS, "params");
     const headers = { ...given.headers }, jar = given.jar;
     const ctx = this.ctx = current(), routed = ctx?.s.route(url) ?? url;
     // The jar's cookies for the URL's http: twin, as k6's handshake sends them; without one, the VU's.
