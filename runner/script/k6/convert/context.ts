@@ -7,7 +7,7 @@
  */
 import { isFunction, type Node } from "./async.ts";
 import { everyNode } from "./refusals.ts";
-import type { Edit } from "./exports.ts";
+import { around, type Edit } from "./exports.ts";
 
 /** What the converter inserts before an awaited call: restoring the VU once the call resumes. */
 export const RESUMING_AWAIT = "__k6.back(__k6.context(), await ";
@@ -52,8 +52,7 @@ export function contextEdits(ast: Node, madeAsync: ReadonlySet<Node>): Edit[] {
   const edits: Edit[] = [];
   everyNode(ast, (n: Node) => {
     if (n.type === "AwaitExpression") {
-      edits.push({ start: n.start, end: n.start, text: "__k6.back(__k6.context(), ", rank: n.end });
-      edits.push({ start: n.end, end: n.end, text: ")" });
+      edits.push(...around(n, "__k6.back(__k6.context(), ", ")"));
     } else if (isFunction(n) && (n.async || madeAsync.has(n)) && n.body.type === "BlockStatement") {
       edits.push(...restoreEdits(n.body));
     }

@@ -14,6 +14,12 @@ export interface Edit {
   rank?: number;
 }
 
+/** The edits that wrap node `n` in `open` and `close` (`open` before an inner node's at the same place). */
+export const around = (n: Node, open: string, close: string): Edit[] => [
+  { start: n.start, end: n.start, text: open, rank: n.end },
+  { start: n.end, end: n.end, text: close },
+];
+
 const NOT_A_FUNCTION = new Set([
   ...["Literal", "ObjectExpression", "ArrayExpression", "TemplateLiteral", "ClassDeclaration"],
   ...["ClassExpression", "UnaryExpression", "BinaryExpression", "UpdateExpression"],
