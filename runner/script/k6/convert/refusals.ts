@@ -97,6 +97,10 @@ export function childrenOf(node: Node): Node[] {
   return out;
 }
 
+/** Whether the script imports a module whose specifier `test` accepts. */
+export const importsFrom = (ast: Node, test: (from: string) => boolean): boolean =>
+  ast.body.some((s: Node) => s.type === "ImportDeclaration" && test(String(s.source.value)));
+
 /** `source` parsed as a module, or null when it does not parse (its conversion names the error). */
 export function parseOrNull(source: string): Node | null {
   try {
