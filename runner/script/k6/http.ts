@@ -394,10 +394,9 @@ export async function batch(
       ? request(item[0], item[1], item[2], item[3])
       : request(item.method, item.url, item.body, item.params);
   const s = current()?.s, items = Array.isArray(requests) ? requests : Object.values(requests);
-  const limits = { parallel: requestDefaults.batch, perHost: requestDefaults.batchPerHost };
   const responses = s === undefined
     ? [] as K6Response[]
-    : await s.batch(() => Promise.all(items.map(one)), limits);
+    : await s.batch(() => Promise.all(items.map(one)), requestDefaults.batch);
   if (s === undefined) { for (const item of items) responses.push(await one(item)); }
   if (Array.isArray(requests)) return responses;
   return Object.fromEntries(Object.keys(requests).map((key, k) => [key, responses[k]]));
