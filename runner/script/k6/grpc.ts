@@ -19,7 +19,7 @@ import protobuf from "protobufjs";
 import { current, releaseHold } from "./runtime.ts";
 import { holdHook } from "../module.ts";
 import { folderOf, inInit } from "./init_files.ts";
-import { durationMs } from "./http.ts";
+import { durationMs, refuseUnknown } from "./http.ts";
 import { loadProtoFile, loadProtoset } from "../../http/grpc/schema.ts";
 import { reflectSchema } from "../../http/grpc/reflection.ts";
 import { ScriptGrpcSchema } from "../sessions/grpc_schema.ts";
@@ -155,10 +155,7 @@ export class Client {
   /** One unary call (or a client stream's messages as an array), k6's response shape. */
   invoke(method: string, message: unknown, params: CallParams = {}): Promise<GrpcResponse> {
     const s = session("client.invoke()");
-    const unknown = Object.keys(params ?? {}).find((k) => !PARAMS.has(k));
-    if (unknown !== undefined) {
-      throw new Error(`grpc params.${unknown} is not supported by loadlab's k6 runtime`);
-    }
+    refuseUnknown(params ?? {}, PARAMS, "grpc params");
     if (s === undefined) return this.#invokeHook(this.#schema, method, message, params);
     if (!this.#connected.has(vuId())) throw new Error(NOT_CONNECTED);
     return s.invokeGrpc(this.#schema, method, message, {

@@ -117,9 +117,7 @@ class Hops {
   startMs = 0;
 
   constructor(method: string, target: Url, body: Body, readonly params: Params, readonly beside: boolean) {
-    for (const k in params) {
-      if (!PARAMS.has(k)) throw new TypeError(`http params.${k} is not supported by loadlab's k6 runtime`);
-    }
+    refuseUnknown(params, PARAMS, "http params");
     this.digest = authKind(params.auth) === "digest";
     const href = typeof target === "string" ? target : target.url;
     this.name = params.tags?.name ?? (typeof target === "string" ? undefined : target.name);
@@ -355,6 +353,13 @@ function addCookies(cookies: Params["cookies"], headers: Record<string, string>)
   if (pairs.length > 0) headers["Cookie"] = pairs.join("; ");
 }
 
+/** Throws for a key of `params` (`what`: `http params`...) not among `known`, the ones loadlab honours. */
+export function refuseUnknown(params: object, known: ReadonlySet<string>, what: string): void {
+  for (const key in params) {
+    if (!known.has(key)) throw new TypeError(`${what}.${key} is not supported by loadlab's k6 runtime`);
+  }
+}
+
 /** A k6 duration (`"30s"`, `"1m30s"`, `"500ms"`) or a number of ms. */
 export function durationMs(value: string | number): number {
   if (typeof value === "number") return value;
@@ -389,10 +394,9 @@ export async function batch(
       ? request(item[0], item[1], item[2], item[3])
       : request(item.method, item.url, item.body, item.params);
   const s = current()?.s, items = Array.isArray(requests) ? requests : Object.values(requests);
-  const limits = { parallel: requestDefaults.batch, perHost: requestDefaults.batchPerHost };
   const responses = s === undefined
     ? [] as K6Response[]
-    : await s.batch(() => Promise.all(items.map(one)), limits);
+    : await s.batch(() => Promise.all(items.map(one)), requestDefaults.batch);
   if (s === undefined) { for (const item of items) responses.push(await one(item)); }
   if (Array.isArray(requests)) return responses;
   return Object.fromEntries(Object.keys(requests).map((key, k) => [key, responses[k]]));

@@ -210,11 +210,18 @@ function addTo(part: MetricPart, v: number, value: unknown): void {
   }
 }
 
+/** A metric of its class's `kind`: k6's four differ in nothing else here. */
 class Metric {
+  static readonly kind: MetricPart["kind"];
   readonly name: string;
-  constructor(name: string, readonly kind: MetricPart["kind"], readonly time = false) {
+  readonly kind: MetricPart["kind"];
+  readonly time: boolean;
+  constructor(name: string, isTime?: unknown) {
+    const kind = this.kind = (new.target as typeof Metric).kind;
+    // As k6: any truthy second argument makes a trend a time trend.
+    this.time = kind === "trend" && Boolean(isTime);
     this.name = register(name, kind);
-    if (!made.get(this.name)?.time) made.set(this.name, { kind, time: Boolean(time) });
+    if (!made.get(this.name)?.time) made.set(this.name, { kind, time: this.time });
   }
 
   add(value: number | boolean, tags?: Record<string, string>): void {
@@ -301,25 +308,16 @@ export function addPhases(
 const warned = new Set<string>();
 
 export class Trend extends Metric {
-  constructor(name: string, isTime = false) {
-    // As k6: any truthy second argument makes it a time trend.
-    super(name, "trend", Boolean(isTime));
-  }
+  static override readonly kind = "trend";
 }
 export class Counter extends Metric {
-  constructor(name: string) {
-    super(name, "counter");
-  }
+  static override readonly kind = "counter";
 }
 export class Rate extends Metric {
-  constructor(name: string) {
-    super(name, "rate");
-  }
+  static override readonly kind = "rate";
 }
 export class Gauge extends Metric {
-  constructor(name: string) {
-    super(name, "gauge");
-  }
+  static override readonly kind = "gauge";
 }
 
 export default { Trend, Counter, Rate, Gauge };

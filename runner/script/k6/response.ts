@@ -12,6 +12,7 @@ import { type K6Error, k6ErrorOf, UNKNOWN_FAILURE } from "./error_codes.ts";
 import { setCookiePair } from "../sessions/cookies.ts";
 import { FailedResponse, Fields } from "../sessions/response.ts";
 import { DEFAULT_USER_AGENT } from "../../http/request_fields.ts";
+import { phasesOf } from "./points_out.ts";
 
 /** A header's name as Go writes it and k6 shows it: `x-request-id` is `X-Request-Id`. */
 export const canonicalHeader = (name: string): string =>
@@ -108,16 +109,7 @@ export class K6Response {
    * where none was (no response). `setup()`'s and `teardown()`'s (by fetch) wait whole as `waiting`.
    */
   get timings(): Record<string, number> {
-    const raw = this.#raw,
-      connecting = raw.dial?.connectingMs ?? 0,
-      tls_handshaking = raw.dial?.tlsHandshakingMs ?? 0;
-    const [blocked, sending, waiting, receiving] = [
-      raw.blockedMs,
-      raw.sendingMs,
-      raw.waitingMs,
-      raw.receivingMs,
-    ]
-      .map((ms) => ms || 0);
+    const [blocked, connecting, tls_handshaking, sending, waiting, receiving] = phasesOf(this.#raw);
     const duration = sending + waiting + receiving;
     return { duration, waiting, blocked, connecting, tls_handshaking, sending, receiving };
   }

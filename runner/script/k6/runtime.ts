@@ -84,8 +84,7 @@ export const requestDefaults = {
   /** k6's `throw`: a request that gets no response throws its error. */
   throw: false,
   /** `http.batch`'s requests in flight at once, and to one host (k6's `batch` and `batchPerHost`). */
-  batch: 20,
-  batchPerHost: 6,
+  batch: { parallel: 20, perHost: 6 },
   /** k6's `blockHostnames`, `blacklistIPs` and `hosts`: http.ts fails the requests they block. */
   blocked: {} as { blockHostnames?: string[]; blacklistIPs?: string[]; hosts?: Record<string, string> },
 };
@@ -221,9 +220,9 @@ export function session(mod: ConvertedModule): (s: Session) => unknown {
   setJsonThresholds(options.thresholds);
   writeVusPoints(() => [activeVus(), plannedVus(true) ?? countOf(VUS_SLOT)], givenRunTags(options));
   // k6's 0 is "no limit": a batch then sends all its requests at once.
-  if (typeof options.batch === "number") requestDefaults.batch = options.batch || Infinity;
+  if (typeof options.batch === "number") requestDefaults.batch.parallel = options.batch || Infinity;
   if (typeof options.batchPerHost === "number") {
-    requestDefaults.batchPerHost = options.batchPerHost || Infinity;
+    requestDefaults.batch.perHost = options.batchPerHost || Infinity;
   }
   let fn: ((data: unknown) => unknown) | null = null;
   // The `s` is the runtime's alone (k6 code sees `http`, never it): not sealed, which costs each iteration.
@@ -280,8 +279,7 @@ async function iterate(ctx: VuContext, main: (data: unknown) => unknown): Promis
   };
   try {
     // Requests sent later may be in flight together: as a batch's, on the VU's connections.
-    const { batch: parallel, batchPerHost: perHost } = requestDefaults;
-    return await (sendsLater ? ctx.s.batch(whole, { parallel, perHost }) : whole());
+    return await (sendsLater ? ctx.s.batch(whole, requestDefaults.batch) : whole());
   } finally {
     flushMetricsSoon();
     if (counting) countUp(ENDED_SLOT);

@@ -23,12 +23,12 @@ export function setSystemTags(kept: unknown): void {
   named = new Set(Array.isArray(kept) ? kept : []);
 }
 
-/** Sets the tags every request of this isolate carries (none: undefined) and the scenario it runs. */
 /** The run's tags: `--tag` (K6_TAGS) replaces `options.tags` whole, as k6's options tiers do. */
 export function givenRunTags(options: Record<string, unknown>): Record<string, unknown> {
   return isolateFlags.tags ?? (options.tags as Record<string, unknown> | undefined) ?? {};
 }
 
+/** Sets the tags every request of this isolate carries (none: undefined) and the scenario it runs. */
 export function setRunTags(tags: Record<string, unknown> | undefined, scenario = "default"): void {
   groupTags.clear();
   const entries = Object.entries(tags ?? {}).filter(([k]) => k !== "name").map(([k, v]) => [k, String(v)]);

@@ -18,6 +18,7 @@ import { countSessionError, openScriptWsStats } from "../sessions/ws_stats.ts";
 import type { Session } from "../session.ts";
 import { concatBytes } from "../../../system/copy_bytes.ts";
 import { CookieJar } from "./cookie_jars.ts";
+import { refuseUnknown } from "./http.ts";
 import timers from "./timers.ts";
 
 interface WsParams {
@@ -33,12 +34,6 @@ const PARAMS = new Set(["headers", "tags", "compression", "jar"]);
 const K6_WS_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
 const CAP_TEXT = `k6/ws's cap of ${K6_WS_MAX_MESSAGE_BYTES / (1024 * 1024)} MiB a message`;
-
-/** Throws, at the script's line, when `payloadBytes` of a message it sends are past the cap. */
-function checkSendSize(what: string, payloadBytes: number): void {
-  if (payloadBytes <= K6_WS_MAX_MESSAGE_BYTES) return;
-  throw new RangeError(`${what}: a message of ${payloadBytes} bytes is past ${CAP_TEXT}; it is not sent`);
-}
 
 /** What a socket's error handlers see for the `ws` package's `err` on session `s`'s socket to `url`. */
 function errorText(err: Error, s: Session | undefined, url: string): string {
@@ -67,7 +62,9 @@ type Handler = (...args: unknown[]) => unknown;
 /** Sends `data` on open socket `ws` (text or binary), counted; returns its bytes; past the cap it throws. */
 function sendMessage(ws: Ws, what: string, data: string | Uint8Array, tags: Record<string, string>): number {
   const bytes = typeof data === "string" ? utf8Length(data) : data.byteLength;
-  checkSendSize(what, bytes);
+  if (bytes > K6_WS_MAX_MESSAGE_BYTES) {
+    throw new RangeError(`${what}: a message of ${bytes} bytes is past ${CAP_TEXT}; it is not sent`);
+  }
   ws.send(data);
   metrics.sent.add(1, tags);
   if (totals.counts(performance.now())) totals.messagesSent++, totals.payloadBytesSent += bytes;
@@ -145,9 +142,7 @@ export class WebSocket {
       throw new SyntaxError(`WebSocket needs a ws: or wss: URL, not ${url}`);
     }
     const given = params ?? {};
-    for (const key in given) {
-      if (!PARAMS.has(key)) throw new TypeError(`params.${key} is not supported by loadlab's k6 runtime`);
-    }
+    refuseUnknown(given, PARAMS, "params");
     const headers = { ...given.headers }, jar = given.jar;
     const ctx = this.ctx = current(), routed = ctx?.s.route(url) ?? url;
     // The jar's cookies for the URL's http: twin, as k6's handshake sends them; without one, the VU's.

@@ -6,8 +6,8 @@
  * A script importing no k6/metrics and no `group` sends no metric at an iteration's end (`importsMetrics`).
  */
 import { isFunction, type Node } from "./async.ts";
-import { everyNode } from "./refusals.ts";
-import type { Edit } from "./exports.ts";
+import { everyNode, importsFrom } from "./refusals.ts";
+import { around, type Edit } from "./exports.ts";
 
 /** What the converter inserts before an awaited call: restoring the VU once the call resumes. */
 export const RESUMING_AWAIT = "__k6.back(__k6.context(), await ";
@@ -26,7 +26,7 @@ const REACTIONS = new Set(["then", "catch", "finally"]);
 
 /** Whether the script hands callbacks over to run later: it needs the context entered per iteration. */
 export function defersCallbacks(ast: Node): boolean {
-  let found = ast.body.some((s: Node) => s.type === "ImportDeclaration" && EVENT_MODULES.has(s.source.value));
+  let found = importsFrom(ast, (from) => EVENT_MODULES.has(from));
   everyNode(ast, (n: Node) => {
     found ||= (n.type === "Identifier" && LATER.has(n.name)) || (n.type === "ForOfStatement" && n.await) ||
       (isFunction(n) && n.async && n.generator) || (n.type === "CallExpression" && isReaction(n.callee));
@@ -52,8 +52,7 @@ export function contextEdits(ast: Node, madeAsync: ReadonlySet<Node>): Edit[] {
   const edits: Edit[] = [];
   everyNode(ast, (n: Node) => {
     if (n.type === "AwaitExpression") {
-      edits.push({ start: n.start, end: n.start, text: "__k6.back(__k6.context(), ", rank: n.end });
-      edits.push({ start: n.end, end: n.end, text: ")" });
+      edits.push(...around(n, "__k6.back(__k6.context(), ", ")"));
     } else if (isFunction(n) && (n.async || madeAsync.has(n)) && n.body.type === "BlockStatement") {
       edits.push(...restoreEdits(n.body));
     }

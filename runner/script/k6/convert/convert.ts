@@ -10,7 +10,7 @@ import * as walk from "acorn-walk";
 import { apiOf, type Binding, isArrayFrom, isFunction, type Node, planAsync, type Problem } from "./async.ts";
 import { contextEdits, defersCallbacks, importsMetrics, RESUMING_AWAIT } from "./context.ts";
 import { jslibOf, K6_REFUSED, moduleUrl, PAGE_CALLS, RUNTIME_URL } from "./modules.ts";
-import { type Edit, exportEdits } from "./exports.ts";
+import { around, type Edit, exportEdits, exportedNames } from "./exports.ts";
 import {
   declaredNames,
   exportsK6Options,
@@ -208,14 +208,12 @@ export function convertK6(
     // k6's group() throws on a body written async (the conversion makes bodies async: the runtime is told).
     const body = call.arguments?.[1];
     if (body?.async && isFunction(body) && apiOf(call.callee, bindings) === "k6.group") {
-      edits.push({ start: body.start, end: body.start, text: "__k6.writtenAsync(", rank: body.end });
-      edits.push({ start: body.end, end: body.end, text: ")" });
+      edits.push(...around(body, "__k6.writtenAsync(", ")"));
     }
   }
   if (resumes) edits.push(...contextEdits(ast, plan.asyncFunctions));
   for (const call of held ? plan.chained : []) {
-    edits.push({ start: call.start, end: call.start, text: "__k6.chained(", rank: call.end });
-    edits.push({ start: call.end, end: call.end, text: ")" });
+    edits.push(...around(call, "__k6.chained(", ")"));
   }
   const ownExports = library ? libraryExports(ast, problems) : [];
   const exported = library ? [] : exportEdits(ast, source, edits, problems);
@@ -270,11 +268,7 @@ function libraryExports(ast: Node, problems: Problem[]): LibraryExport[] {
     } else if (s.type === "ExportAllDeclaration" || (s.type === "ExportNamedDeclaration" && s.source)) {
       problems.push({ pos: s.start, why: "re-exports from another module are not converted" });
     } else if (s.type === "ExportNamedDeclaration") {
-      const d = s.declaration;
-      if (d?.type === "FunctionDeclaration") out.push({ exported: d.id.name, local: d.id.name });
-      for (const v of d?.type === "VariableDeclaration" ? d.declarations : []) {
-        if (v.id.type === "Identifier") out.push({ exported: v.id.name, local: v.id.name });
-      }
+      for (const name of exportedNames(s.declaration)) out.push({ exported: name, local: name });
       for (const spec of s.specifiers ?? []) {
         const as = spec.exported.name ?? spec.exported.value;
         out.push({ exported: as === "default" ? LOCAL_DEFAULT : as, local: spec.local.name });
@@ -363,18 +357,12 @@ function importProblem(from: string): string | null {
 
 /** `(await call)`, or for an array method `(await __k6.array("m", xs, callback, ...))`. */
 function awaitEdits(call: Node, array: boolean, opener: string, closer: string, edits: Edit[]): void {
-  if (!array) {
-    edits.push({ start: call.start, end: call.start, text: opener, rank: call.end });
-    edits.push({ start: call.end, end: call.end, text: closer });
-    return;
-  }
+  if (!array) return void edits.push(...around(call, opener, closer));
   // `Array.from(xs, fn)` is a map of the array it makes: `__k6.array("map", Array.from(xs), fn)`.
   const from = isArrayFrom(call), method = from ? "map" : call.callee.property.name;
-  const open = `${opener}__k6.array(${JSON.stringify(method)}, `;
-  edits.push({ start: call.start, end: call.start, text: open, rank: call.end });
+  edits.push(...around(call, `${opener}__k6.array(${JSON.stringify(method)}, `, closer));
   if (from) edits.push({ start: call.arguments[0].end, end: call.arguments[1].start, text: "), " });
   else edits.push({ start: call.callee.object.end, end: call.arguments[0].start, text: ", " });
-  edits.push({ start: call.end, end: call.end, text: closer });
 }
 
 /** Calls to await in a parameter's default value, where JavaScript allows no await: refused. */

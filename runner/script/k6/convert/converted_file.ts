@@ -5,12 +5,11 @@
  */
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import type { Node } from "./async.ts";
 import { dirname, join } from "node:path";
 import { asModule, isK6Source } from "./convert.ts";
 import { convertK6Files, readK6Files } from "./local_modules.ts";
 import { RUNTIME_URL } from "./modules.ts";
-import { parseOrNull } from "./refusals.ts";
+import { importsFrom, parseOrNull } from "./refusals.ts";
 import { conversionCacheDir, writeWhole } from "../../cache_dir.ts";
 
 /** Bumped when the conversion changes, so older cached conversions are not reused. */
@@ -62,5 +61,5 @@ function writeImportMap(folder: string): void {
 export function importsK6Module(path: string, name: string): boolean {
   // A script that does not parse imports nothing: its conversion refuses it at its line.
   const ast = parseOrNull(asModule(Deno.readTextFileSync(path), path));
-  return ast?.body.some((s: Node) => s.type === "ImportDeclaration" && s.source.value === name) ?? false;
+  return ast !== null && importsFrom(ast, (from) => from === name);
 }

@@ -14,6 +14,12 @@ export interface Edit {
   rank?: number;
 }
 
+/** The edits that wrap node `n` in `open` and `close` (`open` before an inner node's at the same place). */
+export const around = (n: Node, open: string, close: string): Edit[] => [
+  { start: n.start, end: n.start, text: open, rank: n.end },
+  { start: n.end, end: n.end, text: close },
+];
+
 const NOT_A_FUNCTION = new Set([
   ...["Literal", "ObjectExpression", "ArrayExpression", "TemplateLiteral", "ClassDeclaration"],
   ...["ClassExpression", "UnaryExpression", "BinaryExpression", "UpdateExpression"],
@@ -46,11 +52,7 @@ export function exportEdits(ast: Node, source: string, edits: Edit[], problems: 
         const text = `import { ${bound.join(", ")} } from ${s.source.raw}; export { ${as.join(", ")} };`;
         edits.push({ start: s.start, end: s.end, text });
       }
-      const d = s.declaration;
-      if (d?.type === "FunctionDeclaration") names.push(d.id.name);
-      else if (d?.type === "VariableDeclaration") {
-        for (const v of d.declarations) if (v.id.type === "Identifier") names.push(v.id.name);
-      }
+      names.push(...exportedNames(s.declaration));
       const specs: Node[] = s.specifiers ?? [];
       const kept: string[] = [];
       let local: string | null = null;
@@ -73,6 +75,13 @@ export function exportEdits(ast: Node, source: string, edits: Edit[], problems: 
   // A script of scenario functions only: the runtime is told it has no default.
   if (!main) edits.push({ start: ast.end, end: ast.end, text: "\nconst __k6_main = undefined;" });
   return names;
+}
+
+/** The names `export function f` or `export const a = 1, b = 2` declares (a pattern's are left out). */
+export function exportedNames(d: Node | null): string[] {
+  if (d?.type === "FunctionDeclaration") return [d.id.name];
+  const vars: Node[] = d?.type === "VariableDeclaration" ? d.declarations : [];
+  return vars.filter((v) => v.id.type === "Identifier").map((v) => v.id.name);
 }
 
 /** `export default X` made `const __k6_main = X;`; a named function stays a declaration. */

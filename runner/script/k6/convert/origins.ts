@@ -5,7 +5,7 @@
  * origins too (`http://` with `plaintext: true`, else `https://`).
  */
 import type { Node } from "./async.ts";
-import { childrenOf, everyNode, parseOrNull } from "./refusals.ts";
+import { childrenOf, everyNode, importsFrom, parseOrNull } from "./refusals.ts";
 
 /** An origin a script's URLs name, and whether its text spells it (else the environment gives it). */
 type ScriptOrigin = { origin: string; literal: boolean };
@@ -89,10 +89,7 @@ const SENDING = new Set(["k6/http", "k6/ws", "k6/net/grpc", "k6/websockets", "k6
 export function mayRequest(source: string): boolean {
   const ast = parseOrNull(source);
   if (ast === null) return true;
-  return ast.body.some((s: Node) => {
-    const from = s.type === "ImportDeclaration" ? String(s.source.value) : "";
-    return SENDING.has(from) || /^https?:\/\//.test(from);
-  });
+  return importsFrom(ast, (from) => SENDING.has(from) || /^https?:\/\//.test(from));
 }
 
 /**
@@ -121,10 +118,7 @@ export function namesNoServer(source: string, env: Readonly<Record<string, strin
 
 /** A k6/net/grpc script's scheme: `http` if `plaintext: true` is written, else `https`; else null. */
 function grpcScheme(ast: Node): "http" | "https" | null {
-  const imports = ast.body.some((s: Node) =>
-    s.type === "ImportDeclaration" && s.source.value === "k6/net/grpc"
-  );
-  if (!imports) return null;
+  if (!importsFrom(ast, (from) => from === "k6/net/grpc")) return null;
   let plaintext = false;
   everyNode(ast, (n: Node) => {
     if (n.type === "Property" && !n.computed && (n.key.name ?? n.key.value) === "plaintext") {

@@ -97,6 +97,10 @@ export function childrenOf(node: Node): Node[] {
   return out;
 }
 
+/** Whether the script imports a module whose specifier `test` accepts. */
+export const importsFrom = (ast: Node, test: (from: string) => boolean): boolean =>
+  ast.body.some((s: Node) => s.type === "ImportDeclaration" && test(String(s.source.value)));
+
 /** `source` parsed as a module, or null when it does not parse (its conversion names the error). */
 export function parseOrNull(source: string): Node | null {
   try {
@@ -274,9 +278,8 @@ function memberReferenceProblem(node: Node, parent: Node, bindings: Map<string, 
     `written as ${name}.${key}(...)`;
 }
 
+/** The name member `node` reads (`http.get`, `http["get"]`), else null (one computed as the script runs). */
 function memberKey(node: Node): string | null {
-  const p = node.property;
-  if (!node.computed) return p.name;
-  if (p.type === "Literal") return String(p.value);
-  return p.type === "TemplateLiteral" && p.expressions.length === 0 ? p.quasis[0].value.cooked : null;
+  const key = node.computed ? specifierOf(node.property) : node.property.name;
+  return key === undefined ? null : String(key);
 }
