@@ -70,7 +70,7 @@ function sendMessage(ws: Ws, what: string, data: string | Uint8Array, tags: Reco
   checkSendSize(what, bytes);
   ws.send(data);
   metrics.sent.add(1, tags);
-  if (totals.counts(performance.now())) totals.messagesSent++, totals.payloadBytesSent += bytes;
+  totals.sent(performance.now(), bytes);
   return bytes;
 }
 
