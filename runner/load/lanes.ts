@@ -50,8 +50,9 @@ interface LaneOwner {
   dropAfterMs: number | null;
   /** Drop what is still queued once the load's time is up (throughput) instead of sending it late. */
   readonly dropAtEnd: boolean;
-  onPark(lane: Lane): void;
-  onConnected(): void;
+  /** Absent: the owner's lanes keep their own queues (a send wakes its lane) and open none on demand. */
+  onPark?(lane: Lane): void;
+  onConnected?(): void;
 }
 
 class Lane {
@@ -80,7 +81,7 @@ class Lane {
   /** A failed connect is counted by `open`; the loop then retries it with its first send. */
   async #connect(): Promise<void> {
     await this.conn.open();
-    this.owner.onConnected();
+    this.owner.onConnected?.();
   }
 
   async #loop(): Promise<void> {
@@ -89,7 +90,7 @@ class Lane {
       if (this.queue.length === 0) {
         if (this.owner.finished || this.ctx.stopRequested) return;
         this.parked = true;
-        this.owner.onPark(this);
+        this.owner.onPark?.(this);
         await new Promise<void>((resolve) => this.#wake = resolve);
         continue;
       }
@@ -196,9 +197,6 @@ export class FixedLanes implements LaneOwner {
       (_, k) => new Lane(ctx.pool[k] ?? ctx.newConnection(), new TimeQueue(), this, ctx),
     );
   }
-
-  onPark(): void {}
-  onConnected(): void {}
 
   /** Round-robin over the lanes; a send whose lane is busy waits (server-bound unless we were late). */
   dispatch(intendedMs: number, late: boolean): void {

@@ -6,16 +6,7 @@
  */
 import type { RequestSpec } from "../../request_spec.ts";
 import { encodeField, encodeRequestHeaders } from "../../../http2/hpack/encoder.ts";
-import {
-  CONTINUATION,
-  DEFAULT_MAX_FRAME_BYTES,
-  FLAG_END_HEADERS,
-  FLAG_END_STREAM,
-  FRAME_HEADER_BYTES,
-  HEADERS,
-  MAX_STREAM_ID,
-  writeFrameHeader,
-} from "../../../http2/frames.ts";
+import { FRAME_HEADER_BYTES, MAX_STREAM_ID } from "../../../http2/frames.ts";
 import { resolvePath } from "../request.ts";
 import {
   addsLength,
@@ -24,7 +15,7 @@ import {
   requestFieldsOf,
   streamHeadersOf,
 } from "../request_fields.ts";
-import { buildH2Template, type H2Template } from "./template.ts";
+import { buildH2Template, frameHeaders, type H2Template, headerFrameCount } from "./template.ts";
 import { grpcBodyTemplate } from "../protobuf_template.ts";
 
 /** One request of the mix, ready to send on any stream. */
@@ -100,20 +91,10 @@ export function encodeH2Request(
 
 /** HEADERS then CONTINUATION frames carrying `block`, at most 16 KiB of it each. */
 function framesOf(block: Uint8Array, endStream: boolean): { frames: Uint8Array; frameStarts: Uint32Array } {
-  const count = Math.max(1, Math.ceil(block.length / DEFAULT_MAX_FRAME_BYTES));
-  const frames = new Uint8Array(block.length + count * FRAME_HEADER_BYTES);
-  const frameStarts = new Uint32Array(count);
-  let at = 0;
-  for (let k = 0; k < count; k++) {
-    const from = k * DEFAULT_MAX_FRAME_BYTES;
-    const to = Math.min(block.length, from + DEFAULT_MAX_FRAME_BYTES);
-    const last = k === count - 1;
-    const flags = (last ? FLAG_END_HEADERS : 0) | (k === 0 && endStream ? FLAG_END_STREAM : 0);
-    frameStarts[k] = at;
-    at = writeFrameHeader(frames, at, to - from, k === 0 ? HEADERS : CONTINUATION, flags, 0);
-    frames.set(block.subarray(from, to), at);
-    at += to - from;
-  }
+  const frameStarts = new Uint32Array(headerFrameCount(block.length));
+  const frames = new Uint8Array(block.length + frameStarts.length * FRAME_HEADER_BYTES);
+  frames.set(block, FRAME_HEADER_BYTES);
+  frameHeaders(frames, block.length, endStream, frameStarts);
   return { frames, frameStarts };
 }
 

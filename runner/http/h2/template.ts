@@ -250,25 +250,43 @@ export class H2TemplateWriter {
     return writeGrpcBody(this.#body, 0, t, values, this);
   }
 
-  /** Frames the block: one HEADERS frame, or past 16 KiB its chunks moved apart for CONTINUATION headers. */
+  /** Frames the block in place (`frameHeaders`), its frame starts in a buffer reused per count. */
   #frame(blockBytes: number, endStream: boolean): void {
-    const buf = this.#block;
-    const count = Math.max(1, Math.ceil(blockBytes / DEFAULT_MAX_FRAME_BYTES));
-    const step = DEFAULT_MAX_FRAME_BYTES + FRAME_HEADER_BYTES;
-    for (let k = count - 1; k > 0; k--) {
-      const from = FRAME_HEADER_BYTES + k * DEFAULT_MAX_FRAME_BYTES;
-      const to = Math.min(FRAME_HEADER_BYTES + blockBytes, from + DEFAULT_MAX_FRAME_BYTES);
-      buf.copyWithin(k * step + FRAME_HEADER_BYTES, from, to);
-    }
+    const count = headerFrameCount(blockBytes);
     if (this.#starts.length !== count) this.#starts = new Uint32Array(count);
-    for (let k = 0; k < count; k++) {
-      const size = Math.min(DEFAULT_MAX_FRAME_BYTES, blockBytes - k * DEFAULT_MAX_FRAME_BYTES);
-      const flags = (k === count - 1 ? FLAG_END_HEADERS : 0) | (k === 0 && endStream ? FLAG_END_STREAM : 0);
-      this.#starts[k] = k * step;
-      writeFrameHeader(buf, k * step, size, k === 0 ? HEADERS : CONTINUATION, flags, 0);
-    }
-    const filled = this.#filled;
-    filled.frames = this.#blockViews.of(buf, blockBytes + count * FRAME_HEADER_BYTES);
-    filled.frameStarts = this.#starts;
+    const bytes = frameHeaders(this.#block, blockBytes, endStream, this.#starts);
+    this.#filled.frames = this.#blockViews.of(this.#block, bytes);
+    this.#filled.frameStarts = this.#starts;
   }
+}
+
+/** How many frames (HEADERS, then CONTINUATION) carry a header block of `blockBytes`. */
+export function headerFrameCount(blockBytes: number): number {
+  return Math.max(1, Math.ceil(blockBytes / DEFAULT_MAX_FRAME_BYTES));
+}
+
+/**
+ * Frames the header block at `buf[FRAME_HEADER_BYTES..]` in place (stream id 0): past 16 KiB its chunks move
+ * apart for CONTINUATION headers; `starts` (one per frame) gets each frame's offset. Returns their length.
+ */
+export function frameHeaders(
+  buf: Uint8Array,
+  bytes: number,
+  endStream: boolean,
+  starts: Uint32Array,
+): number {
+  const count = starts.length;
+  const step = DEFAULT_MAX_FRAME_BYTES + FRAME_HEADER_BYTES;
+  for (let k = count - 1; k > 0; k--) {
+    const from = FRAME_HEADER_BYTES + k * DEFAULT_MAX_FRAME_BYTES;
+    const to = Math.min(FRAME_HEADER_BYTES + bytes, from + DEFAULT_MAX_FRAME_BYTES);
+    buf.copyWithin(k * step + FRAME_HEADER_BYTES, from, to);
+  }
+  for (let k = 0; k < count; k++) {
+    const size = Math.min(DEFAULT_MAX_FRAME_BYTES, bytes - k * DEFAULT_MAX_FRAME_BYTES);
+    const flags = (k === count - 1 ? FLAG_END_HEADERS : 0) | (k === 0 && endStream ? FLAG_END_STREAM : 0);
+    starts[k] = k * step;
+    writeFrameHeader(buf, k * step, size, k === 0 ? HEADERS : CONTINUATION, flags, 0);
+  }
+  return bytes + count * FRAME_HEADER_BYTES;
 }

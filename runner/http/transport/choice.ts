@@ -159,12 +159,16 @@ function chooseEpoll(url: URL, options: TransportOptions): ChosenTransport {
       handshakes: tls.handshakes,
       resumed: tls.resumed,
     };
+  return { ...loopChosen("epoll", loop), connectBy: (waiter) => loop.connectTo(waiter), tlsInfo };
+}
+
+/** A transport on our own event loop (epoll, io_uring): it connects, closes and probes ready waits. */
+function loopChosen(kind: TransportKind, loop: EpollLoop | UringLoop): ChosenTransport {
   return {
-    kind: "epoll",
+    kind,
     transport: (_hostname, _port, signal) => loop.connect(signal),
-    connectBy: (waiter) => loop.connectTo(waiter),
     fallbackReason: null,
-    tlsInfo,
+    tlsInfo: () => null,
     close: () => loop.close(),
     takeReadyWait: () => loop.takeReadyWait(),
   };
@@ -204,12 +208,5 @@ function chooseUring(url: URL, options: TransportOptions): ChosenTransport | str
   } catch (err) {
     return err instanceof Error ? err.message : String(err);
   }
-  return {
-    kind: "io_uring",
-    transport: (_hostname, _port, signal) => loop.connect(signal),
-    fallbackReason: null,
-    tlsInfo: () => null,
-    close: () => loop.close(),
-    takeReadyWait: () => loop.takeReadyWait(),
-  };
+  return loopChosen("io_uring", loop);
 }

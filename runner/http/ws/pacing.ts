@@ -39,10 +39,7 @@ export class WsPacing implements PauseWaiter {
     const messages = this.#messages;
     const template = messages[this.#messageIndex];
     if (++this.#messageIndex === messages.length) this.#messageIndex = 0;
-    if (stats.counts(sentMs)) {
-      stats.messagesSent++;
-      stats.payloadBytesSent += template.payloadBytes;
-    }
+    stats.sent(sentMs, template.payloadBytes);
     return template.mask(run.keys);
   }
 

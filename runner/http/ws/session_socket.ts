@@ -179,10 +179,7 @@ export class WsSessionSocket implements FrameSink, WriteOwner, InlineReader {
       return false;
     }
     const bytes = new MessageTemplate(OP_TEXT, payload, 0, this.#parser.deflate).mask(this.keys);
-    if (this.stats.counts(nowMs)) {
-      this.stats.messagesSent++;
-      this.stats.payloadBytesSent += payload.length;
-    }
+    this.stats.sent(nowMs, payload.length);
     this.shared.recorder.addBytesWritten(nowMs, bytes.length, endpoint);
     this.#writer.send(bytes);
     return true;
@@ -268,10 +265,7 @@ export class WsSessionSocket implements FrameSink, WriteOwner, InlineReader {
 
   onMessage(_text: boolean, buf: Uint8Array, start: number, end: number): void {
     const atMs = this.#nowMs;
-    if (this.stats.counts(atMs)) {
-      this.stats.messagesReceived++;
-      this.stats.payloadBytesReceived += end - start;
-    }
+    this.stats.received(atMs, end - start);
     const message = { text: this.#decoder.decode(buf.subarray(start, end)), atMs };
     const waiter = this.#waiter;
     if (waiter !== null) {

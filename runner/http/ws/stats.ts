@@ -40,6 +40,13 @@ export class WsStats {
     return nowMs >= this.originMs;
   }
 
+  /** A message of `payloadBytes` sent at `nowMs`, counted when it belongs to the measured run. */
+  sent(nowMs: number, payloadBytes: number): void {
+    if (nowMs < this.originMs) return;
+    this.messagesSent++;
+    this.payloadBytesSent += payloadBytes;
+  }
+
   /** A message of `payloadBytes` received at `nowMs`; whether it belongs to the measured run (counted). */
   received(nowMs: number, payloadBytes: number): boolean {
     if (nowMs < this.originMs) return false;

@@ -67,7 +67,7 @@ function sendMessage(ws: Ws, what: string, data: string | Uint8Array, tags: Reco
   }
   ws.send(data);
   metrics.sent.add(1, tags);
-  if (totals.counts(performance.now())) totals.messagesSent++, totals.payloadBytesSent += bytes;
+  totals.sent(performance.now(), bytes);
   return bytes;
 }
 
