@@ -210,7 +210,15 @@ function stoppedEarly(runs: RunResult[], prefix: string): string[] {
 
 /** The config keys that make a load: two runs that differ in one measure different things. */
 const LOAD_KEYS = ["model", "connections", "durationMs", "requests", "ratePerSec", "stages", "phases"]
-  .concat(["workers", "pipelining", "streams", "protocol"]);
+  .concat(["workers", "pipelining", "streams", "protocol", "requestMix"]);
+
+/** A run's config with its requests as what they ask for: method and path ("GET /sleep"), not the query. */
+const loadOf = ({ config: c }: RunResult): Record<string, unknown> => ({
+  ...c,
+  requestMix: (c.requestMix as { method: string; path: string }[] | undefined)?.map((r) =>
+    `${r.method} ${r.path.replace(/\?.*/, "")}`
+  ),
+});
 
 /** Why a pair's sides cannot be compared (other requests, another load); an older file's config is {}. */
 function notComparable(base: RunResult[], runs: RunResult[]): string | undefined {
@@ -218,8 +226,8 @@ function notComparable(base: RunResult[], runs: RunResult[]): string | undefined
   if (kinds(base) !== kinds(runs)) {
     return `not comparable: baseline measured ${kinds(base)}, this run ${kinds(runs)}`;
   }
-  const [a, b] = [base[0].config, runs[0].config];
-  const moved = Object.keys(a).length === 0 ? [] : LOAD_KEYS.flatMap((k) => {
+  const [a, b] = [loadOf(base[0]), loadOf(runs[0])];
+  const moved = Object.keys(base[0].config).length === 0 ? [] : LOAD_KEYS.flatMap((k) => {
     const [x, y] = [JSON.stringify(a[k]), JSON.stringify(b[k])];
     return x === y ? [] : [`${k} ${x ?? "none"} → ${y ?? "none"}`];
   });
