@@ -318,6 +318,16 @@ function endpointGroups(key: string, base: RunResult[], runs: RunResult[], failO
   return out;
 }
 
+/** Why a baseline's latency and rate judge nothing: 1 pp more of its answers failed (its p99 may be them). */
+function failedAnswers(base: RunResult[], runs: RunResult[]): string | undefined {
+  const [before, after] = [base, runs].map((list) =>
+    round4(100 - meanCi(list.map((r) => r.successRate * 100)).mean)
+  );
+  if (!(before - after >= 1)) return undefined;
+  return `the baseline's answers failed ${before}%, this run's ${after}%: its latency and req/s are partly ` +
+    "failed answers', so they neither fail nor pass a rule; record the baseline where its requests succeed";
+}
+
 const NO_WAITS = "the baseline records no waits for a core (no interval generatorWaitPct or wakeWaitMs: " +
   "an older loadlab's file), so its stalls cannot be told from its server's: it passes no latency or rate " +
   "rule; record the baseline again with this loadlab (the same command with -o FILE)";
@@ -346,9 +356,11 @@ export function gateAgainstBaseline(
       ...endpointGroups(key, base, runs, failOn),
     ].map((g) => ({ ...g, ...defined({ flagged, errorsOnly }) }));
     // Beside a baseline without waits only a rule this run fails stands, and a success rule (no waits in it).
-    const why = unlike ?? (ownWaits(base) === null && ownWaits(runs) !== null ? NO_WAITS : undefined);
+    const noWaits = ownWaits(base) === null && ownWaits(runs) !== null ? NO_WAITS : undefined;
+    const why = unlike ?? failedAnswers(base, runs) ?? noWaits;
     const none = (m: MetricVerdict): MetricVerdict => ({ ...m, ...UNKNOWN, notJudged: why, failed: [] });
-    const kept = (m: MetricVerdict) => !why || (!unlike && (m.metric === "success" || m.failed.length > 0));
+    const kept = (m: MetricVerdict) =>
+      !why || (m.metric === "success" && !unlike) || (why === noWaits && m.failed.length > 0);
     groups.push(...pair.map((g) => ({ ...g, metrics: g.metrics.map((m) => kept(m) ? m : none(m)) })));
   }
   const failed = groups.some((g) => g.metrics.some((m) => m.failed.length > 0));
