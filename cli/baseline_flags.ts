@@ -69,12 +69,10 @@ type Fail = (message: string, cause?: unknown) => ResultsFileError;
 /** Loads the baseline (a folder, a results.json, a zip or an http(s) URL); throws `ResultsFileError`. */
 export async function loadBaseline(path: string): Promise<ResultsFile> {
   if (/^https?:\/\//i.test(path)) return await loadBaselineUrl(path);
-  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(path);
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(path)?.[1];
   if (scheme) {
     throw new ResultsFileError(
-      `${redactText(path)}: only http(s) URLs are fetched, not ${
-        scheme[1]
-      }:; give https://... or the file's path`,
+      `${redactText(path)}: only http(s) URLs are fetched, not ${scheme}:; give https://... or a path`,
     );
   }
   // Not there: the read below says so with the path.
@@ -193,7 +191,13 @@ async function baselineFromBytes(bytes: Uint8Array, maxBytes: number, fail: Fail
   try {
     data = JSON.parse(text);
   } catch (err) {
-    throw fail(`neither a results.json nor a zip holding one (not JSON: ${jsonErrorReason(err)})`, err);
+    const page = text.trimStart().startsWith("<")
+      ? "; it is HTML: give the results.json beside report.html, or an artifact's API URL (.../ID/zip)"
+      : "";
+    throw fail(
+      `neither a results.json nor a zip holding one (not JSON: ${jsonErrorReason(err)})${page}`,
+      err,
+    );
   }
   const parsed = parseResultsFile(data);
   if (!parsed.ok) throw fail(`not a loadlab results file: ${parsed.problem}`);
@@ -255,7 +259,10 @@ function httpAdvice(status: number, url: URL, hadToken: boolean): string {
     const hint = github && !hadToken ? "; for a private repository also set GITHUB_TOKEN" : "";
     return `HTTP ${status}: nothing there (an expired artifact, or a wrong id or path)${hint}`;
   }
-  return `HTTP ${status}; check the URL, or download the file and give its path`;
+  return `HTTP ${status}${
+    status >= 500 ? ": the server failed; try again later" : "; check the URL"
+  }, or download ` +
+    "the file and give its path";
 }
 
 /** The body, decoded, refused past `maxBytes` decoded bytes, each chunk counted before the next inflates. */
@@ -283,12 +290,8 @@ const INFLATE_PIECE_BYTES = 16 * 1024;
 function decodedBody(response: Response): ReadableStream<Uint8Array> | null {
   const encoding = (response.headers.get("content-encoding") ?? "identity").trim().toLowerCase();
   if (encoding === "identity" || encoding === "" || response.body === null) return response.body;
-  const format = encoding === "gzip" || encoding === "x-gzip"
-    ? "gzip"
-    : encoding === "deflate"
-    ? "deflate"
-    : null;
-  if (format === null) {
+  const format = ({ gzip: "gzip", "x-gzip": "gzip", deflate: "deflate" } as const)[encoding as "gzip"];
+  if (format === undefined) {
     response.body.cancel();
     throw new FetchProblem(
       `answered in Content-Encoding ${encoding}, which loadlab does not decode; serve it plain or gzip`,

@@ -196,3 +196,26 @@ Deno.test("a local zip holding results.json is read as a URL's zip is; a zip wit
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("an HTML baseline (report.html, a sign-in page) says what to give; a 5xx says try again", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(
+      `${dir}/report.html`,
+      "<!doctype html>\n<html><body>loadlab report</body></html>",
+    );
+    await assert.rejects(
+      () => loadBaseline(`${dir}/report.html`),
+      /report\.html: .*it is HTML: give the results\.json beside report\.html, or an artifact's API URL/,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+  await withServer({
+    "/page": () => new Response("\n  <html>sign in</html>"),
+    "/busy": () => new Response("", { status: 503 }),
+  }, async (base) => {
+    assert.match(await refusal(`${base}/page`), /\/page: .*it is HTML: give the results\.json/);
+    assert.match(await refusal(`${base}/busy`), /HTTP 503: the server failed; try again later, or download/);
+  });
+});

@@ -11,7 +11,7 @@ import { judgedChange, type NoiseRule } from "./conclude/noise.ts";
 import { COMPARE_METRICS, type CompareMetric, type NoiseMetric, runValue } from "./conclude/noise_samples.ts";
 import { judgeChange } from "./conclude/judged.ts";
 import { meanCi, round4 } from "./stats.ts";
-import { type FailOn, LOWER_IS_BETTER } from "./fail_on.ts";
+import { type FailOn, LOWER_IS_BETTER, pastTolerance } from "./fail_on.ts";
 import { runVerdict } from "./conclude/run_verdict.ts";
 import { requestKind } from "./conclude/ws_runs.ts";
 import { selectedRun, selectorText } from "./thresholds/selector.ts";
@@ -85,10 +85,9 @@ function ownVerdict(
   const judged = judgeChange(noise, mine, theirs, as);
   const change = judgedChange(noise, after, before, as);
   const pct = (x: number) => (change.base === 0 ? Number.NaN : (x / Math.abs(change.base)) * 100);
-  const past = failOn.filter((f) => f.metric === metric).filter((f) => {
-    const moved = f.unit === "pp" ? change.diff : pct(change.diff);
-    return f.tolerance > 0 ? moved > f.tolerance : moved < f.tolerance;
-  });
+  const past = failOn.filter((f) =>
+    f.metric === metric && pastTolerance(f, f.unit === "pp" ? change.diff : pct(change.diff))
+  );
   const ciPct = change.ci95 && [pct(change.ci95[0]), pct(change.ci95[1])] as [number, number];
   const wideSame = "beyond" in judged && !judged.beyond && past.length > 0
     ? wideSameText(as, pct(change.diff), change.diff, ciPct, past[0])
@@ -148,9 +147,7 @@ function floorVerdict(
   own: MetricVerdict,
   failOn: FailOn[],
 ): MetricVerdict {
-  const open = failOn.filter((f) =>
-    f.metric === own.metric && f.unit === "%" && f.tolerance > 0 && !own.failed.includes(f.expression)
-  );
+  const open = failOn.filter((f) => f.metric === own.metric && !own.failed.includes(f.expression));
   if ((own.metric !== "p50" && own.metric !== "p99") || own.noise !== "within-run" || !open.length) {
     return own;
   }
@@ -197,8 +194,7 @@ function wideSameText(
   const settle = times === null ? "" : `about ${times} times the batches (runs ${times} times as long), `;
   const shown = `${changePct > 0 ? "+" : ""}${Number(changePct.toFixed(1))}%`;
   return `${metric} ${f.unit === "pp" ? `${Number(diff.toFixed(2))} pp` : shown} is past the rule's ` +
-    `${f.tolerance > 0 ? "+" : ""}${f.tolerance}${f.unit} but within noise: judged with ${settle}` +
-    "repeats (repeats: 3) or a quieter machine";
+    `${f.limit} but within noise: judged with ${settle}repeats (repeats: 3) or a quieter machine`;
 }
 
 const ENV_FIELDS = ["cpu", "cores", "loadlab", "deno"] as const;
@@ -214,7 +210,15 @@ function stoppedEarly(runs: RunResult[], prefix: string): string[] {
 
 /** The config keys that make a load: two runs that differ in one measure different things. */
 const LOAD_KEYS = ["model", "connections", "durationMs", "requests", "ratePerSec", "stages", "phases"]
-  .concat(["workers", "pipelining", "streams", "protocol"]);
+  .concat(["workers", "pipelining", "streams", "protocol", "requestMix"]);
+
+/** A run's config with its requests as what they ask for: method and path ("GET /sleep"), not the query. */
+const loadOf = ({ config: c }: RunResult): Record<string, unknown> => ({
+  ...c,
+  requestMix: (c.requestMix as { method: string; path: string }[] | undefined)?.map((r) =>
+    `${r.method} ${r.path.replace(/\?.*/, "")}`
+  ),
+});
 
 /** Why a pair's sides cannot be compared (other requests, another load); an older file's config is {}. */
 function notComparable(base: RunResult[], runs: RunResult[]): string | undefined {
@@ -222,8 +226,8 @@ function notComparable(base: RunResult[], runs: RunResult[]): string | undefined
   if (kinds(base) !== kinds(runs)) {
     return `not comparable: baseline measured ${kinds(base)}, this run ${kinds(runs)}`;
   }
-  const [a, b] = [base[0].config, runs[0].config];
-  const moved = Object.keys(a).length === 0 ? [] : LOAD_KEYS.flatMap((k) => {
+  const [a, b] = [loadOf(base[0]), loadOf(runs[0])];
+  const moved = Object.keys(base[0].config).length === 0 ? [] : LOAD_KEYS.flatMap((k) => {
     const [x, y] = [JSON.stringify(a[k]), JSON.stringify(b[k])];
     return x === y ? [] : [`${k} ${x ?? "none"} → ${y ?? "none"}`];
   });
@@ -258,8 +262,8 @@ function unjudgedReason(f: FailOn, pairs: GroupVerdict[]): string {
 function sameReachesPast(m: MetricVerdict, f: FailOn): string | null {
   const ci = f.unit === "pp" ? m.diffCi95 : m.changeCi95Pct;
   if (m.verdict !== "same" || ci === null) return null;
-  const end = f.tolerance > 0 ? ci[1] : ci[0];
-  if (f.tolerance > 0 ? end <= f.tolerance : end >= f.tolerance) return null;
+  const end = LOWER_IS_BETTER[f.metric] ? ci[1] : ci[0];
+  if (!pastTolerance(f, end)) return null;
   return `${end > 0 ? "+" : ""}${Number(end.toFixed(1))}${f.unit === "pp" ? " pp" : "%"}`;
 }
 
@@ -285,9 +289,10 @@ function unjudgedRules(groups: GroupVerdict[], failOn: FailOn[]) {
         : !groups.some(trusts(f))
         ? `every paired run is flagged (${groups[0].flagged}): untrusted numbers pass no rule`
         : wide.length
-        ? `${f.metric} is within noise, but its noise interval reaches ${wide[0]}, past the rule's ` +
-          `${f.tolerance > 0 ? "+" : ""}${f.tolerance}${f.unit}: a change that large reads as noise in ` +
-          "these runs; run repeats (repeats: 3) or on a quieter machine"
+        ? `${f.metric} is within noise, but its noise interval reaches ${
+          wide[0]
+        }, past the rule's ${f.limit}: ` +
+          "a change that large reads as noise in these runs; run repeats (repeats: 3) or on a quieter machine"
         : unjudgedReason(f, trusted),
     }];
   });
@@ -311,6 +316,16 @@ function endpointGroups(key: string, base: RunResult[], runs: RunResult[], failO
     });
   }
   return out;
+}
+
+/** Why a baseline's latency and rate judge nothing: 1 pp more of its answers failed (its p99 may be them). */
+function failedAnswers(base: RunResult[], runs: RunResult[]): string | undefined {
+  const [before, after] = [base, runs].map((list) =>
+    round4(100 - meanCi(list.map((r) => r.successRate * 100)).mean)
+  );
+  if (!(before - after >= 1)) return undefined;
+  return `the baseline's answers failed ${before}%, this run's ${after}%: its latency and req/s are partly ` +
+    "failed answers', so they neither fail nor pass a rule; record the baseline where its requests succeed";
 }
 
 const NO_WAITS = "the baseline records no waits for a core (no interval generatorWaitPct or wakeWaitMs: " +
@@ -341,9 +356,11 @@ export function gateAgainstBaseline(
       ...endpointGroups(key, base, runs, failOn),
     ].map((g) => ({ ...g, ...defined({ flagged, errorsOnly }) }));
     // Beside a baseline without waits only a rule this run fails stands, and a success rule (no waits in it).
-    const why = unlike ?? (ownWaits(base) === null && ownWaits(runs) !== null ? NO_WAITS : undefined);
+    const noWaits = ownWaits(base) === null && ownWaits(runs) !== null ? NO_WAITS : undefined;
+    const why = unlike ?? failedAnswers(base, runs) ?? noWaits;
     const none = (m: MetricVerdict): MetricVerdict => ({ ...m, ...UNKNOWN, notJudged: why, failed: [] });
-    const kept = (m: MetricVerdict) => !why || (!unlike && (m.metric === "success" || m.failed.length > 0));
+    const kept = (m: MetricVerdict) =>
+      !why || (m.metric === "success" && !unlike) || (why === noWaits && m.failed.length > 0);
     groups.push(...pair.map((g) => ({ ...g, metrics: g.metrics.map((m) => kept(m) ? m : none(m)) })));
   }
   const failed = groups.some((g) => g.metrics.some((m) => m.failed.length > 0));

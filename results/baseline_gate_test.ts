@@ -304,6 +304,8 @@ Deno.test("a p99 is weighed against the busiest interval's waits: the same serve
 Deno.test("a pair flagged for server errors checks a success rule: the share it is flagged for is measured", async () => {
   // errors_sleep5: /sleep?ms=5 199 to 1 with /error/1, a 500: 0.5% server errors.
   const errors = await recorded("errors_sleep5"), clean = await recorded("quiet_sleep5");
+  // The same requests on both sides (a server that stopped failing), so the pair is comparable.
+  clean.runs[0].config.requestMix = errors.runs[0].config.requestMix;
   const rules = [parseFailOn("success -0.1pp")];
   const fixed = gateAgainstBaseline(errors, clean, rules);
   assert.equal(fixed.groups[0].flagged, "baseline: server errors 0.5%");

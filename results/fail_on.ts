@@ -18,7 +18,12 @@ export const LOWER_IS_BETTER: Record<CompareMetric, boolean> = {
   success: false,
 };
 
-const FAIL_ON = /^\s*([A-Za-z0-9]+)\s*([+-])\s*(\d+(?:\.\d+)?)\s*(%|pp)\s*$/;
+/** `p99 +10%`; `P99`, `p(99)` and a comparison read too (`p99 > +10%` and `p99 < +10%` say one rule). */
+const FAIL_ON = /^\s*([A-Za-z0-9()]+)\s*(?:[<>]=?)?\s*([+-]?)\s*(\d+(?:\.\d+)?)\s*(%|pp|[A-Za-z]*)\s*$/;
+
+/** Whether a change of `moved` (% or pp) is past rule `f`'s tolerance, in its metric's bad direction. */
+export const pastTolerance = (f: FailOn, moved: number) =>
+  LOWER_IS_BETTER[f.metric] ? moved > f.tolerance : moved < f.tolerance;
 
 /**
  * Parses one `--fail-on` expression; throws `ConfigError` naming the problem and the fix. Its `tolerance` is
@@ -31,28 +36,32 @@ export function parseFailOn(expression: string) {
   const { rest, selector, problem: badSelector } = splitSelector(expression);
   if (badSelector) throw problem(badSelector);
   const m = FAIL_ON.exec(rest);
-  if (!m) {
-    throw problem(
-      `not understood; write it like "p99 +10%", "rps -5%", "success -0.1pp" or "p99{name:GET /json} +10%"`,
-    );
-  }
+  const like = `write it like "p99 +10%", "rps -5%", "success -0.1pp" or "p99{name:GET /json} +10%"`;
+  if (!m) throw problem(`not understood; ${like}`);
   const [, name, sign, number, unit] = m;
-  const metric = COMPARE_METRICS.find((x) => x === name);
-  if (!metric) throw problem(`unknown metric "${name}"; use one of ${COMPARE_METRICS.join(", ")}`);
+  const metric = COMPARE_METRICS.find((x) => x === name.toLowerCase().replace(/^p\((\d+)\)$/, "p$1"));
+  const known = COMPARE_METRICS.join(", ");
+  if (!metric) throw problem(`unknown metric "${name}"; use one of ${known} (errors: "success -1pp")`);
   const worseSign = LOWER_IS_BETTER[metric] ? "+" : "-";
-  if (sign !== worseSign) {
-    throw problem(
-      `${metric} gets worse ${worseSign === "+" ? "upward" : "downward"}; write ${worseSign}${number}${unit}`,
-    );
-  }
-  if (unit === "pp" && metric !== "success") {
-    throw problem(`pp (percentage points) is for success only; write ${sign}${number}%`);
-  }
+  const wrong = unit !== "%" && unit !== "pp"
+    ? `a tolerance is relative to the baseline: % (pp for success), not ${unit || "a bare number"}; ${like}`
+    : !sign
+    ? `not understood; ${like}: the sign says the bad direction`
+    : sign !== worseSign
+    ? `${metric} gets worse ${worseSign === "+" ? "upward" : "downward"}; write ${worseSign}${number}${unit}`
+    : unit === "pp" && metric !== "success"
+    ? `pp (percentage points) is for success only; write ${sign}${number}%`
+    : sign === "-" && Number(number) >= 100
+    ? `${metric} cannot fall by ${number}${unit} or more, so the rule never fires; write under 100`
+    : undefined;
+  if (wrong) throw problem(wrong);
   return {
     expression,
     metric,
     tolerance: Number(`${sign}${number}`),
     unit: unit as "%" | "pp",
+    /** The tolerance as the gate's sentences show it ("+10%"). */
+    limit: `${sign}${Number(number)}${unit}`,
     ...(selector ? { selector } : {}),
   };
 }

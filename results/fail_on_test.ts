@@ -8,6 +8,7 @@ Deno.test("parseFailOn: the three forms, signs in the metric's bad direction", (
     metric: "p99",
     tolerance: 10,
     unit: "%",
+    limit: "+10%",
   });
   assert.equal(parseFailOn("rps -5%").tolerance, -5);
   assert.deepEqual(parseFailOn("success -0.1pp").unit, "pp");
@@ -29,5 +30,27 @@ Deno.test("parseFailOn: bad syntax, unknown metric, wrong sign and pp on latency
       assert.ok(!err.message.includes("\n"), "one line");
       return true;
     });
+  }
+});
+
+Deno.test("parseFailOn: what users guess reads as the rule, or says what to write", () => {
+  for (
+    const [guess, rule] of [["p99>+50%", "p99 +50%"], ["p(99) +50%", "p99 +50%"], ["P99 < +50%", "p99 +50%"]]
+  ) {
+    const { expression: _, ...parsed } = parseFailOn(guess);
+    const { expression: __, ...wanted } = parseFailOn(rule);
+    assert.deepEqual(parsed, wanted, guess);
+  }
+  const cases: Array<[string, RegExp]> = [
+    [
+      "p99 +20ms",
+      /a tolerance is relative to the baseline: % \(pp for success\), not ms; write it like "p99 \+10%"/,
+    ],
+    ["errors > 1%", /unknown metric "errors"; use one of rps, p50, p99, success \(errors: "success -1pp"\)/],
+    ["rps -100%", /rps cannot fall by 100% or more, so the rule never fires; write under 100/],
+    ["success -100pp", /success cannot fall by 100pp or more/],
+  ];
+  for (const [expression, message] of cases) {
+    assert.throws(() => parseFailOn(expression), (err: Error) => message.test(err.message), expression);
   }
 });
