@@ -166,21 +166,16 @@ export function judgeExpectation(e: Expectation, results: ResultsFile): ExpectVe
   }));
   if (points.length === 0) return { text: `${claim}: not checked here (no runs of both).`, tone: "plain" };
   const together = heldTogether(e, points, runs.map(([, at]) => at), results);
-  if (together) {
-    const shown = points.slice(0, MAX_SHOWN_POINTS).map((p) => pairText(e, p));
-    const more = points.length > MAX_SHOWN_POINTS ? "; …" : "";
-    return {
-      text: `${claim}: reproduced here, beyond noise ${together} (${shown.join("; ")}${more}).`,
-      tone: "good",
-    };
-  }
-  const { verdict, tone, mixed } = summarize(points);
+  const { verdict, tone, mixed } = together
+    ? { verdict: `reproduced here, beyond noise ${together}`, tone: "good" as const, mixed: false }
+    : summarize(points);
   const shown = points.slice(0, MAX_SHOWN_POINTS).map((p) =>
     pairText(e, p) +
-    (p.outcome === "reproduced" ? `, beyond noise ${p.how}` : mixed ? `, ${p.outcome}` : "")
+    (together ? "" : p.outcome === "reproduced" ? `, beyond noise ${p.how}` : mixed ? `, ${p.outcome}` : "")
   );
   const more = points.length > MAX_SHOWN_POINTS ? "; …" : "";
-  return { text: `${claim}: ${verdict}${quickHint(points, results)} (${shown.join("; ")}${more}).`, tone };
+  const hint = together ? "" : quickHint(points, results);
+  return { text: `${claim}: ${verdict}${hint} (${shown.join("; ")}${more}).`, tone };
 }
 
 const hostsOf = (
