@@ -141,7 +141,7 @@ export function endpointMarkdown(runs: RunResult[], escape: (text: string) => st
     );
     for (const r of rows) {
       const pooled = r.pooledRequests > 1 ? ` (${r.pooledRequests} requests pooled)` : "";
-      const failed = countOrDash(r.errors + r.non2xx);
+      const failed = countOrDash(r.failed);
       lines.push(
         `| ${escape(r.name)}${pooled} | ${countOrDash(r.requests)} | ${countOrDash(r.rps)} | ${failed} | ` +
           `${fixedOrDash(r.p50Ms, 2)} | ${fixedOrDash(r.p99Ms, 2)} | ${fixedOrDash(r.maxMs, 2)} |`,
@@ -238,7 +238,7 @@ function endpointProperties(run: RunResult): string {
   if (rows.length < 2) return "";
   const more = omitted ? `<property name="loadlab.endpoints omitted" value="${escapeXml(omitted)}"/>` : "";
   return rows.map((r) => {
-    const [requests, failed] = [countOrDash(r.requests), countOrDash(r.errors + r.non2xx)];
+    const [requests, failed] = [countOrDash(r.requests), countOrDash(r.failed)];
     const [p50, p99] = [fixedOrDash(r.p50Ms, 2), fixedOrDash(r.p99Ms, 2)];
     const value = escapeXml(`requests ${requests}, failed ${failed}, p50 ${p50} ms, p99 ${p99} ms`);
     return `<property name="${escapeXml(`loadlab.endpoint ${r.name}`)}" value="${value}"/>`;
