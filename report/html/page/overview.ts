@@ -11,6 +11,7 @@ import { groupSends, groupVerdict, type OverviewSends } from "./verdict.ts";
 import { sampledLatency } from "../../../results/conclude/responses.ts";
 import { busyMachineNote } from "../../../results/conclude/own_waits.ts";
 import { storedComparison } from "./experiment.ts";
+import { sweepPointText } from "../../../results/conclude/noise_samples.ts";
 
 /** The overview metrics, each a mean over repeats with its CI (n = 1 without repeats). */
 const OVERVIEW_METRICS = [
@@ -139,12 +140,6 @@ function withStoredComparisons(rows: OverviewRow[], results: ResultsFile): Overv
   return rows;
 }
 
-function sweepPointLabel(run: RunResult | undefined): string {
-  if (!run?.sweep) return "";
-  const second = run.sweep2 ? `, ${run.sweep2.parameter}=${run.sweep2.value}` : "";
-  return `${run.sweep.parameter}=${run.sweep.value}${second}`;
-}
-
 /**
  * A grouped bar chart: variants (series) against every load × sweep point (labels), or a plain list of
  * runs; a series' rows name each label's row, null where the variant has none.
@@ -158,7 +153,7 @@ export function buildComparison(rows: OverviewRow[], runs: RunResult[]) {
     v === undefined ? none : typeof v === "number" ? v : 2 ** 52 + words.indexOf(v);
   const placed = rows.map((row) => {
     const run = byName.get(row.runs[0]);
-    const label = [row.load, sweepPointLabel(run)].filter((p) => p).join(" · ");
+    const label = [row.load, run && sweepPointText(run)].filter((p) => p).join(" · ");
     const sweep = [rank(run?.sweep?.value, Infinity), rank(run?.sweep2?.value, 0)];
     return { row, label, order: [loads.indexOf(row.load), ...sweep] };
   });
