@@ -70,7 +70,7 @@ function metricOf(run: RunResult, m: OverviewMetric): number {
 /** Repeats share a group; a run without a repeat index is its own group. */
 export function groupKey(run: RunResult): string {
   if (run.repeat === undefined) return `run:${run.name}`;
-  const sweep = run.sweep ? `${run.sweep.parameter}=${run.sweep.value}` : "";
+  const sweep = sweepPointText(run);
   if (run.variant !== undefined || run.load !== undefined || sweep) {
     return `g:${run.variant ?? ""}|${run.load ?? ""}|${sweep}`;
   }
@@ -84,8 +84,7 @@ function groupLabel(run: RunResult): string {
 
 function plainGroupLabel(run: RunResult): string {
   if (run.repeat === undefined) return run.name;
-  const parts = [run.variant, run.load].filter((p): p is string => p !== undefined);
-  if (run.sweep) parts.push(`${run.sweep.parameter}=${run.sweep.value}`);
+  const parts = [run.variant, run.load, sweepPointText(run)].filter((p) => p);
   return parts.length ? parts.join(" / ") : run.name.replace(/[#/ ._-]*r?\d+$/, "");
 }
 
@@ -115,7 +114,7 @@ export function buildOverview(results: ResultsFile): OverviewRow[] {
   const baseline = results.experiment.baseline;
   if (results.analysis) return withStoredComparisons(rows, results);
   if (baseline === undefined) return rows;
-  const sweepOf = (row: OverviewRow) => results.runs.find((r) => r.name === row.runs[0])?.sweep?.value;
+  const sweepOf = (row: OverviewRow) => sweepPointText(results.runs.find((r) => r.name === row.runs[0])!);
   for (const row of rows) {
     if (row.variant === null || row.variant === baseline) continue;
     const base = rows.find((b) =>
