@@ -10,7 +10,7 @@ import { type Expectation, higherIsBetter } from "./expectation.ts";
 import { judgeNoise, type NoiseJudgement, normalErrors, standardErrorsText } from "./noise.ts";
 import { metricValue, pointKey } from "./noise_samples.ts";
 import { loadlabFlags } from "./judged.ts";
-import { BEYOND_NOISE_MIN_SE, meanCi } from "../stats.ts";
+import { BEYOND_NOISE_MIN_SE, changePct, meanCi } from "../stats.ts";
 import { formatDurationMs, formatNumber } from "../text_format.ts";
 
 /** The verdict on one expectation: its sentence and how the page colours it. */
@@ -107,7 +107,7 @@ function showMetric(m: Expectation["metric"], x: number): string {
 
 /** "closed: 44.5 µs vs 99.8 µs (+124%)": the two means, and how far `than`'s lies from `better`'s. */
 function pairText(e: Expectation, p: PointVerdict): string {
-  const pct = ((p.than - p.better) / Math.abs(p.better)) * 100;
+  const pct = changePct(p.better, p.than);
   const change = Number.isFinite(pct)
     ? ` (${pct > 0 ? "+" : ""}${formatNumber(pct, Math.abs(pct) < 10 ? 1 : 0)}%)`
     : "";
