@@ -25,13 +25,17 @@ function endpointLabel(e: Pick<EndpointResult, "name" | "tags">): string {
 }
 
 function endpointRow(run: RunResult, e: EndpointResult, seconds: number) {
+  const errors = sumValues(e.errors);
+  // Responses of a status its requests (or the run's script) do not expect.
+  const non2xx = failedStatusOf({ config: run.config, statusCodes: e.statusCodes, endpoints: [e] });
   return {
     name: endpointLabel(e),
     requests: e.requests,
     rps: e.requests / seconds,
-    errors: sumValues(e.errors),
-    // Responses of a status its requests (or the run's script) do not expect.
-    non2xx: failedStatusOf({ config: run.config, statusCodes: e.statusCodes, endpoints: [e] }),
+    errors,
+    non2xx,
+    /** Requests that ended with an error or a failed status. */
+    failed: errors + non2xx,
     p50Ms: e.latencyMs?.p50 ?? Number.NaN,
     p90Ms: e.latencyMs?.p90 ?? Number.NaN,
     p95Ms: e.latencyMs?.p95 ?? Number.NaN,

@@ -83,10 +83,9 @@ export function stdev(values: number[]): number {
 }
 
 /** Welch's t-test at 95% on two samples' means (variants rarely share a variance); null under two values. */
-export function welchTest(a: number[], b: number[]): { differs: boolean; t: number } | null {
-  const [ma, mb] = [meanCi(a), meanCi(b)];
-  const d = welchDiff(ma, mb);
-  return d.ci95 === null ? null : { differs: Math.abs(d.diff) > d.ci95, t: standardErrorsApart(ma, mb) };
+export function welchTest(a: MeanCi, b: MeanCi): { differs: boolean; t: number } | null {
+  const d = welchDiff(a, b);
+  return d.ci95 === null ? null : { differs: Math.abs(d.diff) > d.ci95, t: standardErrorsApart(a, b) };
 }
 
 /** `b - a` with its standard error and 95% half-width (Welch-Satterthwaite df, rounded down). */

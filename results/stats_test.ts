@@ -71,7 +71,7 @@ Deno.test("stdev uses n - 1 and is 0 below two values", () => {
 });
 
 Deno.test("welchTest: a shift well beyond the spread differs, one within it does not", () => {
-  const welchDiffers = (a: number[], b: number[]) => welchTest(a, b)?.differs ?? null;
+  const welchDiffers = (a: number[], b: number[]) => welchTest(meanCi(a), meanCi(b))?.differs ?? null;
   assert.equal(welchDiffers([100, 102, 98], [150, 149, 151]), true);
   assert.equal(welchDiffers([100, 110, 90], [104, 96, 108]), false);
   // Two repeats each: df 1-2, so only a large shift relative to the spread counts.

@@ -141,7 +141,7 @@ export function endpointMarkdown(runs: RunResult[], escape: (text: string) => st
     );
     for (const r of rows) {
       const pooled = r.pooledRequests > 1 ? ` (${r.pooledRequests} requests pooled)` : "";
-      const failed = countOrDash(r.errors + r.non2xx);
+      const failed = countOrDash(r.failed);
       lines.push(
         `| ${escape(r.name)}${pooled} | ${countOrDash(r.requests)} | ${countOrDash(r.rps)} | ${failed} | ` +
           `${fixedOrDash(r.p50Ms, 2)} | ${fixedOrDash(r.p99Ms, 2)} | ${fixedOrDash(r.maxMs, 2)} |`,
@@ -238,7 +238,7 @@ function endpointProperties(run: RunResult): string {
   if (rows.length < 2) return "";
   const more = omitted ? `<property name="loadlab.endpoints omitted" value="${escapeXml(omitted)}"/>` : "";
   return rows.map((r) => {
-    const [requests, failed] = [countOrDash(r.requests), countOrDash(r.errors + r.non2xx)];
+    const [requests, failed] = [countOrDash(r.requests), countOrDash(r.failed)];
     const [p50, p99] = [fixedOrDash(r.p50Ms, 2), fixedOrDash(r.p99Ms, 2)];
     const value = escapeXml(`requests ${requests}, failed ${failed}, p50 ${p50} ms, p99 ${p99} ms`);
     return `<property name="${escapeXml(`loadlab.endpoint ${r.name}`)}" value="${value}"/>`;
@@ -299,21 +299,14 @@ export function renderJunit(results: ResultsFile, options: { strict?: boolean; g
   const cases = [...results.thresholds.map((t) => testcase(t, byName.get(t.run))), ...gate];
   let failures = results.thresholds.filter((t) => !t.ok).length +
     gate.filter((c) => c.includes("<failure")).length;
-  if (options.strict) {
-    // A "run verdict" case per run, failing when it is flagged (exit 6).
-    for (const run of results.runs.filter((r) => !r.probe)) {
-      const v = runVerdict(run);
-      const failure = v.ok ? "" : failureXml("verdict", v.label, run.name);
-      cases.push(testcaseXml(`loadlab.${run.name}`, "run verdict", run, failure));
-      if (!v.ok) failures++;
-    }
-  } else {
-    // A run without a response fails the job (exit 4) with or without --strict: so does its test case.
-    for (const run of results.runs.filter((r) => !r.probe && noResponse(r))) {
-      const failure = failureXml("no-response", runVerdict(run).label, run.name);
-      cases.push(testcaseXml(`loadlab.${run.name}`, "got a response", run, failure));
-      failures++;
-    }
+  // --strict: a "run verdict" case per run, failing when it is flagged (exit 6); else a case per run without
+  // a response, which fails the job (exit 4) with or without --strict (its verdict is flagged `failed`).
+  const [type, title] = options.strict ? ["verdict", "run verdict"] : ["no-response", "got a response"];
+  for (const run of results.runs.filter((r) => !r.probe && (options.strict || noResponse(r)))) {
+    const v = runVerdict(run);
+    const failure = v.ok ? "" : failureXml(type, v.label, run.name);
+    cases.push(testcaseXml(`loadlab.${run.name}`, title, run, failure));
+    if (!v.ok) failures++;
   }
   if (results.complete === false) {
     failures++;

@@ -39,8 +39,7 @@ function percentileCell(ms: number, responses: number, p: number): string {
 
 /** Requests that ended with an error or a failed status, and their share of the endpoint's requests. */
 function failureCell(r: EndpointRow, requests: number): string {
-  const failed = r.errors + r.non2xx;
-  return `${formatCount(failed)} (${formatShare(failed / requests)})`;
+  return `${formatCount(r.failed)} (${formatShare(r.failed / requests)})`;
 }
 
 /** The table's lines (heading first); empty for a run of one endpoint or none. */

@@ -115,7 +115,7 @@ export function analyze(runs: RunResult[], opts: AnalyzeOptions = {}): Analysis 
 }
 
 /** Whether a swept parameter is the requested rate (its knee is where the target stops keeping up). */
-function isRateParameter(parameter: string): boolean {
+export function isRateParameter(parameter: string): boolean {
   return /(^|\.)(rate|ratePerSec|requestedRate)$/i.test(parameter);
 }
 
@@ -128,7 +128,8 @@ export function sweepCurves(runs: RunResult[]): RunResult[][] {
   return [...Map.groupBy(runs.filter((r) => curveAxes(r)), curve).values()];
 }
 
-function curvePoints(runs: RunResult[]): SweepPoint[] {
+/** A curve's points, one per swept value: its runs' mean req/s, p99 (`p99Of` each) and requested rate. */
+export function curvePoints(runs: RunResult[], p99Of = (r: RunResult) => r.latencyMs.p99): SweepPoint[] {
   const x = (r: RunResult) => curveAxes(r)!.axis.value;
   return orderedSweepValues(runs.map(x)).map((value) => {
     const at = runs.filter((r) => x(r) === value);
@@ -136,7 +137,7 @@ function curvePoints(runs: RunResult[]): SweepPoint[] {
     return {
       x: value,
       rps: meanCi(at.map((r) => r.rps)).mean,
-      p99Ms: meanCi(at.map((r) => r.latencyMs.p99)).mean,
+      p99Ms: meanCi(at.map(p99Of)).mean,
       targetRps: target.n ? target.mean : null,
     };
   });

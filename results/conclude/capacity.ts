@@ -77,10 +77,8 @@ export function capacityFound(search: StoredSearch, runs: RunResult[]): string {
 
 /** The search's result in one sentence ("capacity of t/l: load.rate = 65 (fails at 110) ..."). */
 export function capacityText(search: StoredSearch, runs: RunResult[]): string {
-  const where = `${search.target}/${search.load}`;
+  const what = capacityIsLoadlabs(search, runs) ? "capacity search" : "capacity";
   const probes = `${search.probes.length} probe${search.probes.length === 1 ? "" : "s"}`;
   const found = capacityFound(search, runs);
-  return capacityIsLoadlabs(search, runs)
-    ? `capacity search of ${where}: ${search.parameter} = ${found} under ${search.slo}, ${probes}`
-    : `capacity of ${where}: ${search.parameter} = ${found} under ${search.slo}, ${probes}`;
+  return `${what} of ${search.target}/${search.load}: ${search.parameter} = ${found} under ${search.slo}, ${probes}`;
 }

@@ -10,7 +10,7 @@ import { type Expectation, higherIsBetter } from "./expectation.ts";
 import { judgeNoise, type NoiseJudgement, normalErrors, standardErrorsText } from "./noise.ts";
 import { metricValue, pointKey } from "./noise_samples.ts";
 import { loadlabFlags } from "./judged.ts";
-import { BEYOND_NOISE_MIN_SE, meanCi } from "../stats.ts";
+import { BEYOND_NOISE_MIN_SE, changePct, meanCi } from "../stats.ts";
 import { formatDurationMs, formatNumber } from "../text_format.ts";
 
 /** The verdict on one expectation: its sentence and how the page colours it. */
@@ -107,7 +107,7 @@ function showMetric(m: Expectation["metric"], x: number): string {
 
 /** "closed: 44.5 µs vs 99.8 µs (+124%)": the two means, and how far `than`'s lies from `better`'s. */
 function pairText(e: Expectation, p: PointVerdict): string {
-  const pct = ((p.than - p.better) / Math.abs(p.better)) * 100;
+  const pct = changePct(p.better, p.than);
   const change = Number.isFinite(pct)
     ? ` (${pct > 0 ? "+" : ""}${formatNumber(pct, Math.abs(pct) < 10 ? 1 : 0)}%)`
     : "";
@@ -166,21 +166,16 @@ export function judgeExpectation(e: Expectation, results: ResultsFile): ExpectVe
   }));
   if (points.length === 0) return { text: `${claim}: not checked here (no runs of both).`, tone: "plain" };
   const together = heldTogether(e, points, runs.map(([, at]) => at), results);
-  if (together) {
-    const shown = points.slice(0, MAX_SHOWN_POINTS).map((p) => pairText(e, p));
-    const more = points.length > MAX_SHOWN_POINTS ? "; …" : "";
-    return {
-      text: `${claim}: reproduced here, beyond noise ${together} (${shown.join("; ")}${more}).`,
-      tone: "good",
-    };
-  }
-  const { verdict, tone, mixed } = summarize(points);
+  const { verdict, tone, mixed } = together
+    ? { verdict: `reproduced here, beyond noise ${together}`, tone: "good" as const, mixed: false }
+    : summarize(points);
   const shown = points.slice(0, MAX_SHOWN_POINTS).map((p) =>
     pairText(e, p) +
-    (p.outcome === "reproduced" ? `, beyond noise ${p.how}` : mixed ? `, ${p.outcome}` : "")
+    (together ? "" : p.outcome === "reproduced" ? `, beyond noise ${p.how}` : mixed ? `, ${p.outcome}` : "")
   );
   const more = points.length > MAX_SHOWN_POINTS ? "; …" : "";
-  return { text: `${claim}: ${verdict}${quickHint(points, results)} (${shown.join("; ")}${more}).`, tone };
+  const hint = together ? "" : quickHint(points, results);
+  return { text: `${claim}: ${verdict}${hint} (${shown.join("; ")}${more}).`, tone };
 }
 
 const hostsOf = (

@@ -12,7 +12,7 @@ import { formatDurationMs, formatNumber } from "../text_format.ts";
 import { explainKnees } from "./knee/explained.ts";
 import { type BroadcastFinding, concludeBroadcasts } from "./broadcast.ts";
 import { capacityQualifiers, capacityText } from "./capacity.ts";
-import { meanCi } from "../stats.ts";
+import { changePct, meanCi } from "../stats.ts";
 
 /** One sentence of the block; `tone` colours it (warn: flagged runs; good/bad: an expectation's verdict). */
 export interface Finding {
@@ -87,7 +87,7 @@ function changes(c: Cell, base: Cell, analysis: Analysis | undefined): string {
   const parts: Array<{ text: string; notJudged: string | null }> = [];
   for (const m of ["rps", "p99", "success"] as const) {
     const stored = group && analysis?.comparisons.find((x) => x.group === group.key && x.metric === m);
-    const pct = stored ? stored.changePct : (c.mean[m] - base.mean[m]) / Math.abs(base.mean[m]) * 100;
+    const pct = stored ? stored.changePct : changePct(base.mean[m], c.mean[m]);
     if (!Number.isFinite(pct)) continue;
     const label = m === "rps" ? "req/s" : m;
     const notJudged = stored?.noiseUnknown ? stored.noiseNotJudged ?? "too few repeats or too short" : null;

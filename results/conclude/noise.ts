@@ -86,11 +86,8 @@ export function judgeNoise(
   metric: NoiseMetric,
 ): NoiseJudgement {
   if (rule === "within-run" || metric === "success") return withinRunJudgement(baseRuns, runs, metric);
-  const scale = judgedScale(metric);
-  const test = welchTest(
-    baseRuns.map((r) => scale(runValue(r, metric))),
-    runs.map((r) => scale(runValue(r, metric))),
-  );
+  const [base, mine] = judgedSides("repeats", runs, baseRuns, metric);
+  const test = welchTest(base, mine);
   if (test === null) return { notJudged: TOO_FEW };
   const count = runs.length === baseRuns.length
     ? `${runs.length} repeats each`

@@ -52,11 +52,14 @@ export function runValue(run: RunResult, metric: NoiseMetric): number {
   return run.latencyMs[metric];
 }
 
+/** "parameter=value, parameter2=value": a run's sweep point; "" outside a sweep. */
+export function sweepPointText(run: Pick<RunResult, "sweep" | "sweep2">): string {
+  return [run.sweep, run.sweep2].flatMap((p) => p ? [`${p.parameter}=${p.value}`] : []).join(", ");
+}
+
 /** "load at parameter=value, parameter2=value", the load alone, or "runs" when neither is set. */
 export function pointKey(run: RunResult): string {
-  const sweep = [run.sweep, run.sweep2].filter((p) => p !== undefined)
-    .map((p) => `${p!.parameter}=${p!.value}`).join(", ");
-  return [run.load ?? "", sweep].filter(Boolean).join(" at ") || "runs";
+  return [run.load ?? "", sweepPointText(run)].filter(Boolean).join(" at ") || "runs";
 }
 
 /** A run's value of `metric`; NaN where a run with no response or no send has none. */

@@ -22,16 +22,17 @@ const WAKES_PER_REQUEST = 2;
 /** What one side's runs recorded of their own waits for a core (the most over its runs). */
 export type OwnWaits = NonNullable<ReturnType<typeof runWaits>>;
 
-const nums = (xs: Array<number | undefined>) => xs.filter((x): x is number => typeof x === "number");
+const nums = (xs: Array<number | null | undefined>) => xs.filter((x): x is number => typeof x === "number");
+const most = (xs: number[]) => xs.length ? maxOf(xs) : null;
 
 /** One run's own waits, the mean or the `busiest` interval's; null when it recorded none (an older file). */
 function runWaits(run: RunResult, busiest: boolean) {
   const ivs = run.intervals ?? [];
   const procs = (run.telemetry ?? []).filter((t) => t.kind === "process" && t.name !== "redis");
-  const of = busiest ? (xs: number[]) => xs.length ? maxOf(xs) : null : meanOf;
+  const of = busiest ? most : meanOf;
   const workerWaitPct = of(nums(ivs.map((iv) => iv.generatorWaitPct)));
   const targetWaits = procs.flatMap((p) => of(nums(p.samples.map((s) => s.runQueueWaitPct))) ?? []);
-  const targetWaitPct = targetWaits.length ? Math.max(...targetWaits) : null;
+  const targetWaitPct = most(targetWaits);
   if (workerWaitPct === null && targetWaitPct === null) return null;
   const workerWakes = nums(ivs.map((iv) => iv.wakeWaitMs));
   const targetWakes = procs.flatMap((p) => nums(p.samples.map((s) => s.runQueueWakeWaitMs)));
@@ -56,15 +57,12 @@ function runWaits(run: RunResult, busiest: boolean) {
 export function ownWaits(runs: RunResult[], busiest = false): OwnWaits | null {
   const each = runs.map((r) => runWaits(r, busiest)).filter((w) => w !== null);
   if (each.length === 0) return null;
-  const most = (pick: (w: OwnWaits) => number | null) => {
-    const xs = each.map(pick).filter((x): x is number => x !== null);
-    return xs.length ? Math.max(...xs) : null;
-  };
+  const mostOf = (pick: (w: OwnWaits) => number | null) => most(nums(each.map(pick)));
   return {
-    workerWaitPct: most((w) => w.workerWaitPct),
-    targetWaitPct: most((w) => w.targetWaitPct),
-    wakeWaitMs: most((w) => w.wakeWaitMs) ?? 0,
-    lagMs: most((w) => w.lagMs) ?? 0,
+    workerWaitPct: mostOf((w) => w.workerWaitPct),
+    targetWaitPct: mostOf((w) => w.targetWaitPct),
+    wakeWaitMs: mostOf((w) => w.wakeWaitMs) ?? 0,
+    lagMs: mostOf((w) => w.lagMs) ?? 0,
     lateSends: each.reduce((a, w) => a + w.lateSends, 0),
     busiest,
   };

@@ -6,7 +6,7 @@
 
 import type { IntervalResult, RunResult } from "../mod.ts";
 import { median, MIN_STABILIZATION_INTERVALS } from "../stats.ts";
-import { MIN_HELD_SENDS, SHORTFALL_SHARE } from "./served_rate.ts";
+import { servedRps, servedShortfall } from "./served_rate.ts";
 import { formatRounded } from "../text_format.ts";
 
 /** Rolling window length, in intervals (~1 s at the default 250 ms). */
@@ -44,7 +44,7 @@ function judge(intervals: IntervalResult[], requestedRps: number | null): Judgem
   const p50s = busy.map((iv) => iv.p50);
   const latencyFrom = flatFrom(p50s, (ref) => Math.max(ref * RELATIVE_BAND, ABSOLUTE_BAND_MS));
   if (latencyFrom === null) return { reason: "never (latency kept drifting)" };
-  const rates = busy.map((iv) => served(iv) / (iv.durationMs / 1000));
+  const rates = busy.map((iv) => servedRps(iv.requests, iv.drained ?? 0, iv.durationMs / 1000));
   const countSec = busy[0].durationMs / 1000;
   const rateBand = (ref: number) => Math.max(ref * RELATIVE_BAND, (2 * Math.sqrt(ref * countSec)) / countSec);
   const rateFrom = flatFrom(rates, rateBand);
@@ -65,10 +65,6 @@ function judge(intervals: IntervalResult[], requestedRps: number | null): Judgem
   const short = servedShort(intervals.filter((iv) => iv.startMs >= busy[from].startMs), requestedRps);
   if (short !== null) return { reason: short };
   return { atMs: busy[from].startMs };
-}
-
-function served(iv: IntervalResult): number {
-  return iv.requests - (iv.drained ?? 0);
 }
 
 /** The first index from which the rolling median stays in `band`; null if the end is out. */
@@ -110,13 +106,11 @@ function rise(values: number[]): number {
 
 /** Why a steady part served well below the requested rate is no steady state; null when it kept up. */
 function servedShort(steady: IntervalResult[], requestedRps: number | null): string | null {
-  if (requestedRps === null || !(requestedRps > 0)) return null;
-  const spanSec = steady.reduce((a, iv) => a + iv.durationMs, 0) / 1000;
-  const count = steady.reduce((a, iv) => a + served(iv), 0);
-  const rps = spanSec > 0 ? count / spanSec : 0;
-  if (rps >= requestedRps * (1 - SHORTFALL_SHARE) || (requestedRps - rps) * spanSec < MIN_HELD_SENDS) {
-    return null;
-  }
-  const [got, asked] = [rps, requestedRps].map(formatRounded);
+  const sum = (of: (iv: IntervalResult) => number) => steady.reduce((a, iv) => a + of(iv), 0);
+  const durationSec = sum((iv) => iv.durationMs) / 1000;
+  const rps = servedRps(sum((iv) => iv.requests), sum((iv) => iv.drained ?? 0), durationSec);
+  const short = servedShortfall({ rps, targetRps: requestedRps, durationSec });
+  if (short === null) return null;
+  const [got, asked] = [short.servedRps, short.requestedRps].map(formatRounded);
   return `never: served ${got} of ${asked} req/s requested (a queue growing)`;
 }

@@ -9,7 +9,7 @@
  * Pure.
  */
 import type { RunResult } from "../schema/results.ts";
-import { MIN_HELD_SENDS, SHORTFALL_SHARE } from "./served_rate.ts";
+import { MIN_HELD_SENDS, servedShortfall, SHORTFALL_SHARE } from "./served_rate.ts";
 import { formatCount, formatDurationMs, formatRounded } from "../text_format.ts";
 
 /** What a run's requests are, so runs of different kinds are never compared as one. */
@@ -22,8 +22,6 @@ export function requestKind(run: Pick<RunResult, "url" | "config">): string {
   }
   return "WebSocket messages";
 }
-
-type StormFacts = NonNullable<ReturnType<typeof stormFacts>>;
 
 /** The storm's facts, or null when the run is no open storm (see the module comment). */
 export function stormFacts(run: Pick<RunResult, "config" | "targetRps" | "durationSec" | "ws">) {
@@ -43,26 +41,19 @@ export function stormFacts(run: Pick<RunResult, "config" | "targetRps" | "durati
   };
 }
 
-function openedShort(facts: StormFacts, durationSec: number): boolean {
-  const missing = (facts.requestedPerSec - facts.openedPerSec) * durationSec;
-  return facts.openedPerSec < facts.requestedPerSec * (1 - SHORTFALL_SHARE) && missing >= MIN_HELD_SENDS;
-}
-
-function sentShort(facts: StormFacts): boolean {
-  return facts.sentPerConnection < facts.messagesPerConnection * (1 - SHORTFALL_SHARE);
-}
-
 /** "opened 35 of 100 conn/s, 2.0 of 5 messages each", or "" when the storm did what it was asked. */
 export function stormShortText(run: Pick<RunResult, "config" | "targetRps" | "durationSec" | "ws">): string {
   const facts = stormFacts(run);
   if (facts === null) return "";
   const parts: string[] = [];
-  if (openedShort(facts, run.durationSec)) {
+  // Opened short of the connections asked by the rule a served rate is short of its requested one.
+  const opened = { rps: facts.openedPerSec, targetRps: facts.requestedPerSec, durationSec: run.durationSec };
+  if (servedShortfall(opened) !== null) {
     parts.push(
       `opened ${formatRounded(facts.openedPerSec)} of ${formatRounded(facts.requestedPerSec)} conn/s`,
     );
   }
-  if (facts.opened > 0 && sentShort(facts)) {
+  if (facts.opened > 0 && facts.sentPerConnection < facts.messagesPerConnection * (1 - SHORTFALL_SHARE)) {
     parts.push(`${facts.sentPerConnection.toFixed(1)} of ${facts.messagesPerConnection} messages each`);
   }
   return parts.join(", ");

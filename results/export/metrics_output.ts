@@ -52,14 +52,10 @@ export function parseMetricsOutput(value: string): MetricsOutput | string {
   }
   const text = value.slice(eq + 1);
   const shown = withoutPassword(text);
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return `${kind}: "${shown}" is not a URL; give an http(s) URL, e.g. ${METRICS_OUT_EXAMPLES[kind]}`;
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    return `${kind}: "${shown}" is not http(s); give an http(s) URL, e.g. ${METRICS_OUT_EXAMPLES[kind]}`;
+  const url = URL.canParse(text) ? new URL(text) : null;
+  if (url?.protocol !== "http:" && url?.protocol !== "https:") {
+    const what = url === null ? "a URL" : "http(s)";
+    return `${kind}: "${shown}" is not ${what}; give an http(s) URL, e.g. ${METRICS_OUT_EXAMPLES[kind]}`;
   }
   const headers: Record<string, string> = {};
   if (url.username || url.password) {

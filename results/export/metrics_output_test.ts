@@ -8,3 +8,15 @@ Deno.test("metrics output: a URL's user and password become Basic credentials, U
   assert.equal(basicAuth("rüdiger", "p€"), `Basic ${btoa("r\xc3\xbcdiger:p\xe2\x82\xac")}`);
   assert.equal(out.headers.authorization, basicAuth("rüdiger", "p€"));
 });
+
+Deno.test("metrics output: a value that is no URL, or no http(s) one, is refused with an example", () => {
+  assert.equal(
+    parseMetricsOutput("otlp=not a url"),
+    'otlp: "not a url" is not a URL; give an http(s) URL, e.g. otlp=http://127.0.0.1:4318/v1/metrics',
+  );
+  assert.equal(
+    parseMetricsOutput("prometheus-remote-write=ftp://h/w"),
+    'prometheus-remote-write: "ftp://h/w" is not http(s); give an http(s) URL, e.g. ' +
+      "prometheus-remote-write=http://127.0.0.1:9090/api/v1/write",
+  );
+});

@@ -44,44 +44,42 @@ export class ProtoWriter {
     this.#varint(field * 8 + wire);
   }
 
-  /** uint32/uint64/int64/enum field of a non-negative value. */
-  uint(field: number, value: number): this {
+  /** A varint of a non-negative safe integer; a RangeError for any other value. */
+  #unsigned(value: number): void {
     if (!Number.isSafeInteger(value) || value < 0) {
       throw new RangeError(`not a safe unsigned integer: ${value}`);
     }
-    this.#tag(field, WIRE_VARINT);
     this.#varint(value);
+  }
+
+  /** A zig-zag varint of a safe integer; a RangeError for any other value. */
+  #signed(value: number): void {
+    if (!Number.isSafeInteger(value)) throw new RangeError(`not a safe integer: ${value}`);
+    this.#varint(value >= 0 ? value * 2 : -value * 2 - 1);
+  }
+
+  /** uint32/uint64/int64/enum field of a non-negative value. */
+  uint(field: number, value: number): this {
+    this.#tag(field, WIRE_VARINT);
+    this.#unsigned(value);
     return this;
   }
 
   /** sint32/sint64 field (zig-zag). */
   sint(field: number, value: number): this {
-    if (!Number.isSafeInteger(value)) throw new RangeError(`not a safe integer: ${value}`);
     this.#tag(field, WIRE_VARINT);
-    this.#varint(value >= 0 ? value * 2 : -value * 2 - 1);
+    this.#signed(value);
     return this;
   }
 
   /** repeated sint64 field, packed. */
   packedSint(field: number, values: number[]): this {
-    return this.message(field, (w) => {
-      for (const value of values) {
-        if (!Number.isSafeInteger(value)) throw new RangeError(`not a safe integer: ${value}`);
-        w.#varint(value >= 0 ? value * 2 : -value * 2 - 1);
-      }
-    });
+    return this.message(field, (w) => values.forEach((value) => w.#signed(value)));
   }
 
   /** repeated uint64 field of non-negative values, packed. */
   packedUint(field: number, values: number[]): this {
-    return this.message(field, (w) => {
-      for (const value of values) {
-        if (!Number.isSafeInteger(value) || value < 0) {
-          throw new RangeError(`not a safe unsigned integer: ${value}`);
-        }
-        w.#varint(value);
-      }
-    });
+    return this.message(field, (w) => values.forEach((value) => w.#unsigned(value)));
   }
 
   /** fixed64 or sfixed64 field (8 bytes little-endian; a negative value as its two's complement). */

@@ -38,11 +38,7 @@ export function endpointTable(endpoints: PageEndpoint[]): HTMLElement {
     { text: e.pooledRequests > 1 ? `${e.name} (${e.pooledRequests} requests pooled)` : e.name },
     { text: fmtNum(e.requests), sort: e.requests },
     { text: fmtNum(e.rps), sort: e.rps },
-    {
-      text: fmtNum(e.errors + e.non2xx),
-      sort: e.errors + e.non2xx,
-      cls: e.errors + e.non2xx > 0 ? "bad" : "",
-    },
+    { text: fmtNum(e.failed), sort: e.failed, cls: e.failed > 0 ? "bad" : "" },
     { text: fmtMs(e.p50Ms), sort: e.p50Ms ?? -1 },
     { text: fmtMs(e.p90Ms), sort: e.p90Ms ?? -1 },
     { text: fmtMs(e.p99Ms), sort: e.p99Ms ?? -1 },

@@ -53,19 +53,15 @@ export function timelineCharts(run: PageRun, grid: HTMLElement): void {
   telemetryCharts(run, grid, maxSec, marks);
 }
 
+/** A change to a running load in words, as its mark and the live controls say it: "rate 1,500/s", "pause". */
+export function steerChangeText(c: { action: string; ratePerSec?: number; connections?: number }): string {
+  if (c.action === "rate") return `rate ${fmtNum(c.ratePerSec)}/s`;
+  return c.action === "connections" ? `connections ${fmtNum(c.connections, 0)}` : c.action;
+}
+
 /** A marker per change made to a running load at its instant, `offsetSec` on (live: past the warm-up). */
-export function steeringMarks(
-  changes: Array<{ atSec: number; action: string; ratePerSec?: number; connections?: number }>,
-  offsetSec = 0,
-): Marks {
-  return changes.map((c) => ({
-    x: c.atSec + offsetSec,
-    label: c.action === "rate"
-      ? `rate ${fmtNum(c.ratePerSec)}/s`
-      : c.action === "connections"
-      ? `connections ${fmtNum(c.connections, 0)}`
-      : c.action,
-  }));
+export function steeringMarks(changes: Array<{ atSec: number; action: string }>, offsetSec = 0): Marks {
+  return changes.map((c) => ({ x: c.atSec + offsetSec, label: steerChangeText(c) }));
 }
 
 /** The run's concurrency per interval: open connections (closed model) or requests in flight (open). */

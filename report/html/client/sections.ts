@@ -119,7 +119,7 @@ export function renderCompare(data: PageData): HTMLElement | null {
 
 /** The before, after and change cells of metric `m` of a matched pair (marked when beyond noise). */
 export function compareCells(c: CompareCell, m: CompareMetric): Cell[] {
-  const fmt = (v: number) => m === "rps" ? fmtNum(v) : m === "success" ? fmtPct(v) : fmtMs(v);
+  const fmt = metricFormat(m, fmtMs);
   const good = isNum(c.changePct) && (c.changePct > 0) === (m === "rps" || m === "success");
   const mark = c.verdict === "beyond-noise" ? " ●" : c.verdict === "unknown" ? " ?" : "";
   return [
@@ -150,15 +150,15 @@ export function noVerdictNote(data: PageData): string | null {
     `${whys.join("; ")}.${quick}`;
 }
 
+/** How a metric of the overview or the compare view is shown: success in %, counts, else `ms`. */
+export function metricFormat(m: string, ms: (x: number | null) => string): (x: number | null) => string {
+  return m === "success" ? fmtPct : m === "rps" || m === "errors" || m === "lateSends" ? fmtNum : ms;
+}
+
 /** Text and sort value of one overview metric: the mean, then ± CI and the baseline change, small. */
 export function overviewCell(row: OverviewRow, m: OverviewMetric): Cell {
   const v = row.metrics[m];
-  const fmt = (x: number | null) =>
-    m === "success"
-      ? fmtPct(x)
-      : m === "rps" || m === "errors" || m === "lateSends"
-      ? fmtNum(x)
-      : fmtMsBare(x);
+  const fmt = metricFormat(m, fmtMsBare);
   const lines: Node[] = [document.createTextNode(fmt(v.mean))];
   if (v.n > 1 && v.ci95 !== null && v.ci95 > 0) {
     lines.push(h("small", { class: "muted ci" }, `± ${fmt(v.ci95)}`));

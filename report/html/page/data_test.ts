@@ -138,6 +138,25 @@ Deno.test("a grid of words by numbers draws one numeric curve per word, with the
   assert.ok(sweeps.every((sw, i) => sw.kneeReason?.endsWith(`(at load.protocol=${["h2", "h2c"][i]})`)));
 });
 
+Deno.test("each point of a grid is an overview row of its own, never a repeat of its neighbours", () => {
+  const results = makeSingleAttack();
+  results.runs = [1, 10].flatMap((streams) =>
+    [0, 1].map((repeat) => ({
+      ...results.runs[0],
+      name: `app/few/load.protocol=h2/load.streams=${streams}#${repeat + 1}`,
+      variant: "app",
+      load: "few",
+      repeat,
+      sweep: { parameter: "load.protocol", value: "h2" },
+      sweep2: { parameter: "load.streams", value: streams },
+    }))
+  );
+  assert.deepEqual(buildPageData(results).overview.map((row) => [row.label, row.runs.length]), [
+    ["app / few / load.protocol=h2, load.streams=1", 2],
+    ["app / few / load.protocol=h2, load.streams=10", 2],
+  ]);
+});
+
 Deno.test("a sweep in a file with no stored analysis gets its knee by the findings' rule, not one of its own", () => {
   const results = makeSingleAttack();
   const base = { ...results.runs[0], generatorBound: false, serverBound: false, droppedSends: 0 };

@@ -11,6 +11,7 @@ import { groupSends, groupVerdict, type OverviewSends } from "./verdict.ts";
 import { sampledLatency } from "../../../results/conclude/responses.ts";
 import { busyMachineNote } from "../../../results/conclude/own_waits.ts";
 import { storedComparison } from "./experiment.ts";
+import { sweepPointText } from "../../../results/conclude/noise_samples.ts";
 
 /** The overview metrics, each a mean over repeats with its CI (n = 1 without repeats). */
 const OVERVIEW_METRICS = [
@@ -69,7 +70,7 @@ function metricOf(run: RunResult, m: OverviewMetric): number {
 /** Repeats share a group; a run without a repeat index is its own group. */
 export function groupKey(run: RunResult): string {
   if (run.repeat === undefined) return `run:${run.name}`;
-  const sweep = run.sweep ? `${run.sweep.parameter}=${run.sweep.value}` : "";
+  const sweep = sweepPointText(run);
   if (run.variant !== undefined || run.load !== undefined || sweep) {
     return `g:${run.variant ?? ""}|${run.load ?? ""}|${sweep}`;
   }
@@ -83,8 +84,7 @@ function groupLabel(run: RunResult): string {
 
 function plainGroupLabel(run: RunResult): string {
   if (run.repeat === undefined) return run.name;
-  const parts = [run.variant, run.load].filter((p): p is string => p !== undefined);
-  if (run.sweep) parts.push(`${run.sweep.parameter}=${run.sweep.value}`);
+  const parts = [run.variant, run.load, sweepPointText(run)].filter((p) => p);
   return parts.length ? parts.join(" / ") : run.name.replace(/[#/ ._-]*r?\d+$/, "");
 }
 
@@ -114,7 +114,7 @@ export function buildOverview(results: ResultsFile): OverviewRow[] {
   const baseline = results.experiment.baseline;
   if (results.analysis) return withStoredComparisons(rows, results);
   if (baseline === undefined) return rows;
-  const sweepOf = (row: OverviewRow) => results.runs.find((r) => r.name === row.runs[0])?.sweep?.value;
+  const sweepOf = (row: OverviewRow) => sweepPointText(results.runs.find((r) => r.name === row.runs[0])!);
   for (const row of rows) {
     if (row.variant === null || row.variant === baseline) continue;
     const base = rows.find((b) =>
@@ -139,12 +139,6 @@ function withStoredComparisons(rows: OverviewRow[], results: ResultsFile): Overv
   return rows;
 }
 
-function sweepPointLabel(run: RunResult | undefined): string {
-  if (!run?.sweep) return "";
-  const second = run.sweep2 ? `, ${run.sweep2.parameter}=${run.sweep2.value}` : "";
-  return `${run.sweep.parameter}=${run.sweep.value}${second}`;
-}
-
 /**
  * A grouped bar chart: variants (series) against every load × sweep point (labels), or a plain list of
  * runs; a series' rows name each label's row, null where the variant has none.
@@ -158,7 +152,7 @@ export function buildComparison(rows: OverviewRow[], runs: RunResult[]) {
     v === undefined ? none : typeof v === "number" ? v : 2 ** 52 + words.indexOf(v);
   const placed = rows.map((row) => {
     const run = byName.get(row.runs[0]);
-    const label = [row.load, sweepPointLabel(run)].filter((p) => p).join(" · ");
+    const label = [row.load, run && sweepPointText(run)].filter((p) => p).join(" · ");
     const sweep = [rank(run?.sweep?.value, Infinity), rank(run?.sweep2?.value, 0)];
     return { row, label, order: [loads.indexOf(row.load), ...sweep] };
   });

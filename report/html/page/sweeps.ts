@@ -3,15 +3,8 @@
  * The sweep curves of the page data: each variant's points over the swept parameter and the knee. Pure.
  */
 import type { Analysis, ResultsFile, RunResult } from "../../../results/mod.ts";
-import {
-  curveAxes,
-  isCategorical,
-  meanCi,
-  orderedSweepValues,
-  round4,
-  type SweepPoint,
-} from "../../../results/stats.ts";
-import { analyze, sweepCurves } from "../../../results/conclude/analysis.ts";
+import { curveAxes, isCategorical, round4, type SweepPoint } from "../../../results/stats.ts";
+import { analyze, curvePoints, isRateParameter, sweepCurves } from "../../../results/conclude/analysis.ts";
 import { groupSends, groupVerdict } from "./verdict.ts";
 import { sampledLatency } from "../../../results/conclude/responses.ts";
 import { storedKnee } from "./experiment.ts";
@@ -29,25 +22,20 @@ export function buildSweeps(results: ResultsFile): PageSweep[] {
 function sweepCurve(runs: RunResult[], analysis: Analysis) {
   const axes = curveAxes(runs[0])!;
   const parameter = axes.axis.parameter;
-  const xOf = (r: RunResult) => curveAxes(r)!.axis.value;
-  const values = orderedSweepValues(runs.map(xOf));
-  const points = values.map((x): SweepPoint => {
-    const at = runs.filter((r) => xOf(r) === x);
-    const target = meanCi(at.map((r) => r.targetRps ?? Number.NaN));
-    return {
-      x,
-      rps: round4(meanCi(at.map((r) => r.rps)).mean),
-      p99Ms: round4(meanCi(at.map((r) => sampledLatency(r).p99)).mean),
-      targetRps: target.n ? round4(target.mean) : null,
-    };
-  });
+  // Without a response a point's p99 is NaN (shown "–"), not the 0 the file stores.
+  const points = curvePoints(runs, (r) => sampledLatency(r).p99).map((p): SweepPoint => ({
+    x: p.x,
+    rps: round4(p.rps),
+    p99Ms: round4(p.p99Ms),
+    targetRps: p.targetRps === null ? null : round4(p.targetRps),
+  }));
   // Each point as the sweep table lists it: requested, sent, dropped, achieved, verdict.
   const rows = points.map((p) => {
-    const at = runs.filter((r) => xOf(r) === p.x);
+    const at = runs.filter((r) => curveAxes(r)!.axis.value === p.x);
     return { x: p.x, sends: groupSends(at), rps: p.rps, p99Ms: p.p99Ms, verdict: groupVerdict(at) };
   });
-  const isRate = /(^|\.)(rate|ratePerSec|requestedRate)$/i.test(parameter);
-  const categorical = isCategorical(values);
+  const isRate = isRateParameter(parameter);
+  const categorical = isCategorical(points.map((p) => p.x));
   const where = [runs[0].variant, runs[0].load].filter((p) => p !== undefined).join("/");
   const second = axes.at ? ` at ${axes.at.parameter}=${axes.at.value}` : "";
   const title = (where ? `${where}: ${parameter}` : parameter) + second;

@@ -6,7 +6,7 @@
  * blocked event loop, or the generator). Points without telemetry are not explained. Pure.
  */
 import type { ResultsFile, RunResult } from "../../mod.ts";
-import { formatNumber, formatSignificant } from "../../text_format.ts";
+import { formatRounded as one, formatSignificant } from "../../text_format.ts";
 import { digestRun, meanDigest, type TelemetryDigest } from "../telemetry_digest.ts";
 import { broadcastCurves, MEMBERS_PARAMETER } from "../broadcast_points.ts";
 import { notJudgedFlags } from "../judged.ts";
@@ -27,8 +27,6 @@ type Measure =
   | "poolQueuedPct"
   | "lateSendsPct"
   | "generatorDemandPct";
-
-const one = (x: number) => formatNumber(x, x >= 10 ? 0 : 1);
 
 /** How each measure is compared and told; `floor` keeps small values from making huge ratios. */
 const MEASURES: Array<
