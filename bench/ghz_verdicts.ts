@@ -4,11 +4,10 @@
  * bench/ghz_verdicts/, `#` lines its comment), run by real ghz and by `loadlab ghz` with the same words
  * against the same servers: @grpc/grpc-js's greeter (examples/grpc/server.js: unary, streams, a chosen
  * status, a sleep, metadata echoed, reflection) in cleartext at `$HOST` (its port `$PORT`) and over TLS at
- * `$TLS_HOST`;
- * `$DEAD_HOST`, a port nothing listens on; `$HOSTILE_<MODE>`, a raw server misbehaving in that mode
- * (tests/fixtures/grpc_hostile_server.ts: `$HOSTILE_RESET_CANCEL` resets each stream with CANCEL). `$PROTO`
- * is the greeter's .proto, `$PROTOSET` its SayHello compiled, `$CA` the TLS server's CA (`$WRONG_CA` the
- * system's; `$CERT`, `$KEY` its pair, sent as a client's), `$BIG` a 5 MiB message, `$CORPUS` the corpus
+ * `$TLS_HOST`; `$DEAD_HOST`, a port nothing listens on; `$HOSTILE_<MODE>`, a raw server misbehaving in that
+ * mode (tests/fixtures/grpc_hostile_server.ts: `$HOSTILE_RESET_CANCEL` resets each stream with CANCEL).
+ * `$PROTO` is the greeter's .proto, `$PROTOSET` its SayHello compiled, `$CA` the TLS server's CA (`$WRONG_CA`
+ * the system's; `$CERT`, `$KEY` its pair, sent as a client's), `$BIG` a 5 MiB message, `$CORPUS` the corpus
  * folder and `$OUT` a file of the tool's own. A row compares the exit codes, the calls counted (the same
  * unless time ends the run: -z or -x, or a --config file's duration, then within 10%), each status's count
  * and each error's (within 10%, or 1) and the report's form (the JSON's fields and end, the summary's
