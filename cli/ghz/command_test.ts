@@ -254,6 +254,20 @@ Deno.test("exit 1 for what ghz refuses, exit 2 for what loadlab would run otherw
   // A deadline under a millisecond, which loadlab's clock does not keep.
   assertEquals(await runGhzCommand([...CALL, "-t", "500us", ...proto]), 2);
   assertEquals(await runGhzCommand([...CALL, "--tags", '{"n":5}', ...proto]), 1);
+  // ghz's checks of a load schedule: a start equal to its end; a start of 0, where ghz's pacer panics.
+  const load = ["--load-step", "10", "--load-step-duration", "1s", "--load-end", "20"];
+  assertEquals(
+    await runGhzCommand([...CALL, "--load-schedule=step", "--load-start=20", ...load, ...proto]),
+    1,
+  );
+  assertEquals(
+    await runGhzCommand([...CALL, "--load-schedule=line", "--load-start=0", ...load, ...proto]),
+    2,
+  );
+  // A dial given no time fails at once in ghz; a balancer grpc-go lacks is ghz's panic.
+  assertEquals(await runGhzCommand([...CALL, "--connect-timeout", "0", ...proto]), 1);
+  const lb = ["--lb-strategy", "least_request", "--proto", GREETER_PROTO, "dns:///127.0.0.1:1"];
+  assertEquals(await runGhzCommand([...CALL, ...lb]), 2);
 });
 
 Deno.test("ghz's zeros for --connections and --cpus, and a config's keys ghz does not know, run as ghz's", () => {
@@ -270,6 +284,40 @@ Deno.test("ghz's zeros for --connections and --cpus, and a config's keys ghz doe
   } finally {
     Deno.removeSync(file);
   }
+});
+
+Deno.test({
+  name: "a --config file's zero counts are its reader's defaults; a config path naming no file is none",
+  ignore: nodeGreeterSkip("ghz --config") !== null,
+  fn: () =>
+    withNodeGreeter(async (port) => {
+      const [file, out] = [await Deno.makeTempFile({ suffix: ".json" }), await Deno.makeTempFile()];
+      try {
+        const zeros = { total: 0, concurrency: 0, connections: 0, timeout: "0s", "connect-timeout": 0 };
+        const run = { proto: GREETER_PROTO, call: "helloworld.Greeter.SayHello", insecure: true, ...zeros };
+        await Deno.writeTextFile(file, JSON.stringify({ ...run, host: `127.0.0.1:${port}`, format: "json" }));
+        assertEquals(await runGhzCommand(["--config", file, "-o", out]), 0);
+        const report = JSON.parse(await Deno.readTextFile(out));
+        assertEquals([report.count, report.options.concurrency, report.options.timeout], [200, 50, 20e9]);
+        // The flags alone run, as ghz's config reader says the file is not there and goes on.
+        const flags = [
+          ...CALL,
+          "--proto",
+          GREETER_PROTO,
+          "-n",
+          "3",
+          "-O",
+          "csv",
+          "-o",
+          out,
+          `127.0.0.1:${port}`,
+        ];
+        assertEquals(await runGhzCommand(["--config", `${file}.nope`, ...flags]), 0);
+        assertEquals((await Deno.readTextFile(out)).trim().split("\n").length, 4);
+      } finally {
+        await Promise.all([file, out].map((f) => Deno.remove(f)));
+      }
+    }),
 });
 
 Deno.test({

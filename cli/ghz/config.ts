@@ -5,6 +5,7 @@
  */
 import { UsageError } from "../usage_error.ts";
 import { FileReadError, readTextFileCapped } from "../../system/read_capped.ts";
+import { statOrNull } from "../../system/path_lookup.ts";
 import { parse as parseToml } from "smol-toml";
 import { parse as parseYaml } from "yaml";
 import { GHZ_FORMATS } from "../../results/export/ghz/report.ts";
@@ -31,13 +32,14 @@ const FORMS: Record<string, [RegExp, string]> = {
 
 /**
  * One of ghz's options, by its config file's key (its flag's long name): Go's type, its flag's short
- * spelling, ghz's default, the attack flag taking its value as text, the fix where loadlab runs ghz's
- * default only; `fileOnly`: a config file's key that is no flag of ghz's.
+ * spelling, ghz's default (`file`: its config file's, where another), the attack flag taking its value as
+ * text, the fix where loadlab runs ghz's default only; `fileOnly`: a config file's key that is no flag of ghz's.
  */
 interface GhzOption {
   go: "uint" | "int" | "duration" | "schedule" | "bool" | "map" | "list" | "any" | "string";
   short?: string;
   standard?: string | number | boolean;
+  file?: number;
   attack?: string;
   fix?: string;
   fileOnly?: true;
@@ -68,9 +70,9 @@ export const GHZ_OPTIONS: Record<string, GhzOption> = {
   "load-max-duration": { go: "duration" },
   concurrency: { go: "uint", short: "c", standard: 50 },
   "concurrency-schedule": { go: "schedule", standard: "const" },
-  "concurrency-start": { go: "uint", standard: 0 },
+  "concurrency-start": { go: "uint", standard: 0, file: 1 },
   "concurrency-end": { go: "uint", standard: 0 },
-  "concurrency-step": { go: "int", standard: 1 },
+  "concurrency-step": { go: "int", standard: 1, file: 0 },
   "concurrency-step-duration": { go: "duration" },
   "concurrency-max-duration": { go: "duration" },
   total: { go: "uint", short: "n", standard: 200 },
@@ -118,19 +120,18 @@ const goType = (key: string) => Object.hasOwn(GHZ_OPTIONS, key) ? GHZ_OPTIONS[ke
 const GRPC_RESERVED =
   /^(:.*|content-type|user-agent|te|grpc-(message(-type)?|encoding|status(-details-bin)?|timeout))$/i;
 
-/** Every option named in a message as its flag. */
-const where = (key: string) => `--${key}`;
-
 /** ghz's config file: JSON, or TOML or YAML by its extension, as ghz reads it. */
 export function readConfig(path: string, flag: string): Record<string, unknown> {
-  const text = fileText(path, flag);
+  // As ghz's config reader: a path naming no file is none; the flags beside it run alone.
+  const text = statOrNull(path) === null ? null : fileText(path, flag);
+  if (text === null) console.error(`loadlab ghz: ${flag} ${path}: no such file; run without it, as ghz runs`);
   const ext = /\.(toml|ya?ml)$/i.exec(path)?.[1].toLowerCase();
   const kind = ext === "toml" ? "TOML" : ext === undefined ? "JSON" : "YAML";
   // Go's YAML is 1.1 (yes, no, on, off are booleans).
   const parse = { TOML: parseToml, YAML: (t: string) => parseYaml(t, { version: "1.1" }), JSON: JSON.parse };
-  let config: unknown;
+  let config: unknown = {};
   try {
-    config = parse[kind](text);
+    if (text !== null) config = parse[kind](text);
   } catch (err) {
     const first = (err as Error).message.split("\n")[0];
     throw new UsageError(`${flag} ${path}: not ${kind} (${first})`);
@@ -157,8 +158,14 @@ export function readConfig(path: string, flag: string): Record<string, unknown> 
     }
     if (type === "string") config[key] = String(value);
   }
-  const data = dataError(kind, text, config.data ?? {});
+  const data = dataError(kind, text ?? "", config.data ?? {});
   if (data !== undefined) throw new UsageError(`${flag} ${path}: data: ${data} (ghz's ${kind} config)`);
+  // As ghz's config reader: Go's zero takes its default, as an absent key its own where not the flag's.
+  for (const [key, { standard: was, file = was }] of Object.entries(GHZ_OPTIONS)) {
+    if (config[key] === undefined ? file !== was : was !== undefined && isZero(config[key], 0)) {
+      config[key] = file;
+    }
+  }
   return config;
 }
 
@@ -189,7 +196,7 @@ export function ghzRun(config: Record<string, unknown>): GhzRun & { attack: stri
   for (const [key, value] of Object.entries(config)) {
     const [form, what] = FORMS[goType(key)] ?? [];
     if (form && value !== undefined && !form.test(String(value))) {
-      throw new UsageError(`${where(key)} ${JSON.stringify(value)}: not ${what}`);
+      throw new UsageError(`--${key} ${JSON.stringify(value)}: not ${what}`);
     }
     // Go's units under a millisecond, in loadlab's.
     const ms = (_: string, n: string, unit: string) =>
@@ -198,23 +205,23 @@ export function ghzRun(config: Record<string, unknown>): GhzRun & { attack: stri
   }
   const timeoutMs = msOf(config, "timeout");
   if (timeoutMs > 0 && timeoutMs < 1) {
-    throw refused(`${where("timeout")} ${config.timeout}: loadlab's least is 1ms`);
+    throw refused(`--timeout ${config.timeout}: loadlab's least is 1ms`);
   }
   for (const [key, { standard, fix }] of Object.entries(GHZ_OPTIONS)) {
     const value = config[key];
     if (!fix || value === undefined || value === standard || isZero(value, standard)) continue;
-    throw refused(`${where(key)} ${JSON.stringify(value)}: not run by loadlab; ${fix}`);
+    throw refused(`--${key} ${JSON.stringify(value)}: not run by loadlab; ${fix}`);
   }
   // ghz's method names: one leading dot dropped, then pkg.Service.Method or one slash.
   const method = String(config.call ?? "").replace(/^\./, "");
   if (config.call !== undefined && !/^[^/]+\/[^/]*$|^[^/]*\.[^/]*$/.test(method)) {
     throw new UsageError(
-      `${where("call")} ${JSON.stringify(config.call)}: method name must be package.Service.Method or ` +
+      `--call ${JSON.stringify(config.call)}: method name must be package.Service.Method or ` +
         "package.Service/Method",
     );
   } else if (config.call !== undefined) config.call = method;
   if (typeof config.host !== "string" || config.host === "") {
-    throw new UsageError(`${where("host")} (HOST:PORT) is missing, e.g. 127.0.0.1:50051`);
+    throw new UsageError(`--host (HOST:PORT) is missing, e.g. 127.0.0.1:50051`);
   }
   // grpc-go's dns:/// resolves the name; its --lb-strategy spreads calls over the addresses (an IP: one).
   const host = config.host.replace(/^dns:\/\/\//, "");
@@ -222,12 +229,14 @@ export function ghzRun(config: Record<string, unknown>): GhzRun & { attack: stri
     throw refused(`${config.host}: not HOST:PORT, the one target loadlab dials; give its port, e.g. h:50051`);
   }
   if (config["lb-strategy"] !== undefined && !/^dns:\/\/\/([\d.]+|\[.*\]):/.test(config.host)) {
-    throw refused(`${where("lb-strategy")}: loadlab calls one address; give dns:///IP:PORT or drop it`);
+    throw refused(`--lb-strategy: loadlab calls one address; give dns:///IP:PORT or drop it`);
+  } else if (!/^(pick_first|round_robin|)$/.test(String(config["lb-strategy"] ?? ""))) {
+    throw refused("--lb-strategy: grpc-go 1.34 has pick_first and round_robin; ghz panics on others");
   }
   // As ghz: --proto is a .proto file, its path trimmed (an empty one is none).
   const proto = String(config.proto ?? "").trim();
   if (proto !== "" && !proto.endsWith(".proto")) {
-    throw new UsageError(`${where("proto")} ${proto}: must have .proto extension`);
+    throw new UsageError(`--proto ${proto}: must have .proto extension`);
   }
   config.proto = proto === "" ? undefined : proto;
   const flags = [`${config.insecure === true ? "grpc" : "grpcs"}://${host}`];
@@ -241,10 +250,10 @@ export function ghzRun(config: Record<string, unknown>): GhzRun & { attack: stri
   const format = String(option(config, "format"));
   if (format === "html") {
     // ghz's HTML page of the run: loadlab's report.html of it, at -o.
-    if (config.output === undefined) throw refused(`${where("format")} html: give -o FILE.html for the page`);
+    if (config.output === undefined) throw refused(`--format html: give -o FILE.html for the page`);
     flags.splice(flags.indexOf("-o"), 1, "-q", "--report");
   } else if (!GHZ_FORMATS.includes(format as never)) {
-    throw new UsageError(`${where("format")} ${format}: not one of ghz's formats, html,${GHZ_FORMATS}`);
+    throw new UsageError(`--format ${format}: not one of ghz's formats, html,${GHZ_FORMATS}`);
   } else flags.push("-O", format);
   // ghz's defaults: its summary, 200 calls unless a duration, 50 in flight over 1 connection, 20 s per call.
   // As ghz: -x is a duration as -z is, which wins (the count is then ignored).
@@ -254,9 +263,11 @@ export function ghzRun(config: Record<string, unknown>): GhzRun & { attack: stri
   const phases = schedulePhases(config, timed ? String(duration) : undefined);
   if (phases !== undefined) flags.push("--phases", phases);
   else if (timed) flags.push("-d", String(duration));
-  else if (isZero(config.total, 0)) throw refused(`${where("total")} 0: ghz runs it without end; give -z D`);
+  else if (isZero(config.total, 0)) throw refused(`--total 0: ghz runs it without end; give -z D`);
   else flags.push("-n", String(option(config, "total")));
   // ghz's 0 is no timeout: loadlab's longest. ghz dials within --connect-timeout, apart from a call's -t.
+  const noDial = "--connect-timeout 0: context deadline exceeded (ghz dials within it)";
+  if (isZero(config["connect-timeout"], 0)) throw new UsageError(noDial);
   const [timeout, connect] = ["timeout", "connect-timeout"].map((k) => option(config, k))
     .map((value) => given(value) ? String(value) : "168h");
   flags.push("--timeout", timeout, "--connect-timeout", connect);
@@ -273,20 +284,20 @@ export function ghzRun(config: Record<string, unknown>): GhzRun & { attack: stri
   // -z, paced by --rps, as many as the rate starts while a call may last (-t).
   if (config.async === true && timed && !flags.includes("-R")) {
     throw refused(
-      `${where("async")} beside a duration without --rps: not run by loadlab; give --rps or drop it`,
+      `--async beside a duration without --rps: not run by loadlab; give --rps or drop it`,
     );
   }
   const asyncMost = timed ? Math.ceil((Number(config.rps) * parseDurationMs(timeout, "-t")) / 1000) : count;
   const c = config.async === true ? Math.min(asyncMost, 100_000) : Number(option(config, "concurrency"));
   const connections = Number(option(config, "connections")) || 1;
   // ghz's message caps: 2 GiB unless given (grpc-go's 4 MiB are not ghz's).
-  flags.push("--max-receive", bytes(config["max-recv-message-size"], where("max-recv-message-size")));
-  flags.push("--max-send", bytes(config["max-send-message-size"], where("max-send-message-size")));
+  flags.push("--max-receive", bytes(config["max-recv-message-size"], "--max-recv-message-size"));
+  flags.push("--max-send", bytes(config["max-send-message-size"], "--max-send-message-size"));
   // ghz's --cpus is the cores its threads use: a worker isolate each, as far as the connections go round.
   if (Number(config.cpus) > 0) flags.push("-w", String(Math.min(Number(config.cpus), connections)));
   const steps = concurrencySteps(config);
   if (steps !== undefined && (phases !== undefined || flags.includes("-R"))) {
-    throw refused(`${where("concurrency-schedule")} beside a rate: not run by loadlab; drop --rps or it`);
+    throw refused(`--concurrency-schedule beside a rate: not run by loadlab; drop --rps or it`);
   }
   if (phases !== undefined || (!timed && flags.includes("-R"))) {
     // Paced calls to a count (or phases) open connections as the rate needs them, up to ghz's.
@@ -299,32 +310,32 @@ export function ghzRun(config: Record<string, unknown>): GhzRun & { attack: stri
   for (const dir of asList(config["import-paths"])) flags.push("-i", dir);
   if (config.proto !== undefined) flags.push("-i", ".");
   if (config.proto === undefined && config.protoset === undefined) flags.push("--reflect");
-  const reflected = jsonObject(config["reflect-metadata"], where("reflect-metadata"));
+  const reflected = jsonObject(config["reflect-metadata"], "--reflect-metadata");
   for (const [name, value] of Object.entries(reflected)) flags.push("--reflect-header", `${name}: ${value}`);
   const call = new CallData(String(config.call ?? ""), config.name === undefined ? "" : `${config.name}:`);
   const binary = binaryData(config);
   // As ghz: -D's file over -d, -M's over -m.
   const fromFile = config["data-file"] !== undefined;
-  const data = fromFile ? fileText(config["data-file"], where("data-file")) : config.data;
+  const data = fromFile ? fileText(config["data-file"], "--data-file") : config.data;
   // ghz fills each streamed message's templates apart (as loadlab does); data without one it refuses.
   if (config["stream-dynamic-messages"] === true && !/\{\{.*\}\}/.test(JSON.stringify(data ?? ""))) {
     throw new UsageError(
-      `${where("stream-dynamic-messages")}: default message provider cannot be used with static data`,
+      `--stream-dynamic-messages: default message provider cannot be used with static data`,
     );
   }
   if (binary !== undefined) flags.push("-b", streamCallCount(binary, config));
   else if (data !== undefined) {
-    const text = jsonText(data, where(fromFile ? "data-file" : "data"), fromFile);
-    flags.push("-b", call.fill(streamCallCount(text, config), where("data")));
+    const text = jsonText(data, fromFile ? "--data-file" : "--data", fromFile);
+    flags.push("-b", call.fill(streamCallCount(text, config), "--data"));
   }
   const metadata = config["metadata-file"] !== undefined
-    ? fileText(config["metadata-file"], where("metadata-file"))
+    ? fileText(config["metadata-file"], "--metadata-file")
     : config.metadata;
-  for (const [name, value] of Object.entries(jsonObject(metadata, where("metadata")))) {
+  for (const [name, value] of Object.entries(jsonObject(metadata, "--metadata"))) {
     if (!/^[\w.-]+$/.test(name)) {
-      throw refused(`${where("metadata")}: "${name}": no HTTP/2 header name (grpc-go sends it); use [\\w.-]`);
+      throw refused(`--metadata: "${name}": no HTTP/2 header name (grpc-go sends it); use [\\w.-]`);
     } else if (!GRPC_RESERVED.test(name)) {
-      flags.push("-H", `${name}: ${call.fill(String(value), where("metadata"))}`);
+      flags.push("-H", `${name}: ${call.fill(String(value), "--metadata")}`);
     } else console.error(`loadlab ghz: --metadata: ${name} is not sent, as grpc-go does not send it`);
   }
   if (call.numbered) {
@@ -358,7 +369,7 @@ export function ghzRun(config: Record<string, unknown>): GhzRun & { attack: stri
 function binaryData(config: Record<string, unknown>): string | undefined {
   const file = config["binary-file"];
   if (file === undefined && config.binary !== true) return undefined;
-  const flag = where(file === undefined ? "binary" : "binary-file");
+  const flag = file === undefined ? "--binary" : "--binary-file";
   if (config.proto === undefined && config.protoset === undefined) {
     throw refused(`${flag}: read against the server's reflection only by ghz; give --proto or --protoset`);
   }
@@ -395,7 +406,16 @@ function scheduleOf(config: Record<string, unknown>, of: "load" | "concurrency")
   if (kind === "const") return undefined;
   const [start, step, end] = ["start", "step", "end"].map((k) => Number(option(config, `${of}-${k}`)));
   const stepMs = kind === "line" ? 1000 : msOf(config, `${of}-step-duration`);
-  return { kind, start, step, end, stepMs, maxMs: msOf(config, `${of}-max-duration`) };
+  // ghz's checks, in its words: a start other than the end, a step, a step duration (a line's is 1 s).
+  const fault = start === end
+    ? `${of} start ${of === "load" ? "" : "start "}cannot equal ${of} end`
+    : step === 0
+    ? `invalid ${of} step`
+    : stepMs > 0
+    ? undefined
+    : `invalid ${of} step duration`;
+  if (fault) throw new UsageError(`--${of}-schedule ${kind}: ${fault} (its --${of}-* flags)`);
+  return { start, step, end, stepMs, maxMs: msOf(config, `${of}-max-duration`) };
 }
 
 /**
@@ -405,14 +425,9 @@ function scheduleOf(config: Record<string, unknown>, of: "load" | "concurrency")
 function schedulePhases(config: Record<string, unknown>, duration: string | undefined): string | undefined {
   const schedule = scheduleOf(config, "load");
   if (schedule === undefined) return undefined;
-  const { kind, start, step, end, stepMs, maxMs } = schedule;
-  if (!(start > 0) || step === 0 || !(stepMs > 0)) {
-    throw new UsageError(
-      `${where("load-schedule")} ${kind} needs --load-start > 0, a --load-step other than 0` +
-        (kind === "step" ? " and a --load-step-duration" : ""),
-    );
-  }
-  const totalMs = duration === undefined ? Infinity : parseDurationMs(duration, where("duration"));
+  const { start, step, end, stepMs, maxMs } = schedule;
+  if (start === 0) throw refused("--load-start 0: ghz v0.93 panics (its pacer's start cannot be 0)");
+  const totalMs = duration === undefined ? Infinity : parseDurationMs(duration, "--duration");
   const rateAt = (k: number) => Math.max(0, start + step * k);
   // Where the rate stops changing, and the rate it holds from there.
   let constMs = maxMs;
@@ -435,7 +450,7 @@ function schedulePhases(config: Record<string, unknown>, duration: string | unde
   }
   if (constMs < totalMs && left > 0) {
     if (stop === 0 && left < Infinity) {
-      throw refused(`${where("load-schedule")}: its rate falls to 0 before its count`);
+      throw refused(`--load-schedule: its rate falls to 0 before its count`);
     }
     phase(totalMs - constMs, stop);
   }
@@ -451,13 +466,7 @@ export function concurrencySteps(
 ): Array<{ atMs: number; concurrency: number }> | undefined {
   const schedule = scheduleOf(config, "concurrency");
   if (schedule === undefined) return undefined;
-  const { kind, start, step, end, stepMs, maxMs } = schedule;
-  if (start === end || step === 0 || !(stepMs > 0)) {
-    throw new UsageError(
-      `${where("concurrency-schedule")} ${kind} needs --concurrency-start other than --concurrency-end, a ` +
-        "--concurrency-step other than 0" + (kind === "step" ? " and a --concurrency-step-duration" : ""),
-    );
-  }
+  const { start, step, end, stepMs, maxMs } = schedule;
   const up = step > 0;
   // As ghz's StepWorkerTicker: a step each tick until the end is reached, or the end at the max duration.
   const steps = [{ atMs: 0, concurrency: start }];
@@ -470,7 +479,7 @@ export function concurrencySteps(
     n = Math.max(0, n + step);
     steps.push({ atMs, concurrency: n });
   }
-  throw refused(`${where("concurrency-schedule")}: over 10,000 steps; give a nearer end or a longer step`);
+  throw refused(`--concurrency-schedule: over 10,000 steps; give a nearer end or a longer step`);
 }
 
 /**
@@ -483,7 +492,7 @@ function streamCallCount(text: string, config: Record<string, unknown>): string 
   const endMs = msOf(config, "stream-call-duration"), gapMs = msOf(config, "stream-interval");
   const most = endMs > 0 && gapMs > 0 ? Math.ceil(endMs / gapMs) : Infinity;
   if (endMs > 0 && gapMs === 0 && counted) {
-    throw refused(`${where("stream-call-duration")} with no --stream-interval: not run by loadlab; give one`);
+    throw refused(`--stream-call-duration with no --stream-interval: not run by loadlab; give one`);
   }
   if (!counted && most === Infinity) return text;
   // JSON already: ghz's data is read as JSON before its templates are filled.
@@ -540,7 +549,7 @@ function bytes(value: unknown, flag: string): string {
 
 /** A duration option in ms, 0 when not given. */
 function msOf(config: Record<string, unknown>, key: string): number {
-  return given(config[key]) ? parseDurationMs(String(config[key]), where(key)) : 0;
+  return given(config[key]) ? parseDurationMs(String(config[key]), `--${key}`) : 0;
 }
 
 /** A duration given and not ghz's 0 ("none"). */

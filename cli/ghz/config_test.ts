@@ -200,6 +200,9 @@ Deno.test("a ghz TOML config is read as its JSON one is", async () => {
       format: "pretty",
       data: { name: "Joe" },
       metadata: { foo: "bar" },
+      // ghz's config reader's own defaults.
+      "concurrency-start": 1,
+      "concurrency-step": 0,
     });
     // Its tables are objects of no prototype, read as the flags they stand for.
     assertEquals(ghzFlags(readConfig(file, "--config")).join(" ").includes("-H foo: bar"), true);
@@ -242,6 +245,20 @@ Deno.test("-B's binary data: one serialized message, or several each prefixed by
     throws(() => data(), (e) => e instanceof UsageError && /--binary-file: no message/.test(e.message));
   } finally {
     Deno.removeSync(file);
+  }
+});
+
+Deno.test("a config's keys as ghz's config reader defaults them: concurrency-start 1, concurrency-step 0", async () => {
+  const file = await Deno.makeTempFile({ suffix: ".yaml" });
+  try {
+    const schedule = ["concurrency-schedule: step", "concurrency-end: 6", "concurrency-step-duration: 200ms"];
+    await Deno.writeTextFile(file, ["host: h:1", ...schedule].join("\n"));
+    throws(() => ghzFlags(readConfig(file, "--config")), (e) => e instanceof UsageError && !e.exitCode);
+    await Deno.writeTextFile(file, ["host: h:1", ...schedule, "concurrency-step: 2"].join("\n"));
+    const steps = concurrencySteps(readConfig(file, "--config"))?.map((s) => s.concurrency);
+    assertEquals(steps, [1, 3, 5, 7]);
+  } finally {
+    await Deno.remove(file);
   }
 });
 
@@ -311,7 +328,7 @@ Deno.test("ghz's concurrency schedules as the calls in flight from each instant,
   );
   throws(
     () => at({ "concurrency-schedule": "step", "concurrency-end": 3 }),
-    /needs .* a --concurrency-step-duration/,
+    /--concurrency-schedule step: invalid concurrency step duration/,
   );
 });
 
@@ -356,11 +373,13 @@ Deno.test("a ghz config's values of another type than ghz's are its error, as Go
     throws(() => read("c.toml", 'concurrency = "4"'), /concurrency "4": not Go's uint/);
     throws(() => read("c.yaml", 'total: "30"'), /total "30": not Go's uint/);
     // YAML 1.1 as Go reads it: yes is true; a number where text goes is its text.
+    const defaults = { "concurrency-start": 1, "concurrency-step": 0 };
     assertEquals(read("c.yaml", "insecure: yes\nname: 5\ntimeout: 5s\nimport-paths: [a]\n"), {
       insecure: true,
       name: "5",
       timeout: "5s",
       "import-paths": ["a"],
+      ...defaults,
     });
     // ghz's data: an object or a list of objects as Go decodes them; YAML's maps are Go's
     // map[interface{}]interface{}, made an object at the top only; TOML's [[data]] a list of another type.
@@ -378,8 +397,9 @@ Deno.test("a ghz config's values of another type than ghz's are its error, as Go
     // null is Go's no value: the option as not given.
     assertEquals(read("c.json", '{"metadata":null,"data":null,"total":null,"call":"a.B.C"}'), {
       call: "a.B.C",
+      ...defaults,
     });
-    assertEquals(read("c.yaml", "metadata: ~\ntags:\ntimeout: ~\n"), {});
+    assertEquals(read("c.yaml", "metadata: ~\ntags:\ntimeout: ~\n"), defaults);
     throws(() => read("c.json", '{"timeout":null}'), /timeout null: not Go's duration/);
     assertEquals(JSON.stringify(read("c.toml", 'data = [{ name = "a" }]').data), '[{"name":"a"}]');
     assertEquals(read("c.json", '{"data":[{"detail":{"mood":"HAPPY"}}]}').data, [{
