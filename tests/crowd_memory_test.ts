@@ -27,6 +27,7 @@ import { watchPeakRssKb } from "./watched_run.ts";
 import { requireProgram, withTempDir } from "./helpers.ts";
 import { startNginx } from "../bench/nginx.ts";
 import { selfSignedPair } from "../targets/tls_cert.ts";
+import { testPool } from "./fixtures/test_pool.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const SMALL = 50;
@@ -39,6 +40,9 @@ const H2C_BUDGET_KB_PER_CONNECTION = 64;
 const HTTPS_BUDGET_KB_PER_CONNECTION = 48;
 const HTTPS_CROWD = 1_000;
 const HTTPS_DURATION = "10s";
+
+/** Two cases at once: each measures its own processes' RSS, and they mostly wait on their runs. */
+const pool = testPool(2);
 
 /** Peak RSS (KB) of one `loadlab attack` run and its JSON result. */
 async function peakRss(args: string[]): Promise<{ peakKb: number; result: Record<string, unknown> }> {
@@ -100,37 +104,33 @@ async function withTarget(fn: (origin: string) => Promise<void>): Promise<void> 
   }
 }
 
-Deno.test({
-  name:
-    `HTTP/1.1: a keep-alive connection adds at most ${BUDGET_KB_PER_CONNECTION} KB of RSS (${CROWD} vs ${SMALL})`,
-  ignore: Deno.build.os !== "linux",
-  async fn() {
+pool.test(
+  `HTTP/1.1: a keep-alive connection adds at most ${BUDGET_KB_PER_CONNECTION} KB of RSS (${CROWD} vs ${SMALL})`,
+  async () => {
     await withTarget(async (origin) => {
       const kb = await perAddedConnectionKb(`${origin}/json`, []);
       console.log(`HTTP/1.1: ${kb.toFixed(1)} KB of RSS per added connection`);
       ok(kb <= BUDGET_KB_PER_CONNECTION, `${kb.toFixed(1)} KB per added connection`);
     });
   },
-});
+  { ignore: Deno.build.os !== "linux" },
+);
 
-Deno.test({
-  name:
-    `WebSocket hold: a connection adds at most ${WS_HOLD_BUDGET_KB_PER_CONNECTION} KB of RSS (${CROWD} vs ${SMALL})`,
-  ignore: Deno.build.os !== "linux",
-  async fn() {
+pool.test(
+  `WebSocket hold: a connection adds at most ${WS_HOLD_BUDGET_KB_PER_CONNECTION} KB of RSS (${CROWD} vs ${SMALL})`,
+  async () => {
     await withTarget(async (origin) => {
       const kb = await perAddedConnectionKb(`${origin.replace("http:", "ws:")}/ws/echo`, ["--ws-ping", "1s"]);
       console.log(`WebSocket hold: ${kb.toFixed(1)} KB of RSS per added connection`);
       ok(kb <= WS_HOLD_BUDGET_KB_PER_CONNECTION, `${kb.toFixed(1)} KB per added connection`);
     });
   },
-});
+  { ignore: Deno.build.os !== "linux" },
+);
 
-Deno.test({
-  name:
-    `h2c: a connection (one stream) adds at most ${H2C_BUDGET_KB_PER_CONNECTION} KB of RSS (${CROWD} vs ${SMALL})`,
-  ignore: Deno.build.os !== "linux",
-  async fn() {
+pool.test(
+  `h2c: a connection (one stream) adds at most ${H2C_BUDGET_KB_PER_CONNECTION} KB of RSS (${CROWD} vs ${SMALL})`,
+  async () => {
     if (!requireProgram("nginx")) return;
     const nginx = await startNginx("nginx", [], undefined, true);
     try {
@@ -141,13 +141,13 @@ Deno.test({
       await nginx.stop();
     }
   },
-});
+  { ignore: Deno.build.os !== "linux" },
+);
 
-Deno.test({
-  name: `HTTPS on epoll: a connection adds at most ${HTTPS_BUDGET_KB_PER_CONNECTION} KB of RSS ` +
+pool.test(
+  `HTTPS on epoll: a connection adds at most ${HTTPS_BUDGET_KB_PER_CONNECTION} KB of RSS ` +
     `(${HTTPS_CROWD} vs ${SMALL})`,
-  ignore: Deno.build.os !== "linux",
-  async fn() {
+  async () => {
     if (!requireProgram("nginx")) return;
     await withTempDir(async (dir) => {
       const pair = await selfSignedPair();
@@ -171,4 +171,5 @@ Deno.test({
       }
     });
   },
-});
+  { ignore: Deno.build.os !== "linux" },
+);

@@ -4,13 +4,15 @@
  * same port (2), and, through `loadlab run`, an external app that exits at once or never becomes ready
  * (4). The target is a real process (tests/fixtures/plain_server.ts) killed with SIGKILL; loads are
  * open-model, 100 req/s for a few seconds, on 127.0.0.1. Every loadlab started here carries a mark of
- * its own (`LOADLAB_RUN_ID`), so "nothing left running" is checked by scanning /proc for it.
+ * its own (`LOADLAB_RUN_ID`), so "nothing left running" is checked by scanning /proc for it. The drills
+ * run at once, and drill 4's two apps side by side.
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { withTempDir } from "./helpers.ts";
 import { freePort } from "../system/ports.ts";
 import { describeProcesses, waitUntilGone } from "./marked_processes.ts";
 import type { ResultsFile } from "../results/mod.ts";
+import { testPool } from "./fixtures/test_pool.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const SERVER = new URL("./fixtures/plain_server.ts", import.meta.url).pathname;
@@ -55,6 +57,9 @@ function attack(args: string[], runId: string) {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** The drills at once: each has a port, a target and a mark of its own, and mostly waits on its run. */
+const pool = testPool(3);
+
 /** Indexes of intervals with errors, and of those with responses. */
 function timeline(results: ResultsFile) {
   const intervals = results.runs[0].intervals;
@@ -81,7 +86,7 @@ function assertKindsAfterKill(run: ResultsFile["runs"][number], killIndex: numbe
   assertEquals(byKind, Object.fromEntries(Object.entries(run.errors).filter(([, n]) => (n ?? 0) > 0)));
 }
 
-Deno.test("drill 1: target killed mid-attack: errors by kind from the kill on, results and report written, exit 0", async () => {
+pool.test("drill 1: target killed mid-attack: errors by kind from the kill on, results and report written, exit 0", async () => {
   await withTempDir(async (dir) => {
     const port = freePort();
     const server = await startServer(port);
@@ -128,7 +133,7 @@ Deno.test("drill 1: target killed mid-attack: errors by kind from the kill on, r
   });
 });
 
-Deno.test("drill 2: target restarted mid-attack on the same port: a gap of errors, then answers again", async () => {
+pool.test("drill 2: target restarted mid-attack on the same port: a gap of errors, then answers again", async () => {
   await withTempDir(async (dir) => {
     const port = freePort();
     let server = await startServer(port);
@@ -203,7 +208,7 @@ async function runMarked(file: string, outDir: string, runId: string) {
   return { code: out.code, stderr: new TextDecoder().decode(out.stderr) };
 }
 
-Deno.test("drill 4: an external app that exits at once, or never gets ready: exit 3, its code or the timeout, its stderr, nothing left", async () => {
+pool.test("drill 4: an external app that exits at once, or never gets ready: exit 3, its code or the timeout, its stderr, nothing left", async () => {
   await withTempDir(async (dir) => {
     const cases = [
       {
@@ -215,7 +220,7 @@ Deno.test("drill 4: an external app that exits at once, or never gets ready: exi
         expect: /not ready after 1500 ms[\s\S]*warming caches forever/,
       },
     ];
-    for (const [i, c] of cases.entries()) {
+    await Promise.all(cases.map(async (c, i) => {
       const file = `${dir}/exp${i}.json`;
       await Deno.writeTextFile(file, externalExperiment(c.code, freePort(), 1500));
       const runId = `drill4-${crypto.randomUUID()}`;
@@ -226,6 +231,6 @@ Deno.test("drill 4: an external app that exits at once, or never gets ready: exi
       assert(performance.now() - started < 30_000, "within the readiness timeout, plus start-up");
       const left = await waitUntilGone(runId, 3000);
       assertEquals(left, [], describeProcesses(left));
-    }
+    }));
   });
 });

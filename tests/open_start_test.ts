@@ -3,7 +3,7 @@
  * `Deno.serve`, through real worker isolates. Asserts no speed (the machine may be busy): connects in
  * flight stay within the bound, the target receives exactly the configured requests (neither the
  * generator's warm-up nor the pool sizing sends it one), and a target that holds every connection is
- * reported server-bound, not generator-bound.
+ * reported server-bound, not generator-bound, unless the worker's own clock says it sent as many late.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { createTargetApp } from "../targets/app/app.ts";
@@ -11,6 +11,7 @@ import { type AttackConfigInput, parseAttackConfig } from "../runner/config.ts";
 import { runAttack } from "../runner/attack.ts";
 import { CONNECTS_IN_FLIGHT_PER_WORKER } from "../runner/http/transport/connect_gate.ts";
 import type { RunResult } from "../results/mod.ts";
+import { MIN_HELD_SENDS } from "../results/conclude/served_rate.ts";
 
 interface CountingTarget {
   url: string;
@@ -94,8 +95,13 @@ Deno.test("open start-up: a target holding every connection is server-bound, not
       timeoutMs: 5_000,
       gracefulStopMs: 500,
     });
-    ok((r.serverBoundSends ?? 0) > r.lateSends, `waiting ${r.serverBoundSends}, late ${r.lateSends}`);
-    assertEquals([r.serverBound, r.generatorBound], [true, false]);
+    // A send the worker dispatched late counts late, whatever the connections (on a busy machine its timers
+    // are late): the waits for a connection must still show, and name the server wherever they outnumber
+    // the sends the worker's own clock says it was late for (else either may be named: served_rate.ts).
+    const waiting = r.serverBoundSends ?? 0, said = `waiting ${waiting}, late ${r.lateSends}`;
+    ok(waiting >= MIN_HELD_SENDS, said);
+    if (waiting > r.lateSends) assertEquals([r.serverBound, r.generatorBound], [true, false], said);
+    else ok(r.serverBound !== r.generatorBound, said);
     ok(r.connects + (r.preConnected ?? 0) <= 2, `never more than 2 connections (${r.connects})`);
   } finally {
     await target.close();

@@ -10,8 +10,9 @@
  * Beside two `nice 0` loops the 4x sleep fails its p99 rule whatever the loops do to the p99: where the
  * stalls leave the p99 no verdict, the floor (p10) decides and the cell says so; only where the slower
  * run's own waits could make even the floor's rise, or a machine at load 20 leaves it short of the noise
- * bar, is it exit 8, said. Every run also records the target's waits for a core. Bounded: three runs on
- * 10 connections per test, of 3 s beside the nice'd loops and 5 s beside the others.
+ * bar, is it exit 8, said; within noise at the floor only where the baseline's own floor shows the stalls
+ * (its p10 over 1.5 times the 5 ms sleep). Every run also records the target's waits for a core. Bounded:
+ * three runs on 10 connections per test, of 3 s beside the nice'd loops and 5 s beside the others.
  */
 import assert from "node:assert/strict";
 import type { ResultsFile } from "../../results/mod.ts";
@@ -141,10 +142,15 @@ Deno.test({
           };
           assert.equal(page.gate.find((r) => r.metric === "p99")?.text, p99);
           if (slow.code === 8) {
-            assert.match(
-              p99,
-              /; at the floor, p10 .*(, but the slower side's own waits \(.*\) move .* at most|beyond noise needs)/,
-            );
+            // Within noise at the floor only where the machine alone lifted the baseline's floor past the
+            // rule's +50% over the 5 ms the server sleeps: no 5 s run can tell +50% from those stalls.
+            const baseRun = (JSON.parse(await Deno.readTextFile(`${dir}/base.json`)) as ResultsFile).runs[0];
+            const withinNoise =
+              /; at the floor, p10 [\d.]+ → [\d.]+ ms, \+[\d.]+%: p10 .* but within noise: /;
+            const ownWaits = /, but the slower side's own waits \(.*\) move .* at most|beyond noise needs/;
+            if (!(baseRun.latencyMs.p10 > 5 * 1.5 && withinNoise.test(p99))) {
+              assert.match(p99, new RegExp(`; at the floor, p10 .*(${ownWaits.source})`));
+            }
             return;
           }
           const [, from, to] = p99.match(/^worse: ([\d.]+) → ([\d.]+) ms, \+[\d.]+% \(/) ?? [];

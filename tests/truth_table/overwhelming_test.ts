@@ -5,7 +5,9 @@
  * intervals drift instead of settling; the directions must still be stated: the success shares by a
  * two-proportion test over the requests, the mean latency by batch means with the drift as spread. Only
  * a flag that makes a run's numbers loadlab's (the slow side generator-bound on a busy machine) may keep
- * a direction from being judged, and then it is named.
+ * a direction from being judged, and then it is named. A fast side generator-bound by its own late sends
+ * only worked against the direction, so it is judged, but its stalls spread its batch means: then the mean
+ * may fall short of the noise bar, said with its standard errors, and the success shares must still hold.
  */
 import assert from "node:assert/strict";
 import { runExperiment } from "./experiment_run.ts";
@@ -36,14 +38,20 @@ Deno.test({
       const flagged = /: not judged: slow\/high is generator-bound/;
       const [success, mean] = [line("success"), line("mean")];
       assert.ok(success && mean, stdout);
+      const run = (v: string) => results.runs.find((r) => r.variant === v)!;
       if (!flagged.test(success)) {
         assert.match(
           success,
           /: reproduced here \(high: .* beyond noise by a two-proportion test, \d+ standard errors/,
         );
-        assert.match(mean, /: reproduced here \(high: .* beyond noise by batch means, /);
+        // The fast side's own late sends say the machine stalled it: its batch means carry those stalls.
+        const short =
+          /: not judged: noise not judged \(by batch means, [\d.]+ standard errors .*: beyond noise needs/;
+        if (!(run("fast").generatorBound && short.test(mean))) {
+          assert.match(mean, /: reproduced here \(high: .* beyond noise by batch means, /);
+        }
       }
-      const share = (v: string) => results.runs.find((r) => r.variant === v)!.successRate;
+      const share = (v: string) => run(v).successRate;
       assert.ok(
         share("fast") > 0.95 && share("slow") < 0.6,
         `success fast ${share("fast")}, slow ${share("slow")}`,
