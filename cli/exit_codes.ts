@@ -112,7 +112,7 @@ export function k6ExitCodeOf(code: number, runs: RunResult[]): number {
 }
 
 /** How a load command (`attack`, `run`) ended, as far as its exit code cares. */
-interface CommandOutcome {
+export interface CommandOutcome {
   /** `attack` or `run` (or `demo`): the name the stderr lines start with. */
   command: string;
   runs: RunResult[];
