@@ -36,17 +36,13 @@ export const CI_FLAGS: FlagSpec[] = [
   ]),
 ];
 
-interface CiFiles {
+/** What `run` and `attack` read alike: the CI files, `--no-redact`, `--strict`, the gate, the dashboard. */
+export interface ResultsArgs extends BaselineArgs {
   summaryFile?: string;
   junitFile?: string;
   benchFile?: string;
-  /** `--strict`: JUnit gets a failing case per flagged run. */
-  strict?: boolean;
-}
-
-/** What `run` and `attack` read alike: the CI files, `--no-redact`, `--strict`, the gate, the dashboard. */
-export interface ResultsArgs extends BaselineArgs, CiFiles {
   keepSecrets: boolean;
+  /** `--strict`: exit 6 for a flagged run, and JUnit gets a failing case for it. */
   strict: boolean;
   dashboard?: ServeOptions;
 }
@@ -67,7 +63,7 @@ export function resultsArgs(flags: FlagValues): ResultsArgs {
 }
 
 /** The files named by flags beside the step summary: `[flag, path]` pairs for the pre-load write probe. */
-export function ciFilesToProbe(files: CiFiles): Array<[string, string | undefined]> {
+export function ciFilesToProbe(files: ResultsArgs): Array<[string, string | undefined]> {
   return [
     ["--summary", files.summaryFile],
     ["--junit", files.junitFile],
@@ -108,7 +104,7 @@ export async function endLoad(results: ResultsFile, args: ResultsArgs, end: Load
 async function writeCiFiles(
   command: string,
   results: ResultsFile,
-  files: CiFiles,
+  files: ResultsArgs,
   gate: GateResult | undefined,
 ): Promise<void> {
   const step = Deno.env.get("GITHUB_STEP_SUMMARY");
@@ -118,7 +114,7 @@ async function writeCiFiles(
   try {
     if (files.summaryFile) await writeTextAtomic(files.summaryFile, summary);
     if (files.junitFile) {
-      await writeTextAtomic(files.junitFile, renderJunit(results, { strict: files.strict ?? false, gate }));
+      await writeTextAtomic(files.junitFile, renderJunit(results, { strict: files.strict, gate }));
     }
     if (files.benchFile) {
       const bench = renderBenchJson(results);

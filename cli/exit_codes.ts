@@ -124,8 +124,8 @@ export interface CommandOutcome {
   /** `--strict` (or `strict: true` in the file). */
   strict: boolean;
   gate?: GateResult;
-  /** A k6 script's run: as under k6, a run with no answer is judged by its thresholds (`http_req_failed`). */
-  k6?: boolean;
+  /** A k6 script's run: a run with no answer is judged by its thresholds, as k6's (`failed` of them failed). */
+  k6?: { failed: number };
 }
 
 /**
@@ -152,7 +152,7 @@ export function exitCodeOf(outcome: CommandOutcome): number {
   if (untrustedRuns(command, runs, outcome.strict)) return EXIT.untrusted;
   if (gate?.failed) return EXIT.baselineWorse;
   if (gate?.unjudged.length) return EXIT.baselineUnjudged;
-  return outcome.thresholds.every((t) => t.ok) ? EXIT.ok : EXIT.thresholdFailed;
+  return outcome.thresholds.every((t) => t.ok) && !outcome.k6?.failed ? EXIT.ok : EXIT.thresholdFailed;
 }
 
 /** The stderr line of exit 4, with each failed run's errors by kind. */

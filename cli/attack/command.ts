@@ -230,7 +230,7 @@ async function finish(
   const files = written && !output.json
     ? [output.outFile && `results: ${output.outFile}`, output.reportFile && `report:  ${output.reportFile}`]
     : [];
-  const code = await endLoad(results, output, {
+  return await endLoad(results, output, {
     command: "attack",
     gate: done.gate,
     say,
@@ -238,9 +238,6 @@ async function finish(
     written: written && ghzWritten && !logFailure,
     stoppedWith: done.stoppedWith,
   });
-  if (done.ghz === undefined) return code;
-  // ghz's: a run that ended is 0 whatever its calls got; a report not written is its error, 1.
-  return code === EXIT.noResponse ? EXIT.ok : code === EXIT.outputNotWritable ? 1 : code;
 }
 
 /** The thresholds judged on the run; a shard's wait for `loadlab merge`, which judges them on the whole. */

@@ -119,12 +119,10 @@ async function runRead(
     const { endK6Run } = await import("../k6/summary.ts");
     await endK6Run(outcome.k6, outcome.results, own, args.scriptLoad?.k6, args.summaryMode);
   }
-  const k6Failed = outcome.k6?.failed ?? 0;
   const strict = args.strict || plan.experiment.strict;
   const code = await conclude(command, outcome, { ...args, strict }, gate);
-  const withK6 = k6Failed > 0 && code === EXIT.ok ? EXIT.thresholdFailed : code;
-  if (isLocustFile(args.source)) return await finishLocustRun(outcome.results, args, withK6, outDir, heard);
-  return outcome.k6 ? k6ExitCodeOf(withK6, outcome.results.runs) : withK6;
+  if (isLocustFile(args.source)) return await finishLocustRun(outcome.results, args, code, outDir, heard);
+  return outcome.k6 ? k6ExitCodeOf(code, outcome.results.runs) : code;
 }
 
 /** A locustfile's run ends as Locust's: its table, its CSV files (`--csv`), its exit code. */
@@ -321,7 +319,7 @@ async function conclude(
     // A file that could not be written threw `OutputError` (exit 5) before this point.
     written: true,
     stoppedWith: outcome.interrupted ? outcome.stopExitCode : null,
-    k6: outcome.k6 !== null,
+    k6: outcome.k6 ?? undefined,
   });
 }
 
