@@ -12,9 +12,8 @@ import { assertFilesWritable, writeTextAtomic } from "../../system/output_file.t
 import { interruptSignal, liveLine } from "../live.ts";
 import { RequestLogFailed, runAttack } from "../../runner/attack.ts";
 import { buildResultsFile, writeResultsFile } from "../../results/io.ts";
-import { redactKnown } from "../../results/redact.ts";
+import { redactShown } from "../../results/redact.ts";
 import { redactResults } from "../../results/redact_results.ts";
-import { secretsIn } from "../../results/secret_finder.ts";
 import { terminalSafe } from "../../validation/terminal_text.ts";
 import { judgeOnRun, parseThreshold, type Threshold } from "../../results/thresholds/threshold.ts";
 import type { ResultsFile, RunResult, ThresholdResult } from "../../results/mod.ts";
@@ -209,7 +208,8 @@ async function finish(
   const checked = checkedThresholds(done.thresholds, run);
   const assembled: ResultsFile = {
     ...buildResultsFile({
-      experiment: { name: "attack", source: commandLine(argv, output.keepSecrets) },
+      // The command line, its secrets known since the parse redacted (unless `--no-redact`).
+      experiment: { name: "attack", source: redactShown(["loadlab", "attack", ...argv].join(" ")) },
       runs: [run],
       thresholds: checked,
     }),
@@ -300,12 +300,6 @@ function lateLine(run: RunResult): string | null {
     `call in flight to end), ${ms(intended.mean - sent.mean)} late on average; ghz's fields time each call ` +
     `from its actual start (average ${ms(sent.mean)}), loadlab's latency from the intended send (average ` +
     `${ms(intended.mean)}, p99 ${ms(intended.p99)}: results.json's latencyMs, the report)`;
-}
-
-/** The command line as results.json shows it, secrets in the arguments redacted unless `--no-redact`. */
-function commandLine(argv: string[], keepSecrets: boolean): string {
-  const line = ["loadlab", "attack", ...argv].join(" ");
-  return keepSecrets ? line : redactKnown(line, secretsIn(argv));
 }
 
 /** The `--json` object: the run as results.json holds it, with its verdict and what it was asked to send. */
