@@ -89,7 +89,7 @@ export type LoadEnd = Pick<CommandOutcome, "command" | "written" | "stoppedWith"
   files: string[];
 };
 
-/** The end of a load command: the gate judged and shown, the CI files written, the paths said; its exit code. */
+/** The end of a load command: the gate judged and shown, the CI files written, the paths said; exit code. */
 export async function endLoad(results: ResultsFile, args: ResultsArgs, end: LoadEnd): Promise<number> {
   const { baseline, failOn } = end.gate;
   const gate = baseline && gateAgainstBaseline(baseline, results, failOn);

@@ -124,7 +124,7 @@ export interface CommandOutcome {
   /** `--strict` (or `strict: true` in the file). */
   strict: boolean;
   gate?: GateResult;
-  /** A k6 script's run: a run with no answer is judged by its thresholds, as k6's (`failed` of them failed). */
+  /** A k6 script's run: one with no answer is judged by its thresholds, as k6's (`failed` of them failed). */
   k6?: { failed: number };
 }
 

@@ -236,7 +236,7 @@ export function compare(actual: number, op: Op, limit: number): boolean {
   }[op];
 }
 
-/** The thresholds on one run; a shard's (`--segment`) recorded `pending`: `loadlab merge` judges the whole. */
+/** The thresholds on one run; a shard's (`--segment`) recorded `pending`: `loadlab merge` judges them. */
 export function judgeOnRun(thresholds: Threshold[], run: RunResult): ThresholdResult[] {
   if (!run.segment) return evaluateThresholds(thresholds, [run]);
   return thresholds.map((t) => ({
