@@ -12,7 +12,6 @@ import { assertFilesWritable, writeTextAtomic } from "../../system/output_file.t
 import { interruptSignal, liveLine } from "../live.ts";
 import { RequestLogFailed, runAttack } from "../../runner/attack.ts";
 import { buildResultsFile, writeResultsFile } from "../../results/io.ts";
-import { redactShown } from "../../results/redact.ts";
 import { redactResults } from "../../results/redact_results.ts";
 import { terminalSafe } from "../../validation/terminal_text.ts";
 import { judgeOnRun, parseThreshold, type Threshold } from "../../results/thresholds/threshold.ts";
@@ -208,8 +207,8 @@ async function finish(
   const checked = checkedThresholds(done.thresholds, run);
   const assembled: ResultsFile = {
     ...buildResultsFile({
-      // The command line, its secrets known since the parse redacted (unless `--no-redact`).
-      experiment: { name: "attack", source: redactShown(["loadlab", "attack", ...argv].join(" ")) },
+      // The command line: its secrets, known since the parse, are redacted below with the file's.
+      experiment: { name: "attack", source: ["loadlab", "attack", ...argv].join(" ") },
       runs: [run],
       thresholds: checked,
     }),
