@@ -63,6 +63,9 @@ export async function readGate(args: BaselineArgs, file: { compareWith?: string;
   return { failOn, baseline: baselinePath === undefined ? undefined : await loadBaseline(baselinePath) };
 }
 
+/** The gate as asked before the load: its rules and the baseline it compares with (`readGate`). */
+export type GateAsked = Awaited<ReturnType<typeof readGate>>;
+
 /** Makes the error of a baseline: `message` after the path or URL it names. */
 type Fail = (message: string, cause?: unknown) => ResultsFileError;
 

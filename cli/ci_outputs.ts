@@ -1,16 +1,22 @@
 /**
  * @module
- * The CI files of `run` and `attack`: `--summary`, `--junit`, `--output-bench`, `GITHUB_STEP_SUMMARY`; the
- * flags both commands read alike of where and how results go.
+ * What `run` and `attack` do alike with a run's results: the flags both read of where and how results go,
+ * the terminal's secrets guarded, and one end from the results to the gate's table, the CI files
+ * (`--summary`, `--junit`, `--output-bench`, `GITHUB_STEP_SUMMARY`), the files' paths and the exit code.
  */
 import { defined } from "../validation/defined.ts";
 import type { ResultsFile } from "../results/mod.ts";
-import type { GateResult } from "../results/baseline_gate.ts";
+import { gateAgainstBaseline, type GateResult } from "../results/baseline_gate.ts";
+import { keepSecretsShown, knowSecrets, redactShown } from "../results/redact.ts";
+import { secretsFoundIn } from "../results/secret_finder.ts";
+import { guardConsole } from "../system/console_guard.ts";
+import { terminalSafe } from "../validation/terminal_text.ts";
+import { type CommandOutcome, exitCodeOf } from "./exit_codes.ts";
 import { appendText, OutputError, writeTextAtomic } from "../system/output_file.ts";
 import { biggerBenchPath, renderBenchJson } from "../report/ci/bench_json.ts";
 import { flag, type FlagSpec } from "./argv.ts";
 import type { FlagValues } from "./flag_values.ts";
-import { type BaselineArgs, baselineArgs } from "./baseline_flags.ts";
+import { type BaselineArgs, baselineArgs, type GateAsked, gateTable } from "./baseline_flags.ts";
 import { dashboardOptions, type ServeOptions } from "./dashboard/flags.ts";
 
 /** The CI files' flags, one row each for both commands' `--help`. */
@@ -30,17 +36,13 @@ export const CI_FLAGS: FlagSpec[] = [
   ]),
 ];
 
-interface CiFiles {
+/** What `run` and `attack` read alike: the CI files, `--no-redact`, `--strict`, the gate, the dashboard. */
+export interface ResultsArgs extends BaselineArgs {
   summaryFile?: string;
   junitFile?: string;
   benchFile?: string;
-  /** `--strict`: JUnit gets a failing case per flagged run. */
-  strict?: boolean;
-}
-
-/** What `run` and `attack` read alike: the CI files, `--no-redact`, `--strict`, the gate, the dashboard. */
-export interface ResultsArgs extends BaselineArgs, CiFiles {
   keepSecrets: boolean;
+  /** `--strict`: exit 6 for a flagged run, and JUnit gets a failing case for it. */
   strict: boolean;
   dashboard?: ServeOptions;
 }
@@ -61,7 +63,7 @@ export function resultsArgs(flags: FlagValues): ResultsArgs {
 }
 
 /** The files named by flags beside the step summary: `[flag, path]` pairs for the pre-load write probe. */
-export function ciFilesToProbe(files: CiFiles): Array<[string, string | undefined]> {
+export function ciFilesToProbe(files: ResultsArgs): Array<[string, string | undefined]> {
   return [
     ["--summary", files.summaryFile],
     ["--junit", files.junitFile],
@@ -70,11 +72,39 @@ export function ciFilesToProbe(files: CiFiles): Array<[string, string | undefine
   ];
 }
 
+/** From here on the terminal shows no secret found in `sources`, whatever text carries it; none if `keep`. */
+export function guardSecrets(keep: boolean, sources: unknown): void {
+  if (keep) return keepSecretsShown();
+  knowSecrets(secretsFoundIn(sources));
+  guardConsole(redactShown);
+}
+
+/** How a load command's run ended besides its results, and where its end is said. */
+export type LoadEnd = Pick<CommandOutcome, "command" | "written" | "stoppedWith" | "k6"> & {
+  /** The baseline and rules `readGate` read before the load. */
+  gate: GateAsked;
+  /** Where the gate's table and the files' lines go; null says neither (`--quiet`). */
+  say: ((text: string) => void) | null;
+  /** The lines naming the files written (`results: out/results.json`), said last. */
+  files: string[];
+};
+
+/** The end of a load command: the gate judged and shown, the CI files written, the paths said; exit code. */
+export async function endLoad(results: ResultsFile, args: ResultsArgs, end: LoadEnd): Promise<number> {
+  const { baseline, failOn } = end.gate;
+  const gate = baseline && gateAgainstBaseline(baseline, results, failOn);
+  if (gate) end.say?.(terminalSafe(gateTable(gate)));
+  await writeCiFiles(end.command, results, args, gate);
+  if (end.files.length > 0) end.say?.(end.files.join("\n"));
+  const { runs, thresholds } = results;
+  return exitCodeOf({ ...end, runs, thresholds, strict: args.strict, gate });
+}
+
 /** Writes every CI file asked for, then appends the summary to `$GITHUB_STEP_SUMMARY` when it is set. */
-export async function writeCiFiles(
+async function writeCiFiles(
   command: string,
   results: ResultsFile,
-  files: CiFiles,
+  files: ResultsArgs,
   gate: GateResult | undefined,
 ): Promise<void> {
   const step = Deno.env.get("GITHUB_STEP_SUMMARY");
@@ -84,7 +114,7 @@ export async function writeCiFiles(
   try {
     if (files.summaryFile) await writeTextAtomic(files.summaryFile, summary);
     if (files.junitFile) {
-      await writeTextAtomic(files.junitFile, renderJunit(results, { strict: files.strict ?? false, gate }));
+      await writeTextAtomic(files.junitFile, renderJunit(results, { strict: files.strict, gate }));
     }
     if (files.benchFile) {
       const bench = renderBenchJson(results);

@@ -29,26 +29,20 @@ function exitCodeOfThrown(name: string, err: unknown): number {
   }
   if (!(err instanceof Error)) throw err;
   const line = (text: string) => terminalSafe(redactShown(text));
-  if (err.name === "ExperimentError") {
-    // Each line already names the file and the field.
-    for (const text of err.message.split("\n")) console.error(line(text));
+  if (err.name === "ExperimentError" || err.name === "MergeError") {
+    // An experiment's lines already name the file and the field; a merge's, the shard.
+    const prefix = err.name === "MergeError" ? `loadlab ${name}: ` : "";
+    for (const text of err.message.split("\n")) console.error(prefix + line(text));
     return (err as { exitCode?: number }).exitCode ?? EXIT.badInput;
-  }
-  if (err.name === "MergeError") {
-    for (const text of err.message.split("\n")) console.error(`loadlab ${name}: ${line(text)}`);
-    return EXIT.badInput;
   }
   if (BAD_INPUT.has(err.name)) {
     console.error(`loadlab ${name}: ${line(oneLine(err.message))}`);
     return (err as { exitCode?: number }).exitCode ?? EXIT.badInput;
   }
-  if (err.name === "OutputError") {
-    console.error(`loadlab ${name}: ${line(err.message)}`);
-    return EXIT.outputNotWritable;
-  }
-  if (TARGET_FAILED.has(err.name)) {
+  if (err.name === "OutputError" || TARGET_FAILED.has(err.name)) {
     // A target's message may end with the tail of its own log, several lines.
     console.error(`loadlab ${name}: ${line(err.message)}`);
+    if (err.name === "OutputError") return EXIT.outputNotWritable;
     // `run` stopped by a target keeps the runs it finished (scenarios/run/run_plan.ts names their file).
     const kept = (err as { keptIn?: unknown }).keptIn;
     if (typeof kept === "string") console.error(`finished runs are kept in ${line(kept)}`);

@@ -112,7 +112,7 @@ export function k6ExitCodeOf(code: number, runs: RunResult[]): number {
 }
 
 /** How a load command (`attack`, `run`) ended, as far as its exit code cares. */
-interface CommandOutcome {
+export interface CommandOutcome {
   /** `attack` or `run` (or `demo`): the name the stderr lines start with. */
   command: string;
   runs: RunResult[];
@@ -124,8 +124,8 @@ interface CommandOutcome {
   /** `--strict` (or `strict: true` in the file). */
   strict: boolean;
   gate?: GateResult;
-  /** A k6 script's run: as under k6, a run with no answer is judged by its thresholds (`http_req_failed`). */
-  k6?: boolean;
+  /** A k6 script's run: one with no answer is judged by its thresholds, as k6's (`failed` of them failed). */
+  k6?: { failed: number };
 }
 
 /**
@@ -152,7 +152,7 @@ export function exitCodeOf(outcome: CommandOutcome): number {
   if (untrustedRuns(command, runs, outcome.strict)) return EXIT.untrusted;
   if (gate?.failed) return EXIT.baselineWorse;
   if (gate?.unjudged.length) return EXIT.baselineUnjudged;
-  return outcome.thresholds.every((t) => t.ok) ? EXIT.ok : EXIT.thresholdFailed;
+  return outcome.thresholds.every((t) => t.ok) && !outcome.k6?.failed ? EXIT.ok : EXIT.thresholdFailed;
 }
 
 /** The stderr line of exit 4, with each failed run's errors by kind. */

@@ -71,12 +71,13 @@ Deno.test("no response at all exits 4, but a k6 script's run is judged by its th
   console.error = (line: string) => said.push(line);
   try {
     assert.equal(exitCodeOf({ ...outcome, thresholds: [] }), EXIT.noResponse);
-    assert.equal(exitCodeOf({ ...outcome, thresholds: [], k6: true }), EXIT.ok);
+    assert.equal(exitCodeOf({ ...outcome, thresholds: [], k6: { failed: 0 } }), EXIT.ok);
+    assert.equal(exitCodeOf({ ...outcome, thresholds: [], k6: { failed: 1 } }), EXIT.thresholdFailed);
     const failed = [{ expression: "http_req_failed: rate<0.01", run: "app/k6", actual: 1, ok: false }];
-    assert.equal(exitCodeOf({ ...outcome, thresholds: failed, k6: true }), EXIT.thresholdFailed);
+    assert.equal(exitCodeOf({ ...outcome, thresholds: failed, k6: { failed: 0 } }), EXIT.thresholdFailed);
   } finally {
     console.error = error;
   }
   // Each time the terminal still says that nothing was answered.
-  assert.equal(said.filter((l) => /no response at all: .*connect: 3/.test(l)).length, 3, said.join("\n"));
+  assert.equal(said.filter((l) => /no response at all: .*connect: 3/.test(l)).length, 4, said.join("\n"));
 });

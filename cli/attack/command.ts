@@ -2,9 +2,8 @@
  * @module
  * `loadlab attack <url>`: one attack with a live line, its summary or JSON, results.json and report.html.
  */
-import { ciFilesToProbe, writeCiFiles } from "../ci_outputs.ts";
-import { gateTable, readGate } from "../baseline_flags.ts";
-import { gateAgainstBaseline } from "../../results/baseline_gate.ts";
+import { endLoad, guardSecrets } from "../ci_outputs.ts";
+import { type GateAsked, readGate } from "../baseline_flags.ts";
 import type { FailOn } from "../../results/fail_on.ts";
 import { parseAttackArgs, type ParsedAttack } from "./args.ts";
 import type { AttackOutputOptions } from "./output_args.ts";
@@ -13,19 +12,11 @@ import { assertFilesWritable, writeTextAtomic } from "../../system/output_file.t
 import { interruptSignal, liveLine } from "../live.ts";
 import { RequestLogFailed, runAttack } from "../../runner/attack.ts";
 import { buildResultsFile, writeResultsFile } from "../../results/io.ts";
-import { keepSecretsShown, knowSecrets, redactKnown, redactShown } from "../../results/redact.ts";
-import { guardConsole } from "../../system/console_guard.ts";
 import { redactResults } from "../../results/redact_results.ts";
-import { secretsFoundIn, secretsIn } from "../../results/secret_finder.ts";
 import { terminalSafe } from "../../validation/terminal_text.ts";
-import {
-  evaluateThresholds,
-  parseThreshold,
-  pendingThresholds,
-  type Threshold,
-} from "../../results/thresholds/threshold.ts";
+import { judgeOnRun, parseThreshold, type Threshold } from "../../results/thresholds/threshold.ts";
 import type { ResultsFile, RunResult, ThresholdResult } from "../../results/mod.ts";
-import { EXIT, exitCodeOf } from "../exit_codes.ts";
+import { EXIT } from "../exit_codes.ts";
 import { ghzOutput, type GhzReportOptions } from "../../results/export/ghz/report.ts";
 import { thresholdLine } from "../../results/thresholds/text.ts";
 import type { Dashboard } from "../dashboard/server.ts";
@@ -59,11 +50,7 @@ export type GhzRun = GhzReportOptions & {
 /** The attack `argv` stands for; its exit code. */
 export async function attack(argv: string[], ghz?: GhzRun): Promise<number> {
   const parsed = parseAttackArgs(argv);
-  if (!parsed.output.keepSecrets) {
-    // From here on the terminal shows no secret of the command line, whatever text carries it back.
-    knowSecrets(secretsFoundIn(argv));
-    guardConsole(redactShown);
-  } else keepSecretsShown();
+  guardSecrets(parsed.output.keepSecrets, argv);
   if (ghz?.concurrencySteps || ghz?.streamIntervalMs || ghz?.lateBoundMs) {
     const { concurrencySteps, streamIntervalMs, lateBoundMs } = ghz;
     const grpc = { ...parsed.config.grpc, streamIntervalMs };
@@ -98,7 +85,7 @@ async function attackParsed(
 ): Promise<number> {
   const thresholds = parsed.thresholds.map(parseThreshold);
   const { config, output } = parsed;
-  const baseline = await checkBeforeLoad(parsed, thresholds);
+  const gate = await checkBeforeLoad(parsed, thresholds);
   const steering = output.dashboard && steeringFor(output.dashboard, thresholds.length > 0);
   const dashboard = output.dashboard && (await import("../dashboard/server.ts"))
     .startDashboard("attack", "attack", { ...output.dashboard, keepSecrets: output.keepSecrets, steering });
@@ -109,34 +96,23 @@ async function attackParsed(
       "loadlab attack: warning: --insecure: server certificates are not verified (recorded in results)",
     );
   }
+  // Descriptors held through the load, free again for the files written after it.
   const reserve = new DescriptorReserve();
-  try {
-    const steer = typeof steering === "object" ? steering : undefined;
-    const loaded = await runLoad(parsed, thresholds, dashboard, steer);
-    if (typeof loaded === "number") return loaded;
-    if (tempLog) delete loaded.run.logFile;
-    return await finish(argv, parsed, { thresholds, baseline, dashboard, reserve, ghz, ...loaded });
-  } finally {
-    reserve.close();
-  }
+  const steer = typeof steering === "object" ? steering : undefined;
+  const loaded = await runLoad(parsed, thresholds, dashboard, steer).finally(() => reserve.close());
+  if (typeof loaded === "number") return loaded;
+  if (tempLog) delete loaded.run.logFile;
+  return await finish(argv, parsed, { thresholds, gate, dashboard, ghz, ...loaded });
 }
 
 /** What is checked before any load (exit 2 or 5 rather than a wasted run); the baseline is read here. */
-async function checkBeforeLoad(
-  parsed: ParsedAttack,
-  thresholds: Threshold[],
-): Promise<ResultsFile | undefined> {
+async function checkBeforeLoad(parsed: ParsedAttack, thresholds: Threshold[]) {
   const { config, output } = parsed;
   if (!config.script) {
     checkSelectors([...thresholds, ...(output.failOn ?? [])], endpointTable(config).endpoints);
   }
-  await assertFilesWritable([
-    ["--out", output.outFile ?? output.ghzFile],
-    ["--report", output.reportFile],
-    ["--log", config.logFile],
-    ...ciFilesToProbe(output),
-  ]);
-  return (await readGate(output)).baseline;
+  await assertFilesWritable(output.files);
+  return await readGate(output);
 }
 
 /** The load's outcome: the run, what metrics outputs sent, a failed log, and how it was stopped. */
@@ -221,9 +197,8 @@ async function finish(
   parsed: ParsedAttack,
   done: Loaded & {
     thresholds: Threshold[];
-    baseline?: ResultsFile;
+    gate: GateAsked;
     dashboard?: Dashboard;
-    reserve: DescriptorReserve;
     ghz?: GhzRun;
   },
 ): Promise<number> {
@@ -232,7 +207,8 @@ async function finish(
   const checked = checkedThresholds(done.thresholds, run);
   const assembled: ResultsFile = {
     ...buildResultsFile({
-      experiment: { name: "attack", source: commandLine(argv, output.keepSecrets) },
+      // The command line: its secrets, known since the parse, are redacted below with the file's.
+      experiment: { name: "attack", source: ["loadlab", "attack", ...argv].join(" ") },
       runs: [run],
       thresholds: checked,
     }),
@@ -242,36 +218,25 @@ async function finish(
   // Everything written or printed from here on shows the redacted copy; the load sent the real values.
   const results = output.keepSecrets ? assembled : redactResults(assembled);
   await done.dashboard?.finish(results);
-  const written = await done.reserve.around(() => writeOutputs(output, results, done.baseline));
-  const ghzWritten = await done.reserve.around(() =>
-    printRun(output, results.runs[0], exported, parsed.config.logFile, done.ghz)
-  );
+  const written = await writeOutputs(output, results, done.gate.baseline);
+  const ghzWritten = await printRun(output, results.runs[0], parsed.config.logFile, done.ghz);
+  const say = output.quiet ? null : output.json || output.format !== undefined ? console.error : console.log;
+  for (const s of exported ?? []) say?.(terminalSafe(exportLine(s)));
   // stdout stays what a jq reads (--json's object, ghz's report): the threshold lines go to stderr then.
   const print = output.json || (output.format !== undefined && !output.ghzFile) ? console.error : console.log;
   for (const t of checked) print(thresholdLine(t, [run]));
-  const gate = done.baseline && gateAgainstBaseline(done.baseline, results, output.failOn ?? []);
-  await done.reserve.around(() => writeCiFiles("attack", results, output, gate));
-  if (gate && !output.quiet) {
-    (output.json || output.format !== undefined ? console.error : console.log)(terminalSafe(gateTable(gate)));
-  }
-  if (!output.json && !output.quiet && written) {
-    const say = output.format === undefined ? console.log : console.error;
-    if (output.outFile) say(`results: ${output.outFile}`);
-    if (output.reportFile) say(`report:  ${output.reportFile}`);
-  }
   if (logFailure) console.error(`loadlab attack: ${terminalSafe(logFailure.message)}`);
-  const code = exitCodeOf({
+  const files = written && !output.json
+    ? [output.outFile && `results: ${output.outFile}`, output.reportFile && `report:  ${output.reportFile}`]
+    : [];
+  return await endLoad(results, output, {
     command: "attack",
-    runs: results.runs,
-    thresholds: checked,
+    gate: done.gate,
+    say,
+    files: files.filter((line) => line !== undefined),
     written: written && ghzWritten && !logFailure,
     stoppedWith: done.stoppedWith,
-    strict: output.strict,
-    gate,
   });
-  if (done.ghz === undefined) return code;
-  // ghz's: a run that ended is 0 whatever its calls got; a report not written is its error, 1.
-  return code === EXIT.noResponse ? EXIT.ok : code === EXIT.outputNotWritable ? 1 : code;
 }
 
 /** The thresholds judged on the run; a shard's wait for `loadlab merge`, which judges them on the whole. */
@@ -282,14 +247,13 @@ function checkedThresholds(thresholds: Threshold[], run: RunResult): ThresholdRe
         `after --start-at ${run.segment.startAt}; its sends due before then went out late (counted)`,
     );
   }
-  return run.segment ? pendingThresholds(thresholds, run) : evaluateThresholds(thresholds, [run]);
+  return judgeOnRun(thresholds, run);
 }
 
 /** Prints the summary, the `--json` object or ghz's report; false when ghz's report file was not written. */
 async function printRun(
   output: AttackOutputOptions,
   shown: RunResult,
-  exported: ExportSummary[] | undefined,
   logFile: string | undefined,
   ghz: GhzRun | undefined,
 ): Promise<boolean> {
@@ -322,10 +286,6 @@ async function printRun(
     const { renderSummary } = await import("../../report/terminal/summary.ts");
     console.log(renderSummary(shown, { color: Deno.stdout.isTerminal() && !Deno.noColor, everyOne }));
   }
-  if (!output.quiet) {
-    const say = output.json || output.format !== undefined ? console.error : console.log;
-    for (const s of exported ?? []) say(terminalSafe(exportLine(s)));
-  }
   return true;
 }
 
@@ -339,12 +299,6 @@ function lateLine(run: RunResult): string | null {
     `call in flight to end), ${ms(intended.mean - sent.mean)} late on average; ghz's fields time each call ` +
     `from its actual start (average ${ms(sent.mean)}), loadlab's latency from the intended send (average ` +
     `${ms(intended.mean)}, p99 ${ms(intended.p99)}: results.json's latencyMs, the report)`;
-}
-
-/** The command line as results.json shows it, secrets in the arguments redacted unless `--no-redact`. */
-function commandLine(argv: string[], keepSecrets: boolean): string {
-  const line = ["loadlab", "attack", ...argv].join(" ");
-  return keepSecrets ? line : redactKnown(line, secretsIn(argv));
 }
 
 /** The `--json` object: the run as results.json holds it, with its verdict and what it was asked to send. */

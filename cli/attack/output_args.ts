@@ -27,26 +27,28 @@ export interface AttackOutputOptions extends ResultsArgs {
   quiet: boolean;
   noLive: boolean;
   metricsOut?: MetricsOutput[];
+  /** Every file the run writes, as `[flag, path]`, for the write probe before the load. */
+  files: Array<[string, string | undefined]>;
 }
 
 export function outputOf(flags: FlagValues, config: AttackConfig): AttackOutputOptions {
   const format = formatOf(flags, config);
-  const files = outValues(flags);
-  const { metricsOut } = files;
+  const { outFile: out, metricsOut } = outValues(flags);
   // With -O, -o is where ghz writes its report (ghz's -o): results.json is not written then.
-  const outFile = format === undefined ? files.outFile : undefined;
-  const ghzFile = format === undefined ? undefined : files.outFile;
+  const outFile = format === undefined ? out : undefined;
+  const ghzFile = format === undefined ? undefined : out;
   const reportFile = flags.path("report");
   const results = resultsArgs(flags);
-  const clash = outputClobbersInput(
-    [
-      ["-o", outFile ?? ghzFile],
-      ["--report", reportFile],
-      ["--log", config.logFile],
-      ...ciFilesToProbe(results),
-    ],
-    [["--body-file", flags.path("body-file")], ["--data-file", flags.path("data-file")]],
-  );
+  const files: AttackOutputOptions["files"] = [
+    [flags.typed("out"), outFile ?? ghzFile],
+    ["--report", reportFile],
+    ["--log", config.logFile],
+    ...ciFilesToProbe(results),
+  ];
+  const clash = outputClobbersInput(files, [
+    ["--body-file", flags.path("body-file")],
+    ["--data-file", flags.path("data-file")],
+  ]);
   if (clash) throw new UsageError(clash);
   if (config.logFile !== undefined && statOrNull(config.logFile)?.isFifo) {
     // Created with its header, then opened to append by every worker: the FIFO's reader sees its end at
@@ -65,6 +67,7 @@ export function outputOf(flags: FlagValues, config: AttackConfig): AttackOutputO
     quiet: flags.has("quiet"),
     noLive: flags.has("no-live"),
     ...results,
+    files,
   };
 }
 

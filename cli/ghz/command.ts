@@ -12,6 +12,7 @@ import denoJson from "../../deno.json" with { type: "json" };
 import { fileText, GHZ_OPTIONS, ghzRun, readConfig } from "./config.ts";
 import { attack, type GhzRun } from "../attack/command.ts";
 import { defined } from "../../validation/defined.ts";
+import { EXIT } from "../exit_codes.ts";
 
 const BOOLEANS = new Set(Object.keys(GHZ_OPTIONS).filter((k) => GHZ_OPTIONS[k].go === "bool"));
 /** ghz's flags: its options' but a config file's own, their long names its config file's keys. */
@@ -105,7 +106,9 @@ export function runGhzCommand(argv: string[]): Promise<number> {
   return runCommand("ghz", async () => {
     try {
       const line = ghzCommandLine(argv);
-      return await attack(line.attack, line);
+      const code = await attack(line.attack, line);
+      // ghz's: a run that ended is 0 whatever its calls got; a report not written is its error, 1.
+      return code === EXIT.noResponse ? EXIT.ok : code === EXIT.outputNotWritable ? 1 : code;
     } catch (err) {
       throw ghzError(err);
     }

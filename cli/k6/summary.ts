@@ -142,6 +142,34 @@ function outcomeText(outcome: HostOutcome): string {
 /** How long an asynchronous `handleSummary` may take, as k6 bounds it (2 minutes). */
 export const HANDLE_SUMMARY_TIMEOUT_MS = 120_000;
 
+/**
+ * The end of a k6 script's run as k6's: a setup() that threw said, each run's summary shown (or what
+ * `handleSummary` returns written, never over `ownFiles`), the metrics with a crossed threshold named as k6
+ * logs them, k6's `--summary-export` of the last run; with `--no-summary` neither summary nor export.
+ */
+export async function endK6Run(
+  k6: K6Summaries,
+  results: ResultsFile,
+  ownFiles: string[],
+  flags: K6Flags = {},
+  mode?: K6SummaryMode,
+): Promise<void> {
+  for (const r of results.runs) if (r.setupError) console.error(`loadlab run: ${r.setupError}`);
+  if (!flags.noSummary) await showK6Summaries(k6, ownFiles, HANDLE_SUMMARY_TIMEOUT_MS, mode);
+  const crossed = new Set(
+    k6.runs.flatMap((r) => Object.entries(r.data.metrics))
+      .filter(([, m]) => Object.values(m.thresholds ?? {}).some((t) => !t.ok)).map(([name]) => name),
+  );
+  if (crossed.size > 0) {
+    console.error(`loadlab run: thresholds on metrics '${[...crossed].sort().join(", ")}' have been crossed`);
+  }
+  const last = k6.runs.at(-1), path = flags.summaryExport;
+  if (path === undefined || flags.noSummary || last === undefined) return;
+  await writeTextAtomic(path, k6SummaryExport(last.data) + "\n").catch((err) => {
+    throw new OutputError(`--summary-export ${path}: cannot write: ${errorText(err)}`, { cause: err });
+  });
+}
+
 /** Prints each run's summary in k6's text, or writes what `handleSummary` returns except over `ownFiles`. */
 export async function showK6Summaries(
   { runs, handle }: K6Summaries,
@@ -175,19 +203,6 @@ export async function showK6Summaries(
   }
 }
 
-/**
- * As k6 logs it, whatever handleSummary printed (or none): the metrics (and submetrics) with a failed
- * threshold in any run's summary, sorted as k6 lists them.
- */
-export function sayCrossedThresholds({ runs }: K6Summaries): void {
-  const crossed = new Set(
-    runs.flatMap((r) => Object.entries(r.data.metrics))
-      .filter(([, m]) => Object.values(m.thresholds ?? {}).some((t) => !t.ok)).map(([name]) => name),
-  );
-  if (crossed.size === 0) return;
-  console.error(`loadlab run: thresholds on metrics '${[...crossed].sort().join(", ")}' have been crossed`);
-}
-
 /** A metric no sample reached, as k6 judges its thresholds: an empty sink, every value 0. */
 function emptyMetric(rule: string, made?: { kind: K6Metric["type"]; time: boolean }): K6Metric {
   const stat = /^\s*([a-z]+(?:\([\d.]+\))?)/.exec(rule)?.[1] ?? "";
@@ -208,17 +223,6 @@ const STREAMS: Readonly<Record<string, "stdout" | "stderr">> = Object.assign(
     Object.fromEntries([s, `/dev/${s}`, `/dev/fd/${k + 1}`, `/proc/self/fd/${k + 1}`].map((key) => [key, s]))
   ),
 );
-
-/** k6's `--summary-export` of the last run to `path`, whatever handleSummary returned. */
-export async function writeK6SummaryExport({ runs }: K6Summaries, path: string): Promise<void> {
-  const last = runs.at(-1);
-  if (last === undefined) return;
-  try {
-    await writeTextAtomic(path, k6SummaryExport(last.data) + "\n");
-  } catch (err) {
-    throw new OutputError(`--summary-export ${path}: cannot write: ${errorText(err)}`, { cause: err });
-  }
-}
 
 /** handleSummary's answer: `{ stdout: text, stderr: text, "path/file.json": text or bytes }`. */
 async function writeSummaryOutputs(outputs: unknown, ownFiles: string[]): Promise<void> {

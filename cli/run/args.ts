@@ -29,6 +29,7 @@ import { parseMetricsOuts } from "../metrics_out/out_flags.ts";
 import { isMetricsOut, type MetricsOutput } from "../../results/export/metrics_output.ts";
 import { BASELINE_FLAGS } from "../baseline_flags.ts";
 import {
+  configFile,
   hasLoadFlags,
   isSamplesOut,
   K6_FLAGS_REFUSED,
@@ -205,7 +206,7 @@ function withLocustSettings(argv: string[]): string[] {
   const at = argv.indexOf("--config");
   const file = at >= 0 ? argv[at + 1] : existsSync("locust.conf") ? "locust.conf" : undefined;
   const settings = new Map<string, string>();
-  for (const line of file === undefined ? [] : readText(file).split("\n")) {
+  for (const line of file === undefined ? [] : configFile(file, (text) => text.split("\n"))) {
     const m = /^\s*([\w-]+)\s*=\s*(.*?)\s*$/.exec(line);
     if (m !== null) settings.set(m[1].replaceAll("_", "-"), m[2]);
   }
@@ -219,14 +220,6 @@ function withLocustSettings(argv: string[]): string[] {
   // Before the command line's own: a flag given there wins, as the last of a flag does.
   const under = [...settings].filter(([, v]) => v !== "false").flatMap(([k, v]) => [`--${k}`, ...values(v)]);
   return [...under, ...(at >= 0 ? [...argv.slice(0, at), ...argv.slice(at + 2)] : argv)];
-}
-
-function readText(path: string): string {
-  try {
-    return Deno.readTextFileSync(path);
-  } catch (err) {
-    throw new UsageError(`--config ${path}: ${err instanceof Error ? err.message : String(err)}`);
-  }
 }
 
 /** The options a locustfile named in `argv` adds (`parser.add_argument`) that are not loadlab's own. */

@@ -16,20 +16,16 @@ import type { K6Summaries } from "../k6/summary.ts";
 type K6SummaryCode = typeof import("../k6/summary.ts");
 import { k6NamedSamples } from "../../results/export/k6/series.ts";
 import { readRunPlanOrStop, type RunSource } from "./source.ts";
-import type { K6Flags } from "./script_load_flags.ts";
 import type { Plan } from "../../scenarios/plan/types.ts";
 import { runPlan, type RunPlanOutcome } from "../../scenarios/run/run_plan.ts";
 import { assertWritable, osErrorText, outputClobbersInput, OutputError } from "../../system/output_file.ts";
 import { redactResults } from "../../results/redact_results.ts";
-import { keepSecretsShown, knowSecrets, redactShown } from "../../results/redact.ts";
-import { secretsFoundIn } from "../../results/secret_finder.ts";
-import { guardConsole } from "../../system/console_guard.ts";
 import { terminalSafe } from "../../validation/terminal_text.ts";
 import type { ResultsFile } from "../../results/mod.ts";
 import { boxTable } from "../../report/terminal/tables.ts";
 import { renderReport } from "../../report/html/render.ts";
-import { EXIT, exitCodeOf, K6_EXIT, k6ExitCodeOf } from "../exit_codes.ts";
-import { ciFilesToProbe, writeCiFiles } from "../ci_outputs.ts";
+import { EXIT, K6_EXIT, k6ExitCodeOf } from "../exit_codes.ts";
+import { ciFilesToProbe, endLoad, guardSecrets } from "../ci_outputs.ts";
 import { buildFindings } from "../../results/conclude/findings.ts";
 import {
   abortNote,
@@ -40,8 +36,7 @@ import {
 } from "../../results/thresholds/text.ts";
 import type { Dashboard } from "../dashboard/server.ts";
 import { steeringFor } from "../dashboard/flags.ts";
-import { gateTable, readGate } from "../baseline_flags.ts";
-import { gateAgainstBaseline, type GateResult } from "../../results/baseline_gate.ts";
+import { type GateAsked, readGate } from "../baseline_flags.ts";
 import type { MetricsExporter } from "../metrics_out/exporter.ts";
 import { type MetricsOutput, parseMetricsOutput } from "../../results/export/metrics_output.ts";
 import { exportLine } from "../../results/export/summary.ts";
@@ -104,13 +99,9 @@ async function runRead(
   { source, plan }: { source: RunSource; plan: Plan },
   interrupt: Interrupt,
 ): Promise<number> {
-  if (!args.keepSecrets && plan.experiment.redact !== false) {
-    // From here on the terminal shows no secret of the command line or the experiment, whatever carries it.
-    knowSecrets(secretsFoundIn([argv, plan.experiment]));
-    guardConsole(redactShown);
-  } else keepSecretsShown();
+  guardSecrets(args.keepSecrets || plan.experiment.redact === false, [argv, plan.experiment]);
   // Before the output folder: a missing or wrong baseline is exit 2, not a wasted run.
-  const { baseline, failOn } = await readGate(args, plan.experiment);
+  const gate = await readGate(args, plan.experiment);
   const outDir = await checkedOutDir(args, plan);
   // Held until this function returns: one run writes a folder at a time.
   await using _lock = await lockOutDir(command, outDir);
@@ -120,32 +111,18 @@ async function runRead(
   const heard = isLocustFile(args.source)
     ? await (await import("../../runner/script/locust/file.ts")).loadLocustListeners(resolve(args.source))
     : null;
-  const context = { source, outDir, baseline, interrupt };
-  const outcome = await execute(command, plan, { ...args, failOn }, context);
+  const context = { source, outDir, baseline: gate.baseline, interrupt };
+  const outcome = await execute(command, plan, { ...args, failOn: gate.failOn }, context);
   if (typeof outcome === "number") return outcome;
   if (outcome.k6) {
-    // As k6: a setup() that threw is said on stderr, its summary still shown.
-    for (const r of outcome.results.runs) {
-      if (r.setupError) console.error(`loadlab ${command}: ${r.setupError}`);
-    }
     const own = [`${outDir}/results.json`, `${outDir}/report.html`];
-    // As k6's --no-summary: neither summary nor handleSummary nor --summary-export.
-    const k6 = args.scriptLoad?.k6;
-    const { HANDLE_SUMMARY_TIMEOUT_MS, sayCrossedThresholds, showK6Summaries, writeK6SummaryExport } =
-      await import("../k6/summary.ts");
-    if (!k6?.noSummary) await showK6Summaries(outcome.k6, own, HANDLE_SUMMARY_TIMEOUT_MS, args.summaryMode);
-    sayCrossedThresholds(outcome.k6);
-    if (k6?.summaryExport !== undefined && !k6.noSummary) {
-      await writeK6SummaryExport(outcome.k6, k6.summaryExport);
-    }
+    const { endK6Run } = await import("../k6/summary.ts");
+    await endK6Run(outcome.k6, outcome.results, own, args.scriptLoad?.k6, args.summaryMode);
   }
-  const k6Failed = outcome.k6?.failed ?? 0;
-  const gate = baseline && gateAgainstBaseline(baseline, outcome.results, failOn);
   const strict = args.strict || plan.experiment.strict;
   const code = await conclude(command, outcome, { ...args, strict }, gate);
-  const withK6 = k6Failed > 0 && code === EXIT.ok ? EXIT.thresholdFailed : code;
-  if (isLocustFile(args.source)) return await finishLocustRun(outcome.results, args, withK6, outDir, heard);
-  return outcome.k6 ? k6ExitCodeOf(withK6, outcome.results.runs) : withK6;
+  if (isLocustFile(args.source)) return await finishLocustRun(outcome.results, args, code, outDir, heard);
+  return outcome.k6 ? k6ExitCodeOf(code, outcome.results.runs) : code;
 }
 
 /** A locustfile's run ends as Locust's: its table, its CSV files (`--csv`), its exit code. */
@@ -238,16 +215,8 @@ async function execute(
   const baseHooks = dashboards && dashboard
     ? dashboards.mergeHooks(progress.hooks, dashboard.hooks(`${outDir}/results.json`))
     : progress.hooks;
-  // A k6 script's exports (as its check read them) give its summary, under the command's memory limit; its
-  // summaries' code loads beside the run.
-  const k6Source = await isK6Script(args.source)
-    ? {
-      path: args.source,
-      maxMemoryMb: args.maxMemoryMb,
-      flags: args.scriptLoad?.k6,
-      code: import("../k6/summary.ts"),
-    }
-    : null;
+  // A k6 script's summaries' code loads beside the run.
+  const k6Code = await isK6Script(args.source) ? import("../k6/summary.ts") : null;
   try {
     const planned = await runPlan(plan, {
       outDir,
@@ -261,7 +230,7 @@ async function execute(
       renderReport: (results) =>
         renderReport(results, { keepSecrets, compare: baseline, failOn: args.failOn }),
     });
-    const finished = await finishOutputs(planned, exporter, keepSecrets, dashboard, k6Source);
+    const finished = await finishOutputs(planned, { ...args, keepSecrets }, exporter, dashboard, k6Code);
     return { ...finished, stopExitCode: interrupt.exitCode() };
   } finally {
     live.done();
@@ -285,26 +254,27 @@ function experimentInfo(args: RunArgs, source: RunSource) {
 /** The plan's outcome once the metrics outputs are closed, its results shown to CI files and terminal. */
 async function finishOutputs(
   planned: RunPlanOutcome,
+  args: RunArgs,
   exporter: MetricsExporter | null,
-  keepSecrets: boolean,
   dashboard: Dashboard | undefined,
-  k6Source: { path: string; maxMemoryMb?: number; flags?: K6Flags; code: Promise<K6SummaryCode> } | null,
+  k6Code: Promise<K6SummaryCode> | null,
 ): Promise<RunPlanOutcome & { k6: K6Summaries | null }> {
-  // A k6 script's metrics, as its own outputs name them, go out as each run's last point.
-  const k6 = k6Source === null ? null : await (await k6Source.code).k6Summaries(
-    k6Source.path,
-    keepSecrets ? planned.output.results : redactResults(planned.output.results),
-    memoryLimitMbBesideRuns(k6Source.maxMemoryMb),
-    k6Source.flags,
+  // The CI files, the terminal and k6's summary see what results.json holds: redacted unless asked otherwise.
+  const shown = (results: ResultsFile) => args.keepSecrets ? results : redactResults(results);
+  // A k6 script's exports (as its check read them) give its summary, under the command's memory limit; its
+  // metrics, as its own outputs name them, go out as each run's last point.
+  const k6 = k6Code === null ? null : await (await k6Code).k6Summaries(
+    args.source,
+    shown(planned.output.results),
+    memoryLimitMbBesideRuns(args.maxMemoryMb),
+    args.scriptLoad?.k6,
   );
   if (k6 && exporter) {
     for (const { run, data } of k6.runs) exporter.endOfRun(run, k6NamedSamples(data.metrics));
   }
   // What the metrics outputs delivered is known once they close: the last write of both files carries it.
   if (exporter) await planned.output.update({ export: await exporter.close() });
-  // The CI files and the terminal see what results.json holds: redacted unless asked otherwise.
-  const written = planned.output.results;
-  const results = keepSecrets ? written : redactResults(written);
+  const results = shown(planned.output.results);
   await dashboard?.finish(results);
   return { ...planned, results, k6 };
 }
@@ -323,7 +293,7 @@ async function conclude(
   command: string,
   outcome: Stopped,
   args: RunArgs,
-  gate: GateResult | undefined,
+  gate: GateAsked,
 ): Promise<number> {
   const { results } = outcome;
   if (args.resume) {
@@ -340,20 +310,16 @@ async function conclude(
   for (const t of results.thresholds.filter((t) => t.ok && !t.pending && flaggedRunNote(t, results.runs))) {
     console.log(terminalSafe(thresholdLine(t, results.runs)));
   }
-  if (gate) console.log(`\n${terminalSafe(gateTable(gate))}`);
   for (const s of results.export ?? []) console.log(terminalSafe(exportLine(s)));
-  await writeCiFiles(command, results, args, gate);
-  console.log(`\nresults: ${outcome.resultsPath}\nreport:  ${outcome.reportPath}`);
-  return exitCodeOf({
+  return await endLoad(results, args, {
     command,
-    runs: results.runs,
-    thresholds: results.thresholds,
-    stoppedWith: outcome.interrupted ? outcome.stopExitCode : null,
+    gate,
+    say: (text) => console.log(`\n${text}`),
+    files: [`results: ${outcome.resultsPath}`, `report:  ${outcome.reportPath}`],
     // A file that could not be written threw `OutputError` (exit 5) before this point.
     written: true,
-    strict: args.strict,
-    gate,
-    k6: outcome.k6 !== null,
+    stoppedWith: outcome.interrupted ? outcome.stopExitCode : null,
+    k6: outcome.k6 ?? undefined,
   });
 }
 

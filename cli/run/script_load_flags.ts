@@ -23,7 +23,7 @@ import { expandSourceAddresses } from "../../runner/source_addresses.ts";
 import { unbindableAddress } from "../../system/ports.ts";
 import type { Stage } from "../../runner/load/models/ramping_connections.ts";
 import type { LocustFlags } from "../../runner/script/locust/experiment.ts";
-import { readFileCapped, readTextFileCapped } from "../../system/read_capped.ts";
+import { FileReadError, readTextFileCapped } from "../../system/read_capped.ts";
 import { secretSources } from "../../runner/script/k6/secrets.ts";
 import { MAX_EXPERIMENT_FILE_BYTES } from "../../validation/input_limits.ts";
 
@@ -322,13 +322,18 @@ function checkedSecretSources(lines: string[]): string[] {
   return lines;
 }
 
-function configOptions(path: string): Record<string, unknown> {
-  let options: unknown;
+/** `--config FILE` (k6's or a locustfile's) as `parse` reads it; a problem reading it names the flag. */
+export function configFile<T>(path: string, parse: (text: string) => T): T {
   try {
-    options = JSON.parse(new TextDecoder().decode(readFileCapped(path, MAX_EXPERIMENT_FILE_BYTES)));
+    return parse(readTextFileCapped(path, MAX_EXPERIMENT_FILE_BYTES));
   } catch (err) {
-    throw new UsageError(`--config ${path}: ${err instanceof Error ? err.message : String(err)}`);
+    const why = err instanceof FileReadError ? err.reason : err instanceof Error ? err.message : String(err);
+    throw new UsageError(`--config ${path}: ${why}`);
   }
+}
+
+function configOptions(path: string): Record<string, unknown> {
+  const options: unknown = configFile(path, JSON.parse);
   if (options === null || typeof options !== "object" || Array.isArray(options)) {
     throw new UsageError(`--config ${path}: k6's config is a JSON object of options, e.g. {"vus": 10}`);
   }

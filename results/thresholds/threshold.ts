@@ -236,8 +236,9 @@ export function compare(actual: number, op: Op, limit: number): boolean {
   }[op];
 }
 
-/** A shard's thresholds, recorded `pending`: `loadlab merge` evaluates them on the whole. */
-export function pendingThresholds(thresholds: Threshold[], run: RunResult): ThresholdResult[] {
+/** The thresholds on one run; a shard's (`--segment`) recorded `pending`: `loadlab merge` judges them. */
+export function judgeOnRun(thresholds: Threshold[], run: RunResult): ThresholdResult[] {
+  if (!run.segment) return evaluateThresholds(thresholds, [run]);
   return thresholds.map((t) => ({
     expression: t.expression,
     run: run.name,

@@ -4,12 +4,7 @@
  */
 import type { RunResult, ThresholdResult } from "../../results/mod.ts";
 import { defined } from "../../validation/defined.ts";
-import {
-  evaluateThresholds,
-  parseThreshold,
-  pendingThresholds,
-  type Threshold,
-} from "../../results/thresholds/threshold.ts";
+import { judgeOnRun, parseThreshold, type Threshold } from "../../results/thresholds/threshold.ts";
 import type { AbortRule } from "../../results/thresholds/abort.ts";
 import type { Plan, PlannedRun } from "../plan/types.ts";
 
@@ -46,8 +41,7 @@ export function judgeThresholds(
 /** One threshold on one run, with its declared scope; null when the rule names another run. */
 function thresholdResult(plan: Plan, threshold: Threshold, run: RunResult): ThresholdResult | null {
   if (threshold.run !== undefined && threshold.run !== run.name) return null;
-  // A shard (`--segment`) holds part of the load: `loadlab merge` evaluates its thresholds on the whole.
-  const [result] = run.segment ? pendingThresholds([threshold], run) : evaluateThresholds([threshold], [run]);
+  const [result] = judgeOnRun([threshold], run);
   const declared = plan.experiment.thresholds.find((t) =>
     t.expr === threshold.expression && (t.target === undefined || t.target === run.variant) &&
     (t.load === undefined || t.load === run.load)
