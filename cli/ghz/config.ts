@@ -33,7 +33,8 @@ const FORMS: Record<string, [RegExp, string]> = {
 /**
  * One of ghz's options, by its config file's key (its flag's long name): Go's type, its flag's short
  * spelling, ghz's default (`file`: its config file's, where another), the attack flag taking its value as
- * text, the fix where loadlab runs ghz's default only; `fileOnly`: a config file's key that is no flag of ghz's.
+ * text, the fix where loadlab runs ghz's default only; `fileOnly`: a config file's key that is no flag of
+ * ghz's.
  */
 interface GhzOption {
   go: "uint" | "int" | "duration" | "schedule" | "bool" | "map" | "list" | "any" | "string";
