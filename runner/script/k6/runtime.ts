@@ -20,7 +20,7 @@ import { isolateFlags } from "./isolate_flags.ts";
 import { atRunEnd, PART_ENV, runCounters } from "../run_state.ts";
 import { ScriptShapeError } from "../module.ts";
 import { isMainThread } from "node:worker_threads";
-import { endInit, open, setScriptFolder } from "./init_files.ts";
+import { endInit, inInit, open, setScriptFolder } from "./init_files.ts";
 export { openIn } from "./init_files.ts";
 import { runArrayCall } from "./array_calls.ts";
 import { testAborted } from "./test_abort.ts";
@@ -115,12 +115,18 @@ export function back<T>(ctx: VuContext | undefined, value?: T): T | undefined {
 export const asyncWritten = new WeakSet<object>();
 export const writtenAsync = <T extends object>(fn: T): T => (asyncWritten.add(fn), fn);
 
+/** A read of a global k6's JavaScript lacks (convert.ts): k6's error. */
+export function absent(name: string): never {
+  throw new ReferenceError(`${name} is not defined`);
+}
+
 /** The folder `open()` reads relative paths from: the k6 script's own (set by the converted header). */
 export const scriptDir = setScriptFolder;
 
 Object.defineProperties(globalThis, {
   __VU: { get: () => current()?.vu.id ?? 0, configurable: true },
-  __ITER: { get: () => current()?.iter ?? 0, configurable: true },
+  // As k6's: no `__ITER` in the init code.
+  __ITER: { get: () => current()?.iter ?? (inInit() ? absent("__ITER") : 0), configurable: true },
   __ENV: { value: isolateFlags.env ?? scriptEnv(), configurable: true, writable: true },
   open: { value: open, configurable: true, writable: true },
 });

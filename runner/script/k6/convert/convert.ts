@@ -13,6 +13,7 @@ import { jslibOf, K6_REFUSED, moduleUrl, PAGE_CALLS, RUNTIME_URL } from "./modul
 import { around, type Edit, exportEdits, exportedNames } from "./exports.ts";
 import {
   declaredNames,
+  everyNode,
   exportsK6Options,
   importsK6ByTokens,
   initVuReads,
@@ -232,6 +233,7 @@ export function convertK6(
   // k6's global timers are k6/timers' (the iteration waits for them), unless the script declares its own.
   const declared = declaredNames(ast), timers = [...TIMERS].filter((t) => !declared.has(t)).join(", ");
   const timed = timers && `import { ${timers} } from ${JSON.stringify(moduleUrl("k6/timers"))}; `;
+  edits.push(...absentGlobalEdits(ast, declared));
   const runtime = `import * as __k6 from ${JSON.stringify(RUNTIME_URL)}; ${html}${timed}`;
   if (library) {
     const made = ownExports.filter((e) =>
@@ -279,6 +281,41 @@ function libraryExports(ast: Node, problems: Problem[]): LibraryExport[] {
 }
 
 const TIMERS = ["setTimeout", "setInterval", "clearTimeout", "clearInterval"];
+
+/** k6's globals (its JavaScript's own, probed under k6 v1.8.1); the timers are imported (TIMERS). */
+const K6_GLOBALS = new Set([
+  ...TIMERS,
+  ...("Object Function Array String Number BigInt RegExp Date Boolean Proxy Reflect Error AggregateError " +
+    "TypeError ReferenceError SyntaxError RangeError EvalError URIError eval Math JSON ArrayBuffer " +
+    "DataView Uint8Array Uint8ClampedArray Int8Array Uint16Array Int16Array Uint32Array Int32Array " +
+    "Float32Array Float64Array BigInt64Array BigUint64Array Symbol WeakSet WeakMap Map Set Promise " +
+    "globalThis NaN undefined Infinity isNaN parseInt parseFloat isFinite decodeURI decodeURIComponent " +
+    "encodeURI encodeURIComponent escape unescape console global require open module exports crypto __ENV " +
+    "__VU __ITER").split(" "),
+]);
+
+/**
+ * The script's reads of globals loadlab's isolates have and k6's JavaScript lacks (`URL`, `btoa`, `fetch`,
+ * `TextEncoder`...), unless it declares the name: each throws k6's ReferenceError where it runs (init or
+ * VU code), and `typeof` of one is "undefined", while loadlab's own runtime keeps them.
+ */
+function absentGlobalEdits(ast: Node, declared: Set<string>): Edit[] {
+  const edits: Edit[] = [];
+  everyNode(ast, (n, [p]) => {
+    const name = n.name;
+    if (n.type !== "Identifier" || K6_GLOBALS.has(name) || declared.has(name)) return;
+    if (!Object.hasOwn(globalThis, name) || p.shorthand || p.label === n || p.type.startsWith("Export")) {
+      return;
+    }
+    if ((p.property === n || p.key === n) && !p.computed || p.left === n || p.type === "UpdateExpression") {
+      return;
+    }
+    const typeOf = p.type === "UnaryExpression" && p.operator === "typeof", at = typeOf ? p : n;
+    const text = typeOf ? '"undefined"' : `(__k6.absent(${JSON.stringify(name)}))`;
+    edits.push({ start: at.start, end: at.end, text });
+  });
+  return edits;
+}
 
 /** Whether the script calls `.html(`, `.clickLink(` or `.submitForm(`: it loads the HTML parser. */
 function parsesHtml(ast: Node): boolean {
