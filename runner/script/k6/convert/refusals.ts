@@ -147,17 +147,26 @@ function specifierOf(node: Node | undefined): unknown {
   return undefined;
 }
 
-/** Only k6's: options with a load key or a thresholds object, or a default function of no parameter. */
-export const exportsK6Options = (s: Node): boolean =>
+/**
+ * Only k6's: options with a load key or a thresholds object (exported as declared, or by `export { options }`
+ * of a declaration in `body`), or a default function of no parameter.
+ */
+export const exportsK6Options = (s: Node, _: number, body: Node[]): boolean =>
   (s.type === "ExportDefaultDeclaration" && /Function/.test(s.declaration.type) &&
     s.declaration.params.length === 0) ||
-  (s.declaration?.declarations ?? []).some((d: Node) =>
-    s.type === "ExportNamedDeclaration" && d.id.name === "options" && d.init?.type === "ObjectExpression" &&
-    d.init.properties.some((p: Node) =>
-      ["vus", "iterations", "duration", "stages", "scenarios"].includes(p.key?.name) ||
-      (p.key?.name === "thresholds" && p.value.type === "ObjectExpression")
-    )
-  );
+  (s.type !== "ExportNamedDeclaration"
+    ? []
+    : s.declaration?.declarations ?? s.specifiers.flatMap((e: Node) =>
+      (e.exported.name ?? e.exported.value) !== "options"
+        ? []
+        : body.flatMap((v: Node) => v.declarations?.filter((d: Node) => d.id.name === e.local.name) ?? [])
+    )).some((d: Node) =>
+      (!s.declaration || d.id.name === "options") && d.init?.type === "ObjectExpression" &&
+      d.init.properties.some((p: Node) =>
+        ["vus", "iterations", "duration", "stages", "scenarios"].includes(p.key?.name) ||
+        (p.key?.name === "thresholds" && p.value.type === "ObjectExpression")
+      )
+    );
 
 export function importsK6ByTokens(source: string): boolean {
   let previous = "";
@@ -241,6 +250,7 @@ function apiReferenceProblem(node: Node, parent: Node, bindings: Map<string, Bin
     case "ImportSpecifier":
     case "ImportDefaultSpecifier":
     case "ImportNamespaceSpecifier":
+    case "ExportSpecifier": // a scenario's exec: the runtime awaits its calls
       return null;
     case "CallExpression":
       if (!whole && parent.callee === node) return null;
