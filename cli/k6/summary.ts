@@ -55,7 +55,7 @@ export async function k6Summaries(
   const exports = ScriptHost.importedBefore(path, memoryLimitMb) ??
     await readExports(path, source, memoryLimitMb);
   const options = withK6Flags(exports.options ?? {}, k6Flags);
-  const mapped = k6Experiment(options);
+  const mapped = k6Experiment(options, exports.metrics);
   const rules = mapped.ok ? mapped.value.afterRun : [];
   const trendStats = Array.isArray(options.summaryTrendStats)
     ? options.summaryTrendStats.map(String)
@@ -77,7 +77,15 @@ export async function k6Summaries(
       if (grpcName) data.metrics[grpcName] = data.metrics[name];
       if (name.startsWith("http_req")) delete data.metrics[name];
     }
-    Object.assign(data.metrics, custom);
+    // A script's metric named as a built-in counter or rate adds to it, as k6's (runner/script/k6/metrics.ts).
+    for (const [name, m] of Object.entries(custom)) {
+      const own = data.metrics[name], v = own?.values, w = m.values;
+      data.metrics[name] = own?.type !== m.type || m.type === "trend"
+        ? m
+        : m.type === "rate"
+        ? rateMetric(v.passes + w.passes, v.fails + w.fails)
+        : counterMetric(v.count + w.count, run.durationSec);
+    }
     for (const { metric, rule } of rules) {
       // Own metrics only, so a rule on `constructor` or `toString` never judges Object's.
       if (!Object.hasOwn(data.metrics, metric)) {

@@ -72,14 +72,13 @@ const kinds = new Map<string, MetricPart["kind"]>([
   ),
 ]);
 
-/**
- * k6's built-in metrics, counted by the run (k6/ws's `ws_*` are counted through this module): a script's
- * metric of such a name is refused, as loadlab cannot add its values to the run's.
- */
+/** k6's built-in metrics, counted by the run (k6/ws's `ws_*` are counted through this module). */
 const BUILT_IN = new Set(kinds.keys());
+/** The built-ins a script's metric of the same kind adds to, as k6's (cli/k6/summary.ts adds them up). */
+const ADDED_TO = new Set("http_reqs iterations http_req_failed iteration_duration group_duration".split(" "));
 
-/** Refuses a name k6 refuses (not of NAME, or taken by a metric of another kind) and a built-in's. */
-function register(name: unknown, kind: MetricPart["kind"]): string {
+/** Refuses a name k6 refuses (not of NAME, taken by another kind or value type) and a built-in not added to. */
+function register(name: unknown, kind: MetricPart["kind"], time: boolean): string {
   if (!inInit()) {
     throw new TypeError(
       // Not named: a script making one a name an iteration would count an error message of each.
@@ -95,15 +94,19 @@ function register(name: unknown, kind: MetricPart["kind"]): string {
         "with a digit (k6's rule)",
     );
   }
-  if (BUILT_IN.has(name)) {
+  const taken = kinds.get(name),
+    builtIn = BUILT_IN.has(name),
+    timed = builtIn ? taken === "trend" : made.get(name)?.time;
+  const contains = name.startsWith("data_") && builtIn ? "data" : timed ? "time" : "default";
+  if (taken !== undefined && (taken !== kind || contains !== (time ? "time" : "default"))) {
+    const was = taken !== kind ? `type ${taken}` : `a value type ${contains}`;
+    throw new TypeError(`metric '${name}' already exists but with ${was}: give this ${kind} another name`);
+  }
+  if (builtIn && !ADDED_TO.has(name)) {
     throw new TypeError(
       `metric ${name} is one of k6's built-in metrics, which loadlab counts from the run itself and cannot ` +
         `add a script's values to (k6 would): give this ${kind} a name of its own, e.g. my_${name}`,
     );
-  }
-  const taken = kinds.get(name);
-  if (taken !== undefined && taken !== kind) {
-    throw new TypeError(`metric ${name} already exists as a ${taken}: give this ${kind} another name`);
   }
   if (taken === undefined && kinds.size - BUILT_IN.size >= MAX_SCRIPT_METRICS) {
     throw new TypeError(
@@ -220,7 +223,7 @@ class Metric {
     const kind = this.kind = (new.target as typeof Metric).kind;
     // As k6: any truthy second argument makes a trend a time trend.
     this.time = kind === "trend" && Boolean(isTime);
-    this.name = register(name, kind);
+    this.name = register(name, kind, this.time);
     if (!made.get(this.name)?.time) made.set(this.name, { kind, time: this.time });
   }
 
