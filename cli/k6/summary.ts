@@ -150,13 +150,16 @@ function outcomeText(outcome: HostOutcome): string {
 /** How long an asynchronous `handleSummary` may take, as k6 bounds it (2 minutes). */
 export const HANDLE_SUMMARY_TIMEOUT_MS = 120_000;
 
-/** Prints each run's summary in k6's text, or writes what `handleSummary` returns except over `ownFiles`. */
+/**
+ * Prints each run's summary in k6's text, or writes what `handleSummary` returns except over `ownFiles`;
+ * false when k6 would write no output (nor its `--summary-export`).
+ */
 export async function showK6Summaries(
   { runs, handle }: K6Summaries,
   ownFiles: string[] = [],
   timeoutMs = HANDLE_SUMMARY_TIMEOUT_MS,
   mode: K6SummaryMode = "compact",
-): Promise<void> {
+): Promise<boolean> {
   for (const { data, scenarios } of runs) {
     if (handle === undefined) {
       console.log(mode === "legacy" ? renderK6Summary(data) : renderK6SummaryV1(data, mode, scenarios));
@@ -179,8 +182,14 @@ export async function showK6Summaries(
     } finally {
       clearTimeout(timer);
     }
+    // As k6: an answer with a value of another type than text or bytes is written nowhere.
+    if (written instanceof Error) {
+      console.error(`loadlab run: failed to handle the end-of-test summary: ${written.message}`);
+      return false;
+    }
     await writeSummaryOutputs(written, ownFiles);
   }
+  return true;
 }
 
 /**
@@ -248,14 +257,7 @@ async function writeSummaryOutputs(outputs: unknown, ownFiles: string[]): Promis
     );
   }
   for (const [key, value] of entries) {
-    // The script's own values: a getter, toJSON or toString of theirs may throw (a name for that key).
-    let content: string | Uint8Array;
-    try {
-      content = contentOf(value);
-    } catch (err) {
-      failed.push(`${JSON.stringify(key)} (its value cannot be made text: ${errorText(err)})`);
-      continue;
-    }
+    const content = value as string | Uint8Array;
     const stream = STREAMS[key];
     if (stream !== undefined) {
       const text = typeof content === "string" ? content : new TextDecoder().decode(content);
@@ -281,13 +283,4 @@ async function writeSummaryOutputs(outputs: unknown, ownFiles: string[]): Promis
   if (failed.length > 0) {
     throw new OutputError(`handleSummary(): cannot write ${failed.join(", ")}; the run's results are kept`);
   }
-}
-
-/** A handleSummary value as its isolate made it (runner/script/host/hooks_worker.ts), or why not. */
-function contentOf(value: unknown): string | Uint8Array {
-  if (typeof value === "string" || value instanceof Uint8Array) return value;
-  if (typeof value === "object" && value !== null && "unwritable" in value) {
-    throw new Error(String(value.unwritable));
-  }
-  return JSON.stringify(value) ?? String(value);
 }

@@ -133,9 +133,10 @@ async function runRead(
     const k6 = args.scriptLoad?.k6;
     const { HANDLE_SUMMARY_TIMEOUT_MS, sayCrossedThresholds, showK6Summaries, writeK6SummaryExport } =
       await import("../k6/summary.ts");
-    if (!k6?.noSummary) await showK6Summaries(outcome.k6, own, HANDLE_SUMMARY_TIMEOUT_MS, args.summaryMode);
+    const shown = !k6?.noSummary &&
+      await showK6Summaries(outcome.k6, own, HANDLE_SUMMARY_TIMEOUT_MS, args.summaryMode);
     sayCrossedThresholds(outcome.k6);
-    if (k6?.summaryExport !== undefined && !k6.noSummary) {
+    if (k6?.summaryExport !== undefined && shown) {
       await writeK6SummaryExport(outcome.k6, k6.summaryExport);
     }
   }
