@@ -246,18 +246,8 @@ async function writeSummaryOutputs(outputs: unknown, ownFiles: string[]): Promis
     );
   }
   const failed: string[] = [];
-  let entries: [string, unknown][];
-  try {
-    entries = Object.entries(outputs as Record<string, unknown>);
-  } catch (err) {
-    const why = errorText(err);
-    throw new OutputError(
-      `handleSummary() returned an object whose keys cannot be read (${why}); the run's results are kept`,
-      { cause: err },
-    );
-  }
-  for (const [key, value] of entries) {
-    const content = value as string | Uint8Array;
+  // Text or bytes, each (its isolate made them so: runner/script/host/hooks_worker.ts).
+  for (const [key, content] of Object.entries(outputs as Record<string, string | Uint8Array>)) {
     const stream = STREAMS[key];
     if (stream !== undefined) {
       const text = typeof content === "string" ? content : new TextDecoder().decode(content);

@@ -11,7 +11,6 @@ import { givenRunTags, setRunTags, setSystemTags, setTagSource, type VuTags } fr
 import {
   iterationPoints,
   iterationStarts,
-  PHASES,
   pointsOut,
   setJsonThresholds,
   writeVusPoints,
@@ -213,7 +212,7 @@ export function session(mod: ConvertedModule): (s: Session) => unknown {
   if (typeof options.userAgent === "string") requestDefaults.userAgent = options.userAgent;
   requestDefaults.noCookiesReset = options.noCookiesReset === true;
   requestDefaults.phases = isolateFlags.phases === true || typeof mod.exports.handleSummary === "function" ||
-    Object.keys(options.thresholds ?? {}).some((key) => PHASES.some((p) => key.trim().startsWith(p)));
+    Object.keys(options.thresholds ?? {}).some((key) => /^\s*http_req_(?!failed|duration\s*$)/.test(key));
   requestDefaults.throw = options.throw === true;
   requestDefaults.blocked = options;
   sendsLater = mod.sendsLater === true;
@@ -362,18 +361,11 @@ const VU = Symbol("k6 VU");
 /** The session's k6 VU: a closed load's user keeps its own; an arrival takes an idle one, else a new one. */
 function vuOf(s: Session): K6Vu {
   const state = s.state as Record<symbol, K6Vu | undefined>;
-  let vu = state[VU];
-  if (vu === undefined) {
-    vu = (arrivals ? idleVus.pop() : undefined) ?? { id: countUp(VUS_SLOT) + 1, iterations: 0 };
-    state[VU] = vu;
-  }
-  return vu;
+  return state[VU] ??= (arrivals ? idleVus.pop() : undefined) ?? { id: countUp(VUS_SLOT) + 1, iterations: 0 };
 }
 
 /** Counts every iteration across the run from now on (k6/execution's import). */
-export function countIterations(): void {
-  counting = true;
-}
+export const countIterations = (): void => void (counting = true);
 
 /** Adds 1 to the 64-bit count at `slot` (low word) and `slot + 1` (high); returns the count before. */
 function countUp(slot: number): number {

@@ -282,16 +282,13 @@ function libraryExports(ast: Node, problems: Problem[]): LibraryExport[] {
 
 const TIMERS = ["setTimeout", "setInterval", "clearTimeout", "clearInterval"];
 
-/** k6's globals (its JavaScript's own, probed under k6 v1.8.1); the timers are imported (TIMERS). */
+/** k6's globals but its arrays and errors (its JavaScript's own, probed under k6 v1.8.1) and the timers. */
 const K6_GLOBALS = new Set([
   ...TIMERS,
-  ...("Object Function Array String Number BigInt RegExp Date Boolean Proxy Reflect Error AggregateError " +
-    "TypeError ReferenceError SyntaxError RangeError EvalError URIError eval Math JSON ArrayBuffer " +
-    "DataView Uint8Array Uint8ClampedArray Int8Array Uint16Array Int16Array Uint32Array Int32Array " +
-    "Float32Array Float64Array BigInt64Array BigUint64Array Symbol WeakSet WeakMap Map Set Promise " +
-    "globalThis NaN undefined Infinity isNaN parseInt parseFloat isFinite decodeURI decodeURIComponent " +
-    "encodeURI encodeURIComponent escape unescape console global require open module exports crypto __ENV " +
-    "__VU __ITER").split(" "),
+  ...("Object Function String Number BigInt RegExp Date Boolean Proxy Reflect eval Math JSON " +
+    "ArrayBuffer DataView Symbol WeakSet WeakMap Map Set Promise globalThis NaN undefined Infinity " +
+    "isNaN parseInt parseFloat isFinite decodeURI decodeURIComponent encodeURI encodeURIComponent " +
+    "escape unescape console global require open module exports crypto __ENV __VU __ITER").split(" "),
 ]);
 
 /**
@@ -302,14 +299,10 @@ const K6_GLOBALS = new Set([
 function absentGlobalEdits(ast: Node, declared: Set<string>): Edit[] {
   const edits: Edit[] = [];
   everyNode(ast, (n, [p]) => {
-    const name = n.name;
-    if (n.type !== "Identifier" || K6_GLOBALS.has(name) || declared.has(name)) return;
-    if (!Object.hasOwn(globalThis, name) || p.shorthand || p.label === n || p.type.startsWith("Export")) {
-      return;
-    }
-    if ((p.property === n || p.key === n) && !p.computed || p.left === n || p.type === "UpdateExpression") {
-      return;
-    }
+    const name = n.type === "Identifier" && Object.hasOwn(globalThis, n.name) ? n.name : "";
+    if (!name || K6_GLOBALS.has(name) || /(Array|Error)$/.test(name) || declared.has(name)) return;
+    const key = (p.property === n || p.key === n) && !p.computed, set = p.left === n || p.operator === "++";
+    if (key || set || p.operator === "--" || p.shorthand || p.label === n || /^Export/.test(p.type)) return;
     const typeOf = p.type === "UnaryExpression" && p.operator === "typeof", at = typeOf ? p : n;
     const text = typeOf ? '"undefined"' : `(__k6.absent(${JSON.stringify(name)}))`;
     edits.push({ start: at.start, end: at.end, text });
@@ -404,20 +397,11 @@ function awaitEdits(call: Node, array: boolean, opener: string, closer: string, 
 
 /** Calls to await in a parameter's default value, where JavaScript allows no await: refused. */
 function awaitedInParameters(functions: Iterable<Node>, awaited: Iterable<Node>): Problem[] {
-  const params: Node[] = [];
-  for (const fn of functions) params.push(...fn.params);
-  if (params.length === 0) return [];
-  const problems: Problem[] = [];
-  for (const call of awaited) {
-    if (params.some((p) => p.start <= call.start && call.end <= p.end)) {
-      problems.push({
-        pos: call.start,
-        why: "a call that sends or waits in a parameter's default value cannot be awaited there: " +
-          "move it into the function's body",
-      });
-    }
-  }
-  return problems;
+  const params = [...functions].flatMap((fn) => fn.params),
+    why = "a call that sends or waits in a " +
+      "parameter's default value cannot be awaited there: move it into the function's body";
+  const within = (call: Node) => params.some((p: Node) => p.start <= call.start && call.end <= p.end);
+  return [...awaited].filter(within).map((call) => ({ pos: call.start, why }));
 }
 
 /** The source with `edits` made; a replaced span keeps its line breaks, so every line keeps its number. */

@@ -147,26 +147,21 @@ function specifierOf(node: Node | undefined): unknown {
   return undefined;
 }
 
-/**
- * Only k6's: options with a load key or a thresholds object (exported as declared, or by `export { options }`
- * of a declaration in `body`), or a default function of no parameter.
- */
-export const exportsK6Options = (s: Node, _: number, body: Node[]): boolean =>
-  (s.type === "ExportDefaultDeclaration" && /Function/.test(s.declaration.type) &&
+/** Only k6's: a default function of no parameter, or options (`export { options }` too) that load or judge. */
+export function exportsK6Options(s: Node, _: number, body: Node[]): boolean {
+  const local = s.specifiers?.find((e: Node) => (e.exported?.name ?? e.exported?.value) === "options")?.local;
+  const declared = s.declaration?.declarations ??
+    (local ? body.flatMap((v: Node) => v.declarations ?? []) : []);
+  return (s.type === "ExportDefaultDeclaration" && /Function/.test(s.declaration.type) &&
     s.declaration.params.length === 0) ||
-  (s.type !== "ExportNamedDeclaration"
-    ? []
-    : s.declaration?.declarations ?? s.specifiers.flatMap((e: Node) =>
-      (e.exported.name ?? e.exported.value) !== "options"
-        ? []
-        : body.flatMap((v: Node) => v.declarations?.filter((d: Node) => d.id.name === e.local.name) ?? [])
-    )).some((d: Node) =>
-      (!s.declaration || d.id.name === "options") && d.init?.type === "ObjectExpression" &&
+    declared.some((d: Node) =>
+      d.id.name === (local?.name ?? "options") && d.init?.type === "ObjectExpression" &&
       d.init.properties.some((p: Node) =>
         ["vus", "iterations", "duration", "stages", "scenarios"].includes(p.key?.name) ||
         (p.key?.name === "thresholds" && p.value.type === "ObjectExpression")
       )
     );
+}
 
 export function importsK6ByTokens(source: string): boolean {
   let previous = "";
