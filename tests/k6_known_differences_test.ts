@@ -2,8 +2,9 @@
  * What k6 does that loadlab did otherwise, each run to k6's verdict: globals k6's JavaScript lacks (`URL`,
  * `btoa`, `fetch`, `__ITER` at init) throw its ReferenceError where they are read; a script's metric named as a
  * built-in adds to it (another kind or value type refused); a handleSummary answer with a value that is not
- * text is written nowhere, `--summary-export` included; `export { options, flow }` of a module's flow. Against
- * the built-in target; each load bounded in count.
+ * text is written nowhere, `--summary-export` included; `export { options, flow }` of a module's flow;
+ * abortOnFail on a request duration's submetric. Against the built-in target; each load bounded in count
+ * or time.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { existsSync } from "node:fs";
@@ -150,4 +151,29 @@ export function browse() { http.get("http://app.test/json", { tags: { flow: "bro
       },
     );
     assertEquals(code, 0, text);
+  }));
+
+pool.test("abortOnFail on a request duration's submetric stops the run after its delay, as k6's: exit 99", () =>
+  withTarget(async (url) => {
+    const started = Date.now();
+    const { code, text } = await runK6Text(
+      `import http from "k6/http";
+export const options = {
+  vus: 1,
+  duration: "60s",
+  thresholds: {
+    "http_req_duration{name:slow}": [{ threshold: "p(95)<50", abortOnFail: true, delayAbortEval: "1s" }],
+  },
+};
+export default function () {
+  http.get("http://app.test/json", { tags: { name: "fast" } });
+  http.get("http://app.test/sleep?ms=200", { tags: { name: "slow" } });
+}
+`,
+      url,
+    );
+    assertEquals(code, 99, text);
+    ok(text.includes("http_req_duration{name:slow}"), text);
+    // Stopped well before its 60 s, on a busy machine too.
+    ok(Date.now() - started < 45_000, `${Date.now() - started} ms`);
   }));

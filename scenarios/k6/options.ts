@@ -354,7 +354,10 @@ function thresholdsOf(
     const metric = GRPC_METRICS[m[1]] ?? m[1];
     // A failure's own code (a refused connect's 1212), not a status's (1404), is judged after the run.
     const code = Number(tagPairs(m[3] ?? "").find(([k]) => k === "error_code")?.[1] ?? 1400);
-    if (!METRICS.has(metric) || Object.hasOwn(made, metric) || !(code >= 1400 && code < 1600)) {
+    // A request duration's submetric with abortOnFail is judged live by the k6 runtime's metrics.
+    const live = m[1] === "http_req_duration" && m[2] !== undefined &&
+      [list].flat().some((t) => (t as Options)?.abortOnFail);
+    if (!METRICS.has(metric) || live || Object.hasOwn(made, metric) || !(code >= 1400 && code < 1600)) {
       const pairs = m[3] === undefined ? [] : tagPairs(m[3]), tags = pairs.map(([k]) => k);
       if (m[2] === undefined) afterRun.push(...afterRunRules(m[1], list, path, problem));
       else if (m[1] === "checks") afterRun.push(...afterRunRules(`checks${m[2]}`, list, path, problem));

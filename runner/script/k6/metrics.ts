@@ -45,9 +45,8 @@ let nextSendMs = 0;
 
 /** Sends what was added unless a send went less than `SEND_EVERY_MS` ago (the run's end sends the rest). */
 export function flushMetricsSoon(): void {
-  if (parts.size === 0) return;
   const nowMs = performance.now();
-  if (nowMs < nextSendMs) return;
+  if (parts.size === 0 || nowMs < nextSendMs) return;
   nextSendMs = nowMs + SEND_EVERY_MS;
   flushMetrics();
 }
@@ -179,15 +178,19 @@ export function wantSubmetrics(thresholds: unknown): void {
   if (thresholds === null || typeof thresholds !== "object") return;
   for (const [key, rules] of Object.entries(thresholds)) {
     const m = /^([a-z_0-9]+)(?:\{(.*)\})?$/i.exec(key.trim());
-    // Checks with abortOnFail are sent too, whatever their tags: the main isolate judges them live.
-    const live = m?.[1] === "checks" && [rules].flat().some((t) => Boolean(t?.abortOnFail));
+    // Checks with abortOnFail are sent too, whatever their tags, and request durations by tag: the main
+    // isolate judges them live.
+    const live = (m?.[1] === "checks" || m?.[1] === "http_req_duration" && m[2] !== undefined) &&
+      [rules].flat().some((t) => Boolean(t?.abortOnFail));
     if (m === null || (m[2] === undefined && !live)) continue;
     const tags = tagPairs(m[2] ?? "").filter(([k, v]) => k !== "" || v !== "");
     // A tag the run's samples leave out: the submetric sees no value, as k6's.
     if (tags.some(([k]) => leftOut.has(k))) continue;
     // The run's results count checks by scenario, group and name; by any other tag they are kept here.
     const ownChecks = m[1] === "checks" && (live || tags.some(([k]) => !RESULT_CHECK_TAGS.has(k)));
-    if (BUILT_IN.has(m[1]) && m[1] !== GROUP_DURATION && !ownChecks && !PHASES.includes(m[1])) continue;
+    if (BUILT_IN.has(m[1]) && m[1] !== GROUP_DURATION && !ownChecks && !PHASES.includes(m[1]) && !live) {
+      continue;
+    }
     const list = wanted.get(m[1]) ?? [];
     list.push({ name: key.trim(), tags });
     wanted.set(m[1], list);
@@ -298,10 +301,11 @@ export function addPhases(
 ): void {
   const phaseMs = phasesOf(raw);
   let all: Record<string, string> | undefined;
-  for (let k = 0; k < PHASES.length; k++) {
-    const v = phaseMs[k];
-    addTo(partOf(PHASES[k], "trend", true), v, v);
-    const subs = wanted.get(PHASES[k]);
+  // After the phases, the request's duration (k6's: sending, waiting, receiving) to its submetrics only.
+  for (let k = 0; k <= PHASES.length; k++) {
+    const v = k < PHASES.length ? phaseMs[k] : phaseMs[3] + phaseMs[4] + phaseMs[5];
+    if (k < PHASES.length) addTo(partOf(PHASES[k], "trend", true), v, v);
+    const subs = wanted.get(PHASES[k] ?? "http_req_duration");
     all ??= subs && { ...tags, name: name ?? url, method, status: String(raw.status), url: name ?? url };
     if (subs !== undefined) addToSubmetrics(subs, "trend", true, v, v, all);
   }
