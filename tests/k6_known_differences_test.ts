@@ -23,6 +23,9 @@ import { Counter } from "k6/metrics";
 const after = new Counter("after_btoa");
 const caught = new Counter("reference_errors");
 function atob(s) { return "own:" + s; }
+const [self] = ["me"];
+class Location { constructor() { this.ok = true; } }
+function greet({ name }) { return name; }
 export const options = {
   iterations: 2,
   thresholds: { after_btoa: ["count==0"], reference_errors: ["count==6"], checks: ["rate==1"] },
@@ -32,6 +35,7 @@ export default function () {
   check(null, {
     "typeof": () => typeof URL === "undefined" && typeof TextEncoder === "undefined" && typeof fetch === "undefined",
     "own atob": () => atob("x") === "own:x",
+    "own names": () => greet({ name: "n" }) === "n" && self === "me" && new Location().ok,
     "k6's kept": () => typeof setTimeout === "function" && typeof crypto === "object" && typeof JSON === "object",
   });
   for (const f of [() => new URLSearchParams("a=1"), () => structuredClone({})]) {

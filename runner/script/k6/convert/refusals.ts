@@ -55,17 +55,22 @@ function nodeProblem(
   return null;
 }
 
-/** Names the script declares itself (an `eval` it declares shadows the global). */
+/** What a declared name may sit in: `const { a, b: [c] } = x`, `({ d = 1 }) => d`. */
+const PATTERNS = new Set(["ObjectPattern", "ArrayPattern", "AssignmentPattern", "RestElement", "Property"]);
+
+/** Names the script declares itself, in any scope (an `eval` it declares shadows the global). */
 export function declaredNames(ast: Node): Set<string> {
   const names = new Set<string>();
   everyNode(ast, (node, above) => {
     if (node.type !== "Identifier") return;
-    const parent = above[0];
+    let bound = node, k = 0;
+    while (PATTERNS.has(above[k]?.type) && above[k].right !== bound) bound = above[k++];
+    const parent = above[k];
     if (
-      (parent?.type === "VariableDeclarator" && parent.id === node) ||
-      (isFunction(parent) && (parent.id === node || parent.params.includes(node))) ||
-      parent?.type === "ImportSpecifier" || parent?.type === "ImportDefaultSpecifier" ||
-      parent?.type === "ImportNamespaceSpecifier"
+      (parent?.type === "VariableDeclarator" && parent.id === bound) || parent?.type === "CatchClause" ||
+      ((isFunction(parent) || /^Class/.test(parent?.type)) &&
+        (parent.id === bound || parent.params?.includes(bound))) ||
+      /^Import\w*Specifier$/.test(parent?.type)
     ) names.add(node.name);
   });
   return names;
