@@ -77,7 +77,7 @@ export async function k6Summaries(
       if (grpcName) data.metrics[grpcName] = data.metrics[name];
       if (name.startsWith("http_req")) delete data.metrics[name];
     }
-    // A script's metric named as a built-in counter or rate adds to it, as k6's (runner/script/k6/metrics.ts).
+    // A script's metric named as a built-in counter or rate adds to it, as k6's (k6/metrics.ts).
     for (const [name, m] of Object.entries(custom)) {
       const own = data.metrics[name], v = own?.values, w = m.values;
       data.metrics[name] = own?.type !== m.type || m.type === "trend"
@@ -150,10 +150,7 @@ function outcomeText(outcome: HostOutcome): string {
 /** How long an asynchronous `handleSummary` may take, as k6 bounds it (2 minutes). */
 export const HANDLE_SUMMARY_TIMEOUT_MS = 120_000;
 
-/**
- * Prints each run's summary in k6's text, or writes what `handleSummary` returns except over `ownFiles`;
- * false when k6 would write no output (nor its `--summary-export`).
- */
+/** Prints each run's k6 summary, or writes handleSummary's answer but over `ownFiles`; false: nothing is. */
 export async function showK6Summaries(
   { runs, handle }: K6Summaries,
   ownFiles: string[] = [],

@@ -76,7 +76,7 @@ const BUILT_IN = new Set(kinds.keys());
 /** The built-ins a script's metric of the same kind adds to, as k6's (cli/k6/summary.ts adds them up). */
 const ADDED_TO = new Set("http_reqs iterations http_req_failed iteration_duration group_duration".split(" "));
 
-/** Refuses a name k6 refuses (not of NAME, taken by another kind or value type) and a built-in not added to. */
+/** Refuses a name k6 refuses (not of NAME, taken by another kind or value type), a built-in not added to. */
 function register(name: unknown, kind: MetricPart["kind"], time: boolean): string {
   if (!inInit()) {
     throw new TypeError(
