@@ -282,14 +282,12 @@ function libraryExports(ast: Node, problems: Problem[]): LibraryExport[] {
 
 const TIMERS = ["setTimeout", "setInterval", "clearTimeout", "clearInterval"];
 
-/** k6's globals but its arrays and errors (its JavaScript's own, probed under k6 v1.8.1) and the timers. */
-const K6_GLOBALS = new Set([
-  ...TIMERS,
-  ...("Object Function String Number BigInt RegExp Date Boolean Proxy Reflect eval Math JSON " +
-    "ArrayBuffer DataView Symbol WeakSet WeakMap Map Set Promise globalThis NaN undefined Infinity " +
-    "isNaN parseInt parseFloat isFinite decodeURI decodeURIComponent encodeURI encodeURIComponent " +
-    "escape unescape console global require open module exports crypto __ENV __VU __ITER").split(" "),
-]);
+/** k6's globals but its arrays and errors (its JavaScript's own, probed under k6 v1.8.1). */
+const K6_GLOBALS = new Set(`Object Function String Number BigInt RegExp Date Boolean Proxy Reflect eval Math
+JSON ArrayBuffer DataView Symbol WeakSet WeakMap Map Set Promise globalThis NaN undefined Infinity isNaN
+parseInt parseFloat isFinite decodeURI decodeURIComponent encodeURI encodeURIComponent escape unescape
+console global require open module exports crypto __ENV __VU __ITER setTimeout setInterval clearTimeout
+clearInterval`.split(/\s+/));
 
 /**
  * The script's reads of globals loadlab's isolates have and k6's JavaScript lacks (`URL`, `btoa`, `fetch`,
