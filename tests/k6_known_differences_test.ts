@@ -1,10 +1,10 @@
 /**
  * What k6 does that loadlab did otherwise, each run to k6's verdict: globals k6's JavaScript lacks (`URL`,
- * `btoa`, `fetch`, `__ITER` at init) throw its ReferenceError where they are read; a script's metric named as a
- * built-in adds to it (another kind or value type refused); a handleSummary answer with a value that is not
+ * `btoa`, `fetch`, `__ITER` at init) throw its ReferenceError where they are read; a script's metric named as
+ * a built-in adds to it (another kind or value type refused); a handleSummary answer with a value that is not
  * text is written nowhere, `--summary-export` included; `export { options, flow }` of a module's flow;
- * abortOnFail on a request duration's submetric. Against the built-in target; each load bounded in count
- * or time.
+ * abortOnFail on a request duration's submetric. Against the built-in target; each load bounded in count or
+ * time.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { existsSync } from "node:fs";

@@ -6,7 +6,9 @@ import { check } from "k6";
 import { Trend } from "k6/metrics";
 
 const fanOut = new Trend("fan_out_ms", true);
-export const options = { thresholds: { fan_out_ms: ["max<5000"], checks: ["rate==1"], http_reqs: ["count==18"] } };
+export const options = {
+  thresholds: { fan_out_ms: ["max<5000"], checks: ["rate==1"], http_reqs: ["count==18"] },
+};
 
 export default async function () {
   const t0 = Date.now();

@@ -5,7 +5,11 @@ import http from "k6/http";
 import { check } from "k6";
 
 export const options = {
-  thresholds: { "http_reqs{kind:read}": ["count==6"], "http_reqs{kind:write}": ["count==2"], checks: ["rate==1"] },
+  thresholds: {
+    "http_reqs{kind:read}": ["count==6"],
+    "http_reqs{kind:write}": ["count==2"],
+    checks: ["rate==1"],
+  },
 };
 
 export default function () {

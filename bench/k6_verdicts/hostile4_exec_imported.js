@@ -15,4 +15,4 @@ const options = {
   },
 };
 
-export { options, browse, buy };
+export { browse, buy, options };

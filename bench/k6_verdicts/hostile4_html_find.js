@@ -9,7 +9,7 @@ export default function () {
   const res = http.get("http://127.0.0.1:18481/html");
   const doc = res.html();
   const hrefs = [];
-  doc.find("a").each((i, el) => hrefs.push(el.getAttribute("href") || ""));
+  doc.find("a").each((_i, el) => hrefs.push(el.getAttribute("href") || ""));
   const forms = doc.find("form").toArray();
   check(doc, {
     "has links": () => hrefs.length > 0,

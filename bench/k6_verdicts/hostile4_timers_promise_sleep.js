@@ -3,7 +3,7 @@
 // and a setInterval polling until a condition then cleared.
 import http from "k6/http";
 import { check } from "k6";
-import { setTimeout, setInterval, clearInterval } from "k6/timers";
+import { clearInterval, setInterval, setTimeout } from "k6/timers";
 
 const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 export const options = { thresholds: { http_reqs: ["count==12"], checks: ["rate==1"] } };

@@ -1,8 +1,8 @@
 /**
  * k6's rule for custom metric names, as k6 enforces it when a metric is made: a name with a newline, HTML,
- * quotes, braces or 200 characters (which reached the terminal summary and the metrics outputs as it was)
- * is refused, as is a name taken by a metric of another kind or value type, and a name of k6's built-in
- * metrics loadlab does not add a script's values to (a `Gauge` named `vus` replaced the built-in in k6's summary).
+ * quotes, braces or 200 characters (which reached the terminal summary and the metrics outputs as it was) is
+ * refused, as is a name taken by a metric of another kind or value type, and a name of k6's built-in metrics
+ * loadlab does not add a script's values to (a `Gauge` named `vus` replaced the built-in in k6's summary).
  */
 import { deepStrictEqual, ok, throws } from "node:assert/strict";
 import { Counter, flushMetrics, Gauge, type MetricPart, METRICS_CHANNEL, Rate, Trend } from "./metrics.ts";

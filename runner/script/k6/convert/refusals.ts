@@ -152,7 +152,7 @@ function specifierOf(node: Node | undefined): unknown {
   return undefined;
 }
 
-/** Only k6's: a default function of no parameter, or options (`export { options }` too) that load or judge. */
+/** Only k6's: a parameterless default function, or options (`export { options }` too) that load or judge. */
 export function exportsK6Options(s: Node, _: number, body: Node[]): boolean {
   const local = s.specifiers?.find((e: Node) => (e.exported?.name ?? e.exported?.value) === "options")?.local;
   const declared = s.declaration?.declarations ??
