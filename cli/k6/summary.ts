@@ -55,7 +55,7 @@ export async function k6Summaries(
   const exports = ScriptHost.importedBefore(path, memoryLimitMb) ??
     await readExports(path, source, memoryLimitMb);
   const options = withK6Flags(exports.options ?? {}, k6Flags);
-  const mapped = k6Experiment(options);
+  const mapped = k6Experiment(options, exports.metrics);
   const rules = mapped.ok ? mapped.value.afterRun : [];
   const trendStats = Array.isArray(options.summaryTrendStats)
     ? options.summaryTrendStats.map(String)
@@ -77,7 +77,15 @@ export async function k6Summaries(
       if (grpcName) data.metrics[grpcName] = data.metrics[name];
       if (name.startsWith("http_req")) delete data.metrics[name];
     }
-    Object.assign(data.metrics, custom);
+    // A script's metric named as a built-in counter or rate adds to it, as k6's (k6/metrics.ts).
+    for (const [name, m] of Object.entries(custom)) {
+      const own = data.metrics[name], v = own?.values, w = m.values;
+      data.metrics[name] = own?.type !== m.type || m.type === "trend"
+        ? m
+        : m.type === "rate"
+        ? rateMetric(v.passes + w.passes, v.fails + w.fails)
+        : counterMetric(v.count + w.count, run.durationSec);
+    }
     for (const { metric, rule } of rules) {
       // Own metrics only, so a rule on `constructor` or `toString` never judges Object's.
       if (!Object.hasOwn(data.metrics, metric)) {
@@ -155,7 +163,7 @@ export async function endK6Run(
   mode?: K6SummaryMode,
 ): Promise<void> {
   for (const r of results.runs) if (r.setupError) console.error(`loadlab run: ${r.setupError}`);
-  if (!flags.noSummary) await showK6Summaries(k6, ownFiles, HANDLE_SUMMARY_TIMEOUT_MS, mode);
+  const shown = !flags.noSummary && await showK6Summaries(k6, ownFiles, HANDLE_SUMMARY_TIMEOUT_MS, mode);
   const crossed = new Set(
     k6.runs.flatMap((r) => Object.entries(r.data.metrics))
       .filter(([, m]) => Object.values(m.thresholds ?? {}).some((t) => !t.ok)).map(([name]) => name),
@@ -164,19 +172,19 @@ export async function endK6Run(
     console.error(`loadlab run: thresholds on metrics '${[...crossed].sort().join(", ")}' have been crossed`);
   }
   const last = k6.runs.at(-1), path = flags.summaryExport;
-  if (path === undefined || flags.noSummary || last === undefined) return;
+  if (path === undefined || !shown || last === undefined) return;
   await writeTextAtomic(path, k6SummaryExport(last.data) + "\n").catch((err) => {
     throw new OutputError(`--summary-export ${path}: cannot write: ${errorText(err)}`, { cause: err });
   });
 }
 
-/** Prints each run's summary in k6's text, or writes what `handleSummary` returns except over `ownFiles`. */
+/** Prints each run's k6 summary, or writes handleSummary's answer but over `ownFiles`; false: nothing is. */
 export async function showK6Summaries(
   { runs, handle }: K6Summaries,
   ownFiles: string[] = [],
   timeoutMs = HANDLE_SUMMARY_TIMEOUT_MS,
   mode: K6SummaryMode = "compact",
-): Promise<void> {
+): Promise<boolean> {
   for (const { data, scenarios } of runs) {
     if (handle === undefined) {
       console.log(mode === "legacy" ? renderK6Summary(data) : renderK6SummaryV1(data, mode, scenarios));
@@ -199,8 +207,14 @@ export async function showK6Summaries(
     } finally {
       clearTimeout(timer);
     }
+    // As k6: an answer with a value of another type than text or bytes is written nowhere.
+    if (written instanceof Error) {
+      console.error(`loadlab run: failed to handle the end-of-test summary: ${written.message}`);
+      return false;
+    }
     await writeSummaryOutputs(written, ownFiles);
   }
+  return true;
 }
 
 /** A metric no sample reached, as k6 judges its thresholds: an empty sink, every value 0. */
@@ -233,25 +247,8 @@ async function writeSummaryOutputs(outputs: unknown, ownFiles: string[]): Promis
     );
   }
   const failed: string[] = [];
-  let entries: [string, unknown][];
-  try {
-    entries = Object.entries(outputs as Record<string, unknown>);
-  } catch (err) {
-    const why = errorText(err);
-    throw new OutputError(
-      `handleSummary() returned an object whose keys cannot be read (${why}); the run's results are kept`,
-      { cause: err },
-    );
-  }
-  for (const [key, value] of entries) {
-    // The script's own values: a getter, toJSON or toString of theirs may throw (a name for that key).
-    let content: string | Uint8Array;
-    try {
-      content = contentOf(value);
-    } catch (err) {
-      failed.push(`${JSON.stringify(key)} (its value cannot be made text: ${errorText(err)})`);
-      continue;
-    }
+  // Text or bytes, each (its isolate made them so: runner/script/host/hooks_worker.ts).
+  for (const [key, content] of Object.entries(outputs as Record<string, string | Uint8Array>)) {
     const stream = STREAMS[key];
     if (stream !== undefined) {
       const text = typeof content === "string" ? content : new TextDecoder().decode(content);
@@ -277,13 +274,4 @@ async function writeSummaryOutputs(outputs: unknown, ownFiles: string[]): Promis
   if (failed.length > 0) {
     throw new OutputError(`handleSummary(): cannot write ${failed.join(", ")}; the run's results are kept`);
   }
-}
-
-/** A handleSummary value as its isolate made it (runner/script/host/hooks_worker.ts), or why not. */
-function contentOf(value: unknown): string | Uint8Array {
-  if (typeof value === "string" || value instanceof Uint8Array) return value;
-  if (typeof value === "object" && value !== null && "unwritable" in value) {
-    throw new Error(String(value.unwritable));
-  }
-  return JSON.stringify(value) ?? String(value);
 }

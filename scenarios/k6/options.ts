@@ -63,6 +63,8 @@ function tlsOf(key: string, value: unknown, problem: Problem): Record<string, un
 /** The experiment fields of k6 `options` (after the CLI's overrides), or the problems at their paths. */
 export function k6Experiment(
   options: Options,
+  /** The script's metrics: one named as a built-in adds to it, its thresholds judged after the run. */
+  made: object = {},
 ): { ok: true; value: K6Experiment } | { ok: false; issues: Issue[] } {
   const issues: Issue[] = [];
   const problem = (path: Path, message: string) => issues.push({ path: formatPath(path), message });
@@ -105,7 +107,7 @@ export function k6Experiment(
   }
   const afterRun: AfterRunRule[] = [];
   const origins: Array<Path> = [];
-  const thresholds = thresholdsOf(options.thresholds, problem, afterRun, origins);
+  const thresholds = thresholdsOf(options.thresholds, problem, afterRun, origins, made);
   paths.add(["thresholds"], ["options", "thresholds"]);
   origins.forEach((origin, k) => paths.add(["thresholds", k], origin));
   // A problem names the option the script gave: the shortcuts' iterations' bound is its `duration`.
@@ -336,6 +338,7 @@ function thresholdsOf(
   problem: Problem,
   afterRun: AfterRunRule[],
   origins: Array<Path> = [],
+  made: object = {},
 ): Array<string | Record<string, unknown>> {
   if (thresholds === undefined) return [];
   const out: Array<string | Record<string, unknown>> = [];
@@ -351,7 +354,10 @@ function thresholdsOf(
     const metric = GRPC_METRICS[m[1]] ?? m[1];
     // A failure's own code (a refused connect's 1212), not a status's (1404), is judged after the run.
     const code = Number(tagPairs(m[3] ?? "").find(([k]) => k === "error_code")?.[1] ?? 1400);
-    if (!METRICS.has(metric) || !(code >= 1400 && code < 1600)) {
+    // A request duration's submetric with abortOnFail is judged live by the k6 runtime's metrics.
+    const live = m[1] === "http_req_duration" && m[2] !== undefined &&
+      [list].flat().some((t) => (t as Options)?.abortOnFail);
+    if (!METRICS.has(metric) || live || Object.hasOwn(made, metric) || !(code >= 1400 && code < 1600)) {
       const pairs = m[3] === undefined ? [] : tagPairs(m[3]), tags = pairs.map(([k]) => k);
       if (m[2] === undefined) afterRun.push(...afterRunRules(m[1], list, path, problem));
       else if (m[1] === "checks") afterRun.push(...afterRunRules(`checks${m[2]}`, list, path, problem));

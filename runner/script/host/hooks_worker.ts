@@ -130,21 +130,17 @@ self.addEventListener("unload", () => post({ type: "exited" }));
 post({ type: "ready" });
 
 /**
- * A k6 script's handleSummary `answer` with each value made text or bytes before it crosses to loadlab's
- * side, a value that cannot be marked with why; a value that is not an object is returned as it is.
+ * A k6 script's handleSummary `answer` with each value as text or bytes before it crosses to loadlab's side;
+ * a value of another type refuses the whole answer, as k6's (an Error that says which); a value that is not
+ * an object is returned as it is.
  */
 function summaryContents(answer: unknown): unknown {
   if (answer === null || typeof answer !== "object" || Array.isArray(answer)) return answer;
-  const out: Record<string, string | Uint8Array | { unwritable: string }> = {};
+  const out: Record<string, string | Uint8Array> = {};
   for (const [key, value] of Object.entries(answer)) {
-    try {
-      if (typeof value === "string" || value instanceof Uint8Array) out[key] = value;
-      else {out[key] = value instanceof ArrayBuffer
-          ? new Uint8Array(value)
-          : JSON.stringify(value) ?? String(value);}
-    } catch (err) {
-      out[key] = { unwritable: errorText(err) };
-    }
+    if (typeof value === "string" || value instanceof Uint8Array) out[key] = value;
+    else if (value instanceof ArrayBuffer) out[key] = new Uint8Array(value);
+    else return new TypeError(`${key}: a value of type ${typeof value}, not text or an ArrayBuffer`);
   }
   return out;
 }

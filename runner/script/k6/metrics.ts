@@ -45,9 +45,8 @@ let nextSendMs = 0;
 
 /** Sends what was added unless a send went less than `SEND_EVERY_MS` ago (the run's end sends the rest). */
 export function flushMetricsSoon(): void {
-  if (parts.size === 0) return;
   const nowMs = performance.now();
-  if (nowMs < nextSendMs) return;
+  if (parts.size === 0 || nowMs < nextSendMs) return;
   nextSendMs = nowMs + SEND_EVERY_MS;
   flushMetrics();
 }
@@ -72,14 +71,13 @@ const kinds = new Map<string, MetricPart["kind"]>([
   ),
 ]);
 
-/**
- * k6's built-in metrics, counted by the run (k6/ws's `ws_*` are counted through this module): a script's
- * metric of such a name is refused, as loadlab cannot add its values to the run's.
- */
+/** k6's built-in metrics, counted by the run (k6/ws's `ws_*` are counted through this module). */
 const BUILT_IN = new Set(kinds.keys());
+/** The built-ins a script's metric of the same kind adds to, as k6's (cli/k6/summary.ts adds them up). */
+const ADDED_TO = new Set("http_reqs iterations http_req_failed iteration_duration group_duration".split(" "));
 
-/** Refuses a name k6 refuses (not of NAME, or taken by a metric of another kind) and a built-in's. */
-function register(name: unknown, kind: MetricPart["kind"]): string {
+/** Refuses a name k6 refuses (not of NAME, taken by another kind or value type), a built-in not added to. */
+function register(name: unknown, kind: MetricPart["kind"], time: boolean): string {
   if (!inInit()) {
     throw new TypeError(
       // Not named: a script making one a name an iteration would count an error message of each.
@@ -95,15 +93,19 @@ function register(name: unknown, kind: MetricPart["kind"]): string {
         "with a digit (k6's rule)",
     );
   }
-  if (BUILT_IN.has(name)) {
+  const taken = kinds.get(name),
+    builtIn = BUILT_IN.has(name),
+    timed = builtIn ? taken === "trend" : made.get(name)?.time;
+  const contains = name.startsWith("data_") && builtIn ? "data" : timed ? "time" : "default";
+  if (taken !== undefined && (taken !== kind || contains !== (time ? "time" : "default"))) {
+    const was = taken !== kind ? `type ${taken}` : `a value type ${contains}`;
+    throw new TypeError(`metric '${name}' already exists but with ${was}: give this ${kind} another name`);
+  }
+  if (builtIn && !ADDED_TO.has(name)) {
     throw new TypeError(
       `metric ${name} is one of k6's built-in metrics, which loadlab counts from the run itself and cannot ` +
         `add a script's values to (k6 would): give this ${kind} a name of its own, e.g. my_${name}`,
     );
-  }
-  const taken = kinds.get(name);
-  if (taken !== undefined && taken !== kind) {
-    throw new TypeError(`metric ${name} already exists as a ${taken}: give this ${kind} another name`);
   }
   if (taken === undefined && kinds.size - BUILT_IN.size >= MAX_SCRIPT_METRICS) {
     throw new TypeError(
@@ -176,15 +178,19 @@ export function wantSubmetrics(thresholds: unknown): void {
   if (thresholds === null || typeof thresholds !== "object") return;
   for (const [key, rules] of Object.entries(thresholds)) {
     const m = /^([a-z_0-9]+)(?:\{(.*)\})?$/i.exec(key.trim());
-    // Checks with abortOnFail are sent too, whatever their tags: the main isolate judges them live.
-    const live = m?.[1] === "checks" && [rules].flat().some((t) => Boolean(t?.abortOnFail));
+    // Checks with abortOnFail are sent too, whatever their tags, and request durations by tag: the main
+    // isolate judges them live.
+    const live = (m?.[1] === "checks" || m?.[1] === "http_req_duration" && m[2] !== undefined) &&
+      [rules].flat().some((t) => Boolean(t?.abortOnFail));
     if (m === null || (m[2] === undefined && !live)) continue;
     const tags = tagPairs(m[2] ?? "").filter(([k, v]) => k !== "" || v !== "");
     // A tag the run's samples leave out: the submetric sees no value, as k6's.
     if (tags.some(([k]) => leftOut.has(k))) continue;
     // The run's results count checks by scenario, group and name; by any other tag they are kept here.
     const ownChecks = m[1] === "checks" && (live || tags.some(([k]) => !RESULT_CHECK_TAGS.has(k)));
-    if (BUILT_IN.has(m[1]) && m[1] !== GROUP_DURATION && !ownChecks && !PHASES.includes(m[1])) continue;
+    if (BUILT_IN.has(m[1]) && m[1] !== GROUP_DURATION && !ownChecks && !PHASES.includes(m[1]) && !live) {
+      continue;
+    }
     const list = wanted.get(m[1]) ?? [];
     list.push({ name: key.trim(), tags });
     wanted.set(m[1], list);
@@ -220,7 +226,7 @@ class Metric {
     const kind = this.kind = (new.target as typeof Metric).kind;
     // As k6: any truthy second argument makes a trend a time trend.
     this.time = kind === "trend" && Boolean(isTime);
-    this.name = register(name, kind);
+    this.name = register(name, kind, this.time);
     if (!made.get(this.name)?.time) made.set(this.name, { kind, time: this.time });
   }
 
@@ -295,10 +301,11 @@ export function addPhases(
 ): void {
   const phaseMs = phasesOf(raw);
   let all: Record<string, string> | undefined;
-  for (let k = 0; k < PHASES.length; k++) {
-    const v = phaseMs[k];
-    addTo(partOf(PHASES[k], "trend", true), v, v);
-    const subs = wanted.get(PHASES[k]);
+  // After the phases, the request's duration (k6's: sending, waiting, receiving) to its submetrics only.
+  for (let k = 0; k <= PHASES.length; k++) {
+    const v = k < PHASES.length ? phaseMs[k] : phaseMs[3] + phaseMs[4] + phaseMs[5];
+    if (k < PHASES.length) addTo(partOf(PHASES[k], "trend", true), v, v);
+    const subs = wanted.get(PHASES[k] ?? "http_req_duration");
     all ??= subs && { ...tags, name: name ?? url, method, status: String(raw.status), url: name ?? url };
     if (subs !== undefined) addToSubmetrics(subs, "trend", true, v, v, all);
   }

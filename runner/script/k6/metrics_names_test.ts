@@ -1,8 +1,8 @@
 /**
  * k6's rule for custom metric names, as k6 enforces it when a metric is made: a name with a newline, HTML,
- * quotes, braces or 200 characters (which reached the terminal summary and the metrics outputs as it was)
- * is refused, as is a name taken by a metric of another kind, and a name of k6's built-in metrics (a
- * `Counter` named `http_req_duration` or `http_reqs` replaced the built-in in k6's summary).
+ * quotes, braces or 200 characters (which reached the terminal summary and the metrics outputs as it was) is
+ * refused, as is a name taken by a metric of another kind or value type, and a name of k6's built-in metrics
+ * loadlab does not add a script's values to (a `Gauge` named `vus` replaced the built-in in k6's summary).
  */
 import { deepStrictEqual, ok, throws } from "node:assert/strict";
 import { Counter, flushMetrics, Gauge, type MetricPart, METRICS_CHANNEL, Rate, Trend } from "./metrics.ts";
@@ -20,12 +20,20 @@ Deno.test("custom metric names outside k6's rule are refused when the metric is 
   ok(new Counter("pages_seen") && new Trend("_t2") && new Rate("ok_rate") && new Gauge("last_vu"));
 });
 
-Deno.test("a name taken by a metric of another kind is refused; the same kind shares it; k6's own are refused", () => {
+Deno.test("a name taken by another kind or value type is refused; the same shares it; k6's own are added to or refused", () => {
   new Rate("shared_rate");
-  throws(() => new Gauge("shared_rate"), /already exists as a rate/);
+  throws(() => new Gauge("shared_rate"), /metric 'shared_rate' already exists but with type rate/);
   ok(new Rate("shared_rate"));
-  // A built-in's name, of any kind: the summary showed the script's numbers in the run's place.
-  for (const made of [() => new Counter("http_reqs"), () => new Trend("checks"), () => new Counter("vus")]) {
+  new Trend("shared_time", true);
+  throws(() => new Trend("shared_time"), /already exists but with a value type time/);
+  // A built-in's name, of another kind or value type: refused as k6 refuses it.
+  throws(() => new Trend("checks"), /already exists but with type rate/);
+  throws(() => new Counter("data_sent"), /already exists but with a value type data/);
+  // Of the same kind: added to (cli/k6/summary.ts), but a built-in the run alone counts here.
+  ok(new Counter("http_reqs") && new Rate("http_req_failed") && new Trend("iteration_duration", true));
+  for (
+    const made of [() => new Gauge("vus"), () => new Rate("checks"), () => new Trend("http_req_duration", 1)]
+  ) {
     throws(made, /is one of k6's built-in metrics, which loadlab counts from the run itself/);
   }
 });

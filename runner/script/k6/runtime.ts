@@ -11,7 +11,6 @@ import { givenRunTags, setRunTags, setSystemTags, setTagSource, type VuTags } fr
 import {
   iterationPoints,
   iterationStarts,
-  PHASES,
   pointsOut,
   setJsonThresholds,
   writeVusPoints,
@@ -20,7 +19,7 @@ import { isolateFlags } from "./isolate_flags.ts";
 import { atRunEnd, PART_ENV, runCounters } from "../run_state.ts";
 import { ScriptShapeError } from "../module.ts";
 import { isMainThread } from "node:worker_threads";
-import { endInit, open, setScriptFolder } from "./init_files.ts";
+import { endInit, inInit, open, setScriptFolder } from "./init_files.ts";
 export { openIn } from "./init_files.ts";
 import { runArrayCall } from "./array_calls.ts";
 import { testAborted } from "./test_abort.ts";
@@ -115,12 +114,18 @@ export function back<T>(ctx: VuContext | undefined, value?: T): T | undefined {
 export const asyncWritten = new WeakSet<object>();
 export const writtenAsync = <T extends object>(fn: T): T => (asyncWritten.add(fn), fn);
 
+/** A read of a global k6's JavaScript lacks (convert.ts): k6's error. */
+export function absent(name: string): never {
+  throw new ReferenceError(`${name} is not defined`);
+}
+
 /** The folder `open()` reads relative paths from: the k6 script's own (set by the converted header). */
 export const scriptDir = setScriptFolder;
 
 Object.defineProperties(globalThis, {
   __VU: { get: () => current()?.vu.id ?? 0, configurable: true },
-  __ITER: { get: () => current()?.iter ?? 0, configurable: true },
+  // As k6's: no `__ITER` in the init code.
+  __ITER: { get: () => current()?.iter ?? (inInit() ? absent("__ITER") : 0), configurable: true },
   __ENV: { value: isolateFlags.env ?? scriptEnv(), configurable: true, writable: true },
   open: { value: open, configurable: true, writable: true },
 });
@@ -207,7 +212,7 @@ export function session(mod: ConvertedModule): (s: Session) => unknown {
   if (typeof options.userAgent === "string") requestDefaults.userAgent = options.userAgent;
   requestDefaults.noCookiesReset = options.noCookiesReset === true;
   requestDefaults.phases = isolateFlags.phases === true || typeof mod.exports.handleSummary === "function" ||
-    Object.keys(options.thresholds ?? {}).some((key) => PHASES.some((p) => key.trim().startsWith(p)));
+    Object.keys(options.thresholds ?? {}).some((key) => /^\s*http_req_(?!failed|duration\s*$)/.test(key));
   requestDefaults.throw = options.throw === true;
   requestDefaults.blocked = options;
   sendsLater = mod.sendsLater === true;
@@ -356,18 +361,11 @@ const VU = Symbol("k6 VU");
 /** The session's k6 VU: a closed load's user keeps its own; an arrival takes an idle one, else a new one. */
 function vuOf(s: Session): K6Vu {
   const state = s.state as Record<symbol, K6Vu | undefined>;
-  let vu = state[VU];
-  if (vu === undefined) {
-    vu = (arrivals ? idleVus.pop() : undefined) ?? { id: countUp(VUS_SLOT) + 1, iterations: 0 };
-    state[VU] = vu;
-  }
-  return vu;
+  return state[VU] ??= (arrivals ? idleVus.pop() : undefined) ?? { id: countUp(VUS_SLOT) + 1, iterations: 0 };
 }
 
 /** Counts every iteration across the run from now on (k6/execution's import). */
-export function countIterations(): void {
-  counting = true;
-}
+export const countIterations = (): void => void (counting = true);
 
 /** Adds 1 to the 64-bit count at `slot` (low word) and `slot + 1` (high); returns the count before. */
 function countUp(slot: number): number {

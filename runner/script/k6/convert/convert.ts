@@ -13,6 +13,7 @@ import { jslibOf, K6_REFUSED, moduleUrl, PAGE_CALLS, RUNTIME_URL } from "./modul
 import { around, type Edit, exportEdits, exportedNames } from "./exports.ts";
 import {
   declaredNames,
+  everyNode,
   exportsK6Options,
   importsK6ByTokens,
   initVuReads,
@@ -232,6 +233,7 @@ export function convertK6(
   // k6's global timers are k6/timers' (the iteration waits for them), unless the script declares its own.
   const declared = declaredNames(ast), timers = [...TIMERS].filter((t) => !declared.has(t)).join(", ");
   const timed = timers && `import { ${timers} } from ${JSON.stringify(moduleUrl("k6/timers"))}; `;
+  edits.push(...absentGlobalEdits(ast, declared));
   const runtime = `import * as __k6 from ${JSON.stringify(RUNTIME_URL)}; ${html}${timed}`;
   if (library) {
     const made = ownExports.filter((e) =>
@@ -279,6 +281,32 @@ function libraryExports(ast: Node, problems: Problem[]): LibraryExport[] {
 }
 
 const TIMERS = ["setTimeout", "setInterval", "clearTimeout", "clearInterval"];
+
+/** k6's globals but its arrays and errors (its JavaScript's own, probed under k6 v1.8.1). */
+const K6_GLOBALS = new Set(`Object Function String Number BigInt RegExp Date Boolean Proxy Reflect eval Math
+JSON ArrayBuffer DataView Symbol WeakSet WeakMap Map Set Promise globalThis NaN undefined Infinity isNaN
+parseInt parseFloat isFinite decodeURI decodeURIComponent encodeURI encodeURIComponent escape unescape
+console global require open module exports crypto __ENV __VU __ITER setTimeout setInterval clearTimeout
+clearInterval`.split(/\s+/));
+
+/**
+ * The script's reads of globals loadlab's isolates have and k6's JavaScript lacks (`URL`, `btoa`, `fetch`,
+ * `TextEncoder`...), unless it declares the name: each throws k6's ReferenceError where it runs (init or
+ * VU code), and `typeof` of one is "undefined", while loadlab's own runtime keeps them.
+ */
+function absentGlobalEdits(ast: Node, declared: Set<string>): Edit[] {
+  const edits: Edit[] = [];
+  everyNode(ast, (n, [p]) => {
+    const name = n.type === "Identifier" && Object.hasOwn(globalThis, n.name) ? n.name : "";
+    if (!name || K6_GLOBALS.has(name) || /(Array|Error)$/.test(name) || declared.has(name)) return;
+    const key = (p.property === n || p.key === n) && !p.computed, set = p.left === n || p.operator === "++";
+    if (key || set || p.operator === "--" || p.shorthand || p.label === n || /^Export/.test(p.type)) return;
+    const typeOf = p.type === "UnaryExpression" && p.operator === "typeof", at = typeOf ? p : n;
+    const text = typeOf ? '"undefined"' : `(__k6.absent(${JSON.stringify(name)}))`;
+    edits.push({ start: at.start, end: at.end, text });
+  });
+  return edits;
+}
 
 /** Whether the script calls `.html(`, `.clickLink(` or `.submitForm(`: it loads the HTML parser. */
 function parsesHtml(ast: Node): boolean {
@@ -367,20 +395,11 @@ function awaitEdits(call: Node, array: boolean, opener: string, closer: string, 
 
 /** Calls to await in a parameter's default value, where JavaScript allows no await: refused. */
 function awaitedInParameters(functions: Iterable<Node>, awaited: Iterable<Node>): Problem[] {
-  const params: Node[] = [];
-  for (const fn of functions) params.push(...fn.params);
-  if (params.length === 0) return [];
-  const problems: Problem[] = [];
-  for (const call of awaited) {
-    if (params.some((p) => p.start <= call.start && call.end <= p.end)) {
-      problems.push({
-        pos: call.start,
-        why: "a call that sends or waits in a parameter's default value cannot be awaited there: " +
-          "move it into the function's body",
-      });
-    }
-  }
-  return problems;
+  const params = [...functions].flatMap((fn) => fn.params),
+    why = "a call that sends or waits in a " +
+      "parameter's default value cannot be awaited there: move it into the function's body";
+  const within = (call: Node) => params.some((p: Node) => p.start <= call.start && call.end <= p.end);
+  return [...awaited].filter(within).map((call) => ({ pos: call.start, why }));
 }
 
 /** The source with `edits` made; a replaced span keeps its line breaks, so every line keeps its number. */

@@ -55,17 +55,22 @@ function nodeProblem(
   return null;
 }
 
-/** Names the script declares itself (an `eval` it declares shadows the global). */
+/** What a declared name may sit in: `const { a, b: [c] } = x`, `({ d = 1 }) => d`. */
+const PATTERNS = new Set(["ObjectPattern", "ArrayPattern", "AssignmentPattern", "RestElement", "Property"]);
+
+/** Names the script declares itself, in any scope (an `eval` it declares shadows the global). */
 export function declaredNames(ast: Node): Set<string> {
   const names = new Set<string>();
   everyNode(ast, (node, above) => {
     if (node.type !== "Identifier") return;
-    const parent = above[0];
+    let bound = node, k = 0;
+    while (PATTERNS.has(above[k]?.type) && above[k].right !== bound) bound = above[k++];
+    const parent = above[k];
     if (
-      (parent?.type === "VariableDeclarator" && parent.id === node) ||
-      (isFunction(parent) && (parent.id === node || parent.params.includes(node))) ||
-      parent?.type === "ImportSpecifier" || parent?.type === "ImportDefaultSpecifier" ||
-      parent?.type === "ImportNamespaceSpecifier"
+      (parent?.type === "VariableDeclarator" && parent.id === bound) || parent?.type === "CatchClause" ||
+      ((isFunction(parent) || /^Class/.test(parent?.type)) &&
+        (parent.id === bound || parent.params?.includes(bound))) ||
+      /^Import\w*Specifier$/.test(parent?.type)
     ) names.add(node.name);
   });
   return names;
@@ -147,17 +152,21 @@ function specifierOf(node: Node | undefined): unknown {
   return undefined;
 }
 
-/** Only k6's: options with a load key or a thresholds object, or a default function of no parameter. */
-export const exportsK6Options = (s: Node): boolean =>
-  (s.type === "ExportDefaultDeclaration" && /Function/.test(s.declaration.type) &&
+/** Only k6's: a parameterless default function, or options (`export { options }` too) that load or judge. */
+export function exportsK6Options(s: Node, _: number, body: Node[]): boolean {
+  const local = s.specifiers?.find((e: Node) => (e.exported?.name ?? e.exported?.value) === "options")?.local;
+  const declared = s.declaration?.declarations ??
+    (local ? body.flatMap((v: Node) => v.declarations ?? []) : []);
+  return (s.type === "ExportDefaultDeclaration" && /Function/.test(s.declaration.type) &&
     s.declaration.params.length === 0) ||
-  (s.declaration?.declarations ?? []).some((d: Node) =>
-    s.type === "ExportNamedDeclaration" && d.id.name === "options" && d.init?.type === "ObjectExpression" &&
-    d.init.properties.some((p: Node) =>
-      ["vus", "iterations", "duration", "stages", "scenarios"].includes(p.key?.name) ||
-      (p.key?.name === "thresholds" && p.value.type === "ObjectExpression")
-    )
-  );
+    declared.some((d: Node) =>
+      d.id.name === (local?.name ?? "options") && d.init?.type === "ObjectExpression" &&
+      d.init.properties.some((p: Node) =>
+        ["vus", "iterations", "duration", "stages", "scenarios"].includes(p.key?.name) ||
+        (p.key?.name === "thresholds" && p.value.type === "ObjectExpression")
+      )
+    );
+}
 
 export function importsK6ByTokens(source: string): boolean {
   let previous = "";
@@ -241,6 +250,7 @@ function apiReferenceProblem(node: Node, parent: Node, bindings: Map<string, Bin
     case "ImportSpecifier":
     case "ImportDefaultSpecifier":
     case "ImportNamespaceSpecifier":
+    case "ExportSpecifier": // a scenario's exec: the runtime awaits its calls
       return null;
     case "CallExpression":
       if (!whole && parent.callee === node) return null;

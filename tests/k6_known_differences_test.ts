@@ -1,0 +1,183 @@
+/**
+ * What k6 does that loadlab did otherwise, each run to k6's verdict: globals k6's JavaScript lacks (`URL`,
+ * `btoa`, `fetch`, `__ITER` at init) throw its ReferenceError where they are read; a script's metric named as
+ * a built-in adds to it (another kind or value type refused); a handleSummary answer with a value that is not
+ * text is written nowhere, `--summary-export` included; `export { options, flow }` of a module's flow;
+ * abortOnFail on a request duration's submetric. Against the built-in target; each load bounded in count or
+ * time.
+ */
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { withTarget } from "./helpers.ts";
+import { runK6Text } from "./k6_run.ts";
+import { testPool } from "./fixtures/test_pool.ts";
+
+const pool = testPool(3);
+
+pool.test("globals k6 lacks throw its ReferenceError in VU code; typeof is undefined; a script's own is kept", () =>
+  withTarget(async (url) => {
+    const { code, text } = await runK6Text(
+      `import http from "k6/http";
+import { check } from "k6";
+import { Counter } from "k6/metrics";
+const after = new Counter("after_btoa");
+const caught = new Counter("reference_errors");
+function atob(s) { return "own:" + s; }
+const [self] = ["me"];
+class Location { constructor() { this.ok = true; } }
+function greet({ name }) { return name; }
+export const options = {
+  iterations: 2,
+  thresholds: { after_btoa: ["count==0"], reference_errors: ["count==6"], checks: ["rate==1"] },
+};
+export default function () {
+  http.get("http://app.test/json");
+  check(null, {
+    "typeof": () => typeof URL === "undefined" && typeof TextEncoder === "undefined" && typeof fetch === "undefined",
+    "own atob": () => atob("x") === "own:x",
+    "own names": () => greet({ name: "n" }) === "n" && self === "me" && new Location().ok,
+    "k6's kept": () => typeof setTimeout === "function" && typeof crypto === "object" && typeof JSON === "object",
+  });
+  for (const f of [() => new URLSearchParams("a=1"), () => structuredClone({})]) {
+    try { f(); } catch (e) { if (e instanceof ReferenceError) caught.add(1); }
+  }
+  try { fetch("http://app.test/json"); } catch (e) { caught.add(e.message === "fetch is not defined" ? 1 : 0); }
+  btoa("user:pass");
+  after.add(1);
+}
+`,
+      url,
+    );
+    assertEquals(code, 0, text);
+  }));
+
+for (
+  const [what, init] of [["URL", 'const base = new URL("http://app.test/");'], [
+    "__ITER",
+    "const i = __ITER;",
+  ]]
+) {
+  pool.test(`${what} read by the init code throws k6's ReferenceError: exit 107 before the load`, () =>
+    withTarget(async (url) => {
+      const { code, text } = await runK6Text(
+        `import http from "k6/http";\n${init}\nexport default function () { http.get("http://app.test/"); }\n`,
+        url,
+      );
+      assertEquals(code, 107, text);
+      ok(text.includes(`${what} is not defined`), text);
+    }));
+}
+
+pool.test("a script's Rate and Counter named as built-ins add to them, as k6's", () =>
+  withTarget(async (url) => {
+    const { code, text } = await runK6Text(
+      `import http from "k6/http";
+import { Counter, Rate } from "k6/metrics";
+const failed = new Rate("http_req_failed");
+const reqs = new Counter("http_reqs");
+export const options = {
+  iterations: 2,
+  thresholds: { http_req_failed: ["rate>0.6", "rate<0.7"], http_reqs: ["count==4"] },
+};
+export default function () {
+  http.get("http://app.test/json");
+  failed.add(true);
+  failed.add(true);
+  reqs.add(1);
+}
+`,
+      url,
+    );
+    assertEquals(code, 0, text);
+  }));
+
+for (
+  const [made, why] of [
+    ['new Counter("data_received")', "metric 'data_received' already exists but with a value type data"],
+    ['new Trend("http_reqs")', "metric 'http_reqs' already exists but with type counter"],
+    [
+      'new Trend("iteration_duration")',
+      "metric 'iteration_duration' already exists but with a value type time",
+    ],
+  ]
+) {
+  pool.test(`${made} is refused as k6 refuses it: exit 107 naming why`, () =>
+    withTarget(async (url) => {
+      const { code, text } = await runK6Text(
+        `import http from "k6/http";
+import { Counter, Trend } from "k6/metrics";
+const m = ${made};
+export default function () { http.get("http://app.test/"); }
+`,
+        url,
+      );
+      assertEquals(code, 107, text);
+      ok(text.includes(why), text);
+    }));
+}
+
+pool.test("a handleSummary answer with a value that is not text writes nothing, --summary-export neither", () =>
+  withTarget(async (url) => {
+    const { code, text, dir } = await runK6Text(
+      `import http from "k6/http";
+export const options = { iterations: 1 };
+export default function () { http.get("http://app.test/"); }
+export function handleSummary(data) { return { "text.txt": "x", "data.json": data, stdout: "SAID" }; }
+`,
+      url,
+      (dir) => ["--summary-export", `${dir}/export.json`],
+    );
+    assertEquals(code, 0, text);
+    ok(text.includes("failed to handle the end-of-test summary: data.json: a value of type object"), text);
+    ok(!text.includes("SAID"), text);
+    assertEquals([existsSync(`${dir}/text.txt`), existsSync(`${dir}/export.json`)], [false, false]);
+    ok(existsSync(`${dir}/out/results.json`), "the run's results kept");
+  }));
+
+pool.test("options and a module's flows exported by `export { ... }` run as the scenarios' execs", () =>
+  withTarget(async (url) => {
+    const { code, text } = await runK6Text(
+      `import { browse } from "./lib/flows.js";
+const options = {
+  scenarios: { browsing: { executor: "per-vu-iterations", vus: 2, iterations: 2, exec: "browse" } },
+  thresholds: { "http_reqs{flow:browse}": ["count==4"] },
+};
+export { options, browse };
+`,
+      url,
+      [],
+      {
+        files: {
+          "lib/flows.js": `import http from "k6/http";
+export function browse() { http.get("http://app.test/json", { tags: { flow: "browse" } }); }
+`,
+        },
+      },
+    );
+    assertEquals(code, 0, text);
+  }));
+
+pool.test("abortOnFail on a request duration's submetric stops the run after its delay, as k6's: exit 99", () =>
+  withTarget(async (url) => {
+    const started = Date.now();
+    const { code, text } = await runK6Text(
+      `import http from "k6/http";
+export const options = {
+  vus: 1,
+  duration: "60s",
+  thresholds: {
+    "http_req_duration{name:slow}": [{ threshold: "p(95)<50", abortOnFail: true, delayAbortEval: "1s" }],
+  },
+};
+export default function () {
+  http.get("http://app.test/json", { tags: { name: "fast" } });
+  http.get("http://app.test/sleep?ms=200", { tags: { name: "slow" } });
+}
+`,
+      url,
+    );
+    assertEquals(code, 99, text);
+    ok(text.includes("http_req_duration{name:slow}"), text);
+    // Stopped well before its 60 s, on a busy machine too.
+    ok(Date.now() - started < 45_000, `${Date.now() - started} ms`);
+  }));
