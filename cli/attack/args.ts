@@ -7,7 +7,6 @@ import { defined } from "../../validation/defined.ts";
 import { type AttackConfig, type AttackConfigInput, parseAttackConfig } from "../../runner/config.ts";
 import { ConfigError } from "../../validation/config_error.ts";
 import { loadTlsMaterial, TLS_OPTIONS, TlsFileError } from "../../runner/http/tls/options.ts";
-import type { FlagSpec } from "../argv.ts";
 import { ATTACK_FLAGS, OPTION_FLAGS, readAttackFlags, TLS_FLAGS, WS_FLAGS } from "./flags.ts";
 import { type CommonOptionKey, OPTIONS } from "../../runner/config_fields.ts";
 import { type FlagValues, optionValues } from "../flag_values.ts";
@@ -234,17 +233,10 @@ function checkSourceAddresses(config: AttackConfig): void {
   }
 }
 
-const FLAGS_OF_FIELD = new Map<string, FlagSpec[]>();
-for (const spec of ATTACK_FLAGS) {
-  for (const field of spec.config ?? []) {
-    FLAGS_OF_FIELD.set(field, [...FLAGS_OF_FIELD.get(field) ?? [], spec]);
-  }
-}
-
 /** The flag behind a config issue's path, as the user typed it, else its first spelling. */
 function flagOf(path: string, flags: FlagValues): string | undefined {
-  const specs = FLAGS_OF_FIELD.get(path) ?? FLAGS_OF_FIELD.get(/^[^.[]*(\.[^.[]*)?/.exec(path)![0]) ??
-    FLAGS_OF_FIELD.get(/^[^.[]*/.exec(path)![0]);
+  const fields = [path, /^[^.[]*(\.[^.[]*)?/.exec(path)![0], /^[^.[]*/.exec(path)![0]];
+  const specs = fields.map((f) => ATTACK_FLAGS.filter((s) => s.config?.includes(f))).find((s) => s.length);
   if (specs === undefined) return undefined;
   const spec = specs.find((s) => flags.has(s.long)) ?? specs[0];
   return flags.has(spec.long) ? flags.typed(spec.long) : spec.short ? `-${spec.short}` : `--${spec.long}`;

@@ -241,7 +241,8 @@ const ERROR_CASES: Array<[string[], string | RegExp]> = [
     /^--ws-max-buffered: ws.maxBufferedBytes must hold at least two messages at the cap/,
   ],
   [[URL_, "--bogus"], "--bogus: unknown flag; see loadlab attack --help"],
-  [[URL_, "-x"], "-x: unknown flag; see loadlab attack --help"],
+  [[URL_, "-G"], "-G: unknown flag; see loadlab attack --help"],
+  [[URL_, "-x", "http://127.0.0.1:3128"], /^-x: unknown flag; proxies are not supported/],
   [[URL_, "-t2"], /^-t: unknown flag; for worker threads use --workers/],
   [[URL_, "-z", "10s"], "-z: unknown flag; the duration is -d here, e.g. -d 10s"],
   // Other tools' flags whose value shows their meaning, not loadlab's: refused, naming what to write.
@@ -252,6 +253,7 @@ const ERROR_CASES: Array<[string[], string | RegExp]> = [
   [[URL_, "-c", "50", "-q", "100"], /^-q "100": quiet takes no value here; oha's -q N rate is -R N/],
   [[URL_, "--host", "example.com"], /^--host example.com: where --dashboard listens; .*"Host: example.com"$/],
   [[URL_, "-host", "a.test"], /^--host a.test: where --dashboard listens/],
+  [[URL_, "-disable-redirects"], /^--disable-redirects: unknown flag; redirects are never followed/],
   [[URL_, "-disable-keepalive"], /^--disable-keepalive: unknown flag; -H "Connection: close"/],
   [[URL_, "-i", "body.json"], /^-i needs a grpc:\/\/ or grpcs:\/\/ URL; .*-i body file is -D FILE$/],
   [["-n", URL_], /^missing the target URL \(-n took http:\/\/127.0.0.1:8080\/ as its value/],

@@ -186,6 +186,15 @@ const HINTS: Record<string, string> = {
   "--disable-keepalive": '-H "Connection: close" has the server close each connection; a new one sends next',
   "--disable-compression": "no Accept-Encoding is sent unless -H sets one; drop it",
   "--redirect": "redirects are never followed (a 3xx counts as its status); drop it",
+  "--disable-redirects": "redirects are never followed (a 3xx counts as its status); drop it",
+  "--latency-correction": "-R with -c measures latency from each intended send (wrk2's model)",
+  "--burst-delay": 'bursts are --phases, e.g. --phases "1s@100,4s@0"',
+  "--rand-regex-url": "random URL parts are {{ $randomString(8) }} or {{ $randomNumber(1,9) }}",
+  "--urls-from-file": 'several paths are --mix "GET /path"; rows of a file fill {{ name }} (--data-file)',
+  "-x": "proxies are not supported: give the target's own URL",
+  "--unix-socket": "unix sockets are not supported: give the target's TCP URL",
+  "--ipv4": "the URL's address is dialled as written: give an IPv4 one, e.g. http://127.0.0.1:8080/",
+  "--burst-rate": 'bursts are --phases, e.g. --phases "1s@100,4s@0"',
 };
 
 /** A known flag whose value (-q: a number after it) shows another tool's meaning, e.g. wrk's `-T 2s`. */
