@@ -30,7 +30,7 @@ export const DASHBOARD_FLAGS: FlagSpec[] = [
   flag("--dashboard-port N", { example: "8700" }, ["the dashboard's port (implies --dashboard)"]),
   flag("--open", {}, ["open the dashboard in a browser when one is found"]),
   flag("--host H", { example: "127.0.0.1" }, [
-    "listen on H, not 127.0.0.1 (warns: results readable from the network)",
+    "with --dashboard: listen on H, not 127.0.0.1 (warns: readable from the network)",
   ]),
   flag("--steer", {}, [
     "the dashboard's controls change the run under way: pause/resume, rate",
