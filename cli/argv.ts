@@ -116,7 +116,11 @@ export function tokenize(
       raw.positionals.push(...argv.slice(i + 1));
       break;
     }
-    const split = splitFlag(arg);
+    // Go's flag package spells long flags with one dash (hey's -cpus, -h2): read those this table knows.
+    const go = /^-(\w[\w-]+)(=|$)/.exec(arg)?.[1] ?? "";
+    const split = splitFlag(
+      specs.some((s) => s.long === go || s.aliases?.includes(go)) || hints[`--${go}`] ? `-${arg}` : arg,
+    );
     if (!split) {
       raw.positionals.push(arg);
       continue;

@@ -139,3 +139,25 @@ Deno.test("unknown command exits 2 and names the commands", async () => {
   assertEquals(r.code, 2);
   ok(r.stderr.includes("attack"));
 });
+
+Deno.test("other tools' lines: a clash is exit 2 before any load; hey's -cpus and -j run", async () => {
+  const t = countingTarget();
+  try {
+    // hey's -o csv and wrk's -T 2s: read as loadlab's, they wrote results.json to "csv" and sent
+    // "Content-Type: 2s" for a whole run.
+    for (const clash of [["-o", "csv"], ["-T", "2s"], ["-c", "2", "-q", "5"]]) {
+      const r = await runLoadlab(["attack", t.url, "-n", "20", ...clash]);
+      assertEquals(r.code, 2, r.stderr);
+      ok(r.stderr.includes(`${clash.at(-2)} "${clash.at(-1)}"`), r.stderr);
+    }
+    assertEquals(t.seen.requests, 0);
+    ok(!(await Deno.stat("csv").catch(() => null)), "no results.json named csv");
+    const r = await runLoadlab(["attack", t.url, "-n", "20", "-c", "2", "-cpus", "2", "-j"]);
+    assertEquals(r.code, 0, r.stderr);
+    assertEquals(JSON.parse(r.stdout).requests, 20);
+    assertEquals(t.seen.requests, 20);
+  } finally {
+    await t.close();
+    await Deno.remove("csv").catch(() => {});
+  }
+});

@@ -7,10 +7,9 @@ import { defined } from "../../validation/defined.ts";
 import { type AttackConfig, type AttackConfigInput, parseAttackConfig } from "../../runner/config.ts";
 import { ConfigError } from "../../validation/config_error.ts";
 import { loadTlsMaterial, TLS_OPTIONS, TlsFileError } from "../../runner/http/tls/options.ts";
-import { type FlagSpec, tokenize } from "../argv.ts";
-import { ATTACK_FLAGS, attackHelp, FOREIGN_FLAG_HINTS, OPTION_FLAGS, TLS_FLAGS, WS_FLAGS } from "./flags.ts";
+import { ATTACK_FLAGS, OPTION_FLAGS, readAttackFlags, TLS_FLAGS, WS_FLAGS } from "./flags.ts";
 import { type CommonOptionKey, OPTIONS } from "../../runner/config_fields.ts";
-import { FlagValues, optionValues } from "../flag_values.ts";
+import { type FlagValues, optionValues } from "../flag_values.ts";
 import { resolveLoad } from "./load_model.ts";
 import { readOpenFileLimit } from "../../system/descriptors.ts";
 import { FD_HEADROOM, portProblem, socketProblem, socketsOf } from "../../runner/socket_budget.ts";
@@ -50,16 +49,15 @@ interface ParseAttackOptions {
 
 /** Parses the arguments after `attack`; throws `UsageError` on bad input, `HelpRequested` for `-h`. */
 export function parseAttackArgs(argv: string[], options: ParseAttackOptions = {}): ParsedAttack {
-  const raw = tokenize(argv, ATTACK_FLAGS, FOREIGN_FLAG_HINTS, "attack", attackHelp());
-  const flags = new FlagValues(raw, ATTACK_FLAGS);
-  const url = parseUrl(raw.positionals);
-  const concurrency = foldConcurrency(raw, flags, url);
+  const flags = readAttackFlags(argv);
+  const url = parseUrl(flags);
+  const concurrency = foldConcurrency(flags.raw, flags, url);
   const data = dataFileArgs(flags, url);
   const ws = wsArgs(flags, url);
   const grpc = grpcArgs(flags, url, data);
   const requestMix = ws !== undefined || grpc !== undefined
     ? undefined
-    : requestMixOf(flags, url, raw.positionals[0], data);
+    : requestMixOf(flags, url, flags.raw.positionals[0], data);
   const limit = options.openFileLimit === undefined ? readOpenFileLimit() : options.openFileLimit;
   const load = resolveLoad(flags, limit === null ? undefined : limit - FD_HEADROOM);
   const config = toConfig({
@@ -114,15 +112,9 @@ function matchOf(text: string | undefined): NonNullable<AttackConfigInput["ws"]>
   if (nth) return { kind: "nth", n: Number(nth[1]) };
   const json = /^json:([^=]+)=(.*)$/.exec(text);
   if (json) {
-    const raw = json[2];
-    const value = raw === "true"
-      ? true
-      : raw === "false"
-      ? false
-      : raw !== "" && !isNaN(Number(raw))
-      ? Number(raw)
-      : raw;
-    return { kind: "json", field: json[1], equals: value };
+    const raw = json[2], bool = raw === "true" || raw === "false";
+    const equals = bool ? raw === "true" : raw !== "" && !isNaN(Number(raw)) ? Number(raw) : raw;
+    return { kind: "json", field: json[1], equals };
   }
   throw new UsageError(
     `--ws-match ${
@@ -192,9 +184,13 @@ function checkTlsFiles(config: AttackConfig): void {
 }
 
 /** The one positional: an http(s), ws(s) or grpc(s) URL with a host, else a usage error with an example. */
-function parseUrl(positionals: string[]): URL {
+function parseUrl({ raw: { positionals, values, spelled } }: FlagValues): URL {
   const example = "e.g. loadlab attack http://127.0.0.1:8080/ -c 10 -d 10s";
-  if (positionals.length === 0) throw new UsageError(`missing the target URL; ${example}`);
+  const [long, taken] = [...values].find(([, v]) => v.some((text) => /^\w+:\/\//.test(text))) ?? [];
+  const by = long
+    ? ` (${spelled.get(long)} took ${taken?.at(-1)} as its value: give it one, or drop it)`
+    : "";
+  if (positionals.length === 0) throw new UsageError(`missing the target URL${by}; ${example}`);
   if (positionals.length > 1) {
     throw new UsageError(
       `one URL expected, got ${positionals.length} (${positionals.join(" ")}); ` +
@@ -237,17 +233,10 @@ function checkSourceAddresses(config: AttackConfig): void {
   }
 }
 
-const FLAGS_OF_FIELD = new Map<string, FlagSpec[]>();
-for (const spec of ATTACK_FLAGS) {
-  for (const field of spec.config ?? []) {
-    FLAGS_OF_FIELD.set(field, [...FLAGS_OF_FIELD.get(field) ?? [], spec]);
-  }
-}
-
 /** The flag behind a config issue's path, as the user typed it, else its first spelling. */
 function flagOf(path: string, flags: FlagValues): string | undefined {
-  const specs = FLAGS_OF_FIELD.get(path) ?? FLAGS_OF_FIELD.get(/^[^.[]*(\.[^.[]*)?/.exec(path)![0]) ??
-    FLAGS_OF_FIELD.get(/^[^.[]*/.exec(path)![0]);
+  const fields = [path, /^[^.[]*(\.[^.[]*)?/.exec(path)![0], /^[^.[]*/.exec(path)![0]];
+  const specs = fields.map((f) => ATTACK_FLAGS.filter((s) => s.config?.includes(f))).find((s) => s.length);
   if (specs === undefined) return undefined;
   const spec = specs.find((s) => flags.has(s.long)) ?? specs[0];
   return flags.has(spec.long) ? flags.typed(spec.long) : spec.short ? `-${spec.short}` : `--${spec.long}`;

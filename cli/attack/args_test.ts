@@ -245,9 +245,24 @@ const ERROR_CASES: Array<[string[], string | RegExp]> = [
     /^--ws-max-buffered: ws.maxBufferedBytes must hold at least two messages at the cap/,
   ],
   [[URL_, "--bogus"], "--bogus: unknown flag; see loadlab attack --help"],
-  [[URL_, "-x"], "-x: unknown flag; see loadlab attack --help"],
+  [[URL_, "-G"], "-G: unknown flag; see loadlab attack --help"],
+  [[URL_, "-x", "http://127.0.0.1:3128"], /^-x: unknown flag; proxies are not supported/],
   [[URL_, "-t2"], /^-t: unknown flag; for worker threads use --workers/],
   [[URL_, "-z", "10s"], "-z: unknown flag; the duration is -d here, e.g. -d 10s"],
+  // Other tools' flags whose value shows their meaning, not loadlab's: refused, naming what to write.
+  [[URL_, "-T", "2s"], /^-T "2s": not a Content-Type .*wrk's -T timeout is --timeout$/],
+  [[URL_, "-o", "csv"], /^-o "csv": .*hey's -o csv per-request table is --log FILE$/],
+  [[URL_, "-d", "@body.json"], /^-d "@body.json": not a duration .*-d body is -b TEXT$/],
+  [[URL_, "-c", "10", "-r", "100"], /^-r "100": Locust's spawn rate is N\/s; .*is -R N×c$/],
+  [[URL_, "-c", "50", "-q", "100"], /^-q "100": quiet takes no value here; oha's -q N rate is -R N/],
+  [[URL_, "--host", "example.com"], /^--host example.com: where --dashboard listens; .*"Host: example.com"$/],
+  [[URL_, "-host", "a.test"], /^--host a.test: where --dashboard listens/],
+  [[URL_, "-disable-redirects"], /^--disable-redirects: unknown flag; redirects are never followed/],
+  [[URL_, "-disable-keepalive"], /^--disable-keepalive: unknown flag; -H "Connection: close"/],
+  [[URL_, "-i", "body.json"], /^-i needs a grpc:\/\/ or grpcs:\/\/ URL; .*-i body file is -D FILE$/],
+  [["-n", URL_], /^missing the target URL \(-n took http:\/\/127.0.0.1:8080\/ as its value/],
+  [[URL_, "-a", "100"], /^-a: unknown flag; a count is -n N \(autocannon -a\); basic auth is -H/],
+  [[URL_, "-U"], /^-U: unknown flag; the uncorrected latency is kept/],
   [[URL_, "--latency"], /^--latency: unknown flag; latency percentiles are always printed/],
   [[URL_, "-c"], "-c: missing value; e.g. -c 50"],
   [[URL_, "-c", "--json"], "-c: missing value; e.g. -c 50"],
@@ -324,8 +339,8 @@ const ERROR_CASES: Array<[string[], string | RegExp]> = [
   [[URL_, "--model", "rate", "-n", "5"], /^-n has no effect with the rate model; drop -n/],
   [[URL_, "--model", "rate", "-R", "5", "--co"], /^--co has no effect with the rate model/],
   [[URL_, "--max-connections", "5"], /^--max-connections has no effect with the connections model/],
-  [[URL_, "-n", "5", "--max-connections", "5"], /^--max-connections caps open pacing only/],
-  [[URL_, "-n", "5", "--pre-connect", "5"], /^--pre-connect opens connections for open pacing only/],
+  [[URL_, "-n", "5", "--max-connections", "5"], /^--max-connections is for open pacing only/],
+  [[URL_, "-n", "5", "--pre-connect", "5"], /^--pre-connect is for open pacing only/],
   [[URL_, "-R", "5", "-c", "2", "--pre-connect", "5"], /^--pre-connect has no effect with the throughput/],
   [[URL_, "-R", "5", "--pre-connect", "-1"], /^--pre-connect "-1": must be a whole number >= 0/],
   [["http://127.0.0.1:0/"], /^url: port 0 is no server's .*give the port the target listens on/],
@@ -459,6 +474,13 @@ Deno.test("-h and --help carry the help text; every flag is documented", () => {
     assert.ok(help.includes(`--${spec.long}`), `--${spec.long} documented`);
     if (spec.short) assert.ok(help.includes(`-${spec.short}, --${spec.long}`), `-${spec.short} documented`);
   }
+});
+
+Deno.test("hey's one-dash long flags and autocannon's -j read as theirs: -h2, -cpus, -j", () => {
+  const parsed = parse(URL_, "-h2", "-cpus", "2", "-j");
+  assert.equal(parsed.config.protocol, "h2");
+  assert.equal(parsed.config.workers, 2);
+  assert.equal(parsed.output.json, true);
 });
 
 Deno.test("k6's --vus and Locust's -u and --users are -c's spellings", () => {

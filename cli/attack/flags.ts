@@ -1,14 +1,16 @@
 /**
  * @module
  * The flag table of `loadlab attack`: each flag's spellings, value and help in one row, with short forms
- * from wrk, oha, wrk2 and autocannon; hints for other tools' flags; the `--help` text around the table.
+ * from wrk, oha, wrk2, hey and autocannon; hints for other tools' flags; the `--help` text around the table;
+ * reading argv by it.
  */
 import { ABORT_ON_FAIL, DELAY_ABORT_EVAL, SEGMENT_FLAGS } from "../segment_args.ts";
 import { BASELINE_FLAGS } from "../baseline_flags.ts";
 import { CI_FLAGS } from "../ci_outputs.ts";
 import { exitCodesHelp, STRICT_FLAG } from "../exit_codes.ts";
 import { flag, flagsOf, type FlagSpec, type FlagTable, helpOf } from "../argv.ts";
-import { optionFlags } from "../flag_values.ts";
+import { type FlagValues, optionFlags, readFlags } from "../flag_values.ts";
+import { UsageError } from "../usage_error.ts";
 import { DASHBOARD_FLAGS } from "../dashboard/flags.ts";
 import { WS_OPTIONS } from "../../runner/http/ws/config.ts";
 import { TLS_OPTIONS } from "../../runner/http/tls/options.ts";
@@ -112,7 +114,7 @@ const ATTACK_TABLE: FlagTable = [
   ...SEGMENT_FLAGS,
   "",
   "Output",
-  flag("--json", {}, [
+  flag("-j, --json", {}, [
     "print one JSON object (rps, latencyMs, statusCodes, errors, ...) on",
     "stdout instead of the summary",
   ]),
@@ -161,7 +163,7 @@ const ATTACK_TABLE: FlagTable = [
 export const ATTACK_FLAGS: FlagSpec[] = flagsOf(ATTACK_TABLE);
 
 /** What to tell someone who typed another tool's flag. */
-export const FOREIGN_FLAG_HINTS: Record<string, string> = {
+const HINTS: Record<string, string> = {
   "-t": "for worker threads use --workers N (wrk -t); for a timeout use --timeout 10s (autocannon -t)",
   "--threads": "use --workers N",
   "-z": "the duration is -d here, e.g. -d 10s",
@@ -176,7 +178,44 @@ export const FOREIGN_FLAG_HINTS: Record<string, string> = {
   "--max-concurrent-streams": "streams per connection are --streams N here (h2load -m)",
   "--arrival-rate": "the open-model rate is -R here, e.g. -R 100",
   "--ghz-config": "a ghz config runs as ghz runs it: loadlab ghz --config FILE",
+  "-a": 'a count is -n N (autocannon -a); basic auth is -H "Authorization: Basic BASE64" (oha, hey -a)',
+  "-A": 'the Accept header is -H "Accept: T"',
+  "-l": "latency percentiles are always printed; drop -l",
+  "-U": "the uncorrected latency is kept beside the corrected one (--json: uncorrectedLatencyMs); drop -U",
+  "--output-format": "JSON on stdout is --json; -o FILE writes results.json",
+  "--disable-keepalive": '-H "Connection: close" has the server close each connection; a new one sends next',
+  "--disable-compression": "no Accept-Encoding is sent unless -H sets one; drop it",
+  "--redirect": "redirects are never followed (a 3xx counts as its status); drop it",
+  "--disable-redirects": "redirects are never followed (a 3xx counts as its status); drop it",
+  "--latency-correction": "-R with -c measures latency from each intended send (wrk2's model)",
+  "--burst-delay": 'bursts are --phases, e.g. --phases "1s@100,4s@0"',
+  "--rand-regex-url": "random URL parts are {{ $randomString(8) }} or {{ $randomNumber(1,9) }}",
+  "--urls-from-file": 'several paths are --mix "GET /path"; rows of a file fill {{ name }} (--data-file)',
+  "-x": "proxies are not supported: give the target's own URL",
+  "--unix-socket": "unix sockets are not supported: give the target's TCP URL",
+  "--ipv4": "the URL's address is dialled as written: give an IPv4 one, e.g. http://127.0.0.1:8080/",
+  "--burst-rate": 'bursts are --phases, e.g. --phases "1s@100,4s@0"',
 };
+
+/** A known flag whose value (-q: a number after it) shows another tool's meaning, e.g. wrk's `-T 2s`. */
+const CLASHES: Record<string, [RegExp, string]> = {
+  "content-type": [/^[^/]*$/, "not a Content-Type (type/subtype); wrk's -T timeout is --timeout"],
+  out: [/^csv$/, "-o names the results.json file; hey's -o csv per-request table is --log FILE"],
+  duration: [/^[^\d.-]/, "not a duration (wrk's -d); oha's and hey's -d body is -b TEXT"],
+  "ramp-up": [/^[\d.]+$/, "Locust's spawn rate is N/s; autocannon's -r N per connection is -R N×c"],
+  quiet: [/^[\d.]+$/, "quiet takes no value here; oha's -q N rate is -R N, hey's (per worker) -R N×c"],
+};
+
+/** The flags of `loadlab attack`; a value that shows another tool's meaning of its flag is refused. */
+export function readAttackFlags(argv: string[]): FlagValues {
+  const flags = readFlags(argv, ATTACK_TABLE, "attack", attackHelp(), HINTS);
+  for (const [long, [shows, why]] of Object.entries(CLASHES)) {
+    const values = long !== "quiet" ? flags.all(long) : flags.has(long) ? flags.raw.positionals : [];
+    const value = values.find((v) => shows.test(v));
+    if (value !== undefined) throw new UsageError(`${flags.typed(long)} ${JSON.stringify(value)}: ${why}`);
+  }
+  return flags;
+}
 
 /** Full help for `loadlab attack`. */
 export function attackHelp(): string {

@@ -58,7 +58,8 @@ export function grpcArgs(flags: FlagValues, url: URL, data?: DataSpec): GrpcArgs
   if (!isGrpcUrl(url)) {
     const given = GRPC_FLAGS.find((f) => flags.has(f.long));
     if (given) {
-      throw new UsageError(`--${given.long} needs a grpc:// or grpcs:// URL, e.g. grpc://127.0.0.1:50051`);
+      const body = given.long === "import-path" ? "; autocannon's -i body file is -D FILE" : "";
+      throw new UsageError(`${flags.typed(given.long)} needs a grpc:// or grpcs:// URL${body}`);
     }
     return undefined;
   }

@@ -96,16 +96,8 @@ const FROM_FLAGS: { [M in LoadModel]: (flags: FlagValues, maxSockets?: number) =
       const open = openFlags(flags, maxSockets);
       return { model: "count", requests, connections, ratePerSec, durationMs, maxDurationMs, ...open };
     }
-    if (flags.has("max-connections")) {
-      throw new UsageError(
-        "--max-connections caps open pacing only; add -R <req/s>, or use -c for closed pacing",
-      );
-    }
-    if (flags.has("pre-connect")) {
-      throw new UsageError(
-        "--pre-connect opens connections for open pacing only; add -R <req/s> (closed pacing opens -c)",
-      );
-    }
+    const open = ["max-connections", "pre-connect"].find((long) => flags.has(long));
+    if (open) throw new UsageError(`--${open} is for open pacing only; add -R <req/s>, or use -c for closed`);
     return { model: "count", requests, connections, durationMs, maxDurationMs };
   },
   rate: (flags, maxSockets) => ({
@@ -119,14 +111,9 @@ const FROM_FLAGS: { [M in LoadModel]: (flags: FlagValues, maxSockets?: number) =
 /** The stages of `--stages`, or of `--ramp-up` to `-c` within `-d`. */
 function rampStages(flags: FlagValues): Stage[] {
   if (flags.has("stages")) {
-    for (const long of ["ramp-up", "connections", "duration"]) {
-      if (!flags.has(long)) continue;
-      throw new UsageError(
-        `${
-          flags.typed(long)
-        } conflicts with --stages, whose targets and durations set the connections; drop it`,
-      );
-    }
+    const given = ["ramp-up", "connections", "duration"].find((long) => flags.has(long));
+    const why = "conflicts with --stages, whose targets and durations set the connections; drop it";
+    if (given) throw new UsageError(`${flags.typed(given)} ${why}`);
     return parseStages(flags.text("stages") ?? "");
   }
   const connections = flags.positiveInt("connections");

@@ -49,7 +49,10 @@ export function buildRequestMix(flags: RequestFlags): RequestInput[] {
   }
   const body = readBody(flags);
   if (flags.mix.length === 0) {
-    const method = parseMethod(flags.method ?? "GET", "-m");
+    const method = (flags.method ?? "GET").toUpperCase();
+    if (!METHOD.test(method)) {
+      throw new UsageError(`-m "${flags.method}": not an HTTP method; use letters only, e.g. POST`);
+    }
     return [withBody({ method, path: urlPathOf(flags), headers }, body)];
   }
   if (flags.method !== undefined) {
@@ -102,15 +105,6 @@ function checkHeaderValue(value: string, where: string): string {
   return value;
 }
 
-function parseMethod(text: string, where: string): string {
-  if (!METHOD.test(text)) {
-    throw new UsageError(
-      `${where} ${JSON.stringify(text)}: not an HTTP method; use letters only, e.g. GET or POST`,
-    );
-  }
-  return text.toUpperCase();
-}
-
 /** `METHOD /path [weight]`, e.g. `GET /json 3`. */
 function parseMixEntry(text: string): { method: string; path: string; weight: number } {
   const bad = (why: string) =>
@@ -133,8 +127,7 @@ function readBody(flags: RequestFlags): Uint8Array<ArrayBuffer> | undefined {
     throw new UsageError("-b and --body-file both set the body; use one of them");
   }
   if (flags.body !== undefined) return new TextEncoder().encode(flags.body);
-  if (flags.bodyFile === undefined) return undefined;
-  return readBodyFile(flags.bodyFile);
+  return flags.bodyFile === undefined ? undefined : readBodyFile(flags.bodyFile);
 }
 
 /** The bytes of `--body-file PATH`, at most `MAX_BODY_BYTES`, or a usage error naming the file. */

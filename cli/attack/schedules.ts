@@ -53,11 +53,8 @@ function parsePhase(part: string, whole: string, flag: string): Phase {
 function parseRate(text: string, part: string, bad: (why: string) => UsageError): number {
   const trimmed = text.trim();
   if (!RATE.test(trimmed)) throw bad(`"${trimmed}" in "${part}" is not a rate (req/s >= 0)`);
-  if (Number(trimmed) > MAX_RATE_PER_SEC) {
-    throw bad(
-      `"${trimmed}" in "${part}" is over the cap of ${MAX_RATE_PER_SEC.toLocaleString("en-US")} req/s`,
-    );
-  }
+  const cap = `the cap of ${MAX_RATE_PER_SEC.toLocaleString("en-US")} req/s`;
+  if (Number(trimmed) > MAX_RATE_PER_SEC) throw bad(`"${trimmed}" in "${part}" is over ${cap}`);
   return Number(trimmed);
 }
 
@@ -151,12 +148,9 @@ export function rampUpStages(
   durationMs = DEFAULT_DURATION_MS,
 ): Stage[] {
   const perSec = spawnRateOf(spawnText);
+  const cap = MAX_STAGE_CONNECTIONS.toLocaleString("en-US");
   if (connections > MAX_STAGE_CONNECTIONS) {
-    throw new UsageError(
-      `--ramp-up to -c ${connections}: over the cap of ${
-        MAX_STAGE_CONNECTIONS.toLocaleString("en-US")
-      } connections`,
-    );
+    throw new UsageError(`--ramp-up to -c ${connections}: over the cap of ${cap} connections`);
   }
   const rampMs = Math.ceil((connections / perSec) * 1000);
   if (rampMs >= durationMs) {

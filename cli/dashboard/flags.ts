@@ -30,7 +30,7 @@ export const DASHBOARD_FLAGS: FlagSpec[] = [
   flag("--dashboard-port N", { example: "8700" }, ["the dashboard's port (implies --dashboard)"]),
   flag("--open", {}, ["open the dashboard in a browser when one is found"]),
   flag("--host H", { example: "127.0.0.1" }, [
-    "listen on H, not 127.0.0.1 (warns: results readable from the network)",
+    "with --dashboard: listen on H, not 127.0.0.1 (warns: readable from the network)",
   ]),
   flag("--steer", {}, [
     "the dashboard's controls change the run under way: pause/resume, rate",
@@ -45,6 +45,13 @@ export const DASHBOARD_FLAGS: FlagSpec[] = [
 /** A command's `{dashboard}` options, or nothing when none of its flags was given. */
 export function dashboardOptions(flags: FlagValues): { dashboard?: ServeOptions } {
   if (!DASHBOARD_FLAGS.some((spec) => flags.has(spec.long))) return {};
+  // oha's --host and hey's -host set the Host header: alone, --host is refused rather than serving there.
+  if (DASHBOARD_FLAGS.every((spec) => spec.long === "host" || !flags.has(spec.long))) {
+    const host = flags.text("host");
+    throw new UsageError(
+      `${flags.typed("host")} ${host}: where --dashboard listens; a Host header is -H "Host: ${host}"`,
+    );
+  }
   if (flags.has("steer") && flags.has("no-steer")) {
     throw new UsageError("use --steer or --no-steer, not both");
   }
