@@ -50,7 +50,8 @@ export function startSink(h2: boolean): Sink {
   (async () => {
     for await (const conn of listener) {
       open.add(conn);
-      (h2 ? answerH2(conn) : answerHttp1(conn)).finally(() => open.delete(conn));
+      // A connection the burst closed first ends its answer here: closed then, not left to `close`.
+      (h2 ? answerH2(conn) : answerHttp1(conn)).finally(() => open.delete(conn) && conn.close());
     }
   })().catch(() => {});
   return {
@@ -64,6 +65,7 @@ export function startSink(h2: boolean): Sink {
           conn.close();
         } catch { /* closed */ }
       }
+      open.clear();
     },
   };
 }
