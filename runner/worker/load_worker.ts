@@ -108,10 +108,7 @@ export class LoadWorker {
     this.#worker.terminate().catch(() => {});
   }
 
-  /**
-   * Ends the isolate, or parks it when kept ones are asked for, its run ended well (`keep`), and its "done"
-   * said the run left nothing open: a socket held by a parked isolate would keep its peer waiting.
-   */
+  /** Ends the isolate, or parks it when kept ones are asked for and its run ended well (`keep`, reusable). */
   release(keep: boolean): void {
     if (!keep || idle === null || !this.#reusable) return this.terminate();
     const { youngMb, memoryLimitMb } = this;
