@@ -26,7 +26,7 @@ for (const transport of ["deno", "epoll"]) {
 }
 
 // A burst closes its connections before the sink: each answer then ends on its own, and the sink must close
-// its side there (the resource check fails on a socket left open), or the isolate holds it until it ends.
+// its side there (the resource check fails on a socket left open), or a kept isolate would keep them all.
 Deno.test("warm-up sink: a connection its client closed first is closed by the sink too", async () => {
   const sink = startSink(false);
   try {
@@ -40,7 +40,7 @@ Deno.test("warm-up sink: a connection its client closed first is closed by the s
   } finally {
     sink.close();
   }
-  // The runtime's resource table: no socket of the sink's left.
+  // The runtime's resource table (what the worker checks before it is kept): no socket of the sink's left.
   const internal = Deno as unknown as
     & { internal: symbol }
     & Record<symbol, { core: { resources(): object } }>;

@@ -19,6 +19,11 @@ const post = takeMainChannel<WorkerToMain>();
 let workerIndex = 0;
 let prepared: PreparedLoad | null = null;
 let run: LoadRun | null = null;
+let beating: ReturnType<typeof setInterval> | undefined;
+// The runtime's resource table: what the isolate holds before any run (stdio, its ports) is no run's.
+const internal = Deno as unknown as { internal: symbol } & Record<symbol, { core: { resources(): object } }>;
+const resources = () => Object.entries(internal[internal.internal].core.resources());
+const heldBefore = new Set(resources().map(([rid]) => rid));
 
 const failed = (err: unknown) =>
   post({ type: "failed", workerIndex, message: err instanceof Error ? err.message : String(err) });
@@ -50,7 +55,9 @@ self.onmessage = (event: MessageEvent<MainToWorker>) => {
       run = prepared.start(msg.startAtEpochMs - performance.timeOrigin);
       run.done.then(async (summary) => {
         await runEnding();
-        post({ type: "done", workerIndex, summary, secrets: [...knownSecrets()] });
+        // The epoll and io_uring transports' libc is loaded once for the isolate's life.
+        const open = resources().filter(([rid, n]) => !heldBefore.has(rid) && n !== "dynamicLibrary").length;
+        post({ type: "done", workerIndex, summary, secrets: [...knownSecrets()], open });
       }, failed);
       break;
     }
@@ -63,15 +70,16 @@ self.onmessage = (event: MessageEvent<MainToWorker>) => {
   }
 };
 
-/** Marks the time and sessions in progress into `heartbeat` on a timer: it stops when code never yields. */
+/** Marks time and sessions in progress into the run's `heartbeat` on a timer: stops if code never yields. */
 function beatInto(heartbeat: SharedArrayBuffer): void {
+  clearInterval(beating);
   const beat = new Float64Array(heartbeat);
   const mark = () => {
     beat[0] = performance.timeOrigin + performance.now();
     beat[1] = run?.inProgress() ?? 0;
   };
   mark();
-  setInterval(mark, HEARTBEAT_MS);
+  beating = setInterval(mark, HEARTBEAT_MS);
 }
 
 // `Deno.exit` leaves only the unload event; a script's `self.close()` not even that, so it says so first.
