@@ -72,5 +72,15 @@ export function mayStart(ctx: LoadContext, nowMs: number): boolean {
   return !ctx.stopRequested && nowMs < ctx.endMs;
 }
 
+/**
+ * The end of a run or a burst: nothing fails counted from now, and every connection closes. A flag the
+ * watchdog left (`timedOut`) would make `abort` end only the exchange it timed out, and keep the socket.
+ */
+export function closeAll(shared: ConnectionShared, all: Iterable<LoadConnection>, ended?: AbortController) {
+  shared.stopping = true;
+  ended?.abort();
+  for (const conn of all) (conn.timedOut = false), conn.abort();
+}
+
 /** A send that leaves this much later than intended was held up by the generator; it is counted. */
 export const LATE_SEND_MS = 5;

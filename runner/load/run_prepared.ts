@@ -12,7 +12,7 @@ import type { ConnectionShared, LoadConnection } from "../http/load_connection.t
 import type { ConnectionFactory } from "../http/protocols.ts";
 import type { ChosenTransport } from "../http/transport/choice.ts";
 import type { AnyModelDef } from "./models/mod.ts";
-import { type Arrival, exchangeArrival, type LoadContext } from "./executor.ts";
+import { type Arrival, closeAll, exchangeArrival, type LoadContext } from "./executor.ts";
 import { RequestLog } from "./request_log.ts";
 import { waitUntil } from "./clock.ts";
 import { loadContextOf } from "./generator_warmup.ts";
@@ -293,10 +293,8 @@ function endConnections(
     for (const conn of connections) conn.countUnfinished(nowMs);
     for (const conn of sides) conn.countUnfinished(nowMs);
   }
-  shared.stopping = true;
-  ended?.abort();
-  for (const conn of connections) conn.abort();
-  for (const conn of [...sides]) conn.abort();
+  closeAll(shared, connections, ended);
+  closeAll(shared, [...sides]);
 }
 
 const NO_SIDES: ReadonlySet<LoadConnection> = new Set();

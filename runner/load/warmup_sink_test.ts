@@ -6,6 +6,7 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { startSink } from "./warmup_sink.ts";
 import { attackJson } from "../../tests/tls_fixtures.ts";
+import { runtimeResources } from "../../system/descriptors.ts";
 
 for (const transport of ["deno", "epoll"]) {
   Deno.test(`warm-up sink [${transport}]: h2c with 8 streams a connection, and HTTP/1.1 pipelined, all answered`, async () => {
@@ -41,11 +42,5 @@ Deno.test("warm-up sink: a connection its client closed first is closed by the s
     sink.close();
   }
   // The runtime's resource table (what the worker checks before it is kept): no socket of the sink's left.
-  const internal = Deno as unknown as
-    & { internal: symbol }
-    & Record<symbol, { core: { resources(): object } }>;
-  assertEquals(
-    Object.values(internal[internal.internal].core.resources()).filter((n) => n === "tcpStream"),
-    [],
-  );
+  assertEquals(runtimeResources().filter(([, name]) => name === "tcpStream"), []);
 });

@@ -12,6 +12,7 @@ import { prepareLoad } from "../load/run_load.ts";
 import { knownSecrets } from "../../results/redact.ts";
 import type { LoadRun, PreparedLoad } from "../load/load_run_types.ts";
 import { passInputs } from "../script/isolate_inputs.ts";
+import { runtimeResources } from "../../system/descriptors.ts";
 
 // A node:worker_threads worker: `self` and `WorkerGlobalScope` are put back before any script loads.
 restoreWorkerNames();
@@ -21,9 +22,7 @@ let prepared: PreparedLoad | null = null;
 let run: LoadRun | null = null;
 let beating: ReturnType<typeof setInterval> | undefined;
 // The runtime's resource table: what the isolate holds before any run (stdio, its ports) is no run's.
-const internal = Deno as unknown as { internal: symbol } & Record<symbol, { core: { resources(): object } }>;
-const resources = () => Object.entries(internal[internal.internal].core.resources());
-const heldBefore = new Set(resources().map(([rid]) => rid));
+const heldBefore = new Set(runtimeResources().map(([rid]) => rid));
 
 const failed = (err: unknown) =>
   post({ type: "failed", workerIndex, message: err instanceof Error ? err.message : String(err) });
@@ -55,8 +54,7 @@ self.onmessage = (event: MessageEvent<MainToWorker>) => {
       run = prepared.start(msg.startAtEpochMs - performance.timeOrigin);
       run.done.then(async (summary) => {
         await runEnding();
-        // The epoll and io_uring transports' libc is loaded once for the isolate's life.
-        const open = resources().filter(([rid, n]) => !heldBefore.has(rid) && n !== "dynamicLibrary").length;
+        const open = runtimeResources().filter(([rid]) => !heldBefore.has(rid)).length;
         post({ type: "done", workerIndex, summary, secrets: [...knownSecrets()], open });
       }, failed);
       break;
