@@ -72,10 +72,7 @@ export function mayStart(ctx: LoadContext, nowMs: number): boolean {
   return !ctx.stopRequested && nowMs < ctx.endMs;
 }
 
-/**
- * The end of a run or a burst: nothing fails counted from now, and every connection closes. A flag the
- * watchdog left (`timedOut`) would make `abort` end only the exchange it timed out, and keep the socket.
- */
+/** A run's or a burst's end: failures no longer count, and every connection closes, timed out or not. */
 export function closeAll(shared: ConnectionShared, all: Iterable<LoadConnection>, ended?: AbortController) {
   shared.stopping = true;
   ended?.abort();

@@ -285,8 +285,8 @@ function metered(run: RunState, samples: IntervalSample[]): IntervalSample[] {
 function endConnections(
   prepared: Prepared,
   nowMs: number,
-  ended?: AbortController,
-  sides: ReadonlySet<LoadConnection> = NO_SIDES,
+  ended: AbortController | undefined,
+  sides: ReadonlySet<LoadConnection>,
 ): void {
   const { shared, connections } = prepared;
   if (!shared.stopping) {
@@ -296,8 +296,6 @@ function endConnections(
   closeAll(shared, connections, ended);
   closeAll(shared, [...sides]);
 }
-
-const NO_SIDES: ReadonlySet<LoadConnection> = new Set();
 
 /** Aborts exchanges past their deadline; the failed read is then counted as a timeout. */
 export function watchdog(connections: Iterable<LoadConnection>, nowMs: number): void {

@@ -19,12 +19,12 @@ export const SESSIONS_YOUNG_MB = 72;
 type Emitted = { data: unknown } | { err: unknown };
 
 type Isolate = { worker: NodeWorker; youngMb: number; memoryLimitMb: number; emitted: Emitted[] };
-let early: Isolate | null = null;
-/** Isolates of script-less runs that ended well, for the next run of their limits; null: none kept. */
-let idle: Isolate[] | null = null;
+/** Isolates waiting for a load worker of their limits: the early one, and those kept after their run. */
+const waiting: Isolate[] = [];
+let keeping = false;
 
 /** From now on the process (the tests', of many runs) starts each isolate once: see `release`. */
-export const keepLoadWorkers = () => void (idle ??= []);
+export const keepLoadWorkers = () => void (keeping = true);
 
 /** A load worker isolate with these limits (through `node:worker_threads`: see the module comment). */
 function spawnLoadIsolate(youngMb: number, memoryLimitMb: number): NodeWorker {
@@ -41,23 +41,18 @@ export function startEarlyWorker(youngMb = DEFAULT_YOUNG_MB): Promise<void> {
   const { promise, resolve } = Promise.withResolvers<void>();
   worker.on("message", (data: unknown) => resolve(void emitted.push({ data })));
   worker.on("error", (err: unknown) => resolve(void emitted.push({ err })));
-  early = { worker, youngMb, memoryLimitMb, emitted };
+  waiting.push({ worker, youngMb, memoryLimitMb, emitted });
   return promise;
 }
 
-/** The early or a kept isolate with what it emitted, when it has these limits; else null (early: ended). */
+/** A waiting isolate of these limits with what it emitted, else null; an early one of others is ended. */
 export function takeEarlyWorker(youngMb: number, memoryLimitMb: number): Isolate | null {
-  const k = idle?.findIndex((w) => w.youngMb === youngMb && w.memoryLimitMb === memoryLimitMb) ?? -1;
-  const taken = early ?? (k < 0 ? null : idle!.splice(k, 1)[0]);
-  early = null;
-  if (taken === null) return null;
-  taken.worker.removeAllListeners("message").removeAllListeners("error").ref();
-  if (taken.youngMb === youngMb && taken.memoryLimitMb === memoryLimitMb) return taken;
-  taken.worker.terminate().catch(() => {});
-  return null;
+  const k = waiting.findIndex((w) => w.youngMb === youngMb && w.memoryLimitMb === memoryLimitMb);
+  const taken = k < 0 ? null : waiting.splice(k, 1)[0];
+  if (!keeping) waiting.splice(0).forEach((w) => w.worker.terminate().catch(() => {}));
+  taken?.worker.removeAllListeners("message").removeAllListeners("error").ref();
+  return taken;
 }
-
-const READY: WorkerToMain = { type: "ready" };
 
 /** A load worker as pool.ts and collect.ts drive it. */
 export class LoadWorker {
@@ -110,12 +105,12 @@ export class LoadWorker {
 
   /** Ends the isolate, or parks it when kept ones are asked for and its run ended well (`keep`, reusable). */
   release(keep: boolean): void {
-    if (!keep || idle === null || !this.#reusable) return this.terminate();
+    if (!keep || !keeping || !this.#reusable) return this.terminate();
     const { youngMb, memoryLimitMb } = this;
-    const parked: Isolate = { worker: this.#worker, youngMb, memoryLimitMb, emitted: [{ data: READY }] };
+    const parked = { worker: this.#worker, youngMb, memoryLimitMb, emitted: [{ data: { type: "ready" } }] };
     // A parked isolate that fails is dropped, not handed to a run.
     this.#worker.removeAllListeners("message").removeAllListeners("error").unref();
-    this.#worker.on("error", () => idle?.splice(idle.indexOf(parked) >>> 0, 1));
-    idle.push(parked);
+    this.#worker.on("error", () => waiting.splice(waiting.indexOf(parked) >>> 0, 1));
+    waiting.push(parked);
   }
 }

@@ -142,13 +142,11 @@ export class Dialer implements ConnectWaiter {
     if (this.watch !== null) this.watch.deadlineMs = Infinity;
   }
 
-  /**
-   * The transport's socket, connected (ConnectWaiter): adopted at once, before anything else runs. One the
-   * run's end aborted too late is closed here instead: no connection would close it.
-   */
+  /** The transport's socket, connected (ConnectWaiter): adopted at once, before anything else runs. */
   connected(sock: TransportConn): void {
     this.#settle();
     try {
+      // One the run's end aborted too late: no connection would close it.
       if (this.shared.stopping) throw new Deno.errors.Interrupted("the run ended while it connected");
       this.watch?.adopt(sock);
     } catch (err) {
