@@ -151,7 +151,7 @@ export class Dialer implements ConnectWaiter {
       if (this.shared.stopping) throw new Deno.errors.Interrupted("the run ended while it connected");
       this.watch?.adopt(sock);
     } catch (err) {
-      sock.close();
+      closeQuietly(sock);
       this.#end(null, err);
       return;
     }
