@@ -3,13 +3,14 @@
  * a hanging target's timeouts (closed and open models), a stop request, a refused connect, a server that
  * never sends its SETTINGS and one whose GOAWAY leaves a stream draining at the end. The load runs in this
  * isolate as a worker runs it (`prepareLoad`), so its sockets are in this isolate's resource table (Deno's
- * sockets and TLS) and in /proc/self/fd (epoll's); both must be back to what they were before the run. A
- * socket left open keeps a kept worker isolate from serving the next run and its peer waiting.
+ * sockets and TLS) and in /proc/self/fd (epoll's, io_uring's: an open model there runs on epoll); both must
+ * be back to what they were before the run. A socket left open keeps a kept worker isolate from serving the
+ * next run, and its peer waiting.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { type AttackConfigInput, parseAttackConfig } from "../../config.ts";
 import { prepareLoad } from "../../load/run_load.ts";
-import { epollBlocker } from "../transport/choice.ts";
+import { epollBlocker, uringBlocker } from "../transport/choice.ts";
 import { selfSignedPair } from "../../../targets/tls_cert.ts";
 import { startH2ScriptServer } from "../../../tests/fixtures/h2_script_server.ts";
 import { FRAME, words } from "../../../tests/fixtures/h2_frames_testing.ts";
@@ -67,7 +68,16 @@ const VARIANTS = [
   { transport: "deno", tls: false },
   { transport: "deno", tls: true },
   { transport: "epoll", tls: false },
+  { transport: "epoll", tls: true },
+  { transport: "io_uring", tls: false },
 ] as const;
+/** Why a variant cannot run here (epoll over TLS needs libssl 3; io_uring a ring), or null. */
+const blockerOf = (transport: string, tls: boolean) =>
+  transport === "deno"
+    ? null
+    : transport === "epoll"
+    ? epollBlocker(new URL(tls ? "https://127.0.0.1/" : "http://127.0.0.1/"))
+    : uringBlocker(new URL("http://127.0.0.1/"), { closedModel: true });
 
 for (const { transport, tls } of VARIANTS) {
   const label = `${transport}${tls ? "+tls" : ""}`;
@@ -83,7 +93,7 @@ for (const { transport, tls } of VARIANTS) {
   const test = (name: string, fn: () => Promise<void>) =>
     Deno.test({
       name: `h2 run end [${label}]: ${name}`,
-      ignore: transport === "epoll" && epollBlocker(new URL("http://127.0.0.1/")) !== null,
+      ignore: blockerOf(transport, tls) !== null,
       fn,
     });
   const withTarget = (fn: (url: string) => Promise<void>) => async () => {
