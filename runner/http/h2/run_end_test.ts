@@ -3,9 +3,9 @@
  * a hanging target's timeouts (closed and open models), a stop request, a refused connect, a server that
  * never sends its SETTINGS and one whose GOAWAY leaves a stream draining at the end. The load runs in this
  * isolate as a worker runs it (`prepareLoad`), so its sockets are in this isolate's resource table (Deno's
- * sockets and TLS) and in /proc/self/fd (epoll's, io_uring's: an open model there runs on epoll); both must
- * be back to what they were before the run. A socket left open keeps a kept worker isolate from serving the
- * next run, and its peer waiting.
+ * sockets and TLS) and among its descriptors, the sockets on the target's port (epoll's, io_uring's: an
+ * open model there runs on epoll); both must be back to what they were before the run. A socket left open
+ * keeps a kept worker isolate from serving the next run, and its peer waiting.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { type AttackConfigInput, parseAttackConfig } from "../../config.ts";
@@ -15,13 +15,12 @@ import { selfSignedPair } from "../../../targets/tls_cert.ts";
 import { startH2ScriptServer } from "../../../tests/fixtures/h2_script_server.ts";
 import { FRAME, words } from "../../../tests/fixtures/h2_frames_testing.ts";
 import { runtimeResources } from "../../../system/descriptors.ts";
+import { socketsOn } from "../../../tests/fixtures/sockets_on.ts";
 
 const PAIR = await selfSignedPair();
 const CA_FILE = await Deno.makeTempFile({ prefix: "loadlab-h2-end-ca-", suffix: ".pem" });
 await Deno.writeTextFile(CA_FILE, PAIR.caPem);
 globalThis.addEventListener("unload", () => Deno.removeSync(CA_FILE));
-
-const fdCount = () => [...Deno.readDirSync("/proc/self/fd")].length;
 
 /** A target whose `/hang` answers after 3 s or when its stream is reset; anything else at once. */
 function startTarget(tls: boolean) {
@@ -53,15 +52,24 @@ async function runHere(input: AttackConfigInput, stopAfterMs?: number): Promise<
 
 /** Runs `input`; then nothing it opened may stay open (a peer's side may close a moment after ours). */
 async function assertClosesAll(input: AttackConfigInput, stopAfterMs?: number): Promise<void> {
+  // Sockets to the target's port only: under `deno test --parallel` other files open their own.
+  const sockets = () => socketsOn(Number(new URL(input.url).port));
   const before = new Set(runtimeResources().map(([rid]) => rid));
-  const fdsBefore = fdCount();
+  const socketsBefore = sockets();
   await runHere(input, stopAfterMs);
   const left = () => runtimeResources().filter(([rid]) => !before.has(rid)).map(([, name]) => name);
-  for (let waitedMs = 0; (left().length > 0 || fdCount() > fdsBefore) && waitedMs < 3_000; waitedMs += 50) {
+  for (
+    let waitedMs = 0;
+    (left().length > 0 || sockets() > socketsBefore) && waitedMs < 3_000;
+    waitedMs += 50
+  ) {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   assertEquals(left(), [], "resources the run left open");
-  ok(fdCount() <= fdsBefore, `descriptors: ${fdsBefore} before the run, ${fdCount()} after`);
+  ok(
+    sockets() <= socketsBefore,
+    `sockets on the target's port: ${socketsBefore} before the run, ${sockets()} after`,
+  );
 }
 
 const VARIANTS = [
