@@ -72,3 +72,16 @@ export class DescriptorReserve {
     }
   }
 }
+
+const internal = Deno as unknown as { internal: symbol } & Record<symbol, { core: { resources(): object } }>;
+const { core } = internal[internal.internal];
+/** This isolate's runtime resources as [id, kind] (sockets, listeners, files), but a library it loaded. */
+export const runtimeResources = () =>
+  Object.entries(core.resources()).filter(([, k]) => k !== "dynamicLibrary");
+
+/** Closes a socket, listener or stream that may be closed already. */
+export function closeQuietly(c: { close(): void }): void {
+  try {
+    c.close();
+  } catch { /* closed already */ }
+}

@@ -13,6 +13,7 @@ import { readHandshake } from "../ws/handshake_answer.ts";
 import { FrameParser } from "../ws/frame_parser.ts";
 import { MaskKeys, MessageTemplate, pongFrame } from "../ws/frame_encoder.ts";
 import { OP_TEXT } from "../ws/opcodes.ts";
+import { closeQuietly } from "../system/descriptors.ts";
 
 /** A process of a running target with an inspector listening on loopback. */
 export interface InspectedProcess {
@@ -265,9 +266,7 @@ export class InspectorSocket {
         }
       }
     } catch (err) {
-      try {
-        conn.close();
-      } catch { /* closed by the timer */ }
+      closeQuietly(conn);
       throw err;
     } finally {
       clearTimeout(timer);
@@ -287,9 +286,7 @@ export class InspectorSocket {
   close(): void {
     if (!this.#open) return;
     this.#open = false;
-    try {
-      this.conn.close();
-    } catch { /* closed already */ }
+    closeQuietly(this.conn);
   }
 
   #end(reason: string): void {

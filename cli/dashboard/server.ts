@@ -16,6 +16,7 @@ import { rejectForeignHost } from "./local_http.ts";
 import { type ControlOptions, controlResponse, newSteerToken } from "./steer_control.ts";
 import type { ServeOptions } from "./flags.ts";
 import { describeChange } from "../../results/schema/steering.ts";
+import { closeQuietly } from "../../system/descriptors.ts";
 
 /** The progress samples of the run under way kept for late browsers (10 minutes at 4 a second). */
 const BACKLOG_POINTS = 2400;
@@ -360,9 +361,7 @@ export class EventHub {
   closeAll(): void {
     for (const client of this.#clients) {
       this.#forget(client);
-      try {
-        client.controller.close();
-      } catch { /* already closed by the browser */ }
+      closeQuietly(client.controller);
     }
   }
 

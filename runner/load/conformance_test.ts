@@ -17,6 +17,10 @@ import { runAttack } from "../attack.ts";
 import { LOAD_MODEL_DEFS, pacingOf } from "./models/mod.ts";
 import { epollBlocker, uringBlocker } from "../http/transport/choice.ts";
 import { selfSignedPair } from "../../targets/tls_cert.ts";
+import { keepLoadWorkers } from "../worker/load_worker.ts";
+
+// 240 runs in one process: each isolate loads its modules once, then serves the next runs.
+keepLoadWorkers();
 
 interface CountingTarget {
   url: string;

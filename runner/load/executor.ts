@@ -72,5 +72,12 @@ export function mayStart(ctx: LoadContext, nowMs: number): boolean {
   return !ctx.stopRequested && nowMs < ctx.endMs;
 }
 
+/** A run's or a burst's end: failures no longer count, and every connection closes, timed out or not. */
+export function closeAll(shared: ConnectionShared, all: Iterable<LoadConnection>, ended?: AbortController) {
+  shared.stopping = true;
+  ended?.abort();
+  for (const conn of all) (conn.timedOut = false), conn.abort();
+}
+
 /** A send that leaves this much later than intended was held up by the generator; it is counted. */
 export const LATE_SEND_MS = 5;

@@ -7,6 +7,10 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import type { FlowSpec } from "../flow_spec.ts";
 import { type AttackConfigInput, parseAttackConfig } from "../config.ts";
 import { runAttack } from "../attack.ts";
+import { keepLoadWorkers } from "../worker/load_worker.ts";
+
+// Many runs in one process: each script-less run's isolates serve the next ones (see the pool).
+keepLoadWorkers();
 
 interface CountingTarget {
   url: string;

@@ -18,7 +18,7 @@ import { IntervalRecorder } from "../stats/recorder.ts";
 import { type AnyModelDef, keepsUncorrected, pacingOf } from "./models/mod.ts";
 import { endpointTable } from "../endpoint_table.ts";
 import { ConnectGate, CONNECTS_IN_FLIGHT_PER_WORKER } from "../http/transport/connect_gate.ts";
-import { exchangeArrival, type LoadContext } from "./executor.ts";
+import { closeAll, exchangeArrival, type LoadContext } from "./executor.ts";
 import { type Sink, startSink, startWsSink } from "./warmup_sink.ts";
 import { WorkerSteering } from "./steer.ts";
 
@@ -109,13 +109,13 @@ async function runBurst(
   };
   const timer = setInterval(() => {
     drain(false);
-    if (performance.now() > ctx.endMs) stopAll(shared, connections, ended);
+    if (performance.now() > ctx.endMs) closeAll(shared, connections, ended);
   }, 25);
   try {
     await model.run(ctx);
   } finally {
     clearInterval(timer);
-    stopAll(shared, connections, ended);
+    closeAll(shared, connections, ended);
     link.chosen.close();
     drain(true);
   }
@@ -149,12 +149,6 @@ function burstContext(
     // Never steered: the burst is the generator's own.
     steer: new WorkerSteering(burstCfg, startMs, durationMs, () => {}),
   });
-}
-
-function stopAll(shared: ConnectionShared, connections: LoadConnection[], ended: AbortController): void {
-  shared.stopping = true;
-  ended.abort();
-  for (const c of connections) c.abort();
 }
 
 /** The run's config pointed at the sink, short, single requests, no log, no warm-up of its own. */

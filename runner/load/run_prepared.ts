@@ -12,7 +12,7 @@ import type { ConnectionShared, LoadConnection } from "../http/load_connection.t
 import type { ConnectionFactory } from "../http/protocols.ts";
 import type { ChosenTransport } from "../http/transport/choice.ts";
 import type { AnyModelDef } from "./models/mod.ts";
-import { type Arrival, exchangeArrival, type LoadContext } from "./executor.ts";
+import { type Arrival, closeAll, exchangeArrival, type LoadContext } from "./executor.ts";
 import { RequestLog } from "./request_log.ts";
 import { waitUntil } from "./clock.ts";
 import { loadContextOf } from "./generator_warmup.ts";
@@ -285,21 +285,17 @@ function metered(run: RunState, samples: IntervalSample[]): IntervalSample[] {
 function endConnections(
   prepared: Prepared,
   nowMs: number,
-  ended?: AbortController,
-  sides: ReadonlySet<LoadConnection> = NO_SIDES,
+  ended: AbortController | undefined,
+  sides: ReadonlySet<LoadConnection>,
 ): void {
   const { shared, connections } = prepared;
   if (!shared.stopping) {
     for (const conn of connections) conn.countUnfinished(nowMs);
     for (const conn of sides) conn.countUnfinished(nowMs);
   }
-  shared.stopping = true;
-  ended?.abort();
-  for (const conn of connections) conn.abort();
-  for (const conn of [...sides]) conn.abort();
+  closeAll(shared, connections, ended);
+  closeAll(shared, [...sides]);
 }
-
-const NO_SIDES: ReadonlySet<LoadConnection> = new Set();
 
 /** Aborts exchanges past their deadline; the failed read is then counted as a timeout. */
 export function watchdog(connections: Iterable<LoadConnection>, nowMs: number): void {

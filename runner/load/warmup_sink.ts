@@ -25,6 +25,7 @@ import {
   writeSettings,
   writeSettingsAck,
 } from "../../http2/frames.ts";
+import { closeQuietly } from "../../system/descriptors.ts";
 
 /** Answers shaped like real servers' (mixed case, `Server`, `Date`, chunked): every parser path warmed. */
 const CANNED: readonly Uint8Array[] = [
@@ -51,21 +52,14 @@ export function startSink(h2: boolean): Sink {
     for await (const conn of listener) {
       open.add(conn);
       // A connection the burst closed first ends its answer here: closed then, not left to `close`.
-      (h2 ? answerH2(conn) : answerHttp1(conn)).finally(() => open.delete(conn) && conn.close());
+      (h2 ? answerH2(conn) : answerHttp1(conn)).finally(() => (open.delete(conn), closeQuietly(conn)));
     }
   })().catch(() => {});
   return {
     url: `http://127.0.0.1:${listener.addr.port}/`,
     close() {
-      try {
-        listener.close();
-      } catch { /* closed */ }
-      for (const conn of open) {
-        try {
-          conn.close();
-        } catch { /* closed */ }
-      }
-      open.clear();
+      closeQuietly(listener);
+      for (const conn of open) closeQuietly(conn);
     },
   };
 }

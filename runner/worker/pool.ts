@@ -71,6 +71,8 @@ export async function runWorkers(config: AttackConfig, opts: PoolOptions): Promi
   // A stop before the load is not waited out (a script's slow import, a long pre-connect): no load is sent.
   const stop = stopBeforeLoad(opts.signal);
   const overMemory = memoryBeforeLoad(config, workers, memoryLimitMb);
+  // A script's isolate holds its module's state: only a script-less run's isolates serve another run.
+  let reusable = false;
   try {
     await Promise.race([allAnswered(workers, "ready", START_TIMEOUT_MS), stop.stopped, overMemory.cut]);
     const warmupSinkUrl = (await sink)?.url;
@@ -121,6 +123,7 @@ export async function runWorkers(config: AttackConfig, opts: PoolOptions): Promi
     opts.signal?.addEventListener("abort", onAbort, { once: true });
     try {
       const summary = await collecting.done;
+      reusable = config.script === undefined && !summary.memoryCut;
       if (summary.memoryCut) await memoryGivenBack(memoryLimitMb);
       return { ...prepared, ...summary, startAtEpochMs, startLateMs };
     } finally {
@@ -130,7 +133,7 @@ export async function runWorkers(config: AttackConfig, opts: PoolOptions): Promi
   } finally {
     stop.dispose();
     overMemory.dispose();
-    workers.forEach((w) => w.terminate());
+    workers.forEach((w) => w.release(reusable));
     sink.then((s) => s?.close()); // a failed prepare
   }
 }

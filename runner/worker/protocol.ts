@@ -44,8 +44,8 @@ export type WorkerToMain =
   | { type: "samples"; workerIndex: number; samples: IntervalSample[] }
   /** A worker's flow totals (histograms HDR-encoded), once, before its "done"; only when there are flows. */
   | { type: "flows"; workerIndex: number; flows: FlowSample[] }
-  /** Its totals, and the secrets it came to know, so what the main side writes redacts them too. */
-  | { type: "done"; workerIndex: number; summary: LoadRunSummary; secrets: [string, string][] }
+  /** Its totals, secrets it came to know (the main side redacts them too), resources its run left open. */
+  | { type: "done"; workerIndex: number; summary: LoadRunSummary; secrets: [string, string][]; open: number }
   | { type: "failed"; workerIndex: number; message: string }
   /** The isolate is ending on its own (`Deno.exit` in a script): its last word, so it is not stuck. */
   | { type: "exited"; workerIndex: number };

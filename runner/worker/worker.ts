@@ -12,6 +12,7 @@ import { prepareLoad } from "../load/run_load.ts";
 import { knownSecrets } from "../../results/redact.ts";
 import type { LoadRun, PreparedLoad } from "../load/load_run_types.ts";
 import { passInputs } from "../script/isolate_inputs.ts";
+import { runtimeResources } from "../../system/descriptors.ts";
 
 // A node:worker_threads worker: `self` and `WorkerGlobalScope` are put back before any script loads.
 restoreWorkerNames();
@@ -19,6 +20,9 @@ const post = takeMainChannel<WorkerToMain>();
 let workerIndex = 0;
 let prepared: PreparedLoad | null = null;
 let run: LoadRun | null = null;
+let beating: ReturnType<typeof setInterval> | undefined;
+// The runtime's resource table: what the isolate holds before any run (stdio, its ports) is no run's.
+const heldBefore = new Set(runtimeResources().map(([rid]) => rid));
 
 const failed = (err: unknown) =>
   post({ type: "failed", workerIndex, message: err instanceof Error ? err.message : String(err) });
@@ -50,7 +54,8 @@ self.onmessage = (event: MessageEvent<MainToWorker>) => {
       run = prepared.start(msg.startAtEpochMs - performance.timeOrigin);
       run.done.then(async (summary) => {
         await runEnding();
-        post({ type: "done", workerIndex, summary, secrets: [...knownSecrets()] });
+        const open = runtimeResources().filter(([rid]) => !heldBefore.has(rid)).length;
+        post({ type: "done", workerIndex, summary, secrets: [...knownSecrets()], open });
       }, failed);
       break;
     }
@@ -63,15 +68,16 @@ self.onmessage = (event: MessageEvent<MainToWorker>) => {
   }
 };
 
-/** Marks the time and sessions in progress into `heartbeat` on a timer: it stops when code never yields. */
+/** Marks time and sessions in progress into the run's `heartbeat` on a timer: stops if code never yields. */
 function beatInto(heartbeat: SharedArrayBuffer): void {
+  clearInterval(beating);
   const beat = new Float64Array(heartbeat);
   const mark = () => {
     beat[0] = performance.timeOrigin + performance.now();
     beat[1] = run?.inProgress() ?? 0;
   };
   mark();
-  setInterval(mark, HEARTBEAT_MS);
+  beating = setInterval(mark, HEARTBEAT_MS);
 }
 
 // `Deno.exit` leaves only the unload event; a script's `self.close()` not even that, so it says so first.

@@ -17,6 +17,7 @@ import {
 } from "./forward/http1.ts";
 import { opensWithH2Preface, plainAnswer, relayH2 } from "./forward/relay.ts";
 import { type BalanceMode, STATS_PATH } from "../spec.ts";
+import { closeQuietly } from "../../system/descriptors.ts";
 
 /** Time a client has to send a whole request head (or the HTTP/2 preface) before it is closed. */
 const DEFAULT_HEAD_TIMEOUT_MS = 30_000;
@@ -192,15 +193,9 @@ export function serveBalancer(
     finished,
     balancer,
     async shutdown() {
-      try {
-        listener.close();
-      } catch { /* closed already */ }
+      closeQuietly(listener);
       const loops = [...open.values()];
-      for (const conn of open.keys()) {
-        try {
-          conn.close();
-        } catch { /* closed by its own loop meanwhile */ }
-      }
+      for (const conn of open.keys()) closeQuietly(conn);
       await Promise.all([finished, ...loops]);
       balancer.close();
     },

@@ -74,7 +74,6 @@ class H2ArrivalConnection extends H2Slot {
   }
 
   #end(): void {
-    this.timedOut = false;
     this.deadlineMs = Infinity;
     const streams = this.session.maxOpenStreams;
     if (streams > this.owner.maxOpenStreams) this.owner.maxOpenStreams = streams;

@@ -172,10 +172,6 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
     return waitUntil(failFastAtMs).then(() => 1);
   }
 
-  abortConnect(): void {
-    this.#dialer.abort();
-  }
-
   /** A fresh connection's state, the preface and our SETTINGS, and the first read. */
   #start(sock: TransportConn): void {
     const inline = inlineOf(sock);
@@ -379,7 +375,7 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
 
   /** Closes everything now (shutdown): streams in flight end, counted unless the run is stopping. */
   close(): void {
-    this.abortConnect();
+    this.#dialer.abort();
     this.fail("closed-early", "the connection was closed", performance.now());
   }
 }

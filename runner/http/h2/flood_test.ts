@@ -21,6 +21,10 @@ import {
 } from "../../../tests/fixtures/h2_flood_server.ts";
 import { EPOLL_TLS_BLOCKER, makeTlsFixtures, type TlsFixtures } from "../../../tests/tls_fixtures.ts";
 import { requireProgram, withTempDir } from "../../../tests/helpers.ts";
+import { keepLoadWorkers } from "../../worker/load_worker.ts";
+
+// Many runs in one process: each script-less run's isolates serve the next ones (see the pool).
+keepLoadWorkers();
 
 const EPOLL_BLOCKER = epollBlocker(new URL("http://127.0.0.1/"));
 const URING_BLOCKER = uringBlocker(new URL("http://127.0.0.1/"), { closedModel: true });

@@ -25,6 +25,10 @@ import {
   startH2ScriptServer,
 } from "../../../tests/fixtures/h2_script_server.ts";
 import { FLAG, FRAME, words } from "../../../tests/fixtures/h2_frames_testing.ts";
+import { keepLoadWorkers } from "../../worker/load_worker.ts";
+
+// Many runs in one process: each script-less run's isolates serve the next ones (see the pool).
+keepLoadWorkers();
 
 const BOUND_MS = 15_000;
 const text = new TextEncoder();

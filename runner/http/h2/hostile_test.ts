@@ -17,6 +17,10 @@ import {
   startH2HostileServer,
 } from "../../../tests/fixtures/h2_hostile_server.ts";
 import { COMPRESSION_ERROR, FRAME_SIZE_ERROR, PROTOCOL_ERROR } from "../../../http2/frames.ts";
+import { keepLoadWorkers } from "../../worker/load_worker.ts";
+
+// Many runs in one process: each script-less run's isolates serve the next ones (see the pool).
+keepLoadWorkers();
 
 const EPOLL_BLOCKER = epollBlocker(new URL("http://127.0.0.1/"));
 const URING_BLOCKER = uringBlocker(new URL("http://127.0.0.1/"), { closedModel: true });

@@ -30,6 +30,10 @@ import {
 } from "../../../tests/fixtures/h2_frames_testing.ts";
 import { HpackDecoder } from "../../../http2/hpack/decoder.ts";
 import { closeQuietly } from "../../../tests/fixtures/close_quietly.ts";
+import { keepLoadWorkers } from "../../worker/load_worker.ts";
+
+// Many runs in one process: each script-less run's isolates serve the next ones (see the pool).
+keepLoadWorkers();
 
 const EPOLL_BLOCKER = epollBlocker(new URL("http://127.0.0.1/"));
 const URING_BLOCKER = uringBlocker(new URL("http://127.0.0.1/"), { closedModel: true });

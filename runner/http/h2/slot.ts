@@ -236,14 +236,10 @@ export class H2Slot implements StepConnection, H2Stream {
     settle?.(counted ? 1 : 0);
   }
 
-  /** A watchdog timeout cancels the stream, the connection goes on; otherwise the connection closes. */
+  /** The watchdog's timeout cancels the stream, the connection goes on; any other abort closes it. */
   abort(): void {
-    if (this.timedOut) {
-      if (this.#active) this.#streams.cancel(this, this.#timeoutMessage());
-      else this.session.abortConnect();
-      return;
-    }
-    this.session.close();
+    if (this.timedOut && this.#active) this.#streams.cancel(this, this.#timeoutMessage());
+    else this.session.close();
   }
 
   release(): void {

@@ -13,6 +13,7 @@ import {
   type TransportConn,
   TURN_READ_BYTES,
 } from "./transport.ts";
+import { closeQuietly } from "../../../system/descriptors.ts";
 
 export class PromiseInline implements InlineConn {
   #buf: Uint8Array | null = null;
@@ -77,10 +78,7 @@ export class PromiseInline implements InlineConn {
     this.#closed = true;
     const reader = this.#reader;
     this.#reader = this.#buf = null;
-    try {
-      this.sock.close();
-    } finally {
-      reader?.onReadError(new Deno.errors.BadResource("socket closed"));
-    }
+    closeQuietly(this.sock);
+    reader?.onReadError(new Deno.errors.BadResource("socket closed"));
   }
 }
