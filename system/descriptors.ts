@@ -6,6 +6,7 @@
  * just before a write, taken again after; several, as a write may first load a module (opens too).
  */
 import { readTextOrNull } from "./proc_stat.ts";
+import { programOutput } from "./path_lookup.ts";
 
 /** Soft RLIMIT_NOFILE; `Infinity` when unlimited. */
 export function readOpenFileLimit(): number | null {
@@ -30,13 +31,7 @@ function fromProcLimits(): number | null {
 }
 
 function fromShell(): number | null {
-  try {
-    const out = new Deno.Command("sh", { args: ["-c", "ulimit -n"], stdout: "piped", stderr: "null" })
-      .outputSync();
-    return out.success ? parseLimit(new TextDecoder().decode(out.stdout).trim()) : null;
-  } catch {
-    return null;
-  }
+  return parseLimit(programOutput("sh", ["-c", "ulimit -n"]) ?? undefined);
 }
 
 /** `/dev/null` where it exists: opening it costs nothing and touches no file. */

@@ -7,7 +7,7 @@ import type { createClient } from "redis";
 import { TargetError } from "./errors.ts";
 import { freePort } from "../system/ports.ts";
 import { ManagedProcess, pollReady, RUN_ID } from "./process.ts";
-import { findProgram } from "../system/path_lookup.ts";
+import { findProgram, programOutput } from "../system/path_lookup.ts";
 import { processStartTicks } from "./process_group.ts";
 
 export type RedisClient = ReturnType<typeof createClient>;
@@ -120,15 +120,9 @@ async function removeStaleRedisDirs(ours: string): Promise<void> {
  * leftovers; `set-proc-title no` (Redis 6.2+) keeps it, and is passed only to versions that know it.
  */
 function keepEnvironArgs(program: string): string[] {
-  try {
-    const out = new Deno.Command(program, { args: ["--version"], stdout: "piped", stderr: "null" })
-      .outputSync();
-    const version = /v=(\d+)\.(\d+)/.exec(new TextDecoder().decode(out.stdout));
-    const [major, minor] = version ? [Number(version[1]), Number(version[2])] : [0, 0];
-    return major > 6 || (major === 6 && minor >= 2) ? ["--set-proc-title", "no"] : [];
-  } catch {
-    return [];
-  }
+  const version = /v=(\d+)\.(\d+)/.exec(programOutput(program, ["--version"]) ?? "");
+  const [major, minor] = version ? [Number(version[1]), Number(version[2])] : [0, 0];
+  return major > 6 || (major === 6 && minor >= 2) ? ["--set-proc-title", "no"] : [];
 }
 
 /** The given URL (checked with PING), else a private server when `needed`, else none. */
