@@ -6,6 +6,7 @@
  */
 import { TargetError } from "./errors.ts";
 import { findExecutable, findProgram, statOrNull } from "../system/path_lookup.ts";
+import { sleepUnlessAborted, within } from "../system/sleep.ts";
 import {
   groupAlive,
   inGroupOfItsOwn,
@@ -114,12 +115,7 @@ export class ManagedProcess {
       this.status = status;
       if (this.pgid === null) live.delete(this);
       // Output is read to its end, but a grandchild still holding the pipes must not hold up the exit.
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([
-        drained.catch(() => {}),
-        new Promise((r) => timer = setTimeout(r, PIPE_LINGER_MS)),
-      ]);
-      clearTimeout(timer);
+      await within(drained.catch(() => {}), PIPE_LINGER_MS);
       for (const reader of this.#readers) await reader.cancel().catch(() => {});
       await drained.catch(() => {});
       log?.close();
@@ -240,10 +236,8 @@ export class ManagedProcess {
         this.#signal("SIGKILL");
         killed = true;
       } else if (killed && Date.now() >= deadline + graceMs) break; // unkillable (D state): give up
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const exited = this.status ? [] : [this.exited];
-      await Promise.race([...exited, new Promise((r) => timer = setTimeout(r, STOP_POLL_MS))]);
-      clearTimeout(timer);
+      // Exited with its group still alive: the promise is settled, so only the pause is waited for.
+      await (this.status ? sleepUnlessAborted(STOP_POLL_MS) : within(this.exited, STOP_POLL_MS));
     }
     await this.exited;
     this.#forget();
@@ -281,7 +275,7 @@ export async function pollReady(proc: ManagedProcess, check: () => Promise<boole
       if (proc.status) throw proc.exitedEarlyError();
       return;
     }
-    await Promise.race([proc.exited, new Promise((r) => setTimeout(r, 100))]);
+    await within(proc.exited, 100);
   }
   if (proc.status) throw proc.exitedEarlyError();
   const err = proc.notReadyError(`was not ready after ${timeoutMs} ms`);

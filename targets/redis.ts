@@ -8,6 +8,7 @@ import { TargetError } from "./errors.ts";
 import { freePort } from "../system/ports.ts";
 import { ManagedProcess, pollReady, RUN_ID } from "./process.ts";
 import { findProgram, programOutput } from "../system/path_lookup.ts";
+import { withTimeout } from "../system/sleep.ts";
 import { processStartTicks } from "./process_group.ts";
 
 export type RedisClient = ReturnType<typeof createClient>;
@@ -35,12 +36,8 @@ export async function connectRedis(url: string, timeoutMs = 3000): Promise<Redis
   });
   // Without a listener 'error' events would crash the process; failures surface per command.
   client.on("error", () => {});
-  let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    await Promise.race([
-      client.connect().then(() => connected = true),
-      new Promise((_, reject) => timer = setTimeout(() => reject(new Error("connect timed out")), timeoutMs)),
-    ]);
+    await withTimeout(client.connect().then(() => connected = true), timeoutMs, "connect timed out");
     return client;
   } catch (err) {
     await client.disconnect().catch(() => {});
@@ -49,8 +46,6 @@ export async function connectRedis(url: string, timeoutMs = 3000): Promise<Redis
       "check the --redis URL and that the server is running, or omit --redis to let loadlab start one",
       { cause: err },
     );
-  } finally {
-    clearTimeout(timer);
   }
 }
 

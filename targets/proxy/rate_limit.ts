@@ -4,17 +4,7 @@
  * request keeps window and count in step. When Redis is down requests pass, counted: no outage spreads.
  */
 import type { RedisClient } from "../redis.ts";
-
-/** Rejects after `ms`, so a Redis that hangs costs a request at most that long. */
-export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  return Promise.race([
-    promise,
-    new Promise<never>((_, reject) =>
-      timer = setTimeout(() => reject(new Error(`Redis timed out after ${ms} ms`)), ms)
-    ),
-  ]).finally(() => clearTimeout(timer));
-}
+import { withTimeout } from "../../system/sleep.ts";
 
 export class RedisRateLimiter {
   constructor(
