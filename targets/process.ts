@@ -269,15 +269,13 @@ export class ManagedProcess {
 /** Polls `check` every 100 ms until true; rejects when the process exits first or `timeoutMs` passes. */
 export async function pollReady(proc: ManagedProcess, check: () => Promise<boolean>, timeoutMs: number) {
   const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
+  for (;;) {
+    const ready = !proc.status && Date.now() < deadline && await check().catch(() => false);
     if (proc.status) throw proc.exitedEarlyError();
-    if (await check().catch(() => false)) {
-      if (proc.status) throw proc.exitedEarlyError();
-      return;
-    }
+    if (ready) return;
+    if (Date.now() >= deadline) break;
     await within(proc.exited, 100);
   }
-  if (proc.status) throw proc.exitedEarlyError();
   const err = proc.notReadyError(`was not ready after ${timeoutMs} ms`);
   await proc.stop();
   throw err;
