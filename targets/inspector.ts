@@ -7,7 +7,7 @@
  */
 import { TargetError } from "./errors.ts";
 import { processTree, readProcStat } from "../system/proc_stat.ts";
-import { writeAll } from "../system/write_all.ts";
+import { closeQuietly, writeAll } from "../system/write_all.ts";
 import { withTimeout } from "../system/sleep.ts";
 import { handshakeRequest, newKey } from "../ws/handshake.ts";
 import { readHandshake } from "../ws/handshake_answer.ts";
@@ -259,9 +259,7 @@ export class InspectorSocket {
         }
       }
     } catch (err) {
-      try {
-        conn.close();
-      } catch { /* closed by the timer */ }
+      closeQuietly(conn);
       throw err;
     } finally {
       clearTimeout(timer);
@@ -281,9 +279,7 @@ export class InspectorSocket {
   close(): void {
     if (!this.#open) return;
     this.#open = false;
-    try {
-      this.conn.close();
-    } catch { /* closed already */ }
+    closeQuietly(this.conn);
   }
 
   #end(reason: string): void {

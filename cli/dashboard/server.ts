@@ -17,6 +17,7 @@ import { rejectForeignHost } from "./local_http.ts";
 import { type ControlOptions, controlResponse, newSteerToken } from "./steer_control.ts";
 import type { ServeOptions } from "./flags.ts";
 import { describeChange } from "../../results/schema/steering.ts";
+import { closeQuietly } from "../../system/write_all.ts";
 
 /** The progress samples of the run under way kept for late browsers (10 minutes at 4 a second). */
 const BACKLOG_POINTS = 2400;
@@ -358,9 +359,7 @@ export class EventHub {
   closeAll(): void {
     for (const client of this.#clients) {
       this.#forget(client);
-      try {
-        client.controller.close();
-      } catch { /* already closed by the browser */ }
+      closeQuietly(client.controller);
     }
   }
 

@@ -15,6 +15,7 @@ import type { GrpcRun } from "./grpc/answer.ts";
 import type { StreamAnswer } from "./stream_answer.ts";
 import type { TlsOptions } from "./tls/options.ts";
 import type { TlsSessionInfo } from "./tls/deno_tls.ts";
+import { closeQuietly } from "../../system/write_all.ts";
 
 /** The protocols of the config (`protocol:`, `--protocol`). */
 type ProtocolRequest = "http1" | "h2" | "h2c" | "h3" | "auto";
@@ -50,9 +51,7 @@ export async function probeProtocol(
 ): Promise<ProtocolUsed> {
   try {
     const conn = await chosen.transport(hostname, port, AbortSignal.timeout(timeoutMs));
-    try {
-      conn.close();
-    } catch { /* closed */ }
+    closeQuietly(conn);
   } catch {
     return "http1";
   }

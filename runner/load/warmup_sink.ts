@@ -5,7 +5,7 @@
  * its own isolate (its pumps block their thread), started by the main isolate (faster than a worker).
  */
 import type { AttackConfig } from "../config.ts";
-import { writeAll } from "../../system/write_all.ts";
+import { closeQuietly, writeAll } from "../../system/write_all.ts";
 import {
   CLIENT_PREFACE,
   DATA,
@@ -57,13 +57,9 @@ export function startSink(h2: boolean): Sink {
   return {
     url: `http://127.0.0.1:${listener.addr.port}/`,
     close() {
-      try {
-        listener.close();
-      } catch { /* closed */ }
+      closeQuietly(listener);
       for (const conn of open) {
-        try {
-          conn.close();
-        } catch { /* closed */ }
+        closeQuietly(conn);
       }
       open.clear();
     },

@@ -3,7 +3,7 @@
  * The built-in HTTP balancer in front of N instances (round-robin or least-connections): HTTP/1.1 forwarded
  * as bytes over keep-alive pools, HTTP/2 relayed per connection. A slow client has `headTimeoutMs` per head.
  */
-import { writeAll } from "../../system/write_all.ts";
+import { closeQuietly, writeAll } from "../../system/write_all.ts";
 import { Framing } from "../../http1/body_framing.ts";
 import { BufferedConn, UpstreamPool } from "./forward/conn.ts";
 import { exchange } from "./forward/exchange.ts";
@@ -189,14 +189,10 @@ export function serveBalancer(
     finished,
     balancer,
     async shutdown() {
-      try {
-        listener.close();
-      } catch { /* closed already */ }
+      closeQuietly(listener);
       const loops = [...open.values()];
       for (const conn of open.keys()) {
-        try {
-          conn.close();
-        } catch { /* closed by its own loop meanwhile */ }
+        closeQuietly(conn);
       }
       await Promise.all([finished, ...loops]);
       balancer.close();

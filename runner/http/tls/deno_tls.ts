@@ -16,6 +16,7 @@ import {
   type TlsMaterial,
   type TlsOptions,
 } from "./options.ts";
+import { closeQuietly } from "../../../system/write_all.ts";
 
 /** What the run's first handshake negotiated, recorded once per run. */
 export interface TlsSessionInfo {
@@ -108,9 +109,7 @@ async function denoConnect(
     note({ client: "deno", alpn: alpnProtocol, version: null, cipher: null, insecure: false });
     if (alpnProtocol !== "h2" && h2Required(alpn)) throw h2NotSelected(alpnProtocol);
   } catch (err) {
-    try {
-      tls.close();
-    } catch { /* closed by the abort */ }
+    closeQuietly(tls);
     throw signal.aborted ? err : handshakeError(err);
   } finally {
     signal.removeEventListener("abort", onAbort);

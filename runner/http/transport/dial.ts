@@ -11,6 +11,7 @@ import { classifyError, connectTimeoutMessage, errorMessage } from "../exchange_
 import { tlsFailureMessage } from "../tls/options.ts";
 import { fdOf, TRACE_CONN, traceConn } from "./conn_trace.ts";
 import type { ConnectWaiter, TransportConn } from "./transport.ts";
+import { closeQuietly } from "../../../system/write_all.ts";
 
 /** A connection the watchdog watches during its connect (an HTTP/1.1 `Connection`). */
 interface DialWatch {
@@ -215,7 +216,5 @@ export class Dialer implements ConnectWaiter {
 /** The end of what `dial` began: the socket closed (one already closed is fine) and no longer counted. */
 export function hangUp(shared: ConnectionShared, sock: TransportConn): void {
   shared.recorder.connections--;
-  try {
-    sock.close();
-  } catch { /* already closed */ }
+  closeQuietly(sock);
 }

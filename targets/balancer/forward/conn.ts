@@ -5,6 +5,7 @@
  */
 import type { MessageFramer } from "../../../http1/message_framer.ts";
 import { MAX_HEAD_BYTES, type MessageHead } from "./http1.ts";
+import { closeQuietly } from "../../../system/write_all.ts";
 
 /** A connection's first read buffer; it grows (to MAX_HEAD_BYTES) only when a head does not fit. */
 const BUFFER_BYTES = 16 * 1024;
@@ -54,9 +55,7 @@ export class BufferedConn {
   }
 
   close(): void {
-    try {
-      this.conn.close();
-    } catch { /* already closed */ }
+    closeQuietly(this.conn);
   }
 }
 
