@@ -222,8 +222,7 @@ export class ManagedProcess {
 
   /** SIGTERM, up to `graceMs` to exit, then SIGKILL. Safe to call many times. */
   stop(graceMs = 3000): Promise<void> {
-    this.#stopping ??= this.#stop(graceMs);
-    return this.#stopping;
+    return this.#stopping ??= this.#stop(graceMs);
   }
 
   async #stop(graceMs: number): Promise<void> {
