@@ -24,7 +24,7 @@ Deno.test("withTimeout passes results through and rejects slow promises", async 
   clearTimeout(timer);
 });
 
-Deno.test("within: the promise's value, undefined once the time passes, its rejection as it comes", async () => {
+Deno.test("within: the value, undefined once the time passes, or the rejection", async () => {
   assert.equal(await within(Promise.resolve(7), 50), 7);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const never = new Promise((r) => timer = setTimeout(r, 1000));
