@@ -185,23 +185,20 @@ export class ManagedProcess {
   }
 
   /** The first stdout line starting with `prefix`; rejects if the process exits or time runs out. */
-  waitForStdoutLine(prefix: string, timeoutMs: number): Promise<string> {
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(
-        () => finish(() => reject(this.notReadyError(`not ready after ${timeoutMs} ms`))),
-        timeoutMs,
-      );
-      const finish = (settle: () => void) => {
-        clearTimeout(timer);
-        this.#lineWaiters = this.#lineWaiters.filter((w) => w !== onLine);
-        settle();
-      };
-      const onLine = (line: string) => {
-        if (line.startsWith(prefix)) finish(() => resolve(line.slice(prefix.length)));
-      };
-      this.#lineWaiters.push(onLine);
-      this.exited.then(() => finish(() => reject(this.exitedEarlyError())));
+  async waitForStdoutLine(prefix: string, timeoutMs: number): Promise<string> {
+    let onLine = (_line: string) => {};
+    const found = new Promise<string>((resolve, reject) => {
+      onLine = (line) => void (line.startsWith(prefix) && resolve(line.slice(prefix.length)));
+      this.exited.then(() => reject(this.exitedEarlyError()));
     });
+    this.#lineWaiters.push(onLine);
+    try {
+      const line = await within(found, timeoutMs);
+      if (line === undefined) throw this.notReadyError(`not ready after ${timeoutMs} ms`);
+      return line;
+    } finally {
+      this.#lineWaiters = this.#lineWaiters.filter((w) => w !== onLine);
+    }
   }
 
   /** "exited with code N" plus the last lines of stderr (or stdout when stderr is empty). */
