@@ -10,6 +10,7 @@ import { escapeInvisible } from "../validation/terminal_text.ts";
 import { jsonErrorReason } from "../validation/json_document.ts";
 import { FileReadError, readTextFileCapped } from "../system/read_capped.ts";
 import { writeTextAtomic } from "../system/output_file.ts";
+import { programOutput } from "../system/path_lookup.ts";
 import {
   type EnvironmentInfo,
   RESULTS_SCHEMA,
@@ -40,12 +41,8 @@ function environmentInfo(): EnvironmentInfo {
 
 /** The commit checked out in the working directory (spawns `git`); undefined without one. */
 function currentGitCommit(): string | undefined {
-  const out = safe(() =>
-    new Deno.Command("git", { args: ["rev-parse", "HEAD"], stdout: "piped", stderr: "null" }).outputSync()
-  );
-  if (!out?.success) return undefined;
-  const commit = new TextDecoder().decode(out.stdout).trim();
-  return /^[0-9a-f]{40,64}$/.test(commit) ? commit : undefined;
+  const commit = programOutput("git", ["rev-parse", "HEAD"]);
+  return commit !== null && /^[0-9a-f]{40,64}$/.test(commit) ? commit : undefined;
 }
 
 function safe<T>(f: () => T): T | undefined {

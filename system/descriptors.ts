@@ -6,37 +6,23 @@
  * just before a write, taken again after; several, as a write may first load a module (opens too).
  */
 import { readTextOrNull } from "./proc_stat.ts";
+import { programOutput } from "./path_lookup.ts";
 
 /** Soft RLIMIT_NOFILE; `Infinity` when unlimited. */
 export function readOpenFileLimit(): number | null {
-  return fromProcLimits() ?? fromShell();
+  return parseProcLimits(readTextOrNull("/proc/self/limits") ?? "") ??
+    parseLimit(programOutput("sh", ["-c", "ulimit -n"]) ?? undefined);
 }
 
 /** The soft limit in the "Max open files" row of /proc/<pid>/limits. */
 export function parseProcLimits(text: string): number | null {
   const row = text.split("\n").find((line) => line.startsWith("Max open files"));
-  const soft = row?.slice("Max open files".length).trim().split(/\s+/)[0];
-  return parseLimit(soft);
+  return parseLimit(row?.slice("Max open files".length).trim().split(/\s+/)[0]);
 }
 
 function parseLimit(text: string | undefined): number | null {
   if (text === "unlimited") return Infinity;
   return text !== undefined && /^\d+$/.test(text) ? Number(text) : null;
-}
-
-function fromProcLimits(): number | null {
-  const text = readTextOrNull("/proc/self/limits");
-  return text === null ? null : parseProcLimits(text);
-}
-
-function fromShell(): number | null {
-  try {
-    const out = new Deno.Command("sh", { args: ["-c", "ulimit -n"], stdout: "piped", stderr: "null" })
-      .outputSync();
-    return out.success ? parseLimit(new TextDecoder().decode(out.stdout).trim()) : null;
-  } catch {
-    return null;
-  }
 }
 
 /** `/dev/null` where it exists: opening it costs nothing and touches no file. */

@@ -6,6 +6,7 @@
  * error's reason is said without Deno's trailing call and paths (often a temp file the user never named).
  */
 import { statOrNull } from "./path_lookup.ts";
+import { within } from "./sleep.ts";
 
 type OutputTarget =
   | { kind: "file"; path: string }
@@ -47,12 +48,7 @@ async function resolveOutput(path: string): Promise<OutputTarget> {
 /** Opens a FIFO once a reader has it; after the wait, opening the read end frees the blocked thread. */
 async function openFifo(path: string): Promise<Deno.FsFile> {
   const opening = Deno.open(path, { write: true });
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const file = await Promise.race([
-    opening,
-    new Promise<null>((r) => timer = setTimeout(() => r(null), FIFO_READER_WAIT_MS)),
-  ]);
-  clearTimeout(timer);
+  const file = await within(opening, FIFO_READER_WAIT_MS);
   if (file) return file;
   const ourReader = await Deno.open(path, { read: true });
   (await opening).close();

@@ -1,7 +1,8 @@
 /**
  * @module
- * The PATH lookup of loadlab, and a file's status or null. Only files with an execute bit count, as in a
- * shell, so a non-executable `redis-server` earlier on PATH does not shadow the real one.
+ * The PATH lookup of loadlab, a file's status or null, and a program's short answer (`--version`). Only
+ * files with an execute bit count, as in a shell, so a non-executable `redis-server` earlier on PATH does
+ * not shadow the real one.
  */
 
 /** `stat(path)` (Deno.statSync, or Deno.lstatSync for the link itself), or null when it fails. */
@@ -33,4 +34,14 @@ export function findExecutable(command: string, cwd?: string): boolean {
   if (!command.includes("/")) return findProgram(command) !== null;
   const path = command.startsWith("/") || !cwd ? command : `${cwd}/${command}`;
   return statOrNull(path)?.isFile === true;
+}
+
+/** The trimmed stdout of `program args`, run to its end without a shell; null when it fails or cannot run. */
+export function programOutput(program: string, args: string[]): string | null {
+  try {
+    const out = new Deno.Command(program, { args, stdout: "piped", stderr: "null" }).outputSync();
+    return out.success ? new TextDecoder().decode(out.stdout).trim() : null;
+  } catch {
+    return null;
+  }
 }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { findProgram, isExecutable } from "./path_lookup.ts";
+import { findProgram, isExecutable, programOutput } from "./path_lookup.ts";
 
 Deno.test("findProgram finds executables on PATH only, and checks a path given with a slash", async () => {
   const dir = await Deno.makeTempDir();
@@ -17,4 +17,10 @@ Deno.test("findProgram finds executables on PATH only, and checks a path given w
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("programOutput: a program's trimmed stdout, null when it fails or is missing", () => {
+  assert.equal(programOutput("sh", ["-c", "echo ' 1.2.3 '; echo noise >&2"]), "1.2.3");
+  assert.equal(programOutput("sh", ["-c", "echo partial; exit 3"]), null);
+  assert.equal(programOutput("/nonexistent/loadlab-no-such-program", []), null);
 });

@@ -103,13 +103,8 @@ export function listeningInodes(table: string, port: number): string[] {
 export async function listeningPid(port: number): Promise<number | null> {
   const inodes = new Set<string>();
   for (const name of ["/proc/net/tcp", "/proc/net/tcp6"]) {
-    try {
-      for (const inode of listeningInodes(await Deno.readTextFile(name), port)) {
-        inodes.add(`socket:[${inode}]`);
-      }
-    } catch {
-      continue;
-    }
+    const table = await Deno.readTextFile(name).catch(() => ""); // no IPv6, or not Linux
+    for (const inode of listeningInodes(table, port)) inodes.add(`socket:[${inode}]`);
   }
   if (inodes.size === 0) return null;
   const holds = async (pid: number) => {

@@ -1,6 +1,7 @@
 /**
  * @module
- * Abortable waits, so a cooldown or think time never holds up Ctrl-C or the end of a run.
+ * Abortable waits, so a cooldown or think time never holds up Ctrl-C or the end of a run, and bounded
+ * waits for a promise, so a hung server or Redis holds nothing up for longer than its timeout.
  */
 
 /** Resolves after about `ms`, or at once when `signal` aborts. */
@@ -41,4 +42,18 @@ export function timedWait<T>(
     signal.addEventListener("abort", stop);
     arm(end);
   });
+}
+
+/** What `promise` settles to, or undefined once `ms` pass first; the timer is cleared either way. */
+export function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<undefined>((resolve) => timer = setTimeout(() => resolve(undefined), ms));
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+/** What `promise` settles to, or a rejection with `message` once `ms` pass first. */
+export function withTimeout<T>(promise: Promise<T>, ms: number, message = `timed out after ${ms} ms`) {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => timer = setTimeout(() => reject(new Error(message)), ms));
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { sleepUnlessAborted } from "./sleep.ts";
+import { sleepUnlessAborted, within, withTimeout } from "./sleep.ts";
 
 Deno.test("sleepUnlessAborted: an abort ends a long sleep at once; an aborted signal does not sleep", async () => {
   const controller = new AbortController();
@@ -14,4 +14,21 @@ Deno.test("sleepUnlessAborted: an abort ends a long sleep at once; an aborted si
   const plain = Date.now();
   await sleepUnlessAborted(30);
   assert.ok(Date.now() - plain >= 25, `slept ${Date.now() - plain} ms`);
+});
+
+Deno.test("withTimeout passes results through and rejects slow promises", async () => {
+  assert.deepEqual(await withTimeout(Promise.resolve(7), 50), 7);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const never = new Promise((r) => timer = setTimeout(r, 1000));
+  await assert.rejects(withTimeout(never, 20), /timed out after 20 ms/);
+  clearTimeout(timer);
+});
+
+Deno.test("within: the value, undefined once the time passes, or the rejection", async () => {
+  assert.equal(await within(Promise.resolve(7), 50), 7);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const never = new Promise((r) => timer = setTimeout(r, 1000));
+  assert.equal(await within(never, 20), undefined);
+  clearTimeout(timer);
+  await assert.rejects(within(Promise.reject(new Error("boom")), 50), /boom/);
 });

@@ -24,6 +24,7 @@ import {
 import { QpackDecoder } from "../http3/qpack_decoder.ts";
 import { encodeFieldSection } from "../http3/qpack_encoder.ts";
 import { byobChunks } from "../system/byob_chunks.ts";
+import { within } from "../system/sleep.ts";
 
 type Handler = (req: Request, info: Deno.ServeHandlerInfo<Deno.NetAddr>) => Response | Promise<Response>;
 
@@ -106,7 +107,7 @@ export async function runTargetChild(specJson: string): Promise<void> {
   const stop = async () => {
     if (stopping) return;
     stopping = true;
-    await Promise.race([server.shutdown(), new Promise((r) => setTimeout(r, 2000))]);
+    await within(server.shutdown(), 2000);
     await close();
     Deno.exit(0);
   };

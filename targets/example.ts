@@ -5,7 +5,7 @@
  */
 import { existsSync } from "node:fs";
 import { TargetError } from "./errors.ts";
-import { findProgram } from "../system/path_lookup.ts";
+import { findProgram, programOutput } from "../system/path_lookup.ts";
 import type { ExampleSpec } from "./spec.ts";
 
 export const EXAMPLES_DIR = new URL("../examples/", import.meta.url);
@@ -19,16 +19,6 @@ const APP_PACKAGES: Record<ExampleSpec["app"], string> = {
 };
 
 export const EXAMPLES_INSTALL_HINT = "npm install --prefix examples";
-
-/** `node --version`, or null when it cannot be run. */
-function nodeVersion(node: string): string | null {
-  try {
-    const out = new Deno.Command(node, { args: ["--version"], stdout: "piped", stderr: "null" }).outputSync();
-    return out.success ? new TextDecoder().decode(out.stdout).trim() : null;
-  } catch {
-    return null;
-  }
-}
 
 /**
  * The command that runs `spec.app`, with its runtime (`node v20.20.2`, `deno 2.9.6 (npm compat)`); throws
@@ -47,7 +37,7 @@ export function exampleCommand(spec: ExampleSpec, examplesDir: URL = EXAMPLES_DI
   const node = runtime === "deno" ? null : findProgram("node");
   const installed = existsSync(new URL(`node_modules/${APP_PACKAGES[spec.app]}/package.json`, examplesDir));
   if (node && installed) {
-    const version = nodeVersion(node);
+    const version = programOutput(node, ["--version"]);
     if (version) return { command: node, args: [entry.pathname], cwd, runtime: `node ${version}` };
   }
   if (runtime === "node") {

@@ -8,6 +8,7 @@
 import { TargetError } from "./errors.ts";
 import { processTree, readProcStat } from "../system/proc_stat.ts";
 import { writeAll } from "../system/write_all.ts";
+import { withTimeout } from "../system/sleep.ts";
 import { handshakeRequest, newKey } from "../ws/handshake.ts";
 import { readHandshake } from "../ws/handshake_answer.ts";
 import { FrameParser } from "../ws/frame_parser.ts";
@@ -64,17 +65,10 @@ class InspectorSession {
       return Promise.reject(new Error(`${method}: the inspector connection is closed (the process exited?)`));
     }
     const id = this.#nextId++;
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.#pending.delete(id);
-        reject(new Error(`${method}: no answer within ${CALL_TIMEOUT_MS} ms`));
-      }, CALL_TIMEOUT_MS);
-      this.#pending.set(id, {
-        resolve: (v) => (clearTimeout(timer), resolve(v)),
-        reject: (e) => (clearTimeout(timer), reject(e)),
-      });
-      this.#socket.send(JSON.stringify({ id, method, params }));
-    });
+    const answer = new Promise((resolve, reject) => this.#pending.set(id, { resolve, reject }));
+    this.#socket.send(JSON.stringify({ id, method, params }));
+    return withTimeout(answer, CALL_TIMEOUT_MS, `${method}: no answer within ${CALL_TIMEOUT_MS} ms`)
+      .finally(() => this.#pending.delete(id));
   }
 
   #onMessage(text: string): void {

@@ -6,6 +6,7 @@
  */
 import { TargetError } from "./errors.ts";
 import { findExecutable, findProgram, statOrNull } from "../system/path_lookup.ts";
+import { sleepUnlessAborted, within } from "../system/sleep.ts";
 import {
   groupAlive,
   inGroupOfItsOwn,
@@ -114,12 +115,7 @@ export class ManagedProcess {
       this.status = status;
       if (this.pgid === null) live.delete(this);
       // Output is read to its end, but a grandchild still holding the pipes must not hold up the exit.
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([
-        drained.catch(() => {}),
-        new Promise((r) => timer = setTimeout(r, PIPE_LINGER_MS)),
-      ]);
-      clearTimeout(timer);
+      await within(drained.catch(() => {}), PIPE_LINGER_MS);
       for (const reader of this.#readers) await reader.cancel().catch(() => {});
       await drained.catch(() => {});
       log?.close();
@@ -189,23 +185,20 @@ export class ManagedProcess {
   }
 
   /** The first stdout line starting with `prefix`; rejects if the process exits or time runs out. */
-  waitForStdoutLine(prefix: string, timeoutMs: number): Promise<string> {
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(
-        () => finish(() => reject(this.notReadyError(`not ready after ${timeoutMs} ms`))),
-        timeoutMs,
-      );
-      const finish = (settle: () => void) => {
-        clearTimeout(timer);
-        this.#lineWaiters = this.#lineWaiters.filter((w) => w !== onLine);
-        settle();
-      };
-      const onLine = (line: string) => {
-        if (line.startsWith(prefix)) finish(() => resolve(line.slice(prefix.length)));
-      };
-      this.#lineWaiters.push(onLine);
-      this.exited.then(() => finish(() => reject(this.exitedEarlyError())));
+  async waitForStdoutLine(prefix: string, timeoutMs: number): Promise<string> {
+    let onLine = (_line: string) => {};
+    const found = new Promise<string>((resolve, reject) => {
+      onLine = (line) => void (line.startsWith(prefix) && resolve(line.slice(prefix.length)));
+      this.exited.then(() => reject(this.exitedEarlyError()));
     });
+    this.#lineWaiters.push(onLine);
+    try {
+      const line = await within(found, timeoutMs);
+      if (line === undefined) throw this.notReadyError(`not ready after ${timeoutMs} ms`);
+      return line;
+    } finally {
+      this.#lineWaiters = this.#lineWaiters.filter((w) => w !== onLine);
+    }
   }
 
   /** "exited with code N" plus the last lines of stderr (or stdout when stderr is empty). */
@@ -226,8 +219,7 @@ export class ManagedProcess {
 
   /** SIGTERM, up to `graceMs` to exit, then SIGKILL. Safe to call many times. */
   stop(graceMs = 3000): Promise<void> {
-    this.#stopping ??= this.#stop(graceMs);
-    return this.#stopping;
+    return this.#stopping ??= this.#stop(graceMs);
   }
 
   async #stop(graceMs: number): Promise<void> {
@@ -240,10 +232,8 @@ export class ManagedProcess {
         this.#signal("SIGKILL");
         killed = true;
       } else if (killed && Date.now() >= deadline + graceMs) break; // unkillable (D state): give up
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const exited = this.status ? [] : [this.exited];
-      await Promise.race([...exited, new Promise((r) => timer = setTimeout(r, STOP_POLL_MS))]);
-      clearTimeout(timer);
+      // Exited with its group still alive: the promise is settled, so only the pause is waited for.
+      await (this.status ? sleepUnlessAborted(STOP_POLL_MS) : within(this.exited, STOP_POLL_MS));
     }
     await this.exited;
     this.#forget();
@@ -275,15 +265,13 @@ export class ManagedProcess {
 /** Polls `check` every 100 ms until true; rejects when the process exits first or `timeoutMs` passes. */
 export async function pollReady(proc: ManagedProcess, check: () => Promise<boolean>, timeoutMs: number) {
   const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
+  for (;;) {
+    const ready = !proc.status && Date.now() < deadline && await check().catch(() => false);
     if (proc.status) throw proc.exitedEarlyError();
-    if (await check().catch(() => false)) {
-      if (proc.status) throw proc.exitedEarlyError();
-      return;
-    }
-    await Promise.race([proc.exited, new Promise((r) => setTimeout(r, 100))]);
+    if (ready) return;
+    if (Date.now() >= deadline) break;
+    await within(proc.exited, 100);
   }
-  if (proc.status) throw proc.exitedEarlyError();
   const err = proc.notReadyError(`was not ready after ${timeoutMs} ms`);
   await proc.stop();
   throw err;

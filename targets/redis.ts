@@ -7,7 +7,8 @@ import type { createClient } from "redis";
 import { TargetError } from "./errors.ts";
 import { freePort } from "../system/ports.ts";
 import { ManagedProcess, pollReady, RUN_ID } from "./process.ts";
-import { findProgram } from "../system/path_lookup.ts";
+import { findProgram, programOutput } from "../system/path_lookup.ts";
+import { withTimeout } from "../system/sleep.ts";
 import { processStartTicks } from "./process_group.ts";
 
 export type RedisClient = ReturnType<typeof createClient>;
@@ -35,12 +36,8 @@ export async function connectRedis(url: string, timeoutMs = 3000): Promise<Redis
   });
   // Without a listener 'error' events would crash the process; failures surface per command.
   client.on("error", () => {});
-  let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    await Promise.race([
-      client.connect().then(() => connected = true),
-      new Promise((_, reject) => timer = setTimeout(() => reject(new Error("connect timed out")), timeoutMs)),
-    ]);
+    await withTimeout(client.connect().then(() => connected = true), timeoutMs, "connect timed out");
     return client;
   } catch (err) {
     await client.disconnect().catch(() => {});
@@ -49,8 +46,6 @@ export async function connectRedis(url: string, timeoutMs = 3000): Promise<Redis
       "check the --redis URL and that the server is running, or omit --redis to let loadlab start one",
       { cause: err },
     );
-  } finally {
-    clearTimeout(timer);
   }
 }
 
@@ -120,15 +115,9 @@ async function removeStaleRedisDirs(ours: string): Promise<void> {
  * leftovers; `set-proc-title no` (Redis 6.2+) keeps it, and is passed only to versions that know it.
  */
 function keepEnvironArgs(program: string): string[] {
-  try {
-    const out = new Deno.Command(program, { args: ["--version"], stdout: "piped", stderr: "null" })
-      .outputSync();
-    const version = /v=(\d+)\.(\d+)/.exec(new TextDecoder().decode(out.stdout));
-    const [major, minor] = version ? [Number(version[1]), Number(version[2])] : [0, 0];
-    return major > 6 || (major === 6 && minor >= 2) ? ["--set-proc-title", "no"] : [];
-  } catch {
-    return [];
-  }
+  const version = /v=(\d+)\.(\d+)/.exec(programOutput(program, ["--version"]) ?? "");
+  const [major, minor] = version ? [Number(version[1]), Number(version[2])] : [0, 0];
+  return major > 6 || (major === 6 && minor >= 2) ? ["--set-proc-title", "no"] : [];
 }
 
 /** The given URL (checked with PING), else a private server when `needed`, else none. */

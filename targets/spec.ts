@@ -58,8 +58,7 @@ export const builtinSpecSchema = z.object({
   kind: z.literal("builtin"),
   profile: profileSchema.optional(),
   tls: serveTlsSchema.optional(),
-  host: hostSchema.optional(),
-  port: portSchema.optional(),
+  ...placeFields,
   compress: compressSchema.optional(),
   /** In-process response cache TTL (apicache-like); 0 or absent disables it. */
   cacheTtlSec: z.number().min(0, "cacheTtlSec must be >= 0").optional(),
@@ -76,7 +75,6 @@ export const builtinSpecSchema = z.object({
   cpuAffinity: z.union([z.array(z.number().int().min(0)).min(1), z.literal("auto")]).optional(),
   /** Cost of the CMS-like `/home` page (docs/studies/cache-burst.md). */
   cms: cmsSchema.optional(),
-  runtimeTelemetry: runtimeTelemetrySchema,
   /** Also serve the gRPC endpoints (targets/app/target.proto) on a port of their own; one instance only. */
   grpc: z.boolean().optional(),
 });

@@ -65,11 +65,8 @@ class Stack {
   processes: TargetProcess[] = [];
   /** Cold start (`performance.now()`): the first target process spawned, the last one listening. */
   spawnedAtMs: number | null = null;
+  /** When a target process accepts connections (the last one set counts). */
   listeningAtMs: number | null = null;
-  /** When a target process accepts connections (the last call counts). */
-  markListening(): void {
-    this.listeningAtMs = performance.now();
-  }
   inspected: InspectedProcess[] = [];
   push(stop: () => Promise<void>): void {
     this.#stops.push(stop);
@@ -125,11 +122,13 @@ async function startApp(
   const portNumber = Number(port || (protocol === "https:" ? 443 : 80));
   const host = hostname.replace(/^\[|\]$/g, "");
   await pollReady(proc, async () => {
-    if (stack.listeningAtMs === null && await waitForPort(host, portNumber, 1)) stack.markListening();
+    if (stack.listeningAtMs === null && await waitForPort(host, portNumber, 1)) {
+      stack.listeningAtMs = performance.now();
+    }
     if (!ready.readyPath) return stack.listeningAtMs !== null;
     const res = await fetch(ready.url + ready.readyPath, { signal: AbortSignal.timeout(1000) });
     await res.body?.cancel();
-    if (stack.listeningAtMs === null) stack.markListening(); // it answered: it listened by now at the latest
+    stack.listeningAtMs ??= performance.now(); // it answered: it listened by now at the latest
     return res.ok;
   }, ready.timeoutMs);
   return [spawn.command, ...spawn.args].join(" ");
@@ -187,15 +186,11 @@ function childCommand(spec: ChildSpec, inspectPort?: number): { command: string;
   return { command: Deno.execPath(), args: [...args, entry.href, json] };
 }
 
+/** Where children start: the stack and options, on which cores, profiled or not. */
+type Place = { stack: Stack; opts: StartOptions; cpuAffinity?: number[]; profile?: "cpu" };
+
 /** Spawns one child and waits for its READY line; returns its URL. */
-async function spawnChild(
-  stack: Stack,
-  name: string,
-  spec: ChildSpec,
-  opts: StartOptions,
-  cpuAffinity?: number[],
-  profile?: "cpu",
-): Promise<string> {
+async function spawnChild({ stack, opts, cpuAffinity, profile }: Place, name: string, spec: ChildSpec) {
   const inspectPort = profile ? freePort("127.0.0.1") : undefined;
   const { command, args } = childCommand(spec, inspectPort);
   const proc = stack.spawn(name, {
@@ -209,7 +204,7 @@ async function spawnChild(
     cpuAffinity,
   }, inspectPort);
   const line = await proc.waitForStdoutLine(READY_PREFIX, CHILD_READY_TIMEOUT_MS);
-  stack.markListening(); // the READY line comes once the server listens
+  stack.listeningAtMs = performance.now(); // the READY line comes once the server listens
   return JSON.parse(line).url;
 }
 
@@ -251,14 +246,11 @@ const DENO_RUNTIME = `deno ${Deno.version.deno}`;
 
 type AppSpec = Omit<ChildSpec & { role: "app" }, "port">;
 
-/** A built-in target's instances as its spec asks for them, and the stack and options they start with. */
-interface Instances {
-  stack: Stack;
+/** A built-in target's instances as its spec asks for them, and where they start. */
+interface Instances extends Place {
   spec: BuiltinSpec;
-  opts: StartOptions;
   host: string;
   count: number;
-  cpuAffinity?: number[];
   app: AppSpec;
   /** TLS where clients connect: on the one instance or each reuse-port instance, else on the balancer. */
   edge: { tls?: { certFile: string; keyFile: string } };
@@ -271,19 +263,19 @@ async function startBuiltin(stack: Stack, spec: BuiltinSpec, opts: StartOptions)
   const redis = await startRedis(stack, spec.redisUrl, spec.redis ?? false, opts);
   const host = spec.host ?? "127.0.0.1";
   const auto = autoCores(navigator.hardwareConcurrency);
-  const instances = spec.instances === "auto" ? auto.instances : spec.instances ?? 1;
+  const count = spec.instances === "auto" ? auto.instances : spec.instances ?? 1;
   const cpuAffinity = spec.cpuAffinity === "auto" ? auto.cpuAffinity : spec.cpuAffinity;
-  if (spec.grpc && instances !== 1) {
+  if (spec.grpc && count !== 1) {
     throw new TargetError(
-      `grpc: true with ${instances} instances`,
+      `grpc: true with ${count} instances`,
       "the gRPC endpoints are served by one instance: drop instances (or set it to 1)",
     );
   }
   const app = appSpec(spec, host, redis?.url);
   // Behind the balancer the instances stay plain HTTP: TLS ends at the balancer, as at a load balancer.
   const { files: tls, edge } = await tlsFilesOf(stack, spec.tls, opts);
-  const plan: Instances = { stack, spec, opts, host, count: instances, cpuAffinity, app, edge };
-  const { url, statsUrls, grpcUrl } = instances === 1
+  const plan: Instances = { stack, opts, profile: spec.profile, spec, host, count, cpuAffinity, app, edge };
+  const { url, statsUrls, grpcUrl } = count === 1
     ? await spawnOne(plan)
     : spec.balance === "reuse-port"
     ? await spawnReusePort(plan)
@@ -292,16 +284,15 @@ async function startBuiltin(stack: Stack, spec: BuiltinSpec, opts: StartOptions)
   const info: TargetInfo = {
     kind: "builtin",
     runtime: DENO_RUNTIME,
-    ...(spec.instances === undefined ? {} : { instances }),
+    ...(spec.instances === undefined ? {} : { instances: count }),
   };
   const client = statsClient(stack, tls);
   return {
     url,
-    ...defined({ grpcUrl }),
     redis,
     info,
     stats: statsUrls.length ? () => sumStats(statsUrls, client) : noStats,
-    ...defined({ caFile: tls?.caFile }),
+    ...defined({ grpcUrl, caFile: tls?.caFile }),
   };
 }
 
@@ -318,21 +309,16 @@ function appSpec(spec: BuiltinSpec, host: string, redisUrl: string | undefined):
   };
 }
 
-/** Spawns one child of the plan, on its cores and profiled as its spec asks. */
-function spawnOf(plan: Instances, name: string, child: ChildSpec): Promise<string> {
-  return spawnChild(plan.stack, name, child, plan.opts, plan.cpuAffinity, plan.spec.profile);
-}
-
 /** The plan's instances of `child`: the first is the target, the others are numbered from 2. */
 function spawnInstances(plan: Instances, child: ChildSpec): Promise<string[]> {
   const names = [...Array(plan.count).keys()].map((i) => i === 0 ? "target" : `target#${i + 1}`);
-  return Promise.all(names.map((name) => spawnOf(plan, name, child)));
+  return Promise.all(names.map((name) => spawnChild(plan, name, child)));
 }
 
 async function spawnOne(plan: Instances): Promise<Reached> {
   const grpcPort = plan.spec.grpc ? freePort(plan.host) : undefined;
   const only = { ...plan.app, ...plan.edge, port: plan.spec.port ?? 0, ...defined({ grpcPort }) };
-  const url = await spawnOf(plan, "target", only);
+  const url = await spawnChild(plan, "target", only);
   // The gRPC endpoints listen beside the app, on the same host and with the same TLS.
   const grpcUrl = grpcPort === undefined ? undefined : url.replace(/:\d+$/, `:${grpcPort}`);
   return { url, statsUrls: [url], ...defined({ grpcUrl }) };
@@ -359,7 +345,7 @@ async function spawnBalanced(plan: Instances): Promise<Reached> {
     mode,
     ...plan.edge,
   };
-  const url = await spawnOf(plan, "balancer", balancer);
+  const url = await spawnChild(plan, "balancer", balancer);
   return { url, statsUrls: [url, ...upstreams] };
 }
 
@@ -431,7 +417,7 @@ async function startProxy(stack: Stack, spec: ProxySpec, opts: StartOptions): Pr
     cacheTtlSec: spec.cacheTtlSec,
     rateLimit: spec.rateLimit,
   };
-  const url = await spawnChild(stack, "proxy", proxy, opts, spec.cpuAffinity, spec.profile);
+  const url = await spawnChild({ stack, opts, ...spec }, "proxy", proxy);
   // The proxy is what the load hits: first for telemetry.
   stack.processes.unshift(stack.processes.pop()!);
   const info: TargetInfo = { kind: "proxy", runtime: DENO_RUNTIME, upstream: upstream?.info };
@@ -489,15 +475,13 @@ function handle(stack: Stack, started: Started, opts: StartOptions): RunningTarg
   return {
     info: started.info,
     url: started.url,
-    ...defined({ grpcUrl: started.grpcUrl }),
     processes: stack.processes,
     pids: stack.processes.map((p) => p.pid),
     redisUrl: started.redis?.url,
     redisPid: started.redis?.pid,
-    ...defined({ runtimeDir: opts.runtime?.dir }),
     coldStart: coldStartOf(stack),
     ...(stack.inspected.length ? { inspected: stack.inspected } : {}),
-    ...defined({ caFile: started.caFile }),
+    ...defined({ grpcUrl: started.grpcUrl, runtimeDir: opts.runtime?.dir, caFile: started.caFile }),
     stats: () => stopping ? Promise.resolve({}) : started.stats(),
     stop,
   };

@@ -101,9 +101,8 @@ class RedisSeries {
       this.#busy = false;
     }
   }
-  async close(): Promise<void> {
-    const client = await this.#client;
-    await client?.disconnect().catch(() => {});
+  close(): Promise<void> {
+    return this.#client.then((client) => client?.disconnect()).catch(() => {});
   }
 }
 

@@ -12,6 +12,7 @@ import { buildPageData } from "../../report/html/page/data.ts";
 import { renderReport } from "../../report/html/render.ts";
 import type { RunPlanHooks } from "../../scenarios/run/run_plan.ts";
 import { findProgram } from "../../system/path_lookup.ts";
+import { within } from "../../system/sleep.ts";
 import { rejectForeignHost } from "./local_http.ts";
 import { type ControlOptions, controlResponse, newSteerToken } from "./steer_control.ts";
 import type { ServeOptions } from "./flags.ts";
@@ -157,10 +158,7 @@ export class Dashboard {
     this.#hub.send("end", {});
     this.#hub.closeAll();
     clearInterval(this.#ping);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<void>((resolve) => timer = setTimeout(resolve, graceMs));
-    await Promise.race([this.#server.shutdown(), late]);
-    clearTimeout(timer);
+    await within(this.#server.shutdown(), graceMs);
     this.#server.unref();
   }
 

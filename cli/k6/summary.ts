@@ -29,6 +29,7 @@ import type { ResultsFile } from "../../results/mod.ts";
 import { errorText } from "../../runner/script/module.ts";
 import { k6ErrorOf } from "../../runner/script/k6/error_codes.ts";
 import { OutputError, sameFile, writeTextAtomic } from "../../system/output_file.ts";
+import { withTimeout } from "../../system/sleep.ts";
 import { ScriptNames } from "../../runner/script/sessions/names.ts";
 import { busyText, type HostOutcome, type ScriptExports, ScriptHost } from "../../runner/script/host/host.ts";
 import { memoryLimitMbBesideRuns, memoryPassedText } from "../../runner/worker/memory_limit.ts";
@@ -191,12 +192,9 @@ export async function showK6Summaries(
       continue;
     }
     let written: unknown;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(outcomeText({ kind: "timeout", timeoutMs }))), timeoutMs);
-    });
     try {
-      written = await Promise.race([Promise.resolve().then(() => handle(data)), late]);
+      const handled = Promise.resolve().then(() => handle(data));
+      written = await withTimeout(handled, timeoutMs, outcomeText({ kind: "timeout", timeoutMs }));
     } catch (err) {
       // After the run, so not bad input (exit 2): what the run measured is written.
       const told = new ScriptNames().shownPlaced(
@@ -204,8 +202,6 @@ export async function showK6Summaries(
         "; the run's results are kept",
       );
       throw new OutputError(told, { cause: err });
-    } finally {
-      clearTimeout(timer);
     }
     // As k6: an answer with a value of another type than text or bytes is written nowhere.
     if (written instanceof Error) {

@@ -8,6 +8,7 @@ import type { Phase } from "./models/fields.ts";
 import type { SteerChange } from "../../results/schema/steering.ts";
 import { type ScheduleChange, steeredDurationMs, steeredPhases } from "./steer_schedule.ts";
 import { waitUntil } from "./clock.ts";
+import { within } from "../../system/sleep.ts";
 import { shareOf, withWarmup } from "./schedule.ts";
 
 /** What steering reads of a load's config (the rate model's phases, a fixed rate). */
@@ -134,10 +135,7 @@ export class WorkerSteering {
 
   /** Sleeps `ms` or until a change; the timer is cleared either way (no timer outlives a wait). */
   async #sleepOrChange(ms: number): Promise<void> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const slept = new Promise<void>((resolve) => timer = setTimeout(resolve, ms));
-    await Promise.race([slept, this.#changed]);
-    clearTimeout(timer);
+    await within(this.#changed, ms);
   }
 
   #nextChange(): Promise<void> {

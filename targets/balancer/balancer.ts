@@ -43,26 +43,23 @@ function createBalancer(
   const sent = pools.map(() => 0);
   const h2Connections = pools.map(() => 0);
   let next = 0;
-  const relay = async (client: BufferedConn): Promise<void> => {
+  /** Runs `use` on the instance the policy picks, counted in flight meanwhile. */
+  const onPicked = async <T>(use: (i: number) => Promise<T>): Promise<T> => {
     const i = pickInstance(mode, inFlight, next++);
     inFlight[i]++;
-    h2Connections[i]++;
     try {
+      return await use(i);
+    } finally {
+      inFlight[i]--;
+    }
+  };
+  const relay = (client: BufferedConn) =>
+    onPicked(async (i) => {
+      h2Connections[i]++;
       if (!(await relayH2(client, pools[i].hostname, pools[i].port))) pools[i].badGateways++;
-    } finally {
-      inFlight[i]--;
-    }
-  };
-  const forward = async (client: BufferedConn, headEnd: number, req: MessageHead): Promise<boolean> => {
-    const i = pickInstance(mode, inFlight, next++);
-    inFlight[i]++;
-    sent[i]++;
-    try {
-      return await exchange(client, headEnd, req, pools[i]);
-    } finally {
-      inFlight[i]--;
-    }
-  };
+    });
+  const forward = (client: BufferedConn, headEnd: number, req: MessageHead) =>
+    onPicked((i) => (sent[i]++, exchange(client, headEnd, req, pools[i])));
   const stats = () =>
     plainAnswer(200, "OK", Object.fromEntries(sent.map((n, i) => [`instance${i + 1}`, n])), false);
   return {

@@ -5,7 +5,8 @@
  */
 import { Buffer } from "node:buffer";
 import { commandOptions } from "redis";
-import { RedisRateLimiter, withTimeout } from "./rate_limit.ts";
+import { RedisRateLimiter } from "./rate_limit.ts";
+import { withTimeout } from "../../system/sleep.ts";
 import type { RedisClient } from "../redis.ts";
 import { STATS_PATH } from "../spec.ts";
 import { Agent, request as httpRequest } from "node:http";

@@ -4,17 +4,8 @@
  * request keeps window and count in step. When Redis is down requests pass, counted: no outage spreads.
  */
 import type { RedisClient } from "../redis.ts";
-
-/** Rejects after `ms`, so a Redis that hangs costs a request at most that long. */
-export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  return Promise.race([
-    promise,
-    new Promise<never>((_, reject) =>
-      timer = setTimeout(() => reject(new Error(`Redis timed out after ${ms} ms`)), ms)
-    ),
-  ]).finally(() => clearTimeout(timer));
-}
+import { withTimeout } from "../../system/sleep.ts";
+import { durationMsOf } from "../../validation/duration.ts";
 
 export class RedisRateLimiter {
   constructor(
@@ -42,10 +33,7 @@ export class RedisRateLimiter {
 /** Parses `100/1s`, `10/500ms`, `600/1m` into a limit and a window; null when malformed. */
 export function parseRateLimit(text: string): { limit: number; windowMs: number } | null {
   const m = /^(\d+)\/(\d*\.?\d*)(ms|s|m|h)$/.exec(text.trim());
-  if (!m) return null;
-  const limit = Number(m[1]);
-  const amount = m[2] === "" ? 1 : Number(m[2]);
-  const unitMs = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[3] as "ms" | "s" | "m" | "h"];
-  const windowMs = Math.round(amount * unitMs);
-  return limit > 0 && windowMs > 0 ? { limit, windowMs } : null;
+  // A window without a number is one of its unit (`600/m`).
+  const windowMs = Math.round(m ? durationMsOf(`${Number(m[2] || 1)}${m[3]}`) ?? NaN : NaN);
+  return m && Number(m[1]) > 0 && windowMs > 0 ? { limit: Number(m[1]), windowMs } : null;
 }

@@ -1,20 +1,14 @@
-import { deepStrictEqual as assertEquals, rejects } from "node:assert/strict";
-import { parseRateLimit, withTimeout } from "./rate_limit.ts";
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { parseRateLimit } from "./rate_limit.ts";
 
 Deno.test("parseRateLimit reads N/window in ms, s, m and h", () => {
   assertEquals(parseRateLimit("100/1s"), { limit: 100, windowMs: 1000 });
   assertEquals(parseRateLimit("10/500ms"), { limit: 10, windowMs: 500 });
   assertEquals(parseRateLimit("600/m"), { limit: 600, windowMs: 60_000 });
   assertEquals(parseRateLimit("5/0.5h"), { limit: 5, windowMs: 1_800_000 });
-  for (const bad of ["100", "0/1s", "100/0s", "x/1s", "100/1d", ""]) {
+  assertEquals(parseRateLimit("100/.5s"), { limit: 100, windowMs: 500 });
+  assertEquals(parseRateLimit("5/5.s"), { limit: 5, windowMs: 5000 });
+  for (const bad of ["100", "0/1s", "100/0s", "x/1s", "100/1d", "", "3/./s"]) {
     assertEquals(parseRateLimit(bad), null, bad);
   }
-});
-
-Deno.test("withTimeout passes results through and rejects slow promises", async () => {
-  assertEquals(await withTimeout(Promise.resolve(7), 50), 7);
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const never = new Promise((r) => timer = setTimeout(r, 1000));
-  await rejects(withTimeout(never, 20), /timed out after 20 ms/);
-  clearTimeout(timer);
 });
