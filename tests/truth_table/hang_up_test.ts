@@ -3,7 +3,7 @@
  * Not one response is `failed` whatever the error kind (here the server's close, `closed-early` or
  * `reset`, not a refused connect): exit 4 in `attack` and in `run`, alone or beside a healthy target.
  */
-import { closeQuietly } from "../fixtures/close_quietly.ts";
+import { closeQuietly } from "../../system/descriptors.ts";
 import { assertAttack, assertRun, type VerdictClass } from "./truth_table.ts";
 
 /** Runs `fn` against a listener on 127.0.0.1 that closes every connection it accepts. */

@@ -5,7 +5,7 @@
  * (closed-early 10)` flags it (the unanswered requests have no latency in the percentiles, as lost ones),
  * and `--strict` fails it (exit 6), as 25% of 5xx answers do.
  */
-import { closeQuietly } from "../fixtures/close_quietly.ts";
+import { closeQuietly } from "../../system/descriptors.ts";
 import { assertAttack, assertRun, type VerdictClass } from "./truth_table.ts";
 
 const ANSWER = new TextEncoder().encode("HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok");

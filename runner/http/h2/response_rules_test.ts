@@ -29,7 +29,7 @@ import {
   settings,
 } from "../../../tests/fixtures/h2_frames_testing.ts";
 import { HpackDecoder } from "../../../http2/hpack/decoder.ts";
-import { closeQuietly } from "../../../tests/fixtures/close_quietly.ts";
+import { closeQuietly } from "../../../system/descriptors.ts";
 import { keepLoadWorkers } from "../../worker/load_worker.ts";
 
 // Many runs in one process: each script-less run's isolates serve the next ones (see the pool).
