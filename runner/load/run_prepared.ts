@@ -285,8 +285,8 @@ function metered(run: RunState, samples: IntervalSample[]): IntervalSample[] {
 function endConnections(
   prepared: Prepared,
   nowMs: number,
-  ended?: AbortController,
-  sides: ReadonlySet<LoadConnection> = NO_SIDES,
+  ended: AbortController | undefined,
+  sides: ReadonlySet<LoadConnection>,
 ): void {
   const { shared, connections } = prepared;
   if (!shared.stopping) {
@@ -295,11 +295,9 @@ function endConnections(
   }
   shared.stopping = true;
   ended?.abort();
-  for (const conn of connections) conn.abort();
+  for (const conn of connections) conn.abort(), shared.recorder.progressed();
   for (const conn of [...sides]) conn.abort();
 }
-
-const NO_SIDES: ReadonlySet<LoadConnection> = new Set();
 
 /** Aborts exchanges past their deadline; the failed read is then counted as a timeout. */
 export function watchdog(connections: Iterable<LoadConnection>, nowMs: number): void {
