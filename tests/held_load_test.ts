@@ -10,8 +10,11 @@
  * its connections ahead of its first send, the deno transport's connects starved behind the busy
  * connections and a third of them never opened in 8 s (docs/lab/PERFORMANCE_NOTES.md, "Held load"). A load
  * worker that waited for a core over half of most intervals (its own record) may end the 4 s still opening
- * them, as long as the gauge never fell, none opened twice and the run says so. Bounded: 4 s of load each
- * on 127.0.0.1, a hard timeout that kills loadlab, and nothing marked left running. No speed is asserted.
+ * them, as long as the gauge never fell, none opened twice and the run says so. A crowd still opening at the
+ * load's end (a listener that never accepts: its backlog opens, the rest wait) ends with the load, not when
+ * its connects time out or the graceful stop cuts them, and the run says how many never opened. Bounded:
+ * 1-4 s of load each on 127.0.0.1, a hard timeout that kills loadlab, and nothing marked left running. No
+ * speed is asserted.
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { parseProcLimits, readOpenFileLimit } from "../system/descriptors.ts";
@@ -22,7 +25,10 @@ import { withTempDir } from "./helpers.ts";
 import { describeProcesses, waitUntilGone } from "./marked_processes.ts";
 import type { ResultsFile } from "../results/mod.ts";
 import { median } from "../results/stats.ts";
-import { crowdOpening } from "../results/conclude/planned_connections.ts";
+import { crowdOpening, crowdOpeningText } from "../results/conclude/planned_connections.ts";
+import { runAttack } from "../runner/attack.ts";
+import { parseAttackConfig } from "../runner/config.ts";
+import { formatCount } from "../results/text_format.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const CONNECTIONS = 5000;
@@ -126,3 +132,40 @@ for (const transport of ["deno", "epoll"] as const) {
     fn: () => holdFiveThousand(transport),
   });
 }
+
+Deno.test("held load: a crowd still opening at the load's end ends with it, its never-opened connections said", async () => {
+  // The kernel opens the listener's backlog (511 + 1 on Linux) and holds the other connects unanswered.
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const graceMs = 30_000;
+  try {
+    let startedMs = Infinity;
+    const run = await runAttack(
+      parseAttackConfig({
+        url: `http://127.0.0.1:${listener.addr.port}/`,
+        model: "connections",
+        connections: 800,
+        workers: 1,
+        durationMs: 1000,
+        timeoutMs: graceMs,
+        gracefulStopMs: graceMs,
+        intervalMs: 100,
+        transport: "deno",
+      }),
+      { onStart: () => startedMs = performance.now() },
+    );
+    // Nothing was in flight at the end: the run waits neither for the connects nor for its graceful stop.
+    const tookMs = performance.now() - startedMs;
+    assert(tookMs < graceMs / 2, `ended ${Math.round(tookMs)} ms after its start`);
+    const o = crowdOpening(run);
+    assert(o !== null && o.openAtMs === null, JSON.stringify(run.intervals.map((iv) => iv.connections)));
+    assertEquals([run.requests, run.errors, run.stuckWorkers, o.neverOpened], [
+      0,
+      {},
+      undefined,
+      800 - run.connects,
+    ]);
+    assert(o.neverOpened > 0 && crowdOpeningText(o).includes(`${formatCount(o.neverOpened)} never opened`));
+  } finally {
+    listener.close();
+  }
+});

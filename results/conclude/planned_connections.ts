@@ -34,20 +34,14 @@ export function rampShortfall(run: RunResult): RampShortfall | null {
   const stages = stagesOf(run.config);
   if (stages === null) return null;
   const share = run.segment ? 1 / run.segment.count : 1;
-  let worst: RampShortfall | null = null, short = 0, silent = 0;
+  let worst: Omit<RampShortfall, "shortIntervals" | "silentIntervals"> | null = null, short = 0, silent = 0;
   for (const iv of run.intervals.slice(0, -1)) {
     const planned = Math.floor(connectionsAt(stages, iv.startMs) * share);
     if (planned < MIN_PLANNED || iv.connections >= SHORT_SHARE * planned) continue;
     short++;
     if (iv.requests === 0) silent++;
     if (worst === null || iv.connections / planned < worst.open / worst.planned) {
-      worst = {
-        atSec: iv.startMs / 1000,
-        open: iv.connections,
-        planned,
-        shortIntervals: 0,
-        silentIntervals: 0,
-      };
+      worst = { atSec: iv.startMs / 1000, open: iv.connections, planned };
     }
   }
   if (worst === null || short < MIN_SHORT_INTERVALS) return null;
@@ -77,8 +71,8 @@ type CrowdOpening = NonNullable<ReturnType<typeof crowdOpening>>;
 /**
  * How the run's crowd opened: the connections planned (this segment's share), when they were open (ms
  * after the warm-up, the end of that interval; null: never), the most open at an interval's end before
- * then (all of the run when never open) and the responses answered meanwhile (0: nothing was sent before
- * it was open); null when it opened within the first interval or is not judged.
+ * then (all of the run when never open; then also `neverOpened`) and the responses answered meanwhile (0:
+ * nothing was sent before it was open); null when it opened within the first interval or is not judged.
  */
 export function crowdOpening(run: RunResult) {
   const config = run.config as Record<string, unknown>;
@@ -95,14 +89,16 @@ export function crowdOpening(run: RunResult) {
     mostOpen = Math.max(mostOpen, iv.connections);
     answeredBefore += iv.requests;
   }
-  return { planned, openAtMs: null, mostOpen, answeredBefore };
+  const neverOpened = planned - run.connects + run.reconnects; // a first open is a connect, not a reconnect
+  return { planned, openAtMs: null, mostOpen, answeredBefore, neverOpened };
 }
 
 /** In words, what qualifies the first intervals: when the crowd was open, or that it never was. */
 export function crowdOpeningText(o: CrowdOpening): string {
   if (o.openAtMs === null) {
+    const never = o.neverOpened! > 0 ? ` (${formatCount(o.neverOpened!)} never opened)` : "";
     return `never all open: at most ${formatCount(o.mostOpen)} of ${formatCount(o.planned)} connections, ` +
-      "the run measured that smaller crowd";
+      `the run measured that smaller crowd${never}`;
   }
   const open = `${formatCount(o.planned)} connections open at ${
     (o.openAtMs / 1000).toFixed(2)

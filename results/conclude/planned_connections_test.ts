@@ -80,11 +80,18 @@ Deno.test("a crowd opened before its first send: the intervals before are its co
   );
 });
 
-Deno.test("a crowd never all open says how many it held", () => {
-  const o = crowdOpening(crowd(5000, [1000, 4872, 4800], [10, 20, 30]))!;
-  assertEquals(o, { planned: 5000, openAtMs: null, mostOpen: 4872, answeredBefore: 60 });
+Deno.test("a crowd never all open says how many it held and how many never opened", () => {
+  // 4,900 connects of which 10 reopened a connection: 4,890 opened, 110 never did.
+  const o = crowdOpening(crowd(5000, [1000, 4872, 4800], [10, 20, 30], { connects: 4900, reconnects: 10 }))!;
+  assertEquals(o, { planned: 5000, openAtMs: null, mostOpen: 4872, answeredBefore: 60, neverOpened: 110 });
   assertEquals(
     crowdOpeningText(o),
+    "never all open: at most 4,872 of 5,000 connections, the run measured that smaller crowd (110 never opened)",
+  );
+  // Every connection opened, if not all at once: nothing said of connections never opened.
+  const all = crowdOpening(crowd(5000, [1000, 4872, 4800], [10, 20, 30], { connects: 5000, reconnects: 0 }))!;
+  assertEquals(
+    crowdOpeningText(all),
     "never all open: at most 4,872 of 5,000 connections, the run measured that smaller crowd",
   );
 });

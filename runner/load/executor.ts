@@ -76,7 +76,8 @@ export function mayStart(ctx: LoadContext, nowMs: number): boolean {
 export function closeAll(shared: ConnectionShared, all: Iterable<LoadConnection>, ended?: AbortController) {
   shared.stopping = true;
   ended?.abort();
-  for (const conn of all) (conn.timedOut = false), conn.abort();
+  // Each close marks the heartbeat: closing thousands on a busy core is progress, not a stuck loop.
+  for (const conn of all) (conn.timedOut = false), conn.abort(), shared.recorder.progressed();
 }
 
 /** A send that leaves this much later than intended was held up by the generator; it is counted. */

@@ -217,6 +217,8 @@ async function runToEnd(opts: LoadRunOptions, prepared: Prepared, run: RunState)
   } finally {
     clearInterval(timer);
     clearTimeout(cut);
+    // The intervals ended by now are sampled before the connections close: their gauge is the load's.
+    opts.onSamples(metered(run, prepared.shared.recorder.drain(performance.now(), false)));
     endConnections(prepared, performance.now(), undefined, run.sides);
     prepared.transport.close();
   }

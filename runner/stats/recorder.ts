@@ -102,15 +102,20 @@ export class IntervalRecorder {
     return this.#endpoints === null ? 0 : this.#endpoints.indexOf(name, tags, method, expected);
   }
 
-  /** Marks each answer's time, count and failed status into the heartbeat: a slow worker is not stuck. */
+  /** Marks each connect's and answer's time (and the answers' counts) in the heartbeat: slow is not stuck. */
   markProgressIn(heartbeat: Float64Array): void {
     this.#progress = heartbeat;
+  }
+
+  /** Marks progress (a connect, an answer, each connection closed at the end) in the heartbeat: not stuck. */
+  progressed(nowMs = performance.now()): void {
+    if (this.#progress !== null) this.#progress[0] = performance.timeOrigin + nowMs;
   }
 
   /** One response; latencies in µs (corrected from the intended send, raw from the send). */
   recordResponse(nowMs: number, status: number, latencyUs: number, rawLatencyUs: number, endpoint = 0): void {
     if (!this.#slot(nowMs)) return;
-    if (this.#progress !== null) this.#progress[0] = performance.timeOrigin + nowMs;
+    this.progressed(nowMs);
     // A response to a send intended before t0 is the warm-up's even when it lands after t0 (as in
     // request_log.ts). The line sits 1 ms early: the ms -> us -> ms round trip can put a t0 send before it.
     if (nowMs - latencyUs / 1000 < this.#originMs - WARMUP_LINE_SLACK_MS) return;
@@ -239,6 +244,7 @@ export class IntervalRecorder {
   /** A connection opened: TCP connect time, and the TLS handshake's (negative for none). */
   connected(nowMs: number, connectUs: number, tlsUs = -1): void {
     if (!this.#slot(nowMs)) return;
+    this.progressed(nowMs);
     this.#c.connects++;
     this.#connectHistogram.recordValue(clampUs(connectUs));
     if (tlsUs >= 0) this.#tlsHistogram.recordValue(clampUs(tlsUs));

@@ -109,6 +109,18 @@ Deno.test("connections, reconnects and sends are counted with the connect-time h
   assertEquals(decodeHistogram(s.connectHistogram!).totalCount, 2);
 });
 
+Deno.test("a connect, an answer and a close at the end each mark the heartbeat's time: slow is not stuck", () => {
+  const r = recorder();
+  const heartbeat = new Float64Array(4);
+  r.markProgressIn(heartbeat);
+  r.connected(1001, 250);
+  assertEquals(heartbeat[0], performance.timeOrigin + 1001);
+  r.recordResponse(1002, 200, 1000, 1000);
+  assertEquals([heartbeat[0], heartbeat[2]], [performance.timeOrigin + 1002, 1]);
+  r.progressed(1003);
+  assertEquals(heartbeat[0], performance.timeOrigin + 1003);
+});
+
 Deno.test("idle intervals are emitted only while a gauge is non-zero", () => {
   const r = recorder();
   r.recordResponse(1010, 200, 10, 10);
