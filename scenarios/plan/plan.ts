@@ -213,18 +213,16 @@ function searchPlans(exp: Experiment, targets: string[], loads: string[]): Searc
   if (!search) return [];
   const load = search.load ?? Object.keys(exp.loads)[0];
   if (!loads.includes(load)) return [];
+  const { targets: _targets, load: _load, precisionRatio: precision, ...fields } = search;
   return targets.filter((t) => !search.targets || search.targets.includes(t)).map((target) => {
     const base = buildRun(exp, target, load, {}, 0);
+    const attack = probeAttack(base.attack, search.probeMs);
     return {
-      parameter: search.parameter,
+      ...fields,
+      precision,
       target,
       load,
-      range: search.range,
-      slo: search.slo,
-      probeMs: search.probeMs,
-      precision: search.precisionRatio,
-      maxProbes: search.maxProbes,
-      base: { ...base, name: `${target}/${load}/search`, attack: probeAttack(base.attack, search.probeMs) },
+      base: { ...base, name: `${target}/${load}/search`, attack },
     };
   });
 }

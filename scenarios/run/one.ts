@@ -35,6 +35,7 @@ import { idleWarning, isCpuProfile, summarizeProfile } from "../../results/cpu_p
 import type { RunProfile } from "../../results/schema/profile.ts";
 import { writeTextAtomic } from "../../system/output_file.ts";
 import { fileStem } from "../../validation/file_stem.ts";
+import { defined } from "../../validation/defined.ts";
 
 /** What a run under way reports (the plan's own before/after hooks are in scenarios/run/run_plan.ts). */
 export interface RunHooks {
@@ -125,11 +126,7 @@ async function prepareRun(
     checkSelectors(run.thresholds.map((expr) => thresholds.get(expr)!), endpointTable(config).endpoints);
   }
   // Loads run together (`together:`): each against the same target; `config` is the first's.
-  const parts = run.parts?.map((p) => ({
-    name: p.name,
-    startAfterMs: p.startAfterMs,
-    config: parseAttackConfig(against(p.attack)),
-  }));
+  const parts = run.parts?.map(({ attack, ...p }) => ({ ...p, config: parseAttackConfig(against(attack)) }));
   return { target, config, ...(parts ? { parts } : {}), logFile };
 }
 
@@ -248,8 +245,7 @@ function completeRunResult(
     ...attack,
     variant: run.variant,
     load: run.load,
-    ...(run.sweep ? { sweep: { ...run.sweep } } : {}),
-    ...(run.sweep2 ? { sweep2: { ...run.sweep2 } } : {}),
+    ...defined({ sweep: run.sweep && { ...run.sweep }, sweep2: run.sweep2 && { ...run.sweep2 } }),
     repeat: run.repeat,
     ...(telemetry?.length ? { telemetry } : {}),
     targetInfo: target.info,
