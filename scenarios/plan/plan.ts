@@ -19,10 +19,7 @@ import { plannedLoads, togetherParts } from "../together.ts";
 import { LOAD_MODEL_FACTS } from "../../results/load_models.ts";
 import { OPTIONS } from "../../runner/config_fields.ts";
 
-interface Point {
-  sweep?: SweepPoint;
-  sweep2?: SweepPoint;
-}
+type Point = Pick<PlannedRun, "sweep" | "sweep2">;
 
 /** Expands `exp` into its runs and searches; throws `ExperimentError` for an unknown `--only` name. */
 export function planExperiment(exp: Experiment, opts: PlanOptions = {}): Plan {

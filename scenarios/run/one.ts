@@ -319,8 +319,8 @@ async function measureColdStart(
   requests: number,
   signal?: AbortSignal,
 ): Promise<ColdStart | null> {
-  const marks = target.coldStart;
-  if (!marks) return null;
+  if (!target.coldStart) return null;
+  const { spawnAtMs, ...marks } = target.coldStart;
   const path = probePath(config);
   const client = clientFor(target, config);
   const firstRequestsMs: Array<number | null> = [];
@@ -338,7 +338,7 @@ async function measureColdStart(
         await res.arrayBuffer();
         const doneAt = performance.now();
         firstRequestsMs.push(round(doneAt - sentAt));
-        if (res.ok && first2xxMs === null) first2xxMs = round(doneAt - marks.spawnAtMs);
+        if (res.ok && first2xxMs === null) first2xxMs = round(doneAt - spawnAtMs);
       } catch {
         firstRequestsMs.push(null); // failed or timed out: a gap in the curve, not a fast point
       }
@@ -349,11 +349,10 @@ async function measureColdStart(
   return {
     start,
     path,
-    listeningMs: marks.listeningMs,
-    readyMs: marks.readyMs,
+    ...marks,
     first2xxMs,
     firstRequestsMs,
-    runStartMs: round(performance.now() - marks.spawnAtMs),
+    runStartMs: round(performance.now() - spawnAtMs),
   };
 }
 
