@@ -11,7 +11,7 @@ import { dialTarget } from "../http/transport/transport.ts";
 import { connectToOf } from "../http/tls/options.ts";
 import { chooseTransport, type ChosenTransport } from "../http/transport/choice.ts";
 import { RequestMix } from "../http/request.ts";
-import { type AnyModelDef, modelDef, poolSizeOf } from "./models/mod.ts";
+import { modelDef, poolSizeOf } from "./models/mod.ts";
 import { shareOf, stripeOf } from "./schedule.ts";
 import { preConnect } from "./pre_connect.ts";
 import type { PoolSize } from "./models/model.ts";
