@@ -165,7 +165,7 @@ function mergeGenerators(runs: RunResult[]) {
   };
 }
 
-/** Counts a run carries only when not zero: workers cut or out of rows, answers unjudged or with no latency. */
+/** Counts a run carries only when not zero: workers cut or out of rows, answers unjudged or unmeasured. */
 type Counted = "stuckWorkers" | "exitedWorkers" | "unrecordedLatencies" | "dataRanOutWorkers" | "unjudged";
 function summed(runs: RunResult[], ...keys: Counted[]) {
   const totals = keys.map((key) => [key, sum(runs, (r) => r[key])] as const);
