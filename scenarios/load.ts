@@ -117,9 +117,8 @@ async function planRunnable(
     ...defined({ grpcRequests: grpc?.requests, grpcSchema: grpcFlows.schema }),
   };
   const placeholderIssues = dataIssues.length > 0 ? dataIssues : templateIssues(experiment);
-  if (placeholderIssues.length > 0) throw new ExperimentError(placeholderIssues, { file: opts.file });
-  if (grpc && grpc.issues.length > 0) throw new ExperimentError(grpc.issues, { file: opts.file });
-  if (grpcFlows.issues.length > 0) throw new ExperimentError(grpcFlows.issues, { file: opts.file });
+  const found = [placeholderIssues, grpc?.issues ?? [], grpcFlows.issues].find((list) => list.length > 0);
+  if (found) throw new ExperimentError(found, { file: opts.file });
   const planned = (only?: PlanOptions["only"]) =>
     withMemoryLimit(planExperiment(experiment, { only, keepSecrets: opts.keepSecrets }), opts.maxMemoryMb);
   const full = planned();

@@ -106,6 +106,8 @@ function mergeTotals(
   targetRps: number | null,
 ) {
   const { counters: c, statusCodes, errors, errorMessages } = addShardCounts(runs);
+  // A run keeps no failed-status count; `summed` adds the often-zero counts when they are not zero.
+  const { failedStatus: _f, unjudged: _u, unrecordedLatencies: _r, ...counted } = c;
   const { requests, lateSends, droppedSends } = c;
   const errorCount = sumValues(errors), judged = requests - c.unjudged + errorCount;
   const first = runs[0];
@@ -116,8 +118,7 @@ function mergeTotals(
   return {
     targetRps,
     durationSec,
-    requests,
-    drained: c.drained,
+    ...counted,
     rps,
     successRate: judged > 0 ? sum(runs, successes) / judged : 0,
     ...latencyBlock(total),
@@ -129,15 +130,7 @@ function mergeTotals(
     statusCodes,
     errors,
     errorMessages,
-    bytesRead: c.bytesRead,
-    bytesWritten: c.bytesWritten,
-    lateSends,
-    droppedSends,
     ...verdict(lateSends, c.serverBoundSends, sent, full, generatorSaturation(intervals)?.bound),
-    connects: c.connects,
-    reconnects: c.reconnects,
-    retried: c.retried,
-    unfinished: c.unfinished,
   };
 }
 
@@ -162,7 +155,6 @@ function mergeGenerators(runs: RunResult[]) {
     ...(first.tls ? { tls: first.tls } : {}),
     preConnected: sum(runs, (r) => r.preConnected),
     maxConnectsInFlight: sum(runs, (r) => r.maxConnectsInFlight),
-    ...summed(runs, "dataRanOutWorkers"),
     generatorWarmupMs: Math.max(0, ...runs.map((r) => r.generatorWarmupMs ?? 0)),
     // The shards' transport when they agree (each machine chose its own).
     ...(first.transport !== undefined && runs.every((r) => r.transport === first.transport)
@@ -173,10 +165,11 @@ function mergeGenerators(runs: RunResult[]) {
   };
 }
 
+/** Counts a run carries only when not zero: workers cut or out of rows, answers unjudged or unmeasured. */
 type Counted = "stuckWorkers" | "exitedWorkers" | "unrecordedLatencies" | "dataRanOutWorkers" | "unjudged";
-function summed(runs: RunResult[], key: Counted) {
-  const total = sum(runs, (r) => r[key] ?? 0);
-  return total > 0 ? { [key]: total } : {};
+function summed(runs: RunResult[], ...keys: Counted[]) {
+  const totals = keys.map((key) => [key, sum(runs, (r) => r[key])] as const);
+  return Object.fromEntries(totals.filter(([, total]) => total > 0));
 }
 
 function memoryCutOf(runs: RunResult[]) {
@@ -190,11 +183,7 @@ function mergeSections(runs: RunResult[], alignment: Alignment, intervalCount: n
   const ws = runs.flatMap((r) => (r.ws ? [r.ws] : []));
   return {
     ...(runs.some((r) => r.incomplete) ? { incomplete: true } : {}),
-    // Each shard's cut workers, and the answers they counted whose latencies were lost with them.
-    ...summed(runs, "stuckWorkers"),
-    ...summed(runs, "exitedWorkers"),
-    ...summed(runs, "unrecordedLatencies"),
-    ...summed(runs, "unjudged"),
+    ...summed(runs, "stuckWorkers", "exitedWorkers", "unrecordedLatencies", "dataRanOutWorkers", "unjudged"),
     ...memoryCutOf(runs),
     ...(runs.some((r) => r.telemetry) ? { telemetry: mergeTelemetry(runs) } : {}),
     ...(runs[0].flows ? { flows: addFlows(runs.flatMap((r) => r.flows ?? [])) } : {}),

@@ -117,6 +117,41 @@ Deno.test("merge: counts add up, latency is the percentiles of every request tog
   ]]);
 });
 
+Deno.test("merge: every counter a run keeps adds up over the shards; the counters it does not keep stay out", () => {
+  const counted = (index: number, k: number) => {
+    const file = shard(index, 2, [[1000, 2000]]);
+    Object.assign(file.results.runs[0], {
+      drained: k,
+      bytesRead: 10 * k,
+      bytesWritten: 20 * k,
+      lateSends: 3 * k,
+      droppedSends: 4 * k,
+      reconnects: 5 * k,
+      retried: 6 * k,
+      unfinished: 7 * k,
+    });
+    return file;
+  };
+  const run = mergeShardFiles([counted(0, 1), counted(1, 2)]).runs[0];
+  const { drained, bytesRead, bytesWritten, lateSends, droppedSends, reconnects, retried, unfinished } = run;
+  assertEquals(
+    { drained, bytesRead, bytesWritten, lateSends, droppedSends, reconnects, retried, unfinished },
+    {
+      drained: 3,
+      bytesRead: 30,
+      bytesWritten: 60,
+      lateSends: 9,
+      droppedSends: 12,
+      reconnects: 15,
+      retried: 18,
+      unfinished: 21,
+    },
+  );
+  assertEquals([run.requests, run.connects, run.serverBoundSends], [4, 4, 0]);
+  // A run keeps no failed-status count, and the sparse counts only when they are not zero.
+  assertEquals(["failedStatus", "unjudged", "unrecordedLatencies"].filter((key) => key in run), []);
+});
+
 Deno.test("merge: intervals line up by absolute time, a shard a whole interval late lands one later", () => {
   const late = new Date(Date.parse(START) + INTERVAL_MS).toISOString();
   const merged = mergeShardFiles([shard(0, 2, [[1000], [1000]]), shard(1, 2, [[2000]], { startAt: late })]);

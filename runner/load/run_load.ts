@@ -5,20 +5,13 @@
  */
 import { httpFormOf, type WsRun, wsRunOf } from "../http/ws/run.ts";
 import { WS_DEFAULTS } from "../http/ws/config.ts";
-import type { AttackConfig } from "../config.ts";
 import { type ConnectionShared, connectionShared, type LoadConnection } from "../http/load_connection.ts";
-import {
-  alpnOf,
-  type ConnectionFactory,
-  probeProtocol,
-  protocolRowOf,
-  PROTOCOLS,
-} from "../http/protocols.ts";
+import { alpnOf, probeProtocol, protocolRowOf, PROTOCOLS } from "../http/protocols.ts";
 import { dialTarget } from "../http/transport/transport.ts";
 import { connectToOf } from "../http/tls/options.ts";
 import { chooseTransport, type ChosenTransport } from "../http/transport/choice.ts";
 import { RequestMix } from "../http/request.ts";
-import { type AnyModelDef, modelDef, poolSizeOf } from "./models/mod.ts";
+import { modelDef, poolSizeOf } from "./models/mod.ts";
 import { shareOf, stripeOf } from "./schedule.ts";
 import { preConnect } from "./pre_connect.ts";
 import type { PoolSize } from "./models/model.ts";
@@ -56,8 +49,8 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
       sinkUrl: opts.warmupSinkUrl,
     })).durationMs
     : 0;
-  const link = await linkOf(opts, wsUrl, wsRun, model);
-  const { chosen, factory } = link;
+  const link = await linkOf(opts, wsUrl, wsRun);
+  const { chosen } = link;
   let pool;
   try {
     pool = await openPool(opts, link);
@@ -76,14 +69,10 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
     },
     start: (startMs) =>
       runPrepared(opts, {
+        ...link,
         model,
-        shared: link.shared,
-        connections: link.connections,
-        newConnection: link.newConnection,
         pool: pool.connections,
         transport: chosen,
-        feeder: link.feeder,
-        factory,
         wsRun,
         script,
         grpcSteps,
@@ -100,12 +89,7 @@ type Link = Awaited<ReturnType<typeof linkOf>>;
  * it; the feeder is the worker's stripe of the rows (one per arrival): the mix's templated requests, or
  * sessions.
  */
-async function linkOf(
-  opts: LoadRunOptions,
-  wsUrl: URL,
-  wsRun: WsRun | null,
-  model: AnyModelDef,
-) {
+async function linkOf(opts: LoadRunOptions, wsUrl: URL, wsRun: WsRun | null) {
   const { config } = opts;
   const url = httpFormOf(wsUrl);
   const { hostname, port } = dialTarget(url, connectToOf(config.tls));
@@ -125,14 +109,27 @@ async function linkOf(
     const protocol = offer.settled ?? await probeProtocol(chosen, hostname, port, config.timeoutMs);
     // Each request's endpoint is fixed here, so a response is recorded under it by index.
     const endpoints = endpointTable(config).mix;
-    const shared = sharedOf(opts, { hostname, port, chosen, model, feeder, url, endpoints });
+    const shared = sharedOf(opts, { hostname, port }, chosen, url, feeder, endpoints);
     const connections: LoadConnection[] = [];
     const idBase = opts.workerIndex * 1_000_000;
-    const row = protocolRowOf(wsUrl, protocol, config.grpc !== undefined);
-    const spread = config.concurrency !== undefined && "connections" in config
-      ? shareOf(config.connections, opts.workerIndex, opts.workerCount)
-      : 0;
-    const factory = await factoryOf(config, { shared, url, row, idBase, wsRun, endpoints, spread });
+    const factory = await PROTOCOLS[protocolRowOf(wsUrl, protocol, config.grpc !== undefined)]({
+      shared,
+      url,
+      requests: config.requestMix,
+      endpoints,
+      columns: config.data?.columns,
+      pipelining: config.pipelining,
+      streams: config.streams,
+      spread: config.concurrency !== undefined && "connections" in config
+        ? shareOf(config.connections, opts.workerIndex, opts.workerCount)
+        : 0,
+      perArrival: config.connection === "per-arrival",
+      windowBytes: config.h2WindowBytes,
+      idBase,
+      ws: wsRun ?? undefined,
+      grpc: config.grpc,
+      tls: config.tls,
+    });
     const newConnection = () => {
       const conn = factory.next(idBase + connections.length);
       connections.push(conn);
@@ -147,71 +144,30 @@ async function linkOf(
 
 function sharedOf(
   opts: LoadRunOptions,
-  parts: {
-    hostname: string;
-    port: number;
-    chosen: ChosenTransport;
-    model: AnyModelDef;
-    feeder: Feeder | null;
-    url: URL;
-    endpoints: readonly number[];
-  },
+  dial: { hostname: string; port: number },
+  chosen: ChosenTransport,
+  url: URL,
+  feeder: Feeder | null,
+  endpoints: readonly number[],
 ): ConnectionShared {
   const { config } = opts;
   // The origin is set at start: until then (pre-connect) the recorder counts nothing.
   const recorder = recorderOf(config);
   if (opts.heartbeat !== undefined) recorder.markProgressIn(new Float64Array(opts.heartbeat));
   return connectionShared({
-    hostname: parts.hostname,
-    port: parts.port,
-    transport: parts.chosen.transport,
-    connectBy: parts.chosen.connectBy,
+    ...dial,
+    transport: chosen.transport,
+    connectBy: chosen.connectBy,
     recorder,
-    mix: new RequestMix(
-      parts.url,
-      config.requestMix,
-      opts.workerIndex * 7919,
-      config.data?.columns,
-      parts.endpoints,
-    ),
-    rows: config.flows === undefined && config.script === undefined ? parts.feeder : null,
+    mix: new RequestMix(url, config.requestMix, opts.workerIndex * 7919, config.data?.columns, endpoints),
+    rows: config.flows === undefined && config.script === undefined ? feeder : null,
     timeoutMs: config.timeoutMs,
     connectTimeoutMs: config.connectTimeoutMs,
     maxHeaderBytes: config.maxHeaderBytes,
     connectGate: connectGateOf(config),
-    connectsBesideTraffic: parts.chosen.kind !== "deno",
+    connectsBesideTraffic: chosen.kind !== "deno",
     log: null,
     stopping: false,
-  });
-}
-
-async function factoryOf(
-  config: AttackConfig,
-  parts: {
-    shared: ConnectionShared;
-    url: URL;
-    row: ReturnType<typeof protocolRowOf>;
-    idBase: number;
-    wsRun: WsRun | null;
-    endpoints: readonly number[];
-    spread: number;
-  },
-): Promise<ConnectionFactory> {
-  return await PROTOCOLS[parts.row]({
-    shared: parts.shared,
-    url: parts.url,
-    requests: config.requestMix,
-    endpoints: parts.endpoints,
-    columns: config.data?.columns,
-    pipelining: config.pipelining,
-    streams: config.streams,
-    spread: parts.spread,
-    perArrival: config.connection === "per-arrival",
-    windowBytes: config.h2WindowBytes,
-    idBase: parts.idBase,
-    ws: parts.wsRun ?? undefined,
-    grpc: config.grpc,
-    tls: config.tls,
   });
 }
 

@@ -152,16 +152,13 @@ function contextOf(
 ): LoadContext<AttackConfig> {
   const { config } = opts;
   const spanMs = config.warmupMs + measuredDurationMs(config);
+  // The worker's place and config from `opts`, its shared state, connections and pool from `prepared`.
   const ctx = loadContextOf({
-    config,
-    shared: prepared.shared,
-    workerIndex: opts.workerIndex,
-    workerCount: opts.workerCount,
+    ...opts,
+    ...prepared,
     startMs,
     // A count without a duration stops at its max duration (the steering still sees it unbounded).
     endMs: startMs + config.warmupMs + loadBoundMs(config),
-    newConnection: prepared.newConnection,
-    pool: prepared.pool,
     streamsPerConnection: prepared.factory.perConnection,
     concurrency: config.concurrency,
     arrival,

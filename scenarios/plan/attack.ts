@@ -64,11 +64,11 @@ function toFlowInput(flow: FileFlow): FlowInput {
  */
 export function baseAttack(exp: ExperimentWithData, load: LoadSpec, loadName: string): RelativeAttackInput {
   const { mix, flows, data: _data, listener: _listener, ...fields } = load;
-  const data = dataSpecOf(exp, load);
   const common = {
     intervalMs: exp.intervalMs,
     warmupMs: exp.warmupMs,
     intervalHistograms: exp.intervalHistograms === "keep",
+    ...defined({ data: dataSpecOf(exp, load) }),
   };
   // Flows do not apply to a model they cannot drive (throughput: single requests on fixed connections).
   const sessions = LOAD_MODEL_FACTS[load.model].noFlows === undefined;
@@ -82,17 +82,13 @@ export function baseAttack(exp: ExperimentWithData, load: LoadSpec, loadName: st
   const grpcSchema = exp.grpcSchema !== undefined || exp.grpc?.reflect === true;
   if (exp.grpc !== undefined && grpcSchema && ownFlows?.some((f) => f.steps.some((s) => "grpc" in s))) {
     const grpc = grpcFlowAttackFields(exp.grpc, exp.grpcSchema, fields);
-    return { ...fields, ...common, flows: ownFlows.map(toFlowInput), ...grpc, ...defined({ data }) };
+    return { ...fields, ...common, flows: ownFlows.map(toFlowInput), ...grpc };
   }
   const grpcLoad = grpcCovers(exp, load, loadName) && !flows ? exp.grpc : undefined;
-  if (grpcLoad?.reflect) {
-    const grpc = grpcReflectAttackFields(grpcLoad, fields);
-    return { ...fields, ...common, ...grpc, ...defined({ data }) };
-  }
+  if (grpcLoad?.reflect) return { ...fields, ...common, ...grpcReflectAttackFields(grpcLoad, fields) };
   const grpcCall = exp.grpcRequests?.length ? exp.grpcRequests : undefined;
   if (grpcLoad !== undefined && grpcCall !== undefined) {
-    const grpc = grpcAttackFields(grpcCall, grpcLoad, fields);
-    return { ...fields, ...common, ...grpc, ...defined({ data }) };
+    return { ...fields, ...common, ...grpcAttackFields(grpcCall, grpcLoad, fields) };
   }
   return {
     ...fields,
@@ -101,7 +97,6 @@ export function baseAttack(exp: ExperimentWithData, load: LoadSpec, loadName: st
       flows: ownFlows?.map(toFlowInput),
       requestMix: ownMix?.map(toRequestInput),
       script: script && { ...script, ...scriptLimits },
-      data,
     }),
   };
 }

@@ -19,10 +19,7 @@ import { plannedLoads, togetherParts } from "../together.ts";
 import { LOAD_MODEL_FACTS } from "../../results/load_models.ts";
 import { OPTIONS } from "../../runner/config_fields.ts";
 
-interface Point {
-  sweep?: SweepPoint;
-  sweep2?: SweepPoint;
-}
+type Point = Pick<PlannedRun, "sweep" | "sweep2">;
 
 /** Expands `exp` into its runs and searches; throws `ExperimentError` for an unknown `--only` name. */
 export function planExperiment(exp: Experiment, opts: PlanOptions = {}): Plan {
@@ -213,18 +210,16 @@ function searchPlans(exp: Experiment, targets: string[], loads: string[]): Searc
   if (!search) return [];
   const load = search.load ?? Object.keys(exp.loads)[0];
   if (!loads.includes(load)) return [];
+  const { targets: _targets, load: _load, precisionRatio: precision, ...fields } = search;
   return targets.filter((t) => !search.targets || search.targets.includes(t)).map((target) => {
     const base = buildRun(exp, target, load, {}, 0);
+    const attack = probeAttack(base.attack, search.probeMs);
     return {
-      parameter: search.parameter,
+      ...fields,
+      precision,
       target,
       load,
-      range: search.range,
-      slo: search.slo,
-      probeMs: search.probeMs,
-      precision: search.precisionRatio,
-      maxProbes: search.maxProbes,
-      base: { ...base, name: `${target}/${load}/search`, attack: probeAttack(base.attack, search.probeMs) },
+      base: { ...base, name: `${target}/${load}/search`, attack },
     };
   });
 }

@@ -34,18 +34,16 @@ export function preflightPlan(plan: Plan, opts: PreflightOptions = {}): Plan {
 /** Runs and probes that would hold more sockets than the limits allow, or send from a foreign address. */
 function socketIssues(plan: Plan, limit: number | null, ports: number | null): Issue[] {
   const issues = new Map<string, Issue>();
+  const add = (path: string, message: string) => {
+    if (!issues.has(path)) issues.set(path, { path, message });
+  };
   for (const run of [...plan.runs, ...plan.searches.map((s) => s.base)]) {
     const parsed = attackConfigSchema.safeParse({ ...run.attack, url: "http://127.0.0.1/" });
     if (!parsed.success) continue;
     const sources = parsed.data.sourceAddresses;
     const unbindable = sources ? unbindableAddress(sources) : null;
     const sourcesPath = formatPath(["loads", run.load, "sourceAddresses"]);
-    if (unbindable !== null && !issues.has(sourcesPath)) {
-      issues.set(sourcesPath, {
-        path: sourcesPath,
-        message: `cannot send from ${unbindable} (in run ${run.name})`,
-      });
-    }
+    if (unbindable !== null) add(sourcesPath, `cannot send from ${unbindable} (in run ${run.name})`);
     const { open, sockets, stage } = socketsOf(parsed.data);
     // A default pool is fitted to the limit (fitDefaultPool), so only what the file set is checked.
     if (open && !hasOwnPool(run)) continue;
@@ -56,9 +54,7 @@ function socketIssues(plan: Plan, limit: number | null, ports: number | null): I
     const path = formatPath(
       stage === undefined ? ["loads", run.load, key] : ["loads", run.load, "stages", stage],
     );
-    if (problem && !issues.has(path)) {
-      issues.set(path, { path, message: `${sockets} ${problem} (in run ${run.name})` });
-    }
+    if (problem) add(path, `${sockets} ${problem} (in run ${run.name})`);
   }
   for (const [i, search] of plan.searches.entries()) {
     if (!/^load\.(connections|maxConnections)$/.test(search.parameter)) continue;

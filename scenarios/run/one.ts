@@ -35,6 +35,7 @@ import { idleWarning, isCpuProfile, summarizeProfile } from "../../results/cpu_p
 import type { RunProfile } from "../../results/schema/profile.ts";
 import { writeTextAtomic } from "../../system/output_file.ts";
 import { fileStem } from "../../validation/file_stem.ts";
+import { defined } from "../../validation/defined.ts";
 
 /** What a run under way reports (the plan's own before/after hooks are in scenarios/run/run_plan.ts). */
 export interface RunHooks {
@@ -125,11 +126,7 @@ async function prepareRun(
     checkSelectors(run.thresholds.map((expr) => thresholds.get(expr)!), endpointTable(config).endpoints);
   }
   // Loads run together (`together:`): each against the same target; `config` is the first's.
-  const parts = run.parts?.map((p) => ({
-    name: p.name,
-    startAfterMs: p.startAfterMs,
-    config: parseAttackConfig(against(p.attack)),
-  }));
+  const parts = run.parts?.map(({ attack, ...p }) => ({ ...p, config: parseAttackConfig(against(attack)) }));
   return { target, config, ...(parts ? { parts } : {}), logFile };
 }
 
@@ -248,8 +245,7 @@ function completeRunResult(
     ...attack,
     variant: run.variant,
     load: run.load,
-    ...(run.sweep ? { sweep: { ...run.sweep } } : {}),
-    ...(run.sweep2 ? { sweep2: { ...run.sweep2 } } : {}),
+    ...defined({ sweep: run.sweep && { ...run.sweep }, sweep2: run.sweep2 && { ...run.sweep2 } }),
     repeat: run.repeat,
     ...(telemetry?.length ? { telemetry } : {}),
     targetInfo: target.info,
@@ -323,8 +319,8 @@ async function measureColdStart(
   requests: number,
   signal?: AbortSignal,
 ): Promise<ColdStart | null> {
-  const marks = target.coldStart;
-  if (!marks) return null;
+  if (!target.coldStart) return null;
+  const { spawnAtMs, ...marks } = target.coldStart;
   const path = probePath(config);
   const client = clientFor(target, config);
   const firstRequestsMs: Array<number | null> = [];
@@ -342,7 +338,7 @@ async function measureColdStart(
         await res.arrayBuffer();
         const doneAt = performance.now();
         firstRequestsMs.push(round(doneAt - sentAt));
-        if (res.ok && first2xxMs === null) first2xxMs = round(doneAt - marks.spawnAtMs);
+        if (res.ok && first2xxMs === null) first2xxMs = round(doneAt - spawnAtMs);
       } catch {
         firstRequestsMs.push(null); // failed or timed out: a gap in the curve, not a fast point
       }
@@ -353,11 +349,10 @@ async function measureColdStart(
   return {
     start,
     path,
-    listeningMs: marks.listeningMs,
-    readyMs: marks.readyMs,
+    ...marks,
     first2xxMs,
     firstRequestsMs,
-    runStartMs: round(performance.now() - marks.spawnAtMs),
+    runStartMs: round(performance.now() - spawnAtMs),
   };
 }
 

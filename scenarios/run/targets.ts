@@ -52,7 +52,6 @@ interface Started {
 /** Starts, shares and stops the targets of one experiment. */
 export class TargetPool {
   #live = new Map<string, Started>();
-  #starts = 0;
   #startsByVariant = new Map<string, number>();
 
   constructor(private readonly opts: { logDir: string; signal?: AbortSignal }) {}
@@ -93,7 +92,6 @@ export class TargetPool {
     } finally {
       this.opts.signal?.removeEventListener("abort", abort);
     }
-    this.#starts++;
     const starts = (this.#startsByVariant.get(run.variant) ?? 0) + 1;
     this.#startsByVariant.set(run.variant, starts);
     const target: RunTarget = {
@@ -105,11 +103,6 @@ export class TargetPool {
     };
     this.#live.set(run.targetKey, { target, running, logDir });
     return target;
-  }
-
-  /** How many target starts the experiment needed (restarts included). */
-  get starts(): number {
-    return this.#starts;
   }
 
   /** The error to throw when the target of `run` stopped accepting connections (it is stopped), else null. */

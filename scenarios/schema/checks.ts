@@ -56,8 +56,7 @@ export function checkExperiment(exp: ExperimentFields): Issue[] {
   if (exp.grid && exp.sweeps.length !== 2) {
     add(["grid"], `a grid crosses exactly two sweeps; found ${exp.sweeps.length}`);
   }
-  const tooMany = runCountProblem(exp);
-  if (tooMany) add(tooMany.path, tooMany.message);
+  checkRunCount(exp, add);
   if (exp.search) checkSearch(exp, add, refer);
   exp.thresholds.forEach((t, i) => {
     refer(["thresholds", i, "target"], t.target, targetNames, "target");
@@ -343,17 +342,16 @@ function runCount(exp: ExperimentFields): number {
   return points * exp.repeats;
 }
 
-/** The problem of a file making more than `MAX_RUNS` runs, at `repeats` or `sweeps`, or null. */
-function runCountProblem(exp: ExperimentFields): Issue | null {
+/** The problem of a file making more than `MAX_RUNS` runs, at `repeats` or `sweeps`. */
+function checkRunCount(exp: ExperimentFields, add: Add): void {
   const count = runCount(exp);
-  if (count <= MAX_RUNS) return null;
+  if (count <= MAX_RUNS) return;
   const byRepeats = exp.repeats > MAX_RUNS || exp.sweeps.length === 0 || exp.repeats >= count / exp.repeats;
-  return {
-    path: [byRepeats ? "repeats" : "sweeps"],
-    message:
-      `${count.toLocaleString("en-US")} runs (targets x loads x sweep points x repeats) are more than ` +
+  add(
+    [byRepeats ? "repeats" : "sweeps"],
+    `${count.toLocaleString("en-US")} runs (targets x loads x sweep points x repeats) are more than ` +
       `one experiment makes, at most ${MAX_RUNS.toLocaleString("en-US")}: give ${
         byRepeats ? "fewer repeats" : "fewer sweep values (a grid multiplies its two sweeps)"
       } or split the file`,
-  };
+  );
 }
