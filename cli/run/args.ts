@@ -199,9 +199,8 @@ export async function parseRunArgs(given: string[], command = "run", help = RUN_
 
 /**
  * A locustfile's command line with Locust's settings under it, as Locust reads them: `./locust.conf`, then
- * `./pyproject.toml`'s `[tool.locust]`, then its `--config FILE` (`key = value` lines, `true`/`false`
- * switches, `[a, b]` lists), then `LOCUST_*` variables of its flags (`LOCUST_RUN_TIME=9s`), each under the
- * next and all under the command line (which names the locustfile).
+ * `./pyproject.toml`'s `[tool.locust]`, then `--config FILE` (`key = value` lines, `true`/`false`, `[a, b]`
+ * lists), then `LOCUST_*` variables (`LOCUST_RUN_TIME=9s`), each over the one before (never the locustfile).
  */
 function withLocustSettings(argv: string[]): string[] {
   if (!argv.some((a) => a === "-f" || a === "--locustfile" || isLocustFile(a))) return argv;
@@ -257,6 +256,11 @@ async function locustOptionSpecs(argv: string[]): Promise<FlagSpec[]> {
 /** A locustfile's run: its path (`-f`, else the first argument ending .py), the classes named after it. */
 function locustSource(flags: FlagValues, positionals: string[]) {
   const file = flags.path("locustfile"), host = flags.text("host"), py = positionals[0]?.endsWith(".py");
+  if (file !== undefined && !file.endsWith(".py")) {
+    throw new UsageError(
+      `-f ${file}: loadlab runs one locustfile (.py): write one that imports the others' users`,
+    );
+  }
   if (file !== undefined) return { source: file, users: positionals, host };
   if (py) return { source: positionals[0], users: positionals.slice(1), host };
 }

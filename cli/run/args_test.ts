@@ -121,6 +121,10 @@ Deno.test("run args: pyproject.toml's [tool.locust] and ./locust.conf, their lis
     Deno.chdir(cwd);
   }
   await rejects(
+    parseRunArgs(["-f", "users/", "-u", "2"]),
+    (err: Error) => err instanceof UsageError && /-f users\/: loadlab runs one locustfile/.test(err.message),
+  );
+  await rejects(
     parseRunArgs(["shop.py", "--json"]),
     (err: Error) => err instanceof UsageError && /--json: unknown flag; .*results\.json/.test(err.message),
   );

@@ -499,9 +499,8 @@ class Converter {
 
   private ifStatement(n: SyntaxNode): string {
     const parts = children(n);
-    const cond = parts[1];
     // `if __name__ == "__main__":` runs only under python itself.
-    if (this.text(cond).replaceAll(" ", "").replaceAll("'", '"') === '__name__=="__main__"') return "";
+    if (this.text(parts[1]).replaceAll(" ", "").replaceAll("'", '"') === '__name__=="__main__"') return "";
     let close = "";
     for (let i = 0; i < parts.length; i++) {
       const p = parts[i];
@@ -570,7 +569,6 @@ class Converter {
 
   private withStatement(n: SyntaxNode): string {
     const parts = children(n);
-    const value = parts[1];
     const asAt = parts.findIndex((c) => c.name === "as");
     if (parts.some((c) => c.name === ",")) this.refuse(n, "with of several items: nest them");
     const cm = `__c${this.uid++}`,
@@ -578,7 +576,7 @@ class Converter {
       w = this.asyncWith && this.scope.async ? "await " : "";
     const enter = `(${w}${cm}.__enter__())`;
     const bind = asAt < 0 ? `${enter}; ` : `${this.store(parts[asAt + 1], enter)}; `;
-    this.write(`{ const ${cm} = ${this.expr(value)}; let ${err} = null; try { ${bind}`);
+    this.write(`{ const ${cm} = ${this.expr(parts[1])}; let ${err} = null; try { ${bind}`);
     this.body(n.getChild("Body"));
     return ` } catch (__w) { ${err} = __w; if (!(${w}${cm}.__exit__(__w))) throw __w; } finally { ` +
       `if (${err} === null) ${w}${cm}.__exit__(null); } }`;

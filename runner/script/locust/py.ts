@@ -21,12 +21,11 @@ export class PyError extends Error {
 
 /** An exception class (`ValueError`): raised, matched by `except`, called as Python's, a file's extend it. */
 export function exceptionClass(name: string) {
-  // A KeyError says its key as repr() writes it, as Python's.
-  const text = name === "KeyError" ? repr : str;
   const cls = class extends PyError {
     constructor(message?: unknown) {
       const type = Object.hasOwn(new.target, "pyType") ? name : new.target.name;
-      super(type, message == null ? "" : text(message));
+      // A KeyError says its key as repr() writes it, as Python's.
+      super(type, message == null ? "" : (name === "KeyError" ? repr : str)(message));
     }
   };
   return new Proxy(Object.assign(cls, { pyType: name }), { apply: (c, _, a) => new c(...a) });
