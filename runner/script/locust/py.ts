@@ -322,6 +322,8 @@ const STR_METHODS: Methods<string> = {
   startswith: (s, p: string | string[]) => (Array.isArray(p) ? p : [p]).some((x) => s.startsWith(x)),
   endswith: (s, p: string | string[]) => (Array.isArray(p) ? p : [p]).some((x) => s.endsWith(x)),
   replace: (s, a: string, b: string) => s.replaceAll(a, b),
+  removeprefix: (s, p: string) => s.startsWith(p) ? s.slice(p.length) : s,
+  removesuffix: (s, p: string) => p !== "" && s.endsWith(p) ? s.slice(0, -p.length) : s,
   partition: (s, sep: string, i = s.indexOf(sep)) =>
     i < 0 ? tuple(s, "", "") : tuple(s.slice(0, i), sep, s.slice(i + sep.length)),
   find: (s, sub: string) => s.indexOf(sub),
@@ -329,10 +331,8 @@ const STR_METHODS: Methods<string> = {
   format: (s, ...a: unknown[]) => {
     const [positional, named] = splitKw(a);
     let auto = 0;
-    return s.replace(/\{\{|\}\}|\{([^{}:]*)(?::([^{}]*))?\}/g, (whole, field?: string, spec?: string) => {
-      if (whole === "{{") return "{";
-      if (whole === "}}") return "}";
-      const key = field ?? "";
+    return s.replace(/\{\{|\}\}|\{([^{}:]*)(?::([^{}]*))?\}/g, (whole, key = "", spec?: string) => {
+      if (whole === "{{" || whole === "}}") return whole[0];
       const v = key === "" ? positional[auto++] : /^\d+$/.test(key) ? positional[Number(key)] : named[key];
       return format(v, spec ?? "");
     });
