@@ -1605,3 +1605,31 @@ Deno.test("a team's idioms: decorators around tasks, its exceptions, f-string =,
     ok(!/exceptions in tasks/.test(text), text);
     assertEquals(code, 0, text);
   }));
+
+const FAILURE_TEXTS = `from locust import HttpUser, constant, task
+
+
+class Checks(HttpUser):
+    wait_time = constant(0.1)
+
+    @task
+    def checks(self):
+        with self.client.get("/json", catch_response=True, name="text") as r:
+            r.success()
+            r.failure("no ok in body")
+        with self.client.get("/user", catch_response=True, name="exception") as r:
+            r.failure(ValueError("bad user"))
+`;
+
+Deno.test("a catch_response failure is named in _failures.csv as Locust names it: its repr, its exception's type", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-failure-texts-" });
+    const args = ["locustfile.py", "-u", "1", "-r", "1", "-t", "1s", "-H", url, "--csv", `${dir}/res`];
+    const { code, text } = await runLocust("locustfile.py", FAILURE_TEXTS, args, dir);
+    assertEquals(code, 1, text);
+    const errors = csv(`${dir}/res_failures.csv`).map((r) => `${r.Name}: ${r.Error}`);
+    assertEquals(errors.sort(), [
+      "exception: ValueError('bad user')",
+      "text: CatchResponseError('no ok in body')",
+    ]);
+  }));

@@ -13,7 +13,7 @@ import { STATUS_CODES } from "node:http";
 import { basename, dirname, join } from "node:path";
 import type { RequestOptions, Response, Session } from "../session.ts";
 import { type FormPart, multipart } from "../multipart.ts";
-import { args, bool, builtins, Kw, mapping, output, PyError, str } from "./py.ts";
+import { args, bool, builtins, Kw, mapping, output, PyError, repr, str } from "./py.ts";
 import { LEVELS, loads, MODULES } from "./py_modules.ts";
 import { setCookiePair } from "../sessions/cookies.ts";
 import { TEST_ABORT_CHANNEL } from "../k6/test_abort.ts";
@@ -338,7 +338,7 @@ class LocustResponse {
     this.#manual = true;
   }
   failure(why: unknown): void {
-    this.#manual = `CatchResponseError(${JSON.stringify(str(why))})`;
+    this.#manual = `${why instanceof PyError ? why.pyType : "CatchResponseError"}(${repr(str(why))})`;
   }
   name = "";
   elapsedMs = 0;
