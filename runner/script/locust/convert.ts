@@ -1124,7 +1124,7 @@ class Converter {
       const direct = pyModule ||
         obj.name === "VariableName" && [this.scope.self, "locust", "events"].includes(objText);
       const viaSelf = obj.name === "MemberExpression" && this.text(obj) === `${this.scope.self}.client`;
-      if (pyModule && !(method in MODULES[objText])) {
+      if (pyModule && !(method in MODULES[objText]) && !(method in Object(MODULES[objText][objText]))) {
         this.refuse(n, `${objText}.${method}: ${INSTEAD[objText] ?? "not in the subset"} (docs/LOCUST.md)`);
       }
       if (pyModule && method !== "sleep") awaits = false;
