@@ -145,7 +145,8 @@ export function tokenize(
       i++;
     }
     record(raw, spec, typed, value ?? "");
-    while (spec.manyValues && argv[i + 1] !== undefined && !splitFlag(argv[i + 1])) {
+    // `--tags=a,b`: its values end there, as argparse's (the next argument is no tag).
+    while (spec.manyValues && !split.inlineValue && argv[i + 1] !== undefined && !splitFlag(argv[i + 1])) {
       record(raw, spec, typed, argv[++i]);
     }
   }

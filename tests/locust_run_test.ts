@@ -1541,3 +1541,95 @@ class Member(HttpUser):
     const thrown = Deno.readTextFileSync(`${dir}/res_exceptions.csv`);
     ok(thrown.includes("from the module") && thrown.includes("common/auth.py:7"), thrown);
   }));
+
+const TEAM_IDIOMS = `from locust import HttpUser, constant, task
+
+BASE = {"region": "eu"}
+
+
+class Quota(Exception):
+    pass
+
+
+def retry(times):
+    def deco(fn):
+        def wrapper(self, *args, **kwargs):
+            for _ in range(times):
+                try:
+                    return fn(self, *args, **kwargs)
+                except Quota:
+                    self.retries += 1
+        return wrapper
+    return deco
+
+
+class Team(HttpUser):
+    wait_time = constant(0.05)
+    retries = 0
+
+    def on_start(self):
+        self.client.cookies.update({"theme": "dark"})
+
+    @task
+    @retry(3)
+    def flaky(self):
+        self.client.get("/json", name="flaky")
+        if self.retries < 2:
+            raise Quota("again")
+
+    @task
+    def idioms(self):
+        kind = "form"
+        body = BASE | {"tier": 2}
+        assert body == {"region": "eu", "tier": 2} and 6 | 3 == 7, body
+        head, _, tail = "a?b".partition("?")
+        r = self.client.post("/echo", data={"k": ["1", "2"]}, timeout=(3, 5), name=f"{kind=}")
+        assert r.text == "k=1&k=2" and (head, tail) == ("a", "b"), r.text
+        try:
+            raise ValueError("not a quota")
+        except Quota:
+            raise
+        except Exception as e:
+            assert f"{e!s:>12}" == " not a quota", e
+`;
+
+Deno.test("a team's idioms: decorators around tasks, its exceptions, f-string =, dict |, requests' keywords", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-idioms-" });
+    const args = ["locustfile.py", "-u", "2", "-r", "2", "-t", "2s", "-H", url, "--csv", `${dir}/res`];
+    const { code, text } = await runLocust("locustfile.py", TEAM_IDIOMS, args, dir);
+    const rows = csv(`${dir}/res_stats.csv`);
+    assertEquals(rows.map((r) => `${r.Type} ${r.Name}`), ["GET flaky", "POST kind='form'", " Aggregated"]);
+    ok(rows.every((r) => Number(r["Request Count"]) > 0 && r["Failure Count"] === "0"), JSON.stringify(rows));
+    // No task raised: the retries caught the file's own exception class, and every assert held.
+    ok(!/exceptions in tasks/.test(text), text);
+    assertEquals(code, 0, text);
+  }));
+
+const FAILURE_TEXTS = `from locust import HttpUser, constant, task
+
+
+class Checks(HttpUser):
+    wait_time = constant(0.1)
+
+    @task
+    def checks(self):
+        with self.client.get("/json", catch_response=True, name="text") as r:
+            r.success()
+            r.failure("no ok in body")
+        with self.client.get("/user", catch_response=True, name="exception") as r:
+            r.failure(ValueError("bad user"))
+`;
+
+Deno.test("a catch_response failure is named in _failures.csv as Locust names it: its repr, its exception's type", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-failure-texts-" });
+    const args = ["locustfile.py", "-u", "1", "-r", "1", "-t", "1s", "-H", url, "--csv", `${dir}/res`];
+    const { code, text } = await runLocust("locustfile.py", FAILURE_TEXTS, args, dir);
+    assertEquals(code, 1, text);
+    const errors = csv(`${dir}/res_failures.csv`).map((r) => `${r.Name}: ${r.Error}`);
+    assertEquals(errors.sort(), [
+      "exception: ValueError('bad user')",
+      "text: CatchResponseError('no ok in body')",
+    ]);
+  }));

@@ -152,6 +152,8 @@ export interface RunArgs extends ResultsArgs {
 export async function parseRunArgs(given: string[], command = "run", help = RUN_HELP): Promise<RunArgs> {
   const argv = withLocustSettings(given);
   const hints = {
+    "--json": "loadlab writes each name's numbers to results.json (--out-dir) and Locust's CSV files (--csv)",
+    "--processes": "loadlab spreads the users over its own workers already: leave the flag out",
     "--class-picker": "it picks classes in Locust's web UI; name the user classes after the locustfile",
     "--csv-full-history": "loadlab's intervals are the run's, not each name's: --csv writes Locust's " +
       "_stats_history.csv with its Aggregated row a second; leave the flag out",
@@ -197,28 +199,35 @@ export async function parseRunArgs(given: string[], command = "run", help = RUN_
 }
 
 /**
- * A locustfile's command line with Locust's settings under it, as Locust reads them: its `--config FILE`
- * (else `./locust.conf`: `key = value` lines, `true`/`false` switches, `[a, b]` lists), then `LOCUST_*`
- * variables of its flags (`LOCUST_RUN_TIME=9s`), each under the command line.
+ * A locustfile's command line with Locust's settings under it, as Locust reads them: `./locust.conf`, then
+ * `./pyproject.toml`'s `[tool.locust]`, then `--config FILE` (`key = value` lines, `true`/`false`, `[a, b]`
+ * lists), then `LOCUST_*` variables (`LOCUST_RUN_TIME=9s`), each over the one before (never the locustfile).
  */
 function withLocustSettings(argv: string[]): string[] {
   if (!argv.some((a) => a === "-f" || a === "--locustfile" || isLocustFile(a))) return argv;
   const at = argv.indexOf("--config");
-  const file = at >= 0 ? argv[at + 1] : existsSync("locust.conf") ? "locust.conf" : undefined;
   const settings = new Map<string, string>();
-  for (const line of file === undefined ? [] : configFile(file, (text) => text.split("\n"))) {
-    const m = /^\s*([\w-]+)\s*=\s*(.*?)\s*$/.exec(line);
-    if (m !== null) settings.set(m[1].replaceAll("_", "-"), m[2]);
+  const files = ["locust.conf", "pyproject.toml"].filter(existsSync).concat(at >= 0 ? [argv[at + 1]] : []);
+  for (const file of files) {
+    let table = file.endsWith(".toml") ? "" : "locust"; // a TOML file's [tool.locust] table only
+    for (const line of configFile(file, (text) => text.split("\n"))) {
+      table = /^\s*\[([^\]]*)\]/.exec(line)?.[1] ?? table;
+      const [, k = "locustfile", v] = /^\s*([\w-]+)\s*=\s*(.*?)\s*$/.exec(line) ?? [];
+      if (/^(tool\.)?locust$/.test(table) && k !== "locustfile") settings.set(k.replaceAll("_", "-"), v);
+    }
   }
   for (const [k, v] of Object.entries(Deno.env.toObject())) {
     const name = k.slice("LOCUST_".length).toLowerCase().replaceAll("_", "-");
     const known = SPECS.some((s) => s.long === name || s.aliases?.includes(name));
     if (k.startsWith("LOCUST_") && known) settings.set(name, v);
   }
-  const values = (v: string) =>
-    v === "true" ? [] : /^\[(.*)\]$/.exec(v)?.[1].split(",").map((x) => x.trim()) ?? [v];
+  // A list as one value, `--tags=a,b` (its next values would take the locustfile's path too), unquoted.
+  const bare = (v: string) => v.trim().replace(/^(["'])(.*)\1$/, "$2");
+  const value = (v: string) => /^\[(.*)\]$/.exec(v)?.[1].split(",").map(bare).join(",") ?? bare(v);
   // Before the command line's own: a flag given there wins, as the last of a flag does.
-  const under = [...settings].filter(([, v]) => v !== "false").flatMap(([k, v]) => [`--${k}`, ...values(v)]);
+  const under = [...settings].filter(([, v]) => v !== "false").map(([k, v]) =>
+    v === "true" ? `--${k}` : `--${k}=${value(v)}`
+  );
   return [...under, ...(at >= 0 ? [...argv.slice(0, at), ...argv.slice(at + 2)] : argv)];
 }
 
@@ -240,6 +249,11 @@ async function locustOptionSpecs(argv: string[]): Promise<FlagSpec[]> {
 /** A locustfile's run: its path (`-f`, else the first argument ending .py), the classes named after it. */
 function locustSource(flags: FlagValues, positionals: string[]) {
   const file = flags.path("locustfile"), host = flags.text("host"), py = positionals[0]?.endsWith(".py");
+  if (file !== undefined && !file.endsWith(".py")) {
+    throw new UsageError(
+      `-f ${file}: loadlab runs one locustfile (.py): write one that imports the others' users`,
+    );
+  }
   if (file !== undefined) return { source: file, users: positionals, host };
   if (py) return { source: positionals[0], users: positionals.slice(1), host };
 }

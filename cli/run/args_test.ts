@@ -99,6 +99,37 @@ Deno.test("run args: Locust's --tags and --exclude-tags take every value up to t
   ]);
 });
 
+Deno.test("run args: pyproject.toml's [tool.locust] and ./locust.conf, their lists never taking the file", async () => {
+  const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-pyproject-" });
+  Deno.writeTextFileSync(`${dir}/locust.conf`, "users = 6\ntags = [read, write]\nexit-code-on-error = 3\n");
+  Deno.writeTextFileSync(
+    `${dir}/pyproject.toml`,
+    '[project]\nname = "shop"\n\n[tool.locust]\nlocustfile = "other.py"\nrun-time = "8s"\n' +
+      'exclude-tags = ["admin"]\n\n[tool.other]\nusers = 99\n',
+  );
+  const cwd = Deno.cwd();
+  Deno.chdir(dir);
+  try {
+    const args = await parseRunArgs(["shop.py", "--headless"]);
+    assertEquals(args.source, "shop.py");
+    const load = args.scriptLoad;
+    assertEquals([load?.vus, load?.durationMs, load?.locust?.exitCodeOnError], [6, 8000, 3]);
+    assertEquals([load?.locust?.tags, load?.locust?.excludeTags], [["read", "write"], ["admin"]]);
+    // A flag of many values given with = ends there, as argparse's: the next argument is the locustfile.
+    assertEquals((await parseRunArgs(["--tags=read", "shop.py"])).source, "shop.py");
+  } finally {
+    Deno.chdir(cwd);
+  }
+  await rejects(
+    parseRunArgs(["-f", "users/", "-u", "2"]),
+    (err: Error) => err instanceof UsageError && /-f users\/: loadlab runs one locustfile/.test(err.message),
+  );
+  await rejects(
+    parseRunArgs(["shop.py", "--json"]),
+    (err: Error) => err instanceof UsageError && /--json: unknown flag; .*results\.json/.test(err.message),
+  );
+});
+
 Deno.test("run args: Locust's --csv-full-history is refused with why and what to do", async () => {
   await rejects(
     parseRunArgs(["shop.py", "--csv", "res", "--csv-full-history"]),

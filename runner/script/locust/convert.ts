@@ -250,9 +250,7 @@ class Converter {
   }
 
   private lineOf(pos: number): number {
-    let line = 1;
-    for (let i = 0; i < pos && i < this.src.length; i++) if (this.src.charCodeAt(i) === 10) line++;
-    return line;
+    return this.src.slice(0, pos).split("\n").length;
   }
 
   private refuse(node: SyntaxNode, why: string): never {
@@ -485,8 +483,7 @@ class Converter {
   private update(n: SyntaxNode): string {
     const [target, op, value] = children(n);
     const o = this.text(op).slice(0, -1);
-    const current = this.expr(target);
-    return `${this.store(target, this.binary(o, current, this.expr(value), op))};`;
+    return `${this.store(target, this.binary(o, this.expr(target), this.expr(value), op))};`;
   }
 
   private deleteTarget(t: SyntaxNode): string {
@@ -502,9 +499,8 @@ class Converter {
 
   private ifStatement(n: SyntaxNode): string {
     const parts = children(n);
-    const cond = parts[1];
     // `if __name__ == "__main__":` runs only under python itself.
-    if (this.text(cond).replaceAll(" ", "").replaceAll("'", '"') === '__name__=="__main__"') return "";
+    if (this.text(parts[1]).replaceAll(" ", "").replaceAll("'", '"') === '__name__=="__main__"') return "";
     let close = "";
     for (let i = 0; i < parts.length; i++) {
       const p = parts[i];
@@ -527,9 +523,8 @@ class Converter {
     if (n.getChild("else")) this.refuse(n, "for ... else: write the else part after the loop with a flag");
     const inAt = parts.findIndex((c) => c.name === "in");
     const targets = parts.slice(1, inAt).filter((c) => c.name !== ",");
-    const iterable = parts[inAt + 1];
     const item = `__i${this.uid++}`;
-    const head = `for (const ${item} of __py.iter(${this.expr(iterable)})) `;
+    const head = `for (const ${item} of __py.iter(${this.expr(parts[inAt + 1])})) `;
     return this.block(n.getChild("Body"), head, `${this.assignTo(targets, item)} `);
   }
 
@@ -574,7 +569,6 @@ class Converter {
 
   private withStatement(n: SyntaxNode): string {
     const parts = children(n);
-    const value = parts[1];
     const asAt = parts.findIndex((c) => c.name === "as");
     if (parts.some((c) => c.name === ",")) this.refuse(n, "with of several items: nest them");
     const cm = `__c${this.uid++}`,
@@ -582,7 +576,7 @@ class Converter {
       w = this.asyncWith && this.scope.async ? "await " : "";
     const enter = `(${w}${cm}.__enter__())`;
     const bind = asAt < 0 ? `${enter}; ` : `${this.store(parts[asAt + 1], enter)}; `;
-    this.write(`{ const ${cm} = ${this.expr(value)}; let ${err} = null; try { ${bind}`);
+    this.write(`{ const ${cm} = ${this.expr(parts[1])}; let ${err} = null; try { ${bind}`);
     this.body(n.getChild("Body"));
     return ` } catch (__w) { ${err} = __w; if (!(${w}${cm}.__exit__(__w))) throw __w; } finally { ` +
       `if (${err} === null) ${w}${cm}.__exit__(null); } }`;
@@ -741,9 +735,10 @@ class Converter {
     if (sending && !decorators.some((d) => d.endsWith("contextmanager"))) {
       this.refuse(n, "a generator that is a method or sends, not a @contextmanager: make it a task");
     }
-    const isAsync = generator ? sending : method !== undefined || this.asyncFunctions.has(name) ||
-      this.scope.async;
     const { names, defaults, rest, restKw } = this.params(params);
+    // A def in a def taking `*args` is a decorator's wrapper: it may call a task, so it awaits.
+    const isAsync = generator ? sending : method !== undefined || this.asyncFunctions.has(name) ||
+      this.scope.async || (this.scope !== this.moduleScope && rest !== null);
     const inner: Scope = { locals: new Set(), globals: new Set(), async: isAsync };
     for (const s of children(body)) {
       if (s.name === "ScopeStatement") {
@@ -1025,14 +1020,15 @@ class Converter {
     for (const r of n.getChildren("FormatReplacement")) {
       literal(at, r.from);
       const value = children(r).find((c) =>
-        !["{", "}", "FormatConversion", "FormatSpec", "="].includes(c.name)
+        !["{", "}", "FormatConversion", "FormatSpec", "FormatSelfDoc"].includes(c.name)
       );
       if (value === undefined) this.refuse(r, "an empty f-string replacement");
-      const conversion = r.getChild("FormatConversion");
-      const spec = r.getChild("FormatSpec");
+      const [conversion, spec, eq] = ["Conversion", "Spec", "SelfDoc"].map((c) => r.getChild(`Format${c}`));
       if (spec?.getChild("FormatReplacement")) this.refuse(spec, "a nested replacement in a format spec");
       let v = this.expr(value);
-      if (conversion && this.text(conversion) === "!r") v = `__py.repr(${v})`;
+      // `{x=}` says its own text first, then the value's repr unless a conversion or spec is given.
+      if (eq !== null) pieces.push(JSON.stringify(this.src.slice(r.from + 1, eq.nextSibling!.from)));
+      if (conversion ? this.text(conversion) === "!r" : eq !== null && spec === null) v = `__py.repr(${v})`;
       const specText = spec === null ? "" : this.text(spec).slice(this.text(spec).startsWith(":") ? 1 : 0);
       pieces.push(specText === "" ? `__py.str(${v})` : `__py.format(${v}, ${JSON.stringify(specText)})`);
       at = r.to;
@@ -1128,7 +1124,7 @@ class Converter {
       const direct = pyModule ||
         obj.name === "VariableName" && [this.scope.self, "locust", "events"].includes(objText);
       const viaSelf = obj.name === "MemberExpression" && this.text(obj) === `${this.scope.self}.client`;
-      if (pyModule && !(method in MODULES[objText])) {
+      if (pyModule && !(method in MODULES[objText]) && !(method in Object(MODULES[objText][objText]))) {
         this.refuse(n, `${objText}.${method}: ${INSTEAD[objText] ?? "not in the subset"} (docs/LOCUST.md)`);
       }
       if (pyModule && method !== "sleep") awaits = false;
@@ -1334,7 +1330,8 @@ const BINARY: Record<string, string> = {
   "!=": "!__py.eq(A, B)",
   "in": "__py.contains(B, A)",
   "not in": "!__py.contains(B, A)",
-  ...Object.fromEntries("< > <= >= & | ^ << >>".split(" ").map((op) => [op, `(A ${op} B)`])),
+  "|": "__py.or(A, B)",
+  ...Object.fromEntries("< > <= >= & ^ << >>".split(" ").map((op) => [op, `(A ${op} B)`])),
 };
 
 function isComparison(op: string): boolean {

@@ -365,3 +365,14 @@ Deno.test("a module of the folder is refused at its own line; a cycle, a module 
     ),
   );
 });
+
+Deno.test("a module's class imported under the module's name (from datetime import datetime) is the class", () => {
+  const uses = (imports: string, call: string) =>
+    problems(
+      `${imports}\n${HEAD}\nclass U(HttpUser):\n    @task\n    def t(self):\n        print(${call})\n`,
+    );
+  assertEquals(uses("from datetime import datetime", "datetime.utcnow().isoformat()"), []);
+  assertEquals(uses("import datetime", "datetime.nosuch()"), [
+    "locustfile.py:7: datetime.nosuch: not in the subset (docs/LOCUST.md)",
+  ]);
+});

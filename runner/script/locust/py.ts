@@ -19,25 +19,26 @@ export class PyError extends Error {
   }
 }
 
-/** An exception class named in the script (`ValueError`): raising it calls it, `except` matches it. */
+/** An exception class (`ValueError`): raised, matched by `except`, called as Python's, a file's extend it. */
 export function exceptionClass(name: string) {
-  // A KeyError says its key as repr() writes it, as Python's.
-  const text = name === "KeyError" ? repr : str;
-  const make = (message?: unknown) => new PyError(name, message === undefined ? "" : text(message));
-  return Object.assign(make, { pyType: name });
+  const cls = class extends PyError {
+    constructor(message?: unknown) {
+      const type = Object.hasOwn(new.target, "pyType") ? name : new.target.name;
+      // A KeyError says its key as repr() writes it, as Python's.
+      super(type, message == null ? "" : (name === "KeyError" ? repr : str)(message));
+    }
+  };
+  return new Proxy(Object.assign(cls, { pyType: name }), { apply: (c, _, a) => new c(...a) });
 }
 
 /** What `raise x` throws: `x`, or a new one of it when it is a class (`raise StopUser`). */
-export function raised(x: any): unknown {
-  if (typeof x !== "function") return x;
-  return x.pyType === undefined ? new x() : x();
-}
+export const raised = (x: any): unknown => typeof x === "function" ? new x() : x;
 
 /** Whether `err` is caught by `except` of `types` (`Exception` catches any). */
 export function matches(err: unknown, ...types: unknown[]): boolean {
   const flat = types.flatMap((t) => Array.isArray(t) ? t : [t]);
   return flat.some((t) => {
-    const name = (t as { pyType?: string }).pyType;
+    const name = Object.hasOwn(t as object, "pyType") ? (t as { pyType: string }).pyType : undefined;
     if (name === "Exception") return true;
     if (typeof t === "function" && !name && err instanceof (t as new () => unknown)) return true;
     return err instanceof PyError && err.pyType === name;
@@ -110,6 +111,10 @@ export function add(a: any, b: any): any {
   }
   return a + b;
 }
+
+/** `a | b`: the union of dicts (Python 3.9's) or sets, else an integer's bits. */
+export const or = (a: any, b: any): any =>
+  Array.isArray(a) ? [...new Set([...a, ...b])] : typeof a === "object" ? { ...a, ...b } : a | b;
 
 export function sub(a: any, b: any): any {
   return a?.__sub__ ? a.__sub__(b) : a - b;
@@ -317,15 +322,17 @@ const STR_METHODS: Methods<string> = {
   startswith: (s, p: string | string[]) => (Array.isArray(p) ? p : [p]).some((x) => s.startsWith(x)),
   endswith: (s, p: string | string[]) => (Array.isArray(p) ? p : [p]).some((x) => s.endsWith(x)),
   replace: (s, a: string, b: string) => s.replaceAll(a, b),
+  removeprefix: (s, p: string) => s.startsWith(p) ? s.slice(p.length) : s,
+  removesuffix: (s, p: string) => p !== "" && s.endsWith(p) ? s.slice(0, -p.length) : s,
+  partition: (s, sep: string, i = s.indexOf(sep)) =>
+    i < 0 ? tuple(s, "", "") : tuple(s.slice(0, i), sep, s.slice(i + sep.length)),
   find: (s, sub: string) => s.indexOf(sub),
   count: (s, sub: string) => s.split(sub).length - 1,
   format: (s, ...a: unknown[]) => {
     const [positional, named] = splitKw(a);
     let auto = 0;
-    return s.replace(/\{\{|\}\}|\{([^{}:]*)(?::([^{}]*))?\}/g, (whole, field?: string, spec?: string) => {
-      if (whole === "{{") return "{";
-      if (whole === "}}") return "}";
-      const key = field ?? "";
+    return s.replace(/\{\{|\}\}|\{([^{}:]*)(?::([^{}]*))?\}/g, (whole, key = "", spec?: string) => {
+      if (whole === "{{" || whole === "}}") return whole[0];
       const v = key === "" ? positional[auto++] : /^\d+$/.test(key) ? positional[Number(key)] : named[key];
       return format(v, spec ?? "");
     });

@@ -27,6 +27,9 @@ Deno.test("Python's values as a locustfile's helpers read them", () => {
   assertEquals(mod("%s has %d items", ["cart", 3.9]), "cart has 3 items");
   assertEquals(method("a-b-c", "split", "-", 1), ["a", "b-c"]);
   assertEquals(method("{} and {name}", "format", 1, new Kw({ name: "x" })), "1 and x");
+  assertEquals(method("{{{0}}} {{}}", "format", 7), "{7} {}");
+  assertEquals([method("/user", "removeprefix", "/"), method("a.py", "removesuffix", ".py")], ["user", "a"]);
+  assertEquals(method("k=v=w", "partition", "="), ["k", "=", "v=w"]);
   assertEquals(method({ a: 1 }, "get", "b", 0), 0);
   assertEquals(method(mapping((k) => k === "a" ? "x" : null), "get", "a"), "x"); // response headers
   assertEquals(str([1, "a", null, true, 2.5]), "[1, 'a', None, True, 2.5]");

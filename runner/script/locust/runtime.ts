@@ -13,7 +13,7 @@ import { STATUS_CODES } from "node:http";
 import { basename, dirname, join } from "node:path";
 import type { RequestOptions, Response, Session } from "../session.ts";
 import { type FormPart, multipart } from "../multipart.ts";
-import { args, bool, Kw, mapping, output, PyError, str } from "./py.ts";
+import { args, bool, builtins, Kw, mapping, output, PyError, repr, str } from "./py.ts";
 import { LEVELS, loads, MODULES } from "./py_modules.ts";
 import { setCookiePair } from "../sessions/cookies.ts";
 import { TEST_ABORT_CHANNEL } from "../k6/test_abort.ts";
@@ -338,7 +338,7 @@ class LocustResponse {
     this.#manual = true;
   }
   failure(why: unknown): void {
-    this.#manual = `CatchResponseError(${JSON.stringify(str(why))})`;
+    this.#manual = `${why instanceof PyError ? why.pyType : "CatchResponseError"}(${repr(str(why))})`;
   }
   name = "";
   elapsedMs = 0;
@@ -484,7 +484,8 @@ class Client {
   /** The user's cookie jar (requests' `RequestsCookieJar`: `get`, `in`, `[k]`, `set`, `clear`). */
   get cookies() {
     const jar = this.__s!.cookies, set = (k: unknown, v: unknown) => jar.set(str(k), str(v));
-    return mapping((k) => jar.get(k), { set, __setitem__: set, clear: () => jar.clear() });
+    const update = (d: object) => Object.entries(d).forEach(([k, v]) => set(k, v));
+    return mapping((k) => jar.get(k), { set, __setitem__: set, update, clear: () => jar.clear() });
   }
   static {
     // `get(url, **kw)` and the like; `post(url, data, json, **kw)` and the like; `url=` as requests takes it.
@@ -547,7 +548,7 @@ class Client {
     if (resetAtMs > 0 && Date.now() < resetAtMs) {
       options.name = (options.name ?? `${method.toUpperCase()} ${pathAndQuery(path)}`) + BEFORE_RESET;
     }
-    if (o.timeout != null) options.timeoutMs = Number(o.timeout) * 1000;
+    if (o.timeout != null) options.timeoutMs = builtins.sum([o.timeout].flat()) * 1000;
     if (o.json != null) options.json = o.json;
     else if (o.files != null) {
       const { body, contentType } = multipart(uploads(o.files as object, o.data as object | null));
@@ -643,7 +644,8 @@ function uploads(files: object, data: object | null): FormPart[] {
 
 /** A dict as a query or form body (`a=1&b=x`). */
 function form(values: unknown): string {
-  return new URLSearchParams(Object.entries(values as object).map(([k, v]) => [k, str(v)])).toString();
+  const pairs = Object.entries(values as object).flatMap(([k, v]) => [v].flat().map((x) => [k, str(x)]));
+  return new URLSearchParams(pairs).toString();
 }
 
 function redirect(r: Response): string | null {
@@ -1192,10 +1194,19 @@ export function mixed(bases: any[], main: number): any {
   return cls;
 }
 
-/** A method's decorators (`@task(3)`), applied from the last up as Python applies them. */
+/** A method's decorators (`@task(3)`), applied from the last up, each to a function of `self` as Python's. */
 export function decorate(cls: any, name: string, decorators: Array<(fn: Fn) => Fn>): void {
   let fn = cls.prototype[name];
-  for (const d of [...decorators].reverse()) fn = d(fn);
+  for (const d of [...decorators].reverse()) {
+    const method = fn, plain = Object.assign((self: unknown, ...a: unknown[]) => method.apply(self, a), fn);
+    const out = d(plain);
+    fn = Object.assign(
+      out === plain ? method : function (this: unknown, ...a: unknown[]) {
+        return out(this, ...a);
+      },
+      out,
+    );
+  }
   cls.prototype[name] = fn;
 }
 
