@@ -197,11 +197,11 @@ export interface EndpointNaming {
 const PLUGIN = "metrics-by-endpoint";
 const BOOLEAN_OPTIONS = ["useOnlyRequestNames", "stripQueryString", "groupDynamicURLs"] as const;
 
-/** The naming of `config.plugins.metrics-by-endpoint` (Artillery's defaults when absent). */
+/** The naming of `config.plugins.metrics-by-endpoint`; without options, Artillery 2's: no query string. */
 export function endpointNaming(plugins: unknown, out: Collector): EndpointNaming {
   const naming = { useOnlyRequestNames: false, stripQueryString: false };
   const options = isRecord(plugins) ? plugins[PLUGIN] : undefined;
-  if (options === undefined || options === null) return naming;
+  if (options === undefined || options === null) return { ...naming, stripQueryString: true };
   const path = `config.plugins.${PLUGIN}`;
   if (!isRecord(options)) {
     return problem(out, path, "expected a mapping of options such as {useOnlyRequestNames: true}", naming);
