@@ -5,9 +5,9 @@
  * `artillery run` and under `loadlab run`, with the same flags, against one local app at 127.0.0.1:18491
  * that counts the requests it answers. A row compares the exit codes, the virtual users created and failed
  * (Artillery's `vusers.created`/`vusers.failed` from its `-o` report, loadlab's sessions and failed
- * sessions from results.json), the requests each tool counted and the app answered (the same within 10%,
- * or 1). Without Artillery (`--artillery-bin`, `$ARTILLERY`, else `artillery` on PATH) it prints why and
- * runs nothing.
+ * sessions from results.json), the requests each tool sent (answered or not) and the app answered (the
+ * same within 10%, or 1). Without Artillery (`--artillery-bin`, `$ARTILLERY`, else `artillery` on PATH)
+ * it prints why and runs nothing.
  *
  *   deno task bench --artillery-verdicts [--artillery-bin PATH] [--only NAME]
  */
@@ -151,14 +151,19 @@ async function runTool(
         requests: counters["http.requests"] ?? 0,
       };
     }
-    type Run = { requests: number; flows?: Array<{ sessions: number; failed: number }> };
+    type Run = {
+      requests: number;
+      errors?: Record<string, number>;
+      flows?: Array<{ sessions: number; failed: number }>;
+    };
     const runs = JSON.parse(Deno.readTextFileSync(join(outDir, "results.json"))).runs as Run[];
     const sum = (f: (r: Run) => number) => runs.reduce((n, r) => n + f(r), 0);
     return {
       ...run,
       created: sum((r) => (r.flows ?? []).reduce((n, f) => n + f.sessions, 0)),
       failed: sum((r) => (r.flows ?? []).reduce((n, f) => n + f.failed, 0)),
-      requests: sum((r) => r.requests),
+      // Artillery counts a request that got no response (refused, timed out) as sent.
+      requests: sum((r) => r.requests + Object.values(r.errors ?? {}).reduce((n, e) => n + e, 0)),
     };
   } catch {
     return run;
