@@ -37,7 +37,7 @@
  * `--h3`: HTTP/3, loadlab vs oha over h3 and loadlab's own h2, on the built-in target (bench/h3.ts).
  * `--grpc`: unary gRPC calls instead, loadlab vs ghz on a grpc-go greeter (bench/grpc.ts).
  * `--k6-verdicts`: k6 scripts under k6 and loadlab, same command line: same verdict? (bench/k6_verdicts.ts).
- * `--artillery-verdicts`: Artillery scripts under Artillery and loadlab: same verdict? (bench/artillery_verdicts.ts).
+ * `--artillery-verdicts`: Artillery scripts, Artillery and loadlab: same verdict? (artillery_verdicts.ts).
  * `--ghz-verdicts`: ghz command lines under ghz and `loadlab ghz`: same verdict? (bench/ghz_verdicts.ts).
  * `--locust`: locustfiles under Locust and loadlab, same flags: same counts, failures, exit code? and
  * `--locust-speed`: one GET at 50 users, Locust's users vs loadlab (bench/locust_parity.ts).

@@ -1,5 +1,5 @@
 module.exports = {
-  signRequest(req, context, ee, next) {
+  signRequest(req, _context, _events, next) {
     req.headers = { ...(req.headers || {}), "x-signature": "s" + Date.now() };
     return next();
   },

@@ -80,7 +80,7 @@ function noteFractionalThink(value: unknown, path: string, out: Collector): void
   );
 }
 
-/** `{loop: [steps], count: N}` written out N times, or once per value of `over: [a, b]` (its count unread). */
+/** `{loop: [steps], count: N}` written out N times, or once per value of `over: [a, b]` (count unread). */
 function convertLoop(step: Record<string, unknown>, path: string, ctx: FlowContext, out: Collector) {
   rejectUnknownKeys(step, path, ["loop", "count", "over"], out);
   const { count, over } = step;
