@@ -37,6 +37,7 @@
  * `--h3`: HTTP/3, loadlab vs oha over h3 and loadlab's own h2, on the built-in target (bench/h3.ts).
  * `--grpc`: unary gRPC calls instead, loadlab vs ghz on a grpc-go greeter (bench/grpc.ts).
  * `--k6-verdicts`: k6 scripts under k6 and loadlab, same command line: same verdict? (bench/k6_verdicts.ts).
+ * `--artillery-verdicts`: Artillery scripts, Artillery and loadlab: same verdict? (artillery_verdicts.ts).
  * `--ghz-verdicts`: ghz command lines under ghz and `loadlab ghz`: same verdict? (bench/ghz_verdicts.ts).
  * `--locust`: locustfiles under Locust and loadlab, same flags: same counts, failures, exit code? and
  * `--locust-speed`: one GET at 50 users, Locust's users vs loadlab (bench/locust_parity.ts).
@@ -346,6 +347,8 @@ if (import.meta.main) {
     ? import("./grpc.ts").then((grpc) => grpc.main(Deno.args))
     : Deno.args.includes("--ghz-verdicts")
     ? import("./ghz_verdicts.ts").then((verdicts) => verdicts.main(Deno.args))
+    : Deno.args.includes("--artillery-verdicts")
+    ? import("./artillery_verdicts.ts").then((verdicts) => verdicts.main(Deno.args))
     : Deno.args.includes("--k6-verdicts")
     ? import("./k6_verdicts.ts").then((verdicts) => verdicts.main(Deno.args))
     : Deno.args.includes("--locust") || Deno.args.includes("--locust-speed")

@@ -57,7 +57,7 @@ async function runArtillery(file: string, output: string): Promise<void> {
   if (!out.success) throw new Error(`artillery failed: ${new TextDecoder().decode(out.stderr)}`);
 }
 
-/** Both cases, and in each Artillery's run and loadlab's, at once: each mostly waits on a process start. */
+/** The cases, and in each Artillery's run and loadlab's, at once: each mostly waits on a process start. */
 const pool = testPool(2);
 
 /** Runs `script` against a counting target of its own with `run`; returns what the target received. */
@@ -74,6 +74,7 @@ async function against(file: string, options: string, run: (file: string) => Pro
 
 for (
   const [options, names] of [
+    ["", ["/home", "/json (data)", "/login (login)"]],
     ["{}", ["/home?page=1", "/json (data)", "/login (login)"]],
     ["{ useOnlyRequestNames: true }", ["/home?page=1", "data", "login"]],
   ] as const

@@ -127,7 +127,7 @@ scenarios:
       - get: { url: /login, capture: { xpath: //token, as: token } }
       - function: sign
       - loop: [{ get: { url: /json } }]
-        over: [1, 2]
+        over: users
 `,
     );
     const r = await runLoadlab(["run", file, "--out-dir", `${dir}/out`]);
@@ -138,12 +138,51 @@ scenarios:
         "scenarios[0].flow[0].get.capture",
         "scenarios[0].flow[1].function",
         "scenarios[0].flow[2].loop",
-        "scenarios[0].flow[2].over",
       ]
     ) ok(r.stderr.includes(path), `stderr names ${path}:\n${r.stderr}`);
     assertEquals(t.seen.byRoute, {});
   } finally {
     await t.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("an Artillery form body and a loop over listed values reach the target as Artillery sends them", async () => {
+  const received: string[] = [];
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    const url = new URL(req.url);
+    received.push(
+      `${req.method} ${url.pathname} ${req.headers.get("content-type") ?? "-"} ${await req.text()}`,
+    );
+    return new Response("ok");
+  });
+  const dir = await Deno.makeTempDir();
+  try {
+    const file = `${dir}/form.yml`;
+    await Deno.writeTextFile(
+      file,
+      `
+config:
+  target: http://127.0.0.1:${server.addr.port}
+  phases: [{ duration: 1, arrivalCount: 1 }]
+  variables: { user: "ada lovelace" }
+scenarios:
+  - flow:
+      - post: { url: /login, form: { user: "{{ user }}", next: "/a&b" } }
+      - loop:
+          - get: { url: "/items/{{ $loopElement }}" }
+        over: [7, x]
+`,
+    );
+    const r = await runLoadlab(["run", file, "--out-dir", `${dir}/out`]);
+    assertEquals(r.code, 0, r.stdout + r.stderr);
+    assertEquals(received, [
+      "POST /login application/x-www-form-urlencoded user=ada+lovelace&next=%2Fa%26b",
+      "GET /items/7 - ",
+      "GET /items/x - ",
+    ]);
+  } finally {
+    await server.shutdown();
     await Deno.remove(dir, { recursive: true });
   }
 });

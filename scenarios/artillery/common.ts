@@ -69,7 +69,6 @@ const UNSUPPORTED: Record<string, string> = {
   after: `a flow run once after the load is not imported: drop it, or use teardown() in ${SCRIPT}`,
   cookie: "per-request cookies are not imported: send a cookie header (Set-Cookie is kept per session)",
   auth: "basic auth objects are not imported: send an authorization header",
-  form: "form bodies are not imported: use body with a content-type header",
   formData: "multipart bodies are not imported: send the encoded body with its multipart content-type header",
   followRedirect: "redirect options are not imported (loadlab never follows redirects): drop followRedirect",
   gzip: "compression options are not imported: send an accept-encoding header",

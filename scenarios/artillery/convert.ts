@@ -451,11 +451,7 @@ function convertPhases(phases: unknown, out: Collector): Record<string, unknown>
 
 /** Where a phase's keys came from: its duration and rate from `pause`, `arrivalRate` or `arrivalCount`. */
 function phaseOrigin(phase: Record<string, unknown>, path: string): Origin {
-  const from = phase.pause !== undefined
-    ? "pause"
-    : phase.arrivalCount !== undefined
-    ? "arrivalCount"
-    : "arrivalRate";
+  const from = ["pause", "arrivalCount"].find((key) => phase[key] !== undefined) ?? "arrivalRate";
   const keys: Record<string, string> = {
     duration: join(path, phase.pause !== undefined ? "pause" : "duration"),
     rate: join(path, from),

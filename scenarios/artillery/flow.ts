@@ -80,27 +80,38 @@ function noteFractionalThink(value: unknown, path: string, out: Collector): void
   );
 }
 
-/** `{loop: [steps], count: N}` written out N times; a loop over a list or without a count is refused. */
+/** `{loop: [steps], count: N}` written out N times, or once per value of `over: [a, b]` (count unread). */
 function convertLoop(step: Record<string, unknown>, path: string, ctx: FlowContext, out: Collector) {
-  rejectUnknownKeys(step, path, ["loop", "count"], out);
-  const count = step.count;
-  if (!Array.isArray(step.loop) || typeof count !== "number" || !Number.isInteger(count) || count < 1) {
+  rejectUnknownKeys(step, path, ["loop", "count", "over"], out);
+  const { count, over } = step;
+  const values = Array.isArray(over) && over.every((v) => typeof v !== "object") ? over : undefined;
+  const rounds = values?.length ?? (Number.isInteger(count) && over === undefined ? count as number : 0);
+  if (!Array.isArray(step.loop) || rounds < 1) {
     problem(
       out,
       join(path, "loop"),
-      "a loop runs here with a list of steps and a whole count >= 1 (loops over values or " +
-        "without a count are not supported)",
+      "a loop runs here with a list of steps and a whole count >= 1 or a list of values to go over " +
+        "(loops over a variable or a payload, or with neither, are not supported)",
     );
     return [undefined];
   }
-  const once = step.loop.flatMap((s, j) => convertStep(s, join(join(path, "loop"), j), ctx, out));
+  // Each value's round is converted with it filled in; the first round alone reports problems.
+  const round = (k: number) => {
+    const variables = values
+      ? new Map(ctx.variables).set("$loopElement", { value: values[k] })
+      : ctx.variables;
+    const into = k === 0 ? out : { ...out, issues: [], warnings: [] };
+    const own = { ...ctx, variables };
+    return (step.loop as unknown[]).flatMap((s, j) => convertStep(s, join(join(path, "loop"), j), own, into));
+  };
+  const once = round(0);
   // A loop of no steps runs nothing however often: its count is never written out.
   if (once.length === 0) return [];
-  if (once.length * count > MAX_UNROLLED_STEPS) {
-    problem(out, path, `loop writes out ${once.length * count} steps; at most ${MAX_UNROLLED_STEPS}`);
+  if (once.length * rounds > MAX_UNROLLED_STEPS) {
+    problem(out, path, `loop writes out ${once.length * rounds} steps; at most ${MAX_UNROLLED_STEPS}`);
     return [undefined];
   }
-  return Array.from({ length: count }, () => once).flat();
+  return Array.from({ length: rounds }, (_, k) => k === 0 || !values ? once : round(k)).flat();
 }
 
 /** Converts `scenarios[]` to loadlab flows; problems go to `out` with their paths. */

@@ -24,7 +24,7 @@ export interface FlowContext {
 }
 
 const RUNTIME_CALL = /^\$random(Number|String)\(/;
-const REQUEST_KEYS = ["url", "json", "body", "headers", "qs", "capture", "name"];
+const REQUEST_KEYS = ["url", "json", "body", "form", "headers", "qs", "capture", "name"];
 const TEMPLATE = /\{\{\s*([^}]*?)\s*\}\}/g;
 
 /** Fills `{{ name }}` in one string; a template that is the whole string keeps the variable's type. */
@@ -98,6 +98,11 @@ function toPath(url: unknown, path: string, ctx: FlowContext, out: Collector): s
   return ctx.basePath + (filled.startsWith("/") ? filled : `/${filled}`);
 }
 
+const FORM_TYPE = "application/x-www-form-urlencoded";
+/** A form's key or value as Artillery sends it (`a b&c`: `a+b%26c`); placeholders stay for the engine. */
+const urlencoded = (text: string) =>
+  text.split(/(\{\{.*?\}\})/).map((t, i) => i % 2 ? t : String(new URLSearchParams({ t })).slice(2)).join("");
+
 /** Merges default and step headers; the step wins, names compared without case as HTTP does. */
 function mergeHeaders(
   defaults: Record<string, string>,
@@ -127,16 +132,20 @@ export function convertRequest(spec: unknown, path: string, ctx: FlowContext, ou
   if (typeof spec.url === "string") {
     request.name = artilleryEndpointName(spec.url, spec.name, ctx.basePath, ctx.naming);
   }
-  if (spec.qs !== undefined) request.query = scalarMap(spec.qs, join(path, "qs"), ctx, out);
-  const own = spec.headers === undefined
-    ? undefined
-    : scalarMap(spec.headers, join(path, "headers"), ctx, out);
-  const headers = mergeHeaders(ctx.defaultHeaders, own, join(path, "headers"), out);
+  const map = (key: string) =>
+    spec[key] === undefined ? undefined : scalarMap(spec[key], join(path, key), ctx, out);
+  if (spec.qs !== undefined) request.query = map("qs");
+  const own = map("headers");
+  const form = map("form");
+  const named = Object.keys({ ...ctx.defaultHeaders, ...own }).some((k) => /^content-type$/i.test(k));
+  const defaults = !form || named ? ctx.defaultHeaders : { ...ctx.defaultHeaders, "content-type": FORM_TYPE };
+  const headers = mergeHeaders(defaults, own, join(path, "headers"), out);
   if (Object.keys(headers).length > 0) request.headers = headers;
-  if (spec.json !== undefined && spec.body !== undefined) {
-    problem(out, join(path, "body"), "give json or body, not both");
-  } else if (spec.json !== undefined) {
-    request.json = fillDeep(spec.json, join(path, "json"), ctx, out);
+  const bodies = ["json", "body", "form"].filter((key) => spec[key] !== undefined);
+  if (bodies.length > 1) problem(out, join(path, bodies[1]), `give one of json, body or form, not ${bodies}`);
+  else if (spec.json !== undefined) request.json = fillDeep(spec.json, join(path, "json"), ctx, out);
+  else if (form) {
+    request.body = Object.entries(form).map(([k, v]) => `${urlencoded(k)}=${urlencoded(v)}`).join("&");
   } else if (spec.body !== undefined) {
     const body = typeof spec.body === "string" ? spec.body : JSON.stringify(spec.body);
     request.body = String(fill(body, join(path, "body"), ctx, out));
@@ -188,11 +197,11 @@ export interface EndpointNaming {
 const PLUGIN = "metrics-by-endpoint";
 const BOOLEAN_OPTIONS = ["useOnlyRequestNames", "stripQueryString", "groupDynamicURLs"] as const;
 
-/** The naming of `config.plugins.metrics-by-endpoint` (Artillery's defaults when absent). */
+/** The naming of `config.plugins.metrics-by-endpoint`; without options, Artillery 2's: no query string. */
 export function endpointNaming(plugins: unknown, out: Collector): EndpointNaming {
   const naming = { useOnlyRequestNames: false, stripQueryString: false };
   const options = isRecord(plugins) ? plugins[PLUGIN] : undefined;
-  if (options === undefined || options === null) return naming;
+  if (options === undefined || options === null) return { ...naming, stripQueryString: true };
   const path = `config.plugins.${PLUGIN}`;
   if (!isRecord(options)) {
     return problem(out, path, "expected a mapping of options such as {useOnlyRequestNames: true}", naming);

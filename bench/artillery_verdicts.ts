@@ -1,0 +1,210 @@
+/**
+ * @module
+ * Does an Artillery script reach Artillery's verdict on loadlab? Each script of bench/artillery_verdicts/
+ * (written as teams write them; its `# args:` line gives the command line's flags) runs under
+ * `artillery run` and under `loadlab run`, with the same flags, against one local app at 127.0.0.1:18491
+ * that counts the requests it answers. A row compares the exit codes, the virtual users created and failed
+ * (Artillery's `vusers.created`/`vusers.failed` from its `-o` report, loadlab's sessions and failed
+ * sessions from results.json), the requests each tool sent (answered or not) and the app answered (the
+ * same within 10%, or 1). Without Artillery (`--artillery-bin`, `$ARTILLERY`, else `artillery` on PATH)
+ * it prints why and runs nothing.
+ *
+ *   deno task bench --artillery-verdicts [--artillery-bin PATH] [--only NAME]
+ */
+import { join } from "node:path";
+import { tokenize } from "../cli/argv.ts";
+import { FlagValues } from "../cli/flag_values.ts";
+import { findProgram } from "../system/path_lookup.ts";
+import { printTable } from "./k6_verdicts.ts";
+
+/** The app's port: the scripts name it. */
+const PORT = 18491;
+const CORPUS = new URL("./artillery_verdicts/", import.meta.url).pathname;
+const MAIN = new URL("../main.ts", import.meta.url).pathname;
+/** How long one tool may take on one script (the longest runs 8 s; Artillery starts in up to 30 s). */
+const RUN_LIMIT_MS = 120_000;
+
+/** What one tool's run of one script gave; counts are null when it wrote no report. */
+export interface ToolRun {
+  code: number;
+  created: number | null;
+  failed: number | null;
+  requests: number | null;
+  /** Requests the app answered during the run. */
+  answered: number;
+  /** The first stderr line that says why, when the run wrote no report. */
+  note: string;
+}
+
+/** The app: JSON for every path, `/items` creates, `/status/N` answers N, `/slow?ms=N` waits. */
+function startApp() {
+  let answered = 0;
+  let nextId = 1;
+  const server = Deno.serve({ port: PORT, hostname: "127.0.0.1", onListen() {} }, async (req) => {
+    answered++;
+    const url = new URL(req.url);
+    await req.arrayBuffer();
+    if (url.pathname === "/items" && req.method === "POST") {
+      return Response.json({ id: nextId++ }, { status: 201, headers: { "x-request-id": `r${nextId}` } });
+    }
+    if (url.pathname.startsWith("/status/")) {
+      return new Response("status", { status: +url.pathname.slice(8) });
+    }
+    if (url.pathname === "/slow") await new Promise((r) => setTimeout(r, +(url.searchParams.get("ms") ?? 0)));
+    return Response.json({ id: 7, path: url.pathname, token: "abc123" });
+  });
+  return { server, answered: () => answered };
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const specs = [
+    { long: "artillery-verdicts", takesValue: false },
+    { long: "artillery-bin", takesValue: true, example: "/usr/bin/artillery" },
+    { long: "only", takesValue: true, example: "ensure" },
+  ];
+  const flags = new FlagValues(tokenize(argv, specs, {}, "bench"), specs);
+  const artillery = flags.text("artillery-bin") ?? Deno.env.get("ARTILLERY") ?? findProgram("artillery");
+  if (artillery === null || findProgram(artillery) === null) {
+    console.log("Artillery verdicts: skipped: no artillery (give --artillery-bin PATH or $ARTILLERY)");
+    return 0;
+  }
+  const only = flags.text("only");
+  const cases = [...Deno.readDirSync(CORPUS)].filter((e) => e.name.endsWith(".yml")).map((e) => e.name)
+    .filter((name) => only === undefined || name.includes(only)).sort();
+  const work = Deno.makeTempDirSync({ prefix: "loadlab-artillery-verdicts-" });
+  const app = startApp();
+  console.log(`Artillery verdicts: ${artillery}; loadlab ${MAIN}; load average ${loadAverage()}`);
+  const rows: string[][] = [];
+  let same = 0;
+  try {
+    for (const name of cases) {
+      const args = argsOf(join(CORPUS, name));
+      const a = await runTool(artillery, name, args, work, app.answered);
+      const l = await runTool(Deno.execPath(), name, args, work, app.answered);
+      const row = compareRuns(name, a, l);
+      console.error(`${name}: ${row.at(-1)}`);
+      if (row.at(-1) === "same") same++;
+      rows.push(row);
+    }
+  } finally {
+    await app.server.shutdown();
+  }
+  printTable([
+    ["script", "exit a/ll", "vusers a/ll", "failed a/ll", "requests a/ll", "app a/ll", "verdict"],
+    ...rows,
+  ]);
+  console.log(
+    `\n${same} of ${rows.length} scripts reach Artillery's verdict on loadlab; load average ${loadAverage()}`,
+  );
+  return 0;
+}
+
+/** The script's `# args:` line, split on spaces (none: no flags). */
+function argsOf(path: string): string[] {
+  const line = /^# args:(.*)$/m.exec(Deno.readTextFileSync(path))?.[1] ?? "";
+  return line.trim().split(/\s+/).filter((a) => a !== "");
+}
+
+/** One tool's run: Artillery writes its report with `-o`, loadlab its results.json to `--out-dir`. */
+async function runTool(
+  program: string,
+  name: string,
+  args: string[],
+  work: string,
+  answered: () => number,
+): Promise<ToolRun> {
+  const isArtillery = program !== Deno.execPath();
+  const report = join(work, `${isArtillery ? "artillery" : "loadlab"}-${name}.json`);
+  const outDir = join(work, `out-${name}`);
+  for (const path of [report, outDir]) {
+    try {
+      Deno.removeSync(path, { recursive: true });
+    } catch { /* not there */ }
+  }
+  const before = answered();
+  const out = await new Deno.Command(program, {
+    args: isArtillery
+      ? ["run", ...args, "-o", report, name]
+      : ["run", "-A", MAIN, "run", name, ...args, "--out-dir", outDir],
+    cwd: CORPUS,
+    env: { NO_COLOR: "1", ARTILLERY_DISABLE_TELEMETRY: "true" },
+    stdout: "piped",
+    stderr: "piped",
+    signal: AbortSignal.timeout(RUN_LIMIT_MS),
+  }).output();
+  const stderr = new TextDecoder().decode(out.stderr).split("\n").filter((l) => /^\S/.test(l));
+  const run: ToolRun = {
+    code: out.code,
+    created: null,
+    failed: null,
+    requests: null,
+    answered: answered() - before,
+    note: stderr[0] ?? "",
+  };
+  try {
+    if (isArtillery) {
+      const counters = JSON.parse(Deno.readTextFileSync(report)).aggregate.counters as Record<string, number>;
+      return {
+        ...run,
+        created: counters["vusers.created"] ?? 0,
+        failed: counters["vusers.failed"] ?? 0,
+        requests: counters["http.requests"] ?? 0,
+      };
+    }
+    type Run = {
+      requests: number;
+      errors?: Record<string, number>;
+      flows?: Array<{ sessions: number; failed: number }>;
+    };
+    const runs = JSON.parse(Deno.readTextFileSync(join(outDir, "results.json"))).runs as Run[];
+    const sum = (f: (r: Run) => number) => runs.reduce((n, r) => n + f(r), 0);
+    return {
+      ...run,
+      created: sum((r) => (r.flows ?? []).reduce((n, f) => n + f.sessions, 0)),
+      failed: sum((r) => (r.flows ?? []).reduce((n, f) => n + f.failed, 0)),
+      // Artillery counts a request that got no response (refused, timed out) as sent.
+      requests: sum((r) => r.requests + Object.values(r.errors ?? {}).reduce((n, e) => n + e, 0)),
+    };
+  } catch {
+    return run;
+  }
+}
+
+/** A row: each part compared; `same` when every part is. */
+export function compareRuns(name: string, a: ToolRun, l: ToolRun): string[] {
+  const near = (x: number | null, y: number | null) =>
+    x === y || (x !== null && y !== null && Math.abs(x - y) <= Math.max(1, 0.1 * Math.max(x, y)));
+  const cell = (x: number | null, y: number | null) => `${x ?? "-"}/${y ?? "-"}`;
+  const parts = [
+    a.code === l.code,
+    near(a.created, l.created),
+    near(a.failed, l.failed),
+    near(a.requests, l.requests),
+    near(a.answered, l.answered),
+  ];
+  const verdict = parts.every(Boolean)
+    ? "same"
+    : l.note !== "" && l.created === null
+    ? `differs: ${l.note.slice(0, 100)}`
+    : "differs";
+  return [
+    name,
+    `${a.code}/${l.code}`,
+    cell(a.created, l.created),
+    cell(a.failed, l.failed),
+    cell(a.requests, l.requests),
+    cell(a.answered, l.answered),
+    verdict,
+  ];
+}
+
+/** The 1-minute load average (the machine is shared: a row's verdict is the point, not its times). */
+function loadAverage(): string {
+  try {
+    return Deno.readTextFileSync("/proc/loadavg").split(" ").slice(0, 3).join(" ");
+  } catch {
+    return "unknown";
+  }
+}
+
+if (import.meta.main) Deno.exit(await main(Deno.args));

@@ -1,0 +1,6 @@
+module.exports = {
+  signRequest(req, _context, _events, next) {
+    req.headers = { ...(req.headers || {}), "x-signature": "s" + Date.now() };
+    return next();
+  },
+};
