@@ -84,7 +84,7 @@ export default async function () {
   const buffer = new Uint8Array(4);
   // Each VU reads at its own offset; k6 counts SeekMode.End from the last byte.
   const n = await file.read(buffer);
-  const word = new TextDecoder().decode(buffer.subarray(0, n));
+  const word = String.fromCharCode(...buffer.subarray(0, n)); // k6 has no TextDecoder
   const last = await file.seek(0, SeekMode.End);
   const tail = new Uint8Array(8);
   const [one, end] = [await file.read(tail), await file.read(tail)];

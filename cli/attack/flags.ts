@@ -199,7 +199,7 @@ const HINTS: Record<string, string> = {
 
 /** A known flag whose value (-q: a number after it) shows another tool's meaning, e.g. wrk's `-T 2s`. */
 const CLASHES: Record<string, [RegExp, string]> = {
-  "content-type": [/^[^/]*$/, "not a Content-Type (type/subtype); wrk's -T timeout is --timeout"],
+  "content-type": [/^[^/]+$/, "not a Content-Type (type/subtype); wrk's -T timeout is --timeout"],
   out: [/^csv$/, "-o names the results.json file; hey's -o csv per-request table is --log FILE"],
   duration: [/^[^\d.-]/, "not a duration (wrk's -d); oha's and hey's -d body is -b TEXT"],
   "ramp-up": [/^[\d.]+$/, "Locust's spawn rate is N/s; autocannon's -r N per connection is -R N×c"],

@@ -47,7 +47,7 @@ export function dashboardOptions(flags: FlagValues): { dashboard?: ServeOptions 
   if (!DASHBOARD_FLAGS.some((spec) => flags.has(spec.long))) return {};
   // oha's --host and hey's -host set the Host header: alone, --host is refused rather than serving there.
   if (DASHBOARD_FLAGS.every((spec) => spec.long === "host" || !flags.has(spec.long))) {
-    const host = flags.text("host");
+    const host = flags.nonEmpty("host");
     throw new UsageError(
       `${flags.typed("host")} ${host}: where --dashboard listens; a Host header is -H "Host: ${host}"`,
     );
