@@ -1146,7 +1146,7 @@ class Converter {
       }
       for (const p of viaSelf ? children(argList) : []) {
         const key = p.name === "VariableName" && p.nextSibling?.name === "AssignOp" ? this.text(p) : "name";
-        if (!REQUEST_KEYS.includes(key) && key !== "url") {
+        if (!REQUEST_KEYS.includes(key) && key !== "url" && key !== "method") {
           this.refuse(p, `self.client's ${key}=: the subset sends ${REQUEST_KEYS.join(", ")}`);
         }
       }
