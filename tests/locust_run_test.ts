@@ -1633,3 +1633,77 @@ Deno.test("a catch_response failure is named in _failures.csv as Locust names it
       "text: CatchResponseError('no ok in body')",
     ]);
   }));
+
+const TEAM_LIBRARY = `import copy
+import functools
+import secrets
+from urllib.parse import quote, urlencode
+
+from locust import HttpUser, TaskSet, constant, task
+
+TEMPLATE = {"items": [{"sku": "a"}]}
+
+
+def joiner(sep):
+    def join(*parts):
+        return sep.join(parts)
+    return join
+
+
+def slug(*words):
+    return joiner("-")(*words)
+
+
+def timed(fn):
+    @functools.wraps(fn)
+    def wrapper(self, *args):
+        return fn(self, *args)
+    return wrapper
+
+
+class Browse(TaskSet):
+    @task
+    def page(self):
+        self.client.get("/user", name="page")
+        self.schedule_task(self.urgent, first=True)
+
+    def urgent(self):
+        self.client.get("/fib/5", name="urgent")
+        self.interrupt()
+
+
+class Team(HttpUser):
+    wait_time = constant(0.05)
+    tasks = {Browse: 1}
+
+    @task
+    @timed
+    def library(self):
+        body = copy.deepcopy(TEMPLATE)
+        body["items"].append({"sku": secrets.token_hex(4)})
+        q = urlencode({"q": "red shoes", "page": 2}) + "&tag=" + quote("a b/c")
+        r = self.client.request(method="POST", url="/echo?" + q, json=body, name=slug("lib", "post"))
+        assert len(TEMPLATE["items"]) == 1 and len(r.json()["items"]) == 2, r.text
+        assert q == "q=red+shoes&page=2&tag=a%20b/c" and len(body["items"][1]["sku"]) == 8, q
+`;
+
+Deno.test("a team's library: schedule_task, request by keyword, copy, functools, secrets, urllib.parse", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-library-" });
+    const args = ["locustfile.py", "-u", "2", "-r", "2", "-t", "2s", "-H", url, "--csv", `${dir}/res`];
+    const { code, text } = await runLocust("locustfile.py", TEAM_LIBRARY, args, dir);
+    const rows = csv(`${dir}/res_stats.csv`);
+    // A sync helper's nested `*args` def returns its string (`lib-post`), not a promise's text.
+    assertEquals(rows.map((r) => `${r.Type} ${r.Name}`).sort(), [
+      " Aggregated",
+      "GET page",
+      "GET urgent",
+      "POST lib-post",
+    ]);
+    ok(rows.every((r) => r["Failure Count"] === "0"), JSON.stringify(rows));
+    // Each `page` schedules one `urgent` next: the two differ by the one a run's end may cut.
+    const count = (name: string) => Number(rows.find((r) => r.Name === name)?.["Request Count"]);
+    ok(count("page") > 0 && Math.abs(count("page") - count("urgent")) <= 2, JSON.stringify(rows));
+    ok(!/exceptions in tasks/.test(text), text);
+    assertEquals(code, 0, text);
+  }));

@@ -124,6 +124,8 @@ interface Scope {
   async: boolean;
   /** The parameter bound to `this` in a method (`self`). */
   self?: string;
+  /** The parameters of a def, which a def inside it may call (a decorator's `fn`). */
+  params?: string[];
   /** The name an `except ... as` clause caught into, for a bare `raise`. */
   caught?: string;
 }
@@ -736,10 +738,12 @@ class Converter {
       this.refuse(n, "a generator that is a method or sends, not a @contextmanager: make it a task");
     }
     const { names, defaults, rest, restKw } = this.params(params);
-    // A def in a def taking `*args` is a decorator's wrapper: it may call a task, so it awaits.
+    // A `*args` def calling what its def was given awaits: a decorator's wrapper calling the task.
+    const given = (c: SyntaxNode) =>
+      c.name === "CallExpression" && this.scope.params?.includes(this.text(c.firstChild!)) === true;
     const isAsync = generator ? sending : method !== undefined || this.asyncFunctions.has(name) ||
-      this.scope.async || (this.scope !== this.moduleScope && rest !== null);
-    const inner: Scope = { locals: new Set(), globals: new Set(), async: isAsync };
+      this.scope.async || (rest !== null && some(body, given));
+    const inner: Scope = { locals: new Set(), globals: new Set(), async: isAsync, params: names };
     for (const s of children(body)) {
       if (s.name === "ScopeStatement") {
         s.getChildren("VariableName").forEach((g) => inner.globals.add(this.text(g)));
@@ -1142,7 +1146,7 @@ class Converter {
       }
       for (const p of viaSelf ? children(argList) : []) {
         const key = p.name === "VariableName" && p.nextSibling?.name === "AssignOp" ? this.text(p) : "name";
-        if (!REQUEST_KEYS.includes(key) && key !== "url") {
+        if (!REQUEST_KEYS.includes(key) && key !== "url" && key !== "method") {
           this.refuse(p, `self.client's ${key}=: the subset sends ${REQUEST_KEYS.join(", ")}`);
         }
       }

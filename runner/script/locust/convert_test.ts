@@ -376,3 +376,13 @@ Deno.test("a module's class imported under the module's name (from datetime impo
     "locustfile.py:7: datetime.nosuch: not in the subset (docs/LOCUST.md)",
   ]);
 });
+
+Deno.test("a def with *args inside a def awaits when it calls what it was given, as a decorator's wrapper", () => {
+  const { code } = convertLocust(
+    "def joiner(sep):\n    def join(*parts):\n        return sep.join(parts)\n    return join\n" +
+      "def timed(fn):\n    def wrapper(self, *a):\n        return fn(self, *a)\n    return wrapper\n",
+    "l.py",
+  );
+  // A helper's `join` stays sync, so a sync caller gets its string, not a promise.
+  ok(code.includes("join = function join(") && code.includes("wrapper = async function wrapper("), code);
+});

@@ -3,15 +3,16 @@
  * The Python modules a locustfile of the subset imports: `random`, `string`, `json`, `time`, `uuid`,
  * `itertools`, `math`, `os` (its environment), `logging` (to stderr), `re` (on JavaScript's regular
  * expressions, Python's spellings of named groups, `\A`, `\Z` and flags translated), `csv`, `datetime`,
- * `base64`, `hashlib`, `hmac` and `collections`, each with the functions teams call. `time.sleep` (and
- * `gevent.sleep`) is the session's own sleep (runtime.ts). Any other module is refused (convert.ts).
+ * `base64`, `hashlib`, `hmac`, `collections`, `urllib.parse`, `secrets`, `functools` and `copy`, each with
+ * the functions teams call. `time.sleep` (and `gevent.sleep`) is the session's own sleep (runtime.ts). Any
+ * other module is refused (convert.ts).
  */
 import { args, builtins, exceptionClass, iter, Kw, mapping, mod, orDefault, output } from "./py.ts";
 import { MISSING, PyError, repr, str, tuple } from "./py.ts";
 import { randomIntBetween, randomItem } from "../k6/jslib/utils.ts";
 import { parse } from "../k6/jslib/papaparse.ts";
 import { existsSync } from "node:fs";
-import { createHash, createHmac } from "node:crypto";
+import { createHash, createHmac, randomBytes } from "node:crypto";
 import { Buffer } from "node:buffer";
 import { basename, dirname, join, resolve } from "node:path";
 import { scriptEnv } from "../isolate_inputs.ts";
@@ -482,9 +483,35 @@ const gevent = { sleep: (seconds: number) => time.sleep(seconds) };
 /** urllib3's warnings off (beside `verify=False`): loadlab warns of no certificate, so nothing to do. */
 const urllib3 = { disable_warnings: () => null };
 
+const pct = (c: string) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`;
+/** `quote`: all but letters, digits, `_.-~` and `safe` percent-encoded (UTF-8), as Python's. */
+const quote = (s: unknown, safe: unknown = "/") =>
+  [...str(safe)].reduce(
+    (o, c) => o.replaceAll(pct(c), c),
+    encodeURIComponent(str(s)).replace(/[!'()*]/g, pct),
+  );
+const quote_plus = (s: unknown, safe: unknown = "") => quote(s, `${str(safe)} `).replaceAll(" ", "+");
+/** `urlencode` of a dict or of pairs (with `doseq=True` a list's items each a pair), as Python's. */
+function urlencode(...a: unknown[]): string {
+  const [query, doseq] = args(a, ["query", "doseq"], [false]) as [Record<string, unknown>, boolean];
+  const pairs = Array.isArray(query) ? query : Object.entries(query);
+  return pairs.flatMap(([k, v]) => (doseq ? [v].flat() : [v]).map((x) => `${quote_plus(k)}=${quote_plus(x)}`))
+    .join("&");
+}
+const urllib = { parse: { quote, quote_plus, urlencode } };
+/** `secrets`' tokens; `functools.wraps` (the wrapped function's attributes, a task's weight, kept). */
+const secrets = { token_hex: (n = 32) => randomBytes(n).toString("hex"), choice };
+const functools = { wraps: (fn: object) => (wrapper: object) => Object.assign(wrapper, fn) };
+const copy = { copy: (x: any) => Array.isArray(x) ? [...x] : { ...x }, deepcopy: structuredClone };
+
 const modules = { random, string, json, time, uuid, itertools, os, math, logging, re, csv, datetime, base64 };
 export const MODULES: Record<string, Record<string, unknown>> = {
   ...modules,
+  "urllib.parse": urllib.parse, // `from urllib.parse import quote`
+  urllib,
+  secrets,
+  functools,
+  copy,
   hashlib,
   hmac,
   contextlib,

@@ -112,3 +112,21 @@ Deno.test("a csv.reader reads its rows again after its file's seek(0), as Python
   method(f, "seek", 0);
   assertEquals(rows.next().value, ["a", "1"]);
 });
+
+Deno.test("the standard library teams reach for: urllib.parse, secrets, copy, functools.wraps", () => {
+  const { urllib, secrets, copy, functools } = MODULES as any;
+  const { quote, quote_plus, urlencode } = urllib.parse;
+  assertEquals([quote("a b/c~é"), quote("a/b", ""), quote_plus("a b&c")], [
+    "a%20b/c~%C3%A9",
+    "a%2Fb",
+    "a+b%26c",
+  ]);
+  assertEquals(urlencode({ q: "red shoes", n: 2 }), "q=red+shoes&n=2");
+  assertEquals(urlencode([["k", ["1", "2"]]], new Kw({ doseq: true })), "k=1&k=2");
+  ok(/^[0-9a-f]{8}$/.test(secrets.token_hex(4)) && ["a", "b"].includes(secrets.choice(["a", "b"])));
+  const template = { items: [{ sku: "a" }] }, deep = copy.deepcopy(template), shallow = copy.copy(template);
+  deep.items.push({ sku: "b" });
+  assertEquals([template.items.length, shallow.items === template.items], [1, true]);
+  const task = Object.assign(() => 1, { locustWeight: 3 });
+  assertEquals(functools.wraps(task)(() => 2).locustWeight, 3);
+});

@@ -507,6 +507,11 @@ class Client {
    * A refusal throws (the converted file awaits every call that sends, so it lands as a rejection would).
    */
   request(method: string, url: string, ...a: unknown[]): Promise<LocustResponse> {
+    if (typeof url !== "string") { // `request(method=..., url=...)`, as requests takes them
+      const given = [method, url, ...a].filter((x) => x !== undefined);
+      const [m, u, kw] = args(given, ["method", "url"], [], false, true) as [string, string, Kw["values"]];
+      return this.request(m, u, new Kw(kw));
+    }
     // A bare `self.client.get(url)` (the most sent) reads no options and builds no headers.
     let o = a.length === 0 ? NO_OPTIONS : (args(a, [], [], false, true) as [Record<string, unknown>])[0];
     if (this.request_name !== null && o.name == null) o = { ...o, name: this.request_name };
@@ -676,8 +681,14 @@ export class TaskSet extends Runs {
   declare user: HttpUser;
   declare parent: HttpUser | TaskSet;
   __next = 0;
+  __queue: TaskEntry[] = [];
   get client(): Client {
     return this.user.client;
+  }
+  /** `schedule_task(fn, first=False)`: `fn` (a method or a task set) runs next, or after those queued. */
+  schedule_task(run: Fn, ...a: unknown[]): void {
+    const entry = { run, weight: 1, method: true, set: run.prototype instanceof TaskSet };
+    this.__queue[bool(args(a, ["first"], [false])[0]) ? "unshift" : "push"](entry);
   }
   interrupt(...a: unknown[]): never {
     throw new InterruptTaskSet(...a);
@@ -926,8 +937,9 @@ function tasksOf(cls: any, sel: LocustSelection, inherited: string[] = cls.locus
 /** Where a class keeps its tasks, found once. */
 const TASKS = Symbol("tasks");
 
-/** Picks a task by weight (or the next of a sequential task set). */
+/** Picks a task: the first one scheduled, else by weight (or the next of a sequential task set). */
 function pick(owner: any, tasks: TaskEntry[]): TaskEntry {
+  if (owner.__queue?.length > 0) return owner.__queue.shift();
   // As Locust's: a class without a task (with the tags asked) raises at each task, and its user waits.
   if (tasks.length === 0) {
     throw new PyError("Exception", `No tasks defined on ${owner.constructor.name}: use the @task decorator`);
