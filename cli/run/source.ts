@@ -170,6 +170,7 @@ async function loadSource(args: RunArgs, scriptText?: string): Promise<RunSource
     // `--target ORIGIN=URL` sends a k6 script's origin (cli/k6/source.ts), naming no target of the plan.
     targets: Object.fromEntries(Object.entries(args.targets).filter(([name]) => !isOriginName(name))),
     profile: args.profile,
+    artillery: args.artillery,
     only: args.only,
     segment: args.segment,
     startAtEpochMs: args.startAtEpochMs,

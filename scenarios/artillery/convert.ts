@@ -17,10 +17,13 @@ import { allWsScenarios, convertWsScenarios } from "./ws.ts";
 import { captureNames, convertScenarios, uniqueName } from "./flow.ts";
 import { listOrigin, type Origin, type Origins, originTable, tagOrigin } from "./paths.ts";
 import { endpointNaming, type FlowContext, scalarMap, type Variables } from "./request.ts";
+import { deepMerge } from "../overrides.ts";
 
 interface ArtilleryOptions {
   /** The script's file name: names the experiment (`cms.yml` -> `cms`) and appears in its description. */
   file?: string;
+  /** `artillery run`'s flags, applied as Artillery applies them (`withRunFlags`). */
+  artillery?: ArtilleryRunFlags;
 }
 
 /** The script's section each top-level part of the experiment is made from. */
@@ -40,6 +43,35 @@ export function isArtilleryScript(doc: unknown): boolean {
   return doc.config.target !== undefined || doc.config.phases !== undefined;
 }
 
+/** `artillery run`'s flags as typed: `-e`'s environment, `-t`'s target, `--overrides` and `-v`'s JSON. */
+export type ArtilleryRunFlags = Partial<Record<"environment" | "target" | "overrides" | "variables", string>>;
+
+/**
+ * The script as `artillery run` applies its flags, in its order: `config.environments[-e]` merged into config
+ * (an unknown name is Artillery's warning, the base config runs), `-t` over the target, `--overrides` merged
+ * into the script (lists replaced), `-v`'s variables into `config.variables`.
+ */
+function withRunFlags(doc: Record<string, unknown>, flags: ArtilleryRunFlags, out: Collector) {
+  const name = flags.environment,
+    json = (key: "overrides" | "variables") => {
+      try {
+        const value = JSON.parse(flags[key] ?? "{}");
+        if (isRecord(value)) return value;
+      } catch { /* said below */ }
+      return problem(out, `--${key} ${flags[key]}`, `expected a JSON object, e.g. '{"id": 1}'`, {});
+    };
+  let { environments, ...config } = doc.config as Record<string, unknown>;
+  if (name === undefined) config.environments = environments;
+  else if (isRecord(environments) && isRecord(environments[name])) {
+    config = deepMerge(config, environments[name]);
+  } else {out.warnings.push(
+      `environment ${name} is set but is not defined in the script: the base config runs`,
+    );}
+  if (flags.target !== undefined) config.target = flags.target;
+  const script = deepMerge({ ...doc, config }, json("overrides"));
+  return deepMerge(script, { config: { variables: json("variables") } });
+}
+
 /**
  * The experiment an Artillery script describes, with notes on differences that change no request (the CLI
  * prints them before the run, one line each), its issues and where each converted part came from (converted
@@ -48,6 +80,7 @@ export function isArtilleryScript(doc: unknown): boolean {
 export function importArtillery(doc: unknown, opts: ArtilleryOptions = {}) {
   const origins: Origins = new WeakMap();
   const out: Collector = { issues: [], warnings: [], origins };
+  if (isRecord(doc) && isRecord(doc.config)) doc = withRunFlags(doc, opts.artillery ?? {}, out);
   if (!isRecord(doc) || !isRecord(doc.config)) {
     throw new ArtilleryError([{
       path: "config",
