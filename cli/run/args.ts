@@ -119,9 +119,11 @@ const SPECS = flagsOf(RUN_TABLE);
 
 /** `artillery run`'s flags: on an Artillery script they take their letters from the flags above. */
 const ARTILLERY_TABLE: FlagTable = [
-  "An Artillery script (config: + scenarios:) takes Artillery's flags; -e, -t, -o, -v, --target are theirs:",
+  "An Artillery script (config: + scenarios:) takes artillery run's flags, over the same letters above:",
   flag("-e, --environment <name>", { example: "staging" }, ["config.environments.<name> merged into config"]),
-  flag("-t, --target <url>", { example: "http://127.0.0.1:8080" }, ["over config.target (-q is -q above)"]),
+  flag("-t, --target <url>", { example: "http://127.0.0.1:8080" }, [
+    "replaces config.target; -q: quiet, as above",
+  ]),
   flag("--overrides <json>", { example: '{"config":{"http":{"timeout":5}}}' }, ["merged into the script"]),
   flag("-v, --variables <json>", { example: '{"id":1}' }, ["set in config.variables"]),
   "  -o, --output <file>       refused: loadlab writes results.json in --out-dir, not Artillery's report",

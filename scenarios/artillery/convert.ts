@@ -52,24 +52,28 @@ export type ArtilleryRunFlags = Partial<Record<"environment" | "target" | "overr
  * into the script (lists replaced), `-v`'s variables into `config.variables`.
  */
 function withRunFlags(doc: Record<string, unknown>, flags: ArtilleryRunFlags, out: Collector) {
-  const name = flags.environment,
-    json = (key: "overrides" | "variables") => {
-      try {
-        const value = JSON.parse(flags[key] ?? "{}");
-        if (isRecord(value)) return value;
-      } catch { /* said below */ }
-      return problem(out, `--${key} ${flags[key]}`, `expected a JSON object, e.g. '{"id": 1}'`, {});
-    };
-  let { environments, ...config } = doc.config as Record<string, unknown>;
-  if (name === undefined) config.environments = environments;
-  else if (isRecord(environments) && isRecord(environments[name])) {
-    config = deepMerge(config, environments[name]);
-  } else {out.warnings.push(
-      `environment ${name} is set but is not defined in the script: the base config runs`,
-    );}
+  const json = (key: "overrides" | "variables") => {
+    try {
+      const value = JSON.parse(flags[key] ?? "{}");
+      if (isRecord(value)) return value;
+    } catch { /* said below */ }
+    return problem(out, `--${key} ${flags[key]}`, `expected a JSON object, e.g. '{"id": 1}'`, {});
+  };
+  const name = flags.environment, { environments, ...base } = doc.config as Record<string, unknown>;
+  const environment = name !== undefined && isRecord(environments) ? environments[name] : undefined;
+  if (!isRecord(environment) && (name ?? environments) !== undefined) {
+    out.warnings.push(
+      name === undefined
+        ? "config.environments: not applied (as `artillery run` without -e); the base config runs"
+        : `environment ${name} is set but is not defined in the script: the base config runs`,
+    );
+  }
+  const config = isRecord(environment) ? deepMerge(base, environment) : base;
   if (flags.target !== undefined) config.target = flags.target;
   const script = deepMerge({ ...doc, config }, json("overrides"));
-  return deepMerge(script, { config: { variables: json("variables") } });
+  return flags.variables === undefined
+    ? script
+    : deepMerge(script, { config: { variables: json("variables") } });
 }
 
 /**
@@ -135,22 +139,14 @@ function checkSections(doc: Record<string, unknown>, config: Record<string, unkn
   rejectUnknownKeys(doc, "", ["config", "scenarios"], out);
   rejectUnknownKeys(config, "config", CONFIG_KEYS, out);
   checkPlugins(config.plugins, out);
-  if (config.environments !== undefined) {
-    out.warnings.push(
-      "config.environments: not applied (as `artillery run` without -e); the base config runs",
-    );
-  }
 }
 
 /** The thresholds of `config.ensure` and then of `config.plugins.ensure`. */
 function ensureThresholds(config: Record<string, unknown>, out: Collector): Threshold[] {
+  const plugins = isRecord(config.plugins) ? config.plugins : {};
   return [
     ...convertEnsure(config.ensure, "config.ensure", out),
-    ...convertEnsure(
-      isRecord(config.plugins) ? config.plugins.ensure : undefined,
-      "config.plugins.ensure",
-      out,
-    ),
+    ...convertEnsure(plugins.ensure, "config.plugins.ensure", out),
   ];
 }
 
@@ -226,18 +222,10 @@ const ARTILLERY_TIMEOUT_MS = 10_000;
 
 /** The longest a session can last: its think times plus a timeout per request. */
 function longestSessionMs(flows: ReturnType<typeof convertScenarios>, timeoutMs: number): number {
-  let longest = 0;
-  for (const flow of flows) {
-    let ms = 0;
-    for (const step of flow.steps) {
-      if (step === undefined) continue;
-      ms += "think" in step
-        ? (typeof step.think === "string" ? durationMsOf(step.think) ?? 0 : 0)
-        : timeoutMs;
-    }
-    longest = Math.max(longest, ms);
-  }
-  return longest;
+  const thinkMs = (think: unknown) => typeof think === "string" ? durationMsOf(think) ?? 0 : 0;
+  const stepMs = (step: (typeof flows)[number]["steps"][number]) =>
+    step === undefined ? 0 : "think" in step ? thinkMs(step.think) : timeoutMs;
+  return Math.max(0, ...flows.map((flow) => flow.steps.reduce((ms, step) => ms + stepMs(step), 0)));
 }
 
 const PAYLOAD_KEYS = ["path", "fields", "order", "skipHeader"];
@@ -433,11 +421,8 @@ function convertEnsure(ensure: unknown, path: string, out: Collector): Threshold
         `Artillery counts virtual users that hit a network error`,
     );
   }
-  if (ensure.thresholds !== undefined) {
-    result.push(...thresholdsForm(ensure.thresholds, join(path, "thresholds"), out));
-  }
-  if (ensure.conditions !== undefined) {
-    result.push(...conditionsForm(ensure.conditions, join(path, "conditions"), out));
+  for (const [key, form] of [["thresholds", thresholdsForm], ["conditions", conditionsForm]] as const) {
+    if (ensure[key] !== undefined) result.push(...form(ensure[key], join(path, key), out));
   }
   return result;
 }
