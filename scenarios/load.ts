@@ -4,7 +4,7 @@
  */
 import { formatPath, type Issue, issueList, issuesOf, validate } from "../validation/mod.ts";
 import { attackConfigSchema, type RelativeAttackInput } from "../runner/config.ts";
-import { importArtillery, isArtilleryScript } from "./artillery/convert.ts";
+import { type ArtilleryRunFlags, importArtillery, isArtilleryScript } from "./artillery/convert.ts";
 import { type OriginTable, scriptIssues } from "./artillery/paths.ts";
 import { ExperimentError } from "./experiment_error.ts";
 import { applyOverrides } from "./overrides.ts";
@@ -39,6 +39,8 @@ interface LoadOptions {
   profile?: boolean;
   /** `--abort-on-fail`: `abortOnFail` (and `delayAbortEval` from `delayMs`) on every threshold. */
   abortOnFail?: { delayMs?: number };
+  /** `artillery run`'s flags, applied to an Artillery script before it converts. */
+  artillery?: ArtilleryRunFlags;
 }
 
 /** Options of `loadPlan`: those of `loadExperiment`, then what picks, cuts and checks the runs. */
@@ -184,7 +186,7 @@ interface ScriptImport {
 /** An Artillery script as its experiment, even with issues: they are reported with the experiment's own. */
 function fromArtillery(doc: unknown, opts: LoadOptions) {
   if (!isArtilleryScript(doc)) return { doc, notes: [] };
-  const { experiment, notes, issues, origins } = importArtillery(doc, { file: opts.file });
+  const { experiment, notes, issues, origins } = importArtillery(doc, opts);
   return { doc: experiment, notes, script: { issues, origins } };
 }
 

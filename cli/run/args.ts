@@ -39,6 +39,8 @@ import {
   withK6EnvFlags,
 } from "./script_load_flags.ts";
 import { isK6Script, isLocustFile } from "./script_check.ts";
+import { type ArtilleryRunFlags, isArtilleryScript } from "../../scenarios/artillery/convert.ts";
+import { parse as parseYaml } from "yaml";
 
 const RUN_TABLE: FlagTable = [
   flag("--quick", {}, ["apply the file's quick: section (a shorter run of the same shape)"]),
@@ -115,11 +117,43 @@ const RUN_TABLE: FlagTable = [
 
 const SPECS = flagsOf(RUN_TABLE);
 
+/** `artillery run`'s flags: on an Artillery script they take their letters from the flags above. */
+const ARTILLERY_TABLE: FlagTable = [
+  "An Artillery script (config: + scenarios:) takes artillery run's flags, over the same letters above:",
+  flag("-e, --environment <name>", { example: "staging" }, ["config.environments.<name> merged into config"]),
+  flag("-t, --target <url>", { example: "http://127.0.0.1:8080" }, [
+    "replaces config.target; -q: quiet, as above",
+  ]),
+  flag("--overrides <json>", { example: '{"config":{"http":{"timeout":5}}}' }, ["merged into the script"]),
+  flag("-v, --variables <json>", { example: '{"id":1}' }, ["set in config.variables"]),
+  "  -o, --output <file>       refused: loadlab writes results.json in --out-dir, not Artillery's report",
+];
+const ARTILLERY_OUTPUT = "loadlab writes no Artillery JSON report: its results.json is in --out-dir";
+const ARTILLERY = flagsOf(ARTILLERY_TABLE), TAKEN = ["e", "t", "o", "v"];
+/** The flags of an Artillery script's run: Artillery's, then loadlab's others without Artillery's letters. */
+const ARTILLERY_SPECS = [
+  ...ARTILLERY,
+  ...SPECS.filter((s) => s.long !== "target").map((s) => ({
+    ...s,
+    short: TAKEN.includes(s.short!) ? undefined : s.short,
+    aliases: s.aliases?.filter((a) => !TAKEN.includes(a)),
+  })),
+];
+
+/** Whether `path` is an Artillery script: YAML of Artillery's config: and scenarios: (else the run says). */
+function isArtilleryFile(path: string): boolean {
+  try {
+    return /\.ya?ml$/.test(path) && isArtilleryScript(configFile(path, parseYaml));
+  } catch {
+    return false;
+  }
+}
+
 export const RUN_HELP = `loadlab run: run an experiment file (or a preset shipped inside loadlab)
 
 Usage: loadlab run FILE|preset:NAME [options]
 
-${helpOf(RUN_TABLE, { flagAt: 2, textAt: 28 })}
+${helpOf([...RUN_TABLE, ...ARTILLERY_TABLE], { flagAt: 2, textAt: 28 })}
 
 The file format: docs/EXPERIMENTS.md. 'loadlab presets' lists the presets.
 ${exitCodesHelp("run")}`;
@@ -146,12 +180,15 @@ export interface RunArgs extends ResultsArgs {
   replay?: string;
   abortOnFail?: AbortOnFailArg;
   scriptLoad?: ScriptLoadArgs;
+  /** An Artillery script's `artillery run` flags (`quiet`: its `-q`). */
+  artillery?: ArtilleryRunFlags & { quiet?: boolean };
 }
 
 /** Parses the arguments after `run` (or `demo`, with its help); throws `UsageError` or `HelpRequested`. */
 export async function parseRunArgs(given: string[], command = "run", help = RUN_HELP): Promise<RunArgs> {
   const argv = withLocustSettings(given);
   const hints = {
+    ...Object.fromEntries(["-o", "--output"].map((f) => [f, `Artillery's ${f}: ${ARTILLERY_OUTPUT}`])),
     "--json": "loadlab writes each name's numbers to results.json (--out-dir) and Locust's CSV files (--csv)",
     "--processes": "loadlab spreads the users over its own workers already: leave the flag out",
     "--class-picker": "it picks classes in Locust's web UI; name the user classes after the locustfile",
@@ -160,10 +197,13 @@ export async function parseRunArgs(given: string[], command = "run", help = RUN_
   };
   Object.assign(hints, K6_FLAGS_REFUSED);
   const own = await locustOptionSpecs(argv);
-  const raw = tokenize(argv, [...SPECS, ...own], hints, command, help);
+  const artillery = tokenize(argv, SPECS, {}, command, undefined, true).positionals.some(isArtilleryFile);
+  const specs = [...artillery ? ARTILLERY_SPECS : SPECS, ...own];
+  const raw = tokenize(argv, specs, hints, command, help);
   const k6 = raw.positionals.length === 1 && await isK6Script(raw.positionals[0]);
   if (k6) withK6EnvFlags(raw, SPECS);
-  const flags = new FlagValues(raw, [...SPECS, ...own]);
+  const quiet = artillery && raw.values.delete("quiet"); // Artillery's -q, not a k6 script's
+  const flags = new FlagValues(raw, specs);
   // Locust's command line: `-f FILE` (or a .py first), the user classes to run after it, `-H` its host.
   const locust = locustSource(flags, raw.positionals);
   if (locust === undefined && (raw.positionals.length !== 1 || raw.positionals[0] === "-")) {
@@ -186,7 +226,15 @@ export async function parseRunArgs(given: string[], command = "run", help = RUN_
     only: flags.has("only") ? parseOnly(flags.all("only")) : undefined,
     ...segmentOf(flags),
     set: flags.all("set"),
-    targets: parseTargets(flags.all("target")),
+    targets: artillery ? {} : parseTargets(flags.all("target")),
+    ...(artillery
+      ? {
+        artillery: defined({
+          ...Object.fromEntries(ARTILLERY.map((s) => [s.long, flags.text(s.long)])),
+          quiet,
+        }),
+      }
+      : {}),
     ...(flags.has("profile") ? { profile: true } : {}),
     ...(flags.has("summary-mode") ? { summaryMode: flags.choice("summary-mode", K6_SUMMARY_MODES) } : {}),
     ...resultsArgs(flags),

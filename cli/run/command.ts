@@ -200,7 +200,8 @@ async function execute(
     : undefined;
   if (dashboard === null) return EXIT.badInput;
   // k6's -q: no live line and no per-run header, only each run's summary line.
-  const quiet = args.scriptLoad?.k6?.quiet === true || args.scriptLoad?.locust?.onlySummary === true;
+  const quiet = args.scriptLoad?.k6?.quiet || args.scriptLoad?.locust?.onlySummary ||
+    args.artillery?.quiet === true;
   const live = liveLine(!quiet);
   const progress = runProgress({
     live,

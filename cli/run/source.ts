@@ -163,20 +163,13 @@ async function loadK6Aware(args: RunArgs, script?: { text: string; paths?: K6Pat
 
 /** The plan of a file or a preset (throws `ExperimentError` or `UsageError`). */
 async function loadSource(args: RunArgs, scriptText?: string): Promise<RunSource> {
+  // The plan's options are the flags of their names (`--quick`, `--set`, `--only`, `--segment`...).
   const common = {
+    ...args,
     file: args.source,
-    quick: args.quick,
-    set: args.set,
     // `--target ORIGIN=URL` sends a k6 script's origin (cli/k6/source.ts), naming no target of the plan.
     targets: Object.fromEntries(Object.entries(args.targets).filter(([name]) => !isOriginName(name))),
-    profile: args.profile,
-    only: args.only,
-    segment: args.segment,
-    startAtEpochMs: args.startAtEpochMs,
     openFileLimit: readOpenFileLimit(),
-    abortOnFail: args.abortOnFail,
-    keepSecrets: args.keepSecrets,
-    maxMemoryMb: args.maxMemoryMb,
   };
   if (args.source.startsWith("preset:")) {
     const name = args.source.slice("preset:".length);

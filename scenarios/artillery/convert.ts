@@ -17,10 +17,13 @@ import { allWsScenarios, convertWsScenarios } from "./ws.ts";
 import { captureNames, convertScenarios, uniqueName } from "./flow.ts";
 import { listOrigin, type Origin, type Origins, originTable, tagOrigin } from "./paths.ts";
 import { endpointNaming, type FlowContext, scalarMap, type Variables } from "./request.ts";
+import { deepMerge } from "../overrides.ts";
 
 interface ArtilleryOptions {
   /** The script's file name: names the experiment (`cms.yml` -> `cms`) and appears in its description. */
   file?: string;
+  /** `artillery run`'s flags, applied as Artillery applies them (`withRunFlags`). */
+  artillery?: ArtilleryRunFlags;
 }
 
 /** The script's section each top-level part of the experiment is made from. */
@@ -40,6 +43,39 @@ export function isArtilleryScript(doc: unknown): boolean {
   return doc.config.target !== undefined || doc.config.phases !== undefined;
 }
 
+/** `artillery run`'s flags as typed: `-e`'s environment, `-t`'s target, `--overrides` and `-v`'s JSON. */
+export type ArtilleryRunFlags = Partial<Record<"environment" | "target" | "overrides" | "variables", string>>;
+
+/**
+ * The script as `artillery run` applies its flags, in its order: `config.environments[-e]` merged into config
+ * (an unknown name is Artillery's warning, the base config runs), `-t` over the target, `--overrides` merged
+ * into the script (lists replaced), `-v`'s variables into `config.variables`.
+ */
+function withRunFlags(doc: Record<string, unknown>, flags: ArtilleryRunFlags, out: Collector) {
+  const json = (key: "overrides" | "variables") => {
+    try {
+      const value = JSON.parse(flags[key] ?? "{}");
+      if (isRecord(value)) return value;
+    } catch { /* said below */ }
+    return problem(out, `--${key} ${flags[key]}`, `expected a JSON object, e.g. '{"id": 1}'`, {});
+  };
+  const name = flags.environment, { environments, ...base } = doc.config as Record<string, unknown>;
+  const environment = name !== undefined && isRecord(environments) ? environments[name] : undefined;
+  if (!isRecord(environment) && (name ?? environments) !== undefined) {
+    out.warnings.push(
+      name === undefined
+        ? "config.environments: not applied (as `artillery run` without -e); the base config runs"
+        : `environment ${name} is set but is not defined in the script: the base config runs`,
+    );
+  }
+  const config = isRecord(environment) ? deepMerge(base, environment) : base;
+  if (flags.target !== undefined) config.target = flags.target;
+  const script = deepMerge({ ...doc, config }, json("overrides"));
+  return flags.variables === undefined
+    ? script
+    : deepMerge(script, { config: { variables: json("variables") } });
+}
+
 /**
  * The experiment an Artillery script describes, with notes on differences that change no request (the CLI
  * prints them before the run, one line each), its issues and where each converted part came from (converted
@@ -48,6 +84,7 @@ export function isArtilleryScript(doc: unknown): boolean {
 export function importArtillery(doc: unknown, opts: ArtilleryOptions = {}) {
   const origins: Origins = new WeakMap();
   const out: Collector = { issues: [], warnings: [], origins };
+  if (isRecord(doc) && isRecord(doc.config)) doc = withRunFlags(doc, opts.artillery ?? {}, out);
   if (!isRecord(doc) || !isRecord(doc.config)) {
     throw new ArtilleryError([{
       path: "config",
@@ -102,22 +139,14 @@ function checkSections(doc: Record<string, unknown>, config: Record<string, unkn
   rejectUnknownKeys(doc, "", ["config", "scenarios"], out);
   rejectUnknownKeys(config, "config", CONFIG_KEYS, out);
   checkPlugins(config.plugins, out);
-  if (config.environments !== undefined) {
-    out.warnings.push(
-      "config.environments: not applied (as `artillery run` without -e); the base config runs",
-    );
-  }
 }
 
 /** The thresholds of `config.ensure` and then of `config.plugins.ensure`. */
 function ensureThresholds(config: Record<string, unknown>, out: Collector): Threshold[] {
+  const plugins = isRecord(config.plugins) ? config.plugins : {};
   return [
     ...convertEnsure(config.ensure, "config.ensure", out),
-    ...convertEnsure(
-      isRecord(config.plugins) ? config.plugins.ensure : undefined,
-      "config.plugins.ensure",
-      out,
-    ),
+    ...convertEnsure(plugins.ensure, "config.plugins.ensure", out),
   ];
 }
 
@@ -193,18 +222,10 @@ const ARTILLERY_TIMEOUT_MS = 10_000;
 
 /** The longest a session can last: its think times plus a timeout per request. */
 function longestSessionMs(flows: ReturnType<typeof convertScenarios>, timeoutMs: number): number {
-  let longest = 0;
-  for (const flow of flows) {
-    let ms = 0;
-    for (const step of flow.steps) {
-      if (step === undefined) continue;
-      ms += "think" in step
-        ? (typeof step.think === "string" ? durationMsOf(step.think) ?? 0 : 0)
-        : timeoutMs;
-    }
-    longest = Math.max(longest, ms);
-  }
-  return longest;
+  const thinkMs = (think: unknown) => typeof think === "string" ? durationMsOf(think) ?? 0 : 0;
+  const stepMs = (step: (typeof flows)[number]["steps"][number]) =>
+    step === undefined ? 0 : "think" in step ? thinkMs(step.think) : timeoutMs;
+  return Math.max(0, ...flows.map((flow) => flow.steps.reduce((ms, step) => ms + stepMs(step), 0)));
 }
 
 const PAYLOAD_KEYS = ["path", "fields", "order", "skipHeader"];
@@ -400,11 +421,8 @@ function convertEnsure(ensure: unknown, path: string, out: Collector): Threshold
         `Artillery counts virtual users that hit a network error`,
     );
   }
-  if (ensure.thresholds !== undefined) {
-    result.push(...thresholdsForm(ensure.thresholds, join(path, "thresholds"), out));
-  }
-  if (ensure.conditions !== undefined) {
-    result.push(...conditionsForm(ensure.conditions, join(path, "conditions"), out));
+  for (const [key, form] of [["thresholds", thresholdsForm], ["conditions", conditionsForm]] as const) {
+    if (ensure[key] !== undefined) result.push(...form(ensure[key], join(path, key), out));
   }
   return result;
 }

@@ -1,0 +1,86 @@
+/**
+ * `artillery run`'s own flags on an Artillery script under `loadlab run`: `-e`, `-t`, `-q`, `--overrides`,
+ * `--variables` take Artillery's meanings (not loadlab's variable, duration and k6 flags of the same letters)
+ * and `-o` is refused, each against a counting server in this process. The script's own target refuses
+ * connections, so a request the server counts went where a flag sent it.
+ */
+import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
+import { runLoadlab, withTempDir } from "./helpers.ts";
+
+/** A server counting each path it answers, and the script of two arrivals whose target is port 1's. */
+async function run(args: string[], environments = "{}") {
+  const byPath: Record<string, number> = {};
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
+    const path = new URL(req.url).pathname;
+    byPath[path] = (byPath[path] ?? 0) + 1;
+    return new Response("ok");
+  });
+  const here = `http://127.0.0.1:${server.addr.port}`;
+  let result;
+  try {
+    await withTempDir(async (dir) => {
+      await Deno.writeTextFile(
+        `${dir}/script.yml`,
+        `config:
+  target: http://127.0.0.1:1
+  phases: [{ duration: 1, arrivalCount: 2 }]
+  variables: { path: /base }
+  environments: ${environments.replaceAll("HERE", here)}
+scenarios:
+  - flow:
+      - get: { url: "{{ path }}", name: alpha }
+      - get: { url: /b, name: beta }
+`,
+      );
+      const given = args.map((a) => a.replaceAll("HERE", here).replaceAll("DIR", dir));
+      const r = await runLoadlab(["run", `${dir}/script.yml`, ...given, "--out-dir", `${dir}/out`]);
+      result = { ...r, output: r.stdout + r.stderr, byPath };
+    });
+  } finally {
+    await server.shutdown();
+  }
+  return result!;
+}
+
+Deno.test("artillery run flags: -e NAME merges config.environments.NAME into config", async () => {
+  const r = await run(["-e", "staging"], '{ staging: { target: "HERE", variables: { path: /staging } } }');
+  assertEquals(r.code, 0, r.output);
+  assertEquals(r.byPath, { "/staging": 2, "/b": 2 });
+});
+
+Deno.test("artillery run flags: an unknown -e NAME is Artillery's warning, the base config runs", async () => {
+  const r = await run(["--environment", "nope", "-t", "HERE"], "{ staging: { variables: { path: /s } } }");
+  assertEquals(r.code, 0, r.output);
+  match(r.output, /environment nope is set but is not defined in the script/);
+  assertEquals(r.byPath, { "/base": 2, "/b": 2 });
+});
+
+Deno.test("artillery run flags: -t URL overrides config.target; endpoints print without -q", async () => {
+  const r = await run(["-t", "HERE"]);
+  assertEquals(r.code, 0, r.output);
+  assertEquals(r.byPath, { "/base": 2, "/b": 2 });
+  match(r.stdout, /alpha/);
+});
+
+Deno.test("artillery run flags: -q prints no endpoint lines", async () => {
+  const r = await run(["-q", "--target", "HERE"]);
+  assertEquals(r.code, 0, r.output);
+  assertEquals(r.byPath, { "/base": 2, "/b": 2 });
+  ok(!/alpha/.test(r.stdout), r.stdout);
+});
+
+Deno.test("artillery run flags: --overrides merges into the script, -v sets variables", async () => {
+  const r = await run(["--overrides", '{"config":{"target":"HERE"}}', "-v", '{"path":"/v"}']);
+  assertEquals(r.code, 0, r.output);
+  assertEquals(r.byPath, { "/v": 2, "/b": 2 });
+});
+
+Deno.test("artillery run flags: -o is refused before any load, and bad JSON names its flag", async () => {
+  const out = await run(["-o", "DIR/report.json", "-t", "HERE"]);
+  assertEquals(out.code, 2, out.output);
+  match(out.stderr, /-o: loadlab writes no Artillery JSON report/);
+  const json = await run(["--variables", "{path}", "-t", "HERE"]);
+  assertEquals(json.code, 2, json.output);
+  match(json.stderr, /--variables \{path\}: expected a JSON object/);
+  assertEquals({ ...out.byPath, ...json.byPath }, {});
+});
