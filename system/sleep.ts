@@ -52,8 +52,8 @@ export function within<T>(promise: Promise<T>, ms: number): Promise<T | undefine
 }
 
 /** What `promise` settles to, or a rejection with `message` once `ms` pass first. */
-export function withTimeout<T>(promise: Promise<T>, ms: number, message = `timed out after ${ms} ms`) {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => timer = setTimeout(() => reject(new Error(message)), ms));
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+export async function withTimeout<T>(promise: Promise<T>, ms: number, message = `timed out after ${ms} ms`) {
+  const settled = await within(promise.then((value) => ({ value })), ms);
+  if (settled === undefined) throw new Error(message);
+  return settled.value;
 }
