@@ -87,7 +87,7 @@ Deno.test("a large JSON file keeps the YAML reader's contract: duplicate keys, _
   assert.deepEqual(fine, { ok: true, value: { l: [{ k: 1 }, { k: 2 }], v: "k", w: ["k", "k"] } });
 });
 
-Deno.test("lists nested past the limit, in brackets or on one line, are refused, in YAML and in large JSON", () => {
+Deno.test("lists nested past the limit, in brackets, on one line or by indentation, are refused, in YAML and in large JSON", () => {
   const nested = (n: number) => `${"[".repeat(n)}1${"]".repeat(n)}`;
   assert.deepEqual(parseDocument(`x: ${nested(MAX_NESTING_DEPTH)}\n`).ok, true);
   const limit = new RegExp(`must nest at most ${MAX_NESTING_DEPTH} levels deep: flatten them`);
@@ -101,9 +101,17 @@ Deno.test("lists nested past the limit, in brackets or on one line, are refused,
   // Compact lists on one line nest as deep for two bytes a level; a flow mapping's keys are no nesting.
   assert.match(
     problem(`x:\n  ${"- ".repeat(MAX_NESTING_DEPTH + 1)}1\n`),
-    /a line must nest at most 64 lists or mappings/,
+    /line 2: lists and mappings must nest at most 64 levels/,
   );
   assert.equal(parseDocument(`x:\n  ${"- ".repeat(MAX_NESTING_DEPTH - 1)}1\n`).ok, true);
+  // Nesting by indentation counts each open level, and a line's indicators on top of them.
+  const indented = (n: number) => Array.from({ length: n }, (_, i) => `${" ".repeat(i)}a${i}:\n`).join("");
+  assert.equal(parseDocument(indented(MAX_NESTING_DEPTH) + "x: 1\n").ok, true);
+  assert.match(problem(indented(MAX_NESTING_DEPTH + 1)), /^line 65: lists and mappings must nest at most 64/);
+  assert.match(problem(indented(40) + `${" ".repeat(40)}${"- ".repeat(30)}1\n`), /^line 41: /);
+  // Siblings and a return to a shallower indentation close the levels they leave.
+  const wide = Array.from({ length: 200 }, (_, i) => `${" ".repeat(i % 50)}k${i}:\n`).join("") + "end: 1\n";
+  assert.equal(parseDocument(wide).ok, true);
   const keys = Array.from({ length: 200 }, (_, i) => `k${i}: ${i}`).join(", ");
   assert.equal(parseDocument(`x: { ${keys} }\n`).ok, true);
   // JSON past the YAML cap: 100,000 levels overflowed the stack of the checks after JSON.parse.

@@ -7,25 +7,49 @@ import type { Issue } from "./mod.ts";
 import { MAX_NESTING_DEPTH, MAX_YAML_ANCHORS } from "./input_limits.ts";
 import { TOO_DEEP } from "./json_document.ts";
 
-/** The first thing in the tokens the parser would pay for beyond its size: too many anchors, deep nesting. */
+/**
+ * The first thing in the tokens the parser would pay for beyond its size: too many anchors, deep nesting.
+ * Block nesting counts the indentation levels open at a line plus the indicators (`- `, `key:`) on it, so
+ * a file nested by indentation is refused at the same depth on every machine, not where the parser's
+ * stack ends.
+ */
 export function yamlCostIssue(text: string): Issue | undefined {
   let depth = 0;
+  let line = 1;
+  let indent = 0;
   let onLine = 0;
+  const open: number[] = [];
   let anchors = 0;
   let aliases = 0;
+  let afterBreak = false;
   for (const token of new Lexer().lex(text)) {
+    const lineStart = afterBreak;
+    afterBreak = false;
     if (token === "[" || token === "{") depth++;
     else if (token === "]" || token === "}") depth--;
-    else if (token === "\n" || token === "\r\n") onLine = 0;
-    else if (depth === 0 && (token === "-" || token === "?" || token === ":")) onLine++;
-    else if (token[0] === "&") anchors++;
+    else if (token === "\n" || token === "\r\n") {
+      line++;
+      indent = 0;
+      onLine = 0;
+      afterBreak = true;
+      continue;
+    } else if (lineStart && /^ +$/.test(token)) {
+      indent = token.length;
+      continue;
+    } else if (depth === 0 && (token === "-" || token === "?" || token === ":")) {
+      if (onLine++ === 0) {
+        while (open.length > 0 && open[open.length - 1] >= indent) open.pop();
+        open.push(indent);
+      }
+    } else if (token[0] === "&") anchors++;
     else if (token[0] === "*") aliases++;
     else continue;
     if (depth > MAX_NESTING_DEPTH) return { path: "(file)", message: TOO_DEEP };
-    if (onLine > MAX_NESTING_DEPTH) {
+    if (open.length + onLine - 1 > MAX_NESTING_DEPTH) {
       return {
-        path: "(file)",
-        message: `a line must nest at most ${MAX_NESTING_DEPTH} lists or mappings (- - - ...): flatten it`,
+        path: `line ${line}`,
+        message: `lists and mappings must nest at most ${MAX_NESTING_DEPTH} levels, by indentation or ` +
+          "on one line (- - - ...): flatten them",
       };
     }
     if (anchors > MAX_YAML_ANCHORS || aliases > MAX_YAML_ANCHORS) {
