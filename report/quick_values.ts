@@ -12,10 +12,10 @@ const shortMs = (ms: number) => (ms >= 1000 ? `${round4(ms / 1000)} s` : `${roun
 function runValues(config: Record<string, unknown>): string {
   const phases = Array.isArray(config.phases) ? config.phases as Array<Record<string, number>> : null;
   const durationMs = phases ? phases.reduce((a, p) => a + p.durationMs, 0) : config.durationMs as number;
+  const rate = (p: Record<string, number>) =>
+    `${p.ratePerSec}${p.rampToPerSec !== undefined ? `→${p.rampToPerSec}` : ""}/s`;
   const rates = phases
-    ? phases.map((p) => `${p.ratePerSec}${p.rampToPerSec !== undefined ? `→${p.rampToPerSec}` : ""}/s`).join(
-      ", ",
-    )
+    ? phases.map(rate).join(", ")
     : typeof config.ratePerSec === "number"
     ? `${config.ratePerSec}/s`
     : null;
@@ -33,20 +33,9 @@ export function quickRanValues(results: ResultsFile): string | null {
   if (!results.experiment.quick) return null;
   const byLoad = Map.groupBy(results.runs.filter((r) => !r.probe), (r) => r.load ?? "runs");
   const loads = [...byLoad].map(([load, runs]) => {
-    const sweeps = [
-      ...new Set(
-        runs.flatMap((r) => [r.sweep, r.sweep2]).filter((p) => p !== undefined)
-          .map((p) => p!.parameter),
-      ),
-    ].map((param) => {
-      const values = [
-        ...new Set(
-          runs.flatMap((r) => [r.sweep, r.sweep2]).filter((p) => p?.parameter === param)
-            .map((p) => p!.value),
-        ),
-      ];
-      return `${param} ${values.join(", ")}`;
-    });
+    const points = runs.flatMap((r) => [r.sweep, r.sweep2]).filter((p) => p !== undefined);
+    const sweeps = [...Map.groupBy(points, (p) => p.parameter)]
+      .map(([param, ps]) => `${param} ${[...new Set(ps.map((p) => p.value))].join(", ")}`);
     return `${load}: ${runValues(runs[0].config)}${sweeps.length ? `; swept ${sweeps.join("; ")}` : ""}`;
   });
   return loads.length ? loads.join(" · ") : null;
