@@ -8,10 +8,16 @@
 import { defined } from "../validation/defined.ts";
 import type { ResultsFile, RunResult } from "./mod.ts";
 import { judgedChange, type NoiseRule } from "./conclude/noise.ts";
-import { COMPARE_METRICS, type CompareMetric, type NoiseMetric, runValue } from "./conclude/noise_samples.ts";
+import {
+  COMPARE_METRICS,
+  type CompareMetric,
+  higherIsBetter,
+  type NoiseMetric,
+  runValue,
+} from "./conclude/noise_samples.ts";
 import { judgeChange } from "./conclude/judged.ts";
 import { meanCi, round4 } from "./stats.ts";
-import { type FailOn, LOWER_IS_BETTER, pastTolerance } from "./fail_on.ts";
+import { type FailOn, pastTolerance } from "./fail_on.ts";
 import { runVerdict } from "./conclude/run_verdict.ts";
 import { requestKind } from "./conclude/ws_runs.ts";
 import { selectedRun, selectorText } from "./thresholds/selector.ts";
@@ -94,7 +100,7 @@ function ownVerdict(
     : undefined;
   const notJudged = "notJudged" in judged ? judged.notJudged : wideSame;
   const ci95 = notJudged === undefined ? change.ci95 : null;
-  const worseWay = LOWER_IS_BETTER[metric] ? change.diff > 0 : change.diff < 0;
+  const worseWay = higherIsBetter(metric) ? change.diff < 0 : change.diff > 0;
   const verdict: MetricVerdict["verdict"] = notJudged !== undefined
     ? "unknown"
     : !("beyond" in judged && judged.beyond)
@@ -262,7 +268,7 @@ function unjudgedReason(f: FailOn, pairs: GroupVerdict[]): string {
 function sameReachesPast(m: MetricVerdict, f: FailOn): string | null {
   const ci = f.unit === "pp" ? m.diffCi95 : m.changeCi95Pct;
   if (m.verdict !== "same" || ci === null) return null;
-  const end = LOWER_IS_BETTER[f.metric] ? ci[1] : ci[0];
+  const end = higherIsBetter(f.metric) ? ci[0] : ci[1];
   if (!pastTolerance(f, end)) return null;
   return `${end > 0 ? "+" : ""}${Number(end.toFixed(1))}${f.unit === "pp" ? " pp" : "%"}`;
 }
