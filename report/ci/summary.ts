@@ -12,7 +12,7 @@ import { measuredSuccessRate, noResponse, sampledLatency } from "../../results/c
 import { buildFindings } from "../../results/conclude/findings.ts";
 import { capacityText } from "../../results/conclude/capacity.ts";
 import { quickRanValues } from "../quick_values.ts";
-import { METRIC_UNITS, verdictText } from "../terminal/baseline_gate.ts";
+import { METRIC_UNITS, pairingNotes, verdictText } from "../terminal/baseline_gate.ts";
 import type { GateResult } from "../../results/baseline_gate.ts";
 import {
   abortNote,
@@ -182,13 +182,10 @@ function gateMarkdown(gate: GateResult | undefined, escape: (text: string) => st
   for (const u of gate.unjudged) {
     lines.push("", `Rule "${escape(u.rule)}" checked no run: ${escape(u.reason)}.`);
   }
-  const flagged = gate.groups.filter((g) => g.flagged).map((g) => `${g.key} (${g.flagged})`);
-  if (flagged.length) lines.push("", `Paired but flagged: ${escape(flagged.join(", "))}.`);
-  if (gate.unpaired.length) lines.push("", `Not in the baseline: ${escape(gate.unpaired.join(", "))}.`);
-  if (gate.baselineOnly.length) {
-    lines.push("", `Only in the baseline: ${escape(gate.baselineOnly.join(", "))}.`);
+  // Below the table: the pairs flagged and the runs that did not pair, a sentence per kind.
+  for (const [kind, keys] of pairingNotes(gate).slice(1)) {
+    if (keys.length) lines.push("", `${kind[0].toUpperCase()}${kind.slice(1)}: ${escape(keys.join(", "))}.`);
   }
-  if (gate.leftOut.length) lines.push("", `Left out, stopped early: ${escape(gate.leftOut.join(", "))}.`);
   return lines;
 }
 
