@@ -1,6 +1,7 @@
 /**
  * @module
- * The values a `--quick` run actually ran, per load, read from each run's recorded config. Pure.
+ * The note saying what a `--quick` run actually ran, per load, read from each run's recorded config, for
+ * the page and the CI summary alike. Pure.
  */
 import type { ResultsFile } from "../results/mod.ts";
 import { round4 } from "../results/stats.ts";
@@ -28,8 +29,8 @@ function runValues(config: Record<string, unknown>): string {
   return parts.filter((p) => p !== null).join(", ");
 }
 
-/** The values a `--quick` run ran, per load ("high: 5 s at 100/s, timeout 5 s"); null for a full run. */
-export function quickRanValues(results: ResultsFile): string | null {
+/** "Ran with --quick, not the values described above: high: 5 s at 100/s, ..."; null for a full run. */
+export function quickRanNote(results: ResultsFile): string | null {
   if (!results.experiment.quick) return null;
   const byLoad = Map.groupBy(results.runs.filter((r) => !r.probe), (r) => r.load ?? "runs");
   const loads = [...byLoad].map(([load, runs]) => {
@@ -38,5 +39,5 @@ export function quickRanValues(results: ResultsFile): string | null {
       .map(([param, ps]) => `${param} ${[...new Set(ps.map((p) => p.value))].join(", ")}`);
     return `${load}: ${runValues(runs[0].config)}${sweeps.length ? `; swept ${sweeps.join("; ")}` : ""}`;
   });
-  return loads.length ? loads.join(" · ") : null;
+  return loads.length ? `Ran with --quick, not the values described above: ${loads.join(" · ")}.` : null;
 }

@@ -11,7 +11,7 @@ import { formatShare, sendFacts } from "../../results/conclude/send_counts.ts";
 import { measuredSuccessRate, noResponse, sampledLatency } from "../../results/conclude/responses.ts";
 import { buildFindings } from "../../results/conclude/findings.ts";
 import { capacityText } from "../../results/conclude/capacity.ts";
-import { quickRanValues } from "../quick_values.ts";
+import { quickRanNote } from "../quick_values.ts";
 import { METRIC_UNITS, pairingNotes, verdictText } from "../terminal/baseline_gate.ts";
 import type { GateResult } from "../../results/baseline_gate.ts";
 import {
@@ -200,6 +200,7 @@ function findingLines(results: ResultsFile): string[] {
 /** The markdown step summary of an experiment; `gate` adds the `--baseline` verdicts. */
 export function renderMarkdownSummary(results: ResultsFile, opts: { gate?: GateResult } = {}): string {
   const runs = results.runs.filter((r) => !r.probe);
+  const quick = quickRanNote(results);
   const stopped = abortNote(results);
   const status = stopped
     ? ` — stopped: ${stopped}`
@@ -210,7 +211,7 @@ export function renderMarkdownSummary(results: ResultsFile, opts: { gate?: GateR
     `## loadlab: ${escapeMarkdown(results.experiment.name)}`,
     "",
     ...(results.experiment.description ? [escapeMarkdown(results.experiment.description), ""] : []),
-    ...quickLines(results),
+    ...(quick ? [escapeMarkdown(quick), ""] : []),
     `${runs.length} run${runs.length === 1 ? "" : "s"}${status}.`,
     "",
     ...findingLines(results),
@@ -222,11 +223,6 @@ export function renderMarkdownSummary(results: ResultsFile, opts: { gate?: GateR
     ...searchAndKneeLines(results.analysis, results.runs),
   ];
   return lines.join("\n") + "\n";
-}
-
-function quickLines(results: ResultsFile): string[] {
-  const values = quickRanValues(results);
-  return values ? [`Ran with --quick, not the values described above: ${escapeMarkdown(values)}.`, ""] : [];
 }
 
 /** One property per shown endpoint of a run of several, slowest p99 first, then how many more. */
