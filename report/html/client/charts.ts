@@ -5,8 +5,8 @@
  * log/linear choice and the percentile axis. Inlined by source text: no module-level state.
  */
 import type { TimeAxis } from "../page/run.ts";
-import { fmtFixed, fmtMs, fmtNum, h } from "./dom.ts";
-import { formatSignificant, isHuge } from "../../../results/text_format.ts";
+import { fmtMs, fmtNum, h } from "./dom.ts";
+import { fixedOrDash, formatSignificant, isHuge } from "../../../results/text_format.ts";
 import { maxOf, minOf } from "../../../system/large_arrays.ts";
 
 // The UMD bundle defines this global; its types are not worth pulling into the page's code.
@@ -161,7 +161,7 @@ export function logFloor(values: Array<number | null | undefined>): number {
 export function barLabel(value: number, unit: "ms" | "%" | "req/s"): string {
   if (unit === "ms") return fmtMs(value);
   if (unit === "%") {
-    return `${isHuge(value) || value >= 99.95 ? fmtFixed(value, 1) : formatSignificant(value)}%`;
+    return `${isHuge(value) || value >= 99.95 ? fixedOrDash(value, 1) : formatSignificant(value)}%`;
   }
   return fmtNum(value, value < 10 ? 1 : 0);
 }
