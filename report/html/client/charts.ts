@@ -273,11 +273,6 @@ export function ninesAxis(): any {
   };
 }
 
-/** Percentile points as chart data on the nines axis (p100 cannot be placed and is left out). */
-export function percentileData(points: Array<[number, number]>): Array<{ x: number; y: number }> {
-  return points.filter(([p]) => p < 100).map(([p, ms]) => ({ x: nines(p), y: ms }));
-}
-
 /** An HDR percentile plot of `curves` (percentile, ms), each in its series colour, y in ms. */
 export function percentileChart(
   parent: HTMLElement,
@@ -286,7 +281,10 @@ export function percentileChart(
   yType = "linear",
   cls = "",
 ): any {
-  const datasets = curves.map((c, i) => colored(i, c.label, percentileData(c.points)));
+  // p100 cannot be placed on the nines axis: left out.
+  const datasets = curves.map((c, i) =>
+    colored(i, c.label, c.points.filter(([p]) => p < 100).map(([p, ms]) => ({ x: nines(p), y: ms })))
+  );
   const y = { type: yType, beginAtZero: yType === "linear", title: { display: true, text: "ms" } };
   const options = { parsing: false, scales: { x: ninesAxis(), y } };
   return timeChart(parent, title, datasets, options, [], "line", cls);
