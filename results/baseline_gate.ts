@@ -71,10 +71,6 @@ export function pairKey(run: RunResult): string {
   return run.name.replace(/#\d+$/, "");
 }
 
-function groupRuns(runs: RunResult[]): Map<string, RunResult[]> {
-  return Map.groupBy(runs.filter((r) => !r.probe && !r.incomplete), pairKey);
-}
-
 const round = (pair: [number, number] | null): [number, number] | null =>
   pair && [round4(pair[0]), round4(pair[1])];
 
@@ -210,10 +206,6 @@ export function environmentDiff(baseline: ResultsFile, current: ResultsFile): st
   return ENV_FIELDS.filter((f) => baseline.environment[f] !== current.environment[f]);
 }
 
-function stoppedEarly(runs: RunResult[], prefix: string): string[] {
-  return runs.filter((r) => !r.probe && r.incomplete).map((r) => `${prefix}${r.name}`);
-}
-
 /** The config keys that make a load: two runs that differ in one measure different things. */
 const LOAD_KEYS = ["model", "connections", "durationMs", "requests", "ratePerSec", "stages", "phases"]
   .concat(["workers", "pipelining", "streams", "protocol", "requestMix"]);
@@ -344,7 +336,8 @@ export function gateAgainstBaseline(
   current: ResultsFile,
   failOn: FailOn[],
 ) {
-  const before = groupRuns(baseline.runs), after = groupRuns(current.runs);
+  const paired = (runs: RunResult[]) => Map.groupBy(runs.filter((r) => !r.probe && !r.incomplete), pairKey);
+  const before = paired(baseline.runs), after = paired(current.runs);
   const groups: GroupVerdict[] = [], unpaired: string[] = [];
   for (const [key, runs] of after) {
     const base = before.get(key);
@@ -370,7 +363,9 @@ export function gateAgainstBaseline(
     groups.push(...pair.map((g) => ({ ...g, metrics: g.metrics.map((m) => kept(m) ? m : none(m)) })));
   }
   const failed = groups.some((g) => g.metrics.some((m) => m.failed.length > 0));
-  const leftOut = [...stoppedEarly(baseline.runs, "baseline's "), ...stoppedEarly(current.runs, "")];
+  const stopped = (runs: RunResult[], prefix: string) =>
+    runs.filter((r) => !r.probe && r.incomplete).map((r) => `${prefix}${r.name}`);
+  const leftOut = [...stopped(baseline.runs, "baseline's "), ...stopped(current.runs, "")];
   return {
     groups,
     /** Groups of this run the baseline has no runs for. */
