@@ -24,11 +24,6 @@ import {
 import { countOrDash, fixedOrDash } from "../../results/text_format.ts";
 import { escapeMarkdown, escapeXml } from "./escape.ts";
 
-function successCell(run: RunResult): string {
-  const rate = measuredSuccessRate(run);
-  return Number.isFinite(rate) ? `${fixedOrDash(rate * 100, 2)}%` : "–";
-}
-
 function sendCells(r: RunResult): string {
   const f = sendFacts(r);
   const requested = f.requestedRps === null ? "–" : countOrDash(f.requestedRps);
@@ -49,9 +44,12 @@ function runsTable(runs: RunResult[]): string[] {
       ? "ok"
       : `${v.flags.some((f) => f.kind === "failed") ? "❌" : "⚠️"} ${escapeMarkdown(v.label)}`;
     const latency = sampledLatency(r); // "–" without a response, not 0
+    const success = measuredSuccessRate(r) * 100;
     lines.push(
       `| ${escapeMarkdown(r.name)} | ${verdict} | ${sendCells(r)} | ${fixedOrDash(latency.p50, 2)} | ` +
-        `${fixedOrDash(latency.p99, 2)} | ${successCell(r)} |`,
+        `${fixedOrDash(latency.p99, 2)} | ${
+          Number.isFinite(success) ? `${fixedOrDash(success, 2)}%` : "–"
+        } |`,
     );
   }
   return lines;
