@@ -10,7 +10,7 @@ import { redactText } from "../results/redact.ts";
 import { parseResultsFile, type ResultsFile } from "../results/mod.ts";
 import type { GateResult } from "../results/baseline_gate.ts";
 import { type FailOn, parseFailOn } from "../results/fail_on.ts";
-import { METRIC_UNITS, verdictText } from "../report/terminal/baseline_gate.ts";
+import { METRIC_UNITS, pairingNotes, verdictText } from "../report/terminal/baseline_gate.ts";
 import { flag, type FlagSpec } from "./argv.ts";
 import type { FlagValues } from "./flag_values.ts";
 import { UsageError } from "./usage_error.ts";
@@ -111,23 +111,9 @@ export function gateTable(gate: GateResult): string {
   const lines = gate.groups.length
     ? [boxTable(rows)]
     : ["no run of this experiment has a run of the same name in the baseline"];
-  lines.push(...pairingLines(gate), gateOutcome(gate));
+  for (const [kind, keys] of pairingNotes(gate)) if (keys.length) lines.push(`${kind}: ${keys.join(", ")}`);
+  lines.push(gateOutcome(gate));
   return lines.join("\n");
-}
-
-/** Which runs paired with the baseline and which did not, one line per kind (none when empty). */
-function pairingLines(gate: GateResult): string[] {
-  const line = (label: string, keys: string[]) => keys.length ? [`${label}: ${keys.join(", ")}`] : [];
-  return [
-    ...line(
-      "paired",
-      gate.groups.filter((g) => !g.flagged).map((g) => `${g.key} (${g.baselineRuns}+${g.currentRuns})`),
-    ),
-    ...line("paired but flagged", gate.groups.filter((g) => g.flagged).map((g) => `${g.key} (${g.flagged})`)),
-    ...line("not in the baseline", gate.unpaired),
-    ...line("only in the baseline", gate.baselineOnly),
-    ...line("left out, stopped early", gate.leftOut),
-  ];
 }
 
 /** The gate's outcome: FAILED (exit 7), NOT JUDGED (exit 8) with each rule's reason, or passed. */

@@ -1,6 +1,7 @@
 /**
  * @module
- * The values a `--quick` run actually ran, per load, read from each run's recorded config. Pure.
+ * The note saying what a `--quick` run actually ran, per load, read from each run's recorded config, for
+ * the page and the CI summary alike. Pure.
  */
 import type { ResultsFile } from "../results/mod.ts";
 import { round4 } from "../results/stats.ts";
@@ -12,10 +13,10 @@ const shortMs = (ms: number) => (ms >= 1000 ? `${round4(ms / 1000)} s` : `${roun
 function runValues(config: Record<string, unknown>): string {
   const phases = Array.isArray(config.phases) ? config.phases as Array<Record<string, number>> : null;
   const durationMs = phases ? phases.reduce((a, p) => a + p.durationMs, 0) : config.durationMs as number;
+  const rate = (p: Record<string, number>) =>
+    `${p.ratePerSec}${p.rampToPerSec !== undefined ? `→${p.rampToPerSec}` : ""}/s`;
   const rates = phases
-    ? phases.map((p) => `${p.ratePerSec}${p.rampToPerSec !== undefined ? `→${p.rampToPerSec}` : ""}/s`).join(
-      ", ",
-    )
+    ? phases.map(rate).join(", ")
     : typeof config.ratePerSec === "number"
     ? `${config.ratePerSec}/s`
     : null;
@@ -28,26 +29,15 @@ function runValues(config: Record<string, unknown>): string {
   return parts.filter((p) => p !== null).join(", ");
 }
 
-/** The values a `--quick` run ran, per load ("high: 5 s at 100/s, timeout 5 s"); null for a full run. */
-export function quickRanValues(results: ResultsFile): string | null {
+/** "Ran with --quick, not the values described above: high: 5 s at 100/s, ..."; null for a full run. */
+export function quickRanNote(results: ResultsFile): string | null {
   if (!results.experiment.quick) return null;
   const byLoad = Map.groupBy(results.runs.filter((r) => !r.probe), (r) => r.load ?? "runs");
   const loads = [...byLoad].map(([load, runs]) => {
-    const sweeps = [
-      ...new Set(
-        runs.flatMap((r) => [r.sweep, r.sweep2]).filter((p) => p !== undefined)
-          .map((p) => p!.parameter),
-      ),
-    ].map((param) => {
-      const values = [
-        ...new Set(
-          runs.flatMap((r) => [r.sweep, r.sweep2]).filter((p) => p?.parameter === param)
-            .map((p) => p!.value),
-        ),
-      ];
-      return `${param} ${values.join(", ")}`;
-    });
+    const points = runs.flatMap((r) => [r.sweep, r.sweep2]).filter((p) => p !== undefined);
+    const sweeps = [...Map.groupBy(points, (p) => p.parameter)]
+      .map(([param, ps]) => `${param} ${[...new Set(ps.map((p) => p.value))].join(", ")}`);
     return `${load}: ${runValues(runs[0].config)}${sweeps.length ? `; swept ${sweeps.join("; ")}` : ""}`;
   });
-  return loads.length ? loads.join(" · ") : null;
+  return loads.length ? `Ran with --quick, not the values described above: ${loads.join(" · ")}.` : null;
 }

@@ -8,10 +8,16 @@
 import { defined } from "../validation/defined.ts";
 import type { ResultsFile, RunResult } from "./mod.ts";
 import { judgedChange, type NoiseRule } from "./conclude/noise.ts";
-import { COMPARE_METRICS, type CompareMetric, type NoiseMetric, runValue } from "./conclude/noise_samples.ts";
+import {
+  COMPARE_METRICS,
+  type CompareMetric,
+  higherIsBetter,
+  type NoiseMetric,
+  runValue,
+} from "./conclude/noise_samples.ts";
 import { judgeChange } from "./conclude/judged.ts";
 import { meanCi, round4 } from "./stats.ts";
-import { type FailOn, LOWER_IS_BETTER, pastTolerance } from "./fail_on.ts";
+import { type FailOn, pastTolerance } from "./fail_on.ts";
 import { runVerdict } from "./conclude/run_verdict.ts";
 import { requestKind } from "./conclude/ws_runs.ts";
 import { selectedRun, selectorText } from "./thresholds/selector.ts";
@@ -65,10 +71,6 @@ export function pairKey(run: RunResult): string {
   return run.name.replace(/#\d+$/, "");
 }
 
-function groupRuns(runs: RunResult[]): Map<string, RunResult[]> {
-  return Map.groupBy(runs.filter((r) => !r.probe && !r.incomplete), pairKey);
-}
-
 const round = (pair: [number, number] | null): [number, number] | null =>
   pair && [round4(pair[0]), round4(pair[1])];
 
@@ -94,7 +96,7 @@ function ownVerdict(
     : undefined;
   const notJudged = "notJudged" in judged ? judged.notJudged : wideSame;
   const ci95 = notJudged === undefined ? change.ci95 : null;
-  const worseWay = LOWER_IS_BETTER[metric] ? change.diff > 0 : change.diff < 0;
+  const worseWay = higherIsBetter(metric) ? change.diff < 0 : change.diff > 0;
   const verdict: MetricVerdict["verdict"] = notJudged !== undefined
     ? "unknown"
     : !("beyond" in judged && judged.beyond)
@@ -204,10 +206,6 @@ export function environmentDiff(baseline: ResultsFile, current: ResultsFile): st
   return ENV_FIELDS.filter((f) => baseline.environment[f] !== current.environment[f]);
 }
 
-function stoppedEarly(runs: RunResult[], prefix: string): string[] {
-  return runs.filter((r) => !r.probe && r.incomplete).map((r) => `${prefix}${r.name}`);
-}
-
 /** The config keys that make a load: two runs that differ in one measure different things. */
 const LOAD_KEYS = ["model", "connections", "durationMs", "requests", "ratePerSec", "stages", "phases"]
   .concat(["workers", "pipelining", "streams", "protocol", "requestMix"]);
@@ -262,7 +260,7 @@ function unjudgedReason(f: FailOn, pairs: GroupVerdict[]): string {
 function sameReachesPast(m: MetricVerdict, f: FailOn): string | null {
   const ci = f.unit === "pp" ? m.diffCi95 : m.changeCi95Pct;
   if (m.verdict !== "same" || ci === null) return null;
-  const end = LOWER_IS_BETTER[f.metric] ? ci[1] : ci[0];
+  const end = higherIsBetter(f.metric) ? ci[0] : ci[1];
   if (!pastTolerance(f, end)) return null;
   return `${end > 0 ? "+" : ""}${Number(end.toFixed(1))}${f.unit === "pp" ? " pp" : "%"}`;
 }
@@ -338,7 +336,8 @@ export function gateAgainstBaseline(
   current: ResultsFile,
   failOn: FailOn[],
 ) {
-  const before = groupRuns(baseline.runs), after = groupRuns(current.runs);
+  const paired = (runs: RunResult[]) => Map.groupBy(runs.filter((r) => !r.probe && !r.incomplete), pairKey);
+  const before = paired(baseline.runs), after = paired(current.runs);
   const groups: GroupVerdict[] = [], unpaired: string[] = [];
   for (const [key, runs] of after) {
     const base = before.get(key);
@@ -364,7 +363,9 @@ export function gateAgainstBaseline(
     groups.push(...pair.map((g) => ({ ...g, metrics: g.metrics.map((m) => kept(m) ? m : none(m)) })));
   }
   const failed = groups.some((g) => g.metrics.some((m) => m.failed.length > 0));
-  const leftOut = [...stoppedEarly(baseline.runs, "baseline's "), ...stoppedEarly(current.runs, "")];
+  const stopped = (runs: RunResult[], prefix: string) =>
+    runs.filter((r) => !r.probe && r.incomplete).map((r) => `${prefix}${r.name}`);
+  const leftOut = [...stopped(baseline.runs, "baseline's "), ...stopped(current.runs, "")];
   return {
     groups,
     /** Groups of this run the baseline has no runs for. */

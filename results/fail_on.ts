@@ -3,27 +3,19 @@
  * The grammar of a `--fail-on` rule (`failOn:`): a compared metric, how far it may move its bad way
  * and optionally its endpoints; results/baseline_gate.ts applies the rules.
  */
-import { COMPARE_METRICS, type CompareMetric } from "./conclude/noise_samples.ts";
+import { COMPARE_METRICS, higherIsBetter } from "./conclude/noise_samples.ts";
 import { ConfigError } from "../validation/config_error.ts";
 import { splitSelector } from "./thresholds/selector.ts";
 
 /** A parsed `--fail-on`: the metric, how far it may move the bad way, in percent or percentage points. */
 export type FailOn = ReturnType<typeof parseFailOn>;
 
-/** Whether lower values of a metric are better (latency) or higher (req/s, success). */
-export const LOWER_IS_BETTER: Record<CompareMetric, boolean> = {
-  p50: true,
-  p99: true,
-  rps: false,
-  success: false,
-};
-
 /** `p99 +10%`; `P99`, `p(99)` and a comparison read too (`p99 > +10%` and `p99 < +10%` say one rule). */
 const FAIL_ON = /^\s*([A-Za-z0-9()]+)\s*(?:[<>]=?)?\s*([+-]?)\s*(\d+(?:\.\d+)?)\s*(%|pp|[A-Za-z]*)\s*$/;
 
 /** Whether a change of `moved` (% or pp) is past rule `f`'s tolerance, in its metric's bad direction. */
 export const pastTolerance = (f: FailOn, moved: number) =>
-  LOWER_IS_BETTER[f.metric] ? moved > f.tolerance : moved < f.tolerance;
+  higherIsBetter(f.metric) ? moved < f.tolerance : moved > f.tolerance;
 
 /**
  * Parses one `--fail-on` expression; throws `ConfigError` naming the problem and the fix. Its `tolerance` is
@@ -42,7 +34,7 @@ export function parseFailOn(expression: string) {
   const metric = COMPARE_METRICS.find((x) => x === name.toLowerCase().replace(/^p\((\d+)\)$/, "p$1"));
   const known = COMPARE_METRICS.join(", ");
   if (!metric) throw problem(`unknown metric "${name}"; use one of ${known} (errors: "success -1pp")`);
-  const worseSign = LOWER_IS_BETTER[metric] ? "+" : "-";
+  const worseSign = higherIsBetter(metric) ? "-" : "+";
   const wrong = unit !== "%" && unit !== "pp"
     ? `a tolerance is relative to the baseline: % (pp for success), not ${unit || "a bare number"}; ${like}`
     : !sign

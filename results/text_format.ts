@@ -83,9 +83,9 @@ export function formatFixed(n: number, decimals: number): string {
   return isHuge(n) ? formatExponent(n) : n.toFixed(decimals);
 }
 
-/** `formatFixed` with the tables' dash "–" when not finite. */
-export function fixedOrDash(n: number, decimals: number): string {
-  return Number.isFinite(n) ? formatFixed(n, decimals) : "–";
+/** `formatFixed` with the tables' dash "–" when not a finite number. Page-inlined. */
+export function fixedOrDash(n: number | null | undefined, decimals: number): string {
+  return typeof n === "number" && Number.isFinite(n) ? formatFixed(n, decimals) : "–";
 }
 
 /** `formatCount` with the tables' dash "–" when not finite. */

@@ -11,8 +11,8 @@ import { formatShare, sendFacts } from "../../results/conclude/send_counts.ts";
 import { measuredSuccessRate, noResponse, sampledLatency } from "../../results/conclude/responses.ts";
 import { buildFindings } from "../../results/conclude/findings.ts";
 import { capacityText } from "../../results/conclude/capacity.ts";
-import { quickRanValues } from "../quick_values.ts";
-import { METRIC_UNITS, verdictText } from "../terminal/baseline_gate.ts";
+import { quickRanNote } from "../quick_values.ts";
+import { METRIC_UNITS, pairingNotes, verdictText } from "../terminal/baseline_gate.ts";
 import type { GateResult } from "../../results/baseline_gate.ts";
 import {
   abortNote,
@@ -23,11 +23,6 @@ import {
 } from "../../results/thresholds/text.ts";
 import { countOrDash, fixedOrDash } from "../../results/text_format.ts";
 import { escapeMarkdown, escapeXml } from "./escape.ts";
-
-function successCell(run: RunResult): string {
-  const rate = measuredSuccessRate(run);
-  return Number.isFinite(rate) ? `${fixedOrDash(rate * 100, 2)}%` : "–";
-}
 
 function sendCells(r: RunResult): string {
   const f = sendFacts(r);
@@ -49,9 +44,12 @@ function runsTable(runs: RunResult[]): string[] {
       ? "ok"
       : `${v.flags.some((f) => f.kind === "failed") ? "❌" : "⚠️"} ${escapeMarkdown(v.label)}`;
     const latency = sampledLatency(r); // "–" without a response, not 0
+    const success = measuredSuccessRate(r) * 100;
     lines.push(
       `| ${escapeMarkdown(r.name)} | ${verdict} | ${sendCells(r)} | ${fixedOrDash(latency.p50, 2)} | ` +
-        `${fixedOrDash(latency.p99, 2)} | ${successCell(r)} |`,
+        `${fixedOrDash(latency.p99, 2)} | ${
+          Number.isFinite(success) ? `${fixedOrDash(success, 2)}%` : "–"
+        } |`,
     );
   }
   return lines;
@@ -182,13 +180,10 @@ function gateMarkdown(gate: GateResult | undefined, escape: (text: string) => st
   for (const u of gate.unjudged) {
     lines.push("", `Rule "${escape(u.rule)}" checked no run: ${escape(u.reason)}.`);
   }
-  const flagged = gate.groups.filter((g) => g.flagged).map((g) => `${g.key} (${g.flagged})`);
-  if (flagged.length) lines.push("", `Paired but flagged: ${escape(flagged.join(", "))}.`);
-  if (gate.unpaired.length) lines.push("", `Not in the baseline: ${escape(gate.unpaired.join(", "))}.`);
-  if (gate.baselineOnly.length) {
-    lines.push("", `Only in the baseline: ${escape(gate.baselineOnly.join(", "))}.`);
+  // Below the table: the pairs flagged and the runs that did not pair, a sentence per kind.
+  for (const [kind, keys] of pairingNotes(gate).slice(1)) {
+    if (keys.length) lines.push("", `${kind[0].toUpperCase()}${kind.slice(1)}: ${escape(keys.join(", "))}.`);
   }
-  if (gate.leftOut.length) lines.push("", `Left out, stopped early: ${escape(gate.leftOut.join(", "))}.`);
   return lines;
 }
 
@@ -203,6 +198,7 @@ function findingLines(results: ResultsFile): string[] {
 /** The markdown step summary of an experiment; `gate` adds the `--baseline` verdicts. */
 export function renderMarkdownSummary(results: ResultsFile, opts: { gate?: GateResult } = {}): string {
   const runs = results.runs.filter((r) => !r.probe);
+  const quick = quickRanNote(results);
   const stopped = abortNote(results);
   const status = stopped
     ? ` — stopped: ${stopped}`
@@ -213,7 +209,7 @@ export function renderMarkdownSummary(results: ResultsFile, opts: { gate?: GateR
     `## loadlab: ${escapeMarkdown(results.experiment.name)}`,
     "",
     ...(results.experiment.description ? [escapeMarkdown(results.experiment.description), ""] : []),
-    ...quickLines(results),
+    ...(quick ? [escapeMarkdown(quick), ""] : []),
     `${runs.length} run${runs.length === 1 ? "" : "s"}${status}.`,
     "",
     ...findingLines(results),
@@ -225,11 +221,6 @@ export function renderMarkdownSummary(results: ResultsFile, opts: { gate?: GateR
     ...searchAndKneeLines(results.analysis, results.runs),
   ];
   return lines.join("\n") + "\n";
-}
-
-function quickLines(results: ResultsFile): string[] {
-  const values = quickRanValues(results);
-  return values ? [`Ran with --quick, not the values described above: ${escapeMarkdown(values)}.`, ""] : [];
 }
 
 /** One property per shown endpoint of a run of several, slowest p99 first, then how many more. */

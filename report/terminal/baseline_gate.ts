@@ -21,6 +21,20 @@ export function noiseText(m: MetricVerdict, group: GroupVerdict): string {
     : `within-run interval variation: ${group.baselineRuns}+${group.currentRuns} runs, too few repeats for Welch`;
 }
 
+/** Which runs paired with the baseline and which did not, as [kind, keys], in reading order. */
+export function pairingNotes(gate: GateResult): Array<[string, string[]]> {
+  return [
+    [
+      "paired",
+      gate.groups.filter((g) => !g.flagged).map((g) => `${g.key} (${g.baselineRuns}+${g.currentRuns})`),
+    ],
+    ["paired but flagged", gate.groups.filter((g) => g.flagged).map((g) => `${g.key} (${g.flagged})`)],
+    ["not in the baseline", gate.unpaired],
+    ["only in the baseline", gate.baselineOnly],
+    ["left out, stopped early", gate.leftOut],
+  ];
+}
+
 /** `worse: 10.3 → 12.5 ms, +21.3% (...; noise interval ...)` or `no verdict: ...`, with failed rules. */
 export function verdictText(m: MetricVerdict, group: GroupVerdict, gate: GateResult): string {
   const label = m.verdict === "same"

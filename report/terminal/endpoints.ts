@@ -11,7 +11,7 @@ import { formatCount, formatDurationMs, formatNumber } from "../../results/text_
 import { percentileSampled } from "../../results/conclude/responses.ts";
 import { formatShare } from "../../results/conclude/send_counts.ts";
 import { runVerdict } from "../../results/conclude/run_verdict.ts";
-import { endpointQualifier, type EndpointRow, endpointRows } from "../endpoint_rows.ts";
+import { endpointQualifier, endpointRows } from "../endpoint_rows.ts";
 
 /** The most endpoints the table shows; the rest are counted on a line of their own. */
 export const MAX_TERMINAL_ENDPOINTS = 10;
@@ -37,11 +37,6 @@ function percentileCell(ms: number, responses: number, p: number): string {
   return Number.isFinite(ms) && !percentileSampled(responses, p) ? text + FEW : text;
 }
 
-/** Requests that ended with an error or a failed status, and their share of the endpoint's requests. */
-function failureCell(r: EndpointRow, requests: number): string {
-  return `${formatCount(r.failed)} (${formatShare(r.failed / requests)})`;
-}
-
 /** The table's lines (heading first); empty for a run of one endpoint or none. */
 export function endpointLines(run: RunResult, opts: EndpointTableOptions = {}): string[] {
   const all = endpointRows(run).map((r) => ({ r, requests: r.requests + r.errors }))
@@ -52,7 +47,7 @@ export function endpointLines(run: RunResult, opts: EndpointTableOptions = {}): 
   const cells = shown.map(({ r, requests }) => [
     visibleLine(r.name),
     formatCount(requests),
-    failureCell(r, requests),
+    `${formatCount(r.failed)} (${formatShare(r.failed / requests)})`,
     formatDurationMs(r.p50Ms),
     percentileCell(r.p95Ms, r.requests, 95),
     percentileCell(r.p99Ms, r.requests, 99),

@@ -21,7 +21,7 @@ import { wsLines } from "./ws.ts";
 import { endpointLines } from "./endpoints.ts";
 import { generatorVerdict, HOST_TCP_LABEL, hostTcpLine, hostTcpTroubled } from "../generator_verdict.ts";
 import { crowdOpening, crowdOpeningText } from "../../results/conclude/planned_connections.ts";
-import { type RunVerdict, runVerdict } from "../../results/conclude/run_verdict.ts";
+import { runVerdict } from "../../results/conclude/run_verdict.ts";
 import {
   achievedAbove,
   formatShare,
@@ -68,12 +68,13 @@ function overview(run: RunResult, c: Palette): string[] {
       ? formatNumber(run.rps, 2)
       : `${formatNumber(run.rps, 2)} achieved of ${formatNumber(sends.requestedRps, 2)} requested` +
         (achievedAbove(run) ? " (above requested beyond noise)" : "")) + (drained ? ` (${drained})` : "");
-  const verdict = runVerdict(run);
+  const verdict = runVerdict(run); // green ok, red when failed, else yellow
+  const tone = verdict.ok ? c.green : verdict.flags.some((f) => f.kind === "failed") ? c.red : c.yellow;
   const latency = sampledLatency(run);
   const unfinished = unfinishedNote(run);
   const busy = busyMachineNote(run);
   return [
-    `${c.bold("Verdict:")} ${verdictText(verdict, c)}`,
+    `${c.bold("Verdict:")} ${tone(verdict.label)}`,
     c.bold("Summary:"),
     ...fields([
       ["Success rate", (sends.sent === 0 ? rate : successColor(rate)) + successQualifier(run)],
@@ -299,12 +300,6 @@ function segmentLines(run: RunResult, c: Palette): string[] {
         "loadlab merge the shards for the whole (docs/scale-out.md)",
     ),
   ];
-}
-
-/** The verdict in its colour: green `ok`, red `failed`, else yellow. */
-function verdictText(verdict: RunVerdict, c: Palette): string {
-  if (verdict.ok) return c.green("ok");
-  return verdict.flags.some((f) => f.kind === "failed") ? c.red(verdict.label) : c.yellow(verdict.label);
 }
 
 function joinSections(sections: string[][]): string {

@@ -6,9 +6,9 @@
  * expected way beyond noise (noise.ts); else "not reproduced here" or "not judged", with why. Pure.
  */
 import type { ResultsFile, RunResult } from "../mod.ts";
-import { type Expectation, higherIsBetter } from "./expectation.ts";
+import type { Expectation } from "./expectation.ts";
 import { judgeNoise, type NoiseJudgement, normalErrors, standardErrorsText } from "./noise.ts";
-import { metricValue, pointKey } from "./noise_samples.ts";
+import { higherIsBetter, metricValue, pointKey } from "./noise_samples.ts";
 import { loadlabFlags } from "./judged.ts";
 import { BEYOND_NOISE_MIN_SE, changePct, meanCi } from "../stats.ts";
 import { formatDurationMs, formatNumber } from "../text_format.ts";

@@ -30,9 +30,3 @@ export const expectationShape = {
 /** One expectation as results.json holds it. */
 export const expectationSchema = z.looseObject(expectationShape);
 export type Expectation = z.output<typeof expectationSchema>;
-type ExpectMetric = (typeof EXPECT_METRICS)[number];
-
-/** Whether a higher value of `metric` is better. */
-export function higherIsBetter(metric: ExpectMetric): boolean {
-  return metric === "rps" || metric === "success";
-}

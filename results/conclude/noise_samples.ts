@@ -18,6 +18,11 @@ export type CompareMetric = typeof COMPARE_METRICS[number];
 /** What noise rules judge: the compared metrics, an expectation's mean and cpu, baseline_gate.ts's p10. */
 export type NoiseMetric = CompareMetric | "mean" | "p10" | "cpu";
 
+/** Whether a higher value of `metric` is better: req/s and success; latency and cpu are better lower. */
+export function higherIsBetter(metric: NoiseMetric): boolean {
+  return metric === "rps" || metric === "success";
+}
+
 /** Length of one batch in the batch-means noise estimate, when the part judged holds `MIN_LONG_BATCHES`. */
 const BATCH_MS = 1000;
 const MIN_LONG_BATCHES = 4;

@@ -5,8 +5,8 @@
  * log/linear choice and the percentile axis. Inlined by source text: no module-level state.
  */
 import type { TimeAxis } from "../page/run.ts";
-import { fmtFixed, fmtMs, fmtNum, h } from "./dom.ts";
-import { formatSignificant, isHuge } from "../../../results/text_format.ts";
+import { fmtMs, fmtNum, h } from "./dom.ts";
+import { fixedOrDash, formatSignificant, isHuge } from "../../../results/text_format.ts";
 import { maxOf, minOf } from "../../../system/large_arrays.ts";
 
 // The UMD bundle defines this global; its types are not worth pulling into the page's code.
@@ -161,7 +161,7 @@ export function logFloor(values: Array<number | null | undefined>): number {
 export function barLabel(value: number, unit: "ms" | "%" | "req/s"): string {
   if (unit === "ms") return fmtMs(value);
   if (unit === "%") {
-    return `${isHuge(value) || value >= 99.95 ? fmtFixed(value, 1) : formatSignificant(value)}%`;
+    return `${isHuge(value) || value >= 99.95 ? fixedOrDash(value, 1) : formatSignificant(value)}%`;
   }
   return fmtNum(value, value < 10 ? 1 : 0);
 }
@@ -273,11 +273,6 @@ export function ninesAxis(): any {
   };
 }
 
-/** Percentile points as chart data on the nines axis (p100 cannot be placed and is left out). */
-export function percentileData(points: Array<[number, number]>): Array<{ x: number; y: number }> {
-  return points.filter(([p]) => p < 100).map(([p, ms]) => ({ x: nines(p), y: ms }));
-}
-
 /** An HDR percentile plot of `curves` (percentile, ms), each in its series colour, y in ms. */
 export function percentileChart(
   parent: HTMLElement,
@@ -286,7 +281,10 @@ export function percentileChart(
   yType = "linear",
   cls = "",
 ): any {
-  const datasets = curves.map((c, i) => colored(i, c.label, percentileData(c.points)));
+  // p100 cannot be placed on the nines axis: left out.
+  const datasets = curves.map((c, i) =>
+    colored(i, c.label, c.points.filter(([p]) => p < 100).map(([p, ms]) => ({ x: nines(p), y: ms })))
+  );
   const y = { type: yType, beginAtZero: yType === "linear", title: { display: true, text: "ms" } };
   const options = { parsing: false, scales: { x: ninesAxis(), y } };
   return timeChart(parent, title, datasets, options, [], "line", cls);

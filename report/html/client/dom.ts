@@ -5,7 +5,7 @@
  * function is inlined into the page by its source text, so each calls only other exported client functions
  * and browser globals. Data reaches the DOM as text nodes, never markup.
  */
-import { formatBytes, formatExponent, formatFixed, isHuge } from "../../../results/text_format.ts";
+import { fixedOrDash, formatBytes, formatExponent, isHuge } from "../../../results/text_format.ts";
 
 /** A child of `h`: text (always inserted as a text node), an element, or nothing. */
 export type Child = string | number | Node | null | undefined | false;
@@ -67,11 +67,6 @@ export function fmtNum(x: number | null | undefined, digits = 1): string {
   return x.toLocaleString("en-US", { maximumFractionDigits: Math.abs(x) >= 100 ? 0 : digits });
 }
 
-/** `x.toFixed(digits)` without separators, for layouts copied from other tools (oha's seconds). */
-export function fmtFixed(x: number | null | undefined, digits: number): string {
-  return isNum(x) ? formatFixed(x, digits) : "–";
-}
-
 /** A swept value: a number as `fmtNum` shows it, a word (a categorical sweep, `h2`) as it is. */
 export function fmtSweepValue(x: number | string): string {
   return typeof x === "string" ? x : fmtNum(x, 2);
@@ -79,13 +74,13 @@ export function fmtSweepValue(x: number | string): string {
 
 /** A percentage (already 0..100). */
 export function fmtPct(x: number | null | undefined, digits = 2): string {
-  return isNum(x) ? `${fmtFixed(x, digits)}%` : "–";
+  return isNum(x) ? `${fixedOrDash(x, digits)}%` : "–";
 }
 
 /** A signed change, in percent unless `unit` says (`" pp"`), e.g. `+12.3%`. */
 export function fmtChange(x: number | null | undefined, unit = "%"): string {
   if (!isNum(x)) return "–";
-  return `${x >= 0 ? "+" : "−"}${fmtFixed(Math.abs(x), 1)}${unit}`;
+  return `${x >= 0 ? "+" : "−"}${fixedOrDash(Math.abs(x), 1)}${unit}`;
 }
 
 /** Bytes with a binary unit. */

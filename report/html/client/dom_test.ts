@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import {
+  fixedOrDash,
   formatBytes,
   formatCount,
   formatDurationMs,
@@ -13,7 +14,7 @@ import {
   formatNumber,
   isHuge,
 } from "../../../results/text_format.ts";
-import { fmtBytes, fmtChange, fmtFixed, fmtMs, fmtMsBare, fmtNum, fmtPct, isNum } from "./dom.ts";
+import { fmtBytes, fmtChange, fmtMs, fmtMsBare, fmtNum, fmtPct, isNum } from "./dom.ts";
 
 const HUGE = [1e15, -1e15, 123456789e10, 1e20, -1e20, 1e308, -1e308, Number.MAX_VALUE];
 const ORDINARY = [0, 0.5, -3.25, 42, 1234.5678, 999_999_999_999_999, -999_999_999_999_999];
@@ -34,17 +35,17 @@ Deno.test("a huge number prints in the page as in the terminal, from the same ma
   }
 });
 
-Deno.test("fmtFixed is the terminal's formatFixed, with the page's sign for a missing value", () => {
+Deno.test("fixedOrDash is formatFixed with the page's sign for a missing value", () => {
   for (const x of [...HUGE, ...ORDINARY]) {
-    for (const digits of [0, 1, 4]) assert.equal(fmtFixed(x, digits), formatFixed(x, digits), `${x}`);
+    for (const digits of [0, 1, 4]) assert.equal(fixedOrDash(x, digits), formatFixed(x, digits), `${x}`);
   }
   for (const x of MISSING) {
-    assert.deepEqual([fmtFixed(x, 2), fmtNum(x), fmtMs(x), fmtBytes(x)], ["–", "–", "–", "–"]);
+    assert.deepEqual([fixedOrDash(x, 2), fmtNum(x), fmtMs(x), fmtBytes(x)], ["–", "–", "–", "–"]);
   }
 });
 
 Deno.test("the shared exponent rule runs as the page inlines it: by source text, without its module", () => {
-  const script = [isHuge, formatExponent, formatFixed, isNum, fmtFixed, fmtNum].map(String).join("\n");
-  const page = new Function(`${script}\nreturn [fmtNum(1e308), fmtFixed(-1e20, 2), fmtNum(12345.6)];`);
+  const script = [isHuge, formatExponent, formatFixed, isNum, fixedOrDash, fmtNum].map(String).join("\n");
+  const page = new Function(`${script}\nreturn [fmtNum(1e308), fixedOrDash(-1e20, 2), fmtNum(12345.6)];`);
   assert.deepEqual(page(), ["1.00e+308", "-1.00e+20", "12,346"]);
 });

@@ -6,20 +6,9 @@
  */
 import type { PageData } from "../page/data.ts";
 import type { PageRun } from "../page/run.ts";
-import {
-  type Cell,
-  facts,
-  fmtFixed,
-  fmtMs,
-  fmtNum,
-  fmtPct,
-  h,
-  isNum,
-  numeric,
-  section,
-  sortableTable,
-} from "./dom.ts";
+import { type Cell, facts, fmtMs, fmtNum, fmtPct, h, isNum, numeric, section, sortableTable } from "./dom.ts";
 import { metricBarChart } from "./charts.ts";
+import { fixedOrDash } from "../../../results/text_format.ts";
 
 /** A phase's p95, p99, success, timeouts and 5xx cells, the same in both phase tables. */
 export function phaseOutcomeCells(p: NonNullable<PageRun["phases"]>[number]): Cell[] {
@@ -64,7 +53,7 @@ export function phasesTable(run: PageRun): HTMLElement | null {
 /** A check's pass rate, e.g. "99.5% pass". */
 export function checkRate(passed: number, failed: number): string {
   const total = passed + failed;
-  return total === 0 ? "no responses" : `${fmtFixed((100 * passed) / total, 1)}% pass`;
+  return total === 0 ? "no responses" : `${fixedOrDash((100 * passed) / total, 1)}% pass`;
 }
 
 /** Sessions per flow and latency per step, with each step's checks. */

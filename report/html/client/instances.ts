@@ -6,12 +6,13 @@
  */
 import type { PageData } from "../page/data.ts";
 import type { PageRun } from "../page/run.ts";
-import { type Cell, fmtFixed, fmtNum, fmtSweepValue, h, numCell, section, sortableTable } from "./dom.ts";
+import { type Cell, fmtNum, fmtSweepValue, h, numCell, section, sortableTable } from "./dom.ts";
 import { metricBarChart } from "./charts.ts";
 import { sendCells, sendHeaders, verdictBadge } from "./sections.ts";
 import { type OverviewSends, pooledSends } from "../page/verdict.ts";
 import { instancesOf } from "../../../results/conclude/expect_verdict.ts";
 import { meanOf } from "../../../results/stats.ts";
+import { fixedOrDash } from "../../../results/text_format.ts";
 
 /** The fields of a run this section reads (tests pass plain results runs, without verdict or sends). */
 export type InstanceRun =
@@ -104,7 +105,7 @@ export function instanceCells(group: InstanceGroup, variants: string[]): Cell[][
           { text: point?.verdict ?? "–" },
         ];
       }),
-      numCell(ratio, (x) => `${fmtFixed(x, 2)}×`),
+      numCell(ratio, (x) => `${fixedOrDash(x, 2)}×`),
     ];
   });
 }

@@ -4,7 +4,8 @@
  * The live dashboard's steering controls (shown when the URL carries the run's token): each click
  * POSTs one change to `/control` and shows the answer; `steer` events keep every page in step.
  */
-import { fmtFixed, h } from "./dom.ts";
+import { h } from "./dom.ts";
+import { fixedOrDash } from "../../../results/text_format.ts";
 import { steerChangeText } from "./run_charts.ts";
 import { modelFactsOf } from "../../../results/load_models.ts";
 
@@ -92,7 +93,7 @@ export function showSteerState(box: HTMLElement, state: LiveSteerState): void {
   const last = state.changes.at(-1);
   const what = last === undefined
     ? "no change yet"
-    : `last change: ${steerChangeText(last)} at ${fmtFixed(last.atSec, 1)} s`;
+    : `last change: ${steerChangeText(last)} at ${fixedOrDash(last.atSec, 1)} s`;
   document.getElementById("steer-status")!.textContent = state.running
     ? `steering ${state.run} (${state.model}): ${state.paused ? "paused" : "running"}; ${what}`
     : "steering: no load is running now";

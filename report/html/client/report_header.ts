@@ -11,14 +11,13 @@ import { npmCompatNote, targetRuntimes } from "./variant_matrix.ts";
 /** Title, environment, how it ran (quick, target runtimes), thresholds and the experiment source. */
 export function renderHeader(data: PageData): HTMLElement {
   const compat = npmCompatNote(data.runs);
-  // The description tells the full study; a quick run says what it ran instead, beside it.
-  const quick = data.quickValues && `Ran with --quick, not the values described above: ${data.quickValues}.`;
   return h(
     "header",
     { class: "card" },
     h("h1", null, data.experiment.name),
     data.experiment.description ? h("p", { class: "lead" }, data.experiment.description) : null,
-    quick ? h("p", { class: "warn", id: "quick-values" }, quick) : null,
+    // The description tells the full study; a quick run says what it ran instead, beside it.
+    data.quickNote ? h("p", { class: "warn", id: "quick-values" }, data.quickNote) : null,
     facts(headerFacts(data)),
     compat ? h("p", { class: "warn", id: "npm-compat" }, compat) : null,
     thresholdsBlock(data),

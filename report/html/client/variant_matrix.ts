@@ -6,9 +6,10 @@
  */
 import type { PageData } from "../page/data.ts";
 import type { PageRun } from "../page/run.ts";
-import { type Cell, fmtFixed, fmtNum, h, isNum, numeric, section, sortableTable } from "./dom.ts";
+import { type Cell, fmtNum, h, isNum, numeric, section, sortableTable } from "./dom.ts";
 import { addScaleToggle, colored, timeChart, timeLineOptions, times } from "./charts.ts";
 import { meanOf, median } from "../../../results/stats.ts";
+import { fixedOrDash } from "../../../results/text_format.ts";
 
 /** The variants (rows) and loads (columns), in the order the runs first name them. */
 type MatrixAxes = NonNullable<ReturnType<typeof matrixAxes>>;
@@ -87,7 +88,7 @@ export function stabilizationCells(runs: PageRun[], axes: MatrixAxes): Cell[][] 
     const meanSec = meanOf(at)! / 1000;
     const some = at.length < of.length ? ` (${at.length} of ${of.length})` : "";
     return {
-      text: `${fmtFixed(meanSec, 2)} s${some}`,
+      text: `${fixedOrDash(meanSec, 2)} s${some}`,
       sort: meanSec,
       title: `mean over ${at.length} run(s)`,
     };
@@ -110,7 +111,7 @@ export function warmupRatioCells(runs: PageRun[], axes: MatrixAxes): Cell[][] {
       const p50 = of.map((r) => firstToSteady(r, "p50")).filter(isNum);
       const rps = of.map((r) => firstToSteady(r, "rps")).filter(isNum);
       const [a, b] = [median(p50), median(rps)];
-      const fmt = (x: number) => (isNum(x) ? `${fmtFixed(x, 2)}×` : "–");
+      const fmt = (x: number) => (isNum(x) ? `${fixedOrDash(x, 2)}×` : "–");
       const slower = [p50.filter((x) => x >= 1).length, rps.filter((x) => x < 1).length];
       return {
         text: `p50 ${fmt(a)} · req/s ${fmt(b)}`,

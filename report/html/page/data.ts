@@ -14,7 +14,7 @@ import { explainKnees } from "../../../results/conclude/knee/explained.ts";
 import { pageThresholds } from "./verdict.ts";
 import { pageRun } from "./run.ts";
 import { buildPageProfiles } from "./profiles.ts";
-import { quickRanValues } from "../../quick_values.ts";
+import { quickRanNote } from "../../quick_values.ts";
 import { buildPhaseComparisons, pageAnalysis } from "./experiment.ts";
 import { buildComparison, buildOverview, groupKey } from "./overview.ts";
 import { buildSweeps } from "./sweeps.ts";
@@ -40,7 +40,7 @@ export function buildPageData(
     /** The findings block: one sentence per load, flagged runs, the expected directions. */
     findings: buildFindings(results),
     /** Under --quick, the durations, rates and timeouts each load actually ran (report/quick_values.ts). */
-    quickValues: quickRanValues(results),
+    quickNote: quickRanNote(results),
     runs: results.runs.map((run) => pageRun(run, groupKey(run))),
     overview,
     comparison: buildComparison(overview, results.runs),

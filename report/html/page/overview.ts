@@ -78,14 +78,14 @@ export function groupKey(run: RunResult): string {
 }
 
 function groupLabel(run: RunResult): string {
-  const protocol = protocolTag(run);
-  return protocol === "" ? plainGroupLabel(run) : `${plainGroupLabel(run)} [${protocol}]`;
-}
-
-function plainGroupLabel(run: RunResult): string {
-  if (run.repeat === undefined) return run.name;
   const parts = [run.variant, run.load, sweepPointText(run)].filter((p) => p);
-  return parts.length ? parts.join(" / ") : run.name.replace(/[#/ ._-]*r?\d+$/, "");
+  const label = run.repeat === undefined
+    ? run.name
+    : parts.length
+    ? parts.join(" / ")
+    : run.name.replace(/[#/ ._-]*r?\d+$/, "");
+  const protocol = protocolTag(run);
+  return protocol === "" ? label : `${label} [${protocol}]`;
 }
 
 /** One overview row per run or group of repeats, with means, CIs and changes against the baseline. */

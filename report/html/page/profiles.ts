@@ -16,19 +16,15 @@ export interface ProfileRef {
   label: string;
 }
 
-/** The page's profile data: refs index-aligned, pairs as indices into `refs`. */
-export interface PageProfiles {
-  cost: string;
-  refs: ProfileRef[];
-  pairs: Array<{ label: string; a: number; b: number }>;
-}
+/** Two profiles worth diffing, as indices into the page's `refs`. */
+type ProfilePair = { label: string; a: number; b: number };
 
-/** The profile refs and ready-made pairs of the results' runs; null when no run was profiled. */
-export function buildPageProfiles(results: ResultsFile): PageProfiles | null {
+/** The profile refs, ready-made pairs and what profiling costs; null when no run was profiled. */
+export function buildPageProfiles(results: ResultsFile) {
   const profiled = results.runs.filter((r) => r.profiles?.some((p) => p.summary));
   if (!profiled.length) return null;
   const refs: ProfileRef[] = [];
-  const pairs: PageProfiles["pairs"] = [];
+  const pairs: ProfilePair[] = [];
   const whole = new Map<string, number>();
   for (const run of profiled) {
     for (const p of run.profiles!) {
@@ -51,8 +47,8 @@ export function buildPageProfiles(results: ResultsFile): PageProfiles | null {
 }
 
 /** Per stored knee with sides and process profiled at both: the first profiled run of each side. */
-function kneePairs(results: ResultsFile, whole: Map<string, number>): PageProfiles["pairs"] {
-  const pairs: PageProfiles["pairs"] = [];
+function kneePairs(results: ResultsFile, whole: Map<string, number>): ProfilePair[] {
+  const pairs: ProfilePair[] = [];
   for (const k of kneeSides(results)) {
     const below = k.below.runs.find((r) => r.profiles?.length),
       above = k.above.runs.find((r) => r.profiles?.length);
