@@ -55,7 +55,7 @@ async function runCrowd(url: string, sessions: number, loadMs: number): Promise<
 
 /**
  * A crowd whose run recorded a response for nearly every session (the budget is of sessions that slept):
- * on a busy machine the target may still be answering when the load ends, so the load doubles, up to 4 times.
+ * on a busy machine the target may still be answering when the load ends, so the load doubles, up to 20 s.
  */
 async function sleepingCrowd(url: string, sessions: number): Promise<CrowdRun> {
   for (let loadMs = LOAD_MS;; loadMs *= 2) {
