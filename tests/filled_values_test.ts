@@ -14,6 +14,10 @@ import { requestSpec } from "./fixtures/request_spec.ts";
 import { readDataFile } from "../scenarios/data_sources.ts";
 import type { RunResult } from "../results/mod.ts";
 import { countingServer } from "./fixtures/balancer_testing.ts";
+import { keepLoadWorkers } from "../runner/worker/load_worker.ts";
+
+// Many runs in one process: each script-less run's isolates serve the next ones (see the pool).
+keepLoadWorkers();
 
 const INJECTED = "X-Injected: 1";
 /** What the login answers: a JSON string whose value holds CR LF and a header line. */

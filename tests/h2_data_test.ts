@@ -16,6 +16,10 @@ import { createTargetApp } from "../targets/app/app.ts";
 import { readDataFile } from "../scenarios/data_sources.ts";
 import { requireProgram, runLoadlab, withTempDir } from "./helpers.ts";
 import { makeTlsFixtures, TLS_TRANSPORTS, type TlsFixtures } from "./tls_fixtures.ts";
+import { keepLoadWorkers } from "../runner/worker/load_worker.ts";
+
+// Many runs in one process: each script-less run's isolates serve the next ones (see the pool).
+keepLoadWorkers();
 
 const ROWS = 24;
 

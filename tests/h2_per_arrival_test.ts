@@ -15,6 +15,10 @@ import { startTarget } from "../targets/mod.ts";
 import { withTempDir } from "./helpers.ts";
 import { TLS_TRANSPORTS, withH2Nginx } from "./tls_fixtures.ts";
 import { startH2HostileServer } from "./fixtures/h2_hostile_server.ts";
+import { keepLoadWorkers } from "../runner/worker/load_worker.ts";
+
+// Many runs in one process: each script-less run's isolates serve the next ones (see the pool).
+keepLoadWorkers();
 
 const REQUESTS = 24;
 

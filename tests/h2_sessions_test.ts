@@ -20,6 +20,10 @@ import { requireProgram, withTempDir } from "./helpers.ts";
 import { makeTlsFixtures, TLS_TRANSPORTS } from "./tls_fixtures.ts";
 import { startH2HostileServer } from "./fixtures/h2_hostile_server.ts";
 import { requestSpec } from "./fixtures/request_spec.ts";
+import { keepLoadWorkers } from "../runner/worker/load_worker.ts";
+
+// Many runs in one process: each script-less run's isolates serve the next ones (see the pool).
+keepLoadWorkers();
 
 const SESSIONS = 6;
 const USERS = ["ada", "bob, jr", "carol", "dave"];

@@ -11,6 +11,10 @@ import { parseAttackConfig } from "../runner/config.ts";
 import type { RunResult } from "../results/mod.ts";
 import { type HostilePath, startHostileServer } from "./fixtures/hostile_server.ts";
 import { epollUnavailableReason } from "../runner/http/transport/epoll/ffi.ts";
+import { keepLoadWorkers } from "../runner/worker/load_worker.ts";
+
+// Many runs in one process: each script-less run's isolates serve the next ones (see the pool).
+keepLoadWorkers();
 
 interface Case {
   path: HostilePath;

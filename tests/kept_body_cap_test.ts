@@ -13,6 +13,10 @@ import { runAttack } from "../runner/attack.ts";
 import { requestSpec } from "./fixtures/request_spec.ts";
 import type { RunResult } from "../results/mod.ts";
 import { countingServer } from "./fixtures/balancer_testing.ts";
+import { keepLoadWorkers } from "../runner/worker/load_worker.ts";
+
+// Many runs in one process: each script-less run's isolates serve the next ones (see the pool).
+keepLoadWorkers();
 
 const CHUNK = new TextEncoder().encode("x".repeat(64 * 1024));
 const SMALL = "id=7 " + "y".repeat(8 * 1024);

@@ -12,6 +12,10 @@ import { runAttack } from "../runner/attack.ts";
 import { CONNECTS_IN_FLIGHT_PER_WORKER } from "../runner/http/transport/connect_gate.ts";
 import type { RunResult } from "../results/mod.ts";
 import { MIN_HELD_SENDS } from "../results/conclude/served_rate.ts";
+import { keepLoadWorkers } from "../runner/worker/load_worker.ts";
+
+// Many runs in one process: each script-less run's isolates serve the next ones (see the pool).
+keepLoadWorkers();
 
 interface CountingTarget {
   url: string;

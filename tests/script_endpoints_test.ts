@@ -12,6 +12,8 @@ import { runAttack } from "../runner/attack.ts";
 import { mergeShardRuns } from "../results/merge/shard_runs.ts";
 import type { ResultsFile, RunResult } from "../results/mod.ts";
 import { runLoadlab, withTempDir } from "./helpers.ts";
+import { runVerdict } from "../results/conclude/run_verdict.ts";
+import { flaggedRunPhrase } from "../results/thresholds/text.ts";
 
 const SCRIPT = new URL("./fixtures/scripts/json_sleep.ts", import.meta.url).pathname;
 
@@ -73,8 +75,13 @@ Deno.test("a script's thresholds by endpoint are judged after the run; one namin
     // The failed ones only are listed: the sleep's p50 (measured) and the unknown name's (nothing).
     ok(/p50\{name:sleep\} < 20ms .*\d+\.\d+ ms/.test(text), text);
     ok(/p99\{name:nope\} < 1s .*no such endpoint/.test(text), text);
-    ok(!/requests >= 40|requests\{name:sleep\}/.test(text), text);
     const results = JSON.parse(await Deno.readTextFile(`${dir}/results.json`)) as ResultsFile;
+    // The passed ones are listed only when the run's own verdict flags it (a busy machine's run can be
+    // generator-bound), each saying so.
+    const verdict = runVerdict(results.runs[0]);
+    const passed = text.split("\n").filter((l) => /requests >= 40|requests\{name:sleep\}/.test(l));
+    if (verdict.ok) assertEquals(passed, []);
+    else ok(passed.length === 2 && passed.every((l) => l.endsWith(flaggedRunPhrase(verdict))), text);
     const judged = results.thresholds.map((t) => [t.expression, t.ok, t.unmatched ?? false]);
     assertEquals(judged, [
       ["requests >= 40", true, false],

@@ -16,6 +16,10 @@ import { basePhasesOf } from "../runner/load/steer.ts";
 import { steeredPhases } from "../runner/load/steer_schedule.ts";
 import type { RunResult } from "../results/mod.ts";
 import type { SteerChange } from "../results/schema/steering.ts";
+import { keepLoadWorkers } from "../runner/worker/load_worker.ts";
+
+// Many runs in one process: each script-less run's isolates serve the next ones (see the pool).
+keepLoadWorkers();
 
 function startTarget() {
   const app = createTargetApp();

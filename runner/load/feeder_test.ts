@@ -12,6 +12,10 @@ import { Feeder } from "./feeder.ts";
 import { packRows } from "../data_rows.ts";
 import { stripeOf } from "./schedule.ts";
 import { runVerdict } from "../../results/conclude/run_verdict.ts";
+import { keepLoadWorkers } from "../worker/load_worker.ts";
+
+// Many runs in one process: each script-less run's isolates serve the next ones (see the pool).
+keepLoadWorkers();
 
 const decoder = new TextDecoder();
 const rowsOf = (n: number) => Array.from({ length: n }, (_, k) => [String(k), `user${k}`]);

@@ -13,6 +13,10 @@ import { requestSpec } from "../../tests/fixtures/request_spec.ts";
 import { MAX_COOKIES_PER_DOMAIN } from "../http/cookie_jar.ts";
 import { sleepUnlessAborted } from "../../system/sleep.ts";
 import { eachRequestHead } from "../../tests/fixtures/request_heads.ts";
+import { keepLoadWorkers } from "../worker/load_worker.ts";
+
+// Many runs in one process: each script-less run's isolates serve the next ones (see the pool).
+keepLoadWorkers();
 
 interface Seen {
   host: string | null;

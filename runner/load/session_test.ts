@@ -11,6 +11,10 @@ import { parseAttackConfig } from "../config.ts";
 import { runAttack } from "../attack.ts";
 import { requestSpec } from "../../tests/fixtures/request_spec.ts";
 import { eachRequestHead } from "../../tests/fixtures/request_heads.ts";
+import { keepLoadWorkers } from "../worker/load_worker.ts";
+
+// Many runs in one process: each script-less run's isolates serve the next ones (see the pool).
+keepLoadWorkers();
 
 interface Seen {
   path: string;

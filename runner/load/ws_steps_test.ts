@@ -11,6 +11,10 @@ import { type AttackConfigInput, parseAttackConfig } from "../config.ts";
 import { runAttack } from "../attack.ts";
 import { epollBlocker } from "../http/transport/choice.ts";
 import { selfSignedPair } from "../../targets/tls_cert.ts";
+import { keepLoadWorkers } from "../worker/load_worker.ts";
+
+// Many runs in one process: each script-less run's isolates serve the next ones (see the pool).
+keepLoadWorkers();
 
 const EPOLL_BLOCKER = epollBlocker(new URL("http://127.0.0.1/"));
 const PAIR = await selfSignedPair();

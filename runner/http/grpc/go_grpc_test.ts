@@ -12,6 +12,10 @@ import { findProgram } from "../../../system/path_lookup.ts";
 import { type GrpcCall, grpcRequestSpec } from "./call.ts";
 import { GRPC_CODE_NAMES } from "../../../grpc/status.ts";
 import { withChildPort } from "../../../tests/fixtures/child_port.ts";
+import { keepLoadWorkers } from "../../worker/load_worker.ts";
+
+// Many runs in one process: each script-less run's isolates serve the next ones (see the pool).
+keepLoadWorkers();
 
 /** The greeter built into a temporary folder, or why it could not be. */
 async function build(): Promise<{ path: string } | { skip: string }> {

@@ -19,6 +19,10 @@ import {
   nodeGreeterSkip,
   withNodeGreeter,
 } from "../../../tests/fixtures/node_greeter.ts";
+import { keepLoadWorkers } from "../../worker/load_worker.ts";
+
+// Many runs in one process: each script-less run's isolates serve the next ones (see the pool).
+keepLoadWorkers();
 
 const skip = nodeGreeterSkip("the grpc-js conformance test");
 

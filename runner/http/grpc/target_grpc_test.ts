@@ -14,6 +14,10 @@ import { selfSignedPair } from "../../../targets/tls_cert.ts";
 import { type GrpcCall, grpcRequestSpec } from "./call.ts";
 import { renderSummary } from "../../../report/terminal/summary.ts";
 import { freePort } from "../../../system/ports.ts";
+import { keepLoadWorkers } from "../../worker/load_worker.ts";
+
+// Many runs in one process: each script-less run's isolates serve the next ones (see the pool).
+keepLoadWorkers();
 
 const PROTO = new URL("../../../targets/app/target.proto", import.meta.url).pathname;
 const root = await protobuf.load(PROTO);

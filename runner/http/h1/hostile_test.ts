@@ -9,6 +9,10 @@ import { type AttackConfigInput, parseAttackConfig } from "../../config.ts";
 import { runAttack } from "../../attack.ts";
 import type { RunResult } from "../../../results/mod.ts";
 import { epollBlocker, uringBlocker } from "../transport/choice.ts";
+import { keepLoadWorkers } from "../../worker/load_worker.ts";
+
+// Many runs in one process: each script-less run's isolates serve the next ones (see the pool).
+keepLoadWorkers();
 
 const EPOLL_BLOCKER = epollBlocker(new URL("http://127.0.0.1/"));
 const URING_BLOCKER = uringBlocker(new URL("http://127.0.0.1/"), { closedModel: true });
