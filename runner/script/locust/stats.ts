@@ -21,32 +21,17 @@ const ZERO = Object.fromEntries(
 /** Locust's reported percentiles and their column names. */
 const PERCENTILES = [50, 66, 75, 80, 90, 95, 98, 99, 99.9, 99.99, 100];
 
-/** One row of Locust's statistics: a request name (or the aggregate). */
-interface LocustRow {
-  method: string;
-  name: string;
-  requests: number;
-  failures: number;
-  /** ms */
-  avg: number;
-  min: number;
-  max: number;
-  median: number;
-  avgBytes: number;
-  rps: number;
-  failuresPerSec: number;
-  /** ms at percentile `p` (0 to 100), null without requests. */
-  percentile: (p: number) => number | null;
-  /** Locust's error text -> occurrences. */
-  errors: Map<string, number>;
-  /** Its endpoint (none for the aggregate and a name seen only before a reset). */
-  endpoint?: Endpoint;
-}
+/**
+ * One row of Locust's statistics, a request name's or the aggregate's: times in ms, `percentile(p)` (0 to
+ * 100) null without requests, `errors` Locust's error texts and their occurrences, `endpoint` none for the
+ * aggregate and a name seen only before a reset.
+ */
+type LocustRow = ReturnType<typeof locustRows>["rows"][number];
 
 type Endpoint = NonNullable<RunResult["endpoints"]>[number];
 
 /** Locust's rows of a run (sorted by name, as Locust sorts them) and its aggregate. */
-function locustRows(run: RunResult): { rows: LocustRow[]; total: LocustRow } {
+function locustRows(run: RunResult) {
   const seconds = Math.max(run.durationSec - (statsReset?.afterSec ?? 0), 1e-9);
   const checks = new Map<string, Array<{ name: string; passed: number; failed: number }>>();
   for (const flow of run.flows ?? []) {
@@ -54,7 +39,7 @@ function locustRows(run: RunResult): { rows: LocustRow[]; total: LocustRow } {
       checks.set(step.label, [...(checks.get(step.label) ?? []), ...step.checks ?? []]);
     }
   }
-  let rows = (run.endpoints ?? []).map((e: Endpoint): LocustRow => {
+  let rows = (run.endpoints ?? []).map((e: Endpoint) => {
     const space = e.name.indexOf(" ");
     // A name of the engine's spelling (`GET /path`), not one a `name=` gave (`HTTP 404`).
     const verb = e.name.slice(0, space);
@@ -85,7 +70,7 @@ function locustRows(run: RunResult): { rows: LocustRow[]; total: LocustRow } {
       failuresPerSec: failures / seconds,
       percentile: pct,
       errors,
-      endpoint: e,
+      endpoint: e as Endpoint | undefined,
     };
   });
   // A redirect's hops: their failures are the first request's, their count none (one request, as Locust's).
@@ -111,7 +96,7 @@ function locustRows(run: RunResult): { rows: LocustRow[]; total: LocustRow } {
   rows.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : a.method < b.method ? -1 : 1);
   const requests = rows.reduce((t, r) => t + r.requests, 0);
   const failures = rows.reduce((t, r) => t + r.failures, 0);
-  const total: LocustRow = {
+  const total = {
     method: "",
     name: "Aggregated",
     requests,
@@ -123,8 +108,9 @@ function locustRows(run: RunResult): { rows: LocustRow[]; total: LocustRow } {
     avgBytes: requests === 0 ? 0 : rows.reduce((t, r) => t + r.avgBytes * r.requests, 0) / requests,
     rps: requests / seconds,
     failuresPerSec: failures / seconds,
-    percentile: (p) => requests === 0 || h.totalCount === 0 ? null : h.getValueAtPercentile(p) / 1000,
-    errors: new Map(),
+    percentile: (p: number) => requests === 0 || h.totalCount === 0 ? null : h.getValueAtPercentile(p) / 1000,
+    errors: new Map<string, number>(),
+    endpoint: undefined as Endpoint | undefined,
   };
   return { rows, total };
 }
@@ -156,31 +142,19 @@ function statsEntry(run: RunResult, r: LocustRow) {
       times[key] = (times[key] ?? 0) + n;
     });
   }
-  return Object.assign(Object.create(null), {
-    name: r.name,
-    method: r.method,
-    last_request_timestamp: sentSec.at(-1) ?? null,
-    start_time: sentSec[0] ?? startSec,
-    num_requests: r.requests,
-    num_none_requests: 0,
-    num_failures: r.failures,
-    total_response_time: r.avg * r.requests,
-    max_response_time: r.max,
-    min_response_time: r.requests === 0 ? null : r.min,
-    total_content_length: Math.round(r.avgBytes * r.requests),
-    response_times: times,
-    num_reqs_per_sec: perSec,
-    num_fail_per_sec: r.failures > 0 && r.failures === r.requests ? perSec : {},
-    fail_ratio: r.requests === 0 ? 0 : r.failures / r.requests,
-    avg_response_time: r.avg,
-    median_response_time: r.median,
-    avg_content_length: r.avgBytes,
-    total_rps: r.rps,
-    current_rps: r.rps,
-    total_fail_per_sec: r.failuresPerSec,
-    current_fail_per_sec: r.failuresPerSec,
-    get_response_time_percentile: (p: number) => r.percentile(p * 100) ?? 0,
-  });
+  const [requests, failures] = [r.requests, r.failures], failed = failures > 0 && failures === requests;
+  return Object.assign(
+    Object.create(null),
+    { name: r.name, method: r.method, start_time: sentSec[0] ?? startSec },
+    { last_request_timestamp: sentSec.at(-1) ?? null, num_requests: requests, num_none_requests: 0 },
+    { num_failures: failures, fail_ratio: requests === 0 ? 0 : failures / requests },
+    { total_response_time: r.avg * requests, avg_response_time: r.avg, median_response_time: r.median },
+    { min_response_time: requests === 0 ? null : r.min, max_response_time: r.max, response_times: times },
+    { total_content_length: Math.round(r.avgBytes * requests), avg_content_length: r.avgBytes },
+    { num_reqs_per_sec: perSec, num_fail_per_sec: failed ? perSec : {}, total_rps: r.rps },
+    { current_rps: r.rps, total_fail_per_sec: r.failuresPerSec, current_fail_per_sec: r.failuresPerSec },
+    { get_response_time_percentile: (p: number) => r.percentile(p * 100) ?? 0 },
+  );
 }
 
 /** Locust's `--json` of `run`: its `serialize_stats()`, a dict a name. */
