@@ -129,7 +129,7 @@ async function runRead(
   return outcome.k6 ? k6ExitCodeOf(code, outcome.results.runs) : code;
 }
 
-/** A locustfile's run ends as Locust's: its table, its CSV and JSON (`--csv`, `--json`), its exit code. */
+/** A locustfile's run ends as Locust's: its table, its files (`--html`, `--csv`, `--json`), its exit code. */
 async function finishLocustRun(
   results: ResultsFile,
   args: RunArgs,
@@ -138,11 +138,6 @@ async function finishLocustRun(
   heard: (() => Promise<void>) | null,
 ) {
   const locust = args.scriptLoad?.locust ?? {};
-  if (locust.html !== undefined) {
-    await Deno.copyFile(`${outDir}/report.html`, locust.html).catch((err: Error) => {
-      throw new OutputError(`--html ${locust.html}: cannot write: ${err.message}`, { cause: err });
-    });
-  }
   await heard?.();
   const { locustExitCode, locustJson, locustStats, locustTable, writeLocustCsv } = await import(
     "../../runner/script/locust/stats.ts"
@@ -152,16 +147,12 @@ async function finishLocustRun(
   for (const run of results.runs) {
     console.log(`\n${terminalSafe(locustTable(run))}`);
     if (locust.json) await Deno.stdout.write(new TextEncoder().encode(locustJson(run) + "\n"));
-    for (
-      const [flag, path, write] of [
-        ["--csv", locust.csv, () => writeLocustCsv(locust.csv!, run, args.scriptLoad?.vus ?? 1)],
-        [
-          "--json-file",
-          locust.jsonFile,
-          () => Deno.writeTextFile(`${locust.jsonFile}.json`, locustJson(run)),
-        ],
-      ] as const
-    ) {
+    const files = [
+      ["--html", locust.html, () => Deno.copyFile(`${outDir}/report.html`, locust.html!)],
+      ["--csv", locust.csv, () => writeLocustCsv(locust.csv!, run, args.scriptLoad?.vus ?? 1)],
+      ["--json-file", locust.jsonFile, () => Deno.writeTextFile(`${locust.jsonFile}.json`, locustJson(run))],
+    ] as const;
+    for (const [flag, path, write] of files) {
       await (path === undefined ? null : write())?.catch((err: Error) => {
         throw new OutputError(`${flag} ${path}: cannot write: ${err.message}`, { cause: err });
       });
