@@ -1014,11 +1014,8 @@ export function locustfile(
     typeof v === "function" && v.prototype instanceof User &&
     !(Object.hasOwn(v, "abstract") && (v as UserClass).abstract)
   ) as Array<[string, UserClass]>;
-  const users = sel.users === undefined ? classes.map(([, c]) => c) : sel.users.map((name) => {
-    const found = classes.find(([n]) => n === name);
-    if (found === undefined) throw new Error(`no user class named ${name}`);
-    return found[1];
-  });
+  // The classes asked (experiment.ts has checked each is one), else all.
+  const users = (sel.users ?? classes.map(([n]) => n)).map((name) => classes.find(([n]) => n === name)![1]);
   if (users.length === 0) throw new Error("the locustfile has no HttpUser class (one not abstract)");
   const order = classOrder(users, Math.max(sel.userCount ?? 1000, users.length));
   const tasks = (cls: any): TaskEntry[] =>
