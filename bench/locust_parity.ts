@@ -195,7 +195,9 @@ async function runTool(
   const ranMs = loggedAtMs(log, "--run-time limit reached") - loggedAtMs(log, "Ramping to");
   try {
     const stats = readStats(join(dir, "res_stats.csv"));
-    if (!loadlab) stats.counts = finalCounts(join(dir, "final.json"));
+    // Locust's --json empties its stats as it prints them: its --json-file is then [], its stdout the stats.
+    const json = cmd.includes("--json") ? new TextDecoder().decode(out.stdout) : null;
+    if (!loadlab) stats.counts = finalCounts(json ?? Deno.readTextFileSync(join(dir, "final.json")));
     return { code: out.code, ...stats, note: "", ranMs, cpuSec };
   } catch {
     const note = log.trim().split("\n").slice(-1)[0] ?? "";
@@ -229,10 +231,10 @@ function readStats(path: string): { counts: Counts; rps: number; avgMs: number }
   return { counts, rps, avgMs };
 }
 
-/** Requests and failures by `Type Name` from Locust's final stats (`--json-file`). */
-function finalCounts(path: string): Counts {
+/** Requests and failures by `Type Name` from Locust's final stats (`--json-file`'s or `--json`'s text). */
+function finalCounts(text: string): Counts {
   const entries: Array<{ method: string; name: string; num_requests: number; num_failures: number }> = JSON
-    .parse(Deno.readTextFileSync(path));
+    .parse(text);
   return new Map(entries.map((e) => [`${e.method} ${e.name}`, [e.num_requests, e.num_failures]]));
 }
 

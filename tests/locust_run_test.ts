@@ -80,8 +80,8 @@ async function runLocust(
     stderr: "piped",
     signal: AbortSignal.timeout(90_000),
   }).output();
-  const td = new TextDecoder();
-  return { code: out.code, text: td.decode(out.stdout) + td.decode(out.stderr), dir };
+  const td = new TextDecoder(), stdout = td.decode(out.stdout);
+  return { code: out.code, text: stdout + td.decode(out.stderr), dir, stdout };
 }
 
 /** The rows of a CSV file without quoted fields: the header's columns -> each row's values. */
@@ -1706,4 +1706,109 @@ Deno.test("a team's library: schedule_task, request by keyword, copy, functools,
     ok(count("page") > 0 && Math.abs(count("page") - count("urgent")) <= 2, JSON.stringify(rows));
     ok(!/exceptions in tasks/.test(text), text);
     assertEquals(code, 0, text);
+  }));
+
+const STREAMED = `import io
+from locust import HttpUser, constant, task
+
+
+class Feed(HttpUser):
+    wait_time = constant(0.05)
+
+    @task
+    def upload(self):
+        files = {"report": ("r.csv", io.BytesIO(b"a,b\\n1,2\\n"), "text/csv"), "raw": io.BytesIO(b"xyz")}
+        r = self.client.post("/echo", files=files, stream=True, name="upload")
+        assert b"r.csv" in r.content and "a,b" in r.text and 'filename="raw"' in r.text, r.text
+        assert [line for line in r.iter_lines() if line][-1].startswith("--"), r.text
+        assert sum(len(c) for c in r.iter_content(chunk_size=7)) == len(r.content)
+        self.client.get("/static/none.png", name="missing")
+`;
+
+Deno.test("--json prints Locust's stats alone on stdout and --json-file writes them; io.BytesIO uploads", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-json-" });
+    const args = ["locustfile.py", "-u", "1", "-t", "1s", "-H", url, "--csv", `${dir}/res`, "--json"];
+    const { code, text, stdout } = await runLocust(
+      "locustfile.py",
+      STREAMED,
+      [...args, "--json-file", "st"],
+      dir,
+    );
+    assertEquals(code, 1, text); // the missing page's failures
+    ok(!/exceptions in tasks/.test(text), text);
+    const entries = JSON.parse(stdout), rows = csv(`${dir}/res_stats.csv`);
+    assertEquals(JSON.parse(Deno.readTextFileSync(`${dir}/st.json`)), entries);
+    for (const e of entries) {
+      const row = rows.find((r) => r.Name === e.name)!;
+      assertEquals([e.method, e.num_requests, e.num_failures], [
+        row.Type,
+        Number(row["Request Count"]),
+        Number(row["Failure Count"]),
+      ]);
+      const perSecond = Object.values(e.num_reqs_per_sec as Record<string, number>).reduce(
+        (a, b) => a + b,
+        0,
+      );
+      const bucketed = Object.values(e.response_times as Record<string, number>).reduce((a, b) => a + b, 0);
+      assertEquals([perSecond, bucketed], [e.num_requests, e.num_requests]);
+      ok(e.start_time <= e.last_request_timestamp && e.num_requests > 3, stdout);
+    }
+    assertEquals(entries.map((e: { name: string }) => e.name).sort(), ["missing", "upload"]);
+    assertEquals(entries.find((e: { name: string }) => e.name === "missing").num_failures > 0, true);
+  }));
+
+const CI_RUN = `import random
+import uuid
+from locust import HttpUser, constant, events, task
+from requests.exceptions import HTTPError
+
+
+@events.init_command_line_parser.add_listener
+def _(parser):
+    parser.add_argument("--with-admin", action="store_true", default=False)
+    parser.add_argument("--page-size", type=int, default=10)
+
+
+class Reader(HttpUser):
+    wait_time = constant(0.05)
+
+    @task
+    def read(self):
+        o = self.environment.parsed_options
+        picked = random.sample(["a", "b", "c"], k=2)
+        with self.client.post("/echo", json={"id": str(uuid.uuid4()), "picked": picked}, catch_response=True,
+                              name=f"read admin={o.with_admin} size={o.page_size}") as r:
+            if len(r.json()["id"]) != 36 or len(r.json()["picked"]) != 2:
+                r.failure(r.text)
+        try:
+            self.client.get("/static/none.png", name="missing").raise_for_status()
+        except HTTPError as e:
+            self.client.get("/json", name=f"after {e.response.status_code}")
+
+
+class Writer(HttpUser):
+    @task
+    def write(self):
+        self.client.post("/echo", json={}, name="write")
+`;
+
+Deno.test("a CI's run: user-classes from locust.conf, a store_true option, --html's {u} {r} {t}, HTTPError", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-ci-" });
+    Deno.writeTextFileSync(`${dir}/locust.conf`, "user-classes = Reader\n");
+    const html = ["--html", `${dir}/report_{u}_{r}_{t}.html`, "--processes", "-1", "--skip-log"];
+    const args = ["locustfile.py", "-u", "2", "-r", "2", "-t", "1s", "-H", url, "--csv", `${dir}/res`];
+    const { code, text } = await runLocust("locustfile.py", CI_RUN, [...args, "--with-admin", ...html], dir);
+    assertEquals(code, 1, text); // the missing page's failures
+    const rows = csv(`${dir}/res_stats.csv`);
+    assertEquals(rows.map((r) => r.Name).sort(), [
+      "Aggregated",
+      "after 404",
+      "missing",
+      "read admin=True size=10",
+    ]);
+    ok(rows.find((r) => r.Name.startsWith("read"))?.["Failure Count"] === "0", JSON.stringify(rows));
+    ok(!/exceptions in tasks/.test(text), text);
+    ok(Deno.statSync(`${dir}/report_2_2_1.html`).isFile);
   }));

@@ -189,8 +189,6 @@ export async function parseRunArgs(given: string[], command = "run", help = RUN_
   const argv = withLocustSettings(given);
   const hints = {
     ...Object.fromEntries(["-o", "--output"].map((f) => [f, `Artillery's ${f}: ${ARTILLERY_OUTPUT}`])),
-    "--json": "loadlab writes each name's numbers to results.json (--out-dir) and Locust's CSV files (--csv)",
-    "--processes": "loadlab spreads the users over its own workers already: leave the flag out",
     "--class-picker": "it picks classes in Locust's web UI; name the user classes after the locustfile",
     "--csv-full-history": "loadlab's intervals are the run's, not each name's: --csv writes Locust's " +
       "_stats_history.csv with its Aggregated row a second; leave the flag out",
@@ -266,17 +264,20 @@ function withLocustSettings(argv: string[]): string[] {
   }
   for (const [k, v] of Object.entries(Deno.env.toObject())) {
     const name = k.slice("LOCUST_".length).toLowerCase().replaceAll("_", "-");
-    const known = SPECS.some((s) => s.long === name || s.aliases?.includes(name));
+    const known = name === "user-classes" || SPECS.some((s) => s.long === name || s.aliases?.includes(name));
     if (k.startsWith("LOCUST_") && known) settings.set(name, v);
   }
   // A list as one value, `--tags=a,b` (its next values would take the locustfile's path too), unquoted.
   const bare = (v: string) => v.trim().replace(/^(["'])(.*)\1$/, "$2");
   const value = (v: string) => /^\[(.*)\]$/.exec(v)?.[1].split(",").map(bare).join(",") ?? bare(v);
+  // The user classes to run (`LOCUST_USER_CLASSES="A B"`) after the locustfile, as its arguments.
+  const classes = value(settings.get("user-classes") ?? "").split(/[\s,]+/).filter(Boolean);
+  settings.delete("user-classes");
   // Before the command line's own: a flag given there wins, as the last of a flag does.
   const under = [...settings].filter(([, v]) => v !== "false").map(([k, v]) =>
     v === "true" ? `--${k}` : `--${k}=${value(v)}`
   );
-  return [...under, ...(at >= 0 ? [...argv.slice(0, at), ...argv.slice(at + 2)] : argv)];
+  return [...under, ...(at >= 0 ? [...argv.slice(0, at), ...argv.slice(at + 2)] : argv), ...classes];
 }
 
 /** The options a locustfile named in `argv` adds (`parser.add_argument`) that are not loadlab's own. */
@@ -286,9 +287,9 @@ async function locustOptionSpecs(argv: string[]): Promise<FlagSpec[]> {
     const file = raw.values.get("locustfile")?.at(-1) ?? raw.positionals.find(isLocustFile);
     if (file === undefined) return [];
     const { convertLocustFile } = await import("../../runner/script/locust/file.ts");
-    const { options } = convertLocustFile(resolve(file));
+    const { options, switches } = convertLocustFile(resolve(file));
     const own = options.filter((o) => !SPECS.some((s) => s.long === o));
-    return own.map((long) => ({ long, takesValue: true }));
+    return own.map((long) => ({ long, takesValue: !switches.includes(long) }));
   } catch {
     return []; // the parse proper reports a bad flag, the run a file it cannot read or convert
   }

@@ -124,10 +124,10 @@ Deno.test("run args: pyproject.toml's [tool.locust] and ./locust.conf, their lis
     parseRunArgs(["-f", "users/", "-u", "2"]),
     (err: Error) => err instanceof UsageError && /-f users\/: loadlab runs one locustfile/.test(err.message),
   );
-  await rejects(
-    parseRunArgs(["shop.py", "--json"]),
-    (err: Error) => err instanceof UsageError && /--json: unknown flag; .*results\.json/.test(err.message),
-  );
+  assertEquals((await parseRunArgs(["shop.py", "--json", "--json-file", "st"])).scriptLoad?.locust, {
+    json: true,
+    jsonFile: "st",
+  });
 });
 
 Deno.test("run args: Locust's --csv-full-history is refused with why and what to do", async () => {

@@ -84,11 +84,15 @@ async function run(command: string, argv: string[], help: string): Promise<numbe
   }
   // Ctrl-C and SIGTERM are answered from the script's check to the end of the load.
   const interrupt = interruptSignal();
+  // Locust's --json: stdout is the JSON a program reads; every other line goes to stderr.
+  const log = console.log;
+  if (args.scriptLoad?.locust?.json) console.log = console.error;
   try {
     const read = await readRunPlanOrStop(command, args, interrupt);
     return typeof read === "number" ? read : await runRead(command, argv, args, read, interrupt);
   } finally {
     interrupt.dispose();
+    console.log = log;
   }
 }
 
@@ -125,7 +129,7 @@ async function runRead(
   return outcome.k6 ? k6ExitCodeOf(code, outcome.results.runs) : code;
 }
 
-/** A locustfile's run ends as Locust's: its table, its CSV files (`--csv`), its exit code. */
+/** A locustfile's run ends as Locust's: its table, its files (`--html`, `--csv`, `--json`), its exit code. */
 async function finishLocustRun(
   results: ResultsFile,
   args: RunArgs,
@@ -134,24 +138,24 @@ async function finishLocustRun(
   heard: (() => Promise<void>) | null,
 ) {
   const locust = args.scriptLoad?.locust ?? {};
-  if (locust.html !== undefined) {
-    await Deno.copyFile(`${outDir}/report.html`, locust.html).catch((err: Error) => {
-      throw new OutputError(`--html ${locust.html}: cannot write: ${err.message}`, { cause: err });
-    });
-  }
   await heard?.();
-  const { locustExitCode, locustStats, locustTable, writeLocustCsv } = await import(
+  const { locustExitCode, locustJson, locustStats, locustTable, writeLocustCsv } = await import(
     "../../runner/script/locust/stats.ts"
   );
   const { locustEnd } = await import("../../runner/script/locust/runtime.ts");
   const set = heard && results.runs.length > 0 ? await locustEnd(locustStats(results.runs[0])) : null;
   for (const run of results.runs) {
     console.log(`\n${terminalSafe(locustTable(run))}`);
-    if (locust.csv === undefined) continue;
-    try {
-      await writeLocustCsv(locust.csv, run, args.scriptLoad?.vus ?? 1);
-    } catch (err) {
-      throw new OutputError(`--csv ${locust.csv}: cannot write: ${(err as Error).message}`, { cause: err });
+    if (locust.json) await Deno.stdout.write(new TextEncoder().encode(locustJson(run) + "\n"));
+    const files = [
+      ["--html", locust.html, () => Deno.copyFile(`${outDir}/report.html`, locust.html!)],
+      ["--csv", locust.csv, () => writeLocustCsv(locust.csv!, run, args.scriptLoad?.vus ?? 1)],
+      ["--json-file", locust.jsonFile, () => Deno.writeTextFile(`${locust.jsonFile}.json`, locustJson(run))],
+    ] as const;
+    for (const [flag, path, write] of files) {
+      await (path === undefined ? null : write())?.catch((err: Error) => {
+        throw new OutputError(`${flag} ${path}: cannot write: ${err.message}`, { cause: err });
+      });
     }
   }
   return set ?? locustExitCode(results, code, locust.exitCodeOnError);

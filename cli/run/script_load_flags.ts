@@ -80,6 +80,10 @@ const LOCUST_ROWS: FlagTable = [
   flag("--csv <prefix>", { example: "out/locust" }, [
     "Locust's CSV files: <prefix>_stats.csv, _failures.csv, _stats_history.csv",
   ]),
+  flag("--json", {}, ["Locust's stats as JSON on stdout at the end (all else on stderr)"]),
+  flag("--json-file <file>", { example: "out/stats" }, ["Locust's stats as JSON to <file>.json"]),
+  flag("--processes <n>", { example: "4" }, ["accepted: loadlab's workers share the users already"]),
+  flag("--skip-log-setup", { aliases: ["skip-log"] }, ["accepted: a locustfile's logging is Python's"]),
   flag("-T, --tags <a,b>", { repeatable: true, manyValues: true, example: "checkout" }, [
     "only the tasks with these tags",
   ]),
@@ -255,14 +259,22 @@ function locustFlagsOf(flags: FlagValues): LocustFlags {
     tags: list("tags"),
     excludeTags: list("exclude-tags"),
     csv: flags.path("csv"),
+    json: flags.has("json") || undefined,
+    jsonFile: flags.path("json-file"),
     onlySummary: flags.has("only-summary") || undefined,
+    headless: flags.has("headless") || undefined,
     stopTimeoutMs: flags.durationMs("stop-timeout"),
     exitCodeOnError: flags.wholeNumber("exit-code-on-error", 0, 255),
-    headless: flags.has("headless") || undefined,
     resetStats: flags.has("reset-stats") || undefined,
     spawnRate: flags.has("ramp-up") ? spawnRateOf(flags.text("ramp-up")!) : undefined,
     logLevel: flags.text("loglevel")?.toUpperCase(),
-    html: flags.path("html"),
+    // Locust's tags in the file's name: users, spawn rate and run time (s), each when given or set.
+    html: flags.path("html")?.replace(/\{([urt])\}/g, (tag, k: "u" | "r" | "t") => {
+      const rate = spawnRateOf(flags.text("ramp-up") ?? "1"),
+        runSec = (flags.durationMs("duration") ?? NaN) / 1000;
+      const v = { u: flags.positiveInt("concurrency") ?? 1, r: rate, t: runSec }[k];
+      return Number.isNaN(v) ? tag : String(v);
+    }),
   });
 }
 

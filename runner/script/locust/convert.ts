@@ -38,8 +38,9 @@ export interface LocustConversion {
   users: LocustUserInfo[];
   /** Its `LoadTestShape` class, the first of them (as Locust's). */
   shape?: string;
-  /** The options it adds (`parser.add_argument("--region", ...)`: `region`). */
+  /** The options it adds (`parser.add_argument("--region", ...)`: `region`); `switches` take no value. */
   options: string[];
+  switches: string[];
   /** The modules of its folder it imports, each converted once: `path` in the folder, `code` its module's. */
   modules: Array<{ path: string; code: string }>;
 }
@@ -173,6 +174,7 @@ class Converter {
   private tasksets = new Set<string>();
   private defined = new Set<string>();
   private options: string[] = [];
+  private switches: string[] = [];
   private readonly moduleScope: Scope = { locals: new Set(), globals: new Set(), async: false };
   private scope = this.moduleScope;
   private inLambda = 0;
@@ -238,6 +240,7 @@ class Converter {
       code: this.out.join("\n") + "\n",
       users: this.users,
       options: this.options,
+      switches: this.switches,
       modules: [],
       ...(this.shapes.length > 0 ? { shape: this.shapes[0] } : {}),
     };
@@ -615,7 +618,9 @@ class Converter {
         value = "__L.inert"; // Flask's names serve Locust's web UI, which a headless run has not.
       } else if (PY_MODULES.has(module)) {
         if (from !== null && !(name in MODULES[module])) refuse(OUTSIDE);
-        value = from !== null ? `__M.${module}.${name}` : `__M.${dotted && local !== top ? name : module}`;
+        value = from !== null
+          ? `__M[${JSON.stringify(module)}].${name}`
+          : `__M.${dotted && local !== top ? name : module}`;
       } else {
         const why = INSTEAD[module.split(".").slice(0, 2).join(".")] ?? INSTEAD[module.split(".")[0]];
         if (why !== undefined) refuse(`${why} (docs/LOCUST.md)`, false);
@@ -700,6 +705,7 @@ class Converter {
     if (!m) return refuse(`${file} cannot be converted (its lines say why)`);
     if (!this.imports.has(file)) this.imports.set(file, this.imports.size);
     this.options.push(...m.kinds.options.filter((o) => !this.options.includes(o)));
+    this.switches.push(...m.kinds.switches);
     return m.kinds;
   }
 
@@ -1142,7 +1148,9 @@ class Converter {
       if (viaSelf || method === "sleep" || method === "interrupt") this.mustAwait(n);
       const first = children(argList)[1];
       if (method === "add_argument" && first?.name === "String") {
-        this.options.push(this.stringValue(first).replace(/^-+/, ""));
+        const name = this.stringValue(first).replace(/^-+/, "");
+        this.options.push(name);
+        if (/\baction\s*=\s*["']store_(true|false)["']/.test(this.text(argList))) this.switches.push(name);
       }
       for (const p of viaSelf ? children(argList) : []) {
         const key = p.name === "VariableName" && p.nextSibling?.name === "AssignOp" ? this.text(p) : "name";

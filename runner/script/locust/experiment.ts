@@ -39,6 +39,9 @@ function shapeStages(points: ShapePoints): Array<{ duration: string; target: num
 export interface LocustFlags extends Omit<LocustSelection, "userCount" | "file" | "runTimeS" | "heard"> {
   /** `--csv PREFIX`: Locust's CSV files (stats.ts). */
   csv?: string;
+  /** `--json`: stdout holds Locust's JSON stats only; `--json-file F`: they go to F.json. */
+  json?: boolean;
+  jsonFile?: string;
   onlySummary?: boolean;
   /** `--headless`: accepted (loadlab always is). */
   headless?: boolean;

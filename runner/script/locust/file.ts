@@ -42,12 +42,7 @@ export function locustSessionPath(path: string): string {
   return out;
 }
 
-/**
- * Locustfile `path`'s module loaded in this process (the command's), as Locust's one process loads it: its
- * top level and its `init` and `test_start` listeners run here once, what they leave given to each worker
- * (`LocustSelection.shared`), and its workers tell each request here, where its request and end listeners
- * run. The function returned waits for the last request told.
- */
+/** Locustfile `path`'s module loaded in the command's process, its listeners heard there (`listenHere`). */
 export async function loadLocustListeners(path: string): Promise<() => Promise<void>> {
   await import(pathToFileURL(locustSessionPath(path)).href);
   return await listenHere();

@@ -84,7 +84,7 @@ function splitKw(a: unknown[]): [unknown[], Record<string, unknown>] {
 
 /** A sized value's `len()`: a text's, list's, set's or dict's; null for any other value. */
 function sizeOf(x: unknown): number | null {
-  if (Array.isArray(x) || typeof x === "string") return x.length;
+  if (Array.isArray(x) || typeof x === "string" || x instanceof Uint8Array) return x.length;
   if (x instanceof Map || x instanceof Set) return x.size;
   return isDict(x) ? Object.keys(x).length : null;
 }
@@ -161,6 +161,7 @@ export function eq(a: unknown, b: unknown): boolean {
 
 export function contains(container: unknown, item: unknown): boolean {
   if (typeof container === "string") return container.includes(str(item));
+  if (container instanceof Uint8Array) return new TextDecoder().decode(container).includes(str(item));
   if (Array.isArray(container)) return container.some((v) => eq(v, item));
   if (container instanceof Set || container instanceof Map) return container.has(item);
   if (container !== null && typeof container === "object") {

@@ -3,9 +3,9 @@
  * The Python modules a locustfile of the subset imports: `random`, `string`, `json`, `time`, `uuid`,
  * `itertools`, `math`, `os` (its environment), `logging` (to stderr), `re` (on JavaScript's regular
  * expressions, Python's spellings of named groups, `\A`, `\Z` and flags translated), `csv`, `datetime`,
- * `base64`, `hashlib`, `hmac`, `collections`, `urllib.parse`, `secrets`, `functools` and `copy`, each with
- * the functions teams call. `time.sleep` (and `gevent.sleep`) is the session's own sleep (runtime.ts). Any
- * other module is refused (convert.ts).
+ * `base64`, `hashlib`, `hmac`, `collections`, `urllib.parse`, `secrets`, `functools`, `copy`, `io` and
+ * `requests.exceptions`, each with the functions teams call. `time.sleep` (and `gevent.sleep`) is the
+ * session's own sleep (runtime.ts). Any other module is refused (convert.ts).
  */
 import { args, builtins, exceptionClass, iter, Kw, mapping, mod, orDefault, output } from "./py.ts";
 import { MISSING, PyError, repr, str, tuple } from "./py.ts";
@@ -45,8 +45,8 @@ const random = {
       return list[list.length - 1];
     });
   },
-  sample: (items: unknown, k: number) => {
-    const list = [...iter(items)];
+  sample: (items: unknown, ...rest: unknown[]) => {
+    const [k] = args(rest, ["k"]) as [number], list = [...iter(items)];
     if (k > list.length) throw new PyError("ValueError", "sample larger than population");
     random.shuffle(list);
     return list.slice(0, k);
@@ -105,11 +105,9 @@ const time = {
   },
 };
 
+/** `uuid4()`: `str()` its text (no dict's repr), `.hex` its digits. */
 const uuid = {
-  uuid4: () => {
-    const id = crypto.randomUUID();
-    return { hex: id.replaceAll("-", ""), toString: () => id };
-  },
+  uuid4: (id = crypto.randomUUID()) => Object.assign(new String(id), { hex: id.replaceAll("-", "") }),
 };
 
 const itertools = {
@@ -502,20 +500,18 @@ const urllib = { parse: { quote, quote_plus, urlencode } };
 /** `secrets`' tokens; `functools.wraps` (the wrapped function's attributes, a task's weight, kept). */
 const secrets = { token_hex: (n = 32) => randomBytes(n).toString("hex"), choice };
 const functools = { wraps: (fn: object) => (wrapper: object) => Object.assign(wrapper, fn) };
+/** requests' exceptions (its client is refused: convert.ts). */
+const requestsExceptions = Object.fromEntries(
+  ["HTTPError", "ConnectionError"].map((n) => [n, exceptionClass(n)]),
+);
+/** `io`'s in-memory files: what `read()` gives (an upload's content, a csv reader's text). */
+const memoryFile = (value: unknown = "") => ({ read: () => value, getvalue: () => value, close() {} });
+const io = { BytesIO: memoryFile, StringIO: memoryFile };
 const copy = { copy: (x: any) => Array.isArray(x) ? [...x] : { ...x }, deepcopy: structuredClone };
 
-const modules = { random, string, json, time, uuid, itertools, os, math, logging, re, csv, datetime, base64 };
-export const MODULES: Record<string, Record<string, unknown>> = {
-  ...modules,
-  "urllib.parse": urllib.parse, // `from urllib.parse import quote`
-  urllib,
-  secrets,
-  functools,
-  copy,
-  hashlib,
-  hmac,
-  contextlib,
-  gevent,
-  collections,
-  urllib3,
-};
+/** By the name a locustfile imports: `urllib.parse` too (`from urllib.parse import quote`). */
+export const MODULES: Record<string, Record<string, unknown>> = Object.assign(
+  { random, string, json, time, uuid, itertools, os, math, logging, re, csv, datetime, base64, urllib },
+  { secrets, functools, copy, io, hashlib, hmac, contextlib, gevent, collections, urllib3 },
+  { "urllib.parse": urllib.parse, "requests.exceptions": requestsExceptions },
+);

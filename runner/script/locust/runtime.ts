@@ -302,6 +302,15 @@ class LocustResponse {
   json(): unknown {
     return loads(this.#r.text());
   }
+  /** A streamed body as requests reads it: its lines (text), its chunks (bytes). */
+  iter_lines(): string[] {
+    return this.text.split(/\r\n|\n|\r/).filter((l, i, all) => l !== "" || i < all.length - 1);
+  }
+  iter_content(...a: unknown[]): Uint8Array[] {
+    const body = this.content,
+      n = (args(a, ["chunk_size", "decode_unicode"], [1, false])[0] as number) ?? body.length;
+    return Array.from({ length: Math.ceil(body.length / n) }, (_, i) => body.subarray(i * n, (i + 1) * n));
+  }
   get headers() {
     return mapping((k) => this.#r.headers.get(k));
   }
@@ -324,7 +333,7 @@ class LocustResponse {
   }
   raise_for_status(): void {
     const why = this.failureText();
-    if (why !== null) throw new PyError("HTTPError", why);
+    if (why !== null) throw Object.assign(new PyError("HTTPError", why), { response: this });
   }
   /** Locust's error text for this response by its status, or null when it succeeded. */
   failureText(): string | null {
@@ -1005,11 +1014,8 @@ export function locustfile(
     typeof v === "function" && v.prototype instanceof User &&
     !(Object.hasOwn(v, "abstract") && (v as UserClass).abstract)
   ) as Array<[string, UserClass]>;
-  const users = sel.users === undefined ? classes.map(([, c]) => c) : sel.users.map((name) => {
-    const found = classes.find(([n]) => n === name);
-    if (found === undefined) throw new Error(`no user class named ${name}`);
-    return found[1];
-  });
+  // The classes asked (experiment.ts has checked each is one), else all.
+  const users = (sel.users ?? classes.map(([n]) => n)).map((name) => classes.find(([n]) => n === name)![1]);
   if (users.length === 0) throw new Error("the locustfile has no HttpUser class (one not abstract)");
   const order = classOrder(users, Math.max(sel.userCount ?? 1000, users.length));
   const tasks = (cls: any): TaskEntry[] =>
@@ -1126,7 +1132,9 @@ export function locustfile(
     const given = sel.options?.[flags[0].replace(/^-+/, "")] ??
       (o.env_var == null ? undefined : scriptEnv()[o.env_var]);
     const value = given === undefined
-      ? o.default ?? null
+      ? o.default ?? (o.action === "store_true" ? false : o.action === "store_false" || null)
+      : /^store_(true|false)$/.test(o.action)
+      ? o.action === "store_true"
       : typeof o.type === "function"
       ? o.type(given)
       : given;

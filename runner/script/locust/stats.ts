@@ -5,7 +5,7 @@
  * its CSV files (`--csv PREFIX`, Locust's columns) and its exit code (`--exit-code-on-error`, 1 unless
  * given, for any failure or any exception in a task, which loadlab counts as a `script` error).
  */
-import { decodeHistogram, mergeEncoded } from "../../../results/histogram.ts";
+import { bucketValuesUs, decodeHistogram, forEachBucket, mergeEncoded } from "../../../results/histogram.ts";
 import type { ResultsFile, RunResult } from "../../../results/schema/results.ts";
 import { unansweredRequests } from "../../../results/conclude/responses.ts";
 import { BEFORE_RESET, REDIRECTED, statsReset, UNREPORTED } from "./runtime.ts";
@@ -21,30 +21,17 @@ const ZERO = Object.fromEntries(
 /** Locust's reported percentiles and their column names. */
 const PERCENTILES = [50, 66, 75, 80, 90, 95, 98, 99, 99.9, 99.99, 100];
 
-/** One row of Locust's statistics: a request name (or the aggregate). */
-interface LocustRow {
-  method: string;
-  name: string;
-  requests: number;
-  failures: number;
-  /** ms */
-  avg: number;
-  min: number;
-  max: number;
-  median: number;
-  avgBytes: number;
-  rps: number;
-  failuresPerSec: number;
-  /** ms at percentile `p` (0 to 100), null without requests. */
-  percentile: (p: number) => number | null;
-  /** Locust's error text -> occurrences. */
-  errors: Map<string, number>;
-}
+/**
+ * One row of Locust's statistics, a request name's or the aggregate's: times in ms, `percentile(p)` (0 to
+ * 100) null without requests, `errors` Locust's error texts and their occurrences, `endpoint` none for the
+ * aggregate and a name seen only before a reset.
+ */
+type LocustRow = ReturnType<typeof locustRows>["rows"][number];
 
 type Endpoint = NonNullable<RunResult["endpoints"]>[number];
 
 /** Locust's rows of a run (sorted by name, as Locust sorts them) and its aggregate. */
-function locustRows(run: RunResult): { rows: LocustRow[]; total: LocustRow } {
+function locustRows(run: RunResult) {
   const seconds = Math.max(run.durationSec - (statsReset?.afterSec ?? 0), 1e-9);
   const checks = new Map<string, Array<{ name: string; passed: number; failed: number }>>();
   for (const flow of run.flows ?? []) {
@@ -52,7 +39,7 @@ function locustRows(run: RunResult): { rows: LocustRow[]; total: LocustRow } {
       checks.set(step.label, [...(checks.get(step.label) ?? []), ...step.checks ?? []]);
     }
   }
-  let rows = (run.endpoints ?? []).map((e: Endpoint): LocustRow => {
+  let rows = (run.endpoints ?? []).map((e: Endpoint) => {
     const space = e.name.indexOf(" ");
     // A name of the engine's spelling (`GET /path`), not one a `name=` gave (`HTTP 404`).
     const verb = e.name.slice(0, space);
@@ -83,6 +70,7 @@ function locustRows(run: RunResult): { rows: LocustRow[]; total: LocustRow } {
       failuresPerSec: failures / seconds,
       percentile: pct,
       errors,
+      endpoint: e as Endpoint | undefined,
     };
   });
   // A redirect's hops: their failures are the first request's, their count none (one request, as Locust's).
@@ -100,7 +88,7 @@ function locustRows(run: RunResult): { rows: LocustRow[]; total: LocustRow } {
   for (const r of rows.filter((r) => r.name.endsWith(BEFORE_RESET))) {
     const name = r.name.slice(0, -BEFORE_RESET.length);
     if (rows.some((o) => o.name === name && o.method === r.method)) rows.splice(rows.indexOf(r), 1);
-    else Object.assign(r, ZERO, { name, percentile: () => null, errors: new Map() });
+    else Object.assign(r, ZERO, { name, percentile: () => null, errors: new Map(), endpoint: undefined });
   }
   // The aggregate's times: the run's, or after a reset its rows' (their endpoints' histograms added).
   const ends = statsReset === null ? [run] : run.endpoints?.filter((e) => !e.name.endsWith(BEFORE_RESET));
@@ -108,7 +96,7 @@ function locustRows(run: RunResult): { rows: LocustRow[]; total: LocustRow } {
   rows.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : a.method < b.method ? -1 : 1);
   const requests = rows.reduce((t, r) => t + r.requests, 0);
   const failures = rows.reduce((t, r) => t + r.failures, 0);
-  const total: LocustRow = {
+  const total = {
     method: "",
     name: "Aggregated",
     requests,
@@ -120,33 +108,69 @@ function locustRows(run: RunResult): { rows: LocustRow[]; total: LocustRow } {
     avgBytes: requests === 0 ? 0 : rows.reduce((t, r) => t + r.avgBytes * r.requests, 0) / requests,
     rps: requests / seconds,
     failuresPerSec: failures / seconds,
-    percentile: (p) => requests === 0 || h.totalCount === 0 ? null : h.getValueAtPercentile(p) / 1000,
-    errors: new Map(),
+    percentile: (p: number) => requests === 0 || h.totalCount === 0 ? null : h.getValueAtPercentile(p) / 1000,
+    errors: new Map<string, number>(),
+    endpoint: undefined as Endpoint | undefined,
   };
   return { rows, total };
 }
 
+/** Locust's `serialize_stats()` keys of a `StatsEntry`: what `--json` writes of each name's. */
+const SERIALIZED =
+  ("name method last_request_timestamp start_time num_requests num_none_requests num_failures " +
+    "total_response_time max_response_time min_response_time total_content_length response_times " +
+    "num_reqs_per_sec num_fail_per_sec").split(" ");
+
+/**
+ * Locust's `StatsEntry` of row `r` of `run`. `response_times` by Locust's rounded ms; seconds are the run's
+ * intervals' (a quarter second), failures by second only when all of the name's requests failed.
+ */
+function statsEntry(run: RunResult, r: LocustRow) {
+  const startSec = Date.parse(run.startedAt) / 1000;
+  const perSec: Record<number, number> = {}, times: Record<number, number> = {}, sentSec: number[] = [];
+  r.endpoint?.intervals.requests.forEach((n, i) => {
+    const { startMs, durationMs } = run.intervals![i], at = startSec + startMs / 1000;
+    if (n === 0) return;
+    perSec[Math.floor(at)] = (perSec[Math.floor(at)] ?? 0) + n;
+    sentSec.push(at, at + durationMs / 1000);
+  });
+  const h = r.endpoint?.histogramEncoded ? decodeHistogram(r.endpoint.histogramEncoded) : null;
+  if (h) {
+    forEachBucket(h, (slot, n) => {
+      const ms = bucketValuesUs(h, slot).medianUs / 1000,
+        key = ms < 100 ? Math.round(ms) : +ms.toPrecision(2);
+      times[key] = (times[key] ?? 0) + n;
+    });
+  }
+  const [requests, failures] = [r.requests, r.failures], failed = failures > 0 && failures === requests;
+  return Object.assign(
+    Object.create(null),
+    { name: r.name, method: r.method, start_time: sentSec[0] ?? startSec },
+    { last_request_timestamp: sentSec.at(-1) ?? null, num_requests: requests, num_none_requests: 0 },
+    { num_failures: failures, fail_ratio: requests === 0 ? 0 : failures / requests },
+    { total_response_time: r.avg * requests, avg_response_time: r.avg, median_response_time: r.median },
+    { min_response_time: requests === 0 ? null : r.min, max_response_time: r.max, response_times: times },
+    { total_content_length: Math.round(r.avgBytes * requests), avg_content_length: r.avgBytes },
+    { num_reqs_per_sec: perSec, num_fail_per_sec: failed ? perSec : {}, total_rps: r.rps },
+    { current_rps: r.rps, total_fail_per_sec: r.failuresPerSec, current_fail_per_sec: r.failuresPerSec },
+    { get_response_time_percentile: (p: number) => r.percentile(p * 100) ?? 0 },
+  );
+}
+
+/** Locust's `--json` of `run`: its `serialize_stats()`, a dict a name. */
+export const locustJson = (run: RunResult): string =>
+  JSON.stringify(
+    locustRows(run).rows.map((r) => statsEntry(run, r)).map((e) =>
+      Object.fromEntries(SERIALIZED.map((k) => [k, e[k]]))
+    ),
+    null,
+    4,
+  );
+
 /** Locust's `environment.stats` of `run` as the end's listeners read it: `total`, `get(name, method)`. */
 export function locustStats(run: RunResult): object {
   const { rows, total } = locustRows(run);
-  const entry = (r: LocustRow) =>
-    Object.assign(Object.create(null), {
-      name: r.name,
-      method: r.method,
-      num_requests: r.requests,
-      num_failures: r.failures,
-      fail_ratio: r.requests === 0 ? 0 : r.failures / r.requests,
-      avg_response_time: r.avg,
-      min_response_time: r.min,
-      max_response_time: r.max,
-      median_response_time: r.median,
-      avg_content_length: r.avgBytes,
-      total_rps: r.rps,
-      current_rps: r.rps,
-      total_fail_per_sec: r.failuresPerSec,
-      current_fail_per_sec: r.failuresPerSec,
-      get_response_time_percentile: (p: number) => r.percentile(p * 100) ?? 0,
-    });
+  const entry = (r: LocustRow) => statsEntry(run, r);
   return Object.assign(Object.create(null), {
     total: entry(total),
     // By `method name` (Locust's keys are (name, method) tuples): what `entries.values()` iterates.
