@@ -34,7 +34,7 @@ import { withPaths } from "../plan/attack.ts";
 import { idleWarning, isCpuProfile, summarizeProfile } from "../../results/cpu_profile.ts";
 import type { RunProfile } from "../../results/schema/profile.ts";
 import { writeTextAtomic } from "../../system/output_file.ts";
-import { fileStem } from "../../validation/file_stem.ts";
+import { fileStem } from "../../validation/shown_name.ts";
 import { defined } from "../../validation/defined.ts";
 
 /** What a run under way reports (the plan's own before/after hooks are in scenarios/run/run_plan.ts). */
