@@ -13,7 +13,7 @@ import type { AttackProgress, RunResult } from "../results/mod.ts";
 import { RunAggregator } from "./stats/aggregate.ts";
 import type { AggregatorOptions } from "./stats/aggregate_types.ts";
 import { endpointTable } from "./endpoint_table.ts";
-import { mergePrepared, runWorkers, type WorkersSummary } from "./worker/pool.ts";
+import { mergePrepared, runWorkers, START_LEAD_MS, type WorkersSummary } from "./worker/pool.ts";
 import { DoneTotals } from "./worker/collect.ts";
 import { runResultOf } from "./run_result.ts";
 import { createLogFile } from "./load/request_log.ts";
@@ -133,9 +133,6 @@ async function runLoaded(config: AttackConfig, hooks: AttackHooks): Promise<RunR
   if (workers.logError) throw new RequestLogFailed(workers.logError, run);
   return run;
 }
-
-/** The common start's distance from the last load prepared: the hop that tells every load's workers. */
-const START_LEAD_MS = 10;
 
 /** One load of the run with its start after the run's. */
 export interface AttackPart {
