@@ -85,11 +85,7 @@ export async function runWorkers(config: AttackConfig, opts: PoolOptions): Promi
     workers.forEach((w, workerIndex) =>
       send(w, {
         type: "prepare",
-        config,
-        workerIndex,
-        workerCount: count,
-        warmupSinkUrl,
-        heartbeat: heartbeats[workerIndex],
+        load: { config, workerIndex, workerCount: count, warmupSinkUrl, heartbeat: heartbeats[workerIndex] },
         counters,
         inputs,
       })
