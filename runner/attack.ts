@@ -247,15 +247,11 @@ function aggregatorOptionsOf(
     // Sample endpoint k is endpoint k here; a script's samples carry names instead.
     endpoints: config.script ? [] : endpointTable(config).endpoints,
     namedEndpoints: config.script !== undefined,
-    ...(listeners.length > 0
-      ? {
-        onInterval: (delta: IntervalDelta) => {
-          // Its nominal end; the exporter stamps a last, partial interval no later than it is handed on.
-          delta.endEpochMs = clock.originEpochMs + (delta.index + 1) * config.intervalMs;
-          for (const listener of listeners) listener(delta);
-        },
-      }
-      : {}),
+    onInterval: listeners.length === 0 ? undefined : (delta: IntervalDelta) => {
+      // Its nominal end; the exporter stamps a last, partial interval no later than it is handed on.
+      delta.endEpochMs = clock.originEpochMs + (delta.index + 1) * config.intervalMs;
+      for (const listener of listeners) listener(delta);
+    },
   };
 }
 

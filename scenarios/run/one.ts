@@ -176,10 +176,8 @@ async function attackWatched(
       },
       signal: opts.signal,
       abortOn: abortRules(run, thresholds, config.segment !== undefined),
-      ...(opts.steering ? { steering: opts.steering } : {}),
-      ...(onInterval
-        ? { onInterval: (delta: IntervalDelta) => onInterval(delta, run, telemetry ? telemetry.peek : null) }
-        : {}),
+      steering: opts.steering,
+      onInterval: onInterval && ((delta) => onInterval(delta, run, telemetry ? telemetry.peek : null)),
     };
     attack = parts ? await runAttackParts(parts, hooks) : await runAttack(config, hooks);
   } catch (err) {
