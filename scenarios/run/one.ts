@@ -29,7 +29,6 @@ import {
 } from "../../targets/mod.ts";
 import { sleepUnlessAborted } from "../../system/sleep.ts";
 import type { IntervalDelta } from "../../results/export/interval_delta.ts";
-import { LOAD_MODEL_FACTS } from "../../results/load_models.ts";
 import { withPaths } from "../plan/attack.ts";
 import { idleWarning, isCpuProfile, summarizeProfile } from "../../results/cpu_profile.ts";
 import type { RunProfile } from "../../results/schema/profile.ts";
@@ -259,7 +258,7 @@ function completeRunResult(
   } else if (run.warmupAuto) {
     result = { ...result, warmupNotReached: true };
   }
-  if (LOAD_MODEL_FACTS[config.model].durationIn === "phases" && "phases" in config && config.phases) {
+  if ("phases" in config) {
     const spans = config.phases.map((p, i) => ({
       name: p.name ?? `phase ${i + 1}`,
       durationMs: p.durationMs,
