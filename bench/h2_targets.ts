@@ -63,7 +63,7 @@ async function startBuiltinH2(dir: string, pinned: boolean): Promise<BenchTarget
     label: "built-in target, 1 process, GET /, h2 over TLS by ALPN (Deno.serve)",
     url: `${target.url}/`,
     caFile: target.caFile!,
-    pid: target.pids[0] ?? null,
+    pid: target.processes[0]?.pid ?? null,
     stop: () => target.stop(),
   };
 }

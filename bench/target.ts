@@ -214,14 +214,15 @@ if (import.meta.main) {
   );
   const dir = await Deno.makeTempDir({ prefix: "loadlab-bench-" });
   const builtin = await startTarget({ kind: "builtin", cpuAffinity: [0] });
+  const builtinPids = builtin.processes.map((p) => p.pid);
   const direct = (path: string): Side => ({
     name: "direct",
     url: `${builtin.url}${path}`,
-    pids: builtin.pids,
+    pids: builtinPids,
   });
   try {
     console.log("\n/json: built-in target vs bare Deno.serve in each form (same bytes, same headers)");
-    await compareWithBare({ name: "built-in target", url: `${builtin.url}/json`, pids: builtin.pids }, dir);
+    await compareWithBare({ name: "built-in target", url: `${builtin.url}/json`, pids: builtinPids }, dir);
     if (findProgram("redis-server")) {
       const proxy = await startTarget({
         kind: "proxy",
@@ -232,7 +233,7 @@ if (import.meta.main) {
       const cached = (path: string): Side => ({
         name: "cached proxy",
         url: `${proxy.url}${path}`,
-        pids: [proxy.pids[0], proxy.redisPid ?? 0, ...builtin.pids],
+        pids: [proxy.processes[0].pid, proxy.redisPid ?? 0, ...builtinPids],
       });
       try {
         for (const path of ["/json", "/fib/25"]) {

@@ -13,7 +13,7 @@ import type { AttackProgress, RunResult } from "../results/mod.ts";
 import { RunAggregator } from "./stats/aggregate.ts";
 import type { AggregatorOptions } from "./stats/aggregate_types.ts";
 import { endpointTable } from "./endpoint_table.ts";
-import { mergePrepared, runWorkers, type WorkersSummary } from "./worker/pool.ts";
+import { mergePrepared, runWorkers, START_LEAD_MS, type WorkersSummary } from "./worker/pool.ts";
 import { DoneTotals } from "./worker/collect.ts";
 import { runResultOf } from "./run_result.ts";
 import { createLogFile } from "./load/request_log.ts";
@@ -134,9 +134,6 @@ async function runLoaded(config: AttackConfig, hooks: AttackHooks): Promise<RunR
   return run;
 }
 
-/** The common start's distance from the last load prepared: the hop that tells every load's workers. */
-const START_LEAD_MS = 10;
-
 /** One load of the run with its start after the run's. */
 export interface AttackPart {
   name: string;
@@ -250,15 +247,11 @@ function aggregatorOptionsOf(
     // Sample endpoint k is endpoint k here; a script's samples carry names instead.
     endpoints: config.script ? [] : endpointTable(config).endpoints,
     namedEndpoints: config.script !== undefined,
-    ...(listeners.length > 0
-      ? {
-        onInterval: (delta: IntervalDelta) => {
-          // Its nominal end; the exporter stamps a last, partial interval no later than it is handed on.
-          delta.endEpochMs = clock.originEpochMs + (delta.index + 1) * config.intervalMs;
-          for (const listener of listeners) listener(delta);
-        },
-      }
-      : {}),
+    onInterval: listeners.length === 0 ? undefined : (delta: IntervalDelta) => {
+      // Its nominal end; the exporter stamps a last, partial interval no later than it is handed on.
+      delta.endEpochMs = clock.originEpochMs + (delta.index + 1) * config.intervalMs;
+      for (const listener of listeners) listener(delta);
+    },
   };
 }
 

@@ -23,6 +23,8 @@ import { flowSpecSchema } from "./flow_spec.ts";
 import { type Option, option } from "./option.ts";
 import { customIssue } from "../validation/mod.ts";
 
+/** The request timeout of a config that sets none. */
+export const DEFAULT_TIMEOUT_MS = 10_000;
 /** Bounds of `maxMemoryMb`: below the least loadlab holds, a run would end as it starts. */
 const MIN_MEMORY_MB = 256;
 const MAX_MEMORY_MB = 1_048_576;
@@ -47,7 +49,7 @@ export const OPTIONS = {
   ),
   timeoutMs: option(
     { kind: "ms", file: "timeout", sweep: true, flag: "--timeout D", example: "5s" },
-    cappedMs("timeout").positive("timeout must be > 0").default(10_000),
+    cappedMs("timeout").positive("timeout must be > 0").default(DEFAULT_TIMEOUT_MS),
     "per-request timeout; late responses count as timeouts",
   ),
   connectTimeoutMs: option(

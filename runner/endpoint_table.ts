@@ -22,11 +22,6 @@ export interface EndpointInfo {
   requests: number;
 }
 
-/** The default name of a request: its method and path as configured (the URL's own path for "/"). */
-function defaultEndpointName(url: URL, spec: Pick<RequestSpec, "method" | "path">): string {
-  return `${spec.method} ${resolvePath(url, spec.path)}`;
-}
-
 /** What makes two requests the same request (name aside): method, path, headers and body. */
 function identityOf(url: URL, spec: RequestSpec): string {
   const body = spec.body === undefined ? "" : new TextDecoder().decode(spec.body);
@@ -44,8 +39,9 @@ export function endpointTable(config: Pick<CommonFields, "url" | "requestMix" | 
   /** Flow steps whose name an endpoint of the other kind (HTTP vs ws) has: config checks refuse them. */
   const clashes: Array<{ flow: number; step: number; name: string }> = [];
   const indexOf = (spec: RequestSpec, label?: string, at?: { flow: number; step: number }): number => {
-    // As outputs keep names (one line, bounded), so the flows' step labels and the endpoints agree.
-    const name = shownName(spec.name ?? label ?? defaultEndpointName(url, spec));
+    // As outputs keep names (one line, bounded), so the flows' step labels and the endpoints agree; by
+    // default its method and path as configured (the URL's own path for "/").
+    const name = shownName(spec.name ?? label ?? `${spec.method} ${resolvePath(url, spec.path)}`);
     let index = endpoints.findIndex((e) => e.name === name);
     const kept = index >= 0 || endpoints.length < MAX_ENDPOINTS ? name : OTHER_ENDPOINT;
     if (kept !== name) index = endpoints.findIndex((e) => e.name === OTHER_ENDPOINT);

@@ -141,9 +141,9 @@ function checkRequest(req: SteerRequest, run: RunUnderWay, atSec: number): Check
       `this generator runs segment ${index} of ${count} of a split load: a change here would steer only its part`,
     );
   }
+  const planned = basePhasesOf(config, config.warmupMs + measuredDurationMs(config));
   const endSec =
-    (steeredDurationMs(base(config), scheduleChangesOf(run.changes, config.warmupMs)) - config.warmupMs) /
-    1000;
+    (steeredDurationMs(planned, scheduleChangesOf(run.changes, config.warmupMs)) - config.warmupMs) / 1000;
   if (atSec >= endSec) return { status: 409, reason: "the load has ended (its graceful stop is under way)" };
   const misfit = modelMisfit(action as SteerAction, config.model);
   return misfit ? bad(misfit) : changeFor(action as SteerAction, req, run, atSec);
@@ -196,10 +196,6 @@ function changeFor(action: SteerAction, req: SteerRequest, run: RunUnderWay, atS
 
 function bad(reason: string): Checked {
   return { status: 400, reason };
-}
-
-function base(config: AttackConfig) {
-  return basePhasesOf(config, config.warmupMs + measuredDurationMs(config));
 }
 
 /** The arrivals per second a steered open load asked for over its measured part, pauses included. */

@@ -50,7 +50,7 @@ export async function connectRedis(url: string, timeoutMs = 3000): Promise<Redis
 }
 
 /** Starts `redis-server` on a free loopback port, no RDB snapshots, no AOF. */
-export async function startRedisServer(opts: { logFile?: string; cpuAffinity?: number[] } = {}) {
+export async function startRedisServer(opts: { logFile?: string } = {}) {
   const program = findProgram("redis-server");
   if (!program) {
     throw new TargetError(
@@ -68,7 +68,6 @@ export async function startRedisServer(opts: { logFile?: string; cpuAffinity?: n
     args: ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir]
       .concat(keepEnvironArgs(program)),
     logFile: opts.logFile,
-    cpuAffinity: opts.cpuAffinity,
   });
   const stop = async () => {
     await proc.stop();

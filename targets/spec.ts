@@ -177,8 +177,7 @@ export interface RunningTarget {
   /** Without a trailing slash, e.g. http://127.0.0.1:41234. */
   url: string;
   grpcUrl?: string;
-  /** Processes sampled for CPU/RSS telemetry (same order as `processes`). */
-  pids: number[];
+  /** Processes sampled for CPU/RSS telemetry. */
   processes: TargetProcess[];
   redisUrl?: string;
   /** With `tls: self-signed`: the CA file a client verifies it with. */

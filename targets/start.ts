@@ -476,7 +476,6 @@ function handle(stack: Stack, started: Started, opts: StartOptions): RunningTarg
     info: started.info,
     url: started.url,
     processes: stack.processes,
-    pids: stack.processes.map((p) => p.pid),
     redisUrl: started.redis?.url,
     redisPid: started.redis?.pid,
     coldStart: coldStartOf(stack),

@@ -112,13 +112,12 @@ class RedisSeries {
  */
 export function startTelemetry(
   target: Pick<RunningTarget, "processes" | "redisUrl" | "redisPid" | "runtimeDir">,
-  opts: { intervalMs: number; redisUrl?: string; startMs?: number },
+  opts: { intervalMs: number; startMs?: number },
 ): { ready: Promise<void>; stop(): TelemetrySeries[]; peek(): TelemetrySeries[] } {
   const startMs = opts.startMs ?? performance.now();
   const processes = target.processes.map((p) => new ProcessSeries(p.name, "process", p.pid));
-  const redisUrl = opts.redisUrl ?? target.redisUrl;
   const redisProc = target.redisPid ? new ProcessSeries("redis", "redis", target.redisPid) : null;
-  const redis = redisUrl ? new RedisSeries(redisUrl, redisProc) : null;
+  const redis = target.redisUrl ? new RedisSeries(target.redisUrl, redisProc) : null;
   const runtime = target.runtimeDir
     ? new RuntimeReader(target.runtimeDir, target.processes, Date.now() - (performance.now() - startMs))
     : null;

@@ -31,7 +31,6 @@ Deno.test(
     const target = {
       info: { kind: "builtin" as const },
       url: "http://127.0.0.1:1",
-      pids: [Deno.pid],
       processes: [{ name: "target", pid: Deno.pid }],
       stats: () => Promise.resolve({}),
       stop: () => Promise.resolve(),

@@ -75,7 +75,7 @@ function targetFdLimit(pid: number): number | null {
 async function holdFiveThousand(transport: "deno" | "epoll"): Promise<void> {
   const target = await startTarget({ kind: "builtin" });
   try {
-    const targetLimit = targetFdLimit(target.pids[0]);
+    const targetLimit = targetFdLimit(target.processes[0].pid);
     assert(targetLimit === null || targetLimit >= NEEDED_FDS, `target's open-file limit ${targetLimit}`);
     await withTempDir(async (dir) => {
       const runId = `held-${transport}-${crypto.randomUUID()}`;

@@ -154,7 +154,7 @@ pool.test(
     const target = await startTarget({ kind: "builtin", profile: "cpu" });
     try {
       const profiling = await startCpuProfiles(target.inspected!);
-      Deno.kill(target.pids[0], "SIGKILL");
+      Deno.kill(target.processes[0].pid, "SIGKILL");
       await target.stop(); // waits until the process is gone
       const started = performance.now();
       const [taken] = await profiling.stop();

@@ -30,7 +30,7 @@ Deno.test("one instance: serves the endpoints from its own process, gone after s
       (await fetch(`${target.url}/error/1`).then(async (r) => (await r.body?.cancel(), r))).status,
       500,
     );
-    assert(target.pids[0] !== Deno.pid);
+    assert(target.processes[0].pid !== Deno.pid);
     assertEquals(target.info, { kind: "builtin", runtime: `deno ${Deno.version.deno}` });
     await (await fetch(`${target.url}/home`)).text();
     assertEquals(await target.stats(), {
@@ -42,7 +42,7 @@ Deno.test("one instance: serves the endpoints from its own process, gone after s
   } finally {
     await target.stop();
   }
-  assertEquals(await waitGone(target.pids, 2000), []);
+  assertEquals(await waitGone(target.processes.map((p) => p.pid), 2000), []);
 });
 
 Deno.test("balancer: round-robin spreads requests evenly over the instances", async () => {
@@ -87,7 +87,7 @@ Deno.test("reuse-port: instances share one port and the kernel spreads connectio
       servedBy.add((await res.json()).pid);
       client.close();
     }
-    assertEquals([...servedBy].sort(), [...target.pids].sort());
+    assertEquals([...servedBy].sort(), target.processes.map((p) => p.pid).sort());
   } finally {
     await target.stop();
   }
@@ -120,7 +120,7 @@ Deno.test({
   async fn() {
     const target = await startTarget({ kind: "builtin", cpuAffinity: [0] });
     try {
-      const status = await Deno.readTextFile(`/proc/${target.pids[0]}/status`);
+      const status = await Deno.readTextFile(`/proc/${target.processes[0].pid}/status`);
       assertEquals(/Cpus_allowed_list:\s*(\S+)/.exec(status)?.[1], "0");
       assertEquals(await fetch(`${target.url}/`).then((r) => r.text()), "Hello, World!");
     } finally {

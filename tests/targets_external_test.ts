@@ -48,13 +48,13 @@ Deno.test({
       const body = await (await fetch(`${target.url}/anything`)).json();
       assertEquals(body.greeting, "hello from env");
       assertEquals(target.processes[0].name, "target");
-      assert(alive(target.pids[0]));
+      assert(alive(target.processes[0].pid));
       assertEquals(await target.stats(), {});
     } finally {
       await target.stop();
       await target.stop(); // idempotent
     }
-    assert(!alive(target.pids[0]), "the app must be gone after stop()");
+    assert(!alive(target.processes[0].pid), "the app must be gone after stop()");
     const log = await Deno.readTextFile(`${dir}/external.log`);
     assertMatch(log, /listening on/);
     assertMatch(log, /GREETING=hello from env/);
@@ -145,6 +145,6 @@ Deno.test({
     const target = await startTarget(nodeApp(freePort()), { signal: controller.signal });
     controller.abort();
     await target.stop(); // the same stop, already under way
-    assert(!alive(target.pids[0]));
+    assert(!alive(target.processes[0].pid));
   },
 });

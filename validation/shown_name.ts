@@ -1,6 +1,7 @@
 /**
  * @module
- * A user-given name as every output keeps it: one line, nothing hidden, cut with a hash when long.
+ * A user-given name as every output keeps it (one line, nothing hidden, cut with a hash when long), and as
+ * a file-name stem (unsafe characters become `_`, with a short hash unless unique).
  */
 import { createHash } from "node:crypto";
 import { visibleLine } from "./terminal_text.ts";
@@ -8,6 +9,8 @@ import { visibleLine } from "./terminal_text.ts";
 /** UTF-16 units: at most 1,536 bytes of UTF-8. */
 export const MAX_NAME_CHARS = 384;
 const PLAIN = /^[ -~]*$/;
+/** Room for an extension and a suffix within any filesystem's 255 bytes. */
+const MAX_STEM_CHARS = 120;
 
 export function shownName(name: string): string {
   return shownNameWithin(name, MAX_NAME_CHARS);
@@ -27,4 +30,12 @@ export function shownNameWithin(name: string, maxChars: number): string {
   let cut = maxChars - tail.length;
   if (/[\ud800-\udbff]/.test(line[cut - 1])) cut--;
   return line.slice(0, cut) + tail;
+}
+
+/** `name` as a file-name stem; `unique`: its cleaned form is its own, case aside. */
+export function fileStem(name: string, unique: boolean): string {
+  const cleaned = name.replace(/[^A-Za-z0-9.=-]+/g, "_");
+  if (unique && cleaned.length <= MAX_STEM_CHARS && !/[A-Z]/.test(cleaned)) return cleaned;
+  const hash = createHash("sha256").update(name).digest("hex").slice(0, 8);
+  return `${cleaned.slice(0, MAX_STEM_CHARS - hash.length - 1)}-${hash}`;
 }

@@ -8,7 +8,7 @@
 import { shownName } from "../../validation/shown_name.ts";
 import type { FlowSpec } from "../flow_spec.ts";
 import { type EncodedRequest, encodeRequest, resolvePath } from "../http/request.ts";
-import { compileExtract, type StepExtract } from "./step_checks.ts";
+import { compileExtract, filledText, type StepExtract } from "./step_checks.ts";
 import { hasPlaceholder, textParts } from "../http/template.ts";
 import { DEFAULT_KEPT_BYTES } from "../http/kept_bytes.ts";
 import { encodeH2Request, type H2Request } from "../http/h2/request.ts";
@@ -18,19 +18,12 @@ import type { GrpcStep } from "../grpc_step_spec.ts";
 import type { RequestSpec } from "../request_spec.ts";
 import type { StepResponse } from "../http/kept_response.ts";
 
-const decoder = new TextDecoder();
-
-/** Literal parts and value indexes (template.ts `textParts`) with the session's `values` filled in. */
-function filled(parts: ReadonlyArray<string | number>, values: ReadonlyArray<Uint8Array>): string {
-  return parts.map((p) => typeof p === "string" ? p : decoder.decode(values[p])).join("");
-}
-
 /** A step's request path with the session's `values` filled in. */
 export function stepPath(
   step: { request: EncodedRequest; pathParts: Array<string | number> | null },
   values: ReadonlyArray<Uint8Array>,
 ): string {
-  return step.pathParts === null ? step.request.path : filled(step.pathParts, values);
+  return step.pathParts === null ? step.request.path : filledText(step.pathParts, values);
 }
 
 /** A step's authority (its Host header, else the URL's host) with the session's `values` filled in. */
@@ -38,7 +31,7 @@ export function stepAuthority(
   step: { authority: string; authorityParts: Array<string | number> | null },
   values: ReadonlyArray<Uint8Array>,
 ): string {
-  return step.authorityParts === null ? step.authority : filled(step.authorityParts, values);
+  return step.authorityParts === null ? step.authority : filledText(step.authorityParts, values);
 }
 
 /** What of a response a step keeps: nothing (the usual path), its head, or head and body. */

@@ -7,7 +7,7 @@
  */
 import { writeAll } from "../../system/write_all.ts";
 import { OutputError } from "../../system/output_file.ts";
-import { fileStem } from "../../validation/file_stem.ts";
+import { fileStem } from "../../validation/shown_name.ts";
 import { writeInt } from "../http/template.ts";
 
 const FLUSH_AT_BYTES = 60 * 1024;

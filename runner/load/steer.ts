@@ -143,9 +143,9 @@ export class WorkerSteering {
   }
 }
 
-/** The phases a load's changes apply to: the rate model's own, else one phase of `spanMs` at its rate. */
+/** The phases a load's changes apply to: its own (a rate load's), else one phase of `spanMs` at its rate. */
 export function basePhasesOf(config: SteeredConfig, spanMs: number): Phase[] {
-  if (config.model === "rate" && config.phases) return withWarmup(config.phases, config.warmupMs);
+  if (config.phases) return withWarmup(config.phases, config.warmupMs);
   return [{ durationMs: spanMs, ratePerSec: config.ratePerSec ?? 0 }];
 }
 

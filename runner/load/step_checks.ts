@@ -64,7 +64,8 @@ function checkText(c: CheckSpec): string | undefined {
   return typeof c.equals === "string" ? c.equals : undefined;
 }
 
-function filledText(parts: ReadonlyArray<string | number>, values: ReadonlyArray<Uint8Array>): string {
+/** Literal parts and value indexes (template.ts `textParts`) with the session's `values` filled in. */
+export function filledText(parts: ReadonlyArray<string | number>, values: ReadonlyArray<Uint8Array>): string {
   let text = "";
   for (const part of parts) {
     if (typeof part === "string") text += part;

@@ -50,7 +50,6 @@ export class RunAggregator {
   readonly #endpointNames: string[];
 
   constructor(opts: AggregatorOptions) {
-    if (!(opts.intervalMs > 0)) throw new RangeError(`intervalMs must be > 0, got ${opts.intervalMs}`);
     this.#intervalMs = opts.intervalMs;
     this.#keepIntervalHistograms = opts.intervalHistograms ?? true;
     this.#totals = new RunTotals(opts);

@@ -14,6 +14,7 @@ import {
   type Histogram,
   summarizeMs,
 } from "../../results/histogram.ts";
+import { defined } from "../../validation/defined.ts";
 
 /** One flow's totals, with live histograms. */
 export type FlowCounters = ReturnType<typeof emptyFlow<StepCounters>>;
@@ -165,12 +166,9 @@ export function flowResults(workers: readonly FlowSample[][]): FlowResult[] | un
     sessions: f.sessions,
     completed: f.completed,
     failed: f.failed,
-    ...(f.captureFailed > 0 ? { captureFailed: f.captureFailed } : {}),
-    ...(f.noData > 0 ? { noData: f.noData } : {}),
+    ...defined({ captureFailed: f.captureFailed || undefined, noData: f.noData || undefined }),
     sessionMs: summaryOrNull(f.sessionHistogram),
-    ...(f.sessionHistogram.totalCount > 0
-      ? { sessionHistogramEncoded: encodeHistogram(f.sessionHistogram) }
-      : {}),
+    ...defined({ sessionHistogramEncoded: encodeOrNull(f.sessionHistogram) ?? undefined }),
     steps: f.steps.map((s) => ({
       label: s.label,
       requests: s.requests,

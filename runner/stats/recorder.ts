@@ -80,7 +80,6 @@ export class IntervalRecorder {
   #ws: WsSampler | null = null;
 
   constructor(opts: RecorderOptions) {
-    if (!(opts.intervalMs > 0)) throw new RangeError(`intervalMs must be > 0, got ${opts.intervalMs}`);
     this.#intervalMs = opts.intervalMs;
     this.#originMs = opts.originMs;
     this.#errors = new ErrorTally(opts.maxMessagesPerKind ?? 20);

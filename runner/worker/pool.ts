@@ -22,7 +22,7 @@ const READY_TIMEOUT_MS = 30_000;
 /** Bound on a worker loading its modules (a cold cache on busy cores took over 30 s): only a hang hits it. */
 const START_TIMEOUT_MS = 120_000;
 /** Lead time between "start" and the first send, so every worker has received it (a hop: under 1 ms idle). */
-const START_LEAD_MS = 10;
+export const START_LEAD_MS = 10;
 
 /** Semi-spaces of a script worker: 24 MB per 10,000 sessions, at most 48 MB (19,950 ran 0.77x at 48 MB). */
 const SESSIONS_SEMI_MB_PER_10K = 24;
@@ -85,11 +85,7 @@ export async function runWorkers(config: AttackConfig, opts: PoolOptions): Promi
     workers.forEach((w, workerIndex) =>
       send(w, {
         type: "prepare",
-        config,
-        workerIndex,
-        workerCount: count,
-        warmupSinkUrl,
-        heartbeat: heartbeats[workerIndex],
+        load: { config, workerIndex, workerCount: count, warmupSinkUrl, heartbeat: heartbeats[workerIndex] },
         counters,
         inputs,
       })

@@ -3,9 +3,8 @@
  * Main isolate <-> load worker messages, discriminated unions; samples carry their interval index. A run
  * is "prepare" (warm-up, pool; answered "prepared"), then "start" at one common instant.
  */
-import type { AttackConfig } from "../config.ts";
 import type { IntervalSample } from "../stats/sample.ts";
-import type { LoadRunSummary, PrepareSummary } from "../load/load_run_types.ts";
+import type { LoadRunOptions, LoadRunSummary, PrepareSummary } from "../load/load_run_types.ts";
 import type { FlowSample } from "../stats/flow_counters.ts";
 import type { SteerChange } from "../../results/schema/steering.ts";
 import type { inputs } from "../script/isolate_inputs.ts";
@@ -18,13 +17,11 @@ export const HEARTBEAT_SLOTS = 4;
 export type MainToWorker =
   | {
     type: "prepare";
-    config: AttackConfig;
-    workerIndex: number;
-    workerCount: number;
-    /** The WebSocket warm-up's echo, started once for all workers (load/warmup_sink.ts). */
-    warmupSinkUrl?: string;
-    /** `HEARTBEAT_SLOTS` float64s, the first two set every `HEARTBEAT_MS` while the event loop turns. */
-    heartbeat: SharedArrayBuffer;
+    /**
+     * The worker's load but the callbacks the worker makes; its heartbeat `HEARTBEAT_SLOTS` float64s, the
+     * first two set every `HEARTBEAT_MS` while the event loop turns.
+     */
+    load: Omit<LoadRunOptions, "onSamples" | "onFlows"> & { heartbeat: SharedArrayBuffer };
     /** The counters every worker of the run shares (runner/script/run_state.ts). */
     counters: SharedArrayBuffer;
     inputs: typeof inputs;

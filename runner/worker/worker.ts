@@ -31,16 +31,12 @@ self.onmessage = (event: MessageEvent<MainToWorker>) => {
   const msg = event.data;
   switch (msg.type) {
     case "prepare": {
-      workerIndex = msg.workerIndex;
-      beatInto(msg.heartbeat);
+      workerIndex = msg.load.workerIndex;
+      beatInto(msg.load.heartbeat);
       setRunCounters(msg.counters);
       passInputs(msg.inputs, true);
       prepareLoad({
-        config: msg.config,
-        workerIndex,
-        workerCount: msg.workerCount,
-        warmupSinkUrl: msg.warmupSinkUrl,
-        heartbeat: msg.heartbeat,
+        ...msg.load,
         onSamples: (samples) => post({ type: "samples", workerIndex, samples }),
         onFlows: (flows) => post({ type: "flows", workerIndex, flows }),
       }).then((load) => {

@@ -7,11 +7,8 @@ import { z } from "zod";
 import type { RequestSpec } from "../../runner/request_spec.ts";
 import { splitCall } from "../../runner/http/grpc/call.ts";
 import { grpcTimeoutOf } from "../../grpc/timeout.ts";
-import { GRPC_OPTIONS, OPTIONS } from "../../runner/config_fields.ts";
+import { DEFAULT_TIMEOUT_MS, GRPC_OPTIONS } from "../../runner/config_fields.ts";
 import { fieldsOf } from "../../runner/option.ts";
-
-/** The engine's request timeout when a load sets none. */
-export const DEFAULT_TIMEOUT_MS: number = OPTIONS.timeoutMs.schema.parse(undefined);
 
 /** The `grpc:` section of an experiment file. */
 export const grpcSectionSchema = z.strictObject({

@@ -5,7 +5,8 @@
  */
 import protobuf from "protobufjs";
 import { dirname, isAbsolute, join } from "node:path";
-import { DEFAULT_TIMEOUT_MS, type GrpcSection } from "./experiment.ts";
+import type { GrpcSection } from "./experiment.ts";
+import { DEFAULT_TIMEOUT_MS } from "../../runner/config_fields.ts";
 import { grpcRequestMix } from "./calls.ts";
 import { GrpcSchemaError, loadProtoFile, loadProtoset } from "../../runner/http/grpc/schema.ts";
 import { GrpcMessageError } from "../../runner/http/grpc/message.ts";

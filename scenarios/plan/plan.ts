@@ -17,7 +17,7 @@ import { defined } from "../../validation/defined.ts";
 import type { Plan, PlannedRun, PlanOptions, SearchPlan, SweepPoint } from "./types.ts";
 import { plannedLoads, togetherParts } from "../together.ts";
 import { LOAD_MODEL_FACTS } from "../../results/load_models.ts";
-import { OPTIONS } from "../../runner/config_fields.ts";
+import { DEFAULT_TIMEOUT_MS, OPTIONS } from "../../runner/config_fields.ts";
 
 type Point = Pick<PlannedRun, "sweep" | "sweep2">;
 
@@ -275,7 +275,6 @@ const PROCESS_START_MS: [number, number] = [500, 1_800];
 const REDIS_START_MS: [number, number] = [300, 600];
 /** The share of runs whose graceful stop runs out (2 of 12 in cache-burst's quick run). */
 const STOPPED_SHARE = 0.25;
-const DEFAULT_TIMEOUT_MS: number = OPTIONS.timeoutMs.schema.parse(undefined);
 const DEFAULT_GRACEFUL_STOP_MS: number = OPTIONS.gracefulStopMs.schema.parse(undefined);
 
 /** Processes (and Redis servers) a target spec starts: [processes, redis servers]. */

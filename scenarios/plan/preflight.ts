@@ -10,7 +10,7 @@ import { ExperimentError } from "../experiment_error.ts";
 import type { Plan, PlannedRun } from "./types.ts";
 import { checkTargetFiles } from "../schema/files.ts";
 import { mapRuns } from "./plan.ts";
-import { LOAD_MODEL_FACTS } from "../../results/load_models.ts";
+import { pacingOf } from "../../runner/load/models/mod.ts";
 
 interface PreflightOptions {
   /** Shown in front of each problem, as for any file error. */
@@ -73,9 +73,7 @@ function socketIssues(plan: Plan, limit: number | null, ports: number | null): I
 /** An open load without its own `maxConnections`: the default lowered to what the limit allows. */
 function fitDefaultPool(run: PlannedRun, limit: number): PlannedRun {
   const attack = run.attack;
-  const hasRate = "ratePerSec" in attack && attack.ratePerSec !== undefined;
-  const open = LOAD_MODEL_FACTS[attack.model].pacing(hasRate) === "open";
-  if (!open || hasOwnPool(run)) return run;
+  if (pacingOf(attack) !== "open" || hasOwnPool(run)) return run;
   const parsed = attackConfigSchema.safeParse({ ...attack, url: "http://127.0.0.1/" });
   if (!parsed.success) return run;
   const { sockets } = socketsOf(parsed.data);

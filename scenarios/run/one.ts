@@ -29,12 +29,11 @@ import {
 } from "../../targets/mod.ts";
 import { sleepUnlessAborted } from "../../system/sleep.ts";
 import type { IntervalDelta } from "../../results/export/interval_delta.ts";
-import { LOAD_MODEL_FACTS } from "../../results/load_models.ts";
 import { withPaths } from "../plan/attack.ts";
 import { idleWarning, isCpuProfile, summarizeProfile } from "../../results/cpu_profile.ts";
 import type { RunProfile } from "../../results/schema/profile.ts";
 import { writeTextAtomic } from "../../system/output_file.ts";
-import { fileStem } from "../../validation/file_stem.ts";
+import { fileStem } from "../../validation/shown_name.ts";
 import { defined } from "../../validation/defined.ts";
 
 /** What a run under way reports (the plan's own before/after hooks are in scenarios/run/run_plan.ts). */
@@ -75,11 +74,11 @@ export async function executeRun(
 ): Promise<RunResult | StoppedRun> {
   const prepared = await prepareRun(run, pool, opts, Boolean(exp.log), thresholds);
   if (prepared instanceof StoppedRun) return prepared;
-  const { target, config, parts, logFile } = prepared;
+  const { target, config } = prepared;
   const coldStart = target.startedNow && target.running
     ? await measureColdStart(target.running, target.startedNow, config, coldStartRequests(exp), opts.signal)
     : null;
-  const watched = await attackWatched(run, target, { config, parts }, opts, thresholds, logFile).catch(
+  const watched = await attackWatched(run, prepared, opts, thresholds).catch(
     (err) => {
       // Ctrl-C or SIGTERM while setup() ran or the workers prepared: no load was sent.
       if (err instanceof Error && err.name === "ScriptSetupStopped") {
@@ -103,6 +102,9 @@ export async function executeRun(
   return opts.signal?.aborted ? { ...result, incomplete: true } : result;
 }
 
+/** A run's target, its config against it (the first load's, with `parts` the loads run together), its log. */
+type PreparedRun = { target: RunTarget; config: AttackConfig; parts?: AttackPart[]; logFile?: string };
+
 /** The run's cooldown, its target and its config against it; a `StoppedRun` when Ctrl-C came first. */
 async function prepareRun(
   run: PlannedRun,
@@ -110,9 +112,7 @@ async function prepareRun(
   opts: RunOptions,
   log: boolean,
   thresholds: Map<string, Threshold>,
-): Promise<
-  { target: RunTarget; config: AttackConfig; parts?: AttackPart[]; logFile: string | undefined } | StoppedRun
-> {
+): Promise<PreparedRun | StoppedRun> {
   if (run.cooldownMs > 0) await sleepUnlessAborted(run.cooldownMs, opts.signal);
   if (opts.signal?.aborted) return new StoppedRun("the cooldown");
   const target = await pool.acquire(run);
@@ -127,7 +127,7 @@ async function prepareRun(
   }
   // Loads run together (`together:`): each against the same target; `config` is the first's.
   const parts = run.parts?.map(({ attack, ...p }) => ({ ...p, config: parseAttackConfig(against(attack)) }));
-  return { target, config, ...(parts ? { parts } : {}), logFile };
+  return { target, config, parts, logFile };
 }
 
 /** Where `run` is sent: gRPC goes to a built-in target's gRPC listener when it serves one. */
@@ -140,11 +140,9 @@ function baseUrlOf(run: PlannedRun, target: RunTarget): string {
 /** The attack, with the target's telemetry, counters (whole and past the warm-up) and CPU profiles. */
 async function attackWatched(
   run: PlannedRun,
-  target: RunTarget,
-  { config, parts }: { config: AttackConfig; parts?: AttackPart[] },
+  { target, config, parts, logFile }: PreparedRun,
   opts: RunOptions,
   thresholds: Map<string, Threshold>,
-  logFile: string | undefined,
 ) {
   const statsBefore = await target.stats();
   // A started target is watched from before the load (its Redis counters need a baseline read).
@@ -176,10 +174,8 @@ async function attackWatched(
       },
       signal: opts.signal,
       abortOn: abortRules(run, thresholds, config.segment !== undefined),
-      ...(opts.steering ? { steering: opts.steering } : {}),
-      ...(onInterval
-        ? { onInterval: (delta: IntervalDelta) => onInterval(delta, run, telemetry ? telemetry.peek : null) }
-        : {}),
+      steering: opts.steering,
+      onInterval: onInterval && ((delta) => onInterval(delta, run, telemetry ? telemetry.peek : null)),
     };
     attack = parts ? await runAttackParts(parts, hooks) : await runAttack(config, hooks);
   } catch (err) {
@@ -262,7 +258,7 @@ function completeRunResult(
   } else if (run.warmupAuto) {
     result = { ...result, warmupNotReached: true };
   }
-  if (LOAD_MODEL_FACTS[config.model].durationIn === "phases" && "phases" in config && config.phases) {
+  if ("phases" in config) {
     const spans = config.phases.map((p, i) => ({
       name: p.name ?? `phase ${i + 1}`,
       durationMs: p.durationMs,

@@ -254,7 +254,8 @@ function loadFieldProblems(field: string, loads: Array<[string, LoadSpec]>): str
       );
     } else if (
       LOAD_MODEL_FACTS[load.model].durationIn === "phases" && "phases" in load &&
-      (field === "rate" || field === "duration") && !onePhase(load)
+      (field === "rate" || field === "duration") &&
+      (load.phases.length > 1 || load.phases[0].rampToPerSec !== undefined)
     ) {
       problems.push(
         `load.${field} needs a load with one rate; load "${name}" has ${load.phases.length} phases or a ramp (write it as rate: + duration:)`,
@@ -262,10 +263,6 @@ function loadFieldProblems(field: string, loads: Array<[string, LoadSpec]>): str
     }
   }
   return problems;
-}
-
-function onePhase(load: Extract<LoadSpec, { model: "rate" }>): boolean {
-  return load.phases.length === 1 && load.phases[0].rampToPerSec === undefined;
 }
 
 function targetFieldProblems(field: string, targets: Array<[string, FileTarget]>): string[] {

@@ -218,10 +218,8 @@ const flowStepSchema = stepObjectSchema.transform((step, ctx): FileFlowStep => {
     return z.NEVER;
   }
   if (step.think !== undefined) return { thinkMs: step.think };
-  const extras = {
-    ...defined({ label: step.label, capture: step.capture, expect: step.expect }),
-    ...defined({ maxKeptBytes: step.maxKeptBytes }),
-  };
+  const { label, capture, expect, maxKeptBytes } = step;
+  const extras = defined({ label, capture, expect, maxKeptBytes });
   if (step.ws !== undefined) return { ws: step.ws, ...extras };
   if (step.grpc !== undefined) return { grpc: step.grpc, ...extras };
   const method = given[0];
