@@ -114,8 +114,12 @@ export function back<T>(ctx: VuContext | undefined, value?: T): T | undefined {
 export const asyncWritten = new WeakSet<object>();
 export const writtenAsync = <T extends object>(fn: T): T => (asyncWritten.add(fn), fn);
 
-/** A read of a global k6's JavaScript lacks (convert.ts): k6's error. */
-export function absent(name: string): never {
+/** Globals k6's JavaScript lacks, as the script sets them (`globalThis.TextEncoder = ...`: convert.ts). */
+export const shims: Record<string, unknown> = Object.create(null);
+
+/** A read of a global k6's JavaScript lacks (convert.ts): the script's own, else k6's error. */
+export function absent(name: string): unknown {
+  if (name in shims) return shims[name];
   throw new ReferenceError(`${name} is not defined`);
 }
 

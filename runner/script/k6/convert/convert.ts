@@ -292,17 +292,26 @@ clearInterval`.split(/\s+/));
 /**
  * The script's reads of globals loadlab's isolates have and k6's JavaScript lacks (`URL`, `btoa`, `fetch`,
  * `TextEncoder`...), unless it declares the name: each throws k6's ReferenceError where it runs (init or
- * VU code), and `typeof` of one is "undefined", while loadlab's own runtime keeps them.
+ * VU code), and `typeof` of one is "undefined", while loadlab's own runtime keeps them. `globalThis.X` and
+ * `global.X` of such a name are the script's own slot (`__k6.shims`): a polyfill sets it, as under k6.
  */
 function absentGlobalEdits(ast: Node, declared: Set<string>): Edit[] {
   const edits: Edit[] = [];
+  const lacked = (name: unknown): name is string =>
+    typeof name === "string" && Object.hasOwn(globalThis, name) && !K6_GLOBALS.has(name) &&
+    !/(Array|Error)$/.test(name) && !declared.has(name);
   everyNode(ast, (n, [p]) => {
-    const name = n.type === "Identifier" && Object.hasOwn(globalThis, n.name) ? n.name : "";
-    if (!name || K6_GLOBALS.has(name) || /(Array|Error)$/.test(name) || declared.has(name)) return;
+    const o = n.object,
+      on = n.type === "MemberExpression" && /^global(This)?$/.test(o.name) && !declared.has(o.name);
+    if (on && lacked(n.computed ? n.property.value : n.property.name)) {
+      return void edits.push({ start: o.start, end: o.end, text: "__k6.shims" });
+    }
+    const name = n.type === "Identifier" && lacked(n.name) ? n.name : "";
+    if (!name) return;
     const key = (p.property === n || p.key === n) && !p.computed, set = p.left === n || p.operator === "++";
     if (key || set || p.operator === "--" || p.shorthand || p.label === n || /^Export/.test(p.type)) return;
     const typeOf = p.type === "UnaryExpression" && p.operator === "typeof", at = typeOf ? p : n;
-    const text = typeOf ? '"undefined"' : `(__k6.absent(${JSON.stringify(name)}))`;
+    const text = typeOf ? `typeof __k6.shims.${name}` : `(__k6.absent(${JSON.stringify(name)}))`;
     edits.push({ start: at.start, end: at.end, text });
   });
   return edits;
