@@ -78,14 +78,18 @@ export async function k6Summaries(
       if (grpcName) data.metrics[grpcName] = data.metrics[name];
       if (name.startsWith("http_req")) delete data.metrics[name];
     }
-    // A script's metric named as a built-in counter or rate adds to it, as k6's (k6/metrics.ts).
+    // A script's metric named as a built-in adds to it, as k6's (k6/metrics.ts): a trend's values are all
+    // sent by the runtime; a gauge keeps the run's last value (k6 samples it each second, none under one).
     for (const [name, m] of Object.entries(custom)) {
       const own = data.metrics[name], v = own?.values, w = m.values;
-      data.metrics[name] = own?.type !== m.type || m.type === "trend"
-        ? m
-        : m.type === "rate"
-        ? rateMetric(v.passes + w.passes, v.fails + w.fails)
-        : counterMetric(v.count + w.count, run.durationSec);
+      data.metrics[name] =
+        own?.type !== m.type || m.type === "trend" || (m.type === "gauge" && run.durationSec < 1)
+          ? m
+          : m.type === "rate"
+          ? rateMetric(v.passes + w.passes, v.fails + w.fails)
+          : m.type === "gauge"
+          ? { ...own, values: { value: v.value, min: Math.min(v.min, w.min), max: Math.max(v.max, w.max) } }
+          : counterMetric(v.count + w.count, run.durationSec);
     }
     for (const { metric, rule } of rules) {
       // Own metrics only, so a rule on `constructor` or `toString` never judges Object's.
