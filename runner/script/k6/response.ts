@@ -161,7 +161,14 @@ export class K6Response {
 
   /** The body parsed; with a selector (k6's gjson path) a body that is no JSON gives undefined, as k6's. */
   json(selector?: string): unknown {
-    if (selector === undefined || this.#raw.status === 0) return JSON.parse(this.#text());
+    // As k6's: no body (discarded, `responseType: "none"`, or no answer) throws, with a selector too.
+    if (this.#responseType === "none" || this.#raw.status === 0) {
+      throw new Error(
+        "the body is null so we can't transform it to JSON - this likely was because of a request error " +
+          "getting the response",
+      );
+    }
+    if (selector === undefined) return JSON.parse(this.#text());
     try {
       return select(
         JSON.parse(this.#text()),
