@@ -106,6 +106,12 @@ export async function k6Summaries(
       (data.metrics[metric].thresholds ??= {})[rule] = { ok };
       if (!ok) failed++;
     }
+    // As k6's: a trend shows the stats summaryTrendStats names (or its default), whatever the rules judged.
+    for (const m of Object.values(data.metrics)) {
+      if (m.type === "trend") {
+        m.values = Object.fromEntries(data.options.summaryTrendStats.map((s) => [s, m.values[s]]));
+      }
+    }
     return { run: run.name, data, scenarios: k6ScenarioParts(run, data.options.summaryTrendStats) };
   });
   const handle = exports.summary
