@@ -54,22 +54,9 @@ export function inTimeUnit(ms: number, timeUnit: string): string | undefined {
   return `${(ms * PER_MS[timeUnit]).toFixed(2)}${timeUnit === "us" ? "µs" : timeUnit}`;
 }
 
-/** Milliseconds as k6 writes them when the summary sets no time unit: µs below 1 ms, s from 1 s. */
-function duration(ms: number): string {
-  if (ms < 1) return `${(ms * 1000).toFixed(2)}µs`;
-  if (ms < 1000) return `${ms.toFixed(2)}ms`;
-  return `${(ms / 1000).toFixed(2)}s`;
-}
-
 /** A number as k6's summaries write one of no unit: at most `places` decimals, no trailing zeros. */
 export function noTrailingZeros(value: number, places = 6): string {
   return String(Number(value.toFixed(places)));
-}
-
-function bytes(n: number): string {
-  if (n < 1000) return `${n} B`;
-  if (n < 1e6) return `${(n / 1e3).toFixed(0)} kB`;
-  return `${(n / 1e6).toFixed(1)} MB`;
 }
 
 function valuesText(m: K6Metric, options: K6SummaryData["options"]): string {
@@ -164,4 +151,32 @@ function byName(group: K6Group): ExportedGroup {
     had.passes += c.passes, had.fails += c.fails;
   }
   return { ...group, groups: Object.fromEntries(group.groups.map((g) => [g.name, byName(g)])), checks };
+}
+
+function truncated(value: number, places: number): string {
+  const scale = 10 ** places;
+  return noTrailingZeros(Math.trunc(scale * value) / scale, places);
+}
+
+const UNITS = ["B", "kB", "MB", "GB", "TB", "PB"];
+
+export function bytes(n: number): string {
+  if (n < 10) return `${n} B`;
+  const e = Math.min(Math.floor(Math.log(n) / Math.log(1000)), UNITS.length - 1);
+  const value = Math.floor((n / 1000 ** e) * 10 + 0.5) / 10;
+  return `${value.toFixed(value < 10 ? 1 : 0)} ${UNITS[e]}`;
+}
+
+/** Milliseconds as k6 v1 writes them, no time unit set: ns, µs, ms, then s, m, h, truncated to 2 places. */
+export function duration(ms: number): string {
+  if (ms === 0) return "0s";
+  if (ms < 0.001) return `${Math.trunc(ms * 1e6)}ns`;
+  if (ms < 1) return `${truncated(ms * 1000, 2)}µs`;
+  if (ms < 1000) return `${truncated(ms, 2)}ms`;
+  let text = `${truncated((ms % 60_000) / 1000, ms > 60_000 ? 0 : 2)}s`;
+  let rest = Math.trunc(ms / 60_000);
+  if (rest < 1) return text;
+  text = `${rest % 60}m${text}`;
+  rest = Math.trunc(rest / 60);
+  return rest < 1 ? text : `${rest}h${text}`;
 }

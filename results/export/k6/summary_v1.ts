@@ -5,7 +5,9 @@
  */
 import {
   allChecks,
+  bytes,
   counterMetric,
+  duration,
   inTimeUnit,
   type K6Check,
   type K6Metric,
@@ -180,32 +182,4 @@ function humanize(value: number, m: Pick<K6Metric, "type" | "contains">, timeUni
   if (m.contains === "data") return bytes(value);
   if (m.contains === "time") return inTimeUnit(value, timeUnit) ?? duration(value);
   return noTrailingZeros(value);
-}
-
-function truncated(value: number, places: number): string {
-  const scale = 10 ** places;
-  return noTrailingZeros(Math.trunc(scale * value) / scale, places);
-}
-
-const UNITS = ["B", "kB", "MB", "GB", "TB", "PB"];
-
-function bytes(n: number): string {
-  if (n < 10) return `${n} B`;
-  const e = Math.min(Math.floor(Math.log(n) / Math.log(1000)), UNITS.length - 1);
-  const value = Math.floor((n / 1000 ** e) * 10 + 0.5) / 10;
-  return `${value.toFixed(value < 10 ? 1 : 0)} ${UNITS[e]}`;
-}
-
-/** Milliseconds as k6 v1 writes them, no time unit set: ns, µs, ms, then s, m, h, truncated to 2 places. */
-function duration(ms: number): string {
-  if (ms === 0) return "0s";
-  if (ms < 0.001) return `${Math.trunc(ms * 1e6)}ns`;
-  if (ms < 1) return `${truncated(ms * 1000, 2)}µs`;
-  if (ms < 1000) return `${truncated(ms, 2)}ms`;
-  let text = `${truncated((ms % 60_000) / 1000, ms > 60_000 ? 0 : 2)}s`;
-  let rest = Math.trunc(ms / 60_000);
-  if (rest < 1) return text;
-  text = `${rest % 60}m${text}`;
-  rest = Math.trunc(rest / 60);
-  return rest < 1 ? text : `${rest}h${text}`;
 }
