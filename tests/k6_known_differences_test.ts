@@ -223,3 +223,55 @@ export default function () {
     // Stopped well before its 60 s, on a busy machine too.
     ok(Date.now() - started < 45_000, `${Date.now() - started} ms`);
   }));
+
+pool.test("state a VU's code changes in the script's top level is that VU's own, as each k6 VU's", () =>
+  withTarget(async (url) => {
+    const { code, text } = await runK6Text(
+      `import http from "k6/http";
+import { check } from "k6";
+let count = 0, token = null;
+const seen = new Set();
+export const options = {
+  scenarios: { each: { executor: "per-vu-iterations", vus: 3, iterations: 3 } },
+  thresholds: { checks: ["rate==1"] },
+};
+export default function () {
+  token ??= __VU;
+  count++;
+  seen.add(__ITER);
+  http.get("http://app.test/json");
+  check(null, { own: () => count === __ITER + 1 && token === __VU && seen.size === count });
+}
+`,
+      url,
+    );
+    assertEquals(code, 0, text);
+  }));
+
+pool.test("json() of a discarded body throws; a summary shows only summaryTrendStats' stats, as k6's", () =>
+  withTarget(async (url) => {
+    const { code, text } = await runK6Text(
+      `import http from "k6/http";
+import { check } from "k6";
+export const options = {
+  iterations: 2,
+  discardResponseBodies: true,
+  summaryTrendStats: ["avg", "p(99.9)"],
+  thresholds: { checks: ["rate==1"], http_req_duration: ["p(95)<60000"] },
+};
+export default function () {
+  const res = http.get("http://app.test/json");
+  const kept = http.get("http://app.test/json", { responseType: "text" });
+  let threw = "";
+  try { res.json("a"); } catch (e) { threw = e.message; }
+  check(null, { "null body": () => threw.startsWith("the body is null"), kept: () => kept.json() !== null });
+}
+export function handleSummary(data) {
+  return { stdout: "STATS " + Object.keys(data.metrics.http_req_duration.values).sort().join(",") + "\\n" };
+}
+`,
+      url,
+    );
+    assertEquals(code, 0, text);
+    ok(text.includes("STATS avg,p(99.9)"), text);
+  }));
