@@ -49,34 +49,42 @@ export interface K6SummaryData {
 const PER_MS: Record<string, number> = { s: 0.001, ms: 1, us: 1000 };
 
 /** Milliseconds in the summary's `summaryTimeUnit`, or undefined when it sets none. */
-export function inTimeUnit(ms: number, timeUnit: string): string | undefined {
+function inTimeUnit(ms: number, timeUnit: string): string | undefined {
   if (!Object.hasOwn(PER_MS, timeUnit)) return undefined;
   return `${(ms * PER_MS[timeUnit]).toFixed(2)}${timeUnit === "us" ? "µs" : timeUnit}`;
 }
 
 /** A number as k6's summaries write one of no unit: at most `places` decimals, no trailing zeros. */
-export function noTrailingZeros(value: number, places = 6): string {
+function noTrailingZeros(value: number, places = 6): string {
   return String(Number(value.toFixed(places)));
 }
 
 function valuesText(m: K6Metric, options: K6SummaryData["options"]): string {
-  const v = m.values;
-  switch (m.type) {
-    case "trend": {
-      const time = (ms: number) => inTimeUnit(ms, options.summaryTimeUnit) ?? duration(ms);
-      const shown = (s: string) =>
-        m.contains === "time" && s !== "count" ? time(v[s]) : noTrailingZeros(v[s]);
-      return options.summaryTrendStats.filter((s) => s in v).map((s) => `${s}=${shown(s)}`).join(" ");
-    }
-    case "rate":
-      return `${(v.rate * 100).toFixed(2)}% ✓ ${v.passes} ✗ ${v.fails}`;
-    case "counter":
-      return m.contains === "data"
-        ? `${bytes(v.count)} ${bytes(v.rate)}/s`
-        : `${v.count} ${v.rate.toFixed(2)}/s`;
-    default:
-      return `${v.value} min=${v.min} max=${v.max}`;
+  const unit = options.summaryTimeUnit, v = m.values, stats = options.summaryTrendStats.filter((s) => s in v);
+  if (m.type === "trend") return stats.map((s) => `${s}=${trendValue(v[s], s, m, unit)}`).join(" ");
+  const [main, ...rest] = plainValues(m, unit);
+  return m.type === "rate" ? `${main} ✓ ${v.passes} ✗ ${v.fails}` : [main, ...rest].join(" ");
+}
+
+/** A counter's, gauge's or rate's values: the main one, then the others. */
+export function plainValues(m: K6Metric, timeUnit: string): string[] {
+  const v = m.values, shown = (value = 0) => humanize(value, m, timeUnit);
+  if (m.type === "counter") return [shown(v.count), `${shown(v.rate)}/s`];
+  if (m.type === "rate") {
+    return [shown(v.rate), `${v.passes ?? 0} out of ${(v.passes ?? 0) + (v.fails ?? 0)}`];
   }
+  return [shown(v.value), `min=${shown(v.min)}`, `max=${shown(v.max)}`];
+}
+
+export function trendValue(value: number, stat: string, m: K6Metric, timeUnit: string): string {
+  return stat === "count" ? String(value) : humanize(value, m, timeUnit);
+}
+
+function humanize(value: number, m: Pick<K6Metric, "type" | "contains">, timeUnit = ""): string {
+  if (m.type === "rate") return (Math.trunc(value * 100 * 100) / 100).toFixed(2) + "%";
+  if (m.contains === "data") return bytes(value);
+  if (m.contains === "time") return inTimeUnit(value, timeUnit) ?? duration(value);
+  return noTrailingZeros(value);
 }
 
 /** The mark before a metric: ✓ all its thresholds passed, ✗ one failed, blank without any. */
@@ -160,7 +168,7 @@ function truncated(value: number, places: number): string {
 
 const UNITS = ["B", "kB", "MB", "GB", "TB", "PB"];
 
-export function bytes(n: number): string {
+function bytes(n: number): string {
   if (n < 10) return `${n} B`;
   const e = Math.min(Math.floor(Math.log(n) / Math.log(1000)), UNITS.length - 1);
   const value = Math.floor((n / 1000 ** e) * 10 + 0.5) / 10;
@@ -168,7 +176,7 @@ export function bytes(n: number): string {
 }
 
 /** Milliseconds as k6 v1 writes them, no time unit set: ns, µs, ms, then s, m, h, truncated to 2 places. */
-export function duration(ms: number): string {
+function duration(ms: number): string {
   if (ms === 0) return "0s";
   if (ms < 0.001) return `${Math.trunc(ms * 1e6)}ns`;
   if (ms < 1) return `${truncated(ms * 1000, 2)}µs`;

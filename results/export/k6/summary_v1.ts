@@ -5,15 +5,13 @@
  */
 import {
   allChecks,
-  bytes,
   counterMetric,
-  duration,
-  inTimeUnit,
   type K6Check,
   type K6Metric,
   type K6SummaryData,
-  noTrailingZeros,
+  plainValues,
   rateMetric,
+  trendValue,
 } from "./summary_text.ts";
 
 /** k6's summary modes: v1's `compact` (default) and `full`, and `legacy`, the 0.x layout. */
@@ -161,25 +159,4 @@ function sortByName(names: string[]): string[] {
 
 function width(text: string): number {
   return [...text.normalize("NFKC")].length;
-}
-
-/** A counter's, gauge's or rate's values: the main one, then the others. */
-function plainValues(m: K6Metric, timeUnit: string): string[] {
-  const v = m.values, shown = (value = 0) => humanize(value, m, timeUnit);
-  if (m.type === "counter") return [shown(v.count), `${shown(v.rate)}/s`];
-  if (m.type === "rate") {
-    return [shown(v.rate), `${v.passes ?? 0} out of ${(v.passes ?? 0) + (v.fails ?? 0)}`];
-  }
-  return [shown(v.value), `min=${shown(v.min)}`, `max=${shown(v.max)}`];
-}
-
-function trendValue(value: number, stat: string, m: K6Metric, timeUnit: string): string {
-  return stat === "count" ? String(value) : humanize(value, m, timeUnit);
-}
-
-function humanize(value: number, m: Pick<K6Metric, "type" | "contains">, timeUnit = ""): string {
-  if (m.type === "rate") return (Math.trunc(value * 100 * 100) / 100).toFixed(2) + "%";
-  if (m.contains === "data") return bytes(value);
-  if (m.contains === "time") return inTimeUnit(value, timeUnit) ?? duration(value);
-  return noTrailingZeros(value);
 }
