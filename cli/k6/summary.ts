@@ -107,11 +107,9 @@ export async function k6Summaries(
       if (!ok) failed++;
     }
     // As k6's: a trend shows the stats summaryTrendStats names (or its default), whatever the rules judged.
-    for (const m of Object.values(data.metrics)) {
-      if (m.type === "trend") {
-        m.values = Object.fromEntries(data.options.summaryTrendStats.map((s) => [s, m.values[s]]));
-      }
-    }
+    const stats = (m: K6Metric) =>
+      Object.fromEntries(data.options.summaryTrendStats.map((s) => [s, m.values[s]]));
+    for (const m of Object.values(data.metrics)) if (m.type === "trend") m.values = stats(m);
     return { run: run.name, data, scenarios: k6ScenarioParts(run, data.options.summaryTrendStats) };
   });
   const handle = exports.summary

@@ -111,18 +111,21 @@ export function renderK6Summary(data: K6SummaryData): string {
 }
 
 function groupLines(group: K6Group, indent: string, lines: string[]): void {
-  for (const c of group.checks) {
-    const total = c.passes + c.fails;
-    lines.push(`${indent}     ${c.fails === 0 ? "✓" : "✗"} ${c.name}`);
-    if (c.fails > 0) {
-      lines.push(`${indent}      ↳  ${Math.round((c.passes / total) * 100)}% — ✓ ${c.passes} / ✗ ${c.fails}`);
-    }
-  }
+  for (const c of group.checks) lines.push(...checkText(c, `${indent}     `, `${indent}      `));
   if (group.checks.length > 0) lines.push("");
   for (const inner of group.groups) {
     lines.push(`${indent}     █ ${inner.name}`, "");
     groupLines(inner, `${indent}  `, lines);
   }
+}
+
+/** A check's line as k6 writes it, and under a failed one its share passed (truncated, as k6's). */
+export function checkText(c: K6Check, indent: string, under: string): string[] {
+  const share = Math.floor((100 * c.passes) / (c.passes + c.fails));
+  return [
+    `${indent}${c.fails === 0 ? "✓" : "✗"} ${c.name}`,
+    ...c.fails > 0 ? [`${under}↳  ${share}% — ✓ ${c.passes} / ✗ ${c.fails}`] : [],
+  ];
 }
 
 type ExportedGroup = Omit<K6Group, "groups" | "checks"> & {
@@ -134,11 +137,7 @@ type ExportedGroup = Omit<K6Group, "groups" | "checks"> & {
 export function k6SummaryExport(data: K6SummaryData): string {
   const metrics: Record<string, Record<string, unknown>> = {};
   for (const [name, metric] of Object.entries(data.metrics)) {
-    const stats = data.options.summaryTrendStats;
-    // A trend's values are the summary's stats alone (the data may hold more for thresholds).
-    const values: Record<string, unknown> = metric.type === "trend"
-      ? Object.fromEntries(Object.entries(metric.values).filter(([stat]) => stats.includes(stat)))
-      : { ...metric.values };
+    const values: Record<string, unknown> = { ...metric.values };
     if (metric.type === "rate" && "rate" in values) {
       values.value = values.rate;
       delete values.rate;

@@ -5,6 +5,7 @@
  */
 import {
   allChecks,
+  checkText,
   counterMetric,
   type K6Check,
   type K6Metric,
@@ -107,13 +108,7 @@ function checkLines(checks: K6Check[], data: K6SummaryData): string[] {
     checks_failed: rateMetric(fails, passes),
   };
   const lines = [...metricLines(metrics, Object.keys(metrics), data.options).values(), BREAK];
-  for (const c of checks) {
-    lines.push(`    ${c.fails === 0 ? "✓" : "✗"} ${c.name}`);
-    if (c.fails > 0) {
-      const pct = Math.floor((100 * c.passes) / (c.passes + c.fails));
-      lines.push(`      ↳  ${pct}% — ✓ ${c.passes} / ✗ ${c.fails}`);
-    }
-  }
+  for (const c of checks) lines.push(...checkText(c, "    ", "      "));
   lines.push(BREAK);
   return lines;
 }

@@ -60,16 +60,14 @@ atRunEnd(flushMetrics);
 const NAME = /^[a-zA-Z_][a-zA-Z0-9_]{1,128}$/;
 
 /** The kind each name is registered with: k6's built-in metrics, then the script's. */
-const kinds = new Map<string, MetricPart["kind"]>([
-  ...["http_reqs", "iterations", "data_sent", "data_received", "dropped_iterations"].map((n) =>
-    [n, "counter"] as const
-  ),
-  ...["http_req_failed", "checks"].map((n) => [n, "rate"] as const),
-  ...["vus", "vus_max"].map((n) => [n, "gauge"] as const),
-  ...["http_req_duration", ...PHASES, "iteration_duration", "group_duration"].map((n) =>
-    [n, "trend"] as const
-  ),
-]);
+const kinds = new Map<string, MetricPart["kind"]>(
+  Object.entries({
+    counter: "http_reqs iterations data_sent data_received dropped_iterations",
+    rate: "http_req_failed checks",
+    gauge: "vus vus_max",
+    trend: ["http_req_duration", ...PHASES, "iteration_duration", "group_duration"].join(" "),
+  }).flatMap(([kind, names]) => names.split(" ").map((n) => [n, kind as MetricPart["kind"]])),
+);
 
 /** k6's built-in metrics, counted by the run (k6/ws's `ws_*` are counted through this module). */
 const BUILT_IN = new Set(kinds.keys());
@@ -93,9 +91,8 @@ function register(name: unknown, kind: MetricPart["kind"], time: boolean): strin
         "with a digit (k6's rule)",
     );
   }
-  const taken = kinds.get(name),
-    builtIn = BUILT_IN.has(name),
-    timed = builtIn ? taken === "trend" : made.get(name)?.time;
+  const taken = kinds.get(name), builtIn = BUILT_IN.has(name);
+  const timed = builtIn ? taken === "trend" : made.get(name)?.time;
   const contains = name.startsWith("data_") && builtIn ? "data" : timed ? "time" : "default";
   if (taken !== undefined && (taken !== kind || contains !== (time ? "time" : "default"))) {
     const was = taken !== kind ? `type ${taken}` : `a value type ${contains}`;

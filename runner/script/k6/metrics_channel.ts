@@ -147,9 +147,8 @@ export async function k6CustomMetrics(
   for (const t of totals.values()) {
     // The VUs' checks sent for abortOnFail: the summary's own come from the run, setup's and teardown's in;
     // else only the script's own `new Rate("checks")` sends them.
-    if (t.name !== "checks" || !live.some((r) => r.metric === "checks")) {
-      out[t.name] = metricOf(t, durationSec > 0 ? durationSec : 1, percentiles);
-    }
+    if (t.name === "checks" && live.some((r) => r.metric === "checks")) continue;
+    out[t.name] = metricOf(t, durationSec > 0 ? durationSec : 1, percentiles);
   }
   for (const [name, trend] of trends) {
     if (!trend.sampled) continue;
