@@ -55,9 +55,7 @@ function inTimeUnit(ms: number, timeUnit: string): string | undefined {
 }
 
 /** A number as k6's summaries write one of no unit: at most `places` decimals, no trailing zeros. */
-function noTrailingZeros(value: number, places = 6): string {
-  return String(Number(value.toFixed(places)));
-}
+const noTrailingZeros = (value: number, places = 6): string => String(Number(value.toFixed(places)));
 
 function valuesText(m: K6Metric, options: K6SummaryData["options"]): string {
   const unit = options.summaryTimeUnit, v = m.values, stats = options.summaryTrendStats.filter((s) => s in v);

@@ -152,6 +152,4 @@ function sortByName(names: string[]): string[] {
   });
 }
 
-function width(text: string): number {
-  return [...text.normalize("NFKC")].length;
-}
+const width = (text: string): number => [...text.normalize("NFKC")].length;

@@ -508,8 +508,7 @@ function settled(ctx: VuContext): Promise<void> {
     ctx.settle = (err) => {
       ended.removeEventListener("abort", stop);
       ctx.settle = null;
-      if (err === undefined) resolve();
-      else reject(err);
+      err === undefined ? resolve() : reject(err);
     };
   });
 }
@@ -518,8 +517,7 @@ function settled(ctx: VuContext): Promise<void> {
 function runTagsOf(options: Record<string, unknown>, name: string): Record<string, unknown> {
   const scenarios = options.scenarios as Record<string, { tags?: Record<string, unknown> }> | undefined;
   const tags = givenRunTags(options);
-  if (scenarios === undefined) return tags;
-  return { ...tags, ...scenarios[name]?.tags, scenario: name };
+  return scenarios === undefined ? tags : { ...tags, ...scenarios[name]?.tags, scenario: name };
 }
 
 /** Each scenario's function (its `exec`, else the default), and the default's as `default`. */
@@ -573,8 +571,6 @@ export function array(
 }
 
 /** The scenario the iterations run (its `options.scenarios` key, or `default`). */
-export function scenario(): string {
-  return scenarioName;
-}
+export const scenario = (): string => scenarioName;
 
 export const scenarioStartMs = (): number => startedMs;
