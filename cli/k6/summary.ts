@@ -78,8 +78,7 @@ export async function k6Summaries(
       if (grpcName) data.metrics[grpcName] = data.metrics[name];
       if (name.startsWith("http_req")) delete data.metrics[name];
     }
-    // A script's metric named as a built-in adds to it, as k6's (k6/metrics.ts): a trend's values are all
-    // sent by the runtime; a gauge keeps the run's last value (k6 samples it each second, none under one).
+    // A script's metric named as a built-in adds to it, as k6's: a gauge keeps the run's last value past 1 s.
     for (const [name, m] of Object.entries(custom)) {
       const own = data.metrics[name], v = own?.values, w = m.values;
       data.metrics[name] =

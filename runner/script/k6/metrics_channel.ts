@@ -145,8 +145,7 @@ export async function k6CustomMetrics(
   listening = null;
   const out: Record<string, K6Metric> = {};
   for (const t of totals.values()) {
-    // The VUs' checks sent for abortOnFail: the summary's own come from the run, setup's and teardown's in;
-    // else only the script's own `new Rate("checks")` sends them.
+    // The VUs' checks sent for abortOnFail come from the run (setup's and teardown's in); else the script's.
     if (t.name === "checks" && live.some((r) => r.metric === "checks")) continue;
     out[t.name] = metricOf(t, durationSec > 0 ? durationSec : 1, percentiles);
   }

@@ -159,9 +159,8 @@ export class K6Response {
     return cookies;
   }
 
-  /** The body parsed; with a selector (k6's gjson path) a body that is no JSON gives undefined, as k6's. */
+  /** The body parsed; with a selector (k6's gjson path) one that is no JSON gives undefined; none throws. */
   json(selector?: string): unknown {
-    // As k6's: no body (discarded, `responseType: "none"`, or no answer) throws, with a selector too.
     if (this.#responseType === "none" || this.#raw.status === 0) {
       throw new Error(
         "the body is null so we can't transform it to JSON - this likely was because of a request error " +

@@ -223,12 +223,11 @@ export function initVuReads(ast: Node): Node[] {
 }
 
 /** Methods that change an array, a Map or a Set in place. */
-/** Methods that change an array, a Map or a Set in place. */
 const MUTATORS = /^(push|pop|shift|unshift|splice|sort|reverse|fill|add|set|delete|clear)$/;
 
 /**
  * Whether a function changes state of the script's top level (a `let` or `var` assigned, a `const` array,
- * object, Map or Set changed): each k6 VU has its own, so each VU gets its own instance (runtime.ts).
+ * object, Map or Set changed in place by MUTATORS or a key): each k6 VU has its own copy (runtime.ts).
  */
 export function keepsVuState(ast: Node): boolean {
   const vars = new Set<string>(), values = new Set<string>();
