@@ -13,6 +13,7 @@ import {
 import { k6Experiment } from "../../scenarios/k6/options.ts";
 import { k6CustomMetrics, percentileStats } from "../../runner/script/k6/metrics_channel.ts";
 import {
+  askedStats,
   counterMetric,
   type K6Metric,
   type K6SummaryData,
@@ -105,10 +106,6 @@ export async function k6Summaries(
       (data.metrics[metric].thresholds ??= {})[rule] = { ok };
       if (!ok) failed++;
     }
-    // As k6's: a trend shows the stats summaryTrendStats names (or its default), whatever the rules judged.
-    const stats = (m: K6Metric) =>
-      Object.fromEntries(data.options.summaryTrendStats.map((s) => [s, m.values[s]]));
-    for (const m of Object.values(data.metrics)) if (m.type === "trend") m.values = stats(m);
     return { run: run.name, data, scenarios: k6ScenarioParts(run, data.options.summaryTrendStats) };
   });
   const handle = exports.summary
@@ -200,7 +197,7 @@ export async function showK6Summaries(
     }
     let written: unknown;
     try {
-      const handled = Promise.resolve().then(() => handle(data));
+      const handled = Promise.resolve().then(() => handle(askedStats(data)));
       written = await withTimeout(handled, timeoutMs, outcomeText({ kind: "timeout", timeoutMs }));
     } catch (err) {
       // After the run, so not bad input (exit 2): what the run measured is written.

@@ -33,9 +33,7 @@ export function counterMetric(
 }
 
 /** Every check of `group` and the groups in it, in their order. */
-export function allChecks(group: K6Group): K6Check[] {
-  return [...group.checks, ...group.groups.flatMap(allChecks)];
-}
+export const allChecks = (group: K6Group): K6Check[] => [...group.checks, ...group.groups.flatMap(allChecks)];
 
 /** k6's summary data for one run. */
 export interface K6SummaryData {
@@ -131,10 +129,20 @@ type ExportedGroup = Omit<K6Group, "groups" | "checks"> & {
   checks: Record<string, K6Check>;
 };
 
+/** `data` with each trend's stats those summaryTrendStats names (k6's default six), whatever rules judged. */
+export function askedStats(data: K6SummaryData): K6SummaryData {
+  const stats = data.options.summaryTrendStats, metrics = { ...data.metrics };
+  const pick = (m: K6Metric) => Object.fromEntries(stats.map((s) => [s, m.values[s]]));
+  for (const [n, m] of Object.entries(metrics)) {
+    if (m.type === "trend") metrics[n] = { ...m, values: pick(m) };
+  }
+  return { ...data, metrics };
+}
+
 /** The legacy export of `data`, indented by 4 as k6 writes it. */
 export function k6SummaryExport(data: K6SummaryData): string {
   const metrics: Record<string, Record<string, unknown>> = {};
-  for (const [name, metric] of Object.entries(data.metrics)) {
+  for (const [name, metric] of Object.entries(askedStats(data).metrics)) {
     const values: Record<string, unknown> = { ...metric.values };
     if (metric.type === "rate" && "rate" in values) {
       values.value = values.rate;

@@ -1,7 +1,6 @@
 /**
- * k6's legacy `--summary-export` shape from summary data (a trend's stats the asked ones: cli/k6/summary.ts):
- * a rate's `value`, thresholds true when failed, and checks by name, one per name as k6 counts them
- * (passes and fails summed).
+ * k6's legacy `--summary-export` shape from summary data: a rate's `value`, a trend's asked stats alone,
+ * thresholds true when failed, and checks by name, one per name as k6 counts them (passes and fails summed).
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { type K6SummaryData, k6SummaryExport } from "./summary_text.ts";
@@ -29,7 +28,7 @@ const data: K6SummaryData = {
     http_req_duration: {
       type: "trend",
       contains: "time",
-      values: { avg: 2, "p(95)": 3 },
+      values: { avg: 2, "p(95)": 3, "p(99)": 4, med: 2 },
       thresholds: { "p(99)<10": { ok: true } },
     },
   },
