@@ -260,30 +260,6 @@ export default function () { if (__ITER >= 0) throw new Error("always"); http.ge
     ok(!run.text.includes("http_req_duration"), run.text);
   }));
 
-for (const [made, builtIn] of [['new Gauge("vus")', "vus"], ['new Rate("checks")', "checks"]]) {
-  // k6 adds such a metric's values to its built-in one; the summary showed the script's numbers in its
-  // place (the run's checks gone behind a Rate of the script's own). A counter's or a rate's of the
-  // requests and iterations is added to (tests/k6_known_differences_test.ts).
-  pool.test(`a custom metric named as k6's built-in ${builtIn} is refused at its line before any load`, () =>
-    withTarget(async (url) => {
-      const dir = scriptIn(`import http from "k6/http";
-import { Gauge, Rate } from "k6/metrics";
-const mine = ${made};
-export const options = { iterations: 4 };
-export default function () { http.get("${url}/"); mine.add(1000); }
-`);
-      const run = await loadlab(dir, "run", "script.js", "--out-dir", "out");
-      assertEquals(run.code, 107, run.text);
-      ok(
-        run.text.includes(
-          `script.js:3: does not load: metric ${builtIn} is one of k6's built-in metrics, which loadlab counts`,
-        ),
-        run.text,
-      );
-      noStackTrace(run.text);
-    }));
-}
-
 pool.test("handleSummary to /dev/stdout and /dev/stderr appends to loadlab's streams, a file's earlier output kept", () =>
   withTarget(async (url) => {
     const dir = scriptIn(`import http from "k6/http";

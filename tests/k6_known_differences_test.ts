@@ -1,10 +1,10 @@
 /**
  * What k6 does that loadlab did otherwise, each run to k6's verdict: globals k6's JavaScript lacks (`URL`,
- * `btoa`, `fetch`, `__ITER` at init) throw its ReferenceError where they are read; a script's metric named as
- * a built-in adds to it (another kind or value type refused); a handleSummary answer with a value that is not
- * text is written nowhere, `--summary-export` included; `export { options, flow }` of a module's flow;
- * abortOnFail on a request duration's submetric. Against the built-in target; each load bounded in count or
- * time.
+ * `btoa`, `fetch`, `__ITER` at init) throw its ReferenceError where they are read, unless the script's
+ * polyfill sets one; a script's metric named as a built-in (`checks`, `vus`, a request phase) adds to it
+ * (another kind or value type refused); a handleSummary answer with a value that is not text is written
+ * nowhere, `--summary-export` included; `export { options, flow }` of a module's flow; abortOnFail on a
+ * request duration's submetric. Against the built-in target; each load bounded in count or time.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { existsSync } from "node:fs";
@@ -51,6 +51,30 @@ export default function () {
     assertEquals(code, 0, text);
   }));
 
+pool.test("a polyfill of a global k6 lacks is the script's own, read in init and VU code, as under k6", () =>
+  withTarget(async (url) => {
+    const { code, text } = await runK6Text(
+      `import http from "k6/http";
+import { check } from "k6";
+if (typeof TextEncoder === "undefined") {
+  globalThis.TextEncoder = class { encode(s) { return [...s].map((c) => c.charCodeAt(0)); } };
+}
+global["URL"] = function (href) { this.href = href; };
+const base = new URL("http://app.test/").href;
+export const options = { iterations: 2, thresholds: { checks: ["rate==1"] } };
+export default function () {
+  http.get(base + "json");
+  check(null, {
+    "polyfilled": () => new TextEncoder().encode("ab").length === 2 && typeof URL === "function",
+    "others still lacked": () => typeof btoa === "undefined" && globalThis.fetch === undefined,
+  });
+}
+`,
+      url,
+    );
+    assertEquals(code, 0, text);
+  }));
+
 for (
   const [what, init] of [["URL", 'const base = new URL("http://app.test/");'], [
     "__ITER",
@@ -68,22 +92,40 @@ for (
     }));
 }
 
-pool.test("a script's Rate and Counter named as built-ins add to them, as k6's", () =>
+pool.test("a script's metrics named as built-ins add to them, as k6's", () =>
   withTarget(async (url) => {
     const { code, text } = await runK6Text(
       `import http from "k6/http";
-import { Counter, Rate } from "k6/metrics";
+import { check, sleep } from "k6";
+import { Counter, Gauge, Rate, Trend } from "k6/metrics";
 const failed = new Rate("http_req_failed");
 const reqs = new Counter("http_reqs");
+const checks = new Rate("checks");
+const vus = new Gauge("vus");
+const waiting = new Trend("http_req_waiting", true);
+const duration = new Trend("http_req_duration", true);
 export const options = {
   iterations: 2,
-  thresholds: { http_req_failed: ["rate>0.6", "rate<0.7"], http_reqs: ["count==4"] },
+  thresholds: {
+    http_req_failed: ["rate>0.6", "rate<0.7"],
+    http_reqs: ["count==4"],
+    checks: ["rate>0.3", "rate<0.4"],
+    http_req_waiting: ["max==5000"],
+    http_req_duration: ["max==9000", "med<5000"],
+    "http_req_duration{expected_response:true}": ["max<9000"],
+  },
 };
 export default function () {
   http.get("http://app.test/json");
   failed.add(true);
   failed.add(true);
   reqs.add(1);
+  check(1, { one: () => true });
+  checks.add(false);
+  checks.add(false);
+  vus.add(50); // its value judged by the run's when the run lasts a second: accepted, not refused
+  waiting.add(5000);
+  duration.add(9000);
 }
 `,
       url,
@@ -180,4 +222,56 @@ export default function () {
     ok(text.includes("http_req_duration{name:slow}"), text);
     // Stopped well before its 60 s, on a busy machine too.
     ok(Date.now() - started < 45_000, `${Date.now() - started} ms`);
+  }));
+
+pool.test("state a VU's code changes in the script's top level is that VU's own, as each k6 VU's", () =>
+  withTarget(async (url) => {
+    const { code, text } = await runK6Text(
+      `import http from "k6/http";
+import { check } from "k6";
+let count = 0, token = null;
+const seen = new Set();
+export const options = {
+  scenarios: { each: { executor: "per-vu-iterations", vus: 3, iterations: 3 } },
+  thresholds: { checks: ["rate==1"] },
+};
+export default function () {
+  token ??= __VU;
+  count++;
+  seen.add(__ITER);
+  http.get("http://app.test/json");
+  check(null, { own: () => count === __ITER + 1 && token === __VU && seen.size === count });
+}
+`,
+      url,
+    );
+    assertEquals(code, 0, text);
+  }));
+
+pool.test("json() of a discarded body throws; a summary shows only summaryTrendStats' stats, as k6's", () =>
+  withTarget(async (url) => {
+    const { code, text } = await runK6Text(
+      `import http from "k6/http";
+import { check } from "k6";
+export const options = {
+  iterations: 2,
+  discardResponseBodies: true,
+  summaryTrendStats: ["avg", "p(99.9)"],
+  thresholds: { checks: ["rate==1"], http_req_duration: ["p(95)<60000"] },
+};
+export default function () {
+  const res = http.get("http://app.test/json");
+  const kept = http.get("http://app.test/json", { responseType: "text" });
+  let threw = "";
+  try { res.json("a"); } catch (e) { threw = e.message; }
+  check(null, { "null body": () => threw.startsWith("the body is null"), kept: () => kept.json() !== null });
+}
+export function handleSummary(data) {
+  return { stdout: "STATS " + Object.keys(data.metrics.http_req_duration.values).sort().join(",") + "\\n" };
+}
+`,
+      url,
+    );
+    assertEquals(code, 0, text);
+    ok(text.includes("STATS avg,p(99.9)"), text);
   }));

@@ -13,6 +13,7 @@ import {
 import { k6Experiment } from "../../scenarios/k6/options.ts";
 import { k6CustomMetrics, percentileStats } from "../../runner/script/k6/metrics_channel.ts";
 import {
+  askedStats,
   counterMetric,
   type K6Metric,
   type K6SummaryData,
@@ -78,14 +79,17 @@ export async function k6Summaries(
       if (grpcName) data.metrics[grpcName] = data.metrics[name];
       if (name.startsWith("http_req")) delete data.metrics[name];
     }
-    // A script's metric named as a built-in counter or rate adds to it, as k6's (k6/metrics.ts).
+    // A script's metric named as a built-in adds to it, as k6's: a gauge keeps the run's last value past 1 s.
     for (const [name, m] of Object.entries(custom)) {
       const own = data.metrics[name], v = own?.values, w = m.values;
-      data.metrics[name] = own?.type !== m.type || m.type === "trend"
-        ? m
-        : m.type === "rate"
-        ? rateMetric(v.passes + w.passes, v.fails + w.fails)
-        : counterMetric(v.count + w.count, run.durationSec);
+      data.metrics[name] =
+        own?.type !== m.type || m.type === "trend" || (m.type === "gauge" && run.durationSec < 1)
+          ? m
+          : m.type === "rate"
+          ? rateMetric(v.passes + w.passes, v.fails + w.fails)
+          : m.type === "gauge"
+          ? { ...own, values: { value: v.value, min: Math.min(v.min, w.min), max: Math.max(v.max, w.max) } }
+          : counterMetric(v.count + w.count, run.durationSec);
     }
     for (const { metric, rule } of rules) {
       // Own metrics only, so a rule on `constructor` or `toString` never judges Object's.
@@ -193,7 +197,7 @@ export async function showK6Summaries(
     }
     let written: unknown;
     try {
-      const handled = Promise.resolve().then(() => handle(data));
+      const handled = Promise.resolve().then(() => handle(askedStats(data)));
       written = await withTimeout(handled, timeoutMs, outcomeText({ kind: "timeout", timeoutMs }));
     } catch (err) {
       // After the run, so not bad input (exit 2): what the run measured is written.

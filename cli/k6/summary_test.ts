@@ -8,7 +8,10 @@ import { deepStrictEqual as assertEquals, ok, rejects } from "node:assert/strict
 import { isolatedHandleSummary, showK6Summaries } from "./summary.ts";
 import type { K6SummaryData } from "../../results/export/k6/summary_text.ts";
 
-const runs = [{ run: "app/k6", data: { metrics: {} } as unknown as K6SummaryData }];
+const runs = [{
+  run: "app/k6",
+  data: { metrics: {}, options: { summaryTrendStats: [] } } as unknown as K6SummaryData,
+}];
 
 Deno.test("a handleSummary that never settles is refused after its bound; one that throws is named", async () => {
   await rejects(
@@ -82,7 +85,7 @@ const sampler = setInterval(() => peakMb = Math.max(peakMb, Deno.memoryUsage().r
 const handle = isolatedHandleSummary("${dir}/script.js", 60_000, limitMb);
 const first = await handle({});
 const started = performance.now();
-const message = await showK6Summaries({ runs: [{ run: "app/k6", data: { grow: true } }], failed: 0, handle })
+const message = await showK6Summaries({ runs: [{ run: "app/k6", data: { grow: true, metrics: {}, options: { summaryTrendStats: [] } } }], failed: 0, handle })
   .then(() => "ended without an error", (err) => err.message);
 clearInterval(sampler);
 console.log(JSON.stringify({ first, message, limitMb, peakMb, seconds: (performance.now() - started) / 1000 }));

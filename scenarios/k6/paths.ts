@@ -38,9 +38,7 @@ export class K6Paths {
 }
 
 /** The last key of a formatted path, when it is a plain word. */
-function lastKey(path: string): string | undefined {
-  return /([A-Za-z_$][\w$-]*)$/.exec(path)?.[1];
-}
+const lastKey = (path: string): string | undefined => /([A-Za-z_$][\w$-]*)$/.exec(path)?.[1];
 
 /** The origins of the loads `loads` of `options`: the shortcut load `k6`, or one per scenario. */
 export function addLoadPaths(paths: K6Paths, options: Options, loads: Record<string, Options>): void {

@@ -159,9 +159,7 @@ function groupsOf(
   return root;
 }
 
-function md5(text: string): string {
-  return createHash("md5").update(text).digest("hex");
-}
+const md5 = (text: string): string => createHash("md5").update(text).digest("hex");
 
 /** k6's HTTP metrics of `view`: the run, or the endpoints a selector picks (`encoded`: more percentiles). */
 function httpMetrics(view: RunResult | null, sec: number, stats: readonly string[], encoded?: string | null) {

@@ -33,9 +33,7 @@ export function counterMetric(
 }
 
 /** Every check of `group` and the groups in it, in their order. */
-export function allChecks(group: K6Group): K6Check[] {
-  return [...group.checks, ...group.groups.flatMap(allChecks)];
-}
+export const allChecks = (group: K6Group): K6Check[] => [...group.checks, ...group.groups.flatMap(allChecks)];
 
 /** k6's summary data for one run. */
 export interface K6SummaryData {
@@ -49,47 +47,40 @@ export interface K6SummaryData {
 const PER_MS: Record<string, number> = { s: 0.001, ms: 1, us: 1000 };
 
 /** Milliseconds in the summary's `summaryTimeUnit`, or undefined when it sets none. */
-export function inTimeUnit(ms: number, timeUnit: string): string | undefined {
+function inTimeUnit(ms: number, timeUnit: string): string | undefined {
   if (!Object.hasOwn(PER_MS, timeUnit)) return undefined;
   return `${(ms * PER_MS[timeUnit]).toFixed(2)}${timeUnit === "us" ? "µs" : timeUnit}`;
 }
 
-/** Milliseconds as k6 writes them when the summary sets no time unit: µs below 1 ms, s from 1 s. */
-function duration(ms: number): string {
-  if (ms < 1) return `${(ms * 1000).toFixed(2)}µs`;
-  if (ms < 1000) return `${ms.toFixed(2)}ms`;
-  return `${(ms / 1000).toFixed(2)}s`;
-}
-
 /** A number as k6's summaries write one of no unit: at most `places` decimals, no trailing zeros. */
-export function noTrailingZeros(value: number, places = 6): string {
-  return String(Number(value.toFixed(places)));
-}
-
-function bytes(n: number): string {
-  if (n < 1000) return `${n} B`;
-  if (n < 1e6) return `${(n / 1e3).toFixed(0)} kB`;
-  return `${(n / 1e6).toFixed(1)} MB`;
-}
+const noTrailingZeros = (value: number, places = 6): string => String(Number(value.toFixed(places)));
 
 function valuesText(m: K6Metric, options: K6SummaryData["options"]): string {
-  const v = m.values;
-  switch (m.type) {
-    case "trend": {
-      const time = (ms: number) => inTimeUnit(ms, options.summaryTimeUnit) ?? duration(ms);
-      const shown = (s: string) =>
-        m.contains === "time" && s !== "count" ? time(v[s]) : noTrailingZeros(v[s]);
-      return options.summaryTrendStats.filter((s) => s in v).map((s) => `${s}=${shown(s)}`).join(" ");
-    }
-    case "rate":
-      return `${(v.rate * 100).toFixed(2)}% ✓ ${v.passes} ✗ ${v.fails}`;
-    case "counter":
-      return m.contains === "data"
-        ? `${bytes(v.count)} ${bytes(v.rate)}/s`
-        : `${v.count} ${v.rate.toFixed(2)}/s`;
-    default:
-      return `${v.value} min=${v.min} max=${v.max}`;
+  const unit = options.summaryTimeUnit, v = m.values, stats = options.summaryTrendStats.filter((s) => s in v);
+  if (m.type === "trend") return stats.map((s) => `${s}=${trendValue(v[s], s, m, unit)}`).join(" ");
+  const [main, ...rest] = plainValues(m, unit);
+  return m.type === "rate" ? `${main} ✓ ${v.passes} ✗ ${v.fails}` : [main, ...rest].join(" ");
+}
+
+/** A counter's, gauge's or rate's values: the main one, then the others. */
+export function plainValues(m: K6Metric, timeUnit: string): string[] {
+  const v = m.values, shown = (value = 0) => humanize(value, m, timeUnit);
+  if (m.type === "counter") return [shown(v.count), `${shown(v.rate)}/s`];
+  if (m.type === "rate") {
+    return [shown(v.rate), `${v.passes ?? 0} out of ${(v.passes ?? 0) + (v.fails ?? 0)}`];
   }
+  return [shown(v.value), `min=${shown(v.min)}`, `max=${shown(v.max)}`];
+}
+
+export function trendValue(value: number, stat: string, m: K6Metric, timeUnit: string): string {
+  return stat === "count" ? String(value) : humanize(value, m, timeUnit);
+}
+
+function humanize(value: number, m: Pick<K6Metric, "type" | "contains">, timeUnit = ""): string {
+  if (m.type === "rate") return (Math.trunc(value * 100 * 100) / 100).toFixed(2) + "%";
+  if (m.contains === "data") return bytes(value);
+  if (m.contains === "time") return inTimeUnit(value, timeUnit) ?? duration(value);
+  return noTrailingZeros(value);
 }
 
 /** The mark before a metric: ✓ all its thresholds passed, ✗ one failed, blank without any. */
@@ -116,13 +107,7 @@ export function renderK6Summary(data: K6SummaryData): string {
 }
 
 function groupLines(group: K6Group, indent: string, lines: string[]): void {
-  for (const c of group.checks) {
-    const total = c.passes + c.fails;
-    lines.push(`${indent}     ${c.fails === 0 ? "✓" : "✗"} ${c.name}`);
-    if (c.fails > 0) {
-      lines.push(`${indent}      ↳  ${Math.round((c.passes / total) * 100)}% — ✓ ${c.passes} / ✗ ${c.fails}`);
-    }
-  }
+  for (const c of group.checks) lines.push(...checkText(c, `${indent}     `, `${indent}      `));
   if (group.checks.length > 0) lines.push("");
   for (const inner of group.groups) {
     lines.push(`${indent}     █ ${inner.name}`, "");
@@ -130,20 +115,35 @@ function groupLines(group: K6Group, indent: string, lines: string[]): void {
   }
 }
 
+/** A check's line as k6 writes it, and under a failed one its share passed (truncated, as k6's). */
+export function checkText(c: K6Check, indent: string, under: string): string[] {
+  const share = Math.floor((100 * c.passes) / (c.passes + c.fails));
+  return [
+    `${indent}${c.fails === 0 ? "✓" : "✗"} ${c.name}`,
+    ...c.fails > 0 ? [`${under}↳  ${share}% — ✓ ${c.passes} / ✗ ${c.fails}`] : [],
+  ];
+}
+
 type ExportedGroup = Omit<K6Group, "groups" | "checks"> & {
   groups: Record<string, ExportedGroup>;
   checks: Record<string, K6Check>;
 };
 
+/** `data` with each trend's stats those summaryTrendStats names (k6's default six), whatever rules judged. */
+export function askedStats(data: K6SummaryData): K6SummaryData {
+  const stats = data.options.summaryTrendStats, metrics = { ...data.metrics };
+  const pick = (m: K6Metric) => Object.fromEntries(stats.map((s) => [s, m.values[s]]));
+  for (const [n, m] of Object.entries(metrics)) {
+    if (m.type === "trend") metrics[n] = { ...m, values: pick(m) };
+  }
+  return { ...data, metrics };
+}
+
 /** The legacy export of `data`, indented by 4 as k6 writes it. */
 export function k6SummaryExport(data: K6SummaryData): string {
   const metrics: Record<string, Record<string, unknown>> = {};
-  for (const [name, metric] of Object.entries(data.metrics)) {
-    const stats = data.options.summaryTrendStats;
-    // A trend's values are the summary's stats alone (the data may hold more for thresholds).
-    const values: Record<string, unknown> = metric.type === "trend"
-      ? Object.fromEntries(Object.entries(metric.values).filter(([stat]) => stats.includes(stat)))
-      : { ...metric.values };
+  for (const [name, metric] of Object.entries(askedStats(data).metrics)) {
+    const values: Record<string, unknown> = { ...metric.values };
     if (metric.type === "rate" && "rate" in values) {
       values.value = values.rate;
       delete values.rate;
@@ -164,4 +164,32 @@ function byName(group: K6Group): ExportedGroup {
     had.passes += c.passes, had.fails += c.fails;
   }
   return { ...group, groups: Object.fromEntries(group.groups.map((g) => [g.name, byName(g)])), checks };
+}
+
+function truncated(value: number, places: number): string {
+  const scale = 10 ** places;
+  return noTrailingZeros(Math.trunc(scale * value) / scale, places);
+}
+
+const UNITS = ["B", "kB", "MB", "GB", "TB", "PB"];
+
+function bytes(n: number): string {
+  if (n < 10) return `${n} B`;
+  const e = Math.min(Math.floor(Math.log(n) / Math.log(1000)), UNITS.length - 1);
+  const value = Math.floor((n / 1000 ** e) * 10 + 0.5) / 10;
+  return `${value.toFixed(value < 10 ? 1 : 0)} ${UNITS[e]}`;
+}
+
+/** Milliseconds as k6 v1 writes them, no time unit set: ns, µs, ms, then s, m, h, truncated to 2 places. */
+function duration(ms: number): string {
+  if (ms === 0) return "0s";
+  if (ms < 0.001) return `${Math.trunc(ms * 1e6)}ns`;
+  if (ms < 1) return `${truncated(ms * 1000, 2)}µs`;
+  if (ms < 1000) return `${truncated(ms, 2)}ms`;
+  let text = `${truncated((ms % 60_000) / 1000, ms > 60_000 ? 0 : 2)}s`;
+  let rest = Math.trunc(ms / 60_000);
+  if (rest < 1) return text;
+  text = `${rest % 60}m${text}`;
+  rest = Math.trunc(rest / 60);
+  return rest < 1 ? text : `${rest}h${text}`;
 }

@@ -5,13 +5,14 @@
  */
 import {
   allChecks,
+  checkText,
   counterMetric,
-  inTimeUnit,
   type K6Check,
   type K6Metric,
   type K6SummaryData,
-  noTrailingZeros,
+  plainValues,
   rateMetric,
+  trendValue,
 } from "./summary_text.ts";
 
 /** k6's summary modes: v1's `compact` (default) and `full`, and `legacy`, the 0.x layout. */
@@ -107,13 +108,7 @@ function checkLines(checks: K6Check[], data: K6SummaryData): string[] {
     checks_failed: rateMetric(fails, passes),
   };
   const lines = [...metricLines(metrics, Object.keys(metrics), data.options).values(), BREAK];
-  for (const c of checks) {
-    lines.push(`    ${c.fails === 0 ? "✓" : "✗"} ${c.name}`);
-    if (c.fails > 0) {
-      const pct = Math.floor((100 * c.passes) / (c.passes + c.fails));
-      lines.push(`      ↳  ${pct}% — ✓ ${c.passes} / ✗ ${c.fails}`);
-    }
-  }
+  for (const c of checks) lines.push(...checkText(c, "    ", "      "));
   lines.push(BREAK);
   return lines;
 }
@@ -157,55 +152,4 @@ function sortByName(names: string[]): string[] {
   });
 }
 
-function width(text: string): number {
-  return [...text.normalize("NFKC")].length;
-}
-
-/** A counter's, gauge's or rate's values: the main one, then the others. */
-function plainValues(m: K6Metric, timeUnit: string): string[] {
-  const v = m.values, shown = (value = 0) => humanize(value, m, timeUnit);
-  if (m.type === "counter") return [shown(v.count), `${shown(v.rate)}/s`];
-  if (m.type === "rate") {
-    return [shown(v.rate), `${v.passes ?? 0} out of ${(v.passes ?? 0) + (v.fails ?? 0)}`];
-  }
-  return [shown(v.value), `min=${shown(v.min)}`, `max=${shown(v.max)}`];
-}
-
-function trendValue(value: number, stat: string, m: K6Metric, timeUnit: string): string {
-  return stat === "count" ? String(value) : humanize(value, m, timeUnit);
-}
-
-function humanize(value: number, m: Pick<K6Metric, "type" | "contains">, timeUnit = ""): string {
-  if (m.type === "rate") return (Math.trunc(value * 100 * 100) / 100).toFixed(2) + "%";
-  if (m.contains === "data") return bytes(value);
-  if (m.contains === "time") return inTimeUnit(value, timeUnit) ?? duration(value);
-  return noTrailingZeros(value);
-}
-
-function truncated(value: number, places: number): string {
-  const scale = 10 ** places;
-  return noTrailingZeros(Math.trunc(scale * value) / scale, places);
-}
-
-const UNITS = ["B", "kB", "MB", "GB", "TB", "PB"];
-
-function bytes(n: number): string {
-  if (n < 10) return `${n} B`;
-  const e = Math.min(Math.floor(Math.log(n) / Math.log(1000)), UNITS.length - 1);
-  const value = Math.floor((n / 1000 ** e) * 10 + 0.5) / 10;
-  return `${value.toFixed(value < 10 ? 1 : 0)} ${UNITS[e]}`;
-}
-
-/** Milliseconds as k6 v1 writes them, no time unit set: ns, µs, ms, then s, m, h, truncated to 2 places. */
-function duration(ms: number): string {
-  if (ms === 0) return "0s";
-  if (ms < 0.001) return `${Math.trunc(ms * 1e6)}ns`;
-  if (ms < 1) return `${truncated(ms * 1000, 2)}µs`;
-  if (ms < 1000) return `${truncated(ms, 2)}ms`;
-  let text = `${truncated((ms % 60_000) / 1000, ms > 60_000 ? 0 : 2)}s`;
-  let rest = Math.trunc(ms / 60_000);
-  if (rest < 1) return text;
-  text = `${rest % 60}m${text}`;
-  rest = Math.trunc(rest / 60);
-  return rest < 1 ? text : `${rest}h${text}`;
-}
+const width = (text: string): number => [...text.normalize("NFKC")].length;

@@ -28,9 +28,7 @@ const algorithm = (name: string) => {
   return name.replace("_", "-");
 };
 
-export function createHash(name: string) {
-  return hasher(nodeCrypto.createHash(algorithm(name)));
-}
+export const createHash = (name: string) => hasher(nodeCrypto.createHash(algorithm(name)));
 
 export function createHMAC(name: string, secret: Input) {
   return hasher(nodeCrypto.createHmac(algorithm(name), bytesOf(secret)));

@@ -86,9 +86,7 @@ async function dial(origin: string, timeoutMs: number): Promise<http2.ClientHttp
 }
 
 /** The running iteration's k6 VU id (`__VU`): a VU stays connected across its iterations. */
-function vuId(): number {
-  return current()?.vu.id ?? 0;
-}
+const vuId = (): number => current()?.vu.id ?? 0;
 
 export class Client {
   #schema: ScriptGrpcSchema | null = null;

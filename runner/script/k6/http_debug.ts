@@ -53,9 +53,8 @@ function headOf(raw: Response): string {
   ].join("\n");
 }
 
-function field(name: string, value: string): string {
-  return `${name}: ${isSecretName(name) ? "[redacted]" : value}`;
-}
+const field = (name: string, value: string): string =>
+  `${name}: ${isSecretName(name) ? "[redacted]" : value}`;
 
 function bodyText(body: string | Uint8Array | undefined): string {
   if (httpDebug !== "full" || body === undefined || body.length === 0) return "";

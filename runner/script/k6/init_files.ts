@@ -16,9 +16,7 @@ export function setScriptFolder(dir: string): void {
 /** A local module's `open()`, reading relative paths from its own folder `dir`, as k6's. */
 export const openIn = (dir: string) => (path: string, mode?: string) => open(path, mode, dir);
 
-export function folderOf(): string {
-  return folder;
-}
+export const folderOf = (): string => folder;
 
 /** Ends the init code (`over` false: opens it again, while a VU's own instance of the script loads). */
 export function endInit(over = true): void {
@@ -26,9 +24,7 @@ export function endInit(over = true): void {
 }
 
 /** Whether the script's init code (its top level) is still running. */
-export function inInit(): boolean {
-  return !initOver;
-}
+export const inInit = (): boolean => !initOver;
 
 /** The largest file `open()` reads: each worker holds its own copy (a V8 string is at most ~512 MiB). */
 export const MAX_OPEN_BYTES = 256 * 2 ** 20;

@@ -60,23 +60,21 @@ atRunEnd(flushMetrics);
 const NAME = /^[a-zA-Z_][a-zA-Z0-9_]{1,128}$/;
 
 /** The kind each name is registered with: k6's built-in metrics, then the script's. */
-const kinds = new Map<string, MetricPart["kind"]>([
-  ...["http_reqs", "iterations", "data_sent", "data_received", "dropped_iterations"].map((n) =>
-    [n, "counter"] as const
-  ),
-  ...["http_req_failed", "checks"].map((n) => [n, "rate"] as const),
-  ...["vus", "vus_max"].map((n) => [n, "gauge"] as const),
-  ...["http_req_duration", ...PHASES, "iteration_duration", "group_duration"].map((n) =>
-    [n, "trend"] as const
-  ),
-]);
+const kinds = new Map<string, MetricPart["kind"]>(
+  Object.entries({
+    counter: "http_reqs iterations data_sent data_received dropped_iterations",
+    rate: "http_req_failed checks",
+    gauge: "vus vus_max",
+    trend: ["http_req_duration", ...PHASES, "iteration_duration", "group_duration"].join(" "),
+  }).flatMap(([kind, names]) => names.split(" ").map((n) => [n, kind as MetricPart["kind"]])),
+);
 
 /** k6's built-in metrics, counted by the run (k6/ws's `ws_*` are counted through this module). */
 const BUILT_IN = new Set(kinds.keys());
-/** The built-ins a script's metric of the same kind adds to, as k6's (cli/k6/summary.ts adds them up). */
-const ADDED_TO = new Set("http_reqs iterations http_req_failed iteration_duration group_duration".split(" "));
-
-/** Refuses a name k6 refuses (not of NAME, taken by another kind or value type), a built-in not added to. */
+/**
+ * Refuses a name k6 refuses (not of NAME, taken by another kind or value type); a script's metric named as a
+ * built-in adds to it, as k6's (cli/k6/summary.ts adds them up).
+ */
 function register(name: unknown, kind: MetricPart["kind"], time: boolean): string {
   if (!inInit()) {
     throw new TypeError(
@@ -93,19 +91,12 @@ function register(name: unknown, kind: MetricPart["kind"], time: boolean): strin
         "with a digit (k6's rule)",
     );
   }
-  const taken = kinds.get(name),
-    builtIn = BUILT_IN.has(name),
-    timed = builtIn ? taken === "trend" : made.get(name)?.time;
+  const taken = kinds.get(name), builtIn = BUILT_IN.has(name);
+  const timed = builtIn ? taken === "trend" : made.get(name)?.time;
   const contains = name.startsWith("data_") && builtIn ? "data" : timed ? "time" : "default";
   if (taken !== undefined && (taken !== kind || contains !== (time ? "time" : "default"))) {
     const was = taken !== kind ? `type ${taken}` : `a value type ${contains}`;
     throw new TypeError(`metric '${name}' already exists but with ${was}: give this ${kind} another name`);
-  }
-  if (builtIn && !ADDED_TO.has(name)) {
-    throw new TypeError(
-      `metric ${name} is one of k6's built-in metrics, which loadlab counts from the run itself and cannot ` +
-        `add a script's values to (k6 would): give this ${kind} a name of its own, e.g. my_${name}`,
-    );
   }
   if (taken === undefined && kinds.size - BUILT_IN.size >= MAX_SCRIPT_METRICS) {
     throw new TypeError(
@@ -267,7 +258,7 @@ function addToSubmetrics(
   }
 }
 
-const GROUP_DURATION = "group_duration";
+const GROUP_DURATION = "group_duration", DURATION = "http_req_duration";
 const RESULT_CHECK_TAGS = new Set(["scenario", "group", "check"]);
 
 /** A check's outcome for the `checks{...}` submetrics by other tags: its own tags over the request's. */
@@ -304,8 +295,9 @@ export function addPhases(
   // After the phases, the request's duration (k6's: sending, waiting, receiving) to its submetrics only.
   for (let k = 0; k <= PHASES.length; k++) {
     const v = k < PHASES.length ? phaseMs[k] : phaseMs[3] + phaseMs[4] + phaseMs[5];
-    if (k < PHASES.length) addTo(partOf(PHASES[k], "trend", true), v, v);
-    const subs = wanted.get(PHASES[k] ?? "http_req_duration");
+    // The duration too when the script adds to it (its summary is then this module's, not the run's).
+    if (k < PHASES.length || made.has(DURATION)) addTo(partOf(PHASES[k] ?? DURATION, "trend", true), v, v);
+    const subs = wanted.get(PHASES[k] ?? DURATION);
     all ??= subs && { ...tags, name: name ?? url, method, status: String(raw.status), url: name ?? url };
     if (subs !== undefined) addToSubmetrics(subs, "trend", true, v, v, all);
   }

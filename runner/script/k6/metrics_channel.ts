@@ -145,8 +145,9 @@ export async function k6CustomMetrics(
   listening = null;
   const out: Record<string, K6Metric> = {};
   for (const t of totals.values()) {
-    // The VUs' checks sent for abortOnFail: the summary's own come from the run, setup's and teardown's in.
-    if (t.name !== "checks") out[t.name] = metricOf(t, durationSec > 0 ? durationSec : 1, percentiles);
+    // The VUs' checks sent for abortOnFail come from the run (setup's and teardown's in); else the script's.
+    if (t.name === "checks" && live.some((r) => r.metric === "checks")) continue;
+    out[t.name] = metricOf(t, durationSec > 0 ? durationSec : 1, percentiles);
   }
   for (const [name, trend] of trends) {
     if (!trend.sampled) continue;

@@ -159,9 +159,15 @@ export class K6Response {
     return cookies;
   }
 
-  /** The body parsed; with a selector (k6's gjson path) a body that is no JSON gives undefined, as k6's. */
+  /** The body parsed; with a selector (k6's gjson path) one that is no JSON gives undefined; none throws. */
   json(selector?: string): unknown {
-    if (selector === undefined || this.#raw.status === 0) return JSON.parse(this.#text());
+    if (this.#responseType === "none" || this.#raw.status === 0) {
+      throw new Error(
+        "the body is null so we can't transform it to JSON - this likely was because of a request error " +
+          "getting the response",
+      );
+    }
+    if (selector === undefined) return JSON.parse(this.#text());
     try {
       return select(
         JSON.parse(this.#text()),

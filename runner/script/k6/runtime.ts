@@ -114,8 +114,12 @@ export function back<T>(ctx: VuContext | undefined, value?: T): T | undefined {
 export const asyncWritten = new WeakSet<object>();
 export const writtenAsync = <T extends object>(fn: T): T => (asyncWritten.add(fn), fn);
 
-/** A read of a global k6's JavaScript lacks (convert.ts): k6's error. */
-export function absent(name: string): never {
+/** Globals k6's JavaScript lacks, as the script sets them (`globalThis.TextEncoder = ...`: convert.ts). */
+export const shims: Record<string, unknown> = Object.create(null);
+
+/** A read of a global k6's JavaScript lacks (convert.ts): the script's own, else k6's error. */
+export function absent(name: string): unknown {
+  if (name in shims) return shims[name];
   throw new ReferenceError(`${name} is not defined`);
 }
 
@@ -504,8 +508,7 @@ function settled(ctx: VuContext): Promise<void> {
     ctx.settle = (err) => {
       ended.removeEventListener("abort", stop);
       ctx.settle = null;
-      if (err === undefined) resolve();
-      else reject(err);
+      err === undefined ? resolve() : reject(err);
     };
   });
 }
@@ -514,8 +517,7 @@ function settled(ctx: VuContext): Promise<void> {
 function runTagsOf(options: Record<string, unknown>, name: string): Record<string, unknown> {
   const scenarios = options.scenarios as Record<string, { tags?: Record<string, unknown> }> | undefined;
   const tags = givenRunTags(options);
-  if (scenarios === undefined) return tags;
-  return { ...tags, ...scenarios[name]?.tags, scenario: name };
+  return scenarios === undefined ? tags : { ...tags, ...scenarios[name]?.tags, scenario: name };
 }
 
 /** Each scenario's function (its `exec`, else the default), and the default's as `default`. */
@@ -569,8 +571,6 @@ export function array(
 }
 
 /** The scenario the iterations run (its `options.scenarios` key, or `default`). */
-export function scenario(): string {
-  return scenarioName;
-}
+export const scenario = (): string => scenarioName;
 
 export const scenarioStartMs = (): number => startedMs;

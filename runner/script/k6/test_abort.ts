@@ -13,9 +13,7 @@ let sender: BroadcastChannel | null = null;
 let aborted = false;
 
 /** Whether a VU of this isolate aborted the test (its iterations then wait for the run's stop). */
-export function testAborted(): boolean {
-  return aborted;
-}
+export const testAborted = (): boolean => aborted;
 
 export function abortTest(message: unknown): never {
   aborted = true;

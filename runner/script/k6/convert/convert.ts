@@ -17,6 +17,7 @@ import {
   exportsK6Options,
   importsK6ByTokens,
   initVuReads,
+  keepsVuState,
   nestingProblem,
   parseOrNull,
   parseProblem,
@@ -193,15 +194,17 @@ export function convertK6(
   // Awaits carry the VU (context.ts) unless the script hands callbacks over to run later: then each awaited
   // or chained call holds the iteration until it settles, as k6's event loop waits for what they sent.
   const handsOff = defersCallbacks(ast) || plan.handsOff || modules?.facts.stores;
-  // Init code reading __VU runs once per VU, each VU its own instance of the script (runtime.ts).
+  // Init code reading __VU, or VU code changing the top level's state: each VU its own instance of the
+  // script (runtime.ts), as each k6 VU runs the init code.
   const vuReads = initVuReads(ast), library = modules?.library ?? false;
+  const perVu = vuReads.length > 0 || (!library && keepsVuState(ast));
   for (const n of vuReads) {
     if (library) {
       problems.push({ pos: n.start, why: "__VU read by a module's init code: read it in a function" });
     }
     edits.push({ start: n.start, end: n.end, text: "__k6.initVu(import.meta.url)" });
   }
-  const held = handsOff || vuReads.length > 0, resumes = !readable && !held;
+  const held = handsOff || perVu, resumes = !readable && !held;
   const opener = resumes ? RESUMING_AWAIT : held ? `(await ${HELD}` : "(await ";
   for (const call of plan.awaited) {
     const closer = !held ? ")" : plan.blocking.has(call) ? "))" : ", false))";
@@ -251,7 +254,7 @@ export function convertK6(
   const metrics = importsMetrics(ast) || (modules?.facts.metrics ?? false);
   const skips = (readable ? "" : `, resumes: ${resumes}, metrics: ${metrics}`) +
     (plan.handsOff || plan.chained.size > 0 ? ", sendsLater: true" : "") +
-    (vuReads.length > 0 ? ", url: import.meta.url" : "");
+    (perVu ? ", url: import.meta.url" : "");
   const footer = `\n;export default __k6.session({ main: __k6_main, exports: { ${
     exported.join(", ")
   } }${skips} });\n`;
@@ -292,17 +295,26 @@ clearInterval`.split(/\s+/));
 /**
  * The script's reads of globals loadlab's isolates have and k6's JavaScript lacks (`URL`, `btoa`, `fetch`,
  * `TextEncoder`...), unless it declares the name: each throws k6's ReferenceError where it runs (init or
- * VU code), and `typeof` of one is "undefined", while loadlab's own runtime keeps them.
+ * VU code), and `typeof` of one is "undefined", while loadlab's own runtime keeps them. `globalThis.X` and
+ * `global.X` of such a name are the script's own slot (`__k6.shims`): a polyfill sets it, as under k6.
  */
 function absentGlobalEdits(ast: Node, declared: Set<string>): Edit[] {
   const edits: Edit[] = [];
+  const lacked = (name: unknown): name is string =>
+    typeof name === "string" && Object.hasOwn(globalThis, name) && !K6_GLOBALS.has(name) &&
+    !/(Array|Error)$/.test(name) && !declared.has(name);
   everyNode(ast, (n, [p]) => {
-    const name = n.type === "Identifier" && Object.hasOwn(globalThis, n.name) ? n.name : "";
-    if (!name || K6_GLOBALS.has(name) || /(Array|Error)$/.test(name) || declared.has(name)) return;
+    const o = n.object,
+      on = n.type === "MemberExpression" && /^global(This)?$/.test(o.name) && !declared.has(o.name);
+    if (on && lacked(n.computed ? n.property.value : n.property.name)) {
+      return void edits.push({ start: o.start, end: o.end, text: "__k6.shims" });
+    }
+    const name = n.type === "Identifier" && lacked(n.name) ? n.name : "";
+    if (!name) return;
     const key = (p.property === n || p.key === n) && !p.computed, set = p.left === n || p.operator === "++";
     if (key || set || p.operator === "--" || p.shorthand || p.label === n || /^Export/.test(p.type)) return;
     const typeOf = p.type === "UnaryExpression" && p.operator === "typeof", at = typeOf ? p : n;
-    const text = typeOf ? '"undefined"' : `(__k6.absent(${JSON.stringify(name)}))`;
+    const text = typeOf ? `typeof __k6.shims.${name}` : `(__k6.absent(${JSON.stringify(name)}))`;
     edits.push({ start: at.start, end: at.end, text });
   });
   return edits;

@@ -222,6 +222,32 @@ export function initVuReads(ast: Node): Node[] {
   return reads;
 }
 
+/** Methods that change an array, a Map or a Set in place. */
+const MUTATORS = /^(push|pop|shift|unshift|splice|sort|reverse|fill|add|set|delete|clear)$/;
+
+/**
+ * Whether a function changes state of the script's top level (a `let` or `var` assigned, a `const` array,
+ * object, Map or Set changed in place by MUTATORS or a key): each k6 VU has its own copy (runtime.ts).
+ */
+export function keepsVuState(ast: Node): boolean {
+  const vars = new Set<string>(), values = new Set<string>();
+  for (const s of ast.body.map((s: Node) => s.declaration ?? s)) {
+    for (const { id, init } of s.type === "VariableDeclaration" ? s.declarations : []) {
+      const made = /^(Array|Object)Expression$/.test(init?.type) || /^(Map|Set)$/.test(init?.callee?.name);
+      if (s.kind !== "const") vars.add(id.name);
+      else if (made && init.type !== "CallExpression") values.add(id.name);
+    }
+  }
+  let changed = false;
+  everyNode(ast, (n, above) => {
+    const set = n.type === "AssignmentExpression" ? n.left : n.type === "UpdateExpression" && n.argument;
+    const call = n.type === "CallExpression" && n.callee.property?.name;
+    const object = MUTATORS.test(call) ? n.callee.object : set?.object;
+    changed ||= above.some(isFunction) && (vars.has(set?.name) || values.has(object?.name));
+  });
+  return changed;
+}
+
 /**
  * Whether identifier `node` is a variable read when the init code runs: no function above it but callbacks
  * given to a call (`rows.filter((r) => ...)`), and not a property's name.

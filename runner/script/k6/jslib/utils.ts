@@ -20,9 +20,7 @@ export function randomString(length: number, charset = "abcdefghijklmnopqrstuvwx
   return out;
 }
 
-export function uuidv4(_secure?: boolean): string {
-  return crypto.randomUUID();
-}
+export const uuidv4 = (_secure?: boolean): string => crypto.randomUUID();
 
 /** The text between `left` and `right` in `content` (the first, or every one with `repeat`). */
 export function findBetween(content: string, left: string, right: string, repeat = false): string | string[] {
