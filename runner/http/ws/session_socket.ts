@@ -49,7 +49,9 @@ class SessionQueue {
     messages.push(message);
     this.#bytes += message.text.length;
     while ((this.#bytes > QUEUE_BYTES && messages.length > 1) || messages.length > QUEUE_MESSAGES) {
-      this.#passOver(messages.shift()!);
+      const oldest = messages.shift()!;
+      this.#bytes -= oldest.text.length;
+      this.passed(oldest.atMs);
     }
   }
 
@@ -69,11 +71,6 @@ class SessionQueue {
     for (const m of this.#messages) this.passed(m.atMs);
     this.#messages.length = 0;
     this.#bytes = 0;
-  }
-
-  #passOver(message: ReceivedMessage): void {
-    this.#bytes -= message.text.length;
-    this.passed(message.atMs);
   }
 }
 
