@@ -180,7 +180,9 @@ export class WsConnection implements LoadConnection, FrameSink, InlineReader, Wr
     _request: unknown = null,
     next: NextExchange | null = null,
   ): Promise<number> {
-    if (this.#sock === null) return this.#openThenExchange(intendedMs, next);
+    if (this.#sock === null) {
+      return this.open().then((open) => open ? this.exchange(intendedMs, 1, null, next) : 0);
+    }
     return new Promise((resolve) => {
       this.#settle = resolve;
       this.#next = next;
@@ -200,10 +202,6 @@ export class WsConnection implements LoadConnection, FrameSink, InlineReader, Wr
   #holdWaited(): void {
     if (this.#sock === null) this.#end();
     else this.#begin(this.#holdIntendedMs, -1);
-  }
-
-  async #openThenExchange(intendedMs: number, next: NextExchange | null): Promise<number> {
-    return await this.open() ? await this.exchange(intendedMs, 1, null, next) : 0;
   }
 
   /** Starts a send: the next message (or a ping), masked and written; the read armed (inline). */
