@@ -103,11 +103,6 @@ function oneEach(next: (id: number) => LoadConnection): ConnectionFactory {
   return { perConnection: 1, h2Steps: false, next, maxOpenStreams: () => 0 };
 }
 
-/** HTTP/1.1: one `Connection` per load connection, `pipelining` requests in flight on it. */
-function http1Connections(setup: ProtocolSetup): ConnectionFactory {
-  return oneEach((id) => new Connection(id, setup.shared, setup.pipelining));
-}
-
 /** HTTP/2: each load connection is one stream slot, `streams` to a connection; per arrival, a lane. */
 async function h2Connections(setup: ProtocolSetup, answer?: () => StreamAnswer): Promise<ConnectionFactory> {
   const [{ H2Slot }, { H2Connection }, { H2Arrivals }, { encodeH2Mix }] = await Promise.all([
@@ -135,22 +130,25 @@ async function h2Connections(setup: ProtocolSetup, answer?: () => StreamAnswer):
   };
 }
 
+/** The run's settings of protocol `row` (`setup.ws`, `setup.grpc`), which its row cannot go without. */
+function settingsOf<K extends "ws" | "grpc">(setup: ProtocolSetup, row: K): NonNullable<ProtocolSetup[K]> {
+  const run = setup[row];
+  if (run === undefined) {
+    throw new TypeError(`the ${row} protocol row needs the run's settings (setup.${row})`);
+  }
+  return run!;
+}
+
 /** WebSocket: one `WsConnection` per load connection, one message in flight on it (ws/connection.ts). */
 async function wsConnections(setup: ProtocolSetup): Promise<ConnectionFactory> {
-  const run = setup.ws;
-  if (run === undefined) {
-    throw new TypeError("the ws protocol row needs the run's WebSocket settings (setup.ws)");
-  }
+  const run = settingsOf(setup, "ws");
   const { WsConnection } = await import("./ws/connection.ts");
   return oneEach((id) => new WsConnection(id, setup.shared, run));
 }
 
 /** gRPC: HTTP/2 stream slots whose every answer a `GrpcAnswer` judges (status, messages, receive cap). */
 async function grpcConnections(setup: ProtocolSetup): Promise<ConnectionFactory> {
-  const run = setup.grpc;
-  if (run === undefined) {
-    throw new TypeError("the grpc protocol row needs the run's gRPC settings (setup.grpc)");
-  }
+  const run = settingsOf(setup, "grpc");
   const { GrpcAnswer } = await import("./grpc/answer.ts");
   return await h2Connections(setup, () => new GrpcAnswer(run));
 }
@@ -187,7 +185,8 @@ async function h3Connections(setup: ProtocolSetup): Promise<ConnectionFactory> {
 export const PROTOCOLS: Readonly<
   Record<ProtocolRow, (setup: ProtocolSetup) => ConnectionFactory | Promise<ConnectionFactory>>
 > = {
-  http1: http1Connections,
+  // HTTP/1.1: one `Connection` per load connection, `pipelining` requests in flight on it.
+  http1: (setup) => oneEach((id) => new Connection(id, setup.shared, setup.pipelining)),
   h2: h2Connections,
   h2c: h2Connections,
   h3: h3Connections,

@@ -116,8 +116,12 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
     );
   }
 
+  /** Inline read: frames handled; the write waits for `onDrained` (the pump's end of this socket's reads). */
   onRead(n: number | null): boolean {
-    return this.#onInlineRead(n);
+    const sock = this.#sock!;
+    this.#batch(n, sock.nowMs());
+    if (this.#sock === sock) this.#arm(sock);
+    return this.#takeSettled();
   }
   onReadError(err: unknown): boolean {
     this.#socketFailed(err, "read");
@@ -203,14 +207,6 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
     this.output.wrote(end);
     this.output.flush();
     this.#arm(this.#sock);
-  }
-
-  /** Inline read: frames handled; the write waits for `onDrained` (the pump's end of this socket's reads). */
-  #onInlineRead(n: number | null): boolean {
-    const sock = this.#sock!;
-    this.#batch(n, sock.nowMs());
-    if (this.#sock === sock) this.#arm(sock);
-    return this.#takeSettled();
   }
 
   /** The next read, into the input buffer past the room the partial frame kept will take. */

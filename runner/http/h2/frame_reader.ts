@@ -216,9 +216,7 @@ export class FrameReader {
     }
     stream.recvUnacked += length;
     if (stream.recvUnacked > this.#run.windowBytes) {
-      this.#streams.resetStream(id, FLOW_CONTROL_ERROR);
-      this.#streams.endStream(stream, nowMs, "h2-protocol", "DATA beyond the stream window");
-      return true;
+      return this.#streams.streamError(stream, "DATA beyond the stream window", nowMs, FLOW_CONTROL_ERROR);
     }
     if (stream.recvUnacked >= this.#run.windowBytes / 2) {
       const update = this.#output.reserve(WINDOW_UPDATE_BYTES);

@@ -110,13 +110,7 @@ export class HeaderBlocks {
   /** Appends a fragment of a continued header block; past `maxHeaderBytes` the connection ends. */
   #append(buf: Uint8Array, from: number, to: number, nowMs: number): boolean {
     const max = this.#shared.maxHeaderBytes;
-    if (this.headerBlockLength + (to - from) > max) {
-      return this.#core.frameError(
-        PROTOCOL_ERROR,
-        `a header block larger than ${max} bytes (--max-header-bytes)`,
-        nowMs,
-      );
-    }
+    if (this.headerBlockLength + (to - from) > max) return this.#tooLarge(nowMs);
     if (this.headerBlock.length < max) this.headerBlock = new Uint8Array(max);
     this.headerBlock.set(buf.subarray(from, to), this.headerBlockLength);
     this.headerBlockLength += to - from;
@@ -132,15 +126,8 @@ export class HeaderBlocks {
     endStream: boolean,
     nowMs: number,
   ): boolean {
-    const max = this.#shared.maxHeaderBytes;
     const core = this.#core;
-    if (to - from > max) {
-      return core.frameError(
-        PROTOCOL_ERROR,
-        `a header block larger than ${max} bytes (--max-header-bytes)`,
-        nowMs,
-      );
-    }
+    if (to - from > this.#shared.maxHeaderBytes) return this.#tooLarge(nowMs);
     const streams = this.#streams;
     const decoder = core.decoder;
     const stream = this.#byId.get(id);
@@ -179,6 +166,16 @@ export class HeaderBlocks {
     if (endStream && stream.contentRemaining > 0) return streams.streamError(stream, SHORT_OF_LENGTH, nowMs);
     if (endStream) streams.endAnswer(stream, nowMs, true);
     return true;
+  }
+
+  /** A header block past `maxHeaderBytes` ends the connection. */
+  #tooLarge(nowMs: number): boolean {
+    const max = this.#shared.maxHeaderBytes;
+    return this.#core.frameError(
+      PROTOCOL_ERROR,
+      `a header block larger than ${max} bytes (--max-header-bytes)`,
+      nowMs,
+    );
   }
 
   /** What makes a response head malformed (RFC 9113 8.1, 8.3.2) beside its fields; constant texts. */

@@ -76,26 +76,23 @@ export function encodeH2Request(
       head: fields.isHead,
     };
   }
-  // A fixed request without a body ends its stream on HEADERS.
   const body = bodyWithLength(spec, fields, headers);
   const block = encodeRequestHeaders(spec.method, scheme, authority, path, headers);
+  // HEADERS then CONTINUATION frames carrying the block, at most 16 KiB of it each; a fixed request without
+  // a body ends its stream on HEADERS.
+  const frameStarts = new Uint32Array(headerFrameCount(block.length));
+  const frames = new Uint8Array(block.length + frameStarts.length * FRAME_HEADER_BYTES);
+  frames.set(block, FRAME_HEADER_BYTES);
+  frameHeaders(frames, block.length, body === null, frameStarts);
   const sent = body === null ? null : body.slice();
   return {
-    ...framesOf(block, body === null),
+    frames,
+    frameStarts,
     body: sent,
     template: null,
     head: fields.isHead,
     oneMessage: spec.grpcUnary === true,
   };
-}
-
-/** HEADERS then CONTINUATION frames carrying `block`, at most 16 KiB of it each. */
-function framesOf(block: Uint8Array, endStream: boolean): { frames: Uint8Array; frameStarts: Uint32Array } {
-  const frameStarts = new Uint32Array(headerFrameCount(block.length));
-  const frames = new Uint8Array(block.length + frameStarts.length * FRAME_HEADER_BYTES);
-  frames.set(block, FRAME_HEADER_BYTES);
-  frameHeaders(frames, block.length, endStream, frameStarts);
-  return { frames, frameStarts };
 }
 
 /** Copies `request`'s HEADERS frames into `out` at `at` with `streamId` patched in; returns the end. */

@@ -22,11 +22,6 @@ const NO_VALUES: Uint8Array[] = [];
 /** `Cookie: ` before the jar's line's value (HTTP/1.1 header form), and `\r\n` after it. */
 const COOKIE_PREFIX_BYTES = 8;
 
-/** The value of a jar's `Cookie: ...` line as HTTP/2's `cookie` field takes it; null stays null. */
-function cookieValueOf(cookieLine: Uint8Array | null): Uint8Array | null {
-  return cookieLine === null ? null : cookieLine.subarray(COOKIE_PREFIX_BYTES, cookieLine.length - 2);
-}
-
 /** One stream's worth of an h2 connection, driven like a connection by the executors. */
 export class H2Slot implements StepConnection, H2Stream {
   deadlineMs = Infinity;
@@ -152,7 +147,7 @@ export class H2Slot implements StepConnection, H2Stream {
     }
   }
 
-  /** A flow step (StepConnection): the step's HTTP/2 request, its cookie line as a `cookie` field. */
+  /** A flow step (StepConnection): the step's HTTP/2 request, its jar's cookie line's value as `cookie`. */
   sendStep(
     sendMs: number,
     step: StepRequest,
@@ -163,7 +158,7 @@ export class H2Slot implements StepConnection, H2Stream {
       sendMs,
       step.h2!,
       values,
-      cookieValueOf(cookieLine),
+      cookieLine === null ? null : cookieLine.subarray(COOKIE_PREFIX_BYTES, cookieLine.length - 2),
       step.keep,
       step.maxKeptBytes,
     );

@@ -84,15 +84,15 @@ export class StreamTable {
 
   /** Starts `stream`'s request now, or queues it; the first ones wait for the server's SETTINGS. */
   send(stream: H2Stream): void {
+    if (this.pending.length > 0 || !this.#room()) this.pending.push(stream);
+    else this.#openStream(stream);
+  }
+
+  /** Whether a stream may open now: the connection is open, not going away, and the peer allows one more. */
+  #room(): boolean {
     const core = this.#core;
-    if (
-      !core.isOpen || this.goingAway || !core.gotSettings ||
-      this.byId.size >= core.peer.maxConcurrentStreams || this.pending.length > 0
-    ) {
-      this.pending.push(stream);
-      return;
-    }
-    this.#openStream(stream);
+    return core.isOpen && !this.goingAway && core.gotSettings &&
+      this.byId.size < core.peer.maxConcurrentStreams;
   }
 
   #openStream(stream: H2Stream): void {
@@ -239,13 +239,7 @@ export class StreamTable {
   }
 
   startPending(): void {
-    const core = this.#core;
-    while (
-      this.pending.length > 0 && core.isOpen && !this.goingAway && core.gotSettings &&
-      this.byId.size < core.peer.maxConcurrentStreams
-    ) {
-      this.#openStream(this.pending.shift()!);
-    }
+    while (this.pending.length > 0 && this.#room()) this.#openStream(this.pending.shift()!);
   }
 
   /** Cancels `stream` (the watchdog's timeout): RST_STREAM CANCEL, counted as a timeout. */
@@ -308,9 +302,9 @@ export class StreamTable {
     return (streamId & 1) === 0 || streamId >= this.nextStreamId;
   }
 
-  /** The stream broke the protocol: RST_STREAM PROTOCOL_ERROR, counted; the connection goes on. */
-  streamError(stream: H2Stream, message: string, nowMs: number): boolean {
-    this.resetStream(stream.streamId, PROTOCOL_ERROR);
+  /** The stream broke the protocol: RST_STREAM with `code`, counted `h2-protocol`; the connection goes on. */
+  streamError(stream: H2Stream, message: string, nowMs: number, code = PROTOCOL_ERROR): boolean {
+    this.resetStream(stream.streamId, code);
     this.endStream(stream, nowMs, "h2-protocol", message);
     return true;
   }

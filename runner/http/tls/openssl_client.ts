@@ -63,7 +63,7 @@ export class OpenSslClient implements SslOwner {
   constructor(serverName: string, readonly options: TlsOptions | undefined, readonly errno: () => number) {
     const s = this.#s;
     const ctx = s.SSL_CTX_new(s.TLS_client_method());
-    if (ctx === null) throw new Error(`SSL_CTX_new failed: ${this.#lastError()}`);
+    if (ctx === null) throw new Error(`SSL_CTX_new failed: ${this.errorText()}`);
     this.#ctx = ctx;
     try {
       this.#configure(options, serverName);
@@ -80,7 +80,7 @@ export class OpenSslClient implements SslOwner {
     const s = this.#s;
     const ctx = this.#ctx;
     const fail = (what: string) => {
-      throw new Error(`${what}: ${this.#lastError()}`);
+      throw new Error(`${what}: ${this.errorText()}`);
     };
     s.SSL_CTX_set_verify(ctx, options?.insecure ? SSL_VERIFY_NONE : SSL_VERIFY_PEER, null);
     if (!options?.insecure) this.#trust(options?.caFile);
@@ -111,12 +111,12 @@ export class OpenSslClient implements SslOwner {
     const ctx = this.#ctx;
     const min = TLS_VERSIONS[options?.minVersion ?? "tls1.2"];
     if (s.SSL_CTX_ctrl(ctx, SSL_CTRL_SET_MIN_PROTO_VERSION, BigInt(min), null) !== 1n) {
-      throw new Error(`tls.minVersion ${options?.minVersion}: ${this.#lastError()}`);
+      throw new Error(`tls.minVersion ${options?.minVersion}: ${this.errorText()}`);
     }
     if (options?.maxVersion !== undefined) {
       const max = BigInt(TLS_VERSIONS[options.maxVersion]);
       if (s.SSL_CTX_ctrl(ctx, SSL_CTRL_SET_MAX_PROTO_VERSION, max, null) !== 1n) {
-        throw new Error(`tls.maxVersion ${options.maxVersion}: ${this.#lastError()}`);
+        throw new Error(`tls.maxVersion ${options.maxVersion}: ${this.errorText()}`);
       }
     }
     if (options?.ciphers === undefined) return;
@@ -135,9 +135,9 @@ export class OpenSslClient implements SslOwner {
     const system = caFile === undefined
       ? s.SSL_CTX_set_default_verify_paths(ctx)
       : s.SSL_CTX_set_default_verify_dir(ctx);
-    if (system !== 1) throw new Error(`the system CA store: ${this.#lastError()}`);
+    if (system !== 1) throw new Error(`the system CA store: ${this.errorText()}`);
     if (caFile !== undefined && s.SSL_CTX_load_verify_locations(ctx, cstr(caFile), null) !== 1) {
-      throw new Error(`--cacert ${caFile}: ${this.#lastError()}`);
+      throw new Error(`--cacert ${caFile}: ${this.errorText()}`);
     }
   }
 
@@ -154,16 +154,12 @@ export class OpenSslClient implements SslOwner {
       at += name.length;
     }
     if (this.#s.SSL_CTX_set_alpn_protos(this.#ctx, wire, wire.length) !== 0) {
-      throw new Error(`ALPN ${protocols.join(",")}: ${this.#lastError()}`);
+      throw new Error(`ALPN ${protocols.join(",")}: ${this.errorText()}`);
     }
   }
 
-  errorText(): string {
-    return this.#lastError();
-  }
-
   /** The oldest queued OpenSSL error as text (the queue cleared), or "no detail". */
-  #lastError(): string {
+  errorText(): string {
     const code = this.#s.ERR_get_error();
     this.#s.ERR_clear_error();
     if (code === 0n) return "no detail";
@@ -239,7 +235,7 @@ export class OpenSslClient implements SslOwner {
   handshakeFailure(s: LibSsl, ssl: Deno.PointerObject, errno: number): Error {
     const verify = Number(s.SSL_get_verify_result(ssl));
     // Drained either way: a stale error would mislead the next SSL_get_error.
-    const queued = this.#lastError();
+    const queued = this.errorText();
     const detail = verify !== 0 ? verifyResultMessage(verify) : queued;
     const why = detail !== "no detail"
       ? detail

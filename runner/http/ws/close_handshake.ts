@@ -11,16 +11,11 @@ import type { InlineConn, InlineReader } from "../transport/transport.ts";
 import type { FrameWriter } from "./frame_writer.ts";
 import type { WsRun } from "./run.ts";
 
-export const FAULT_KINDS: Record<FrameFault, ErrorKind> = {
-  "protocol": "ws-protocol",
-  "too-big": "ws-too-big",
-  "bad-utf8": "ws-bad-utf8",
-};
-
-export const FAULT_CODES: Record<FrameFault, number> = {
-  "protocol": CLOSE_PROTOCOL_ERROR,
-  "too-big": CLOSE_TOO_BIG,
-  "bad-utf8": CLOSE_INVALID_DATA,
+/** Each frame fault's counted kind, and the code of the close frame that answers it. */
+export const FRAME_FAULTS: Record<FrameFault, { kind: ErrorKind; closeCode: number }> = {
+  "protocol": { kind: "ws-protocol", closeCode: CLOSE_PROTOCOL_ERROR },
+  "too-big": { kind: "ws-too-big", closeCode: CLOSE_TOO_BIG },
+  "bad-utf8": { kind: "ws-bad-utf8", closeCode: CLOSE_INVALID_DATA },
 };
 
 export class CloseHandshake {

@@ -18,7 +18,7 @@ import { type InlineConn, inlineOf, type InlineReader, type TransportConn } from
 import { PromiseInline } from "../transport/promise_inline.ts";
 import { giveBackHandshakeBuffer, handshake, offerOf, takeHandshakeBuffer } from "./handshake_io.ts";
 import { FrameWriter, type WriteOwner } from "./frame_writer.ts";
-import { CloseHandshake, FAULT_CODES, FAULT_KINDS, readUntilServerCloses } from "./close_handshake.ts";
+import { CloseHandshake, FRAME_FAULTS, readUntilServerCloses } from "./close_handshake.ts";
 import { WS_READ_BUFFER_BYTES, type WsRun } from "./run.ts";
 import { WsPacing } from "./pacing.ts";
 import { type AnswerMatch, answerMatchOf, fanoutUs } from "./answer_match.ts";
@@ -158,12 +158,6 @@ export class WsConnection implements LoadConnection, FrameSink, InlineReader, Wr
     this.#everOpened = false;
   }
 
-  /** A storm connection's life is over: its socket closed, and the next exchange dials anew. */
-  #closeAfterUse(): void {
-    this.#closeSocket();
-    this.#everOpened = false;
-  }
-
   /** Sends a close frame with `code` (0: none) once per socket. */
   #closeWith(code: number): void {
     if (this.#sock !== null) this.#close.send(code, this.#nowMs);
@@ -186,7 +180,9 @@ export class WsConnection implements LoadConnection, FrameSink, InlineReader, Wr
     _request: unknown = null,
     next: NextExchange | null = null,
   ): Promise<number> {
-    if (this.#sock === null) return this.#openThenExchange(intendedMs, next);
+    if (this.#sock === null) {
+      return this.open().then((open) => open ? this.exchange(intendedMs, 1, null, next) : 0);
+    }
     return new Promise((resolve) => {
       this.#settle = resolve;
       this.#next = next;
@@ -206,10 +202,6 @@ export class WsConnection implements LoadConnection, FrameSink, InlineReader, Wr
   #holdWaited(): void {
     if (this.#sock === null) this.#end();
     else this.#begin(this.#holdIntendedMs, -1);
-  }
-
-  async #openThenExchange(intendedMs: number, next: NextExchange | null): Promise<number> {
-    return await this.open() ? await this.exchange(intendedMs, 1, null, next) : 0;
   }
 
   /** Starts a send: the next message (or a ping), masked and written; the read armed (inline). */
@@ -299,9 +291,9 @@ export class WsConnection implements LoadConnection, FrameSink, InlineReader, Wr
     }
     this.shared.recorder.addBytesRead(nowMs, n);
     if (!this.#parser.feed(buf, 0, n)) {
-      const fault = this.#parser.fault!;
-      this.fault(nowMs, FAULT_KINDS[fault], this.#parser.faultMessage);
-      this.#closeWith(FAULT_CODES[fault]);
+      const { kind, closeCode } = FRAME_FAULTS[this.#parser.fault!];
+      this.fault(nowMs, kind, this.#parser.faultMessage);
+      this.#closeWith(closeCode);
       this.#closeSocket();
       return true;
     }
@@ -402,7 +394,11 @@ export class WsConnection implements LoadConnection, FrameSink, InlineReader, Wr
   #endExchange(): number {
     const answered = this.#ex.end();
     this.deadlineMs = Infinity;
-    if (this.run.messagesPerConnection > 0 && this.#sock !== null) this.#closeAfterUse();
+    // A storm connection's life is over: its socket closed, and the next exchange dials anew.
+    if (this.run.messagesPerConnection > 0 && this.#sock !== null) {
+      this.#closeSocket();
+      this.#everOpened = false;
+    }
     return answered;
   }
 

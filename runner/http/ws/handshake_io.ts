@@ -90,12 +90,8 @@ export async function handshake(
         return null;
       }
       if (answer.kind === "failed") {
-        const kind = answer.fault === "refused"
-          ? "ws-refused"
-          : answer.fault === "bad-accept"
-          ? "ws-bad-accept"
-          : "ws-handshake";
-        watch.fault(nowMs, kind, answer.message);
+        // Counted as `ws-refused`, `ws-bad-accept` or `ws-handshake`.
+        watch.fault(nowMs, `ws-${answer.fault}`, answer.message);
         return null;
       }
       stats.handshake(nowMs, (nowMs - startMs) * 1000, deflate, answer.deflate);

@@ -24,7 +24,6 @@ export function wsRunOf(url: URL, config: WsConfig) {
   );
   const opcode = config.binary ? OP_BINARY : OP_TEXT;
   return {
-    url,
     messages: payloads.map((p) => new MessageTemplate(opcode, p, config.fragmentBytes)),
     /** Whether permessage-deflate is offered; the same messages compressed, for connections that agreed. */
     deflate: config.deflate,
@@ -33,7 +32,6 @@ export function wsRunOf(url: URL, config: WsConfig) {
       : [],
     match: config.match,
     protocols: config.protocols,
-    headers: Object.entries(config.headers),
     maxMessageBytes: config.maxMessageBytes,
     messagesPerConnection: config.messagesPerConnection,
     pingIntervalMs: config.pingIntervalMs,

@@ -18,7 +18,7 @@ import { PromiseInline } from "../transport/promise_inline.ts";
 import { FrameWriter, type WriteOwner } from "./frame_writer.ts";
 import { handshake, type HandshakeOffer } from "./handshake_io.ts";
 import { WS_READ_BUFFER_BYTES } from "./run.ts";
-import { CloseHandshake, FAULT_CODES, FAULT_KINDS } from "./close_handshake.ts";
+import { CloseHandshake, FRAME_FAULTS } from "./close_handshake.ts";
 import type { WsStats } from "./stats.ts";
 import { timedWait } from "../../../system/sleep.ts";
 
@@ -49,7 +49,9 @@ class SessionQueue {
     messages.push(message);
     this.#bytes += message.text.length;
     while ((this.#bytes > QUEUE_BYTES && messages.length > 1) || messages.length > QUEUE_MESSAGES) {
-      this.#passOver(messages.shift()!);
+      const oldest = messages.shift()!;
+      this.#bytes -= oldest.text.length;
+      this.passed(oldest.atMs);
     }
   }
 
@@ -69,11 +71,6 @@ class SessionQueue {
     for (const m of this.#messages) this.passed(m.atMs);
     this.#messages.length = 0;
     this.#bytes = 0;
-  }
-
-  #passOver(message: ReceivedMessage): void {
-    this.#bytes -= message.text.length;
-    this.passed(message.atMs);
   }
 }
 
@@ -252,11 +249,11 @@ export class WsSessionSocket implements FrameSink, WriteOwner, InlineReader {
   #feed(n: number, nowMs: number): boolean {
     this.#nowMs = nowMs;
     if (!this.#parser.feed(this.#buf, 0, n)) {
-      const fault = this.#parser.fault!;
-      const counted = { kind: FAULT_KINDS[fault], message: this.#parser.faultMessage };
-      if (this.#waiter === null) this.#unclaimed = counted;
-      else this.#fault(nowMs, counted.kind, counted.message, this.#waiter.endpoint);
-      this.#closeWith(FAULT_CODES[fault]);
+      const { kind, closeCode } = FRAME_FAULTS[this.#parser.fault!];
+      const message = this.#parser.faultMessage;
+      if (this.#waiter === null) this.#unclaimed = { kind, message };
+      else this.#fault(nowMs, kind, message, this.#waiter.endpoint);
+      this.#closeWith(closeCode);
       this.#lost(null, "");
       return false;
     }

@@ -3,7 +3,7 @@
  * What a worker counts of its WebSocket connections beyond the recorder: handshakes, messages and payload
  * bytes each way, unsolicited messages and their fan-out, pings, pongs and close codes. HOT PATH: plain
  * fields and reused histograms. Events before `originMs` are not counted, except handshakes (also in
- * `earlyHandshakes`), so `handshakes` holds every connection the run closes. One `WsSample` per worker.
+ * `preConnectedHandshakes`), so `handshakes` holds every connection the run closes; one `WsSample` a worker.
  */
 import { clampUs, createHistogram, encodeHistogram, type Histogram } from "../../../results/histogram.ts";
 import type { WsParts } from "../../../results/ws_totals.ts";
@@ -19,7 +19,7 @@ export class WsStats {
   /** Every handshake completed, those before the measured run included. */
   handshakes = 0;
   /** Handshakes completed before it: the pre-connected pool's (and a warm-up's). */
-  earlyHandshakes = 0;
+  preConnectedHandshakes = 0;
   /** Of every handshake, those that offered permessage-deflate, and those the server agreed it on. */
   deflateOffered = 0;
   deflateAgreed = 0;
@@ -61,7 +61,7 @@ export class WsStats {
     if (offered) this.deflateOffered++;
     if (agreed) this.deflateAgreed++;
     if (nowMs < this.originMs) {
-      this.earlyHandshakes++;
+      this.preConnectedHandshakes++;
       return;
     }
     this.#handshake.recordValue(clampUs(latencyUs));
@@ -82,22 +82,13 @@ export class WsStats {
       if (n !== 0) closeCodes[String(code)] = n;
     });
     const encoded = (h: Histogram) => h.totalCount === 0 ? undefined : encodeHistogram(h);
+    // The public fields are the sample's counters, as WsParts names them.
+    const { originMs: _originMs, deflateOffered, deflateAgreed, ...counts } = this;
     return {
-      handshakes: this.handshakes,
-      preConnectedHandshakes: this.earlyHandshakes,
-      ...(this.deflateOffered > 0
-        ? { deflateOffered: this.deflateOffered, deflateAgreed: this.deflateAgreed }
-        : {}),
+      ...counts,
+      ...(deflateOffered > 0 ? { deflateOffered, deflateAgreed } : {}),
       handshakeHistogramEncoded: encoded(this.#handshake),
-      messagesSent: this.messagesSent,
-      messagesReceived: this.messagesReceived,
-      payloadBytesSent: this.payloadBytesSent,
-      payloadBytesReceived: this.payloadBytesReceived,
-      unsolicited: this.unsolicited,
       fanoutHistogramEncoded: encoded(this.#fanout),
-      pingsSent: this.pingsSent,
-      pongsReceived: this.pongsReceived,
-      closesSent: this.closesSent,
       closeCodes,
     };
   }

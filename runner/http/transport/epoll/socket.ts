@@ -6,7 +6,7 @@
  * kernel queue are proven empty. A readable socket is served TURN_READ_BYTES per turn.
  */
 import { EAGAIN, EINTR, EPOLLERR, EPOLLHUP, EPOLLIN, EPOLLOUT, EPOLLRDHUP } from "./ffi.ts";
-import { type ConnectWaiter, type InlineReader, type TransportConn, TURN_READ_BYTES } from "../transport.ts";
+import { type InlineReader, TURN_READ_BYTES } from "../transport.ts";
 import { TRACE_CONN, traceConn } from "../conn_trace.ts";
 import { readError, readStateOf, writeError } from "../socket_errors.ts";
 import { LoopSocket } from "../loop_socket.ts";
@@ -38,19 +38,6 @@ export class EpollSocket extends LoopSocket {
     if (this.ssl === null) return true;
     const drained = this.ssl.drained();
     return drained === 1 || (drained === -1 && this.loop.sys.bytesReadable(this.fd) === 0);
-  }
-
-  /** The connect completed at once (loopback): over TLS the handshake starts now. */
-  connectedNow(): void {
-    this.connecting.connected();
-  }
-
-  awaitConnect(signal: AbortSignal): Promise<TransportConn> {
-    return this.connecting.wait(signal);
-  }
-
-  waitConnect(waiter: ConnectWaiter): void {
-    this.connecting.waitFor(waiter);
   }
 
   read(buf: Uint8Array): Promise<number | null> {

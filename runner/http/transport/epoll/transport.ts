@@ -98,8 +98,9 @@ export class EpollLoop extends SocketTable<EpollSocket> implements SocketLoop<Ep
     const sock = this.#dial();
     if (sock instanceof Error) return Promise.reject(sock);
     if (this.#connectedNow && sock.ssl === null) return Promise.resolve(sock);
-    const connected = sock.awaitConnect(signal);
-    if (this.#connectedNow) sock.connectedNow();
+    const connected = sock.connecting.wait(signal);
+    // Connected at once (loopback): over TLS the handshake starts now.
+    if (this.#connectedNow) sock.connecting.connected();
     return connected;
   }
 
@@ -114,8 +115,8 @@ export class EpollLoop extends SocketTable<EpollSocket> implements SocketLoop<Ep
       waiter.connected(sock);
       return sock;
     }
-    sock.waitConnect(waiter);
-    if (this.#connectedNow) sock.connectedNow();
+    sock.connecting.waitFor(waiter);
+    if (this.#connectedNow) sock.connecting.connected();
     return sock;
   }
 
