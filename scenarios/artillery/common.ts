@@ -35,7 +35,7 @@ const WS_STEP =
 const HOOK = `runs a JavaScript hook, which an imported script cannot: drop it, or ${SESSION}`;
 const UNSUPPORTED: Record<string, string> = {
   match: "Artillery's match is not converted; use an experiment file's expect: checks (docs/EXPERIMENTS.md)",
-  expect: "the expect plugin is not converted; use an experiment file's expect: checks (docs/EXPERIMENTS.md)",
+  reportFailuresAsErrors: "a failed check never ends a session in loadlab: drop it",
   xpath: "XPath captures are not imported: use a json, header or regexp capture",
   selector: "selector captures are not imported: use a json, header or regexp capture",
   transform: `capture transforms run JavaScript, which an imported script cannot: drop it, or ${SESSION}`,
@@ -49,7 +49,6 @@ const UNSUPPORTED: Record<string, string> = {
   plugins:
     "Artillery plugins do not run in loadlab (only ensure and metrics-by-endpoint are read): drop this one",
   delimiter: "payload files are read as comma-separated CSV: drop delimiter and give a comma-separated file",
-  loadAll: "payloads with loadAll are not imported (one row per virtual user is): drop loadAll",
   cast: "payload values are sent as written: drop cast",
   skipEmptyLines: "payload files always skip empty lines: drop skipEmptyLines",
   tls: "TLS options are not imported: drop them",

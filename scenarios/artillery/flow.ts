@@ -58,10 +58,12 @@ function convertStep(step: unknown, path: string, ctx: FlowContext, out: Collect
   if (!action) return [undefined];
   const converted = convertRequest(step[action], join(path, action), ctx, out);
   if (converted === undefined) return [undefined];
-  const capture = converted.capture?.length ? { capture: converted.capture } : {};
-  // A step's `capture` is the request's in the script (`get.capture`), beside it in the experiment.
-  const origin = { at: path, keys: { capture: join(join(path, action), "capture") } };
-  return [tagOrigin(out.origins, { [action]: converted.request, ...capture }, origin)];
+  const { request, capture, expect } = converted;
+  const extras = { ...capture?.length ? { capture } : {}, ...expect?.length ? { expect } : {} };
+  // A step's `capture` and `expect` are the request's in the script (`get.capture`), beside it here.
+  const at = join(path, action),
+    origin = { at: path, keys: { capture: join(at, "capture"), expect: join(at, "expect") } };
+  return [tagOrigin(out.origins, { [action]: request, ...extras }, origin)];
 }
 
 /** The start of the one warning about fractional think times (it is given once per script). */
@@ -80,26 +82,31 @@ function noteFractionalThink(value: unknown, path: string, out: Collector): void
   );
 }
 
-/** `{loop: [steps], count: N}` written out N times, or once per value of `over: [a, b]` (count unread). */
+/** `{loop: [steps], count: N}` written out N times, or once per value `over` lists (a list or its name). */
 function convertLoop(step: Record<string, unknown>, path: string, ctx: FlowContext, out: Collector) {
   rejectUnknownKeys(step, path, ["loop", "count", "over"], out);
   const { count, over } = step;
-  const values = Array.isArray(over) && over.every((v) => typeof v !== "object") ? over : undefined;
+  const named = typeof over === "string" ? ctx.variables.get(over) : undefined;
+  const list = Array.isArray(over) ? over : named && "list" in named ? named.list : undefined;
+  const values = list?.every((v) => typeof v !== "object" || isRecord(v)) ? list : undefined;
   const rounds = values?.length ?? (Number.isInteger(count) && over === undefined ? count as number : 0);
   if (!Array.isArray(step.loop) || rounds < 1) {
     problem(
       out,
       join(path, "loop"),
-      "a loop runs here with a list of steps and a whole count >= 1 or a list of values to go over " +
-        "(loops over a variable or a payload, or with neither, are not supported)",
+      "a loop runs here with a list of steps and a whole count >= 1 or values to go over (a list, a " +
+        "config.variables list or a loadAll payload's name; loops with neither are not supported)",
     );
     return [undefined];
   }
-  // Each value's round is converted with it filled in; the first round alone reports problems.
+  // Each value's round is converted with it filled in (a row's fields as `$loopElement.field`); the first
+  // round alone reports problems.
   const round = (k: number) => {
-    const variables = values
-      ? new Map(ctx.variables).set("$loopElement", { value: values[k] })
-      : ctx.variables;
+    const variables = new Map(ctx.variables), element = values?.[k];
+    const fields = isRecord(element) ? Object.entries(element) : [["", element] as const];
+    for (const [f, v] of values ? fields : []) {
+      variables.set(f ? `$loopElement.${f}` : "$loopElement", { value: v as string });
+    }
     const into = k === 0 ? out : { ...out, issues: [], warnings: [] };
     const own = { ...ctx, variables };
     return (step.loop as unknown[]).flatMap((s, j) => convertStep(s, join(join(path, "loop"), j), own, into));

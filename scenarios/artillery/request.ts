@@ -7,7 +7,7 @@ import { isRecord } from "../yaml_document.ts";
 import { listOrigin, tagOrigin } from "./paths.ts";
 
 /** `config.variables`: a value to substitute, or the number of values of a list (refused when used). */
-export type Variables = Map<string, { value: string | number | boolean } | { listLength: number }>;
+export type Variables = Map<string, { value: string | number | boolean } | { list: unknown[] }>;
 
 /** What every request of the script shares. */
 export interface FlowContext {
@@ -21,10 +21,13 @@ export interface FlowContext {
   runtimeNames: ReadonlySet<string>;
   /** How requests are named as endpoints (endpoints.ts). */
   naming: EndpointNaming;
+  /** `config.plugins.expect` when named (else `expect:` is not read, as in Artillery). */
+  expect?: { expectDefault200?: boolean };
 }
 
 const RUNTIME_CALL = /^\$random(Number|String)\(/;
-const REQUEST_KEYS = ["url", "json", "body", "form", "headers", "qs", "capture", "name"];
+const REQUEST_KEYS = ["url", "json", "body", "form", "headers", "qs", "capture", "name", "expect"];
+
 const TEMPLATE = /\{\{\s*([^}]*?)\s*\}\}/g;
 
 /** Fills `{{ name }}` in one string; a template that is the whole string keeps the variable's type. */
@@ -38,11 +41,15 @@ function fill(text: string, path: string, ctx: FlowContext, out: Collector): str
       problem(
         out,
         path,
-        `uses {{ ${name} }}, which config.variables.${name} lists ${v.listLength} values for: ` +
+        `uses {{ ${name} }}, which config.variables.${name} lists ${v.list.length} values for: ` +
           `Artillery picks one per virtual user, loadlab builds its requests once; give one value`,
       );
     } else if (name.startsWith("$")) {
-      problem(out, path, `{{ ${name} }}: template functions and $env are not supported`);
+      problem(
+        out,
+        path,
+        `{{ ${name} }}: not supported (variables, $env.NAME, $randomNumber() and $randomString() are)`,
+      );
     } else {
       problem(out, path, `{{ ${name} }} is not in config.variables, a payload field or a capture`);
     }
@@ -157,7 +164,56 @@ export function convertRequest(spec: unknown, path: string, ctx: FlowContext, ou
     name: join(path, spec.name ? "name" : "url"),
   };
   tagOrigin(out.origins, request, { at: path, keys, mirrors: true });
-  return { request, capture: convertCaptures(spec.capture, join(path, "capture"), out) };
+  const capture = convertCaptures(spec.capture, join(path, "capture"), out);
+  return { request, capture, expect: convertExpect(spec.expect, join(path, "expect"), ctx, out) };
+}
+
+const JSON_BODY =
+  "contentType: json is checked as a body that parses as JSON (loadlab's checks read no header)";
+const OTHER =
+  "expected one of statusCode, contentType: json, hasProperty, notHasProperty, equals, matchesRegexp";
+
+/** The expect plugin's expectations (a list, or a mapping) as loadlab checks; `expectDefault200` adds one. */
+function convertExpect(value: unknown, path: string, ctx: FlowContext, out: Collector) {
+  if (ctx.expect === undefined || value === undefined) {
+    if (value !== undefined) {
+      out.warnings.push(`${path}: not read, as Artillery without config.plugins.expect`);
+    }
+    return ctx.expect?.expectDefault200 === true ? [{ status: 200 }] : undefined;
+  }
+  const list = Array.isArray(value)
+    ? value
+    : Object.entries(isRecord(value) ? value : {}).map(([k, v]) => ({ [k]: v }));
+  return list.flatMap((e, i) => {
+    const [kind, raw] = isRecord(e) && Object.keys(e).length === 1 ? Object.entries(e)[0] : [];
+    const at = Array.isArray(value) ? join(join(path, i), kind ?? "") : join(path, kind ?? "");
+    const [one, text] = [[raw].flat()[0], (v: unknown) => String(fill(String(v), at, ctx, out))];
+    const texts = Array.isArray(raw) && kind === "equals" ? raw.map(text) : [];
+    const check = kind === undefined
+      ? "expected one expectation such as statusCode: 200"
+      : !["string", "number"].includes(typeof one) || [raw].flat().length !== 1 && kind !== "equals"
+      ? (kind === "statusCode" ? "expected one status code such as 200 (a loadlab check takes one)" : OTHER)
+      : texts.length > 1 && new Set(texts).size === 1
+      ? null // the same text twice: always equal
+      : kind === "equals"
+      ? "compares values a check cannot read (loadlab's checks read the response): drop it"
+      : text(one).includes("{{")
+      ? "a payload field or capture is not filled here: give the value"
+      : kind === "statusCode" && /^\d{3}$/.test(text(one))
+      ? { status: Number(text(one)) }
+      : kind === "contentType" && text(one) === "json"
+      ? { json: "$", exists: true }
+      : kind === "hasProperty" || kind === "notHasProperty"
+      ? { json: `$${text(one).startsWith("[") ? "" : "."}${text(one)}`, exists: kind === "hasProperty" }
+      : kind === "matchesRegexp"
+      ? { regexp: text(one) }
+      : ["contentType", "hasHeader", "headerEquals", "notStatusCode", "cdnHit"].includes(kind)
+      ? "loadlab's checks read the status and the body, not headers: drop it"
+      : OTHER;
+    if (typeof check === "string") return problem(out, at, check, []);
+    if (check?.json === "$" && !out.warnings.includes(JSON_BODY)) out.warnings.push(JSON_BODY);
+    return check ? [tagOrigin(out.origins, check, { at })] : [];
+  });
 }
 
 /** Artillery's `capture` (one or a list) as loadlab captures: one of `kinds` (with group), and `as`. */
