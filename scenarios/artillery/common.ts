@@ -34,20 +34,19 @@ const WS_STEP =
   "a WebSocket step runs in an engine: ws scenario, a script's only one: move it to a script of its own";
 const HOOK = `runs a JavaScript hook, which an imported script cannot: drop it, or ${SESSION}`;
 const UNSUPPORTED: Record<string, string> = {
-  match: "Artillery's match is not converted; use an experiment file's expect: checks (docs/EXPERIMENTS.md)",
+  match:
+    "a failed match ends Artillery's virtual user, a failed check never does: write an expect plugin check",
   reportFailuresAsErrors: "a failed check never ends a session in loadlab: drop it",
   xpath: "XPath captures are not imported: use a json, header or regexp capture",
   selector: "selector captures are not imported: use a json, header or regexp capture",
   transform: `capture transforms run JavaScript, which an imported script cannot: drop it, or ${SESSION}`,
   strict: "every capture is strict here (one that finds nothing ends the session): drop strict",
   function: `runs a JavaScript function, which an imported script cannot: drop it, or ${SESSION}`,
-  beforeRequest: HOOK,
-  afterResponse: HOOK,
-  beforeScenario: HOOK,
-  afterScenario: HOOK,
+  ...Object.fromEntries(
+    ["beforeRequest", "afterResponse", "beforeScenario", "afterScenario"].map((k) => [k, HOOK]),
+  ),
   processor: `loads JavaScript hooks, which an imported script cannot: drop it, or ${SESSION}`,
-  plugins:
-    "Artillery plugins do not run in loadlab (only ensure and metrics-by-endpoint are read): drop this one",
+  plugins: "plugins do not run in loadlab (ensure, expect and metrics-by-endpoint are read): drop this one",
   delimiter: "payload files are read as comma-separated CSV: drop delimiter and give a comma-separated file",
   cast: "payload values are sent as written: drop cast",
   skipEmptyLines: "payload files always skip empty lines: drop skipEmptyLines",
@@ -61,8 +60,8 @@ const UNSUPPORTED: Record<string, string> = {
   ws: "ws handshake headers, subprotocols and TLS options are not imported: drop them",
   socketio: "Socket.IO settings are not imported: drop them",
   send: WS_STEP,
-  emit: "Socket.IO steps are not imported: rewrite the scenario as engine: ws with send steps, or drop it",
   connect: WS_STEP,
+  emit: "Socket.IO steps are not imported: rewrite the scenario as engine: ws with send steps, or drop it",
   log: "printing during the run is not imported: drop log",
   before: `a flow run once before the load is not imported: drop it, or use setup() in ${SCRIPT}`,
   after: `a flow run once after the load is not imported: drop it, or use teardown() in ${SCRIPT}`,

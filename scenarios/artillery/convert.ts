@@ -225,16 +225,11 @@ function imported(opts: ArtilleryOptions, what: string, url: string, load: objec
 }
 
 function parseTarget(target: unknown, out: Collector): URL | undefined {
-  if (typeof target !== "string" || !/^https?:\/\//i.test(target)) {
-    return problem(
-      out,
-      "config.target",
-      target === undefined
-        ? "missing: the base URL such as http://127.0.0.1:8080"
-        : `expected an http(s) URL, found ${JSON.stringify(target)}`,
-    );
-  }
-  return new URL(target);
+  if (typeof target === "string" && /^https?:\/\//i.test(target)) return new URL(target);
+  const found = target === undefined
+    ? "missing: the base URL"
+    : `expected an http(s) URL, found ${JSON.stringify(target)}`;
+  return problem(out, "config.target", `${found}, e.g. http://127.0.0.1:8080`);
 }
 
 /** Plugins loadlab honours: `ensure` switches the checks on, `metrics-by-endpoint` is always on. */
@@ -370,9 +365,7 @@ function defaultHeaders(defaults: unknown, ctx: FlowContext, out: Collector): Re
   }
   rejectUnknownKeys(defaults, "config.defaults", ["headers", "think"], out);
   if (defaults.think !== undefined) {
-    out.warnings.push(
-      "config.defaults.think: each think waits its own time here, without Artillery's jitter",
-    );
+    out.warnings.push("config.defaults.think: thinks wait without jitter here");
   }
   if (defaults.headers === undefined) return {};
   return scalarMap(defaults.headers, "config.defaults.headers", ctx, out) ?? {};
@@ -388,11 +381,8 @@ function parseVariables(variables: unknown, out: Collector): Variables {
     // A one-element list is one value, as Artillery would always pick it.
     const v = Array.isArray(value) && value.length === 1 ? value[0] : value;
     if (Array.isArray(v)) result.set(name, { list: v });
-    else if (["string", "number", "boolean"].includes(typeof v)) {
-      result.set(name, { value: v as string | number | boolean });
-    } else {
-      problem(out, join("config.variables", name), "expected a value or a list of values");
-    }
+    else if (["string", "number", "boolean"].includes(typeof v)) result.set(name, { value: v as string });
+    else problem(out, join("config.variables", name), "expected a value or a list of values");
   }
   return result;
 }

@@ -21,21 +21,12 @@ const METHODS = ["get", "post", "put", "patch", "delete", "head"] as const;
 const SCENARIO_KEYS = ["name", "weight", "flow"];
 
 /** Every capture name (`as`) of the scenarios: placeholders that stay for the engine to fill. */
-export function captureNames(scenarios: unknown): string[] {
-  const names: string[] = [];
-  const visit = (value: unknown): void => {
-    if (Array.isArray(value)) value.forEach(visit);
-    else if (isRecord(value)) {
-      for (const [k, v] of Object.entries(value)) {
-        if (k !== "capture") visit(v);
-        else {for (const c of Array.isArray(v) ? v : [v]) {
-            if (isRecord(c) && typeof c.as === "string") names.push(c.as);
-          }}
-      }
-    }
-  };
-  visit(scenarios);
-  return names;
+export function captureNames(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(captureNames);
+  const as = (c: unknown) => isRecord(c) && typeof c.as === "string" ? [c.as] : [];
+  return Object.entries(isRecord(value) ? value : {}).flatMap(([k, v]) =>
+    k === "capture" ? [v].flat().flatMap(as) : captureNames(v)
+  );
 }
 
 type Step = Record<string, unknown>;

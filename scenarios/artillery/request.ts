@@ -37,23 +37,13 @@ function fill(text: string, path: string, ctx: FlowContext, out: Collector): str
     if (ctx.runtimeNames.has(name) || RUNTIME_CALL.test(name)) return `{{ ${name} }}`;
     const v = ctx.variables.get(name);
     if (v && "value" in v) return v.value;
-    if (v) {
-      problem(
-        out,
-        path,
-        `uses {{ ${name} }}, which config.variables.${name} lists ${v.list.length} values for: ` +
-          `Artillery picks one per virtual user, loadlab builds its requests once; give one value`,
-      );
-    } else if (name.startsWith("$")) {
-      problem(
-        out,
-        path,
-        `{{ ${name} }}: not supported (variables, $env.NAME, $randomNumber() and $randomString() are)`,
-      );
-    } else {
-      problem(out, path, `{{ ${name} }} is not in config.variables, a payload field or a capture`);
-    }
-    return "";
+    const why = v
+      ? `uses {{ ${name} }}, which config.variables.${name} lists ${v.list.length} values for: ` +
+        `Artillery picks one per virtual user, loadlab builds its requests once; give one value`
+      : name.startsWith("$")
+      ? `{{ ${name} }}: not supported (variables, $env.NAME, $randomNumber() and $randomString() are)`
+      : `{{ ${name} }} is not in config.variables, a payload field or a capture`;
+    return problem(out, path, why, "");
   };
   if (whole) return lookup(whole[1]);
   return text.replace(TEMPLATE, (_, name: string) => String(lookup(name)));
@@ -63,14 +53,11 @@ function fill(text: string, path: string, ctx: FlowContext, out: Collector): str
 function fillDeep(value: unknown, path: string, ctx: FlowContext, out: Collector): unknown {
   if (typeof value === "string") return fill(value, path, ctx, out);
   if (Array.isArray(value)) return value.map((v, i) => fillDeep(v, join(path, i), ctx, out));
-  if (isRecord(value)) {
-    return Object.fromEntries(
-      Object.entries(value).map((
-        [k, v],
-      ) => [String(fill(k, path, ctx, out)), fillDeep(v, join(path, k), ctx, out)]),
-    );
-  }
-  return value;
+  if (!isRecord(value)) return value;
+  const entries = Object.entries(value);
+  return Object.fromEntries(
+    entries.map(([k, v]) => [fill(k, path, ctx, out), fillDeep(v, join(path, k), ctx, out)]),
+  );
 }
 
 /** A header or query map of scalars with templates filled; undefined (and an issue) when malformed. */
@@ -80,11 +67,9 @@ export function scalarMap(value: unknown, path: string, ctx: FlowContext, out: C
   }
   const result: Record<string, string> = {};
   for (const [k, v] of Object.entries(value)) {
-    if (!["string", "number", "boolean"].includes(typeof v)) {
-      problem(out, join(path, k), `expected a string or number, found ${JSON.stringify(v)}`);
-      continue;
-    }
-    result[k] = String(typeof v === "string" ? fill(v, join(path, k), ctx, out) : v);
+    if (["string", "number", "boolean"].includes(typeof v)) {
+      result[k] = String(typeof v === "string" ? fill(v, join(path, k), ctx, out) : v);
+    } else problem(out, join(path, k), `expected a string or number, found ${JSON.stringify(v)}`);
   }
   return result;
 }
@@ -106,6 +91,7 @@ function toPath(url: unknown, path: string, ctx: FlowContext, out: Collector): s
 }
 
 const FORM_TYPE = "application/x-www-form-urlencoded";
+type HeaderMap = Record<string, string>;
 /** A form's key or value as Artillery sends it (`a b&c`: `a+b%26c`); placeholders stay for the engine. */
 const urlencoded = (text: string) =>
   text.split(/(\{\{.*?\}\})/).map((t, i) => i % 2 ? t : String(new URLSearchParams({ t })).slice(2)).join("");
@@ -113,18 +99,13 @@ const urlencoded = (text: string) =>
 /** Merges default and step headers; the step wins, names compared without case as HTTP does. */
 function mergeHeaders(
   defaults: Record<string, string>,
-  own: Record<string, string> | undefined,
+  own: HeaderMap | undefined,
   path: string,
   out: Collector,
 ) {
-  const merged: Record<string, string> = {};
-  const keys: Record<string, string> = {};
   const ownNames = new Set(Object.keys(own ?? {}).map((k) => k.toLowerCase()));
-  for (const [k, v] of Object.entries(defaults)) {
-    if (ownNames.has(k.toLowerCase())) continue;
-    merged[k] = v;
-    keys[k] = join("config.defaults.headers", k);
-  }
+  const merged = Object.fromEntries(Object.entries(defaults).filter(([k]) => !ownNames.has(k.toLowerCase())));
+  const keys = Object.fromEntries(Object.keys(merged).map((k) => [k, join("config.defaults.headers", k)]));
   const at = own === undefined ? "config.defaults.headers" : path;
   return tagOrigin(out.origins, { ...merged, ...own }, { at, keys, mirrors: true });
 }
@@ -269,31 +250,18 @@ export function endpointNaming(plugins: unknown, out: Collector): EndpointNaming
       const supported = [...BOOLEAN_OPTIONS, "metricsNamespace"].join(", ");
       problem(out, at, `not supported (loadlab reads ${supported})`);
     } else if (typeof value !== "boolean") problem(out, at, "expected true or false");
-    else if (key === "groupDynamicURLs") {
-      if (!value) {
-        problem(
-          out,
-          at,
-          "false names endpoints by filled URLs, unbounded; loadlab names them by the url as written",
-        );
-      }
-    } else naming[key as keyof EndpointNaming] = value;
+    else if (key !== "groupDynamicURLs") naming[key as keyof EndpointNaming] = value;
+    else if (!value) {
+      problem(out, at, "false names endpoints by filled URLs, unbounded; loadlab keeps the url");
+    }
   }
   return naming;
 }
 
 /** Artillery's name of a request: its url after the target's path, without `qs`, and its `name`. */
-function artilleryEndpointName(
-  url: string,
-  name: unknown,
-  basePath: string,
-  naming: EndpointNaming,
-): string {
-  let base = url.startsWith("/") ? basePath + url : url;
-  if (/^https?:\/\//i.test(url)) {
-    const parsed = new URL(url);
-    base = parsed.pathname + parsed.search;
-  }
+function artilleryEndpointName(url: string, name: unknown, basePath: string, naming: EndpointNaming): string {
+  const parsed = /^https?:\/\//i.test(url) ? new URL(url) : undefined;
+  let base = parsed ? parsed.pathname + parsed.search : url.startsWith("/") ? basePath + url : url;
   if (naming.stripQueryString) base = base.replace(/\?.*$/, "");
   try {
     base = decodeURIComponent(base);
