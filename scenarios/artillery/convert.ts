@@ -537,10 +537,9 @@ function phaseOrigin(phase: Record<string, unknown>, path: string): Origin {
 /** Duration and rate of one phase: `pause`, `arrivalRate` (+ `rampTo`) or `arrivalCount`. */
 function phaseRate(phase: Record<string, unknown>, path: string, out: Collector): Record<string, unknown> {
   if (phase.pause !== undefined) {
-    const others = ["duration", "arrivalRate", "rampTo", "arrivalCount"].filter((key) =>
-      phase[key] !== undefined
-    );
-    for (const key of others) problem(out, join(path, key), "a pause phase has only pause");
+    for (const key of ["duration", "arrivalRate", "rampTo", "arrivalCount"]) {
+      if (phase[key] !== undefined) problem(out, join(path, key), "a pause phase has only pause");
+    }
     return { duration: secondsToDuration(phase.pause, join(path, "pause"), out), rate: 0 };
   }
   if (phase.duration === undefined) {
@@ -574,15 +573,13 @@ function phaseRate(phase: Record<string, unknown>, path: string, out: Collector)
 function connectionCap(caps: Array<{ path: string; value: number }>, phaseCount: number, out: Collector) {
   if (caps.length === 0) return undefined;
   const first = caps[0];
-  for (const cap of caps.slice(1)) {
-    if (cap.value !== first.value) {
-      problem(
-        out,
-        cap.path,
-        `loadlab caps connections for the whole load: every phase needs the same maxVusers ` +
-          `(${first.path} is ${first.value}, this is ${cap.value})`,
-      );
-    }
+  for (const cap of caps.filter((c) => c.value !== first.value)) {
+    const which = `(${first.path} is ${first.value}, this is ${cap.value})`;
+    problem(
+      out,
+      cap.path,
+      `loadlab caps connections for the whole load: every phase needs the same maxVusers ${which}`,
+    );
   }
   if (caps.length < phaseCount) {
     out.warnings.push(`maxVusers ${first.value} (${first.path}) applies to every phase in loadlab`);

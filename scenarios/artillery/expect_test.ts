@@ -30,6 +30,7 @@ Deno.test("expect: each expectation is a check of the step, once config.plugins.
             - hasProperty: items[0].name
             - notHasProperty: error
             - matchesRegexp: "id.:\\\\d+"
+            - equals: ["{{ id }}", "7"]
             - equals: ["{{ code }}", 200]
       - get: { url: /after }
 `;
@@ -41,6 +42,7 @@ Deno.test("expect: each expectation is a check of the step, once config.plugins.
     { json: "$.items[0].name", exists: true },
     { json: "$.error", exists: false },
     { regexp: "id.:\\d+" },
+    { json: "$.id", equals: 7 },
   ]);
   ok(on.notes.some((n) => n.startsWith("contentType: json is checked as a body that parses as JSON")));
   assertEquals(on.steps[1].expect, undefined);
@@ -49,7 +51,7 @@ Deno.test("expect: each expectation is a check of the step, once config.plugins.
   assertEquals([off.issues, off.steps[0].expect], [[], undefined]);
   ok(
     off.notes.includes(
-      "scenarios[0].flow[0].post.expect: not read, as Artillery without config.plugins.expect",
+      "scenarios[0].flow[0].post.expect: not read without config.plugins.expect, as in Artillery",
     ),
   );
   // expectDefault200: a step without expectations expects 200.
@@ -83,7 +85,7 @@ scenarios:
     "scenarios[0].flow[0].get.expect[5].jmespath",
   ]);
   ok(issues[2].message.includes("not headers"), issues[2].message);
-  ok(issues[4].message.includes("a check cannot read"), issues[4].message);
+  ok(issues[4].message.includes("compares values no check reads"), issues[4].message);
 });
 
 Deno.test("$env and $processEnvironment fill from the environment, --dotenv's file under it", async () => {

@@ -37,8 +37,7 @@ function convertStep(step: unknown, path: string, ctx: FlowContext, out: Collect
     return problem(out, path, `expected a step such as {get: {url: /home}} or {think: 1}`, [undefined]);
   }
   if (step.loop !== undefined) return convertLoop(step, path, ctx, out);
-  const keys = Object.keys(step);
-  const action = keys.find((k) => k === "think" || (METHODS as readonly string[]).includes(k));
+  const action = Object.keys(step).find((k) => k === "think" || (METHODS as readonly string[]).includes(k));
   rejectUnknownKeys(step, path, action ? [action] : [], out);
   if (action === "think") {
     const thinkPath = join(path, "think");
@@ -52,9 +51,8 @@ function convertStep(step: unknown, path: string, ctx: FlowContext, out: Collect
   const { request, capture, expect } = converted;
   const extras = { ...capture?.length ? { capture } : {}, ...expect?.length ? { expect } : {} };
   // A step's `capture` and `expect` are the request's in the script (`get.capture`), beside it here.
-  const at = join(path, action),
-    origin = { at: path, keys: { capture: join(at, "capture"), expect: join(at, "expect") } };
-  return [tagOrigin(out.origins, { [action]: request, ...extras }, origin)];
+  const keys = { capture: join(join(path, action), "capture"), expect: join(join(path, action), "expect") };
+  return [tagOrigin(out.origins, { [action]: request, ...extras }, { at: path, keys })];
 }
 
 /** The start of the one warning about fractional think times (it is given once per script). */
@@ -82,13 +80,9 @@ function convertLoop(step: Record<string, unknown>, path: string, ctx: FlowConte
   const values = list?.every((v) => typeof v !== "object" || isRecord(v)) ? list : undefined;
   const rounds = values?.length ?? (Number.isInteger(count) && over === undefined ? count as number : 0);
   if (!Array.isArray(step.loop) || rounds < 1) {
-    problem(
-      out,
-      join(path, "loop"),
-      "a loop runs here with a list of steps and a whole count >= 1 or values to go over (a list, a " +
-        "config.variables list or a loadAll payload's name; loops with neither are not supported)",
-    );
-    return [undefined];
+    const what =
+      "a whole count >= 1 or values to go over (a list, a variable's list or a loadAll payload's name)";
+    return problem(out, join(path, "loop"), `a loop runs here with a list of steps and ${what}`, [undefined]);
   }
   // Each value's round is converted with it filled in (a row's fields as `$loopElement.field`); the first
   // round alone reports problems.
@@ -96,18 +90,21 @@ function convertLoop(step: Record<string, unknown>, path: string, ctx: FlowConte
     const variables = new Map(ctx.variables), element = values?.[k];
     const fields = isRecord(element) ? Object.entries(element) : [["", element] as const];
     for (const [f, v] of values ? fields : []) {
-      variables.set(f ? `$loopElement.${f}` : "$loopElement", { value: v as string });
+      variables.set(`$loopElement${f && "."}${f}`, { value: v as string });
     }
-    const into = k === 0 ? out : { ...out, issues: [], warnings: [] };
-    const own = { ...ctx, variables };
+    const into = k === 0 ? out : { ...out, issues: [], warnings: [] }, own = { ...ctx, variables };
     return (step.loop as unknown[]).flatMap((s, j) => convertStep(s, join(join(path, "loop"), j), own, into));
   };
   const once = round(0);
   // A loop of no steps runs nothing however often: its count is never written out.
   if (once.length === 0) return [];
   if (once.length * rounds > MAX_UNROLLED_STEPS) {
-    problem(out, path, `loop writes out ${once.length * rounds} steps; at most ${MAX_UNROLLED_STEPS}`);
-    return [undefined];
+    return problem(
+      out,
+      path,
+      `loop writes out ${once.length * rounds} steps; at most ${MAX_UNROLLED_STEPS}`,
+      [undefined],
+    );
   }
   return Array.from({ length: rounds }, (_, k) => k === 0 || !values ? once : round(k)).flat();
 }

@@ -146,7 +146,11 @@ export function convertRequest(spec: unknown, path: string, ctx: FlowContext, ou
   };
   tagOrigin(out.origins, request, { at: path, keys, mirrors: true });
   const capture = convertCaptures(spec.capture, join(path, "capture"), out);
-  return { request, capture, expect: convertExpect(spec.expect, join(path, "expect"), ctx, out) };
+  return {
+    request,
+    capture,
+    expect: convertExpect(spec.expect, join(path, "expect"), capture ?? [], ctx, out),
+  };
 }
 
 const JSON_BODY =
@@ -155,21 +159,20 @@ const OTHER =
   "expected one of statusCode, contentType: json, hasProperty, notHasProperty, equals, matchesRegexp";
 
 /** The expect plugin's expectations (a list, or a mapping) as loadlab checks; `expectDefault200` adds one. */
-function convertExpect(value: unknown, path: string, ctx: FlowContext, out: Collector) {
+function convertExpect(value: unknown, path: string, captures: unknown[], ctx: FlowContext, out: Collector) {
   if (ctx.expect === undefined || value === undefined) {
     if (value !== undefined) {
-      out.warnings.push(`${path}: not read, as Artillery without config.plugins.expect`);
+      out.warnings.push(`${path}: not read without config.plugins.expect, as in Artillery`);
     }
     return ctx.expect?.expectDefault200 === true ? [{ status: 200 }] : undefined;
   }
-  const list = Array.isArray(value)
-    ? value
-    : Object.entries(isRecord(value) ? value : {}).map(([k, v]) => ({ [k]: v }));
-  return list.flatMap((e, i) => {
+  const map = Object.entries(isRecord(value) ? value : {}).map(([k, v]) => ({ [k]: v }));
+  return (Array.isArray(value) ? value : map).flatMap((e, i) => {
     const [kind, raw] = isRecord(e) && Object.keys(e).length === 1 ? Object.entries(e)[0] : [];
     const at = Array.isArray(value) ? join(join(path, i), kind ?? "") : join(path, kind ?? "");
     const [one, text] = [[raw].flat()[0], (v: unknown) => String(fill(String(v), at, ctx, out))];
     const texts = Array.isArray(raw) && kind === "equals" ? raw.map(text) : [];
+    const t = ["string", "number"].includes(typeof one) && kind !== "equals" ? text(one) : "";
     const check = kind === undefined
       ? "expected one expectation such as statusCode: 200"
       : !["string", "number"].includes(typeof one) || [raw].flat().length !== 1 && kind !== "equals"
@@ -177,17 +180,18 @@ function convertExpect(value: unknown, path: string, ctx: FlowContext, out: Coll
       : texts.length > 1 && new Set(texts).size === 1
       ? null // the same text twice: always equal
       : kind === "equals"
-      ? "compares values a check cannot read (loadlab's checks read the response): drop it"
-      : text(one).includes("{{")
+      ? capturedEquals(texts, captures) ??
+        "compares values no check reads (only a json capture of its request)"
+      : t.includes("{{")
       ? "a payload field or capture is not filled here: give the value"
-      : kind === "statusCode" && /^\d{3}$/.test(text(one))
-      ? { status: Number(text(one)) }
-      : kind === "contentType" && text(one) === "json"
+      : kind === "statusCode" && /^\d{3}$/.test(t)
+      ? { status: Number(t) }
+      : kind === "contentType" && t === "json"
       ? { json: "$", exists: true }
       : kind === "hasProperty" || kind === "notHasProperty"
-      ? { json: `$${text(one).startsWith("[") ? "" : "."}${text(one)}`, exists: kind === "hasProperty" }
+      ? { json: `$${t.startsWith("[") ? "" : "."}${t}`, exists: kind === "hasProperty" }
       : kind === "matchesRegexp"
-      ? { regexp: text(one) }
+      ? { regexp: t }
       : ["contentType", "hasHeader", "headerEquals", "notStatusCode", "cdnHit"].includes(kind)
       ? "loadlab's checks read the status and the body, not headers: drop it"
       : OTHER;
@@ -195,6 +199,18 @@ function convertExpect(value: unknown, path: string, ctx: FlowContext, out: Coll
     if (check?.json === "$" && !out.warnings.includes(JSON_BODY)) out.warnings.push(JSON_BODY);
     return check ? [tagOrigin(out.origins, check, { at })] : [];
   });
+}
+
+/** `equals: ["{{ id }}", "7"]` of a json capture of the same request: its path equals the value, as JSON. */
+function capturedEquals(texts: string[], captures: unknown[]) {
+  const named = texts.filter((t) => t.includes("{{")),
+    known = [...new Set(texts)].filter((t) => !t.includes("{{"));
+  const from = captures.find((c) =>
+    isRecord(c) && typeof c.json === "string" && named[0] === `{{ ${c.as} }}`
+  );
+  if (named.length !== 1 || known.length !== 1 || !isRecord(from)) return undefined;
+  const typed = /^(-?\d+(\.\d+)?|true|false|null)$/.test(known[0]) ? JSON.parse(known[0]) : known[0];
+  return { json: from.json, equals: typed };
 }
 
 /** Artillery's `capture` (one or a list) as loadlab captures: one of `kinds` (with group), and `as`. */

@@ -2,8 +2,14 @@
  * @module
  * Artillery's `engine: ws` scenarios as a loadlab WebSocket storm.
  */
-import { type Collector, join, nonNegative, problem } from "./common.ts";
-import { rejectUnknownKeys, secondsToDuration } from "./common.ts";
+import {
+  type Collector,
+  join,
+  nonNegative,
+  problem,
+  rejectUnknownKeys,
+  secondsToDuration,
+} from "./common.ts";
 import { isRecord } from "../yaml_document.ts";
 import { listOrigin, tagOrigin } from "./paths.ts";
 import { MAX_STORM_THINK_MS } from "../../runner/http/ws/config.ts";
