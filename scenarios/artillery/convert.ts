@@ -160,7 +160,7 @@ function httpExperiment(
   const target = parseTarget(config.target, out);
   const payload = convertPayload(config.payload, dirname(opts.file ?? "."), out);
   const ctx = flowContext(config, doc.scenarios, target, payload.fields, out);
-  for (const [name, rows] of payload.lists) ctx.variables.set(name, { list: rows });
+  for (const [name, rows] of payload.lists) ctx.variables.set(name, { list: rows, rows: true });
   const load = convertPhases(config.phases, out);
   const timeout = httpTimeout(config.http, out);
   if (timeout) load.timeout = timeout;

@@ -76,6 +76,10 @@ function convertLoop(step: Record<string, unknown>, path: string, ctx: FlowConte
   rejectUnknownKeys(step, path, ["loop", "count", "over"], out);
   const { count, over } = step;
   const named = typeof over === "string" ? ctx.variables.get(over) : undefined;
+  if (named && "list" in named && !named.rows) {
+    const why = "Artillery draws one of its values per virtual user, so a loop over it runs no round there";
+    return problem(out, join(path, "over"), `${why}: list the values, over: [a, b]`, [undefined]);
+  }
   const list = Array.isArray(over) ? over : named && "list" in named ? named.list : undefined;
   const values = list?.every((v) => typeof v !== "object" || isRecord(v)) ? list : undefined;
   const rounds = values?.length ?? (Number.isInteger(count) && over === undefined ? count as number : 0);

@@ -6,8 +6,8 @@ import { type Collector, join, problem, rejectUnknownKeys } from "./common.ts";
 import { isRecord } from "../yaml_document.ts";
 import { listOrigin, tagOrigin } from "./paths.ts";
 
-/** `config.variables`: a value to substitute, or the number of values of a list (refused when used). */
-export type Variables = Map<string, { value: string | number | boolean } | { list: unknown[] }>;
+/** `config.variables`: a value to substitute, or a list (refused when used); `rows`: a loadAll payload's. */
+export type Variables = Map<string, { value: string | number | boolean } | { list: unknown[]; rows?: true }>;
 
 /** What every request of the script shares. */
 export interface FlowContext {
