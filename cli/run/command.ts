@@ -122,16 +122,13 @@ async function runRead(
   const strict = args.strict || plan.experiment.strict;
   const code = await conclude(command, outcome, { ...args, strict }, gate);
   if (isLocustFile(args.source)) return await finishLocustRun(outcome.results, args, code, outDir, heard);
-  if (args.artillery && code === EXIT.ok && failedCheck(outcome.results)) return ARTILLERY_EXPECT_FAILED;
-  return outcome.k6 ? k6ExitCodeOf(code, outcome.results.runs) : code;
-}
-
-/** Artillery's exit code when its expect plugin saw a failed expectation and nothing else failed. */
-const ARTILLERY_EXPECT_FAILED = 21;
-const failedCheck = (results: ResultsFile) =>
-  results.runs.some((run) =>
+  const failedCheck = outcome.results.runs.some((run) =>
     run.flows?.some((f) => f.steps.some((s) => s.checks?.some((c) => c.failed > 0)))
   );
+  // Artillery's expect plugin exits 21 when an expectation failed and nothing else did.
+  if (args.artillery && code === EXIT.ok && failedCheck) return 21;
+  return outcome.k6 ? k6ExitCodeOf(code, outcome.results.runs) : code;
+}
 
 /** A locustfile's run ends as Locust's: its table, its CSV files (`--csv`), its exit code. */
 async function finishLocustRun(

@@ -181,12 +181,8 @@ function httpExperiment(
   };
   if (payload.source) experiment.data = { payload: payload.source };
   if (thresholds.length === 0) return experiment;
-  const expressions = thresholds.map((t) => t.expression);
-  experiment.thresholds = tagOrigin(
-    out.origins,
-    expressions,
-    listOrigin("config.ensure", thresholds.map((t) => t.at)),
-  );
+  const at = listOrigin("config.ensure", thresholds.map((t) => t.at));
+  experiment.thresholds = tagOrigin(out.origins, thresholds.map((t) => t.expression), at);
   return experiment;
 }
 
@@ -409,15 +405,9 @@ export interface Threshold {
   at: string;
 }
 
-function number(value: unknown, path: string, out: Collector): number | undefined {
-  const n = typeof value === "string" ? Number(value) : value;
-  if (typeof n === "number" && Number.isFinite(n)) return n;
-  return problem(out, path, `expected a number, found ${JSON.stringify(value)}`);
-}
-
 /** `metric op value` as a loadlab threshold read from `at`, or an issue naming the metrics there are. */
 function threshold(name: string, op: string, value: unknown, at: string, out: Collector): Threshold[] {
-  const n = number(value, at, out), [metric, unit = ""] = METRICS[name]?.split(" ") ?? [];
+  const n = nonNegative(value, at, out), [metric, unit = ""] = METRICS[name]?.split(" ") ?? [];
   if (n === undefined) return [];
   if (metric !== undefined) return [{ expression: `${metric} ${op} ${n}${unit}`, at }];
   const known = Object.keys(METRICS).join(", ");
@@ -447,7 +437,7 @@ function ensureList(list: unknown, path: string, out: Collector): Threshold[] {
     }
     return entry.expression.split(/\s+and\s+/).flatMap((part) => {
       const m = COMPARISON.exec(part);
-      if (m) return threshold(m[1], m[2], m[3], at, out);
+      if (m) return threshold(m[1], m[2], Number(m[3]), at, out);
       return problem(
         out,
         at,
@@ -473,7 +463,7 @@ function convertEnsure(ensure: unknown, path: string, out: Collector): Threshold
   }
   return [
     ...Object.entries(ENSURE_KEYS).flatMap(([key, expr]) => {
-      const n = ensure[key] === undefined ? undefined : number(ensure[key], join(path, key), out);
+      const n = ensure[key] === undefined ? undefined : nonNegative(ensure[key], join(path, key), out);
       return n === undefined ? [] : [{ expression: expr.replace("X", String(n)), at: join(path, key) }];
     }),
     ...["thresholds", "conditions"].flatMap((key) =>
