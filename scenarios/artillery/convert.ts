@@ -286,9 +286,7 @@ function convertPayload(payload: unknown, dir: string, out: Collector) {
       if (typeof one.name === "string") return lists.push([one.name, rows]);
       return problem(out, join(path, "name"), "missing: loadAll names its list");
     }
-    if (source !== undefined) {
-      return problem(out, path, "one payload is read a row per virtual user here: join the files into one");
-    }
+    if (source) return problem(out, path, "one payload is read a row per virtual user here: join the files");
     if (one.order !== undefined && one.order !== "random" && one.order !== "sequence") {
       problem(out, join(path, "order"), `expected random or sequence, found ${JSON.stringify(one.order)}`);
     }
