@@ -32,6 +32,7 @@ const SCRIPT = "a TypeScript session script (docs/SCRIPTS.md)";
 const SESSION = `write the logic in ${SCRIPT}`;
 const WS_STEP =
   "a WebSocket step runs in an engine: ws scenario, a script's only one: move it to a script of its own";
+const HOOKS = ["beforeRequest", "afterResponse", "beforeScenario", "afterScenario"];
 const HOOK = `runs a JavaScript hook, which an imported script cannot: drop it, or ${SESSION}`;
 const UNSUPPORTED: Record<string, string> = {
   match:
@@ -42,9 +43,7 @@ const UNSUPPORTED: Record<string, string> = {
   transform: `capture transforms run JavaScript, which an imported script cannot: drop it, or ${SESSION}`,
   strict: "every capture is strict here (one that finds nothing ends the session): drop strict",
   function: `runs a JavaScript function, which an imported script cannot: drop it, or ${SESSION}`,
-  ...Object.fromEntries(
-    ["beforeRequest", "afterResponse", "beforeScenario", "afterScenario"].map((k) => [k, HOOK]),
-  ),
+  ...Object.fromEntries(HOOKS.map((k) => [k, HOOK])),
   processor: `loads JavaScript hooks, which an imported script cannot: drop it, or ${SESSION}`,
   plugins: "plugins do not run in loadlab (ensure, expect and metrics-by-endpoint are read): drop this one",
   delimiter: "payload files are read as comma-separated CSV: drop delimiter and give a comma-separated file",
@@ -81,17 +80,12 @@ export function problem<T = undefined>(out: Collector, path: string, message: st
 }
 
 /** Records one issue per key of `obj` that is not in `allowed`, with the reason when it is known. */
-export function rejectUnknownKeys(
-  obj: Record<string, unknown>,
-  path: string,
-  allowed: readonly string[],
-  out: Collector,
-): void {
+export function rejectUnknownKeys(obj: object, at: string, allowed: readonly string[], out: Collector) {
   for (const key of Object.keys(obj)) {
     if (allowed.includes(key)) continue;
     const reason = UNSUPPORTED[key] ??
       `"${key}" is not read by loadlab's Artillery import: drop it (docs/EXPERIMENTS.md, "Artillery scripts", lists what is)`;
-    problem(out, join(path, key), reason);
+    problem(out, join(at, key), reason);
   }
 }
 

@@ -22,6 +22,8 @@ import { DataFileError, readDataFile } from "../data_sources.ts";
 import { rowViews } from "../../runner/data_rows.ts";
 import { dirname, resolve } from "node:path";
 
+type Doc = Record<string, unknown>;
+
 interface ArtilleryOptions {
   /** The script's file name: names the experiment (`cms.yml` -> `cms`) and appears in its description. */
   file?: string;
@@ -103,9 +105,8 @@ function withEnvironment(doc: Record<string, unknown>, flags: ArtilleryRunFlags,
       return /^\s*\{\{[^}]*\}\}\s*$/.test(v) && /^\d+(\.\d+)?$/.test(filled) ? Number(filled) : filled;
     }
     if (!isRecord(v) && !Array.isArray(v)) return v;
-    const entries = Object.entries(v).map((
-      [k, item],
-    ) => [k, walk(item, join(path, Array.isArray(v) ? +k : k))]);
+    const at = (k: string) => join(path, Array.isArray(v) ? +k : k);
+    const entries = Object.entries(v).map(([k, item]) => [k, walk(item, at(k))]);
     return Array.isArray(v) ? entries.map(([, item]) => item) : Object.fromEntries(entries);
   };
   return walk(doc, "") as Record<string, unknown>;
@@ -115,10 +116,8 @@ function withEnvironment(doc: Record<string, unknown>, flags: ArtilleryRunFlags,
 function readDotenv(path: string, out: Collector): Record<string, string> {
   try {
     const lines = Deno.readTextFileSync(path).split(/\r?\n/).map((l) => DOTENV_LINE.exec(l));
-    const pairs = lines.filter((m) => m !== null).map((
-      m,
-    ) => [m[1], m[2].replace(/^(["'])(.*)\1$|\s+#.*$/, "$2")]);
-    return Object.fromEntries(pairs);
+    const value = (text: string) => text.replace(/^(["'])(.*)\1$|\s+#.*$/, "$2");
+    return Object.fromEntries(lines.filter((m) => m !== null).map((m) => [m[1], value(m[2])]));
   } catch (err) {
     return problem(out, `--dotenv ${path}`, `cannot read it: ${(err as Error).message}`, {});
   }
@@ -151,15 +150,10 @@ export function importArtillery(doc: unknown, opts: ArtilleryOptions = {}) {
 }
 
 /** An http script's experiment: one target, its scenarios as flows, its phases as one `rate` load. */
-function httpExperiment(
-  doc: Record<string, unknown>,
-  config: Record<string, unknown>,
-  opts: ArtilleryOptions,
-  out: Collector,
-): Record<string, unknown> {
+function httpExperiment(doc: Doc, config: Doc, opts: ArtilleryOptions, out: Collector): Doc {
   const target = parseTarget(config.target, out);
   const payload = convertPayload(config.payload, dirname(opts.file ?? "."), out);
-  const ctx = flowContext(config, doc.scenarios, target, payload.fields, out);
+  const ctx = flowContext(config, doc.scenarios, payload.fields, out, target);
   for (const [name, rows] of payload.lists) ctx.variables.set(name, { list: rows, rows: true });
   const load = convertPhases(config.phases, out);
   const timeout = httpTimeout(config.http, out);
@@ -187,12 +181,7 @@ function httpExperiment(
 }
 
 /** An `engine: ws` script: one `rate` load whose arrivals are WebSocket connections (artillery_ws.ts). */
-function wsExperiment(
-  config: Record<string, unknown>,
-  scenarios: unknown[],
-  opts: ArtilleryOptions,
-  out: Collector,
-): Record<string, unknown> {
+function wsExperiment(config: Doc, scenarios: unknown[], opts: ArtilleryOptions, out: Collector): Doc {
   const target = typeof config.target === "string" && /^wss?:\/\//i.test(config.target)
     ? new URL(config.target)
     : undefined;
@@ -277,12 +266,8 @@ function convertPayload(payload: unknown, dir: string, out: Collector) {
     }
     const skipHeader = one.skipHeader === true ? { skipHeader: true } : {};
     if (one.loadAll === true) {
-      const rows = readRows(
-        resolve(dir, one.path),
-        { fields: names, ...skipHeader },
-        join(path, "path"),
-        out,
-      );
+      const csv = { fields: names, ...skipHeader };
+      const rows = readRows(resolve(dir, one.path), csv, join(path, "path"), out);
       if (typeof one.name === "string") return lists.push([one.name, rows]);
       return problem(out, join(path, "name"), "missing: loadAll names its list");
     }
@@ -300,12 +285,7 @@ function convertPayload(payload: unknown, dir: string, out: Collector) {
 }
 
 /** A `loadAll` payload's rows as objects by field, or an issue naming its file's problem. */
-function readRows(
-  file: string,
-  csv: { fields: string[]; skipHeader?: boolean },
-  path: string,
-  out: Collector,
-) {
+function readRows(file: string, csv: { fields: string[]; skipHeader?: boolean }, at: string, out: Collector) {
   try {
     const { columns, rows } = readDataFile(file, csv);
     return Array.from({ length: rows.count }, (_, r) => {
@@ -314,24 +294,18 @@ function readRows(
     });
   } catch (err) {
     if (!(err instanceof DataFileError)) throw err;
-    return problem(out, path, err.message, []);
+    return problem(out, at, err.message, []);
   }
 }
 
 /** What the scenarios' requests are converted against. */
-function flowContext(
-  config: Record<string, unknown>,
-  scenarios: unknown,
-  target: URL | undefined,
-  dataFields: string[],
-  out: Collector,
-): FlowContext {
+function flowContext(config: Doc, scenarios: unknown, fields: string[], out: Collector, target?: URL) {
   const ctx: FlowContext = {
     origin: target?.origin ?? "http://127.0.0.1",
     basePath: target?.pathname.replace(/\/+$/, "") ?? "",
     defaultHeaders: {},
     variables: parseVariables(config.variables, out),
-    runtimeNames: new Set([...dataFields, ...captureNames(scenarios)]),
+    runtimeNames: new Set([...fields, ...captureNames(scenarios)]),
     naming: endpointNaming(config.plugins, out),
     expect: expectPlugin(isRecord(config.plugins) ? config.plugins.expect : undefined, out),
   };
@@ -428,20 +402,15 @@ function ensureList(list: unknown, path: string, out: Collector): Threshold[] {
     }
     rejectUnknownKeys(entry, p, ["expression", "strict"], out);
     if (entry.strict === false) {
-      out.warnings.push(
-        `${p}: optional check "${entry.expression}" (strict: false) never fails a run; not imported`,
-      );
+      const never = "(strict: false) never fails a run; not imported";
+      out.warnings.push(`${p}: optional check "${entry.expression}" ${never}`);
       return [];
     }
     return entry.expression.split(/\s+and\s+/).flatMap((part) => {
       const m = COMPARISON.exec(part);
       if (m) return threshold(m[1], m[2], Number(m[3]), at, out);
-      return problem(
-        out,
-        at,
-        `"${part.trim()}": only comparisons (metric < number) joined by "and" are supported`,
-        [],
-      );
+      const only = 'only comparisons (metric < number) joined by "and" are supported';
+      return problem(out, at, `"${part.trim()}": ${only}`, []);
     });
   });
 }
@@ -496,11 +465,8 @@ function convertPhases(phases: unknown, out: Collector): Record<string, unknown>
     const name = uniqueName(typeof phase.name === "string" ? phase.name : `phase ${i}`, used);
     return tagOrigin(out.origins, { name, ...phaseRate(phase, path, out) }, phaseOrigin(phase, path));
   });
-  tagOrigin(
-    out.origins,
-    load.phases,
-    listOrigin("config.phases", phases.map((_, i) => join("config.phases", i))),
-  );
+  const phasePaths = phases.map((_, i) => join("config.phases", i));
+  tagOrigin(out.origins, load.phases, listOrigin("config.phases", phasePaths));
   const maxConnections = connectionCap(caps, phases.length, out);
   if (maxConnections !== undefined) load.maxConnections = maxConnections;
   const keys = {
@@ -562,12 +528,9 @@ function connectionCap(caps: Array<{ path: string; value: number }>, phaseCount:
   if (caps.length === 0) return undefined;
   const first = caps[0];
   for (const cap of caps.filter((c) => c.value !== first.value)) {
-    const which = `(${first.path} is ${first.value}, this is ${cap.value})`;
-    problem(
-      out,
-      cap.path,
-      `loadlab caps connections for the whole load: every phase needs the same maxVusers ${which}`,
-    );
+    const which =
+      `every phase needs the same maxVusers (${first.path} is ${first.value}, this is ${cap.value})`;
+    problem(out, cap.path, `loadlab caps connections for the whole load: ${which}`);
   }
   if (caps.length < phaseCount) {
     out.warnings.push(`maxVusers ${first.value} (${first.path}) applies to every phase in loadlab`);

@@ -103,12 +103,8 @@ function convertLoop(step: Record<string, unknown>, path: string, ctx: FlowConte
   // A loop of no steps runs nothing however often: its count is never written out.
   if (once.length === 0) return [];
   if (once.length * rounds > MAX_UNROLLED_STEPS) {
-    return problem(
-      out,
-      path,
-      `loop writes out ${once.length * rounds} steps; at most ${MAX_UNROLLED_STEPS}`,
-      [undefined],
-    );
+    const steps = `loop writes out ${once.length * rounds} steps; at most ${MAX_UNROLLED_STEPS}`;
+    return problem(out, path, steps, [undefined]);
   }
   return Array.from({ length: rounds }, (_, k) => k === 0 || !values ? once : round(k)).flat();
 }

@@ -97,12 +97,7 @@ const urlencoded = (text: string) =>
   text.split(/(\{\{.*?\}\})/).map((t, i) => i % 2 ? t : String(new URLSearchParams({ t })).slice(2)).join("");
 
 /** Merges default and step headers; the step wins, names compared without case as HTTP does. */
-function mergeHeaders(
-  defaults: Record<string, string>,
-  own: HeaderMap | undefined,
-  path: string,
-  out: Collector,
-) {
+function mergeHeaders(defaults: HeaderMap, own: HeaderMap | undefined, path: string, out: Collector) {
   const ownNames = new Set(Object.keys(own ?? {}).map((k) => k.toLowerCase()));
   const merged = Object.fromEntries(Object.entries(defaults).filter(([k]) => !ownNames.has(k.toLowerCase())));
   const keys = Object.fromEntries(Object.keys(merged).map((k) => [k, join("config.defaults.headers", k)]));
@@ -213,13 +208,10 @@ function capturedEquals(texts: string[], captures: unknown[]) {
   return { json: from.json, equals: typed };
 }
 
+const CAPTURE_KINDS = ["json", "header", "regexp"];
+
 /** Artillery's `capture` (one or a list) as loadlab captures: one of `kinds` (with group), and `as`. */
-export function convertCaptures(
-  value: unknown,
-  path: string,
-  out: Collector,
-  kinds = ["json", "header", "regexp"],
-) {
+export function convertCaptures(value: unknown, path: string, out: Collector, kinds = CAPTURE_KINDS) {
   if (value === undefined) return undefined;
   const list = Array.isArray(value) ? value : [value];
   const keys = [...kinds, "group", "as"];

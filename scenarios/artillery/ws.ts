@@ -22,14 +22,12 @@ export function allWsScenarios(scenarios: unknown): boolean {
     scenarios.every((s) => isRecord(s) && s.engine === "ws");
 }
 
+type WsPart = { ws: Record<string, unknown> } | { flows: Record<string, unknown>[] };
+
 /** The ws scenario's load part: a `ws` storm, or `flows` when it reads what the server sends. */
-export function convertWsScenarios(
-  scenarios: unknown[],
-  target: URL,
-  out: Collector,
-): { ws: Record<string, unknown> } | { flows: Record<string, unknown>[] } {
+export function convertWsScenarios(scenarios: unknown[], target: URL, out: Collector): WsPart {
   if (scenarios.length > 1) {
-    problem(out, "scenarios", "one engine: ws scenario is converted; split the others into scripts");
+    problem(out, "scenarios", "one engine: ws scenario is converted; split the others");
   }
   const scenario = scenarios[0] as Record<string, unknown>;
   rejectUnknownKeys(scenario, "scenarios[0]", ["engine", "flow", "name", "weight"], out);
@@ -118,15 +116,10 @@ function wsFlowOf(steps: readonly UnrolledStep[], target: URL, out: Collector): 
   const connect = { ws: { connect: `${target.pathname}${target.search}` } };
   const file = steps.map(({ step }) => step.thinkMs === undefined ? step : { think: `${step.thinkMs}ms` });
   const paths = ["config.target", ...steps.map(({ at }) => at), "scenarios[0].flow"];
-  const all = tagOrigin(
-    out.origins,
-    [connect, ...file, { ws: { close: true } }],
-    listOrigin("scenarios[0].flow", paths),
-  );
-  return tagOrigin(out.origins, { name: "artillery", steps: all }, {
-    at: "scenarios[0]",
-    keys: { steps: "scenarios[0].flow" },
-  });
+  const all = [connect, ...file, { ws: { close: true } }];
+  tagOrigin(out.origins, all, listOrigin("scenarios[0].flow", paths));
+  const origin = { at: "scenarios[0]", keys: { steps: "scenarios[0].flow" } };
+  return tagOrigin(out.origins, { name: "artillery", steps: all }, origin);
 }
 
 function walk(flow: unknown[], path: string, steps: UnrolledStep[], out: Collector): void {
@@ -151,11 +144,8 @@ function walk(flow: unknown[], path: string, steps: UnrolledStep[], out: Collect
       rejectUnknownKeys(step, at, ["loop", "count"], out);
       const count = step.count === undefined ? undefined : nonNegative(step.count, join(at, "count"), out);
       if (count === undefined || !Number.isInteger(count) || !Array.isArray(step.loop)) {
-        return problem(
-          out,
-          at,
-          "a loop needs a list of steps and a whole count (an endless loop never ends a user)",
-        );
+        const why = "a loop needs a list of steps and a whole count (an endless loop never ends a user)";
+        return problem(out, at, why);
       }
       // The body is read once (its problems named once) and its steps copied `count` times.
       const body: UnrolledStep[] = [];
