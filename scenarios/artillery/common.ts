@@ -9,12 +9,9 @@ import type { Issue } from "../../validation/mod.ts";
 /** Thrown before any load starts when a script uses something loadlab cannot reproduce faithfully. */
 export class ArtilleryError extends Error {
   constructor(readonly issues: Issue[]) {
-    super(
-      `Artillery script not runnable by loadlab (${issues.length} ${
-        issues.length === 1 ? "issue" : "issues"
-      }):\n` +
-        issues.map((i) => `  ${i.path}: ${i.message}`).join("\n"),
-    );
+    const lines = issues.map((i) => `\n  ${i.path}: ${i.message}`).join(""),
+      s = issues.length === 1 ? "" : "s";
+    super(`Artillery script not runnable by loadlab (${issues.length} issue${s}):${lines}`);
     this.name = "ArtilleryError";
   }
 }

@@ -68,12 +68,11 @@ function withRunFlags(doc: Record<string, unknown>, flags: ArtilleryRunFlags, ou
   };
   const name = flags.environment, { environments, ...base } = doc.config as Record<string, unknown>;
   const environment = name !== undefined && isRecord(environments) ? environments[name] : undefined;
+  const unread = name === undefined
+    ? "config.environments: not applied (as `artillery run` without -e)"
+    : `environment ${name} is set but is not defined in the script`;
   if (!isRecord(environment) && (name ?? environments) !== undefined) {
-    out.warnings.push(
-      name === undefined
-        ? "config.environments: not applied (as `artillery run` without -e); the base config runs"
-        : `environment ${name} is set but is not defined in the script: the base config runs`,
-    );
+    out.warnings.push(`${unread}: the base config runs`);
   }
   const config = isRecord(environment) ? deepMerge(base, environment) : base;
   if (flags.target !== undefined) config.target = flags.target;
@@ -182,9 +181,8 @@ function httpExperiment(doc: Doc, config: Doc, opts: ArtilleryOptions, out: Coll
 
 /** An `engine: ws` script: one `rate` load whose arrivals are WebSocket connections (artillery_ws.ts). */
 function wsExperiment(config: Doc, scenarios: unknown[], opts: ArtilleryOptions, out: Collector): Doc {
-  const target = typeof config.target === "string" && /^wss?:\/\//i.test(config.target)
-    ? new URL(config.target)
-    : undefined;
+  const ws = typeof config.target === "string" && /^wss?:\/\//i.test(config.target);
+  const target = ws ? new URL(config.target as string) : undefined;
   if (target === undefined) problem(out, "config.target", "engine: ws needs a ws:// or wss:// target");
   const unread = ["payload", "variables", "defaults", "http", "ensure"].filter((key) =>
     config[key] !== undefined
@@ -211,9 +209,7 @@ function imported(opts: ArtilleryOptions, what: string, url: string, load: objec
 
 function parseTarget(target: unknown, out: Collector): URL | undefined {
   if (typeof target === "string" && /^https?:\/\//i.test(target)) return new URL(target);
-  const found = target === undefined
-    ? "missing: the base URL"
-    : `expected an http(s) URL, found ${JSON.stringify(target)}`;
+  const found = target === undefined ? "missing: the base URL" : `expected an http(s) URL, found ${target}`;
   return problem(out, "config.target", `${found}, e.g. http://127.0.0.1:8080`);
 }
 
@@ -422,12 +418,9 @@ function convertEnsure(ensure: unknown, path: string, out: Collector): Threshold
     return problem(out, path, "expected a mapping such as {p99: 250, maxErrorRate: 1}", []);
   }
   rejectUnknownKeys(ensure, path, [...Object.keys(ENSURE_KEYS), "thresholds", "conditions"], out);
-  if (ensure.maxErrorRate !== undefined) {
-    out.warnings.push(
-      `${path}.maxErrorRate: loadlab's errorRate counts failed requests including 4xx/5xx responses; ` +
-        `Artillery counts virtual users that hit a network error`,
-    );
-  }
+  const why = "loadlab's errorRate counts failed requests including 4xx/5xx responses; Artillery counts";
+  const note = `${path}.maxErrorRate: ${why} virtual users that hit a network error`;
+  if (ensure.maxErrorRate !== undefined) out.warnings.push(note);
   return [
     ...Object.entries(ENSURE_KEYS).flatMap(([key, expr]) => {
       const n = ensure[key] === undefined ? undefined : nonNegative(ensure[key], join(path, key), out);
@@ -517,10 +510,8 @@ function phaseRate(phase: Record<string, unknown>, path: string, out: Collector)
     return { duration };
   }
   const rate = nonNegative(phase.arrivalRate, join(path, "arrivalRate"), out);
-  const rampTo = phase.rampTo === undefined
-    ? undefined
-    : nonNegative(phase.rampTo, join(path, "rampTo"), out);
-  return rampTo === undefined ? { duration, rate } : { duration, rate, rampTo };
+  if (phase.rampTo === undefined) return { duration, rate };
+  return { duration, rate, rampTo: nonNegative(phase.rampTo, join(path, "rampTo"), out) };
 }
 
 /** Artillery caps virtual users per phase, loadlab connections per load: one connection per arrival. */
