@@ -84,3 +84,36 @@ Deno.test("artillery run flags: -o is refused before any load, and bad JSON name
   match(json.stderr, /--variables \{path\}: expected a JSON object/);
   assertEquals({ ...out.byPath, ...json.byPath }, {});
 });
+
+Deno.test("artillery run flags: --dotenv fills {{ $env.NAME }}; the process's environment wins", async () => {
+  const env = await Deno.makeTempFile({ suffix: ".env" });
+  try {
+    await Deno.writeTextFile(env, "LL_DOTENV_PATH=/dotenv\nHOME=/not-home\n");
+    const r = await run([
+      "--dotenv",
+      env,
+      "-t",
+      "HERE",
+      "-v",
+      '{"path":"{{ $env.LL_DOTENV_PATH }}{{ $env.HOME }}"}',
+    ]);
+    assertEquals(r.code, 0, r.output);
+    assertEquals(r.byPath, { [`/dotenv${Deno.env.get("HOME")}`]: 2, "/b": 2 });
+  } finally {
+    await Deno.remove(env);
+  }
+});
+
+Deno.test("artillery run flags: a failed check of the expect plugin exits 21, as artillery run does", async () => {
+  const expecting = (code: number) =>
+    JSON.stringify({
+      config: { target: "HERE", plugins: { expect: {} } },
+      scenarios: [{ flow: [{ get: { url: "/e", expect: [{ statusCode: code }] } }, { get: { url: "/f" } }] }],
+    });
+  const failed = await run(["--overrides", expecting(201)]);
+  assertEquals(failed.code, 21, failed.output);
+  // A failed expectation ends no virtual user: the next request is sent.
+  assertEquals(failed.byPath, { "/e": 2, "/f": 2 });
+  const passed = await run(["--overrides", expecting(200)]);
+  assertEquals(passed.code, 0, passed.output);
+});

@@ -3,4 +3,8 @@ module.exports = {
     req.headers = { ...(req.headers || {}), "x-signature": "s" + Date.now() };
     return next();
   },
+  setUser(context, _events, next) {
+    context.vars.user = "u1";
+    return next();
+  },
 };

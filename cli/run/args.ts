@@ -126,6 +126,9 @@ const ARTILLERY_TABLE: FlagTable = [
   ]),
   flag("--overrides <json>", { example: '{"config":{"http":{"timeout":5}}}' }, ["merged into the script"]),
   flag("-v, --variables <json>", { example: '{"id":1}' }, ["set in config.variables"]),
+  flag("--dotenv <file>", { example: ".env" }, [
+    "NAME=value lines {{ $env.NAME }} reads (the environment wins)",
+  ]),
   "  -o, --output <file>       refused: loadlab writes results.json in --out-dir, not Artillery's report",
 ];
 const ARTILLERY_OUTPUT = "loadlab writes no Artillery JSON report: its results.json is in --out-dir";

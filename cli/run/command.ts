@@ -126,6 +126,11 @@ async function runRead(
   const strict = args.strict || plan.experiment.strict;
   const code = await conclude(command, outcome, { ...args, strict }, gate);
   if (isLocustFile(args.source)) return await finishLocustRun(outcome.results, args, code, outDir, heard);
+  const failedCheck = outcome.results.runs.some((run) =>
+    run.flows?.some((f) => f.steps.some((s) => s.checks?.some((c) => c.failed > 0)))
+  );
+  // Artillery's expect plugin exits 21 when an expectation failed and nothing else did.
+  if (args.artillery && code === EXIT.ok && failedCheck) return 21;
   return outcome.k6 ? k6ExitCodeOf(code, outcome.results.runs) : code;
 }
 

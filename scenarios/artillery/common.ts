@@ -9,12 +9,9 @@ import type { Issue } from "../../validation/mod.ts";
 /** Thrown before any load starts when a script uses something loadlab cannot reproduce faithfully. */
 export class ArtilleryError extends Error {
   constructor(readonly issues: Issue[]) {
-    super(
-      `Artillery script not runnable by loadlab (${issues.length} ${
-        issues.length === 1 ? "issue" : "issues"
-      }):\n` +
-        issues.map((i) => `  ${i.path}: ${i.message}`).join("\n"),
-    );
+    const lines = issues.map((i) => `\n  ${i.path}: ${i.message}`).join(""),
+      s = issues.length === 1 ? "" : "s";
+    super(`Artillery script not runnable by loadlab (${issues.length} issue${s}):${lines}`);
     this.name = "ArtilleryError";
   }
 }
@@ -32,24 +29,21 @@ const SCRIPT = "a TypeScript session script (docs/SCRIPTS.md)";
 const SESSION = `write the logic in ${SCRIPT}`;
 const WS_STEP =
   "a WebSocket step runs in an engine: ws scenario, a script's only one: move it to a script of its own";
+const HOOKS = ["beforeRequest", "afterResponse", "beforeScenario", "afterScenario"];
 const HOOK = `runs a JavaScript hook, which an imported script cannot: drop it, or ${SESSION}`;
 const UNSUPPORTED: Record<string, string> = {
-  match: "Artillery's match is not converted; use an experiment file's expect: checks (docs/EXPERIMENTS.md)",
-  expect: "the expect plugin is not converted; use an experiment file's expect: checks (docs/EXPERIMENTS.md)",
+  match:
+    "a failed match ends Artillery's virtual user, a failed check never does: write an expect plugin check",
+  reportFailuresAsErrors: "a failed check never ends a session in loadlab: drop it",
   xpath: "XPath captures are not imported: use a json, header or regexp capture",
   selector: "selector captures are not imported: use a json, header or regexp capture",
   transform: `capture transforms run JavaScript, which an imported script cannot: drop it, or ${SESSION}`,
   strict: "every capture is strict here (one that finds nothing ends the session): drop strict",
   function: `runs a JavaScript function, which an imported script cannot: drop it, or ${SESSION}`,
-  beforeRequest: HOOK,
-  afterResponse: HOOK,
-  beforeScenario: HOOK,
-  afterScenario: HOOK,
+  ...Object.fromEntries(HOOKS.map((k) => [k, HOOK])),
   processor: `loads JavaScript hooks, which an imported script cannot: drop it, or ${SESSION}`,
-  plugins:
-    "Artillery plugins do not run in loadlab (only ensure and metrics-by-endpoint are read): drop this one",
+  plugins: "plugins do not run in loadlab (ensure, expect and metrics-by-endpoint are read): drop this one",
   delimiter: "payload files are read as comma-separated CSV: drop delimiter and give a comma-separated file",
-  loadAll: "payloads with loadAll are not imported (one row per virtual user is): drop loadAll",
   cast: "payload values are sent as written: drop cast",
   skipEmptyLines: "payload files always skip empty lines: drop skipEmptyLines",
   tls: "TLS options are not imported: drop them",
@@ -62,8 +56,8 @@ const UNSUPPORTED: Record<string, string> = {
   ws: "ws handshake headers, subprotocols and TLS options are not imported: drop them",
   socketio: "Socket.IO settings are not imported: drop them",
   send: WS_STEP,
-  emit: "Socket.IO steps are not imported: rewrite the scenario as engine: ws with send steps, or drop it",
   connect: WS_STEP,
+  emit: "Socket.IO steps are not imported: rewrite the scenario as engine: ws with send steps, or drop it",
   log: "printing during the run is not imported: drop log",
   before: `a flow run once before the load is not imported: drop it, or use setup() in ${SCRIPT}`,
   after: `a flow run once after the load is not imported: drop it, or use teardown() in ${SCRIPT}`,
@@ -83,17 +77,12 @@ export function problem<T = undefined>(out: Collector, path: string, message: st
 }
 
 /** Records one issue per key of `obj` that is not in `allowed`, with the reason when it is known. */
-export function rejectUnknownKeys(
-  obj: Record<string, unknown>,
-  path: string,
-  allowed: readonly string[],
-  out: Collector,
-): void {
+export function rejectUnknownKeys(obj: object, at: string, allowed: readonly string[], out: Collector) {
   for (const key of Object.keys(obj)) {
     if (allowed.includes(key)) continue;
     const reason = UNSUPPORTED[key] ??
       `"${key}" is not read by loadlab's Artillery import: drop it (docs/EXPERIMENTS.md, "Artillery scripts", lists what is)`;
-    problem(out, join(path, key), reason);
+    problem(out, join(at, key), reason);
   }
 }
 

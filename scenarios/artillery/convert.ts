@@ -18,6 +18,11 @@ import { captureNames, convertScenarios, uniqueName } from "./flow.ts";
 import { listOrigin, type Origin, type Origins, originTable, tagOrigin } from "./paths.ts";
 import { endpointNaming, type FlowContext, scalarMap, type Variables } from "./request.ts";
 import { deepMerge } from "../overrides.ts";
+import { DataFileError, readDataFile } from "../data_sources.ts";
+import { rowViews } from "../../runner/data_rows.ts";
+import { dirname, resolve } from "node:path";
+
+type Doc = Record<string, unknown>;
 
 interface ArtilleryOptions {
   /** The script's file name: names the experiment (`cms.yml` -> `cms`) and appears in its description. */
@@ -44,7 +49,9 @@ export function isArtilleryScript(doc: unknown): boolean {
 }
 
 /** `artillery run`'s flags as typed: `-e`'s environment, `-t`'s target, `--overrides` and `-v`'s JSON. */
-export type ArtilleryRunFlags = Partial<Record<"environment" | "target" | "overrides" | "variables", string>>;
+export type ArtilleryRunFlags = Partial<
+  Record<"environment" | "target" | "overrides" | "variables" | "dotenv", string>
+>;
 
 /**
  * The script as `artillery run` applies its flags, in its order: `config.environments[-e]` merged into config
@@ -61,20 +68,60 @@ function withRunFlags(doc: Record<string, unknown>, flags: ArtilleryRunFlags, ou
   };
   const name = flags.environment, { environments, ...base } = doc.config as Record<string, unknown>;
   const environment = name !== undefined && isRecord(environments) ? environments[name] : undefined;
+  const unread = name === undefined
+    ? "config.environments: not applied (as `artillery run` without -e)"
+    : `environment ${name} is set but is not defined in the script`;
   if (!isRecord(environment) && (name ?? environments) !== undefined) {
-    out.warnings.push(
-      name === undefined
-        ? "config.environments: not applied (as `artillery run` without -e); the base config runs"
-        : `environment ${name} is set but is not defined in the script: the base config runs`,
-    );
+    out.warnings.push(`${unread}: the base config runs`);
   }
   const config = isRecord(environment) ? deepMerge(base, environment) : base;
   if (flags.target !== undefined) config.target = flags.target;
   const script = deepMerge({ ...doc, config }, json("overrides"));
-  return flags.variables === undefined
-    ? script
-    : deepMerge(script, { config: { variables: json("variables") } });
+  const variables = flags.variables === undefined ? {} : { config: { variables: json("variables") } };
+  return withEnvironment(deepMerge(script, variables), flags, out);
 }
+
+const ENV_TEMPLATE = /\{\{\s*\$(?:(?:env|processEnvironment)\.([A-Za-z_]\w*)|environment)\s*\}\}/g;
+
+/**
+ * `{{ $env.NAME }}` (or `$processEnvironment.NAME`) and `{{ $environment }}` (`-e`'s name) filled in every
+ * string, as Artillery fills them from its environment, `--dotenv`'s file under it; unset reads "undefined".
+ * A template that is the whole value gives a number where it reads as one (a phase's rate).
+ */
+function withEnvironment(doc: Record<string, unknown>, flags: ArtilleryRunFlags, out: Collector) {
+  const file = flags.dotenv === undefined ? {} : readDotenv(flags.dotenv, out);
+  const fill = (text: string, path: string) =>
+    text.replace(ENV_TEMPLATE, (_, name?: string) => {
+      const set = name === undefined ? flags.environment : Deno.env.get(name) ?? file[name];
+      if (set === undefined) {
+        out.warnings.push(`${path}: ${name ? `$env.${name}` : "$environment"} is unset: "undefined" here`);
+      }
+      return set ?? "undefined";
+    });
+  const walk = (v: unknown, path: string): unknown => {
+    if (typeof v === "string") {
+      const filled = fill(v, path);
+      return /^\s*\{\{[^}]*\}\}\s*$/.test(v) && /^\d+(\.\d+)?$/.test(filled) ? Number(filled) : filled;
+    }
+    if (!isRecord(v) && !Array.isArray(v)) return v;
+    const at = (k: string) => join(path, Array.isArray(v) ? +k : k);
+    const entries = Object.entries(v).map(([k, item]) => [k, walk(item, at(k))]);
+    return Array.isArray(v) ? entries.map(([, item]) => item) : Object.fromEntries(entries);
+  };
+  return walk(doc, "") as Record<string, unknown>;
+}
+
+/** A dotenv file's `NAME=value` lines (quotes dropped; `#` comments and blank lines skipped). */
+function readDotenv(path: string, out: Collector): Record<string, string> {
+  try {
+    const lines = Deno.readTextFileSync(path).split(/\r?\n/).map((l) => DOTENV_LINE.exec(l));
+    const value = (text: string) => text.replace(/^(["'])(.*)\1$|\s+#.*$/, "$2");
+    return Object.fromEntries(lines.filter((m) => m !== null).map((m) => [m[1], value(m[2])]));
+  } catch (err) {
+    return problem(out, `--dotenv ${path}`, `cannot read it: ${(err as Error).message}`, {});
+  }
+}
+const DOTENV_LINE = /^\s*(?:export\s+)?([\w.-]+)\s*=\s*(.*?)\s*$/;
 
 /**
  * The experiment an Artillery script describes, with notes on differences that change no request (the CLI
@@ -91,7 +138,9 @@ export function importArtillery(doc: unknown, opts: ArtilleryOptions = {}) {
       message: "missing: an Artillery script has config and scenarios",
     }]);
   }
-  checkSections(doc, doc.config, out);
+  rejectUnknownKeys(doc, "", ["config", "scenarios"], out);
+  rejectUnknownKeys(doc.config, "config", CONFIG_KEYS, out);
+  checkPlugins(doc.config.plugins, out);
   const experiment = allWsScenarios(doc.scenarios)
     ? wsExperiment(doc.config, doc.scenarios as unknown[], opts, out)
     : httpExperiment(doc, doc.config, opts, out);
@@ -100,15 +149,11 @@ export function importArtillery(doc: unknown, opts: ArtilleryOptions = {}) {
 }
 
 /** An http script's experiment: one target, its scenarios as flows, its phases as one `rate` load. */
-function httpExperiment(
-  doc: Record<string, unknown>,
-  config: Record<string, unknown>,
-  opts: ArtilleryOptions,
-  out: Collector,
-): Record<string, unknown> {
+function httpExperiment(doc: Doc, config: Doc, opts: ArtilleryOptions, out: Collector): Doc {
   const target = parseTarget(config.target, out);
-  const payload = convertPayload(config.payload, out);
-  const ctx = flowContext(config, doc.scenarios, target, payload?.fields ?? [], out);
+  const payload = convertPayload(config.payload, dirname(opts.file ?? "."), out);
+  const ctx = flowContext(config, doc.scenarios, payload.fields, out, target);
+  for (const [name, rows] of payload.lists) ctx.variables.set(name, { list: rows, rows: true });
   const load = convertPhases(config.phases, out);
   const timeout = httpTimeout(config.http, out);
   if (timeout) load.timeout = timeout;
@@ -116,58 +161,33 @@ function httpExperiment(
   // Held to loadlab's longest duration: thinks each within it may add up past it.
   const longestMs = longestSessionMs(flows, timeout ? durationMsOf(timeout) ?? 0 : ARTILLERY_TIMEOUT_MS);
   load.gracefulStop = `${Math.min(longestMs, MAX_DURATION_MS)}ms`;
-  const thresholds = ensureThresholds(config, out);
+  const plugins = isRecord(config.plugins) ? config.plugins : {};
+  const thresholds = [
+    ...convertEnsure(config.ensure, "config.ensure", out),
+    ...convertEnsure(plugins.ensure, "config.plugins.ensure", out),
+  ];
   // Set in place, not copied: each flow keeps the tag naming its scenario.
-  if (payload) { for (const flow of flows) Object.assign(flow, { data: "payload" }); }
+  if (payload.source) { for (const flow of flows) Object.assign(flow, { data: "payload" }); }
   const experiment: Record<string, unknown> = {
     ...imported(opts, "Artillery script", ctx.origin, load),
     flows,
   };
-  if (payload) experiment.data = { payload: payload.source };
+  if (payload.source) experiment.data = { payload: payload.source };
   if (thresholds.length === 0) return experiment;
-  const expressions = thresholds.map((t) => t.expression);
-  experiment.thresholds = tagOrigin(
-    out.origins,
-    expressions,
-    listOrigin("config.ensure", thresholds.map((t) => t.at)),
-  );
+  const at = listOrigin("config.ensure", thresholds.map((t) => t.at));
+  experiment.thresholds = tagOrigin(out.origins, thresholds.map((t) => t.expression), at);
   return experiment;
 }
 
-/** Checks the script's own keys, its config's and its plugins before either engine's conversion. */
-function checkSections(doc: Record<string, unknown>, config: Record<string, unknown>, out: Collector): void {
-  rejectUnknownKeys(doc, "", ["config", "scenarios"], out);
-  rejectUnknownKeys(config, "config", CONFIG_KEYS, out);
-  checkPlugins(config.plugins, out);
-}
-
-/** The thresholds of `config.ensure` and then of `config.plugins.ensure`. */
-function ensureThresholds(config: Record<string, unknown>, out: Collector): Threshold[] {
-  const plugins = isRecord(config.plugins) ? config.plugins : {};
-  return [
-    ...convertEnsure(config.ensure, "config.ensure", out),
-    ...convertEnsure(plugins.ensure, "config.plugins.ensure", out),
-  ];
-}
-
 /** An `engine: ws` script: one `rate` load whose arrivals are WebSocket connections (artillery_ws.ts). */
-function wsExperiment(
-  config: Record<string, unknown>,
-  scenarios: unknown[],
-  opts: ArtilleryOptions,
-  out: Collector,
-): Record<string, unknown> {
-  const target = typeof config.target === "string" && /^wss?:\/\//i.test(config.target)
-    ? new URL(config.target)
-    : undefined;
-  if (target === undefined) {
-    problem(out, "config.target", "engine: ws needs a ws:// or wss:// target");
-  }
-  for (const key of ["payload", "variables", "defaults", "http", "ensure"]) {
-    if (config[key] !== undefined) {
-      problem(out, `config.${key}`, "not converted for engine: ws scenarios");
-    }
-  }
+function wsExperiment(config: Doc, scenarios: unknown[], opts: ArtilleryOptions, out: Collector): Doc {
+  const ws = typeof config.target === "string" && /^wss?:\/\//i.test(config.target);
+  const target = ws ? new URL(config.target as string) : undefined;
+  if (target === undefined) problem(out, "config.target", "engine: ws needs a ws:// or wss:// target");
+  const unread = ["payload", "variables", "defaults", "http", "ensure"].filter((key) =>
+    config[key] !== undefined
+  );
+  for (const key of unread) problem(out, `config.${key}`, "not converted for engine: ws scenarios");
   const load = convertPhases(config.phases, out);
   const part = target ? convertWsScenarios(scenarios, target, out) : { ws: {} };
   const url = target ? target.origin.replace(/^ws/i, "http") : "http://127.0.0.1";
@@ -188,24 +208,19 @@ function imported(opts: ArtilleryOptions, what: string, url: string, load: objec
 }
 
 function parseTarget(target: unknown, out: Collector): URL | undefined {
-  if (typeof target !== "string" || !/^https?:\/\//i.test(target)) {
-    return problem(
-      out,
-      "config.target",
-      target === undefined
-        ? "missing: the base URL such as http://127.0.0.1:8080"
-        : `expected an http(s) URL, found ${JSON.stringify(target)}`,
-    );
-  }
-  return new URL(target);
+  if (typeof target === "string" && /^https?:\/\//i.test(target)) return new URL(target);
+  const found = target === undefined ? "missing: the base URL" : `expected an http(s) URL, found ${target}`;
+  return problem(out, "config.target", `${found}, e.g. http://127.0.0.1:8080`);
 }
 
 /** Plugins loadlab honours: `ensure` switches the checks on, `metrics-by-endpoint` is always on. */
 function checkPlugins(plugins: unknown, out: Collector): void {
   if (plugins === undefined) return;
   if (!isRecord(plugins)) return problem(out, "config.plugins", "expected a mapping of plugin names");
-  for (const name of Object.keys(plugins)) {
-    if (name === "ensure" || name === "metrics-by-endpoint") continue;
+  const others = Object.keys(plugins).filter((name) =>
+    !["ensure", "metrics-by-endpoint", "expect"].includes(name)
+  );
+  for (const name of others) {
     problem(out, `config.plugins.${name}`, "Artillery plugins do not run in loadlab");
   }
 }
@@ -228,64 +243,94 @@ function longestSessionMs(flows: ReturnType<typeof convertScenarios>, timeoutMs:
   return Math.max(0, ...flows.map((flow) => flow.steps.reduce((ms, step) => ms + stepMs(step), 0)));
 }
 
-const PAYLOAD_KEYS = ["path", "fields", "order", "skipHeader"];
+const PAYLOAD_KEYS = ["path", "fields", "order", "skipHeader", "loadAll", "name"];
 
-/** `config.payload` (one CSV file, a row per virtual user) as a loadlab data source. */
-function convertPayload(payload: unknown, out: Collector) {
-  if (payload === undefined) return undefined;
-  const one = Array.isArray(payload) && payload.length === 1 ? payload[0] : payload;
-  const path = Array.isArray(payload) ? "config.payload[0]" : "config.payload";
-  if (!isRecord(one)) {
-    return problem(out, "config.payload", "expected one payload {path, fields} (several are not supported)");
+/**
+ * `config.payload`: one CSV file read a row per virtual user (a loadlab data source), and `loadAll` files
+ * with a `name`, read whole now: a loop goes `over` its rows.
+ */
+function convertPayload(payload: unknown, dir: string, out: Collector) {
+  const lists: Array<[string, Record<string, string>[]]> = [];
+  let source: Record<string, unknown> | undefined, fields: string[] = [];
+  (Array.isArray(payload) ? payload : payload === undefined ? [] : [payload]).forEach((one, i) => {
+    const path = Array.isArray(payload) ? join("config.payload", i) : "config.payload";
+    if (!isRecord(one)) return problem(out, path, "expected a payload {path, fields}");
+    rejectUnknownKeys(one, path, PAYLOAD_KEYS, out);
+    const names = one.fields;
+    if (typeof one.path !== "string" || !Array.isArray(names) || !names.every((f) => typeof f === "string")) {
+      return problem(out, path, "a payload needs path (a CSV file) and fields (its column names)");
+    }
+    const skipHeader = one.skipHeader === true ? { skipHeader: true } : {};
+    if (one.loadAll === true) {
+      const csv = { fields: names, ...skipHeader };
+      const rows = readRows(resolve(dir, one.path), csv, join(path, "path"), out);
+      if (typeof one.name === "string") return lists.push([one.name, rows]);
+      return problem(out, join(path, "name"), "missing: loadAll names its list");
+    }
+    if (source) return problem(out, path, "one payload is read a row per virtual user here: join the files");
+    if (one.order !== undefined && one.order !== "random" && one.order !== "sequence") {
+      problem(out, join(path, "order"), `expected random or sequence, found ${JSON.stringify(one.order)}`);
+    }
+    const order = one.order === "sequence" ? "sequential" : "random";
+    fields = names;
+    // The source's keys are the payload's, but for its file (`path` in the script).
+    const origin = { at: path, keys: { file: join(path, "path") }, mirrors: true };
+    source = tagOrigin(out.origins, { file: one.path, fields: names, order, ...skipHeader }, origin);
+  });
+  return { source, fields, lists };
+}
+
+/** A `loadAll` payload's rows as objects by field, or an issue naming its file's problem. */
+function readRows(file: string, csv: { fields: string[]; skipHeader?: boolean }, at: string, out: Collector) {
+  try {
+    const { columns, rows } = readDataFile(file, csv);
+    return Array.from({ length: rows.count }, (_, r) => {
+      const row = rowViews(rows, r);
+      return Object.fromEntries(columns.map((c, k) => [c, new TextDecoder().decode(row[k])]));
+    });
+  } catch (err) {
+    if (!(err instanceof DataFileError)) throw err;
+    return problem(out, at, err.message, []);
   }
-  rejectUnknownKeys(one, path, PAYLOAD_KEYS, out);
-  const fields = one.fields;
-  if (typeof one.path !== "string" || !Array.isArray(fields) || !fields.every((f) => typeof f === "string")) {
-    return problem(out, path, "a payload needs path (a CSV file) and fields (its column names)");
-  }
-  if (one.order !== undefined && one.order !== "random" && one.order !== "sequence") {
-    problem(out, join(path, "order"), `expected random or sequence, found ${JSON.stringify(one.order)}`);
-  }
-  const source = {
-    file: one.path,
-    fields: fields as string[],
-    order: one.order === "sequence" ? "sequential" : "random",
-    ...(one.skipHeader === true ? { skipHeader: true } : {}),
-  };
-  // The source's keys are the payload's, but for its file (`path` in the script).
-  const keys = { file: join(path, "path") };
-  return {
-    source: tagOrigin(out.origins, source, { at: path, keys, mirrors: true }),
-    fields: fields as string[],
-  };
 }
 
 /** What the scenarios' requests are converted against. */
-function flowContext(
-  config: Record<string, unknown>,
-  scenarios: unknown,
-  target: URL | undefined,
-  dataFields: string[],
-  out: Collector,
-): FlowContext {
+function flowContext(config: Doc, scenarios: unknown, fields: string[], out: Collector, target?: URL) {
   const ctx: FlowContext = {
     origin: target?.origin ?? "http://127.0.0.1",
     basePath: target?.pathname.replace(/\/+$/, "") ?? "",
     defaultHeaders: {},
     variables: parseVariables(config.variables, out),
-    runtimeNames: new Set([...dataFields, ...captureNames(scenarios)]),
+    runtimeNames: new Set([...fields, ...captureNames(scenarios)]),
     naming: endpointNaming(config.plugins, out),
+    expect: expectPlugin(isRecord(config.plugins) ? config.plugins.expect : undefined, out),
   };
   ctx.defaultHeaders = defaultHeaders(config.defaults, ctx, out);
   return ctx;
 }
+
+/** `config.plugins.expect`'s options (`reportFailuresAsErrors` refused unless false). */
+function expectPlugin(options: unknown, out: Collector) {
+  if (options === undefined || options === null) return options === null ? {} : undefined;
+  const path = "config.plugins.expect";
+  if (!isRecord(options)) {
+    return problem(out, path, "expected a mapping such as {expectDefault200: true}", {});
+  }
+  const { reportFailuresAsErrors: ends, ...read } = options;
+  rejectUnknownKeys(ends === false ? read : options, path, EXPECT_OPTIONS, out);
+  return { expectDefault200: read.expectDefault200 === true || read.expectDefault200 === "true" };
+}
+const EXPECT_OPTIONS = ["expectDefault200", "outputFormat", "formatter", "useOnlyRequestNames"];
 
 function defaultHeaders(defaults: unknown, ctx: FlowContext, out: Collector): Record<string, string> {
   if (defaults === undefined) return {};
   if (!isRecord(defaults)) {
     return problem(out, "config.defaults", "expected a mapping such as {headers: {...}}", {});
   }
-  rejectUnknownKeys(defaults, "config.defaults", ["headers"], out);
+  rejectUnknownKeys(defaults, "config.defaults", ["headers", "think"], out);
+  if (defaults.think !== undefined) {
+    out.warnings.push("config.defaults.think: thinks wait without jitter here");
+  }
   if (defaults.headers === undefined) return {};
   return scalarMap(defaults.headers, "config.defaults.headers", ctx, out) ?? {};
 }
@@ -299,53 +344,28 @@ function parseVariables(variables: unknown, out: Collector): Variables {
   for (const [name, value] of Object.entries(variables)) {
     // A one-element list is one value, as Artillery would always pick it.
     const v = Array.isArray(value) && value.length === 1 ? value[0] : value;
-    if (Array.isArray(v)) result.set(name, { listLength: v.length });
-    else if (["string", "number", "boolean"].includes(typeof v)) {
-      result.set(name, { value: v as string | number | boolean });
-    } else {
-      problem(out, join("config.variables", name), "expected a value or a list of values");
-    }
+    if (Array.isArray(v)) result.set(name, { list: v });
+    else if (["string", "number", "boolean"].includes(typeof v)) result.set(name, { value: v as string });
+    else problem(out, join("config.variables", name), "expected a value or a list of values");
   }
   return result;
 }
 
-/** Artillery metric name -> loadlab threshold metric, and whether it is a latency (gets "ms"). */
-const METRICS: Record<string, { metric: string; latency: boolean }> = {
-  "http.request_rate": { metric: "rps", latency: false },
-  "http.requests": { metric: "requests", latency: false },
-};
+/** Artillery metric name -> loadlab threshold metric, with "ms" for a latency. */
+const METRICS: Record<string, string> = { "http.request_rate": "rps", "http.requests": "requests" };
 for (const agg of ["min", "max", "mean", "median", "p50", "p75", "p90", "p95", "p99", "p999"]) {
-  METRICS[`http.response_time.${agg}`] = { metric: agg, latency: true };
+  METRICS[`http.response_time.${agg}`] = `${agg} ms`;
 }
-
-/** `config.ensure`'s own keys and the loadlab threshold each value becomes. */
-const ENSURE_KEYS: Record<string, (value: number) => string> = {
-  min: (v) => `min < ${v}ms`,
-  max: (v) => `max < ${v}ms`,
-  median: (v) => `p50 < ${v}ms`,
-  p95: (v) => `p95 < ${v}ms`,
-  p99: (v) => `p99 < ${v}ms`,
-  maxErrorRate: (v) => `errorRate <= ${v}%`,
+/** `config.ensure`'s own keys and the loadlab threshold each value (X) becomes. */
+const ENSURE_KEYS: Record<string, string> = {
+  min: "min < Xms",
+  max: "max < Xms",
+  median: "p50 < Xms",
+  p95: "p95 < Xms",
+  p99: "p99 < Xms",
+  maxErrorRate: "errorRate <= X%",
 };
 const COMPARISON = /^\s*([A-Za-z_$][\w.$]*)\s*(<=|>=|==|<|>)\s*(-?\d+(?:\.\d+)?)\s*$/;
-
-function expression(name: string, op: string, value: number, path: string, out: Collector) {
-  const known = METRICS[name];
-  if (!known) {
-    return problem(
-      out,
-      path,
-      `metric "${name}" has no loadlab equivalent; use one of ${Object.keys(METRICS).join(", ")}`,
-    );
-  }
-  return `${known.metric} ${op} ${value}${known.latency ? "ms" : ""}`;
-}
-
-function number(value: unknown, path: string, out: Collector): number | undefined {
-  const n = typeof value === "string" ? Number(value) : value;
-  if (typeof n === "number" && Number.isFinite(n)) return n;
-  return problem(out, path, `expected a number, found ${JSON.stringify(value)}`);
-}
 
 /** One threshold expression and the script's path it was read from. */
 export interface Threshold {
@@ -353,53 +373,41 @@ export interface Threshold {
   at: string;
 }
 
-function thresholdsForm(list: unknown, path: string, out: Collector): Threshold[] {
-  if (!Array.isArray(list)) {
-    return problem(out, path, "expected a list such as - http.response_time.p99: 250", []);
-  }
-  return list.flatMap((entry, i) => {
-    const p = join(path, i);
-    if (!isRecord(entry) || Object.keys(entry).length !== 1) {
-      return problem(out, p, "expected one metric: value pair such as http.response_time.p99: 250", []);
-    }
-    const [name, raw] = Object.entries(entry)[0];
-    const value = number(raw, join(p, name), out);
-    const expr = value === undefined ? undefined : expression(name, "<", value, join(p, name), out);
-    return expr ? [{ expression: expr, at: join(p, name) }] : [];
-  });
+/** `metric op value` as a loadlab threshold read from `at`, or an issue naming the metrics there are. */
+function threshold(name: string, op: string, value: unknown, at: string, out: Collector): Threshold[] {
+  const n = nonNegative(value, at, out), [metric, unit = ""] = METRICS[name]?.split(" ") ?? [];
+  if (n === undefined) return [];
+  if (metric !== undefined) return [{ expression: `${metric} ${op} ${n}${unit}`, at }];
+  const known = Object.keys(METRICS).join(", ");
+  return problem(out, at, `metric "${name}" has no loadlab equivalent; use one of ${known}`, []);
 }
 
-function conditionsForm(list: unknown, path: string, out: Collector): Threshold[] {
-  if (!Array.isArray(list)) {
-    return problem(out, path, "expected a list such as - expression: http.response_time.p95 < 250", []);
-  }
+/** `thresholds:` (`- metric: value`, each a `<`) or `conditions:` (`- expression: a < 1 and b > 2`). */
+function ensureList(list: unknown, path: string, out: Collector): Threshold[] {
+  const conditions = path.endsWith("conditions");
+  const example = conditions ? "expression: http.response_time.p95 < 250" : "http.response_time.p99: 250";
+  if (!Array.isArray(list)) return problem(out, path, `expected a list such as - ${example}`, []);
   return list.flatMap((entry, i) => {
-    const p = join(path, i);
+    const p = join(path, i), at = join(p, "expression");
+    if (!conditions && isRecord(entry) && Object.keys(entry).length === 1) {
+      const [name, value] = Object.entries(entry)[0];
+      return threshold(name, "<", value, join(p, name), out);
+    }
     if (!isRecord(entry) || typeof entry.expression !== "string") {
-      return problem(out, join(p, "expression"), "missing: an expression such as p95 < 250", []);
+      return problem(out, conditions ? at : p, `expected one entry such as ${example}`, []);
     }
     rejectUnknownKeys(entry, p, ["expression", "strict"], out);
     if (entry.strict === false) {
-      out.warnings.push(
-        `${p}: optional check "${entry.expression}" (strict: false) never fails a run; not imported`,
-      );
+      const never = "(strict: false) never fails a run; not imported";
+      out.warnings.push(`${p}: optional check "${entry.expression}" ${never}`);
       return [];
     }
-    const exprs: Threshold[] = [];
-    for (const part of entry.expression.split(/\s+and\s+/)) {
+    return entry.expression.split(/\s+and\s+/).flatMap((part) => {
       const m = COMPARISON.exec(part);
-      if (!m) {
-        problem(
-          out,
-          join(p, "expression"),
-          `"${part.trim()}": only comparisons (metric < number) joined by "and" are supported`,
-        );
-        continue;
-      }
-      const expr = expression(m[1], m[2], Number(m[3]), join(p, "expression"), out);
-      if (expr) exprs.push({ expression: expr, at: join(p, "expression") });
-    }
-    return exprs;
+      if (m) return threshold(m[1], m[2], Number(m[3]), at, out);
+      const only = 'only comparisons (metric < number) joined by "and" are supported';
+      return problem(out, at, `"${part.trim()}": ${only}`, []);
+    });
   });
 }
 
@@ -410,21 +418,18 @@ function convertEnsure(ensure: unknown, path: string, out: Collector): Threshold
     return problem(out, path, "expected a mapping such as {p99: 250, maxErrorRate: 1}", []);
   }
   rejectUnknownKeys(ensure, path, [...Object.keys(ENSURE_KEYS), "thresholds", "conditions"], out);
-  const result: Threshold[] = [];
-  for (const [key, threshold] of Object.entries(ENSURE_KEYS)) {
-    const value = ensure[key] === undefined ? undefined : number(ensure[key], join(path, key), out);
-    if (value !== undefined) result.push({ expression: threshold(value), at: join(path, key) });
-  }
-  if (result.some((t) => t.at === join(path, "maxErrorRate"))) {
-    out.warnings.push(
-      `${path}.maxErrorRate: loadlab's errorRate counts failed requests including 4xx/5xx responses; ` +
-        `Artillery counts virtual users that hit a network error`,
-    );
-  }
-  for (const [key, form] of [["thresholds", thresholdsForm], ["conditions", conditionsForm]] as const) {
-    if (ensure[key] !== undefined) result.push(...form(ensure[key], join(path, key), out));
-  }
-  return result;
+  const why = "loadlab's errorRate counts failed requests including 4xx/5xx responses; Artillery counts";
+  const note = `${path}.maxErrorRate: ${why} virtual users that hit a network error`;
+  if (ensure.maxErrorRate !== undefined) out.warnings.push(note);
+  return [
+    ...Object.entries(ENSURE_KEYS).flatMap(([key, expr]) => {
+      const n = ensure[key] === undefined ? undefined : nonNegative(ensure[key], join(path, key), out);
+      return n === undefined ? [] : [{ expression: expr.replace("X", String(n)), at: join(path, key) }];
+    }),
+    ...["thresholds", "conditions"].flatMap((key) =>
+      ensure[key] === undefined ? [] : ensureList(ensure[key], join(path, key), out)
+    ),
+  ];
 }
 
 const PHASE_KEYS = ["name", "duration", "arrivalRate", "rampTo", "arrivalCount", "pause", "maxVusers"];
@@ -453,11 +458,8 @@ function convertPhases(phases: unknown, out: Collector): Record<string, unknown>
     const name = uniqueName(typeof phase.name === "string" ? phase.name : `phase ${i}`, used);
     return tagOrigin(out.origins, { name, ...phaseRate(phase, path, out) }, phaseOrigin(phase, path));
   });
-  tagOrigin(
-    out.origins,
-    load.phases,
-    listOrigin("config.phases", phases.map((_, i) => join("config.phases", i))),
-  );
+  const phasePaths = phases.map((_, i) => join("config.phases", i));
+  tagOrigin(out.origins, load.phases, listOrigin("config.phases", phasePaths));
   const maxConnections = connectionCap(caps, phases.length, out);
   if (maxConnections !== undefined) load.maxConnections = maxConnections;
   const keys = {
@@ -483,9 +485,7 @@ function phaseOrigin(phase: Record<string, unknown>, path: string): Origin {
 function phaseRate(phase: Record<string, unknown>, path: string, out: Collector): Record<string, unknown> {
   if (phase.pause !== undefined) {
     for (const key of ["duration", "arrivalRate", "rampTo", "arrivalCount"]) {
-      if (phase[key] !== undefined) {
-        problem(out, join(path, key), "a pause phase has only pause");
-      }
+      if (phase[key] !== undefined) problem(out, join(path, key), "a pause phase has only pause");
     }
     return { duration: secondsToDuration(phase.pause, join(path, "pause"), out), rate: 0 };
   }
@@ -503,33 +503,25 @@ function phaseRate(phase: Record<string, unknown>, path: string, out: Collector)
     }
     const count = nonNegative(phase.arrivalCount, join(path, "arrivalCount"), out);
     const ms = duration === undefined ? 0 : durationMsOf(duration) ?? 0;
-    if (count === undefined || ms === 0) return { duration };
-    return { duration, rate: count / (ms / 1000) };
+    return count === undefined || ms === 0 ? { duration } : { duration, rate: count / (ms / 1000) };
   }
   if (phase.arrivalRate === undefined) {
     problem(out, join(path, "arrivalRate"), "missing: arrivalRate, arrivalCount or pause");
     return { duration };
   }
   const rate = nonNegative(phase.arrivalRate, join(path, "arrivalRate"), out);
-  const rampTo = phase.rampTo === undefined
-    ? undefined
-    : nonNegative(phase.rampTo, join(path, "rampTo"), out);
-  return rampTo === undefined ? { duration, rate } : { duration, rate, rampTo };
+  if (phase.rampTo === undefined) return { duration, rate };
+  return { duration, rate, rampTo: nonNegative(phase.rampTo, join(path, "rampTo"), out) };
 }
 
 /** Artillery caps virtual users per phase, loadlab connections per load: one connection per arrival. */
 function connectionCap(caps: Array<{ path: string; value: number }>, phaseCount: number, out: Collector) {
   if (caps.length === 0) return undefined;
   const first = caps[0];
-  for (const cap of caps.slice(1)) {
-    if (cap.value !== first.value) {
-      problem(
-        out,
-        cap.path,
-        `loadlab caps connections for the whole load: every phase needs the same maxVusers ` +
-          `(${first.path} is ${first.value}, this is ${cap.value})`,
-      );
-    }
+  for (const cap of caps.filter((c) => c.value !== first.value)) {
+    const which =
+      `every phase needs the same maxVusers (${first.path} is ${first.value}, this is ${cap.value})`;
+    problem(out, cap.path, `loadlab caps connections for the whole load: ${which}`);
   }
   if (caps.length < phaseCount) {
     out.warnings.push(`maxVusers ${first.value} (${first.path}) applies to every phase in loadlab`);

@@ -21,21 +21,12 @@ const METHODS = ["get", "post", "put", "patch", "delete", "head"] as const;
 const SCENARIO_KEYS = ["name", "weight", "flow"];
 
 /** Every capture name (`as`) of the scenarios: placeholders that stay for the engine to fill. */
-export function captureNames(scenarios: unknown): string[] {
-  const names: string[] = [];
-  const visit = (value: unknown): void => {
-    if (Array.isArray(value)) value.forEach(visit);
-    else if (isRecord(value)) {
-      for (const [k, v] of Object.entries(value)) {
-        if (k !== "capture") visit(v);
-        else {for (const c of Array.isArray(v) ? v : [v]) {
-            if (isRecord(c) && typeof c.as === "string") names.push(c.as);
-          }}
-      }
-    }
-  };
-  visit(scenarios);
-  return names;
+export function captureNames(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(captureNames);
+  const as = (c: unknown) => isRecord(c) && typeof c.as === "string" ? [c.as] : [];
+  return Object.entries(isRecord(value) ? value : {}).flatMap(([k, v]) =>
+    k === "capture" ? [v].flat().flatMap(as) : captureNames(v)
+  );
 }
 
 type Step = Record<string, unknown>;
@@ -46,8 +37,7 @@ function convertStep(step: unknown, path: string, ctx: FlowContext, out: Collect
     return problem(out, path, `expected a step such as {get: {url: /home}} or {think: 1}`, [undefined]);
   }
   if (step.loop !== undefined) return convertLoop(step, path, ctx, out);
-  const keys = Object.keys(step);
-  const action = keys.find((k) => k === "think" || (METHODS as readonly string[]).includes(k));
+  const action = Object.keys(step).find((k) => k === "think" || (METHODS as readonly string[]).includes(k));
   rejectUnknownKeys(step, path, action ? [action] : [], out);
   if (action === "think") {
     const thinkPath = join(path, "think");
@@ -58,10 +48,11 @@ function convertStep(step: unknown, path: string, ctx: FlowContext, out: Collect
   if (!action) return [undefined];
   const converted = convertRequest(step[action], join(path, action), ctx, out);
   if (converted === undefined) return [undefined];
-  const capture = converted.capture?.length ? { capture: converted.capture } : {};
-  // A step's `capture` is the request's in the script (`get.capture`), beside it in the experiment.
-  const origin = { at: path, keys: { capture: join(join(path, action), "capture") } };
-  return [tagOrigin(out.origins, { [action]: converted.request, ...capture }, origin)];
+  const { request, capture, expect } = converted;
+  const extras = { ...capture?.length ? { capture } : {}, ...expect?.length ? { expect } : {} };
+  // A step's `capture` and `expect` are the request's in the script (`get.capture`), beside it here.
+  const keys = { capture: join(join(path, action), "capture"), expect: join(join(path, action), "expect") };
+  return [tagOrigin(out.origins, { [action]: request, ...extras }, { at: path, keys })];
 }
 
 /** The start of the one warning about fractional think times (it is given once per script). */
@@ -80,36 +71,40 @@ function noteFractionalThink(value: unknown, path: string, out: Collector): void
   );
 }
 
-/** `{loop: [steps], count: N}` written out N times, or once per value of `over: [a, b]` (count unread). */
+/** `{loop: [steps], count: N}` written out N times, or once per value `over` lists (a list or its name). */
 function convertLoop(step: Record<string, unknown>, path: string, ctx: FlowContext, out: Collector) {
   rejectUnknownKeys(step, path, ["loop", "count", "over"], out);
   const { count, over } = step;
-  const values = Array.isArray(over) && over.every((v) => typeof v !== "object") ? over : undefined;
+  const named = typeof over === "string" ? ctx.variables.get(over) : undefined;
+  if (named && "list" in named && !named.rows) {
+    const why = "Artillery draws one of its values per virtual user, so a loop over it runs no round there";
+    return problem(out, join(path, "over"), `${why}: list the values, over: [a, b]`, [undefined]);
+  }
+  const list = Array.isArray(over) ? over : named && "list" in named ? named.list : undefined;
+  const values = list?.every((v) => typeof v !== "object" || isRecord(v)) ? list : undefined;
   const rounds = values?.length ?? (Number.isInteger(count) && over === undefined ? count as number : 0);
   if (!Array.isArray(step.loop) || rounds < 1) {
-    problem(
-      out,
-      join(path, "loop"),
-      "a loop runs here with a list of steps and a whole count >= 1 or a list of values to go over " +
-        "(loops over a variable or a payload, or with neither, are not supported)",
-    );
-    return [undefined];
+    const what =
+      "a whole count >= 1 or values to go over (a list, a variable's list or a loadAll payload's name)";
+    return problem(out, join(path, "loop"), `a loop runs here with a list of steps and ${what}`, [undefined]);
   }
-  // Each value's round is converted with it filled in; the first round alone reports problems.
+  // Each value's round is converted with it filled in (a row's fields as `$loopElement.field`); the first
+  // round alone reports problems.
   const round = (k: number) => {
-    const variables = values
-      ? new Map(ctx.variables).set("$loopElement", { value: values[k] })
-      : ctx.variables;
-    const into = k === 0 ? out : { ...out, issues: [], warnings: [] };
-    const own = { ...ctx, variables };
+    const variables = new Map(ctx.variables), element = values?.[k];
+    const fields = isRecord(element) ? Object.entries(element) : [["", element] as const];
+    for (const [f, v] of values ? fields : []) {
+      variables.set(`$loopElement${f && "."}${f}`, { value: v as string });
+    }
+    const into = k === 0 ? out : { ...out, issues: [], warnings: [] }, own = { ...ctx, variables };
     return (step.loop as unknown[]).flatMap((s, j) => convertStep(s, join(join(path, "loop"), j), own, into));
   };
   const once = round(0);
   // A loop of no steps runs nothing however often: its count is never written out.
   if (once.length === 0) return [];
   if (once.length * rounds > MAX_UNROLLED_STEPS) {
-    problem(out, path, `loop writes out ${once.length * rounds} steps; at most ${MAX_UNROLLED_STEPS}`);
-    return [undefined];
+    const steps = `loop writes out ${once.length * rounds} steps; at most ${MAX_UNROLLED_STEPS}`;
+    return problem(out, path, steps, [undefined]);
   }
   return Array.from({ length: rounds }, (_, k) => k === 0 || !values ? once : round(k)).flat();
 }

@@ -6,8 +6,8 @@ import { type Collector, join, problem, rejectUnknownKeys } from "./common.ts";
 import { isRecord } from "../yaml_document.ts";
 import { listOrigin, tagOrigin } from "./paths.ts";
 
-/** `config.variables`: a value to substitute, or the number of values of a list (refused when used). */
-export type Variables = Map<string, { value: string | number | boolean } | { listLength: number }>;
+/** `config.variables`: a value to substitute, or a list (refused when used); `rows`: a loadAll payload's. */
+export type Variables = Map<string, { value: string | number | boolean } | { list: unknown[]; rows?: true }>;
 
 /** What every request of the script shares. */
 export interface FlowContext {
@@ -21,10 +21,13 @@ export interface FlowContext {
   runtimeNames: ReadonlySet<string>;
   /** How requests are named as endpoints (endpoints.ts). */
   naming: EndpointNaming;
+  /** `config.plugins.expect` when named (else `expect:` is not read, as in Artillery). */
+  expect?: { expectDefault200?: boolean };
 }
 
 const RUNTIME_CALL = /^\$random(Number|String)\(/;
-const REQUEST_KEYS = ["url", "json", "body", "form", "headers", "qs", "capture", "name"];
+const REQUEST_KEYS = ["url", "json", "body", "form", "headers", "qs", "capture", "name", "expect"];
+
 const TEMPLATE = /\{\{\s*([^}]*?)\s*\}\}/g;
 
 /** Fills `{{ name }}` in one string; a template that is the whole string keeps the variable's type. */
@@ -34,19 +37,13 @@ function fill(text: string, path: string, ctx: FlowContext, out: Collector): str
     if (ctx.runtimeNames.has(name) || RUNTIME_CALL.test(name)) return `{{ ${name} }}`;
     const v = ctx.variables.get(name);
     if (v && "value" in v) return v.value;
-    if (v) {
-      problem(
-        out,
-        path,
-        `uses {{ ${name} }}, which config.variables.${name} lists ${v.listLength} values for: ` +
-          `Artillery picks one per virtual user, loadlab builds its requests once; give one value`,
-      );
-    } else if (name.startsWith("$")) {
-      problem(out, path, `{{ ${name} }}: template functions and $env are not supported`);
-    } else {
-      problem(out, path, `{{ ${name} }} is not in config.variables, a payload field or a capture`);
-    }
-    return "";
+    const why = v
+      ? `uses {{ ${name} }}, which config.variables.${name} lists ${v.list.length} values for: ` +
+        `Artillery picks one per virtual user, loadlab builds its requests once; give one value`
+      : name.startsWith("$")
+      ? `{{ ${name} }}: not supported (variables, $env.NAME, $randomNumber() and $randomString() are)`
+      : `{{ ${name} }} is not in config.variables, a payload field or a capture`;
+    return problem(out, path, why, "");
   };
   if (whole) return lookup(whole[1]);
   return text.replace(TEMPLATE, (_, name: string) => String(lookup(name)));
@@ -56,14 +53,11 @@ function fill(text: string, path: string, ctx: FlowContext, out: Collector): str
 function fillDeep(value: unknown, path: string, ctx: FlowContext, out: Collector): unknown {
   if (typeof value === "string") return fill(value, path, ctx, out);
   if (Array.isArray(value)) return value.map((v, i) => fillDeep(v, join(path, i), ctx, out));
-  if (isRecord(value)) {
-    return Object.fromEntries(
-      Object.entries(value).map((
-        [k, v],
-      ) => [String(fill(k, path, ctx, out)), fillDeep(v, join(path, k), ctx, out)]),
-    );
-  }
-  return value;
+  if (!isRecord(value)) return value;
+  const entries = Object.entries(value);
+  return Object.fromEntries(
+    entries.map(([k, v]) => [fill(k, path, ctx, out), fillDeep(v, join(path, k), ctx, out)]),
+  );
 }
 
 /** A header or query map of scalars with templates filled; undefined (and an issue) when malformed. */
@@ -73,11 +67,9 @@ export function scalarMap(value: unknown, path: string, ctx: FlowContext, out: C
   }
   const result: Record<string, string> = {};
   for (const [k, v] of Object.entries(value)) {
-    if (!["string", "number", "boolean"].includes(typeof v)) {
-      problem(out, join(path, k), `expected a string or number, found ${JSON.stringify(v)}`);
-      continue;
-    }
-    result[k] = String(typeof v === "string" ? fill(v, join(path, k), ctx, out) : v);
+    if (["string", "number", "boolean"].includes(typeof v)) {
+      result[k] = String(typeof v === "string" ? fill(v, join(path, k), ctx, out) : v);
+    } else problem(out, join(path, k), `expected a string or number, found ${JSON.stringify(v)}`);
   }
   return result;
 }
@@ -99,25 +91,16 @@ function toPath(url: unknown, path: string, ctx: FlowContext, out: Collector): s
 }
 
 const FORM_TYPE = "application/x-www-form-urlencoded";
+type HeaderMap = Record<string, string>;
 /** A form's key or value as Artillery sends it (`a b&c`: `a+b%26c`); placeholders stay for the engine. */
 const urlencoded = (text: string) =>
   text.split(/(\{\{.*?\}\})/).map((t, i) => i % 2 ? t : String(new URLSearchParams({ t })).slice(2)).join("");
 
 /** Merges default and step headers; the step wins, names compared without case as HTTP does. */
-function mergeHeaders(
-  defaults: Record<string, string>,
-  own: Record<string, string> | undefined,
-  path: string,
-  out: Collector,
-) {
-  const merged: Record<string, string> = {};
-  const keys: Record<string, string> = {};
+function mergeHeaders(defaults: HeaderMap, own: HeaderMap | undefined, path: string, out: Collector) {
   const ownNames = new Set(Object.keys(own ?? {}).map((k) => k.toLowerCase()));
-  for (const [k, v] of Object.entries(defaults)) {
-    if (ownNames.has(k.toLowerCase())) continue;
-    merged[k] = v;
-    keys[k] = join("config.defaults.headers", k);
-  }
+  const merged = Object.fromEntries(Object.entries(defaults).filter(([k]) => !ownNames.has(k.toLowerCase())));
+  const keys = Object.fromEntries(Object.keys(merged).map((k) => [k, join("config.defaults.headers", k)]));
   const at = own === undefined ? "config.defaults.headers" : path;
   return tagOrigin(out.origins, { ...merged, ...own }, { at, keys, mirrors: true });
 }
@@ -157,16 +140,78 @@ export function convertRequest(spec: unknown, path: string, ctx: FlowContext, ou
     name: join(path, spec.name ? "name" : "url"),
   };
   tagOrigin(out.origins, request, { at: path, keys, mirrors: true });
-  return { request, capture: convertCaptures(spec.capture, join(path, "capture"), out) };
+  const capture = convertCaptures(spec.capture, join(path, "capture"), out);
+  return {
+    request,
+    capture,
+    expect: convertExpect(spec.expect, join(path, "expect"), capture ?? [], ctx, out),
+  };
 }
 
+const JSON_BODY =
+  "contentType: json is checked as a body that parses as JSON (loadlab's checks read no header)";
+const OTHER =
+  "expected one of statusCode, contentType: json, hasProperty, notHasProperty, equals, matchesRegexp";
+
+/** The expect plugin's expectations (a list, or a mapping) as loadlab checks; `expectDefault200` adds one. */
+function convertExpect(value: unknown, path: string, captures: unknown[], ctx: FlowContext, out: Collector) {
+  if (ctx.expect === undefined || value === undefined) {
+    if (value !== undefined) {
+      out.warnings.push(`${path}: not read without config.plugins.expect, as in Artillery`);
+    }
+    return ctx.expect?.expectDefault200 === true ? [{ status: 200 }] : undefined;
+  }
+  const map = Object.entries(isRecord(value) ? value : {}).map(([k, v]) => ({ [k]: v }));
+  return (Array.isArray(value) ? value : map).flatMap((e, i) => {
+    const [kind, raw] = isRecord(e) && Object.keys(e).length === 1 ? Object.entries(e)[0] : [];
+    const at = Array.isArray(value) ? join(join(path, i), kind ?? "") : join(path, kind ?? "");
+    const [one, text] = [[raw].flat()[0], (v: unknown) => String(fill(String(v), at, ctx, out))];
+    const texts = Array.isArray(raw) && kind === "equals" ? raw.map(text) : [];
+    const t = ["string", "number"].includes(typeof one) && kind !== "equals" ? text(one) : "";
+    const check = kind === undefined
+      ? "expected one expectation such as statusCode: 200"
+      : !["string", "number"].includes(typeof one) || [raw].flat().length !== 1 && kind !== "equals"
+      ? (kind === "statusCode" ? "expected one status code such as 200 (a loadlab check takes one)" : OTHER)
+      : texts.length > 1 && new Set(texts).size === 1
+      ? null // the same text twice: always equal
+      : kind === "equals"
+      ? capturedEquals(texts, captures) ??
+        "compares values no check reads (only a json capture of its request)"
+      : t.includes("{{")
+      ? "a payload field or capture is not filled here: give the value"
+      : kind === "statusCode" && /^\d{3}$/.test(t)
+      ? { status: Number(t) }
+      : kind === "contentType" && t === "json"
+      ? { json: "$", exists: true }
+      : kind === "hasProperty" || kind === "notHasProperty"
+      ? { json: `$${t.startsWith("[") ? "" : "."}${t}`, exists: kind === "hasProperty" }
+      : kind === "matchesRegexp"
+      ? { regexp: t }
+      : ["contentType", "hasHeader", "headerEquals", "notStatusCode", "cdnHit"].includes(kind)
+      ? "loadlab's checks read the status and the body, not headers: drop it"
+      : OTHER;
+    if (typeof check === "string") return problem(out, at, check, []);
+    if (check?.json === "$" && !out.warnings.includes(JSON_BODY)) out.warnings.push(JSON_BODY);
+    return check ? [tagOrigin(out.origins, check, { at })] : [];
+  });
+}
+
+/** `equals: ["{{ id }}", "7"]` of a json capture of the same request: its path equals the value, as JSON. */
+function capturedEquals(texts: string[], captures: unknown[]) {
+  const named = texts.filter((t) => t.includes("{{")),
+    known = [...new Set(texts)].filter((t) => !t.includes("{{"));
+  const from = captures.find((c) =>
+    isRecord(c) && typeof c.json === "string" && named[0] === `{{ ${c.as} }}`
+  );
+  if (named.length !== 1 || known.length !== 1 || !isRecord(from)) return undefined;
+  const typed = /^(-?\d+(\.\d+)?|true|false|null)$/.test(known[0]) ? JSON.parse(known[0]) : known[0];
+  return { json: from.json, equals: typed };
+}
+
+const CAPTURE_KINDS = ["json", "header", "regexp"];
+
 /** Artillery's `capture` (one or a list) as loadlab captures: one of `kinds` (with group), and `as`. */
-export function convertCaptures(
-  value: unknown,
-  path: string,
-  out: Collector,
-  kinds = ["json", "header", "regexp"],
-) {
+export function convertCaptures(value: unknown, path: string, out: Collector, kinds = CAPTURE_KINDS) {
   if (value === undefined) return undefined;
   const list = Array.isArray(value) ? value : [value];
   const keys = [...kinds, "group", "as"];
@@ -213,31 +258,18 @@ export function endpointNaming(plugins: unknown, out: Collector): EndpointNaming
       const supported = [...BOOLEAN_OPTIONS, "metricsNamespace"].join(", ");
       problem(out, at, `not supported (loadlab reads ${supported})`);
     } else if (typeof value !== "boolean") problem(out, at, "expected true or false");
-    else if (key === "groupDynamicURLs") {
-      if (!value) {
-        problem(
-          out,
-          at,
-          "false names endpoints by filled URLs, unbounded; loadlab names them by the url as written",
-        );
-      }
-    } else naming[key as keyof EndpointNaming] = value;
+    else if (key !== "groupDynamicURLs") naming[key as keyof EndpointNaming] = value;
+    else if (!value) {
+      problem(out, at, "false names endpoints by filled URLs, unbounded; loadlab keeps the url");
+    }
   }
   return naming;
 }
 
 /** Artillery's name of a request: its url after the target's path, without `qs`, and its `name`. */
-function artilleryEndpointName(
-  url: string,
-  name: unknown,
-  basePath: string,
-  naming: EndpointNaming,
-): string {
-  let base = url.startsWith("/") ? basePath + url : url;
-  if (/^https?:\/\//i.test(url)) {
-    const parsed = new URL(url);
-    base = parsed.pathname + parsed.search;
-  }
+function artilleryEndpointName(url: string, name: unknown, basePath: string, naming: EndpointNaming): string {
+  const parsed = /^https?:\/\//i.test(url) ? new URL(url) : undefined;
+  let base = parsed ? parsed.pathname + parsed.search : url.startsWith("/") ? basePath + url : url;
   if (naming.stripQueryString) base = base.replace(/\?.*$/, "");
   try {
     base = decodeURIComponent(base);

@@ -2,11 +2,18 @@
  * @module
  * Artillery's `engine: ws` scenarios as a loadlab WebSocket storm.
  */
-import { type Collector, join, nonNegative, problem, rejectUnknownKeys } from "./common.ts";
+import {
+  type Collector,
+  join,
+  nonNegative,
+  problem,
+  rejectUnknownKeys,
+  secondsToDuration,
+} from "./common.ts";
 import { isRecord } from "../yaml_document.ts";
 import { listOrigin, tagOrigin } from "./paths.ts";
 import { MAX_STORM_THINK_MS } from "../../runner/http/ws/config.ts";
-import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../../validation/duration.ts";
+import { durationMsOf } from "../../validation/duration.ts";
 import { convertCaptures } from "./request.ts";
 
 /** Whether the script's scenarios are all WebSocket ones. */
@@ -15,14 +22,12 @@ export function allWsScenarios(scenarios: unknown): boolean {
     scenarios.every((s) => isRecord(s) && s.engine === "ws");
 }
 
+type WsPart = { ws: Record<string, unknown> } | { flows: Record<string, unknown>[] };
+
 /** The ws scenario's load part: a `ws` storm, or `flows` when it reads what the server sends. */
-export function convertWsScenarios(
-  scenarios: unknown[],
-  target: URL,
-  out: Collector,
-): { ws: Record<string, unknown> } | { flows: Record<string, unknown>[] } {
+export function convertWsScenarios(scenarios: unknown[], target: URL, out: Collector): WsPart {
   if (scenarios.length > 1) {
-    problem(out, "scenarios", "one engine: ws scenario is converted; split the others into scripts");
+    problem(out, "scenarios", "one engine: ws scenario is converted; split the others");
   }
   const scenario = scenarios[0] as Record<string, unknown>;
   rejectUnknownKeys(scenario, "scenarios[0]", ["engine", "flow", "name", "weight"], out);
@@ -54,20 +59,14 @@ export function convertWsScenarios(
   }
   // Named at the script's think, not loadlab's key; one after the last send is dropped below.
   overAt.slice(0, messages.length - 1).forEach((path, k) => {
-    problem(
-      out,
-      path,
-      `${thinkAfterMs[k] / 1000} seconds between two sends is over the ${MAX_STORM_THINK_MS / 60_000} ` +
-        "minutes a WebSocket storm pauses; think at most 600 in a row",
-    );
+    const most = `${
+      MAX_STORM_THINK_MS / 60_000
+    } minutes a WebSocket storm pauses; think at most 600 in a row`;
+    problem(out, path, `${thinkAfterMs[k] / 1000} seconds between two sends is over the ${most}`);
   });
-  if (messages.length === 0) {
-    problem(out, "scenarios[0].flow", "a flow needs at least one send");
-  }
-  while (thinkAfterMs.length > messages.length - 1 && thinkAfterMs.length > 0) {
-    // A think after the last send only keeps the connection open; Artillery counts nothing for it.
-    thinkAfterMs.pop();
-  }
+  if (messages.length === 0) problem(out, "scenarios[0].flow", "a flow needs at least one send");
+  // A think after the last send only keeps the connection open; Artillery counts nothing for it.
+  thinkAfterMs.length = Math.max(0, messages.length - 1);
   const ws = {
     path: `${target.pathname}${target.search}`,
     messages: tagOrigin(out.origins, messages, listOrigin("scenarios[0].flow", sendAt)),
@@ -117,15 +116,10 @@ function wsFlowOf(steps: readonly UnrolledStep[], target: URL, out: Collector): 
   const connect = { ws: { connect: `${target.pathname}${target.search}` } };
   const file = steps.map(({ step }) => step.thinkMs === undefined ? step : { think: `${step.thinkMs}ms` });
   const paths = ["config.target", ...steps.map(({ at }) => at), "scenarios[0].flow"];
-  const all = tagOrigin(
-    out.origins,
-    [connect, ...file, { ws: { close: true } }],
-    listOrigin("scenarios[0].flow", paths),
-  );
-  return tagOrigin(out.origins, { name: "artillery", steps: all }, {
-    at: "scenarios[0]",
-    keys: { steps: "scenarios[0].flow" },
-  });
+  const all = [connect, ...file, { ws: { close: true } }];
+  tagOrigin(out.origins, all, listOrigin("scenarios[0].flow", paths));
+  const origin = { at: "scenarios[0]", keys: { steps: "scenarios[0].flow" } };
+  return tagOrigin(out.origins, { name: "artillery", steps: all }, origin);
 }
 
 function walk(flow: unknown[], path: string, steps: UnrolledStep[], out: Collector): void {
@@ -144,25 +138,14 @@ function walk(flow: unknown[], path: string, steps: UnrolledStep[], out: Collect
       });
     } else if ("think" in step) {
       rejectUnknownKeys(step, at, ["think"], out);
-      const seconds = nonNegative(step.think, join(at, "think"), out) ?? 0;
-      if (seconds * 1000 > MAX_DURATION_MS) {
-        // Named here, at the script's key, before a huge value overflows at a loadlab key.
-        return problem(
-          out,
-          join(at, "think"),
-          `${seconds} seconds is too long: ${MAX_DURATION_WORDS}, e.g. 3600`,
-        );
-      }
-      steps.push({ at, step: { thinkMs: Math.round(seconds * 1000) } });
+      const think = secondsToDuration(step.think, join(at, "think"), out);
+      if (think !== undefined) steps.push({ at, step: { thinkMs: durationMsOf(think) ?? 0 } });
     } else if ("loop" in step) {
       rejectUnknownKeys(step, at, ["loop", "count"], out);
       const count = step.count === undefined ? undefined : nonNegative(step.count, join(at, "count"), out);
       if (count === undefined || !Number.isInteger(count) || !Array.isArray(step.loop)) {
-        return problem(
-          out,
-          at,
-          "a loop needs a list of steps and a whole count (an endless loop never ends a user)",
-        );
+        const why = "a loop needs a list of steps and a whole count (an endless loop never ends a user)";
+        return problem(out, at, why);
       }
       // The body is read once (its problems named once) and its steps copied `count` times.
       const body: UnrolledStep[] = [];
