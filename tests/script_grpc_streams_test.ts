@@ -55,9 +55,10 @@ export const options = {
   loads: { users: { model: "connections", connections: 1, duration: "${DURATION_S}s", protocol: "h2c" } },
 };
 export default async (s) => {
-  await s.grpc.invoke("helloworld.Greeter/${method}", { name: "x", count: -1 }, { timeoutMs: ${
+  const r = await s.grpc.invoke("helloworld.Greeter/${method}", { name: "x", count: -1 }, { timeoutMs: ${
   TIMEOUT_S * 1000
 } });
+  if (r.status !== 0 && r.message !== null) throw new Error("a failed call's replies were decoded");
 };
 `;
 const k6Script = (method: string) => `
@@ -105,7 +106,7 @@ function judge(run: StreamRun, finding: RegExp, graceS: number) {
   ok(runS < boundS, `${runS} s from the run's start to its results (bound ${boundS} s)\n${text}`);
   ok(peakMb < 600, `peak ${peakMb} MB\n${text}`);
   ok(finding.test(text), text);
-  ok(!/the session script's own|keeps what each iteration makes|memory passed/.test(text), text);
+  ok(!/the session script's own|keeps what each iteration makes|memory passed|replies were/.test(text), text);
 }
 
 const PAST_CAP = /a server stream of helloworld\.Greeter\/SayHellos passed its 1 MiB cap/;

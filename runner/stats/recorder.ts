@@ -101,12 +101,12 @@ export class IntervalRecorder {
     return this.#endpoints === null ? 0 : this.#endpoints.indexOf(name, tags, method, expected);
   }
 
-  /** Marks each connect's and answer's time (and the answers' counts) in the heartbeat: slow is not stuck. */
+  /** Marks each event's time (a read, a write, an answer) and the answers' counts in the heartbeat. */
   markProgressIn(heartbeat: Float64Array): void {
     this.#progress = heartbeat;
   }
 
-  /** Marks progress (a connect, an answer, each connection closed at the end) in the heartbeat: not stuck. */
+  /** Marks progress (an event, each connection closed at the end) in the heartbeat: slow is not stuck. */
   progressed(nowMs = performance.now()): void {
     if (this.#progress !== null) this.#progress[0] = performance.timeOrigin + nowMs;
   }
@@ -114,7 +114,6 @@ export class IntervalRecorder {
   /** One response; latencies in µs (corrected from the intended send, raw from the send). */
   recordResponse(nowMs: number, status: number, latencyUs: number, rawLatencyUs: number, endpoint = 0): void {
     if (!this.#slot(nowMs)) return;
-    this.progressed(nowMs);
     // A response to a send intended before t0 is the warm-up's even when it lands after t0 (as in
     // request_log.ts). The line sits 1 ms early: the ms -> us -> ms round trip can put a t0 send before it.
     if (nowMs - latencyUs / 1000 < this.#originMs - WARMUP_LINE_SLACK_MS) return;
@@ -243,7 +242,6 @@ export class IntervalRecorder {
   /** A connection opened: TCP connect time, and the TLS handshake's (negative for none). */
   connected(nowMs: number, connectUs: number, tlsUs = -1): void {
     if (!this.#slot(nowMs)) return;
-    this.progressed(nowMs);
     this.#c.connects++;
     this.#connectHistogram.recordValue(clampUs(connectUs));
     if (tlsUs >= 0) this.#tlsHistogram.recordValue(clampUs(tlsUs));
@@ -269,8 +267,9 @@ export class IntervalRecorder {
     return out;
   }
 
-  /** Makes the interval of `nowMs` the open one; false for warm-up events. */
+  /** Marks progress and makes the interval of `nowMs` the open one; false for warm-up events. */
   #slot(nowMs: number): boolean {
+    this.progressed(nowMs);
     if (nowMs < this.#openEndMs && nowMs >= this.#openStartMs) return true;
     if (nowMs < this.#originMs) return false;
     const index = Math.floor((nowMs - this.#originMs) / this.#intervalMs);

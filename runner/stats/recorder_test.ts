@@ -109,16 +109,21 @@ Deno.test("connections, reconnects and sends are counted with the connect-time h
   assertEquals(decodeHistogram(s.connectHistogram!).totalCount, 2);
 });
 
-Deno.test("a connect, an answer and a close at the end each mark the heartbeat's time: slow is not stuck", () => {
+Deno.test("a connect, a read, a write, an answer, a close each mark the heartbeat's time: not stuck", () => {
   const r = recorder();
   const heartbeat = new Float64Array(4);
   r.markProgressIn(heartbeat);
   r.connected(1001, 250);
   assertEquals(heartbeat[0], performance.timeOrigin + 1001);
-  r.recordResponse(1002, 200, 1000, 1000);
-  assertEquals([heartbeat[0], heartbeat[2]], [performance.timeOrigin + 1002, 1]);
-  r.progressed(1003);
-  assertEquals(heartbeat[0], performance.timeOrigin + 1003);
+  // A stream's bytes, answer or none: a worker reading a long stream on a busy core is not stuck.
+  r.addBytesRead(1002, 16_384);
+  assertEquals(heartbeat[0], performance.timeOrigin + 1002);
+  r.addBytesWritten(1003, 64);
+  assertEquals([heartbeat[0], heartbeat[2]], [performance.timeOrigin + 1003, 0]);
+  r.recordResponse(1004, 200, 1000, 1000);
+  assertEquals([heartbeat[0], heartbeat[2]], [performance.timeOrigin + 1004, 1]);
+  r.progressed(1005);
+  assertEquals(heartbeat[0], performance.timeOrigin + 1005);
 });
 
 Deno.test("idle intervals are emitted only while a gauge is non-zero", () => {
