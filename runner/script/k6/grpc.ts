@@ -188,7 +188,7 @@ export class Client {
     for (const [k, v] of Object.entries(answer.fields)) {
       if (!k.startsWith(":") && v !== undefined) headers[k] = Array.isArray(v) ? v : [String(v)];
     }
-    const reply = schema.replyMessage(m, answer.replies);
+    const reply = status === GRPC_OK || m.serverStreaming ? schema.replyMessage(m, answer.replies) : null;
     if (status === GRPC_OK) return { status, message: reply, headers, trailers: {}, error: null };
     const why = decodeGrpcMessage(String(answer.fields["grpc-message"] ?? "")) || GRPC_CODE_NAMES[status];
     const trailers = { "grpc-status": [String(status)], "grpc-message": [why] };

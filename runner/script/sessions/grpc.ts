@@ -136,8 +136,10 @@ export class ScriptGrpcCall {
     const kept = slot.keptResponse().snapshot();
     const headers: Record<string, string[]> = {};
     for (let k = 0; k < kept.fields.length; k += 2) (headers[kept.fields[k]] ??= []).push(kept.fields[k + 1]);
-    // A failed call's replies stay undecoded (k6's message is null): a capped stream's are thousands.
-    const message = status === GRPC_OK ? this.#schema.replyMessage(this.#method, repliesOf(kept.body)) : null;
+    // A failed unary call has no message (k6's null); a failed stream keeps what came before the failure
+    // (k6's Stream hands each to "data" first), except one cut at its cap: thousands, and only a part.
+    const decoded = status === GRPC_OK || (this.#method.serverStreaming && answer.kind !== "grpc-too-big");
+    const message = decoded ? this.#schema.replyMessage(this.#method, repliesOf(kept.body)) : null;
     if (status === GRPC_OK) return { status, message, headers, trailers: {}, error: null };
     const why = answer.kind !== null && answer.message !== "" ? answer.message : GRPC_CODE_NAMES[status];
     const trailers = { "grpc-status": [String(status)], "grpc-message": [why] };
