@@ -9,6 +9,7 @@ import {
   cstr,
   type LibSsl,
   libssl,
+  peerAltNames,
   SSL_CTRL_MODE,
   SSL_CTRL_SET_MAX_PROTO_VERSION,
   SSL_CTRL_SET_MIN_PROTO_VERSION,
@@ -240,7 +241,13 @@ export class OpenSslClient implements SslOwner {
     const verify = Number(s.SSL_get_verify_result(ssl));
     // Drained either way: a stale error would mislead the next SSL_get_error.
     const queued = this.#lastError();
-    const detail = verify !== 0 ? verifyResultMessage(verify) : queued;
+    // A name mismatch lists the certificate's names, as node:tls's words do.
+    const names = verify === 62 || verify === 64
+      ? `: Host: ${new TextDecoder().decode(this.#name.subarray(0, -1))} is not in the cert's altnames: ${
+        peerAltNames(s, ssl)
+      }`
+      : "";
+    const detail = verify !== 0 ? verifyResultMessage(verify) + names : queued;
     const why = detail !== "no detail"
       ? detail
       : errno !== 0

@@ -4,6 +4,7 @@
  * certificate failure reasons, for the OpenSSL modules only. Hot calls use `i32`/`u32` for V8's fast call
  * path; none is `nonblocking` (the sockets are).
  */
+import { X509Certificate } from "node:crypto";
 
 const SYMBOLS = {
   TLS_client_method: { parameters: [], result: "pointer" },
@@ -38,6 +39,10 @@ const SYMBOLS = {
   SSL_write: { parameters: ["pointer", "buffer", "i32"], result: "i32" },
   SSL_get_error: { parameters: ["pointer", "i32"], result: "i32" },
   SSL_get_verify_result: { parameters: ["pointer"], result: "i64" },
+  // The server's chain, kept when its verification failed; libcrypto's two read its first certificate.
+  SSL_get_peer_cert_chain: { parameters: ["pointer"], result: "pointer" },
+  OPENSSL_sk_value: { parameters: ["pointer", "i32"], result: "pointer" },
+  i2d_X509: { parameters: ["pointer", "buffer"], result: "i32" },
   SSL_get_version: { parameters: ["pointer"], result: "pointer" },
   SSL_get_current_cipher: { parameters: ["pointer"], result: "pointer" },
   SSL_CIPHER_get_name: { parameters: ["pointer"], result: "pointer" },
@@ -102,6 +107,17 @@ const VERIFY_REASONS: Record<number, string> = {
 /** The message of an `SSL_get_verify_result` code, worded so `verifyFailureReason` names its reason. */
 export function verifyResultMessage(code: number): string {
   return VERIFY_REASONS[code] ?? `certificate verify failed (X509_V_ERR ${code})`;
+}
+
+/** The subjectAltName of the server's certificate (`DNS:a, IP Address:b`), "" when it has none. */
+export function peerAltNames(s: LibSsl, ssl: Deno.PointerObject): string {
+  const cert = s.OPENSSL_sk_value(s.SSL_get_peer_cert_chain(ssl), 0);
+  const size = s.i2d_X509(cert, null);
+  if (size <= 0) return "";
+  const der = new Uint8Array(size);
+  // i2d_X509 writes where the pointer it is given points.
+  s.i2d_X509(cert, new BigUint64Array([BigInt(Deno.UnsafePointer.value(Deno.UnsafePointer.of(der)))]));
+  return new X509Certificate(der).subjectAltName ?? "";
 }
 
 let loaded: LibSsl | null = null;
