@@ -602,6 +602,12 @@ class CallData {
       const int = /^randomInt\s+(-?\d+)\s+(-?\d+)$/.exec(inner)?.slice(1).map(Number);
       const [min, max] = int ? [Math.max(0, int[0]), int[1] <= 0 ? 1 : int[1]] : [];
       if (max! > min!) return `{{ $randomNumber(${min},${max! - 1}) }}`;
+      if (int) {
+        throw refused(
+          `${flag}: ${action} has no number to draw: ghz's fails and sends the text unfilled, its ` +
+            "other templates too; give randomInt a MAX past MIN (MIN taken as 0 when negative)",
+        );
+      }
       if (inner === ".RequestNumber") {
         this.numbered = true;
         return "{{ RequestNumber }}";
