@@ -4,8 +4,6 @@
  * certificate failure reasons, for the OpenSSL modules only. Hot calls use `i32`/`u32` for V8's fast call
  * path; none is `nonblocking` (the sockets are).
  */
-import { X509Certificate } from "node:crypto";
-
 const SYMBOLS = {
   TLS_client_method: { parameters: [], result: "pointer" },
   SSL_CTX_new: { parameters: ["pointer"], result: "pointer" },
@@ -107,17 +105,6 @@ const VERIFY_REASONS: Record<number, string> = {
 /** The message of an `SSL_get_verify_result` code, worded so `verifyFailureReason` names its reason. */
 export function verifyResultMessage(code: number): string {
   return VERIFY_REASONS[code] ?? `certificate verify failed (X509_V_ERR ${code})`;
-}
-
-/** The subjectAltName of the server's certificate (`DNS:a, IP Address:b`), "" when it has none. */
-export function peerAltNames(s: LibSsl, ssl: Deno.PointerObject): string {
-  const cert = s.OPENSSL_sk_value(s.SSL_get_peer_cert_chain(ssl), 0);
-  const size = s.i2d_X509(cert, null);
-  if (size <= 0) return "";
-  const der = new Uint8Array(size);
-  // i2d_X509 writes where the pointer it is given points.
-  s.i2d_X509(cert, new BigUint64Array([BigInt(Deno.UnsafePointer.value(Deno.UnsafePointer.of(der)))]));
-  return new X509Certificate(der).subjectAltName ?? "";
 }
 
 let loaded: LibSsl | null = null;

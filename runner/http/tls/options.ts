@@ -250,23 +250,16 @@ const FAILURE_MESSAGES = {
   hostname: "tls hostname: the server's certificate does not name the host (use --sni NAME or --insecure)",
 };
 
-/**
- * The counted message of a failed handshake: the reason first, then what to do about it; a name mismatch
- * lists the certificate's names where the client's words do (rustls's `DnsName("a")`, node:tls's `DNS:a`).
- */
+/** The counted message of a failed handshake: the reason, the certificate's names for a name mismatch
+ * (as rustls's `DnsName("a")` and node:tls's `DNS:a` list them), then what to do about it. */
 export function tlsFailureMessage(message: string): string {
   const reason = verifyFailureReason(message);
   if (reason === null) return `tls: ${message}`;
   const host = /for name "([^"]+)"|Host: (\S+?)\.? is not/.exec(message);
-  const names = [...(/(?:only valid for|cert's altnames:) (.*)/.exec(message)?.[1] ?? "").matchAll(
-    /(?:Name\("|Address\(|DNS:|IP Address:)([^",)]+)/g,
-  )].map(([, n]) => n.includes(":") ? new URL(`http://[${n}]`).hostname.slice(1, -1) : n);
-  return reason !== "hostname" || host === null || names.length === 0
-    ? FAILURE_MESSAGES[reason]
-    : FAILURE_MESSAGES.hostname.replace(
-      "does not name the host",
-      `names ${names.join(", ")}, not ${host[1] ?? host[2]}`,
-    );
+  const names = [...message.matchAll(/(?:Name\("|Address\(|DNS:|IP Address:)([^",)]+)/g)]
+    .map(([, n]) => n.includes(":") ? new URL(`http://[${n}]`).hostname.slice(1, -1) : n);
+  const named = host && names.length > 0 ? `names ${names.join(", ")}, not ${host[1] ?? host[2]}` : "";
+  return FAILURE_MESSAGES[reason].replace(/does not name the host/, named || "$&");
 }
 
 /** ALPN offers `h2` alone (`--protocol h2`): a connection whose server selected anything else is refused. */
