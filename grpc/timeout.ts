@@ -5,12 +5,7 @@
 
 const MAX_VALUE = 99_999_999;
 
-const UNITS: readonly (readonly [string, number])[] = [
-  ["m", 1],
-  ["S", 1000],
-  ["M", 60_000],
-  ["H", 3_600_000],
-];
+const UNITS = [["m", 1], ["S", 1000], ["M", 60_000], ["H", 3_600_000]] as const;
 
 /** `timeoutMs` in the finest unit that fits 8 digits, rounded up so the server never gives up first. */
 export function grpcTimeoutOf(timeoutMs: number): string {

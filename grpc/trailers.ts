@@ -55,12 +55,6 @@ export class GrpcFields {
     }
   }
 
-  /** The same for a field as text (Latin-1). */
-  onField(name: string, value: string): void {
-    const n = bytesOf(name), v = Uint8Array.from(value, (c) => c.charCodeAt(0));
-    this.fieldBytes(n, 0, n.length, v, 0, v.length);
-  }
-
   reset(): void {
     this.status = STATUS_MISSING;
     this.message = "";

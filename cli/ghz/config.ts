@@ -205,9 +205,7 @@ export function ghzRun(config: Record<string, unknown>): GhzRun & { attack: stri
     if (form === GO_DURATION && value !== undefined) config[key] = String(value).replace(SUB_MS, ms);
   }
   const timeoutMs = msOf(config, "timeout");
-  if (timeoutMs > 0 && timeoutMs < 1) {
-    throw refused(`--timeout ${config.timeout}: loadlab's least is 1ms`);
-  }
+  if (timeoutMs > 0 && timeoutMs < 1) throw refused(`--timeout ${config.timeout}: loadlab's least is 1ms`);
   for (const [key, { standard, fix }] of Object.entries(GHZ_OPTIONS)) {
     const value = config[key];
     if (!fix || value === undefined || value === standard || isZero(value, standard)) continue;
@@ -283,11 +281,8 @@ export function ghzRun(config: Record<string, unknown>): GhzRun & { attack: stri
   if (config["enable-compression"] === true) flags.push("--compress", "gzip");
   // ghz's --async sends each call without waiting for the one before: a count's calls all in flight; over
   // -z, paced by --rps, as many as the rate starts while a call may last (-t).
-  if (config.async === true && timed && !flags.includes("-R")) {
-    throw refused(
-      `--async beside a duration without --rps: not run by loadlab; give --rps or drop it`,
-    );
-  }
+  const asyncTimed = "--async beside a duration without --rps: not run by loadlab; give --rps or drop it";
+  if (config.async === true && timed && !flags.includes("-R")) throw refused(asyncTimed);
   const asyncMost = timed ? Math.ceil((Number(config.rps) * parseDurationMs(timeout, "-t")) / 1000) : count;
   const c = config.async === true ? Math.min(asyncMost, 100_000) : Number(option(config, "concurrency"));
   const connections = Number(option(config, "connections")) || 1;
@@ -319,11 +314,9 @@ export function ghzRun(config: Record<string, unknown>): GhzRun & { attack: stri
   const fromFile = config["data-file"] !== undefined;
   const data = fromFile ? fileText(config["data-file"], "--data-file") : config.data;
   // ghz fills each streamed message's templates apart (as loadlab does); data without one it refuses.
-  if (config["stream-dynamic-messages"] === true && !/\{\{.*\}\}/.test(JSON.stringify(data ?? ""))) {
-    throw new UsageError(
-      `--stream-dynamic-messages: default message provider cannot be used with static data`,
-    );
-  }
+  const dynamic = "--stream-dynamic-messages: default message provider cannot be used with static data";
+  const templated = /\{\{.*\}\}/.test(JSON.stringify(data ?? ""));
+  if (config["stream-dynamic-messages"] === true && !templated) throw new UsageError(dynamic);
   if (binary !== undefined) flags.push("-b", streamCallCount(binary, config));
   else if (data !== undefined) {
     const text = jsonText(data, fromFile ? "--data-file" : "--data", fromFile);
@@ -450,9 +443,7 @@ function schedulePhases(config: Record<string, unknown>, duration: string | unde
     phase(Math.min(stepMs, constMs - at, totalMs - at), rateAt(k));
   }
   if (constMs < totalMs && left > 0) {
-    if (stop === 0 && left < Infinity) {
-      throw refused(`--load-schedule: its rate falls to 0 before its count`);
-    }
+    if (stop === 0 && left < Infinity) throw refused(`--load-schedule: its rate falls to 0 before its count`);
     phase(totalMs - constMs, stop);
   }
   return phases.join(",");
@@ -593,11 +584,9 @@ class CallData {
     };
     return text.replace(/\{\{\s*(.*?)\s*\}\}/g, (action: string, inner: string) => {
       const string = /^randomString\s+(-?\d+)$/.exec(inner);
-      if (string && Number(string[1]) <= 0) {
-        throw refused(
-          `${flag}: ${action}: ghz's randomString 0 is from 2 to 16 letters a call; give the length`,
-        );
-      } else if (string) return `{{ $randomString(${string[1]}) }}`;
+      const zero = `${flag}: ${action}: ghz's randomString 0 is from 2 to 16 letters a call; give the length`;
+      if (string && Number(string[1]) <= 0) throw refused(zero);
+      else if (string) return `{{ $randomString(${string[1]}) }}`;
       // ghz's randomInt: a negative min is 0, a max of 0 or less 1; the max is not reached.
       const int = /^randomInt\s+(-?\d+)\s+(-?\d+)$/.exec(inner)?.slice(1).map(Number);
       const [min, max] = int ? [Math.max(0, int[0]), int[1] <= 0 ? 1 : int[1]] : [];
@@ -610,7 +599,8 @@ class CallData {
       if (names[inner] !== undefined) return names[inner];
       throw refused(
         `${flag}: ghz's template ${action} is not filled by loadlab (.RequestNumber, .WorkerID, .Timestamp*, ` +
-          "the method's names, .UUID, newUUID, randomString N and randomInt MIN MAX are); write the value instead",
+          "the method's names, .UUID, newUUID, randomString N and randomInt MIN MAX with MAX past MIN are; " +
+          "ghz sends a text unfilled where a template fails); write the value instead",
       );
     });
   }

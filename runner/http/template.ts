@@ -43,8 +43,8 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 const RAW_NAME = /^([A-Za-z_][A-Za-z0-9_.-]*)\s*\|\s*raw$/;
 const RANDOM_NUMBER_CALL = /^\$randomNumber\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)$/;
 const RANDOM_STRING_CALL = /^\$randomString\(\s*(\d+)?\s*\)$/;
-/** Longest `$randomString`; longer ones are a typo that would only inflate the buffer. */
-const MAX_RANDOM_STRING = 4096;
+/** Longest `$randomString` (16 MiB: a gRPC message's few MiB fit); longer is a typo inflating the buffer. */
+const MAX_RANDOM_STRING = 2 ** 24;
 
 /** One placeholder as written: a variable name, or a built-in call as its slot kind and two arguments. */
 type Placeholder =

@@ -2,7 +2,7 @@
  * Built-in placeholders filled per request: `$uuid()` is a fresh random UUID v4 each time, `$now(unit)`
  * the time of the fill, `$worker()` the lane filling it.
  */
-import { match, notStrictEqual, ok } from "node:assert/strict";
+import { match, notStrictEqual, ok, throws } from "node:assert/strict";
 import { fillLane, partsOf, upperBound, writeParts } from "./template.ts";
 
 Deno.test("$uuid() is a random UUID v4 (RFC 9562) at each fill", () => {
@@ -33,4 +33,12 @@ Deno.test("$now(unit) is the time of the fill in its unit, $worker() the filling
   match(ns, /^\d{19}$/);
   ok(within(Date.parse(rfc3339), 1000) && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(rfc3339), rfc3339);
   ok(worker === "g3c1", worker);
+});
+
+Deno.test("$randomString(n) fills n letters up to 16 MiB (a gRPC message of a few MiB), past it is refused", () => {
+  const parts = partsOf("{{ $randomString(4194298) }}", () => -1);
+  const buf = new Uint8Array(upperBound(parts, []));
+  const n = writeParts(buf, 0, parts, []);
+  ok(n === 4194298 && /^[A-Za-z0-9]+$/.test(new TextDecoder().decode(buf.subarray(0, 64))), String(n));
+  throws(() => partsOf(`{{ $randomString(${2 ** 24 + 1}) }}`, () => -1), /needs 1 <= n <= 16777216/);
 });

@@ -94,7 +94,7 @@ function clientWords(kind: string, message: string): string {
   const refused = /^refused: .* connecting to (\S+)$/.exec(message)?.[1];
   const dial = `connection error: desc = "transport: Error while dialing dial tcp ${refused}`;
   if (kind === "connect" && refused) return `${dial}: connect: connection refused"`;
-  const tls = TLS_WORDS.find(([loadlab]) => kind === "tls" && loadlab.test(message))?.[1];
+  const tls = TLS_WORDS.find(([words]) => kind === "tls" && words.test(message))?.[1] ?? x509Names(message);
   return tls ? `connection error: desc = "transport: authentication handshake failed: ${tls}"` : message;
 }
 
@@ -152,6 +152,14 @@ const TLS_WORDS: Array<[RegExp, string]> = [
   [/^tls unknown-ca/, "tls: failed to verify certificate: x509: certificate signed by unknown authority"],
   [/wrong version number/, "tls: first record does not look like a TLS handshake"],
 ];
+
+/** Go's words for loadlab's `names A, B, not HOST`: the certificate's IP names for an IP, else DNS names. */
+function x509Names(message: string): string {
+  const [, names = "", host = ""] = /^tls hostname: .* names (.*), not (\S+) \(/.exec(message) ?? [];
+  const ip = (name: string) => /^[\d.]+$|:/.test(name);
+  const valid = names.split(", ").filter((n) => ip(n) === ip(host)).join(", ");
+  return valid && `tls: failed to verify certificate: x509: certificate is valid for ${valid}, not ${host}`;
+}
 
 /** ghz's options of its report: `--name`, `--tags`, `--skipFirst` (read from the log), `--call` as given. */
 export interface GhzReportOptions {

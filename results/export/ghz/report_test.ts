@@ -184,11 +184,14 @@ Deno.test("a count whose connections could not be made: each call it did not sen
     ...run(),
     requests: 0,
     statusCodes: {},
-    errors: { tls: 2 },
+    errors: { tls: 4 },
     errorMessages: {
       tls: {
         "tls unknown-ca: the server's certificate is not signed by a trusted CA": 1,
         "tls: tls handshake failed: error:0A00010B:SSL routines::wrong version number": 1,
+        "tls hostname: the server's certificate names localhost, 127.0.0.1, ::1, not a.test (use --sni)": 1,
+        "tls hostname: the server's certificate names localhost, 127.0.0.1, ::1, not 127.0.0.2 (use --sni)":
+          1,
       },
     },
   } as unknown as RunResult, new Date());
@@ -197,8 +200,11 @@ Deno.test("a count whose connections could not be made: each call it did not sen
     'rpc error: code = Unavailable desc = connection error: desc = "transport: authentication ' +
     "handshake failed: tls: ";
   assertEquals(r.errorDistribution, {
-    [`${handshake}failed to verify certificate: x509: certificate signed by unknown authority"`]: 9,
+    [`${handshake}failed to verify certificate: x509: certificate signed by unknown authority"`]: 7,
     [`${handshake}first record does not look like a TLS handshake"`]: 1,
+    [`${handshake}failed to verify certificate: x509: certificate is valid for localhost, not a.test"`]: 1,
+    [`${handshake}failed to verify certificate: x509: certificate is valid for 127.0.0.1, ::1, not 127.0.0.2"`]:
+      1,
   });
 });
 

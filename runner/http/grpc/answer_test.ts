@@ -5,14 +5,21 @@
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { GrpcAnswer } from "./answer.ts";
+import type { GrpcFields } from "../../../grpc/trailers.ts";
+
+/** One header field as text, handed over as the HPACK decoder hands its bytes. */
+function onField(fields: GrpcFields, name: string, value: string): void {
+  const [n, v] = [name, value].map((t) => new TextEncoder().encode(t));
+  fields.fieldBytes(n, 0, n.length, v, 0, v.length);
+}
 
 const HEADER = [0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff];
 
 function answerTo(gz: number[]): [string | null, string] {
   const answer = new GrpcAnswer();
   answer.start(true);
-  answer.fields.onField("content-type", "application/grpc");
-  answer.fields.onField("grpc-encoding", "gzip");
+  onField(answer.fields, "content-type", "application/grpc");
+  onField(answer.fields, "grpc-encoding", "gzip");
   answer.head(200, false);
   const frame = Uint8Array.of(1, 0, 0, 0, gz.length, ...gz);
   return [answer.data(frame, 0, frame.length), answer.message];

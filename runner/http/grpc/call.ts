@@ -68,8 +68,7 @@ export function grpcRequestSpec(call: GrpcCall, timeoutMs: number): RequestSpec 
 /** The call's messages, each length-prefixed, back to back. */
 function bodyOf(message: Uint8Array | readonly Uint8Array[], gzip: boolean): Uint8Array<ArrayBuffer> {
   const frame = (m: Uint8Array) => gzip ? frameMessage(gzipSync(m), true) : frameMessage(m);
-  if (message instanceof Uint8Array) return frame(message);
-  return concatBytes(message.map(frame));
+  return message instanceof Uint8Array ? frame(message) : concatBytes(message.map(frame));
 }
 
 /** `pkg.Service/Method` or `pkg.Service.Method` as [service, method], or null when it is neither. */

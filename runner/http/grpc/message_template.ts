@@ -141,8 +141,6 @@ function slotOf(field: protobuf.Field, value: unknown, path: string): GrpcSlotSp
     return { field: field.id, kind: "enum", path, text: value, enumValues: inner.values };
   }
   const kind = GRPC_SLOT_KINDS.find((k) => k === field.type && k !== "enum" && k !== "message");
-  if (kind === undefined) {
-    throw new GrpcMessageError(path, `a ${field.type} field takes no placeholder`);
-  }
+  if (kind === undefined) throw new GrpcMessageError(path, `a ${field.type} field takes no placeholder`);
   return { field: field.id, kind, path, text: value };
 }

@@ -52,11 +52,7 @@ export async function reflectSchema(
   metadata: Record<string, string> = {},
 ): Promise<Root> {
   const ca = tls.caFile === undefined ? undefined : readFileSync(tls.caFile, "utf8");
-  const session = http2.connect(origin, {
-    rejectUnauthorized: tls.insecure !== true,
-    ca,
-    servername: tls.sni,
-  });
+  const session = http2.connect(origin, { rejectUnauthorized: !tls.insecure, ca, servername: tls.sni });
   session.on("error", () => {});
   try {
     for (const version of VERSIONS) {

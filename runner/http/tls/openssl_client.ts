@@ -24,6 +24,7 @@ import {
   verifyResultMessage,
 } from "./openssl_ffi.ts";
 import { SslConn, type SslOwner } from "./openssl_conn.ts";
+import { X509Certificate } from "node:crypto";
 import { errnoMessage } from "../transport/socket_errors.ts";
 import { h2Required, loadTlsMaterial, type TlsOptions } from "./options.ts";
 import { openSslCipherLists, TLS_VERSIONS } from "./cipher_names.ts";
@@ -236,7 +237,17 @@ export class OpenSslClient implements SslOwner {
     const verify = Number(s.SSL_get_verify_result(ssl));
     // Drained either way: a stale error would mislead the next SSL_get_error.
     const queued = this.errorText();
-    const detail = verify !== 0 ? verifyResultMessage(verify) : queued;
+    let detail = verify !== 0 ? verifyResultMessage(verify) : queued;
+    if (verify === 62 || verify === 64) {
+      // The names of the server's certificate (its chain is kept when verification fails), as node:tls's.
+      const cert = s.OPENSSL_sk_value(s.SSL_get_peer_cert_chain(ssl), 0);
+      const der = new Uint8Array(Math.max(0, s.i2d_X509(cert, null)));
+      // i2d_X509 writes where the pointer it is given points.
+      s.i2d_X509(cert, new BigUint64Array([BigInt(Deno.UnsafePointer.value(Deno.UnsafePointer.of(der)))]));
+      const names = der.length > 0 ? new X509Certificate(der).subjectAltName ?? "" : "";
+      const host = new TextDecoder().decode(this.#name.subarray(0, -1));
+      detail += `: Host: ${host} is not in the cert's altnames: ${names}`;
+    }
     const why = detail !== "no detail"
       ? detail
       : errno !== 0

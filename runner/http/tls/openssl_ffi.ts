@@ -4,7 +4,6 @@
  * certificate failure reasons, for the OpenSSL modules only. Hot calls use `i32`/`u32` for V8's fast call
  * path; none is `nonblocking` (the sockets are).
  */
-
 const SYMBOLS = {
   TLS_client_method: { parameters: [], result: "pointer" },
   SSL_CTX_new: { parameters: ["pointer"], result: "pointer" },
@@ -38,6 +37,10 @@ const SYMBOLS = {
   SSL_write: { parameters: ["pointer", "buffer", "i32"], result: "i32" },
   SSL_get_error: { parameters: ["pointer", "i32"], result: "i32" },
   SSL_get_verify_result: { parameters: ["pointer"], result: "i64" },
+  // The server's chain, kept when its verification failed; libcrypto's two read its first certificate.
+  SSL_get_peer_cert_chain: { parameters: ["pointer"], result: "pointer" },
+  OPENSSL_sk_value: { parameters: ["pointer", "i32"], result: "pointer" },
+  i2d_X509: { parameters: ["pointer", "buffer"], result: "i32" },
   SSL_get_version: { parameters: ["pointer"], result: "pointer" },
   SSL_get_current_cipher: { parameters: ["pointer"], result: "pointer" },
   SSL_CIPHER_get_name: { parameters: ["pointer"], result: "pointer" },

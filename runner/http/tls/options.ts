@@ -250,10 +250,16 @@ const FAILURE_MESSAGES = {
   hostname: "tls hostname: the server's certificate does not name the host (use --sni NAME or --insecure)",
 };
 
-/** The counted message of a failed handshake: the reason first, then what to do about it. */
+/** The counted message of a failed handshake: the reason, the certificate's names for a name mismatch
+ * (as rustls's `DnsName("a")` and node:tls's `DNS:a` list them), then what to do about it. */
 export function tlsFailureMessage(message: string): string {
   const reason = verifyFailureReason(message);
-  return reason === null ? `tls: ${message}` : FAILURE_MESSAGES[reason];
+  if (reason === null) return `tls: ${message}`;
+  const host = /for name "([^"]+)"|Host: (\S+?)\.? is not/.exec(message);
+  const names = [...message.matchAll(/(?:Name\("|Address\(|DNS:|IP Address:)([^",)]+)/g)]
+    .map(([, n]) => n.includes(":") ? new URL(`http://[${n}]`).hostname.slice(1, -1) : n);
+  const named = host && names.length > 0 ? `names ${names.join(", ")}, not ${host[1] ?? host[2]}` : "";
+  return FAILURE_MESSAGES[reason].replace(/does not name the host/, named || "$&");
 }
 
 /** ALPN offers `h2` alone (`--protocol h2`): a connection whose server selected anything else is refused. */
