@@ -3,7 +3,7 @@
  * Artillery's `engine: ws` scenarios as a loadlab WebSocket storm.
  */
 import { type Collector, join, nonNegative, problem, rejectUnknownKeys } from "./common.ts";
-import { isRecord } from "../yaml_document.ts";
+import { isRecord } from "../../validation/json_document.ts";
 import { listOrigin, tagOrigin } from "./paths.ts";
 import { MAX_STORM_THINK_MS } from "../../runner/http/ws/config.ts";
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../../validation/duration.ts";
