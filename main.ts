@@ -1,41 +1,40 @@
 /**
  * @module
  * The loadlab command line: picks the command and hands the rest of the arguments to its `cli/` module;
- * nothing else lives here. Commands are imported on demand (string-literal dynamic imports stay in the
- * module graph for `deno compile`), so a command loads only the modules it uses: `version` starts no
- * target code, `attack` no experiment planning. Every command prints through a guarded console: a stdout
+ * nothing else lives here. Commands are imported on demand by their module's URL, not a string literal
+ * (`deno run` reads the graph of every literal import before it starts; `deno task compile` includes each
+ * module), so a command reads and loads only the modules it uses: `version` starts no target code,
+ * `attack` no experiment planning. Every command prints through a guarded console: a stdout
  * that fails ends none of them (system/console_guard.ts).
  */
 import { guardPrinting } from "./system/console_guard.ts";
 
-/** A command's function over the arguments after its name, loaded when the command runs. */
-type Command = () => Promise<(argv: string[]) => number | Promise<number>>;
+const HELP = new URL("./cli/help_cmd.ts", import.meta.url);
 
-/** Every command and its other spellings, each loading only its own module. */
-const COMMANDS = new Map<string | undefined, Command>([
-  ["run", async () => (await import("./cli/run/command.ts")).runRunCommand],
-  ["presets", async () => (await import("./cli/presets_cmd.ts")).runPresetsCommand],
-  ["attack", async () => (await import("./cli/attack/command.ts")).runAttackCommand],
-  ["ghz", async () => (await import("./cli/ghz/command.ts")).runGhzCommand],
-  ["serve", async () => (await import("./cli/serve_cmd.ts")).runServeCommand],
-  ["report", async () => (await import("./cli/report_cmd.ts")).runReportCommand],
-  ["merge", async () => (await import("./cli/report_cmd.ts")).runMergeCommand],
-  ["demo", async () => (await import("./cli/run/command.ts")).runDemoCommand],
-  ["site", async () => (await import("./cli/site_cmd.ts")).runSiteCommand],
-  ["init", async () => (await import("./cli/init_cmd.ts")).runInitCommand],
-  ["steer", async () => (await import("./cli/steer_cmd.ts")).runSteerCommand],
-  ["schema", async () => (await import("./cli/schema_cmd.ts")).runSchemaCommand],
-  ["convert", async () => (await import("./cli/convert_cmd.ts")).runConvertCommand],
+/** Every command and its other spellings: its module and the function that module exports. */
+const COMMANDS = new Map<string | undefined, [URL, string]>([
+  ["run", [new URL("./cli/run/command.ts", import.meta.url), "runRunCommand"]],
+  ["presets", [new URL("./cli/presets_cmd.ts", import.meta.url), "runPresetsCommand"]],
+  ["attack", [new URL("./cli/attack/command.ts", import.meta.url), "runAttackCommand"]],
+  ["ghz", [new URL("./cli/ghz/command.ts", import.meta.url), "runGhzCommand"]],
+  ["serve", [new URL("./cli/serve_cmd.ts", import.meta.url), "runServeCommand"]],
+  ["report", [new URL("./cli/report_cmd.ts", import.meta.url), "runReportCommand"]],
+  ["merge", [new URL("./cli/report_cmd.ts", import.meta.url), "runMergeCommand"]],
+  ["demo", [new URL("./cli/run/command.ts", import.meta.url), "runDemoCommand"]],
+  ["site", [new URL("./cli/site_cmd.ts", import.meta.url), "runSiteCommand"]],
+  ["init", [new URL("./cli/init_cmd.ts", import.meta.url), "runInitCommand"]],
+  ["steer", [new URL("./cli/steer_cmd.ts", import.meta.url), "runSteerCommand"]],
+  ["schema", [new URL("./cli/schema_cmd.ts", import.meta.url), "runSchemaCommand"]],
+  ["convert", [new URL("./cli/convert_cmd.ts", import.meta.url), "runConvertCommand"]],
   // Hidden: a target process of a compiled binary (see cli/target_child_cmd.ts).
-  ["__target", async () => (await import("./cli/target_child_cmd.ts")).runTargetChildCommand],
-  ...["version", "--version", "-V"].map((name): [string, Command] => [
-    name,
-    async () => (await import("./cli/help_cmd.ts")).runVersionCommand,
-  ]),
-  ...[undefined, "help", "-h", "--help"].map((name): [string | undefined, Command] => [
-    name,
-    async () => (await import("./cli/help_cmd.ts")).runHelpCommand,
-  ]),
+  ["__target", [new URL("./cli/target_child_cmd.ts", import.meta.url), "runTargetChildCommand"]],
+  ["version", [HELP, "runVersionCommand"]],
+  ["--version", [HELP, "runVersionCommand"]],
+  ["-V", [HELP, "runVersionCommand"]],
+  [undefined, [HELP, "runHelpCommand"]],
+  ["help", [HELP, "runHelpCommand"]],
+  ["-h", [HELP, "runHelpCommand"]],
+  ["--help", [HELP, "runHelpCommand"]],
 ]);
 
 export async function main(args: string[]): Promise<number> {
@@ -44,8 +43,8 @@ export async function main(args: string[]): Promise<number> {
   if (command === "attack" || command === "ghz" || command === "run") {
     (await import("./cli/early_start.ts")).startEarly(command, rest);
   }
-  const load = COMMANDS.get(command);
-  if (load !== undefined) return (await load())(rest);
+  const found = COMMANDS.get(command);
+  if (found !== undefined) return (await import(found[0].href))[found[1]](rest);
   console.error(
     `loadlab: unknown command "${command}"; use run, init, presets, attack, ghz, steer, serve, report, merge, site, demo, schema, convert or version (see --help)`,
   );

@@ -4,10 +4,10 @@
  * a URL baseline (a CI artifact, say) is fetched over HTTP(S) before any load.
  */
 import { defined } from "../validation/defined.ts";
-import { MAX_RESULTS_FILE_BYTES, ResultsFileError } from "../results/io.ts";
 import { FileReadError, readFileCapped } from "../system/read_capped.ts";
 import { redactText } from "../results/redact.ts";
-import { parseResultsFile, type ResultsFile } from "../results/mod.ts";
+import { MAX_RESULTS_FILE_BYTES, parseResultsFile, ResultsFileError } from "../results/mod.ts";
+import type { ResultsFile } from "../results/mod.ts";
 import type { GateResult } from "../results/baseline_gate.ts";
 import { type FailOn, parseFailOn } from "../results/fail_on.ts";
 import { METRIC_UNITS, pairingNotes, verdictText } from "../report/terminal/baseline_gate.ts";

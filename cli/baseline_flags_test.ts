@@ -3,7 +3,7 @@ import { strToU8, zipSync } from "fflate";
 import { makeSingleAttack } from "../tests/fixtures/make_results.ts";
 import { loadBaselineUrl, tokenAllowed } from "./baseline_flags.ts";
 import { loadBaseline } from "./baseline_flags.ts";
-import { ResultsFileError } from "../results/io.ts";
+import { ResultsFileError } from "../results/mod.ts";
 
 const RESULTS = JSON.stringify(makeSingleAttack());
 

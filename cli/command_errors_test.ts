@@ -6,7 +6,7 @@ import { TargetFailedError } from "../scenarios/run/targets.ts";
 import { TargetError } from "../targets/errors.ts";
 import { ConfigError } from "../validation/config_error.ts";
 import { OutputError } from "../system/output_file.ts";
-import { ResultsFileError } from "../results/io.ts";
+import { ResultsFileError } from "../results/mod.ts";
 import { MergeError } from "../results/merge/shards.ts";
 
 /** The exit code of a command that throws `err`, and what it printed to stdout and stderr. */

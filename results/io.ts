@@ -4,7 +4,7 @@
  * a temporary file renamed into place, so a crash never leaves a truncated file.
  */
 import denoJson from "../deno.json" with { type: "json" };
-import { parseResultsFile } from "./mod.ts";
+import { MAX_RESULTS_FILE_BYTES, parseResultsFile, ResultsFileError } from "./mod.ts";
 import { redactResults } from "./redact_results.ts";
 import { escapeInvisible } from "../validation/terminal_text.ts";
 import { jsonErrorReason } from "../validation/json_document.ts";
@@ -82,14 +82,6 @@ export function resultsText(results: ResultsFile, opts: { keepSecrets?: boolean 
   const shown = opts.keepSecrets ? results : redactResults(results);
   return escapeInvisible(JSON.stringify(shown, null, 2)) + "\n";
 }
-
-/** A results file that could not be used; the message is one line naming the file. */
-export class ResultsFileError extends Error {
-  override name = "ResultsFileError";
-}
-
-/** The largest results file read: an hour-long run writes 10-14 MB; a wrong file is refused unread. */
-export const MAX_RESULTS_FILE_BYTES = 256 * 2 ** 20;
 
 /** Reads and validates one results file (v1 or v2, read as v2), or throws `ResultsFileError`. */
 // deno-lint-ignore require-await -- async for its callers; the read itself is synchronous and capped

@@ -1,7 +1,7 @@
 /**
  * @module
  * The neutral results format every part of loadlab imports: the schema of `results.json`, its types,
- * `parseResultsFile`, and the live-progress type. Pure.
+ * `parseResultsFile`, the error and size cap of a results file read, and the live-progress type. Pure.
  */
 import { validate } from "../validation/mod.ts";
 import { type ResultsFile, resultsFileSchema } from "./schema/results.ts";
@@ -19,6 +19,14 @@ export interface AttackProgress {
   /** In a run of several endpoints, the busiest (at most 3) by responses a second over the last second. */
   endpoints?: Array<{ name: string; rps: number }>;
 }
+
+/** A results file that could not be used; the message is one line naming the file. */
+export class ResultsFileError extends Error {
+  override name = "ResultsFileError";
+}
+
+/** The largest results file read: an hour-long run writes 10-14 MB; a wrong file is refused unread. */
+export const MAX_RESULTS_FILE_BYTES = 256 * 2 ** 20;
 
 /** Outcome of validating untrusted JSON: the results, or one line saying where and what is wrong. */
 type ParseOutcome = { ok: true; results: ResultsFile } | { ok: false; problem: string };

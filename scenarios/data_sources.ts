@@ -7,7 +7,7 @@ import { FileReadError, formatCap, readFileCapped } from "../system/read_capped.
 import { VALUE_NAME } from "../runner/session_schema.ts";
 import { type PackedRows, packRows, shared } from "../runner/data_rows.ts";
 import { jsonErrorReason } from "../validation/json_document.ts";
-import { isRecord } from "./yaml_document.ts";
+import { isRecord } from "../validation/json_document.ts";
 import { fieldsOf, option } from "../runner/option.ts";
 import { customIssue, repeatsOf } from "../validation/mod.ts";
 

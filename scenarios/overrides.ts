@@ -6,7 +6,8 @@ import { parse as parseYaml } from "yaml";
 import type { Issue } from "../validation/mod.ts";
 import { shownAssignment, shownFieldValue } from "../results/redact.ts";
 import { nearest, noSuchName } from "../validation/suggest.ts";
-import { isRecord, type Result } from "./yaml_document.ts";
+import type { Result } from "./yaml_document.ts";
+import { isRecord } from "../validation/json_document.ts";
 
 /** Keys every object has: as a map name they set the prototype (`__proto__`) or read an inherited value. */
 export const RESERVED_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);

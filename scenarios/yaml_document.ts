@@ -7,7 +7,7 @@ import type { Issue } from "../validation/mod.ts";
 import { withEnvSnapshot, YAML_DEBUG_VARIABLES } from "../system/env_snapshot.ts";
 import { formatCap } from "../system/read_capped.ts";
 import { MAX_EXPERIMENT_FILE_BYTES, MAX_YAML_BYTES } from "../validation/input_limits.ts";
-import { duplicateKeyMessage, parseJsonDocument } from "../validation/json_document.ts";
+import { duplicateKeyMessage, isRecord, parseJsonDocument } from "../validation/json_document.ts";
 import { yamlCostIssue } from "../validation/yaml_cost.ts";
 
 /** A value, or every problem found. */
@@ -161,9 +161,4 @@ function reservedOrCycle(
   }
   ancestors.delete(value);
   return undefined;
-}
-
-/** True for a plain mapping: an object that is not null and not a list. */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }

@@ -23,6 +23,8 @@ Deno.test({
           "--unstable-net",
           "--include",
           "runner/worker/worker.ts",
+          // main.ts imports each command by URL: the commands this test runs.
+          ...["--include", "cli/attack/command.ts", "--include", "cli/report_cmd.ts"],
           "-o",
           `${dir}/loadlab`,
           "main.ts",

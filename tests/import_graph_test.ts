@@ -65,11 +65,23 @@ Deno.test("the protocol rooms of runner/http/ do not import each other", async (
   assertEquals(roomViolations((await product()).graph), []);
 });
 
+Deno.test("main.ts reads no command's modules before it runs one: each is named by URL", async () => {
+  // `deno run` reads the graph of every string-literal import, dynamic ones too, before the first line.
+  const read = [...(await importGraph(ROOT, ["main.ts"])).keys()];
+  assertEquals(read.filter((file) => /^cli\/(run|attack|ghz|report_cmd|serve_cmd)/.test(file)), []);
+  // The rule has something to hold: the early start is read, and the graph test reaches each command.
+  assertEquals(read.includes("cli/early_start.ts"), true);
+  const entries = await entryPoints(ROOT, await productFiles(ROOT));
+  assertEquals(["cli/run/command.ts", "cli/attack/command.ts"].filter((f) => !entries.includes(f)), []);
+});
+
 Deno.test("attack loads what only some runs, or only the end of a run, need when it needs it", async () => {
   const loaded = await staticImports(ROOT, "cli/attack/command.ts");
   const late = [
     ["report/html/render.ts", "report/write.ts", "cli/dashboard/server.ts", "report/ci/summary.ts"],
-    ["report/terminal/summary.ts", "cli/metrics_out/exporter.ts", "targets/mod.ts"],
+    ["report/terminal/summary.ts", "cli/metrics_out/exporter.ts", "targets/mod.ts", "targets/start.ts"],
+    // The end of the run, with the YAML parser the redaction of results brings (tens of ms of a start).
+    ["results/redact_results.ts", "results/io.ts"],
     ["runner/script/k6/metrics_channel.ts"],
   ].flat();
   assertEquals(late.filter((file) => loaded.includes(new URL(file, ROOT).href)), []);

@@ -1,7 +1,7 @@
 /**
  * @module
  * Experiment text read by `JSON.parse`, with the YAML reader's problems: syntax, duplicate key, depth; and
- * why a text is not JSON, without the input's excerpt.
+ * why a text is not JSON, without the input's excerpt; and whether parsed data is a plain mapping.
  */
 import type { Issue } from "./mod.ts";
 import { MAX_NESTING_DEPTH } from "./input_limits.ts";
@@ -89,4 +89,9 @@ const COLON = 0x3a;
 export function jsonErrorReason(err: unknown): string {
   const message = err instanceof Error ? err.message : String(err);
   return message.replace(/,\s*(?:\.\.\.)?"[\s\S]*"(?:\.\.\.)? is not valid JSON$/, "");
+}
+
+/** True for a plain mapping: an object that is not null and not a list. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
 }

@@ -11,8 +11,6 @@ import { runCommand } from "../command_errors.ts";
 import { assertFilesWritable, writeTextAtomic } from "../../system/output_file.ts";
 import { interruptSignal, liveLine } from "../live.ts";
 import { RequestLogFailed, runAttack } from "../../runner/attack.ts";
-import { buildResultsFile, writeResultsFile } from "../../results/io.ts";
-import { redactResults } from "../../results/redact_results.ts";
 import { terminalSafe } from "../../validation/terminal_text.ts";
 import { judgeOnRun, parseThreshold, type Threshold } from "../../results/thresholds/threshold.ts";
 import type { ResultsFile, RunResult, ThresholdResult } from "../../results/mod.ts";
@@ -33,6 +31,10 @@ import { endpointTable } from "../../runner/endpoint_table.ts";
 import { inFlightLine, withGrpcCalls } from "./grpc_args.ts";
 import { DescriptorReserve } from "../../system/descriptors.ts";
 import { StoppedBeforeLoad } from "../../runner/worker/collect.ts";
+
+/** What writes the finished run (the YAML parser with it), loaded once the load starts: not before it. */
+const endCode = () => Promise.all([import("../../results/io.ts"), import("../../results/redact_results.ts")]);
+let ending: ReturnType<typeof endCode> | undefined;
 
 /** Runs the command; returns the process exit code. */
 export function runAttackCommand(argv: string[]): Promise<number> {
@@ -143,7 +145,7 @@ async function runLoad(
   // A local server's waits for a core bound the gate's verdicts; a run that ends first does not wait for it.
   const startMs = performance.now();
   let ended = false;
-  const telemetry = import("../../targets/mod.ts").then(({ loopbackListener, startTelemetry }) =>
+  const telemetry = import("../../targets/telemetry.ts").then(({ loopbackListener, startTelemetry }) =>
     loopbackListener(config.url).then((watched) =>
       watched && !ended ? startTelemetry(watched, { intervalMs: config.intervalMs, startMs }) : null
     )
@@ -153,6 +155,7 @@ async function runLoad(
     dashboard?.runStarted("attack", 0, 1, Number.isFinite(plannedMs) ? plannedMs : 0);
     run = await runAttack(config, {
       onProgress: dashboard ? (p) => (live.onProgress?.(p), dashboard.progress(p)) : live.onProgress,
+      onStart: () => void (ending ??= endCode()),
       signal: interrupt.signal,
       ...(steering ? { steering } : {}),
       abortOn: parsed.abortOnFail
@@ -204,6 +207,7 @@ async function finish(
 ): Promise<number> {
   const { output } = parsed;
   const { run, exported, logFailure } = done;
+  const [{ buildResultsFile }, { redactResults }] = await (ending ??= endCode());
   const checked = checkedThresholds(done.thresholds, run);
   const assembled: ResultsFile = {
     ...buildResultsFile({
@@ -313,6 +317,7 @@ async function writeOutputs(
   baseline: ResultsFile | undefined,
 ): Promise<boolean> {
   const keepSecrets = output.keepSecrets;
+  const [{ writeResultsFile }] = await ending!;
   try {
     if (output.outFile) await writeResultsFile(output.outFile, results, { keepSecrets });
     if (output.reportFile) {

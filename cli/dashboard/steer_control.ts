@@ -3,7 +3,7 @@
  * The live dashboard's control endpoint (`/control`): `GET` the steering state, `POST` a change.
  */
 import type { RunSteering } from "../../runner/steering.ts";
-import { isRecord } from "../../scenarios/yaml_document.ts";
+import { isRecord } from "../../validation/json_document.ts";
 import { isOwnHost } from "./local_http.ts";
 
 /** The header the dashboard page and `loadlab steer` send the token in. */

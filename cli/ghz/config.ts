@@ -12,7 +12,7 @@ import { GHZ_FORMATS } from "../../results/export/ghz/report.ts";
 import { parseDurationMs } from "../flag_values.ts";
 import { findMethod, loadProtoFile, loadProtoset } from "../../runner/http/grpc/schema.ts";
 import { decodeMessages } from "../../runner/http/grpc/message.ts";
-import { isRecord } from "../../scenarios/yaml_document.ts";
+import { isRecord } from "../../validation/json_document.ts";
 import { MAX_DURATION_MS } from "../../validation/duration.ts";
 import type { GhzRun } from "../attack/command.ts";
 

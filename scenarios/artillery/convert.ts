@@ -12,7 +12,7 @@ import {
   rejectUnknownKeys,
   secondsToDuration,
 } from "./common.ts";
-import { isRecord } from "../yaml_document.ts";
+import { isRecord } from "../../validation/json_document.ts";
 import { allWsScenarios, convertWsScenarios } from "./ws.ts";
 import { captureNames, convertScenarios, uniqueName } from "./flow.ts";
 import { listOrigin, type Origin, type Origins, originTable, tagOrigin } from "./paths.ts";

@@ -10,7 +10,7 @@ import {
   rejectUnknownKeys,
   secondsToDuration,
 } from "./common.ts";
-import { isRecord } from "../yaml_document.ts";
+import { isRecord } from "../../validation/json_document.ts";
 import { listOrigin, tagOrigin } from "./paths.ts";
 import { convertRequest, type FlowContext } from "./request.ts";
 

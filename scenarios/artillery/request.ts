@@ -3,7 +3,7 @@
  * One Artillery request step -> a loadlab request step, named as Artillery's `metrics-by-endpoint` names it.
  */
 import { type Collector, join, problem, rejectUnknownKeys } from "./common.ts";
-import { isRecord } from "../yaml_document.ts";
+import { isRecord } from "../../validation/json_document.ts";
 import { listOrigin, tagOrigin } from "./paths.ts";
 
 /** `config.variables`: a value to substitute, or a list (refused when used); `rows`: a loadAll payload's. */

@@ -10,7 +10,7 @@ import {
   rejectUnknownKeys,
   secondsToDuration,
 } from "./common.ts";
-import { isRecord } from "../yaml_document.ts";
+import { isRecord } from "../../validation/json_document.ts";
 import { listOrigin, tagOrigin } from "./paths.ts";
 import { MAX_STORM_THINK_MS } from "../../runner/http/ws/config.ts";
 import { durationMsOf } from "../../validation/duration.ts";

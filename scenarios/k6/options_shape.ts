@@ -4,7 +4,7 @@
  * k6's durations (`1m30s`, `500ms`, a number of ms) as loadlab's.
  */
 import { durationMsOf } from "../../validation/duration.ts";
-import { isRecord } from "../yaml_document.ts";
+import { isRecord } from "../../validation/json_document.ts";
 
 /** A k6 script's options object, and a path into it. */
 export type Options = Record<string, unknown>;

@@ -2,15 +2,10 @@
  * @module
  * The output folder of a running experiment, both files rewritten whole after every run.
  */
-import {
-  buildResultsFile,
-  loadResultsFile,
-  ResultsFileError,
-  resultsText,
-  writeResultsFile,
-} from "../../results/io.ts";
+import { buildResultsFile, loadResultsFile, resultsText, writeResultsFile } from "../../results/io.ts";
 import { OutputError, WriteError, writeTextAtomic, writeTextAtomicSync } from "../../system/output_file.ts";
 import type { ExperimentInfo, ResultsFile, RunResult } from "../../results/mod.ts";
+import { ResultsFileError } from "../../results/mod.ts";
 import { redactResults } from "../../results/redact_results.ts";
 import { noResponse } from "../../results/conclude/responses.ts";
 import { DescriptorReserve } from "../../system/descriptors.ts";
