@@ -21,15 +21,38 @@ Deno.test("parseDurationMs accepts the forms load-tool users type", () => {
 });
 
 Deno.test("parseDurationMs rejects anything else with one line naming the flag and the fix", () => {
-  for (const input of ["10x", "", "s", "-5s", "10 s", "1.2.3s", "10sec", "1e3", "NaN", "10s5"]) {
+  for (
+    const input of [
+      "10x",
+      "",
+      "s",
+      "-5s",
+      "10 s",
+      "1.2.3s",
+      "10sec",
+      "1e3",
+      "NaN",
+      "10s5",
+      "1h1h",
+      "30s1m",
+      "5ms1s",
+    ]
+  ) {
     assert.throws(() => parseDurationMs(input, "-d"), UsageError, input);
   }
   assert.throws(
     () => parseDurationMs("10x", "-d"),
-    { name: "UsageError", message: '-d "10x": not a duration; use a number with ms, s, m or h, e.g. -d 10s' },
+    {
+      name: "UsageError",
+      message:
+        '-d "10x": not a duration; use a number with ms, s, m or h, each unit once, largest first, e.g. -d 10s',
+    },
   );
   assert.throws(
     () => parseDurationMs("soon"),
-    { message: '"soon": not a duration; use a number with ms, s, m or h, e.g. 10s' },
+    {
+      message:
+        '"soon": not a duration; use a number with ms, s, m or h, each unit once, largest first, e.g. 10s',
+    },
   );
 });

@@ -56,12 +56,7 @@ export class FlagValues {
   }
 
   positiveInt(long: string): number | undefined {
-    const value = this.text(long);
-    if (value === undefined) return undefined;
-    if (!WHOLE.test(value) || Number(value) < 1) {
-      throw this.problem(long, value, `must be a whole number >= 1${inDigits(value)}`, /^-?\d+$/.test(value));
-    }
-    return Number(value);
+    return this.wholeNumber(long, 1);
   }
 
   /** A whole number within `min..max`, e.g. a port (0..65535). */
@@ -99,11 +94,8 @@ export class FlagValues {
     if (value === undefined) return undefined;
     const cap = formatCount(MAX_RATE_PER_SEC);
     if (!RATE.test(value) || (!allowZero && Number(value) === 0)) {
-      throw this.problem(
-        long,
-        value,
-        `must be a rate in requests per second ${allowZero ? ">= 0" : "> 0"} and at most ${cap}`,
-      );
+      const why = `must be a rate in requests per second ${allowZero ? ">= 0" : "> 0"} and at most ${cap}`;
+      throw this.problem(long, value, why);
     }
     if (Number(value) > MAX_RATE_PER_SEC) {
       throw this.problem(long, value, `is over the cap of ${cap} requests per second for one load`);

@@ -234,14 +234,17 @@ export const OPTION_ROWS = Object.entries(OPTIONS) as Array<[OptionKey, Option]>
 
 type OptionSchemas = { [K in CommonOptionKey]: (typeof OPTIONS)[K]["schema"] };
 
+/** A URL's port 0 is no server's: the refinement every URL field takes. */
+export const NOT_PORT_ZERO = [
+  (u: string) => !URL.canParse(u) || new URL(u).port !== "0",
+  "port 0 is no server's (nothing can connect to it): give the port the target listens on",
+] as const;
+
 export const commonFields = {
   url: z.string().url("url must be an absolute http://, https://, ws:// or wss:// URL").refine(
     (u) => /^(https?|wss?):\/\//.test(u),
     "url must start with http://, https://, ws:// or wss://",
-  ).refine(
-    (u) => !URL.canParse(u) || new URL(u).port !== "0",
-    "port 0 is no server's (nothing can connect to it): give the port the target listens on",
-  ),
+  ).refine(...NOT_PORT_ZERO),
   ws: wsConfigSchema.optional(),
   requestMix: z.array(requestSpecSchema).min(1).prefault([{}]),
   /** Sessions of a flow picked by weight, one per arrival or connection turn (`requests` counts sessions). */

@@ -3,10 +3,9 @@
  * What the command line changes in an experiment file before validation: `--quick`, `--set`, `--target`.
  */
 import { parse as parseYaml } from "yaml";
-import type { Issue } from "../validation/mod.ts";
+import type { Issue, Result } from "../validation/mod.ts";
 import { shownAssignment, shownFieldValue } from "../results/redact.ts";
 import { nearest, noSuchName } from "../validation/suggest.ts";
-import type { Result } from "./yaml_document.ts";
 import { isRecord } from "../validation/json_document.ts";
 
 /** Keys every object has: as a map name they set the prototype (`__proto__`) or read an inherited value. */

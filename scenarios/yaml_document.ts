@@ -3,15 +3,12 @@
  * The reader of experiment files: YAML to plain data, or the one problem that stops it.
  */
 import { type Document, isScalar, LineCounter, parseDocument as parseYamlDocument, visit } from "yaml";
-import type { Issue } from "../validation/mod.ts";
+import type { Issue, Result } from "../validation/mod.ts";
 import { withEnvSnapshot, YAML_DEBUG_VARIABLES } from "../system/env_snapshot.ts";
 import { formatCap } from "../system/read_capped.ts";
 import { MAX_EXPERIMENT_FILE_BYTES, MAX_YAML_BYTES } from "../validation/input_limits.ts";
 import { duplicateKeyMessage, isRecord, parseJsonDocument } from "../validation/json_document.ts";
 import { yamlCostIssue } from "../validation/yaml_cost.ts";
-
-/** A value, or every problem found. */
-export type Result<T> = { ok: true; value: T } | { ok: false; issues: Issue[] };
 
 /** Aliases a document may expand: enough for shared anchors, far below a "billion laughs" file. */
 const MAX_YAML_ALIASES = 100;
@@ -20,6 +17,9 @@ const MAX_YAML_ALIASES = 100;
 export function parseDocument(text: string): Result<unknown> {
   // Each character is at least a byte, so text over the cap in characters is over it in bytes.
   if (text.length > MAX_YAML_BYTES) return largeDocument(text);
+  if (text.includes("\r") && !text.includes("\n")) {
+    return fileProblem("its lines end in a lone CR: use LF or CRLF");
+  }
   const costly = yamlCostIssue(text);
   if (costly !== undefined) return { ok: false, issues: [costly] };
   // The parser's unique-key check is quadratic; `duplicateKey` uses a set per map.
@@ -38,9 +38,10 @@ export function parseDocument(text: string): Result<unknown> {
 }
 
 /** The one problem of the file as a whole. */
-function fileProblem(message: string): Result<never> {
-  return { ok: false, issues: [{ path: "(file)", message }] };
-}
+const fileProblem = (message: string): Result<never> => ({
+  ok: false,
+  issues: [{ path: "(file)", message }],
+});
 
 /** A file too large for the YAML parser, read as JSON; its shape checked as a YAML file's is. */
 function largeDocument(text: string): Result<unknown> {
@@ -80,6 +81,9 @@ function syntaxIssue(doc: Document, lineCounter: LineCounter): Issue | undefined
 /** The parser's message without the position the issue's path already gives. */
 function syntaxText(message: string): string {
   const text = message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
+  if (text.startsWith("Source contains multiple documents")) {
+    return "a second document (after ---): give one experiment per file";
+  }
   if (/^Maximum call stack size exceeded/.test(text)) {
     return "nested too deep to read: lists and mappings must nest fewer levels; flatten it";
   }
@@ -151,9 +155,7 @@ function reservedOrCycle(
   ancestors.add(value);
   const entries: Array<[string, string, unknown]> = Array.isArray(value)
     ? value.map((v, i) => [`${i}`, `${at}[${i}]`, v])
-    : Object.keys(value).map((
-      key,
-    ) => [key, at ? `${at}.${key}` : key, (value as Record<string, unknown>)[key]]);
+    : Object.entries(value).map(([key, v]) => [key, at ? `${at}.${key}` : key, v]);
   for (const [key, here, child] of entries) {
     if (key === "__proto__" && !Array.isArray(value)) return { path: here, cycle: false };
     const found = reservedOrCycle(child, here, ancestors);

@@ -58,11 +58,10 @@ function readSized(file: Deno.FsFile, path: string, sizeBytes: number): Uint8Arr
     if (n === null) return buf.slice(0, length);
     length += n;
   }
+  const cap = formatCap(sizeBytes);
   throw new FileReadError(
     path,
-    `grew past the ${
-      formatCap(sizeBytes)
-    } it had when looked at; give it once it is written, or a copy of it`,
+    `grew past the ${cap} it had when looked at; give it once written, or a copy`,
   );
 }
 
@@ -79,7 +78,7 @@ function readUnsized(file: Deno.FsFile, path: string, maxBytes: number): Uint8Ar
   if (length > maxBytes) {
     throw new FileReadError(
       path,
-      `is over the cap of ${formatCap(maxBytes)} (its size is not known until it is read)`,
+      `is over the cap of ${formatCap(maxBytes)} (its size is not known until read)`,
     );
   }
   return concatBytes(pieces);
@@ -95,8 +94,15 @@ export async function readInto(file: Deno.FsFile, buf: Uint8Array): Promise<numb
   return n;
 }
 
+/** The UTF-8 text of `path` (a UTF-8 byte-order mark dropped); other encodings throw `FileReadError`. */
 export function readTextFileCapped(path: string, maxBytes: number): string {
-  return new TextDecoder().decode(readFileCapped(path, maxBytes));
+  const bytes = readFileCapped(path, maxBytes);
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    const line = new TextDecoder().decode(bytes).split("\uFFFD")[0].split("\n").length;
+    throw new FileReadError(path, `is not UTF-8 text (line ${line}; UTF-16 or Latin-1?): use UTF-8`);
+  }
 }
 
 const UNSIZED_PIECE_BYTES = 64 * 2 ** 10;

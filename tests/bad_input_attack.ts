@@ -139,4 +139,9 @@ export const ATTACK: Case[] = [
     args: (c) => ["attack", c.url, "--body-file", sparse(c, "body.bin", 17 * 2 ** 20)],
     names: [/--body-file ".*body\.bin": is 17 MiB, over the cap of 16 MiB/],
   },
+  {
+    name: "attack -d units out of order",
+    args: attack("-d", "30s1m"),
+    names: [/-d "30s1m": .*largest first/],
+  },
 ];

@@ -4,7 +4,7 @@
  * flags and every other command's flags and arguments with a wrong type, an out-of-range value, an unknown
  * name, a missing or unreadable file, and over the open-file limit. Data only: the test runs them.
  */
-import { type Case, experiment, fifo, sparse } from "./bad_input_shapes.ts";
+import { type Case, type Ctx, experiment, fifo, sparse } from "./bad_input_shapes.ts";
 
 export const RUN_FLAGS: Case[] = [
   {
@@ -232,4 +232,36 @@ export const OTHERS: Case[] = [
     args: (c) => ["run", experiment(c), "--target", `__proto__=${c.url}`],
     names: [/--target "__proto__=.*": "__proto__" is a reserved word/],
   },
+  {
+    name: "run a UTF-16 file",
+    args: (c) => ["run", bytesFile(c, "utf16.yaml", utf16(c.base))],
+    names: [/utf16\.yaml: cannot read: is not UTF-8 text \(line 1; UTF-16 .*: use UTF-8/],
+  },
+  {
+    name: "run a file that is not UTF-8",
+    args: (c) => ["run", bytesFile(c, "latin1.yaml", new Uint8Array([...utf8("name: b\nx: "), 0xe9, 0x0a]))],
+    names: [/latin1\.yaml: cannot read: is not UTF-8 text \(line 2; .*: use UTF-8/],
+  },
+  {
+    name: "run --out-dir a file",
+    args: (c) => ["run", experiment(c), "--out-dir", c.file],
+    names: [/--out-dir .*afile: File exists .*; give a writable folder/],
+    code: 5,
+  },
+  {
+    name: "run --out-dir under a file",
+    args: (c) => ["run", experiment(c), "--out-dir", `${c.file}/out`],
+    names: [/--out-dir .*afile\/out: Not a directory.*; give a writable folder/],
+    code: 5,
+  },
 ];
+
+const utf8 = (text: string) => new TextEncoder().encode(text);
+/** `text` as UTF-16 little-endian with its byte-order mark, as Windows editors save "Unicode". */
+const utf16 = (text: string) =>
+  new Uint8Array([0xff, 0xfe, ...[...text].flatMap((ch) => [ch.charCodeAt(0), 0])]);
+
+function bytesFile(c: Ctx, name: string, bytes: Uint8Array): string {
+  Deno.writeFileSync(`${c.dir}/${name}`, bytes);
+  return `${c.dir}/${name}`;
+}

@@ -478,6 +478,22 @@ export const FIELDS: Case[] = [
       /scenarios\[0\]\.flow\[0\]\.get\.headers\.Content-Length: .*drop the header/,
     ],
   },
+  {
+    name: "lone CR line ends",
+    yaml: (c) => c.base.replaceAll("\n", "\r"),
+    names: [/\(file\): its lines end in a lone CR: use LF or CRLF/],
+  },
+  { name: "two documents", yaml: (c) => `${c.base}---\n${c.base}`, names: [/a second document .*give one/] },
+  {
+    name: "duration with a unit twice",
+    yaml: edit("duration: 200ms }", "duration: 1h1h }"),
+    names: [/loads\.closed\.duration: "1h1h" is not a duration; .*each unit once/],
+  },
+  {
+    name: "target url port 0",
+    yaml: (c) => c.base.replace(c.url, "http://127.0.0.1:0/"),
+    names: [/targets\.t\.url: port 0 is no server's/],
+  },
 ];
 
 /** A "billion laughs" file: nine levels of nine aliases each, 9^9 strings if every alias expanded. */

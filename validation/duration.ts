@@ -11,18 +11,20 @@ export const MAX_DURATION_MS = 7 * 24 * 3_600_000;
 
 export const MAX_DURATION_WORDS = "at most 7 days (168h)";
 
-export const DURATION_HINT = "use a number with ms, s, m or h";
+export const DURATION_HINT = "use a number with ms, s, m or h, each unit once, largest first";
 
 /** Milliseconds of a duration written with units, e.g. "1m30s"; `undefined` when `text` is not one. */
 export function durationMsOf(text: string): number | undefined {
   const trimmed = text.trim();
   if (trimmed === "") return undefined;
   PART.lastIndex = 0;
-  let totalMs = 0;
+  let totalMs = 0, lastUnitMs = Infinity;
   while (PART.lastIndex < trimmed.length) {
     const match = PART.exec(trimmed);
-    if (!match) return undefined;
-    totalMs += Number(match[1]) * UNIT_MS[match[2]];
+    // Each unit once, largest first: `1h1h` or `30s1m` is a typo, not a sum.
+    if (!match || UNIT_MS[match[2]] >= lastUnitMs) return undefined;
+    lastUnitMs = UNIT_MS[match[2]];
+    totalMs += Number(match[1]) * lastUnitMs;
   }
   return Number.isFinite(totalMs) ? totalMs : undefined;
 }

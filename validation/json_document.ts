@@ -3,22 +3,19 @@
  * Experiment text read by `JSON.parse`, with the YAML reader's problems: syntax, duplicate key, depth; and
  * why a text is not JSON, without the input's excerpt; and whether parsed data is a plain mapping.
  */
-import type { Issue } from "./mod.ts";
+import type { Result } from "./mod.ts";
 import { MAX_NESTING_DEPTH } from "./input_limits.ts";
 
 export const TOO_DEEP =
   `lists and mappings in brackets must nest at most ${MAX_NESTING_DEPTH} levels deep: flatten them`;
 
 /** `text` as JSON data, or its first problem. */
-export function parseJsonDocument(
-  text: string,
-): { ok: true; value: unknown } | { ok: false; issues: Issue[] } {
+export function parseJsonDocument(text: string): Result<unknown> {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    return { ok: false, issues: [{ path: "(file)", message: `not valid JSON: ${message}` }] };
+    return { ok: false, issues: [{ path: "(file)", message: `not valid JSON: ${jsonErrorReason(err)}` }] };
   }
   const found = keyOrDepthProblem(text);
   if (found === undefined) return { ok: true, value };
@@ -73,9 +70,7 @@ function linePosition(text: string, offset: number): string {
   return `line ${line}, column ${offset - lineStart + 1}`;
 }
 
-function isJsonSpace(c: number): boolean {
-  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
-}
+const isJsonSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 
 const OPEN_OBJECT = 0x7b;
 const CLOSE_OBJECT = 0x7d;

@@ -13,6 +13,9 @@ export interface Issue {
   message: string;
 }
 
+/** A value, or every problem found. */
+export type Result<T> = { ok: true; value: T } | { ok: false; issues: Issue[] };
+
 /** A problem before the edge formats its path: the keys down to the field to change, and what to do. */
 export type PathIssue = { path: Array<string | number>; message: string };
 

@@ -284,7 +284,10 @@ const ERROR_CASES: Array<[string[], string | RegExp]> = [
   [[URL_, "-w", "3", "--connections", "2"], /^-w: workers \(3\) must not exceed connections \(2\)/],
   [[URL_, "--pipelining", "300"], /^--pipelining: .*256/],
   [[URL_, "--max-connections", "0", "-R", "5"], /^--max-connections "0": must be a whole number/],
-  [[URL_, "-d", "10x"], '-d "10x": not a duration; use a number with ms, s, m or h, e.g. -d 10s'],
+  [
+    [URL_, "-d", "10x"],
+    '-d "10x": not a duration; use a number with ms, s, m or h, each unit once, largest first, e.g. -d 10s',
+  ],
   [[URL_, "--duration", "0"], '--duration "0": must be longer than 0, e.g. --duration 10s'],
   [[URL_, "-d", "-5s"], /^-d "-5s": not a duration/],
   [[URL_, "--timeout", "0s"], /^--timeout "0s": must be longer than 0/],

@@ -179,7 +179,7 @@ async function checkedOutDir(args: RunArgs, plan: Plan): Promise<string> {
   );
   if (clash) throw new UsageError(clash);
   await assertWritable(outDir).catch((err) => {
-    throw new OutputError(`cannot write to ${outDir}: ${osErrorText(err)}`, { cause: err });
+    throw new OutputError(`--out-dir ${outDir}: ${osErrorText(err)}; give a writable folder`, { cause: err });
   });
   await assertOutputsWritable(plan, ciFilesToProbe(args));
   return outDir;
@@ -299,12 +299,7 @@ function metricsOutputs(args: RunArgs, plan: Plan): MetricsOutput[] {
 }
 
 /** Failed thresholds, CI files, paths; the exit code of a run that went to its end (or was stopped). */
-async function conclude(
-  command: string,
-  outcome: Stopped,
-  args: RunArgs,
-  gate: GateAsked,
-): Promise<number> {
+async function conclude(command: string, outcome: Stopped, args: RunArgs, gate: GateAsked): Promise<number> {
   const { results } = outcome;
   if (args.resume) {
     const planned = results.experiment.plannedRuns ?? results.runs.length;

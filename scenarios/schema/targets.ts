@@ -19,11 +19,12 @@ import {
 import { nameProblem, nameSchema } from "./requests.ts";
 import { RESERVED_KEYS } from "../overrides.ts";
 import { customIssue } from "../../validation/mod.ts";
+import { NOT_PORT_ZERO } from "../../runner/config_fields.ts";
 
 const httpUrlSchema = z.string().url("url must be an absolute URL, e.g. http://127.0.0.1:3000").refine(
   (u) => u.startsWith("http://") || u.startsWith("https://"),
   "url must start with http:// or https://",
-);
+).refine(...NOT_PORT_ZERO);
 
 /** A server already running: nothing is started or stopped. */
 const urlTargetSchema = z.strictObject({
