@@ -113,6 +113,10 @@ Deno.test(`bad input: ${ALL.length} cases exit 2 with a line naming the item and
     return new Response("ok");
   });
   const dir = await Deno.makeTempDir({ prefix: "loadlab-bad-input-" });
+  // Conversions cached by earlier runs are not this run's: loadlab's cache is the case folder's, Deno's kept.
+  const cache = Deno.env.get("XDG_CACHE_HOME");
+  Deno.env.set("DENO_DIR", Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME") ?? "/root"}/.cache/deno`);
+  Deno.env.set("XDG_CACHE_HOME", `${dir}/cache`);
   try {
     await Deno.writeTextFile(`${dir}/afile`, "hi\n");
     await Deno.mkdir(`${dir}/adir`);
@@ -145,6 +149,8 @@ Deno.test(`bad input: ${ALL.length} cases exit 2 with a line naming the item and
     }
     assertEquals(requests, 0, "no request reached the counting target");
   } finally {
+    if (cache === undefined) Deno.env.delete("XDG_CACHE_HOME");
+    else Deno.env.set("XDG_CACHE_HOME", cache);
     await counter.shutdown();
     await Deno.remove(dir, { recursive: true });
   }
