@@ -15,8 +15,7 @@ import {
   upperBound,
   writeParts,
 } from "../http/template.ts";
-import { newKey } from "../../ws/handshake.ts";
-import { DEFLATE_OFFER } from "../../ws/deflate.ts";
+import { handshakeLines, newKey } from "../../ws/handshake.ts";
 import type { MaskKeys } from "../../ws/frame_encoder.ts";
 import type { BufferBudget } from "../../ws/buffer_budget.ts";
 import type { StepResponse } from "../http/kept_response.ts";
@@ -71,18 +70,10 @@ export function encodeWsStep(
   };
 }
 
-/** The Upgrade request of a connect as a template (ws/handshake.ts has the fixed lines' rules). */
+/** The Upgrade request of a connect as a template, its key added per handshake. */
 function handshakeTemplate(url: URL, ws: WsAction, indexOf: (name: string) => number): RequestTemplate {
-  const lines = [
-    `GET ${resolvePath(url, ws.connect!)} HTTP/1.1`,
-    `Host: ${url.host}`,
-    "Upgrade: websocket",
-    "Connection: Upgrade",
-    "Sec-WebSocket-Version: 13",
-  ];
-  if (ws.protocols?.length) lines.push(`Sec-WebSocket-Protocol: ${ws.protocols.join(", ")}`);
-  if (ws.deflate) lines.push(`Sec-WebSocket-Extensions: ${DEFLATE_OFFER}`);
-  for (const [name, value] of Object.entries(ws.headers ?? {})) lines.push(`${name}: ${value}`);
+  const headers = Object.entries(ws.headers ?? {});
+  const lines = handshakeLines(resolvePath(url, ws.connect!), url.host, null, { ...ws, headers });
   return buildTemplate(lines.join("\r\n") + "\r\n", undefined, false, indexOf);
 }
 
