@@ -169,7 +169,7 @@ export class WsSession {
     values: Uint8Array[],
     cookieLine: Uint8Array | null,
   ): Promise<StepOutcome> {
-    const { shared, stats, keys, budget } = this.run;
+    const { shared, stats } = this.run;
     const key = newKey();
     const keyLine = encoder.encode(`Sec-WebSocket-Key: ${key}\r\n`);
     const extra = cookieLine === null ? keyLine : concatBytes([keyLine, cookieLine]);
@@ -178,7 +178,7 @@ export class WsSession {
       shared.recorder.recordError(performance.now(), "bad-value", this.#writer.refused);
       return "failed";
     }
-    const socket = new WsSessionSocket(shared, stats, keys, budget);
+    const socket = new WsSessionSocket(shared, this.run);
     const offer = { request: filled.slice(), key, protocols: step.protocols, deflate: step.deflate, stats };
     if (!(await socket.open(offer, step.endpoint))) return shared.stopping ? "stopped" : "failed";
     this.socket = socket;
