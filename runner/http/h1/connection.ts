@@ -12,7 +12,7 @@ import type { ErrorKind } from "../../../results/mod.ts";
 import type { EncodedRequest } from "../request.ts";
 import { RequestPicker } from "../request_picker.ts";
 import type { ConnectionShared, NextExchange, StepConnection, StepRequest } from "../load_connection.ts";
-import { Dialer, hangUp } from "../transport/dial.ts";
+import { type DialEnd, Dialer, hangUp } from "../transport/dial.ts";
 import { fdOf, TRACE_CONN, traceConn } from "../transport/conn_trace.ts";
 import { type InlineConn, inlineOf, type InlineReader, type TransportConn } from "../transport/transport.ts";
 import { PromiseInline } from "../transport/promise_inline.ts";
@@ -49,7 +49,7 @@ const CATCH = (resolve: (done: number) => void, reject: (err: unknown) => void) 
 
 const NO_VALUES: Uint8Array[] = [];
 
-export class Connection implements StepConnection, InlineReader {
+export class Connection implements StepConnection, InlineReader, DialEnd {
   /** Watchdog deadline (performance.now() ms) of the exchange in progress; Infinity when idle. */
   deadlineMs = Infinity;
   /** The exchange's timeout (the run's, or a script request's own): what its failure says. */
@@ -73,7 +73,6 @@ export class Connection implements StepConnection, InlineReader {
   #sock: InlineConn | null = null;
   readonly #dialer: Dialer;
   #opening: ((resolve: (open: boolean) => void) => void) | null = null;
-  #onDialed: ((sock: TransportConn | null) => void) | null = null;
   #opened: ((open: boolean) => void) | null = null;
   #buf: Uint8Array = EMPTY;
   readonly #requests: RequestPicker;
@@ -163,18 +162,19 @@ export class Connection implements StepConnection, InlineReader {
     return new Promise(
       this.#opening ??= (resolve) => {
         this.#opened = resolve;
-        this.#dialer.dialThen(
-          this.#onDialed ??= (sock) => {
-            const opened = this.#opened!;
-            this.#opened = null;
-            if (sock === null) {
-              this.#failed(this.shared.recorder.lastErrorKind, this.shared.recorder.lastErrorMessage);
-            }
-            opened(sock !== null);
-          },
-        );
+        this.#dialer.dialThen(this);
       },
     );
+  }
+
+  /** The dial's end (transport/dial.ts `DialEnd`): a failure is kept as this connection's last. */
+  dialEnded(sock: TransportConn | null): void {
+    const opened = this.#opened!;
+    this.#opened = null;
+    if (sock === null) {
+      this.#failed(this.shared.recorder.lastErrorKind, this.shared.recorder.lastErrorMessage);
+    }
+    opened(sock !== null);
   }
 
   adopt(sock: TransportConn): void {

@@ -43,7 +43,7 @@ export class Dialer implements ConnectWaiter {
   /** Inside the transport's call: an end told then is passed on in a microtask, as a promise would. */
   #inCall = false;
   #startMs = 0;
-  #done: DialEnd | ((sock: TransportConn | null) => void) | null = null;
+  #done: DialEnd | null = null;
   /** What the dial ended with, for a `done` passed on later. */
   #result: TransportConn | null = null;
   /** Our own timer gave up (no watch only). */
@@ -60,7 +60,6 @@ export class Dialer implements ConnectWaiter {
   #onSock: ((sock: TransportConn) => void) | null = null;
   #onFail: ((err: unknown) => void) | null = null;
   #onEnded: (() => void) | null = null;
-  #dialing: ((resolve: (sock: TransportConn | null) => void) => void) | null = null;
   /** The endpoint of the request the dial is for: a failed connect counts under it (-1: none). */
   endpoint = -1;
 
@@ -89,11 +88,11 @@ export class Dialer implements ConnectWaiter {
 
   /** Dials once the gate has room; the socket, or null when the connect failed (counted) or the run stops. */
   dial(): Promise<TransportConn | null> {
-    return new Promise(this.#dialing ??= (resolve) => this.dialThen(resolve));
+    return new Promise((resolve) => this.dialThen({ dialEnded: resolve }));
   }
 
   /** `dial` without its promise: `done` is called once, never inside this call. */
-  dialThen(done: DialEnd | ((sock: TransportConn | null) => void)): void {
+  dialThen(done: DialEnd): void {
     this.#done = done;
     const wait = this.shared.connectGate.acquire();
     if (wait === undefined) this.#start();
@@ -176,8 +175,7 @@ export class Dialer implements ConnectWaiter {
     const sock = this.#result;
     this.#done = null;
     this.#result = null;
-    if (typeof done === "function") done(sock);
-    else done.dialEnded(sock);
+    done.dialEnded(sock);
   }
 
   /** A connect failed: counted by kind (a timeout as one), unless the run is stopping. */
