@@ -3,13 +3,10 @@
  * What a worker counts of its WebSocket connections beyond the recorder: handshakes, messages and payload
  * bytes each way, unsolicited messages and their fan-out, pings, pongs and close codes. HOT PATH: plain
  * fields and reused histograms. Events before `originMs` are not counted, except handshakes (also in
- * `preConnectedHandshakes`), so `handshakes` holds every connection the run closes; one `WsSample` a worker.
+ * `preConnectedHandshakes`), so `handshakes` holds every connection the run closes; one `WsParts` a worker.
  */
 import { clampUs, createHistogram, encodeHistogram, type Histogram } from "../../../results/histogram.ts";
 import type { WsParts } from "../../../results/ws_totals.ts";
-
-/** One worker's WebSocket counts: plain data that crosses isolates (an encoding absent: no value). */
-export type WsSample = WsParts;
 
 /** Close codes fit 0..4999 (application codes up to 4999); anything else counts at 0. */
 const CLOSE_CODE_SLOTS = 5000;
@@ -76,7 +73,7 @@ export class WsStats {
   }
 
   /** The worker's totals (once, at the run's end). */
-  take(): WsSample {
+  take(): WsParts {
     const closeCodes: Record<string, number> = {};
     this.#closeCodes.forEach((n, code) => {
       if (n !== 0) closeCodes[String(code)] = n;
