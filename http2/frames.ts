@@ -92,7 +92,7 @@ export function readUint32(buf: Uint8Array, at: number): number {
 }
 
 /** The top bit kept: callers mask a stream id themselves. */
-function writeUint32(buf: Uint8Array, at: number, value: number): void {
+export function writeUint32(buf: Uint8Array, at: number, value: number): void {
   buf[at] = (value >>> 24) & 0xff;
   buf[at + 1] = (value >>> 16) & 0xff;
   buf[at + 2] = (value >>> 8) & 0xff;

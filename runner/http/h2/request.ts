@@ -6,7 +6,7 @@
  */
 import type { RequestSpec } from "../../request_spec.ts";
 import { encodeField, encodeRequestHeaders } from "../../../http2/hpack/encoder.ts";
-import { FRAME_HEADER_BYTES, MAX_STREAM_ID } from "../../../http2/frames.ts";
+import { FRAME_HEADER_BYTES, MAX_STREAM_ID, writeUint32 } from "../../../http2/frames.ts";
 import { resolvePath } from "../request.ts";
 import {
   addsLength,
@@ -104,13 +104,7 @@ export function writeHeadersFrames(
 ): number {
   out.set(request.frames, at);
   const starts = request.frameStarts;
-  for (let k = 0; k < starts.length; k++) {
-    const p = at + starts[k] + 5;
-    out[p] = (streamId >>> 24) & (MAX_STREAM_ID >>> 24);
-    out[p + 1] = (streamId >>> 16) & 0xff;
-    out[p + 2] = (streamId >>> 8) & 0xff;
-    out[p + 3] = streamId & 0xff;
-  }
+  for (let k = 0; k < starts.length; k++) writeUint32(out, at + starts[k] + 5, streamId & MAX_STREAM_ID);
   return at + request.frames.length;
 }
 
