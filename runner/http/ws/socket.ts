@@ -88,7 +88,7 @@ export abstract class WsSocket implements FrameSink, WriteOwner, InlineReader {
     this.closeSent = true;
     const stats = this.run.stats;
     if (stats.counts(nowMs)) stats.closesSent++;
-    this.writer.send(closeFrame(code, "", this.run.keys));
+    this.writer.send(closeFrame(code, this.run.keys));
   }
 
   protected closeSocket(): void {
