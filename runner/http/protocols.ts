@@ -13,7 +13,7 @@ import { Connection } from "./h1/connection.ts";
 import type { WsRun } from "./ws/run.ts";
 import type { GrpcRun } from "./grpc/answer.ts";
 import type { StreamAnswer } from "./stream_answer.ts";
-import type { TlsOptions } from "./tls/options.ts";
+import { serverNameOf, type TlsOptions } from "./tls/options.ts";
 import type { TlsSessionInfo } from "./tls/deno_tls.ts";
 import { closeQuietly } from "../../system/descriptors.ts";
 
@@ -163,7 +163,7 @@ async function h3Connections(setup: ProtocolSetup): Promise<ConnectionFactory> {
   const caFile = setup.tls?.caFile;
   const run = {
     requests: encodeH3Mix(setup.url, setup.requests, setup.endpoints),
-    serverName: setup.tls?.sni ?? setup.url.hostname.replace(/^\[|\]$/g, ""),
+    serverName: serverNameOf(setup.url, setup.tls),
     caCerts: caFile === undefined ? undefined : Deno.readTextFile(caFile).then((pem) => [pem]),
     tls: { ...H3_TLS, insecure: false, resume: setup.tls?.resume ?? true, handshakes: 0, resumed: 0 },
   };

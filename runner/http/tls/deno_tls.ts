@@ -17,6 +17,7 @@ import {
   type TlsOptions,
 } from "./options.ts";
 import { closeQuietly } from "../../../system/descriptors.ts";
+import { errorMessage } from "../exchange_errors.ts";
 
 /** What the run's first handshake negotiated, recorded once per run. */
 export interface TlsSessionInfo {
@@ -180,7 +181,7 @@ const DATED_VALIDITY = /certificate (not valid yet|expired): verification time/i
  * as a connect failure); ones naming TLS or a certificate keep their message, dated ones their reason.
  */
 function handshakeError(err: unknown): unknown {
-  const message = err instanceof Error ? err.message : String(err);
+  const message = errorMessage(err);
   const dated = DATED_VALIDITY.exec(message);
   if (dated !== null) {
     const reason = dated[1].toLowerCase() === "expired" ? "Expired" : "NotValidYet";
@@ -196,7 +197,7 @@ function handshakeError(err: unknown): unknown {
  */
 function sessionError(err: unknown): unknown {
   const code = (err as { code?: unknown })?.code;
-  const message = err instanceof Error ? err.message : String(err);
+  const message = errorMessage(err);
   if (err instanceof Deno.errors.InvalidData || (typeof code === "string" && /^E[A-Z]+$/.test(code))) {
     return err;
   }

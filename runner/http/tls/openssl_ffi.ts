@@ -4,6 +4,8 @@
  * certificate failure reasons, for the OpenSSL modules only. Hot calls use `i32`/`u32` for V8's fast call
  * path; none is `nonblocking` (the sockets are).
  */
+import { errorMessage } from "../exchange_errors.ts";
+
 const SYMBOLS = {
   TLS_client_method: { parameters: [], result: "pointer" },
   SSL_CTX_new: { parameters: ["pointer"], result: "pointer" },
@@ -129,7 +131,7 @@ export function opensslUnavailableReason(): string | null {
     libssl();
     return null;
   } catch (err) {
-    return `${libsslName()} not loadable through FFI: ${err instanceof Error ? err.message : String(err)}`;
+    return `${libsslName()} not loadable through FFI: ${errorMessage(err)}`;
   }
 }
 

@@ -278,6 +278,11 @@ export function h2NotSelected(selected: string | null): Error {
   );
 }
 
+/** The name a TLS client sends and verifies: the `sni` option, else the URL's (unbracketed) host. */
+export function serverNameOf(url: URL, options: TlsOptions | undefined): string {
+  return options?.sni ?? url.hostname.replace(/^\[(.*)\]$/, "$1");
+}
+
 export function connectToOf(options: TlsOptions | undefined): { hostname: string; port: number } | undefined {
   return options?.connectTo === undefined ? undefined : parseConnectTo(options.connectTo);
 }

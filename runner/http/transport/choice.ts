@@ -7,7 +7,8 @@
  */
 import { type CallbackConnect, dialTarget, tcpTransport, type Transport } from "./transport.ts";
 import { type TlsSessionInfo, tlsTransport } from "../tls/deno_tls.ts";
-import { connectToOf, type TlsOptions } from "../tls/options.ts";
+import { connectToOf, serverNameOf, type TlsOptions } from "../tls/options.ts";
+import { errorMessage } from "../exchange_errors.ts";
 import { EpollSys, epollUnavailableReason } from "./epoll/ffi.ts";
 import { EpollLoop } from "./epoll/transport.ts";
 import { resolveOnce } from "./host_resolver.ts";
@@ -112,7 +113,7 @@ function denoTransport(url: URL, options: TransportOptions, fallbackReason: stri
   const probed = probe === null ? {} : { takeReadyWait: () => probe.take(), close: () => probe.close() };
   const tls = url.protocol !== "https:"
     ? null
-    : tlsTransport(serverNameOf(url, options), options.tls, options.alpn);
+    : tlsTransport(serverNameOf(url, options.tls), options.tls, options.alpn);
   const transport = tls?.transport ?? tcpTransport;
   return {
     kind: "deno",
@@ -122,11 +123,6 @@ function denoTransport(url: URL, options: TransportOptions, fallbackReason: stri
     close() {},
     ...probed,
   };
-}
-
-/** The name a TLS client sends and verifies: the `sni` option, else the URL's (unbracketed) host. */
-function serverNameOf(url: URL, options: TransportOptions): string {
-  return options.tls?.sni ?? url.hostname.replace(/^\[(.*)\]$/, "$1");
 }
 
 /** The epoll loop (https: with OpenSSL), or Deno's sockets with why when it cannot be set up. */
@@ -139,14 +135,14 @@ function chooseEpoll(url: URL, options: TransportOptions): ChosenTransport {
     const blockMs = options.closedModel ? CLOSED_MODEL_BLOCK_MS : 0;
     const addr = resolveOnce(hostname, port);
     if (url.protocol === "https:") {
-      tls = new OpenSslClient(serverNameOf(url, options), options.tls, () => sys.lastErrno());
+      tls = new OpenSslClient(serverNameOf(url, options.tls), options.tls, () => sys.lastErrno());
       if (options.alpn !== undefined) tls.setAlpn(options.alpn);
     }
     const sources = (options.sourceAddresses ?? []).map((ip) => sourceAddrOf(ip, addr));
     loop = new EpollLoop(addr, sys, { blockMs, tls, sources });
   } catch (err) {
     tls?.close();
-    return denoTransport(url, options, err instanceof Error ? err.message : String(err));
+    return denoTransport(url, options, errorMessage(err));
   }
   const insecure = options.tls?.insecure ?? false;
   const resume = options.tls?.resume ?? true;
@@ -206,7 +202,7 @@ function chooseUring(url: URL, options: TransportOptions): ChosenTransport | str
     const sys = new EpollSys();
     loop = new UringLoop(resolveOnce(hostname, port), sys, CLOSED_MODEL_BLOCK_MS);
   } catch (err) {
-    return err instanceof Error ? err.message : String(err);
+    return errorMessage(err);
   }
   return loopChosen("io_uring", loop);
 }

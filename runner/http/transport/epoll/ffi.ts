@@ -6,6 +6,7 @@
  * calls return `-errno` instead of throwing. Only the idle wait is `nonblocking`.
  */
 import { AF_INET, type SockAddr } from "../sock_addr.ts";
+import { errorMessage } from "../../exchange_errors.ts";
 
 const SYMBOLS = {
   socket: { parameters: ["i32", "i32", "i32"], result: "i32" },
@@ -81,7 +82,7 @@ export function epollUnavailableReason(): string | null {
     libc();
     return null;
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
+    const message = errorMessage(err);
     if (err instanceof Deno.errors.NotCapable || err instanceof Deno.errors.PermissionDenied) {
       return `FFI not permitted (--allow-ffi): ${message}`;
     }

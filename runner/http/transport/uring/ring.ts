@@ -42,6 +42,7 @@ import {
   SYS_IO_URING_SETUP,
 } from "./ffi.ts";
 import { UringBuffers } from "./buffers.ts";
+import { errorMessage } from "../../exchange_errors.ts";
 
 /** Makes a ring of `sqEntries` (a CQ four times as big), filling `params`; throws why not. */
 function setupRing(c: Libc, sqEntries: number, params: Uint8Array): number {
@@ -296,7 +297,7 @@ export function uringUnavailableReason(): string | null {
     new UringRing(8, 8).close();
     probed = null;
   } catch (err) {
-    probed = err instanceof Error ? err.message : String(err);
+    probed = errorMessage(err);
   }
   return probed;
 }
