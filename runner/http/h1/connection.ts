@@ -1,11 +1,8 @@
 /**
  * @module
- * One keep-alive HTTP/1.1 load connection. HOT PATH: writes pre-encoded bytes unawaited and reads into one
- * reused buffer; the pump (epoll, io_uring, or Deno's sockets through transport/promise_inline.ts) hands
- * reads to `#consume`, where the byte-scanning parser finds each response's end, records it without
- * allocating, and chains a closed loop's exchanges under one promise. The worker's watchdog times it out
- * (`deadlineMs` + `abort`): no timer per request. Failures are counted by kind, never thrown. Only a flow
- * step that captures, checks or keeps cookies keeps its response's bytes (`prepareStep`).
+ * One keep-alive HTTP/1.1 load connection. HOT PATH: writes pre-encoded bytes unawaited, reads into one
+ * reused buffer and parses each response's end without allocating; failures are counted by kind, never
+ * thrown, and the worker's watchdog times it out (`deadlineMs` + `abort`), so there is no timer per request.
  */
 import { fillLane } from "../template.ts";
 import type { ErrorKind } from "../../../results/mod.ts";
@@ -34,10 +31,7 @@ import { elapsedUs } from "../../../results/histogram.ts";
 
 const READ_BUFFER_BYTES = 32 * 1024;
 const EMPTY = new Uint8Array(0);
-/**
- * The read buffer of every epoll and io_uring connection of this isolate: `consume` keeps none of the
- * bytes, so one buffer serves all. A read of Deno's sockets lands while others run, so it has its own.
- */
+/** The read buffer of every epoll and io_uring connection (Deno's sockets get their own). */
 const INLINE_READ = new Uint8Array(READ_BUFFER_BYTES);
 /** The one executor of every exchange's promise: hands its settlers out here, so no closure per exchange. */
 let caught: ((done: number) => void) | null = null;
@@ -61,10 +55,7 @@ export class Connection implements StepConnection, InlineReader, DialEnd {
   /** The last connect's TCP and TLS times (ms), until a script's response takes them (`takeDial`). */
   dialedConnectMs = -1;
   dialedTlsMs = -1;
-  /**
-   * A kept exchange's phases (performance.now() ms), for a script's response: when it was asked for on a
-   * closed socket (-1: it was open), its first byte written, its last written and the response's first read.
-   */
+  /** A kept exchange's phases (ms): asked on a closed socket (-1: open), written, first read. */
   askedMs = -1;
   writeStartMs = 0;
   writtenMs = 0;
@@ -192,8 +183,7 @@ export class Connection implements StepConnection, InlineReader, DialEnd {
 
   /**
    * Sends `depth` requests back to back (pipelining when > 1); resolves with the number of responses. Latency
-   * counts from `intendedMs` (negative: now); failures are recorded and the socket closed. `request` replaces
-   * the mix's next one; `next`, a closed loop's grant, starts the next exchange from the pump's callback.
+   * counts from `intendedMs` (negative: now); `next`, a closed loop's grant, starts the next exchange.
    */
   exchange(
     intendedMs: number,
@@ -276,7 +266,6 @@ export class Connection implements StepConnection, InlineReader, DialEnd {
     this.#writing = bytes;
     this.#writeOffset = 0;
     this.#writeError = null;
-    // A pipelined batch's bytes count under its first request's endpoint.
     shared.recorder.addBytesWritten(sentMs, bytes.length, this.#requests.endpointOf(0));
     shared.recorder.inFlight += depth;
     this.#started();
@@ -305,7 +294,6 @@ export class Connection implements StepConnection, InlineReader, DialEnd {
     return this.#answered;
   }
 
-  /** `InlineReader`: parses the pump's read, then reads on or ends the exchange. */
   onRead(n: number | null): boolean {
     const inline = this.#sock!;
     if (!this.#consume(n, inline.nowMs())) {

@@ -1,8 +1,6 @@
 /**
  * @module
- * The shapes the parts of an HTTP/2 connection work with: the connection as they reach it (`H2Core`: shared
- * parts, the peer's settings and HPACK table, the output, the ways it ends), a stream (`H2Stream`, met by a
- * slot) and the run's settings its worker's connections share (`H2Run`). Types only: no part imports another.
+ * The shapes the parts of an HTTP/2 connection work with (`H2Core`, `H2Stream`, `H2Run`); types only.
  */
 import type { PeerSettings } from "../../../http2/frames.ts";
 import type { HpackDecoder } from "../../../http2/hpack/decoder.ts";
@@ -64,9 +62,7 @@ export interface H2Core {
   readonly shared: ConnectionShared;
   readonly run: H2Run;
   readonly output: H2Output;
-  /** The peer's SETTINGS (a new object per connection). */
   readonly peer: PeerSettings;
-  /** The response heads' HPACK decoder (a new one per connection). */
   readonly decoder: HpackDecoder;
   /** The server's first SETTINGS came: streams may open. */
   gotSettings: boolean;
