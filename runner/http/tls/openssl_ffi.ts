@@ -1,8 +1,7 @@
 /**
  * @module
- * The binding of the system's OpenSSL 3 (`libssl.so.3`, opened once per isolate): symbols, constants and
- * certificate failure reasons, for the OpenSSL modules only. Hot calls use `i32`/`u32` for V8's fast call
- * path; none is `nonblocking` (the sockets are).
+ * The binding of the system's OpenSSL 3 (`libssl.so.3`, opened once per isolate). Hot calls use `i32`/`u32`
+ * for V8's fast call path; none is `nonblocking` (the sockets are).
  */
 import { errorMessage } from "../exchange_errors.ts";
 
@@ -135,5 +134,4 @@ export function opensslUnavailableReason(): string | null {
   }
 }
 
-/** A NUL-terminated C string. */
 export const cstr = (s: string) => new TextEncoder().encode(s + "\0");
