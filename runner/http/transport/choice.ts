@@ -1,9 +1,7 @@
 /**
  * @module
- * The one place a run's transport is chosen, once and recorded, so the event loop never branches on it
- * (wrk's `sock` table). `deno` is `Deno.connect`; `epoll` the Linux FFI fast path (OpenSSL for https:);
- * `auto` is epoll wherever it can work (less CPU per request, TLS resumption; docs/PERFORMANCE.md), else
- * deno with the reason kept. `io_uring` (experimental) serves plain-TCP closed models, else epoll.
+ * The one place a run's transport is chosen, once and recorded, so the event loop never branches on it.
+ * `auto` is epoll wherever it can work (docs/PERFORMANCE.md), else deno with the reason kept.
  */
 import { type CallbackConnect, dialTarget, tcpTransport, type Transport } from "./transport.ts";
 import { type TlsSessionInfo, tlsTransport } from "../tls/deno_tls.ts";
@@ -34,7 +32,6 @@ export interface ChosenTransport {
   fallbackReason: string | null;
   /** https: what the first handshake negotiated (null before one completed, or for http:). */
   tlsInfo(): TlsSessionInfo | null;
-  /** Closes whatever the transport holds (the epoll set and any socket left); idempotent. */
   close(): void;
   /** Closed models: how long ready responses waited for the worker, by each transport's probe; null: none. */
   takeReadyWait?: () => ReadyWaitSum | null;
@@ -64,7 +61,6 @@ interface TransportOptions {
 /** How long a closed model's epoll pump keeps the thread per turn (the watchdog's resolution is 50 ms). */
 export const CLOSED_MODEL_BLOCK_MS = 5;
 
-/** Chooses once per run (and per worker); names are resolved here, once. */
 export function chooseTransport(
   url: URL,
   requested: TransportRequest,
@@ -88,9 +84,7 @@ export function chooseTransport(
   return chooseEpoll(url, options);
 }
 
-/**
- * Epoll bound to the source addresses whatever was asked, else why not: a crowd never uses fewer addresses.
- */
+/** Epoll bound to the source addresses whatever was asked, else why not (a crowd never uses fewer). */
 function boundTransport(url: URL, requested: TransportRequest, options: TransportOptions): ChosenTransport {
   const why = requested === "deno" ? "--transport deno cannot bind a source address" : epollBlocker(url);
   if (why !== null) {
@@ -180,10 +174,7 @@ function sourceAddrOf(ip: string, target: SockAddr): SockAddr {
   return source;
 }
 
-/**
- * Why io_uring cannot serve `url` for this run, or null: plain TCP and closed models only (the pump
- * blocks its thread; a DEFER_TASKRUN ring is waited on by its own thread only), and a ring we can make.
- */
+/** Why io_uring cannot serve `url`, or null: plain TCP and closed models only, and a ring we can make. */
 export function uringBlocker(url: URL, options: TransportOptions = {}): string | null {
   if (url.protocol !== "http:") return `io_uring serves plain TCP only (${url.protocol} stays on epoll)`;
   if (options.closedModel !== true) {

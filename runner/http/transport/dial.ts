@@ -1,9 +1,7 @@
 /**
  * @module
- * The connect of every engine connection, HTTP/1.1 or HTTP/2: through the worker's connect gate (its wait
- * not timed), given up at the timeout, recorded (connect time apart from TLS, reconnects) or counted by
- * kind. An HTTP/1.1 connect is timed out by the watchdog (`DialWatch`); an HTTP/2 one, unwatched, by a
- * timer of its own. On epoll the connect ends in callbacks: no promise or abort listener per connect.
+ * The connect of every engine connection: through the worker's connect gate, given up at the timeout,
+ * recorded or counted by kind. On epoll the connect ends in callbacks: no promise or listener per connect.
  */
 import type { ConnectionShared } from "../load_connection.ts";
 import type { ErrorKind } from "../../../results/mod.ts";
@@ -20,7 +18,6 @@ interface DialWatch {
   deadlineMs: number;
   /** Set by the watchdog before it aborts: the failed connect is then a timeout. */
   timedOut: boolean;
-  /** When the connect ended (connected or failed). */
   lastEventMs: number;
   /** Takes the new socket in the turn it connected, before anything else can run. */
   adopt(sock: TransportConn): void;
@@ -35,7 +32,6 @@ export interface DialEnd {
 }
 
 export class Dialer implements ConnectWaiter {
-  /** The promise transports' connect under way (its signal aborts it). */
   #connecting: AbortController | null = null;
   /** A callback connect's socket while it connects (closing it aborts the connect). */
   #pending: TransportConn | null = null;
@@ -73,7 +69,6 @@ export class Dialer implements ConnectWaiter {
     this.abort();
   }
 
-  /** Aborts the connect under way, if any (watchdog timeout or shutdown). */
   abort(): void {
     this.#connecting?.abort();
     const pending = this.#pending;
@@ -131,7 +126,6 @@ export class Dialer implements ConnectWaiter {
     );
   }
 
-  /** The connect under way ended: its slot, timer and abort handle let go. */
   #settle(): void {
     this.#waiting = false;
     this.#pending = null;

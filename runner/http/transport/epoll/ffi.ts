@@ -1,9 +1,8 @@
 /**
  * @module
- * The libc binding of the epoll transport (`Deno.dlopen`, once per isolate) and `EpollSys`, a loop's
- * socket and epoll calls. Pointers and scratch buffers are owned here; callers' `Uint8Array`s are bounds-
- * checked. Signatures use `i32`/`u32` (BigInt results of `isize` made a read/write loop 2.3x slower);
- * calls return `-errno` instead of throwing. Only the idle wait is `nonblocking`.
+ * The libc binding of the epoll transport (once per isolate) and `EpollSys`, a loop's socket and epoll calls.
+ * Signatures use `i32`/`u32` (BigInt results of `isize` made a read/write loop 2.3x slower); calls return
+ * `-errno` instead of throwing.
  */
 import { AF_INET, type SockAddr } from "../sock_addr.ts";
 import { errorMessage } from "../../exchange_errors.ts";
@@ -92,7 +91,6 @@ export function epollUnavailableReason(): string | null {
 
 let loaded: Libc | null = null;
 
-/** Opens libc once per isolate (throws when FFI is not permitted or libc is missing). */
 export function libc(): Libc {
   if (loaded === null) loaded = Deno.dlopen("libc.so.6", SYMBOLS).symbols;
   return loaded;
@@ -101,10 +99,7 @@ export function libc(): Libc {
 /** x86_64 packs `struct epoll_event` (12 bytes); aarch64 aligns its u64 data (16 bytes). */
 const EVENT_BYTES = Deno.build.arch === "x86_64" ? 12 : 16;
 const EVENT_DATA_OFFSET = Deno.build.arch === "x86_64" ? 4 : 8;
-/**
- * The layout in 32-bit words: events are read by index, never through a method a script's isolate could
- * replace (`DataView.prototype`), as edge-triggered events are never delivered twice.
- */
+/** Events are read by index, never through a method a script could replace (`DataView.prototype`). */
 const EVENT_WORDS = EVENT_BYTES / 4;
 const EVENT_DATA_WORD = EVENT_DATA_OFFSET / 4;
 
@@ -241,10 +236,7 @@ export class EpollSys {
     await this.#c.usleep_idle(Math.round(ms * 1000));
   }
 
-  /**
-   * Closes an epoll set, but not while an idle wait may still be queued on the thread pool: a late pool
-   * thread would wait on whatever set takes the number next and swallow its edge-triggered events.
-   */
+  /** Closes an epoll set once no idle wait is queued on it: a late one would eat the next set's events. */
   closeEpoll(epfd: number): void {
     if (this.#idleWaiting) this.#closeAfterIdle = epfd;
     else this.close(epfd);
@@ -278,10 +270,7 @@ export class EpollSys {
     if (fd >= 0) this.#c.close(fd);
   }
 
-  /**
-   * Closes `fd` after reading what its receive queue holds (at most DRAIN_MAX_BYTES): closing with bytes
-   * unread sends a reset instead of a FIN (RFC 1122 4.2.2.13), which can cost the peer what we sent last.
-   */
+  /** Closes `fd` after draining it: unread bytes send a reset, not a FIN (RFC 1122 4.2.2.13). */
   closeDrained(fd: number): void {
     if (fd < 0) return;
     const scratch = this.#drainScratch;
