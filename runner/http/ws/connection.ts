@@ -1,11 +1,8 @@
 /**
  * @module
- * One WebSocket load connection: `open` dials and runs the handshake (frames that came with its answer read
- * first); an `exchange` sends one message and waits for its match (a storm's is a connection's life, hold's a
- * wait, a ping and its pong). One read stays armed between exchanges, so broadcasts are timed as they arrive
- * and a closed loop's next exchange starts from its callback. HOT PATH: frames masked in place, messages
- * handled as views, no closure between socket and connection; on epoll and io_uring reads land in the
- * worker's shared buffer, so an idle connection holds none. Failures are counted by kind, never thrown.
+ * One WebSocket load connection: `open` dials and runs the handshake; an `exchange` sends one message and
+ * waits for its match. One read stays armed between exchanges, so broadcasts are timed as they arrive.
+ * HOT PATH: frames masked in place, messages handled as views; failures are counted by kind, never thrown.
  */
 import { CLOSE_ABNORMAL, CLOSE_GOING_AWAY, CLOSE_NO_STATUS, CLOSE_NORMAL } from "../../../ws/opcodes.ts";
 import { classifyError, errorMessage } from "../exchange_errors.ts";
@@ -28,7 +25,6 @@ export class WsConnection extends WsSocket implements LoadConnection, DialEnd {
   #dialer: Dialer | null = null;
   /** A socket was opened before, so the next connect is a reconnect (unless we closed it on purpose). */
   #everOpened = false;
-  /** The connection's own buffer for promise reads (Deno's sockets only; see the module comment). */
   #buf: Uint8Array | null = null;
   readonly #pacing: WsPacing;
   /** The buffer reads go into (the worker's shared one, or `#buf`), and whether one is armed. */
@@ -64,7 +60,6 @@ export class WsConnection extends WsSocket implements LoadConnection, DialEnd {
     this.#armed = false;
   }
 
-  /** Dials, then runs the handshake; false when either failed (counted). */
   open(): Promise<boolean> {
     // No frame of ours until connected, and on epoll no promise of the dial's.
     return new Promise((resolve) => {
@@ -73,7 +68,6 @@ export class WsConnection extends WsSocket implements LoadConnection, DialEnd {
     });
   }
 
-  /** The dial's end (transport/dial.ts `DialEnd`): the handshake on its socket, or false. */
   dialEnded(sock: TransportConn | null): void {
     const opened = this.#opened!;
     this.#opened = null;
@@ -89,7 +83,6 @@ export class WsConnection extends WsSocket implements LoadConnection, DialEnd {
       this.closeSocket();
       return false;
     }
-    // permessage-deflate is the server's choice, per connection.
     this.parser.deflate = done.deflate;
     this.#pacing.reset(done.deflate);
     const extra = done.extraBytes;
@@ -107,7 +100,6 @@ export class WsConnection extends WsSocket implements LoadConnection, DialEnd {
     return this.sock !== null;
   }
 
-  /** A write failed: the connection closes (its read fails with the write's error). */
   writeFailed(): void {
     this.abort();
   }
@@ -158,7 +150,6 @@ export class WsConnection extends WsSocket implements LoadConnection, DialEnd {
     else this.#begin(this.#holdIntendedMs, -1);
   }
 
-  /** Starts a send: the next message (or a ping), masked and written; the read armed (inline). */
   #begin(intendedMs: number, sentMs: number): void {
     if (sentMs < 0) sentMs = performance.now();
     this.lastEventMs = sentMs;
@@ -168,13 +159,11 @@ export class WsConnection extends WsSocket implements LoadConnection, DialEnd {
     this.#match.reset();
     const bytes = this.#pacing.nextFrame(sentMs);
     this.#ex.sent(intendedMs, sentMs, bytes.length);
-    // Armed before the write, so a write that fails at once fails the armed read, as on Deno.Conn; a
-    // storm's next send from inside a read finds it armed again by the read that called it.
+    // Armed before the write, so a write that fails at once fails the armed read, as on Deno.Conn.
     this.#arm();
     this.writer.sendMessage(bytes);
   }
 
-  /** Arms one read, unless one is armed already (a read is armed at most once at a time). */
   #arm(): void {
     if (this.#armed || this.sock === null) return;
     this.#armed = true;
@@ -204,7 +193,6 @@ export class WsConnection extends WsSocket implements LoadConnection, DialEnd {
     return this.#end();
   }
 
-  /** The exchange ended: starts the chain's next send, or settles. True when it settled. */
   #end(): boolean {
     const done = this.#endExchange();
     const next = this.#next;
@@ -224,7 +212,6 @@ export class WsConnection extends WsSocket implements LoadConnection, DialEnd {
     if (!this.#ex.active && this.run.messagesPerConnection === 0) this.#arm();
   }
 
-  /** Starts the chain's next exchange at `sentMs`, the answers so far carried into it. */
   #chainNext(answered: number, sentMs: number): void {
     this.#ex.carry(answered);
     if (this.run.pingIntervalMs === 0) return this.#begin(-1, sentMs);
@@ -323,7 +310,6 @@ export class WsConnection extends WsSocket implements LoadConnection, DialEnd {
     if (this.sock !== null && !this.shared.stopping) this.#begin(-1, -1);
   }
 
-  /** A failed read: the watchdog's timeout, our failed write, or the peer's reset. */
   #failRead(err: unknown): void {
     const nowMs = performance.now();
     const closing = this.#ex.active && this.closeSent && !this.closeReceived;

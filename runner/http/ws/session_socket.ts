@@ -1,9 +1,7 @@
 /**
  * @module
- * A flow session's own WebSocket (its `ws` steps): dialed through the run's transport, its reads kept
- * armed in a buffer of its own (a session waits for few messages). Unasked messages wait in a bounded
- * queue; a step takes the first match, those passed over are unsolicited. Failures count by kind under the
- * waiting step's endpoint; a wait cut by the run's end or a stop counts nothing.
+ * A flow session's own WebSocket (its `ws` steps), its reads kept armed in a buffer of its own. Unasked
+ * messages wait in a bounded queue; a step takes the first match, those passed over are unsolicited.
  */
 import { MessageTemplate } from "../../../ws/frame_encoder.ts";
 import { CLOSE_ABNORMAL, CLOSE_NO_STATUS, OP_TEXT } from "../../../ws/opcodes.ts";
@@ -26,10 +24,7 @@ export interface ReceivedMessage {
 const QUEUE_BYTES = 4 * 1024 * 1024;
 const QUEUE_MESSAGES = 1_024;
 
-/**
- * The messages received before a step asked: in arrival order, bounded in bytes and count (a flood of empty
- * ones would queue millions), oldest let go first; those passed over or let go count as unsolicited.
- */
+/** The messages received before a step asked, bounded in bytes and count, the oldest let go first. */
 class SessionQueue {
   readonly #messages: ReceivedMessage[] = [];
   #bytes = 0;
@@ -37,7 +32,6 @@ class SessionQueue {
   /** `passed` is told of each message no step took (its arrival time). */
   constructor(readonly passed: (atMs: number) => void) {}
 
-  /** Keeps `message` for a later step, letting the oldest go past the bounds. */
   push(message: ReceivedMessage): void {
     const messages = this.#messages;
     messages.push(message);
@@ -126,9 +120,8 @@ export class WsSessionSocket extends WsSocket {
   }
 
   /**
-   * Resolves once the write under way has ended, so a session's socket holds at most one message waiting
-   * (sends wait for no answer; a server reading none would grow it without bound). A server that takes
-   * none within `timeoutMs` fails the send (`timeout`, under `endpoint`).
+   * Resolves once the write under way has ended, so a session's socket holds at most one message waiting;
+   * a server that takes none within `timeoutMs` fails the send (`timeout`, under `endpoint`).
    */
   writable(
     timeoutMs: number,
@@ -197,7 +190,6 @@ export class WsSessionSocket extends WsSocket {
     this.#queue.clear();
   }
 
-  /** The session is over: an open socket says so (1000) and closes. */
   release(): void {
     this.#claim(-1);
     this.closeWith(1000, performance.now());
@@ -284,7 +276,6 @@ export class WsSessionSocket extends WsSocket {
     else if (before) this.fault(nowMs, "ws-closed", `the WebSocket closed before ${before}`, endpoint);
   }
 
-  /** A write failed: the socket closes (the step waiting on it fails with the write's error). */
   writeFailed(): void {
     this.closeSocket();
   }
