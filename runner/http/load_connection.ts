@@ -1,8 +1,7 @@
 /**
  * @module
- * What the engine's connections share whatever their protocol: the worker-wide `ConnectionShared`, the
- * `LoadConnection` shape the executors, watchdog and graceful stop drive, and a flow session's
- * `StepConnection`. Types only, so every protocol folder imports them without importing another.
+ * What the engine's connections share whatever their protocol. Types only, so every protocol folder imports
+ * them without importing another.
  */
 import type { IntervalRecorder } from "../stats/recorder.ts";
 import type { EncodedRequest, RequestMix } from "./request.ts";
@@ -42,10 +41,7 @@ export interface ConnectionShared {
   stopping: boolean;
 }
 
-/**
- * `fields` as a new object with every field in one order: the warm-up's and the run's share a hidden
- * class, so code optimized in the warm-up stays valid at t0 instead of deoptimizing.
- */
+/** `fields` in one order, so the warm-up's and the run's share a hidden class and stay optimized at t0. */
 export function connectionShared(fields: ConnectionShared): ConnectionShared {
   return {
     hostname: fields.hostname,
@@ -112,7 +108,6 @@ export interface StepConnection extends LoadConnection {
   keptResponse(): StepResponse;
   /** HTTP/1.1: whether that response's head has a Set-Cookie field (its parser noted it). */
   readonly setCookie?: boolean;
-  /** The session is over: its values and cookies are forgotten. */
   endSession(): void;
 }
 

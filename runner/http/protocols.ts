@@ -1,10 +1,8 @@
 /**
  * @module
- * The protocol table: `PROTOCOLS` maps each protocol a run can speak to the factory of its `LoadConnection`s;
- * a new protocol is a folder of its own plus one entry here. Chosen once per worker before t0: `auto` on
- * https: asks the server's ALPN once with one connection (no request); on http: it is HTTP/1.1, as cleartext
- * h2 cannot be negotiated without an upgrade per connection. `h3` is QUIC (ALPN h3, https: only). A worker
- * loads the connections of HTTP/2, WebSocket, gRPC and HTTP/3 only when its run speaks them.
+ * The protocol table: `PROTOCOLS` maps each protocol a run can speak to the factory of its `LoadConnection`s.
+ * Chosen once per worker before t0: `auto` on https: asks the server's ALPN once; on http: it is HTTP/1.1.
+ * A worker loads the connections of HTTP/2, WebSocket, gRPC and HTTP/3 only when its run speaks them.
  */
 import type { ChosenTransport } from "./transport/choice.ts";
 import type { RequestSpec } from "../request_spec.ts";
@@ -17,9 +15,7 @@ import { serverNameOf, type TlsOptions } from "./tls/options.ts";
 import type { TlsSessionInfo } from "./tls/deno_tls.ts";
 import { closeQuietly } from "../../system/descriptors.ts";
 
-/** The protocols of the config (`protocol:`, `--protocol`). */
 type ProtocolRequest = "http1" | "h2" | "h2c" | "h3" | "auto";
-/** What a run spoke (results: `protocol`). */
 export type ProtocolUsed = "http1" | "h2" | "h2c" | "h3";
 /** A row of the protocol table: the HTTP version spoken, WebSocket, or gRPC (over h2 or h2c). */
 type ProtocolRow = ProtocolUsed | "ws" | "grpc";
@@ -62,7 +58,6 @@ export async function probeProtocol(
 interface ProtocolSetup {
   readonly shared: ConnectionShared;
   readonly url: URL;
-  /** The request mix, and the data columns its templates may name. */
   readonly requests: readonly RequestSpec[];
   readonly columns?: readonly string[];
   /** The endpoint index of each request of the mix (runner/endpoint_table.ts). */
@@ -90,7 +85,6 @@ export interface ConnectionFactory {
   readonly perConnection: number;
   /** Flow steps go as HTTP/2 requests (their HEADERS frames encoded too), not HTTP/1.1 ones. */
   readonly h2Steps: boolean;
-  /** The next load connection; `id` is unique in the worker. */
   next(id: number): LoadConnection;
   /** Most streams open at once on one connection so far (results), 0 for a protocol without streams. */
   maxOpenStreams(): number;

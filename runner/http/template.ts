@@ -1,9 +1,7 @@
 /**
  * @module
  * Requests with `{{ name }}` in path, headers or body, split once into byte segments and slots, so sending
- * one copies segments and values into a reused buffer. HOT PATH: `TemplateWriter.fill` allocates nothing. A
- * slot is a value index or a built-in (Artillery's `$randomNumber(min,max)`, `$randomString(n)`; `$uuid()`,
- * `$now(unit)`, `$worker()`); its place (fill_values.ts) decides percent-encoding and refusing CR, LF, NUL.
+ * one copies segments and values into a reused buffer. HOT PATH: `TemplateWriter.fill` allocates nothing.
  */
 import { copyBytes } from "../../system/copy_bytes.ts";
 import {
@@ -83,7 +81,6 @@ function placeholderOf(expr: string): Placeholder | string {
   return `{{ ${expr} }} is neither a name (letters, digits, _ . -), a name | raw, nor $randomNumber(min,max) / $randomString(n) / $uuid() / $now(s|ms|ns|rfc3339) / $worker()`;
 }
 
-/** Every placeholder of `text` in order (problems as strings). */
 export function placeholdersOf(text: string): Array<Placeholder | string> {
   return [...text.matchAll(PLACEHOLDER)].map((m) => placeholderOf(m[1]));
 }
@@ -274,7 +271,6 @@ function uuidChar(i: number): number {
   return HEX[i === 14 ? 4 : i === 19 ? 8 + ((engineRandom() * 4) | 0) : (engineRandom() * 16) | 0];
 }
 
-/** Writes the decimal digits of integer `n` at `at`; returns the end. */
 export function writeInt(buf: Uint8Array, at: number, n: number): number {
   if (n < 0) {
     buf[at++] = 45;
@@ -289,10 +285,7 @@ export function writeInt(buf: Uint8Array, at: number, n: number): number {
   return at + digits;
 }
 
-/**
- * Fills templates into one reused buffer per connection. The body is written past the head's bound first,
- * so Content-Length is known, then moved; the buffer grows by doubling from the first fill's size.
- */
+/** Fills templates into one reused buffer per connection; the body goes past the head's bound, then moves. */
 export class TemplateWriter {
   #buf = new Uint8Array(0);
   #view = this.#buf.subarray(0, 0);
