@@ -182,9 +182,8 @@ export class PeerSettings {
 }
 
 /**
- * Applies a SETTINGS payload to `into` in order (RFC 9113 6.5.3: last wins, unknown ignored). Returns null
- * or the problem, `errorCode` saying FRAME_SIZE_ERROR, PROTOCOL_ERROR (a server's ENABLE_PUSH 1,
- * MAX_FRAME_SIZE outside 2^14..2^24-1) or FLOW_CONTROL_ERROR; `into` may be partly updated then.
+ * Applies a SETTINGS payload to `into` in order (RFC 9113 6.5.3: last wins, unknown ignored): null, or the
+ * problem with its `errorCode`; `into` may be partly updated then.
  */
 export function applySettings(
   buf: Uint8Array,
