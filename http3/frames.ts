@@ -1,10 +1,7 @@
 /**
  * @module
- * HTTP/3 framing (RFC 9114 6.2, 7, 8): frame and stream types, error codes, SETTINGS, the one-id frames
- * (GOAWAY, MAX_PUSH_ID, CANCEL_PUSH) and `H3FrameReader`, which scans a stream's bytes as they arrive,
- * split anywhere: DATA payloads are handed on where they lie, other frames whole (in place when they
- * arrived whole, else copied to one buffer bounded by `maxFrameBytes`), unknown and reserved types
- * skipped. Errors are negated H3_* codes, returned, never thrown.
+ * HTTP/3 framing (RFC 9114 6.2, 7, 8): frame and stream types, error codes, SETTINGS, and `H3FrameReader`,
+ * which scans a stream's bytes split anywhere. Errors are negated H3_* codes, returned, never thrown.
  */
 import { copyBytes } from "../system/copy_bytes.ts";
 import { readVarint, VARINT_TRUNCATED, varintLengthAt, varintSize, writeVarint } from "./varint.ts";
@@ -146,9 +143,8 @@ const IN_SKIP = 3;
 const HEAD_BYTES = 16;
 
 /**
- * Reads the frames of one stream (`control` or a request stream) from chunks split anywhere. The caller
- * loops `at = reader.read(buf, at, end)` while `at < end`, acting on `event`; a negative return is the
- * negated H3_* code that closes the connection (control stream) or the stream.
+ * Reads the frames of one stream from chunks split anywhere: the caller loops `at = reader.read(buf, at,
+ * end)` while `at < end`, acting on `event`; a negative return is the negated H3_* code.
  */
 export class H3FrameReader {
   event = READ_MORE;
@@ -194,7 +190,6 @@ export class H3FrameReader {
     return at;
   }
 
-  /** Starts a new stream with this reader (its buffers kept), as a new request stream's. */
   reset(): void {
     this.state = IN_HEAD;
     this.headLen = 0;

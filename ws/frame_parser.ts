@@ -1,8 +1,7 @@
 /**
  * @module
- * The client's reader of server WebSocket frames (RFC 6455 5.2): hands whole messages to a `FrameSink` as
- * views of the read buffer, gathers split ones within the worker's `BufferBudget`, inflates RSV1 ones.
- * Anything a server is forbidden is a fault that stops the parser; nothing after a close frame is read.
+ * The client's reader of server WebSocket frames (RFC 6455 5.2): whole messages handed to a `FrameSink` as
+ * views of the read buffer. Anything a server is forbidden is a fault that stops the parser.
  */
 import {
   CLOSE_NO_STATUS,
@@ -84,7 +83,6 @@ export class FrameParser {
     this.#maxFrames = Math.max(1_024, Math.ceil(maxMessageBytes / 1_024));
   }
 
-  /** The connection ended: its message buffer goes back to the budget. */
   release(): void {
     if (this.#msg !== null) this.budget.give(this.#msg.length);
     this.#msg = null;

@@ -48,10 +48,7 @@ const KEY_CHARS = 24;
 /** Per `crypto.getRandomValues` call. */
 const KEYS_PER_DRAW = 64;
 
-/**
- * The run's Upgrade request built once, so a crowd's handshakes make only the key's text each. The request
- * is the template's bytes, valid until the next key: a partial write copies what is left.
- */
+/** The run's Upgrade request built once; the request is valid until the next key (a partial write copies). */
 export class HandshakeTemplate {
   readonly #bytes: Uint8Array;
   readonly #keyAt: number;
