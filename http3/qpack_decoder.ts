@@ -159,10 +159,7 @@ export class QpackDecoder extends FieldReader {
     return at;
   }
 
-  /**
-   * Decodes field section `block[start, end)` of `streamId`: its :status (100..999), 0 if none,
-   * QPACK_BLOCKED, or a negative QPACK_* code (BAD_FIELD and BAD_STATUS after the whole section).
-   */
+  /** Decodes field section `block[start, end)` of `streamId`: its :status, 0 if none, or a QPACK_* code. */
   decodeSection(streamId: number, block: Uint8Array, start: number, end: number, onField?: OnField): number {
     this.pos = start;
     const ric = this.requiredInsertCountAt(block, end);
@@ -236,10 +233,7 @@ export class QpackDecoder extends FieldReader {
     return this.dynamicEntry(this.table.slot(this.insertCount - abs), withValue);
   }
 
-  /**
-   * A field line that references an entry (RFC 9204 4.5.2-4.5.5): indexed, 1Txxxxxx or post-base 0001xxxx;
-   * a literal with a name reference, 01NTxxxx or post-base 0000Nxxx, whose value is read after it.
-   */
+  /** A field line that references an entry (RFC 9204 4.5.2-4.5.5), the literal's value read after it. */
   private reference(block: Uint8Array, end: number, base: number, ric: number): number {
     const b = block[this.pos], postBase = b < 0x20, indexed = b >= 0x80 || (postBase && b >= 0x10);
     const isStatic = !postBase && (b & (indexed ? 0x40 : 0x10)) !== 0;
@@ -287,7 +281,6 @@ export class QpackDecoder extends FieldReader {
       this.table.setMaxSize(value);
       return QPACK_OK;
     }
-    // Duplicate: 000xxxxx
     const index = this.readInt(buf, end, 0x1f);
     if (index < 0) return index === QPACK_TOO_LARGE ? QPACK_BAD_INSTRUCTION : index;
     if (this.absolute(this.insertCount - 1 - index, this.insertCount, true) < 0) return QPACK_BAD_INSTRUCTION;

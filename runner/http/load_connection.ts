@@ -11,7 +11,6 @@ import type { CallbackConnect, Transport } from "./transport/transport.ts";
 import type { StepResponse } from "./kept_response.ts";
 import type { H2Request } from "./h2/request.ts";
 
-/** Receives one line per completed response; see request_log.ts. */
 interface ResponseSink {
   write(status: number, intendedMs: number, sentMs: number, endMs: number, connectionId: number): void;
   unanswered(intendedMs: number, sentMs: number, endMs: number, connectionId: number): void;
@@ -32,7 +31,6 @@ export interface ConnectionShared {
   readonly connectTimeoutMs?: number;
   /** Cap of a response head; a bigger one is a `parse` error and the connection closes. */
   readonly maxHeaderBytes: number;
-  /** Bounds connects in flight at once (every `open` passes it). */
   readonly connectGate: ConnectGate;
   /** Connects complete beside traffic (epoll, io_uring); false on deno, which opens the crowd first. */
   readonly connectsBesideTraffic?: boolean;
@@ -84,7 +82,6 @@ export interface LoadConnection {
   countUnfinished(nowMs: number): void;
 }
 
-/** A flow step's request, encoded once per flow for each protocol a run may speak. */
 export interface StepRequest {
   /** The step over HTTP/1.1 (a template when it has placeholders or the session keeps cookies). */
   readonly request: EncodedRequest;
@@ -111,7 +108,6 @@ export interface StepConnection extends LoadConnection {
   endSession(): void;
 }
 
-/** `conn` as a connection that runs flow steps; throws when its protocol has no flows. */
 export function stepConnectionOf(conn: LoadConnection): StepConnection {
   if ("sendStep" in conn) return conn as StepConnection;
   throw new TypeError("flows need a connection that runs steps (HTTP/1.1 or HTTP/2)");

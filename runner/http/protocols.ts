@@ -54,13 +54,11 @@ export async function probeProtocol(
   return chosen.tlsInfo()?.alpn === "h2" ? "h2" : "http1";
 }
 
-/** What a protocol's connections are made from: the worker's shared parts and the run's settings. */
 interface ProtocolSetup {
   readonly shared: ConnectionShared;
   readonly url: URL;
   readonly requests: readonly RequestSpec[];
   readonly columns?: readonly string[];
-  /** The endpoint index of each request of the mix (runner/endpoint_table.ts). */
   readonly endpoints?: readonly number[];
   readonly pipelining: number;
   readonly streams: number;
@@ -69,7 +67,6 @@ interface ProtocolSetup {
   /** Each arrival dials a connection of its own (`connection: per-arrival`). */
   readonly perArrival: boolean;
   readonly windowBytes: number;
-  /** First id of this worker's connections (ids stay unique across workers). */
   readonly idBase: number;
   /** WebSocket: the worker's messages, match rule and counts (ws/run.ts); the `ws` row needs it. */
   readonly ws?: WsRun;
@@ -79,7 +76,6 @@ interface ProtocolSetup {
   readonly tls?: TlsOptions;
 }
 
-/** A worker's connections for one protocol, made one at a time as the executors ask. */
 export interface ConnectionFactory {
   /** Load connections that share one connection to the target (HTTP/2 streams; 1 otherwise). */
   readonly perConnection: number;
@@ -92,7 +88,6 @@ export interface ConnectionFactory {
   tlsInfo?(): TlsSessionInfo | null;
 }
 
-/** A factory of one load connection to each connection to the target, without streams. */
 function oneEach(next: (id: number) => LoadConnection): ConnectionFactory {
   return { perConnection: 1, h2Steps: false, next, maxOpenStreams: () => 0 };
 }
@@ -175,11 +170,9 @@ async function h3Connections(setup: ProtocolSetup): Promise<ConnectionFactory> {
   };
 }
 
-/** The protocol table: each protocol a run speaks, and the factory of its connections. */
 export const PROTOCOLS: Readonly<
   Record<ProtocolRow, (setup: ProtocolSetup) => ConnectionFactory | Promise<ConnectionFactory>>
 > = {
-  // HTTP/1.1: one `Connection` per load connection, `pipelining` requests in flight on it.
   http1: (setup) => oneEach((id) => new Connection(id, setup.shared, setup.pipelining)),
   h2: h2Connections,
   h2c: h2Connections,
@@ -225,7 +218,6 @@ class StreamSlots<C extends SlotHost, S> {
     return this.slotOn(id, this.#session);
   }
 
-  /** Most streams open at once on any one connection so far. */
   get maxOpenStreams(): number {
     let most = 0;
     for (const s of this.sessions) most = Math.max(most, s.maxOpenStreams, s.partner?.maxOpenStreams ?? 0);

@@ -34,7 +34,6 @@ const WORKER = -4;
 /** `$now(unit)`'s units, by their code in a slot's args. */
 const NOW_UNITS = ["s", "ms", "ns", "rfc3339"];
 
-/** `{{ expr }}`, the expression trimmed. */
 const PLACEHOLDER = /\{\{\s*(.*?)\s*\}\}/g;
 const NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 /** `name | raw`: a path or query value sent unencoded. */
@@ -53,7 +52,6 @@ export function hasPlaceholder(text: string): boolean {
   return text.includes("{{");
 }
 
-/** The placeholder `expr` stands for, or a problem in words. */
 function placeholderOf(expr: string): Placeholder | string {
   if (NAME.test(expr)) return { kind: "name", name: expr, raw: false };
   const raw = RAW_NAME.exec(expr);
@@ -162,7 +160,6 @@ function headPlace(head: string, offset: number, raw: boolean): FillPlace {
   return fieldPlace(head.slice(lineStart, head.indexOf(":", lineStart)));
 }
 
-/** A body's parts: its bytes as they are (binary ones too) unless its text holds a placeholder. */
 export function bodyPartsOf(body: Uint8Array | undefined, indexOf: (name: string) => number): Parts {
   const text = body === undefined ? "" : decoder.decode(body);
   if (body === undefined || hasPlaceholder(text)) return partsOf(text, indexOf);
@@ -182,7 +179,6 @@ export interface RequestTemplate {
   autoLength: boolean;
 }
 
-/** Builds the template of a request's head text (lines ending CRLF, no blank line) and body text. */
 export function buildTemplate(
   headText: string,
   body: Uint8Array | undefined,
@@ -250,7 +246,6 @@ export function writeParts(
 /** The lane filling requests now, as ghz names a worker (`g<lane>c<connection>`); set by it before a fill. */
 export const fillLane: { id: Uint8Array } = { id: new Uint8Array(0) };
 
-/** The RFC 3339 text of the second `rfc3339[0]` (made once a second). */
 let rfc3339: [number, Uint8Array] = [-1, new Uint8Array(0)];
 
 /** Writes the time now in `$now`'s unit: Unix seconds, ms or ns (to the microsecond), or RFC 3339. */

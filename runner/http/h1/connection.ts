@@ -1,8 +1,7 @@
 /**
  * @module
- * One keep-alive HTTP/1.1 load connection. HOT PATH: writes pre-encoded bytes unawaited, reads into one
- * reused buffer and parses each response's end without allocating; failures are counted by kind, never
- * thrown, and the worker's watchdog times it out (`deadlineMs` + `abort`), so there is no timer per request.
+ * One keep-alive HTTP/1.1 load connection. HOT PATH: writes unawaited, reads into one reused buffer, parses
+ * without allocating, counts failures without throwing; the watchdog times it out (no timer per request).
  */
 import { fillLane } from "../template.ts";
 import type { ErrorKind } from "../../../results/mod.ts";
@@ -60,7 +59,6 @@ export class Connection implements StepConnection, InlineReader, DialEnd {
   writeStartMs = 0;
   writtenMs = 0;
   firstByteMs = 0;
-  /** The socket, Deno's seen as inline (transport/promise_inline.ts). */
   #sock: InlineConn | null = null;
   readonly #dialer: Dialer;
   #opening: ((resolve: (open: boolean) => void) => void) | null = null;
@@ -131,7 +129,6 @@ export class Connection implements StepConnection, InlineReader, DialEnd {
     return dial;
   }
 
-  /** What the open socket's TLS handshake negotiated (epoll's OpenSSL client), else null. */
   tlsNegotiated(): SslNegotiated | null {
     const ssl = (this.#sock as { ssl?: SslConn | null } | null)?.ssl;
     return ssl === undefined || ssl === null ? null : ssl.negotiated();
@@ -240,7 +237,6 @@ export class Connection implements StepConnection, InlineReader, DialEnd {
     return await this.open(request?.endpoint) ? await this.exchange(intendedMs, depth, request, next) : 0;
   }
 
-  /** Starts an exchange: arms the read, then writes the picked request; false when none was sent. */
   #begin(intendedMs: number, depth: number, request: EncodedRequest | null, sentMs: number): boolean {
     const shared = this.shared;
     fillLane.id = this.#lane;
@@ -375,7 +371,6 @@ export class Connection implements StepConnection, InlineReader, DialEnd {
     return this.#kept;
   }
 
-  /** The session is over: the next exchanges keep nothing and fill no session values. */
   endSession(): void {
     this.prepareStep(NO_VALUES, null, 0);
   }
@@ -455,14 +450,12 @@ export class Connection implements StepConnection, InlineReader, DialEnd {
     }
   }
 
-  /** Closes after a failure already counted: the exchange reports all its requests as handled. */
   #abortCounted(): boolean {
     this.abort();
     this.#done = this.#depth;
     return true;
   }
 
-  /** Records a response that ended (by its framing, or by the close for a body read until it). */
   #complete(nowMs: number): void {
     const status = this.#parser.status;
     this.shared.recorder.recordResponse(
@@ -476,7 +469,6 @@ export class Connection implements StepConnection, InlineReader, DialEnd {
     this.#answered++;
   }
 
-  /** Counts the exchange's `count` requests from the one in progress (`done`) on as failed. */
   #countFailed(nowMs: number, kind: ErrorKind, message: string, count: number): void {
     this.#failed(kind, message);
     if (this.shared.stopping) return;
@@ -486,7 +478,6 @@ export class Connection implements StepConnection, InlineReader, DialEnd {
     }
   }
 
-  /** A failed read: the watchdog's timeout, our failed write, or the peer's reset. */
   #fail(err: unknown): void {
     const count = this.#depth - this.#done;
     const timedOut = this.timedOut;

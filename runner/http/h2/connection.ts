@@ -1,8 +1,7 @@
 /**
  * @module
- * One HTTP/2 connection of the load generator (RFC 9113). Every frame is handled in the turn its bytes
- * arrive. HOT PATH: frames read in place, output written once per turn; peer errors are counted, never
- * thrown.
+ * One HTTP/2 connection of the load generator (RFC 9113), every frame handled in the turn its bytes arrive.
+ * HOT PATH: frames read in place, output written once per turn; peer errors are counted, never thrown.
  */
 import type { ErrorKind } from "../../../results/mod.ts";
 import {
@@ -83,7 +82,6 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
 
   readonly streams: StreamTable;
   readonly #heads: HeaderBlocks;
-  /** Reads the frames of each read: heads to `#heads`, control frames to its `ControlFrames`. */
   readonly #frames: FrameReader;
 
   /** `partnerOf`: the connection this one is the partner of (its first connect is a reconnect). */
@@ -206,7 +204,6 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
     this.#arm(this.#sock);
   }
 
-  /** The next read, into the input buffer past the room the partial frame kept will take. */
   #arm(sock: InlineConn): void {
     const input = this.#sharedIn ? SHARED_IN : this.#own;
     sock.armRead(this.#inEnd === 0 ? input : input.subarray(this.#inEnd), this);
@@ -326,7 +323,6 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
     this.#passOn();
   }
 
-  /** The streams waiting here move to the partner (their slots with them), which opens for them. */
   #passOn(): void {
     const waiting = this.streams.pending;
     if (waiting.length === 0) return;
@@ -359,7 +355,6 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
     return true;
   }
 
-  /** Closes everything now (shutdown): streams in flight end, counted unless the run is stopping. */
   close(): void {
     this.#dialer.abort();
     this.fail("closed-early", "the connection was closed", performance.now());

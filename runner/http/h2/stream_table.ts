@@ -74,7 +74,6 @@ export class StreamTable {
     this.maxOpenStreams = 0;
   }
 
-  /** Starts `stream`'s request now, or queues it; the first ones wait for the server's SETTINGS. */
   send(stream: H2Stream): void {
     if (this.pending.length > 0 || !this.#room()) this.pending.push(stream);
     else this.#openStream(stream);
@@ -118,7 +117,6 @@ export class StreamTable {
     if (body !== null) this.sendBody(stream);
   }
 
-  /** Sends what the windows allow of `stream`'s body; the rest waits for a WINDOW_UPDATE. */
   sendBody(stream: H2Stream): void {
     const body = stream.request!.body!;
     const output = this.#output;
@@ -231,7 +229,6 @@ export class StreamTable {
     while (this.pending.length > 0 && this.#room()) this.#openStream(this.pending.shift()!);
   }
 
-  /** Cancels `stream` (the watchdog's timeout): RST_STREAM CANCEL, counted as a timeout. */
   cancel(stream: H2Stream, message: string): void {
     this.cancelQuietly(stream);
     this.endStream(stream, performance.now(), "timeout", message);
@@ -280,7 +277,6 @@ export class StreamTable {
     this.closed = grown;
   }
 
-  /** `stream` no longer waits for a window (it ended, or GOAWAY sends it again elsewhere). */
   unblock(stream: H2Stream): void {
     const k = this.blocked.indexOf(stream);
     if (k >= 0) this.blocked.splice(k, 1);

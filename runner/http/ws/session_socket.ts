@@ -54,7 +54,6 @@ class SessionQueue {
     return null;
   }
 
-  /** The session is over: what is still kept was never asked for. */
   clear(): void {
     for (const m of this.#messages) this.passed(m.atMs);
     this.#messages.length = 0;
@@ -139,7 +138,6 @@ export class WsSessionSocket extends WsSocket {
     return timedWait(timeoutMs, signal, late, arm, () => this.#idle = null);
   }
 
-  /** Writes one text message; false when the socket is closed (counted under `endpoint`). */
   send(payload: Uint8Array, endpoint: number): boolean {
     const nowMs = performance.now();
     if (this.sock === null || this.closeSent) {
@@ -215,7 +213,6 @@ export class WsSessionSocket extends WsSocket {
     return true;
   }
 
-  /** Feeds `n` bytes at the start of the buffer; false once the socket is gone. */
   #feed(n: number, nowMs: number): boolean {
     this.nowMs = nowMs;
     if (!this.parser.feed(this.#buf, 0, n)) {
@@ -280,7 +277,6 @@ export class WsSessionSocket extends WsSocket {
     this.closeSocket();
   }
 
-  /** The socket closes; a send waiting for the write before it wakes (and finds it gone). */
   protected override closeSocket(): void {
     if (this.sock === null) return;
     super.closeSocket();

@@ -1,8 +1,7 @@
 /**
  * @module
- * The libc binding of the epoll transport (once per isolate) and `EpollSys`, a loop's socket and epoll calls.
- * Signatures use `i32`/`u32` (BigInt results of `isize` made a read/write loop 2.3x slower); calls return
- * `-errno` instead of throwing.
+ * The libc binding of the epoll transport and `EpollSys`, a loop's socket and epoll calls. Signatures use
+ * `i32`/`u32` (BigInt results of `isize` made a read/write loop 2.3x slower); calls return `-errno`.
  */
 import { AF_INET, type SockAddr } from "../sock_addr.ts";
 import { errorMessage } from "../../exchange_errors.ts";
@@ -64,7 +63,6 @@ export const EAGAIN = 11;
 export const EINTR = 4;
 export const EINPROGRESS = 115;
 
-/** Events returned per wait; a bigger burst is picked up by the next wait. */
 const MAX_EVENTS = 256;
 /** Largest single read or write: far below 2^31, so `i32` results never overflow. */
 export const MAX_IO_BYTES = 1 << 24;
@@ -198,7 +196,6 @@ export class EpollSys {
     return this.#ret(this.#c.epoll_create1(EPOLL_CLOEXEC));
   }
 
-  /** Adds or removes `fd`; `token` comes back with each of its events. */
   epollCtl(epfd: number, op: number, fd: number, events: number, token: number): number {
     this.#ctlWords[0] = events >>> 0;
     this.#ctlWords[EVENT_DATA_WORD] = token >>> 0;
@@ -210,7 +207,6 @@ export class EpollSys {
     return this.#ret(this.#c.epoll_wait(epfd, this.#eventBytes, MAX_EVENTS, timeoutMs));
   }
 
-  /** True while an idle wait has been handed to the thread pool and has not come back. */
   get idleWaitPending(): boolean {
     return this.#idleWaiting;
   }
@@ -260,7 +256,6 @@ export class EpollSys {
     return this.#ret(this.#c.write(fd, bytes, length));
   }
 
-  /** Bytes waiting in the socket's receive queue (`FIONREAD`), or `-errno`. */
   bytesReadable(fd: number): number {
     const rc = this.#c.ioctl(fd, FIONREAD, this.#intBytes);
     return rc < 0 ? this.#ret(rc) : this.#int[0];
