@@ -3,7 +3,7 @@
  * How long a response that reached the worker waits for it to be read, by each transport's probe: something
  * due every `PROBE_PERIOD_MS` queued behind the sockets' events, whose lateness is a ready response's wait.
  */
-import { EpollSys, epollUnavailableReason, libc } from "./epoll/ffi.ts";
+import { CLOCK_MONOTONIC, EpollSys, epollUnavailableReason, libc } from "./epoll/ffi.ts";
 
 /** How often a probe is due (ms): a few samples per 250 ms interval even when each waits 100 ms. */
 export const PROBE_PERIOD_MS = 10;
@@ -46,7 +46,6 @@ export class ReadyWaitTally {
 /** The probe's token in the epoll set: never a socket's (their tokens are small slot numbers). */
 export const PROBE_TOKEN = 0xffffffff;
 
-const CLOCK_MONOTONIC = 1;
 const TFD_NONBLOCK = 0o4000;
 const TFD_CLOEXEC = 0o2000000;
 
