@@ -52,14 +52,13 @@ export const SETTINGS_QPACK_BLOCKED_STREAMS = 0x7;
 /** A peer's SETTINGS, with RFC 9114 7.2.4.1's defaults until its frame comes. */
 export class H3Settings {
   qpackMaxTableCapacity = 0;
-  /** Unlimited by default. */
   maxFieldSectionBytes = Number.MAX_SAFE_INTEGER;
   qpackBlockedStreams = 0;
 }
 
 /**
- * Reads a SETTINGS payload into `into`: 0, or -H3_SETTINGS_ERROR for a repeated identifier or one of
- * HTTP/2's (0x2-0x5, RFC 9114 7.2.4.1), -H3_FRAME_ERROR for a truncated pair. Unknown ids are ignored.
+ * Reads a SETTINGS payload into `into`: 0, or -H3_SETTINGS_ERROR for a repeated id or one of HTTP/2's
+ * (RFC 9114 7.2.4.1), -H3_FRAME_ERROR for a truncated pair. Unknown ids are ignored.
  */
 export function readSettings(buf: Uint8Array, off: number, len: number, into: H3Settings): number {
   const end = off + len;
@@ -84,12 +83,10 @@ export function readSettings(buf: Uint8Array, off: number, len: number, into: H3
   return 0;
 }
 
-/** Writes a frame's type and length at `at`; returns the end (where its payload goes). */
 export function writeFrameHeader(buf: Uint8Array, at: number, type: number, length: number): number {
   return writeVarint(buf, writeVarint(buf, at, type), length);
 }
 
-/** Writes a SETTINGS frame of `pairs` (id, value, id, value...); returns the end. */
 export function writeSettings(buf: Uint8Array, at: number, pairs: readonly number[]): number {
   let len = 0;
   for (const v of pairs) len += varintSize(v);
@@ -199,7 +196,6 @@ export class H3FrameReader {
     this.event = READ_MORE;
   }
 
-  /** Whether the stream may end here (not inside a frame). */
   get atFrameBoundary(): boolean {
     return this.state === IN_HEAD && this.headLen === 0;
   }

@@ -168,7 +168,6 @@ export class FrameParser {
     const text = this.#msgOpcode === OP_TEXT;
     this.#remaining -= take;
     if (this.#msgLen === 0 && this.#remaining === 0 && this.#fin) {
-      // The whole message in this read: handed over as a view.
       this.#state = HEADER;
       this.#msgOpcode = 0;
       if (this.#compressed) return this.#inflated(text, buf, i, i + take);
@@ -201,7 +200,6 @@ export class FrameParser {
   #rsv1Allowed(b0: number, opcode: number): boolean {
     if (!this.deflate) return this.#fail("protocol", "reserved bits set with no extension agreed");
     if ((b0 & 0x30) !== 0) return this.#fail("protocol", "RSV2 or RSV3 set, which no agreed extension uses");
-    // Reserved data opcodes are refused below.
     if (opcode !== OP_CONTINUATION && opcode < OP_CLOSE) return true;
     return this.#fail(
       "protocol",

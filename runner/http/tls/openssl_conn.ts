@@ -121,10 +121,7 @@ export class SslConn {
     return rc;
   }
 
-  /**
-   * After a read that returned data: 1 when nothing is left in OpenSSL or the kernel, 0 when OpenSSL
-   * holds more or reads record by record, -1 when only `FIONREAD` can tell.
-   */
+  /** After a read with data: 1 when nothing is left, 0 when OpenSSL holds more, -1: ask `FIONREAD`. */
   drained(): number {
     const ssl = this.#ssl;
     if (ssl === null || this.s.SSL_has_pending(ssl) !== 0) return 0;
@@ -164,7 +161,6 @@ export class SslConn {
     return true;
   }
 
-  /** What the handshake negotiated (read once per run, off the hot path). */
   negotiated(): SslNegotiated | null {
     const ssl = this.#ssl;
     if (ssl === null) return null;
@@ -184,7 +180,7 @@ export class SslConn {
 
   /**
    * Hands the `SSL` back to its owner before the fd closes; idempotent. A healthy connection sends its
-   * close_notify first (RFC 8446 6.1, never awaited); marked shut down either way, so its session resumes.
+   * close_notify first (RFC 8446 6.1); marked shut down either way, so its session resumes.
    */
   free(): void {
     const ssl = this.#ssl;

@@ -17,10 +17,8 @@ import { opensslUnavailableReason } from "../tls/openssl_ffi.ts";
 import { AF_INET, type SockAddr, sockAddrOf } from "./sock_addr.ts";
 import { LoopLagProbe, type ReadyWaitSum } from "./ready_wait.ts";
 
-/** What a run asks for (`--transport`, `transport:` in config). */
 const TRANSPORT_CHOICES = ["auto", "epoll", "deno", "io_uring"] as const;
 type TransportRequest = typeof TRANSPORT_CHOICES[number];
-/** What a run used (recorded in results). */
 export type TransportKind = "epoll" | "deno" | "io_uring";
 
 export interface ChosenTransport {
@@ -183,7 +181,6 @@ export function uringBlocker(url: URL, options: TransportOptions = {}): string |
   return epollUnavailableReason() ?? uringUnavailableReason();
 }
 
-/** The io_uring transport for the run, or why not (the caller falls back to epoll). */
 function chooseUring(url: URL, options: TransportOptions): ChosenTransport | string {
   const blocker = uringBlocker(url, options);
   if (blocker !== null) return blocker;

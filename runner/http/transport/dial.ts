@@ -14,9 +14,7 @@ import { closeQuietly } from "../../../system/descriptors.ts";
 /** A connection the watchdog watches during its connect (an HTTP/1.1 `Connection`). */
 interface DialWatch {
   readonly id: number;
-  /** Set to the connect's deadline while it runs, Infinity after. */
   deadlineMs: number;
-  /** Set by the watchdog before it aborts: the failed connect is then a timeout. */
   timedOut: boolean;
   lastEventMs: number;
   /** Takes the new socket in the turn it connected, before anything else can run. */
@@ -40,9 +38,7 @@ export class Dialer implements ConnectWaiter {
   #inCall = false;
   #startMs = 0;
   #done: DialEnd | null = null;
-  /** What the dial ended with, for a `done` passed on later. */
   #result: TransportConn | null = null;
-  /** Our own timer gave up (no watch only). */
   #timedOut = false;
   #everOpened: boolean;
   /** The last failed connect's kind and message; counted here unless `quiet` (gRPC counts its calls). */

@@ -40,7 +40,6 @@ export class WsConnection extends WsSocket implements LoadConnection, DialEnd {
   /** Hold's wait: when its ping was meant to go (< 0: when sent), and its end's handler, bound once. */
   #holdIntendedMs = -1;
   #onHoldWaited: (() => void) | null = null;
-  /** A storm's think time's end, bound once. */
   #onThought: (() => void) | null = null;
 
   constructor(readonly id: number, shared: ConnectionShared, override readonly run: WsRun) {
@@ -76,7 +75,6 @@ export class WsConnection extends WsSocket implements LoadConnection, DialEnd {
     opened(sock !== null && this.#shake(sock));
   }
 
-  /** The handshake on a socket just dialed; whether the connection is open after it. */
   async #shake(sock: TransportConn): Promise<boolean> {
     const done = await handshake(sock, takeHandshakeBuffer(this.run), offerOf(this.run), this.shared, this);
     if (done === null || this.sock === null) {
@@ -113,7 +111,6 @@ export class WsConnection extends WsSocket implements LoadConnection, DialEnd {
     this.#pacing.endPause();
   }
 
-  /** A close of our own after a storm connection or a per-arrival session. */
   release(): void {
     this.abort();
     this.#everOpened = false;
