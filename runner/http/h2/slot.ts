@@ -1,7 +1,7 @@
 /**
  * @module
  * HTTP/2 for the executors: each stream an h2 connection may carry is an `H2Slot` shaped as a
- * `LoadConnection`, grouped `streams` to a connection. The watchdog cancels one stream (RST_STREAM), not the
+ * `LoadConnection`, `streams` to a connection. The watchdog cancels one stream (RST_STREAM), not the
  * connection.
  */
 import type { ConnectionShared, NextExchange, StepConnection, StepRequest } from "../load_connection.ts";
@@ -21,7 +21,6 @@ const NO_VALUES: Uint8Array[] = [];
 /** `Cookie: ` before the jar's line's value (HTTP/1.1 header form), and `\r\n` after it. */
 const COOKIE_PREFIX_BYTES = 8;
 
-/** One stream's worth of an h2 connection, driven like a connection by the executors. */
 export class H2Slot implements StepConnection, H2Stream {
   deadlineMs = Infinity;
   timedOut = false;

@@ -39,7 +39,6 @@ interface TemplatedField {
   readonly padded: string;
 }
 
-/** A request's header block and body as pre-encoded pieces and fields to fill. */
 export interface H2Template {
   /** Fixed bytes around the fields: `pieces[k]`, field k, ..., `pieces[fields.length]`. */
   readonly pieces: readonly Uint8Array[];
@@ -247,7 +246,6 @@ export class H2TemplateWriter {
     return writeGrpcBody(this.#body, 0, t, values, this);
   }
 
-  /** Frames the block in place (`frameHeaders`), its frame starts in a buffer reused per count. */
   #frame(blockBytes: number, endStream: boolean): void {
     const count = headerFrameCount(blockBytes);
     if (this.#starts.length !== count) this.#starts = new Uint32Array(count);

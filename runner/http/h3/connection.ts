@@ -47,7 +47,6 @@ export const IGNORE = () => {};
 /** What every h3 handshake negotiates, for results (QUIC is TLS 1.3; Deno tells no cipher). */
 export const H3_TLS = { client: "deno", alpn: "h3", version: "TLSv1.3", cipher: null } as const;
 
-/** One QUIC connection carrying the requests of `streams` slots (slot.ts). */
 export class H3Connection {
   conn: Deno.QuicConn | null = null;
   openStream: OpenStream = () => Promise.reject(new Error("the connection is not open"));
@@ -69,7 +68,6 @@ export class H3Connection {
     return this.conn !== null;
   }
 
-  /** Opens the connection once for all its slots; false when it failed (counted). */
   open(): Promise<boolean> {
     return this.#opening ??= this.#open().finally(() => this.#opening = null);
   }
@@ -205,7 +203,6 @@ export class H3Connection {
   }
 }
 
-/** Closes `conn` with `code` (an H3_* code); one already closed is left so. */
 function closeQuietly(conn: Deno.QuicConn, code: number): void {
   try {
     conn.close({ closeCode: code, reason: "" });

@@ -1,8 +1,7 @@
 /**
  * @module
- * The TLS options of a run and the PEM material they name, read and checked once before any load.
- * Verification failures are named by reason (`expired`, `unknown-ca`, `hostname`) so results count them
- * apart.
+ * The TLS options of a run and the PEM material they name, read and checked once before any load;
+ * verification failures named by reason (`expired`, `unknown-ca`, `hostname`) so results count them apart.
  */
 import { z } from "zod";
 import { createPrivateKey, X509Certificate } from "node:crypto";
@@ -152,7 +151,6 @@ function readPem(flag: string, path: string, what: string): string {
   return text;
 }
 
-/** Every certificate of a PEM bundle, each parsed (a broken one throws). */
 function certificatesOf(flag: string, path: string, pem: string): X509Certificate[] {
   const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
   if (blocks.length === 0) {

@@ -53,7 +53,6 @@ export abstract class LoopSocket implements InlineConn {
     return this.reader !== null || this.readResolve !== null;
   }
 
-  /** Onto the loop's ready list (once): served in its next round, after the others. */
   protected requeue(): void {
     if (this.#queued) return;
     this.#queued = true;
@@ -96,7 +95,6 @@ export abstract class LoopSocket implements InlineConn {
     return reader;
   }
 
-  /** Settles the promise read with `n` bytes (null: the end), or fails it with the error `n`. */
   protected settleRead(n: number | null | Error): void {
     const { readResolve, readReject } = this;
     this.readBuf = null;

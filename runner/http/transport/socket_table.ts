@@ -23,7 +23,6 @@ interface TableSocket {
   close(): void;
 }
 
-/** The base of the epoll and io_uring loops: their sockets, and when their pump runs. */
 export abstract class SocketTable<S extends TableSocket> {
   readonly slots: Array<S | null> = [];
   readonly #free: number[] = [];
@@ -111,7 +110,6 @@ export abstract class SocketTable<S extends TableSocket> {
     return this.#ready.length;
   }
 
-  /** Serves the ready list; sockets that queue themselves meanwhile wait for the next round. */
   serveReady(): void {
     if (this.#ready.length === 0) return;
     const ready = this.#ready;
@@ -124,7 +122,6 @@ export abstract class SocketTable<S extends TableSocket> {
     }
   }
 
-  /** Closes every socket (their pending reads fail); false when the loop was closed already. */
   protected closeAll(): boolean {
     if (this.closed) return false;
     for (const sock of this.slots) sock?.close();

@@ -18,7 +18,6 @@ export const UD_SEND = 2;
 export const UD_POLL = 3;
 const UD_CANCEL = 4;
 
-/** What a socket needs of its loop (transport/uring/transport.ts's `UringLoop`). */
 export interface UringSocketLoop extends SocketLoop<UringSocket> {
   readonly ring: UringRing;
   /** A socket whose receive ran out of buffers: armed again when one comes back. */
