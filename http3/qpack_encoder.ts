@@ -1,8 +1,7 @@
 /**
  * @module
- * Encodes a request's QPACK field section once (RFC 9204 4.5), Required Insert Count 0 and Base 0, so every
- * stream sends the same bytes and the peer's decoder never blocks; and the static table (RFC 9204 Appendix
- * A).
+ * Encodes a request's QPACK field section once (RFC 9204 4.5) with Required Insert Count 0 and Base 0, so
+ * every stream sends the same bytes and the peer's decoder never blocks; and the static table (Appendix A).
  */
 import { encodeLines, type LineFormat, requestFields } from "../http2/hpack/encoder.ts";
 import { each, StaticTable } from "../http2/hpack/static.ts";

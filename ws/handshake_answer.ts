@@ -28,8 +28,7 @@ const WEBSOCKET = bytesOf("websocket");
 
 /**
  * Reads the answer for `key` in buf[0, end): `more` until the head is whole, then `ok` (bytes after it are
- * frames) or `failed`. The search for the head's end resumes at `from`; a field sent twice is joined by
- * commas.
+ * frames) or `failed`. The head's end is sought from `from` on; a field sent twice is joined by commas.
  */
 export function readHandshake(
   buf: Uint8Array,

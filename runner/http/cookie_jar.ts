@@ -1,8 +1,7 @@
 /**
  * @module
- * One session's cookies (RFC 6265 for a client of one target), scoped by the Host header sent (ports do not
- * scope, 8.5) and capped at 6.1's minimums; the `Cookie:` line is encoded once per change of jar, host or
- * path.
+ * One session's cookies (RFC 6265 for a client of one target), scoped by the Host header sent (not the port,
+ * 8.5), capped at 6.1's minimums; the `Cookie:` line is encoded once per change of jar, host or path.
  */
 
 const encoder = new TextEncoder();

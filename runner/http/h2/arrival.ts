@@ -1,8 +1,7 @@
 /**
  * @module
  * HTTP/2 with `connection: per-arrival`: each arrival dials its own h2 connection, sends on stream 1 and,
- * once answered, ends with GOAWAY and a close. A lane is an `H2Slot` given a fresh `H2Connection` per
- * arrival.
+ * once answered, ends with GOAWAY and a close. A lane is an `H2Slot` given a new `H2Connection` each time.
  */
 import { GOAWAY_BYTES, NO_ERROR, writeGoaway } from "../../../http2/frames.ts";
 import type { ConnectionShared } from "../load_connection.ts";

@@ -1,8 +1,7 @@
 /**
  * @module
- * HTTP/2 for the executors: each stream an h2 connection may carry is an `H2Slot` shaped as a
- * `LoadConnection`, `streams` to a connection. The watchdog cancels one stream (RST_STREAM), not the
- * connection.
+ * HTTP/2 for the executors: each stream an h2 connection may carry is an `H2Slot`, a `LoadConnection`,
+ * `streams` to a connection. The watchdog cancels one stream (RST_STREAM), not the connection.
  */
 import type { ConnectionShared, NextExchange, StepConnection, StepRequest } from "../load_connection.ts";
 import type { EncodedRequest, RequestMix } from "../request.ts";

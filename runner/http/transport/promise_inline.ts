@@ -1,8 +1,7 @@
 /**
  * @module
  * A socket that reads through promises (Deno's sockets and TLS) seen as an `InlineConn`, under the pumps'
- * contract: never called inside `armRead`, and `close` fails an armed read at once. Writes stay promise
- * writes.
+ * contract: never called inside `armRead`, and `close` fails an armed read at once. Writes stay promises.
  */
 import { nextTurn } from "../../load/clock.ts";
 import {

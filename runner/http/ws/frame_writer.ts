@@ -1,8 +1,7 @@
 /**
  * @module
  * Writes of one WebSocket connection, in order: a frame goes at once unless a write is in progress, so a pong
- * or close never lands inside a partly written data frame. What waits is bounded: one pong, message and
- * close.
+ * or close never lands inside a partly written data frame. What waits is bounded: a pong, a message, a close.
  */
 import type { InlineConn } from "../transport/transport.ts";
 

@@ -1,8 +1,7 @@
 /**
  * @module
  * The idle waits of a worker's WebSocket connections on one timer: waits of one length end in the order they
- * began, so each length keeps a FIFO and the timer is armed for the earliest head. Nothing allocated per
- * wait.
+ * began, so each length keeps a FIFO and the timer is armed for the earliest head. No allocation per wait.
  */
 
 /** What waits: its due time while it waits (NaN once ended), and what to do at the end. */

@@ -1,8 +1,7 @@
 /**
  * @module
  * What a load connection's WebSocket and a flow session's share: the socket, its ordered writer, its frame
- * parser, pongs, frame faults and the close handshake (RFC 6455 5.5.1, 7.1.1), so the TIME_WAIT is the
- * server's.
+ * parser, pongs, frame faults and the close handshake (RFC 6455 5.5.1, 7.1.1: the TIME_WAIT is the server's).
  */
 import type { ErrorKind } from "../../../results/mod.ts";
 import { type FrameFault, FrameParser, type FrameSink } from "../../../ws/frame_parser.ts";

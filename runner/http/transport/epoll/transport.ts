@@ -2,7 +2,7 @@
  * @module
  * The epoll transport (Linux; https: through OpenSSL): a worker's sockets edge-triggered in one epoll set,
  * one pump turning ready events into reads. Closed models block in `epoll_wait`; open ones poll, then wait
- * off-thread.
+ * aside.
  */
 import { EPOLL_CTL_ADD, EPOLLET, EPOLLIN, EPOLLOUT, EPOLLRDHUP, EpollSys } from "./ffi.ts";
 import type { SockAddr } from "../sock_addr.ts";

@@ -1,8 +1,7 @@
 /**
  * @module
  * One io_uring socket's send slot: memory the kernel reads a send from after the call returned. One send is
- * in flight at a time (two could be issued out of order). A base class of the socket, so a message touches
- * one object.
+ * in flight at a time (two could be issued out of order). A base class of the socket: one object a message.
  */
 import { SEND_SLOT_BYTES, SMALL_SEND_SLOT_BYTES } from "./ffi.ts";
 import type { UringBuffers } from "./buffers.ts";
