@@ -6,8 +6,6 @@
 import { hexValue } from "./chars.ts";
 
 const SP = 32, HTAB = 9, CR = 13, LF = 10, SEMICOLON = 59;
-/** Sizes above this lose precision as numbers: a framing error, not data to wait for. */
-const SIZE_MAX = Number.MAX_SAFE_INTEGER;
 /** Returned by `scan` for bytes that are no chunk-size line; `error` says which kind. */
 export const BAD_CHUNK_LINE = -2;
 
@@ -49,7 +47,7 @@ export class ChunkLine {
     const from = i;
     while (i < stop && (d = hexValue(buf[i])) >= 0) {
       size = size * 16 + d;
-      if (size > SIZE_MAX) return this.#fail("bad chunk size");
+      if (size > Number.MAX_SAFE_INTEGER) return this.#fail("bad chunk size");
       i++;
     }
     this.size = size;

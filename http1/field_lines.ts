@@ -23,7 +23,6 @@ export const BAD_FIELD_LINE = -2;
 
 /** The field lines of one head, then of its trailers; `reset()` before each head. */
 export class FieldLines {
-  /** What the framing fields of this head said. */
   readonly facts = new FramingFields();
   error = "";
   readonly #verbatim: boolean;

@@ -16,8 +16,6 @@ import {
 } from "./chars.ts";
 
 const SP = 32, HTAB = 9, COMMA = 44;
-/** Lengths above this lose precision as numbers: a framing error, not a body to wait for. */
-const SIZE_MAX = Number.MAX_SAFE_INTEGER;
 
 // Content-Length element phases.
 const CL_BEFORE = 0, CL_DIGITS = 1, CL_AFTER = 2;
@@ -110,7 +108,7 @@ export class FramingFields {
       if (this.#phase === CL_AFTER) return this.#fail("bad content-length"); // "1 2"
       this.#phase = CL_DIGITS;
       this.#number = this.#number * 10 + d;
-      if (this.#number > SIZE_MAX) return this.#fail("bad content-length");
+      if (this.#number > Number.MAX_SAFE_INTEGER) return this.#fail("bad content-length");
       return true;
     }
     if (c === SP || c === HTAB) {

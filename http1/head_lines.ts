@@ -78,7 +78,6 @@ export class HeadLines {
     this.#state = S_CHUNK_LINE;
   }
 
-  /** True while no byte of the head has been taken (not even an empty line's). */
   get atStart(): boolean {
     return this.#state === S_START;
   }

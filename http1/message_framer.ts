@@ -1,8 +1,7 @@
 /**
  * @module
- * HTTP/1.1 message framing (RFC 9112) for the engine's parser and the balancer: scans bytes as they
- * arrive (any split gives the same outcome). Strict where a reader could be steered; tolerant (empty
- * lines, bare LF) as user agents are, except in `verbatim` (forwarding) mode.
+ * HTTP/1.1 message framing (RFC 9112) for the engine's parser and the balancer, any split of the bytes giving
+ * the same outcome. Strict where a reader could be steered; tolerant as user agents are unless `verbatim`.
  */
 import {
   bodyFraming,
@@ -14,7 +13,6 @@ import {
 } from "./body_framing.ts";
 import { BAD_HEAD_LINE, EV_CHUNK_LINE, EV_HEAD, EV_NONE, EV_TRAILERS, HeadLines } from "./head_lines.ts";
 
-/** `feed` needs more bytes. */
 export const NEED_MORE = -1;
 /** `feed` found bytes that break the framing rules; `error` says which. */
 export const PARSE_ERROR = -2;
@@ -80,7 +78,6 @@ export class MessageFramer {
     return this.#lines.status;
   }
 
-  /** The last head has a Set-Cookie field. */
   get setCookie(): boolean {
     return this.#lines.fields.facts.setCookie;
   }
@@ -122,7 +119,6 @@ export class MessageFramer {
     return this.#headBytes > 0 || this.#state !== S_LINES || !this.#lines.atStart;
   }
 
-  /** Bytes held between calls: none (every state is a few numbers). */
   get bufferedBytes(): number {
     return 0;
   }

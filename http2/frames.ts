@@ -92,7 +92,7 @@ export function readUint32(buf: Uint8Array, at: number): number {
 }
 
 /** The top bit kept: callers mask a stream id themselves. */
-function writeUint32(buf: Uint8Array, at: number, value: number): void {
+export function writeUint32(buf: Uint8Array, at: number, value: number): void {
   buf[at] = (value >>> 24) & 0xff;
   buf[at + 1] = (value >>> 16) & 0xff;
   buf[at + 2] = (value >>> 8) & 0xff;
@@ -182,9 +182,8 @@ export class PeerSettings {
 }
 
 /**
- * Applies a SETTINGS payload to `into` in order (RFC 9113 6.5.3: last wins, unknown ignored). Returns null
- * or the problem, `errorCode` saying FRAME_SIZE_ERROR, PROTOCOL_ERROR (a server's ENABLE_PUSH 1,
- * MAX_FRAME_SIZE outside 2^14..2^24-1) or FLOW_CONTROL_ERROR; `into` may be partly updated then.
+ * Applies a SETTINGS payload to `into` in order (RFC 9113 6.5.3: last wins, unknown ignored): null, or the
+ * problem with its `errorCode`; `into` may be partly updated then.
  */
 export function applySettings(
   buf: Uint8Array,

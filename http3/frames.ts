@@ -1,10 +1,7 @@
 /**
  * @module
- * HTTP/3 framing (RFC 9114 6.2, 7, 8): frame and stream types, error codes, SETTINGS, the one-id frames
- * (GOAWAY, MAX_PUSH_ID, CANCEL_PUSH) and `H3FrameReader`, which scans a stream's bytes as they arrive,
- * split anywhere: DATA payloads are handed on where they lie, other frames whole (in place when they
- * arrived whole, else copied to one buffer bounded by `maxFrameBytes`), unknown and reserved types
- * skipped. Errors are negated H3_* codes, returned, never thrown.
+ * HTTP/3 framing (RFC 9114 6.2, 7, 8): frame and stream types, error codes, SETTINGS, and `H3FrameReader`,
+ * which scans a stream's bytes split anywhere. Errors are negated H3_* codes, returned, never thrown.
  */
 import { copyBytes } from "../system/copy_bytes.ts";
 import { readVarint, VARINT_TRUNCATED, varintLengthAt, varintSize, writeVarint } from "./varint.ts";
@@ -55,14 +52,13 @@ export const SETTINGS_QPACK_BLOCKED_STREAMS = 0x7;
 /** A peer's SETTINGS, with RFC 9114 7.2.4.1's defaults until its frame comes. */
 export class H3Settings {
   qpackMaxTableCapacity = 0;
-  /** Unlimited by default. */
   maxFieldSectionBytes = Number.MAX_SAFE_INTEGER;
   qpackBlockedStreams = 0;
 }
 
 /**
- * Reads a SETTINGS payload into `into`: 0, or -H3_SETTINGS_ERROR for a repeated identifier or one of
- * HTTP/2's (0x2-0x5, RFC 9114 7.2.4.1), -H3_FRAME_ERROR for a truncated pair. Unknown ids are ignored.
+ * Reads a SETTINGS payload into `into`: 0, or -H3_SETTINGS_ERROR for a repeated id or one of HTTP/2's
+ * (RFC 9114 7.2.4.1), -H3_FRAME_ERROR for a truncated pair. Unknown ids are ignored.
  */
 export function readSettings(buf: Uint8Array, off: number, len: number, into: H3Settings): number {
   const end = off + len;
@@ -87,12 +83,10 @@ export function readSettings(buf: Uint8Array, off: number, len: number, into: H3
   return 0;
 }
 
-/** Writes a frame's type and length at `at`; returns the end (where its payload goes). */
 export function writeFrameHeader(buf: Uint8Array, at: number, type: number, length: number): number {
   return writeVarint(buf, writeVarint(buf, at, type), length);
 }
 
-/** Writes a SETTINGS frame of `pairs` (id, value, id, value...); returns the end. */
 export function writeSettings(buf: Uint8Array, at: number, pairs: readonly number[]): number {
   let len = 0;
   for (const v of pairs) len += varintSize(v);
@@ -146,9 +140,8 @@ const IN_SKIP = 3;
 const HEAD_BYTES = 16;
 
 /**
- * Reads the frames of one stream (`control` or a request stream) from chunks split anywhere. The caller
- * loops `at = reader.read(buf, at, end)` while `at < end`, acting on `event`; a negative return is the
- * negated H3_* code that closes the connection (control stream) or the stream.
+ * Reads the frames of one stream from chunks split anywhere: the caller loops `at = reader.read(buf, at,
+ * end)` while `at < end`, acting on `event`; a negative return is the negated H3_* code.
  */
 export class H3FrameReader {
   event = READ_MORE;
@@ -194,7 +187,6 @@ export class H3FrameReader {
     return at;
   }
 
-  /** Starts a new stream with this reader (its buffers kept), as a new request stream's. */
   reset(): void {
     this.state = IN_HEAD;
     this.headLen = 0;
@@ -204,7 +196,6 @@ export class H3FrameReader {
     this.event = READ_MORE;
   }
 
-  /** Whether the stream may end here (not inside a frame). */
   get atFrameBoundary(): boolean {
     return this.state === IN_HEAD && this.headLen === 0;
   }

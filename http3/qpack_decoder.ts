@@ -1,12 +1,8 @@
 /**
  * @module
- * QPACK decoder (RFC 9204) for HTTP/3: the dynamic table kept in step by the peer's encoder stream (read
- * as it arrives, split anywhere), field sections decoded against it, and the decoder stream's
- * instructions written back (section acknowledgments, stream cancellations, insert count increments).
- * A section whose Required Insert Count is not reached yet is blocked (`QPACK_BLOCKED`): the caller keeps
- * its bytes and decodes it again when `readyStream` names it; more blocked streams than
- * SETTINGS_QPACK_BLOCKED_STREAMS allows fail the connection. Fields obey RFC 9114 4.2/4.3 (the rules of
- * http2/hpack/field_rules.ts). HOT PATH: no strings per field unless `onField` asks for them.
+ * QPACK decoder (RFC 9204) for HTTP/3: the dynamic table kept in step by the peer's encoder stream, field
+ * sections decoded against it, and the decoder stream's instructions written back. A section whose Required
+ * Insert Count is not reached yet is blocked (`QPACK_BLOCKED`) until `readyStream` names it.
  */
 import { FieldReader, type OnField } from "../http2/hpack/field_rules.ts";
 import { writeInt } from "../http2/hpack/encoder.ts";
@@ -47,11 +43,7 @@ export function qpackErrorName(code: number): string {
   return ERROR_NAMES[-code] ?? "unknown";
 }
 
-/**
- * The HTTP/3 error a QPACK_* code answers with: H3_MESSAGE_ERROR (the stream) for a malformed field,
- * H3_EXCESSIVE_LOAD (the stream) for a section too large, QPACK_ENCODER_STREAM_ERROR for the encoder
- * stream's errors, QPACK_DECOMPRESSION_FAILED (the connection) otherwise.
- */
+/** The H3 error a QPACK_* code answers with: a bad or too large field ends its stream, else the link. */
 export function qpackH3Code(code: number): number {
   if (code === QPACK_BAD_FIELD || code === QPACK_BAD_STATUS) return H3_MESSAGE_ERROR;
   if (code === QPACK_TOO_LARGE) return H3_EXCESSIVE_LOAD;
@@ -89,10 +81,8 @@ export class QpackDecoder extends FieldReader {
   requiredInsertCount = 0;
 
   /**
-   * `maxTableCapacity`, `maxBlockedStreams` and `maxFieldSectionBytes` are what our SETTINGS advertise
-   * (SETTINGS_QPACK_MAX_TABLE_CAPACITY, SETTINGS_QPACK_BLOCKED_STREAMS, SETTINGS_MAX_FIELD_SECTION_SIZE).
-   * The table's capacity starts at 0 (RFC 9204 3.2.3); `initialCapacityBytes` starts it elsewhere, for
-   * encoders of the drafts that inserted without setting it first.
+   * The maxima are what our SETTINGS advertise; the table's capacity starts at 0 (RFC 9204 3.2.3), or at
+   * `initialCapacityBytes` for draft encoders that inserted without setting it first.
    */
   constructor(
     readonly maxTableCapacity = 0,
@@ -121,10 +111,7 @@ export class QpackDecoder extends FieldReader {
     return -1;
   }
 
-  /**
-   * A stream reset or abandoned before its section was decoded: forgets it if blocked and, with a
-   * dynamic table, tells the encoder (Stream Cancellation) so it stops counting on it.
-   */
+  /** A stream reset before its section was decoded: forgotten if blocked, and the encoder told. */
   cancelStream(streamId: number): void {
     this.unblock(streamId);
     if (this.maxTableCapacity > 0) this.pending.push(-1 - streamId);
@@ -172,10 +159,7 @@ export class QpackDecoder extends FieldReader {
     return at;
   }
 
-  /**
-   * Decodes field section `block[start, end)` of `streamId` (a HEADERS payload): its :status (100..999), 0 if
-   * none, QPACK_BLOCKED, or a negative QPACK_* code (BAD_FIELD and BAD_STATUS after the whole section).
-   */
+  /** Decodes field section `block[start, end)` of `streamId`: its :status, 0 if none, or a QPACK_* code. */
   decodeSection(streamId: number, block: Uint8Array, start: number, end: number, onField?: OnField): number {
     this.pos = start;
     const ric = this.requiredInsertCountAt(block, end);
@@ -249,10 +233,7 @@ export class QpackDecoder extends FieldReader {
     return this.dynamicEntry(this.table.slot(this.insertCount - abs), withValue);
   }
 
-  /**
-   * A field line that references an entry (RFC 9204 4.5.2-4.5.5): indexed, 1Txxxxxx or post-base 0001xxxx;
-   * a literal with a name reference, 01NTxxxx or post-base 0000Nxxx, whose value is read after it.
-   */
+  /** A field line that references an entry (RFC 9204 4.5.2-4.5.5), the literal's value read after it. */
   private reference(block: Uint8Array, end: number, base: number, ric: number): number {
     const b = block[this.pos], postBase = b < 0x20, indexed = b >= 0x80 || (postBase && b >= 0x10);
     const isStatic = !postBase && (b & (indexed ? 0x40 : 0x10)) !== 0;
@@ -300,7 +281,6 @@ export class QpackDecoder extends FieldReader {
       this.table.setMaxSize(value);
       return QPACK_OK;
     }
-    // Duplicate: 000xxxxx
     const index = this.readInt(buf, end, 0x1f);
     if (index < 0) return index === QPACK_TOO_LARGE ? QPACK_BAD_INSTRUCTION : index;
     if (this.absolute(this.insertCount - 1 - index, this.insertCount, true) < 0) return QPACK_BAD_INSTRUCTION;

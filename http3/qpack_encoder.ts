@@ -1,9 +1,7 @@
 /**
  * @module
- * Encodes a request's QPACK field section once, when the request is built (RFC 9204 4.5): a prefix of
- * Required Insert Count 0 and Base 0, then field lines as HPACK's encoder writes them in QPACK's
- * representations, so every stream sends the same bytes and the peer's decoder never blocks. Also the
- * static table both directions use (RFC 9204 Appendix A: 99 entries, in HPACK's static layout).
+ * Encodes a request's QPACK field section once (RFC 9204 4.5) with Required Insert Count 0 and Base 0, so
+ * every stream sends the same bytes and the peer's decoder never blocks; and the static table (Appendix A).
  */
 import { encodeLines, type LineFormat, requestFields } from "../http2/hpack/encoder.ts";
 import { each, StaticTable } from "../http2/hpack/static.ts";

@@ -14,6 +14,7 @@ import {
   stagesSchema,
 } from "./load/models/fields.ts";
 import { tlsOptionsSchema } from "./http/tls/options.ts";
+import { DEFAULT_MAX_HEADER_BYTES } from "./http/h1/response_parser.ts";
 import { steeringSchema } from "../results/schema/steering.ts";
 import { requestSpecSchema } from "./request_spec.ts";
 import { dataSpecSchema } from "./session_schema.ts";
@@ -88,7 +89,7 @@ export const OPTIONS = {
   ),
   maxHeaderBytes: option(
     { flag: "--max-header-bytes N", example: "65536" },
-    z.number().int().min(1024, "max header bytes must be >= 1024").default(64 * 1024),
+    z.number().int().min(1024, "max header bytes must be >= 1024").default(DEFAULT_MAX_HEADER_BYTES),
     "cap of a response head; a bigger one is a parse error and",
     "closes its connection",
   ),

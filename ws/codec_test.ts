@@ -113,9 +113,9 @@ Deno.test("control frames: a pong and a close are masked, the close carries its 
   const pong = pongFrame(Uint8Array.from(HELLO), keys);
   assertEquals([pong[0], pong[1]], [0x8a, 0x85]);
   assertEquals(Array.from(pong.subarray(6), (b, i) => b ^ pong[2 + (i & 3)]), HELLO);
-  const close = closeFrame(1000, "bye", keys);
+  const close = closeFrame(1000, keys);
   const key = close.subarray(2, 6);
-  assertEquals(Array.from(close.subarray(6), (b, i) => b ^ key[i & 3]), [0x03, 0xe8, 0x62, 0x79, 0x65]);
+  assertEquals(Array.from(close.subarray(6), (b, i) => b ^ key[i & 3]), [0x03, 0xe8]);
 });
 
 Deno.test("faults: what a server must not send is refused by kind", () => {

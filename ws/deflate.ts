@@ -12,9 +12,9 @@ const TAIL = Uint8Array.of(0x00, 0x00, 0xff, 0xff);
 const SYNC = { finishFlush: constants.Z_SYNC_FLUSH };
 
 /**
- * Why the server's `Sec-WebSocket-Extensions` answer is refused, or null. It names permessage-deflate
- * once with `server_no_context_takeover` (offered, so required: RFC 7692 7.1.1.1), optionally
- * `client_no_context_takeover` and `server_max_window_bits` 8-15, nothing else and nothing twice.
+ * Why the server's `Sec-WebSocket-Extensions` answer is refused, or null: permessage-deflate once with
+ * `server_no_context_takeover` (RFC 7692 7.1.1.1), optionally `client_no_context_takeover` and
+ * `server_max_window_bits` 8-15.
  */
 export function deflateAnswerFault(value: string): string | null {
   const extensions = value.split(",").map((e) => e.trim());

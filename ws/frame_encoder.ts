@@ -145,14 +145,9 @@ function controlFrame(opcode: number, payload: Uint8Array, keys: MaskKeys): Uint
   return frame;
 }
 
-/** A close frame with `code` and a reason cut to fit; `code` 0 sends an empty close. */
-export function closeFrame(code: number, reason: string, keys: MaskKeys): Uint8Array {
-  if (code === 0) return controlFrame(OP_CLOSE, new Uint8Array(0), keys);
-  const text = new TextEncoder().encode(reason).subarray(0, MAX_CONTROL_PAYLOAD_BYTES - 2);
-  const payload = new Uint8Array(2 + text.length);
-  payload[0] = code >>> 8;
-  payload[1] = code & 0xff;
-  payload.set(text, 2);
+/** A close frame with `code` and no reason; `code` 0 sends an empty close. */
+export function closeFrame(code: number, keys: MaskKeys): Uint8Array {
+  const payload = code === 0 ? new Uint8Array(0) : Uint8Array.of(code >>> 8, code & 0xff);
   return controlFrame(OP_CLOSE, payload, keys);
 }
 

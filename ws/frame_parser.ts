@@ -1,8 +1,7 @@
 /**
  * @module
- * The client's reader of server WebSocket frames (RFC 6455 5.2): hands whole messages to a `FrameSink` as
- * views of the read buffer, gathers split ones within the worker's `BufferBudget`, inflates RSV1 ones.
- * Anything a server is forbidden is a fault that stops the parser; nothing after a close frame is read.
+ * The client's reader of server WebSocket frames (RFC 6455 5.2): whole messages handed to a `FrameSink` as
+ * views of the read buffer. Anything a server is forbidden is a fault that stops the parser.
  */
 import {
   CLOSE_NO_STATUS,
@@ -84,7 +83,6 @@ export class FrameParser {
     this.#maxFrames = Math.max(1_024, Math.ceil(maxMessageBytes / 1_024));
   }
 
-  /** The connection ended: its message buffer goes back to the budget. */
   release(): void {
     if (this.#msg !== null) this.budget.give(this.#msg.length);
     this.#msg = null;
@@ -170,7 +168,6 @@ export class FrameParser {
     const text = this.#msgOpcode === OP_TEXT;
     this.#remaining -= take;
     if (this.#msgLen === 0 && this.#remaining === 0 && this.#fin) {
-      // The whole message in this read: handed over as a view.
       this.#state = HEADER;
       this.#msgOpcode = 0;
       if (this.#compressed) return this.#inflated(text, buf, i, i + take);
@@ -203,7 +200,6 @@ export class FrameParser {
   #rsv1Allowed(b0: number, opcode: number): boolean {
     if (!this.deflate) return this.#fail("protocol", "reserved bits set with no extension agreed");
     if ((b0 & 0x30) !== 0) return this.#fail("protocol", "RSV2 or RSV3 set, which no agreed extension uses");
-    // Reserved data opcodes are refused below.
     if (opcode !== OP_CONTINUATION && opcode < OP_CLOSE) return true;
     return this.#fail(
       "protocol",

@@ -26,22 +26,20 @@ export function acceptOf(key: string): string {
   return LATIN1.decode(acceptBytesOf(key).subarray(0, ACCEPT_CHARS));
 }
 
-/** The Upgrade request for `url` (ws: or wss:, or their http(s) forms) with `key`. */
-export function handshakeRequest(url: URL, key: string, options: HandshakeOptions = {}): Uint8Array {
-  const secure = url.protocol === "wss:" || url.protocol === "https:";
-  const defaultPort = secure ? "443" : "80";
-  const host = url.port === "" || url.port === defaultPort ? url.hostname : `${url.hostname}:${url.port}`;
-  const lines = [
-    `GET ${url.pathname}${url.search} HTTP/1.1`,
-    `Host: ${host}`,
-    "Upgrade: websocket",
-    "Connection: Upgrade",
-    `Sec-WebSocket-Key: ${key}`,
-    "Sec-WebSocket-Version: 13",
-  ];
+/** The Upgrade request's head lines for `target` (path and query) at `host`; `key` null: no key line. */
+export function handshakeLines(target: string, host: string, key: string | null, options: HandshakeOptions) {
+  const lines = [`GET ${target} HTTP/1.1`, `Host: ${host}`, "Upgrade: websocket", "Connection: Upgrade"];
+  if (key !== null) lines.push(`Sec-WebSocket-Key: ${key}`);
+  lines.push("Sec-WebSocket-Version: 13");
   if (options.protocols?.length) lines.push(`Sec-WebSocket-Protocol: ${options.protocols.join(", ")}`);
   if (options.deflate) lines.push(`Sec-WebSocket-Extensions: ${DEFLATE_OFFER}`);
   for (const [name, value] of options.headers ?? []) lines.push(`${name}: ${value}`);
+  return lines;
+}
+
+/** The Upgrade request for `url` (ws: or wss:, or their http(s) forms; its host drops a default port). */
+export function handshakeRequest(url: URL, key: string, options: HandshakeOptions = {}): Uint8Array {
+  const lines = handshakeLines(url.pathname + url.search, url.host, key, options);
   return new TextEncoder().encode(lines.join("\r\n") + "\r\n\r\n");
 }
 
@@ -50,10 +48,7 @@ const KEY_CHARS = 24;
 /** Per `crypto.getRandomValues` call. */
 const KEYS_PER_DRAW = 64;
 
-/**
- * The run's Upgrade request built once, so a crowd's handshakes make only the key's text each. The request
- * is the template's bytes, valid until the next key: a partial write copies what is left.
- */
+/** The run's Upgrade request built once; the request is valid until the next key (a partial write copies). */
 export class HandshakeTemplate {
   readonly #bytes: Uint8Array;
   readonly #keyAt: number;

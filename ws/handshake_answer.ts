@@ -27,9 +27,8 @@ const PROTOCOL = bytesOf("sec-websocket-protocol");
 const WEBSOCKET = bytesOf("websocket");
 
 /**
- * Reads the answer for `key` in buf[0, end): `more` until the head is whole, then `ok` (bytes after it
- * are frames) or `failed`. The search for the head's end resumes at `from`, so a trickled answer is
- * scanned once. A field sent twice counts as one with its values joined by commas.
+ * Reads the answer for `key` in buf[0, end): `more` until the head is whole, then `ok` (bytes after it are
+ * frames) or `failed`. The head's end is sought from `from` on; a field sent twice is joined by commas.
  */
 export function readHandshake(
   buf: Uint8Array,

@@ -1,8 +1,7 @@
 /**
  * @module
- * RFC 6455's fixed tables: opcodes, close codes, and the caps this client holds every server to (a frame
- * past `maxMessageBytes` is refused before its payload is read); and a streaming UTF-8 validator, as a
- * text message must be valid UTF-8 and a fragment may end inside a character.
+ * RFC 6455's fixed tables: opcodes, close codes, the caps this client holds every server to, and a streaming
+ * UTF-8 validator, as a fragment may end inside a character.
  */
 
 export const OP_CONTINUATION = 0x0;

@@ -1,8 +1,7 @@
 /**
  * @module
- * HPACK decoder (RFC 7541) for responses: keeps the dynamic table and reads `:status` and
- * `content-length` from bytes. A decoding error fails the connection; a malformed field (RFC 9113 8.1.1,
- * 8.2) only its stream, so the block is decoded to its end first.
+ * HPACK decoder (RFC 7541) for responses. A decoding error fails the connection; a malformed field
+ * (RFC 9113 8.1.1, 8.2) only its stream, so the block is decoded to its end first.
  */
 import { FieldReader, type OnField } from "./field_rules.ts";
 import { HPACK_STATIC } from "./static.ts";

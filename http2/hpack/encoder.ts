@@ -1,8 +1,7 @@
 /**
  * @module
- * Encodes a request's HPACK header block or QPACK field section once: static indexes where the pair
- * exists, literals without indexing otherwise, no Huffman or dynamic table, so every stream sends the same
- * bytes. Checks the request's fields for both versions (RFC 9113 8.2, RFC 9114 4.2).
+ * Encodes a request's HPACK header block or QPACK field section once: static indexes or literals without
+ * indexing, no Huffman or dynamic table, so every stream sends the same bytes.
  */
 import { TCHAR } from "../../http1/chars.ts";
 import { CONNECTION_NAMES, HPACK_STATIC, type StaticTable } from "./static.ts";
@@ -114,10 +113,7 @@ function checkName(name: string, rule: string): string {
   return lower;
 }
 
-/**
- * A request's fields: pseudo-headers, then `headers` in order (names lower-cased, `host` as :authority);
- * `HeaderError` for one the version of `rule` refuses.
- */
+/** A request's fields: pseudo-headers, then `headers` in order; `HeaderError` for one `rule` refuses. */
 export function requestFields(
   method: string,
   scheme: string,
@@ -144,7 +140,6 @@ export function requestFields(
   return [[":method", method], [":scheme", scheme], [":authority", authority], [":path", path], ...regular];
 }
 
-/** A request's HPACK block: `requestFields` encoded. */
 export function encodeRequestHeaders(
   method: string,
   scheme: string,

@@ -1,9 +1,7 @@
 /**
  * @module
- * The field rules of RFC 9113 8.1-8.2 and RFC 9114 4.2-4.3 on bytes: malformed names and values,
- * connection-specific fields, pseudo-header order, `:status`, `content-length` and the list's size.
- * `FieldReader` applies them for both decoders (HPACK's and QPACK's) while it reads their strings and
- * integers. Malformed is a stream error. HOT PATH: no object or string per field unless `onField` asks.
+ * The field rules of RFC 9113 8.1-8.2 and RFC 9114 4.2-4.3 on bytes, applied by `FieldReader` for both
+ * decoders (HPACK's and QPACK's). Malformed is a stream error. HOT PATH: no object or string per field.
  */
 import { DynamicTable } from "./table.ts";
 import { huffmanDecodeCached } from "./huffman.ts";
@@ -113,10 +111,7 @@ const MARK_VALUE = 2;
 /** Huffman output for every decoder of this isolate; grown, never shrunk. */
 let scratch = new Uint8Array(4096);
 
-/**
- * What the HPACK and QPACK decoders share: integers and strings read at `pos`, the current field's name
- * and value where their bytes lie, the static and dynamic tables' entries, and one field list's rules.
- */
+/** What the HPACK and QPACK decoders share: integers and strings read at `pos`, tables and a list's rules. */
 export abstract class FieldReader {
   protected readonly table: DynamicTable;
   protected pos = 0;
@@ -164,7 +159,6 @@ export abstract class FieldReader {
     return this.table.sizeBytes;
   }
 
-  /** Starts a field list at `block[start, end)`. */
   protected begin(start: number, end: number): void {
     this.status = 0;
     this.bad = 0;
@@ -198,10 +192,7 @@ export abstract class FieldReader {
     return this.codes.tooLarge;
   }
 
-  /**
-   * A string literal whose H bit is `hBit` and length prefix `mask` at `pos` into sBuf/sOff/sLen; Huffman
-   * output goes to `out[at..]`. Strings longer than `limit` octets are too large.
-   */
+  /** A string literal (H bit `hBit`, length prefix `mask`) at `pos`; Huffman output to `out[at..]`. */
   protected readString(
     block: Uint8Array,
     end: number,
@@ -233,7 +224,6 @@ export abstract class FieldReader {
     return 0;
   }
 
-  /** Takes the string just read as the name. */
   protected nameFromString(): void {
     this.nBuf = this.sBuf;
     this.nOff = this.sOff;
@@ -301,10 +291,7 @@ export abstract class FieldReader {
     if (this.bad === 0) this.bad = code;
   }
 
-  /**
-   * Accounts the current field, then hands it to `onField`: the list's size (the only error returned),
-   * malformed parts, pseudo-header order, one `:status` before any regular field, `content-length`.
-   */
+  /** Accounts the current field (the list's size is the only error returned), then hands it to `onField`. */
   protected field(onField: OnField | undefined): number {
     this.listBytes += this.nLen + this.sLen + 32;
     if (this.listBytes > this.maxListBytes) return this.codes.tooLarge;

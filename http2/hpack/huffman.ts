@@ -124,10 +124,7 @@ const cacheOut = new Uint8Array(CACHE_SLOTS * CACHE_OUT_BYTES);
 const cacheInLen = new Int32Array(CACHE_SLOTS);
 const cacheOutLen = new Int32Array(CACHE_SLOTS);
 
-/**
- * `huffmanDecode` with a small per-isolate cache: servers resend the same strings (`server`,
- * `content-type`), and comparing octets costs a fraction of decoding. Only clean decodes are kept.
- */
+/** `huffmanDecode` with a small per-isolate cache: servers resend the same strings; clean decodes only. */
 export function huffmanDecodeCached(
   src: Uint8Array,
   start: number,

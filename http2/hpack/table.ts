@@ -64,10 +64,7 @@ export class DynamicTable {
     while (this.sizeBytes > maxSizeBytes) this.evictOldest();
   }
 
-  /**
-   * Inserts the newest entry, evicting as needed (RFC 7541 4.4); the name may be an entry of this table,
-   * even one evicted to make room. `mark` is kept for later references to the field.
-   */
+  /** Inserts the newest entry, evicting as needed (RFC 7541 4.4); the name may be an entry of this table. */
   add(
     nameBuf: Uint8Array,
     nameOff: number,

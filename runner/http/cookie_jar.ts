@@ -1,9 +1,7 @@
 /**
  * @module
- * One session's cookies (RFC 6265 for a client of one target): Path, expiry, `Secure` and domain kept,
- * scoped by the Host header sent (ports do not scope, 8.5); `Domain` refused unless the host is in it.
- * Capped at 6.1's minimums (50 per domain, 3,000 in all, least recently set evicted; over 4,096 bytes
- * ignored); the `Cookie:` line is encoded once per change of jar, host or path.
+ * One session's cookies (RFC 6265 for a client of one target), scoped by the Host header sent (not the port,
+ * 8.5), capped at 6.1's minimums; the `Cookie:` line is encoded once per change of jar, host or path.
  */
 
 const encoder = new TextEncoder();
@@ -75,7 +73,6 @@ export class CookieJar {
   /** Earliest expiry among the cookies (a bound: it may be of a cookie gone): the line is stale past it. */
   #nextExpiryMs = Infinity;
 
-  /** `https`: whether Secure cookies may be sent. */
   constructor(readonly https: boolean) {}
 
   get size(): number {

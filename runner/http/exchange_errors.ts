@@ -29,10 +29,7 @@ export function connectTimeoutMessage(timeoutMs: number, err: unknown): string {
   return `no connection within ${timeoutMs} ms: ${why}`;
 }
 
-/**
- * A response given up at the timeout, with how much of it had come (rounded to its order of magnitude, so
- * messages stay few) and what the socket had then where the transport can tell.
- */
+/** A response given up at the timeout, with how much of it had come (roughly, so messages stay few). */
 export function responseTimeoutMessage(timeoutMs: number, err: unknown, arrivedBytes = 0): string {
   const prefix = "socket closed: ";
   const message = err instanceof Deno.errors.BadResource ? err.message : "";

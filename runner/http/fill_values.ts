@@ -1,9 +1,7 @@
 /**
  * @module
- * Where a filled value goes decides what it may hold: spliced as is, a CR LF would start a header or a
- * request of its own. In a header value or the path CR, LF and NUL are refused (counted `bad-value`); in
- * the path and query a value is percent-encoded (the query's separators too) unless `{{ name | raw }}`.
- * A body takes any bytes, up to 16 MiB. HOT PATH: byte loops, tables built once.
+ * Where a filled value goes decides what it may hold: in a header value or the path CR, LF and NUL are
+ * refused (counted `bad-value`); in the path and query a value is percent-encoded unless `{{ name | raw }}`.
  */
 import { formatCap } from "../../system/read_capped.ts";
 
@@ -87,7 +85,6 @@ export function urlPlace(text: string, offset: number, raw: boolean): FillPlace 
   };
 }
 
-/** A header field value's place. */
 export function fieldPlace(name: string): FillPlace {
   return { fill: FILL_FIELD, label: `header "${name}"` };
 }

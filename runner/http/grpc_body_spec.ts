@@ -32,7 +32,6 @@ export interface GrpcMessageSpec {
   readonly slots: readonly GrpcSlotSpec[];
 }
 
-/** One field whose value has placeholders. */
 export interface GrpcSlotSpec {
   readonly field: number;
   readonly kind: GrpcSlotKind;

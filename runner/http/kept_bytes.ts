@@ -1,9 +1,7 @@
 /**
  * @module
- * The raw bytes of one HTTP/1.1 response (or an HTTP/2 body) kept for a flow step that captures, checks
- * or keeps cookies, in one reused buffer per connection; head-only keeping stops at the final head's end,
- * found by http1/'s framer as the parser did. Capped at `limitBytes` (a step's `maxKeptBytes`): past it
- * `append` refuses and the caller fails the response as `body-too-large`.
+ * The raw bytes of one HTTP/1.1 response (or an HTTP/2 body) kept for a flow step that captures, checks or
+ * keeps cookies, in one reused buffer per connection, capped at `limitBytes` (then `body-too-large`).
  */
 import { isInterim } from "../../http1/body_framing.ts";
 import { MessageFramer } from "../../http1/message_framer.ts";
@@ -11,7 +9,6 @@ import { MessageFramer } from "../../http1/message_framer.ts";
 /** The most bytes a step keeps of a response unless it sets `maxKeptBytes`. */
 export const DEFAULT_KEPT_BYTES = 1024 * 1024;
 
-/** The count message of a response past the bytes its step keeps. */
 export function keptTooLargeMessage(limitBytes: number): string {
   return `the response passed the ${limitBytes} bytes its step keeps for captures and checks (maxKeptBytes)`;
 }
@@ -42,7 +39,6 @@ export class KeptBytes {
     this.limitBytes = limitBytes;
   }
 
-  /** The bytes kept of the response; valid until the next `reset`. */
   view(): Uint8Array {
     return this.#bytes.subarray(0, this.#length);
   }

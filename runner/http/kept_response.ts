@@ -1,8 +1,6 @@
 /**
  * @module
- * Reads a response the connection kept for a flow step (raw bytes, already framed by the parser) with the
- * parser's own scanners (http1/): the status, a header's values, and the body. Only steps that capture,
- * check or keep cookies come here; the others keep no bytes.
+ * Reads a response the connection kept for a flow step with the parser's own scanners (http1/).
  */
 
 import { Framing, isInterim } from "../../http1/body_framing.ts";
@@ -19,7 +17,6 @@ const OWS_AROUND = /^[ \t]+|[ \t]+$/g;
 /** What a step's captures and checks read of a response, over HTTP/1.1 or HTTP/2 (h2/kept.ts). */
 export interface StepResponse {
   readonly status: number;
-  /** Every value of header `name` (case-insensitive), in order. */
   headers(name: string): string[];
   readonly body: string;
 }
@@ -86,7 +83,6 @@ function readHead(raw: Uint8Array) {
   if (headAt >= 0) readFields(raw, headAt, at, names, values);
   return {
     status: framer.status,
-    /** Field names (lower case) and values, in order. */
     names,
     values,
     bodyAt: headAt < 0 ? raw.length : at,

@@ -1,8 +1,7 @@
 /**
  * @module
- * What the engine's connections share whatever their protocol: the worker-wide `ConnectionShared`, the
- * `LoadConnection` shape the executors, watchdog and graceful stop drive, and a flow session's
- * `StepConnection`. Types only, so every protocol folder imports them without importing another.
+ * What the engine's connections share whatever their protocol. Types only, so every protocol folder imports
+ * them without importing another.
  */
 import type { IntervalRecorder } from "../stats/recorder.ts";
 import type { EncodedRequest, RequestMix } from "./request.ts";
@@ -12,7 +11,6 @@ import type { CallbackConnect, Transport } from "./transport/transport.ts";
 import type { StepResponse } from "./kept_response.ts";
 import type { H2Request } from "./h2/request.ts";
 
-/** Receives one line per completed response; see request_log.ts. */
 interface ResponseSink {
   write(status: number, intendedMs: number, sentMs: number, endMs: number, connectionId: number): void;
   unanswered(intendedMs: number, sentMs: number, endMs: number, connectionId: number): void;
@@ -33,7 +31,6 @@ export interface ConnectionShared {
   readonly connectTimeoutMs?: number;
   /** Cap of a response head; a bigger one is a `parse` error and the connection closes. */
   readonly maxHeaderBytes: number;
-  /** Bounds connects in flight at once (every `open` passes it). */
   readonly connectGate: ConnectGate;
   /** Connects complete beside traffic (epoll, io_uring); false on deno, which opens the crowd first. */
   readonly connectsBesideTraffic?: boolean;
@@ -42,10 +39,7 @@ export interface ConnectionShared {
   stopping: boolean;
 }
 
-/**
- * `fields` as a new object with every field in one order: the warm-up's and the run's share a hidden
- * class, so code optimized in the warm-up stays valid at t0 instead of deoptimizing.
- */
+/** `fields` in one order, so the warm-up's and the run's share a hidden class and stay optimized at t0. */
 export function connectionShared(fields: ConnectionShared): ConnectionShared {
   return {
     hostname: fields.hostname,
@@ -88,7 +82,6 @@ export interface LoadConnection {
   countUnfinished(nowMs: number): void;
 }
 
-/** A flow step's request, encoded once per flow for each protocol a run may speak. */
 export interface StepRequest {
   /** The step over HTTP/1.1 (a template when it has placeholders or the session keeps cookies). */
   readonly request: EncodedRequest;
@@ -112,11 +105,9 @@ export interface StepConnection extends LoadConnection {
   keptResponse(): StepResponse;
   /** HTTP/1.1: whether that response's head has a Set-Cookie field (its parser noted it). */
   readonly setCookie?: boolean;
-  /** The session is over: its values and cookies are forgotten. */
   endSession(): void;
 }
 
-/** `conn` as a connection that runs flow steps; throws when its protocol has no flows. */
 export function stepConnectionOf(conn: LoadConnection): StepConnection {
   if ("sendStep" in conn) return conn as StepConnection;
   throw new TypeError("flows need a connection that runs steps (HTTP/1.1 or HTTP/2)");

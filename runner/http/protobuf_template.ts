@@ -1,9 +1,7 @@
 /**
  * @module
- * gRPC messages with `{{ placeholders }}`, filled and protobuf-encoded per call: `writeGrpcBody` reads each
- * slot as its field's kind (proto3 JSON's forms), each message length-prefixed (gzipped with `compress`).
- * A value not of its kind refuses the call (`bad-value`), as does a message over the send cap (`grpc
- * RESOURCE_EXHAUSTED`, as grpc-go). HOT PATH: no allocation but for floats, big int64s and gzip.
+ * gRPC messages with `{{ placeholders }}`, filled and protobuf-encoded per call, each slot read as its
+ * field's kind (proto3 JSON's forms). HOT PATH: no allocation but for floats, big int64s and gzip.
  */
 import { copyBytes } from "../../system/copy_bytes.ts";
 import { type Parts, partsOf, upperBound, writeParts } from "./template.ts";
@@ -94,7 +92,6 @@ function slotOf(s: GrpcSlotSpec, indexOf: (name: string) => number): Slot {
 /** Bytes a slot reserves before its value's text: its tag and the longest varint or length. */
 const RESERVE = 10;
 
-/** Most bytes `t` takes filled with `values`. */
 export function grpcBodyBound(t: GrpcBodyTemplate, values: ReadonlyArray<Uint8Array>): number {
   let bytes = 0;
   for (const m of t.messages) {

@@ -1,10 +1,8 @@
 /**
  * @module
- * The protocol table: `PROTOCOLS` maps each protocol a run can speak to the factory of its `LoadConnection`s;
- * a new protocol is a folder of its own plus one entry here. Chosen once per worker before t0: `auto` on
- * https: asks the server's ALPN once with one connection (no request); on http: it is HTTP/1.1, as cleartext
- * h2 cannot be negotiated without an upgrade per connection. `h3` is QUIC (ALPN h3, https: only). A worker
- * loads the connections of HTTP/2, WebSocket, gRPC and HTTP/3 only when its run speaks them.
+ * The protocol table: `PROTOCOLS` maps each protocol a run can speak to the factory of its `LoadConnection`s.
+ * Chosen once per worker before t0: `auto` on https: asks the server's ALPN once; on http: it is HTTP/1.1.
+ * A worker loads the connections of HTTP/2, WebSocket, gRPC and HTTP/3 only when its run speaks them.
  */
 import type { ChosenTransport } from "./transport/choice.ts";
 import type { RequestSpec } from "../request_spec.ts";
@@ -13,13 +11,11 @@ import { Connection } from "./h1/connection.ts";
 import type { WsRun } from "./ws/run.ts";
 import type { GrpcRun } from "./grpc/answer.ts";
 import type { StreamAnswer } from "./stream_answer.ts";
-import type { TlsOptions } from "./tls/options.ts";
+import { serverNameOf, type TlsOptions } from "./tls/options.ts";
 import type { TlsSessionInfo } from "./tls/deno_tls.ts";
 import { closeQuietly } from "../../system/descriptors.ts";
 
-/** The protocols of the config (`protocol:`, `--protocol`). */
 type ProtocolRequest = "http1" | "h2" | "h2c" | "h3" | "auto";
-/** What a run spoke (results: `protocol`). */
 export type ProtocolUsed = "http1" | "h2" | "h2c" | "h3";
 /** A row of the protocol table: the HTTP version spoken, WebSocket, or gRPC (over h2 or h2c). */
 type ProtocolRow = ProtocolUsed | "ws" | "grpc";
@@ -58,14 +54,11 @@ export async function probeProtocol(
   return chosen.tlsInfo()?.alpn === "h2" ? "h2" : "http1";
 }
 
-/** What a protocol's connections are made from: the worker's shared parts and the run's settings. */
 interface ProtocolSetup {
   readonly shared: ConnectionShared;
   readonly url: URL;
-  /** The request mix, and the data columns its templates may name. */
   readonly requests: readonly RequestSpec[];
   readonly columns?: readonly string[];
-  /** The endpoint index of each request of the mix (runner/endpoint_table.ts). */
   readonly endpoints?: readonly number[];
   readonly pipelining: number;
   readonly streams: number;
@@ -74,7 +67,6 @@ interface ProtocolSetup {
   /** Each arrival dials a connection of its own (`connection: per-arrival`). */
   readonly perArrival: boolean;
   readonly windowBytes: number;
-  /** First id of this worker's connections (ids stay unique across workers). */
   readonly idBase: number;
   /** WebSocket: the worker's messages, match rule and counts (ws/run.ts); the `ws` row needs it. */
   readonly ws?: WsRun;
@@ -84,13 +76,11 @@ interface ProtocolSetup {
   readonly tls?: TlsOptions;
 }
 
-/** A worker's connections for one protocol, made one at a time as the executors ask. */
 export interface ConnectionFactory {
   /** Load connections that share one connection to the target (HTTP/2 streams; 1 otherwise). */
   readonly perConnection: number;
   /** Flow steps go as HTTP/2 requests (their HEADERS frames encoded too), not HTTP/1.1 ones. */
   readonly h2Steps: boolean;
-  /** The next load connection; `id` is unique in the worker. */
   next(id: number): LoadConnection;
   /** Most streams open at once on one connection so far (results), 0 for a protocol without streams. */
   maxOpenStreams(): number;
@@ -98,7 +88,6 @@ export interface ConnectionFactory {
   tlsInfo?(): TlsSessionInfo | null;
 }
 
-/** A factory of one load connection to each connection to the target, without streams. */
 function oneEach(next: (id: number) => LoadConnection): ConnectionFactory {
   return { perConnection: 1, h2Steps: false, next, maxOpenStreams: () => 0 };
 }
@@ -163,7 +152,7 @@ async function h3Connections(setup: ProtocolSetup): Promise<ConnectionFactory> {
   const caFile = setup.tls?.caFile;
   const run = {
     requests: encodeH3Mix(setup.url, setup.requests, setup.endpoints),
-    serverName: setup.tls?.sni ?? setup.url.hostname.replace(/^\[|\]$/g, ""),
+    serverName: serverNameOf(setup.url, setup.tls),
     caCerts: caFile === undefined ? undefined : Deno.readTextFile(caFile).then((pem) => [pem]),
     tls: { ...H3_TLS, insecure: false, resume: setup.tls?.resume ?? true, handshakes: 0, resumed: 0 },
   };
@@ -181,11 +170,9 @@ async function h3Connections(setup: ProtocolSetup): Promise<ConnectionFactory> {
   };
 }
 
-/** The protocol table: each protocol a run speaks, and the factory of its connections. */
 export const PROTOCOLS: Readonly<
   Record<ProtocolRow, (setup: ProtocolSetup) => ConnectionFactory | Promise<ConnectionFactory>>
 > = {
-  // HTTP/1.1: one `Connection` per load connection, `pipelining` requests in flight on it.
   http1: (setup) => oneEach((id) => new Connection(id, setup.shared, setup.pipelining)),
   h2: h2Connections,
   h2c: h2Connections,
@@ -231,7 +218,6 @@ class StreamSlots<C extends SlotHost, S> {
     return this.slotOn(id, this.#session);
   }
 
-  /** Most streams open at once on any one connection so far. */
   get maxOpenStreams(): number {
     let most = 0;
     for (const s of this.sessions) most = Math.max(most, s.maxOpenStreams, s.partner?.maxOpenStreams ?? 0);

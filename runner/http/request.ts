@@ -1,8 +1,7 @@
 /**
  * @module
- * Turns request specs into wire bytes once, before any load, so the hot loop writes a ready `Uint8Array`.
- * A mix becomes a fixed pick table (smooth weighted round-robin): the next pick is an index increment,
- * and weights hold exactly over a cycle. A request with placeholders becomes a template (template.ts).
+ * Turns request specs into wire bytes once, before any load. A mix becomes a fixed pick table (smooth
+ * weighted round-robin): the next pick is an index increment, and weights hold exactly over a cycle.
  */
 import type { RequestSpec } from "../request_spec.ts";
 import { buildTemplate, type RequestTemplate } from "./template.ts";
@@ -41,10 +40,7 @@ export function headOf(hostHeader: string, spec: RequestSpec, fields: RequestFie
   return head;
 }
 
-/**
- * Encodes one HTTP/1.1 request, adding `Host`, `User-Agent` and `Content-Length` unless given. With
- * `names`, a request with placeholders becomes a template, as does any with `alwaysTemplate` (cookies).
- */
+/** Encodes one HTTP/1.1 request; with `names` (or `alwaysTemplate`) one with placeholders is a template. */
 export function encodeRequest(
   hostHeader: string,
   spec: RequestSpec,
@@ -144,7 +140,6 @@ export class RequestMix extends PickCycle {
     }));
   }
 
-  /** Whether any request of the mix needs values (a data row per request). */
   get templated(): boolean {
     return this.requests.some((r) => !r.fixed);
   }

@@ -1,14 +1,11 @@
 /**
  * @module
- * What the HTTP/1.1, HTTP/2 and HTTP/3 encoders decide alike about a request spec: the fields we add unless
- * set (Host or `:authority`, User-Agent), whether a length is added, whether it is a template, and the
- * fields HTTP/2 and HTTP/3 send. Setup only.
+ * What the HTTP/1.1, HTTP/2 and HTTP/3 encoders decide alike about a request spec. Setup only.
  */
 import type { RequestSpec } from "../request_spec.ts";
 import { hasPlaceholder } from "./template.ts";
 import { CONNECTION_NAMES } from "../../http2/hpack/static.ts";
 
-/** The User-Agent we send unless the request sets one. */
 export const DEFAULT_USER_AGENT = "loadlab";
 
 const decoder = new TextDecoder();
@@ -44,10 +41,7 @@ export function addsLength(spec: RequestSpec, fields: RequestFields): boolean {
   return spec.body !== undefined || fields.carriesBody;
 }
 
-/**
- * The header fields of `spec` as HTTP/2 and HTTP/3 send them: lower-case, without those both forbid
- * (RFC 9113 8.2.2, RFC 9114 4.2) and Host (it becomes `:authority`), a User-Agent added unless set.
- */
+/** The fields of `spec` as HTTP/2 and HTTP/3 send them: lower-case, without the forbidden ones and Host. */
 export function streamHeadersOf(spec: RequestSpec, fields: RequestFields): [string, string][] {
   const headers: [string, string][] = [];
   for (const [name, value] of spec.headers) {

@@ -1,9 +1,7 @@
 /**
  * @module
- * The bytes of one exchange: the mix's next request, a flow step's own, or `depth` of the mix's requests
- * back to back (pipelining), with which are HEAD. Templates are filled with the session's values or a data
- * row and a Cookie line; a refused value leaves nothing to send (`refused`). HOT PATH: nothing allocated
- * per request; what templates and pipelining need is made on first use.
+ * The bytes of one exchange: the mix's next request, a flow step's own, or `depth` of them back to back
+ * (pipelining). HOT PATH: nothing allocated per request; templates and pipelining are made on first use.
  */
 import type { EncodedRequest, RequestMix } from "./request.ts";
 import { TemplateWriter } from "./template.ts";
@@ -62,7 +60,6 @@ export class RequestPicker {
     return bytes;
   }
 
-  /** Whether request `k` of the exchange picked last is HEAD. */
   isHead(k: number): boolean {
     return (this.#picked[k] & 1) === 1;
   }

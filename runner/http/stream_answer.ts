@@ -1,8 +1,7 @@
 /**
  * @module
- * What a protocol carried on HTTP/2 streams judges of each answer beyond HTTP (`StreamAnswer`; gRPC's is
- * grpc/answer.ts): fields, messages and trailers, and the failure's kind. Without one a stream costs one
- * null check per frame. Types only, so h2/ and the protocols on it need not import each other.
+ * What a protocol carried on HTTP/2 streams judges of each answer beyond HTTP (gRPC's is grpc/answer.ts).
+ * Types only, so h2/ and the protocols on it need not import each other.
  */
 import type { ErrorKind } from "../../results/mod.ts";
 import type { FieldBytesSink } from "../../http2/hpack/field_rules.ts";

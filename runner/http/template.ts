@@ -1,9 +1,7 @@
 /**
  * @module
  * Requests with `{{ name }}` in path, headers or body, split once into byte segments and slots, so sending
- * one copies segments and values into a reused buffer. HOT PATH: `TemplateWriter.fill` allocates nothing. A
- * slot is a value index or a built-in (Artillery's `$randomNumber(min,max)`, `$randomString(n)`; `$uuid()`,
- * `$now(unit)`, `$worker()`); its place (fill_values.ts) decides percent-encoding and refusing CR, LF, NUL.
+ * one copies segments and values into a reused buffer. HOT PATH: `TemplateWriter.fill` allocates nothing.
  */
 import { copyBytes } from "../../system/copy_bytes.ts";
 import {
@@ -36,7 +34,6 @@ const WORKER = -4;
 /** `$now(unit)`'s units, by their code in a slot's args. */
 const NOW_UNITS = ["s", "ms", "ns", "rfc3339"];
 
-/** `{{ expr }}`, the expression trimmed. */
 const PLACEHOLDER = /\{\{\s*(.*?)\s*\}\}/g;
 const NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 /** `name | raw`: a path or query value sent unencoded. */
@@ -55,7 +52,6 @@ export function hasPlaceholder(text: string): boolean {
   return text.includes("{{");
 }
 
-/** The placeholder `expr` stands for, or a problem in words. */
 function placeholderOf(expr: string): Placeholder | string {
   if (NAME.test(expr)) return { kind: "name", name: expr, raw: false };
   const raw = RAW_NAME.exec(expr);
@@ -83,7 +79,6 @@ function placeholderOf(expr: string): Placeholder | string {
   return `{{ ${expr} }} is neither a name (letters, digits, _ . -), a name | raw, nor $randomNumber(min,max) / $randomString(n) / $uuid() / $now(s|ms|ns|rfc3339) / $worker()`;
 }
 
-/** Every placeholder of `text` in order (problems as strings). */
 export function placeholdersOf(text: string): Array<Placeholder | string> {
   return [...text.matchAll(PLACEHOLDER)].map((m) => placeholderOf(m[1]));
 }
@@ -165,7 +160,6 @@ function headPlace(head: string, offset: number, raw: boolean): FillPlace {
   return fieldPlace(head.slice(lineStart, head.indexOf(":", lineStart)));
 }
 
-/** A body's parts: its bytes as they are (binary ones too) unless its text holds a placeholder. */
 export function bodyPartsOf(body: Uint8Array | undefined, indexOf: (name: string) => number): Parts {
   const text = body === undefined ? "" : decoder.decode(body);
   if (body === undefined || hasPlaceholder(text)) return partsOf(text, indexOf);
@@ -185,7 +179,6 @@ export interface RequestTemplate {
   autoLength: boolean;
 }
 
-/** Builds the template of a request's head text (lines ending CRLF, no blank line) and body text. */
 export function buildTemplate(
   headText: string,
   body: Uint8Array | undefined,
@@ -253,7 +246,6 @@ export function writeParts(
 /** The lane filling requests now, as ghz names a worker (`g<lane>c<connection>`); set by it before a fill. */
 export const fillLane: { id: Uint8Array } = { id: new Uint8Array(0) };
 
-/** The RFC 3339 text of the second `rfc3339[0]` (made once a second). */
 let rfc3339: [number, Uint8Array] = [-1, new Uint8Array(0)];
 
 /** Writes the time now in `$now`'s unit: Unix seconds, ms or ns (to the microsecond), or RFC 3339. */
@@ -274,7 +266,6 @@ function uuidChar(i: number): number {
   return HEX[i === 14 ? 4 : i === 19 ? 8 + ((engineRandom() * 4) | 0) : (engineRandom() * 16) | 0];
 }
 
-/** Writes the decimal digits of integer `n` at `at`; returns the end. */
 export function writeInt(buf: Uint8Array, at: number, n: number): number {
   if (n < 0) {
     buf[at++] = 45;
@@ -289,10 +280,7 @@ export function writeInt(buf: Uint8Array, at: number, n: number): number {
   return at + digits;
 }
 
-/**
- * Fills templates into one reused buffer per connection. The body is written past the head's bound first,
- * so Content-Length is known, then moved; the buffer grows by doubling from the first fill's size.
- */
+/** Fills templates into one reused buffer per connection; the body goes past the head's bound, then moves. */
 export class TemplateWriter {
   #buf = new Uint8Array(0);
   #view = this.#buf.subarray(0, 0);

@@ -3,7 +3,7 @@
  * What a worker's load says to the worker around it: its options, what it did before t0, its end report
  * and the handles that start, steer and stop it. Apart so run_load.ts and run_prepared.ts share them.
  */
-import type { WsSample } from "../http/ws/stats.ts";
+import type { WsParts } from "../../results/ws_totals.ts";
 import type { WsResult } from "../../results/schema/ws.ts";
 import type { AttackConfig } from "../config.ts";
 import type { ProtocolUsed } from "../http/protocols.ts";
@@ -56,7 +56,7 @@ export interface LoadRunSummary {
   dataRanOut?: boolean;
   dataRanOutWorkers?: number;
   /** WebSocket runs: this worker's counts (handshakes, messages each way, close codes). */
-  ws?: WsSample;
+  ws?: WsParts;
   /** WebSocket runs: the pool's, merged (set by the pool only). */
   wsResult?: WsResult;
   /** Workers ended for not stopping past their graceful stop (worker/pool.ts); set by the pool only. */

@@ -15,8 +15,7 @@ import {
   upperBound,
   writeParts,
 } from "../http/template.ts";
-import { newKey } from "../../ws/handshake.ts";
-import { DEFLATE_OFFER } from "../../ws/deflate.ts";
+import { handshakeLines, newKey } from "../../ws/handshake.ts";
 import type { MaskKeys } from "../../ws/frame_encoder.ts";
 import type { BufferBudget } from "../../ws/buffer_budget.ts";
 import type { StepResponse } from "../http/kept_response.ts";
@@ -71,18 +70,10 @@ export function encodeWsStep(
   };
 }
 
-/** The Upgrade request of a connect as a template (ws/handshake.ts has the fixed lines' rules). */
+/** The Upgrade request of a connect as a template, its key added per handshake. */
 function handshakeTemplate(url: URL, ws: WsAction, indexOf: (name: string) => number): RequestTemplate {
-  const lines = [
-    `GET ${resolvePath(url, ws.connect!)} HTTP/1.1`,
-    `Host: ${url.host}`,
-    "Upgrade: websocket",
-    "Connection: Upgrade",
-    "Sec-WebSocket-Version: 13",
-  ];
-  if (ws.protocols?.length) lines.push(`Sec-WebSocket-Protocol: ${ws.protocols.join(", ")}`);
-  if (ws.deflate) lines.push(`Sec-WebSocket-Extensions: ${DEFLATE_OFFER}`);
-  for (const [name, value] of Object.entries(ws.headers ?? {})) lines.push(`${name}: ${value}`);
+  const headers = Object.entries(ws.headers ?? {});
+  const lines = handshakeLines(resolvePath(url, ws.connect!), url.host, null, { ...ws, headers });
   return buildTemplate(lines.join("\r\n") + "\r\n", undefined, false, indexOf);
 }
 
@@ -178,7 +169,7 @@ export class WsSession {
     values: Uint8Array[],
     cookieLine: Uint8Array | null,
   ): Promise<StepOutcome> {
-    const { shared, stats, keys, budget } = this.run;
+    const { shared, stats } = this.run;
     const key = newKey();
     const keyLine = encoder.encode(`Sec-WebSocket-Key: ${key}\r\n`);
     const extra = cookieLine === null ? keyLine : concatBytes([keyLine, cookieLine]);
@@ -187,7 +178,7 @@ export class WsSession {
       shared.recorder.recordError(performance.now(), "bad-value", this.#writer.refused);
       return "failed";
     }
-    const socket = new WsSessionSocket(shared, stats, keys, budget);
+    const socket = new WsSessionSocket(shared, this.run);
     const offer = { request: filled.slice(), key, protocols: step.protocols, deflate: step.deflate, stats };
     if (!(await socket.open(offer, step.endpoint))) return shared.stopping ? "stopped" : "failed";
     this.socket = socket;

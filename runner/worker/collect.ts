@@ -12,8 +12,7 @@ import { HEARTBEAT_MS, type WorkerToMain } from "./protocol.ts";
 import type { LoadWorker } from "./load_worker.ts";
 import { keepsUncorrected } from "../load/models/mod.ts";
 import type { LoadRunSummary } from "../load/load_run_types.ts";
-import type { WsSample } from "../http/ws/stats.ts";
-import { addWsParts } from "../../results/ws_totals.ts";
+import { addWsParts, type WsParts } from "../../results/ws_totals.ts";
 import { type MemoryWatch, watchMemory } from "./memory_limit.ts";
 import { knowSecrets } from "../../results/redact.ts";
 
@@ -226,7 +225,7 @@ export class DoneTotals {
   #endedBy: LoadRunSummary["endedBy"];
   #tlsSession: TlsSession = null;
   #maxStreamsPerConnection = 0;
-  readonly #ws: WsSample[] = [];
+  readonly #ws: WsParts[] = [];
 
   add(summary: LoadRunSummary): void {
     this.addActive(summary.activeMs);

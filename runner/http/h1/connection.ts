@@ -1,18 +1,14 @@
 /**
  * @module
- * One keep-alive HTTP/1.1 load connection. HOT PATH: writes pre-encoded bytes unawaited and reads into one
- * reused buffer; the pump (epoll, io_uring, or Deno's sockets through transport/promise_inline.ts) hands
- * reads to `#consume`, where the byte-scanning parser finds each response's end, records it without
- * allocating, and chains a closed loop's exchanges under one promise. The worker's watchdog times it out
- * (`deadlineMs` + `abort`): no timer per request. Failures are counted by kind, never thrown. Only a flow
- * step that captures, checks or keeps cookies keeps its response's bytes (`prepareStep`).
+ * One keep-alive HTTP/1.1 load connection. HOT PATH: writes unawaited, reads into one reused buffer, parses
+ * without allocating, counts failures without throwing; the watchdog times it out (no timer per request).
  */
 import { fillLane } from "../template.ts";
 import type { ErrorKind } from "../../../results/mod.ts";
 import type { EncodedRequest } from "../request.ts";
 import { RequestPicker } from "../request_picker.ts";
 import type { ConnectionShared, NextExchange, StepConnection, StepRequest } from "../load_connection.ts";
-import { Dialer, hangUp } from "../transport/dial.ts";
+import { type DialEnd, Dialer, hangUp } from "../transport/dial.ts";
 import { fdOf, TRACE_CONN, traceConn } from "../transport/conn_trace.ts";
 import { type InlineConn, inlineOf, type InlineReader, type TransportConn } from "../transport/transport.ts";
 import { PromiseInline } from "../transport/promise_inline.ts";
@@ -34,10 +30,7 @@ import { elapsedUs } from "../../../results/histogram.ts";
 
 const READ_BUFFER_BYTES = 32 * 1024;
 const EMPTY = new Uint8Array(0);
-/**
- * The read buffer of every epoll and io_uring connection of this isolate: `consume` keeps none of the
- * bytes, so one buffer serves all. A read of Deno's sockets lands while others run, so it has its own.
- */
+/** The read buffer of every epoll and io_uring connection (Deno's sockets get their own). */
 const INLINE_READ = new Uint8Array(READ_BUFFER_BYTES);
 /** The one executor of every exchange's promise: hands its settlers out here, so no closure per exchange. */
 let caught: ((done: number) => void) | null = null;
@@ -49,7 +42,7 @@ const CATCH = (resolve: (done: number) => void, reject: (err: unknown) => void) 
 
 const NO_VALUES: Uint8Array[] = [];
 
-export class Connection implements StepConnection, InlineReader {
+export class Connection implements StepConnection, InlineReader, DialEnd {
   /** Watchdog deadline (performance.now() ms) of the exchange in progress; Infinity when idle. */
   deadlineMs = Infinity;
   /** The exchange's timeout (the run's, or a script request's own): what its failure says. */
@@ -61,19 +54,14 @@ export class Connection implements StepConnection, InlineReader {
   /** The last connect's TCP and TLS times (ms), until a script's response takes them (`takeDial`). */
   dialedConnectMs = -1;
   dialedTlsMs = -1;
-  /**
-   * A kept exchange's phases (performance.now() ms), for a script's response: when it was asked for on a
-   * closed socket (-1: it was open), its first byte written, its last written and the response's first read.
-   */
+  /** A kept exchange's phases (ms): asked on a closed socket (-1: open), written, first read. */
   askedMs = -1;
   writeStartMs = 0;
   writtenMs = 0;
   firstByteMs = 0;
-  /** The socket, Deno's seen as inline (transport/promise_inline.ts). */
   #sock: InlineConn | null = null;
   readonly #dialer: Dialer;
   #opening: ((resolve: (open: boolean) => void) => void) | null = null;
-  #onDialed: ((sock: TransportConn | null) => void) | null = null;
   #opened: ((open: boolean) => void) | null = null;
   #buf: Uint8Array = EMPTY;
   readonly #requests: RequestPicker;
@@ -141,7 +129,6 @@ export class Connection implements StepConnection, InlineReader {
     return dial;
   }
 
-  /** What the open socket's TLS handshake negotiated (epoll's OpenSSL client), else null. */
   tlsNegotiated(): SslNegotiated | null {
     const ssl = (this.#sock as { ssl?: SslConn | null } | null)?.ssl;
     return ssl === undefined || ssl === null ? null : ssl.negotiated();
@@ -163,18 +150,19 @@ export class Connection implements StepConnection, InlineReader {
     return new Promise(
       this.#opening ??= (resolve) => {
         this.#opened = resolve;
-        this.#dialer.dialThen(
-          this.#onDialed ??= (sock) => {
-            const opened = this.#opened!;
-            this.#opened = null;
-            if (sock === null) {
-              this.#failed(this.shared.recorder.lastErrorKind, this.shared.recorder.lastErrorMessage);
-            }
-            opened(sock !== null);
-          },
-        );
+        this.#dialer.dialThen(this);
       },
     );
+  }
+
+  /** The dial's end (transport/dial.ts `DialEnd`): a failure is kept as this connection's last. */
+  dialEnded(sock: TransportConn | null): void {
+    const opened = this.#opened!;
+    this.#opened = null;
+    if (sock === null) {
+      this.#failed(this.shared.recorder.lastErrorKind, this.shared.recorder.lastErrorMessage);
+    }
+    opened(sock !== null);
   }
 
   adopt(sock: TransportConn): void {
@@ -192,8 +180,7 @@ export class Connection implements StepConnection, InlineReader {
 
   /**
    * Sends `depth` requests back to back (pipelining when > 1); resolves with the number of responses. Latency
-   * counts from `intendedMs` (negative: now); failures are recorded and the socket closed. `request` replaces
-   * the mix's next one; `next`, a closed loop's grant, starts the next exchange from the pump's callback.
+   * counts from `intendedMs` (negative: now); `next`, a closed loop's grant, starts the next exchange.
    */
   exchange(
     intendedMs: number,
@@ -250,7 +237,6 @@ export class Connection implements StepConnection, InlineReader {
     return await this.open(request?.endpoint) ? await this.exchange(intendedMs, depth, request, next) : 0;
   }
 
-  /** Starts an exchange: arms the read, then writes the picked request; false when none was sent. */
   #begin(intendedMs: number, depth: number, request: EncodedRequest | null, sentMs: number): boolean {
     const shared = this.shared;
     fillLane.id = this.#lane;
@@ -276,7 +262,6 @@ export class Connection implements StepConnection, InlineReader {
     this.#writing = bytes;
     this.#writeOffset = 0;
     this.#writeError = null;
-    // A pipelined batch's bytes count under its first request's endpoint.
     shared.recorder.addBytesWritten(sentMs, bytes.length, this.#requests.endpointOf(0));
     shared.recorder.inFlight += depth;
     this.#started();
@@ -305,7 +290,6 @@ export class Connection implements StepConnection, InlineReader {
     return this.#answered;
   }
 
-  /** `InlineReader`: parses the pump's read, then reads on or ends the exchange. */
   onRead(n: number | null): boolean {
     const inline = this.#sock!;
     if (!this.#consume(n, inline.nowMs())) {
@@ -387,7 +371,6 @@ export class Connection implements StepConnection, InlineReader {
     return this.#kept;
   }
 
-  /** The session is over: the next exchanges keep nothing and fill no session values. */
   endSession(): void {
     this.prepareStep(NO_VALUES, null, 0);
   }
@@ -467,14 +450,12 @@ export class Connection implements StepConnection, InlineReader {
     }
   }
 
-  /** Closes after a failure already counted: the exchange reports all its requests as handled. */
   #abortCounted(): boolean {
     this.abort();
     this.#done = this.#depth;
     return true;
   }
 
-  /** Records a response that ended (by its framing, or by the close for a body read until it). */
   #complete(nowMs: number): void {
     const status = this.#parser.status;
     this.shared.recorder.recordResponse(
@@ -488,7 +469,6 @@ export class Connection implements StepConnection, InlineReader {
     this.#answered++;
   }
 
-  /** Counts the exchange's `count` requests from the one in progress (`done`) on as failed. */
   #countFailed(nowMs: number, kind: ErrorKind, message: string, count: number): void {
     this.#failed(kind, message);
     if (this.shared.stopping) return;
@@ -498,7 +478,6 @@ export class Connection implements StepConnection, InlineReader {
     }
   }
 
-  /** A failed read: the watchdog's timeout, our failed write, or the peer's reset. */
   #fail(err: unknown): void {
     const count = this.#depth - this.#done;
     const timedOut = this.timedOut;

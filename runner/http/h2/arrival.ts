@@ -1,9 +1,7 @@
 /**
  * @module
- * HTTP/2 with `connection: per-arrival`: each arrival dials an h2 connection of its own, sends its request
- * on stream 1 and, once answered, ends with GOAWAY and a close. A lane (`H2ArrivalConnection`) is an `H2Slot`
- * given a fresh `H2Connection` per arrival, so it is counted by the same code as a kept-alive one, and never
- * as a reconnect.
+ * HTTP/2 with `connection: per-arrival`: each arrival dials its own h2 connection, sends on stream 1 and,
+ * once answered, ends with GOAWAY and a close. A lane is an `H2Slot` given a new `H2Connection` each time.
  */
 import { GOAWAY_BYTES, NO_ERROR, writeGoaway } from "../../../http2/frames.ts";
 import type { ConnectionShared } from "../load_connection.ts";
@@ -28,7 +26,6 @@ class H2ArrivalConnection extends H2Slot {
   /** The arrival's connection ended (`release`, or a close at shutdown): the next arrival dials a new one. */
   #ended = false;
 
-  // The lane's id names the connection (request log), as an HTTP/1.1 per-arrival lane's does.
   constructor(id: number, readonly owner: H2Arrivals) {
     super(id, new H2Connection(id, owner.shared, owner.run), owner.run);
   }
@@ -39,10 +36,7 @@ class H2ArrivalConnection extends H2Slot {
     return super.open(endpoint);
   }
 
-  /**
-   * The arrival's request on stream 1 of its own connection, dialed first; `next` is not chained. A flow's
-   * steps (`exchangeStep`) go as streams 1, 3, ... of the arrival's one connection.
-   */
+  /** The arrival's request on stream 1 of its own connection, dialed first; a flow's steps go on 3, 5, ... */
   override exchange(intendedMs: number): Promise<number> {
     this.#renew();
     return super.exchange(intendedMs);

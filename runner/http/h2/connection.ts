@@ -1,9 +1,7 @@
 /**
  * @module
- * One HTTP/2 connection of the load generator (RFC 9113); its output, streams, frame reader and header
- * blocks reach it through `H2Core`. Every frame is handled in the turn its bytes arrive, and a stream's end
- * starts a closed loop's next request there. HOT PATH: frames read in place, output written once per turn;
- * inline reads share one buffer. The peer's errors are counted by kind, never thrown.
+ * One HTTP/2 connection of the load generator (RFC 9113), every frame handled in the turn its bytes arrive.
+ * HOT PATH: frames read in place, output written once per turn; peer errors are counted, never thrown.
  */
 import type { ErrorKind } from "../../../results/mod.ts";
 import {
@@ -84,7 +82,6 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
 
   readonly streams: StreamTable;
   readonly #heads: HeaderBlocks;
-  /** Reads the frames of each read: heads to `#heads`, control frames to its `ControlFrames`. */
   readonly #frames: FrameReader;
 
   /** `partnerOf`: the connection this one is the partner of (its first connect is a reconnect). */
@@ -141,9 +138,8 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
   }
 
   /**
-   * Dials (once for every slot that asks at the same time); false when the connect failed (counted under
-   * `endpoint`, the request's it opens for). A gRPC connection whose dial failed is down until it
-   * connects: it redials after grpc-go's backoff, and false comes at once meanwhile (`failFast`).
+   * Dials (once for every slot that asks at once); false when the connect failed. A gRPC connection whose
+   * dial failed redials after grpc-go's backoff, and false comes at once meanwhile (`failFast`).
    */
   open(endpoint = -1): Promise<boolean> {
     if (this.#sock !== null) return Promise.resolve(true);
@@ -176,7 +172,6 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
     return waitUntil(failFastAtMs).then(() => 1);
   }
 
-  /** A fresh connection's state, the preface and our SETTINGS, and the first read. */
   #start(sock: TransportConn): void {
     const inline = inlineOf(sock);
     this.#sock = inline ?? new PromiseInline(sock);
@@ -209,7 +204,6 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
     this.#arm(this.#sock);
   }
 
-  /** The next read, into the input buffer past the room the partial frame kept will take. */
   #arm(sock: InlineConn): void {
     const input = this.#sharedIn ? SHARED_IN : this.#own;
     sock.armRead(this.#inEnd === 0 ? input : input.subarray(this.#inEnd), this);
@@ -232,7 +226,6 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
     this.shared.recorder.addBytesRead(nowMs, n);
     const shared = this.#sharedIn;
     const input = shared ? SHARED_IN : this.#own;
-    // The read landed past the partial frame's room: the kept bytes go in front of it.
     if (shared && this.#inEnd > 0) copyBytes(input, 0, this.#own, 0, this.#inEnd);
     const end = this.#inEnd + n;
     this.output.inBatch = true;
@@ -284,10 +277,7 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
     return this.goawayCode < 0 ? "" : ` after GOAWAY ${errorCodeName(this.goawayCode)}`;
   }
 
-  /**
-   * Closes the socket; every stream in flight or waiting counts once under `kind`, except one the server
-   * refused unprocessed, which goes on a new connection. After a failed connect or at the stop, none counts.
-   */
+  /** Closes the socket; streams in flight count under `kind`, except ones refused unprocessed. */
   fail(kind: ErrorKind, message: string, nowMs: number): void {
     const wasOpen = this.#close();
     const streams = this.streams;
@@ -322,10 +312,7 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
     else this.wake();
   }
 
-  /**
-   * A GOAWAY left streams the server processes (RFC 9113 6.8): they end here; refused and new requests go to
-   * the partner at once, unless it drains a GOAWAY of its own: then they wait here.
-   */
+  /** A GOAWAY's processed streams end here (RFC 9113 6.8); refused and new ones go to the partner. */
   handOver(): void {
     if (!this.handedOver) {
       const partner = this.partner ??= new H2Connection(this.id, this.shared, this.run, this);
@@ -336,7 +323,6 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
     this.#passOn();
   }
 
-  /** The streams waiting here move to the partner (their slots with them), which opens for them. */
   #passOn(): void {
     const waiting = this.streams.pending;
     if (waiting.length === 0) return;
@@ -369,7 +355,6 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
     return true;
   }
 
-  /** Closes everything now (shutdown): streams in flight end, counted unless the run is stopping. */
   close(): void {
     this.#dialer.abort();
     this.fail("closed-early", "the connection was closed", performance.now());

@@ -1,7 +1,6 @@
 /**
  * @module
- * The control frames an HTTP/2 client receives that change the connection (RFC 9113 6.5, 6.8, 6.9):
- * SETTINGS, WINDOW_UPDATE and GOAWAY. Called by the frame reader.
+ * The control frames a client receives that change the connection (RFC 9113 6.5, 6.8, 6.9).
  */
 import {
   applySettings,

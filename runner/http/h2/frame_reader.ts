@@ -1,9 +1,7 @@
 /**
  * @module
- * The frames an HTTP/2 client receives, read in place (RFC 9113 section 6) from each read's complete
- * frames: heads go to header_blocks.ts, SETTINGS, WINDOW_UPDATE and GOAWAY to control_frames.ts, PING is
- * answered, windows reopened as DATA is consumed, frames on closed streams judged by how they closed. A
- * protocol violation ends the connection with GOAWAY, counted `h2-protocol`. HOT PATH: one switch per frame.
+ * The frames an HTTP/2 client receives, read in place (RFC 9113 section 6). A protocol violation ends the
+ * connection with GOAWAY, counted `h2-protocol`. HOT PATH: one switch per frame.
  */
 import {
   CANCEL,
@@ -104,7 +102,6 @@ export class FrameReader {
     return false;
   }
 
-  /** One frame; false when the connection ended on it. */
   #frame(buf: Uint8Array, p: number, length: number, nowMs: number): boolean {
     const type = frameType(buf, p);
     const flags = frameFlags(buf, p);
@@ -226,10 +223,7 @@ export class FrameReader {
     return true;
   }
 
-  /**
-   * A frame on a closed stream (RFC 9113 5.1): after the server's END_STREAM a connection error, after its
-   * RST_STREAM a stream error; after ours, or long closed, ignored.
-   */
+  /** A frame on a closed stream (RFC 9113 5.1): by how it closed, a connection or stream error, or none. */
   #afterClose(id: number, what: string, nowMs: number): boolean {
     const how = this.#streams.closedHowOf(id);
     if (how === CLOSED_ENDED) {

@@ -1,9 +1,7 @@
 /**
  * @module
- * The response heads an HTTP/2 connection receives (RFC 9113 4.3, 6.2, 6.10): HEADERS and CONTINUATION
- * frames assembled (bounded in bytes and frames) and always decoded by the connection's HPACK decoder (its
- * table must see every block), for the status only unless a flow step keeps the head. A malformed response
- * (8.1.1) is a stream error counted `h2-protocol`; the connection goes on.
+ * The response heads an HTTP/2 connection receives (RFC 9113 4.3, 6.2, 6.10), always decoded by the HPACK
+ * decoder (its table must see every block). A malformed response (8.1.1) is a stream error.
  */
 import {
   COMPRESSION_ERROR,
@@ -24,10 +22,7 @@ import type { H2Core, H2Stream } from "./stream.ts";
 /** A response's DATA against its content-length (RFC 9113 8.1.1), as constant texts. */
 export const SHORT_OF_LENGTH = "a response ended short of its content-length";
 export const PAST_LENGTH = "DATA beyond the response's content-length";
-/**
- * CONTINUATION frames one block may take (nghttp2's default), or as many as `maxHeaderBytes` needs: empty
- * CONTINUATION frames add no bytes and would keep a connection mid-block for ever (the CONTINUATION flood).
- */
+/** CONTINUATION frames one block may take at least: empty ones would keep a connection mid-block for ever. */
 const MIN_CONTINUATIONS = 8;
 const MAX_FRAME_BYTES = 16_384;
 
@@ -168,7 +163,6 @@ export class HeaderBlocks {
     return true;
   }
 
-  /** A header block past `maxHeaderBytes` ends the connection. */
   #tooLarge(nowMs: number): boolean {
     const max = this.#shared.maxHeaderBytes;
     return this.#core.frameError(

@@ -1,8 +1,6 @@
 /**
  * @module
- * What an HTTP/2 stream keeps of its response for a flow step that captures, checks or keeps cookies: the
- * final head's fields (from the HPACK decoder's `onField`, bounded by `--max-header-bytes`), its status,
- * and the body when read. One per slot, made on its first kept step; otherwise `kept` stays null.
+ * What an HTTP/2 stream keeps of its response for a flow step that captures, checks or keeps cookies.
  */
 import { isInterim } from "../../../http1/body_framing.ts";
 import type { StepResponse } from "../kept_response.ts";
@@ -21,7 +19,6 @@ function utf8(octets: string): string {
 
 export class H2KeptResponse implements StepResponse {
   status = 0;
-  /** Whether DATA is kept (the step reads the body), else the head only. */
   keepBody = false;
   /** The final head was decoded: later blocks (trailers) add nothing. */
   headDone = false;

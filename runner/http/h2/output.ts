@@ -1,9 +1,7 @@
 /**
  * @module
- * The output side of an HTTP/2 connection: frames written in place into one buffer (`reserve`, write,
- * `wrote`) and sent once per batch (a read's end, or this turn's microtasks). A partial write continues by
- * promise, nothing compacted meanwhile. Past `MAX_OUT_BYTES` queued the server stopped reading, and the
- * owner is told. MEMORY: starts small, doubles for a burst, halves after a run of small writes.
+ * The output side of an HTTP/2 connection: frames written in place into one buffer and sent once per batch.
+ * MEMORY: starts small, doubles for a burst, halves after a run of small writes.
  */
 import type { InlineConn } from "../transport/transport.ts";
 
@@ -16,9 +14,7 @@ const SHRINK_AFTER_WRITES = 32;
 
 export interface H2OutputOwner {
   socket(): InlineConn | null;
-  /** A write failed (the connection ends). */
   writeFailed(err: unknown): void;
-  /** More than MAX_OUT_BYTES queued. */
   overflowed(): void;
 }
 
@@ -49,7 +45,6 @@ export class H2Output {
 
   constructor(readonly owner: H2OutputOwner) {}
 
-  /** A new or closed connection: nothing queued, no write pending, the buffer at its first size. */
   reset(): void {
     this.#start = this.#end = 0;
     this.#peak = this.#smallRuns = 0;

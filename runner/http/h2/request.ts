@@ -1,12 +1,11 @@
 /**
  * @module
- * The requests of an HTTP/2 run, encoded once before any load: each becomes its HEADERS frame (CONTINUATION
- * frames past 16 KiB) and its body. On the hot path the frames are copied into the output, only each frame
- * header's stream id patched (`writeHeadersFrames`); placeholders make templates (h2/template.ts).
+ * The requests of an HTTP/2 run, encoded once before any load: each becomes its HEADERS frames and body,
+ * copied into the output per send with only the stream id patched.
  */
 import type { RequestSpec } from "../../request_spec.ts";
 import { encodeField, encodeRequestHeaders } from "../../../http2/hpack/encoder.ts";
-import { FRAME_HEADER_BYTES, MAX_STREAM_ID } from "../../../http2/frames.ts";
+import { FRAME_HEADER_BYTES, MAX_STREAM_ID, writeUint32 } from "../../../http2/frames.ts";
 import { resolvePath } from "../request.ts";
 import {
   addsLength,
@@ -18,13 +17,9 @@ import {
 import { buildH2Template, frameHeaders, type H2Template, headerFrameCount } from "./template.ts";
 import { grpcBodyTemplate } from "../protobuf_template.ts";
 
-/** One request of the mix, ready to send on any stream. */
 export interface H2Request {
-  /** HEADERS (+ CONTINUATION) frames with stream id 0, patched per send. */
   readonly frames: Uint8Array;
-  /** Offsets of each frame header in `frames` (where the stream id is patched). */
   readonly frameStarts: Uint32Array;
-  /** The request body (sent as DATA frames within the peer's windows), or null. */
   readonly body: Uint8Array | null;
   /** Placeholders to fill per request (then `frames` and `body` are empty), or null. */
   readonly template: H2Template | null;
@@ -78,8 +73,6 @@ export function encodeH2Request(
   }
   const body = bodyWithLength(spec, fields, headers);
   const block = encodeRequestHeaders(spec.method, scheme, authority, path, headers);
-  // HEADERS then CONTINUATION frames carrying the block, at most 16 KiB of it each; a fixed request without
-  // a body ends its stream on HEADERS.
   const frameStarts = new Uint32Array(headerFrameCount(block.length));
   const frames = new Uint8Array(block.length + frameStarts.length * FRAME_HEADER_BYTES);
   frames.set(block, FRAME_HEADER_BYTES);
@@ -104,17 +97,10 @@ export function writeHeadersFrames(
 ): number {
   out.set(request.frames, at);
   const starts = request.frameStarts;
-  for (let k = 0; k < starts.length; k++) {
-    const p = at + starts[k] + 5;
-    out[p] = (streamId >>> 24) & (MAX_STREAM_ID >>> 24);
-    out[p + 1] = (streamId >>> 16) & 0xff;
-    out[p + 2] = (streamId >>> 8) & 0xff;
-    out[p + 3] = streamId & 0xff;
-  }
+  for (let k = 0; k < starts.length; k++) writeUint32(out, at + starts[k] + 5, streamId & MAX_STREAM_ID);
   return at + request.frames.length;
 }
 
-/** Every request of a mix, in the mix's order; `names` are the data columns its templates use. */
 export function encodeH2Mix(
   url: URL,
   specs: readonly RequestSpec[],

@@ -1,9 +1,7 @@
 /**
  * @module
- * HTTP/2 for the executors: each stream an h2 connection may carry is an `H2Slot` shaped as a
- * `LoadConnection`, so models, watchdog and graceful stop run unchanged, grouped `streams` to a connection
- * (h2load's `-c` and `-m`; protocols.ts). The watchdog cancels one stream (RST_STREAM), not the
- * connection. Flow steps go one after another on one slot (`exchangeStep`).
+ * HTTP/2 for the executors: each stream an h2 connection may carry is an `H2Slot`, a `LoadConnection`,
+ * `streams` to a connection. The watchdog cancels one stream (RST_STREAM), not the connection.
  */
 import type { ConnectionShared, NextExchange, StepConnection, StepRequest } from "../load_connection.ts";
 import type { EncodedRequest, RequestMix } from "../request.ts";
@@ -22,7 +20,6 @@ const NO_VALUES: Uint8Array[] = [];
 /** `Cookie: ` before the jar's line's value (HTTP/1.1 header form), and `\r\n` after it. */
 const COOKIE_PREFIX_BYTES = 8;
 
-/** One stream's worth of an h2 connection, driven like a connection by the executors. */
 export class H2Slot implements StepConnection, H2Stream {
   deadlineMs = Infinity;
   timedOut = false;
@@ -88,10 +85,7 @@ export class H2Slot implements StepConnection, H2Stream {
     return this.session.open(endpoint);
   }
 
-  /**
-   * One request on a stream from `intendedMs` (negative: now). `next` (a closed loop's `take`) starts the
-   * following one from each end while the connection is open; resolves once `next` grants none.
-   */
+  /** One request on a stream from `intendedMs` (negative: now); `next` (a closed loop's) chains more. */
   async exchange(
     intendedMs: number,
     _depth = 1,
@@ -116,10 +110,7 @@ export class H2Slot implements StepConnection, H2Stream {
     });
   }
 
-  /**
-   * A flow step: `request` filled with the session's `values` and `cookie`, keeping what `keep` says for
-   * `keptResponse`; `answer` judges it, else the run's judge. 1 if answered, else 0.
-   */
+  /** A flow step: `request` filled with the session's `values` and `cookie`; 1 if answered, else 0. */
   async exchangeStep(
     intendedMs: number,
     request: H2Request,
@@ -147,7 +138,6 @@ export class H2Slot implements StepConnection, H2Stream {
     }
   }
 
-  /** A flow step (StepConnection): the step's HTTP/2 request, its jar's cookie line's value as `cookie`. */
   sendStep(
     sendMs: number,
     step: StepRequest,
@@ -171,7 +161,6 @@ export class H2Slot implements StepConnection, H2Stream {
   /** Nothing of a session outlives its steps here (`exchangeStep` forgets it after each). */
   endSession(): void {}
 
-  /** Starts the mix's next request (or the step's); false when nothing was sent. */
   #begin(intendedMs: number, nowMs: number): boolean {
     const shared = this.session.shared;
     const step = this.#step;

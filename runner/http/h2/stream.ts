@@ -1,8 +1,6 @@
 /**
  * @module
- * The shapes the parts of an HTTP/2 connection work with: the connection as they reach it (`H2Core`: shared
- * parts, the peer's settings and HPACK table, the output, the ways it ends), a stream (`H2Stream`, met by a
- * slot) and the run's settings its worker's connections share (`H2Run`). Types only: no part imports another.
+ * The shapes the parts of an HTTP/2 connection work with (`H2Core`, `H2Stream`, `H2Run`); types only.
  */
 import type { PeerSettings } from "../../../http2/frames.ts";
 import type { HpackDecoder } from "../../../http2/hpack/decoder.ts";
@@ -15,7 +13,6 @@ import type { StreamAnswer } from "../stream_answer.ts";
 /** Re-sends of a request refused unprocessed (RFC 9113 8.7) before it fails. */
 export const MAX_RESENDS = 3;
 
-/** What a stream (one slot of h2/slot.ts) holds while a request is in flight on it. */
 export interface H2Stream {
   streamId: number;
   request: H2Request | null;
@@ -31,17 +28,14 @@ export interface H2Stream {
   receivedBytes: number;
   intendedMs: number;
   sentMs: number;
-  /** The endpoint index of the request (runner/endpoint_table.ts), fixed when it was picked. */
   endpoint: number;
   /** What of the response a flow step keeps (head fields, body), or null: the usual path keeps nothing. */
   kept: H2KeptResponse | null;
   /** What judges the answer beyond HTTP (gRPC's messages and status), or null: HTTP alone. */
   readonly answer: StreamAnswer | null;
-  /** The last request ended with a response (false: it failed, counted by kind). */
   answered: boolean;
   /** The server refused it unprocessed (counted `retried`): it waits to go again. */
   refused: boolean;
-  /** Times this request was sent again (at most MAX_RESENDS); 0 when it starts. */
   resends: number;
   /** The request ended: `counted` when answered or counted failed; false when never sent and not counted. */
   ended(nowMs: number, counted: boolean): void;
@@ -64,11 +58,8 @@ export interface H2Core {
   readonly shared: ConnectionShared;
   readonly run: H2Run;
   readonly output: H2Output;
-  /** The peer's SETTINGS (a new object per connection). */
   readonly peer: PeerSettings;
-  /** The response heads' HPACK decoder (a new one per connection). */
   readonly decoder: HpackDecoder;
-  /** The server's first SETTINGS came: streams may open. */
   gotSettings: boolean;
   /** The error code of the peer's last GOAWAY (-1: none), named when the connection then ends. */
   goawayCode: number;

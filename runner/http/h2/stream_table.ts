@@ -1,9 +1,7 @@
 /**
  * @module
- * The streams of an HTTP/2 connection (RFC 9113 section 5): open ones by id, waiting ones, how the last
- * ones closed, and the send window. HOT PATH: a request starts on a new stream id at once when the peer
- * allows (else waits in `pending`), its pre-encoded HEADERS patched with the id, its body sent as far as
- * the windows allow (the rest `blocked`). A timeout cancels with RST_STREAM.
+ * The streams of an HTTP/2 connection (RFC 9113 section 5). HOT PATH: a request starts on a new stream id at
+ * once when the peer allows (else waits in `pending`), its body sent as far as the windows allow.
  */
 import type { ErrorKind } from "../../../results/mod.ts";
 import {
@@ -48,13 +46,8 @@ export class StreamTable {
   readonly pending: H2Stream[] = [];
   readonly blocked: H2Stream[] = [];
   nextStreamId = 1;
-  /**
-   * How the last streams closed (RFC 9113 5.1), for frames that come after: by id modulo the ring's size,
-   * the id's upper 30 bits under a CLOSED_* in the top two, 0 for none. Streams not found are ignored.
-   * The ring grows with the ids used; one array, as each costs a crowd's connection ~200 octets.
-   */
+  /** How the last streams closed (RFC 9113 5.1), by id modulo the ring's size: CLOSED_* in the top 2 bits. */
   closed = new Uint32Array(CLOSED_RING_FIRST);
-  /** The peer's window for the connection (request bodies). */
   sendWindow = DEFAULT_WINDOW_BYTES;
   /** The peer sent GOAWAY (or ids ran out): no new streams; reconnect once the last one ends. */
   goingAway = false;
@@ -72,7 +65,6 @@ export class StreamTable {
     this.#shared = core.shared;
   }
 
-  /** A fresh connection: stream ids from 1, no stream remembered closed, the default window. */
   reset(): void {
     this.nextStreamId = 1;
     if (this.closed.length > CLOSED_RING_FIRST) this.closed = new Uint32Array(CLOSED_RING_FIRST);
@@ -82,7 +74,6 @@ export class StreamTable {
     this.maxOpenStreams = 0;
   }
 
-  /** Starts `stream`'s request now, or queues it; the first ones wait for the server's SETTINGS. */
   send(stream: H2Stream): void {
     if (this.pending.length > 0 || !this.#room()) this.pending.push(stream);
     else this.#openStream(stream);
@@ -126,7 +117,6 @@ export class StreamTable {
     if (body !== null) this.sendBody(stream);
   }
 
-  /** Sends what the windows allow of `stream`'s body; the rest waits for a WINDOW_UPDATE. */
   sendBody(stream: H2Stream): void {
     const body = stream.request!.body!;
     const output = this.#output;
@@ -218,10 +208,7 @@ export class StreamTable {
     return true;
   }
 
-  /**
-   * Refused unprocessed (RFC 9113 8.7), `stream` may go again whatever its method: first in `pending`,
-   * counted `retried`, latency from its intended send. False once MAX_RESENDS are spent or the run stops.
-   */
+  /** Refused unprocessed (RFC 9113 8.7), `stream` goes first in `pending` until MAX_RESENDS are spent. */
   resend(stream: H2Stream, nowMs: number): boolean {
     if (this.byId.get(stream.streamId) === stream) this.byId.delete(stream.streamId);
     this.unblock(stream);
@@ -242,7 +229,6 @@ export class StreamTable {
     while (this.pending.length > 0 && this.#room()) this.#openStream(this.pending.shift()!);
   }
 
-  /** Cancels `stream` (the watchdog's timeout): RST_STREAM CANCEL, counted as a timeout. */
   cancel(stream: H2Stream, message: string): void {
     this.cancelQuietly(stream);
     this.endStream(stream, performance.now(), "timeout", message);
@@ -291,7 +277,6 @@ export class StreamTable {
     this.closed = grown;
   }
 
-  /** `stream` no longer waits for a window (it ended, or GOAWAY sends it again elsewhere). */
   unblock(stream: H2Stream): void {
     const k = this.blocked.indexOf(stream);
     if (k >= 0) this.blocked.splice(k, 1);

@@ -1,9 +1,7 @@
 /**
  * @module
- * HTTP/2 requests with `{{ name }}` placeholders: the header block split once into pre-encoded bytes and
- * fields filled per request as literals without indexing (RFC 7541 6.2.2), so no dynamic table changes.
- * HOT PATH: `H2TemplateWriter.fill` copies into the slot's reused buffers. A value with CR, LF, NUL or edge
- * whitespace is refused (RFC 9113 8.2.1); `:path` is percent-encoded as over HTTP/1.1.
+ * HTTP/2 requests with `{{ name }}` placeholders: fields filled per request as literals without indexing
+ * (RFC 7541 6.2.2), so no dynamic table changes. A value with CR, LF, NUL or edge whitespace is refused.
  */
 import { concatBytes, copyBytes } from "../../../system/copy_bytes.ts";
 import { literalNameBytes, writeInt as writeHpackInt } from "../../../http2/hpack/encoder.ts";
@@ -41,7 +39,6 @@ interface TemplatedField {
   readonly padded: string;
 }
 
-/** A request's header block and body as pre-encoded pieces and fields to fill. */
 export interface H2Template {
   /** Fixed bytes around the fields: `pieces[k]`, field k, ..., `pieces[fields.length]`. */
   readonly pieces: readonly Uint8Array[];
@@ -166,7 +163,6 @@ class LengthViews {
   }
 }
 
-/** Fills templated h2 requests for one stream slot; buffers grow on first use. */
 export class H2TemplateWriter {
   #block = EMPTY;
   #body = EMPTY;
@@ -250,7 +246,6 @@ export class H2TemplateWriter {
     return writeGrpcBody(this.#body, 0, t, values, this);
   }
 
-  /** Frames the block in place (`frameHeaders`), its frame starts in a buffer reused per count. */
   #frame(blockBytes: number, endStream: boolean): void {
     const count = headerFrameCount(blockBytes);
     if (this.#starts.length !== count) this.#starts = new Uint32Array(count);
@@ -265,10 +260,7 @@ export function headerFrameCount(blockBytes: number): number {
   return Math.max(1, Math.ceil(blockBytes / DEFAULT_MAX_FRAME_BYTES));
 }
 
-/**
- * Frames the header block at `buf[FRAME_HEADER_BYTES..]` in place (stream id 0): past 16 KiB its chunks move
- * apart for CONTINUATION headers; `starts` (one per frame) gets each frame's offset. Returns their length.
- */
+/** Frames the block at `buf[FRAME_HEADER_BYTES..]` in place, each frame's offset in `starts`; its length. */
 export function frameHeaders(
   buf: Uint8Array,
   bytes: number,

@@ -1,14 +1,8 @@
 /**
  * @module
- * One HTTP/3 connection of a worker over Deno's QUIC (`Deno.connectQuic`, `--unstable-net`): the handshake
- * with ALPN `h3` (connect and TLS time are one), then our control stream with SETTINGS (no dynamic table, no
- * blocked streams) and our QPACK encoder and decoder streams, whose writers live as long as the connection (a
- * dropped send stream is finished, and a finished critical stream closes the connection, RFC 9114 6.2.1). The
- * server's control stream is read for SETTINGS and GOAWAY, its encoder stream fed to our QPACK decoder, any
- * other unidirectional stream drained. A connection failure (CONNECTION_CLOSE with an H3_* or QUIC code, an
- * idle timeout, a broken control stream) is kept, so each request it ends counts under its kind. TLS is
- * rustls inside Deno: `--sni` and `--cacert` are honoured; skipping verification, client certificates,
- * versions and ciphers are refused by the config checks; `--tls-resume` is honoured (`H3Run.tls`).
+ * One HTTP/3 connection of a worker over Deno's QUIC (`Deno.connectQuic`): the handshake with ALPN `h3`, then
+ * our control and QPACK streams, whose writers live as long as the connection (a finished critical stream
+ * closes it, RFC 9114 6.2.1). A connection failure is kept, so each request it ends counts under its kind.
  */
 import type { ErrorKind } from "../../../results/mod.ts";
 import type { ConnectionShared } from "../load_connection.ts";
@@ -53,10 +47,8 @@ export const IGNORE = () => {};
 /** What every h3 handshake negotiates, for results (QUIC is TLS 1.3; Deno tells no cipher). */
 export const H3_TLS = { client: "deno", alpn: "h3", version: "TLSv1.3", cipher: null } as const;
 
-/** One QUIC connection carrying the requests of `streams` slots (slot.ts). */
 export class H3Connection {
   conn: Deno.QuicConn | null = null;
-  /** Opens a request stream on `conn` (deno_quic.ts). */
   openStream: OpenStream = () => Promise.reject(new Error("the connection is not open"));
   /** Why the connection ended, for the requests it ends: a kind and its message. */
   failKind: ErrorKind = "closed-early";
@@ -76,7 +68,6 @@ export class H3Connection {
     return this.conn !== null;
   }
 
-  /** Opens the connection once for all its slots; false when it failed (counted). */
   open(): Promise<boolean> {
     return this.#opening ??= this.#open().finally(() => this.#opening = null);
   }
@@ -140,12 +131,10 @@ export class H3Connection {
     return true;
   }
 
-  /** The connection ended: its reason kept for the requests it ends; the next request opens a new one. */
   #ended(conn: Deno.QuicConn, code: number, reason: string): void {
     if (this.conn !== conn) return;
     this.conn = null;
     this.#critical = [];
-    // h3ErrorName names H3_* and QPACK_* codes (an application's close), else gives QUIC's code in hex.
     const name = h3ErrorName(code);
     const fail = (kind: ErrorKind, message: string) => (this.failKind = kind, this.failMessage = message);
     if (code < 0) fail("quic", `the QUIC connection failed: ${reason}`);
@@ -209,13 +198,11 @@ export class H3Connection {
     }, this.shared.timeoutMs);
   }
 
-  /** Closes the connection (shutdown, release): nothing more is counted on it. */
   close(): void {
     if (this.conn !== null) this.#fail(this.conn, H3_NO_ERROR, "the connection was closed by the run");
   }
 }
 
-/** Closes `conn` with `code` (an H3_* code); one already closed is left so. */
 function closeQuietly(conn: Deno.QuicConn, code: number): void {
   try {
     conn.close({ closeCode: code, reason: "" });

@@ -1,11 +1,8 @@
 /**
  * @module
- * What h3 request streams take from Deno 2.9.6's internals (tools/deno pins it; the h3 tests fail if they
- * move): its runtime core's ops on a resource, and `op_quic_connection_open_bi`, which
- * `createBidirectionalStream` calls before it wraps the two halves in WHATWG streams held on Deno's
- * finalization registry (their scavenges cost a third of a request). User code reaches neither that op nor a
- * connection's resource, so both come once through the in-process V8 inspector: the op from the method's
- * module scope, the resource from the connection's private field. Requests then cost two rids, no objects.
+ * What h3 request streams take from Deno 2.9.6's internals (the h3 tests fail if they move): its core's ops
+ * and `op_quic_connection_open_bi`, reached once through the in-process V8 inspector, so a request costs two
+ * rids and none of the WHATWG streams whose finalization costs a third of a request.
  */
 import { Session } from "node:inspector";
 
@@ -70,10 +67,7 @@ async function findOpenBi(conn: Deno.QuicConn): Promise<OpenBi> {
 let openBi: Promise<OpenBi> | undefined;
 let queue: Promise<unknown> = Promise.resolve();
 
-/**
- * `conn`'s stream opener: bare rids, or where the inspector cannot reach Deno's internals (another Deno, a
- * runtime without the inspector) the public method's two halves, closed by rid all the same.
- */
+/** `conn`'s stream opener: bare rids, else (no inspector) the public method's halves. */
 export function streamOpener(conn: Deno.QuicConn): Promise<OpenStream> {
   return bareStreamOpener(conn).catch(() => async () => {
     const { readable, writable } = await conn.createBidirectionalStream({ waitUntilAvailable: true });

@@ -1,12 +1,8 @@
 /**
  * @module
  * HTTP/3 for the executors: each request stream an h3 connection may carry is an `H3Slot` shaped as a
- * `LoadConnection`, grouped `streams` to a connection (protocols.ts, as HTTP/2's are). A request is one
- * bidirectional QUIC stream, two rids (deno_quic.ts: no WHATWG streams, nothing on Deno's finalization
- * registry): its octets written once with Deno's core ops and the send side closed (quinn finishes a dropped
- * send stream: FIN), the answer read to its FIN into the slot's buffer through the slot's frame reader, its
- * HEADERS decoded by the connection's QPACK decoder, its DATA counted, the receive side closed. The
- * watchdog's timeout closes the receive side (STOP_SENDING), not the connection.
+ * `LoadConnection`. A request is one bidirectional QUIC stream, two rids (deno_quic.ts), written once and
+ * read to its FIN; the watchdog's timeout closes the receive side (STOP_SENDING), not the connection.
  */
 import type { ErrorKind } from "../../../results/mod.ts";
 import type { LoadConnection } from "../load_connection.ts";
@@ -20,7 +16,6 @@ import { core } from "./deno_quic.ts";
 
 const READ_BYTES = 16384;
 
-/** One request stream's worth of an h3 connection, driven like a connection by the executors. */
 export class H3Slot implements LoadConnection {
   deadlineMs = Infinity;
   timedOut = false;
@@ -83,8 +78,7 @@ export class H3Slot implements LoadConnection {
     try {
       const [tx, rx] = await openStream();
       this.#rx = rx;
-      // A failed write shows on the read side too (a reset stream, a closed connection). The write op
-      // holds the send side until it ends, when quinn finishes it (FIN).
+      // A failed write shows on the read side too; quinn finishes the send side when the op ends (FIN).
       core.writeAll(tx, request.bytes).catch(IGNORE);
       core.tryClose(tx);
       recorder.addBytesWritten(sentMs, request.bytes.length, endpoint);
@@ -174,10 +168,7 @@ export class H3Slot implements LoadConnection {
     } had arrived`;
   }
 
-  /**
-   * The watchdog's timeout (`timedOut` set): the stream is cancelled (STOP_SENDING, quinn's) and counted
-   * by the exchange; the connection goes on. Otherwise (shutdown, `release`): the connection closes.
-   */
+  /** The watchdog's timeout cancels the stream (STOP_SENDING); any other abort closes the connection. */
   abort(): void {
     if (!this.timedOut) return this.session.close();
     this.deadlineMs = Infinity;

@@ -227,7 +227,7 @@ targets:
   builtin: { kind: builtin, tls: self-signed }
 requests: [/json, { method: POST, path: /echo, body: "ping" }]
 loads:
-  few: { model: count, requests: 30, connections: 2, duration: 1s }
+  few: { model: count, requests: 30, connections: 2, duration: 20s }
 sweeps: [{ parameter: load.protocol, values: [http1, h2, h3] }]
 `,
     );

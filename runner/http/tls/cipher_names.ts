@@ -1,8 +1,7 @@
 /**
  * @module
  * TLS versions and cipher suites by their standard (IANA) names, as k6 and Go spell them, and the names
- * OpenSSL takes (TLS 1.2 suites by OpenSSL name, TLS 1.3 by standard name). The suites are k6's; the RC4
- * ones have no cipher in OpenSSL 3, so a list of only them offers nothing and is refused.
+ * OpenSSL takes. The RC4 suites have no cipher in OpenSSL 3, so a list of only them is refused.
  */
 
 /** k6's TLS version names and the protocol version numbers OpenSSL's min/max take. */

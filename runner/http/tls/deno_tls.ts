@@ -1,9 +1,7 @@
 /**
  * @module
- * TLS over the `deno` transport, by one of two clients chosen once per run: `Deno.startTls` (rustls) on a
- * socket we dial, so dialed address and verified name are independent; and `node:tls` where Deno has no
- * switch (`--insecure`, a client certificate with our own SNI). Handshakes complete inside the dial and
- * are timed apart (`tlsMs`). Neither client resumes sessions; results say so (`resumeNote`).
+ * TLS over the `deno` transport: `Deno.startTls` (rustls) on a socket we dial, or `node:tls` where Deno has
+ * no switch (`--insecure`, a client certificate with our own SNI). Neither client resumes sessions.
  */
 import * as nodeTls from "node:tls";
 import { isIP } from "node:net";
@@ -17,8 +15,8 @@ import {
   type TlsOptions,
 } from "./options.ts";
 import { closeQuietly } from "../../../system/descriptors.ts";
+import { errorMessage } from "../exchange_errors.ts";
 
-/** What the run's first handshake negotiated, recorded once per run. */
 export interface TlsSessionInfo {
   /** `deno` (rustls), `node:tls` (insecure or client certificate), or `openssl` (the epoll transport's). */
   client: "deno" | "node:tls" | "openssl";
@@ -37,7 +35,6 @@ export interface TlsSessionInfo {
   resumeNote?: string;
 }
 
-/** What a handshake tells: the session fields without the run's resumption counts. */
 type Negotiated = Omit<TlsSessionInfo, "resume" | "handshakes" | "resumed" | "resumeNote">;
 
 /** Recorded when resumption is on and the `deno` transport ran: it cannot resume, and says so. */
@@ -175,12 +172,9 @@ function nodeConnect(
 /** rustls's validity failures name the verification time: only the reason is kept, so messages stay few. */
 const DATED_VALIDITY = /certificate (not valid yet|expired): verification time/i;
 
-/**
- * A handshake's failure, counted as `tls` as the epoll transport's is (a reset or EOF alone would count
- * as a connect failure); ones naming TLS or a certificate keep their message, dated ones their reason.
- */
+/** A handshake's failure, counted as `tls` as the epoll transport's is (not as a connect failure). */
 function handshakeError(err: unknown): unknown {
-  const message = err instanceof Error ? err.message : String(err);
+  const message = errorMessage(err);
   const dated = DATED_VALIDITY.exec(message);
   if (dated !== null) {
     const reason = dated[1].toLowerCase() === "expired" ? "Expired" : "NotValidYet";
@@ -190,13 +184,10 @@ function handshakeError(err: unknown): unknown {
   return new Deno.errors.InvalidData(`tls handshake failed: ${message}`, { cause: err });
 }
 
-/**
- * A node:tls failure after the handshake, counted as the other clients count it: a socket error or a
- * close without close_notify stays (`reset`); a TLS failure becomes `InvalidData` (`tls`).
- */
+/** A node:tls failure after the handshake: a socket error stays, a TLS one becomes `InvalidData`. */
 function sessionError(err: unknown): unknown {
   const code = (err as { code?: unknown })?.code;
-  const message = err instanceof Error ? err.message : String(err);
+  const message = errorMessage(err);
   if (err instanceof Deno.errors.InvalidData || (typeof code === "string" && /^E[A-Z]+$/.test(code))) {
     return err;
   }

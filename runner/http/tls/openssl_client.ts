@@ -1,9 +1,7 @@
 /**
  * @module
- * TLS for the epoll transport: one `OpenSslClient` per worker holds the `SSL_CTX` and a one-session cache
- * for `--tls-resume` (the last resumable session received, taken at a connection's first read as TLS 1.3
- * sends tickets after the handshake), and opens an `SslConn` per connection. A cleanly ended
- * connection's `SSL` is cleared (as wrk does) and reused. Every pointer lives in the OpenSSL modules.
+ * TLS for the epoll transport: one `OpenSslClient` per worker holds the `SSL_CTX` and a one-session cache for
+ * `--tls-resume`, and opens an `SslConn` per connection; a cleanly ended connection's `SSL` is reused.
  */
 import {
   cstr,
@@ -56,7 +54,6 @@ export class OpenSslClient implements SslOwner {
   readonly #spare: Deno.PointerObject[] = [];
   /** Sessions in a row the server gave that could not be resumed (tickets off, or no session cache). */
   #sessionMisses = 0;
-  /** Handshakes completed, and how many of them resumed a session. */
   handshakes = 0;
   resumed = 0;
 
@@ -142,7 +139,6 @@ export class OpenSslClient implements SslOwner {
     }
   }
 
-  /** The ALPN protocols offered, in order of preference (replacing `http/1.1`). */
   setAlpn(protocols: readonly string[]): void {
     this.offersH2 = protocols.includes("h2");
     this.requiresH2 = h2Required(protocols);
@@ -256,7 +252,6 @@ export class OpenSslClient implements SslOwner {
     return new Deno.errors.InvalidData(`tls handshake failed: ${why}`);
   }
 
-  /** Frees the cached session, the spare `SSL`s and the context (open connections hold references). */
   close(): void {
     if (this.#closed) return;
     this.#closed = true;

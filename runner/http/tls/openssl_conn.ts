@@ -1,8 +1,7 @@
 /**
  * @module
- * One TLS connection of the epoll transport: an OpenSSL `SSL` on the socket's non-blocking fd, driven by
- * the epoll pump. Calls return what they did, `-EAGAIN` (retried on the next edge) or `-errno`. The `SSL`
- * comes from its `SslOwner` (tls/openssl_client.ts) and is freed here once, on every exit path.
+ * One TLS connection of the epoll transport: an OpenSSL `SSL` on the socket's non-blocking fd. Calls return
+ * what they did, `-EAGAIN` or `-errno`; the `SSL` is freed here once, on every exit path.
  */
 import { EAGAIN, MAX_IO_BYTES } from "../transport/epoll/ffi.ts";
 import {
@@ -22,10 +21,7 @@ import {
 import { h2NotSelected } from "./options.ts";
 import type { TlsSessionInfo } from "./deno_tls.ts";
 
-/**
- * A read that took fewer octets from the socket than this emptied the socket's queue: OpenSSL 3's
- * read-ahead buffer, empty, is asked to fill 16,705 octets or more (its 16,712 minus up to 7 of alignment).
- */
+/** A read from empty that took fewer octets than this emptied the socket (read-ahead asks for 16,705+). */
 const SHORT_PULL_BYTES = 16 * 1024;
 
 /** `SSL_get0_alpn_selected`'s out-parameters, shared by the isolate's connections (read before reuse). */
@@ -34,7 +30,6 @@ const ALPN_LEN = new Uint32Array(1);
 const ALPN_PTR_OUT = new Uint8Array(ALPN_PTR.buffer);
 const ALPN_LEN_OUT = new Uint8Array(ALPN_LEN.buffer);
 
-/** What the first handshake negotiated (TlsSessionInfo's fields OpenSSL exposes). */
 export type SslNegotiated = Pick<TlsSessionInfo, "alpn" | "version" | "cipher">;
 
 export interface SslOwner {
@@ -88,11 +83,7 @@ export class SslConn {
     throw this.owner.handshakeFailure(this.s, ssl, code === SSL_ERROR_SYSCALL ? this.owner.errno() : 0);
   }
 
-  /**
-   * HTTP/2 reads one record per `SSL_read` (as h2load does), HTTP/1.1 reads ahead (a response per system
-   * call). Record by record, a burst's replacement requests leave together in one record instead of one
-   * each (nginx spent 2-10% less per request). Set per handshake: a reused `SSL` may negotiate either.
-   */
+  /** HTTP/2 reads one record per `SSL_read` (as h2load), HTTP/1.1 reads ahead; set per handshake. */
   #chooseReads(ssl: Deno.PointerObject): boolean {
     const alpn = this.#alpnSelected(ssl);
     // "h2": two octets, 0x68 0x32.
@@ -130,11 +121,7 @@ export class SslConn {
     return rc;
   }
 
-  /**
-   * After a read that returned data: 1 when nothing is left in OpenSSL or the kernel, 0 when OpenSSL
-   * holds more or reads record by record, -1 when only `FIONREAD` can tell. Reading ahead from empty asks
-   * for over 16 KiB, so a shorter pull took everything the socket had.
-   */
+  /** After a read with data: 1 when nothing is left, 0 when OpenSSL holds more, -1: ask `FIONREAD`. */
   drained(): number {
     const ssl = this.#ssl;
     if (ssl === null || this.s.SSL_has_pending(ssl) !== 0) return 0;
@@ -167,17 +154,13 @@ export class SslConn {
     return -(os > 0 ? os : ECONNRESET);
   }
 
-  /**
-   * At the end of stream: whether the server closed TCP without a close_notify. OpenSSL reports both
-   * alike, but only a TCP close makes the socket BIO see end of stream (`BIO_eof`).
-   */
+  /** At the end of stream: whether the server closed TCP without a close_notify (`BIO_eof`). */
   #truncated(): boolean {
     if (this.#rbio === null || this.s.BIO_ctrl(this.#rbio, BIO_CTRL_EOF, 0n, null) === 0n) return false;
     this.#reusable = false;
     return true;
   }
 
-  /** What the handshake negotiated (read once per run, off the hot path). */
   negotiated(): SslNegotiated | null {
     const ssl = this.#ssl;
     if (ssl === null) return null;
@@ -197,8 +180,7 @@ export class SslConn {
 
   /**
    * Hands the `SSL` back to its owner before the fd closes; idempotent. A healthy connection sends its
-   * close_notify first (RFC 8446 6.1; never awaited, as wrk). Marked shut down either way, else OpenSSL
-   * marks the session unresumable and `SSL_clear` drops it.
+   * close_notify first (RFC 8446 6.1); marked shut down either way, so its session resumes.
    */
   free(): void {
     const ssl = this.#ssl;

@@ -1,9 +1,10 @@
 /**
  * @module
- * The binding of the system's OpenSSL 3 (`libssl.so.3`, opened once per isolate): symbols, constants and
- * certificate failure reasons, for the OpenSSL modules only. Hot calls use `i32`/`u32` for V8's fast call
- * path; none is `nonblocking` (the sockets are).
+ * The binding of the system's OpenSSL 3 (`libssl.so.3`, opened once per isolate). Hot calls use `i32`/`u32`
+ * for V8's fast call path; none is `nonblocking` (the sockets are).
  */
+import { errorMessage } from "../exchange_errors.ts";
+
 const SYMBOLS = {
   TLS_client_method: { parameters: [], result: "pointer" },
   SSL_CTX_new: { parameters: ["pointer"], result: "pointer" },
@@ -129,9 +130,8 @@ export function opensslUnavailableReason(): string | null {
     libssl();
     return null;
   } catch (err) {
-    return `${libsslName()} not loadable through FFI: ${err instanceof Error ? err.message : String(err)}`;
+    return `${libsslName()} not loadable through FFI: ${errorMessage(err)}`;
   }
 }
 
-/** A NUL-terminated C string. */
 export const cstr = (s: string) => new TextEncoder().encode(s + "\0");

@@ -1,8 +1,7 @@
 /**
  * @module
- * The TLS options of a run and the PEM material they name, read and checked once before any load (each
- * problem a `TlsFileError` naming the flag and the fix). Verification failures are named by reason
- * (`expired`, `unknown-ca`, `hostname`) so results count them apart.
+ * The TLS options of a run and the PEM material they name, read and checked once before any load;
+ * verification failures named by reason (`expired`, `unknown-ca`, `hostname`) so results count them apart.
  */
 import { z } from "zod";
 import { createPrivateKey, X509Certificate } from "node:crypto";
@@ -108,7 +107,6 @@ export function beyondDenoTls(options: TlsOptions | undefined): string | null {
 }
 export type TlsOptionsInput = z.input<typeof tlsOptionsSchema>;
 
-/** The files' contents, as the TLS clients take them. */
 export interface TlsMaterial {
   caCerts: string[];
   cert?: string;
@@ -153,7 +151,6 @@ function readPem(flag: string, path: string, what: string): string {
   return text;
 }
 
-/** Every certificate of a PEM bundle, each parsed (a broken one throws). */
 function certificatesOf(flag: string, path: string, pem: string): X509Certificate[] {
   const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
   if (blocks.length === 0) {
@@ -170,10 +167,7 @@ function certificatesOf(flag: string, path: string, pem: string): X509Certificat
   });
 }
 
-/**
- * Reads and checks the files `options` name and its `auth` pairs; throws `TlsFileError` on the first problem.
- * The client certificate is `host`'s `auth` pair if one is, else the files'.
- */
+/** Reads and checks the files `options` and its `auth` pairs name (`host`'s pair, else the files'). */
 export function loadTlsMaterial(options: Partial<TlsOptions> | undefined, host?: string): TlsMaterial {
   if (!options) return { caCerts: [] };
   const caCerts = options.caFile === undefined
@@ -222,10 +216,7 @@ function checkedKey(
   return privateKey.export({ type: "pkcs8", format: "pem" }) as string;
 }
 
-/**
- * The `auth` pair presented to `host`: the first whose domains name it (`*.example.com` any subdomain), else
- * the first: k6's TLS client presents its first certificate the server's request accepts, its domains unread.
- */
+/** The `auth` pair presented to `host`: the first whose domains name it, else the first (as k6's). */
 function authPair<T extends { domains: string[] }>(pairs: T[], host: string): T | undefined {
   const names = (d: string) => d === host || (d.startsWith("*.") && host.endsWith(d.slice(1)));
   return pairs.find((p) => p.domains.some(names)) ?? pairs[0];
@@ -250,8 +241,7 @@ const FAILURE_MESSAGES = {
   hostname: "tls hostname: the server's certificate does not name the host (use --sni NAME or --insecure)",
 };
 
-/** The counted message of a failed handshake: the reason, the certificate's names for a name mismatch
- * (as rustls's `DnsName("a")` and node:tls's `DNS:a` list them), then what to do about it. */
+/** The counted message of a failed handshake: the reason, a mismatch's certificate names, then the fix. */
 export function tlsFailureMessage(message: string): string {
   const reason = verifyFailureReason(message);
   if (reason === null) return `tls: ${message}`;
@@ -267,15 +257,17 @@ export function h2Required(alpn: readonly string[] | undefined): boolean {
   return alpn !== undefined && alpn.length === 1 && alpn[0] === "h2";
 }
 
-/**
- * The failure of a connection that required `h2` and whose server selected `selected` (RFC 9113 3.2):
- * `InvalidData`, counted under `tls` at connect instead of a preface the server misreads.
- */
+/** A connection that required `h2` whose server selected another (RFC 9113 3.2): counted `tls` at connect. */
 export function h2NotSelected(selected: string | null): Error {
   return new Deno.errors.InvalidData(
     `the server did not select h2 by ALPN (it selected ${selected === null ? "no protocol" : selected}), ` +
       "so it does not speak HTTP/2 over TLS here; --protocol auto falls back to HTTP/1.1",
   );
+}
+
+/** The name a TLS client sends and verifies: the `sni` option, else the URL's (unbracketed) host. */
+export function serverNameOf(url: URL, options: TlsOptions | undefined): string {
+  return options?.sni ?? url.hostname.replace(/^\[(.*)\]$/, "$1");
 }
 
 export function connectToOf(options: TlsOptions | undefined): { hostname: string; port: number } | undefined {

@@ -1,13 +1,12 @@
 /**
  * @module
- * The one place a run's transport is chosen, once and recorded, so the event loop never branches on it
- * (wrk's `sock` table). `deno` is `Deno.connect`; `epoll` the Linux FFI fast path (OpenSSL for https:);
- * `auto` is epoll wherever it can work (less CPU per request, TLS resumption; docs/PERFORMANCE.md), else
- * deno with the reason kept. `io_uring` (experimental) serves plain-TCP closed models, else epoll.
+ * The one place a run's transport is chosen, once and recorded, so the event loop never branches on it.
+ * `auto` is epoll wherever it can work (docs/PERFORMANCE.md), else deno with the reason kept.
  */
 import { type CallbackConnect, dialTarget, tcpTransport, type Transport } from "./transport.ts";
 import { type TlsSessionInfo, tlsTransport } from "../tls/deno_tls.ts";
-import { connectToOf, type TlsOptions } from "../tls/options.ts";
+import { connectToOf, serverNameOf, type TlsOptions } from "../tls/options.ts";
+import { errorMessage } from "../exchange_errors.ts";
 import { EpollSys, epollUnavailableReason } from "./epoll/ffi.ts";
 import { EpollLoop } from "./epoll/transport.ts";
 import { resolveOnce } from "./host_resolver.ts";
@@ -18,10 +17,8 @@ import { opensslUnavailableReason } from "../tls/openssl_ffi.ts";
 import { AF_INET, type SockAddr, sockAddrOf } from "./sock_addr.ts";
 import { LoopLagProbe, type ReadyWaitSum } from "./ready_wait.ts";
 
-/** What a run asks for (`--transport`, `transport:` in config). */
 const TRANSPORT_CHOICES = ["auto", "epoll", "deno", "io_uring"] as const;
 type TransportRequest = typeof TRANSPORT_CHOICES[number];
-/** What a run used (recorded in results). */
 export type TransportKind = "epoll" | "deno" | "io_uring";
 
 export interface ChosenTransport {
@@ -33,7 +30,6 @@ export interface ChosenTransport {
   fallbackReason: string | null;
   /** https: what the first handshake negotiated (null before one completed, or for http:). */
   tlsInfo(): TlsSessionInfo | null;
-  /** Closes whatever the transport holds (the epoll set and any socket left); idempotent. */
   close(): void;
   /** Closed models: how long ready responses waited for the worker, by each transport's probe; null: none. */
   takeReadyWait?: () => ReadyWaitSum | null;
@@ -63,7 +59,6 @@ interface TransportOptions {
 /** How long a closed model's epoll pump keeps the thread per turn (the watchdog's resolution is 50 ms). */
 export const CLOSED_MODEL_BLOCK_MS = 5;
 
-/** Chooses once per run (and per worker); names are resolved here, once. */
 export function chooseTransport(
   url: URL,
   requested: TransportRequest,
@@ -87,9 +82,7 @@ export function chooseTransport(
   return chooseEpoll(url, options);
 }
 
-/**
- * Epoll bound to the source addresses whatever was asked, else why not: a crowd never uses fewer addresses.
- */
+/** Epoll bound to the source addresses whatever was asked, else why not (a crowd never uses fewer). */
 function boundTransport(url: URL, requested: TransportRequest, options: TransportOptions): ChosenTransport {
   const why = requested === "deno" ? "--transport deno cannot bind a source address" : epollBlocker(url);
   if (why !== null) {
@@ -112,7 +105,7 @@ function denoTransport(url: URL, options: TransportOptions, fallbackReason: stri
   const probed = probe === null ? {} : { takeReadyWait: () => probe.take(), close: () => probe.close() };
   const tls = url.protocol !== "https:"
     ? null
-    : tlsTransport(serverNameOf(url, options), options.tls, options.alpn);
+    : tlsTransport(serverNameOf(url, options.tls), options.tls, options.alpn);
   const transport = tls?.transport ?? tcpTransport;
   return {
     kind: "deno",
@@ -122,11 +115,6 @@ function denoTransport(url: URL, options: TransportOptions, fallbackReason: stri
     close() {},
     ...probed,
   };
-}
-
-/** The name a TLS client sends and verifies: the `sni` option, else the URL's (unbracketed) host. */
-function serverNameOf(url: URL, options: TransportOptions): string {
-  return options.tls?.sni ?? url.hostname.replace(/^\[(.*)\]$/, "$1");
 }
 
 /** The epoll loop (https: with OpenSSL), or Deno's sockets with why when it cannot be set up. */
@@ -139,14 +127,14 @@ function chooseEpoll(url: URL, options: TransportOptions): ChosenTransport {
     const blockMs = options.closedModel ? CLOSED_MODEL_BLOCK_MS : 0;
     const addr = resolveOnce(hostname, port);
     if (url.protocol === "https:") {
-      tls = new OpenSslClient(serverNameOf(url, options), options.tls, () => sys.lastErrno());
+      tls = new OpenSslClient(serverNameOf(url, options.tls), options.tls, () => sys.lastErrno());
       if (options.alpn !== undefined) tls.setAlpn(options.alpn);
     }
     const sources = (options.sourceAddresses ?? []).map((ip) => sourceAddrOf(ip, addr));
     loop = new EpollLoop(addr, sys, { blockMs, tls, sources });
   } catch (err) {
     tls?.close();
-    return denoTransport(url, options, err instanceof Error ? err.message : String(err));
+    return denoTransport(url, options, errorMessage(err));
   }
   const insecure = options.tls?.insecure ?? false;
   const resume = options.tls?.resume ?? true;
@@ -184,10 +172,7 @@ function sourceAddrOf(ip: string, target: SockAddr): SockAddr {
   return source;
 }
 
-/**
- * Why io_uring cannot serve `url` for this run, or null: plain TCP and closed models only (the pump
- * blocks its thread; a DEFER_TASKRUN ring is waited on by its own thread only), and a ring we can make.
- */
+/** Why io_uring cannot serve `url`, or null: plain TCP and closed models only, and a ring we can make. */
 export function uringBlocker(url: URL, options: TransportOptions = {}): string | null {
   if (url.protocol !== "http:") return `io_uring serves plain TCP only (${url.protocol} stays on epoll)`;
   if (options.closedModel !== true) {
@@ -196,7 +181,6 @@ export function uringBlocker(url: URL, options: TransportOptions = {}): string |
   return epollUnavailableReason() ?? uringUnavailableReason();
 }
 
-/** The io_uring transport for the run, or why not (the caller falls back to epoll). */
 function chooseUring(url: URL, options: TransportOptions): ChosenTransport | string {
   const blocker = uringBlocker(url, options);
   if (blocker !== null) return blocker;
@@ -206,7 +190,7 @@ function chooseUring(url: URL, options: TransportOptions): ChosenTransport | str
     const sys = new EpollSys();
     loop = new UringLoop(resolveOnce(hostname, port), sys, CLOSED_MODEL_BLOCK_MS);
   } catch (err) {
-    return err instanceof Error ? err.message : String(err);
+    return errorMessage(err);
   }
   return loopChosen("io_uring", loop);
 }

@@ -1,8 +1,7 @@
 /**
  * @module
- * A per-connection event trace for hunting lost requests, on when `LOADLAB_TRACE` contains `conn`: one
- * stderr line per event (`trace conn <epoch ms> <id> fd=<fd> <event> <detail>`), epoch ms so workers'
- * lines sort together. When off, each call site tests one constant.
+ * A per-connection event trace for hunting lost requests, on when `LOADLAB_TRACE` contains `conn`: one stderr
+ * line per event, epoch ms so workers' lines sort together. When off, each call site tests one constant.
  */
 import type { TransportConn } from "./transport.ts";
 

@@ -1,8 +1,7 @@
 /**
  * @module
  * A bound on a worker's connects in flight: without it one slow moment makes every late send of an open
- * model open its own connection, slowing the isolate further. A freed slot goes straight to a waiter;
- * `maxInFlight` is reported as `maxConnectsInFlight`.
+ * model open its own connection, slowing the isolate further.
  */
 
 /** Connects in flight per worker for the open models (and before t0 for every pre-connect). */

@@ -1,8 +1,7 @@
 /**
  * @module
- * The connect phase of an epoll or io_uring socket: the non-blocking connect's completion (`SO_ERROR` at
- * the first writable edge), then over TLS the OpenSSL handshake stepped on each edge and timed apart. It
- * tells the waiter once: the socket, or the error. MEMORY: a handshake holds ~50 KB of OpenSSL buffers, so
+ * The connect phase of an epoll or io_uring socket: the non-blocking connect, then over TLS the OpenSSL
+ * handshake stepped on each edge and timed apart. MEMORY: a handshake holds ~50 KB of OpenSSL buffers, so
  * the loop runs HANDSHAKES_IN_FLIGHT at once and queues the rest in order.
  */
 import { EAGAIN, type EpollSys } from "./epoll/ffi.ts";
@@ -37,7 +36,6 @@ interface ConnectingSocket extends TransportConn {
 }
 
 export class ConnectPhase {
-  /** Told how the connect ends; null when none is waiting. */
   #waiter: ConnectWaiter | null = null;
   /** https: the handshake after the TCP connect is under way (the connect's promise still pending). */
   #handshaking = false;
@@ -82,7 +80,6 @@ export class ConnectPhase {
     } else if (this.#waiter !== null && writable && !this.queued) this.connected();
   }
 
-  /** The TCP connect completed (or failed): over TLS the handshake starts now. */
   connected(): void {
     const sock = this.sock;
     const loop = sock.loop;
@@ -135,10 +132,7 @@ export class ConnectPhase {
     sock.loop.handshakeEnded?.();
   }
 
-  /**
-   * The socket closes: a waiting connect is detached (a handshake cut at the timeout is a connect timeout);
-   * why it ended (its state), and its waiter.
-   */
+  /** The socket closes: a waiting connect is detached (a handshake cut at the timeout: a connect timeout). */
   abandon(fd: number) {
     const loop = this.sock.loop;
     const state = this.#handshaking || this.queued

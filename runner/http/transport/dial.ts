@@ -1,9 +1,7 @@
 /**
  * @module
- * The connect of every engine connection, HTTP/1.1 or HTTP/2: through the worker's connect gate (its wait
- * not timed), given up at the timeout, recorded (connect time apart from TLS, reconnects) or counted by
- * kind. An HTTP/1.1 connect is timed out by the watchdog (`DialWatch`); an HTTP/2 one, unwatched, by a
- * timer of its own. On epoll the connect ends in callbacks: no promise or abort listener per connect.
+ * The connect of every engine connection: through the worker's connect gate, given up at the timeout,
+ * recorded or counted by kind. On epoll the connect ends in callbacks: no promise or listener per connect.
  */
 import type { ConnectionShared } from "../load_connection.ts";
 import type { ErrorKind } from "../../../results/mod.ts";
@@ -16,11 +14,8 @@ import { closeQuietly } from "../../../system/descriptors.ts";
 /** A connection the watchdog watches during its connect (an HTTP/1.1 `Connection`). */
 interface DialWatch {
   readonly id: number;
-  /** Set to the connect's deadline while it runs, Infinity after. */
   deadlineMs: number;
-  /** Set by the watchdog before it aborts: the failed connect is then a timeout. */
   timedOut: boolean;
-  /** When the connect ended (connected or failed). */
   lastEventMs: number;
   /** Takes the new socket in the turn it connected, before anything else can run. */
   adopt(sock: TransportConn): void;
@@ -35,7 +30,6 @@ export interface DialEnd {
 }
 
 export class Dialer implements ConnectWaiter {
-  /** The promise transports' connect under way (its signal aborts it). */
   #connecting: AbortController | null = null;
   /** A callback connect's socket while it connects (closing it aborts the connect). */
   #pending: TransportConn | null = null;
@@ -43,10 +37,8 @@ export class Dialer implements ConnectWaiter {
   /** Inside the transport's call: an end told then is passed on in a microtask, as a promise would. */
   #inCall = false;
   #startMs = 0;
-  #done: DialEnd | ((sock: TransportConn | null) => void) | null = null;
-  /** What the dial ended with, for a `done` passed on later. */
+  #done: DialEnd | null = null;
   #result: TransportConn | null = null;
-  /** Our own timer gave up (no watch only). */
   #timedOut = false;
   #everOpened: boolean;
   /** The last failed connect's kind and message; counted here unless `quiet` (gRPC counts its calls). */
@@ -60,7 +52,6 @@ export class Dialer implements ConnectWaiter {
   #onSock: ((sock: TransportConn) => void) | null = null;
   #onFail: ((err: unknown) => void) | null = null;
   #onEnded: (() => void) | null = null;
-  #dialing: ((resolve: (sock: TransportConn | null) => void) => void) | null = null;
   /** The endpoint of the request the dial is for: a failed connect counts under it (-1: none). */
   endpoint = -1;
 
@@ -74,7 +65,6 @@ export class Dialer implements ConnectWaiter {
     this.abort();
   }
 
-  /** Aborts the connect under way, if any (watchdog timeout or shutdown). */
   abort(): void {
     this.#connecting?.abort();
     const pending = this.#pending;
@@ -89,11 +79,11 @@ export class Dialer implements ConnectWaiter {
 
   /** Dials once the gate has room; the socket, or null when the connect failed (counted) or the run stops. */
   dial(): Promise<TransportConn | null> {
-    return new Promise(this.#dialing ??= (resolve) => this.dialThen(resolve));
+    return new Promise((resolve) => this.dialThen({ dialEnded: resolve }));
   }
 
   /** `dial` without its promise: `done` is called once, never inside this call. */
-  dialThen(done: DialEnd | ((sock: TransportConn | null) => void)): void {
+  dialThen(done: DialEnd): void {
     this.#done = done;
     const wait = this.shared.connectGate.acquire();
     if (wait === undefined) this.#start();
@@ -132,7 +122,6 @@ export class Dialer implements ConnectWaiter {
     );
   }
 
-  /** The connect under way ended: its slot, timer and abort handle let go. */
   #settle(): void {
     this.#waiting = false;
     this.#pending = null;
@@ -176,8 +165,7 @@ export class Dialer implements ConnectWaiter {
     const sock = this.#result;
     this.#done = null;
     this.#result = null;
-    if (typeof done === "function") done(sock);
-    else done.dialEnded(sock);
+    done.dialEnded(sock);
   }
 
   /** A connect failed: counted by kind (a timeout as one), unless the run is stopping. */

@@ -5,7 +5,6 @@
 import { libc, SOCK_STREAM } from "./epoll/ffi.ts";
 import { AF_INET, AF_INET6, type SockAddr, sockAddrOf } from "./sock_addr.ts";
 
-/** Resolves `hostname` once (numeric literals as they are) to the address every connect of a run uses. */
 export function resolveOnce(hostname: string, port: number): SockAddr {
   const literal = /^[\d.]+$/.test(hostname) || hostname.includes(":");
   const ip = literal ? hostname : resolveHost(hostname)[0];

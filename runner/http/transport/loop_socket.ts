@@ -1,9 +1,7 @@
 /**
  * @module
- * The base of the epoll and io_uring sockets: its slot in the loop, its connect phase, the read it holds
- * for its user until settled (a promise read or an inline one, never both) and the write the kernel had no
- * room for, each counted in the loop's `waiting`; and the ready list turn. Each socket decides when a read
- * or write settles. HOT PATH: a few stores on the socket itself, nothing allocated.
+ * The base of the epoll and io_uring sockets: its slot in the loop, its connect phase, the read it holds for
+ * its user until settled and the write the kernel had no room for. HOT PATH: nothing allocated.
  */
 import { failReadClosed, type InlineConn, type InlineReader } from "./transport.ts";
 import { ConnectPhase } from "./connect_phase.ts";
@@ -55,7 +53,6 @@ export abstract class LoopSocket implements InlineConn {
     return this.reader !== null || this.readResolve !== null;
   }
 
-  /** Onto the loop's ready list (once): served in its next round, after the others. */
   protected requeue(): void {
     if (this.#queued) return;
     this.#queued = true;
@@ -68,7 +65,6 @@ export abstract class LoopSocket implements InlineConn {
     this.serve();
   }
 
-  /** A promise read into `buf` that waits: settled by `settleRead`. */
   protected readLater(buf: Uint8Array): Promise<number | null> {
     return new Promise((resolve, reject) => {
       this.readBuf = buf;
@@ -99,7 +95,6 @@ export abstract class LoopSocket implements InlineConn {
     return reader;
   }
 
-  /** Settles the promise read with `n` bytes (null: the end), or fails it with the error `n`. */
   protected settleRead(n: number | null | Error): void {
     const { readResolve, readReject } = this;
     this.readBuf = null;
@@ -109,7 +104,6 @@ export abstract class LoopSocket implements InlineConn {
     else readResolve!(n);
   }
 
-  /** A promise write of `bytes` that waits: settled by `settleWrite`. */
   protected writeLater(bytes: Uint8Array): Promise<number> {
     return new Promise((resolve, reject) => {
       this.writeBytes = bytes;
@@ -119,7 +113,6 @@ export abstract class LoopSocket implements InlineConn {
     });
   }
 
-  /** Settles the promise write with `n` bytes written, or fails it with the error `n`. */
   protected settleWrite(n: number | Error): void {
     const { writeResolve, writeReject } = this;
     this.writeBytes = null;
@@ -129,10 +122,7 @@ export abstract class LoopSocket implements InlineConn {
     else writeResolve!(n);
   }
 
-  /**
-   * The end of a close, the fd gone: the slot freed, a waiting connect failed with `connecting`, and a
-   * waiting read and write as on a closed Deno.Conn, saying `why` when known.
-   */
+  /** The end of a close: the slot freed, a waiting connect, read and write failed as Deno.Conn's. */
   protected closed(
     connectWaiter: { connectFailed(err: unknown): void } | null,
     connecting: string,
@@ -149,8 +139,7 @@ export abstract class LoopSocket implements InlineConn {
       this.writeResolve =
       this.writeReject =
         null;
-    // Made only when someone waits for it: a connection closed after its last response (every
-    // Connection: close exchange) has nothing pending, and an Error's stack costs a microsecond or more.
+    // Made only when someone waits for it: an Error's stack costs a microsecond or more.
     if (reader === null && readReject === null && writeReject === null) return;
     const closed = new Deno.errors.BadResource(why ? `socket closed: ${why}` : "socket closed");
     reader?.onReadError(closed);

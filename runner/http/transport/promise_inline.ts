@@ -1,9 +1,7 @@
 /**
  * @module
- * A socket that reads through promises (Deno's sockets and TLS) seen as an `InlineConn`, so readers written
- * for the epoll and io_uring pumps run on it unchanged, under the pumps' contract: never called inside
- * `armRead`, and `close` fails an armed read at once, so a late read reaches no reader. Past TURN_READ_BYTES
- * back to back the next read waits a turn. Writes stay promise writes.
+ * A socket that reads through promises (Deno's sockets and TLS) seen as an `InlineConn`, under the pumps'
+ * contract: never called inside `armRead`, and `close` fails an armed read at once. Writes stay promises.
  */
 import { nextTurn } from "../../load/clock.ts";
 import {

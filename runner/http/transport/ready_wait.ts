@@ -1,12 +1,9 @@
 /**
  * @module
- * How long a response that reached the worker waits for it to be read, measured without touching a
- * request, by each transport's probe: something due every `PROBE_PERIOD_MS` queued behind the sockets'
- * events, whose lateness is a ready response's wait (the busy turn, timers, GC, the wait for a core). On
- * epoll a timerfd in the set (`ReadyProbe`), on io_uring a timeout in the ring (both tallied by
- * `ReadyWaitTally`), on the deno transport an off-thread sleep queued with the reads (`LoopLagProbe`).
+ * How long a response that reached the worker waits for it to be read, by each transport's probe: something
+ * due every `PROBE_PERIOD_MS` queued behind the sockets' events, whose lateness is a ready response's wait.
  */
-import { EpollSys, epollUnavailableReason, libc } from "./epoll/ffi.ts";
+import { CLOCK_MONOTONIC, EpollSys, epollUnavailableReason, libc } from "./epoll/ffi.ts";
 
 /** How often a probe is due (ms): a few samples per 250 ms interval even when each waits 100 ms. */
 export const PROBE_PERIOD_MS = 10;
@@ -36,10 +33,7 @@ export class ReadyWaitTally {
     this.#dueMs = Infinity;
   }
 
-  /**
-   * The waits since the last call. When none was measured and the expiry is overdue, its wait so far
-   * counts as one (a lower bound), so a worker too far behind to reach the probe still says how far.
-   */
+  /** The waits since the last call; an overdue expiry's wait so far counts as one (a lower bound). */
   take(nowMs: number): ReadyWaitSum {
     if (this.#count === 0 && nowMs > this.#dueMs) return { count: 1, sumMs: nowMs - this.#dueMs };
     const sum = { count: this.#count, sumMs: this.#sumMs };
@@ -52,14 +46,10 @@ export class ReadyWaitTally {
 /** The probe's token in the epoll set: never a socket's (their tokens are small slot numbers). */
 export const PROBE_TOKEN = 0xffffffff;
 
-const CLOCK_MONOTONIC = 1;
 const TFD_NONBLOCK = 0o4000;
 const TFD_CLOEXEC = 0o2000000;
 
-/**
- * One worker's timerfd probe; `null` from `open` where the kernel refuses a timerfd. One `read` and one
- * `timerfd_settime` per period, none per request.
- */
+/** One worker's timerfd probe; one `read` and one `timerfd_settime` per period, none per request. */
 export class ReadyProbe {
   readonly #c = libc();
   /** `struct itimerspec`: interval (sec, nsec) then value (sec, nsec), 64-bit words, low halves used. */
@@ -113,8 +103,7 @@ const MAX_PENDING = 1000;
 
 /**
  * One worker's probes on the runtime's queue of completed operations (closed runs on the deno transport).
- * Completions come out of order, so probes start every period and an interval's wait is Little's law over
- * them. A timer's lateness misses the wait (3-14 ms against 50-680 ms), but is all there is without FFI.
+ * Completions come out of order, so an interval's wait is Little's law over probes started every period.
  */
 export class LoopLagProbe {
   /** Due times (ms) of the probes started and not yet reached, by sequence number. */

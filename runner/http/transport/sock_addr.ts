@@ -1,7 +1,6 @@
 /**
  * @module
- * The socket addresses the libc transports connect to: a numeric address and port encoded once per run as
- * a Linux `sockaddr_in`/`sockaddr_in6`. Pure, so it is tested without FFI.
+ * The socket addresses the libc transports connect to, encoded once per run; pure, so tested without FFI.
  */
 
 // Linux address families (the same on x86_64 and aarch64).

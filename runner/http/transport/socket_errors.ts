@@ -1,7 +1,6 @@
 /**
  * @module
- * The epoll and io_uring transports' failures as errors a connection counts, each saying why, including
- * what the kernel had for a connect or read cut by the watchdog. Off the hot path.
+ * The epoll and io_uring transports' failures as errors a connection counts, each saying why. Off hot path.
  */
 import { EAGAIN, EINPROGRESS } from "./epoll/ffi.ts";
 import type { EpollSys } from "./epoll/ffi.ts";

@@ -1,9 +1,7 @@
 /**
  * @module
- * What a transport's event loop keeps of its sockets: each by its token (a slot reused after close), the
- * ready list of sockets with bytes no event will announce, served next round (two lists take turns), the
- * count of sockets waiting, which starts the loop's pump, and the closed models' blocking pump; and how both
- * loops dial: a non-blocking socket (bound to a source address when given), then the connect.
+ * What a transport's event loop keeps of its sockets: each by its token, the ready list (two lists take
+ * turns), the count of sockets waiting, which starts the pump, and the closed models' blocking pump.
  */
 import { EINPROGRESS, type EpollSys } from "./epoll/ffi.ts";
 import type { SockAddr } from "./sock_addr.ts";
@@ -25,7 +23,6 @@ interface TableSocket {
   close(): void;
 }
 
-/** The base of the epoll and io_uring loops: their sockets, and when their pump runs. */
 export abstract class SocketTable<S extends TableSocket> {
   readonly slots: Array<S | null> = [];
   readonly #free: number[] = [];
@@ -43,21 +40,14 @@ export abstract class SocketTable<S extends TableSocket> {
 
   /** Runs rounds while sockets wait; clears `pumping` in the turn of its last check. */
   protected abstract pump(): void;
-  /**
-   * The blocking pump's steps: its start (the probe armed) and end; a wait in the kernel up to `leftMs`
-   * (none while sockets are ready; false ends the turn); handing over what the kernel finished that needs
-   * no wait (io_uring's completions); the turn's flush of what is queued for the kernel.
-   */
+  /** The blocking pump's steps: start and end, a wait in the kernel, completions handed over, the flush. */
   protected abstract pumpStarted(): void;
   protected abstract block(leftMs: number): boolean;
   protected pumpEnded(): void {}
   protected reap(): void {}
   protected turnEnded(): void {}
 
-  /**
-   * The closed models' pump: rounds back to back while only inline work is done, up to `blockMs` a turn,
-   * blocking this thread in the kernel between them, as wrk's loop does; then a turn for the event loop.
-   */
+  /** The closed models' pump: rounds up to `blockMs` a turn, blocking in the kernel between (as wrk's). */
   protected async pumpBlocking(blockMs: number): Promise<void> {
     const sys = this.sys;
     try {
@@ -98,17 +88,14 @@ export abstract class SocketTable<S extends TableSocket> {
     this.asyncWakes++;
   }
 
-  /** Open sockets (for tests: zero after a run). */
   get openSockets(): number {
     return this.slots.length - this.#free.length;
   }
 
-  /** The token for the next socket: a freed slot, else a new one. */
   nextToken(): number {
     return this.#free.pop() ?? this.slots.length;
   }
 
-  /** Called by a socket when it closes: its slot is free again. */
   release(token: number): void {
     this.slots[token] = null;
     this.#free.push(token);
@@ -123,7 +110,6 @@ export abstract class SocketTable<S extends TableSocket> {
     return this.#ready.length;
   }
 
-  /** Serves the ready list; sockets that queue themselves meanwhile wait for the next round. */
   serveReady(): void {
     if (this.#ready.length === 0) return;
     const ready = this.#ready;
@@ -136,7 +122,6 @@ export abstract class SocketTable<S extends TableSocket> {
     }
   }
 
-  /** Closes every socket (their pending reads fail); false when the loop was closed already. */
   protected closeAll(): boolean {
     if (this.closed) return false;
     for (const sock of this.slots) sock?.close();

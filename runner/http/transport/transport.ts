@@ -1,14 +1,10 @@
 /**
  * @module
- * What a connection needs of a socket, and the `Deno.connect` transport. Every transport gives Deno.Conn's
- * promise contract; one with its own pump (epoll) may also give the inline contract: the pump calls the
- * connection back with the bytes read, in the same turn, and writes happen at once. Chosen once per run.
+ * What a connection needs of a socket, and the `Deno.connect` transport. A transport with its own pump may
+ * also give the inline contract: the pump calls the connection back with the bytes read, in the same turn.
  */
 
-/**
- * Bytes one socket's reads may take in one turn before the event loop gets one, so a peer sending as fast
- * as we read cannot starve timers, the stop message and signals. Four reads of an h2 connection's buffer.
- */
+/** Bytes one socket's reads may take in one turn, so a fast peer cannot starve timers or the stop. */
 export const TURN_READ_BYTES = 256 * 1024;
 
 /** Deno.Conn's read/write/close contract (a read pending when the socket closes fails). */
@@ -18,10 +14,7 @@ export interface TransportConn {
   close(): void;
 }
 
-/**
- * Called by a pump for an armed read, once per arming: bytes read (null at end of stream) or the failure.
- * Each returns true when it settled a promise, so the pump lets that continuation run first.
- */
+/** Called by a pump for an armed read, once per arming; true when it settled a promise (run first). */
 export interface InlineReader {
   onRead(n: number | null): boolean;
   onReadError(err: unknown): boolean;
@@ -53,10 +46,7 @@ export interface ConnectWaiter {
   connectFailed(err: unknown): void;
 }
 
-/**
- * A connect that ends in `waiter`'s calls instead of a promise (epoll's), so a crowd's connects leave no
- * garbage; `waiter` may be called inside this call. Returns the socket while it connects.
- */
+/** A connect that ends in `waiter`'s calls (epoll's), so a crowd's connects leave no garbage. */
 export type CallbackConnect = (waiter: ConnectWaiter) => TransportConn | null;
 
 /** The inline side of a socket, or null when it has only the promise contract. */

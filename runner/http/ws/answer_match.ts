@@ -1,8 +1,7 @@
 /**
  * @module
  * Which server message answers a send: `echo` (the first after it), `nth` (the n-th), or `json` (the first
- * whose top-level `field` equals `equals`); those passed over are unsolicited. An echo matcher keeps no
- * count, so one serves every connection. `fanoutUs` byte-scans a broadcast's `"sentAt"` to time its fan-out.
+ * whose top-level `field` equals `equals`); those passed over are unsolicited.
  */
 import type { WsConfig } from "./config.ts";
 
@@ -14,7 +13,6 @@ export class AnswerMatch {
 
   constructor(readonly rule: MatchRule) {}
 
-  /** A send went out: counting starts again. */
   reset(): void {
     this.#seen = 0;
   }

@@ -112,5 +112,4 @@ const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A
 
 export type WsConfig = z.infer<typeof wsConfigSchema>;
 
-/** The config of a ws:// run that gave none: one text message, echoed. */
 export const WS_DEFAULTS: WsConfig = wsConfigSchema.parse({});

@@ -1,46 +1,31 @@
 /**
  * @module
- * One WebSocket load connection: `open` dials and runs the handshake (frames that came with its answer read
- * first); an `exchange` sends one message and waits for its match (a storm's is a connection's life, hold's a
- * wait, a ping and its pong). One read stays armed between exchanges, so broadcasts are timed as they arrive
- * and a closed loop's next exchange starts from its callback. HOT PATH: frames masked in place, messages
- * handled as views, no closure between socket and connection; on epoll and io_uring reads land in the
- * worker's shared buffer, so an idle connection holds none. Failures are counted by kind, never thrown.
+ * One WebSocket load connection: `open` dials and runs the handshake; an `exchange` sends one message and
+ * waits for its match. One read stays armed between exchanges, so broadcasts are timed as they arrive.
+ * HOT PATH: frames masked in place, messages handled as views; failures are counted by kind, never thrown.
  */
-import type { ErrorKind } from "../../../results/mod.ts";
-import { FrameParser, type FrameSink } from "../../../ws/frame_parser.ts";
-import { pongFrame } from "../../../ws/frame_encoder.ts";
 import { CLOSE_ABNORMAL, CLOSE_GOING_AWAY, CLOSE_NO_STATUS, CLOSE_NORMAL } from "../../../ws/opcodes.ts";
 import { classifyError, errorMessage } from "../exchange_errors.ts";
 import type { ConnectionShared, LoadConnection, NextExchange } from "../load_connection.ts";
-import { type DialEnd, Dialer, hangUp } from "../transport/dial.ts";
-import { type InlineConn, inlineOf, type InlineReader, type TransportConn } from "../transport/transport.ts";
-import { PromiseInline } from "../transport/promise_inline.ts";
+import { type DialEnd, Dialer } from "../transport/dial.ts";
+import { inlineOf, type TransportConn } from "../transport/transport.ts";
 import { giveBackHandshakeBuffer, handshake, offerOf, takeHandshakeBuffer } from "./handshake_io.ts";
-import { FrameWriter, type WriteOwner } from "./frame_writer.ts";
-import { CloseHandshake, FRAME_FAULTS, readUntilServerCloses } from "./close_handshake.ts";
+import { readUntilServerCloses, WsSocket } from "./socket.ts";
 import { WS_READ_BUFFER_BYTES, type WsRun } from "./run.ts";
 import { WsPacing } from "./pacing.ts";
 import { type AnswerMatch, answerMatchOf, fanoutUs } from "./answer_match.ts";
 import { WsExchange } from "./exchange.ts";
 
-export class WsConnection implements LoadConnection, FrameSink, InlineReader, WriteOwner, DialEnd {
+export class WsConnection extends WsSocket implements LoadConnection, DialEnd {
   readonly maxDepth = 1;
   deadlineMs = Infinity;
   timedOut = false;
   lastEventMs = 0;
-  #sock: InlineConn | null = null;
   /** The dial under way, if any: made per connect, so an open connection keeps none. */
   #dialer: Dialer | null = null;
   /** A socket was opened before, so the next connect is a reconnect (unless we closed it on purpose). */
   #everOpened = false;
-  /** The connection's own buffer for promise reads (Deno's sockets only; see the module comment). */
   #buf: Uint8Array | null = null;
-  #parser: FrameParser;
-  /** When the bytes being parsed were read: the frames' handlers and close frames use it. */
-  #nowMs = 0;
-  readonly #writer = new FrameWriter(this);
-  readonly #close: CloseHandshake;
   readonly #pacing: WsPacing;
   /** The buffer reads go into (the worker's shared one, or `#buf`), and whether one is armed. */
   #readBuf: Uint8Array;
@@ -48,8 +33,6 @@ export class WsConnection implements LoadConnection, FrameSink, InlineReader, Wr
   /** Resolves the exchange (or the chain of them); `#next` grants the chain's next. */
   #settle: ((n: number) => void) | null = null;
   #next: NextExchange | null = null;
-  /** A handshake ran on this connection before (its parser was fed). */
-  #shaken = false;
   #opened: ((open: boolean | Promise<boolean>) => void) | null = null;
 
   readonly #match: AnswerMatch;
@@ -57,33 +40,25 @@ export class WsConnection implements LoadConnection, FrameSink, InlineReader, Wr
   /** Hold's wait: when its ping was meant to go (< 0: when sent), and its end's handler, bound once. */
   #holdIntendedMs = -1;
   #onHoldWaited: (() => void) | null = null;
-  /** A storm's think time's end, bound once. */
   #onThought: (() => void) | null = null;
 
-  constructor(readonly id: number, readonly shared: ConnectionShared, readonly run: WsRun) {
-    this.#parser = new FrameParser(this, run.maxMessageBytes, false, run.budget);
-    this.#close = new CloseHandshake(this.#writer, run);
+  constructor(readonly id: number, shared: ConnectionShared, override readonly run: WsRun) {
+    super(shared, run);
     this.#pacing = new WsPacing(run);
     this.#readBuf = run.readBuf;
     this.#match = answerMatchOf(run.match);
     this.#ex = new WsExchange(shared.recorder);
   }
 
-  get isOpen(): boolean {
-    return this.#sock !== null;
-  }
-
+  /** Deno's sockets read through promises: seen as inline, so reads stay armed between sends there too. */
   adopt(sock: TransportConn): void {
-    const inline = inlineOf(sock);
-    // Deno's sockets read through promises: seen as inline, so reads stay armed between sends there too.
-    const conn = inline ?? new PromiseInline(sock);
-    this.#sock = conn;
+    this.#readBuf = inlineOf(sock) !== null
+      ? this.run.readBuf
+      : this.#buf ??= new Uint8Array(WS_READ_BUFFER_BYTES);
+    this.takeSocket(sock);
     this.#armed = false;
-    this.#readBuf = inline !== null ? this.run.readBuf : this.#buf ??= new Uint8Array(WS_READ_BUFFER_BYTES);
-    this.#writer.reset(conn);
   }
 
-  /** Dials, then runs the handshake; false when either failed (counted). */
   open(): Promise<boolean> {
     // No frame of ours until connected, and on epoll no promise of the dial's.
     return new Promise((resolve) => {
@@ -92,7 +67,6 @@ export class WsConnection implements LoadConnection, FrameSink, InlineReader, Wr
     });
   }
 
-  /** The dial's end (transport/dial.ts `DialEnd`): the handshake on its socket, or false. */
   dialEnded(sock: TransportConn | null): void {
     const opened = this.#opened!;
     this.#opened = null;
@@ -101,44 +75,29 @@ export class WsConnection implements LoadConnection, FrameSink, InlineReader, Wr
     opened(sock !== null && this.#shake(sock));
   }
 
-  /** The handshake on a socket just dialed; whether the connection is open after it. */
   async #shake(sock: TransportConn): Promise<boolean> {
-    // A reconnect's parser starts anew; the first socket's is the one made with the connection.
-    if (this.#shaken) {
-      this.#parser.release();
-      this.#parser = new FrameParser(this, this.run.maxMessageBytes, false, this.run.budget);
-    }
-    this.#shaken = true;
-    this.#close.reset();
     const done = await handshake(sock, takeHandshakeBuffer(this.run), offerOf(this.run), this.shared, this);
-    if (done === null || this.#sock === null) {
-      this.#closeSocket();
+    if (done === null || this.sock === null) {
+      this.closeSocket();
       return false;
     }
-    // permessage-deflate is the server's choice, per connection.
-    this.#parser.deflate = done.deflate;
+    this.parser.deflate = done.deflate;
     this.#pacing.reset(done.deflate);
     const extra = done.extraBytes;
     // Frames that came with the answer (a greeting) are read before any send.
     if (extra > 0) this.#consumeRead(done.buf, extra, performance.now());
-    const adopted = this.#sock;
-    if (this.#close.received && adopted !== null) {
-      await readUntilServerCloses(adopted, done.buf, () => this.#sock === adopted);
-      this.#closeSocket();
+    const adopted = this.sock;
+    if (this.closeReceived && adopted !== null) {
+      await readUntilServerCloses(adopted, done.buf, () => this.sock === adopted);
+      this.closeSocket();
       this.deadlineMs = Infinity;
     }
     // Its bytes parsed (the frame parser keeps none of a read's buffer), the socket reads elsewhere now.
     giveBackHandshakeBuffer(this.run, done.buf);
     this.#listen();
-    return this.#sock !== null;
+    return this.sock !== null;
   }
 
-  /** A failure of the handshake or a frame fault, counted unless the run is stopping. */
-  fault(nowMs: number, kind: ErrorKind, message: string): void {
-    if (!this.shared.stopping) this.shared.recorder.recordError(nowMs, kind, message);
-  }
-
-  /** A write failed: the connection closes (its read fails with the write's error). */
   writeFailed(): void {
     this.abort();
   }
@@ -146,31 +105,15 @@ export class WsConnection implements LoadConnection, FrameSink, InlineReader, Wr
   /** Closes now (timeout, the run's end): an open connection says so first (1001, going away). */
   abort(): void {
     this.#dialer?.abort();
-    if (this.#sock !== null && this.shared.stopping && !this.timedOut) this.#closeWith(CLOSE_GOING_AWAY);
-    this.#closeSocket();
+    if (this.shared.stopping && !this.timedOut) this.closeWith(CLOSE_GOING_AWAY);
+    this.closeSocket();
     // After the close: a wait ended here finds the socket gone, so it settles instead of sending.
     this.#pacing.endPause();
   }
 
-  /** A close of our own after a storm connection or a per-arrival session. */
   release(): void {
     this.abort();
     this.#everOpened = false;
-  }
-
-  /** Sends a close frame with `code` (0: none) once per socket. */
-  #closeWith(code: number): void {
-    if (this.#sock !== null) this.#close.send(code, this.#nowMs);
-  }
-
-  #closeSocket(): void {
-    const sock = this.#sock;
-    if (sock === null) return;
-    this.#sock = null;
-    this.#armed = false;
-    this.#writer.reset(null);
-    this.#parser.release();
-    hangUp(this.shared, sock);
   }
 
   /** Sends one message (hold: pings) and resolves with the answers counted; `next` chains as in h1. */
@@ -180,7 +123,7 @@ export class WsConnection implements LoadConnection, FrameSink, InlineReader, Wr
     _request: unknown = null,
     next: NextExchange | null = null,
   ): Promise<number> {
-    if (this.#sock === null) {
+    if (this.sock === null) {
       return this.open().then((open) => open ? this.exchange(intendedMs, 1, null, next) : 0);
     }
     return new Promise((resolve) => {
@@ -200,37 +143,34 @@ export class WsConnection implements LoadConnection, FrameSink, InlineReader, Wr
 
   /** The wait is over: the ping, or (the socket gone meanwhile) the chain settles with what it counted. */
   #holdWaited(): void {
-    if (this.#sock === null) this.#end();
+    if (this.sock === null) this.#end();
     else this.#begin(this.#holdIntendedMs, -1);
   }
 
-  /** Starts a send: the next message (or a ping), masked and written; the read armed (inline). */
   #begin(intendedMs: number, sentMs: number): void {
     if (sentMs < 0) sentMs = performance.now();
     this.lastEventMs = sentMs;
     this.deadlineMs = sentMs + this.shared.timeoutMs;
     this.timedOut = false;
-    this.#writer.error = null;
+    this.writer.error = null;
     this.#match.reset();
     const bytes = this.#pacing.nextFrame(sentMs);
     this.#ex.sent(intendedMs, sentMs, bytes.length);
-    // Armed before the write, so a write that fails at once fails the armed read, as on Deno.Conn; a
-    // storm's next send from inside a read finds it armed again by the read that called it.
+    // Armed before the write, so a write that fails at once fails the armed read, as on Deno.Conn.
     this.#arm();
-    this.#writer.sendMessage(bytes);
+    this.writer.sendMessage(bytes);
   }
 
-  /** Arms one read, unless one is armed already (a read is armed at most once at a time). */
   #arm(): void {
-    if (this.#armed || this.#sock === null) return;
+    if (this.#armed || this.sock === null) return;
     this.#armed = true;
-    this.#sock.armRead(this.#readBuf, this);
+    this.sock.armRead(this.#readBuf, this);
   }
 
   /** InlineReader: a read between exchanges is taken as it comes; in one, it reads on or ends it. */
   onRead(n: number | null): boolean {
     this.#armed = false;
-    const sock = this.#sock;
+    const sock = this.sock;
     if (!this.#ex.active) {
       if (sock !== null) this.#consumeRead(this.#readBuf, n, sock.nowMs());
       this.#listen();
@@ -250,11 +190,10 @@ export class WsConnection implements LoadConnection, FrameSink, InlineReader, Wr
     return this.#end();
   }
 
-  /** The exchange ended: starts the chain's next send, or settles. True when it settled. */
   #end(): boolean {
     const done = this.#endExchange();
     const next = this.#next;
-    if (next !== null && this.#sock !== null && next(1, this.lastEventMs) > 0) {
+    if (next !== null && this.sock !== null && next(1, this.lastEventMs) > 0) {
       this.#chainNext(done, this.lastEventMs);
       return false;
     }
@@ -270,7 +209,6 @@ export class WsConnection implements LoadConnection, FrameSink, InlineReader, Wr
     if (!this.#ex.active && this.run.messagesPerConnection === 0) this.#arm();
   }
 
-  /** Starts the chain's next exchange at `sentMs`, the answers so far carried into it. */
   #chainNext(answered: number, sentMs: number): void {
     this.#ex.carry(answered);
     if (this.run.pingIntervalMs === 0) return this.#begin(-1, sentMs);
@@ -280,39 +218,37 @@ export class WsConnection implements LoadConnection, FrameSink, InlineReader, Wr
 
   /** Takes `n` bytes read into `buf` (null: the stream's end) at `nowMs`; true when the exchange is over. */
   #consumeRead(buf: Uint8Array, n: number | null, nowMs: number): boolean {
-    this.lastEventMs = this.#nowMs = nowMs;
+    this.lastEventMs = this.nowMs = nowMs;
     if (n === null) {
-      if (!this.#close.received) {
+      if (!this.closeReceived) {
         this.run.stats.closeCode(nowMs, CLOSE_ABNORMAL);
         if (this.#waiting()) this.fault(nowMs, "ws-closed", "connection closed without a close frame (1006)");
       }
-      this.#closeSocket();
+      this.closeSocket();
       return true;
     }
     this.shared.recorder.addBytesRead(nowMs, n);
-    if (!this.#parser.feed(buf, 0, n)) {
-      const { kind, closeCode } = FRAME_FAULTS[this.#parser.fault!];
-      this.fault(nowMs, kind, this.#parser.faultMessage);
-      this.#closeWith(closeCode);
-      this.#closeSocket();
+    if (!this.parser.feed(buf, 0, n)) {
+      this.fault(nowMs, this.frameFault(), this.parser.faultMessage);
+      this.closeSocket();
       return true;
     }
     // After the server's close, the exchange ends with its TCP close (below: n === null), not before.
-    return this.#sock === null || (this.#ex.over && !this.#close.received);
+    return this.sock === null || (this.#ex.over && !this.closeReceived);
   }
 
   /** A send of this exchange still waits for its answer (not the close handshake after a storm). */
   #waiting(): boolean {
-    return this.#ex.active && !this.#ex.over && !this.#close.sent;
+    return this.#ex.active && !this.#ex.over && !this.closeSent;
   }
 
   /** A message from the server may answer the send: it waits, and was written whole (else none could). */
   #answerable(): boolean {
-    return this.#waiting() && !this.#writer.writingMessage;
+    return this.#waiting() && !this.writer.writingMessage;
   }
 
   onMessage(_text: boolean, buf: Uint8Array, start: number, end: number): void {
-    const nowMs = this.#nowMs;
+    const nowMs = this.nowMs;
     const stats = this.run.stats;
     const counted = stats.received(nowMs, end - start);
     if (this.#answerable() && this.run.pingIntervalMs === 0 && this.#match.answers(buf, start, end)) {
@@ -326,24 +262,20 @@ export class WsConnection implements LoadConnection, FrameSink, InlineReader, Wr
     if (fanout >= 0) stats.fanout(fanout);
   }
 
-  onPing(buf: Uint8Array, start: number, end: number): void {
-    this.#writer.sendPong(pongFrame(buf.slice(start, end), this.run.keys));
-  }
-
   onPong(): void {
-    const nowMs = this.#nowMs;
+    const nowMs = this.nowMs;
     if (this.run.stats.counts(nowMs)) this.run.stats.pongsReceived++;
     if (this.#answerable() && this.run.pingIntervalMs > 0) this.#answer(nowMs, this.#ex.sentMs);
   }
 
   onClose(code: number): void {
-    const nowMs = this.#nowMs;
-    this.#close.received = true;
+    const nowMs = this.nowMs;
+    this.closeReceived = true;
     this.run.stats.closeCode(nowMs, code);
     if (this.#waiting()) this.fault(nowMs, "ws-closed", "server closed with a message unanswered");
     // Answer the server's close with its code (RFC 6455 5.5.1) unless ours went first, then let the server
     // close TCP first (7.1.1: the TIME_WAIT is the server's), at most a timeout.
-    this.#closeWith(code === CLOSE_NO_STATUS ? 0 : code);
+    this.closeWith(code === CLOSE_NO_STATUS ? 0 : code);
     this.#ex.over = true;
     this.deadlineMs = nowMs + this.shared.timeoutMs;
   }
@@ -367,18 +299,17 @@ export class WsConnection implements LoadConnection, FrameSink, InlineReader, Wr
     }
     // The storm's last answer: our close (1000), then the server's close ends the exchange.
     this.deadlineMs = nowMs + this.shared.timeoutMs;
-    this.#closeWith(CLOSE_NORMAL);
+    this.closeWith(CLOSE_NORMAL);
   }
 
   /** A storm's think time is over: its next message, unless the connection closed or the run stops. */
   #thought(): void {
-    if (this.#sock !== null && !this.shared.stopping) this.#begin(-1, -1);
+    if (this.sock !== null && !this.shared.stopping) this.#begin(-1, -1);
   }
 
-  /** A failed read: the watchdog's timeout, our failed write, or the peer's reset. */
   #failRead(err: unknown): void {
     const nowMs = performance.now();
-    const closing = this.#ex.active && this.#close.sent && !this.#close.received;
+    const closing = this.#ex.active && this.closeSent && !this.closeReceived;
     const waiting = this.#waiting();
     const timedOut = this.timedOut;
     this.abort();
@@ -386,8 +317,8 @@ export class WsConnection implements LoadConnection, FrameSink, InlineReader, Wr
     if (timedOut) {
       const what = waiting ? "no answer" : "no close frame from the server";
       this.fault(nowMs, "timeout", `${what} within ${this.shared.timeoutMs} ms`);
-    } else if (this.#writer.error !== null) {
-      this.fault(nowMs, classifyError(this.#writer.error, "write"), errorMessage(this.#writer.error));
+    } else if (this.writer.error !== null) {
+      this.fault(nowMs, classifyError(this.writer.error, "write"), errorMessage(this.writer.error));
     } else this.fault(nowMs, classifyError(err, "read"), errorMessage(err));
   }
 
@@ -395,8 +326,8 @@ export class WsConnection implements LoadConnection, FrameSink, InlineReader, Wr
     const answered = this.#ex.end();
     this.deadlineMs = Infinity;
     // A storm connection's life is over: its socket closed, and the next exchange dials anew.
-    if (this.run.messagesPerConnection > 0 && this.#sock !== null) {
-      this.#closeSocket();
+    if (this.run.messagesPerConnection > 0 && this.sock !== null) {
+      this.closeSocket();
       this.#everOpened = false;
     }
     return answered;

@@ -1,17 +1,14 @@
 /**
  * @module
- * The record of one WebSocket connection's exchange (intended and actual send, answered, over, answers
- * counted) and its recorder side (bytes, `inFlight`, round trips, unfinished). HOT PATH: nothing allocated.
+ * The record of one WebSocket connection's exchange and its recorder side. HOT PATH: nothing allocated.
  */
 import type { IntervalRecorder } from "../../stats/recorder.ts";
 import { elapsedUs } from "../../../results/histogram.ts";
 
 export class WsExchange {
-  /** An exchange is in progress (from its first send to its end). */
   active = false;
   /** It is over (answered, failed, or its close handshake done); the connection's `consume` says so. */
   over = false;
-  /** When the send in progress was meant to go, and when it went. */
   intendedMs = 0;
   sentMs = 0;
   /** A message (or ping) sent and not answered: counted in the recorder's `inFlight`. */
@@ -50,7 +47,6 @@ export class WsExchange {
     this.#carried = answered;
   }
 
-  /** Ends the exchange: the answers it counted. */
   end(): number {
     this.active = false;
     if (this.#outstanding) {

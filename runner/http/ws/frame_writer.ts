@@ -1,9 +1,7 @@
 /**
  * @module
- * Writes of one WebSocket connection, in order: a frame goes at once unless a write is in progress, so a
- * pong or close never lands inside a partly written data frame. Nothing is allocated on the usual path.
- * What waits is bounded: one pong (the newest ping's, RFC 6455 5.5.3), one message (the next goes only
- * after an answer) and one close. A flow's socket waits for `onIdle` before its next send instead.
+ * Writes of one WebSocket connection, in order: a frame goes at once unless a write is in progress, so a pong
+ * or close never lands inside a partly written data frame. What waits is bounded: a pong, a message, a close.
  */
 import type { InlineConn } from "../transport/transport.ts";
 
@@ -17,7 +15,6 @@ export class FrameWriter {
   #sock: InlineConn | null = null;
   #writing: Uint8Array | null = null;
   #offset = 0;
-  /** The message frame handed to `sendMessage` until it is written whole. */
   #message: Uint8Array | null = null;
   /** A pong waiting behind the write in progress (only the newest ping is answered). */
   #pong: Uint8Array | null = null;
@@ -35,7 +32,6 @@ export class FrameWriter {
 
   constructor(readonly owner: WriteOwner) {}
 
-  /** A new socket (or none): anything waiting for the old one is dropped. */
   reset(sock: InlineConn | null): void {
     this.#sock = sock;
     this.#writing = this.#message = this.#pong = null;
@@ -44,12 +40,10 @@ export class FrameWriter {
     this.error = null;
   }
 
-  /** Frames waiting behind the write in progress (bounded: see the module comment). */
   get waitingFrames(): number {
     return this.#queued + (this.#pong === null ? 0 : 1);
   }
 
-  /** A write is under way (the kernel has not taken all of it). */
   get busy(): boolean {
     return this.#writing !== null;
   }
@@ -71,7 +65,6 @@ export class FrameWriter {
     else this.send(bytes);
   }
 
-  /** Writes now, or after the write in progress. */
   send(bytes: Uint8Array): void {
     if (this.#writing !== null) {
       (this.#queue ??= []).push(bytes);

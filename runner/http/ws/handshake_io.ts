@@ -1,8 +1,7 @@
 /**
  * @module
- * The opening handshake on a freshly dialed socket: the Upgrade request written, the answer read (promise
- * reads: once per connection) until its head is whole and checked. Its time is recorded apart from the
- * connect; a failure counts as `ws-refused`, `ws-bad-accept`, `ws-handshake` or the socket's error.
+ * The opening handshake on a freshly dialed socket: the Upgrade request written, the answer read until its
+ * head is whole and checked; its time is recorded apart from the connect.
  */
 import type { ErrorKind } from "../../../results/mod.ts";
 import { readHandshake } from "../../../ws/handshake_answer.ts";
@@ -27,10 +26,7 @@ const HANDSHAKE_FIRST_BYTES = 256;
 /** Handshake buffers a run keeps for reuse at most (one slice of a crowd's connects). */
 const KEPT_HANDSHAKE_BUFFERS = 256;
 
-/**
- * The run's own offer: its URL, subprotocols and headers (the run's built request), with a fresh key;
- * `deflate`: permessage-deflate was offered, so the answer may agree to it.
- */
+/** The run's own offer with a fresh key; `deflate`: permessage-deflate was offered. */
 export function offerOf(run: WsRun) {
   const { request, key } = run.upgrade.next();
   return { request, key, protocols: run.protocols, deflate: run.deflate, stats: run.stats };
@@ -49,8 +45,7 @@ export function giveBackHandshakeBuffer(run: WsRun, buf: Uint8Array): void {
 
 /**
  * Runs the handshake: the bytes read past the head (at the start of `buf`) and whether deflate was agreed;
- * null when it failed (counted; the caller closes the socket). The answer is read into `buf`, doubled as
- * it fills up to WS_READ_BUFFER_BYTES (a longer head is a `ws-handshake` fault).
+ * null when it failed (counted). The answer's buffer doubles up to WS_READ_BUFFER_BYTES.
  */
 export async function handshake(
   sock: TransportConn,
@@ -90,7 +85,6 @@ export async function handshake(
         return null;
       }
       if (answer.kind === "failed") {
-        // Counted as `ws-refused`, `ws-bad-accept` or `ws-handshake`.
         watch.fault(nowMs, `ws-${answer.fault}`, answer.message);
         return null;
       }

@@ -1,7 +1,6 @@
 /**
  * @module
- * What one WebSocket connection sends next, and when: the run's messages in turn (or hold's ping), a storm's
- * count and think time, idle waits on the worker's one timer. HOT PATH: `nextFrame` masks a prebuilt frame.
+ * What one WebSocket connection sends next, and when. HOT PATH: `nextFrame` masks a prebuilt frame.
  */
 import { type MessageTemplate, pingFrame } from "../../../ws/frame_encoder.ts";
 import type { WsRun } from "./run.ts";
@@ -63,7 +62,6 @@ export class WsPacing implements PauseWaiter {
     then?.();
   }
 
-  /** Ends a wait in progress (the connection is aborted), if any. */
   endPause(): void {
     if (this.#then === null) return;
     this.pauseDueMs = NaN;

@@ -1,8 +1,7 @@
 /**
  * @module
- * The idle waits of a worker's WebSocket connections on one timer instead of one each: waits of one length
- * end in the order they began, so each length keeps a FIFO and the timer is armed for the earliest head. A
- * wait ended early is skipped when its `pauseDueMs` no longer matches. Nothing allocated per wait.
+ * The idle waits of a worker's WebSocket connections on one timer: waits of one length end in the order they
+ * began, so each length keeps a FIFO and the timer is armed for the earliest head. No allocation per wait.
  */
 
 /** What waits: its due time while it waits (NaN once ended), and what to do at the end. */
@@ -59,7 +58,6 @@ export class PauseQueue {
   /** The same queues in a plain array, scanned for the earliest with no iterator made per wait. */
   readonly #fifoList: Fifo[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined = undefined;
-  /** When the armed timer fires (Infinity: none armed). */
   #armedMs = Infinity;
   readonly #fire = () => this.#due();
 

@@ -1,8 +1,6 @@
 /**
  * @module
- * What every WebSocket connection of a worker shares beyond `ConnectionShared`: messages encoded once, the
- * match rule, handshake extras, caps and budget, the mode, mask keys, `WsStats`, the one shared read buffer
- * and the one idle timer. Built once per worker (`wsRunOf`).
+ * What every WebSocket connection of a worker shares beyond `ConnectionShared`, built once per worker.
  */
 import { MaskKeys, MessageTemplate } from "../../../ws/frame_encoder.ts";
 import { HandshakeTemplate } from "../../../ws/handshake.ts";
@@ -35,7 +33,6 @@ export function wsRunOf(url: URL, config: WsConfig) {
     maxMessageBytes: config.maxMessageBytes,
     messagesPerConnection: config.messagesPerConnection,
     pingIntervalMs: config.pingIntervalMs,
-    /** A storm's pause after each message before the next (index i: after message i), ms. */
     thinkAfterMs: config.thinkAfterMs,
     keys: new MaskKeys(),
     stats: new WsStats(),

@@ -1,25 +1,17 @@
 /**
  * @module
- * A flow session's own WebSocket (its `ws` steps): dialed through the run's transport, its reads kept
- * armed in a buffer of its own (a session waits for few messages). Unasked messages wait in a bounded
- * queue; a step takes the first match, those passed over are unsolicited. Failures count by kind under the
- * waiting step's endpoint; a wait cut by the run's end or a stop counts nothing.
+ * A flow session's own WebSocket (its `ws` steps), its reads kept armed in a buffer of its own. Unasked
+ * messages wait in a bounded queue; a step takes the first match, those passed over are unsolicited.
  */
-import { FrameParser, type FrameSink } from "../../../ws/frame_parser.ts";
-import type { BufferBudget } from "../../../ws/buffer_budget.ts";
-import { type MaskKeys, MessageTemplate, pongFrame } from "../../../ws/frame_encoder.ts";
-import { CLOSE_ABNORMAL, CLOSE_NO_STATUS, DEFAULT_MAX_MESSAGE_BYTES, OP_TEXT } from "../../../ws/opcodes.ts";
+import { MessageTemplate } from "../../../ws/frame_encoder.ts";
+import { CLOSE_ABNORMAL, CLOSE_NO_STATUS, OP_TEXT } from "../../../ws/opcodes.ts";
 import type { ErrorKind } from "../../../results/mod.ts";
 import { classifyError, errorMessage } from "../exchange_errors.ts";
 import type { ConnectionShared } from "../load_connection.ts";
-import { Dialer, hangUp } from "../transport/dial.ts";
-import { type InlineConn, inlineOf, type InlineReader } from "../transport/transport.ts";
-import { PromiseInline } from "../transport/promise_inline.ts";
-import { FrameWriter, type WriteOwner } from "./frame_writer.ts";
+import { Dialer } from "../transport/dial.ts";
 import { handshake, type HandshakeOffer } from "./handshake_io.ts";
 import { WS_READ_BUFFER_BYTES } from "./run.ts";
-import { CloseHandshake, FRAME_FAULTS } from "./close_handshake.ts";
-import type { WsStats } from "./stats.ts";
+import { WsSocket, type WsSocketRun } from "./socket.ts";
 import { timedWait } from "../../../system/sleep.ts";
 
 /** A message received: its text (a binary one decoded as UTF-8) and when it arrived. */
@@ -32,10 +24,7 @@ export interface ReceivedMessage {
 const QUEUE_BYTES = 4 * 1024 * 1024;
 const QUEUE_MESSAGES = 1_024;
 
-/**
- * The messages received before a step asked: in arrival order, bounded in bytes and count (a flood of empty
- * ones would queue millions), oldest let go first; those passed over or let go count as unsolicited.
- */
+/** The messages received before a step asked, bounded in bytes and count, the oldest let go first. */
 class SessionQueue {
   readonly #messages: ReceivedMessage[] = [];
   #bytes = 0;
@@ -43,7 +32,6 @@ class SessionQueue {
   /** `passed` is told of each message no step took (its arrival time). */
   constructor(readonly passed: (atMs: number) => void) {}
 
-  /** Keeps `message` for a later step, letting the oldest go past the bounds. */
   push(message: ReceivedMessage): void {
     const messages = this.#messages;
     messages.push(message);
@@ -66,7 +54,6 @@ class SessionQueue {
     return null;
   }
 
-  /** The session is over: what is still kept was never asked for. */
   clear(): void {
     for (const m of this.#messages) this.passed(m.atMs);
     this.#messages.length = 0;
@@ -83,16 +70,11 @@ interface Waiter {
   resolve(outcome: WaitOutcome): void;
 }
 
-export class WsSessionSocket implements FrameSink, WriteOwner, InlineReader {
-  #sock: InlineConn | null = null;
+export class WsSessionSocket extends WsSocket {
   readonly #buf = new Uint8Array(WS_READ_BUFFER_BYTES);
-  readonly #parser: FrameParser;
-  readonly #writer = new FrameWriter(this);
   readonly #decoder = new TextDecoder();
   readonly #queue = new SessionQueue((atMs) => this.#unsolicited(atMs));
   #waiter: Waiter | null = null;
-  readonly #close = new CloseHandshake(this.#writer, this);
-  #nowMs = 0;
   /** Resolves a close step once the server's close (or the end of the stream) came. */
   #closed: (() => void) | null = null;
   /** A frame fault while no step waited: counted once, by the next step that needs the socket or the end. */
@@ -100,46 +82,35 @@ export class WsSessionSocket implements FrameSink, WriteOwner, InlineReader {
   /** Wakes a send waiting for the write before it to end (or for the socket to go). */
   #idle: (() => void) | null = null;
 
-  constructor(
-    readonly shared: ConnectionShared,
-    readonly stats: WsStats,
-    readonly keys: MaskKeys,
-    readonly budget: BufferBudget,
-    readonly maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES,
-  ) {
-    this.#parser = new FrameParser(this, maxMessageBytes, false, budget);
-    this.#writer.onIdle = () => this.#idle?.();
-  }
-
-  get isOpen(): boolean {
-    return this.#sock !== null;
+  constructor(shared: ConnectionShared, run: WsSocketRun) {
+    super(shared, run);
+    this.writer.onIdle = () => this.#idle?.();
   }
 
   /** Dials and runs the handshake (`offer`); false when either failed (counted under `endpoint`). */
   async open(offer: HandshakeOffer, endpoint: number): Promise<boolean> {
     const dialed = await new Dialer(this.shared, null).dial();
     if (dialed === null) return false;
-    const sock = this.#sock = inlineOf(dialed) ?? new PromiseInline(dialed);
-    this.#writer.reset(sock);
+    const sock = this.takeSocket(dialed);
     const watch = {
       deadlineMs: Infinity,
       timedOut: false,
-      fault: (nowMs: number, kind: ErrorKind, message: string) => this.#fault(nowMs, kind, message, endpoint),
+      fault: (nowMs: number, kind: ErrorKind, message: string) => this.fault(nowMs, kind, message, endpoint),
     };
     // No watchdog watches a session's socket: a handshake past the timeout is cut here.
     const timer = setTimeout(() => {
       watch.timedOut = true;
-      this.#closeSocket();
+      this.closeSocket();
     }, this.shared.timeoutMs);
     const done = await handshake(sock, this.#buf, offer, this.shared, watch).finally(() =>
       clearTimeout(timer)
     );
-    if (done === null || this.#sock === null) {
-      this.#closeSocket();
+    if (done === null || this.sock === null) {
+      this.closeSocket();
       return false;
     }
     // permessage-deflate agreed: the parser inflates, and each send (filled per send) is compressed.
-    this.#parser.deflate = done.deflate;
+    this.parser.deflate = done.deflate;
     // Frames that came with the answer first; then reads stay armed until the socket is gone.
     if (done.extraBytes === 0 || this.#feed(done.extraBytes, performance.now())) {
       sock.armRead(this.#buf, this);
@@ -148,19 +119,18 @@ export class WsSessionSocket implements FrameSink, WriteOwner, InlineReader {
   }
 
   /**
-   * Resolves once the write under way has ended, so a session's socket holds at most one message waiting
-   * (sends wait for no answer; a server reading none would grow it without bound). A server that takes
-   * none within `timeoutMs` fails the send (`timeout`, under `endpoint`).
+   * Resolves once the write under way has ended, so a session's socket holds at most one message waiting;
+   * a server that takes none within `timeoutMs` fails the send (`timeout`, under `endpoint`).
    */
   writable(
     timeoutMs: number,
     endpoint: number,
     signal: AbortSignal,
   ): Promise<"ready" | "failed" | "stopped"> {
-    if (!this.#writer.busy || this.#sock === null) return Promise.resolve("ready");
+    if (!this.writer.busy || this.sock === null) return Promise.resolve("ready");
     const late = (): "ready" | "failed" => {
       const message = `the server took no more of the last message within ${timeoutMs} ms`;
-      this.#fault(performance.now(), "timeout", message, endpoint);
+      this.fault(performance.now(), "timeout", message, endpoint);
       return "failed";
     };
     // Also when the socket goes: the send then counts why.
@@ -168,17 +138,16 @@ export class WsSessionSocket implements FrameSink, WriteOwner, InlineReader {
     return timedWait(timeoutMs, signal, late, arm, () => this.#idle = null);
   }
 
-  /** Writes one text message; false when the socket is closed (counted under `endpoint`). */
   send(payload: Uint8Array, endpoint: number): boolean {
     const nowMs = performance.now();
-    if (this.#sock === null || this.#close.sent) {
+    if (this.sock === null || this.closeSent) {
       this.#claim(endpoint, "a send");
       return false;
     }
-    const bytes = new MessageTemplate(OP_TEXT, payload, 0, this.#parser.deflate).mask(this.keys);
-    this.stats.sent(nowMs, payload.length);
+    const bytes = new MessageTemplate(OP_TEXT, payload, 0, this.parser.deflate).mask(this.run.keys);
+    this.run.stats.sent(nowMs, payload.length);
     this.shared.recorder.addBytesWritten(nowMs, bytes.length, endpoint);
-    this.#writer.send(bytes);
+    this.writer.send(bytes);
     return true;
   }
 
@@ -191,12 +160,12 @@ export class WsSessionSocket implements FrameSink, WriteOwner, InlineReader {
   ): Promise<WaitOutcome> {
     const queued = this.#queue.take(accepts);
     if (queued !== null) return Promise.resolve(queued);
-    if (this.#sock === null) {
+    if (this.sock === null) {
       this.#claim(endpoint, "its message came");
       return Promise.resolve("closed");
     }
     const late = () => {
-      this.#fault(performance.now(), "timeout", `no matching message within ${timeoutMs} ms`, endpoint);
+      this.fault(performance.now(), "timeout", `no matching message within ${timeoutMs} ms`, endpoint);
       return "timeout" as const;
     };
     const arm = (end: (outcome: WaitOutcome) => void) => this.#waiter = { accepts, endpoint, resolve: end };
@@ -206,24 +175,23 @@ export class WsSessionSocket implements FrameSink, WriteOwner, InlineReader {
   /** Sends a close frame and waits for the server's, then closes; no answer in `timeoutMs` is a timeout. */
   async close(code: number, timeoutMs: number, signal: AbortSignal): Promise<void> {
     this.#claim(-1);
-    if (this.#sock === null) return;
+    if (this.sock === null) return;
     // "late": no close frame in time; "stopped": the run's end, which counts nothing.
     const arm = (end: (outcome: "answered") => void) => this.#closed = () => end("answered");
     const answered = timedWait(timeoutMs, signal, () => "late" as const, arm, () => this.#closed = null);
-    this.#closeWith(code);
+    this.closeWith(code, performance.now());
     const ended = await answered;
-    if (ended === "late" && this.#sock !== null) {
-      this.#fault(performance.now(), "timeout", `no close frame from the server within ${timeoutMs} ms`, -1);
+    if (ended === "late" && this.sock !== null) {
+      this.fault(performance.now(), "timeout", `no close frame from the server within ${timeoutMs} ms`, -1);
     }
-    this.#closeSocket();
+    this.closeSocket();
     this.#queue.clear();
   }
 
-  /** The session is over: an open socket says so (1000) and closes. */
   release(): void {
     this.#claim(-1);
-    this.#closeWith(1000);
-    this.#closeSocket();
+    this.closeWith(1000, performance.now());
+    this.closeSocket();
     this.#queue.clear();
   }
 
@@ -231,12 +199,12 @@ export class WsSessionSocket implements FrameSink, WriteOwner, InlineReader {
   onRead(n: number | null): boolean {
     const nowMs = performance.now();
     if (n === null) {
-      if (!this.#close.sent) this.stats.closeCode(nowMs, CLOSE_ABNORMAL);
+      if (!this.closeSent) this.run.stats.closeCode(nowMs, CLOSE_ABNORMAL);
       this.#lost("ws-closed", "connection closed without a close frame (1006)");
       return true;
     }
     this.shared.recorder.addBytesRead(nowMs, n, this.#waiter?.endpoint ?? -1);
-    if (this.#feed(n, nowMs)) this.#sock!.armRead(this.#buf, this);
+    if (this.#feed(n, nowMs)) this.sock!.armRead(this.#buf, this);
     return true;
   }
 
@@ -245,24 +213,22 @@ export class WsSessionSocket implements FrameSink, WriteOwner, InlineReader {
     return true;
   }
 
-  /** Feeds `n` bytes at the start of the buffer; false once the socket is gone. */
   #feed(n: number, nowMs: number): boolean {
-    this.#nowMs = nowMs;
-    if (!this.#parser.feed(this.#buf, 0, n)) {
-      const { kind, closeCode } = FRAME_FAULTS[this.#parser.fault!];
-      const message = this.#parser.faultMessage;
+    this.nowMs = nowMs;
+    if (!this.parser.feed(this.#buf, 0, n)) {
+      const kind = this.frameFault();
+      const message = this.parser.faultMessage;
       if (this.#waiter === null) this.#unclaimed = { kind, message };
-      else this.#fault(nowMs, kind, message, this.#waiter.endpoint);
-      this.#closeWith(closeCode);
+      else this.fault(nowMs, kind, message, this.#waiter.endpoint);
       this.#lost(null, "");
       return false;
     }
-    return this.#sock !== null;
+    return this.sock !== null;
   }
 
   onMessage(_text: boolean, buf: Uint8Array, start: number, end: number): void {
-    const atMs = this.#nowMs;
-    this.stats.received(atMs, end - start);
+    const atMs = this.nowMs;
+    this.run.stats.received(atMs, end - start);
     const message = { text: this.#decoder.decode(buf.subarray(start, end)), atMs };
     const waiter = this.#waiter;
     if (waiter !== null) {
@@ -273,38 +239,29 @@ export class WsSessionSocket implements FrameSink, WriteOwner, InlineReader {
     this.#queue.push(message);
   }
 
-  /** Answers only the newest ping while a write is under way (RFC 6455 5.5.3): bursts queue no pongs. */
-  onPing(buf: Uint8Array, start: number, end: number): void {
-    this.#writer.sendPong(pongFrame(buf.slice(start, end), this.keys));
-  }
-
   onPong(): void {}
 
   onClose(code: number): void {
-    this.stats.closeCode(this.#nowMs, code);
+    this.run.stats.closeCode(this.nowMs, code);
     // Answer the server's close with its code (RFC 6455 5.5.1), unless ours went first.
-    this.#closeWith(code === CLOSE_NO_STATUS ? 1000 : code);
+    this.closeWith(code === CLOSE_NO_STATUS ? 1000 : code);
     this.#lost("ws-closed", "server closed with a message awaited");
   }
 
   #unsolicited(atMs: number): void {
-    if (this.stats.counts(atMs)) this.stats.unsolicited++;
-  }
-
-  #closeWith(code: number): void {
-    if (this.#sock !== null) this.#close.send(code, performance.now());
+    if (this.run.stats.counts(atMs)) this.run.stats.unsolicited++;
   }
 
   /** The socket is gone: a step waiting for a message ends as `closed` (counted as `kind`, if given). */
   #lost(kind: ErrorKind | null, message: string): void {
     const waiter = this.#waiter;
     if (waiter !== null) {
-      if (kind !== null) this.#fault(performance.now(), kind, message, waiter.endpoint);
+      if (kind !== null) this.fault(performance.now(), kind, message, waiter.endpoint);
       waiter.resolve("closed");
     }
     this.#closed?.();
     this.#closed = null;
-    this.#closeSocket();
+    this.closeSocket();
   }
 
   /** Counts the unclaimed fault under `endpoint` (-1: the run's); else `ws-closed` for a step (`before`). */
@@ -312,26 +269,17 @@ export class WsSessionSocket implements FrameSink, WriteOwner, InlineReader {
     const fault = this.#unclaimed;
     this.#unclaimed = null;
     const nowMs = performance.now();
-    if (fault !== null) this.#fault(nowMs, fault.kind, fault.message, endpoint);
-    else if (before) this.#fault(nowMs, "ws-closed", `the WebSocket closed before ${before}`, endpoint);
+    if (fault !== null) this.fault(nowMs, fault.kind, fault.message, endpoint);
+    else if (before) this.fault(nowMs, "ws-closed", `the WebSocket closed before ${before}`, endpoint);
   }
 
-  #fault(nowMs: number, kind: ErrorKind, message: string, endpoint: number): void {
-    if (!this.shared.stopping) this.shared.recorder.recordError(nowMs, kind, message, endpoint);
-  }
-
-  /** A write failed: the socket closes (the step waiting on it fails with the write's error). */
   writeFailed(): void {
-    this.#closeSocket();
+    this.closeSocket();
   }
 
-  #closeSocket(): void {
-    const sock = this.#sock;
-    if (sock === null) return;
-    this.#sock = null;
-    this.#writer.reset(null);
-    this.#parser.release();
-    hangUp(this.shared, sock);
+  protected override closeSocket(): void {
+    if (this.sock === null) return;
+    super.closeSocket();
     this.#idle?.();
   }
 }

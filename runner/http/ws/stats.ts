@@ -1,15 +1,10 @@
 /**
  * @module
- * What a worker counts of its WebSocket connections beyond the recorder: handshakes, messages and payload
- * bytes each way, unsolicited messages and their fan-out, pings, pongs and close codes. HOT PATH: plain
- * fields and reused histograms. Events before `originMs` are not counted, except handshakes (also in
- * `preConnectedHandshakes`), so `handshakes` holds every connection the run closes; one `WsSample` a worker.
+ * What a worker counts of its WebSocket connections beyond the recorder. HOT PATH: plain fields and reused
+ * histograms. Events before `originMs` are not counted, except handshakes (also in `preConnectedHandshakes`).
  */
 import { clampUs, createHistogram, encodeHistogram, type Histogram } from "../../../results/histogram.ts";
 import type { WsParts } from "../../../results/ws_totals.ts";
-
-/** One worker's WebSocket counts: plain data that crosses isolates (an encoding absent: no value). */
-export type WsSample = WsParts;
 
 /** Close codes fit 0..4999 (application codes up to 4999); anything else counts at 0. */
 const CLOSE_CODE_SLOTS = 5000;
@@ -35,7 +30,6 @@ export class WsStats {
   readonly #handshake: Histogram = createHistogram();
   readonly #fanout: Histogram = createHistogram();
 
-  /** Whether an event at `nowMs` belongs to the measured run. */
   counts(nowMs: number): boolean {
     return nowMs >= this.originMs;
   }
@@ -75,14 +69,12 @@ export class WsStats {
     if (nowMs >= this.originMs) this.#closeCodes[code >= 0 && code < CLOSE_CODE_SLOTS ? code : 0]++;
   }
 
-  /** The worker's totals (once, at the run's end). */
-  take(): WsSample {
+  take(): WsParts {
     const closeCodes: Record<string, number> = {};
     this.#closeCodes.forEach((n, code) => {
       if (n !== 0) closeCodes[String(code)] = n;
     });
     const encoded = (h: Histogram) => h.totalCount === 0 ? undefined : encodeHistogram(h);
-    // The public fields are the sample's counters, as WsParts names them.
     const { originMs: _originMs, deflateOffered, deflateAgreed, ...counts } = this;
     return {
       ...counts,

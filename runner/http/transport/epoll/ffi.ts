@@ -1,11 +1,10 @@
 /**
  * @module
- * The libc binding of the epoll transport (`Deno.dlopen`, once per isolate) and `EpollSys`, a loop's
- * socket and epoll calls. Pointers and scratch buffers are owned here; callers' `Uint8Array`s are bounds-
- * checked. Signatures use `i32`/`u32` (BigInt results of `isize` made a read/write loop 2.3x slower);
- * calls return `-errno` instead of throwing. Only the idle wait is `nonblocking`.
+ * The libc binding of the epoll transport and `EpollSys`, a loop's socket and epoll calls. Signatures use
+ * `i32`/`u32` (BigInt results of `isize` made a read/write loop 2.3x slower); calls return `-errno`.
  */
 import { AF_INET, type SockAddr } from "../sock_addr.ts";
+import { errorMessage } from "../../exchange_errors.ts";
 
 const SYMBOLS = {
   socket: { parameters: ["i32", "i32", "i32"], result: "i32" },
@@ -52,7 +51,7 @@ const SOL_SOCKET = 1;
 const SO_ERROR = 4;
 const FIONREAD = 0x541b;
 const EPOLL_CLOEXEC = 0o2000000;
-const CLOCK_MONOTONIC = 1;
+export const CLOCK_MONOTONIC = 1;
 export const EPOLL_CTL_ADD = 1;
 export const EPOLLIN = 0x1;
 export const EPOLLOUT = 0x4;
@@ -64,7 +63,6 @@ export const EAGAIN = 11;
 export const EINTR = 4;
 export const EINPROGRESS = 115;
 
-/** Events returned per wait; a bigger burst is picked up by the next wait. */
 const MAX_EVENTS = 256;
 /** Largest single read or write: far below 2^31, so `i32` results never overflow. */
 export const MAX_IO_BYTES = 1 << 24;
@@ -81,7 +79,7 @@ export function epollUnavailableReason(): string | null {
     libc();
     return null;
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
+    const message = errorMessage(err);
     if (err instanceof Deno.errors.NotCapable || err instanceof Deno.errors.PermissionDenied) {
       return `FFI not permitted (--allow-ffi): ${message}`;
     }
@@ -91,7 +89,6 @@ export function epollUnavailableReason(): string | null {
 
 let loaded: Libc | null = null;
 
-/** Opens libc once per isolate (throws when FFI is not permitted or libc is missing). */
 export function libc(): Libc {
   if (loaded === null) loaded = Deno.dlopen("libc.so.6", SYMBOLS).symbols;
   return loaded;
@@ -100,10 +97,7 @@ export function libc(): Libc {
 /** x86_64 packs `struct epoll_event` (12 bytes); aarch64 aligns its u64 data (16 bytes). */
 const EVENT_BYTES = Deno.build.arch === "x86_64" ? 12 : 16;
 const EVENT_DATA_OFFSET = Deno.build.arch === "x86_64" ? 4 : 8;
-/**
- * The layout in 32-bit words: events are read by index, never through a method a script's isolate could
- * replace (`DataView.prototype`), as edge-triggered events are never delivered twice.
- */
+/** Events are read by index, never through a method a script could replace (`DataView.prototype`). */
 const EVENT_WORDS = EVENT_BYTES / 4;
 const EVENT_DATA_WORD = EVENT_DATA_OFFSET / 4;
 
@@ -202,7 +196,6 @@ export class EpollSys {
     return this.#ret(this.#c.epoll_create1(EPOLL_CLOEXEC));
   }
 
-  /** Adds or removes `fd`; `token` comes back with each of its events. */
   epollCtl(epfd: number, op: number, fd: number, events: number, token: number): number {
     this.#ctlWords[0] = events >>> 0;
     this.#ctlWords[EVENT_DATA_WORD] = token >>> 0;
@@ -214,7 +207,6 @@ export class EpollSys {
     return this.#ret(this.#c.epoll_wait(epfd, this.#eventBytes, MAX_EVENTS, timeoutMs));
   }
 
-  /** True while an idle wait has been handed to the thread pool and has not come back. */
   get idleWaitPending(): boolean {
     return this.#idleWaiting;
   }
@@ -240,10 +232,7 @@ export class EpollSys {
     await this.#c.usleep_idle(Math.round(ms * 1000));
   }
 
-  /**
-   * Closes an epoll set, but not while an idle wait may still be queued on the thread pool: a late pool
-   * thread would wait on whatever set takes the number next and swallow its edge-triggered events.
-   */
+  /** Closes an epoll set once no idle wait is queued on it: a late one would eat the next set's events. */
   closeEpoll(epfd: number): void {
     if (this.#idleWaiting) this.#closeAfterIdle = epfd;
     else this.close(epfd);
@@ -267,7 +256,6 @@ export class EpollSys {
     return this.#ret(this.#c.write(fd, bytes, length));
   }
 
-  /** Bytes waiting in the socket's receive queue (`FIONREAD`), or `-errno`. */
   bytesReadable(fd: number): number {
     const rc = this.#c.ioctl(fd, FIONREAD, this.#intBytes);
     return rc < 0 ? this.#ret(rc) : this.#int[0];
@@ -277,10 +265,7 @@ export class EpollSys {
     if (fd >= 0) this.#c.close(fd);
   }
 
-  /**
-   * Closes `fd` after reading what its receive queue holds (at most DRAIN_MAX_BYTES): closing with bytes
-   * unread sends a reset instead of a FIN (RFC 1122 4.2.2.13), which can cost the peer what we sent last.
-   */
+  /** Closes `fd` after draining it: unread bytes send a reset, not a FIN (RFC 1122 4.2.2.13). */
   closeDrained(fd: number): void {
     if (fd < 0) return;
     const scratch = this.#drainScratch;

@@ -1,9 +1,7 @@
 /**
  * @module
- * One non-blocking TCP socket of the epoll transport, edge-triggered, with both contracts of
- * transport/transport.ts. HOT PATH: `onEvents` -> `serve` -> one `read` -> the reader; `writeNow` is one
- * `write`. `#readable` holds from an EPOLLIN edge until a short read; over TLS only once OpenSSL and the
- * kernel queue are proven empty. A readable socket is served TURN_READ_BYTES per turn.
+ * One non-blocking TCP socket of the epoll transport, edge-triggered. HOT PATH: `onEvents` -> `serve` -> one
+ * `read` -> the reader; `writeNow` is one `write`. `#readable` holds from an EPOLLIN edge until a short read.
  */
 import { EAGAIN, EINTR, EPOLLERR, EPOLLHUP, EPOLLIN, EPOLLOUT, EPOLLRDHUP } from "./ffi.ts";
 import { type InlineReader, TURN_READ_BYTES } from "../transport.ts";
@@ -29,10 +27,7 @@ export class EpollSocket extends LoopSocket {
     return this.ssl === null ? this.loop.sys.write(this.fd, bytes) : this.ssl.write(bytes);
   }
 
-  /**
-   * After a short read, whether nothing is left that no edge will announce: plain TCP, yes; over TLS
-   * OpenSSL must hold nothing and the kernel's queue be empty (proven by a short pull, else `FIONREAD`).
-   */
+  /** After a short read, whether nothing is left that no edge will announce (over TLS: OpenSSL too). */
   #drainedAfter(n: number, length: number): boolean {
     if (n >= length || this.#peerClosed) return false;
     if (this.ssl === null) return true;
@@ -110,10 +105,7 @@ export class EpollSocket extends LoopSocket {
     if (this.writeBytes !== null && (flags & WRITE_FLAGS) !== 0) this.#writeNow();
   }
 
-  /**
-   * Serves the armed read while the socket is readable, up to TURN_READ_BYTES, then waits on the ready
-   * list (the reader told, so its queued writes go now); a promise read once.
-   */
+  /** Serves the armed read while readable, up to TURN_READ_BYTES, then waits on the ready list. */
   protected serve(): void {
     let budget = TURN_READ_BYTES;
     while (this.#readable && this.fd >= 0) {
@@ -131,7 +123,6 @@ export class EpollSocket extends LoopSocket {
     if (this.fd >= 0) this.reader?.onDrained?.();
   }
 
-  /** One read handed to the armed reader; returns the bytes read (0 when none). */
   #readInline(): number {
     const buf = this.readBuf!;
     const n = this.#recv(buf);

@@ -1,9 +1,8 @@
 /**
  * @module
  * The epoll transport (Linux; https: through OpenSSL): a worker's sockets edge-triggered in one epoll set,
- * one pump turning ready events into reads (one `epoll_wait` a round, no promise per read), with both
- * contracts of transport/transport.ts. Closed models (`blockMs > 0`) block in `epoll_wait` (socket_table.ts's
- * pump); open ones poll each turn, then wait off-thread. A timer probe measures how long responses wait.
+ * one pump turning ready events into reads. Closed models block in `epoll_wait`; open ones poll, then wait
+ * aside.
  */
 import { EPOLL_CTL_ADD, EPOLLET, EPOLLIN, EPOLLOUT, EPOLLRDHUP, EpollSys } from "./ffi.ts";
 import type { SockAddr } from "../sock_addr.ts";
@@ -33,7 +32,6 @@ interface EpollLoopOptions {
   sources?: readonly SockAddr[];
 }
 
-/** One worker's epoll set and its sockets; `connect` is the transport, `close` ends it all. */
 export class EpollLoop extends SocketTable<EpollSocket> implements SocketLoop<EpollSocket> {
   readonly sys: EpollSys;
   readonly #epfd: number;
@@ -79,12 +77,10 @@ export class EpollLoop extends SocketTable<EpollSocket> implements SocketLoop<Ep
     return this.#probe?.take(this.sys.nowMs()) ?? null;
   }
 
-  /** The epoll set's fd (for tests: whether it is still open, by its number in /proc/self/fd). */
   get epollFd(): number {
     return this.#epfd;
   }
 
-  /** The source address of the next socket, in turn; null without `sources`. */
   #source(): SockAddr | null {
     const sources = this.#sources;
     if (sources.length === 0) return null;
@@ -99,7 +95,6 @@ export class EpollLoop extends SocketTable<EpollSocket> implements SocketLoop<Ep
     if (sock instanceof Error) return Promise.reject(sock);
     if (this.#connectedNow && sock.ssl === null) return Promise.resolve(sock);
     const connected = sock.connecting.wait(signal);
-    // Connected at once (loopback): over TLS the handshake starts now.
     if (this.#connectedNow) sock.connecting.connected();
     return connected;
   }
@@ -171,7 +166,6 @@ export class EpollLoop extends SocketTable<EpollSocket> implements SocketLoop<Ep
     }
   }
 
-  /** Closes every socket (pending reads fail) and the epoll set (deferred past an idle wait). */
   close(): void {
     if (!this.closeAll()) return;
     this.#probe?.close();

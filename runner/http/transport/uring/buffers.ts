@@ -1,8 +1,6 @@
 /**
  * @module
- * The memory one io_uring ring shares with the kernel for data: the provided-buffer ring and its receive
- * buffers, and the sockets' send slots, all in `mmap`s (a V8 buffer may move). HOT PATH: `returnBuffer` is
- * five stores; `recvBytes` is one view over every receive buffer.
+ * The memory one io_uring ring shares with the kernel for data, all in `mmap`s (a V8 buffer may move).
  */
 import {
   BUFFER_GROUP,
@@ -103,7 +101,6 @@ export class UringBuffers {
     return { chunk: views[chunk], at, address: chunks[chunk].address + at };
   }
 
-  /** Unmaps everything (after the ring's close: the kernel no longer reads or writes it). */
   close(): void {
     this.#maps.unmapAll();
     for (const list of [...this.#slotBytes, ...this.#slotChunks]) list.length = 0;

@@ -1,8 +1,7 @@
 /**
  * @module
- * The libc binding of the io_uring transport: `syscall` for io_uring_setup/enter/register (glibc wraps
- * none), `mmap` for shared memory, and the ABI's numbers. Memory the kernel touches while we run lives in
- * `mmap`s that never move, never in the V8 heap.
+ * The libc binding of the io_uring transport: `syscall` for io_uring_setup/enter/register (glibc wraps none)
+ * and `mmap` for memory the kernel touches, which never lives in the V8 heap.
  */
 
 // System call numbers (the same on every architecture since 5.1): `i64`, as `long` fills its register.

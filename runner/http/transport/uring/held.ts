@@ -1,9 +1,7 @@
 /**
  * @module
- * The bytes one io_uring socket received that its reader has not taken: a queue of (buffer id, offset,
- * end) chunks, copied out on demand and returned to the kernel once empty. The first chunk lives in plain
- * fields, the rest in a typed array made on need. HOT PATH: nothing allocated. A base class of the socket,
- * so a socket's state is one object that stays in the caches.
+ * The bytes one io_uring socket received that its reader has not taken, as (buffer id, offset, end) chunks.
+ * A base class of the socket, so a socket's state is one object. HOT PATH: nothing allocated.
  */
 import { RECV_BUFFER_BYTES } from "./ffi.ts";
 import type { UringBuffers } from "./buffers.ts";
@@ -37,7 +35,6 @@ export abstract class HeldChunks extends SendSlot {
     this.heldBytes += length;
   }
 
-  /** Queues a chunk behind the first (`heldCount - 1` are queued already). */
   #push(bid: number, length: number): void {
     const queued = this.heldCount - 1;
     if (this.#rest === null || queued * 3 === this.#rest.length) this.#grow(queued);
@@ -90,7 +87,6 @@ export abstract class HeldChunks extends SendSlot {
     this.#restFirst = (this.#restFirst + 1) % (rest.length / 3);
   }
 
-  /** Hands every chunk back (the socket closed). */
   clearHeld(): void {
     while (this.heldCount > 0) this.#drop();
     this.heldBytes = 0;

@@ -1,10 +1,7 @@
 /**
  * @module
- * One io_uring ring of the io_uring transport, made with SINGLE_ISSUER|DEFER_TASKRUN, so completions only
- * appear inside our own `io_uring_enter` and heads and tails are plain loads and stores (an `Atomics` call
- * costs more than reading a completion). Its data memory is `buffers` (uring/buffers.ts). HOT
- * PATH: `prepSend` and `prepRecvMultishot` write an SQE, `enter` is one FFI call; only set-up throws, and
- * `uringUnavailableReason` says why here, asked once per isolate.
+ * One io_uring ring, made with SINGLE_ISSUER|DEFER_TASKRUN, so completions only appear inside our own
+ * `io_uring_enter` and heads and tails are plain loads and stores. HOT PATH: only set-up throws.
  */
 import {
   BUFFER_GROUP,
@@ -42,6 +39,7 @@ import {
   SYS_IO_URING_SETUP,
 } from "./ffi.ts";
 import { UringBuffers } from "./buffers.ts";
+import { errorMessage } from "../../exchange_errors.ts";
 
 /** Makes a ring of `sqEntries` (a CQ four times as big), filling `params`; throws why not. */
 function setupRing(c: Libc, sqEntries: number, params: Uint8Array): number {
@@ -137,7 +135,6 @@ export class UringRing {
     }
   }
 
-  /** The next SQE, zeroed but for its opcode, fd and user_data (a full queue goes to the kernel first). */
   #sqe(op: number, fd: number, udLo: number, udHi: number): number {
     if (this.#tail - this.#sqHead[0] >= this.#sqEntries) this.enter(0, 0);
     const base = ((this.#tail & this.#sqMask) * 16) | 0;
@@ -168,7 +165,6 @@ export class UringRing {
     this.#sqes[b + 10] = BUFFER_GROUP;
   }
 
-  /** One readiness poll of `events` (a connect's end: POLLOUT). */
   prepPoll(fd: number, events: number, udLo: number, udHi: number): void {
     this.#sqes[this.#sqe(OP_POLL_ADD, fd, udLo, udHi) + 7] = events;
   }
@@ -250,10 +246,7 @@ export class UringRing {
     return (this.#cqBase + (n & this.#cqMask) * 4) | 0;
   }
 
-  /**
-   * The result of the ready CQE with user_data `udLo`/`udHi`, else NaN. Each CQE is looked at once, as a
-   * scan per socket of a closing crowd would hold the worker for seconds.
-   */
+  /** The ready CQE's result for `udLo`/`udHi`, else NaN; each CQE is looked at once (a closing crowd). */
   readyResult(udLo: number, udHi: number): number {
     const head = this.cqHead, tail = this.cqTail;
     const inQueue = (n: number) => ((n - head) >>> 0) < ((tail - head) >>> 0);
@@ -270,7 +263,6 @@ export class UringRing {
     this.#cqHead[0] = head >>> 0;
   }
 
-  /** Closes the ring (the kernel cancels what is still in flight) and unmaps everything. */
   close(): void {
     if (this.fd >= 0) this.#c.close(this.fd);
     (this as { fd: number }).fd = -1;
@@ -282,10 +274,7 @@ export class UringRing {
 
 let probed: string | null | undefined = undefined;
 
-/**
- * Why a ring with what the transport needs (Linux 6.1+) cannot be made here, or null; asked once per
- * isolate. EPERM/ENOSYS: seccomp or `kernel.io_uring_disabled`; EINVAL: an older kernel.
- */
+/** Why a ring (Linux 6.1+) cannot be made here, or null; EPERM/ENOSYS: seccomp; EINVAL: an older kernel. */
 export function uringUnavailableReason(): string | null {
   if (probed !== undefined) return probed;
   if (Deno.build.os !== "linux") return probed = `not Linux (${Deno.build.os})`;
@@ -296,7 +285,7 @@ export function uringUnavailableReason(): string | null {
     new UringRing(8, 8).close();
     probed = null;
   } catch (err) {
-    probed = err instanceof Error ? err.message : String(err);
+    probed = errorMessage(err);
   }
   return probed;
 }

@@ -1,9 +1,7 @@
 /**
  * @module
- * One io_uring socket's send slot: stable memory the kernel reads a send from after the call returned.
- * Bytes appended while a send is in flight go in the next, so one send is in flight at a time (two could
- * be issued out of order). HOT PATH: small frames copied by hand through the chunk's shared view. It is
- * a base class of the socket (through held.ts) on loop_socket.ts's, so a message touches one object.
+ * One io_uring socket's send slot: memory the kernel reads a send from after the call returned. One send is
+ * in flight at a time (two could be issued out of order). A base class of the socket: one object a message.
  */
 import { SEND_SLOT_BYTES, SMALL_SEND_SLOT_BYTES } from "./ffi.ts";
 import type { UringBuffers } from "./buffers.ts";
@@ -97,7 +95,6 @@ export abstract class SendSlot extends LoopSocket {
     return false;
   }
 
-  /** Drops what waits (the socket failed or closed). */
   clearSlot(): void {
     this.#start = this.#inflightEnd = this.#end = 0;
   }

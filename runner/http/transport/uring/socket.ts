@@ -1,9 +1,7 @@
 /**
  * @module
- * One TCP socket of the io_uring transport, with both contracts of transport/transport.ts. Reads: a
- * multishot receive fills provided buffers, held until the reader copies them, cancelled past
- * HELD_MAX_BYTES so a fast peer backs up in the kernel. Writes go through the send slot one send at a time,
- * in order. HOT PATH: `onRecv` -> `serve` -> the reader; `writeNow` -> one SQE.
+ * One TCP socket of the io_uring transport: a multishot receive fills provided buffers, cancelled past
+ * HELD_MAX_BYTES so a fast peer backs up in the kernel; writes go through the send slot in order.
  */
 import { CQE_F_BUFFER, CQE_F_MORE, ECANCELED, ENOBUFS, POLLERR, POLLHUP, POLLOUT } from "./ffi.ts";
 import type { UringRing } from "./ring.ts";
@@ -20,7 +18,6 @@ export const UD_SEND = 2;
 export const UD_POLL = 3;
 const UD_CANCEL = 4;
 
-/** What a socket needs of its loop (transport/uring/transport.ts's `UringLoop`). */
 export interface UringSocketLoop extends SocketLoop<UringSocket> {
   readonly ring: UringRing;
   /** A socket whose receive ran out of buffers: armed again when one comes back. */
@@ -76,8 +73,7 @@ export class UringSocket extends HeldChunks {
     } else if (res === -ENOBUFS) {
       if (!this.#receiving) this.loop.starved(this);
     } else if (res <= 0 && res !== -ECANCELED) this.#end = res;
-    // Its last CQE (ended, or cancelled at the bound): armed again unless the bound, the end or a
-    // buffer shortage (armed again once one comes back) says otherwise.
+    // Its last CQE: armed again unless the bound, the end or a buffer shortage says otherwise.
     if (!this.#receiving && res !== -ENOBUFS) this.armReceive();
     this.serve();
   }
@@ -182,10 +178,7 @@ export class UringSocket extends HeldChunks {
     if (pending !== null) this.settleWrite(this.#append(pending));
   }
 
-  /**
-   * At the close, bytes `writeNow` took behind a send in flight go out before the FIN if that send has
-   * completed; behind one still waiting for kernel room they are dropped, as epoll's write would be.
-   */
+  /** At the close, bytes behind a completed send go out before the FIN; behind a waiting one, dropped. */
   #flushQueued(fd: number): void {
     if (!this.inFlight || this.queuedBytes === 0) return;
     const ring = this.loop.ring;

@@ -1,9 +1,7 @@
 /**
  * @module
- * The io_uring transport (Linux 6.1+, plain TCP, closed models; experimental): reads from multishot
- * receives, writes as send SQEs, so a round costs one `io_uring_enter`; both contracts of transport.ts.
- * The pump blocks its thread like a closed model's epoll pump (open models stay on epoll). A timeout probe
- * due every `PROBE_PERIOD_MS` queues behind responses, measuring how long they wait for the worker.
+ * The io_uring transport (Linux 6.1+, plain TCP, closed models; experimental): multishot receives and send
+ * SQEs, so a round costs one `io_uring_enter`. The pump blocks its thread like a closed model's epoll pump.
  */
 import { EAGAIN, EINTR, type EpollSys } from "../epoll/ffi.ts";
 import type { SockAddr } from "../sock_addr.ts";
@@ -21,7 +19,6 @@ const MAX_REFUSALS = 8;
 /** The probe's user_data, low word: no socket's (theirs is a slot token below 2^24 - 1, then a kind). */
 const UD_PROBE = 0xffffffff;
 
-/** One worker's ring and its sockets; `connect` is the transport, `close` ends it all. */
 export class UringLoop extends SocketTable<UringSocket> implements UringSocketLoop {
   readonly ring: UringRing;
   readonly #blockMs: number;
@@ -66,7 +63,6 @@ export class UringLoop extends SocketTable<UringSocket> implements UringSocketLo
     this.#starved.push(sock);
   }
 
-  /** Closes every socket (their pending reads fail), then the ring, which unmaps its memory. */
   close(): void {
     if (!this.closeAll()) return;
     this.ring.enter(0, 0);
@@ -105,10 +101,7 @@ export class UringLoop extends SocketTable<UringSocket> implements UringSocketLo
     this.#readyWait.armed(Infinity);
   }
 
-  /**
-   * Arms the probe's next timeout through `enter`, not `submit`: a bare submit finds the sends' inline
-   * completions, and a pump that always finds one never waits in the kernel, where data becomes completions.
-   */
+  /** Arms the probe through `enter`, not `submit`: a bare submit's inline completions keep the pump awake. */
   #armProbe(): void {
     if (this.closed) return;
     this.ring.prepTimeout(PROBE_PERIOD_MS, UD_PROBE, this.#probeSeq);
