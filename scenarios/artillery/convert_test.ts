@@ -21,7 +21,7 @@ config:
   defaults:
     headers: { x-api-key: secret, accept: text/html }
   ensure:
-    p95: 200
+    p95: 200.7
     median: 50
     maxErrorRate: 1
     thresholds:
@@ -128,19 +128,18 @@ Deno.test("scenarios: weighted flows, think in seconds, qs as query, default hea
   ]);
 });
 
-Deno.test("ensure: legacy keys, maxErrorRate, thresholds and conditions become loadlab thresholds", () => {
+Deno.test("ensure: legacy keys (cut to whole ms), maxErrorRate, thresholds and conditions convert", () => {
   const warnings: string[] = [];
   const exp = convert(SCRIPT, warnings);
   assertEquals(exp.thresholds, [
     "p50 < 50ms",
     "p95 < 200ms",
-    "errorRate <= 1%",
+    "sessionErrorRate <= 1%",
     "p99 < 250ms",
     "max <= 900ms",
     "rps > 10",
   ]);
   assert(warnings.some((w) => w.includes("strict: false")), warnings.join("\n"));
-  assert(warnings.some((w) => w.includes("maxErrorRate")), warnings.join("\n"));
   assert(warnings.some((w) => w.includes("maxVusers 40")), warnings.join("\n"));
 });
 
@@ -311,6 +310,12 @@ config: { target: "http://h:1", phases: [{ duration: 1, arrivalRate: 1 }], plugi
 scenarios: [{ flow: [{ get: { url: /a } }] }]
 `);
   assertEquals(plain.thresholds, undefined);
+  // Artillery's ensure plugin reads config.ensure when there is one, and then not config.plugins.ensure.
+  const both = convert(`
+config: { target: "http://h:1", phases: [{ duration: 1, arrivalRate: 1 }], ensure: { p99: 9 }, plugins: { ensure: { p95: 1 } } }
+scenarios: [{ flow: [{ get: { url: /a } }] }]
+`);
+  assertEquals(both.thresholds, ["p99 < 9ms"]);
 });
 
 Deno.test("a fractional think keeps Artillery's documented seconds (500 ms) and is said once, naming the step", () => {
