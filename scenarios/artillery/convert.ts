@@ -167,10 +167,7 @@ function httpExperiment(doc: Doc, config: Doc, opts: ArtilleryOptions, out: Coll
   const thresholds = convertEnsure(config.ensure ?? plugins.ensure, `config.${ensure}`, out);
   // Set in place, not copied: each flow keeps the tag naming its scenario.
   if (payload.source) { for (const flow of flows) Object.assign(flow, { data: "payload" }); }
-  const experiment: Record<string, unknown> = {
-    ...imported(opts, "Artillery script", ctx.origin, load),
-    flows,
-  };
+  const experiment: Doc = { ...imported(opts, "Artillery script", ctx.origin, load), flows };
   if (payload.source) experiment.data = { payload: payload.source };
   if (thresholds.length === 0) return experiment;
   const at = listOrigin("config.ensure", thresholds.map((t) => t.at));

@@ -393,3 +393,22 @@ scenarios:
 `));
   assertEquals((experiment.loads as any).artillery.gracefulStop, "604800000ms");
 });
+
+Deno.test("a strict: false capture is not captured, with a note; a request reading its name is refused", () => {
+  const script = (url: string) => `
+config: { target: http://h:1, phases: [{ duration: 1, arrivalRate: 1 }] }
+scenarios:
+  - flow:
+      - get: { url: /me, capture: [{ json: $.nick, as: nick, strict: false }, { json: $.id, as: id }] }
+      - get: { url: "${url}" }
+`;
+  const warnings: string[] = [];
+  const flows = convert(script("/items/{{ id }}"), warnings).flows as Array<
+    { steps: { capture?: unknown }[] }
+  >;
+  assertEquals(flows[0].steps[0].capture, [{ json: "$.id", as: "id" }]);
+  assert(warnings.some((w) => w.includes("capture[0]: strict: false")), warnings.join("\n"));
+  const issues = issuesOf(script("/items/{{ nick }}"));
+  assertEquals(issues.map((i) => i.path), ["scenarios[0].flow[1].get.url"]);
+  assert(issues[0].message.includes("strict: false ones are not"), issues[0].message);
+});
