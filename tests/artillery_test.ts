@@ -54,7 +54,7 @@ scenarios:
   - name: browse
     weight: 2
     flow:
-      - get: { url: /home, qs: { page: 1 } }
+      - get: { url: /home, qs: { page: 1 }, capture: { json: $.nick, as: nick, strict: false } }
       - think: 0.2
       - post: { url: /login, json: { user: ada } }
   - name: peek
@@ -72,7 +72,7 @@ Deno.test("an Artillery script runs: results.json agrees with what the target re
     await Deno.writeTextFile(file, script(t.port));
     const r = await runLoadlab(["run", file, "--out-dir", `${dir}/out`]);
     assertEquals(r.code, 0, r.stdout + r.stderr);
-    ok(r.stderr.includes("maxErrorRate"), `the import's notes reach the user:\n${r.stderr}`);
+    ok(r.stderr.includes("think is read as seconds"), `the import's notes reach the user:\n${r.stderr}`);
     const results = JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`));
     assertEquals(results.runs.length, 1);
     const run = results.runs[0];
@@ -102,7 +102,7 @@ Deno.test("an Artillery script runs: results.json agrees with what the target re
     assertEquals(run.phases.map((p: { name: string }) => p.name), ["ramp", "phase 1", "steady"]);
     assertEquals(
       results.thresholds.map((th: { expression: string; ok: boolean }) => [th.expression, th.ok]),
-      [["p99 < 5000ms", true], ["errorRate <= 0%", true]],
+      [["p99 < 5000ms", true], ["sessionErrorRate <= 0%", true]],
     );
   } finally {
     await t.close();
@@ -183,6 +183,74 @@ scenarios:
     ]);
   } finally {
     await server.shutdown();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("maxErrorRate is of sessions not completed, <= the limit; a strict: false capture fails none", async () => {
+  const t = countingTarget();
+  const dir = await Deno.makeTempDir();
+  try {
+    const file = `${dir}/gates.yml`;
+    // The target answers "ok": the json capture finds nothing, so every session fails (vusers.failed there).
+    await Deno.writeTextFile(
+      file,
+      `
+config:
+  target: http://127.0.0.1:${t.port}
+  phases: [{ duration: 1, arrivalCount: 4 }]
+  defaults: { headers: { x-test: artillery } }
+  plugins: { ensure: { maxErrorRate: 10 } }
+scenarios:
+  - flow:
+      - get: { url: /home, qs: { page: 1 }, capture: { json: $.nick, as: nick, strict: false } }
+      - get: { url: /json, capture: { json: $.id, as: id } }
+      - get: { url: /never }
+`,
+    );
+    const r = await runLoadlab(["run", file, "--out-dir", `${dir}/out`]);
+    assertEquals(r.code, 1, r.stdout + r.stderr);
+    assertEquals(t.seen.byRoute, { "GET /home": 4, "GET /json": 4 });
+    const results = JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`));
+    assertEquals(
+      results.thresholds.map((x: { expression: string; actual: number }) => [x.expression, x.actual]),
+      [
+        ["sessionErrorRate <= 10%", 1],
+      ],
+    );
+    // Artillery's check is `<=`: every session failed is within a maxErrorRate of 100.
+    const all = JSON.stringify({ config: { plugins: { ensure: { maxErrorRate: 100 } } } });
+    const r100 = await runLoadlab(["run", file, "--out-dir", `${dir}/out100`, "--overrides", all]);
+    assertEquals(r100.code, 0, r100.stdout + r100.stderr);
+  } finally {
+    await t.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("an Artillery script nothing answered exits as Artillery does: 0, or 1 when an ensure check fails", async () => {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close(); // nothing listens there now: every connection is refused
+  const dir = await Deno.makeTempDir();
+  try {
+    const file = `${dir}/down.yml`;
+    await Deno.writeTextFile(
+      file,
+      `
+config:
+  target: http://127.0.0.1:${port}
+  phases: [{ duration: 1, arrivalCount: 2 }]
+scenarios: [{ flow: [{ get: { url: /health } }] }]
+`,
+    );
+    const r = await runLoadlab(["run", file, "--out-dir", `${dir}/out`]);
+    assertEquals(r.code, 0, r.stdout + r.stderr);
+    ok(r.stderr.includes("no response at all"), r.stderr);
+    const ensure = JSON.stringify({ config: { plugins: { ensure: { maxErrorRate: 0 } } } });
+    const gated = await runLoadlab(["run", file, "--out-dir", `${dir}/out2`, "--overrides", ensure]);
+    assertEquals(gated.code, 1, gated.stdout + gated.stderr);
+  } finally {
     await Deno.remove(dir, { recursive: true });
   }
 });

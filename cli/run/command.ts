@@ -124,7 +124,10 @@ async function runRead(
     await endK6Run(outcome.k6, outcome.results, own, args.scriptLoad?.k6, args.summaryMode);
   }
   const strict = args.strict || plan.experiment.strict;
-  const code = await conclude(command, outcome, { ...args, strict }, gate);
+  let code = await conclude(command, outcome, { ...args, strict }, gate);
+  // Artillery judges a run nothing answered as any other: by its ensure checks (the line above says why).
+  const judged = outcome.results.thresholds.every((t) => t.ok) ? EXIT.ok : EXIT.thresholdFailed;
+  if (args.artillery && code === EXIT.noResponse) code = judged;
   if (isLocustFile(args.source)) return await finishLocustRun(outcome.results, args, code, outDir, heard);
   const failedCheck = outcome.results.runs.some((run) =>
     run.flows?.some((f) => f.steps.some((s) => s.checks?.some((c) => c.failed > 0)))

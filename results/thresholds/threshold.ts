@@ -65,6 +65,10 @@ const RATIOS: Record<string, (r: RunResult) => number> = {
   success: (r) => r.successRate,
   successRate: (r) => r.successRate,
   errorRate: (r) => 1 - r.successRate,
+  sessionErrorRate: (r) => { // sessions not completed (failed or unfinished at the stop), of those started
+    const flows = r.flows ?? [], started = flows.reduce((n, f) => n + f.sessions, 0);
+    return flows.reduce((n, f) => n + f.sessions - f.completed, 0) / started;
+  },
 };
 
 const COUNTS: Record<string, (r: RunResult) => number> = {
@@ -82,8 +86,9 @@ const COUNTS: Record<string, (r: RunResult) => number> = {
 /** Every metric name a threshold may use. */
 export const METRICS = [...Object.keys(LATENCY_KEYS), ...Object.keys(RATIOS), ...Object.keys(COUNTS)];
 
-/** The metrics that exist per endpoint: all but the open model's late and dropped sends. */
-const ENDPOINT_METRICS = new Set(METRICS.filter((m) => !["lateSends", "late", "dropped"].includes(m)));
+/** The metrics that exist per endpoint: all but the open model's late and dropped sends and the sessions'. */
+const RUN_ONLY = ["lateSends", "late", "dropped", "sessionErrorRate"];
+const ENDPOINT_METRICS = new Set(METRICS.filter((m) => !RUN_ONLY.includes(m)));
 
 const PATTERN =
   /^(?:([^:<>=]+):)?\s*([A-Za-z][\w.]*)\s*(<=|>=|==|!=|<|>)\s*(-?[\d.]+)\s*(us|ms|s|%)?(?:\s+over\s+(\S+))?$/;
@@ -174,6 +179,7 @@ function parseWindow(expression: string, metric: string, over: string): number {
 export function windowMetric(metric: string): WindowMetric | null {
   if (LATENCY_KEYS[metric]) return { kind: "latency", key: LATENCY_KEYS[metric] };
   if (metric === "rps") return { kind: "rps" };
+  if (metric === "sessionErrorRate") return null;
   if (metric in RATIOS) return { kind: "success", invert: metric === "errorRate" };
   return null;
 }

@@ -162,16 +162,12 @@ function httpExperiment(doc: Doc, config: Doc, opts: ArtilleryOptions, out: Coll
   const longestMs = longestSessionMs(flows, timeout ? durationMsOf(timeout) ?? 0 : ARTILLERY_TIMEOUT_MS);
   load.gracefulStop = `${Math.min(longestMs, MAX_DURATION_MS)}ms`;
   const plugins = isRecord(config.plugins) ? config.plugins : {};
-  const thresholds = [
-    ...convertEnsure(config.ensure, "config.ensure", out),
-    ...convertEnsure(plugins.ensure, "config.plugins.ensure", out),
-  ];
+  // Artillery's ensure plugin reads config.ensure, else config.plugins.ensure: never both.
+  const ensure = config.ensure === undefined ? "plugins.ensure" : "ensure";
+  const thresholds = convertEnsure(config.ensure ?? plugins.ensure, `config.${ensure}`, out);
   // Set in place, not copied: each flow keeps the tag naming its scenario.
   if (payload.source) { for (const flow of flows) Object.assign(flow, { data: "payload" }); }
-  const experiment: Record<string, unknown> = {
-    ...imported(opts, "Artillery script", ctx.origin, load),
-    flows,
-  };
+  const experiment: Doc = { ...imported(opts, "Artillery script", ctx.origin, load), flows };
   if (payload.source) experiment.data = { payload: payload.source };
   if (thresholds.length === 0) return experiment;
   const at = listOrigin("config.ensure", thresholds.map((t) => t.at));
@@ -217,13 +213,12 @@ function parseTarget(target: unknown, out: Collector): URL | undefined {
 function checkPlugins(plugins: unknown, out: Collector): void {
   if (plugins === undefined) return;
   if (!isRecord(plugins)) return problem(out, "config.plugins", "expected a mapping of plugin names");
-  const others = Object.keys(plugins).filter((name) =>
-    !["ensure", "metrics-by-endpoint", "expect"].includes(name)
-  );
+  const others = Object.keys(plugins).filter((name) => !READ_PLUGINS.includes(name));
   for (const name of others) {
     problem(out, `config.plugins.${name}`, "Artillery plugins do not run in loadlab");
   }
 }
+const READ_PLUGINS = ["ensure", "metrics-by-endpoint", "expect"];
 
 function httpTimeout(http: unknown, out: Collector): string | undefined {
   if (http === undefined) return undefined;
@@ -328,9 +323,7 @@ function defaultHeaders(defaults: unknown, ctx: FlowContext, out: Collector): Re
     return problem(out, "config.defaults", "expected a mapping such as {headers: {...}}", {});
   }
   rejectUnknownKeys(defaults, "config.defaults", ["headers", "think"], out);
-  if (defaults.think !== undefined) {
-    out.warnings.push("config.defaults.think: thinks wait without jitter here");
-  }
+  if (defaults.think !== undefined) out.warnings.push("config.defaults.think: no jitter here");
   if (defaults.headers === undefined) return {};
   return scalarMap(defaults.headers, "config.defaults.headers", ctx, out) ?? {};
 }
@@ -356,14 +349,14 @@ const METRICS: Record<string, string> = { "http.request_rate": "rps", "http.requ
 for (const agg of ["min", "max", "mean", "median", "p50", "p75", "p90", "p95", "p99", "p999"]) {
   METRICS[`http.response_time.${agg}`] = `${agg} ms`;
 }
-/** `config.ensure`'s own keys and the loadlab threshold each value (X) becomes. */
+/** `config.ensure`'s own keys and the threshold each value (X; whole ms, as Artillery cuts it) becomes. */
 const ENSURE_KEYS: Record<string, string> = {
   min: "min < Xms",
   max: "max < Xms",
   median: "p50 < Xms",
   p95: "p95 < Xms",
   p99: "p99 < Xms",
-  maxErrorRate: "errorRate <= X%",
+  maxErrorRate: "sessionErrorRate <= X%",
 };
 const COMPARISON = /^\s*([A-Za-z_$][\w.$]*)\s*(<=|>=|==|<|>)\s*(-?\d+(?:\.\d+)?)\s*$/;
 
@@ -398,8 +391,7 @@ function ensureList(list: unknown, path: string, out: Collector): Threshold[] {
     }
     rejectUnknownKeys(entry, p, ["expression", "strict"], out);
     if (entry.strict === false) {
-      const never = "(strict: false) never fails a run; not imported";
-      out.warnings.push(`${p}: optional check "${entry.expression}" ${never}`);
+      out.warnings.push(`${p}: optional check "${entry.expression}" (strict: false) fails no run: left out`);
       return [];
     }
     return entry.expression.split(/\s+and\s+/).flatMap((part) => {
@@ -418,13 +410,11 @@ function convertEnsure(ensure: unknown, path: string, out: Collector): Threshold
     return problem(out, path, "expected a mapping such as {p99: 250, maxErrorRate: 1}", []);
   }
   rejectUnknownKeys(ensure, path, [...Object.keys(ENSURE_KEYS), "thresholds", "conditions"], out);
-  const why = "loadlab's errorRate counts failed requests including 4xx/5xx responses; Artillery counts";
-  const note = `${path}.maxErrorRate: ${why} virtual users that hit a network error`;
-  if (ensure.maxErrorRate !== undefined) out.warnings.push(note);
   return [
     ...Object.entries(ENSURE_KEYS).flatMap(([key, expr]) => {
       const n = ensure[key] === undefined ? undefined : nonNegative(ensure[key], join(path, key), out);
-      return n === undefined ? [] : [{ expression: expr.replace("X", String(n)), at: join(path, key) }];
+      const x = n === undefined ? "" : String(key === "maxErrorRate" ? n : Math.trunc(n));
+      return n === undefined ? [] : [{ expression: expr.replace("X", x), at: join(path, key) }];
     }),
     ...["thresholds", "conditions"].flatMap((key) =>
       ensure[key] === undefined ? [] : ensureList(ensure[key], join(path, key), out)

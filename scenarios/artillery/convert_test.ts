@@ -21,7 +21,7 @@ config:
   defaults:
     headers: { x-api-key: secret, accept: text/html }
   ensure:
-    p95: 200
+    p95: 200.7
     median: 50
     maxErrorRate: 1
     thresholds:
@@ -128,19 +128,18 @@ Deno.test("scenarios: weighted flows, think in seconds, qs as query, default hea
   ]);
 });
 
-Deno.test("ensure: legacy keys, maxErrorRate, thresholds and conditions become loadlab thresholds", () => {
+Deno.test("ensure: legacy keys (cut to whole ms), maxErrorRate, thresholds and conditions convert", () => {
   const warnings: string[] = [];
   const exp = convert(SCRIPT, warnings);
   assertEquals(exp.thresholds, [
     "p50 < 50ms",
     "p95 < 200ms",
-    "errorRate <= 1%",
+    "sessionErrorRate <= 1%",
     "p99 < 250ms",
     "max <= 900ms",
     "rps > 10",
   ]);
   assert(warnings.some((w) => w.includes("strict: false")), warnings.join("\n"));
-  assert(warnings.some((w) => w.includes("maxErrorRate")), warnings.join("\n"));
   assert(warnings.some((w) => w.includes("maxVusers 40")), warnings.join("\n"));
 });
 
@@ -311,6 +310,12 @@ config: { target: "http://h:1", phases: [{ duration: 1, arrivalRate: 1 }], plugi
 scenarios: [{ flow: [{ get: { url: /a } }] }]
 `);
   assertEquals(plain.thresholds, undefined);
+  // Artillery's ensure plugin reads config.ensure when there is one, and then not config.plugins.ensure.
+  const both = convert(`
+config: { target: "http://h:1", phases: [{ duration: 1, arrivalRate: 1 }], ensure: { p99: 9 }, plugins: { ensure: { p95: 1 } } }
+scenarios: [{ flow: [{ get: { url: /a } }] }]
+`);
+  assertEquals(both.thresholds, ["p99 < 9ms"]);
 });
 
 Deno.test("a fractional think keeps Artillery's documented seconds (500 ms) and is said once, naming the step", () => {
@@ -387,4 +392,23 @@ scenarios:
   - flow: [{ get: { url: / } }, ${thinks}]
 `));
   assertEquals((experiment.loads as any).artillery.gracefulStop, "604800000ms");
+});
+
+Deno.test("a strict: false capture is not captured, with a note; a request reading its name is refused", () => {
+  const script = (url: string) => `
+config: { target: http://h:1, phases: [{ duration: 1, arrivalRate: 1 }] }
+scenarios:
+  - flow:
+      - get: { url: /me, capture: [{ json: $.nick, as: nick, strict: false }, { json: $.id, as: id }] }
+      - get: { url: "${url}" }
+`;
+  const warnings: string[] = [];
+  const flows = convert(script("/items/{{ id }}"), warnings).flows as Array<
+    { steps: { capture?: unknown }[] }
+  >;
+  assertEquals(flows[0].steps[0].capture, [{ json: "$.id", as: "id" }]);
+  assert(warnings.some((w) => w.includes("capture[0]: strict: false")), warnings.join("\n"));
+  const issues = issuesOf(script("/items/{{ nick }}"));
+  assertEquals(issues.map((i) => i.path), ["scenarios[0].flow[1].get.url"]);
+  assert(issues[0].message.includes("strict: false ones are not"), issues[0].message);
 });

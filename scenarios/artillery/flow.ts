@@ -20,10 +20,10 @@ const MAX_UNROLLED_STEPS = 1000;
 const METHODS = ["get", "post", "put", "patch", "delete", "head"] as const;
 const SCENARIO_KEYS = ["name", "weight", "flow"];
 
-/** Every capture name (`as`) of the scenarios: placeholders that stay for the engine to fill. */
+/** Every capture name (`as`) of the scenarios but `strict: false` ones: placeholders the engine fills. */
 export function captureNames(value: unknown): string[] {
   if (Array.isArray(value)) return value.flatMap(captureNames);
-  const as = (c: unknown) => isRecord(c) && typeof c.as === "string" ? [c.as] : [];
+  const as = (c: unknown) => isRecord(c) && typeof c.as === "string" && c.strict !== false ? [c.as] : [];
   return Object.entries(isRecord(value) ? value : {}).flatMap(([k, v]) =>
     k === "capture" ? [v].flat().flatMap(as) : captureNames(v)
   );

@@ -42,7 +42,7 @@ function fill(text: string, path: string, ctx: FlowContext, out: Collector): str
         `Artillery picks one per virtual user, loadlab builds its requests once; give one value`
       : name.startsWith("$")
       ? `{{ ${name} }}: not supported (variables, $env.NAME, $randomNumber() and $randomString() are)`
-      : `{{ ${name} }} is not in config.variables, a payload field or a capture`;
+      : `{{ ${name} }} is not in config.variables, a payload field or a capture (strict: false ones are not)`;
     return problem(out, path, why, "");
   };
   if (whole) return lookup(whole[1]);
@@ -112,9 +112,7 @@ export function convertRequest(spec: unknown, path: string, ctx: FlowContext, ou
   }
   rejectUnknownKeys(spec, path, REQUEST_KEYS, out);
   const request: Record<string, unknown> = { path: toPath(spec.url, join(path, "url"), ctx, out) };
-  if (typeof spec.url === "string") {
-    request.name = artilleryEndpointName(spec.url, spec.name, ctx.basePath, ctx.naming);
-  }
+  request.name = artilleryEndpointName(String(spec.url), spec.name, ctx.basePath, ctx.naming);
   const map = (key: string) =>
     spec[key] === undefined ? undefined : scalarMap(spec[key], join(path, key), ctx, out);
   if (spec.qs !== undefined) request.query = map("qs");
@@ -220,6 +218,10 @@ export function convertCaptures(value: unknown, path: string, out: Collector, ki
     const at = Array.isArray(value) ? join(path, i) : path;
     if (!isRecord(c) || typeof c.as !== "string") {
       return problem(out, at, "expected a capture such as {json: $.token, as: token}", []);
+    }
+    if (c.strict === false) {
+      out.warnings.push(`${at}: strict: false (it ends no virtual user there): not captured here`);
+      return [];
     }
     if (kinds.filter((k) => typeof c[k] === "string").length !== 1) {
       const one = `${kinds.slice(0, -1).join(", ")} or ${kinds.at(-1)}`;

@@ -59,9 +59,7 @@ export function convertWsScenarios(scenarios: unknown[], target: URL, out: Colle
   }
   // Named at the script's think, not loadlab's key; one after the last send is dropped below.
   overAt.slice(0, messages.length - 1).forEach((path, k) => {
-    const most = `${
-      MAX_STORM_THINK_MS / 60_000
-    } minutes a WebSocket storm pauses; think at most 600 in a row`;
+    const most = `${MAX_STORM_THINK_MS / 60_000} minutes a storm pauses; think at most 600 in a row`;
     problem(out, path, `${thinkAfterMs[k] / 1000} seconds between two sends is over the ${most}`);
   });
   if (messages.length === 0) problem(out, "scenarios[0].flow", "a flow needs at least one send");
