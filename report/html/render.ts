@@ -2,6 +2,7 @@
  * @module
  * `renderReport`: results in, one self-contained report.html out. Data sits in a JSON block with `<`
  * escaped; the CSP allows only the page's own blocks by hash; the script is the client functions' source.
+ * `writeReport` writes it atomically (temp file, then rename): a failure never leaves a truncated report.
  */
 import { escapeHtml, escapeInvisible, unicodeEscape } from "../../validation/terminal_text.ts";
 import { createHash } from "node:crypto";
@@ -12,6 +13,7 @@ import { buildPageData } from "./page/data.ts";
 import { PAGE_CSS } from "./page/css.ts";
 import * as textFormat from "../../results/text_format.ts";
 import { maxOf, minOf } from "../../system/large_arrays.ts";
+import { writeTextAtomic } from "../../system/output_file.ts";
 import * as dom from "./client/dom.ts";
 import * as charts from "./client/charts.ts";
 import * as sections from "./client/sections.ts";
@@ -185,4 +187,9 @@ Self-contained: works offline; the data is embedded as JSON (#loadlab-data).`,
     scripts: [scriptSafe(CHART_JS_SOURCE), clientSource(opts.live ? "loadlabLive" : "loadlabMain")],
     connectSelf: opts.live,
   });
+}
+
+/** Renders `results` and writes the page to `path` atomically. */
+export async function writeReport(path: string, results: ResultsFile, opts: RenderOptions = {}) {
+  await writeTextAtomic(path, renderReport(results, opts));
 }
