@@ -43,7 +43,6 @@ import { meanOf, median } from "../../results/stats.ts";
 import { instancesOf } from "../../results/conclude/expect_verdict.ts";
 import { pooledSends } from "./page/verdict.ts";
 
-/** Options of `renderReport`. */
 export interface RenderOptions {
   /** A baseline results file: adds the before/after comparison of runs with the same name. */
   compare?: ResultsFile;
@@ -167,7 +166,6 @@ ${json.join("")}${p.scripts.map((script) => `<script>${script}</script>\n`).join
 `;
 }
 
-/** Renders the whole report page for `results`. */
 export function renderReport(results: ResultsFile, opts: RenderOptions = {}): string {
   const version = escapeHtml(results.environment.loadlab);
   return htmlPage({

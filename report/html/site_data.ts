@@ -13,7 +13,6 @@ export interface SiteExperiment {
   results: ResultsFile;
 }
 
-/** One row of the index. */
 export type SiteEntry = ReturnType<typeof siteEntries>[number];
 
 /** Index rows, newest first. */

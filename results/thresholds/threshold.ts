@@ -26,7 +26,6 @@ import { servedRps } from "../conclude/served_rate.ts";
 
 export type Op = "<" | "<=" | ">" | ">=" | "==" | "!=";
 
-/** A parsed threshold. */
 export interface Threshold {
   expression: string;
   /** Only runs with this name (experiments); undefined = every run. */

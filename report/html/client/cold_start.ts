@@ -23,7 +23,6 @@ export function coldStartCurve(run: PageRun): Array<{ x: number; y: number | nul
   return points;
 }
 
-/** One table row per start. */
 export function coldStartRow(run: PageRun): Cell[] {
   const cs = run.coldStart!;
   const ms = (v: number | null | undefined) => numCell(v, fmtMs);

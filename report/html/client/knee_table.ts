@@ -14,7 +14,6 @@ export function kneeRow(label: string, below: number | null, above: number | nul
   return [{ text: label, cls: "name" }, numCell(below, show), numCell(above, show)];
 }
 
-/** The rows of one knee's table. */
 export function kneeRows(below: KneeSide, above: KneeSide): Cell[][] {
   const b = below.digest, a = above.digest;
   return [

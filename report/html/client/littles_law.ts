@@ -117,7 +117,6 @@ export function littleCurve(label: string, points: LittlePoint[]) {
   };
 }
 
-/** The table row of a curve. */
 export function littleCells(c: LittleCurve): Cell[] {
   const ratio = c.fitSlopeMs / c.littleSlopeMs;
   const first = c.points[0], last = c.points[c.points.length - 1];

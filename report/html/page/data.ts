@@ -19,7 +19,6 @@ import { buildPhaseComparisons, pageAnalysis } from "./experiment.ts";
 import { buildComparison, buildOverview, groupKey } from "./overview.ts";
 import { buildSweeps } from "./sweeps.ts";
 
-/** Everything the page draws. */
 export type PageData = ReturnType<typeof buildPageData>;
 
 /** Builds the page data; `compare` is a baseline file, `failOn` the rules its gate verdicts apply. */

@@ -116,7 +116,6 @@ const TELEMETRY_COLUMNS = {
     perSec(s, prev, s.gc ? Object.values(s.gc).reduce((ms, kind) => ms + kind.ms, 0) : undefined),
 };
 
-/** A telemetry column the page draws. */
 export type TelemetryColumn = keyof typeof TELEMETRY_COLUMNS;
 
 /** One telemetry series column-wise; counters (hits, misses) already turned into per-second rates. */
