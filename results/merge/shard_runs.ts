@@ -300,17 +300,14 @@ export function alignShards(runs: RunResult[]) {
 
 /** The shards' intervals added per absolute interval; percentiles from the added histograms. */
 function mergeIntervals(runs: RunResult[], alignment: Alignment): IntervalResult[] {
-  const slots = new Map<number, IntervalResult[]>();
-  runs.forEach((run, k) => {
-    run.intervals.forEach((iv, i) => {
-      const index = i + alignment.offsets[k];
-      slots.set(index, [...(slots.get(index) ?? []), iv]);
-    });
-  });
+  const placed = runs.flatMap((run, k) =>
+    run.intervals.map((iv, i) => ({ iv, index: i + alignment.offsets[k] }))
+  );
+  const slots = Map.groupBy(placed, (p) => p.index);
   const last = Math.max(-1, ...slots.keys());
   return Array.from(
     { length: last + 1 },
-    (_, index) => mergeInterval(slots.get(index) ?? [], index, alignment),
+    (_, index) => mergeInterval((slots.get(index) ?? []).map((p) => p.iv), index, alignment),
   );
 }
 
