@@ -10,13 +10,8 @@ import { type Cell, fmtNum, fmtPct, isNum, numeric, section, sortableTable } fro
 
 /** Counter names that are non-zero in at least one run, in the order runs first report them. */
 export function counterNames(runs: PageRun[]): string[] {
-  const names: string[] = [];
-  for (const r of runs) {
-    for (const [k, v] of Object.entries(r.targetStats ?? {})) {
-      if (v !== 0 && !names.includes(k)) names.push(k);
-    }
-  }
-  return names;
+  const counted = runs.flatMap((r) => Object.entries(r.targetStats ?? {}).filter(([, v]) => v !== 0));
+  return [...new Set(counted.map(([name]) => name))];
 }
 
 /** A counter after the warm-up, with the whole run's count beside it when there was a warm-up. */
