@@ -1,8 +1,7 @@
 /**
  * @module
- * The "Findings" block of every experiment report and `--summary`: per load and sweep point the variants'
- * req/s, p99 and success against the baseline with the analysis's noise verdict, the runs loadlab does
- * not trust, each expected direction (expect_verdict.ts) and each capacity search (capacity.ts). Pure.
+ * The "Findings" block of every experiment report and `--summary`: per point the variants against the
+ * baseline with the noise verdict, untrusted runs, expected directions, capacity searches. Pure.
  */
 import type { Analysis, ResultsFile, RunResult } from "../mod.ts";
 import { judgeExpectation } from "./expect_verdict.ts";

@@ -48,10 +48,8 @@ function factsOf(h: Histogram, slot: number): SlotFacts {
 }
 
 /**
- * Builds the exponential form of an HDR histogram of microseconds. Prometheus index i holds
- * (2^((i-1)/2^schema), 2^(i/2^schema)] seconds; `sumSec` counts each HDR bucket at its middle, as HDR's
- * mean does; `minSec` and `maxSec` are the smallest and largest recorded values (HDR bucket tops), 0 when
- * empty; `zeroCount` is 0 (HDR records at least 1 µs) and so is the zero bucket's threshold.
+ * The exponential form of an HDR histogram of microseconds: index i holds (2^((i-1)/2^schema),
+ * 2^(i/2^schema)] seconds; `sumSec` counts each bucket at its middle, as HDR's mean does.
  */
 export function nativeHistogram(h: Histogram) {
   const schema: number = NATIVE_SCHEMA;

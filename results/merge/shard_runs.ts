@@ -1,10 +1,7 @@
 /**
  * @module
- * One run rebuilt exactly from its shards (`--segment i/N`): HDR histograms added, counters summed,
- * intervals aligned by absolute time and added per interval (percentiles from the added histograms, NaN
- * where a shard kept none); what cannot add exactly is left out. The loads that ran together against
- * one target (`together:`, k6's scenarios) add up as one run the same way: sessions pool by step label,
- * endpoints stay apart. Pure.
+ * One run rebuilt exactly from its shards (`--segment i/N`) or from loads that ran together (`together:`):
+ * histograms added, counters summed, intervals aligned by time; what cannot add exactly is left out. Pure.
  */
 import { defined } from "../../validation/defined.ts";
 import type { IntervalResult, LatencySummaryMs, RunResult } from "../mod.ts";
@@ -275,7 +272,6 @@ function poolSessions(into: Flow, flow: Flow, pool: PoolDurations): void {
   delete into.sessionHistogramEncoded;
 }
 
-/** Where each shard's intervals land in the merged run. */
 type Alignment = ReturnType<typeof alignShards>;
 
 /** When a shard's measured run began (ms since the epoch): its schedule start plus its warm-up. */
@@ -284,9 +280,8 @@ function originEpochMs(run: RunResult): number {
 }
 
 /**
- * Offsets of each shard's intervals on the common grid, from the shards' start times: per shard, the merged
- * interval index of its interval 0; `unaligned` when a shard started off the grid by more than 1 ms (its
- * offset was rounded).
+ * Each shard's offset on the common interval grid (the merged index of its interval 0); `unaligned` when a
+ * shard started off the grid by more than 1 ms.
  */
 export function alignShards(runs: RunResult[]) {
   const configured = Number(runs[0].config.intervalMs);

@@ -1,9 +1,7 @@
 /**
  * @module
- * Pass/fail thresholds for CI (`--threshold "p99<200ms"`): parsed before any load is sent, judged
- * against every run they apply to after it. Grammar: `[run:]metric op value[unit] [over 10s]`. A rule
- * `over` windows holds in every window of the run (latency exact from the intervals' HDR histograms); one
- * on an error kind (`errorRate{kind:timeout}<1%`) is judged on the whole run.
+ * Pass/fail thresholds for CI (`--threshold "p99<200ms"`), parsed before any load and judged on every run
+ * they apply to. Grammar: `[run:]metric op value[unit] [over 10s]` (`over`: in every window).
  */
 import { defined } from "../../validation/defined.ts";
 import type { IntervalResult, RunResult, ThresholdResult } from "../mod.ts";
@@ -78,7 +76,6 @@ const COUNTS: Record<string, (r: RunResult) => number> = {
   dropped: (r) => r.droppedSends,
 };
 
-/** Every metric name a threshold may use. */
 export const METRICS = [...Object.keys(LATENCY_KEYS), ...Object.keys(RATIOS), ...Object.keys(COUNTS)];
 
 /** The metrics that exist per endpoint: all but the open model's late and dropped sends. */
@@ -189,10 +186,8 @@ export function metricValue(run: RunResult, metric: string): number {
 }
 
 /**
- * A k6 rule's value: `http_reqs` counts every request sent, answered or not (setup's and teardown's too),
- * over the run's duration as the summary prints it; one that failed before it was sent (connect, DNS, TLS)
- * is an `http_req_duration` of 0 ms, its phases never begun; a metric with no sample is 0. Other failures'
- * durations (a timeout) are not kept: with none answered, unmeasured.
+ * A k6 rule's value: `http_reqs` counts every request sent (setup's and teardown's too) over the run's
+ * duration; a request failed unsent is an `http_req_duration` of 0 ms; a metric with no sample is 0.
  */
 function k6Value(run: RunResult, metric: string): number {
   const unanswered = unansweredRequests(run), sent = run.requests + unanswered;
@@ -223,7 +218,6 @@ function k6EmptyValue(t: Threshold): number {
   return !t.k6 || t.selector?.error_code !== undefined ? Number.NaN : 0;
 }
 
-/** Whether `actual` satisfies `op limit`. */
 export function compare(actual: number, op: Op, limit: number): boolean {
   return {
     "<": actual < limit,
@@ -327,7 +321,6 @@ function kindValue(run: RunResult, metric: string, kind: string): number {
   return sends > 0 ? count / sends : 0;
 }
 
-/** What a window's value of a threshold metric is measured from. */
 type WindowMetric = { kind: "latency"; key: LatencyKey } | { kind: "rps" } | {
   kind: "success";
   invert: boolean;
