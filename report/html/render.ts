@@ -1,8 +1,8 @@
 /**
  * @module
- * `renderReport`: results in, one self-contained report.html out. Data sits in a JSON block with `<`
- * escaped; the CSP allows only the page's own blocks by hash; the script is the client functions' source.
- * `writeReport` writes it atomically (temp file, then rename): a failure never leaves a truncated report.
+ * `renderReport`: results in, one self-contained report.html out: data in a JSON block with `<` escaped, a
+ * CSP allowing only the page's own blocks by hash. `writeReport` writes it atomically, so a failure never
+ * leaves a truncated report.
  */
 import { escapeHtml, escapeInvisible, unicodeEscape } from "../../validation/terminal_text.ts";
 import { createHash } from "node:crypto";
@@ -187,7 +187,6 @@ Self-contained: works offline; the data is embedded as JSON (#loadlab-data).`,
   });
 }
 
-/** Renders `results` and writes the page to `path` atomically. */
 export async function writeReport(path: string, results: ResultsFile, opts: RenderOptions = {}) {
   await writeTextAtomic(path, renderReport(results, opts));
 }

@@ -307,8 +307,8 @@ function joinSections(sections: string[][]): string {
 }
 
 /**
- * oha's part of the summary as report.html shows it: totals, percentiles, connects, statuses, errors.
- * The bar histogram is left to the page's histogram chart (it would double the page's size budget's text).
+ * oha's part of the summary as report.html shows it; the bar histogram is left to the page's chart (it would
+ * double the page's text).
  */
 export function ohaSummary(run: RunResult): string {
   const c = palette(false);

@@ -64,9 +64,8 @@ function latencyRow(label: string, s: LatencySummaryMs): string[] {
 }
 
 /**
- * The run's autocannon tables as rows of text: latency at 2.5%, 50%, 97.5%, 99%, Avg, Stdev, Max (the
- * uncorrected latency as a second row); Req/Sec and Bytes/Sec at 1%, 2.5%, 50%, 97.5%, Avg, Stdev, Min over
- * `samples` 1-second buckets.
+ * The run's autocannon tables as rows of text: latency (the uncorrected latency as a second row), then
+ * Req/Sec and Bytes/Sec over `samples` 1-second buckets.
  */
 export function autocannonRows(run: RunResult) {
   const latency = [["Stat", "2.5%", "50%", "97.5%", "99%", "Avg", "Stdev", "Max"]];

@@ -1,8 +1,8 @@
 /// <reference lib="dom" />
 /**
  * @module
- * The cold-start section: per target start the ms to listening, ready and first 2xx, and each
- * variant's cold-start curve. Inlined by source text (see dom.ts).
+ * The cold-start section: per target start the ms to listening, ready and first 2xx, and each variant's
+ * cold-start curve.
  */
 import type { PageData } from "../page/data.ts";
 import type { PageRun } from "../page/run.ts";

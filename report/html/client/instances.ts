@@ -1,8 +1,8 @@
 /// <reference lib="dom" />
 /**
  * @module
- * One instance against several behind the balancer: each variant's req/s by instance count, and why
- * fewer than 4 cores cannot show scaling. Inlined by source text (see dom.ts).
+ * One instance against several behind the balancer: each variant's req/s by instance count, and why fewer
+ * than 4 cores cannot show scaling.
  */
 import type { PageData } from "../page/data.ts";
 import type { PageRun } from "../page/run.ts";

@@ -1,8 +1,7 @@
 /// <reference lib="dom" />
 /**
  * @module
- * "The knee, explained": what saturated, with the telemetry below and above the knee. Inlined by
- * source text (see dom.ts).
+ * "The knee, explained": what saturated, with the telemetry below and above the knee.
  */
 import type { PageData } from "../page/data.ts";
 import type { KneeSide } from "../../../results/conclude/knee/explained.ts";

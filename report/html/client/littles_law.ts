@@ -1,8 +1,8 @@
 /// <reference lib="dom" />
 /**
  * @module
- * Little's law for closed-model runs at several connection counts: mean latency against N beside
- * N / X and the fitted line, and their slopes compared. Inlined by source text (see dom.ts).
+ * Little's law for closed-model runs at several connection counts: mean latency against N beside N / X and
+ * the fitted line, and their slopes compared.
  */
 import type { PageData } from "../page/data.ts";
 import type { PageRun } from "../page/run.ts";

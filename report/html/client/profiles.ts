@@ -1,8 +1,8 @@
 /// <reference lib="dom" />
 /**
  * @module
- * CPU profiles on the page: top functions, an SVG flame graph, first second against the rest, and
- * a diff of two profiles. Inlined by source text (see dom.ts).
+ * CPU profiles on the page: top functions, an SVG flame graph, first second against the rest, and a diff of
+ * two profiles.
  */
 import type { PageData } from "../page/data.ts";
 import type { PageRun } from "../page/run.ts";

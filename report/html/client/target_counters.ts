@@ -1,8 +1,8 @@
 /// <reference lib="dom" />
 /**
  * @module
- * The target's own counters of every run in one table (cache, proxy, CMS pool); all-zero counters
- * are left out. Inlined by source text (see dom.ts).
+ * The target's own counters of every run in one table (cache, proxy, CMS pool); all-zero counters are left
+ * out.
  */
 import type { PageData } from "../page/data.ts";
 import type { PageRun } from "../page/run.ts";

@@ -140,8 +140,8 @@ function withStoredComparisons(rows: OverviewRow[], results: ResultsFile): Overv
 }
 
 /**
- * A grouped bar chart: variants (series) against every load × sweep point (labels), or a plain list of
- * runs; a series' rows name each label's row, null where the variant has none.
+ * A grouped bar chart: variants (series) against every load × sweep point (labels), or a plain list of runs;
+ * null where a variant has no row.
  */
 export function buildComparison(rows: OverviewRow[], runs: RunResult[]) {
   const byName = new Map(runs.map((r) => [r.name, r]));

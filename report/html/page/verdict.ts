@@ -55,8 +55,8 @@ export function pooledSends(all: Array<Omit<OverviewSends, "droppedShare">>, rou
 }
 
 /**
- * Every threshold of the file with its actual in the rule's unit and what a flagged run's verdict says
- * beside it ("on a generator-bound run"), else null.
+ * Every threshold with its actual in the rule's unit and what a flagged run's verdict says beside it ("on a
+ * generator-bound run"), else null.
  */
 export function pageThresholds(results: ResultsFile) {
   return results.thresholds.map((t) => {
