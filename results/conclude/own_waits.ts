@@ -106,8 +106,7 @@ function waitsText(w: OwnWaits): string {
 }
 
 /**
- * Whether the slower side's own waits can explain the change, and the sentence that says how far they
- * reach; null when it recorded none.
+ * Whether the slower side's own waits can explain the change, and how far they reach; null: none recorded.
  */
 export function judgeOwnWaits(
   before: RunResult[],

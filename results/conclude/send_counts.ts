@@ -69,10 +69,7 @@ export function kernelDrops(run: RunResult): number {
   return Number.isFinite(n) && n > 0 ? n : 0;
 }
 
-/**
- * What an open or throughput run was asked for and what it did, side by side: the requested rate, sends
- * made and dropped (the achieved rate is `run.rps`).
- */
+/** An open or throughput run's requested rate, sends made and dropped (the achieved rate is `run.rps`). */
 export function sendFacts(run: RunResult) {
   return {
     /** The requested rate (req/s); null for closed models. */

@@ -72,10 +72,7 @@ const MIN_FLOOD_MESSAGES = 10_000;
 
 type WsFlood = NonNullable<ReturnType<typeof wsFlood>>;
 
-/**
- * A flooded run's counts: unsolicited messages, answered ones, and the rule that took any message; null
- * when the run is none (see the module comment).
- */
+/** A flooded run's unsolicited messages, answered ones and the rule that took any message; else null. */
 export function wsFlood(run: Pick<RunResult, "url" | "config" | "ws" | "requests">) {
   const ws = run.ws;
   if (ws === undefined || !/^wss?:/i.test(run.url)) return null;

@@ -279,10 +279,7 @@ function originEpochMs(run: RunResult): number {
   return Date.parse(run.segment?.startAt ?? run.startedAt) + run.warmupSec * 1000;
 }
 
-/**
- * Each shard's offset on the common interval grid (the merged index of its interval 0); `unaligned` when a
- * shard started off the grid by more than 1 ms.
- */
+/** Each shard's offset on the merged interval grid; `unaligned` when one started over 1 ms off it. */
 export function alignShards(runs: RunResult[]) {
   const configured = Number(runs[0].config.intervalMs);
   const intervalMs = configured > 0 ? configured : (runs[0].intervals[0]?.durationMs ?? 250);

@@ -363,7 +363,6 @@ function windowValue(window: IntervalResult[], metric: WindowMetric): number {
   if (metric.kind === "latency") return latencyOf(window, metric.key);
   const t = emptyCounters(), sec = window.reduce((a, iv) => a + iv.durationMs, 0) / 1000;
   for (const iv of window) addCounters(t, iv);
-  // Served within the window, as the achieved rate: the drain folded into the last interval left out.
   if (metric.kind === "rps") return servedRps(t.requests, t.drained, sec);
   const rate = successRateOf({ ...t, errors: window.reduce((a, iv) => a + iv.errors, 0) }, NaN);
   return metric.invert ? 1 - rate : rate;

@@ -287,10 +287,7 @@ function withoutCut(calls: Call[], n: number): Call[] {
   return calls.filter((c) => !cut.includes(c));
 }
 
-/**
- * `run` and its calls (by their end) without the first `n` calls to end, as ghz's `--skipFirst` tallies:
- * they leave the count, the statuses and the latency.
- */
+/** `run` and its calls without the first `n` to end, as ghz's `--skipFirst` leaves them out. */
 function skipFirst(run: RunResult, calls: Call[], n: number): [RunResult, Call[]] {
   const byEnd = calls.toSorted((a, b) => a.endUs - b.endUs);
   const [statusCodes, errors] = [{ ...run.statusCodes }, { ...run.errors }];
