@@ -94,10 +94,6 @@ function clientWords(kind: string, message: string): string {
   return tls ? `connection error: desc = "transport: authentication handshake failed: ${tls}"` : message;
 }
 
-/**
- * grpc-go's status and words where loadlab's message (matching the pattern) words it apart ("" keeps the
- * kind's status; `$1` is the pattern's first group).
- */
 const RST = "stream terminated by RST_STREAM with error code: $1";
 const INFLATE = "grpc: failed to decompress the received message ";
 /** A head that is not gRPC's: Go's text of its HTTP status (`$T`), its code, its content-type. */
@@ -111,6 +107,7 @@ const GO_TEXT: Record<string, string> = {
   509: "",
 };
 const UNEXPECTED = `${HTTP}received the unexpected content-type $3`;
+/** grpc-go's status ("" keeps the kind's) and words (`$1`: a group) where loadlab's message differs. */
 const GRPC_GO_WORDS: Array<[RegExp, string, string]> = [
   [/^RST_STREAM (REFUSED_STREAM)/, "Unavailable", RST],
   [/^RST_STREAM (CANCEL)/, "Canceled", RST],
