@@ -169,19 +169,15 @@ function summed(runs: RunResult[], ...keys: Counted[]) {
   return Object.fromEntries(totals.filter(([, total]) => total > 0));
 }
 
-function memoryCutOf(runs: RunResult[]) {
-  const cut = runs.find((r) => r.memoryCut)?.memoryCut;
-  return cut ? { memoryCut: { ...cut, workers: sum(runs, (r) => r.memoryCut?.workers ?? 0) } } : {};
-}
-
 /** The parts a run does not always have: incomplete, cut workers, telemetry, flows, endpoints, ws. */
 function mergeSections(runs: RunResult[], alignment: Alignment, intervalCount: number) {
   const endpoints = mergeEndpoints(runs.map((r) => r.endpoints), alignment.offsets, intervalCount);
   const ws = runs.flatMap((r) => (r.ws ? [r.ws] : []));
+  const cut = runs.find((r) => r.memoryCut)?.memoryCut;
   return {
     ...(runs.some((r) => r.incomplete) ? { incomplete: true } : {}),
     ...summed(runs, "stuckWorkers", "exitedWorkers", "unrecordedLatencies", "dataRanOutWorkers", "unjudged"),
-    ...memoryCutOf(runs),
+    ...(cut ? { memoryCut: { ...cut, workers: sum(runs, (r) => r.memoryCut?.workers ?? 0) } } : {}),
     ...(runs.some((r) => r.telemetry) ? { telemetry: mergeTelemetry(runs) } : {}),
     ...(runs[0].flows ? { flows: addFlows(runs.flatMap((r) => r.flows ?? [])) } : {}),
     ...defined({ endpoints }),
