@@ -103,15 +103,13 @@ function changes(c: Cell, base: Cell, analysis: Analysis | undefined): string {
 
 function loadFindings(results: ResultsFile): Finding[] {
   const out: Finding[] = [];
-  const points = byPoint(results.runs);
-  for (const [point, variants] of points) {
+  for (const [point, variants] of byPoint(results.runs)) {
     const cells = [...variants].map(([v, runs]) => cellOf(v, runs, results.analysis));
     const base = cells.find((c) => c.variant === results.experiment.baseline) ?? cells[0];
-    const compared = cells.length > 1
-      ? cells.filter((c) => c !== base).map((c) => changes(c, base, results.analysis)).filter(Boolean)
-      : [];
+    const compared = cells.filter((c) => c !== base).map((c) => changes(c, base, results.analysis));
+    const said = compared.filter(Boolean);
     const text = `${point}: ${cells.map(describeCell).join("; ")}` +
-      (compared.length ? `. ${compared.join("; ")}.` : ".");
+      (said.length ? `. ${said.join("; ")}.` : ".");
     out.push({ kind: "load", text, tone: "plain" });
   }
   if (out.length > MAX_LOAD_FINDINGS) {
