@@ -10,7 +10,7 @@ import { loadResultsFile, writeResultsFile } from "../results/io.ts";
 import { outputClobbersInput, OutputError } from "../system/output_file.ts";
 import type { ResultsFile, RunResult } from "../results/mod.ts";
 import { mergeResults } from "../report/merge_files.ts";
-import { writeReport } from "../report/write.ts";
+import { writeReport } from "../report/html/render.ts";
 import { flag, type FlagTable, helpOf } from "./argv.ts";
 import { readFlags } from "./flag_values.ts";
 import { UsageError } from "./usage_error.ts";

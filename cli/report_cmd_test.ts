@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { makeSeed000, makeSingleAttack } from "../tests/fixtures/make_results.ts";
-import { writeReport } from "../report/write.ts";
+import { writeReport } from "../report/html/render.ts";
 import { runReportCommand } from "./report_cmd.ts";
 
 /** Runs the command with console.error captured; returns the exit code and the stderr lines. */

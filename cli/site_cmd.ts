@@ -5,7 +5,8 @@
 import { join, relative } from "node:path";
 import { loadResultsFile } from "../results/io.ts";
 import { writeTextAtomic } from "../system/output_file.ts";
-import { type SiteExperiment, sitePages } from "../report/html/site.ts";
+import { sitePages } from "../report/html/site.ts";
+import type { SiteExperiment } from "../report/html/site_data.ts";
 import { flag, type FlagTable, helpOf } from "./argv.ts";
 import { readFlags } from "./flag_values.ts";
 import { UsageError } from "./usage_error.ts";

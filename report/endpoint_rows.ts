@@ -8,7 +8,6 @@ import { sumValues } from "../results/interval_counts.ts";
 import { failedStatusOf } from "../results/thresholds/selector.ts";
 import { formatCount } from "../results/text_format.ts";
 
-/** One endpoint as a row of every printer. */
 export type EndpointRow = ReturnType<typeof endpointRow>;
 
 /** What qualifies every endpoint's numbers of the run, or "" (the run's own warm-up cut they do not have). */

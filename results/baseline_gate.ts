@@ -1,9 +1,8 @@
 /**
  * @module
- * The relative gate of `--baseline FILE --fail-on "p99 +10%"`: runs paired by name with the baseline's,
- * each metric judged by `judgeChange` (results/conclude/judged.ts), a latency rule its own percentile
- * leaves unchecked at the floor (`floorVerdict`); where neither judges, the verdict is `unknown` with its
- * reason and an unjudged rule exits 8, never passes. Pure.
+ * The relative gate of `--baseline FILE --fail-on "p99 +10%"`: runs paired by name, each metric judged by
+ * `judgeChange` (conclude/judged.ts) or, for latency, at the floor (`floorVerdict`); a rule neither judges is
+ * `unknown` with its reason and exits 8, never passes. Pure.
  */
 import { defined } from "../validation/defined.ts";
 import type { ResultsFile, RunResult } from "./mod.ts";
@@ -135,13 +134,10 @@ function calmerHalf(run: RunResult): RunResult {
 }
 
 /**
- * A latency rule one run a side does not fail judged at the floor, the p10 of the calmer half of each run's
- * intervals (`calmerHalf`): on a busy machine a p99 is the stalls, which leave it no verdict or make the
- * busier side's look worse (a busy baseline's, a fixed server's `better`). The floor is the requests that
- * waited least, which waits for a core move least, judged against those intervals' own waits. A p10 risen
- * past the rule's tolerance, beyond noise and beyond what the slower side's own waits can make, fails the
- * rule; a floor that did not rise says nothing of the tail, so the floor never passes a rule. One that rose
- * past the tolerance but is not judged leaves the metric no verdict, its reason beside the metric's own.
+ * A latency rule one run a side does not fail, judged at the floor: the p10 of the calmer half of each run's
+ * intervals (`calmerHalf`), which waits for a core move least where a busy machine's p99 is its stalls. A
+ * floor risen past the tolerance, beyond noise and the slower side's own waits fails the rule; one risen but
+ * not judged leaves no verdict; a floor never passes a rule.
  */
 function floorVerdict(
   before: RunResult[],
@@ -176,9 +172,8 @@ function floorVerdict(
 }
 
 /**
- * Why a change past rule `f`'s tolerance that the noise rule calls "same" is not judged, with how many
- * times the batches would narrow the noise interval until the change leaves it (a run that many times as
- * long): its width is noise, and "same" would pass a change as large as the rule forbids.
+ * Why a change past `f`'s tolerance that the noise rule calls "same" is not judged ("same" would pass a
+ * change as large as the rule forbids), with how many times as long a run would settle it.
  */
 function wideSameText(
   metric: NoiseMetric,
@@ -377,7 +372,6 @@ export function gateAgainstBaseline(
     /** Environment fields that differ ("cpu", "cores", "loadlab", "deno"): every verdict is weak. */
     otherMachine: environmentDiff(baseline, current),
     failed,
-    /** The `--fail-on` expressions, as given. */
     rules: failOn.map((f) => f.expression),
     /** The `--fail-on` rules no trusted pair checked: the gate did not pass (exit 8). */
     unjudged: unjudgedRules(groups, failOn),

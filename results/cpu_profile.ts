@@ -1,8 +1,7 @@
 /**
  * @module
- * A V8 `.cpuprofile` read into the bounded summary results.json keeps (results/schema/profile.ts): the
- * merged call tree (keyed by function: V8 may list one under several nodes; recursion counted once),
- * top functions by self and total time, and self time in the first second and after.
+ * A V8 `.cpuprofile` read into the bounded summary results.json keeps: the merged call tree (by function,
+ * recursion counted once), top functions, and self time in the first second and after.
  */
 import type { ProfileFrame, ProfileFunction, ProfileSummary, ProfileWindow } from "./schema/profile.ts";
 
@@ -237,7 +236,6 @@ export const PROFILING_COST = {
     "a quarter to two thirds of its unprofiled req/s in 2 s runs. Read a profiled run's req/s as a lower bound.",
 };
 
-/** Merged call tree node while summarizing. */
 interface TreeNode {
   frame: number;
   selfUs: number;

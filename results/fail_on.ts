@@ -18,9 +18,8 @@ export const pastTolerance = (f: FailOn, moved: number) =>
   higherIsBetter(f.metric) ? moved < f.tolerance : moved > f.tolerance;
 
 /**
- * Parses one `--fail-on` expression; throws `ConfigError` naming the problem and the fix. Its `tolerance` is
- * signed, in the metric's bad direction (+10 for "p99 +10%", -5 for "rps -5%"); with a `selector`
- * (`p99{name:GET /json} +10%`) it is judged on the endpoints it selects (results/thresholds/selector.ts).
+ * Parses one `--fail-on` expression; throws `ConfigError` naming the problem and the fix. `tolerance` is
+ * signed in the metric's bad direction (+10 for "p99 +10%", -5 for "rps -5%").
  */
 export function parseFailOn(expression: string) {
   const where = `--fail-on "${expression}"`;

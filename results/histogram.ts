@@ -1,8 +1,7 @@
 /**
  * @module
- * One HDR histogram shape for the whole program (integer µs, 1 µs to 1 hour, 3 digits), so every
- * encoding adds to any other; summaries in ms, zeros for an empty histogram; and the views a run stores
- * beside its summary (equal-width and log-spaced bars, the walk over HDR buckets, the latency block).
+ * One HDR histogram shape for the whole program (integer µs, 1 µs to 1 hour, 3 digits), so every encoding
+ * adds to any other, and the views a run stores beside its summary.
  */
 // The library's parts, not its index: the index also builds its WebAssembly histogram, and its log writer
 // an ICU number format (tens of ms of a process's start).

@@ -8,32 +8,22 @@ import type { IntervalResult } from "./schema/results.ts";
 /** The additive counters of a run, of an interval and of one worker's share of one. */
 export type Counters = ReturnType<typeof emptyCounters>;
 
-/** Zero of every counter, in one field order, so every `Counters` object has the same shape. */
+/** Zero of every counter, one field order (one shape); each is the run field of its name (schema/run.ts). */
 export function emptyCounters() {
   return {
     requests: 0,
-    /** Responses with a status outside 2xx/3xx. */
     failedStatus: 0,
-    /** Of `requests`, answers no status judges (k6's `responseCallback: null`): not failed, not succeeded. */
     unjudged: 0,
     bytesRead: 0,
     bytesWritten: 0,
-    /** Sends that went out after their intended time (open models). */
     lateSends: 0,
-    /** Sends that found every connection busy and none could be opened at once (the server holds them). */
     serverBoundSends: 0,
-    /** Sends skipped because they were later than the bound (open models). */
     droppedSends: 0,
     connects: 0,
-    /** Connections the server closed that were reopened. */
     reconnects: 0,
-    /** Responses during the graceful stop's drain: among `requests`, never in the achieved rate. */
     drained: 0,
-    /** Requests re-sent after an HTTP/2 GOAWAY refused them; each counts once, never as a failure. */
     retried: 0,
-    /** Requests unanswered when the graceful stop ran out: shown apart, never a failure of the target. */
     unfinished: 0,
-    /** Of `requests`, answers a stuck worker counted after its last sample, with no latency. */
     unrecordedLatencies: 0,
   };
 }

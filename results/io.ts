@@ -83,7 +83,7 @@ export function resultsText(results: ResultsFile, opts: { keepSecrets?: boolean 
   return escapeInvisible(JSON.stringify(shown, null, 2)) + "\n";
 }
 
-/** Reads and validates one results file (v1 or v2, read as v2), or throws `ResultsFileError`. */
+/** Reads and validates one results file (v1 and v2 read as v3), or throws `ResultsFileError`. */
 // deno-lint-ignore require-await -- async for its callers; the read itself is synchronous and capped
 export async function loadResultsFile(path: string): Promise<ResultsFile> {
   let text: string;

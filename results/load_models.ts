@@ -1,9 +1,7 @@
 /**
  * @module
- * What every layer asks of a load model, one record per model: planning, steering, merging, export and
- * the report read these facts rather than branch on model names. runner/load/models/ holds each model's
- * fields and run, and reads its pacing and its sessions rule from here; and how many connections a
- * ramping-connections load holds at an instant, for the model and the verdict. Pure, no runtime imports.
+ * What every layer asks of a load model, one record per model, so planning, steering, merging, export and the
+ * report read facts rather than branch on model names. Pure, no runtime imports.
  */
 import type { LoadModel } from "./schema/results.ts";
 import type { SteerAction } from "./schema/steering.ts";

@@ -88,7 +88,6 @@ export function knowSecrets(found: Iterable<readonly [string, string]>): void {
   }
 }
 
-/** The secrets known so far (see `knowSecrets`), with their kinds. */
 export function knownSecrets(): ReadonlyMap<string, string> {
   return KNOWN;
 }

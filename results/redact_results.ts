@@ -1,8 +1,7 @@
 /**
  * @module
- * A results file with its secrets (in the file and its experiment's source) replaced by their
- * redacted tokens in every string, and `redaction` counting them; the experiment source is parsed
- * here, apart from redact.ts, so code that only redacts text loads no YAML parser.
+ * A results file with its secrets replaced by redacted tokens in every string, `redaction` counting them;
+ * apart from redact.ts so code that only redacts text loads no YAML parser.
  */
 import { parse as parseYaml } from "yaml";
 import { withEnvSnapshot, YAML_DEBUG_VARIABLES } from "../system/env_snapshot.ts";

@@ -121,7 +121,6 @@ export function changePct(before: number, after: number): number {
   return ((after - before) / Math.abs(before)) * 100;
 }
 
-/** One interval reduced to what batch means need. */
 export interface IntervalSample {
   startMs: number;
   durationMs: number;

@@ -32,7 +32,6 @@ export interface WsParts {
   fanoutMs?: WsResult["fanoutMs"];
 }
 
-/** The counters that add by summing. */
 const COUNTERS = [
   "handshakes",
   "messagesSent",

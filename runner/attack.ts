@@ -13,7 +13,7 @@ import type { AttackProgress, RunResult } from "../results/mod.ts";
 import { RunAggregator } from "./stats/aggregate.ts";
 import type { AggregatorOptions } from "./stats/aggregate_types.ts";
 import { endpointTable } from "./endpoint_table.ts";
-import { mergePrepared, runWorkers, START_LEAD_MS, type WorkersSummary } from "./worker/pool.ts";
+import { runWorkers, START_LEAD_MS, type WorkersSummary, workersSummary } from "./worker/pool.ts";
 import { DoneTotals } from "./worker/collect.ts";
 import { runResultOf } from "./run_result.ts";
 import { createLogFile } from "./load/request_log.ts";
@@ -109,7 +109,7 @@ async function runLoaded(config: AttackConfig, hooks: AttackHooks): Promise<RunR
   const { workers, steered, flowSamples } =
     await (config.script?.setupError === undefined
       ? runSteered(config, hooks, name, { aggregator, clock, abort })
-      : Promise.resolve({ workers: noLoad(), steered: [], flowSamples: [] }).finally(abort.done))
+      : Promise.resolve({ workers: noLoad(config), steered: [], flowSamples: [] }).finally(abort.done))
       .finally(() => stopListening?.());
   // A steered open load asked for its steered schedule, not its plan (a pause is no shortfall).
   if (requestedRps !== null && steered.length > 0 && Number.isFinite(plannedMs)) {
@@ -183,8 +183,8 @@ export async function runAttackParts(given: AttackPart[], hooks: AttackHooks = {
   }, hooks.signal);
 }
 
-function noLoad(): WorkersSummary {
-  return { ...mergePrepared([]), ...new DoneTotals().summary(), startAtEpochMs: Date.now(), startLateMs: 0 };
+function noLoad(config: AttackConfig): WorkersSummary {
+  return workersSummary(config, [], new DoneTotals().summary(), Date.now(), 0);
 }
 
 interface LoadSinks {

@@ -48,51 +48,13 @@ export function runResultOf(config: AttackConfig, parts: RunParts): RunResult {
     targetRps: parts.requestedRps,
     workers: config.workers,
     ...parts.aggregator.finish(durationSec),
-    ...workersPart(config, workers),
     ...(parts.hostTcp !== null ? { hostTcp: parts.hostTcp } : {}),
     ...(parts.hostCpu !== null ? { hostCpu: parts.hostCpu } : {}),
-    ...(workers.tlsSession !== null ? { tls: { ...workers.tlsSession } } : {}),
     ...(config.flows || config.script ? { flows: parts.flows } : {}),
-    ...(workers.wsResult ? { ws: workers.wsResult } : {}),
     ...(config.logFile ? { logFile: config.logFile } : {}),
-    ...(config.segment ? { segment: segmentOf(config.segment, workers) } : {}),
     ...(parts.steered.length ? { steering: parts.steered } : {}),
+    ...workers.part,
     ...(parts.abortedBy ? { incomplete: true, abortedBy: parts.abortedBy } : {}),
-    // A stuck worker's counts since its last sample come from its heartbeat; their latencies do not.
-    ...(workers.stuckWorkers ? { incomplete: true, stuckWorkers: workers.stuckWorkers } : {}),
-    ...(workers.unrecordedLatencies ? { unrecordedLatencies: workers.unrecordedLatencies } : {}),
-    // A worker whose isolate ended on its own (a script's Deno.exit): its share stopped there.
-    ...(workers.exitedWorkers ? { incomplete: true, exitedWorkers: workers.exitedWorkers } : {}),
-    // loadlab's memory passed its limit: the workers still running were ended there (worker/memory_limit.ts).
-    ...(workers.memoryCut ? { incomplete: true, memoryCut: workers.memoryCut } : {}),
-    // A count its max duration or its idle sessions ended short of its count.
-    ...(workers.endedBy ? { incomplete: true, endedBy: workers.endedBy } : {}),
-  };
-}
-
-/** What the workers said about their start: before t0, the transport and the protocol. */
-function workersPart(config: AttackConfig, workers: WorkersSummary) {
-  return {
-    preConnected: workers.preConnected,
-    preConnectEstimateMs: workers.preConnectEstimateMs,
-    generatorWarmupMs: Math.round(workers.generatorWarmupMs),
-    maxConnectsInFlight: workers.maxConnectsInFlight,
-    ...(workers.dataRanOutWorkers ? { dataRanOutWorkers: workers.dataRanOutWorkers } : {}),
-    transport: workers.transport,
-    ...(workers.transportFallback !== null ? { transportFallback: workers.transportFallback } : {}),
-    protocol: workers.protocol,
-    ...(workers.protocol !== "http1"
-      ? { streams: config.streams, maxStreamsPerConnection: workers.maxStreamsPerConnection }
-      : {}),
-  };
-}
-
-/** A shard's segment as results record it: when its schedule started, how late it was for it. */
-function segmentOf(segment: { index: number; count: number }, workers: WorkersSummary): RunResult["segment"] {
-  return {
-    ...segment,
-    startAt: new Date(workers.startAtEpochMs).toISOString(),
-    lateMs: Math.round(workers.startLateMs),
   };
 }
 

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { parseResultsFile } from "../results/mod.ts";
-import { writeReport } from "../report/write.ts";
+import { writeReport } from "../report/html/render.ts";
 import type { Page } from "playwright-core";
 import { blankCanvases, openReport, type ReportVisit } from "./browser.ts";
 import { requireProgram, withTempDir } from "./helpers.ts";

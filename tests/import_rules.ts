@@ -66,7 +66,7 @@ export const PURE: readonly { folder: string; why: string; except?: Record<strin
   { folder: "validation/", why: "turns schema issues into messages" },
   {
     folder: "report/",
-    why: "renders results: results in, text or HTML out (report/write.ts writes through system/)",
+    why: "renders results: results in, text or HTML out (render.ts writes through system/)",
   },
   {
     folder: "results/",

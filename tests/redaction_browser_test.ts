@@ -4,7 +4,7 @@
  * caching proxy went without Redis carries the bypass sentence as a warning in its target facts.
  */
 import assert from "node:assert/strict";
-import { writeReport } from "../report/write.ts";
+import { writeReport } from "../report/html/render.ts";
 import { openReport } from "./browser.ts";
 import { makeSingleAttack } from "./fixtures/make_results.ts";
 import { requireProgram, withTempDir } from "./helpers.ts";

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import type { ResultsFile, RunResult } from "../results/mod.ts";
-import { writeReport } from "../report/write.ts";
+import { writeReport } from "../report/html/render.ts";
 import { blankCanvases, openPage } from "./browser.ts";
 import { HOSTILE_IMG, makeSeed000 } from "./fixtures/make_results.ts";
 import { requireProgram } from "./helpers.ts";

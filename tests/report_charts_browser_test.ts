@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { writeReport } from "../report/write.ts";
+import { writeReport } from "../report/html/render.ts";
 import { blankCanvases, openReport } from "./browser.ts";
 import { makeSweepMatrix } from "./fixtures/make_results.ts";
 import { requireProgram } from "./helpers.ts";

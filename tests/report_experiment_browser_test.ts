@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { writeReport } from "../report/write.ts";
+import { writeReport } from "../report/html/render.ts";
 import { blankCanvases, openPage } from "./browser.ts";
 import { makeExperimentResults } from "./fixtures/make_experiment_results.ts";
 import { HOSTILE_IMG } from "./fixtures/make_results.ts";

@@ -12,7 +12,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { parseResultsFile, type ResultsFile } from "../results/mod.ts";
 import { resultsFileSchema } from "../results/schema/results.ts";
-import { writeReport } from "../report/write.ts";
+import { writeReport } from "../report/html/render.ts";
 import { blankCanvases, openReport } from "./browser.ts";
 import { makeSeed000 } from "./fixtures/make_results.ts";
 import { requireProgram } from "./helpers.ts";

@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { parseResultsFile } from "../results/mod.ts";
 import { formatExponent } from "../results/text_format.ts";
-import { writeReport } from "../report/write.ts";
+import { writeReport } from "../report/html/render.ts";
 import { openReport } from "./browser.ts";
 import { requireProgram, withTempDir } from "./helpers.ts";
 

@@ -321,7 +321,7 @@ async function writeOutputs(
   try {
     if (output.outFile) await writeResultsFile(output.outFile, results, { keepSecrets });
     if (output.reportFile) {
-      await (await import("../../report/write.ts")).writeReport(output.reportFile, results, {
+      await (await import("../../report/html/render.ts")).writeReport(output.reportFile, results, {
         keepSecrets,
         compare: baseline,
         failOn: output.failOn,

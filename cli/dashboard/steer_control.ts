@@ -13,9 +13,7 @@ const MAX_BODY_BYTES = 4096;
 
 /** A new token: 32 random bytes as hex. */
 export function newSteerToken(): string {
-  return Array.from(crypto.getRandomValues(new Uint8Array(32)), (b) => b.toString(16).padStart(2, "0")).join(
-    "",
-  );
+  return crypto.getRandomValues(new Uint8Array(32)).toHex();
 }
 
 /** Where the endpoint listens and who may use it. `steering` null: steering is off, for `offReason`. */

@@ -5,7 +5,6 @@
  */
 import umdSource from "./vendor/chart.umd.min.js" with { type: "text" };
 
-/** The bundle's source text. */
 export const CHART_JS_SOURCE: string = umdSource;
 
 /** Version of the embedded bundle, from its licence banner (` * Chart.js v4.6.1`). */

@@ -11,7 +11,6 @@ import { runVerdict } from "../../results/conclude/run_verdict.ts";
 import { latencySampled } from "../../results/conclude/responses.ts";
 import { METRIC_UNITS } from "../terminal/baseline_gate.ts";
 
-/** One entry of github-action-benchmark's custom JSON. */
 export interface BenchEntry {
   name: string;
   unit: string;

@@ -77,8 +77,6 @@ function thresholdLines(thresholds: ThresholdResult[], runs: RunResult[]): strin
   return lines;
 }
 
-const METRIC_NAMES: Record<string, string> = { rps: "req/s", p50: "p50", p99: "p99", success: "success" };
-
 function comparisonLines(results: ResultsFile): string[] {
   const analysis = results.analysis;
   if (!analysis || analysis.comparisons.length === 0) return [];
@@ -100,7 +98,7 @@ function comparisonLines(results: ResultsFile): string[] {
     const sign = c.changePct > 0 ? "+" : "";
     const [was, now] = [base, mine].map((g) => fixedOrDash(g?.metrics[c.metric].mean ?? Number.NaN, digits));
     lines.push(
-      `| ${escapeMarkdown(c.group)} | ${METRIC_NAMES[c.metric] ?? c.metric} | ${was} | ${now} | ` +
+      `| ${escapeMarkdown(c.group)} | ${c.metric === "rps" ? "req/s" : c.metric} | ${was} | ${now} | ` +
         `${sign}${fixedOrDash(c.changePct, 1)}% |`,
     );
   }

@@ -21,10 +21,7 @@ import { verdictText } from "../terminal/baseline_gate.ts";
 export type CompareCell = ReturnType<typeof compareCell>;
 
 /** One matched run: the name plus a cell per metric. */
-export interface CompareRow {
-  name: string;
-  cells: Record<CompareMetric, CompareCell>;
-}
+export type CompareRow = ReturnType<typeof buildCompare>[number];
 
 function compareCell(before: RunResult, after: RunResult, metric: CompareMetric) {
   const a = runNoise(before, metric), b = runNoise(after, metric);
@@ -45,17 +42,14 @@ function compareCell(before: RunResult, after: RunResult, metric: CompareMetric)
 }
 
 /** Matches runs by name, in the candidate's order; unmatched runs are left out. */
-export function buildCompare(baseline: ResultsFile, candidate: ResultsFile): CompareRow[] {
+export function buildCompare(baseline: ResultsFile, candidate: ResultsFile) {
   const byName = new Map(baseline.runs.map((r) => [r.name, r]));
-  const rows: CompareRow[] = [];
-  for (const run of candidate.runs) {
+  return candidate.runs.flatMap((run) => {
     const before = byName.get(run.name);
-    if (!before) continue;
-    const cells = {} as Record<CompareMetric, CompareCell>;
-    for (const m of COMPARE_METRICS) cells[m] = compareCell(before, run, m);
-    rows.push({ name: run.name, cells });
-  }
-  return rows;
+    if (!before) return [];
+    const cells = Object.fromEntries(COMPARE_METRICS.map((m) => [m, compareCell(before, run, m)]));
+    return [{ name: run.name, cells: cells as Record<CompareMetric, CompareCell> }];
+  });
 }
 
 /** The gate's verdicts by run group (names without `#repeat`), the rules of `failOn` applied. */

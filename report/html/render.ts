@@ -1,7 +1,8 @@
 /**
  * @module
- * `renderReport`: results in, one self-contained report.html out. Data sits in a JSON block with `<`
- * escaped; the CSP allows only the page's own blocks by hash; the script is the client functions' source.
+ * `renderReport`: results in, one self-contained report.html out: data in a JSON block with `<` escaped, a
+ * CSP allowing only the page's own blocks by hash. `writeReport` writes it atomically, so a failure never
+ * leaves a truncated report.
  */
 import { escapeHtml, escapeInvisible, unicodeEscape } from "../../validation/terminal_text.ts";
 import { createHash } from "node:crypto";
@@ -12,6 +13,7 @@ import { buildPageData } from "./page/data.ts";
 import { PAGE_CSS } from "./page/css.ts";
 import * as textFormat from "../../results/text_format.ts";
 import { maxOf, minOf } from "../../system/large_arrays.ts";
+import { writeTextAtomic } from "../../system/output_file.ts";
 import * as dom from "./client/dom.ts";
 import * as charts from "./client/charts.ts";
 import * as sections from "./client/sections.ts";
@@ -41,7 +43,6 @@ import { meanOf, median } from "../../results/stats.ts";
 import { instancesOf } from "../../results/conclude/expect_verdict.ts";
 import { pooledSends } from "./page/verdict.ts";
 
-/** Options of `renderReport`. */
 export interface RenderOptions {
   /** A baseline results file: adds the before/after comparison of runs with the same name. */
   compare?: ResultsFile;
@@ -165,7 +166,6 @@ ${json.join("")}${p.scripts.map((script) => `<script>${script}</script>\n`).join
 `;
 }
 
-/** Renders the whole report page for `results`. */
 export function renderReport(results: ResultsFile, opts: RenderOptions = {}): string {
   const version = escapeHtml(results.environment.loadlab);
   return htmlPage({
@@ -185,4 +185,8 @@ Self-contained: works offline; the data is embedded as JSON (#loadlab-data).`,
     scripts: [scriptSafe(CHART_JS_SOURCE), clientSource(opts.live ? "loadlabLive" : "loadlabMain")],
     connectSelf: opts.live,
   });
+}
+
+export async function writeReport(path: string, results: ResultsFile, opts: RenderOptions = {}) {
+  await writeTextAtomic(path, renderReport(results, opts));
 }

@@ -3,41 +3,9 @@
  * The pages of `loadlab site`: an index and one report per experiment, plain files linked by relative
  * paths, each embedding its comparisons so picking a baseline needs no server. Pure.
  */
-import type { ResultsFile } from "../../results/mod.ts";
 import { buildCompare, type CompareRow } from "./compare.ts";
 import { clientSource, htmlPage, renderReport } from "./render.ts";
-import type { SiteEntry, SiteNav } from "./site_data.ts";
-import { undelivered } from "../../results/export/summary.ts";
-
-/** One results file of the site; `id` is unique, made of letters, digits, `.`, `_` and `-`. */
-export interface SiteExperiment {
-  id: string;
-  results: ResultsFile;
-}
-
-/** Index rows, newest first. */
-export function siteEntries(experiments: SiteExperiment[]): SiteEntry[] {
-  return experiments.map(({ id, results: r }) => ({
-    id,
-    name: r.experiment.name,
-    description: r.experiment.description ?? null,
-    createdAt: r.createdAt,
-    gitCommit: r.environment.gitCommit ?? null,
-    runs: r.runs.length,
-    thresholdsPassed: r.thresholds.filter((t) => t.ok).length,
-    thresholdsFailed: r.thresholds.filter((t) => !t.ok).length,
-    rps: r.runs.map((run) => Math.round(run.rps * 10) / 10),
-    complete: r.complete ?? null,
-    quick: r.experiment.quick === true,
-    metricsOut: r.export?.length
-      ? {
-        outputs: r.export.map((s) => `${s.kind}: ${s.intervalsSent} sent, ${undelivered(s)} not delivered`)
-          .join("; "),
-        undelivered: r.export.reduce((n, s) => n + undelivered(s), 0),
-      }
-      : null,
-  })).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
-}
+import { siteEntries, type SiteExperiment, type SiteNav } from "./site_data.ts";
 
 function navList(experiments: SiteExperiment[]): SiteNav["experiments"] {
   return siteEntries(experiments).map(({ id, name, createdAt, quick }) => ({ id, name, createdAt, quick }));

@@ -6,7 +6,8 @@ import {
   makeSingleAttack,
 } from "../../tests/fixtures/make_results.ts";
 import { renderReport } from "./render.ts";
-import { renderSiteIndex, renderSiteReport, siteEntries, sitePages } from "./site.ts";
+import { renderSiteIndex, renderSiteReport, sitePages } from "./site.ts";
+import { siteEntries } from "./site_data.ts";
 
 function three() {
   const hostile = makeSingleAttack();

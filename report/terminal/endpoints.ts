@@ -1,9 +1,8 @@
 /**
  * @module
- * The terminal's per-endpoint table of a run of several endpoints, the first screen of other load tools:
- * the busiest `MAX_TERMINAL_ENDPOINTS` by requests, each with its failures, p50/p95/p99, max and rate, in
- * at most `TERMINAL_COLUMNS` columns, names shown on one line and cut to fit; the run's verdict, a
- * percentile too few responses reach, the warm-up and names pooling several requests said beside it. Pure.
+ * The terminal's per-endpoint table of a run of several endpoints: the busiest `MAX_TERMINAL_ENDPOINTS` by
+ * requests in at most `TERMINAL_COLUMNS` columns, names cut to fit on one line, with what qualifies the
+ * numbers said beside it. Pure.
  */
 import { columnsOf, fitColumns, padColumns, visibleLine } from "../../validation/terminal_text.ts";
 import type { RunResult } from "../../results/mod.ts";

@@ -306,10 +306,7 @@ function joinSections(sections: string[][]): string {
   return sections.filter((lines) => lines.length > 0).map((lines) => lines.join("\n")).join("\n\n");
 }
 
-/**
- * oha's part of the summary as report.html shows it: totals, percentiles, connects, statuses, errors.
- * The bar histogram is left to the page's histogram chart (it would double the page's size budget's text).
- */
+/** oha's part of the summary as report.html shows it; the page charts the bar histogram instead. */
 export function ohaSummary(run: RunResult): string {
   const c = palette(false);
   return joinSections([

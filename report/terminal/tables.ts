@@ -63,11 +63,7 @@ function latencyRow(label: string, s: LatencySummaryMs): string[] {
   return [label, ...[s.p2_5, s.p50, s.p97_5, s.p99, s.mean, s.stdev, s.max].map(formatDurationMs)];
 }
 
-/**
- * The run's autocannon tables as rows of text: latency at 2.5%, 50%, 97.5%, 99%, Avg, Stdev, Max (the
- * uncorrected latency as a second row); Req/Sec and Bytes/Sec at 1%, 2.5%, 50%, 97.5%, Avg, Stdev, Min over
- * `samples` 1-second buckets.
- */
+/** autocannon's tables as rows of text: latency (uncorrected as a second row), Req/Sec and Bytes/Sec. */
 export function autocannonRows(run: RunResult) {
   const latency = [["Stat", "2.5%", "50%", "97.5%", "99%", "Avg", "Stdev", "Max"]];
   if (run.uncorrectedLatencyMs === null) {
@@ -76,7 +72,6 @@ export function autocannonRows(run: RunResult) {
     latency.push(latencyRow("Latency (corrected)", sampledLatency(run)));
     latency.push(latencyRow("Latency (uncorrected)", sampledLatency(run, run.uncorrectedLatencyMs)));
   }
-  // Served within the window, as the achieved rate: the drain folded into the last interval left out.
   const perSecondRequests = perSecond(run.intervals, (i) => i.requests - (i.drained ?? 0));
   const requests = seriesStats(perSecondRequests);
   const bytes = seriesStats(perSecond(run.intervals, (i) => i.bytesRead));

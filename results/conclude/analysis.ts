@@ -1,10 +1,8 @@
 /**
  * @module
  * The analysis stored in results.json (`results.analysis`): runs grouped by variant, load and sweep point
- * with each group's mean and 95% CI over its repeats, each group's change against the baseline's and
- * whether it is beyond noise, and every sweep curve's knee; probes and incomplete runs left out. One noise
- * rule for the whole analysis (`noiseRule`): `repeats` when every compared group has two, else `within-run`.
- * Pure.
+ * with mean and 95% CI, each group's change against the baseline's under one noise rule (`repeats` when every
+ * compared group has two, else `within-run`), and each sweep curve's knee. Pure.
  */
 import type { Analysis, RunResult } from "../mod.ts";
 import { COMPARE_METRICS, runNoise, runValue } from "./noise_samples.ts";

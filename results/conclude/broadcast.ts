@@ -1,9 +1,8 @@
 /**
  * @module
- * The finding of a broadcast sweep (broadcast_points.ts): the members the target held (every handshake
- * completed, none lost, the rate served, the point judged), the knee where fan-out bent, what saturated
- * above it (knee_explained.ts), and the points the run verdict flags. A generator-bound point never
- * counts: the generator receives every copy the target sends. Pure.
+ * The finding of a broadcast sweep (broadcast_points.ts): the members the target held, the knee where fan-out
+ * bent, what saturated above it and the flagged points. A generator-bound point never counts: the generator
+ * receives every copy the target sends. Pure.
  */
 import type { ResultsFile } from "../mod.ts";
 import { formatCount, formatDurationMs, formatSignificant } from "../text_format.ts";

@@ -1,8 +1,7 @@
 /**
  * @module
- * A broadcast sweep read off its runs: per member count its fan-out, served share, whether every member
- * stayed and its verdict flags, then the first point where fan-out bent. Fan-out grows with the members by
- * design (each message goes to each member in turn), so a bend is growth much faster than theirs. Pure.
+ * A broadcast sweep read off its runs per member count, and the first point where fan-out bent. Fan-out grows
+ * with the members by design, so a bend is growth much faster than theirs. Pure.
  */
 import type { RunResult } from "../mod.ts";
 import { KEPT_UP_SHARE, meanCi } from "../stats.ts";

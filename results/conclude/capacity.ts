@@ -1,8 +1,7 @@
 /**
  * @module
- * What a capacity search's result may claim, in one sentence for every output: a value whose probes have
- * flags that make numbers loadlab's (judged.ts) is what loadlab sustained, never the target's capacity;
- * other flags go beside the value. Pure.
+ * What a capacity search's result may claim: a value resting on runs loadlab limited (judged.ts) is what
+ * loadlab sustained, never the target's capacity; other flags go beside it. Pure.
  */
 import type { Analysis, RunResult } from "../mod.ts";
 import { loadlabFlags } from "./judged.ts";

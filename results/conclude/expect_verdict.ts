@@ -1,8 +1,7 @@
 /**
  * @module
- * Whether these runs reproduced an expected direction (`expect:`): at a load and sweep point both variants
- * ran, no run has a flag that makes its numbers loadlab's (judged.ts; a flag that only worked against the
- * direction is allowed), the machine has the cores and condition it needs, and the difference points the
+ * Whether these runs reproduced an expected direction (`expect:`): at each point both variants ran, with no
+ * run's numbers loadlab's (judged.ts) and the cores and condition it needs met, the difference points the
  * expected way beyond noise (noise.ts); else "not reproduced here" or "not judged", with why. Pure.
  */
 import type { ResultsFile, RunResult } from "../mod.ts";
@@ -206,9 +205,9 @@ interface PointRuns {
 const MIN_POINTS = 3;
 
 /**
- * The direction weighed across the points when only noise kept some from being reproduced: where every
- * point went the expected way and at least `MIN_POINTS` were measured, their normal errors are combined
- * as independent tests (Stouffer), and it holds at `BEYOND_NOISE_MIN_SE` or more; else null.
+ * The direction across the points when only noise kept some from being reproduced: every point went the
+ * expected way, at least `MIN_POINTS` were measured, and their errors combined (Stouffer) reach
+ * `BEYOND_NOISE_MIN_SE`; else null.
  */
 function heldTogether(e: Expectation, points: PointVerdict[], runs: PointRuns[], results: ResultsFile) {
   // The expected way at every point: reproduced, within noise, or too close for the point's own bar.

@@ -1,8 +1,7 @@
 /**
  * @module
- * The "Findings" block of every experiment report and `--summary`: per load and sweep point the variants'
- * req/s, p99 and success against the baseline with the analysis's noise verdict, the runs loadlab does
- * not trust, each expected direction (expect_verdict.ts) and each capacity search (capacity.ts). Pure.
+ * The "Findings" block of every experiment report and `--summary`: per point the variants against the
+ * baseline with the noise verdict, untrusted runs, expected directions, capacity searches. Pure.
  */
 import type { Analysis, ResultsFile, RunResult } from "../mod.ts";
 import { judgeExpectation } from "./expect_verdict.ts";
@@ -104,15 +103,13 @@ function changes(c: Cell, base: Cell, analysis: Analysis | undefined): string {
 
 function loadFindings(results: ResultsFile): Finding[] {
   const out: Finding[] = [];
-  const points = byPoint(results.runs);
-  for (const [point, variants] of points) {
+  for (const [point, variants] of byPoint(results.runs)) {
     const cells = [...variants].map(([v, runs]) => cellOf(v, runs, results.analysis));
     const base = cells.find((c) => c.variant === results.experiment.baseline) ?? cells[0];
-    const compared = cells.length > 1
-      ? cells.filter((c) => c !== base).map((c) => changes(c, base, results.analysis)).filter(Boolean)
-      : [];
+    const compared = cells.filter((c) => c !== base).map((c) => changes(c, base, results.analysis));
+    const said = compared.filter(Boolean);
     const text = `${point}: ${cells.map(describeCell).join("; ")}` +
-      (compared.length ? `. ${compared.join("; ")}.` : ".");
+      (said.length ? `. ${said.join("; ")}.` : ".");
     out.push({ kind: "load", text, tone: "plain" });
   }
   if (out.length > MAX_LOAD_FINDINGS) {

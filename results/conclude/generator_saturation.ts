@@ -1,11 +1,9 @@
 import { defined } from "../../validation/defined.ts";
 /**
  * @module
- * Whether a closed-model run's own load worker was its queue. A closed loop has no schedule to be late
- * for, so the worker's thread says it: it hardly sleeps (runs or waits for a core `SATURATED_PCT` of the
- * time) and its timers fire `LATE_LOOP_MS` late, or a received response waits for it (`readyWaitMs`) at
- * least `QUEUED_SHARE` of the median latency and `QUEUED_MIN_MS`. A merely busy machine keeps timers and
- * that wait within tens of ms; a slow server keeps the wait a few ms. Pure.
+ * Whether a closed-model run's own load worker was its queue: a closed loop has no schedule to be late for,
+ * so the worker's thread says it (it hardly sleeps, and its timers fire late or responses wait for it). A
+ * merely busy machine keeps those waits within tens of ms. Pure.
  */
 
 /** One interval's generator evidence, as a results interval carries it. */
@@ -68,7 +66,6 @@ function demandPct(load: GeneratorLoad): number {
   return load.generatorBusyPct + load.generatorWaitPct;
 }
 
-/** What the intervals of a closed run say about its generator. */
 type GeneratorSaturation = NonNullable<ReturnType<typeof generatorSaturation>>;
 
 /** The generator's saturation over `intervals`; null when none carries evidence. */

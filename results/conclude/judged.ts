@@ -1,8 +1,7 @@
 /**
  * @module
- * Which runs a finding may judge the target on, one rule for every finding (a sweep's knee, a broadcast
- * sweep's bend, a comparison of two sides, an expected direction), from the findings each run-verdict
- * flag blocks (`VERDICT_FLAGS`, run_verdict.ts). Pure.
+ * Which runs a finding may judge the target on: one rule for every finding, from the findings each
+ * run-verdict flag blocks (`VERDICT_FLAGS`, run_verdict.ts). Pure.
  */
 import type { RunResult } from "../mod.ts";
 import { type FlagBlocks, runVerdict, VERDICT_FLAGS, type VerdictKind } from "./run_verdict.ts";

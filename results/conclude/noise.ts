@@ -1,12 +1,10 @@
 /**
  * @module
- * The noise rules shared by the analysis, `report --compare`, the `--baseline` gate and expected
- * directions: success shares by a two-proportion z-test on the counts of the requests sent (repeats
- * pooled), at the same bars, since a run's requests are not independent (one stall fails many); one run a
- * side (`within-run`) by batch means of its judged part (noise_samples.ts), not for a load whose rate
- * changes within the run nor a gap the slower side's own waits can explain (own_waits.ts); two repeats a
- * side or more by Welch's t-test. Beyond noise needs `BEYOND_NOISE_MIN_SE` standard errors, within noise
- * is under `WITHIN_NOISE_MAX_SE`, between is "not judged" with the number. Pure.
+ * The noise rules of the analysis, `report --compare`, the `--baseline` gate and expected directions: success
+ * shares by a two-proportion z-test at the same bars (one stall fails many requests); one run a side
+ * (`within-run`) by batch means (noise_samples.ts) bounded by its own waits (own_waits.ts); two repeats or
+ * more by Welch's t-test. Beyond noise needs `BEYOND_NOISE_MIN_SE` standard errors, within is under
+ * `WITHIN_NOISE_MAX_SE`, between is "not judged". Pure.
  */
 import type { RunResult } from "../schema/results.ts";
 import {
@@ -155,9 +153,8 @@ function barOf(interval: number | null, se: number, bar: number): number | null 
 }
 
 /**
- * The numbers behind `judgeNoise`'s verdict, so what a reader is shown never contradicts it: the change
- * of the two sides' levels and the margin the rule weighed, back in the metric's unit (a latency's
- * interval is a ratio's, not symmetric). Preconditions (`withinRunBlocker`) are not checked.
+ * The numbers behind `judgeNoise`'s verdict in the metric's unit, so what a reader is shown never contradicts
+ * it; preconditions (`withinRunBlocker`) are not checked.
  */
 export function judgedChange(
   rule: NoiseRule,
@@ -207,9 +204,8 @@ function shareCounts(runs: RunResult[]): ShareCounts {
 }
 
 /**
- * The two-proportion z-test of `b` against `a`: the difference `b - a` of the shares in points, its pooled
- * standard error, and how many it is (0 for two equal shares with no spread, Infinity for unequal ones);
- * null when a side sent nothing.
+ * The two-proportion z-test of `b` against `a`: `b - a` in points, its pooled standard error and how many it
+ * is (0 for equal shares with no spread, Infinity for unequal); null when a side sent nothing.
  */
 function twoProportion(a: ShareCounts, b: ShareCounts) {
   if (a.sent === 0 || b.sent === 0) return null;

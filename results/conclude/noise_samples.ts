@@ -1,8 +1,7 @@
 /**
  * @module
- * What the noise rules (noise.ts) and the findings weigh: the compared metrics, an interval's and a run's
- * value of each, a run's point, its batch means over its judged part (from its stabilization point, else its
- * final half), the scale a metric is judged on, and whether its load held one rate. Pure.
+ * What the noise rules and the findings weigh: the compared metrics, a run's values and batch means over its
+ * judged part (from its stabilization point, else its final half), and each metric's judged scale. Pure.
  */
 import type { IntervalResult, RunResult } from "../schema/results.ts";
 import { servedRps } from "./served_rate.ts";

@@ -1,11 +1,9 @@
 /**
  * @module
- * How far a run's own waits for a core can move its numbers, from what it recorded per interval (the
- * load worker's and the target's run-queue waits, timer lag), never other processes' CPU: a nice'd job
- * that yields its core costs the run nothing. A thread waiting share w stretches its work by at most
- * 1 / (1 - w), and each wait adds at most its length to a latency; a difference past that bound is the
- * target's, one within it is not judged, with what would settle it. Other processes' CPU
- * (`hostCpu`) is only said beside a run's rate (`busyMachineNote`). Pure.
+ * How far a run's own waits for a core (the worker's and target's run-queue waits, timer lag) can move its
+ * numbers: a thread waiting share w stretches its work by at most 1 / (1 - w). A difference past that is the
+ * target's, one within it is not judged. Other processes' CPU is only said beside a rate (`busyMachineNote`):
+ * a nice'd job costs the run nothing. Pure.
  */
 import type { RunResult } from "../schema/results.ts";
 import type { NoiseMetric } from "./noise_samples.ts";
@@ -108,8 +106,7 @@ function waitsText(w: OwnWaits): string {
 }
 
 /**
- * Whether the slower side's own waits can explain the change, and the sentence that says how far they
- * reach; null when it recorded none.
+ * Whether the slower side's own waits can explain the change, and how far they reach; null: none recorded.
  */
 export function judgeOwnWaits(
   before: RunResult[],

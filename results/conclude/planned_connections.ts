@@ -1,11 +1,7 @@
 /**
  * @module
- * Whether a ramping-connections run held the connections its stages planned: an interval open under half the
- * plan at its start is short (the last interval, small plans and steered runs left out). And when a closed
- * run's crowd of connections was open, so its first intervals read as a crowd still opening, not the
- * server's answer to the whole crowd: the end of the first interval whose open gauge holds `OPEN_SHARE` of
- * the plan, said only when that took longer than one interval, for plans of `MIN_PLANNED` connections or
- * more, unsteered, with connections kept. Pure.
+ * Whether a ramping-connections run held the connections its stages planned (an interval under half the plan
+ * is short), and when a closed run's crowd was open, so its first intervals read as opening. Pure.
  */
 import type { RunResult } from "../schema/results.ts";
 import { formatCount } from "../text_format.ts";
@@ -69,10 +65,8 @@ const OPEN_SHARE = 0.99;
 type CrowdOpening = NonNullable<ReturnType<typeof crowdOpening>>;
 
 /**
- * How the run's crowd opened: the connections planned (this segment's share), when they were open (ms
- * after the warm-up, the end of that interval; null: never), the most open at an interval's end before
- * then (all of the run when never open; then also `neverOpened`) and the responses answered meanwhile (0:
- * nothing was sent before it was open); null when it opened within the first interval or is not judged.
+ * How the run's crowd opened: connections planned, when open (ms after the warm-up; null: never), the most
+ * open before then and the responses answered meanwhile; null if open in the first interval or not judged.
  */
 export function crowdOpening(run: RunResult) {
   const config = run.config as Record<string, unknown>;

@@ -1,11 +1,8 @@
 /**
  * @module
- * What answers a run got, as the results file counts them: none at all (`failed`, exit 4), server errors
- * (5xx past `SERVER_ERROR_FLAG_SHARE`), not one success (no 2xx/3xx), nothing measured after the warm-up,
- * and whether a statistic has samples (printed "-", never "0 ms"). Sessions that received WebSocket messages
- * on connections of their own (k6/ws) got answers. A session script that changes a JavaScript built-in breaks
- * loadlab's engine until the worker puts it back and counts a `script` error in these words; the verdict
- * names the change whatever its share. Pure.
+ * What answers a run got: none (`failed`, exit 4), server errors past `SERVER_ERROR_FLAG_SHARE`, no success,
+ * nothing after the warm-up, and whether a statistic has samples (printed "-", never "0 ms"). A session
+ * script that changed a JavaScript built-in is named whatever its share. Pure.
  */
 import type { IntervalResult, LatencySummaryMs, RunResult } from "../schema/results.ts";
 import { formatCount } from "../text_format.ts";

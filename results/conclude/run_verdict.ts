@@ -1,9 +1,8 @@
 /**
  * @module
  * The run verdict: whether loadlab trusts a run's numbers, computed once from the results file, shown
- * wherever they are (report, terminal, progress, `--summary`, `--junit`) and gated by `--strict`. It reads,
- * never judges again: the bound flags are the runner's, the rest counts the run recorded. `VERDICT_FLAGS`
- * is the one ordered table of flags, listed again in docs/REFERENCE.md (a test compares). Pure.
+ * wherever they are and gated by `--strict`. `VERDICT_FLAGS` is the one ordered table of flags, listed again
+ * in docs/REFERENCE.md (a test compares). Pure.
  */
 import type { RunResult } from "../schema/results.ts";
 import {

@@ -1,8 +1,7 @@
 /**
  * @module
- * What a run's sends came to: the share dropped, the requests lost or unanswered at the stop, the ones
- * failed without a response, the kernel's listen-queue drops, and an open run's requested, sent and
- * achieved rates; the verdict and the reports both read them here. Pure.
+ * What a run's sends came to (dropped, lost, unanswered, failed, listen-queue drops, an open run's rates),
+ * read here by the verdict and the reports. Pure.
  */
 import type { RunResult } from "../schema/results.ts";
 import { ERROR_KINDS } from "../schema/values.ts";
@@ -70,10 +69,7 @@ export function kernelDrops(run: RunResult): number {
   return Number.isFinite(n) && n > 0 ? n : 0;
 }
 
-/**
- * What an open or throughput run was asked for and what it did, side by side: the requested rate, sends
- * made and dropped (the achieved rate is `run.rps`).
- */
+/** An open or throughput run's requested rate, sends made and dropped (the achieved rate is `run.rps`). */
 export function sendFacts(run: RunResult) {
   return {
     /** The requested rate (req/s); null for closed models. */

@@ -1,9 +1,7 @@
 /**
  * @module
- * The rate a run was served at: responses within the load window per second of it (the drain after the
- * window is counted apart), whether it fell short of the requested rate, and whether it was saturated
- * (short while its latency kept rising); and who held a run up, from its late and server-bound send
- * counts: one rule for a run, a phase of one and merged shards. Pure.
+ * The rate a run was served at (responses in the load window per second of it), whether it fell short or
+ * saturated, and who held it up: one rule for a run, a phase and merged shards. Pure.
  */
 import type { IntervalResult, RunResult } from "../mod.ts";
 import { median } from "../stats.ts";
@@ -15,9 +13,8 @@ export const MIN_HELD_SENDS = 5;
 
 /**
  * Who limited an open-model run when over 1% of `MIN_HELD_SENDS`+ sends were held up: the larger of late
- * sends (the generator) and sends that waited for a connection (the server), though over half late always
- * names the generator (its unread responses make connections look busy). `saturated` (served short while
- * latency rose) names the server; a closed run's `busyGenerator` (generator_saturation.ts) the generator.
+ * sends (generator) and sends waiting for a connection (server), but over half late names the generator,
+ * whose unread responses make connections look busy.
  */
 export function verdict(
   lateSends: number,

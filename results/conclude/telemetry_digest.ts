@@ -1,8 +1,7 @@
 /**
  * @module
- * One run's target telemetry boiled down to what limited it: the busiest target process's CPU and wait
- * for a core, event-loop delay, GC, Redis, the CMS pool, the generator's part, whether the target shared
- * the generator's machine, and the hottest profiled function. Null fields were not sampled. Pure.
+ * One run's target telemetry boiled down to what limited it (CPU, waits for a core, event loop, GC, Redis,
+ * CMS pool, generator, hottest function); null fields were not sampled. Pure.
  */
 import type { RunResult, TelemetrySeries } from "../mod.ts";
 import { sendsOf } from "./responses.ts";

@@ -1,12 +1,8 @@
 /**
  * @module
- * What a WebSocket connection storm asked for and did, like with like: connections per second requested
- * against opened, messages per connection sent against asked, and answers that came after the window (a
- * connection taking T to send its messages serves the rate only from T on); null for no storm. And
- * whether a WebSocket run's answers can be believed under its match rule: an echo or nth rule takes any
- * message as an answer, so a server that floods messages of its own has every send "answered". Flooded
- * when unsolicited messages outnumber answered ones `FLOOD_RATIO` times and number `MIN_FLOOD_MESSAGES`.
- * Pure.
+ * A WebSocket connection storm's asks against what it did, like with like (null for no storm), and whether a
+ * run's answers can be believed: an echo or nth rule takes any message as an answer, so a server flooding its
+ * own messages has every send "answered". Pure.
  */
 import type { RunResult } from "../schema/results.ts";
 import { MIN_HELD_SENDS, servedShortfall, SHORTFALL_SHARE } from "./served_rate.ts";
@@ -76,10 +72,7 @@ const MIN_FLOOD_MESSAGES = 10_000;
 
 type WsFlood = NonNullable<ReturnType<typeof wsFlood>>;
 
-/**
- * A flooded run's counts: unsolicited messages, answered ones, and the rule that took any message; null
- * when the run is none (see the module comment).
- */
+/** A flooded run's unsolicited messages, answered ones and the rule that took any message; else null. */
 export function wsFlood(run: Pick<RunResult, "url" | "config" | "ws" | "requests">) {
   const ws = run.ws;
   if (ws === undefined || !/^wss?:/i.test(run.url)) return null;

@@ -7,8 +7,10 @@ import type { Counters } from "../interval_counts.ts";
 import type { NativeHistogram } from "./native_histogram.ts";
 import type { WsIntervalCounts } from "../ws_totals.ts";
 
-/** A series' Prometheus name, OpenTelemetry name and unit, and its help text. */
+/** A series' Prometheus name, OpenTelemetry name and unit ("" when none), and its help text. */
 type SeriesNames = { prom: string; otlp: string; unit: string; help: string };
+/** A series' names, where a named sample may lack one. */
+type Names = Omit<SeriesNames, "prom" | "otlp"> & { prom?: string; otlp?: string };
 
 function series(prom: string, otlp: string, unit: string, help: string): SeriesNames {
   return { prom, otlp, unit, help };
@@ -158,27 +160,15 @@ export interface ExportPoint {
 }
 
 /** One value of a series named as another tool names it; the encoders send it as it is. */
-export interface NamedSample {
-  prom?: string;
-  otlp?: string;
+export type NamedSample = Names & {
   type: "counter" | "gauge";
   value: number;
-  /** OpenTelemetry's unit ("" when none). */
-  unit: string;
-  help: string;
   labels: Record<string, string>;
-}
+};
 
 /** One series family of a batch of points, walked once for every format: names, kind, help, samples. */
-export interface ExportFamily {
-  /** Prometheus's name; a named sample may have none. */
-  prom?: string;
-  /** OpenTelemetry's name; a named sample may have none. */
-  otlp?: string;
+export interface ExportFamily extends Names {
   type: "counter" | "gauge" | "histogram";
-  /** OpenTelemetry's unit ("" when none). */
-  unit: string;
-  help: string;
   /** Whole numbers (OTLP's `asInt`), else doubles. */
   integer: boolean;
   /** Sent only with samples (gauges, per-endpoint and ws series); the run's counters always. */
@@ -187,7 +177,6 @@ export interface ExportFamily {
   samples: Array<{ point: ExportPoint; labels: Record<string, string>; value: number | NativeHistogram }>;
 }
 
-type Names = Omit<SeriesNames, "prom" | "otlp"> & { prom?: string; otlp?: string };
 type Values = (p: ExportPoint) => Array<[Record<string, string>, number | NativeHistogram]>;
 
 /** The families of a batch: the counters, latency, gauges, per-endpoint, ws and named series. */

@@ -34,31 +34,30 @@ interface SlotFacts {
 /** Slot facts at `NATIVE_SCHEMA`, filled as slots are met: every histogram has the same slots. */
 const slotFacts = new Map<number, SlotFacts>();
 
-function factsOf(h: Histogram, slot: number, schema: number): SlotFacts {
-  const cached = schema === NATIVE_SCHEMA ? slotFacts.get(slot) : undefined;
+function factsOf(h: Histogram, slot: number): SlotFacts {
+  const cached = slotFacts.get(slot);
   if (cached !== undefined) return cached;
   const { highestUs, medianUs } = bucketValuesUs(h, slot);
   const facts = {
     topSec: highestUs / 1e6,
     middleSec: medianUs / 1e6,
-    index: bucketIndex(highestUs / 1e6, schema),
+    index: bucketIndex(highestUs / 1e6),
   };
-  if (schema === NATIVE_SCHEMA) slotFacts.set(slot, facts);
+  slotFacts.set(slot, facts);
   return facts;
 }
 
 /**
- * Builds the exponential form of an HDR histogram of microseconds. Prometheus index i holds
- * (2^((i-1)/2^schema), 2^(i/2^schema)] seconds; `sumSec` counts each HDR bucket at its middle, as HDR's
- * mean does; `minSec` and `maxSec` are the smallest and largest recorded values (HDR bucket tops), 0 when
- * empty; `zeroCount` is 0 (HDR records at least 1 µs) and so is the zero bucket's threshold.
+ * The exponential form of an HDR histogram of microseconds: index i holds (2^((i-1)/2^schema),
+ * 2^(i/2^schema)] seconds; `sumSec` counts each bucket at its middle, as HDR's mean does.
  */
-export function nativeHistogram(h: Histogram, schema = NATIVE_SCHEMA) {
+export function nativeHistogram(h: Histogram) {
+  const schema: number = NATIVE_SCHEMA;
   const indexes: number[] = [];
   const counts: number[] = [];
   let sumSec = 0, minSec = 0, maxSec = 0;
   forEachBucket(h, (slot, count) => {
-    const { topSec, middleSec, index } = factsOf(h, slot, schema);
+    const { topSec, middleSec, index } = factsOf(h, slot);
     if (indexes.at(-1) === index) counts[counts.length - 1] += count;
     else {
       indexes.push(index);

@@ -1,10 +1,7 @@
 /**
  * @module
- * The bodies the metrics outputs push. Export points as an OTLP `ExportMetricsServiceRequest` in OTLP/HTTP's
- * JSON mapping: counters as cumulative sums, latency as an exponential histogram (scale 8), gauges; that
- * request as protobuf bytes, OTLP/HTTP's default encoding (field numbers are opentelemetry-proto's); and
- * as a Prometheus remote-write 1.0 `WriteRequest` (latency as a native histogram, schema 8), which
- * cli/metrics_out/sender.ts compresses and posts. Pure.
+ * The bodies the metrics outputs push: an OTLP `ExportMetricsServiceRequest` as OTLP/HTTP JSON and protobuf,
+ * and a Prometheus remote-write 1.0 `WriteRequest`; latency as exponential histograms of scale 8. Pure.
  */
 import { ProtoWriter } from "./protobuf_writer.ts";
 import { exportFamilies, type ExportFamily, type ExportPoint } from "./export_point.ts";

@@ -11,7 +11,6 @@ import type { IntervalDelta } from "./interval_delta.ts";
 import type { ExportPoint, NamedSample, TelemetryGauge } from "./export_point.ts";
 import { addWsIntervalCounts, emptyWsIntervalCounts, type WsIntervalCounts } from "../ws_totals.ts";
 
-/** Running totals of one run. */
 export class RunSeries {
   readonly #counters = emptyCounters();
   readonly #errors: Record<string, number> = Object.fromEntries(ERROR_KINDS.map((k) => [k, 0]));

@@ -11,7 +11,6 @@ export type MetricsOutKind = (typeof METRICS_OUT_KINDS)[number];
 
 const count = z.number().int().min(0);
 
-/** One output's record in results.json. */
 export const exportSummarySchema = z.looseObject({
   kind: z.enum(METRICS_OUT_KINDS),
   url: z.string(),

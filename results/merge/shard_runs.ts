@@ -1,10 +1,7 @@
 /**
  * @module
- * One run rebuilt exactly from its shards (`--segment i/N`): HDR histograms added, counters summed,
- * intervals aligned by absolute time and added per interval (percentiles from the added histograms, NaN
- * where a shard kept none); what cannot add exactly is left out. The loads that ran together against
- * one target (`together:`, k6's scenarios) add up as one run the same way: sessions pool by step label,
- * endpoints stay apart. Pure.
+ * One run rebuilt exactly from its shards (`--segment i/N`) or from loads that ran together (`together:`):
+ * histograms added, counters summed, intervals aligned by time; what cannot add exactly is left out. Pure.
  */
 import { defined } from "../../validation/defined.ts";
 import type { IntervalResult, LatencySummaryMs, RunResult } from "../mod.ts";
@@ -172,19 +169,15 @@ function summed(runs: RunResult[], ...keys: Counted[]) {
   return Object.fromEntries(totals.filter(([, total]) => total > 0));
 }
 
-function memoryCutOf(runs: RunResult[]) {
-  const cut = runs.find((r) => r.memoryCut)?.memoryCut;
-  return cut ? { memoryCut: { ...cut, workers: sum(runs, (r) => r.memoryCut?.workers ?? 0) } } : {};
-}
-
 /** The parts a run does not always have: incomplete, cut workers, telemetry, flows, endpoints, ws. */
 function mergeSections(runs: RunResult[], alignment: Alignment, intervalCount: number) {
   const endpoints = mergeEndpoints(runs.map((r) => r.endpoints), alignment.offsets, intervalCount);
   const ws = runs.flatMap((r) => (r.ws ? [r.ws] : []));
+  const cut = runs.find((r) => r.memoryCut)?.memoryCut;
   return {
     ...(runs.some((r) => r.incomplete) ? { incomplete: true } : {}),
     ...summed(runs, "stuckWorkers", "exitedWorkers", "unrecordedLatencies", "dataRanOutWorkers", "unjudged"),
-    ...memoryCutOf(runs),
+    ...(cut ? { memoryCut: { ...cut, workers: sum(runs, (r) => r.memoryCut?.workers ?? 0) } } : {}),
     ...(runs.some((r) => r.telemetry) ? { telemetry: mergeTelemetry(runs) } : {}),
     ...(runs[0].flows ? { flows: addFlows(runs.flatMap((r) => r.flows ?? [])) } : {}),
     ...defined({ endpoints }),
@@ -275,7 +268,6 @@ function poolSessions(into: Flow, flow: Flow, pool: PoolDurations): void {
   delete into.sessionHistogramEncoded;
 }
 
-/** Where each shard's intervals land in the merged run. */
 type Alignment = ReturnType<typeof alignShards>;
 
 /** When a shard's measured run began (ms since the epoch): its schedule start plus its warm-up. */
@@ -283,11 +275,7 @@ function originEpochMs(run: RunResult): number {
   return Date.parse(run.segment?.startAt ?? run.startedAt) + run.warmupSec * 1000;
 }
 
-/**
- * Offsets of each shard's intervals on the common grid, from the shards' start times: per shard, the merged
- * interval index of its interval 0; `unaligned` when a shard started off the grid by more than 1 ms (its
- * offset was rounded).
- */
+/** Each shard's offset on the merged interval grid; `unaligned` when one started over 1 ms off it. */
 export function alignShards(runs: RunResult[]) {
   const configured = Number(runs[0].config.intervalMs);
   const intervalMs = configured > 0 ? configured : (runs[0].intervals[0]?.durationMs ?? 250);
@@ -300,17 +288,14 @@ export function alignShards(runs: RunResult[]) {
 
 /** The shards' intervals added per absolute interval; percentiles from the added histograms. */
 function mergeIntervals(runs: RunResult[], alignment: Alignment): IntervalResult[] {
-  const slots = new Map<number, IntervalResult[]>();
-  runs.forEach((run, k) => {
-    run.intervals.forEach((iv, i) => {
-      const index = i + alignment.offsets[k];
-      slots.set(index, [...(slots.get(index) ?? []), iv]);
-    });
-  });
+  const placed = runs.flatMap((run, k) =>
+    run.intervals.map((iv, i) => ({ iv, index: i + alignment.offsets[k] }))
+  );
+  const slots = Map.groupBy(placed, (p) => p.index);
   const last = Math.max(-1, ...slots.keys());
   return Array.from(
     { length: last + 1 },
-    (_, index) => mergeInterval(slots.get(index) ?? [], index, alignment),
+    (_, index) => mergeInterval((slots.get(index) ?? []).map((p) => p.iv), index, alignment),
   );
 }
 

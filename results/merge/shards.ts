@@ -61,13 +61,10 @@ function checkSet(shards: Shard[], problems: string[]): void {
       }`,
     );
   }
-  const byIndex = new Map<number, string[]>();
-  for (const s of shards) byIndex.set(s.index, [...(byIndex.get(s.index) ?? []), s.file]);
-  for (const [index, files] of byIndex) {
-    if (files.length > 1) {
-      problems.push(
-        `segment ${index}/${shards[0].count} overlaps: it is in ${files.join(" and ")} (merge each once)`,
-      );
+  for (const [index, same] of Map.groupBy(shards, (s) => s.index)) {
+    if (same.length > 1) {
+      const files = same.map((s) => s.file).join(" and ");
+      problems.push(`segment ${index}/${shards[0].count} overlaps: it is in ${files} (merge each once)`);
     }
   }
   if (shards.length > 1) checkRuns(shards, problems);

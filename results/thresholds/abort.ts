@@ -22,7 +22,6 @@ type Tally = Record<typeof TALLY_KEYS[number], number>;
 /** What the watch reads of an interval handed over during the run: counts and HDR encodings (µs). */
 export type LiveInterval = Pick<IntervalDelta, "index" | "histograms" | typeof TALLY_KEYS[number]>;
 
-/** Why and when a run was stopped (results' `abortedBy`). */
 export type AbortedBy = NonNullable<RunResult["abortedBy"]>;
 
 interface WindowRule {

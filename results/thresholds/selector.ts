@@ -72,8 +72,7 @@ export function fromK6(expression: string): string | null {
 
 /**
  * Whether `e` matches every pair: `name`, `method`, k6's `url`, or a tag (`status` picks responses; k6's
- * `scenario` is `default` on a request of no declared scenario). `targets`: the origins sent to the run's
- * target (`targetOriginsOf`); unknown: any origin's.
+ * `scenario` is `default` outside declared ones); `targets`: origins sent to the run's target.
  */
 export function selects(
   selector: Selector,

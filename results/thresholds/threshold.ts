@@ -1,9 +1,7 @@
 /**
  * @module
- * Pass/fail thresholds for CI (`--threshold "p99<200ms"`): parsed before any load is sent, judged
- * against every run they apply to after it. Grammar: `[run:]metric op value[unit] [over 10s]`. A rule
- * `over` windows holds in every window of the run (latency exact from the intervals' HDR histograms); one
- * on an error kind (`errorRate{kind:timeout}<1%`) is judged on the whole run.
+ * Pass/fail thresholds for CI (`--threshold "p99<200ms"`), parsed before any load and judged on every run
+ * they apply to. Grammar: `[run:]metric op value[unit] [over 10s]` (`over`: in every window).
  */
 import { defined } from "../../validation/defined.ts";
 import type { IntervalResult, RunResult, ThresholdResult } from "../mod.ts";
@@ -26,7 +24,6 @@ import { servedRps } from "../conclude/served_rate.ts";
 
 export type Op = "<" | "<=" | ">" | ">=" | "==" | "!=";
 
-/** A parsed threshold. */
 export interface Threshold {
   expression: string;
   /** Only runs with this name (experiments); undefined = every run. */
@@ -83,7 +80,6 @@ const COUNTS: Record<string, (r: RunResult) => number> = {
   dropped: (r) => r.droppedSends,
 };
 
-/** Every metric name a threshold may use. */
 export const METRICS = [...Object.keys(LATENCY_KEYS), ...Object.keys(RATIOS), ...Object.keys(COUNTS)];
 
 /** The metrics that exist per endpoint: all but the open model's late and dropped sends and the sessions'. */
@@ -196,10 +192,8 @@ export function metricValue(run: RunResult, metric: string): number {
 }
 
 /**
- * A k6 rule's value: `http_reqs` counts every request sent, answered or not (setup's and teardown's too),
- * over the run's duration as the summary prints it; one that failed before it was sent (connect, DNS, TLS)
- * is an `http_req_duration` of 0 ms, its phases never begun; a metric with no sample is 0. Other failures'
- * durations (a timeout) are not kept: with none answered, unmeasured.
+ * A k6 rule's value: `http_reqs` counts every request sent (setup's and teardown's too) over the run's
+ * duration; a request failed unsent is an `http_req_duration` of 0 ms; a metric with no sample is 0.
  */
 function k6Value(run: RunResult, metric: string): number {
   const unanswered = unansweredRequests(run), sent = run.requests + unanswered;
@@ -230,7 +224,6 @@ function k6EmptyValue(t: Threshold): number {
   return !t.k6 || t.selector?.error_code !== undefined ? Number.NaN : 0;
 }
 
-/** Whether `actual` satisfies `op limit`. */
 export function compare(actual: number, op: Op, limit: number): boolean {
   return {
     "<": actual < limit,
@@ -334,7 +327,6 @@ function kindValue(run: RunResult, metric: string, kind: string): number {
   return sends > 0 ? count / sends : 0;
 }
 
-/** What a window's value of a threshold metric is measured from. */
 type WindowMetric = { kind: "latency"; key: LatencyKey } | { kind: "rps" } | {
   kind: "success";
   invert: boolean;
@@ -377,7 +369,6 @@ function windowValue(window: IntervalResult[], metric: WindowMetric): number {
   if (metric.kind === "latency") return latencyOf(window, metric.key);
   const t = emptyCounters(), sec = window.reduce((a, iv) => a + iv.durationMs, 0) / 1000;
   for (const iv of window) addCounters(t, iv);
-  // Served within the window, as the achieved rate: the drain folded into the last interval left out.
   if (metric.kind === "rps") return servedRps(t.requests, t.drained, sec);
   const rate = successRateOf({ ...t, errors: window.reduce((a, iv) => a + iv.errors, 0) }, NaN);
   return metric.invert ? 1 - rate : rate;

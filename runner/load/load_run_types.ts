@@ -4,7 +4,6 @@
  * and the handles that start, steer and stop it. Apart so run_load.ts and run_prepared.ts share them.
  */
 import type { WsParts } from "../../results/ws_totals.ts";
-import type { WsResult } from "../../results/schema/ws.ts";
 import type { AttackConfig } from "../config.ts";
 import type { ProtocolUsed } from "../http/protocols.ts";
 import type { TlsSessionInfo } from "../http/tls/deno_tls.ts";
@@ -54,19 +53,8 @@ export interface LoadRunSummary {
   logError?: string;
   /** The load's data rows ran out in this worker (`whenDone: stop`, or `unique`): it stopped sending. */
   dataRanOut?: boolean;
-  dataRanOutWorkers?: number;
   /** WebSocket runs: this worker's counts (handshakes, messages each way, close codes). */
   ws?: WsParts;
-  /** WebSocket runs: the pool's, merged (set by the pool only). */
-  wsResult?: WsResult;
-  /** Workers ended for not stopping past their graceful stop (worker/pool.ts); set by the pool only. */
-  stuckWorkers?: number;
-  /** Answers those workers counted that reached no sample: in the counts, their latencies lost. */
-  unrecordedLatencies?: number;
-  /** Workers whose isolate ended on its own mid-load (a script's `Deno.exit`); set by the pool only. */
-  exitedWorkers?: number;
-  /** loadlab's memory passed its limit: the limit, the RSS seen (MB) and the workers ended; pool only. */
-  memoryCut?: { limitMb: number; rssMb: number; workers: number };
   /** A count that ended short of its count: its max duration passed, or its sessions all sat idle. */
   endedBy?: "maxDuration" | "idle";
 }

@@ -15,6 +15,7 @@ import type { LoadRunSummary } from "../load/load_run_types.ts";
 import { addWsParts, type WsParts } from "../../results/ws_totals.ts";
 import { type MemoryWatch, watchMemory } from "./memory_limit.ts";
 import { knowSecrets } from "../../results/redact.ts";
+import type { RunResult } from "../../results/mod.ts";
 
 /** Past its graceful stop, a worker whose loop still turns gets this long (its own end takes ms). */
 const STUCK_MARGIN_MS = 5_000;
@@ -49,7 +50,7 @@ interface LoadSpan {
 
 /** Collects from `workers` (their heartbeats beside), started with `config` over `span`, into `sinks`. */
 export class WorkerCollector {
-  readonly done: Promise<LoadRunSummary>;
+  readonly done: Promise<DoneSummary>;
   readonly #totals = new DoneTotals();
   readonly #finished: boolean[];
   readonly #lastIndex: number[];
@@ -61,7 +62,7 @@ export class WorkerCollector {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #watch: ReturnType<typeof setInterval> | undefined;
   readonly #memory: MemoryWatch;
-  #resolve: (summary: LoadRunSummary) => void = () => {};
+  #resolve: (summary: DoneSummary) => void = () => {};
 
   constructor(
     readonly workers: LoadWorker[],
@@ -75,7 +76,7 @@ export class WorkerCollector {
     this.#lastInFlight = workers.map(() => 0);
     this.#received = workers.map(() => [0, 0]);
     this.#remaining = workers.length;
-    this.done = new Promise<LoadRunSummary>((resolve, reject) => {
+    this.done = new Promise<DoneSummary>((resolve, reject) => {
       this.#resolve = resolve;
       for (const w of workers) {
         w.onerror = (e) => {
@@ -209,6 +210,9 @@ export class WorkerCollector {
 
 type TlsSession = LoadRunSummary["tlsSession"];
 
+/** The done workers' summaries added up: what the runner reads, and `part` in results' shape. */
+export type DoneSummary = ReturnType<DoneTotals["summary"]>;
+
 /** The done workers' summaries, added up. */
 export class DoneTotals {
   #activeMs = 0;
@@ -244,20 +248,26 @@ export class DoneTotals {
     this.#activeMs = Math.max(this.#activeMs, activeMs);
   }
 
-  summary(): LoadRunSummary {
+  summary() {
+    const part: Partial<RunResult> = {
+      maxConnectsInFlight: this.#maxConnectsInFlight,
+      ...(this.#tlsSession !== null ? { tls: { ...this.#tlsSession } } : {}),
+      ...(this.#ws.length > 0 ? { ws: addWsParts(this.#ws) } : {}),
+      ...(this.#dataRanOut > 0 ? { dataRanOutWorkers: this.#dataRanOut } : {}),
+      // A stuck worker's counts since its last sample come from its heartbeat; their latencies do not.
+      ...(this.stuck > 0 ? { incomplete: true, stuckWorkers: this.stuck } : {}),
+      ...(this.unrecorded > 0 ? { unrecordedLatencies: this.unrecorded } : {}),
+      ...(this.exited > 0 ? { incomplete: true, exitedWorkers: this.exited } : {}),
+      ...(this.overMemory
+        ? { incomplete: true, memoryCut: { ...this.overMemory, workers: this.memory } }
+        : {}),
+      ...(this.#endedBy ? { incomplete: true, endedBy: this.#endedBy } : {}),
+    };
     return {
       activeMs: this.#activeMs,
-      maxConnectsInFlight: this.#maxConnectsInFlight,
-      tlsSession: this.#tlsSession,
       maxStreamsPerConnection: this.#maxStreamsPerConnection,
-      ...(this.#ws.length > 0 ? { wsResult: addWsParts(this.#ws) } : {}),
       ...(this.#logError ? { logError: this.#logError } : {}),
-      ...(this.#dataRanOut > 0 ? { dataRanOutWorkers: this.#dataRanOut } : {}),
-      ...(this.stuck > 0 ? { stuckWorkers: this.stuck } : {}),
-      ...(this.unrecorded > 0 ? { unrecordedLatencies: this.unrecorded } : {}),
-      ...(this.exited > 0 ? { exitedWorkers: this.exited } : {}),
-      ...(this.overMemory ? { memoryCut: { ...this.overMemory, workers: this.memory } } : {}),
-      ...(this.#endedBy ? { endedBy: this.#endedBy } : {}),
+      part,
     };
   }
 }

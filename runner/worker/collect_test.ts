@@ -28,5 +28,8 @@ Deno.test("a beating worker outlives a 1 ms timeout; a silent one is ended as st
     new Promise((resolve) => limit = setTimeout(() => resolve(null), 200 * HEARTBEAT_MS)),
   ]);
   clearTimeout(limit);
-  assertEquals([terminated, (summary as { stuckWorkers?: number } | null)?.stuckWorkers], [true, 1]);
+  assertEquals([terminated, (summary as { part: { stuckWorkers?: number } } | null)?.part.stuckWorkers], [
+    true,
+    1,
+  ]);
 });

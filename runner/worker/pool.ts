@@ -9,8 +9,10 @@ import { type AttackConfig, loadBoundMs } from "../config.ts";
 import type { SteerChange } from "../../results/schema/steering.ts";
 import { HEARTBEAT_SLOTS, type MainToWorker, type WorkerToMain } from "./protocol.ts";
 import { wsSinkFor } from "../load/warmup_sink.ts";
-import type { LoadRunSummary, PrepareSummary } from "../load/load_run_types.ts";
+import type { PrepareSummary } from "../load/load_run_types.ts";
+import type { RunResult } from "../../results/mod.ts";
 import { LoadError, StoppedBeforeLoad, WorkerCollector, type WorkerSinks } from "./collect.ts";
+import type { DoneSummary } from "./collect.ts";
 import { ScriptSetupError } from "../script/host/hooks.ts";
 import { DEFAULT_YOUNG_MB, LoadWorker } from "./load_worker.ts";
 import { socketsOf } from "../socket_budget.ts";
@@ -48,13 +50,8 @@ interface PoolOptions extends WorkerSinks {
   startGate?(): Promise<number>;
 }
 
-/** What the workers did, merged: the longest active time, pools and connects summed. */
-export interface WorkersSummary extends LoadRunSummary, PrepareSummary {
-  /** The instant the schedule started (ms since the epoch): `config.startAtEpochMs` when given. */
-  startAtEpochMs: number;
-  /** How late the workers were told to start after `config.startAtEpochMs` (0 when on time or not set). */
-  startLateMs: number;
-}
+/** What the workers did, merged: what the runner reads, and `part` in results' shape. */
+export type WorkersSummary = ReturnType<typeof workersSummary>;
 
 /** Runs the load in `config.workers` isolates. */
 export async function runWorkers(config: AttackConfig, opts: PoolOptions): Promise<WorkersSummary> {
@@ -92,7 +89,6 @@ export async function runWorkers(config: AttackConfig, opts: PoolOptions): Promi
     );
     const answers = await Promise.race([preparing, stop.stopped, overMemory.cut]);
     const gatedMs = await Promise.race([opts.startGate?.(), stop.stopped]);
-    const prepared = mergePrepared(answers.map((m) => m.summary));
     stop.dispose();
     overMemory.dispose();
     sink.then((s) => s?.close());
@@ -118,10 +114,10 @@ export async function runWorkers(config: AttackConfig, opts: PoolOptions): Promi
     if (opts.signal?.aborted) onAbort();
     opts.signal?.addEventListener("abort", onAbort, { once: true });
     try {
-      const summary = await collecting.done;
-      reusable = config.script === undefined && !summary.memoryCut;
-      if (summary.memoryCut) await memoryGivenBack(memoryLimitMb);
-      return { ...prepared, ...summary, startAtEpochMs, startLateMs };
+      const done = await collecting.done;
+      reusable = config.script === undefined && !done.part.memoryCut;
+      if (done.part.memoryCut) await memoryGivenBack(memoryLimitMb);
+      return workersSummary(config, answers.map((m) => m.summary), done, startAtEpochMs, startLateMs);
     } finally {
       opts.onSteerable?.(null);
       opts.signal?.removeEventListener("abort", onAbort);
@@ -234,16 +230,34 @@ function notPreparedText(timeoutMs: number): string {
 const EXITED_BEFORE_LOAD = "a load worker's isolate exited before the load (Deno.exit or process.exit in " +
   "the session script's module?)";
 
-/** Pools add up; the warm-up took as long as the slowest worker's; the estimate is the first worker's. */
-export function mergePrepared(summaries: PrepareSummary[]): PrepareSummary {
+/**
+ * The workers' summaries with `part` in results' shape: pools add up, the warm-up is the slowest worker's,
+ * the estimate the first's; a shard's segment says when its schedule started and how late its workers were.
+ */
+export function workersSummary(
+  config: AttackConfig,
+  prepared: PrepareSummary[],
+  { maxStreamsPerConnection, part, ...done }: DoneSummary,
+  startAtEpochMs: number,
+  startLateMs: number,
+) {
+  // Every worker chose from the same config and URL, so they agree.
+  const first = prepared[0];
+  const protocol = first?.protocol ?? "http1";
+  const startAt = new Date(startAtEpochMs).toISOString();
   return {
-    preConnected: summaries.reduce((sum, s) => sum + s.preConnected, 0),
-    preConnectEstimateMs: summaries.find((s) => s.preConnectEstimateMs !== null)?.preConnectEstimateMs ??
-      null,
-    generatorWarmupMs: Math.max(0, ...summaries.map((s) => s.generatorWarmupMs)),
-    // Every worker chose from the same config and URL, so they agree.
-    transport: summaries[0]?.transport ?? "deno",
-    transportFallback: summaries[0]?.transportFallback ?? null,
-    protocol: summaries[0]?.protocol ?? "http1",
+    ...done,
+    part: {
+      preConnected: prepared.reduce((sum, s) => sum + s.preConnected, 0),
+      preConnectEstimateMs: prepared.find((s) => s.preConnectEstimateMs !== null)?.preConnectEstimateMs ??
+        null,
+      generatorWarmupMs: Math.round(Math.max(0, ...prepared.map((s) => s.generatorWarmupMs))),
+      transport: first?.transport ?? "deno",
+      ...(first?.transportFallback ? { transportFallback: first.transportFallback } : {}),
+      protocol,
+      ...(protocol !== "http1" ? { streams: config.streams, maxStreamsPerConnection } : {}),
+      ...part,
+      ...(config.segment ? { segment: { ...config.segment, startAt, lateMs: Math.round(startLateMs) } } : {}),
+    } satisfies Partial<RunResult>,
   };
 }

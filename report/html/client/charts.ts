@@ -1,8 +1,8 @@
 /// <reference lib="dom" />
 /**
  * @module
- * Chart helpers of report.html over the inlined Chart.js global: themed factory, palette, plugins,
- * log/linear choice and the percentile axis. Inlined by source text: no module-level state.
+ * Chart helpers of report.html over the inlined Chart.js global: themed factory, palette, plugins, log/linear
+ * choice and the percentile axis. No module-level state: the page inlines functions by source.
  */
 import type { TimeAxis } from "../page/run.ts";
 import { fmtMs, fmtNum, h } from "./dom.ts";
@@ -75,7 +75,6 @@ export function addScaleToggle(chart: any): void {
   chart.canvas.closest("figure")?.querySelector("figcaption")?.appendChild(button);
 }
 
-/** Destroys every chart under `root` before its DOM is replaced. */
 export function destroyCharts(root: HTMLElement): void {
   for (const canvas of root.querySelectorAll("canvas")) Chart.getChart(canvas)?.destroy();
 }

@@ -1,8 +1,8 @@
 /// <reference lib="dom" />
 /**
  * @module
- * The cold-start section: per target start the ms to listening, ready and first 2xx, and each
- * variant's cold-start curve. Inlined by source text (see dom.ts).
+ * The cold-start section: per target start the ms to listening, ready and first 2xx, and each variant's
+ * cold-start curve.
  */
 import type { PageData } from "../page/data.ts";
 import type { PageRun } from "../page/run.ts";
@@ -23,7 +23,6 @@ export function coldStartCurve(run: PageRun): Array<{ x: number; y: number | nul
   return points;
 }
 
-/** One table row per start. */
 export function coldStartRow(run: PageRun): Cell[] {
   const cs = run.coldStart!;
   const ms = (v: number | null | undefined) => numCell(v, fmtMs);

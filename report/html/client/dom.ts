@@ -2,8 +2,8 @@
 /**
  * @module
  * Browser helpers of report.html: elements, number formats and sortable tables. Every exported client
- * function is inlined into the page by its source text, so each calls only other exported client functions
- * and browser globals. Data reaches the DOM as text nodes, never markup.
+ * function is inlined into the page by its source text, so it calls only other exported client functions and
+ * browser globals. Data reaches the DOM as text nodes, never markup.
  */
 import { fixedOrDash, formatBytes, formatExponent, isHuge } from "../../../results/text_format.ts";
 
@@ -156,7 +156,6 @@ export function sortTableBy(table: HTMLTableElement | Element, col: number, nume
   for (const r of rows) tbody.appendChild(r);
 }
 
-/** A section with a heading and an optional explanatory note. */
 export function section(id: string, title: string, note?: string): HTMLElement {
   const said = note ? h("p", { class: "note" }, note) : null;
   return h("section", { id, class: "card" }, h("h2", null, title), said);

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 /**
  * @module
- * A run's endpoints on the page: a table by p99 and their percentile curves. Inlined by source text.
+ * A run's endpoints on the page: a table by p99 and their percentile curves.
  */
 import type { PageRun } from "../page/run.ts";
 import type { PageEndpoint } from "../page/run.ts";

@@ -1,8 +1,8 @@
 /// <reference lib="dom" />
 /**
  * @module
- * The parts of report.html only experiments produce: phases, flows, target counters, per-phase charts
- * and capacity searches. Inlined by source text (see dom.ts).
+ * The parts of report.html only experiments produce: phases, flows, target counters, per-phase charts and
+ * capacity searches.
  */
 import type { PageData } from "../page/data.ts";
 import type { PageRun } from "../page/run.ts";

@@ -1,15 +1,15 @@
 /// <reference lib="dom" />
 /**
  * @module
- * One instance against several behind the balancer: each variant's req/s by instance count, and why
- * fewer than 4 cores cannot show scaling. Inlined by source text (see dom.ts).
+ * One instance against several behind the balancer: each variant's req/s by instance count, and why fewer
+ * than 4 cores cannot show scaling.
  */
 import type { PageData } from "../page/data.ts";
 import type { PageRun } from "../page/run.ts";
 import { type Cell, fmtNum, fmtSweepValue, h, numCell, section, sortableTable } from "./dom.ts";
 import { metricBarChart } from "./charts.ts";
 import { sendCells, sendHeaders, verdictBadge } from "./sections.ts";
-import { type OverviewSends, pooledSends } from "../page/verdict.ts";
+import { pooledSends } from "../page/verdict.ts";
 import { instancesOf } from "../../../results/conclude/expect_verdict.ts";
 import { meanOf } from "../../../results/stats.ts";
 import { fixedOrDash } from "../../../results/text_format.ts";
@@ -22,17 +22,11 @@ export type InstanceRun =
   >
   & Partial<Pick<PageRun, "verdict" | "sends">>;
 
-/** A variant at one sweep point: what was asked and sent (open models) and the run verdict. */
-export interface InstancePoint {
-  sends: OverviewSends | null;
-  verdict: string;
-}
-
 /** One load: each variant's mean achieved req/s per sweep value (one value, null, when not swept). */
 type InstanceGroup = NonNullable<ReturnType<typeof instanceGroups>>[number];
 
 /** The repeats of a variant at one point: requested (mean), sent and dropped (sums), the flagged verdicts. */
-export function instancePoint(at: InstanceRun[]): InstancePoint | null {
+export function instancePoint(at: InstanceRun[]) {
   if (at.length === 0) return null;
   const flagged = at.map((r) => r.verdict ?? "ok").filter((v) => v !== "ok");
   const verdict = flagged.length ? flagged.join("; ") : "ok";

@@ -1,8 +1,7 @@
 /// <reference lib="dom" />
 /**
  * @module
- * "The knee, explained": what saturated, with the telemetry below and above the knee. Inlined by
- * source text (see dom.ts).
+ * "The knee, explained": what saturated, with the telemetry below and above the knee.
  */
 import type { PageData } from "../page/data.ts";
 import type { KneeSide } from "../../../results/conclude/knee/explained.ts";
@@ -14,7 +13,6 @@ export function kneeRow(label: string, below: number | null, above: number | nul
   return [{ text: label, cls: "name" }, numCell(below, show), numCell(above, show)];
 }
 
-/** The rows of one knee's table. */
 export function kneeRows(below: KneeSide, above: KneeSide): Cell[][] {
   const b = below.digest, a = above.digest;
   return [

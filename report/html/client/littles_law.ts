@@ -1,8 +1,8 @@
 /// <reference lib="dom" />
 /**
  * @module
- * Little's law for closed-model runs at several connection counts: mean latency against N beside
- * N / X and the fitted line, and their slopes compared. Inlined by source text (see dom.ts).
+ * Little's law for closed-model runs at several connection counts: mean latency against N beside N / X and
+ * the fitted line, and their slopes compared.
  */
 import type { PageData } from "../page/data.ts";
 import type { PageRun } from "../page/run.ts";
@@ -117,7 +117,6 @@ export function littleCurve(label: string, points: LittlePoint[]) {
   };
 }
 
-/** The table row of a curve. */
 export function littleCells(c: LittleCurve): Cell[] {
   const ratio = c.fitSlopeMs / c.littleSlopeMs;
   const first = c.points[0], last = c.points[c.points.length - 1];

@@ -23,7 +23,6 @@ export interface LiveProgress extends AttackProgress {
 /** The panel's two charts, and the steering changes the timeline marks (refilled in place). */
 type LiveCharts = ReturnType<typeof renderLivePanel>;
 
-/** What the stream says when a run starts. */
 export interface LiveRunStart {
   index: number;
   total: number;

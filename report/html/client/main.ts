@@ -1,8 +1,8 @@
 /// <reference lib="dom" />
 /**
  * @module
- * Entry point of report.html's script (`loadlabMain`): reads the embedded JSON, sets the theme,
- * builds every section. Inlined by source text (see dom.ts).
+ * Entry point of report.html's script (`loadlabMain`): reads the embedded JSON, sets the theme, builds every
+ * section.
  */
 import type { PageData } from "../page/data.ts";
 import { h } from "./dom.ts";

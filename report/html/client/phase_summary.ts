@@ -1,8 +1,7 @@
 /// <reference lib="dom" />
 /**
  * @module
- * Every run's phases in one table by load, phase and variant, with the mean's change against the
- * baseline variant. Inlined by source text (see dom.ts).
+ * Every run's phases in one table by load, phase and variant, with the mean's change against the baseline.
  */
 import type { PageData } from "../page/data.ts";
 import type { PageRun } from "../page/run.ts";

@@ -1,20 +1,14 @@
 /// <reference lib="dom" />
 /**
  * @module
- * CPU profiles on the page: top functions, an SVG flame graph, first second against the rest, and
- * a diff of two profiles. Inlined by source text (see dom.ts).
+ * CPU profiles on the page: top functions, an SVG flame graph, first second against the rest, and a diff of
+ * two profiles.
  */
 import type { PageData } from "../page/data.ts";
 import type { PageRun } from "../page/run.ts";
 import type { ProfileRef } from "../page/profiles.ts";
 import type { ProfileSummary } from "../../../results/schema/profile.ts";
 import { type Cell, facts, fmtChange, fmtMs, fmtNum, fmtPct, h, section, sortableTable, svg } from "./dom.ts";
-
-/** A function's identity across profiles: name, script and line. */
-export function profileFrameKey(s: ProfileSummary, frame: number): string {
-  const f = s.frames[frame];
-  return `${f.name} ${f.url}:${f.line}`;
-}
 
 /** Where a function is: `script:line`, or "" for V8's own entries like `(garbage collector)`. */
 export function profileWhere(s: ProfileSummary, frame: number): string {
@@ -32,8 +26,10 @@ export function profileSelfShares(
   const busy = w ? w.busyUs : s.durationUs - s.idleUs;
   const rows: Array<[number, number]> = w ? w.self : s.top.map((t) => [t.frame, t.selfUs]);
   for (const [frame, us] of rows) {
-    out.set(profileFrameKey(s, frame), {
-      name: s.frames[frame].name,
+    // A function's identity across profiles: name, script and line.
+    const { name, url, line } = s.frames[frame];
+    out.set(`${name} ${url}:${line}`, {
+      name,
       where: profileWhere(s, frame),
       pct: busy > 0 ? (us / busy) * 100 : 0,
     });
@@ -217,7 +213,16 @@ export function renderProfileDiff(data: PageData): HTMLElement | null {
     ...pp.pairs.map((p, i) => h("option", { value: String(i) }, p.label)),
   ) as HTMLSelectElement;
   const out = h("div", { id: "profile-diff" });
-  const draw = () => drawProfileDiff(data.runs, pp.refs, out, Number(selA.value), Number(selB.value));
+  // Empty when either profile's run or process kept no summary.
+  const draw = () => {
+    const [a, b] = [pp.refs[Number(selA.value)], pp.refs[Number(selB.value)]];
+    const [sa, sb] = [a, b].map((ref) =>
+      data.runs.find((r) => r.name === ref.run)?.profiles?.find((p) => p.process === ref.process)?.summary
+    );
+    out.replaceChildren(
+      ...sa && sb ? [profileDiffTable(profileSelfShares(sa, a.window), profileSelfShares(sb, b.window))] : [],
+    );
+  };
   pairs.addEventListener("change", () => {
     const pair = pp.pairs[Number(pairs.value)];
     if (!pair) return;
@@ -246,19 +251,4 @@ export function profileRefSelect(id: string, label: string, refs: ProfileRef[]):
     { id, "aria-label": label },
     ...refs.map((ref, i) => h("option", { value: String(i) }, ref.label)),
   ) as HTMLSelectElement;
-}
-
-/** The profile summary `ref` points at, if its run and process have one. */
-export function profileSummaryOf(runs: PageRun[], ref: ProfileRef): ProfileSummary | undefined {
-  const run = runs.find((r) => r.name === ref.run);
-  return run?.profiles?.find((p) => p.process === ref.process)?.summary;
-}
-
-/** Diffs profiles `a` and `b` (indices into `refs`) into `out`; empties it when either has no summary. */
-export function drawProfileDiff(runs: PageRun[], refs: ProfileRef[], out: HTMLElement, a: number, b: number) {
-  const [sa, sb] = [profileSummaryOf(runs, refs[a]), profileSummaryOf(runs, refs[b])];
-  if (!sa || !sb) return out.replaceChildren();
-  out.replaceChildren(
-    profileDiffTable(profileSelfShares(sa, refs[a].window), profileSelfShares(sb, refs[b].window)),
-  );
 }

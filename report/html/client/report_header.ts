@@ -2,7 +2,6 @@
 /**
  * @module
  * The header of report.html: title, environment, how it ran, thresholds and the experiment source.
- * Inlined by source text (see dom.ts).
  */
 import type { PageData } from "../page/data.ts";
 import { facts, fmtNum, h } from "./dom.ts";

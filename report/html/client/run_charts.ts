@@ -1,8 +1,8 @@
 /// <reference lib="dom" />
 /**
  * @module
- * The charts of one run on one time axis (latency, throughput, errors, telemetry, steering marks),
- * then its histogram and percentile plot. Inlined by source text (see dom.ts).
+ * The charts of one run on one time axis (latency, throughput, errors, telemetry, steering marks), then its
+ * histogram and percentile plot.
  */
 import type { PageRun } from "../page/run.ts";
 import { fmtMs, fmtNum } from "./dom.ts";

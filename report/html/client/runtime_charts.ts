@@ -2,7 +2,6 @@
 /**
  * @module
  * What happened inside the target during a run: its event loop and GC, and the Redis server's view.
- * Inlined by source text (see dom.ts).
  */
 import type { PageRun, PageTelemetry, TelemetryColumn } from "../page/run.ts";
 import { h } from "./dom.ts";

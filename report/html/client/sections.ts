@@ -1,8 +1,7 @@
 /// <reference lib="dom" />
 /**
  * @module
- * The sections of report.html over the whole experiment: findings, `--compare` and the sortable
- * overview. Inlined by source text (see dom.ts).
+ * The sections of report.html over the whole experiment: findings, `--compare` and the sortable overview.
  */
 import type { PageData } from "../page/data.ts";
 import type { OverviewMetric, OverviewRow } from "../page/overview.ts";
@@ -42,7 +41,6 @@ export function verdictClass(verdict: string): string {
   return verdict === "ok" ? "badge" : /(^|: )failed: /.test(verdict) ? "badge flag failed" : "badge flag";
 }
 
-/** The run verdict as a badge (`verdictClass`). */
 export function verdictBadge(verdict: string): HTMLElement {
   return h("span", { class: verdictClass(verdict), title: "run verdict" }, verdict);
 }

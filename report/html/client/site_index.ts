@@ -1,8 +1,7 @@
 /// <reference lib="dom" />
 /**
  * @module
- * The index page of `loadlab site` (`loadlabIndex`): one row per experiment and the comparison
- * picker. Inlined by source text (see dom.ts).
+ * The index page of `loadlab site` (`loadlabIndex`): one row per experiment and the comparison picker.
  */
 import type { SiteEntry } from "../site_data.ts";
 import { type Cell, fmtNum, h, section, sortableTable, svg } from "./dom.ts";
@@ -26,7 +25,6 @@ export function sparkline(values: number[]): Element {
   return svg("svg", { ...box, role: "img", "aria-label": label }, title, line);
 }
 
-/** The index table: one row per experiment. */
 export function renderIndexTable(entries: SiteEntry[]): HTMLElement {
   const headers = [
     { label: "experiment" },

@@ -2,7 +2,6 @@
 /**
  * @module
  * The navigation of `loadlab site`'s report pages; the baseline lives in the URL (`?base=<id>`).
- * Inlined by source text (see dom.ts).
  */
 import type { PageData } from "../page/data.ts";
 import type { SiteNav } from "../site_data.ts";

@@ -1,8 +1,8 @@
 /// <reference lib="dom" />
 /**
  * @module
- * The target's own counters of every run in one table (cache, proxy, CMS pool); all-zero counters
- * are left out. Inlined by source text (see dom.ts).
+ * The target's own counters of every run in one table (cache, proxy, CMS pool); all-zero counters are left
+ * out.
  */
 import type { PageData } from "../page/data.ts";
 import type { PageRun } from "../page/run.ts";
@@ -10,13 +10,8 @@ import { type Cell, fmtNum, fmtPct, isNum, numeric, section, sortableTable } fro
 
 /** Counter names that are non-zero in at least one run, in the order runs first report them. */
 export function counterNames(runs: PageRun[]): string[] {
-  const names: string[] = [];
-  for (const r of runs) {
-    for (const [k, v] of Object.entries(r.targetStats ?? {})) {
-      if (v !== 0 && !names.includes(k)) names.push(k);
-    }
-  }
-  return names;
+  const counted = runs.flatMap((r) => Object.entries(r.targetStats ?? {}).filter(([, v]) => v !== 0));
+  return [...new Set(counted.map(([name]) => name))];
 }
 
 /** A counter after the warm-up, with the whole run's count beside it when there was a warm-up. */

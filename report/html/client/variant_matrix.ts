@@ -1,8 +1,8 @@
 /// <reference lib="dom" />
 /**
  * @module
- * Variants × loads at a glance: req/s with its CI, runtime, stabilization time and first interval
- * against the steady state. Inlined by source text (see dom.ts).
+ * Variants × loads at a glance: req/s with its CI, runtime, stabilization time and first interval against the
+ * steady state.
  */
 import type { PageData } from "../page/data.ts";
 import type { PageRun } from "../page/run.ts";

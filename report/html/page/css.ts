@@ -35,7 +35,6 @@ h3 { font-size: 14px; margin: 12px 0 6px; }
 pre { font: 12px/1.4 var(--mono); background: var(--bg); border: 1px solid var(--line); border-radius: 6px;
   padding: 8px 10px; overflow: auto; max-height: 420px; white-space: pre-wrap; overflow-wrap: anywhere; }
 pre.oha { tab-size: 16; max-height: 560px; }
-table.compact { font-size: 12px; }
 svg.flame { display: block; margin: 6px 0; font-family: var(--mono); }
 svg.flame g.frame { cursor: pointer; }
 svg.flame g.frame:hover rect { stroke: var(--fg); stroke-width: 1; }
@@ -68,7 +67,7 @@ table.data td.name { white-space: nowrap; max-width: 360px; overflow: hidden; te
 .stack { display: inline-flex; flex-direction: column; align-items: flex-end; line-height: 1.2; }
 .stack small { font-size: 11px; }
 table.data tbody tr:hover { background: rgba(120, 140, 180, 0.08); }
-table.compact { width: auto; margin-bottom: 8px; }
+table.compact { font-size: 12px; width: auto; margin-bottom: 8px; }
 .good { color: var(--good); }
 .bad { color: var(--bad); }
 .muted { color: var(--muted); }

@@ -19,7 +19,6 @@ import { buildPhaseComparisons, pageAnalysis } from "./experiment.ts";
 import { buildComparison, buildOverview, groupKey } from "./overview.ts";
 import { buildSweeps } from "./sweeps.ts";
 
-/** Everything the page draws. */
 export type PageData = ReturnType<typeof buildPageData>;
 
 /** Builds the page data; `compare` is a baseline file, `failOn` the rules its gate verdicts apply. */
@@ -37,9 +36,7 @@ export function buildPageData(
     environment: results.environment,
     experiment: results.experiment,
     thresholds: pageThresholds(results),
-    /** The findings block: one sentence per load, flagged runs, the expected directions. */
     findings: buildFindings(results),
-    /** Under --quick, the durations, rates and timeouts each load actually ran (report/quick_values.ts). */
     quickNote: quickRanNote(results),
     runs: results.runs.map((run) => pageRun(run, groupKey(run))),
     overview,
@@ -47,21 +44,13 @@ export function buildPageData(
     sweeps: buildSweeps(results),
     compare: compare ? buildCompare(compare, results) : null,
     compareName: compare ? compare.experiment.name : null,
-    /** The `--baseline` gate's verdicts by run group; null without a baseline. */
     gate: compare ? buildGateRows(compare, results, opts.failOn ?? []) : null,
-    /** The stored analysis (noise rule, capacity searches), null in files without one. */
     analysis: pageAnalysis(results),
-    /** Per-phase mean, p99 and success across variants, for loads with phases. */
     phaseComparisons: buildPhaseComparisons(results.runs),
-    /** Each stored knee and capacity search: the telemetry below beside above, and what saturated. */
     knees: explainKnees(results),
-    /** How many shards on how many hosts made a merged file, or that a file is one shard; null otherwise. */
     shards: shardsLine(results),
-    /** "3 secrets redacted: Authorization header, URL password"; null when none were. */
     redaction: redactionLine(results.redaction),
-    /** CPU profiles to diff and what profiling costs; null when no run was profiled. */
     profiles: buildPageProfiles(results),
-    /** What each `--out` metrics output sent, qualified when points were not delivered; null without one. */
     metricsOut: exportNote(results.export),
   };
 }

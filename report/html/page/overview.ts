@@ -139,10 +139,7 @@ function withStoredComparisons(rows: OverviewRow[], results: ResultsFile): Overv
   return rows;
 }
 
-/**
- * A grouped bar chart: variants (series) against every load × sweep point (labels), or a plain list of
- * runs; a series' rows name each label's row, null where the variant has none.
- */
+/** A grouped bar chart: variants (series) against load × sweep points (labels), or a plain list of runs. */
 export function buildComparison(rows: OverviewRow[], runs: RunResult[]) {
   const byName = new Map(runs.map((r) => [r.name, r]));
   const loads = [...new Set(rows.map((r) => r.load))];

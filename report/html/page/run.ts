@@ -93,7 +93,6 @@ const mib = (bytes: number | undefined) => bytes === undefined ? undefined : byt
 const TELEMETRY_COLUMNS = {
   cpuPercent: (s: Sample) => s.cpuPercent,
   rssMiB: (s: Sample) => mib(s.rssBytes),
-  /** Process: % of the interval its main thread waited for a core. */
   runQueueWaitPct: (s: Sample) => s.runQueueWaitPct,
   opsPerSec: (s: Sample) => s.opsPerSec,
   hitsPerSec: (s: Sample, prev?: Sample) => perSec(s, prev, s.hits),
@@ -116,19 +115,12 @@ const TELEMETRY_COLUMNS = {
     perSec(s, prev, s.gc ? Object.values(s.gc).reduce((ms, kind) => ms + kind.ms, 0) : undefined),
 };
 
-/** A telemetry column the page draws. */
 export type TelemetryColumn = keyof typeof TELEMETRY_COLUMNS;
 
 /** One telemetry series column-wise; counters (hits, misses) already turned into per-second rates. */
 export type PageTelemetry =
-  & {
-    name: string;
-    kind: "process" | "redis" | "runtime";
-    t: TimeAxis;
-    /** "node" or "deno"; the error that stopped the sampler, if one did. */
-    runtime?: string;
-    error?: string;
-  }
+  & Pick<TelemetrySeries, "name" | "kind" | "runtime" | "error">
+  & { t: TimeAxis }
   & Partial<Record<TelemetryColumn, Array<number | null>>>;
 
 function telemetryColumns(series: TelemetrySeries): PageTelemetry {

@@ -54,10 +54,7 @@ export function pooledSends(all: Array<Omit<OverviewSends, "droppedShare">>, rou
   };
 }
 
-/**
- * Every threshold of the file with its actual in the rule's unit and what a flagged run's verdict says
- * beside it ("on a generator-bound run"), else null.
- */
+/** Each threshold with its actual in its rule's unit and a flagged run's verdict beside it; else null. */
 export function pageThresholds(results: ResultsFile) {
   return results.thresholds.map((t) => {
     const v = thresholdRunVerdict(t, results.runs);

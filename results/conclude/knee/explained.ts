@@ -1,9 +1,8 @@
 /**
  * @module
- * "The knee, explained": the target telemetry of the last point below each knee beside the first above it
- * (telemetry_digest.ts), the resources that changed most, and one sentence on what saturated citing the
- * strongest evidence (a profile's hot function, CPU, a wait for a core, Redis, GC, the CMS pool, a
- * blocked event loop, or the generator). Points without telemetry are not explained. Pure.
+ * "The knee, explained": the target telemetry of the last point below each knee beside the first above it,
+ * the resources that changed most, and one sentence on what saturated citing the strongest evidence. Points
+ * without telemetry are not explained. Pure.
  */
 import type { ResultsFile, RunResult } from "../../mod.ts";
 import { formatRounded as one, formatSignificant } from "../../text_format.ts";

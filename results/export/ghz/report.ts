@@ -1,16 +1,13 @@
 /**
  * @module
- * A gRPC run in ghz's report shapes (`-O json|pretty|summary|csv`): ghz's JSON fields in nanoseconds,
- * statuses and errors keyed as grpc-go names them, its summary text, and its CSV. Its latency and its CSV
- * are read from the run's request log (loadlab keeps no list of calls), each call timed from its actual
- * start. Pure.
+ * A gRPC run in ghz's report shapes (`-O json|pretty|summary|csv`), its latency and CSV read from the run's
+ * request log (loadlab keeps no list of calls). Pure.
  */
 import type { RunResult } from "../../mod.ts";
 import { statusKey, statusSlotOf } from "../../schema/values.ts";
 import { visibleLine } from "../../../validation/terminal_text.ts";
 import { modelFactsOf } from "../../load_models.ts";
 
-/** The formats `-O` takes. */
 export const GHZ_FORMATS = ["summary", "json", "pretty", "csv", "influx-summary", "influx-details"] as const;
 export type GhzFormat = (typeof GHZ_FORMATS)[number];
 
@@ -38,9 +35,8 @@ const NS_PER_MS = 1e6;
 type Failure = { key: string; status: string; error: string; n: number };
 
 /**
- * Each outcome of `run` but OK, as ghz counts it: a server's status with its message, grpc-go's words for
- * a call that got none, Canceled for one cut at the run's end. A count ended early for want of a connection
- * (all calls ended, none cut) holds the unsent calls as ghz does, failed as the sent ones.
+ * Each outcome of `run` but OK, as ghz counts it; a count ended early for want of a connection holds the
+ * unsent calls as ghz does, failed as the sent ones.
  */
 function failuresOf(run: RunResult): Failure[] {
   const counts: Array<[string, number]> = [
@@ -98,14 +94,6 @@ function clientWords(kind: string, message: string): string {
   return tls ? `connection error: desc = "transport: authentication handshake failed: ${tls}"` : message;
 }
 
-/**
- * What grpc-go says where loadlab's message (matching the pattern) words it apart: its status ("" keeps
- * the kind's, Internal for a broken answer) and its words (`$1` the pattern's first group). grpc-go gives
- * a reset stream the status of its code, reads no grpc-status as Unknown with the grpc-message, a non-gRPC
- * head as the HTTP status's code (200: Unknown), a second message Unknown, an encoding it lacks
- * Unimplemented; a connection closed before the server's SETTINGS is its failed dial, after them its
- * closing transport.
- */
 const RST = "stream terminated by RST_STREAM with error code: $1";
 const INFLATE = "grpc: failed to decompress the received message ";
 /** A head that is not gRPC's: Go's text of its HTTP status (`$T`), its code, its content-type. */
@@ -119,6 +107,7 @@ const GO_TEXT: Record<string, string> = {
   509: "",
 };
 const UNEXPECTED = `${HTTP}received the unexpected content-type $3`;
+/** grpc-go's status ("" keeps the kind's) and words (`$1`: a group) where loadlab's message differs. */
 const GRPC_GO_WORDS: Array<[RegExp, string, string]> = [
   [/^RST_STREAM (REFUSED_STREAM)/, "Unavailable", RST],
   [/^RST_STREAM (CANCEL)/, "Canceled", RST],
@@ -192,9 +181,8 @@ export function loggedCalls(log: string): Call[] {
 }
 
 /**
- * ghz's latency fields of the calls in `log`: the average over every call, the rest over the OK ones (all
- * with `--count-errors`), by ghz's rules: its percentile is the call at rank ceil(p% of n), its histogram
- * 11 marks fastest to slowest, each call in the first mark at or above it. A call with no line has no time.
+ * ghz's latency fields of the calls in `log`, by ghz's rules: the average over every call, the rest over the
+ * OK ones (all with `--count-errors`); a percentile is the call at rank ceil(p% of n).
  */
 function ghzLatency(calls: Call[], countErrors = false) {
   const ns = (us: number) => Math.round(us * 1000);
@@ -296,10 +284,7 @@ function withoutCut(calls: Call[], n: number): Call[] {
   return calls.filter((c) => !cut.includes(c));
 }
 
-/**
- * `run` and its calls (by their end) without the first `n` calls to end, as ghz's `--skipFirst` tallies:
- * they leave the count, the statuses and the latency.
- */
+/** `run` and its calls without the first `n` to end, as ghz's `--skipFirst` leaves them out. */
 function skipFirst(run: RunResult, calls: Call[], n: number): [RunResult, Call[]] {
   const byEnd = calls.toSorted((a, b) => a.endUs - b.endUs);
   const [statusCodes, errors] = [{ ...run.statusCodes }, { ...run.errors }];
@@ -315,9 +300,8 @@ function skipFirst(run: RunResult, calls: Call[], n: number): [RunResult, Call[]
 }
 
 /**
- * Each call as ghz lists it: the answered ones from the request log's lines, then the unanswered ones, each
- * with its time when the log has one. A call's error is its kind's message when it has one, else the kind
- * (which call had which message or kind is not kept).
+ * Each call as ghz lists it: answered ones from the request log, then unanswered ones; a call's error is its
+ * kind's message, else the kind.
  */
 function ghzCalls(run: RunResult, logged: Call[]) {
   const errorOf = new Map<string, [string, string]>();
