@@ -4,8 +4,9 @@
  * after the time asked; `/sleep?ms=oops` is a 400 at once): a baseline of other requests (another path)
  * is not comparable, a baseline whose every answer failed fails no latency or rate rule, and a zero
  * tolerance ("p50 +0%") fails a change beyond noise instead of never firing. Loads are 3 s on 4
- * connections on 127.0.0.1; each case holds beside other work (it passes with two busy loops running),
- * so only exit codes and reasons are asserted, never a speed.
+ * connections on 127.0.0.1, the two baselines at once, then the three gated runs at once; each case holds
+ * beside other work (it passes with two busy loops running), so only exit codes and reasons are asserted,
+ * never a speed.
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { runLoadlab, withTempDir } from "./helpers.ts";
@@ -28,15 +29,23 @@ async function trial(dir: string, out: string, requests: string, extra: string[]
 Deno.test("gate trial: other requests, a broken baseline and a zero tolerance", async () => {
   await withTempDir(async (dir) => {
     await Deno.writeTextFile(`${dir}/exp.yaml`, EXPERIMENT);
-    const base = await trial(dir, "base", "/sleep?ms=5");
-    assertEquals(base.code, 0, base.stdout + base.stderr);
     const gate = (
       rules: string[],
       baseline = `${dir}/base`,
     ) => ["--baseline", baseline, ...rules.flatMap((r) => ["--fail-on", r])];
+    const [base, broken] = await Promise.all([
+      trial(dir, "base", "/sleep?ms=5"),
+      trial(dir, "broken", "/sleep?ms=oops"),
+    ]);
+    assertEquals(base.code, 0, base.stdout + base.stderr);
+    assertEquals(broken.code, 0, broken.stdout + broken.stderr);
+    const [other, zero, healthy] = await Promise.all([
+      trial(dir, "other", "/json", gate(["rps -10%"])),
+      trial(dir, "zero", "/sleep?ms=40", gate(["p50 +0%"])),
+      trial(dir, "healthy", "/sleep?ms=5", gate(["p50 +10%"], `${dir}/broken`)),
+    ]);
 
     // Another path is another measurement: not judged (exit 8), never a pass on /json's faster answers.
-    const other = await trial(dir, "other", "/json", gate(["rps -10%"]));
     assertEquals(other.code, 8, other.stdout + other.stderr);
     assert(
       other.stdout.includes(`not comparable: the loads differ (requestMix ["GET /sleep"] → ["GET /json"])`),
@@ -44,14 +53,10 @@ Deno.test("gate trial: other requests, a broken baseline and a zero tolerance", 
     );
 
     // An eight times slower build against "+0%": any change beyond noise fails it (7), else not judged (8).
-    const zero = await trial(dir, "zero", "/sleep?ms=40", gate(["p50 +0%"]));
     assert([7, 8].includes(zero.code), zero.stdout + zero.stderr);
     if (zero.code === 7) assert(zero.stdout.includes("FAILS p50 +0%"), zero.stdout);
 
     // A baseline whose every answer was a 400 measured failed answers: a healthy run is not worse than it.
-    const broken = await trial(dir, "broken", "/sleep?ms=oops");
-    assertEquals(broken.code, 0, broken.stdout + broken.stderr);
-    const healthy = await trial(dir, "healthy", "/sleep?ms=5", gate(["p50 +10%"], `${dir}/broken`));
     assertEquals(healthy.code, 8, healthy.stdout + healthy.stderr);
     assert(/"p50 \+10%" checked no run: .*baseline: no success/.test(healthy.stdout), healthy.stdout);
   });

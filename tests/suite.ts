@@ -3,15 +3,17 @@
  * `deno task test` and `deno task test:quick`.
  *
  * The whole suite: the parallel pass (all but `tests/presets`, `tests/timing` and the files named in
- * `BESIDE_STUDIES`); then the preset studies one at a time, and beside them, one at a time, the timing
- * tests (they pass with both cores busy) and those named files (mostly waiting); then the studies in
- * `ALONE`, one at a time; then the no-orphans check. Beside another study a study can miss its findings.
- * The files beside the studies print when the studies end, so no line of one splits a line of the other.
+ * `BESIDE_STUDIES`); then the preset studies one at a time, and beside them the timing tests one at a
+ * time (they pass with both cores busy), then those named files (mostly waiting) two at a time; then the
+ * studies in `ALONE`, one at a time; then the no-orphans check. Beside another study a study can miss its
+ * findings. The files beside the studies print when the studies end, so no line of one splits a line of
+ * the other.
  * Arguments go to every pass (`--filter`) but the no-orphans check.
  *
- * `--quick` (the edit loop) runs, in one parallel pass, every test file outside `tests/` and `bench/` (the
- * unit tests beside their modules) but the slow ones named below, and the end-to-end files named below,
- * both by file name wherever they live; the arguments after it go to `deno test`.
+ * `--quick` (the edit loop) runs every test file outside `tests/` and `bench/` (the unit tests beside their
+ * modules) but the slow ones named below, by file name wherever they live, in a parallel pass, and beside
+ * it, two at a time, the end-to-end files named below (in one pass, Deno would start them, at the least
+ * depth, last); the arguments after it go to `deno test`.
  *
  * Every test file is type-checked once, in one `deno check`, and the passes run unchecked: a pass that
  * checks its own files checks again the modules an earlier pass checked (10 s of CPU on a cold cache).
@@ -40,24 +42,33 @@ const SLOW = [
   /^(runner\/http\/h3\/slot|cli\/ghz\/command|scenarios\/artillery\/(sessions|ws))_test\.ts$/,
 ];
 
-/** One of each end-to-end run: an attack, an experiment file, a session script, a k6 script, the report. */
+/**
+ * One of each end-to-end run: an attack, an experiment file, a session script, a k6 script, the report;
+ * the longest first.
+ */
 const END_TO_END = [
-  "attack_cli_test.ts",
-  "run_checks_test.ts",
-  "script_sessions_test.ts",
   "k6_scripts_test.ts",
-  "results_file_test.ts",
-  "report_browser_test.ts",
+  "script_sessions_test.ts",
+  "attack_cli_test.ts",
   "import_graph_test.ts",
+  "report_browser_test.ts",
+  "results_file_test.ts",
+  "run_checks_test.ts",
 ];
 
-/** Files of the parallel pass that mostly wait on their runs (sleeps, timeouts, repeats): by path. */
+/** Files that mostly wait on their runs (sleeps, timeouts, repeats, a peer's run): by path. */
 const BESIDE_STUDIES = [
   "tests/baseline_gate_test.ts",
   "tests/baseline_gate_rule_test.ts",
+  "tests/baseline_gate_trial_test.ts",
   "tests/threshold_abort_test.ts",
   "tests/scale_out_test.ts",
+  "tests/run_end_bound_test.ts",
+  "tests/artillery_endpoints_test.ts",
+  "tests/tls_handshake_hostile_test.ts",
 ];
+/** Files at once beside another pass: the studies' phase uses under half of two cores. */
+const BESIDE_JOBS = "2";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const TIMING = "tests/timing";
@@ -96,13 +107,6 @@ function* testFiles(dir: string): Generator<string> {
   }
 }
 
-/** Type-checks `files` once, then runs the passes unchecked, one after another, until one fails. */
-async function checkThenRun(files: string[], passes: string[][]): Promise<boolean> {
-  if (!(await deno(["check", ...files]))) return false;
-  for (const args of passes) if (!(await deno(["test", "-A", "--no-check", ...args]))) return false;
-  return true;
-}
-
 async function quick(denoTestArgs: string[]): Promise<boolean> {
   const all = [...testFiles(ROOT)].sort();
   const unit = all.filter((f) =>
@@ -120,35 +124,51 @@ async function quick(denoTestArgs: string[]): Promise<boolean> {
   console.error(
     `test:quick: ${unit.length} unit and ${endToEnd.length} end-to-end of ${all.length} test files, ~3 min`,
   );
-  const files = [...unit, ...endToEnd];
-  return await checkThenRun(files, [["--parallel", ...denoTestArgs, ...files]]);
+  const test = (files: string[]) => ["test", "-A", "--no-check", "--parallel", ...denoTestArgs, ...files];
+  return await deno(["check", ...unit, ...endToEnd]) && await besideHeld(test(unit), test(endToEnd));
 }
 
 async function whole(denoTestArgs: string[]): Promise<boolean> {
   const all = [...testFiles(ROOT)].sort();
   const under = (dir: string) => all.filter((f) => f.startsWith(`${dir}/`));
-  const beside = [...under(TIMING).filter((f) => f !== NO_ORPHANS), ...BESIDE_STUDIES];
+  const timing = under(TIMING).filter((f) => f !== NO_ORPHANS);
   const studies = under(PRESETS).filter((f) => !ALONE.includes(f));
   const parallel = all.filter((f) =>
-    !f.startsWith(`${PRESETS}/`) && !f.startsWith(`${TIMING}/`) && !beside.includes(f)
+    !f.startsWith(`${PRESETS}/`) && !f.startsWith(`${TIMING}/`) && !BESIDE_STUDIES.includes(f)
   );
   const test = (args: string[]) => ["test", "-A", "--no-check", ...denoTestArgs, ...args];
-  console.error(`test: ${all.length} test files, ~20 min on 2 idle cores (test:quick for the edit loop)`);
+  console.error(`test: ${all.length} test files, ~22 min on 2 idle cores (test:quick for the edit loop)`);
   const passed = await deno(["check", ...all]) && await deno(test(["--parallel", ...parallel])) &&
-    await besideHeld(test(studies), test(beside)) && await deno(test(ALONE));
+    await besideHeld(test(studies), test(timing), test(["--parallel", ...BESIDE_STUDIES])) &&
+    await deno(test(ALONE));
   return await deno(["test", "-A", "--no-check", NO_ORPHANS]) && passed;
 }
 
-/** Runs `live` and `held` at once, `held`'s output printed when both have ended. */
-async function besideHeld(live: string[], held: string[]): Promise<boolean> {
+/**
+ * Runs `live` and, at once, the `held` passes one after another (`BESIDE_JOBS` files at once in a parallel
+ * one); their output is printed when all have ended.
+ */
+async function besideHeld(live: string[], ...held: string[][]): Promise<boolean> {
   const piped = { stdout: "piped", stderr: "piped" } as const;
-  const heldRun = new Deno.Command(Deno.execPath(), { args: held, cwd: ROOT, env, ...piped }).output();
+  const heldEnv = { ...env, DENO_JOBS: BESIDE_JOBS };
+  const heldRuns = (async () => {
+    const outs = [];
+    for (const args of held) {
+      outs.push(
+        await new Deno.Command(Deno.execPath(), { args, cwd: ROOT, env: heldEnv, ...piped }).output(),
+      );
+    }
+    return outs;
+  })();
   const liveOk = await deno(live);
-  const out = await heldRun;
-  for (const [bytes, stream] of [[out.stdout, Deno.stdout], [out.stderr, Deno.stderr]] as const) {
-    for (let n = 0; n < bytes.length;) n += stream.writeSync(bytes.subarray(n));
+  let heldOk = true;
+  for (const out of await heldRuns) {
+    for (const [bytes, stream] of [[out.stdout, Deno.stdout], [out.stderr, Deno.stderr]] as const) {
+      for (let n = 0; n < bytes.length;) n += stream.writeSync(bytes.subarray(n));
+    }
+    heldOk &&= out.success;
   }
-  return liveOk && out.success;
+  return liveOk && heldOk;
 }
 
 const quickMode = Deno.args[0] === "--quick";
