@@ -49,7 +49,17 @@ export function grpcCallSpec(root: Root, source: GrpcCallSource, timeoutMs: numb
   const messages = [message].flat(), k = messages.findIndex((m) => m.length > maxBytes);
   const why = `${messages[k]?.length} bytes encoded, over the ${maxBytes}-byte send cap (--max-send)`;
   if (k >= 0) throw new GrpcMessageError(Array.isArray(message) ? `message[${k}]` : "message", why);
-  return grpcRequestSpec({ ...call, message }, timeoutMs);
+  // A body's `{{` reads as a placeholder where it is sent: bytes holding one go as a template of no slot.
+  if (!messages.some((m) => hasPlaceholder(new TextDecoder().decode(m)))) {
+    return grpcRequestSpec({ ...call, message }, timeoutMs);
+  }
+  const { compress, maxSendBytes } = source;
+  const pieces = { messages: messages.map((m) => ({ pieces: [m], slots: [] })) };
+  return grpcRequestSpec({
+    ...call,
+    template: { ...pieces, ...defined({ compress, maxSendBytes }) },
+    message: EMPTY,
+  }, timeoutMs);
 }
 
 const EMPTY = new Uint8Array(0);
