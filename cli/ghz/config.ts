@@ -320,16 +320,26 @@ export function ghzRun(config: Record<string, unknown>): GhzRun & { attack: stri
   if (binary !== undefined) flags.push("-b", streamCallCount(binary, config));
   else if (data !== undefined) {
     const text = jsonText(data, fromFile ? "--data-file" : "--data", fromFile);
-    flags.push("-b", call.fill(streamCallCount(text, config), "--data"));
+    // Unfilled, its `{{` as JSON's `\u007b{`: loadlab sends the text, not a template of it.
+    const asWritten = (json: string) => json.replace(/\{(?=\{)/g, "\\u007b");
+    flags.push("-b", call.fill(streamCallCount(text, config), "--data", asWritten));
   }
   const metadata = config["metadata-file"] !== undefined
     ? fileText(config["metadata-file"], "--metadata-file")
     : config.metadata;
-  for (const [name, value] of Object.entries(jsonObject(metadata, "--metadata"))) {
+  const mdText = typeof metadata === "string" ? metadata : JSON.stringify(metadata);
+  const unfilled = (): never => {
+    throw refused(
+      "--metadata: a template of it fails in Go, so ghz sends it unfilled; loadlab's metadata " +
+        "cannot carry a literal {{: write the values ghz would send",
+    );
+  };
+  const filled = mdText === undefined ? undefined : call.fill(mdText, "--metadata", unfilled, false);
+  for (const [name, value] of Object.entries(jsonObject(filled, "--metadata"))) {
     if (!/^[\w.-]+$/.test(name)) {
       throw refused(`--metadata: "${name}": no HTTP/2 header name (grpc-go sends it); use [\\w.-]`);
     } else if (!GRPC_RESERVED.test(name)) {
-      flags.push("-H", `${name}: ${call.fill(String(value), "--metadata")}`);
+      flags.push("-H", `${name}: ${value}`);
     } else console.error(`loadlab ghz: --metadata: ${name} is not sent, as grpc-go does not send it`);
   }
   if (call.numbered) {
@@ -561,6 +571,21 @@ export function fileText(path: unknown, flag: string): string {
   }
 }
 
+/** The functions ghz's templates may call: ghz's own and Go's built-in ones; other words are Go's errors. */
+const GO_FUNCTIONS = new Set(
+  ("randomString randomInt newUUID and call html index slice js len not or print printf println urlquery " +
+    "eq ge gt le lt ne nil true false if else end range with define template block break continue").split(
+      " ",
+    ),
+);
+/** ghz's call data: a field past these, or past one of them (`.RequestNumber.X`), fails Go's execution. */
+const CALL_FIELDS = new Set(
+  ("WorkerID RequestNumber FullyQualifiedName MethodName ServiceName InputName OutputName IsClientStreaming " +
+    "IsServerStreaming Timestamp TimestampUnix TimestampUnixMilli TimestampUnixNano UUID").split(" "),
+);
+/** Go's execution failed: ghz sends the whole text as written. */
+const UNFILLED = new Error("unfilled");
+
 /**
  * ghz's template actions (Go's text/template over its call data) as loadlab's placeholders: randomString,
  * randomInt, UUIDs, the call's time and worker, the request's number (from rows: `numbered`), and the
@@ -570,9 +595,65 @@ class CallData {
   numbered = false;
   constructor(private readonly call: string, private readonly name: string) {}
 
-  fill(text: string, flag: string): string {
+  /**
+   * `text` filled as ghz fills it. Go parses the whole text first (an unclosed action, a function or a
+   * variable it does not know: exit 1 in Go's words), then runs each action in turn: one that fails (a field
+   * the call data lacks, randomInt's empty range, a function's wrong arguments) leaves the whole text as
+   * written, as `unfilled` writes it, and so does data with no action but comments.
+   */
+  fill(text: string, flag: string, unfilled: (text: string) => string, data = true): string {
+    // Go's trim markers take the spaces beside them.
+    const trimmed = text.replace(/\s*\{\{- /g, "{{ ").replace(/ -\}\}\s*/g, " }}");
+    const actions = [...trimmed.matchAll(/\{\{([^]*?)\}\}/g)];
+    const goError = (at: number, why: string) =>
+      new UsageError(
+        `${flag}: template: call_template_data:${trimmed.slice(0, at).split("\n").length}: ${why}`,
+      );
+    const end = actions.length === 0 ? 0 : actions.at(-1)!.index + actions.at(-1)![0].length;
+    if (trimmed.includes("{{", end)) throw goError(trimmed.indexOf("{{", end), "unclosed action");
+    for (const { 1: inner, index } of actions.filter((a) => !/^\s*\/\*[^]*\*\/\s*$/.test(a[1]))) {
+      const words = inner.trim().split(/\s+/).filter((w) => w !== "");
+      const unknown = words.find((w) => /^[A-Za-z_]\w*$/.test(w) && !GO_FUNCTIONS.has(w));
+      if (words.length === 0) throw goError(index, "missing value for command");
+      if (inner.includes("\\")) throw goError(index, `unexpected "\\\\" in command`);
+      if (words.some((w) => w.startsWith("$"))) throw goError(index, `undefined variable "${words[0]}"`);
+      if (unknown !== undefined) throw goError(index, `function "${unknown}" not defined`);
+    }
+    if (data && actions.every((a) => /^\s*\/\*/.test(a[1]))) return unfilled(text);
+    try {
+      return trimmed.replace(/\{\{([^]*?)\}\}/g, (action, inner: string) => this.action(action, inner, flag));
+    } catch (err) {
+      if (err === UNFILLED) return unfilled(text);
+      throw err;
+    }
+  }
+
+  /** One action as loadlab's placeholder; throws `UNFILLED` where Go's execution fails. */
+  private action(action: string, inner: string, flag: string): string {
+    if (/^\s*\/\*/.test(inner)) return "";
+    const [head, ...args] = inner.trim().split(/\s+/);
+    const ints = args.map((a) => /^-?\d+$/.test(a) ? Number(a) : NaN);
+    const arity = { randomString: 1, randomInt: 2, newUUID: 0 }[head];
+    if (arity !== undefined && (args.length !== arity || ints.some(isNaN))) throw UNFILLED;
+    const fields = /^(\.\w+)+$/.test(head) ? head.slice(1).split(".") : [];
+    if (head === "nil" || fields.length > 1 || (fields.length === 1 && !CALL_FIELDS.has(fields[0]))) {
+      throw UNFILLED;
+    }
+    if (fields.length === 1 && args.length > 0) throw UNFILLED;
+    const zero = `${flag}: ${action}: ghz's randomString 0 is from 2 to 16 letters a call; give the length`;
+    if (head === "randomString" && ints[0] <= 0) throw refused(zero);
+    if (head === "randomString") return `{{ $randomString(${ints[0]}) }}`;
+    // ghz's randomInt: a negative min is 0, a max of 0 or less 1; the max is not reached (Go's Intn panics
+    // under an empty range).
+    const [min, max] = [Math.max(0, ints[0]), ints[1] <= 0 ? 1 : ints[1]];
+    if (head === "randomInt" && max <= min) throw UNFILLED;
+    if (head === "randomInt") return `{{ $randomNumber(${min},${max - 1}) }}`;
+    if (head === ".RequestNumber") {
+      this.numbered = true;
+      return "{{ RequestNumber }}";
+    }
     const [service, method] = this.call.replace(/\/(?=[^/]*$)/, ".").split(/\.(?=[^.]*$)/);
-    const names: Record<string, string | undefined> = {
+    const filled = args.length > 0 ? undefined : {
       ".FullyQualifiedName": `${service}.${method}`,
       ".MethodName": method,
       ".ServiceName": service?.split(".").at(-1),
@@ -581,28 +662,14 @@ class CallData {
       ".TimestampUnix": "{{ $now(s) }}",
       ".TimestampUnixMilli": "{{ $now(ms) }}",
       ".TimestampUnixNano": "{{ $now(ns) }}",
-    };
-    return text.replace(/\{\{\s*(.*?)\s*\}\}/g, (action: string, inner: string) => {
-      const string = /^randomString\s+(-?\d+)$/.exec(inner);
-      const zero = `${flag}: ${action}: ghz's randomString 0 is from 2 to 16 letters a call; give the length`;
-      if (string && Number(string[1]) <= 0) throw refused(zero);
-      else if (string) return `{{ $randomString(${string[1]}) }}`;
-      // ghz's randomInt: a negative min is 0, a max of 0 or less 1; the max is not reached.
-      const int = /^randomInt\s+(-?\d+)\s+(-?\d+)$/.exec(inner)?.slice(1).map(Number);
-      const [min, max] = int ? [Math.max(0, int[0]), int[1] <= 0 ? 1 : int[1]] : [];
-      if (max! > min!) return `{{ $randomNumber(${min},${max! - 1}) }}`;
-      if (inner === ".RequestNumber") {
-        this.numbered = true;
-        return "{{ RequestNumber }}";
-      }
-      if (inner === ".UUID" || inner === "newUUID") return "{{ $uuid() }}";
-      if (names[inner] !== undefined) return names[inner];
-      throw refused(
-        `${flag}: ghz's template ${action} is not filled by loadlab (.RequestNumber, .WorkerID, .Timestamp*, ` +
-          "the method's names, .UUID, newUUID, randomString N and randomInt MIN MAX with MAX past MIN are; " +
-          "ghz sends a text unfilled where a template fails); write the value instead",
-      );
-    });
+      ".UUID": "{{ $uuid() }}",
+      newUUID: "{{ $uuid() }}",
+    }[head];
+    if (filled !== undefined) return filled;
+    throw refused(
+      `${flag}: ghz's template ${action} is not filled by loadlab (.RequestNumber, .WorkerID, .Timestamp*, ` +
+        "the method's names, .UUID, newUUID, randomString N and randomInt MIN MAX are); write the value instead",
+    );
   }
 }
 
