@@ -293,21 +293,39 @@ class LocustResponse {
   get ok(): boolean {
     return this.#r.status > 0 && this.#r.status < 400;
   }
+  /** `stream=True`'s body, not yet read whole: requests' chunks read it once, not kept (`consumed`). */
+  streamed = false;
+  #consumed = false;
+  /** The body read, whole or (`chunks`) as requests' iter_content reads it: once, when streamed. */
+  #read(chunks = false): Response | null {
+    const again = chunks ? "StreamConsumedError" : "RuntimeError";
+    if (this.#consumed) {
+      throw new PyError(again, chunks ? "" : "The content for this response was already consumed");
+    }
+    this.#consumed = chunks && this.streamed;
+    this.streamed &&= chunks;
+    return this.__body;
+  }
+  /** The body, unread by the user's code (null without a response). */
+  get __body(): Response | null {
+    return this.#r.status === 0 ? null : this.#r;
+  }
   get text(): string {
-    return this.#r.status === 0 ? "" : this.#r.text();
+    return this.#read()?.text() ?? "";
   }
   get content(): Uint8Array {
-    return this.#r.status === 0 ? new Uint8Array() : this.#r.bytes();
+    return this.#read()?.bytes() ?? new Uint8Array();
   }
   json(): unknown {
-    return loads(this.#r.text());
+    return loads(this.text);
   }
   /** A streamed body as requests reads it: its lines (text), its chunks (bytes). */
   iter_lines(): string[] {
-    return this.text.split(/\r\n|\n|\r/).filter((l, i, all) => l !== "" || i < all.length - 1);
+    const text = this.#read(true)?.text() ?? "";
+    return text.split(/\r\n|\n|\r/).filter((l, i, all) => l !== "" || i < all.length - 1);
   }
   iter_content(...a: unknown[]): Uint8Array[] {
-    const body = this.content,
+    const body = this.#read(true)?.bytes() ?? new Uint8Array(),
       n = (args(a, ["chunk_size", "decode_unicode"], [1, false])[0] as number) ?? body.length;
     return Array.from({ length: Math.ceil(body.length / n) }, (_, i) => body.subarray(i * n, (i + 1) * n));
   }
@@ -398,8 +416,10 @@ function report(s: Session, r: LocustResponse, why: string | null): void {
   if (why !== null) s.check(false, why);
   if (listeners.request.length === 0) return;
   const meta = { request_type: r.method, name: r.name, response_time: r.elapsedMs, url: r.url };
-  const response = { status_code: r.status_code, text: r.text, ok: r.ok };
-  const more = { response_length: r.content.length, response, exception: why, context: r.context ?? {} };
+  // Read as the listeners' own, not the user's: a stream's length is Locust's 0 (no Content-Length read).
+  const response = { status_code: r.status_code, text: r.__body?.text() ?? "", ok: r.ok };
+  const length = r.streamed ? 0 : r.content.length;
+  const more = { response_length: length, response, exception: why, context: r.context ?? {} };
   if (requestsOut === null) void fire(listeners.request, { ...meta, ...more });
   else requestsOut.postMessage({ ...meta, ...more });
 }
@@ -626,6 +646,7 @@ class Client {
     response.name = o.name != null ? str(o.name) : pathAndQuery(this.#path);
     response.context = o.context as Record<string, unknown> | undefined;
     response.fast = this.fast;
+    response.streamed = o.stream != null && bool(o.stream);
     if (bool(o.catch_response)) response[CATCH] = o.catch_response === REST ? "rest" : "catch";
     // A request the run's end cut is no failure of the server's (Locust does not report a killed user's).
     else if (r.status !== 0 || !s.ended.aborted) report(s, response, response.failureText());
