@@ -571,17 +571,14 @@ export function fileText(path: unknown, flag: string): string {
   }
 }
 
-/** The functions ghz's templates may call: ghz's own and Go's built-in ones; other words are Go's errors. */
-const GO_FUNCTIONS = new Set(
-  ("randomString randomInt newUUID and call html index slice js len not or print printf println urlquery " +
-    "eq ge gt le lt ne nil true false if else end range with define template block break continue").split(
-      " ",
-    ),
-);
+/** The words ghz's templates may call (ghz's functions, Go's and its keywords); others are Go's errors. */
+const GO_WORDS =
+  "randomString randomInt newUUID and call html index slice js len not or print printf println " +
+  "urlquery eq ge gt le lt ne nil true false if else end range with define template block break continue";
 /** ghz's call data: a field past these, or past one of them (`.RequestNumber.X`), fails Go's execution. */
-const CALL_FIELDS = new Set(
-  ("WorkerID RequestNumber FullyQualifiedName MethodName ServiceName InputName OutputName IsClientStreaming " +
-    "IsServerStreaming Timestamp TimestampUnix TimestampUnixMilli TimestampUnixNano UUID").split(" "),
+const CALL_FIELD = new RegExp(
+  "^(WorkerID|RequestNumber|UUID|(FullyQualified|Method|Service|Input|Output)Name|" +
+    "Is(Client|Server)Streaming|Timestamp(Unix(Milli|Nano)?)?)$",
 );
 /** Go's execution failed: ghz sends the whole text as written. */
 const UNFILLED = new Error("unfilled");
@@ -605,15 +602,14 @@ class CallData {
     // Go's trim markers take the spaces beside them.
     const trimmed = text.replace(/\s*\{\{- /g, "{{ ").replace(/ -\}\}\s*/g, " }}");
     const actions = [...trimmed.matchAll(/\{\{([^]*?)\}\}/g)];
+    const line = (at: number) => trimmed.slice(0, at).split("\n").length;
     const goError = (at: number, why: string) =>
-      new UsageError(
-        `${flag}: template: call_template_data:${trimmed.slice(0, at).split("\n").length}: ${why}`,
-      );
+      new UsageError(`${flag}: template: call_template_data:${line(at)}: ${why}`);
     const end = actions.length === 0 ? 0 : actions.at(-1)!.index + actions.at(-1)![0].length;
     if (trimmed.includes("{{", end)) throw goError(trimmed.indexOf("{{", end), "unclosed action");
     for (const { 1: inner, index } of actions.filter((a) => !/^\s*\/\*[^]*\*\/\s*$/.test(a[1]))) {
       const words = inner.trim().split(/\s+/).filter((w) => w !== "");
-      const unknown = words.find((w) => /^[A-Za-z_]\w*$/.test(w) && !GO_FUNCTIONS.has(w));
+      const unknown = words.find((w) => /^[A-Za-z_]\w*$/.test(w) && !GO_WORDS.split(" ").includes(w));
       if (words.length === 0) throw goError(index, "missing value for command");
       if (inner.includes("\\")) throw goError(index, `unexpected "\\\\" in command`);
       if (words.some((w) => w.startsWith("$"))) throw goError(index, `undefined variable "${words[0]}"`);
@@ -636,10 +632,8 @@ class CallData {
     const arity = { randomString: 1, randomInt: 2, newUUID: 0 }[head];
     if (arity !== undefined && (args.length !== arity || ints.some(isNaN))) throw UNFILLED;
     const fields = /^(\.\w+)+$/.test(head) ? head.slice(1).split(".") : [];
-    if (head === "nil" || fields.length > 1 || (fields.length === 1 && !CALL_FIELDS.has(fields[0]))) {
-      throw UNFILLED;
-    }
-    if (fields.length === 1 && args.length > 0) throw UNFILLED;
+    const field = fields.length === 1 && CALL_FIELD.test(fields[0]) && args.length === 0;
+    if (head === "nil" || (fields.length > 0 && !field)) throw UNFILLED;
     const zero = `${flag}: ${action}: ghz's randomString 0 is from 2 to 16 letters a call; give the length`;
     if (head === "randomString" && ints[0] <= 0) throw refused(zero);
     if (head === "randomString") return `{{ $randomString(${ints[0]}) }}`;
@@ -648,10 +642,7 @@ class CallData {
     const [min, max] = [Math.max(0, ints[0]), ints[1] <= 0 ? 1 : ints[1]];
     if (head === "randomInt" && max <= min) throw UNFILLED;
     if (head === "randomInt") return `{{ $randomNumber(${min},${max - 1}) }}`;
-    if (head === ".RequestNumber") {
-      this.numbered = true;
-      return "{{ RequestNumber }}";
-    }
+    if (head === ".RequestNumber") return this.numbered = true, "{{ RequestNumber }}";
     const [service, method] = this.call.replace(/\/(?=[^/]*$)/, ".").split(/\.(?=[^.]*$)/);
     const filled = args.length > 0 ? undefined : {
       ".FullyQualifiedName": `${service}.${method}`,
