@@ -21,8 +21,7 @@ const MAX_CONFIG_BYTES = 16 * 2 ** 20;
 
 const GO_DURATION = /^[-+]?(0|((\d+\.?\d*|\.\d+)(ns|us|µs|μs|ms|s|m|h))+)$/;
 const SUB_MS = /(\d+\.?\d*|\.\d+)(ns|us|µs|μs)/g;
-/** The text of a flag of Go's type, and its name: counts (uint), steps (int), durations (each number with
- * its unit, or 0), schedules (Go's strings of one of three words). */
+/** The text of a flag of Go's type, and its name. */
 const FORMS: Record<string, [RegExp, string]> = {
   uint: [/^\+?\d+$/, "a whole number"],
   int: [/^[-+]?\d+$/, "a whole number"],
@@ -31,10 +30,8 @@ const FORMS: Record<string, [RegExp, string]> = {
 };
 
 /**
- * One of ghz's options, by its config file's key (its flag's long name): Go's type, its flag's short
- * spelling, ghz's default (`file`: its config file's, where another), the attack flag taking its value as
- * text, the fix where loadlab runs ghz's default only; `fileOnly`: a config file's key that is no flag of
- * ghz's.
+ * One of ghz's options, by its config file's key: Go's type, its short flag, ghz's default (`file`: its
+ * config file's, where another), the attack flag it stands for, the fix where loadlab runs the default only.
  */
 interface GhzOption {
   go: "uint" | "int" | "duration" | "schedule" | "bool" | "map" | "list" | "any" | "string";
@@ -170,10 +167,7 @@ export function readConfig(path: string, flag: string): Record<string, unknown> 
   return config;
 }
 
-/**
- * ghz's check of a config's data as Go decodes it: an object, or a list of objects. YAML's maps are Go's
- * map[interface{}]interface{}, which ghz makes an object at the top only; TOML's `[[data]]` a typed list.
- */
+/** ghz's check of a config's data as Go decodes it (YAML's nested maps fail Go's JSON encoder). */
 function dataError(kind: string, text: string, data: unknown): string | undefined {
   const nested = (v: unknown): boolean => isRecord(v) || (Array.isArray(v) && v.some(nested));
   if (kind === "TOML" && /^\s*\[\[\s*"?data"?\s*\]\]/m.test(text)) return "Unsupported type for Data";
@@ -189,7 +183,6 @@ const refused = (message: string) => new UsageError(message, { exitCode: 2 });
 
 /** The attack flags ghz's options stand for, and what ghz's run and report take besides them. */
 export function ghzRun(config: Record<string, unknown>): GhzRun & { attack: string[] } {
-  // Flags are checked as they are read: these are a config file's keys, which ghz ignores.
   for (const key of Object.keys(config).filter((k) => !Object.hasOwn(GHZ_OPTIONS, k))) {
     console.error(`loadlab ghz: --config: ${key} is not an option of ghz's; ignored, as ghz ignores it`);
     delete config[key];
@@ -270,8 +263,7 @@ export function ghzRun(config: Record<string, unknown>): GhzRun & { attack: stri
   const [timeout, connect] = ["timeout", "connect-timeout"].map((k) => option(config, k))
     .map((value) => given(value) ? String(value) : "168h");
   flags.push("--timeout", timeout, "--connect-timeout", connect);
-  // At -z's end ghz cuts the calls in flight (Canceled; "ignore": uncounted), or with any other word lets
-  // them end ("wait").
+  // At -z's end ghz cuts the calls in flight (Canceled; "ignore": uncounted); "wait" lets them end.
   const stop = String(option(config, "duration-stop"));
   if (timed) flags.push("--graceful-stop", ["close", "ignore"].includes(stop) ? "0s" : timeout);
   // grpc-go 1.34's :authority: --cname's over TLS (the name it verifies), --authority's in cleartext only.
@@ -279,8 +271,7 @@ export function ghzRun(config: Record<string, unknown>): GhzRun & { attack: stri
   if (authority !== undefined) flags.push("-H", `host: ${authority}`);
   if (config.skipTLS === true) flags.push("-k");
   if (config["enable-compression"] === true) flags.push("--compress", "gzip");
-  // ghz's --async sends each call without waiting for the one before: a count's calls all in flight; over
-  // -z, paced by --rps, as many as the rate starts while a call may last (-t).
+  // ghz's --async: a count's calls all in flight; over -z, as many as the rate starts while one may last.
   const asyncTimed = "--async beside a duration without --rps: not run by loadlab; give --rps or drop it";
   if (config.async === true && timed && !flags.includes("-R")) throw refused(asyncTimed);
   const asyncMost = timed ? Math.ceil((Number(config.rps) * parseDurationMs(timeout, "-t")) / 1000) : count;
@@ -366,10 +357,7 @@ export function ghzRun(config: Record<string, unknown>): GhzRun & { attack: stri
   return { attack: flags, ...run, ...labels, countErrors, influxTags: influxTags(config, tags) };
 }
 
-/**
- * ghz's binary data (-B FILE, or -b's stdin, over -d) as the JSON of its messages, read against the call's
- * schema: one message, or a list taken in turn (a client stream's messages).
- */
+/** ghz's binary data (-B FILE, or -b's stdin, over -d) as the JSON of its messages. */
 function binaryData(config: Record<string, unknown>): string | undefined {
   const file = config["binary-file"];
   if (file === undefined && config.binary !== true) return undefined;
@@ -401,10 +389,7 @@ function requestNumbers(rows: number): string {
   return path;
 }
 
-/**
- * ghz's `step` or `line` schedule of the load or the concurrency: from its start, its step more each its step
- * duration (each second for `line`) until its max duration or its end; undefined for `const`.
- */
+/** ghz's `step` or `line` schedule of the load or the concurrency; undefined for `const`. */
 function scheduleOf(config: Record<string, unknown>, of: "load" | "concurrency") {
   const kind = String(option(config, `${of}-schedule`));
   if (kind === "const") return undefined;
@@ -422,10 +407,7 @@ function scheduleOf(config: Record<string, unknown>, of: "load" | "concurrency")
   return { start, step, end, stepMs, maxMs: msOf(config, `${of}-max-duration`) };
 }
 
-/**
- * ghz's `step` or `line` load schedule as `--phases`: its rate until `load-max-duration` or `load-end`, then
- * that rate to the end of `-z`, or to the count's last call (ghz's StepPacer); undefined for a constant rate.
- */
+/** ghz's `step` or `line` load schedule as `--phases`, as its StepPacer; undefined for a constant rate. */
 function schedulePhases(config: Record<string, unknown>, duration: string | undefined): string | undefined {
   const schedule = scheduleOf(config, "load");
   if (schedule === undefined) return undefined;
@@ -459,10 +441,7 @@ function schedulePhases(config: Record<string, unknown>, duration: string | unde
   return phases.join(",");
 }
 
-/**
- * ghz's `step` or `line` concurrency schedule as the calls in flight from each instant (until
- * `concurrency-end`, or until `concurrency-max-duration` and then the end's); undefined for ghz's -c.
- */
+/** ghz's `step` or `line` concurrency schedule as the calls in flight from each instant. */
 export function concurrencySteps(
   config: Record<string, unknown>,
 ): Array<{ atMs: number; concurrency: number }> | undefined {
@@ -484,11 +463,7 @@ export function concurrencySteps(
   throw refused(`--concurrency-schedule: over 10,000 steps; give a nearer end or a longer step`);
 }
 
-/**
- * The messages of ghz's `--stream-call-count N`: a client stream sends N, the data's messages in turn (one
- * object N times); a call without a client stream takes them in turn as it takes the data's. A stream's
- * `--stream-call-duration` ends its sends, one each `--stream-interval` from the first.
- */
+/** The messages of ghz's `--stream-call-count N` (and `--stream-call-duration`): the data's, in turn. */
 function streamCallCount(text: string, config: Record<string, unknown>): string {
   const counted = given(config["stream-call-count"]);
   const endMs = msOf(config, "stream-call-duration"), gapMs = msOf(config, "stream-interval");
@@ -497,7 +472,6 @@ function streamCallCount(text: string, config: Record<string, unknown>): string 
     throw refused(`--stream-call-duration with no --stream-interval: not run by loadlab; give one`);
   }
   if (!counted && most === Infinity) return text;
-  // JSON already: ghz's data is read as JSON before its templates are filled.
   const parsed = JSON.parse(text);
   const messages = Array.isArray(parsed) ? parsed : [parsed];
   const count = Math.min(counted ? Number(config["stream-call-count"]) : messages.length, most);
@@ -505,10 +479,7 @@ function streamCallCount(text: string, config: Record<string, unknown>): string 
   return JSON.stringify(Array.from({ length: count }, (_, k) => messages[k % messages.length]));
 }
 
-/**
- * ghz's data as JSON, read before any template is filled: text that is not JSON is its error. A file's data
- * that does not begin with `[` is read as Go's JSON decoder reads a stream: its first value, the rest unread.
- */
+/** ghz's data as JSON, before any template is filled; a file's is read as Go's stream decoder reads it. */
 function jsonText(value: unknown, flag: string, file = false): string {
   const text = typeof value === "string" ? value : JSON.stringify(value);
   let data: unknown;
@@ -583,20 +554,14 @@ const CALL_FIELD = new RegExp(
 /** Go's execution failed: ghz sends the whole text as written. */
 const UNFILLED = new Error("unfilled");
 
-/**
- * ghz's template actions (Go's text/template over its call data) as loadlab's placeholders: randomString,
- * randomInt, UUIDs, the call's time and worker, the request's number (from rows: `numbered`), and the
- * method's names, written once.
- */
+/** ghz's template actions (Go's text/template over its call data) as loadlab's placeholders. */
 class CallData {
   numbered = false;
   constructor(private readonly call: string, private readonly name: string) {}
 
   /**
-   * `text` filled as ghz fills it. Go parses the whole text first (an unclosed action, a function or a
-   * variable it does not know: exit 1 in Go's words), then runs each action in turn: one that fails (a field
-   * the call data lacks, randomInt's empty range, a function's wrong arguments) leaves the whole text as
-   * written, as `unfilled` writes it, and so does data with no action but comments.
+   * `text` filled as ghz fills it: Go parses it whole first (an error exits 1), then runs each action; one
+   * that fails leaves the whole text as written.
    */
   fill(text: string, flag: string, unfilled: (text: string) => string, data = true): string {
     // Go's trim markers take the spaces beside them.
@@ -637,8 +602,7 @@ class CallData {
     const zero = `${flag}: ${action}: ghz's randomString 0 is from 2 to 16 letters a call; give the length`;
     if (head === "randomString" && ints[0] <= 0) throw refused(zero);
     if (head === "randomString") return `{{ $randomString(${ints[0]}) }}`;
-    // ghz's randomInt: a negative min is 0, a max of 0 or less 1; the max is not reached (Go's Intn panics
-    // under an empty range).
+    // ghz's randomInt: a negative min is 0, a max of 0 or less 1; the max is not reached.
     const [min, max] = [Math.max(0, ints[0]), ints[1] <= 0 ? 1 : ints[1]];
     if (head === "randomInt" && max <= min) throw UNFILLED;
     if (head === "randomInt") return `{{ $randomNumber(${min},${max - 1}) }}`;
@@ -664,10 +628,7 @@ class CallData {
   }
 }
 
-/**
- * The run's options as ghz's InfluxDB tags: the schema, call, host, count (Go's largest int32 under -z),
- * concurrency and rate or their schedules, -z in ns, timeouts in s, data, metadata and tags as quoted JSON.
- */
+/** The run's options as ghz's InfluxDB tags (a count under -z is Go's largest int32). */
 function influxTags(config: Record<string, unknown>, tags: Record<string, string> | undefined) {
   const s = (key: string) => parseDurationMs(String(option(config, key) ?? "0s"), key) / 1000;
   const quoted = (value: unknown) =>
