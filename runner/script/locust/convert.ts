@@ -620,10 +620,8 @@ class Converter {
     return out.join(" ");
   }
 
-  /**
-   * `name` (or, null, the module itself) of `module`, one of the locustfile's folder (`sys.path[0]`):
-   * converted once, what its names are (classes, functions that send, users) known here as there.
-   */
+  /** `name` (or, null, the module itself) of `module` of the locustfile's folder, its names' kinds known. */
+
   private localImport(n: SyntaxNode, refuse: Refuse, module: string, name: string | null, local: string) {
     const dotted = this.absolute(refuse, module), sub = `${dotted}.${name}`;
     const file = this.folder.fileOf(dotted);

@@ -1,9 +1,7 @@
 /**
  * @module
- * The Python a converted locustfile runs on: the builtins, operators and modules of the subset
- * (convert.ts refuses the rest before any load). Values are JavaScript's: a list is an Array, a dict a
- * plain object (its keys text), a tuple a frozen Array, None null. Keyword arguments travel as a trailing
- * `Kw` object, which every function here and every converted function reads with `args`.
+ * The Python a converted locustfile runs on: the subset's builtins and operators over JavaScript's values
+ * (a dict a plain object, a tuple a frozen Array, None null); keyword arguments travel as a trailing `Kw`.
  */
 
 /** Keyword arguments of a call (`f(a, b=1)` passes `a, new Kw({ b: 1 })`). */

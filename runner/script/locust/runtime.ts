@@ -107,10 +107,7 @@ type EngineSession = Session & {
   waitingOnOwnCode(): boolean;
 };
 
-/**
- * Locust's greenlets: one user's code runs at a time in an isolate, from one request or sleep to the
- * next, so what a task changes in module values between them is its own.
- */
+/** Locust's greenlets: one user's code runs at a time in an isolate, from one request or sleep on. */
 let running = false;
 /** Who waits for the turn, three slots each: resolver, and for an answer its client and response. */
 const waiting: unknown[] = [];
@@ -751,10 +748,7 @@ const environment = {
 
 const ENVIRONMENT_OWN = Object.keys(environment);
 
-/**
- * Runs the end's listeners (`test_stopping`, `test_stop`, `quitting` last added first) with `stats` as
- * `environment.stats`, in the process that ran the load; the `process_exit_code` they set, or null.
- */
+/** Runs the end's listeners with `stats` as `environment.stats`; the `process_exit_code` they set. */
 export async function locustEnd(stats: unknown): Promise<number | null> {
   environment.stats = stats;
   await fire([...listeners.test_stopping, ...listeners.test_stop, ...listeners.quitting.toReversed()], {
@@ -781,10 +775,7 @@ export class FastHttpUser extends HttpUser {
   override client: Client = Object.assign(new Client(), { fast: true, user: this });
 }
 
-/**
- * The user Locust makes of a pytest function (`def test_x(session)`): the function run again and again,
- * without a wait; an HTTPError it raises ends that run, as Locust's.
- */
+/** The user Locust makes of a pytest function: run again and again, no wait; an HTTPError ends a run. */
 export function pytestUser(test: Fn, fast: boolean): typeof HttpUser {
   const cls = class extends (fast ? FastHttpUser : HttpUser) {
     override client = Object.assign(new Client(), { fast, base_url: environment.host ?? "" });
@@ -823,9 +814,8 @@ export class LoadTestShape {
 export type ShapePoints = Array<[number, number]>;
 
 /**
- * The points of the file's shape over at most `limitMs`, as Locust's shape worker runs it: `tick()` each
- * second; a change ramps at its spawn rate (floor(rate) users every floor(rate)/rate s, up or down) and
- * the next tick waits for the ramp; `None` ends the run. Null without a shape.
+ * The points of the file's shape over at most `limitMs`, as Locust's shape worker runs it: a change ramps
+ * at its spawn rate and the next tick waits for the ramp. Null without a shape.
  */
 export async function shapePoints(limitMs: number): Promise<ShapePoints | null> {
   if (shapeClass === undefined) return null;
@@ -861,10 +851,7 @@ let shapeClass: unknown;
 
 type UserClass = typeof HttpUser & { weight?: number; fixed_count?: number; abstract?: boolean };
 
-/**
- * The tasks of a user or task set class: `@task` methods, else `tasks`, filtered by tags as Locust's: a
- * class's tags are each of its tasks', a task set kept when a task of it is.
- */
+/** The tasks of a user or task set class, filtered by tags as Locust's (a class's tags are its tasks'). */
 function tasksOf(cls: any, sel: LocustSelection, inherited: string[] = cls.locustTags ?? []): TaskEntry[] {
   const found: TaskEntry[] = [];
   const proto = cls.prototype;
@@ -1134,10 +1121,10 @@ export function attr(cls: any, name: string, value: unknown): void {
 }
 
 /**
- * `class C(Mixin, Base)`: the class of `bases[main]` (a Locust class's) with the others' members, those
- * of a base before it first, as Python's MRO finds them. A mixin's `@task` is a plain method there, as
- * Locust collects tasks from its own classes only.
+ * `class C(Mixin, Base)`: the class of `bases[main]` with the others' members in Python's MRO order; a
+ * mixin's `@task` is a plain method there, as Locust collects tasks from its own classes only.
  */
+
 export function mixed(bases: any[], main: number): any {
   const cls = class extends bases[main] {};
   const order = [...bases.slice(main + 1), ...bases.slice(0, main).reverse()];
