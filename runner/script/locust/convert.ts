@@ -939,7 +939,6 @@ class Converter {
     return write === undefined ? this.refuse(n, `${describe(n.name)} ${OUTSIDE}`) : write(n);
   }
 
-  /** Each expression node the subset holds, written as JavaScript. */
   private readonly EXPRESSIONS: Record<string, (n: SyntaxNode) => string> = {
     VariableName: (n) => this.name(n),
     Number: (n) => this.number(n),
@@ -1298,7 +1297,6 @@ function children(n: SyntaxNode): SyntaxNode[] {
 
 const PUNCTUATION = new Set(("( ) [ ] { } , : return assert del raise from while else Body").split(" "));
 
-/** The expressions among a node's children (keywords and punctuation left out). */
 function exprChildren(n: SyntaxNode): SyntaxNode[] {
   return children(n).filter((c) => !PUNCTUATION.has(c.name));
 }
@@ -1307,7 +1305,6 @@ function isGenerator(def: SyntaxNode): boolean {
   return some(def.getChild("Body")!, (n) => n.name === "YieldStatement");
 }
 
-/** Whether `n` or a node under it passes `test`. */
 function some(n: SyntaxNode, test: (n: SyntaxNode) => boolean): boolean {
   for (let c = n.firstChild; c !== null; c = c.nextSibling) if (some(c, test)) return true;
   return test(n);
@@ -1357,7 +1354,6 @@ function quoteOf(token: string): { at: number; quote: number; raw: boolean } {
   return { at, quote, raw: token.slice(0, at).toLowerCase().includes("r") };
 }
 
-/** A string literal's escapes read as Python reads them. */
 function unescape(body: string): string {
   return body.replace(
     /\\(x[\da-fA-F]{2}|u[\da-fA-F]{4}|U[\da-fA-F]{8}|[0-7]{1,3}|[\s\S])/g,
