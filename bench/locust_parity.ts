@@ -8,9 +8,10 @@
  * (`--json-file`: its `_stats.csv` is the last of its once-a-second writes, up to a second short).
  * Locust's users run shorter than its `-t`: its timer counts from its event loop's clock, last read
  * before its startup, so loadlab runs each file for the time Locust's log says its users ran (from
- * "Ramping to" to "--run-time limit reached"), and the row says both. The corpus is bench/locust/
- * (written as teams write them); `--corpus DIR` names another folder (a file without `# args:` runs with
- * `-u 10 -r 10 -t 10s`, as Locust's own examples/ do here). A corpus with a `cases.json`
+ * "Ramping to", or "All users spawned" under `--processes`, to "--run-time limit reached"), and the row
+ * says both. The corpus is bench/locust/ (written as teams write them); `--corpus DIR` names another
+ * folder (a file without `# args:` runs with `-u 10 -r 10 -t 10s`, as Locust's own examples/ do here). A
+ * corpus with a `cases.json`
  * (bench/locust_community/: public locustfiles run unchanged) names its files, each one's command line,
  * environment, whether its count is its tool's speed (`rateBound`: loadlab's counts scaled to Locust's
  * total) and whether it is a random draw (`random`: within 10% or three standard deviations, `near`), each
@@ -192,7 +193,11 @@ async function runTool(
   }).output();
   const cpuSec = (childrenCpuSec() ?? NaN) - cpuBefore;
   const log = new TextDecoder().decode(out.stderr);
-  const ranMs = loggedAtMs(log, "--run-time limit reached") - loggedAtMs(log, "Ramping to");
+  // Its users' start: "Ramping to"; under --processes, where each worker starts its share at once when its
+  // master's jobs arrive, "All users spawned".
+  const start = loggedAtMs(log, "Ramping to");
+  const ranMs = loggedAtMs(log, "--run-time limit reached") -
+    (isNaN(start) ? loggedAtMs(log, "All users spawned") : start);
   try {
     const stats = readStats(join(dir, "res_stats.csv"));
     // Locust's --json empties its stats as it prints them: its --json-file is then [], its stdout the stats.

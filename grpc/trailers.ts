@@ -1,8 +1,7 @@
 /**
  * @module
- * A gRPC answer's header blocks (head, trailers or trailers-only) gathered field by field from the HPACK
- * decoder's bytes, the call's outcome (its `grpc-status` code, or a broken answer), and the `grpc-message`
- * text, percent-encoded by gRPC (a malformed escape is kept as written).
+ * A gRPC answer's header blocks gathered field by field from the HPACK decoder's bytes, the call's outcome
+ * and its `grpc-message` text (percent-decoded; a malformed escape is kept as written).
  */
 import { GRPC_OK, grpcCodeOfHttpStatus, grpcStatusValue } from "./status.ts";
 import { bytesOf, latin1, sameBytes } from "../http1/chars.ts";

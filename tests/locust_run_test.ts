@@ -1812,3 +1812,56 @@ Deno.test("a CI's run: user-classes from locust.conf, a store_true option, --htm
     ok(!/exceptions in tasks/.test(text), text);
     ok(Deno.statSync(`${dir}/report_2_2_1.html`).isFile);
   }));
+
+const STREAM_TWICE = `from locust import HttpUser, constant, events, task
+
+seen = {"length": 0}
+
+
+@events.request.add_listener
+def tally(response_length, response, **kwargs):
+    seen["length"] += response_length + response.status_code
+
+
+class Twice(HttpUser):
+    wait_time = constant(0.05)
+
+    @task
+    def chunks_first(self):
+        r = self.client.get("/json", stream=True, name="chunks first")
+        size = sum(len(c) for c in r.iter_content(chunk_size=5))
+        try:
+            r.content
+        except RuntimeError as e:
+            self.client.get("/json", name="content again: " + str(e))
+        try:
+            list(r.iter_lines())
+        except Exception:
+            self.client.get("/json", name="chunks again")
+
+    @task
+    def content_first(self):
+        r = self.client.get("/json", stream=True, name="content first")
+        body = r.content
+        assert sum(len(c) for c in r.iter_content(chunk_size=3)) == len(body)
+        assert len(r.text) == len(body) and r.json() is not None
+
+    @task
+    def caught(self):
+        with self.client.get("/json", stream=True, catch_response=True, name="caught") as r:
+            assert sum(len(c) for c in r.iter_content(chunk_size=4)) > 0
+`;
+
+Deno.test("a streamed body's chunks read it once, as requests reads them; read whole first, it is kept", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-stream-" });
+    const args = ["locustfile.py", "-u", "1", "-t", "2s", "-H", url, "--csv", `${dir}/res`];
+    const { code, text } = await runLocust("locustfile.py", STREAM_TWICE, args, dir);
+    assertEquals(code, 0, text);
+    const count = (name: string) =>
+      Number(csv(`${dir}/res_stats.csv`).find((r) => r.Name === name)?.["Request Count"] ?? 0);
+    const first = count("chunks first");
+    ok(first > 0 && count("content first") > 0 && count("caught") > 0, text);
+    const again = "content again: The content for this response was already consumed";
+    assertEquals([count(again), count("chunks again")], [first, first], text);
+  }));

@@ -1,9 +1,7 @@
 /**
  * @module
- * `loadlab ghz [flags] HOST`: ghz's own command line, read as ghz reads it (its flags, its defaults, a
- * `--config` file under the flags) and run as the `attack` its keys stand for (cli/ghz/config.ts), with
- * ghz's report on stdout and ghz's exit codes: 0 for a run that ended, whatever its calls' statuses; 1 for
- * what ghz itself refuses; 2 for what loadlab refuses to run otherwise than ghz would.
+ * `loadlab ghz [flags] HOST`: ghz's own command line, read as ghz reads it and run as the `attack` its
+ * keys stand for (config.ts), with ghz's report and exit codes (2: what loadlab refuses to run otherwise).
  */
 import { type FlagSpec, tokenize } from "../argv.ts";
 import { runCommand } from "../command_errors.ts";
@@ -30,7 +28,6 @@ const FLAGS: FlagSpec[] = [
     example: "VALUE",
   })),
 ];
-/** The flags taking a value, as written (`--total`, `-n`). */
 const VALUED = new Set(FLAGS.filter((f) => f.takesValue).flatMap((f) => [`--${f.long}`, `-${f.short}`]));
 
 const HELP = `usage: loadlab ghz [<flags>] <host>
@@ -69,9 +66,8 @@ export function ghzCommandLine(argv: string[]): GhzRun & { attack: string[] } {
 }
 
 /**
- * ghz's words as its flag parser (kingpin) reads them, before `--`: a word starting with `@` is the lines of
- * the file it names, each a word, `#` lines skipped, read in turn (`@` words in them too); `-en 10` is
- * `-e -n 10`; `--no-X` is a boolean X's false, and `--X=...` no word of ghz's; a value is no `-...` word.
+ * ghz's words as its flag parser (kingpin) reads them, before `--`: `@FILE` is the file's lines, each a
+ * word (`#` lines skipped); `-en 10` is `-e -n 10`; `--no-X` is a boolean X's false.
  */
 function ghzWords(argv: string[]): string[] {
   const words = [...argv], out: string[] = [];
@@ -101,7 +97,6 @@ function ghzWords(argv: string[]): string[] {
   return out;
 }
 
-/** Runs the command; returns ghz's exit code for it. */
 export function runGhzCommand(argv: string[]): Promise<number> {
   return runCommand("ghz", async () => {
     try {

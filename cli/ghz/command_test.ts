@@ -633,3 +633,34 @@ Deno.test({
       }
     }),
 });
+
+Deno.test({
+  name: "a template Go fails to run is sent as written, as ghz sends it: the server's status carries it",
+  ignore: nodeGreeterSkip("ghz unfilled template") !== null,
+  fn: () =>
+    withNodeGreeter(async (port) => {
+      const out = await Deno.makeTempFile({ suffix: ".json" });
+      const errors = async (message: string, data = `{"code":3,"message":"${message}"}`) => {
+        const fail = ["--call", "helloworld.Greeter.Fail", "-d", data];
+        const argv = ["--insecure", ...fail, "-n", "3", "--proto", GREETER_PROTO, "-O", "json", "-o", out];
+        assertEquals(await runGhzCommand([...argv, `127.0.0.1:${port}`]), 0);
+        return JSON.parse(await Deno.readTextFile(out)).errorDistribution;
+      };
+      try {
+        const desc = "rpc error: code = InvalidArgument desc = ";
+        assertEquals(await errors("{{.Nope}} {{.RequestNumber}}"), {
+          [`${desc}{{.Nope}} {{.RequestNumber}}`]: 3,
+        });
+        // A unary call's list: each message in turn, none filled.
+        const list = '[{"code":3,"message":"{{.Nope}}"},{"code":3,"message":"{{.RequestNumber}}"}]';
+        assertEquals(await errors("", list), { [`${desc}{{.Nope}}`]: 2, [`${desc}{{.RequestNumber}}`]: 1 });
+        assertEquals(await errors("{{.RequestNumber}}{{/* c */}}"), {
+          [`${desc}0`]: 1,
+          [`${desc}1`]: 1,
+          [`${desc}2`]: 1,
+        });
+      } finally {
+        await Deno.remove(out);
+      }
+    }),
+});

@@ -21,8 +21,7 @@ const MAX_CONFIG_BYTES = 16 * 2 ** 20;
 
 const GO_DURATION = /^[-+]?(0|((\d+\.?\d*|\.\d+)(ns|us|µs|μs|ms|s|m|h))+)$/;
 const SUB_MS = /(\d+\.?\d*|\.\d+)(ns|us|µs|μs)/g;
-/** The text of a flag of Go's type, and its name: counts (uint), steps (int), durations (each number with
- * its unit, or 0), schedules (Go's strings of one of three words). */
+/** The text of a flag of Go's type, and its name. */
 const FORMS: Record<string, [RegExp, string]> = {
   uint: [/^\+?\d+$/, "a whole number"],
   int: [/^[-+]?\d+$/, "a whole number"],
@@ -31,10 +30,8 @@ const FORMS: Record<string, [RegExp, string]> = {
 };
 
 /**
- * One of ghz's options, by its config file's key (its flag's long name): Go's type, its flag's short
- * spelling, ghz's default (`file`: its config file's, where another), the attack flag taking its value as
- * text, the fix where loadlab runs ghz's default only; `fileOnly`: a config file's key that is no flag of
- * ghz's.
+ * One of ghz's options, by its config file's key: Go's type, its short flag, ghz's default (`file`: its
+ * config file's, where another), the attack flag it stands for, the fix where loadlab runs the default only.
  */
 interface GhzOption {
   go: "uint" | "int" | "duration" | "schedule" | "bool" | "map" | "list" | "any" | "string";
@@ -170,10 +167,7 @@ export function readConfig(path: string, flag: string): Record<string, unknown> 
   return config;
 }
 
-/**
- * ghz's check of a config's data as Go decodes it: an object, or a list of objects. YAML's maps are Go's
- * map[interface{}]interface{}, which ghz makes an object at the top only; TOML's `[[data]]` a typed list.
- */
+/** ghz's check of a config's data as Go decodes it (YAML's nested maps fail Go's JSON encoder). */
 function dataError(kind: string, text: string, data: unknown): string | undefined {
   const nested = (v: unknown): boolean => isRecord(v) || (Array.isArray(v) && v.some(nested));
   if (kind === "TOML" && /^\s*\[\[\s*"?data"?\s*\]\]/m.test(text)) return "Unsupported type for Data";
@@ -189,7 +183,6 @@ const refused = (message: string) => new UsageError(message, { exitCode: 2 });
 
 /** The attack flags ghz's options stand for, and what ghz's run and report take besides them. */
 export function ghzRun(config: Record<string, unknown>): GhzRun & { attack: string[] } {
-  // Flags are checked as they are read: these are a config file's keys, which ghz ignores.
   for (const key of Object.keys(config).filter((k) => !Object.hasOwn(GHZ_OPTIONS, k))) {
     console.error(`loadlab ghz: --config: ${key} is not an option of ghz's; ignored, as ghz ignores it`);
     delete config[key];
@@ -270,8 +263,7 @@ export function ghzRun(config: Record<string, unknown>): GhzRun & { attack: stri
   const [timeout, connect] = ["timeout", "connect-timeout"].map((k) => option(config, k))
     .map((value) => given(value) ? String(value) : "168h");
   flags.push("--timeout", timeout, "--connect-timeout", connect);
-  // At -z's end ghz cuts the calls in flight (Canceled; "ignore": uncounted), or with any other word lets
-  // them end ("wait").
+  // At -z's end ghz cuts the calls in flight (Canceled; "ignore": uncounted); "wait" lets them end.
   const stop = String(option(config, "duration-stop"));
   if (timed) flags.push("--graceful-stop", ["close", "ignore"].includes(stop) ? "0s" : timeout);
   // grpc-go 1.34's :authority: --cname's over TLS (the name it verifies), --authority's in cleartext only.
@@ -279,8 +271,7 @@ export function ghzRun(config: Record<string, unknown>): GhzRun & { attack: stri
   if (authority !== undefined) flags.push("-H", `host: ${authority}`);
   if (config.skipTLS === true) flags.push("-k");
   if (config["enable-compression"] === true) flags.push("--compress", "gzip");
-  // ghz's --async sends each call without waiting for the one before: a count's calls all in flight; over
-  // -z, paced by --rps, as many as the rate starts while a call may last (-t).
+  // ghz's --async: a count's calls all in flight; over -z, as many as the rate starts while one may last.
   const asyncTimed = "--async beside a duration without --rps: not run by loadlab; give --rps or drop it";
   if (config.async === true && timed && !flags.includes("-R")) throw refused(asyncTimed);
   const asyncMost = timed ? Math.ceil((Number(config.rps) * parseDurationMs(timeout, "-t")) / 1000) : count;
@@ -320,16 +311,26 @@ export function ghzRun(config: Record<string, unknown>): GhzRun & { attack: stri
   if (binary !== undefined) flags.push("-b", streamCallCount(binary, config));
   else if (data !== undefined) {
     const text = jsonText(data, fromFile ? "--data-file" : "--data", fromFile);
-    flags.push("-b", call.fill(streamCallCount(text, config), "--data"));
+    // Unfilled, its `{{` as JSON's `\u007b{`: loadlab sends the text, not a template of it.
+    const asWritten = (json: string) => json.replace(/\{(?=\{)/g, "\\u007b");
+    flags.push("-b", call.fill(streamCallCount(text, config), "--data", asWritten));
   }
   const metadata = config["metadata-file"] !== undefined
     ? fileText(config["metadata-file"], "--metadata-file")
     : config.metadata;
-  for (const [name, value] of Object.entries(jsonObject(metadata, "--metadata"))) {
+  const mdText = typeof metadata === "string" ? metadata : JSON.stringify(metadata);
+  const unfilled = (): never => {
+    throw refused(
+      "--metadata: a template of it fails in Go, so ghz sends it unfilled; loadlab's metadata " +
+        "cannot carry a literal {{: write the values ghz would send",
+    );
+  };
+  const filled = mdText === undefined ? undefined : call.fill(mdText, "--metadata", unfilled, false);
+  for (const [name, value] of Object.entries(jsonObject(filled, "--metadata"))) {
     if (!/^[\w.-]+$/.test(name)) {
       throw refused(`--metadata: "${name}": no HTTP/2 header name (grpc-go sends it); use [\\w.-]`);
     } else if (!GRPC_RESERVED.test(name)) {
-      flags.push("-H", `${name}: ${call.fill(String(value), "--metadata")}`);
+      flags.push("-H", `${name}: ${value}`);
     } else console.error(`loadlab ghz: --metadata: ${name} is not sent, as grpc-go does not send it`);
   }
   if (call.numbered) {
@@ -356,10 +357,7 @@ export function ghzRun(config: Record<string, unknown>): GhzRun & { attack: stri
   return { attack: flags, ...run, ...labels, countErrors, influxTags: influxTags(config, tags) };
 }
 
-/**
- * ghz's binary data (-B FILE, or -b's stdin, over -d) as the JSON of its messages, read against the call's
- * schema: one message, or a list taken in turn (a client stream's messages).
- */
+/** ghz's binary data (-B FILE, or -b's stdin, over -d) as the JSON of its messages. */
 function binaryData(config: Record<string, unknown>): string | undefined {
   const file = config["binary-file"];
   if (file === undefined && config.binary !== true) return undefined;
@@ -391,10 +389,7 @@ function requestNumbers(rows: number): string {
   return path;
 }
 
-/**
- * ghz's `step` or `line` schedule of the load or the concurrency: from its start, its step more each its step
- * duration (each second for `line`) until its max duration or its end; undefined for `const`.
- */
+/** ghz's `step` or `line` schedule of the load or the concurrency; undefined for `const`. */
 function scheduleOf(config: Record<string, unknown>, of: "load" | "concurrency") {
   const kind = String(option(config, `${of}-schedule`));
   if (kind === "const") return undefined;
@@ -412,10 +407,7 @@ function scheduleOf(config: Record<string, unknown>, of: "load" | "concurrency")
   return { start, step, end, stepMs, maxMs: msOf(config, `${of}-max-duration`) };
 }
 
-/**
- * ghz's `step` or `line` load schedule as `--phases`: its rate until `load-max-duration` or `load-end`, then
- * that rate to the end of `-z`, or to the count's last call (ghz's StepPacer); undefined for a constant rate.
- */
+/** ghz's `step` or `line` load schedule as `--phases`, as its StepPacer; undefined for a constant rate. */
 function schedulePhases(config: Record<string, unknown>, duration: string | undefined): string | undefined {
   const schedule = scheduleOf(config, "load");
   if (schedule === undefined) return undefined;
@@ -449,10 +441,7 @@ function schedulePhases(config: Record<string, unknown>, duration: string | unde
   return phases.join(",");
 }
 
-/**
- * ghz's `step` or `line` concurrency schedule as the calls in flight from each instant (until
- * `concurrency-end`, or until `concurrency-max-duration` and then the end's); undefined for ghz's -c.
- */
+/** ghz's `step` or `line` concurrency schedule as the calls in flight from each instant. */
 export function concurrencySteps(
   config: Record<string, unknown>,
 ): Array<{ atMs: number; concurrency: number }> | undefined {
@@ -474,11 +463,7 @@ export function concurrencySteps(
   throw refused(`--concurrency-schedule: over 10,000 steps; give a nearer end or a longer step`);
 }
 
-/**
- * The messages of ghz's `--stream-call-count N`: a client stream sends N, the data's messages in turn (one
- * object N times); a call without a client stream takes them in turn as it takes the data's. A stream's
- * `--stream-call-duration` ends its sends, one each `--stream-interval` from the first.
- */
+/** The messages of ghz's `--stream-call-count N` (and `--stream-call-duration`): the data's, in turn. */
 function streamCallCount(text: string, config: Record<string, unknown>): string {
   const counted = given(config["stream-call-count"]);
   const endMs = msOf(config, "stream-call-duration"), gapMs = msOf(config, "stream-interval");
@@ -487,7 +472,6 @@ function streamCallCount(text: string, config: Record<string, unknown>): string 
     throw refused(`--stream-call-duration with no --stream-interval: not run by loadlab; give one`);
   }
   if (!counted && most === Infinity) return text;
-  // JSON already: ghz's data is read as JSON before its templates are filled.
   const parsed = JSON.parse(text);
   const messages = Array.isArray(parsed) ? parsed : [parsed];
   const count = Math.min(counted ? Number(config["stream-call-count"]) : messages.length, most);
@@ -495,10 +479,7 @@ function streamCallCount(text: string, config: Record<string, unknown>): string 
   return JSON.stringify(Array.from({ length: count }, (_, k) => messages[k % messages.length]));
 }
 
-/**
- * ghz's data as JSON, read before any template is filled: text that is not JSON is its error. A file's data
- * that does not begin with `[` is read as Go's JSON decoder reads a stream: its first value, the rest unread.
- */
+/** ghz's data as JSON, before any template is filled; a file's is read as Go's stream decoder reads it. */
 function jsonText(value: unknown, flag: string, file = false): string {
   const text = typeof value === "string" ? value : JSON.stringify(value);
   let data: unknown;
@@ -561,18 +542,73 @@ export function fileText(path: unknown, flag: string): string {
   }
 }
 
-/**
- * ghz's template actions (Go's text/template over its call data) as loadlab's placeholders: randomString,
- * randomInt, UUIDs, the call's time and worker, the request's number (from rows: `numbered`), and the
- * method's names, written once.
- */
+/** The words ghz's templates may call (ghz's functions, Go's and its keywords); others are Go's errors. */
+const GO_WORDS =
+  "randomString randomInt newUUID and call html index slice js len not or print printf println " +
+  "urlquery eq ge gt le lt ne nil true false if else end range with define template block break continue";
+/** ghz's call data: a field past these, or past one of them (`.RequestNumber.X`), fails Go's execution. */
+const CALL_FIELD = new RegExp(
+  "^(WorkerID|RequestNumber|UUID|(FullyQualified|Method|Service|Input|Output)Name|" +
+    "Is(Client|Server)Streaming|Timestamp(Unix(Milli|Nano)?)?)$",
+);
+/** Go's execution failed: ghz sends the whole text as written. */
+const UNFILLED = new Error("unfilled");
+
+/** ghz's template actions (Go's text/template over its call data) as loadlab's placeholders. */
 class CallData {
   numbered = false;
   constructor(private readonly call: string, private readonly name: string) {}
 
-  fill(text: string, flag: string): string {
+  /**
+   * `text` filled as ghz fills it: Go parses it whole first (an error exits 1), then runs each action; one
+   * that fails leaves the whole text as written.
+   */
+  fill(text: string, flag: string, unfilled: (text: string) => string, data = true): string {
+    // Go's trim markers take the spaces beside them.
+    const trimmed = text.replace(/\s*\{\{- /g, "{{ ").replace(/ -\}\}\s*/g, " }}");
+    const actions = [...trimmed.matchAll(/\{\{([^]*?)\}\}/g)];
+    const line = (at: number) => trimmed.slice(0, at).split("\n").length;
+    const goError = (at: number, why: string) =>
+      new UsageError(`${flag}: template: call_template_data:${line(at)}: ${why}`);
+    const end = actions.length === 0 ? 0 : actions.at(-1)!.index + actions.at(-1)![0].length;
+    if (trimmed.includes("{{", end)) throw goError(trimmed.indexOf("{{", end), "unclosed action");
+    for (const { 1: inner, index } of actions.filter((a) => !/^\s*\/\*[^]*\*\/\s*$/.test(a[1]))) {
+      const words = inner.trim().split(/\s+/).filter((w) => w !== "");
+      const unknown = words.find((w) => /^[A-Za-z_]\w*$/.test(w) && !GO_WORDS.split(" ").includes(w));
+      if (words.length === 0) throw goError(index, "missing value for command");
+      if (inner.includes("\\")) throw goError(index, `unexpected "\\\\" in command`);
+      if (words.some((w) => w.startsWith("$"))) throw goError(index, `undefined variable "${words[0]}"`);
+      if (unknown !== undefined) throw goError(index, `function "${unknown}" not defined`);
+    }
+    if (data && actions.every((a) => /^\s*\/\*/.test(a[1]))) return unfilled(text);
+    try {
+      return trimmed.replace(/\{\{([^]*?)\}\}/g, (action, inner: string) => this.action(action, inner, flag));
+    } catch (err) {
+      if (err === UNFILLED) return unfilled(text);
+      throw err;
+    }
+  }
+
+  /** One action as loadlab's placeholder; throws `UNFILLED` where Go's execution fails. */
+  private action(action: string, inner: string, flag: string): string {
+    if (/^\s*\/\*/.test(inner)) return "";
+    const [head, ...args] = inner.trim().split(/\s+/);
+    const ints = args.map((a) => /^-?\d+$/.test(a) ? Number(a) : NaN);
+    const arity = { randomString: 1, randomInt: 2, newUUID: 0 }[head];
+    if (arity !== undefined && (args.length !== arity || ints.some(isNaN))) throw UNFILLED;
+    const fields = /^(\.\w+)+$/.test(head) ? head.slice(1).split(".") : [];
+    const field = fields.length === 1 && CALL_FIELD.test(fields[0]) && args.length === 0;
+    if (head === "nil" || (fields.length > 0 && !field)) throw UNFILLED;
+    const zero = `${flag}: ${action}: ghz's randomString 0 is from 2 to 16 letters a call; give the length`;
+    if (head === "randomString" && ints[0] <= 0) throw refused(zero);
+    if (head === "randomString") return `{{ $randomString(${ints[0]}) }}`;
+    // ghz's randomInt: a negative min is 0, a max of 0 or less 1; the max is not reached.
+    const [min, max] = [Math.max(0, ints[0]), ints[1] <= 0 ? 1 : ints[1]];
+    if (head === "randomInt" && max <= min) throw UNFILLED;
+    if (head === "randomInt") return `{{ $randomNumber(${min},${max - 1}) }}`;
+    if (head === ".RequestNumber") return this.numbered = true, "{{ RequestNumber }}";
     const [service, method] = this.call.replace(/\/(?=[^/]*$)/, ".").split(/\.(?=[^.]*$)/);
-    const names: Record<string, string | undefined> = {
+    const filled = args.length > 0 ? undefined : {
       ".FullyQualifiedName": `${service}.${method}`,
       ".MethodName": method,
       ".ServiceName": service?.split(".").at(-1),
@@ -581,35 +617,18 @@ class CallData {
       ".TimestampUnix": "{{ $now(s) }}",
       ".TimestampUnixMilli": "{{ $now(ms) }}",
       ".TimestampUnixNano": "{{ $now(ns) }}",
-    };
-    return text.replace(/\{\{\s*(.*?)\s*\}\}/g, (action: string, inner: string) => {
-      const string = /^randomString\s+(-?\d+)$/.exec(inner);
-      const zero = `${flag}: ${action}: ghz's randomString 0 is from 2 to 16 letters a call; give the length`;
-      if (string && Number(string[1]) <= 0) throw refused(zero);
-      else if (string) return `{{ $randomString(${string[1]}) }}`;
-      // ghz's randomInt: a negative min is 0, a max of 0 or less 1; the max is not reached.
-      const int = /^randomInt\s+(-?\d+)\s+(-?\d+)$/.exec(inner)?.slice(1).map(Number);
-      const [min, max] = int ? [Math.max(0, int[0]), int[1] <= 0 ? 1 : int[1]] : [];
-      if (max! > min!) return `{{ $randomNumber(${min},${max! - 1}) }}`;
-      if (inner === ".RequestNumber") {
-        this.numbered = true;
-        return "{{ RequestNumber }}";
-      }
-      if (inner === ".UUID" || inner === "newUUID") return "{{ $uuid() }}";
-      if (names[inner] !== undefined) return names[inner];
-      throw refused(
-        `${flag}: ghz's template ${action} is not filled by loadlab (.RequestNumber, .WorkerID, .Timestamp*, ` +
-          "the method's names, .UUID, newUUID, randomString N and randomInt MIN MAX with MAX past MIN are; " +
-          "ghz sends a text unfilled where a template fails); write the value instead",
-      );
-    });
+      ".UUID": "{{ $uuid() }}",
+      newUUID: "{{ $uuid() }}",
+    }[head];
+    if (filled !== undefined) return filled;
+    throw refused(
+      `${flag}: ghz's template ${action} is not filled by loadlab (.RequestNumber, .WorkerID, .Timestamp*, ` +
+        "the method's names, .UUID, newUUID, randomString N and randomInt MIN MAX are); write the value instead",
+    );
   }
 }
 
-/**
- * The run's options as ghz's InfluxDB tags: the schema, call, host, count (Go's largest int32 under -z),
- * concurrency and rate or their schedules, -z in ns, timeouts in s, data, metadata and tags as quoted JSON.
- */
+/** The run's options as ghz's InfluxDB tags (a count under -z is Go's largest int32). */
 function influxTags(config: Record<string, unknown>, tags: Record<string, string> | undefined) {
   const s = (key: string) => parseDurationMs(String(option(config, key) ?? "0s"), key) / 1000;
   const quoted = (value: unknown) =>

@@ -147,10 +147,64 @@ Deno.test("ghz's randomString, randomInt and UUID templates become placeholders;
     '{"a":"{{ $randomNumber(0,2) }}","b":"{{ $randomNumber(0,0) }}"}',
   );
   throws(() => body({ a: "{{randomString 0}}" }), /randomString 0.*from 2 to 16/);
-  // Go's Intn has no number under an empty range: ghz sends the text unfilled, which loadlab cannot.
-  for (const empty of ["{{randomInt 5 5}}", "{{randomInt 9 2}}", "{{randomInt 3 -1}}"]) {
-    throws(() => body({ a: empty }), /not filled by loadlab.*randomInt MIN MAX with MAX past MIN/);
+});
+
+Deno.test("a template Go cannot parse is ghz's error (exit 1); one that fails to run leaves the text as written", () => {
+  const body = (data: string) => ghzRun({ host: "h:1", data }).attack.find((f) => f.startsWith("{"));
+  const goError = (data: string) => {
+    try {
+      body(data);
+    } catch (err) {
+      return [(err as UsageError).exitCode ?? 1, (err as Error).message];
+    }
+  };
+  assertEquals(goError('{"a":"{{foo 1}}"}'), [
+    1,
+    '--data: template: call_template_data:1: function "foo" not defined',
+  ]);
+  assertEquals(goError('{"a":"{{.RequestNumber"}'), [
+    1,
+    "--data: template: call_template_data:1: unclosed action",
+  ]);
+  assertEquals(goError('{"a":"{{ }}"}'), [
+    1,
+    "--data: template: call_template_data:1: missing value for command",
+  ]);
+  assertEquals(goError('{"a":"{{$x}}"}'), [
+    1,
+    '--data: template: call_template_data:1: undefined variable "$x"',
+  ]);
+  // Go runs the actions in turn: a field the call data lacks, randomInt's empty range (Intn panics), a
+  // function's wrong arguments, a field given one: the whole text goes unfilled, its `{{` escaped in JSON.
+  const unfilled = [
+    ".Nope",
+    ".RequestNumber.X",
+    "randomInt 5 5",
+    "randomInt 9 2",
+    "randomString",
+    "newUUID 1",
+  ];
+  for (const action of [...unfilled, ".RequestNumber 1", "nil"]) {
+    const data = `{"a":"{{.RequestNumber}}-{{${action}}}"}`;
+    assertEquals(body(data), data.replaceAll("{{", "\\u007b{"));
   }
+  // Data whose only actions are comments is sent as written too, comments and all; beside an action, a
+  // comment is nothing. Trim markers take the spaces beside them.
+  assertEquals(body('{"a":"{{/* c */}}x"}'), '{"a":"\\u007b{/* c */}}x"}');
+  assertEquals(
+    body('{"a":"{{randomInt 1 3}} {{/* c */}} x {{- newUUID -}} y"}'),
+    '{"a":"{{ $randomNumber(1,2) }}  x{{ $uuid() }}y"}',
+  );
+  // ghz's metadata unfilled cannot be written as a header: refused, where its parse errors are ghz's.
+  const metadata = (m: string) => () => ghzRun({ host: "h:1", metadata: m });
+  throws(
+    metadata('{"x":"{{.Nope}}"}'),
+    (e) => e instanceof UsageError && e.exitCode === 2 && /literal \{\{/.test(e.message),
+  );
+  throws(
+    metadata('{"x":"{{nope}}"}'),
+    (e) => e instanceof UsageError && !e.exitCode && /"nope" not defined/.test(e.message),
+  );
 });
 
 Deno.test("a ghz config that is a device, a FIFO or a folder is refused before a byte is read", async () => {

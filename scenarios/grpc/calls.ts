@@ -7,6 +7,7 @@ import type { RequestSpec } from "../../runner/request_spec.ts";
 import { findMethod, GrpcSchemaError, loadProtoFile, loadProtoset } from "../../runner/http/grpc/schema.ts";
 import { type GrpcCallSource, grpcCallSpec } from "../../runner/http/grpc/call_spec.ts";
 import { reflectSchema, type ReflectTls } from "../../runner/http/grpc/reflection.ts";
+import { hasPlaceholder } from "../../runner/http/template.ts";
 
 /** Where a run's schema comes from, and what it calls. */
 export interface GrpcSource extends GrpcCallSource {
@@ -42,10 +43,7 @@ export function grpcRequestMix(root: Root, source: GrpcSource, timeoutMs: number
   return roundRobin(root, source).map((message) => grpcCallSpec(root, { ...source, message }, timeoutMs));
 }
 
-/**
- * The messages a call without a client stream takes in turn, as ghz takes a JSON array's: each element
- * one call, in order (an entry of the mix each, under the method's one name).
- */
+/** The messages a call without a client stream takes in turn, as ghz takes a JSON array's elements. */
 function roundRobin(root: Root, source: GrpcSource): Array<string | undefined> {
   const text = source.message;
   if (
@@ -59,5 +57,8 @@ function roundRobin(root: Root, source: GrpcSource): Array<string | undefined> {
   } catch {
     return [text];
   }
-  return Array.isArray(parsed) && parsed.length > 0 ? parsed.map((m) => JSON.stringify(m)) : [text];
+  // A text with no `{{` has none in its messages either (a JSON escape, `\u007b{`, written again).
+  const json = (m: unknown) =>
+    hasPlaceholder(text) ? JSON.stringify(m) : JSON.stringify(m).replace(/\{(?=\{)/g, "\\u007b");
+  return Array.isArray(parsed) && parsed.length > 0 ? parsed.map(json) : [text];
 }

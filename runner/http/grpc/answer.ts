@@ -1,9 +1,7 @@
 /**
  * @module
- * A gRPC call's answer judged on its HTTP/2 stream (`GrpcAnswer`): an `application/grpc` head, DATA as
- * length-prefixed messages within the receive cap (gzip inflated and capped again), and `grpc-status`:
- * OK succeeds, other codes fail under their own kind, broken answers are `grpc-protocol`, oversized ones
- * `grpc-too-big`. HOT PATH: one per slot, reset per call; uncompressed messages are counted, never copied.
+ * A gRPC call's answer judged on its HTTP/2 stream: its head, its length-prefixed messages within the
+ * receive cap and its `grpc-status`. HOT PATH: one per slot, reset per call; messages are never copied.
  */
 import type { ErrorKind } from "../../../results/mod.ts";
 import { GRPC_ERROR_KINDS, GRPC_STATUS_SLOTS_FROM } from "../../../results/schema/values.ts";
@@ -80,7 +78,6 @@ export class GrpcAnswer implements StreamAnswer {
     [this.#endMessages, this.#endMs] = [run.streamEndMessages || Infinity, run.streamEndMs || Infinity];
   }
 
-  /** Whole messages of the last answer (a unary call's is 1). */
   get messages(): number {
     return this.#reader.messages;
   }
@@ -175,10 +172,7 @@ export class GrpcAnswer implements StreamAnswer {
   }
 }
 
-/**
- * What is wrong with `gz`, refused by zlib with `why`: not gzip, or deflate data corrupt before its byte
- * Go's flate names, the shortest prefix past the header (its optional fields skipped) that zlib refuses.
- */
+/** What is wrong with `gz`, refused by zlib with `why`, at the byte Go's flate names. */
 function gzipFault(gz: Uint8Array, cap: number, why: string): string {
   if (!/^(invalid|too many) /.test(why)) {
     return `a compressed message of ${gz.length} bytes that is not gzip (${why})`;

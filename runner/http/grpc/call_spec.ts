@@ -49,8 +49,17 @@ export function grpcCallSpec(root: Root, source: GrpcCallSource, timeoutMs: numb
   const messages = [message].flat(), k = messages.findIndex((m) => m.length > maxBytes);
   const why = `${messages[k]?.length} bytes encoded, over the ${maxBytes}-byte send cap (--max-send)`;
   if (k >= 0) throw new GrpcMessageError(Array.isArray(message) ? `message[${k}]` : "message", why);
-  return grpcRequestSpec({ ...call, message }, timeoutMs);
+  // A body's `{{` reads as a placeholder where it is sent: bytes holding one go as a template of no slot.
+  const literal = messages.some((m) => hasPlaceholder(new TextDecoder().decode(m)));
+  if (!literal) return grpcRequestSpec({ ...call, message }, timeoutMs);
+  const template = withCaps({ messages: messages.map((m) => ({ pieces: [m], slots: [] })) }, source);
+  return grpcRequestSpec({ ...call, ...template, message: EMPTY }, timeoutMs);
 }
+
+/** A template filled per call, each message compressed and checked then (protobuf_template.ts). */
+const withCaps = (spec: GrpcBodySpec, { compress, maxSendBytes }: GrpcCallSource) => ({
+  template: { ...spec, ...defined({ compress, maxSendBytes }) },
+});
 
 const EMPTY = new Uint8Array(0);
 
@@ -63,11 +72,11 @@ function templateOf(method: GrpcMethod, text: string, source: GrpcCallSource): {
       "write it without placeholders",
     );
   }
-  // Filled per call: each is compressed and checked against the send cap then (protobuf_template.ts).
   const { requestType, clientStreaming } = method;
-  const spec = bodySpecOfText(requestType, text, clientStreaming, source.names, source.laterOneof);
-  const { compress, maxSendBytes } = source;
-  return { template: { ...spec, ...defined({ compress, maxSendBytes }) } };
+  return withCaps(
+    bodySpecOfText(requestType, text, clientStreaming, source.names, source.laterOneof),
+    source,
+  );
 }
 
 /** The call's message, or a client stream's messages: a JSON array (each at `message[k]`) or one object. */

@@ -22,10 +22,7 @@ let writer = new protobuf.Writer();
 /** A writer grown past this by a big message is dropped after it, not kept. */
 const KEPT_WRITER_BYTES = 64 * 1024;
 
-/**
- * `json` as `type`'s bytes; `path` names the message in errors (`message`, `messages[2]`). Two members of
- * one oneof are refused, as protobuf's JSON refuses them, or with `later` the later one is kept.
- */
+/** `json` as `type`'s bytes; `path` names the message in errors; `later`: see `checkFields`. */
 export function encodeMessage(type: protobuf.Type, json: unknown, path = "message", later = false) {
   const fields = checkFields(type, json, path, later);
   try {
@@ -40,10 +37,7 @@ export function encodeMessage(type: protobuf.Type, json: unknown, path = "messag
   }
 }
 
-/**
- * Serialized messages of `type` as proto3 JSON, read as ghz reads binary data: each prefixed by its length
- * (a varint) while that reads, else the bytes as one message; other bytes are a `GrpcMessageError`.
- */
+/** Serialized messages of `type` as proto3 JSON, as ghz reads binary data (length-prefixed, else one). */
 export function decodeMessages(type: protobuf.Type, bytes: Uint8Array): unknown[] {
   const messages: unknown[] = [];
   const reader = protobuf.Reader.create(bytes);
@@ -66,7 +60,6 @@ export function decodeMessages(type: protobuf.Type, bytes: Uint8Array): unknown[
   }
 }
 
-/** `text` parsed as JSON; bad JSON is a `GrpcMessageError` at `path`. */
 export function parseMessageText(text: string, path = "message"): unknown {
   try {
     return JSON.parse(text);
@@ -96,10 +89,8 @@ export function objectOf(type: protobuf.Type, json: unknown, path: string): obje
 }
 
 /**
- * Every member of `json` names a field of `type` (recursively through message fields), by its path; with
- * `later`, `json` with each oneof's earlier members left out, as ghz's JSON reader (jhump's dynamic
- * message) sets each member in turn, and a scalar member set to null its error; without, two members of
- * one oneof are protobuf JSON's error.
+ * Every member of `json` names a field of `type`, checked recursively; with `later`, each oneof's earlier
+ * members left out, as ghz's JSON reader sets each member in turn; without, two of one oneof are an error.
  */
 export function checkFields(type: protobuf.Type, json: unknown, path: string, later: boolean): unknown {
   if (WELL_KNOWN.test(type.fullName)) return json;

@@ -2,8 +2,7 @@
  * @module
  * A gRPC message with `{{ placeholders }}` read against its type once, before the load, into the plain
  * `GrpcBodySpec` workers fill per call: fixed fields encoded now, each placeholder a slot of its field's
- * kind. What cannot fit whatever the values is a `GrpcMessageError` naming its path (an unknown field or
- * name, a placeholder for a message, a map or a well-known type).
+ * kind; what cannot fit whatever the values is a `GrpcMessageError` naming its path.
  */
 import protobuf from "protobufjs";
 import type { GrpcBodySpec, GrpcMessageSpec, GrpcSlotSpec } from "../grpc_body_spec.ts";
@@ -48,10 +47,7 @@ export function quotePlaceholders(text: string): string {
   return out;
 }
 
-/**
- * The call's messages as a template (one message, or a client stream's list); `names` the ones allowed.
- * Of two members of one oneof, with `later` the later one alone is sent (ghz's reader), else refused.
- */
+/** The call's messages as a template (one, or a client stream's list); `names` the ones allowed. */
 export function bodySpecOf(
   type: protobuf.Type,
   json: unknown,

@@ -1,8 +1,7 @@
 /**
  * @module
- * A gRPC server's schema by its reflection service (v1, else v1alpha), as ghz's `--reflect`: services
- * listed, each one's file asked (with its dependencies), gathered into a FileDescriptorSet, on a node:http2
- * session of its own (one_off_call.ts), bounded by `timeoutMs`.
+ * A gRPC server's schema by its reflection service (v1, else v1alpha), as ghz's `--reflect`: each
+ * service's file and its dependencies gathered into a FileDescriptorSet.
  */
 import http2 from "node:http2";
 import { readFileSync } from "node:fs";

@@ -25,10 +25,7 @@ export type GrpcMethod = Readonly<ReturnType<typeof findMethod>>;
 /** The largest schema file read (a .proto or a protoset); real ones are kilobytes. */
 export const MAX_SCHEMA_BYTES = 16 * 2 ** 20;
 
-/**
- * `file` and its imports, looked up beside the importer, then in `importPaths` (protoc's `-I`); absolute
- * and `..` imports are refused as protoc does. Each is checked a regular file under MAX_SCHEMA_BYTES first.
- */
+/** `file` and its imports, looked up as protoc does (beside the importer, then `importPaths`: `-I`). */
 export function loadProtoFile(file: string, importPaths: readonly string[] = []): protobuf.Root {
   const root = new protobuf.Root();
   const base = root.resolvePath;

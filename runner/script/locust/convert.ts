@@ -1,11 +1,9 @@
 /**
  * @module
- * A locustfile made a loadlab session module: parsed with a real Python parser (`@lezer/python`), then
- * written as JavaScript statement by statement, each on its Python line (so a stack's line is the
- * locustfile's: the line map is the identity), on the runtime of this folder (py.ts for Python's values,
- * runtime.ts for Locust's classes). Imports and the session's exports go after the last line (imports are
- * hoisted). A module of the locustfile's folder it imports is converted the same way, once, to a module of
- * its own. A construct outside the subset is a `LocustConvertError` naming each `file:line: why`.
+ * A locustfile made a loadlab session module: parsed with `@lezer/python`, then written as JavaScript
+ * statement by statement, each on its Python line (so a stack's line is the locustfile's), on py.ts and
+ * runtime.ts. A module of its folder it imports is converted the same way, once; a construct outside the
+ * subset is a `LocustConvertError` naming each `file:line: why`.
  */
 import { parser } from "@lezer/python";
 import { existsSync } from "node:fs";
@@ -14,7 +12,6 @@ import { builtins } from "./py.ts";
 import { MODULES } from "./py_modules.ts";
 import { LOCUST_EVENTS, REQUEST_KEYS } from "./runtime.ts";
 
-/** A node of the parsed file (`@lezer/common`'s, reached through the parser's own types). */
 type SyntaxNode = ReturnType<typeof parser.parse>["topNode"];
 
 /** A locustfile that cannot be converted; `problems` are `file:line: why`. */
@@ -25,23 +22,20 @@ export class LocustConvertError extends Error {
   }
 }
 
-/** A user class as the file spells it: what the experiment reads before any import. */
+/** A user class as the file spells it. */
 interface LocustUserInfo {
   name: string;
   host?: string;
-  /** `abstract = True`: a base of other users, never run itself. */
   abstract?: boolean;
 }
 
 export interface LocustConversion {
   code: string;
   users: LocustUserInfo[];
-  /** Its `LoadTestShape` class, the first of them (as Locust's). */
   shape?: string;
   /** The options it adds (`parser.add_argument("--region", ...)`: `region`); `switches` take no value. */
   options: string[];
   switches: string[];
-  /** The modules of its folder it imports, each converted once: `path` in the folder, `code` its module's. */
   modules: Array<{ path: string; code: string }>;
 }
 
@@ -97,7 +91,6 @@ const RUNNER_HAS = ("client_id environment errors exceptions greenlet log_except
   "user_classes_count user_greenlets worker_count worker_index").split(" ");
 const EVENTS_HELD = `loadlab takes listeners of ${LOCUST_EVENTS.join(", ")} (report_to_master and ` +
   "worker_report never fire: one process; reset_stats neither: Locust's web UI fires it)";
-/** Names a locustfile reads without defining them, beside BUILTINS. */
 const GIVEN: Record<string, string> = { next: "__next", open: "__open", __name__: '"locustfile"' };
 /** The nodes an assignment's target names are in (not `self.x`, whose `self` is no local). */
 const TARGETS = ["VariableName", "TupleExpression", "ArrayExpression", "ParenthesizedExpression"];
@@ -118,7 +111,6 @@ class Refusal extends Error {
   }
 }
 
-/** A function's scope: its locals (declared with `let` at its start) and whether it awaits. */
 interface Scope {
   locals: Set<string>;
   globals: Set<string>;
@@ -127,14 +119,11 @@ interface Scope {
   self?: string;
   /** The parameters of a def, which a def inside it may call (a decorator's `fn`). */
   params?: string[];
-  /** The name an `except ... as` clause caught into, for a bare `raise`. */
+  /** For a bare `raise`. */
   caught?: string;
 }
 
-/**
- * Converts locustfile `source` to a session module; `file` names it in problems, `dir` is its folder, where
- * the modules it imports are found (as Python's `sys.path[0]`) and converted as it is.
- */
+/** Converts locustfile `source` to a session module; `dir` is its folder (Python's `sys.path[0]`). */
 export function convertLocust(source: string, file: string, dir = "."): LocustConversion {
   const folder = new Folder(dir, file);
   const conversion = new Converter(source, file, folder, null).run();
@@ -153,7 +142,6 @@ class Folder {
     this.converting = [file];
   }
 
-  /** The file of module `dotted` (`a.b`): `a/b.py`, else its package's `a/b/__init__.py`. */
   fileOf(dotted: string): string | undefined {
     const path = dotted.replaceAll(".", "/");
     return [`${path}.py`, `${path}/__init__.py`].find((f) => existsSync(join(this.dir, f)));
@@ -185,12 +173,10 @@ class Converter {
   private imports = new Map<string, number>();
   /** Its top level's imported names: exported as its own are, as Python's module has them. */
   private importedNames = new Set<string>();
-  /** The functions and classes its top level defines. */
   private defs: string[] = [];
-  /** Problems of the modules it imports, each at its own file:line. */
   private moduleProblems: string[] = [];
 
-  /** `dotted`: its module's dotted name (`common.auth`), null for the locustfile (no package's module). */
+  /** `dotted`: its module's dotted name (`common.auth`), null for the locustfile. */
   constructor(
     private readonly src: string,
     private readonly file: string,
@@ -634,10 +620,8 @@ class Converter {
     return out.join(" ");
   }
 
-  /**
-   * `name` (or, null, the module itself) of `module`, one of the locustfile's folder (`sys.path[0]`):
-   * converted once, what its names are (classes, functions that send, users) known here as there.
-   */
+  /** `name` (or, null, the module itself) of `module` of the locustfile's folder, its names' kinds known. */
+
   private localImport(n: SyntaxNode, refuse: Refuse, module: string, name: string | null, local: string) {
     const dotted = this.absolute(refuse, module), sub = `${dotted}.${name}`;
     const file = this.folder.fileOf(dotted);
@@ -955,7 +939,6 @@ class Converter {
     return write === undefined ? this.refuse(n, `${describe(n.name)} ${OUTSIDE}`) : write(n);
   }
 
-  /** Each expression node the subset holds, written as JavaScript. */
   private readonly EXPRESSIONS: Record<string, (n: SyntaxNode) => string> = {
     VariableName: (n) => this.name(n),
     Number: (n) => this.number(n),
@@ -1314,7 +1297,6 @@ function children(n: SyntaxNode): SyntaxNode[] {
 
 const PUNCTUATION = new Set(("( ) [ ] { } , : return assert del raise from while else Body").split(" "));
 
-/** The expressions among a node's children (keywords and punctuation left out). */
 function exprChildren(n: SyntaxNode): SyntaxNode[] {
   return children(n).filter((c) => !PUNCTUATION.has(c.name));
 }
@@ -1323,7 +1305,6 @@ function isGenerator(def: SyntaxNode): boolean {
   return some(def.getChild("Body")!, (n) => n.name === "YieldStatement");
 }
 
-/** Whether `n` or a node under it passes `test`. */
 function some(n: SyntaxNode, test: (n: SyntaxNode) => boolean): boolean {
   for (let c = n.firstChild; c !== null; c = c.nextSibling) if (some(c, test)) return true;
   return test(n);
@@ -1373,7 +1354,6 @@ function quoteOf(token: string): { at: number; quote: number; raw: boolean } {
   return { at, quote, raw: token.slice(0, at).toLowerCase().includes("r") };
 }
 
-/** A string literal's escapes read as Python reads them. */
 function unescape(body: string): string {
   return body.replace(
     /\\(x[\da-fA-F]{2}|u[\da-fA-F]{4}|U[\da-fA-F]{8}|[0-7]{1,3}|[\s\S])/g,

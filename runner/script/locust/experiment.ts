@@ -1,12 +1,8 @@
 /**
  * @module
- * The experiment `loadlab run locustfile.py` runs: the locustfile converted (refused with `file:line: why`
- * before any load), its target the `-H` host, else the host of its first user class run, else loadlab's
- * built-in target; one load of the users the command line asks (`-u`, `-r`, `-t`), each a virtual user
- * of one of the classes. At `-t` each user stops as Locust stops it (at its next request or wait, after
- * `--stop-timeout` lets its task finish) and runs its `on_stop`, within the graceful stop: the stop
- * timeout plus ON_STOP_MS, past which what is left is cut. The classes and tags asked reach every isolate
- * as its inputs (../isolate_inputs.ts).
+ * The experiment `loadlab run locustfile.py` runs: its target the `-H` host, else its first user class's,
+ * else the built-in target; one load of `-u` users at `-r` for `-t`, each stopped as Locust stops it
+ * within `--stop-timeout` plus ON_STOP_MS.
  */
 import { basename } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -43,9 +39,7 @@ export interface LocustFlags extends Omit<LocustSelection, "userCount" | "file" 
   json?: boolean;
   jsonFile?: string;
   onlySummary?: boolean;
-  /** `--headless`: accepted (loadlab always is). */
   headless?: boolean;
-  /** `--html FILE`: report.html written there too. */
   html?: string;
   /** `--exit-code-on-error`: the exit code of a run with a failure (1 unless given). */
   exitCodeOnError?: number;

@@ -1,9 +1,7 @@
 /**
  * @module
- * A locustfile's conversion kept, as k6 scripts' are (k6/convert/converted_file.ts): the session
- * module is written under loadlab's cache folder (`$XDG_CACHE_HOME/loadlab/locust`, else
- * `~/.cache/loadlab/locust`), in a folder named by a hash of its conversion and of this runtime's place,
- * as `NAME.py.js` (a session's error names `NAME.py:LINE`: the conversion keeps every statement on its line).
+ * A locustfile's conversion kept under loadlab's cache folder, as k6 scripts' are, in a folder named by a
+ * hash of it, as `NAME.py.js` (a session's error names `NAME.py:LINE`).
  */
 import { createHash } from "node:crypto";
 import { basename, dirname, join } from "node:path";
@@ -21,10 +19,7 @@ export function convertLocustFile(path: string): LocustConversion {
   return convertLocust(Deno.readTextFileSync(path), basename(path), dirname(path));
 }
 
-/**
- * The session module to load for locustfile `path`, converted now (with the modules of its folder it imports,
- * each `PATH.py.js` beside it) and kept in a folder named by a hash of them all.
- */
+/** The session module to load for locustfile `path` (its folder's modules it imports beside it). */
 export function locustSessionPath(path: string): string {
   const { code, modules } = convertLocustFile(path);
   const texts = [

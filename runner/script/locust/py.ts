@@ -1,9 +1,7 @@
 /**
  * @module
- * The Python a converted locustfile runs on: the builtins, operators and modules of the subset
- * (convert.ts refuses the rest before any load). Values are JavaScript's: a list is an Array, a dict a
- * plain object (its keys text), a tuple a frozen Array, None null. Keyword arguments travel as a trailing
- * `Kw` object, which every function here and every converted function reads with `args`.
+ * The Python a converted locustfile runs on: the subset's builtins and operators over JavaScript's values
+ * (a dict a plain object, a tuple a frozen Array, None null); keyword arguments travel as a trailing `Kw`.
  */
 
 /** Keyword arguments of a call (`f(a, b=1)` passes `a, new Kw({ b: 1 })`). */
@@ -45,9 +43,7 @@ export function matches(err: unknown, ...types: unknown[]): boolean {
   });
 }
 
-/**
- * Parameters by name: positionals, then `Kw` values, then defaults; `rest` gets `*args`, `restKw` `**kwargs`.
- */
+/** Parameters by name: positionals, then `Kw` values, then defaults; `rest` and `restKw` the others. */
 export function args(
   given: unknown[],
   names: string[],
@@ -76,13 +72,12 @@ export function args(
   return out;
 }
 
-/** A call's positional values and its keyword values (`Kw`, the last value when given). */
 function splitKw(a: unknown[]): [unknown[], Record<string, unknown>] {
   const last = a[a.length - 1];
   return last instanceof Kw ? [a.slice(0, -1), last.values] : [a, {}];
 }
 
-/** A sized value's `len()`: a text's, list's, set's or dict's; null for any other value. */
+/** A sized value's `len()`; null for any other value. */
 function sizeOf(x: unknown): number | null {
   if (Array.isArray(x) || typeof x === "string" || x instanceof Uint8Array) return x.length;
   if (x instanceof Map || x instanceof Set) return x.size;
@@ -372,23 +367,18 @@ const LIST_METHODS: Methods<unknown[]> = {
   sort: (l, ...a) => void l.splice(0, l.length, ...sortedOf(l, ...a)),
 };
 
-/** Where `v` is in `l`, else a ValueError saying `why`. */
 function indexOf(l: unknown[], v: unknown, why: string): number {
   const at = l.findIndex((x) => eq(x, v));
   if (at < 0) throw new PyError("ValueError", why);
   return at;
 }
 
-/** A call's default (`dflt[0]`) when it was given one, else `err` thrown. */
 export function orDefault(dflt: unknown[], err: PyError): unknown {
   if (dflt.length > 0) return dflt[0];
   throw err;
 }
 
-/**
- * A Python mapping of `lookup`'s values (`m.get(k)`, `m[k]`, `k in m`): headers, os.environ, a cookie jar
- * (with `more`'s methods). Not a dict to `method()`: its `get` is its own.
- */
+/** A Python mapping of `lookup`'s values: headers, os.environ, a cookie jar (with `more`'s methods). */
 export function mapping(lookup: (k: string) => string | null | undefined, more: object = {}) {
   return Object.assign(Object.create(null), {
     get: (k: string, d: unknown = null) => lookup(k) ?? d,

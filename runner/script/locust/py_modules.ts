@@ -1,11 +1,7 @@
 /**
  * @module
- * The Python modules a locustfile of the subset imports: `random`, `string`, `json`, `time`, `uuid`,
- * `itertools`, `math`, `os` (its environment), `logging` (to stderr), `re` (on JavaScript's regular
- * expressions, Python's spellings of named groups, `\A`, `\Z` and flags translated), `csv`, `datetime`,
- * `base64`, `hashlib`, `hmac`, `collections`, `urllib.parse`, `secrets`, `functools`, `copy`, `io` and
- * `requests.exceptions`, each with the functions teams call. `time.sleep` (and `gevent.sleep`) is the
- * session's own sleep (runtime.ts). Any other module is refused (convert.ts).
+ * The Python modules a locustfile of the subset imports (`MODULES`), each with the functions teams call;
+ * `re` on JavaScript's regular expressions with Python's spellings translated. Any other is refused.
  */
 import { args, builtins, exceptionClass, iter, Kw, mapping, mod, orDefault, output } from "./py.ts";
 import { MISSING, PyError, repr, str, tuple } from "./py.ts";
@@ -99,7 +95,6 @@ const time = {
   monotonic: () => performance.now() / 1000,
   perf_counter: () => performance.now() / 1000,
   time_ns: () => Date.now() * 1e6,
-  /** Set by runtime.ts to the session's sleep. */
   sleep: (_seconds: number): unknown => {
     throw new PyError("RuntimeError", "time.sleep outside a task");
   },
@@ -137,7 +132,6 @@ const itertools = {
     ).map((a) => tuple(...a)),
 };
 
-/** `next(it)` of an iterator (an `itertools.cycle`). */
 export function next(it: Iterator<unknown>, ...dflt: unknown[]): unknown {
   const r = it.next();
   return r.done ? orDefault(dflt, new PyError("StopIteration")) : r.value;
@@ -200,7 +194,6 @@ function regex(pattern: unknown, flags: unknown = 0, extra = ""): RegExp {
   }
 }
 
-/** `re.Match`: a group by number or name. */
 class Match {
   constructor(readonly m: RegExpExecArray) {}
   group(...ids: unknown[]): unknown {
@@ -228,7 +221,6 @@ class Pattern {
   split = (...a: unknown[]) => re.split(this, ...a);
 }
 
-/** A call's pattern, text and flags (keyword or not). */
 function patternArgs(a: unknown[], more: string[] = [], defaults: unknown[] = []) {
   return args(a, ["pattern", "string", ...more, "flags"], [...defaults, 0]) as [unknown, unknown, ...any[]];
 }
@@ -296,7 +288,6 @@ export function open(...a: unknown[]): object {
     },
     __exit__: () => false,
   };
-  // "rb": its bytes (a files= upload's).
   if (str(mode).includes("b")) return { ...file, read: () => Deno.readFileSync(str(path)) };
   const text = Deno.readTextFileSync(str(path));
   const lines = text.split(/(?<=\n)/).filter((l) => l !== "");
@@ -312,7 +303,7 @@ function csvRows(f: unknown, a: unknown[]): string[][] {
   return parse(text, { delimiter, skipEmptyLines: true }).data as string[][];
 }
 
-/** `csv.reader`'s rows, from the first again after its file's `seek(0)`, as Python's reads on. */
+/** `csv.reader`'s rows, from the first again after its file's `seek(0)`. */
 class CsvReader {
   #at = 0;
   #rewinds: number | undefined;
@@ -371,10 +362,7 @@ const hmac = {
 
 /** Where each of strftime's fields is in an ISO time (`%Y` four digits, the others two). */
 const ISO_AT = [["Y", 0], ["y", 2], ["m", 5], ["d", 8], ["H", 11], ["M", 14], ["S", 17]] as const;
-/**
- * `datetime`'s `datetime` and `timedelta` on milliseconds of the wall clock (local for `now()`, UTC for
- * `utcnow()` and `now(timezone.utc)`, which says `+00:00`), to the microsecond Python prints.
- */
+/** `datetime`'s `datetime` and `timedelta` on milliseconds of the wall clock (local for `now()`). */
 class DateTime {
   constructor(readonly ms: number, readonly us = 0, readonly tz = "") {}
   valueOf = () => this.ms;
@@ -420,10 +408,7 @@ const datetime = {
   timezone: { utc: "UTC" },
 };
 
-/**
- * `contextlib.contextmanager`: a generator as a `with` block's context manager, its code up to `yield`
- * run on entering, the rest on leaving (where what the block raised is thrown at its `yield`).
- */
+/** `contextlib.contextmanager`: what the block raised is thrown at its generator's `yield`. */
 const contextlib = {
   contextmanager: (fn: (...a: unknown[]) => Generator | AsyncGenerator) =>
     function (this: unknown, ...a: unknown[]) {
@@ -478,7 +463,7 @@ const collections = {
 /** gevent's sleep, the user's own as time's is; its greenlets are refused (convert.ts). */
 const gevent = { sleep: (seconds: number) => time.sleep(seconds) };
 
-/** urllib3's warnings off (beside `verify=False`): loadlab warns of no certificate, so nothing to do. */
+/** urllib3's warnings off: loadlab warns of no certificate, so nothing to do. */
 const urllib3 = { disable_warnings: () => null };
 
 const pct = (c: string) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`;
@@ -500,7 +485,6 @@ const urllib = { parse: { quote, quote_plus, urlencode } };
 /** `secrets`' tokens; `functools.wraps` (the wrapped function's attributes, a task's weight, kept). */
 const secrets = { token_hex: (n = 32) => randomBytes(n).toString("hex"), choice };
 const functools = { wraps: (fn: object) => (wrapper: object) => Object.assign(wrapper, fn) };
-/** requests' exceptions (its client is refused: convert.ts). */
 const requestsExceptions = Object.fromEntries(
   ["HTTPError", "ConnectionError"].map((n) => [n, exceptionClass(n)]),
 );
@@ -509,7 +493,6 @@ const memoryFile = (value: unknown = "") => ({ read: () => value, getvalue: () =
 const io = { BytesIO: memoryFile, StringIO: memoryFile };
 const copy = { copy: (x: any) => Array.isArray(x) ? [...x] : { ...x }, deepcopy: structuredClone };
 
-/** By the name a locustfile imports: `urllib.parse` too (`from urllib.parse import quote`). */
 export const MODULES: Record<string, Record<string, unknown>> = Object.assign(
   { random, string, json, time, uuid, itertools, os, math, logging, re, csv, datetime, base64, urllib },
   { secrets, functools, copy, io, hashlib, hmac, contextlib, gevent, collections, urllib3 },

@@ -1,12 +1,8 @@
 /**
  * @module
- * What a converted locustfile runs on: Locust's user classes, task sets, `@task`, `tag`, wait times and
- * `self.client` over the session API. A virtual user is one Locust user: `start(s)` picks its class (by
- * weight over the users, `fixed_count` first) and runs its `on_start`; each session runs one task of it
- * (by weight, or the next of a `SequentialTaskSet`) and then its `wait_time`, as Locust's user loop does;
- * `stop(s)` runs its task sets' and its `on_stop` as the load's end stops it (at its next request or wait).
- * A Locust failure (a status >= 400 or no response without `catch_response`, `failure()`) is a failed
- * check under the request's name whose name is Locust's error text; stats.ts counts them.
+ * What a converted locustfile runs on: Locust's users, task sets, wait times and `self.client` over the
+ * session API. A virtual user is one Locust user; each session runs one of its tasks and its `wait_time`,
+ * as Locust's user loop does. A Locust failure is a failed check named by Locust's error text (stats.ts).
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { STATUS_CODES } from "node:http";
@@ -28,7 +24,6 @@ export const UNREPORTED = "not reported: its catch_response block raised";
 
 /** What `loadlab run locustfile.py` passes the isolates (the command line's user classes and tags). */
 export interface LocustSelection {
-  /** User classes named on the command line (all of the file's when none). */
   users?: string[];
   tags?: string[];
   excludeTags?: string[];
@@ -39,10 +34,8 @@ export interface LocustSelection {
   stopTimeoutMs?: number;
   /** The locustfile's own path (its `__file__`). */
   file?: string;
-  /** `-r` and `-t` (s), as `parsed_options.spawn_rate` and `run_time` read them. */
   spawnRate?: number;
   runTimeS?: number;
-  /** `-L`: the level `logging` prints from. */
   logLevel?: string;
   /** Its own options given on the command line, by name (`region` of `--region`). */
   options?: Record<string, string>;
@@ -54,15 +47,11 @@ export interface LocustSelection {
 
 type Shared = { vars: Record<string, unknown>; environment: Record<string, unknown>; resetAtMs?: number };
 
-/** The module's variables (not its functions and classes), read and set, as the converter's footer gives. */
+/** The module's variables (not its functions and classes), as the converter's footer gives them. */
 let varsOf: () => Record<string, unknown> = () => ({});
 let setVars: (vars: Record<string, unknown>) => void = () => {};
 
-/**
- * What the listeners left in the module's variables (those changed since the top level's `before`: a
- * worker's own top level gives the rest, `STARTED = time.time()` as near its users as Locust's) and in
- * `environment`, that a worker can be given (plain data).
- */
+/** The plain data the listeners left in the module's variables (changed since `before`) and `environment`. */
 function shared(before: string): Shared {
   const plain = ([k, v]: [string, unknown]) => !ENVIRONMENT_OWN.includes(k) && isPlain(v);
   const was = JSON.parse(before) as Record<string, unknown>;
@@ -97,13 +86,11 @@ function isPlain(v: unknown): boolean {
   return (proto === Object.prototype || proto === null) && Object.values(v as object).every(isPlain);
 }
 
-/** This isolate's selection; in loadlab's own isolate (a shape's ticks), the run's. */
 const selection = (): LocustSelection => inputs.locust ?? {};
 // A worker runs the module's top level silently when the command's process ran it (its prints once).
 output.quiet = selection().heard === true;
 
-/** `__file__`: the locustfile's path as the command line gave it (its conversion runs from a cache), or a
- * module's, `path` in its folder. */
+/** `__file__`: the locustfile's path as the command line gave it, or that of `path` in its folder. */
 export function locustPath(path?: string): string {
   const file = selection().file ?? "locustfile.py";
   return path === undefined ? file : join(dirname(file), path);
@@ -113,31 +100,21 @@ export function locustPath(path?: string): string {
 export const REDIRECTED = " (redirected)";
 
 const current = new AsyncLocalStorage<Session>();
-/** A session's own clock (sessions/session.ts): `performance.now()` at a third of its cost. */
 const NOW_MS = Symbol.for("loadlab.nowMs");
 const nowMs = (s: Session): number => (s as { [NOW_MS]?: () => number })[NOW_MS]?.() ?? performance.now();
-/** The engine's session (sessions/session.ts): a request whose answer `then` makes; whether it went out. */
 type EngineSession = Session & {
   request(method: string, target: string, options: RequestOptions, then: Client): Promise<any>;
   waitingOnOwnCode(): boolean;
 };
 
-/**
- * Locust's greenlets: one user's code runs at a time in an isolate, from one request or sleep to the
- * next, so what a task reads and changes in module values between them is its own (a method's return
- * and an async call of the file's are no place for another user to run, as they are no greenlet switch).
- */
+/** Locust's greenlets: one user's code runs at a time in an isolate, from one request or sleep on. */
 let running = false;
-/**
- * Who waits for the turn, in order, three slots each: the resolver its turn settles, and for an answer
- * the client and response it is made of (so an arrival waits with no promise or closure of its own).
- */
+/** Who waits for the turn, three slots each: resolver, and for an answer its client and response. */
 const waiting: unknown[] = [];
-/** The first waiting's slot and the one past the last's (the array keeps its length: no regrowing). */
 let waitingAt = 0, waitingEnd = 0;
 const wait = (go: unknown, client: Client | null, r: Response | null) =>
   void (waiting[waitingEnd++] = go, waiting[waitingEnd++] = client, waiting[waitingEnd++] = r);
-const queued = (go: unknown) => wait(go, null, null); // made once: no closure a request
+const queued = (go: unknown) => wait(go, null, null);
 function acquire(): Promise<void> | undefined {
   return running ? new Promise(queued) : void (running = true);
 }
@@ -165,7 +142,6 @@ function regainThrowing(err: unknown): Promise<never> {
 
 MODULES.time.sleep = async (seconds: number) => {
   const s = current.getStore(), endMs = performance.now() + Number(seconds) * 1000;
-  // A task begun before the file first read `time` (an import in a function) has no context: a plain wait.
   if (s === undefined) return void await yielding(new Promise((go) => setTimeout(go, Number(seconds) * 1e3)));
   stopsHere(s);
   await yielding(s.sleep(Math.max(0, endMs - performance.now())));
@@ -183,7 +159,6 @@ for (const [name, m] of [["time", MODULES.time], ["gevent", MODULES.gevent]] as 
 }
 
 let stopTimeoutMs = 0;
-/** When a user still in its task is stopped: the load's end plus `--stop-timeout`, as Locust kills it. */
 let killAtMs = Infinity;
 
 /** As Locust stops a user at the end (a greenlet killed at its next wait), unless in its `on_stop`. */
@@ -191,7 +166,6 @@ function stopsHere(s: Session): void {
   if (s.stopping.aborted && performance.now() >= killAtMs && s.state.final !== true) throw new StopUser();
 }
 
-/** Locust's exceptions a task raises to steer its user. */
 export class StopUser extends Error {}
 export class RescheduleTask extends Error {}
 export class InterruptTaskSet extends Error {
@@ -219,12 +193,10 @@ export function transitions(to: object) {
   return (fn: Fn) => Object.assign(fn, { locustNext: [...pairs, ...(fn.locustNext ?? [])] });
 }
 
-/** `@tag("a", "b")`: on a task function or a TaskSet class. */
 export function tag(...names: string[]) {
   return (fn: Fn) => Object.assign(fn, { locustTags: [...(fn.locustTags ?? []), ...names] });
 }
 
-/** What Locust's `constant_pacing` keeps on the user (or task set) it paces, in seconds. */
 type Paced = { __cpLastRun: number; __cpLastWait?: number };
 type WaitTime = (this: Paced) => number;
 
@@ -236,8 +208,7 @@ export const between = (min: number, max: number) => waitTime(() => min + Math.r
 export const constant = (seconds: number) => waitTime(() => seconds);
 export const constant_pacing = (seconds: number) =>
   waitTime(function (this: Paced) {
-    // As Locust's: what ran since the last wait was due to end (the first: since the user was made), so
-    // a late wake-up shortens the next wait.
+    // As Locust's: what ran since the last wait was due to end, so a late wake-up shortens the next wait.
     const nowS = performance.now() / 1000;
     const ran = nowS - this.__cpLastRun - (this.__cpLastWait ?? 0);
     this.__cpLastRun = nowS;
@@ -245,7 +216,7 @@ export const constant_pacing = (seconds: number) =>
   });
 export const constant_throughput = (perSecond: number) => constant_pacing(1 / perSecond);
 
-/** `locust.event.EventHook`: a file's own event; fire() calls its listeners with its keywords, in order. */
+/** `locust.event.EventHook`: a file's own event. */
 export class EventHook {
   readonly fns: Fn[] = [];
   add_listener(fn: Fn): Fn {
@@ -256,15 +227,10 @@ export class EventHook {
   }
 }
 
-/**
- * Locust's `events`, whose listeners run here: setup runs `init` and `test_start`'s, each worker `request`'s
- * after each request (in its own isolate) and `spawning_complete`'s as the last user starts, the command's
- * process the end's (`locustEnd`). `report_to_master` and `worker_report` never fire, as in one process.
- */
+/** Locust's `events`; `report_to_master` and `worker_report` never fire, as in one process. */
 export const events = Object.fromEntries(LOCUST_EVENTS.map((k) => [k, new EventHook()]));
 const listeners = Object.fromEntries(LOCUST_EVENTS.map((k) => [k, events[k].fns]));
 
-/** `locust.log.setup_logging(level)`: the level `logging` prints from; a name logging lacks raises. */
 export const log = {
   setup_logging(level: unknown): void {
     const name = str(level).toUpperCase();
@@ -293,21 +259,36 @@ class LocustResponse {
   get ok(): boolean {
     return this.#r.status > 0 && this.#r.status < 400;
   }
+  /** `stream=True`'s body: requests' chunks read it once, not kept. */
+  streamed = false;
+  #consumed = false;
+  #read(chunks = false): Response | null {
+    const again = chunks ? "StreamConsumedError" : "RuntimeError";
+    if (this.#consumed) {
+      throw new PyError(again, chunks ? "" : "The content for this response was already consumed");
+    }
+    this.#consumed = chunks && this.streamed;
+    this.streamed &&= chunks;
+    return this.__body;
+  }
+  get __body(): Response | null {
+    return this.#r.status === 0 ? null : this.#r;
+  }
   get text(): string {
-    return this.#r.status === 0 ? "" : this.#r.text();
+    return this.#read()?.text() ?? "";
   }
   get content(): Uint8Array {
-    return this.#r.status === 0 ? new Uint8Array() : this.#r.bytes();
+    return this.#read()?.bytes() ?? new Uint8Array();
   }
   json(): unknown {
-    return loads(this.#r.text());
+    return loads(this.text);
   }
-  /** A streamed body as requests reads it: its lines (text), its chunks (bytes). */
   iter_lines(): string[] {
-    return this.text.split(/\r\n|\n|\r/).filter((l, i, all) => l !== "" || i < all.length - 1);
+    const text = this.#read(true)?.text() ?? "";
+    return text.split(/\r\n|\n|\r/).filter((l, i, all) => l !== "" || i < all.length - 1);
   }
   iter_content(...a: unknown[]): Uint8Array[] {
-    const body = this.content,
+    const body = this.#read(true)?.bytes() ?? new Uint8Array(),
       n = (args(a, ["chunk_size", "decode_unicode"], [1, false])[0] as number) ?? body.length;
     return Array.from({ length: Math.ceil(body.length / n) }, (_, i) => body.subarray(i * n, (i + 1) * n));
   }
@@ -335,7 +316,6 @@ class LocustResponse {
     const why = this.failureText();
     if (why !== null) throw Object.assign(new PyError("HTTPError", why), { response: this });
   }
-  /** Locust's error text for this response by its status, or null when it succeeded. */
   failureText(): string | null {
     const status = this.#r.status;
     if (status === 0) return `ConnectionError(${this.#r.failure?.message ?? "no response"})`;
@@ -352,7 +332,7 @@ class LocustResponse {
   name = "";
   elapsedMs = 0;
   context: Record<string, unknown> | undefined = undefined;
-  /** A FastHttpUser's: Locust's FastResponse, which lacks some of requests' members. */
+  /** A FastHttpUser's: Locust's FastResponse lacks some of requests' members. */
   fast = false;
   #lacks(name: string, type = "FastResponse"): void {
     if (this.fast) throw new PyError("AttributeError", `'${type}' object has no attribute '${name}'`);
@@ -361,10 +341,7 @@ class LocustResponse {
   __enter__(): this {
     return this;
   }
-  /**
-   * The end of `with`: the outcome reported (manual, else by status); whether an error is swallowed (in
-   * `rest()`'s, as a failure).
-   */
+  /** The end of `with`: the outcome reported; whether an error is swallowed (`rest()`'s, as a failure). */
   __exit__(err: unknown): boolean {
     if (!this[CATCH]) return false;
     const rest = this[CATCH] === "rest" && err !== null && !(err instanceof StopUser);
@@ -382,37 +359,31 @@ class LocustResponse {
 
 /** Where a worker tells the command's process each request, whose `request` listeners run there. */
 const REQUESTS_CHANNEL = "loadlab-locust-requests";
-/** Null when no command's process listens (a converted session run by itself): the listeners run here. */
+/** Null when no command's process listens: the listeners run here. */
 let requestsOut: BroadcastChannel | null = null;
 
-/**
- * `--reset-stats`: when Locust resets its numbers (as its last user spawns), 0 without. A request sent
- * before it is named with BEFORE_RESET after its name: its count, failures and times are its own row's,
- * which Locust's table leaves out (stats.ts).
- */
+/** `--reset-stats`: when Locust resets (as its last user spawns); a request before it is BEFORE_RESET's. */
 let resetAtMs = 0;
 export const BEFORE_RESET = " (before --reset-stats)";
 
-/** A request's outcome as Locust reports it: a failure (`why`) counted, the `request` listeners told. */
 function report(s: Session, r: LocustResponse, why: string | null): void {
   if (why !== null) s.check(false, why);
   if (listeners.request.length === 0) return;
   const meta = { request_type: r.method, name: r.name, response_time: r.elapsedMs, url: r.url };
-  const response = { status_code: r.status_code, text: r.text, ok: r.ok };
-  const more = { response_length: r.content.length, response, exception: why, context: r.context ?? {} };
+  // Read as the listeners' own, not the user's: a stream's length is Locust's 0 (no Content-Length read).
+  const response = { status_code: r.status_code, text: r.__body?.text() ?? "", ok: r.ok };
+  const length = r.streamed ? 0 : r.content.length;
+  const more = { response_length: length, response, exception: why, context: r.context ?? {} };
   if (requestsOut === null) void fire(listeners.request, { ...meta, ...more });
   else requestsOut.postMessage({ ...meta, ...more });
 }
 
-/** Where a worker's first user asks for what `test_start` left, and the command's process answers. */
 const SHARED_CHANNEL = "loadlab-locust-shared";
 
 /**
- * In the command's process, through the load: the file's `init` listeners run; its `test_start` ones as
- * the first user starts (a worker asks), what they left given to each worker; then its `request`
- * listeners on each request a worker tells, so what they count is the whole run's, in the module its
- * end's listeners read. The function returned waits for the requests still on their way (until none came
- * for QUIET_MS) and stops.
+ * In the command's process: `init` runs, `test_start` as the first user starts (what it left given to each
+ * worker), `request` on each request a worker tells, so what it counts is the whole run's. The function
+ * returned waits until no request came for QUIET_MS and stops.
  */
 export async function listenHere(): Promise<() => Promise<void>> {
   const before = JSON.stringify(varsOf());
@@ -446,11 +417,9 @@ function beforeLastBatch(sel: LocustSelection): number {
   return (Math.ceil((sel.userCount ?? 1) / batch) - 1) * batch;
 }
 
-/** `--reset-stats`'s: when the reset came (s from the start). */
 export let statsReset: { afterSec: number } | null = null;
 const QUIET_MS = 200;
 
-/** A worker's: what the command's process's `test_start` left, adopted once (its first user waits). */
 let sharedHere: Promise<void> | undefined;
 function sharedFromCommand(): Promise<void> {
   return sharedHere ??= new Promise((done) => {
@@ -472,18 +441,14 @@ export const REQUEST_KEYS =
 
 /** `self.client`: Locust's `HttpSession` on the session's connection, its cookies the user's jar. */
 class Client {
-  /** The session of its user's task in progress (set as each begins, before the user's first request). */
+  /** The session of its user's task in progress. */
   __s: Session | null = null;
   fast = false;
-  /** An `HttpSession`'s `base_url`, before each path it is given. */
   base_url = "";
-  /** The user whose client it is: its `host` is the base of a URL that is neither a path nor http(s)://. */
   user: { host?: unknown } | null = null;
   headers: Record<string, string> = {};
-  /** `self.client.auth = (user, password)`: each request's unless it gives its own. */
   auth: unknown = null;
   request_name: string | null = null;
-  /** `with self.client.rename_request(name):` names the block's requests without a `name=` of their own. */
   rename_request(name: unknown) {
     return {
       __enter__: () => this.request_name = str(name),
@@ -511,17 +476,13 @@ class Client {
       Object.defineProperty(this.prototype, verb.toLowerCase(), { value: send });
     }
   }
-  /**
-   * One request, its answer made the response in a continuation, not an async frame (1 KB of saved locals).
-   * A refusal throws (the converted file awaits every call that sends, so it lands as a rejection would).
-   */
+  /** One request, its answer made in a continuation, not an async frame (1 KB of saved locals). */
   request(method: string, url: string, ...a: unknown[]): Promise<LocustResponse> {
     if (typeof url !== "string") { // `request(method=..., url=...)`, as requests takes them
       const given = [method, url, ...a].filter((x) => x !== undefined);
       const [m, u, kw] = args(given, ["method", "url"], [], false, true) as [string, string, Kw["values"]];
       return this.request(m, u, new Kw(kw));
     }
-    // A bare `self.client.get(url)` (the most sent) reads no options and builds no headers.
     let o = a.length === 0 ? NO_OPTIONS : (args(a, [], [], false, true) as [Record<string, unknown>])[0];
     if (this.request_name !== null && o.name == null) o = { ...o, name: this.request_name };
     for (const k in o === NO_OPTIONS ? undefined : o) {
@@ -583,7 +544,7 @@ class Client {
     return this.#send(s);
   }
 
-  // The request in flight (a user sends one at a time): what `arrived` makes its answer of.
+  // The request in flight (a user sends one at a time).
   #s: Session | null = null;
   #o = NO_OPTIONS;
   #options: RequestOptions = {};
@@ -594,21 +555,21 @@ class Client {
   #hops = 0;
   #startMs = 0;
 
-  /** Sent with its turn given up: taken back as it arrives (`arrived`), or as it rejects when refused. */
+  /** Sent with its turn given up: taken back as it arrives, or as it rejects. */
   #send(s: Session): Promise<LocustResponse> {
     const sent = (s as EngineSession).request(this.#verb, this.#at, this.#options, this);
     release();
     return (s as EngineSession).waitingOnOwnCode() ? sent.then(undefined, regainThrowing) : sent;
   }
 
-  /** Its request's response, made in its user's turn: now, or once another user's code gives the turn. */
+  /** Its request's response, made in its user's turn. */
   arrived(r: Response, settle?: (value: unknown) => void): unknown {
     if (!running) return running = true, this.__answer(r);
     if (settle === undefined) return new Promise((go) => wait(go, this, r));
     return wait(settle, this, r), settle;
   }
 
-  /** The response of the request in flight, or the next hop's, sent (its turn held). */
+  /** The response of the request in flight, or the next hop's, sent. */
   __answer(r: Response): LocustResponse | Promise<LocustResponse> {
     const s = this.#s!, o = this.#o, options = this.#options;
     const to = redirect(r);
@@ -626,6 +587,7 @@ class Client {
     response.name = o.name != null ? str(o.name) : pathAndQuery(this.#path);
     response.context = o.context as Record<string, unknown> | undefined;
     response.fast = this.fast;
+    response.streamed = o.stream != null && bool(o.stream);
     if (bool(o.catch_response)) response[CATCH] = o.catch_response === REST ? "rest" : "catch";
     // A request the run's end cut is no failure of the server's (Locust does not report a killed user's).
     else if (r.status !== 0 || !s.ended.aborted) report(s, response, response.failureText());
@@ -656,7 +618,6 @@ function uploads(files: object, data: object | null): FormPart[] {
   return parts;
 }
 
-/** A dict as a query or form body (`a=1&b=x`). */
 function form(values: unknown): string {
   const pairs = Object.entries(values as object).flatMap(([k, v]) => [v].flat().map((x) => [k, str(x)]));
   return new URLSearchParams(pairs).toString();
@@ -666,7 +627,6 @@ function redirect(r: Response): string | null {
   return r.status >= 300 && r.status < 400 && r.status !== 304 ? r.headers.get("location") : null;
 }
 
-/** A URL's path and query (`/items?page=2`), as Locust names an unnamed request. */
 function pathAndQuery(path: string): string {
   if (!path.startsWith("http://") && !path.startsWith("https://")) return path;
   const url = new URL(path);
@@ -676,7 +636,6 @@ function pathAndQuery(path: string): string {
 /** One task set or user's tasks: a function by its weight, or a TaskSet class (`set`, once read). */
 type TaskEntry = { run: Fn; weight: number; method: boolean; set?: boolean };
 
-/** What a user and a task set have alike: their start and stop, and `constant_pacing`'s clock. */
 class Runs {
   __cpLastRun = performance.now() / 1000;
   on_start(): void {}
@@ -709,12 +668,10 @@ export class TaskSet extends Runs {
 
 export class SequentialTaskSet extends TaskSet {}
 
-/** `MarkovTaskSet`: its first task, then each next drawn by weight from the current task's transitions. */
 export class MarkovTaskSet extends TaskSet {
   __current?: TaskEntry;
 }
 
-/** Locust's debugging runner: called only under `if __name__ == "__main__":`, which is not converted. */
 export function run_single_user(): never {
   throw new PyError("RuntimeError", "run_single_user runs under Python only");
 }
@@ -768,10 +725,7 @@ export class HttpUser extends User {
 /** Flask's names (a `Blueprint` at the top level, its `@route`s): inert, as no web UI serves them. */
 export const inert: any = new Proxy(function () {}, { get: () => inert, apply: () => inert });
 
-/**
- * What `self.environment` holds in a converted locustfile: the host, the command line's options, its runner
- * (`quit()`, `user_count`: `-u`) and, to the end's listeners, the run's `stats` and `process_exit_code`.
- */
+/** `self.environment`: the host, the options, its runner and, to the end's listeners, the run's `stats`. */
 const environment = {
   host: null as string | null,
   parsed_options: {} as Record<string, unknown>,
@@ -794,10 +748,7 @@ const environment = {
 
 const ENVIRONMENT_OWN = Object.keys(environment);
 
-/**
- * Runs the end's listeners (`test_stopping`, `test_stop`, `quitting` last added first) with `stats` as
- * `environment.stats`, in the process that ran the load; the `process_exit_code` they set, or null.
- */
+/** Runs the end's listeners with `stats` as `environment.stats`; the `process_exit_code` they set. */
 export async function locustEnd(stats: unknown): Promise<number | null> {
   environment.stats = stats;
   await fire([...listeners.test_stopping, ...listeners.test_stop, ...listeners.quitting.toReversed()], {
@@ -824,11 +775,7 @@ export class FastHttpUser extends HttpUser {
   override client: Client = Object.assign(new Client(), { fast: true, user: this });
 }
 
-/**
- * The user Locust makes of a pytest function (`def test_x(session)`): the function run again and again,
- * without a wait, given the user's client (`fastsession`: a FastHttpUser's) on the run's host; a request's
- * error it raises (`raise_for_status()`) ends that run, logged at debug level, as Locust's.
- */
+/** The user Locust makes of a pytest function: run again and again, no wait; an HTTPError ends a run. */
 export function pytestUser(test: Fn, fast: boolean): typeof HttpUser {
   const cls = class extends (fast ? FastHttpUser : HttpUser) {
     override client = Object.assign(new Client(), { fast, base_url: environment.host ?? "" });
@@ -844,12 +791,12 @@ export function pytestUser(test: Fn, fast: boolean): typeof HttpUser {
   return Object.defineProperty(cls, "name", { value: test.name });
 }
 
-/** `locust.runners`: a loadlab run is one process, its runner a `LocalRunner` (neither of these). */
+/** `locust.runners`: a loadlab run is one process, its runner a `LocalRunner`. */
 export class MasterRunner {}
 export class WorkerRunner {}
 export const LocalRunner = environment.runner.constructor;
 
-/** Locust's `LoadTestShape`: `tick()` read once a second of a run's time the shape's clock gives. */
+/** Locust's `LoadTestShape`: `tick()` read once a second of a run's time. */
 export class LoadTestShape {
   runner = environment.runner;
   __runS = 0;
@@ -867,9 +814,8 @@ export class LoadTestShape {
 export type ShapePoints = Array<[number, number]>;
 
 /**
- * The points of the file's shape over at most `limitMs`, as Locust's shape worker runs it: `tick()` each
- * second; a change ramps at its spawn rate (floor(rate) users every floor(rate)/rate s, up or down) and
- * the next tick waits for the ramp; `None` ends the run. Null without a shape.
+ * The points of the file's shape over at most `limitMs`, as Locust's shape worker runs it: a change ramps
+ * at its spawn rate and the next tick waits for the ramp. Null without a shape.
  */
 export async function shapePoints(limitMs: number): Promise<ShapePoints | null> {
   if (shapeClass === undefined) return null;
@@ -905,10 +851,7 @@ let shapeClass: unknown;
 
 type UserClass = typeof HttpUser & { weight?: number; fixed_count?: number; abstract?: boolean };
 
-/**
- * The tasks of a user or task set class: `@task` methods, else `tasks`, filtered by tags as Locust's: a
- * class's tags are each of its tasks', a task set kept when a task of it is.
- */
+/** The tasks of a user or task set class, filtered by tags as Locust's (a class's tags are its tasks'). */
 function tasksOf(cls: any, sel: LocustSelection, inherited: string[] = cls.locustTags ?? []): TaskEntry[] {
   const found: TaskEntry[] = [];
   const proto = cls.prototype;
@@ -943,7 +886,6 @@ function tasksOf(cls: any, sel: LocustSelection, inherited: string[] = cls.locus
   });
 }
 
-/** Where a class keeps its tasks, found once. */
 const TASKS = Symbol("tasks");
 
 /** Picks a task: the first one scheduled, else by weight (or the next of a sequential task set). */
@@ -977,10 +919,7 @@ export function classOrder(users: UserClass[], count: number): UserClass[] {
   return order.concat(klOrder(rest, count - order.length));
 }
 
-/**
- * `n` of `shares` in the order of Locust's dispatcher: each next the one whose choosing lowers the
- * Kullback-Leibler divergence from the shares most (3:1 -> A B A A A B A A A B ...).
- */
+/** `n` of `shares` as Locust's dispatcher orders them: each next lowers the KL divergence most. */
 function klOrder(shares: Array<[UserClass, number]>, n: number): UserClass[] {
   const heap = shares.filter(([, w]) => w > 0)
     .map(([u, w]) => ({ u, w, x: w + 1, d: w * Math.log2(w / (w + 1)) }));
@@ -1027,7 +966,6 @@ export function locustfile(
     else if (sel.heard) await sharedFromCommand();
     // Locust resets as its last batch spawns, before their on_start: at the first of them here, if sooner.
     if (resetAtMs > 0 && s.vu > beforeLastBatch(sel)) resetAtMs = Math.min(resetAtMs, Date.now());
-    // Once an isolate: the load's end sets when a user still in its task is stopped.
     if (killAtMs === Infinity && !s.stopping.aborted) {
       killAtMs = Number.MAX_VALUE;
       const kill = () => killAtMs = performance.now() + stopTimeoutMs;
@@ -1052,10 +990,8 @@ export function locustfile(
     }
   }
 
-  /** Task `entry` of `owner` run: a function (its promise handed on, no frame to await), or a task set. */
   const runTask = (user: HttpUser, owner: any, e: TaskEntry): Promise<void> =>
     e.set ? enter(user, owner, e) : e.method ? e.run.call(owner) : e.run.call(owner, owner);
-  /** A task set entered: its `on_start`, then its first task. */
   async function enter(user: HttpUser, owner: any, entry: TaskEntry): Promise<void> {
     const set = new (entry.run as any)() as TaskSet & { on_start?: Fn };
     set.user = user, set.parent = owner;
@@ -1065,7 +1001,7 @@ export function locustfile(
     await runTask(user, set, pick(set, tasks(entry.run)));
   }
 
-  /** A task and its wait, in its user's turn (its greenlet's): taken first, given up as it ends. */
+  /** A task and its wait, in its user's turn. */
   async function run(s: Session) {
     const held = acquire();
     if (held !== undefined) await held;
@@ -1092,7 +1028,6 @@ export function locustfile(
         }
       }
       if (!wait || s.stopping.aborted) return;
-      // `constant(0)`: no sleep to enter, the next task at once.
       let ms = waitMs(user);
       if (typeof ms !== "number") ms = await ms;
       if (ms > 0) await yielding(s.sleep(ms));
@@ -1144,9 +1079,7 @@ export function locustfile(
   if (sel.heard) requestsOut ??= new BroadcastChannel(REQUESTS_CHANNEL);
   const starts = sel.heard ? [] : [...listeners.init, ...listeners.test_start];
   let adopted = false;
-  /** A user's part as its greenlet: `time.sleep` finds its session by context if the file reads `time`. */
   const own = (fn: (s: Session) => Promise<void>) => (s: Session) => timeRead ? current.run(s, fn, s) : fn(s);
-  // A user's start and stop (once each): in its turn, as a task is.
   const inTurn = (fn: (s: Session) => Promise<void>) => (s: Session) =>
     (acquire() ?? Promise.resolve()).then(() => fn(s)).finally(release);
   return {
@@ -1161,7 +1094,7 @@ export function locustfile(
   };
 }
 
-/** The wait after a task, ms: a `wait_time` method of the file's is converted async, so it is awaited. */
+/** The wait after a task, ms (a `wait_time` of the file's is converted async). */
 function waitMs(user: HttpUser): number | Promise<number> {
   const owner: any = user.__stack.at(-1) ?? user;
   const seconds = owner.wait_time();
@@ -1188,10 +1121,10 @@ export function attr(cls: any, name: string, value: unknown): void {
 }
 
 /**
- * `class C(Mixin, Base)`: the class of `bases[main]` (a Locust class's) with the others' members, those
- * of a base before it first, as Python's MRO finds them. A mixin's `@task` is a plain method there, as
- * Locust collects tasks from its own classes only.
+ * `class C(Mixin, Base)`: the class of `bases[main]` with the others' members in Python's MRO order; a
+ * mixin's `@task` is a plain method there, as Locust collects tasks from its own classes only.
  */
+
 export function mixed(bases: any[], main: number): any {
   const cls = class extends bases[main] {};
   const order = [...bases.slice(main + 1), ...bases.slice(0, main).reverse()];
@@ -1230,7 +1163,6 @@ export function decorate(cls: any, name: string, decorators: Array<(fn: Fn) => F
   cls.prototype[name] = fn;
 }
 
-/** A dict literal of tasks (`{view: 3}`): its keys are functions, kept as pairs. */
 export function taskDict(pairs: Array<[unknown, number]>) {
   return { __pairs: pairs };
 }

@@ -1,9 +1,7 @@
 /**
  * @module
- * A locustfile run's numbers as Locust shows them: per request name, requests and failures (the failed
- * checks runtime.ts records under the request's name, named by Locust's error text), Locust's end table,
- * its CSV files (`--csv PREFIX`, Locust's columns) and its exit code (`--exit-code-on-error`, 1 unless
- * given, for any failure or any exception in a task, which loadlab counts as a `script` error).
+ * A locustfile run's numbers as Locust shows them: per request name, requests and failures (runtime.ts's
+ * failed checks), Locust's end table, its CSV files, its JSON and its exit code.
  */
 import { bucketValuesUs, decodeHistogram, forEachBucket, mergeEncoded } from "../../../results/histogram.ts";
 import type { ResultsFile, RunResult } from "../../../results/schema/results.ts";
@@ -18,14 +16,9 @@ const ZERO = Object.fromEntries(
   "requests failures avg min max median avgBytes rps failuresPerSec".split(" ").map((k) => [k, 0]),
 );
 
-/** Locust's reported percentiles and their column names. */
 const PERCENTILES = [50, 66, 75, 80, 90, 95, 98, 99, 99.9, 99.99, 100];
 
-/**
- * One row of Locust's statistics, a request name's or the aggregate's: times in ms, `percentile(p)` (0 to
- * 100) null without requests, `errors` Locust's error texts and their occurrences, `endpoint` none for the
- * aggregate and a name seen only before a reset.
- */
+/** One row of Locust's statistics, a request name's or the aggregate's; times in ms. */
 type LocustRow = ReturnType<typeof locustRows>["rows"][number];
 
 type Endpoint = NonNullable<RunResult["endpoints"]>[number];
@@ -121,10 +114,7 @@ const SERIALIZED =
     "total_response_time max_response_time min_response_time total_content_length response_times " +
     "num_reqs_per_sec num_fail_per_sec").split(" ");
 
-/**
- * Locust's `StatsEntry` of row `r` of `run`. `response_times` by Locust's rounded ms; seconds are the run's
- * intervals' (a quarter second), failures by second only when all of the name's requests failed.
- */
+/** Locust's `StatsEntry` of row `r` of `run`; failures by second only when all of the name's failed. */
 function statsEntry(run: RunResult, r: LocustRow) {
   const startSec = Date.parse(run.startedAt) / 1000;
   const perSec: Record<number, number> = {}, times: Record<number, number> = {}, sentSec: number[] = [];
@@ -185,7 +175,6 @@ export function locustStats(run: RunResult): object {
   });
 }
 
-/** The table's column widths and what goes before each column (Locust's own spacing). */
 const WIDTHS = [8, 40, 7, 12, 7, 7, 7, 7, 7, 11], GAPS = ["", " ", " ", " ", " |", " ", " ", "", " | ", " "];
 
 /** Locust's end-of-run table (its `Type Name # reqs # fails | Avg Min Max Med | req/s failures/s`). */
@@ -224,7 +213,6 @@ function csvLine(fields: Array<string | number | null>): string {
 }
 
 const PERCENTILE_NAMES = PERCENTILES.map((p) => `${p}%`);
-/** Locust's columns of a row's times and sizes, in its order. */
 const TIMES =
   "Median Response Time,Average Response Time,Min Response Time,Max Response Time,Average Content Size";
 const columns = (names: string) => names.split(",");
@@ -303,10 +291,7 @@ function secondsOf(run: RunResult) {
   return out;
 }
 
-/**
- * The exit code of a locustfile's run as Locust's: `onError` (1 unless given) when any request failed or
- * any task raised, else `code` (loadlab's own, such as a target that failed, kept when not 0).
- */
+/** The exit code of a locustfile's run as Locust's: `onError` when any request failed or task raised. */
 export function locustExitCode(results: ResultsFile, code: number, onError = 1): number {
   // A listener's exit code wins (`process_exit_code`); loadlab's "no response at all" (4) is failed requests.
   if (code !== 0 && code !== NO_RESPONSE_EXIT) return code;
