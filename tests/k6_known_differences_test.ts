@@ -248,6 +248,37 @@ export default function () {
     assertEquals(code, 0, text);
   }));
 
+pool.test("state a VU's code changes in a local module's top level is that VU's own too", () =>
+  withTarget(async (url) => {
+    const lib = `let calls = 0, token = null;
+export const seen = [];
+export function next() { return ++calls; }
+export const own = () => token;
+export function keep(t) { token = t; }
+`;
+    const { code, text } = await runK6Text(
+      `import http from "k6/http";
+import { check } from "k6";
+import * as helpers from "./lib/state.js";
+import { keep, next, own, seen } from "./lib/state.js";
+export const options = {
+  scenarios: { each: { executor: "per-vu-iterations", vus: 3, iterations: 3 } },
+  thresholds: { checks: ["rate==1"] },
+};
+export default function () {
+  if (own() === null) keep(__VU);
+  seen.push(__ITER);
+  http.get("http://app.test/json");
+  check(null, { own: () => next() === __ITER + 1 && helpers.own() === __VU && seen.length === __ITER + 1 });
+}
+`,
+      url,
+      [],
+      { files: { "lib/state.js": lib } },
+    );
+    assertEquals(code, 0, text);
+  }));
+
 pool.test("json() of a discarded body throws; a summary shows only summaryTrendStats' stats, as k6's", () =>
   withTarget(async (url) => {
     const { code, text } = await runK6Text(

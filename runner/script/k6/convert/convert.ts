@@ -44,8 +44,8 @@ export interface K6ModuleContext {
   locals: ReadonlyMap<string, ReadonlySet<string>>;
   /** A module the script imports (no session of its own: its exports stay as they are). */
   library: boolean;
-  /** Whether the script or any of its modules imports k6/metrics, or holds callbacks. */
-  facts: { metrics: boolean; stores: boolean };
+  /** Whether the script or any of its modules imports k6/metrics, holds callbacks, or keeps VU state. */
+  facts: { metrics: boolean; stores: boolean; vuState: boolean };
 }
 
 /** The name a local module's default export is bound by (its async calls list it under this name). */
@@ -182,7 +182,7 @@ export function convertK6(
   if (deep !== null) throw new K6ConvertError([`${file}:${lineOf(deep.pos)}: ${deep.why}`]);
   const edits: Edit[] = [];
   const problems: Problem[] = [];
-  const bindings = importEdits(ast, edits, problems, modules?.locals);
+  const bindings = importEdits(ast, edits, problems, modules?.locals, modules?.facts.vuState);
   problems.push(...refusedConstructs(ast, bindings));
   const plan = planAsync(ast, bindings);
   problems.push(...plan.problems);
@@ -194,10 +194,11 @@ export function convertK6(
   // Awaits carry the VU (context.ts) unless the script hands callbacks over to run later: then each awaited
   // or chained call holds the iteration until it settles, as k6's event loop waits for what they sent.
   const handsOff = defersCallbacks(ast) || plan.handsOff || modules?.facts.stores;
-  // Init code reading __VU, or VU code changing the top level's state: each VU its own instance of the
-  // script (runtime.ts), as each k6 VU runs the init code.
+  // Init code reading __VU, or VU code changing a module's top-level state: each VU its own instance of the
+  // script (runtime.ts) and of its local modules, as each k6 VU runs the init code of every module.
   const vuReads = initVuReads(ast), library = modules?.library ?? false;
-  const perVu = vuReads.length > 0 || (!library && keepsVuState(ast));
+  const vuState = modules?.facts.vuState ?? keepsVuState(ast);
+  const perVu = vuReads.length > 0 || (!library && vuState);
   for (const n of vuReads) {
     if (library) {
       problems.push({ pos: n.start, why: "__VU read by a module's init code: read it in a function" });
@@ -338,6 +339,7 @@ function importEdits(
   edits: Edit[],
   problems: Problem[],
   locals?: ReadonlyMap<string, ReadonlySet<string>>,
+  perVu = false,
 ) {
   const bindings = new Map<string, Binding>();
   for (const s of ast.body) {
@@ -345,6 +347,7 @@ function importEdits(
     const from = String(s.source.value);
     const calls = locals?.get(from);
     if (calls !== undefined) {
+      if (perVu) edits.push({ start: s.start, end: s.end, text: vuImport(s) });
       bind(s, from, bindings, calls);
       continue;
     }
@@ -368,6 +371,19 @@ function importEdits(
     bind(s, from, bindings);
   }
   return bindings;
+}
+
+/** Local import `s` of its importer's VU's instance (`?vu=N`), bound as loaded: a later change is not seen. */
+function vuImport(s: Node): string {
+  const from = `await import(__k6.vuUrl(${JSON.stringify(s.source.value)}, import.meta.url))`;
+  const name = (spec: Node) =>
+    spec.type === "ImportDefaultSpecifier"
+      ? "default"
+      : JSON.stringify(spec.imported.name ?? spec.imported.value);
+  const named = s.specifiers.filter((spec: Node) => spec.type !== "ImportNamespaceSpecifier")
+    .map((spec: Node) => `${name(spec)}: ${spec.local.name}`);
+  const all = s.specifiers.find((spec: Node) => spec.type === "ImportNamespaceSpecifier");
+  return `const { ${named.join(", ")} } = ${from};` + (all ? ` const ${all.local.name} = ${from};` : "");
 }
 
 /** The names import `s` binds from `module`; a local module's default binds as LOCAL_DEFAULT. */
