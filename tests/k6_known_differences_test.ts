@@ -279,6 +279,18 @@ export default function () {
     assertEquals(code, 0, text);
   }));
 
+pool.test("a load under a second still has k6's vus_max: the VUs it made, sampled at its start", () =>
+  withTarget(async (url) => {
+    const { code, text } = await runK6Text(
+      `import http from "k6/http";
+export const options = { vus: 2, iterations: 4, thresholds: { vus_max: ["value==2"], vus: ["value==0"] } };
+export default function () { http.get("http://app.test/json"); }
+`,
+      url,
+    );
+    assertEquals(code, 0, text);
+  }));
+
 pool.test("json() of a discarded body throws; a summary shows only summaryTrendStats' stats, as k6's", () =>
   withTarget(async (url) => {
     const { code, text } = await runK6Text(
