@@ -291,6 +291,24 @@ export default function () { http.get("http://app.test/json"); }
     assertEquals(code, 0, text);
   }));
 
+pool.test("an unjudged request that fails to connect is in no http_req_failed, as k6 writes it no sample", () =>
+  withTarget(async (url) => {
+    const { code, text } = await runK6Text(
+      `import http from "k6/http";
+export const options = {
+  iterations: 2,
+  thresholds: { http_req_failed: ["rate==0"], "http_req_failed{name:beacon}": ["rate==0"], http_reqs: ["count==4"] },
+};
+export default function () {
+  http.get("${url}/json");
+  http.get("http://127.0.0.1:1/beacon", { responseCallback: null, tags: { name: "beacon" } });
+}
+`,
+      null,
+    );
+    assertEquals(code, 0, text);
+  }));
+
 pool.test("json() of a discarded body throws; a summary shows only summaryTrendStats' stats, as k6's", () =>
   withTarget(async (url) => {
     const { code, text } = await runK6Text(

@@ -6,7 +6,7 @@
  */
 import type { EndpointResult, RunResult } from "../mod.ts";
 import { decodeHistogram, mergeEncoded, summarizeMs } from "../histogram.ts";
-import { unmeasuredMs } from "../conclude/responses.ts";
+import { unansweredRequests, unmeasuredMs } from "../conclude/responses.ts";
 import { addCounts, successRateOf, sumValues } from "../interval_counts.ts";
 import { ConfigError } from "../../validation/config_error.ts";
 import { type ExpectedStatuses, isExpectedStatus } from "../schema/values.ts";
@@ -199,10 +199,24 @@ export function failedStatusOf(run: Judged, verdict: false | null = false): numb
   return n;
 }
 
-/** `run`'s success rate (`successRateOf`) as its script and its requests judge their statuses. */
+/** Sends of `run`'s endpoints that expect no status (k6's `responseCallback: null`) left unanswered. */
+export function unjudgedUnansweredOf(run: Judged): number {
+  const expected = expectedStatusesOf(run);
+  let n = 0;
+  for (const e of run.endpoints ?? []) {
+    if ((e.expectedStatuses ?? expected)?.length === 0) n += unansweredRequests(e);
+  }
+  return n;
+}
+
+/**
+ * `run`'s success rate (`successRateOf`) as its script and its requests judge their statuses; a send
+ * unanswered that expects no status is judged neither way, as k6's.
+ */
 export function judgedSuccessRate(run: Judged & Pick<RunResult, "requests" | "errors">): number {
-  const failedStatus = failedStatusOf(run), unjudged = failedStatusOf(run, null);
-  return successRateOf({ requests: run.requests, errors: sumValues(run.errors), failedStatus, unjudged }, 0);
+  const failedStatus = failedStatusOf(run), skipped = unjudgedUnansweredOf(run);
+  const errors = sumValues(run.errors) - skipped, unjudged = failedStatusOf(run, null) + skipped;
+  return successRateOf({ requests: run.requests + skipped, errors, failedStatus, unjudged }, 0);
 }
 
 function judgedAs(verdict: false | null, codes: Record<string, number>, expected?: ExpectedStatuses) {
