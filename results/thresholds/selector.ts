@@ -201,18 +201,11 @@ export function failedStatusOf(run: Judged, verdict: false | null = false): numb
 
 /** Sends of `run`'s endpoints that expect no status (k6's `responseCallback: null`) left unanswered. */
 export function unjudgedUnansweredOf(run: Judged): number {
-  const expected = expectedStatusesOf(run);
-  let n = 0;
-  for (const e of run.endpoints ?? []) {
-    if ((e.expectedStatuses ?? expected)?.length === 0) n += unansweredRequests(e);
-  }
-  return n;
+  const none = (e: EndpointResult) => (e.expectedStatuses ?? expectedStatusesOf(run))?.length === 0;
+  return (run.endpoints ?? []).filter(none).reduce((n, e) => n + unansweredRequests(e), 0);
 }
 
-/**
- * `run`'s success rate (`successRateOf`) as its script and its requests judge their statuses; a send
- * unanswered that expects no status is judged neither way, as k6's.
- */
+/** `run`'s success rate (`successRateOf`) as its script and its requests judge their statuses, as k6's. */
 export function judgedSuccessRate(run: Judged & Pick<RunResult, "requests" | "errors">): number {
   const failedStatus = failedStatusOf(run), skipped = unjudgedUnansweredOf(run);
   const errors = sumValues(run.errors) - skipped, unjudged = failedStatusOf(run, null) + skipped;

@@ -172,11 +172,8 @@ const vuModules = new Map<number, PromiseWithResolvers<ConvertedModule>>();
 let loading = 0;
 
 /** Local module `spec` as the importer's VU's instance: its URL with the importer's `?vu=N`. */
-export function vuUrl(spec: string, importer: string): string {
-  const url = new URL(spec, importer);
-  url.search = new URL(importer).search;
-  return url.href;
-}
+export const vuUrl = (spec: string, importer: string) =>
+  new URL(spec, importer).href + new URL(importer).search;
 
 /** The VU an instance of the script is loaded for (`?vu=N` on its URL); the first load's is 0, as k6's. */
 export const initVu = (url: string): number => Number(new URL(url).searchParams.get("vu") ?? 0);

@@ -375,15 +375,11 @@ function importEdits(
 
 /** Local import `s` of its importer's VU's instance (`?vu=N`), bound as loaded: a later change is not seen. */
 function vuImport(s: Node): string {
-  const from = `await import(__k6.vuUrl(${JSON.stringify(s.source.value)}, import.meta.url))`;
-  const name = (spec: Node) =>
-    spec.type === "ImportDefaultSpecifier"
-      ? "default"
-      : JSON.stringify(spec.imported.name ?? spec.imported.value);
-  const named = s.specifiers.filter((spec: Node) => spec.type !== "ImportNamespaceSpecifier")
-    .map((spec: Node) => `${name(spec)}: ${spec.local.name}`);
-  const all = s.specifiers.find((spec: Node) => spec.type === "ImportNamespaceSpecifier");
-  return `const { ${named.join(", ")} } = ${from};` + (all ? ` const ${all.local.name} = ${from};` : "");
+  const from = `(await import(__k6.vuUrl(${JSON.stringify(s.source.value)}, import.meta.url)))`;
+  const key = (spec: Node) => JSON.stringify(spec.imported?.name ?? spec.imported?.value ?? "default");
+  return s.specifiers.map((spec: Node) =>
+    `const ${spec.local.name} = ${from}${spec.type === "ImportNamespaceSpecifier" ? "" : `[${key(spec)}]`};`
+  ).join(" ");
 }
 
 /** The names import `s` binds from `module`; a local module's default binds as LOCAL_DEFAULT. */

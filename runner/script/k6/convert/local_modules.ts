@@ -61,11 +61,8 @@ export function readK6Files(path: string): K6File[] {
 export function convertK6Files(files: K6File[]): Map<string, string> {
   const script = files[files.length - 1];
   const asts = files.map((f) => f.ast).filter((a) => a !== null);
-  const facts = {
-    metrics: asts.some(importsMetrics),
-    stores: asts.some(defersCallbacks),
-    vuState: asts.some(keepsVuState),
-  };
+  const [metrics, stores, vuState] = [importsMetrics, defersCallbacks, keepsVuState].map((f) => asts.some(f));
+  const facts = { metrics, stores, vuState };
   const made = new Map<string, ReadonlySet<string>>(),
     out = new Map<string, string>(),
     problems: string[] = [];
