@@ -134,14 +134,8 @@ function answersOf(
 function narrowed(e: EndpointResult, answers: NonNullable<ReturnType<typeof answersOf>>) {
   const statusCodes = Object.fromEntries(Object.entries(e.statusCodes).filter(([c]) => answers.picks(c)));
   const requests = sumValues(statusCodes);
-  const errors = answers.unanswered ? e.errors : {};
-  return {
-    ...e,
-    statusCodes,
-    requests,
-    errors,
-    histogramEncoded: requests === e.requests ? e.histogramEncoded : null,
-  };
+  const histogramEncoded = requests === e.requests ? e.histogramEncoded : null;
+  return { ...e, statusCodes, requests, errors: answers.unanswered ? e.errors : {}, histogramEncoded };
 }
 
 /** Whether `name` is loadlab's name of an unnamed request to `url` (k6 names it by its URL). */
@@ -252,10 +246,8 @@ export function selectedRun(run: RunResult, selector: Selector): RunResult | nul
     ? []
     : (run.endpoints ?? []).filter((e) => selects(selector, e, targets));
   // A failure's own error_code (a refused connect's 1212) is not kept per endpoint: unmatched, not 0.
-  const code = Number(selector.error_code);
-  if (matched.length === 0 || (selector.error_code !== undefined && !(code >= 1400 && code < 1600))) {
-    return null;
-  }
+  const code = selector.error_code === undefined ? 1400 : Number(selector.error_code);
+  if (matched.length === 0 || !(code >= 1400 && code < 1600)) return null;
   const expected = expectedStatusesOf(run), answers = answersOf(selector, expected);
   const otherProto = selector.proto !== undefined && selector.proto !== PROTO[run.protocol ?? "http1"];
   const chosen = otherProto
@@ -265,12 +257,8 @@ export function selectedRun(run: RunResult, selector: Selector): RunResult | nul
     : matched.map((e) => narrowed(e, answersOf(selector, e.expectedStatuses ?? expected)!))
       .filter((e) => e.requests + sumValues(e.errors) > 0);
   const unmeasured = chosen.some((e) => e.requests > 0 && e.histogramEncoded === null);
-  const errors: Record<string, number> = {};
-  const statusCodes: Record<string, number> = {};
-  for (const e of chosen) {
-    addCounts(errors, e.errors);
-    addCounts(statusCodes, e.statusCodes);
-  }
+  const errors: Record<string, number> = {}, statusCodes: Record<string, number> = {};
+  for (const e of chosen) addCounts(errors, e.errors), addCounts(statusCodes, e.statusCodes);
   const requests = chosen.reduce((a, e) => a + e.requests, 0);
   const encodings = chosen.flatMap((e) => e.histogramEncoded === null ? [] : [e.histogramEncoded]);
   const histogram = encodings.length === 1 ? decodeHistogram(encodings[0]) : mergeEncoded(encodings);
