@@ -8,9 +8,11 @@ export const options = { thresholds: { checks: ["rate==1"], "http_reqs{phase:set
 
 export async function setup() {
   const replies = await Promise.all(
-    [1, 2, 3].map((n) => http.asyncRequest("POST", "http://127.0.0.1:18481/post", JSON.stringify({ n }), {
-      tags: { phase: "setup" },
-    })),
+    [1, 2, 3].map((n) =>
+      http.asyncRequest("POST", "http://127.0.0.1:18481/post", JSON.stringify({ n }), {
+        tags: { phase: "setup" },
+      })
+    ),
   );
   return { ids: replies.map((r) => r.json("json.n")) };
 }

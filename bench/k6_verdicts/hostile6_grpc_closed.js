@@ -15,7 +15,7 @@ export default function () {
   let connected = true;
   try {
     client.connect("127.0.0.1:1", { plaintext: true, timeout: "2s" });
-  } catch (e) {
+  } catch {
     connected = false;
     refused.add(1);
   }

@@ -373,7 +373,7 @@ function importEdits(
   return bindings;
 }
 
-/** Local import `s` of its importer's VU's instance (`?vu=N`), bound as loaded: a later change is not seen. */
+/** Local import `s` as its importer's VU's instance (`?vu=N`), bound once loaded (a later change unseen). */
 function vuImport(s: Node): string {
   const from = `(await import(__k6.vuUrl(${JSON.stringify(s.source.value)}, import.meta.url)))`;
   const key = (spec: Node) => JSON.stringify(spec.imported?.name ?? spec.imported?.value ?? "default");
