@@ -4,7 +4,8 @@
  * polyfill sets one; a script's metric named as a built-in (`checks`, `vus`, a request phase) adds to it
  * (another kind or value type refused); a handleSummary answer with a value that is not text is written
  * nowhere, `--summary-export` included; `export { options, flow }` of a module's flow; abortOnFail on a
- * request duration's submetric. Against the built-in target; each load bounded in count or time.
+ * request duration's submetric; a local module's state per VU; an unjudged request's failed connect.
+ * Against the built-in target; each load bounded in count or time.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { existsSync } from "node:fs";
@@ -275,18 +276,6 @@ export default function () {
       url,
       [],
       { files: { "lib/state.js": lib } },
-    );
-    assertEquals(code, 0, text);
-  }));
-
-pool.test("a load under a second still has k6's vus_max: the VUs it made, sampled at its start", () =>
-  withTarget(async (url) => {
-    const { code, text } = await runK6Text(
-      `import http from "k6/http";
-export const options = { vus: 2, iterations: 4, thresholds: { vus_max: ["value==2"], vus: ["value==0"] } };
-export default function () { http.get("http://app.test/json"); }
-`,
-      url,
     );
     assertEquals(code, 0, text);
   }));

@@ -119,12 +119,12 @@ function vusOf(run: RunResult, idle = 0): Record<"vus" | "vus_max", K6Metric> {
     contains: "default",
     values: { value, min, max },
   });
-  const configured = Number(run.config.connections ?? run.config.preConnect ?? run.config.maxConnections) ||
-    0;
-  // k6 samples them at its start (no VU active yet, its VUs made) and once a second on.
-  if (run.durationSec < 1) return { vus: gauge(0), vus_max: gauge(configured + idle) };
+  // None in a run under a second: k6 samples them a second after its start (before setup()), and on.
+  if (run.durationSec < 1) return { vus: gauge(0), vus_max: gauge(0) };
   // Intervals before the first connection or after the last closed are the run's edges, not its users.
   const open = run.intervals.map((iv) => Number(iv.connections)).filter((n) => Number.isFinite(n) && n > 0);
+  const configured = Number(run.config.connections ?? run.config.preConnect ?? run.config.maxConnections) ||
+    0;
   const most = Math.max(0, ...open);
   const last = open.at(-1) ?? configured;
   const max = Math.max(configured, most) + idle;
