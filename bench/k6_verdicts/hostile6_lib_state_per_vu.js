@@ -1,4 +1,4 @@
-// Module-scope state of a local helper module changed by VU code: a call counter, a cached token and an
+// Module-scope state of a local library module changed by VU code: a call counter, a cached token and an
 // exported array. Each k6 VU has its own copy of every module, so each VU fetches its token once.
 import http from "k6/http";
 import { check } from "k6";

@@ -1,4 +1,4 @@
-// A helper module keeping state in its own scope: a call counter, a token cache and a list of pages seen.
+// A library module keeping state in its own scope: a call counter, a token cache and a list of pages seen.
 let calls = 0;
 let cachedToken = null;
 export const seen = [];
