@@ -1,8 +1,7 @@
 /**
  * @module
- * A k6 script made a loadlab session script: parsed with acorn, then edited by position so every line keeps
- * its number (an error's `file:line` is the k6 file's). What cannot be converted is a `K6ConvertError`
- * listing each place (`file:line: why`), before any load.
+ * A k6 script made a loadlab session script, edited by position so every line keeps its number; what
+ * cannot be converted is a `K6ConvertError` listing each place (`file:line: why`), before any load.
  */
 import * as acorn from "acorn";
 import { stripTypeScriptTypes } from "node:module";
@@ -71,11 +70,8 @@ const EXPORT_GETTERS = new Set(["__export", "__webpack_require__.d"]);
 const WRAPPERS = ["__toESM", "__webpack_require__.n"];
 
 /**
- * k6's CommonJS at the top level, each on its line: `const x = require("m")` (or `{ a, b: c }`) an import,
- * `exports.name = v`, `module.exports.name = v` and each plain key of `module.exports = {...}` an export
- * (`default`: the default export). A webpack or esbuild bundle (k6's modules external) is read so: its one
- * wrapping function opened, `(0, m.f)(...)` as `m.f(...)`, a module wrapped (WRAPPERS) as the module
- * itself, the exports its helper defines by getters (EXPORT_GETTERS) as ES exports.
+ * k6's CommonJS at the top level as ES imports and exports (`require`, `exports.x`, `module.exports`);
+ * a webpack or esbuild bundle's wrapping function is opened and its getter exports (EXPORT_GETTERS) read.
  */
 function fromCommonJs(source: string): string {
   const ast = /\b(require|exports)\b/.test(source) ? parseOrNull(source) : null;
@@ -159,10 +155,7 @@ function withoutTypes(source: string, file: string): string {
   }
 }
 
-/**
- * Converts k6 `source` (`file` in problems, `dir` for `open()`, `readable` for `loadlab convert k6`);
- * without `modules`, importing a local module is refused.
- */
+/** Converts k6 `source` (`file` in problems, `dir` for `open()`); no `modules`: a local import refused. */
 export function convertK6(
   source: string,
   file: string,
@@ -294,10 +287,8 @@ console global require open module exports crypto __ENV __VU __ITER setTimeout s
 clearInterval`.split(/\s+/));
 
 /**
- * The script's reads of globals loadlab's isolates have and k6's JavaScript lacks (`URL`, `btoa`, `fetch`,
- * `TextEncoder`...), unless it declares the name: each throws k6's ReferenceError where it runs (init or
- * VU code), and `typeof` of one is "undefined", while loadlab's own runtime keeps them. `globalThis.X` and
- * `global.X` of such a name are the script's own slot (`__k6.shims`): a polyfill sets it, as under k6.
+ * Reads of globals k6's JavaScript lacks (`URL`, `btoa`, `fetch`...), unless declared: each throws k6's
+ * ReferenceError, `typeof` is "undefined"; `globalThis.X` is the script's own slot, so a polyfill works.
  */
 function absentGlobalEdits(ast: Node, declared: Set<string>): Edit[] {
   const edits: Edit[] = [];
