@@ -187,10 +187,7 @@ function overridesOf(a: ScriptLoadArgs): Record<string, unknown> {
   });
 }
 
-/**
- * The run's target and the other origins, read from the script's URLs with its `__ENV`; an origin whose
- * host k6's `options.hosts` names (`api.internal`, `*.internal`, `api.internal:8080`) goes to its address.
- */
+/** The target and other origins of the script's URLs; a host `options.hosts` names goes to its address. */
 function whereRequestsGo(path: string, targets: Record<string, string>, hosts: Record<string, string>) {
   const env = scriptEnv(), seen = new Set<string>();
   const files = readK6Files(path);
