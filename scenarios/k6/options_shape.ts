@@ -12,10 +12,8 @@ export type Options = Record<string, unknown>;
 export type Path = Array<string | number>;
 
 /**
- * One of k6's options, its flag and its `K6_` variable: how it is written (`switch`: true or false, `count`:
- * a whole number, `duration`: k6's, `list`: comma-separated texts, `dns`: `key=value,...`, `ips`: addresses,
- * ranges and CIDRs, `json`: an object or list, with no text form), k6's flag (`true`: its variable's name in
- * kebab case) and its variable; an option without a flag takes its variable as a flag loadlab does not list.
+ * One of k6's options: how it is written (`json`: no text form), its flag (`true`: its variable's name in
+ * kebab case) and its `K6_` variable; one without a flag takes its variable as an unlisted flag.
  */
 export interface K6Option {
   kind: "switch" | "count" | "duration" | "list" | "dns" | "ips" | "text" | "json";
