@@ -4,8 +4,8 @@
  * polyfill sets one; a script's metric named as a built-in (`checks`, `vus`, a request phase) adds to it
  * (another kind or value type refused); a handleSummary answer with a value that is not text is written
  * nowhere, `--summary-export` included; `export { options, flow }` of a module's flow; abortOnFail on a
- * request duration's submetric; a local module's state per VU; an unjudged request's failed connect.
- * Against the built-in target; each load bounded in count or time.
+ * request duration's submetric; a local module's state per VU; an unjudged request's failed connect;
+ * k6/experimental/csv. Against the built-in target; each load bounded in count or time.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { existsSync } from "node:fs";
@@ -294,6 +294,41 @@ export default function () {
 }
 `,
       null,
+    );
+    assertEquals(code, 0, text);
+  }));
+
+pool.test("k6/experimental/csv: parse's rows and objects, a Parser's rows per VU, the file's offset as k6 moves it", () =>
+  withTarget(async (url) => {
+    const { code, text } = await runK6Text(
+      `import http from "k6/http";
+import { check } from "k6";
+import { open } from "k6/experimental/fs";
+import csv from "k6/experimental/csv";
+const rows = await csv.parse(await open("./people.csv"), { asObjects: true });
+const lines = await csv.parse(await open("./people.csv"), { skipFirstLine: true, toLine: 1 });
+const read = await open("./people.csv");
+await csv.parse(read, { asObjects: true });
+let again = "";
+try { await csv.parse(read, { asObjects: true }); } catch (e) { again = e.message; }
+const parser = new csv.Parser(await open("./people.csv"), { skipFirstLine: true });
+export const options = {
+  scenarios: { each: { executor: "per-vu-iterations", vus: 2, iterations: 3 } },
+  thresholds: { checks: ["rate==1"] },
+};
+export default async function () {
+  const { done, value } = await parser.next();
+  http.get("http://app.test/json");
+  check(null, {
+    rows: () => JSON.stringify(rows) === '[{"age":"30","name":"Jo, Jr"},{"age":"25","name":"Ann"}]',
+    lines: () => JSON.stringify(lines) === '[["Jo, Jr","30"]]' && again.endsWith("EOF"),
+    "own parser": () => __ITER < 2 ? !done && value[0] === ["Jo, Jr", "Ann"][__ITER] : done && value.length === 0,
+  });
+}
+`,
+      url,
+      [],
+      { files: { "people.csv": 'name,age\n"Jo, Jr",30\n\nAnn,25\n' } },
     );
     assertEquals(code, 0, text);
   }));
