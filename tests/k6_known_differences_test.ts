@@ -4,8 +4,9 @@
  * polyfill sets one; a script's metric named as a built-in (`checks`, `vus`, a request phase) adds to it
  * (another kind or value type refused); a handleSummary answer with a value that is not text is written
  * nowhere, `--summary-export` included; `export { options, flow }` of a module's flow; abortOnFail on a
- * request duration's submetric; a local module's state per VU; an unjudged request's failed connect;
- * k6/experimental/csv. Against the built-in target; each load bounded in count or time.
+ * request duration's submetric; a local module's state per VU; an unjudged request's failed connect; an
+ * iteration gracefulRampDown cuts; k6/experimental/csv. Against the built-in target; each load bounded in
+ * count or time.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { existsSync } from "node:fs";
@@ -291,6 +292,30 @@ export const options = {
 export default function () {
   http.get("${url}/json");
   http.get("http://127.0.0.1:1/beacon", { responseCallback: null, tags: { name: "beacon" } });
+}
+`,
+      null,
+    );
+    assertEquals(code, 0, text);
+  }));
+
+pool.test("an iteration gracefulRampDown cuts is no iteration and its requests stay, as k6 counts them", () =>
+  withTarget(async (url) => {
+    const { code, text } = await runK6Text(
+      `import http from "k6/http";
+import { sleep } from "k6";
+export const options = {
+  scenarios: {
+    ramp: {
+      executor: "ramping-vus", startVUs: 2, gracefulRampDown: "0s", gracefulStop: "10s",
+      stages: [{ duration: "1s", target: 2 }, { duration: "0s", target: 0 }, { duration: "1s", target: 0 }],
+    },
+  },
+  thresholds: { iterations: ["count==0"], http_reqs: ["count==2"] },
+};
+export default function () {
+  http.get("${url}/json");
+  sleep(5);
 }
 `,
       null,
