@@ -157,8 +157,7 @@ export function wantSubmetrics(thresholds: unknown): void {
   if (thresholds === null || typeof thresholds !== "object") return;
   for (const [key, rules] of Object.entries(thresholds)) {
     const m = /^([a-z_0-9]+)(?:\{(.*)\})?$/i.exec(key.trim());
-    // Checks with abortOnFail are sent too, whatever their tags, and request durations by tag: the main
-    // isolate judges them live.
+    // abortOnFail's checks (any tags) and request durations by tag are sent too: judged live in the main.
     const live = (m?.[1] === "checks" || m?.[1] === "http_req_duration" && m[2] !== undefined) &&
       [rules].flat().some((t) => Boolean(t?.abortOnFail));
     if (m === null || (m[2] === undefined && !live)) continue;
@@ -210,8 +209,7 @@ class Metric {
   }
 
   add(value: number | boolean, tags?: Record<string, string>): void {
-    // As k6: no value, or one that is no number (NaN, "abc"), is not added, and said once per metric
-    // (it read "my_trend avg=NaN" beside the valid values); true adds 1, false 0.
+    // As k6: a value that is no number (none, NaN, "abc") is not added but said once; true adds 1, false 0.
     const v = Number(value);
     if (value === null || value === undefined || Number.isNaN(v)) return this.#refuse(value);
     for (const key in tags) tagValue(key, tags[key]);

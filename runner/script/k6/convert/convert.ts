@@ -184,11 +184,9 @@ export function convertK6(
     if (!fn.async) edits.push({ start: at, end: at, text: "async " });
   }
   problems.push(...awaitedInParameters(plan.asyncFunctions, plan.awaited));
-  // Awaits carry the VU (context.ts) unless the script hands callbacks over to run later: then each awaited
-  // or chained call holds the iteration until it settles, as k6's event loop waits for what they sent.
+  // Awaits carry the VU (context.ts) unless callbacks run later: then awaited calls hold the iteration.
   const handsOff = defersCallbacks(ast) || plan.handsOff || modules?.facts.stores;
-  // Init code reading __VU, or VU code changing a module's top-level state: each VU its own instance of the
-  // script (runtime.ts) and of its local modules, as each k6 VU runs the init code of every module.
+  // Init code reading __VU, or VU code changing top-level state: each VU its own instance of every module.
   const vuReads = initVuReads(ast), library = modules?.library ?? false;
   const vuState = modules?.facts.vuState ?? keepsVuState(ast);
   const perVu = vuReads.length > 0 || (!library && vuState);
