@@ -4,7 +4,9 @@
  * polyfill sets one; a script's metric named as a built-in (`checks`, `vus`, a request phase) adds to it
  * (another kind or value type refused); a handleSummary answer with a value that is not text is written
  * nowhere, `--summary-export` included; `export { options, flow }` of a module's flow; abortOnFail on a
- * request duration's submetric. Against the built-in target; each load bounded in count or time.
+ * request duration's submetric; a local module's state per VU; an unjudged request's failed connect; an
+ * iteration gracefulRampDown cuts; k6/experimental/csv. Against the built-in target; each load bounded in
+ * count or time.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { existsSync } from "node:fs";
@@ -244,6 +246,114 @@ export default function () {
 }
 `,
       url,
+    );
+    assertEquals(code, 0, text);
+  }));
+
+pool.test("state a VU's code changes in a local module's top level is that VU's own too", () =>
+  withTarget(async (url) => {
+    const lib = `let calls = 0, token = null;
+export const seen = [];
+export function next() { return ++calls; }
+export const own = () => token;
+export function keep(t) { token = t; }
+`;
+    const { code, text } = await runK6Text(
+      `import http from "k6/http";
+import { check } from "k6";
+import * as helpers from "./lib/state.js";
+import { keep, next, own, seen } from "./lib/state.js";
+export const options = {
+  scenarios: { each: { executor: "per-vu-iterations", vus: 3, iterations: 3 } },
+  thresholds: { checks: ["rate==1"] },
+};
+export default function () {
+  if (own() === null) keep(__VU);
+  seen.push(__ITER);
+  http.get("http://app.test/json");
+  check(null, { own: () => next() === __ITER + 1 && helpers.own() === __VU && seen.length === __ITER + 1 });
+}
+`,
+      url,
+      [],
+      { files: { "lib/state.js": lib } },
+    );
+    assertEquals(code, 0, text);
+  }));
+
+pool.test("an unjudged request that fails to connect is in no http_req_failed, as k6 writes it no sample", () =>
+  withTarget(async (url) => {
+    const { code, text } = await runK6Text(
+      `import http from "k6/http";
+export const options = {
+  iterations: 2,
+  thresholds: { http_req_failed: ["rate==0"], "http_req_failed{name:beacon}": ["rate==0"], http_reqs: ["count==4"] },
+};
+export default function () {
+  http.get("${url}/json");
+  http.get("http://127.0.0.1:1/beacon", { responseCallback: null, tags: { name: "beacon" } });
+}
+`,
+      null,
+    );
+    assertEquals(code, 0, text);
+  }));
+
+pool.test("an iteration gracefulRampDown cuts is no iteration and its requests stay, as k6 counts them", () =>
+  withTarget(async (url) => {
+    const { code, text } = await runK6Text(
+      `import http from "k6/http";
+import { sleep } from "k6";
+export const options = {
+  scenarios: {
+    ramp: {
+      executor: "ramping-vus", startVUs: 2, gracefulRampDown: "0s", gracefulStop: "10s",
+      stages: [{ duration: "1s", target: 2 }, { duration: "0s", target: 0 }, { duration: "1s", target: 0 }],
+    },
+  },
+  thresholds: { iterations: ["count==0"], http_reqs: ["count==2"] },
+};
+export default function () {
+  http.get("${url}/json");
+  sleep(5);
+}
+`,
+      null,
+    );
+    assertEquals(code, 0, text);
+  }));
+
+pool.test("k6/experimental/csv: parse's rows and objects, a Parser's rows per VU, the file's offset as k6 moves it", () =>
+  withTarget(async (url) => {
+    const { code, text } = await runK6Text(
+      `import http from "k6/http";
+import { check } from "k6";
+import { open } from "k6/experimental/fs";
+import csv from "k6/experimental/csv";
+const rows = await csv.parse(await open("./people.csv"), { asObjects: true });
+const lines = await csv.parse(await open("./people.csv"), { skipFirstLine: true, toLine: 1 });
+const read = await open("./people.csv");
+await csv.parse(read, { asObjects: true });
+let again = "";
+try { await csv.parse(read, { asObjects: true }); } catch (e) { again = e.message; }
+const parser = new csv.Parser(await open("./people.csv"), { skipFirstLine: true });
+export const options = {
+  scenarios: { each: { executor: "per-vu-iterations", vus: 2, iterations: 3 } },
+  thresholds: { checks: ["rate==1"] },
+};
+export default async function () {
+  const { done, value } = await parser.next();
+  http.get("http://app.test/json");
+  check(null, {
+    rows: () => JSON.stringify(rows) === '[{"age":"30","name":"Jo, Jr"},{"age":"25","name":"Ann"}]',
+    lines: () => JSON.stringify(lines) === '[["Jo, Jr","30"]]' && again.endsWith("EOF"),
+    "own parser": () => __ITER < 2 ? !done && value[0] === ["Jo, Jr", "Ann"][__ITER] : done && value.length === 0,
+  });
+}
+`,
+      url,
+      [],
+      { files: { "people.csv": 'name,age\n"Jo, Jr",30\n\nAnn,25\n' } },
     );
     assertEquals(code, 0, text);
   }));

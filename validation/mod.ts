@@ -177,7 +177,8 @@ function foundOf(issue: RawIssue): string | undefined {
   return received === "undefined" ? MISSING : `${/^[aeiou]/.test(received) ? "an" : "a"} ${received}`;
 }
 
-function showValue(value: unknown): string {
+/** A value as a problem shows it: text quoted (cut at 40), a number, or its kind ("a list of 3"). */
+export function showValue(value: unknown): string {
   if (value === undefined) return MISSING;
   if (value === null || typeof value === "number" || typeof value === "boolean") return String(value);
   if (typeof value === "string") {

@@ -1,8 +1,6 @@
 /**
  * @module
- * k6's `--out csv[=ARG]` and `--out influxdb[=URL]`, checked as k6 checks them (each setting its `K6_*`
- * variable, the flag's value over it) and started as k6 starts them, before the load: the CSV's header
- * written, InfluxDB's database created (`CREATE DATABASE`, a failure ignored).
+ * k6's `--out csv[=ARG]` and `--out influxdb[=URL]`, checked and started as k6 does, before the load.
  */
 import { resolve } from "node:path";
 import { UsageError } from "../usage_error.ts";

@@ -110,8 +110,7 @@ export async function k6ExperimentText(
     );
   }
   await startOutputs(overrides.k6?.outs ?? [], systemTags);
-  // As k6: a threshold on a metric neither built in nor made by the script, or by an aggregation its kind
-  // has not (a trend's count), is invalid (104).
+  // As k6: a threshold on an unknown metric, or by an aggregation its kind lacks (a trend's count), is 104.
   const refused = Object.entries(options.thresholds ?? {}).flatMap(([key, list]) => {
     const metric = key.split("{", 1)[0].trim();
     return [list].flat().flatMap((t) => {
@@ -187,10 +186,7 @@ function overridesOf(a: ScriptLoadArgs): Record<string, unknown> {
   });
 }
 
-/**
- * The run's target and the other origins, read from the script's URLs with its `__ENV`; an origin whose
- * host k6's `options.hosts` names (`api.internal`, `*.internal`, `api.internal:8080`) goes to its address.
- */
+/** The target and other origins of the script's URLs; a host `options.hosts` names goes to its address. */
 function whereRequestsGo(path: string, targets: Record<string, string>, hosts: Record<string, string>) {
   const env = scriptEnv(), seen = new Set<string>();
   const files = readK6Files(path);
@@ -224,8 +220,7 @@ function whereRequestsGo(path: string, targets: Record<string, string>, hosts: R
   // Else the first origin sent nowhere else, or where the first one sent elsewhere goes.
   const url = given ?? origins.find((o) => routes[o.origin] === undefined)?.origin ?? keepHost[0] ??
     Object.values(routes)[0];
-  // As k6's, a script needs no URL before the load: its requests go where it computes them, each origin
-  // counted as its own.
+  // As k6's, a script needs no URL before the load: each origin its requests compute is counted as its own.
   if (url === undefined) {
     const unset = [...new Set(files.flatMap((f) => unsetUrlVariables(f.source, env)))];
     const name = basename(path), sets = unset.map((n) => `-e ${n}=URL`).join(" ");

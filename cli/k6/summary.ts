@@ -156,9 +156,8 @@ function outcomeText(outcome: HostOutcome): string {
 export const HANDLE_SUMMARY_TIMEOUT_MS = 120_000;
 
 /**
- * The end of a k6 script's run as k6's: a setup() that threw said, each run's summary shown (or what
- * `handleSummary` returns written, never over `ownFiles`), the metrics with a crossed threshold named as k6
- * logs them, k6's `--summary-export` of the last run; with `--no-summary` neither summary nor export.
+ * The end of a k6 script's run as k6's: a throwing setup() said, each run's summary shown (or what
+ * `handleSummary` returns written, never over `ownFiles`), crossed thresholds named, `--summary-export`.
  */
 export async function endK6Run(
   k6: K6Summaries,

@@ -6,7 +6,7 @@
  */
 import type { EndpointResult, RunResult } from "../mod.ts";
 import { decodeHistogram, mergeEncoded, summarizeMs } from "../histogram.ts";
-import { unmeasuredMs } from "../conclude/responses.ts";
+import { unansweredRequests, unmeasuredMs } from "../conclude/responses.ts";
 import { addCounts, successRateOf, sumValues } from "../interval_counts.ts";
 import { ConfigError } from "../../validation/config_error.ts";
 import { type ExpectedStatuses, isExpectedStatus } from "../schema/values.ts";
@@ -133,14 +133,8 @@ function answersOf(
 function narrowed(e: EndpointResult, answers: NonNullable<ReturnType<typeof answersOf>>) {
   const statusCodes = Object.fromEntries(Object.entries(e.statusCodes).filter(([c]) => answers.picks(c)));
   const requests = sumValues(statusCodes);
-  const errors = answers.unanswered ? e.errors : {};
-  return {
-    ...e,
-    statusCodes,
-    requests,
-    errors,
-    histogramEncoded: requests === e.requests ? e.histogramEncoded : null,
-  };
+  const histogramEncoded = requests === e.requests ? e.histogramEncoded : null;
+  return { ...e, statusCodes, requests, errors: answers.unanswered ? e.errors : {}, histogramEncoded };
 }
 
 /** Whether `name` is loadlab's name of an unnamed request to `url` (k6 names it by its URL). */
@@ -198,10 +192,17 @@ export function failedStatusOf(run: Judged, verdict: false | null = false): numb
   return n;
 }
 
-/** `run`'s success rate (`successRateOf`) as its script and its requests judge their statuses. */
+/** Sends of `run`'s endpoints that expect no status (k6's `responseCallback: null`) left unanswered. */
+export function unjudgedUnansweredOf(run: Judged): number {
+  const none = (e: EndpointResult) => (e.expectedStatuses ?? expectedStatusesOf(run))?.length === 0;
+  return (run.endpoints ?? []).filter(none).reduce((n, e) => n + unansweredRequests(e), 0);
+}
+
+/** `run`'s success rate (`successRateOf`) as its script and its requests judge their statuses, as k6's. */
 export function judgedSuccessRate(run: Judged & Pick<RunResult, "requests" | "errors">): number {
-  const failedStatus = failedStatusOf(run), unjudged = failedStatusOf(run, null);
-  return successRateOf({ requests: run.requests, errors: sumValues(run.errors), failedStatus, unjudged }, 0);
+  const failedStatus = failedStatusOf(run), skipped = unjudgedUnansweredOf(run);
+  const errors = sumValues(run.errors) - skipped, unjudged = failedStatusOf(run, null) + skipped;
+  return successRateOf({ requests: run.requests + skipped, errors, failedStatus, unjudged }, 0);
 }
 
 function judgedAs(verdict: false | null, codes: Record<string, number>, expected?: ExpectedStatuses) {
@@ -244,10 +245,8 @@ export function selectedRun(run: RunResult, selector: Selector): RunResult | nul
     ? []
     : (run.endpoints ?? []).filter((e) => selects(selector, e, targets));
   // A failure's own error_code (a refused connect's 1212) is not kept per endpoint: unmatched, not 0.
-  const code = Number(selector.error_code);
-  if (matched.length === 0 || (selector.error_code !== undefined && !(code >= 1400 && code < 1600))) {
-    return null;
-  }
+  const code = selector.error_code === undefined ? 1400 : Number(selector.error_code);
+  if (matched.length === 0 || !(code >= 1400 && code < 1600)) return null;
   const expected = expectedStatusesOf(run), answers = answersOf(selector, expected);
   const otherProto = selector.proto !== undefined && selector.proto !== PROTO[run.protocol ?? "http1"];
   const chosen = otherProto
@@ -257,12 +256,8 @@ export function selectedRun(run: RunResult, selector: Selector): RunResult | nul
     : matched.map((e) => narrowed(e, answersOf(selector, e.expectedStatuses ?? expected)!))
       .filter((e) => e.requests + sumValues(e.errors) > 0);
   const unmeasured = chosen.some((e) => e.requests > 0 && e.histogramEncoded === null);
-  const errors: Record<string, number> = {};
-  const statusCodes: Record<string, number> = {};
-  for (const e of chosen) {
-    addCounts(errors, e.errors);
-    addCounts(statusCodes, e.statusCodes);
-  }
+  const errors: Record<string, number> = {}, statusCodes: Record<string, number> = {};
+  for (const e of chosen) addCounts(errors, e.errors), addCounts(statusCodes, e.statusCodes);
   const requests = chosen.reduce((a, e) => a + e.requests, 0);
   const encodings = chosen.flatMap((e) => e.histogramEncoded === null ? [] : [e.histogramEncoded]);
   const histogram = encodings.length === 1 ? decodeHistogram(encodings[0]) : mergeEncoded(encodings);

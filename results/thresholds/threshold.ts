@@ -14,6 +14,7 @@ import { addCounters, emptyCounters, successRateOf, sumValues } from "../interva
 import {
   failedStatusOf,
   fromK6,
+  judgedSuccessRate,
   selectedRun,
   type Selector,
   selectorText,
@@ -199,6 +200,7 @@ function k6Value(run: RunResult, metric: string): number {
   const unanswered = unansweredRequests(run), sent = run.requests + unanswered;
   if (metric === "requests") return sent;
   if (metric === "rps") return sent / (run.durationSec > 0 ? run.durationSec : 1);
+  if (metric === "errorRate") return 1 - judgedSuccessRate(run);
   const key = LATENCY_KEYS[metric];
   if (key === undefined) return metricValue(run, metric);
   const zeros = (run.errors.connect ?? 0) + (run.errors.tls ?? 0);

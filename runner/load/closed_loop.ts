@@ -22,6 +22,7 @@ export async function closedLoop(
   conn: LoadConnection,
   take: (depth: number, nowMs: number) => number,
   opened: boolean | Promise<boolean> = true,
+  cut?: AbortSignal,
 ): Promise<LoadConnection> {
   if (!(opened === true || await opened)) await sleepMs(CONNECT_BACKOFF_MS);
   opened = true; // the loop's frame would keep the settled promise for the run
@@ -34,7 +35,7 @@ export async function closedLoop(
     // `take` lets an inline transport (epoll) or an arrival start the next ones, no promise each.
     const done = arrival === null
       ? await conn.exchange(-1, granted, null, take)
-      : await arrival(conn, -1, take);
+      : await arrival(conn, -1, take, cut);
     // Nothing completed (a failed connect, a refused value): back off, so refusals cannot starve timers.
     if (done === 0) {
       await sleepMs(CONNECT_BACKOFF_MS);

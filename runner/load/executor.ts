@@ -49,12 +49,14 @@ export interface LoadContext<C extends CommonConfig = CommonConfig> {
 
 /**
  * One arrival's work on a connection from `intendedMs` (negative: now); resolves with responses received.
- * `next` (a closed loop's grant) lets it chain the connection's next arrivals without a promise each.
+ * `next` (a closed loop's grant) lets it chain the connection's next arrivals without a promise each;
+ * `cut` ends its sessions as the run's end does (a ramp-down's grace run out).
  */
 export type Arrival = (
   conn: LoadConnection,
   intendedMs: number,
   next?: ((depth: number, nowMs: number) => number) | null,
+  cut?: AbortSignal,
 ) => Promise<number>;
 
 /** A load without sessions: one exchange on a connection of its own per arrival, else none (null). */

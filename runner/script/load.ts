@@ -72,7 +72,8 @@ export function scriptArrival(module: ScriptModule, run: SessionRun, place: Scri
         conn.release();
       }
     }
-    : (conn, intendedMs, next) => sessions.run(run, conn, intendedMs, next);
+    : (conn, intendedMs, next, cut) =>
+      sessions.run(cut ? { ...run, ended: AbortSignal.any([run.ended, cut]) } : run, conn, intendedMs, next);
   const told = new Set<string>();
   return {
     sessions,

@@ -271,7 +271,9 @@ function vusLoad(r: ScenarioReader): Record<string, unknown> {
   }
   r.take("startVUs", "stages", "gracefulRampDown");
   const stages = stagesOf(sc.stages, r.at("stages"), r.problem);
-  return { model: "connections", stages: [...startStage(Number(sc.startVUs ?? 1)), ...stages] };
+  const start = startStage(Number(sc.startVUs ?? 1)),
+    gracefulRampDown = r.duration("gracefulRampDown") ?? "30s";
+  return { model: "connections", stages: [...start, ...stages], gracefulRampDown };
 }
 
 /** loadlab ramps from 0: a first instant stage reaches k6's starting virtual users (none for 0). */

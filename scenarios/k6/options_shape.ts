@@ -5,16 +5,15 @@
  */
 import { durationMsOf } from "../../validation/duration.ts";
 import { isRecord } from "../../validation/json_document.ts";
+import { showValue } from "../../validation/mod.ts";
 
 /** A k6 script's options object, and a path into it. */
 export type Options = Record<string, unknown>;
 export type Path = Array<string | number>;
 
 /**
- * One of k6's options, its flag and its `K6_` variable: how it is written (`switch`: true or false, `count`:
- * a whole number, `duration`: k6's, `list`: comma-separated texts, `dns`: `key=value,...`, `ips`: addresses,
- * ranges and CIDRs, `json`: an object or list, with no text form), k6's flag (`true`: its variable's name in
- * kebab case) and its variable; an option without a flag takes its variable as a flag loadlab does not list.
+ * One of k6's options: how it is written (`json`: no text form), its flag (`true`: its variable's name in
+ * kebab case) and its `K6_` variable; one without a flag takes its variable as an unlisted flag.
  */
 export interface K6Option {
   kind: "switch" | "count" | "duration" | "list" | "dns" | "ips" | "text" | "json";
@@ -145,28 +144,19 @@ export function isTrendStat(stat: unknown): boolean {
 
 /** `summaryTrendStats` and `summaryTimeUnit` checked as k6 checks them before a run. */
 function summaryOptions(options: Options, bad: Problem): void {
-  const stats = options.summaryTrendStats;
+  const stats = options.summaryTrendStats, unit = options.summaryTimeUnit;
+  const at = ["options", "summaryTrendStats"];
   if (stats !== undefined && !Array.isArray(stats)) {
-    bad(
-      ["options", "summaryTrendStats"],
-      `summaryTrendStats is a list of stats (${TREND_STATS_TOLD}), found ${shown(stats)}`,
-    );
-  } else if (stats !== undefined) {
-    stats.forEach((stat, k) => {
-      if (!isTrendStat(stat)) {
-        bad(
-          ["options", "summaryTrendStats", k],
-          `${shown(stat)} is not a trend stat: k6's are ${TREND_STATS_TOLD}`,
-        );
-      }
-    });
+    bad(at, `summaryTrendStats is a list of stats (${TREND_STATS_TOLD}), found ${shown(stats)}`);
   }
-  const unit = options.summaryTimeUnit;
+  for (const [k, stat] of (Array.isArray(stats) ? stats : []).entries()) {
+    if (!isTrendStat(stat)) {
+      bad([...at, k], `${shown(stat)} is not a trend stat: k6's are ${TREND_STATS_TOLD}`);
+    }
+  }
   if (unit !== undefined && unit !== "" && !TIME_UNITS.includes(unit as string)) {
-    bad(
-      ["options", "summaryTimeUnit"],
-      `summaryTimeUnit is one of ${TIME_UNITS.join(", ")}, found ${shown(unit)}`,
-    );
+    const told = `summaryTimeUnit is one of ${TIME_UNITS.join(", ")}, found ${shown(unit)}`;
+    bad(["options", "summaryTimeUnit"], told);
   }
 }
 
@@ -246,16 +236,7 @@ function texts(v: unknown, path: Path, bad: Problem): void {
   }
 }
 
-/** A value as a problem shows it: JSON where it has one, else its type. */
-function shown(v: unknown): string {
-  if (typeof v === "number") return String(v);
-  try {
-    const text = JSON.stringify(v);
-    return text === undefined ? typeof v : text.length > 40 ? `${text.slice(0, 40)}...` : text;
-  } catch {
-    return typeof v;
-  }
-}
+const shown = (v: unknown) => v === undefined ? "undefined" : showValue(v);
 
 /** Takes a problem with the options path it is at. */
 export type Problem = (path: Path, message: string) => void;

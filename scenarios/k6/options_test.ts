@@ -28,6 +28,7 @@ Deno.test("k6's shortcuts: vus + duration, iterations, stages, and one iteration
       duration: "5000ms",
       target: 0,
     }],
+    gracefulRampDown: "30s",
   });
   assertEquals(mapped({}).loads.k6, { model: "count", requests: 1, connections: 1 });
   assertEquals(mapped({ noConnectionReuse: true, insecureSkipTLSVerify: true }).loads.k6, {
@@ -52,10 +53,15 @@ Deno.test("each k6 executor as a loadlab model", () => {
     duration: "10000ms",
     gracefulStop: "5000ms",
   });
-  assertEquals(one({ executor: "ramping-vus", startVUs: 0, stages: [{ duration: "10s", target: 4 }] }), {
-    model: "connections",
-    stages: [{ duration: "10000ms", target: 4 }],
-  });
+  const rampDown = { gracefulRampDown: "5s" };
+  assertEquals(
+    one({ executor: "ramping-vus", startVUs: 0, stages: [{ duration: "10s", target: 4 }], ...rampDown }),
+    {
+      model: "connections",
+      stages: [{ duration: "10000ms", target: 4 }],
+      gracefulRampDown: "5000ms",
+    },
+  );
   assertEquals(one({ executor: "per-vu-iterations", vus: 3, iterations: 4, maxDuration: "1m" }), {
     model: "count",
     requests: 12,
@@ -263,6 +269,7 @@ Deno.test("a stage of 0s is k6's jump to its target: a 1 ms ramp, for VUs and fo
         duration: "5000ms",
         target: 10,
       }],
+      gracefulRampDown: "30s",
     },
   );
   const rate = mapped({

@@ -483,6 +483,17 @@ Deno.test("ramping connections: a connections load with stages, each bad stage n
     "loads.ramp.stages",
     /at least one stage/,
   );
+  const cut = ramp.replace("stages", "gracefulRampDown: 0s, stages");
+  assert.deepEqual(loadExperiment(BASE + cut).loads.ramp, {
+    model: "ramping-connections",
+    stages: [{ durationMs: 1_000, target: 5 }, { durationMs: 2_000, target: 0 }],
+    gracefulRampDownMs: 0,
+  });
+  await assertIssue(
+    BASE + "  ramp: { model: connections, connections: 2, gracefulRampDown: 1s }\n",
+    "loads.ramp.gracefulRampDown",
+    /needs stages/,
+  );
 });
 
 Deno.test("errors: two flows of one name are refused at the second (their results read as one flow's)", async () => {

@@ -73,7 +73,11 @@ const commonFields = {
 };
 
 /** File keys of the models' own fields -> config fields (the options' come from `CONFIG_KEYS`). */
-const MODEL_KEYS = { rampTo: "rampToPerSec", requests: "mix" } as const;
+const MODEL_KEYS = {
+  rampTo: "rampToPerSec",
+  requests: "mix",
+  gracefulRampDown: "gracefulRampDownMs",
+} as const;
 type OptionKeys = { [K in FileOption as Options[K]["file"]]: K };
 type Keys = OptionKeys & typeof MODEL_KEYS;
 type Renamed<T> = { [K in keyof T as K extends keyof Keys ? Keys[K] : K]: T[K] };
@@ -109,8 +113,13 @@ const connectionsLoad = z.strictObject({
   model: z.literal("connections"),
   ...poolFields,
   stages: z.array(stageSchema).optional(),
+  /** How long a retired connection's session may run on before it is cut (k6's `gracefulRampDown`). */
+  gracefulRampDown: durationSchema.optional(),
   ...commonFields,
 }).superRefine((l, ctx) => {
+  if (l.stages === undefined && l.gracefulRampDown !== undefined) {
+    customIssue(ctx, ["gracefulRampDown"], "a ramp-down needs stages: give stages, or drop gracefulRampDown");
+  }
   if (l.stages === undefined) return;
   for (const key of ["connections", "duration"] as const) {
     if (l[key] === undefined) continue;

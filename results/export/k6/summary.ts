@@ -24,6 +24,7 @@ import {
   selectedRun,
   type Selector,
   splitSelector,
+  unjudgedUnansweredOf,
 } from "../../thresholds/selector.ts";
 import { compare, type Op } from "../../thresholds/threshold.ts";
 
@@ -118,7 +119,7 @@ function vusOf(run: RunResult, idle = 0): Record<"vus" | "vus_max", K6Metric> {
     contains: "default",
     values: { value, min, max },
   });
-  // None in a run under a second: k6 samples them once a second from the start.
+  // None in a run under a second: k6 samples them a second after its start (before setup()), and on.
   if (run.durationSec < 1) return { vus: gauge(0), vus_max: gauge(0) };
   // Intervals before the first connection or after the last closed are the run's edges, not its users.
   const open = run.intervals.map((iv) => Number(iv.connections)).filter((n) => Number.isFinite(n) && n > 0);
@@ -165,8 +166,9 @@ const md5 = (text: string): string => createHash("md5").update(text).digest("hex
 function httpMetrics(view: RunResult | null, sec: number, stats: readonly string[], encoded?: string | null) {
   const unanswered = view === null ? 0 : unansweredRequests(view);
   const requests = (view?.requests ?? 0) + unanswered;
-  const failed = view === null ? 0 : unanswered + failedStatusOf(view);
-  const unjudged = view === null ? 0 : failedStatusOf(view, null);
+  const skipped = view === null ? 0 : unjudgedUnansweredOf(view);
+  const failed = view === null ? 0 : unanswered - skipped + failedStatusOf(view);
+  const unjudged = view === null ? 0 : failedStatusOf(view, null) + skipped;
   return {
     http_req_duration: trend(view?.latencyMs, stats, view?.requests ?? 0, encoded),
     http_req_failed: rateMetric(failed, requests - failed - unjudged),

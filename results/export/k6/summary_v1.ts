@@ -113,10 +113,7 @@ function checkLines(checks: K6Check[], data: K6SummaryData): string[] {
   return lines;
 }
 
-/**
- * Each of `names`'s line, its values in columns: a trend's stats line up with the other trends', the other
- * metrics' values with each other's (a value alone after the first is not padded).
- */
+/** Each of `names`'s line, its values in columns (trends' stats lined up with each other's). */
 function metricLines(
   metrics: Record<string, K6Metric>,
   names: string[],

@@ -3,11 +3,11 @@
  * `ramping-connections`: the closed model whose connection count follows stages (k6's ramping-vus), each
  * linear to its `target` over `durationMs`; `connectionsAt` is a pure function of time, split by `shareOf`.
  * A worker adds connections as its share rises and retires its newest as it falls, after the request in
- * flight (k6's `gracefulRampDown` at the timeout). A warm-up runs at the first stage's target.
+ * flight; a session still running `gracefulRampDownMs` after is cut. A warm-up runs at the first target.
  */
 import type { z } from "zod";
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../../../validation/duration.ts";
-import { stagesSchema } from "./fields.ts";
+import { cappedMs, stagesSchema } from "./fields.ts";
 import { defineModel } from "./model.ts";
 import { issueList } from "../../../validation/mod.ts";
 import { type LoadContext, mayStart } from "../executor.ts";
@@ -60,7 +60,7 @@ function stagesMs(c: { stages: readonly Stage[] }): number {
 
 export const rampingConnectionsModel = defineModel({
   model: "ramping-connections",
-  fields: { stages: stagesSchema },
+  fields: { stages: stagesSchema, gracefulRampDownMs: cappedMs("graceful ramp-down").min(0).optional() },
   check(c) {
     const [issues, add] = issueList();
     if (stagesMs(c) > MAX_DURATION_MS) {
@@ -87,33 +87,44 @@ export const rampingConnectionsModel = defineModel({
   async run(ctx): Promise<void> {
     const stages = ctx.config.stages;
     const originMs = ctx.startMs + ctx.config.warmupMs;
-    const live: Array<{ retired: boolean }> = [];
+    const live: Slot[] = [], retiring: Slot[] = [];
     const loops: Promise<void>[] = [];
+    const graceMs = ctx.config.gracefulRampDownMs ?? Infinity;
     let nowMs = performance.now();
     while (mayStart(ctx, nowMs)) {
       // Paused by steering: every connection retires after its request, and comes back on a resume.
       const want = ctx.steer.steered && ctx.steer.pausedAt(nowMs) ? 0 : ctx.streamsPerConnection *
         workerConnectionsAt(stages, nowMs - originMs, ctx.workerIndex, ctx.workerCount);
       while (live.length < want) {
-        const slot = { retired: false };
+        const cut = graceMs < Infinity ? new AbortController() : null;
+        const slot = { retired: false, cutAtMs: Infinity, cut };
         live.push(slot);
         loops.push(runSlot(ctx, ctx.newConnection(), slot));
       }
       // The newest go first: the oldest connections keep their warm state.
-      while (live.length > want) live.pop()!.retired = true;
-      const tMs = nowMs - originMs;
-      await sleepMs(Math.min(MAX_SLEEP_MS, nextChangeMs(stages, tMs) - tMs + CHANGE_MARGIN_MS));
+      while (live.length > want) {
+        const slot = live.pop()!;
+        slot.retired = true, slot.cutAtMs = nowMs + graceMs;
+        if (slot.cut !== null) retiring.push(slot);
+      }
+      // Retired in order, each with the same grace: the first is the next to cut.
+      while (retiring.length > 0 && nowMs >= retiring[0].cutAtMs) retiring.shift()!.cut!.abort();
+      const tMs = nowMs - originMs, cutInMs = (retiring[0]?.cutAtMs ?? Infinity) - nowMs;
+      await sleepMs(Math.min(MAX_SLEEP_MS, cutInMs, nextChangeMs(stages, tMs) - tMs + CHANGE_MARGIN_MS));
       nowMs = performance.now();
     }
     await Promise.all(loops);
   },
 });
 
+/** A worker's connection; `cut` aborts its session a ramp-down's grace after it was retired. */
+type Slot = { retired: boolean; cutAtMs: number; cut: AbortController | null };
+
 /** One connection's closed loop until it is retired or the load ends; then it closes. */
-async function runSlot(ctx: LoadContext, conn: LoadConnection, slot: { retired: boolean }): Promise<void> {
+async function runSlot(ctx: LoadContext, conn: LoadConnection, slot: Slot): Promise<void> {
   const take = (depth: number, nowMs: number) => (!slot.retired && mayStart(ctx, nowMs) ? depth : 0);
   if (ctx.arrival === null && !(await conn.open())) await sleepMs(CONNECT_BACKOFF_MS);
-  await closedLoop(ctx, conn, take);
+  await closedLoop(ctx, conn, take, true, slot.cut?.signal);
   // Idle now (its last exchange ended): closing it cuts nothing.
   if (slot.retired) conn.abort();
 }

@@ -1,9 +1,7 @@
 /**
  * @module
- * k6's cookie jars, each k6's API over one RFC 6265 jar (domain and path kept, as k6's Go jar does).
- * `http.cookieJar()` is the VU's: the session's own jar, its URLs taken where the run's routes send them.
- * `new http.CookieJar()` is the script's own (`params.jar`); as in k6, a request with its own jar leaves the
- * VU's untouched.
+ * k6's cookie jars over RFC 6265 jars: `http.cookieJar()` is the session's own jar, `new http.CookieJar()`
+ * the script's; as in k6, a request with its own jar leaves the VU's untouched.
  */
 import { CookieJar as Jar, domainMatches } from "../../http/cookie_jar.ts";
 import { jarOf } from "../sessions/cookies.ts";

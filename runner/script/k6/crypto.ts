@@ -34,10 +34,7 @@ export function createHMAC(name: string, secret: Input) {
   return hasher(nodeCrypto.createHmac(algorithm(name), bytesOf(secret)));
 }
 
-/**
- * k6's hasher: `update` any number of times (returning nothing: k6's does not chain), then `digest` in one
- * encoding or several (k6 allows it).
- */
+/** k6's hasher: `update` returns nothing (k6's does not chain); `digest` may run in several encodings. */
 function hasher(h: { update(b: Buffer): unknown; digest(): Buffer }) {
   let done: Buffer | null = null;
   return {

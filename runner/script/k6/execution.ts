@@ -1,10 +1,7 @@
 /**
  * @module
- * k6's `k6/execution` for converted scripts: `exec.vu`, `exec.scenario` (its name, the iteration's number
- * in the run, its executor), `exec.instance.iterationsCompleted`, `exec.test.options` (k6's as the run
- * applies them), `exec.test.abort()` and `exec.test.fail()` (test_abort.ts). Run-wide numbers are counters
- * every worker shares (runtime.ts `countIterations`). A field loadlab does not know throws when read rather
- * than answering wrongly (the conversion refuses those it can see: convert/refusals.ts).
+ * k6's `k6/execution` for converted scripts; run-wide numbers are counters every worker shares. A field
+ * loadlab does not know throws when read rather than answering wrongly.
  */
 import {
   activeVus,

@@ -12,12 +12,20 @@ import { current } from "./runtime.ts";
 export const SeekMode = Object.freeze({ Start: 0, Current: 1, End: 2 });
 
 /** A file `open` read, at an offset of each VU's own (the init code's and the hooks' one offset). */
-class File {
+export class File {
   readonly #offsets = new WeakMap<object, number>();
   readonly #data: Uint8Array;
 
   constructor(readonly path: string, data: Uint8Array) {
     this.#data = data;
+  }
+
+  /** Its bytes whole (`whole`), else from the reader's offset on, the offset then at the end. */
+  static rest(file: File, whole = false): Uint8Array {
+    if (whole) return file.#data;
+    const reader = current()?.vu ?? file, at = file.#offsets.get(reader) ?? 0;
+    file.#offsets.set(reader, file.#data.length);
+    return file.#data.subarray(at);
   }
 
   /** The file's base name and size in bytes. */

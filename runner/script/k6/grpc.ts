@@ -1,15 +1,8 @@
 /**
  * @module
- * k6's `k6/net/grpc` for converted scripts. A `Client` reads its schema as k6's does (`load` of .proto
- * files, `loadProtoset`, or reflection at `connect(addr, { reflect: true })`); its calls go on the session's
- * HTTP/2 connection to the run's target through `invokeGrpc` (sessions/grpc.ts): one endpoint per method,
- * every code but OK an error kind. `connect`'s address is the run's target, or `--target` sends it there as
- * an HTTP origin; another server is refused. `close` ends nothing: the connection is the session's. A
- * `Stream` sends its messages as one call once the client side ends (`end()`, or the first `write` of a
- * unary-request method), then hands the replies to `data`, then `end` (or `error`), and the iteration ends
- * after them (k6's event loop): messages are not paced, nor sent in answer to replies. In `setup()` and
- * `teardown()` a client dials the address (or where the run sends it) over its own node:http2 session,
- * unmeasured, and the hook ends after its streams' listeners.
+ * k6's `k6/net/grpc` for converted scripts: a `Client` loads its schema as k6's does and calls on the
+ * session's HTTP/2 connection (`invokeGrpc`); a `Stream` sends its messages as one call once the client side
+ * ends, then hands the replies to `data` and `end`. In setup() and teardown() a client dials on its own.
  */
 import { existsSync } from "node:fs";
 import { once } from "node:events";

@@ -175,9 +175,8 @@ function clickLink(this: K6Response, { selector = "a[href]", params }: PageArgs 
 }
 
 /**
- * k6's `res.submitForm()`: the form's fields as k6 v1.8.1 serializes them (a checkbox or radio only with a
- * non-empty `checked`, its value `on` by default), the submit button's and `fields` over them, sent sorted by
- * name to its action with its method (GET: in the query).
+ * k6's `res.submitForm()`: the form's fields as k6 v1.8.1 serializes them (a checkbox or radio only when
+ * `checked`), the submit button's and `fields` over them, sorted by name, to its action with its method.
  */
 function submitForm(
   this: K6Response,

@@ -1,12 +1,8 @@
 /**
  * @module
- * k6's `k6/http` for converted scripts. In a session a request to the target's origin goes by path and query
- * on the session's connection; another as written (or where the run's `routes` send it, e.g. `--target`), on
- * connections the VU dials. Redirects are followed as k6 does (`redirects`, default 10; each hop a request).
- * Outside a session (setup, teardown) requests go by `fetch`, counted as k6 counts them (`takeHookRequests`).
- * `http.batch` sends its requests in parallel as k6 does (`s.batch`: at most the options' `batch` at once,
- * `batchPerHost` to one host, each on a connection of the VU's). `params.auth: "digest"` answers a Digest
- * challenge with the URL's credentials (digest_auth.ts); `params.jar` may be its own (cookie_jars.ts).
+ * k6's `k6/http` for converted scripts: in a session a request to the target goes on the session's
+ * connection, another on connections the VU dials; redirects and `http.batch` as k6's. Outside a session
+ * (setup, teardown) requests go by `fetch`, counted as k6 counts them (`takeHookRequests`).
  */
 import { BlockList, isIP } from "node:net";
 import { current, requestDefaults, rpsWaitMs } from "./runtime.ts";
@@ -93,10 +89,7 @@ function send(beside: boolean, method: string, target: Url, body?: Body, opts?: 
   }
 }
 
-/**
- * A request's hops in one object, which the session hands each answer (`arrived`): the response, or the
- * next hop's (a redirect, a Digest answer). No closure and no promise of k6's own a request.
- */
+/** A request's hops in one object the session hands each answer (`arrived`): no closure per request. */
 class Hops {
   readonly digest: boolean;
   readonly name: string | undefined;
@@ -235,10 +228,7 @@ function headersOf(params: Params, place: Place, body: Body, digest: boolean): R
   return headers;
 }
 
-/**
- * `headers` without the script's Content-Length or Transfer-Encoding: k6 (Go's client) frames the body
- * itself and ignores both, and loadlab's sessions refuse them. The script's own object when it has neither.
- */
+/** `headers` without Content-Length or Transfer-Encoding: k6 (Go's client) ignores both, framing the body. */
 function withoutFraming(headers: Record<string, string>): Record<string, string> {
   for (const name in headers) {
     if (!isFraming(name)) continue;
@@ -339,10 +329,7 @@ function basicAuth(u: URL): string {
   return `Basic ${b64encode(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`)}`;
 }
 
-/**
- * params.cookies as a Cookie header; the session adds the VU jar's other cookies after it. As k6, a jar's
- * cookie of the same name is sent too (after it) unless the given one says `replace: true`.
- */
+/** params.cookies as a Cookie header; as k6, a jar's cookie of that name follows unless `replace: true`. */
 function addCookies(cookies: Params["cookies"], headers: Record<string, string>): void {
   if (cookies === undefined) return;
   const jar = current()?.s.cookies;

@@ -104,9 +104,8 @@ const OUTSIDE = {};
 const nativeRandom = Math.random;
 
 /**
- * k6's `randomSeed`: the calling VU's Math.random the same sequence for the same seed from now on (init
- * code's call seeds init code's draws only: k6 gives each VU a fresh source once its init code ran).
- * Not k6's numbers: k6's generator is Go's.
+ * k6's `randomSeed`: the calling VU's Math.random repeats for a seed (init code's call seeds init code
+ * only, as k6 reseeds each VU after it); not k6's numbers, which come from Go's generator.
  */
 export function randomSeed(seed: number): void {
   const n = Math.trunc(Number(seed)) || 0;

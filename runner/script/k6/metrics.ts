@@ -1,10 +1,7 @@
 /**
  * @module
- * k6's `k6/metrics` for converted scripts: `Trend`, `Counter`, `Rate` and `Gauge` take `add(value)`. Each
- * isolate sends what was added as an iteration ends (at most every `SEND_EVERY_MS`, and as its load ends) or
- * a VU sleeps, on a `BroadcastChannel` to loadlab's main isolate (metrics_channel.ts sums the workers' parts
- * for k6's summary and thresholds). Trends send their values, the others sums; a submetric a threshold names
- * (`pages{kind:html}`) and k6's `group_duration` are sent the same way.
+ * k6's `k6/metrics` for converted scripts: `Trend`, `Counter`, `Rate` and `Gauge`. Each isolate sends what
+ * was added as an iteration ends or a VU sleeps, on a `BroadcastChannel` to the main isolate.
  */
 import { jsonPointTags, leftOut, requestTags, tagValue } from "./tags.ts";
 import { PHASES, phasesOf, point, pointsOut } from "./points_out.ts";
@@ -53,10 +50,7 @@ export function flushMetricsSoon(): void {
 
 atRunEnd(flushMetrics);
 
-/**
- * k6's rule for a metric's name (its metrics registry): what the summary, thresholds and the metrics
- * outputs (Prometheus, OTLP) can carry as it is; k6 refuses any other name when the metric is made.
- */
+/** k6's rule for a metric's name (its registry); k6 refuses any other name when the metric is made. */
 const NAME = /^[a-zA-Z_][a-zA-Z0-9_]{1,128}$/;
 
 /** The kind each name is registered with: k6's built-in metrics, then the script's. */
@@ -71,10 +65,7 @@ const kinds = new Map<string, MetricPart["kind"]>(
 
 /** k6's built-in metrics, counted by the run (k6/ws's `ws_*` are counted through this module). */
 const BUILT_IN = new Set(kinds.keys());
-/**
- * Refuses a name k6 refuses (not of NAME, taken by another kind or value type); a script's metric named as a
- * built-in adds to it, as k6's (cli/k6/summary.ts adds them up).
- */
+/** Refuses a name k6 refuses; a script's metric named as a built-in adds to it, as k6's. */
 function register(name: unknown, kind: MetricPart["kind"], time: boolean): string {
   if (!inInit()) {
     throw new TypeError(
@@ -115,10 +106,7 @@ const MAX_SCRIPT_METRICS = 1_000;
 /** The metrics the script made in this isolate: their kind and whether a trend holds times. */
 const made = new Map<string, { kind: MetricPart["kind"]; time: boolean }>();
 
-/**
- * The script's own metrics, by name, read by the main isolate as it imports the script: a threshold on a name
- * never made is refused as k6 refuses it, one on a metric never added to judged empty.
- */
+/** The script's own metrics by name, read by the main isolate to judge thresholds as k6 does. */
 export function madeMetrics(): Record<string, { kind: MetricPart["kind"]; time: boolean }> {
   return Object.fromEntries(made);
 }
@@ -169,8 +157,7 @@ export function wantSubmetrics(thresholds: unknown): void {
   if (thresholds === null || typeof thresholds !== "object") return;
   for (const [key, rules] of Object.entries(thresholds)) {
     const m = /^([a-z_0-9]+)(?:\{(.*)\})?$/i.exec(key.trim());
-    // Checks with abortOnFail are sent too, whatever their tags, and request durations by tag: the main
-    // isolate judges them live.
+    // abortOnFail's checks (any tags) and request durations by tag are sent too: judged live in the main.
     const live = (m?.[1] === "checks" || m?.[1] === "http_req_duration" && m[2] !== undefined) &&
       [rules].flat().some((t) => Boolean(t?.abortOnFail));
     if (m === null || (m[2] === undefined && !live)) continue;
@@ -222,8 +209,7 @@ class Metric {
   }
 
   add(value: number | boolean, tags?: Record<string, string>): void {
-    // As k6: no value, or one that is no number (NaN, "abc"), is not added, and said once per metric
-    // (it read "my_trend avg=NaN" beside the valid values); true adds 1, false 0.
+    // As k6: a value that is no number (none, NaN, "abc") is not added but said once; true adds 1, false 0.
     const v = Number(value);
     if (value === null || value === undefined || Number.isNaN(v)) return this.#refuse(value);
     for (const key in tags) tagValue(key, tags[key]);

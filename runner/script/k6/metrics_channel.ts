@@ -1,10 +1,7 @@
 /**
  * @module
- * The main isolate's side of k6's custom metrics: `collectK6Metrics` listens on the workers' channel
- * (metrics.ts) and `k6CustomMetrics` adds the parts up as k6's summary shows them: a trend's stats over every
- * value (a uniform sample past a million, as no heap cap bounds the main isolate), a counter's count and
- * rate, a rate's share of trues, a gauge's last, least and greatest. Each run starts from none.
- * A threshold with `abortOnFail` is judged here while the load runs (`k6LiveJudge`) and stops it, as in k6.
+ * The main isolate's side of k6's custom metrics: sums the workers' parts (metrics.ts) as k6's summary shows
+ * them, and judges `abortOnFail` thresholds while the load runs (`k6LiveJudge`), as k6 does.
  */
 import { counterMetric, type K6Metric, rateMetric } from "../../../results/export/k6/summary_text.ts";
 import { k6RuleHolds } from "../../../results/export/k6/summary.ts";
@@ -106,11 +103,8 @@ function trendOf(name: string): TrendSample {
 }
 
 /**
- * What the run's interval judge calls as an interval completes, `nowMs` of measured time in, with the first
- * of the run's own rules failing then (`builtIn`): that, else the first live rule failing on the metrics so
- * far, judged every 2 s of measured time (k6's tick) so a run stops when k6's would; null between ticks and
- * while all hold. A rule waits for its delay and its metric's first value; as in k6, `count>100` fails while
- * short of it. Null when no k6 script is loaded here.
+ * Judges the run's rules at `nowMs` of measured time: `builtIn` if failing, else the first live rule failing,
+ * every 2 s (k6's tick) once its delay passed and its metric has a value; null when none, or no k6 script.
  */
 export function k6LiveJudge(): ((nowMs: number, builtIn: AbortedBy | null) => AbortedBy | null) | null {
   return listening === null ? null : judge;

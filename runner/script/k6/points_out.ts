@@ -1,10 +1,7 @@
 /**
  * @module
- * k6's sample outputs: each sample as a line of k6's NDJSON (`--out json=FILE`: a `Metric` line the first
- * time this isolate writes a metric, then `Point` lines, tags sorted as k6 writes them), a row of its CSV
- * (`--out csv`) or a line of InfluxDB's line protocol POSTed in batches (`--out influxdb`). Each worker
- * appends whole lines in one write (NDJSON every 200 ms, CSV every save interval, the rest as its load ends),
- * so workers' lines never interleave; a `.gz` file gets a gzip member per write.
+ * k6's sample outputs: NDJSON (`--out json`), CSV (`--out csv`) and InfluxDB's line protocol. Each worker
+ * appends whole lines in one write so workers' lines never interleave; a `.gz` file gets a member a write.
  */
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";

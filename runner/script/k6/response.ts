@@ -104,10 +104,7 @@ export class K6Response {
     return { method: this.#method, url: this.url, headers, body };
   }
 
-  /**
-   * k6's phases as the connection measured them (`duration` sending + waiting + receiving, as k6's); 0
-   * where none was (no response). `setup()`'s and `teardown()`'s (by fetch) wait whole as `waiting`.
-   */
+  /** k6's phases as measured (0 where none); setup()'s and teardown()'s fetches wait whole as `waiting`. */
   get timings(): Record<string, number> {
     const [blocked, connecting, tls_handshaking, sending, waiting, receiving] = phasesOf(this.#raw);
     const duration = sending + waiting + receiving;

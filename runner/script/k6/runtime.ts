@@ -1,8 +1,7 @@
 /**
  * @module
- * What a converted k6 script runs on. Many sessions share an isolate, so each runs in an `AsyncLocalStorage`
- * context holding its `Session` (`current()`); a script whose awaits hand the VU back (convert/context.ts)
- * skips it for one variable. Outside a session (init, setup, teardown, handleSummary) k6 modules use `fetch`.
+ * What a converted k6 script runs on: sessions sharing an isolate each run in an `AsyncLocalStorage`
+ * context holding their `Session` (`current()`). Outside a session k6 modules use `fetch`.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Session } from "../session.ts";
@@ -170,6 +169,10 @@ interface ConvertedModule {
 /** Each VU's instance of a script whose init code reads `__VU`, as k6 runs init code once per VU. */
 const vuModules = new Map<number, PromiseWithResolvers<ConvertedModule>>();
 let loading = 0;
+
+/** Local module `spec` as the importer's VU's instance: its URL with the importer's `?vu=N`. */
+export const vuUrl = (spec: string, importer: string) =>
+  new URL(spec, importer).href + new URL(importer).search;
 
 /** The VU an instance of the script is loaded for (`?vu=N` on its URL); the first load's is 0, as k6's. */
 export const initVu = (url: string): number => Number(new URL(url).searchParams.get("vu") ?? 0);
@@ -387,9 +390,8 @@ const countOf = (slot: number) =>
 export const iterationsEnded = (): number => countOf(ENDED_SLOT);
 
 /**
- * The VUs k6 initializes before the test: each scenario's most (an arrival rate's preallocated ones, an
- * externally-controlled one's `maxVUs`), summed; null when scenarios start apart. `made`: with the VUs an
- * arrival rate made on demand since (k6's `vus_max`); without, null when an arrival rate may make more.
+ * The VUs k6 initializes before the test, summed over scenarios (null when they start apart); `made` adds
+ * those arrival rates made since (k6's `vus_max`), else null when an arrival rate may make more.
  */
 export function plannedVus(made = false): number | null {
   let vus = 0, grows = false;
@@ -408,10 +410,7 @@ export function plannedVus(made = false): number | null {
   return !grows ? vus || null : made ? Math.max(vus, countOf(VUS_SLOT)) : null;
 }
 
-/**
- * This isolate's scenario (`part`, else the one declared, else `default`): its function, and its name,
- * tags and `env` (over the process's, as k6 gives each scenario's VUs) set for every iteration here.
- */
+/** This isolate's scenario (`part`, else the declared one, else `default`), with its name, tags and `env`. */
 function chooseScenario(
   options: Record<string, unknown>,
   mains: Map<string, (data: unknown) => unknown>,
@@ -447,10 +446,8 @@ export function releaseHold(ctx: VuContext, err?: unknown): void {
 }
 
 /**
- * Runs `event` (a socket's or a timer's callbacks) on `ctx`'s loop: now, or once nothing blocks it, after the
- * events before it, in order. k6 runs one callback of a VU at a time, and a call that sleeps or sends a
- * request (`held`) blocks its VU's loop: the events that come meanwhile wait. An event's returned promise
- * blocks it too until it settles (it must not reject). The callback runs with `ctx` current.
+ * Runs `event` on `ctx`'s loop now, or after the events before it once nothing blocks it: as in k6, a call
+ * that sleeps or sends (`held`), or an event's pending promise (it must not reject), blocks its VU's loop.
  */
 export function onLoop(ctx: VuContext | undefined, event: () => unknown): void {
   if (ctx === undefined) return void event();
@@ -485,10 +482,7 @@ export function held<T>(call: T, blocks = true): T {
   return call;
 }
 
-/**
- * A k6 call's promise the script chains on (`.then`): settled on the VU's loop (`onLoop`), as k6 settles it,
- * so its reactions wait while a k6 call blocks the VU. It holds the iteration until they ran.
- */
+/** A k6 call's promise the script chains on, settled on the VU's loop as k6's; it holds the iteration. */
 export function chained<T>(call: Promise<T>): Promise<T> {
   const ctx = current();
   if (ctx === undefined) return call;

@@ -1,9 +1,7 @@
 /**
  * @module
- * k6's `k6/secrets`: `await secrets.get(key)` from the default secret source, `secrets.source(name).get(key)`
- * from a named one. The sources are k6 v1's `--secret-source` lines, read once per isolate: `file=PATH`
- * (KEY=VALUE lines) and `mock=KEY=VALUE,...`, each with `name=N` and `default` among its values; one source
- * alone is the default. A value read is redacted from all the script prints from then on (results/redact.ts).
+ * k6's `k6/secrets` over k6 v1's `--secret-source` lines (`file=PATH`, `mock=K=V,...`), read once per
+ * isolate. A value read is redacted from all the script prints from then on (results/redact.ts).
  */
 import { isolateFlags } from "./isolate_flags.ts";
 import { knowSecrets } from "../../../results/redact.ts";

@@ -1,11 +1,8 @@
 /**
  * @module
- * The tags a k6 request carries: `options.tags`, its scenario's `tags` and `scenario: <name>` (when declared,
- * as k6 tags every sample), the VU's own (`exec.vu.tags`, set at run time), `group: ::name` in a group, with
- * `params.tags` over them; `name` names the endpoint instead. Requests are recorded by name and tags
- * (runner/stats/endpoint_recorder.ts), so a threshold by tag (`{scenario:browse}`) selects them. The run's
- * tags are one frozen object, so the recorder keys it once per name. k6's `systemTags` cuts the system tags
- * its `--out json` points carry.
+ * The tags a k6 request carries: `options.tags`, its scenario's, `scenario`, the VU's (`exec.vu.tags`) and
+ * `group`, with `params.tags` over them, so a threshold by tag selects its requests. k6's `systemTags` cuts
+ * the system tags its `--out json` points carry.
  */
 
 import { leftOutTags } from "../../../results/thresholds/selector.ts";

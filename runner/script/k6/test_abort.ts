@@ -26,10 +26,7 @@ export function abortTest(message: unknown): never {
 let failed: string | undefined;
 let failListener: BroadcastChannel | null = null;
 
-/**
- * In the main isolate, before the load: hears the first `exec.test.fail()` for the process's life (read
- * after the summary, as the custom metrics are: the message may come after the run's last sample).
- */
+/** In the main isolate: hears the first `exec.test.fail()`, read after the summary as custom metrics are. */
 export function listenForTestFail(): void {
   failListener ??= new BroadcastChannel(TEST_ABORT_CHANNEL);
   failListener.onmessage = (e: MessageEvent<unknown>) => {

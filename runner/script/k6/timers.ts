@@ -1,8 +1,7 @@
 /**
  * @module
- * k6's `k6/timers`. As in k6's event loop, an iteration ends only once its timers fired or were cleared, a
- * callback runs on the VU's loop once no k6 call or other callback blocks it (runtime.ts `onLoop`),
- * and its throw ends the iteration as the script's error. Outside an iteration they are the platform's.
+ * k6's `k6/timers`: as in k6's event loop, an iteration ends once its timers fired or were cleared, and a
+ * callback runs on the VU's loop (runtime.ts `onLoop`). Outside an iteration they are the platform's.
  */
 import { current, onLoop, releaseHold, type VuContext } from "./runtime.ts";
 
@@ -32,9 +31,8 @@ function hold(timer: Timer, ctx: VuContext): void {
 }
 
 /**
- * Runs `fn` on `ctx`'s loop unless `timer` was cleared meanwhile (an interval's firing once, however many
- * came while it waited), then releases a timeout (`once`); its throw (or its promise's rejection) ends the
- * iteration holding `timer`, and every timer of it.
+ * Runs `fn` on `ctx`'s loop unless `timer` was cleared meanwhile, then releases a timeout (`once`); its
+ * throw ends the iteration holding `timer`, and every timer of it.
  */
 function call(fn: Callback, args: unknown[], timer: Timer, ctx: VuContext | undefined, once: boolean): void {
   if (ctx === undefined) return void fn(...args);

@@ -1,11 +1,7 @@
 /**
  * @module
- * k6's legacy `k6/ws` and k6 v1's `k6/websockets`: `ws.connect` opens a WebSocket (the `ws` package)
- * where the run sends the URL's origin and resolves once it closed; `new WebSocket` opens one on the same
- * client and holds its iteration until it closed. Their messages count in k6's `ws_*` metrics and the run's
- * `ws` section. A message is capped at 16 MiB each way (the package's default: 100 MiB; k6/ws cannot raise
- * it, so it is above flows' 1 MiB): an incoming one closes the socket with 1009 (`ws-too-big`), an outgoing
- * one throws.
+ * k6's legacy `k6/ws` and k6 v1's `k6/websockets` on the `ws` package, counted in k6's `ws_*` metrics and
+ * the run's `ws` section. A message is capped at 16 MiB each way: an incoming one closes with 1009.
  */
 // By its npm address, not the import map: converted scripts are checked from the cache folder.
 // deno-lint-ignore no-import-prefix
@@ -109,10 +105,8 @@ function sendPing(ws: Ws, pings: number[]): void {
 }
 
 /**
- * k6 v1's `WebSocket` (k6/websockets): the browser's API on the `ws` package. It connects at once; a refused
- * connection is an `error` event, a close other than 1000 too; the iteration ends once it closed, and a
- * listener's throw is the iteration's error. Its events run on the VU's loop (runtime.ts's `onLoop`): those
- * that come while a listener sleeps wait for it. k6/ws's socket is one with that module's events and counts.
+ * k6 v1's `WebSocket` (k6/websockets): a refused connection or a close other than 1000 is an `error` event;
+ * the iteration ends once it closed; its events run on the VU's loop (`onLoop`). k6/ws's socket is one too.
  */
 export class WebSocket {
   protocol = "";

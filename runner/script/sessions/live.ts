@@ -16,7 +16,7 @@ interface EndsWithRun {
 
 export class LiveSessions<S extends EndsWithRun> {
   readonly #live: S[] = [];
-  #watched: AbortSignal | null = null;
+  readonly #watched = new WeakSet<AbortSignal>();
 
   add(s: S, ended: AbortSignal, stopping?: AbortSignal): void {
     this.#watch(ended, stopping);
@@ -48,14 +48,17 @@ export class LiveSessions<S extends EndsWithRun> {
     return true;
   }
 
+  /** The run's signals, and a connection's own end (a ramp-down's) for the sessions on it. */
   #watch(ended: AbortSignal, stopping?: AbortSignal): void {
-    if (this.#watched === ended) return;
-    this.#watched = ended;
+    if (this.#watched.has(ended)) return;
+    this.#watched.add(ended);
     ended.addEventListener("abort", () => {
       // A copy: each session told may leave the list (and another take its slot).
       for (const s of this.#live.slice()) s.runEnded();
     }, { once: true });
-    stopping?.addEventListener("abort", () => {
+    if (stopping === undefined || this.#watched.has(stopping)) return;
+    this.#watched.add(stopping);
+    stopping.addEventListener("abort", () => {
       for (const s of this.#live.slice()) s.runStopping();
     }, { once: true });
   }

@@ -1,8 +1,7 @@
 /**
  * @module
- * Which calls of a k6 script become awaited and which functions `async`, until nothing changes. A function
- * k6's event loop runs later (`runsLater`) is handed off: what it sends holds the iteration (`held`). What
- * cannot be awaited so (a callback handed elsewhere, a method, a generator) is refused at its line.
+ * Which calls of a k6 script become awaited and which functions `async`, until nothing changes; what
+ * cannot be awaited so is refused at its line.
  */
 import * as walk from "acorn-walk";
 import { ARRAY_METHODS, ASYNC_CALLS, ASYNC_METHODS, PAGE_CALLS } from "./modules.ts";
@@ -288,10 +287,8 @@ function callbackProblem(fn: Node, call: Node, bindings: Map<string, Binding>): 
 const SOCKET_CALLS = new Set(["addEventListener", "on"]);
 
 /**
- * Whether `node` (a function or its name; `above`: its ancestors, nearest first) runs later on the VU's loop
- * (runtime.ts's `onLoop`): a timer's callback (global, k6/timers' or a socket's), a promise's reaction or
- * executor, a function called where it is written, a WebSocket's listener (`socket.onmessage = node`,
- * `addEventListener`, k6/ws's `socket.on`) or k6/ws's `connect` callback.
+ * Whether `node` (a function or its name; `above`: its ancestors, nearest first) runs later on the VU's loop:
+ * a timer's callback, a promise's reaction or executor, a WebSocket's listener or k6/ws's `connect` callback.
  */
 function runsLater(node: Node, parent: Node, above: Node[], bindings: Map<string, Binding>): boolean {
   if (parent.type === "AssignmentExpression") {

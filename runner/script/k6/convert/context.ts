@@ -1,9 +1,7 @@
 /**
  * @module
- * How a converted script's code knows its virtual user without a context entered per iteration (an
- * `AsyncLocalStorage` run cost about 1.5 us): every `await` becomes `__k6.back(__k6.context(), await X)`,
- * making the VU current again when its function resumes. Scripts that defer callbacks keep the context.
- * A script importing no k6/metrics and no `group` sends no metric at an iteration's end (`importsMetrics`).
+ * How converted code knows its VU without a context entered per iteration (about 1.5 us each): every
+ * `await` becomes `__k6.back(__k6.context(), await X)`, making the VU current again as its function resumes.
  */
 import { isFunction, type Node } from "./async.ts";
 import { everyNode, importsFrom } from "./refusals.ts";

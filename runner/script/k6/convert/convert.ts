@@ -1,8 +1,7 @@
 /**
  * @module
- * A k6 script made a loadlab session script: parsed with acorn, then edited by position so every line keeps
- * its number (an error's `file:line` is the k6 file's). What cannot be converted is a `K6ConvertError`
- * listing each place (`file:line: why`), before any load.
+ * A k6 script made a loadlab session script, edited by position so every line keeps its number; what
+ * cannot be converted is a `K6ConvertError` listing each place (`file:line: why`), before any load.
  */
 import * as acorn from "acorn";
 import { stripTypeScriptTypes } from "node:module";
@@ -44,8 +43,8 @@ export interface K6ModuleContext {
   locals: ReadonlyMap<string, ReadonlySet<string>>;
   /** A module the script imports (no session of its own: its exports stay as they are). */
   library: boolean;
-  /** Whether the script or any of its modules imports k6/metrics, or holds callbacks. */
-  facts: { metrics: boolean; stores: boolean };
+  /** Whether the script or any of its modules imports k6/metrics, holds callbacks, or keeps VU state. */
+  facts: { metrics: boolean; stores: boolean; vuState: boolean };
 }
 
 /** The name a local module's default export is bound by (its async calls list it under this name). */
@@ -71,11 +70,8 @@ const EXPORT_GETTERS = new Set(["__export", "__webpack_require__.d"]);
 const WRAPPERS = ["__toESM", "__webpack_require__.n"];
 
 /**
- * k6's CommonJS at the top level, each on its line: `const x = require("m")` (or `{ a, b: c }`) an import,
- * `exports.name = v`, `module.exports.name = v` and each plain key of `module.exports = {...}` an export
- * (`default`: the default export). A webpack or esbuild bundle (k6's modules external) is read so: its one
- * wrapping function opened, `(0, m.f)(...)` as `m.f(...)`, a module wrapped (WRAPPERS) as the module
- * itself, the exports its helper defines by getters (EXPORT_GETTERS) as ES exports.
+ * k6's CommonJS at the top level as ES imports and exports (`require`, `exports.x`, `module.exports`);
+ * a webpack or esbuild bundle's wrapping function is opened and its getter exports (EXPORT_GETTERS) read.
  */
 function fromCommonJs(source: string): string {
   const ast = /\b(require|exports)\b/.test(source) ? parseOrNull(source) : null;
@@ -159,10 +155,7 @@ function withoutTypes(source: string, file: string): string {
   }
 }
 
-/**
- * Converts k6 `source` (`file` in problems, `dir` for `open()`, `readable` for `loadlab convert k6`);
- * without `modules`, importing a local module is refused.
- */
+/** Converts k6 `source` (`file` in problems, `dir` for `open()`); no `modules`: a local import refused. */
 export function convertK6(
   source: string,
   file: string,
@@ -182,7 +175,7 @@ export function convertK6(
   if (deep !== null) throw new K6ConvertError([`${file}:${lineOf(deep.pos)}: ${deep.why}`]);
   const edits: Edit[] = [];
   const problems: Problem[] = [];
-  const bindings = importEdits(ast, edits, problems, modules?.locals);
+  const bindings = importEdits(ast, edits, problems, modules?.locals, modules?.facts.vuState);
   problems.push(...refusedConstructs(ast, bindings));
   const plan = planAsync(ast, bindings);
   problems.push(...plan.problems);
@@ -191,13 +184,12 @@ export function convertK6(
     if (!fn.async) edits.push({ start: at, end: at, text: "async " });
   }
   problems.push(...awaitedInParameters(plan.asyncFunctions, plan.awaited));
-  // Awaits carry the VU (context.ts) unless the script hands callbacks over to run later: then each awaited
-  // or chained call holds the iteration until it settles, as k6's event loop waits for what they sent.
+  // Awaits carry the VU (context.ts) unless callbacks run later: then awaited calls hold the iteration.
   const handsOff = defersCallbacks(ast) || plan.handsOff || modules?.facts.stores;
-  // Init code reading __VU, or VU code changing the top level's state: each VU its own instance of the
-  // script (runtime.ts), as each k6 VU runs the init code.
+  // Init code reading __VU, or VU code changing top-level state: each VU its own instance of every module.
   const vuReads = initVuReads(ast), library = modules?.library ?? false;
-  const perVu = vuReads.length > 0 || (!library && keepsVuState(ast));
+  const vuState = modules?.facts.vuState ?? keepsVuState(ast);
+  const perVu = vuReads.length > 0 || (!library && vuState);
   for (const n of vuReads) {
     if (library) {
       problems.push({ pos: n.start, why: "__VU read by a module's init code: read it in a function" });
@@ -293,10 +285,8 @@ console global require open module exports crypto __ENV __VU __ITER setTimeout s
 clearInterval`.split(/\s+/));
 
 /**
- * The script's reads of globals loadlab's isolates have and k6's JavaScript lacks (`URL`, `btoa`, `fetch`,
- * `TextEncoder`...), unless it declares the name: each throws k6's ReferenceError where it runs (init or
- * VU code), and `typeof` of one is "undefined", while loadlab's own runtime keeps them. `globalThis.X` and
- * `global.X` of such a name are the script's own slot (`__k6.shims`): a polyfill sets it, as under k6.
+ * Reads of globals k6's JavaScript lacks (`URL`, `btoa`, `fetch`...), unless declared: each throws k6's
+ * ReferenceError, `typeof` is "undefined"; `globalThis.X` is the script's own slot, so a polyfill works.
  */
 function absentGlobalEdits(ast: Node, declared: Set<string>): Edit[] {
   const edits: Edit[] = [];
@@ -338,6 +328,7 @@ function importEdits(
   edits: Edit[],
   problems: Problem[],
   locals?: ReadonlyMap<string, ReadonlySet<string>>,
+  perVu = false,
 ) {
   const bindings = new Map<string, Binding>();
   for (const s of ast.body) {
@@ -345,6 +336,7 @@ function importEdits(
     const from = String(s.source.value);
     const calls = locals?.get(from);
     if (calls !== undefined) {
+      if (perVu) edits.push({ start: s.start, end: s.end, text: vuImport(s) });
       bind(s, from, bindings, calls);
       continue;
     }
@@ -368,6 +360,15 @@ function importEdits(
     bind(s, from, bindings);
   }
   return bindings;
+}
+
+/** Local import `s` as its importer's VU's instance (`?vu=N`), bound once loaded (a later change unseen). */
+function vuImport(s: Node): string {
+  const from = `(await import(__k6.vuUrl(${JSON.stringify(s.source.value)}, import.meta.url)))`;
+  const key = (spec: Node) => JSON.stringify(spec.imported?.name ?? spec.imported?.value ?? "default");
+  return s.specifiers.map((spec: Node) =>
+    `const ${spec.local.name} = ${from}${spec.type === "ImportNamespaceSpecifier" ? "" : `[${key(spec)}]`};`
+  ).join(" ");
 }
 
 /** The names import `s` binds from `module`; a local module's default binds as LOCAL_DEFAULT. */

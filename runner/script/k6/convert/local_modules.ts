@@ -8,7 +8,7 @@ import { basename, dirname, relative, resolve } from "node:path";
 import { asModule, convertK6, K6ConvertError, type K6ModuleContext } from "./convert.ts";
 import type { Node } from "./async.ts";
 import { defersCallbacks, importsMetrics } from "./context.ts";
-import { parseOrNull } from "./refusals.ts";
+import { keepsVuState, parseOrNull } from "./refusals.ts";
 
 /** One file of a script: its absolute path, text, name in problems and local imports (specifier -> path). */
 type K6File = { path: string; source: string; name: string; imports: Map<string, string>; ast: Node | null };
@@ -61,7 +61,8 @@ export function readK6Files(path: string): K6File[] {
 export function convertK6Files(files: K6File[]): Map<string, string> {
   const script = files[files.length - 1];
   const asts = files.map((f) => f.ast).filter((a) => a !== null);
-  const facts = { metrics: asts.some(importsMetrics), stores: asts.some(defersCallbacks) };
+  const [metrics, stores, vuState] = [importsMetrics, defersCallbacks, keepsVuState].map((f) => asts.some(f));
+  const facts = { metrics, stores, vuState };
   const made = new Map<string, ReadonlySet<string>>(),
     out = new Map<string, string>(),
     problems: string[] = [];

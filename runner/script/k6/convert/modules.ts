@@ -22,6 +22,7 @@ const K6_MODULES: Readonly<Record<string, string>> = {
   "k6/secrets": new URL("../secrets.ts", import.meta.url).href,
   "k6/experimental/fs": new URL("../fs.ts", import.meta.url).href,
   "k6/experimental/streams": new URL("../streams.ts", import.meta.url).href,
+  "k6/experimental/csv": new URL("../csv.ts", import.meta.url).href,
 };
 
 /** k6 modules refused, with why (a script importing one does not run here). */

@@ -1,8 +1,7 @@
 /**
  * @module
  * The origins a k6 script's URLs name, read from its text with its `__ENV`, and whether the text spells
- * each (which `--target` may send to the target) or the environment gives it. k6/net/grpc addresses are
- * origins too (`http://` with `plaintext: true`, else `https://`).
+ * each (which `--target` may send to the target) or the environment gives it.
  */
 import type { Node } from "./async.ts";
 import { childrenOf, everyNode, importsFrom, parseOrNull } from "./refusals.ts";
@@ -93,9 +92,8 @@ export function mayRequest(source: string): boolean {
 }
 
 /**
- * Whether every request the script can send names no server, known before the run: it imports k6/http
- * alone (as one name) and each use of it is a call whose URL is text with no scheme of http's (`""`,
- * `api.local/x`), which k6 fails without sending. A path (`/x`) is read against the target, so it names one.
+ * Whether every request the script can send names no server: k6/http used only in calls whose URL is text
+ * with no http scheme (`api.local/x`), which k6 fails without sending. A path (`/x`) names the target.
  */
 export function namesNoServer(source: string, env: Readonly<Record<string, string>>): boolean {
   const ast = parseOrNull(source);
@@ -154,9 +152,8 @@ function envRead(
 }
 
 /**
- * The text `n` has before the run: a string literal, a set `__ENV` variable, a `const` of the script, a
- * fallback (`a || b`, `a ?? b`); a template up to its first unknown part when that part follows the
- * origin (`http://h/${id}`); else undefined.
+ * The text `n` has before the run (a literal, a set `__ENV`, a `const`, a fallback, a template up to its
+ * first unknown part after the origin), else undefined.
  */
 function textOf(
   n: Node,

@@ -1,8 +1,7 @@
 /**
  * @module
  * What a k6 script may hold that parses but cannot run converted, found on its syntax tree before any load,
- * and whether a script names a k6 module at all, so it is taken for a k6 script. An async k6 API reached
- * other than by a call (an alias, a computed member, `.default`) is refused: only calls seen are awaited.
+ * and whether a script names a k6 module at all.
  */
 import * as acorn from "acorn";
 import { asyncCallsOf, type Binding, isApiCall, isFunction, type Node, type Problem } from "./async.ts";
@@ -248,10 +247,7 @@ export function keepsVuState(ast: Node): boolean {
   return changed;
 }
 
-/**
- * Whether identifier `node` is a variable read when the init code runs: no function above it but callbacks
- * given to a call (`rows.filter((r) => ...)`), and not a property's name.
- */
+/** Whether identifier `node` is a variable read in init code: under no function but a call's callbacks. */
 function readsInInit(node: Node, above: Node[]): boolean {
   const parent = above[0];
   if (parent?.type === "MemberExpression" && parent.property === node && !parent.computed) return false;

@@ -207,7 +207,7 @@ Deno.test("__VU read by the init code is its instance's VU (each VU runs its own
       code,
     );
   }
-  const lib = { locals: new Map(), library: true, facts: { metrics: false, stores: false } };
+  const lib = { locals: new Map(), library: true, facts: { metrics: false, stores: false, vuState: false } };
   const inModule = () => convertK6(HEAD + "export const mine = [__VU];", "m.js", "/scripts", false, lib);
   throws(inModule, /m\.js:3: __VU read by a module's init code/);
   assertEquals(
