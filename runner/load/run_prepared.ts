@@ -25,6 +25,7 @@ import type { LoadedScript } from "../script/load.ts";
 import type { IntervalSample } from "../stats/sample.ts";
 import type { LoadRun, LoadRunOptions, LoadRunSummary } from "./load_run_types.ts";
 import { pacingOf } from "./models/mod.ts";
+import { pacedMs } from "./models/count.ts";
 import { GeneratorMeter } from "../stats/generator_meter.ts";
 
 interface Prepared {
@@ -176,11 +177,7 @@ function contextOf(
  */
 async function outlastSchedule(ctx: LoadContext, config: AttackConfig): Promise<void> {
   // A count's duration only bounds it: its span is its schedule's, when it has one.
-  const spanMs = config.model !== "count"
-    ? measuredDurationMs(config)
-    : config.ratePerSec === undefined
-    ? Infinity
-    : (config.requests / config.ratePerSec) * 1000;
+  const spanMs = config.model === "count" ? pacedMs(config) || Infinity : measuredDurationMs(config);
   if (!Number.isFinite(spanMs)) return;
   const endMs = Math.min(ctx.endMs, ctx.startMs + config.warmupMs + spanMs);
   while (!ctx.stopRequested && performance.now() < endMs) await ctx.steer.waitChange(endMs);

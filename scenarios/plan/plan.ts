@@ -6,6 +6,8 @@
  */
 import type { RelativeAttackInput } from "../../runner/config.ts";
 import { DEFAULT_DURATION_MS } from "../../runner/load/models/fields.ts";
+import { pacedMs } from "../../runner/load/models/count.ts";
+import { modelDef } from "../../runner/load/models/mod.ts";
 import type { TargetSpec } from "../../targets/spec.ts";
 import { noSuchName } from "../../validation/suggest.ts";
 import { shownSweepValue } from "../../results/redact.ts";
@@ -249,18 +251,9 @@ export function estimateDurationMs(plan: Plan): number {
 
 function runDurationMs(attack: RelativeAttackInput): number {
   const warmupMs = attack.warmupMs ?? 0;
-  const facts = LOAD_MODEL_FACTS[attack.model];
-  if (facts.durationIn === "phases" && "phases" in attack) {
-    return warmupMs + attack.phases.reduce((sum, p) => sum + p.durationMs, 0);
-  }
-  if (facts.counted && "requests" in attack) {
-    const pacedMs = attack.ratePerSec ? (attack.requests / attack.ratePerSec) * 1000 : 0;
-    return warmupMs + Math.min(attack.durationMs ?? Infinity, pacedMs);
-  }
-  if (facts.durationIn === "stages" && "stages" in attack) {
-    return warmupMs + attack.stages.reduce((sum, s) => sum + s.durationMs, 0);
-  }
-  return warmupMs + (("durationMs" in attack ? attack.durationMs : undefined) ?? DEFAULT_DURATION_MS);
+  if ("requests" in attack) return warmupMs + Math.min(attack.durationMs ?? Infinity, pacedMs(attack));
+  const durationMs = ("durationMs" in attack ? attack.durationMs : undefined) ?? DEFAULT_DURATION_MS;
+  return warmupMs + modelDef(attack.model).measuredDurationMs({ ...attack, durationMs } as never);
 }
 
 /** A duration range in ms: an idle machine near the low end, a busy one near the high end. */

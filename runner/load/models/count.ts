@@ -17,6 +17,11 @@ import { pace } from "../pacer.ts";
 import { SharedLanes } from "../lanes.ts";
 import { openPoolSize } from "../pre_connect.ts";
 
+/** How long a paced count's sends take at its rate (ms); 0 when closed (no schedule). */
+export function pacedMs(c: { requests: number; ratePerSec?: number }): number {
+  return c.ratePerSec ? (c.requests / c.ratePerSec) * 1000 : 0;
+}
+
 export const countModel = defineModel({
   model: "count",
   fields: {
@@ -36,10 +41,7 @@ export const countModel = defineModel({
   check(c) {
     // Open pacing opens its connections on demand: the segments need no fixed share of them.
     const issues: PathIssue[] = connectionShareIssues(c, c.ratePerSec === undefined);
-    if (
-      c.ratePerSec !== undefined && c.durationMs === undefined &&
-      (c.requests / c.ratePerSec) * 1000 > MAX_DURATION_MS
-    ) {
+    if (c.durationMs === undefined && pacedMs(c) > MAX_DURATION_MS) {
       issues.push({
         path: ["requests"],
         message: `${c.requests} requests at ${c.ratePerSec}/s take longer than 7 days; durations must be ` +
@@ -57,8 +59,7 @@ export const countModel = defineModel({
   poolSize: (c, worker) => (c.ratePerSec === undefined ? null : openPoolSize(c, c.ratePerSec, worker)),
   targetArrivalsPerSec: (c) => c.ratePerSec ?? null,
   measuredDurationMs: (c) => c.durationMs ?? Infinity,
-  maxDurationMs: (c) =>
-    c.maxDurationMs + (c.ratePerSec === undefined ? 0 : Math.ceil((c.requests / c.ratePerSec) * 1000)),
+  maxDurationMs: (c) => c.maxDurationMs + Math.ceil(pacedMs(c)),
   // The burst never sends more than the run will: `-n 1` is not held back by 200 ms of warming.
   warmupFields: (c, burst) =>
     c.ratePerSec === undefined
