@@ -6,8 +6,8 @@ import { z } from "zod";
 import { FileReadError, formatCap, readFileCapped } from "../system/read_capped.ts";
 import { VALUE_NAME } from "../runner/session_schema.ts";
 import { type PackedRows, packRows, shared } from "../runner/data_rows.ts";
-import { jsonErrorReason } from "../validation/json_document.ts";
-import { isRecord } from "../validation/json_document.ts";
+import { isRecord, jsonErrorReason } from "../validation/json_document.ts";
+import { grown } from "../system/large_arrays.ts";
 import { fieldsOf, option } from "../runner/option.ts";
 import { customIssue, repeatsOf } from "../validation/mod.ts";
 
@@ -240,7 +240,7 @@ function csvPacked(bytes: Uint8Array, file: string, hasHeader: boolean, columns?
         w += j - i;
         i = j;
       }
-      if (k === ends.length) ends = grown(ends);
+      if (k === ends.length) ends = grown(ends, new Uint32Array(ends.length * 2));
       ends[k++] = w;
       if (i < n && bytes[i] === COMMA) {
         any = true;
@@ -268,8 +268,8 @@ function csvPacked(bytes: Uint8Array, file: string, hasHeader: boolean, columns?
     if (fields !== width) throw fail(recordLine, `has ${fields} fields; the header has ${width}`);
     count++;
   }
-  const rows = { count, columns: width ?? 0, bytes: shared(bytes.subarray(0, w)), ends: sharedEnds(ends, k) };
-  return { header, rows };
+  const packed = { bytes: shared(bytes.subarray(0, w)), ends: shared(ends.subarray(0, k)) };
+  return { header, rows: { count, columns: width ?? 0, ...packed } };
 }
 
 /** Reads a quoted field from `i` (after its opening quote); returns the next read, write and line. */
@@ -310,17 +310,5 @@ function textValues(bytes: Uint8Array, ends: Uint32Array, from: number, to: numb
   for (let k = from; k < to; k++) {
     out.push(decoder.decode(bytes.subarray(k === 0 ? 0 : ends[k - 1], ends[k])));
   }
-  return out;
-}
-
-function grown(ends: Uint32Array): Uint32Array {
-  const out = new Uint32Array(ends.length * 2);
-  out.set(ends);
-  return out;
-}
-
-function sharedEnds(ends: Uint32Array, k: number): Uint32Array {
-  const out = new Uint32Array(new SharedArrayBuffer(k * 4));
-  out.set(ends.subarray(0, k));
   return out;
 }

@@ -13,6 +13,7 @@ import { takeStatusCodes } from "./tallies.ts";
 import { MAX_ENDPOINTS, OTHER_ENDPOINT, taggedKey } from "../endpoint_limits.ts";
 import { shownName } from "../../validation/shown_name.ts";
 import { defined } from "../../validation/defined.ts";
+import { grown } from "../../system/large_arrays.ts";
 
 type Tags = Readonly<Record<string, string>>;
 type Expected = EndpointSample["expectedStatuses"];
@@ -191,9 +192,4 @@ export class EndpointRecorder {
     counts.fill(0);
     return out;
   }
-}
-
-function grown<T extends Uint32Array | Uint8Array | Float64Array>(from: T, to: T): T {
-  to.set(from);
-  return to;
 }
