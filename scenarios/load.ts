@@ -227,7 +227,11 @@ export function segmentPlan(plan: Plan, segment: PlanSegment, startAtEpochMs?: n
       ...(i === 0 && startAtEpochMs !== undefined ? { startAtEpochMs } : {}),
     },
   }));
-  for (const run of runs) issues.push(...segmentIssues(run));
+  for (const { attack, target, name } of runs) {
+    for (const i of engineIssues(attack, target)) {
+      issues.push({ ...i, message: `${i.message} (in run ${name})` });
+    }
+  }
   if (issues.length) throw new ExperimentError(issues);
   return { ...plan, runs };
 }
@@ -267,13 +271,6 @@ function unsplittable(plan: Plan): Issue[] {
   return issues;
 }
 
-/** The problems of one segmented run's attack config, each naming the run; none when it parses. */
-function segmentIssues(run: PlannedRun): Issue[] {
-  const parsed = validate(attackConfigSchema, { ...run.attack, url: "http://127.0.0.1/" });
-  if (parsed.ok) return [];
-  return parsed.issues.map((issue) => ({ ...issue, message: `${issue.message} (in run ${run.name})` }));
-}
-
 /** The file keys of attack fields, for issues found by the engine's schema. */
 const FILE_KEYS: Record<string, string> = {
   rampToPerSec: "rampTo",
@@ -293,10 +290,7 @@ function engineIssues(attack: RelativeAttackInput, target: PlannedRun["target"])
   const spec = target.kind === "spec" ? target.spec as { url?: unknown; tls?: unknown } : null;
   const url = target.kind === "url" ? target.url : spec?.url;
   const https = typeof url === "string" ? url.startsWith("https:") : spec?.tls !== undefined;
-  const parsed = attackConfigSchema.safeParse({
-    ...attack,
-    url: https ? "https://127.0.0.1/" : "http://127.0.0.1/",
-  });
+  const parsed = attackConfigSchema.safeParse({ ...attack, url: `http${https ? "s" : ""}://127.0.0.1/` });
   return parsed.success ? [] : issuesOf(parsed.error, attackConfigSchema);
 }
 
