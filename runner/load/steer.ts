@@ -10,6 +10,7 @@ import { type ScheduleChange, steeredDurationMs, steeredPhases } from "./steer_s
 import { waitUntil } from "./clock.ts";
 import { within } from "../../system/sleep.ts";
 import { shareOf, withWarmup } from "./schedule.ts";
+import { modelFactsOf } from "../../results/load_models.ts";
 
 /** What steering reads of a load's config (the rate model's phases, a fixed rate). */
 interface SteeredConfig {
@@ -45,7 +46,7 @@ export class WorkerSteering {
     private readonly onEnd: (endMs: number) => void,
   ) {
     this.base = basePhasesOf(config, spanMs);
-    this.reshapes = config.model === "rate" || config.model === "throughput";
+    this.reshapes = modelFactsOf(config.model)?.steers.includes("rate") === true;
     this.#changed = this.#nextChange();
     this.#warmupMs = config.warmupMs;
   }
@@ -121,7 +122,7 @@ export class WorkerSteering {
 
   async #waitOrChange(dueMs: number, aheadMs: number): Promise<void> {
     const version = this.version;
-    await this.#sleepOrChange(aheadMs - RACE_ABOVE_MS);
+    await within(this.#changed, aheadMs - RACE_ABOVE_MS);
     if (version === this.version) await waitUntil(dueMs);
   }
 
@@ -129,13 +130,8 @@ export class WorkerSteering {
   async waitChange(untilMs: number): Promise<boolean> {
     const version = this.version;
     const aheadMs = untilMs - performance.now();
-    if (aheadMs > 0) await this.#sleepOrChange(Math.min(aheadMs, 2 ** 31 - 1));
+    if (aheadMs > 0) await within(this.#changed, Math.min(aheadMs, 2 ** 31 - 1));
     return version !== this.version;
-  }
-
-  /** Sleeps `ms` or until a change; the timer is cleared either way (no timer outlives a wait). */
-  async #sleepOrChange(ms: number): Promise<void> {
-    await within(this.#changed, ms);
   }
 
   #nextChange(): Promise<void> {
@@ -151,10 +147,10 @@ export function basePhasesOf(config: SteeredConfig, spanMs: number): Phase[] {
 
 /** Recorded changes (seconds from the measured start) on the schedule's axis (ms from its start). */
 export function scheduleChangesOf(changes: readonly SteerChange[], warmupMs: number): ScheduleChange[] {
-  return changes.map((c) => ({
-    atMs: c.atSec * 1000 + warmupMs,
-    action: c.action,
-    ratePerSec: c.ratePerSec,
+  return changes.map(({ atSec, action, ratePerSec }) => ({
+    atMs: atSec * 1000 + warmupMs,
+    action,
+    ratePerSec,
   }));
 }
 
