@@ -7,6 +7,7 @@
  */
 import { statOrNull } from "./path_lookup.ts";
 import { within } from "./sleep.ts";
+import { writeAll } from "./write_all.ts";
 
 type OutputTarget =
   | { kind: "file"; path: string }
@@ -64,8 +65,7 @@ export async function writeThrough(target: OutputTarget, text: string): Promise<
     ? await openFifo(target.path)
     : await Deno.open(target.path, { write: true });
   try {
-    const data = new TextEncoder().encode(text);
-    for (let done = 0; done < data.length;) done += await file.write(data.subarray(done));
+    await writeAll(file, new TextEncoder().encode(text));
   } finally {
     file.close();
   }

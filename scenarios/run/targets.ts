@@ -7,7 +7,7 @@ import type { RunResult } from "../../results/mod.ts";
 import { redactKnown } from "../../results/redact.ts";
 import { secretsIn } from "../../results/secret_finder.ts";
 import { type RunningTarget, startTarget, TargetError, type TargetSpec } from "../../targets/mod.ts";
-import { readInto } from "../../system/read_capped.ts";
+import { readTextAt } from "../../system/read_capped.ts";
 
 /** A target could not be started or stopped answering during a run; exit code 3 at the CLI. */
 export class TargetFailedError extends Error {
@@ -168,7 +168,5 @@ export async function logTail(dir: string, lines = 10): Promise<string> {
 async function fileEnd(path: string, maxBytes: number): Promise<string> {
   using file = await Deno.open(path, { read: true });
   const size = (await file.stat()).size;
-  await file.seek(Math.max(0, size - maxBytes), Deno.SeekMode.Start);
-  const buf = new Uint8Array(Math.min(size, maxBytes));
-  return new TextDecoder().decode(buf.subarray(0, await readInto(file, buf)));
+  return await readTextAt(file, Math.max(0, size - maxBytes), Math.min(size, maxBytes));
 }
