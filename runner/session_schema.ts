@@ -137,6 +137,10 @@ export const requestStepFields = {
   maxKeptBytes: maxKeptBytesSchema.optional(),
 };
 
+/** How a data source's rows are picked, and what a worker does when its rows run out. */
+export const dataOrderSchema = z.enum(["sequential", "random", "unique"]).default("sequential");
+export const whenDoneSchema = z.enum(["wrap", "stop"]).default("wrap");
+
 /**
  * A data source as the workers take it: columns, rows, how rows are picked and what happens when they run
  * out. Packed rows are checked by shape, never walked, so a large source costs nothing to validate.
@@ -148,8 +152,8 @@ export const dataSpecSchema = z.strictObject({
     z.custom<PackedRows>(isPackedRows),
     z.array(z.array(z.string())).min(1, "a data source needs at least one row"),
   ], { error: "rows are rows of text (arrays of strings)" }),
-  order: z.enum(["sequential", "random", "unique"]).default("sequential"),
-  whenDone: z.enum(["wrap", "stop"]).default("wrap"),
+  order: dataOrderSchema,
+  whenDone: whenDoneSchema,
 }).superRefine((d, ctx) => {
   if (d.order === "unique" && d.whenDone === "wrap") {
     customIssue(

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { FileReadError, formatCap, readFileCapped } from "../system/read_capped.ts";
-import { VALUE_NAME } from "../runner/session_schema.ts";
+import { dataOrderSchema, VALUE_NAME, whenDoneSchema } from "../runner/session_schema.ts";
 import { type PackedRows, packRows, shared } from "../runner/data_rows.ts";
 import { isRecord, jsonErrorReason } from "../validation/json_document.ts";
 import { grown } from "../system/large_arrays.ts";
@@ -29,13 +29,13 @@ export const DATA_OPTIONS = {
   ),
   order: option(
     { kind: "word", flag: "--data-order O", example: "random" },
-    z.enum(["sequential", "random", "unique"]).default("sequential"),
+    dataOrderSchema,
     "sequential, random, or unique (each row once across workers and",
     "segments)",
   ),
   whenDone: option(
     { kind: "word", flag: "--data-when-done W", example: "stop" },
-    z.enum(["wrap", "stop"]).optional(),
+    whenDoneSchema.unwrap().optional(),
     "when a worker's rows run out: wrap, or stop (unique's only one)",
   ),
   /** Artillery's payload `fields`: the column names, in order. */
