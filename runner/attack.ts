@@ -303,7 +303,7 @@ function abortOnFail(
 function targetRps(config: AttackConfig): number | null {
   // A script's session sends as many requests as its code does: no requested rate of requests to compare.
   if (config.script) return null;
-  const arrivalsPerSec = modelDef(config.model).targetArrivalsPerSec(config);
+  const arrivalsPerSec = modelDef(config.model).targetArrivalsPerSec?.(config) ?? null;
   return arrivalsPerSec === null ? null : arrivalsPerSec * requestsPerArrival(config);
 }
 

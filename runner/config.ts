@@ -36,7 +36,7 @@ export const attackConfigSchema = z.discriminatedUnion("model", [
 /** A WebSocket storm's messages a second (arrivals times messages each) past one load's rate cap. */
 function stormRateIssues(c: { model: LoadModel; ws?: { messagesPerConnection: number } }) {
   const perConnection = c.ws?.messagesPerConnection ?? 0;
-  const arrivals = modelDef(c.model).targetArrivalsPerSec(c as never) ?? 0;
+  const arrivals = modelDef(c.model).targetArrivalsPerSec?.(c as never) ?? 0;
   if (perConnection === 0 || arrivals * perConnection <= MAX_RATE_PER_SEC) return [];
   return [{
     path: ["ws", "messagesPerConnection"],

@@ -39,8 +39,6 @@ export const connectionsModel = defineModel({
   model: "connections",
   fields: { connections: OPTIONS.connections.schema, durationMs: OPTIONS.durationMs.schema },
   check: (c) => connectionShareIssues(c),
-  poolSize: () => null,
-  targetArrivalsPerSec: () => null,
   measuredDurationMs: (c) => c.durationMs,
   warmupFields: (_c, burst) => ({ connections: burst.connections, durationMs: burst.durationMs }),
   async run(ctx): Promise<void> {

@@ -48,5 +48,5 @@ export function modelsWithField(...fields: string[]): LoadModel[] {
 /** The pre-connect pool of worker `index` of `count` (a per-arrival run opens none: see pre_connect.ts). */
 export function poolSizeOf(c: AnyConfig, index: number, count: number): PoolSize {
   if (c.connection === "per-arrival") return null;
-  return modelDef(c.model).poolSize(c, { index, count, share: (n) => shareOf(n, index, count) });
+  return modelDef(c.model).poolSize?.(c, { index, count, share: (n) => shareOf(n, index, count) }) ?? null;
 }

@@ -43,10 +43,10 @@ export interface LoadModelDef<M extends LoadModel, F extends z.ZodRawShape> {
   readonly keepsUncorrected?: true;
   /** Problems across fields of a parsed config (a field's range is its schema's): all, changing nothing. */
   check(c: ModelConfig<M, F>): PathIssue[];
-  /** Connections one worker opens before t0 (keep-alive runs; per-arrival runs open none). */
-  poolSize(c: ModelConfig<M, F>, worker: WorkerShare): PoolSize;
-  /** Arrivals per second asked for, averaged over the measured part; null when closed. */
-  targetArrivalsPerSec(c: ModelConfig<M, F>): number | null;
+  /** Connections one worker opens before t0 (keep-alive runs; per-arrival runs open none); absent: none. */
+  poolSize?(c: ModelConfig<M, F>, worker: WorkerShare): PoolSize;
+  /** Arrivals per second asked for, averaged over the measured part; null or absent when closed. */
+  targetArrivalsPerSec?(c: ModelConfig<M, F>): number | null;
   /** The measured duration the run aims for (Infinity when only a count bounds it). */
   measuredDurationMs(c: ModelConfig<M, F>): number;
   /** A count's bound past its start (k6's `maxDuration`), so a session that never ends cannot hold it. */

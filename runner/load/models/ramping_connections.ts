@@ -75,8 +75,6 @@ export const rampingConnectionsModel = defineModel({
     }
     return issues;
   },
-  poolSize: () => null,
-  targetArrivalsPerSec: () => null,
   measuredDurationMs: stagesMs,
   warmupFields: (_c, burst) => ({
     stages: [{ durationMs: 1, target: burst.connections }, {
