@@ -80,7 +80,7 @@ async function namesFile(path: string, file: Deno.FsFile): Promise<boolean> {
 async function readHolder(file: Deno.FsFile, waitMs: number): Promise<LockHolder | null> {
   const deadline = Date.now() + waitMs;
   for (;;) {
-    const holder = parseHolder(await readTextAt(file, 0, MAX_LOCK_FILE_BYTES));
+    const holder = parseHolder(readTextAt(file, 0, MAX_LOCK_FILE_BYTES));
     if (holder || Date.now() >= deadline) return holder;
     await sleepUnlessAborted(50);
   }

@@ -85,11 +85,11 @@ function readUnsized(file: Deno.FsFile, path: string, maxBytes: number): Uint8Ar
 }
 
 /** The text of an open file from byte `offset`, at most `maxBytes` of it (a character cut is replaced). */
-export async function readTextAt(file: Deno.FsFile, offset: number, maxBytes: number): Promise<string> {
-  await file.seek(offset, Deno.SeekMode.Start);
+export function readTextAt(file: Deno.FsFile, offset: number, maxBytes: number): string {
+  file.seekSync(offset, Deno.SeekMode.Start);
   const buf = new Uint8Array(maxBytes);
   let n = 0;
-  for (let got; n < buf.length && (got = await file.read(buf.subarray(n))) !== null;) n += got;
+  for (let got; n < buf.length && (got = file.readSync(buf.subarray(n))) !== null;) n += got;
   return new TextDecoder().decode(buf.subarray(0, n));
 }
 

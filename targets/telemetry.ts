@@ -10,6 +10,7 @@ import type { SamplerLine } from "./runtime_sampler.ts";
 import { readProcSample, readRunQueueWait } from "../system/proc_stat.ts";
 import { listeningPid } from "../system/ports.ts";
 import { statOrNull } from "../system/path_lookup.ts";
+import { readTextAt } from "../system/read_capped.ts";
 
 /** The fields of `INFO` we plot; counters are totals since Redis started. */
 export function parseRedisInfo(info: string) {
@@ -227,27 +228,14 @@ class RuntimeReader {
   }
 }
 
-/** The text of `path` from byte `offset` to its end ("" when there is none). */
+/** The text of `path` from byte `offset` to its last newline ("" when there is none). */
 function readFrom(path: string, offset: number): string {
-  let file: Deno.FsFile | undefined;
   try {
-    file = Deno.openSync(path);
-    const size = file.statSync().size;
-    if (size <= offset) return "";
-    file.seekSync(offset, Deno.SeekMode.Start);
-    const buf = new Uint8Array(size - offset);
-    let got = 0;
-    while (got < buf.length) {
-      const n = file.readSync(buf.subarray(got));
-      if (n === null || n === 0) break;
-      got += n;
-    }
-    // Cut at the last newline so a multi-byte character is never split; the rest is read next time.
-    const end = buf.subarray(0, got).lastIndexOf(10) + 1;
-    return new TextDecoder().decode(buf.subarray(0, end));
+    using file = Deno.openSync(path);
+    const text = readTextAt(file, offset, Math.max(0, file.statSync().size - offset));
+    // A line not yet ended (perhaps a character cut in two) is read whole next time.
+    return text.slice(0, text.lastIndexOf("\n") + 1);
   } catch {
     return "";
-  } finally {
-    file?.close();
   }
 }

@@ -168,5 +168,5 @@ export async function logTail(dir: string, lines = 10): Promise<string> {
 async function fileEnd(path: string, maxBytes: number): Promise<string> {
   using file = await Deno.open(path, { read: true });
   const size = (await file.stat()).size;
-  return await readTextAt(file, Math.max(0, size - maxBytes), Math.min(size, maxBytes));
+  return readTextAt(file, Math.max(0, size - maxBytes), Math.min(size, maxBytes));
 }
