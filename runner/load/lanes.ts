@@ -8,6 +8,8 @@
  */
 import type { LoadConnection } from "../http/load_connection.ts";
 import type { LoadContext } from "./executor.ts";
+import { pace } from "./pacer.ts";
+import { type Schedule, shareOf } from "./schedule.ts";
 
 /** Sends one worker keeps waiting at most (~1 MB of times): beyond it a send is dropped and counted. */
 const MAX_QUEUED_SENDS = 100_000;
@@ -127,7 +129,7 @@ class Lane {
 }
 
 /** One queue, lanes opened on demand up to `maxLanes` (rate model, open count). */
-export class SharedLanes extends LaneOwner {
+class SharedLanes extends LaneOwner {
   readonly #queue = new TimeQueue();
   readonly #parked: Lane[] = [];
   /** Lanes opened on demand whose connect has not ended yet: they will serve the queue. */
@@ -179,6 +181,18 @@ export class SharedLanes extends LaneOwner {
     if (this.#keepAlive) this.#connecting++;
     this.lanes.push(new Lane(this.ctx.newConnection(), this.#queue, this, this.ctx, this.#keepAlive));
   }
+}
+
+/** Paces `schedule` onto lanes opened on demand, up to this worker's share of `maxConnections`. */
+export async function paceOnDemand(
+  ctx: LoadContext,
+  schedule: Schedule,
+  maxConnections: number,
+): Promise<void> {
+  const maxLanes = ctx.streamsPerConnection * shareOf(maxConnections, ctx.workerIndex, ctx.workerCount);
+  const lanes = new SharedLanes(ctx, Math.max(1, maxLanes), ctx.config.lateBoundMs);
+  await pace(ctx, schedule, (t, late) => lanes.dispatch(t, late));
+  await lanes.finish();
 }
 
 /** A fixed set of lanes, each with its own queue (throughput model); pre-connected ones first. */

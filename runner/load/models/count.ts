@@ -13,8 +13,7 @@ import type { PathIssue } from "../../../validation/mod.ts";
 import { type LoadContext, mayStart } from "../executor.ts";
 import { constantSchedule, shareOf, slotsOf } from "../schedule.ts";
 import { closedLoop, runSteeredLoops } from "../closed_loop.ts";
-import { pace } from "../pacer.ts";
-import { SharedLanes } from "../lanes.ts";
+import { paceOnDemand } from "../lanes.ts";
 import { openPoolSize } from "../pre_connect.ts";
 
 /** How long a paced count's sends take at its rate (ms); 0 when closed (no schedule). */
@@ -74,7 +73,8 @@ export const countModel = defineModel({
     const config = ctx.config;
     const total = config.requests;
     if (config.ratePerSec !== undefined) {
-      return await openCount(ctx, total, config.ratePerSec, config.maxConnections);
+      const schedule = constantSchedule(config.ratePerSec, { count: total });
+      return await paceOnDemand(ctx, schedule, config.maxConnections);
     }
     const connections = slotsOf(ctx, config.connections);
     if (config.eachConnection) {
@@ -102,16 +102,4 @@ function taker(ctx: LoadContext, remaining: number) {
     remaining -= granted;
     return granted;
   };
-}
-
-async function openCount(
-  ctx: LoadContext,
-  total: number,
-  ratePerSec: number,
-  maxConnections: number,
-): Promise<void> {
-  const maxLanes = ctx.streamsPerConnection * shareOf(maxConnections, ctx.workerIndex, ctx.workerCount);
-  const lanes = new SharedLanes(ctx, Math.max(1, maxLanes), ctx.config.lateBoundMs);
-  await pace(ctx, constantSchedule(ratePerSec, { count: total }), (t, late) => lanes.dispatch(t, late));
-  await lanes.finish();
 }
