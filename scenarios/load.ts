@@ -23,6 +23,7 @@ import { targetSpecSchema } from "../targets/spec.ts";
 import { shownSweepValue } from "../results/redact.ts";
 import { applyParameter } from "./plan/attack.ts";
 import { FILE_OPTIONS } from "./schema/loads.ts";
+import { sweepCovers } from "./schema/checks.ts";
 import { defined } from "../validation/defined.ts";
 
 /** Options of `loadExperiment`, as the command line gives them. */
@@ -400,9 +401,7 @@ function sweepIndexOf(plan: Plan, run: PlannedRun, point: SweepPoint): [number, 
   const sweeps = plan.experiment.sweeps;
   for (let i = 0; i < sweeps.length; i++) {
     const s = sweeps[i];
-    if (s.parameter !== point.parameter) continue;
-    if (s.loads && !s.loads.includes(run.load)) continue;
-    if (s.targets && !s.targets.includes(run.variant)) continue;
+    if (s.parameter !== point.parameter || !sweepCovers(s, run.variant, run.load)) continue;
     // The run shows a secret (or a URL password) redacted (scenarios/plan/plan.ts); the file has the value.
     const j = (s.values as Array<number | string>).findIndex((v) =>
       v === point.value || shownSweepValue(s.parameter, v) === point.value

@@ -19,6 +19,7 @@ import { defined } from "../../validation/defined.ts";
 import type { Plan, PlannedRun, PlanOptions, SearchPlan, SweepPoint } from "./types.ts";
 import { plannedLoads, togetherParts } from "../together.ts";
 import { LOAD_MODEL_FACTS } from "../../results/load_models.ts";
+import { sweepCovers } from "../schema/checks.ts";
 import { DEFAULT_TIMEOUT_MS, OPTIONS } from "../../runner/config_fields.ts";
 
 type Point = Pick<PlannedRun, "sweep" | "sweep2">;
@@ -109,9 +110,7 @@ function sequential(exp: Experiment, targets: string[], loads: string[]): Cell[]
 
 /** The sweep points of a target x load pair: `[{}]` when no sweep covers it. */
 function pointsOf(exp: Experiment, target: string, load: string): Point[] {
-  const covering = exp.sweeps.filter((s) =>
-    (!s.targets || s.targets.includes(target)) && (!s.loads || s.loads.includes(load))
-  );
+  const covering = exp.sweeps.filter((s) => sweepCovers(s, target, load));
   if (covering.length === 0) return [{}];
   const axis = (i: number) =>
     covering[i].values.map((value) => ({ parameter: covering[i].parameter, value }));
