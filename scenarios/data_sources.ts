@@ -136,7 +136,6 @@ function checkColumns(columns: string[], path: string, where: string): void {
       `column ${JSON.stringify(bad)} is not a name ({{ name }}: letters, digits, _ . -)`,
     );
   }
-  // One pass with a map, so a header of 200,000 columns takes no quadratic time.
   const [repeat] = repeatsOf(columns, (name) => name);
   if (repeat === undefined) return;
   const [seen, k] = repeat;
@@ -211,10 +210,7 @@ function textOf(v: unknown): string {
 
 const QUOTE = 34, COMMA = 44, CR = 13, LF = 10;
 
-/**
- * Parses `bytes` as RFC 4180 CSV whose values stay byte ranges, never strings (consumed: values are moved
- * down in place); with `hasHeader` the first record is the header. A problem names `file` and its line.
- */
+/** RFC 4180 CSV as byte ranges, moved down in place; `hasHeader`: the first record is the header. */
 function csvPacked(bytes: Uint8Array, file: string, hasHeader: boolean, columns?: number) {
   const fail = (line: number, reason: string) => new DataFileError(file, line, reason);
   const n = bytes.length;

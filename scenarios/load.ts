@@ -62,10 +62,7 @@ export interface LoadPlanOptions extends LoadOptions {
   preflight?: boolean;
 }
 
-/**
- * An experiment's text as a plan ready to run; throws `ExperimentError` with every problem of the first
- * step that has any (an unknown `--only` name, or a plan that cannot be cut into segments, too).
- */
+/** An experiment's text as a plan ready to run; throws `ExperimentError` with the first failing step's. */
 export async function loadPlan(text: string, opts: LoadPlanOptions = {}): Promise<Plan> {
   return (await loadRunnable(text, opts)).plan;
 }
@@ -105,7 +102,6 @@ async function planRunnable(
     ? read
     : { ...read, targets: anchorTargets(read.targets, dirname(opts.file)) };
   if (loaded.script) loaded.script = anchorScript(loaded.script, opts.file);
-  // Data files are read now (relative to the file) and every placeholder checked against them.
   const { tables, issues: dataIssues } = readDataTables(loaded, opts.file);
   // protobuf.js is loaded for a file with a `grpc:` section or a flow's `grpc:` step only.
   const flows = [loaded.flows ?? [], ...Object.values(loaded.loads).map((load) => load.flows ?? [])].flat();
@@ -128,8 +124,7 @@ async function planRunnable(
   // Engine-schema rules (workers > connections, flows on a throughput load, ...) for every run, now.
   const runIssues = checkPlan(full);
   if (runIssues.length > 0) throw new ExperimentError(runIssues, { file: opts.file });
-  // --only picks from a file checked in full (a broken run is a broken file even when not picked); the
-  // picked runs are ordered among themselves, so they are planned as such.
+  // --only picks from a file checked in full; the picked runs are planned among themselves.
   let plan = opts.only ? planned(opts.only) : full;
   if (opts.segment) plan = segmentPlan(plan, opts.segment, opts.startAtEpochMs);
   if (opts.preflight !== false) {

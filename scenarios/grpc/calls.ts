@@ -42,10 +42,7 @@ export function grpcRequestMix(root: Root, source: GrpcSource, timeoutMs: number
   return roundRobin(root, source).map((message) => grpcCallSpec(root, { ...source, message }, timeoutMs));
 }
 
-/**
- * The messages a call without a client stream takes in turn, as ghz takes a JSON array's: each element
- * one call, in order (an entry of the mix each, under the method's one name).
- */
+/** The messages a call without a client stream takes in turn, one per call, as ghz takes a JSON array. */
 function roundRobin(root: Root, source: GrpcSource): Array<string | undefined> {
   const text = source.message;
   if (

@@ -28,7 +28,6 @@ export function grpcCallsOf(section: GrpcSection, file: string | undefined) {
       ? loadProtoFile(at(section.proto), section.importPaths.map(at))
       : section.protoset !== undefined
       ? loadProtoset(at(section.protoset))
-      // Field names kept as written, as for a .proto file.
       : protobuf.parse(targetProto, new protobuf.Root(), { keepCase: true }).root;
     root.resolveAll();
     if (section.call === undefined) return { requests: [], issues: [], root };

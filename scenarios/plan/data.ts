@@ -1,9 +1,7 @@
 /**
  * @module
- * Data sources and placeholders at plan time: reads every `data:` file of an experiment (paths relative to
- * the file), and checks every `{{ ... }}` of every request a load sends against what it can know there: the
- * columns of the load's data source, the captures of earlier steps of the same flow, and the built-in
- * functions (a `grpc:` section's message and metadata too, for the loads that make its call).
+ * Data sources and placeholders at plan time: every `data:` file read, every `{{ ... }}` a load sends
+ * checked against its data columns, earlier captures in its flow and the built-in functions.
  */
 import type { WsAction } from "../../runner/ws_step_spec.ts";
 import { dirname, isAbsolute, join } from "node:path";

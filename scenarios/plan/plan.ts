@@ -1,8 +1,7 @@
 /**
  * @module
- * An experiment expanded into the ordered list of runs it makes (pure: no clock, no processes): every target
- * x load x sweep point (x grid) x repeat, where a target x load pair covered by a sweep runs only at its
- * sweep points; and how long a plan takes on the wall clock (the ETA, and a range for `loadlab presets`).
+ * An experiment expanded into its ordered runs (pure: target x load x sweep point (x grid) x repeat), and
+ * how long a plan takes on the wall clock.
  */
 import type { RelativeAttackInput } from "../../runner/config.ts";
 import { DEFAULT_DURATION_MS } from "../../runner/load/models/fields.ts";
@@ -77,10 +76,7 @@ function interleaved(exp: Experiment, targets: string[], loads: string[]): Cell[
   return cells;
 }
 
-/**
- * A load's sweep points in first-seen order over its targets, and each target's points as a set of keys, so a
- * point is looked up, not searched for (a 10,000-value sweep would take seconds to plan).
- */
+/** A load's sweep points in first-seen order, and each target's as a set of keys: looked up, not searched. */
 function pointOrder(exp: Experiment, targets: string[], load: string) {
   const order = new Map<string, Point>();
   const byTarget = new Map<string, Set<string>>();
@@ -121,9 +117,8 @@ function pointsOf(exp: Experiment, target: string, load: string): Point[] {
 }
 
 /**
- * One run; with `redact`, its name and sweep coordinates show a secret parameter's value (`query.api_key`) as
- * its redacted token (results/redact.ts), while its attack sends the value: every output of the run (results,
- * terminal, dashboard, metrics labels, request-log and profile file names) starts from these.
+ * One run; with `redact`, its name and sweep coordinates, where every output of the run starts, show a
+ * secret parameter's value as its token (results/redact.ts), while its attack sends the value.
  */
 function buildRun(
   exp: Experiment,

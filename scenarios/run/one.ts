@@ -250,8 +250,7 @@ function completeRunResult(
       ? { targetStatsMeasured: counters.measured }
       : {}),
   };
-  // warmup: auto cuts at the stabilization time; a run that never stabilized keeps everything (and
-  // says so with `warmupNotReached`), one stable from the start needs no cut.
+  // warmup: auto cuts at the stabilization time; never stable: no cut (`warmupNotReached`).
   const stableAtMs = result.stabilizedAtMs;
   if (run.warmupAuto && stableAtMs !== null) {
     result = { ...(stableAtMs > 0 ? cutWarmup(result, stableAtMs) : result), warmupAuto: true };

@@ -71,8 +71,7 @@ export class TargetPool {
   async #start(run: PlannedRun, spec: TargetSpec): Promise<RunTarget | null> {
     const logDir = `${this.opts.logDir}/${run.variant.replace(/[^\w.-]/g, "_")}`;
     await Deno.mkdir(logDir, { recursive: true });
-    // Ctrl-C aborts a start in progress, but must not stop a started target at once: the run under way
-    // finishes its in-flight requests first. So the user's signal is linked only while starting.
+    // Ctrl-C aborts a start in progress, never a started target: the run under way finishes its requests.
     const starting = new AbortController();
     const abort = () => starting.abort();
     this.opts.signal?.addEventListener("abort", abort, { once: true });

@@ -202,7 +202,6 @@ function pick(exp: ExperimentFields, targets?: string[], loads?: string[]) {
   };
 }
 
-/** Every model: the load fields they all have. */
 const ALL_MODELS: readonly LoadSpec["model"][] = LOAD_MODELS;
 
 /** Load fields a sweep or search may set, and the models that have them (read from the models' records). */

@@ -171,7 +171,6 @@ const throughputLoad = z.strictObject({
 
 const countLoad = z.strictObject({
   model: z.literal("count"),
-  /** The number of requests to send. */
   requests: positiveInt("requests"),
   /** rate (open pacing, not closed over connections), maxConnections, duration (a bound), maxDuration. */
   ...modelFields,
