@@ -1,8 +1,7 @@
 /**
  * @module
- * The one error type of every target start-up failure. Setup problems (a port in use, an app that exits
- * early, Redis unreachable) are the user's to fix: each error carries a `hint` beside its `cause`, and the
- * CLI prints message and hint, exiting non-zero, instead of a stack trace.
+ * The one error type of target start-up failures: each is the user's to fix (a port in use, an app that
+ * exits early), so it carries a `hint` the CLI prints beside the message instead of a stack trace.
  */
 
 /** A target could not be started or reached; `hint` says what the user can do about it. */

@@ -148,10 +148,7 @@ export function startTelemetry(
   };
 }
 
-/**
- * The local process behind a loopback URL, sampled as a started target's is; undefined when none. It walks
- * every process's descriptors, which is slow: callers start the load meanwhile.
- */
+/** The local process behind a loopback URL, sampled as a started target's; slow: reads every pid's fds. */
 export async function loopbackListener(url: string): Promise<{ processes: TargetProcess[] } | undefined> {
   const u = URL.canParse(url) ? new URL(url) : null;
   if (!u || !(u.hostname === "localhost" || u.hostname === "[::1]" || u.hostname.startsWith("127."))) return;

@@ -1,7 +1,6 @@
 /**
  * @module
- * The work behind the built-in target's endpoints as plain functions, apart from the Hono wiring so each
- * can be tested directly.
+ * The work behind the built-in target's endpoints as plain functions, testable apart from the Hono wiring.
  */
 import { escapeHtml } from "../../validation/terminal_text.ts";
 

@@ -185,10 +185,7 @@ const HOP_BY_HOP = new Set(
   ),
 );
 
-/**
- * Forwards one request to the upstream with `node:http`, buffering the answer: Deno's `fetch` decompresses
- * bodies but keeps `content-encoding`, which would corrupt compressed answers.
- */
+/** Forwards with `node:http`, buffered: `fetch` decompresses bodies yet keeps `content-encoding`. */
 class Upstream {
   readonly #agent: Agent;
   readonly #request: typeof httpRequest;
