@@ -23,14 +23,8 @@ export interface AggregatorOptions {
   namedEndpoints?: boolean;
   /** Workers whose samples are added (`add`'s `workerIndex` counts from 0); default 1. */
   workers?: number;
-  /**
-   * How long after its end an interval may still have intervals folded into it at `finish` (older
-   * encodings are dropped without interval histograms). Default 5 s; the runner passes its graceful stop.
-   */
+  /** How long after its end an interval may take folded ones at `finish`; default 5 s (the graceful stop). */
   foldWindowMs?: number;
-  /**
-   * Told of each complete interval and of later samples (`late`), on the samples' path: only queue or
-   * count. `endEpochMs` is 0 here (runner/attack.ts sets it).
-   */
+  /** Told of each complete interval and later samples (`late`), on the samples' path: only queue or count. */
   onInterval?(delta: IntervalDelta): void;
 }

@@ -1,9 +1,8 @@
 /**
  * @module
- * The totals of flows on both sides of the worker boundary: per flow its sessions and their durations, per
- * request step its responses, errors, latencies and checks. A worker's `FlowRecorder` counts them over the
- * run (intervals already count every request), addressed by index so recording is an increment and one
- * `recordValue`, and hands them over once as `FlowSample`s; `flowResults` lines up and adds every worker's.
+ * The totals of flows on both sides of the worker boundary: per flow its sessions and durations, per request
+ * step its responses, errors, latencies and checks. A worker's `FlowRecorder` counts by index (an increment
+ * and one `recordValue`) and hands `FlowSample`s over once; `flowResults` adds every worker's.
  */
 import type { FlowResult } from "../../results/mod.ts";
 import {

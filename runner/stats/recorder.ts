@@ -1,10 +1,8 @@
 /**
  * @module
- * The worker-side recorder: one `IntervalRecorder` per worker isolate, called by the executors for every
- * response, error and byte count. HOT PATH: the per-event methods allocate nothing; counters are one reused
- * `Counters`, latencies go into reused HdrHistograms. Each event counts in the interval its own timestamp
- * falls in, so timer jitter in `drain` never moves it; closing an interval (about 4 times a second) makes
- * the `IntervalSample` that crosses isolates (runner/stats/sample.ts).
+ * The worker-side recorder, called for every response, error and byte count. HOT PATH: the per-event
+ * methods allocate nothing (one reused `Counters`, reused HdrHistograms). An event counts in the interval of
+ * its own timestamp, so `drain`'s timer jitter never moves it; a closed interval is an `IntervalSample`.
  */
 
 import type { ErrorKind } from "../../results/mod.ts";
