@@ -16,10 +16,7 @@ const FLOOR_MB_PER_WORKER = 128;
 const CAP_MB = 2_048;
 const CAP_MB_PER_WORKER = 256;
 
-/**
- * The run's memory limit in MB: `maxMemoryMb`, else half the available memory clamped to the floor and
- * cap and under one isolate's heap limit (the floor wins).
- */
+/** The run's memory limit in MB: `maxMemoryMb`, else half the free memory, clamped to floor and cap. */
 export function memoryLimitMbOf(
   config: Pick<AttackConfig, "maxMemoryMb" | "workers">,
   availableBytes = freeBytes(),
@@ -87,10 +84,7 @@ const SCRIPT_HEAP_FLOOR_MB = 128;
 /** How far past what loadlab has left a script isolate's cap lets it grow, so its stall passes the limit. */
 const SCRIPT_HEAP_PAST_MB = 64;
 
-/**
- * The old-generation cap of a script isolate started now outside a load: what loadlab has left under
- * `limitMb` plus `SCRIPT_HEAP_PAST_MB`, so a loop stalls at its cap before outgrowing the watch.
- */
+/** A script isolate's old-generation cap outside a load: the room under `limitMb` + SCRIPT_HEAP_PAST_MB. */
 export function scriptHeapCapMb(limitMb: number, readRssBytes = rssBytes): number {
   const leftMb = Math.floor(limitMb - readRssBytes() / 2 ** 20);
   return Math.max(SCRIPT_HEAP_FLOOR_MB, leftMb + SCRIPT_HEAP_PAST_MB);
