@@ -1,8 +1,7 @@
 /**
  * @module
  * The validated configuration of one attack: a zod discriminated union on `model`, each member the common
- * fields plus its model record's own, so a field a model would ignore is rejected. The CLI, experiment
- * files and presets all build it; workers receive it structured-cloned. Problems come back as
+ * fields plus its model record's own, so a field a model would ignore is rejected. Problems come back as
  * `ConfigError.issues` (`{path, message}`), so callers map paths to flags or keys without parsing text.
  */
 import { z } from "zod";

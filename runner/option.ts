@@ -5,10 +5,8 @@
 import type { z } from "zod";
 
 /**
- * One option: how it is written (`ms`: a duration such as `10s`, `rate`: requests per second, `word`,
- * `text`, a file `path`, a comma-separated `list`, else a whole number), its key in a load of an experiment
- * file (`sweep`: sweeps may vary it), its flag in `--help` with an example, its zod field (type, bounds,
- * default) and help.
+ * One option: how it is written (`ms` duration, `rate` per second, `word`, `text`, `path`, comma `list`, else
+ * a whole number), its key in a file's load (`sweep`: sweeps may vary it), its flag, zod field and help.
  */
 export interface Option {
   kind?: "ms" | "rate" | "word" | "text" | "path" | "list";

@@ -141,10 +141,7 @@ export const requestStepFields = {
 export const dataOrderSchema = z.enum(["sequential", "random", "unique"]).default("sequential");
 export const whenDoneSchema = z.enum(["wrap", "stop"]).default("wrap");
 
-/**
- * A data source as the workers take it: columns, rows, how rows are picked and what happens when they run
- * out. Packed rows are checked by shape, never walked, so a large source costs nothing to validate.
- */
+/** A data source as the workers take it: packed rows are checked by shape, never walked. */
 export const dataSpecSchema = z.strictObject({
   name: z.string().min(1),
   columns: z.array(valueName).min(1, "a data source needs at least one column"),

@@ -1,9 +1,8 @@
 /**
  * @module
- * A flow's WebSocket step as the attack config holds it, and the rules an experiment file's `ws:` step
- * shares with it: one action per step (`connect`, `send`, `wait`, `close`). A match is a check's rule or
- * nothing (the next message); captures and checks read the matched message. Ordering rules are checked
- * here over a flow's steps, so both file and config refuse them with the step's path before any load.
+ * A flow's WebSocket step as the attack config holds it, and the rules a file's `ws:` step shares: one
+ * action per step (`connect`, `send`, `wait`, `close`), a match a check's rule or nothing (the next message).
+ * Ordering rules are checked over a flow's steps, so file and config refuse them before any load.
  */
 import { z } from "zod";
 import { checkFields, checkRules } from "./session_schema.ts";
