@@ -1,9 +1,8 @@
 /**
  * @module
  * File descriptors: the soft open-file limit, read before a load so `-c 5000` under `ulimit -n 1024` fails
- * with advice (Linux: /proc/self/limits as raised by Deno; elsewhere `ulimit -n`; null means unknown), and
- * descriptors held in reserve so the results' writes succeed after the process runs out (EMFILE): freed
- * just before a write, taken again after; several, as a write may first load a module (opens too).
+ * with advice (null: unknown), and descriptors held in reserve so the results' writes succeed after the
+ * process runs out (EMFILE): freed just before a write, taken again after.
  */
 import { readTextOrNull } from "./proc_stat.ts";
 import { programOutput } from "./path_lookup.ts";

@@ -95,10 +95,9 @@ export function listeningInodes(table: string, port: number): string[] {
 }
 
 /**
- * The pid of the lowest-numbered process holding a socket listening on `port`, or null. This process's own
- * ancestors are asked first (a harness that serves the app and starts loadlab: the walk over every process's
- * descriptors takes seconds on a busy machine, which a short run does not last); the topmost one holding it
- * is the one forked servers share it from. Asynchronous: a caller keeps the walk off its first request.
+ * The pid of the lowest-numbered process listening on `port`, or null; this process's ancestors are asked
+ * first (the topmost holder: forked servers share the port from it), before the slow walk over every
+ * process's descriptors. Asynchronous: callers keep the walk off their first request.
  */
 export async function listeningPid(port: number): Promise<number | null> {
   const inodes = new Set<string>();
