@@ -10,7 +10,6 @@ import { grpcTimeoutOf } from "../../grpc/timeout.ts";
 import { DEFAULT_TIMEOUT_MS, GRPC_OPTIONS } from "../../runner/config_fields.ts";
 import { fieldsOf } from "../../runner/option.ts";
 
-/** The `grpc:` section of an experiment file. */
 export const grpcSectionSchema = z.strictObject({
   /** `pkg.Service/Method` (or `pkg.Service.Method`); absent: the section only names the flows' schema. */
   call: z.string().min(1, "call is pkg.Service/Method, e.g. helloworld.Greeter/SayHello").optional(),

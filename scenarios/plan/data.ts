@@ -60,7 +60,6 @@ export function flowsOf(exp: Experiment, load: LoadSpec): FileFlow[] | undefined
   return exp.flows;
 }
 
-/** The engine's data spec of a load, or undefined when it uses none. */
 export function dataSpecOf(exp: ExperimentWithData, load: LoadSpec): DataSpec | undefined {
   const name = dataNameOf(exp, load);
   if (name === undefined) return undefined;

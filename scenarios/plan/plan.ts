@@ -116,10 +116,7 @@ function pointsOf(exp: Experiment, target: string, load: string): Point[] {
   return covering.flatMap((_, i) => axis(i).map((sweep) => ({ sweep })));
 }
 
-/**
- * One run; with `redact`, its name and sweep coordinates, where every output of the run starts, show a
- * secret parameter's value as its token (results/redact.ts), while its attack sends the value.
- */
+/** One run; with `redact`, its name and sweep coordinates show a secret's token, its attack the value. */
 function buildRun(
   exp: Experiment,
   variant: string,

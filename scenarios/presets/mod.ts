@@ -32,7 +32,6 @@ export const PRESETS: readonly Preset[] = [
   { name: "protocols", text: protocols },
 ];
 
-/** The preset called `name`, or undefined. */
 export function findPreset(name: string): Preset | undefined {
   return PRESETS.find((p) => p.name === name);
 }

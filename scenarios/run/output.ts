@@ -73,7 +73,6 @@ export class ExperimentOutput {
     return new ExperimentOutput(outDir, results, render, keepSecrets);
   }
 
-  /** Names of the runs already complete in the file. */
   completedNames(): Set<string> {
     return new Set(this.results.runs.filter(keptOnResume).map((r) => r.name));
   }

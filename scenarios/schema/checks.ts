@@ -20,7 +20,6 @@ import { issueList, type PathIssue as Issue, repeatsOf } from "../../validation/
 
 type Path = Issue["path"];
 
-/** Every cross-field problem of `exp`. */
 export function checkExperiment(exp: ExperimentFields): Issue[] {
   const [issues, add] = issueList();
   const targetNames = Object.keys(exp.targets);
