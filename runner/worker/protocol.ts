@@ -9,7 +9,6 @@ import type { FlowSample } from "../stats/flow_counters.ts";
 import type { SteerChange } from "../../results/schema/steering.ts";
 import type { inputs } from "../script/isolate_inputs.ts";
 
-/** How often a worker marks its heartbeat (ms). */
 export const HEARTBEAT_MS = 100;
 /** Heartbeat float64s: time, sessions in progress, answers, failed answers (what a cut worker counted). */
 export const HEARTBEAT_SLOTS = 4;
