@@ -1,9 +1,8 @@
 /**
  * @module
- * A data source's rows as one worker hands them out, one per arrival, decided from its global stripe
- * (`g` of `G`) without talking to other workers: `sequential` from offset `g·N/G` (`wrap` or `stop` at
- * the end), `random` a uniform pick, `unique` rows `k mod G = g` once each. HOT PATH: `next()` is an index
- * step; a row's values are views of the shared packed bytes, made on first use and kept.
+ * A data source's rows as one worker hands them out, one per arrival, from its global stripe (`g` of `G`)
+ * alone: `sequential` from `g·N/G` (`wrap` or `stop`), `random` a uniform pick, `unique` rows `k mod G = g`
+ * once each. HOT PATH: `next()` is an index step; a row's values are views of the packed bytes, kept.
  */
 import type { DataSpec } from "../session_schema.ts";
 import { type PackedRows, rowViews } from "../data_rows.ts";

@@ -2,9 +2,8 @@
  * @module
  * Connections that wait for work: open models hand intended send times to lanes (a connection and a loop).
  * `SharedLanes` (rate, open count) keep one queue and open connections on demand up to a bound; a send
- * finding none free is server-bound (dropped at once when `whenBusy` is `drop`, a lane opening for later
- * ones), one the isolate was late for is late and opens none; both drop past the late bound. `FixedLanes`
- * (throughput) queue per connection, as wrk2 does.
+ * finding none free is server-bound (`whenBusy: drop`: dropped), one the isolate was late for is late and
+ * opens none; both drop past the late bound. `FixedLanes` (throughput) queue per connection, as wrk2 does.
  */
 import type { LoadConnection } from "../http/load_connection.ts";
 import type { LoadContext } from "./executor.ts";
@@ -108,11 +107,9 @@ class Lane {
       const intendedMs = this.queue.shift();
       if (this.ctx.stopRequested) continue;
       const dropAfterMs = this.owner.dropAfterMs;
-      // Throughput (wrk2): a backlog still queued at the load's end is dropped, counted: sending it in the
-      // graceful stop would add answers the window had no room for. The rate model's late sends still go.
+      // Throughput (wrk2) drops, counted, a backlog still queued at the load's end (the window has no room
+      // for it) and a warm-up send still queued at t0; the rate model's late sends still go.
       const nowMs = performance.now();
-      // The same at t0: a warm-up send still queued is the warm-up's (throughput only; the rate model's
-      // late bound drops it), else it would be served inside the window ahead of the run's own.
       const t0 = this.ctx.startMs + this.ctx.config.warmupMs;
       if (this.owner.dropAtEnd && intendedMs < t0 && nowMs >= t0) continue;
       if (

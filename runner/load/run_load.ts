@@ -84,10 +84,8 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
 type Link = Awaited<ReturnType<typeof linkOf>>;
 
 /**
- * Chooses the transport, settles the protocol (ALPN), and builds the shared state and connection factory.
- * The transport is chosen once per run and closed when the run ends (every exit path), so no socket outlives
- * it; the feeder is the worker's stripe of the rows (one per arrival): the mix's templated requests, or
- * sessions.
+ * Chooses the transport (closed when the run ends, on every exit path), settles the protocol (ALPN), and
+ * builds the shared state, the connection factory and the worker's feeder of data rows.
  */
 async function linkOf(opts: LoadRunOptions, wsUrl: URL, wsRun: WsRun | null) {
   const { config } = opts;

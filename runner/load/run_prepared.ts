@@ -1,9 +1,8 @@
 /**
  * @module
- * A prepared load's run from t0: sets the recorder's origin, builds sessions or script arrivals and the
- * model's context, runs one timer that both enforces timeouts (the watchdog scans deadlines, no timer per
- * request) and drains finished intervals, and ends gracefully: in-flight requests get `gracefulStopMs`,
- * then count as `unfinished`. A count also ends at its max duration or when its sessions all sit idle.
+ * A prepared load's run from t0: the recorder's origin, sessions or script arrivals, the model's context,
+ * one timer that enforces timeouts (the watchdog scans deadlines) and drains intervals, and a graceful end:
+ * in-flight requests get `gracefulStopMs`, then count as `unfinished`.
  */
 import type { WsRun } from "../http/ws/run.ts";
 import type { WsStats } from "../http/ws/stats.ts";

@@ -1,9 +1,8 @@
 /**
  * @module
- * A flow's WebSocket steps, compiled once per worker and run by the session on its own `WsSessionSocket`.
- * Nothing here has a rule of its own: the handshake is a request template, a message a body template, the
- * awaited message picked by a check's rule, captures and checks an HTTP step's run on the message. A
- * waiting step's round trip is recorded under its endpoint, a connect's handshake in the `ws` section.
+ * A flow's WebSocket steps, compiled once per worker from the HTTP steps' parts (request and body templates,
+ * check rules) and run by the session on its own `WsSessionSocket`. A waiting step's round trip is recorded
+ * under its endpoint, a connect's handshake in the `ws` section.
  */
 import type { FlowSpec } from "../flow_spec.ts";
 import { resolvePath } from "../http/request.ts";

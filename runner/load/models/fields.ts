@@ -72,7 +72,6 @@ export function connectionShareIssues(
   return [];
 }
 
-/** Most stages of one load. */
 export const MAX_STAGES = 1_000;
 /** Most connections a stage may ask for, the whole load's; one process is held to its open-file limit. */
 export const MAX_STAGE_CONNECTIONS = 1_000_000;

@@ -1,9 +1,8 @@
 /**
  * @module
- * `ramping-connections`: the closed model whose connection count follows stages (k6's ramping-vus), each
- * linear to its `target` over `durationMs`; `connectionsAt` is a pure function of time, split by `shareOf`.
- * A worker adds connections as its share rises and retires its newest as it falls, after the request in
- * flight (k6's `gracefulRampDown` at the timeout). A warm-up runs at the first stage's target.
+ * `ramping-connections`: the closed model whose connections follow stages (k6's ramping-vus), each linear
+ * to its `target` over `durationMs`. A worker adds connections as its share rises and retires its newest as
+ * it falls, after the request in flight (k6's `gracefulRampDown`); a warm-up runs at the first target.
  */
 import type { z } from "zod";
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../../../validation/duration.ts";
