@@ -1,7 +1,4 @@
-/**
- * @module
- * One option declared once: the config schemas, the flags' parsing and `--help` derive from such rows.
- */
+/** @module One option declared once: config schemas, flag parsing and `--help` derive from its rows. */
 import type { z } from "zod";
 
 /**

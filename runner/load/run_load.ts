@@ -1,8 +1,4 @@
-/**
- * @module
- * A worker's load made ready before t0 (warm-up, transport, shared state, connections, pre-connect pool),
- * so no start-up cost falls after it; `start(startMs)` runs it (run_prepared.ts).
- */
+/** @module A worker's load made ready before t0, so no start-up cost falls after it; `start` runs it. */
 import { httpFormOf, type WsRun, wsRunOf } from "../http/ws/run.ts";
 import { WS_DEFAULTS } from "../http/ws/config.ts";
 import { type ConnectionShared, connectionShared, type LoadConnection } from "../http/load_connection.ts";

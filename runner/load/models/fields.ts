@@ -1,8 +1,4 @@
-/**
- * @module
- * The zod pieces load models build their config fields from, caps and defaults stated once, and the
- * checks several models share.
- */
+/** @module Zod pieces of the load models' fields, caps and defaults stated once, and their shared checks. */
 import { z } from "zod";
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../../../validation/duration.ts";
 import { formatCount } from "../../../results/text_format.ts";
