@@ -1,8 +1,7 @@
 /**
  * @module
- * A data source's rows as one worker hands them out, one per arrival, from its global stripe (`g` of `G`)
- * alone: `sequential` from `g·N/G` (`wrap` or `stop`), `random` a uniform pick, `unique` rows `k mod G = g`
- * once each. HOT PATH: `next()` is an index step; a row's values are views of the packed bytes, kept.
+ * A data source's rows as one worker hands them out, one per arrival, from its stripe (`g` of `G`) alone:
+ * `sequential` from `g·N/G`, `random`, or `unique` rows `k mod G = g`. HOT PATH: `next()` is an index step.
  */
 import type { DataSpec } from "../session_schema.ts";
 import { type PackedRows, rowViews } from "../data_rows.ts";

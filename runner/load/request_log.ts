@@ -1,8 +1,7 @@
 /**
  * @module
- * The optional raw request log: one CSV line `code;startUs;endUs;connection` per response (as Gocannon),
- * formatted into a reused buffer, appended in 64 KiB O_APPEND writes so workers share one file. Times are µs
- * from t0; `startUs` is the intended send (the actual one for ghz's report, code 0: no answer).
+ * The optional raw request log: a CSV line `code;startUs;endUs;connection` per response (as Gocannon), in
+ * 64 KiB O_APPEND writes so workers share one file; µs from t0, `startUs` the intended send.
  */
 import { writeAll } from "../../system/write_all.ts";
 import { OutputError } from "../../system/output_file.ts";

@@ -1,8 +1,7 @@
 /**
  * @module
- * A prepared load's run from t0: the recorder's origin, sessions or script arrivals, the model's context,
- * one timer that enforces timeouts (the watchdog scans deadlines) and drains intervals, and a graceful end:
- * in-flight requests get `gracefulStopMs`, then count as `unfinished`.
+ * A prepared load's run from t0: sessions or script arrivals, the model's context, one timer for timeouts
+ * and intervals, and a graceful end: in-flight requests get `gracefulStopMs`, then count as `unfinished`.
  */
 import type { WsRun } from "../http/ws/run.ts";
 import type { WsStats } from "../http/ws/stats.ts";

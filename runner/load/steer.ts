@@ -1,8 +1,7 @@
 /**
  * @module
- * A worker's side of steering: the changes it was sent (live, or a replayed schedule) in time order with a
- * version, so the pacer recomputes only when one came and closed loops read their target and pause state.
- * A wait for the next send ends early on a change; changes that end the load move `endMs`.
+ * A worker's side of steering: the changes it was sent, in time order with a version the pacer checks; closed
+ * loops read their target and pause state, waits end early on a change, an ending change moves `endMs`.
  */
 import type { Phase } from "./models/fields.ts";
 import type { SteerChange } from "../../results/schema/steering.ts";

@@ -1,8 +1,7 @@
 /**
  * @module
- * Captures and checks of a flow step, compiled once per worker: a capture takes a value from the kept
- * response, a check passes or fails (counted per check), and the same rule picks a ws step's message. The
- * body is parsed once, only when a JSON rule asks; a check's text may hold `{{ name }}` placeholders.
+ * Captures and checks of a flow step, compiled once per worker; the same rule picks a ws step's message.
+ * The body is parsed once, only when a JSON rule asks; a check's text may hold `{{ name }}` placeholders.
  */
 import type { CaptureSpec, CheckSpec } from "../session_schema.ts";
 import type { StepResponse } from "../http/kept_response.ts";

@@ -1,8 +1,7 @@
 /**
  * @module
- * `count`: a fixed number of requests (`-n`). Without a rate, closed: connections share a countdown; with
- * one, paced like the rate model until n sends. Exactly n start unless stopped or bounded first; without a
- * duration its max duration bounds it. With flows n counts sessions.
+ * `count`: a fixed number of requests (`-n`), closed over a shared countdown or, with a rate, paced like the
+ * rate model; exactly n start unless stopped or bounded (duration, else max duration). With flows: sessions.
  */
 import { z } from "zod";
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../../../validation/duration.ts";

@@ -1,8 +1,7 @@
 /**
  * @module
- * The record every load model fills in, in its own file under runner/load/models/: config fields and
- * checks, pacing, pre-connect, rate, warm-up burst, flows, and its run. Everything else reads the one
- * table (mod.ts). A model file imports no config module.
+ * The record every load model fills in (fields, checks, pacing, pre-connect, rate, warm-up burst, flows, its
+ * run), read through the one table (mod.ts). A model file imports no config module.
  */
 import type { z } from "zod";
 import type { PathIssue } from "../../../validation/mod.ts";

@@ -1,8 +1,7 @@
 /**
  * @module
- * `ramping-connections`: the closed model whose connections follow stages (k6's ramping-vus), each linear
- * to its `target` over `durationMs`. A worker adds connections as its share rises and retires its newest as
- * it falls, after the request in flight (k6's `gracefulRampDown`); a warm-up runs at the first target.
+ * `ramping-connections`: closed, its connections following stages (k6's ramping-vus), each linear to its
+ * `target`; a worker adds connections as its share rises and retires its newest, after their request.
  */
 import type { z } from "zod";
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../../../validation/duration.ts";
