@@ -1,8 +1,7 @@
 /**
  * @module
- * The main-isolate side of the statistics: every worker's `IntervalSample` goes through `RunAggregator.add`
- * by interval index, in any order; an interval is complete once every worker reported it. Its encodings are
- * merged only after the load (no merging competes with sending), exactly, never by averaging percentiles.
+ * The main-isolate side of the statistics: workers' `IntervalSample`s, in any order, complete an interval
+ * once all reported; encodings merge exactly after the load, so no merging competes with sending.
  */
 
 import type { IntervalResult } from "../../results/mod.ts";

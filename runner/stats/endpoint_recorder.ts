@@ -1,8 +1,7 @@
 /**
  * @module
- * The per-endpoint part of a worker's recorder, for runs of more than one endpoint. HOT PATH: typed arrays
- * indexed by the endpoint the picker fixed; the run's histogram is the endpoints' sum, added as an interval
- * closes. A session script's endpoints are named as sent, added on first use up to `MAX_ENDPOINTS`.
+ * The per-endpoint part of a worker's recorder (runs of several endpoints). HOT PATH: typed arrays by index;
+ * the run's histogram is the endpoints' sum. A script's endpoints are added as sent, up to `MAX_ENDPOINTS`.
  */
 import { failedSlotsOf, STATUS_SLOTS, statusSlotOf } from "../../results/schema/values.ts";
 import type { ErrorKind } from "../../results/mod.ts";

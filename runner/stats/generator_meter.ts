@@ -1,8 +1,7 @@
 /**
  * @module
- * The load worker's evidence of being the run's queue (results/conclude/generator_saturation.ts judges it):
- * per run-timer tick, the thread's run and run-queue time (schedstat) and the tick's lateness, added to the
- * tick's interval with the transport's ready wait. Off the hot path; without schedstat nothing is recorded.
+ * The load worker's evidence of being the run's queue (conclude/generator_saturation.ts judges it): per tick,
+ * the thread's run and run-queue time (schedstat), the tick's lateness and the transport's ready wait.
  */
 import { readThreadSchedMs } from "../../system/proc_stat.ts";
 import type { GeneratorLoad } from "../../results/conclude/generator_saturation.ts";

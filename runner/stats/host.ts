@@ -1,8 +1,7 @@
 /**
  * @module
- * What the rest of the machine did during a run, read before and after it: other processes' CPU (cores),
- * the share of time a task waited for a core (PSI), the kernel's TCP drop and retry counters (whole host,
- * as readers are told). It judges nothing (results/conclude/ does). Null off Linux.
+ * What the rest of the machine did during a run: other processes' CPU (cores), the time a task waited for a
+ * core (PSI), the kernel's TCP drops and retries (whole host); it judges nothing. Null off Linux.
  */
 import { readCpuStallUs, readHostCpuSec, treeCpuSec } from "../../system/proc_stat.ts";
 

@@ -1,8 +1,7 @@
 /**
  * @module
- * One interval on the main-isolate side: an `IntervalAccumulator` adds workers' samples; once all reported,
- * `completeInterval` makes it a compact `CompleteInterval`, whose encodings `settleInterval` merges after
- * the load. Errors and server-bound sends stay by kind per interval, for exact per-phase analysis.
+ * One interval on the main-isolate side: workers' samples added, then a compact `CompleteInterval` whose
+ * encodings merge after the load; errors and server-bound sends stay by kind, for exact per-phase analysis.
  */
 import type { IntervalResult } from "../../results/mod.ts";
 import {

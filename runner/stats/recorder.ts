@@ -1,8 +1,7 @@
 /**
  * @module
- * The worker-side recorder, called for every response, error and byte count. HOT PATH: the per-event
- * methods allocate nothing (one reused `Counters`, reused HdrHistograms). An event counts in the interval of
- * its own timestamp, so `drain`'s timer jitter never moves it; a closed interval is an `IntervalSample`.
+ * The worker-side recorder. HOT PATH: the per-event methods allocate nothing (reused `Counters` and
+ * HdrHistograms); an event counts in its own timestamp's interval, so `drain`'s jitter never moves it.
  */
 
 import type { ErrorKind } from "../../results/mod.ts";
