@@ -1,8 +1,7 @@
 /**
  * @module
- * A load worker's isolate through `node:worker_threads`, the one API with per-isolate limits: its young
- * generation sized for its run, its old generation capped at loadlab's memory limit. One isolate may start
- * early, loading its modules while the command parses its config; a run of its limits takes it.
+ * A load worker's isolate through `node:worker_threads`, the one API with per-isolate heap limits. One may
+ * start early, loading its modules while the command parses its config; a run of its limits takes it.
  */
 import { Worker as NodeWorker } from "node:worker_threads";
 import type { MainToWorker, WorkerToMain } from "./protocol.ts";

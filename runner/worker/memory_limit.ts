@@ -1,8 +1,7 @@
 /**
  * @module
- * loadlab's memory (RSS, workers included) and its limit. Past it, worker/collect.ts ends the running
- * workers and the run names memory, before a keeping script stalls at V8's heap limit or aborts the process.
- * Each isolate's old generation is capped at the limit too; the watch also bounds a script's own isolate.
+ * loadlab's memory (RSS, workers included) and its limit: past it worker/collect.ts ends the workers before
+ * a script stalls at V8's heap limit; each isolate's old generation is capped at the limit too.
  */
 import { getHeapStatistics } from "node:v8";
 import type { AttackConfig } from "../config.ts";
