@@ -1,8 +1,7 @@
 /**
  * @module
- * The validated configuration of one attack: a zod discriminated union on `model`, each member the common
- * fields plus its model record's own, so a field a model would ignore is rejected. Problems come back as
- * `ConfigError.issues` (`{path, message}`), so callers map paths to flags or keys without parsing text.
+ * The validated configuration of one attack: a zod union on `model`, each member the common fields plus its
+ * model's own (a field a model would ignore is rejected); problems come back as `ConfigError.issues`.
  */
 import { z } from "zod";
 import type { LoadModel } from "../results/mod.ts";

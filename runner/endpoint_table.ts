@@ -1,8 +1,7 @@
 /**
  * @module
- * The endpoints of an attack: every request of the mix and timed flow step gets a name (`name:`, `label`,
- * else method and path) and an index fixed before the load, so the hot path records with one array index;
- * past `MAX_ENDPOINTS` names pool under `OTHER_ENDPOINT`. A session script's requests are named as sent.
+ * The endpoints of an attack: each mix request and timed flow step gets a name and an index fixed before the
+ * load (one array index on the hot path), pooled past `MAX_ENDPOINTS`; a script's are named as sent.
  */
 import { shownName } from "../validation/shown_name.ts";
 import type { CommonFields } from "./config_fields.ts";

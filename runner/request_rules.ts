@@ -1,8 +1,7 @@
 /**
  * @module
- * What a request's static text may hold, wherever a request enters loadlab: header names are tokens, values
- * one line without edge whitespace, framing headers are loadlab's own (a user's would desync or smuggle), a
- * path has no whitespace or NUL. Each problem is one sentence that says the fix.
+ * What a request's static text may hold wherever it enters loadlab: token header names, one-line values,
+ * framing headers loadlab's own (a user's would smuggle), a path without whitespace or NUL.
  */
 import type { z } from "zod";
 import { TCHAR } from "../http1/chars.ts";

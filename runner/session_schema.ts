@@ -1,8 +1,4 @@
-/**
- * @module
- * The session parts of an attack's config: a data source, a flow step's captures and checks, and the flow
- * fields an experiment file shares. Value names (`{{ name }}`) are data columns and capture names.
- */
+/** @module The session parts of a config: a data source, a step's captures and checks, shared flow fields. */
 import { z } from "zod";
 import { isPackedRows, type PackedRows, packRows } from "./data_rows.ts";
 import { readJsonPath } from "./json_path.ts";

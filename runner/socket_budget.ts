@@ -1,8 +1,7 @@
 /**
  * @module
- * How many sockets a load may hold, against the process's limits, in one wording for `attack`, `serve`
- * and `run`: a crowd the open-file limit or one source address's local ports cannot hold is refused
- * before the load instead of opening fewer. Pure: callers read the limits and pass them in.
+ * How many sockets a load may hold, in one wording for `attack`, `serve` and `run`: a crowd the open-file
+ * limit or one source's local ports cannot hold is refused before the load. Pure: callers pass the limits.
  */
 
 import type { LoadModel } from "../results/mod.ts";

@@ -1,8 +1,7 @@
 /**
  * @module
- * A flow's WebSocket step as the attack config holds it, and the rules a file's `ws:` step shares: one
- * action per step (`connect`, `send`, `wait`, `close`), a match a check's rule or nothing (the next message).
- * Ordering rules are checked over a flow's steps, so file and config refuse them before any load.
+ * A flow's WebSocket step as config and file hold it: one action per step (`connect`, `send`, `wait`,
+ * `close`), a match a check's rule or nothing; ordering rules refuse a bad flow before any load.
  */
 import { z } from "zod";
 import { checkFields, checkRules } from "./session_schema.ts";
