@@ -1,8 +1,4 @@
-/**
- * @module
- * Per-interval telemetry of a running target as `TelemetrySeries`: each process's CPU, RSS and run-queue
- * wait from /proc; Redis counters from INFO; the runtime samplers' loop delay, GC and heap.
- */
+/** @module A target's telemetry per interval: CPU, RSS, run-queue wait, Redis INFO, runtime samplers. */
 import type { TelemetrySeries } from "../results/mod.ts";
 import { connectRedis, type RedisClient } from "./redis.ts";
 import type { RunningTarget, TargetProcess } from "./spec.ts";
