@@ -1,8 +1,7 @@
 /**
  * @module
- * Free loopback ports, picked outside the kernel's ephemeral range so no client socket takes one between
- * the check and the server's listen; waiting for a port to accept; the local ports and addresses a load
- * can send from, checked before it; and which process listens on a port loadlab did not start.
+ * Free loopback ports outside the kernel's ephemeral range (no client socket takes one before the listen),
+ * waits for a port to accept, the source ports and addresses a load may use, and who listens on a port.
  */
 import { sleepUnlessAborted } from "./sleep.ts";
 import { readTextOrNull } from "./proc_stat.ts";
