@@ -1,8 +1,4 @@
-/**
- * @module
- * gRPC in experiment files: a top-level `grpc:` section makes its loads' requests one gRPC call (the
- * built-in target's schema when it names none).
- */
+/** @module A top-level `grpc:` section makes its loads' requests one gRPC call (built-in schema if none). */
 import { z } from "zod";
 import type { RequestSpec } from "../../runner/request_spec.ts";
 import { splitCall } from "../../runner/http/grpc/call.ts";
