@@ -1,8 +1,4 @@
-/**
- * @module
- * Data sources and placeholders at plan time: every `data:` file read, every `{{ ... }}` a load sends
- * checked against its data columns, earlier captures in its flow and the built-in functions.
- */
+/** @module Data files read at plan time; each `{{ ... }}` checked against columns, captures, built-ins. */
 import type { WsAction } from "../../runner/ws_step_spec.ts";
 import { dirname, isAbsolute, join } from "node:path";
 import type { DataSpec } from "../../runner/session_schema.ts";

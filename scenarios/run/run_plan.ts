@@ -1,8 +1,4 @@
-/**
- * @module
- * Executes a `Plan`: each run's target up, the run, its result appended to the output files; a capacity
- * search bisects for the largest value that meets its SLO.
- */
+/** @module Runs a `Plan` into its output files; a capacity search bisects for its SLO's largest value. */
 import { analyze } from "../../results/conclude/analysis.ts";
 import { estimateDurationMs } from "../plan/plan.ts";
 import { applyParameter } from "../plan/attack.ts";
