@@ -1,8 +1,4 @@
-/**
- * @module
- * The table of load models, one record per model keyed by the results format's `LoadModel` (a mismatch
- * fails type checking). Everything else reads a model's rules here instead of branching on its name.
- */
+/** @module The table of load models by `LoadModel`: everything reads a model's rules here, not its name. */
 import type { LoadModel } from "../../../results/mod.ts";
 import { shareOf } from "../schedule.ts";
 import type { LoadModelDef, ModelConfig, PoolSize } from "./model.ts";
