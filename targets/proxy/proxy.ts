@@ -1,8 +1,4 @@
-/**
- * @module
- * A caching and rate-limiting reverse proxy in front of any upstream (docs/studies/cache-burst.md).
- * Cache-aside; the cache is an optimisation, never a dependency: a Redis failure counts as a bypass.
- */
+/** @module A caching, rate-limiting reverse proxy (cache-aside): a failing Redis is a bypass, no error. */
 import { Buffer } from "node:buffer";
 import { commandOptions } from "redis";
 import { RedisRateLimiter } from "./rate_limit.ts";
