@@ -1,8 +1,4 @@
-/**
- * @module
- * Spread-free `Math.max`, `Math.min` and `String.fromCharCode` for arrays of any length (a spread passes
- * each element on the stack and throws `RangeError` past about 100,000), and a typed array grown.
- */
+/** @module Spread-free max, min and fromCharCode for any length (a spread throws past ~100,000); `grown`. */
 
 export function maxOf(xs: ArrayLike<number>): number {
   let max = -Infinity;
