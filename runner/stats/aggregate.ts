@@ -153,7 +153,7 @@ export class RunAggregator {
     return this.#totals.stats(durationSec, this.#requestedRps, this.#denseIntervals(durationSec));
   }
 
-  /** Intervals 0..last measured, gaps zero-filled; the graceful stop's answers fold into the last. */
+  /** Intervals 0..last measured, gaps zero-filled; the stop's answers fold into the last: no false drop. */
   #denseIntervals(durationSec: number): IntervalResult[] {
     const durationMs = durationSec * 1000;
     const lastMeasured = Math.max(0, Math.ceil(durationMs / this.#intervalMs) - 1);

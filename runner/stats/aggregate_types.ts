@@ -22,6 +22,6 @@ export interface AggregatorOptions {
   workers?: number;
   /** How long after its end an interval may take folded ones at `finish`; default 5 s (the graceful stop). */
   foldWindowMs?: number;
-  /** Told of each complete interval and later samples (`late`), on the samples' path: only queue or count. */
+  /** Each complete interval and late sample, on the samples' path: only queue; `endEpochMs` is 0 here. */
   onInterval?(delta: IntervalDelta): void;
 }

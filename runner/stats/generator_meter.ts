@@ -42,7 +42,7 @@ export class GeneratorMeter {
     this.readyWait?.();
   }
 
-  /** One tick at `nowMs`; a late tick's time is shared by overlap among the intervals it spans. */
+  /** One tick at `nowMs`; a late tick's time is shared among the intervals it spans, the blocked ones too. */
   tick(nowMs: number): void {
     const sched = this.read();
     const ready = this.readyWait?.() ?? null;

@@ -15,7 +15,7 @@ const FLOOR_MB_PER_WORKER = 128;
 const CAP_MB = 2_048;
 const CAP_MB_PER_WORKER = 256;
 
-/** The run's memory limit in MB: `maxMemoryMb`, else half the free memory, clamped to floor and cap. */
+/** The run's memory limit in MB: `maxMemoryMb`, else half the free memory under the cap; the floor wins. */
 export function memoryLimitMbOf(
   config: Pick<AttackConfig, "maxMemoryMb" | "workers">,
   availableBytes = freeBytes(),
