@@ -59,7 +59,7 @@ export interface LoadPlanOptions extends LoadOptions {
   preflight?: boolean;
 }
 
-/** An experiment's text as a plan ready to run; throws `ExperimentError` with the first failing step's. */
+/** An experiment's text as a runnable plan; throws `ExperimentError` with the first failing step's issues. */
 export async function loadPlan(text: string, opts: LoadPlanOptions = {}): Promise<Plan> {
   return (await loadRunnable(text, opts)).plan;
 }
