@@ -1,12 +1,9 @@
 /**
  * @module
  * One run of one load model against one URL: spawns the workers, merges their samples, reports progress,
- * feeds thresholds with `abortOnFail` and metrics outputs each finished interval, and returns a
- * `RunResult`. The CLI's `attack`, the demo and experiments all call it. Several loads against one target
- * run at once as one run (`together:`, k6's scenarios): a script's `setup()` and `teardown()` once, each
- * load on its own workers `startAfterMs` after all are prepared, results added into one. Each load's
- * sessions see `s.env.LOADLAB_PART`; the first abort or failure stops all; progress, start and steering are
- * the first load's.
+ * feeds `abortOnFail` thresholds and metrics outputs each finished interval, and returns a `RunResult`.
+ * Loads run together (`together:`, k6's scenarios) are one run: a script's `setup()` and `teardown()` once,
+ * each load on its own workers `startAfterMs` after all are prepared; the first abort or failure stops all.
  */
 import { type AttackConfig, measuredDurationMs } from "./config.ts";
 import type { AttackProgress, RunResult } from "../results/mod.ts";
@@ -151,8 +148,7 @@ export async function runAttackParts(given: AttackPart[], hooks: AttackHooks = {
   return await withScriptSetup(parts[0].config, async (ready) => {
     const stop = new AbortController();
     const signal = hooks.signal ? AbortSignal.any([hooks.signal, stop.signal]) : stop.signal;
-    // The loads start together once the slowest is prepared (a script's import takes seconds on busy
-    // cores): a fixed start would find an arrival rate's sends due long ago and a duration's time gone.
+    // The loads start together once the slowest is prepared: a fixed start could find sends due long ago.
     let preparing = parts.length, allPrepared = (_ms: number) => {};
     const startMs = new Promise<number>((resolve) => allPrepared = resolve);
     const counters = newRunCounters();
@@ -303,7 +299,7 @@ function abortOnFail(
 function targetRps(config: AttackConfig): number | null {
   // A script's session sends as many requests as its code does: no requested rate of requests to compare.
   if (config.script) return null;
-  const arrivalsPerSec = modelDef(config.model).targetArrivalsPerSec(config);
+  const arrivalsPerSec = modelDef(config.model).targetArrivalsPerSec?.(config) ?? null;
   return arrivalsPerSec === null ? null : arrivalsPerSec * requestsPerArrival(config);
 }
 

@@ -1,9 +1,7 @@
 /**
  * @module
- * The validated configuration of one attack: a zod discriminated union on `model`, each member the common
- * fields plus its model record's own, so a field a model would ignore is rejected. The CLI, experiment
- * files and presets all build it; workers receive it structured-cloned. Problems come back as
- * `ConfigError.issues` (`{path, message}`), so callers map paths to flags or keys without parsing text.
+ * The validated configuration of one attack: a zod union on `model`, each member the common fields plus its
+ * model's own (a field a model would ignore is rejected); problems come back as `ConfigError.issues`.
  */
 import { z } from "zod";
 import type { LoadModel } from "../results/mod.ts";
@@ -36,7 +34,7 @@ export const attackConfigSchema = z.discriminatedUnion("model", [
 /** A WebSocket storm's messages a second (arrivals times messages each) past one load's rate cap. */
 function stormRateIssues(c: { model: LoadModel; ws?: { messagesPerConnection: number } }) {
   const perConnection = c.ws?.messagesPerConnection ?? 0;
-  const arrivals = modelDef(c.model).targetArrivalsPerSec(c as never) ?? 0;
+  const arrivals = modelDef(c.model).targetArrivalsPerSec?.(c as never) ?? 0;
   if (perConnection === 0 || arrivals * perConnection <= MAX_RATE_PER_SEC) return [];
   return [{
     path: ["ws", "messagesPerConnection"],

@@ -1,8 +1,4 @@
-/**
- * @module
- * The checks across an attack config's common fields that no one field's schema can make. runner/config.ts
- * runs them after each model's own checks; each issue names the field to change and how.
- */
+/** @module Checks across an attack config's common fields, run after each model's own; each names the fix. */
 import { isIP } from "node:net";
 import type { LoadModel } from "../results/mod.ts";
 import { hasPlaceholder } from "./http/template.ts";

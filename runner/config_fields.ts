@@ -285,10 +285,7 @@ export const commonFields = {
   generatorWarmup: z.boolean().default(true),
   /** A recorded steering schedule replayed (`loadlab run --replay`). */
   steering: steeringSchema.optional(),
-  /**
-   * This generator's share of a load split over machines (k6's execution segments): open models take
-   * every `count`-th send, closed ones an even share of connections and count.
-   */
+  /** This generator's share of a load split over machines (k6's execution segments). */
   segment: z.strictObject({
     index: z.number().int().min(0, "segment index must be >= 0"),
     count: z.number().int().min(1, "segment count must be >= 1").max(10_000),

@@ -3,6 +3,7 @@
  * A data source's rows packed for the engine: every value's UTF-8 bytes back to back and where each ends,
  * in SharedArrayBuffers every worker reads without copying. Strings per value took ~60x a CSV's size.
  */
+import { grown } from "../system/large_arrays.ts";
 
 /** Rows of `columns` values each: value `k = row * columns + column` is `bytes[ends[k-1] .. ends[k])`. */
 export interface PackedRows {
@@ -22,7 +23,9 @@ export function packRows(rows: ReadonlyArray<ReadonlyArray<string>>, columns: nu
     for (let c = 0; c < columns; c++) {
       const value = row[c] ?? "";
       // UTF-8 takes at most 3 bytes per UTF-16 unit.
-      if (bytes.length - at < value.length * 3) bytes = grown(bytes, at + value.length * 3);
+      if (bytes.length - at < value.length * 3) {
+        bytes = grown(bytes, new Uint8Array(Math.max(at + value.length * 3, 2 * bytes.length)));
+      }
       at += encoder.encodeInto(value, bytes.subarray(at)).written;
       ends[k++] = at;
     }
@@ -30,16 +33,10 @@ export function packRows(rows: ReadonlyArray<ReadonlyArray<string>>, columns: nu
   return { count: rows.length, columns, bytes: shared(bytes.subarray(0, at)), ends };
 }
 
-/** A copy of `bytes` in a SharedArrayBuffer, so workers share it instead of each getting a copy. */
-export function shared(bytes: Uint8Array): Uint8Array {
-  const out = new Uint8Array(new SharedArrayBuffer(bytes.length));
-  out.set(bytes);
-  return out;
-}
-
-function grown(bytes: Uint8Array, need: number): Uint8Array<ArrayBuffer> {
-  const out = new Uint8Array(Math.max(need, 2 * bytes.length));
-  out.set(bytes);
+/** A copy of `view` in a SharedArrayBuffer, so workers share it instead of each getting a copy. */
+export function shared<T extends Uint8Array | Uint32Array>(view: T): T {
+  const out = new (view.constructor as typeof Uint8Array)(new SharedArrayBuffer(view.byteLength)) as T;
+  out.set(view);
   return out;
 }
 

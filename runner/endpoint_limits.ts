@@ -10,10 +10,7 @@ export const MAX_ENDPOINTS = 64;
 /** The endpoint that pools every name past `MAX_ENDPOINTS`. */
 export const OTHER_ENDPOINT = "(other)";
 
-/**
- * A tagged endpoint's key: its name, its tags in key order, its own expected statuses and its method (k6 tags
- * each request with its method: one name sent by two methods is two endpoints), one string.
- */
+/** A tagged endpoint's key: name, tags in key order, own expected statuses and method (k6 tags by method). */
 export function taggedKey(
   name: string,
   tags: Readonly<Record<string, string>> = {},

@@ -1,9 +1,7 @@
 /**
  * @module
- * The endpoints of an attack: every request of the mix and timed flow step gets a name (`name:`, `label`,
- * else method and path as written) and an index, fixed before the load so the hot path records with one
- * array index. At most `MAX_ENDPOINTS` are kept apart, the rest pooled under `OTHER_ENDPOINT`; requests
- * sharing a name pool under it, as k6's `name` tag. Pure. A session script's requests are named as sent.
+ * The endpoints of an attack: each mix request and timed flow step gets a name and an index fixed before the
+ * load (one array index on the hot path), pooled past `MAX_ENDPOINTS`; a script's are named as sent.
  */
 import { shownName } from "../validation/shown_name.ts";
 import type { CommonFields } from "./config_fields.ts";
@@ -28,10 +26,7 @@ function identityOf(url: URL, spec: RequestSpec): string {
   return JSON.stringify([spec.method, resolvePath(url, spec.path), spec.headers, body]);
 }
 
-/**
- * The run's endpoints (the flows' steps when it has flows, else the request mix) and, per request of the mix
- * and per request step of each flow, its endpoint index (-1 for a ws connect).
- */
+/** The run's endpoints (flows' steps, else the mix) and each request's endpoint index (-1: a ws connect). */
 export function endpointTable(config: Pick<CommonFields, "url" | "requestMix" | "flows">) {
   const url = new URL(config.url);
   const endpoints: EndpointInfo[] = [];
@@ -39,8 +34,7 @@ export function endpointTable(config: Pick<CommonFields, "url" | "requestMix" | 
   /** Flow steps whose name an endpoint of the other kind (HTTP vs ws) has: config checks refuse them. */
   const clashes: Array<{ flow: number; step: number; name: string }> = [];
   const indexOf = (spec: RequestSpec, label?: string, at?: { flow: number; step: number }): number => {
-    // As outputs keep names (one line, bounded), so the flows' step labels and the endpoints agree; by
-    // default its method and path as configured (the URL's own path for "/").
+    // As outputs keep names (one line, bounded), so step labels and endpoints agree; "/" is the URL's path.
     const name = shownName(spec.name ?? label ?? `${spec.method} ${resolvePath(url, spec.path)}`);
     let index = endpoints.findIndex((e) => e.name === name);
     const kept = index >= 0 || endpoints.length < MAX_ENDPOINTS ? name : OTHER_ENDPOINT;

@@ -1,8 +1,4 @@
-/**
- * @module
- * The schema of a flow: a session of steps on one connection (an Artillery scenario), each a request, a
- * pause, a WebSocket action or a gRPC call, picked by weight per arrival.
- */
+/** @module A flow's schema: steps (request, pause, ws, gRPC call) on one connection, picked by weight. */
 import { z } from "zod";
 import { requestSpecSchema } from "./request_spec.ts";
 import { flowFields, requestStepFields } from "./session_schema.ts";

@@ -1,8 +1,7 @@
 /**
  * @module
- * A flow's gRPC step as the attack config holds it and an experiment file writes it: `call`
- * (`pkg.Service/Method`), `message` in proto3 JSON (a list for streaming calls) and `metadata`, both with
- * placeholders allowed, plus a request step's `label`, `capture`, `expect` and `maxKeptBytes`.
+ * A flow's gRPC step as config and file hold it: `call` (`pkg.Service/Method`), `message` in proto3 JSON (a
+ * list for streaming calls) and `metadata` with placeholders, plus a request step's label, capture, expect.
  */
 import { z } from "zod";
 import type { RequestSpec } from "./request_spec.ts";

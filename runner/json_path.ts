@@ -1,8 +1,4 @@
-/**
- * @module
- * The JSON paths captures, checks and ws matches read: `$`, `.name`, `["name"]`, `[0]`. One reader serves
- * validation and the workers, so a path is refused before any load or not at all.
- */
+/** @module The JSON paths captures, checks and ws matches read; one reader for validation and workers. */
 
 /** One step of a path: a member name or an array index. */
 export type PathStep = string | number;

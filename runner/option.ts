@@ -1,14 +1,9 @@
-/**
- * @module
- * One option declared once: the config schemas, the flags' parsing and `--help` derive from such rows.
- */
+/** @module One option declared once: config schemas, flag parsing and `--help` derive from its rows. */
 import type { z } from "zod";
 
 /**
- * One option: how it is written (`ms`: a duration such as `10s`, `rate`: requests per second, `word`,
- * `text`, a file `path`, a comma-separated `list`, else a whole number), its key in a load of an experiment
- * file (`sweep`: sweeps may vary it), its flag in `--help` with an example, its zod field (type, bounds,
- * default) and help.
+ * One option: how it is written (`ms` duration, `rate` per second, `word`, `text`, `path`, comma `list`, else
+ * a whole number), its key in a file's load (`sweep`: sweeps may vary it), its flag, zod field and help.
  */
 export interface Option {
   kind?: "ms" | "rate" | "word" | "text" | "path" | "list";

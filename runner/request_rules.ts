@@ -1,10 +1,7 @@
 /**
  * @module
- * What a request's static text may hold, checked wherever a request enters loadlab: a header name is a
- * token (RFC 9110 5.6.2), a header value has no control character but tab and no edge whitespace (RFC
- * 9113 8.2.1), the body's framing headers are loadlab's own (a user's `Content-Length` or
- * `Transfer-Encoding` would desync or smuggle), a path holds no space, tab, CR, LF or NUL. Placeholder
- * values are checked per request where filled. Each problem is one sentence that says the fix.
+ * What a request's static text may hold wherever it enters loadlab: token header names, one-line values,
+ * framing headers loadlab's own (a user's would smuggle), a path without whitespace or NUL.
  */
 import type { z } from "zod";
 import { TCHAR } from "../http1/chars.ts";

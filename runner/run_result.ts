@@ -60,46 +60,35 @@ export function runResultOf(config: AttackConfig, parts: RunParts): RunResult {
 
 /** The config as plain JSON for results.json: bodies are summarised by size, not embedded. */
 function configToJson(config: AttackConfig): Record<string, unknown> {
+  const { flows, script, data, grpc } = config;
   return {
     ...config,
     requestMix: config.requestMix.map(withoutBody),
-    ...(config.flows
-      ? {
-        flows: config.flows.map((flow) => ({
-          ...flow,
-          steps: flow.steps.map((step) =>
-            "request" in step ? { ...step, request: withoutBody(step.request) } : step
-          ),
-        })),
-      }
-      : {}),
-    // The environment and setup's data stay out of results (they may hold secrets).
-    // The routes say which origins went to the target, the expected statuses which answers failed, the
-    // system tags which tags k6's samples carry (results/thresholds/selector.ts).
-    ...(config.script
-      ? {
-        script: defined({
-          path: config.script.path,
-          routes: config.script.routes,
-          expectedStatuses: config.script.expectedStatuses,
-          systemTags: config.script.systemTags,
-        }),
-      }
-      : {}),
-    // The rows stay out of results (they may be large, or personal): the source is named and counted.
-    ...(config.data ? { data: { ...config.data, rows: undefined, rowCount: config.data.rows.count } } : {}),
-    // A gRPC run's schema (a FileDescriptorSet) is summarised by size, as bodies are.
-    ...(config.grpc?.schema
-      ? { grpc: { ...config.grpc, schema: undefined, schemaBytes: config.grpc.schema.length } }
-      : {}),
+    ...defined({
+      flows: flows?.map((flow) => ({
+        ...flow,
+        steps: flow.steps.map((step) =>
+          "request" in step ? { ...step, request: withoutBody(step.request) } : step
+        ),
+      })),
+      // The environment and setup's data stay out of results (they may hold secrets).
+      // The routes say which origins went to the target, the expected statuses which answers failed, the
+      // system tags which tags k6's samples carry (results/thresholds/selector.ts).
+      script: script && defined({
+        path: script.path,
+        routes: script.routes,
+        expectedStatuses: script.expectedStatuses,
+        systemTags: script.systemTags,
+      }),
+      // The rows stay out of results (they may be large, or personal): the source is named and counted.
+      data: data && { ...data, rows: undefined, rowCount: data.rows.count },
+      // A gRPC run's schema (a FileDescriptorSet) is summarised by size, as bodies are.
+      grpc: grpc?.schema && { ...grpc, schema: undefined, schemaBytes: grpc.schema.length },
+    }),
   };
 }
 
 function withoutBody({ body, grpcMessage, ...rest }: RequestSpec): Record<string, unknown> {
   // A gRPC message template is encoded per call: results say so, not its pieces.
-  return {
-    ...rest,
-    ...(body ? { bodyBytes: body.length } : {}),
-    ...(grpcMessage ? { grpcTemplate: true } : {}),
-  };
+  return { ...rest, ...defined({ bodyBytes: body?.length, grpcTemplate: grpcMessage ? true : undefined }) };
 }

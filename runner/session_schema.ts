@@ -1,8 +1,4 @@
-/**
- * @module
- * The session parts of an attack's config: a data source, a flow step's captures and checks, and the flow
- * fields an experiment file shares. Value names (`{{ name }}`) are data columns and capture names.
- */
+/** @module The session parts of a config: a data source, a step's captures and checks, shared flow fields. */
 import { z } from "zod";
 import { isPackedRows, type PackedRows, packRows } from "./data_rows.ts";
 import { readJsonPath } from "./json_path.ts";
@@ -137,10 +133,11 @@ export const requestStepFields = {
   maxKeptBytes: maxKeptBytesSchema.optional(),
 };
 
-/**
- * A data source as the workers take it: columns, rows, how rows are picked and what happens when they run
- * out. Packed rows are checked by shape, never walked, so a large source costs nothing to validate.
- */
+/** How a data source's rows are picked, and what a worker does when its rows run out. */
+export const dataOrderSchema = z.enum(["sequential", "random", "unique"]).default("sequential");
+export const whenDoneSchema = z.enum(["wrap", "stop"]).default("wrap");
+
+/** A data source as the workers take it: packed rows are checked by shape, never walked. */
 export const dataSpecSchema = z.strictObject({
   name: z.string().min(1),
   columns: z.array(valueName).min(1, "a data source needs at least one column"),
@@ -148,8 +145,8 @@ export const dataSpecSchema = z.strictObject({
     z.custom<PackedRows>(isPackedRows),
     z.array(z.array(z.string())).min(1, "a data source needs at least one row"),
   ], { error: "rows are rows of text (arrays of strings)" }),
-  order: z.enum(["sequential", "random", "unique"]).default("sequential"),
-  whenDone: z.enum(["wrap", "stop"]).default("wrap"),
+  order: dataOrderSchema,
+  whenDone: whenDoneSchema,
 }).superRefine((d, ctx) => {
   if (d.order === "unique" && d.whenDone === "wrap") {
     customIssue(

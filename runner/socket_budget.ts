@@ -1,8 +1,7 @@
 /**
  * @module
- * How many sockets a load may hold, against the process's limits, in one wording for `attack`, `serve`
- * and `run`: a crowd the open-file limit or one source address's local ports cannot hold is refused
- * before the load instead of opening fewer. Pure: callers read the limits and pass them in.
+ * How many sockets a load may hold, in one wording for `attack`, `serve` and `run`: a crowd the open-file
+ * limit or one source's local ports cannot hold is refused before the load. Pure: callers pass the limits.
  */
 
 import type { LoadModel } from "../results/mod.ts";
@@ -67,18 +66,14 @@ function nextPowerOfTwo(n: number): number {
 }
 
 /**
- * Of a source address's local ports, those a crowd to one destination opens quickly: since Linux 4.6
- * `connect` takes one parity first, and past that half each connect searches every port in use (measured:
- * 255 connects a second past 14,030 from 127.0.0.1; from two addresses 15,000 opened in 1.75 s).
+ * Of a source's local ports, those a crowd to one destination opens quickly: Linux takes one parity first,
+ * then searches every port in use per connect (255 connects/s past 14,030 from 127.0.0.1).
  */
 export function quickPortsOf(portsPerSource: number): number {
   return Math.floor(portsPerSource / 2);
 }
 
-/**
- * `undefined` when `sockets` connections to one destination fit in the ports `sources` addresses open quickly
- * (`portsPerSource` null: unknown); else the problem, suggesting --source-addresses or --segment.
- */
+/** Undefined when `sockets` to one destination fit the ports `sources` open quickly; else the problem. */
 export function portProblem(
   sockets: number,
   sources: number,

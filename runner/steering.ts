@@ -1,8 +1,7 @@
 /**
  * @module
- * The main isolate's side of steering a running load: a request (dashboard, `loadlab steer`) is checked
- * against the run under way and refused with the reason, or stamped a little ahead on the run's time axis
- * so every worker has it in time, sent to every worker, and recorded for results.json.
+ * The main isolate's side of steering: a request (dashboard, `loadlab steer`) checked against the run under
+ * way, refused with the reason or stamped a little ahead, sent to every worker and recorded for results.
  */
 import { type AttackConfig, measuredDurationMs } from "./config.ts";
 import type { LoadModel } from "../results/mod.ts";

@@ -1,9 +1,7 @@
 /**
  * @module
- * A flow's WebSocket step as the attack config holds it, and the rules an experiment file's `ws:` step
- * shares with it: one action per step (`connect`, `send`, `wait`, `close`). A match is a check's rule or
- * nothing (the next message); captures and checks read the matched message. Ordering rules are checked
- * here over a flow's steps, so both file and config refuse them with the step's path before any load.
+ * A flow's WebSocket step as config and file hold it: one action per step (`connect`, `send`, `wait`,
+ * `close`), a match a check's rule or nothing; ordering rules refuse a bad flow before any load.
  */
 import { z } from "zod";
 import { checkFields, checkRules } from "./session_schema.ts";

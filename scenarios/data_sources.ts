@@ -1,13 +1,10 @@
-/**
- * @module
- * The `data:` sources of an experiment file (CSV, JSON, NDJSON), read once at plan time.
- */
+/** @module The `data:` sources of an experiment file (CSV, JSON, NDJSON), read once at plan time. */
 import { z } from "zod";
 import { FileReadError, formatCap, readFileCapped } from "../system/read_capped.ts";
-import { VALUE_NAME } from "../runner/session_schema.ts";
+import { dataOrderSchema, VALUE_NAME, whenDoneSchema } from "../runner/session_schema.ts";
 import { type PackedRows, packRows, shared } from "../runner/data_rows.ts";
-import { jsonErrorReason } from "../validation/json_document.ts";
-import { isRecord } from "../validation/json_document.ts";
+import { isRecord, jsonErrorReason } from "../validation/json_document.ts";
+import { grown } from "../system/large_arrays.ts";
 import { fieldsOf, option } from "../runner/option.ts";
 import { customIssue, repeatsOf } from "../validation/mod.ts";
 
@@ -29,13 +26,13 @@ export const DATA_OPTIONS = {
   ),
   order: option(
     { kind: "word", flag: "--data-order O", example: "random" },
-    z.enum(["sequential", "random", "unique"]).default("sequential"),
+    dataOrderSchema,
     "sequential, random, or unique (each row once across workers and",
     "segments)",
   ),
   whenDone: option(
     { kind: "word", flag: "--data-when-done W", example: "stop" },
-    z.enum(["wrap", "stop"]).optional(),
+    whenDoneSchema.unwrap().optional(),
     "when a worker's rows run out: wrap, or stop (unique's only one)",
   ),
   /** Artillery's payload `fields`: the column names, in order. */
@@ -136,7 +133,6 @@ function checkColumns(columns: string[], path: string, where: string): void {
       `column ${JSON.stringify(bad)} is not a name ({{ name }}: letters, digits, _ . -)`,
     );
   }
-  // One pass with a map, so a header of 200,000 columns takes no quadratic time.
   const [repeat] = repeatsOf(columns, (name) => name);
   if (repeat === undefined) return;
   const [seen, k] = repeat;
@@ -211,10 +207,7 @@ function textOf(v: unknown): string {
 
 const QUOTE = 34, COMMA = 44, CR = 13, LF = 10;
 
-/**
- * Parses `bytes` as RFC 4180 CSV whose values stay byte ranges, never strings (consumed: values are moved
- * down in place); with `hasHeader` the first record is the header. A problem names `file` and its line.
- */
+/** RFC 4180 CSV as byte ranges, moved down in place; `hasHeader`: the first record is the header. */
 function csvPacked(bytes: Uint8Array, file: string, hasHeader: boolean, columns?: number) {
   const fail = (line: number, reason: string) => new DataFileError(file, line, reason);
   const n = bytes.length;
@@ -240,7 +233,7 @@ function csvPacked(bytes: Uint8Array, file: string, hasHeader: boolean, columns?
         w += j - i;
         i = j;
       }
-      if (k === ends.length) ends = grown(ends);
+      if (k === ends.length) ends = grown(ends, new Uint32Array(ends.length * 2));
       ends[k++] = w;
       if (i < n && bytes[i] === COMMA) {
         any = true;
@@ -268,8 +261,8 @@ function csvPacked(bytes: Uint8Array, file: string, hasHeader: boolean, columns?
     if (fields !== width) throw fail(recordLine, `has ${fields} fields; the header has ${width}`);
     count++;
   }
-  const rows = { count, columns: width ?? 0, bytes: shared(bytes.subarray(0, w)), ends: sharedEnds(ends, k) };
-  return { header, rows };
+  const packed = { bytes: shared(bytes.subarray(0, w)), ends: shared(ends.subarray(0, k)) };
+  return { header, rows: { count, columns: width ?? 0, ...packed } };
 }
 
 /** Reads a quoted field from `i` (after its opening quote); returns the next read, write and line. */
@@ -310,17 +303,5 @@ function textValues(bytes: Uint8Array, ends: Uint32Array, from: number, to: numb
   for (let k = from; k < to; k++) {
     out.push(decoder.decode(bytes.subarray(k === 0 ? 0 : ends[k - 1], ends[k])));
   }
-  return out;
-}
-
-function grown(ends: Uint32Array): Uint32Array {
-  const out = new Uint32Array(ends.length * 2);
-  out.set(ends);
-  return out;
-}
-
-function sharedEnds(ends: Uint32Array, k: number): Uint32Array {
-  const out = new Uint32Array(new SharedArrayBuffer(k * 4));
-  out.set(ends.subarray(0, k));
   return out;
 }

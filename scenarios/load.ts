@@ -1,7 +1,4 @@
-/**
- * @module
- * The one way from an experiment's text to a plan ready to run; each step throws one `ExperimentError`.
- */
+/** @module An experiment's text to a plan ready to run; each step throws one `ExperimentError`. */
 import { formatPath, type Issue, issueList, issuesOf, validate } from "../validation/mod.ts";
 import { attackConfigSchema, type RelativeAttackInput } from "../runner/config.ts";
 import { type ArtilleryRunFlags, importArtillery, isArtilleryScript } from "./artillery/convert.ts";
@@ -23,6 +20,7 @@ import { targetSpecSchema } from "../targets/spec.ts";
 import { shownSweepValue } from "../results/redact.ts";
 import { applyParameter } from "./plan/attack.ts";
 import { FILE_OPTIONS } from "./schema/loads.ts";
+import { sweepCovers } from "./schema/checks.ts";
 import { defined } from "../validation/defined.ts";
 
 /** Options of `loadExperiment`, as the command line gives them. */
@@ -61,10 +59,7 @@ export interface LoadPlanOptions extends LoadOptions {
   preflight?: boolean;
 }
 
-/**
- * An experiment's text as a plan ready to run; throws `ExperimentError` with every problem of the first
- * step that has any (an unknown `--only` name, or a plan that cannot be cut into segments, too).
- */
+/** An experiment's text as a runnable plan; throws `ExperimentError` with the first failing step's issues. */
 export async function loadPlan(text: string, opts: LoadPlanOptions = {}): Promise<Plan> {
   return (await loadRunnable(text, opts)).plan;
 }
@@ -104,7 +99,6 @@ async function planRunnable(
     ? read
     : { ...read, targets: anchorTargets(read.targets, dirname(opts.file)) };
   if (loaded.script) loaded.script = anchorScript(loaded.script, opts.file);
-  // Data files are read now (relative to the file) and every placeholder checked against them.
   const { tables, issues: dataIssues } = readDataTables(loaded, opts.file);
   // protobuf.js is loaded for a file with a `grpc:` section or a flow's `grpc:` step only.
   const flows = [loaded.flows ?? [], ...Object.values(loaded.loads).map((load) => load.flows ?? [])].flat();
@@ -127,8 +121,7 @@ async function planRunnable(
   // Engine-schema rules (workers > connections, flows on a throughput load, ...) for every run, now.
   const runIssues = checkPlan(full);
   if (runIssues.length > 0) throw new ExperimentError(runIssues, { file: opts.file });
-  // --only picks from a file checked in full (a broken run is a broken file even when not picked); the
-  // picked runs are ordered among themselves, so they are planned as such.
+  // --only picks from a file checked in full; the picked runs are planned among themselves.
   let plan = opts.only ? planned(opts.only) : full;
   if (opts.segment) plan = segmentPlan(plan, opts.segment, opts.startAtEpochMs);
   if (opts.preflight !== false) {
@@ -227,7 +220,11 @@ export function segmentPlan(plan: Plan, segment: PlanSegment, startAtEpochMs?: n
       ...(i === 0 && startAtEpochMs !== undefined ? { startAtEpochMs } : {}),
     },
   }));
-  for (const run of runs) issues.push(...segmentIssues(run));
+  for (const { attack, target, name } of runs) {
+    for (const i of engineIssues(attack, target)) {
+      issues.push({ ...i, message: `${i.message} (in run ${name})` });
+    }
+  }
   if (issues.length) throw new ExperimentError(issues);
   return { ...plan, runs };
 }
@@ -267,13 +264,6 @@ function unsplittable(plan: Plan): Issue[] {
   return issues;
 }
 
-/** The problems of one segmented run's attack config, each naming the run; none when it parses. */
-function segmentIssues(run: PlannedRun): Issue[] {
-  const parsed = validate(attackConfigSchema, { ...run.attack, url: "http://127.0.0.1/" });
-  if (parsed.ok) return [];
-  return parsed.issues.map((issue) => ({ ...issue, message: `${issue.message} (in run ${run.name})` }));
-}
-
 /** The file keys of attack fields, for issues found by the engine's schema. */
 const FILE_KEYS: Record<string, string> = {
   rampToPerSec: "rampTo",
@@ -293,10 +283,7 @@ function engineIssues(attack: RelativeAttackInput, target: PlannedRun["target"])
   const spec = target.kind === "spec" ? target.spec as { url?: unknown; tls?: unknown } : null;
   const url = target.kind === "url" ? target.url : spec?.url;
   const https = typeof url === "string" ? url.startsWith("https:") : spec?.tls !== undefined;
-  const parsed = attackConfigSchema.safeParse({
-    ...attack,
-    url: https ? "https://127.0.0.1/" : "http://127.0.0.1/",
-  });
+  const parsed = attackConfigSchema.safeParse({ ...attack, url: `http${https ? "s" : ""}://127.0.0.1/` });
   return parsed.success ? [] : issuesOf(parsed.error, attackConfigSchema);
 }
 
@@ -406,9 +393,7 @@ function sweepIndexOf(plan: Plan, run: PlannedRun, point: SweepPoint): [number, 
   const sweeps = plan.experiment.sweeps;
   for (let i = 0; i < sweeps.length; i++) {
     const s = sweeps[i];
-    if (s.parameter !== point.parameter) continue;
-    if (s.loads && !s.loads.includes(run.load)) continue;
-    if (s.targets && !s.targets.includes(run.variant)) continue;
+    if (s.parameter !== point.parameter || !sweepCovers(s, run.variant, run.load)) continue;
     // The run shows a secret (or a URL password) redacted (scenarios/plan/plan.ts); the file has the value.
     const j = (s.values as Array<number | string>).findIndex((v) =>
       v === point.value || shownSweepValue(s.parameter, v) === point.value

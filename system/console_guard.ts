@@ -1,17 +1,13 @@
 /**
  * @module
- * The console's two guards: printing that never ends a command (a failed print is said once), and
- * every string printed passing through `shown` first, so a secret a server or script echoes is redacted
- * on the terminal.
+ * The console's two guards: printing that never ends a command (a failed print is said once), and every
+ * string printed passing through `shown` first, so a secret a server or script echoes is redacted.
  */
 import { osErrorText } from "./output_file.ts";
 
 type Method = "log" | "info" | "debug" | "dir" | "table" | "error" | "warn";
 let guarded = false;
-/**
- * Prints `line` on stderr past the guard: only text loadlab made for its user (never a server's), for the
- * one secret loadlab hands its user, the dashboard's token.
- */
+/** Prints `line` on stderr past the guard: loadlab's own text (never a server's), the dashboard's token. */
 export const printOwnLine: (line: string) => void = console.error.bind(console);
 
 function wrap(methods: readonly Method[], make: (print: (...args: unknown[]) => void) => typeof console.log) {

@@ -15,7 +15,6 @@ export function copyBytes(dst: Uint8Array, at: number, src: Uint8Array, from: nu
   return at + length;
 }
 
-/** `parts` back to back in one new buffer. */
 export function concatBytes(parts: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
   let length = 0;
   for (const p of parts) length += p.length;

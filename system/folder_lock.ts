@@ -4,7 +4,7 @@
  * process refuses at once naming the first; the kernel drops the lock however its process dies.
  */
 import { sleepUnlessAborted } from "./sleep.ts";
-import { readInto } from "./read_capped.ts";
+import { readTextAt } from "./read_capped.ts";
 
 interface LockHolder {
   pid: number;
@@ -80,16 +80,10 @@ async function namesFile(path: string, file: Deno.FsFile): Promise<boolean> {
 async function readHolder(file: Deno.FsFile, waitMs: number): Promise<LockHolder | null> {
   const deadline = Date.now() + waitMs;
   for (;;) {
-    const holder = parseHolder(await readAll(file));
+    const holder = parseHolder(readTextAt(file, 0, MAX_LOCK_FILE_BYTES));
     if (holder || Date.now() >= deadline) return holder;
     await sleepUnlessAborted(50);
   }
-}
-
-async function readAll(file: Deno.FsFile): Promise<string> {
-  await file.seek(0, Deno.SeekMode.Start);
-  const buf = new Uint8Array(MAX_LOCK_FILE_BYTES);
-  return new TextDecoder().decode(buf.subarray(0, await readInto(file, buf)));
 }
 
 function parseHolder(text: string): LockHolder | null {

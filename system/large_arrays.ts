@@ -1,8 +1,4 @@
-/**
- * @module
- * Spread-free `Math.max`, `Math.min` and `String.fromCharCode` for arrays of any length: a spread passes
- * each element on the stack and throws `RangeError` past about 100,000.
- */
+/** @module Spread-free max, min and fromCharCode for any length (a spread throws past ~100,000); `grown`. */
 
 export function maxOf(xs: ArrayLike<number>): number {
   let max = -Infinity;
@@ -14,6 +10,12 @@ export function minOf(xs: ArrayLike<number>): number {
   let min = Infinity;
   for (let k = 0; k < xs.length; k++) min = Math.min(min, xs[k]);
   return min;
+}
+
+/** `to` (the larger array) holding `from` at its start. */
+export function grown<T extends Uint8Array | Uint32Array | Float64Array>(from: T, to: T): T {
+  to.set(from);
+  return to;
 }
 
 const CHUNK = 8192;

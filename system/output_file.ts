@@ -1,12 +1,12 @@
 /**
  * @module
- * Where an output path leads and how to write there (replace a file by rename, write a device or FIFO
- * through), and the check that an output is none of the command's inputs or other outputs. Output files
- * are written whole or not at all (temp file + rename), with a probe that an output can be written; an OS
- * error's reason is said without Deno's trailing call and paths (often a temp file the user never named).
+ * Where an output path leads and how to write there: a file whole or not at all (temp file + rename), a
+ * device or FIFO through; the check that an output is none of the command's inputs or other outputs, a
+ * probe that it can be written, and an OS error's reason without Deno's trailing call and paths.
  */
 import { statOrNull } from "./path_lookup.ts";
 import { within } from "./sleep.ts";
+import { writeAll } from "./write_all.ts";
 
 type OutputTarget =
   | { kind: "file"; path: string }
@@ -64,8 +64,7 @@ export async function writeThrough(target: OutputTarget, text: string): Promise<
     ? await openFifo(target.path)
     : await Deno.open(target.path, { write: true });
   try {
-    const data = new TextEncoder().encode(text);
-    for (let done = 0; done < data.length;) done += await file.write(data.subarray(done));
+    await writeAll(file, new TextEncoder().encode(text));
   } finally {
     file.close();
   }
@@ -185,7 +184,6 @@ export async function assertFilesWritable(files: Iterable<[string, string | unde
   for (const [flag, path] of files) {
     if (path === undefined) continue;
     await assertFileWritable(path).catch((err) => {
-      // Deno's message ends with the call and the probe file's path, which the user never named.
       throw new OutputError(`${flag} ${path}: cannot write: ${osErrorText(err)}`, { cause: err });
     });
   }

@@ -1,8 +1,7 @@
 /**
  * @module
  * The PATH lookup of loadlab, a file's status or null, and a program's short answer (`--version`). Only
- * files with an execute bit count, as in a shell, so a non-executable `redis-server` earlier on PATH does
- * not shadow the real one.
+ * executable files count, as in a shell: a non-executable `redis-server` earlier on PATH shadows nothing.
  */
 
 /** `stat(path)` (Deno.statSync, or Deno.lstatSync for the link itself), or null when it fails. */

@@ -1,8 +1,7 @@
 /**
  * @module
- * Free loopback ports, picked outside the kernel's ephemeral range so no client socket takes one between
- * the check and the server's listen; waiting for a port to accept; the local ports and addresses a load
- * can send from, checked before it; and which process listens on a port loadlab did not start.
+ * Free loopback ports outside the kernel's ephemeral range (no client socket takes one before the listen),
+ * waits for a port to accept, the source ports and addresses a load may use, and who listens on a port.
  */
 import { sleepUnlessAborted } from "./sleep.ts";
 import { readTextOrNull } from "./proc_stat.ts";
@@ -95,10 +94,9 @@ export function listeningInodes(table: string, port: number): string[] {
 }
 
 /**
- * The pid of the lowest-numbered process holding a socket listening on `port`, or null. This process's own
- * ancestors are asked first (a harness that serves the app and starts loadlab: the walk over every process's
- * descriptors takes seconds on a busy machine, which a short run does not last); the topmost one holding it
- * is the one forked servers share it from. Asynchronous: a caller keeps the walk off its first request.
+ * The pid of the lowest-numbered process listening on `port`, or null; this process's ancestors are asked
+ * first (the topmost holder: forked servers share the port from it), before the slow walk over every
+ * process's descriptors. Asynchronous: callers keep the walk off their first request.
  */
 export async function listeningPid(port: number): Promise<number | null> {
   const inodes = new Set<string>();

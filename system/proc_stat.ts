@@ -1,8 +1,7 @@
 /**
  * @module
- * Readers of `/proc/<pid>/` (stat, process tree, RSS, schedstat wait, peak RSS), the host's CPU
- * (`/proc/stat`, `/proc/pressure/cpu`) and its network counters (`/proc/net/netstat`, `/proc/net/snmp`
- * as `Prefix.Name`, e.g. `TcpExt.ListenOverflows`); null off Linux and for a process that is gone.
+ * Readers of `/proc/<pid>/` (stat, process tree, RSS, schedstat), the host's CPU (`/proc/stat`, PSI) and its
+ * network counters (as `Prefix.Name`, e.g. `TcpExt.ListenOverflows`); null off Linux or for a process gone.
  */
 
 /** The text of a kernel file, or null when it cannot be read (not Linux, a process gone). */

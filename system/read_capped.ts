@@ -84,14 +84,13 @@ function readUnsized(file: Deno.FsFile, path: string, maxBytes: number): Uint8Ar
   return concatBytes(pieces);
 }
 
-export async function readInto(file: Deno.FsFile, buf: Uint8Array): Promise<number> {
+/** The text of an open file from byte `offset`, at most `maxBytes` of it (a character cut is replaced). */
+export function readTextAt(file: Deno.FsFile, offset: number, maxBytes: number): string {
+  file.seekSync(offset, Deno.SeekMode.Start);
+  const buf = new Uint8Array(maxBytes);
   let n = 0;
-  while (n < buf.length) {
-    const got = await file.read(buf.subarray(n));
-    if (got === null) break;
-    n += got;
-  }
-  return n;
+  for (let got; n < buf.length && (got = file.readSync(buf.subarray(n))) !== null;) n += got;
+  return new TextDecoder().decode(buf.subarray(0, n));
 }
 
 /** The UTF-8 text of `path` (a UTF-8 byte-order mark dropped); other encodings throw `FileReadError`. */

@@ -1,8 +1,4 @@
-/**
- * @module
- * Abortable waits, so a cooldown or think time never holds up Ctrl-C or the end of a run, and bounded
- * waits for a promise, so a hung server or Redis holds nothing up for longer than its timeout.
- */
+/** @module Abortable waits (Ctrl-C never waits out a pause) and waits bounded by a timeout (a hung peer). */
 
 /** Resolves after about `ms`, or at once when `signal` aborts. */
 export function sleepUnlessAborted(ms: number, signal?: AbortSignal): Promise<void> {

@@ -1,10 +1,8 @@
 /**
  * @module
- * Entry point of a built-in target's process (instance, balancer, proxy), pinnable apart from the
- * generator: one JSON argument, prints READY, exits on SIGTERM/SIGINT or stdin EOF. With `tls:` an
- * instance also answers HTTP/3 over Deno's QUIC (`--unstable-net`) on the UDP port of its HTTPS port's
- * number, so one origin speaks HTTP/1.1, h2 and h3. It offers no dynamic QPACK table; a request stream
- * breaking the framing or the field rules is stopped and reset, unanswered.
+ * Entry point of a built-in target's process (instance, balancer, proxy): one JSON argument, prints READY,
+ * exits on SIGTERM/SIGINT or stdin EOF. With `tls:` an instance also answers HTTP/3 (Deno's QUIC) on the UDP
+ * port of its HTTPS port's number, with no dynamic QPACK table; a stream breaking the rules is reset.
  */
 import { createTargetApp } from "./app/app.ts";
 import { serveBalancer } from "./balancer/balancer.ts";

@@ -1,9 +1,4 @@
-/**
- * @module
- * The one error type of every target start-up failure. Setup problems (a port in use, an app that exits
- * early, Redis unreachable) are the user's to fix: each error carries a `hint` beside its `cause`, and the
- * CLI prints message and hint, exiting non-zero, instead of a stack trace.
- */
+/** @module The one error of target start-up failures: the user's to fix, so it carries a `hint`. */
 
 /** A target could not be started or reached; `hint` says what the user can do about it. */
 export class TargetError extends Error {

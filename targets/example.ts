@@ -20,10 +20,7 @@ const APP_PACKAGES: Record<ExampleSpec["app"], string> = {
 
 export const EXAMPLES_INSTALL_HINT = "npm install --prefix examples";
 
-/**
- * The command that runs `spec.app`, with its runtime (`node v20.20.2`, `deno 2.9.6 (npm compat)`); throws
- * TargetError when the requested runtime cannot.
- */
+/** The command that runs `spec.app` and its runtime (`node v20.20.2`); TargetError when it cannot. */
 export function exampleCommand(spec: ExampleSpec, examplesDir: URL = EXAMPLES_DIR) {
   const entry = new URL(`${spec.app}/server.js`, examplesDir);
   if (examplesDir.protocol !== "file:" || !existsSync(entry)) {

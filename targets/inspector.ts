@@ -91,10 +91,7 @@ class InspectorSession {
   }
 }
 
-/**
- * The processes under a profiled one: count at the end, and CPU seconds meanwhile, reaped ones included.
- * A mostly idle profile beside busy children shows a primary that hands work on (node:cluster).
- */
+/** A profiled process's children: count at the end, CPU seconds meanwhile (node:cluster hands work on). */
 type ChildrenCpu = { count: number; cpuSec: number };
 
 /** A profile of one process (with its children's CPU meanwhile), or why none could be taken. */

@@ -1,8 +1,7 @@
 /**
  * @module
- * The targets loadlab measures, behind `startTarget(spec)` (built-in Hono target, external app, example
- * framework app, Redis proxy) and `startTelemetry(target)`. Targets run in their own processes
- * (child_main.ts), so a run that only starts them never loads their code.
+ * The targets loadlab measures, behind `startTarget(spec)` and `startTelemetry(target)`; they run in their
+ * own processes (child_main.ts), so a run that only starts them never loads their code.
  */
 export { startTarget } from "./start.ts";
 export { loopbackListener, startTelemetry } from "./telemetry.ts";

@@ -74,7 +74,6 @@ class Tail {
 
 /** Opens a target's log for appending; a FIFO is refused, since opening it blocks the main thread. */
 function openLog(name: string, path: string): Deno.FsFile {
-  // Not there yet: created below.
   if (statOrNull(path)?.isFifo === true) {
     throw new TargetError(
       `${name}: log file ${path} is a FIFO`,

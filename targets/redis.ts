@@ -109,10 +109,7 @@ async function removeStaleRedisDirs(ours: string): Promise<void> {
   } catch { /* an unreadable temp folder: nothing to clean */ }
 }
 
-/**
- * Redis rewrites its process title over /proc/<pid>/environ, erasing the LOADLAB_RUN_ID mark that finds
- * leftovers; `set-proc-title no` (Redis 6.2+) keeps it, and is passed only to versions that know it.
- */
+/** `set-proc-title no` where Redis knows it (6.2+): a title rewrite erases LOADLAB_RUN_ID in environ. */
 function keepEnvironArgs(program: string): string[] {
   const version = /v=(\d+)\.(\d+)/.exec(programOutput(program, ["--version"]) ?? "");
   const [major, minor] = version ? [Number(version[1]), Number(version[2])] : [0, 0];

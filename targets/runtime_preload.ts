@@ -1,8 +1,4 @@
-/**
- * @module
- * Injects the runtime sampler into started targets: `--require` through `NODE_OPTIONS` for Node (reaching
- * a forked node too), `--preload` for `deno run`.
- */
+/** @module Injects the runtime sampler: `--require` in NODE_OPTIONS (forks too), `--preload` for Deno. */
 import { basename, resolve } from "node:path";
 import { RUNTIME_DIR_ENV, samplerSource } from "./runtime_sampler.ts";
 

@@ -1,8 +1,7 @@
 /**
  * @module
- * What a target is, as data: the zod schemas, the `TargetSpec` union `startTarget` accepts and the
- * `RunningTarget` it returns, and the `ChildSpec` a built-in target's process (child_main.ts) starts from:
- * apart from process code, so the scenario loader and the parent load no server code.
+ * What a target is, as data: the zod schemas, `TargetSpec`, `RunningTarget` and a child's `ChildSpec`, apart
+ * from process code so the scenario loader and the parent load no server code.
  */
 import { z } from "zod";
 import type { InspectedProcess } from "./inspector.ts";
@@ -32,7 +31,6 @@ const placeFields = {
 
 /** The CMS-like `/home` page's database pool (defaults in targets/app/cms.ts). */
 export const cmsSchema = z.object({
-  /** Connection pool size. */
   poolSize: z.number().int().min(1, "cms.poolSize must be >= 1").max(10_000).optional(),
   /** A timer, like a database round trip, not CPU. */
   queryMs: z.number().min(0, "cms.queryMs must be >= 0").max(60_000).optional(),

@@ -1,9 +1,8 @@
 /**
  * @module
- * `startTarget`: a `TargetSpec` as running processes and one handle to stop them all. Built-in instances,
- * the balancer and the proxy are this program started again with a child spec (child_main.ts), each on
- * its own core; other apps start as given, the runtime samplers preloaded. All or nothing: the `Stack`
- * of what was started is stopped in reverse when a step fails, before the error.
+ * `startTarget`: a `TargetSpec` as running processes and one handle to stop them all. Built-in instances, the
+ * balancer and the proxy are this program again with a child spec (child_main.ts), each on its own core. All
+ * or nothing: what was started (`Stack`) is stopped in reverse when a step fails.
  */
 import { defined } from "../validation/defined.ts";
 import { TargetError } from "./errors.ts";
@@ -96,11 +95,7 @@ async function startRedis(stack: Stack, url: string | undefined, needed: boolean
   return redis;
 }
 
-/**
- * Starts an app loadlab does not make (external, example), samplers preloaded, inspector open with `profile`;
- * ready once `url`'s port accepts and, with `readyPath`, GET `url + readyPath` answers 2xx. Returns its
- * command line.
- */
+/** Starts an external or example app; ready when its port accepts and GET `readyPath` answers 2xx. */
 async function startApp(
   stack: Stack,
   opts: StartOptions,

@@ -1,8 +1,4 @@
-/**
- * @module
- * Per-interval telemetry of a running target as `TelemetrySeries`: each process's CPU, RSS and run-queue
- * wait from /proc; Redis counters from INFO; the runtime samplers' loop delay, GC and heap.
- */
+/** @module A target's telemetry per interval: CPU, RSS, run-queue wait, Redis INFO, runtime samplers. */
 import type { TelemetrySeries } from "../results/mod.ts";
 import { connectRedis, type RedisClient } from "./redis.ts";
 import type { RunningTarget, TargetProcess } from "./spec.ts";
@@ -10,6 +6,7 @@ import type { SamplerLine } from "./runtime_sampler.ts";
 import { readProcSample, readRunQueueWait } from "../system/proc_stat.ts";
 import { listeningPid } from "../system/ports.ts";
 import { statOrNull } from "../system/path_lookup.ts";
+import { readTextAt } from "../system/read_capped.ts";
 
 /** The fields of `INFO` we plot; counters are totals since Redis started. */
 export function parseRedisInfo(info: string) {
@@ -147,10 +144,7 @@ export function startTelemetry(
   };
 }
 
-/**
- * The local process behind a loopback URL, sampled as a started target's is; undefined when none. It walks
- * every process's descriptors, which is slow: callers start the load meanwhile.
- */
+/** The local process behind a loopback URL, sampled as a started target's; slow: reads every pid's fds. */
 export async function loopbackListener(url: string): Promise<{ processes: TargetProcess[] } | undefined> {
   const u = URL.canParse(url) ? new URL(url) : null;
   if (!u || !(u.hostname === "localhost" || u.hostname === "[::1]" || u.hostname.startsWith("127."))) return;
@@ -227,27 +221,14 @@ class RuntimeReader {
   }
 }
 
-/** The text of `path` from byte `offset` to its end ("" when there is none). */
+/** The text of `path` from byte `offset` to its last newline ("" when there is none). */
 function readFrom(path: string, offset: number): string {
-  let file: Deno.FsFile | undefined;
   try {
-    file = Deno.openSync(path);
-    const size = file.statSync().size;
-    if (size <= offset) return "";
-    file.seekSync(offset, Deno.SeekMode.Start);
-    const buf = new Uint8Array(size - offset);
-    let got = 0;
-    while (got < buf.length) {
-      const n = file.readSync(buf.subarray(got));
-      if (n === null || n === 0) break;
-      got += n;
-    }
-    // Cut at the last newline so a multi-byte character is never split; the rest is read next time.
-    const end = buf.subarray(0, got).lastIndexOf(10) + 1;
-    return new TextDecoder().decode(buf.subarray(0, end));
+    using file = Deno.openSync(path);
+    const text = readTextAt(file, offset, Math.max(0, file.statSync().size - offset));
+    // A line not yet ended (perhaps a character cut in two) is read whole next time.
+    return text.slice(0, text.lastIndexOf("\n") + 1);
   } catch {
     return "";
-  } finally {
-    file?.close();
   }
 }

@@ -1,7 +1,7 @@
 /**
  * @module
- * Experiment text read by `JSON.parse`, with the YAML reader's problems: syntax, duplicate key, depth; and
- * why a text is not JSON, without the input's excerpt; and whether parsed data is a plain mapping.
+ * Experiment text read by `JSON.parse` with the YAML reader's problems (syntax, duplicate key, depth), never
+ * quoting the input; and whether parsed data is a plain mapping.
  */
 import type { Result } from "./mod.ts";
 import { MAX_NESTING_DEPTH } from "./input_limits.ts";

@@ -1,7 +1,4 @@
-/**
- * @module
- * The zod-issue formatter: `{path, message}` data saying what was expected and found, and "did you mean".
- */
+/** @module The zod-issue formatter: `{path, message}` saying what was expected and found; "did you mean". */
 import type { z } from "zod";
 import { allowedKeysAt, describe, EXPECTED_WORDS, oneOf, schemasAt } from "./schema_walk.ts";
 import { nearest } from "./suggest.ts";

@@ -1,7 +1,4 @@
-/**
- * @module
- * Reads a zod 4 schema's `_zod.def` for the issue formatter; an unknown kind degrades only the wording.
- */
+/** @module Reads a zod 4 schema's `_zod.def` for the issue formatter; an unknown kind dulls the wording. */
 import { z } from "zod";
 
 type Schema = z.core.$ZodType;

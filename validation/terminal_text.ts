@@ -1,8 +1,4 @@
-/**
- * @module
- * Text from outside made safe to print or embed: a crafted string's escape sequences could rewrite or hide
- * lines, its markup could add elements to a page.
- */
+/** @module Outside text made safe to print or embed: escapes could rewrite lines, markup add elements. */
 
 /** Escape sequences, 7- and 8-bit: CSI, string commands (OSC, DCS, SOS, PM, APC) to BEL or ST, `ESC x`. */
 const ESCAPE_SEQUENCE =

@@ -1,7 +1,4 @@
-/**
- * @module
- * What in YAML text would cost its parser far more than its size, found from the lexer's tokens first.
- */
+/** @module What in YAML text would cost its parser far more than its size, found from the lexer's tokens. */
 import { Lexer } from "yaml";
 import type { Issue } from "./mod.ts";
 import { MAX_NESTING_DEPTH, MAX_YAML_ANCHORS } from "./input_limits.ts";
@@ -9,9 +6,8 @@ import { TOO_DEEP } from "./json_document.ts";
 
 /**
  * The first thing in the tokens the parser would pay for beyond its size: too many anchors, deep nesting.
- * Block nesting counts the indentation levels open at a line plus the indicators (`- `, `key:`) on it, so
- * a file nested by indentation is refused at the same depth on every machine, not where the parser's
- * stack ends.
+ * Block nesting counts open indentation levels plus the indicators (`- `, `key:`) on a line, so a depth is
+ * refused alike on every machine, not where the parser's stack ends.
  */
 export function yamlCostIssue(text: string): Issue | undefined {
   let depth = 0;

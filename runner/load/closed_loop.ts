@@ -1,9 +1,7 @@
 /**
  * @module
  * The closed loop of the closed models: a connection sends again once its response ended, while `take`
- * grants; the intended send is the actual one, so latency is one user's service time. Under steering (or
- * ghz's concurrency schedule) connection i runs while i is below the active count: a retired one finishes its
- * request in flight and closes, one added opens as its loop starts, a resume restarts what a pause ended.
+ * grants, so latency is one user's service time; under steering connection i runs while i < the active count.
  */
 import { type CommonConfig, type LoadContext, mayStart } from "./executor.ts";
 import { slotsOf } from "./schedule.ts";

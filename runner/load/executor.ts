@@ -1,8 +1,4 @@
-/**
- * @module
- * The context a worker gives a load model's run: a run decides when each request starts and on which
- * connection; connections, recording, the watchdog and the graceful stop are the worker runtime's.
- */
+/** @module What a worker gives a model's run: the run picks when and on which connection requests start. */
 import type { ConnectionShared, LoadConnection } from "../http/load_connection.ts";
 import type { WorkerSteering } from "./steer.ts";
 

@@ -1,9 +1,7 @@
 /**
  * @module
- * A data source's rows as one worker hands them out, one per arrival, decided from its global stripe
- * (`g` of `G`) without talking to other workers: `sequential` from offset `g·N/G` (`wrap` or `stop` at
- * the end), `random` a uniform pick, `unique` rows `k mod G = g` once each. HOT PATH: `next()` is an index
- * step; a row's values are views of the shared packed bytes, made on first use and kept.
+ * A data source's rows as one worker hands them out, one per arrival, from its stripe (`g` of `G`) alone:
+ * `sequential` from `g·N/G`, `random`, or `unique` rows `k mod G = g`. HOT PATH: `next()` is an index step.
  */
 import type { DataSpec } from "../session_schema.ts";
 import { type PackedRows, rowViews } from "../data_rows.ts";

@@ -1,9 +1,7 @@
 /**
  * @module
- * Flows ready for the session loop: request steps encoded once per worker (also as HTTP/2 frames), picked
- * by weight with the mix's `PickCycle`, numbered and labelled (`label` or `METHOD path`). A flow's values
- * are the data columns, then its captures' names, so a placeholder is an index fixed here. A step keeps its
- * response's head or body only when it needs to; with cookies every step is a template.
+ * Flows ready for the session loop: request steps encoded once per worker (HTTP/2 too), picked by weight,
+ * labelled; a flow's values are the data columns, then its captures, so a placeholder is a fixed index.
  */
 import { shownName } from "../../validation/shown_name.ts";
 import type { FlowSpec } from "../flow_spec.ts";

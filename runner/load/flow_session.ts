@@ -1,10 +1,9 @@
 /**
  * @module
- * Sessions: what one arrival does when the load has flows (Artillery's virtual user): a flow picked by
- * weight, its steps in order on one connection, filled from a data row and captures, with a cookie jar and
- * checks. Open loads time the first request from the arrival's intended time. A failed step or empty
- * capture fails the session; a stop's cut counts as neither; warm-up sessions are not counted. A worker
- * imports this module only for a load with flows.
+ * Sessions (Artillery's virtual user): a flow picked by weight, its steps in order on one connection, filled
+ * from a data row and captures, with a cookie jar and checks; open loads time the first request from the
+ * arrival's intended time. A failed step or empty capture fails the session, a stop's cut neither; warm-up
+ * sessions are not counted. A worker imports this module only for a load with flows.
  */
 import {
   type ConnectionShared,

@@ -1,11 +1,9 @@
 /**
  * @module
- * The generator's own warm-up before t0, never against the target: a short burst of the run's own load
- * model, connections, parser and recorder against an in-process loopback sink, so V8 runs the hot path
- * optimized from the first real send. What it records is thrown away; flows are not replayed (their
- * think times idle the burst). A WebSocket run sends its messages to an echo thread of its own. The parts
- * the run and the burst both build (recorder, connect gate, model context) are built here one way, so the
- * burst's optimized code sees the run's object shapes and is not deoptimized after t0.
+ * The generator's own warm-up before t0, never against the target: a short burst of the run's own model,
+ * connections, parser and recorder against an in-process loopback sink (a WebSocket run: an echo thread),
+ * so V8 runs the hot path optimized from the first real send; flows are not replayed, records are dropped.
+ * The parts run and burst share are built here one way, so the burst's code sees the run's object shapes.
  */
 import type { AttackConfig } from "../config.ts";
 import { type ConnectionShared, connectionShared, type LoadConnection } from "../http/load_connection.ts";
@@ -22,7 +20,6 @@ import { closeAll, exchangeArrival, type LoadContext } from "./executor.ts";
 import { type Sink, startSink, startWsSink } from "./warmup_sink.ts";
 import { WorkerSteering } from "./steer.ts";
 
-/** Longest the burst sends for. */
 const GENERATOR_WARMUP_MS = 200;
 /** A WebSocket run's burst (ms): its exchange takes more calls to optimize, and the echo is slower. */
 const WS_GENERATOR_WARMUP_MS = 400;
@@ -101,8 +98,7 @@ async function runBurst(
   const burstCfg = burstConfig(config, model, sinkUrl, options.ws, durationMs);
   const ctx = burstContext(burstCfg, link, durationMs, connections);
   recorder.setLoadEnd(ctx.endMs);
-  // Draining also exercises the interval encoding; at the end of the burst a backlog (a busy
-  // machine) is dropped and in-flight exchanges cut, so the burst stays near its duration.
+  // Draining exercises the interval encoding too; at the burst's end a backlog is dropped, exchanges cut.
   let answered = 0;
   const drain = (final: boolean) => {
     for (const sample of recorder.drain(performance.now(), final)) answered += sample.requests;
@@ -234,10 +230,7 @@ async function httpLink(
   return { chosen, factory, shared };
 }
 
-/**
- * WebSocket against the echo thread over the run's transport, pump, messages and echo matching: what each
- * exchange runs after t0, short of TLS, compression and the target's own match rule.
- */
+/** WebSocket to the echo thread over the run's transport, pump, messages and matching (no TLS). */
 async function wsLink(
   config: AttackConfig,
   ws: WsConfig,

@@ -1,8 +1,7 @@
 /**
  * @module
- * A flow's gRPC steps in a worker: the run's schema read once, each step made into its request (encoded
- * once, or a template filled per call), and its reply read as proto3 JSON for captures and checks (a
- * unary reply as an object, a stream's as a list; gzip inflated), only when a step reads the body.
+ * A flow's gRPC steps in a worker: the schema read once, each step's request encoded (or a template filled
+ * per call), and a reply read as proto3 JSON for captures and checks only when a step reads the body.
  */
 import type protobuf from "protobufjs";
 import protojson from "protobufjs/ext/protojson.js";

@@ -2,12 +2,13 @@
  * @module
  * Connections that wait for work: open models hand intended send times to lanes (a connection and a loop).
  * `SharedLanes` (rate, open count) keep one queue and open connections on demand up to a bound; a send
- * finding none free is server-bound (dropped at once when `whenBusy` is `drop`, a lane opening for later
- * ones), one the isolate was late for is late and opens none; both drop past the late bound. `FixedLanes`
- * (throughput) queue per connection, as wrk2 does.
+ * finding none free is server-bound (`whenBusy: drop`: dropped), one the isolate was late for is late and
+ * opens none; both drop past the late bound. `FixedLanes` (throughput) queue per connection, as wrk2 does.
  */
 import type { LoadConnection } from "../http/load_connection.ts";
 import type { LoadContext } from "./executor.ts";
+import { pace } from "./pacer.ts";
+import { type Schedule, shareOf } from "./schedule.ts";
 
 /** Sends one worker keeps waiting at most (~1 MB of times): beyond it a send is dropped and counted. */
 const MAX_QUEUED_SENDS = 100_000;
@@ -45,14 +46,23 @@ class TimeQueue {
   }
 }
 
-interface LaneOwner {
-  finished: boolean;
-  dropAfterMs: number | null;
+/** The lanes of one load, as each lane sees them; `finish` ends them once no more sends come. */
+abstract class LaneOwner {
+  finished = false;
+  protected lanes: Lane[] = [];
+  abstract readonly dropAfterMs: number | null;
   /** Drop what is still queued once the load's time is up (throughput) instead of sending it late. */
-  readonly dropAtEnd: boolean;
+  abstract readonly dropAtEnd: boolean;
   /** Absent: the owner's lanes keep their own queues (a send wakes its lane) and open none on demand. */
   onPark?(lane: Lane): void;
   onConnected?(): void;
+
+  /** No more sends: lanes finish their queue and end. */
+  async finish(): Promise<void> {
+    this.finished = true;
+    for (const lane of this.lanes) lane.wake();
+    await Promise.all(this.lanes.map((l) => l.done));
+  }
 }
 
 class Lane {
@@ -97,11 +107,9 @@ class Lane {
       const intendedMs = this.queue.shift();
       if (this.ctx.stopRequested) continue;
       const dropAfterMs = this.owner.dropAfterMs;
-      // Throughput (wrk2): a backlog still queued at the load's end is dropped, counted: sending it in the
-      // graceful stop would add answers the window had no room for. The rate model's late sends still go.
+      // Throughput (wrk2) drops, counted, a backlog still queued at the load's end (the window has no room
+      // for it) and a warm-up send still queued at t0; the rate model's late sends still go.
       const nowMs = performance.now();
-      // The same at t0: a warm-up send still queued is the warm-up's (throughput only; the rate model's
-      // late bound drops it), else it would be served inside the window ahead of the run's own.
       const t0 = this.ctx.startMs + this.ctx.config.warmupMs;
       if (this.owner.dropAtEnd && intendedMs < t0 && nowMs >= t0) continue;
       if (
@@ -118,10 +126,8 @@ class Lane {
 }
 
 /** One queue, lanes opened on demand up to `maxLanes` (rate model, open count). */
-export class SharedLanes implements LaneOwner {
-  finished = false;
+class SharedLanes extends LaneOwner {
   readonly #queue = new TimeQueue();
-  readonly #lanes: Lane[];
   readonly #parked: Lane[] = [];
   /** Lanes opened on demand whose connect has not ended yet: they will serve the queue. */
   #connecting = 0;
@@ -130,15 +136,16 @@ export class SharedLanes implements LaneOwner {
   readonly dropAtEnd = false;
 
   constructor(readonly ctx: LoadContext, readonly maxLanes: number, readonly dropAfterMs: number | null) {
+    super();
     this.#keepAlive = ctx.config.connection === "keep-alive";
-    this.#lanes = ctx.pool.slice(0, maxLanes).map((conn) => new Lane(conn, this.#queue, this, ctx));
+    this.lanes = ctx.pool.slice(0, maxLanes).map((conn) => new Lane(conn, this.#queue, this, ctx));
   }
 
-  onPark(lane: Lane): void {
+  override onPark(lane: Lane): void {
     this.#parked.push(lane);
   }
 
-  onConnected(): void {
+  override onConnected(): void {
     this.#connecting--;
   }
 
@@ -151,7 +158,7 @@ export class SharedLanes implements LaneOwner {
     if (full || (drop && !lane)) {
       this.ctx.shared.recorder.droppedSend(performance.now(), intendedMs);
       // As k6's arrival rates: one lane at a time opens, for the sends after the one dropped.
-      if (drop && this.#connecting === 0 && this.#lanes.length < this.maxLanes) this.#open();
+      if (drop && this.#connecting === 0 && this.lanes.length < this.maxLanes) this.#open();
       return;
     }
     this.#queue.push(intendedMs);
@@ -160,7 +167,7 @@ export class SharedLanes implements LaneOwner {
     else if (this.#queue.length > this.#connecting && (!late || !this.#keepAlive)) {
       // Every lane busy and the connects under way do not cover the queue: open one if allowed, but not
       // for a send the isolate dispatched late (docs/lab/PERFORMANCE_NOTES.md, "Open-model start-up").
-      if (this.#lanes.length < this.maxLanes && this.ctx.shared.connectGate.hasRoom) this.#open();
+      if (this.lanes.length < this.maxLanes && this.ctx.shared.connectGate.hasRoom) this.#open();
       else waits = true;
     }
     if (late) this.ctx.shared.recorder.lateSend(performance.now());
@@ -169,30 +176,34 @@ export class SharedLanes implements LaneOwner {
 
   #open(): void {
     if (this.#keepAlive) this.#connecting++;
-    this.#lanes.push(new Lane(this.ctx.newConnection(), this.#queue, this, this.ctx, this.#keepAlive));
-  }
-
-  /** No more sends: lanes finish their queue and end. */
-  async finish(): Promise<void> {
-    this.finished = true;
-    for (const lane of this.#lanes) lane.wake();
-    await Promise.all(this.#lanes.map((l) => l.done));
+    this.lanes.push(new Lane(this.ctx.newConnection(), this.#queue, this, this.ctx, this.#keepAlive));
   }
 }
 
+/** Paces `schedule` onto lanes opened on demand, up to this worker's share of `maxConnections`. */
+export async function paceOnDemand(
+  ctx: LoadContext,
+  schedule: Schedule,
+  maxConnections: number,
+): Promise<void> {
+  const maxLanes = ctx.streamsPerConnection * shareOf(maxConnections, ctx.workerIndex, ctx.workerCount);
+  const lanes = new SharedLanes(ctx, Math.max(1, maxLanes), ctx.config.lateBoundMs);
+  await pace(ctx, schedule, (t, late) => lanes.dispatch(t, late));
+  await lanes.finish();
+}
+
 /** A fixed set of lanes, each with its own queue (throughput model); pre-connected ones first. */
-export class FixedLanes implements LaneOwner {
-  finished = false;
+export class FixedLanes extends LaneOwner {
   readonly dropAfterMs = null;
   readonly dropAtEnd = true;
-  readonly #lanes: Lane[];
   #next = 0;
   /** Each lane's share of `MAX_QUEUED_SENDS`. */
   readonly #maxQueued: number;
 
   constructor(readonly ctx: LoadContext, count: number) {
+    super();
     this.#maxQueued = Math.max(64, Math.floor(MAX_QUEUED_SENDS / count));
-    this.#lanes = Array.from(
+    this.lanes = Array.from(
       { length: count },
       (_, k) => new Lane(ctx.pool[k] ?? ctx.newConnection(), new TimeQueue(), this, ctx),
     );
@@ -200,8 +211,8 @@ export class FixedLanes implements LaneOwner {
 
   /** Round-robin over the lanes; a send whose lane is busy waits (server-bound unless we were late). */
   dispatch(intendedMs: number, late: boolean): void {
-    const lane = this.#lanes[this.#next];
-    this.#next = this.#next + 1 === this.#lanes.length ? 0 : this.#next + 1;
+    const lane = this.lanes[this.#next];
+    this.#next = this.#next + 1 === this.lanes.length ? 0 : this.#next + 1;
     const busy = !lane.parked;
     if (lane.queue.length >= this.#maxQueued) {
       this.ctx.shared.recorder.droppedSend(performance.now());
@@ -211,11 +222,5 @@ export class FixedLanes implements LaneOwner {
     if (!busy) lane.wake();
     if (late) this.ctx.shared.recorder.lateSend(performance.now());
     else if (busy) this.ctx.shared.recorder.serverBoundSend(performance.now());
-  }
-
-  async finish(): Promise<void> {
-    this.finished = true;
-    for (const lane of this.#lanes) lane.wake();
-    await Promise.all(this.#lanes.map((l) => l.done));
   }
 }

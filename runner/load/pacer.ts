@@ -1,9 +1,7 @@
 /**
  * @module
- * Drives an open-model schedule: each worker takes every W-th send of the one global schedule, waits for
- * its intended time and dispatches it. Sends due while the loop was busy go in a batch with their original
- * times, so lateness shows in latency and the late count. Memory is bounded: times are computed, a batch
- * holds at most `MAX_BATCH`, and sends past `lateBoundMs` are skipped in one step, counted as dropped.
+ * Drives an open-model schedule: each worker takes every W-th send and dispatches it at its intended time;
+ * sends due while the loop was busy go in a batch with their times, those past `lateBoundMs` are dropped.
  */
 import { LATE_SEND_MS, type LoadContext } from "./executor.ts";
 import { nextTurn } from "./clock.ts";

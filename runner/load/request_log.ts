@@ -1,9 +1,7 @@
 /**
  * @module
- * The optional raw request log: one CSV line `code;startUs;endUs;connection` per response (as Gocannon),
- * formatted digit by digit into a reused buffer and appended in 64 KiB O_APPEND writes, so workers can
- * share one file. Times are µs from t0; `startUs` is the intended send (the actual one under ghz's report,
- * where a call with no answer is a line of code 0), so `endUs - startUs` is the latency.
+ * The optional raw request log: a CSV line `code;startUs;endUs;connection` per response (as Gocannon), in
+ * 64 KiB O_APPEND writes so workers share one file; µs from t0, `startUs` the intended send.
  */
 import { writeAll } from "../../system/write_all.ts";
 import { OutputError } from "../../system/output_file.ts";

@@ -1,8 +1,4 @@
-/**
- * @module
- * A worker's load made ready before t0 (warm-up, transport, shared state, connections, pre-connect pool),
- * so no start-up cost falls after it; `start(startMs)` runs it (run_prepared.ts).
- */
+/** @module A worker's load made ready before t0, so no start-up cost falls after it; `start` runs it. */
 import { httpFormOf, type WsRun, wsRunOf } from "../http/ws/run.ts";
 import { WS_DEFAULTS } from "../http/ws/config.ts";
 import { type ConnectionShared, connectionShared, type LoadConnection } from "../http/load_connection.ts";
@@ -84,10 +80,8 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
 type Link = Awaited<ReturnType<typeof linkOf>>;
 
 /**
- * Chooses the transport, settles the protocol (ALPN), and builds the shared state and connection factory.
- * The transport is chosen once per run and closed when the run ends (every exit path), so no socket outlives
- * it; the feeder is the worker's stripe of the rows (one per arrival): the mix's templated requests, or
- * sessions.
+ * Chooses the transport (closed when the run ends, on every exit path), settles the protocol (ALPN), and
+ * builds the shared state, the connection factory and the worker's feeder of data rows.
  */
 async function linkOf(opts: LoadRunOptions, wsUrl: URL, wsRun: WsRun | null) {
   const { config } = opts;

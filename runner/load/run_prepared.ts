@@ -1,9 +1,7 @@
 /**
  * @module
- * A prepared load's run from t0: sets the recorder's origin, builds sessions or script arrivals and the
- * model's context, runs one timer that both enforces timeouts (the watchdog scans deadlines, no timer per
- * request) and drains finished intervals, and ends gracefully: in-flight requests get `gracefulStopMs`,
- * then count as `unfinished`. A count also ends at its max duration or when its sessions all sit idle.
+ * A prepared load's run from t0: sessions or script arrivals, the model's context, one timer for timeouts
+ * and intervals, and a graceful end: in-flight requests get `gracefulStopMs`, then count as `unfinished`.
  */
 import type { WsRun } from "../http/ws/run.ts";
 import type { WsStats } from "../http/ws/stats.ts";
@@ -25,6 +23,7 @@ import type { LoadedScript } from "../script/load.ts";
 import type { IntervalSample } from "../stats/sample.ts";
 import type { LoadRun, LoadRunOptions, LoadRunSummary } from "./load_run_types.ts";
 import { pacingOf } from "./models/mod.ts";
+import { pacedMs } from "./models/count.ts";
 import { GeneratorMeter } from "../stats/generator_meter.ts";
 
 interface Prepared {
@@ -176,11 +175,7 @@ function contextOf(
  */
 async function outlastSchedule(ctx: LoadContext, config: AttackConfig): Promise<void> {
   // A count's duration only bounds it: its span is its schedule's, when it has one.
-  const spanMs = config.model !== "count"
-    ? measuredDurationMs(config)
-    : config.ratePerSec === undefined
-    ? Infinity
-    : (config.requests / config.ratePerSec) * 1000;
+  const spanMs = config.model === "count" ? pacedMs(config) || Infinity : measuredDurationMs(config);
   if (!Number.isFinite(spanMs)) return;
   const endMs = Math.min(ctx.endMs, ctx.startMs + config.warmupMs + spanMs);
   while (!ctx.stopRequested && performance.now() < endMs) await ctx.steer.waitChange(endMs);

@@ -1,8 +1,7 @@
 /**
  * @module
- * A worker's side of steering: the changes it was sent (live, or a replayed schedule) in time order with a
- * version, so the pacer recomputes only when one came and closed loops read their target and pause state.
- * A wait for the next send ends early on a change; changes that end the load move `endMs`.
+ * A worker's side of steering: the changes it was sent, in time order with a version the pacer checks; closed
+ * loops read their target and pause state, waits end early on a change, an ending change moves `endMs`.
  */
 import type { Phase } from "./models/fields.ts";
 import type { SteerChange } from "../../results/schema/steering.ts";
@@ -10,6 +9,7 @@ import { type ScheduleChange, steeredDurationMs, steeredPhases } from "./steer_s
 import { waitUntil } from "./clock.ts";
 import { within } from "../../system/sleep.ts";
 import { shareOf, withWarmup } from "./schedule.ts";
+import { modelFactsOf } from "../../results/load_models.ts";
 
 /** What steering reads of a load's config (the rate model's phases, a fixed rate). */
 interface SteeredConfig {
@@ -45,7 +45,7 @@ export class WorkerSteering {
     private readonly onEnd: (endMs: number) => void,
   ) {
     this.base = basePhasesOf(config, spanMs);
-    this.reshapes = config.model === "rate" || config.model === "throughput";
+    this.reshapes = modelFactsOf(config.model)?.steers.includes("rate") === true;
     this.#changed = this.#nextChange();
     this.#warmupMs = config.warmupMs;
   }
@@ -121,7 +121,7 @@ export class WorkerSteering {
 
   async #waitOrChange(dueMs: number, aheadMs: number): Promise<void> {
     const version = this.version;
-    await this.#sleepOrChange(aheadMs - RACE_ABOVE_MS);
+    await within(this.#changed, aheadMs - RACE_ABOVE_MS);
     if (version === this.version) await waitUntil(dueMs);
   }
 
@@ -129,13 +129,8 @@ export class WorkerSteering {
   async waitChange(untilMs: number): Promise<boolean> {
     const version = this.version;
     const aheadMs = untilMs - performance.now();
-    if (aheadMs > 0) await this.#sleepOrChange(Math.min(aheadMs, 2 ** 31 - 1));
+    if (aheadMs > 0) await within(this.#changed, Math.min(aheadMs, 2 ** 31 - 1));
     return version !== this.version;
-  }
-
-  /** Sleeps `ms` or until a change; the timer is cleared either way (no timer outlives a wait). */
-  async #sleepOrChange(ms: number): Promise<void> {
-    await within(this.#changed, ms);
   }
 
   #nextChange(): Promise<void> {
@@ -151,10 +146,10 @@ export function basePhasesOf(config: SteeredConfig, spanMs: number): Phase[] {
 
 /** Recorded changes (seconds from the measured start) on the schedule's axis (ms from its start). */
 export function scheduleChangesOf(changes: readonly SteerChange[], warmupMs: number): ScheduleChange[] {
-  return changes.map((c) => ({
-    atMs: c.atSec * 1000 + warmupMs,
-    action: c.action,
-    ratePerSec: c.ratePerSec,
+  return changes.map(({ atSec, action, ratePerSec }) => ({
+    atMs: atSec * 1000 + warmupMs,
+    action,
+    ratePerSec,
   }));
 }
 

@@ -1,9 +1,8 @@
 /**
  * @module
- * The open-model schedule of a steered run, pure: the planned phases with the changes applied in time
- * order. A rate holds to the phase's end, a pause sends nothing until a resume (the clock runs on), ending
- * a phase moves later ones earlier, a stop cuts the rest. The schedule before a change's instant never
- * changes, so a pacer keeps its send index across it. Replays give the same schedule.
+ * The open-model schedule of a steered run, pure: the planned phases with the changes applied in order. A
+ * pause sends nothing until a resume, ending a phase moves later ones earlier, a stop cuts the rest; the
+ * schedule before a change's instant never changes, so a pacer keeps its send index across it.
  */
 import type { Phase } from "./models/fields.ts";
 

@@ -1,9 +1,7 @@
 /**
  * @module
- * Captures and checks of a flow step, compiled once per worker: a capture takes a value from the kept
- * response into the session's values; a check passes or fails, counted per check; the same rule picks
- * the message a ws step waits for. The body is parsed once per response, only when a JSON rule asks. A
- * check's text may hold `{{ name }}` placeholders, filled from the session's values.
+ * Captures and checks of a flow step, compiled once per worker; the same rule picks a ws step's message.
+ * The body is parsed once, only when a JSON rule asks; a check's text may hold `{{ name }}` placeholders.
  */
 import type { CaptureSpec, CheckSpec } from "../session_schema.ts";
 import type { StepResponse } from "../http/kept_response.ts";

@@ -1,8 +1,7 @@
 /**
  * @module
- * The loopback sinks of the generator's warm-up, never the target. In process: HTTP/1.1 a canned 200 per
- * request head; h2c SETTINGS, ACKs and a HEADERS + DATA answer per request. A WebSocket run's echo runs in
- * its own isolate (its pumps block their thread), started by the main isolate (faster than a worker).
+ * The loopback sinks of the generator's warm-up: in process, HTTP/1.1 a canned 200 per head, h2c SETTINGS,
+ * ACKs and HEADERS + DATA; a WebSocket run's echo in its own isolate, as its pumps block their thread.
  */
 import type { AttackConfig } from "../config.ts";
 import { writeAll } from "../../system/write_all.ts";

@@ -1,9 +1,7 @@
 /**
  * @module
- * A flow's WebSocket steps, compiled once per worker and run by the session on its own `WsSessionSocket`.
- * Nothing here has a rule of its own: the handshake is a request template, a message a body template, the
- * awaited message picked by a check's rule, captures and checks an HTTP step's run on the message. A
- * waiting step's round trip is recorded under its endpoint, a connect's handshake in the `ws` section.
+ * A flow's WebSocket steps, compiled once per worker from HTTP steps' parts and run on the session's own
+ * `WsSessionSocket`; a waiting step's round trip counts under its endpoint, a handshake in `ws`.
  */
 import type { FlowSpec } from "../flow_spec.ts";
 import { resolvePath } from "../http/request.ts";

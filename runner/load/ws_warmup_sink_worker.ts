@@ -1,8 +1,7 @@
 /**
  * @module
- * Entry module of the WebSocket warm-up sink's isolate (warmup_sink.ts): a loopback echo on
- * `Deno.upgradeWebSocket` that posts its port once listening. Its own thread, as a WebSocket run's epoll
- * and io_uring pumps block theirs between completions: a sink on that loop would never answer.
+ * Entry module of the WebSocket warm-up sink's isolate: a loopback echo that posts its port once listening,
+ * on its own thread since a WebSocket run's epoll and io_uring pumps block theirs between completions.
  */
 /// <reference lib="deno.worker" />
 

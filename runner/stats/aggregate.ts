@@ -1,10 +1,7 @@
 /**
  * @module
- * The main-isolate side of the statistics: every worker's `IntervalSample` goes through
- * `RunAggregator.add` by interval index, so 1 or N workers share one merge path and samples may arrive in
- * any order. An interval is complete once every worker has reported it (workers close intervals in index
- * order); its encodings are merged only after the load, so no merging competes with sending. The merged
- * encoding goes into the results, so later analysis adds histograms exactly instead of averaging percentiles.
+ * The main-isolate side of the statistics: workers' `IntervalSample`s, in any order, complete an interval
+ * once all reported; encodings merge exactly after the load, so no merging competes with sending.
  */
 
 import type { IntervalResult } from "../../results/mod.ts";
@@ -156,10 +153,7 @@ export class RunAggregator {
     return this.#totals.stats(durationSec, this.#requestedRps, this.#denseIntervals(durationSec));
   }
 
-  /**
-   * Intervals 0..last measured index, gaps zero-filled, the last cut to the measured duration; responses
-   * after it (the graceful stop's) fold into it as drained, so no chart draws a false drop at its end.
-   */
+  /** Intervals 0..last measured, gaps zero-filled; the stop's answers fold into the last: no false drop. */
   #denseIntervals(durationSec: number): IntervalResult[] {
     const durationMs = durationSec * 1000;
     const lastMeasured = Math.max(0, Math.ceil(durationMs / this.#intervalMs) - 1);

@@ -1,7 +1,4 @@
-/**
- * @module
- * The shapes around `RunAggregator` (aggregate.ts): its options and live figures.
- */
+/** @module The shapes around `RunAggregator` (aggregate.ts): its options and live figures. */
 import type { AttackProgress } from "../../results/mod.ts";
 import type { IntervalDelta } from "../../results/export/interval_delta.ts";
 
@@ -23,14 +20,8 @@ export interface AggregatorOptions {
   namedEndpoints?: boolean;
   /** Workers whose samples are added (`add`'s `workerIndex` counts from 0); default 1. */
   workers?: number;
-  /**
-   * How long after its end an interval may still have intervals folded into it at `finish` (older
-   * encodings are dropped without interval histograms). Default 5 s; the runner passes its graceful stop.
-   */
+  /** How long after its end an interval may take folded ones at `finish`; default 5 s (the graceful stop). */
   foldWindowMs?: number;
-  /**
-   * Told of each complete interval and of later samples (`late`), on the samples' path: only queue or
-   * count. `endEpochMs` is 0 here (runner/attack.ts sets it).
-   */
+  /** Each complete interval and late sample, on the samples' path: only queue; `endEpochMs` is 0 here. */
   onInterval?(delta: IntervalDelta): void;
 }

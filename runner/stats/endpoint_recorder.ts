@@ -1,9 +1,7 @@
 /**
  * @module
- * The per-endpoint part of a worker's recorder, for runs of more than one endpoint. HOT PATH: counters
- * are typed arrays indexed by the endpoint the picker fixed, a response a few increments and one histogram
- * record; the run's histogram is the endpoints' sum, added when an interval closes. A session script's
- * endpoints are named as sent, added on first use up to `MAX_ENDPOINTS`, and sampled by name.
+ * The per-endpoint part of a worker's recorder (runs of several endpoints). HOT PATH: typed arrays by index;
+ * the run's histogram is the endpoints' sum. A script's endpoints are added as sent, up to `MAX_ENDPOINTS`.
  */
 import { failedSlotsOf, STATUS_SLOTS, statusSlotOf } from "../../results/schema/values.ts";
 import type { ErrorKind } from "../../results/mod.ts";
@@ -13,6 +11,7 @@ import { takeStatusCodes } from "./tallies.ts";
 import { MAX_ENDPOINTS, OTHER_ENDPOINT, taggedKey } from "../endpoint_limits.ts";
 import { shownName } from "../../validation/shown_name.ts";
 import { defined } from "../../validation/defined.ts";
+import { grown } from "../../system/large_arrays.ts";
 
 type Tags = Readonly<Record<string, string>>;
 type Expected = EndpointSample["expectedStatuses"];
@@ -60,10 +59,7 @@ export class EndpointRecorder {
     this.#touched = new Uint8Array(count);
   }
 
-  /**
-   * The index of endpoint `name` with `tags` (each tag set its own endpoint, as in k6), added on need; the
-   * name sent by another method than its first's is another endpoint (`taggedKey`).
-   */
+  /** Endpoint `name` with `tags` (each tag set its own, as in k6; another method: another), added on need. */
   indexOf(name: string, tags?: Tags, method?: string, expected?: Expected): number {
     const index = this.#indexOf(name, tags, method, expected), first = this.#methods[index];
     if (first === method || first === undefined || method === undefined) return index;
@@ -191,9 +187,4 @@ export class EndpointRecorder {
     counts.fill(0);
     return out;
   }
-}
-
-function grown<T extends Uint32Array | Uint8Array | Float64Array>(from: T, to: T): T {
-  to.set(from);
-  return to;
 }

@@ -1,9 +1,7 @@
 /**
  * @module
- * The totals of flows on both sides of the worker boundary: per flow its sessions and their durations, per
- * request step its responses, errors, latencies and checks. A worker's `FlowRecorder` counts them over the
- * run (intervals already count every request), addressed by index so recording is an increment and one
- * `recordValue`, and hands them over once as `FlowSample`s; `flowResults` lines up and adds every worker's.
+ * Flow totals on both sides of the worker boundary: a worker's `FlowRecorder` counts sessions and steps by
+ * index (an increment and one `recordValue`) and hands `FlowSample`s over once; `flowResults` adds them.
  */
 import type { FlowResult } from "../../results/mod.ts";
 import {

@@ -1,9 +1,7 @@
 /**
  * @module
- * The load worker's own evidence of being the run's queue (results/conclude/generator_saturation.ts
- * judges it): per run-timer tick, the thread's run and run-queue time (`/proc/thread-self/schedstat`) and
- * the tick's lateness, added to the interval the tick falls in, with the transport's ready wait. Off the
- * hot path; where the kernel keeps no schedstat nothing is recorded.
+ * The load worker's evidence of being the run's queue (conclude/generator_saturation.ts judges it): per tick,
+ * the thread's run and run-queue time (schedstat), the tick's lateness and the transport's ready wait.
  */
 import { readThreadSchedMs } from "../../system/proc_stat.ts";
 import type { GeneratorLoad } from "../../results/conclude/generator_saturation.ts";
@@ -44,10 +42,7 @@ export class GeneratorMeter {
     this.readyWait?.();
   }
 
-  /**
-   * One tick at `nowMs`. A late tick's time is shared by overlap among the intervals it spans, so an
-   * interval too busy to run a timer is judged by the turn that blocked it.
-   */
+  /** One tick at `nowMs`; a late tick's time is shared among the intervals it spans, the blocked ones too. */
   tick(nowMs: number): void {
     const sched = this.read();
     const ready = this.readyWait?.() ?? null;

@@ -1,10 +1,7 @@
 /**
  * @module
- * What the rest of the machine did during a run, read before and after it: CPU used by processes other
- * than loadlab's (in cores), the share of time some task waited for a core (Linux PSI), and the kernel's
- * TCP counters (accept queue overflows, SYN retransmits, timeouts, retransmitted segments) so results can
- * say when the kernel dropped or retried; those count the whole host, which readers are told. It judges
- * nothing (results/conclude/ decides). Null off Linux.
+ * What the rest of the machine did during a run: other processes' CPU (cores), the time a task waited for a
+ * core (PSI), the kernel's TCP drops and retries (whole host); it judges nothing. Null off Linux.
  */
 import { readCpuStallUs, readHostCpuSec, treeCpuSec } from "../../system/proc_stat.ts";
 

@@ -1,9 +1,7 @@
 /**
  * @module
- * One interval on the main-isolate side: an `IntervalAccumulator` adds up workers' samples while they
- * report it; `completeInterval` makes it a compact `CompleteInterval` once all have (stats/aggregate.ts
- * decides), whose encodings `settleInterval` merges after the load, so no merging competes with the
- * generator. Errors and server-bound sends stay by kind per interval, for exact per-phase analysis.
+ * One interval on the main-isolate side: workers' samples added, then a compact `CompleteInterval` whose
+ * encodings merge after the load; errors and server-bound sends stay by kind, for exact per-phase analysis.
  */
 import type { IntervalResult } from "../../results/mod.ts";
 import {
@@ -55,10 +53,7 @@ export function emptyAccumulator(): IntervalAccumulator {
   return { ...emptyIntervalCounts(), errorKinds: {}, inFlight: 0, connections: 0, histograms: [] };
 }
 
-/**
- * A copy of counts by key that V8 stores compactly (assigned numeric keys get a 2.6 KB elements store,
- * `JSON.parse` a ~200-byte dictionary): status codes would otherwise dominate a long run's growth.
- */
+/** Counts by key in a copy V8 stores compactly (numeric keys assigned: a 2.6 KB elements store each). */
 export function compactCounts(counts: Record<string, number>): Record<string, number> {
   return JSON.parse(JSON.stringify(counts));
 }

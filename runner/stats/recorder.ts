@@ -1,10 +1,7 @@
 /**
  * @module
- * The worker-side recorder: one `IntervalRecorder` per worker isolate, called by the executors for every
- * response, error and byte count. HOT PATH: the per-event methods allocate nothing; counters are one reused
- * `Counters`, latencies go into reused HdrHistograms. Each event counts in the interval its own timestamp
- * falls in, so timer jitter in `drain` never moves it; closing an interval (about 4 times a second) makes
- * the `IntervalSample` that crosses isolates (runner/stats/sample.ts).
+ * The worker-side recorder. HOT PATH: the per-event methods allocate nothing (reused `Counters` and
+ * HdrHistograms); an event counts in its own timestamp's interval, so `drain`'s jitter never moves it.
  */
 
 import type { ErrorKind } from "../../results/mod.ts";

@@ -1,8 +1,7 @@
 /**
  * @module
- * The run's totals in the main isolate, added from every worker's sample as it arrives: counters, status
- * codes, errors, histograms and endpoints. A sum needs no order, so which worker reported which interval
- * is `RunAggregator`'s bookkeeping alone. At the end they become the run's statistics (`stats`).
+ * The run's totals in the main isolate, added from every worker's sample as it arrives (a sum needs no
+ * order): counters, status codes, errors, histograms, endpoints; at the end the run's statistics.
  */
 
 import type { EndpointResult, ErrorKind, IntervalResult, RunResult } from "../../results/mod.ts";

@@ -1,8 +1,7 @@
 /**
  * @module
- * What a worker's recorder hands the main isolate for one interval (`IntervalSample`, plain data keyed by
- * interval index), and its fixed tables: the error kinds' order, the overflow message key, the empty
- * histogram's encoding; with several endpoints, each one's counts (`EndpointSample`).
+ * What a worker's recorder hands the main isolate for one interval (`IntervalSample`, plain data), and its
+ * fixed tables: error kinds' order, overflow message key, empty histogram encoding; `EndpointSample`.
  */
 import type { ErrorKind } from "../../results/mod.ts";
 import { ERROR_KINDS as RESULT_ERROR_KINDS, type ExpectedStatuses } from "../../results/schema/values.ts";

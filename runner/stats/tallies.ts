@@ -1,8 +1,7 @@
 /**
  * @module
- * The recorder's counts taken out when an interval closes: status codes from a typed array, failures by
- * kind with a bounded map of messages (past it "(other)"), and a WebSocket run's counts since the last
- * sample. Nothing here runs per response; a failure costs a map lookup.
+ * The recorder's counts taken out as an interval closes: status codes, failures by kind with a bounded map
+ * of messages (past it "(other)"), a WebSocket run's counts. Nothing here runs per response.
  */
 import {
   addWsIntervalCounts,

@@ -1,10 +1,7 @@
 /**
  * @module
- * A load worker's isolate: its young generation sized for its run (10,000 script sessions need 20 MB+ of
- * semi-spaces for objects to die young), its old generation capped at loadlab's memory limit; only
- * `node:worker_threads` takes per-isolate limits (its handle speaks the web Worker's shape). One isolate
- * may start early, loading its modules while the command's own load and its config is parsed (~100 ms
- * each), with a one-worker run's default limits: a load worker asking for them takes it, others end it.
+ * A load worker's isolate through `node:worker_threads`, the one API with per-isolate heap limits. One may
+ * start early, loading its modules while the command parses its config; a run of its limits takes it.
  */
 import { Worker as NodeWorker } from "node:worker_threads";
 import type { MainToWorker, WorkerToMain } from "./protocol.ts";

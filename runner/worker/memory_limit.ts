@@ -1,8 +1,7 @@
 /**
  * @module
- * loadlab's memory (RSS, workers included) and its limit. Past it, worker/collect.ts ends the running
- * workers and the run names memory, before a keeping script stalls at V8's heap limit or aborts the process.
- * Each isolate's old generation is capped at the limit too; the watch also bounds a script's own isolate.
+ * loadlab's memory (RSS, workers included) and its limit: past it worker/collect.ts ends the workers before
+ * a script stalls at V8's heap limit; each isolate's old generation is capped at the limit too.
  */
 import { getHeapStatistics } from "node:v8";
 import type { AttackConfig } from "../config.ts";
@@ -16,10 +15,7 @@ const FLOOR_MB_PER_WORKER = 128;
 const CAP_MB = 2_048;
 const CAP_MB_PER_WORKER = 256;
 
-/**
- * The run's memory limit in MB: `maxMemoryMb`, else half the available memory clamped to the floor and
- * cap and under one isolate's heap limit (the floor wins).
- */
+/** The run's memory limit in MB: `maxMemoryMb`, else half the free memory under the cap; the floor wins. */
 export function memoryLimitMbOf(
   config: Pick<AttackConfig, "maxMemoryMb" | "workers">,
   availableBytes = freeBytes(),
@@ -87,10 +83,7 @@ const SCRIPT_HEAP_FLOOR_MB = 128;
 /** How far past what loadlab has left a script isolate's cap lets it grow, so its stall passes the limit. */
 const SCRIPT_HEAP_PAST_MB = 64;
 
-/**
- * The old-generation cap of a script isolate started now outside a load: what loadlab has left under
- * `limitMb` plus `SCRIPT_HEAP_PAST_MB`, so a loop stalls at its cap before outgrowing the watch.
- */
+/** A script isolate's old-generation cap outside a load: the room under `limitMb` + SCRIPT_HEAP_PAST_MB. */
 export function scriptHeapCapMb(limitMb: number, readRssBytes = rssBytes): number {
   const leftMb = Math.floor(limitMb - readRssBytes() / 2 ** 20);
   return Math.max(SCRIPT_HEAP_FLOOR_MB, leftMb + SCRIPT_HEAP_PAST_MB);

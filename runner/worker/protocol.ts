@@ -9,7 +9,6 @@ import type { FlowSample } from "../stats/flow_counters.ts";
 import type { SteerChange } from "../../results/schema/steering.ts";
 import type { inputs } from "../script/isolate_inputs.ts";
 
-/** How often a worker marks its heartbeat (ms). */
 export const HEARTBEAT_MS = 100;
 /** Heartbeat float64s: time, sessions in progress, answers, failed answers (what a cut worker counted). */
 export const HEARTBEAT_SLOTS = 4;
@@ -17,10 +16,7 @@ export const HEARTBEAT_SLOTS = 4;
 export type MainToWorker =
   | {
     type: "prepare";
-    /**
-     * The worker's load but the callbacks the worker makes; its heartbeat `HEARTBEAT_SLOTS` float64s, the
-     * first two set every `HEARTBEAT_MS` while the event loop turns.
-     */
+    /** The load but its callbacks; the heartbeat's first two float64s are set every `HEARTBEAT_MS`. */
     load: Omit<LoadRunOptions, "onSamples" | "onFlows"> & { heartbeat: SharedArrayBuffer };
     /** The counters every worker of the run shares (runner/script/run_state.ts). */
     counters: SharedArrayBuffer;

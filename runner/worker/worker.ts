@@ -1,8 +1,7 @@
 /**
  * @module
- * Entry module of a load worker isolate: announces it is ready, prepares its share on "prepare", starts on
- * "start", streams samples and reports its summary, a failure or its own exit on a channel scripts cannot
- * post on, and marks a heartbeat while its event loop turns.
+ * Entry module of a load worker isolate: prepares its share on "prepare", starts on "start", streams samples,
+ * reports on a channel scripts cannot post on, and marks a heartbeat while its event loop turns.
  */
 /// <reference lib="deno.worker" />
 import { HEARTBEAT_MS, type MainToWorker, type WorkerToMain } from "./protocol.ts";

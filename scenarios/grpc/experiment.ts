@@ -1,8 +1,4 @@
-/**
- * @module
- * gRPC in experiment files: a top-level `grpc:` section makes its loads' requests one gRPC call (the
- * built-in target's schema when it names none).
- */
+/** @module A top-level `grpc:` section makes its loads' requests one gRPC call (built-in schema if none). */
 import { z } from "zod";
 import type { RequestSpec } from "../../runner/request_spec.ts";
 import { splitCall } from "../../runner/http/grpc/call.ts";
@@ -10,7 +6,6 @@ import { grpcTimeoutOf } from "../../grpc/timeout.ts";
 import { DEFAULT_TIMEOUT_MS, GRPC_OPTIONS } from "../../runner/config_fields.ts";
 import { fieldsOf } from "../../runner/option.ts";
 
-/** The `grpc:` section of an experiment file. */
 export const grpcSectionSchema = z.strictObject({
   /** `pkg.Service/Method` (or `pkg.Service.Method`); absent: the section only names the flows' schema. */
   call: z.string().min(1, "call is pkg.Service/Method, e.g. helloworld.Greeter/SayHello").optional(),

@@ -1,8 +1,4 @@
-/**
- * @module
- * An experiment's gRPC read as the file loads: the `grpc:` section's schema and calls, and the flows' `grpc:`
- * steps checked against that schema. Only a file that speaks gRPC imports it (and protobuf.js).
- */
+/** @module The `grpc:` section's schema and calls read, flows' gRPC steps checked; loaded for gRPC only. */
 import protobuf from "protobufjs";
 import { dirname, isAbsolute, join } from "node:path";
 import type { GrpcSection } from "./experiment.ts";
@@ -28,7 +24,6 @@ export function grpcCallsOf(section: GrpcSection, file: string | undefined) {
       ? loadProtoFile(at(section.proto), section.importPaths.map(at))
       : section.protoset !== undefined
       ? loadProtoset(at(section.protoset))
-      // Field names kept as written, as for a .proto file.
       : protobuf.parse(targetProto, new protobuf.Root(), { keepCase: true }).root;
     root.resolveAll();
     if (section.call === undefined) return { requests: [], issues: [], root };

@@ -1,9 +1,7 @@
 /**
  * @module
- * The attack of one planned run, built from an experiment's load and requests, and the one function that
- * varies it (`applyParameter`), used alike by sweeps, grids and the capacity search: `load.<field>` sets a
- * load field, `query.<name>` a query parameter of every request and flow step, `target.<field>` a field of
- * the target spec (which makes it another target configuration).
+ * The attack of one planned run, and `applyParameter`, which varies it for sweeps, grids and the capacity
+ * search: `load.<field>`, `query.<name>` (every request and flow step), `target.<field>` (another target).
  */
 import type { RelativeAttackInput } from "../../runner/config.ts";
 import type { TargetSpec } from "../../targets/spec.ts";

@@ -1,10 +1,4 @@
-/**
- * @module
- * Data sources and placeholders at plan time: reads every `data:` file of an experiment (paths relative to
- * the file), and checks every `{{ ... }}` of every request a load sends against what it can know there: the
- * columns of the load's data source, the captures of earlier steps of the same flow, and the built-in
- * functions (a `grpc:` section's message and metadata too, for the loads that make its call).
- */
+/** @module Data files read at plan time; each `{{ ... }}` checked against columns, captures, built-ins. */
 import type { WsAction } from "../../runner/ws_step_spec.ts";
 import { dirname, isAbsolute, join } from "node:path";
 import type { DataSpec } from "../../runner/session_schema.ts";
@@ -62,7 +56,6 @@ export function flowsOf(exp: Experiment, load: LoadSpec): FileFlow[] | undefined
   return exp.flows;
 }
 
-/** The engine's data spec of a load, or undefined when it uses none. */
 export function dataSpecOf(exp: ExperimentWithData, load: LoadSpec): DataSpec | undefined {
   const name = dataNameOf(exp, load);
   if (name === undefined) return undefined;

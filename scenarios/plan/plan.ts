@@ -1,11 +1,12 @@
 /**
  * @module
- * An experiment expanded into the ordered list of runs it makes (pure: no clock, no processes): every target
- * x load x sweep point (x grid) x repeat, where a target x load pair covered by a sweep runs only at its
- * sweep points; and how long a plan takes on the wall clock (the ETA, and a range for `loadlab presets`).
+ * An experiment expanded into its ordered runs (pure: target x load x sweep point (x grid) x repeat), and
+ * how long a plan takes on the wall clock.
  */
 import type { RelativeAttackInput } from "../../runner/config.ts";
 import { DEFAULT_DURATION_MS } from "../../runner/load/models/fields.ts";
+import { pacedMs } from "../../runner/load/models/count.ts";
+import { modelDef } from "../../runner/load/models/mod.ts";
 import type { TargetSpec } from "../../targets/spec.ts";
 import { noSuchName } from "../../validation/suggest.ts";
 import { shownSweepValue } from "../../results/redact.ts";
@@ -17,6 +18,7 @@ import { defined } from "../../validation/defined.ts";
 import type { Plan, PlannedRun, PlanOptions, SearchPlan, SweepPoint } from "./types.ts";
 import { plannedLoads, togetherParts } from "../together.ts";
 import { LOAD_MODEL_FACTS } from "../../results/load_models.ts";
+import { sweepCovers } from "../schema/checks.ts";
 import { DEFAULT_TIMEOUT_MS, OPTIONS } from "../../runner/config_fields.ts";
 
 type Point = Pick<PlannedRun, "sweep" | "sweep2">;
@@ -74,10 +76,7 @@ function interleaved(exp: Experiment, targets: string[], loads: string[]): Cell[
   return cells;
 }
 
-/**
- * A load's sweep points in first-seen order over its targets, and each target's points as a set of keys, so a
- * point is looked up, not searched for (a 10,000-value sweep would take seconds to plan).
- */
+/** A load's sweep points in first-seen order, and each target's as a set of keys: looked up, not searched. */
 function pointOrder(exp: Experiment, targets: string[], load: string) {
   const order = new Map<string, Point>();
   const byTarget = new Map<string, Set<string>>();
@@ -107,9 +106,7 @@ function sequential(exp: Experiment, targets: string[], loads: string[]): Cell[]
 
 /** The sweep points of a target x load pair: `[{}]` when no sweep covers it. */
 function pointsOf(exp: Experiment, target: string, load: string): Point[] {
-  const covering = exp.sweeps.filter((s) =>
-    (!s.targets || s.targets.includes(target)) && (!s.loads || s.loads.includes(load))
-  );
+  const covering = exp.sweeps.filter((s) => sweepCovers(s, target, load));
   if (covering.length === 0) return [{}];
   const axis = (i: number) =>
     covering[i].values.map((value) => ({ parameter: covering[i].parameter, value }));
@@ -119,11 +116,7 @@ function pointsOf(exp: Experiment, target: string, load: string): Point[] {
   return covering.flatMap((_, i) => axis(i).map((sweep) => ({ sweep })));
 }
 
-/**
- * One run; with `redact`, its name and sweep coordinates show a secret parameter's value (`query.api_key`) as
- * its redacted token (results/redact.ts), while its attack sends the value: every output of the run (results,
- * terminal, dashboard, metrics labels, request-log and profile file names) starts from these.
- */
+/** One run; with `redact`, its name and sweep coordinates show a secret's token, its attack the value. */
 function buildRun(
   exp: Experiment,
   variant: string,
@@ -249,18 +242,9 @@ export function estimateDurationMs(plan: Plan): number {
 
 function runDurationMs(attack: RelativeAttackInput): number {
   const warmupMs = attack.warmupMs ?? 0;
-  const facts = LOAD_MODEL_FACTS[attack.model];
-  if (facts.durationIn === "phases" && "phases" in attack) {
-    return warmupMs + attack.phases.reduce((sum, p) => sum + p.durationMs, 0);
-  }
-  if (facts.counted && "requests" in attack) {
-    const pacedMs = attack.ratePerSec ? (attack.requests / attack.ratePerSec) * 1000 : 0;
-    return warmupMs + Math.min(attack.durationMs ?? Infinity, pacedMs);
-  }
-  if (facts.durationIn === "stages" && "stages" in attack) {
-    return warmupMs + attack.stages.reduce((sum, s) => sum + s.durationMs, 0);
-  }
-  return warmupMs + (("durationMs" in attack ? attack.durationMs : undefined) ?? DEFAULT_DURATION_MS);
+  if ("requests" in attack) return warmupMs + Math.min(attack.durationMs ?? Infinity, pacedMs(attack));
+  const durationMs = ("durationMs" in attack ? attack.durationMs : undefined) ?? DEFAULT_DURATION_MS;
+  return warmupMs + modelDef(attack.model).measuredDurationMs({ ...attack, durationMs } as never);
 }
 
 /** A duration range in ms: an idle machine near the low end, a busy one near the high end. */

@@ -1,7 +1,4 @@
-/**
- * @module
- * The experiment files shipped inside loadlab (`loadlab run preset:NAME`, `loadlab presets`).
- */
+/** @module The experiment files shipped inside loadlab (`loadlab run preset:NAME`, `loadlab presets`). */
 import demo from "./demo.yaml" with { type: "text" };
 import cacheBurst from "./cache-burst.yaml" with { type: "text" };
 import frameworks from "./frameworks.yaml" with { type: "text" };
@@ -32,7 +29,6 @@ export const PRESETS: readonly Preset[] = [
   { name: "protocols", text: protocols },
 ];
 
-/** The preset called `name`, or undefined. */
 export function findPreset(name: string): Preset | undefined {
   return PRESETS.find((p) => p.name === name);
 }

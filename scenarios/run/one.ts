@@ -1,7 +1,4 @@
-/**
- * @module
- * One planned run, from its cooldown to its result, with the target's counters over it.
- */
+/** @module One planned run, from its cooldown to its result, with the target's counters over it. */
 import { cutWarmup, phaseStats } from "../../results/interval_stats.ts";
 import type { Plan, PlannedRun } from "../plan/types.ts";
 import type { RunTarget, TargetPool } from "./targets.ts";
@@ -250,8 +247,7 @@ function completeRunResult(
       ? { targetStatsMeasured: counters.measured }
       : {}),
   };
-  // warmup: auto cuts at the stabilization time; a run that never stabilized keeps everything (and
-  // says so with `warmupNotReached`), one stable from the start needs no cut.
+  // warmup: auto cuts at the stabilization time; never stable: no cut (`warmupNotReached`).
   const stableAtMs = result.stabilizedAtMs;
   if (run.warmupAuto && stableAtMs !== null) {
     result = { ...(stableAtMs > 0 ? cutWarmup(result, stableAtMs) : result), warmupAuto: true };

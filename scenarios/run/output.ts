@@ -1,7 +1,4 @@
-/**
- * @module
- * The output folder of a running experiment, both files rewritten whole after every run.
- */
+/** @module The output folder of a running experiment, both files rewritten whole after every run. */
 import { buildResultsFile, loadResultsFile, resultsText, writeResultsFile } from "../../results/io.ts";
 import { OutputError, WriteError, writeTextAtomic, writeTextAtomicSync } from "../../system/output_file.ts";
 import type { ExperimentInfo, ResultsFile, RunResult } from "../../results/mod.ts";
@@ -73,7 +70,6 @@ export class ExperimentOutput {
     return new ExperimentOutput(outDir, results, render, keepSecrets);
   }
 
-  /** Names of the runs already complete in the file. */
   completedNames(): Set<string> {
     return new Set(this.results.runs.filter(keptOnResume).map((r) => r.name));
   }

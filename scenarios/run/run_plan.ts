@@ -1,8 +1,4 @@
-/**
- * @module
- * Executes a `Plan`: each run's target up, the run, its result appended to both output files; a capacity
- * search bisects for the largest value of a parameter that still meets its SLO.
- */
+/** @module Runs a `Plan` into its output files; a capacity search bisects for its SLO's largest value. */
 import { analyze } from "../../results/conclude/analysis.ts";
 import { estimateDurationMs } from "../plan/plan.ts";
 import { applyParameter } from "../plan/attack.ts";
@@ -74,8 +70,7 @@ export async function runPlan(plan: Plan, opts: RunPlanOptions): Promise<RunPlan
       }
       await keep({ plan, output, pool, opts }, run, result);
       if (result.abortedBy) notRun = todo.slice(i + 1).map((r) => r.name);
-      // Stopped by Ctrl-C or an abortOnFail threshold: no run after it. A run cut otherwise (a worker ended
-      // as stuck, or one that exited) stays in the file flagged incomplete, and the experiment goes on.
+      // Stopped by Ctrl-C or abortOnFail: no run after it. A run cut otherwise stays, flagged incomplete.
       if (notRun !== undefined || opts.signal?.aborted) break;
       const needed = new Set([...todo.slice(i + 1).map((r) => r.targetKey), ...searchKeys]);
       await pool.keepOnly(needed);
@@ -172,10 +167,7 @@ async function probe(search: SearchPlan, value: number, ctx: RunContext): Promis
   return marked;
 }
 
-/**
- * Appends a run's result, told the hooks as results.json holds it: `incomplete` when its target died, and
- * then the target's error is thrown.
- */
+/** Appends a run's result (`incomplete` when its target died, whose error is then thrown), told the hooks. */
 async function keep(ctx: RunContext, run: PlannedRun, result: RunResult): Promise<RunResult> {
   const died = await ctx.pool.checkAlive(run);
   const marked = died ? { ...result, incomplete: true } : result;
@@ -230,10 +222,7 @@ function midpoint(lo: number, hi: number): number {
   return Number.isInteger(lo) && Number.isInteger(hi) ? Math.round(mid) : mid;
 }
 
-/**
- * Runs the bisection, its order of probes as the module comment says; `probe(value)` runs one short probe at
- * `value` and returns its result.
- */
+/** Runs the bisection (see the module comment); `probe(value)` runs one short probe at `value`. */
 export async function searchCapacity(
   plan: SearchSpec,
   probe: (value: number) => Promise<RunResult>,

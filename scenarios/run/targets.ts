@@ -1,13 +1,10 @@
-/**
- * @module
- * The targets of a running experiment: started when first needed, shared, stopped when done.
- */
+/** @module The targets of a running experiment: started when first needed, shared, stopped when done. */
 import type { PlannedRun } from "../plan/types.ts";
 import type { RunResult } from "../../results/mod.ts";
 import { redactKnown } from "../../results/redact.ts";
 import { secretsIn } from "../../results/secret_finder.ts";
 import { type RunningTarget, startTarget, TargetError, type TargetSpec } from "../../targets/mod.ts";
-import { readInto } from "../../system/read_capped.ts";
+import { readTextAt } from "../../system/read_capped.ts";
 
 /** A target could not be started or stopped answering during a run; exit code 3 at the CLI. */
 export class TargetFailedError extends Error {
@@ -71,8 +68,7 @@ export class TargetPool {
   async #start(run: PlannedRun, spec: TargetSpec): Promise<RunTarget | null> {
     const logDir = `${this.opts.logDir}/${run.variant.replace(/[^\w.-]/g, "_")}`;
     await Deno.mkdir(logDir, { recursive: true });
-    // Ctrl-C aborts a start in progress, but must not stop a started target at once: the run under way
-    // finishes its in-flight requests first. So the user's signal is linked only while starting.
+    // Ctrl-C aborts a start in progress, never a started target: the run under way finishes its requests.
     const starting = new AbortController();
     const abort = () => starting.abort();
     this.opts.signal?.addEventListener("abort", abort, { once: true });
@@ -168,7 +164,5 @@ export async function logTail(dir: string, lines = 10): Promise<string> {
 async function fileEnd(path: string, maxBytes: number): Promise<string> {
   using file = await Deno.open(path, { read: true });
   const size = (await file.stat()).size;
-  await file.seek(Math.max(0, size - maxBytes), Deno.SeekMode.Start);
-  const buf = new Uint8Array(Math.min(size, maxBytes));
-  return new TextDecoder().decode(buf.subarray(0, await readInto(file, buf)));
+  return readTextAt(file, Math.max(0, size - maxBytes), Math.min(size, maxBytes));
 }

@@ -1,7 +1,4 @@
-/**
- * @module
- * The checks of an experiment file that span fields, run once its structure is valid.
- */
+/** @module The checks of an experiment file that span fields, run once its structure is valid. */
 import { nearest, noSuchName } from "../../validation/suggest.ts";
 import {
   builtinSpecSchema,
@@ -20,7 +17,6 @@ import { issueList, type PathIssue as Issue, repeatsOf } from "../../validation/
 
 type Path = Issue["path"];
 
-/** Every cross-field problem of `exp`. */
 export function checkExperiment(exp: ExperimentFields): Issue[] {
   const [issues, add] = issueList();
   const targetNames = Object.keys(exp.targets);
@@ -202,7 +198,6 @@ function pick(exp: ExperimentFields, targets?: string[], loads?: string[]) {
   };
 }
 
-/** Every model: the load fields they all have. */
 const ALL_MODELS: readonly LoadSpec["model"][] = LOAD_MODELS;
 
 /** Load fields a sweep or search may set, and the models that have them (read from the models' records). */
@@ -319,6 +314,10 @@ function setOf(names: readonly string[]): Set<string> {
   return set;
 }
 
+/** Whether a sweep varies the runs of `target` x `load` (it names neither, or both among its own). */
+export const sweepCovers = (s: { targets?: string[]; loads?: string[] }, target: string, load: string) =>
+  (!s.targets || s.targets.includes(target)) && (!s.loads || s.loads.includes(load));
+
 /** The most runs one experiment makes: at a run a second, close to three hours. */
 const MAX_RUNS = 10_000;
 
@@ -327,10 +326,7 @@ function runCount(exp: ExperimentFields): number {
   let points = 0;
   for (const target of Object.keys(exp.targets)) {
     for (const load of plannedLoads(exp, Object.keys(exp.loads))) {
-      const covering = exp.sweeps.filter((s) =>
-        (!s.targets || s.targets.includes(target)) && (!s.loads || s.loads.includes(load))
-      );
-      const sizes = covering.map((s) => s.values.length);
+      const sizes = exp.sweeps.filter((s) => sweepCovers(s, target, load)).map((s) => s.values.length);
       if (sizes.length === 0) points += 1;
       else if (exp.grid && sizes.length === 2) points += sizes[0] * sizes[1];
       else points += sizes.reduce((a, b) => a + b, 0);

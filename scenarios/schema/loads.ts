@@ -1,7 +1,4 @@
-/**
- * @module
- * The `loads:` section of experiment files: each load one engine model with the fields it takes.
- */
+/** @module The `loads:` section of experiment files: each load one engine model with the fields it takes. */
 import { z } from "zod";
 import { defined } from "../../validation/defined.ts";
 import { tlsOptionsSchema } from "../../runner/http/tls/options.ts";
@@ -180,7 +177,6 @@ const throughputLoad = z.strictObject({
 
 const countLoad = z.strictObject({
   model: z.literal("count"),
-  /** The number of requests to send. */
   requests: positiveInt("requests"),
   /** rate (open pacing, not closed over connections), maxConnections, duration (a bound), maxDuration. */
   ...modelFields,

@@ -1,7 +1,4 @@
-/**
- * @module
- * The small shared parts of experiment files: durations, names, requests and flows.
- */
+/** @module The small shared parts of experiment files: durations, names, requests and flows. */
 import { defined } from "../../validation/defined.ts";
 import { z } from "zod";
 import {
@@ -52,10 +49,7 @@ const RESERVED_NAME = /^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b
 /** The longest target, load, data or experiment name: each becomes a folder or part of a file name. */
 const MAX_NAME_CHARS = 100;
 
-/**
- * Why `name` cannot name a folder or file (`out/<experiment>`), or undefined: too long, other characters than
- * letters, digits, `._-`, `.`/`..`, a trailing '.', a device name.
- */
+/** Why `name` cannot name a folder or file: too long, not letters, digits, `._-`, `.`/`..`, a device name. */
 export function nameProblem(name: string): string | undefined {
   if (name.length > MAX_NAME_CHARS) {
     return `"${name.slice(0, 12)}…" (${name.length} characters) is too long: it becomes a folder under ` +

@@ -254,8 +254,7 @@ export function createTargetApp(opts: TargetAppOptions = {}) {
     ...wsCounters(),
   });
   const fetch = (req: Request): Response | Promise<Response> => {
-    // Only the URL is read, so `/` and `/json` answer any method: each Request property is a call into
-    // the runtime (docs/lab/PERFORMANCE_NOTES.md). The path is found without allocating a substring.
+    // Only the URL is read: each Request property is a runtime call. `/` and `/json` answer any method.
     const url = req.url;
     const pathLength = url.length - url.indexOf("/", 8);
     // Strings, not bytes: `new Response(Uint8Array)` copies the bytes on every call (~15% more CPU).
@@ -285,10 +284,7 @@ interface VersionCheck {
   currentVersion(path: string): string | null;
 }
 
-/**
- * An in-process response cache with a TTL (like `apicache`) for 200 GET answers; with `versionCheck`,
- * hits of an older version count as `staleHits`, so the TTL's cost shows beside its gain.
- */
+/** A TTL response cache (as `apicache`) for 200 GETs; `versionCheck` counts stale hits as `staleHits`. */
 class ResponseCache {
   readonly stats = { hits: 0, misses: 0, staleHits: 0, entries: 0 };
   #entries = new Map<string, Entry>();

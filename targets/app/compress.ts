@@ -39,7 +39,6 @@ export function compressBytes(bytes: Uint8Array, encoding: Encoding): Promise<Ui
   });
 }
 
-/** Hono middleware compressing eligible responses according to `mode`. */
 export function compressMiddleware(mode: CompressMode): MiddlewareHandler {
   return async (c, next) => {
     await next();

@@ -1,8 +1,4 @@
-/**
- * @module
- * The work behind the built-in target's endpoints as plain functions, apart from the Hono wiring so each
- * can be tested directly.
- */
+/** @module The work behind the built-in target's endpoints, testable apart from the Hono wiring. */
 import { escapeHtml } from "../../validation/terminal_text.ts";
 
 /** Burns CPU for `ms` (cpuTime in docs/studies/cpu-sleep.md); returns the loop count as proof of work. */

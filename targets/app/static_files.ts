@@ -81,10 +81,7 @@ function cleanPath(rel: string): string | null {
   return normalizeRelPath(rel === "" || rel.endsWith("/") ? `${rel}index.html` : rel);
 }
 
-/**
- * A file of `dir`, served only when its resolved path stays under the resolved directory and is a regular
- * file: a symlink could hand out `/etc/passwd`, a FIFO hold the request open. The resolved path is read.
- */
+/** A regular file of `dir` whose resolved path stays under it (no symlink out, no FIFO), read there. */
 async function readFromDir(dir: string, rel: string): Promise<StaticFile | undefined> {
   const clean = cleanPath(rel);
   if (clean === null) return undefined;

@@ -153,10 +153,7 @@ function isStatsRequest(buf: Uint8Array, req: MessageHead): boolean {
   return true;
 }
 
-/**
- * Listens on `hostname:port` (0: a free port) and balances every connection over `upstreams`; the server
- * it returns is shaped like the part of `Deno.HttpServer` the target child uses.
- */
+/** Balances every connection on `hostname:port` (0: free) over `upstreams`; shaped like `Deno.HttpServer`. */
 export function serveBalancer(
   opts: {
     hostname: string;
@@ -165,7 +162,6 @@ export function serveBalancer(
     mode: BalanceMode;
     /** Terminate TLS here (PEM text), offering h2 and http/1.1 by ALPN; the upstreams stay plain (h2c). */
     tls?: { cert: string; key: string };
-    /** DEFAULT_HEAD_TIMEOUT_MS unless a test shortens it. */
     headTimeoutMs?: number;
   },
 ) {

@@ -1,8 +1,4 @@
-/**
- * @module
- * A caching and rate-limiting reverse proxy in front of any upstream (docs/studies/cache-burst.md).
- * Cache-aside; the cache is an optimisation, never a dependency: a Redis failure counts as a bypass.
- */
+/** @module A caching, rate-limiting reverse proxy (cache-aside): a failing Redis is a bypass, no error. */
 import { Buffer } from "node:buffer";
 import { commandOptions } from "redis";
 import { RedisRateLimiter } from "./rate_limit.ts";
@@ -185,10 +181,7 @@ const HOP_BY_HOP = new Set(
   ),
 );
 
-/**
- * Forwards one request to the upstream with `node:http`, buffering the answer: Deno's `fetch` decompresses
- * bodies but keeps `content-encoding`, which would corrupt compressed answers.
- */
+/** Forwards with `node:http`, buffered: `fetch` decompresses bodies yet keeps `content-encoding`. */
 class Upstream {
   readonly #agent: Agent;
   readonly #request: typeof httpRequest;

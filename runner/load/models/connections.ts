@@ -1,8 +1,4 @@
-/**
- * @module
- * `connections`: the closed model (autocannon / oha `-c`): each of this worker's connections sends again as
- * soon as its response ended, until the run's end; with flows each runs sessions back to back.
- */
+/** @module `connections`: the closed model (`-c`): each connection sends again once its response ended. */
 import { connectionShareIssues } from "./fields.ts";
 import { OPTIONS } from "../../config_fields.ts";
 import { defineModel } from "./model.ts";
@@ -39,8 +35,6 @@ export const connectionsModel = defineModel({
   model: "connections",
   fields: { connections: OPTIONS.connections.schema, durationMs: OPTIONS.durationMs.schema },
   check: (c) => connectionShareIssues(c),
-  poolSize: () => null,
-  targetArrivalsPerSec: () => null,
   measuredDurationMs: (c) => c.durationMs,
   warmupFields: (_c, burst) => ({ connections: burst.connections, durationMs: burst.durationMs }),
   async run(ctx): Promise<void> {

@@ -1,8 +1,7 @@
 /**
  * @module
- * `count`: a fixed number of requests (`-n`). Without a rate, closed: connections share a countdown; with
- * one, paced like the rate model until n sends. Exactly n start unless stopped or bounded first; without a
- * duration its max duration bounds it. With flows n counts sessions.
+ * `count`: a fixed number of requests (`-n`), closed over a shared countdown or, with a rate, paced like the
+ * rate model; exactly n start unless stopped or bounded (duration, else max duration). With flows: sessions.
  */
 import { z } from "zod";
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../../../validation/duration.ts";
@@ -13,9 +12,13 @@ import type { PathIssue } from "../../../validation/mod.ts";
 import { type LoadContext, mayStart } from "../executor.ts";
 import { constantSchedule, shareOf, slotsOf } from "../schedule.ts";
 import { closedLoop, runSteeredLoops } from "../closed_loop.ts";
-import { pace } from "../pacer.ts";
-import { SharedLanes } from "../lanes.ts";
+import { paceOnDemand } from "../lanes.ts";
 import { openPoolSize } from "../pre_connect.ts";
+
+/** How long a paced count's sends take at its rate (ms); 0 when closed (no schedule). */
+export function pacedMs(c: { requests: number; ratePerSec?: number }): number {
+  return c.ratePerSec ? (c.requests / c.ratePerSec) * 1000 : 0;
+}
 
 export const countModel = defineModel({
   model: "count",
@@ -36,10 +39,7 @@ export const countModel = defineModel({
   check(c) {
     // Open pacing opens its connections on demand: the segments need no fixed share of them.
     const issues: PathIssue[] = connectionShareIssues(c, c.ratePerSec === undefined);
-    if (
-      c.ratePerSec !== undefined && c.durationMs === undefined &&
-      (c.requests / c.ratePerSec) * 1000 > MAX_DURATION_MS
-    ) {
+    if (c.durationMs === undefined && pacedMs(c) > MAX_DURATION_MS) {
       issues.push({
         path: ["requests"],
         message: `${c.requests} requests at ${c.ratePerSec}/s take longer than 7 days; durations must be ` +
@@ -57,8 +57,7 @@ export const countModel = defineModel({
   poolSize: (c, worker) => (c.ratePerSec === undefined ? null : openPoolSize(c, c.ratePerSec, worker)),
   targetArrivalsPerSec: (c) => c.ratePerSec ?? null,
   measuredDurationMs: (c) => c.durationMs ?? Infinity,
-  maxDurationMs: (c) =>
-    c.maxDurationMs + (c.ratePerSec === undefined ? 0 : Math.ceil((c.requests / c.ratePerSec) * 1000)),
+  maxDurationMs: (c) => c.maxDurationMs + Math.ceil(pacedMs(c)),
   // The burst never sends more than the run will: `-n 1` is not held back by 200 ms of warming.
   warmupFields: (c, burst) =>
     c.ratePerSec === undefined
@@ -73,7 +72,8 @@ export const countModel = defineModel({
     const config = ctx.config;
     const total = config.requests;
     if (config.ratePerSec !== undefined) {
-      return await openCount(ctx, total, config.ratePerSec, config.maxConnections);
+      const schedule = constantSchedule(config.ratePerSec, { count: total });
+      return await paceOnDemand(ctx, schedule, config.maxConnections);
     }
     const connections = slotsOf(ctx, config.connections);
     if (config.eachConnection) {
@@ -101,16 +101,4 @@ function taker(ctx: LoadContext, remaining: number) {
     remaining -= granted;
     return granted;
   };
-}
-
-async function openCount(
-  ctx: LoadContext,
-  total: number,
-  ratePerSec: number,
-  maxConnections: number,
-): Promise<void> {
-  const maxLanes = ctx.streamsPerConnection * shareOf(maxConnections, ctx.workerIndex, ctx.workerCount);
-  const lanes = new SharedLanes(ctx, Math.max(1, maxLanes), ctx.config.lateBoundMs);
-  await pace(ctx, constantSchedule(ratePerSec, { count: total }), (t, late) => lanes.dispatch(t, late));
-  await lanes.finish();
 }

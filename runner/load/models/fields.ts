@@ -1,8 +1,4 @@
-/**
- * @module
- * The zod pieces load models build their config fields from, caps and defaults stated once, and the
- * checks several models share.
- */
+/** @module Zod pieces of the load models' fields, caps and defaults stated once, and their shared checks. */
 import { z } from "zod";
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../../../validation/duration.ts";
 import { formatCount } from "../../../results/text_format.ts";
@@ -72,7 +68,6 @@ export function connectionShareIssues(
   return [];
 }
 
-/** Most stages of one load. */
 export const MAX_STAGES = 1_000;
 /** Most connections a stage may ask for, the whole load's; one process is held to its open-file limit. */
 export const MAX_STAGE_CONNECTIONS = 1_000_000;

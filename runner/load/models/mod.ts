@@ -1,8 +1,4 @@
-/**
- * @module
- * The table of load models, one record per model keyed by the results format's `LoadModel` (a mismatch
- * fails type checking). Everything else reads a model's rules here instead of branching on its name.
- */
+/** @module The table of load models by `LoadModel`: everything reads a model's rules here, not its name. */
 import type { LoadModel } from "../../../results/mod.ts";
 import { shareOf } from "../schedule.ts";
 import type { LoadModelDef, ModelConfig, PoolSize } from "./model.ts";
@@ -48,5 +44,5 @@ export function modelsWithField(...fields: string[]): LoadModel[] {
 /** The pre-connect pool of worker `index` of `count` (a per-arrival run opens none: see pre_connect.ts). */
 export function poolSizeOf(c: AnyConfig, index: number, count: number): PoolSize {
   if (c.connection === "per-arrival") return null;
-  return modelDef(c.model).poolSize(c, { index, count, share: (n) => shareOf(n, index, count) });
+  return modelDef(c.model).poolSize?.(c, { index, count, share: (n) => shareOf(n, index, count) }) ?? null;
 }

@@ -1,8 +1,7 @@
 /**
  * @module
- * The record every load model fills in, in its own file under runner/load/models/: config fields and
- * checks, pacing, pre-connect, rate, warm-up burst, flows, and its run. Everything else reads the one
- * table (mod.ts). A model file imports no config module.
+ * The record every load model fills in (fields, checks, pacing, pre-connect, rate, warm-up burst, flows, its
+ * run), read through the one table (mod.ts). A model file imports no config module.
  */
 import type { z } from "zod";
 import type { PathIssue } from "../../../validation/mod.ts";
@@ -43,10 +42,10 @@ export interface LoadModelDef<M extends LoadModel, F extends z.ZodRawShape> {
   readonly keepsUncorrected?: true;
   /** Problems across fields of a parsed config (a field's range is its schema's): all, changing nothing. */
   check(c: ModelConfig<M, F>): PathIssue[];
-  /** Connections one worker opens before t0 (keep-alive runs; per-arrival runs open none). */
-  poolSize(c: ModelConfig<M, F>, worker: WorkerShare): PoolSize;
-  /** Arrivals per second asked for, averaged over the measured part; null when closed. */
-  targetArrivalsPerSec(c: ModelConfig<M, F>): number | null;
+  /** Connections one worker opens before t0 (keep-alive runs; per-arrival runs open none); absent: none. */
+  poolSize?(c: ModelConfig<M, F>, worker: WorkerShare): PoolSize;
+  /** Arrivals per second asked for, averaged over the measured part; null or absent when closed. */
+  targetArrivalsPerSec?(c: ModelConfig<M, F>): number | null;
   /** The measured duration the run aims for (Infinity when only a count bounds it). */
   measuredDurationMs(c: ModelConfig<M, F>): number;
   /** A count's bound past its start (k6's `maxDuration`), so a session that never ends cannot hold it. */

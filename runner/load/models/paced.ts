@@ -10,9 +10,9 @@ import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../../../validation/duratio
 import { connectionShareIssues, type Phase, phaseSchema, ratePerSec, underOneSendIssues } from "./fields.ts";
 import { OPTIONS } from "../../config_fields.ts";
 import { defineModel } from "./model.ts";
-import { constantSchedule, phasesSchedule, shareOf, slotsOf, withWarmup } from "../schedule.ts";
+import { constantSchedule, phasesSchedule, slotsOf, withWarmup } from "../schedule.ts";
 import { pace } from "../pacer.ts";
-import { FixedLanes, SharedLanes } from "../lanes.ts";
+import { FixedLanes, paceOnDemand } from "../lanes.ts";
 import { firstRatePerSec, openPoolSize } from "../pre_connect.ts";
 
 /** The arrivals the phases plan, fractions kept (the schedule sends at whole counts below it). */
@@ -51,13 +51,8 @@ export const rateModel = defineModel({
     preConnect: 0,
   }),
   async run(ctx): Promise<void> {
-    const config = ctx.config;
-    const phases = withWarmup(config.phases, config.warmupMs);
-    const maxLanes = ctx.streamsPerConnection *
-      shareOf(config.maxConnections, ctx.workerIndex, ctx.workerCount);
-    const lanes = new SharedLanes(ctx, Math.max(1, maxLanes), config.lateBoundMs);
-    await pace(ctx, phasesSchedule(phases), (t, late) => lanes.dispatch(t, late));
-    await lanes.finish();
+    const phases = withWarmup(ctx.config.phases, ctx.config.warmupMs);
+    await paceOnDemand(ctx, phasesSchedule(phases), ctx.config.maxConnections);
   },
 });
 

@@ -1,9 +1,8 @@
 /**
  * @module
- * `ramping-connections`: the closed model whose connection count follows stages (k6's ramping-vus), each
- * linear to its `target` over `durationMs`; `connectionsAt` is a pure function of time, split by `shareOf`.
- * A worker adds connections as its share rises and retires its newest as it falls, after the request in
- * flight; a session still running `gracefulRampDownMs` after is cut. A warm-up runs at the first target.
+ * `ramping-connections`: closed, its connections following stages (k6's ramping-vus), each linear to its
+ * `target`; a worker adds connections as its share rises and retires its newest, after their request, and
+ * cuts a session still running `gracefulRampDownMs` after.
  */
 import type { z } from "zod";
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../../../validation/duration.ts";
@@ -75,8 +74,6 @@ export const rampingConnectionsModel = defineModel({
     }
     return issues;
   },
-  poolSize: () => null,
-  targetArrivalsPerSec: () => null,
   measuredDurationMs: stagesMs,
   warmupFields: (_c, burst) => ({
     stages: [{ durationMs: 1, target: burst.connections }, {

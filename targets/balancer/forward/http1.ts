@@ -1,8 +1,4 @@
-/**
- * @module
- * The balancer's view of HTTP/1.1 heads through the shared framer in `verbatim` mode. Anything a downstream
- * could frame differently is refused, not rewritten (request smuggling).
- */
+/** @module The balancer's HTTP/1.1 heads (shared framer, `verbatim`): ambiguous framing is refused. */
 import { Framing } from "../../../http1/body_framing.ts";
 import { MessageFramer, NEED_MORE, PARSE_ERROR } from "../../../http1/message_framer.ts";
 

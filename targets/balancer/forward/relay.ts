@@ -1,8 +1,7 @@
 /**
  * @module
- * Relays one HTTP/1.1 message between sockets as it arrives, in constant memory; also the tunnel after
- * `101 Switching Protocols` and the balancer's own small answers. HTTP/2 is relayed per connection: one
- * opening with the h2 preface goes as bytes to one instance, so all its streams go there.
+ * Relays one HTTP/1.1 message between sockets in constant memory, the tunnel after `101`, the balancer's own
+ * answers; an HTTP/2 connection goes as bytes to one instance, all its streams with it.
  */
 import { writeAll } from "../../../system/write_all.ts";
 import { BufferedConn } from "./conn.ts";
