@@ -1,4 +1,7 @@
-/** @module Checks across an attack config's common fields, run after each model's own; each names the fix. */
+/**
+ * @module
+ * Checks across an attack config's common fields, run after each model's own; each names the fix.
+ */
 import { isIP } from "node:net";
 import type { LoadModel } from "../results/mod.ts";
 import { hasPlaceholder } from "./http/template.ts";

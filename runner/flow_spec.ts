@@ -1,4 +1,7 @@
-/** @module A flow's schema: steps (request, pause, ws, gRPC call) on one connection, picked by weight. */
+/**
+ * @module
+ * A flow's schema: steps (request, pause, ws, gRPC call) on one connection, picked by weight.
+ */
 import { z } from "zod";
 import { requestSpecSchema } from "./request_spec.ts";
 import { flowFields, requestStepFields } from "./session_schema.ts";

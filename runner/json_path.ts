@@ -1,4 +1,7 @@
-/** @module The JSON paths captures, checks and ws matches read; one reader for validation and workers. */
+/**
+ * @module
+ * The JSON paths captures, checks and ws matches read; one reader for validation and workers.
+ */
 
 /** One step of a path: a member name or an array index. */
 export type PathStep = string | number;

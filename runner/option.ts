@@ -1,4 +1,7 @@
-/** @module One option declared once: config schemas, flag parsing and `--help` derive from its rows. */
+/**
+ * @module
+ * One option declared once: config schemas, flag parsing and `--help` derive from its rows.
+ */
 import type { z } from "zod";
 
 /**

@@ -1,4 +1,7 @@
-/** @module A mix request as the config states it, kept from config.ts so encoders import no config union. */
+/**
+ * @module
+ * A mix request as the config states it, kept from config.ts so encoders import no config union.
+ */
 import { z } from "zod";
 import { endpointNameProblem, headerRules, pathProblem, ruleOf, tagRules } from "./request_rules.ts";
 import { type GrpcBodySpec, isGrpcBodySpec } from "./http/grpc_body_spec.ts";

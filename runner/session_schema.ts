@@ -1,4 +1,7 @@
-/** @module The session parts of a config: a data source, a step's captures and checks, shared flow fields. */
+/**
+ * @module
+ * The session parts of a config: a data source, a step's captures and checks, shared flow fields.
+ */
 import { z } from "zod";
 import { isPackedRows, type PackedRows, packRows } from "./data_rows.ts";
 import { readJsonPath } from "./json_path.ts";

@@ -1,4 +1,7 @@
-/** @module The `data:` sources of an experiment file (CSV, JSON, NDJSON), read once at plan time. */
+/**
+ * @module
+ * The `data:` sources of an experiment file (CSV, JSON, NDJSON), read once at plan time.
+ */
 import { z } from "zod";
 import { FileReadError, formatCap, readFileCapped } from "../system/read_capped.ts";
 import { dataOrderSchema, VALUE_NAME, whenDoneSchema } from "../runner/session_schema.ts";

@@ -1,4 +1,7 @@
-/** @module The one error of experiment files: every problem as `{path, message}`, one line each. */
+/**
+ * @module
+ * The one error of experiment files: every problem as `{path, message}`, one line each.
+ */
 import { formatIssues, type Issue } from "../validation/mod.ts";
 
 /** Every problem of an experiment file; the message has one line per issue. Exit code 2 (or `exitCode`). */

@@ -1,4 +1,7 @@
-/** @module An experiment's text to a plan ready to run; each step throws one `ExperimentError`. */
+/**
+ * @module
+ * An experiment's text to a plan ready to run; each step throws one `ExperimentError`.
+ */
 import { formatPath, type Issue, issueList, issuesOf, validate } from "../validation/mod.ts";
 import { attackConfigSchema, type RelativeAttackInput } from "../runner/config.ts";
 import { type ArtilleryRunFlags, importArtillery, isArtilleryScript } from "./artillery/convert.ts";

@@ -1,4 +1,7 @@
-/** @module What the command line changes in an experiment before validation: --quick, --set, --target. */
+/**
+ * @module
+ * What the command line changes in an experiment before validation: --quick, --set, --target.
+ */
 import { parse as parseYaml } from "yaml";
 import type { Issue, Result } from "../validation/mod.ts";
 import { shownAssignment, shownFieldValue } from "../results/redact.ts";

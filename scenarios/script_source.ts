@@ -1,4 +1,7 @@
-/** @module An experiment's `script:` (docs/SCRIPTS.md): a session script's path and its data source. */
+/**
+ * @module
+ * An experiment's `script:` (docs/SCRIPTS.md): a session script's path and its data source.
+ */
 import { z } from "zod";
 import { isAbsolute, join, resolve } from "node:path";
 import { scriptSpecSchema } from "../runner/script/spec.ts";

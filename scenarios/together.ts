@@ -1,4 +1,7 @@
-/** @module Loads run at the same time as one run (k6's scenarios): `together: { browse: 0s, api: 30s }`. */
+/**
+ * @module
+ * Loads run at the same time as one run (k6's scenarios): `together: { browse: 0s, api: 30s }`.
+ */
 import type { ExperimentFields } from "./schema/object.ts";
 import { issueList, type PathIssue as Issue } from "../validation/mod.ts";
 

@@ -1,4 +1,7 @@
-/** @module The reader of experiment files: YAML to plain data, or the one problem that stops it. */
+/**
+ * @module
+ * The reader of experiment files: YAML to plain data, or the one problem that stops it.
+ */
 import { type Document, isScalar, LineCounter, parseDocument as parseYamlDocument, visit } from "yaml";
 import type { Issue, Result } from "../validation/mod.ts";
 import { withEnvSnapshot, YAML_DEBUG_VARIABLES } from "../system/env_snapshot.ts";

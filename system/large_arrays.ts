@@ -1,4 +1,7 @@
-/** @module Spread-free max, min and fromCharCode for any length (a spread throws past ~100,000); `grown`. */
+/**
+ * @module
+ * Spread-free max, min and fromCharCode for any length (a spread throws past ~100,000); `grown`.
+ */
 
 export function maxOf(xs: ArrayLike<number>): number {
   let max = -Infinity;

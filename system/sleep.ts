@@ -1,4 +1,7 @@
-/** @module Abortable waits (Ctrl-C never waits out a pause) and waits bounded by a timeout (a hung peer). */
+/**
+ * @module
+ * Abortable waits (Ctrl-C never waits out a pause) and waits bounded by a timeout (a hung peer).
+ */
 
 /** Resolves after about `ms`, or at once when `signal` aborts. */
 export function sleepUnlessAborted(ms: number, signal?: AbortSignal): Promise<void> {

@@ -1,4 +1,7 @@
-/** @module Writes every byte: a socket or file may take fewer than offered per `write`. */
+/**
+ * @module
+ * Writes every byte: a socket or file may take fewer than offered per `write`.
+ */
 
 interface ByteWriter {
   write(bytes: Uint8Array): Promise<number>;

@@ -1,4 +1,7 @@
-/** @module Injects the runtime sampler: `--require` in NODE_OPTIONS (forks too), `--preload` for Deno. */
+/**
+ * @module
+ * Injects the runtime sampler: `--require` in NODE_OPTIONS (forks too), `--preload` for Deno.
+ */
 import { basename, resolve } from "node:path";
 import { RUNTIME_DIR_ENV, samplerSource } from "./runtime_sampler.ts";
 

@@ -1,4 +1,7 @@
-/** @module A target's telemetry per interval: CPU, RSS, run-queue wait, Redis INFO, runtime samplers. */
+/**
+ * @module
+ * A target's telemetry per interval: CPU, RSS, run-queue wait, Redis INFO, runtime samplers.
+ */
 import type { TelemetrySeries } from "../results/mod.ts";
 import { connectRedis, type RedisClient } from "./redis.ts";
 import type { RunningTarget, TargetProcess } from "./spec.ts";

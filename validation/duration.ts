@@ -1,4 +1,7 @@
-/** @module The parser of durations with units (`500ms`, `1.5s`, `1m30s`) for the CLI and experiment files. */
+/**
+ * @module
+ * The parser of durations with units (`500ms`, `1.5s`, `1m30s`) for the CLI and experiment files.
+ */
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
 const PART = /(\d+(?:\.\d+)?|\.\d+)(ms|s|m|h)/y;

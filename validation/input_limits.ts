@@ -1,4 +1,7 @@
-/** @module Bounds on an experiment that keep checking it under a few seconds and its plan in memory. */
+/**
+ * @module
+ * Bounds on an experiment that keep checking it under a few seconds and its plan in memory.
+ */
 
 /** The largest experiment file and script `options` JSON loadlab reads. */
 export const MAX_EXPERIMENT_FILE_BYTES = 4 * 2 ** 20;

@@ -1,4 +1,7 @@
-/** @module The zod-issue formatter: `{path, message}` saying what was expected and found; "did you mean". */
+/**
+ * @module
+ * The zod-issue formatter: `{path, message}` saying what was expected and found; "did you mean".
+ */
 import type { z } from "zod";
 import { allowedKeysAt, describe, EXPECTED_WORDS, oneOf, schemasAt } from "./schema_walk.ts";
 import { nearest } from "./suggest.ts";

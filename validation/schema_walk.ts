@@ -1,4 +1,7 @@
-/** @module Reads a zod 4 schema's `_zod.def` for the issue formatter; an unknown kind dulls the wording. */
+/**
+ * @module
+ * Reads a zod 4 schema's `_zod.def` for the issue formatter; an unknown kind dulls the wording.
+ */
 import { z } from "zod";
 
 type Schema = z.core.$ZodType;

@@ -1,4 +1,7 @@
-/** @module "Did you mean": the allowed name nearest by edit distance (a swap counts as one), if close. */
+/**
+ * @module
+ * "Did you mean": the allowed name nearest by edit distance (a swap counts as one), if close.
+ */
 
 /** Optimal-string-alignment distance, case-insensitive. */
 export function editDistance(a: string, b: string): number {

@@ -1,4 +1,7 @@
-/** @module Outside text made safe to print or embed: escapes could rewrite lines, markup add elements. */
+/**
+ * @module
+ * Outside text made safe to print or embed: escapes could rewrite lines, markup add elements.
+ */
 
 /** Escape sequences, 7- and 8-bit: CSI, string commands (OSC, DCS, SOS, PM, APC) to BEL or ST, `ESC x`. */
 const ESCAPE_SEQUENCE =

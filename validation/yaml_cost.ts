@@ -1,4 +1,7 @@
-/** @module What in YAML text would cost its parser far more than its size, found from the lexer's tokens. */
+/**
+ * @module
+ * What in YAML text would cost its parser far more than its size, found from the lexer's tokens.
+ */
 import { Lexer } from "yaml";
 import type { Issue } from "./mod.ts";
 import { MAX_NESTING_DEPTH, MAX_YAML_ANCHORS } from "./input_limits.ts";

@@ -1,4 +1,7 @@
-/** @module What a worker gives a model's run: the run picks when and on which connection requests start. */
+/**
+ * @module
+ * What a worker gives a model's run: the run picks when and on which connection requests start.
+ */
 import type { ConnectionShared, LoadConnection } from "../http/load_connection.ts";
 import type { WorkerSteering } from "./steer.ts";
 

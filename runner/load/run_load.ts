@@ -1,4 +1,7 @@
-/** @module A worker's load made ready before t0, so no start-up cost falls after it; `start` runs it. */
+/**
+ * @module
+ * A worker's load made ready before t0, so no start-up cost falls after it; `start` runs it.
+ */
 import { httpFormOf, type WsRun, wsRunOf } from "../http/ws/run.ts";
 import { WS_DEFAULTS } from "../http/ws/config.ts";
 import { type ConnectionShared, connectionShared, type LoadConnection } from "../http/load_connection.ts";

@@ -1,4 +1,7 @@
-/** @module The shapes around `RunAggregator` (aggregate.ts): its options and live figures. */
+/**
+ * @module
+ * The shapes around `RunAggregator` (aggregate.ts): its options and live figures.
+ */
 import type { AttackProgress } from "../../results/mod.ts";
 import type { IntervalDelta } from "../../results/export/interval_delta.ts";
 

@@ -1,4 +1,7 @@
-/** @module A gRPC run's calls, from `attack grpc://` flags or an experiment's `grpc:`, as its request mix. */
+/**
+ * @module
+ * A gRPC run's calls, from `attack grpc://` flags or an experiment's `grpc:`, as its request mix.
+ */
 import type { Root } from "protobufjs";
 import type { RequestSpec } from "../../runner/request_spec.ts";
 import { findMethod, GrpcSchemaError, loadProtoFile, loadProtoset } from "../../runner/http/grpc/schema.ts";

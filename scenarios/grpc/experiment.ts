@@ -1,4 +1,7 @@
-/** @module A top-level `grpc:` section makes its loads' requests one gRPC call (built-in schema if none). */
+/**
+ * @module
+ * A top-level `grpc:` section makes its loads' requests one gRPC call (built-in schema if none).
+ */
 import { z } from "zod";
 import type { RequestSpec } from "../../runner/request_spec.ts";
 import { splitCall } from "../../runner/http/grpc/call.ts";

@@ -1,4 +1,7 @@
-/** @module The `grpc:` section's schema and calls read, flows' gRPC steps checked; loaded for gRPC only. */
+/**
+ * @module
+ * The `grpc:` section's schema and calls read, flows' gRPC steps checked; loaded for gRPC only.
+ */
 import protobuf from "protobufjs";
 import { dirname, isAbsolute, join } from "node:path";
 import type { GrpcSection } from "./experiment.ts";

@@ -1,4 +1,7 @@
-/** @module Data files read at plan time; each `{{ ... }}` checked against columns, captures, built-ins. */
+/**
+ * @module
+ * Data files read at plan time; each `{{ ... }}` checked against columns, captures, built-ins.
+ */
 import type { WsAction } from "../../runner/ws_step_spec.ts";
 import { dirname, isAbsolute, join } from "node:path";
 import type { DataSpec } from "../../runner/session_schema.ts";

@@ -1,4 +1,7 @@
-/** @module What loading a plan checks on this machine before any target starts: files, programs, sockets. */
+/**
+ * @module
+ * What loading a plan checks on this machine before any target starts: files, programs, sockets.
+ */
 import { attackConfigSchema } from "../../runner/config.ts";
 import { maxSocketsUnder, portProblem, socketProblem, socketsOf } from "../../runner/socket_budget.ts";
 import { readLocalPorts, unbindableAddress } from "../../system/ports.ts";

@@ -1,4 +1,7 @@
-/** @module The shapes of a plan, shared by the planner, its checks and the runner. */
+/**
+ * @module
+ * The shapes of a plan, shared by the planner, its checks and the runner.
+ */
 import type { RelativeAttackInput } from "../../runner/config.ts";
 import type { TargetSpec } from "../../targets/spec.ts";
 import type { Experiment } from "../schema/experiment.ts";

@@ -1,4 +1,7 @@
-/** @module The experiment files shipped inside loadlab (`loadlab run preset:NAME`, `loadlab presets`). */
+/**
+ * @module
+ * The experiment files shipped inside loadlab (`loadlab run preset:NAME`, `loadlab presets`).
+ */
 import demo from "./demo.yaml" with { type: "text" };
 import cacheBurst from "./cache-burst.yaml" with { type: "text" };
 import frameworks from "./frameworks.yaml" with { type: "text" };

@@ -1,4 +1,7 @@
-/** @module One planned run, from its cooldown to its result, with the target's counters over it. */
+/**
+ * @module
+ * One planned run, from its cooldown to its result, with the target's counters over it.
+ */
 import { cutWarmup, phaseStats } from "../../results/interval_stats.ts";
 import type { Plan, PlannedRun } from "../plan/types.ts";
 import type { RunTarget, TargetPool } from "./targets.ts";

@@ -1,4 +1,7 @@
-/** @module The output folder of a running experiment, both files rewritten whole after every run. */
+/**
+ * @module
+ * The output folder of a running experiment, both files rewritten whole after every run.
+ */
 import { buildResultsFile, loadResultsFile, resultsText, writeResultsFile } from "../../results/io.ts";
 import { OutputError, WriteError, writeTextAtomic, writeTextAtomicSync } from "../../system/output_file.ts";
 import type { ExperimentInfo, ResultsFile, RunResult } from "../../results/mod.ts";

@@ -1,4 +1,7 @@
-/** @module Runs a `Plan` into its output files; a capacity search bisects for its SLO's largest value. */
+/**
+ * @module
+ * Runs a `Plan` into its output files; a capacity search bisects for its SLO's largest value.
+ */
 import { analyze } from "../../results/conclude/analysis.ts";
 import { estimateDurationMs } from "../plan/plan.ts";
 import { applyParameter } from "../plan/attack.ts";

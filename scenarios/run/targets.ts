@@ -1,4 +1,7 @@
-/** @module The targets of a running experiment: started when first needed, shared, stopped when done. */
+/**
+ * @module
+ * The targets of a running experiment: started when first needed, shared, stopped when done.
+ */
 import type { PlannedRun } from "../plan/types.ts";
 import type { RunResult } from "../../results/mod.ts";
 import { redactKnown } from "../../results/redact.ts";

@@ -1,4 +1,7 @@
-/** @module The thresholds of a plan: parsed before any load, stopping runs live, judged on each result. */
+/**
+ * @module
+ * The thresholds of a plan: parsed before any load, stopping runs live, judged on each result.
+ */
 import type { RunResult, ThresholdResult } from "../../results/mod.ts";
 import { defined } from "../../validation/defined.ts";
 import { judgeOnRun, parseThreshold, type Threshold } from "../../results/thresholds/threshold.ts";

@@ -1,4 +1,7 @@
-/** @module The checks of an experiment file that span fields, run once its structure is valid. */
+/**
+ * @module
+ * The checks of an experiment file that span fields, run once its structure is valid.
+ */
 import { nearest, noSuchName } from "../../validation/suggest.ts";
 import {
   builtinSpecSchema,

@@ -1,4 +1,7 @@
-/** @module Experiment files as one zod schema: the structure refined by the cross-field checks. */
+/**
+ * @module
+ * Experiment files as one zod schema: the structure refined by the cross-field checks.
+ */
 import type { z } from "zod";
 import { checkExperiment } from "./checks.ts";
 import { experimentObject } from "./object.ts";

@@ -1,4 +1,7 @@
-/** @module The checks of an experiment that need the file system, before any target starts. */
+/**
+ * @module
+ * The checks of an experiment that need the file system, before any target starts.
+ */
 import { findProgram } from "../../system/path_lookup.ts";
 import { readTextOrNull } from "../../system/proc_stat.ts";
 import type { TargetSpec } from "../../targets/spec.ts";

@@ -1,4 +1,7 @@
-/** @module The `loads:` section of experiment files: each load one engine model with the fields it takes. */
+/**
+ * @module
+ * The `loads:` section of experiment files: each load one engine model with the fields it takes.
+ */
 import { z } from "zod";
 import { defined } from "../../validation/defined.ts";
 import { tlsOptionsSchema } from "../../runner/http/tls/options.ts";

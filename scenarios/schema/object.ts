@@ -1,4 +1,7 @@
-/** @module The structure of an experiment file as one zod object, `experimentObject`. */
+/**
+ * @module
+ * The structure of an experiment file as one zod object, `experimentObject`.
+ */
 import {
   type MetricsOutput,
   parseMetricsOutput,

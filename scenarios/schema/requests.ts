@@ -1,4 +1,7 @@
-/** @module The small shared parts of experiment files: durations, names, requests and flows. */
+/**
+ * @module
+ * The small shared parts of experiment files: durations, names, requests and flows.
+ */
 import { defined } from "../../validation/defined.ts";
 import { z } from "zod";
 import {

@@ -1,4 +1,7 @@
-/** @module The `targets:` section of experiment files. */
+/**
+ * @module
+ * The `targets:` section of experiment files.
+ */
 import { z } from "zod";
 import { resolve } from "node:path";
 import {

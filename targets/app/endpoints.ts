@@ -1,4 +1,7 @@
-/** @module The work behind the built-in target's endpoints, testable apart from the Hono wiring. */
+/**
+ * @module
+ * The work behind the built-in target's endpoints, testable apart from the Hono wiring.
+ */
 import { escapeHtml } from "../../validation/terminal_text.ts";
 
 /** Burns CPU for `ms` (cpuTime in docs/studies/cpu-sleep.md); returns the loop count as proof of work. */

@@ -1,4 +1,7 @@
-/** @module A caching, rate-limiting reverse proxy (cache-aside): a failing Redis is a bypass, no error. */
+/**
+ * @module
+ * A caching, rate-limiting reverse proxy (cache-aside): a failing Redis is a bypass, no error.
+ */
 import { Buffer } from "node:buffer";
 import { commandOptions } from "redis";
 import { RedisRateLimiter } from "./rate_limit.ts";

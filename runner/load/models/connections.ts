@@ -1,4 +1,7 @@
-/** @module `connections`: the closed model (`-c`): each connection sends again once its response ended. */
+/**
+ * @module
+ * `connections`: the closed model (`-c`): each connection sends again once its response ended.
+ */
 import { connectionShareIssues } from "./fields.ts";
 import { OPTIONS } from "../../config_fields.ts";
 import { defineModel } from "./model.ts";

@@ -1,4 +1,7 @@
-/** @module Zod pieces of the load models' fields, caps and defaults stated once, and their shared checks. */
+/**
+ * @module
+ * Zod pieces of the load models' fields, caps and defaults stated once, and their shared checks.
+ */
 import { z } from "zod";
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../../../validation/duration.ts";
 import { formatCount } from "../../../results/text_format.ts";

@@ -1,4 +1,7 @@
-/** @module The table of load models by `LoadModel`: everything reads a model's rules here, not its name. */
+/**
+ * @module
+ * The table of load models by `LoadModel`: everything reads a model's rules here, not its name.
+ */
 import type { LoadModel } from "../../../results/mod.ts";
 import { shareOf } from "../schedule.ts";
 import type { LoadModelDef, ModelConfig, PoolSize } from "./model.ts";

@@ -1,4 +1,7 @@
-/** @module The balancer's HTTP/1.1 heads (shared framer, `verbatim`): ambiguous framing is refused. */
+/**
+ * @module
+ * The balancer's HTTP/1.1 heads (shared framer, `verbatim`): ambiguous framing is refused.
+ */
 import { Framing } from "../../../http1/body_framing.ts";
 import { MessageFramer, NEED_MORE, PARSE_ERROR } from "../../../http1/message_framer.ts";
 
