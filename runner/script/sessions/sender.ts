@@ -18,8 +18,14 @@ import type {
 import { ScriptGrpcCall } from "./grpc.ts";
 import type { ScriptGrpcSchema } from "./grpc_schema.ts";
 import { reservedNameProblem, type ScriptRecorder, SESSION_STEP } from "./recorder.ts";
-import { CUT, type SessionEnd } from "./end.ts";
-import type { SessionChain, SessionContext, SessionCount, VirtualUser } from "./context.ts";
+import {
+  CUT,
+  type EndingSession,
+  type SessionChain,
+  type SessionContext,
+  type SessionCount,
+  type VirtualUser,
+} from "./context.ts";
 import { BATCH_PARALLEL, BATCH_PER_HOST, type BatchRequest, SessionBatch } from "./batch.ts";
 import type { OriginPlace } from "./origins.ts";
 import { SideConnections } from "./side_connections.ts";
@@ -43,7 +49,7 @@ import { failedResponse, H2ScriptResponse, keptScriptResponse } from "./response
 import { sessionCookies } from "./cookies.ts";
 import { scriptText } from "../module.ts";
 
-type User = VirtualUser<SessionEnd>;
+type User = VirtualUser<EndingSession>;
 
 /** What a runtime makes of a response (k6's `K6Response`), or `settle` itself when it settles it later. */
 export type ResponseThen = {
@@ -65,7 +71,7 @@ interface SideExchange {
 /** A virtual user's requests, session after session: one at a time, on the session's connection. */
 export class SessionSender implements SessionCount {
   /** The session in progress (the last one once it ended), its run and connection. */
-  private current: SessionEnd | null = null;
+  private current: EndingSession | null = null;
   #run: SessionRun | null = null;
   private conn: SessionConnection | null = null;
   responses = 0;
@@ -111,7 +117,7 @@ export class SessionSender implements SessionCount {
 
   /** Session `s` of `chain` begins at `startMs` (`nowMs`: the clock just read, else negative). */
   begin(
-    s: SessionEnd,
+    s: EndingSession,
     chain: SessionChain,
     startMs: number,
     recorder: ScriptRecorder | null,
@@ -135,16 +141,16 @@ export class SessionSender implements SessionCount {
     this.#batch = null;
   }
 
-  live(s: SessionEnd): boolean {
+  live(s: EndingSession): boolean {
     return this.current === s && !this.over;
   }
 
-  inFlight(s: SessionEnd): boolean {
+  inFlight(s: EndingSession): boolean {
     return this.current === s && this.sending !== null;
   }
 
   /** Session `s`'s outcome came: counted, the jar kept, the connection handed on after its last request. */
-  concluded(s: SessionEnd, outcome: unknown, failed: boolean): void {
+  concluded(s: EndingSession, outcome: unknown, failed: boolean): void {
     const nowMs = this.nowMs();
     try {
       this.sessions.counted(s, outcome, failed, this, nowMs);
@@ -161,7 +167,7 @@ export class SessionSender implements SessionCount {
   }
 
   /** The connection goes to the next session (when `s` ended; a closed loop starts none past the end). */
-  #leave(s: SessionEnd, nowMs: number): void {
+  #leave(s: EndingSession, nowMs: number): void {
     const conn = this.conn!;
     conn.endSession();
     conn.lastEventMs = nowMs;
@@ -409,7 +415,7 @@ export class SessionSender implements SessionCount {
     throw err;
   };
 
-  /** The script function's value or error: the session in progress ends (`SessionEnd.settle`). */
+  /** The script function's value or error: the session in progress ends (`EndingSession.settle`). */
   readonly value = (value: unknown): void => this.current!.settle(value, false);
   readonly error = (err: unknown): void => this.current!.settle(err, true);
 

@@ -17,15 +17,15 @@ import { ScriptNames } from "./names.ts";
 import { scriptError } from "../module.ts";
 import { ScriptSession } from "./session.ts";
 import { SessionSender } from "./sender.ts";
-import type {
-  ScriptSessionOptions,
-  SessionChain,
-  SessionContext,
-  SessionCount,
-  VirtualUser,
+import {
+  CUT,
+  type ScriptSessionOptions,
+  type SessionChain,
+  type SessionContext,
+  type SessionCount,
+  type VirtualUser,
 } from "./context.ts";
 import { ScriptOrigins } from "./origins.ts";
-import { CUT } from "./end.ts";
 import { LiveSessions } from "./live.ts";
 import { type ScriptGrpcAnswer, ScriptGrpcRequests } from "./grpc.ts";
 
