@@ -228,21 +228,20 @@ export async function parseRunArgs(given: string[], command = "run", help = RUN_
     ...segmentOf(flags),
     set: flags.all("set"),
     targets: artillery ? {} : parseTargets(flags.all("target")),
-    ...(artillery
-      ? {
-        artillery: defined({
-          ...Object.fromEntries(ARTILLERY.map((s) => [s.long, flags.text(s.long)])),
-          quiet,
-        }),
-      }
-      : {}),
-    ...(flags.has("profile") ? { profile: true } : {}),
-    ...(flags.has("summary-mode") ? { summaryMode: flags.choice("summary-mode", K6_SUMMARY_MODES) } : {}),
+    ...defined({
+      artillery: artillery
+        ? defined({ ...Object.fromEntries(ARTILLERY.map((s) => [s.long, flags.text(s.long)])), quiet })
+        : undefined,
+      profile: flags.has("profile") || undefined,
+      summaryMode: flags.choice("summary-mode", K6_SUMMARY_MODES),
+    }),
     ...resultsArgs(flags),
-    ...maxMemoryOf(flags),
-    ...metricsOutsOf(flags),
-    ...defined({ replay: flags.path("replay") }),
-    ...defined({ abortOnFail: abortOnFailArg(flags) }),
+    ...defined({
+      maxMemoryMb: maxMemoryOf(flags),
+      metricsOut: metricsOutsOf(flags),
+      replay: flags.path("replay"),
+      abortOnFail: abortOnFailArg(flags),
+    }),
     ...scriptLoad,
   };
 }
@@ -310,22 +309,21 @@ function locustSource(flags: FlagValues, positionals: string[]) {
   if (py) return { source: positionals[0], users: positionals.slice(1), host };
 }
 
-/** `{maxMemoryMb}` when `--max-memory-mb` was given, checked by the config's own rule for the field. */
-function maxMemoryOf(flags: FlagValues): Pick<RunArgs, "maxMemoryMb"> {
+/** `--max-memory-mb`, checked by the config's own rule for the field. */
+function maxMemoryOf(flags: FlagValues): number | undefined {
   const maxMemoryMb = flags.positiveInt("max-memory-mb");
-  if (maxMemoryMb === undefined) return {};
   const checked = commonFields.maxMemoryMb.safeParse(maxMemoryMb);
   if (!checked.success) {
     throw new UsageError(`--max-memory-mb ${maxMemoryMb}: ${checked.error.issues[0].message}`);
   }
-  return { maxMemoryMb };
+  return maxMemoryMb;
 }
 
-/** `{metricsOut}` of the `--out KIND=URL` flags (k6's json, csv and influxdb: its script's; others below). */
-function metricsOutsOf(flags: FlagValues): Pick<RunArgs, "metricsOut"> {
+/** The `--out KIND=URL` flags (k6's json, csv and influxdb: its script's; others below); none: undefined. */
+function metricsOutsOf(flags: FlagValues): MetricsOutput[] | undefined {
   const typed = flags.typed("out");
   const outs = flags.all("out").filter((v) => !isSamplesOut(v)).flatMap((v) => k6Output(typed, v));
-  if (outs.length === 0) return {};
+  if (outs.length === 0) return undefined;
   const file = outs.find((v) => !isMetricsOut(v));
   if (file !== undefined) {
     throw new UsageError(
@@ -333,7 +331,7 @@ function metricsOutsOf(flags: FlagValues): Pick<RunArgs, "metricsOut"> {
         `${typed} prometheus-remote-write=http://127.0.0.1:9090/api/v1/write or ${typed} otlp=http://127.0.0.1:4318`,
     );
   }
-  return { metricsOut: parseMetricsOuts(typed, outs) };
+  return parseMetricsOuts(typed, outs);
 }
 
 /** k6's output `value` as loadlab's: its Prometheus remote write at k6's URL; its web dashboard, none. */
@@ -373,7 +371,7 @@ function segmentOf(flags: FlagValues): Pick<RunArgs, "segment" | "startAtEpochMs
   if (startAtEpochMs !== undefined && segment === undefined) {
     throw new UsageError("--start-at lines up the shards of a split load: give --segment I/N with it");
   }
-  return { ...(segment ? { segment } : {}), ...defined({ startAtEpochMs }) };
+  return defined({ segment, startAtEpochMs });
 }
 
 /** `{scriptLoad}` when a script load flag, `-e` or a k6 flag was given, else nothing. */
