@@ -61,8 +61,7 @@ export function outputOf(flags: FlagValues, config: AttackConfig): AttackOutputO
   return {
     json: flags.has("json"),
     outFile,
-    ...(format === undefined ? {} : { format, ...defined({ ghzFile }) }),
-    ...(metricsOut.length > 0 ? { metricsOut } : {}),
+    ...defined({ format, ghzFile, metricsOut: metricsOut.length > 0 ? metricsOut : undefined }),
     reportFile,
     quiet: flags.has("quiet"),
     noLive: flags.has("no-live"),
