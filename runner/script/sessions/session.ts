@@ -62,10 +62,6 @@ export class ScriptSession implements Session, Sleeper {
     return this.#pending;
   }
 
-  set pending(cut: boolean) {
-    this.#pending = cut;
-  }
-
   get liveAt(): number {
     return this.#liveAt;
   }
@@ -84,7 +80,7 @@ export class ScriptSession implements Session, Sleeper {
     const run = this.#run;
     if (!run.ended.aborted) return;
     if (!this.#sender.inFlight(this)) {
-      this.pending = this.#sleeps === 0 && run.shared.stopping;
+      this.#pending = this.#sleeps === 0 && run.shared.stopping;
       this.settle(CUT, false);
     }
     // A think time ends at once when the run stops (its entry in the queue is left to go stale).
