@@ -4,7 +4,13 @@
  * conversion of a k6 script or a locustfile an experiment names.
  */
 import { basename, dirname, extname, resolve } from "node:path";
-import { busyText, type HostOutcome, type ScriptExports, ScriptHost } from "../../runner/script/host/host.ts";
+import {
+  busyText,
+  type HostOutcome,
+  type ScriptExports,
+  ScriptHost,
+  ScriptStopped,
+} from "../../runner/script/host/host.ts";
 import { UsageError } from "../usage_error.ts";
 import { ScriptNames } from "../../runner/script/sessions/names.ts";
 import {
@@ -34,16 +40,6 @@ export async function isK6Script(source: string): Promise<boolean> {
   return (await import("../../runner/script/k6/convert/converted_file.ts")).isK6File(resolve(source));
 }
 
-/** A stop (Ctrl-C, SIGTERM) came while the script was checked or imported: `phase` names which. */
-export class ScriptCheckStopped extends Error {
-  override name = "ScriptCheckStopped";
-  /** The experiment's name when a file's plan was read (else the script's file names it). */
-  experiment?: string;
-  constructor(readonly phase: string) {
-    super(`stopped during ${phase}: no load was sent`);
-  }
-}
-
 /** The name of the experiment a session or k6 script at `path` runs as: its file's name, made a safe one. */
 export function scriptExperimentName(path: string): string {
   return basename(path, extname(path)).replace(/[^A-Za-z0-9_.-]/g, "-");
@@ -71,8 +67,8 @@ export async function checkScript(
     const opened = await opening.catch(() => null);
     opened?.host?.close();
     // Stopped while both ran: both are named.
-    if (err instanceof ScriptCheckStopped && opened?.host === null && opened.outcome.kind === "stopped") {
-      throw new ScriptCheckStopped("the script's type check and its top level");
+    if (err instanceof ScriptStopped && opened?.host === null && opened.outcome.kind === "stopped") {
+      throw new ScriptStopped("the script's type check and its top level");
     }
     throw err;
   }
@@ -82,7 +78,7 @@ export async function checkScript(
     throw new UsageError(`${basename(path)} does not type-check: ${problems.slice(0, 5).join("; ")}`);
   }
   if (opened.host === null) {
-    if (opened.outcome.kind === "stopped") throw new ScriptCheckStopped("the script's top level");
+    if (opened.outcome.kind === "stopped") throw new ScriptStopped("the script's top level");
     throw new UsageError(importProblem(basename(path), opened.outcome));
   }
   return opened.exports;
@@ -133,7 +129,7 @@ async function denoCheck(path: string, flags: string[], signal?: AbortSignal): P
   if (signal?.aborted) end();
   try {
     const out = await child.output();
-    if (signal?.aborted) throw new ScriptCheckStopped("the script's type check");
+    if (signal?.aborted) throw new ScriptStopped("the script's type check");
     if (out.success) return null;
     return new TextDecoder().decode(out.stderr) + new TextDecoder().decode(out.stdout);
   } finally {
