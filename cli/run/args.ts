@@ -133,7 +133,6 @@ const ARTILLERY_TABLE: FlagTable = [
 ];
 const ARTILLERY_OUTPUT = "loadlab writes no Artillery JSON report: its results.json is in --out-dir";
 const ARTILLERY = flagsOf(ARTILLERY_TABLE), TAKEN = ["e", "t", "o", "v"];
-/** The flags of an Artillery script's run: Artillery's, then loadlab's others without Artillery's letters. */
 const ARTILLERY_SPECS = [
   ...ARTILLERY,
   ...SPECS.filter((s) => s.long !== "target").map((s) => ({
@@ -161,11 +160,7 @@ ${helpOf([...RUN_TABLE, ...ARTILLERY_TABLE], { flagAt: 2, textAt: 28 })}
 The file format: docs/EXPERIMENTS.md. 'loadlab presets' lists the presets.
 ${exitCodesHelp("run")}`;
 
-/**
- * What `loadlab run` was asked to do: each field is the flag of its name (`outDir` is `--out-dir`,
- * `metricsOut` `--out KIND=URL`, `scriptLoad` a script's load and variables); `source` is a file path or
- * `preset:NAME`.
- */
+/** What `loadlab run` was asked: each field is the flag of its name; `source` a file or `preset:NAME`. */
 export interface RunArgs extends ResultsArgs {
   source: string;
   quick: boolean;
@@ -247,9 +242,8 @@ export async function parseRunArgs(given: string[], command = "run", help = RUN_
 }
 
 /**
- * A locustfile's command line with Locust's settings under it, as Locust reads them: `./locust.conf`, then
- * `./pyproject.toml`'s `[tool.locust]`, then `--config FILE` (`key = value` lines, `true`/`false`, `[a, b]`
- * lists), then `LOCUST_*` variables (`LOCUST_RUN_TIME=9s`), each over the one before (never the locustfile).
+ * A locustfile's command line with Locust's settings under it, each over the one before as Locust reads them:
+ * `./locust.conf`, `./pyproject.toml`'s `[tool.locust]`, `--config FILE`, then `LOCUST_*` variables.
  */
 function withLocustSettings(argv: string[]): string[] {
   if (!argv.some((a) => a === "-f" || a === "--locustfile" || isLocustFile(a))) return argv;
@@ -374,7 +368,7 @@ function segmentOf(flags: FlagValues): Pick<RunArgs, "segment" | "startAtEpochMs
   return defined({ segment, startAtEpochMs });
 }
 
-/** `{scriptLoad}` when a script load flag, `-e` or a k6 flag was given, else nothing. */
+/** `{scriptLoad}` when a script load flag, `-e` or a k6 or Locust flag was given. */
 function scriptLoadOf(
   flags: FlagValues,
   locust: { users: string[]; host?: string } | undefined,
@@ -384,8 +378,7 @@ function scriptLoadOf(
   if (locust !== undefined) {
     scriptLoad.locust = {
       ...scriptLoad.locust,
-      ...(locust.users.length > 0 ? { users: locust.users } : {}),
-      ...defined({ host: locust.host }),
+      ...defined({ users: locust.users.length > 0 ? locust.users : undefined, host: locust.host }),
     };
   }
   const given = hasLoadFlags(scriptLoad) || Object.keys(scriptLoad.env).length > 0 || scriptLoad.k6 ||

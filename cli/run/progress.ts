@@ -104,7 +104,7 @@ export function summaryLine(run: RunResult): string {
   ].join("  ");
 }
 
-/** Sessions ended a second over the load window (a script whose sessions sent no HTTP request). */
+/** Sessions ended a second (a script whose sessions sent no HTTP request). */
 function sessionsPerSec(run: RunResult): number {
   return run.durationSec > 0 ? sessionsEnded(run) / run.durationSec : 0;
 }

@@ -29,7 +29,6 @@ export function isScriptPath(source: string): boolean {
   return /\.(ts|js|mts|mjs|py)$/.test(source);
 }
 
-/** Whether `source` names a locustfile. */
 export function isLocustFile(source: string): boolean {
   return source.endsWith(".py");
 }
@@ -66,7 +65,6 @@ export async function checkScript(
   } catch (err) {
     const opened = await opening.catch(() => null);
     opened?.host?.close();
-    // Stopped while both ran: both are named.
     if (err instanceof ScriptStopped && opened?.host === null && opened.outcome.kind === "stopped") {
       throw new ScriptStopped("the script's type check and its top level");
     }
@@ -177,9 +175,8 @@ export async function scriptExperimentText(
 }
 
 /**
- * Converts each k6 script or locustfile `plan`'s runs and their parts (loads together) name, in the plan (its
- * cached conversion: a converter is imported only for a script of its kind), then checks every script once,
- * before any run starts. One that cannot be converted is an `ExperimentError` at `script`, naming each place.
+ * Converts, in the plan, each k6 script or locustfile its runs name, then checks every script once before any
+ * run starts; one that cannot be converted is an `ExperimentError` at `script`, naming each place.
  */
 export async function checkPlanScripts(plan: Plan, signal?: AbortSignal): Promise<void> {
   const paths = new Map<string, string>(), limits = new Map<string, number>();

@@ -163,7 +163,6 @@ async function loadK6Aware(args: RunArgs, script?: { text: string; paths?: K6Pat
 
 /** The plan of a file or a preset (throws `ExperimentError` or `UsageError`). */
 async function loadSource(args: RunArgs, scriptText?: string): Promise<RunSource> {
-  // The plan's options are the flags of their names (`--quick`, `--set`, `--only`, `--segment`...).
   const common = {
     ...args,
     file: args.source,
@@ -213,10 +212,7 @@ export async function readRunPlanOrStop(
   return interrupt.exitCode();
 }
 
-/**
- * Writes results.json and report.html of experiment `name`, stopped in `phase` (no run yet), unless
- * `--resume` keeps the file there; its path when written, else null.
- */
+/** Writes the files of `name` stopped in `phase` unless `--resume` keeps one; their path or null. */
 function writeStopped(args: RunArgs, phase: string, name = scriptExperimentName(args.source)): string | null {
   const source = args.source.startsWith("preset:") ? { preset: args.source.slice(7) } : { file: args.source };
   const render = (results: ResultsFile) => renderReport(results, { keepSecrets: args.keepSecrets });
