@@ -74,22 +74,14 @@ export function exitCodesHelp(command: "attack" | "run"): string {
 
 /** k6's exit codes, which `loadlab run script.js` gives for a k6 script so CI reads k6's numbers. */
 export const K6_EXIT = {
-  /** A threshold failed (loadlab's 1). */
-  thresholdsFailed: 99,
-  /** The script's options are invalid (loadlab's 2). */
-  invalidConfig: 104,
-  /** setup() did not end within `setupTimeout`. */
+  thresholdsFailed: 99, // loadlab's 1
+  invalidConfig: 104, // the script's options (loadlab's 2)
   setupTimeout: 100,
-  /** teardown() did not end within `teardownTimeout` (loadlab's 0, a warning). */
-  teardownTimeout: 101,
-  /** The script threw in its init code, setup() or teardown() (loadlab's 2; 0 with a warning). */
-  scriptException: 107,
-  /** The script called `exec.test.abort()`. */
-  scriptAborted: 108,
-  /** The script called `exec.test.fail()`: the test ran on, marked failed. */
-  markedFailed: 110,
-  /** k6's command failed before the test (a `--secret-source` it cannot read): its -1. */
-  commandFailed: 255,
+  teardownTimeout: 101, // loadlab's 0, a warning
+  scriptException: 107, // thrown in init code, setup() or teardown() (loadlab's 2; 0 with a warning)
+  scriptAborted: 108, // exec.test.abort()
+  markedFailed: 110, // exec.test.fail(): the test ran on, marked failed
+  commandFailed: 255, // k6's -1: its command failed before the test (a `--secret-source` it cannot read)
 } as const;
 
 /**
@@ -113,7 +105,7 @@ export function k6ExitCodeOf(code: number, runs: RunResult[]): number {
 
 /** How a load command (`attack`, `run`) ended, as far as its exit code cares. */
 export interface CommandOutcome {
-  /** `attack` or `run` (or `demo`): the name the stderr lines start with. */
+  /** The name the stderr lines start with. */
   command: string;
   runs: RunResult[];
   thresholds: ThresholdResult[];
@@ -224,6 +216,5 @@ function errorSummary(runs: RunResult[]): string {
   // Still waiting when the run's own stop came: no failure, yet no response either.
   const unfinished = runs.reduce((a, r) => a + (r.unfinished ?? 0), 0);
   if (unfinished > 0) parts.push(`unfinished (cut by the stop): ${unfinished}`);
-  // Messages quote what a server sent: one line each, with nothing hidden.
   return parts.join("; ") || "no request was sent";
 }

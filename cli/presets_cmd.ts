@@ -38,7 +38,6 @@ export function presetRows() {
   }));
 }
 
-/** Runs `loadlab presets`; returns the exit code. */
 export function runPresetsCommand(argv: string[]): Promise<number> {
   return runCommand("presets", async () => {
     noArguments(argv, "presets", PRESETS_HELP);

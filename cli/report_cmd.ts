@@ -1,9 +1,7 @@
 /**
  * @module
- * Commands over saved results: `loadlab report results.json ... -o report.html [--compare base.json]`
- * writes their report; `loadlab merge shard-*.json -o results.json [--report report.html]
- * [--allow-partial]` makes the shards of one segment set (`--segment i/N` runs on several machines) one
- * results file of the whole load (results/merge/shards.ts: exact HDR sums, refusals named).
+ * Commands over saved results: `loadlab report results.json ...` writes their report; `loadlab merge
+ * shard-*.json` makes the shards of one segment set (`--segment i/N`) one results file of the whole load.
  */
 import { basename } from "node:path";
 import { loadResultsFile, writeResultsFile } from "../results/io.ts";
@@ -154,7 +152,6 @@ function withPhases(run: RunResult): RunResult {
   return { ...run, phases: phaseStats(run, spans) };
 }
 
-/** Runs `loadlab merge ...`; returns the exit code. */
 export function runMergeCommand(argv: string[]): Promise<number> {
   return runCommand("merge", async () => {
     const args = parseMergeArgs(argv);

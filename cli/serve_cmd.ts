@@ -66,7 +66,6 @@ function describe(target: RunningTarget, spec: TargetSpec): string {
   return lines.join("\n");
 }
 
-/** Runs `loadlab serve` with `argv` (the arguments after `serve`); resolves to the exit code. */
 export function runServeCommand(argv: string[]): Promise<number> {
   return runCommand("serve", async () => {
     const flags = parseFlags(argv);

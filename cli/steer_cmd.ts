@@ -40,7 +40,6 @@ Every change is recorded in results.json (steering) with its instant, shown on t
 and flags the run 'steered'; 'loadlab run --replay results.json' runs the same schedule again.
 Exit codes: 0 applied, 2 refused (the reason is printed) or bad usage.`;
 
-/** Runs `loadlab steer ...`; returns the exit code. */
 export function runSteerCommand(argv: string[]): Promise<number> {
   return runCommand("steer", async () => {
     if (argv.includes("-h") || argv.includes("--help")) throw new HelpRequested(STEER_HELP);

@@ -36,7 +36,6 @@ import { StoppedBeforeLoad } from "../../runner/worker/collect.ts";
 const endCode = () => Promise.all([import("../../results/io.ts"), import("../../results/redact_results.ts")]);
 let ending: ReturnType<typeof endCode> | undefined;
 
-/** Runs the command; returns the process exit code. */
 export function runAttackCommand(argv: string[]): Promise<number> {
   return runCommand("attack", () => attack(argv));
 }

@@ -13,11 +13,7 @@ import { parseMetricsOuts } from "../metrics_out/out_flags.ts";
 import { isMetricsOut, type MetricsOutput } from "../../results/export/metrics_output.ts";
 import { GHZ_FORMATS, type GhzFormat } from "../../results/export/ghz/report.ts";
 
-/**
- * Where and how results are shown; everything not part of the load itself. Each field is the flag of its
- * name (`outFile` is `-o`, `metricsOut` `--out KIND=URL`); `format` is `-O`, a gRPC run's report in ghz's
- * format, on stdout or (ghz's `-o`) in `ghzFile`, not results.json.
- */
+/** Each field is the flag of its name (`outFile` `-o`); `format` is `-O`, ghz's report, not results.json. */
 export interface AttackOutputOptions extends ResultsArgs {
   json: boolean;
   outFile?: string;
