@@ -1,8 +1,7 @@
 /**
  * @module
- * A session script's `setup()` and `teardown()` around one run, in the script's own isolate. A failed
- * setup ends the run before any load (exit 2; a k6 script's run is then what setup() sent, `setupError`);
- * a failed teardown is the result's `teardownError`.
+ * A session script's `setup()` and `teardown()` around one run, in the script's own isolate: a failed setup
+ * ends the run before any load (exit 2), a failed teardown is the result's `teardownError`.
  */
 import type { AttackConfig } from "../../config.ts";
 import type { RunResult } from "../../../results/mod.ts";

@@ -131,8 +131,7 @@ post({ type: "ready" });
 
 /**
  * A k6 script's handleSummary `answer` with each value as text or bytes before it crosses to loadlab's side;
- * a value of another type refuses the whole answer, as k6's (an Error that says which); a value that is not
- * an object is returned as it is.
+ * a value of another type refuses the whole answer, as k6's; a non-object is returned as it is.
  */
 function summaryContents(answer: unknown): unknown {
   if (answer === null || typeof answer !== "object" || Array.isArray(answer)) return answer;

@@ -1,11 +1,8 @@
 /**
  * @module
- * What a virtual user's sessions send with: one `SessionSender` per user, reused by each next session
- * (`begin`), so what lives across a crowd's waits is allocated once per user, not per session. Each
- * `s.get(...)` is an exchange on the session's connection, counted in the run and by name (recorder.ts). One
- * request in flight at a time (send.ts refuses another); beside it, a batch's (`s.batch`, batch.ts) and
- * other origins' exchanges go on the session's connection while free or on the user's side connections
- * (side_connections.ts), counted in flight until the last one ends.
+ * What a virtual user's sessions send with: one `SessionSender` per user, reused by each next session, so
+ * what lives across a crowd's waits is allocated once per user. One request in flight at a time; a batch's
+ * and other origins' exchanges go beside it on the session's connection while free or on side connections.
  */
 import type {
   BatchLimits,
@@ -87,7 +84,6 @@ export class SessionSender implements SessionCount {
   #sent = 0;
   /** The request in flight (one at a time: the session has one connection), else null. */
   private sending: Promise<unknown> | null = null;
-  /** The request in flight's send time and path (its latency and cookies). */
   private sendMs = 0;
   #path = "";
   /** The resolver of the request in flight's promise (`sending`), but a gRPC call's, and its `then`. */
@@ -415,7 +411,7 @@ export class SessionSender implements SessionCount {
     throw err;
   };
 
-  /** The script function's value or error: the session in progress ends (`EndingSession.settle`). */
+  /** The script function's value or error: the session in progress ends. */
   readonly value = (value: unknown): void => this.current!.settle(value, false);
   readonly error = (err: unknown): void => this.current!.settle(err, true);
 
@@ -427,9 +423,8 @@ export class SessionSender implements SessionCount {
   }
 
   /**
-   * A request's send time, its latency's start: now, less the session's lateness for its first request.
-   * So an open arrival's first request still pays for a generator late to start it, but never for the
-   * script's own think time, timers or checks before it, and a closed loop's is timed from its send.
+   * A request's send time: now, less the session's lateness for its first request, so an open arrival's
+   * first request pays for a generator late to start it, never for the script's own waits before it.
    */
   private sendTime(nowMs = this.nowMs()): number {
     return this.#sent++ === 0 ? nowMs - this.#lateMs : nowMs;
@@ -463,7 +458,6 @@ export class SessionSender implements SessionCount {
     const response = h1
       ? keptScriptResponse(conn.keptBytes(), conn)
       : new H2ScriptResponse(conn.keptResponse().snapshot());
-    // The jar is made by the first Set-Cookie it keeps (cookies on), or by the script's own `s.cookies`.
     if (
       keep && (this.jar !== null || this.sessions.options.cookies) &&
       (h1 ? conn.setCookie : response.has("set-cookie"))

@@ -1,9 +1,8 @@
 /**
  * @module
- * The `s` a session script's default export receives, one small object per session: its identity, its
- * think times (one timer for all, sleep_queue.ts) and its end: the function's value or error, or `CUT` once
- * the run ended and nothing of loadlab's is in progress for it. Every request is handed to its virtual
- * user's `SessionSender`: a session waiting in a crowd holds this object, not the sender's thirty fields.
+ * The `s` a session script's default export receives, one small object per session: its identity, its think
+ * times and its end (the function's value or error, or `CUT` once the run ended). Requests go to its user's
+ * `SessionSender`: a session waiting in a crowd holds this object, not the sender's thirty fields.
  */
 import type { SessionRun } from "../../load/flow_session.ts";
 import type {
@@ -96,10 +95,7 @@ export class ScriptSession implements Session, Sleeper {
     return NEVER;
   }
 
-  /**
-   * The script function's result ends the session, unless it was cut first; `onValue` and `onError` are
-   * made once per virtual user. A non-Promise thenable is awaited as `await` would.
-   */
+  /** The function's result ends the session unless it was cut first (a thenable awaited as `await` would). */
   endWith(body: unknown, onValue: (value: unknown) => void, onError: (err: unknown) => void): void {
     if (body instanceof Promise) return void body.then(onValue, onError);
     if ((typeof body !== "object" || body === null) && typeof body !== "function") {

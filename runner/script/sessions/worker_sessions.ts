@@ -2,11 +2,8 @@
  * @module
  * A worker's sessions of a session script: one call of the default export per arrival (open models) or per
  * turn of a connection (closed models). Once the run stops a session is cut as soon as nothing of loadlab's
- * is in progress for it. A closed loop's user that stops (the load's end, a ramp-down) runs the script's
- * `stop` in one more session, within the graceful stop. The sessions in progress are told when their run
- * ends by one listener on the run's signal (and, for a script with `stop`, when its load's span ends): a
- * listener each would cost every session a closure; a list costs a slot, and a session keeps its place
- * (`liveAt`) so it leaves in constant time.
+ * is in progress for it; the sessions in progress hear the run's end through one listener, not one each. A
+ * closed loop's user that stops runs the script's `stop` in one more session, within the graceful stop.
  */
 import { basename } from "node:path";
 import { Connection } from "../../http/h1/connection.ts";
