@@ -245,10 +245,8 @@ function httpAdvice(status: number, url: URL, hadToken: boolean): string {
     const hint = github && !hadToken ? "; for a private repository also set GITHUB_TOKEN" : "";
     return `HTTP ${status}: nothing there (an expired artifact, or a wrong id or path)${hint}`;
   }
-  return `HTTP ${status}${
-    status >= 500 ? ": the server failed; try again later" : "; check the URL"
-  }, or download ` +
-    "the file and give its path";
+  const why = status >= 500 ? ": the server failed; try again later" : "; check the URL";
+  return `HTTP ${status}${why}, or download the file and give its path`;
 }
 
 /** The body, decoded, refused past `maxBytes` decoded bytes, each chunk counted before the next inflates. */

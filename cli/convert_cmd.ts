@@ -74,13 +74,9 @@ function readScript(source: string, path: string, kind: string): string {
     return new TextDecoder().decode(readFileCapped(path, MAX_SCRIPT_BYTES));
   } catch (err) {
     if (!(err instanceof FileReadError)) throw err;
-    throw new UsageError(
-      `${source}: ${err.reason}: a ${
-        kind === "k6" ? "k6 script is a regular .js" : "locustfile is a regular .py"
-      } ` +
-        `file of at most ${formatCap(MAX_SCRIPT_BYTES)}`,
-      { cause: err },
-    );
+    const file = kind === "k6" ? "k6 script is a regular .js" : "locustfile is a regular .py";
+    const why = `${err.reason}: a ${file} file of at most ${formatCap(MAX_SCRIPT_BYTES)}`;
+    throw new UsageError(`${source}: ${why}`, { cause: err });
   }
 }
 

@@ -149,16 +149,16 @@ export function exitCodeOf(outcome: CommandOutcome): number {
 
 /** The stderr line of exit 4, with each failed run's errors by kind. */
 function noResponseLine(command: string, runs: RunResult[], failed: RunResult[]): string {
-  if (runs.filter((r) => !r.probe).length === 1) {
+  const measured = runs.filter((r) => !r.probe).length;
+  if (measured === 1) {
     const what = requestSendsOf(failed[0]) === 0
       ? "no session completed: every session failed, none sent a request"
       : "no response at all: every request failed or was cut unanswered";
     return `loadlab ${command}: ${what} (${errorSummary(failed)})${stuckNote(failed)}`;
   }
   const each = failed.map((r) => `${visibleLine(r.name)} (${errorSummary([r])})`).join("; ");
-  return `loadlab ${command}: no response at all in ${failed.length} of ${
-    runs.filter((r) => !r.probe).length
-  } runs: ${each}${stuckNote(failed)}`;
+  return `loadlab ${command}: no response at all in ${failed.length} of ${measured} runs: ${each}` +
+    stuckNote(failed);
 }
 
 /** Says when workers were ended (stuck, over memory): their requests' outcome is unknown. */

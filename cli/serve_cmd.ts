@@ -262,9 +262,8 @@ function upstreamUrlOf(flags: FlagValues): string | undefined {
   const upstreamUrl = flags.text("proxy");
   if (upstreamUrl !== undefined && !/^http:\/\/[^/]+/.test(upstreamUrl)) {
     throw new UsageError(
-      `--proxy ${
-        JSON.stringify(upstreamUrl)
-      }: needs an http:// URL of the upstream app, e.g. --proxy http://127.0.0.1:3000`,
+      `--proxy ${JSON.stringify(upstreamUrl)}: needs an http:// URL of the upstream app, ` +
+        "e.g. --proxy http://127.0.0.1:3000",
     );
   }
   if (upstreamUrl !== undefined) {

@@ -55,10 +55,10 @@ export function runSteerCommand(argv: string[]): Promise<number> {
     const { res, body } = await send(url, token, change);
     const answer = controlAnswer(res, body, change !== null);
     if (answer === null) {
+      const type = terminalSafe(res.headers.get("content-type") ?? "no content-type");
       console.error(
-        `loadlab steer: ${url.origin} answered ${res.status} (${
-          terminalSafe(res.headers.get("content-type") ?? "no content-type")
-        }), not loadlab's control endpoint: give the dashboard URL the running command printed`,
+        `loadlab steer: ${url.origin} answered ${res.status} (${type}), not loadlab's control endpoint: ` +
+          "give the dashboard URL the running command printed",
       );
       return EXIT.badInput;
     }

@@ -77,7 +77,7 @@ export function parseAttackArgs(argv: string[], options: ParseAttackOptions = {}
     output: outputOf(flags, config),
     thresholds: flags.all("threshold"),
     ...abortOnFailOf(flags),
-    ...(grpc !== undefined ? { grpc: grpc.source } : {}),
+    ...defined({ grpc: grpc?.source }),
   };
 }
 
@@ -117,9 +117,8 @@ function matchOf(text: string | undefined): NonNullable<AttackConfigInput["ws"]>
     return { kind: "json", field: json[1], equals };
   }
   throw new UsageError(
-    `--ws-match ${
-      JSON.stringify(text)
-    }: expected echo, nth:N (the N-th message after a send) or json:FIELD=VALUE`,
+    `--ws-match ${JSON.stringify(text)}: expected echo, nth:N (the N-th message after a send) ` +
+      "or json:FIELD=VALUE",
   );
 }
 
@@ -201,9 +200,8 @@ function parseUrl({ raw: { positionals, values, spelled } }: FlagValues): URL {
   const url = URL.parse(text);
   if (!url || !/^(https?|wss?|grpcs?):$/.test(url.protocol) || url.hostname === "") {
     throw new UsageError(
-      `${
-        JSON.stringify(text)
-      }: not an http(s), ws(s) or grpc(s) URL; write it with the scheme, e.g. http://127.0.0.1:8080/`,
+      `${JSON.stringify(text)}: not an http(s), ws(s) or grpc(s) URL; write it with the scheme, ` +
+        "e.g. http://127.0.0.1:8080/",
     );
   }
   return url;

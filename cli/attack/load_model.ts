@@ -136,9 +136,8 @@ function decideModel(flags: FlagValues): LoadModel {
     const model = LOAD_MODELS.find((m) => m === explicit.toLowerCase());
     if (!model) {
       throw new UsageError(
-        `--model ${JSON.stringify(explicit)}: unknown model; use ${LOAD_MODELS.slice(0, -1).join(", ")} or ${
-          LOAD_MODELS.at(-1)
-        }`,
+        `--model ${JSON.stringify(explicit)}: unknown model; use ${LOAD_MODELS.slice(0, -1).join(", ")} ` +
+          `or ${LOAD_MODELS.at(-1)}`,
       );
     }
     return model;

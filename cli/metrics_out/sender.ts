@@ -2,6 +2,7 @@
  * @module
  * One metrics output's delivery: a bounded queue of points POSTed in batches, at most once a second.
  */
+import { defined } from "../../validation/defined.ts";
 import type { ExportPoint } from "../../results/export/export_point.ts";
 import type { ExportSummary } from "../../results/export/summary.ts";
 import { sleepUnlessAborted } from "../../system/sleep.ts";
@@ -83,7 +84,7 @@ export class OutputSender {
       kind: this.output.kind,
       url: this.output.url,
       ...this.#stats,
-      ...(this.#lastError !== undefined ? { lastError: this.#lastError } : {}),
+      ...defined({ lastError: this.#lastError }),
     };
   }
 

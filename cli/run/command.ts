@@ -229,7 +229,7 @@ async function execute(
       keepSecrets,
       signal: interrupt.signal,
       onOutput: (output) => interrupt.beforeQuit(() => output.writeSync()),
-      ...(typeof steering === "object" ? { steering } : {}),
+      ...defined({ steering: typeof steering === "object" ? steering : undefined }),
       hooks: exporter ? exporter.planHooks(plan.experiment.name, baseHooks) : baseHooks,
       experiment: experimentInfo(args, source),
       renderReport: (results) =>

@@ -132,10 +132,8 @@ export function exampleRuntimeLines(plan: Plan, examplesDir: URL = EXAMPLES_DIR)
       ? "node is not on PATH (install Node.js, then run"
       : "their packages are not installed in examples/ (run";
     lines.push(
-      `${
-        [...fellBack].join(", ")
-      } fell back to Deno's npm compatibility: ${why} '${EXAMPLES_INSTALL_HINT}' ` +
-        "once to measure them under Node, as the study did)",
+      `${[...fellBack].join(", ")} fell back to Deno's npm compatibility: ${why} ` +
+        `'${EXAMPLES_INSTALL_HINT}' once to measure them under Node, as the study did)`,
     );
   }
   return lines;

@@ -140,8 +140,7 @@ const K6_OPTION_SPECS: FlagSpec[] = [
   ...OPTION_ROWS.map(([, o]) => ({
     long: flagOf(o),
     ...(o.kind === "switch" ? { takesValue: false, optionalValue: true } : { takesValue: true }),
-    ...(o.kind === "list" ? { repeatable: true } : {}),
-    ...defined({ short: o.short }),
+    ...defined({ short: o.short, repeatable: o.kind === "list" || undefined }),
   })),
   ...OUTPUT_FLAGS.map((f) => ({ long: f.replace(/^--|=$/g, ""), takesValue: f.endsWith("=") })),
   { long: "verbose", short: "v", takesValue: false },
