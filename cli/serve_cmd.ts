@@ -84,13 +84,11 @@ export function runServeCommand(argv: string[]): Promise<number> {
       });
     }
     const grpcPort = flags.has("grpc-port") ? flags.wholeNumber("grpc-port", 0, 65535) : undefined;
-    const target = await startTarget(spec);
-    const grpc = grpcPort === undefined
-      ? null
-      : await serveGrpcTarget({ hostname: flags.nonEmpty("host") ?? "127.0.0.1", port: grpcPort });
+    const target = await startTarget(spec), hostname = flags.nonEmpty("host") ?? "127.0.0.1";
+    const grpc = grpcPort === undefined ? null : await serveGrpcTarget({ hostname, port: grpcPort });
     if (grpc !== null) {
       console.log(
-        `loadlab serve: gRPC on grpc://${flags.nonEmpty("host") ?? "127.0.0.1"}:${grpc.port} ` +
+        `loadlab serve: gRPC on grpc://${hostname}:${grpc.port} ` +
           "(loadlab.target.Target: Echo, Sleep, Cpu, Stream; targets/app/target.proto)",
       );
     }

@@ -141,11 +141,8 @@ function requestMixOf(flags: FlagValues, url: URL, typedUrl: string, data?: Data
 /** The config fields one flag each sets, besides the URL, the load and the requests. */
 function runInputOf(flags: FlagValues) {
   if (flags.has("h2") && flags.has("h3")) throw new UsageError("--h2 and --h3 exclude each other: keep one");
-  const options: Partial<Pick<AttackConfigInput, CommonOptionKey>> = optionValues(
-    flags,
-    OPTIONS,
-    OPTION_FLAGS,
-  );
+  type Options = Partial<Pick<AttackConfigInput, CommonOptionKey>>;
+  const options: Options = optionValues(flags, OPTIONS, OPTION_FLAGS);
   const tls = optionValues(flags, TLS_OPTIONS, TLS_FLAGS);
   return {
     ...options,
