@@ -46,7 +46,6 @@ export function runPresetsCommand(argv: string[]): Promise<number> {
   });
 }
 
-/** The aligned table `loadlab presets` prints. */
 export function renderPresetTable(rows: PresetRow[]): string {
   return boxTable([
     ["preset", "study", "runs", "duration", "quick"],

@@ -61,7 +61,6 @@ const APPLIES: Record<string, { models: LoadModel[]; fix: string }> = {
   },
 };
 
-/** Resolves model, rate, duration and connection flags. */
 export function resolveLoad(flags: FlagValues, maxSockets?: number): ModelInput {
   const model = decideModel(flags);
   for (const [long, rule] of Object.entries(APPLIES)) {

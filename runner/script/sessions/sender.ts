@@ -97,7 +97,6 @@ export class SessionSender implements SessionCount {
   startMs = 0;
   /** What every request sent while another is in flight gets (made once: a loop of them costs nothing). */
   #overlap: Promise<Response> | null = null;
-  /** The session's batch in progress (`s.batch`), else null. */
   #batch: SessionBatch | null = null;
   /** Side exchanges in flight, and the resolver of `sending` for when the last one ends. */
   #sidesInFlight = 0;
