@@ -27,22 +27,16 @@ export const STRICT_FLAG = flag(
 
 export const EXIT = {
   ok: 0,
-  /** A threshold failed, and nothing else: CI jobs read 1 as "the numbers were not good enough". */
-  thresholdFailed: 1,
+  thresholdFailed: 1, // only that: CI jobs read 1 as "the numbers were not good enough"
   badInput: 2,
   targetFailed: 3,
   noResponse: 4,
   outputNotWritable: 5,
-  /** `--strict` and a run results/conclude/run_verdict.ts flags (a `failed` run exits 4 first). */
-  untrusted: 6,
-  /** `--baseline` with `--fail-on`: a change beyond noise broke a rule (results/baseline_gate.ts). */
-  baselineWorse: 7,
-  /** `--baseline` with `--fail-on`, and a rule that checked no pair (results/baseline_gate.ts `unjudged`). */
-  baselineUnjudged: 8,
-  /** 128 + SIGINT, as shells report a process stopped by Ctrl-C. */
-  interrupted: 130,
-  /** 128 + SIGTERM: stopped by a supervisor (kill, Kubernetes, CI cancel), results kept as after Ctrl-C. */
-  terminated: 143,
+  untrusted: 6, // --strict and a flagged run (results/conclude/run_verdict.ts; a `failed` run exits 4 first)
+  baselineWorse: 7, // a change beyond noise broke a --fail-on rule (results/baseline_gate.ts)
+  baselineUnjudged: 8, // a --fail-on rule checked no pair (results/baseline_gate.ts `unjudged`)
+  interrupted: 130, // 128 + SIGINT, as shells report a process stopped by Ctrl-C
+  terminated: 143, // 128 + SIGTERM: a supervisor's stop (kill, CI cancel), results kept as after Ctrl-C
 } as const;
 
 /** What each code of `attack` and `run` means, as their `--help` says it (README.md's table in full). */
