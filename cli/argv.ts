@@ -38,11 +38,10 @@ export function flag(usage: string, extras: FlagExtras, help: readonly string[])
   const aliases = [...letters, ...(extras.aliases ?? [])];
   return {
     long: parts[2],
-    ...defined({ short }),
     takesValue: parts[4] !== undefined,
-    ...(parts[3] === undefined ? {} : { optionalValue: true }),
+    ...defined({ short, optionalValue: parts[3] !== undefined || undefined }),
     ...extras,
-    ...(aliases.length ? { aliases } : {}),
+    ...defined({ aliases: aliases.length ? aliases : undefined }),
     usage,
     help,
   };

@@ -45,13 +45,10 @@ export interface BaselineArgs {
 export function baselineArgs(flags: FlagValues): BaselineArgs {
   const baselinePath = flags.path("baseline");
   const failOn = flags.all("fail-on").map(parseFailOn);
-  return { ...defined({ baselinePath }), ...(failOn.length ? { failOn } : {}) };
+  return defined({ baselinePath, failOn: failOn.length ? failOn : undefined });
 }
 
-/**
- * The gate's rules and its baseline, read before any load (a wrong one is exit 2, not a wasted run): the
- * flags', else the experiment file's keys (`run` only).
- */
+/** The gate's rules and baseline, the flags' else the file's, read before any load (exit 2, not a run). */
 export async function readGate(args: BaselineArgs, file: { compareWith?: string; failOn?: string[] } = {}) {
   const baselinePath = args.baselinePath ?? file.compareWith;
   const failOn = args.failOn ?? (file.failOn ?? []).map(parseFailOn);
@@ -248,10 +245,8 @@ function httpAdvice(status: number, url: URL, hadToken: boolean): string {
     const hint = github && !hadToken ? "; for a private repository also set GITHUB_TOKEN" : "";
     return `HTTP ${status}: nothing there (an expired artifact, or a wrong id or path)${hint}`;
   }
-  return `HTTP ${status}${
-    status >= 500 ? ": the server failed; try again later" : "; check the URL"
-  }, or download ` +
-    "the file and give its path";
+  const why = status >= 500 ? ": the server failed; try again later" : "; check the URL";
+  return `HTTP ${status}${why}, or download the file and give its path`;
 }
 
 /** The body, decoded, refused past `maxBytes` decoded bytes, each chunk counted before the next inflates. */

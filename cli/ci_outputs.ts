@@ -129,10 +129,7 @@ async function writeCiFiles(
     // Through output_file.ts: a FIFO there with no reader fails after a wait instead of holding the exit.
     await appendText(step, summary + "\n");
   } catch (err) {
-    console.error(
-      `loadlab ${command}: warning: cannot append to GITHUB_STEP_SUMMARY (${step}): ${
-        (err as Error).message
-      }`,
-    );
+    const why = (err as Error).message;
+    console.error(`loadlab ${command}: warning: cannot append to GITHUB_STEP_SUMMARY (${step}): ${why}`);
   }
 }

@@ -30,7 +30,6 @@ runtime (docs/LOCUST.md).
 
 ${helpOf(TABLE, { flagAt: 2, textAt: 22 })}`;
 
-/** Runs `loadlab convert`; returns the exit code. */
 export function runConvertCommand(argv: string[]): Promise<number> {
   return runCommand("convert", async () => {
     const flags = readFlags(argv, TABLE, "convert", HELP);
@@ -75,20 +74,13 @@ function readScript(source: string, path: string, kind: string): string {
     return new TextDecoder().decode(readFileCapped(path, MAX_SCRIPT_BYTES));
   } catch (err) {
     if (!(err instanceof FileReadError)) throw err;
-    throw new UsageError(
-      `${source}: ${err.reason}: a ${
-        kind === "k6" ? "k6 script is a regular .js" : "locustfile is a regular .py"
-      } ` +
-        `file of at most ${formatCap(MAX_SCRIPT_BYTES)}`,
-      { cause: err },
-    );
+    const file = kind === "k6" ? "k6 script is a regular .js" : "locustfile is a regular .py";
+    const why = `${err.reason}: a ${file} file of at most ${formatCap(MAX_SCRIPT_BYTES)}`;
+    throw new UsageError(`${source}: ${why}`, { cause: err });
   }
 }
 
-/**
- * Writes the session (or a module of it, in a `folder` made beside it) to `out`; a write the system
- * refuses is an output error (exit 5), as for any output.
- */
+/** Writes the session (or a module of it, in a `folder` made beside it) to `out`; a refusal is exit 5. */
 async function writeSession(out: string, code: string, folder = false): Promise<void> {
   try {
     if (folder) await Deno.mkdir(dirname(out), { recursive: true });

@@ -1,9 +1,7 @@
 /**
  * @module
- * Starts the load worker isolate (runner/worker/load_worker.ts) of `attack`, `ghz` and `run` (a script's
- * worker for a session, k6 or Locust script) before the command's modules load (main.ts imports this first),
- * so it loads while the command plans; not when a flag asks for other limits (more workers, another memory
- * limit) the run could not take. A run whose first load asks for other limits ends it unused.
+ * Starts the load worker isolate of `attack`, `ghz` and `run` before the command's modules load (main.ts
+ * imports this first), so it loads while the command plans; not when a flag asks for other limits.
  */
 import { SESSIONS_YOUNG_MB, startEarlyWorker } from "../runner/worker/load_worker.ts";
 

@@ -27,22 +27,16 @@ export const STRICT_FLAG = flag(
 
 export const EXIT = {
   ok: 0,
-  /** A threshold failed, and nothing else: CI jobs read 1 as "the numbers were not good enough". */
-  thresholdFailed: 1,
+  thresholdFailed: 1, // only that: CI jobs read 1 as "the numbers were not good enough"
   badInput: 2,
   targetFailed: 3,
   noResponse: 4,
   outputNotWritable: 5,
-  /** `--strict` and a run results/conclude/run_verdict.ts flags (a `failed` run exits 4 first). */
-  untrusted: 6,
-  /** `--baseline` with `--fail-on`: a change beyond noise broke a rule (results/baseline_gate.ts). */
-  baselineWorse: 7,
-  /** `--baseline` with `--fail-on`, and a rule that checked no pair (results/baseline_gate.ts `unjudged`). */
-  baselineUnjudged: 8,
-  /** 128 + SIGINT, as shells report a process stopped by Ctrl-C. */
-  interrupted: 130,
-  /** 128 + SIGTERM: stopped by a supervisor (kill, Kubernetes, CI cancel), results kept as after Ctrl-C. */
-  terminated: 143,
+  untrusted: 6, // --strict and a flagged run (results/conclude/run_verdict.ts; a `failed` run exits 4 first)
+  baselineWorse: 7, // a change beyond noise broke a --fail-on rule (results/baseline_gate.ts)
+  baselineUnjudged: 8, // a --fail-on rule checked no pair (results/baseline_gate.ts `unjudged`)
+  interrupted: 130, // 128 + SIGINT, as shells report a process stopped by Ctrl-C
+  terminated: 143, // 128 + SIGTERM: a supervisor's stop (kill, CI cancel), results kept as after Ctrl-C
 } as const;
 
 /** What each code of `attack` and `run` means, as their `--help` says it (README.md's table in full). */
@@ -74,22 +68,14 @@ export function exitCodesHelp(command: "attack" | "run"): string {
 
 /** k6's exit codes, which `loadlab run script.js` gives for a k6 script so CI reads k6's numbers. */
 export const K6_EXIT = {
-  /** A threshold failed (loadlab's 1). */
-  thresholdsFailed: 99,
-  /** The script's options are invalid (loadlab's 2). */
-  invalidConfig: 104,
-  /** setup() did not end within `setupTimeout`. */
+  thresholdsFailed: 99, // loadlab's 1
+  invalidConfig: 104, // the script's options (loadlab's 2)
   setupTimeout: 100,
-  /** teardown() did not end within `teardownTimeout` (loadlab's 0, a warning). */
-  teardownTimeout: 101,
-  /** The script threw in its init code, setup() or teardown() (loadlab's 2; 0 with a warning). */
-  scriptException: 107,
-  /** The script called `exec.test.abort()`. */
-  scriptAborted: 108,
-  /** The script called `exec.test.fail()`: the test ran on, marked failed. */
-  markedFailed: 110,
-  /** k6's command failed before the test (a `--secret-source` it cannot read): its -1. */
-  commandFailed: 255,
+  teardownTimeout: 101, // loadlab's 0, a warning
+  scriptException: 107, // thrown in init code, setup() or teardown() (loadlab's 2; 0 with a warning)
+  scriptAborted: 108, // exec.test.abort()
+  markedFailed: 110, // exec.test.fail(): the test ran on, marked failed
+  commandFailed: 255, // k6's -1: its command failed before the test (a `--secret-source` it cannot read)
 } as const;
 
 /**
@@ -113,7 +99,7 @@ export function k6ExitCodeOf(code: number, runs: RunResult[]): number {
 
 /** How a load command (`attack`, `run`) ended, as far as its exit code cares. */
 export interface CommandOutcome {
-  /** `attack` or `run` (or `demo`): the name the stderr lines start with. */
+  /** The name the stderr lines start with. */
   command: string;
   runs: RunResult[];
   thresholds: ThresholdResult[];
@@ -157,16 +143,16 @@ export function exitCodeOf(outcome: CommandOutcome): number {
 
 /** The stderr line of exit 4, with each failed run's errors by kind. */
 function noResponseLine(command: string, runs: RunResult[], failed: RunResult[]): string {
-  if (runs.filter((r) => !r.probe).length === 1) {
+  const measured = runs.filter((r) => !r.probe).length;
+  if (measured === 1) {
     const what = requestSendsOf(failed[0]) === 0
       ? "no session completed: every session failed, none sent a request"
       : "no response at all: every request failed or was cut unanswered";
     return `loadlab ${command}: ${what} (${errorSummary(failed)})${stuckNote(failed)}`;
   }
   const each = failed.map((r) => `${visibleLine(r.name)} (${errorSummary([r])})`).join("; ");
-  return `loadlab ${command}: no response at all in ${failed.length} of ${
-    runs.filter((r) => !r.probe).length
-  } runs: ${each}${stuckNote(failed)}`;
+  return `loadlab ${command}: no response at all in ${failed.length} of ${measured} runs: ${each}` +
+    stuckNote(failed);
 }
 
 /** Says when workers were ended (stuck, over memory): their requests' outcome is unknown. */
@@ -224,6 +210,5 @@ function errorSummary(runs: RunResult[]): string {
   // Still waiting when the run's own stop came: no failure, yet no response either.
   const unfinished = runs.reduce((a, r) => a + (r.unfinished ?? 0), 0);
   if (unfinished > 0) parts.push(`unfinished (cut by the stop): ${unfinished}`);
-  // Messages quote what a server sent: one line each, with nothing hidden.
   return parts.join("; ") || "no request was sent";
 }

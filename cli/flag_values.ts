@@ -1,8 +1,7 @@
 /**
  * @module
- * Typed reads of tokenized flags, each refusal naming the flag as typed and a good value; durations
- * (`500ms`, `1m30s`, bare seconds) in milliseconds; the flags of option rows (runner/option.ts) and their
- * values.
+ * Typed reads of tokenized flags, each refusal naming the flag as typed and a good value; the flags of option
+ * rows (runner/option.ts) and their values.
  */
 import { flag, flagsOf, type FlagSpec, type FlagTable, type RawArgs, tokenize } from "./argv.ts";
 import type { Option } from "../runner/option.ts";
@@ -132,11 +131,7 @@ export function readFlags(argv: string[], table: FlagTable, command: string, hel
   return new FlagValues(tokenize(argv, specs, hints, command, help), specs);
 }
 
-/**
- * Parses a duration to milliseconds (>= 0). `flag` only shapes the error message.
- *
- * @example parseDurationMs("1m30s") === 90_000; parseDurationMs("90") === 90_000
- */
+/** A duration (`1m30s`, `500ms`, bare seconds `90`) in ms (>= 0); `flag` only shapes the error message. */
 export function parseDurationMs(s: string, flag?: string): number {
   const text = s.trim();
   const ms = /^(\d+(?:\.\d+)?|\.\d+)$/.test(text) ? Number(text) * 1_000 : durationMsOf(text);

@@ -30,7 +30,6 @@ Commands:
 
 Run 'loadlab <command> --help' for the options of a command.`;
 
-/** Prints the list of commands; returns the exit code (0). */
 export function runHelpCommand(): number {
   console.log(HELP);
   return EXIT.ok;

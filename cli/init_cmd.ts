@@ -40,7 +40,6 @@ export default async (s: Session) => {
 };
 `;
 
-/** Runs `loadlab init ...`; returns the exit code. */
 export function runInitCommand(argv: string[]): Promise<number> {
   return runCommand("init", async () => {
     const specs = [{ long: "script", takesValue: false }, { long: "help", short: "h", takesValue: false }];

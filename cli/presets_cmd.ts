@@ -38,7 +38,6 @@ export function presetRows() {
   }));
 }
 
-/** Runs `loadlab presets`; returns the exit code. */
 export function runPresetsCommand(argv: string[]): Promise<number> {
   return runCommand("presets", async () => {
     noArguments(argv, "presets", PRESETS_HELP);
@@ -47,7 +46,6 @@ export function runPresetsCommand(argv: string[]): Promise<number> {
   });
 }
 
-/** The aligned table `loadlab presets` prints. */
 export function renderPresetTable(rows: PresetRow[]): string {
   return boxTable([
     ["preset", "study", "runs", "duration", "quick"],

@@ -1,10 +1,9 @@
 /**
  * @module
- * Commands over saved results: `loadlab report results.json ... -o report.html [--compare base.json]`
- * writes their report; `loadlab merge shard-*.json -o results.json [--report report.html]
- * [--allow-partial]` makes the shards of one segment set (`--segment i/N` runs on several machines) one
- * results file of the whole load (results/merge/shards.ts: exact HDR sums, refusals named).
+ * Commands over saved results: `loadlab report results.json ...` writes their report; `loadlab merge
+ * shard-*.json` makes the shards of one segment set (`--segment i/N`) one results file of the whole load.
  */
+import { defined } from "../validation/defined.ts";
 import { basename } from "node:path";
 import { loadResultsFile, writeResultsFile } from "../results/io.ts";
 import { outputClobbersInput, OutputError } from "../system/output_file.ts";
@@ -89,9 +88,8 @@ export function runReportCommand(argv: string[]): Promise<number> {
     checkNotShards(args.inputs, files.map((f) => f.results));
     const results = mergeResults(files);
     await writeReport(args.output, results, { compare }).catch((err) => {
-      throw new OutputError(`${args.output}: cannot write the report: ${(err as Error).message}`, {
-        cause: err,
-      });
+      const why = `${args.output}: cannot write the report: ${(err as Error).message}`;
+      throw new OutputError(why, { cause: err });
     });
     console.log(`wrote ${args.output} (${results.runs.length} runs${compare ? ", with comparison" : ""})`);
     return EXIT.ok;
@@ -141,10 +139,8 @@ function parseMergeArgs(argv: string[]) {
 /** Phases and analysis of the whole load, from the merged runs. */
 function finishMerged(results: ResultsFile): ResultsFile {
   const runs = results.runs.map(withPhases);
-  const analysis = results.analysis === undefined
-    ? {}
-    : { analysis: analyze(runs, { baseline: results.experiment.baseline }) };
-  return { ...results, runs, ...analysis };
+  const analysis = results.analysis && analyze(runs, { baseline: results.experiment.baseline });
+  return { ...results, runs, ...defined({ analysis }) };
 }
 
 function withPhases(run: RunResult): RunResult {
@@ -154,7 +150,6 @@ function withPhases(run: RunResult): RunResult {
   return { ...run, phases: phaseStats(run, spans) };
 }
 
-/** Runs `loadlab merge ...`; returns the exit code. */
 export function runMergeCommand(argv: string[]): Promise<number> {
   return runCommand("merge", async () => {
     const args = parseMergeArgs(argv);

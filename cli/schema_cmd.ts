@@ -36,7 +36,6 @@ export function experimentJsonSchema(): Record<string, unknown> {
   };
 }
 
-/** Runs `loadlab schema`; returns the exit code. */
 export function runSchemaCommand(args: string[]): Promise<number> {
   return runCommand("schema", () => {
     noArguments(args, "schema", HELP);

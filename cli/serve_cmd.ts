@@ -66,7 +66,6 @@ function describe(target: RunningTarget, spec: TargetSpec): string {
   return lines.join("\n");
 }
 
-/** Runs `loadlab serve` with `argv` (the arguments after `serve`); resolves to the exit code. */
 export function runServeCommand(argv: string[]): Promise<number> {
   return runCommand("serve", async () => {
     const flags = parseFlags(argv);
@@ -85,13 +84,11 @@ export function runServeCommand(argv: string[]): Promise<number> {
       });
     }
     const grpcPort = flags.has("grpc-port") ? flags.wholeNumber("grpc-port", 0, 65535) : undefined;
-    const target = await startTarget(spec);
-    const grpc = grpcPort === undefined
-      ? null
-      : await serveGrpcTarget({ hostname: flags.nonEmpty("host") ?? "127.0.0.1", port: grpcPort });
+    const target = await startTarget(spec), hostname = flags.nonEmpty("host") ?? "127.0.0.1";
+    const grpc = grpcPort === undefined ? null : await serveGrpcTarget({ hostname, port: grpcPort });
     if (grpc !== null) {
       console.log(
-        `loadlab serve: gRPC on grpc://${flags.nonEmpty("host") ?? "127.0.0.1"}:${grpc.port} ` +
+        `loadlab serve: gRPC on grpc://${hostname}:${grpc.port} ` +
           "(loadlab.target.Target: Echo, Sleep, Cpu, Stream; targets/app/target.proto)",
       );
     }
@@ -263,9 +260,8 @@ function upstreamUrlOf(flags: FlagValues): string | undefined {
   const upstreamUrl = flags.text("proxy");
   if (upstreamUrl !== undefined && !/^http:\/\/[^/]+/.test(upstreamUrl)) {
     throw new UsageError(
-      `--proxy ${
-        JSON.stringify(upstreamUrl)
-      }: needs an http:// URL of the upstream app, e.g. --proxy http://127.0.0.1:3000`,
+      `--proxy ${JSON.stringify(upstreamUrl)}: needs an http:// URL of the upstream app, ` +
+        "e.g. --proxy http://127.0.0.1:3000",
     );
   }
   if (upstreamUrl !== undefined) {

@@ -40,7 +40,6 @@ Every change is recorded in results.json (steering) with its instant, shown on t
 and flags the run 'steered'; 'loadlab run --replay results.json' runs the same schedule again.
 Exit codes: 0 applied, 2 refused (the reason is printed) or bad usage.`;
 
-/** Runs `loadlab steer ...`; returns the exit code. */
 export function runSteerCommand(argv: string[]): Promise<number> {
   return runCommand("steer", async () => {
     if (argv.includes("-h") || argv.includes("--help")) throw new HelpRequested(STEER_HELP);
@@ -56,10 +55,10 @@ export function runSteerCommand(argv: string[]): Promise<number> {
     const { res, body } = await send(url, token, change);
     const answer = controlAnswer(res, body, change !== null);
     if (answer === null) {
+      const type = terminalSafe(res.headers.get("content-type") ?? "no content-type");
       console.error(
-        `loadlab steer: ${url.origin} answered ${res.status} (${
-          terminalSafe(res.headers.get("content-type") ?? "no content-type")
-        }), not loadlab's control endpoint: give the dashboard URL the running command printed`,
+        `loadlab steer: ${url.origin} answered ${res.status} (${type}), not loadlab's control endpoint: ` +
+          "give the dashboard URL the running command printed",
       );
       return EXIT.badInput;
     }

@@ -77,7 +77,7 @@ export function parseAttackArgs(argv: string[], options: ParseAttackOptions = {}
     output: outputOf(flags, config),
     thresholds: flags.all("threshold"),
     ...abortOnFailOf(flags),
-    ...(grpc !== undefined ? { grpc: grpc.source } : {}),
+    ...defined({ grpc: grpc?.source }),
   };
 }
 
@@ -117,9 +117,8 @@ function matchOf(text: string | undefined): NonNullable<AttackConfigInput["ws"]>
     return { kind: "json", field: json[1], equals };
   }
   throw new UsageError(
-    `--ws-match ${
-      JSON.stringify(text)
-    }: expected echo, nth:N (the N-th message after a send) or json:FIELD=VALUE`,
+    `--ws-match ${JSON.stringify(text)}: expected echo, nth:N (the N-th message after a send) ` +
+      "or json:FIELD=VALUE",
   );
 }
 
@@ -142,11 +141,8 @@ function requestMixOf(flags: FlagValues, url: URL, typedUrl: string, data?: Data
 /** The config fields one flag each sets, besides the URL, the load and the requests. */
 function runInputOf(flags: FlagValues) {
   if (flags.has("h2") && flags.has("h3")) throw new UsageError("--h2 and --h3 exclude each other: keep one");
-  const options: Partial<Pick<AttackConfigInput, CommonOptionKey>> = optionValues(
-    flags,
-    OPTIONS,
-    OPTION_FLAGS,
-  );
+  type Options = Partial<Pick<AttackConfigInput, CommonOptionKey>>;
+  const options: Options = optionValues(flags, OPTIONS, OPTION_FLAGS);
   const tls = optionValues(flags, TLS_OPTIONS, TLS_FLAGS);
   return {
     ...options,
@@ -201,9 +197,8 @@ function parseUrl({ raw: { positionals, values, spelled } }: FlagValues): URL {
   const url = URL.parse(text);
   if (!url || !/^(https?|wss?|grpcs?):$/.test(url.protocol) || url.hostname === "") {
     throw new UsageError(
-      `${
-        JSON.stringify(text)
-      }: not an http(s), ws(s) or grpc(s) URL; write it with the scheme, e.g. http://127.0.0.1:8080/`,
+      `${JSON.stringify(text)}: not an http(s), ws(s) or grpc(s) URL; write it with the scheme, ` +
+        "e.g. http://127.0.0.1:8080/",
     );
   }
   return url;

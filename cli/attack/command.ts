@@ -2,6 +2,7 @@
  * @module
  * `loadlab attack <url>`: one attack with a live line, its summary or JSON, results.json and report.html.
  */
+import { defined } from "../../validation/defined.ts";
 import { endLoad, guardSecrets } from "../ci_outputs.ts";
 import { type GateAsked, readGate } from "../baseline_flags.ts";
 import type { FailOn } from "../../results/fail_on.ts";
@@ -36,7 +37,6 @@ import { StoppedBeforeLoad } from "../../runner/worker/collect.ts";
 const endCode = () => Promise.all([import("../../results/io.ts"), import("../../results/redact_results.ts")]);
 let ending: ReturnType<typeof endCode> | undefined;
 
-/** Runs the command; returns the process exit code. */
 export function runAttackCommand(argv: string[]): Promise<number> {
   return runCommand("attack", () => attack(argv));
 }
@@ -157,7 +157,7 @@ async function runLoad(
       onProgress: dashboard ? (p) => (live.onProgress?.(p), dashboard.progress(p)) : live.onProgress,
       onStart: () => void (ending ??= endCode()),
       signal: interrupt.signal,
-      ...(steering ? { steering } : {}),
+      ...defined({ steering }),
       abortOn: parsed.abortOnFail
         ? thresholds.map((threshold) => ({ threshold, delayMs: parsed.abortOnFail!.delayMs }))
         : [],
@@ -216,8 +216,7 @@ async function finish(
       runs: [run],
       thresholds: checked,
     }),
-    ...(done.stoppedWith !== null ? { complete: false } : {}),
-    ...(exported ? { export: exported } : {}),
+    ...defined({ complete: done.stoppedWith === null ? undefined : false, export: exported }),
   };
   // Everything written or printed from here on shows the redacted copy; the load sent the real values.
   const results = output.keepSecrets ? assembled : redactResults(assembled);

@@ -1,8 +1,7 @@
 /**
  * @module
- * The flag table of `loadlab attack`: each flag's spellings, value and help in one row, with short forms
- * from wrk, oha, wrk2, hey and autocannon; hints for other tools' flags; the `--help` text around the table;
- * reading argv by it.
+ * The flag table of `loadlab attack`, with short forms from wrk, oha, wrk2, hey and autocannon, hints for
+ * other tools' flags, and the `--help` text around it.
  */
 import { ABORT_ON_FAIL, DELAY_ABORT_EVAL, SEGMENT_FLAGS } from "../segment_args.ts";
 import { BASELINE_FLAGS } from "../baseline_flags.ts";
@@ -217,7 +216,6 @@ export function readAttackFlags(argv: string[]): FlagValues {
   return flags;
 }
 
-/** Full help for `loadlab attack`. */
 export function attackHelp(): string {
   return `loadlab attack <url> [flags]
 

@@ -137,10 +137,7 @@ export function foldConcurrency(raw: RawArgs, flags: FlagValues, url: URL): numb
   return n;
 }
 
-/**
- * What a gRPC run keeps in flight, said at start-up: "50 calls in flight over 4 connections" (ghz's -c and
- * --connections) or "64 calls in flight: 4 connections x 16 streams"; null when connections open as it goes.
- */
+/** What a gRPC run keeps in flight, said at start-up; null when connections open as it goes. */
 export function inFlightLine(config: AttackConfig): string | null {
   const hasRate = "ratePerSec" in config && config.ratePerSec !== undefined;
   if (!("connections" in config) || LOAD_MODEL_FACTS[config.model].pacing(hasRate) === "open") return null;
@@ -173,8 +170,7 @@ function metadataOf(line: string): [string, string] {
 
 /**
  * `config` with its calls: the schema read (reflection asks the server), the message encoded once; a server
- * stream's calls end at `streamEnd` (ghz's stream-call count and duration: a client stream's are its sends).
- * protobuf.js loads here, for a gRPC attack only.
+ * stream's calls end at `streamEnd` (ghz's stream-call count and duration). protobuf.js loads here only.
  */
 export async function withGrpcCalls(config: AttackConfig, source: GrpcSource, streamEnd?: Partial<GrpcRun>) {
   const { findMethod, GrpcSchemaError } = await import("../../runner/http/grpc/schema.ts");

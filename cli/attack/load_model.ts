@@ -61,7 +61,6 @@ const APPLIES: Record<string, { models: LoadModel[]; fix: string }> = {
   },
 };
 
-/** Resolves model, rate, duration and connection flags. */
 export function resolveLoad(flags: FlagValues, maxSockets?: number): ModelInput {
   const model = decideModel(flags);
   for (const [long, rule] of Object.entries(APPLIES)) {
@@ -136,9 +135,8 @@ function decideModel(flags: FlagValues): LoadModel {
     const model = LOAD_MODELS.find((m) => m === explicit.toLowerCase());
     if (!model) {
       throw new UsageError(
-        `--model ${JSON.stringify(explicit)}: unknown model; use ${LOAD_MODELS.slice(0, -1).join(", ")} or ${
-          LOAD_MODELS.at(-1)
-        }`,
+        `--model ${JSON.stringify(explicit)}: unknown model; use ${LOAD_MODELS.slice(0, -1).join(", ")} ` +
+          `or ${LOAD_MODELS.at(-1)}`,
       );
     }
     return model;

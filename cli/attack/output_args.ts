@@ -13,11 +13,7 @@ import { parseMetricsOuts } from "../metrics_out/out_flags.ts";
 import { isMetricsOut, type MetricsOutput } from "../../results/export/metrics_output.ts";
 import { GHZ_FORMATS, type GhzFormat } from "../../results/export/ghz/report.ts";
 
-/**
- * Where and how results are shown; everything not part of the load itself. Each field is the flag of its
- * name (`outFile` is `-o`, `metricsOut` `--out KIND=URL`); `format` is `-O`, a gRPC run's report in ghz's
- * format, on stdout or (ghz's `-o`) in `ghzFile`, not results.json.
- */
+/** Each field is the flag of its name (`outFile` `-o`); `format` is `-O`, ghz's report, not results.json. */
 export interface AttackOutputOptions extends ResultsArgs {
   json: boolean;
   outFile?: string;
@@ -61,8 +57,7 @@ export function outputOf(flags: FlagValues, config: AttackConfig): AttackOutputO
   return {
     json: flags.has("json"),
     outFile,
-    ...(format === undefined ? {} : { format, ...defined({ ghzFile }) }),
-    ...(metricsOut.length > 0 ? { metricsOut } : {}),
+    ...defined({ format, ghzFile, metricsOut: metricsOut.length > 0 ? metricsOut : undefined }),
     reportFile,
     quiet: flags.has("quiet"),
     noLive: flags.has("no-live"),

@@ -85,14 +85,10 @@ function withBody(request: RequestInput, body: Uint8Array<ArrayBuffer> | undefin
 export function parseHeader(text: string): [string, string] {
   const colon = text.indexOf(":");
   const name = colon < 0 ? "" : text.slice(0, colon).trim();
-  if (colon < 0 || !TOKEN.test(name)) {
-    throw new UsageError(
-      `-H ${
-        JSON.stringify(shownHeader(text))
-      }: not a header; write "Name: value", e.g. -H "Accept: application/json"`,
-    );
-  }
   const where = `-H ${JSON.stringify(shownHeader(text))}`;
+  if (colon < 0 || !TOKEN.test(name)) {
+    throw new UsageError(`${where}: not a header; write "Name: value", e.g. -H "Accept: application/json"`);
+  }
   const problem = headerNameProblem(name);
   if (problem !== undefined) throw new UsageError(`${where}: ${problem}`);
   return [name, checkHeaderValue(text.slice(colon + 1).trim(), where)];

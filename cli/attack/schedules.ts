@@ -32,9 +32,8 @@ export function parsePhases(text: string, flag = "--phases"): Phase[] {
 function parsePhase(part: string, whole: string, flag: string): Phase {
   const bad = (why: string) =>
     new UsageError(
-      `${flag} ${
-        JSON.stringify(whole)
-      }: ${why}; write DURATION@RATE or DURATION@FROM->TO, e.g. 30s@10,60s@50->200`,
+      `${flag} ${JSON.stringify(whole)}: ${why}; write DURATION@RATE or DURATION@FROM->TO, ` +
+        "e.g. 30s@10,60s@50->200",
     );
   const match = PHASE.exec(part);
   if (!match) throw bad(`"${part}" is not a phase`);

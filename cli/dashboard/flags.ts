@@ -2,6 +2,7 @@
  * @module
  * The dashboard's flags and options, apart from its server (which loads the report page's renderer).
  */
+import { defined } from "../../validation/defined.ts";
 import { RunSteering } from "../../runner/steering.ts";
 import { flag, type FlagSpec } from "../argv.ts";
 import type { FlagValues } from "../flag_values.ts";
@@ -59,7 +60,7 @@ export function dashboardOptions(flags: FlagValues): { dashboard?: ServeOptions 
     host: flags.nonEmpty("host") ?? "127.0.0.1",
     port: flags.wholeNumber("dashboard-port", 0, 65535) ?? 0,
     open: flags.has("open"),
-    ...(flags.has("steer") ? { steer: true } : flags.has("no-steer") ? { steer: false } : {}),
+    ...defined({ steer: flags.has("steer") ? true : flags.has("no-steer") ? false : undefined }),
   };
   return { dashboard };
 }

@@ -35,7 +35,6 @@ export function rejectForeignHost(req: Request, listenHost: string): Response | 
   );
 }
 
-/** The answer to a path that cannot be decoded. */
 export function badPathResponse(): Response {
   return new Response("bad request: malformed %-escape in the path\n", {
     status: 400,

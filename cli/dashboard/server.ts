@@ -1,8 +1,7 @@
 /**
  * @module
- * The live dashboard (`--dashboard`): the report page and a Server-Sent Events stream from the main isolate
- * to any number of browsers (an event encoded once, never waiting on a browser); what it shares with
- * `loadlab site` (listening, `--open`).
+ * The live dashboard: the report page and a Server-Sent Events stream to any number of browsers (an event
+ * encoded once, never waiting on a browser); what it shares with `loadlab site` (listening, `--open`).
  */
 import type { AttackProgress, ResultsFile, TelemetrySeries } from "../../results/mod.ts";
 import type { LiveProgress } from "../../report/html/client/live.ts";
@@ -74,8 +73,7 @@ export class Dashboard {
         // On its own line: the live progress line redraws below it.
         console.error(`\nsteer: ${describeChange(change)} at ${change.atSec.toFixed(2)}s (${change.by})`);
       };
-      // A load starting or ending changes what the controls may do: every page hears it, however early it
-      // opened (its own fetch of the state may have come before the start).
+      // A load's start or end changes the controls: every page hears it, however early it fetched the state.
       steering.onState = (state) => hub.send("steer", { state });
     } else if (typeof opts.steering === "string") {
       console.error(`dashboard: steering is off: ${opts.steering}`);

@@ -26,7 +26,6 @@ export interface ControlOptions {
   port: number;
 }
 
-/** The answer to a request for `/control`. */
 export async function controlResponse(req: Request, opts: ControlOptions): Promise<Response> {
   if (req.method !== "GET" && req.method !== "POST") return answer(405, { error: "use GET or POST" });
   if (!sameOrigin(req.headers.get("origin"), opts)) {

@@ -59,7 +59,7 @@ export class MetricsExporter {
 
   /** Hooks for `runAttack` of `loadlab attack` (one run, labelled experiment=attack; a shard's segment). */
   attackHooks(segment?: { index: number; count: number }): { onInterval(delta: IntervalDelta): void } {
-    const run = { experiment: "attack", name: "attack", ...(segment ? { segment } : {}) };
+    const run = { experiment: "attack", name: "attack", ...defined({ segment }) };
     return { onInterval: (delta) => this.interval(run, delta, null) };
   }
 
@@ -158,7 +158,7 @@ function plannedLabels(experiment: string, run: PlannedRun): Parameters<typeof r
     name: run.name,
     repeat: run.repeat,
     sweeps: [run.sweep, run.sweep2].filter((s) => s !== undefined),
-    ...(run.attack.segment ? { segment: run.attack.segment } : {}),
+    ...defined({ segment: run.attack.segment }),
   };
 }
 
@@ -216,6 +216,6 @@ function redacting(encode: Encoder): Encoder {
       ...p,
       labels: shown(p.labels),
       endpoints: p.endpoints.map((e) => ({ ...e, name: redactShown(e.name) })),
-      ...(p.named ? { named: p.named.map((n) => ({ ...n, labels: shown(n.labels) })) } : {}),
+      ...defined({ named: p.named?.map((n) => ({ ...n, labels: shown(n.labels) })) }),
     })));
 }

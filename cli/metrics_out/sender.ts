@@ -2,6 +2,7 @@
  * @module
  * One metrics output's delivery: a bounded queue of points POSTed in batches, at most once a second.
  */
+import { defined } from "../../validation/defined.ts";
 import type { ExportPoint } from "../../results/export/export_point.ts";
 import type { ExportSummary } from "../../results/export/summary.ts";
 import { sleepUnlessAborted } from "../../system/sleep.ts";
@@ -18,17 +19,12 @@ export interface EncodedBatch {
 
 /** A point holds a whole histogram (~30 KB): the queue holds 600 (~2.5 min, ~20 MB), keeping the newest. */
 export const DEFAULT_SENDER_OPTIONS = {
-  /** Points held at most; beyond, the oldest is dropped. */
-  capacity: 600,
-  /** Points per POST at most. */
-  maxBatch: 600,
-  /** Attempts after the first failed one. */
-  retries: 3,
-  /** First backoff; doubled on each retry. */
-  backoffMs: 250,
+  capacity: 600, // points held at most; beyond, the oldest is dropped
+  maxBatch: 600, // points per POST
+  retries: 3, // after the first failed attempt
+  backoffMs: 250, // the first; doubled on each retry
   timeoutMs: 5_000,
-  /** Least time between two POSTs while the load runs. */
-  minGapMs: 1_000,
+  minGapMs: 1_000, // between two POSTs while the load runs
 };
 export type SenderOptions = typeof DEFAULT_SENDER_OPTIONS;
 
@@ -88,7 +84,7 @@ export class OutputSender {
       kind: this.output.kind,
       url: this.output.url,
       ...this.#stats,
-      ...(this.#lastError !== undefined ? { lastError: this.#lastError } : {}),
+      ...defined({ lastError: this.#lastError }),
     };
   }
 

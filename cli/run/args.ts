@@ -133,7 +133,6 @@ const ARTILLERY_TABLE: FlagTable = [
 ];
 const ARTILLERY_OUTPUT = "loadlab writes no Artillery JSON report: its results.json is in --out-dir";
 const ARTILLERY = flagsOf(ARTILLERY_TABLE), TAKEN = ["e", "t", "o", "v"];
-/** The flags of an Artillery script's run: Artillery's, then loadlab's others without Artillery's letters. */
 const ARTILLERY_SPECS = [
   ...ARTILLERY,
   ...SPECS.filter((s) => s.long !== "target").map((s) => ({
@@ -161,11 +160,7 @@ ${helpOf([...RUN_TABLE, ...ARTILLERY_TABLE], { flagAt: 2, textAt: 28 })}
 The file format: docs/EXPERIMENTS.md. 'loadlab presets' lists the presets.
 ${exitCodesHelp("run")}`;
 
-/**
- * What `loadlab run` was asked to do: each field is the flag of its name (`outDir` is `--out-dir`,
- * `metricsOut` `--out KIND=URL`, `scriptLoad` a script's load and variables); `source` is a file path or
- * `preset:NAME`.
- */
+/** What `loadlab run` was asked: each field is the flag of its name; `source` a file or `preset:NAME`. */
 export interface RunArgs extends ResultsArgs {
   source: string;
   quick: boolean;
@@ -228,29 +223,27 @@ export async function parseRunArgs(given: string[], command = "run", help = RUN_
     ...segmentOf(flags),
     set: flags.all("set"),
     targets: artillery ? {} : parseTargets(flags.all("target")),
-    ...(artillery
-      ? {
-        artillery: defined({
-          ...Object.fromEntries(ARTILLERY.map((s) => [s.long, flags.text(s.long)])),
-          quiet,
-        }),
-      }
-      : {}),
-    ...(flags.has("profile") ? { profile: true } : {}),
-    ...(flags.has("summary-mode") ? { summaryMode: flags.choice("summary-mode", K6_SUMMARY_MODES) } : {}),
+    ...defined({
+      artillery: artillery
+        ? defined({ ...Object.fromEntries(ARTILLERY.map((s) => [s.long, flags.text(s.long)])), quiet })
+        : undefined,
+      profile: flags.has("profile") || undefined,
+      summaryMode: flags.choice("summary-mode", K6_SUMMARY_MODES),
+    }),
     ...resultsArgs(flags),
-    ...maxMemoryOf(flags),
-    ...metricsOutsOf(flags),
-    ...defined({ replay: flags.path("replay") }),
-    ...defined({ abortOnFail: abortOnFailArg(flags) }),
+    ...defined({
+      maxMemoryMb: maxMemoryOf(flags),
+      metricsOut: metricsOutsOf(flags),
+      replay: flags.path("replay"),
+      abortOnFail: abortOnFailArg(flags),
+    }),
     ...scriptLoad,
   };
 }
 
 /**
- * A locustfile's command line with Locust's settings under it, as Locust reads them: `./locust.conf`, then
- * `./pyproject.toml`'s `[tool.locust]`, then `--config FILE` (`key = value` lines, `true`/`false`, `[a, b]`
- * lists), then `LOCUST_*` variables (`LOCUST_RUN_TIME=9s`), each over the one before (never the locustfile).
+ * A locustfile's command line with Locust's settings under it, each over the one before as Locust reads them:
+ * `./locust.conf`, `./pyproject.toml`'s `[tool.locust]`, `--config FILE`, then `LOCUST_*` variables.
  */
 function withLocustSettings(argv: string[]): string[] {
   if (!argv.some((a) => a === "-f" || a === "--locustfile" || isLocustFile(a))) return argv;
@@ -310,22 +303,21 @@ function locustSource(flags: FlagValues, positionals: string[]) {
   if (py) return { source: positionals[0], users: positionals.slice(1), host };
 }
 
-/** `{maxMemoryMb}` when `--max-memory-mb` was given, checked by the config's own rule for the field. */
-function maxMemoryOf(flags: FlagValues): Pick<RunArgs, "maxMemoryMb"> {
+/** `--max-memory-mb`, checked by the config's own rule for the field. */
+function maxMemoryOf(flags: FlagValues): number | undefined {
   const maxMemoryMb = flags.positiveInt("max-memory-mb");
-  if (maxMemoryMb === undefined) return {};
   const checked = commonFields.maxMemoryMb.safeParse(maxMemoryMb);
   if (!checked.success) {
     throw new UsageError(`--max-memory-mb ${maxMemoryMb}: ${checked.error.issues[0].message}`);
   }
-  return { maxMemoryMb };
+  return maxMemoryMb;
 }
 
-/** `{metricsOut}` of the `--out KIND=URL` flags (k6's json, csv and influxdb: its script's; others below). */
-function metricsOutsOf(flags: FlagValues): Pick<RunArgs, "metricsOut"> {
+/** The `--out KIND=URL` flags (k6's json, csv and influxdb: its script's; others below); none: undefined. */
+function metricsOutsOf(flags: FlagValues): MetricsOutput[] | undefined {
   const typed = flags.typed("out");
   const outs = flags.all("out").filter((v) => !isSamplesOut(v)).flatMap((v) => k6Output(typed, v));
-  if (outs.length === 0) return {};
+  if (outs.length === 0) return undefined;
   const file = outs.find((v) => !isMetricsOut(v));
   if (file !== undefined) {
     throw new UsageError(
@@ -333,7 +325,7 @@ function metricsOutsOf(flags: FlagValues): Pick<RunArgs, "metricsOut"> {
         `${typed} prometheus-remote-write=http://127.0.0.1:9090/api/v1/write or ${typed} otlp=http://127.0.0.1:4318`,
     );
   }
-  return { metricsOut: parseMetricsOuts(typed, outs) };
+  return parseMetricsOuts(typed, outs);
 }
 
 /** k6's output `value` as loadlab's: its Prometheus remote write at k6's URL; its web dashboard, none. */
@@ -373,10 +365,10 @@ function segmentOf(flags: FlagValues): Pick<RunArgs, "segment" | "startAtEpochMs
   if (startAtEpochMs !== undefined && segment === undefined) {
     throw new UsageError("--start-at lines up the shards of a split load: give --segment I/N with it");
   }
-  return { ...(segment ? { segment } : {}), ...defined({ startAtEpochMs }) };
+  return defined({ segment, startAtEpochMs });
 }
 
-/** `{scriptLoad}` when a script load flag, `-e` or a k6 flag was given, else nothing. */
+/** `{scriptLoad}` when a script load flag, `-e` or a k6 or Locust flag was given. */
 function scriptLoadOf(
   flags: FlagValues,
   locust: { users: string[]; host?: string } | undefined,
@@ -386,8 +378,7 @@ function scriptLoadOf(
   if (locust !== undefined) {
     scriptLoad.locust = {
       ...scriptLoad.locust,
-      ...(locust.users.length > 0 ? { users: locust.users } : {}),
-      ...defined({ host: locust.host }),
+      ...defined({ users: locust.users.length > 0 ? locust.users : undefined, host: locust.host }),
     };
   }
   const given = hasLoadFlags(scriptLoad) || Object.keys(scriptLoad.env).length > 0 || scriptLoad.k6 ||

@@ -3,6 +3,7 @@
  * `loadlab run FILE|preset:NAME` (and `loadlab demo`, its preset): load, check the outputs, run the plan with
  * progress, judge and write.
  */
+import { defined } from "../../validation/defined.ts";
 import { type Interrupt, interruptSignal, liveLine } from "../live.ts";
 import { parseRunArgs, RUN_HELP, type RunArgs } from "./args.ts";
 import { exampleRuntimeLines, runProgress } from "./progress.ts";
@@ -56,15 +57,11 @@ export function runDemoCommand(argv: string[]): Promise<number> {
   return runCommand("demo", () => run("demo", ["preset:demo", ...argv], DEMO_HELP));
 }
 
-/** Runs `loadlab run ...`; returns the exit code. */
 export function runRunCommand(argv: string[]): Promise<number> {
   return runCommand("run", () => run("run", argv, RUN_HELP));
 }
 
-/**
- * `parse`'s result; for a k6 script's command line (`argv` names one) a refusal with k6's exit code: 104
- * for a well-formed value out of range (k6's check of its config), else 255 (k6's -1 for its flags' errors).
- */
+/** `parse`'s result; a k6 script's refusal takes k6's code: 104 for a value out of range, else 255. */
 export async function withK6Refusals<T>(argv: string[], parse: () => Promise<T>): Promise<T> {
   try {
     return await parse();
@@ -205,7 +202,6 @@ async function execute(
 ): Promise<Stopped | number> {
   const keepSecrets = args.keepSecrets || plan.experiment.redact === false;
   const steering = args.dashboard && steeringFor(args.dashboard, plan.experiment.thresholds.length > 0);
-  // The dashboard, the metrics outputs and the summaries of k6 and Locust load when a run has them.
   const dashboards = args.dashboard && await import("../dashboard/server.ts");
   const dashboard = dashboards && args.dashboard
     ? dashboards.startDashboard(command, plan.experiment.name, { ...args.dashboard, keepSecrets, steering })
@@ -228,7 +224,6 @@ async function execute(
   const baseHooks = dashboards && dashboard
     ? dashboards.mergeHooks(progress.hooks, dashboard.hooks(`${outDir}/results.json`))
     : progress.hooks;
-  // A k6 script's summaries' code loads beside the run.
   const k6Code = await isK6Script(args.source) ? import("../k6/summary.ts") : null;
   try {
     const planned = await runPlan(plan, {
@@ -237,7 +232,7 @@ async function execute(
       keepSecrets,
       signal: interrupt.signal,
       onOutput: (output) => interrupt.beforeQuit(() => output.writeSync()),
-      ...(typeof steering === "object" ? { steering } : {}),
+      ...defined({ steering: typeof steering === "object" ? steering : undefined }),
       hooks: exporter ? exporter.planHooks(plan.experiment.name, baseHooks) : baseHooks,
       experiment: experimentInfo(args, source),
       renderReport: (results) =>
@@ -260,7 +255,7 @@ function experimentInfo(args: RunArgs, source: RunSource) {
     ...(source.preset ? { preset: source.preset } : { file: args.source }),
     source: source.text,
     quick: args.quick,
-    ...(source.ranSource === null ? {} : { ranSource: source.ranSource }),
+    ...defined({ ranSource: source.ranSource ?? undefined }),
   };
 }
 
@@ -274,8 +269,7 @@ async function finishOutputs(
 ): Promise<RunPlanOutcome & { k6: K6Summaries | null }> {
   // The CI files, the terminal and k6's summary see what results.json holds: redacted unless asked otherwise.
   const shown = (results: ResultsFile) => args.keepSecrets ? results : redactResults(results);
-  // A k6 script's exports (as its check read them) give its summary, under the command's memory limit; its
-  // metrics, as its own outputs name them, go out as each run's last point.
+  // A k6 script's summary, from its exports; its metrics go out as each run's last point.
   const k6 = k6Code === null ? null : await (await k6Code).k6Summaries(
     args.source,
     shown(planned.output.results),

@@ -27,11 +27,10 @@ export async function lockOutDir(command: string, outDir: string): Promise<Folde
   try {
     const lock = await lockFolder(outDir, `loadlab ${command}`);
     if (lock.tookOverFrom) {
+      const holder = holderText(lock.tookOverFrom).replace(/^another /, "");
       console.error(
         `loadlab ${command}: note: ${outDir}: took over the lock of pid ${lock.tookOverFrom.pid}, which is ` +
-          `no longer running (${
-            holderText(lock.tookOverFrom).replace(/^another /, "")
-          }; its results may be partial)`,
+          `no longer running (${holder}; its results may be partial)`,
       );
     }
     return lock;

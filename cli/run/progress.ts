@@ -104,7 +104,7 @@ export function summaryLine(run: RunResult): string {
   ].join("  ");
 }
 
-/** Sessions ended a second over the load window (a script whose sessions sent no HTTP request). */
+/** Sessions ended a second (a script whose sessions sent no HTTP request). */
 function sessionsPerSec(run: RunResult): number {
   return run.durationSec > 0 ? sessionsEnded(run) / run.durationSec : 0;
 }
@@ -132,10 +132,8 @@ export function exampleRuntimeLines(plan: Plan, examplesDir: URL = EXAMPLES_DIR)
       ? "node is not on PATH (install Node.js, then run"
       : "their packages are not installed in examples/ (run";
     lines.push(
-      `${
-        [...fellBack].join(", ")
-      } fell back to Deno's npm compatibility: ${why} '${EXAMPLES_INSTALL_HINT}' ` +
-        "once to measure them under Node, as the study did)",
+      `${[...fellBack].join(", ")} fell back to Deno's npm compatibility: ${why} ` +
+        `'${EXAMPLES_INSTALL_HINT}' once to measure them under Node, as the study did)`,
     );
   }
   return lines;

@@ -4,7 +4,13 @@
  * conversion of a k6 script or a locustfile an experiment names.
  */
 import { basename, dirname, extname, resolve } from "node:path";
-import { busyText, type HostOutcome, type ScriptExports, ScriptHost } from "../../runner/script/host/host.ts";
+import {
+  busyText,
+  type HostOutcome,
+  type ScriptExports,
+  ScriptHost,
+  ScriptStopped,
+} from "../../runner/script/host/host.ts";
 import { UsageError } from "../usage_error.ts";
 import { ScriptNames } from "../../runner/script/sessions/names.ts";
 import {
@@ -23,7 +29,6 @@ export function isScriptPath(source: string): boolean {
   return /\.(ts|js|mts|mjs|py)$/.test(source);
 }
 
-/** Whether `source` names a locustfile. */
 export function isLocustFile(source: string): boolean {
   return source.endsWith(".py");
 }
@@ -32,16 +37,6 @@ export function isLocustFile(source: string): boolean {
 export async function isK6Script(source: string): Promise<boolean> {
   if (!isScriptPath(source) || isLocustFile(source)) return false;
   return (await import("../../runner/script/k6/convert/converted_file.ts")).isK6File(resolve(source));
-}
-
-/** A stop (Ctrl-C, SIGTERM) came while the script was checked or imported: `phase` names which. */
-export class ScriptCheckStopped extends Error {
-  override name = "ScriptCheckStopped";
-  /** The experiment's name when a file's plan was read (else the script's file names it). */
-  experiment?: string;
-  constructor(readonly phase: string) {
-    super(`stopped during ${phase}: no load was sent`);
-  }
 }
 
 /** The name of the experiment a session or k6 script at `path` runs as: its file's name, made a safe one. */
@@ -70,9 +65,8 @@ export async function checkScript(
   } catch (err) {
     const opened = await opening.catch(() => null);
     opened?.host?.close();
-    // Stopped while both ran: both are named.
-    if (err instanceof ScriptCheckStopped && opened?.host === null && opened.outcome.kind === "stopped") {
-      throw new ScriptCheckStopped("the script's type check and its top level");
+    if (err instanceof ScriptStopped && opened?.host === null && opened.outcome.kind === "stopped") {
+      throw new ScriptStopped("the script's type check and its top level");
     }
     throw err;
   }
@@ -82,7 +76,7 @@ export async function checkScript(
     throw new UsageError(`${basename(path)} does not type-check: ${problems.slice(0, 5).join("; ")}`);
   }
   if (opened.host === null) {
-    if (opened.outcome.kind === "stopped") throw new ScriptCheckStopped("the script's top level");
+    if (opened.outcome.kind === "stopped") throw new ScriptStopped("the script's top level");
     throw new UsageError(importProblem(basename(path), opened.outcome));
   }
   return opened.exports;
@@ -133,7 +127,7 @@ async function denoCheck(path: string, flags: string[], signal?: AbortSignal): P
   if (signal?.aborted) end();
   try {
     const out = await child.output();
-    if (signal?.aborted) throw new ScriptCheckStopped("the script's type check");
+    if (signal?.aborted) throw new ScriptStopped("the script's type check");
     if (out.success) return null;
     return new TextDecoder().decode(out.stderr) + new TextDecoder().decode(out.stdout);
   } finally {
@@ -181,9 +175,8 @@ export async function scriptExperimentText(
 }
 
 /**
- * Converts each k6 script or locustfile `plan`'s runs and their parts (loads together) name, in the plan (its
- * cached conversion: a converter is imported only for a script of its kind), then checks every script once,
- * before any run starts. One that cannot be converted is an `ExperimentError` at `script`, naming each place.
+ * Converts, in the plan, each k6 script or locustfile its runs name, then checks every script once before any
+ * run starts; one that cannot be converted is an `ExperimentError` at `script`, naming each place.
  */
 export async function checkPlanScripts(plan: Plan, signal?: AbortSignal): Promise<void> {
   const paths = new Map<string, string>(), limits = new Map<string, number>();

@@ -129,20 +129,18 @@ const K6_ROWS: FlagTable = [
 /** A k6 option's flag: k6's spelling, else its variable's name in kebab case (`--setup-timeout`). */
 const flagOf = (o: K6Option) =>
   typeof o.flag === "string" ? o.flag : o.env!.toLowerCase().replaceAll("_", "-");
-/** The options whose flags are read here (the run's own flags read the others), by their key. */
+/** The options whose flags are read here (the run's own flags read the others). */
 const OPTION_ROWS = Object.entries(K6_OPTIONS).filter(([, o]) => o.env && !o.ownFlag && !o.envRefused);
 
 /** k6's flags of its own output, accepted and ignored (`=`: it takes a value). */
 const OUTPUT_FLAGS = "--no-usage-report --no-color --log-format= --log-output= --profiling-enabled".split(
   " ",
 );
-/** The flags of k6's options, and k6's flags of its own output (accepted, ignored). */
 const K6_OPTION_SPECS: FlagSpec[] = [
   ...OPTION_ROWS.map(([, o]) => ({
     long: flagOf(o),
     ...(o.kind === "switch" ? { takesValue: false, optionalValue: true } : { takesValue: true }),
-    ...(o.kind === "list" ? { repeatable: true } : {}),
-    ...defined({ short: o.short }),
+    ...defined({ short: o.short, repeatable: o.kind === "list" || undefined }),
   })),
   ...OUTPUT_FLAGS.map((f) => ({ long: f.replace(/^--|=$/g, ""), takesValue: f.endsWith("=") })),
   { long: "verbose", short: "v", takesValue: false },
@@ -197,10 +195,7 @@ export interface ScriptLoadArgs {
   locust?: LocustFlags;
 }
 
-/**
- * Reads the script load flags (of a k6 script when `k6Script`); `--ramp-up` becomes stages (it needs `-c`). A
- * locustfile's users spawn as Locust spawns them, at `-r` or Locust's default of 1 a second, as long as `-t`.
- */
+/** The script load flags; a locustfile's users spawn as Locust's, at `-r` (default 1/s) as long as `-t`. */
 export function scriptLoadArgs(flags: FlagValues, locustfile = false, k6Script = false): ScriptLoadArgs {
   // k6 takes `-u 0`: alone it runs one iteration, with a duration or iterations its config refuses it.
   const vus = k6Script ? flags.wholeNumber("concurrency", 0) : flags.positiveInt("concurrency");
@@ -243,9 +238,11 @@ export function scriptLoadArgs(flags: FlagValues, locustfile = false, k6Script =
     iterations,
     stages,
     env,
-    ...defined({ maxDurationMs }),
-    ...(Object.keys(k6).length > 0 ? { k6 } : {}),
-    ...(Object.keys(locust).length > 0 ? { locust } : {}),
+    ...defined({
+      maxDurationMs,
+      k6: Object.keys(k6).length > 0 ? k6 : undefined,
+      locust: Object.keys(locust).length > 0 ? locust : undefined,
+    }),
   };
 }
 
@@ -281,12 +278,7 @@ function locustFlagsOf(flags: FlagValues): LocustFlags {
 /** Whether an `--out` value is a k6 output of each sample: `json=FILE`, `csv[=ARG]`, `influxdb[=URL]`. */
 export const isSamplesOut = (value: string) => /^(json=|(csv|influxdb)(=|$))/.test(value);
 
-/**
- * k6's flags beyond the load, each checked as k6 checks it: each field the k6 option or runtime option of its
- * flag's name (`--tag`: tags); `outs` the `--out` values of k6's json, csv and influxdb (../k6/outputs.ts),
- * `options` those of the option flags over their `K6_*` variables, `systemEnv` false for
- * `--include-system-env-vars=false` (`__ENV` holds the `-e` variables only), `localIPs` the `--local-ips`.
- */
+/** k6's flags beyond the load, each checked as k6 checks it; `options` those of the option flags. */
 function k6FlagsOf(flags: FlagValues) {
   const { localIPs, includeSystemEnvVars, ...options } = k6Options(flags);
   const stats = flags.text("summary-trend-stats")?.split(",").map((s) => s.trim());
@@ -320,7 +312,6 @@ function k6FlagsOf(flags: FlagValues) {
   });
 }
 
-/** k6's flags beyond the load, as `k6FlagsOf` reads them. */
 export type K6Flags = Partial<ReturnType<typeof k6FlagsOf>>;
 
 /** `--secret-source` lines, checked (each file read) as k6 checks them. */
@@ -359,10 +350,7 @@ const over = (lower: Record<string, unknown> = {}, higher: Record<string, unknow
     ? { ...Object.fromEntries(Object.entries(lower).filter(([k]) => !EXECUTION.includes(k))), ...higher }
     : { ...lower, ...higher };
 
-/**
- * A k6 script's `options` in k6's tiers: its `--config` file's, the script's (an option it sets replaces the
- * file's whole), then the load of the flags and `K6_*` variables (`load`), k6's other flags over all.
- */
+/** A k6 script's `options` in k6's tiers: `--config`'s, the script's, the flags' `load`, k6's other flags. */
 export function withK6Flags(
   options: Record<string, unknown>,
   k6: K6Flags | undefined,
@@ -411,10 +399,7 @@ function k6Options(flags: FlagValues): Record<string, unknown> {
 const K6_ENV_FLAGS = Object.values(K6_OPTIONS).filter((o) => o.env && !o.envRefused)
   .map((o) => [flagOf(o), `K6_${o.env}`]);
 
-/**
- * A k6 script's flags not on the command line taken from k6's variables of them, as k6 reads them under its
- * command line: `K6_TAGS=env:ci,team:web` is `--tag env=ci --tag team=web`, `K6_OUT=a,b` two `--out`.
- */
+/** A k6 script's flags not on the command line from k6's variables: `K6_TAGS=env:ci` is `--tag env=ci`. */
 export function withK6EnvFlags(raw: RawArgs, specs: FlagSpec[]): void {
   // The flags' duration, iterations or stages replace all three of the variables' (k6's tiers).
   const load = ["duration", "requests", "stages"], flagsLoad = load.some((long) => raw.values.has(long));

@@ -11,7 +11,6 @@ import {
   isK6Script,
   isLocustFile,
   isScriptPath,
-  ScriptCheckStopped,
   scriptExperimentName,
   scriptExperimentText,
 } from "./script_check.ts";
@@ -30,6 +29,7 @@ import {
   sessionLoadOf,
 } from "./script_load_flags.ts";
 import { passInputs } from "../../runner/script/isolate_inputs.ts";
+import { ScriptStopped } from "../../runner/script/host/host.ts";
 import { readOpenFileLimit } from "../../system/descriptors.ts";
 import { statOrNull } from "../../system/path_lookup.ts";
 import { FileReadError, readTextFileCapped } from "../../system/read_capped.ts";
@@ -76,7 +76,7 @@ async function readRunPlan(args: RunArgs, signal?: AbortSignal): Promise<{ sourc
   // Scripts are converted once the file is valid, each converter loaded only for a script of its kind.
   await checkPlanScripts(plan, signal).catch((err) => {
     // Stopped while a file's script was checked: the results written then carry the experiment's name.
-    if (err instanceof ScriptCheckStopped) err.experiment = plan.experiment.name;
+    if (err instanceof ScriptStopped) err.experiment = plan.experiment.name;
     throw err;
   });
   if (args.abortOnFail && plan.experiment.thresholds.length === 0) {
@@ -163,7 +163,6 @@ async function loadK6Aware(args: RunArgs, script?: { text: string; paths?: K6Pat
 
 /** The plan of a file or a preset (throws `ExperimentError` or `UsageError`). */
 async function loadSource(args: RunArgs, scriptText?: string): Promise<RunSource> {
-  // The plan's options are the flags of their names (`--quick`, `--set`, `--only`, `--segment`...).
   const common = {
     ...args,
     file: args.source,
@@ -204,19 +203,16 @@ export async function readRunPlanOrStop(
   // A second signal before the plan's own writer opens leaves the file of a run stopped before any load.
   interrupt.beforeQuit(() => writeStopped(args, "reading the experiment, before any run"));
   const read = await readRunPlan(args, interrupt.signal).catch((err) => {
-    if (err instanceof ScriptCheckStopped) return err;
+    if (err instanceof ScriptStopped) return err;
     throw err;
   });
-  if (!(read instanceof ScriptCheckStopped)) return read;
+  if (!(read instanceof ScriptStopped)) return read;
   const path = writeStopped(args, read.phase, read.experiment);
   console.error(`loadlab ${command}: ${read.message}${path === null ? "" : `; results: ${path}`}`);
   return interrupt.exitCode();
 }
 
-/**
- * Writes results.json and report.html of experiment `name`, stopped in `phase` (no run yet), unless
- * `--resume` keeps the file there; its path when written, else null.
- */
+/** Writes the files of `name` stopped in `phase` unless `--resume` keeps one; their path or null. */
 function writeStopped(args: RunArgs, phase: string, name = scriptExperimentName(args.source)): string | null {
   const source = args.source.startsWith("preset:") ? { preset: args.source.slice(7) } : { file: args.source };
   const render = (results: ResultsFile) => renderReport(results, { keepSecrets: args.keepSecrets });

@@ -1,8 +1,7 @@
 /**
  * @module
  * The built-ins a script's top level must leave as JavaScript defines them, since the engine runs in the
- * script's isolate: a snapshot taken before the import is compared after it, and what changed is named and
- * put back. `Math.random` is the script's to seed: the engine draws from its own generator.
+ * script's isolate: a snapshot taken before the import is compared after it, and what changed is put back.
  */
 
 type Holder = [name: string, get: () => object];

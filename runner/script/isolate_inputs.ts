@@ -1,8 +1,7 @@
 /**
  * @module
- * What a run hands its script's isolates (k6's flags, Locust's selection, the `-e` variables): gathered here
- * as the run's source is read, given to each isolate as it starts (a script host's `workerData`, a load
- * worker's "prepare"); never in the process's environment, which every run and child of it shares.
+ * What a run hands its script's isolates (k6's flags, Locust's selection, the `-e` variables), given to each
+ * isolate as it starts; never in the process's environment, which every run and child of it shares.
  */
 import { workerData } from "node:worker_threads";
 

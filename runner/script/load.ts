@@ -1,8 +1,7 @@
 /**
  * @module
  * The worker's side of a session script: `loadScript` imports it before t0 and `scriptArrival` makes the
- * arrival the executors call, counting its unhandled rejections. A worker imports this module (and the
- * sessions' code) only when its load has a script.
+ * arrival the executors call. A worker imports this module only when its load has a script.
  */
 import { basename } from "node:path";
 import type { AttackConfig } from "../config.ts";
@@ -24,7 +23,6 @@ export async function loadScript(script: NonNullable<AttackConfig["script"]>) {
   return { arrival: scriptArrival.bind(null, module), wsStats: scriptWsStats };
 }
 
-/** A worker's session script, loaded (`loadScript`). */
 export type LoadedScript = Awaited<ReturnType<typeof loadScript>>;
 
 interface ScriptPlace {

@@ -1,8 +1,7 @@
 /**
  * @module
  * Loading a session script and naming where its errors come from: a thrown error's first stack frame inside
- * the script's folder as `file:line`, so a session's failure counts under one message per place. A value
- * the script hands loadlab as text is made text as `String` makes it, or refused where the script is.
+ * the script's folder as `file:line`, so a session's failure counts under one message per place.
  */
 import { basename, dirname } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -187,10 +186,7 @@ export async function hookSettled(): Promise<void> {
   }
 }
 
-/**
- * Replaces `Deno.chdir` and `process.chdir` in this isolate with refusals: Deno keeps one working directory
- * per process, and loadlab's relative paths (`--out-dir out`) would then name other places.
- */
+/** Refuses `Deno.chdir` and `process.chdir` here: the process's one working directory is loadlab's too. */
 function refuseWorkingDirChanges(): void {
   Deno.chdir = chdirRefusal("Deno.chdir");
   process.chdir = chdirRefusal("process.chdir");

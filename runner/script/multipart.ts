@@ -1,8 +1,7 @@
 /**
  * @module
- * A `multipart/form-data` body as Go's mime/multipart and Python's requests lay it out: a random 60-hex
- * boundary, CRLF lines, a part per field, a file's part naming its file and type. k6's `http.file` forms and
- * Locust's `files=` send it.
+ * A `multipart/form-data` body as Go's mime/multipart and Python's requests lay it out (k6's `http.file`
+ * forms, Locust's `files=`): a random 60-hex boundary, CRLF lines, a part per field.
  */
 import { concatBytes } from "../../system/copy_bytes.ts";
 

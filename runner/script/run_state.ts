@@ -1,10 +1,8 @@
 /**
  * @module
- * What a worker's run shares with the script runtimes in it: counters every worker of a run adds to with
- * `Atomics` (k6's `k6/execution` reads its counts across the whole test from them), what runs as the
- * worker's load ends (the k6 runtime's last metrics), and the `s.env` variable naming a session's load when
- * loads run together. No imports: the k6 runtime's files are checked from a converted script's folder, where
- * no import map resolves a package.
+ * What a worker's run shares with the script runtimes in it: counters every worker adds to with `Atomics`
+ * (k6's `k6/execution`), what runs as the worker's load ends, and the `s.env` variable naming a session's
+ * load. No imports: the k6 runtime's files are checked from a converted script's folder, without import map.
  */
 
 export const PART_ENV = "LOADLAB_PART";
@@ -19,7 +17,6 @@ export function newRunCounters(): SharedArrayBuffer {
 /** This isolate's: its own until a run hands it the run's. */
 export let runCounters = new Uint32Array(newRunCounters());
 
-/** Makes `buffer` (from `newRunCounters`) this isolate's run counters. */
 export function setRunCounters(buffer: SharedArrayBuffer): void {
   runCounters = new Uint32Array(buffer);
 }

@@ -1,11 +1,8 @@
 /**
  * @module
- * The global scope of an isolate a script runs in, set before any script loads: `self` and
- * `WorkerGlobalScope` put back in an isolate started with `node:worker_threads` (a script sees a web
- * worker's global whichever way its isolate was started), and the one channel to loadlab's main isolate
- * kept from the script (its `postMessage` would be read as loadlab's own message); and where a script's
- * `setup()`, `teardown()` and handleSummary send an origin the run sends elsewhere (`--target ORIGIN=URL`,
- * `script.routes`): their `fetch`, and a k6 script's gRPC connections there.
+ * The global scope of an isolate a script runs in, set before any script loads: `self` and a web worker's
+ * globals put back, the one channel to loadlab's main isolate kept from the script, and the routes of the
+ * script's own `fetch` and gRPC connections (`--target ORIGIN=URL`, `script.routes`).
  */
 import { parentPort } from "node:worker_threads";
 

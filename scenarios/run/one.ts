@@ -81,7 +81,7 @@ export async function executeRun(
   const watched = await attackWatched(run, prepared, opts, thresholds).catch(
     (err) => {
       // Ctrl-C or SIGTERM while setup() ran or the workers prepared: no load was sent.
-      if (err instanceof Error && err.name === "ScriptSetupStopped") {
+      if (err instanceof Error && err.name === "ScriptStopped") {
         return new StoppedRun((err as Error & { phase: string }).phase);
       }
       if (err instanceof Error && err.name === "StoppedBeforeLoad") {

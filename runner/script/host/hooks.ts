@@ -1,12 +1,11 @@
 /**
  * @module
- * A session script's `setup()` and `teardown()` around one run, in the script's own isolate. A failed
- * setup ends the run before any load (exit 2; a k6 script's run is then what setup() sent, `setupError`);
- * a failed teardown is the result's `teardownError`.
+ * A session script's `setup()` and `teardown()` around one run, in the script's own isolate: a failed setup
+ * ends the run before any load (exit 2), a failed teardown is the result's `teardownError`.
  */
 import type { AttackConfig } from "../../config.ts";
 import type { RunResult } from "../../../results/mod.ts";
-import { busyText, type HostOutcome, ScriptHost } from "./host.ts";
+import { busyText, type HostOutcome, ScriptHost, ScriptStopped } from "./host.ts";
 import { ScriptNames } from "../sessions/names.ts";
 import { memoryLimitMbOf, memoryPassedText } from "../../worker/memory_limit.ts";
 import { type HookRecord, withHookRequests } from "../../../results/hook_requests.ts";
@@ -16,14 +15,6 @@ import { scriptEnv } from "../isolate_inputs.ts";
 /** setup() did not give a value to run with: the message says why, naming the script's line. */
 export class ScriptSetupError extends Error {
   override name = "ScriptSetupError";
-}
-
-/** A stop (Ctrl-C, SIGTERM) came while setup() ran: no load was sent. */
-export class ScriptSetupStopped extends Error {
-  override name = "ScriptSetupStopped";
-  constructor(readonly phase: string) {
-    super(`stopped during ${phase}: no load was sent`);
-  }
 }
 
 /** Teardown's time after a stop: a stopped run ends within a second or two whatever teardown does. */
@@ -110,7 +101,7 @@ function loading(outcome: HostOutcome): string {
 }
 
 function setupFailure(outcome: HostOutcome, what: string, names: ScriptNames): Error {
-  if (outcome.kind === "stopped") return new ScriptSetupStopped(what);
+  if (outcome.kind === "stopped") return new ScriptStopped(what);
   const text = `${what} ${endText(outcome, "setupTimeout")}`;
   return new ScriptSetupError(names.shownPlaced(text, "; no load was sent"));
 }

@@ -89,11 +89,10 @@ function fitInMemory(value: unknown, limitMb: number, copies: number): void {
   const bytes = cloneBytes(value, leftBytes / copies);
   if (bytes * copies <= leftBytes) return;
   const mb = (n: number) => Math.max(0, Math.round(n / 2 ** 20));
-  const workers = copies - 1;
+  const workers = `${copies - 1} load worker${copies === 2 ? "" : "s"}`;
   throw new Error(
-    `its value holds at least ${mb(bytes)} MB, and loadlab's main isolate and ${workers} load worker${
-      workers === 1 ? "" : "s"
-    } each get a copy: past loadlab's memory limit of ${limitMb} MB (${mb(leftBytes)} MB left; ` +
+    `its value holds at least ${mb(bytes)} MB, and loadlab's main isolate and ${workers} each get a ` +
+      `copy: past loadlab's memory limit of ${limitMb} MB (${mb(leftBytes)} MB left; ` +
       "--max-memory-mb or maxMemoryMb to change); return less and let each session fetch or build the rest",
   );
 }
@@ -115,11 +114,8 @@ function plainOptions<T>(options: T): T {
   // As large as an experiment file may be: planning a few MB of thresholds takes gigabytes.
   if (text !== undefined && text.length > MAX_EXPERIMENT_FILE_BYTES) {
     const mib = (text.length / 2 ** 20).toFixed(1);
-    throw new Error(
-      `${what}: ${mib} MiB as JSON, more than an experiment file's ${
-        MAX_EXPERIMENT_FILE_BYTES / 2 ** 20
-      } MiB`,
-    );
+    const cap = MAX_EXPERIMENT_FILE_BYTES / 2 ** 20;
+    throw new Error(`${what}: ${mib} MiB as JSON, more than an experiment file's ${cap} MiB`);
   }
   return options;
 }
@@ -131,8 +127,7 @@ post({ type: "ready" });
 
 /**
  * A k6 script's handleSummary `answer` with each value as text or bytes before it crosses to loadlab's side;
- * a value of another type refuses the whole answer, as k6's (an Error that says which); a value that is not
- * an object is returned as it is.
+ * a value of another type refuses the whole answer, as k6's; a non-object is returned as it is.
  */
 function summaryContents(answer: unknown): unknown {
   if (answer === null || typeof answer !== "object" || Array.isArray(answer)) return answer;

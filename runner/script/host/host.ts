@@ -61,6 +61,16 @@ export interface ScriptExports {
   expectedStatuses?: ExpectedStatuses;
 }
 
+/** A stop (Ctrl-C, SIGTERM) while the script was checked, imported or ran setup(): no load was sent. */
+export class ScriptStopped extends Error {
+  override name = "ScriptStopped";
+  /** The experiment's name when a file's plan was read (else the script's file names it). */
+  experiment?: string;
+  constructor(readonly phase: string) {
+    super(`stopped during ${phase}: no load was sent`);
+  }
+}
+
 export class ScriptHost {
   readonly #worker: NodeWorker;
   readonly #memoryLimitMb: number;

@@ -1,6 +1,6 @@
 /**
  * @module
- * What a worker's script sessions share, and what a virtual user keeps between its sessions. Types only.
+ * What a worker's script sessions share, and what a virtual user keeps between its sessions.
  */
 import type { SessionRun } from "../../load/flow_session.ts";
 import type { Feeder } from "../../load/feeder.ts";
@@ -11,7 +11,6 @@ import type { ScriptRequests } from "./request.ts";
 import type { ScriptRecorder } from "./recorder.ts";
 import type { ScriptNames } from "./names.ts";
 import type { SessionConnection } from "./send.ts";
-import type { SessionEnd } from "./end.ts";
 import type { ScriptOrigins } from "./origins.ts";
 import type { CookieJar } from "../../http/cookie_jar.ts";
 import type { TlsOptions } from "../../http/tls/options.ts";
@@ -49,8 +48,16 @@ export interface SessionContext {
   readonly grpcRequests: ScriptGrpcRequests;
   readonly origins: ScriptOrigins;
   sideId(): number;
-  counted(s: SessionEnd, outcome: unknown, failed: boolean, at: SessionCount, nowMs: number): void;
+  counted(s: EndingSession, outcome: unknown, failed: boolean, at: SessionCount, nowMs: number): void;
   handOn(chain: SessionChain, responses: number, nowMs: number): void;
+}
+
+/** The outcome of a session the run ended under (script code never sees it). */
+export const CUT = Symbol("cut");
+
+/** A session as its sender ends it (script sessions, session.ts). */
+export interface EndingSession {
+  settle(outcome: unknown, failed: boolean): void;
 }
 
 /** The sessions one arrival runs on its connection: one, or a closed loop's while `next` grants them. */

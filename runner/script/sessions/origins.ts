@@ -1,10 +1,8 @@
 /**
  * @module
  * The origins a worker's script sessions send to: the run's target on the load's connections, and any URL a
- * script names (requests named `METHOD origin/path`, on Deno's TCP/TLS); `routes` redirect origins, and
- * one `keepHost` names (k6's `options.hosts`) is only dialled there: its requests keep its Host and TLS name.
- * Every https origin verifies (or, `insecure`, skips) as the target does, k6's `insecureSkipTLSVerify`, and
- * presents the client certificate k6's `tlsAuth` gives its host.
+ * script names (on Deno's TCP/TLS); `routes` redirect origins, and a `keepHost` one (k6's `options.hosts`)
+ * is only dialled there. Every https origin verifies as the target does, with k6's `tlsAuth` certificate.
  */
 import type { ConnectionShared } from "../../http/load_connection.ts";
 import { dialTarget, tcpTransport } from "../../http/transport/transport.ts";

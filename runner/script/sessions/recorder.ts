@@ -1,8 +1,7 @@
 /**
  * @module
  * The worker-side totals of a session script in the shape flows have, so results, the report and the merge
- * treat a script as one flow: one step per request name with its responses, errors, latency and checks.
- * Checks made before any request count under a step named `(session)`.
+ * treat a script as one flow: one step per request name, and `(session)` for checks before any request.
  */
 import {
   emptyStepCounters,

@@ -121,14 +121,14 @@ function optionsProblem(options: { readonly [K in keyof RequestOptions]?: unknow
     : endpointNameProblem(name) ?? reservedNameProblem(name, "request");
   if (reserved !== undefined) return reserved;
   if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && timeoutMs > 0 && timeoutMs < Infinity)) {
-    return `the request's timeout (timeoutMs) must be a finite number of milliseconds above 0 (found ${
-      typeof timeoutMs === "number" ? timeoutMs : typeof timeoutMs
-    })`;
+    const found = typeof timeoutMs === "number" ? timeoutMs : typeof timeoutMs;
+    return "the request's timeout (timeoutMs) must be a finite number of milliseconds above 0 " +
+      `(found ${found})`;
   }
   if (body !== undefined && typeof body !== "string" && !(body instanceof Uint8Array)) {
-    return `body must be text or bytes, a string or a Uint8Array (a value as JSON goes in json:) (found ${
-      body instanceof Object ? body.constructor?.name ?? "an object" : typeof body
-    })`;
+    const found = body instanceof Object ? body.constructor?.name ?? "an object" : typeof body;
+    return "body must be text or bytes, a string or a Uint8Array (a value as JSON goes in json:) " +
+      `(found ${found})`;
   }
   return undefined;
 }

@@ -1,10 +1,8 @@
 /**
  * @module
- * What a virtual user's sessions send with: one `SessionSender` per user, reused by each next session
- * (`begin`), so what lives across a crowd's waits is allocated once per user, not per session. Each
- * `s.get(...)` is an exchange on the session's connection, counted in the run and by name (recorder.ts). One
- * request in flight at a time (send.ts refuses another); `s.batch` (batch.ts) and other origins
- * (side_connections.ts) go on the user's side connections.
+ * What a virtual user's sessions send with: one `SessionSender` per user, reused by each next session, so
+ * what lives across a crowd's waits is allocated once per user. One request in flight at a time; a batch's
+ * and other origins' exchanges go beside it on the session's connection while free or on side connections.
  */
 import type {
   BatchLimits,
@@ -17,12 +15,19 @@ import type {
 import { ScriptGrpcCall } from "./grpc.ts";
 import type { ScriptGrpcSchema } from "./grpc_schema.ts";
 import { reservedNameProblem, type ScriptRecorder, SESSION_STEP } from "./recorder.ts";
-import { CUT, type SessionEnd } from "./end.ts";
-import type { SessionChain, SessionContext, SessionCount, VirtualUser } from "./context.ts";
-import type { SessionBatch } from "./batch.ts";
-import { SideConnections } from "./side_connections.ts";
-import { SessionSides } from "./side.ts";
 import {
+  CUT,
+  type EndingSession,
+  type SessionChain,
+  type SessionContext,
+  type SessionCount,
+  type VirtualUser,
+} from "./context.ts";
+import { BATCH_PARALLEL, BATCH_PER_HOST, type BatchRequest, SessionBatch } from "./batch.ts";
+import type { OriginPlace } from "./origins.ts";
+import { SideConnections } from "./side_connections.ts";
+import {
+  batchLimit,
   encodeScriptRequest,
   exchangeKept,
   keptStep,
@@ -41,7 +46,7 @@ import { failedResponse, H2ScriptResponse, keptScriptResponse } from "./response
 import { sessionCookies } from "./cookies.ts";
 import { scriptText } from "../module.ts";
 
-type User = VirtualUser<SessionEnd>;
+type User = VirtualUser<EndingSession>;
 
 /** What a runtime makes of a response (k6's `K6Response`), or `settle` itself when it settles it later. */
 export type ResponseThen = {
@@ -50,10 +55,20 @@ export type ResponseThen = {
   readonly beside?: boolean;
 };
 
+/** An exchange beside the session's one request at a time: a batch's, or another origin's. */
+interface SideExchange {
+  readonly conn: SessionConnection;
+  readonly place: OriginPlace;
+  readonly step: number;
+  readonly path: string;
+  readonly keep: boolean;
+  sendMs: number;
+}
+
 /** A virtual user's requests, session after session: one at a time, on the session's connection. */
 export class SessionSender implements SessionCount {
   /** The session in progress (the last one once it ended), its run and connection. */
-  private current: SessionEnd | null = null;
+  private current: EndingSession | null = null;
   #run: SessionRun | null = null;
   private conn: SessionConnection | null = null;
   responses = 0;
@@ -69,7 +84,6 @@ export class SessionSender implements SessionCount {
   #sent = 0;
   /** The request in flight (one at a time: the session has one connection), else null. */
   private sending: Promise<unknown> | null = null;
-  /** The request in flight's send time and path (its latency and cookies). */
   private sendMs = 0;
   #path = "";
   /** The resolver of the request in flight's promise (`sending`), but a gRPC call's, and its `then`. */
@@ -83,8 +97,12 @@ export class SessionSender implements SessionCount {
   startMs = 0;
   /** What every request sent while another is in flight gets (made once: a loop of them costs nothing). */
   #overlap: Promise<Response> | null = null;
-  /** Its exchanges beside its one request at a time (a batch's, another origin's), once it sent one. */
-  #side: SessionSides | null = null;
+  #batch: SessionBatch | null = null;
+  /** Side exchanges in flight, and the resolver of `sending` for when the last one ends. */
+  #sidesInFlight = 0;
+  #drained: (() => void) | null = null;
+  /** A side exchange holds the session's own connection. */
+  #loadBusy = false;
 
   /** `sessions`: what the worker's sessions share, its options (target, setup data, env) and origins. */
   constructor(readonly sessions: SessionContext, user: User, readonly vu: number) {
@@ -94,7 +112,7 @@ export class SessionSender implements SessionCount {
 
   /** Session `s` of `chain` begins at `startMs` (`nowMs`: the clock just read, else negative). */
   begin(
-    s: SessionEnd,
+    s: EndingSession,
     chain: SessionChain,
     startMs: number,
     recorder: ScriptRecorder | null,
@@ -115,19 +133,19 @@ export class SessionSender implements SessionCount {
     this.#sent = 0;
     this.sending = null;
     this.#overlap = null;
-    this.#side = null;
+    this.#batch = null;
   }
 
-  live(s: SessionEnd): boolean {
+  live(s: EndingSession): boolean {
     return this.current === s && !this.over;
   }
 
-  inFlight(s: SessionEnd): boolean {
+  inFlight(s: EndingSession): boolean {
     return this.current === s && this.sending !== null;
   }
 
   /** Session `s`'s outcome came: counted, the jar kept, the connection handed on after its last request. */
-  concluded(s: SessionEnd, outcome: unknown, failed: boolean): void {
+  concluded(s: EndingSession, outcome: unknown, failed: boolean): void {
     const nowMs = this.nowMs();
     try {
       this.sessions.counted(s, outcome, failed, this, nowMs);
@@ -144,7 +162,7 @@ export class SessionSender implements SessionCount {
   }
 
   /** The connection goes to the next session (when `s` ended; a closed loop starts none past the end). */
-  #leave(s: SessionEnd, nowMs: number): void {
+  #leave(s: EndingSession, nowMs: number): void {
     const conn = this.conn!;
     conn.endSession();
     conn.lastEventMs = nowMs;
@@ -159,7 +177,7 @@ export class SessionSender implements SessionCount {
 
   request(method: string, target: string, options = NO_OPTIONS, then?: ResponseThen): Promise<Response> {
     if (typeof target !== "string") return pathTypeRefusal(method, target);
-    const batch = this.#side === null ? null : this.#side.batch;
+    const batch = this.#batch;
     if (batch !== null) return this.#placed(batch, method, target, options, then);
     // A URL of the target's origin, or of one routed to it, goes as its path (looked up, not parsed again).
     const path = target.charCodeAt(0) === 47 ? target : this.sessions.origins.pathOnTarget(target);
@@ -210,34 +228,97 @@ export class SessionSender implements SessionCount {
     else if (batch !== null) sent = batch.request({ place, method, target, options }, then?.beside);
     else if (this.sending !== null) return this.#overlap ??= overlapRefusal(method);
     else if (place.target) return this.#own(method, target, options, then);
-    else sent = this.#sides().send({ place, method, target, options }, null);
+    else sent = this.#sideSend({ place, method, target, options }, null);
     return then ? sent.then((r) => then.arrived(r) as Response) : sent;
   }
 
-  /** Requests `send` makes before it settles go in parallel (side.ts); its value. */
-  batch<T>(send: () => Promise<T>, limits: BatchLimits = {}): Promise<T> {
-    const sides = this.#sides();
-    if (sides.batch === null && this.sending !== null) return overlapRefusal("batch") as Promise<never>;
-    return sides.inBatch(send, limits);
+  /** Requests `send` makes before it settles go in parallel, within `limits` (batch.ts); its value. */
+  async batch<T>(send: () => Promise<T>, limits: BatchLimits = {}): Promise<T> {
+    if (this.#batch !== null) return await send();
+    if (this.sending !== null) return overlapRefusal("batch") as Promise<never>;
+    const batch = new SessionBatch(
+      batchLimit(limits.parallel, "parallel", BATCH_PARALLEL),
+      batchLimit(limits.perHost, "perHost", BATCH_PER_HOST),
+      // An HTTP/2 stream slot is the session's one lane to the target: its requests go one at a time.
+      this.conn instanceof Connection ? Infinity : 1,
+      (request, batch) => this.#sideSend(request, batch),
+      () => this.run.ended.aborted,
+    );
+    this.#batch = batch;
+    try {
+      return await send();
+    } finally {
+      if (this.#batch === batch) this.#batch = null;
+    }
   }
 
-  /** The session's side exchanges (side.ts), made at its first. */
-  #sides(): SessionSides {
-    if (this.#side !== null) return this.#side;
-    const sessions = this.sessions, user = this.#user, run = this.run, s = this.current!;
-    return this.#side = new SessionSides({
-      conn: this.conn!,
-      run,
-      names: sessions.names,
-      step: (name) => this.step = this.recorder === null ? -1 : this.recorder.step(name),
-      jar: () => this.jar,
-      sides: () => user.sides ??= new SideConnections(run.sides, () => sessions.sideId()),
-      sendMs: () => this.sendTime(),
-      sending: (wait) => this.sending = wait,
-      counted: (step, got, latencyMs) => this.counted(step, got, latencyMs),
-      responseOf: (conn, url, path, keep) => this.responseOf(conn, url, path, keep),
-      cut: () => s.settle(CUT, false),
+  /** The user's side connections, dialled at its first side exchange. */
+  #sideConnections(): SideConnections {
+    return this.#user.sides ??= new SideConnections(this.run.sides, () => this.sessions.sideId());
+  }
+
+  /** A side exchange: on the session's connection if it is free and the place the target's, else a side's. */
+  #sideSend(request: BatchRequest, batch: SessionBatch | null): Promise<Response> {
+    const { place, options } = request;
+    const own = place.target && !this.#loadBusy;
+    const conn = own ? this.conn! : this.#sideConnections().take(place);
+    let encoded: ScriptSend;
+    try {
+      const at = { requests: place.requests, names: this.sessions.names };
+      const { method, target } = request;
+      encoded = { ...encodeScriptRequest(at, this.run.shared, conn, this.jar, method, target, options) };
+    } catch (err) {
+      if (!own) this.#sideConnections().give(place, conn as Connection);
+      batch?.ended(place);
+      return Promise.reject(err);
+    }
+    if (own) this.#loadBusy = true;
+    // Its step becomes the session's checks' step.
+    const step = this.step = this.recorder === null ? -1 : this.recorder.step(encoded.name);
+    const x: SideExchange = {
+      conn,
+      place,
+      step,
+      path: encoded.path,
+      keep: options.cookies !== false,
+      sendMs: 0,
+    };
+    if (this.#sidesInFlight++ === 0) this.sending = new Promise<void>((resolve) => this.#drained = resolve);
+    const timeoutMs = options.timeoutMs;
+    // Opened first when the request has a timeout of its own, so it counts from the send.
+    const exchange = timeoutMs !== undefined && !conn.isOpen
+      ? conn.open(encoded.sent.endpoint).then((opened) =>
+        opened ? this.#sideWrite(x, encoded.sent, timeoutMs) : 0
+      )
+      : this.#sideWrite(x, encoded.sent, timeoutMs);
+    return exchange.then((got) => this.#sideEnded(x, got, batch), (err) => {
+      this.#sideEnded(x, 0, batch);
+      throw err;
     });
+  }
+
+  #sideWrite(x: SideExchange, sent: ScriptSend["sent"], timeoutMs: number | undefined): Promise<number> {
+    const exchange = exchangeKept(x.conn, x.sendMs = this.sendTime(), sent);
+    ownDeadline(x.conn, timeoutMs);
+    return exchange;
+  }
+
+  #sideEnded(x: SideExchange, got: number, batch: SessionBatch | null): Response {
+    const { conn, place } = x;
+    const response = this.counted(x.step, got, conn.lastEventMs - x.sendMs)
+      ? this.responseOf(conn, place.requests.url, x.path, x.keep)
+      : failedResponse(conn, this.run.shared.recorder);
+    if (conn === this.conn) this.#loadBusy = false;
+    else this.#sideConnections().give(place, conn as Connection);
+    batch?.ended(place);
+    if (--this.#sidesInFlight === 0) {
+      this.sending = null;
+      const drained = this.#drained!;
+      this.#drained = null;
+      drained();
+      if (this.run.ended.aborted) this.current!.settle(CUT, false);
+    }
+    return response;
   }
 
   /** A gRPC call with `schema` on the session's stream slot, under a request's rules (one in flight). */
@@ -248,7 +329,9 @@ export class SessionSender implements SessionCount {
     params?: GrpcParams,
   ): Promise<GrpcResponse> {
     // In a batch the session's stream may be the batch's (side.ts): a call waits for its end.
-    if (this.sending !== null || this.#side?.busy) return overlapRefusal("grpc.invoke") as Promise<never>;
+    if (this.sending !== null || this.#batch !== null || this.#sidesInFlight > 0) {
+      return overlapRefusal("grpc.invoke") as Promise<never>;
+    }
     let call: ScriptGrpcCall, exchange: Promise<number>;
     const conn = this.conn!;
     try {
@@ -327,7 +410,7 @@ export class SessionSender implements SessionCount {
     throw err;
   };
 
-  /** The script function's value or error: the session in progress ends (`SessionEnd.settle`). */
+  /** The script function's value or error: the session in progress ends. */
   readonly value = (value: unknown): void => this.current!.settle(value, false);
   readonly error = (err: unknown): void => this.current!.settle(err, true);
 
@@ -339,9 +422,8 @@ export class SessionSender implements SessionCount {
   }
 
   /**
-   * A request's send time, its latency's start: now, less the session's lateness for its first request.
-   * So an open arrival's first request still pays for a generator late to start it, but never for the
-   * script's own think time, timers or checks before it, and a closed loop's is timed from its send.
+   * A request's send time: now, less the session's lateness for its first request, so an open arrival's
+   * first request pays for a generator late to start it, never for the script's own waits before it.
    */
   private sendTime(nowMs = this.nowMs()): number {
     return this.#sent++ === 0 ? nowMs - this.#lateMs : nowMs;
@@ -375,7 +457,6 @@ export class SessionSender implements SessionCount {
     const response = h1
       ? keptScriptResponse(conn.keptBytes(), conn)
       : new H2ScriptResponse(conn.keptResponse().snapshot());
-    // The jar is made by the first Set-Cookie it keeps (cookies on), or by the script's own `s.cookies`.
     if (
       keep && (this.jar !== null || this.sessions.options.cookies) &&
       (h1 ? conn.setCookie : response.has("set-cookie"))

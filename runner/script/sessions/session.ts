@@ -1,8 +1,8 @@
 /**
  * @module
- * The `s` a session script's default export receives, one small object per session: its end, think times
- * and identity, every request handed to its virtual user's `SessionSender`. A session waiting in a crowd
- * holds this object, not the sender's thirty fields.
+ * The `s` a session script's default export receives, one small object per session: its identity, its think
+ * times and its end (the function's value or error, or `CUT` once the run ended). Requests go to its user's
+ * `SessionSender`: a session waiting in a crowd holds this object, not the sender's thirty fields.
  */
 import type { SessionRun } from "../../load/flow_session.ts";
 import type {
@@ -16,15 +16,30 @@ import type {
   SessionGrpc,
 } from "../session.ts";
 import type { ScriptGrpcSchema } from "./grpc_schema.ts";
-import { SessionEnd } from "./end.ts";
+import { sleepUnlessAborted } from "../../../system/sleep.ts";
+import { type Sleeper, SleepQueue } from "./sleep_queue.ts";
 import type { ResponseThen, SessionSender } from "./sender.ts";
 import { NO_OPTIONS, overRefusal } from "./send.ts";
+import { CUT } from "./context.ts";
 import { COUNT_ERROR, type ScriptWsErrorKind } from "./ws_stats.ts";
 
-export class ScriptSession extends SessionEnd implements Session {
+/** A request or sleep of a session the run ended: it never returns (the session is cut, not spun on). */
+const NEVER = new Promise<never>(() => {});
+const SLEEPS = new SleepQueue();
+
+/** A session: whichever of its function and its cut ends first ends it, once. */
+export class ScriptSession implements Session, Sleeper {
   readonly iteration: number;
   readonly #sender: SessionSender;
   #data: Record<string, string> | null;
+  // Private, behind accessors: a script that freezes its `s` cannot stop loadlab writing them.
+  #pending = false;
+  #liveAt = -1;
+  readonly #run: SessionRun;
+  #settled = false;
+  #sleeps = 0;
+  #wake: (() => void) | null = null;
+  #sleepNo = 0;
 
   constructor(
     sender: SessionSender,
@@ -33,12 +48,93 @@ export class ScriptSession extends SessionEnd implements Session {
     data: Record<string, string> | null,
     sealed: boolean,
   ) {
-    super(run);
+    this.#run = run;
     this.#sender = sender;
     this.iteration = iteration;
     this.#data = data;
     // A script that re-parents `s` or shadows its methods fails at its line, not in the engine.
     if (sealed) Object.preventExtensions(this);
+  }
+
+  /** Cut at the end of the graceful stop while waiting on the script's own promise. */
+  get pending(): boolean {
+    return this.#pending;
+  }
+
+  get liveAt(): number {
+    return this.#liveAt;
+  }
+
+  set liveAt(at: number) {
+    this.#liveAt = at;
+  }
+
+  /** Waiting on the script's own code: no request of its in flight and no `s.sleep` (a count's idle rule). */
+  waitingOnOwnCode(): boolean {
+    return this.#sleeps === 0 && !this.#sender.inFlight(this);
+  }
+
+  /** The run ended: cut the session now, unless a request of its is in flight (its end cuts it). */
+  runEnded(): void {
+    const run = this.#run;
+    if (!run.ended.aborted) return;
+    if (!this.#sender.inFlight(this)) {
+      this.#pending = this.#sleeps === 0 && run.shared.stopping;
+      this.settle(CUT, false);
+    }
+    // A think time ends at once when the run stops (its entry in the queue is left to go stale).
+    if (this.#wakeUp()) SLEEPS.forget();
+  }
+
+  runStopping(): void {
+    if (this.#wakeUp()) SLEEPS.forget();
+  }
+
+  #cutNow(): Promise<never> {
+    this.settle(CUT, false);
+    return NEVER;
+  }
+
+  /** The function's result ends the session unless it was cut first (a thenable awaited as `await` would). */
+  endWith(body: unknown, onValue: (value: unknown) => void, onError: (err: unknown) => void): void {
+    if (body instanceof Promise) return void body.then(onValue, onError);
+    if ((typeof body !== "object" || body === null) && typeof body !== "function") {
+      return this.settle(body, false);
+    }
+    Promise.resolve(body).then(onValue, onError);
+  }
+
+  settle(outcome: unknown, failed: boolean): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#sender.concluded(this, outcome, failed);
+  }
+
+  sleep(ms: number): Promise<void> {
+    // A NaN one would be due at NaN and never wake.
+    if (!(typeof ms === "number" && ms >= 0 && ms < Infinity)) throw new TypeError(badSleep(ms));
+    const ended = this.#run.ended;
+    if (ended.aborted) return this.#cutNow();
+    this.#sleeps++;
+    // Sleeps at once (not awaited) are rare: each but the first listens to the run's end itself.
+    if (this.#wake !== null) return sleepUnlessAborted(ms, ended).then(() => void this.#sleeps--);
+    return new Promise<void>((resolve) => {
+      this.#wake = resolve;
+      SLEEPS.add(this, ++this.#sleepNo, performance.now() + Math.max(0, ms));
+    });
+  }
+
+  wake(sleep: number): boolean {
+    return sleep === this.#sleepNo && this.#wakeUp();
+  }
+
+  #wakeUp(): boolean {
+    const wake = this.#wake;
+    if (wake === null) return false;
+    this.#wake = null;
+    this.#sleeps--;
+    wake();
+    return true;
   }
 
   get data(): Readonly<Record<string, string>> {
@@ -51,14 +147,6 @@ export class ScriptSession extends SessionEnd implements Session {
 
   get state(): Record<string, unknown> {
     return this.#sender.state;
-  }
-
-  protected concluded(outcome: unknown, failed: boolean): void {
-    this.#sender.concluded(this, outcome, failed);
-  }
-
-  protected inFlight(): boolean {
-    return this.#sender.inFlight(this);
   }
 
   endWithBody(body: unknown): void {
@@ -75,12 +163,11 @@ export class ScriptSession extends SessionEnd implements Session {
   }
 
   get ended(): AbortSignal {
-    return this.#sender.run.ended;
+    return this.#run.ended;
   }
 
   get stopping(): AbortSignal {
-    const run = this.#sender.run;
-    return run.stopping ?? run.ended;
+    return this.#run.stopping ?? this.#run.ended;
   }
 
   get setup(): unknown {
@@ -109,7 +196,7 @@ export class ScriptSession extends SessionEnd implements Session {
 
   /** A request after the run ended is cut; one on an `s` kept past its session refused; else null. */
   #refusal(what: string): Promise<never> | null {
-    if (this.ended.aborted) return this.cutNow();
+    if (this.ended.aborted) return this.#cutNow();
     return this.#sender.live(this) ? null : overRefusal(what) as Promise<never>;
   }
 
@@ -159,4 +246,12 @@ export class ScriptSession extends SessionEnd implements Session {
 
 // The engine calls these methods on every session: frozen, a script's assignment to one throws at its line.
 Object.freeze(ScriptSession.prototype);
-Object.freeze(SessionEnd.prototype);
+
+function badSleep(ms: unknown): string {
+  const shown = typeof ms === "number"
+    ? String(ms)
+    : typeof ms === "string"
+    ? JSON.stringify(ms.slice(0, 40))
+    : typeof ms;
+  return `s.sleep(${shown}): a think time is a finite number of milliseconds, 0 or more`;
+}

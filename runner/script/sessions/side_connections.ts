@@ -1,8 +1,7 @@
 /**
  * @module
- * The connections a virtual user dials beside its load connection (HTTP/1.1): for a batch and for other
- * origins, kept idle per origin between uses as k6's VUs do and closed with the user. Each is watched by the
- * worker's watchdog and cut at the run's end, as the load's own.
+ * The connections a virtual user dials beside its load connection (HTTP/1.1) for a batch and other origins,
+ * kept idle per origin between uses as k6's VUs do, closed with the user, watched and cut as the load's own.
  */
 import { Connection } from "../../http/h1/connection.ts";
 import type { LoadConnection } from "../../http/load_connection.ts";

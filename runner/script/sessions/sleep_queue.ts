@@ -1,8 +1,7 @@
 /**
  * @module
- * The think times (`s.sleep`) of a worker's script sessions on one timer: a binary heap by wake-up time and
- * one runtime timer armed for the earliest, so thousands asleep cost an entry each, not a timer each. A
- * sleeper woken early leaves a stale entry, told apart by its sleep number.
+ * The think times (`s.sleep`) of a worker's script sessions on one timer: a binary heap by wake-up time, so
+ * thousands asleep cost an entry each, not a timer each. A sleeper woken early leaves a stale entry.
  */
 
 /** What sleeps: woken with the number its sleep was queued under; false when that sleep had ended. */

@@ -2,8 +2,8 @@
  * @module
  * A worker's sessions of a session script: one call of the default export per arrival (open models) or per
  * turn of a connection (closed models). Once the run stops a session is cut as soon as nothing of loadlab's
- * is in progress for it. A closed loop's user that stops (the load's end, a ramp-down) runs the script's
- * `stop` in one more session, within the graceful stop.
+ * is in progress for it; the sessions in progress hear the run's end through one listener, not one each. A
+ * closed loop's user that stops runs the script's `stop` in one more session, within the graceful stop.
  */
 import { basename } from "node:path";
 import { Connection } from "../../http/h1/connection.ts";
@@ -17,16 +17,15 @@ import { ScriptNames } from "./names.ts";
 import { scriptError } from "../module.ts";
 import { ScriptSession } from "./session.ts";
 import { SessionSender } from "./sender.ts";
-import type {
-  ScriptSessionOptions,
-  SessionChain,
-  SessionContext,
-  SessionCount,
-  VirtualUser,
+import {
+  CUT,
+  type ScriptSessionOptions,
+  type SessionChain,
+  type SessionContext,
+  type SessionCount,
+  type VirtualUser,
 } from "./context.ts";
 import { ScriptOrigins } from "./origins.ts";
-import { CUT } from "./end.ts";
-import { LiveSessions } from "./live.ts";
 import { type ScriptGrpcAnswer, ScriptGrpcRequests } from "./grpc.ts";
 
 const decoder = new TextDecoder();
@@ -41,7 +40,9 @@ export class ScriptSessions implements SessionContext {
   #sides = 0;
   #users = new Map<number, VirtualUser<ScriptSession, SessionSender>>();
   #arrivals = 0;
-  readonly #live = new LiveSessions<ScriptSession>();
+  /** The sessions in progress, and the run signal they are told of. */
+  readonly #live: ScriptSession[] = [];
+  readonly #watched = new WeakSet<AbortSignal>();
   /** Each `s` is made non-extensible, but by a runtime's function that no script code gives it to (k6's). */
   readonly #sealed: boolean;
 
@@ -116,7 +117,9 @@ export class ScriptSessions implements SessionContext {
     const s = new ScriptSession(sender, chain.run, iteration, data, this.#sealed);
     sender.begin(s, chain, startMs, recorder, nowMs);
     recorder?.sessionStarted(0);
-    this.#live.add(s, chain.run.ended, o.stop ? chain.run.stopping : undefined);
+    this.#watch(chain.run.ended, o.stop ? chain.run.stopping : undefined);
+    s.liveAt = this.#live.length;
+    this.#live.push(s);
     // The script's function, after its `start` on the user's first session; no frame of ours around it.
     let body: unknown;
     try {
@@ -130,7 +133,7 @@ export class ScriptSessions implements SessionContext {
 
   counted(s: ScriptSession, outcome: unknown, failed: boolean, at: SessionCount, nowMs: number): void {
     const { run, recorder } = at;
-    this.#live.delete(s);
+    this.#leave(s);
     if (failed) {
       if (run.shared.stopping) return;
       const { message: thrown, where } = scriptError(outcome, this.options.path);
@@ -166,12 +169,41 @@ export class ScriptSessions implements SessionContext {
     recorder?.sessionFailed(0);
   }
 
-  inProgress(): number {
-    return this.#live.size;
+  /** `s` is no longer in progress: the last session takes its slot. */
+  #leave(s: ScriptSession): void {
+    const at = s.liveAt, live = this.#live;
+    if (at < 0 || live[at] !== s) return;
+    const last = live.pop()!;
+    if (last !== s) {
+      live[at] = last;
+      last.liveAt = at;
+    }
+    s.liveAt = -1;
   }
 
+  /** The run's signals, and a connection's own end (a ramp-down's) for the sessions on it. */
+  #watch(ended: AbortSignal, stopping?: AbortSignal): void {
+    if (this.#watched.has(ended)) return;
+    this.#watched.add(ended);
+    ended.addEventListener("abort", () => {
+      // A copy: each session told may leave the list (and another take its slot).
+      for (const s of this.#live.slice()) s.runEnded();
+    }, { once: true });
+    if (stopping === undefined || this.#watched.has(stopping)) return;
+    this.#watched.add(stopping);
+    stopping.addEventListener("abort", () => {
+      for (const s of this.#live.slice()) s.runStopping();
+    }, { once: true });
+  }
+
+  inProgress(): number {
+    return this.#live.length;
+  }
+
+  /** Some session is in progress and every one waits on the script's own code: nothing will be sent. */
   idle(): boolean {
-    return this.#live.allWaiting();
+    for (const s of this.#live) if (!s.waitingOnOwnCode()) return false;
+    return this.#live.length > 0;
   }
 
   unhandled(reason: unknown, shared: SessionRun["shared"]): void {

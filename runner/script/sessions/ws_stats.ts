@@ -1,8 +1,7 @@
 /**
  * @module
- * The WebSocket totals of a script whose sessions open WebSockets of their own (k6/ws): one `WsStats` per
- * worker isolate, counted as a flow's ws steps are. Their errors count in the session's run through
- * `COUNT_ERROR`, so a k6 module reaches it without importing the engine.
+ * The WebSocket totals of a script whose sessions open WebSockets of their own (k6/ws), counted as a flow's
+ * ws steps are; their errors count through `COUNT_ERROR`, so a k6 module needs no import of the engine.
  */
 import { WsStats } from "../../http/ws/stats.ts";
 
