@@ -10,7 +10,7 @@
  * `deno run -A bench/gate_truth.ts [seconds per run] [main.ts of the loadlab to check] [sleep,cpu] [dir]`;
  * with a dir, every run's results.json is kept there (`<state>-<kind>-<case>.json`) to judge again.
  */
-import { startTarget } from "../targets/mod.ts";
+import { startTarget } from "../targets/start.ts";
 
 const seconds = Number(Deno.args[0] ?? 10);
 const main = Deno.args[1] || new URL("../main.ts", import.meta.url).pathname;

@@ -7,7 +7,7 @@
  */
 import { startNginx } from "./nginx.ts";
 import { selfSignedPair } from "../targets/tls_cert.ts";
-import { startTarget } from "../targets/mod.ts";
+import { startTarget } from "../targets/start.ts";
 import { findProgram, isExecutable } from "../system/path_lookup.ts";
 
 export const TARGETS = ["nginx", "builtin"] as const;

@@ -14,7 +14,7 @@
  *
  * Run: `deno run -A bench/target.ts [--duration 5] [--rounds 8] [--warmup 2]`
  */
-import { startTarget } from "../targets/mod.ts";
+import { startTarget } from "../targets/start.ts";
 import { ManagedProcess } from "../targets/process.ts";
 import { findProgram } from "../system/path_lookup.ts";
 import { readProcSample } from "../system/proc_stat.ts";

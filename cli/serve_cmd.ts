@@ -13,15 +13,10 @@ import { runCommand } from "./command_errors.ts";
 import { notAFolder } from "../scenarios/schema/files.ts";
 import { readOpenFileLimit } from "../system/descriptors.ts";
 import { maxSocketsUnder } from "../runner/socket_budget.ts";
-import {
-  type CpuProfiling,
-  parseRateLimit,
-  type RateLimit,
-  type RunningTarget,
-  startCpuProfiles,
-  startTarget,
-  type TargetSpec,
-} from "../targets/mod.ts";
+import { type CpuProfiling, startCpuProfiles } from "../targets/inspector.ts";
+import { parseRateLimit } from "../targets/proxy/rate_limit.ts";
+import type { RateLimit, RunningTarget, TargetSpec } from "../targets/spec.ts";
+import { startTarget } from "../targets/start.ts";
 import { ENDPOINTS } from "../targets/app/app.ts";
 import { serveGrpcTarget } from "../targets/app/grpc_endpoints.ts";
 import { idleWarning, isCpuProfile, summarizeProfile } from "../results/cpu_profile.ts";

@@ -35,17 +35,21 @@ export function newestSlowlogId(reply: unknown): number {
 
 type Sample = TelemetrySeries["samples"][number];
 
-class ProcessSeries {
+/** One process's CPU, RSS and run-queue wait per interval; for Redis, INFO counters as rates too. */
+class TargetSeries {
   readonly series: TelemetrySeries;
   #last: { cpuSec: number; wait: { waitSec: number; slices: number } | null; atMs: number } | null = null;
-  constructor(name: string, kind: "process" | "redis", readonly pid: number) {
+  #client: Promise<RedisClient | null> | undefined;
+  #lastInfo: RedisInfo & { slowlogId: number; atMs: number } | null = null;
+  #busy = false;
+  constructor(name: string, kind: "process" | "redis", readonly pid?: number, redisUrl?: string) {
     this.series = { name, kind, samples: [] };
-    this.sample(0, performance.now(), false);
+    this.#client = redisUrl ? connectRedis(redisUrl, 1000).catch(() => null) : undefined;
+    this.#sampleProcess(0, performance.now(), false);
   }
-  /** Returns the sample so the Redis series can add its counters. */
-  sample(tMs: number, nowMs: number, record = true): Sample | null {
-    const proc = readProcSample(this.pid);
-    if (!proc) return null;
+  #sampleProcess(tMs: number, nowMs: number, record = true): Sample | null {
+    const proc = this.pid ? readProcSample(this.pid) : null;
+    if (!proc || !this.pid) return null;
     const last = this.#last;
     const wait = readRunQueueWait(this.pid);
     this.#last = { cpuSec: proc.cpuSec, wait, atMs: nowMs };
@@ -61,28 +65,17 @@ class ProcessSeries {
     this.series.samples.push(sample);
     return sample;
   }
-}
-
-/** Reads Redis INFO each interval and turns the counters into rates and per-interval counts. */
-class RedisSeries {
-  readonly series: TelemetrySeries = { name: "redis", kind: "redis", samples: [] };
-  #client: Promise<RedisClient | null>;
-  #last: RedisInfo & { slowlogId: number; atMs: number } | null = null;
-  #busy = false;
-  constructor(url: string, readonly proc: ProcessSeries | null) {
-    this.#client = connectRedis(url, 1000).catch(() => null);
-    if (proc) this.series.samples = proc.series.samples;
-  }
+  /** A baseline reads Redis only: the process's baseline is taken at construction. */
   async sample(tMs: number, nowMs: number, baseline = false): Promise<void> {
-    const procSample = baseline ? null : this.proc?.sample(tMs, nowMs) ?? null;
+    const procSample = baseline ? null : this.#sampleProcess(tMs, nowMs);
     const client = await this.#client;
     if (!client || this.#busy) return;
     this.#busy = true;
     try {
       const slowlogId = newestSlowlogId(await client.sendCommand(["SLOWLOG", "GET", "1"]));
       const info = parseRedisInfo(await client.info());
-      const last = this.#last;
-      this.#last = { ...info, slowlogId, atMs: nowMs };
+      const last = this.#lastInfo;
+      this.#lastInfo = { ...info, slowlogId, atMs: nowMs };
       if (!last) return;
       const sample = procSample ?? { tMs };
       // Minus two: our own SLOWLOG and INFO commands are not load.
@@ -101,8 +94,8 @@ class RedisSeries {
       this.#busy = false;
     }
   }
-  close(): Promise<void> {
-    return this.#client.then((client) => client?.disconnect()).catch(() => {});
+  close(): Promise<void> | undefined {
+    return this.#client?.then((client) => client?.disconnect()).catch(() => {});
   }
 }
 
@@ -115,9 +108,9 @@ export function startTelemetry(
   opts: { intervalMs: number; startMs?: number },
 ): { ready: Promise<void>; stop(): TelemetrySeries[]; peek(): TelemetrySeries[] } {
   const startMs = opts.startMs ?? performance.now();
-  const processes = target.processes.map((p) => new ProcessSeries(p.name, "process", p.pid));
-  const redisProc = target.redisPid ? new ProcessSeries("redis", "redis", target.redisPid) : null;
-  const redis = target.redisUrl ? new RedisSeries(target.redisUrl, redisProc) : null;
+  const series = target.processes.map((p) => new TargetSeries(p.name, "process", p.pid));
+  const redis = target.redisUrl ? new TargetSeries("redis", "redis", target.redisPid, target.redisUrl) : null;
+  if (redis) series.push(redis);
   const runtime = target.runtimeDir
     ? new RuntimeReader(target.runtimeDir, target.processes, Date.now() - (performance.now() - startMs))
     : null;
@@ -125,15 +118,10 @@ export function startTelemetry(
   const timer = setInterval(() => {
     const nowMs = performance.now();
     const tMs = Math.round(nowMs - startMs);
-    for (const p of processes) p.sample(tMs, nowMs);
-    if (redis) void redis.sample(tMs, nowMs);
+    for (const s of series) void s.sample(tMs, nowMs);
     runtime?.read();
   }, opts.intervalMs);
-  const all = () => [
-    ...processes.map((p) => p.series),
-    ...(redis ? [redis.series] : []),
-    ...(runtime?.series ?? []),
-  ];
+  const all = () => [...series.map((s) => s.series), ...(runtime?.series ?? [])];
   return {
     ready,
     /** The series as they stand, for the live dashboard. */

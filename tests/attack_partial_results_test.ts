@@ -7,7 +7,7 @@
  * CI=true). The target is the real built-in one.
  */
 import { deepStrictEqual as assertEquals, match as assertMatch, ok as assert } from "node:assert/strict";
-import { startTarget } from "../targets/mod.ts";
+import { startTarget } from "../targets/start.ts";
 import { eventually, fillDisk, MAIN, tmpfsUnavailable, withTmpfs } from "./fault_drill_helpers.ts";
 import { withTempDir } from "./helpers.ts";
 

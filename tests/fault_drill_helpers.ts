@@ -12,7 +12,8 @@ import { findProgram } from "../system/path_lookup.ts";
 import { freePort } from "../system/ports.ts";
 import { withTempDir } from "./helpers.ts";
 import { describeProcesses, markedProcesses, waitUntilGone } from "./marked_processes.ts";
-import { type RunningTarget, startTarget } from "../targets/mod.ts";
+import type { RunningTarget } from "../targets/spec.ts";
+import { startTarget } from "../targets/start.ts";
 import { connectRedis } from "../targets/redis.ts";
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

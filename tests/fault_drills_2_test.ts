@@ -34,7 +34,7 @@ import {
   withTmpfs,
 } from "./fault_drill_helpers.ts";
 import type { ResultsFile } from "../results/mod.ts";
-import { startTarget } from "../targets/mod.ts";
+import { startTarget } from "../targets/start.ts";
 import { testPool } from "./fixtures/test_pool.ts";
 import { freePort } from "../system/ports.ts";
 

@@ -9,7 +9,7 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { requireProgram, runLoadlab, withTempDir } from "./helpers.ts";
 import { attackJson, makeTlsFixtures, TLS_TRANSPORTS, withH2Nginx } from "./tls_fixtures.ts";
 import { startNginx } from "../bench/nginx.ts";
-import { startTarget } from "../targets/mod.ts";
+import { startTarget } from "../targets/start.ts";
 import { testPool } from "./fixtures/test_pool.ts";
 
 /** Three cases at once: each starts its own servers (nginx, the built-in target) and `loadlab` runs. */

@@ -11,7 +11,7 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { type AttackConfigInput, parseAttackConfig } from "../runner/config.ts";
 import { runAttack } from "../runner/attack.ts";
 import type { TransportKind } from "../runner/http/transport/choice.ts";
-import { startTarget } from "../targets/mod.ts";
+import { startTarget } from "../targets/start.ts";
 import { withTempDir } from "./helpers.ts";
 import { TLS_TRANSPORTS, withH2Nginx } from "./tls_fixtures.ts";
 import { startH2HostileServer } from "./fixtures/h2_hostile_server.ts";

@@ -19,7 +19,7 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { parseProcLimits, readOpenFileLimit } from "../system/descriptors.ts";
 import { FD_HEADROOM } from "../runner/socket_budget.ts";
-import { startTarget } from "../targets/mod.ts";
+import { startTarget } from "../targets/start.ts";
 import { RUN_ID_ENV } from "../targets/process.ts";
 import { withTempDir } from "./helpers.ts";
 import { describeProcesses, waitUntilGone } from "./marked_processes.ts";

@@ -79,7 +79,7 @@ Deno.test("attack loads what only some runs, or only the end of a run, need when
   const loaded = await staticImports(ROOT, "cli/attack/command.ts");
   const late = [
     ["report/html/render.ts", "cli/dashboard/server.ts", "report/ci/summary.ts"],
-    ["report/terminal/summary.ts", "cli/metrics_out/exporter.ts", "targets/mod.ts", "targets/start.ts"],
+    ["report/terminal/summary.ts", "cli/metrics_out/exporter.ts", "targets/start.ts"],
     // The end of the run, with the YAML parser the redaction of results brings (tens of ms of a start).
     ["results/redact_results.ts", "results/io.ts"],
     ["runner/script/k6/metrics_channel.ts"],

@@ -9,7 +9,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { openReport } from "./browser.ts";
 import { requireProgram, runLoadlab, withTempDir } from "./helpers.ts";
-import { startCpuProfiles, startTarget } from "../targets/mod.ts";
+import { startCpuProfiles } from "../targets/inspector.ts";
+import { startTarget } from "../targets/start.ts";
 import { isCpuProfile } from "../results/cpu_profile.ts";
 import { freePort, waitForPort } from "../system/ports.ts";
 

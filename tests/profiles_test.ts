@@ -11,7 +11,9 @@ import { join } from "node:path";
 import { isCpuProfile, summarizeProfile } from "../results/cpu_profile.ts";
 import { openReport } from "./browser.ts";
 import { requireProgram, runLoadlab, withTempDir } from "./helpers.ts";
-import { startCpuProfiles, startTarget, type TargetSpec } from "../targets/mod.ts";
+import { startCpuProfiles } from "../targets/inspector.ts";
+import { startTarget } from "../targets/start.ts";
+import type { TargetSpec } from "../targets/spec.ts";
 import { freePort } from "../system/ports.ts";
 import { testPool } from "./fixtures/test_pool.ts";
 

@@ -8,7 +8,7 @@ import { parseAttackConfig } from "../runner/config.ts";
 import { runAttack } from "../runner/attack.ts";
 import type { Stage } from "../runner/load/models/ramping_connections.ts";
 import { connectionsAt } from "../results/load_models.ts";
-import { startTarget } from "../targets/mod.ts";
+import { startTarget } from "../targets/start.ts";
 import type { RunResult } from "../results/mod.ts";
 
 /** Up to 6 over 1.5 s, held for 1 s, down to 0 over 1.5 s: slow enough that a late timer costs < 1. */

@@ -12,7 +12,7 @@
  * within seconds of its 2.5 s load, longer on a busy machine (see `sleepingCrowd`).
  */
 import { ok } from "node:assert/strict";
-import { startTarget } from "../targets/mod.ts";
+import { startTarget } from "../targets/start.ts";
 
 /** Peak RSS per added sleeping session, bytes. */
 const BUDGET_PER_SESSION_BYTES = 16 * 1024;

@@ -4,7 +4,7 @@
  * itself is killed.
  */
 import { deepStrictEqual as assertEquals, match as assertMatch, ok as assert } from "node:assert/strict";
-import { startTarget } from "../targets/mod.ts";
+import { startTarget } from "../targets/start.ts";
 import { requireProgram } from "./helpers.ts";
 
 function alive(pid: number): boolean {

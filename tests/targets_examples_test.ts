@@ -5,7 +5,7 @@
  * compatibility (which fetches them from the npm registry on first use), so these run either way.
  */
 import { deepStrictEqual as assertEquals, match as assertMatch } from "node:assert/strict";
-import { startTarget } from "../targets/mod.ts";
+import { startTarget } from "../targets/start.ts";
 import { requireProgram } from "./helpers.ts";
 
 const hasRedis = requireProgram("redis-server");

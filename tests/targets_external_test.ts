@@ -8,7 +8,8 @@ import {
   ok as assert,
   rejects,
 } from "node:assert/strict";
-import { startTarget, TargetError } from "../targets/mod.ts";
+import { startTarget } from "../targets/start.ts";
+import { TargetError } from "../targets/errors.ts";
 import { freePort } from "../system/ports.ts";
 import { ManagedProcess } from "../targets/process.ts";
 import { requireProgram } from "./helpers.ts";

@@ -5,7 +5,7 @@
  * the small raw h2 client of the fixtures (loadlab's HPACK codec) and, where installed, by h2load and curl.
  */
 import { deepStrictEqual as assertEquals, match as assertMatch } from "node:assert/strict";
-import { startTarget } from "../targets/mod.ts";
+import { startTarget } from "../targets/start.ts";
 import type { TargetSpec } from "../targets/spec.ts";
 import { H2RawClient } from "./fixtures/h2_raw_client.ts";
 import { requireProgram, withTempDir } from "./helpers.ts";

@@ -3,7 +3,8 @@
  * test on a free port and the built-in target as the upstream, all as real processes.
  */
 import { deepStrictEqual as assertEquals, match as assertMatch, ok as assert } from "node:assert/strict";
-import { startTarget, startTelemetry } from "../targets/mod.ts";
+import { startTarget } from "../targets/start.ts";
+import { startTelemetry } from "../targets/telemetry.ts";
 import { startRedisServer } from "../targets/redis.ts";
 import { requireProgram } from "./helpers.ts";
 

@@ -4,7 +4,7 @@
  * news page, and a proxy reports its own counters together with those of the built-in target behind it.
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
-import { startTarget } from "../targets/mod.ts";
+import { startTarget } from "../targets/start.ts";
 import { requireProgram } from "./helpers.ts";
 
 const hasRedis = requireProgram("redis-server");

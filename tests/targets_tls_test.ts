@@ -4,7 +4,7 @@
  * clients verify them with the CA file the target writes, and an experiment compares http: with https:.
  */
 import { deepStrictEqual as assertEquals, match as assertMatch, ok } from "node:assert/strict";
-import { startTarget } from "../targets/mod.ts";
+import { startTarget } from "../targets/start.ts";
 import { selfSignedPair } from "../targets/tls_cert.ts";
 import { requireProgram, runLoadlab, withTempDir } from "./helpers.ts";
 import { testPool } from "./fixtures/test_pool.ts";

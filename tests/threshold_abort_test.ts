@@ -10,7 +10,7 @@
  * run; only "well before the end" is asserted, never a speed.
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
-import { startTarget } from "../targets/mod.ts";
+import { startTarget } from "../targets/start.ts";
 import { runLoadlab, withTempDir } from "./helpers.ts";
 
 const experiment = (threshold: string, slowDuration: string) => `

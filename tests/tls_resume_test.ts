@@ -9,7 +9,7 @@
 import { deepStrictEqual as assertEquals, ok, throws } from "node:assert/strict";
 import { requireProgram, runLoadlab, withTempDir } from "./helpers.ts";
 import { startNginx } from "../bench/nginx.ts";
-import { startTarget } from "../targets/mod.ts";
+import { startTarget } from "../targets/start.ts";
 import { selfSignedPair } from "../targets/tls_cert.ts";
 import { RESUME_UNAVAILABLE } from "../runner/http/tls/deno_tls.ts";
 import { tlsOptionsSchema } from "../runner/http/tls/options.ts";

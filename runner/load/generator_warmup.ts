@@ -195,20 +195,27 @@ function isH2(config: AttackConfig): boolean {
   return config.protocol === "h2" || config.protocol === "h2c";
 }
 
-function sharedOf(url: URL, chosen: ChosenTransport, recorder: IntervalRecorder, config: AttackConfig) {
+type SharedFields = Omit<
+  ConnectionShared,
+  "transport" | "connectBy" | "maxHeaderBytes" | "connectGate" | "log" | "stopping"
+>;
+
+/** The connections' shared state, the run's and the burst's: they differ in `fields` (target or sink). */
+export function sharedOf(config: AttackConfig, chosen: ChosenTransport, fields: SharedFields) {
   return connectionShared({
-    hostname: "127.0.0.1",
-    port: Number(url.port),
+    ...fields,
     transport: chosen.transport,
     connectBy: chosen.connectBy,
-    recorder,
-    mix: new RequestMix(url, BURST_MIX, 0),
-    timeoutMs: 1_000,
     maxHeaderBytes: config.maxHeaderBytes,
     connectGate: connectGateOf(config),
     log: null,
     stopping: false,
   });
+}
+
+function burstSharedOf(url: URL, chosen: ChosenTransport, recorder: IntervalRecorder, config: AttackConfig) {
+  const sink = { hostname: "127.0.0.1", port: Number(url.port), mix: new RequestMix(url, BURST_MIX, 0) };
+  return sharedOf(config, chosen, { ...sink, recorder, timeoutMs: 1_000 });
 }
 
 async function httpLink(
@@ -220,7 +227,7 @@ async function httpLink(
   // The run's transport, so the burst warms the code the run will use (epoll: its pump and sockets).
   // Its pump must not block: the sink answers on this thread.
   const chosen = chooseTransport(url, config.transport);
-  const shared = sharedOf(url, chosen, recorder, config);
+  const shared = burstSharedOf(url, chosen, recorder, config);
   // `auto` is settled only by the target's ALPN answer, so it warms HTTP/1.1; h2 per arrival runs the
   // same frames, HPACK and session code as kept-alive h2.
   const factory = await PROTOCOLS[isH2(config) ? "h2c" : "http1"]({
@@ -242,7 +249,7 @@ async function wsLink(
   const url = httpFormOf(wsUrl);
   // As the run chooses (run_load.ts): a burst never pings, so auto prefers io_uring as the run does.
   const chosen = chooseTransport(url, config.transport, { closedModel, preferUring: true });
-  const shared = sharedOf(url, chosen, recorder, config);
+  const shared = burstSharedOf(url, chosen, recorder, config);
   // Counted from the start, as the run's are from t0: the counting branches run in the burst too.
   const run = wsRunOf(wsUrl, burstWsOf(ws));
   run.stats.originMs = performance.now();

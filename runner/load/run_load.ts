@@ -4,7 +4,7 @@
  */
 import { httpFormOf, type WsRun, wsRunOf } from "../http/ws/run.ts";
 import { WS_DEFAULTS } from "../http/ws/config.ts";
-import { type ConnectionShared, connectionShared, type LoadConnection } from "../http/load_connection.ts";
+import type { ConnectionShared, LoadConnection } from "../http/load_connection.ts";
 import { alpnOf, probeProtocol, protocolRowOf, PROTOCOLS } from "../http/protocols.ts";
 import { dialTarget } from "../http/transport/transport.ts";
 import { connectToOf } from "../http/tls/options.ts";
@@ -14,7 +14,7 @@ import { modelDef, poolSizeOf } from "./models/mod.ts";
 import { shareOf, stripeOf } from "./schedule.ts";
 import { preConnect } from "./pre_connect.ts";
 import type { PoolSize } from "./models/model.ts";
-import { connectGateOf, isClosedModel, recorderOf, warmUpGenerator } from "./generator_warmup.ts";
+import { isClosedModel, recorderOf, sharedOf, warmUpGenerator } from "./generator_warmup.ts";
 import { Feeder } from "./feeder.ts";
 import { endpointTable } from "../endpoint_table.ts";
 import { runPrepared, watchdog } from "./run_prepared.ts";
@@ -106,7 +106,7 @@ async function linkOf(opts: LoadRunOptions, wsUrl: URL, wsRun: WsRun | null) {
     const protocol = offer.settled ?? await probeProtocol(chosen, hostname, port, config.timeoutMs);
     // Each request's endpoint is fixed here, so a response is recorded under it by index.
     const endpoints = endpointTable(config).mix;
-    const shared = sharedOf(opts, { hostname, port }, chosen, url, feeder, endpoints);
+    const shared = runSharedOf(opts, { hostname, port }, chosen, url, feeder, endpoints);
     const connections: LoadConnection[] = [];
     const idBase = opts.workerIndex * 1_000_000;
     const factory = await PROTOCOLS[protocolRowOf(wsUrl, protocol, config.grpc !== undefined)]({
@@ -139,7 +139,7 @@ async function linkOf(opts: LoadRunOptions, wsUrl: URL, wsRun: WsRun | null) {
   }
 }
 
-function sharedOf(
+function runSharedOf(
   opts: LoadRunOptions,
   dial: { hostname: string; port: number },
   chosen: ChosenTransport,
@@ -151,20 +151,14 @@ function sharedOf(
   // The origin is set at start: until then (pre-connect) the recorder counts nothing.
   const recorder = recorderOf(config);
   if (opts.heartbeat !== undefined) recorder.markProgressIn(new Float64Array(opts.heartbeat));
-  return connectionShared({
+  return sharedOf(config, chosen, {
     ...dial,
-    transport: chosen.transport,
-    connectBy: chosen.connectBy,
     recorder,
     mix: new RequestMix(url, config.requestMix, opts.workerIndex * 7919, config.data?.columns, endpoints),
     rows: config.flows === undefined && config.script === undefined ? feeder : null,
     timeoutMs: config.timeoutMs,
     connectTimeoutMs: config.connectTimeoutMs,
-    maxHeaderBytes: config.maxHeaderBytes,
-    connectGate: connectGateOf(config),
     connectsBesideTraffic: chosen.kind !== "deno",
-    log: null,
-    stopping: false,
   });
 }
 

@@ -19,14 +19,9 @@ import type { Threshold } from "../../results/thresholds/threshold.ts";
 import { checkSelectors } from "../../results/thresholds/selector.ts";
 import { endpointTable } from "../../runner/endpoint_table.ts";
 import { abortRules } from "./thresholds.ts";
-import {
-  type CpuProfiling,
-  loopbackListener,
-  type RunningTarget,
-  startCpuProfiles,
-  startTelemetry,
-  type TakenProfile,
-} from "../../targets/mod.ts";
+import { type CpuProfiling, startCpuProfiles, type TakenProfile } from "../../targets/inspector.ts";
+import { loopbackListener, startTelemetry } from "../../targets/telemetry.ts";
+import type { RunningTarget } from "../../targets/spec.ts";
 import { sleepUnlessAborted } from "../../system/sleep.ts";
 import type { IntervalDelta } from "../../results/export/interval_delta.ts";
 import { withPaths } from "../plan/attack.ts";

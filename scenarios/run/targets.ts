@@ -6,7 +6,9 @@ import type { PlannedRun } from "../plan/types.ts";
 import type { RunResult } from "../../results/mod.ts";
 import { redactKnown } from "../../results/redact.ts";
 import { secretsIn } from "../../results/secret_finder.ts";
-import { type RunningTarget, startTarget, TargetError, type TargetSpec } from "../../targets/mod.ts";
+import type { RunningTarget, TargetSpec } from "../../targets/spec.ts";
+import { startTarget } from "../../targets/start.ts";
+import { TargetError } from "../../targets/errors.ts";
 import { readTextAt } from "../../system/read_capped.ts";
 
 /** A target could not be started or stopped answering during a run; exit code 3 at the CLI. */

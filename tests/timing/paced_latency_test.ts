@@ -10,7 +10,7 @@
  * second.
  */
 import { ok } from "node:assert/strict";
-import { startTarget } from "../../targets/mod.ts";
+import { startTarget } from "../../targets/start.ts";
 import { parseAttackConfig } from "../../runner/config.ts";
 import { runAttack } from "../../runner/attack.ts";
 import { sessionScriptPath } from "../../runner/script/k6/convert/converted_file.ts";

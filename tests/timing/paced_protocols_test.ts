@@ -8,7 +8,7 @@
  * client of the same protocol (paced_rows.ts): a TLS socket, the fixtures' raw HTTP/2 client (a gRPC call
  * as its HEADERS and DATA), Deno's WebSocket. Each run is about a second.
  */
-import { startTarget } from "../../targets/mod.ts";
+import { startTarget } from "../../targets/start.ts";
 import { uringUnavailableReason } from "../../runner/http/transport/uring/ring.ts";
 import { loadProtoFile } from "../../runner/http/grpc/schema.ts";
 import { withTempDir } from "../helpers.ts";

@@ -11,7 +11,7 @@ import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/stric
 import type { ResultsFile } from "../../results/mod.ts";
 import { escapeMarkdown } from "../../report/ci/escape.ts";
 import { runLoadlab, withTempDir } from "../helpers.ts";
-import { startTarget } from "../../targets/mod.ts";
+import { startTarget } from "../../targets/start.ts";
 
 /** What loadlab must conclude about one class of run. */
 export interface VerdictClass {
