@@ -130,12 +130,14 @@ Deno.test({
  * An app whose profile passes 64 MiB: 100 callers each spin 10 ms at the bottom of a 200-frame recursion
  * (V8 keeps at most 255 frames of a sample, so the caller stays on each stack) of a function with a 4 KiB
  * name in a script with a 1 KiB sourceURL (V8's longest), so each caller sampled adds 200 nodes of ~5 KiB:
- * ~100 MB of JSON, and 10 ms each is long enough for every caller to be sampled on a busy machine.
+ * ~100 MB of JSON. Each spins 10 ms of its own CPU time, not of the clock's, so a busy machine that
+ * takes the core away mid-spin still sees every caller sampled.
  */
 const BIG_PROFILE_APP = `
 const d = "down_" + "x".repeat(4096);
 let src = "function " + d + "(n, ms) { if (n > 0) return " + d + "(n - 1, ms) + 1; " +
-  "const end = Date.now() + ms; let x = 0; while (Date.now() < end) x++; return x; }\\n";
+  "const end = process.cpuUsage().user + ms * 1000; let x = 0; " +
+  "while (process.cpuUsage().user < end) x++; return x; }\\n";
 for (let k = 0; k < 100; k++) src += "globalThis.g" + k + " = function g" + k + "() { return " + d + "(200, 10); };\\n";
 eval(src + "//# sourceURL=big/" + "x".repeat(1100) + ".js");
 require("node:http").createServer((req, res) => {
