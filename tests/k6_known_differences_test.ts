@@ -385,3 +385,30 @@ export function handleSummary(data) {
     assertEquals(code, 0, text);
     ok(text.includes("STATS avg,p(99.9)"), text);
   }));
+
+pool.test("setup()'s and teardown()'s custom metrics count; res.json()'s queries; maxDuration drops", () =>
+  withTarget(async (url) => {
+    const { code, text } = await runK6Text(
+      `import http from "k6/http";
+import { check, sleep } from "k6";
+import { Counter } from "k6/metrics";
+const hooks = new Counter("hooks");
+export const options = {
+  scenarios: { pool: { executor: "shared-iterations", vus: 1, iterations: 50, maxDuration: "1s", gracefulStop: "0s" } },
+  thresholds: { hooks: ["count==2"], checks: ["rate==1"], dropped_iterations: ["count>30"] },
+};
+export function setup() { hooks.add(1); }
+export default function () {
+  const res = http.post("http://app.test/echo", JSON.stringify({ items: [{ id: 1, n: "a" }, { id: 2, n: "bc" }] }));
+  check(res, {
+    "query": (r) => r.json("items.#(id==2).n") === "bc" && r.json("items.#(id>0)#.n").join() === "a,bc",
+    "like and none": (r) => r.json('items.#(n%"b*").id') === 2 && r.json("items.#(id==9).n") === undefined,
+  });
+  sleep(0.2);
+}
+export function teardown() { hooks.add(1); }
+`,
+      url,
+    );
+    assertEquals(code, 0, text);
+  }));

@@ -79,8 +79,12 @@ export function k6SummaryData(
     iterations: counterMetric((flow?.completed ?? 0) + (flow?.failed ?? 0), sec),
     ...vusOf(run, asked.idleVus),
   };
-  // The open model's sends that found no free VU: k6's iterations dropped for the same reason.
-  if (run.droppedSends > 0) metrics.dropped_iterations = counterMetric(run.droppedSends, sec);
+  // The open model's sends that found no free VU, and (as k6's iteration executors past maxDuration, not
+  // aborted) the iterations a count bounded in time never started: k6's dropped iterations.
+  const cut = run.config.model === "count" && run.config.durationMs && !run.abortedBy && !run.setupError;
+  const unstarted = cut ? Math.max(0, Number(run.config.requests) - (flow?.sessions ?? 0)) : 0;
+  const dropped = run.droppedSends + (unstarted || 0);
+  if (dropped > 0) metrics.dropped_iterations = counterMetric(dropped, sec);
   // As k6's: a trend with no samples is not in the summary.
   if (!flow?.sessionMs) delete metrics.iteration_duration;
   // As k6 times them, requests that failed before they were sent (refused, DNS, TLS) last 0 ms.
