@@ -386,6 +386,45 @@ export function handleSummary(data) {
     ok(text.includes("STATS avg,p(99.9)"), text);
   }));
 
+pool.test("a callback that sends requests handed to a local module's or the script's own function is awaited", () =>
+  withTarget(async (url) => {
+    const lib = `import { twice } from "./twice.js";
+let cached = null;
+export function withRetry(send, attempts) {
+  let res = send();
+  for (let i = 1; i < attempts && res.status !== 200; i++) res = send();
+  return res;
+}
+export function token(login) { return cached ??= login().json("json"); }
+export const both = (send) => twice(send);
+`;
+    const { code, text } = await runK6Text(
+      `import http from "k6/http";
+import { check } from "k6";
+import * as lib from "./lib/retry.js";
+import { token, withRetry } from "./lib/retry.js";
+export const options = { iterations: 2, thresholds: { http_reqs: ["count==13"], checks: ["rate==1"] } };
+function timed(fn) { const r = fn(); return r.status; }
+const missing = () => http.get("http://app.test/missing");
+export default function () {
+  const t = token(() => http.post("http://app.test/echo", JSON.stringify({ json: "abc" })));
+  const ok = withRetry(() => http.get("http://app.test/json"), 3);
+  const failed = lib.withRetry(missing, 2);
+  const statuses = lib.both(() => http.get("http://app.test/json").status);
+  const own = timed(() => http.get("http://app.test/json"));
+  check(null, {
+    "answers": () => t === "abc" && ok.status === 200 && failed.status === 404 && statuses.join() === "200,200",
+    "own function": () => own === 200,
+  });
+}
+`,
+      url,
+      [],
+      { files: { "lib/retry.js": lib, "lib/twice.js": "export const twice = (f) => [f(), f()];\n" } },
+    );
+    assertEquals(code, 0, text);
+  }));
+
 pool.test("setup()'s and teardown()'s custom metrics count; res.json()'s queries; maxDuration drops", () =>
   withTarget(async (url) => {
     const { code, text } = await runK6Text(
