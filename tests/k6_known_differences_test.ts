@@ -425,7 +425,7 @@ export default function () {
     assertEquals(code, 0, text);
   }));
 
-pool.test("setup()'s and teardown()'s custom metrics count; res.json()'s queries; maxDuration drops", () =>
+pool.test("hooks' custom metrics count; res.json() queries; maxDuration drops; any iteration percentile", () =>
   withTarget(async (url) => {
     const { code, text } = await runK6Text(
       `import http from "k6/http";
@@ -434,7 +434,10 @@ import { Counter } from "k6/metrics";
 const hooks = new Counter("hooks");
 export const options = {
   scenarios: { pool: { executor: "shared-iterations", vus: 1, iterations: 50, maxDuration: "1s", gracefulStop: "0s" } },
-  thresholds: { hooks: ["count==2"], checks: ["rate==1"], dropped_iterations: ["count>30"] },
+  thresholds: {
+    hooks: ["count==2"], checks: ["rate==1"], dropped_iterations: ["count>30"],
+    iteration_duration: ["p(50)>150", "p(99.9)<60000"],
+  },
 };
 export function setup() { hooks.add(1); }
 export default function () {

@@ -32,7 +32,13 @@ import { compare, type Op } from "../../thresholds/threshold.ts";
 const K6_TREND_STATS = ["avg", "min", "med", "max", "p(90)", "p(95)"];
 
 /** What the script's options ask of the summary: trend columns, time unit (k6's when unset), idle VUs. */
-type K6SummaryOptions = { trendStats?: readonly string[]; timeUnit?: string; idleVus?: number };
+/** `percentiles`: those the script's rules judge the run's iterations by (k6 judges any it is not shown). */
+type K6SummaryOptions = {
+  trendStats?: readonly string[];
+  timeUnit?: string;
+  idleVus?: number;
+  percentiles?: readonly string[];
+};
 
 /** A latency summary as a k6 trend (ms); a `p(N)` the summary lacks is read from the histogram. */
 function trend(
@@ -74,7 +80,12 @@ export function k6SummaryData(
     data_received: counterMetric(run.bytesRead, sec, "data"),
     data_sent: counterMetric(run.bytesWritten, sec, "data"),
     ...httpMetrics(run, sec, stats, run.histogramEncoded),
-    iteration_duration: trend(flow?.sessionMs, stats, flow?.completed ?? 0),
+    iteration_duration: trend(
+      flow?.sessionMs,
+      [...stats, ...asked.percentiles ?? []],
+      flow?.completed ?? 0,
+      flow?.sessionHistogramEncoded,
+    ),
     // As k6's: an iteration that threw (fail()) is one too.
     iterations: counterMetric((flow?.completed ?? 0) + (flow?.failed ?? 0), sec),
     ...vusOf(run, asked.idleVus),
