@@ -3,7 +3,9 @@
 import http from "k6/http";
 import { check } from "k6";
 
-export const options = { thresholds: { "checks{kind:truthy}": ["rate==1"], "checks{kind:falsy}": ["rate==0"] } };
+export const options = {
+  thresholds: { "checks{kind:truthy}": ["rate==1"], "checks{kind:falsy}": ["rate==0"] },
+};
 
 export default function () {
   const res = http.get("http://127.0.0.1:18481/get?x=1");

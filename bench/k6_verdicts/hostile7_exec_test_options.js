@@ -13,7 +13,8 @@ export default function () {
   http.get("http://127.0.0.1:18481/get");
   const o = exec.test.options;
   check(null, {
-    "scenario options": () => o.scenarios.s.iterations === 2 && o.scenarios.s.executor === "per-vu-iterations",
+    "scenario options": () =>
+      o.scenarios.s.iterations === 2 && o.scenarios.s.executor === "per-vu-iterations",
     "test tags": () => o.tags.env === "staging",
     "thresholds seen": () => Object.keys(o.thresholds).includes("checks"),
     "executor": () => exec.scenario.executor === "per-vu-iterations",

@@ -12,6 +12,9 @@ export const options = {
 };
 
 export default function () {
-  const res = group("login", () => http.post("http://127.0.0.1:18481/post", "u=1", { tags: { step: "auth" } }));
+  const res = group(
+    "login",
+    () => http.post("http://127.0.0.1:18481/post", "u=1", { tags: { step: "auth" } }),
+  );
   check(res, { "returned": (r) => r.status === 200 && r.json("data") === "u=1" });
 }

@@ -8,7 +8,7 @@ export const options = { thresholds: { checks: ["rate==1"], http_reqs: ["count==
 export default function () {
   const doc = http.get("http://127.0.0.1:18481/html").html();
   const links = [];
-  doc.find("li.item a").each((i, el) => links.push(el.getAttribute("href")));
+  doc.find("li.item a").each((_i, el) => links.push(el.getAttribute("href")));
   const texts = doc.find("li.item a").toArray().map((s) => s.text());
   const special = doc.find("li.item").filter(".special").find("a");
   for (const href of links.slice(0, 3)) http.get(`http://127.0.0.1:18481${href}`);

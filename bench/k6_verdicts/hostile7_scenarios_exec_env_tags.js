@@ -5,12 +5,21 @@ import { check } from "k6";
 export const options = {
   scenarios: {
     browse: {
-      executor: "per-vu-iterations", vus: 2, iterations: 2, exec: "browse",
-      env: { PAGE: "home" }, tags: { flow: "browse" },
+      executor: "per-vu-iterations",
+      vus: 2,
+      iterations: 2,
+      exec: "browse",
+      env: { PAGE: "home" },
+      tags: { flow: "browse" },
     },
     buy: {
-      executor: "shared-iterations", vus: 1, iterations: 3, startTime: "1s", exec: "buy",
-      env: { ITEM: "42" }, tags: { flow: "buy" },
+      executor: "shared-iterations",
+      vus: 1,
+      iterations: 3,
+      startTime: "1s",
+      exec: "buy",
+      env: { ITEM: "42" },
+      tags: { flow: "buy" },
     },
   },
   thresholds: {

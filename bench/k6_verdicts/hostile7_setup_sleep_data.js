@@ -19,7 +19,10 @@ export function setup() {
 export default function (data) {
   const item = data.items[__ITER % data.items.length];
   const res = http.get(`http://127.0.0.1:18481/get?id=${item.id}&t=${data.token}`);
-  check(res, { "token": (r) => r.json("args.t") === "abc", "date as string": () => typeof data.at === "string" });
+  check(res, {
+    "token": (r) => r.json("args.t") === "abc",
+    "date as string": () => typeof data.at === "string",
+  });
 }
 
 export function teardown(data) {

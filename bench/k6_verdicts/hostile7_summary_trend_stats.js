@@ -4,7 +4,8 @@ import http from "k6/http";
 
 export const options = {
   thresholds: {
-    http_req_duration: ["p(99.9)<30000", "med<30000"], http_reqs: ["count==4"],
+    http_req_duration: ["p(99.9)<30000", "med<30000"],
+    http_reqs: ["count==4"],
     iteration_duration: ["p(50)<30000"],
   },
 };
