@@ -454,3 +454,17 @@ export function teardown() { hooks.add(1); }
     );
     assertEquals(code, 0, text);
   }));
+
+pool.test("a slow setup() before a short load: k6 samples vus_max through it, so it is the VUs", () =>
+  withTarget(async (url) => {
+    const { code, text } = await runK6Text(
+      `import http from "k6/http";
+import { sleep } from "k6";
+export const options = { vus: 2, iterations: 2, thresholds: { vus_max: ["value==2"] } };
+export function setup() { sleep(1.2); }
+export default function () { http.get("http://app.test/json"); }
+`,
+      url,
+    );
+    assertEquals(code, 0, text);
+  }));

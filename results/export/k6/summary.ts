@@ -134,8 +134,9 @@ function vusOf(run: RunResult, idle = 0): Record<"vus" | "vus_max", K6Metric> {
     contains: "default",
     values: { value, min, max },
   });
-  // None in a run under a second: k6 samples them a second after its start (before setup()), and on.
-  if (run.durationSec < 1) return { vus: gauge(0), vus_max: gauge(0) };
+  // None in a test under a second: k6 samples them a second after its start (before setup()), and on until
+  // teardown() ends.
+  if (run.durationSec + (run.hooksMs ?? 0) / 1000 < 1) return { vus: gauge(0), vus_max: gauge(0) };
   // Intervals before the first connection or after the last closed are the run's edges, not its users.
   const open = run.intervals.map((iv) => Number(iv.connections)).filter((n) => Number.isFinite(n) && n > 0);
   const configured = Number(run.config.connections ?? run.config.preConnect ?? run.config.maxConnections) ||
