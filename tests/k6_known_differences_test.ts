@@ -385,3 +385,86 @@ export function handleSummary(data) {
     assertEquals(code, 0, text);
     ok(text.includes("STATS avg,p(99.9)"), text);
   }));
+
+pool.test("a callback that sends requests handed to a local module's or the script's own function is awaited", () =>
+  withTarget(async (url) => {
+    const lib = `import { twice } from "./twice.js";
+let cached = null;
+export function withRetry(send, attempts) {
+  let res = send();
+  for (let i = 1; i < attempts && res.status !== 200; i++) res = send();
+  return res;
+}
+export function token(login) { return cached ??= login().json("json"); }
+export const both = (send) => twice(send);
+`;
+    const { code, text } = await runK6Text(
+      `import http from "k6/http";
+import { check } from "k6";
+import * as lib from "./lib/retry.js";
+import { token, withRetry } from "./lib/retry.js";
+export const options = { iterations: 2, thresholds: { http_reqs: ["count==13"], checks: ["rate==1"] } };
+function timed(fn) { const r = fn(); return r.status; }
+const missing = () => http.get("http://app.test/missing");
+export default function () {
+  const t = token(() => http.post("http://app.test/echo", JSON.stringify({ json: "abc" })));
+  const ok = withRetry(() => http.get("http://app.test/json"), 3);
+  const failed = lib.withRetry(missing, 2);
+  const statuses = lib.both(() => http.get("http://app.test/json").status);
+  const own = timed(() => http.get("http://app.test/json"));
+  check(null, {
+    "answers": () => t === "abc" && ok.status === 200 && failed.status === 404 && statuses.join() === "200,200",
+    "own function": () => own === 200,
+  });
+}
+`,
+      url,
+      [],
+      { files: { "lib/retry.js": lib, "lib/twice.js": "export const twice = (f) => [f(), f()];\n" } },
+    );
+    assertEquals(code, 0, text);
+  }));
+
+pool.test("hooks' custom metrics count; res.json() queries; maxDuration drops; any iteration percentile", () =>
+  withTarget(async (url) => {
+    const { code, text } = await runK6Text(
+      `import http from "k6/http";
+import { check, sleep } from "k6";
+import { Counter } from "k6/metrics";
+const hooks = new Counter("hooks");
+export const options = {
+  scenarios: { pool: { executor: "shared-iterations", vus: 1, iterations: 50, maxDuration: "1s", gracefulStop: "0s" } },
+  thresholds: {
+    hooks: ["count==2"], checks: ["rate==1"], dropped_iterations: ["count>30"],
+    iteration_duration: ["p(50)>150", "p(99.9)<60000"],
+  },
+};
+export function setup() { hooks.add(1); }
+export default function () {
+  const res = http.post("http://app.test/echo", JSON.stringify({ items: [{ id: 1, n: "a" }, { id: 2, n: "bc" }] }));
+  check(res, {
+    "query": (r) => r.json("items.#(id==2).n") === "bc" && r.json("items.#(id>0)#.n").join() === "a,bc",
+    "like and none": (r) => r.json('items.#(n%"b*").id') === 2 && r.json("items.#(id==9).n") === undefined,
+  });
+  sleep(0.2);
+}
+export function teardown() { hooks.add(1); }
+`,
+      url,
+    );
+    assertEquals(code, 0, text);
+  }));
+
+pool.test("a slow setup() before a short load: k6 samples vus_max through it, so it is the VUs", () =>
+  withTarget(async (url) => {
+    const { code, text } = await runK6Text(
+      `import http from "k6/http";
+import { sleep } from "k6";
+export const options = { vus: 2, iterations: 2, thresholds: { vus_max: ["value==2"] } };
+export function setup() { sleep(1.2); }
+export default function () { http.get("http://app.test/json"); }
+`,
+      url,
+    );
+    assertEquals(code, 0, text);
+  }));

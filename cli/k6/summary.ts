@@ -63,8 +63,9 @@ export async function k6Summaries(
     ? options.summaryTrendStats.map(String)
     : undefined;
   const timeUnit = typeof options.summaryTimeUnit === "string" ? options.summaryTimeUnit : "";
-  const asked = { trendStats, timeUnit, idleVus: mapped.ok ? mapped.value.idleVus : 0 };
   const stats = [...rules.map((r) => r.rule), ...(trendStats ?? [])];
+  const idleVus = mapped.ok ? mapped.value.idleVus : 0;
+  const asked = { trendStats, timeUnit, idleVus, percentiles: percentileStats(rules.map((r) => r.rule)) };
   const custom = await k6CustomMetrics(
     results.runs.reduce((a, r) => a + r.durationSec, 0),
     percentileStats(stats),

@@ -174,6 +174,8 @@ export const runResultSchema = z.looseObject({
   endedBy: z.enum(["maxDuration", "idle"]).optional(),
   /** A k6 script's setup() that threw or aborted the test: no load was sent; the run is `incomplete`. */
   setupError: z.string().optional(),
+  /** How long the script's setup() and teardown() took together (ms): k6 samples its VUs through them. */
+  hooksMs: z.number().nonnegative().optional(),
   /** What went wrong in a session script's teardown() after the load (a throw, its time limit, an exit). */
   teardownError: z.string().optional(),
   /** The host's kernel TCP counters over the run (deltas, all processes); absent off Linux. */

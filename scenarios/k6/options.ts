@@ -388,13 +388,19 @@ function thresholdsOf(
         const rule: Record<string, unknown> = { expr: `${selected}: ${t.threshold}` };
         if (t.abortOnFail !== undefined) rule.abortOnFail = t.abortOnFail;
         if (t.delayAbortEval !== undefined) {
-          rule.delayAbortEval = k6Duration(t.delayAbortEval, [...path, k, "delayAbortEval"], problem);
+          rule.delayAbortEval = abortDelay(t.delayAbortEval, [...path, k, "delayAbortEval"], problem);
         }
         origins.push(origin), out.push(rule);
       } else problem([...path, k], "a threshold is a string or { threshold, abortOnFail, delayAbortEval }");
     }
   }
   return out;
+}
+
+/** k6's delayAbortEval as loadlab's: k6 aborts only once the time spent is past it (judged every 2 s). */
+function abortDelay(value: unknown, path: Path, problem: Problem): string | undefined {
+  const ms = k6Duration(value, path, problem);
+  return ms === undefined ? undefined : `${parseInt(ms, 10) + 1}ms`;
 }
 
 /** Thresholds judged after the run: `checks` takes `rate` rules. */
@@ -418,7 +424,7 @@ function afterRunRules(metric: string, list: unknown, path: Path, problem: Probl
     } else if (t.abortOnFail) {
       const delay = t.delayAbortEval === undefined
         ? "0ms"
-        : k6Duration(t.delayAbortEval, [...path, k, "delayAbortEval"], problem);
+        : abortDelay(t.delayAbortEval, [...path, k, "delayAbortEval"], problem);
       rules.push({ metric, rule, abortOnFail: { delayMs: parseInt(delay ?? "0", 10) } });
     } else rules.push({ metric, rule });
   }

@@ -117,7 +117,7 @@ Deno.test("thresholds in k6's syntax, with abortOnFail and a name selector", () 
   });
   assertEquals(thresholds, [
     "http_req_duration: p(95)<500",
-    { expr: "http_req_duration: p(99)<1500", abortOnFail: true, delayAbortEval: "10000ms" },
+    { expr: "http_req_duration: p(99)<1500", abortOnFail: true, delayAbortEval: "10001ms" },
     "http_req_duration{name:login}: avg<200",
     "http_req_failed: rate<0.01",
     "http_reqs{name: home}: count>1",
@@ -159,7 +159,7 @@ Deno.test("thresholds on checks, custom metrics and iterations are judged after 
   ]]);
 });
 
-Deno.test("abortOnFail on a custom metric is judged live, from its delayAbortEval", () => {
+Deno.test("abortOnFail on a custom metric is judged live, once past its delayAbortEval", () => {
   const { afterRun } = mapped({
     thresholds: {
       check_failure_rate: ["rate<0.01", {
@@ -172,7 +172,7 @@ Deno.test("abortOnFail on a custom metric is judged live, from its delayAbortEva
   });
   assertEquals(afterRun, [
     { metric: "check_failure_rate", rule: "rate<0.01" },
-    { metric: "check_failure_rate", rule: "rate<=0.05", abortOnFail: { delayMs: 90_000 } },
+    { metric: "check_failure_rate", rule: "rate<=0.05", abortOnFail: { delayMs: 90_001 } },
     { metric: "ws_msgs_received", rule: "count>0", abortOnFail: { delayMs: 0 } },
   ]);
 });

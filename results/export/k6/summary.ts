@@ -32,7 +32,13 @@ import { compare, type Op } from "../../thresholds/threshold.ts";
 const K6_TREND_STATS = ["avg", "min", "med", "max", "p(90)", "p(95)"];
 
 /** What the script's options ask of the summary: trend columns, time unit (k6's when unset), idle VUs. */
-type K6SummaryOptions = { trendStats?: readonly string[]; timeUnit?: string; idleVus?: number };
+/** `percentiles`: those the script's rules judge the run's iterations by (k6 judges any it is not shown). */
+type K6SummaryOptions = {
+  trendStats?: readonly string[];
+  timeUnit?: string;
+  idleVus?: number;
+  percentiles?: readonly string[];
+};
 
 /** A latency summary as a k6 trend (ms); a `p(N)` the summary lacks is read from the histogram. */
 function trend(
@@ -74,13 +80,22 @@ export function k6SummaryData(
     data_received: counterMetric(run.bytesRead, sec, "data"),
     data_sent: counterMetric(run.bytesWritten, sec, "data"),
     ...httpMetrics(run, sec, stats, run.histogramEncoded),
-    iteration_duration: trend(flow?.sessionMs, stats, flow?.completed ?? 0),
+    iteration_duration: trend(
+      flow?.sessionMs,
+      [...stats, ...asked.percentiles ?? []],
+      flow?.completed ?? 0,
+      flow?.sessionHistogramEncoded,
+    ),
     // As k6's: an iteration that threw (fail()) is one too.
     iterations: counterMetric((flow?.completed ?? 0) + (flow?.failed ?? 0), sec),
     ...vusOf(run, asked.idleVus),
   };
-  // The open model's sends that found no free VU: k6's iterations dropped for the same reason.
-  if (run.droppedSends > 0) metrics.dropped_iterations = counterMetric(run.droppedSends, sec);
+  // The open model's sends that found no free VU, and (as k6's iteration executors past maxDuration, not
+  // aborted) the iterations a count bounded in time never started: k6's dropped iterations.
+  const cut = run.config.model === "count" && run.config.durationMs && !run.abortedBy && !run.setupError;
+  const unstarted = cut ? Math.max(0, Number(run.config.requests) - (flow?.sessions ?? 0)) : 0;
+  const dropped = run.droppedSends + (unstarted || 0);
+  if (dropped > 0) metrics.dropped_iterations = counterMetric(dropped, sec);
   // As k6's: a trend with no samples is not in the summary.
   if (!flow?.sessionMs) delete metrics.iteration_duration;
   // As k6 times them, requests that failed before they were sent (refused, DNS, TLS) last 0 ms.
@@ -119,8 +134,9 @@ function vusOf(run: RunResult, idle = 0): Record<"vus" | "vus_max", K6Metric> {
     contains: "default",
     values: { value, min, max },
   });
-  // None in a run under a second: k6 samples them a second after its start (before setup()), and on.
-  if (run.durationSec < 1) return { vus: gauge(0), vus_max: gauge(0) };
+  // None in a test under a second: k6 samples them a second after its start (before setup()), and on until
+  // teardown() ends.
+  if (run.durationSec + (run.hooksMs ?? 0) / 1000 < 1) return { vus: gauge(0), vus_max: gauge(0) };
   // Intervals before the first connection or after the last closed are the run's edges, not its users.
   const open = run.intervals.map((iv) => Number(iv.connections)).filter((n) => Number.isFinite(n) && n > 0);
   const configured = Number(run.config.connections ?? run.config.preConnect ?? run.config.maxConnections) ||

@@ -40,6 +40,7 @@ export async function withScriptSetup(
   const sent: HookRecord[] = [];
   try {
     let setupData: unknown = undefined;
+    const startMs = performance.now();
     if (exports.setup) {
       const request = { type: "setup", limitMb, copies: config.workers + 1 } as const;
       const outcome = await host.call(request, script.setupTimeoutMs, signal);
@@ -57,6 +58,7 @@ export async function withScriptSetup(
       setupData = outcome.value;
       sent.push(...outcome.sent ?? []);
     }
+    let hooksMs = performance.now() - startMs;
     // Without a teardown the isolate ends before the load, not sharing the process with it.
     if (!exports.teardown) host.close();
     const end = () =>
@@ -69,8 +71,10 @@ export async function withScriptSetup(
       await end();
       throw err;
     }
+    const teardownStartMs = performance.now();
     const teardownError = await end();
-    run = withHookRequests(run, sent);
+    hooksMs += performance.now() - teardownStartMs;
+    run = { ...withHookRequests(run, sent), hooksMs: Math.round(hooksMs) };
     return teardownError === null ? run : { ...run, teardownError: names.shownPlaced(teardownError) };
   } finally {
     host.close();

@@ -10,7 +10,7 @@ import { MAX_EXPERIMENT_FILE_BYTES } from "../../../validation/input_limits.ts";
 import { errorText, hookSettled, importScript, scriptErrorMessage, type ScriptModule } from "../module.ts";
 import type { HostReply, HostRequest } from "./host.ts";
 import { cloneBytes } from "./clone_bytes.ts";
-import { madeMetrics } from "../k6/metrics.ts";
+import { flushMetrics, madeMetrics } from "../k6/metrics.ts";
 import { expectedStatuses } from "../../stats/recorder.ts";
 import { takeHookRequests } from "../k6/http.ts";
 import { givenRunTags, setRunTags } from "../k6/tags.ts";
@@ -63,17 +63,23 @@ self.onmessage = async (event: MessageEvent<HostRequest>) => {
     } else {
       if (!isolateFlags.options?.noTeardown) await module!.teardown?.(msg.data);
       await hookSettled();
-      post({ type: "done", value: undefined, sent: takeHookRequests("teardown") });
+      post({ type: "done", value: undefined, sent: sentBy("teardown") });
     }
   } catch (err) {
     const message = msg.type === "import" ? errorText(err) : scriptErrorMessage(err, path);
-    post({ type: "failed", message, sent: takeHookRequests(msg.type) });
+    post({ type: "failed", message, sent: sentBy(msg.type) });
   }
 };
 
+/** What hook `phase` sent; the metrics it added go to the main isolate first, as a VU's do. */
+function sentBy(phase: string) {
+  flushMetrics();
+  return takeHookRequests(phase);
+}
+
 function postDone(value: unknown, what: string): void {
   try {
-    post({ type: "done", value, sent: takeHookRequests("setup") });
+    post({ type: "done", value, sent: sentBy("setup") });
   } catch (err) {
     throw cloneRefusal(what, err);
   }

@@ -166,10 +166,7 @@ export class K6Response {
     }
     if (selector === undefined) return JSON.parse(this.#text());
     try {
-      return select(
-        JSON.parse(this.#text()),
-        selector.split(/(?<!\\)\./).map((k) => k.replace(/\\(.)/g, "$1")),
-      );
+      return select(JSON.parse(this.#text()), pathKeys(selector));
     } catch {
       return undefined;
     }
@@ -199,6 +196,13 @@ function select(value: unknown, keys: string[]): unknown {
   let at: unknown = value;
   for (let k = 0; k < keys.length; k++) {
     if (at === null || typeof at !== "object") return undefined;
+    const query = /^#\((.*)\)(#?)$/.exec(keys[k]);
+    if (query && Array.isArray(at)) {
+      const found = at.filter((x) => matches(x, query[1]));
+      const rest = keys.slice(k + 1);
+      if (query[2] === "") return found.length === 0 ? undefined : select(found[0], rest);
+      return found.map((x) => select(x, rest)).filter((x) => x !== undefined);
+    }
     if (keys[k] === "#" && Array.isArray(at)) {
       if (k === keys.length - 1) return at.length;
       return at.map((x) => select(x, keys.slice(k + 1))).filter((x) => x !== undefined);
@@ -206,6 +210,37 @@ function select(value: unknown, keys: string[]): unknown {
     at = (at as Record<string, unknown>)[keys[k]];
   }
   return at;
+}
+
+/** A gjson path's keys: split at dots outside a query's parentheses, `\\.` kept as a dot of a key. */
+function pathKeys(path: string): string[] {
+  const keys = [""];
+  for (let i = 0, depth = 0; i < path.length; i++) {
+    const c = path[i];
+    if (c === "\\" && i + 1 < path.length) keys[keys.length - 1] += path[++i];
+    else if (c === "." && depth === 0) keys.push("");
+    else keys[keys.length - 1] += c, depth += c === "(" ? 1 : c === ")" ? -1 : 0;
+  }
+  return keys;
+}
+
+/** Whether `item` passes gjson's query `path op value` (`==`, `!=`, `<`, `<=`, `>`, `>=`, `%`, `!%`). */
+function matches(item: unknown, query: string): boolean {
+  const [, path, op, raw] = /^(.*?)\s*(==|!=|<=|>=|<|>|!%|%)\s*(.*)$/.exec(query) ?? [, query, "", ""];
+  const got = select(item, pathKeys(path.trim()));
+  if (op === "") return got !== undefined;
+  const text = /^"(.*)"$/.exec(raw)?.[1];
+  const want: unknown = text ?? (raw === "true" || raw === "false" ? raw === "true" : Number(raw));
+  if (op === "%" || op === "!%") {
+    const like = new RegExp(`^${
+      String(text ?? raw).replace(/[.+^${}()|[\]\\]/g, "\\$&")
+        .replaceAll("*", ".*").replaceAll("?", ".")
+    }$`);
+    return typeof got === "string" && like.test(got) === (op === "%");
+  }
+  if (typeof got !== typeof want) return op === "!=";
+  const [a, b] = [got as number | string, want as number | string];
+  return { "==": a === b, "!=": a !== b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b }[op]!;
 }
 
 /** A fetch that failed (outside a session) as a failed session response, its error kind read from Deno's. */

@@ -11,6 +11,9 @@ export type Node = any;
 /** A construct refused at its position in the script, and why. */
 export type Problem = { pos: number; why: string };
 
+/** A parameter of a function (by its name, or its node) that callers hand a function that sends requests. */
+export type HandedParam = { local?: string; node?: Node; index: number };
+
 /** A name an import binds: `default`, `*` or the imported name; `calls`: a local module's async exports. */
 export type Binding = { module: string; name: string; calls?: ReadonlySet<string> };
 
@@ -34,6 +37,8 @@ interface AsyncPlan {
   blocking: ReadonlySet<Node>;
   /** Whether an async function is handed to k6's event loop (its requests must hold the iteration). */
   handsOff: boolean;
+  /** Local modules' exports handed such a function here, at an argument: their modules await its calls. */
+  handed: Array<{ module: string; name: string; index: number }>;
   problems: Problem[];
 }
 
@@ -73,7 +78,7 @@ const HAND_OFFS = new Set([...PROMISE, "setTimeout", "setInterval"]);
 /** What `placeProblem` says of a function handed to k6's event loop. */
 const HANDED = "";
 
-export function planAsync(ast: Node, imported: Map<string, Binding>): AsyncPlan {
+export function planAsync(ast: Node, imported: Map<string, Binding>, given: HandedParam[] = []): AsyncPlan {
   const bindings = withInstances(ast, imported);
   const { calls, functions, identifiers } = collect(ast);
   const names = new Map<Node, string | null>(functions.map((p) => [p[p.length - 1], nameOf(p)]));
@@ -87,6 +92,20 @@ export function planAsync(ast: Node, imported: Map<string, Binding>): AsyncPlan 
   const blocking = new Set<Node>();
   const asyncCallback = (arg: Node) =>
     arg !== undefined && (asyncFunctions.has(arg) || (arg.type === "Identifier" && asyncNames.has(arg.name)));
+  // Parameters called as functions that send requests: those of the script's own functions handed one,
+  // and those the module's importers hand one (`given`).
+  const byName = new Map([...names].filter(([, n]) => n !== null).map(([fn, n]) => [n!, fn]));
+  const params = new Map<Node, Set<string>>();
+  const handParam = (fn: Node | undefined, index: number) => {
+    const p = fn?.params[index];
+    if (p?.type !== "Identifier" || params.get(fn)?.has(p.name)) return false;
+    if (!params.has(fn)) params.set(fn, new Set());
+    return params.get(fn)!.add(p.name), true;
+  };
+  for (const g of given) handParam(g.node ?? byName.get(g.local!), g.index);
+  const handed: AsyncPlan["handed"] = [];
+  const paramCall = (call: Node, path: Node[]) =>
+    call.callee.type === "Identifier" && path.some((n) => params.get(n)?.has(call.callee.name));
   for (let changed = true; changed;) {
     changed = false;
     for (const path of calls) {
@@ -101,10 +120,21 @@ export function planAsync(ast: Node, imported: Map<string, Binding>): AsyncPlan 
       const array = isArrayCall(call) && asyncCallback(callbackOf(call));
       const method = call.callee.type === "MemberExpression" && !call.callee.computed &&
         asyncMethods.has(call.callee.property.name);
+      for (const [index, arg] of call.arguments.entries()) {
+        const param = arg.type === "Identifier" && path.some((n) => params.get(n)?.has(arg.name));
+        if (!asyncCallback(arg) && !param) continue;
+        const local = localCallee(call.callee, bindings);
+        if (local !== null) handed.push({ ...local, index });
+        else if (call.callee.type === "Identifier" && handParam(byName.get(call.callee.name), index)) {
+          changed = true;
+        }
+      }
       const api = apiOf(call.callee, bindings);
       // k6's asyncRequest is a promise the script settles itself: sent at once, held as a chained one.
       if (api === ASYNC_REQUEST && chained.add(call)) continue;
-      if (!(array || method || api !== null || isNamedCall(call, asyncNames))) continue;
+      if (!(array || method || api !== null || isNamedCall(call, asyncNames) || paramCall(call, path))) {
+        continue;
+      }
       if (api !== null && !LOOPING.has(api)) blocking.add(call);
       if (array) arrayCalls.add(call);
       if (!awaited.has(call)) awaited.add(call), changed = true;
@@ -117,14 +147,21 @@ export function planAsync(ast: Node, imported: Map<string, Binding>): AsyncPlan 
       if (owner?.method || owner?.type === "MethodDefinition") asyncAt.set(fn, owner.key.start);
     }
   }
-  const { problems, handsOff } = functionProblems(functions, asyncFunctions, bindings, methods);
+  // A call that awaits its argument `arg`'s calls: a local module's export's, or a handed parameter's.
+  const awaitsArg = (call: Node, arg: Node) => {
+    const target = call.callee.type === "Identifier" ? byName.get(call.callee.name) : undefined;
+    const p = target?.params[call.arguments.indexOf(arg)];
+    return localCallee(call.callee, bindings) !== null ||
+      (p !== undefined && !!params.get(target)?.has(p.name));
+  };
+  const { problems, handsOff } = functionProblems(functions, asyncFunctions, bindings, methods, awaitsArg);
   problems.push(
-    ...referenceProblems(identifiers, asyncNames, bindings),
+    ...referenceProblems(identifiers, asyncNames, bindings, awaitsArg),
     ...classBodyProblems(calls, awaited),
   );
   const sets = { awaited, asyncNames, asyncMethods, asyncAt, arrayCalls, asyncFunctions, chained, blocking };
   const racing = [...chained].some((call) => apiOf(call.callee, bindings) === ASYNC_REQUEST);
-  return { ...sets, handsOff: handsOff || racing, problems };
+  return { ...sets, handsOff: handsOff || racing, handed, problems };
 }
 
 /**
@@ -230,6 +267,14 @@ export function apiOf(callee: Node, bindings: Map<string, Binding>): string | nu
   return null;
 }
 
+/** The local module's export `callee` calls (`retry(...)`, `lib.retry(...)`), else null. */
+function localCallee(callee: Node, bindings: Map<string, Binding>): { module: string; name: string } | null {
+  const id = callee.type === "MemberExpression" && !callee.computed ? callee.object : callee;
+  const b = id.type === "Identifier" ? bindings.get(id.name) : undefined;
+  if (b?.calls === undefined || (id !== callee && b.name !== "*")) return null;
+  return { module: b.module, name: id === callee ? b.name : callee.property.name };
+}
+
 function isNamedCall(call: Node, asyncNames: Set<string>): boolean {
   return call.callee.type === "Identifier" && asyncNames.has(call.callee.name);
 }
@@ -240,6 +285,7 @@ function functionProblems(
   asyncFunctions: Set<Node>,
   bindings: Map<string, Binding>,
   methods: Map<Node, Node>,
+  awaitsArg: (call: Node, arg: Node) => boolean,
 ): { problems: Problem[]; handsOff: boolean } {
   const problems: Problem[] = [];
   let handsOff = false;
@@ -250,14 +296,19 @@ function functionProblems(
       problems.push({ pos: fn.start, why: "a generator that sends requests cannot be awaited" });
       continue;
     }
-    const why = placeProblem(fn, path.slice(0, -1).reverse(), bindings);
+    const why = placeProblem(fn, path.slice(0, -1).reverse(), bindings, (call: Node) => awaitsArg(call, fn));
     if (why === HANDED) handsOff = true;
     else if (why !== null) problems.push({ pos: fn.start, why });
   }
   return { problems, handsOff };
 }
 
-function placeProblem(fn: Node, above: Node[], bindings: Map<string, Binding>): string | null {
+function placeProblem(
+  fn: Node,
+  above: Node[],
+  bindings: Map<string, Binding>,
+  awaitsIt: (call: Node) => boolean,
+): string | null {
   const parent = above[0];
   if (parent === undefined || fn.type === "FunctionDeclaration") return null;
   const call = above[2];
@@ -266,7 +317,9 @@ function placeProblem(fn: Node, above: Node[], bindings: Map<string, Binding>): 
   }
   if (parent.type === "VariableDeclarator" || parent.type === "ExportDefaultDeclaration") return null;
   if (runsLater(fn, parent, above, bindings)) return HANDED;
-  if (parent.type === "CallExpression") return callbackProblem(fn, parent, bindings);
+  if (parent.type === "CallExpression") {
+    return awaitsIt(parent) ? null : callbackProblem(fn, parent, bindings);
+  }
   if (parent.type === "Property" || parent.type === "MethodDefinition") {
     return "a getter, setter, computed method or one of an object handed to a call sends requests: loadlab " +
       "awaits only calls of functions and named methods; make it one";
@@ -327,11 +380,13 @@ function referenceProblems(
   identifiers: Node[][],
   asyncNames: Set<string>,
   bindings: Map<string, Binding>,
+  awaitsArg: (call: Node, arg: Node) => boolean,
 ): Problem[] {
   const problems: Problem[] = [];
   for (const path of identifiers) {
     const id = path[path.length - 1], parent = path[path.length - 2];
     if (!asyncNames.has(id.name) || isPlainUse(id, parent, bindings)) continue;
+    if (parent.type === "CallExpression" && parent.callee !== id && awaitsArg(parent, id)) continue;
     if (runsLater(id, parent, path.slice(0, -1).reverse(), bindings)) continue;
     problems.push({
       pos: id.start,

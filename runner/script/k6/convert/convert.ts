@@ -45,6 +45,10 @@ export interface K6ModuleContext {
   library: boolean;
   /** Whether the script or any of its modules imports k6/metrics, holds callbacks, or keeps VU state. */
   facts: { metrics: boolean; stores: boolean; vuState: boolean };
+  /** This module's exports its importers hand a function that sends requests, at an argument. */
+  handed?: Array<{ name: string; index: number }>;
+  /** Where the conversion puts the local exports this module hands such a function (by specifier). */
+  handing?: Array<{ module: string; name: string; index: number }>;
 }
 
 /** The name a local module's default export is bound by (its async calls list it under this name). */
@@ -177,7 +181,12 @@ export function convertK6(
   const problems: Problem[] = [];
   const bindings = importEdits(ast, edits, problems, modules?.locals, modules?.facts.vuState);
   problems.push(...refusedConstructs(ast, bindings));
-  const plan = planAsync(ast, bindings);
+  const ownExports = modules?.library ? libraryExports(ast, problems) : [];
+  const given = (modules?.handed ?? []).flatMap(({ name, index }) =>
+    ownExports.filter((e) => e.exported === name).map((e) => ({ local: e.local, node: e.node, index }))
+  );
+  const plan = planAsync(ast, bindings, given);
+  modules?.handing?.push(...plan.handed);
   problems.push(...plan.problems);
   for (const fn of plan.asyncFunctions) {
     const at = plan.asyncAt.get(fn) ?? fn.start;
@@ -211,7 +220,6 @@ export function convertK6(
   for (const call of held ? plan.chained : []) {
     edits.push(...around(call, "__k6.chained(", ")"));
   }
-  const ownExports = library ? libraryExports(ast, problems) : [];
   const exported = library ? [] : exportEdits(ast, source, edits, problems);
   if (problems.length > 0) {
     const sorted = problems.sort((a, b) => a.pos - b.pos);

@@ -63,24 +63,40 @@ export function convertK6Files(files: K6File[]): Map<string, string> {
   const asts = files.map((f) => f.ast).filter((a) => a !== null);
   const [metrics, stores, vuState] = [importsMetrics, defersCallbacks, keepsVuState].map((f) => asts.some(f));
   const facts = { metrics, stores, vuState };
-  const made = new Map<string, ReadonlySet<string>>(),
-    out = new Map<string, string>(),
-    problems: string[] = [];
-  for (const file of files) {
-    const locals = new Map<string, ReadonlySet<string>>(
-      [...file.imports].map(([spec, target]) => [spec, made.get(target) ?? new Set<string>()]),
-    );
-    const context: K6ModuleContext = { locals, library: file !== script, facts };
-    try {
-      const { code, asyncExports } = convertK6(file.source, file.name, dirname(file.path), false, context);
-      made.set(file.path, asyncExports);
-      out.set(file.path, code);
-    } catch (err) {
-      if (!(err instanceof K6ConvertError)) throw err;
-      problems.push(...err.problems);
-      made.set(file.path, new Set());
+  // What importers hand each module's exports (by path, `name index`): converted again once one is new.
+  const handed = new Map<string, Set<string>>();
+  for (let round = 0;; round++) {
+    const made = new Map<string, ReadonlySet<string>>(),
+      out = new Map<string, string>(),
+      problems: string[] = [];
+    let grew = false;
+    for (const file of files) {
+      const locals = new Map<string, ReadonlySet<string>>(
+        [...file.imports].map(([spec, target]) => [spec, made.get(target) ?? new Set<string>()]),
+      );
+      const wanted = [...handed.get(file.path) ?? []].map((k) => k.split(" "))
+        .map(([name, index]) => ({ name, index: Number(index) }));
+      const handing: NonNullable<K6ModuleContext["handing"]> = [];
+      const context: K6ModuleContext = { locals, library: file !== script, facts, handed: wanted, handing };
+      try {
+        const { code, asyncExports } = convertK6(file.source, file.name, dirname(file.path), false, context);
+        made.set(file.path, asyncExports);
+        out.set(file.path, code);
+      } catch (err) {
+        if (!(err instanceof K6ConvertError)) throw err;
+        problems.push(...err.problems);
+        made.set(file.path, new Set());
+      }
+      for (const h of handing) {
+        const target = file.imports.get(h.module)!, keys = handed.get(target) ?? new Set();
+        if (!keys.has(`${h.name} ${h.index}`)) {
+          handed.set(target, keys.add(`${h.name} ${h.index}`)), grew = true;
+        }
+      }
     }
+    // Each new round awaits at least one more parameter: bounded by the modules' exports and arguments.
+    if (grew && round < MAX_MODULES) continue;
+    if (problems.length > 0) throw new K6ConvertError(problems);
+    return out;
   }
-  if (problems.length > 0) throw new K6ConvertError(problems);
-  return out;
 }
