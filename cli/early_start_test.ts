@@ -14,7 +14,7 @@ function startedFor(command: string, args: string[], youngMb = 12): boolean {
   return started(command, args, youngMb).worker;
 }
 
-/** Whether the early start began a load worker isolate of `youngMb`, and a script's host isolate; both ended. */
+/** Whether the early start began a load worker isolate of `youngMb` and a script host isolate; both ended. */
 function started(command: string, args: string[], youngMb = 12) {
   startEarly(command, args);
   const early = takeEarlyWorker(youngMb, memoryLimitMbOf({ workers: 1 }));

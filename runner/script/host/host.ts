@@ -30,7 +30,7 @@ function spawnHost(memoryLimitMb: number): NodeWorker {
   });
 }
 
-/** Starts a host's isolate before the command reads its script (cli/early_start.ts): the first host takes it. */
+/** Starts a host isolate before the command has read its script (cli/early_start.ts); the first takes it. */
 export function startEarlyHost(): void {
   const limitMb = memoryLimitMbBesideRuns();
   const started: EarlyHost = early = { worker: spawnHost(limitMb), limitMb, readyMs: null, exited: false };
