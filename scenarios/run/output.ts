@@ -97,10 +97,7 @@ export class ExperimentOutput {
     await this.write();
   }
 
-  /**
-   * Writes both files after the write under way, each replacing its copy once whole, so an older page never
-   * lands over a newer one; throws `OutputError` naming the failed one.
-   */
+  /** Writes both files after any write under way, each whole; throws `OutputError` naming the failed one. */
   write(): Promise<void> {
     const keepSecrets = this.keepSecrets;
     const next = this.#writing.then(() =>

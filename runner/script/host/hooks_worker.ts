@@ -23,14 +23,9 @@ restoreWorkerNames();
 const post = takeMainChannel<HostReply>();
 let module: ScriptModule | null = null;
 let path = "";
-/** k6's runtime and what reads the run's inputs as it loads: imported once they are in (see "import"). */
-let k6: [
-  typeof import("../k6/metrics.ts"),
-  typeof import("../k6/http.ts"),
-  typeof import("../k6/execution.ts"),
-];
-/** The requests a k6 script's `hook` sent, none before k6's parts are in. */
-const takeHookRequests = (hook: string) => k6?.[1].takeHookRequests(hook) ?? [];
+/** k6's HTTP, whose runtime reads the run's inputs as it loads: imported once they are in ("import"). */
+let k6Http: typeof import("../k6/http.ts") | undefined;
+const takeHookRequests = (hook: string) => k6Http?.takeHookRequests(hook) ?? [];
 
 self.onmessage = async (event: MessageEvent<HostRequest>) => {
   const msg = event.data;
@@ -42,14 +37,11 @@ self.onmessage = async (event: MessageEvent<HostRequest>) => {
       passInputs(msg.inputs, true);
       // setup() and teardown() read loadlab's environment (hooks.ts).
       guardScriptConsole();
-      k6 = await Promise.all([
-        import("../k6/metrics.ts"),
-        import("../k6/http.ts"),
-        import("../k6/execution.ts"),
-      ]);
+      k6Http = await import("../k6/http.ts");
+      const [metrics, execution] = [await import("../k6/metrics.ts"), await import("../k6/execution.ts")];
       if (msg.routes !== undefined && Object.keys(msg.routes).length > 0) routeHooks(msg.routes);
       module = await importScript(path);
-      k6[2].enterHooks();
+      execution.enterHooks();
       // As k6 tags every sample: setup() and teardown()'s requests carry the run's tags too.
       setRunTags(givenRunTags(module.options ?? {}));
       post({
@@ -58,7 +50,7 @@ self.onmessage = async (event: MessageEvent<HostRequest>) => {
         summary: typeof (await import(pathToFileURL(path).href)).handleSummary === "function",
         teardown: module.teardown !== null,
         options: plainOptions(module.options),
-        metrics: k6[0].madeMetrics(),
+        metrics: metrics.madeMetrics(),
         expectedStatuses,
       });
     } else if (msg.type === "setup") {
