@@ -6,14 +6,22 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { startEarly } from "./early_start.ts";
 import { takeEarlyWorker } from "../runner/worker/load_worker.ts";
-import { memoryLimitMbOf } from "../runner/worker/memory_limit.ts";
+import { memoryLimitMbBesideRuns, memoryLimitMbOf } from "../runner/worker/memory_limit.ts";
+import { takeEarlyHost } from "../runner/script/host/host.ts";
 import { staticImports } from "../tests/import_graph.ts";
 
 function startedFor(command: string, args: string[], youngMb = 12): boolean {
+  return started(command, args, youngMb).worker;
+}
+
+/** Whether the early start began a load worker isolate of `youngMb` and a script host isolate; both ended. */
+function started(command: string, args: string[], youngMb = 12) {
   startEarly(command, args);
   const early = takeEarlyWorker(youngMb, memoryLimitMbOf({ workers: 1 }));
   early?.worker.terminate();
-  return early !== null;
+  const host = takeEarlyHost(memoryLimitMbBesideRuns());
+  host?.worker.terminate();
+  return { worker: early !== null, host: host !== null };
 }
 
 Deno.test("attack starts the isolate early unless --workers or --max-memory-mb asks for other limits", () => {
@@ -32,6 +40,15 @@ Deno.test("run starts a script worker's isolate early for a script, a plain one 
   assertEquals(startedFor("run", ["exp.yaml"], 12), true);
   assertEquals(startedFor("run", ["preset:frameworks", "--workers", "2"], 12), false);
   assertEquals(startedFor("run", ["one.ts", "-w", "2"], 72), false);
+});
+
+Deno.test("run starts the isolate a script's options are read in early, for a script only", () => {
+  for (const script of ["one.ts", "k6.js", "locustfile.py"]) {
+    assertEquals(started("run", [script], 72).host, true);
+  }
+  assertEquals(started("run", ["exp.yaml"]).host, false);
+  assertEquals(started("attack", ["http://127.0.0.1:1/"]).host, false);
+  assertEquals(started("run", ["one.ts", "--max-memory-mb", "900"], 72).host, false);
 });
 
 Deno.test("the early start loads no npm package before the isolate spawns", async () => {

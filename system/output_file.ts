@@ -144,7 +144,8 @@ export async function writeTextAtomic(path: string, text: string): Promise<void>
       crypto.randomUUID().slice(0, 8)
     }.tmp`;
     await Deno.writeTextFile(tmp, text);
-    await Deno.rename(tmp, real);
+    // On this thread: a rename under way could land after a second Ctrl-C's `writeTextAtomicSync`.
+    Deno.renameSync(tmp, real);
   } catch (err) {
     if (tmp) await Deno.remove(tmp).catch(() => {});
     throw new WriteError(path, osErrorText(err), { cause: err });

@@ -132,6 +132,23 @@ Deno.test("a load worker loads a protocol's connections, flows or a script only 
   assertEquals(loaded.includes(new URL("runner/http/h1/connection.ts", ROOT).href), true);
 });
 
+Deno.test("a script host's isolate loads nothing that reads a run's inputs before they arrive", async () => {
+  // It may start before the command knows the run (cli/early_start.ts): these read k6's flags and the -e
+  // variables as they load, so they load with the script, after its import request brought the inputs.
+  const loaded = await staticImports(ROOT, "runner/script/host/hooks_worker.ts");
+  const late = [
+    "runner/script/k6/runtime.ts",
+    "runner/script/k6/points_out.ts",
+    "runner/script/k6/http_debug.ts",
+  ];
+  assertEquals(late.filter((file) => loaded.includes(new URL(file, ROOT).href)), []);
+  // The rule has something to hold: the k6 runtime reads them where the host imports it.
+  assertEquals(
+    (await staticImports(ROOT, "runner/script/k6/http.ts")).some((s) => s.endsWith("k6/runtime.ts")),
+    true,
+  );
+});
+
 Deno.test("a load worker and attack load hdr-histogram-js's parts, not its index", async () => {
   // The index also builds the library's WebAssembly histogram and an ICU number format (its log writer's):
   // tens of ms of every process's start.

@@ -169,19 +169,20 @@ async function finishLocustRun(
 /** The output folder, checked before any load: not over the experiment file (2), writable (5). */
 async function checkedOutDir(args: RunArgs, plan: Plan): Promise<string> {
   const outDir = args.outDir ?? `out/${plan.experiment.name}`;
-  const clash = outputClobbersInput(
-    [
-      ["--out-dir", `${outDir}/results.json`],
-      ["--out-dir", `${outDir}/report.html`],
-      ...ciFilesToProbe(args),
-    ],
-    [["the experiment file", args.source.startsWith("preset:") ? undefined : args.source]],
-  );
+  const outputs: Array<[string, string | undefined]> = [
+    ["--out-dir", `${outDir}/results.json`],
+    ["--out-dir", `${outDir}/report.html`],
+    ...ciFilesToProbe(args),
+  ];
+  const clash = outputClobbersInput(outputs, [
+    ["the experiment file", args.source.startsWith("preset:") ? undefined : args.source],
+  ]);
   if (clash) throw new UsageError(clash);
   await assertWritable(outDir).catch((err) => {
     throw new OutputError(`--out-dir ${outDir}: ${osErrorText(err)}; give a writable folder`, { cause: err });
   });
-  await assertOutputsWritable(plan, ciFilesToProbe(args));
+  // The run's own files too: their first write goes out beside the first run's load, not before it.
+  await assertOutputsWritable(plan, outputs);
   return outDir;
 }
 

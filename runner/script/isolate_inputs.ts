@@ -1,14 +1,12 @@
 /**
  * @module
  * What a run hands its script's isolates (k6's flags, Locust's selection, the `-e` variables), given to each
- * isolate as it starts; never in the process's environment, which every run and child of it shares.
+ * with its first request, before it imports the script (an isolate may start before they are known); never in
+ * the process's environment, which every run and child of it shares.
  */
-import { workerData } from "node:worker_threads";
-
 /** The run's in loadlab's isolate, else the isolate's own; `vars`: `-e NAME=VALUE`, over the environment. */
 export const inputs: { k6: Record<string, unknown>; locust?: object; vars?: Record<string, string> } = {
   k6: {},
-  ...workerData?.inputs,
 };
 
 /** Adds `more` to the inputs, k6's flags merged; `fresh`: they start with it (a run's, or an isolate's). */

@@ -27,6 +27,8 @@ export class ExperimentOutput {
   /** `--no-redact`: written as they are, secrets included. */
   readonly keepSecrets: boolean;
   readonly #reserve = new DescriptorReserve();
+  /** The write under way (its failure told its own caller): the next one starts once it is done. */
+  #writing: Promise<void> = Promise.resolve();
 
   private constructor(outDir: string, results: ResultsFile, render: RenderReport, keepSecrets: boolean) {
     this.resultsPath = `${outDir}/results.json`;
@@ -95,16 +97,20 @@ export class ExperimentOutput {
     await this.write();
   }
 
-  /** Writes both files, each replacing its copy once whole; throws `OutputError` naming the failed one. */
-  async write(): Promise<void> {
+  /** Writes both files after any write under way, each whole; throws `OutputError` naming the failed one. */
+  write(): Promise<void> {
     const keepSecrets = this.keepSecrets;
-    await this.#reserve.around(async () => {
-      await written(
-        this.resultsPath,
-        () => writeResultsFile(this.resultsPath, this.results, { keepSecrets }),
-      );
-      await written(this.reportPath, () => writeTextAtomic(this.reportPath, this.render(this.results)));
-    });
+    const next = this.#writing.then(() =>
+      this.#reserve.around(async () => {
+        await written(
+          this.resultsPath,
+          () => writeResultsFile(this.resultsPath, this.results, { keepSecrets }),
+        );
+        await written(this.reportPath, () => writeTextAtomic(this.reportPath, this.render(this.results)));
+      })
+    );
+    this.#writing = next.catch(() => {});
+    return next;
   }
 
   /** Writes both files synchronously, for a second Ctrl-C or SIGTERM before loadlab quits. */

@@ -10,23 +10,23 @@ import { MAX_EXPERIMENT_FILE_BYTES } from "../../../validation/input_limits.ts";
 import { errorText, hookSettled, importScript, scriptErrorMessage, type ScriptModule } from "../module.ts";
 import type { HostReply, HostRequest } from "./host.ts";
 import { cloneBytes } from "./clone_bytes.ts";
-import { flushMetrics, madeMetrics } from "../k6/metrics.ts";
 import { expectedStatuses } from "../../stats/recorder.ts";
-import { takeHookRequests } from "../k6/http.ts";
 import { givenRunTags, setRunTags } from "../k6/tags.ts";
-import { enterHooks } from "../k6/execution.ts";
 import { isolateFlags } from "../k6/isolate_flags.ts";
 import { setupDataOf } from "../k6/data.ts";
 import { restoreWorkerNames, routeHooks, takeMainChannel } from "../worker_scope.ts";
 import { guardScriptConsole } from "../sessions/names.ts";
+import { passInputs } from "../isolate_inputs.ts";
 
 restoreWorkerNames();
-// setup() and teardown() read loadlab's environment (hooks.ts).
-guardScriptConsole();
 // Taken before the script loads: its own posts refuse (worker_scope.ts).
 const post = takeMainChannel<HostReply>();
 let module: ScriptModule | null = null;
 let path = "";
+/** k6's HTTP and metrics, whose runtime reads the run's inputs as it loads: imported once they are in. */
+let k6Http: typeof import("../k6/http.ts") | undefined;
+let k6Metrics: typeof import("../k6/metrics.ts") | undefined;
+const takeHookRequests = (hook: string) => k6Http?.takeHookRequests(hook) ?? [];
 
 self.onmessage = async (event: MessageEvent<HostRequest>) => {
   const msg = event.data;
@@ -34,9 +34,16 @@ self.onmessage = async (event: MessageEvent<HostRequest>) => {
   try {
     if (msg.type === "import") {
       path = msg.path;
+      // The run's inputs, as the isolate may have started before they were known (cli/early_start.ts).
+      passInputs(msg.inputs, true);
+      // setup() and teardown() read loadlab's environment (hooks.ts).
+      guardScriptConsole();
+      k6Http = await import("../k6/http.ts");
+      k6Metrics = await import("../k6/metrics.ts");
+      const execution = await import("../k6/execution.ts");
       if (msg.routes !== undefined && Object.keys(msg.routes).length > 0) routeHooks(msg.routes);
       module = await importScript(path);
-      enterHooks();
+      execution.enterHooks();
       // As k6 tags every sample: setup() and teardown()'s requests carry the run's tags too.
       setRunTags(givenRunTags(module.options ?? {}));
       post({
@@ -45,7 +52,7 @@ self.onmessage = async (event: MessageEvent<HostRequest>) => {
         summary: typeof (await import(pathToFileURL(path).href)).handleSummary === "function",
         teardown: module.teardown !== null,
         options: plainOptions(module.options),
-        metrics: madeMetrics(),
+        metrics: k6Metrics.madeMetrics(),
         expectedStatuses,
       });
     } else if (msg.type === "setup") {
@@ -73,7 +80,7 @@ self.onmessage = async (event: MessageEvent<HostRequest>) => {
 
 /** What hook `phase` sent; the metrics it added go to the main isolate first, as a VU's do. */
 function sentBy(phase: string) {
-  flushMetrics();
+  k6Metrics?.flushMetrics();
   return takeHookRequests(phase);
 }
 

@@ -9,6 +9,7 @@ import { Worker as NodeWorker } from "node:worker_threads";
 import {
   cutPastMemoryLimit,
   type MemoryCut,
+  memoryLimitMbBesideRuns,
   reachedHeapCap,
   scriptHeapCapMb,
 } from "../../worker/memory_limit.ts";
@@ -18,10 +19,40 @@ import { inputs } from "../isolate_inputs.ts";
 const SCRIPT_HOST_NAME = "loadlab-script-host";
 /** Each script's exports as this process imported it, and the memory limit its top level ran under. */
 const imported = new Map<string, { exports: ScriptExports; limitMb: number }>();
+/** The isolate `startEarlyHost` began, until the first host takes it; `readyMs` once it has loaded. */
+type EarlyHost = { worker: NodeWorker; limitMb: number; readyMs: number | null; exited: boolean };
+let early: EarlyHost | null = null;
+
+function spawnHost(memoryLimitMb: number): NodeWorker {
+  return new NodeWorker(new URL("./hooks_worker.ts", import.meta.url), {
+    name: SCRIPT_HOST_NAME,
+    resourceLimits: { maxOldGenerationSizeMb: scriptHeapCapMb(memoryLimitMb) },
+  });
+}
+
+/** Starts a host isolate before the command has read its script (cli/early_start.ts); the first takes it. */
+export function startEarlyHost(): void {
+  const limitMb = memoryLimitMbBesideRuns();
+  const started: EarlyHost = early = { worker: spawnHost(limitMb), limitMb, readyMs: null, exited: false };
+  const { worker } = started;
+  worker.unref();
+  worker.once("message", () => started.readyMs = performance.now());
+  // An isolate that failed to load ends: the first host then starts its own.
+  worker.on("error", () => {}).once("exit", () => started.exited = true);
+}
+
+/** The early isolate when it has this limit and lives, else null (an early one of another is ended). */
+export function takeEarlyHost(memoryLimitMb: number): EarlyHost | null {
+  const taken = early?.limitMb === memoryLimitMb && !early.exited ? early : null;
+  if (early !== null && taken === null) early.worker.terminate().catch(() => {});
+  early = null;
+  taken?.worker.removeAllListeners().ref();
+  return taken;
+}
 
 export type HostRequest =
   /** `routes`: where the script's fetches to an origin named there go. */
-  | { type: "import"; path: string; routes?: Readonly<Record<string, string>> }
+  | { type: "import"; path: string; inputs: typeof inputs; routes?: Readonly<Record<string, string>> }
   | { type: "setup"; limitMb: number; copies: number }
   | { type: "teardown"; data: unknown }
   /** A k6 script's `handleSummary(data)`: its answer. */
@@ -83,11 +114,9 @@ export class ScriptHost {
 
   private constructor(memoryLimitMb: number) {
     this.#memoryLimitMb = memoryLimitMb;
-    this.#worker = new NodeWorker(new URL("./hooks_worker.ts", import.meta.url), {
-      name: SCRIPT_HOST_NAME,
-      workerData: { inputs },
-      resourceLimits: { maxOldGenerationSizeMb: scriptHeapCapMb(memoryLimitMb) },
-    });
+    const taken = takeEarlyHost(memoryLimitMb);
+    this.#answeredMs = taken?.readyMs ?? null;
+    this.#worker = taken?.worker ?? spawnHost(memoryLimitMb);
     this.#worker.on("message", (reply: HostReply) => {
       // "ready" (the isolate has loaded) and "pong" say its event loop turns; the step goes on.
       if (reply.type === "ready" || reply.type === "pong") this.#answeredMs = performance.now();
@@ -113,7 +142,7 @@ export class ScriptHost {
     routes?: Readonly<Record<string, string>>,
   ): Promise<{ host: ScriptHost; exports: ScriptExports } | { host: null; outcome: HostOutcome }> {
     const host = new ScriptHost(memoryLimitMb);
-    const outcome = await host.call({ type: "import", path, routes }, timeoutMs, signal);
+    const outcome = await host.call({ type: "import", path, inputs, routes }, timeoutMs, signal);
     if (outcome.kind !== "done") {
       host.close();
       return { host: null, outcome };
