@@ -23,14 +23,26 @@ for (const stdio of [Deno.stdout, Deno.stderr]) {
 
 let last: Promise<unknown> = Promise.resolve();
 
-/** `loadlab args` in this process: its exit code and what it printed (a throw: code 1, said on stderr). */
-export function loadlabInProcess(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const call = last.then(() => callMain(args));
+/** A command's own entry point (`runAttackCommand`), called with the arguments after the command's name. */
+export type Command = (argv: string[]) => Promise<number>;
+
+/**
+ * `loadlab args` in this process: its exit code and what it printed (a throw: code 1, said on stderr).
+ * `command`, when given, is called in main()'s place, without the load isolate main() starts early.
+ */
+export function loadlabInProcess(
+  args: string[],
+  command?: Command,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const call = last.then(() => callMain(args, command));
   last = call.catch(() => {});
   return call;
 }
 
-async function callMain(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+async function callMain(
+  args: string[],
+  command?: Command,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const { main } = await import("../main.ts");
   const { takeEarlyWorker } = await import("../runner/worker/load_worker.ts");
   const out: { stdout: string[]; stderr: string[] } = caught = { stdout: [], stderr: [] };
@@ -41,7 +53,7 @@ async function callMain(args: string[]): Promise<{ code: number; stdout: string;
     const late = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error("main() did not return in 300 s")), 300_000);
     });
-    code = await Promise.race([main(args), late]);
+    code = await Promise.race([command ? command(args.slice(1)) : main(args), late]);
   } catch (err) {
     out.stderr.push(`uncaught: ${err}\n`);
   } finally {
