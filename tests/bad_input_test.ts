@@ -14,14 +14,14 @@
  * have created their output folder (it is made, and target logs written into it, only after every
  * check passed, right before the first target starts); and no process carrying the case's
  * LOADLAB_RUN_ID is left (for the cases run as processes). `serve` and `site` would block until Ctrl-C, so
- * exiting 2 at all shows they never served. Most cases call main.ts's main() (or the command main() calls)
- * in this process, one at a time with the console caught (tests/in_process.ts); a few of each kind run as
- * `loadlab` processes in parallel batches of 8 (each a `deno run` start-up, mostly waiting), beside them.
+ * exiting 2 at all shows they never served. Most cases call main.ts's main() in this process (`rejected`:
+ * without its early load isolate), one at a time with the console caught (tests/in_process.ts); a few of
+ * each kind run as `loadlab` processes in parallel batches of 8 (each a `deno run` start-up), beside them.
  * The cases are data: tests/bad_input_attack.ts and tests/bad_input_cases.ts (the commands) and
  * tests/bad_input_fields.ts (experiment files) and tests/bad_input_scripts.ts (scripts), on the shapes of
  * tests/bad_input_shapes.ts.
  */
-import { type Command, loadlabInProcess } from "./in_process.ts";
+import { loadlabInProcess } from "./in_process.ts";
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { markedProcesses } from "./marked_processes.ts";
 import { ATTACK } from "./bad_input_attack.ts";
@@ -29,9 +29,6 @@ import { OTHERS, RUN_FLAGS } from "./bad_input_cases.ts";
 import { BASE, type Case, type Ctx } from "./bad_input_shapes.ts";
 import { FIELDS } from "./bad_input_fields.ts";
 import { SCRIPTS } from "./bad_input_scripts.ts";
-import { runAttackCommand } from "../cli/attack/command.ts";
-import { runGhzCommand } from "../cli/ghz/command.ts";
-import { runRunCommand } from "../cli/run/command.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 
@@ -62,17 +59,6 @@ async function inChild(args: string[], c: Case, ctx: Ctx, runId: string): Promis
   return { code: out.code, stderr: new TextDecoder().decode(out.stderr) };
 }
 
-/**
- * The commands main() starts a load isolate for before it calls them (to load beside the planning): in
- * process they are called as main() calls them, without it, since no bad input takes it (about 165 ms of
- * CPU a case). The child cases go through main.ts, isolate and all.
- */
-const WITHOUT_EARLY_ISOLATE: Record<string, Command> = {
-  attack: runAttackCommand,
-  ghz: runGhzCommand,
-  run: runRunCommand,
-};
-
 async function runCase(c: Case, ctx: Ctx, i: number, child: boolean): Promise<void> {
   const outDir = `${ctx.dir}/out-${i}`;
   let args = c.args?.(ctx) ?? [];
@@ -82,9 +68,7 @@ async function runCase(c: Case, ctx: Ctx, i: number, child: boolean): Promise<vo
     args = ["run", file, "--out-dir", outDir, ...(c.runFlags ?? [])];
   }
   const runId = `bad-input-${Deno.pid}-${i}`;
-  const out = child
-    ? await inChild(args, c, ctx, runId)
-    : await loadlabInProcess(args, WITHOUT_EARLY_ISOLATE[args[0]]);
+  const out = child ? await inChild(args, c, ctx, runId) : await loadlabInProcess(args, { rejected: true });
   const lines = out.stderr.split("\n").filter((l) => l.trim() !== "");
   const what = `${c.name} (${args.join(" ")}${child ? "" : ", in process"}):\n${out.stderr}`;
   assertEquals(out.code, c.code ?? 2, what);
