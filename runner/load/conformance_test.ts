@@ -475,7 +475,12 @@ function suite(transport: typeof TRANSPORTS[number], tls?: TlsVariant, protocol:
       );
       ok(clock.sinceStartMs() < 5_000, `the run ended: ${clock.sinceStartMs().toFixed(0)} ms`);
       assertEquals(r.requests, 0);
-      ok((r.errors.connect ?? 0) > 0, JSON.stringify(r.errors));
+      // A busy machine can end it with no error counted: the message says what the run did instead.
+      const { errors, connects, lateSends, droppedSends, durationSec } = r;
+      ok(
+        (errors.connect ?? 0) > 0,
+        JSON.stringify({ errors, connects, lateSends, droppedSends, durationSec }),
+      );
       const messages = Object.keys(r.errorMessages.connect ?? {});
       // Each says why: a SYN the full accept queue dropped (epoll asks the kernel), or still under way.
       ok(messages.length > 0, JSON.stringify(r.errorMessages));
