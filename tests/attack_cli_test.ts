@@ -120,7 +120,7 @@ Deno.test("bad input exits 2 with one line naming the problem, before any load",
   const t = countingTarget();
   try {
     for (const [args, pattern] of badInputs) {
-      const r = await loadlabInProcess(["attack", t.url, ...args]);
+      const r = await loadlabInProcess(["attack", t.url, ...args], { rejected: true });
       assertEquals(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
       const lines = r.stderr.trim().split("\n");
       assertEquals(lines.length, 1, `one line for ${args.join(" ")}: ${r.stderr}`);

@@ -105,7 +105,7 @@ Deno.test("attack --data-file: an unknown name, an empty or unreadable file, an 
       [[url, "--data-file", `${dir}/ids.csv`, "-p", "4"], "-p: a load with data sends one request per row"],
     ];
     for (const [args, expected] of cases) {
-      const r = await loadlabInProcess(["attack", ...args, "-n", "1"]);
+      const r = await loadlabInProcess(["attack", ...args, "-n", "1"], { rejected: true });
       assertEquals(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
       ok(r.stderr.includes(expected), `${args.join(" ")}: ${r.stderr}`);
     }

@@ -14,11 +14,12 @@
  * have created their output folder (it is made, and target logs written into it, only after every
  * check passed, right before the first target starts); and no process carrying the case's
  * LOADLAB_RUN_ID is left (for the cases run as processes). `serve` and `site` would block until Ctrl-C, so
- * exiting 2 at all shows they never served. Most cases call main.ts's main() in this process, one at a
- * time with the console caught (tests/in_process.ts); a few of each kind run as `loadlab` processes in
- * parallel batches of 8 (each a `deno run` start-up, mostly waiting), beside them. The cases are data:
- * tests/bad_input_attack.ts and tests/bad_input_cases.ts (the commands) and tests/bad_input_fields.ts
- * (experiment files) and tests/bad_input_scripts.ts (scripts), on the shapes of tests/bad_input_shapes.ts.
+ * exiting 2 at all shows they never served. Most cases call main.ts's main() in this process (`rejected`:
+ * without its early load isolate), one at a time with the console caught (tests/in_process.ts); a few of
+ * each kind run as `loadlab` processes in parallel batches of 8 (each a `deno run` start-up), beside them.
+ * The cases are data: tests/bad_input_attack.ts and tests/bad_input_cases.ts (the commands) and
+ * tests/bad_input_fields.ts (experiment files) and tests/bad_input_scripts.ts (scripts), on the shapes of
+ * tests/bad_input_shapes.ts.
  */
 import { loadlabInProcess } from "./in_process.ts";
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
@@ -67,7 +68,7 @@ async function runCase(c: Case, ctx: Ctx, i: number, child: boolean): Promise<vo
     args = ["run", file, "--out-dir", outDir, ...(c.runFlags ?? [])];
   }
   const runId = `bad-input-${Deno.pid}-${i}`;
-  const out = child ? await inChild(args, c, ctx, runId) : await loadlabInProcess(args);
+  const out = child ? await inChild(args, c, ctx, runId) : await loadlabInProcess(args, { rejected: true });
   const lines = out.stderr.split("\n").filter((l) => l.trim() !== "");
   const what = `${c.name} (${args.join(" ")}${child ? "" : ", in process"}):\n${out.stderr}`;
   assertEquals(out.code, c.code ?? 2, what);

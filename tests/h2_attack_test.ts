@@ -137,11 +137,16 @@ pool.test("h2 options: bad values are exit 2 naming the flag, before any load", 
     [["--h2", "--h2-window", "100"], /--h2-window/],
   ];
   for (const [args, expected] of cases) {
-    const r = await loadlabInProcess(["attack", "http://127.0.0.1:9/", "-n", "5", ...args]);
+    const r = await loadlabInProcess(["attack", "http://127.0.0.1:9/", "-n", "5", ...args], {
+      rejected: true,
+    });
     assertEquals(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
     ok(expected.test(r.stderr), r.stderr);
   }
-  const h2c = await loadlabInProcess(["attack", "https://127.0.0.1:9/", "-n", "5", "--protocol", "h2c"]);
+  const h2c = await loadlabInProcess(
+    ["attack", "https://127.0.0.1:9/", "-n", "5", "--protocol", "h2c"],
+    { rejected: true },
+  );
   assertEquals(h2c.code, 2, h2c.stderr);
   ok(/--protocol: h2c is cleartext/.test(h2c.stderr), h2c.stderr);
 });

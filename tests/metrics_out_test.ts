@@ -312,7 +312,7 @@ pool.test("bad --out values are exit 2 with one line naming the flag and the fix
   );
   cases.push([["run", `${dir}/bad.yaml`], "did you mean otlp?"]);
   for (const [args, expected] of cases) {
-    const r = await loadlabInProcess(args);
+    const r = await loadlabInProcess(args, { rejected: true });
     assertEquals(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
     const lines = r.stderr.trim().split("\n");
     assertEquals(lines.length, 1, r.stderr);
@@ -323,7 +323,7 @@ pool.test("bad --out values are exit 2 with one line naming the flag and the fix
 
 pool.test("a bad --out value never prints its password, with or without a scheme", async () => {
   for (const value of ["otlp=user:s3cretpw@127.0.0.1:4318", "otlp=ftp://user:s3cretpw@127.0.0.1/"]) {
-    const r = await loadlabInProcess(["attack", "http://127.0.0.1:1/", "--out", value]);
+    const r = await loadlabInProcess(["attack", "http://127.0.0.1:1/", "--out", value], { rejected: true });
     assertEquals(r.code, 2, r.stderr);
     ok(!`${r.stdout}${r.stderr}`.includes("s3cretpw"), r.stderr);
     ok(/^loadlab attack: --out otlp=(ftp:\/\/)?user:\[redacted [^\n]+\n$/.test(r.stderr), r.stderr);
@@ -351,7 +351,7 @@ pool.test("the same metrics output given twice is exit 2 (every point would reac
   ];
   try {
     for (const [args, expected] of cases) {
-      const r = await loadlabInProcess(args);
+      const r = await loadlabInProcess(args, { rejected: true });
       assertEquals(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
       assertEquals(r.stderr.trim().split("\n").length, 1, r.stderr);
       ok(expected.test(r.stderr), r.stderr);

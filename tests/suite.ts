@@ -15,8 +15,9 @@
  * it, two at a time, the end-to-end files named below (in one pass, Deno would start them, at the least
  * depth, last); the arguments after it go to `deno test`.
  *
- * Every test file is type-checked once, in one `deno check`, and the passes run unchecked: a pass that
- * checks its own files checks again the modules an earlier pass checked (10 s of CPU on a cold cache).
+ * Every test file is type-checked once, in one `deno check` beside the first pass (its output printed
+ * after that pass), and the passes run unchecked: a pass that checks its own files checks again the
+ * modules an earlier pass checked (10 s of CPU on a cold cache).
  *
  * Test files of a parallel pass share one process's environment: Deno's cache is pinned (`DENO_DIR`), so
  * a test that points `XDG_CACHE_HOME` at a folder of its own moves only loadlab's cache, and the `deno`
@@ -125,7 +126,9 @@ async function quick(denoTestArgs: string[]): Promise<boolean> {
     `test:quick: ${unit.length} unit and ${endToEnd.length} end-to-end of ${all.length} test files, ~3 min`,
   );
   const test = (files: string[]) => ["test", "-A", "--no-check", "--parallel", ...denoTestArgs, ...files];
-  return await deno(["check", ...unit, ...endToEnd]) && await besideHeld(test(unit), test(endToEnd));
+  const check = held(["check", ...unit, ...endToEnd]);
+  const passed = await besideHeld(test(unit), test(endToEnd));
+  return printed(await check) && passed;
 }
 
 async function whole(denoTestArgs: string[]): Promise<boolean> {
@@ -138,7 +141,9 @@ async function whole(denoTestArgs: string[]): Promise<boolean> {
   );
   const test = (args: string[]) => ["test", "-A", "--no-check", ...denoTestArgs, ...args];
   console.error(`test: ${all.length} test files, ~22 min on 2 idle cores (test:quick for the edit loop)`);
-  const passed = await deno(["check", ...all]) && await deno(test(["--parallel", ...parallel])) &&
+  const check = held(["check", ...all]);
+  const pass = await deno(test(["--parallel", ...parallel]));
+  const passed = printed(await check) && pass &&
     await besideHeld(test(studies), test(timing), test(["--parallel", ...BESIDE_STUDIES])) &&
     await deno(test(ALONE));
   return await deno(["test", "-A", "--no-check", NO_ORPHANS]) && passed;
@@ -148,27 +153,31 @@ async function whole(denoTestArgs: string[]): Promise<boolean> {
  * Runs `live` and, at once, the `held` passes one after another (`BESIDE_JOBS` files at once in a parallel
  * one); their output is printed when all have ended.
  */
-async function besideHeld(live: string[], ...held: string[][]): Promise<boolean> {
-  const piped = { stdout: "piped", stderr: "piped" } as const;
-  const heldEnv = { ...env, DENO_JOBS: BESIDE_JOBS };
+async function besideHeld(live: string[], ...passes: string[][]): Promise<boolean> {
   const heldRuns = (async () => {
     const outs = [];
-    for (const args of held) {
-      outs.push(
-        await new Deno.Command(Deno.execPath(), { args, cwd: ROOT, env: heldEnv, ...piped }).output(),
-      );
-    }
+    for (const args of passes) outs.push(await held(args));
     return outs;
   })();
   const liveOk = await deno(live);
   let heldOk = true;
-  for (const out of await heldRuns) {
-    for (const [bytes, stream] of [[out.stdout, Deno.stdout], [out.stderr, Deno.stderr]] as const) {
-      for (let n = 0; n < bytes.length;) n += stream.writeSync(bytes.subarray(n));
-    }
-    heldOk &&= out.success;
-  }
+  for (const out of await heldRuns) heldOk = printed(out) && heldOk;
   return liveOk && heldOk;
+}
+
+/** `deno args` with its output held (`BESIDE_JOBS` files at once in a parallel pass). */
+function held(args: string[]): Promise<Deno.CommandOutput> {
+  const piped = { stdout: "piped", stderr: "piped" } as const;
+  const heldEnv = { ...env, DENO_JOBS: BESIDE_JOBS };
+  return new Deno.Command(Deno.execPath(), { args, cwd: ROOT, env: heldEnv, ...piped }).output();
+}
+
+/** Prints what a held command printed; whether it succeeded. */
+function printed(out: Deno.CommandOutput): boolean {
+  for (const [bytes, stream] of [[out.stdout, Deno.stdout], [out.stderr, Deno.stderr]] as const) {
+    for (let n = 0; n < bytes.length;) n += stream.writeSync(bytes.subarray(n));
+  }
+  return out.success;
 }
 
 const quickMode = Deno.args[0] === "--quick";

@@ -113,7 +113,7 @@ pool.test("https: bad TLS files are exit 2 before any load, naming the flag", as
       [["--connect-to", "nowhere"], /^loadlab attack: --connect-to: connectTo must be HOST:PORT/],
     ];
     for (const [args, expected] of cases) {
-      const r = await loadlabInProcess(["attack", url, "-n", "5", ...args]);
+      const r = await loadlabInProcess(["attack", url, "-n", "5", ...args], { rejected: true });
       assertEquals(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
       ok(expected.test(r.stderr.trim()), r.stderr);
     }

@@ -210,7 +210,7 @@ Deno.test("attack --h3: input it cannot honour is exit 2 naming the fix", async 
     [["--h2", url], /--h2 and --h3 exclude each other: keep one/],
   ];
   for (const [args, message] of cases) {
-    const r = await loadlabInProcess(["attack", "--h3", "-n", "1", ...args]);
+    const r = await loadlabInProcess(["attack", "--h3", "-n", "1", ...args], { rejected: true });
     assertEquals(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
     ok(message.test(r.stderr), `${args.join(" ")}: ${r.stderr}`);
     assertEquals(r.stderr.trim().split("\n").length, 1, r.stderr);
