@@ -52,8 +52,8 @@ function createBalancer(
       h2Connections[i]++;
       if (!(await relayH2(client, pools[i].hostname, pools[i].port))) pools[i].badGateways++;
     });
-  const forward = (client: BufferedConn, headEnd: number, req: MessageFramer) =>
-    onPicked((i) => (sent[i]++, exchange(client, headEnd, req, pools[i])));
+  const forward = (client: BufferedConn, headEnd: number) =>
+    onPicked((i) => (sent[i]++, exchange(client, headEnd, pools[i])));
   const stats = () =>
     plainAnswer(200, "OK", Object.fromEntries(sent.map((n, i) => [`instance${i + 1}`, n])), false);
   return {
@@ -74,7 +74,8 @@ function createBalancer(
   };
 }
 
-type Forward = (client: BufferedConn, headEnd: number, req: MessageFramer) => Promise<boolean>;
+/** Forwards the request whose head `client.head` framed, ending at `headEnd`; true: keep the client open. */
+type Forward = (client: BufferedConn, headEnd: number) => Promise<boolean>;
 
 /** Forwards requests of one client connection one at a time (or relays HTTP/2). */
 async function serveClient(
@@ -84,7 +85,7 @@ async function serveClient(
   relay: (client: BufferedConn) => Promise<void>,
   headTimeoutMs: number,
 ): Promise<void> {
-  const req = headFramer(true);
+  const req = client.head = headFramer(true);
   // Closing the socket ends the pending read; the loop below then ends through its catch.
   const arm = () => setTimeout(() => client.close(), headTimeoutMs);
   let headTimer: ReturnType<typeof setTimeout> | undefined = arm();
@@ -118,7 +119,7 @@ async function serveClient(
         if (!req.keepAlive) return;
         continue;
       }
-      if (!(await forward(client, headEnd, req))) return;
+      if (!(await forward(client, headEnd))) return;
     }
   } catch {
     /* a connection broke mid-message (or its head timed out): there is no one left to tell */

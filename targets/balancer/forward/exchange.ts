@@ -10,22 +10,21 @@ import { type MessageFramer, NEED_MORE, PARSE_ERROR } from "../../../http1/messa
 import { headFramer, MAX_HEAD_BYTES, parseHead } from "./http1.ts";
 import { FramingError, plainAnswer, relayMessage, tunnel } from "./relay.ts";
 
+/** A client's request head, framed: what it asks of the answer (HEAD, keep-alive) and how its body goes. */
+type Head = MessageFramer;
+
 /** The upstream closed the connection before sending a byte of the answer. */
 class ClosedBeforeAnswer extends Error {}
 
-/** Forwards the request head at client.buf[client.start, headEnd) and relays the answer; true: keep open. */
-export function exchange(client: BufferedConn, headEnd: number, req: MessageFramer, pool: UpstreamPool) {
+/** Forwards the request `client.head` framed at client.buf[client.start, headEnd); true: keep open. */
+export function exchange(client: BufferedConn, headEnd: number, pool: UpstreamPool) {
+  const req = client.head!;
   const inBuffer = req.framing === Framing.None ||
     (req.framing === Framing.Length && client.end - headEnd >= req.contentLength);
   return (inBuffer ? exchangeBuffered : exchangeStreamed)(client, headEnd, req, pool);
 }
 
-async function exchangeBuffered(
-  client: BufferedConn,
-  headEnd: number,
-  req: MessageFramer,
-  pool: UpstreamPool,
-) {
+async function exchangeBuffered(client: BufferedConn, headEnd: number, req: Head, pool: UpstreamPool) {
   const requestEnd = headEnd + (req.framing === Framing.Length ? req.contentLength : 0);
   const request = client.buf.subarray(client.start, requestEnd);
   let up = pool.takeIdle();
@@ -52,12 +51,7 @@ async function exchangeBuffered(
   }
 }
 
-async function exchangeStreamed(
-  client: BufferedConn,
-  headEnd: number,
-  req: MessageFramer,
-  pool: UpstreamPool,
-) {
+async function exchangeStreamed(client: BufferedConn, headEnd: number, req: Head, pool: UpstreamPool) {
   let up: BufferedConn | undefined;
   let bodySent = false;
   let sending: Promise<void> = Promise.resolve();
@@ -88,7 +82,7 @@ async function relayAnswer(
   client: BufferedConn,
   up: BufferedConn,
   headEnd: number,
-  req: MessageFramer,
+  req: Head,
   pool: UpstreamPool,
 ): Promise<boolean> {
   const answer = up.head!;
