@@ -12,13 +12,7 @@ import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/stric
 import { Framing, isInterim } from "../http1/body_framing.ts";
 import { NEED_MORE, PARSE_ERROR } from "../http1/message_framer.ts";
 import { ResponseParser } from "../runner/http/h1/response_parser.ts";
-import {
-  bodyFramer,
-  INCOMPLETE,
-  MALFORMED,
-  newHead,
-  parseResponseHead,
-} from "../targets/balancer/forward/http1.ts";
+import { bodyFramer, headFramer, parseHead } from "../targets/balancer/forward/http1.ts";
 import { serveBalancer } from "../targets/balancer/balancer.ts";
 import { RawClient, scriptedUpstream } from "./fixtures/balancer_testing.ts";
 import type { FramingCase } from "./framing_cases.ts";
@@ -66,12 +60,12 @@ export function balancer(c: FramingCase, bytes: Uint8Array, cuts: number[]): Out
   let read = 0;
   let avail = reads[read++];
   const more = () => read < reads.length ? (avail = reads[read++], true) : false;
-  const head = newHead();
+  const head = headFramer(false);
   let start = 0;
   for (;;) {
-    const end = parseResponseHead(bytes, start, avail, c.head ?? false, head);
-    if (end === MALFORMED) return { error: true };
-    if (end === INCOMPLETE) {
+    const end = parseHead(head, bytes, start, avail, c.head ?? false);
+    if (end === PARSE_ERROR) return { error: true };
+    if (end === NEED_MORE) {
       if (!more()) return { error: false, completed: false };
       continue;
     }
@@ -83,7 +77,7 @@ export function balancer(c: FramingCase, bytes: Uint8Array, cuts: number[]): Out
     completed: true,
     status: head.status,
     body,
-    keepAlive: !head.close,
+    keepAlive: head.keepAlive,
   });
   if (head.framing === Framing.None) return done(0);
   if (head.framing === Framing.UntilClose) return done(bytes.length - start);
@@ -126,11 +120,11 @@ export function checkCase(c: FramingCase): void {
 /** True when the balancer's framing refuses the wire's head (interim heads included): it must answer 502. */
 function headRefused(c: FramingCase): boolean {
   const bytes = latin1(c.wire);
-  const head = newHead();
+  const head = headFramer(false);
   for (let start = 0;;) {
-    const end = parseResponseHead(bytes, start, bytes.length, c.head ?? false, head);
-    if (end === MALFORMED) return true;
-    if (end === INCOMPLETE || !isInterim(head.status)) return false;
+    const end = parseHead(head, bytes, start, bytes.length, c.head ?? false);
+    if (end === PARSE_ERROR) return true;
+    if (end === NEED_MORE || !isInterim(head.status)) return false;
     start = end;
   }
 }

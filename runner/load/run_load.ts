@@ -4,11 +4,11 @@
  */
 import { httpFormOf, type WsRun, wsRunOf } from "../http/ws/run.ts";
 import { WS_DEFAULTS } from "../http/ws/config.ts";
-import type { ConnectionShared, LoadConnection } from "../http/load_connection.ts";
+import type { LoadConnection } from "../http/load_connection.ts";
 import { alpnOf, probeProtocol, protocolRowOf, PROTOCOLS } from "../http/protocols.ts";
 import { dialTarget } from "../http/transport/transport.ts";
 import { connectToOf } from "../http/tls/options.ts";
-import { chooseTransport, type ChosenTransport } from "../http/transport/choice.ts";
+import { chooseTransport } from "../http/transport/choice.ts";
 import { RequestMix } from "../http/request.ts";
 import { modelDef, poolSizeOf } from "./models/mod.ts";
 import { shareOf, stripeOf } from "./schedule.ts";
@@ -106,7 +106,19 @@ async function linkOf(opts: LoadRunOptions, wsUrl: URL, wsRun: WsRun | null) {
     const protocol = offer.settled ?? await probeProtocol(chosen, hostname, port, config.timeoutMs);
     // Each request's endpoint is fixed here, so a response is recorded under it by index.
     const endpoints = endpointTable(config).mix;
-    const shared = runSharedOf(opts, { hostname, port }, chosen, url, feeder, endpoints);
+    // The origin is set at start: until then (pre-connect) the recorder counts nothing.
+    const recorder = recorderOf(config);
+    if (opts.heartbeat !== undefined) recorder.markProgressIn(new Float64Array(opts.heartbeat));
+    const shared = sharedOf(config, chosen, {
+      hostname,
+      port,
+      recorder,
+      mix: new RequestMix(url, config.requestMix, opts.workerIndex * 7919, config.data?.columns, endpoints),
+      rows: config.flows === undefined && config.script === undefined ? feeder : null,
+      timeoutMs: config.timeoutMs,
+      connectTimeoutMs: config.connectTimeoutMs,
+      connectsBesideTraffic: chosen.kind !== "deno",
+    });
     const connections: LoadConnection[] = [];
     const idBase = opts.workerIndex * 1_000_000;
     const factory = await PROTOCOLS[protocolRowOf(wsUrl, protocol, config.grpc !== undefined)]({
@@ -137,29 +149,6 @@ async function linkOf(opts: LoadRunOptions, wsUrl: URL, wsRun: WsRun | null) {
     chosen.close();
     throw err;
   }
-}
-
-function runSharedOf(
-  opts: LoadRunOptions,
-  dial: { hostname: string; port: number },
-  chosen: ChosenTransport,
-  url: URL,
-  feeder: Feeder | null,
-  endpoints: readonly number[],
-): ConnectionShared {
-  const { config } = opts;
-  // The origin is set at start: until then (pre-connect) the recorder counts nothing.
-  const recorder = recorderOf(config);
-  if (opts.heartbeat !== undefined) recorder.markProgressIn(new Float64Array(opts.heartbeat));
-  return sharedOf(config, chosen, {
-    ...dial,
-    recorder,
-    mix: new RequestMix(url, config.requestMix, opts.workerIndex * 7919, config.data?.columns, endpoints),
-    rows: config.flows === undefined && config.script === undefined ? feeder : null,
-    timeoutMs: config.timeoutMs,
-    connectTimeoutMs: config.connectTimeoutMs,
-    connectsBesideTraffic: chosen.kind !== "deno",
-  });
 }
 
 /** Opens the pre-connect pool; the watchdog already runs, so a connect hangs no longer than the timeout. */

@@ -7,14 +7,8 @@ import { writeAll } from "../../system/write_all.ts";
 import { Framing } from "../../http1/body_framing.ts";
 import { BufferedConn, UpstreamPool } from "./forward/conn.ts";
 import { exchange } from "./forward/exchange.ts";
-import {
-  INCOMPLETE,
-  MALFORMED,
-  MAX_HEAD_BYTES,
-  type MessageHead,
-  newHead,
-  parseRequestHead,
-} from "./forward/http1.ts";
+import { type MessageFramer, NEED_MORE, PARSE_ERROR } from "../../http1/message_framer.ts";
+import { headFramer, MAX_HEAD_BYTES, parseHead } from "./forward/http1.ts";
 import { opensWithH2Preface, plainAnswer, relayH2 } from "./forward/relay.ts";
 import { type BalanceMode, STATS_PATH } from "../spec.ts";
 import { closeQuietly } from "../../system/descriptors.ts";
@@ -58,8 +52,8 @@ function createBalancer(
       h2Connections[i]++;
       if (!(await relayH2(client, pools[i].hostname, pools[i].port))) pools[i].badGateways++;
     });
-  const forward = (client: BufferedConn, headEnd: number, req: MessageHead) =>
-    onPicked((i) => (sent[i]++, exchange(client, headEnd, req, pools[i])));
+  const forward = (client: BufferedConn, headEnd: number) =>
+    onPicked((i) => (sent[i]++, exchange(client, headEnd, pools[i])));
   const stats = () =>
     plainAnswer(200, "OK", Object.fromEntries(sent.map((n, i) => [`instance${i + 1}`, n])), false);
   return {
@@ -80,7 +74,8 @@ function createBalancer(
   };
 }
 
-type Forward = (client: BufferedConn, headEnd: number, req: MessageHead) => Promise<boolean>;
+/** Forwards the request whose head `client.head` framed, ending at `headEnd`; true: keep the client open. */
+type Forward = (client: BufferedConn, headEnd: number) => Promise<boolean>;
 
 /** Forwards requests of one client connection one at a time (or relays HTTP/2). */
 async function serveClient(
@@ -90,7 +85,7 @@ async function serveClient(
   relay: (client: BufferedConn) => Promise<void>,
   headTimeoutMs: number,
 ): Promise<void> {
-  const req = newHead();
+  const req = client.head = headFramer(true);
   // Closing the socket ends the pending read; the loop below then ends through its catch.
   const arm = () => setTimeout(() => client.close(), headTimeoutMs);
   let headTimer: ReturnType<typeof setTimeout> | undefined = arm();
@@ -100,16 +95,16 @@ async function serveClient(
       return await relay(client);
     }
     for (;;) {
-      let headEnd = parseRequestHead(client.buf, client.start, client.end, req);
-      while (headEnd === INCOMPLETE) {
+      let headEnd = parseHead(req, client.buf, client.start, client.end);
+      while (headEnd === NEED_MORE) {
         if (headTimer === undefined && client.end > client.start) headTimer = arm();
         if (client.end - client.start >= MAX_HEAD_BYTES) {
           return await writeAll(client.conn, plainAnswer(431, "Request Header Fields Too Large", {}, true));
         }
         if (!(await client.fill())) return;
-        headEnd = parseRequestHead(client.buf, client.start, client.end, req);
+        headEnd = parseHead(req, client.buf, client.start, client.end);
       }
-      if (headEnd === MALFORMED) {
+      if (headEnd === PARSE_ERROR) {
         return await writeAll(
           client.conn,
           plainAnswer(400, "Bad Request", { error: `malformed request: ${req.error}` }, true),
@@ -117,14 +112,14 @@ async function serveClient(
       }
       clearTimeout(headTimer);
       headTimer = undefined;
-      client.start = req.headStart; // empty lines before a request line are not passed on
+      client.start += req.leadingBytes; // empty lines before a request line are not passed on
       if (isStatsRequest(client.buf, req)) {
         client.start = headEnd;
         await writeAll(client.conn, stats());
-        if (req.close) return;
+        if (!req.keepAlive) return;
         continue;
       }
-      if (!(await forward(client, headEnd, req))) return;
+      if (!(await forward(client, headEnd))) return;
     }
   } catch {
     /* a connection broke mid-message (or its head timed out): there is no one left to tell */
@@ -138,7 +133,7 @@ async function serveClient(
 const STATS_TARGET = new TextEncoder().encode(STATS_PATH);
 
 /** A body-less request for exactly the stats path (a query string is allowed). */
-function isStatsRequest(buf: Uint8Array, req: MessageHead): boolean {
+function isStatsRequest(buf: Uint8Array, req: MessageFramer): boolean {
   const length = req.targetEnd - req.targetStart;
   if (
     length < STATS_TARGET.length ||

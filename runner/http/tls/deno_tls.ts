@@ -67,28 +67,27 @@ export function tlsTransport(
   const insecure = options?.insecure ?? false;
   const useNode = insecure || material.cert !== undefined;
   let first: Negotiated | null = null;
-  const note = (info: Negotiated) => {
-    first ??= info;
-  };
+  const dial: TlsDial = { serverName, insecure, material, alpn, note: (info) => first ??= info };
   const resumeNote = options?.resume === false ? {} : { resumeNote: RESUME_UNAVAILABLE };
   const transport: Transport = useNode
-    ? (hostname, port, signal) =>
-      nodeConnect(hostname, port, signal, serverName, insecure, material, note, alpn)
-    : (hostname, port, signal) => denoConnect(hostname, port, signal, serverName, material, note, alpn);
+    ? (hostname, port, signal) => nodeConnect(dial, hostname, port, signal)
+    : (hostname, port, signal) => denoConnect(dial, hostname, port, signal);
   const info = () =>
     first === null ? null : { ...first, resume: false, handshakes: null, resumed: null, ...resumeNote };
   return { transport, client: useNode ? "node:tls" : "deno", info };
 }
 
-async function denoConnect(
-  hostname: string,
-  port: number,
-  signal: AbortSignal,
-  serverName: string,
-  material: TlsMaterial,
-  note: (info: Negotiated) => void,
-  alpn: readonly string[],
-): Promise<TlsTransportConn> {
+/** What every handshake of a TLS transport uses, and `note`, told what each negotiated. */
+interface TlsDial {
+  serverName: string;
+  insecure: boolean;
+  material: TlsMaterial;
+  alpn: readonly string[];
+  note(info: Negotiated): void;
+}
+
+async function denoConnect(dial: TlsDial, hostname: string, port: number, signal: AbortSignal) {
+  const { serverName, material, note, alpn } = dial;
   const tcp = await Deno.connect({ hostname, port, transport: "tcp", signal });
   tcp.setNoDelay(true);
   const startMs = performance.now();
@@ -114,17 +113,9 @@ async function denoConnect(
   return Object.assign(tls, { tlsMs: performance.now() - startMs });
 }
 
-function nodeConnect(
-  hostname: string,
-  port: number,
-  signal: AbortSignal,
-  serverName: string,
-  insecure: boolean,
-  material: TlsMaterial,
-  note: (info: Negotiated) => void,
-  alpn: readonly string[],
-): Promise<TlsTransportConn> {
-  return new Promise((resolve, reject) => {
+function nodeConnect(dial: TlsDial, hostname: string, port: number, signal: AbortSignal) {
+  const { serverName, insecure, material, note, alpn } = dial;
+  return new Promise<TlsTransportConn>((resolve, reject) => {
     let startMs = performance.now();
     const socket = nodeTls.connect({
       host: hostname,

@@ -22,18 +22,12 @@ export function wsRunOf(url: URL, config: WsConfig) {
   );
   const opcode = config.binary ? OP_BINARY : OP_TEXT;
   return {
+    ...config,
     messages: payloads.map((p) => new MessageTemplate(opcode, p, config.fragmentBytes)),
-    /** Whether permessage-deflate is offered; the same messages compressed, for connections that agreed. */
-    deflate: config.deflate,
+    /** With permessage-deflate offered, the same messages compressed, for connections that agreed. */
     deflatedMessages: config.deflate
       ? payloads.map((p) => new MessageTemplate(opcode, p, config.fragmentBytes, true))
       : [],
-    match: config.match,
-    protocols: config.protocols,
-    maxMessageBytes: config.maxMessageBytes,
-    messagesPerConnection: config.messagesPerConnection,
-    pingIntervalMs: config.pingIntervalMs,
-    thinkAfterMs: config.thinkAfterMs,
     keys: new MaskKeys(),
     stats: new WsStats(),
     /** What the worker's connections may hold together in messages in progress (ws/buffer_budget.ts). */

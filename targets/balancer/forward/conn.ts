@@ -4,7 +4,7 @@
  * keep-alive connections per upstream. HOT PATH: no copies, no strings.
  */
 import type { MessageFramer } from "../../../http1/message_framer.ts";
-import { MAX_HEAD_BYTES, type MessageHead } from "./http1.ts";
+import { MAX_HEAD_BYTES } from "./http1.ts";
 import { closeQuietly } from "../../../system/descriptors.ts";
 
 /** A connection's first read buffer; it grows (to MAX_HEAD_BYTES) only when a head does not fit. */
@@ -16,8 +16,8 @@ export class BufferedConn {
   buf = new Uint8Array(BUFFER_BYTES);
   start = 0;
   end = 0;
-  /** Reused for every message. */
-  head: MessageHead | null = null;
+  /** Frames every head read on it (http1.ts `headFramer`). */
+  head: MessageFramer | null = null;
   /** Finds where a chunked body ends, across reads (forward_relay.ts). */
   chunked: MessageFramer | null = null;
   /** Bytes passed on by the relay so far: `fill` moves bytes, so `start` cannot tell. */

@@ -6,27 +6,25 @@
 import { writeAll } from "../../../system/write_all.ts";
 import { Framing, isInterim } from "../../../http1/body_framing.ts";
 import type { BufferedConn, UpstreamPool } from "./conn.ts";
-import {
-  INCOMPLETE,
-  MALFORMED,
-  MAX_HEAD_BYTES,
-  type MessageHead,
-  newHead,
-  parseResponseHead,
-} from "./http1.ts";
+import { type MessageFramer, NEED_MORE, PARSE_ERROR } from "../../../http1/message_framer.ts";
+import { headFramer, MAX_HEAD_BYTES, parseHead } from "./http1.ts";
 import { FramingError, plainAnswer, relayMessage, tunnel } from "./relay.ts";
+
+/** A client's request head, framed: what it asks of the answer (HEAD, keep-alive) and how its body goes. */
+type Head = MessageFramer;
 
 /** The upstream closed the connection before sending a byte of the answer. */
 class ClosedBeforeAnswer extends Error {}
 
-/** Forwards the request head at client.buf[client.start, headEnd) and relays the answer; true: keep open. */
-export function exchange(client: BufferedConn, headEnd: number, req: MessageHead, pool: UpstreamPool) {
+/** Forwards the request `client.head` framed at client.buf[client.start, headEnd); true: keep open. */
+export function exchange(client: BufferedConn, headEnd: number, pool: UpstreamPool) {
+  const req = client.head!;
   const inBuffer = req.framing === Framing.None ||
     (req.framing === Framing.Length && client.end - headEnd >= req.contentLength);
   return (inBuffer ? exchangeBuffered : exchangeStreamed)(client, headEnd, req, pool);
 }
 
-async function exchangeBuffered(client: BufferedConn, headEnd: number, req: MessageHead, pool: UpstreamPool) {
+async function exchangeBuffered(client: BufferedConn, headEnd: number, req: Head, pool: UpstreamPool) {
   const requestEnd = headEnd + (req.framing === Framing.Length ? req.contentLength : 0);
   const request = client.buf.subarray(client.start, requestEnd);
   let up = pool.takeIdle();
@@ -36,7 +34,7 @@ async function exchangeBuffered(client: BufferedConn, headEnd: number, req: Mess
     try {
       up ??= await pool.connect();
       await writeAll(up.conn, request);
-      answerHeadEnd = await readAnswerHead(up, req.head);
+      answerHeadEnd = await readAnswerHead(up, req.headMethod);
     } catch (err) {
       up?.close();
       // A pooled connection the upstream had closed: nothing was answered, so sending again is safe.
@@ -45,15 +43,15 @@ async function exchangeBuffered(client: BufferedConn, headEnd: number, req: Mess
         continue;
       }
       client.start = requestEnd;
-      await writeAll(client.conn, badGateway(pool, err, req.close));
-      return !req.close;
+      await writeAll(client.conn, badGateway(pool, err, !req.keepAlive));
+      return req.keepAlive;
     }
     client.start = requestEnd;
     return await relayAnswer(client, up, answerHeadEnd, req, pool);
   }
 }
 
-async function exchangeStreamed(client: BufferedConn, headEnd: number, req: MessageHead, pool: UpstreamPool) {
+async function exchangeStreamed(client: BufferedConn, headEnd: number, req: Head, pool: UpstreamPool) {
   let up: BufferedConn | undefined;
   let bodySent = false;
   let sending: Promise<void> = Promise.resolve();
@@ -65,7 +63,7 @@ async function exchangeStreamed(client: BufferedConn, headEnd: number, req: Mess
       () => void (bodySent = true),
       () => upstream.close(), // the answer read below fails too, unless the upstream answered already
     );
-    answerHeadEnd = await readAnswerHead(upstream, req.head);
+    answerHeadEnd = await readAnswerHead(upstream, req.headMethod);
   } catch (err) {
     up?.close();
     await writeAll(client.conn, badGateway(pool, err, true));
@@ -84,7 +82,7 @@ async function relayAnswer(
   client: BufferedConn,
   up: BufferedConn,
   headEnd: number,
-  req: MessageHead,
+  req: Head,
   pool: UpstreamPool,
 ): Promise<boolean> {
   const answer = up.head!;
@@ -93,7 +91,7 @@ async function relayAnswer(
     while (isInterim(answer.status)) {
       await writeAll(client.conn, up.buf.subarray(up.start, headEnd));
       up.start = headEnd;
-      headEnd = await readAnswerHead(up, req.head);
+      headEnd = await readAnswerHead(up, req.headMethod);
     }
     if (answer.status === 101) {
       await tunnel(client, up);
@@ -115,22 +113,22 @@ async function relayAnswer(
     await writeAll(client.conn, badGateway(pool, err, true));
     return false;
   }
-  if (req.close || answer.close) up.close();
-  else pool.release(up);
-  return !req.close && !answer.close;
+  if (req.keepAlive && answer.keepAlive) pool.release(up);
+  else up.close();
+  return req.keepAlive && answer.keepAlive;
 }
 
 /** Reads until the answer's head is complete; returns its end. Its parsed form is `up.head`. */
 async function readAnswerHead(up: BufferedConn, requestWasHead: boolean): Promise<number> {
-  const head = up.head ??= newHead();
+  const head = up.head ??= headFramer(false);
   for (;;) {
-    const end = parseResponseHead(up.buf, up.start, up.end, requestWasHead, head);
+    const end = parseHead(head, up.buf, up.start, up.end, requestWasHead);
     if (end >= 0) {
-      up.start = head.headStart; // empty lines before a status line are not passed on
+      up.start += head.leadingBytes; // empty lines before a status line are not passed on
       return end;
     }
-    if (end === MALFORMED) throw new FramingError(`malformed answer head: ${head.error}`);
-    if (end === INCOMPLETE && up.end - up.start >= MAX_HEAD_BYTES) {
+    if (end === PARSE_ERROR) throw new FramingError(`malformed answer head: ${head.error}`);
+    if (end === NEED_MORE && up.end - up.start >= MAX_HEAD_BYTES) {
       throw new FramingError("answer head too large");
     }
     const got = await up.fill();

@@ -1,22 +1,34 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { Framing } from "../../../http1/body_framing.ts";
 import { NEED_MORE, PARSE_ERROR } from "../../../http1/message_framer.ts";
-import { bodyFramer, INCOMPLETE, MALFORMED, newHead, parseRequestHead, parseResponseHead } from "./http1.ts";
+import { bodyFramer, headFramer, parseHead } from "./http1.ts";
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 
 function request(text: string) {
   const buf = bytes(text);
-  const head = newHead();
-  const end = parseRequestHead(buf, 0, buf.length, head);
-  return { end, framing: head.framing, length: head.contentLength, close: head.close, isHead: head.head };
+  const head = headFramer(true);
+  const end = parseHead(head, buf, 0, buf.length);
+  return {
+    end,
+    framing: head.framing,
+    length: head.contentLength,
+    close: !head.keepAlive,
+    isHead: head.headMethod,
+  };
 }
 
 function response(text: string, requestWasHead = false) {
   const buf = bytes(text);
-  const head = newHead();
-  const end = parseResponseHead(buf, 0, buf.length, requestWasHead, head);
-  return { end, status: head.status, framing: head.framing, length: head.contentLength, close: head.close };
+  const head = headFramer(false);
+  const end = parseHead(head, buf, 0, buf.length, requestWasHead);
+  return {
+    end,
+    status: head.status,
+    framing: head.framing,
+    length: head.contentLength,
+    close: !head.keepAlive,
+  };
 }
 
 Deno.test("request heads: framing, HEAD, keep-alive and close", () => {
@@ -28,7 +40,7 @@ Deno.test("request heads: framing, HEAD, keep-alive and close", () => {
     close: false,
     isHead: false,
   });
-  assertEquals(request("GET / HTTP/1.1\r\nHost: x\r\n").end, INCOMPLETE);
+  assertEquals(request("GET / HTTP/1.1\r\nHost: x\r\n").end, NEED_MORE);
   const post = 'POST /a HTTP/1.1\r\ncontent-LENGTH: 12\r\n\r\n{"a":1234}\r\n';
   assertEquals(request(post).framing, Framing.Length);
   assertEquals(request(post).length, 12);
@@ -55,7 +67,7 @@ Deno.test("request heads: ambiguous framing is refused (no request smuggling)", 
       "GET /\r\n\r\n",
       "GET / HTTP/1.1\r\nno colon here\r\n\r\n",
     ]
-  ) assertEquals(request(head).end, MALFORMED, head);
+  ) assertEquals(request(head).end, PARSE_ERROR, head);
   assertEquals(request("POST / HTTP/1.1\r\nContent-Length: 5\r\nContent-Length: 5\r\n\r\n").length, 5);
 });
 
@@ -76,13 +88,13 @@ Deno.test("response heads: which answers have a body (RFC 9112 6.3)", () => {
   const untilClose = response("HTTP/1.0 200 OK\r\ncontent-type: text/plain\r\n\r\n");
   assertEquals([untilClose.framing, untilClose.close], [Framing.UntilClose, true]);
   assertEquals(response("HTTP/1.1 200 OK\r\nConnection: close\r\ncontent-length: 2\r\n\r\n").close, true);
-  assertEquals(response("HTTP/1.1 2x0 OK\r\n\r\n").end, MALFORMED);
-  assertEquals(response("HTTP/1.1 200 OK\r\n").end, INCOMPLETE);
+  assertEquals(response("HTTP/1.1 2x0 OK\r\n\r\n").end, PARSE_ERROR);
+  assertEquals(response("HTTP/1.1 200 OK\r\n").end, NEED_MORE);
 });
 
 /**
- * Feeds `text` to the balancer's body framer in pieces of `step` bytes; the absolute end, INCOMPLETE or
- * MALFORMED.
+ * Feeds `text` to the balancer's body framer in pieces of `step` bytes; the absolute end, NEED_MORE or
+ * PARSE_ERROR.
  */
 function chunkedEnd(text: string, step: number): number {
   const buf = bytes(text);
@@ -90,10 +102,10 @@ function chunkedEnd(text: string, step: number): number {
   framer.startChunkedBody();
   for (let from = 0; from < buf.length; from += step) {
     const end = framer.feed(buf, from, Math.min(from + step, buf.length));
-    if (end === PARSE_ERROR) return MALFORMED;
+    if (end === PARSE_ERROR) return PARSE_ERROR;
     if (end !== NEED_MORE) return end;
   }
-  return INCOMPLETE;
+  return NEED_MORE;
 }
 
 Deno.test("chunked bodies: the end is found whatever the read boundaries", () => {
@@ -102,8 +114,8 @@ Deno.test("chunked bodies: the end is found whatever the read boundaries", () =>
   for (const step of [1, 2, 3, 7, 1000]) {
     assertEquals(chunkedEnd(body + "GET /next", step), body.length, `step ${step}`);
     assertEquals(chunkedEnd(trailers + "rest", step), trailers.length, `trailers, step ${step}`);
-    assertEquals(chunkedEnd(body.slice(0, -1), step), INCOMPLETE);
+    assertEquals(chunkedEnd(body.slice(0, -1), step), NEED_MORE);
   }
-  assertEquals(chunkedEnd("zz\r\n", 10), MALFORMED);
-  assertEquals(chunkedEnd("5\r\nhelloXY0\r\n\r\n", 10), MALFORMED, "data must end with CRLF");
+  assertEquals(chunkedEnd("zz\r\n", 10), PARSE_ERROR);
+  assertEquals(chunkedEnd("5\r\nhelloXY0\r\n\r\n", 10), PARSE_ERROR, "data must end with CRLF");
 });

@@ -7,14 +7,14 @@ import { writeAll } from "../../../system/write_all.ts";
 import { BufferedConn } from "./conn.ts";
 import { CLIENT_PREFACE } from "../../../http2/frames.ts";
 import { Framing } from "../../../http1/body_framing.ts";
-import { NEED_MORE, PARSE_ERROR } from "../../../http1/message_framer.ts";
-import { bodyFramer, type MessageHead } from "./http1.ts";
+import { type MessageFramer, NEED_MORE, PARSE_ERROR } from "../../../http1/message_framer.ts";
+import { bodyFramer } from "./http1.ts";
 
 /** The stream ended inside a message, or its framing broke: the connection cannot be used again. */
 export class FramingError extends Error {}
 
 /** Writes the message with head src.buf[src.start, headEnd) and its body to `dst`, consuming them. */
-export async function relayMessage(src: BufferedConn, headEnd: number, dst: Deno.Conn, head: MessageHead) {
+export async function relayMessage(src: BufferedConn, headEnd: number, dst: Deno.Conn, head: MessageFramer) {
   if (head.framing === Framing.None) return await writeThrough(src, dst, headEnd);
   if (head.framing === Framing.Length) return await relayLength(src, headEnd, dst, head.contentLength);
   if (head.framing === Framing.Chunked) return await relayChunked(src, headEnd, dst);
