@@ -128,7 +128,7 @@ export class SessionSender implements SessionCount {
     this.conn = chain.load;
     this.#lateMs = Math.max(0, (nowMs < 0 ? this.nowMs() : nowMs) - startMs);
     this.recorder = recorder;
-    this.jar = this.sessions.options.start ? this.#user.jar : null;
+    this.jar = this.sessions.module.start ? this.#user.jar : null;
     this.step = -1;
     this.#sent = 0;
     this.sending = null;
@@ -151,7 +151,7 @@ export class SessionSender implements SessionCount {
       this.sessions.counted(s, outcome, failed, this, nowMs);
     } finally {
       this.over = true;
-      if (this.sessions.options.start) this.#user.jar = this.jar;
+      if (this.sessions.module.start) this.#user.jar = this.jar;
       const inFlight = this.sending;
       if (inFlight === null) this.#leave(s, nowMs);
       else {
@@ -444,7 +444,7 @@ export class SessionSender implements SessionCount {
       ? keptScriptResponse(conn.keptBytes(), conn)
       : new H2ScriptResponse(conn.keptResponse().snapshot());
     if (
-      keep && (this.jar !== null || this.sessions.options.cookies) &&
+      keep && (this.jar !== null || this.sessions.place.config.cookies !== false) &&
       (h1 ? conn.setCookie : response.has("set-cookie"))
     ) {
       const set = response.getAll("set-cookie");
@@ -460,7 +460,7 @@ export class SessionSender implements SessionCount {
   }
 
   jarOrNew(adopt?: CookieJar): CookieJar {
-    return this.jar = adopt ?? this.jar ?? new CookieJar(this.sessions.options.url.protocol === "https:");
+    return this.jar = adopt ?? this.jar ?? new CookieJar(this.sessions.requests.url.protocol === "https:");
   }
 
   /** Counts an exchange's end under `step`; false when it failed (counted by kind). */
@@ -488,6 +488,6 @@ export class SessionSender implements SessionCount {
   }
 
   get cookies(): SessionCookies {
-    return sessionCookies(this.sessions.options.url.host, () => this.jar, (adopt) => this.jarOrNew(adopt));
+    return sessionCookies(this.sessions.requests.url.host, () => this.jar, (adopt) => this.jarOrNew(adopt));
   }
 }
