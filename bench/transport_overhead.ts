@@ -36,7 +36,7 @@ import { ScriptSessions } from "../runner/script/sessions/worker_sessions.ts";
 import { importScript } from "../runner/script/module.ts";
 import { sessionScriptPath } from "../runner/script/k6/convert/converted_file.ts";
 import { locustSessionPath } from "../runner/script/locust/file.ts";
-import type { Session } from "../runner/script/session.ts";
+import type { AttackConfig } from "../runner/config.ts";
 
 const RESPONSE = new TextEncoder().encode(
   "HTTP/1.1 200 OK\r\nServer: nginx\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n" +
@@ -164,19 +164,13 @@ async function scriptSessions(): Promise<ScriptSessions | null> {
   const path = join(Deno.makeTempDirSync({ prefix: "loadlab-overhead-" }), name);
   Deno.writeTextFileSync(path, text);
   const module = await importScript(script === "locust" ? locustSessionPath(path) : sessionScriptPath(path));
-  return new ScriptSessions(module.run as (s: Session) => unknown, {
-    url: new URL("http://127.0.0.1/"),
-    path,
-    originMs: 0,
-    feeder: null,
-    columns: [],
-    cookies: script === "locust", // as `loadlab run` a locustfile (k6's bench runs without)
-    setupData: undefined,
-    env: {},
-    workerIndex: 0,
-    workerCount: 1,
-    start: module.start as ((s: Session) => unknown) | null,
-  }, name);
+  const config = {
+    url: "http://127.0.0.1/",
+    // As `loadlab run` a locustfile (k6's bench runs without).
+    cookies: script === "locust",
+    script: { path, env: {}, routes: {}, keepHost: [] },
+  } as unknown as AttackConfig;
+  return new ScriptSessions(module, { config, originMs: 0, feeder: null, workerIndex: 0, workerCount: 1 });
 }
 const sessions = await scriptSessions();
 const conns = Array.from({ length: connections }, (_, k) => new Connection(k, shared));

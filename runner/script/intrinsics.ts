@@ -4,38 +4,17 @@
  * script's isolate: a snapshot taken before the import is compared after it, and what changed is put back.
  */
 
-type Holder = [name: string, get: () => object];
-
-const HOLDERS: Holder[] = [
-  ["Object", () => Object],
-  ["Object.prototype", () => Object.prototype],
-  ["Function.prototype", () => Function.prototype],
-  ["Array", () => Array],
-  ["Array.prototype", () => Array.prototype],
-  ["Promise", () => Promise],
-  ["Promise.prototype", () => Promise.prototype],
-  ["String.prototype", () => String.prototype],
-  ["Number.prototype", () => Number.prototype],
-  ["Map.prototype", () => Map.prototype],
-  ["Set.prototype", () => Set.prototype],
-  ["Error.prototype", () => Error.prototype],
-  ["Uint8Array.prototype", () => Uint8Array.prototype],
-  ["TypedArray.prototype", () => Object.getPrototypeOf(Uint8Array.prototype)],
-  ["ArrayBuffer.prototype", () => ArrayBuffer.prototype],
-  // The epoll and io_uring transports read the kernel's events through DataView.
-  ["DataView.prototype", () => DataView.prototype],
-  ["RegExp.prototype", () => RegExp.prototype],
-  ["TextEncoder.prototype", () => TextEncoder.prototype],
-  ["TextDecoder.prototype", () => TextDecoder.prototype],
-  ["JSON", () => JSON],
-  ["Math", () => Math],
-  ["Reflect", () => Reflect],
-  ["Symbol", () => Symbol],
-  // The engine's clock: `performance.now = () => 0` shadows the prototype's with an own property.
-  ["performance", () => performance],
-  ["Performance.prototype", () => Object.getPrototypeOf(performance)],
-  ["Deno.errors", () => Deno.errors],
-];
+/**
+ * The objects whose own properties are held, by their paths from the global (`TypedArray` is Uint8Array's
+ * parent). DataView: the epoll and io_uring transports read the kernel's events through it. `performance`:
+ * the engine's clock (`performance.now = () => 0` shadows the prototype's with an own property).
+ */
+const HOLDERS = (
+  "Object Object.prototype Function.prototype Array Array.prototype Promise Promise.prototype " +
+  "String.prototype Number.prototype Map.prototype Set.prototype Error.prototype Uint8Array.prototype " +
+  "TypedArray.prototype ArrayBuffer.prototype DataView.prototype RegExp.prototype TextEncoder.prototype " +
+  "TextDecoder.prototype JSON Math Reflect Symbol performance Performance.prototype Deno.errors"
+).split(" ");
 
 /** Deno's functions the engine calls as the load runs (connects, TLS, timers' unref, error classes). */
 const DENO_KEYS = ["connect", "connectTls", "startTls", "unrefTimer", "errors"];
@@ -56,9 +35,10 @@ const toText = String;
 export type IntrinsicsSnapshot = ReturnType<typeof snapshotIntrinsics>;
 
 export function snapshotIntrinsics() {
-  const held = HOLDERS.map(([name, get]) =>
-    heldOf(name, get(), ownKeys(get()).filter((key) => !(name === "Math" && key === "random")))
-  );
+  const held = HOLDERS.map((name) => {
+    const target = holderAt(name);
+    return heldOf(name, target, ownKeys(target).filter((key) => !(name === "Math" && key === "random")));
+  });
   held.push(heldOf("globalThis", globalThis, GLOBALS));
   held.push(heldOf("Deno", Deno, DENO_KEYS));
   return {
@@ -66,6 +46,15 @@ export function snapshotIntrinsics() {
     onmessage: (globalThis as { onmessage?: unknown }).onmessage,
     extensible: isExtensible(globalThis),
   };
+}
+
+/** The object at `path` from the global, as it is now (a holder a script replaced is found as replaced). */
+function holderAt(path: string): object {
+  let at: unknown = globalThis;
+  for (const key of path.split(".")) {
+    at = key === "TypedArray" ? Object.getPrototypeOf(Uint8Array) : (at as Record<string, unknown>)[key];
+  }
+  return at as object;
 }
 
 function heldOf(name: string, target: object, keys: PropertyKey[]) {

@@ -7,14 +7,13 @@ import { basename } from "node:path";
 import type { AttackConfig } from "../config.ts";
 import type { Arrival } from "../load/executor.ts";
 import type { SessionRun } from "../load/flow_session.ts";
-import type { Feeder } from "../load/feeder.ts";
 import { importScript, type ScriptModule } from "./module.ts";
 import { restoreChangedIntrinsics } from "./intrinsics.ts";
 import { builtInChangeMessage } from "../../results/conclude/responses.ts";
 import { ScriptSessions } from "./sessions/worker_sessions.ts";
+import type { ScriptPlace } from "./sessions/context.ts";
 import { guardScriptConsole } from "./sessions/names.ts";
 import { scriptWsStats } from "./sessions/ws_stats.ts";
-import type { Session } from "./session.ts";
 
 /** The script's module imported in this worker, and what makes its arrivals and counts its WebSockets. */
 export async function loadScript(script: NonNullable<AttackConfig["script"]>) {
@@ -25,36 +24,10 @@ export async function loadScript(script: NonNullable<AttackConfig["script"]>) {
 
 export type LoadedScript = Awaited<ReturnType<typeof loadScript>>;
 
-interface ScriptPlace {
-  config: AttackConfig;
-  originMs: number;
-  feeder: Feeder | null;
-  workerIndex: number;
-  workerCount: number;
-}
-
-export function scriptArrival(module: ScriptModule, run: SessionRun, place: ScriptPlace) {
+function scriptArrival(module: ScriptModule, run: SessionRun, place: ScriptPlace) {
   const { config } = place;
   const script = config.script!;
-  // Named by the script's file; a locustfile's conversion (NAME.py.js) by the locustfile.
-  const sessions = new ScriptSessions(module.run as (s: Session) => unknown, {
-    url: new URL(config.url),
-    path: script.path,
-    originMs: place.originMs,
-    feeder: place.feeder,
-    columns: config.data?.columns ?? [],
-    cookies: config.cookies ?? true,
-    setupData: script.setupData,
-    env: script.env,
-    routes: script.routes,
-    keepHost: script.keepHost,
-    tls: config.tls,
-    workerIndex: place.workerIndex,
-    workerCount: place.workerCount,
-    start: module.start as ((s: Session) => unknown) | null,
-    stop: module.stop as ((s: Session) => unknown) | null,
-    grpc: module.grpc,
-  }, basename(script.path).replace(/\.py\.js$/, ".py"));
+  const sessions = new ScriptSessions(module, place);
   // A promise the script dropped and that failed: counted; the listener stays for the isolate's life.
   let counting = true;
   globalThis.addEventListener("unhandledrejection", (e: PromiseRejectionEvent) => {

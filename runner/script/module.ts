@@ -18,7 +18,9 @@ export interface ScriptModule {
   run: (s: unknown) => unknown;
   setup: (() => unknown) | null;
   teardown: ((data: unknown) => unknown) | null;
+  /** `start(s)` (Locust's `on_start`), run once per virtual user; with it the user's jar is kept. */
   start: ((s: unknown) => unknown) | null;
+  /** `stop(s)` (Locust's `on_stop`), run once per closed loop's user as it stops; its think times end. */
   stop: ((s: unknown) => unknown) | null;
   options: Record<string, unknown> | null;
   grpc: ScriptGrpcSchema | null;

@@ -8,7 +8,7 @@ import { basename } from "node:path";
 import { pathToFileURL } from "node:url";
 import { MAX_EXPERIMENT_FILE_BYTES } from "../../../validation/input_limits.ts";
 import { errorText, hookSettled, importScript, scriptErrorMessage, type ScriptModule } from "../module.ts";
-import type { HostReply, HostRequest } from "./host.ts";
+import type { HostReply, HostRequest, ScriptExports } from "./host.ts";
 import { cloneBytes } from "./clone_bytes.ts";
 import { expectedStatuses } from "../../stats/recorder.ts";
 import { givenRunTags, setRunTags } from "../k6/tags.ts";
@@ -30,7 +30,7 @@ const takeHookRequests = (hook: string) => k6Http?.takeHookRequests(hook) ?? [];
 
 self.onmessage = async (event: MessageEvent<HostRequest>) => {
   const msg = event.data;
-  if (msg.type === "ping") return post({ type: "pong" });
+  if (msg.type === "ping") return post({ kind: "alive" });
   try {
     if (msg.type === "import") {
       path = msg.path;
@@ -46,15 +46,15 @@ self.onmessage = async (event: MessageEvent<HostRequest>) => {
       execution.enterHooks();
       // As k6 tags every sample: setup() and teardown()'s requests carry the run's tags too.
       setRunTags(givenRunTags(module.options ?? {}));
-      post({
-        type: "imported",
+      const exports: ScriptExports = {
         setup: module.setup !== null || Symbol.for("loadlab.k6InitVus") in module.run,
         summary: typeof (await import(pathToFileURL(path).href)).handleSummary === "function",
         teardown: module.teardown !== null,
         options: plainOptions(module.options),
         metrics: k6Metrics.madeMetrics(),
         expectedStatuses,
-      });
+      };
+      post({ kind: "done", value: exports });
     } else if (msg.type === "setup") {
       // As k6, every VU's init code runs before setup(): a k6 script's that reads `__VU` (runtime.ts).
       await Reflect.get(module!.run, Symbol.for("loadlab.k6InitVus"))?.();
@@ -70,11 +70,11 @@ self.onmessage = async (event: MessageEvent<HostRequest>) => {
     } else {
       if (!isolateFlags.options?.noTeardown) await module!.teardown?.(msg.data);
       await hookSettled();
-      post({ type: "done", value: undefined, sent: sentBy("teardown") });
+      post({ kind: "done", value: undefined, sent: sentBy("teardown") });
     }
   } catch (err) {
     const message = msg.type === "import" ? errorText(err) : scriptErrorMessage(err, path);
-    post({ type: "failed", message, sent: sentBy(msg.type) });
+    post({ kind: "failed", message, sent: sentBy(msg.type) });
   }
 };
 
@@ -86,7 +86,7 @@ function sentBy(phase: string) {
 
 function postDone(value: unknown, what: string): void {
   try {
-    post({ type: "done", value, sent: sentBy("setup") });
+    post({ kind: "done", value, sent: sentBy("setup") });
   } catch (err) {
     throw cloneRefusal(what, err);
   }
@@ -134,9 +134,9 @@ function plainOptions<T>(options: T): T {
 }
 
 // `Deno.exit` or `process.exit` in the script ends this isolate only, with no word but this event.
-self.addEventListener("unload", () => post({ type: "exited" }));
+self.addEventListener("unload", () => post({ kind: "exited" }));
 
-post({ type: "ready" });
+post({ kind: "alive" });
 
 /**
  * A k6 script's handleSummary `answer` with each value as text or bytes before it crosses to loadlab's side;

@@ -60,14 +60,6 @@ export type HostRequest =
   /** Answered at once by an isolate whose event loop turns: one in a loop that never yields cannot. */
   | { type: "ping" };
 
-export type HostReply =
-  | { type: "ready" }
-  | { type: "pong" }
-  | ({ type: "imported" } & ScriptExports)
-  | { type: "done"; value: unknown; sent?: HookRecord[] }
-  | { type: "failed"; message: string; sent?: HookRecord[] }
-  | { type: "exited" };
-
 export type HostOutcome =
   /** `sent`: the requests a k6 script's hook sent (k6 counts them in its metrics). */
   | { kind: "done"; value: unknown; sent?: HookRecord[] }
@@ -79,6 +71,9 @@ export type HostOutcome =
   | { kind: "memory"; limitMb: number }
   | { kind: "stopped" }
   | { kind: "exited" };
+
+/** What the isolate posts: a step's outcome, or that its event loop turns (it has loaded, or a ping). */
+export type HostReply = HostOutcome | { kind: "alive" };
 
 export interface ScriptExports {
   setup: boolean;
@@ -118,9 +113,8 @@ export class ScriptHost {
     this.#answeredMs = taken?.readyMs ?? null;
     this.#worker = taken?.worker ?? spawnHost(memoryLimitMb);
     this.#worker.on("message", (reply: HostReply) => {
-      // "ready" (the isolate has loaded) and "pong" say its event loop turns; the step goes on.
-      if (reply.type === "ready" || reply.type === "pong") this.#answeredMs = performance.now();
-      else this.#pending?.(outcomeOf(reply));
+      if (reply.kind === "alive") this.#answeredMs = performance.now();
+      else this.#pending?.(reply);
     });
     this.#worker.on("error", (err: unknown) => {
       // At its heap's cap (the limit) the isolate may end itself before the memory watch reads the RSS.
@@ -223,11 +217,4 @@ const BUSY_MS = 5_000;
 export function busyText(busyMs: number): string {
   return `its top level ran ${Math.floor(busyMs / 1000)} s without yielding (a loop that never ends?): ` +
     `loadlab ends a top level that does not yield within ${BUSY_MS / 1000} s`;
-}
-
-function outcomeOf(reply: Exclude<HostReply, { type: "ready" } | { type: "pong" }>): HostOutcome {
-  if (reply.type === "exited") return { kind: "exited" };
-  if (reply.type === "failed") return { kind: "failed", message: reply.message, sent: reply.sent };
-  if (reply.type === "imported") return { kind: "done", value: reply };
-  return { kind: "done", value: reply.value, sent: reply.sent };
 }

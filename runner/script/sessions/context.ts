@@ -4,44 +4,33 @@
  */
 import type { SessionRun } from "../../load/flow_session.ts";
 import type { Feeder } from "../../load/feeder.ts";
-import type { Session } from "../session.ts";
+import type { AttackConfig } from "../../config.ts";
+import type { ScriptModule } from "../module.ts";
 import type { ScriptGrpcAnswer, ScriptGrpcRequests } from "./grpc.ts";
-import type { ScriptGrpcSchema } from "./grpc_schema.ts";
 import type { ScriptRequests } from "./request.ts";
 import type { ScriptRecorder } from "./recorder.ts";
 import type { ScriptNames } from "./names.ts";
 import type { SessionConnection } from "./send.ts";
 import type { ScriptOrigins } from "./origins.ts";
 import type { CookieJar } from "../../http/cookie_jar.ts";
-import type { TlsOptions } from "../../http/tls/options.ts";
 import type { SideConnections } from "./side_connections.ts";
 
-export interface ScriptSessionOptions {
-  url: URL;
-  path: string;
+/** Where a worker's sessions run: the run's config, the worker's share and the measured run's start. */
+export interface ScriptPlace {
+  config: AttackConfig;
   /** Start of the measured run: sessions before it run but are not counted. */
   originMs: number;
   feeder: Feeder | null;
-  columns: readonly string[];
-  cookies: boolean;
-  setupData: unknown;
-  env: Readonly<Record<string, string>>;
   workerIndex: number;
   workerCount: number;
-  /** `start(s)` (Locust's `on_start`), run once per virtual user; with it the user's jar is kept. */
-  start?: ((s: Session) => unknown) | null;
-  /** `stop(s)` (Locust's `on_stop`), run once per closed loop's user as it stops; its think times end. */
-  stop?: ((s: Session) => unknown) | null;
-  /** Origins the script names (`https://api.example.com`) sent to another URL each, else its own. */
-  routes?: Readonly<Record<string, string>>;
-  /** Routed origins only dialled there: their requests keep the origin's Host (k6's `options.hosts`). */
-  keepHost?: readonly string[];
-  tls?: TlsOptions;
-  grpc?: ScriptGrpcSchema | null;
 }
 
+export type ScriptConfig = NonNullable<AttackConfig["script"]>;
+
 export interface SessionContext {
-  readonly options: ScriptSessionOptions;
+  readonly module: ScriptModule;
+  readonly script: ScriptConfig;
+  readonly place: ScriptPlace;
   readonly requests: ScriptRequests;
   readonly names: ScriptNames;
   readonly grpcAnswers: WeakMap<object, ScriptGrpcAnswer>;

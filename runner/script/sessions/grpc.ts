@@ -10,7 +10,6 @@ import type { ScriptGrpcSchema } from "./grpc_schema.ts";
 import { grpcRequestSpec, RESERVED_METADATA } from "../../http/grpc/call.ts";
 import { GrpcAnswer } from "../../http/grpc/answer.ts";
 import { encodeH2Request, type H2Request } from "../../http/h2/request.ts";
-import type { StreamAnswer } from "../../http/stream_answer.ts";
 import type { RequestSpec } from "../../request_spec.ts";
 import { H2Slot } from "../../http/h2/slot.ts";
 import { KEEP_ALL } from "../../load/flow_plan.ts";
@@ -156,51 +155,40 @@ function metadataOf(params: GrpcParams): [string, string][] {
   return pairs;
 }
 
-export class ScriptGrpcAnswer implements StreamAnswer {
-  readonly #answer: GrpcAnswer;
+/** A slot's gRPC judge that keeps its last call's error kind, and caps a server stream's replies. */
+export class ScriptGrpcAnswer extends GrpcAnswer {
   kind: ErrorKind | null = null;
   #method: GrpcMethod | null = null;
   #receivedBytes = 0;
-  #own = "";
 
   constructor(maxReceiveBytes: number) {
-    this.#answer = new GrpcAnswer({ maxReceiveBytes });
+    super({ maxReceiveBytes });
   }
 
   call(method: GrpcMethod): void {
     this.kind = null;
     this.#method = method;
   }
-  get fields() {
-    return this.#answer.fields;
-  }
-  get message(): string {
-    return this.#own === "" ? this.#answer.message : this.#own;
-  }
-  get statusSlot(): number {
-    return this.#answer.statusSlot;
-  }
-  start(oneMessage: boolean): void {
+  override start(oneMessage: boolean): void {
     this.kind = null;
     this.#receivedBytes = 0;
-    this.#own = "";
-    this.#answer.start(oneMessage);
+    super.start(oneMessage);
   }
-  head(status: number, endStream: boolean): ErrorKind | null {
-    return this.kind = this.#answer.head(status, endStream);
+  override head(status: number, endStream: boolean): ErrorKind | null {
+    return this.kind = super.head(status, endStream);
   }
-  data(buf: Uint8Array, from: number, to: number): ErrorKind | null {
+  override data(buf: Uint8Array, from: number, to: number): ErrorKind | null {
     const method = this.#method!;
     this.#receivedBytes += to - from;
     if (method.serverStreaming && this.#receivedBytes > DEFAULT_KEPT_BYTES) {
-      this.#own = `a server stream of ${method.path} passed its ${DEFAULT_KEPT_BYTES / 2 ** 20} MiB cap ` +
+      this.message = `a server stream of ${method.path} passed its ${DEFAULT_KEPT_BYTES / 2 ** 20} MiB cap ` +
         "(what a call keeps of its replies, as a flow's step does)";
       return this.kind = "grpc-too-big";
     }
-    return this.kind = this.#answer.data(buf, from, to);
+    return this.kind = super.data(buf, from, to);
   }
-  end(trailers: boolean): ErrorKind | null {
-    return this.kind = this.#answer.end(trailers);
+  override end(trailers: boolean): ErrorKind | null {
+    return this.kind = super.end(trailers);
   }
 }
 

@@ -128,7 +128,7 @@ export class SessionSender implements SessionCount {
     this.conn = chain.load;
     this.#lateMs = Math.max(0, (nowMs < 0 ? this.nowMs() : nowMs) - startMs);
     this.recorder = recorder;
-    this.jar = this.sessions.options.start ? this.#user.jar : null;
+    this.jar = this.sessions.module.start ? this.#user.jar : null;
     this.step = -1;
     this.#sent = 0;
     this.sending = null;
@@ -151,7 +151,7 @@ export class SessionSender implements SessionCount {
       this.sessions.counted(s, outcome, failed, this, nowMs);
     } finally {
       this.over = true;
-      if (this.sessions.options.start) this.#user.jar = this.jar;
+      if (this.sessions.module.start) this.#user.jar = this.jar;
       const inFlight = this.sending;
       if (inFlight === null) this.#leave(s, nowMs);
       else {
@@ -198,21 +198,31 @@ export class SessionSender implements SessionCount {
     this.sending = response;
     this.#then = then ?? null;
     const conn = this.conn!, timeoutMs = options.timeoutMs;
-    // Opened first, so this request's own timeout counts from its send.
-    if (timeoutMs !== undefined && !conn.isOpen) {
-      conn.open(sent.endpoint).then(
-        (opened) => opened ? this.#writeInto(sent, timeoutMs) : this.settled(0),
-        this.settleFailed,
-      );
-    } else this.#writeInto(sent, timeoutMs);
+    // HTTP/1.1 on an open connection settles by callbacks: no promise of ours per request.
+    if (conn instanceof Connection && (timeoutMs === undefined || conn.isOpen)) {
+      const nowMs = conn.nowMs(), sendMs = this.sendMs = this.sendTime(nowMs);
+      conn.exchangeInto(sendMs, nowMs, keptStep(conn, sent), this.settled, this.settleFailed);
+      ownDeadline(conn, timeoutMs);
+    } else {
+      this.#timed(conn, timeoutMs, (sendMs) => exchangeKept(conn, this.sendMs = sendMs, sent), sent.endpoint)
+        .then(this.settled, this.settleFailed);
+    }
     return response;
   }
 
-  #writeInto(sent: ScriptSend["sent"], timeoutMs: number | undefined): void {
-    const conn = this.conn!, nowMs = this.nowMs(), sendMs = this.sendMs = this.sendTime(nowMs);
-    if (!(conn instanceof Connection)) exchangeKept(conn, sendMs, sent).then(this.settled, this.settleFailed);
-    else conn.exchangeInto(sendMs, nowMs, keptStep(conn, sent), this.settled, this.settleFailed);
+  /** `write`'s exchange on `conn`, opened first when the request has a timeout of its own (from its send). */
+  #timed(
+    conn: SessionConnection,
+    timeoutMs: number | undefined,
+    write: (sendMs: number) => Promise<number>,
+    endpoint?: number,
+  ): Promise<number> {
+    if (timeoutMs !== undefined && !conn.isOpen) {
+      return conn.open(endpoint).then((opened) => opened ? this.#timed(conn, timeoutMs, write) : 0);
+    }
+    const exchange = write(this.sendTime());
     ownDeadline(conn, timeoutMs);
+    return exchange;
   }
 
   #placed(
@@ -284,23 +294,13 @@ export class SessionSender implements SessionCount {
       sendMs: 0,
     };
     if (this.#sidesInFlight++ === 0) this.sending = new Promise<void>((resolve) => this.#drained = resolve);
-    const timeoutMs = options.timeoutMs;
-    // Opened first when the request has a timeout of its own, so it counts from the send.
-    const exchange = timeoutMs !== undefined && !conn.isOpen
-      ? conn.open(encoded.sent.endpoint).then((opened) =>
-        opened ? this.#sideWrite(x, encoded.sent, timeoutMs) : 0
-      )
-      : this.#sideWrite(x, encoded.sent, timeoutMs);
+    const { sent } = encoded;
+    const write = (sendMs: number) => exchangeKept(conn, x.sendMs = sendMs, sent);
+    const exchange = this.#timed(conn, options.timeoutMs, write, sent.endpoint);
     return exchange.then((got) => this.#sideEnded(x, got, batch), (err) => {
       this.#sideEnded(x, 0, batch);
       throw err;
     });
-  }
-
-  #sideWrite(x: SideExchange, sent: ScriptSend["sent"], timeoutMs: number | undefined): Promise<number> {
-    const exchange = exchangeKept(x.conn, x.sendMs = this.sendTime(), sent);
-    ownDeadline(x.conn, timeoutMs);
-    return exchange;
   }
 
   #sideEnded(x: SideExchange, got: number, batch: SessionBatch | null): Response {
@@ -339,7 +339,7 @@ export class SessionSender implements SessionCount {
       const name = this.sessions.names.shown(call.name);
       call.request.endpoint = this.run.shared.recorder.endpointIndex(name);
       this.stepOf(name, call.path);
-      exchange = this.#dispatch(call, call.timeoutMs);
+      exchange = this.#timed(conn, call.timeoutMs, (sendMs) => call.exchange(this.sendMs = sendMs));
     } catch (err) {
       return Promise.reject(err);
     }
@@ -357,20 +357,6 @@ export class SessionSender implements SessionCount {
     this.#jarOff = opts.cookies === false;
     this.stepOf(x.name, x.path);
     return x.sent;
-  }
-
-  #dispatch(sent: ScriptGrpcCall, timeoutMs: number | undefined): Promise<number> {
-    const conn = this.conn!;
-    if (timeoutMs !== undefined && !conn.isOpen) {
-      return conn.open().then((opened) => opened ? this.#write(sent, timeoutMs) : 0);
-    }
-    return this.#write(sent, timeoutMs);
-  }
-
-  #write(sent: ScriptGrpcCall, timeoutMs: number | undefined): Promise<number> {
-    const exchange = sent.exchange(this.sendMs = this.sendTime());
-    ownDeadline(this.conn!, timeoutMs);
-    return exchange;
   }
 
   get run(): SessionRun {
@@ -458,7 +444,7 @@ export class SessionSender implements SessionCount {
       ? keptScriptResponse(conn.keptBytes(), conn)
       : new H2ScriptResponse(conn.keptResponse().snapshot());
     if (
-      keep && (this.jar !== null || this.sessions.options.cookies) &&
+      keep && (this.jar !== null || this.sessions.place.config.cookies !== false) &&
       (h1 ? conn.setCookie : response.has("set-cookie"))
     ) {
       const set = response.getAll("set-cookie");
@@ -474,7 +460,7 @@ export class SessionSender implements SessionCount {
   }
 
   jarOrNew(adopt?: CookieJar): CookieJar {
-    return this.jar = adopt ?? this.jar ?? new CookieJar(this.sessions.options.url.protocol === "https:");
+    return this.jar = adopt ?? this.jar ?? new CookieJar(this.sessions.requests.url.protocol === "https:");
   }
 
   /** Counts an exchange's end under `step`; false when it failed (counted by kind). */
@@ -502,6 +488,6 @@ export class SessionSender implements SessionCount {
   }
 
   get cookies(): SessionCookies {
-    return sessionCookies(this.sessions.options.url.host, () => this.jar, (adopt) => this.jarOrNew(adopt));
+    return sessionCookies(this.sessions.requests.url.host, () => this.jar, (adopt) => this.jarOrNew(adopt));
   }
 }

@@ -155,7 +155,7 @@ export class ScriptSession implements Session, Sleeper {
   }
 
   get target(): string {
-    return this.#sender.sessions.options.url.href;
+    return this.#sender.sessions.requests.url.href;
   }
 
   route(url: string, named = false): string {
@@ -171,11 +171,11 @@ export class ScriptSession implements Session, Sleeper {
   }
 
   get setup(): unknown {
-    return this.#sender.sessions.options.setupData;
+    return this.#sender.sessions.script.setupData;
   }
 
   get env(): Readonly<Record<string, string>> {
-    return this.#sender.sessions.options.env;
+    return this.#sender.sessions.script.env;
   }
 
   get(path: string, options?: RequestOptions): Promise<Response> {
@@ -212,7 +212,7 @@ export class ScriptSession implements Session, Sleeper {
   get grpc(): SessionGrpc {
     return {
       invoke: (method, message, params) =>
-        this.invokeGrpc(this.#sender.sessions.options.grpc ?? null, method, message, params),
+        this.invokeGrpc(this.#sender.sessions.module.grpc, method, message, params),
     };
   }
 

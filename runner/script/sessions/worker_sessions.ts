@@ -14,12 +14,13 @@ import { ScriptRequests } from "./request.ts";
 import { H2Slot } from "../../http/h2/slot.ts";
 import { ScriptRecorder } from "./recorder.ts";
 import { ScriptNames } from "./names.ts";
-import { scriptError } from "../module.ts";
 import { ScriptSession } from "./session.ts";
 import { SessionSender } from "./sender.ts";
+import { scriptError, type ScriptModule } from "../module.ts";
 import {
   CUT,
-  type ScriptSessionOptions,
+  type ScriptConfig,
+  type ScriptPlace,
   type SessionChain,
   type SessionContext,
   type SessionCount,
@@ -46,17 +47,23 @@ export class ScriptSessions implements SessionContext {
   /** Each `s` is made non-extensible, but by a runtime's function that no script code gives it to (k6's). */
   readonly #sealed: boolean;
 
-  constructor(readonly fn: (s: Session) => unknown, readonly options: ScriptSessionOptions, name: string) {
-    this.#sealed = !(Symbol.for("loadlab.runtimeHeld") in fn);
-    this.recorder = new ScriptRecorder(name);
-    this.requests = new ScriptRequests(options.url);
-    this.grpcRequests = new ScriptGrpcRequests(options.url);
-    this.names = new ScriptNames(options.env);
-    this.origins = new ScriptOrigins(this.requests, options.routes, options.keepHost, options.tls);
+  readonly script: ScriptConfig;
+  readonly #fn: (s: Session) => unknown;
+
+  constructor(readonly module: ScriptModule, readonly place: ScriptPlace) {
+    const { config } = place, script = this.script = config.script!, url = new URL(config.url);
+    this.#fn = module.run;
+    this.#sealed = !(Symbol.for("loadlab.runtimeHeld") in module.run);
+    // Named by the script's file; a locustfile's conversion (NAME.py.js) by the locustfile.
+    this.recorder = new ScriptRecorder(basename(script.path).replace(/\.py\.js$/, ".py"));
+    this.requests = new ScriptRequests(url);
+    this.grpcRequests = new ScriptGrpcRequests(url);
+    this.names = new ScriptNames(script.env);
+    this.origins = new ScriptOrigins(this.requests, script.routes, script.keepHost, config.tls);
   }
 
   sideId(): number {
-    return this.options.workerIndex * 1_000_000 + 500_000 + this.#sides++ % 500_000;
+    return this.place.workerIndex * 1_000_000 + 500_000 + this.#sides++ % 500_000;
   }
 
   run(
@@ -79,7 +86,7 @@ export class ScriptSessions implements SessionContext {
     const next = chain.next;
     // A session with no response ends the chain: its loop backs off before the next (a down target).
     if (next === null || responses === 0 || chain.run.ended.aborted || next(1, nowMs) === 0) {
-      const user = next === null || !this.options.stop ? undefined : this.#user(this.#vuOf(chain.load));
+      const user = next === null || !this.module.stop ? undefined : this.#user(this.#vuOf(chain.load));
       const over = responses > 0 || chain.run.stopping?.aborted;
       if (user === undefined || user.stopped || user.sessions === 0 || !over || chain.run.ended.aborted) {
         return chain.done(responses);
@@ -95,7 +102,7 @@ export class ScriptSessions implements SessionContext {
   }
 
   #begin(chain: SessionChain, arrivalMs: number, nowMs: number): boolean {
-    const o = this.options;
+    const o = this.place, { start, stop } = this.module;
     const load = chain.load;
     const closed = arrivalMs < 0;
     // A closed loop's session starts as its connection's last one ended (the loop's clock read then).
@@ -108,7 +115,7 @@ export class ScriptSessions implements SessionContext {
         recorder?.noData(0);
         return false;
       }
-      data = rowObject(o.columns, row);
+      data = rowObject(o.config.data?.columns ?? [], row);
     }
     const vu = closed ? this.#vuOf(load) : this.#arrivals++ * o.workerCount + o.workerIndex + 1;
     const user = closed ? chain.user ??= this.#user(vu) : { state: {}, jar: null, sessions: 0 };
@@ -117,13 +124,13 @@ export class ScriptSessions implements SessionContext {
     const s = new ScriptSession(sender, chain.run, iteration, data, this.#sealed);
     sender.begin(s, chain, startMs, recorder, nowMs);
     recorder?.sessionStarted(0);
-    this.#watch(chain.run.ended, o.stop ? chain.run.stopping : undefined);
+    this.#watch(chain.run.ended, stop ? chain.run.stopping : undefined);
     s.liveAt = this.#live.length;
     this.#live.push(s);
     // The script's function, after its `start` on the user's first session; no frame of ours around it.
     let body: unknown;
     try {
-      body = user.stopped ? o.stop!(s) : o.start && iteration === 0 ? this.#started(s) : this.fn(s);
+      body = user.stopped ? stop!(s) : start && iteration === 0 ? this.#started(s) : this.#fn(s);
     } catch (err) {
       body = Promise.reject(err);
     }
@@ -136,7 +143,7 @@ export class ScriptSessions implements SessionContext {
     this.#leave(s);
     if (failed) {
       if (run.shared.stopping) return;
-      const { message: thrown, where } = scriptError(outcome, this.options.path);
+      const { message: thrown, where } = scriptError(outcome, this.script.path);
       const message = this.names.shownError(thrown, where);
       run.shared.recorder.recordError(nowMs, "script", message);
       recorder?.sessionFailed(0);
@@ -147,7 +154,7 @@ export class ScriptSessions implements SessionContext {
 
   /** A closed loop's virtual user: its connection slot's, numbered across the workers. */
   #vuOf(load: SessionChain["load"]): number {
-    return (load.id % 1_000_000) * this.options.workerCount + this.options.workerIndex + 1;
+    return (load.id % 1_000_000) * this.place.workerCount + this.place.workerIndex + 1;
   }
 
   #user(vu: number): VirtualUser<ScriptSession, SessionSender> {
@@ -157,14 +164,14 @@ export class ScriptSessions implements SessionContext {
   }
 
   async #started(s: ScriptSession): Promise<unknown> {
-    await this.options.start!(s);
-    return await this.fn(s);
+    await this.module.start!(s);
+    return await this.#fn(s);
   }
 
   /** A session that waited on its own promise past the graceful stop: a `script` error, a failed session. */
   #pendingAtStop(run: SessionRun, recorder: ScriptRecorder | null): void {
     const message = "session still waiting at the end of the graceful stop on neither a request nor " +
-      `s.sleep: cut (${basename(this.options.path)})`;
+      `s.sleep: cut (${basename(this.script.path)})`;
     run.shared.recorder.recordError(performance.now(), "script", message);
     recorder?.sessionFailed(0);
   }
@@ -207,7 +214,7 @@ export class ScriptSessions implements SessionContext {
   }
 
   unhandled(reason: unknown, shared: SessionRun["shared"]): void {
-    const { message: thrown, where } = scriptError(reason, this.options.path);
+    const { message: thrown, where } = scriptError(reason, this.script.path);
     const message = this.names.shownError(`unhandled rejection: ${thrown}`, where);
     shared.recorder.recordError(performance.now(), "script", message);
   }
