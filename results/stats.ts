@@ -82,6 +82,21 @@ export function stdev(values: number[]): number {
   return Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (xs.length - 1));
 }
 
+/** Least-squares line y = slope x + intercept, r² and the slope's standard error; NaN slope on a flat x. */
+export function fitLine(xs: readonly number[], ys: readonly number[]) {
+  const n = xs.length, mx = meanOf(xs) ?? NaN, my = meanOf(ys) ?? NaN;
+  let sxx = 0, sxy = 0, syy = 0, squares = 0;
+  for (let i = 0; i < n; i++) {
+    sxx += (xs[i] - mx) ** 2;
+    sxy += (xs[i] - mx) * (ys[i] - my);
+    syy += (ys[i] - my) ** 2;
+  }
+  const slope = sxx > 0 ? sxy / sxx : NaN;
+  for (let i = 0; i < n; i++) squares += (ys[i] - my - slope * (xs[i] - mx)) ** 2;
+  const r2 = syy > 0 ? (sxy * sxy) / (sxx * syy) : 1;
+  return { slope, intercept: my - slope * mx, r2, slopeError: Math.sqrt(squares / (n - 2) / sxx) };
+}
+
 /** Welch's t-test at 95% on two samples' means (variants rarely share a variance); null under two values. */
 export function welchTest(a: MeanCi, b: MeanCi): { differs: boolean; t: number } | null {
   const d = welchDiff(a, b);

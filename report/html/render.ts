@@ -39,7 +39,7 @@ import * as liveControls from "./client/live_controls.ts";
 import * as main from "./client/main.ts";
 import type { SiteNav } from "./site_data.ts";
 import { loadModelFacts, modelFactsOf } from "../../results/load_models.ts";
-import { meanOf, median } from "../../results/stats.ts";
+import { fitLine, meanOf, median } from "../../results/stats.ts";
 import { instancesOf } from "../../results/conclude/expect_verdict.ts";
 import { pooledSends } from "./page/verdict.ts";
 
@@ -79,8 +79,10 @@ const clientScripts = new Map<string, string>();
 export function clientSource(entry = "loadlabMain"): string {
   const cached = clientScripts.get(entry);
   if (cached !== undefined) return cached;
-  const shared = { maxOf, minOf, median, meanOf, modelFactsOf, loadModelFacts, instancesOf, pooledSends };
+  const stats = { maxOf, minOf, median, meanOf, fitLine };
+  const shared = { modelFactsOf, loadModelFacts, instancesOf, pooledSends };
   const fns = [
+    stats,
     shared,
     textFormat,
     dom,

@@ -5,7 +5,7 @@
  */
 
 import type { IntervalResult, RunResult } from "../mod.ts";
-import { median, MIN_STABILIZATION_INTERVALS } from "../stats.ts";
+import { fitLine, median, MIN_STABILIZATION_INTERVALS } from "../stats.ts";
 import { servedRps, servedShortfall } from "./served_rate.ts";
 import { formatRounded } from "../text_format.ts";
 
@@ -88,20 +88,9 @@ function flatFrom(values: number[], band: (reference: number) => number): number
 
 /** The least-squares line's change over the values when beyond three standard errors of the fit; else 0. */
 function rise(values: number[]): number {
-  const m = values.length;
-  if (m < 3) return 0;
-  const meanX = (m - 1) / 2;
-  const meanY = values.reduce((a, v) => a + v, 0) / m;
-  let num = 0, den = 0;
-  for (let i = 0; i < m; i++) {
-    num += (i - meanX) * (values[i] - meanY);
-    den += (i - meanX) ** 2;
-  }
-  const slope = num / den;
-  let squares = 0;
-  for (let i = 0; i < m; i++) squares += (values[i] - meanY - slope * (i - meanX)) ** 2;
-  const slopeError = Math.sqrt(squares / (m - 2) / den);
-  return Math.abs(slope) > 3 * slopeError ? slope * (m - 1) : 0;
+  if (values.length < 3) return 0;
+  const { slope, slopeError } = fitLine(values.map((_, i) => i), values);
+  return Math.abs(slope) > 3 * slopeError ? slope * (values.length - 1) : 0;
 }
 
 /** Why a steady part served well below the requested rate is no steady state; null when it kept up. */

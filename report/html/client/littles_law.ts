@@ -9,7 +9,7 @@ import type { PageRun } from "../page/run.ts";
 import { type Cell, fmtMs, fmtNum, h, isNum, numeric, section, sortableTable } from "./dom.ts";
 import { color, colored, timeChart } from "./charts.ts";
 import { modelFactsOf } from "../../../results/load_models.ts";
-import { meanOf } from "../../../results/stats.ts";
+import { fitLine, meanOf } from "../../../results/stats.ts";
 
 /** The fields of a run this section reads (so tests can pass plain results runs). */
 export type LittleRun = Pick<
@@ -37,20 +37,6 @@ export interface LittlePoint {
 
 /** One variant's closed-model runs over the connection counts, with the fitted and predicted slopes. */
 export type LittleCurve = ReturnType<typeof littleCurve>;
-
-/** Least-squares line y = slope x + intercept, with r²; NaN when x does not vary. */
-export function fitLine(xs: number[], ys: number[]): { slope: number; intercept: number; r2: number } {
-  const n = xs.length;
-  const mx = meanOf(xs) ?? NaN, my = meanOf(ys) ?? NaN;
-  let sxx = 0, sxy = 0, syy = 0;
-  for (let i = 0; i < n; i++) {
-    sxx += (xs[i] - mx) ** 2;
-    sxy += (xs[i] - mx) * (ys[i] - my);
-    syy += (ys[i] - my) ** 2;
-  }
-  const slope = sxx > 0 ? sxy / sxx : NaN;
-  return { slope, intercept: my - slope * mx, r2: syy > 0 ? (sxy * sxy) / (sxx * syy) : 1 };
-}
 
 /** The connection count of a closed-model run (the swept value, else its config); null for other models. */
 export function connectionsOf(run: LittleRun): number | null {

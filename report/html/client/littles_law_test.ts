@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { makeRun } from "../../../tests/fixtures/make_run.ts";
 import type { RunResult } from "../../../results/mod.ts";
-import { connectionsOf, fitLine, littleCells, littlesLawCurves } from "./littles_law.ts";
+import { connectionsOf, littleCells, littlesLawCurves } from "./littles_law.ts";
+import { fitLine } from "../../../results/stats.ts";
 
 /** A closed-model run at `n` connections with throughput `rps` and the mean latency Little's law gives. */
 function closedRun(variant: string, n: number, rps: number, extra: Partial<RunResult> = {}): RunResult {
