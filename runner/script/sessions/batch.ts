@@ -13,7 +13,7 @@ export const BATCH_PER_HOST = 6;
 export interface BatchRequest {
   readonly place: OriginPlace;
   readonly method: string;
-  readonly target: string;
+  readonly path: string;
   readonly options: RequestOptions;
 }
 

@@ -17,14 +17,14 @@ function heldBatch(parallel: number, perHost: number, targetMax = Infinity) {
   const held: Array<{ request: BatchRequest; batch: SessionBatch }> = [];
   let stopped = false;
   const batch = new SessionBatch(parallel, perHost, targetMax, (request, b) => {
-    sent.push(request.target);
+    sent.push(request.path);
     held.push({ request, batch: b });
     return new Promise<Response>(() => {});
   }, () => stopped);
   const ask = (p: OriginPlace, target: string) =>
-    batch.request({ place: p, method: "GET", target, options: {} });
+    batch.request({ place: p, method: "GET", path: target, options: {} });
   const finish = (target: string) => {
-    const k = held.findIndex((h) => h.request.target === target);
+    const k = held.findIndex((h) => h.request.path === target);
     const [{ request, batch: b }] = held.splice(k, 1);
     b.ended(request.place);
   };

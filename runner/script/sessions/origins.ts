@@ -18,15 +18,21 @@ export interface OriginPlace {
   readonly shared: ConnectionShared;
 }
 
+/** Where a URL a session names goes, and its request path there. */
+export interface Resolved {
+  readonly place: OriginPlace;
+  readonly path: string;
+}
+
 /** Origins sessions named beyond the target; past it a script walking hosts is refused. */
 const MAX_ORIGINS = 64;
-/** URLs whose target path is kept; past it the table starts again (a script naming ids in URLs). */
+/** URLs whose place and path are kept; past it the table starts again (a script naming ids in URLs). */
 const MAX_PATHS = 1024;
 
 export class ScriptOrigins {
   readonly #targetOrigin: string;
   readonly #places = new Map<string, OriginPlace>();
-  readonly #paths = new Map<string, string | null>();
+  readonly #resolved = new Map<string, Resolved | string>();
   #target: OriginPlace | null = null;
 
   constructor(
@@ -43,23 +49,14 @@ export class ScriptOrigins {
     return this.#target ??= { origin: this.#targetOrigin, target: true, requests: this.requests, shared };
   }
 
-  /** The request path of URL `href` when its origin is the target's or routed to it, else null. */
-  pathOnTarget(href: string): string | null {
-    const known = this.#paths.get(href);
+  /** Where URL `href` goes and its request path there, remembered; a sentence when it cannot be sent. */
+  resolve(href: string, shared: ConnectionShared): Resolved | string {
+    const known = this.#resolved.get(href);
     if (known !== undefined) return known;
-    let path: string | null = null;
-    try {
-      const url = new URL(href);
-      const origin = url.origin;
-      if (origin === this.#targetOrigin || this.routes[origin] === this.#targetOrigin) {
-        path = url.pathname + url.search;
-      }
-    } catch {
-      // not a URL: placeOf says why
-    }
-    if (this.#paths.size >= MAX_PATHS) this.#paths.clear();
-    this.#paths.set(href, path);
-    return path;
+    const found = this.#resolve(href, shared);
+    if (this.#resolved.size >= MAX_PATHS) this.#resolved.clear();
+    this.#resolved.set(href, found);
+    return found;
   }
 
   /** `url` with its origin where the routes say: see `Session.route`. */
@@ -74,23 +71,21 @@ export class ScriptOrigins {
     return `${scheme}//${goes.host}${given.pathname}${given.search}`;
   }
 
-  /** Where `target` (a path or URL) goes: the target's place or the origin's own; a sentence when neither. */
-  placeOf(target: string, shared: ConnectionShared): OriginPlace | string {
-    if (target.charCodeAt(0) === 47) return this.target(shared);
+  #resolve(href: string, shared: ConnectionShared): Resolved | string {
     let url: URL;
     try {
-      url = new URL(target);
+      url = new URL(href);
     } catch {
-      return `${JSON.stringify(target)} is neither a path (starting with /) nor a URL`;
+      return `${JSON.stringify(href)} is neither a path (starting with /) nor a URL`;
     }
-    const origin = url.origin;
+    const origin = url.origin, path = url.pathname + url.search;
     if (origin === this.#targetOrigin || this.routes[origin] === this.#targetOrigin) {
-      return this.target(shared);
+      return { place: this.target(shared), path };
     }
     const known = this.#places.get(origin);
-    if (known !== undefined) return known;
+    if (known !== undefined) return { place: known, path };
     if (url.protocol !== "http:" && url.protocol !== "https:") {
-      return `${target}: sessions send HTTP requests (http: or https: URLs)`;
+      return `${href}: sessions send HTTP requests (http: or https: URLs)`;
     }
     if (this.#places.size >= MAX_ORIGINS) {
       return `${origin}: sessions sent to ${MAX_ORIGINS} origins besides the target already`;
@@ -104,7 +99,7 @@ export class ScriptOrigins {
       shared: sharedFor(shared, dialled, sent, this.tls),
     };
     this.#places.set(origin, place);
-    return place;
+    return { place, path };
   }
 }
 

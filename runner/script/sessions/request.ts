@@ -34,13 +34,6 @@ export class ScriptRequests {
     this.#namePrefix = shownOrigin ?? "";
   }
 
-  /** `target`'s request path: itself, or a URL's path and query (origins.ts placed its origin here). */
-  pathOf(target: string): string {
-    if (target.charCodeAt(0) === 47) return target;
-    const url = new URL(target);
-    return url.pathname + url.search;
-  }
-
   /** `method` `path` as HTTP/1.1 bytes, or (`h2`) an HTTP/2 request; a plain one from the cache. */
   encode(
     method: string,

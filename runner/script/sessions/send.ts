@@ -49,7 +49,7 @@ export function encodeScriptRequest(
   conn: SessionConnection,
   jar: CookieJar | null,
   method: string,
-  target: string,
+  path: string,
   options: RequestOptions,
 ): Readonly<ScriptSend> {
   const { requests, names } = at;
@@ -67,7 +67,6 @@ export function encodeScriptRequest(
       headers = [...headers, ["content-type", "application/json"]];
     }
   }
-  const path = requests.pathOf(target);
   let cookieLine = jar === null || options.cookies === false
     ? null
     : jar.line(requests.url.host, path, Date.now());

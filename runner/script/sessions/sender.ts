@@ -177,20 +177,25 @@ export class SessionSender implements SessionCount {
 
   request(method: string, target: string, options = NO_OPTIONS, then?: ResponseThen): Promise<Response> {
     if (typeof target !== "string") return pathTypeRefusal(method, target);
-    const batch = this.#batch;
-    if (batch !== null) return this.#placed(batch, method, target, options, then);
-    // A URL of the target's origin, or of one routed to it, goes as its path (looked up, not parsed again).
-    const path = target.charCodeAt(0) === 47 ? target : this.sessions.origins.pathOnTarget(target);
-    if (path === null) return this.#placed(batch, method, target, options, then);
-    if (this.sending !== null) return this.#overlap ??= overlapRefusal(method);
-    return this.#own(method, path, options, then);
+    // A URL goes where its origin does, as its path there (looked up by the URL, not parsed again).
+    const at = target.charCodeAt(0) === 47 ? null : this.sessions.origins.resolve(target, this.run.shared);
+    if (typeof at === "string") return Promise.reject(new ScriptRequestError(at));
+    const batch = this.#batch, path = at === null ? target : at.path;
+    let sent: Promise<Response>;
+    if (batch !== null) {
+      const place = at?.place ?? this.sessions.origins.target(this.run.shared);
+      sent = batch.request({ place, method, path, options }, then?.beside);
+    } else if (this.sending !== null) return this.#overlap ??= overlapRefusal(method);
+    else if (at === null || at.place.target) return this.#own(method, path, options, then);
+    else sent = this.#sideSend({ place: at.place, method, path, options }, null);
+    return then ? sent.then((r) => then.arrived(r) as Response) : sent;
   }
 
   /** A request on the session's own connection; the exchange's end settles the script's promise itself. */
-  #own(method: string, target: string, options: RequestOptions, then?: ResponseThen): Promise<Response> {
+  #own(method: string, path: string, options: RequestOptions, then?: ResponseThen): Promise<Response> {
     let sent: ScriptSend["sent"];
     try {
-      sent = this.#encode(method, target, options);
+      sent = this.#encode(method, path, options);
     } catch (err) {
       return Promise.reject(err);
     }
@@ -223,23 +228,6 @@ export class SessionSender implements SessionCount {
     const exchange = write(this.sendTime());
     ownDeadline(conn, timeoutMs);
     return exchange;
-  }
-
-  #placed(
-    batch: SessionBatch | null,
-    method: string,
-    target: string,
-    options: RequestOptions,
-    then?: ResponseThen,
-  ): Promise<Response> {
-    const place = this.sessions.origins.placeOf(target, this.run.shared);
-    let sent: Promise<Response>;
-    if (typeof place === "string") sent = Promise.reject(new ScriptRequestError(place));
-    else if (batch !== null) sent = batch.request({ place, method, target, options }, then?.beside);
-    else if (this.sending !== null) return this.#overlap ??= overlapRefusal(method);
-    else if (place.target) return this.#own(method, target, options, then);
-    else sent = this.#sideSend({ place, method, target, options }, null);
-    return then ? sent.then((r) => then.arrived(r) as Response) : sent;
   }
 
   /** Requests `send` makes before it settles go in parallel, within `limits` (batch.ts); its value. */
@@ -275,8 +263,8 @@ export class SessionSender implements SessionCount {
     let encoded: ScriptSend;
     try {
       const at = { requests: place.requests, names: this.sessions.names };
-      const { method, target } = request;
-      encoded = { ...encodeScriptRequest(at, this.run.shared, conn, this.jar, method, target, options) };
+      const { method, path } = request;
+      encoded = { ...encodeScriptRequest(at, this.run.shared, conn, this.jar, method, path, options) };
     } catch (err) {
       if (!own) this.#sideConnections().give(place, conn as Connection);
       batch?.ended(place);

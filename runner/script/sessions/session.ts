@@ -96,12 +96,13 @@ export class ScriptSession implements Session, Sleeper {
   }
 
   /** The function's result ends the session unless it was cut first (a thenable awaited as `await` would). */
-  endWith(body: unknown, onValue: (value: unknown) => void, onError: (err: unknown) => void): void {
-    if (body instanceof Promise) return void body.then(onValue, onError);
+  endWithBody(body: unknown): void {
+    const { value, error } = this.#sender;
+    if (body instanceof Promise) return void body.then(value, error);
     if ((typeof body !== "object" || body === null) && typeof body !== "function") {
       return this.settle(body, false);
     }
-    Promise.resolve(body).then(onValue, onError);
+    Promise.resolve(body).then(value, error);
   }
 
   settle(outcome: unknown, failed: boolean): void {
@@ -147,11 +148,6 @@ export class ScriptSession implements Session, Sleeper {
 
   get state(): Record<string, unknown> {
     return this.#sender.state;
-  }
-
-  endWithBody(body: unknown): void {
-    const sender = this.#sender;
-    this.endWith(body, sender.value, sender.error);
   }
 
   get target(): string {

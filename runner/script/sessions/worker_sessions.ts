@@ -191,16 +191,13 @@ export class ScriptSessions implements SessionContext {
   /** The run's signals, and a connection's own end (a ramp-down's) for the sessions on it. */
   #watch(ended: AbortSignal, stopping?: AbortSignal): void {
     if (this.#watched.has(ended)) return;
-    this.#watched.add(ended);
-    ended.addEventListener("abort", () => {
+    for (const [signal, end] of [[ended, true], [stopping, false]] as const) {
+      if (signal === undefined || this.#watched.has(signal)) continue;
+      this.#watched.add(signal);
       // A copy: each session told may leave the list (and another take its slot).
-      for (const s of this.#live.slice()) s.runEnded();
-    }, { once: true });
-    if (stopping === undefined || this.#watched.has(stopping)) return;
-    this.#watched.add(stopping);
-    stopping.addEventListener("abort", () => {
-      for (const s of this.#live.slice()) s.runStopping();
-    }, { once: true });
+      const told = () => this.#live.slice().forEach((s) => end ? s.runEnded() : s.runStopping());
+      signal.addEventListener("abort", told, { once: true });
+    }
   }
 
   inProgress(): number {
