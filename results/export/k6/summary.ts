@@ -91,8 +91,8 @@ export function k6SummaryData(
     ...vusOf(run, asked.idleVus),
   };
   // The open model's sends that found no free VU, and (as k6's iteration executors past maxDuration, not
-  // aborted) the iterations a count bounded in time never started: k6's dropped iterations.
-  const cut = run.config.model === "count" && run.config.durationMs && !run.abortedBy && !run.setupError;
+  // aborted) the iterations a count (`requests`) bounded in time never started: k6's dropped iterations.
+  const cut = "requests" in run.config && run.config.durationMs && !run.abortedBy && !run.setupError;
   const unstarted = cut ? Math.max(0, Number(run.config.requests) - (flow?.sessions ?? 0)) : 0;
   const dropped = run.droppedSends + (unstarted || 0);
   if (dropped > 0) metrics.dropped_iterations = counterMetric(dropped, sec);
