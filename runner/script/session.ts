@@ -163,8 +163,5 @@ export interface Session<SetupData = unknown> {
   readonly grpc: SessionGrpc;
 }
 
-/** A session script's default export. */
-export type SessionFunction<SetupData = unknown> = (s: Session<SetupData>) => Promise<void> | void;
-
 /** A script's `options`: what an experiment file would say, used when the script runs on its own. */
 export type SessionOptions = Record<string, unknown>;
