@@ -313,7 +313,13 @@ export function ghzRun(config: Record<string, unknown>): GhzRun & { attack: stri
     const text = jsonText(data, fromFile ? "--data-file" : "--data", fromFile);
     // Unfilled, its `{{` as JSON's `\u007b{`: loadlab sends the text, not a template of it.
     const asWritten = (json: string) => json.replace(/\{(?=\{)/g, "\\u007b");
-    flags.push("-b", call.fill(streamCallCount(text, config), "--data", asWritten));
+    // As ghz for a unary call's list: each message filled apart, one that fails sent as written.
+    const each = (json: string) => {
+      const list = json.trimStart().startsWith("[") ? JSON.parse(json) : undefined;
+      if (!Array.isArray(list) || list.length < 2) return asWritten(json);
+      return `[${list.map((m) => call.fill(JSON.stringify(m), "--data", asWritten)).join(",")}]`;
+    };
+    flags.push("-b", call.fill(streamCallCount(text, config), "--data", each));
   }
   const metadata = config["metadata-file"] !== undefined
     ? fileText(config["metadata-file"], "--metadata-file")

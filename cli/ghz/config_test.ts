@@ -188,6 +188,13 @@ Deno.test("a template Go cannot parse is ghz's error (exit 1); one that fails to
     const data = `{"a":"{{.RequestNumber}}-{{${action}}}"}`;
     assertEquals(body(data), data.replaceAll("{{", "\\u007b{"));
   }
+  // A list's messages are filled apart: one that fails leaves only itself unfilled.
+  assertEquals(
+    ghzRun({ host: "h:1", data: '[{"a":"{{newUUID}}"}, {"a":"{{.Nope}}"}]' }).attack.find((f) =>
+      f[0] === "["
+    ),
+    '[{"a":"{{ $uuid() }}"},{"a":"\\u007b{.Nope}}"}]',
+  );
   // Data whose only actions are comments is sent as written too, comments and all; beside an action, a
   // comment is nothing. Trim markers take the spaces beside them.
   assertEquals(body('{"a":"{{/* c */}}x"}'), '{"a":"\\u007b{/* c */}}x"}');
