@@ -325,12 +325,9 @@ export function ghzRun(config: Record<string, unknown>): GhzRun & { attack: stri
     ? fileText(config["metadata-file"], "--metadata-file")
     : config.metadata;
   const mdText = typeof metadata === "string" ? metadata : JSON.stringify(metadata);
-  const unfilled = (): never => {
-    throw refused(
-      "--metadata: a template of it fails in Go, so ghz sends it unfilled; loadlab's metadata " +
-        "cannot carry a literal {{: write the values ghz would send",
-    );
-  };
+  // Unfilled, as ghz sends it: each `{{` from a data column, as a header's text has no escape for one.
+  let braces = false;
+  const unfilled = (text: string) => (braces = true, text.replaceAll("{{", "{{ LeftBraces }}"));
   const filled = mdText === undefined ? undefined : call.fill(mdText, "--metadata", unfilled, false);
   for (const [name, value] of Object.entries(jsonObject(filled, "--metadata"))) {
     if (!/^[\w.-]+$/.test(name)) {
@@ -339,9 +336,9 @@ export function ghzRun(config: Record<string, unknown>): GhzRun & { attack: stri
       flags.push("-H", `${name}: ${value}`);
     } else console.error(`loadlab ghz: --metadata: ${name} is not sent, as grpc-go does not send it`);
   }
-  if (call.numbered) {
+  if (call.numbered || braces) {
     // {{.RequestNumber}}: a row per call, in order (past a million calls the numbers start over).
-    const rows = timed ? 1_000_000 : Math.min(1_000_000, count);
+    const rows = !call.numbered ? 1 : timed ? 1_000_000 : Math.min(1_000_000, count);
     flags.push("--data-file", requestNumbers(rows), "--data-order", "sequential", "--data-when-done", "wrap");
   }
   const skipFirst = Number(option(config, "skipFirst"));
@@ -390,7 +387,8 @@ function binaryData(config: Record<string, unknown>): string | undefined {
 /** A temporary CSV of the numbers 0 to `rows` - 1 under `RequestNumber`, removed when loadlab exits. */
 function requestNumbers(rows: number): string {
   const path = Deno.makeTempFileSync({ prefix: "loadlab-ghz-request-numbers-", suffix: ".csv" });
-  Deno.writeTextFileSync(path, `RequestNumber\n${Array.from({ length: rows }, (_, k) => k).join("\n")}\n`);
+  const lines = Array.from({ length: rows }, (_, k) => `${k},{{`);
+  Deno.writeTextFileSync(path, `RequestNumber,LeftBraces\n${lines.join("\n")}\n`);
   globalThis.addEventListener("unload", () => Deno.removeSync(path));
   return path;
 }

@@ -1,4 +1,4 @@
-import { deepStrictEqual as assertEquals, throws } from "node:assert/strict";
+import { deepStrictEqual as assertEquals, ok as assert, throws } from "node:assert/strict";
 import { concurrencySteps, ghzRun, readConfig } from "./config.ts";
 import { parseAttackArgs } from "../attack/args.ts";
 import { UsageError } from "../usage_error.ts";
@@ -202,12 +202,12 @@ Deno.test("a template Go cannot parse is ghz's error (exit 1); one that fails to
     body('{"a":"{{randomInt 1 3}} {{/* c */}} x {{- newUUID -}} y"}'),
     '{"a":"{{ $randomNumber(1,2) }}  x{{ $uuid() }}y"}',
   );
-  // ghz's metadata unfilled cannot be written as a header: refused, where its parse errors are ghz's.
+  // ghz's metadata unfilled goes as written, each `{{` from a data column; its parse errors are ghz's.
   const metadata = (m: string) => () => ghzRun({ host: "h:1", metadata: m });
-  throws(
-    metadata('{"x":"{{.Nope}}"}'),
-    (e) => e instanceof UsageError && e.exitCode === 2 && /literal \{\{/.test(e.message),
-  );
+  const attack = metadata('{"x":"{{.Nope}} {{.UUID}}"}')().attack;
+  assert(attack.includes("x: {{ LeftBraces }}.Nope}} {{ LeftBraces }}.UUID}}"));
+  const file = attack[attack.indexOf("--data-file") + 1];
+  assertEquals(Deno.readTextFileSync(file), "RequestNumber,LeftBraces\n0,{{\n");
   throws(
     metadata('{"x":"{{nope}}"}'),
     (e) => e instanceof UsageError && !e.exitCode && /"nope" not defined/.test(e.message),
