@@ -300,6 +300,9 @@ export function ghzRun(config: Record<string, unknown>): GhzRun & { attack: stri
   const reflected = jsonObject(config["reflect-metadata"], "--reflect-metadata");
   for (const [name, value] of Object.entries(reflected)) flags.push("--reflect-header", `${name}: ${value}`);
   const call = new CallData(String(config.call ?? ""), config.name === undefined ? "" : `${config.name}:`);
+  // Unfilled beside filled text, as ghz sends it: each `{{` from a data column, as a template has no escape.
+  let braces = false;
+  const leftBraces = (text: string) => (braces = true, text.replaceAll("{{", "{{ LeftBraces }}"));
   const binary = binaryData(config);
   // As ghz: -D's file over -d, -M's over -m.
   const fromFile = config["data-file"] !== undefined;
@@ -317,7 +320,7 @@ export function ghzRun(config: Record<string, unknown>): GhzRun & { attack: stri
     const each = (json: string) => {
       const list = json.trimStart().startsWith("[") ? JSON.parse(json) : undefined;
       if (!Array.isArray(list) || list.length < 2) return asWritten(json);
-      return `[${list.map((m) => call.fill(JSON.stringify(m), "--data", asWritten)).join(",")}]`;
+      return `[${list.map((m) => call.fill(JSON.stringify(m), "--data", leftBraces)).join(",")}]`;
     };
     flags.push("-b", call.fill(streamCallCount(text, config), "--data", each));
   }
@@ -325,10 +328,7 @@ export function ghzRun(config: Record<string, unknown>): GhzRun & { attack: stri
     ? fileText(config["metadata-file"], "--metadata-file")
     : config.metadata;
   const mdText = typeof metadata === "string" ? metadata : JSON.stringify(metadata);
-  // Unfilled, as ghz sends it: each `{{` from a data column, as a header's text has no escape for one.
-  let braces = false;
-  const unfilled = (text: string) => (braces = true, text.replaceAll("{{", "{{ LeftBraces }}"));
-  const filled = mdText === undefined ? undefined : call.fill(mdText, "--metadata", unfilled, false);
+  const filled = mdText === undefined ? undefined : call.fill(mdText, "--metadata", leftBraces, false);
   for (const [name, value] of Object.entries(jsonObject(filled, "--metadata"))) {
     if (!/^[\w.-]+$/.test(name)) {
       throw refused(`--metadata: "${name}": no HTTP/2 header name (grpc-go sends it); use [\\w.-]`);
