@@ -300,6 +300,9 @@ export function ghzRun(config: Record<string, unknown>): GhzRun & { attack: stri
   const reflected = jsonObject(config["reflect-metadata"], "--reflect-metadata");
   for (const [name, value] of Object.entries(reflected)) flags.push("--reflect-header", `${name}: ${value}`);
   const call = new CallData(String(config.call ?? ""), config.name === undefined ? "" : `${config.name}:`);
+  // Unfilled beside filled text, as ghz sends it: each `{{` from a data column, as a template has no escape.
+  let braces = false;
+  const leftBraces = (text: string) => (braces = true, text.replaceAll("{{", "{{ LeftBraces }}"));
   const binary = binaryData(config);
   // As ghz: -D's file over -d, -M's over -m.
   const fromFile = config["data-file"] !== undefined;
@@ -313,19 +316,19 @@ export function ghzRun(config: Record<string, unknown>): GhzRun & { attack: stri
     const text = jsonText(data, fromFile ? "--data-file" : "--data", fromFile);
     // Unfilled, its `{{` as JSON's `\u007b{`: loadlab sends the text, not a template of it.
     const asWritten = (json: string) => json.replace(/\{(?=\{)/g, "\\u007b");
-    flags.push("-b", call.fill(streamCallCount(text, config), "--data", asWritten));
+    // As ghz for a unary call's list: each message filled apart, one that fails sent as written.
+    const each = (json: string) => {
+      const list = json.trimStart().startsWith("[") ? JSON.parse(json) : undefined;
+      if (!Array.isArray(list) || list.length < 2) return asWritten(json);
+      return `[${list.map((m) => call.fill(JSON.stringify(m), "--data", leftBraces)).join(",")}]`;
+    };
+    flags.push("-b", call.fill(streamCallCount(text, config), "--data", each));
   }
   const metadata = config["metadata-file"] !== undefined
     ? fileText(config["metadata-file"], "--metadata-file")
     : config.metadata;
   const mdText = typeof metadata === "string" ? metadata : JSON.stringify(metadata);
-  const unfilled = (): never => {
-    throw refused(
-      "--metadata: a template of it fails in Go, so ghz sends it unfilled; loadlab's metadata " +
-        "cannot carry a literal {{: write the values ghz would send",
-    );
-  };
-  const filled = mdText === undefined ? undefined : call.fill(mdText, "--metadata", unfilled, false);
+  const filled = mdText === undefined ? undefined : call.fill(mdText, "--metadata", leftBraces, false);
   for (const [name, value] of Object.entries(jsonObject(filled, "--metadata"))) {
     if (!/^[\w.-]+$/.test(name)) {
       throw refused(`--metadata: "${name}": no HTTP/2 header name (grpc-go sends it); use [\\w.-]`);
@@ -333,9 +336,9 @@ export function ghzRun(config: Record<string, unknown>): GhzRun & { attack: stri
       flags.push("-H", `${name}: ${value}`);
     } else console.error(`loadlab ghz: --metadata: ${name} is not sent, as grpc-go does not send it`);
   }
-  if (call.numbered) {
+  if (call.numbered || braces) {
     // {{.RequestNumber}}: a row per call, in order (past a million calls the numbers start over).
-    const rows = timed ? 1_000_000 : Math.min(1_000_000, count);
+    const rows = !call.numbered ? 1 : timed ? 1_000_000 : Math.min(1_000_000, count);
     flags.push("--data-file", requestNumbers(rows), "--data-order", "sequential", "--data-when-done", "wrap");
   }
   const skipFirst = Number(option(config, "skipFirst"));
@@ -384,7 +387,8 @@ function binaryData(config: Record<string, unknown>): string | undefined {
 /** A temporary CSV of the numbers 0 to `rows` - 1 under `RequestNumber`, removed when loadlab exits. */
 function requestNumbers(rows: number): string {
   const path = Deno.makeTempFileSync({ prefix: "loadlab-ghz-request-numbers-", suffix: ".csv" });
-  Deno.writeTextFileSync(path, `RequestNumber\n${Array.from({ length: rows }, (_, k) => k).join("\n")}\n`);
+  const lines = Array.from({ length: rows }, (_, k) => `${k},{{`);
+  Deno.writeTextFileSync(path, `RequestNumber,LeftBraces\n${lines.join("\n")}\n`);
   globalThis.addEventListener("unload", () => Deno.removeSync(path));
   return path;
 }

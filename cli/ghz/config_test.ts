@@ -1,4 +1,4 @@
-import { deepStrictEqual as assertEquals, throws } from "node:assert/strict";
+import { deepStrictEqual as assertEquals, ok as assert, throws } from "node:assert/strict";
 import { concurrencySteps, ghzRun, readConfig } from "./config.ts";
 import { parseAttackArgs } from "../attack/args.ts";
 import { UsageError } from "../usage_error.ts";
@@ -188,6 +188,13 @@ Deno.test("a template Go cannot parse is ghz's error (exit 1); one that fails to
     const data = `{"a":"{{.RequestNumber}}-{{${action}}}"}`;
     assertEquals(body(data), data.replaceAll("{{", "\\u007b{"));
   }
+  // A list's messages are filled apart: one that fails leaves only itself unfilled.
+  assertEquals(
+    ghzRun({ host: "h:1", data: '[{"a":"{{newUUID}}"}, {"a":"{{.Nope}}"}]' }).attack.find((f) =>
+      f[0] === "["
+    ),
+    '[{"a":"{{ $uuid() }}"},{"a":"{{ LeftBraces }}.Nope}}"}]',
+  );
   // Data whose only actions are comments is sent as written too, comments and all; beside an action, a
   // comment is nothing. Trim markers take the spaces beside them.
   assertEquals(body('{"a":"{{/* c */}}x"}'), '{"a":"\\u007b{/* c */}}x"}');
@@ -195,12 +202,12 @@ Deno.test("a template Go cannot parse is ghz's error (exit 1); one that fails to
     body('{"a":"{{randomInt 1 3}} {{/* c */}} x {{- newUUID -}} y"}'),
     '{"a":"{{ $randomNumber(1,2) }}  x{{ $uuid() }}y"}',
   );
-  // ghz's metadata unfilled cannot be written as a header: refused, where its parse errors are ghz's.
+  // ghz's metadata unfilled goes as written, each `{{` from a data column; its parse errors are ghz's.
   const metadata = (m: string) => () => ghzRun({ host: "h:1", metadata: m });
-  throws(
-    metadata('{"x":"{{.Nope}}"}'),
-    (e) => e instanceof UsageError && e.exitCode === 2 && /literal \{\{/.test(e.message),
-  );
+  const attack = metadata('{"x":"{{.Nope}} {{.UUID}}"}')().attack;
+  assert(attack.includes("x: {{ LeftBraces }}.Nope}} {{ LeftBraces }}.UUID}}"));
+  const file = attack[attack.indexOf("--data-file") + 1];
+  assertEquals(Deno.readTextFileSync(file), "RequestNumber,LeftBraces\n0,{{\n");
   throws(
     metadata('{"x":"{{nope}}"}'),
     (e) => e instanceof UsageError && !e.exitCode && /"nope" not defined/.test(e.message),
