@@ -61,10 +61,8 @@ export async function runPlan(plan: Plan, opts: RunPlanOptions): Promise<RunPlan
   const searchKeys = new Set(plan.searches.map((s) => s.base.targetKey));
   // A threshold with abortOnFail stopped a run: as k6 aborts the whole test, the runs after it are not run.
   let notRun: string[] | undefined;
-  // The files of no run yet go out while the first run starts, so its load waits for no render. Every later
-  // write follows this one and writes both files whole again: a failure here is told by the next.
-  const opened = output.write().catch(() => {});
   try {
+    await output.write();
     for (const [i, run] of todo.entries()) {
       const etaMs = estimateDurationMs({ ...plan, runs: todo.slice(i) });
       opts.hooks?.onRunStart?.(run, i, todo.length, etaMs);
@@ -86,7 +84,6 @@ export async function runPlan(plan: Plan, opts: RunPlanOptions): Promise<RunPlan
     if (!(err instanceof Interrupted)) throw err;
   } finally {
     await pool.stopAll();
-    await opened;
     output.close();
   }
   return {
