@@ -4,10 +4,17 @@
  * with its first request, before it imports the script (an isolate may start before they are known); never in
  * the process's environment, which every run and child of it shares.
  */
-/** The run's in loadlab's isolate, else the isolate's own; `vars`: `-e NAME=VALUE`, over the environment. */
-export const inputs: { k6: Record<string, unknown>; locust?: object; vars?: Record<string, string> } = {
-  k6: {},
-};
+/**
+ * The run's in loadlab's isolate, else the isolate's own; `vars`: `-e NAME=VALUE`, over the environment;
+ * `metricSends`: the sends of k6 metrics every isolate made, one counter the main isolate's shares, so it
+ * knows when all have arrived.
+ */
+export const inputs: {
+  k6: Record<string, unknown>;
+  locust?: object;
+  vars?: Record<string, string>;
+  metricSends: Int32Array;
+} = { k6: {}, metricSends: new Int32Array(new SharedArrayBuffer(4)) };
 
 /** Adds `more` to the inputs, k6's flags merged; `fresh`: they start with it (a run's, or an isolate's). */
 export function passInputs(more: Partial<typeof inputs>, fresh = false): void {

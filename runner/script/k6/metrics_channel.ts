@@ -7,6 +7,7 @@ import { counterMetric, type K6Metric, rateMetric } from "../../../results/expor
 import { k6RuleHolds } from "../../../results/export/k6/summary.ts";
 import type { AbortedBy } from "../../../results/thresholds/abort.ts";
 import { type MetricPart, METRICS_CHANNEL } from "./metrics.ts";
+import { inputs } from "../isolate_inputs.ts";
 
 /** A threshold with `abortOnFail` on a metric sent here: `rate<=0.05` on `check_failure_rate`. */
 interface LiveRule {
@@ -59,14 +60,20 @@ let live: LiveRule[] = [];
 let failed: AbortedBy | null = null;
 /** The last tick judged (measured time over JUDGE_EVERY_MS). */
 let judgedTick = 0;
+/** The isolates' sends counted before this collection began, and the sends received since. */
+let sendsBefore = 0, received = 0;
+/** Longest wait at the end for sends still on their way (a busy machine delays them). */
+const ARRIVAL_WAIT_MS = 10_000;
 
 /** Starts listening, the totals of any run before dropped; `rules` are judged live by `k6LiveJudge`. */
 export function collectK6Metrics(rules: LiveRule[] = []): void {
   live = rules, failed = null, judgedTick = 0, totals.clear(), trends.clear();
+  sendsBefore = Atomics.load(inputs.metricSends, 0), received = 0;
   if (listening !== null) return;
   listening = new BroadcastChannel(METRICS_CHANNEL);
   listening.onmessage = (e: MessageEvent<unknown>) => {
     if (!Array.isArray(e.data)) return;
+    received++;
     for (const part of e.data) if (isPart(part)) add(part);
   };
 }
@@ -133,8 +140,18 @@ export async function k6CustomMetrics(
   durationSec: number,
   percentiles: readonly string[] = [],
 ): Promise<Record<string, K6Metric>> {
-  // The last parts a worker sent may still be on their way: one turn of the event loop for them.
-  await new Promise((resolve) => setTimeout(resolve, 10));
+  // Every isolate counted its sends before making them: wait for those still on their way.
+  const sent = () => Atomics.load(inputs.metricSends, 0) - sendsBefore;
+  const endMs = performance.now() + ARRIVAL_WAIT_MS;
+  while (listening !== null && received < sent() && performance.now() < endMs) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  if (listening !== null && received < sent()) {
+    console.error(
+      `warning: ${sent() - received} of ${sent()} sends of the script's metrics did not arrive in ` +
+        `${ARRIVAL_WAIT_MS / 1000} s: its custom metrics and checks may count short`,
+    );
+  }
   listening?.close();
   listening = null;
   const out: Record<string, K6Metric> = {};
