@@ -106,6 +106,7 @@ pool.test("a locustfile runs with Locust's flags: logins, weights, task sets, fa
       url,
       "--csv",
       "res",
+      "--csv-full-history",
       "--only-summary",
     ]);
     assertEquals(code, 1, text); // Locust's: a failure (the missing page's 404s) exits 1
@@ -135,7 +136,20 @@ pool.test("a locustfile runs with Locust's flags: logins, weights, task sets, fa
       "Last Seen",
     ]);
     assertEquals(Deno.readTextFileSync(`${dir}/res_exceptions.csv`), "Count,Message,Traceback,Nodes\r\n");
-    ok(csv(`${dir}/res_stats_history.csv`).length >= 1);
+    // --csv-full-history: a name's rows a second before the Aggregated one, the last the run's totals.
+    const history = csv(`${dir}/res_stats_history.csv`);
+    assertEquals([history[0].Name, history[0]["User Count"], history[0]["50%"]], ["Aggregated", "0", "N/A"]);
+    for (const r of stats) {
+      const last = history.findLast((h) => h.Name === r.Name && h.Type === r.Type);
+      assertEquals([last?.["Total Request Count"], last?.["Total Failure Count"]], [
+        r["Request Count"],
+        r["Failure Count"],
+      ]);
+    }
+    const stamps = new Set(history.map((h) => h.Timestamp));
+    ok(
+      history.length > stats.length && stamps.size === history.filter((h) => h.Name === "Aggregated").length,
+    );
     ok(text.includes("Aggregated"), text);
   }));
 
