@@ -101,7 +101,10 @@ export function add(a: any, b: any): any {
   if (Array.isArray(a) && Array.isArray(b)) {
     return Object.isFrozen(a) ? Object.freeze([...a, ...b]) : [...a, ...b];
   }
-  if (typeof a !== typeof b || (typeof a !== "number" && typeof a !== "string" && typeof a !== "boolean")) {
+  // A bool is an int (`ok + (exception is None)`); a str adds to a str only.
+  const numeric = (x: unknown) => typeof x === "number" || typeof x === "boolean";
+  if (numeric(a) && numeric(b)) return Number(a) + Number(b);
+  if (typeof a !== "string" || typeof b !== "string") {
     throw new PyError("TypeError", `unsupported operand types for +: ${typeName(a)} and ${typeName(b)}`);
   }
   return a + b;
