@@ -520,6 +520,40 @@ class U(HttpUser):
     ok(Number(all?.["Request Count"]) >= 2 && Number(all?.["Request Count"]) <= 5, text);
   }));
 
+pool.test("a SequentialTaskSet runs each task as many times in a row as its weight, as Locust's", () =>
+  withTarget(async (url) => {
+    const { text, dir } = await runLocust(
+      "locustfile.py",
+      `from locust import HttpUser, SequentialTaskSet, constant, task
+
+
+class Wizard(SequentialTaskSet):
+    @task(2)
+    def one(self):
+        self.client.get("/json", name="one")
+
+    @task
+    def two(self):
+        self.client.get("/", name="two")
+
+    @task(3)
+    def three(self):
+        self.client.get("/fib/3", name="three")
+
+
+class U(HttpUser):
+    wait_time = constant(0.02)
+    tasks = [Wizard]
+`,
+      ["locustfile.py", "-u", "1", "-t", "2s", "-H", url, "--csv", "res"],
+    );
+    const n = (name: string) =>
+      Number(csv(`${dir}/res_stats.csv`).find((r) => r.Name === name)?.["Request Count"]);
+    // One user walks one, one, two, three, three, three, ...: whole rounds but the last.
+    const rounds = n("two");
+    ok(rounds >= 2 && Math.abs(n("one") - 2 * rounds) <= 2 && Math.abs(n("three") - 3 * rounds) <= 3, text);
+  }));
+
 pool.test("a user class without a task runs as Locust's: each of its tasks an exception, then its wait", () =>
   withTarget(async (url) => {
     const { code, text, dir } = await runLocust(

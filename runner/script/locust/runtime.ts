@@ -895,7 +895,11 @@ function pick(owner: any, tasks: TaskEntry[]): TaskEntry {
   if (tasks.length === 0) {
     throw new PyError("Exception", `No tasks defined on ${owner.constructor.name}: use the @task decorator`);
   }
-  if (owner instanceof SequentialTaskSet) return tasks[owner.__next++ % tasks.length];
+  if (owner instanceof SequentialTaskSet) {
+    // Locust's list of a sequential set holds a task `weight` times in a row: it runs that many times.
+    let at = owner.__next++ % tasks.reduce((t, e) => t + e.weight, 0);
+    return tasks.find((e) => (at -= e.weight) < 0)!;
+  }
   if (owner instanceof MarkovTaskSet) {
     const now = owner.__current ?? tasks[0];
     const [name] = drawn((now.run as Fn).locustNext!, (t) => Number(t[1]));
