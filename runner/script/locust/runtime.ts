@@ -312,16 +312,21 @@ class LocustResponse {
   get error(): string | null {
     return this.failureText();
   }
+  /** requests' error of a response of 400 and above (its message's url the request's), or of none. */
   raise_for_status(): void {
-    const why = this.failureText();
+    const status = this.#r.status, why = this.#httpError(this.url);
+    if (status === 0) throw new PyError("ConnectionError", this.#r.failure?.message ?? "no response");
     if (why !== null) throw Object.assign(new PyError("HTTPError", why), { response: this });
   }
+  #httpError(url: string): string | null {
+    const status = this.#r.status, side = status < 500 ? "Client" : "Server";
+    return status < 400 ? null : `${status} ${side} Error: ${STATUS_CODES[status] ?? ""} for url: ${url}`;
+  }
+  /** The failure Locust reports: its url the request's name, so that a name's failures are one entry. */
   failureText(): string | null {
-    const status = this.#r.status;
-    if (status === 0) return `ConnectionError(${this.#r.failure?.message ?? "no response"})`;
-    if (status < 400) return null;
-    const side = status < 500 ? "Client" : "Server";
-    return `HTTPError('${status} ${side} Error: ${STATUS_CODES[status] ?? ""} for url: ${this.url}')`;
+    if (this.#r.status === 0) return `ConnectionError(${this.#r.failure?.message ?? "no response"})`;
+    const why = this.#httpError(this.name);
+    return why === null ? null : `HTTPError('${why}')`;
   }
   success(): void {
     this.#manual = true;
@@ -582,7 +587,7 @@ class Client {
       options.name = this.#hop;
       return this.#send(s);
     }
-    const response = new LocustResponse(s, r, this.#verb, this.#at);
+    const response = new LocustResponse(s, r, this.#verb, new URL(this.#at, s.target).href);
     response.elapsedMs = nowMs(s) - this.#startMs;
     response.name = o.name != null ? str(o.name) : pathAndQuery(this.#path);
     response.context = o.context as Record<string, unknown> | undefined;

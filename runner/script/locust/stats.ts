@@ -262,7 +262,12 @@ export async function writeLocustCsv(
   const thrown = Object.entries(run.errorMessages.script ?? {});
   const exceptions = [
     csvLine(["Count", "Message", "Traceback", "Nodes"]),
-    ...thrown.map(([message, count]) => csvLine([count, message, "", "local"])),
+    // Locust's message is the exception's str(); loadlab's `Type: message (file:line)` gives the line.
+    ...thrown.map(([message, count]) => {
+      const [, text = message, file, line] = /^[\w.]+: ([\s\S]*?)(?: \(([^()]+):(\d+)\))?$/.exec(message) ??
+        [];
+      return csvLine([count, text, file === undefined ? "" : `  File "${file}", line ${line}`, "local"]);
+    }),
   ].join("");
   const files = { stats, failures, stats_history: history, exceptions };
   for (const [name, text] of Object.entries(files)) await Deno.writeTextFile(`${prefix}_${name}.csv`, text);
