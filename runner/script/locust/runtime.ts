@@ -898,7 +898,11 @@ function pick(owner: any, tasks: TaskEntry[]): TaskEntry {
   if (owner.__queue?.length > 0) return owner.__queue.shift();
   // As Locust's: a class without a task (with the tags asked) raises at each task, and its user waits.
   if (tasks.length === 0) {
-    throw new PyError("Exception", `No tasks defined on ${owner.constructor.name}: use the @task decorator`);
+    const what = owner instanceof TaskSet
+      ? " use the @task decorator or set the 'tasks' attribute of the TaskSet"
+      : " Use the @task decorator or set the 'tasks' attribute of the User (or mark it as abstract = True if " +
+        "you only intend to subclass it)";
+    throw new PyError("Exception", `No tasks defined on ${owner.constructor.name}.${what}`);
   }
   if (owner instanceof SequentialTaskSet) {
     // Locust's list of a sequential set holds a task `weight` times in a row: it runs that many times.
