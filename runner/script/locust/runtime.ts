@@ -325,6 +325,8 @@ class LocustResponse {
   /** The failure Locust reports: its url the request's name, so that a name's failures are one entry. */
   failureText(): string | null {
     if (this.#r.status === 0) return `ConnectionError(${this.#r.failure?.message ?? "no response"})`;
+    // A FastHttpUser's client (geventhttpclient's) fails a status by its own exception.
+    if (this.fast && this.#r.status >= 400) return `LocustBadStatusCode(code=${this.#r.status})`;
     const why = this.#httpError(this.name);
     return why === null ? null : `HTTPError('${why}')`;
   }
