@@ -6,7 +6,7 @@
 import { defined } from "../validation/defined.ts";
 import type { EndpointResult, ErrorKind } from "./mod.ts";
 import { addCounts, sumValues } from "./interval_counts.ts";
-import { addEncoded, createHistogram, encodeHistogram, summarizeMs } from "./histogram.ts";
+import { addEncoded, createHistogram, encodeHistogram, mergeEncoded, summarizeMs } from "./histogram.ts";
 
 /** An endpoint's totals while parts are added. */
 export type EndpointTotals = ReturnType<typeof emptyEndpointTotals>;
@@ -38,6 +38,8 @@ export function emptyEndpointTotals(
     histogram: createHistogram(),
     intervalRequests: [] as number[],
     intervalErrors: [] as number[],
+    /** Each interval's histogram encodings (one a worker's sample), when the run keeps them per endpoint. */
+    intervalEncodings: null as string[][] | null,
   };
 }
 
@@ -57,6 +59,9 @@ export function addEndpointPart(
   if (part.histogram !== null) addEncoded(into.histogram, part.histogram);
   addAt(into.intervalRequests, firstInterval, requests);
   addAt(into.intervalErrors, firstInterval, errors);
+  if (into.intervalEncodings !== null && part.histogram !== null) {
+    (into.intervalEncodings[firstInterval] ??= []).push(part.histogram);
+  }
 }
 
 function addAt(into: number[], first: number, values: readonly number[]): void {
@@ -88,8 +93,20 @@ export function endpointResult(t: EndpointTotals, intervals: number): EndpointRe
     intervals: {
       requests: fitted(t.intervalRequests, intervals),
       errors: fitted(t.intervalErrors, intervals),
+      ...(t.intervalEncodings === null
+        ? {}
+        : { histograms: fittedEncodings(t.intervalEncodings, intervals) }),
     },
   };
+}
+
+/** Each interval's encodings added into one (null: no response), those past `length` into the last. */
+function fittedEncodings(encodings: readonly string[][], length: number): Array<string | null> {
+  const parts = Array.from({ length }, (_, k) => encodings[k] ?? []);
+  for (let k = length; k < encodings.length; k++) {
+    if (length > 0) parts[length - 1].push(...encodings[k] ?? []);
+  }
+  return parts.map((p) => p.length === 0 ? null : encodeHistogram(mergeEncoded(p)));
 }
 
 function fitted(values: readonly number[], length: number): number[] {

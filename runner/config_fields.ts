@@ -280,7 +280,8 @@ export const commonFields = {
   concurrencySteps: z.array(z.strictObject({ atMs: z.number().min(0), concurrency: z.number().int().min(0) }))
     .optional(),
   tls: tlsOptionsSchema.optional(),
-  intervalHistograms: z.boolean().default(true),
+  /** `endpoints`: each named endpoint's interval histograms are kept too. */
+  intervalHistograms: z.union([z.boolean(), z.literal("endpoints")]).default(true),
   /** Brings the generator's hot path to optimized code against an in-process sink before t0. */
   generatorWarmup: z.boolean().default(true),
   /** A recorded steering schedule replayed (`loadlab run --replay`). */

@@ -106,6 +106,7 @@ pool.test("a locustfile runs with Locust's flags: logins, weights, task sets, fa
       url,
       "--csv",
       "res",
+      "--csv-full-history",
       "--only-summary",
     ]);
     assertEquals(code, 1, text); // Locust's: a failure (the missing page's 404s) exits 1
@@ -125,7 +126,10 @@ pool.test("a locustfile runs with Locust's flags: logins, weights, task sets, fa
     // One reader for 2 s, 50 ms between its tasks (its own wait_time method): never a busy loop.
     ok(Number(row("/")?.["Request Count"]) <= 45, row("/")?.["Request Count"]);
     const failures = csv(`${dir}/res_failures.csv`);
-    assertEquals(failures.map((f) => [f.Method, f.Name]), [["GET", "missing"]]);
+    // Its url the name, as Locust's: one entry a name whatever the URLs.
+    assertEquals(failures.map((f) => [f.Method, f.Name, f.Error]), [
+      ["GET", "missing", "HTTPError('404 Client Error: Not Found for url: missing')"],
+    ]);
     assertEquals(Object.keys(failures[0]), [
       "Method",
       "Name",
@@ -135,7 +139,20 @@ pool.test("a locustfile runs with Locust's flags: logins, weights, task sets, fa
       "Last Seen",
     ]);
     assertEquals(Deno.readTextFileSync(`${dir}/res_exceptions.csv`), "Count,Message,Traceback,Nodes\r\n");
-    ok(csv(`${dir}/res_stats_history.csv`).length >= 1);
+    // --csv-full-history: a name's rows a second before the Aggregated one, the last the run's totals.
+    const history = csv(`${dir}/res_stats_history.csv`);
+    assertEquals([history[0].Name, history[0]["User Count"], history[0]["50%"]], ["Aggregated", "0", "N/A"]);
+    for (const r of stats) {
+      const last = history.findLast((h) => h.Name === r.Name && h.Type === r.Type);
+      assertEquals([last?.["Total Request Count"], last?.["Total Failure Count"]], [
+        r["Request Count"],
+        r["Failure Count"],
+      ]);
+    }
+    const stamps = new Set(history.map((h) => h.Timestamp));
+    ok(
+      history.length > stats.length && stamps.size === history.filter((h) => h.Name === "Aggregated").length,
+    );
     ok(text.includes("Aggregated"), text);
   }));
 
@@ -414,6 +431,7 @@ def visit(user):
     user.client.request("GET", PATHS[1], name="visit", context={"tenant": "t1"})
     tenant = "t1"
     user.client.get("/json", name=f"tenant {tenant}")
+    user.client.get("/static/none.css", name="gone")
 
 
 class Api(FastHttpUser):
@@ -470,7 +488,12 @@ pool.test("rest(), csv data, init and request listeners, Locust's exceptions and
     assertEquals(row("rest_assert").Type, "POST");
     assertEquals(row("/json?_=...").Type, "GET"); // rest_'s own name, its method Locust's Type
     assertEquals(row("tenant t1").Type, "GET"); // a name the file builds (an f-string) has its method too
-    ok(Deno.readTextFileSync(`${dir}/res_failures.csv`).includes("nope missing"), text);
+    const failures = Deno.readTextFileSync(`${dir}/res_failures.csv`);
+    // A FastHttpUser's status failure is its client's exception, as Locust's.
+    ok(
+      failures.includes("nope missing") && failures.includes("GET,gone,LocustBadStatusCode(code=404),"),
+      failures,
+    );
   }));
 
 pool.test("RescheduleTask and InterruptTaskSet(reschedule=False) wait before the next task, as Locust's", () =>
@@ -506,6 +529,40 @@ class U(HttpUser):
     ok(Number(all?.["Request Count"]) >= 2 && Number(all?.["Request Count"]) <= 5, text);
   }));
 
+pool.test("a SequentialTaskSet runs each task as many times in a row as its weight, as Locust's", () =>
+  withTarget(async (url) => {
+    const { text, dir } = await runLocust(
+      "locustfile.py",
+      `from locust import HttpUser, SequentialTaskSet, constant, task
+
+
+class Wizard(SequentialTaskSet):
+    @task(2)
+    def one(self):
+        self.client.get("/json", name="one")
+
+    @task
+    def two(self):
+        self.client.get("/", name="two")
+
+    @task(3)
+    def three(self):
+        self.client.get("/fib/3", name="three")
+
+
+class U(HttpUser):
+    wait_time = constant(0.02)
+    tasks = [Wizard]
+`,
+      ["locustfile.py", "-u", "1", "-t", "2s", "-H", url, "--csv", "res"],
+    );
+    const n = (name: string) =>
+      Number(csv(`${dir}/res_stats.csv`).find((r) => r.Name === name)?.["Request Count"]);
+    // One user walks one, one, two, three, three, three, ...: whole rounds but the last.
+    const rounds = n("two");
+    ok(rounds >= 2 && Math.abs(n("one") - 2 * rounds) <= 2 && Math.abs(n("three") - 3 * rounds) <= 3, text);
+  }));
+
 pool.test("a user class without a task runs as Locust's: each of its tasks an exception, then its wait", () =>
   withTarget(async (url) => {
     const { code, text, dir } = await runLocust(
@@ -530,7 +587,8 @@ class Child(Base):
     const thrown = Deno.readTextFileSync(`${dir}/res_exceptions.csv`);
     // One a task, each 0.2 s for 1 s: never a busy loop.
     const [n, message] = thrown.split("\r\n")[1].split(",");
-    ok(Number(n) >= 2 && Number(n) <= 6 && message.includes("No tasks defined on Base"), thrown);
+    const told = "No tasks defined on Base. Use the @task decorator or set the 'tasks' attribute of the User";
+    ok(Number(n) >= 2 && Number(n) <= 6 && message.startsWith(told), thrown);
   }));
 
 pool.test("a construct outside the subset is refused at its line before any load (exit 2)", () =>
@@ -1472,7 +1530,7 @@ Deno.test("an EventHook of the file's fires its listeners; log.setup_logging set
     ok(text.includes("email 1 ok\n") && !text.includes("hidden below warning"), text);
     // An unknown level raises in the task, as Locust's dictConfig does: the request after it is never sent.
     const thrown = Deno.readTextFileSync(`${dir}/res_exceptions.csv`);
-    ok(thrown.includes("ValueError: Unable to configure root logger: Unknown level: 'TESTING'"), thrown);
+    ok(thrown.includes(",Unable to configure root logger: Unknown level: 'TESTING',"), thrown);
     const rows = csv(`${dir}/res_stats.csv`);
     assertEquals(rows.map((r) => `${r.Type} ${r.Name}`), ["GET home", " Aggregated"], text);
   }));
@@ -1539,7 +1597,8 @@ class Member(HttpUser):
     assertEquals(row("/login")?.["Request Count"], "2", text);
     ok(Number(row("me")?.["Request Count"]) >= 2 && row("me")?.["Failure Count"] === "0", text);
     const thrown = Deno.readTextFileSync(`${dir}/res_exceptions.csv`);
-    ok(thrown.includes("from the module") && thrown.includes("common/auth.py:7"), thrown);
+    // Locust's columns: the exception's str(), then where it was raised.
+    ok(thrown.includes("from the module") && thrown.includes('File ""common/auth.py"", line 7'), thrown);
   }));
 
 const TEAM_IDIOMS = `from locust import HttpUser, constant, task

@@ -188,8 +188,6 @@ export async function parseRunArgs(given: string[], command = "run", help = RUN_
   const hints = {
     ...Object.fromEntries(["-o", "--output"].map((f) => [f, `Artillery's ${f}: ${ARTILLERY_OUTPUT}`])),
     "--class-picker": "it picks classes in Locust's web UI; name the user classes after the locustfile",
-    "--csv-full-history": "loadlab's intervals are the run's, not each name's: --csv writes Locust's " +
-      "_stats_history.csv with its Aggregated row a second; leave the flag out",
   };
   Object.assign(hints, K6_FLAGS_REFUSED);
   const own = await locustOptionSpecs(argv);

@@ -130,12 +130,9 @@ Deno.test("run args: pyproject.toml's [tool.locust] and ./locust.conf, their lis
   });
 });
 
-Deno.test("run args: Locust's --csv-full-history is refused with why and what to do", async () => {
-  await rejects(
-    parseRunArgs(["shop.py", "--csv", "res", "--csv-full-history"]),
-    (err: Error) =>
-      err instanceof UsageError && /--csv-full-history: unknown flag; .*Aggregated row/.test(err.message),
-  );
+Deno.test("run args: Locust's --csv-full-history is taken beside --csv", async () => {
+  const args = await parseRunArgs(["shop.py", "--csv", "res", "--csv-full-history"]);
+  assertEquals(args.scriptLoad?.locust, { csv: "res", csvFullHistory: true });
 });
 
 Deno.test("run args: a locustfile's settings come from --config (or ./locust.conf), then LOCUST_*, then flags", async () => {

@@ -154,7 +154,11 @@ async function finishLocustRun(
     if (locust.json) await Deno.stdout.write(new TextEncoder().encode(locustJson(run) + "\n"));
     const files = [
       ["--html", locust.html, () => Deno.copyFile(`${outDir}/report.html`, locust.html!)],
-      ["--csv", locust.csv, () => writeLocustCsv(locust.csv!, run, args.scriptLoad?.vus ?? 1)],
+      [
+        "--csv",
+        locust.csv,
+        () => writeLocustCsv(locust.csv!, run, args.scriptLoad?.vus ?? 1, locust.csvFullHistory),
+      ],
       ["--json-file", locust.jsonFile, () => Deno.writeTextFile(`${locust.jsonFile}.json`, locustJson(run))],
     ] as const;
     for (const [flag, path, write] of files) {

@@ -80,6 +80,7 @@ const LOCUST_ROWS: FlagTable = [
   flag("--csv <prefix>", { example: "out/locust" }, [
     "Locust's CSV files: <prefix>_stats.csv, _failures.csv, _stats_history.csv",
   ]),
+  flag("--csv-full-history", {}, ["each name's rows a second in _stats_history.csv too"]),
   flag("--json", {}, ["Locust's stats as JSON on stdout at the end (all else on stderr)"]),
   flag("--json-file <file>", { example: "out/stats" }, ["Locust's stats as JSON to <file>.json"]),
   flag("--processes <n>", { example: "4" }, ["accepted: loadlab's workers share the users already"]),
@@ -256,6 +257,7 @@ function locustFlagsOf(flags: FlagValues): LocustFlags {
     tags: list("tags"),
     excludeTags: list("exclude-tags"),
     csv: flags.path("csv"),
+    csvFullHistory: flags.has("csv-full-history") || undefined,
     json: flags.has("json") || undefined,
     jsonFile: flags.path("json-file"),
     onlySummary: flags.has("only-summary") || undefined,

@@ -43,7 +43,12 @@ export const endpointResultSchema = z.looseObject({
   /** `warmup: auto` cut the run's warm-up but not these numbers (no histogram per interval). */
   warmupIncluded: z.boolean().optional(),
   /** Responses and errors per interval, index for index with the run's `intervals`. */
-  intervals: z.looseObject({ requests: z.array(z.number()), errors: z.array(z.number()) }),
+  intervals: z.looseObject({
+    requests: z.array(z.number()),
+    errors: z.array(z.number()),
+    /** Each interval's HDR encoding (null: no response), kept by `intervalHistograms: endpoints`. */
+    histograms: z.array(histogramEncoding.nullable()).optional(),
+  }),
 });
 
 /** How the target of a run was provided (`example`: an app of examples/, see targets/example.ts). */

@@ -48,7 +48,7 @@ export class RunAggregator {
 
   constructor(opts: AggregatorOptions) {
     this.#intervalMs = opts.intervalMs;
-    this.#keepIntervalHistograms = opts.intervalHistograms ?? true;
+    this.#keepIntervalHistograms = opts.intervalHistograms !== false;
     this.#totals = new RunTotals(opts);
     this.#reported = new Array<number>(Math.max(1, opts.workers ?? 1)).fill(-1);
     // The live window (1 s) is read from these encodings too.

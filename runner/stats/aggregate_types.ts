@@ -15,8 +15,8 @@ export interface AggregatorOptions {
   uncorrected: boolean;
   /** The requested rate of an open or throughput run (null: closed), for the served-rate verdict. */
   requestedRps?: number | null;
-  /** Keep each interval's merged histogram encoding for the results (default true). */
-  intervalHistograms?: boolean;
+  /** Keep each interval's merged histogram encoding for the results (default true); each endpoint's too. */
+  intervalHistograms?: boolean | "endpoints";
   /** The run's endpoints, index for index with the samples' `endpoints`; absent: none kept. */
   endpoints?: ReadonlyArray<{ name: string; method: string; tags: Record<string, string>; requests: number }>;
   /** Endpoints named at run time (a script's), added by name up to `MAX_ENDPOINTS`; `endpoints` is empty. */

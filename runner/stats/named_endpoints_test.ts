@@ -4,6 +4,7 @@ import { IntervalRecorder } from "./recorder.ts";
 import type { IntervalSample } from "./sample.ts";
 import { MAX_ENDPOINTS, OTHER_ENDPOINT } from "../endpoint_limits.ts";
 import { failedStatusOf } from "../../results/thresholds/selector.ts";
+import { decodeHistogram, mergeEncoded } from "../../results/histogram.ts";
 
 const INTERVAL_MS = 100;
 const ORIGIN_MS = 5000;
@@ -29,7 +30,7 @@ function feed(target: (k: number) => IntervalRecorder, names: string[], count: n
   return nowMs;
 }
 
-function finish(recorders: IntervalRecorder[], endMs: number) {
+function finish(recorders: IntervalRecorder[], endMs: number, intervalHistograms?: "endpoints") {
   const samples: IntervalSample[][] = recorders.map((r) => r.drain(endMs + INTERVAL_MS, true));
   const agg = new RunAggregator({
     intervalMs: INTERVAL_MS,
@@ -37,6 +38,7 @@ function finish(recorders: IntervalRecorder[], endMs: number) {
     workers: samples.length,
     endpoints: [],
     namedEndpoints: true,
+    ...(intervalHistograms ? { intervalHistograms } : {}),
   });
   samples.forEach((worker, w) => worker.forEach((s) => agg.add(s, w)));
   return agg.finish(2);
@@ -178,4 +180,21 @@ Deno.test("one name sent by two methods is two endpoints, each with its method, 
     ["Update", "PATCH", { tier: "api" }, 100],
     ["Update", "PUT", { tier: "api" }, 100],
   ]);
+});
+
+Deno.test("intervalHistograms endpoints: each name's intervals add up to its histogram; else none are kept", () => {
+  const run = (kept?: "endpoints") => {
+    const two = [named(), named()];
+    return finish(two, feed((k) => two[k % 2], ["a", "b"], 1000), kept).endpoints!;
+  };
+  assertEquals(run().map((e) => e.intervals.histograms), [undefined, undefined]);
+  for (const e of run("endpoints")) {
+    const kept = e.intervals.histograms!;
+    assertEquals(kept.length, e.intervals.requests.length);
+    assertEquals(kept.map((h) => h === null ? 0 : decodeHistogram(h).totalCount), e.intervals.requests);
+    assertEquals(
+      mergeEncoded(kept.filter((h) => h !== null)).totalCount,
+      decodeHistogram(e.histogramEncoded!).totalCount,
+    );
+  }
 });

@@ -63,6 +63,8 @@ export class RunTotals {
   readonly #endpoints: EndpointTotals[];
   /** Endpoints named at run time: totals by name, kept in `#endpoints` too (first-seen order). */
   readonly #named: Map<string, EndpointTotals> | null;
+  /** Each endpoint's interval histograms kept too (`intervalHistograms: endpoints`). */
+  readonly #perEndpoint: boolean;
 
   constructor(opts: AggregatorOptions) {
     this.#rawTotal = opts.uncorrected ? createHistogram() : null;
@@ -70,6 +72,7 @@ export class RunTotals {
       emptyEndpointTotals({ name: e.name, method: e.method, tags: e.tags, pooledRequests: e.requests })
     );
     this.#named = opts.namedEndpoints ? new Map() : null;
+    this.#perEndpoint = opts.intervalHistograms === "endpoints";
   }
 
   add(sample: IntervalSample): void {
@@ -108,6 +111,7 @@ export class RunTotals {
       return this.#namedTotals({ name: OTHER_ENDPOINT });
     }
     t = emptyEndpointTotals({ ...part, name });
+    if (this.#perEndpoint) t.intervalEncodings = [];
     named.set(key, t);
     this.#endpoints.push(t);
     return t;

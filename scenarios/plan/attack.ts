@@ -65,7 +65,9 @@ export function baseAttack(exp: ExperimentWithData, load: LoadSpec, loadName: st
   const common = {
     intervalMs: exp.intervalMs,
     warmupMs: exp.warmupMs,
-    intervalHistograms: exp.intervalHistograms === "keep",
+    intervalHistograms: exp.intervalHistograms === "endpoints"
+      ? "endpoints" as const
+      : exp.intervalHistograms === "keep",
     ...defined({ data: dataSpecOf(exp, load) }),
   };
   // Flows do not apply to a model they cannot drive (throughput: single requests on fixed connections).

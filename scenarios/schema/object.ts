@@ -155,8 +155,11 @@ export const experimentObject = z.strictObject({
   quick: z.record(z.string(), z.unknown()).optional(),
   /** false: results.json, report.html and the CI files keep secrets as they are (like `--no-redact`). */
   redact: z.boolean().default(true),
-  /** `none` drops the per-interval HDR histograms from results.json (smaller; no exact warm-up cut). */
-  intervalHistograms: z.enum(["keep", "none"]).default("keep"),
+  /**
+   * `none` drops the per-interval HDR histograms from results.json (smaller; no exact warm-up cut);
+   * `endpoints` keeps each endpoint's of a script's too (a locustfile's `--csv-full-history`).
+   */
+  intervalHistograms: z.enum(["keep", "none", "endpoints"]).default("keep"),
   /** Every request of every run to `<out-dir>/requests/<run>.csv` (`code;startUs;endUs;connection`). */
   log: z.boolean().default(false),
   /** As `--strict`: a run loadlab does not trust (results/conclude/run_verdict.ts) makes it exit 6. */

@@ -82,9 +82,8 @@ const INSTEAD: Record<string, string> = {
 };
 const BUILTINS = new Set(Object.keys(builtins));
 /** Python's builtins a locustfile may call that the subset does not hold: refused at their line. */
-const PY_BUILTINS_OUTSIDE =
-  ("type hex oct bin divmod pow map filter format iter callable vars id hash bytes " +
-    "bytearray frozenset object input exit dir eval exec issubclass").split(" ");
+const PY_BUILTINS_OUTSIDE = ("type hex oct bin divmod pow map filter format iter callable vars hash bytes " +
+  "bytearray frozenset object input exit dir eval exec issubclass").split(" ");
 /** What Locust's runner has beyond quit() and user_count: refused before the load; any other name raises. */
 const RUNNER_HAS = ("client_id environment errors exceptions greenlet log_exception register_message " +
   "send_message shape_greenlet spawn_users start state stats stop stop_users target_user_count user_classes " +

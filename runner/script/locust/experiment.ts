@@ -35,6 +35,8 @@ function shapeStages(points: ShapePoints): Array<{ duration: string; target: num
 export interface LocustFlags extends Omit<LocustSelection, "userCount" | "file" | "runTimeS" | "heard"> {
   /** `--csv PREFIX`: Locust's CSV files (stats.ts). */
   csv?: string;
+  /** `--csv-full-history`: each name's history rows too (its interval histograms kept for them). */
+  csvFullHistory?: boolean;
   /** `--json`: stdout holds Locust's JSON stats only; `--json-file F`: they go to F.json. */
   json?: boolean;
   jsonFile?: string;
@@ -104,5 +106,6 @@ export async function locustExperimentText(
     targets: { app: host === undefined ? { kind: "builtin" } : { url: host } },
     loads: { locust: { ...load, gracefulStop: `${(flags.stopTimeoutMs ?? 0) + ON_STOP_MS}ms` } },
     script: scriptPath,
+    ...(flags.csvFullHistory ? { intervalHistograms: "endpoints" } : {}),
   });
 }

@@ -101,7 +101,10 @@ export function add(a: any, b: any): any {
   if (Array.isArray(a) && Array.isArray(b)) {
     return Object.isFrozen(a) ? Object.freeze([...a, ...b]) : [...a, ...b];
   }
-  if (typeof a !== typeof b || (typeof a !== "number" && typeof a !== "string" && typeof a !== "boolean")) {
+  // A bool is an int (`ok + (exception is None)`); a str adds to a str only.
+  const numeric = (x: unknown) => typeof x === "number" || typeof x === "boolean";
+  if (numeric(a) && numeric(b)) return Number(a) + Number(b);
+  if (typeof a !== "string" || typeof b !== "string") {
     throw new PyError("TypeError", `unsupported operand types for +: ${typeName(a)} and ${typeName(b)}`);
   }
   return a + b;
@@ -439,6 +442,9 @@ function extreme(sign: number, a: unknown[]): unknown {
 /** Whether `print` and `logging` stay silent: in a worker, while it runs the top level the command's ran. */
 export const output = { quiet: false };
 
+const objectIds = new WeakMap<object, number>(), valueIds = new Map<unknown, number>();
+let nextId = 0;
+
 export const builtins = {
   len: (x: unknown) =>
     sizeOf(x) ?? orDefault([], new PyError("TypeError", `object of type '${typeName(x)}' has no len()`)),
@@ -488,6 +494,12 @@ export const builtins = {
   all: (x: unknown) => [...iter(x)].every(bool),
   isinstance: (x: unknown, t: unknown) => (Array.isArray(t) ? t : [t]).some((one) => isType(x, one)),
   print: (...a: unknown[]) => output.quiet || console.log(splitKw(a)[0].map(str).join(" ")),
+  /** An object's identity, constant for its life: an address-like int, 16 apart, as CPython's. */
+  id: (x: unknown) => {
+    const ids = x !== null && typeof x === "object" || typeof x === "function" ? objectIds : valueIds;
+    if (!ids.has(x as object)) ids.set(x as object, 140_000_000_000_000 + 16 * nextId++);
+    return ids.get(x as object)!;
+  },
   hasattr: (x: any, name: string) => x != null && name in Object(x),
   getattr: (x: any, name: string, ...dflt: unknown[]) => (x != null && name in Object(x) ? x[name] : dflt[0]),
   setattr: (x: any, name: string, v: unknown) => void (x[name] = v),

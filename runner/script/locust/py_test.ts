@@ -94,6 +94,15 @@ Deno.test("collections as listeners count with it: defaultdict, Counter, namedtu
   const { defaultdict, Counter, namedtuple, OrderedDict } = MODULES.collections as any;
   const counts = defaultdict(builtins.int);
   setitem(counts, "a", add(getitem(counts, "a"), 1));
+  // A bool counts as an int in a tally (`failed + (exception is not None)`).
+  assertEquals([add(2, true), add(false, 3), add(true, true)], [3, 3, 2]);
+  throws(() => add("a", 1), /unsupported operand types for \+: str and int/);
+  // id(): one int an object for its life (`"user-" + str(id(self) % 1000)`), another for another.
+  const [a, b] = [{}, {}];
+  ok(
+    builtins.id(a) === builtins.id(a) && builtins.id(a) !== builtins.id(b) &&
+      Number.isInteger(builtins.id(a) % 1000),
+  );
   assertEquals([str(counts), getitem(defaultdict(builtins.list), "x")], ["{'a': 1}", []]);
   const seen = Counter(["x", "y", "x"]);
   assertEquals([getitem(seen, "x"), getitem(seen, "z"), str(seen)], [2, 0, "{'x': 2, 'y': 1}"]);

@@ -312,16 +312,23 @@ class LocustResponse {
   get error(): string | null {
     return this.failureText();
   }
+  /** requests' error of a response of 400 and above (its message's url the request's), or of none. */
   raise_for_status(): void {
-    const why = this.failureText();
+    const status = this.#r.status, why = this.#httpError(this.url);
+    if (status === 0) throw new PyError("ConnectionError", this.#r.failure?.message ?? "no response");
     if (why !== null) throw Object.assign(new PyError("HTTPError", why), { response: this });
   }
+  #httpError(url: string): string | null {
+    const status = this.#r.status, side = status < 500 ? "Client" : "Server";
+    return status < 400 ? null : `${status} ${side} Error: ${STATUS_CODES[status] ?? ""} for url: ${url}`;
+  }
+  /** The failure Locust reports: its url the request's name, so that a name's failures are one entry. */
   failureText(): string | null {
-    const status = this.#r.status;
-    if (status === 0) return `ConnectionError(${this.#r.failure?.message ?? "no response"})`;
-    if (status < 400) return null;
-    const side = status < 500 ? "Client" : "Server";
-    return `HTTPError('${status} ${side} Error: ${STATUS_CODES[status] ?? ""} for url: ${this.url}')`;
+    if (this.#r.status === 0) return `ConnectionError(${this.#r.failure?.message ?? "no response"})`;
+    // A FastHttpUser's client (geventhttpclient's) fails a status by its own exception.
+    if (this.fast && this.#r.status >= 400) return `LocustBadStatusCode(code=${this.#r.status})`;
+    const why = this.#httpError(this.name);
+    return why === null ? null : `HTTPError('${why}')`;
   }
   success(): void {
     this.#manual = true;
@@ -582,7 +589,7 @@ class Client {
       options.name = this.#hop;
       return this.#send(s);
     }
-    const response = new LocustResponse(s, r, this.#verb, this.#at);
+    const response = new LocustResponse(s, r, this.#verb, new URL(this.#at, s.target).href);
     response.elapsedMs = nowMs(s) - this.#startMs;
     response.name = o.name != null ? str(o.name) : pathAndQuery(this.#path);
     response.context = o.context as Record<string, unknown> | undefined;
@@ -893,9 +900,17 @@ function pick(owner: any, tasks: TaskEntry[]): TaskEntry {
   if (owner.__queue?.length > 0) return owner.__queue.shift();
   // As Locust's: a class without a task (with the tags asked) raises at each task, and its user waits.
   if (tasks.length === 0) {
-    throw new PyError("Exception", `No tasks defined on ${owner.constructor.name}: use the @task decorator`);
+    const what = owner instanceof TaskSet
+      ? " use the @task decorator or set the 'tasks' attribute of the TaskSet"
+      : " Use the @task decorator or set the 'tasks' attribute of the User (or mark it as abstract = True if " +
+        "you only intend to subclass it)";
+    throw new PyError("Exception", `No tasks defined on ${owner.constructor.name}.${what}`);
   }
-  if (owner instanceof SequentialTaskSet) return tasks[owner.__next++ % tasks.length];
+  if (owner instanceof SequentialTaskSet) {
+    // Locust's list of a sequential set holds a task `weight` times in a row: it runs that many times.
+    let at = owner.__next++ % tasks.reduce((t, e) => t + e.weight, 0);
+    return tasks.find((e) => (at -= e.weight) < 0)!;
+  }
   if (owner instanceof MarkovTaskSet) {
     const now = owner.__current ?? tasks[0];
     const [name] = drawn((now.run as Fn).locustNext!, (t) => Number(t[1]));

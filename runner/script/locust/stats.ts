@@ -3,7 +3,14 @@
  * A locustfile run's numbers as Locust shows them: per request name, requests and failures (runtime.ts's
  * failed checks), Locust's end table, its CSV files, its JSON and its exit code.
  */
-import { bucketValuesUs, decodeHistogram, forEachBucket, mergeEncoded } from "../../../results/histogram.ts";
+import {
+  bucketValuesUs,
+  createHistogram,
+  decodeHistogram,
+  forEachBucket,
+  type Histogram,
+  mergeEncoded,
+} from "../../../results/histogram.ts";
 import type { ResultsFile, RunResult } from "../../../results/schema/results.ts";
 import { unansweredRequests } from "../../../results/conclude/responses.ts";
 import { BEFORE_RESET, REDIRECTED, statsReset, UNREPORTED } from "./runtime.ts";
@@ -218,7 +225,12 @@ const TIMES =
 const columns = (names: string) => names.split(",");
 
 /** Locust's CSV files of `run` at `prefix` (`_stats.csv`, `_failures`, `_stats_history`, `_exceptions`). */
-export async function writeLocustCsv(prefix: string, run: RunResult, users: number): Promise<void> {
+export async function writeLocustCsv(
+  prefix: string,
+  run: RunResult,
+  users: number,
+  full = false,
+): Promise<void> {
   const { rows, total } = locustRows(run);
   const ints = (r: LocustRow) =>
     PERCENTILES.map((p) => r.percentile(p)).map((p) => p === null ? null : Math.round(p));
@@ -239,56 +251,131 @@ export async function writeLocustCsv(prefix: string, run: RunResult, users: numb
     csvLine(["Method", "Name", "Error", "Occurrences", "First Seen", "Last Seen"]),
     ...rows.flatMap((r) => [...r.errors].map(([why, n]) => csvLine([r.method, r.name, why, n, "", ""]))),
   ].join("");
-  const startSec = Date.parse(run.startedAt) / 1000;
-  let count = 0, failed = 0;
   const history = [
     csvLine([
       ...columns("Timestamp,User Count,Type,Name,Requests/s,Failures/s"),
       ...PERCENTILE_NAMES,
       ...columns(`Request Count,Failure Count,${TIMES}`).map((c) => `Total ${c}`),
     ]),
-    ...secondsOf(run).map((i) => {
-      const seconds = i.durationMs / 1000;
-      count += i.requests, failed += i.failed;
-      const h = i.requests > 0 ? mergeEncoded(i.histograms) : null;
-      return csvLine([
-        Math.round(startSec + (i.startMs + i.durationMs) / 1000),
-        i.connections ?? users,
-        "",
-        "Aggregated",
-        i.requests / seconds,
-        i.failed / seconds,
-        ...PERCENTILES.map((p) => (h === null ? null : Math.round(h.getValueAtPercentile(p) / 1000))),
-        count,
-        failed,
-        ...times(total),
-      ]);
-    }),
+    ...historyLines(run, rows, total, users, full),
   ].join("");
   const thrown = Object.entries(run.errorMessages.script ?? {});
   const exceptions = [
     csvLine(["Count", "Message", "Traceback", "Nodes"]),
-    ...thrown.map(([message, count]) => csvLine([count, message, "", "local"])),
+    // Locust's message is the exception's str(); loadlab's `Type: message (file:line)` gives the line.
+    ...thrown.map(([message, count]) => {
+      const [, text = message, file, line] = /^[\w.]+: ([\s\S]*?)(?: \(([^()]+):(\d+)\))?$/.exec(message) ??
+        [];
+      return csvLine([count, text, file === undefined ? "" : `  File "${file}", line ${line}`, "local"]);
+    }),
   ].join("");
   const files = { stats, failures, stats_history: history, exceptions };
   for (const [name, text] of Object.entries(files)) await Deno.writeTextFile(`${prefix}_${name}.csv`, text);
 }
 
-/** The run's intervals gathered by second, as Locust writes its history (one row a second). */
+/** The run's intervals gathered by second (their indices), as Locust writes its history: a row a second. */
 function secondsOf(run: RunResult) {
-  type Second = { startMs: number; durationMs: number; requests: number; failed: number };
-  const out: Array<Second & { connections?: number; histograms: string[] }> = [];
-  for (const i of run.intervals ?? []) {
+  const out: Array<{ startMs: number; endMs: number; connections?: number; indices: number[] }> = [];
+  (run.intervals ?? []).forEach((i, k) => {
     const startMs = Math.floor(i.startMs / 1000) * 1000;
-    let row = out.find((r) => r.startMs === startMs);
-    if (row === undefined) out.push(row = { startMs, durationMs: 0, requests: 0, failed: 0, histograms: [] });
-    row.durationMs = i.startMs + i.durationMs - row.startMs;
-    row.requests += i.requests;
-    row.failed += (i.failedStatus ?? 0) + i.errors;
-    row.connections = i.connections;
-    if (i.histogramEncoded && i.requests > 0) row.histograms.push(i.histogramEncoded);
-  }
+    if (out.at(-1)?.startMs !== startMs) out.push({ startMs, endMs: 0, indices: [] });
+    Object.assign(out.at(-1)!, { endMs: i.startMs + i.durationMs, connections: i.connections });
+    out.at(-1)!.indices.push(k);
+  });
   return out;
+}
+
+/** Locust's current rate: the mean of a second's counts over the 10 s that end 2 s before the row's. */
+function currentRate(perSecond: readonly number[], j: number): number {
+  const from = Math.max(j - 11, 0), n = Math.max(j - 1 - from, 0);
+  let sum = 0;
+  for (let s = from; s < j - 1; s++) sum += perSecond[s];
+  return sum / Math.max(n, 1);
+}
+
+/** `total` spread over seconds as `perSecond` is, so far at each: whole, and all of it by the last. */
+function spread(total: number, perSecond: readonly number[]): number[] {
+  const all = perSecond.reduce((t, n) => t + n, 0);
+  let sofar = 0;
+  return perSecond.map((n) => (sofar += n, all === 0 ? total : Math.round((total * sofar) / all)));
+}
+
+/**
+ * Locust's `_stats_history.csv` rows: a second's Aggregated row, each name's before it when `full`. Rates are
+ * Locust's current ones; percentiles the run's so far, or with `full` over its last 10 s (0 in a name's first
+ * second, as Locust's before its window fills). A name's requests and failures so far are its totals spread
+ * as its responses came (its failures are counted by name, not by second: exact for a name that always or
+ * never fails).
+ */
+function historyLines(run: RunResult, rows: LocustRow[], total: LocustRow, users: number, full: boolean) {
+  const startSec = Date.parse(run.startedAt) / 1000, seconds = secondsOf(run);
+  const each = <T>(pick: (k: number) => T | readonly T[]): T[][] =>
+    seconds.map((s) => s.indices.flatMap(pick));
+  const named = rows.map((row) => {
+    const per = row.endpoint?.intervals;
+    const responses = each((k) => [per?.requests[k] ?? 0]).map((ns) => ns.reduce((t, n) => t + n, 0));
+    const encodings = each((k) => per?.histograms?.[k] ?? []);
+    return { row, sent: spread(row.requests, responses), failed: spread(row.failures, responses), encodings };
+  });
+  const all = {
+    row: total,
+    sent: seconds.map((_, j) => named.reduce((t, n) => t + n.sent[j], 0)),
+    failed: seconds.map((_, j) => named.reduce((t, n) => t + n.failed[j], 0)),
+    encodings: each((k) => run.intervals[k].histogramEncoded ?? []),
+  };
+  const cells = [...full ? named : [], all].map((series) => {
+    const { row, sent, failed, encodings } = series;
+    const perSecond = (sofar: number[]) => sofar.map((n, j) => n - (sofar[j - 1] ?? 0));
+    const [requests, failures] = [perSecond(sent), perSecond(failed)];
+    const sofar = createHistogram(), window = createHistogram(), seen: Histogram[] = [];
+    let first = series === all ? 0 : -1;
+    return seconds.map((_, j) => {
+      const h = mergeEncoded(encodings[j]);
+      sofar.add(h), window.add(h), seen.push(h);
+      if (seen.length > 9) window.subtract(seen.shift()!);
+      if (first < 0 && (sent[j] > 0 || failed[j] > 0)) first = j;
+      if (first < 0) return null;
+      const from = full ? (j > first ? window : null) : sofar;
+      const ms = (p: number) => Math.round((from?.getValueAtPercentile(p) ?? 0) / 1000);
+      const none = sent[j] === 0 || sofar.totalCount === 0;
+      return [
+        row.method,
+        row.name,
+        currentRate(requests, j).toFixed(6),
+        currentRate(failures, j).toFixed(6),
+        ...PERCENTILES.map((p) => (none ? null : from === null || from.totalCount === 0 ? 0 : ms(p))),
+        sent[j],
+        failed[j],
+        none ? 0 : Math.round(sofar.getValueAtPercentile(50) / 1000),
+        none ? 0 : sofar.mean / 1000,
+        none ? 0 : sofar.minNonZeroValue / 1000,
+        none ? 0 : sofar.maxValue / 1000,
+        none ? 0 : row.avgBytes,
+      ];
+    });
+  });
+  // Locust's first row is written as it starts, before any user: none of them, no request.
+  const before = [
+    0,
+    "",
+    "Aggregated",
+    "0.000000",
+    "0.000000",
+    ...PERCENTILES.map(() => null),
+    0,
+    0,
+    0,
+    "0.0",
+  ];
+  return [csvLine([Math.round(startSec), ...before, 0, 0, 0])].concat(
+    seconds.flatMap((s, j) =>
+      cells.flatMap((c) =>
+        c[j] === null
+          ? []
+          : [csvLine([Math.round(startSec + s.endMs / 1000), s.connections ?? users, ...c[j]!])]
+      )
+    ),
+  );
 }
 
 /** The exit code of a locustfile's run as Locust's: `onError` when any request failed or task raised. */
