@@ -74,12 +74,17 @@ export function meanOf(values: readonly number[]): number | null {
   return values.length ? values.reduce((a, b) => a + b, 0) / values.length : null;
 }
 
-/** Sample standard deviation (n - 1 in the denominator) of the finite values; 0 below two values. */
-export function stdev(values: number[]): number {
+/** Standard deviation of the finite values, the sample's (n - 1) unless asked; 0 below two values. */
+export function stdev(values: number[], of: "sample" | "population" = "sample"): number {
   const xs = values.filter(Number.isFinite);
   if (xs.length < 2) return 0;
   const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
-  return Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (xs.length - 1));
+  return Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (xs.length - (of === "sample" ? 1 : 0)));
+}
+
+/** The value at rank ceil(p% of n) of ascending `sorted` (nearest rank, as autocannon and ghz use). */
+export function nearestRank(sorted: readonly number[], p: number): number {
+  return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
 /** Least-squares line y = slope x + intercept, r² and the slope's standard error; NaN slope on a flat x. */
