@@ -147,7 +147,7 @@ function broadcastFindings(b: BroadcastFinding): Sentence[] {
 }
 
 /** What a finding is about. */
-export type FindingKind = "broadcast" | "load" | "knee" | "capacity" | "flagged" | "expect";
+type FindingKind = "broadcast" | "load" | "knee" | "capacity" | "flagged" | "expect";
 
 /** One kind of finding: what it says (as docs/REFERENCE.md lists it) and its sentences of a results file. */
 interface FindingRule {
