@@ -1,7 +1,7 @@
 /**
  * @module
  * The statistics shared by the analysis and the report: means with Student's t intervals, Welch's test,
- * batch means, a noise verdict, and knee detection for sweeps. Pure.
+ * batch means, the gap two intervals need not to overlap, and knee detection for sweeps. Pure.
  */
 
 /** A sample mean with the half-width of its 95% confidence interval (null when n < 2). */
@@ -169,15 +169,8 @@ export function batchMeans(samples: IntervalSample[], fromMs: number, batchMs: n
   return out;
 }
 
-/** Whether a before/after difference stands out from the run-to-run noise. */
+/** Whether a before/after difference stands out from the run-to-run noise ("unknown": not judged). */
 export type NoiseVerdict = "beyond-noise" | "within-noise" | "unknown";
-
-/** Beyond noise when the two 95% CIs do not overlap (conservative: roughly p < 0.01). */
-export function noiseVerdict(before: MeanCi, after: MeanCi): NoiseVerdict {
-  const margin = overlapMargin(before, after);
-  if (margin === null) return "unknown";
-  return Math.abs(after.mean - before.mean) > margin ? "beyond-noise" : "within-noise";
-}
 
 /** The gap two means need for their 95% CIs not to overlap; null when a side has under three values. */
 export function overlapMargin(a: MeanCi, b: MeanCi): number | null {

@@ -5,7 +5,7 @@ import {
   findKnee,
   meanCi,
   median,
-  noiseVerdict,
+  overlapMargin,
   stdev,
   type SweepPoint,
   welchDiff,
@@ -38,10 +38,10 @@ Deno.test("batchMeans skips warm-up, weights by requests and drops a short tail"
   assert.deepEqual(batchMeans(samples, 1000, 1000), [2.5]);
 });
 
-Deno.test("noiseVerdict needs non-overlapping CIs and at least three batches", () => {
-  assert.equal(noiseVerdict({ mean: 10, ci95: 1, n: 5 }, { mean: 13, ci95: 1, n: 5 }), "beyond-noise");
-  assert.equal(noiseVerdict({ mean: 10, ci95: 2, n: 5 }, { mean: 13, ci95: 2, n: 5 }), "within-noise");
-  assert.equal(noiseVerdict({ mean: 10, ci95: 1, n: 2 }, { mean: 30, ci95: 1, n: 5 }), "unknown");
+Deno.test("overlapMargin: the CIs' half-widths summed, with at least three batches a side", () => {
+  assert.equal(overlapMargin({ mean: 10, ci95: 1, n: 5 }, { mean: 13, ci95: 1, n: 5 }), 2);
+  assert.equal(overlapMargin({ mean: 10, ci95: 2, n: 5 }, { mean: 13, ci95: 1.5, n: 5 }), 3.5);
+  assert.equal(overlapMargin({ mean: 10, ci95: 1, n: 2 }, { mean: 30, ci95: 1, n: 5 }), null);
 });
 
 Deno.test("findKnee: last sustained rate of a rate sweep, Kneedle point otherwise", () => {

@@ -11,7 +11,6 @@ import {
   BEYOND_NOISE_MIN_SE,
   type MeanCi,
   meanCi,
-  noiseVerdict,
   overlapMargin,
   standardErrorsApart,
   welchDiff,
@@ -63,12 +62,13 @@ function withinRunJudgement(before: RunResult[], after: RunResult[], metric: Noi
   if (blocker) return { notJudged: blocker };
   const [x, y] = [sideBatches(before, metric), sideBatches(after, metric)];
   const [a, b] = [judgedNoise(x, metric), judgedNoise(y, metric)];
-  const verdict = noiseVerdict(a, b);
-  if (verdict === "unknown") return { notJudged: TOO_FEW };
+  const margin = overlapMargin(a, b);
+  if (margin === null) return { notJudged: TOO_FEW };
   const se = standardErrorsApart(a, b);
   const how = `by batch means, ${standardErrorsText(se)} apart, ${batchesText(x, y)}`;
   // Batch means see no wait that held a whole run up: the run's own waits bound what they could move.
-  return shortOfBeyond(verdict === "beyond-noise", se, batchBar(a, b), how) ??
+  // Beyond noise needs the two 95% CIs apart (conservative: roughly p < 0.01) and the bar besides.
+  return shortOfBeyond(Math.abs(b.mean - a.mean) > margin, se, batchBar(a, b), how) ??
     pastOwnWaits("within-run", after, before, metric, how);
 }
 
