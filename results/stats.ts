@@ -102,12 +102,6 @@ export function fitLine(xs: readonly number[], ys: readonly number[]) {
   return { slope, intercept: my - slope * mx, r2, slopeError: Math.sqrt(squares / (n - 2) / sxx) };
 }
 
-/** Welch's t-test at 95% on two samples' means (variants rarely share a variance); null under two values. */
-export function welchTest(a: MeanCi, b: MeanCi): { differs: boolean; t: number } | null {
-  const d = welchDiff(a, b);
-  return d.ci95 === null ? null : { differs: Math.abs(d.diff) > d.ci95, t: standardErrorsApart(a, b) };
-}
-
 /** `b - a` with its standard error and 95% half-width (Welch-Satterthwaite df, rounded down). */
 export function welchDiff(a: MeanCi, b: MeanCi): { diff: number; se: number; ci95: number | null } {
   const diff = b.mean - a.mean;

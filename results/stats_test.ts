@@ -9,7 +9,6 @@ import {
   stdev,
   type SweepPoint,
   welchDiff,
-  welchTest,
 } from "./stats.ts";
 
 Deno.test("meanCi uses Student's t for few samples and ignores NaN", () => {
@@ -70,8 +69,11 @@ Deno.test("stdev uses n - 1 and is 0 below two values", () => {
   assert.equal(stdev([5]), 0);
 });
 
-Deno.test("welchTest: a shift well beyond the spread differs, one within it does not", () => {
-  const welchDiffers = (a: number[], b: number[]) => welchTest(meanCi(a), meanCi(b))?.differs ?? null;
+Deno.test("welchDiff: a shift well beyond the spread differs, one within it does not", () => {
+  const welchDiffers = (a: number[], b: number[]) => {
+    const { diff, ci95 } = welchDiff(meanCi(a), meanCi(b));
+    return ci95 === null ? null : Math.abs(diff) > ci95;
+  };
   assert.equal(welchDiffers([100, 102, 98], [150, 149, 151]), true);
   assert.equal(welchDiffers([100, 110, 90], [104, 96, 108]), false);
   // Two repeats each: df 1-2, so only a large shift relative to the spread counts.

@@ -14,7 +14,6 @@ import {
   overlapMargin,
   standardErrorsApart,
   welchDiff,
-  welchTest,
   WITHIN_NOISE_MAX_SE,
 } from "../stats.ts";
 import { sumValues } from "../interval_counts.ts";
@@ -89,14 +88,14 @@ export function judgeNoise(
 ): NoiseJudgement {
   if (rule === "within-run" || metric === "success") return withinRunJudgement(baseRuns, runs, metric);
   const [base, mine] = judgedSides("repeats", runs, baseRuns, metric);
-  const test = welchTest(base, mine);
-  if (test === null) return { notJudged: TOO_FEW };
+  const { diff, ci95 } = welchDiff(base, mine), t = standardErrorsApart(base, mine);
+  if (ci95 === null) return { notJudged: TOO_FEW };
   const count = runs.length === baseRuns.length
     ? `${runs.length} repeats each`
     : `${baseRuns.length} and ${runs.length} repeats`;
-  const how = `by Welch's t-test over repeats, ${standardErrorsText(test.t)} apart, ${count}`;
+  const how = `by Welch's t-test over repeats, ${standardErrorsText(t)} apart, ${count}`;
   // A load that held every repeat of one side is no spread of the repeats: its own waits bound it too.
-  return shortOfBeyond(test.differs, test.t, BEYOND_NOISE_MIN_SE, how) ??
+  return shortOfBeyond(Math.abs(diff) > ci95, t, BEYOND_NOISE_MIN_SE, how) ??
     pastOwnWaits("repeats", runs, baseRuns, metric, how);
 }
 
