@@ -1,7 +1,7 @@
 /**
  * @module
  * The statistics shared by the analysis and the report: means with Student's t intervals, Welch's test,
- * batch means, a noise verdict, and knee detection for sweeps. Pure.
+ * batch means, the gap two intervals need not to overlap, and knee detection for sweeps. Pure.
  */
 
 /** A sample mean with the half-width of its 95% confidence interval (null when n < 2). */
@@ -74,12 +74,17 @@ export function meanOf(values: readonly number[]): number | null {
   return values.length ? values.reduce((a, b) => a + b, 0) / values.length : null;
 }
 
-/** Sample standard deviation (n - 1 in the denominator) of the finite values; 0 below two values. */
-export function stdev(values: number[]): number {
+/** Standard deviation of the finite values, the sample's (n - 1) unless asked; 0 below two values. */
+export function stdev(values: number[], of: "sample" | "population" = "sample"): number {
   const xs = values.filter(Number.isFinite);
   if (xs.length < 2) return 0;
   const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
-  return Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (xs.length - 1));
+  return Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (xs.length - (of === "sample" ? 1 : 0)));
+}
+
+/** The value at rank ceil(p% of n) of ascending `sorted` (nearest rank, as autocannon and ghz use). */
+export function nearestRank(sorted: readonly number[], p: number): number {
+  return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
 /** Least-squares line y = slope x + intercept, r² and the slope's standard error; NaN slope on a flat x. */
@@ -95,12 +100,6 @@ export function fitLine(xs: readonly number[], ys: readonly number[]) {
   for (let i = 0; i < n; i++) squares += (ys[i] - my - slope * (xs[i] - mx)) ** 2;
   const r2 = syy > 0 ? (sxy * sxy) / (sxx * syy) : 1;
   return { slope, intercept: my - slope * mx, r2, slopeError: Math.sqrt(squares / (n - 2) / sxx) };
-}
-
-/** Welch's t-test at 95% on two samples' means (variants rarely share a variance); null under two values. */
-export function welchTest(a: MeanCi, b: MeanCi): { differs: boolean; t: number } | null {
-  const d = welchDiff(a, b);
-  return d.ci95 === null ? null : { differs: Math.abs(d.diff) > d.ci95, t: standardErrorsApart(a, b) };
 }
 
 /** `b - a` with its standard error and 95% half-width (Welch-Satterthwaite df, rounded down). */
@@ -164,15 +163,8 @@ export function batchMeans(samples: IntervalSample[], fromMs: number, batchMs: n
   return out;
 }
 
-/** Whether a before/after difference stands out from the run-to-run noise. */
+/** Whether a before/after difference stands out from the run-to-run noise ("unknown": not judged). */
 export type NoiseVerdict = "beyond-noise" | "within-noise" | "unknown";
-
-/** Beyond noise when the two 95% CIs do not overlap (conservative: roughly p < 0.01). */
-export function noiseVerdict(before: MeanCi, after: MeanCi): NoiseVerdict {
-  const margin = overlapMargin(before, after);
-  if (margin === null) return "unknown";
-  return Math.abs(after.mean - before.mean) > margin ? "beyond-noise" : "within-noise";
-}
 
 /** The gap two means need for their 95% CIs not to overlap; null when a side has under three values. */
 export function overlapMargin(a: MeanCi, b: MeanCi): number | null {

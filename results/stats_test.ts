@@ -5,11 +5,10 @@ import {
   findKnee,
   meanCi,
   median,
-  noiseVerdict,
+  overlapMargin,
   stdev,
   type SweepPoint,
   welchDiff,
-  welchTest,
 } from "./stats.ts";
 
 Deno.test("meanCi uses Student's t for few samples and ignores NaN", () => {
@@ -38,10 +37,10 @@ Deno.test("batchMeans skips warm-up, weights by requests and drops a short tail"
   assert.deepEqual(batchMeans(samples, 1000, 1000), [2.5]);
 });
 
-Deno.test("noiseVerdict needs non-overlapping CIs and at least three batches", () => {
-  assert.equal(noiseVerdict({ mean: 10, ci95: 1, n: 5 }, { mean: 13, ci95: 1, n: 5 }), "beyond-noise");
-  assert.equal(noiseVerdict({ mean: 10, ci95: 2, n: 5 }, { mean: 13, ci95: 2, n: 5 }), "within-noise");
-  assert.equal(noiseVerdict({ mean: 10, ci95: 1, n: 2 }, { mean: 30, ci95: 1, n: 5 }), "unknown");
+Deno.test("overlapMargin: the CIs' half-widths summed, with at least three batches a side", () => {
+  assert.equal(overlapMargin({ mean: 10, ci95: 1, n: 5 }, { mean: 13, ci95: 1, n: 5 }), 2);
+  assert.equal(overlapMargin({ mean: 10, ci95: 2, n: 5 }, { mean: 13, ci95: 1.5, n: 5 }), 3.5);
+  assert.equal(overlapMargin({ mean: 10, ci95: 1, n: 2 }, { mean: 30, ci95: 1, n: 5 }), null);
 });
 
 Deno.test("findKnee: last sustained rate of a rate sweep, Kneedle point otherwise", () => {
@@ -70,8 +69,11 @@ Deno.test("stdev uses n - 1 and is 0 below two values", () => {
   assert.equal(stdev([5]), 0);
 });
 
-Deno.test("welchTest: a shift well beyond the spread differs, one within it does not", () => {
-  const welchDiffers = (a: number[], b: number[]) => welchTest(meanCi(a), meanCi(b))?.differs ?? null;
+Deno.test("welchDiff: a shift well beyond the spread differs, one within it does not", () => {
+  const welchDiffers = (a: number[], b: number[]) => {
+    const { diff, ci95 } = welchDiff(meanCi(a), meanCi(b));
+    return ci95 === null ? null : Math.abs(diff) > ci95;
+  };
   assert.equal(welchDiffers([100, 102, 98], [150, 149, 151]), true);
   assert.equal(welchDiffers([100, 110, 90], [104, 96, 108]), false);
   // Two repeats each: df 1-2, so only a large shift relative to the spread counts.

@@ -7,6 +7,7 @@
 import type { IntervalResult, LatencySummaryMs, RunResult } from "../../results/mod.ts";
 import { formatBytes, formatDurationMs, formatNumber } from "../../results/text_format.ts";
 import { sampledLatency } from "../../results/conclude/responses.ts";
+import { meanOf, nearestRank, stdev } from "../../results/stats.ts";
 
 /** Draws rows (the first one is the header) in a Unicode box, columns sized to their widest cell. */
 export function boxTable(rows: string[][]): string {
@@ -29,19 +30,9 @@ export function boxTable(rows: string[][]): string {
 export function seriesStats(values: number[]) {
   if (values.length === 0) return { p1: 0, p2_5: 0, p50: 0, p97_5: 0, mean: 0, stdev: 0, min: 0, max: 0 };
   const sorted = [...values].sort((a, b) => a - b);
-  const rank = (p: number) => sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)];
-  const mean = sorted.reduce((sum, v) => sum + v, 0) / sorted.length;
-  const variance = sorted.reduce((sum, v) => sum + (v - mean) ** 2, 0) / sorted.length;
-  return {
-    p1: rank(1),
-    p2_5: rank(2.5),
-    p50: rank(50),
-    p97_5: rank(97.5),
-    mean,
-    stdev: Math.sqrt(variance),
-    min: sorted[0],
-    max: sorted[sorted.length - 1],
-  };
+  const [p1, p2_5, p50, p97_5] = [1, 2.5, 50, 97.5].map((p) => nearestRank(sorted, p));
+  const [mean, min, max] = [meanOf(sorted)!, sorted[0], sorted[sorted.length - 1]];
+  return { p1, p2_5, p50, p97_5, mean, stdev: stdev(sorted, "population"), min, max };
 }
 
 /** Per-second rates of `pick`; a trailing partial second is left out (it would read as a dip). */

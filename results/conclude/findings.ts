@@ -13,11 +13,15 @@ import { type BroadcastFinding, concludeBroadcasts } from "./broadcast.ts";
 import { capacityQualifiers, capacityText } from "./capacity.ts";
 import { changePct, meanCi } from "../stats.ts";
 
-/** One sentence of the block; `tone` colours it (warn: flagged runs; good/bad: an expectation's verdict). */
-export interface Finding {
-  kind: "load" | "flagged" | "expect" | "knee" | "broadcast" | "capacity";
+/** A sentence of the block; `tone` colours it (warn: qualified or flagged; good/bad: a verdict). */
+interface Sentence {
   text: string;
   tone: "plain" | "warn" | "good" | "bad";
+}
+
+/** One sentence of the block, with the kind of finding it is. */
+export interface Finding extends Sentence {
+  kind: FindingKind;
 }
 
 /** At most this many load sentences; the overview holds the rest. */
@@ -101,8 +105,8 @@ function changes(c: Cell, base: Cell, analysis: Analysis | undefined): string {
   return `${c.variant} against ${base.variant}: ${text}`;
 }
 
-function loadFindings(results: ResultsFile): Finding[] {
-  const out: Finding[] = [];
+function loadFindings(results: ResultsFile): Sentence[] {
+  const out: Sentence[] = [];
   for (const [point, variants] of byPoint(results.runs)) {
     const cells = [...variants].map(([v, runs]) => cellOf(v, runs, results.analysis));
     const base = cells.find((c) => c.variant === results.experiment.baseline) ?? cells[0];
@@ -110,27 +114,23 @@ function loadFindings(results: ResultsFile): Finding[] {
     const said = compared.filter(Boolean);
     const text = `${point}: ${cells.map(describeCell).join("; ")}` +
       (said.length ? `. ${said.join("; ")}.` : ".");
-    out.push({ kind: "load", text, tone: "plain" });
+    out.push({ text, tone: "plain" });
   }
   if (out.length > MAX_LOAD_FINDINGS) {
     const more = out.length - MAX_LOAD_FINDINGS;
-    return [...out.slice(0, MAX_LOAD_FINDINGS), {
-      kind: "load",
-      text: `… ${more} more loads and sweep points in the overview.`,
-      tone: "plain",
-    }];
+    const rest = { text: `… ${more} more loads and sweep points in the overview.`, tone: "plain" } as const;
+    return [...out.slice(0, MAX_LOAD_FINDINGS), rest];
   }
   return out;
 }
 
-function flaggedFinding(results: ResultsFile): Finding[] {
+function flaggedFinding(results: ResultsFile): Sentence[] {
   const flagged = flaggedRuns(results.runs);
   if (flagged.length === 0) return [];
   const named = flagged.slice(0, MAX_NAMED_RUNS).map(({ run, verdict }) => `${run.name} (${verdict.label})`);
   const more = flagged.length > MAX_NAMED_RUNS ? ` and ${flagged.length - MAX_NAMED_RUNS} more` : "";
   const total = results.runs.filter((r) => !r.probe).length;
   return [{
-    kind: "flagged",
     text: `${flagged.length} of ${total} runs flagged, their numbers not to be trusted as the target's: ` +
       `${named.join(", ")}${more}.`,
     tone: "warn",
@@ -138,29 +138,56 @@ function flaggedFinding(results: ResultsFile): Finding[] {
 }
 
 /** A broadcast sweep's answer, what saturated above its knee, and what qualifies it (warn). */
-function broadcastFindings(b: BroadcastFinding): Finding[] {
+function broadcastFindings(b: BroadcastFinding): Sentence[] {
   const clean = b.outcome === "knee" || b.outcome === "no knee";
-  const out: Finding[] = [{ kind: "broadcast", text: b.sentence, tone: clean ? "plain" : "warn" }];
-  if (b.saturated !== null) out.push({ kind: "broadcast", text: b.saturated, tone: "plain" });
-  if (b.qualifiers !== null) out.push({ kind: "broadcast", text: b.qualifiers, tone: "warn" });
+  const out: Sentence[] = [{ text: b.sentence, tone: clean ? "plain" : "warn" }];
+  if (b.saturated !== null) out.push({ text: b.saturated, tone: "plain" });
+  if (b.qualifiers !== null) out.push({ text: b.qualifiers, tone: "warn" });
   return out;
 }
 
-/** The findings of a results file, broadcast sweeps first and expected directions last. */
-export function buildFindings(results: ResultsFile): Finding[] {
-  return [
-    ...concludeBroadcasts(results).flatMap(broadcastFindings),
-    ...loadFindings(results),
-    ...explainKnees(results).map((k): Finding => ({ kind: "knee", text: k.sentence, tone: "plain" })),
-    ...(results.analysis?.searches ?? []).map((s): Finding => ({
-      kind: "capacity",
+/** What a finding is about. */
+type FindingKind = "broadcast" | "load" | "knee" | "capacity" | "flagged" | "expect";
+
+/** One kind of finding: what it says (as docs/REFERENCE.md lists it) and its sentences of a results file. */
+interface FindingRule {
+  kind: FindingKind;
+  says: string;
+  of: (results: ResultsFile) => Sentence[];
+}
+
+/** The findings in the order the block lists them; docs/REFERENCE.md lists them again (a test compares). */
+export const FINDINGS: FindingRule[] = [{
+  kind: "broadcast",
+  says: "the members a broadcast sweep's target held, where fan-out bent, what saturated, the flagged points",
+  of: (results) => concludeBroadcasts(results).flatMap(broadcastFindings),
+}, {
+  kind: "load",
+  says: "per load and sweep point, the variants' req/s, p99, success and change against the baseline",
+  of: loadFindings,
+}, {
+  kind: "knee",
+  says: "what saturated at a sweep's knee, citing the target telemetry that changed most",
+  of: (results) => explainKnees(results).map((k) => ({ text: k.sentence, tone: "plain" })),
+}, {
+  kind: "capacity",
+  says: "a capacity search's result: the target's capacity, or what loadlab sustained on runs it limited",
+  of: (results) =>
+    (results.analysis?.searches ?? []).map((s) => ({
       text: capacityText(s, results.runs),
       tone: capacityQualifiers(s, results.runs).length ? "warn" : "plain",
     })),
-    ...flaggedFinding(results),
-    ...(results.experiment.expect ?? []).map((e): Finding => ({
-      kind: "expect",
-      ...judgeExpectation(e, results),
-    })),
-  ];
+}, {
+  kind: "flagged",
+  says: "how many runs are flagged, naming them with their verdicts: their numbers are not the target's",
+  of: flaggedFinding,
+}, {
+  kind: "expect",
+  says: "each expected direction (`expect:`): reproduced here, not reproduced here or not judged, with why",
+  of: (results) => (results.experiment.expect ?? []).map((e) => judgeExpectation(e, results)),
+}];
+
+/** The findings of a results file, in `FINDINGS` order. */
+export function buildFindings(results: ResultsFile): Finding[] {
+  return FINDINGS.flatMap((f) => f.of(results).map((sentence) => ({ kind: f.kind, ...sentence })));
 }

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { makeCpuSleepQuick, makeSeed000 } from "../../tests/fixtures/make_results.ts";
 import { analyze } from "./analysis.ts";
-import { buildFindings } from "./findings.ts";
+import { buildFindings, FINDINGS } from "./findings.ts";
 
 Deno.test("findings: one sentence per load, with changes beyond noise and CIs from the stored analysis", () => {
   const results = makeSeed000(3, 5);
@@ -87,4 +87,21 @@ Deno.test("findings: a direction beyond noise at every point is reproduced; the 
   assert.equal(held.tone, "good");
   assert.match(opposite.text, /: not reproduced here: the other way round/);
   assert.equal(opposite.tone, "bad");
+});
+
+Deno.test("docs/REFERENCE.md lists the findings as FINDINGS does, in its order", () => {
+  const doc = Deno.readTextFileSync(new URL("../../docs/REFERENCE.md", import.meta.url));
+  const from = doc.indexOf("The block lists its findings in this order:");
+  const section = doc.slice(from, doc.indexOf("\n\n", doc.indexOf("| finding", from)));
+  const rows = [...section.matchAll(/^\| `([^`]+)` +\| (.+?) +\|$/gm)].map(([, kind, says]) => ({
+    kind,
+    says,
+  }));
+  assert.deepEqual(rows, FINDINGS.map((f) => ({ kind: f.kind, says: f.says })));
+});
+
+Deno.test("findings: every sentence carries a kind FINDINGS declares, in FINDINGS order", () => {
+  const order = FINDINGS.map((f) => f.kind);
+  const kinds = buildFindings(makeCpuSleepQuick()).map((f) => order.indexOf(f.kind));
+  assert.ok(kinds.length > 0 && kinds.every((k, i) => k >= 0 && (i === 0 || k >= kinds[i - 1])), `${kinds}`);
 });

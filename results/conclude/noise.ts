@@ -11,11 +11,9 @@ import {
   BEYOND_NOISE_MIN_SE,
   type MeanCi,
   meanCi,
-  noiseVerdict,
   overlapMargin,
   standardErrorsApart,
   welchDiff,
-  welchTest,
   WITHIN_NOISE_MAX_SE,
 } from "../stats.ts";
 import { sumValues } from "../interval_counts.ts";
@@ -47,9 +45,15 @@ function batchBar(a: MeanCi, b: MeanCi): number {
   return BEYOND_NOISE_MIN_SE * Math.max(1, t / 1.96);
 }
 
-/** Why a difference between the two bars is not judged: the number said, and the bar it misses. */
-const shortOfBar = (how: string, bar = BEYOND_NOISE_MIN_SE) =>
-  `${how}: beyond noise needs ${Number(bar.toFixed(1))}`;
+/**
+ * A test `se` standard errors apart that did not pass beyond noise (`differs` by `bar` or more): within noise
+ * under `WITHIN_NOISE_MAX_SE`, else not judged, naming the bar it misses and `why`; null when it passed.
+ */
+function shortOfBeyond(differs: boolean, se: number, bar: number, how: string, why = "") {
+  if (differs && se >= bar) return null;
+  if (se < WITHIN_NOISE_MAX_SE) return { beyond: false, how };
+  return { notJudged: `${how}: beyond noise needs ${Number(bar.toFixed(1))}${why}` };
+}
 
 function withinRunJudgement(before: RunResult[], after: RunResult[], metric: NoiseMetric): NoiseJudgement {
   if (metric === "success") return judgeShares(before, after);
@@ -57,15 +61,14 @@ function withinRunJudgement(before: RunResult[], after: RunResult[], metric: Noi
   if (blocker) return { notJudged: blocker };
   const [x, y] = [sideBatches(before, metric), sideBatches(after, metric)];
   const [a, b] = [judgedNoise(x, metric), judgedNoise(y, metric)];
-  const verdict = noiseVerdict(a, b);
-  if (verdict === "unknown") return { notJudged: TOO_FEW };
-  const se = standardErrorsApart(a, b), bar = batchBar(a, b);
+  const margin = overlapMargin(a, b);
+  if (margin === null) return { notJudged: TOO_FEW };
+  const se = standardErrorsApart(a, b);
   const how = `by batch means, ${standardErrorsText(se)} apart, ${batchesText(x, y)}`;
-  if (!(verdict === "beyond-noise" && se >= bar)) {
-    return se < WITHIN_NOISE_MAX_SE ? { beyond: false, how } : { notJudged: shortOfBar(how, bar) };
-  }
   // Batch means see no wait that held a whole run up: the run's own waits bound what they could move.
-  return pastOwnWaits("within-run", after, before, metric, how);
+  // Beyond noise needs the two 95% CIs apart (conservative: roughly p < 0.01) and the bar besides.
+  return shortOfBeyond(Math.abs(b.mean - a.mean) > margin, se, batchBar(a, b), how) ??
+    pastOwnWaits("within-run", after, before, metric, how);
 }
 
 /** A gap beyond noise (`how`), unless the slower side's own waits for a core can make it. */
@@ -85,17 +88,15 @@ export function judgeNoise(
 ): NoiseJudgement {
   if (rule === "within-run" || metric === "success") return withinRunJudgement(baseRuns, runs, metric);
   const [base, mine] = judgedSides("repeats", runs, baseRuns, metric);
-  const test = welchTest(base, mine);
-  if (test === null) return { notJudged: TOO_FEW };
+  const { diff, ci95 } = welchDiff(base, mine), t = standardErrorsApart(base, mine);
+  if (ci95 === null) return { notJudged: TOO_FEW };
   const count = runs.length === baseRuns.length
     ? `${runs.length} repeats each`
     : `${baseRuns.length} and ${runs.length} repeats`;
-  const how = `by Welch's t-test over repeats, ${standardErrorsText(test.t)} apart, ${count}`;
-  if (!(test.differs && test.t >= BEYOND_NOISE_MIN_SE)) {
-    return test.t < WITHIN_NOISE_MAX_SE ? { beyond: false, how } : { notJudged: shortOfBar(how) };
-  }
+  const how = `by Welch's t-test over repeats, ${standardErrorsText(t)} apart, ${count}`;
   // A load that held every repeat of one side is no spread of the repeats: its own waits bound it too.
-  return pastOwnWaits("repeats", runs, baseRuns, metric, how);
+  return shortOfBeyond(Math.abs(diff) > ci95, t, BEYOND_NOISE_MIN_SE, how) ??
+    pastOwnWaits("repeats", runs, baseRuns, metric, how);
 }
 
 /** The baseline's and the runs' levels on the judged scale: over the repeats, or over batch means. */
@@ -236,11 +237,6 @@ function judgeShares(baseRuns: RunResult[], runs: RunResult[]): NoiseJudgement {
   const test = twoProportion(a, b);
   if (test === null) return { notJudged: "a side sent no request after its warm-up" };
   const how = `by a two-proportion test, ${standardErrorsText(test.z)} apart, ${requestsText(a, b)}`;
-  if (test.z >= BEYOND_NOISE_MIN_SE) return { beyond: true, how };
-  if (test.z < WITHIN_NOISE_MAX_SE) return { beyond: false, how };
-  return {
-    notJudged:
-      `${how}: beyond noise needs ${BEYOND_NOISE_MIN_SE} (a run's requests fail together, in stalls ` +
-      "and runs of timeouts)",
-  };
+  const why = " (a run's requests fail together, in stalls and runs of timeouts)";
+  return shortOfBeyond(true, test.z, BEYOND_NOISE_MIN_SE, how, why) ?? { beyond: true, how };
 }

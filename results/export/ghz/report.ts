@@ -7,6 +7,7 @@ import type { RunResult } from "../../mod.ts";
 import { statusKey, statusSlotOf } from "../../schema/values.ts";
 import { visibleLine } from "../../../validation/terminal_text.ts";
 import { modelFactsOf } from "../../load_models.ts";
+import { nearestRank } from "../../stats.ts";
 
 export const GHZ_FORMATS = ["summary", "json", "pretty", "csv", "influx-summary", "influx-details"] as const;
 export type GhzFormat = (typeof GHZ_FORMATS)[number];
@@ -192,7 +193,7 @@ function ghzLatency(calls: Call[], countErrors = false) {
   const [fastUs, slowUs] = [us[0], us[us.length - 1]];
   const latencyDistribution = [10, 25, 50, 75, 90, 95, 99].map((percentage) => ({
     percentage,
-    latency: ns(us[Math.max(0, Math.ceil((percentage / 100) * us.length) - 1)]),
+    latency: ns(nearestRank(us, percentage)),
   }));
   const marks = Array.from({ length: 11 }, (_, i) => i === 10 ? slowUs : fastUs + (slowUs - fastUs) / 10 * i);
   const hits = marks.map(() => 0);
