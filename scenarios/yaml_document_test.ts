@@ -3,7 +3,7 @@
  * The experiment reader's bounds: what would make the YAML parser's memory or time explode (a large
  * file, deep brackets, many anchors or aliases) is refused with the limit and the fix before it parses,
  * and a large file written as JSON is read with the same contract as YAML (duplicate keys, `__proto__`,
- * nesting).
+ * nesting); JSON of any size reads to the data YAML's reader gives.
  */
 import assert from "node:assert/strict";
 import { parseDocument } from "./yaml_document.ts";
@@ -14,6 +14,7 @@ import {
   MAX_YAML_BYTES,
 } from "../validation/input_limits.ts";
 import { loadExperiment } from "./load.ts";
+import { parse as parseYaml } from "yaml";
 
 const JSON_HEAD = {
   name: "big",
@@ -140,4 +141,17 @@ Deno.test("more anchors or aliases than the limit are refused with the limit and
     await problem(anchored(10, MAX_YAML_ANCHORS + 1)),
     /more than 1000 aliases \(\*name\): write the values out/,
   );
+});
+
+Deno.test("valid JSON reads to the data YAML's reader gives: escapes, numbers, tabs, text like YAML's", async () => {
+  const texts = [
+    `{"a": 1e3, "b": -1E-2, "c": "\\u00e9\\ud83d\\ude00 \\/ \\t", "d": [true, null, 12345678901234567890]}`,
+    `{\n\t"name": "tabs",\n\t"loads": {\n\t\t"x": [1, 2]\n\t}\n}`,
+    JSON.stringify({ k: "\ud800", f: "x: y # z", g: "&anchor *alias", s: "two\nlines", u: "\u2028'\"" }),
+  ];
+  for (const text of texts) {
+    const read = await parseDocument(text);
+    assert.ok(read.ok, text);
+    assert.deepEqual(read.value, parseYaml(text, { merge: true }), text);
+  }
 });
