@@ -187,6 +187,7 @@ async function baselineFromBytes(bytes: Uint8Array, maxBytes: number, fail: Fail
   }
   const parsed = parseResultsFile(data);
   if (!parsed.ok) throw fail(`not a loadlab results file: ${parsed.problem}`);
+  await (await import("../results/redact_results.ts")).readSources(parsed.results);
   return parsed.results;
 }
 

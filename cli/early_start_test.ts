@@ -1,7 +1,7 @@
 /**
  * `attack` and `run` start their load worker isolate early (a script worker's for a script), unless a flag
- * asks for limits their run could not take; nothing heavy loads before that start, and attack loads no gRPC
- * or zip library.
+ * asks for limits their run could not take; nothing heavy loads before that start, attack loads no gRPC
+ * or zip library, and neither loads the YAML package for a k6 script or a URL.
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { startEarly } from "./early_start.ts";
@@ -9,6 +9,9 @@ import { takeEarlyWorker } from "../runner/worker/load_worker.ts";
 import { memoryLimitMbBesideRuns, memoryLimitMbOf } from "../runner/worker/memory_limit.ts";
 import { takeEarlyHost } from "../runner/script/host/host.ts";
 import { staticImports } from "../tests/import_graph.ts";
+import { parseRunArgs } from "./run/args.ts";
+import { readRunPlanOrStop } from "./run/source.ts";
+import { loadedYamlPackage } from "../validation/yaml_package.ts";
 
 function startedFor(command: string, args: string[], youngMb = 12): boolean {
   return started(command, args, youngMb).worker;
@@ -23,6 +26,28 @@ function started(command: string, args: string[], youngMb = 12) {
   host?.worker.terminate();
   return { worker: early !== null, host: host !== null };
 }
+
+Deno.test("run of a k6 script reads its plan without importing the YAML package, nor does attack", async () => {
+  for (const entry of ["cli/run/command.ts", "cli/attack/command.ts"]) {
+    const loaded = await staticImports(new URL("../", import.meta.url), entry);
+    assertEquals(loaded.filter((s) => s.startsWith("npm:yaml")), [], entry);
+  }
+  const script = await Deno.makeTempFile({ suffix: ".js" });
+  await Deno.writeTextFile(
+    script,
+    'import http from "k6/http";\nexport default () => http.get("http://127.0.0.1:1/");\n',
+  );
+  const interrupt = {
+    signal: new AbortController().signal,
+    exitCode: () => 130,
+    beforeQuit() {},
+    dispose() {},
+  };
+  const read = await readRunPlanOrStop("run", await parseRunArgs([script, "--iterations", "1"]), interrupt);
+  assertEquals(typeof read === "number" ? read : read.plan.runs.length, 1);
+  assertEquals(loadedYamlPackage(), undefined);
+  await Deno.remove(script);
+});
 
 Deno.test("attack starts the isolate early unless --workers or --max-memory-mb asks for other limits", () => {
   assertEquals(startedFor("attack", ["http://127.0.0.1:1/", "-n", "1"]), true);

@@ -19,7 +19,7 @@ Deno.test("presets: quick durations are ranges that hold the measured wall-clock
       `${name}: ${lowMs}-${highMs} ms holds ${fastMs}-${slowMs}`,
     );
     const loadsMs = estimateDurationMs(
-      planExperiment(loadExperiment(findPreset(name)!.text, { quick: true })),
+      planExperiment(await loadExperiment(findPreset(name)!.text, { quick: true })),
     );
     assert.ok(lowMs > loadsMs, `${name}: more than the loads alone (${loadsMs} ms)`);
   }

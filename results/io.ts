@@ -5,7 +5,7 @@
  */
 import denoJson from "../deno.json" with { type: "json" };
 import { MAX_RESULTS_FILE_BYTES, parseResultsFile, ResultsFileError } from "./mod.ts";
-import { redactResults } from "./redact_results.ts";
+import { readSources, redactResults } from "./redact_results.ts";
 import { escapeInvisible } from "../validation/terminal_text.ts";
 import { jsonErrorReason } from "../validation/json_document.ts";
 import { FileReadError, readTextFileCapped } from "../system/read_capped.ts";
@@ -84,7 +84,6 @@ export function resultsText(results: ResultsFile, opts: { keepSecrets?: boolean 
 }
 
 /** Reads and validates one results file (v1 and v2 read as v3), or throws `ResultsFileError`. */
-// deno-lint-ignore require-await -- async for its callers; the read itself is synchronous and capped
 export async function loadResultsFile(path: string): Promise<ResultsFile> {
   let text: string;
   try {
@@ -109,5 +108,6 @@ export async function loadResultsFile(path: string): Promise<ResultsFile> {
   }
   const parsed = parseResultsFile(data);
   if (!parsed.ok) throw new ResultsFileError(`${path}: not a loadlab results file: ${parsed.problem}`);
+  await readSources(parsed.results);
   return parsed.results;
 }

@@ -3,10 +3,10 @@
  * A results file with its secrets replaced by redacted tokens in every string, `redaction` counting them;
  * apart from redact.ts so code that only redacts text loads no YAML parser.
  */
-import { parse as parseYaml } from "yaml";
 import { withEnvSnapshot, YAML_DEBUG_VARIABLES } from "../system/env_snapshot.ts";
 import { parseJsonDocument } from "../validation/json_document.ts";
 import { yamlCostIssue } from "../validation/yaml_cost.ts";
+import { loadedYamlPackage, yamlPackage } from "../validation/yaml_package.ts";
 import { MAX_EXPERIMENT_FILE_BYTES } from "../validation/input_limits.ts";
 import type { ResultsFile } from "./schema/results.ts";
 import { collectSecrets, NUMBERS_ONLY } from "./secret_finder.ts";
@@ -84,20 +84,31 @@ export function parseSource(source: string | undefined): unknown {
   return parsed;
 }
 
-/** `source` as data, or undefined for bad, too long or too costly YAML (alias bombs); read past 1 MiB. */
+/**
+ * `source` as data, or undefined for a command line and bad, too long or too costly YAML (alias bombs);
+ * read past 1 MiB. A YAML source was read by its run's loader, or in a results file by `readSources`.
+ */
 function readSource(source: string): unknown {
-  if (source.length > 2 * MAX_EXPERIMENT_FILE_BYTES) return undefined;
+  if (source.length > 2 * MAX_EXPERIMENT_FILE_BYTES || source.startsWith("loadlab ")) return undefined;
   if (/^\s*[[{]/.test(source)) {
     const json = parseJsonDocument(source);
     if (json.ok) return json.value;
   }
-  if (yamlCostIssue(source) !== undefined) return undefined;
+  // Unloaded, no YAML was read here: the text is no experiment file's (a label, merged files' JSON).
+  const yaml = loadedYamlPackage();
+  if (yaml === undefined || yamlCostIssue(source, yaml.Lexer) !== undefined) return undefined;
   try {
     const options = { maxAliasCount: 100, merge: true };
-    return withEnvSnapshot(YAML_DEBUG_VARIABLES, () => parseYaml(source, options));
+    return withEnvSnapshot(YAML_DEBUG_VARIABLES, () => yaml.parse(source, options));
   } catch {
     return undefined;
   }
+}
+
+/** Imports the YAML package for `redactResults` when a results file read has a source in YAML. */
+export async function readSources(results: ResultsFile): Promise<void> {
+  const { source, ranSource } = results.experiment;
+  if ([source, ranSource].some((s) => s && !/^(\s*[[{]|loadlab )/.test(s))) await yamlPackage();
 }
 
 /** `source` as the experiment loader parsed it, so redacting its results does not parse it again. */

@@ -17,7 +17,6 @@ import { readDataTables, templateIssues } from "./plan/data.ts";
 import { anchorTargets } from "./schema/targets.ts";
 import { dirname } from "node:path";
 import { anchorScript } from "./script_source.ts";
-import { stringify } from "yaml";
 import { rememberSource } from "../results/redact_results.ts";
 import { targetSpecSchema } from "../targets/spec.ts";
 import { shownSweepValue } from "../results/redact.ts";
@@ -25,6 +24,7 @@ import { applyParameter } from "./plan/attack.ts";
 import { FILE_OPTIONS } from "./schema/loads.ts";
 import { sweepCovers } from "./schema/checks.ts";
 import { defined } from "../validation/defined.ts";
+import { yamlPackage } from "../validation/yaml_package.ts";
 
 /** Options of `loadExperiment`, as the command line gives them. */
 interface LoadOptions {
@@ -78,7 +78,7 @@ export interface Runnable {
 
 /** `loadPlan` with the experiment as it runs, from one parse of `text`. */
 export async function loadRunnable(text: string, opts: LoadPlanOptions = {}): Promise<Runnable> {
-  const read = readExperiment(text, opts);
+  const read = await readExperiment(text, opts);
   if (!read.script) return await planRunnable(read, opts);
   try {
     return await planRunnable(read, opts);
@@ -94,7 +94,7 @@ export async function loadRunnable(text: string, opts: LoadPlanOptions = {}): Pr
 
 /** The steps after validation, for `loadRunnable`: data and gRPC files read, planned, checked, cut. */
 async function planRunnable(
-  { experiment: read, ranSource, notes }: ReturnType<typeof readExperiment>,
+  { experiment: read, ranSource, notes }: Awaited<ReturnType<typeof readExperiment>>,
   opts: LoadPlanOptions,
 ): Promise<Runnable> {
   // External targets run in the file's folder, as data files are read from it (none for a preset).
@@ -140,28 +140,29 @@ function withMemoryLimit(plan: Plan, maxMemoryMb: number | undefined): Plan {
 }
 
 /** Parses, converts, overrides and validates an experiment, not yet planned; throws `ExperimentError`. */
-export function loadExperiment(text: string, opts: LoadOptions = {}): Experiment {
-  return readExperiment(text, opts).experiment;
+export async function loadExperiment(text: string, opts: LoadOptions = {}): Promise<Experiment> {
+  return (await readExperiment(text, opts)).experiment;
 }
 
 /** `loadExperiment` with the experiment as it runs and, for an Artillery script, its conversion. */
-function readExperiment(
+async function readExperiment(
   text: string,
   opts: LoadOptions,
-): Omit<Runnable, "plan"> & { experiment: Experiment; script?: ScriptImport } {
-  const parsed = parseDocument(text);
+): Promise<Omit<Runnable, "plan"> & { experiment: Experiment; script?: ScriptImport }> {
+  const parsed = await parseDocument(text);
   if (!parsed.ok) throw new ExperimentError(parsed.issues, { file: opts.file });
   rememberSource(text, parsed.value);
   const { doc, notes, script } = fromArtillery(parsed.value, opts);
-  const overridden = applyOverrides(doc, opts);
+  const overridden = await applyOverrides(doc, opts);
   if (!overridden.ok) {
     throw new ExperimentError([...script?.issues ?? [], ...overridden.issues], { file: opts.file });
   }
-  const experiment = abortingThresholds(validateExperiment(overridden.value, opts, script), opts.abortOnFail);
+  const valid = await validateExperiment(overridden.value, opts, script);
+  const experiment = abortingThresholds(valid, opts.abortOnFail);
   const changed = opts.quick || (opts.set?.length ?? 0) > 0 || Object.keys(opts.targets ?? {}).length > 0;
   if (!changed || script) return { experiment, ranSource: null, notes, script };
   const { quick: _quick, ...ran } = overridden.value as Record<string, unknown>;
-  const ranSource = stringify(ran, { lineWidth: 0 });
+  const ranSource = (await yamlPackage()).stringify(ran, { lineWidth: 0 });
   rememberSource(ranSource, ran);
   return { experiment, ranSource, notes };
 }
@@ -187,7 +188,11 @@ function fromArtillery(doc: unknown, opts: LoadOptions) {
 }
 
 /** Validates an experiment object (already parsed); also checks the `quick:` section when not applied. */
-function validateExperiment(input: unknown, opts: LoadOptions, script?: ScriptImport): Experiment {
+async function validateExperiment(
+  input: unknown,
+  opts: LoadOptions,
+  script?: ScriptImport,
+): Promise<Experiment> {
   const result = validate(experimentSchema, input);
   const found = result.ok ? [] : result.issues;
   const issues = script ? scriptIssues(script.issues, found, script.origins) : found;
@@ -196,7 +201,7 @@ function validateExperiment(input: unknown, opts: LoadOptions, script?: ScriptIm
   }
   if (!opts.quick && result.data.quick !== undefined) {
     // A broken quick: section should fail now, not the first time someone passes --quick.
-    const quick = applyOverrides(input, { quick: true });
+    const quick = await applyOverrides(input, { quick: true });
     const checked = quick.ok ? validate(experimentSchema, quick.value) : quick;
     if (!checked.ok) {
       const issues = checked.issues.map((i) => ({ path: i.path, message: `${i.message} (with --quick)` }));

@@ -2,20 +2,20 @@
  * @module
  * What the command line changes in an experiment before validation: --quick, --set, --target.
  */
-import { parse as parseYaml } from "yaml";
 import type { Issue, Result } from "../validation/mod.ts";
 import { shownAssignment, shownFieldValue } from "../results/redact.ts";
 import { nearest, noSuchName } from "../validation/suggest.ts";
 import { isRecord } from "../validation/json_document.ts";
+import { yamlPackage } from "../validation/yaml_package.ts";
 
 /** Keys every object has: as a map name they set the prototype (`__proto__`) or read an inherited value. */
 export const RESERVED_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
 
 /** Applies `quick`, every `set`, every `targets` replacement, then `profile`, to a copy of `doc`. */
-export function applyOverrides(
+export async function applyOverrides(
   doc: unknown,
   opts: { quick?: boolean; set?: string[]; targets?: Record<string, string>; profile?: boolean },
-): Result<unknown> {
+): Promise<Result<unknown>> {
   if (!isRecord(doc)) return { ok: true, value: doc };
   let value: Record<string, unknown> = structuredClone(doc);
   const issues: Issue[] = [];
@@ -28,7 +28,7 @@ export function applyOverrides(
     }
   }
   for (const assignment of opts.set ?? []) {
-    const problem = setPath(value, assignment);
+    const problem = await setPath(value, assignment);
     // The value may be a secret (`headers.authorization=Bearer ...`): quoted as every output shows it.
     if (problem) issues.push({ path: `--set ${shownAssignment(assignment)}`, message: problem });
   }
@@ -70,7 +70,7 @@ export function deepMerge(
 }
 
 /** Sets `PATH=VALUE` in `doc`; returns what is wrong, or undefined. */
-export function setPath(doc: Record<string, unknown>, assignment: string): string | undefined {
+export async function setPath(doc: Record<string, unknown>, assignment: string): Promise<string | undefined> {
   const eq = assignment.indexOf("=");
   if (eq <= 0) return "write PATH=VALUE, e.g. --set repeats=5 or --set loads.open.phases[1].rate=300";
   const steps = splitPath(assignment.slice(0, eq).trim());
@@ -81,9 +81,10 @@ export function setPath(doc: Record<string, unknown>, assignment: string): strin
   }
   const reserved = steps.find((step) => typeof step === "string" && RESERVED_KEYS.has(step));
   if (reserved !== undefined) return `"${reserved}" is a reserved word, not a key; use the field's own name`;
+  const yaml = await yamlPackage();
   let value: unknown;
   try {
-    value = parseYaml(assignment.slice(eq + 1));
+    value = yaml.parse(assignment.slice(eq + 1));
   } catch (err) {
     return `the value is not valid YAML: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`;
   }

@@ -10,21 +10,21 @@ Deno.test("splitPath: keys with dots and [index]; malformed paths are refused", 
   }
 });
 
-Deno.test("setPath: values read as YAML; keys with dots (target names) resolved by the longest match", () => {
+Deno.test("setPath: values read as YAML; keys with dots (target names) resolved by the longest match", async () => {
   const doc: Record<string, unknown> = {
     targets: { "app.v2": { kind: "builtin" } },
     sweeps: [{ values: [1] }],
   };
-  assert.equal(setPath(doc, "targets.app.v2.instances=3"), undefined);
-  assert.equal(setPath(doc, "sweeps[0].values=[1, 2]"), undefined);
-  assert.equal(setPath(doc, "description=a b"), undefined);
+  assert.equal(await setPath(doc, "targets.app.v2.instances=3"), undefined);
+  assert.equal(await setPath(doc, "sweeps[0].values=[1, 2]"), undefined);
+  assert.equal(await setPath(doc, "description=a b"), undefined);
   assert.deepEqual(doc, {
     targets: { "app.v2": { kind: "builtin", instances: 3 } },
     sweeps: [{ values: [1, 2] }],
     description: "a b",
   });
-  assert.match(setPath(doc, "sweeps.values=1") ?? "", /sweeps is a list; use \[index\]/);
-  assert.match(setPath(doc, "targets[0]=1") ?? "", /targets is an object; use \.key/);
+  assert.match((await setPath(doc, "sweeps.values=1")) ?? "", /sweeps is a list; use \[index\]/);
+  assert.match((await setPath(doc, "targets[0]=1")) ?? "", /targets is an object; use \.key/);
 });
 
 Deno.test("deepMerge: objects merge key by key, lists replace", () => {
@@ -34,7 +34,7 @@ Deno.test("deepMerge: objects merge key by key, lists replace", () => {
   );
 });
 
-Deno.test("deepMerge: null removes a key, so quick: can leave out targets or loads", () => {
+Deno.test("deepMerge: null removes a key, so quick: can leave out targets or loads", async () => {
   assert.deepEqual(
     deepMerge({ targets: { a: { kind: "builtin" }, b: { kind: "builtin" } }, d: 1 }, {
       targets: { b: null },
@@ -42,24 +42,24 @@ Deno.test("deepMerge: null removes a key, so quick: can leave out targets or loa
     { targets: { a: { kind: "builtin" } }, d: 1 },
   );
   const doc = { loads: { x: { model: "count" }, y: { model: "count" } }, quick: { loads: { y: null } } };
-  const result = applyOverrides(doc, { quick: true });
+  const result = await applyOverrides(doc, { quick: true });
   assert.ok(result.ok);
   assert.deepEqual(Object.keys((result.value as typeof doc).loads), ["x"]);
 });
 
-Deno.test("applyOverrides: leaves the input untouched and reports every problem at once", () => {
+Deno.test("applyOverrides: leaves the input untouched and reports every problem at once", async () => {
   const doc = { repeats: 3, targets: { a: { kind: "builtin" } } };
-  const result = applyOverrides(doc, { set: ["nope.x=1", "repeats=2"], targets: { b: "http://x:1" } });
+  const result = await applyOverrides(doc, { set: ["nope.x=1", "repeats=2"], targets: { b: "http://x:1" } });
   assert.deepEqual(doc.repeats, 3);
   assert.ok(!result.ok);
   assert.deepEqual(result.issues.map((i) => i.path), ["--set nope.x=1", "--target b=http://x:1"]);
 });
 
-Deno.test("reserved words: --set and --target never reach Object.prototype", () => {
+Deno.test("reserved words: --set and --target never reach Object.prototype", async () => {
   const doc = { targets: { t: { url: "http://x/" } }, repeats: 1 };
-  assert.match(setPath(doc, "__proto__.polluted=1")!, /"__proto__" is a reserved word/);
-  assert.match(setPath(doc, "targets.constructor.prototype.polluted=1")!, /reserved word/);
-  const replaced = applyOverrides(doc, {
+  assert.match((await setPath(doc, "__proto__.polluted=1"))!, /"__proto__" is a reserved word/);
+  assert.match((await setPath(doc, "targets.constructor.prototype.polluted=1"))!, /reserved word/);
+  const replaced = await applyOverrides(doc, {
     targets: Object.fromEntries([["__proto__", "http://127.0.0.1:1/"]]),
   });
   assert.equal(replaced.ok, false);
@@ -67,29 +67,29 @@ Deno.test("reserved words: --set and --target never reach Object.prototype", () 
   assert.equal(Object.getPrototypeOf(doc.targets), Object.prototype);
 });
 
-Deno.test("parseDocument: a key twice in a mapping, __proto__ anywhere and alias bombs are one issue each", () => {
-  const twice = parseDocument("name: a\nloads:\n  x: 1\n  y: 2\n  x: 3\n");
+Deno.test("parseDocument: a key twice in a mapping, __proto__ anywhere and alias bombs are one issue each", async () => {
+  const twice = await parseDocument("name: a\nloads:\n  x: 1\n  y: 2\n  x: 3\n");
   assert.deepEqual(twice.ok ? [] : twice.issues, [{
     path: "line 5, column 3",
     message: 'not valid YAML or JSON: the key "x" must appear once in its mapping; keep one of them',
   }]);
-  const proto = parseDocument("targets:\n  __proto__: { url: 'http://x/' }\n");
+  const proto = await parseDocument("targets:\n  __proto__: { url: 'http://x/' }\n");
   assert.deepEqual(proto.ok ? [] : proto.issues.map((i) => i.path), ["targets.__proto__"]);
   const laughs = ["a: &a [x, x, x, x, x, x, x, x, x, x]"];
   for (const [k, name] of [..."bcdef"].entries()) {
     laughs.push(`${name}: &${name} [${Array(10).fill(`*${"abcdef"[k]}`).join(", ")}]`);
   }
-  const bomb = parseDocument(laughs.join("\n"));
+  const bomb = await parseDocument(laughs.join("\n"));
   assert.equal(bomb.ok, false);
   assert.match(bomb.ok ? "" : bomb.issues[0].message, /aliases \(\*name\) expand more than 100 times/);
-  const shared = parseDocument("base: &b { rate: 1 }\nloads:\n  a: *b\n  c: *b\n");
+  const shared = await parseDocument("base: &b { rate: 1 }\nloads:\n  a: *b\n  c: *b\n");
   assert.equal(shared.ok, true, "a few aliases still work");
   // A merge key (YAML 1.1's `<<`) takes the anchor's fields under the mapping's own.
-  const merged = parseDocument("a: &b { x: 1, y: 2 }\nc: { <<: *b, y: 3 }\n");
+  const merged = await parseDocument("a: &b { x: 1, y: 2 }\nc: { <<: *b, y: 3 }\n");
   assert.deepEqual(merged.ok ? merged.value : merged.issues, { a: { x: 1, y: 2 }, c: { x: 1, y: 3 } });
   // An alias inside its own anchor: a value containing itself, which every later walk would recurse into.
   for (const [text, path] of [["x: &a [*a]", "x[0]"], ["t: &t { a: 1, self: *t }", "t.self"]]) {
-    const cycle = parseDocument(text);
+    const cycle = await parseDocument(text);
     assert.deepEqual(
       cycle.ok ? [] : cycle.issues.map((i) => [i.path, /refers to its own anchor/.test(i.message)]),
       [
@@ -99,7 +99,7 @@ Deno.test("parseDocument: a key twice in a mapping, __proto__ anywhere and alias
   }
 });
 
-Deno.test("--profile: profile: cpu on every started target and an inline upstream, never on a url target", () => {
+Deno.test("--profile: profile: cpu on every started target and an inline upstream, never on a url target", async () => {
   const doc = {
     targets: {
       a: { kind: "builtin" },
@@ -108,7 +108,7 @@ Deno.test("--profile: profile: cpu on every started target and an inline upstrea
       d: { kind: "proxy", upstream: "a" },
     },
   };
-  const result = applyOverrides(doc, { profile: true });
+  const result = await applyOverrides(doc, { profile: true });
   assert.ok(result.ok);
   assert.deepEqual((result.value as typeof doc).targets, {
     a: { kind: "builtin", profile: "cpu" },
@@ -119,12 +119,12 @@ Deno.test("--profile: profile: cpu on every started target and an inline upstrea
   assert.equal((doc.targets.a as Record<string, unknown>).profile, undefined, "the input is not changed");
 });
 
-Deno.test("applyOverrides: a --set problem quotes a secret value (given or found in the file) as its token", () => {
+Deno.test("applyOverrides: a --set problem quotes a secret value (given or found in the file) as its token", async () => {
   const doc = {
     targets: { t: { env: { API_TOKEN: "FILESECRET1", PORT: "80" } } },
     loads: { l: { connections: 1 } },
   };
-  const result = applyOverrides(doc, {
+  const result = await applyOverrides(doc, {
     set: [
       "targets.t.env.API_TOKEN.x=1",
       "targets.t.env.PORT.x=1",

@@ -14,19 +14,19 @@ import { experimentObject } from "./schema/object.ts";
 import { parseDocument } from "./yaml_document.ts";
 
 /** The file's fields before the cross-field checks run, as the schema hands them to the checks. */
-function fieldsOf(text: string) {
-  const parsed = parseDocument(text);
+async function fieldsOf(text: string) {
+  const parsed = await parseDocument(text);
   assert.ok(parsed.ok);
   return experimentObject.parse(parsed.value);
 }
 
 const LOAD = "loads:\n  c: { model: connections, connections: 1, duration: 1s }\n";
 
-Deno.test("checks: 2,000 targets have their names listed a few times, not once per target", () => {
+Deno.test("checks: 2,000 targets have their names listed a few times, not once per target", async () => {
   const lines = ["name: many", "targets:"];
   for (let i = 0; i < 2_000; i++) lines.push(`  t${i}: { url: "http://127.0.0.1:9/" }`);
   lines.push("  p: { kind: proxy, upstream: t0 }");
-  const exp = fieldsOf(`${lines.join("\n")}\n${LOAD}`);
+  const exp = await fieldsOf(`${lines.join("\n")}\n${LOAD}`);
   let listed = 0;
   const targets = new Proxy(exp.targets, {
     ownKeys(target) {
@@ -38,7 +38,7 @@ Deno.test("checks: 2,000 targets have their names listed a few times, not once p
   assert.ok(listed <= 10, `the target names were listed ${listed} times`);
 });
 
-Deno.test("checks: a chain of 300 proxies is walked once, and its cycle still named", () => {
+Deno.test("checks: a chain of 300 proxies is walked once, and its cycle still named", async () => {
   const chain = (n: number, last: string) => {
     const lines = ["name: chain", "targets:", "  t0: { kind: builtin }"];
     for (let i = 1; i <= n; i++) {
@@ -46,7 +46,7 @@ Deno.test("checks: a chain of 300 proxies is walked once, and its cycle still na
     }
     return `${lines.join("\n")}\n${LOAD}`;
   };
-  const exp = fieldsOf(chain(300, "t0"));
+  const exp = await fieldsOf(chain(300, "t0"));
   let read = 0;
   const targets = new Proxy(exp.targets, {
     get(target, key) {
@@ -56,12 +56,12 @@ Deno.test("checks: a chain of 300 proxies is walked once, and its cycle still na
   });
   assert.deepEqual(checkExperiment({ ...exp, targets }), []);
   assert.ok(read <= 300 * 10, `targets were read ${read} times`);
-  assert.throws(() => loadExperiment(chain(3, "p1")), /upstreams form a cycle: p1 -> p2 -> p3 -> p1/);
+  await assert.rejects(() => loadExperiment(chain(3, "p1")), /upstreams form a cycle: p1 -> p2 -> p3 -> p1/);
 });
 
-Deno.test("plan: a sweep of 2,000 values encodes each point a few times, not once per other point", () => {
+Deno.test("plan: a sweep of 2,000 values encodes each point a few times, not once per other point", async () => {
   const values = Array.from({ length: 2_000 }, (_, i) => i).join(", ");
-  const exp = loadExperiment(
+  const exp = await loadExperiment(
     `name: sweep\ntargets:\n  a: { kind: builtin }\n  b: { kind: builtin }\n${LOAD}` +
       `sweeps:\n  - parameter: query.ms\n    values: [${values}]\n`,
   );
@@ -86,7 +86,7 @@ Deno.test("plan: a sweep of 2,000 values encodes each point a few times, not onc
 });
 
 /** Reads of `process.env` while `fn` runs: the `yaml` package's debug switches are read through it. */
-function envReads(fn: () => void): number {
+async function envReads(fn: () => unknown): Promise<number> {
   const real = process.env;
   let reads = 0;
   process.env = new Proxy(real, {
@@ -96,30 +96,30 @@ function envReads(fn: () => void): number {
     },
   });
   try {
-    fn();
+    await fn();
   } finally {
     process.env = real;
   }
   return reads;
 }
 
-Deno.test("load: a flow of 2,000 steps is parsed once, reading the environment a few times, not per token", () => {
+Deno.test("load: a flow of 2,000 steps is parsed once, reading the environment a few times, not per token", async () => {
   const steps = Array.from({ length: 2_000 }, () => "      - ws: { send: hi }").join("\n");
   const text = `name: steps\ntargets:\n  t: { kind: builtin }\n${LOAD}flows:\n  - name: f\n    steps:\n` +
     `      - ws: { connect: /ws/echo }\n${steps}\n`;
-  const loading = envReads(() => loadRunnable(text, { preflight: false }));
+  const loading = await envReads(() => loadRunnable(text, { preflight: false }));
   assert.ok(loading <= 10, `loading read the environment ${loading} times`);
   // Redacting its results takes the loader's parse: a second one would read the switches again.
-  assert.equal(envReads(() => parseSource(text)), 0);
+  assert.equal(await envReads(() => parseSource(text)), 0);
   assert.equal((parseSource(text) as { flows: { steps: unknown[] }[] }).flows[0].steps.length, 2_001);
 });
 
-Deno.test("load: a flow past 10,000 steps is refused at its path with the limit and the fix", () => {
+Deno.test("load: a flow past 10,000 steps is refused at its path with the limit and the fix", async () => {
   const flow = (n: number) =>
     `name: steps\ntargets:\n  t: { kind: builtin }\n${LOAD}flows:\n  - name: f\n    steps:\n` +
     Array.from({ length: n }, () => "      - get: /json").join("\n") + "\n";
-  assert.equal(loadExperiment(flow(10_000)).flows![0].steps.length, 10_000);
-  assert.throws(
+  assert.equal((await loadExperiment(flow(10_000))).flows![0].steps.length, 10_000);
+  await assert.rejects(
     () => loadExperiment(flow(10_001), { file: "x.yml" }),
     /flows\[0\]\.steps: a flow has at most 10,000 steps, found 10,001: write the part that repeats once/,
   );

@@ -2,39 +2,48 @@
  * @module
  * The reader of experiment files: YAML to plain data, or the one problem that stops it.
  */
-import { type Document, isScalar, LineCounter, parseDocument as parseYamlDocument, visit } from "yaml";
+import type { Document, LineCounter } from "yaml";
 import type { Issue, Result } from "../validation/mod.ts";
 import { withEnvSnapshot, YAML_DEBUG_VARIABLES } from "../system/env_snapshot.ts";
 import { formatCap } from "../system/read_capped.ts";
 import { MAX_EXPERIMENT_FILE_BYTES, MAX_YAML_BYTES } from "../validation/input_limits.ts";
 import { duplicateKeyMessage, isRecord, parseJsonDocument } from "../validation/json_document.ts";
 import { yamlCostIssue } from "../validation/yaml_cost.ts";
+import { yamlPackage } from "../validation/yaml_package.ts";
 
 /** Aliases a document may expand: enough for shared anchors, far below a "billion laughs" file. */
 const MAX_YAML_ALIASES = 100;
 
 /** Reads YAML (JSON is YAML too); a syntax error names its line and column. */
-export function parseDocument(text: string): Result<unknown> {
+export async function parseDocument(text: string): Promise<Result<unknown>> {
   // Each character is at least a byte, so text over the cap in characters is over it in bytes.
   if (text.length > MAX_YAML_BYTES) return largeDocument(text);
   if (text.includes("\r") && !text.includes("\n")) {
     return fileProblem("its lines end in a lone CR: use LF or CRLF");
   }
-  const costly = yamlCostIssue(text);
+  // Valid JSON without a merge key reads as YAML reads it, without the YAML package (a script's run).
+  const json = /^\s*[[{]/.test(text) && !text.includes("<<") ? parseJsonDocument(text) : undefined;
+  if (json?.ok) return shaped(json);
+  const yaml = await yamlPackage();
+  const costly = yamlCostIssue(text, yaml.Lexer);
   if (costly !== undefined) return { ok: false, issues: [costly] };
   // The parser's unique-key check is quadratic; `duplicateKey` uses a set per map.
-  const lineCounter = new LineCounter();
+  const lineCounter = new yaml.LineCounter();
   // YAML 1.1 merge keys (`<<: *base`), which Artillery scripts and hand-written files use to share fields.
   const doc = withEnvSnapshot(
     YAML_DEBUG_VARIABLES,
-    () => parseYamlDocument(text, { prettyErrors: true, uniqueKeys: false, lineCounter, merge: true }),
+    () => yaml.parseDocument(text, { prettyErrors: true, uniqueKeys: false, lineCounter, merge: true }),
   );
-  const syntax = syntaxIssue(doc, lineCounter);
+  const syntax = syntaxIssue(doc) ?? duplicateKey(doc, lineCounter, yaml);
   if (syntax !== undefined) return { ok: false, issues: [syntax] };
   const expanded = expandAliases(doc);
-  if (!expanded.ok) return expanded;
-  const shape = shapeIssue(expanded.value);
-  return shape === undefined ? expanded : { ok: false, issues: [shape] };
+  return expanded.ok ? shaped(expanded) : expanded;
+}
+
+/** `parsed` unless its shape is no experiment file's. */
+function shaped(parsed: Result<unknown> & { ok: true }): Result<unknown> {
+  const shape = shapeIssue(parsed.value);
+  return shape === undefined ? parsed : { ok: false, issues: [shape] };
 }
 
 /** The one problem of the file as a whole. */
@@ -53,29 +62,21 @@ function largeDocument(text: string): Result<unknown> {
     );
   }
   const parsed = parseJsonDocument(text);
-  if (!parsed.ok) {
-    const why = ` (a file over ${formatCap(MAX_YAML_BYTES)} is read as JSON only)`;
-    const issues = parsed.issues.map((i) =>
-      i.message.startsWith("not valid JSON") ? { ...i, message: i.message + why } : i
-    );
-    return { ok: false, issues };
-  }
-  const shape = shapeIssue(parsed.value);
-  return shape === undefined ? parsed : { ok: false, issues: [shape] };
+  if (parsed.ok) return shaped(parsed);
+  const why = ` (a file over ${formatCap(MAX_YAML_BYTES)} is read as JSON only)`;
+  const issues = parsed.issues.map((i) =>
+    i.message.startsWith("not valid JSON") ? { ...i, message: i.message + why } : i
+  );
+  return { ok: false, issues };
 }
 
-/** The first syntax error of `doc`, else the first key given twice in one mapping; undefined when neither. */
-function syntaxIssue(doc: Document, lineCounter: LineCounter): Issue | undefined {
-  if (doc.errors.length > 0) {
-    const e = doc.errors[0];
-    const at = e.linePos?.[0];
-    const where = at ? `line ${at.line}, column ${at.col}` : "(file)";
-    return { path: where, message: `not valid YAML or JSON: ${syntaxText(e.message)}` };
-  }
-  const duplicate = duplicateKey(doc);
-  if (duplicate === undefined) return undefined;
-  const at = lineCounter.linePos(duplicate.offset);
-  return { path: `line ${at.line}, column ${at.col}`, message: duplicateKeyMessage(duplicate.key) };
+/** The first syntax error of `doc`; undefined when none. */
+function syntaxIssue(doc: Document): Issue | undefined {
+  if (doc.errors.length === 0) return undefined;
+  const e = doc.errors[0];
+  const at = e.linePos?.[0];
+  const where = at ? `line ${at.line}, column ${at.col}` : "(file)";
+  return { path: where, message: `not valid YAML or JSON: ${syntaxText(e.message)}` };
 }
 
 /** The parser's message without the position the issue's path already gives. */
@@ -124,8 +125,13 @@ function shapeIssue(value: unknown): Issue | undefined {
   return undefined;
 }
 
-/** The first key given twice in one mapping, and where; linear in the number of keys. */
-function duplicateKey(doc: Document): { key: string; offset: number } | undefined {
+/** The first key given twice in one mapping, at its line and column; linear in the number of keys. */
+function duplicateKey(
+  doc: Document,
+  lineCounter: LineCounter,
+  yaml: typeof import("yaml"),
+): Issue | undefined {
+  const { isScalar, visit } = yaml;
   let found: { key: string; offset: number } | undefined;
   visit(doc, {
     Map(_, map) {
@@ -141,7 +147,9 @@ function duplicateKey(doc: Document): { key: string; offset: number } | undefine
       }
     },
   });
-  return found;
+  if (found === undefined) return undefined;
+  const at = lineCounter.linePos(found.offset);
+  return { path: `line ${at.line}, column ${at.col}`, message: duplicateKeyMessage(found.key) };
 }
 
 /** Path of the first `__proto__` key or first value that is its own ancestor (an alias in its anchor). */

@@ -80,7 +80,7 @@ Deno.test("attack loads what only some runs, or only the end of a run, need when
   const late = [
     ["report/html/render.ts", "cli/dashboard/server.ts", "report/ci/summary.ts"],
     ["report/terminal/summary.ts", "cli/metrics_out/exporter.ts", "targets/start.ts"],
-    // The end of the run, with the YAML parser the redaction of results brings (tens of ms of a start).
+    // The end of the run: the redaction of results and the writer of results files.
     ["results/redact_results.ts", "results/io.ts"],
     ["runner/script/k6/metrics_channel.ts"],
   ].flat();

@@ -2,7 +2,7 @@
  * @module
  * What in YAML text would cost its parser far more than its size, found from the lexer's tokens.
  */
-import { Lexer } from "yaml";
+import type { Lexer } from "yaml";
 import type { Issue } from "./mod.ts";
 import { MAX_NESTING_DEPTH, MAX_YAML_ANCHORS } from "./input_limits.ts";
 import { TOO_DEEP } from "./json_document.ts";
@@ -12,7 +12,7 @@ import { TOO_DEEP } from "./json_document.ts";
  * Block nesting counts open indentation levels plus the indicators (`- `, `key:`) on a line, so a depth is
  * refused alike on every machine, not where the parser's stack ends.
  */
-export function yamlCostIssue(text: string): Issue | undefined {
+export function yamlCostIssue(text: string, lexer: typeof Lexer): Issue | undefined {
   let depth = 0;
   let line = 1;
   let indent = 0;
@@ -21,7 +21,7 @@ export function yamlCostIssue(text: string): Issue | undefined {
   let anchors = 0;
   let aliases = 0;
   let afterBreak = false;
-  for (const token of new Lexer().lex(text)) {
+  for (const token of new lexer().lex(text)) {
     const lineStart = afterBreak;
     afterBreak = false;
     if (token === "[" || token === "{") depth++;

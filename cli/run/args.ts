@@ -40,7 +40,7 @@ import {
 } from "./script_load_flags.ts";
 import { isK6Script, isLocustFile } from "./script_check.ts";
 import { type ArtilleryRunFlags, isArtilleryScript } from "../../scenarios/artillery/convert.ts";
-import { parse as parseYaml } from "yaml";
+import { yamlPackage } from "../../validation/yaml_package.ts";
 
 const RUN_TABLE: FlagTable = [
   flag("--quick", {}, ["apply the file's quick: section (a shorter run of the same shape)"]),
@@ -143,9 +143,11 @@ const ARTILLERY_SPECS = [
 ];
 
 /** Whether `path` is an Artillery script: YAML of Artillery's config: and scenarios: (else the run says). */
-function isArtilleryFile(path: string): boolean {
+async function isArtilleryFile(path: string): Promise<boolean> {
+  if (!/\.ya?ml$/.test(path)) return false;
+  const { parse } = await yamlPackage();
   try {
-    return /\.ya?ml$/.test(path) && isArtilleryScript(configFile(path, parseYaml));
+    return isArtilleryScript(configFile(path, parse));
   } catch {
     return false;
   }
@@ -191,7 +193,8 @@ export async function parseRunArgs(given: string[], command = "run", help = RUN_
   };
   Object.assign(hints, K6_FLAGS_REFUSED);
   const own = await locustOptionSpecs(argv);
-  const artillery = tokenize(argv, SPECS, {}, command, undefined, true).positionals.some(isArtilleryFile);
+  const files = tokenize(argv, SPECS, {}, command, undefined, true).positionals;
+  const artillery = (await Promise.all(files.map(isArtilleryFile))).some(Boolean);
   const specs = [...artillery ? ARTILLERY_SPECS : SPECS, ...own];
   const raw = tokenize(argv, specs, hints, command, help);
   const k6 = raw.positionals.length === 1 && await isK6Script(raw.positionals[0]);

@@ -72,7 +72,7 @@ Deno.test("example apps without their packages: the runtime that serves them and
       await Deno.mkdir(`${dir}/${app}`);
       await Deno.writeTextFile(`${dir}/${app}/server.js`, "");
     }
-    const plan = planExperiment(loadExperiment(frameworks, { quick: true }));
+    const plan = planExperiment(await loadExperiment(frameworks, { quick: true }));
     const lines = exampleRuntimeLines(plan, new URL(`file://${dir}/`));
     assert.equal(lines.length, 2, lines.join("\n"));
     assert.match(lines[0], /^example apps express, fastify: deno \S+ \(npm compat\)$/);
@@ -80,7 +80,7 @@ Deno.test("example apps without their packages: the runtime that serves them and
       lines[1],
       /express, fastify fell back to Deno's npm compatibility: .*'npm install --prefix examples'/,
     );
-    const builtinOnly = planExperiment(loadExperiment(findPreset("cpu-sleep")!.text, { quick: true }));
+    const builtinOnly = planExperiment(await loadExperiment(findPreset("cpu-sleep")!.text, { quick: true }));
     assert.deepEqual(exampleRuntimeLines(builtinOnly, new URL(`file://${dir}/`)), []);
   } finally {
     await Deno.remove(dir, { recursive: true });

@@ -259,7 +259,7 @@ scenarios: [{ weight: 0, flow: [{ get: { url: /a } }] }, { flow: [{ get: { url: 
 });
 
 Deno.test("loadExperiment recognises an Artillery script: validated, --set applies, issues as ExperimentError", async () => {
-  const exp = loadExperiment(SCRIPT, { file: "shop.yml", set: ["loads.artillery.phases[0].rate=6"] });
+  const exp = await loadExperiment(SCRIPT, { file: "shop.yml", set: ["loads.artillery.phases[0].rate=6"] });
   assertEquals(exp.name, "shop");
   const load = exp.loads.artillery as Record<string, unknown>;
   assertEquals(load.connection, "per-arrival");
@@ -278,7 +278,7 @@ Deno.test("loadExperiment recognises an Artillery script: validated, --set appli
   const { notes } = await loadRunnable(SCRIPT, { file: "shop.yml", preflight: false });
   assert(notes.length > 0, "the import's notes come back with the plan");
   try {
-    loadExperiment(SCRIPT.replace("think: 1.5", "loop: []"), { file: "shop.yml" });
+    await loadExperiment(SCRIPT.replace("think: 1.5", "loop: []"), { file: "shop.yml" });
     throw new Error("expected an ExperimentError");
   } catch (err) {
     assert(err instanceof ExperimentError, String(err));

@@ -15,10 +15,11 @@ loads:
 repeats: 2
 `;
 
-const names = (text: string, opts = {}) => planExperiment(loadExperiment(text), opts).runs.map((r) => r.name);
+const names = async (text: string, opts = {}) =>
+  planExperiment(await loadExperiment(text), opts).runs.map((r) => r.name);
 
-Deno.test("plan: 2 targets x 2 loads x 2 repeats, interleaved: repeat -> load -> target", () => {
-  assert.deepEqual(names(TWO_BY_TWO), [
+Deno.test("plan: 2 targets x 2 loads x 2 repeats, interleaved: repeat -> load -> target", async () => {
+  assert.deepEqual(await names(TWO_BY_TWO), [
     "a/x#1",
     "b/x#1",
     "a/y#1",
@@ -28,7 +29,7 @@ Deno.test("plan: 2 targets x 2 loads x 2 repeats, interleaved: repeat -> load ->
     "a/y#2",
     "b/y#2",
   ]);
-  const plan = planExperiment(loadExperiment(TWO_BY_TWO));
+  const plan = planExperiment(await loadExperiment(TWO_BY_TWO));
   assert.deepEqual(plan.runs.map((r) => r.index), [0, 1, 2, 3, 4, 5, 6, 7]);
   assert.deepEqual(plan.runs.map((r) => r.repeat), [0, 0, 0, 0, 1, 1, 1, 1]);
   assert.deepEqual(plan.runs[0].attack, {
@@ -41,8 +42,8 @@ Deno.test("plan: 2 targets x 2 loads x 2 repeats, interleaved: repeat -> load ->
   });
 });
 
-Deno.test("plan: sequential order is target -> load -> repeat; no #r with one repeat", () => {
-  assert.deepEqual(names(TWO_BY_TWO + "order: sequential\n"), [
+Deno.test("plan: sequential order is target -> load -> repeat; no #r with one repeat", async () => {
+  assert.deepEqual(await names(TWO_BY_TWO + "order: sequential\n"), [
     "a/x#1",
     "a/x#2",
     "a/y#1",
@@ -52,26 +53,28 @@ Deno.test("plan: sequential order is target -> load -> repeat; no #r with one re
     "b/y#1",
     "b/y#2",
   ]);
-  assert.deepEqual(names(TWO_BY_TWO.replace("repeats: 2", "")), ["a/x", "b/x", "a/y", "b/y"]);
+  assert.deepEqual(await names(TWO_BY_TWO.replace("repeats: 2", "")), ["a/x", "b/x", "a/y", "b/y"]);
 });
 
-Deno.test("plan: a sweep covers its pairs only, which run at its points", () => {
+Deno.test("plan: a sweep covers its pairs only, which run at its points", async () => {
   const text = TWO_BY_TWO.replace("repeats: 2", "") +
     "sweeps: [{ parameter: load.rate, values: [5, 50], loads: [y], targets: [a] }]\n";
-  assert.deepEqual(names(text), ["a/x", "b/x", "a/y/load.rate=5", "a/y/load.rate=50", "b/y"]);
-  const runs = planExperiment(loadExperiment(text)).runs;
+  assert.deepEqual(await names(text), ["a/x", "b/x", "a/y/load.rate=5", "a/y/load.rate=50", "b/y"]);
+  const runs = planExperiment(await loadExperiment(text)).runs;
   assert.deepEqual(runs[3].sweep, { parameter: "load.rate", value: 50 });
   assert.equal(runs[3].attack.model === "rate" && runs[3].attack.phases[0].ratePerSec, 50);
   assert.equal(runs[4].attack.model === "rate" && runs[4].attack.phases[0].ratePerSec, 10);
 });
 
-Deno.test("plan: a grid crosses two sweeps", () => {
+Deno.test("plan: a grid crosses two sweeps", async () => {
   const text = TWO_BY_TWO.replace("repeats: 2", "") + `grid: true
 sweeps:
   - { parameter: load.connections, values: [1, 4], loads: [x], targets: [a] }
   - { parameter: query.ms, values: [0, 5], loads: [x], targets: [a] }
 `;
-  const runs = planExperiment(loadExperiment(text)).runs.filter((r) => r.variant === "a" && r.load === "x");
+  const runs = planExperiment(await loadExperiment(text)).runs.filter((r) =>
+    r.variant === "a" && r.load === "x"
+  );
   assert.deepEqual(runs.map((r) => r.name), [
     "a/x/load.connections=1/query.ms=0",
     "a/x/load.connections=1/query.ms=5",
@@ -83,7 +86,7 @@ sweeps:
   assert.deepEqual(runs[3].attack.requestMix, [{ path: "/?ms=5" }]);
 });
 
-Deno.test("plan: a query sweep rewrites every request and flow step path", () => {
+Deno.test("plan: a query sweep rewrites every request and flow step path", async () => {
   const text = `
 name: q
 targets: { a: { kind: builtin } }
@@ -93,7 +96,7 @@ loads:
   f: { model: count, requests: 10, flows: [{ name: s, steps: [{ get: /a }, { think: 1s }, { post: /b?k=v }] }] }
 sweeps: [{ parameter: query.ms, values: [7] }]
 `;
-  const [x, f] = planExperiment(loadExperiment(text)).runs;
+  const [x, f] = planExperiment(await loadExperiment(text)).runs;
   assert.deepEqual(x.attack.requestMix?.map((r) => r.path), ["/cpu?n=1&ms=7", "/sleep?ms=7&z=a"]);
   const steps = f.attack.flows?.[0].steps ?? [];
   assert.deepEqual(
@@ -107,7 +110,7 @@ sweeps: [{ parameter: query.ms, values: [7] }]
   assert.equal(f.attack.requestMix, undefined);
 });
 
-Deno.test("plan: a secret swept value shows as its token in the run's name and sweep, sent as it is", () => {
+Deno.test("plan: a secret swept value shows as its token in the run's name and sweep, sent as it is", async () => {
   const text = `
 name: q
 targets: { a: { kind: builtin } }
@@ -118,27 +121,27 @@ sweeps:
   - { parameter: query.token, values: [42] }
   - { parameter: query.page, values: [3] }
 `;
-  const [one, two, page] = planExperiment(loadExperiment(text)).runs;
+  const [one, two, page] = planExperiment(await loadExperiment(text)).runs;
   assert.equal(one.name, `a/x/query.api_key=${redactedToken("KEYONE11")}`);
   assert.deepEqual(one.sweep, { parameter: "query.api_key", value: redactedToken("KEYONE11") });
   assert.deepEqual(two.sweep?.value, redactedToken("42"));
   assert.deepEqual(one.attack.requestMix?.map((r) => r.path), ["/json?api_key=KEYONE11"]);
   assert.deepEqual(two.attack.requestMix?.map((r) => r.path), ["/json?token=42"]);
   assert.equal(page.name, "a/x/query.page=3", "other parameters show as they are");
-  const kept = planExperiment(loadExperiment(text), { keepSecrets: true }).runs[0];
+  const kept = planExperiment(await loadExperiment(text), { keepSecrets: true }).runs[0];
   assert.equal(kept.name, "a/x/query.api_key=KEYONE11");
-  const off = planExperiment(loadExperiment(`${text}redact: false\n`)).runs[0];
+  const off = planExperiment(await loadExperiment(`${text}redact: false\n`)).runs[0];
   assert.deepEqual(off.sweep?.value, "KEYONE11");
 });
 
-Deno.test("plan: requests become engine inputs (query in path, headers as pairs, json body)", () => {
+Deno.test("plan: requests become engine inputs (query in path, headers as pairs, json body)", async () => {
   const text = `
 name: r
 targets: { a: { kind: builtin } }
 requests: [{ method: post, path: /v, query: { id: 7 }, headers: { x-a: "1" }, json: { n: 1 }, weight: 2 }]
 loads: { x: { model: count, requests: 1 } }
 `;
-  const [run] = planExperiment(loadExperiment(text)).runs;
+  const [run] = planExperiment(await loadExperiment(text)).runs;
   const [request] = run.attack.requestMix ?? [];
   assert.equal(request.method, "POST");
   assert.equal(request.path, "/v?id=7");
@@ -147,16 +150,16 @@ loads: { x: { model: count, requests: 1 } }
   assert.equal(request.weight, 2);
 });
 
-Deno.test("plan: restart policies decide freshTarget; a variant's runs share a targetKey", () => {
-  const fresh = (restart: string) =>
-    planExperiment(loadExperiment(TWO_BY_TWO + `restart: ${restart}\n`)).runs.map((r) => r.freshTarget);
-  assert.deepEqual(fresh("never"), [true, true, false, false, false, false, false, false]);
-  assert.deepEqual(fresh("per-repeat"), [true, true, false, false, true, true, false, false]);
-  assert.deepEqual(fresh("per-run"), [true, true, true, true, true, true, true, true]);
-  const runs = planExperiment(loadExperiment(TWO_BY_TWO)).runs;
+Deno.test("plan: restart policies decide freshTarget; a variant's runs share a targetKey", async () => {
+  const fresh = async (restart: string) =>
+    planExperiment(await loadExperiment(TWO_BY_TWO + `restart: ${restart}\n`)).runs.map((r) => r.freshTarget);
+  assert.deepEqual(await fresh("never"), [true, true, false, false, false, false, false, false]);
+  assert.deepEqual(await fresh("per-repeat"), [true, true, false, false, true, true, false, false]);
+  assert.deepEqual(await fresh("per-run"), [true, true, true, true, true, true, true, true]);
+  const runs = planExperiment(await loadExperiment(TWO_BY_TWO)).runs;
   assert.equal(runs[0].targetKey, runs[2].targetKey);
   assert.notEqual(runs[0].targetKey, runs[1].targetKey);
-  const same = planExperiment(loadExperiment(TWO_BY_TWO.replace("instances: 2", "")));
+  const same = planExperiment(await loadExperiment(TWO_BY_TWO.replace("instances: 2", "")));
   assert.notEqual(
     same.runs[0].targetKey,
     same.runs[1].targetKey,
@@ -164,10 +167,12 @@ Deno.test("plan: restart policies decide freshTarget; a variant's runs share a t
   );
 });
 
-Deno.test("plan: a target.* sweep gives each value its own targetKey and a fresh start", () => {
+Deno.test("plan: a target.* sweep gives each value its own targetKey and a fresh start", async () => {
   const text = TWO_BY_TWO.replace("repeats: 2", "") +
     "sweeps: [{ parameter: target.instances, values: [1, 3], targets: [b], loads: [x] }]\n";
-  const runs = planExperiment(loadExperiment(text)).runs.filter((r) => r.variant === "b" && r.load === "x");
+  const runs = planExperiment(await loadExperiment(text)).runs.filter((r) =>
+    r.variant === "b" && r.load === "x"
+  );
   assert.deepEqual(runs.map((r) => r.target.kind === "spec" && r.target.spec), [
     { kind: "builtin", instances: 1 },
     { kind: "builtin", instances: 3 },
@@ -176,15 +181,16 @@ Deno.test("plan: a target.* sweep gives each value its own targetKey and a fresh
   assert.deepEqual(runs.map((r) => r.freshTarget), [true, true]);
 });
 
-Deno.test("plan: --only runs a subset; an unknown name is an error", () => {
-  assert.deepEqual(names(TWO_BY_TWO, { only: { target: ["b"], load: ["y"] } }), ["b/y#1", "b/y#2"]);
+Deno.test("plan: --only runs a subset; an unknown name is an error", async () => {
+  assert.deepEqual(await names(TWO_BY_TWO, { only: { target: ["b"], load: ["y"] } }), ["b/y#1", "b/y#2"]);
+  const experiment = await loadExperiment(TWO_BY_TWO);
   assert.throws(
-    () => planExperiment(loadExperiment(TWO_BY_TWO), { only: { target: ["c"] } }),
+    () => planExperiment(experiment, { only: { target: ["c"] } }),
     /no target named "c"/,
   );
 });
 
-Deno.test("plan: a proxy upstream named by target is a copy of that target's spec", () => {
+Deno.test("plan: a proxy upstream named by target is a copy of that target's spec", async () => {
   const text = `
 name: p
 targets:
@@ -194,7 +200,7 @@ targets:
   mine: { url: "http://127.0.0.1:3000" }
 loads: { x: { model: count, requests: 1 } }
 `;
-  const runs = planExperiment(loadExperiment(text)).runs;
+  const runs = planExperiment(await loadExperiment(text)).runs;
   assert.deepEqual(runs[1].target, {
     kind: "spec",
     spec: { kind: "proxy", upstream: { kind: "builtin", cacheTtlSec: 0 }, cacheTtlSec: 60 },
@@ -207,12 +213,12 @@ loads: { x: { model: count, requests: 1 } }
   assert.equal(runs[3].freshTarget, false);
 });
 
-Deno.test("plan: thresholds scoped per run, cooldown, warmup auto", () => {
+Deno.test("plan: thresholds scoped per run, cooldown, warmup auto", async () => {
   const text = TWO_BY_TWO.replace("repeats: 2", "") + `cooldown: 1s
 warmup: auto
 thresholds: ["p99 < 100ms", { expr: "rps > 5", target: b }, { expr: "success > 99%", load: y }]
 `;
-  const runs = planExperiment(loadExperiment(text)).runs;
+  const runs = planExperiment(await loadExperiment(text)).runs;
   assert.deepEqual(runs.map((r) => r.thresholds), [
     ["p99 < 100ms"],
     ["p99 < 100ms", "rps > 5"],
@@ -223,10 +229,10 @@ thresholds: ["p99 < 100ms", { expr: "rps > 5", target: b }, { expr: "success > 9
   assert.ok(runs.every((r) => r.warmupAuto && r.attack.warmupMs === 0));
 });
 
-Deno.test("plan: the capacity search varies the base run for probe-long runs", () => {
+Deno.test("plan: the capacity search varies the base run for probe-long runs", async () => {
   const text = TWO_BY_TWO.replace("repeats: 2", "") +
     "search: { parameter: load.rate, load: y, targets: [b], range: [10, 1000], slo: 'p99 < 10ms', probe: 3s }\n";
-  const plan = planExperiment(loadExperiment(text));
+  const plan = planExperiment(await loadExperiment(text));
   assert.equal(plan.searches.length, 1);
   const [search] = plan.searches;
   assert.deepEqual(
@@ -253,9 +259,9 @@ Deno.test("plan: the capacity search varies the base run for probe-long runs", (
   );
 });
 
-Deno.test("estimateDurationMs: durations, warm-ups, cooldowns and probes", () => {
+Deno.test("estimateDurationMs: durations, warm-ups, cooldowns and probes", async () => {
   const plan = planExperiment(
-    loadExperiment(TWO_BY_TWO.replace("repeats: 2", "warmup: 1s\ncooldown: 500ms")),
+    await loadExperiment(TWO_BY_TWO.replace("repeats: 2", "warmup: 1s\ncooldown: 500ms")),
   );
   // x: 1 s + 1 s warm-up, y: 2 s + 1 s, two targets each; three cooldowns.
   assert.equal(estimateDurationMs(plan), 2 * 2_000 + 2 * 3_000 + 3 * 500);
@@ -263,9 +269,9 @@ Deno.test("estimateDurationMs: durations, warm-ups, cooldowns and probes", () =>
 
 Deno.test("plan: the demo preset and the documented example plan", async () => {
   const demo = await Deno.readTextFile(new URL("../presets/demo.yaml", import.meta.url));
-  assert.ok(planExperiment(loadExperiment(demo, { quick: true })).runs.length > 0);
+  assert.ok(planExperiment(await loadExperiment(demo, { quick: true })).runs.length > 0);
   const doc = await Deno.readTextFile(new URL("../../docs/EXPERIMENTS.md", import.meta.url));
   const example = doc.split("```yaml\n")[1].split("```")[0];
-  const plan = planExperiment(loadExperiment(example));
+  const plan = planExperiment(await loadExperiment(example));
   assert.ok(plan.runs.length > 0 && plan.searches.length > 0);
 });

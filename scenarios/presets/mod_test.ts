@@ -3,12 +3,12 @@ import { findPreset, PRESETS } from "./mod.ts";
 import { loadExperiment } from "../load.ts";
 import { estimateDurationMs, planExperiment } from "../plan/plan.ts";
 
-Deno.test("presets: every shipped file validates and plans, in full and quick; quick is shorter", () => {
+Deno.test("presets: every shipped file validates and plans, in full and quick; quick is shorter", async () => {
   assertEquals(new Set(PRESETS.map((p) => p.name)).size, PRESETS.length);
   for (const preset of PRESETS) {
     const file = `preset:${preset.name}`;
-    const full = loadExperiment(preset.text, { file });
-    const quick = loadExperiment(preset.text, { file, quick: true });
+    const full = await loadExperiment(preset.text, { file });
+    const quick = await loadExperiment(preset.text, { file, quick: true });
     // The default output folder is out/<experiment name>: the same name as on the command line.
     assertEquals(full.name, preset.name);
     const [fullMs, quickMs] = [full, quick].map((e) => estimateDurationMs(planExperiment(e)));
@@ -18,9 +18,9 @@ Deno.test("presets: every shipped file validates and plans, in full and quick; q
   }
 });
 
-Deno.test("presets: the demo runs each load model once, quick under a quarter of a minute", () => {
+Deno.test("presets: the demo runs each load model once, quick under a quarter of a minute", async () => {
   const demo = findPreset("demo")!;
-  const plan = planExperiment(loadExperiment(demo.text, { quick: true }));
+  const plan = planExperiment(await loadExperiment(demo.text, { quick: true }));
   assertEquals(plan.runs.map((r) => r.attack.model), ["connections", "rate", "throughput", "count"]);
   ok(estimateDurationMs(plan) < 15_000);
   assertEquals(findPreset("nope"), undefined);

@@ -3,11 +3,11 @@ import { loadExperiment } from "../load.ts";
 import { ExperimentOutput } from "./output.ts";
 import { makeRun } from "../../tests/fixtures/make_run.ts";
 
-Deno.test("log: off by default, true turns the request log on, anything else is an error", () => {
+Deno.test("log: off by default, true turns the request log on, anything else is an error", async () => {
   const file = "name: t\ntargets: { a: { kind: builtin } }\nloads: { l: { model: count, requests: 5 } }\n";
-  assert.equal(loadExperiment(file).log, false);
-  assert.equal(loadExperiment(file + "log: true\n").log, true);
-  assert.throws(() => loadExperiment(file + "log: yes please\n"), /log/);
+  assert.equal((await loadExperiment(file)).log, false);
+  assert.equal((await loadExperiment(file + "log: true\n")).log, true);
+  await assert.rejects(() => loadExperiment(file + "log: yes please\n"), /log/);
 });
 
 Deno.test("resume: a results.json that is a symlink loop is a ResultsFileError naming it, not a stack trace", async () => {

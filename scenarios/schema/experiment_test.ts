@@ -32,8 +32,8 @@ async function assertIssue(text: string, path: string, message: RegExp, opts = {
   );
 }
 
-Deno.test("loadExperiment: a valid file, durations in milliseconds, defaults filled", () => {
-  const exp = loadExperiment(BASE + "warmup: 2s\ncooldown: 500ms\nrepeats: 2\n");
+Deno.test("loadExperiment: a valid file, durations in milliseconds, defaults filled", async () => {
+  const exp = await loadExperiment(BASE + "warmup: 2s\ncooldown: 500ms\nrepeats: 2\n");
   assert.equal(exp.warmupMs, 2_000);
   assert.equal(exp.warmupAuto, false);
   assert.equal(exp.cooldownMs, 500);
@@ -43,11 +43,11 @@ Deno.test("loadExperiment: a valid file, durations in milliseconds, defaults fil
   assert.equal(exp.intervalHistograms, "keep");
   assert.deepEqual(exp.loads.steady, { model: "rate", phases: [{ durationMs: 10_000, ratePerSec: 100 }] });
   assert.deepEqual(exp.loads.closed, { model: "connections", connections: 4, durationMs: 2_000 });
-  assert.equal(loadExperiment(BASE + "warmup: auto\n").warmupAuto, true);
+  assert.equal((await loadExperiment(BASE + "warmup: auto\n")).warmupAuto, true);
 });
 
-Deno.test("loadExperiment: JSON files too", () => {
-  const exp = loadExperiment(JSON.stringify({
+Deno.test("loadExperiment: JSON files too", async () => {
+  const exp = await loadExperiment(JSON.stringify({
     name: "j",
     targets: { a: { url: "http://127.0.0.1:3000" } },
     loads: { l: { model: "count", requests: 10 } },
@@ -56,7 +56,7 @@ Deno.test("loadExperiment: JSON files too", () => {
 });
 
 Deno.test("loadExperiment: request shorthand and objects", async () => {
-  const exp = loadExperiment(
+  const exp = await loadExperiment(
     BASE + `requests:
   - /home
   - post /login
@@ -81,7 +81,7 @@ Deno.test("loadExperiment: request shorthand and objects", async () => {
 });
 
 Deno.test("loadExperiment: flows with steps and think times", async () => {
-  const exp = loadExperiment(
+  const exp = await loadExperiment(
     BASE + `flows:
   - name: browse
     steps:
@@ -273,23 +273,26 @@ Deno.test("errors: thresholds and the search SLO must parse", async () => {
   );
 });
 
-Deno.test("thresholds: k6's threshold: key is expr; --abort-on-fail gives every threshold abortOnFail", () => {
+Deno.test("thresholds: k6's threshold: key is expr; --abort-on-fail gives every threshold abortOnFail", async () => {
   const text = BASE +
     "thresholds: [{ threshold: 'p99 < 1s', abortOnFail: true, delayAbortEval: 2s }, 'rps > 1', " +
     "{ expr: 'p50 < 1s', load: steady }]\n";
-  const plain = loadExperiment(text);
+  const plain = await loadExperiment(text);
   assert.deepEqual(plain.thresholds, [
     { expr: "p99 < 1s", abortOnFail: true, delayAbortEvalMs: 2000 },
     { expr: "rps > 1" },
     { expr: "p50 < 1s", load: "steady" },
   ]);
   // The flag: every threshold aborts; its delay replaces the file's only when given.
-  assert.deepEqual(loadExperiment(text, { abortOnFail: {} }).thresholds.map((t) => t.delayAbortEvalMs), [
-    2000,
-    undefined,
-    undefined,
-  ]);
-  const flagged = loadExperiment(text, { abortOnFail: { delayMs: 5000 } }).thresholds;
+  assert.deepEqual(
+    (await loadExperiment(text, { abortOnFail: {} })).thresholds.map((t) => t.delayAbortEvalMs),
+    [
+      2000,
+      undefined,
+      undefined,
+    ],
+  );
+  const flagged = (await loadExperiment(text, { abortOnFail: { delayMs: 5000 } })).thresholds;
   assert.deepEqual(flagged.map((t) => [t.abortOnFail, t.delayAbortEvalMs]), [[true, 5000], [true, 5000], [
     true,
     5000,
@@ -329,17 +332,17 @@ Deno.test("errors: a YAML syntax error names its line", async () => {
 
 Deno.test("--quick deep-merges the quick: section; a broken quick: section fails without --quick too", async () => {
   const text = BASE + "repeats: 3\nquick:\n  repeats: 1\n  loads: { closed: { duration: 500ms } }\n";
-  const quick = loadExperiment(text, { quick: true });
+  const quick = await loadExperiment(text, { quick: true });
   assert.equal(quick.repeats, 1);
   assert.deepEqual(quick.loads.closed, { model: "connections", connections: 4, durationMs: 500 });
-  assert.deepEqual(quick.loads.steady, loadExperiment(text).loads.steady);
-  assert.equal(loadExperiment(text).repeats, 3);
+  assert.deepEqual(quick.loads.steady, (await loadExperiment(text)).loads.steady);
+  assert.equal((await loadExperiment(text)).repeats, 3);
   await assertIssue(BASE + "quick: { repeats: 0 }\n", "repeats", /must be >= 1.*\(with --quick\)/);
   await assertIssue(BASE, "quick", /needs a quick: section/, { quick: true });
 });
 
 Deno.test("--set overrides by path before validation; an unknown path is named", async () => {
-  const exp = loadExperiment(BASE, {
+  const exp = await loadExperiment(BASE, {
     set: ["repeats=5", "loads.closed.connections=8", "targets.direct.instances=3"],
   });
   assert.equal(exp.repeats, 5);
@@ -349,7 +352,7 @@ Deno.test("--set overrides by path before validation; an unknown path is named",
     "rate: 100, duration: 10s",
     "phases: [{ duration: 1s, rate: 1 }, { duration: 1s, rate: 2 }]",
   );
-  const set = loadExperiment(phased, { set: ["loads.steady.phases[1].rate=300"] });
+  const set = await loadExperiment(phased, { set: ["loads.steady.phases[1].rate=300"] });
   assert.deepEqual(set.loads.steady.model === "rate" && set.loads.steady.phases[1].ratePerSec, 300);
   await assertIssue(
     BASE,
@@ -373,16 +376,16 @@ Deno.test("--set overrides by path before validation; an unknown path is named",
 });
 
 Deno.test("--target replaces a target by a running server", async () => {
-  const exp = loadExperiment(BASE, { targets: { direct: "http://127.0.0.1:9999" } });
+  const exp = await loadExperiment(BASE, { targets: { direct: "http://127.0.0.1:9999" } });
   assert.deepEqual(exp.targets.direct, { kind: "url", url: "http://127.0.0.1:9999" });
   await assertIssue(BASE, "--target drect=http://x:1", /did you mean "direct"/, {
     targets: { drect: "http://x:1" },
   });
 });
 
-Deno.test("ExperimentError: one line per issue, prefixed with the file", () => {
+Deno.test("ExperimentError: one line per issue, prefixed with the file", async () => {
   try {
-    loadExperiment(BASE + "repeat: 3\nbaseline: nope\n", { file: "study.yaml" });
+    await loadExperiment(BASE + "repeat: 3\nbaseline: nope\n", { file: "study.yaml" });
     assert.fail("expected an error");
   } catch (err) {
     assert.ok(err instanceof ExperimentError);
@@ -454,7 +457,7 @@ Deno.test("errors: a closed count's maxConnections, an external url without http
 Deno.test("ramping connections: a connections load with stages, each bad stage named at its key", async () => {
   const ramp =
     "  ramp: { model: connections, stages: [{ duration: 1s, target: 5 }, { duration: 2s, target: 0 }] }\n";
-  assert.deepEqual(loadExperiment(BASE + ramp).loads.ramp, {
+  assert.deepEqual((await loadExperiment(BASE + ramp)).loads.ramp, {
     model: "ramping-connections",
     stages: [{ durationMs: 1_000, target: 5 }, { durationMs: 2_000, target: 0 }],
   });
@@ -484,7 +487,7 @@ Deno.test("ramping connections: a connections load with stages, each bad stage n
     /at least one stage/,
   );
   const cut = ramp.replace("stages", "gracefulRampDown: 0s, stages");
-  assert.deepEqual(loadExperiment(BASE + cut).loads.ramp, {
+  assert.deepEqual((await loadExperiment(BASE + cut)).loads.ramp, {
     model: "ramping-connections",
     stages: [{ durationMs: 1_000, target: 5 }, { durationMs: 2_000, target: 0 }],
     gracefulRampDownMs: 0,

@@ -5,19 +5,22 @@ import { checkTargetFiles, notAFolder, onlineCores } from "./files.ts";
 import { findProgram } from "../../system/path_lookup.ts";
 import { selfSignedPair } from "../../targets/tls_cert.ts";
 
-const planOf = (targets: string) =>
-  planExperiment(loadExperiment(`
+const planOf = async (targets: string) =>
+  planExperiment(
+    await loadExperiment(`
 name: files
 targets:
 ${targets}
 loads:
   l: { model: connections, connections: 1, duration: 1s }
-`));
+`),
+  );
 
-Deno.test("checkTargetFiles: staticDir, command and cwd of the targets the plan starts", () => {
+Deno.test("checkTargetFiles: staticDir, command and cwd of the targets the plan starts", async () => {
   const file = Deno.makeTempFileSync();
   try {
-    const issues = checkTargetFiles(planOf(`
+    const issues = checkTargetFiles(
+      await planOf(`
   ok: { kind: builtin, staticDir: ${Deno.cwd()} }
   missing: { kind: builtin, staticDir: /nonexistent/loadlab }
   aFile: { kind: builtin, staticDir: ${file} }
@@ -25,7 +28,8 @@ Deno.test("checkTargetFiles: staticDir, command and cwd of the targets the plan 
   shell: { kind: external, command: sh, url: "http://127.0.0.1:1" }
   front: { kind: proxy, upstream: { kind: builtin, staticDir: /nonexistent/loadlab } }
   running: { url: "http://127.0.0.1:1" }
-`));
+`),
+    );
     assert.deepEqual(issues.map((i) => i.path), [
       "targets.missing.staticDir",
       "targets.aFile.staticDir",
@@ -41,9 +45,9 @@ Deno.test("checkTargetFiles: staticDir, command and cwd of the targets the plan 
   }
 });
 
-Deno.test("checkTargetFiles: a target left out by --only is not checked", () => {
+Deno.test("checkTargetFiles: a target left out by --only is not checked", async () => {
   const plan = planExperiment(
-    loadExperiment(`
+    await loadExperiment(`
 name: files
 targets:
   used: { url: "http://127.0.0.1:1" }
@@ -69,8 +73,8 @@ Deno.test("onlineCores reads the kernel's list of online cores", () => {
   assert.equal(onlineCores(null), null);
 });
 
-Deno.test("checkTargetFiles: a cpuAffinity core this machine lacks, when taskset would pin", () => {
-  const issues = checkTargetFiles(planOf("  pinned: { kind: builtin, cpuAffinity: [0, 999] }"));
+Deno.test("checkTargetFiles: a cpuAffinity core this machine lacks, when taskset would pin", async () => {
+  const issues = checkTargetFiles(await planOf("  pinned: { kind: builtin, cpuAffinity: [0, 999] }"));
   const pins = findProgram("taskset") !== null && onlineCores() !== null;
   if (!pins) console.log("taskset or /sys cpu list missing: cpuAffinity is ignored, so nothing to refuse");
   assert.deepEqual(
@@ -92,12 +96,14 @@ Deno.test("checkTargetFiles: TLS files named at their keys, without the command-
     Deno.writeTextFileSync(`${dir}/cert.pem`, pair.certPem);
     Deno.writeTextFileSync(`${dir}/key.pem`, pair.keyPem);
     Deno.writeTextFileSync(`${dir}/text.pem`, "no PEM here\n");
-    const issues = checkTargetFiles(planOf(`
+    const issues = checkTargetFiles(
+      await planOf(`
   good: { kind: builtin, tls: { cert: ${dir}/cert.pem, key: ${dir}/key.pem } }
   noCert: { kind: builtin, tls: { cert: ${dir}/missing.pem, key: ${dir}/key.pem } }
   badKey: { kind: builtin, tls: { cert: ${dir}/cert.pem, key: ${dir}/text.pem } }
   front: { kind: proxy, upstreamTls: { caFile: ${dir}/text.pem }, upstream: { url: "https://127.0.0.1:1" } }
-`));
+`),
+    );
     assert.deepEqual(issues.map((i) => i.path), [
       "targets.noCert.tls.cert",
       "targets.badKey.tls.key",

@@ -1,0 +1,18 @@
+/**
+ * @module
+ * The YAML package, imported by the first reader that meets YAML: a run of a script or of JSON never
+ * pays its import before its first request.
+ */
+type YamlPackage = typeof import("yaml");
+
+let loaded: YamlPackage | undefined;
+
+/** The YAML package, imported on the first call. */
+export async function yamlPackage(): Promise<YamlPackage> {
+  return loaded ??= await import("yaml");
+}
+
+/** The YAML package when a reader in this process has imported it, else undefined. */
+export function loadedYamlPackage(): YamlPackage | undefined {
+  return loaded;
+}
