@@ -640,8 +640,8 @@ Deno.test({
   fn: () =>
     withNodeGreeter(async (port) => {
       const out = await Deno.makeTempFile({ suffix: ".json" });
-      const errors = async (message: string, data = `{"code":3,"message":"${message}"}`) => {
-        const fail = ["--call", "helloworld.Greeter.Fail", "-d", data];
+      const errors = async (message: string, data = `{"code":3,"message":"${message}"}`, method = "Fail") => {
+        const fail = ["--call", `helloworld.Greeter.${method}`, "-d", data];
         const argv = ["--insecure", ...fail, "-n", "3", "--proto", GREETER_PROTO, "-O", "json", "-o", out];
         assertEquals(await runGhzCommand([...argv, `127.0.0.1:${port}`]), 0);
         return JSON.parse(await Deno.readTextFile(out)).errorDistribution;
@@ -654,6 +654,15 @@ Deno.test({
         // A unary call's list: each message in turn, each filled apart (the second with its call's number).
         const list = '[{"code":3,"message":"{{.Nope}}"},{"code":3,"message":"{{.RequestNumber}}"}]';
         assertEquals(await errors("", list), { [`${desc}{{.Nope}}`]: 2, [`${desc}1`]: 1 });
+        // A client stream's list is one text: a failing action leaves all of it as written (Collect's
+        // status message is the names sent, in order).
+        const names = '[{"name":"{{.Nope}}","count":3},{"name":"n{{.RequestNumber}}"},{"name":"c"}]';
+        assertEquals(await errors("", names, "Collect"), { [`${desc}{{.Nope}},n{{.RequestNumber}},c`]: 3 });
+        assertEquals(await errors("", names.replace(".Nope", ".MethodName"), "Collect"), {
+          [`${desc}Collect,n0,c`]: 1,
+          [`${desc}Collect,n1,c`]: 1,
+          [`${desc}Collect,n2,c`]: 1,
+        });
         assertEquals(await errors("{{.RequestNumber}}{{/* c */}}"), {
           [`${desc}0`]: 1,
           [`${desc}1`]: 1,

@@ -316,10 +316,11 @@ export function ghzRun(config: Record<string, unknown>): GhzRun & { attack: stri
     const text = jsonText(data, fromFile ? "--data-file" : "--data", fromFile);
     // Unfilled, its `{{` as JSON's `\u007b{`: loadlab sends the text, not a template of it.
     const asWritten = (json: string) => json.replace(/\{(?=\{)/g, "\\u007b");
-    // As ghz for a unary call's list: each message filled apart, one that fails sent as written.
+    // As ghz for a unary or server stream call's list: each message filled apart, one that fails sent as
+    // written; a client stream's (bidi's) list is one text, all of it sent as written.
     const each = (json: string) => {
       const list = json.trimStart().startsWith("[") ? JSON.parse(json) : undefined;
-      if (!Array.isArray(list) || list.length < 2) return asWritten(json);
+      if (!Array.isArray(list) || list.length < 2 || clientStreaming(config)) return asWritten(json);
       return `[${list.map((m) => call.fill(JSON.stringify(m), "--data", leftBraces)).join(",")}]`;
     };
     flags.push("-b", call.fill(streamCallCount(text, config), "--data", each));
@@ -369,10 +370,7 @@ function binaryData(config: Record<string, unknown>): string | undefined {
     throw refused(`${flag}: read against the server's reflection only by ghz; give --proto or --protoset`);
   }
   try {
-    const root = config.protoset !== undefined
-      ? loadProtoset(String(config.protoset))
-      : loadProtoFile(String(config.proto), [...asList(config["import-paths"]), "."]);
-    const type = findMethod(root, String(config.call ?? "")).requestType;
+    const type = methodOf(config)!.requestType;
     const bytes = Deno.readFileSync(String(file ?? "/dev/stdin"));
     if (bytes.length === 0) {
       throw new Error("no message in it, where ghz v0.93 panics (integer divide by zero)");
@@ -381,6 +379,24 @@ function binaryData(config: Record<string, unknown>): string | undefined {
     return JSON.stringify(messages.length === 1 ? messages[0] : messages);
   } catch (err) {
     throw new UsageError(`${flag}: ${(err as Error).message} (binary data)`);
+  }
+}
+
+/** The method --call names in --proto (or --protoset); undefined by the server's reflection. */
+function methodOf(config: Record<string, unknown>) {
+  if (config.proto === undefined && config.protoset === undefined) return undefined;
+  const root = config.proto !== undefined
+    ? loadProtoFile(String(config.proto), [...asList(config["import-paths"]), "."])
+    : loadProtoset(String(config.protoset));
+  return findMethod(root, String(config.call ?? ""));
+}
+
+/** Whether the call is a client stream (or bidi), as its schema file says; false by reflection. */
+function clientStreaming(config: Record<string, unknown>): boolean {
+  try {
+    return methodOf(config)?.clientStreaming === true;
+  } catch {
+    return false; // the schema's error is the run's, named where the run reads it
   }
 }
 
