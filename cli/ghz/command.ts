@@ -50,8 +50,9 @@ export function ghzCommandLine(argv: string[]): GhzRun & { attack: string[] } {
   const config: Record<string, unknown> = path === undefined ? {} : readConfig(path, "--config");
   for (const [long, values] of raw.values) {
     if (values.length > 1) throw new UsageError(`flag '${long}' cannot be repeated, as ghz reads its flags`);
-    // As ghz: a blank -d, -m, --tags or --reflect-metadata is none (and a config's none too).
-    const blank = /^(data|metadata|tags|reflect-metadata)$/.test(long) && values[0].trim() === "";
+    // As ghz: a blank -d, -m, --tags, --reflect-metadata, file or -o is none (and a config's none too).
+    const blank = /^(data|metadata|tags|reflect-metadata|(data|metadata|binary)-file|output)$/.test(long) &&
+      values[0].trim() === "";
     if (long !== "config") {
       config[long] = BOOLEANS.has(long) ? values[0] !== "false" : blank ? undefined : values[0];
     }
@@ -76,6 +77,11 @@ function ghzWords(argv: string[]): string[] {
     const bool = /^--(no-)?([^=]+)(=?)/.exec(word);
     const short = /^-([behv])([^-].*)$/.exec(word);
     if (word === "--") return [...out, word, ...words];
+    // As kingpin: "-" alone after a flag is its value, the empty one (`-D -` is no file, not stdin).
+    if (word === "-" && VALUED.has(out.at(-1)!)) {
+      out.push("");
+      continue;
+    }
     // As kingpin: a word starting with "-" (but "-" alone) is a flag, never the value before it.
     if (VALUED.has(word) && /^-./.test(words[0] ?? "")) {
       throw new UsageError(`expected argument for flag '${word}' (write ${word}=${words[0]})`);

@@ -142,6 +142,10 @@ Deno.test("ghz's flag parser's spellings: short flags run together, --no-BOOL, e
   throws(() => words("--load-step", "-50"), /expected argument for flag '--load-step'/);
   throws(() => words("-t", "-1s"), /expected argument for flag '-t'/);
   assertEquals(words("--name", "-").includes("--data-file"), false);
+  // "-" alone is the empty value: -D's no file (-d's message), -o's stdout, -n's no number.
+  assertEquals(words("-d", '{"name":"a"}', "-D", "-", "-o", "-").includes('-b {"name":"a"}'), true);
+  assertEquals(words("-o", "-").includes("-o"), false);
+  throws(() => words("-n", "-"), /total/);
   assertEquals(
     words("--load-schedule=line", "--load-start=150", "--load-step=-50", "--load-end=50", "-z", "2s")
       .includes("--phases"),
