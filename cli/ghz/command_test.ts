@@ -644,9 +644,15 @@ Deno.test({
   fn: () =>
     withNodeGreeter(async (port) => {
       const out = await Deno.makeTempFile({ suffix: ".json" });
-      const errors = async (message: string, data = `{"code":3,"message":"${message}"}`, method = "Fail") => {
+      // The schema is the .proto's, or else (none given) the server's reflection's.
+      const errors = async (
+        message: string,
+        data = `{"code":3,"message":"${message}"}`,
+        method = "Fail",
+        schema = ["--proto", GREETER_PROTO],
+      ) => {
         const fail = ["--call", `helloworld.Greeter.${method}`, "-d", data];
-        const argv = ["--insecure", ...fail, "-n", "3", "--proto", GREETER_PROTO, "-O", "json", "-o", out];
+        const argv = ["--insecure", ...fail, "-n", "3", ...schema, "-O", "json", "-o", out];
         assertEquals(await runGhzCommand([...argv, `127.0.0.1:${port}`]), 0);
         return JSON.parse(await Deno.readTextFile(out)).errorDistribution;
       };
@@ -661,7 +667,12 @@ Deno.test({
         // A client stream's list is one text: a failing action leaves all of it as written (Collect's
         // status message is the names sent, in order).
         const names = '[{"name":"{{.Nope}}","count":3},{"name":"n{{.RequestNumber}}"},{"name":"c"}]';
-        assertEquals(await errors("", names, "Collect"), { [`${desc}{{.Nope}},n{{.RequestNumber}},c`]: 3 });
+        for (const schema of [undefined, []]) {
+          assertEquals(await errors("", names, "Collect", schema), {
+            [`${desc}{{.Nope}},n{{.RequestNumber}},c`]: 3,
+          });
+        }
+        assertEquals(await errors("", list, "Fail", []), { [`${desc}{{.Nope}}`]: 2, [`${desc}1`]: 1 });
         assertEquals(await errors("", names.replace(".Nope", ".MethodName"), "Collect"), {
           [`${desc}Collect,n0,c`]: 1,
           [`${desc}Collect,n1,c`]: 1,

@@ -11,6 +11,7 @@ import { parse as parseYaml } from "yaml";
 import { GHZ_FORMATS } from "../../results/export/ghz/report.ts";
 import { parseDurationMs } from "../flag_values.ts";
 import { findMethod, loadProtoFile, loadProtoset } from "../../runner/http/grpc/schema.ts";
+import { reflectSchema } from "../../runner/http/grpc/reflection.ts";
 import { decodeMessages } from "../../runner/http/grpc/message.ts";
 import { isRecord } from "../../validation/json_document.ts";
 import { MAX_DURATION_MS } from "../../validation/duration.ts";
@@ -182,7 +183,10 @@ function dataError(kind: string, text: string, data: unknown): string | undefine
 const refused = (message: string) => new UsageError(message, { exitCode: 2 });
 
 /** The attack flags ghz's options stand for, and what ghz's run and report take besides them. */
-export function ghzRun(config: Record<string, unknown>): GhzRun & { attack: string[] } {
+export function ghzRun(
+  config: Record<string, unknown>,
+  reflectedClientStream?: boolean,
+): GhzRun & { attack: string[] } {
   for (const key of Object.keys(config).filter((k) => !Object.hasOwn(GHZ_OPTIONS, k))) {
     console.error(`loadlab ghz: --config: ${key} is not an option of ghz's; ignored, as ghz ignores it`);
     delete config[key];
@@ -320,7 +324,10 @@ export function ghzRun(config: Record<string, unknown>): GhzRun & { attack: stri
     // written; a client stream's (bidi's) list is one text, all of it sent as written.
     const each = (json: string) => {
       const list = json.trimStart().startsWith("[") ? JSON.parse(json) : undefined;
-      if (!Array.isArray(list) || list.length < 2 || clientStreaming(config)) return asWritten(json);
+      const streamed = () => clientStreaming(config) ?? reflectedClientStream ?? kindNeeded(config);
+      if (!Array.isArray(list) || list.length < 2 || !json.includes("{{") || streamed()) {
+        return asWritten(json);
+      }
       return `[${list.map((m) => call.fill(JSON.stringify(m), "--data", leftBraces)).join(",")}]`;
     };
     flags.push("-b", call.fill(streamCallCount(text, config), "--data", each));
@@ -391,13 +398,40 @@ function methodOf(config: Record<string, unknown>) {
   return findMethod(root, String(config.call ?? ""));
 }
 
-/** Whether the call is a client stream (or bidi), as its schema file says; false by reflection. */
-function clientStreaming(config: Record<string, unknown>): boolean {
+/** Whether the call is a client stream (or bidi), as its schema file says; undefined by reflection. */
+function clientStreaming(config: Record<string, unknown>): boolean | undefined {
   try {
-    return methodOf(config)?.clientStreaming === true;
+    return methodOf(config)?.clientStreaming;
   } catch {
     return false; // the schema's error is the run's, named where the run reads it
   }
+}
+
+/** A reflected call's kind, needed before its data is filled: `clientStreaming()` asks the server. */
+export class CallKindNeeded extends Error {
+  constructor(readonly clientStreaming: () => Promise<boolean>) {
+    super("the call's kind is the server's reflection's");
+  }
+}
+
+function kindNeeded(config: Record<string, unknown>): never {
+  const host = String(config.host).replace(/^dns:\/\/\//, "");
+  const origin = `${config.insecure === true ? "http" : "https"}://${host}`;
+  const [caFile, sni] = [config.cacert, config.cname] as (string | undefined)[];
+  const metadata = jsonObject(config["reflect-metadata"], "--reflect-metadata");
+  throw new CallKindNeeded(async () => {
+    try {
+      const root = await reflectSchema(
+        origin,
+        10_000,
+        { insecure: config.skipTLS === true, caFile, sni },
+        metadata,
+      );
+      return findMethod(root, String(config.call)).clientStreaming;
+    } catch {
+      return false; // the run's own reflection names the error
+    }
+  });
 }
 
 /** A temporary CSV of the numbers 0 to `rows` - 1 under `RequestNumber`, removed when loadlab exits. */

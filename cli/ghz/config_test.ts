@@ -1,5 +1,5 @@
 import { deepStrictEqual as assertEquals, ok as assert, throws } from "node:assert/strict";
-import { concurrencySteps, ghzRun, readConfig } from "./config.ts";
+import { CallKindNeeded, concurrencySteps, ghzRun, readConfig } from "./config.ts";
 import { parseAttackArgs } from "../attack/args.ts";
 import { UsageError } from "../usage_error.ts";
 import { GREETER_PROTO } from "../../tests/fixtures/node_greeter.ts";
@@ -188,13 +188,14 @@ Deno.test("a template Go cannot parse is ghz's error (exit 1); one that fails to
     const data = `{"a":"{{.RequestNumber}}-{{${action}}}"}`;
     assertEquals(body(data), data.replaceAll("{{", "\\u007b{"));
   }
-  // A list's messages are filled apart: one that fails leaves only itself unfilled.
-  assertEquals(
-    ghzRun({ host: "h:1", data: '[{"a":"{{newUUID}}"}, {"a":"{{.Nope}}"}]' }).attack.find((f) =>
-      f[0] === "["
-    ),
-    '[{"a":"{{ $uuid() }}"},{"a":"{{ LeftBraces }}.Nope}}"}]',
-  );
+  // A unary call's list has its messages filled apart: one that fails leaves only itself unfilled. A
+  // client stream's is one text, all unfilled. By reflection, the kind is the server's to say.
+  const list = (clientStream?: boolean) =>
+    ghzRun({ host: "h:1", data: '[{"a":"{{newUUID}}"}, {"a":"{{.Nope}}"}]' }, clientStream).attack
+      .find((f) => f[0] === "[");
+  assertEquals(list(false), '[{"a":"{{ $uuid() }}"},{"a":"{{ LeftBraces }}.Nope}}"}]');
+  assertEquals(list(true), '[{"a":"\\u007b{newUUID}}"},{"a":"\\u007b{.Nope}}"}]');
+  throws(() => list(), CallKindNeeded);
   // Data whose only actions are comments is sent as written too, comments and all; beside an action, a
   // comment is nothing. Trim markers take the spaces beside them.
   assertEquals(body('{"a":"{{/* c */}}x"}'), '{"a":"\\u007b{/* c */}}x"}');
