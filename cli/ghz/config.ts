@@ -321,10 +321,13 @@ export function ghzRun(
     // Unfilled, its `{{` as JSON's `\u007b{`: loadlab sends the text, not a template of it.
     const asWritten = (json: string) => json.replace(/\{(?=\{)/g, "\\u007b");
     // As ghz for a unary or server stream call's list: each message filled apart, one that fails sent as
-    // written; a client stream's (bidi's) list is one text, all of it sent as written.
+    // written; a client stream's (bidi's) list is one text, all of it sent as written, unless
+    // --stream-dynamic-messages fills each apart.
     const each = (json: string) => {
       const list = json.trimStart().startsWith("[") ? JSON.parse(json) : undefined;
-      const streamed = () => clientStreaming(config) ?? reflectedClientStream ?? kindNeeded(config);
+      const streamed = () =>
+        config["stream-dynamic-messages"] !== true &&
+        (clientStreaming(config) ?? reflectedClientStream ?? kindNeeded(config));
       if (!Array.isArray(list) || list.length < 2 || !json.includes("{{") || streamed()) {
         return asWritten(json);
       }

@@ -196,6 +196,12 @@ Deno.test("a template Go cannot parse is ghz's error (exit 1); one that fails to
   assertEquals(list(false), '[{"a":"{{ $uuid() }}"},{"a":"{{ LeftBraces }}.Nope}}"}]');
   assertEquals(list(true), '[{"a":"\\u007b{newUUID}}"},{"a":"\\u007b{.Nope}}"}]');
   throws(() => list(), CallKindNeeded);
+  const dynamic = ghzRun({
+    host: "h:1",
+    data: '[{"a":"{{.Nope}}"}, {"a":"x"}]',
+    "stream-dynamic-messages": true,
+  });
+  assertEquals(dynamic.attack.find((f) => f[0] === "["), '[{"a":"{{ LeftBraces }}.Nope}}"},{"a":"x"}]');
   // Data whose only actions are comments is sent as written too, comments and all; beside an action, a
   // comment is nothing. Trim markers take the spaces beside them.
   assertEquals(body('{"a":"{{/* c */}}x"}'), '{"a":"\\u007b{/* c */}}x"}');
