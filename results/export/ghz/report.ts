@@ -301,8 +301,8 @@ function skipFirst(run: RunResult, calls: Call[], n: number): [RunResult, Call[]
 }
 
 /**
- * Each call as ghz lists it: answered ones from the request log, then unanswered ones; a kind's messages go to
- * its calls as many times as each came (which call had which is not logged), past them the kind.
+ * Each call as ghz lists it: answered ones from the request log, then unanswered ones; a kind's messages go
+ * to its calls as many times as each came (which call had which is not logged), past them the kind.
  */
 function ghzCalls(run: RunResult, logged: Call[]) {
   const errorsOf = new Map<string, [string, string][]>();
