@@ -6,7 +6,6 @@
 import type { RunResult } from "../../mod.ts";
 import { statusKey, statusSlotOf } from "../../schema/values.ts";
 import { visibleLine } from "../../../validation/terminal_text.ts";
-import { OTHER_MESSAGES } from "../../../runner/stats/sample.ts";
 import { modelFactsOf } from "../../load_models.ts";
 
 export const GHZ_FORMATS = ["summary", "json", "pretty", "csv", "influx-summary", "influx-details"] as const;
@@ -313,7 +312,7 @@ function ghzCalls(run: RunResult, logged: Call[]) {
       status,
       status === "OK" ? "" : visibleLine(`rpc error: code = ${status} desc = ${desc}`),
     ];
-    const messages = Object.entries(run.errorMessages[key] ?? {}).filter(([m]) => m !== OTHER_MESSAGES);
+    const messages = Object.entries(run.errorMessages[key] ?? {});
     const each = messages.flatMap(([m, n]) => Array(n).fill(words(grpcGoWords(key, m))));
     return [...each, words(messages.length === 1 ? grpcGoWords(key, messages[0][0]) : [ghzStatus(key), key])];
   };
