@@ -13,7 +13,8 @@ import { parseDurationMs } from "../flag_values.ts";
 import { findMethod, loadProtoFile, loadProtoset } from "../../runner/http/grpc/schema.ts";
 import { reflectSchema } from "../../runner/http/grpc/reflection.ts";
 import { decodeMessages } from "../../runner/http/grpc/message.ts";
-import { isRecord } from "../../validation/json_document.ts";
+import { quotePlaceholders } from "../../runner/http/grpc/message_template.ts";
+import { isRecord, parseJsonDocument } from "../../validation/json_document.ts";
 import { MAX_DURATION_MS } from "../../validation/duration.ts";
 import type { GhzRun } from "../attack/command.ts";
 
@@ -544,6 +545,9 @@ function jsonText(value: unknown, flag: string, file = false): string {
     data = JSON.parse(text);
   } catch (err) {
     const end = /after JSON at position (\d+)/.exec((err as Error).message)?.[1];
+    // ghz reads a file of one message as a template first: a value a template writes is JSON once filled.
+    const filled = file && text[0] !== "[" ? parseJsonDocument(quotePlaceholders(text)) : undefined;
+    if (filled?.ok && isRecord(filled.value)) return text;
     if (!file || end === undefined || text[0] === "[") {
       throw new UsageError(`${flag}: not JSON (${(err as Error).message}); a template goes inside a string`);
     }

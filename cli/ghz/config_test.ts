@@ -510,8 +510,11 @@ Deno.test("data is read as ghz reads it: a -D file's list whole or its first val
     // A list is decoded whole; one that does not begin the file is a value no message is.
     throws(() => data('[{"name":"a"}]\n[{"name":"b"}]\n'), /--data-file: not JSON/);
     throws(() => data('  [{"name":"a"}]'), /--data-file: a list after a space: ghz cannot read it/);
-    // -d is one JSON value, as ghz's flag reads it.
+    // -d is one JSON value, as ghz's flag reads it; a file of one message is a template first, its
+    // unquoted action JSON once filled.
     throws(() => data('{"name":"a"} xx', "data"), /--data: not JSON/);
+    assertEquals(data('{"count": {{.RequestNumber}}}'), '{"count": {{ RequestNumber }}}');
+    throws(() => data('{"count": {{.RequestNumber}}}', "data"), /--data: not JSON/);
     // ghz's JSON reader reads an Any of protobuf's well-known types only when its JSON form is an object.
     const any = (type: string, value: string) =>
       data(`{"extra":{"@type":"type.googleapis.com/google.protobuf.${type}","value":${value}}}`, "data");
