@@ -7,7 +7,7 @@ import { type FlagSpec, tokenize } from "../argv.ts";
 import { runCommand } from "../command_errors.ts";
 import { HelpRequested, UsageError } from "../usage_error.ts";
 import denoJson from "../../deno.json" with { type: "json" };
-import { fileText, GHZ_OPTIONS, ghzRun, readConfig } from "./config.ts";
+import { CallKindNeeded, fileText, GHZ_OPTIONS, ghzRun, readConfig } from "./config.ts";
 import { attack, type GhzRun } from "../attack/command.ts";
 import { defined } from "../../validation/defined.ts";
 import { EXIT } from "../exit_codes.ts";
@@ -37,8 +37,11 @@ report (-O summary|json|pretty|csv|influx-summary|influx-details, -o FILE; -O ht
 at -o FILE). docs/GRPC.md says what each flag does here and which ones are refused (exit 2) rather than run
 otherwise than ghz runs them.`;
 
-/** The attack arguments of a ghz command line, and what ghz's report shows besides the run. */
-export function ghzCommandLine(argv: string[]): GhzRun & { attack: string[] } {
+/**
+ * The attack arguments of a ghz command line, and what ghz's report shows besides the run; a
+ * `CallKindNeeded` when only the server's reflection says how to fill its data.
+ */
+export function ghzCommandLine(argv: string[], clientStream?: boolean): GhzRun & { attack: string[] } {
   const raw = tokenize(ghzWords(argv), FLAGS, {}, "ghz", HELP);
   if (raw.values.has("version")) {
     throw new HelpRequested(`loadlab ${denoJson.version}, reading ghz's command line`);
@@ -50,8 +53,9 @@ export function ghzCommandLine(argv: string[]): GhzRun & { attack: string[] } {
   const config: Record<string, unknown> = path === undefined ? {} : readConfig(path, "--config");
   for (const [long, values] of raw.values) {
     if (values.length > 1) throw new UsageError(`flag '${long}' cannot be repeated, as ghz reads its flags`);
-    // As ghz: a blank -d, -m, --tags or --reflect-metadata is none (and a config's none too).
-    const blank = /^(data|metadata|tags|reflect-metadata)$/.test(long) && values[0].trim() === "";
+    // As ghz: a blank -d, -m, --tags, --reflect-metadata, file or -o is none (and a config's none too).
+    const blank = /^(data|metadata|tags|reflect-metadata|(data|metadata|binary)-file|output)$/.test(long) &&
+      values[0].trim() === "";
     if (long !== "config") {
       config[long] = BOOLEANS.has(long) ? values[0] !== "false" : blank ? undefined : values[0];
     }
@@ -62,7 +66,7 @@ export function ghzCommandLine(argv: string[]): GhzRun & { attack: string[] } {
     console.error("loadlab ghz: --data=@ is the empty message, as in ghz v0.93; -D /dev/stdin reads stdin");
     config.data = "{}";
   }
-  return ghzRun(config);
+  return ghzRun(config, clientStream);
 }
 
 /**
@@ -76,6 +80,11 @@ function ghzWords(argv: string[]): string[] {
     const bool = /^--(no-)?([^=]+)(=?)/.exec(word);
     const short = /^-([behv])([^-].*)$/.exec(word);
     if (word === "--") return [...out, word, ...words];
+    // As kingpin: "-" alone after a flag is its value, the empty one (`-D -` is no file, not stdin).
+    if (word === "-" && VALUED.has(out.at(-1)!)) {
+      out.push("");
+      continue;
+    }
     // As kingpin: a word starting with "-" (but "-" alone) is a flag, never the value before it.
     if (VALUED.has(word) && /^-./.test(words[0] ?? "")) {
       throw new UsageError(`expected argument for flag '${word}' (write ${word}=${words[0]})`);
@@ -100,7 +109,13 @@ function ghzWords(argv: string[]): string[] {
 export function runGhzCommand(argv: string[]): Promise<number> {
   return runCommand("ghz", async () => {
     try {
-      const line = ghzCommandLine(argv);
+      let line;
+      try {
+        line = ghzCommandLine(argv);
+      } catch (err) {
+        if (!(err instanceof CallKindNeeded)) throw err;
+        line = ghzCommandLine(argv, await err.clientStreaming());
+      }
       const code = await attack(line.attack, line);
       // ghz's: a run that ended is 0 whatever its calls got; a report not written is its error, 1.
       return code === EXIT.noResponse ? EXIT.ok : code === EXIT.outputNotWritable ? 1 : code;

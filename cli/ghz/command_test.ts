@@ -142,6 +142,10 @@ Deno.test("ghz's flag parser's spellings: short flags run together, --no-BOOL, e
   throws(() => words("--load-step", "-50"), /expected argument for flag '--load-step'/);
   throws(() => words("-t", "-1s"), /expected argument for flag '-t'/);
   assertEquals(words("--name", "-").includes("--data-file"), false);
+  // "-" alone is the empty value: -D's no file (-d's message), -o's stdout, -n's no number.
+  assertEquals(words("-d", '{"name":"a"}', "-D", "-", "-o", "-").includes('-b {"name":"a"}'), true);
+  assertEquals(words("-o", "-").includes("-o"), false);
+  throws(() => words("-n", "-"), /total/);
   assertEquals(
     words("--load-schedule=line", "--load-start=150", "--load-step=-50", "--load-end=50", "-z", "2s")
       .includes("--phases"),
@@ -640,9 +644,15 @@ Deno.test({
   fn: () =>
     withNodeGreeter(async (port) => {
       const out = await Deno.makeTempFile({ suffix: ".json" });
-      const errors = async (message: string, data = `{"code":3,"message":"${message}"}`) => {
-        const fail = ["--call", "helloworld.Greeter.Fail", "-d", data];
-        const argv = ["--insecure", ...fail, "-n", "3", "--proto", GREETER_PROTO, "-O", "json", "-o", out];
+      // The schema is the .proto's, or else (none given) the server's reflection's.
+      const errors = async (
+        message: string,
+        data = `{"code":3,"message":"${message}"}`,
+        method = "Fail",
+        schema = ["--proto", GREETER_PROTO],
+      ) => {
+        const fail = ["--call", `helloworld.Greeter.${method}`, "-d", data];
+        const argv = ["--insecure", ...fail, "-n", "3", ...schema, "-O", "json", "-o", out];
         assertEquals(await runGhzCommand([...argv, `127.0.0.1:${port}`]), 0);
         return JSON.parse(await Deno.readTextFile(out)).errorDistribution;
       };
@@ -654,6 +664,20 @@ Deno.test({
         // A unary call's list: each message in turn, each filled apart (the second with its call's number).
         const list = '[{"code":3,"message":"{{.Nope}}"},{"code":3,"message":"{{.RequestNumber}}"}]';
         assertEquals(await errors("", list), { [`${desc}{{.Nope}}`]: 2, [`${desc}1`]: 1 });
+        // A client stream's list is one text: a failing action leaves all of it as written (Collect's
+        // status message is the names sent, in order).
+        const names = '[{"name":"{{.Nope}}","count":3},{"name":"n{{.RequestNumber}}"},{"name":"c"}]';
+        for (const schema of [undefined, []]) {
+          assertEquals(await errors("", names, "Collect", schema), {
+            [`${desc}{{.Nope}},n{{.RequestNumber}},c`]: 3,
+          });
+        }
+        assertEquals(await errors("", list, "Fail", []), { [`${desc}{{.Nope}}`]: 2, [`${desc}1`]: 1 });
+        assertEquals(await errors("", names.replace(".Nope", ".MethodName"), "Collect"), {
+          [`${desc}Collect,n0,c`]: 1,
+          [`${desc}Collect,n1,c`]: 1,
+          [`${desc}Collect,n2,c`]: 1,
+        });
         assertEquals(await errors("{{.RequestNumber}}{{/* c */}}"), {
           [`${desc}0`]: 1,
           [`${desc}1`]: 1,

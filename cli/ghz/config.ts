@@ -11,8 +11,10 @@ import { parse as parseYaml } from "yaml";
 import { GHZ_FORMATS } from "../../results/export/ghz/report.ts";
 import { parseDurationMs } from "../flag_values.ts";
 import { findMethod, loadProtoFile, loadProtoset } from "../../runner/http/grpc/schema.ts";
+import { reflectSchema } from "../../runner/http/grpc/reflection.ts";
 import { decodeMessages } from "../../runner/http/grpc/message.ts";
-import { isRecord } from "../../validation/json_document.ts";
+import { quotePlaceholders } from "../../runner/http/grpc/message_template.ts";
+import { isRecord, parseJsonDocument } from "../../validation/json_document.ts";
 import { MAX_DURATION_MS } from "../../validation/duration.ts";
 import type { GhzRun } from "../attack/command.ts";
 
@@ -182,7 +184,10 @@ function dataError(kind: string, text: string, data: unknown): string | undefine
 const refused = (message: string) => new UsageError(message, { exitCode: 2 });
 
 /** The attack flags ghz's options stand for, and what ghz's run and report take besides them. */
-export function ghzRun(config: Record<string, unknown>): GhzRun & { attack: string[] } {
+export function ghzRun(
+  config: Record<string, unknown>,
+  reflectedClientStream?: boolean,
+): GhzRun & { attack: string[] } {
   for (const key of Object.keys(config).filter((k) => !Object.hasOwn(GHZ_OPTIONS, k))) {
     console.error(`loadlab ghz: --config: ${key} is not an option of ghz's; ignored, as ghz ignores it`);
     delete config[key];
@@ -316,10 +321,17 @@ export function ghzRun(config: Record<string, unknown>): GhzRun & { attack: stri
     const text = jsonText(data, fromFile ? "--data-file" : "--data", fromFile);
     // Unfilled, its `{{` as JSON's `\u007b{`: loadlab sends the text, not a template of it.
     const asWritten = (json: string) => json.replace(/\{(?=\{)/g, "\\u007b");
-    // As ghz for a unary call's list: each message filled apart, one that fails sent as written.
+    // As ghz for a unary or server stream call's list: each message filled apart, one that fails sent as
+    // written; a client stream's (bidi's) list is one text, all of it sent as written, unless
+    // --stream-dynamic-messages fills each apart.
     const each = (json: string) => {
       const list = json.trimStart().startsWith("[") ? JSON.parse(json) : undefined;
-      if (!Array.isArray(list) || list.length < 2) return asWritten(json);
+      const streamed = () =>
+        config["stream-dynamic-messages"] !== true &&
+        (clientStreaming(config) ?? reflectedClientStream ?? kindNeeded(config));
+      if (!Array.isArray(list) || list.length < 2 || !json.includes("{{") || streamed()) {
+        return asWritten(json);
+      }
       return `[${list.map((m) => call.fill(JSON.stringify(m), "--data", leftBraces)).join(",")}]`;
     };
     flags.push("-b", call.fill(streamCallCount(text, config), "--data", each));
@@ -369,10 +381,7 @@ function binaryData(config: Record<string, unknown>): string | undefined {
     throw refused(`${flag}: read against the server's reflection only by ghz; give --proto or --protoset`);
   }
   try {
-    const root = config.protoset !== undefined
-      ? loadProtoset(String(config.protoset))
-      : loadProtoFile(String(config.proto), [...asList(config["import-paths"]), "."]);
-    const type = findMethod(root, String(config.call ?? "")).requestType;
+    const type = methodOf(config)!.requestType;
     const bytes = Deno.readFileSync(String(file ?? "/dev/stdin"));
     if (bytes.length === 0) {
       throw new Error("no message in it, where ghz v0.93 panics (integer divide by zero)");
@@ -382,6 +391,51 @@ function binaryData(config: Record<string, unknown>): string | undefined {
   } catch (err) {
     throw new UsageError(`${flag}: ${(err as Error).message} (binary data)`);
   }
+}
+
+/** The method --call names in --proto (or --protoset); undefined by the server's reflection. */
+function methodOf(config: Record<string, unknown>) {
+  if (config.proto === undefined && config.protoset === undefined) return undefined;
+  const root = config.proto !== undefined
+    ? loadProtoFile(String(config.proto), [...asList(config["import-paths"]), "."])
+    : loadProtoset(String(config.protoset));
+  return findMethod(root, String(config.call ?? ""));
+}
+
+/** Whether the call is a client stream (or bidi), as its schema file says; undefined by reflection. */
+function clientStreaming(config: Record<string, unknown>): boolean | undefined {
+  try {
+    return methodOf(config)?.clientStreaming;
+  } catch {
+    return false; // the schema's error is the run's, named where the run reads it
+  }
+}
+
+/** A reflected call's kind, needed before its data is filled: `clientStreaming()` asks the server. */
+export class CallKindNeeded extends Error {
+  constructor(readonly clientStreaming: () => Promise<boolean>) {
+    super("the call's kind is the server's reflection's");
+  }
+}
+
+function kindNeeded(config: Record<string, unknown>): never {
+  const host = String(config.host).replace(/^dns:\/\/\//, "");
+  const origin = `${config.insecure === true ? "http" : "https"}://${host}`;
+  const [caFile, sni] = [config.cacert, config.cname] as (string | undefined)[];
+  const metadata = jsonObject(config["reflect-metadata"], "--reflect-metadata");
+  throw new CallKindNeeded(async () => {
+    try {
+      const root = await reflectSchema(
+        origin,
+        10_000,
+        { insecure: config.skipTLS === true, caFile, sni },
+        metadata,
+      );
+      return findMethod(root, String(config.call)).clientStreaming;
+    } catch {
+      return false; // the run's own reflection names the error
+    }
+  });
 }
 
 /** A temporary CSV of the numbers 0 to `rows` - 1 under `RequestNumber`, removed when loadlab exits. */
@@ -491,6 +545,9 @@ function jsonText(value: unknown, flag: string, file = false): string {
     data = JSON.parse(text);
   } catch (err) {
     const end = /after JSON at position (\d+)/.exec((err as Error).message)?.[1];
+    // ghz reads a file of one message as a template first: a value a template writes is JSON once filled.
+    const filled = file && text[0] !== "[" ? parseJsonDocument(quotePlaceholders(text)) : undefined;
+    if (filled?.ok && isRecord(filled.value)) return text;
     if (!file || end === undefined || text[0] === "[") {
       throw new UsageError(`${flag}: not JSON (${(err as Error).message}); a template goes inside a string`);
     }

@@ -1,5 +1,5 @@
 import { deepStrictEqual as assertEquals, ok as assert, throws } from "node:assert/strict";
-import { concurrencySteps, ghzRun, readConfig } from "./config.ts";
+import { CallKindNeeded, concurrencySteps, ghzRun, readConfig } from "./config.ts";
 import { parseAttackArgs } from "../attack/args.ts";
 import { UsageError } from "../usage_error.ts";
 import { GREETER_PROTO } from "../../tests/fixtures/node_greeter.ts";
@@ -188,13 +188,20 @@ Deno.test("a template Go cannot parse is ghz's error (exit 1); one that fails to
     const data = `{"a":"{{.RequestNumber}}-{{${action}}}"}`;
     assertEquals(body(data), data.replaceAll("{{", "\\u007b{"));
   }
-  // A list's messages are filled apart: one that fails leaves only itself unfilled.
-  assertEquals(
-    ghzRun({ host: "h:1", data: '[{"a":"{{newUUID}}"}, {"a":"{{.Nope}}"}]' }).attack.find((f) =>
-      f[0] === "["
-    ),
-    '[{"a":"{{ $uuid() }}"},{"a":"{{ LeftBraces }}.Nope}}"}]',
-  );
+  // A unary call's list has its messages filled apart: one that fails leaves only itself unfilled. A
+  // client stream's is one text, all unfilled. By reflection, the kind is the server's to say.
+  const list = (clientStream?: boolean) =>
+    ghzRun({ host: "h:1", data: '[{"a":"{{newUUID}}"}, {"a":"{{.Nope}}"}]' }, clientStream).attack
+      .find((f) => f[0] === "[");
+  assertEquals(list(false), '[{"a":"{{ $uuid() }}"},{"a":"{{ LeftBraces }}.Nope}}"}]');
+  assertEquals(list(true), '[{"a":"\\u007b{newUUID}}"},{"a":"\\u007b{.Nope}}"}]');
+  throws(() => list(), CallKindNeeded);
+  const dynamic = ghzRun({
+    host: "h:1",
+    data: '[{"a":"{{.Nope}}"}, {"a":"x"}]',
+    "stream-dynamic-messages": true,
+  });
+  assertEquals(dynamic.attack.find((f) => f[0] === "["), '[{"a":"{{ LeftBraces }}.Nope}}"},{"a":"x"}]');
   // Data whose only actions are comments is sent as written too, comments and all; beside an action, a
   // comment is nothing. Trim markers take the spaces beside them.
   assertEquals(body('{"a":"{{/* c */}}x"}'), '{"a":"\\u007b{/* c */}}x"}');
@@ -503,8 +510,11 @@ Deno.test("data is read as ghz reads it: a -D file's list whole or its first val
     // A list is decoded whole; one that does not begin the file is a value no message is.
     throws(() => data('[{"name":"a"}]\n[{"name":"b"}]\n'), /--data-file: not JSON/);
     throws(() => data('  [{"name":"a"}]'), /--data-file: a list after a space: ghz cannot read it/);
-    // -d is one JSON value, as ghz's flag reads it.
+    // -d is one JSON value, as ghz's flag reads it; a file of one message is a template first, its
+    // unquoted action JSON once filled.
     throws(() => data('{"name":"a"} xx', "data"), /--data: not JSON/);
+    assertEquals(data('{"count": {{.RequestNumber}}}'), '{"count": {{ RequestNumber }}}');
+    throws(() => data('{"count": {{.RequestNumber}}}', "data"), /--data: not JSON/);
     // ghz's JSON reader reads an Any of protobuf's well-known types only when its JSON form is an object.
     const any = (type: string, value: string) =>
       data(`{"extra":{"@type":"type.googleapis.com/google.protobuf.${type}","value":${value}}}`, "data");

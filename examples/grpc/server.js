@@ -52,10 +52,12 @@ const greeter = {
     call.on("data", (request) => call.write({ message: `Hello ${request.name}` }));
     call.on("end", () => call.end());
   },
+  // A message's `count` ends the call with that status instead, the names its message (as Fail's).
   Collect: (call, done) => {
     const names = [];
-    call.on("data", (request) => names.push(request.name));
-    call.on("end", () => done(null, { message: names.join(",") }));
+    let code = 0;
+    call.on("data", (request) => (names.push(request.name), code ||= request.count));
+    call.on("end", () => done(code ? { code, details: names.join(",") } : null, { message: names.join() }));
   },
 };
 

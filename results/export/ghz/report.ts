@@ -301,20 +301,27 @@ function skipFirst(run: RunResult, calls: Call[], n: number): [RunResult, Call[]
 }
 
 /**
- * Each call as ghz lists it: answered ones from the request log, then unanswered ones; a call's error is its
- * kind's message, else the kind.
+ * Each call as ghz lists it: answered ones from the request log, then unanswered ones; a kind's messages go
+ * to its calls as many times as each came (which call had which is not logged), past them the kind.
  */
 function ghzCalls(run: RunResult, logged: Call[]) {
-  const errorOf = new Map<string, [string, string]>();
-  const callError = (key: string): [string, string] => {
-    const messages = Object.keys(run.errorMessages[key] ?? {});
-    const [status, desc] = messages.length === 1 ? grpcGoWords(key, messages[0]) : [ghzStatus(key), key];
-    return [status, status === "OK" ? "" : visibleLine(`rpc error: code = ${status} desc = ${desc}`)];
+  const errorsOf = new Map<string, [string, string][]>();
+  const callErrors = (key: string): [string, string][] => {
+    const words = (
+      [status, desc]: [string, string],
+    ): [string, string] => [
+      status,
+      status === "OK" ? "" : visibleLine(`rpc error: code = ${status} desc = ${desc}`),
+    ];
+    const messages = Object.entries(run.errorMessages[key] ?? {});
+    const each = messages.flatMap(([m, n]) => Array(n).fill(words(grpcGoWords(key, m))));
+    return [...each, words(messages.length === 1 ? grpcGoWords(key, messages[0][0]) : [ghzStatus(key), key])];
   };
   const timed = logged.filter((c) => c.key === "0");
   const calls: Array<{ startUs?: number; us?: number; status: string; error: string }> = logged
     .filter((c) => c.key !== "0").map(({ key, startUs, us }) => {
-      const [status, error] = errorOf.get(key) ?? errorOf.set(key, callError(key)).get(key)!;
+      const left = errorsOf.get(key) ?? errorsOf.set(key, callErrors(key)).get(key)!;
+      const [status, error] = left.length > 1 ? left.shift()! : left[0];
       return { startUs, us, status, error };
     });
   for (const f of failuresOf(run)) {

@@ -149,6 +149,12 @@ Deno.test("ghz's CSV: its header, a row per call from the request log, then one 
     // As ghz writes it: bare, on one line.
     /\n10\.00,Unavailable,rpc error: code = Unavailable desc = down, "for now"\\n\n/,
   );
+  // A status's messages, each to as many calls as it came (which call had which is not logged).
+  many.errorMessages["grpc UNAVAILABLE"] = { "n0,b": 1, "n1,b": 1 };
+  assertEquals(ghzOutput(many, "csv", new Date(), log).split("\n").slice(4, 6), [
+    "10.00,Unavailable,rpc error: code = Unavailable desc = n0,b",
+    "10.13,Unavailable,rpc error: code = Unavailable desc = n1,b",
+  ]);
 });
 
 const DIAL_ERROR = 'rpc error: code = Unavailable desc = connection error: desc = "transport: Error while ' +
