@@ -7,7 +7,6 @@ import { type EncodedRequest, encodeRequest } from "../../http/request.ts";
 import { encodeH2Request, type H2Request } from "../../http/h2/request.ts";
 import { headerNameProblem, headerValueProblem, pathProblem } from "../../request_rules.ts";
 
-const decoder = new TextDecoder();
 const EMPTY = new Uint8Array(0);
 /** Distinct plain requests kept encoded; past it the cache starts over (a script walking ids). */
 const MAX_CACHED = 1024;
@@ -38,20 +37,18 @@ export class ScriptRequests {
     path: string,
     headers: ReadonlyArray<readonly [string, string]>,
     body: Uint8Array | undefined,
-    cookieLine: Uint8Array | null,
+    cookie: string | null,
     h2: boolean,
   ): ScriptEncoded | { problem: string } {
-    const plain = headers.length === 0 && body === undefined && cookieLine === null;
+    const plain = headers.length === 0 && body === undefined && cookie === null;
     const cache = h2 ? this.#h2Cache : this.#cache;
     const kept = plain ? cache.get(method, path) : undefined;
     if (kept !== undefined) return kept;
     const problem = requestProblem(method, path, headers);
     if (problem !== undefined) return { problem };
     const fields = [...headers] as [string, string][];
-    // The jar's line is `Cookie: ...\r\n`: its value goes as a field after the script's own.
-    if (cookieLine !== null) {
-      fields.push([h2 ? "cookie" : "Cookie", decoder.decode(cookieLine.subarray(8, -2))]);
-    }
+    // The jar's cookies go as a field after the script's own.
+    if (cookie !== null) fields.push([h2 ? "cookie" : "Cookie", cookie]);
     const spec = {
       method,
       path,
