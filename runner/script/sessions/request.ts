@@ -7,7 +7,6 @@ import { type EncodedRequest, encodeRequest } from "../../http/request.ts";
 import { encodeH2Request, type H2Request } from "../../http/h2/request.ts";
 import { headerNameProblem, headerValueProblem, pathProblem } from "../../request_rules.ts";
 
-const EMPTY = new Uint8Array(0);
 /** Distinct plain requests kept encoded; past it the cache starts over (a script walking ids). */
 const MAX_CACHED = 1024;
 const METHOD = /^[A-Z][A-Z0-9-]*$/;
