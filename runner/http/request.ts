@@ -32,7 +32,7 @@ export interface EncodedRequest {
 }
 
 /** The request line and header lines (CRLF each): Host and User-Agent first unless the user set them. */
-export function headOf(hostHeader: string, spec: RequestSpec, fields: RequestFields): string {
+function headOf(hostHeader: string, spec: RequestSpec, fields: RequestFields): string {
   let head = `${spec.method} ${spec.path} HTTP/1.1\r\n`;
   if (!fields.hasHost) head += `Host: ${hostHeader}\r\n`;
   if (!fields.hasUserAgent) head += `User-Agent: ${DEFAULT_USER_AGENT}\r\n`;
@@ -40,17 +40,21 @@ export function headOf(hostHeader: string, spec: RequestSpec, fields: RequestFie
   return head;
 }
 
-/** Encodes one HTTP/1.1 request; with `names` (or `alwaysTemplate`) one with placeholders is a template. */
+/**
+ * Encodes one HTTP/1.1 request. With `names` one with placeholders becomes a template; `alwaysTemplate`:
+ * always one (a cookie may join it); `literal`: never, `{{` sent as written (a script's).
+ */
 export function encodeRequest(
   hostHeader: string,
   spec: RequestSpec,
   names: readonly string[] = [],
   alwaysTemplate = false,
+  literal = false,
 ): EncodedRequest {
   const fields = requestFieldsOf(hostHeader, spec);
   const head = headOf(hostHeader, spec, fields);
   const needsLength = addsLength(spec, fields);
-  const templated = isTemplated(spec);
+  const templated = !literal && isTemplated(spec);
   const template = templated || alwaysTemplate
     ? buildTemplate(head, spec.body, needsLength, (n) => names.indexOf(n))
     : null;

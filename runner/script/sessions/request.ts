@@ -3,14 +3,10 @@
  * A session script's request as the bytes loadlab's connections send. Never a template: `{{` is the
  * script's own text. A plain request is encoded once per method and path and kept (a bounded cache).
  */
-import { type EncodedRequest, headOf } from "../../http/request.ts";
-import { addsLength, requestFieldsOf } from "../../http/request_fields.ts";
+import { type EncodedRequest, encodeRequest } from "../../http/request.ts";
 import { encodeH2Request, type H2Request } from "../../http/h2/request.ts";
 import { headerNameProblem, headerValueProblem, pathProblem } from "../../request_rules.ts";
 
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
-const EMPTY = new Uint8Array(0);
 /** Distinct plain requests kept encoded; past it the cache starts over (a script walking ids). */
 const MAX_CACHED = 1024;
 const METHOD = /^[A-Z][A-Z0-9-]*$/;
@@ -40,48 +36,32 @@ export class ScriptRequests {
     path: string,
     headers: ReadonlyArray<readonly [string, string]>,
     body: Uint8Array | undefined,
-    cookieLine: Uint8Array | null,
+    cookie: string | null,
     h2: boolean,
   ): ScriptEncoded | { problem: string } {
-    const plain = headers.length === 0 && body === undefined && cookieLine === null;
+    const plain = headers.length === 0 && body === undefined && cookie === null;
     const cache = h2 ? this.#h2Cache : this.#cache;
     const kept = plain ? cache.get(method, path) : undefined;
     if (kept !== undefined) return kept;
     const problem = requestProblem(method, path, headers);
     if (problem !== undefined) return { problem };
     const fields = [...headers] as [string, string][];
+    // The jar's cookies go as a field after the script's own.
+    if (cookie !== null) fields.push([h2 ? "cookie" : "Cookie", cookie]);
+    const spec = {
+      method,
+      path,
+      headers: fields,
+      body: body as Uint8Array<ArrayBuffer> | undefined,
+      weight: 1,
+    };
     let request: EncodedRequest | H2Request;
-    if (h2) {
-      // The jar's line is `Cookie: ...\r\n`; HTTP/2 takes its value as a field.
-      if (cookieLine !== null) fields.push(["cookie", decoder.decode(cookieLine.subarray(8, -2))]);
-      const spec = {
-        method,
-        path,
-        headers: fields,
-        body: body as Uint8Array<ArrayBuffer> | undefined,
-        weight: 1,
-      };
-      try {
-        request = encodeH2Request(this.url, spec, [], false, true);
-      } catch (err) {
-        return { problem: (err as Error).message };
-      }
-    } else {
-      const spec = { method, path, headers: fields, body: body === undefined ? undefined : EMPTY, weight: 1 };
-      const own = requestFieldsOf(this.#host, spec);
-      const content = body ?? EMPTY;
-      const head = headOf(this.#host, spec, own);
-      const length = addsLength(spec, own) ? `Content-Length: ${content.length}\r\n` : "";
-      const headBytes = encoder.encode(head + length);
-      const extra = cookieLine ?? EMPTY;
-      const bytes = new Uint8Array(headBytes.length + extra.length + 2 + content.length);
-      bytes.set(headBytes, 0);
-      bytes.set(extra, headBytes.length);
-      bytes[headBytes.length + extra.length] = 13;
-      bytes[headBytes.length + extra.length + 1] = 10;
-      bytes.set(content, headBytes.length + extra.length + 2);
-      // Endpoint 0: a script names its requests at run time (its steps), not in the table.
-      request = { bytes, isHead: method === "HEAD", method, path, template: null, fixed: true, endpoint: 0 };
+    try {
+      request = h2
+        ? encodeH2Request(this.url, spec, [], false, true)
+        : encodeRequest(this.#host, spec, [], false, true);
+    } catch (err) {
+      return { problem: (err as Error).message };
     }
     const encoded = { request, defaultName: nameOf(method, this.#namePrefix, path) };
     if (plain) cache.set(method, path, encoded);

@@ -67,20 +67,19 @@ export function encodeScriptRequest(
       headers = [...headers, ["content-type", "application/json"]];
     }
   }
-  let cookieLine = jar === null || options.cookies === false
+  const line = jar === null || options.cookies === false
     ? null
     : jar.line(requests.url.host, path, Date.now());
-  // A Cookie field of the request's own: the jar's cookies of other names follow it on its line.
-  const own = cookieLine === null ? -1 : headers.findIndex(([n]) => n.toLowerCase() === "cookie");
+  // The jar's `Cookie: ...\r\n` line's value; after the request's own Cookie field, only its other names.
+  let cookie = line === null ? null : decoder.decode(line.subarray(8, -2));
+  const own = cookie === null ? -1 : headers.findIndex(([n]) => n.toLowerCase() === "cookie");
   if (own >= 0) {
     const given = String(headers[own][1]), names = new Set(given.split(/; */).map((p) => p.split("=", 1)[0]));
-    const rest = decoder.decode(cookieLine!.subarray(8, -2)).split("; ").filter((p) =>
-      !names.has(p.split("=", 1)[0])
-    );
+    const rest = cookie!.split("; ").filter((p) => !names.has(p.split("=", 1)[0]));
     headers = headers.map((h, k) => k === own ? [h[0], [given, ...rest].join("; ")] : h);
-    cookieLine = null;
+    cookie = null;
   }
-  const encoded = requests.encode(method, path, headers, body, cookieLine, !(conn instanceof Connection));
+  const encoded = requests.encode(method, path, headers, body, cookie, !(conn instanceof Connection));
   if ("problem" in encoded) throw new ScriptRequestError(encoded.problem);
   if (headers !== NO_HEADERS) names.sent(headers);
   const name = names.shown(options.name ?? encoded.defaultName);
