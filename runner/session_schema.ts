@@ -63,6 +63,8 @@ const captureSpecSchema = z.strictObject({
   regexp: z.string().min(1).optional(),
   /** The regexp's group (default 1 when it has one, else the whole match). */
   group: z.number().int().min(0).optional(),
+  /** A value found that is not this one (a JSON value compared as JSON) ends the session too. */
+  equals: z.union([z.string(), z.number(), z.boolean(), z.null()]).optional(),
   as: valueName,
 }).superRefine((c, ctx) => {
   const given = (["json", "header", "regexp"] as const).filter((k) => c[k] !== undefined);

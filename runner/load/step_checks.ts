@@ -179,7 +179,10 @@ export function runExtract(
   });
   for (const c of extract.captures) {
     const value = captured(c, response, json);
-    if (value === undefined) return { kind: "missed", as: c.spec.as };
+    const found = c.spec.json === undefined ? value : at(json.value, c.path);
+    if (value === undefined || c.spec.equals !== undefined && found !== c.spec.equals) {
+      return { kind: "missed", as: c.spec.as };
+    }
     const bytes = encoder.encode(value);
     // A capture of a name again replaces its value (a data column's, never counted, counts as none).
     const total = Math.max(0, kept.bytes - (values[c.index]?.length ?? 0)) + bytes.length;

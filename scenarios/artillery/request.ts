@@ -26,7 +26,19 @@ export interface FlowContext {
 }
 
 const RUNTIME_CALL = /^\$random(Number|String)\(/;
-const REQUEST_KEYS = ["url", "json", "body", "form", "headers", "qs", "capture", "name", "expect"];
+const REQUEST_KEYS = [
+  "url",
+  "json",
+  "body",
+  "form",
+  "headers",
+  "qs",
+  "capture",
+  "match",
+  "name",
+  "expect",
+  "ifTrue",
+];
 
 const TEMPLATE = /\{\{\s*([^}]*?)\s*\}\}/g;
 
@@ -139,9 +151,10 @@ export function convertRequest(spec: unknown, path: string, ctx: FlowContext, ou
   };
   tagOrigin(out.origins, request, { at: path, keys, mirrors: true });
   const capture = convertCaptures(spec.capture, join(path, "capture"), out);
+  const matches = convertMatches(spec.match, join(path, "match"), ctx, out);
   return {
     request,
-    capture,
+    capture: matches.length ? [...capture ?? [], ...matches] : capture,
     expect: convertExpect(spec.expect, join(path, "expect"), capture ?? [], ctx, out),
   };
 }
@@ -206,6 +219,26 @@ function capturedEquals(texts: string[], captures: unknown[]) {
   return { json: from.json, equals: typed };
 }
 
+/** Artillery's `match` (one or a list): a value found that is not `value` ends the virtual user there (a json
+ * one also on a body that is not JSON), as a capture with `equals` ends the session here; others check nothing. */
+function convertMatches(value: unknown, path: string, ctx: FlowContext, out: Collector) {
+  return [value ?? []].flat().flatMap((m, i) => {
+    const at = Array.isArray(value) ? join(path, i) : path;
+    if (!isRecord(m) || m.strict === false || m.value === undefined && m.json === undefined) return [];
+    const { value: expected, strict: _, ...rest } = m;
+    const spec = expected === undefined ? { json: "$", as: "_match" } : { ...rest, as: "_match" };
+    const [read] = convertCaptures(spec, at, out) ?? [];
+    if (expected === undefined || read === undefined) return read ? [read] : [];
+    const equals = typeof expected === "string" ? fill(expected, join(at, "value"), ctx, out) : expected;
+    const why = typeof equals === "string" && equals.includes("{{")
+      ? "is filled per response here, not before the load: give the value"
+      : typeof equals === "object" && equals !== null
+      ? "is an object, which no value found equals there (every match fails): give a string or number"
+      : undefined;
+    return why ? problem(out, join(at, "value"), why, []) : [{ ...read, equals }];
+  });
+}
+
 const CAPTURE_KINDS = ["json", "header", "regexp"];
 
 /** Artillery's `capture` (one or a list) as loadlab captures: one of `kinds` (with group), and `as`. */
@@ -230,6 +263,8 @@ export function convertCaptures(value: unknown, path: string, out: Collector, ki
     rejectUnknownKeys(c, at, keys, out);
     paths.push(at);
     const read = Object.fromEntries(Object.entries(c).filter(([k]) => keys.includes(k)));
+    // Artillery's regexp capture without a group is the whole match, not its first group.
+    if (read.regexp !== undefined) read.group ??= 0;
     return [tagOrigin(out.origins, read, { at, mirrors: true })];
   });
   return tagOrigin(out.origins, captures, listOrigin(path, paths));
