@@ -159,10 +159,13 @@ export function convertRequest(spec: unknown, path: string, ctx: FlowContext, ou
   };
 }
 
-const JSON_BODY =
-  "contentType: json is checked as a body that parses as JSON (loadlab's checks read no header)";
-const OTHER =
-  "expected one of statusCode, contentType: json, hasProperty, notHasProperty, equals, matchesRegexp";
+const OTHER = "expected one of statusCode, contentType, hasHeader, headerEquals, hasProperty, " +
+  "notHasProperty, equals, matchesRegexp";
+/** Artillery reads `res.headers[name]`, whose names are lower case: another name is never found there. */
+const UPPER =
+  "is never found there (Node names headers in lower case, so every check fails): write it in lower case";
+/** What `contentType: json` accepts in the content-type header (the body must parse there too). */
+const JSON_TYPE = "application/(problem\\+|ld\\+)?json";
 
 /** The expect plugin's expectations (a list, or a mapping) as loadlab checks; `expectDefault200` adds one. */
 function convertExpect(value: unknown, path: string, captures: unknown[], ctx: FlowContext, out: Collector) {
@@ -176,33 +179,47 @@ function convertExpect(value: unknown, path: string, captures: unknown[], ctx: F
   return (Array.isArray(value) ? value : map).flatMap((e, i) => {
     const [kind, raw] = isRecord(e) && Object.keys(e).length === 1 ? Object.entries(e)[0] : [];
     const at = Array.isArray(value) ? join(join(path, i), kind ?? "") : join(path, kind ?? "");
-    const [one, text] = [[raw].flat()[0], (v: unknown) => String(fill(String(v), at, ctx, out))];
-    const texts = Array.isArray(raw) && kind === "equals" ? raw.map(text) : [];
-    const t = ["string", "number"].includes(typeof one) && kind !== "equals" ? text(one) : "";
+    const list = [raw].flat(), scalars = list.every((v) => ["string", "number"].includes(typeof v));
+    const texts = scalars ? list.map((v) => String(fill(String(v), at, ctx, out))) : [];
+    const [t, known] = [texts.length === 1 ? texts[0] : "", !texts.some((x) => x.includes("{{"))];
     const check = kind === undefined
       ? "expected one expectation such as statusCode: 200"
-      : !["string", "number"].includes(typeof one) || [raw].flat().length !== 1 && kind !== "equals"
-      ? (kind === "statusCode" ? "expected one status code such as 200 (a loadlab check takes one)" : OTHER)
-      : texts.length > 1 && new Set(texts).size === 1
+      : texts.length === 0
+      ? OTHER
+      : texts.length > 1 && kind === "equals" && new Set(texts).size === 1
       ? null // the same text twice: always equal
       : kind === "equals"
       ? capturedEquals(texts, captures) ??
         "compares values no check reads (only a json capture of its request)"
-      : t.includes("{{")
+      : kind === "headerEquals"
+      ? texts.length !== 2 || !known && texts[0].includes("{{")
+        ? 'expected [name, value], e.g. [x-id, "7"]'
+        : texts[0] !== texts[0].toLowerCase()
+        ? `${texts[0]} ${UPPER}`
+        : { header: texts[0], equals: texts[1] }
+      : kind === "statusCode" && known && texts.every((x) => /^\d{3}$/.test(x))
+      ? { status: texts.length === 1 ? Number(t) : texts.map(Number) } // a list passes on any of them
+      : kind === "statusCode"
+      ? "expected a status code such as 200, or a list of them"
+      : texts.length !== 1
+      ? OTHER
+      : !known
       ? "a payload field or capture is not filled here: give the value"
-      : kind === "statusCode" && /^\d{3}$/.test(t)
-      ? { status: Number(t) }
-      : kind === "contentType" && t === "json"
-      ? { json: "$", exists: true }
+      : kind === "contentType"
+      ? {
+        header: "content-type",
+        regexp: t === "json" ? JSON_TYPE : `^(?i:${t.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&")})$`,
+      }
+      : kind === "hasHeader"
+      ? t === t.toLowerCase() ? { header: t, exists: true } : `${t} ${UPPER}`
       : kind === "hasProperty" || kind === "notHasProperty"
       ? { json: `$${t.startsWith("[") ? "" : "."}${t}`, exists: kind === "hasProperty" }
       : kind === "matchesRegexp"
       ? { regexp: t }
-      : ["contentType", "hasHeader", "headerEquals", "notStatusCode", "cdnHit"].includes(kind)
-      ? "loadlab's checks read the status and the body, not headers: drop it"
+      : ["notStatusCode", "cdnHit"].includes(kind)
+      ? "not converted: drop it, or write it as statusCode or hasHeader"
       : OTHER;
     if (typeof check === "string") return problem(out, at, check, []);
-    if (check?.json === "$" && !out.warnings.includes(JSON_BODY)) out.warnings.push(JSON_BODY);
     return check ? [tagOrigin(out.origins, check, { at })] : [];
   });
 }
