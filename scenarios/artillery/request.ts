@@ -236,8 +236,11 @@ function capturedEquals(texts: string[], captures: unknown[]) {
   return { json: from.json, equals: typed };
 }
 
-/** Artillery's `match` (one or a list): a value found that is not `value` ends the virtual user there (a json
- * one also on a body that is not JSON), as a capture with `equals` ends the session here; others check nothing. */
+/**
+ * Artillery's `match` (one or a list): a value found that is not `value` ends the virtual user there (a
+ * json one also on a body that is not JSON), as a capture with `equals` ends the session here; others check
+ * nothing.
+ */
 function convertMatches(value: unknown, path: string, ctx: FlowContext, out: Collector) {
   return [value ?? []].flat().flatMap((m, i) => {
     const at = Array.isArray(value) ? join(path, i) : path;
