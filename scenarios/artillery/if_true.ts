@@ -35,8 +35,9 @@ export function ifTrueHolds(expression: unknown, path: string, ctx: FlowContext,
       : `reads ${late}, filled per virtual user or response`;
     return problem(out, path, `${why}; loadlab decides ifTrue before the load: drop it, or script it`);
   }
+  // filtrex reads `a.b` as the variable named so, never a field of `a`.
   const value = (n: string) => {
-    const v = ctx.variables.get(n);
+    const v = n.includes(".") ? undefined : ctx.variables.get(n);
     return v && "value" in v ? v.value : undefined;
   };
   try {
