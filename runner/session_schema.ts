@@ -63,6 +63,8 @@ const captureSpecSchema = z.strictObject({
   regexp: z.string().min(1).optional(),
   /** The regexp's group (default 1 when it has one, else the whole match). */
   group: z.number().int().min(0).optional(),
+  /** A value found that is not this one (a JSON value compared as JSON) ends the session too. */
+  equals: z.union([z.string(), z.number(), z.boolean(), z.null()]).optional(),
   as: valueName,
 }).superRefine((c, ctx) => {
   const given = (["json", "header", "regexp"] as const).filter((k) => c[k] !== undefined);
@@ -78,8 +80,12 @@ const captureSpecSchema = z.strictObject({
 export type CaptureSpec = z.infer<typeof captureSpecSchema>;
 
 /** The fields of a check (and of a ws step's match, which has no status: runner/ws_step_spec.ts). */
+const statusCode = z.number().int().min(100).max(999);
 export const checkFields = {
-  status: z.number().int().min(100).max(999).optional(),
+  /** The status, or a list of them: any of them passes. */
+  status: z.union([statusCode, z.array(statusCode).min(1)]).optional(),
+  /** A response header (its values joined by ", ") tested with equals, exists, contains or regexp. */
+  header: z.string().min(1).optional(),
   json: z.string().startsWith("$", 'a JSON path starts with "$", e.g. "$.ok"').superRefine(jsonPathRule)
     .optional(),
   equals: z.union([z.string(), z.number(), z.boolean(), z.null()]).optional(),
@@ -96,7 +102,12 @@ export function checkRules(
   kindsText = "a check takes one of status, json (with equals or exists), contains or regexp",
 ): void {
   const kinds = [c.status, c.json, c.contains, c.regexp].filter((k) => k !== undefined);
-  if (kinds.length !== 1) {
+  const tests = [c.equals, c.exists, c.contains, c.regexp].filter((k) => k !== undefined);
+  if (c.header !== undefined) {
+    if (c.status !== undefined || c.json !== undefined || tests.length !== 1) {
+      customIssue(ctx, ["header"], "a header check takes one of equals, exists, contains or regexp");
+    }
+  } else if (kinds.length !== 1) {
     customIssue(ctx, [], kindsText);
   } else if (c.json !== undefined && (c.equals === undefined) === (c.exists === undefined)) {
     customIssue(ctx, ["json"], "a json check takes equals or exists (one of them)");

@@ -8,7 +8,7 @@ import { checkFields, checkRules } from "./session_schema.ts";
 import { endpointNameProblem, headerRules, ruleOf } from "./request_rules.ts";
 import { customIssue, issueList, type PathIssue } from "../validation/mod.ts";
 
-const { status: _status, ...matchFields } = checkFields;
+const { status: _status, header: _header, ...matchFields } = checkFields;
 
 /** Which message a `send` or `wait` step waits for; `{}`: the next message. */
 const wsMatchSchema = z.strictObject(matchFields).superRefine((m, ctx) => {

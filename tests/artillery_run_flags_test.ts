@@ -105,15 +105,22 @@ Deno.test("artillery run flags: --dotenv fills {{ $env.NAME }}; the process's en
 });
 
 Deno.test("artillery run flags: a failed check of the expect plugin exits 21, as artillery run does", async () => {
-  const expecting = (code: number) =>
+  const expecting = (...expect: unknown[]) =>
     JSON.stringify({
       config: { target: "HERE", plugins: { expect: {} } },
-      scenarios: [{ flow: [{ get: { url: "/e", expect: [{ statusCode: code }] } }, { get: { url: "/f" } }] }],
+      scenarios: [{ flow: [{ get: { url: "/e", expect } }, { get: { url: "/f" } }] }],
     });
-  const failed = await run(["--overrides", expecting(201)]);
+  const failed = await run(["--overrides", expecting({ statusCode: 201 })]);
   assertEquals(failed.code, 21, failed.output);
   // A failed expectation ends no virtual user: the next request is sent.
   assertEquals(failed.byPath, { "/e": 2, "/f": 2 });
-  const passed = await run(["--overrides", expecting(200)]);
+  // A status list is any of; contentType ignores case; header names are Node's, lower case.
+  const headers = [{ hasHeader: "content-length" }, { headerEquals: ["content-length", 2] }];
+  const type = { contentType: "Text/Plain;charset=utf-8" };
+  const passed = await run(["--overrides", expecting({ statusCode: [404, 200] }, type, ...headers)]);
   assertEquals(passed.code, 0, passed.output);
+  for (const expect of [{ contentType: "json" }, { headerEquals: ["content-length", "3"] }]) {
+    const r = await run(["--overrides", expecting(expect)]);
+    assertEquals(r.code, 21, r.output);
+  }
 });

@@ -254,3 +254,45 @@ scenarios: [{ flow: [{ get: { url: /health } }] }]
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("ifTrue, $loopCount and match reach the target as Artillery's runs do", async () => {
+  const t = countingTarget();
+  const dir = await Deno.makeTempDir();
+  try {
+    const file = `${dir}/verdicts.yml`;
+    // filtrex reads `and`, `==` and double quotes; `&&` and '...' are errors there, which send the request.
+    // A match of the "ok" body passes; one expecting "no" fails the session, so /never is not sent.
+    await Deno.writeTextFile(
+      file,
+      `
+config:
+  target: http://127.0.0.1:${t.port}
+  phases: [{ duration: 1, arrivalCount: 2 }]
+  defaults: { headers: { x-test: artillery } }
+  variables: { region: us, tier: 2 }
+scenarios:
+  - flow:
+      - loop:
+          - get: { url: "/page{{ n }}" }
+          - get: { url: /ad, ifTrue: "n > 0 and region == \\"us\\"" }
+        count: 2
+        loopValue: n
+      - get: { url: /eu, ifTrue: "region == \\"eu\\" or tier > 2" }
+      - get: { url: /sent, ifTrue: "region == 'eu' && tier > 2" }
+      - get: { url: /match, match: { regexp: "o(k)", group: 1, value: "k" } }
+      - get: { url: /match2, match: { regexp: ".+", value: "no" } }
+      - get: { url: /never }
+`,
+    );
+    const r = await runLoadlab(["run", file, "--out-dir", `${dir}/out`]);
+    assertEquals(r.code, 0, r.stdout + r.stderr);
+    const routes = ["/page0", "/page1", "/ad", "/sent", "/match", "/match2"];
+    assertEquals(t.seen.byRoute, Object.fromEntries(routes.map((p) => [`GET ${p}`, 2])));
+    const results = JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`));
+    const flows = results.runs[0].flows.map((f: Record<string, number>) => [f.sessions, f.completed]);
+    assertEquals(flows, [[2, 0]], "both sessions end at the failed match");
+  } finally {
+    await t.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -76,7 +76,17 @@ export function filledText(parts: ReadonlyArray<string | number>, values: Readon
 export type StepExtract = ReturnType<typeof compileExtract>;
 
 export function checkName(c: CheckSpec): string {
-  if (c.status !== undefined) return `status ${c.status}`;
+  if (c.status !== undefined) return `status ${[c.status].flat().join(" or ")}`;
+  if (c.header !== undefined) {
+    const test = c.exists !== undefined
+      ? (c.exists ? "exists" : "absent")
+      : c.regexp !== undefined
+      ? `matches /${c.regexp}/`
+      : c.contains !== undefined
+      ? `contains ${JSON.stringify(c.contains)}`
+      : `== ${JSON.stringify(c.equals)}`;
+    return `header ${c.header} ${test}`;
+  }
   if (c.contains !== undefined) return `contains ${JSON.stringify(c.contains)}`;
   if (c.regexp !== undefined) return `matches /${c.regexp}/`;
   if (c.exists !== undefined) return `${c.json} ${c.exists ? "exists" : "absent"}`;
@@ -98,7 +108,7 @@ export function compileExtract(
   const compiledChecks = checks.map((spec) => compileCheck(spec, indexOf));
   // Whether anything reads the body (a capture or check other than status and header).
   const needsBody = captures.some((c) => c.header === undefined) ||
-    checks.some((c) => c.status === undefined);
+    checks.some((c) => c.status === undefined && c.header === undefined);
   return { captures: compiledCaptures, checks: compiledChecks, needsBody };
 }
 
@@ -133,8 +143,14 @@ function passes(
   values: ReadonlyArray<Uint8Array>,
 ): boolean {
   const spec = c.spec;
-  if (spec.status !== undefined) return response.status === spec.status;
+  if (spec.status !== undefined) return [spec.status].flat().includes(response.status);
   const text = c.text === null ? checkText(spec) : filledText(c.text, values);
+  if (spec.header !== undefined) {
+    const found = response.headers(spec.header).join(", ");
+    if (spec.exists !== undefined) return (found !== "") === spec.exists;
+    return found !== "" &&
+      (c.regexp?.test(found) ?? (spec.contains !== undefined ? found.includes(text!) : found === text));
+  }
   if (spec.contains !== undefined) return response.body.includes(text!);
   if (c.regexp !== null) return c.regexp.test(response.body);
   // Only a ws step's match may name no rule: any message is the one it waits for.
@@ -179,7 +195,10 @@ export function runExtract(
   });
   for (const c of extract.captures) {
     const value = captured(c, response, json);
-    if (value === undefined) return { kind: "missed", as: c.spec.as };
+    const found = c.spec.json === undefined ? value : at(json.value, c.path);
+    if (value === undefined || c.spec.equals !== undefined && found !== c.spec.equals) {
+      return { kind: "missed", as: c.spec.as };
+    }
     const bytes = encoder.encode(value);
     // A capture of a name again replaces its value (a data column's, never counted, counts as none).
     const total = Math.max(0, kept.bytes - (values[c.index]?.length ?? 0)) + bytes.length;

@@ -32,8 +32,6 @@ const WS_STEP =
 const HOOKS = ["beforeRequest", "afterResponse", "beforeScenario", "afterScenario"];
 const HOOK = `runs a JavaScript hook, which an imported script cannot: drop it, or ${SESSION}`;
 const UNSUPPORTED: Record<string, string> = {
-  match:
-    "a failed match ends Artillery's virtual user, a failed check never does: write an expect plugin check",
   reportFailuresAsErrors: "a failed check never ends a session in loadlab: drop it",
   xpath: "XPath captures are not imported: use a json, header or regexp capture",
   selector: "selector captures are not imported: use a json, header or regexp capture",
@@ -50,7 +48,7 @@ const UNSUPPORTED: Record<string, string> = {
   engine: "only http scenarios, or a script whose one scenario is engine: ws, are imported: " +
     "put a ws scenario in a script of its own, or drop this one",
   engines: "engine plugins are not imported: drop them",
-  ifTrue: `conditional requests are not imported: drop ifTrue, or ${SESSION}`,
+  ifTrue: "Artillery reads ifTrue inside a request (- get: {url: /a, ifTrue: x > 1}): move it there",
   parallel: "parallel requests inside a virtual user are not imported: list them as steps, or send them " +
     `with s.batch in ${SCRIPT}`,
   ws: "ws handshake headers, subprotocols and TLS options are not imported: drop them",

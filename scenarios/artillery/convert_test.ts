@@ -191,7 +191,6 @@ scenarios:
       "scenarios[0].engine",
       "scenarios[0].flow[0].send",
       "scenarios[1].beforeRequest",
-      "scenarios[1].flow[1].get.match",
       "scenarios[1].flow[1].get.url",
       "scenarios[1].flow[2].function",
       "scenarios[1].flow[3].loop",
@@ -411,4 +410,23 @@ scenarios:
   const issues = issuesOf(script("/items/{{ nick }}"));
   assertEquals(issues.map((i) => i.path), ["scenarios[0].flow[1].get.url"]);
   assert(issues[0].message.includes("strict: false ones are not"), issues[0].message);
+});
+
+Deno.test("ifTrue on a capture is refused at its path; $loopCount counts rounds from 0", () => {
+  const head = "config: {target: http://x, phases: [{duration: 1, arrivalRate: 1}]}\nscenarios:\n  - flow:\n";
+  const issues = issuesOf(`${head}
+      - get: { url: /a, capture: { json: $.id, as: id } }
+      - get: { url: /b, ifTrue: "id > 3" }
+      - get: { url: /c, ifTrue: "x in (1, 2)" }`);
+  assertEquals(issues.map((i) => i.path), [
+    "scenarios[0].flow[1].get.ifTrue",
+    "scenarios[0].flow[2].get.ifTrue",
+  ]);
+  assert(issues[0].message.startsWith("reads id, filled per virtual user or response"), issues[0].message);
+  const [flow] = convert(
+    `${head}      - loop: [{ get: { url: "/p{{ $loopCount }}", ifTrue: "$loopCount > 9" } }]
+        count: 2`,
+  ).flows as Array<{ steps: Array<{ get: { path: string } }> }>;
+  // filtrex cannot read `$`: the request is sent, as Artillery sends it.
+  assertEquals(flow.steps.map((s) => s.get.path), ["/p0", "/p1"]);
 });

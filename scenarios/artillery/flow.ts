@@ -13,6 +13,7 @@ import {
 import { isRecord } from "../../validation/json_document.ts";
 import { listOrigin, tagOrigin } from "./paths.ts";
 import { convertRequest, type FlowContext } from "./request.ts";
+import { ifTrueHolds } from "./if_true.ts";
 
 /** Steps a `loop` may write out at most (count x steps), so a typo cannot build a giant flow. */
 const MAX_UNROLLED_STEPS = 1000;
@@ -46,6 +47,9 @@ function convertStep(step: unknown, path: string, ctx: FlowContext, out: Collect
     return [tagOrigin(out.origins, think, { at: path, keys: { think: thinkPath } })];
   }
   if (!action) return [undefined];
+  const ifTrue = isRecord(step[action]) ? step[action].ifTrue : undefined;
+  const holds = ifTrue === undefined || ifTrueHolds(ifTrue, join(join(path, action), "ifTrue"), ctx, out);
+  if (!holds) return holds === undefined ? [undefined] : [];
   const converted = convertRequest(step[action], join(path, action), ctx, out);
   if (converted === undefined) return [undefined];
   const { request, capture, expect } = converted;
@@ -73,8 +77,9 @@ function noteFractionalThink(value: unknown, path: string, out: Collector): void
 
 /** `{loop: [steps], count: N}` written out N times, or once per value `over` lists (a list or its name). */
 function convertLoop(step: Record<string, unknown>, path: string, ctx: FlowContext, out: Collector) {
-  rejectUnknownKeys(step, path, ["loop", "count", "over"], out);
+  rejectUnknownKeys(step, path, ["loop", "count", "over", "loopValue", "loopElement"], out);
   const { count, over } = step;
+  const [index, element] = [step.loopValue ?? "$loopCount", step.loopElement ?? "$loopElement"].map(String);
   const named = typeof over === "string" ? ctx.variables.get(over) : undefined;
   if (named && "list" in named && !named.rows) {
     const why = "Artillery draws one of its values per virtual user, so a loop over it runs no round there";
@@ -88,14 +93,15 @@ function convertLoop(step: Record<string, unknown>, path: string, ctx: FlowConte
       "a whole count >= 1 or values to go over (a list, a variable's list or a loadAll payload's name)";
     return problem(out, join(path, "loop"), `a loop runs here with a list of steps and ${what}`, [undefined]);
   }
-  // Each value's round is converted with it filled in (a row's fields as `$loopElement.field`); the first
-  // round alone reports problems.
+  // Each round is converted with its number (from 0) and value filled in (a row's fields as
+  // `$loopElement.field`); the first round alone reports problems.
   const round = (k: number) => {
-    const variables = new Map(ctx.variables), element = values?.[k];
-    const fields = isRecord(element) ? Object.entries(element) : [["", element] as const];
+    const variables = new Map(ctx.variables), value = values?.[k];
+    const fields = isRecord(value) ? Object.entries(value) : [["", value] as const];
     for (const [f, v] of values ? fields : []) {
-      variables.set(`$loopElement${f && "."}${f}`, { value: v as string });
+      variables.set(`${element}${f && "."}${f}`, { value: v as string });
     }
+    variables.set(index, { value: k });
     const into = k === 0 ? out : { ...out, issues: [], warnings: [] }, own = { ...ctx, variables };
     return (step.loop as unknown[]).flatMap((s, j) => convertStep(s, join(join(path, "loop"), j), own, into));
   };
@@ -106,7 +112,7 @@ function convertLoop(step: Record<string, unknown>, path: string, ctx: FlowConte
     const steps = `loop writes out ${once.length * rounds} steps; at most ${MAX_UNROLLED_STEPS}`;
     return problem(out, path, steps, [undefined]);
   }
-  return Array.from({ length: rounds }, (_, k) => k === 0 || !values ? once : round(k)).flat();
+  return Array.from({ length: rounds }, (_, k) => k === 0 ? once : round(k)).flat();
 }
 
 /** Converts `scenarios[]` to loadlab flows; problems go to `out` with their paths. */

@@ -26,7 +26,19 @@ export interface FlowContext {
 }
 
 const RUNTIME_CALL = /^\$random(Number|String)\(/;
-const REQUEST_KEYS = ["url", "json", "body", "form", "headers", "qs", "capture", "name", "expect"];
+const REQUEST_KEYS = [
+  "url",
+  "json",
+  "body",
+  "form",
+  "headers",
+  "qs",
+  "capture",
+  "match",
+  "name",
+  "expect",
+  "ifTrue",
+];
 
 const TEMPLATE = /\{\{\s*([^}]*?)\s*\}\}/g;
 
@@ -139,17 +151,21 @@ export function convertRequest(spec: unknown, path: string, ctx: FlowContext, ou
   };
   tagOrigin(out.origins, request, { at: path, keys, mirrors: true });
   const capture = convertCaptures(spec.capture, join(path, "capture"), out);
+  const matches = convertMatches(spec.match, join(path, "match"), ctx, out);
   return {
     request,
-    capture,
+    capture: matches.length ? [...capture ?? [], ...matches] : capture,
     expect: convertExpect(spec.expect, join(path, "expect"), capture ?? [], ctx, out),
   };
 }
 
-const JSON_BODY =
-  "contentType: json is checked as a body that parses as JSON (loadlab's checks read no header)";
-const OTHER =
-  "expected one of statusCode, contentType: json, hasProperty, notHasProperty, equals, matchesRegexp";
+const OTHER = "expected one of statusCode, contentType, hasHeader, headerEquals, hasProperty, " +
+  "notHasProperty, equals, matchesRegexp";
+/** Artillery reads `res.headers[name]`, whose names are lower case: another name is never found there. */
+const UPPER =
+  "is never found there (Node names headers in lower case, so every check fails): write it in lower case";
+/** What `contentType: json` accepts in the content-type header (the body must parse there too). */
+const JSON_TYPE = "application/(problem\\+|ld\\+)?json";
 
 /** The expect plugin's expectations (a list, or a mapping) as loadlab checks; `expectDefault200` adds one. */
 function convertExpect(value: unknown, path: string, captures: unknown[], ctx: FlowContext, out: Collector) {
@@ -163,33 +179,47 @@ function convertExpect(value: unknown, path: string, captures: unknown[], ctx: F
   return (Array.isArray(value) ? value : map).flatMap((e, i) => {
     const [kind, raw] = isRecord(e) && Object.keys(e).length === 1 ? Object.entries(e)[0] : [];
     const at = Array.isArray(value) ? join(join(path, i), kind ?? "") : join(path, kind ?? "");
-    const [one, text] = [[raw].flat()[0], (v: unknown) => String(fill(String(v), at, ctx, out))];
-    const texts = Array.isArray(raw) && kind === "equals" ? raw.map(text) : [];
-    const t = ["string", "number"].includes(typeof one) && kind !== "equals" ? text(one) : "";
+    const list = [raw].flat(), scalars = list.every((v) => ["string", "number"].includes(typeof v));
+    const texts = scalars ? list.map((v) => String(fill(String(v), at, ctx, out))) : [];
+    const [t, known] = [texts.length === 1 ? texts[0] : "", !texts.some((x) => x.includes("{{"))];
     const check = kind === undefined
       ? "expected one expectation such as statusCode: 200"
-      : !["string", "number"].includes(typeof one) || [raw].flat().length !== 1 && kind !== "equals"
-      ? (kind === "statusCode" ? "expected one status code such as 200 (a loadlab check takes one)" : OTHER)
-      : texts.length > 1 && new Set(texts).size === 1
+      : texts.length === 0
+      ? OTHER
+      : texts.length > 1 && kind === "equals" && new Set(texts).size === 1
       ? null // the same text twice: always equal
       : kind === "equals"
       ? capturedEquals(texts, captures) ??
         "compares values no check reads (only a json capture of its request)"
-      : t.includes("{{")
+      : kind === "headerEquals"
+      ? texts.length !== 2 || !known && texts[0].includes("{{")
+        ? 'expected [name, value], e.g. [x-id, "7"]'
+        : texts[0] !== texts[0].toLowerCase()
+        ? `${texts[0]} ${UPPER}`
+        : { header: texts[0], equals: texts[1] }
+      : kind === "statusCode" && known && texts.every((x) => /^\d{3}$/.test(x))
+      ? { status: texts.length === 1 ? Number(t) : texts.map(Number) } // a list passes on any of them
+      : kind === "statusCode"
+      ? "expected a status code such as 200, or a list of them"
+      : texts.length !== 1
+      ? OTHER
+      : !known
       ? "a payload field or capture is not filled here: give the value"
-      : kind === "statusCode" && /^\d{3}$/.test(t)
-      ? { status: Number(t) }
-      : kind === "contentType" && t === "json"
-      ? { json: "$", exists: true }
+      : kind === "contentType"
+      ? {
+        header: "content-type",
+        regexp: t === "json" ? JSON_TYPE : `^(?i:${t.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&")})$`,
+      }
+      : kind === "hasHeader"
+      ? t === t.toLowerCase() ? { header: t, exists: true } : `${t} ${UPPER}`
       : kind === "hasProperty" || kind === "notHasProperty"
       ? { json: `$${t.startsWith("[") ? "" : "."}${t}`, exists: kind === "hasProperty" }
       : kind === "matchesRegexp"
       ? { regexp: t }
-      : ["contentType", "hasHeader", "headerEquals", "notStatusCode", "cdnHit"].includes(kind)
-      ? "loadlab's checks read the status and the body, not headers: drop it"
+      : ["notStatusCode", "cdnHit"].includes(kind)
+      ? "not converted: drop it, or write it as statusCode or hasHeader"
       : OTHER;
     if (typeof check === "string") return problem(out, at, check, []);
-    if (check?.json === "$" && !out.warnings.includes(JSON_BODY)) out.warnings.push(JSON_BODY);
     return check ? [tagOrigin(out.origins, check, { at })] : [];
   });
 }
@@ -204,6 +234,29 @@ function capturedEquals(texts: string[], captures: unknown[]) {
   if (named.length !== 1 || known.length !== 1 || !isRecord(from)) return undefined;
   const typed = /^(-?\d+(\.\d+)?|true|false|null)$/.test(known[0]) ? JSON.parse(known[0]) : known[0];
   return { json: from.json, equals: typed };
+}
+
+/**
+ * Artillery's `match` (one or a list): a value found that is not `value` ends the virtual user there (a
+ * json one also on a body that is not JSON), as a capture with `equals` ends the session here; others check
+ * nothing.
+ */
+function convertMatches(value: unknown, path: string, ctx: FlowContext, out: Collector) {
+  return [value ?? []].flat().flatMap((m, i) => {
+    const at = Array.isArray(value) ? join(path, i) : path;
+    if (!isRecord(m) || m.strict === false || m.value === undefined && m.json === undefined) return [];
+    const { value: expected, strict: _, ...rest } = m;
+    const spec = expected === undefined ? { json: "$", as: "_match" } : { ...rest, as: "_match" };
+    const [read] = convertCaptures(spec, at, out) ?? [];
+    if (expected === undefined || read === undefined) return read ? [read] : [];
+    const equals = typeof expected === "string" ? fill(expected, join(at, "value"), ctx, out) : expected;
+    const why = typeof equals === "string" && equals.includes("{{")
+      ? "is filled per response here, not before the load: give the value"
+      : typeof equals === "object" && equals !== null
+      ? "is an object, which no value found equals there (every match fails): give a string or number"
+      : undefined;
+    return why ? problem(out, join(at, "value"), why, []) : [{ ...read, equals }];
+  });
 }
 
 const CAPTURE_KINDS = ["json", "header", "regexp"];
@@ -230,6 +283,8 @@ export function convertCaptures(value: unknown, path: string, out: Collector, ki
     rejectUnknownKeys(c, at, keys, out);
     paths.push(at);
     const read = Object.fromEntries(Object.entries(c).filter(([k]) => keys.includes(k)));
+    // Artillery's regexp capture without a group is the whole match, not its first group.
+    if (read.regexp !== undefined) read.group ??= 0;
     return [tagOrigin(out.origins, read, { at, mirrors: true })];
   });
   return tagOrigin(out.origins, captures, listOrigin(path, paths));
