@@ -129,24 +129,6 @@ Deno.test("what cannot be awaited is refused with file:line and why", () => {
     `import exec from "k6/execution";\nexport default function () {\n  exec.vu.tags.tier = "gold";\n` +
       `  exec.vu.metrics.metadata.trace = "x";\n}`,
   );
-  // k6/execution's fields the workers do not know: refused where read, by whatever name the module has.
-  const fields = refused(
-    `import exec from "k6/execution";
-import { instance as ins } from "k6/execution";
-` +
-      `export default function () {
-  const p = exec.instance.iterationsInterrupted.toFixed(2);
-` +
-      `  if (ins.iterationsInterrupted > 0.5 || exec.instance.vusActive > 1) {}
-  const me = { instance: { iterationsInterrupted: 1 } };
-` +
-      `  me.instance.iterationsInterrupted;
-}`,
-  );
-  assertEquals(fields.map((p) => p.split(":", 3).join(":")), [
-    "t.js:4: exec.instance.iterationsInterrupted",
-    "t.js:5: exec.instance.iterationsInterrupted",
-  ]);
   throws(
     () => convert("export default function ( {"),
     /^K6ConvertError: cannot run this k6 script: t.js:1: /,
