@@ -106,6 +106,23 @@ export function planAsync(ast: Node, imported: Map<string, Binding>, given: Hand
   const handed: AsyncPlan["handed"] = [];
   const paramCall = (call: Node, path: Node[]) =>
     call.callee.type === "Identifier" && path.some((n) => params.get(n)?.has(call.callee.name));
+  // A handed callback the module keeps (pushed, assigned) is called later under another name: then each
+  // call of a variable or parameter of its own that names no function it declares is awaited too.
+  const upward = identifiers.map((path) => path.toReversed());
+  const variables = new Set(
+    upward.filter(([id, parent]) =>
+      (parent.type === "VariableDeclarator" && parent.id === id) ||
+      (isFunction(parent) && parent.params.includes(id))
+    ).map(([id]) => id.name),
+  );
+  const keeps = () =>
+    upward.some(([id, parent, ...above]) =>
+      [parent, ...above].some((n) => params.get(n)?.has(id.name)) && parent.callee !== id &&
+      !(isFunction(parent) && parent.params.includes(id))
+    );
+  const keptCall = (call: Node) =>
+    call.callee.type === "Identifier" && variables.has(call.callee.name) && !byName.has(call.callee.name) &&
+    !bindings.has(call.callee.name) && keeps();
   for (let changed = true; changed;) {
     changed = false;
     for (const path of calls) {
@@ -134,7 +151,8 @@ export function planAsync(ast: Node, imported: Map<string, Binding>, given: Hand
       const api = checking ? "k6.check" : apiOf(call.callee, bindings);
       // k6's asyncRequest is a promise the script settles itself: sent at once, held as a chained one.
       if (api === ASYNC_REQUEST && chained.add(call)) continue;
-      if (!(array || method || api !== null || isNamedCall(call, asyncNames) || paramCall(call, path))) {
+      const called = paramCall(call, path) || keptCall(call);
+      if (!(array || method || api !== null || isNamedCall(call, asyncNames) || called)) {
         continue;
       }
       if (api !== null && !LOOPING.has(api)) blocking.add(call);
