@@ -17,7 +17,9 @@ export const options = {
 export default function () {
   const res = http.batch({
     home: { method: "GET", url: "http://127.0.0.1:18481/get?p=home", params: { tags: { kind: "read" } } },
-    profile: ["GET", "http://127.0.0.1:18481/anything/profile", null, { tags: { kind: "read", name: "profile" } }],
+    profile: ["GET", "http://127.0.0.1:18481/anything/profile", null, {
+      tags: { kind: "read", name: "profile" },
+    }],
     save: {
       method: "POST",
       url: "http://127.0.0.1:18481/post",

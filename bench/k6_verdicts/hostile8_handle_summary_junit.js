@@ -16,7 +16,9 @@ export function handleSummary(data) {
       cases.push(`<testcase name="${name} ${rule}">${t.ok ? "" : "<failure/>"}</testcase>`);
     }
   }
-  const xml = `<?xml version="1.0"?>\n<testsuite name="k6" tests="${cases.length}">${cases.join("")}</testsuite>\n`;
+  const xml = `<?xml version="1.0"?>\n<testsuite name="k6" tests="${cases.length}">${
+    cases.join("")
+  }</testsuite>\n`;
   return {
     "/tmp/h8_junit.xml": xml,
     "/tmp/h8_summary.json": JSON.stringify(data),

@@ -19,6 +19,7 @@ export default function () {
   check(echoed, {
     "json is array": (b) => Array.isArray(b.json) && b.json.length === 3,
     "ids mapped": (b) => b.json.map((i) => i.id).join(",") === "1,2,3",
-    "path query on array": () => http.post("http://127.0.0.1:18481/post", JSON.stringify(items)).json("json.#") === 3,
+    "path query on array": () =>
+      http.post("http://127.0.0.1:18481/post", JSON.stringify(items)).json("json.#") === 3,
   }, { kind: "array" });
 }

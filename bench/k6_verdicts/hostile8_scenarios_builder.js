@@ -11,7 +11,13 @@ const FLOWS = [
 function buildScenarios(flows) {
   const out = {};
   for (const f of flows) {
-    out[f.name] = { executor: "shared-iterations", vus: 1, iterations: f.iterations, exec: "run", env: { PATH_: f.path } };
+    out[f.name] = {
+      executor: "shared-iterations",
+      vus: 1,
+      iterations: f.iterations,
+      exec: "run",
+      env: { PATH_: f.path },
+    };
   }
   return out;
 }

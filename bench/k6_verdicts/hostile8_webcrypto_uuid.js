@@ -11,7 +11,9 @@ export default function () {
   const id = crypto.randomUUID();
   const bytes = crypto.getRandomValues(new Uint8Array(8));
   const nonce = Array.from(bytes).map((b) => b.toString(16).padStart(2, "0")).join("");
-  const res = http.get("http://127.0.0.1:18481/headers", { headers: { "X-Request-Id": id, "X-Nonce": nonce } });
+  const res = http.get("http://127.0.0.1:18481/headers", {
+    headers: { "X-Request-Id": id, "X-Nonce": nonce },
+  });
   check(res, {
     "uuid v4": () => UUID.test(id),
     "nonce 16 hex": () => /^[0-9a-f]{16}$/.test(nonce),
