@@ -58,3 +58,20 @@ export default function () {
     assertEquals(exported.metrics.all_passed.count, 0);
     assertEquals(exported.metrics.http_reqs.count, 4);
   }));
+
+Deno.test("a check condition written async throws where it is reached, the conditions before it counted, as k6's", () =>
+  withTarget(async (url) => {
+    const run = await runK6Text(
+      `import { check } from "k6";
+export const options = { iterations: 1 };
+export default function () {
+  check(null, { "plain": () => true, "written async": async () => true, "after": () => true });
+}
+`,
+      url,
+      ["--summary-export", "export.json"],
+    );
+    const exported = JSON.parse(Deno.readTextFileSync(`${run.dir}/export.json`));
+    assertEquals(Object.keys(exported.root_group.checks), ["plain"], run.text);
+    ok(run.text.includes("the built-in check() does not support async functions as arguments"), run.text);
+  }));

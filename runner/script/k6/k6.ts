@@ -35,6 +35,8 @@ export function check(
     } catch (err) {
       throw unreadable(err);
     }
+    // As k6's, a condition written async throws where it is reached, uncounted.
+    if (asyncWritten.has(condition as object)) throw new Error(K6_CHECK_ASYNC);
     let ok = false, later: Promise<unknown> | undefined;
     try {
       const out = typeof condition === "function" ? condition(value) : condition;
@@ -50,6 +52,10 @@ export function check(
   }
   return all;
 }
+
+const K6_CHECK_ASYNC = "the built-in check() does not support async functions as arguments. Use the " +
+  "JavaScript utils library as a replacement. Refer to " +
+  "https://grafana.com/docs/k6/latest/javascript-api/jslib/utils/check/ for more info";
 
 function countCheck(path: string, name: string, ok: boolean, tags?: Record<string, string>): void {
   const s = current()?.s;
