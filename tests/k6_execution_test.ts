@@ -363,3 +363,41 @@ export default function () {
     ok(m.first_vu2.min - m.first_vu1.min >= 350, text);
     assertEquals(m.first_vu1.count + m.first_vu2.count + m.dropped_iterations.count, 5, text);
   }));
+
+pool.test("exec.instance.iterationsInterrupted counts iterations the duration's end cut, not those that threw", () =>
+  withTarget(async (url) => {
+    const run = await runK6Text(
+      `import http from "k6/http";
+import exec from "k6/execution";
+import { sleep } from "k6";
+import { Trend } from "k6/metrics";
+const cut = new Trend("cut_seen"), done = new Trend("done_seen");
+export const options = {
+  scenarios: {
+    slow: { executor: "constant-vus", vus: 2, duration: "1s", gracefulStop: "0s", exec: "slow" },
+    throws: { executor: "per-vu-iterations", vus: 1, iterations: 2, exec: "throws" },
+    later: { executor: "per-vu-iterations", vus: 1, iterations: 1, exec: "later", startTime: "4s" },
+  },
+};
+export function slow() {
+  cut.add(exec.instance.iterationsInterrupted);
+  http.get("http://app.test/json");
+  sleep(30);
+}
+export function throws() {
+  http.get("http://app.test/json");
+  throw new Error("counted as completed");
+}
+export function later() {
+  cut.add(exec.instance.iterationsInterrupted);
+  done.add(exec.instance.iterationsCompleted);
+}
+`,
+      url,
+      ["-q", "--summary-export", "export.json", "--summary-trend-stats", "min,max,count"],
+    );
+    const m = JSON.parse(Deno.readTextFileSync(`${run.dir}/export.json`)).metrics;
+    // The slow VUs read 0 as they start; the later scenario reads their 2 cut, and the 2 that threw as done.
+    assertEquals([m.cut_seen.count, m.cut_seen.min, m.cut_seen.max], [3, 0, 2], run.text);
+    assertEquals([m.done_seen.min, m.done_seen.max], [2, 2], run.text);
+  }));

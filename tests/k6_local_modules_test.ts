@@ -290,3 +290,37 @@ module.exports = { options, default() { http.get(__ENV.BASE + "/json"); } };
     );
     assertEquals([whole.code, whole.results?.runs[0].requests], [0, 2], whole.text);
   }));
+
+pool.test("a callback that sends requests, kept by a local module and called later, is awaited where called", () =>
+  withTarget(async (url) => {
+    const hooks = `const kept = [];
+let last = null;
+export function beforeEach(fn) {
+  kept.push(fn);
+  last = fn;
+}
+export function runBefore() {
+  for (const h of kept) h();
+  kept.forEach((h) => h());
+  return last();
+}
+`;
+    const { code, text, results } = await runK6Text(
+      `import http from "k6/http";
+import { beforeEach, runBefore } from "./lib/hooks.js";
+beforeEach(() => http.get("http://app.test/json").status);
+export const options = { iterations: 2, thresholds: { http_reqs: ["count==8"] } };
+export default function () {
+  if (runBefore() !== 200) throw new Error("the kept callback's value");
+  http.get("http://app.test/json");
+}
+`,
+      url,
+      [],
+      { files: { "lib/hooks.js": hooks } },
+    );
+    assertEquals(code, 0, text);
+    // Each iteration: the kept callback three times, then its own request, none refused as in flight.
+    assertEquals(results.runs[0].requests, 8, text);
+    assertEquals(results.runs[0].errorMessages ?? {}, {}, text);
+  }));

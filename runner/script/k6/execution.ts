@@ -7,6 +7,7 @@ import {
   activeVus,
   countIterations,
   current,
+  iterationsCut,
   iterationsEnded,
   plannedVus,
   scenario,
@@ -97,7 +98,7 @@ export const instance = fields({
   currentTestRunDuration: () =>
     Date.now() - (isolateFlags.testStartMs ?? unknown("instance.currentTestRunDuration")),
   vusActive: activeVus,
-  iterationsInterrupted: () => unknown("instance.iterationsInterrupted"),
+  iterationsInterrupted: iterationsCut,
 });
 
 export const test = {

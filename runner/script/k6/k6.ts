@@ -10,9 +10,12 @@ import { point, pointsOut } from "./points_out.ts";
 import { scriptText } from "../module.ts";
 import { noteHookCheck } from "./http.ts";
 
-export function check(value: unknown, sets: Record<string, unknown>, tags?: Record<string, string>): boolean {
+export function check(
+  value: unknown,
+  sets: Record<string, unknown>,
+  tags?: Record<string, string>,
+): boolean | Promise<boolean> {
   const ctx = current();
-  const s = ctx?.s;
   // In a group, counted under k6's path (`::api::status 200`): the summary's root_group nests it there.
   const prefix = ctx?.group === undefined ? "" : `${ctx.group}::`;
   for (const key in tags) tagValue(key, tags[key]);
@@ -23,7 +26,8 @@ export function check(value: unknown, sets: Record<string, unknown>, tags?: Reco
   } catch (err) {
     throw unreadable(err);
   }
-  for (const name of names) {
+  for (let k = 0; k < names.length; k++) {
+    const name = names[k];
     plainName(name);
     let condition: unknown;
     try {
@@ -31,20 +35,53 @@ export function check(value: unknown, sets: Record<string, unknown>, tags?: Reco
     } catch (err) {
       throw unreadable(err);
     }
-    let ok = false;
+    // As k6's, a condition written async throws where it is reached, uncounted.
+    if (asyncWritten.has(condition as object)) throw new Error(K6_CHECK_ASYNC);
+    let ok = false, later: Promise<unknown> | undefined;
     try {
-      ok = Boolean(typeof condition === "function" ? condition(value) : condition);
+      const out = typeof condition === "function" ? condition(value) : condition;
+      // A condition that sends requests (made async) is judged when it settles, the rest after it.
+      if (out instanceof Promise) later = out;
+      else ok = Boolean(out);
     } finally {
       // A condition that throws counts as failed, as k6 counts it, before its error ends the iteration.
-      if (s !== undefined) s.check(ok, prefix + name), addCheck(name, ok, tags);
-      else noteHookCheck(prefix + name, ok);
-      if (pointsOut && s !== undefined) {
-        point("checks", "rate", false, +ok, { ...jsonPointTags(), check: name });
-      }
+      if (later === undefined) countCheck(prefix + name, name, ok, tags);
     }
+    if (later !== undefined) return checkLater(later, value, sets, names.slice(k), all, tags, prefix);
     all &&= ok;
   }
   return all;
+}
+
+const K6_CHECK_ASYNC = "the built-in check() does not support async functions as arguments. Use the " +
+  "JavaScript utils library as a replacement. Refer to " +
+  "https://grafana.com/docs/k6/latest/javascript-api/jslib/utils/check/ for more info";
+
+function countCheck(path: string, name: string, ok: boolean, tags?: Record<string, string>): void {
+  const s = current()?.s;
+  if (s !== undefined) s.check(ok, path), addCheck(name, ok, tags);
+  else noteHookCheck(path, ok);
+  if (pointsOut && s !== undefined) point("checks", "rate", false, +ok, { ...jsonPointTags(), check: name });
+}
+
+/** The rest of a check() from a condition that is a promise: `rest[0]`'s, then the others' in order. */
+async function checkLater(
+  pending: Promise<unknown>,
+  value: unknown,
+  sets: Record<string, unknown>,
+  rest: string[],
+  all: boolean,
+  tags: Record<string, string> | undefined,
+  prefix: string,
+): Promise<boolean> {
+  let ok = false;
+  try {
+    ok = Boolean(await pending);
+  } finally {
+    countCheck(prefix + rest[0], rest[0], ok, tags);
+  }
+  const others = Object.fromEntries(rest.slice(1).map((name) => [name, sets[name]]));
+  return (await check(value, others, tags)) && all && ok;
 }
 
 /** What reading check()'s conditions threw, a bare value made a TypeError so its stack names the line. */

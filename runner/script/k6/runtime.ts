@@ -294,7 +294,8 @@ async function iterate(ctx: VuContext, main: (data: unknown) => unknown): Promis
     return await (sendsLater ? ctx.s.batch(whole, requestDefaults.batch) : whole());
   } finally {
     flushMetricsSoon();
-    if (counting) countUp(ENDED_SLOT);
+    // As k6's, an iteration the run's end or a ramp-down cuts is interrupted; one that threw completed.
+    if (counting) countUp(ctx.s.ended.aborted ? CUT_SLOT : ENDED_SLOT);
     if (arrivals) idleVus.push(ctx.vu);
     const ownMs = performance.now() - startMs;
     if (pointsOut) iterationPoints(ownMs, ctx);
@@ -355,6 +356,8 @@ let sendsLater = false;
 let counting = false;
 /** The slot pair of the run's iterations that ended (returned or threw, as k6's `iterationsCompleted`). */
 const ENDED_SLOT = 0;
+/** The slot pair of the run's iterations cut (k6's `iterationsInterrupted`), below points_out.ts's slots. */
+const CUT_SLOT = 250;
 /** The slot pair of the run's VUs made so far: each VU's id is the next. */
 const VUS_SLOT = 2;
 /** The slot pair of this isolate's scenario's iterations started: 4 + 2 x its index among the scenarios. */
@@ -388,6 +391,8 @@ const countOf = (slot: number) =>
 
 /** The run's iterations that ended so far (k6's `exec.instance.iterationsCompleted`). */
 export const iterationsEnded = (): number => countOf(ENDED_SLOT);
+/** The run's iterations cut so far (k6's `exec.instance.iterationsInterrupted`). */
+export const iterationsCut = (): number => countOf(CUT_SLOT);
 
 /**
  * The VUs k6 initializes before the test, summed over scenarios (null when they start apart); `made` adds

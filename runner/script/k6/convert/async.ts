@@ -72,7 +72,7 @@ function enclosing(path: Node[]): Node | null {
 const PROMISE = new Set(["then", "catch", "finally"]);
 const ASYNC_REQUEST = "k6/http.asyncRequest";
 /** k6 calls whose callbacks run on the VU's loop while they are awaited: they do not block it. */
-const LOOPING = new Set(["k6.group", "k6/ws.connect"]);
+const LOOPING = new Set(["k6.group", "k6.check", "k6/ws.connect"]);
 /** Calls whose callback k6's event loop runs later (`runsLater`). */
 const HAND_OFFS = new Set([...PROMISE, "setTimeout", "setInterval"]);
 /** What `placeProblem` says of a function handed to k6's event loop. */
@@ -106,6 +106,23 @@ export function planAsync(ast: Node, imported: Map<string, Binding>, given: Hand
   const handed: AsyncPlan["handed"] = [];
   const paramCall = (call: Node, path: Node[]) =>
     call.callee.type === "Identifier" && path.some((n) => params.get(n)?.has(call.callee.name));
+  // A handed callback the module keeps (pushed, assigned) is called later under another name: then each
+  // call of a variable or parameter of its own that names no function it declares is awaited too.
+  const upward = identifiers.map((path) => path.toReversed());
+  const variables = new Set(
+    upward.filter(([id, parent]) =>
+      (parent.type === "VariableDeclarator" && parent.id === id) ||
+      (isFunction(parent) && parent.params.includes(id))
+    ).map(([id]) => id.name),
+  );
+  const keeps = () =>
+    upward.some(([id, parent, ...above]) =>
+      [parent, ...above].some((n) => params.get(n)?.has(id.name)) && parent.callee !== id &&
+      !(isFunction(parent) && parent.params.includes(id))
+    );
+  const keptCall = (call: Node) =>
+    call.callee.type === "Identifier" && variables.has(call.callee.name) && !byName.has(call.callee.name) &&
+    !bindings.has(call.callee.name) && keeps();
   for (let changed = true; changed;) {
     changed = false;
     for (const path of calls) {
@@ -129,10 +146,13 @@ export function planAsync(ast: Node, imported: Map<string, Binding>, given: Hand
           changed = true;
         }
       }
-      const api = apiOf(call.callee, bindings);
+      const checking = isCheck(call, bindings) &&
+        call.arguments[1]?.properties?.some((p: Node) => p.type === "Property" && asyncCallback(p.value));
+      const api = checking ? "k6.check" : apiOf(call.callee, bindings);
       // k6's asyncRequest is a promise the script settles itself: sent at once, held as a chained one.
       if (api === ASYNC_REQUEST && chained.add(call)) continue;
-      if (!(array || method || api !== null || isNamedCall(call, asyncNames) || paramCall(call, path))) {
+      const called = paramCall(call, path) || keptCall(call);
+      if (!(array || method || api !== null || isNamedCall(call, asyncNames) || called)) {
         continue;
       }
       if (api !== null && !LOOPING.has(api)) blocking.add(call);
@@ -267,6 +287,12 @@ export function apiOf(callee: Node, bindings: Map<string, Binding>): string | nu
   return null;
 }
 
+/** Whether `call` is k6's check(). */
+function isCheck(call: Node, bindings: Map<string, Binding>): boolean {
+  const b = call.callee.type === "Identifier" ? bindings.get(call.callee.name) : undefined;
+  return b?.module === "k6" && b.name === "check";
+}
+
 /** The local module's export `callee` calls (`retry(...)`, `lib.retry(...)`), else null. */
 function localCallee(callee: Node, bindings: Map<string, Binding>): { module: string; name: string } | null {
   const id = callee.type === "MemberExpression" && !callee.computed ? callee.object : callee;
@@ -312,9 +338,8 @@ function placeProblem(
   const parent = above[0];
   if (parent === undefined || fn.type === "FunctionDeclaration") return null;
   const call = above[2];
-  if (parent.type === "Property" && call?.type === "CallExpression" && calleeName(call) === "check") {
-    return "a check function that sends requests (checks are judged synchronously)";
-  }
+  // A check's condition that sends requests: the check is awaited, its condition judged when it settles.
+  if (parent.type === "Property" && call?.type === "CallExpression" && isCheck(call, bindings)) return null;
   if (parent.type === "VariableDeclarator" || parent.type === "ExportDefaultDeclaration") return null;
   if (runsLater(fn, parent, above, bindings)) return HANDED;
   if (parent.type === "CallExpression") {

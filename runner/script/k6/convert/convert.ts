@@ -216,6 +216,15 @@ export function convertK6(
       edits.push(...around(body, "__k6.writtenAsync(", ")"));
     }
   }
+  // k6's check() throws on a condition written async (the conversion makes some async: the runtime is told).
+  everyNode(ast, (n) => {
+    if (n.type !== "CallExpression" || apiOf(n.callee, bindings) !== null) return;
+    const b = n.callee.type === "Identifier" ? bindings.get(n.callee.name) : undefined;
+    if (b?.module !== "k6" || b.name !== "check") return;
+    for (const p of n.arguments[1]?.properties ?? []) {
+      if (isFunction(p.value) && p.value.async) edits.push(...around(p.value, "__k6.writtenAsync(", ")"));
+    }
+  });
   if (resumes) edits.push(...contextEdits(ast, plan.asyncFunctions));
   for (const call of held ? plan.chained : []) {
     edits.push(...around(call, "__k6.chained(", ")"));

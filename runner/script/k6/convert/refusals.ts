@@ -33,10 +33,6 @@ function nodeProblem(
     return `a dynamic import() is not converted: use a static import at the top of the script ` +
       `(import http from "${example}")`;
   }
-  if (node.type === "MemberExpression") {
-    const why = UNKNOWN_EXEC_FIELDS[execPath(node, bindings)];
-    if (why !== undefined) return why;
-  }
   if (node.type !== "CallExpression" && node.type !== "NewExpression") return null;
   const callee = node.callee;
   const name = callee.type === "Identifier" && !declared.has(callee.name) ? callee.name : null;
@@ -192,22 +188,6 @@ export function importsK6ByTokens(source: string): boolean {
     // the parse already found the error: what came before it was read
   }
   return false;
-}
-
-/** k6/execution's fields loadlab does not know, each refused where it is read, and why. */
-const UNKNOWN_EXEC_FIELDS: Record<string, string> = {
-  "instance.iterationsInterrupted": "exec.instance.iterationsInterrupted: loadlab does not count cut " +
-    "iterations as they happen; read exec.instance.iterationsCompleted",
-};
-
-/** The k6/execution path member `node` reads (`instance.iterationsInterrupted`), else "" (no such read). */
-function execPath(node: Node, bindings: Map<string, Binding>): string {
-  const keys: string[] = [];
-  let n = node;
-  for (; n.type === "MemberExpression" && !n.computed; n = n.object) keys.unshift(n.property.name);
-  const b = n.type === "Identifier" ? bindings.get(n.name) : undefined;
-  if (b?.module !== "k6/execution") return "";
-  return (b.name === "default" || b.name === "*" ? keys : [b.name, ...keys]).join(".");
 }
 
 /** Each `__VU` the init code reads (not a name the script declares): k6 runs init code once per VU. */
