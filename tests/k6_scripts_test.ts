@@ -82,8 +82,8 @@ Deno.test("loadlab run refuses a k6 script it cannot convert, naming file:line a
   const out = await loadlab("run", fixture("refused.js"));
   const text = new TextDecoder().decode(out.stderr);
   assertEquals(out.code, 107, text);
-  ok(text.includes("refused.js:6: a callback that sends requests is handed to sort()"), text);
-  ok(text.includes("refused.js:7: a check function that sends requests"), text);
+  ok(text.includes("refused.js:5: a callback that sends requests is handed to sort()"), text);
+  ok(text.includes("refused.js:6: a callback that sends requests is handed to reduceRight()"), text);
   // No default function: named by the file alone (it named line 6 of a 3-line file, the conversion's own).
   const dir = Deno.makeTempDirSync({ prefix: "loadlab-k6-nodefault-" });
   Deno.writeTextFileSync(
