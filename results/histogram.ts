@@ -10,7 +10,7 @@ import { constructorFromBucketSize } from "hdr-histogram-js/dist/JsHistogramFact
 import { decompress, doDecode } from "hdr-histogram-js/dist/JsHistogram.encoding.js";
 import type { HistogramBucket, LatencySummaryMs, PercentilePoint } from "./mod.ts";
 import { readV2Counts, type V2Counts } from "./histogram_v2.ts";
-import { PERCENTILE_FIELDS } from "./schema/values.ts";
+import { PERCENTILE_FIELDS } from "./schema/keys.ts";
 
 /** The histogram type used everywhere in loadlab (values are integer microseconds). */
 export type Histogram = JsHistogram;

@@ -13,7 +13,7 @@ import {
   percentileCurve,
   summarizeMs,
 } from "./histogram.ts";
-import { PERCENTILE_FIELDS } from "./schema/values.ts";
+import { PERCENTILE_FIELDS } from "./schema/keys.ts";
 
 /** Deterministic pseudo-random latencies (us) with a long tail, so tests do not depend on Math.random. */
 function latencies(count: number, seed: number): number[] {

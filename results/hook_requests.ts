@@ -4,7 +4,7 @@
  * counts them: in `http_reqs`, by endpoint (name and tags), status or error kind, and latency. Pure.
  */
 import type { ErrorKind, FlowResult, RunResult } from "./mod.ts";
-import type { ExpectedStatuses } from "./schema/values.ts";
+import type { ExpectedStatuses } from "./schema/keys.ts";
 import {
   emptyEndpointTotals,
   endpointResult,

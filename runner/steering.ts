@@ -17,7 +17,7 @@ import { steeredDurationMs, steeredPhases } from "./load/steer_schedule.ts";
 import { phasesSchedule } from "./load/schedule.ts";
 import { firstDueFrom } from "./load/pacer.ts";
 import { LOAD_MODEL_FACTS } from "../results/load_models.ts";
-import { LOAD_MODELS } from "../results/schema/values.ts";
+import { LOAD_MODELS } from "../results/schema/keys.ts";
 
 /** How far ahead of the request a change takes effect: time for the message to reach every worker. */
 const STEER_LEAD_MS = 100;

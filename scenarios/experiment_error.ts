@@ -2,7 +2,8 @@
  * @module
  * The one error of experiment files: every problem as `{path, message}`, one line each.
  */
-import { formatIssues, type Issue } from "../validation/mod.ts";
+import type { Issue } from "../validation/mod.ts";
+import { formatIssues } from "../validation/config_error.ts";
 
 /** Every problem of an experiment file; the message has one line per issue. Exit code 2 (or `exitCode`). */
 export class ExperimentError extends Error {

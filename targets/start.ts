@@ -13,7 +13,8 @@ import { connectRedis, type RedisHandle, resolveRedis, seedRedis } from "./redis
 import { makeRuntimeDir, type RuntimeDir, withPreload } from "./runtime_preload.ts";
 import { RUNTIME_DIR_ENV } from "./runtime_sampler.ts";
 import { type ServeTlsFiles, serveTlsFiles } from "./tls_cert.ts";
-import { formatIssues, validate } from "../validation/mod.ts";
+import { validate } from "../validation/mod.ts";
+import { formatIssues } from "../validation/config_error.ts";
 import { freePort, waitForPort } from "../system/ports.ts";
 import { statOrNull } from "../system/path_lookup.ts";
 import {

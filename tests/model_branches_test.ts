@@ -8,7 +8,7 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { codeText, lineAt } from "./code_text.ts";
 import { productFiles } from "./import_graph.ts";
-import { LOAD_MODELS } from "../results/schema/values.ts";
+import { LOAD_MODELS } from "../results/schema/keys.ts";
 
 const ROOT = new URL("../", import.meta.url);
 const NAME = `"(?:${LOAD_MODELS.join("|")})"`;

@@ -1,8 +1,14 @@
 /**
  * @module
- * `ConfigError`: bad configuration of any kind; commands exit 2 on it before any load is sent.
+ * `ConfigError`: bad configuration of any kind; commands exit 2 on it before any load is sent. No schema
+ * library: the load and script isolates throw it.
  */
-import { formatIssues, type Issue } from "./mod.ts";
+import type { Issue } from "./mod.ts";
+
+/** Each issue as one `path: message` line. */
+export function formatIssues(issues: readonly Issue[]): string[] {
+  return issues.map((i) => `${i.path}: ${i.message}`);
+}
 
 /** `issues` stay `{path, message}` data for the caller to map to flags or keys; the message is one line. */
 export class ConfigError extends Error {

@@ -64,10 +64,6 @@ export function customIssue(ctx: z.RefinementCtx, path: PropertyKey[], message: 
   ctx.addIssue({ code: "custom", path, message });
 }
 
-export function formatIssues(issues: readonly Issue[]): string[] {
-  return issues.map((i) => `${i.path}: ${i.message}`);
-}
-
 /** `["loads", "burst", "phases", 1, "rampTo"]` -> `loads.burst.phases[1].rampTo`; odd keys quoted. */
 export function formatPath(path: readonly Key[]): string {
   let out = "";

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { formatIssues, formatPath, issuesOf, validate } from "./mod.ts";
+import { formatPath, issuesOf, validate } from "./mod.ts";
+import { formatIssues } from "./config_error.ts";
 import { editDistance, nearest } from "./suggest.ts";
 
 const phase = z.strictObject({

@@ -12,7 +12,7 @@ import {
 } from "../../runner/load/models/fields.ts";
 import { LOAD_MODEL_DEFS, modelsWithField } from "../../runner/load/models/mod.ts";
 import type { LoadModel } from "../../results/mod.ts";
-import { LOAD_MODELS } from "../../results/schema/values.ts";
+import { LOAD_MODELS } from "../../results/schema/keys.ts";
 import type { FlagValues } from "../flag_values.ts";
 import { parsePhases, parseStages, rampUpStages } from "./schedules.ts";
 import type { Stage } from "../../runner/load/models/ramping_connections.ts";

@@ -16,7 +16,7 @@ import {
 } from "../../scenarios/k6/options.ts";
 import type { K6Paths } from "../../scenarios/k6/paths.ts";
 import { K6_OPTIONS } from "../../scenarios/k6/options_shape.ts";
-import { formatIssues } from "../../validation/mod.ts";
+import { formatIssues } from "../../validation/config_error.ts";
 import { checkScript, scriptExperimentName } from "../run/script_check.ts";
 import { memoryLimitMbBesideRuns } from "../../runner/worker/memory_limit.ts";
 import { UsageError } from "../usage_error.ts";

@@ -6,7 +6,7 @@
 
 import { visibleLine } from "../../validation/terminal_text.ts";
 import type { RunResult } from "../../results/mod.ts";
-import { PERCENTILE_FIELDS } from "../../results/schema/values.ts";
+import { PERCENTILE_FIELDS } from "../../results/schema/keys.ts";
 import {
   formatBytes,
   formatCount,

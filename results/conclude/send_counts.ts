@@ -4,7 +4,7 @@
  * read here by the verdict and the reports. Pure.
  */
 import type { RunResult } from "../schema/results.ts";
-import { ERROR_KINDS } from "../schema/values.ts";
+import { ERROR_KINDS } from "../schema/keys.ts";
 import { sendsOf } from "./responses.ts";
 import { sumValues } from "../interval_counts.ts";
 import { formatCount } from "../text_format.ts";

@@ -4,7 +4,7 @@
  * totals and one cumulative histogram and takes an `ExportPoint` after each interval.
  */
 import { addCounters, addCounts, emptyCounters, emptyIntervalCounts } from "../interval_counts.ts";
-import { ERROR_KINDS } from "../schema/values.ts";
+import { ERROR_KINDS } from "../schema/keys.ts";
 import { addEncoded, createHistogram, type Histogram } from "../histogram.ts";
 import { nativeHistogram } from "./native_histogram.ts";
 import type { IntervalDelta } from "./interval_delta.ts";

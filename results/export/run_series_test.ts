@@ -1,7 +1,7 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { createHistogram, encodeHistogram } from "../histogram.ts";
 import { emptyIntervalCounts } from "../interval_counts.ts";
-import { ERROR_KINDS } from "../schema/values.ts";
+import { ERROR_KINDS } from "../schema/keys.ts";
 import type { IntervalDelta } from "./interval_delta.ts";
 import { exportFamilies, labelName, runLabels } from "./export_point.ts";
 import { RunSeries } from "./run_series.ts";

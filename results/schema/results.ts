@@ -5,14 +5,13 @@
  */
 import { z } from "zod";
 import {
-  type ERROR_KINDS,
   type histogramBucketSchema,
   type latencySummarySchema,
-  type LOAD_MODELS,
   num,
   type percentilePointSchema,
   sweepPointSchema,
 } from "./values.ts";
+import type { ERROR_KINDS, LOAD_MODELS } from "./keys.ts";
 import type { flowResultSchema, intervalSchema, phaseResultSchema, telemetrySchema } from "./series.ts";
 import { type endpointResultSchema, runResultSchema, type targetInfoSchema } from "./run.ts";
 import { expectationSchema } from "../conclude/expectation.ts";

@@ -10,11 +10,11 @@ import {
   histogramBucketSchema,
   histogramEncoding,
   latencySummarySchema,
-  LOAD_MODELS,
   num,
   percentilePointSchema,
   sweepPointSchema,
 } from "./values.ts";
+import { LOAD_MODELS } from "./keys.ts";
 import { flowResultSchema, intervalSchema, phaseResultSchema, telemetrySchema } from "./series.ts";
 import { runProfileSchema } from "./profile.ts";
 import { steeringSchema } from "./steering.ts";

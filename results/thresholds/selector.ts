@@ -9,7 +9,7 @@ import { decodeHistogram, mergeEncoded, summarizeMs } from "../histogram.ts";
 import { unansweredRequests, unmeasuredMs } from "../conclude/responses.ts";
 import { addCounts, successRateOf, sumValues } from "../interval_counts.ts";
 import { ConfigError } from "../../validation/config_error.ts";
-import { type ExpectedStatuses, isExpectedStatus } from "../schema/values.ts";
+import { type ExpectedStatuses, isExpectedStatus } from "../schema/keys.ts";
 
 /** `key:value` pairs an endpoint must all match: `name`, `method`, or a user tag. */
 export type Selector = Record<string, string>;

@@ -5,7 +5,8 @@
  */
 import { defined } from "../../validation/defined.ts";
 import type { IntervalResult, RunResult, ThresholdResult } from "../mod.ts";
-import { ERROR_KINDS, type LatencyKey, PERCENTILE_FIELDS } from "../schema/values.ts";
+import { ERROR_KINDS, PERCENTILE_FIELDS } from "../schema/keys.ts";
+import type { LatencyKey } from "../schema/values.ts";
 import { ConfigError } from "../../validation/config_error.ts";
 import { nearest } from "../../validation/suggest.ts";
 import { latencySampled, sampledLatency, unansweredRequests } from "../conclude/responses.ts";

@@ -3,7 +3,7 @@
  * The per-endpoint part of a worker's recorder (runs of several endpoints). HOT PATH: typed arrays by index;
  * the run's histogram is the endpoints' sum. A script's endpoints are added as sent, up to `MAX_ENDPOINTS`.
  */
-import { failedSlotsOf, STATUS_SLOTS, statusSlotOf } from "../../results/schema/values.ts";
+import { failedSlotsOf, STATUS_SLOTS, statusSlotOf } from "../../results/schema/keys.ts";
 import type { ErrorKind } from "../../results/mod.ts";
 import { createHistogram, encodeHistogram, type Histogram } from "../../results/histogram.ts";
 import { type EndpointSample, ERROR_KINDS } from "./sample.ts";

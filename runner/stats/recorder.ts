@@ -14,7 +14,7 @@ import {
   failedSlotsOf,
   STATUS_SLOTS,
   statusSlotOf,
-} from "../../results/schema/values.ts";
+} from "../../results/schema/keys.ts";
 import { EndpointRecorder } from "./endpoint_recorder.ts";
 import { ErrorTally, takeStatusCodes, WsSampler } from "./tallies.ts";
 

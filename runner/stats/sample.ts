@@ -4,7 +4,7 @@
  * fixed tables: error kinds' order, overflow message key, empty histogram encoding; `EndpointSample`.
  */
 import type { ErrorKind } from "../../results/mod.ts";
-import { ERROR_KINDS as RESULT_ERROR_KINDS, type ExpectedStatuses } from "../../results/schema/values.ts";
+import { ERROR_KINDS as RESULT_ERROR_KINDS, type ExpectedStatuses } from "../../results/schema/keys.ts";
 import { createHistogram, encodeHistogram } from "../../results/histogram.ts";
 import { type Counters, emptyCounters } from "../../results/interval_counts.ts";
 import type { WsIntervalCounts } from "../../results/ws_totals.ts";

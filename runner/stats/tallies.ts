@@ -9,7 +9,7 @@ import {
   type WsIntervalCounts,
 } from "../../results/ws_totals.ts";
 import { ERROR_KINDS, type IntervalSample, OTHER_MESSAGES } from "./sample.ts";
-import { statusKey } from "../../results/schema/values.ts";
+import { statusKey } from "../../results/schema/keys.ts";
 
 /** The nonzero counts of `counts` (index = status slot) by status key, and the counts zeroed for reuse. */
 export function takeStatusCodes(counts: Uint32Array): Record<string, number> {

@@ -4,7 +4,7 @@
  * request log (loadlab keeps no list of calls). Pure.
  */
 import type { RunResult } from "../../mod.ts";
-import { statusKey, statusSlotOf } from "../../schema/values.ts";
+import { statusKey, statusSlotOf } from "../../schema/keys.ts";
 import { visibleLine } from "../../../validation/terminal_text.ts";
 import { modelFactsOf } from "../../load_models.ts";
 import { nearestRank } from "../../stats.ts";

@@ -6,7 +6,7 @@
 import { latencySampled, unansweredRequests } from "../../conclude/responses.ts";
 import { decodeHistogram, type Histogram, summarizeMs } from "../../histogram.ts";
 import type { LatencySummaryMs, ResultsFile, RunResult } from "../../schema/results.ts";
-import { PERCENTILE_FIELDS } from "../../schema/values.ts";
+import { PERCENTILE_FIELDS } from "../../schema/keys.ts";
 import {
   allChecks,
   counterMetric,

@@ -4,7 +4,7 @@
  * receive cap and its `grpc-status`. HOT PATH: one per slot, reset per call; messages are never copied.
  */
 import type { ErrorKind } from "../../../results/mod.ts";
-import { GRPC_ERROR_KINDS, GRPC_STATUS_SLOTS_FROM } from "../../../results/schema/values.ts";
+import { GRPC_ERROR_KINDS, GRPC_STATUS_SLOTS_FROM } from "../../../results/schema/keys.ts";
 import {
   DEFAULT_MAX_MESSAGE_BYTES,
   MessageReader,

@@ -3,7 +3,7 @@
  * The main side of a session script's own isolate (hooks_worker.ts). Every step ends in one outcome, and on
  * any but a value or a throw the isolate is terminated, so nothing a script does there keeps loadlab waiting.
  */
-import type { ExpectedStatuses } from "../../../results/schema/values.ts";
+import type { ExpectedStatuses } from "../../../results/schema/keys.ts";
 import type { HookRecord } from "../../../results/hook_requests.ts";
 import { Worker as NodeWorker } from "node:worker_threads";
 import {

@@ -23,7 +23,7 @@ import { durationMsOf } from "../../../validation/duration.ts";
 import { expectStatuses } from "../../stats/recorder.ts";
 import type { ErrorKind } from "../../../results/mod.ts";
 import type { HookRecord } from "../../../results/hook_requests.ts";
-import type { ExpectedStatuses } from "../../../results/schema/values.ts";
+import type { ExpectedStatuses } from "../../../results/schema/keys.ts";
 
 /** k6's request params (those loadlab honours; another key is refused when the request is sent). */
 export interface Params {

@@ -5,7 +5,7 @@
  */
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
-import { type ExpectedStatuses, isExpectedStatus } from "../../../results/schema/values.ts";
+import { type ExpectedStatuses, isExpectedStatus } from "../../../results/schema/keys.ts";
 import { tagPairs } from "../../../results/thresholds/selector.ts";
 import { csvRow, influxLine, linesBytes, type Sample } from "../../../results/export/k6/sample_lines.ts";
 import { expectedStatuses, ioBytes } from "../../stats/recorder.ts";
