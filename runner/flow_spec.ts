@@ -28,6 +28,11 @@ export function flowStepIssues(steps: ReadonlyArray<object>, ctx: z.RefinementCt
       "again until its load ends), or split it into flows";
     return void customIssue(ctx, [], message);
   }
+  steps.forEach((s, k) => {
+    if ("ws" in s && "ifTrue" in s) {
+      customIssue(ctx, [k, "ifTrue"], "ifTrue goes with a request step, not ws");
+    }
+  });
   for (const issue of wsStepIssues(steps)) ctx.addIssue({ code: "custom", ...issue });
 }
 

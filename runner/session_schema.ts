@@ -6,6 +6,7 @@ import { z } from "zod";
 import { isPackedRows, type PackedRows, packRows } from "./data_rows.ts";
 import { readJsonPath } from "./json_path.ts";
 import { customIssue } from "../validation/mod.ts";
+import { compileCondition } from "./step_condition.ts";
 
 /** A value name: a data column or a capture (`{{ name }}` in a request). */
 export const VALUE_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
@@ -145,6 +146,11 @@ export const requestStepFields = {
   expect: z.array(checkSpecSchema).optional(),
   /** The most bytes of the response kept for captures and checks (1 MiB); past it the step fails. */
   maxKeptBytes: maxKeptBytesSchema.optional(),
+  /** Whether a session sends the request, over its values (`itemId > 3`); false skips it for that session. */
+  ifTrue: z.string().refine(
+    (text) => compileCondition(text, () => () => 0) !== null,
+    'ifTrue reads or, and, not, == != < <= > >=, + - * / % ^, numbers, "strings" and names, e.g. "id > 3"',
+  ).optional(),
 };
 
 /** How a data source's rows are picked, and what a worker does when its rows run out. */

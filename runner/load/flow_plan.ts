@@ -15,6 +15,7 @@ import { wsStepLabel } from "../ws_step_spec.ts";
 import type { GrpcStep } from "../grpc_step_spec.ts";
 import type { RequestSpec } from "../request_spec.ts";
 import type { StepResponse } from "../http/kept_response.ts";
+import { compileCondition, sessionValue } from "../step_condition.ts";
 
 /** A step's request path with the session's `values` filled in. */
 export function stepPath(
@@ -57,6 +58,8 @@ export type EncodedStep =
     authorityParts: Array<string | number> | null;
     /** A gRPC step: how its replies are read (grpc_steps.ts), else null. */
     grpc: GrpcStepReply | null;
+    /** Its `ifTrue` over the session's values (false: the session skips it), else null. */
+    condition: ((values: ReadonlyArray<Uint8Array>) => boolean) | null;
   }
   | { kind: "think"; thinkMs: number }
   | EncodedWsStep;
@@ -182,5 +185,9 @@ function encodeRequestStep(
     pathParts: hasPlaceholder(request.path) ? textParts(request.path, indexOf) : null,
     authority,
     authorityParts: hasPlaceholder(authority) ? textParts(authority, indexOf) : null,
+    condition: step.ifTrue === undefined ? null : compileCondition(step.ifTrue, (name) => {
+      const k = indexOf(name);
+      return (values: ReadonlyArray<Uint8Array>) => sessionValue(values[k]);
+    }),
   };
 }

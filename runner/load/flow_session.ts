@@ -139,6 +139,7 @@ export class FlowSessions {
         if (started) await sleepUnlessAborted(step.thinkMs, run.ended);
         continue;
       }
+      if (step.kind === "request" && step.condition !== null && !step.condition(session.values)) continue;
       let sendMs: number;
       if (!started) {
         started = true;

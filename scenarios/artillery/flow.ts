@@ -53,7 +53,11 @@ function convertStep(step: unknown, path: string, ctx: FlowContext, out: Collect
   const converted = convertRequest(step[action], join(path, action), ctx, out);
   if (converted === undefined) return [undefined];
   const { request, capture, expect } = converted;
-  const extras = { ...capture?.length ? { capture } : {}, ...expect?.length ? { expect } : {} };
+  const extras = {
+    ...capture?.length ? { capture } : {},
+    ...expect?.length ? { expect } : {},
+    ...typeof holds === "string" ? { ifTrue: holds } : {},
+  };
   // A step's `capture` and `expect` are the request's in the script (`get.capture`), beside it here.
   const keys = { capture: join(join(path, action), "capture"), expect: join(join(path, action), "expect") };
   return [tagOrigin(out.origins, { [action]: request, ...extras }, { at: path, keys })];

@@ -137,3 +137,45 @@ Deno.test("cross-check: Artillery 2 and loadlab send the same requests per endpo
     await app.close();
   }
 });
+
+const conditions = (url: string) => `
+config:
+  target: ${url}
+  phases: [{ duration: 1, arrivalCount: 4 }]
+  variables: { least: 2 }
+  payload: { path: users.csv, fields: [user, password], order: sequence, skipHeader: true }
+scenarios:
+  - flow:
+      - post: { url: /login, json: { user: "{{ user }}", password: "{{ password }}" }, capture: { json: $.token, as: token } }
+      - get:
+          url: /me
+          headers: { authorization: "Bearer {{ token }}" }
+          capture: { regexp: '"user":"([a-z]+)"', as: who, group: 1 }
+      - get: { url: /json, ifTrue: 'who == "ada" or who == "carol"' }
+      - get: { url: /, ifTrue: 'not (user == "ada") and least + 1 > 2 and nothing != 1' }
+`;
+
+Deno.test("ifTrue on a capture and a payload field is decided per session, as Artillery 2 does", async (t) => {
+  const app = countingApp();
+  const expected: Record<string, number> = { "POST /login": 4, "GET /me": 4, "GET /json": 2, "GET /": 3 };
+  try {
+    const file = join(dir, "conditions.yml");
+    Deno.writeTextFileSync(file, conditions(app.url));
+    const plan = await loadPlan(conditions(app.url), { file, preflight: false });
+    const r = await runAttack(parseAttackConfig({ ...plan.runs[0].attack, url: app.url }));
+    assertEquals([r.flows![0].sessions, r.flows![0].completed], [4, 4]);
+    assertEquals(app.counts, expected);
+    const artillery = await artilleryCommand();
+    if (artillery === null) return console.log("skipped the Artillery 2 run: Artillery is not installed");
+    for (const k of Object.keys(app.counts)) delete app.counts[k];
+    await t.step("Artillery 2", async () => {
+      const args = [...artillery.slice(1), "run", "--quiet", file];
+      const out = await new Deno.Command(artillery[0], { args, cwd: dir, stdout: "null", stderr: "piped" })
+        .output();
+      ok(out.success, new TextDecoder().decode(out.stderr));
+      assertEquals(app.counts, expected);
+    });
+  } finally {
+    await app.close();
+  }
+});

@@ -200,8 +200,11 @@ const flowStepSchema = stepObjectSchema.transform((step, ctx): FileFlowStep => {
   const given = [...FLOW_METHODS, "think" as const, "ws" as const, "grpc" as const].filter((k) =>
     step[k] !== undefined
   );
-  if (step.think !== undefined && (step.capture || step.expect || step.maxKeptBytes !== undefined)) {
-    customIssue(ctx, [], "capture, expect and maxKeptBytes go with a request step, not think");
+  if (
+    step.think !== undefined &&
+    (step.capture || step.expect || (step.maxKeptBytes ?? step.ifTrue) !== undefined)
+  ) {
+    customIssue(ctx, [], "capture, expect, maxKeptBytes and ifTrue go with a request step, not think");
     return z.NEVER;
   }
   if (given.length !== 1) {
@@ -215,8 +218,8 @@ const flowStepSchema = stepObjectSchema.transform((step, ctx): FileFlowStep => {
     return z.NEVER;
   }
   if (step.think !== undefined) return { thinkMs: step.think };
-  const { label, capture, expect, maxKeptBytes } = step;
-  const extras = defined({ label, capture, expect, maxKeptBytes });
+  const { label, capture, expect, maxKeptBytes, ifTrue } = step;
+  const extras = defined({ label, capture, expect, maxKeptBytes, ifTrue });
   if (step.ws !== undefined) return { ws: step.ws, ...extras };
   if (step.grpc !== undefined) return { grpc: step.grpc, ...extras };
   const method = given[0];
