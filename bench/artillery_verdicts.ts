@@ -36,7 +36,10 @@ export interface ToolRun {
   note: string;
 }
 
-/** The app: JSON for every path, `/items` creates, `/status/N` answers N, `/slow?ms=N` waits. */
+/**
+ * The app: JSON for every path, `/items` creates (ids from 1 again for each tool's run, so both capture the
+ * same ids), `/status/N` answers N, `/slow?ms=N` waits.
+ */
 function startApp() {
   let answered = 0;
   let nextId = 1;
@@ -53,7 +56,7 @@ function startApp() {
     if (url.pathname === "/slow") await new Promise((r) => setTimeout(r, +(url.searchParams.get("ms") ?? 0)));
     return Response.json({ id: 7, path: url.pathname, token: "abc123" });
   });
-  return { server, answered: () => answered };
+  return { server, answered: () => answered, restartIds: () => void (nextId = 1) };
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -79,7 +82,9 @@ export async function main(argv: string[]): Promise<number> {
   try {
     for (const name of cases) {
       const args = argsOf(join(CORPUS, name));
+      app.restartIds();
       const a = await runTool(artillery, name, args, work, app.answered);
+      app.restartIds();
       const l = await runTool(Deno.execPath(), name, args, work, app.answered);
       const row = compareRuns(name, a, l);
       console.error(`${name}: ${row.at(-1)}`);
