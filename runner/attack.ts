@@ -5,7 +5,7 @@
  * Loads run together (`together:`, k6's scenarios) are one run: a script's `setup()` and `teardown()` once,
  * each load on its own workers `startAfterMs` after all are prepared; the first abort or failure stops all.
  */
-import { type AttackConfig, measuredDurationMs } from "./config.ts";
+import type { AttackConfig } from "./config.ts";
 import type { AttackProgress, RunResult } from "../results/mod.ts";
 import { RunAggregator } from "./stats/aggregate.ts";
 import type { AggregatorOptions } from "./stats/aggregate_types.ts";
@@ -14,7 +14,7 @@ import { runWorkers, START_LEAD_MS, type WorkersSummary, workersSummary } from "
 import { DoneTotals } from "./worker/collect.ts";
 import { runResultOf } from "./run_result.ts";
 import { createLogFile } from "./load/request_log.ts";
-import { keepsUncorrected, modelDef } from "./load/models/mod.ts";
+import { keepsUncorrected, measuredDurationMs, modelDef } from "./load/models/mod.ts";
 import { hostCpuDelta, hostTcpDelta, readHostCpu } from "./stats/host.ts";
 import { readHostTcp } from "../system/proc_stat.ts";
 import { type AbortedBy, type AbortRule, AbortWatch } from "../results/thresholds/abort.ts";
