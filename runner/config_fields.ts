@@ -29,8 +29,7 @@ import { formatCount } from "../results/text_format.ts";
 import type { LoadModel } from "../results/mod.ts";
 
 /** A duration in ms, capped at `MAX_DURATION_MS` (7 days). */
-export const cappedMs = (what: string) =>
-  z.number().max(MAX_DURATION_MS, `${what} must be ${MAX_DURATION_WORDS}`);
+const cappedMs = (what: string) => z.number().max(MAX_DURATION_MS, `${what} must be ${MAX_DURATION_WORDS}`);
 
 /** One arrival-rate phase (Artillery's arrivalRate / rampTo); rate 0 is a pause. */
 export const phaseSchema = z.object({

@@ -75,7 +75,7 @@ export function endpointTable(config: Pick<CommonFields, "url" | "requestMix" | 
 }
 
 /** A gRPC step as its endpoint sees it: named by `label`, else its method. */
-export function grpcEndpointSpec(step: GrpcStep, label?: string): RequestSpec {
+function grpcEndpointSpec(step: GrpcStep, label?: string): RequestSpec {
   return {
     method: "POST",
     path: `/${step.call}`,
