@@ -86,6 +86,11 @@ Deno.test("main.ts loads no npm package before the early start (zod waits for th
   assertEquals(loaded.filter((s) => s.startsWith("npm:")), []);
 });
 
+Deno.test("a load worker isolate loads no zod: the models and the specs it reads are plain", async () => {
+  const loaded = await staticImports(new URL("../", import.meta.url), "runner/worker/worker.ts");
+  assertEquals(loaded.filter((s) => s.startsWith("npm:zod")), []);
+});
+
 Deno.test("attack loads protobuf.js and fflate only for a gRPC run or a zipped baseline", async () => {
   const loaded = await staticImports(new URL("../", import.meta.url), "cli/attack/command.ts");
   assertEquals(loaded.filter((s) => /^npm:.*(protobufjs|fflate)/.test(s)), []);

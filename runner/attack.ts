@@ -5,16 +5,16 @@
  * Loads run together (`together:`, k6's scenarios) are one run: a script's `setup()` and `teardown()` once,
  * each load on its own workers `startAfterMs` after all are prepared; the first abort or failure stops all.
  */
-import { type AttackConfig, measuredDurationMs } from "./config.ts";
+import type { AttackConfig } from "./config.ts";
 import type { AttackProgress, RunResult } from "../results/mod.ts";
 import { RunAggregator } from "./stats/aggregate.ts";
 import type { AggregatorOptions } from "./stats/aggregate_types.ts";
-import { endpointTable } from "./endpoint_table.ts";
+import { endpointTable, wsStepWaits } from "./endpoint_table.ts";
 import { runWorkers, START_LEAD_MS, type WorkersSummary, workersSummary } from "./worker/pool.ts";
 import { DoneTotals } from "./worker/collect.ts";
 import { runResultOf } from "./run_result.ts";
 import { createLogFile } from "./load/request_log.ts";
-import { keepsUncorrected, modelDef } from "./load/models/mod.ts";
+import { keepsUncorrected, measuredDurationMs, modelDef } from "./load/models/mod.ts";
 import { hostCpuDelta, hostTcpDelta, readHostCpu } from "./stats/host.ts";
 import { readHostTcp } from "../system/proc_stat.ts";
 import { type AbortedBy, type AbortRule, AbortWatch } from "../results/thresholds/abort.ts";
@@ -22,7 +22,6 @@ import type { IntervalDelta } from "../results/export/interval_delta.ts";
 import { flowResults, type FlowSample } from "./stats/flow_counters.ts";
 import { withScriptSetup } from "./script/host/hooks.ts";
 import { type RunSteering, steeredArrivalsPerSec } from "./steering.ts";
-import { wsStepWaits } from "./ws_step_spec.ts";
 import { onTestAbort } from "./script/k6/test_abort.ts";
 import type { SteerChange } from "../results/schema/steering.ts";
 import { mergeParts } from "../results/merge/shard_runs.ts";

@@ -7,24 +7,23 @@ import { z } from "zod";
 import type { LoadModel } from "../results/mod.ts";
 import { validate } from "../validation/mod.ts";
 import { ConfigError } from "../validation/config_error.ts";
-import { LOAD_MODEL_DEFS, modelDef } from "./load/models/mod.ts";
+import { modelDef } from "./load/models/mod.ts";
 import { MAX_RATE_PER_SEC } from "./load/models/fields.ts";
-import type { LoadModelDef } from "./load/models/model.ts";
 import type { CommonConfig } from "./load/executor.ts";
-import { commonFields } from "./config_fields.ts";
+import { commonFields, MODEL_FIELDS } from "./config_fields.ts";
 import { commonFieldIssues } from "./config_checks.ts";
 
-/** One model's member of the union: the common fields and what its record adds (runner/load/models/). */
-function member<M extends LoadModel, F extends z.ZodRawShape>(def: LoadModelDef<M, F>) {
-  return z.strictObject({ model: z.literal(def.model), ...commonFields, ...def.fields });
+/** One model's member of the union: the common fields and its own (`MODEL_FIELDS`). */
+function member<M extends LoadModel>(model: M) {
+  return z.strictObject({ model: z.literal(model), ...commonFields, ...MODEL_FIELDS[model] });
 }
 
 export const attackConfigSchema = z.discriminatedUnion("model", [
-  member(LOAD_MODEL_DEFS.connections),
-  member(LOAD_MODEL_DEFS.rate),
-  member(LOAD_MODEL_DEFS.throughput),
-  member(LOAD_MODEL_DEFS.count),
-  member(LOAD_MODEL_DEFS["ramping-connections"]),
+  member("connections"),
+  member("rate"),
+  member("throughput"),
+  member("count"),
+  member("ramping-connections"),
 ]).superRefine((c, ctx) => {
   // The model's own checks across its fields (runner/load/models/), then what every model shares.
   const issues = [...modelDef(c.model).check(c), ...commonFieldIssues(c), ...stormRateIssues(c)];
@@ -72,15 +71,4 @@ export function parseAttackConfig(input: AttackConfigInput): AttackConfig {
   const parsed = validate(attackConfigSchema, input);
   if (parsed.ok) return parsed.data;
   throw new ConfigError(parsed.issues, { cause: parsed.error });
-}
-
-/** The measured duration the run aims for: phases' sum, the duration, or none (Infinity) for `count`. */
-export function measuredDurationMs(c: AttackConfig): number {
-  return modelDef(c.model).measuredDurationMs(c);
-}
-
-/** Where the load stops at the latest, past its measured start: its duration, or a count's max duration. */
-export function loadBoundMs(c: AttackConfig): number {
-  const def = modelDef(c.model);
-  return Math.min(def.measuredDurationMs(c), def.maxDurationMs?.(c) ?? Infinity);
 }

@@ -7,11 +7,12 @@ import { z } from "zod";
 import { expandSourceAddresses } from "./source_addresses.ts";
 import { wsConfigSchema } from "./http/ws/config.ts";
 import {
-  cappedMs,
   DEFAULT_DURATION_MS,
   DEFAULT_MAX_CONNECTIONS,
-  ratePerSec,
-  stagesSchema,
+  MAX_RATE_PER_SEC,
+  MAX_STAGE_CONNECTIONS,
+  MAX_STAGES,
+  RATE_CAP,
 } from "./load/models/fields.ts";
 import { tlsOptionsSchema } from "./http/tls/options.ts";
 import { DEFAULT_MAX_HEADER_BYTES } from "./http/h1/response_parser.ts";
@@ -23,6 +24,33 @@ import { grpcStepSchema } from "./grpc_step_spec.ts";
 import { flowSpecSchema } from "./flow_spec.ts";
 import { type Option, option } from "./option.ts";
 import { customIssue } from "../validation/mod.ts";
+import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../validation/duration.ts";
+import { formatCount } from "../results/text_format.ts";
+import type { LoadModel } from "../results/mod.ts";
+
+/** A duration in ms, capped at `MAX_DURATION_MS` (7 days). */
+const cappedMs = (what: string) => z.number().max(MAX_DURATION_MS, `${what} must be ${MAX_DURATION_WORDS}`);
+
+/** One arrival-rate phase (Artillery's arrivalRate / rampTo); rate 0 is a pause. */
+export const phaseSchema = z.object({
+  durationMs: cappedMs("phase duration").positive("phase duration must be > 0"),
+  ratePerSec: z.number().min(0, "rate must be >= 0").max(MAX_RATE_PER_SEC, `rate must be ${RATE_CAP}`),
+  rampToPerSec: z.number().min(0, "rampTo must be >= 0").max(MAX_RATE_PER_SEC, `rampTo must be ${RATE_CAP}`)
+    .optional(),
+  name: z.string().optional(),
+});
+export type Phase = z.infer<typeof phaseSchema>;
+
+/** A ramp's stages, each linear to its `target` connections over `durationMs`. */
+const stagesSchema = z.array(z.strictObject({
+  durationMs: cappedMs("stage duration").positive("stage duration must be > 0"),
+  target: z.number().int("stage target must be a whole number of connections")
+    .min(0, "stage target must be >= 0")
+    .max(MAX_STAGE_CONNECTIONS, `stage target must be at most ${formatCount(MAX_STAGE_CONNECTIONS)}`),
+})).min(1, "needs at least one stage").max(
+  MAX_STAGES,
+  `at most ${MAX_STAGES} stages`,
+);
 
 /** The request timeout of a config that sets none. */
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -158,7 +186,7 @@ export const OPTIONS = {
   ),
   ratePerSec: option(
     { kind: "rate", file: "rate", model: true, flag: "-R, --rate N", example: "1000" },
-    ratePerSec,
+    z.number().positive("rate must be > 0").max(MAX_RATE_PER_SEC, `rate must be ${RATE_CAP}`),
     "requests per second, at most 10000000 (1e7) for the whole load",
   ),
   stages: option(
@@ -225,6 +253,49 @@ export const GRPC_OPTIONS = {
     "(a filled template's: counted grpc RESOURCE_EXHAUSTED, not sent)",
   ),
 };
+
+/**
+ * Each load model's own fields beside the common ones, read by the config's schema and, as types only, by
+ * the model's rules and run (runner/load/models/): names, defaults and bounds stated here once.
+ */
+export const MODEL_FIELDS = {
+  connections: { connections: OPTIONS.connections.schema, durationMs: OPTIONS.durationMs.schema },
+  /** Arrivals follow the phases; the measured duration is their sum. */
+  rate: {
+    phases: z.array(phaseSchema).min(1, "rate model needs at least one phase"),
+    maxConnections: OPTIONS.maxConnections.schema,
+    preConnect: OPTIONS.preConnect.schema,
+  },
+  /** wrk2: a constant total rate over fixed connections, latency from the intended send time. */
+  throughput: {
+    ratePerSec: OPTIONS.ratePerSec.schema,
+    connections: OPTIONS.connections.schema,
+    durationMs: OPTIONS.durationMs.schema,
+  },
+  count: {
+    /** Requests to send; with `flows`, sessions to run. */
+    requests: OPTIONS.requests.schema,
+    connections: OPTIONS.connections.schema,
+    ratePerSec: OPTIONS.ratePerSec.schema.optional(),
+    maxConnections: OPTIONS.maxConnections.schema,
+    /** Open-paced count only (with `ratePerSec`). */
+    preConnect: OPTIONS.preConnect.schema,
+    /** An optional upper bound: the run stops at the count or at this time, whichever comes first. */
+    durationMs: OPTIONS.durationMs.schema.unwrap().optional(),
+    maxDurationMs: OPTIONS.maxDurationMs.schema,
+    /** Closed: each connection runs an equal share of the count (k6's per-vu-iterations), none shared. */
+    eachConnection: z.literal(true).optional(),
+  },
+  "ramping-connections": {
+    stages: OPTIONS.stages.schema,
+    gracefulRampDownMs: cappedMs("graceful ramp-down").min(0).optional(),
+  },
+} satisfies { [M in LoadModel]: z.ZodRawShape };
+
+/** The models that have any of the config fields `fields` (e.g. `connections`), in the table's order. */
+export function modelsWithField(...fields: string[]): LoadModel[] {
+  return (Object.keys(MODEL_FIELDS) as LoadModel[]).filter((m) => fields.some((f) => f in MODEL_FIELDS[m]));
+}
 
 export type OptionKey = keyof typeof OPTIONS;
 /** The options of every config, not of some models. */

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { type AttackConfigInput, measuredDurationMs, parseAttackConfig } from "./config.ts";
+import { type AttackConfigInput, parseAttackConfig } from "./config.ts";
+import { measuredDurationMs } from "./load/models/mod.ts";
 import { DEFAULT_DURATION_MS, MAX_RATE_PER_SEC } from "./load/models/fields.ts";
 import { ConfigError } from "../validation/config_error.ts";
 

@@ -8,8 +8,8 @@ import type { CommonFields } from "./config_fields.ts";
 import type { RequestSpec } from "./request_spec.ts";
 import { resolvePath } from "./http/request.ts";
 import { MAX_ENDPOINTS, OTHER_ENDPOINT } from "./endpoint_limits.ts";
-import { wsEndpointName, wsStepLabel } from "./ws_step_spec.ts";
-import { grpcEndpointSpec } from "./grpc_step_spec.ts";
+import type { WsAction } from "./ws_step_spec.ts";
+import type { GrpcStep } from "./grpc_step_spec.ts";
 
 /** One endpoint: its name, the method of its (first) request, and the user tags of its requests. */
 export interface EndpointInfo {
@@ -72,4 +72,43 @@ export function endpointTable(config: Pick<CommonFields, "url" | "requestMix" | 
   });
   const mix = config.requestMix.map((spec) => config.flows === undefined ? indexOf(spec) : 0);
   return { endpoints, mix, flows, clashes };
+}
+
+/** A gRPC step as its endpoint sees it: named by `label`, else its method. */
+function grpcEndpointSpec(step: GrpcStep, label?: string): RequestSpec {
+  return {
+    method: "POST",
+    path: `/${step.call}`,
+    headers: Object.entries(step.metadata),
+    body: new TextEncoder().encode(JSON.stringify(step.message)),
+    weight: 1,
+    name: label ?? step.call,
+  };
+}
+
+/** A ws step as the flow plan and the endpoint table read it. */
+interface WsStepLike {
+  ws: WsAction;
+  label?: string;
+  capture?: readonly unknown[];
+  expect?: readonly unknown[];
+}
+
+/** Whether the step waits for a message: a wait, or a send with a match, captures or checks. */
+export function wsStepWaits(step: WsStepLike): boolean {
+  if (step.ws.wait !== undefined) return true;
+  return step.ws.send !== undefined &&
+    (step.ws.match !== undefined || (step.capture?.length ?? 0) + (step.expect?.length ?? 0) > 0);
+}
+
+/** How flow results name a ws step (`label`, `name`, `WS CONNECT path` ...); null for one timing nothing. */
+export function wsStepLabel(step: WsStepLike, connectPath: string): string | null {
+  if (step.ws.connect !== undefined) return step.label ?? `WS CONNECT ${step.ws.connect}`;
+  if (!wsStepWaits(step)) return null;
+  return step.label ?? step.ws.name ?? `WS ${step.ws.wait !== undefined ? "WAIT" : "SEND"} ${connectPath}`;
+}
+
+/** The endpoint a waiting step's message counts under: its `name`, else its label. */
+export function wsEndpointName(step: WsStepLike, label: string): string {
+  return step.ws.name ?? label;
 }

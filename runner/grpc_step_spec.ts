@@ -4,7 +4,6 @@
  * list for streaming calls) and `metadata` with placeholders, plus a request step's label, capture, expect.
  */
 import { z } from "zod";
-import type { RequestSpec } from "./request_spec.ts";
 import { RESERVED_METADATA } from "./http/grpc/call.ts";
 import { customIssue, issueList, type PathIssue } from "../validation/mod.ts";
 
@@ -47,18 +46,6 @@ export const grpcStepSchema = z.strictObject({
   ...grpcStepFields,
 });
 export type GrpcStep = z.output<typeof grpcStepSchema>;
-
-/** A gRPC step as its endpoint sees it: named by `label`, else its method. */
-export function grpcEndpointSpec(step: GrpcStep, label?: string): RequestSpec {
-  return {
-    method: "POST",
-    path: `/${step.call}`,
-    headers: Object.entries(step.metadata),
-    body: new TextEncoder().encode(JSON.stringify(step.message)),
-    weight: 1,
-    name: label ?? step.call,
-  };
-}
 
 /** What gRPC runs take of flows and scripts: flows of gRPC steps only, with a schema; no script. */
 export function grpcFlowIssues(c: {

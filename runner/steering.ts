@@ -3,7 +3,8 @@
  * The main isolate's side of steering: a request (dashboard, `loadlab steer`) checked against the run under
  * way, refused with the reason or stamped a little ahead, sent to every worker and recorded for results.
  */
-import { type AttackConfig, measuredDurationMs } from "./config.ts";
+import type { AttackConfig } from "./config.ts";
+import { measuredDurationMs } from "./load/models/mod.ts";
 import type { LoadModel } from "../results/mod.ts";
 import {
   MAX_STEER_CONNECTIONS,

@@ -164,30 +164,3 @@ function messageIssues(step: StepLike, k: number, action: string): PathIssue[] {
   }
   return issues;
 }
-
-/** A ws step as the flow plan and the endpoint table read it. */
-interface WsStepLike {
-  ws: WsAction;
-  label?: string;
-  capture?: readonly unknown[];
-  expect?: readonly unknown[];
-}
-
-/** Whether the step waits for a message: a wait, or a send with a match, captures or checks. */
-export function wsStepWaits(step: WsStepLike): boolean {
-  if (step.ws.wait !== undefined) return true;
-  return step.ws.send !== undefined &&
-    (step.ws.match !== undefined || (step.capture?.length ?? 0) + (step.expect?.length ?? 0) > 0);
-}
-
-/** How flow results name a ws step (`label`, `name`, `WS CONNECT path` ...); null for one timing nothing. */
-export function wsStepLabel(step: WsStepLike, connectPath: string): string | null {
-  if (step.ws.connect !== undefined) return step.label ?? `WS CONNECT ${step.ws.connect}`;
-  if (!wsStepWaits(step)) return null;
-  return step.label ?? step.ws.name ?? `WS ${step.ws.wait !== undefined ? "WAIT" : "SEND"} ${connectPath}`;
-}
-
-/** The endpoint a waiting step's message counts under: its `name`, else its label. */
-export function wsEndpointName(step: WsStepLike, label: string): string {
-  return step.ws.name ?? label;
-}

@@ -4,7 +4,8 @@
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { attackConfigSchema } from "./config.ts";
-import { wsEndpointName, wsStepIssues, wsStepLabel } from "./ws_step_spec.ts";
+import { wsStepIssues } from "./ws_step_spec.ts";
+import { wsEndpointName, wsStepLabel } from "./endpoint_table.ts";
 
 function issuesOf(steps: unknown[]): string[] {
   const r = attackConfigSchema.safeParse({

@@ -9,7 +9,7 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { requireProgram } from "./helpers.ts";
 import { attackJson, TLS_TRANSPORTS, withTlsTarget } from "./tls_fixtures.ts";
 import { startNginx } from "../bench/nginx.ts";
-import { tlsFailureMessage, verifyFailureReason } from "../runner/http/tls/options.ts";
+import { tlsFailureMessage, verifyFailureReason } from "../runner/http/tls/material.ts";
 import { testPool } from "./fixtures/test_pool.ts";
 
 /** Each case waits on its `loadlab` child: three at once. */

@@ -2,7 +2,7 @@
  * @module
  * Reads a zod 4 schema's `_zod.def` for the issue formatter; an unknown kind dulls the wording.
  */
-import { z } from "zod";
+import type { z } from "zod";
 
 type Schema = z.core.$ZodType;
 type Def = Record<string, any> & { type: string };
@@ -97,8 +97,9 @@ export function describe(schema: Schema): string | undefined {
 }
 
 function describeOne(schema: Schema): string | undefined {
-  // A schema may say it itself: `.meta({ expected: "a duration with a unit, e.g. 10s" })`.
-  const expected = z.globalRegistry.get(schema)?.expected;
+  // A schema may say it itself: `.meta({ expected: "a duration with a unit, e.g. 10s" })`, read back by
+  // `.meta()` (so the formatter loads no schema library of its own).
+  const expected = (schema as { meta?: () => { expected?: unknown } | undefined }).meta?.()?.expected;
   if (typeof expected === "string") return expected;
   const def = defOf(schema);
   if (def.type === "number") {

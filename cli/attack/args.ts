@@ -6,7 +6,8 @@
 import { defined } from "../../validation/defined.ts";
 import { type AttackConfig, type AttackConfigInput, parseAttackConfig } from "../../runner/config.ts";
 import { ConfigError } from "../../validation/config_error.ts";
-import { loadTlsMaterial, TLS_OPTIONS, TlsFileError } from "../../runner/http/tls/options.ts";
+import { TLS_OPTIONS } from "../../runner/http/tls/options.ts";
+import { loadTlsMaterial, TlsFileError } from "../../runner/http/tls/material.ts";
 import { ATTACK_FLAGS, OPTION_FLAGS, readAttackFlags, TLS_FLAGS, WS_FLAGS } from "./flags.ts";
 import { type CommonOptionKey, OPTIONS } from "../../runner/config_fields.ts";
 import { type FlagValues, optionValues } from "../flag_values.ts";

@@ -7,10 +7,10 @@ import type { ModelInput } from "../../runner/config.ts";
 import {
   DEFAULT_DURATION_MS,
   DEFAULT_MAX_CONNECTIONS,
-  type Phase,
   underOneSendIssues,
 } from "../../runner/load/models/fields.ts";
-import { LOAD_MODEL_DEFS, modelsWithField } from "../../runner/load/models/mod.ts";
+import { LOAD_MODEL_DEFS } from "../../runner/load/models/mod.ts";
+import { modelsWithField, type Phase } from "../../runner/config_fields.ts";
 import type { LoadModel } from "../../results/mod.ts";
 import { LOAD_MODELS } from "../../results/schema/keys.ts";
 import type { FlagValues } from "../flag_values.ts";

@@ -9,8 +9,8 @@ import {
   MAX_RATE_PER_SEC,
   MAX_STAGE_CONNECTIONS,
   MAX_STAGES,
-  type Phase,
 } from "../../runner/load/models/fields.ts";
+import type { Phase } from "../../runner/config_fields.ts";
 import { durationMsOf, MAX_DURATION_WORDS } from "../../validation/duration.ts";
 import { parseDurationMs } from "../flag_values.ts";
 import { UsageError } from "../usage_error.ts";

@@ -11,7 +11,8 @@ import { Connection } from "./h1/connection.ts";
 import type { WsRun } from "./ws/run.ts";
 import type { GrpcRun } from "./grpc/answer.ts";
 import type { StreamAnswer } from "./stream_answer.ts";
-import { serverNameOf, type TlsOptions } from "./tls/options.ts";
+import { serverNameOf } from "./tls/material.ts";
+import type { TlsOptions } from "./tls/options.ts";
 import type { TlsSessionInfo } from "./tls/deno_tls.ts";
 import { closeQuietly } from "../../system/descriptors.ts";
 

@@ -11,7 +11,7 @@ import { hasPlaceholder, textParts } from "../http/template.ts";
 import { DEFAULT_KEPT_BYTES } from "../http/kept_bytes.ts";
 import { encodeH2Request, type H2Request } from "../http/h2/request.ts";
 import { type EncodedWsStep, encodeWsStep } from "./ws_steps.ts";
-import { wsStepLabel } from "../ws_step_spec.ts";
+import { wsStepLabel } from "../endpoint_table.ts";
 import type { GrpcStep } from "../grpc_step_spec.ts";
 import type { RequestSpec } from "../request_spec.ts";
 import type { StepResponse } from "../http/kept_response.ts";

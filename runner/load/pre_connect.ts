@@ -5,7 +5,7 @@
  * phase's peak rate times the fastest of a few connects, no request sent), between `PRE_CONNECT_FLOOR` and
  * the connection bound. Closed and per-arrival runs open none; the first failure stops it.
  */
-import type { Phase } from "./models/fields.ts";
+import type { Phase } from "../config_fields.ts";
 import type { PoolSize, WorkerShare } from "./models/model.ts";
 import { CONNECTS_IN_FLIGHT_PER_WORKER } from "../http/transport/connect_gate.ts";
 import type { LoadConnection } from "../http/load_connection.ts";

@@ -3,11 +3,10 @@
  * A worker's load made ready before t0, so no start-up cost falls after it; `start` runs it.
  */
 import { httpFormOf, type WsRun, wsRunOf } from "../http/ws/run.ts";
-import { WS_DEFAULTS } from "../http/ws/config.ts";
 import type { LoadConnection } from "../http/load_connection.ts";
 import { alpnOf, probeProtocol, protocolRowOf, PROTOCOLS } from "../http/protocols.ts";
 import { dialTarget } from "../http/transport/transport.ts";
-import { connectToOf } from "../http/tls/options.ts";
+import { connectToOf } from "../http/tls/material.ts";
 import { chooseTransport } from "../http/transport/choice.ts";
 import { RequestMix } from "../http/request.ts";
 import { modelDef, poolSizeOf } from "./models/mod.ts";
@@ -40,10 +39,12 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
   // ws: the burst echoes the run's messages; the http(s) form of the URL picks the transport and TLS path.
   const wsUrl = new URL(config.url);
   const isWs = wsUrl.protocol === "ws:" || wsUrl.protocol === "wss:";
-  const wsRun = isWs ? wsRunOf(wsUrl, config.ws ?? WS_DEFAULTS) : null;
+  // A ws:// run given no `ws` config takes its defaults from the schema, loaded for that run only.
+  const ws = isWs ? config.ws ?? (await import("../http/ws/config.ts")).WS_DEFAULTS : null;
+  const wsRun = ws === null ? null : wsRunOf(wsUrl, ws);
   const generatorWarmupMs = config.generatorWarmup
     ? (await warmUpGenerator(config, model, {
-      ws: isWs ? config.ws ?? WS_DEFAULTS : null,
+      ws,
       closedModel: isClosedModel(config),
       sinkUrl: opts.warmupSinkUrl,
     })).durationMs

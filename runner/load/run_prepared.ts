@@ -5,7 +5,7 @@
  */
 import type { WsRun } from "../http/ws/run.ts";
 import type { WsStats } from "../http/ws/stats.ts";
-import { type AttackConfig, loadBoundMs, measuredDurationMs } from "../config.ts";
+import type { AttackConfig } from "../config.ts";
 import type { ConnectionShared, LoadConnection } from "../http/load_connection.ts";
 import type { ConnectionFactory } from "../http/protocols.ts";
 import type { ChosenTransport } from "../http/transport/choice.ts";
@@ -22,7 +22,7 @@ import type { SteerChange } from "../../results/schema/steering.ts";
 import type { LoadedScript } from "../script/load.ts";
 import type { IntervalSample } from "../stats/sample.ts";
 import type { LoadRun, LoadRunOptions, LoadRunSummary } from "./load_run_types.ts";
-import { pacingOf } from "./models/mod.ts";
+import { loadBoundMs, measuredDurationMs, pacingOf } from "./models/mod.ts";
 import { pacedMs } from "./models/count.ts";
 import { GeneratorMeter } from "../stats/generator_meter.ts";
 

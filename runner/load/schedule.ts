@@ -4,7 +4,7 @@
  * closed form from the phases, so no drift accumulates. Send i happens when the cumulative count N(t)
  * reaches i (constant: r*t; ramp r0 -> r1 over D: r0*t + (r1-r0)*t^2/(2D)); rate 0 pauses. No clock inside.
  */
-import type { Phase } from "./models/fields.ts";
+import type { Phase } from "../config_fields.ts";
 
 export interface Schedule {
   readonly count: number;

@@ -3,7 +3,7 @@
  * A worker's side of steering: the changes it was sent, in time order with a version the pacer checks; closed
  * loops read their target and pause state, waits end early on a change, an ending change moves `endMs`.
  */
-import type { Phase } from "./models/fields.ts";
+import type { Phase } from "../config_fields.ts";
 import type { SteerChange } from "../../results/schema/steering.ts";
 import { type ScheduleChange, steeredDurationMs, steeredPhases } from "./steer_schedule.ts";
 import { waitUntil } from "./clock.ts";

@@ -4,7 +4,7 @@
  * pause sends nothing until a resume, ending a phase moves later ones earlier, a stop cuts the rest; the
  * schedule before a change's instant never changes, so a pacer keeps its send index across it.
  */
-import type { Phase } from "./models/fields.ts";
+import type { Phase } from "../config_fields.ts";
 
 /** A change on the schedule's time axis (ms from the start, warm-up included). */
 export interface ScheduleChange {

@@ -22,7 +22,8 @@ import type { WsStats } from "../http/ws/stats.ts";
 import { WsSessionSocket } from "../http/ws/session_socket.ts";
 import type { ReceivedMessage } from "../http/ws/session_socket.ts";
 import { type CapturedBytes, checkPasses, compileCheck, compileExtract, runExtract } from "./step_checks.ts";
-import { type WsAction, wsStepWaits } from "../ws_step_spec.ts";
+import type { WsAction } from "../ws_step_spec.ts";
+import { wsStepWaits } from "../endpoint_table.ts";
 import { concatBytes } from "../../system/copy_bytes.ts";
 
 const encoder = new TextEncoder();

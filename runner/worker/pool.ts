@@ -5,7 +5,8 @@
  * (`LoadError`). Memory is watched while workers import a session script.
  */
 import { basename } from "node:path";
-import { type AttackConfig, loadBoundMs } from "../config.ts";
+import type { AttackConfig } from "../config.ts";
+import { loadBoundMs } from "../load/models/mod.ts";
 import type { SteerChange } from "../../results/schema/steering.ts";
 import { HEARTBEAT_SLOTS, type MainToWorker, type WorkerToMain } from "./protocol.ts";
 import { wsSinkFor } from "../load/warmup_sink.ts";

@@ -12,7 +12,7 @@ import {
 import { type ExperimentFields, expressionProblems } from "./object.ts";
 import { FILE_OPTIONS, type LoadSpec, WORD_FIELDS } from "./loads.ts";
 import type { FileTarget } from "./targets.ts";
-import { modelsWithField } from "../../runner/load/models/mod.ts";
+import { modelsWithField } from "../../runner/config_fields.ts";
 import { LOAD_MODELS } from "../../results/schema/keys.ts";
 import { plannedLoads, togetherProblems } from "../together.ts";
 import { LOAD_MODEL_FACTS } from "../../results/load_models.ts";

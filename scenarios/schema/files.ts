@@ -7,12 +7,8 @@ import { readTextOrNull } from "../../system/proc_stat.ts";
 import type { TargetSpec } from "../../targets/spec.ts";
 import { formatPath, type Issue } from "../../validation/mod.ts";
 import type { Plan } from "../plan/types.ts";
-import {
-  loadTlsMaterial,
-  TlsFileError,
-  type TlsOptionsInput,
-  tlsOptionsSchema,
-} from "../../runner/http/tls/options.ts";
+import { type TlsOptionsInput, tlsOptionsSchema } from "../../runner/http/tls/options.ts";
+import { loadTlsMaterial, TlsFileError } from "../../runner/http/tls/material.ts";
 
 /** Every file-system problem of the targets the plan starts, one per target field, and of TLS files. */
 export function checkTargetFiles(plan: Plan): Issue[] {
@@ -59,12 +55,12 @@ function specIssues(spec: TargetSpec, at: string[]): Issue[] {
 /** A TLS target's own certificate and key: readable PEM, the key the certificate's. */
 function serveTlsIssues(spec: TargetSpec, at: string[]): Issue[] {
   const caFile = spec.kind === "proxy" ? spec.upstreamTls?.caFile : undefined;
-  const caError = caFile === undefined ? undefined : tlsFileError({ insecure: false, caFile });
+  const caError = caFile === undefined ? undefined : tlsFileError({ caFile });
   if (caError) return [{ path: formatPath([...at, "upstreamTls", "caFile"]), message: withoutFlag(caError) }];
   if ((spec.kind !== "builtin" && spec.kind !== "proxy") || !spec.tls || spec.tls === "self-signed") {
     return [];
   }
-  const err = tlsFileError({ insecure: false, certFile: spec.tls.cert, keyFile: spec.tls.key });
+  const err = tlsFileError({ certFile: spec.tls.cert, keyFile: spec.tls.key });
   const key = err?.flag === "--key" ? "key" : "cert";
   return err ? [{ path: formatPath([...at, "tls", key]), message: withoutFlag(err) }] : [];
 }

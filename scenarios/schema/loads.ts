@@ -7,8 +7,12 @@ import { defined } from "../../validation/defined.ts";
 import { tlsOptionsSchema } from "../../runner/http/tls/options.ts";
 import { wsConfigSchema } from "../../runner/http/ws/config.ts";
 import { durationSchema, flowListSchema, requestListSchema } from "./requests.ts";
-import { phaseSchema as enginePhase } from "../../runner/load/models/fields.ts";
-import { type CommonOptionKey, OPTION_ROWS, type OPTIONS } from "../../runner/config_fields.ts";
+import {
+  type CommonOptionKey,
+  OPTION_ROWS,
+  type OPTIONS,
+  phaseSchema as enginePhase,
+} from "../../runner/config_fields.ts";
 import type { Option } from "../../runner/option.ts";
 import { customIssue } from "../../validation/mod.ts";
 

@@ -6,14 +6,8 @@
 import * as nodeTls from "node:tls";
 import { isIP } from "node:net";
 import type { Transport, TransportConn } from "../transport/transport.ts";
-import {
-  beyondDenoTls,
-  h2NotSelected,
-  h2Required,
-  loadTlsMaterial,
-  type TlsMaterial,
-  type TlsOptions,
-} from "./options.ts";
+import { beyondDenoTls, h2NotSelected, h2Required, loadTlsMaterial, type TlsMaterial } from "./material.ts";
+import type { TlsOptions } from "./options.ts";
 import { closeQuietly } from "../../../system/descriptors.ts";
 import { errorMessage } from "../exchange_errors.ts";
 

@@ -24,7 +24,8 @@ import {
 import { SslConn, type SslOwner } from "./openssl_conn.ts";
 import { X509Certificate } from "node:crypto";
 import { errnoMessage } from "../transport/socket_errors.ts";
-import { h2Required, loadTlsMaterial, type TlsOptions } from "./options.ts";
+import { h2Required, loadTlsMaterial } from "./material.ts";
+import type { TlsOptions } from "./options.ts";
 import { openSslCipherLists, TLS_VERSIONS } from "./cipher_names.ts";
 
 /** Cleared `SSL`s kept for reuse: a closed loop's connections cycle through about as many as it has. */

@@ -18,7 +18,7 @@ import {
   TLS_FAILED,
   TLS_TRUNCATED,
 } from "./openssl_ffi.ts";
-import { h2NotSelected } from "./options.ts";
+import { h2NotSelected } from "./material.ts";
 import type { TlsSessionInfo } from "./deno_tls.ts";
 
 /** A read from empty that took fewer octets than this emptied the socket (read-ahead asks for 16,705+). */

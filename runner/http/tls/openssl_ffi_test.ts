@@ -11,7 +11,8 @@ import { resolveOnce } from "../transport/host_resolver.ts";
 import { OpenSslClient } from "./openssl_client.ts";
 import { verifyResultMessage } from "./openssl_ffi.ts";
 import { epollBlocker } from "../transport/choice.ts";
-import { tlsFailureMessage, tlsOptionsSchema } from "./options.ts";
+import { tlsOptionsSchema } from "./options.ts";
+import { tlsFailureMessage } from "./material.ts";
 import { selfSignedPair } from "../../../targets/tls_cert.ts";
 import { classifyError } from "../exchange_errors.ts";
 

@@ -5,7 +5,8 @@
  */
 import { type CallbackConnect, dialTarget, tcpTransport, type Transport } from "./transport.ts";
 import { type TlsSessionInfo, tlsTransport } from "../tls/deno_tls.ts";
-import { connectToOf, serverNameOf, type TlsOptions } from "../tls/options.ts";
+import { connectToOf, serverNameOf } from "../tls/material.ts";
+import type { TlsOptions } from "../tls/options.ts";
 import { errorMessage } from "../exchange_errors.ts";
 import { EpollSys, epollUnavailableReason } from "./epoll/ffi.ts";
 import { EpollLoop } from "./epoll/transport.ts";

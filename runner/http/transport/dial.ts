@@ -6,7 +6,7 @@
 import type { ConnectionShared } from "../load_connection.ts";
 import type { ErrorKind } from "../../../results/mod.ts";
 import { classifyError, connectTimeoutMessage, errorMessage } from "../exchange_errors.ts";
-import { tlsFailureMessage } from "../tls/options.ts";
+import { tlsFailureMessage } from "../tls/material.ts";
 import { fdOf, TRACE_CONN, traceConn } from "./conn_trace.ts";
 import type { ConnectWaiter, TransportConn } from "./transport.ts";
 import { closeQuietly } from "../../../system/descriptors.ts";

@@ -3,7 +3,6 @@
  * `connections`: the closed model (`-c`): each connection sends again once its response ended.
  */
 import { connectionShareIssues } from "./fields.ts";
-import { OPTIONS } from "../../config_fields.ts";
 import { defineModel } from "./model.ts";
 import { slotsOf } from "../schedule.ts";
 import { runSteeredLoops } from "../closed_loop.ts";
@@ -36,7 +35,6 @@ async function crowdSends(ctx: LoadContext, opening: Array<boolean | Promise<boo
 
 export const connectionsModel = defineModel({
   model: "connections",
-  fields: { connections: OPTIONS.connections.schema, durationMs: OPTIONS.durationMs.schema },
   check: (c) => connectionShareIssues(c),
   measuredDurationMs: (c) => c.durationMs,
   warmupFields: (_c, burst) => ({ connections: burst.connections, durationMs: burst.durationMs }),

@@ -3,10 +3,8 @@
  * `count`: a fixed number of requests (`-n`), closed over a shared countdown or, with a rate, paced like the
  * rate model; exactly n start unless stopped or bounded (duration, else max duration). With flows: sessions.
  */
-import { z } from "zod";
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../../../validation/duration.ts";
-import { connectionShareIssues, ratePerSec } from "./fields.ts";
-import { OPTIONS } from "../../config_fields.ts";
+import { connectionShareIssues } from "./fields.ts";
 import { defineModel } from "./model.ts";
 import type { PathIssue } from "../../../validation/mod.ts";
 import { type LoadContext, mayStart } from "../executor.ts";
@@ -22,20 +20,6 @@ export function pacedMs(c: { requests: number; ratePerSec?: number }): number {
 
 export const countModel = defineModel({
   model: "count",
-  fields: {
-    /** Requests to send; with `flows`, sessions to run. */
-    requests: OPTIONS.requests.schema,
-    connections: OPTIONS.connections.schema,
-    ratePerSec: ratePerSec.optional(),
-    maxConnections: OPTIONS.maxConnections.schema,
-    /** Open-paced count only (with `ratePerSec`). */
-    preConnect: OPTIONS.preConnect.schema,
-    /** An optional upper bound: the run stops at the count or at this time, whichever comes first. */
-    durationMs: OPTIONS.durationMs.schema.unwrap().optional(),
-    maxDurationMs: OPTIONS.maxDurationMs.schema,
-    /** Closed: each connection runs an equal share of the count (k6's per-vu-iterations), none shared. */
-    eachConnection: z.literal(true).optional(),
-  },
   check(c) {
     // Open pacing opens its connections on demand: the segments need no fixed share of them.
     const issues: PathIssue[] = connectionShareIssues(c, c.ratePerSec === undefined);

@@ -1,29 +1,14 @@
 /**
  * @module
- * Zod pieces of the load models' fields, caps and defaults stated once, and their shared checks.
+ * The load models' caps and defaults stated once (their zod fields: runner/config_fields.ts), and the checks
+ * their records share.
  */
-import { z } from "zod";
-import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../../../validation/duration.ts";
 import { formatCount } from "../../../results/text_format.ts";
 import type { PathIssue } from "../../../validation/mod.ts";
 
 /** The highest rate of one whole load, req/s: ten times one generator's loopback peak; above is a typo. */
 export const MAX_RATE_PER_SEC = 10_000_000;
-const RATE_CAP = `at most ${formatCount(MAX_RATE_PER_SEC)} requests per second (one load's cap)`;
-
-/** A duration in ms, capped at `MAX_DURATION_MS` (7 days). */
-export const cappedMs = (what: string) =>
-  z.number().max(MAX_DURATION_MS, `${what} must be ${MAX_DURATION_WORDS}`);
-
-/** One arrival-rate phase (Artillery's arrivalRate / rampTo); rate 0 is a pause. */
-export const phaseSchema = z.object({
-  durationMs: cappedMs("phase duration").positive("phase duration must be > 0"),
-  ratePerSec: z.number().min(0, "rate must be >= 0").max(MAX_RATE_PER_SEC, `rate must be ${RATE_CAP}`),
-  rampToPerSec: z.number().min(0, "rampTo must be >= 0").max(MAX_RATE_PER_SEC, `rampTo must be ${RATE_CAP}`)
-    .optional(),
-  name: z.string().optional(),
-});
-export type Phase = z.infer<typeof phaseSchema>;
+export const RATE_CAP = `at most ${formatCount(MAX_RATE_PER_SEC)} requests per second (one load's cap)`;
 
 /** Measured duration of the connections and throughput models when none is given (wrk's 10 s). */
 export const DEFAULT_DURATION_MS = 10_000;
@@ -31,10 +16,9 @@ export const DEFAULT_DURATION_MS = 10_000;
 /** Open pacing's default bound on connections opened on demand. */
 export const DEFAULT_MAX_CONNECTIONS = 1_000;
 
-export const ratePerSec = z.number().positive("rate must be > 0").max(
-  MAX_RATE_PER_SEC,
-  `rate must be ${RATE_CAP}`,
-);
+export const MAX_STAGES = 1_000;
+/** Most connections a stage may ask for, the whole load's; one process is held to its open-file limit. */
+export const MAX_STAGE_CONNECTIONS = 1_000_000;
 
 /** An open schedule planning under one send (which would still go, far above its rate): refused. */
 export function underOneSendIssues(
@@ -70,17 +54,3 @@ export function connectionShareIssues(
   }
   return [];
 }
-
-export const MAX_STAGES = 1_000;
-/** Most connections a stage may ask for, the whole load's; one process is held to its open-file limit. */
-export const MAX_STAGE_CONNECTIONS = 1_000_000;
-/** A ramp's stages, each linear to its `target` connections over `durationMs`. */
-export const stagesSchema = z.array(z.strictObject({
-  durationMs: cappedMs("stage duration").positive("stage duration must be > 0"),
-  target: z.number().int("stage target must be a whole number of connections")
-    .min(0, "stage target must be >= 0")
-    .max(MAX_STAGE_CONNECTIONS, `stage target must be at most ${formatCount(MAX_STAGE_CONNECTIONS)}`),
-})).min(1, "needs at least one stage").max(
-  MAX_STAGES,
-  `at most ${MAX_STAGES} stages`,
-);

@@ -17,10 +17,10 @@ export const LOAD_MODEL_DEFS = {
   throughput: throughputModel,
   count: countModel,
   "ramping-connections": rampingConnectionsModel,
-} satisfies { [M in LoadModel]: LoadModelDef<M, any> };
+} satisfies { [M in LoadModel]: LoadModelDef<M> };
 
 /** A record seen through its name only: its rules take its model's config, which `model` guarantees. */
-export type AnyModelDef = LoadModelDef<LoadModel, any>;
+export type AnyModelDef = LoadModelDef<any>;
 
 export function modelDef(model: LoadModel): AnyModelDef {
   const def: AnyModelDef = LOAD_MODEL_DEFS[model];
@@ -32,16 +32,22 @@ export function keepsUncorrected(config: { model: LoadModel; keepSentLatency?: b
   return modelDef(config.model).keepsUncorrected || config.keepSentLatency === true;
 }
 
-type AnyConfig = ModelConfig<LoadModel, any>;
+type AnyConfig = ModelConfig<any>;
 
 /** How a config's model paces its sends. Takes inputs too (only the model's own fields are read). */
 export function pacingOf(c: { readonly model: LoadModel; readonly ratePerSec?: unknown }): Pacing {
   return LOAD_MODEL_FACTS[c.model].pacing(c.ratePerSec !== undefined);
 }
 
-/** The models that have any of the config fields `fields` (e.g. `connections`), in the table's order. */
-export function modelsWithField(...fields: string[]): LoadModel[] {
-  return Object.values(LOAD_MODEL_DEFS).filter((d) => fields.some((f) => f in d.fields)).map((d) => d.model);
+/** The measured duration the run aims for: phases' sum, the duration, or none (Infinity) for `count`. */
+export function measuredDurationMs(c: { readonly model: LoadModel }): number {
+  return modelDef(c.model).measuredDurationMs(c as AnyConfig);
+}
+
+/** Where the load stops at the latest, past its measured start: its duration, or a count's max duration. */
+export function loadBoundMs(c: { readonly model: LoadModel }): number {
+  const def = modelDef(c.model);
+  return Math.min(def.measuredDurationMs(c as AnyConfig), def.maxDurationMs?.(c as AnyConfig) ?? Infinity);
 }
 
 /** The pre-connect pool of worker `index` of `count` (a per-arrival run opens none: see pre_connect.ts). */

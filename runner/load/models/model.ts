@@ -1,20 +1,19 @@
 /**
  * @module
- * The record every load model fills in (fields, checks, pacing, pre-connect, rate, warm-up burst, flows, its
- * run), read through the one table (mod.ts). A model file imports no config module.
+ * The record every load model fills in (checks, pacing, pre-connect, rate, warm-up burst, flows, its run),
+ * read through the one table (mod.ts). Its fields are its row of `MODEL_FIELDS` (runner/config_fields.ts),
+ * read here as types only: a load worker runs the models without loading the schema library.
  */
 import type { z } from "zod";
 import type { PathIssue } from "../../../validation/mod.ts";
 import type { LoadModel } from "../../../results/mod.ts";
 import type { CommonConfig, LoadContext } from "../executor.ts";
+import type { MODEL_FIELDS } from "../../config_fields.ts";
 
 /** What a model adds to the common fields, parsed (defaults filled). */
-type OwnConfig<F extends z.ZodRawShape> = z.output<z.ZodObject<F>>;
+type OwnConfig<M extends LoadModel> = z.output<z.ZodObject<(typeof MODEL_FIELDS)[M]>>;
 /** A model's whole config as its rules and run see it. */
-export type ModelConfig<M extends LoadModel, F extends z.ZodRawShape> =
-  & { readonly model: M }
-  & OwnConfig<F>
-  & CommonConfig;
+export type ModelConfig<M extends LoadModel> = { readonly model: M } & OwnConfig<M> & CommonConfig;
 
 /** How one worker sizes its pre-connect pool: a fixed count, Little's law at a rate, or nothing. */
 export type PoolSize = { count: number } | { ratePerSec: number; max: number } | null;
@@ -34,31 +33,27 @@ interface WarmupBurst {
 }
 
 /** A load model: its rules as data and functions, and its run. */
-export interface LoadModelDef<M extends LoadModel, F extends z.ZodRawShape> {
+export interface LoadModelDef<M extends LoadModel> {
   readonly model: M;
-  /** What the model adds to the common config fields (zod, defaults stated here once). */
-  readonly fields: F;
   /** wrk2's correction: latency from the intended send, the one from the actual send kept beside it. */
   readonly keepsUncorrected?: true;
   /** Problems across fields of a parsed config (a field's range is its schema's): all, changing nothing. */
-  check(c: ModelConfig<M, F>): PathIssue[];
+  check(c: ModelConfig<M>): PathIssue[];
   /** Connections one worker opens before t0 (keep-alive runs; per-arrival runs open none); absent: none. */
-  poolSize?(c: ModelConfig<M, F>, worker: WorkerShare): PoolSize;
+  poolSize?(c: ModelConfig<M>, worker: WorkerShare): PoolSize;
   /** Arrivals per second asked for, averaged over the measured part; null or absent when closed. */
-  targetArrivalsPerSec?(c: ModelConfig<M, F>): number | null;
+  targetArrivalsPerSec?(c: ModelConfig<M>): number | null;
   /** The measured duration the run aims for (Infinity when only a count bounds it). */
-  measuredDurationMs(c: ModelConfig<M, F>): number;
+  measuredDurationMs(c: ModelConfig<M>): number;
   /** A count's bound past its start (k6's `maxDuration`), so a session that never ends cannot hold it. */
-  maxDurationMs?(c: ModelConfig<M, F>): number;
+  maxDurationMs?(c: ModelConfig<M>): number;
   /** The model's own fields for the generator's warm-up burst against its in-process sink. */
-  warmupFields(c: ModelConfig<M, F>, burst: WarmupBurst): Partial<OwnConfig<F>>;
+  warmupFields(c: ModelConfig<M>, burst: WarmupBurst): Partial<OwnConfig<M>>;
   /** Starts this worker's share of the load; resolves when all its requests have ended. */
-  run(ctx: LoadContext<ModelConfig<M, F>>): Promise<void>;
+  run(ctx: LoadContext<ModelConfig<M>>): Promise<void>;
 }
 
-/** A model's record, its config type inferred from its fields (so `run` and the rules see them typed). */
-export function defineModel<M extends LoadModel, F extends z.ZodRawShape>(
-  def: LoadModelDef<M, F>,
-): LoadModelDef<M, F> {
+/** A model's record, its config type its fields' (so `run` and the rules see them typed). */
+export function defineModel<M extends LoadModel>(def: LoadModelDef<M>): LoadModelDef<M> {
   return def;
 }

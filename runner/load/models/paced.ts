@@ -5,10 +5,9 @@
  * a constant rate over fixed connections with coordinated-omission correction (wrk2 `-R`): send i is intended
  * at start + i/rate, round-robin; latency counts from then, the uncorrected kept beside it.
  */
-import { z } from "zod";
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../../../validation/duration.ts";
-import { connectionShareIssues, type Phase, phaseSchema, ratePerSec, underOneSendIssues } from "./fields.ts";
-import { OPTIONS } from "../../config_fields.ts";
+import { connectionShareIssues, underOneSendIssues } from "./fields.ts";
+import type { Phase } from "../../config_fields.ts";
 import { defineModel } from "./model.ts";
 import { constantSchedule, phasesSchedule, slotsOf, withWarmup } from "../schedule.ts";
 import { pace } from "../pacer.ts";
@@ -29,12 +28,6 @@ function phasesMs(c: { phases: ReadonlyArray<{ durationMs: number }> }): number 
 
 export const rateModel = defineModel({
   model: "rate",
-  /** Arrivals follow the phases; the measured duration is their sum. */
-  fields: {
-    phases: z.array(phaseSchema).min(1, "rate model needs at least one phase"),
-    maxConnections: OPTIONS.maxConnections.schema,
-    preConnect: OPTIONS.preConnect.schema,
-  },
   check: (c) =>
     phasesMs(c) > MAX_DURATION_MS
       ? [{ path: ["phases"], message: `the phases together must be ${MAX_DURATION_WORDS}` }]
@@ -58,8 +51,6 @@ export const rateModel = defineModel({
 
 export const throughputModel = defineModel({
   model: "throughput",
-  /** wrk2: a constant total rate over fixed connections, latency from the intended send time. */
-  fields: { ratePerSec, connections: OPTIONS.connections.schema, durationMs: OPTIONS.durationMs.schema },
   keepsUncorrected: true,
   check: (c) => [
     ...connectionShareIssues(c),

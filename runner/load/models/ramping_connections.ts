@@ -4,10 +4,8 @@
  * `target`; a worker adds connections as its share rises and retires its newest, after their request, and
  * cuts a session still running `gracefulRampDownMs` after.
  */
-import type { z } from "zod";
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../../../validation/duration.ts";
-import { cappedMs, stagesSchema } from "./fields.ts";
-import { defineModel } from "./model.ts";
+import { defineModel, type ModelConfig } from "./model.ts";
 import { issueList } from "../../../validation/mod.ts";
 import { type LoadContext, mayStart } from "../executor.ts";
 import { shareOf } from "../schedule.ts";
@@ -21,7 +19,7 @@ const MAX_SLEEP_MS = 50;
 /** Woken this long after a change, the rounded count has surely moved (ms). */
 const CHANGE_MARGIN_MS = 0.5;
 
-export type Stage = z.infer<typeof stagesSchema>[number];
+export type Stage = ModelConfig<"ramping-connections">["stages"][number];
 
 /** When `connectionsAt` next changes from `tMs`: Infinity after the last stage, 0 before 0 (warm-up). */
 export function nextChangeMs(stages: readonly Stage[], tMs: number): number {
@@ -59,7 +57,6 @@ function stagesMs(c: { stages: readonly Stage[] }): number {
 
 export const rampingConnectionsModel = defineModel({
   model: "ramping-connections",
-  fields: { stages: stagesSchema, gracefulRampDownMs: cappedMs("graceful ramp-down").min(0).optional() },
   check(c) {
     const [issues, add] = issueList();
     if (stagesMs(c) > MAX_DURATION_MS) {
