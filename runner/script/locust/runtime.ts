@@ -250,8 +250,13 @@ class LocustResponse {
   #manual: true | string | null = null;
   [CATCH]: Catch = false;
   readonly #s: Session;
-  constructor(s: Session, r: Response, readonly method: string, readonly url: string) {
-    this.#s = s, this.#r = r;
+  readonly #at: string;
+  constructor(s: Session, r: Response, readonly method: string, at: string) {
+    this.#s = s, this.#r = r, this.#at = at;
+  }
+  /** The URL answered, made when read: a request that no one asks it of parses no URL. */
+  get url(): string {
+    return new URL(this.#at, this.#s.target).href;
   }
   get status_code(): number {
     return this.#r.status;
@@ -589,7 +594,7 @@ class Client {
       options.name = this.#hop;
       return this.#send(s);
     }
-    const response = new LocustResponse(s, r, this.#verb, new URL(this.#at, s.target).href);
+    const response = new LocustResponse(s, r, this.#verb, this.#at);
     response.elapsedMs = nowMs(s) - this.#startMs;
     response.name = o.name != null ? str(o.name) : pathAndQuery(this.#path);
     response.context = o.context as Record<string, unknown> | undefined;
