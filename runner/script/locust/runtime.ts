@@ -319,6 +319,7 @@ class LocustResponse {
   }
   /** requests' error of a response of 400 and above (its message's url the request's), or of none. */
   raise_for_status(): void {
+    if (this.ok) return;
     const status = this.#r.status, why = this.#httpError(this.url);
     if (status === 0) throw new PyError("ConnectionError", this.#r.failure?.message ?? "no response");
     if (why !== null) throw Object.assign(new PyError("HTTPError", why), { response: this });
