@@ -123,7 +123,8 @@ function release(): void {
   if (waitingAt === waitingEnd) return void (running = false, waitingAt = waitingEnd = 0);
   const go = waiting[waitingAt] as (v: unknown) => void, client = waiting[waitingAt + 1] as Client | null;
   const r = waiting[waitingAt + 2] as Response;
-  waiting.fill(null, waitingAt, waitingAt += 3);
+  waiting[waitingAt] = waiting[waitingAt + 1] = waiting[waitingAt + 2] = null;
+  waitingAt += 3;
   if (client === null) return go(undefined);
   try {
     go(client.__answer(r));
