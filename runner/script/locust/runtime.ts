@@ -924,8 +924,9 @@ function pick(owner: any, tasks: TaskEntry[]): TaskEntry {
     owner.__current = tasks.find((t) => t.run === (owner as any)[name as string]);
     return now;
   }
-  return tasks.length === 1 ? tasks[0] : drawn(tasks, (e) => e.weight);
+  return tasks.length === 1 ? tasks[0] : drawn(tasks, weightOf);
 }
+const weightOf = (e: TaskEntry) => e.weight;
 
 function drawn<T>(items: T[], weight: (t: T) => number): T {
   let r = Math.random() * items.reduce((t, e) => t + weight(e), 0);
