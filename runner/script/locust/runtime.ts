@@ -483,7 +483,10 @@ class Client {
           const { url: given, ...kw } = url.values;
           return send.call(this, given as string, new Kw(kw));
         }
-        if (verb[0] !== "P") return a.length === 0 ? this.request(verb, url) : this.request(verb, url, ...a);
+        // Keywords alone (`post(url, json=...)`): as given; `data` and `json` unset read as None.
+        if (verb[0] !== "P" || (a.length === 1 && a[0] instanceof Kw)) {
+          return a.length === 0 ? this.request(verb, url) : this.request(verb, url, ...a);
+        }
         const [data, json, kw] = args(a, ["data", "json"], [null, null], false, true);
         return this.request(verb, url, new Kw({ ...kw as object, data, json }));
       };
@@ -497,7 +500,12 @@ class Client {
       const [m, u, kw] = args(given, ["method", "url"], [], false, true) as [string, string, Kw["values"]];
       return this.request(m, u, new Kw(kw));
     }
-    let o = a.length === 0 ? NO_OPTIONS : (args(a, [], [], false, true) as [Record<string, unknown>])[0];
+    // Keywords alone are read in place (no copy: nothing here writes to them).
+    let o = a.length === 0
+      ? NO_OPTIONS
+      : a.length === 1 && a[0] instanceof Kw
+      ? a[0].values
+      : (args(a, [], [], false, true) as [Record<string, unknown>])[0];
     if (this.request_name !== null && o.name == null) o = { ...o, name: this.request_name };
     for (const k in o === NO_OPTIONS ? undefined : o) {
       if (REQUEST_KEYS.includes(k)) continue;
