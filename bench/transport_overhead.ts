@@ -172,11 +172,12 @@ async function scriptSessions(): Promise<ScriptSessions | null> {
   } as unknown as AttackConfig;
   return new ScriptSessions(module, { config, originMs: 0, feeder: null, workerIndex: 0, workerCount: 1 });
 }
-const sessions = await scriptSessions();
 const conns = Array.from({ length: connections }, (_, k) => new Connection(k, shared));
 
 /** One closed-model run of `ms` over the fake; resolves with the requests sent. */
 async function run(ms: number): Promise<number> {
+  // Sessions of their own: a run's end stops its users (a locustfile's `on_stop`), as `loadlab run`'s does.
+  const sessions = await scriptSessions();
   const endMs = performance.now() + ms;
   const writes = sys.writes;
   const take = (depth: number, nowMs: number) => nowMs < endMs ? depth : 0;

@@ -123,7 +123,8 @@ function release(): void {
   if (waitingAt === waitingEnd) return void (running = false, waitingAt = waitingEnd = 0);
   const go = waiting[waitingAt] as (v: unknown) => void, client = waiting[waitingAt + 1] as Client | null;
   const r = waiting[waitingAt + 2] as Response;
-  waiting.fill(null, waitingAt, waitingAt += 3);
+  waiting[waitingAt] = waiting[waitingAt + 1] = waiting[waitingAt + 2] = null;
+  waitingAt += 3;
   if (client === null) return go(undefined);
   try {
     go(client.__answer(r));
@@ -250,8 +251,13 @@ class LocustResponse {
   #manual: true | string | null = null;
   [CATCH]: Catch = false;
   readonly #s: Session;
-  constructor(s: Session, r: Response, readonly method: string, readonly url: string) {
-    this.#s = s, this.#r = r;
+  readonly #at: string;
+  constructor(s: Session, r: Response, readonly method: string, at: string) {
+    this.#s = s, this.#r = r, this.#at = at;
+  }
+  /** The URL answered, made when read: a request that no one asks it of parses no URL. */
+  get url(): string {
+    return new URL(this.#at, this.#s.target).href;
   }
   get status_code(): number {
     return this.#r.status;
@@ -314,6 +320,7 @@ class LocustResponse {
   }
   /** requests' error of a response of 400 and above (its message's url the request's), or of none. */
   raise_for_status(): void {
+    if (this.ok) return;
     const status = this.#r.status, why = this.#httpError(this.url);
     if (status === 0) throw new PyError("ConnectionError", this.#r.failure?.message ?? "no response");
     if (why !== null) throw Object.assign(new PyError("HTTPError", why), { response: this });
@@ -476,7 +483,10 @@ class Client {
           const { url: given, ...kw } = url.values;
           return send.call(this, given as string, new Kw(kw));
         }
-        if (verb[0] !== "P") return a.length === 0 ? this.request(verb, url) : this.request(verb, url, ...a);
+        // Keywords alone (`post(url, json=...)`): as given; `data` and `json` unset read as None.
+        if (verb[0] !== "P" || (a.length === 1 && a[0] instanceof Kw)) {
+          return a.length === 0 ? this.request(verb, url) : this.request(verb, url, ...a);
+        }
         const [data, json, kw] = args(a, ["data", "json"], [null, null], false, true);
         return this.request(verb, url, new Kw({ ...kw as object, data, json }));
       };
@@ -490,7 +500,12 @@ class Client {
       const [m, u, kw] = args(given, ["method", "url"], [], false, true) as [string, string, Kw["values"]];
       return this.request(m, u, new Kw(kw));
     }
-    let o = a.length === 0 ? NO_OPTIONS : (args(a, [], [], false, true) as [Record<string, unknown>])[0];
+    // Keywords alone are read in place (no copy: nothing here writes to them).
+    let o = a.length === 0
+      ? NO_OPTIONS
+      : a.length === 1 && a[0] instanceof Kw
+      ? a[0].values
+      : (args(a, [], [], false, true) as [Record<string, unknown>])[0];
     if (this.request_name !== null && o.name == null) o = { ...o, name: this.request_name };
     for (const k in o === NO_OPTIONS ? undefined : o) {
       if (REQUEST_KEYS.includes(k)) continue;
@@ -589,7 +604,7 @@ class Client {
       options.name = this.#hop;
       return this.#send(s);
     }
-    const response = new LocustResponse(s, r, this.#verb, new URL(this.#at, s.target).href);
+    const response = new LocustResponse(s, r, this.#verb, this.#at);
     response.elapsedMs = nowMs(s) - this.#startMs;
     response.name = o.name != null ? str(o.name) : pathAndQuery(this.#path);
     response.context = o.context as Record<string, unknown> | undefined;
@@ -917,8 +932,9 @@ function pick(owner: any, tasks: TaskEntry[]): TaskEntry {
     owner.__current = tasks.find((t) => t.run === (owner as any)[name as string]);
     return now;
   }
-  return tasks.length === 1 ? tasks[0] : drawn(tasks, (e) => e.weight);
+  return tasks.length === 1 ? tasks[0] : drawn(tasks, weightOf);
 }
+const weightOf = (e: TaskEntry) => e.weight;
 
 function drawn<T>(items: T[], weight: (t: T) => number): T {
   let r = Math.random() * items.reduce((t, e) => t + weight(e), 0);
