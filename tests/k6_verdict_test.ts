@@ -1549,15 +1549,19 @@ export default async function () {
   ok(/checks_succeeded\.+: 100\.00% 2 out of 2/.test(text), text);
 });
 
-Deno.test("setup()'s data reaches the VUs through Go's JSON as k6's; a function or NaN there exits 255", async () => {
+Deno.test("setup()'s data reaches the VUs as k6 exports it to JSON; a function or NaN there exits 255", async () => {
   const script = (extra: string) =>
     `import { check } from "k6";
 export const options = { iterations: 1, thresholds: { checks: ["rate==1"] } };
-export function setup() { return { when: new Date(0), at: new Date(1500), gone: undefined, list: [1, undefined]${extra} }; }
+export function setup() {
+  return { when: new Date(0), at: new Date(1500), gone: undefined, list: [1, undefined], m: new Map([["a", 1]]),
+    s: new Set([2, 3])${extra} };
+}
 export default function (d) {
   check(d, {
     "dates as text": (d) => d.when === "1970-01-01T00:00:00Z" && d.at === "1970-01-01T00:00:01.5Z",
     "undefined as null": (d) => d.gone === null && d.list[1] === null,
+    "a Map as its pairs, a Set as its values": (d) => JSON.stringify([d.m, d.s]) === '[[["a",1]],[2,3]]',
   });
 }
 export function teardown(d) { if (typeof d.when !== "string") throw new Error("teardown got a Date"); }
