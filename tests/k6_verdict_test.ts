@@ -797,7 +797,7 @@ export default function () {
     }
   }));
 
-pool.test("k6's variables of its flags act as the flags: K6_TAGS, K6_OUT, K6_SUMMARY_EXPORT, K6_NO_SUMMARY", () =>
+pool.test("k6's variables of its flags act as the flags: K6_TAGS, K6_OUT, K6_SUMMARY_EXPORT, K6_NO_SUMMARY, K6_CONFIG", () =>
   withTarget(async (url) => {
     const script = `import http from "k6/http";
 export const options = { iterations: 2, thresholds: { "http_reqs{env:ci}": ["count==2"] } };
@@ -824,6 +824,14 @@ export default function () { http.get("${url}/json"); }
     assertEquals(quiet.code, 99, quiet.text);
     ok(!quiet.stdout.includes("THRESHOLDS") && quiet.stderr.includes("have been crossed"), quiet.text);
     ok(!existsSync(`${quiet.dir}/e.json`), quiet.text);
+    // K6_CONFIG names the config file, under the script's options.
+    const configured = await runK6Text(script.replace("iterations: 2, ", ""), null, [], {
+      env: { K6_CONFIG: "c.json" },
+      files: {
+        "c.json": '{"iterations": 2, "tags": {"env": "ci"}, "thresholds": {"http_reqs": ["count==0"]}}',
+      },
+    });
+    assertEquals(configured.code, 0, configured.text);
   }));
 
 pool.test("an iteration's __ENV is fresh, as k6 activates a VU: init code's writes reach setup() only", async () => {
