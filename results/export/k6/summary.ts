@@ -70,7 +70,7 @@ export function k6SummaryData(
   run: RunResult,
   asked: K6SummaryOptions = {},
 ): K6SummaryData {
-  const stats = asked.trendStats ?? K6_TREND_STATS;
+  const stats = asked.trendStats ?? K6_TREND_STATS, judged = [...stats, ...asked.percentiles ?? []];
   const sec = run.durationSec > 0 ? run.durationSec : 1;
   const flow = run.flows?.[0];
   const checks = checksOf(run);
@@ -79,10 +79,10 @@ export function k6SummaryData(
     checks: rateMetric(passes, fails),
     data_received: counterMetric(run.bytesRead, sec, "data"),
     data_sent: counterMetric(run.bytesWritten, sec, "data"),
-    ...httpMetrics(run, sec, stats, run.histogramEncoded),
+    ...httpMetrics(run, sec, judged, run.histogramEncoded),
     iteration_duration: trend(
       flow?.sessionMs,
-      [...stats, ...asked.percentiles ?? []],
+      judged,
       flow?.completed ?? 0,
       flow?.sessionHistogramEncoded,
     ),
