@@ -5,11 +5,17 @@ import http from "k6/http";
 import { check } from "k6";
 
 export const options = {
-  thresholds: { "checks{step:first}": ["rate==1"], "http_reqs{step:after}": ["count==0"], iterations: ["count==3"] },
+  thresholds: {
+    "checks{step:first}": ["rate==1"],
+    "http_reqs{step:after}": ["count==0"],
+    iterations: ["count==3"],
+  },
 };
 
 export default async function () {
-  const res = await http.asyncRequest("GET", "http://127.0.0.1:18481/status/404", null, { tags: { step: "first" } });
+  const res = await http.asyncRequest("GET", "http://127.0.0.1:18481/status/404", null, {
+    tags: { step: "first" },
+  });
   check(res, { "404 seen": (r) => r.status === 404 }, { step: "first" });
   await Promise.reject(new Error("order service down"));
   http.get("http://127.0.0.1:18481/get", { tags: { step: "after" } });

@@ -9,7 +9,7 @@ export const options = {
   thresholds: {
     iterations: ["count==4"],
     checks: ["rate==1"],
-   
+
     "http_reqs{executor:shared-iterations}": ["count==4"],
   },
 };
