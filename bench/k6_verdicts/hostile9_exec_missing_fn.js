@@ -12,6 +12,7 @@ export function browse() {
   http.get("http://127.0.0.1:18481/get?flow=browse");
 }
 
+// deno-lint-ignore no-unused-vars -- written but not exported, as the scenario names it
 function checkout() {
   http.post("http://127.0.0.1:18481/post", "cart");
 }
