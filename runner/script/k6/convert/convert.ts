@@ -301,7 +301,7 @@ function libraryExports(ast: Node, problems: Problem[]): LibraryExport[] {
   return out;
 }
 
-/** The function of method `key` of the object literal a top-level `name` is bound to (`const bus = {...}`). */
+/** The function of method `key` of the object literal top-level `name` is bound to (`const bus = {}`). */
 function methodOf(ast: Node, name: string | undefined, key: string): Node | undefined {
   for (const s of ast.body) {
     const d = s.type === "ExportNamedDeclaration" ? s.declaration : s;
