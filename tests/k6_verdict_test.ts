@@ -516,6 +516,7 @@ export const options = {
     "iteration_duration{group:::setup}": ["max==0"],
     "iteration_duration{group:::teardown}": ["max>=300"],
     "iteration_duration{scenario:default}": ["p(50)>0"],
+    http_req_duration: ["p(99.9)>0"],
     "iterations{group:::setup}": ["count==0"],
     "iterations{scenario:default,group:::teardown}": ["count==0"],
     "http_reqs{group:::setup}": ["count==1"],
@@ -533,6 +534,7 @@ export function teardown() { http.get("http://app.test/json"); }
     ok(/iteration_duration\{group:::teardown\}\n\s+✗ 'max>=300' max=0s/.test(stdout), stdout);
     // A percentile no summary column shows, of the run's one scenario: judged on its iterations.
     ok(/iteration_duration\{scenario:default\}\n\s+✓ 'p\(50\)>0'/.test(stdout), stdout);
+    ok(/✓ 'p\(99\.9\)>0' p\(99\.9\)=(?!0s)/.test(stdout), stdout);
     // The hooks' requests are in their groups, as k6 tags them.
     ok(/http_reqs\{group:::setup\}\n\s+✓ 'count==1'/.test(stdout), stdout);
     ok(/http_reqs\{group:::teardown\}\n\s+✓ 'count==1'/.test(stdout), stdout);
