@@ -324,3 +324,36 @@ export default function () {
     assertEquals(results.runs[0].requests, 8, text);
     assertEquals(results.runs[0].errorMessages ?? {}, {}, text);
   }));
+
+pool.test("a callback handed to a method of an object a local module exports is awaited where it is run", () =>
+  withTarget(async (url) => {
+    const bus = `export const bus = {
+  handlers: [],
+  on(fn) { this.handlers.push(fn); },
+  emit(name) { for (const h of this.handlers) h(name); },
+};
+class Hub { on(fn) { this.fn = fn; } }
+export const hub = new Hub();
+`;
+    const script = (extra: string) =>
+      `import http from "k6/http";
+import { bus, hub } from "./lib/bus.js";
+bus.on((name) => http.get("http://app.test/json?event=" + name));
+${extra}export const options = { iterations: 2, thresholds: { http_reqs: ["count==4"] } };
+export default function () {
+  bus.emit("login");
+  bus.emit("logout");
+}
+`;
+    const { code, text, results } = await runK6Text(script(""), url, [], { files: { "lib/bus.js": bus } });
+    assertEquals(code, 0, text);
+    assertEquals([results.runs[0].requests, results.runs[0].errorMessages ?? {}], [4, {}], text);
+    // A class instance's method is not followed: refused before the load, naming the method.
+    const refused = await runK6Text(script('hub.on(() => http.get("http://app.test/json"));\n'), url, [], {
+      files: { "lib/bus.js": bus },
+    });
+    ok(
+      refused.code !== 0 && refused.stderr.includes("hub.on() is handed a callback that sends"),
+      refused.text,
+    );
+  }));

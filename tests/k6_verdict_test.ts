@@ -487,7 +487,7 @@ export const options = {
   thresholds: {
     "iterations{scenario:quick}": ["count==4"],
     "iterations{scenario:slow}": ["count==2"],
-    "iteration_duration{scenario:slow}": ["min>=1000"],
+    "iteration_duration{scenario:slow}": ["min>=1000", "p(50)>=1000"],
     "iteration_duration{scenario:quick}": ["max<1000"],
     "data_sent{scenario:slow}": ["count>0"],
     "data_received{scenario:nothing}": ["count==0"],
@@ -515,6 +515,8 @@ export const options = {
   thresholds: {
     "iteration_duration{group:::setup}": ["max==0"],
     "iteration_duration{group:::teardown}": ["max>=300"],
+    "iteration_duration{scenario:default}": ["p(50)>0"],
+    http_req_duration: ["p(99.9)>0"],
     "iterations{group:::setup}": ["count==0"],
     "iterations{scenario:default,group:::teardown}": ["count==0"],
     "http_reqs{group:::setup}": ["count==1"],
@@ -530,6 +532,9 @@ export function teardown() { http.get("http://app.test/json"); }
     assertEquals(code, 99, text);
     ok(/iteration_duration\{group:::setup\}\n\s+✓ 'max==0' max=0s/.test(stdout), stdout);
     ok(/iteration_duration\{group:::teardown\}\n\s+✗ 'max>=300' max=0s/.test(stdout), stdout);
+    // A percentile no summary column shows, of the run's one scenario: judged on its iterations.
+    ok(/iteration_duration\{scenario:default\}\n\s+✓ 'p\(50\)>0'/.test(stdout), stdout);
+    ok(/✓ 'p\(99\.9\)>0' p\(99\.9\)=(?!0s)/.test(stdout), stdout);
     // The hooks' requests are in their groups, as k6 tags them.
     ok(/http_reqs\{group:::setup\}\n\s+✓ 'count==1'/.test(stdout), stdout);
     ok(/http_reqs\{group:::teardown\}\n\s+✓ 'count==1'/.test(stdout), stdout);
@@ -797,7 +802,7 @@ export default function () {
     }
   }));
 
-pool.test("k6's variables of its flags act as the flags: K6_TAGS, K6_OUT, K6_SUMMARY_EXPORT, K6_NO_SUMMARY", () =>
+pool.test("k6's variables of its flags act as the flags: K6_TAGS, K6_OUT, K6_SUMMARY_EXPORT, K6_NO_SUMMARY, K6_CONFIG", () =>
   withTarget(async (url) => {
     const script = `import http from "k6/http";
 export const options = { iterations: 2, thresholds: { "http_reqs{env:ci}": ["count==2"] } };
@@ -824,6 +829,14 @@ export default function () { http.get("${url}/json"); }
     assertEquals(quiet.code, 99, quiet.text);
     ok(!quiet.stdout.includes("THRESHOLDS") && quiet.stderr.includes("have been crossed"), quiet.text);
     ok(!existsSync(`${quiet.dir}/e.json`), quiet.text);
+    // K6_CONFIG names the config file, under the script's options.
+    const configured = await runK6Text(script.replace("iterations: 2, ", ""), null, [], {
+      env: { K6_CONFIG: "c.json" },
+      files: {
+        "c.json": '{"iterations": 2, "tags": {"env": "ci"}, "thresholds": {"http_reqs": ["count==0"]}}',
+      },
+    });
+    assertEquals(configured.code, 0, configured.text);
   }));
 
 pool.test("an iteration's __ENV is fresh, as k6 activates a VU: init code's writes reach setup() only", async () => {
@@ -1549,15 +1562,19 @@ export default async function () {
   ok(/checks_succeeded\.+: 100\.00% 2 out of 2/.test(text), text);
 });
 
-Deno.test("setup()'s data reaches the VUs through Go's JSON as k6's; a function or NaN there exits 255", async () => {
+Deno.test("setup()'s data reaches the VUs as k6 exports it to JSON; a function or NaN there exits 255", async () => {
   const script = (extra: string) =>
     `import { check } from "k6";
 export const options = { iterations: 1, thresholds: { checks: ["rate==1"] } };
-export function setup() { return { when: new Date(0), at: new Date(1500), gone: undefined, list: [1, undefined]${extra} }; }
+export function setup() {
+  return { when: new Date(0), at: new Date(1500), gone: undefined, list: [1, undefined], m: new Map([["a", 1]]),
+    s: new Set([2, 3])${extra} };
+}
 export default function (d) {
   check(d, {
     "dates as text": (d) => d.when === "1970-01-01T00:00:00Z" && d.at === "1970-01-01T00:00:01.5Z",
     "undefined as null": (d) => d.gone === null && d.list[1] === null,
+    "a Map as its pairs, a Set as its values": (d) => JSON.stringify([d.m, d.s]) === '[[["a",1]],[2,3]]',
   });
 }
 export function teardown(d) { if (typeof d.when !== "string") throw new Error("teardown got a Date"); }

@@ -233,3 +233,28 @@ export default async () => {
       [2, 2, 6],
     );
   }));
+
+test("k6/net/grpc connect to a port nobody listens on throws k6's error there, as k6 dials at connect", async () => {
+  const proto = new URL("../examples/grpc", import.meta.url).pathname;
+  const run = await runK6Text(
+    `import grpc from "k6/net/grpc";
+import { check } from "k6";
+const client = new grpc.Client();
+client.load(["${proto}"], "greeter.proto");
+export const options = { thresholds: { checks: ["rate==1"] } };
+export default function () {
+  let why = "";
+  try {
+    client.connect("127.0.0.1:1", { plaintext: true, timeout: "2s" });
+  } catch (e) {
+    why = String(e);
+  }
+  check(why, { "refused at connect": (w) => w.includes("dial tcp 127.0.0.1:1: connect: connection refused") });
+}
+`,
+    null,
+    ["-i", "2"],
+  );
+  assertEquals(run.code, 0, run.text);
+  ok(/✓ refused at connect/.test(run.stdout), run.stdout);
+});

@@ -95,7 +95,8 @@ export async function k6Summaries(
     for (const { metric, rule } of rules) {
       // Own metrics only, so a rule on `constructor` or `toString` never judges Object's.
       if (!Object.hasOwn(data.metrics, metric)) {
-        data.metrics[metric] = afterRunSubmetric(run, metric, data.options.summaryTrendStats, k6ErrorOf) ??
+        const judged = [...data.options.summaryTrendStats, ...asked.percentiles];
+        data.metrics[metric] = afterRunSubmetric(run, metric, judged, k6ErrorOf) ??
           emptyMetric(rule, exports.metrics?.[metric.split("{", 1)[0]]);
       }
       const values = data.metrics[metric].values;

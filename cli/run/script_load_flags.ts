@@ -119,7 +119,7 @@ const K6_ROWS: FlagTable = [
   ]),
   "  --out json=<file>         k6's NDJSON of every metric sample (Metric and Point lines)",
   flag("--config <file>", { example: "options.json" }, [
-    "k6's config file: JSON options under the script's (k6's --config; not -c)",
+    "k6's config file: JSON options under the script's (k6's --config or K6_CONFIG; not -c)",
   ]),
   flag("--secret-source TYPE=CONFIG", { repeatable: true, example: "file=secrets.txt" }, [
     "k6/secrets' source: file=PATH (KEY=VALUE lines) or mock=KEY=VALUE,...; name=N",
@@ -401,7 +401,10 @@ function k6Options(flags: FlagValues): Record<string, unknown> {
 const K6_ENV_FLAGS = Object.values(K6_OPTIONS).filter((o) => o.env && !o.envRefused)
   .map((o) => [flagOf(o), `K6_${o.env}`]);
 
-/** A k6 script's flags not on the command line from k6's variables: `K6_TAGS=env:ci` is `--tag env=ci`. */
+/**
+ * A k6 script's flags not on the command line from k6's variables: `K6_TAGS=env:ci` is `--tag env=ci`,
+ * `K6_CONFIG=FILE` is `--config FILE`.
+ */
 export function withK6EnvFlags(raw: RawArgs, specs: FlagSpec[]): void {
   // The flags' duration, iterations or stages replace all three of the variables' (k6's tiers).
   const load = ["duration", "requests", "stages"], flagsLoad = load.some((long) => raw.values.has(long));
@@ -414,6 +417,11 @@ export function withK6EnvFlags(raw: RawArgs, specs: FlagSpec[]): void {
       raw.values.set(long, spec.repeatable ? list : [value]);
     } else if (/^(1|t|true)$/i.test(value)) raw.values.set(long, [""]);
     raw.spelled.set(long, name);
+  }
+  // k6 reads its config file's path from K6_CONFIG too, under --config.
+  const config = Deno.env.get("K6_CONFIG")?.trim();
+  if (config && !raw.values.has("config")) {
+    raw.values.set("config", [config]), raw.spelled.set("config", "K6_CONFIG");
   }
 }
 

@@ -71,6 +71,9 @@ export function k6SummaryData(
   asked: K6SummaryOptions = {},
 ): K6SummaryData {
   const stats = asked.trendStats ?? K6_TREND_STATS;
+  // The trends hold the percentiles rules name too, those no column shows (`p(99.9)<500`).
+  const ruled = results.thresholds.flatMap((t) => t.expression.match(/p\(\d+(\.\d+)?\)/g) ?? []);
+  const judged = [...stats, ...asked.percentiles ?? [], ...ruled];
   const sec = run.durationSec > 0 ? run.durationSec : 1;
   const flow = run.flows?.[0];
   const checks = checksOf(run);
@@ -79,10 +82,10 @@ export function k6SummaryData(
     checks: rateMetric(passes, fails),
     data_received: counterMetric(run.bytesRead, sec, "data"),
     data_sent: counterMetric(run.bytesWritten, sec, "data"),
-    ...httpMetrics(run, sec, stats, run.histogramEncoded),
+    ...httpMetrics(run, sec, judged, run.histogramEncoded),
     iteration_duration: trend(
       flow?.sessionMs,
-      [...stats, ...asked.percentiles ?? []],
+      judged,
       flow?.completed ?? 0,
       flow?.sessionHistogramEncoded,
     ),
@@ -116,7 +119,7 @@ export function k6SummaryData(
     const parsed = /^\s*([a-z_]+)(\{.*\})?\s*:? ?(.+)$/.exec(t.expression);
     if (parsed === null) continue;
     const name = parsed[1] + (parsed[2] ?? "");
-    metrics[name] ??= httpMetricOf(parsed[1], httpSubmetrics(parsed[2], run, sec, stats));
+    metrics[name] ??= httpMetricOf(parsed[1], httpSubmetrics(parsed[2], run, sec, judged));
     (metrics[name].thresholds ??= {})[parsed[3]] = { ok: t.ok };
   }
   return {

@@ -6,13 +6,17 @@
 /** k6's error of setup() data Go's JSON cannot marshal (its exit 255). */
 export const SETUP_NOT_JSON = "error marshaling setup() data to JSON";
 
-/** setup()'s data as k6's VUs get it, through Go's JSON: a Date as RFC 3339 text, an undefined field null. */
+/**
+ * setup()'s data as k6's VUs get it, through Go's JSON: a Date as RFC 3339 text, an undefined field null, a
+ * Map as its [key, value] pairs and a Set as its values (what k6's runtime exports them as).
+ */
 export function setupDataOf(data: unknown): unknown {
   try {
     return data === undefined ? undefined : JSON.parse(JSON.stringify(data, function (key, value) {
       const own = this[key], finite = typeof own !== "number" || Number.isFinite(own);
       const bad = typeof own === "function" ? "type: func" : finite ? "" : `value: ${own}`;
       if (bad) throw new Error(`json: unsupported ${bad}`);
+      if (own instanceof Map || own instanceof Set) return [...own];
       return own instanceof Date ? own.toISOString().replace(/\.?0*Z$/, "Z") : value ?? null;
     }));
   } catch (err) {

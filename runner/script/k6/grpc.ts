@@ -78,6 +78,32 @@ async function dial(origin: string, timeoutMs: number): Promise<http2.ClientHttp
   }
 }
 
+/** The servers a VU's `connect` reached once: k6 dials at each, here the first connect per server only. */
+const reachable = new Set<string>();
+
+/** Dials `target` (host:port) as k6's `connect` does, throwing k6's error where nothing listens. */
+async function reach(target: URL, timeoutMs: number): Promise<void> {
+  if (reachable.has(target.host)) return;
+  const port = Number(target.port) || (target.protocol === "https:" ? 443 : 80);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const conn = Deno.connect({ hostname: target.hostname.replace(/^\[|\]$/g, ""), port });
+  try {
+    const late = new Promise<never>((_, no) =>
+      timer = setTimeout(() => no(new Error("i/o timeout")), timeoutMs)
+    );
+    (await Promise.race([conn, late])).close();
+    reachable.add(target.host);
+  } catch (err) {
+    conn.then((c) => c.close(), () => {});
+    const why = err instanceof Deno.errors.ConnectionRefused ? "connection refused" : (err as Error).message;
+    throw new Error(
+      `connection error: desc = "transport: error while dialing: dial tcp ${target.host}: connect: ${why}"`,
+    );
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** The running iteration's k6 VU id (`__VU`): a VU stays connected across its iterations. */
 const vuId = (): number => current()?.vu.id ?? 0;
 
@@ -126,6 +152,7 @@ export class Client {
           "address there with --target app=URL when the script spells it",
       );
     }
+    await reach(new URL(s.target), timeoutMs);
     if (params.reflect === true) {
       reflected ??= reflectSchema(new URL(s.target).origin, timeoutMs).then((r) => new ScriptGrpcSchema(r));
       this.#schema = await reflected;

@@ -186,9 +186,9 @@ function partOf(name: string, kind: MetricPart["kind"], time: boolean): MetricPa
   return part;
 }
 
-function addTo(part: MetricPart, v: number, value: unknown): void {
+function addTo(part: MetricPart, v: number): void {
   part.count++, part.sum += v;
-  if (value) part.trues++;
+  if (v !== 0) part.trues++;
   if (part.kind === "trend") part.values.push(v);
   else if (part.kind === "gauge") {
     const [, min, max] = part.values;
@@ -210,24 +210,30 @@ class Metric {
     if (!made.get(this.name)?.time) made.set(this.name, { kind, time: this.time });
   }
 
-  add(value: number | boolean, tags?: Record<string, string>): void {
-    // As k6: a value that is no number (none, NaN, "abc") is not added but said once; true adds 1, false 0.
-    const v = Number(value);
+  /**
+   * As k6: a value that is no number (none, null, NaN, "abc") is not added but said once, and add() answers
+   * false; a truthy value that reads as 0 ("0", " ", []) adds 1, as true does.
+   */
+  add(value: number | boolean, tags?: Record<string, string>): boolean {
+    let v = Number(value);
     if (value === null || value === undefined || Number.isNaN(v)) return this.#refuse(value);
+    if (v === 0 && value) v = 1;
     for (const key in tags) tagValue(key, tags[key]);
-    addTo(partOf(this.name, this.kind, this.time), v, value);
+    addTo(partOf(this.name, this.kind, this.time), v);
     if (pointsOut) point(this.name, this.kind, this.time, v, { ...jsonPointTags(), ...tags });
     const subs = wanted.get(this.name);
-    if (subs !== undefined) addToSubmetrics(subs, this.kind, this.time, v, value, requestTags(tags));
+    if (subs !== undefined) addToSubmetrics(subs, this.kind, this.time, v, requestTags(tags));
+    return true;
   }
 
-  #refuse(value: unknown): void {
-    if (warned.has(this.name)) return;
+  #refuse(value: unknown): false {
+    if (warned.has(this.name)) return false;
     warned.add(this.name);
-    const shown = value === null || value === undefined ? "no value" : `'${String(value).slice(0, 60)}'`;
+    const shown = value === undefined ? "no value" : `'${String(value).slice(0, 60)}'`;
     console.warn(
       `${shown} is an invalid value for metric '${this.name}', a number or a boolean value is expected: not added`,
     );
+    return false;
   }
 }
 
@@ -237,12 +243,11 @@ function addToSubmetrics(
   kind: MetricPart["kind"],
   time: boolean,
   v: number,
-  value: unknown,
   tags: Readonly<Record<string, string>> | undefined,
 ): void {
   const all = tags ?? {};
   for (const sub of subs) {
-    if (sub.tags.every(([k, t]) => all[k] === t)) addTo(partOf(sub.name, kind, time), v, value);
+    if (sub.tags.every(([k, t]) => all[k] === t)) addTo(partOf(sub.name, kind, time), v);
   }
 }
 
@@ -252,7 +257,7 @@ const RESULT_CHECK_TAGS = new Set(["scenario", "group", "check"]);
 /** A check's outcome for the `checks{...}` submetrics by other tags: its own tags over the request's. */
 export function addCheck(name: string, ok: boolean, tags: Record<string, string> | undefined): void {
   const subs = wanted.get("checks");
-  if (subs) addToSubmetrics(subs, "rate", false, +ok, ok, { ...jsonPointTags(), ...tags, check: name });
+  if (subs) addToSubmetrics(subs, "rate", false, +ok, { ...jsonPointTags(), ...tags, check: name });
 }
 
 /**
@@ -261,9 +266,9 @@ export function addCheck(name: string, ok: boolean, tags: Record<string, string>
  */
 export function addGroupDuration(durationMs: number, group?: string): void {
   const name = group === undefined ? "iteration_duration" : GROUP_DURATION;
-  addTo(partOf(name, "trend", true), durationMs, durationMs);
+  addTo(partOf(name, "trend", true), durationMs);
   const subs = wanted.get(name);
-  if (subs) addToSubmetrics(subs, "trend", true, durationMs, durationMs, requestTags(undefined, group));
+  if (subs) addToSubmetrics(subs, "trend", true, durationMs, requestTags(undefined, group));
   if (pointsOut && group !== undefined) point(name, "trend", true, durationMs, { ...jsonPointTags(), group });
 }
 
@@ -284,10 +289,10 @@ export function addPhases(
   for (let k = 0; k <= PHASES.length; k++) {
     const v = k < PHASES.length ? phaseMs[k] : phaseMs[3] + phaseMs[4] + phaseMs[5];
     // The duration too when the script adds to it (its summary is then this module's, not the run's).
-    if (k < PHASES.length || made.has(DURATION)) addTo(partOf(PHASES[k] ?? DURATION, "trend", true), v, v);
+    if (k < PHASES.length || made.has(DURATION)) addTo(partOf(PHASES[k] ?? DURATION, "trend", true), v);
     const subs = wanted.get(PHASES[k] ?? DURATION);
     all ??= subs && { ...tags, name: name ?? url, method, status: String(raw.status), url: name ?? url };
-    if (subs !== undefined) addToSubmetrics(subs, "trend", true, v, v, all);
+    if (subs !== undefined) addToSubmetrics(subs, "trend", true, v, all);
   }
 }
 

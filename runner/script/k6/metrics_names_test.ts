@@ -35,7 +35,7 @@ Deno.test("a name taken by another kind or value type is refused; the same share
   throws(() => new Trend("http_req_waiting"), /already exists but with a value type time/);
 });
 
-Deno.test("as k6, a value that is no number is not added, said once per metric; true adds 1", async () => {
+Deno.test("as k6, a value that is no number is not added (add() answers false), said once; truthy 0 adds 1", async () => {
   const channel = new BroadcastChannel(METRICS_CHANNEL);
   const got = new Promise<MetricPart[]>((resolve) => channel.onmessage = (e) => resolve(e.data));
   const warnings: string[] = [];
@@ -43,10 +43,18 @@ Deno.test("as k6, a value that is no number is not added, said once per metric; 
   console.warn = (text: string) => warnings.push(text);
   try {
     const t = new Trend("nan_trend");
-    for (const v of [NaN, "abc", undefined, 5, true]) t.add(v as number);
+    const answers = [NaN, "abc", undefined, null, 5, true, "0", " ", [], false].map((v) =>
+      t.add(v as number)
+    );
+    deepStrictEqual(answers, [false, false, false, false, true, true, true, true, true, true]);
+    const r = new Rate("nan_rate");
+    for (const v of ["0", 0, -1, false, 0.5]) r.add(v as number);
     flushMetrics();
-    const [part] = (await got).filter((p) => p.name === "nan_trend");
-    deepStrictEqual([part.count, part.values], [2, [5, 1]]);
+    const parts = await got;
+    const [part] = parts.filter((p) => p.name === "nan_trend");
+    deepStrictEqual([part.count, part.values], [6, [5, 1, 1, 1, 1, 0]]);
+    const [rate] = parts.filter((p) => p.name === "nan_rate");
+    deepStrictEqual([rate.count, rate.trues], [5, 3]);
     deepStrictEqual(warnings, [
       "'NaN' is an invalid value for metric 'nan_trend', a number or a boolean value is expected: not added",
     ]);

@@ -293,12 +293,16 @@ function isCheck(call: Node, bindings: Map<string, Binding>): boolean {
   return b?.module === "k6" && b.name === "check";
 }
 
-/** The local module's export `callee` calls (`retry(...)`, `lib.retry(...)`), else null. */
+/**
+ * The local module's export `callee` calls (`retry(...)`, `lib.retry(...)`), or the method of an exported
+ * object (`bus.on(...)`: `bus.on`), else null.
+ */
 function localCallee(callee: Node, bindings: Map<string, Binding>): { module: string; name: string } | null {
   const id = callee.type === "MemberExpression" && !callee.computed ? callee.object : callee;
   const b = id.type === "Identifier" ? bindings.get(id.name) : undefined;
-  if (b?.calls === undefined || (id !== callee && b.name !== "*")) return null;
-  return { module: b.module, name: id === callee ? b.name : callee.property.name };
+  if (b?.calls === undefined || (id !== callee && b.name === "default")) return null;
+  const method = callee.property?.name;
+  return { module: b.module, name: id === callee ? b.name : b.name === "*" ? method : `${b.name}.${method}` };
 }
 
 function isNamedCall(call: Node, asyncNames: Set<string>): boolean {

@@ -182,9 +182,18 @@ export function convertK6(
   const bindings = importEdits(ast, edits, problems, modules?.locals, modules?.facts.vuState);
   problems.push(...refusedConstructs(ast, bindings));
   const ownExports = modules?.library ? libraryExports(ast, problems) : [];
-  const given = (modules?.handed ?? []).flatMap(({ name, index }) =>
-    ownExports.filter((e) => e.exported === name).map((e) => ({ local: e.local, node: e.node, index }))
-  );
+  const given = (modules?.handed ?? []).flatMap(({ name, index }) => {
+    const [exported, method] = name.split(".");
+    return ownExports.filter((e) => e.exported === exported).map((e) => {
+      const node = method ? methodOf(ast, e.local, method) : e.node;
+      if (method && !node) {
+        const why = `${name}() is handed a callback that sends requests: loadlab awaits it in a method of ` +
+          "an object literal only";
+        problems.push({ pos: 0, why });
+      }
+      return { local: method ? undefined : e.local, node, index };
+    });
+  });
   const plan = planAsync(ast, bindings, given);
   modules?.handing?.push(...plan.handed);
   problems.push(...plan.problems);
@@ -290,6 +299,16 @@ function libraryExports(ast: Node, problems: Problem[]): LibraryExport[] {
     }
   }
   return out;
+}
+
+/** The function of method `key` of the object literal top-level `name` is bound to (`const bus = {}`). */
+function methodOf(ast: Node, name: string | undefined, key: string): Node | undefined {
+  for (const s of ast.body) {
+    const d = s.type === "ExportNamedDeclaration" ? s.declaration : s;
+    const v = d?.type === "VariableDeclaration" ? d.declarations.find((v: Node) => v.id.name === name) : null;
+    const method = v?.init?.properties?.find((p: Node) => !p.computed && (p.key.name ?? p.key.value) === key);
+    if (method !== undefined) return isFunction(method.value) ? method.value : undefined;
+  }
 }
 
 const TIMERS = ["setTimeout", "setInterval", "clearTimeout", "clearInterval"];
