@@ -45,7 +45,7 @@ export function k6ErrorOf(kind: string, message: string): K6Error {
       // Go's transport: no byte of the response (EOF), or a body cut short (unexpected EOF).
       return { code: 1000, text: m.includes("before the response began") ? "EOF" : "unexpected EOF" };
     case "tls":
-      // loadlab's verify failures say `tls unknown-ca:`, `tls hostname:`, `tls expired:` (tls/options.ts).
+      // loadlab's verify failures say `tls unknown-ca:`, `tls hostname:`, `tls expired:` (tls/material.ts).
       if (
         /unknown-ca|unknown ca|not signed by a trusted|local issuer|self.signed|unknown authority/.test(m)
       ) {
