@@ -4,7 +4,7 @@
  * request log (loadlab keeps no list of calls). Pure.
  */
 import type { RunResult } from "../../mod.ts";
-import { statusKey, statusSlotOf } from "../../schema/keys.ts";
+import { MAX_MESSAGE_CHARS_PER_KIND, OTHER_MESSAGES, statusKey, statusSlotOf } from "../../schema/keys.ts";
 import { visibleLine } from "../../../validation/terminal_text.ts";
 import { modelFactsOf } from "../../load_models.ts";
 import { nearestRank } from "../../stats.ts";
@@ -71,8 +71,14 @@ function failuresOf(run: RunResult): Failure[] {
   return failures;
 }
 
+/** The words of a status's calls whose messages came past the ones kept (ghz keeps each). */
+const PAST_KEPT = `(other): messages past the ${
+  MAX_MESSAGE_CHARS_PER_KIND / 1024
+} KiB of text loadlab keeps a status`;
+
 /** grpc-go's status and words for a call of `key` that ended with loadlab's `message`. */
 function grpcGoWords(key: string, message: string): [string, string] {
+  if (message === OTHER_MESSAGES) return [ghzStatus(key), PAST_KEPT];
   const [pattern, given, template] = GRPC_GO_WORDS.find(([p]) => p.test(message)) ?? [/^/, "", null];
   const group = pattern.exec(message)!;
   return [

@@ -496,3 +496,13 @@ Deno.test("a head of another HTTP status without gRPC's content-type: grpc-go's 
     /\n10\.00,Unimplemented,[^\n]*desc = Not Found: HTTP status code 404;/,
   );
 });
+
+Deno.test("a status's calls past the messages kept are counted in ghz's distribution, named so", () => {
+  const base = run();
+  const errorMessages = { ...base.errorMessages, "grpc UNAVAILABLE": { down: 1, "(other)": 1 } };
+  const r = ghzReport({ ...base, errorMessages } as RunResult, new Date());
+  assertEquals(r.errorDistribution["rpc error: code = Unavailable desc = down"], 1);
+  const past =
+    "rpc error: code = Unavailable desc = (other): messages past the 256 KiB of text loadlab keeps a status";
+  assertEquals(r.errorDistribution[past], 1);
+});
