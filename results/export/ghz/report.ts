@@ -242,9 +242,29 @@ export function ghzReport(run: RunResult, date: Date, labels: GhzReportOptions =
     statusCodeDistribution,
     latencyDistribution,
     histogram,
-    details: [],
+    details: ghzDetails(run, calls),
     ...(labels.tags && Object.keys(labels.tags).length > 0 ? { tags: labels.tags } : {}),
   };
+}
+
+/** The calls ghz lists at most in its JSON's `details`, as its reporter keeps them. */
+const MAX_DETAILS = 1_000_000;
+
+/** ghz's `details`: each call in the order it ended, at its end (Go's RFC 3339 to the µs here). */
+function ghzDetails(run: RunResult, logged: Call[]) {
+  const t0Us = Date.parse(run.startedAt) * 1000;
+  const endUs = (c: { startUs?: number; us?: number }) =>
+    t0Us + (c.startUs ?? run.durationSec * 1e6) + (c.us ?? 0);
+  return ghzCalls(run, logged).sort((a, b) => endUs(a) - endUs(b)).slice(0, MAX_DETAILS).map((c) => {
+    const us = endUs(c);
+    const iso = new Date(Math.floor(us / 1000)).toISOString();
+    const fraction = `${iso.slice(20, 23)}${String(Math.floor(us % 1000)).padStart(3, "0")}`.replace(
+      /0+$/,
+      "",
+    );
+    const timestamp = `${iso.slice(0, 19)}${fraction ? `.${fraction}` : ""}Z`;
+    return { timestamp, latency: Math.round((c.us ?? 0) * 1000), error: c.error, status: c.status };
+  });
 }
 
 function ghzOptions(run: RunResult, { call, total, countErrors }: GhzReportOptions): Record<string, unknown> {
