@@ -369,7 +369,8 @@ export function ghzRun(
   const run = { name, tags, skipFirst, streamIntervalMs, streamEnd, lateBoundMs, concurrencySteps: steps };
   const labels = { call: String(config.call), ignoreCut: config["duration-stop"] === "ignore", total };
   const countErrors = config["count-errors"] === true;
-  return { attack: flags, ...run, ...labels, countErrors, influxTags: influxTags(config, tags) };
+  const options = reportOptions(config, binary === undefined ? data : undefined, metadata);
+  return { attack: flags, ...run, ...labels, countErrors, influxTags: influxTags(config, tags), options };
 }
 
 /** ghz's binary data (-B FILE, or -b's stdin, over -d) as the JSON of its messages. */
@@ -687,6 +688,67 @@ class CallData {
         "the method's names, .UUID, newUUID, randomString N and randomInt MIN MAX are); write the value instead",
     );
   }
+}
+
+/** ghz's report's `options`, key for key as its reporter writes them (durations in ns; Go's empty left out). */
+function reportOptions(config: Record<string, unknown>, data: unknown, metadata: unknown) {
+  const json = (value: unknown) => {
+    try {
+      return typeof value === "string" ? JSON.parse(value) ?? undefined : value;
+    } catch {
+      return undefined; // as ghz: data a template leaves no JSON is none here
+    }
+  };
+  const ns = (key: string, standard = "0s") =>
+    Math.round(parseDurationMs(String(option(config, key) ?? standard), `--${key}`) * 1e6);
+  const schedule = (kind: string) => {
+    const line = option(config, `${kind}-schedule`) === "line";
+    return {
+      [`${kind}-schedule`]: option(config, `${kind}-schedule`),
+      ...Object.fromEntries(
+        ["start", "end", "step"].map((k) => [`${kind}-${k}`, Number(option(config, `${kind}-${k}`))]),
+      ),
+      [`${kind}-step-duration`]: ns(`${kind}-step-duration`, line ? "1s" : "0s"),
+      [`${kind}-max-duration`]: ns(`${kind}-max-duration`),
+    };
+  };
+  const proto = config.proto === undefined ? undefined : String(config.proto);
+  const dir = proto?.includes("/") ? proto.slice(0, proto.lastIndexOf("/")) || "/" : undefined;
+  const paths = proto === undefined ? [] : [...(dir ? [dir] : []), ".", ...asList(config["import-paths"])];
+  // As ghz: -x is the run's duration, and a duration's count Go's largest int32.
+  const z = ns(given(config["max-duration"]) ? "max-duration" : "duration");
+  const nonzero = (key: string) => Number(option(config, key)) || undefined;
+  const options: Record<string, unknown> = {
+    call: config.call,
+    host: config.host,
+    proto,
+    protoset: config.protoset,
+    "import-paths": paths.length > 0 ? paths : undefined,
+    "enable-compression": config["enable-compression"] || undefined,
+    ...Object.fromEntries(["cacert", "cert", "key", "cname"].map((k) => [k, config[k] || undefined])),
+    skipTLS: config.skipTLS || undefined,
+    insecure: config.insecure === true,
+    authority: config.authority || undefined,
+    rps: nonzero("rps"),
+    ...schedule("load"),
+    concurrency: nonzero("concurrency"),
+    ...schedule("concurrency"),
+    total: z > 0 ? 0x7fff_ffff : nonzero("total"),
+    async: config.async || undefined,
+    connections: nonzero("connections"),
+    duration: z || undefined,
+    timeout: ns("timeout") || undefined,
+    "dial-timeout": ns("connect-timeout") || undefined,
+    keepalive: ns("keepalive") || undefined,
+    data: json(data),
+    binary: config.binary === true || config["binary-file"] !== undefined,
+    metadata: json(metadata),
+    CPUs: nonzero("cpus") ?? navigator.hardwareConcurrency,
+    name: config.name || undefined,
+    skipFirst: nonzero("skipFirst"),
+    "count-errors": config["count-errors"] || undefined,
+  };
+  return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
 }
 
 /** The run's options as ghz's InfluxDB tags (a count under -z is Go's largest int32). */

@@ -171,6 +171,8 @@ export interface GhzReportOptions {
   influxTags?: string;
   /** ghz's `--count-errors`: fastest, slowest, percentiles and histogram over non-OK calls too. */
   countErrors?: boolean;
+  /** ghz's report's `options` as ghz writes them (`loadlab ghz`); else those of them the run has. */
+  options?: Record<string, unknown>;
 }
 
 /** A call of a request log: its status key ("0": no answer), its start and end in µs from the run's. */
@@ -267,7 +269,9 @@ function ghzDetails(run: RunResult, logged: Call[]) {
   });
 }
 
-function ghzOptions(run: RunResult, { call, total, countErrors }: GhzReportOptions): Record<string, unknown> {
+function ghzOptions(run: RunResult, labels: GhzReportOptions): Record<string, unknown> {
+  if (labels.options) return labels.options;
+  const { call, total, countErrors } = labels;
   const c = run.config as Record<string, unknown>;
   const connections = typeof c.connections === "number" ? c.connections : undefined;
   const streams = typeof c.streams === "number" ? c.streams : 1;
