@@ -8,7 +8,7 @@ import { FileReadError, readTextFileCapped } from "../../system/read_capped.ts";
 import { statOrNull } from "../../system/path_lookup.ts";
 import { parse as parseToml } from "smol-toml";
 import { parse as parseYaml } from "yaml";
-import { GHZ_FORMATS } from "../../results/export/ghz/report.ts";
+import { GHZ_FORMATS, goMaps } from "../../results/export/ghz/report.ts";
 import { parseDurationMs } from "../flag_values.ts";
 import { findMethod, loadProtoFile, loadProtoset } from "../../runner/http/grpc/schema.ts";
 import { reflectSchema } from "../../runner/http/grpc/reflection.ts";
@@ -694,7 +694,7 @@ class CallData {
 function reportOptions(config: Record<string, unknown>, data: unknown, metadata: unknown) {
   const json = (value: unknown) => {
     try {
-      return typeof value === "string" ? JSON.parse(value) ?? undefined : value;
+      return goMaps(typeof value === "string" ? JSON.parse(value) ?? undefined : value);
     } catch {
       return undefined; // as ghz: data a template leaves no JSON is none here
     }
@@ -735,7 +735,7 @@ function reportOptions(config: Record<string, unknown>, data: unknown, metadata:
     ...schedule("concurrency"),
     total: z > 0 ? 0x7fff_ffff : nonzero("total"),
     async: config.async || undefined,
-    connections: nonzero("connections"),
+    connections: nonzero("connections") ?? 1,
     duration: z || undefined,
     timeout: ns("timeout") || undefined,
     "dial-timeout": ns("connect-timeout") || undefined,

@@ -249,15 +249,24 @@ export function ghzReport(run: RunResult, date: Date, labels: GhzReportOptions =
   };
 }
 
+/** `value` as Go writes a map of it: each object's keys in byte order, at every depth. */
+export function goMaps(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(goMaps);
+  if (typeof value !== "object" || value === null) return value;
+  const keys = Object.keys(value).sort((a, b) => a < b ? -1 : a > b ? 1 : 0);
+  return Object.fromEntries(keys.map((k) => [k, goMaps((value as Record<string, unknown>)[k])]));
+}
+
 /** The calls ghz lists at most in its JSON's `details`, as its reporter keeps them. */
 const MAX_DETAILS = 1_000_000;
 
-/** ghz's `details`: each call in the order it ended, at its end (Go's RFC 3339 to the µs here). */
+/** ghz's `details`: each call in the order it ended, at its end (Go's RFC 3339 to the µs here); none, null. */
 function ghzDetails(run: RunResult, logged: Call[]) {
   const t0Us = Date.parse(run.startedAt) * 1000;
   const endUs = (c: { startUs?: number; us?: number }) =>
     t0Us + (c.startUs ?? run.durationSec * 1e6) + (c.us ?? 0);
-  return ghzCalls(run, logged).sort((a, b) => endUs(a) - endUs(b)).slice(0, MAX_DETAILS).map((c) => {
+  const calls = ghzCalls(run, logged).sort((a, b) => endUs(a) - endUs(b)).slice(0, MAX_DETAILS);
+  return calls.length === 0 ? null : calls.map((c) => {
     const us = endUs(c);
     const iso = new Date(Math.floor(us / 1000)).toISOString();
     const fraction = `${iso.slice(20, 23)}${String(Math.floor(us % 1000)).padStart(3, "0")}`.replace(
@@ -304,9 +313,11 @@ export function ghzOutput(
   if (format === "csv") return ghzCsv(run, calls);
   if (format.startsWith("influx")) return ghzInflux(run, format, date, calls, labels);
   const report = ghzReport(run, date, labels, calls);
-  if (format === "json") return JSON.stringify(report);
-  if (format === "pretty") return JSON.stringify(report, null, 2);
-  return ghzSummary(report);
+  if (format === "summary") return ghzSummary(report);
+  // Go's JSON of a map: its keys sorted (its summary ranges over them unsorted).
+  const { errorDistribution, statusCodeDistribution, tags } = report;
+  const json = { ...report, ...goMaps({ errorDistribution, statusCodeDistribution, tags }) as object };
+  return format === "json" ? JSON.stringify(json) : JSON.stringify(json, null, 2);
 }
 
 /** The calls without the `n` with no answer that ended last: those the run's end cut. */
