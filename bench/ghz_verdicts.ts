@@ -11,15 +11,16 @@
  * folder and `$OUT` a file of the tool's own. A row compares the exit codes, the calls counted (the same
  * unless time ends the run: -z or -x, or a --config file's duration, then within 10%), each status's count
  * and each error's (within 10%, or 1) and the report's form (the JSON's fields, end, options and details,
- * the summary's sections, the CSV's header); a timed run whose every call failed unanswered is generator-bound, its
- * statuses and errors compared as shares of its count (each tool fails as fast as its share of the machine
- * lets it); a `# count: LO..HI` line is the count both tools promise where the machine's load moves it; a `#
- * latency: FLOOR_MS` line checks the latency fields of each tool's JSON against what both promise when each
- * call is timed from its actual start: the fastest no sooner than the server's FLOOR_MS, and the calls'
- * times, at most `-c` at once, adding up to no more than `-c` times the run's total; a deadline the server's
- * or the client's is one error (whichever came first). A case loadlab refuses by design says why in a `#
- * refused:` line and reads so, apart from those that agree. Without ghz (`--ghz-bin`, `$GHZ`,
- * /tmp/peers/go/ghz, PATH) or node with examples/node_modules it prints why and runs nothing.
+ * the summary's sections, the CSV's header); a timed run whose every call failed unanswered is
+ * generator-bound, its statuses and errors compared as shares of its count (each tool fails as fast as its
+ * share of the machine lets it); a `# count: LO..HI` line is the count both tools promise where the
+ * machine's load moves it; a `# latency: FLOOR_MS` line checks the latency fields of each tool's JSON
+ * against what both promise when each call is timed from its actual start: the fastest no sooner than the
+ * server's FLOOR_MS, and the calls' times, at most `-c` at once, adding up to no more than `-c` times the
+ * run's total; a deadline the server's or the client's is one error (whichever came first). A case loadlab
+ * refuses by design says why in a `# refused:` line and reads so, apart from those that agree. Without ghz
+ * (`--ghz-bin`, `$GHZ`, /tmp/peers/go/ghz, PATH) or node with examples/node_modules it prints why and
+ * runs nothing.
  *
  *   deno task bench --ghz-verdicts [--ghz-bin PATH] [--corpus DIR] [--only NAME,NAME]
  */

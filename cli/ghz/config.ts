@@ -690,7 +690,7 @@ class CallData {
   }
 }
 
-/** ghz's report's `options`, key for key as its reporter writes them (durations in ns; Go's empty left out). */
+/** ghz's report's `options`, key for key as its reporter writes them (in ns; Go's empty left out). */
 function reportOptions(config: Record<string, unknown>, data: unknown, metadata: unknown) {
   const json = (value: unknown) => {
     try {

@@ -260,7 +260,7 @@ export function goMaps(value: unknown): unknown {
 /** The calls ghz lists at most in its JSON's `details`, as its reporter keeps them. */
 const MAX_DETAILS = 1_000_000;
 
-/** ghz's `details`: each call in the order it ended, at its end (Go's RFC 3339 to the µs here); none, null. */
+/** ghz's `details`: each call in the order it ended, at its end (RFC 3339 to the µs); none: null. */
 function ghzDetails(run: RunResult, logged: Call[]) {
   const t0Us = Date.parse(run.startedAt) * 1000;
   const endUs = (c: { startUs?: number; us?: number }) =>
