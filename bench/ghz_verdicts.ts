@@ -10,16 +10,17 @@
  * the system's; `$CERT`, `$KEY` its pair, sent as a client's), `$BIG` a 5 MiB message, `$CORPUS` the corpus
  * folder and `$OUT` a file of the tool's own. A row compares the exit codes, the calls counted (the same
  * unless time ends the run: -z or -x, or a --config file's duration, then within 10%), each status's count
- * and each error's (within 10%, or 1) and the report's form (the JSON's fields and end, the summary's
- * sections, the CSV's header); a timed run whose every call failed unanswered is generator-bound, its
- * statuses and errors compared as shares of its count (each tool fails as fast as its share of the machine
- * lets it); a `# count: LO..HI` line is the count both tools promise where the machine's load moves it; a `#
- * latency: FLOOR_MS` line checks the latency fields of each tool's JSON against what both promise when each
- * call is timed from its actual start: the fastest no sooner than the server's FLOOR_MS, and the calls'
- * times, at most `-c` at once, adding up to no more than `-c` times the run's total; a deadline the server's
- * or the client's is one error (whichever came first). A case loadlab refuses by design says why in a `#
- * refused:` line and reads so, apart from those that agree. Without ghz (`--ghz-bin`, `$GHZ`,
- * /tmp/peers/go/ghz, PATH) or node with examples/node_modules it prints why and runs nothing.
+ * and each error's (within 10%, or 1) and the report's form (the JSON's fields, end, options and details,
+ * the summary's sections, the CSV's header); a timed run whose every call failed unanswered is
+ * generator-bound, its statuses and errors compared as shares of its count (each tool fails as fast as its
+ * share of the machine lets it); a `# count: LO..HI` line is the count both tools promise where the
+ * machine's load moves it; a `# latency: FLOOR_MS` line checks the latency fields of each tool's JSON
+ * against what both promise when each call is timed from its actual start: the fastest no sooner than the
+ * server's FLOOR_MS, and the calls' times, at most `-c` at once, adding up to no more than `-c` times the
+ * run's total; a deadline the server's or the client's is one error (whichever came first). A case loadlab
+ * refuses by design says why in a `# refused:` line and reads so, apart from those that agree. Without ghz
+ * (`--ghz-bin`, `$GHZ`, /tmp/peers/go/ghz, PATH) or node with examples/node_modules it prints why and
+ * runs nothing.
  *
  *   deno task bench --ghz-verdicts [--ghz-bin PATH] [--corpus DIR] [--only NAME,NAME]
  */
@@ -279,12 +280,17 @@ export function readReport(text: string): Omit<ToolRun, "code" | "note"> {
         : timed === r.count
         ? ", latency over every call"
         : `, latency over ${timed} calls`;
+      // A CI's jq reads these too: every call in details, and ghz's options key for key.
+      const details = r.details?.length === r.count ? "every call" : `${r.details?.length} of ${r.count}`;
+      const options = JSON.stringify(r.options);
       return {
         count: r.count,
         latency: { average: r.average, fastest: r.fastest, total: r.total },
         statuses: r.statusCodeDistribution ?? {},
         errors: r.errorDistribution ?? {},
-        form: `${pretty}json (${r.endReason}${over}): ${Object.keys(r).sort().join(",")}`,
+        form: `${pretty}json (${r.endReason}${over}, details ${details}): ${
+          Object.keys(r).sort()
+        }; ${options}`,
       };
     } catch {
       return none;

@@ -93,6 +93,8 @@ Deno.test("ghz's JSON, summary and CSV are read alike", () => {
       average: 2e6,
       statusCodeDistribution: { OK: 3 },
       errorDistribution: {},
+      options: { call: "a.B.C", total: 3 },
+      details: [{}, {}, {}],
     }),
   );
   assertEquals(json, {
@@ -100,20 +102,21 @@ Deno.test("ghz's JSON, summary and CSV are read alike", () => {
     latency: { average: 2e6, fastest: undefined, total: undefined },
     statuses: { OK: 3 },
     errors: {},
-    form: "json (normal): average,count,endReason,errorDistribution,statusCodeDistribution",
+    form: "json (normal, details every call): average,count,details,endReason,errorDistribution,options," +
+      'statusCodeDistribution; {"call":"a.B.C","total":3}',
   });
   // The calls the latency is over, read from the histogram: OK ones, or every one (--count-errors).
   const buckets = (...counts: number[]) => counts.map((count) => ({ mark: 0.001, count, frequency: 0.5 }));
   const mixed = { count: 4, statusCodeDistribution: { OK: 2, Canceled: 2 }, endReason: "normal" };
   assertEquals(
     readReport(JSON.stringify({ ...mixed, histogram: buckets(1, 1) })).form,
-    "json (normal, " +
-      "latency over OK calls): count,endReason,histogram,statusCodeDistribution",
+    "json (normal, latency over OK calls, details undefined of 4): count,endReason,histogram," +
+      "statusCodeDistribution; undefined",
   );
-  match(readReport(JSON.stringify({ ...mixed, histogram: buckets(3, 1) })).form, /latency over every call\)/);
+  match(readReport(JSON.stringify({ ...mixed, histogram: buckets(3, 1) })).form, /latency over every call,/);
   // Every call OK (a timed run whose cut calls one tool left out): one set, read as the OK calls.
   const allOk = { count: 4, statusCodeDistribution: { OK: 4 }, histogram: buckets(2, 2) };
-  match(readReport(JSON.stringify(allOk)).form, /latency over OK calls\)/);
+  match(readReport(JSON.stringify(allOk)).form, /latency over OK calls,/);
   const summary = [
     "",
     "Summary:",

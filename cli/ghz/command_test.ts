@@ -688,3 +688,60 @@ Deno.test({
       }
     }),
 });
+
+Deno.test("-O json's options: ghz's own, key for key as ghz v0.93 writes them", () => {
+  const line = ghzCommandLine([
+    ...CALL,
+    "--proto",
+    "protos/g.proto",
+    "-i",
+    "more",
+    "-d",
+    '{"name":"x"}',
+    "-m",
+    '{"n":"{{.RequestNumber}}"}',
+    "-x",
+    "3s",
+    "-n",
+    "40",
+    "--cpus",
+    "1",
+    "--skipFirst",
+    "2",
+    "h:1",
+  ]);
+  assertEquals(
+    JSON.stringify(line.options),
+    JSON.stringify({
+      call: "helloworld.Greeter.SayHello",
+      host: "h:1",
+      proto: "protos/g.proto",
+      "import-paths": ["protos", ".", "more"],
+      insecure: true,
+      "load-schedule": "const",
+      "load-start": 0,
+      "load-end": 0,
+      "load-step": 0,
+      "load-step-duration": 0,
+      "load-max-duration": 0,
+      concurrency: 50,
+      "concurrency-schedule": "const",
+      "concurrency-start": 0,
+      "concurrency-end": 0,
+      "concurrency-step": 1,
+      "concurrency-step-duration": 0,
+      "concurrency-max-duration": 0,
+      // -x is the run's duration, and a duration's count Go's largest int32.
+      total: 2147483647,
+      connections: 1,
+      duration: 3e9,
+      timeout: 20e9,
+      "dial-timeout": 10e9,
+      data: { name: "x" },
+      binary: false,
+      metadata: { n: "{{.RequestNumber}}" },
+      CPUs: 1,
+      skipFirst: 2,
+    }),
+  );
+});

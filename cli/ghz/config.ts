@@ -8,7 +8,7 @@ import { FileReadError, readTextFileCapped } from "../../system/read_capped.ts";
 import { statOrNull } from "../../system/path_lookup.ts";
 import { parse as parseToml } from "smol-toml";
 import { parse as parseYaml } from "yaml";
-import { GHZ_FORMATS } from "../../results/export/ghz/report.ts";
+import { GHZ_FORMATS, goMaps } from "../../results/export/ghz/report.ts";
 import { parseDurationMs } from "../flag_values.ts";
 import { findMethod, loadProtoFile, loadProtoset } from "../../runner/http/grpc/schema.ts";
 import { reflectSchema } from "../../runner/http/grpc/reflection.ts";
@@ -334,7 +334,15 @@ export function ghzRun(
       }
       return `[${list.map((m) => call.fill(JSON.stringify(m), "--data", leftBraces)).join(",")}]`;
     };
-    flags.push("-b", call.fill(streamCallCount(text, config), "--data", each));
+    // As ghz: a client stream's list filled once a call is sent again past its end, the same values drawn.
+    const again = streamCallCount(text, config) !== text &&
+      config["stream-dynamic-messages"] !== true && (clientStreaming(config) ?? reflectedClientStream);
+    // Its text as written (an action failed) keeps its escapes in the copies: taken apart after.
+    const once = again && call.drawnOnce(() => {
+      const filled = call.fill(text, "--data", each);
+      return filled.includes("\\u007b{") ? undefined : streamCallCount(filled, config);
+    });
+    flags.push("-b", once || call.fill(streamCallCount(text, config), "--data", each));
   }
   const metadata = config["metadata-file"] !== undefined
     ? fileText(config["metadata-file"], "--metadata-file")
@@ -348,10 +356,15 @@ export function ghzRun(
       flags.push("-H", `${name}: ${value}`);
     } else console.error(`loadlab ghz: --metadata: ${name} is not sent, as grpc-go does not send it`);
   }
-  if (call.numbered || braces) {
-    // {{.RequestNumber}}: a row per call, in order (past a million calls the numbers start over).
-    const rows = !call.numbered ? 1 : timed ? 1_000_000 : Math.min(1_000_000, count);
-    flags.push("--data-file", requestNumbers(rows), "--data-order", "sequential", "--data-when-done", "wrap");
+  if (call.numbered || braces || call.draws.length > 0) {
+    // {{.RequestNumber}} or a draw: a row per call, in order (past a million calls the rows start over).
+    const rows = !call.numbered && call.draws.length === 0
+      ? 1
+      : timed
+      ? 1_000_000
+      : Math.min(1_000_000, count);
+    const file = requestNumbers(rows, call.draws);
+    flags.push("--data-file", file, "--data-order", "sequential", "--data-when-done", "wrap");
   }
   const skipFirst = Number(option(config, "skipFirst"));
   if (flags.includes("-n") && skipFirst > count) {
@@ -369,7 +382,8 @@ export function ghzRun(
   const run = { name, tags, skipFirst, streamIntervalMs, streamEnd, lateBoundMs, concurrencySteps: steps };
   const labels = { call: String(config.call), ignoreCut: config["duration-stop"] === "ignore", total };
   const countErrors = config["count-errors"] === true;
-  return { attack: flags, ...run, ...labels, countErrors, influxTags: influxTags(config, tags) };
+  const options = reportOptions(config, binary === undefined ? data : undefined, metadata);
+  return { attack: flags, ...run, ...labels, countErrors, influxTags: influxTags(config, tags), options };
 }
 
 /** ghz's binary data (-B FILE, or -b's stdin, over -d) as the JSON of its messages. */
@@ -438,11 +452,15 @@ function kindNeeded(config: Record<string, unknown>): never {
   });
 }
 
-/** A temporary CSV of the numbers 0 to `rows` - 1 under `RequestNumber`, removed when loadlab exits. */
-function requestNumbers(rows: number): string {
+/**
+ * A temporary CSV of the numbers 0 to `rows` - 1 under `RequestNumber` and a value of each of `draws` a row
+ * (`Drawn0`...), removed when loadlab exits.
+ */
+function requestNumbers(rows: number, draws: Array<() => string> = []): string {
   const path = Deno.makeTempFileSync({ prefix: "loadlab-ghz-request-numbers-", suffix: ".csv" });
-  const lines = Array.from({ length: rows }, (_, k) => `${k},{{`);
-  Deno.writeTextFileSync(path, `RequestNumber,LeftBraces\n${lines.join("\n")}\n`);
+  const lines = Array.from({ length: rows }, (_, k) => [k, "{{", ...draws.map((draw) => draw())].join(","));
+  const head = ["RequestNumber", "LeftBraces", ...draws.map((_, k) => `Drawn${k}`)].join(",");
+  Deno.writeTextFileSync(path, `${head}\n${lines.join("\n")}\n`);
   globalThis.addEventListener("unload", () => Deno.removeSync(path));
   return path;
 }
@@ -612,13 +630,33 @@ const CALL_FIELD = new RegExp(
   "^(WorkerID|RequestNumber|UUID|(FullyQualified|Method|Service|Input|Output)Name|" +
     "Is(Client|Server)Streaming|Timestamp(Unix(Milli|Nano)?)?)$",
 );
+/** ghz's randomString's characters. */
+const GO_CHARSET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 /** Go's execution failed: ghz sends the whole text as written. */
 const UNFILLED = new Error("unfilled");
 
 /** ghz's template actions (Go's text/template over its call data) as loadlab's placeholders. */
 class CallData {
   numbered = false;
+  /** Random actions drawn once a call (a column each), not per message: `drawnOnce`'s. */
+  draws: Array<() => string> = [];
+  #once = false;
   constructor(private readonly call: string, private readonly name: string) {}
+
+  /** `fill`'s text with each random action drawn once a call; undefined when it gives none or no JSON. */
+  drawnOnce(fill: () => string | undefined): string | undefined {
+    this.#once = true;
+    try {
+      const text = fill();
+      if (text === undefined) this.draws = [];
+      return text;
+    } catch (err) {
+      if (!(err instanceof SyntaxError)) throw err;
+      this.draws = [];
+    } finally {
+      this.#once = false;
+    }
+  }
 
   /**
    * `text` filled as ghz fills it: Go parses it whole first (an error exits 1), then runs each action; one
@@ -662,10 +700,21 @@ class CallData {
     if (head === "nil" || (fields.length > 0 && !field)) throw UNFILLED;
     const zero = `${flag}: ${action}: ghz's randomString 0 is from 2 to 16 letters a call; give the length`;
     if (head === "randomString" && ints[0] <= 0) throw refused(zero);
-    if (head === "randomString") return `{{ $randomString(${ints[0]}) }}`;
     // ghz's randomInt: a negative min is 0, a max of 0 or less 1; the max is not reached.
     const [min, max] = [Math.max(0, ints[0]), ints[1] <= 0 ? 1 : ints[1]];
     if (head === "randomInt" && max <= min) throw UNFILLED;
+    if (this.#once && arity !== undefined) {
+      const letter = () => GO_CHARSET[Math.floor(Math.random() * GO_CHARSET.length)];
+      this.draws.push(
+        head === "randomString"
+          ? () => Array.from({ length: ints[0] }, letter).join("")
+          : head === "randomInt"
+          ? () => String(min + Math.floor(Math.random() * (max - min)))
+          : () => crypto.randomUUID(),
+      );
+      return `{{ Drawn${this.draws.length - 1} }}`;
+    }
+    if (head === "randomString") return `{{ $randomString(${ints[0]}) }}`;
     if (head === "randomInt") return `{{ $randomNumber(${min},${max - 1}) }}`;
     if (head === ".RequestNumber") return this.numbered = true, "{{ RequestNumber }}";
     const [service, method] = this.call.replace(/\/(?=[^/]*$)/, ".").split(/\.(?=[^.]*$)/);
@@ -687,6 +736,67 @@ class CallData {
         "the method's names, .UUID, newUUID, randomString N and randomInt MIN MAX are); write the value instead",
     );
   }
+}
+
+/** ghz's report's `options`, key for key as its reporter writes them (in ns; Go's empty left out). */
+function reportOptions(config: Record<string, unknown>, data: unknown, metadata: unknown) {
+  const json = (value: unknown) => {
+    try {
+      return goMaps(typeof value === "string" ? JSON.parse(value) ?? undefined : value);
+    } catch {
+      return undefined; // as ghz: data a template leaves no JSON is none here
+    }
+  };
+  const ns = (key: string, standard = "0s") =>
+    Math.round(parseDurationMs(String(option(config, key) ?? standard), `--${key}`) * 1e6);
+  const schedule = (kind: string) => {
+    const line = option(config, `${kind}-schedule`) === "line";
+    return {
+      [`${kind}-schedule`]: option(config, `${kind}-schedule`),
+      ...Object.fromEntries(
+        ["start", "end", "step"].map((k) => [`${kind}-${k}`, Number(option(config, `${kind}-${k}`))]),
+      ),
+      [`${kind}-step-duration`]: ns(`${kind}-step-duration`, line ? "1s" : "0s"),
+      [`${kind}-max-duration`]: ns(`${kind}-max-duration`),
+    };
+  };
+  const proto = config.proto === undefined ? undefined : String(config.proto);
+  const dir = proto?.includes("/") ? proto.slice(0, proto.lastIndexOf("/")) || "/" : undefined;
+  const paths = proto === undefined ? [] : [...(dir ? [dir] : []), ".", ...asList(config["import-paths"])];
+  // As ghz: -x is the run's duration, and a duration's count Go's largest int32.
+  const z = ns(given(config["max-duration"]) ? "max-duration" : "duration");
+  const nonzero = (key: string) => Number(option(config, key)) || undefined;
+  const options: Record<string, unknown> = {
+    call: config.call,
+    host: config.host,
+    proto,
+    protoset: config.protoset,
+    "import-paths": paths.length > 0 ? paths : undefined,
+    "enable-compression": config["enable-compression"] || undefined,
+    ...Object.fromEntries(["cacert", "cert", "key", "cname"].map((k) => [k, config[k] || undefined])),
+    skipTLS: config.skipTLS || undefined,
+    insecure: config.insecure === true,
+    authority: config.authority || undefined,
+    rps: nonzero("rps"),
+    ...schedule("load"),
+    concurrency: nonzero("concurrency"),
+    ...schedule("concurrency"),
+    total: z > 0 ? 0x7fff_ffff : nonzero("total"),
+    async: config.async || undefined,
+    connections: nonzero("connections") ?? 1,
+    duration: z || undefined,
+    timeout: ns("timeout") || undefined,
+    "dial-timeout": ns("connect-timeout") || undefined,
+    keepalive: ns("keepalive") || undefined,
+    data: json(data),
+    binary: config.binary === true || config["binary-file"] !== undefined,
+    metadata: json(metadata),
+    CPUs: nonzero("cpus") ?? navigator.hardwareConcurrency,
+    name: config.name || undefined,
+    skipFirst: nonzero("skipFirst"),
+    "count-errors": config["count-errors"] || undefined,
+  };
+  return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
 }
 
 /** The run's options as ghz's InfluxDB tags (a count under -z is Go's largest int32). */

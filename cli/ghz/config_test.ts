@@ -526,3 +526,19 @@ Deno.test("data is read as ghz reads it: a -D file's list whole or its first val
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("a client stream's list past its end sends the values it drew again, as ghz fills it once a call", () => {
+  const data = [{ name: "{{randomString 4}}" }, { name: "x{{randomInt 1 9}}-{{newUUID}}" }];
+  const config = { proto: GREETER_PROTO, call: "helloworld.Greeter.Collect", data, "stream-call-count": 3 };
+  const flags = ghzFlags({ ...config, host: "h:1", insecure: true, total: 5 });
+  const body = JSON.parse(flags[flags.indexOf("-b") + 1]);
+  assertEquals(body, [
+    { name: "{{ Drawn0 }}" },
+    { name: "x{{ Drawn1 }}-{{ Drawn2 }}" },
+    { name: "{{ Drawn0 }}" },
+  ]);
+  // A column a draw, a row a call: fresh each call.
+  const rows = Deno.readTextFileSync(flags[flags.indexOf("--data-file") + 1]).trim().split("\n");
+  assertEquals([rows.length, rows[0]], [6, "RequestNumber,LeftBraces,Drawn0,Drawn1,Drawn2"]);
+  assert(rows.slice(1).every((r) => /^\d,\{\{,[a-zA-Z0-9]{4},[1-8],[0-9a-f-]{36}$/.test(r)));
+});

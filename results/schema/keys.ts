@@ -26,6 +26,10 @@ export const GRPC_ERROR_KINDS = [
   "grpc DATA_LOSS",
   "grpc UNAUTHENTICATED",
 ] as const;
+/** The key of a run's error messages past the bound, counted together. */
+export const OTHER_MESSAGES = "(other)";
+/** The bound: a kind's distinct messages are kept while their text totals this many characters. */
+export const MAX_MESSAGE_CHARS_PER_KIND = 256 * 1024;
 /** A non-OK gRPC status is a response, counted at slot `GRPC_STATUS_SLOTS_FROM + code` past HTTP's. */
 export const GRPC_STATUS_SLOTS_FROM = 1000;
 /** Status slots of a recorder's counts: the HTTP statuses, then gRPC's codes. */

@@ -2,6 +2,7 @@ import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/stric
 import { RunAggregator } from "./aggregate.ts";
 import { IntervalRecorder } from "./recorder.ts";
 import type { IntervalSample } from "./sample.ts";
+import { MAX_MESSAGE_CHARS_PER_KIND } from "../../results/schema/keys.ts";
 
 const INTERVAL_MS = 100;
 const ORIGIN_MS = 5000;
@@ -149,15 +150,19 @@ Deno.test("the verdict: late sends name the generator, waiting sends the server,
   assertEquals(run(30, 60, 0), [false, true]); // a busy machine's timer jitter: late, but fewer than waiting
 });
 
-Deno.test("error messages stay bounded when merged over many intervals", () => {
+Deno.test("error messages are each kept, their text bounded when merged over many intervals", () => {
   const r = newRecorder(false);
-  for (let i = 0; i < 30; i++) r.recordError(ORIGIN_MS + i * INTERVAL_MS, "connect", `refused #${i}`);
+  // 40 messages of a twentieth of the bound each, one an interval: 20 fit over the run, the rest pool.
+  const long = "x".repeat(MAX_MESSAGE_CHARS_PER_KIND / 20 - 3);
+  for (let i = 0; i < 40; i++) {
+    r.recordError(ORIGIN_MS + i * INTERVAL_MS, "connect", `#${String(i).padStart(2, "0")}${long}`);
+  }
+  for (let i = 0; i < 30; i++) r.recordError(ORIGIN_MS + i * INTERVAL_MS, "timeout", `refused #${i}`);
   const agg = new RunAggregator({ intervalMs: INTERVAL_MS, uncorrected: false });
-  for (const sample of r.drain(ORIGIN_MS + 30 * INTERVAL_MS, true)) agg.add(sample);
-  const messages = agg.finish(3).errorMessages.connect;
-  assertEquals(Object.keys(messages).length, 21);
-  assertEquals(messages["(other)"], 10);
-  assertEquals(messages["refused #0"], 1);
+  for (const sample of r.drain(ORIGIN_MS + 40 * INTERVAL_MS, true)) agg.add(sample);
+  const { connect, timeout } = agg.finish(4).errorMessages;
+  assertEquals([Object.keys(connect).length, connect["(other)"], connect[`#00${long}`]], [21, 20, 1]);
+  assertEquals(Object.keys(timeout).length, 30);
 });
 
 Deno.test("live reports totals and rps/p99 over the last second of complete intervals", () => {

@@ -12,6 +12,7 @@ import { errorKindIndex, idleSample, type IntervalSample } from "./sample.ts";
 import {
   type ExpectedStatuses,
   failedSlotsOf,
+  MAX_MESSAGE_CHARS_PER_KIND,
   STATUS_SLOTS,
   statusSlotOf,
 } from "../../results/schema/keys.ts";
@@ -39,8 +40,8 @@ interface RecorderOptions {
   /** `performance.now()` at the measured run's start (earlier is warm-up); Infinity until `setOrigin`. */
   originMs: number;
   uncorrected: boolean;
-  /** Distinct error messages kept per kind and interval; the rest count under "(other)". Default 20. */
-  maxMessagesPerKind?: number;
+  /** Characters of distinct error messages kept per kind and interval; the rest count under "(other)". */
+  maxMessageChars?: number;
   /** Endpoints of the run (runner/endpoint_table.ts); more than one are counted apart. Default 1. */
   endpoints?: number;
   /** Endpoints are named at run time (a session script's requests; see `endpointIndex`). */
@@ -79,7 +80,7 @@ export class IntervalRecorder {
   constructor(opts: RecorderOptions) {
     this.#intervalMs = opts.intervalMs;
     this.#originMs = opts.originMs;
-    this.#errors = new ErrorTally(opts.maxMessagesPerKind ?? 20);
+    this.#errors = new ErrorTally(opts.maxMessageChars ?? MAX_MESSAGE_CHARS_PER_KIND);
     this.#rawHistogram = opts.uncorrected ? createHistogram() : null;
     this.#endpoints = opts.namedEndpoints
       ? new EndpointRecorder(0, true)

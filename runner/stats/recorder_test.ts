@@ -1,12 +1,13 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { decodeHistogram } from "../../results/histogram.ts";
 import { IntervalRecorder } from "./recorder.ts";
-import { ERROR_KINDS, type IntervalSample, OTHER_MESSAGES } from "./sample.ts";
+import { ERROR_KINDS, type IntervalSample } from "./sample.ts";
+import { OTHER_MESSAGES } from "../../results/schema/keys.ts";
 
 // Time is injected: origin at t = 1000 ms, 100 ms intervals; nothing in these tests sleeps.
 const ORIGIN_MS = 1000;
-const recorder = (uncorrected = false, maxMessagesPerKind?: number) =>
-  new IntervalRecorder({ intervalMs: 100, originMs: ORIGIN_MS, uncorrected, maxMessagesPerKind });
+const recorder = (uncorrected = false, maxMessageChars?: number) =>
+  new IntervalRecorder({ intervalMs: 100, originMs: ORIGIN_MS, uncorrected, maxMessageChars });
 const byIndex = (samples: IntervalSample[]) => new Map(samples.map((s) => [s.index, s]));
 
 Deno.test("events land in the interval of their own timestamp, not of the drain", () => {
@@ -69,13 +70,17 @@ Deno.test("a response or drop after t0 of a send intended before t0 is the warm-
   assertEquals([only.index, only.requests, only.droppedSends], [0, 1, 1]);
 });
 
-Deno.test("error messages are bounded per kind, extras count under (other)", () => {
+Deno.test("error messages are bounded per kind by their characters, extras count under (other)", () => {
   const r = recorder(false, 3);
   for (const message of ["a", "b", "c", "d", "e", "a"]) r.recordError(1010, "connect", message);
   r.recordError(1020, "timeout", "slow");
   const [s] = r.drain(1100, false);
   assertEquals(s.errors, { connect: 6, timeout: 1 });
-  assertEquals(s.errorMessages, { connect: { a: 2, b: 1, c: 1, [OTHER_MESSAGES]: 2 }, timeout: { slow: 1 } });
+  // 3 characters a kind: "slow" alone is past them.
+  assertEquals(s.errorMessages, {
+    connect: { a: 2, b: 1, c: 1, [OTHER_MESSAGES]: 2 },
+    timeout: { [OTHER_MESSAGES]: 1 },
+  });
   assertEquals(s.requests, 0);
   // The map is per interval: the next interval starts with room for new messages.
   r.recordError(1110, "connect", "z");

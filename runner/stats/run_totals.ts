@@ -22,7 +22,8 @@ import {
   percentileCurve,
   summarizeMs,
 } from "../../results/histogram.ts";
-import { type EndpointSample, type IntervalSample, OTHER_MESSAGES } from "./sample.ts";
+import type { EndpointSample, IntervalSample } from "./sample.ts";
+import { MAX_MESSAGE_CHARS_PER_KIND, OTHER_MESSAGES } from "../../results/schema/keys.ts";
 import { detectStabilization } from "../../results/conclude/stabilization.ts";
 import { generatorSaturation } from "../../results/conclude/generator_saturation.ts";
 import { saturated, servedRps, verdict } from "../../results/conclude/served_rate.ts";
@@ -34,18 +35,6 @@ import {
   partErrors,
 } from "../../results/endpoint_totals.ts";
 import { MAX_ENDPOINTS, OTHER_ENDPOINT, taggedKey } from "../endpoint_limits.ts";
-
-/** Distinct messages kept per error kind over the whole run; the rest count under "(other)". */
-const MAX_MESSAGES_PER_KIND = 20;
-
-/** Merges a kind's message counts, keeping at most `max` distinct messages plus "(other)". */
-function addMessages(into: Record<string, number>, from: Record<string, number>, max: number): void {
-  for (const [message, count] of Object.entries(from)) {
-    const distinct = Object.keys(into).length - (OTHER_MESSAGES in into ? 1 : 0);
-    const key = message in into || (message !== OTHER_MESSAGES && distinct < max) ? message : OTHER_MESSAGES;
-    into[key] = (into[key] ?? 0) + count;
-  }
-}
 
 /** The totals of a run, summed over every sample of every worker in whatever order they arrive. */
 export class RunTotals {
@@ -59,6 +48,8 @@ export class RunTotals {
   readonly #statusCodes: Record<string, number> = {};
   readonly #errors: Partial<Record<ErrorKind, number>> = {};
   readonly #errorMessages: Record<string, Record<string, number>> = {};
+  /** The characters of each kind's kept messages, bounded by `MAX_MESSAGE_CHARS_PER_KIND` over the run. */
+  readonly #messageChars: Record<string, number> = {};
   /** Per endpoint of a run of several (the samples' `endpoints` added in); one endpoint is the run. */
   readonly #endpoints: EndpointTotals[];
   /** Endpoints named at run time: totals by name, kept in `#endpoints` too (first-seen order). */
@@ -80,8 +71,14 @@ export class RunTotals {
     addCounts(this.#statusCodes, sample.statusCodes);
     addCounts(this.#errors, sample.errors);
     for (const [kind, messages] of Object.entries(sample.errorMessages)) {
-      this.#errorMessages[kind] ??= {};
-      addMessages(this.#errorMessages[kind], messages, MAX_MESSAGES_PER_KIND);
+      const into = this.#errorMessages[kind] ??= {};
+      for (const [message, count] of Object.entries(messages)) {
+        const chars = (this.#messageChars[kind] ?? 0) + message.length;
+        const kept = message in into || (message !== OTHER_MESSAGES && chars <= MAX_MESSAGE_CHARS_PER_KIND);
+        if (kept && !(message in into)) this.#messageChars[kind] = chars;
+        const key = kept ? message : OTHER_MESSAGES;
+        into[key] = (into[key] ?? 0) + count;
+      }
     }
     if (sample.requests > 0) addEncoded(this.#total, sample.histogram);
     if (this.#rawTotal !== null && sample.uncorrectedHistogram !== null && sample.requests > 0) {

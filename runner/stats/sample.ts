@@ -60,9 +60,6 @@ export interface EndpointSample {
 /** The error kinds in a fixed order (the results format's), so counts live in a typed array by kind. */
 export const ERROR_KINDS: readonly ErrorKind[] = RESULT_ERROR_KINDS;
 
-/** Key under which messages beyond the per-kind bound are counted. */
-export const OTHER_MESSAGES = "(other)";
-
 let emptyEncoding: string | null = null;
 /** The encoding of an empty histogram, computed once: idle intervals must not pay for an encode. */
 export function emptyHistogramEncoding(): string {

@@ -8,8 +8,8 @@ import {
   emptyWsIntervalCounts,
   type WsIntervalCounts,
 } from "../../results/ws_totals.ts";
-import { ERROR_KINDS, type IntervalSample, OTHER_MESSAGES } from "./sample.ts";
-import { statusKey } from "../../results/schema/keys.ts";
+import { ERROR_KINDS, type IntervalSample } from "./sample.ts";
+import { OTHER_MESSAGES, statusKey } from "../../results/schema/keys.ts";
 
 /** The nonzero counts of `counts` (index = status slot) by status key, and the counts zeroed for reuse. */
 export function takeStatusCodes(counts: Uint32Array): Record<string, number> {
@@ -25,10 +25,12 @@ export function takeStatusCodes(counts: Uint32Array): Record<string, number> {
 export class ErrorTally {
   readonly #counts = new Uint32Array(ERROR_KINDS.length);
   readonly #messages: Map<string, number>[] = ERROR_KINDS.map(() => new Map());
+  /** The characters of each kind's kept messages. */
+  readonly #chars = new Float64Array(ERROR_KINDS.length);
 
-  constructor(readonly maxMessagesPerKind: number) {}
+  constructor(readonly maxMessageChars: number) {}
 
-  /** One failure of kind index `k`; its message kept while the kind has fewer than the bound. */
+  /** One failure of kind index `k`; its message kept while the kind's kept text is under the bound. */
   record(k: number, message: string): void {
     this.#counts[k]++;
     this.note(k, message);
@@ -39,8 +41,10 @@ export class ErrorTally {
     const messages = this.#messages[k];
     const seen = messages.get(message);
     if (seen !== undefined) messages.set(message, seen + 1);
-    else if (messages.size < this.maxMessagesPerKind) messages.set(message, 1);
-    else messages.set(OTHER_MESSAGES, (messages.get(OTHER_MESSAGES) ?? 0) + 1);
+    else if (this.#chars[k] + message.length <= this.maxMessageChars) {
+      messages.set(message, 1);
+      this.#chars[k] += message.length;
+    } else messages.set(OTHER_MESSAGES, (messages.get(OTHER_MESSAGES) ?? 0) + 1);
   }
 
   /** Moves the counts and messages into `sample` (empty kinds stay absent), then zeroes. */
@@ -52,6 +56,7 @@ export class ErrorTally {
       this.#messages[k].clear();
     }
     this.#counts.fill(0);
+    this.#chars.fill(0);
   }
 }
 

@@ -4,7 +4,7 @@
  * request log (loadlab keeps no list of calls). Pure.
  */
 import type { RunResult } from "../../mod.ts";
-import { statusKey, statusSlotOf } from "../../schema/keys.ts";
+import { MAX_MESSAGE_CHARS_PER_KIND, OTHER_MESSAGES, statusKey, statusSlotOf } from "../../schema/keys.ts";
 import { visibleLine } from "../../../validation/terminal_text.ts";
 import { modelFactsOf } from "../../load_models.ts";
 import { nearestRank } from "../../stats.ts";
@@ -71,8 +71,14 @@ function failuresOf(run: RunResult): Failure[] {
   return failures;
 }
 
+/** The words of a status's calls whose messages came past the ones kept (ghz keeps each). */
+const PAST_KEPT = `(other): messages past the ${
+  MAX_MESSAGE_CHARS_PER_KIND / 1024
+} KiB of text loadlab keeps a status`;
+
 /** grpc-go's status and words for a call of `key` that ended with loadlab's `message`. */
 function grpcGoWords(key: string, message: string): [string, string] {
+  if (message === OTHER_MESSAGES) return [ghzStatus(key), PAST_KEPT];
   const [pattern, given, template] = GRPC_GO_WORDS.find(([p]) => p.test(message)) ?? [/^/, "", null];
   const group = pattern.exec(message)!;
   return [
@@ -165,6 +171,8 @@ export interface GhzReportOptions {
   influxTags?: string;
   /** ghz's `--count-errors`: fastest, slowest, percentiles and histogram over non-OK calls too. */
   countErrors?: boolean;
+  /** ghz's report's `options` as ghz writes them (`loadlab ghz`); else those of them the run has. */
+  options?: Record<string, unknown>;
 }
 
 /** A call of a request log: its status key ("0": no answer), its start and end in µs from the run's. */
@@ -236,12 +244,43 @@ export function ghzReport(run: RunResult, date: Date, labels: GhzReportOptions =
     statusCodeDistribution,
     latencyDistribution,
     histogram,
-    details: [],
+    details: ghzDetails(run, calls),
     ...(labels.tags && Object.keys(labels.tags).length > 0 ? { tags: labels.tags } : {}),
   };
 }
 
-function ghzOptions(run: RunResult, { call, total, countErrors }: GhzReportOptions): Record<string, unknown> {
+/** `value` as Go writes a map of it: each object's keys in byte order, at every depth. */
+export function goMaps(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(goMaps);
+  if (typeof value !== "object" || value === null) return value;
+  const keys = Object.keys(value).sort((a, b) => a < b ? -1 : a > b ? 1 : 0);
+  return Object.fromEntries(keys.map((k) => [k, goMaps((value as Record<string, unknown>)[k])]));
+}
+
+/** The calls ghz lists at most in its JSON's `details`, as its reporter keeps them. */
+const MAX_DETAILS = 1_000_000;
+
+/** ghz's `details`: each call in the order it ended, at its end (RFC 3339 to the µs); none: null. */
+function ghzDetails(run: RunResult, logged: Call[]) {
+  const t0Us = Date.parse(run.startedAt) * 1000;
+  const endUs = (c: { startUs?: number; us?: number }) =>
+    t0Us + (c.startUs ?? run.durationSec * 1e6) + (c.us ?? 0);
+  const calls = ghzCalls(run, logged).sort((a, b) => endUs(a) - endUs(b)).slice(0, MAX_DETAILS);
+  return calls.length === 0 ? null : calls.map((c) => {
+    const us = endUs(c);
+    const iso = new Date(Math.floor(us / 1000)).toISOString();
+    const fraction = `${iso.slice(20, 23)}${String(Math.floor(us % 1000)).padStart(3, "0")}`.replace(
+      /0+$/,
+      "",
+    );
+    const timestamp = `${iso.slice(0, 19)}${fraction ? `.${fraction}` : ""}Z`;
+    return { timestamp, latency: Math.round((c.us ?? 0) * 1000), error: c.error, status: c.status };
+  });
+}
+
+function ghzOptions(run: RunResult, labels: GhzReportOptions): Record<string, unknown> {
+  if (labels.options) return labels.options;
+  const { call, total, countErrors } = labels;
   const c = run.config as Record<string, unknown>;
   const connections = typeof c.connections === "number" ? c.connections : undefined;
   const streams = typeof c.streams === "number" ? c.streams : 1;
@@ -274,9 +313,11 @@ export function ghzOutput(
   if (format === "csv") return ghzCsv(run, calls);
   if (format.startsWith("influx")) return ghzInflux(run, format, date, calls, labels);
   const report = ghzReport(run, date, labels, calls);
-  if (format === "json") return JSON.stringify(report);
-  if (format === "pretty") return JSON.stringify(report, null, 2);
-  return ghzSummary(report);
+  if (format === "summary") return ghzSummary(report);
+  // Go's JSON of a map: its keys sorted (its summary ranges over them unsorted).
+  const { errorDistribution, statusCodeDistribution, tags } = report;
+  const json = { ...report, ...goMaps({ errorDistribution, statusCodeDistribution, tags }) as object };
+  return format === "json" ? JSON.stringify(json) : JSON.stringify(json, null, 2);
 }
 
 /** The calls without the `n` with no answer that ended last: those the run's end cut. */

@@ -14,6 +14,7 @@ function run(): RunResult {
   return {
     requests: 8,
     durationSec: 0.5,
+    startedAt: "2026-01-02T03:04:05.000Z",
     statusCodes: { "200": 6, "grpc UNAVAILABLE": 2 },
     errors: { timeout: 2 },
     errorMessages: { "grpc UNAVAILABLE": { "down": 2 }, timeout: { "no answer within 1s": 2 } },
@@ -60,7 +61,14 @@ Deno.test("ghz's JSON: every call counted, statuses and errors keyed as grpc-go 
   ]);
   assertEquals(r.histogram?.length, 11);
   assertEquals(r.histogram?.map((b) => b.count), [1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1]);
-  assertEquals([r.histogram?.[0].mark, r.histogram?.[0].frequency, r.details], [0.001, 1 / 6, []]);
+  assertEquals([r.histogram?.[0].mark, r.histogram?.[0].frequency], [0.001, 1 / 6]);
+  // ghz's details: each call in the order it ended, at its end; a call with no answer logged at the run's.
+  assertEquals([r.details?.length, r.details?.[0], r.details?.[9].timestamp, r.details?.[9].status], [
+    10,
+    { timestamp: "2026-01-02T03:04:05.002Z", latency: 1_000_000, error: "", status: "OK" },
+    "2026-01-02T03:04:05.5Z",
+    "DeadlineExceeded",
+  ]);
   // --count-errors: over every call answered, whatever its status (a call with no answer has no time).
   const all = ghzReport(run(), new Date(), { countErrors: true }, loggedCalls(LOG));
   assertEquals([all.average, all.fastest, all.slowest, all.options["count-errors"]], [
@@ -495,4 +503,30 @@ Deno.test("a head of another HTTP status without gRPC's content-type: grpc-go's 
     ghzOutput(shown, "csv", new Date(), log),
     /\n10\.00,Unimplemented,[^\n]*desc = Not Found: HTTP status code 404;/,
   );
+});
+
+Deno.test("a status's calls past the messages kept are counted in ghz's distribution, named so", () => {
+  const base = run();
+  const errorMessages = { ...base.errorMessages, "grpc UNAVAILABLE": { down: 1, "(other)": 1 } };
+  const r = ghzReport({ ...base, errorMessages } as RunResult, new Date());
+  assertEquals(r.errorDistribution["rpc error: code = Unavailable desc = down"], 1);
+  const past =
+    "rpc error: code = Unavailable desc = (other): messages past the 256 KiB of text loadlab keeps a status";
+  assertEquals(r.errorDistribution[past], 1);
+});
+
+Deno.test("ghz's JSON writes its maps as Go does, keys sorted; its summary keeps them as counted", () => {
+  const json = JSON.parse(ghzOutput(run(), "json", new Date(), LOG, { tags: { z: "1", a: "2" } }));
+  assertEquals(Object.keys(json.statusCodeDistribution), ["DeadlineExceeded", "OK", "Unavailable"]);
+  assertEquals([Object.keys(json.tags), Object.keys(json).at(-1)], [["a", "z"], "tags"]);
+  match(ghzOutput(run(), "summary", new Date(), LOG), /\[OK\].*\n.*\[Unavailable\]/);
+  // No call: Go's nil list of details, null.
+  const none = {
+    ...run(),
+    requests: 0,
+    statusCodes: {},
+    errors: {},
+    config: { ...run().config, requests: 0 },
+  };
+  assertEquals(JSON.parse(ghzOutput(none as RunResult, "json", new Date(), "")).details, null);
 });
