@@ -71,7 +71,7 @@ function convertStep(step: unknown, path: string, ctx: FlowContext, out: Collect
     ...capture?.length ? { capture } : {},
     ...expect?.length ? { expect } : {},
     ...typeof holds === "string" ? { ifTrue: holds } : {},
-    ...hooks(step[action] as Step),
+    ...ctx.processor ? hooks(step[action] as Step) : {},
   };
   // A step's `capture` and `expect` are the request's in the script (`get.capture`), beside it here.
   const keys = { capture: join(join(path, action), "capture"), expect: join(join(path, action), "expect") };
@@ -80,10 +80,9 @@ function convertStep(step: unknown, path: string, ctx: FlowContext, out: Collect
 
 /** A request's `beforeRequest` and `afterResponse` (a name or a list) as lists. */
 function hooks(request: Step) {
-  const lists = HOOKS.filter((k) => request[k] !== undefined).map((
-    k,
-  ) => [k, [request[k]].flat().map(String)]);
-  return Object.fromEntries(lists);
+  const own: Step = request.headers ? { ownHeaders: true } : {};
+  for (const k of HOOKS) if (request[k] !== undefined) own[k] = [request[k]].flat().map(String);
+  return own;
 }
 const HOOKS = ["beforeRequest", "afterResponse"];
 

@@ -107,16 +107,17 @@ export function artilleryHooks(plan: HooksPlan) {
       const fn = fns[step.ifTrue], cond = fn ? null : condition(step.ifTrue);
       if (!(fn ? fn(ctx.vars) : cond ? cond(ctx.vars) : true)) return;
     }
+    // A hook sees the request as written (templates unfilled, no default headers), as Artillery's do.
     const req: Step = { ...spec, url: plan.origin + spec.path, method: method.toUpperCase(), qs: spec.query };
-    req.headers = { ...spec.headers };
+    req.headers = step.ownHeaders ? { ...spec.headers } : undefined;
     for (const name of [...hooks.beforeRequest ?? [], ...step.beforeRequest ?? []]) {
       await call(fns, name, [req, ctx, events]).catch((err) => Promise.reject(failure(err)));
     }
     const qs = req.qs ? new URLSearchParams(fill(req.qs, ctx.vars)).toString() : "";
     const url = fill(req.url, ctx.vars) + (qs ? (req.url.includes("?") ? "&" : "?") + qs : "");
-    const headers = Object.fromEntries(
-      Object.entries(req.headers).map(([k, v]) => [k, String(fill(v, ctx.vars))]),
-    );
+    const lower = (h?: Step) =>
+      Object.entries(h ?? {}).map(([k, v]) => [k.toLowerCase(), String(fill(v, ctx.vars))]);
+    const headers = Object.fromEntries([...lower(spec.headers), ...lower(req.headers)]);
     const body = req.json !== undefined
       ? { json: fill(req.json, ctx.vars) }
       : req.body !== undefined
@@ -152,8 +153,10 @@ export function artilleryHooks(plan: HooksPlan) {
       } else if (step.loop !== undefined) {
         const index = step.loopValue ?? "$loopCount";
         ctx.vars[index] = 0;
-        for (let more = true; more; ctx.vars[index] = Number(ctx.vars[index]) + 1) {
+        // A round always runs; the function then answers with the next round's number in the vars.
+        for (let more = true; more;) {
           await run(s, step.loop, ctx, hooks);
+          ctx.vars[index] = Number(ctx.vars[index]) + 1;
           more = await new Promise((resolve) => fns[step.whileTrue]!(ctx, resolve)) as boolean;
         }
       }
