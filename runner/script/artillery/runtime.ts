@@ -113,7 +113,8 @@ export function artilleryHooks(plan: HooksPlan) {
     for (const name of [...hooks.beforeRequest ?? [], ...step.beforeRequest ?? []]) {
       await call(fns, name, [req, ctx, events]).catch((err) => Promise.reject(failure(err)));
     }
-    const qs = req.qs ? new URLSearchParams(fill(req.qs, ctx.vars)).toString() : "";
+    // The step's own qs object is sent (a hook may change it in place; another object is not read).
+    const qs = spec.query ? new URLSearchParams(fill(spec.query, ctx.vars)).toString() : "";
     const url = fill(req.url, ctx.vars) + (qs ? (req.url.includes("?") ? "&" : "?") + qs : "");
     const lower = (h?: Step) =>
       Object.entries(h ?? {}).map(([k, v]) => [k.toLowerCase(), String(fill(v, ctx.vars))]);
