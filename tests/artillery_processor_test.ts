@@ -105,6 +105,7 @@ Deno.test("an Artillery processor's hooks, function steps and whileTrue loop sha
         whileTrue: more
 `);
   assertEquals(r.code, 0, r.stdout + r.stderr);
+  ok(r.stderr.includes("ee.emit metrics are not counted"), r.stderr);
   // Hooks see the url before templates are filled: the same signature for every round.
   const base = `http://127.0.0.1:${r.port}`;
   const post = await sig(`${base}/orders`);

@@ -176,7 +176,10 @@ function httpExperiment(doc: Doc, config: Doc, opts: ArtilleryOptions, out: Coll
   const experiment: Doc = { ...imported(opts, "Artillery script", ctx.origin, load), flows };
   if (payload.source) experiment.data = { payload: payload.source };
   if (processor && out.issues.length === 0) {
-    const variables = Object.fromEntries([...ctx.variables].map(([k, v]) => [k, "value" in v ? v.value : v]));
+    // A loadAll payload's rows are one list in the vars; a variable's list is drawn per virtual user.
+    const variables = Object.fromEntries(
+      [...ctx.variables].map(([k, v]) => [k, "value" in v ? v.value : v.rows ? v.list : v]),
+    );
     const file = hooksScript({ processor: processor.file, origin: ctx.origin, variables }, flows);
     experiment.script = payload.source ? { file, data: "payload" } : file;
     delete experiment.flows;

@@ -38,6 +38,9 @@ export function readProcessor(processor: unknown, dir: string, out: Collector) {
       );
     }
   }
+  if (/\.emit\(\s*["'`](counter|histogram|rate|summary|customStat)/.test(text)) {
+    out.warnings.push("config.processor: its ee.emit metrics are not counted in loadlab's results");
+  }
   return { file, text };
 }
 
