@@ -142,7 +142,7 @@ Deno.test("a hook's next(err), or one that throws, ends the virtual user as in A
   assertEquals(thrown.run.flows[0].failed, 2);
 });
 
-Deno.test("a processor requiring an npm package that is not there is refused before the load", async () => {
+Deno.test("a processor's missing npm package or whileTrue function is refused before the load", async () => {
   const r = await run(
     `      - get: { url: /a }\n`,
     7,
@@ -151,4 +151,9 @@ Deno.test("a processor requiring an npm package that is not there is refused bef
   assertEquals(r.code, 2, r.stdout + r.stderr);
   ok(/config\.processor: requires @faker-js\/faker, not found/.test(r.stderr), r.stderr);
   assertEquals(r.seen, []);
+  // Artillery's loop without the function runs without end.
+  const loop = await run(`      - loop: [{ get: { url: /a } }]\n        whileTrue: morePages\n`);
+  assertEquals(loop.code, 2, loop.stdout + loop.stderr);
+  ok(loop.stderr.includes("scenarios[0].flow[0].whileTrue: names no function of config.processor"));
+  assertEquals(loop.seen, []);
 });

@@ -39,6 +39,10 @@ function convertStep(step: unknown, path: string, ctx: FlowContext, out: Collect
   }
   if (step.loop !== undefined && ctx.processor && step.whileTrue !== undefined) {
     rejectUnknownKeys(step, path, ["loop", "whileTrue", "loopValue"], out);
+    if (!inProcessor(step.whileTrue, ctx)) {
+      const why = "names no function of config.processor: Artillery's loop would then never end";
+      return problem(out, join(path, "whileTrue"), why, [undefined]);
+    }
     const index = String(step.loopValue ?? "$loopCount");
     const own = { ...ctx, runtimeNames: new Set([...ctx.runtimeNames, index]) };
     const steps = [step.loop].flat().flatMap((s, j) => convertStep(s, join(join(path, "loop"), j), own, out));
@@ -59,10 +63,8 @@ function convertStep(step: unknown, path: string, ctx: FlowContext, out: Collect
   if (!action) return [undefined];
   const ifTrue = isRecord(step[action]) ? step[action].ifTrue : undefined;
   // Artillery calls a processor function of that name with the virtual user's vars.
-  const named = typeof ifTrue === "string" && /^\w+$/.test(ifTrue) &&
-    new RegExp(`\\b${ifTrue}\\b`).test(ctx.processor ?? "");
   const holds = ifTrue === undefined ||
-    (named ? ifTrue : ifTrueHolds(ifTrue, join(join(path, action), "ifTrue"), ctx, out));
+    (inProcessor(ifTrue, ctx) ? ifTrue : ifTrueHolds(ifTrue, join(join(path, action), "ifTrue"), ctx, out));
   if (!holds) return holds === undefined ? [undefined] : [];
   const converted = convertRequest(step[action], join(path, action), ctx, out);
   if (converted === undefined) return [undefined];
@@ -77,6 +79,10 @@ function convertStep(step: unknown, path: string, ctx: FlowContext, out: Collect
   const keys = { capture: join(join(path, action), "capture"), expect: join(join(path, action), "expect") };
   return [tagOrigin(out.origins, { [action]: request, ...extras }, { at: path, keys })];
 }
+
+/** Whether `name` is a function of the processor (a name its text holds): Artillery calls it then. */
+const inProcessor = (name: unknown, ctx: FlowContext) =>
+  typeof name === "string" && /^\w+$/.test(name) && new RegExp(`\\b${name}\\b`).test(ctx.processor ?? "");
 
 /** A request's `beforeRequest` and `afterResponse` (a name or a list) as lists. */
 function hooks(request: Step) {

@@ -22,26 +22,18 @@ export interface HooksPlan {
   flows: Array<{ weight: number; steps: Step[]; before: string[]; after: string[]; hooks: Step }>;
 }
 
-/** Calls hook `name` with `args` then Artillery's `next`, or awaits it when async; a value passed fails. */
-function call(
-  fns: Record<string, Hook | undefined>,
-  name: string,
-  args: unknown[],
-  step = false,
-): Promise<unknown> {
-  const fn = fns[name];
-  if (typeof fn !== "function") {
-    console.warn(`WARNING: custom function ${name} could not be found`);
-    return Promise.resolve();
-  }
-  if (fn.constructor.name !== "Function") {
-    return Promise.resolve(fn(...args)).then((v) => (v && !step ? Promise.reject(v) : undefined));
-  }
-  return new Promise((resolve, reject) => fn(...args, (err: unknown) => (err ? reject(err) : resolve(err))));
+/**
+ * Calls hook `fn` with `args` then Artillery's `next`, or awaits it when async (a hook's value passed on
+ * fails); an error fails the virtual user under its message, as Artillery counts it (`errors.<message>`).
+ */
+async function call(fn: Hook | undefined, args: unknown[], step = false): Promise<void> {
+  if (typeof fn !== "function") return;
+  const err =
+    await (fn.constructor.name !== "Function"
+      ? Promise.resolve(fn(...args)).then((v) => (step ? undefined : v))
+      : new Promise((resolve) => fn(...args, resolve))).catch((thrown) => thrown ?? "error");
+  if (err) throw new Error(err instanceof Error ? err.message : String(err));
 }
-
-/** The message Artillery counts a failed virtual user under (`errors.<message>`). */
-const failure = (err: unknown) => new Error(err instanceof Error ? err.message : String(err));
 
 const TEMPLATE = /\{\{\s*([^}]*?)\s*\}\}/g;
 const RANDOM = /^\$random(Number|String)\((\d*)\s*,?\s*(\d*)\)$/;
@@ -111,7 +103,7 @@ export function artilleryHooks(plan: HooksPlan) {
     const req: Step = { ...spec, url: plan.origin + spec.path, method: method.toUpperCase(), qs: spec.query };
     req.headers = step.ownHeaders ? { ...spec.headers } : undefined;
     for (const name of [...hooks.beforeRequest ?? [], ...step.beforeRequest ?? []]) {
-      await call(fns, name, [req, ctx, events]).catch((err) => Promise.reject(failure(err)));
+      await call(fns[name], [req, ctx, events]);
     }
     // The step's own qs object is sent (a hook may change it in place; another object is not read).
     const qs = spec.query ? new URLSearchParams(fill(spec.query, ctx.vars)).toString() : "";
@@ -137,7 +129,7 @@ export function artilleryHooks(plan: HooksPlan) {
       const headersOf = new Proxy({}, { get: (_, k) => r.headers.get(String(k)) ?? undefined });
       const res = { statusCode: r.status, headers: headersOf, body: r.text() };
       for (const name of after) {
-        await call(fns, name, [req, res, ctx, events]).catch((err) => Promise.reject(failure(err)));
+        await call(fns[name], [req, res, ctx, events]);
       }
     }
     if (failed) throw new Error("Failed capture or match");
@@ -149,8 +141,7 @@ export function artilleryHooks(plan: HooksPlan) {
       if (method) await request(s, step, method, ctx, hooks);
       else if (step.thinkMs !== undefined) await s.sleep(step.thinkMs);
       else if (step.function !== undefined) {
-        if (typeof fns[step.function] !== "function") continue;
-        await call(fns, step.function, [ctx, events], true).catch((err) => Promise.reject(failure(err)));
+        await call(fns[step.function], [ctx, events], true);
       } else if (step.loop !== undefined) {
         const index = step.loopValue ?? "$loopCount";
         ctx.vars[index] = 0;
