@@ -63,6 +63,11 @@ function notAdmin(vars) {
   return vars.role === "admin";
 }
 
+function setRegion(context, events, done) {
+  context.vars.region = "eu";
+  done();
+}
+
 function logResponse(requestParams, response, context, ee, next) {
   context.vars.lastStatus = response.statusCode;
   context.vars.lastType = response.headers["content-type"];
@@ -81,4 +86,5 @@ module.exports = {
   hasToken,
   notAdmin,
   logResponse,
+  setRegion,
 };
