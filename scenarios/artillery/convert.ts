@@ -180,7 +180,12 @@ function httpExperiment(doc: Doc, config: Doc, opts: ArtilleryOptions, out: Coll
     const variables = Object.fromEntries(
       [...ctx.variables].map(([k, v]) => [k, "value" in v ? v.value : v.rows ? v.list : v]),
     );
-    const file = hooksScript({ processor: processor.file, origin: ctx.origin, variables }, flows);
+    // What Artillery puts in every context.vars besides config.variables.
+    const base = { target: config.target, $dirname: resolve(dirname(opts.file ?? "x")) };
+    const file = hooksScript(
+      { processor: processor.file, origin: ctx.origin, variables: { ...base, ...variables } },
+      flows,
+    );
     experiment.script = payload.source ? { file, data: "payload" } : file;
     delete experiment.flows;
   }

@@ -158,12 +158,12 @@ export function artilleryHooks(plan: HooksPlan) {
   return async (s: Session) => {
     let pick = Math.random() * total;
     const flow = plan.flows.find((f) => (pick -= f.weight) < 0) ?? plan.flows[0];
-    const vars: Vars = { ...s.data };
+    const vars: Vars = { $env: s.env, $processEnvironment: s.env, ...s.data };
     for (const [k, v] of Object.entries(plan.variables)) {
       const list = (v as { list?: unknown[] })?.list;
       vars[k] = list ? list[Math.floor(Math.random() * list.length)] : v;
     }
-    const ctx = { vars };
+    const ctx = { vars, _uid: crypto.randomUUID() };
     const fnSteps = (names: string[]) => names.map((n) => ({ function: n }));
     await run(s, [...fnSteps(flow.before), ...flow.steps, ...fnSteps(flow.after)], ctx, flow.hooks);
   };
