@@ -144,7 +144,7 @@ Deno.test("a hook's next(err), or one that throws, ends the virtual user as in A
   assertEquals(thrown.run.flows[0].failed, 2);
 });
 
-Deno.test("a processor's missing npm package or whileTrue function is refused before the load", async () => {
+Deno.test("a processor's missing npm package, syntax error or whileTrue function is refused before the load", async () => {
   const r = await run(
     `      - get: { url: /a }\n`,
     7,
@@ -153,6 +153,8 @@ Deno.test("a processor's missing npm package or whileTrue function is refused be
   assertEquals(r.code, 2, r.stdout + r.stderr);
   ok(/config\.processor: requires @faker-js\/faker, not found/.test(r.stderr), r.stderr);
   assertEquals(r.seen, []);
+  const broken = await run(`      - get: { url: /a }\n`, 7, "module.exports = { a( };");
+  ok(/config\.processor: \S+hooks\.js does not compile: Unexpected token/.test(broken.stderr), broken.stderr);
   // Artillery's loop without the function runs without end.
   const loop = await run(`      - loop: [{ get: { url: /a } }]\n        whileTrue: morePages\n`);
   assertEquals(loop.code, 2, loop.stdout + loop.stderr);

@@ -37,7 +37,7 @@ function convertStep(step: unknown, path: string, ctx: FlowContext, out: Collect
   if (!isRecord(step) || Object.keys(step).length === 0) {
     return problem(out, path, `expected a step such as {get: {url: /home}} or {think: 1}`, [undefined]);
   }
-  if (step.loop !== undefined && ctx.processor && step.whileTrue !== undefined) {
+  if (step.loop !== undefined && ctx.processor !== undefined && step.whileTrue !== undefined) {
     rejectUnknownKeys(step, path, ["loop", "whileTrue", "loopValue"], out);
     if (!inProcessor(step.whileTrue, ctx)) {
       const why = "names no function of config.processor: Artillery's loop would then never end";
@@ -50,7 +50,8 @@ function convertStep(step: unknown, path: string, ctx: FlowContext, out: Collect
   }
   if (step.loop !== undefined) return convertLoop(step, path, ctx, out);
   const action = Object.keys(step).find((k) =>
-    k === "think" || (METHODS as readonly string[]).includes(k) || k === "function" && ctx.processor
+    k === "think" || (METHODS as readonly string[]).includes(k) ||
+    k === "function" && ctx.processor !== undefined
   );
   rejectUnknownKeys(step, path, action ? [action] : [], out);
   if (action === "function") return [{ function: String(step.function) }];
@@ -73,7 +74,7 @@ function convertStep(step: unknown, path: string, ctx: FlowContext, out: Collect
     ...capture?.length ? { capture } : {},
     ...expect?.length ? { expect } : {},
     ...typeof holds === "string" ? { ifTrue: holds } : {},
-    ...ctx.processor ? hooks(step[action] as Step) : {},
+    ...ctx.processor !== undefined ? hooks(step[action] as Step) : {},
   };
   // A step's `capture` and `expect` are the request's in the script (`get.capture`), beside it here.
   const keys = { capture: join(join(path, action), "capture"), expect: join(join(path, action), "expect") };
@@ -168,7 +169,7 @@ function convertScenario(scenario: unknown, i: number, used: Set<string>, ctx: F
     return problem(out, path, `expected a scenario with a flow, found ${JSON.stringify(scenario)}`);
   }
   const engine = scenario.engine;
-  const known = ctx.processor
+  const known = ctx.processor !== undefined
     ? [...SCENARIO_KEYS, ...HOOKS, "beforeScenario", "afterScenario"]
     : SCENARIO_KEYS;
   const allowed = engine === undefined || engine === "http" ? [...known, "engine"] : known;
@@ -195,7 +196,7 @@ function convertScenario(scenario: unknown, i: number, used: Set<string>, ctx: F
   }
   const flow = { name: uniqueName(String(scenario.name ?? `scenario ${i}`), used), weight, steps };
   // The scenario's hooks, read by the session script a processor runs in (processor.ts).
-  if (ctx.processor) Object.defineProperty(flow, "scenario", { value: scenario });
+  if (ctx.processor !== undefined) Object.defineProperty(flow, "scenario", { value: scenario });
   const keys: Record<string, string> = { steps: join(path, "flow"), data: "config.payload" };
   for (const key of ["name", "weight"]) if (scenario[key] !== undefined) keys[key] = join(path, key);
   return tagOrigin(out.origins, flow, { at: path, keys });

@@ -6,7 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import { builtinModules, createRequire } from "node:module";
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { type Collector, problem } from "./common.ts";
 import { hooksModule, type HooksPlan } from "../../runner/script/artillery/runtime.ts";
 import { conversionCacheDir, writeWhole } from "../../runner/script/cache_dir.ts";
@@ -24,6 +24,12 @@ export function readProcessor(processor: unknown, dir: string, out: Collector) {
     text = Deno.readTextFileSync(file);
   } catch (err) {
     return problem(out, "config.processor", `${file} cannot be read: ${(err as Error).message}`);
+  }
+  try {
+    // Compiled as Node wraps a CommonJS module, not run: a syntax error is named before the load.
+    new Function("exports", "require", "module", "__filename", "__dirname", text);
+  } catch (err) {
+    return problem(out, "config.processor", `${file} does not compile: ${(err as Error).message}`);
   }
   const need = createRequire(file);
   for (const [, name] of text.matchAll(/\brequire\(\s*["'`]([^"'`]+)["'`]\s*\)/g)) {
@@ -72,7 +78,12 @@ export function hooksScript(plan: Omit<HooksPlan, "flows">, flows: Array<Record<
   };
   const code = hooksModule(all);
   const hash = createHash("sha256").update(code).digest("hex").slice(0, 24);
-  const path = join(conversionCacheDir("artillery"), `${hash}.js`);
+  // Named as the processor, so a load error names the file its user knows.
+  const path = join(
+    conversionCacheDir("artillery"),
+    hash,
+    basename(plan.processor).replace(/\.[cm]?js$/, "") + ".js",
+  );
   writeWhole(path, code);
   return path;
 }
