@@ -200,7 +200,7 @@ function wsExperiment(config: Doc, scenarios: unknown[], opts: ArtilleryOptions,
   const ws = typeof config.target === "string" && /^wss?:\/\//i.test(config.target);
   const target = ws ? new URL(config.target as string) : undefined;
   if (target === undefined) problem(out, "config.target", "engine: ws needs a ws:// or wss:// target");
-  const unread = ["payload", "variables", "defaults", "http", "ensure"].filter((key) =>
+  const unread = ["payload", "variables", "defaults", "http", "ensure", "processor"].filter((key) =>
     config[key] !== undefined
   );
   for (const key of unread) problem(out, `config.${key}`, "not converted for engine: ws scenarios");
