@@ -167,8 +167,11 @@ async function runTool(
       ...run,
       created: sum((r) => (r.flows ?? []).reduce((n, f) => n + f.sessions, 0)),
       failed: sum((r) => (r.flows ?? []).reduce((n, f) => n + f.failed, 0)),
-      // Artillery counts a request that got no response (refused, timed out) as sent.
-      requests: sum((r) => r.requests + Object.values(r.errors ?? {}).reduce((n, e) => n + e, 0)),
+      // Artillery counts a request that got no response (refused, timed out) as sent; a session's
+      // `script` error (a hook's next(err)) is no request.
+      requests: sum((r) =>
+        r.requests + Object.entries(r.errors ?? {}).reduce((n, [k, e]) => n + (k === "script" ? 0 : e), 0)
+      ),
     };
   } catch {
     return run;

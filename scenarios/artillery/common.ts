@@ -30,16 +30,14 @@ const SESSION = `write the logic in ${SCRIPT}`;
 const WS_STEP =
   "a WebSocket step runs in an engine: ws scenario, a script's only one: move it to a script of its own";
 const HOOKS = ["beforeRequest", "afterResponse", "beforeScenario", "afterScenario"];
-const HOOK = `runs a JavaScript hook, which an imported script cannot: drop it, or ${SESSION}`;
+const HOOK = "runs a JavaScript function: name its CommonJS file in config.processor, or drop it";
 const UNSUPPORTED: Record<string, string> = {
   reportFailuresAsErrors: "a failed check never ends a session in loadlab: drop it",
   xpath: "XPath captures are not imported: use a json, header or regexp capture",
   selector: "selector captures are not imported: use a json, header or regexp capture",
   transform: `capture transforms run JavaScript, which an imported script cannot: drop it, or ${SESSION}`,
   strict: "every capture is strict here (one that finds nothing ends the session): drop strict",
-  function: `runs a JavaScript function, which an imported script cannot: drop it, or ${SESSION}`,
-  ...Object.fromEntries(HOOKS.map((k) => [k, HOOK])),
-  processor: `loads JavaScript hooks, which an imported script cannot: drop it, or ${SESSION}`,
+  ...Object.fromEntries([...HOOKS, "function", "whileTrue"].map((k) => [k, HOOK])),
   plugins: "plugins do not run in loadlab (ensure, expect and metrics-by-endpoint are read): drop this one",
   delimiter: "payload files are read as comma-separated CSV: drop delimiter and give a comma-separated file",
   cast: "payload values are sent as written: drop cast",

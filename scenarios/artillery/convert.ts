@@ -18,6 +18,7 @@ import { captureNames, convertScenarios, uniqueName } from "./flow.ts";
 import { listOrigin, type Origin, type Origins, originTable, tagOrigin } from "./paths.ts";
 import { endpointNaming, type FlowContext, scalarMap, type Variables } from "./request.ts";
 import { deepMerge } from "../overrides.ts";
+import { hooksScript, readProcessor } from "./processor.ts";
 import { DataFileError, readDataFile } from "../data_sources.ts";
 import { rowViews } from "../../runner/data_rows.ts";
 import { dirname, resolve } from "node:path";
@@ -40,7 +41,8 @@ const ROOT_ORIGINS = {
   thresholds: "config.ensure",
 };
 
-const CONFIG_KEYS = "target phases http variables defaults ensure plugins environments payload".split(" ");
+const CONFIG_KEYS = "target phases http variables defaults ensure plugins environments payload processor"
+  .split(" ");
 
 /** True for an Artillery script: a `config` mapping with `target` or `phases`, and a `scenarios` list. */
 export function isArtilleryScript(doc: unknown): boolean {
@@ -152,7 +154,11 @@ export function importArtillery(doc: unknown, opts: ArtilleryOptions = {}) {
 function httpExperiment(doc: Doc, config: Doc, opts: ArtilleryOptions, out: Collector): Doc {
   const target = parseTarget(config.target, out);
   const payload = convertPayload(config.payload, dirname(opts.file ?? "."), out);
+  const processor = config.processor === undefined
+    ? undefined
+    : readProcessor(config.processor, dirname(opts.file ?? "."), out);
   const ctx = flowContext(config, doc.scenarios, payload.fields, out, target);
+  ctx.processor = processor?.text;
   for (const [name, rows] of payload.lists) ctx.variables.set(name, { list: rows, rows: true });
   const load = convertPhases(config.phases, out);
   const timeout = httpTimeout(config.http, out);
@@ -169,6 +175,20 @@ function httpExperiment(doc: Doc, config: Doc, opts: ArtilleryOptions, out: Coll
   if (payload.source) { for (const flow of flows) Object.assign(flow, { data: "payload" }); }
   const experiment: Doc = { ...imported(opts, "Artillery script", ctx.origin, load), flows };
   if (payload.source) experiment.data = { payload: payload.source };
+  if (processor && out.issues.length === 0) {
+    // A loadAll payload's rows are one list in the vars; a variable's list is drawn per virtual user.
+    const variables = Object.fromEntries(
+      [...ctx.variables].map(([k, v]) => [k, "value" in v ? v.value : v.rows ? v.list : v]),
+    );
+    // What Artillery puts in every context.vars besides config.variables.
+    const base = { target: config.target, $dirname: resolve(dirname(opts.file ?? "x")) };
+    const file = hooksScript(
+      { processor: processor.file, origin: ctx.origin, variables: { ...base, ...variables } },
+      flows,
+    );
+    experiment.script = payload.source ? { file, data: "payload" } : file;
+    delete experiment.flows;
+  }
   if (thresholds.length === 0) return experiment;
   const at = listOrigin("config.ensure", thresholds.map((t) => t.at));
   experiment.thresholds = tagOrigin(out.origins, thresholds.map((t) => t.expression), at);
@@ -180,7 +200,7 @@ function wsExperiment(config: Doc, scenarios: unknown[], opts: ArtilleryOptions,
   const ws = typeof config.target === "string" && /^wss?:\/\//i.test(config.target);
   const target = ws ? new URL(config.target as string) : undefined;
   if (target === undefined) problem(out, "config.target", "engine: ws needs a ws:// or wss:// target");
-  const unread = ["payload", "variables", "defaults", "http", "ensure"].filter((key) =>
+  const unread = ["payload", "variables", "defaults", "http", "ensure", "processor"].filter((key) =>
     config[key] !== undefined
   );
   for (const key of unread) problem(out, `config.${key}`, "not converted for engine: ws scenarios");

@@ -204,7 +204,7 @@ scenarios:
     text.includes("scenarios[1].flow[1].get.url: uses {{ id }}, which config.variables.id lists 3 values"),
     text,
   );
-  assert(text.includes("scenarios[1].flow[2].function: runs a JavaScript function"), text);
+  assert(text.includes("scenarios[1].flow[2].function: runs a JavaScript function: name its"), text);
   const one = issuesOf(
     "config: {target: http://x, phases: [{duration: 1, arrivalRate: 1}]}\n" +
       "scenarios: [{flow: [{get: {url: /, capture: {}}}]}]",

@@ -37,9 +37,24 @@ function convertStep(step: unknown, path: string, ctx: FlowContext, out: Collect
   if (!isRecord(step) || Object.keys(step).length === 0) {
     return problem(out, path, `expected a step such as {get: {url: /home}} or {think: 1}`, [undefined]);
   }
+  if (step.loop !== undefined && ctx.processor !== undefined && step.whileTrue !== undefined) {
+    rejectUnknownKeys(step, path, ["loop", "whileTrue", "loopValue"], out);
+    if (!inProcessor(step.whileTrue, ctx)) {
+      const why = "names no function of config.processor: Artillery's loop would then never end";
+      return problem(out, join(path, "whileTrue"), why, [undefined]);
+    }
+    const index = String(step.loopValue ?? "$loopCount");
+    const own = { ...ctx, runtimeNames: new Set([...ctx.runtimeNames, index]) };
+    const steps = [step.loop].flat().flatMap((s, j) => convertStep(s, join(join(path, "loop"), j), own, out));
+    return [{ loop: steps, whileTrue: String(step.whileTrue), loopValue: index }];
+  }
   if (step.loop !== undefined) return convertLoop(step, path, ctx, out);
-  const action = Object.keys(step).find((k) => k === "think" || (METHODS as readonly string[]).includes(k));
+  const action = Object.keys(step).find((k) =>
+    k === "think" || (METHODS as readonly string[]).includes(k) ||
+    k === "function" && ctx.processor !== undefined
+  );
   rejectUnknownKeys(step, path, action ? [action] : [], out);
+  if (action === "function") return [{ function: String(step.function) }];
   if (action === "think") {
     const thinkPath = join(path, "think");
     noteFractionalThink(step.think, thinkPath, out);
@@ -48,7 +63,9 @@ function convertStep(step: unknown, path: string, ctx: FlowContext, out: Collect
   }
   if (!action) return [undefined];
   const ifTrue = isRecord(step[action]) ? step[action].ifTrue : undefined;
-  const holds = ifTrue === undefined || ifTrueHolds(ifTrue, join(join(path, action), "ifTrue"), ctx, out);
+  // Artillery calls a processor function of that name with the virtual user's vars.
+  const holds = ifTrue === undefined ||
+    (inProcessor(ifTrue, ctx) ? ifTrue : ifTrueHolds(ifTrue, join(join(path, action), "ifTrue"), ctx, out));
   if (!holds) return holds === undefined ? [undefined] : [];
   const converted = convertRequest(step[action], join(path, action), ctx, out);
   if (converted === undefined) return [undefined];
@@ -57,11 +74,24 @@ function convertStep(step: unknown, path: string, ctx: FlowContext, out: Collect
     ...capture?.length ? { capture } : {},
     ...expect?.length ? { expect } : {},
     ...typeof holds === "string" ? { ifTrue: holds } : {},
+    ...ctx.processor !== undefined ? hooks(step[action] as Step) : {},
   };
   // A step's `capture` and `expect` are the request's in the script (`get.capture`), beside it here.
   const keys = { capture: join(join(path, action), "capture"), expect: join(join(path, action), "expect") };
   return [tagOrigin(out.origins, { [action]: request, ...extras }, { at: path, keys })];
 }
+
+/** Whether `name` is a function of the processor (a name its text holds): Artillery calls it then. */
+const inProcessor = (name: unknown, ctx: FlowContext) =>
+  typeof name === "string" && /^\w+$/.test(name) && new RegExp(`\\b${name}\\b`).test(ctx.processor ?? "");
+
+/** A request's `beforeRequest` and `afterResponse` (a name or a list) as lists. */
+function hooks(request: Step) {
+  const own: Step = request.headers ? { ownHeaders: true } : {};
+  for (const k of HOOKS) if (request[k] !== undefined) own[k] = [request[k]].flat().map(String);
+  return own;
+}
+const HOOKS = ["beforeRequest", "afterResponse"];
 
 /** The start of the one warning about fractional think times (it is given once per script). */
 export const FRACTIONAL_THINK = "think is read as seconds";
@@ -139,7 +169,10 @@ function convertScenario(scenario: unknown, i: number, used: Set<string>, ctx: F
     return problem(out, path, `expected a scenario with a flow, found ${JSON.stringify(scenario)}`);
   }
   const engine = scenario.engine;
-  const allowed = engine === undefined || engine === "http" ? [...SCENARIO_KEYS, "engine"] : SCENARIO_KEYS;
+  const known = ctx.processor !== undefined
+    ? [...SCENARIO_KEYS, ...HOOKS, "beforeScenario", "afterScenario"]
+    : SCENARIO_KEYS;
+  const allowed = engine === undefined || engine === "http" ? [...known, "engine"] : known;
   rejectUnknownKeys(scenario, path, allowed, out);
   const weight = scenario.weight === undefined ? 1 : nonNegative(scenario.weight, join(path, "weight"), out);
   if (!Array.isArray(scenario.flow) || scenario.flow.length === 0) {
@@ -162,6 +195,8 @@ function convertScenario(scenario: unknown, i: number, used: Set<string>, ctx: F
     problem(out, join(path, "flow"), "a flow needs at least one request");
   }
   const flow = { name: uniqueName(String(scenario.name ?? `scenario ${i}`), used), weight, steps };
+  // The scenario's hooks, read by the session script a processor runs in (processor.ts).
+  if (ctx.processor !== undefined) Object.defineProperty(flow, "scenario", { value: scenario });
   const keys: Record<string, string> = { steps: join(path, "flow"), data: "config.payload" };
   for (const key of ["name", "weight"]) if (scenario[key] !== undefined) keys[key] = join(path, key);
   return tagOrigin(out.origins, flow, { at: path, keys });

@@ -33,7 +33,10 @@ export function ifTrueHolds(expression: unknown, path: string, ctx: FlowContext,
   if (decide === null) return true;
   const listed = names.find((n) => "list" in (ctx.variables.get(n) ?? {}));
   if (listed !== undefined) return problem(out, path, `reads ${listed}, drawn per virtual user; ${fix}`);
-  if (!names.some((n) => ctx.runtimeNames.has(n))) return decide(undefined);
+  // With a processor, a name no variable holds may be one a hook sets: each session decides.
+  const later = (n: string) =>
+    ctx.runtimeNames.has(n) || ctx.processor !== undefined && variable(n) === undefined;
+  if (!names.some(later)) return decide(undefined);
   const literal = (v: string | number | boolean) =>
     typeof v === "boolean" ? Number(v) : typeof v === "number" ? `(${v})` : `"${v}"`;
   return text.replace(/"[^"]*"|[a-zA-Z][.a-zA-Z0-9_]*/g, (m) => {

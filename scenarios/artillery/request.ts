@@ -21,6 +21,8 @@ export interface FlowContext {
   runtimeNames: ReadonlySet<string>;
   /** How requests are named as endpoints (endpoints.ts). */
   naming: EndpointNaming;
+  /** `config.processor`'s text: hooks allowed, names it may set left to fill per session. */
+  processor?: string;
   /** `config.plugins.expect` when named (else `expect:` is not read, as in Artillery). */
   expect?: { expectDefault200?: boolean };
 }
@@ -49,6 +51,7 @@ function fill(text: string, path: string, ctx: FlowContext, out: Collector): str
     if (ctx.runtimeNames.has(name) || RUNTIME_CALL.test(name)) return `{{ ${name} }}`;
     const v = ctx.variables.get(name);
     if (v && "value" in v) return v.value;
+    if (ctx.processor !== undefined) return `{{ ${name} }}`;
     const why = v
       ? `uses {{ ${name} }}, which config.variables.${name} lists ${v.list.length} values for: ` +
         `Artillery picks one per virtual user, loadlab builds its requests once; give one value`
@@ -122,7 +125,8 @@ export function convertRequest(spec: unknown, path: string, ctx: FlowContext, ou
   if (!isRecord(spec)) {
     return problem(out, path, `expected a request such as {url: /home}, found ${JSON.stringify(spec)}`);
   }
-  rejectUnknownKeys(spec, path, REQUEST_KEYS, out);
+  const hooks = ctx.processor === undefined ? [] : ["beforeRequest", "afterResponse"];
+  rejectUnknownKeys(spec, path, [...REQUEST_KEYS, ...hooks], out);
   const request: Record<string, unknown> = { path: toPath(spec.url, join(path, "url"), ctx, out) };
   request.name = artilleryEndpointName(String(spec.url), spec.name, ctx.basePath, ctx.naming);
   const map = (key: string) =>

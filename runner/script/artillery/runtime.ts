@@ -1,0 +1,176 @@
+/**
+ * @module
+ * An Artillery scenario with a `config.processor` run as a session script: its CommonJS hooks loaded
+ * unchanged in the session isolate and called as Artillery's engine_http calls them, over the steps the
+ * import converted (scenarios/artillery/), with the virtual user's `context.vars` read by templates.
+ */
+import { createRequire } from "node:module";
+import type { Response, Session } from "../session.ts";
+import { parseJsonPath } from "../../json_path.ts";
+import { compileCondition } from "../../step_condition.ts";
+
+type Step = Record<string, any>;
+type Vars = Record<string, unknown>;
+type Hook = (...args: any[]) => unknown;
+
+/** What the import hands the runtime: the processor's path and the converted scenarios. */
+export interface HooksPlan {
+  processor: string;
+  origin: string;
+  /** config.variables: a value, or `{ list }` of which each virtual user draws one. */
+  variables: Record<string, unknown>;
+  flows: Array<{ weight: number; steps: Step[]; before: string[]; after: string[]; hooks: Step }>;
+}
+
+/**
+ * Calls hook `fn` with `args` then Artillery's `next`, or awaits it when async (a hook's value passed on
+ * fails); an error fails the virtual user under its message, as Artillery counts it (`errors.<message>`).
+ */
+async function call(fn: Hook | undefined, args: unknown[], step = false): Promise<void> {
+  if (typeof fn !== "function") return;
+  const err =
+    await (fn.constructor.name !== "Function"
+      ? Promise.resolve(fn(...args)).then((v) => (step ? undefined : v))
+      : new Promise((resolve) => fn(...args, resolve))).catch((thrown) => thrown ?? "error");
+  if (err) throw new Error(err instanceof Error ? err.message : String(err));
+}
+
+const TEMPLATE = /\{\{\s*([^}]*?)\s*\}\}/g;
+const RANDOM = /^\$random(Number|String)\((\d*)\s*,?\s*(\d*)\)$/;
+
+/** One `{{ name }}` as Artillery fills it: a variable, `$randomNumber(a, b)`, `$randomString(n)`. */
+function value(name: string, vars: Vars): unknown {
+  const r = RANDOM.exec(name);
+  if (r?.[1] === "Number") {
+    return Number(r[2]) + Math.floor(Math.random() * (Number(r[3]) - Number(r[2]) + 1));
+  }
+  if (r) {
+    return Array.from({ length: Number(r[2] || 10) }, () => (Math.random() * 36 | 0).toString(36)).join("");
+  }
+  return name.split(".").reduce((v: any, k) => v?.[k], vars);
+}
+
+/** Templates filled in every string of `v`; a template that is the whole string keeps the value's type. */
+function fill(v: unknown, vars: Vars): any {
+  if (typeof v === "string") {
+    const whole = /^\{\{\s*([^}]*?)\s*\}\}$/.exec(v);
+    return whole ? value(whole[1], vars) : v.replace(TEMPLATE, (_, n) => String(value(n, vars) ?? ""));
+  }
+  if (Array.isArray(v)) return v.map((x) => fill(x, vars));
+  if (v === null || typeof v !== "object") return v;
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fill(x, vars)]));
+}
+
+/** What one capture or check reads of the response: undefined when it finds nothing. */
+function read(r: Response, c: Step): unknown {
+  if (c.header !== undefined) return r.headers.get(c.header) ?? undefined;
+  if (c.regexp !== undefined) return new RegExp(c.regexp).exec(r.text())?.[c.group ?? 0];
+  try {
+    return parseJsonPath(c.json).reduce((v: any, k) => v?.[k], JSON.parse(r.text()));
+  } catch {
+    return undefined;
+  }
+}
+
+function passes(r: Response, e: Step): boolean {
+  if (e.status !== undefined) return [e.status].flat().includes(r.status);
+  const found = read(r, e);
+  if (e.exists !== undefined) return (found !== undefined) === e.exists;
+  if (e.equals !== undefined) return String(found) === String(e.equals);
+  return e.header !== undefined ? new RegExp(e.regexp).test(String(found ?? "")) : found !== undefined;
+}
+
+const METHODS = ["get", "post", "put", "patch", "delete", "head"];
+
+/** The default export of a processor scenario's session module. */
+export function artilleryHooks(plan: HooksPlan) {
+  const fns = createRequire(plan.processor)(plan.processor) as Record<string, Hook | undefined>;
+  const total = plan.flows.reduce((n, f) => n + f.weight, 0);
+  const conditions = new Map<string, ((vars: Vars) => boolean) | null>();
+  const condition = (text: string) => {
+    if (!conditions.has(text)) conditions.set(text, compileCondition(text, (n) => (vars: Vars) => vars[n]));
+    return conditions.get(text);
+  };
+  const events = { emit() {}, on() {}, removeListener() {} };
+
+  async function request(s: Session, step: Step, method: string, ctx: { vars: Vars }, hooks: Step) {
+    const spec = step[method];
+    if (step.ifTrue !== undefined) {
+      const fn = fns[step.ifTrue], cond = fn ? null : condition(step.ifTrue);
+      if (!(fn ? fn(ctx.vars) : cond ? cond(ctx.vars) : true)) return;
+    }
+    // A hook sees the request as written (templates unfilled, no default headers), as Artillery's do.
+    const req: Step = { ...spec, url: plan.origin + spec.path, method: method.toUpperCase(), qs: spec.query };
+    req.headers = step.ownHeaders ? { ...spec.headers } : undefined;
+    for (const name of [...hooks.beforeRequest ?? [], ...step.beforeRequest ?? []]) {
+      await call(fns[name], [req, ctx, events]);
+    }
+    // The step's own qs object is sent (a hook may change it in place; another object is not read).
+    const qs = spec.query ? new URLSearchParams(fill(spec.query, ctx.vars)).toString() : "";
+    const url = fill(req.url, ctx.vars) + (qs ? (req.url.includes("?") ? "&" : "?") + qs : "");
+    const lower = (h?: Step) =>
+      Object.entries(h ?? {}).map(([k, v]) => [k.toLowerCase(), String(fill(v, ctx.vars))]);
+    const headers = Object.fromEntries([...lower(spec.headers), ...lower(req.headers)]);
+    const body = req.json !== undefined
+      ? { json: fill(req.json, ctx.vars) }
+      : req.body !== undefined
+      ? { body: String(fill(req.body, ctx.vars)) }
+      : {};
+    const r = await s.request(req.method, url, { headers, ...body, name: spec.name });
+    if (r.status === 0) throw new Error(r.failure?.message ?? "no response");
+    for (const e of step.expect ?? []) s.check(passes(r, e), `${spec.name}: ${JSON.stringify(e)}`);
+    const captured: Array<[Step, unknown]> = (step.capture ?? []).map((c: Step) => [c, read(r, c)]);
+    const failed = captured.some(([c, v]) =>
+      v === undefined || c.equals !== undefined && String(v) !== String(c.equals)
+    );
+    if (!failed) { for (const [c, v] of captured) if (c.as !== "_match") ctx.vars[c.as] = v; }
+    const after = [...hooks.afterResponse ?? [], ...step.afterResponse ?? []];
+    if (after.length > 0) {
+      const headersOf = new Proxy({}, { get: (_, k) => r.headers.get(String(k)) ?? undefined });
+      const res = { statusCode: r.status, headers: headersOf, body: r.text() };
+      for (const name of after) {
+        await call(fns[name], [req, res, ctx, events]);
+      }
+    }
+    if (failed) throw new Error("Failed capture or match");
+  }
+
+  async function run(s: Session, steps: Step[], ctx: { vars: Vars }, hooks: Step): Promise<void> {
+    for (const step of steps) {
+      const method = METHODS.find((m) => m in step);
+      if (method) await request(s, step, method, ctx, hooks);
+      else if (step.thinkMs !== undefined) await s.sleep(step.thinkMs);
+      else if (step.function !== undefined) {
+        await call(fns[step.function], [ctx, events], true);
+      } else if (step.loop !== undefined) {
+        const index = step.loopValue ?? "$loopCount";
+        ctx.vars[index] = 0;
+        // A round always runs; the function then answers with the next round's number in the vars.
+        for (let more = true; more;) {
+          await run(s, step.loop, ctx, hooks);
+          ctx.vars[index] = Number(ctx.vars[index]) + 1;
+          more = await new Promise((resolve) => fns[step.whileTrue]!(ctx, resolve)) as boolean;
+        }
+      }
+    }
+  }
+
+  return async (s: Session) => {
+    let pick = Math.random() * total;
+    const flow = plan.flows.find((f) => (pick -= f.weight) < 0) ?? plan.flows[0];
+    const vars: Vars = { $env: s.env, $processEnvironment: s.env, ...s.data };
+    for (const [k, v] of Object.entries(plan.variables)) {
+      const list = (v as { list?: unknown[] })?.list;
+      vars[k] = list ? list[Math.floor(Math.random() * list.length)] : v;
+    }
+    const ctx = { vars, _uid: crypto.randomUUID() };
+    const fnSteps = (names: string[]) => names.map((n) => ({ function: n }));
+    await run(s, [...fnSteps(flow.before), ...flow.steps, ...fnSteps(flow.after)], ctx, flow.hooks);
+  };
+}
+
+/** The session module's text for `plan`: it imports this runtime where this process found it. */
+export function hooksModule(plan: HooksPlan): string {
+  return `import { artilleryHooks } from ${JSON.stringify(import.meta.url)};\n` +
+    `export default artilleryHooks(${JSON.stringify(plan)});\n`;
+}

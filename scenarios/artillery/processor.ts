@@ -1,0 +1,89 @@
+/**
+ * @module
+ * `config.processor`: the scenarios with JavaScript hooks become a session script that loads the processor
+ * unchanged (runner/script/artillery/runtime.ts); a module it requires that is not there is named before
+ * the load.
+ */
+import { createHash } from "node:crypto";
+import { builtinModules, createRequire } from "node:module";
+import { basename, join, resolve } from "node:path";
+import { type Collector, problem } from "./common.ts";
+import { hooksModule, type HooksPlan } from "../../runner/script/artillery/runtime.ts";
+import { conversionCacheDir, writeWhole } from "../../runner/script/cache_dir.ts";
+import { durationMsOf } from "../../validation/duration.ts";
+import { isRecord } from "../../validation/json_document.ts";
+
+/** The processor file's text, its required modules checked; undefined (and an issue) when unusable. */
+export function readProcessor(processor: unknown, dir: string, out: Collector) {
+  if (typeof processor !== "string") {
+    return problem(out, "config.processor", "expected a file such as ./hooks.js");
+  }
+  const file = resolve(dir, processor);
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(file);
+  } catch (err) {
+    return problem(out, "config.processor", `${file} cannot be read: ${(err as Error).message}`);
+  }
+  try {
+    // Compiled as Node wraps a CommonJS module, not run: a syntax error is named before the load.
+    new Function("exports", "require", "module", "__filename", "__dirname", text);
+  } catch (err) {
+    return problem(out, "config.processor", `${file} does not compile: ${(err as Error).message}`);
+  }
+  const need = createRequire(file);
+  for (const [, name] of text.matchAll(/\brequire\(\s*["'`]([^"'`]+)["'`]\s*\)/g)) {
+    if (builtinModules.includes(name.replace(/^node:/, ""))) continue;
+    try {
+      need.resolve(name);
+    } catch {
+      problem(
+        out,
+        "config.processor",
+        `requires ${name}, not found from ${file}: install it there, or drop it`,
+      );
+    }
+  }
+  if (/\.emit\(\s*["'`](counter|histogram|rate|summary|customStat)/.test(text)) {
+    out.warnings.push("config.processor: its ee.emit metrics are not counted in loadlab's results");
+  }
+  return { file, text };
+}
+
+/** Converted steps as the runtime reads them: thinks in ms. */
+function runtimeSteps(steps: unknown[]): unknown[] {
+  return steps.map((s) =>
+    !isRecord(s)
+      ? s
+      : typeof s.think === "string"
+      ? { thinkMs: durationMsOf(s.think) ?? 0 }
+      : Array.isArray(s.loop)
+      ? { ...s, loop: runtimeSteps(s.loop) }
+      : s
+  );
+}
+
+const list = (v: unknown) => [v ?? []].flat().map(String);
+
+/** The session script running `flows` with the processor's hooks (each flow's `scenario` names them). */
+export function hooksScript(plan: Omit<HooksPlan, "flows">, flows: Array<Record<string, any>>) {
+  const all: HooksPlan = {
+    ...plan,
+    flows: flows.map((f) => {
+      const s = f.scenario as Record<string, unknown>;
+      const hooks = { beforeRequest: list(s.beforeRequest), afterResponse: list(s.afterResponse) };
+      const steps = runtimeSteps(f.steps) as Array<Record<string, unknown>>;
+      return { weight: f.weight, steps, before: list(s.beforeScenario), after: list(s.afterScenario), hooks };
+    }),
+  };
+  const code = hooksModule(all);
+  const hash = createHash("sha256").update(code).digest("hex").slice(0, 24);
+  // Named as the processor, so a load error names the file its user knows.
+  const path = join(
+    conversionCacheDir("artillery"),
+    hash,
+    basename(plan.processor).replace(/\.[cm]?js$/, "") + ".js",
+  );
+  writeWhole(path, code);
+  return path;
+}
