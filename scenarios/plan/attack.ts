@@ -116,8 +116,6 @@ export function applyParameter(run: PlannedRun, parameter: string, value: number
   return next;
 }
 
-const LOAD_KEYS: Record<string, string> = { requests: "requests", ...CONFIG_KEYS };
-
 function setLoadField(
   attack: RelativeAttackInput,
   field: string,
@@ -125,7 +123,7 @@ function setLoadField(
 ): RelativeAttackInput {
   if (typeof value === "string") {
     // A word field (scenarios/sweep_values.ts): the engine's schema checks the value with the plan.
-    const key = LOAD_KEYS[field];
+    const key = CONFIG_KEYS[field];
     if (!key) throw new Error(`load.${field} takes numbers, not ${JSON.stringify(value)}`);
     return { ...attack, [key]: value };
   }
@@ -138,7 +136,7 @@ function setLoadField(
     return { ...attack, ratePerSec: value } as RelativeAttackInput;
   }
   if (field === "duration") return withDurationMs(attack, value);
-  const key = LOAD_KEYS[field];
+  const key = CONFIG_KEYS[field];
   if (!key) throw new Error(`load.${field} cannot be varied`);
   return { ...attack, [key]: value };
 }
