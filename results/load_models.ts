@@ -22,6 +22,8 @@ interface LoadModelFacts {
   readonly durationIn: "phases" | "durationMs" | "stages";
   /** It ends at a count of requests: a probe keeps its length, ghz calls its end normal. */
   readonly counted?: true;
+  /** wrk2's correction: latency from the intended send, the one from the actual send kept beside it. */
+  readonly keepsUncorrected?: true;
   /** Its concurrency is its `connections`, each sending again when answered (Little's law's N). */
   readonly closedConnections?: true;
   /** Why flows (sessions) cannot drive it, as the error says it; absent when they can. */
@@ -54,6 +56,7 @@ export function loadModelFacts(): { readonly [M in LoadModel]: LoadModelFacts } 
       steers: [...ANY_CHANGE, "rate"],
       rateIn: "ratePerSec",
       durationIn: "durationMs",
+      keepsUncorrected: true,
       noFlows: "flows need a rate, connections or count load: throughput spreads single requests " +
         "over fixed connections",
       mixKey: "requests",
