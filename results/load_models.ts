@@ -28,8 +28,6 @@ interface LoadModelFacts {
   readonly closedConnections?: true;
   /** Why flows (sessions) cannot drive it, as the error says it; absent when they can. */
   readonly noFlows?: string;
-  /** The experiment file's key for a load's own requests. */
-  readonly mixKey: "mix" | "requests";
 }
 
 /** Every load model's facts, by name; a function, so report.html inlines it by its source text. */
@@ -42,14 +40,12 @@ export function loadModelFacts(): { readonly [M in LoadModel]: LoadModelFacts } 
       rateIn: null,
       durationIn: "durationMs",
       closedConnections: true,
-      mixKey: "requests",
     },
     rate: {
       pacing: () => "open",
       steers: [...ANY_CHANGE, "rate"],
       rateIn: "phases",
       durationIn: "phases",
-      mixKey: "requests",
     },
     throughput: {
       pacing: () => "fixed",
@@ -59,7 +55,6 @@ export function loadModelFacts(): { readonly [M in LoadModel]: LoadModelFacts } 
       keepsUncorrected: true,
       noFlows: "flows need a rate, connections or count load: throughput spreads single requests " +
         "over fixed connections",
-      mixKey: "requests",
     },
     count: {
       pacing: (hasRate) => hasRate ? "open" : "closed",
@@ -68,7 +63,6 @@ export function loadModelFacts(): { readonly [M in LoadModel]: LoadModelFacts } 
       rateIn: "ratePerSec",
       durationIn: "durationMs",
       counted: true,
-      mixKey: "mix",
     },
     "ramping-connections": {
       pacing: () => "closed",
@@ -76,7 +70,6 @@ export function loadModelFacts(): { readonly [M in LoadModel]: LoadModelFacts } 
       steerRefusal: "a ramping-connections run follows its stages: it can be paused, resumed or stopped",
       rateIn: null,
       durationIn: "stages",
-      mixKey: "requests",
     },
   };
 }

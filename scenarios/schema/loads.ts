@@ -17,7 +17,6 @@ import {
 } from "../../runner/config_fields.ts";
 import type { Option } from "../../runner/option.ts";
 import { customIssue } from "../../validation/mod.ts";
-import { LOAD_MODEL_FACTS } from "../../results/load_models.ts";
 import type { LoadModel } from "../../results/mod.ts";
 
 const positiveInt = (what?: string) => z.number().int().min(1, `${what} must be >= 1`);
@@ -85,6 +84,9 @@ function renamed(l: Record<string, unknown>, mixKey?: string): Record<string, un
   ));
 }
 
+/** The file key of a load's own requests: `requests`, or `mix` where the model's `requests` is a count. */
+export const mixKeyOf = (model: LoadModel) => "requests" in MODEL_FIELDS[model] ? "mix" : "requests";
+
 /** A model's own fields (its `MODEL_FIELDS` row) as a file writes them. */
 const modelFile = (model: LoadModel) => fileShapeOf(MODEL_FIELDS[model] as Record<string, z.ZodType>, true);
 
@@ -114,11 +116,11 @@ function loadOf(model: LoadModel, extra: Record<string, z.ZodType> = {}) {
     model: z.literal(model),
     ...modelFile(model),
     ...extra,
-    [LOAD_MODEL_FACTS[model].mixKey]: requestListSchema.optional(),
+    [mixKeyOf(model)]: requestListSchema.optional(),
     ...commonFields,
   }) as unknown as z.ZodObject<Record<string, z.ZodType>>;
 }
-const read = (model: LoadModel) => (l: Record<string, unknown>) => renamed(l, LOAD_MODEL_FACTS[model].mixKey);
+const read = (model: LoadModel) => (l: Record<string, unknown>) => renamed(l, mixKeyOf(model));
 
 /** A closed load: fixed `connections` for `duration`, or k6's `stages` that ramp them. */
 const connectionsLoad = loadOf("connections", {
