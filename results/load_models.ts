@@ -16,8 +16,6 @@ interface LoadModelFacts {
   readonly steers: readonly SteerAction[];
   /** Why no other change applies, when one reason covers them all. */
   readonly steerRefusal?: string;
-  /** Where a load's `rate` goes: each phase's rate, `ratePerSec`, or nowhere (it has none). */
-  readonly rateIn: "phases" | "ratePerSec" | null;
   /** Where a load's duration goes: each phase's, `durationMs`, or nowhere (its stages are its length). */
   readonly durationIn: "phases" | "durationMs" | "stages";
   /** It ends at a count of requests: a probe keeps its length, ghz calls its end normal. */
@@ -37,20 +35,17 @@ export function loadModelFacts(): { readonly [M in LoadModel]: LoadModelFacts } 
     connections: {
       pacing: () => "closed",
       steers: [...ANY_CHANGE, "connections"],
-      rateIn: null,
       durationIn: "durationMs",
       closedConnections: true,
     },
     rate: {
       pacing: () => "open",
       steers: [...ANY_CHANGE, "rate"],
-      rateIn: "phases",
       durationIn: "phases",
     },
     throughput: {
       pacing: () => "fixed",
       steers: [...ANY_CHANGE, "rate"],
-      rateIn: "ratePerSec",
       durationIn: "durationMs",
       keepsUncorrected: true,
       noFlows: "flows need a rate, connections or count load: throughput spreads single requests " +
@@ -60,7 +55,6 @@ export function loadModelFacts(): { readonly [M in LoadModel]: LoadModelFacts } 
       pacing: (hasRate) => hasRate ? "open" : "closed",
       steers: ["stop"],
       steerRefusal: "a count run can only be stopped",
-      rateIn: "ratePerSec",
       durationIn: "durationMs",
       counted: true,
     },
@@ -68,7 +62,6 @@ export function loadModelFacts(): { readonly [M in LoadModel]: LoadModelFacts } 
       pacing: () => "closed",
       steers: ["pause", "resume", "stop"],
       steerRefusal: "a ramping-connections run follows its stages: it can be paused, resumed or stopped",
-      rateIn: null,
       durationIn: "stages",
     },
   };
