@@ -19,8 +19,6 @@ import type { Option } from "../../runner/option.ts";
 import { customIssue } from "../../validation/mod.ts";
 import type { LoadModel } from "../../results/mod.ts";
 
-const positiveInt = (what?: string) => z.number().int().min(1, `${what} must be >= 1`);
-
 type Options = typeof OPTIONS;
 /** The options a load sets in a file (runner/config_fields.ts), by config field. */
 type FileOption = { [K in keyof Options]: Options[K] extends { file: string } ? K : never }[keyof Options];
@@ -38,7 +36,7 @@ function fileKeyOf(field: string): string {
 /** An option as a file writes it: a duration with its unit, a rate or word as its row, else a count >= 1. */
 function fileSchemaOf(o: Option, key = o.file): z.ZodType {
   if (o.kind === "ms") return durationSchema;
-  if (o.kind !== "word" && o.kind !== "rate") return positiveInt(key);
+  if (o.kind !== "word" && o.kind !== "rate") return z.number().int().min(1, `${key} must be >= 1`);
   return o.schema instanceof z.ZodDefault ? o.schema.unwrap() as z.ZodType : o.schema;
 }
 
