@@ -5,10 +5,9 @@
  */
 import { z } from "zod";
 import { defined } from "../../validation/defined.ts";
-import { tlsOptionsSchema } from "../../runner/http/tls/options.ts";
-import { wsConfigSchema } from "../../runner/http/ws/config.ts";
 import { durationSchema, flowListSchema, requestListSchema } from "./requests.ts";
 import {
+  commonFields as configFields,
   type CommonOptionKey,
   MODEL_FIELDS,
   OPTION_ROWS,
@@ -98,14 +97,12 @@ const commonFields = {
   sourceAddresses: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
   /** `grpc`: the built-in target's gRPC listener (answers `POST /echo` too); `http` (default): HTTP. */
   listener: z.enum(["http", "grpc"]).optional(),
-  /** https: options (runner/http/tls/options.ts): insecure, caFile, certFile/keyFile, sni, connectTo. */
-  tls: tlsOptionsSchema.optional(),
   /** The data source (top-level `data:`) whose rows fill `{{ column }}`: one row per request or session. */
   data: z.string().min(1).optional(),
-  /** A cookie jar per session (flows; on unless false). */
-  cookies: z.boolean().optional(),
-  /** WebSocket load (docs/WEBSOCKET.md): the path, the messages, the match rule, storm or hold. */
-  ws: wsConfigSchema.optional(),
+  /** As the config's: https: options, a cookie jar per session (flows), WebSocket load (docs/WEBSOCKET.md) */
+  tls: configFields.tls,
+  cookies: configFields.cookies,
+  ws: configFields.ws,
 };
 
 /** A load of `model` in a file: its own fields, `extra`, its requests at its `mixKey`, the common ones. */
