@@ -16,18 +16,16 @@ interface LoadModelFacts {
   readonly steers: readonly SteerAction[];
   /** Why no other change applies, when one reason covers them all. */
   readonly steerRefusal?: string;
-  /** Where a load's `rate` goes: each phase's rate, `ratePerSec`, or nowhere (it has none). */
-  readonly rateIn: "phases" | "ratePerSec" | null;
   /** Where a load's duration goes: each phase's, `durationMs`, or nowhere (its stages are its length). */
   readonly durationIn: "phases" | "durationMs" | "stages";
   /** It ends at a count of requests: a probe keeps its length, ghz calls its end normal. */
   readonly counted?: true;
+  /** wrk2's correction: latency from the intended send, the one from the actual send kept beside it. */
+  readonly keepsUncorrected?: true;
   /** Its concurrency is its `connections`, each sending again when answered (Little's law's N). */
   readonly closedConnections?: true;
   /** Why flows (sessions) cannot drive it, as the error says it; absent when they can. */
   readonly noFlows?: string;
-  /** The experiment file's key for a load's own requests. */
-  readonly mixKey: "mix" | "requests";
 }
 
 /** Every load model's facts, by name; a function, so report.html inlines it by its source text. */
@@ -37,43 +35,34 @@ export function loadModelFacts(): { readonly [M in LoadModel]: LoadModelFacts } 
     connections: {
       pacing: () => "closed",
       steers: [...ANY_CHANGE, "connections"],
-      rateIn: null,
       durationIn: "durationMs",
       closedConnections: true,
-      mixKey: "requests",
     },
     rate: {
       pacing: () => "open",
       steers: [...ANY_CHANGE, "rate"],
-      rateIn: "phases",
       durationIn: "phases",
-      mixKey: "requests",
     },
     throughput: {
       pacing: () => "fixed",
       steers: [...ANY_CHANGE, "rate"],
-      rateIn: "ratePerSec",
       durationIn: "durationMs",
+      keepsUncorrected: true,
       noFlows: "flows need a rate, connections or count load: throughput spreads single requests " +
         "over fixed connections",
-      mixKey: "requests",
     },
     count: {
       pacing: (hasRate) => hasRate ? "open" : "closed",
       steers: ["stop"],
       steerRefusal: "a count run can only be stopped",
-      rateIn: "ratePerSec",
       durationIn: "durationMs",
       counted: true,
-      mixKey: "mix",
     },
     "ramping-connections": {
       pacing: () => "closed",
       steers: ["pause", "resume", "stop"],
       steerRefusal: "a ramping-connections run follows its stages: it can be paused, resumed or stopped",
-      rateIn: null,
       durationIn: "stages",
-      mixKey: "requests",
     },
   };
 }

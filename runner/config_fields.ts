@@ -37,7 +37,7 @@ export const phaseSchema = z.object({
   ratePerSec: z.number().min(0, "rate must be >= 0").max(MAX_RATE_PER_SEC, `rate must be ${RATE_CAP}`),
   rampToPerSec: z.number().min(0, "rampTo must be >= 0").max(MAX_RATE_PER_SEC, `rampTo must be ${RATE_CAP}`)
     .optional(),
-  name: z.string().optional(),
+  name: z.string().min(1).optional(),
 });
 export type Phase = z.infer<typeof phaseSchema>;
 

@@ -9,7 +9,7 @@ import {
   DEFAULT_MAX_CONNECTIONS,
   underOneSendIssues,
 } from "../../runner/load/models/fields.ts";
-import { LOAD_MODEL_DEFS } from "../../runner/load/models/mod.ts";
+import { LOAD_MODEL_FACTS } from "../../results/load_models.ts";
 import { modelsWithField, type Phase } from "../../runner/config_fields.ts";
 import type { LoadModel } from "../../results/mod.ts";
 import { LOAD_MODELS } from "../../results/schema/keys.ts";
@@ -56,7 +56,7 @@ const APPLIES: Record<string, { models: LoadModel[]; fix: string }> = {
     fix: "closed models open their -c connections at the start, throughput all of them before it",
   },
   co: {
-    models: Object.values(LOAD_MODEL_DEFS).filter((d) => d.keepsUncorrected).map((d) => d.model),
+    models: LOAD_MODELS.filter((m) => LOAD_MODEL_FACTS[m].keepsUncorrected),
     fix: "--co means --model throughput; drop one of them",
   },
 };

@@ -8,6 +8,7 @@ import type { TargetSpec } from "../../targets/spec.ts";
 import type { FileFlow, FileRequest } from "../schema/requests.ts";
 import { CONFIG_KEYS, type LoadSpec } from "../schema/loads.ts";
 import { defined } from "../../validation/defined.ts";
+import { MODEL_FIELDS } from "../../runner/config_fields.ts";
 import type { PlannedRun } from "./types.ts";
 import { dataSpecOf, type ExperimentWithData, flowsOf, grpcCovers } from "./data.ts";
 import { grpcAttackFields, grpcFlowAttackFields, grpcReflectAttackFields } from "../grpc/experiment.ts";
@@ -116,8 +117,6 @@ export function applyParameter(run: PlannedRun, parameter: string, value: number
   return next;
 }
 
-const LOAD_KEYS: Record<string, string> = { requests: "requests", ...CONFIG_KEYS };
-
 function setLoadField(
   attack: RelativeAttackInput,
   field: string,
@@ -125,20 +124,20 @@ function setLoadField(
 ): RelativeAttackInput {
   if (typeof value === "string") {
     // A word field (scenarios/sweep_values.ts): the engine's schema checks the value with the plan.
-    const key = LOAD_KEYS[field];
+    const key = CONFIG_KEYS[field];
     if (!key) throw new Error(`load.${field} takes numbers, not ${JSON.stringify(value)}`);
     return { ...attack, [key]: value };
   }
   if (field === "rate") {
-    const rateIn = LOAD_MODEL_FACTS[attack.model].rateIn;
-    if (rateIn === "phases" && "phases" in attack) {
+    if ("phases" in attack) {
       return { ...attack, phases: attack.phases.map((p) => ({ ...p, ratePerSec: value })) };
     }
-    if (rateIn === null) throw new Error(`load.rate: a ${attack.model} load has no rate`);
+    const { model } = attack;
+    if (!("ratePerSec" in MODEL_FIELDS[model])) throw new Error(`load.rate: a ${model} load has no rate`);
     return { ...attack, ratePerSec: value } as RelativeAttackInput;
   }
   if (field === "duration") return withDurationMs(attack, value);
-  const key = LOAD_KEYS[field];
+  const key = CONFIG_KEYS[field];
   if (!key) throw new Error(`load.${field} cannot be varied`);
   return { ...attack, [key]: value };
 }

@@ -11,7 +11,7 @@ import { DataFileError, type DataTable, readDataFile } from "../data_sources.ts"
 import type { Experiment } from "../schema/experiment.ts";
 import type { RequestSpec } from "../../runner/request_spec.ts";
 import type { FileFlow, FileRequest } from "../schema/requests.ts";
-import type { LoadSpec } from "../schema/loads.ts";
+import { type LoadSpec, mixKeyOf } from "../schema/loads.ts";
 import { LOAD_MODEL_FACTS } from "../../results/load_models.ts";
 
 /** An experiment with its data files read (`dataTables` by source name). */
@@ -108,7 +108,7 @@ export function templateIssues(exp: ExperimentWithData): Issue[] {
       const texts = [JSON.stringify(exp.grpc!.message), ...Object.values(exp.grpc!.metadata)];
       issues.push(...textIssues(texts, new Set(columns), "grpc.message", source));
     } else {
-      const where = load.mix ? `${at}.${LOAD_MODEL_FACTS[load.model].mixKey}` : "requests";
+      const where = load.mix ? `${at}.${mixKeyOf(load.model)}` : "requests";
       for (const r of load.mix ?? exp.requests ?? []) {
         issues.push(...textIssues(textsOf(r), new Set(columns), where, source, `${r.method} ${r.path}: `));
       }

@@ -251,8 +251,7 @@ function loadFieldProblems(field: string, loads: Array<[string, LoadSpec]>): str
         } loads`,
       );
     } else if (
-      LOAD_MODEL_FACTS[load.model].durationIn === "phases" && "phases" in load &&
-      (field === "rate" || field === "duration") &&
+      (field === "rate" || field === "duration") && "phases" in load &&
       (load.phases.length > 1 || load.phases[0].rampToPerSec !== undefined)
     ) {
       problems.push(

@@ -29,7 +29,7 @@ export function modelDef(model: LoadModel): AnyModelDef {
 
 /** Whether a run keeps latency from the actual send too: its model's way, or the run asks (ghz's -O). */
 export function keepsUncorrected(config: { model: LoadModel; keepSentLatency?: boolean }): boolean {
-  return modelDef(config.model).keepsUncorrected || config.keepSentLatency === true;
+  return LOAD_MODEL_FACTS[config.model].keepsUncorrected || config.keepSentLatency === true;
 }
 
 type AnyConfig = ModelConfig<any>;

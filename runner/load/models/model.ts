@@ -35,8 +35,6 @@ interface WarmupBurst {
 /** A load model: its rules as data and functions, and its run. */
 export interface LoadModelDef<M extends LoadModel> {
   readonly model: M;
-  /** wrk2's correction: latency from the intended send, the one from the actual send kept beside it. */
-  readonly keepsUncorrected?: true;
   /** Problems across fields of a parsed config (a field's range is its schema's): all, changing nothing. */
   check(c: ModelConfig<M>): PathIssue[];
   /** Connections one worker opens before t0 (keep-alive runs; per-arrival runs open none); absent: none. */

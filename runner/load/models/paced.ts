@@ -51,7 +51,6 @@ export const rateModel = defineModel({
 
 export const throughputModel = defineModel({
   model: "throughput",
-  keepsUncorrected: true,
   check: (c) => [
     ...connectionShareIssues(c),
     ...underOneSendIssues((c.ratePerSec * c.durationMs) / 1000, ["ratePerSec"]),
