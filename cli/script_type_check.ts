@@ -9,11 +9,7 @@ import { ScriptStopped } from "../runner/script/host/host.ts";
 import { inGroupOfItsOwn, signalGroup } from "../targets/process_group.ts";
 import { conversionCacheDir } from "../runner/script/cache_dir.ts";
 
-interface Check {
-  child: Deno.ChildProcess;
-  output: Promise<Deno.CommandOutput>;
-  end(): void;
-}
+type Check = ReturnType<typeof spawnCheck>;
 
 /** The check `startEarlyTypeCheck` began, with the text it checked; the first check of its path takes it. */
 let early: { path: string; text: string; check: Check } | null = null;
@@ -22,15 +18,11 @@ let early: { path: string; text: string; check: Check } | null = null;
 export function startEarlyTypeCheck(path: string): void {
   early?.check.end();
   early = null;
-  let text: string;
-  try {
-    text = Deno.readTextFileSync(path);
-  } catch {
-    return; // the command names the problem
-  }
+  const text = readOrNull(path);
   // A k6 script is checked as its conversion, which loadlab writes and never type-checks.
-  if (Deno.build.standalone || /\bk6\b/.test(text)) return;
-  early = { path, text, check: spawnCheck(path, []) };
+  if (text !== null && !Deno.build.standalone && !/\bk6\b/.test(text)) {
+    early = { path, text, check: spawnCheck(path, []) };
+  }
 }
 
 /** The early check of `path` when it checked the file's current text, else null (an early one is ended). */
@@ -38,13 +30,18 @@ function takeEarly(path: string): Check | null {
   const taken = early;
   early = null;
   if (taken === null) return null;
-  let same = false;
-  try {
-    same = taken.path === path && Deno.readTextFileSync(path) === taken.text;
-  } catch { /* read again by the check below */ }
-  if (same) return taken.check;
+  if (taken.path === path && readOrNull(path) === taken.text) return taken.check;
   taken.check.end();
   return null;
+}
+
+/** The file's text; null where it cannot be read (the command names why). */
+function readOrNull(path: string): string | null {
+  try {
+    return Deno.readTextFileSync(path);
+  } catch {
+    return null;
+  }
 }
 
 /** `deno check`'s errors as `file:line:col: message`; none for a conversion loadlab wrote. */
@@ -60,7 +57,7 @@ export async function typeProblems(path: string, signal?: AbortSignal): Promise<
   return text === null ? [] : problemsOf(text, dirname(path));
 }
 
-function spawnCheck(path: string, flags: string[]): Check {
+function spawnCheck(path: string, flags: string[]) {
   const { command, args, grouped } = inGroupOfItsOwn(Deno.execPath(), ["check", "--quiet", ...flags, path]);
   const child = new Deno.Command(command, {
     args,
@@ -74,7 +71,7 @@ function spawnCheck(path: string, flags: string[]): Check {
   const end = () => {
     if (!grouped || !signalGroup(child.pid, "SIGKILL")) child.kill("SIGKILL");
   };
-  return { child, output, end };
+  return { output, end };
 }
 
 /** The check's output when it failed, null when it passed; `ScriptStopped` when `signal` ended it. */
