@@ -7,7 +7,6 @@
 import { resolve } from "node:path";
 import { SESSIONS_YOUNG_MB, startEarlyWorker } from "../runner/worker/load_worker.ts";
 import { startEarlyHost } from "../runner/script/host/host.ts";
-import { startEarlyTypeCheck } from "./script_type_check.ts";
 
 const OTHER_LIMITS = /^(-w|--workers|--cpus|--max-memory-mb)(=|$)|^-w\d/;
 const SCRIPT = /\.(ts|js|mjs|py)$/;
@@ -19,5 +18,9 @@ export function startEarly(command: string, args: string[]): void {
     void startEarlyWorker(script ? SESSIONS_YOUNG_MB : undefined);
     if (script) startEarlyHost();
   }
-  if (script && !args[0].endsWith(".py")) startEarlyTypeCheck(resolve(args[0]));
+  if (script && !args[0].endsWith(".py")) {
+    // Imported after the isolates' start, which it would otherwise hold back.
+    const path = resolve(args[0]);
+    void import("./script_type_check.ts").then((check) => check.startEarlyTypeCheck(path));
+  }
 }
