@@ -69,7 +69,9 @@ function spawnCheck(path: string, flags: string[]) {
   const output = child.output();
   output.catch(() => {}); // an untaken early check's end is nobody's error
   const end = () => {
-    if (!grouped || !signalGroup(child.pid, "SIGKILL")) child.kill("SIGKILL");
+    try {
+      if (!grouped || !signalGroup(child.pid, "SIGKILL")) child.kill("SIGKILL");
+    } catch { /* it has ended: an early check is ended whether or not it ran to its end */ }
   };
   return { output, end };
 }
