@@ -3,7 +3,7 @@
  * A session script type-checked and imported in an isolate of its own before any load (exit 2), after the
  * conversion of a k6 script or a locustfile an experiment names.
  */
-import { basename, dirname, extname, resolve } from "node:path";
+import { basename, extname, resolve } from "node:path";
 import {
   busyText,
   type HostOutcome,
@@ -18,11 +18,10 @@ import {
   memoryLimitMbOf,
   memoryPassedText,
 } from "../../runner/worker/memory_limit.ts";
-import { inGroupOfItsOwn, signalGroup } from "../../targets/process_group.ts";
 import type { Plan } from "../../scenarios/plan/types.ts";
 import { ExperimentError } from "../../scenarios/experiment_error.ts";
 import { scriptFileProblem } from "../../scenarios/script_source.ts";
-import { conversionCacheDir } from "../../runner/script/cache_dir.ts";
+import { typeProblems } from "../script_type_check.ts";
 
 /** Whether `source` names a session script rather than an experiment file. */
 export function isScriptPath(source: string): boolean {
@@ -96,63 +95,6 @@ function importProblem(name: string, outcome: HostOutcome): string {
   if (outcome.kind === "busy") return `${name}: ${busyText(outcome.busyMs)}`;
   return `${name}: importing it did not end within ${IMPORT_TIMEOUT_MS / 1000} s (a top-level await that ` +
     "never settles?)";
-}
-
-/** `deno check`'s errors as `file:line:col: message`, run in the script's folder for its deno.json. */
-async function typeProblems(path: string, signal?: AbortSignal): Promise<string[]> {
-  // A k6 script's or locustfile's conversion is JavaScript loadlab wrote, importing its own checked runtime.
-  if (Deno.build.standalone || path.startsWith(conversionCacheDir() + "/") || path.endsWith(".py.js")) {
-    return [];
-  }
-  let text = await denoCheck(path, [], signal);
-  if (text !== null && text.includes("Could not find a matching package")) {
-    text = await denoCheck(path, ["--node-modules-dir=none"], signal);
-  }
-  return text === null ? [] : problemsOf(text, dirname(path));
-}
-
-async function denoCheck(path: string, flags: string[], signal?: AbortSignal): Promise<string | null> {
-  const { command, args, grouped } = inGroupOfItsOwn(Deno.execPath(), ["check", "--quiet", ...flags, path]);
-  const child = new Deno.Command(command, {
-    args,
-    cwd: dirname(path),
-    env: { NO_COLOR: "1" },
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const end = () => {
-    if (!grouped || !signalGroup(child.pid, "SIGKILL")) child.kill("SIGKILL");
-  };
-  signal?.addEventListener("abort", end, { once: true });
-  if (signal?.aborted) end();
-  try {
-    const out = await child.output();
-    if (signal?.aborted) throw new ScriptStopped("the script's type check");
-    if (out.success) return null;
-    return new TextDecoder().decode(out.stderr) + new TextDecoder().decode(out.stdout);
-  } finally {
-    signal?.removeEventListener("abort", end);
-  }
-}
-
-/** Each `TS... [ERROR]: message` of `deno check`'s output with the place its `at file://...` line gives. */
-export function problemsOf(text: string, folder: string): string[] {
-  const problems: string[] = [];
-  const lines = text.split("\n");
-  for (let k = 0; k < lines.length; k++) {
-    const head = /(?:TS\d+ )?\[ERROR\]: (.*)$/.exec(lines[k]) ?? /^error: (.*)$/.exec(lines[k]);
-    if (head === null) continue;
-    let place = "";
-    for (let j = k + 1; j < Math.min(lines.length, k + 12); j++) {
-      const at = /at (file:\/\/\S+?):(\d+):(\d+)/.exec(lines[j]);
-      if (at === null) continue;
-      const file = decodeURIComponent(new URL(at[1]).pathname);
-      place = `${file.startsWith(folder + "/") ? file.slice(folder.length + 1) : file}:${at[2]}:${at[3]}: `;
-      break;
-    }
-    if (head[1] !== "Type checking failed.") problems.push(place + head[1].trim());
-  }
-  return problems.length > 0 ? problems : [text.trim().split("\n")[0]];
 }
 
 /** The experiment (JSON text) `loadlab run session.ts` runs, and the script as checked. */

@@ -1,0 +1,111 @@
+/**
+ * @module
+ * A session script's type check by `deno check`, in the script's folder for its deno.json. `run X.ts`
+ * starts it as loadlab starts (early_start.ts), so its process runs while the command's modules load;
+ * the check of that script takes it if the file still reads as it did.
+ */
+import { dirname } from "node:path";
+import { ScriptStopped } from "../runner/script/host/host.ts";
+import { inGroupOfItsOwn, signalGroup } from "../targets/process_group.ts";
+import { conversionCacheDir } from "../runner/script/cache_dir.ts";
+
+type Check = ReturnType<typeof spawnCheck>;
+
+/** The check `startEarlyTypeCheck` began, with the text it checked; the first check of its path takes it. */
+let early: { path: string; text: string; check: Check } | null = null;
+
+/** Starts `deno check` of the session script at `path` (absolute) before the command reads it. */
+export function startEarlyTypeCheck(path: string): void {
+  early?.check.end();
+  early = null;
+  const text = readOrNull(path);
+  // A k6 script is checked as its conversion, which loadlab writes and never type-checks.
+  if (text !== null && !Deno.build.standalone && !/\bk6\b/.test(text)) {
+    early = { path, text, check: spawnCheck(path, []) };
+  }
+}
+
+/** The early check of `path` when it checked the file's current text, else null (an early one is ended). */
+function takeEarly(path: string): Check | null {
+  const taken = early;
+  early = null;
+  if (taken === null) return null;
+  if (taken.path === path && readOrNull(path) === taken.text) return taken.check;
+  taken.check.end();
+  return null;
+}
+
+/** The file's text; null where it cannot be read (the command names why). */
+function readOrNull(path: string): string | null {
+  try {
+    return Deno.readTextFileSync(path);
+  } catch {
+    return null;
+  }
+}
+
+/** `deno check`'s errors as `file:line:col: message`; none for a conversion loadlab wrote. */
+export async function typeProblems(path: string, signal?: AbortSignal): Promise<string[]> {
+  // A k6 script's or locustfile's conversion is JavaScript loadlab wrote, importing its own checked runtime.
+  if (Deno.build.standalone || path.startsWith(conversionCacheDir() + "/") || path.endsWith(".py.js")) {
+    return [];
+  }
+  let text = await checkOutput(takeEarly(path) ?? spawnCheck(path, []), signal);
+  if (text !== null && text.includes("Could not find a matching package")) {
+    text = await checkOutput(spawnCheck(path, ["--node-modules-dir=none"]), signal);
+  }
+  return text === null ? [] : problemsOf(text, dirname(path));
+}
+
+function spawnCheck(path: string, flags: string[]) {
+  const { command, args, grouped } = inGroupOfItsOwn(Deno.execPath(), ["check", "--quiet", ...flags, path]);
+  const child = new Deno.Command(command, {
+    args,
+    cwd: dirname(path),
+    env: { NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const output = child.output();
+  output.catch(() => {}); // an untaken early check's end is nobody's error
+  const end = () => {
+    try {
+      if (!grouped || !signalGroup(child.pid, "SIGKILL")) child.kill("SIGKILL");
+    } catch { /* it has ended: an early check is ended whether or not it ran to its end */ }
+  };
+  return { output, end };
+}
+
+/** The check's output when it failed, null when it passed; `ScriptStopped` when `signal` ended it. */
+async function checkOutput(check: Check, signal?: AbortSignal): Promise<string | null> {
+  signal?.addEventListener("abort", check.end, { once: true });
+  if (signal?.aborted) check.end();
+  try {
+    const out = await check.output;
+    if (signal?.aborted) throw new ScriptStopped("the script's type check");
+    if (out.success) return null;
+    return new TextDecoder().decode(out.stderr) + new TextDecoder().decode(out.stdout);
+  } finally {
+    signal?.removeEventListener("abort", check.end);
+  }
+}
+
+/** Each `TS... [ERROR]: message` of `deno check`'s output with the place its `at file://...` line gives. */
+export function problemsOf(text: string, folder: string): string[] {
+  const problems: string[] = [];
+  const lines = text.split("\n");
+  for (let k = 0; k < lines.length; k++) {
+    const head = /(?:TS\d+ )?\[ERROR\]: (.*)$/.exec(lines[k]) ?? /^error: (.*)$/.exec(lines[k]);
+    if (head === null) continue;
+    let place = "";
+    for (let j = k + 1; j < Math.min(lines.length, k + 12); j++) {
+      const at = /at (file:\/\/\S+?):(\d+):(\d+)/.exec(lines[j]);
+      if (at === null) continue;
+      const file = decodeURIComponent(new URL(at[1]).pathname);
+      place = `${file.startsWith(folder + "/") ? file.slice(folder.length + 1) : file}:${at[2]}:${at[3]}: `;
+      break;
+    }
+    if (head[1] !== "Type checking failed.") problems.push(place + head[1].trim());
+  }
+  return problems.length > 0 ? problems : [text.trim().split("\n")[0]];
+}
