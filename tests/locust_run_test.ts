@@ -120,6 +120,9 @@ pool.test("a locustfile runs with Locust's flags: logins, weights, task sets, fa
     ok(Number(row("me")?.["Request Count"]) > 10, text);
     assertEquals(row("me")?.["Failure Count"], "0", text);
     assertEquals(row("missing")?.["Failure Count"], row("missing")?.["Request Count"]);
+    // Content size is the body's length, as Locust's `len(response.content)`: no head.
+    const body = (await (await fetch(`${url}/json`)).arrayBuffer()).byteLength;
+    assertEquals(Number(row("json")?.["Average Content Size"]), body, text);
     ok(Number(row("json")?.["Request Count"]) > 0 && Number(row("/")?.["Request Count"]) > 0, text);
     // Unnamed, a request is named by its path and query, params included, as Locust names it.
     assertEquals(row("/validate?id=7&name=alice")?.Type, "GET", text);
@@ -138,6 +141,10 @@ pool.test("a locustfile runs with Locust's flags: logins, weights, task sets, fa
       "First Seen",
       "Last Seen",
     ]);
+    // Locust's seconds in UTC, within the run.
+    const [first, last] = [failures[0]["First Seen"], failures[0]["Last Seen"]].map(Date.parse);
+    ok(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(failures[0]["First Seen"]), failures[0]["First Seen"]);
+    ok(Date.now() - first < 60_000 && first <= last && last - first <= 3000, JSON.stringify(failures[0]));
     assertEquals(Deno.readTextFileSync(`${dir}/res_exceptions.csv`), "Count,Message,Traceback,Nodes\r\n");
     // --csv-full-history: a name's rows a second before the Aggregated one, the last the run's totals.
     const history = csv(`${dir}/res_stats_history.csv`);

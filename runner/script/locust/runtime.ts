@@ -21,6 +21,8 @@ export const LOCUST_EVENTS =
 
 /** What a `catch_response` block that raised is checked as: Locust reports no request (stats.ts). */
 export const UNREPORTED = "not reported: its catch_response block raised";
+/** The sum of a name's bodies' bytes, Locust's content size (stats.ts): a tally, not a check. */
+export const CONTENT_BYTES = "response body bytes (Locust's content size)";
 
 /** What `loadlab run locustfile.py` passes the isolates (the command line's user classes and tags). */
 export interface LocustSelection {
@@ -105,6 +107,7 @@ const nowMs = (s: Session): number => (s as { [NOW_MS]?: () => number })[NOW_MS]
 type EngineSession = Session & {
   request(method: string, target: string, options: RequestOptions, then: Client): Promise<any>;
   waitingOnOwnCode(): boolean;
+  tally(name: string, n: number): void;
 };
 
 /** Locust's greenlets: one user's code runs at a time in an isolate, from one request or sleep on. */
@@ -595,6 +598,11 @@ class Client {
     response.context = o.context as Record<string, unknown> | undefined;
     response.fast = this.fast;
     response.streamed = o.stream != null && bool(o.stream);
+    // Locust's length: the body's, a stream's by its Content-Length (not read).
+    const length = r.status === 0 ? 0 : response.streamed
+      ? Number(r.headers.get("content-length")) || 0
+      : r.bytes().length;
+    (s as EngineSession).tally(CONTENT_BYTES, length);
     if (bool(o.catch_response)) response[CATCH] = o.catch_response === REST ? "rest" : "catch";
     // A request the run's end cut is no failure of the server's (Locust does not report a killed user's).
     else if (r.status !== 0 || !s.ended.aborted) report(s, response, response.failureText());
