@@ -570,6 +570,46 @@ class U(HttpUser):
     ok(rounds >= 2 && Math.abs(n("one") - 2 * rounds) <= 2 && Math.abs(n("three") - 3 * rounds) <= 3, text);
   }));
 
+pool.test("a SequentialTaskSet walks its tasks list before its @task methods, as Locust's metaclass", () =>
+  withTarget(async (url) => {
+    const { text } = await runLocust(
+      "locustfile.py",
+      `from locust import HttpUser, SequentialTaskSet, constant, events, task
+
+seen = []
+
+
+def listed(self):
+    self.client.get("/", name="listed")
+
+
+class Steps(SequentialTaskSet):
+    @task(2)
+    def method(self):
+        self.client.get("/json", name="method")
+
+    tasks = [listed]
+
+
+class U(HttpUser):
+    wait_time = constant(0.02)
+    tasks = [Steps]
+
+
+@events.request.add_listener
+def on_request(name, **kwargs):
+    seen.append(name)
+
+
+@events.test_stop.add_listener
+def stop(environment, **kwargs):
+    print("order:", ",".join(seen[:6]))
+`,
+      ["locustfile.py", "-u", "1", "-t", "1s", "-H", url],
+    );
+    ok(text.includes("order: listed,method,method,listed,method,method"), text);
+  }));
+
 pool.test("a user class without a task runs as Locust's: each of its tasks an exception, then its wait", () =>
   withTarget(async (url) => {
     const { code, text, dir } = await runLocust(

@@ -219,7 +219,9 @@ class Converter {
         : `const __f = __L.locustfile({ ${users.join(", ")} }, ` +
           `${this.shapes.length > 0 ? this.jsName(this.shapes[0]) : "undefined"}, () => ({ ${vars} }), ` +
           `(__v) => ({ ${lets.map((n) => `${this.jsName(n)} = ${this.jsName(n)}`).join(", ")} } = __v)); ` +
-          "export default __f.default; export const { start, stop, setup } = __f;",
+          // Aliased: a locustfile's own `start`, `stop` or `setup` is a name of its module's, as in Python.
+          "export default __f.default; const { start: __start, stop: __stop, setup: __setup } = __f; " +
+          "export { __start as start, __stop as stop, __setup as setup };",
     );
     return {
       code: this.out.join("\n") + "\n",

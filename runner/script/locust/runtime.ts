@@ -868,29 +868,33 @@ type UserClass = typeof HttpUser & { weight?: number; fixed_count?: number; abst
 
 /** The tasks of a user or task set class, filtered by tags as Locust's (a class's tags are its tasks'). */
 function tasksOf(cls: any, sel: LocustSelection, inherited: string[] = cls.locustTags ?? []): TaskEntry[] {
-  const found: TaskEntry[] = [];
-  const proto = cls.prototype;
-  const methods = new Set<unknown>();
-  const seen = new Set<string>();
-  for (let p = proto; p && p !== Object.prototype; p = Object.getPrototypeOf(p)) {
+  const found: TaskEntry[] = [], levels: object[] = [], methods = new Set<unknown>(), taken = new Set<string>();
+  for (let p = cls.prototype; p && p !== Object.prototype; p = Object.getPrototypeOf(p)) levels.unshift(p);
+  const value = (key: string) => {
+    for (let p = cls.prototype; p; p = Object.getPrototypeOf(p)) {
+      const d = Object.getOwnPropertyDescriptor(p, key);
+      if (d !== undefined) return d.value;
+    }
+  };
+  for (const p of levels) for (const key of Object.getOwnPropertyNames(p)) methods.add(value(key));
+  // As Locust's metaclass: a base's tasks first, then a class's `tasks`, then its @task methods in order.
+  for (const p of levels) {
+    const declared = Object.hasOwn(p, "tasks") ? (p as { tasks: any }).tasks : null;
+    const pairs: Array<[unknown, number]> = declared == null
+      ? []
+      : Array.isArray(declared)
+      ? declared.map((t) => [t, 1])
+      : declared.__pairs ?? [];
+    for (const [run, weight] of pairs) {
+      found.push({ run: run as Fn, weight: Number(weight), method: methods.has(run) });
+    }
     for (const key of Object.getOwnPropertyNames(p)) {
-      if (seen.has(key) || key === "constructor" || key === "tasks") continue;
-      seen.add(key);
-      const fn = Object.getOwnPropertyDescriptor(p, key)?.value;
-      if (typeof fn !== "function") continue;
-      methods.add(fn);
+      const fn = value(key); // the class's own, where it overrides a base's
+      if (taken.has(key) || key === "constructor" || key === "tasks" || typeof fn !== "function") continue;
+      taken.add(key);
       if (fn.locustWeight !== undefined || fn.locustNext) {
         found.push({ run: fn, weight: fn.locustWeight ?? 1, method: true });
       }
-    }
-  }
-  const declared = proto.tasks;
-  if (declared != null) {
-    const pairs: Array<[unknown, number]> = Array.isArray(declared)
-      ? declared.map((t) => [t, 1])
-      : (declared.__pairs ?? []);
-    for (const [run, weight] of pairs) {
-      found.push({ run: run as Fn, weight: Number(weight), method: methods.has(run) });
     }
   }
   return found.filter((e) => {
