@@ -610,6 +610,54 @@ def stop(environment, **kwargs):
     ok(text.includes("order: listed,method,method,listed,method,method"), text);
   }));
 
+pool.test("try ... else runs when the body raised nothing, before finally; raise ... from raises its first", () =>
+  withTarget(async (url) => {
+    const { text } = await runLocust(
+      "locustfile.py",
+      `from locust import HttpUser, constant, events, task
+
+
+def check(v):
+    out = []
+    try:
+        if v == 0:
+            raise KeyError("k") from ValueError("cause")
+        out.append("body")
+    except KeyError as e:
+        out.append("except " + str(e))
+    else:
+        out.append("else")
+    finally:
+        out.append("finally")
+    return ",".join(out)
+
+
+def only_else(v):
+    try:
+        x = 1 / v
+    except ZeroDivisionError:
+        return "zero"
+    else:
+        return f"else {x:.1f}"
+
+
+@events.test_start.add_listener
+def started(environment, **kwargs):
+    print("try:", check(0), "|", check(1), "|", only_else(0), "|", only_else(2))
+
+
+class U(HttpUser):
+    wait_time = constant(1)
+
+    @task
+    def t(self):
+        self.client.get("/")
+`,
+      ["locustfile.py", "-u", "1", "-t", "1s", "-H", url],
+    );
+    ok(text.includes("try: except 'k',finally | body,else,finally | zero | else 0.5"), text);
+  }));
+
 pool.test("a user class without a task runs as Locust's: each of its tasks an exception, then its wait", () =>
   withTarget(async (url) => {
     const { code, text, dir } = await runLocust(

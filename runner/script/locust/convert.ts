@@ -522,7 +522,11 @@ class Converter {
 
   private tryStatement(n: SyntaxNode): string {
     const parts = children(n);
+    // `else` runs when the body raised nothing, outside its handlers, before `finally`.
+    const done = parts.some((p) => p.name === "else") ? `__ok${this.uid++}` : null;
+    if (done !== null) this.write(`{ let ${done} = false; try { `);
     let close = this.block(parts[1], "try ");
+    if (done !== null) close = ` ${done} = true;${close}`;
     let i = 2;
     let handlers = 0;
     const caught = `__e${this.uid++}`;
@@ -544,14 +548,19 @@ class Converter {
       close = " }";
     }
     if (handlers > 0) close += ` else throw ${caught}; }`;
-    if (parts[i]?.name === "else") this.refuse(parts[i], "try ... else: put it at the end of the try");
+    if (parts[i]?.name === "else") {
+      close = this.block(parts[i + 1], `${close} if (${done}) `) + " }";
+      i += 2;
+      if (parts[i]?.name !== "finally") return `${close} finally {} }`;
+    }
     if (parts[i]?.name === "finally") close = this.block(parts[i + 1], `${close} finally `);
-    return close;
+    return done === null ? close : `${close} }`;
   }
 
   private raise(n: SyntaxNode): string {
     const [what, from] = exprChildren(n);
-    if (from !== undefined) this.refuse(n, "raise ... from: raise the exception alone");
+    // `from`'s cause is in Python's traceback only: the exception raised is the one Locust reports.
+    if (from !== undefined) this.write(`${this.expr(from)};`);
     if (what === undefined) {
       if (this.scope.caught === undefined) this.refuse(n, "a bare raise outside except");
       return `throw ${this.scope.caught};`;
