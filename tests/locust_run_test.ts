@@ -658,6 +658,68 @@ class U(HttpUser):
     ok(text.includes("try: except 'k',finally | body,else,finally | zero | else 0.5"), text);
   }));
 
+pool.test("dataclasses, enums and helper classes' __init__ as Python makes them", () =>
+  withTarget(async (url) => {
+    const { text } = await runLocust(
+      "locustfile.py",
+      `from dataclasses import asdict, dataclass, field
+from enum import Enum
+
+from locust import HttpUser, constant, events, task
+
+
+class Kind(Enum):
+    BOOK = "book"
+    PEN = "pen"
+
+
+@dataclass
+class Item:
+    sku: str
+    kind: Kind
+    qty: int = 1
+    tags: list = field(default_factory=list)
+
+
+@dataclass
+class Boxed(Item):
+    box: str = "small"
+
+
+class Counter:
+    def __init__(self, start=0):
+        self.n = start
+
+
+class Tens(Counter):
+    def __init__(self):
+        super().__init__(start=10)
+        self.n += 1
+
+
+@events.test_start.add_listener
+def started(environment, **kwargs):
+    a, b = Item("b-1", Kind.BOOK), Item("p-9", Kind("pen"), qty=3)
+    a.tags.append("new")
+    print("made:", a.qty, b.qty, a.tags, b.tags, [k.name for k in Kind], Kind.PEN.value, str(Kind.BOOK),
+          b.kind == Kind.PEN, asdict(Boxed("x", Kind.PEN))["box"], Counter().n, Tens().n, str(b))
+
+
+class U(HttpUser):
+    wait_time = constant(1)
+
+    @task
+    def t(self):
+        self.client.get("/")
+`,
+      ["locustfile.py", "-u", "1", "-t", "1s", "-H", url],
+    );
+    // Python 3.11's line for the same statements.
+    const python = "made: 1 3 ['new'] [] ['BOOK', 'PEN'] pen Kind.BOOK True small 0 11 " +
+      "Item(sku='p-9', kind=<Kind.PEN: 'pen'>, qty=3, tags=[])";
+    ok(text.includes(python), text);
+  }));
+
 pool.test("a user class without a task runs as Locust's: each of its tasks an exception, then its wait", () =>
   withTarget(async (url) => {
     const { code, text, dir } = await runLocust(

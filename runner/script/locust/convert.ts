@@ -152,6 +152,8 @@ class Converter {
   private problems: Array<{ line: number; why: string }> = [];
   private moduleNames = new Set<string>();
   private classes = new Set<string>();
+  /** Classes of no Locust (nor exception) base: made by a call, their `__init__` run there, not awaited. */
+  private plain = new Set<string>();
   private asyncFunctions = new Set<string>();
   private syncFunctions = new Set<string>();
   private users: LocustUserInfo[] = [];
@@ -212,7 +214,8 @@ class Converter {
     const own = [...this.imports].map(([path, n]) => ` import * as __m${n} from "${up}/${path}.js";`);
     this.out.push(
       `import * as __py from ${py}; import * as __L from ${locust}; ` +
-        `import { MODULES as __M, next as __next, open as __open } from ${modules};${own.join("")}`,
+        `import { MODULES as __M, next as __next, open as __open, annotate as __annotate } from ${modules};` +
+        own.join(""),
       // A module exports its top level's names, as `import` and `from ... import` read them.
       this.dotted !== null
         ? `export { ${[...this.names].map((n) => `${this.jsName(n)} as ${n}`).join(", ")} };`
@@ -741,8 +744,11 @@ class Converter {
     // A `*args` def calling what its def was given awaits: a decorator's wrapper calling the task.
     const given = (c: SyntaxNode) =>
       c.name === "CallExpression" && this.scope.params?.includes(this.text(c.firstChild!)) === true;
-    const isAsync = generator ? sending : method !== undefined || this.asyncFunctions.has(name) ||
-      this.scope.async || (rest !== null && some(body, given));
+    const isAsync = generator
+      ? sending
+      : method !== undefined && !(name === "__init__" && this.plain.has(method)) ||
+        this.asyncFunctions.has(name) || this.scope.async && method === undefined ||
+        (rest !== null && some(body, given));
     const inner: Scope = { locals: new Set(), globals: new Set(), async: isAsync, params: names };
     for (const s of children(body)) {
       if (s.name === "ScopeStatement") {
@@ -880,7 +886,13 @@ class Converter {
       if (this.dotted === null) this.users.push(user);
     }
     const applied = decorators.map((d) => `(${d})(`).join("");
-    const head = `class ${this.jsName(name)}${extendsText} { `;
+    const baseText = base === undefined ? "object" : this.text(base);
+    const root = baseText === "object";
+    if (root) extendsText = "";
+    if (root || this.plain.has(baseText)) this.plain.add(name);
+    // Python calls the class's own `__init__` as it is made: the root of plain classes calls it.
+    const init = root ? "constructor(...__a) { this.__init___py(...__a); } __init___py() {} " : "";
+    const head = `class ${this.jsName(name)}${extendsText} { ${init}`;
     this.write(nested ? `static { __L.attr(this, ${JSON.stringify(name)}, ${applied}${head}` : head);
     const body = n.getChild("Body");
     for (const s of body === null ? [] : children(body)) this.statement(s, name);
@@ -916,12 +928,18 @@ class Converter {
     if (s.name === "StatementGroup") {
       return children(s).filter((c) => c.name !== ";").map((c) => this.classMember(c, cls)).join(" ");
     }
+    // `name: type`, with a value or without: a field as `dataclasses` reads them, in order.
+    const [target, hint, ...valued] = children(s);
+    const field = s.name === "AssignStatement" && target.name === "VariableName" && hint?.name === "TypeDef"
+      ? `static { __annotate(this, ${JSON.stringify(this.text(target))}); }`
+      : "";
+    if (field !== "" && valued.length === 0) return field;
     const [attr, value] = this.attribute(s) ??
       this.refuse(s, `${describe(s.name)} in a class body: attributes (name = value) and methods only`);
     const v = attr === "tasks" && value.name === "DictionaryExpression"
       ? this.taskDict(value)
       : this.expr(value);
-    return `static { __L.attr(this, ${JSON.stringify(attr)}, ${v}); }`;
+    return `${field}static { __L.attr(this, ${JSON.stringify(attr)}, ${v}); }`;
   }
 
   private taskDict(d: SyntaxNode): string {
@@ -1121,7 +1139,7 @@ class Converter {
       const objText = this.text(obj);
       if (obj.name === "CallExpression" && this.text(obj).replaceAll(" ", "") === "super()") {
         if (this.scope.self === undefined) this.refuse(n, "super() outside a method");
-        return `(await super.${this.jsName(method)}(${args}))`;
+        return `(${this.scope.async ? "await " : ""}super.${this.jsName(method)}(${args}))`;
       }
       const pyModule = obj.name === "VariableName" && PY_MODULES.has(objText);
       const direct = pyModule ||

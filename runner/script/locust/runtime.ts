@@ -599,9 +599,7 @@ class Client {
     response.fast = this.fast;
     response.streamed = o.stream != null && bool(o.stream);
     // Locust's length: the body's, a stream's by its Content-Length (not read).
-    const length = r.status === 0 ? 0 : response.streamed
-      ? Number(r.headers.get("content-length")) || 0
-      : r.bytes().length;
+    const length = response.streamed ? Number(r.headers.get("content-length")) || 0 : r.bytes().length;
     (s as EngineSession).tally(CONTENT_BYTES, length);
     if (bool(o.catch_response)) response[CATCH] = o.catch_response === REST ? "rest" : "catch";
     // A request the run's end cut is no failure of the server's (Locust does not report a killed user's).
@@ -868,7 +866,8 @@ type UserClass = typeof HttpUser & { weight?: number; fixed_count?: number; abst
 
 /** The tasks of a user or task set class, filtered by tags as Locust's (a class's tags are its tasks'). */
 function tasksOf(cls: any, sel: LocustSelection, inherited: string[] = cls.locustTags ?? []): TaskEntry[] {
-  const found: TaskEntry[] = [], levels: object[] = [], methods = new Set<unknown>(), taken = new Set<string>();
+  const found: TaskEntry[] = [], levels: object[] = [];
+  const methods = new Set<unknown>(), taken = new Set<string>();
   for (let p = cls.prototype; p && p !== Object.prototype; p = Object.getPrototypeOf(p)) levels.unshift(p);
   const value = (key: string) => {
     for (let p = cls.prototype; p; p = Object.getPrototypeOf(p)) {
@@ -1135,7 +1134,11 @@ function waitOf(seconds: unknown): number {
 }
 
 /** `name = value` in a class body: on its instances (its prototype) and on the class (`weight`). */
-export function attr(cls: any, name: string, value: unknown): void {
+export function attr(cls: any, name: string, given: unknown): void {
+  // An enum's attribute is a member of it (py_modules.ts's Enum).
+  const value = typeof cls.__member === "function" && typeof given !== "function"
+    ? cls.__member(name, given)
+    : given;
   cls[name] = value;
   // As Python binds a function of the file's (`wait_time = lambda self: ...`) as a method of the class.
   const plain = typeof value === "function" && !(value as any)[WAIT] && !(value as any).locustWeight &&
