@@ -614,7 +614,9 @@ pool.test("try ... else runs when the body raised nothing, before finally; raise
   withTarget(async (url) => {
     const { text } = await runLocust(
       "locustfile.py",
-      `from locust import HttpUser, constant, events, task
+      `import json
+
+from locust import HttpUser, constant, events, task
 
 
 def check(v):
@@ -641,9 +643,31 @@ def only_else(v):
         return f"else {x:.1f}"
 
 
+class Bad(ValueError):
+    pass
+
+
+def bad():
+    raise Bad("mine")
+
+
+def caught():
+    out = []
+    for f in [lambda: json.loads("x"), lambda: {}["k"], lambda: [][1], lambda: 1 / 0, bad]:
+        try:
+            f()
+        except ValueError:
+            out.append("value")
+        except LookupError:
+            out.append("lookup")
+        except ArithmeticError:
+            out.append("arith")
+    return ",".join(out)
+
+
 @events.test_start.add_listener
 def started(environment, **kwargs):
-    print("try:", check(0), "|", check(1), "|", only_else(0), "|", only_else(2))
+    print("try:", check(0), "|", check(1), "|", only_else(0), "|", only_else(2), "|", caught())
 
 
 class U(HttpUser):
@@ -655,7 +679,9 @@ class U(HttpUser):
 `,
       ["locustfile.py", "-u", "1", "-t", "1s", "-H", url],
     );
-    ok(text.includes("try: except 'k',finally | body,else,finally | zero | else 0.5"), text);
+    const python =
+      "try: except 'k',finally | body,else,finally | zero | else 0.5 | value,lookup,lookup,arith,value";
+    ok(text.includes(python), text);
   }));
 
 pool.test("dataclasses, enums and helper classes' __init__ as Python makes them", () =>

@@ -38,10 +38,21 @@ export function matches(err: unknown, ...types: unknown[]): boolean {
   return flat.some((t) => {
     const name = Object.hasOwn(t as object, "pyType") ? (t as { pyType: string }).pyType : undefined;
     if (name === "Exception") return true;
-    if (typeof t === "function" && !name && err instanceof (t as new () => unknown)) return true;
-    return err instanceof PyError && err.pyType === name;
+    if (typeof t === "function" && err instanceof (t as new () => unknown)) return true;
+    for (let type = (err as PyError | null)?.pyType; type !== undefined; type = BASES[type]) {
+      if (type === name) return true;
+    }
+    return false;
   });
 }
+
+/** Python's bases of the exceptions raised by name: `except ValueError` catches a JSONDecodeError. */
+const BASES: Record<string, string> = {
+  JSONDecodeError: "ValueError",
+  KeyError: "LookupError",
+  IndexError: "LookupError",
+  ZeroDivisionError: "ArithmeticError",
+};
 
 /** Parameters by name: positionals, then `Kw` values, then defaults; `rest` and `restKw` the others. */
 export function args(
@@ -505,7 +516,8 @@ export const builtins = {
   setattr: (x: any, name: string, v: unknown) => void (x[name] = v),
   ...Object.fromEntries(
     ("Exception ValueError KeyError IndexError TypeError RuntimeError StopIteration AttributeError " +
-      "AssertionError ZeroDivisionError").split(" ").map((n) => [n, exceptionClass(n)]),
+      "AssertionError ZeroDivisionError LookupError ArithmeticError").split(" ")
+      .map((n) => [n, exceptionClass(n)]),
   ),
 };
 
