@@ -1412,6 +1412,8 @@ class Uploader(HttpUser):
             with self.client.post("/echo", data={"kind": "py"}, files=files, catch_response=True) as r:
                 if 'filename="locustfile.py"' not in r.text or "hello" not in r.text or "py" not in r.text:
                     r.failure("not a multipart body")
+                elif len(r.text.split("\\r\\n")[0]) != 34:
+                    r.failure("not requests' boundary: -- and 32 hex digits")
         self.client.get("/json", stream=True, name="streamed").content
 `;
 

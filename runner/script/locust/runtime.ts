@@ -22,7 +22,7 @@ export const LOCUST_EVENTS =
 /** What a `catch_response` block that raised is checked as: Locust reports no request (stats.ts). */
 export const UNREPORTED = "not reported: its catch_response block raised";
 /** The sum of a name's bodies' bytes, Locust's content size (stats.ts): a tally, not a check. */
-export const CONTENT_BYTES = "response body bytes (Locust's content size)";
+export const CONTENT_BYTES = "(Locust's content size: its bodies' bytes, a sum, not a check)";
 
 /** What `loadlab run locustfile.py` passes the isolates (the command line's user classes and tags). */
 export interface LocustSelection {
@@ -536,7 +536,7 @@ class Client {
     if (o.timeout != null) options.timeoutMs = builtins.sum([o.timeout].flat()) * 1000;
     if (o.json != null) options.json = o.json;
     else if (o.files != null) {
-      const { body, contentType } = multipart(uploads(o.files as object, o.data as object | null));
+      const { body, contentType } = multipart(uploads(o.files as object, o.data as object | null), 16);
       options.body = body;
       (options.headers = headers ??= {})["content-type"] = contentType;
     } else if (typeof o.data === "string" || o.data instanceof Uint8Array) options.body = o.data;
