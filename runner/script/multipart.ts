@@ -1,7 +1,8 @@
 /**
  * @module
  * A `multipart/form-data` body as Go's mime/multipart and Python's requests lay it out (k6's `http.file`
- * forms, Locust's `files=`): a random boundary (Go's 60 hex digits, requests' 32), CRLF lines, a part per field.
+ * forms, Locust's `files=`): a random boundary (Go's 60 hex digits, requests' 32), CRLF lines, a part
+ * per field.
  */
 import { concatBytes } from "../../system/copy_bytes.ts";
 

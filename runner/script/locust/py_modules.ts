@@ -512,7 +512,7 @@ const dataclasses = {
     Object.fromEntries((o.constructor[FIELDS] ?? []).map((n) => [n, o[n]])),
 };
 
-/** `enum.Enum`: a class body's attributes become its members (`Kind.BOOK.name`, `.value`), iterated in order. */
+/** `enum.Enum`: a class body's attributes are its members (`Kind.BOOK.name`, `.value`), in order. */
 class Enum {
   declare name: string;
   declare value: unknown;

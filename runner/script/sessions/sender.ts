@@ -475,7 +475,7 @@ export class SessionSender implements SessionCount {
     return Boolean(ok);
   }
 
-  /** A runtime's own sum under the last request's step (ScriptRecorder's `tally`): no check of the script's. */
+  /** A runtime's own sum under the last request's step (ScriptRecorder's `tally`), not a script's check. */
   tally(name: string, n: number): void {
     if (this.recorder !== null && this.step >= 0) this.recorder.tally(this.step, name, n);
   }
