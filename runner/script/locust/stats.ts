@@ -224,6 +224,9 @@ function csvLine(fields: Array<string | number | null>): string {
   }).join(",") + "\r\n";
 }
 
+/** A Python float as its csv module writes it: `13.0`, not `13`. */
+const float = (v: number) => Number.isInteger(v) ? v.toFixed(1) : String(v);
+
 const PERCENTILE_NAMES = PERCENTILES.map((p) => `${p}%`);
 const TIMES =
   "Median Response Time,Average Response Time,Min Response Time,Max Response Time,Average Content Size";
@@ -239,16 +242,17 @@ export async function writeLocustCsv(
   const { rows, total } = locustRows(run);
   const ints = (r: LocustRow) =>
     PERCENTILES.map((p) => r.percentile(p)).map((p) => p === null ? null : Math.round(p));
-  const times = (
-    r: LocustRow,
-  ) => [Math.round(r.median), r.avg, r.requests === 0 ? 0 : r.min, r.max, r.avgBytes];
+  const times = (r: LocustRow) =>
+    r.requests === 0
+      ? [0, 0, 0, 0, 0, 0, 0]
+      : [Math.round(r.median), ...[r.avg, r.min, r.max, r.avgBytes, r.rps, r.failuresPerSec].map(float)];
   const stats = [
     csvLine([
       ...columns(`Type,Name,Request Count,Failure Count,${TIMES},Requests/s,Failures/s`),
       ...PERCENTILE_NAMES,
     ]),
     ...[...rows, total].map((r) =>
-      csvLine([r.method, r.name, r.requests, r.failures, ...times(r), r.rps, r.failuresPerSec, ...ints(r)])
+      csvLine([r.method, r.name, r.requests, r.failures, ...times(r), ...ints(r)])
     ),
   ].join("");
   // Failures are counted by name, not when: first and last seen are the name's first and last second sent.
@@ -358,10 +362,10 @@ function historyLines(run: RunResult, rows: LocustRow[], total: LocustRow, users
         sent[j],
         failed[j],
         none ? 0 : Math.round(sofar.getValueAtPercentile(50) / 1000),
-        none ? 0 : sofar.mean / 1000,
-        none ? 0 : sofar.minNonZeroValue / 1000,
-        none ? 0 : sofar.maxValue / 1000,
-        none ? 0 : row.avgBytes,
+        ...(none
+          ? [0, 0, 0, 0]
+          : [sofar.mean / 1e3, sofar.minNonZeroValue / 1e3, sofar.maxValue / 1e3, row.avgBytes]
+            .map(float)),
       ];
     });
   });
