@@ -26,6 +26,8 @@ export const GRPC_ERROR_KINDS = [
   "grpc DATA_LOSS",
   "grpc UNAUTHENTICATED",
 ] as const;
+/** A check named from this mark is a runtime's own sum (a locustfile's content size): no check, not shown. */
+export const SUM_MARK = "\u0000sum: ";
 /** A non-OK gRPC status is a response, counted at slot `GRPC_STATUS_SLOTS_FROM + code` past HTTP's. */
 export const GRPC_STATUS_SLOTS_FROM = 1000;
 /** Status slots of a recorder's counts: the HTTP statuses, then gRPC's codes. */

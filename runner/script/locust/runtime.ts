@@ -14,6 +14,7 @@ import { LEVELS, loads, MODULES } from "./py_modules.ts";
 import { setCookiePair } from "../sessions/cookies.ts";
 import { TEST_ABORT_CHANNEL } from "../k6/test_abort.ts";
 import { inputs, scriptEnv } from "../isolate_inputs.ts";
+import { SUM_MARK } from "../../../results/schema/keys.ts";
 
 export const LOCUST_EVENTS =
   ("test_start test_stop init request report_to_master worker_report test_stopping " +
@@ -22,7 +23,7 @@ export const LOCUST_EVENTS =
 /** What a `catch_response` block that raised is checked as: Locust reports no request (stats.ts). */
 export const UNREPORTED = "not reported: its catch_response block raised";
 /** The sum of a name's bodies' bytes, Locust's content size (stats.ts): a tally, not a check. */
-export const CONTENT_BYTES = "(Locust's content size: its bodies' bytes, a sum, not a check)";
+export const CONTENT_BYTES = `${SUM_MARK}Locust's content size`;
 
 /** What `loadlab run locustfile.py` passes the isolates (the command line's user classes and tags). */
 export interface LocustSelection {
