@@ -724,12 +724,25 @@ class Tens(Counter):
         self.n += 1
 
 
+class Money:
+    def __init__(self, cents):
+        self.cents = cents
+
+    def __str__(self):
+        return f"{self.cents / 100:.2f} EUR"
+
+    def __repr__(self):
+        return f"Money({self.cents})"
+
+
 @events.test_start.add_listener
 def started(environment, **kwargs):
     a, b = Item("b-1", Kind.BOOK), Item("p-9", Kind("pen"), qty=3)
     a.tags.append("new")
     print("made:", a.qty, b.qty, a.tags, b.tags, [k.name for k in Kind], Kind.PEN.value, str(Kind.BOOK),
           b.kind == Kind.PEN, asdict(Boxed("x", Kind.PEN))["box"], Counter().n, Tens().n, str(b))
+    m = Money(250)
+    print("money:", f"{m}", str(m), repr(m), [m])
 
 
 class U(HttpUser):
@@ -745,6 +758,7 @@ class U(HttpUser):
     const python = "made: 1 3 ['new'] [] ['BOOK', 'PEN'] pen Kind.BOOK True small 0 11 " +
       "Item(sku='p-9', kind=<Kind.PEN: 'pen'>, qty=3, tags=[])";
     ok(text.includes(python), text);
+    ok(text.includes("money: 2.50 EUR 2.50 EUR Money(250) [Money(250)]"), text);
   }));
 
 pool.test("a user class without a task runs as Locust's: each of its tasks an exception, then its wait", () =>

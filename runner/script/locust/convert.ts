@@ -55,6 +55,8 @@ const LOCUST_MODULES = new Set(
     .split(" "),
 );
 const PY_MODULES = new Set(Object.keys(MODULES));
+/** A plain class's methods Python calls where nothing waits: run synchronously. */
+const SYNC = ["__init__", "__str__", "__repr__"];
 const NOT_HTTP = "a client of its own that reports its timings: loadlab times the requests it sends " +
   "itself; write its calls as self.client requests of an HttpUser, or test that service with its own client";
 const MESSAGES = "messages between Locust's master and its workers: loadlab runs one process, without " +
@@ -746,7 +748,7 @@ class Converter {
       c.name === "CallExpression" && this.scope.params?.includes(this.text(c.firstChild!)) === true;
     const isAsync = generator
       ? sending
-      : method !== undefined && !(name === "__init__" && this.plain.has(method)) ||
+      : method !== undefined && !(SYNC.includes(name) && this.plain.has(method)) ||
         this.asyncFunctions.has(name) || this.scope.async && method === undefined ||
         (rest !== null && some(body, given));
     const inner: Scope = { locals: new Set(), globals: new Set(), async: isAsync, params: names };

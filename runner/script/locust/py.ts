@@ -238,8 +238,10 @@ export function str(x: unknown): string {
   if (typeof x === "number") return String(x);
   if (Array.isArray(x) || isDict(x)) return repr(x);
   if (x instanceof PyError) return x.message.slice(x.pyType.length + 2);
-  return String(x);
+  const own = (x as Own).__str___py ?? (x as Own).__repr___py; // a class's own, as Python's str() calls it
+  return typeof own === "function" ? own.call(x) : String(x);
 }
+type Own = { __str___py?: () => string; __repr___py?: () => string };
 
 export function repr(x: unknown): string {
   if (typeof x === "string") return `'${x.replaceAll("\\", "\\\\").replaceAll("'", "\\'")}'`;
@@ -248,7 +250,7 @@ export function repr(x: unknown): string {
     return Object.isFrozen(x) ? `(${inner}${x.length === 1 ? "," : ""})` : `[${inner}]`;
   }
   if (isDict(x)) return `{${Object.entries(x).map(([k, v]) => `${repr(k)}: ${repr(v)}`).join(", ")}}`;
-  return str(x);
+  return typeof (x as Own)?.__repr___py === "function" ? (x as Own).__repr___py!() : str(x);
 }
 
 /** The values `for` walks: a dict's keys, a text's characters, an iterable's items. */
