@@ -715,6 +715,7 @@ class Boxed(Item):
 
 class Counter:
     def __init__(self, start=0):
+        super().__init__()
         self.n = start
 
 

@@ -889,12 +889,9 @@ class Converter {
     }
     const applied = decorators.map((d) => `(${d})(`).join("");
     const baseText = base === undefined ? "object" : this.text(base);
-    const root = baseText === "object";
-    if (root) extendsText = "";
-    if (root || this.plain.has(baseText)) this.plain.add(name);
-    // Python calls the class's own `__init__` as it is made: the root of plain classes calls it.
-    const init = root ? "constructor(...__a) { this.__init___py(...__a); } __init___py() {} " : "";
-    const head = `class ${this.jsName(name)}${extendsText} { ${init}`;
+    if (baseText === "object") extendsText = " extends __py.PyObject";
+    if (baseText === "object" || this.plain.has(baseText)) this.plain.add(name);
+    const head = `class ${this.jsName(name)}${extendsText} { `;
     this.write(nested ? `static { __L.attr(this, ${JSON.stringify(name)}, ${applied}${head}` : head);
     const body = n.getChild("Body");
     for (const s of body === null ? [] : children(body)) this.statement(s, name);

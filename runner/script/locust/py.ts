@@ -29,6 +29,14 @@ export function exceptionClass(name: string) {
   return new Proxy(Object.assign(cls, { pyType: name }), { apply: (c, _, a) => new c(...a) });
 }
 
+/** Python's `object`, a file's plain classes' base: made by a call, its most derived `__init__` run then. */
+export class PyObject {
+  constructor(...a: unknown[]) {
+    this.__init___py(...a);
+  }
+  __init___py(..._a: unknown[]): void {}
+}
+
 /** What `raise x` throws: `x`, or a new one of it when it is a class (`raise StopUser`). */
 export const raised = (x: any): unknown => typeof x === "function" ? new x() : x;
 
