@@ -652,9 +652,14 @@ def bad():
     raise Bad("mine")
 
 
+def todo():
+    raise NotImplementedError()
+
+
 def caught():
     out = []
-    for f in [lambda: json.loads("x"), lambda: {}["k"], lambda: [][1], lambda: 1 / 0, bad]:
+    for f in [lambda: json.loads("x"), lambda: {}["k"], lambda: [][1], lambda: 1 / 0, bad,
+              lambda: open("no-such.csv"), todo]:
         try:
             f()
         except ValueError:
@@ -663,6 +668,10 @@ def caught():
             out.append("lookup")
         except ArithmeticError:
             out.append("arith")
+        except OSError:
+            out.append("os")
+        except RuntimeError:
+            out.append("runtime")
     return ",".join(out)
 
 
@@ -681,7 +690,7 @@ class U(HttpUser):
       ["locustfile.py", "-u", "1", "-t", "1s", "-H", url],
     );
     const python =
-      "try: except 'k',finally | body,else,finally | zero | else 0.5 | value,lookup,lookup,arith,value";
+      "try: except 'k',finally | body,else,finally | zero | else 0.5 | value,lookup,lookup,arith,value,os,runtime";
     ok(text.includes(python), text);
   }));
 

@@ -60,6 +60,11 @@ const BASES: Record<string, string> = {
   KeyError: "LookupError",
   IndexError: "LookupError",
   ZeroDivisionError: "ArithmeticError",
+  FileNotFoundError: "OSError",
+  PermissionError: "OSError",
+  TimeoutError: "OSError",
+  ConnectionError: "OSError",
+  NotImplementedError: "RuntimeError",
 };
 
 /** Parameters by name: positionals, then `Kw` values, then defaults; `rest` and `restKw` the others. */
@@ -526,7 +531,8 @@ export const builtins = {
   setattr: (x: any, name: string, v: unknown) => void (x[name] = v),
   ...Object.fromEntries(
     ("Exception ValueError KeyError IndexError TypeError RuntimeError StopIteration AttributeError " +
-      "AssertionError ZeroDivisionError LookupError ArithmeticError").split(" ")
+      "AssertionError ZeroDivisionError LookupError ArithmeticError OSError FileNotFoundError " +
+      "PermissionError TimeoutError NotImplementedError").split(" ")
       .map((n) => [n, exceptionClass(n)]),
   ),
 };

@@ -288,8 +288,15 @@ export function open(...a: unknown[]): object {
     },
     __exit__: () => false,
   };
-  if (str(mode).includes("b")) return { ...file, read: () => Deno.readFileSync(str(path)) };
-  const text = Deno.readTextFileSync(str(path));
+  let bytes: Uint8Array;
+  try {
+    bytes = Deno.readFileSync(str(path));
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotFound)) throw new PyError("OSError", (err as Error).message);
+    throw new PyError("FileNotFoundError", `[Errno 2] No such file or directory: ${repr(str(path))}`);
+  }
+  if (str(mode).includes("b")) return { ...file, read: () => bytes };
+  const text = new TextDecoder().decode(bytes);
   const lines = text.split(/(?<=\n)/).filter((l) => l !== "");
   return { ...file, read: () => text, readlines: () => lines, [Symbol.iterator]: () => lines.values() };
 }
