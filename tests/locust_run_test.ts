@@ -120,6 +120,10 @@ pool.test("a locustfile runs with Locust's flags: logins, weights, task sets, fa
     ok(Number(row("me")?.["Request Count"]) > 10, text);
     assertEquals(row("me")?.["Failure Count"], "0", text);
     assertEquals(row("missing")?.["Failure Count"], row("missing")?.["Request Count"]);
+    // Content size is the body's length, as Locust's `len(response.content)`: no head; a float as Python's.
+    const body = (await (await fetch(`${url}/json`)).arrayBuffer()).byteLength;
+    assertEquals(row("json")?.["Average Content Size"], `${body}.0`, text);
+    ok(!text.includes("Locust's content size"), text); // a sum it is read from, not a check to show
     ok(Number(row("json")?.["Request Count"]) > 0 && Number(row("/")?.["Request Count"]) > 0, text);
     // Unnamed, a request is named by its path and query, params included, as Locust names it.
     assertEquals(row("/validate?id=7&name=alice")?.Type, "GET", text);
@@ -138,6 +142,10 @@ pool.test("a locustfile runs with Locust's flags: logins, weights, task sets, fa
       "First Seen",
       "Last Seen",
     ]);
+    // Locust's seconds in UTC, within the run.
+    const [first, last] = [failures[0]["First Seen"], failures[0]["Last Seen"]].map(Date.parse);
+    ok(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(failures[0]["First Seen"]), failures[0]["First Seen"]);
+    ok(Date.now() - first < 60_000 && first <= last && last - first <= 3000, JSON.stringify(failures[0]));
     assertEquals(Deno.readTextFileSync(`${dir}/res_exceptions.csv`), "Count,Message,Traceback,Nodes\r\n");
     // --csv-full-history: a name's rows a second before the Aggregated one, the last the run's totals.
     const history = csv(`${dir}/res_stats_history.csv`);
@@ -561,6 +569,206 @@ class U(HttpUser):
     // One user walks one, one, two, three, three, three, ...: whole rounds but the last.
     const rounds = n("two");
     ok(rounds >= 2 && Math.abs(n("one") - 2 * rounds) <= 2 && Math.abs(n("three") - 3 * rounds) <= 3, text);
+  }));
+
+pool.test("a SequentialTaskSet walks its tasks list before its @task methods, as Locust's metaclass", () =>
+  withTarget(async (url) => {
+    const { text } = await runLocust(
+      "locustfile.py",
+      `from locust import HttpUser, SequentialTaskSet, constant, events, task
+
+seen = []
+
+
+def listed(self):
+    self.client.get("/", name="listed")
+
+
+class Steps(SequentialTaskSet):
+    @task(2)
+    def method(self):
+        self.client.get("/json", name="method")
+
+    tasks = [listed]
+
+
+class U(HttpUser):
+    wait_time = constant(0.02)
+    tasks = [Steps]
+
+
+@events.request.add_listener
+def on_request(name, **kwargs):
+    seen.append(name)
+
+
+@events.test_stop.add_listener
+def stop(environment, **kwargs):
+    print("order:", ",".join(seen[:6]))
+`,
+      ["locustfile.py", "-u", "1", "-t", "1s", "-H", url],
+    );
+    ok(text.includes("order: listed,method,method,listed,method,method"), text);
+  }));
+
+pool.test("try ... else runs when the body raised nothing, before finally; raise ... from raises its first", () =>
+  withTarget(async (url) => {
+    const { text } = await runLocust(
+      "locustfile.py",
+      `import json
+
+from locust import HttpUser, constant, events, task
+
+
+def check(v):
+    out = []
+    try:
+        if v == 0:
+            raise KeyError("k") from ValueError("cause")
+        out.append("body")
+    except KeyError as e:
+        out.append("except " + str(e))
+    else:
+        out.append("else")
+    finally:
+        out.append("finally")
+    return ",".join(out)
+
+
+def only_else(v):
+    try:
+        x = 1 / v
+    except ZeroDivisionError:
+        return "zero"
+    else:
+        return f"else {x:.1f}"
+
+
+class Bad(ValueError):
+    pass
+
+
+def bad():
+    raise Bad("mine")
+
+
+def todo():
+    raise NotImplementedError()
+
+
+def caught():
+    out = []
+    for f in [lambda: json.loads("x"), lambda: {}["k"], lambda: [][1], lambda: 1 / 0, bad,
+              lambda: open("no-such.csv"), todo]:
+        try:
+            f()
+        except ValueError:
+            out.append("value")
+        except LookupError:
+            out.append("lookup")
+        except ArithmeticError:
+            out.append("arith")
+        except OSError:
+            out.append("os")
+        except RuntimeError:
+            out.append("runtime")
+    return ",".join(out)
+
+
+@events.test_start.add_listener
+def started(environment, **kwargs):
+    print("try:", check(0), "|", check(1), "|", only_else(0), "|", only_else(2), "|", caught())
+
+
+class U(HttpUser):
+    wait_time = constant(1)
+
+    @task
+    def t(self):
+        self.client.get("/")
+`,
+      ["locustfile.py", "-u", "1", "-t", "1s", "-H", url],
+    );
+    const python =
+      "try: except 'k',finally | body,else,finally | zero | else 0.5 | value,lookup,lookup,arith,value,os,runtime";
+    ok(text.includes(python), text);
+  }));
+
+pool.test("dataclasses, enums and helper classes' __init__ as Python makes them", () =>
+  withTarget(async (url) => {
+    const { text } = await runLocust(
+      "locustfile.py",
+      `from dataclasses import asdict, dataclass, field
+from enum import Enum
+
+from locust import HttpUser, constant, events, task
+
+
+class Kind(Enum):
+    BOOK = "book"
+    PEN = "pen"
+
+
+@dataclass
+class Item:
+    sku: str
+    kind: Kind
+    qty: int = 1
+    tags: list = field(default_factory=list)
+
+
+@dataclass
+class Boxed(Item):
+    box: str = "small"
+
+
+class Counter:
+    def __init__(self, start=0):
+        super().__init__()
+        self.n = start
+
+
+class Tens(Counter):
+    def __init__(self):
+        super().__init__(start=10)
+        self.n += 1
+
+
+class Money:
+    def __init__(self, cents):
+        self.cents = cents
+
+    def __str__(self):
+        return f"{self.cents / 100:.2f} EUR"
+
+    def __repr__(self):
+        return f"Money({self.cents})"
+
+
+@events.test_start.add_listener
+def started(environment, **kwargs):
+    a, b = Item("b-1", Kind.BOOK), Item("p-9", Kind("pen"), qty=3)
+    a.tags.append("new")
+    print("made:", a.qty, b.qty, a.tags, b.tags, [k.name for k in Kind], Kind.PEN.value, str(Kind.BOOK),
+          b.kind == Kind.PEN, asdict(Boxed("x", Kind.PEN))["box"], Counter().n, Tens().n, str(b))
+    m = Money(250)
+    print("money:", f"{m}", str(m), repr(m), [m])
+
+
+class U(HttpUser):
+    wait_time = constant(1)
+
+    @task
+    def t(self):
+        self.client.get("/")
+`,
+      ["locustfile.py", "-u", "1", "-t", "1s", "-H", url],
+    );
+    // Python 3.11's line for the same statements.
+    const python = "made: 1 3 ['new'] [] ['BOOK', 'PEN'] pen Kind.BOOK True small 0 11 " +
+      "Item(sku='p-9', kind=<Kind.PEN: 'pen'>, qty=3, tags=[])";
+    ok(text.includes(python), text);
+    ok(text.includes("money: 2.50 EUR 2.50 EUR Money(250) [Money(250)]"), text);
   }));
 
 pool.test("a user class without a task runs as Locust's: each of its tasks an exception, then its wait", () =>
@@ -1229,6 +1437,8 @@ class Uploader(HttpUser):
             with self.client.post("/echo", data={"kind": "py"}, files=files, catch_response=True) as r:
                 if 'filename="locustfile.py"' not in r.text or "hello" not in r.text or "py" not in r.text:
                     r.failure("not a multipart body")
+                elif len(r.text.split("\\r\\n")[0]) != 34:
+                    r.failure("not requests' boundary: -- and 32 hex digits")
         self.client.get("/json", stream=True, name="streamed").content
 `;
 

@@ -30,6 +30,8 @@ export const GRPC_ERROR_KINDS = [
 export const OTHER_MESSAGES = "(other)";
 /** The bound: a kind's distinct messages are kept while their text totals this many characters. */
 export const MAX_MESSAGE_CHARS_PER_KIND = 256 * 1024;
+/** A check named from this mark is a runtime's own sum (a locustfile's content size): no check, not shown. */
+export const SUM_MARK = "\u0000sum: ";
 /** A non-OK gRPC status is a response, counted at slot `GRPC_STATUS_SLOTS_FROM + code` past HTTP's. */
 export const GRPC_STATUS_SLOTS_FROM = 1000;
 /** Status slots of a recorder's counts: the HTTP statuses, then gRPC's codes. */

@@ -1,7 +1,8 @@
 /**
  * @module
  * A `multipart/form-data` body as Go's mime/multipart and Python's requests lay it out (k6's `http.file`
- * forms, Locust's `files=`): a random 60-hex boundary, CRLF lines, a part per field.
+ * forms, Locust's `files=`): a random boundary (Go's 60 hex digits, requests' 32), CRLF lines, a part
+ * per field.
  */
 import { concatBytes } from "../../system/copy_bytes.ts";
 
@@ -16,8 +17,8 @@ export type FormPart = { name: string; text: string } | {
 };
 
 /** The body, and its Content-Type naming the boundary. */
-export function multipart(parts: FormPart[]): { body: Uint8Array; contentType: string } {
-  const random = crypto.getRandomValues(new Uint8Array(30));
+export function multipart(parts: FormPart[], boundaryBytes = 30): { body: Uint8Array; contentType: string } {
+  const random = crypto.getRandomValues(new Uint8Array(boundaryBytes));
   const boundary = Array.from(random, (b) => b.toString(16).padStart(2, "0")).join("");
   const chunks: Uint8Array[] = [];
   for (const [i, part] of parts.entries()) {

@@ -55,6 +55,8 @@ const LOCUST_MODULES = new Set(
     .split(" "),
 );
 const PY_MODULES = new Set(Object.keys(MODULES));
+/** A plain class's methods Python calls where nothing waits: run synchronously. */
+const SYNC = ["__init__", "__str__", "__repr__"];
 const NOT_HTTP = "a client of its own that reports its timings: loadlab times the requests it sends " +
   "itself; write its calls as self.client requests of an HttpUser, or test that service with its own client";
 const MESSAGES = "messages between Locust's master and its workers: loadlab runs one process, without " +
@@ -152,6 +154,8 @@ class Converter {
   private problems: Array<{ line: number; why: string }> = [];
   private moduleNames = new Set<string>();
   private classes = new Set<string>();
+  /** Classes of no Locust (nor exception) base: made by a call, their `__init__` run there, not awaited. */
+  private plain = new Set<string>();
   private asyncFunctions = new Set<string>();
   private syncFunctions = new Set<string>();
   private users: LocustUserInfo[] = [];
@@ -212,14 +216,17 @@ class Converter {
     const own = [...this.imports].map(([path, n]) => ` import * as __m${n} from "${up}/${path}.js";`);
     this.out.push(
       `import * as __py from ${py}; import * as __L from ${locust}; ` +
-        `import { MODULES as __M, next as __next, open as __open } from ${modules};${own.join("")}`,
+        `import { MODULES as __M, next as __next, open as __open, annotate as __annotate } from ${modules};` +
+        own.join(""),
       // A module exports its top level's names, as `import` and `from ... import` read them.
       this.dotted !== null
         ? `export { ${[...this.names].map((n) => `${this.jsName(n)} as ${n}`).join(", ")} };`
         : `const __f = __L.locustfile({ ${users.join(", ")} }, ` +
           `${this.shapes.length > 0 ? this.jsName(this.shapes[0]) : "undefined"}, () => ({ ${vars} }), ` +
           `(__v) => ({ ${lets.map((n) => `${this.jsName(n)} = ${this.jsName(n)}`).join(", ")} } = __v)); ` +
-          "export default __f.default; export const { start, stop, setup } = __f;",
+          // Aliased: a locustfile's own `start`, `stop` or `setup` is a name of its module's, as in Python.
+          "export default __f.default; const { start: __start, stop: __stop, setup: __setup } = __f; " +
+          "export { __start as start, __stop as stop, __setup as setup };",
     );
     return {
       code: this.out.join("\n") + "\n",
@@ -520,7 +527,11 @@ class Converter {
 
   private tryStatement(n: SyntaxNode): string {
     const parts = children(n);
+    // `else` runs when the body raised nothing, outside its handlers, before `finally`.
+    const done = parts.some((p) => p.name === "else") ? `__ok${this.uid++}` : null;
+    if (done !== null) this.write(`{ let ${done} = false; try { `);
     let close = this.block(parts[1], "try ");
+    if (done !== null) close = ` ${done} = true;${close}`;
     let i = 2;
     let handlers = 0;
     const caught = `__e${this.uid++}`;
@@ -542,14 +553,19 @@ class Converter {
       close = " }";
     }
     if (handlers > 0) close += ` else throw ${caught}; }`;
-    if (parts[i]?.name === "else") this.refuse(parts[i], "try ... else: put it at the end of the try");
+    if (parts[i]?.name === "else") {
+      close = this.block(parts[i + 1], `${close} if (${done}) `) + " }";
+      i += 2;
+      if (parts[i]?.name !== "finally") return `${close} finally {} }`;
+    }
     if (parts[i]?.name === "finally") close = this.block(parts[i + 1], `${close} finally `);
-    return close;
+    return done === null ? close : `${close} }`;
   }
 
   private raise(n: SyntaxNode): string {
     const [what, from] = exprChildren(n);
-    if (from !== undefined) this.refuse(n, "raise ... from: raise the exception alone");
+    // `from`'s cause is in Python's traceback only: the exception raised is the one Locust reports.
+    if (from !== undefined) this.write(`${this.expr(from)};`);
     if (what === undefined) {
       if (this.scope.caught === undefined) this.refuse(n, "a bare raise outside except");
       return `throw ${this.scope.caught};`;
@@ -730,8 +746,11 @@ class Converter {
     // A `*args` def calling what its def was given awaits: a decorator's wrapper calling the task.
     const given = (c: SyntaxNode) =>
       c.name === "CallExpression" && this.scope.params?.includes(this.text(c.firstChild!)) === true;
-    const isAsync = generator ? sending : method !== undefined || this.asyncFunctions.has(name) ||
-      this.scope.async || (rest !== null && some(body, given));
+    const isAsync = generator
+      ? sending
+      : method !== undefined && !(SYNC.includes(name) && this.plain.has(method)) ||
+        this.asyncFunctions.has(name) || this.scope.async && method === undefined ||
+        (rest !== null && some(body, given));
     const inner: Scope = { locals: new Set(), globals: new Set(), async: isAsync, params: names };
     for (const s of children(body)) {
       if (s.name === "ScopeStatement") {
@@ -869,6 +888,9 @@ class Converter {
       if (this.dotted === null) this.users.push(user);
     }
     const applied = decorators.map((d) => `(${d})(`).join("");
+    const baseText = base === undefined ? "object" : this.text(base);
+    if (baseText === "object") extendsText = " extends __py.PyObject";
+    if (baseText === "object" || this.plain.has(baseText)) this.plain.add(name);
     const head = `class ${this.jsName(name)}${extendsText} { `;
     this.write(nested ? `static { __L.attr(this, ${JSON.stringify(name)}, ${applied}${head}` : head);
     const body = n.getChild("Body");
@@ -905,12 +927,18 @@ class Converter {
     if (s.name === "StatementGroup") {
       return children(s).filter((c) => c.name !== ";").map((c) => this.classMember(c, cls)).join(" ");
     }
+    // `name: type`, with a value or without: a field as `dataclasses` reads them, in order.
+    const [target, hint, ...valued] = children(s);
+    const field = s.name === "AssignStatement" && target.name === "VariableName" && hint?.name === "TypeDef"
+      ? `static { __annotate(this, ${JSON.stringify(this.text(target))}); }`
+      : "";
+    if (field !== "" && valued.length === 0) return field;
     const [attr, value] = this.attribute(s) ??
       this.refuse(s, `${describe(s.name)} in a class body: attributes (name = value) and methods only`);
     const v = attr === "tasks" && value.name === "DictionaryExpression"
       ? this.taskDict(value)
       : this.expr(value);
-    return `static { __L.attr(this, ${JSON.stringify(attr)}, ${v}); }`;
+    return `${field}static { __L.attr(this, ${JSON.stringify(attr)}, ${v}); }`;
   }
 
   private taskDict(d: SyntaxNode): string {
@@ -1110,7 +1138,7 @@ class Converter {
       const objText = this.text(obj);
       if (obj.name === "CallExpression" && this.text(obj).replaceAll(" ", "") === "super()") {
         if (this.scope.self === undefined) this.refuse(n, "super() outside a method");
-        return `(await super.${this.jsName(method)}(${args}))`;
+        return `(${this.scope.async ? "await " : ""}super.${this.jsName(method)}(${args}))`;
       }
       const pyModule = obj.name === "VariableName" && PY_MODULES.has(objText);
       const direct = pyModule ||

@@ -29,6 +29,14 @@ export function exceptionClass(name: string) {
   return new Proxy(Object.assign(cls, { pyType: name }), { apply: (c, _, a) => new c(...a) });
 }
 
+/** Python's `object`, a file's plain classes' base: made by a call, its most derived `__init__` run then. */
+export class PyObject {
+  constructor(...a: unknown[]) {
+    this.__init___py(...a);
+  }
+  __init___py(..._a: unknown[]): void {}
+}
+
 /** What `raise x` throws: `x`, or a new one of it when it is a class (`raise StopUser`). */
 export const raised = (x: any): unknown => typeof x === "function" ? new x() : x;
 
@@ -38,10 +46,26 @@ export function matches(err: unknown, ...types: unknown[]): boolean {
   return flat.some((t) => {
     const name = Object.hasOwn(t as object, "pyType") ? (t as { pyType: string }).pyType : undefined;
     if (name === "Exception") return true;
-    if (typeof t === "function" && !name && err instanceof (t as new () => unknown)) return true;
-    return err instanceof PyError && err.pyType === name;
+    if (typeof t === "function" && err instanceof (t as new () => unknown)) return true;
+    for (let type = (err as PyError | null)?.pyType; type !== undefined; type = BASES[type]) {
+      if (type === name) return true;
+    }
+    return false;
   });
 }
+
+/** Python's bases of the exceptions raised by name: `except ValueError` catches a JSONDecodeError. */
+const BASES: Record<string, string> = {
+  JSONDecodeError: "ValueError",
+  KeyError: "LookupError",
+  IndexError: "LookupError",
+  ZeroDivisionError: "ArithmeticError",
+  FileNotFoundError: "OSError",
+  PermissionError: "OSError",
+  TimeoutError: "OSError",
+  ConnectionError: "OSError",
+  NotImplementedError: "RuntimeError",
+};
 
 /** Parameters by name: positionals, then `Kw` values, then defaults; `rest` and `restKw` the others. */
 export function args(
@@ -227,8 +251,10 @@ export function str(x: unknown): string {
   if (typeof x === "number") return String(x);
   if (Array.isArray(x) || isDict(x)) return repr(x);
   if (x instanceof PyError) return x.message.slice(x.pyType.length + 2);
-  return String(x);
+  const own = (x as Own).__str___py ?? (x as Own).__repr___py; // a class's own, as Python's str() calls it
+  return typeof own === "function" ? own.call(x) : String(x);
 }
+type Own = { __str___py?: () => string; __repr___py?: () => string };
 
 export function repr(x: unknown): string {
   if (typeof x === "string") return `'${x.replaceAll("\\", "\\\\").replaceAll("'", "\\'")}'`;
@@ -237,7 +263,7 @@ export function repr(x: unknown): string {
     return Object.isFrozen(x) ? `(${inner}${x.length === 1 ? "," : ""})` : `[${inner}]`;
   }
   if (isDict(x)) return `{${Object.entries(x).map(([k, v]) => `${repr(k)}: ${repr(v)}`).join(", ")}}`;
-  return str(x);
+  return typeof (x as Own)?.__repr___py === "function" ? (x as Own).__repr___py!() : str(x);
 }
 
 /** The values `for` walks: a dict's keys, a text's characters, an iterable's items. */
@@ -505,7 +531,9 @@ export const builtins = {
   setattr: (x: any, name: string, v: unknown) => void (x[name] = v),
   ...Object.fromEntries(
     ("Exception ValueError KeyError IndexError TypeError RuntimeError StopIteration AttributeError " +
-      "AssertionError ZeroDivisionError").split(" ").map((n) => [n, exceptionClass(n)]),
+      "AssertionError ZeroDivisionError LookupError ArithmeticError OSError FileNotFoundError " +
+      "PermissionError TimeoutError NotImplementedError").split(" ")
+      .map((n) => [n, exceptionClass(n)]),
   ),
 };
 

@@ -288,8 +288,15 @@ export function open(...a: unknown[]): object {
     },
     __exit__: () => false,
   };
-  if (str(mode).includes("b")) return { ...file, read: () => Deno.readFileSync(str(path)) };
-  const text = Deno.readTextFileSync(str(path));
+  let bytes: Uint8Array;
+  try {
+    bytes = Deno.readFileSync(str(path));
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotFound)) throw new PyError("OSError", (err as Error).message);
+    throw new PyError("FileNotFoundError", `[Errno 2] No such file or directory: ${repr(str(path))}`);
+  }
+  if (str(mode).includes("b")) return { ...file, read: () => bytes };
+  const text = new TextDecoder().decode(bytes);
   const lines = text.split(/(?<=\n)/).filter((l) => l !== "");
   return { ...file, read: () => text, readlines: () => lines, [Symbol.iterator]: () => lines.values() };
 }
@@ -460,6 +467,85 @@ const collections = {
   },
 };
 
+/** A class body's annotated names in order (`sku: str`), as the converter records them for `dataclass`. */
+export const FIELDS = Symbol.for("loadlab.py.fields");
+/** A class body's `name: type` (and `name: type = value`): its name recorded after its bases'. */
+export function annotate(cls: Cls, name: string): void {
+  if (!Object.hasOwn(cls, FIELDS)) cls[FIELDS] = [...cls[FIELDS] ?? []];
+  if (!cls[FIELDS]!.includes(name)) cls[FIELDS]!.push(name);
+}
+class Field {
+  constructor(readonly given: Record<string, unknown>) {}
+}
+type Cls = { prototype: Record<string, unknown>; [FIELDS]?: string[] } & Record<string | symbol, unknown>;
+/** A dataclass's fields: each one's default, or its factory (`field(default_factory=...)`), or neither. */
+const SPECS = Symbol("dataclass fields");
+type Spec = { default?: unknown; factory?: () => unknown };
+
+/** `@dataclass` (or `@dataclass(...)`): an `__init__` of its fields in order, their defaults or factories. */
+function dataclass(...a: unknown[]): unknown {
+  if (typeof a[0] !== "function") return (cls: Cls) => dataclass(cls);
+  const cls = a[0] as unknown as Cls, names = cls[FIELDS] ?? [];
+  const specs = new Map(cls[SPECS] as Map<string, Spec> | undefined);
+  for (const n of names.filter((n) => Object.hasOwn(cls, n) || !specs.has(n))) {
+    const v = cls[n], given = v instanceof Field ? v.given : Object.hasOwn(cls, n) ? { default: v } : {};
+    if (v instanceof Field) delete cls[n], delete cls.prototype[n];
+    if ("default" in given) cls[n] = cls.prototype[n] = given.default;
+    specs.set(n, { ...given, factory: given.default_factory as Spec["factory"] });
+  }
+  cls[SPECS] = specs;
+  const defaults = names.map((n) => specs.get(n)!).filter((s) => "default" in s || s.factory)
+    .map((s) => "default" in s ? s.default : s);
+  cls.prototype.__init___py = function (this: Record<string, unknown>, ...given: unknown[]) {
+    args(given, names, defaults).forEach((v, i) => {
+      this[names[i]] = (v as Spec)?.factory !== undefined && v === specs.get(names[i])
+        ? (v as Spec).factory!()
+        : v;
+    });
+  };
+  cls.prototype.toString = function (this: Record<string, unknown>) {
+    const shown = (v: unknown) => v instanceof Enum ? `<${v}: ${repr(v.value)}>` : repr(v);
+    return `${(cls as unknown as { name: string }).name}(${
+      names.map((n) => `${n}=${shown(this[n])}`).join(", ")
+    })`;
+  };
+  return cls;
+}
+
+const dataclasses = {
+  dataclass,
+  field: (...a: unknown[]) => new Field((args(a, [], [], false, true) as [Record<string, unknown>])[0]),
+  asdict: (o: Record<string, unknown> & { constructor: Cls }) =>
+    Object.fromEntries((o.constructor[FIELDS] ?? []).map((n) => [n, o[n]])),
+};
+
+/** `enum.Enum`: a class body's attributes are its members (`Kind.BOOK.name`, `.value`), in order. */
+class Enum {
+  declare name: string;
+  declare value: unknown;
+  static __members: Enum[];
+  /** `Kind("book")`: the member of that value. */
+  constructor(value: unknown) {
+    const found = (new.target as typeof Enum).__members?.find((m) => m.value === value);
+    if (found === undefined) {
+      throw new PyError("ValueError", `${repr(value)} is not a valid ${new.target.name}`);
+    }
+    return found;
+  }
+  /** A class attribute made a member (runtime.ts's `attr` asks). */
+  static __member(name: string, value: unknown): Enum {
+    const m = Object.assign(Object.create(this.prototype), { name, value });
+    (Object.hasOwn(this, "__members") ? this.__members : this.__members = []).push(m);
+    return m;
+  }
+  static [Symbol.iterator]() {
+    return (this.__members ?? [])[Symbol.iterator]();
+  }
+  toString() {
+    return `${this.constructor.name}.${this.name}`;
+  }
+}
+
 /** gevent's sleep, the user's own as time's is; its greenlets are refused (convert.ts). */
 const gevent = { sleep: (seconds: number) => time.sleep(seconds) };
 
@@ -495,6 +581,7 @@ const copy = { copy: (x: any) => Array.isArray(x) ? [...x] : { ...x }, deepcopy:
 
 export const MODULES: Record<string, Record<string, unknown>> = Object.assign(
   { random, string, json, time, uuid, itertools, os, math, logging, re, csv, datetime, base64, urllib },
-  { secrets, functools, copy, io, hashlib, hmac, contextlib, gevent, collections, urllib3 },
+  { secrets, functools, copy, io, hashlib, hmac, contextlib, gevent, collections, urllib3, dataclasses },
+  { enum: { Enum } },
   { "urllib.parse": urllib.parse, "requests.exceptions": requestsExceptions },
 );

@@ -14,6 +14,7 @@ import { LEVELS, loads, MODULES } from "./py_modules.ts";
 import { setCookiePair } from "../sessions/cookies.ts";
 import { TEST_ABORT_CHANNEL } from "../k6/test_abort.ts";
 import { inputs, scriptEnv } from "../isolate_inputs.ts";
+import { SUM_MARK } from "../../../results/schema/keys.ts";
 
 export const LOCUST_EVENTS =
   ("test_start test_stop init request report_to_master worker_report test_stopping " +
@@ -21,6 +22,8 @@ export const LOCUST_EVENTS =
 
 /** What a `catch_response` block that raised is checked as: Locust reports no request (stats.ts). */
 export const UNREPORTED = "not reported: its catch_response block raised";
+/** The sum of a name's bodies' bytes, Locust's content size (stats.ts): a tally, not a check. */
+export const CONTENT_BYTES = `${SUM_MARK}Locust's content size`;
 
 /** What `loadlab run locustfile.py` passes the isolates (the command line's user classes and tags). */
 export interface LocustSelection {
@@ -105,6 +108,7 @@ const nowMs = (s: Session): number => (s as { [NOW_MS]?: () => number })[NOW_MS]
 type EngineSession = Session & {
   request(method: string, target: string, options: RequestOptions, then: Client): Promise<any>;
   waitingOnOwnCode(): boolean;
+  tally(name: string, n: number): void;
 };
 
 /** Locust's greenlets: one user's code runs at a time in an isolate, from one request or sleep on. */
@@ -548,7 +552,7 @@ class Client {
     if (o.timeout != null) options.timeoutMs = builtins.sum([o.timeout].flat()) * 1000;
     if (o.json != null) options.json = o.json;
     else if (o.files != null) {
-      const { body, contentType } = multipart(uploads(o.files as object, o.data as object | null));
+      const { body, contentType } = multipart(uploads(o.files as object, o.data as object | null), 16);
       options.body = body;
       (options.headers = headers ??= {})["content-type"] = contentType;
     } else if (typeof o.data === "string" || o.data instanceof Uint8Array) options.body = o.data;
@@ -610,6 +614,9 @@ class Client {
     response.context = o.context as Record<string, unknown> | undefined;
     response.fast = this.fast;
     response.streamed = o.stream != null && bool(o.stream);
+    // Locust's length: the body's, a stream's by its Content-Length (not read).
+    const length = response.streamed ? Number(r.headers.get("content-length")) || 0 : r.bytes().length;
+    (s as EngineSession).tally(CONTENT_BYTES, length);
     if (bool(o.catch_response)) response[CATCH] = o.catch_response === REST ? "rest" : "catch";
     // A request the run's end cut is no failure of the server's (Locust does not report a killed user's).
     else if (r.status !== 0 || !s.ended.aborted) report(s, response, response.failureText());
@@ -875,29 +882,34 @@ type UserClass = typeof HttpUser & { weight?: number; fixed_count?: number; abst
 
 /** The tasks of a user or task set class, filtered by tags as Locust's (a class's tags are its tasks'). */
 function tasksOf(cls: any, sel: LocustSelection, inherited: string[] = cls.locustTags ?? []): TaskEntry[] {
-  const found: TaskEntry[] = [];
-  const proto = cls.prototype;
-  const methods = new Set<unknown>();
-  const seen = new Set<string>();
-  for (let p = proto; p && p !== Object.prototype; p = Object.getPrototypeOf(p)) {
+  const found: TaskEntry[] = [], levels: object[] = [];
+  const methods = new Set<unknown>(), taken = new Set<string>();
+  for (let p = cls.prototype; p && p !== Object.prototype; p = Object.getPrototypeOf(p)) levels.unshift(p);
+  const value = (key: string) => {
+    for (let p = cls.prototype; p; p = Object.getPrototypeOf(p)) {
+      const d = Object.getOwnPropertyDescriptor(p, key);
+      if (d !== undefined) return d.value;
+    }
+  };
+  for (const p of levels) for (const key of Object.getOwnPropertyNames(p)) methods.add(value(key));
+  // As Locust's metaclass: a base's tasks first, then a class's `tasks`, then its @task methods in order.
+  for (const p of levels) {
+    const declared = Object.hasOwn(p, "tasks") ? (p as { tasks: any }).tasks : null;
+    const pairs: Array<[unknown, number]> = declared == null
+      ? []
+      : Array.isArray(declared)
+      ? declared.map((t) => [t, 1])
+      : declared.__pairs ?? [];
+    for (const [run, weight] of pairs) {
+      found.push({ run: run as Fn, weight: Number(weight), method: methods.has(run) });
+    }
     for (const key of Object.getOwnPropertyNames(p)) {
-      if (seen.has(key) || key === "constructor" || key === "tasks") continue;
-      seen.add(key);
-      const fn = Object.getOwnPropertyDescriptor(p, key)?.value;
-      if (typeof fn !== "function") continue;
-      methods.add(fn);
+      const fn = value(key); // the class's own, where it overrides a base's
+      if (taken.has(key) || key === "constructor" || key === "tasks" || typeof fn !== "function") continue;
+      taken.add(key);
       if (fn.locustWeight !== undefined || fn.locustNext) {
         found.push({ run: fn, weight: fn.locustWeight ?? 1, method: true });
       }
-    }
-  }
-  const declared = proto.tasks;
-  if (declared != null) {
-    const pairs: Array<[unknown, number]> = Array.isArray(declared)
-      ? declared.map((t) => [t, 1])
-      : (declared.__pairs ?? []);
-    for (const [run, weight] of pairs) {
-      found.push({ run: run as Fn, weight: Number(weight), method: methods.has(run) });
     }
   }
   return found.filter((e) => {
@@ -1139,7 +1151,11 @@ function waitOf(seconds: unknown): number {
 }
 
 /** `name = value` in a class body: on its instances (its prototype) and on the class (`weight`). */
-export function attr(cls: any, name: string, value: unknown): void {
+export function attr(cls: any, name: string, given: unknown): void {
+  // An enum's attribute is a member of it (py_modules.ts's Enum).
+  const value = typeof cls.__member === "function" && typeof given !== "function"
+    ? cls.__member(name, given)
+    : given;
   cls[name] = value;
   // As Python binds a function of the file's (`wait_time = lambda self: ...`) as a method of the class.
   const plain = typeof value === "function" && !(value as any)[WAIT] && !(value as any).locustWeight &&

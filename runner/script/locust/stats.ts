@@ -13,14 +13,14 @@ import {
 } from "../../../results/histogram.ts";
 import type { ResultsFile, RunResult } from "../../../results/schema/results.ts";
 import { unansweredRequests } from "../../../results/conclude/responses.ts";
-import { BEFORE_RESET, REDIRECTED, statsReset, UNREPORTED } from "./runtime.ts";
+import { BEFORE_RESET, CONTENT_BYTES, REDIRECTED, statsReset, UNREPORTED } from "./runtime.ts";
 
 /** loadlab's exit code of a run that got no response (cli/exit_codes.ts `noResponse`). */
 const NO_RESPONSE_EXIT = 4;
 
 /** A row's numbers without a request (a name seen only before `--reset-stats`'s reset, or never). */
 const ZERO = Object.fromEntries(
-  "requests failures avg min max median avgBytes rps failuresPerSec".split(" ").map((k) => [k, 0]),
+  "requests failures avg min max median bytes avgBytes rps failuresPerSec".split(" ").map((k) => [k, 0]),
 );
 
 const PERCENTILES = [50, 66, 75, 80, 90, 95, 98, 99, 99.9, 99.99, 100];
@@ -47,8 +47,10 @@ function locustRows(run: RunResult) {
       (verb === e.method || /^(GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS)$/.test(verb));
     const errors = new Map<string, number>();
     let requests = e.requests;
+    let bytes = 0;
     for (const c of checks.get(e.name) ?? []) {
-      if (c.name === UNREPORTED) requests -= c.passed;
+      if (c.name === CONTENT_BYTES) bytes += c.failed * 2 ** 32 + c.passed;
+      else if (c.name === UNREPORTED) requests -= c.passed;
       else if (c.failed > 0) errors.set(c.name, (errors.get(c.name) ?? 0) + c.failed);
       // No response (a timeout, a refused connection): no request of the endpoint's, one of Locust's.
       if (c.name.startsWith("ConnectionError(")) requests += c.failed;
@@ -65,7 +67,8 @@ function locustRows(run: RunResult) {
       min: e.latencyMs?.min ?? 0,
       max: e.latencyMs?.max ?? 0,
       median: pct(50) ?? 0,
-      avgBytes: e.requests === 0 ? 0 : e.bytesRead / e.requests,
+      bytes,
+      avgBytes: requests === 0 ? 0 : bytes / requests,
       rps: requests / seconds,
       failuresPerSec: failures / seconds,
       percentile: pct,
@@ -80,6 +83,7 @@ function locustRows(run: RunResult) {
       rows.find((r) => r.name === name);
     if (first === undefined) continue;
     first.failures += hop.failures, first.failuresPerSec = first.failures / seconds;
+    first.bytes += hop.bytes, first.avgBytes = first.requests === 0 ? 0 : first.bytes / first.requests;
     for (const [why, n] of hop.errors) first.errors.set(why, (first.errors.get(why) ?? 0) + n);
     rows.splice(rows.indexOf(hop), 1);
   }
@@ -105,7 +109,8 @@ function locustRows(run: RunResult) {
     min: requests === 0 ? 0 : Math.min(...rows.filter((r) => r.requests > 0).map((r) => r.min)),
     max: Math.max(...rows.map((r) => r.max), 0),
     median: statsReset === null ? run.latencyMs?.p50 ?? 0 : h.getValueAtPercentile(50) / 1000,
-    avgBytes: requests === 0 ? 0 : rows.reduce((t, r) => t + r.avgBytes * r.requests, 0) / requests,
+    bytes: rows.reduce((t, r) => t + r.bytes, 0),
+    avgBytes: requests === 0 ? 0 : rows.reduce((t, r) => t + r.bytes, 0) / requests,
     rps: requests / seconds,
     failuresPerSec: failures / seconds,
     percentile: (p: number) => requests === 0 || h.totalCount === 0 ? null : h.getValueAtPercentile(p) / 1000,
@@ -147,7 +152,7 @@ function statsEntry(run: RunResult, r: LocustRow) {
     { num_failures: failures, fail_ratio: requests === 0 ? 0 : failures / requests },
     { total_response_time: r.avg * requests, avg_response_time: r.avg, median_response_time: r.median },
     { min_response_time: requests === 0 ? null : r.min, max_response_time: r.max, response_times: times },
-    { total_content_length: Math.round(r.avgBytes * requests), avg_content_length: r.avgBytes },
+    { total_content_length: r.bytes, avg_content_length: r.avgBytes },
     { num_reqs_per_sec: perSec, num_fail_per_sec: failed ? perSec : {}, total_rps: r.rps },
     { current_rps: r.rps, total_fail_per_sec: r.failuresPerSec, current_fail_per_sec: r.failuresPerSec },
     { get_response_time_percentile: (p: number) => r.percentile(p * 100) ?? 0 },
@@ -219,6 +224,9 @@ function csvLine(fields: Array<string | number | null>): string {
   }).join(",") + "\r\n";
 }
 
+/** A Python float as its csv module writes it: `13.0`, not `13`. */
+const float = (v: number) => Number.isInteger(v) ? v.toFixed(1) : String(v);
+
 const PERCENTILE_NAMES = PERCENTILES.map((p) => `${p}%`);
 const TIMES =
   "Median Response Time,Average Response Time,Min Response Time,Max Response Time,Average Content Size";
@@ -234,22 +242,29 @@ export async function writeLocustCsv(
   const { rows, total } = locustRows(run);
   const ints = (r: LocustRow) =>
     PERCENTILES.map((p) => r.percentile(p)).map((p) => p === null ? null : Math.round(p));
-  const times = (
-    r: LocustRow,
-  ) => [Math.round(r.median), r.avg, r.requests === 0 ? 0 : r.min, r.max, r.avgBytes];
+  const times = (r: LocustRow) =>
+    r.requests === 0
+      ? [0, 0, 0, 0, 0, 0, 0]
+      : [Math.round(r.median), ...[r.avg, r.min, r.max, r.avgBytes, r.rps, r.failuresPerSec].map(float)];
   const stats = [
     csvLine([
       ...columns(`Type,Name,Request Count,Failure Count,${TIMES},Requests/s,Failures/s`),
       ...PERCENTILE_NAMES,
     ]),
     ...[...rows, total].map((r) =>
-      csvLine([r.method, r.name, r.requests, r.failures, ...times(r), r.rps, r.failuresPerSec, ...ints(r)])
+      csvLine([r.method, r.name, r.requests, r.failures, ...times(r), ...ints(r)])
     ),
   ].join("");
+  // Failures are counted by name, not when: first and last seen are the name's first and last second sent.
+  const seen = (r: LocustRow) => {
+    const sec = statsEntry(run, r);
+    return [sec.start_time, sec.last_request_timestamp ?? sec.start_time].map((t: number) =>
+      new Date(Math.floor(t) * 1000).toISOString().replace(".000Z", "Z")
+    );
+  };
   const failures = [
-    // First and last seen are not kept per error: left empty, as Locust leaves an unknown one.
     csvLine(["Method", "Name", "Error", "Occurrences", "First Seen", "Last Seen"]),
-    ...rows.flatMap((r) => [...r.errors].map(([why, n]) => csvLine([r.method, r.name, why, n, "", ""]))),
+    ...rows.flatMap((r) => [...r.errors].map(([why, n]) => csvLine([r.method, r.name, why, n, ...seen(r)]))),
   ].join("");
   const history = [
     csvLine([
@@ -347,10 +362,10 @@ function historyLines(run: RunResult, rows: LocustRow[], total: LocustRow, users
         sent[j],
         failed[j],
         none ? 0 : Math.round(sofar.getValueAtPercentile(50) / 1000),
-        none ? 0 : sofar.mean / 1000,
-        none ? 0 : sofar.minNonZeroValue / 1000,
-        none ? 0 : sofar.maxValue / 1000,
-        none ? 0 : row.avgBytes,
+        ...(none
+          ? [0, 0, 0, 0]
+          : [sofar.mean / 1e3, sofar.minNonZeroValue / 1e3, sofar.maxValue / 1e3, row.avgBytes]
+            .map(float)),
       ];
     });
   });

@@ -55,17 +55,26 @@ export class ScriptRecorder extends FlowRecorder {
   }
 
   check(step: number, name: string, ok: boolean): void {
-    const s = this.flows[0].steps[step];
+    const s = this.flows[0].steps[step], k = this.#slot(s, name);
+    if (ok) s.checkPassed[k]++;
+    else s.checkFailed[k]++;
+  }
+
+  /** Adds `n` to a 64-bit sum kept as check `name`: its passed count the low 32 bits, its failed the high. */
+  tally(step: number, name: string, n: number): void {
+    const s = this.flows[0].steps[step], k = this.#slot(s, name), sum = s.checkPassed[k] + n;
+    s.checkPassed[k] = sum;
+    s.checkFailed[k] += Math.floor(sum / 2 ** 32);
+  }
+
+  #slot(s: Step, name: string): number {
     let k = s.checkNames.indexOf(name);
     if (k < 0) {
-      if (s.checkNames.length >= MAX_CHECKS && name !== OTHER_CHECKS) {
-        return this.check(step, OTHER_CHECKS, ok);
-      }
+      if (s.checkNames.length >= MAX_CHECKS && name !== OTHER_CHECKS) return this.#slot(s, OTHER_CHECKS);
       k = s.checkNames.push(name) - 1;
       if (k >= s.checkPassed.length) grow(s);
     }
-    if (ok) s.checkPassed[k]++;
-    else s.checkFailed[k]++;
+    return k;
   }
 
   /** The totals as one flow's sample (histograms encoded); once, at the end of the worker's share. */

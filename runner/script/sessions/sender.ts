@@ -475,6 +475,11 @@ export class SessionSender implements SessionCount {
     return Boolean(ok);
   }
 
+  /** A runtime's own sum under the last request's step (ScriptRecorder's `tally`), not a script's check. */
+  tally(name: string, n: number): void {
+    if (this.recorder !== null && this.step >= 0) this.recorder.tally(this.step, name, n);
+  }
+
   get cookies(): SessionCookies {
     return sessionCookies(this.sessions.requests.url.host, () => this.jar, (adopt) => this.jarOrNew(adopt));
   }

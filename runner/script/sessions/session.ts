@@ -225,6 +225,10 @@ export class ScriptSession implements Session, Sleeper {
     return this.#sender.check(ok, name);
   }
 
+  tally(name: string, n: number): void {
+    this.#sender.tally(name, n);
+  }
+
   get cookies(): SessionCookies {
     return this.#sender.cookies;
   }
