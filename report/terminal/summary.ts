@@ -6,7 +6,7 @@
 
 import { visibleLine } from "../../validation/terminal_text.ts";
 import type { RunResult } from "../../results/mod.ts";
-import { PERCENTILE_FIELDS, SUM_MARK } from "../../results/schema/keys.ts";
+import { PERCENTILE_FIELDS, shownChecks } from "../../results/schema/keys.ts";
 import {
   formatBytes,
   formatCount,
@@ -205,7 +205,7 @@ export function renderChecks(run: RunResult, opts: SummaryOptions = {}): string[
       out.push(c.yellow(`  [${formatCount(f.noData)}] ${f.name}: arrivals found no data row left (not run)`));
     }
     for (const s of f.steps) {
-      for (const check of (s.checks ?? []).filter((c) => !c.name.startsWith(SUM_MARK))) {
+      for (const check of shownChecks(s.checks)) {
         const total = check.passed + check.failed;
         const rate = total === 0
           ? "no responses"

@@ -32,6 +32,10 @@ export const OTHER_MESSAGES = "(other)";
 export const MAX_MESSAGE_CHARS_PER_KIND = 256 * 1024;
 /** A check named from this mark is a runtime's own sum (a locustfile's content size): no check, not shown. */
 export const SUM_MARK = "\u0000sum: ";
+/** A step's checks as readers show them: without the runtimes' own sums. */
+export function shownChecks<C extends { name: string }>(checks: readonly C[] | undefined): C[] {
+  return (checks ?? []).filter((c) => !c.name.startsWith(SUM_MARK));
+}
 /** A non-OK gRPC status is a response, counted at slot `GRPC_STATUS_SLOTS_FROM + code` past HTTP's. */
 export const GRPC_STATUS_SLOTS_FROM = 1000;
 /** Status slots of a recorder's counts: the HTTP statuses, then gRPC's codes. */

@@ -9,7 +9,6 @@ import type { PageRun } from "../page/run.ts";
 import { type Cell, facts, fmtMs, fmtNum, fmtPct, h, isNum, numeric, section, sortableTable } from "./dom.ts";
 import { metricBarChart } from "./charts.ts";
 import { fixedOrDash } from "../../../results/text_format.ts";
-import { SUM_MARK } from "../../../results/schema/keys.ts";
 
 /** A phase's p95, p99, success, timeouts and 5xx cells, the same in both phase tables. */
 export function phaseOutcomeCells(p: NonNullable<PageRun["phases"]>[number]): Cell[] {
@@ -78,7 +77,7 @@ export function flowsTable(run: PageRun): HTMLElement | null {
         { text: fmtMs(s.latencyMs?.p50), sort: s.latencyMs?.p50 ?? NaN },
         { text: fmtMs(s.latencyMs?.p99), sort: s.latencyMs?.p99 ?? NaN },
       ],
-      ...(s.checks ?? []).filter((c) => !c.name.startsWith(SUM_MARK)).map((c): Cell[] => [
+      ...(s.checks ?? []).map((c): Cell[] => [
         { text: `◦ check ${c.name}`, sort: f.name },
         { text: `${fmtNum(c.passed)} passed`, sort: c.passed, title: "responses that passed" },
         { text: checkRate(c.passed, c.failed) },

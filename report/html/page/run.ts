@@ -19,6 +19,7 @@ import { intervalLatencySampled, sampledLatency } from "../../../results/conclud
 import { endpointQualifier, type EndpointRow, shownEndpointRows } from "../../endpoint_rows.ts";
 import { decodeHistogram, percentileCurve } from "../../../results/histogram.ts";
 import { visibleLine } from "../../../validation/terminal_text.ts";
+import { shownChecks } from "../../../results/schema/keys.ts";
 
 /** Times in seconds from the measured start: a list, or an evenly spaced axis (smaller). */
 export type TimeAxis = number[] | { startSec: number; stepSec: number; count: number };
@@ -180,6 +181,10 @@ export function pageRun(run: RunResult, group: string) {
     uncorrectedLatencyMs: rest.uncorrectedLatencyMs && sampledLatency(run, rest.uncorrectedLatencyMs),
     percentiles: percentilePoints(percentiles),
     uncorrectedPercentiles: uncorrectedPercentiles ? percentilePoints(uncorrectedPercentiles) : null,
+    flows: rest.flows?.map((f) => ({
+      ...f,
+      steps: f.steps.map((step) => ({ ...step, checks: shownChecks(step.checks) })),
+    })),
     ohaText: ohaSummary(run),
     // Log-spaced buckets; the equal-width ones for files written before they existed.
     chartHistogram: bars(logHistogram ?? histogram),

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { makeRun } from "../../../tests/fixtures/make_run.ts";
 import { pageRun } from "./run.ts";
+import { SUM_MARK } from "../../../results/schema/keys.ts";
 
 /** A run with one Redis and one runtime series of three samples, 250 ms apart. */
 function runWithTelemetry() {
@@ -59,4 +60,13 @@ Deno.test("pageRun: runtime series as loop-delay columns, heap in MiB, GC of all
   assert.deepEqual(runtime.loopP99Ms, [10, 20, 30]);
   assert.deepEqual(runtime.heapMiB, [1, 1, 1]);
   assert.deepEqual(runtime.gcMsPerSec, [null, 100, 100]);
+});
+
+Deno.test("pageRun: a step's checks without a runtime's own sum, which is no check", () => {
+  const run = makeRun({ name: "r", rps: 10, dist: { medianMs: 5, sigma: 0.3 } });
+  const checks = [{ name: "ok", passed: 3, failed: 1 }, { name: `${SUM_MARK}size`, passed: 390, failed: 0 }];
+  const step = { label: "GET /", requests: 4, errors: 0, latencyMs: null, checks };
+  run.flows = [{ name: "f", sessions: 4, completed: 4, failed: 0, sessionMs: null, steps: [step] }];
+  assert.deepEqual(pageRun(run, "g").flows?.[0].steps[0].checks, [checks[0]]);
+  assert.equal(run.flows[0].steps[0].checks?.length, 2, "the results keep the sum");
 });
