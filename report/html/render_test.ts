@@ -5,7 +5,7 @@ import {
   makeLargeExperiment,
   makeSeed000,
 } from "../../tests/fixtures/make_results.ts";
-import { jsonForScript, renderReport } from "./render.ts";
+import { clientSource, jsonForScript, renderReport } from "./render.ts";
 import { parseFailOn } from "../../results/fail_on.ts";
 import { CHART_JS_VERSION } from "../assets/chart_js.ts";
 
@@ -113,4 +113,19 @@ Deno.test("the comparison view carries the baseline gate's verdicts by run group
   const same = rows.find((r) => r.key === "no-cache/high" && r.metric === "p50")!;
   assert.deepEqual([same.verdict, same.failed], ["same", false]);
   assert.equal(embeddedData(renderReport(makeSeed000())).gate, null, "no baseline, no verdicts");
+});
+
+Deno.test("every value a client module imports is a function the page's script defines", async () => {
+  const script = clientSource();
+  const dir = new URL("./client/", import.meta.url);
+  for await (const entry of Deno.readDir(dir)) {
+    if (!entry.name.endsWith(".ts") || entry.name.endsWith("_test.ts")) continue;
+    const text = await Deno.readTextFile(new URL(entry.name, dir));
+    for (const [, names] of text.matchAll(/^import \{([^}]*)\} from "[^"]+";/gm)) {
+      for (const spec of names.split(",").map((s) => s.trim()).filter((s) => s && !s.startsWith("type "))) {
+        const local = spec.split(" as ").pop()!;
+        assert.match(script, new RegExp(`function\\*? ${local}\\(`), `${entry.name} imports ${local}`);
+      }
+    }
+  }
 });
