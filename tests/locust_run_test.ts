@@ -1555,10 +1555,9 @@ Deno.test("--reset-stats counts and times from when the last user has spawned, a
     ok(tasks > 10 && tasks <= 80, text);
     assertEquals(row("missing")["Failure Count"], row("missing")["Request Count"]);
     ok(Number(row("Aggregated")["Requests/s"]) > tasks / 1.6, text);
-    // A name seen only before the reset stays, at 0, as Locust's.
+    // A name seen only before the reset stays, its count and times at 0, as Locust resets them (a later
+    // name's maximum cannot tell: on a busy machine a request after the reset also passes 300 ms).
     assertEquals([row("first batch")["Request Count"], row("first batch")["Max Response Time"]], ["0", "0"]);
-    // Its times too, as Locust resets them: none of the slow first second's (each at least 300 ms).
-    ok(Number(row("/")["Max Response Time"]) < 300, text);
   }));
 
 const PYTEST = `import time
