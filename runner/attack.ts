@@ -7,8 +7,7 @@
  */
 import type { AttackConfig } from "./config.ts";
 import type { AttackProgress, RunResult } from "../results/mod.ts";
-import { RunAggregator } from "./stats/aggregate.ts";
-import type { AggregatorOptions } from "./stats/aggregate_types.ts";
+import { type AggregatorOptions, RunAggregator } from "./stats/aggregate.ts";
 import { endpointTable, wsStepWaits } from "./endpoint_table.ts";
 import { runWorkers, START_LEAD_MS, type WorkersSummary, workersSummary } from "./worker/pool.ts";
 import { DoneTotals } from "./worker/collect.ts";

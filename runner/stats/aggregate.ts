@@ -4,8 +4,7 @@
  * once all reported; encodings merge exactly after the load, so no merging competes with sending.
  */
 
-import type { IntervalResult } from "../../results/mod.ts";
-import type { AggregatorOptions, LiveEndpoint, LiveStats } from "./aggregate_types.ts";
+import type { AttackProgress, IntervalResult } from "../../results/mod.ts";
 import { mergeEncoded } from "../../results/histogram.ts";
 import type { IntervalSample } from "./sample.ts";
 import {
@@ -21,7 +20,24 @@ import {
 } from "./interval_accumulator.ts";
 import type { EndpointDelta, IntervalDelta } from "../../results/export/interval_delta.ts";
 import { partErrors } from "../../results/endpoint_totals.ts";
-import { RunTotals } from "./run_totals.ts";
+import { RunTotals, type RunTotalsOptions } from "./run_totals.ts";
+
+/** Numbers shown on the live progress line. */
+type LiveStats = Omit<AttackProgress, "elapsedSec" | "totalSec">;
+/** One of the busiest endpoints on the live line. */
+type LiveEndpoint = NonNullable<AttackProgress["endpoints"]>[number];
+
+export interface AggregatorOptions extends RunTotalsOptions {
+  intervalMs: number;
+  /** The requested rate of an open or throughput run (null: closed), for the served-rate verdict. */
+  requestedRps?: number | null;
+  /** Workers whose samples are added (`add`'s `workerIndex` counts from 0); default 1. */
+  workers?: number;
+  /** How long after its end an interval may take folded ones at `finish`; default 5 s (the graceful stop). */
+  foldWindowMs?: number;
+  /** Each complete interval and late sample, on the samples' path: only queue; `endEpochMs` is 0 here. */
+  onInterval?(delta: IntervalDelta): void;
+}
 
 const DEFAULT_FOLD_WINDOW_MS = 5_000;
 /** The most endpoints the live line names. */

@@ -5,7 +5,6 @@
  */
 
 import type { EndpointResult, ErrorKind, IntervalResult, RunResult } from "../../results/mod.ts";
-import type { AggregatorOptions } from "./aggregate_types.ts";
 import {
   addCounters,
   addCounts,
@@ -36,6 +35,17 @@ import {
 } from "../../results/endpoint_totals.ts";
 import { MAX_ENDPOINTS, OTHER_ENDPOINT, taggedKey } from "../endpoint_limits.ts";
 
+/** What the totals keep besides the counts (aggregate.ts `AggregatorOptions` holds these too). */
+export interface RunTotalsOptions {
+  uncorrected: boolean;
+  /** Keep each interval's merged histogram encoding for the results (default true); each endpoint's too. */
+  intervalHistograms?: boolean | "endpoints";
+  /** The run's endpoints, index for index with the samples' `endpoints`; absent: none kept. */
+  endpoints?: ReadonlyArray<{ name: string; method: string; tags: Record<string, string>; requests: number }>;
+  /** Endpoints named at run time (a script's), added by name up to `MAX_ENDPOINTS`; `endpoints` is empty. */
+  namedEndpoints?: boolean;
+}
+
 /** The totals of a run, summed over every sample of every worker in whatever order they arrive. */
 export class RunTotals {
   readonly #total: Histogram = createHistogram();
@@ -57,7 +67,7 @@ export class RunTotals {
   /** Each endpoint's interval histograms kept too (`intervalHistograms: endpoints`). */
   readonly #perEndpoint: boolean;
 
-  constructor(opts: AggregatorOptions) {
+  constructor(opts: RunTotalsOptions) {
     this.#rawTotal = opts.uncorrected ? createHistogram() : null;
     this.#endpoints = (opts.endpoints ?? []).map((e) =>
       emptyEndpointTotals({ name: e.name, method: e.method, tags: e.tags, pooledRequests: e.requests })
