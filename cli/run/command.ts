@@ -211,7 +211,6 @@ async function execute(
   const dashboard = dashboards && args.dashboard
     ? dashboards.startDashboard(command, plan.experiment.name, { ...args.dashboard, keepSecrets, steering })
     : undefined;
-  if (dashboard === null) return EXIT.badInput;
   // k6's -q: no live line and no per-run header, only each run's summary line.
   const quiet = args.scriptLoad?.k6?.quiet || args.scriptLoad?.locust?.onlySummary ||
     args.artillery?.quiet === true;
