@@ -10,7 +10,7 @@ import { MAX_RESULTS_FILE_BYTES, parseResultsFile, ResultsFileError } from "../r
 import type { ResultsFile } from "../results/mod.ts";
 import type { GateResult } from "../results/baseline_gate.ts";
 import { type FailOn, parseFailOn } from "../results/fail_on.ts";
-import { METRIC_UNITS, pairingNotes, verdictText } from "../report/terminal/baseline_gate.ts";
+import { gateRows, METRIC_UNITS, pairingNotes } from "../report/terminal/baseline_gate.ts";
 import { flag, type FlagSpec } from "./argv.ts";
 import type { FlagValues } from "./flag_values.ts";
 import { UsageError } from "./usage_error.ts";
@@ -94,16 +94,8 @@ export async function loadBaseline(path: string): Promise<ResultsFile> {
 /** The gate's verdicts as a table for the terminal, then one line on its outcome. */
 export function gateTable(gate: GateResult): string {
   const rows = [["vs baseline", "metric", "baseline", "this", "verdict"]];
-  for (const g of gate.groups) {
-    for (const m of g.metrics) {
-      rows.push([
-        g.key,
-        `${m.metric} ${METRIC_UNITS[m.metric]}`,
-        String(m.baseline),
-        String(m.current),
-        verdictText(m, g, gate),
-      ]);
-    }
+  for (const r of gateRows(gate)) {
+    rows.push([r.key, `${r.metric} ${METRIC_UNITS[r.metric]}`, `${r.baseline}`, `${r.current}`, r.text]);
   }
   const lines = gate.groups.length
     ? [boxTable(rows)]

@@ -10,10 +10,10 @@ import type { SiteExperiment } from "../report/html/site_data.ts";
 import { flag, type FlagTable, helpOf } from "./argv.ts";
 import { readFlags } from "./flag_values.ts";
 import { UsageError } from "./usage_error.ts";
-import { isListenError, openBrowser, urlHost, warnIfExposed } from "./dashboard/server.ts";
+import { openBrowser, pageResponse, serveLocal } from "./dashboard/server.ts";
 import { terminalSafe } from "../validation/terminal_text.ts";
 import { redactResults } from "../results/redact_results.ts";
-import { badPathResponse, rejectForeignHost } from "./dashboard/local_http.ts";
+import { badPathResponse } from "./dashboard/local_http.ts";
 import { decodedPath } from "../targets/app/static_files.ts";
 import { EXIT } from "./exit_codes.ts";
 import { runCommand } from "./command_errors.ts";
@@ -111,35 +111,14 @@ async function writeStatic(dir: string, out: string): Promise<number> {
 
 async function serve(dir: string, opts: { host: string; port: number; open: boolean }): Promise<number> {
   let experiments = await findExperiments(dir);
-  const html = (text: string) =>
-    new Response(text, {
-      headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" },
-    });
-  let server: Deno.HttpServer;
-  try {
-    server = Deno.serve({ hostname: opts.host, port: opts.port, onListen: () => {} }, async (req) => {
-      const foreign = rejectForeignHost(req, opts.host);
-      if (foreign) return foreign;
-      const decoded = decodedPath(new URL(req.url).pathname);
-      if (decoded === null) return badPathResponse();
-      const path = decoded.replace(/^\/+/, "") || "index.html";
-      if (path === "index.html") experiments = await findExperiments(dir);
-      for (const [page, render] of sitePages(experiments)) {
-        if (path === page) return html(render());
-      }
-      return new Response("not found", { status: 404 });
-    });
-  } catch (err) {
-    if (!isListenError(err)) throw err;
-    console.error(
-      `loadlab site: cannot listen on ${opts.host}:${opts.port}: ${err.message}; ` +
-        "use a free port of an address of this machine, e.g. --host 127.0.0.1 --port 0",
-    );
-    return EXIT.badInput;
-  }
-  const port = (server.addr as Deno.NetAddr).port;
-  const url = `http://${urlHost(opts.host)}:${port}/`;
-  warnIfExposed("site", opts.host);
+  const { server, url } = serveLocal("site", { ...opts, portFlag: "--port" }, async (req) => {
+    const decoded = decodedPath(new URL(req.url).pathname);
+    if (decoded === null) return badPathResponse();
+    const path = decoded.replace(/^\/+/, "") || "index.html";
+    if (path === "index.html") experiments = await findExperiments(dir);
+    for (const [page, render] of sitePages(experiments)) if (path === page) return pageResponse(render());
+    return new Response("not found", { status: 404 });
+  });
   console.log(`site: ${experiments.length} experiments from ${dir} at ${url} (Ctrl-C to stop)`);
   if (opts.open) openBrowser(url);
   await server.finished;

@@ -92,7 +92,6 @@ async function attackParsed(
   const steering = output.dashboard && steeringFor(output.dashboard, thresholds.length > 0);
   const dashboard = output.dashboard && (await import("../dashboard/server.ts"))
     .startDashboard("attack", "attack", { ...output.dashboard, keepSecrets: output.keepSecrets, steering });
-  if (dashboard === null) return EXIT.badInput;
   // Over plaintext there is no certificate: a ghz command line's --insecure there says what the URL says.
   if (config.tls?.insecure && config.url.startsWith("https:")) {
     console.error(

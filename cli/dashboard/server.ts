@@ -17,6 +17,7 @@ import { type ControlOptions, controlResponse, newSteerToken } from "./steer_con
 import type { ServeOptions } from "./flags.ts";
 import { describeChange } from "../../results/schema/steering.ts";
 import { closeQuietly } from "../../system/descriptors.ts";
+import { UsageError } from "../usage_error.ts";
 
 /** The progress samples of the run under way kept for late browsers (10 minutes at 4 a second). */
 const BACKLOG_POINTS = 2400;
@@ -35,7 +36,6 @@ export class Dashboard {
   #pending: Promise<void> = Promise.resolve();
   #ended = false;
   #keepSecrets = false;
-  #host = "127.0.0.1";
   #control: ControlOptions | null = null;
 
   private constructor(server: Deno.HttpServer, hub: EventHub, url: string) {
@@ -54,16 +54,15 @@ export class Dashboard {
     const hub = new EventHub();
     // The handler needs the dashboard, the dashboard needs the server: filled in right below.
     const ref: { dashboard?: Dashboard } = {};
-    const server = Deno.serve(
-      { hostname: opts.host, port: opts.port, onListen: () => {} },
+    const { server, port, url: base } = serveLocal(
+      opts.command,
+      { ...opts, portFlag: "--dashboard-port", what: "--dashboard: " },
       (req) => ref.dashboard ? ref.dashboard.#route(req, page) : new Response("starting", { status: 503 }),
     );
-    const port = (server.addr as Deno.NetAddr).port;
     const steering = typeof opts.steering === "object" ? opts.steering : null;
     const token = newSteerToken();
     // The token rides in the URL (the page reads it there): a printed URL steers, a bare one watches.
-    const url = `http://${urlHost(opts.host)}:${port}/${steering ? `?token=${token}` : ""}`;
-    warnIfExposed(opts.command, opts.host);
+    const url = `${base}${steering ? `?token=${token}` : ""}`;
     // The URL's token is loadlab's own, made for whoever started it: shown as it is.
     printOwnLine(`dashboard: ${url}`);
     if (steering) {
@@ -80,7 +79,6 @@ export class Dashboard {
     }
     ref.dashboard = new Dashboard(server, hub, url);
     ref.dashboard.#keepSecrets = opts.keepSecrets ?? false;
-    ref.dashboard.#host = opts.host;
     ref.dashboard.#control = {
       steering,
       offReason: typeof opts.steering === "string" ? opts.steering : "this command was started without it",
@@ -168,16 +166,10 @@ export class Dashboard {
   }
 
   #route(req: Request, page: Uint8Array<ArrayBuffer>): Response | Promise<Response> {
-    const foreign = rejectForeignHost(req, this.#host);
-    if (foreign) return foreign;
     const path = new URL(req.url).pathname;
     if (path === "/control" && this.#control) return controlResponse(req, this.#control);
     if (req.method !== "GET") return new Response("method not allowed", { status: 405 });
-    if (path === "/" || path === "/index.html") {
-      return new Response(page, {
-        headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" },
-      });
-    }
+    if (path === "/" || path === "/index.html") return pageResponse(page);
     if (path === "/events") return this.#hub.connect(this.#initialFrames());
     if (path === "/stats") return Response.json(this.#hub.stats());
     return new Response("not found", { status: 404 });
@@ -200,18 +192,43 @@ export class Dashboard {
   }
 }
 
-/** Starts the dashboard for a command, or prints why it cannot (a port in use) and returns null. */
-export function startDashboard(command: string, title: string, opts: ServeOptions): Dashboard | null {
+/** Starts the dashboard for a command (`Dashboard.start`). */
+export function startDashboard(command: string, title: string, opts: ServeOptions): Dashboard {
+  return Dashboard.start({ ...opts, title, command });
+}
+
+/**
+ * A page server of loadlab's (the dashboard, `loadlab site`) on `host:port`, answering only to this
+ * machine's names and warned of beyond loopback; a `UsageError` when it cannot listen there.
+ */
+export function serveLocal(
+  command: string,
+  opts: { host: string; port: number; portFlag: string; what?: string },
+  handler: (req: Request) => Response | Promise<Response>,
+): { server: Deno.HttpServer; port: number; url: string } {
+  let server: Deno.HttpServer;
   try {
-    return Dashboard.start({ ...opts, title, command });
+    server = Deno.serve(
+      { hostname: opts.host, port: opts.port, onListen: () => {} },
+      (req) => rejectForeignHost(req, opts.host) ?? handler(req),
+    );
   } catch (err) {
     if (!isListenError(err)) throw err;
-    console.error(
-      `loadlab ${command}: --dashboard: cannot listen on ${opts.host}:${opts.port}: ${err.message}; ` +
-        "use a free port of an address of this machine, e.g. --host 127.0.0.1 --dashboard-port 0",
+    throw new UsageError(
+      `${opts.what ?? ""}cannot listen on ${opts.host}:${opts.port}: ${err.message}; ` +
+        `use a free port of an address of this machine, e.g. --host 127.0.0.1 ${opts.portFlag} 0`,
     );
-    return null;
   }
+  warnIfExposed(command, opts.host);
+  const port = (server.addr as Deno.NetAddr).port;
+  return { server, port, url: `http://${urlHost(opts.host)}:${port}/` };
+}
+
+/** A page of HTML, never cached (it changes as runs go and results arrive). */
+export function pageResponse(html: BodyInit): Response {
+  return new Response(html, {
+    headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" },
+  });
 }
 
 /** True for the errors of listening on a bad address (port taken, address not ours, name unresolved). */

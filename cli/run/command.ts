@@ -211,7 +211,6 @@ async function execute(
   const dashboard = dashboards && args.dashboard
     ? dashboards.startDashboard(command, plan.experiment.name, { ...args.dashboard, keepSecrets, steering })
     : undefined;
-  if (dashboard === null) return EXIT.badInput;
   // k6's -q: no live line and no per-run header, only each run's summary line.
   const quiet = args.scriptLoad?.k6?.quiet || args.scriptLoad?.locust?.onlySummary ||
     args.artillery?.quiet === true;
@@ -305,7 +304,7 @@ async function conclude(command: string, outcome: Stopped, args: RunArgs, gate: 
   const { results } = outcome;
   if (args.resume) {
     const planned = results.experiment.plannedRuns ?? results.runs.length;
-    console.log(`resumed: kept ${outcome.resumed} of ${planned} runs from ${outcome.resultsPath}`);
+    console.log(`resumed: kept ${outcome.resumed} of ${planned} runs from ${outcome.output.resultsPath}`);
   }
   const findings = buildFindings(results);
   if (findings.length) console.log(`\nFindings:\n${findings.map((f) => `  - ${f.text}`).join("\n")}`);
@@ -322,7 +321,7 @@ async function conclude(command: string, outcome: Stopped, args: RunArgs, gate: 
     command,
     gate,
     say: (text) => console.log(`\n${text}`),
-    files: [`results: ${outcome.resultsPath}`, `report:  ${outcome.reportPath}`],
+    files: [`results: ${outcome.output.resultsPath}`, `report:  ${outcome.output.reportPath}`],
     // A file that could not be written threw `OutputError` (exit 5) before this point.
     written: true,
     stoppedWith: outcome.interrupted ? outcome.stopExitCode : null,

@@ -12,7 +12,7 @@ import { measuredSuccessRate, noResponse, sampledLatency } from "../../results/c
 import { buildFindings } from "../../results/conclude/findings.ts";
 import { capacityText } from "../../results/conclude/capacity.ts";
 import { quickRanNote } from "../quick_values.ts";
-import { METRIC_UNITS, pairingNotes, verdictText } from "../terminal/baseline_gate.ts";
+import { gateRows, METRIC_UNITS, pairingNotes } from "../terminal/baseline_gate.ts";
 import type { GateResult } from "../../results/baseline_gate.ts";
 import {
   abortNote,
@@ -166,14 +166,12 @@ function gateMarkdown(gate: GateResult | undefined, escape: (text: string) => st
   }
   if (gate.groups.length === 0) lines.push("No run has a run of the same name in the baseline.");
   else lines.push("| run | metric | baseline | this | verdict |", "| --- | --- | ---: | ---: | --- |");
-  for (const g of gate.groups) {
-    for (const m of g.metrics) {
-      const mark = m.failed.length ? "❌ " : m.verdict === "worse" ? "⚠️ " : "";
-      lines.push(
-        `| ${escape(g.key)} | ${m.metric} ${METRIC_UNITS[m.metric]} | ${m.baseline} | ${m.current} | ` +
-          `${mark}${escape(verdictText(m, g, gate))} |`,
-      );
-    }
+  for (const r of gateRows(gate)) {
+    const mark = r.failed.length ? "❌ " : r.verdict === "worse" ? "⚠️ " : "";
+    lines.push(
+      `| ${escape(r.key)} | ${r.metric} ${METRIC_UNITS[r.metric]} | ${r.baseline} | ${r.current} | ` +
+        `${mark}${escape(r.text)} |`,
+    );
   }
   for (const u of gate.unjudged) {
     lines.push("", `Rule "${escape(u.rule)}" checked no run: ${escape(u.reason)}.`);
@@ -269,10 +267,8 @@ function testcase(t: ThresholdResult, run: RunResult | undefined): string {
 /** A case per `--fail-on` rule: failed with the cells that fail it (exit 7), or why none checked it (8). */
 function gateCases(gate: GateResult): string[] {
   return gate.rules.map((rule) => {
-    const cells = gate.groups.flatMap((g) =>
-      g.metrics.flatMap((m) =>
-        m.failed.includes(rule) ? `${g.key} ${m.metric}: ${verdictText(m, g, gate)}` : []
-      )
+    const cells = gateRows(gate).filter((r) => r.failed.includes(rule)).map((r) =>
+      `${r.key} ${r.metric}: ${r.text}`
     );
     const unjudged = gate.unjudged.find((u) => u.rule === rule);
     const failure = cells.length ? failureXml("baseline-gate", cells.join("; ")) : "";

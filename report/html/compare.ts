@@ -15,7 +15,7 @@ import { judgedChange } from "../../results/conclude/noise.ts";
 import { changePct, round4 } from "../../results/stats.ts";
 import { gateAgainstBaseline } from "../../results/baseline_gate.ts";
 import type { FailOn } from "../../results/fail_on.ts";
-import { verdictText } from "../terminal/baseline_gate.ts";
+import { gateRows } from "../terminal/baseline_gate.ts";
 
 /** One metric of one matched run pair. */
 export type CompareCell = ReturnType<typeof compareCell>;
@@ -54,16 +54,6 @@ export function buildCompare(baseline: ResultsFile, candidate: ResultsFile) {
 
 /** The gate's verdicts by run group (names without `#repeat`), the rules of `failOn` applied. */
 export function buildGateRows(baseline: ResultsFile, candidate: ResultsFile, failOn: FailOn[]) {
-  const gate = gateAgainstBaseline(baseline, candidate, failOn);
-  return gate.groups.flatMap((g) =>
-    g.metrics.map((m) => ({
-      key: g.key,
-      metric: m.metric,
-      baseline: m.baseline,
-      current: m.current,
-      verdict: m.verdict,
-      failed: m.failed.length > 0,
-      text: verdictText(m, g, gate),
-    }))
-  );
+  const rows = gateRows(gateAgainstBaseline(baseline, candidate, failOn));
+  return rows.map((row) => ({ ...row, failed: row.failed.length > 0 }));
 }

@@ -65,3 +65,18 @@ export function verdictText(m: MetricVerdict, group: GroupVerdict, gate: GateRes
   }
   return parts.join("; ");
 }
+
+/** The gate's verdicts, a row per run group and metric, each verdict in words (`verdictText`). */
+export function gateRows(gate: GateResult) {
+  return gate.groups.flatMap((g) =>
+    g.metrics.map((m) => ({
+      key: g.key,
+      metric: m.metric,
+      baseline: m.baseline,
+      current: m.current,
+      verdict: m.verdict,
+      failed: m.failed,
+      text: verdictText(m, g, gate),
+    }))
+  );
+}

@@ -40,8 +40,6 @@ interface RunPlanOptions extends RunOptions {
 
 export interface RunPlanOutcome {
   results: ExperimentOutput["results"];
-  resultsPath: string;
-  reportPath: string;
   interrupted: boolean;
   /** Runs taken from the file being resumed. */
   resumed: number;
@@ -88,8 +86,6 @@ export async function runPlan(plan: Plan, opts: RunPlanOptions): Promise<RunPlan
   }
   return {
     results: output.results,
-    resultsPath: output.resultsPath,
-    reportPath: output.reportPath,
     interrupted: opts.signal?.aborted ?? false,
     resumed: plan.runs.length - todo.length,
     output,
