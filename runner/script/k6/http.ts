@@ -121,7 +121,7 @@ class Hops {
     this.givenCookie = this.headers["Cookie"];
     this.expected = params.responseCallback === undefined ? undefined : statusesOf(params.responseCallback);
     this.hops = params.redirects ?? requestDefaults.maxRedirects;
-    this.at = href, this.verb = method.toUpperCase(), this.sent = encodeBody(body, this.headers);
+    this.at = href, this.verb = method, this.sent = encodeBody(body, this.headers);
     if (params.compression !== undefined) this.sent = compress(this.sent, params.compression, this.headers);
   }
 
