@@ -17,6 +17,23 @@ function h2Error(base: number, words: string, name: string): K6Error {
   return { code: base + 1 + ERROR_NAMES.indexOf(name), text: `http2: ${words} with http2 ErrCode ${name}` };
 }
 
+/** What k6 throws for a failed request under `throw`: Go's url.Error (`Post "URL": cause`), a GoError. */
+export function goError(verb: string, url: string, error: string, failure?: { message: string }): Error {
+  const u = URL.parse(url), host = u?.hostname, port = u?.port || (u?.protocol === "https:" ? "443" : "80");
+  // The address dialed: as the failure names it, else the URL's own when it is an address.
+  const literal = host && /^[\d.]+$|^\[/.test(host) ? `${host}:${port}` : undefined;
+  const dialed = / connecting to (\S+)$/.exec(failure?.message ?? "")?.[1] ?? literal;
+  const cause = dialed && error === "dial: connection refused"
+    ? `dial tcp ${dialed}: connect: connection refused`
+    : dialed && error === "dial: i/o timeout"
+    ? `dial tcp ${dialed}: i/o timeout`
+    : host && error === "lookup: no such host"
+    ? `lookup ${host}: no such host`
+    : error;
+  const op = verb.charAt(0).toUpperCase() + verb.slice(1).toLowerCase();
+  return Object.assign(new Error(`${op} "${url}": ${cause}`), { name: "GoError" });
+}
+
 export function k6ErrorOf(kind: string, message: string): K6Error {
   const m = message.toLowerCase();
   switch (kind) {

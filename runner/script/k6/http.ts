@@ -16,6 +16,7 @@ import { debugExchange, httpDebug } from "./http_debug.ts";
 import { b64encode } from "./encoding.ts";
 import { pointsOut, requestPoints } from "./points_out.ts";
 import { addPhases } from "./metrics.ts";
+import { goError } from "./error_codes.ts";
 import type { Response, Session } from "../session.ts";
 import { FailedResponse } from "../sessions/response.ts";
 import type { ScriptSession } from "../sessions/session.ts";
@@ -151,7 +152,7 @@ class Hops {
       "none",
     );
     console.warn(`Request Failed: ${why}`);
-    if (requestDefaults.throw) throw new Error(why);
+    if (requestDefaults.throw) throw goError(this.verb, absolute(this.at), why);
     return res;
   }
 
@@ -181,7 +182,9 @@ class Hops {
     if (location === null || this.hops-- <= 0 || !sameOrigin(at, location)) {
       const type = this.params.responseType ?? (requestDefaults.discardResponseBodies ? "none" : "text");
       const res = new K6Response(raw, at, verb, headers, this.sent, type);
-      if (raw.status === 0 && requestDefaults.throw) throw new Error(res.error);
+      if (raw.status === 0 && requestDefaults.throw) {
+        throw goError(verb, absolute(at), res.error, raw.failure);
+      }
       return res;
     }
     this.place = placeOf(this.at = new URL(location, at).href);
