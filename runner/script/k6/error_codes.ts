@@ -31,8 +31,11 @@ export function goError(verb: string, url: string, error: string, failure?: { me
     ? `lookup ${host}: no such host`
     : error;
   const op = verb.charAt(0).toUpperCase() + verb.slice(1).toLowerCase();
-  return Object.assign(new Error(`${op} "${url}": ${cause}`), { name: "GoError" });
+  return thrownByGo(`${op} "${url}": ${cause}`);
 }
+
+/** An error k6's Go code throws into the script: named GoError (`String(e)` is `GoError: ...`). */
+export const thrownByGo = (message: string) => Object.assign(new Error(message), { name: "GoError" });
 
 export function k6ErrorOf(kind: string, message: string): K6Error {
   const m = message.toLowerCase();
