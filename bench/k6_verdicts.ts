@@ -1,17 +1,17 @@
 /**
  * @module
- * Does a k6 test reach k6's verdict on loadlab? Each script of a corpus runs under real k6 and under
- * `loadlab run`, with the same command line (the script's `// args:` line, plus `-q --summary-export FILE`
- * on both), against the same local servers: 127.0.0.1:18481 and :18482, each httpbin's echo paths and the
- * built-in target (bench/k6_examples.ts), counting the requests they answer. A row compares the exit
- * codes, every threshold's outcome (from each tool's summary export), each check's passes and fails (the
- * same within 10%; with a `// counts: by duration` line, each check's share of passes within 10 points, as
- * a duration bounds how many iterations a loaded machine fits) and the requests each server answered (both servers reached or not alike). The corpus
- * is bench/k6_verdicts/ (written as teams write their tests; `--corpus DIR` names another folder of scripts
- * with `// args:` lines, or bench/k6_public/: public scripts run unchanged from checkouts its cases.json
- * names) and, with `--examples DIR`, k6's own examples/ that need no internet (their
- * `http://httpbin.org` sent to :18481: k6's `hosts` in a `--config` file, loadlab's `--target app=URL`;
- * `-u 1 -i 2` on both). gRPC scripts call examples/grpc/server.js's greeter at `$GRPC_ADDR`. Without k6
+ * Does a k6 test reach k6's verdict on loadlab? Each script of a corpus runs under real k6 and under `loadlab
+ * run`, with the same command line (the script's `// args:` line, plus `-q --summary-export FILE` on both),
+ * against the same local servers: 127.0.0.1:18481 and :18482, each httpbin's echo paths and the built-in
+ * target (bench/k6_examples.ts), counting the requests they answer. A row compares the exit codes, every
+ * threshold's outcome (from each tool's summary export), each check's passes and fails (the same within 10%;
+ * with a `// counts: by duration` line, each check's share of passes within 10 points, as a duration bounds
+ * how many iterations a loaded machine fits) and the requests each server answered (both servers reached or
+ * not alike). The corpus is bench/k6_verdicts/ (written as teams write their tests; `--corpus DIR` names
+ * another folder of scripts with `// args:` lines, or bench/k6_public/: public scripts run unchanged from
+ * checkouts its cases.json names) and, with `--examples DIR`, k6's own examples/ that need no internet (their
+ * `http://httpbin.org` sent to :18481: k6's `hosts` in a `--config` file, loadlab's `--target app=URL`; `-u 1
+ * -i 2` on both). gRPC scripts call examples/grpc/server.js's greeter at `$GRPC_ADDR`. Without k6
  * (`--k6-bin`, `$K6`, else `k6` on PATH) it prints why and runs nothing.
  *
  *   deno task bench --k6-verdicts [--k6-bin PATH] [--corpus DIR] [--examples DIR] [--only NAME]

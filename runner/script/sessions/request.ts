@@ -99,7 +99,9 @@ function requestProblem(
   path: string,
   headers: ReadonlyArray<readonly [string, string]>,
 ): string | undefined {
-  if (!METHOD.test(method)) return `method ${JSON.stringify(method)} must be letters without spaces, e.g. GET`;
+  if (!METHOD.test(method)) {
+    return `method ${JSON.stringify(method)} must be letters without spaces, e.g. GET`;
+  }
   const bad = pathProblem(path);
   if (bad !== undefined) return `${quoted(path)}: ${bad}`;
   for (const [name, value] of headers) {
