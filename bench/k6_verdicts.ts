@@ -10,8 +10,8 @@
  * not alike). The corpus is bench/k6_verdicts/ (written as teams write their tests; `--corpus DIR` names
  * another folder of scripts with `// args:` lines, or bench/k6_public/: public scripts run unchanged from
  * checkouts its cases.json names) and, with `--examples DIR`, k6's own examples/ that need no internet (their
- * `http://httpbin.org` sent to :18481: k6's `hosts` in a `--config` file, loadlab's `--target app=URL`; `-u 1
- * -i 2` on both). gRPC scripts call examples/grpc/server.js's greeter at `$GRPC_ADDR`. Without k6
+ * `http://httpbin.org` sent to :18481: k6's `hosts` in a `--config` file, loadlab's `--target app=URL`;
+ * `-u 1 -i 2` on both). gRPC scripts call examples/grpc/server.js's greeter at `$GRPC_ADDR`. Without k6
  * (`--k6-bin`, `$K6`, else `k6` on PATH) it prints why and runs nothing.
  *
  *   deno task bench --k6-verdicts [--k6-bin PATH] [--corpus DIR] [--examples DIR] [--only NAME]
