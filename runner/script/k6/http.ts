@@ -152,7 +152,7 @@ class Hops {
       "none",
     );
     console.warn(`Request Failed: ${why}`);
-    if (requestDefaults.throw) throw goError(this.verb, absolute(this.at), why);
+    if (requestDefaults.throw) throw goError(this.verb, absolute(this.at), why, undefined, this.beside);
     return res;
   }
 
@@ -183,7 +183,7 @@ class Hops {
       const type = this.params.responseType ?? (requestDefaults.discardResponseBodies ? "none" : "text");
       const res = new K6Response(raw, at, verb, headers, this.sent, type);
       if (raw.status === 0 && requestDefaults.throw) {
-        throw goError(verb, absolute(at), res.error, raw.failure);
+        throw goError(verb, absolute(at), res.error, raw.failure, this.beside);
       }
       return res;
     }
