@@ -65,6 +65,7 @@ Deno.test("k6/http's request forms: redirects, Basic auth, forms, batch, http.ur
       ["form body", 2, 0],
       ["form type", 2, 0],
       ["gzip answer decoded", 2, 0],
+      ["header values as text", 2, 0],
       ["method as spelled", 2, 0],
       ["no body", 2, 0],
       ["no content is null", 2, 0],

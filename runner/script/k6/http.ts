@@ -231,15 +231,18 @@ function headersOf(params: Params, place: Place, body: Body, digest: boolean): R
   return headers;
 }
 
-/** `headers` without Content-Length or Transfer-Encoding: k6 (Go's client) ignores both, framing the body. */
-function withoutFraming(headers: Record<string, string>): Record<string, string> {
+/**
+ * `headers` without Content-Length or Transfer-Encoding (k6, Go's client, ignores both, framing the body),
+ * each value as its text: k6 sends `String(value)` (`["a", "b"]` as `a,b`, `null` as `null`).
+ */
+function withoutFraming(headers: Record<string, unknown>): Record<string, string> {
   for (const name in headers) {
-    if (!isFraming(name)) continue;
+    if (!isFraming(name) && typeof headers[name] === "string") continue;
     const kept: Record<string, string> = {};
-    for (const key in headers) if (!isFraming(key)) kept[key] = headers[key];
+    for (const key in headers) if (!isFraming(key)) kept[key] = String(headers[key]);
     return kept;
   }
-  return headers;
+  return headers as Record<string, string>;
 }
 
 function isFraming(name: string): boolean {
