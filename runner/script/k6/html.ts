@@ -118,7 +118,7 @@ export class Selection {
     if (index === undefined) return all(this);
     return index < this.nodes.length ? new Element(this.eq(index)) : undefined;
   }
-  /** The first element's place among its siblings, or among what `selector` finds; -1 when none (goquery's). */
+  /** The first element's place among its siblings, or among what `selector` finds; -1 if none (goquery). */
   index(selector?: string | Selection): number {
     return this.nodes.index(selector instanceof Selection ? selector.nodes : selector);
   }
