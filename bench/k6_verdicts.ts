@@ -1,14 +1,15 @@
 /**
  * @module
- * Does a k6 test reach k6's verdict on loadlab? Each script of a corpus runs under real k6 and under
- * `loadlab run`, with the same command line (the script's `// args:` line, plus `-q --summary-export FILE`
- * on both), against the same local servers: 127.0.0.1:18481 and :18482, each httpbin's echo paths and the
- * built-in target (bench/k6_examples.ts), counting the requests they answer. A row compares the exit
- * codes, every threshold's outcome (from each tool's summary export), each check's passes and fails (the
- * same within 10%) and the requests each server answered (both servers reached or not alike). The corpus
- * is bench/k6_verdicts/ (written as teams write their tests; `--corpus DIR` names another folder of scripts
- * with `// args:` lines, or bench/k6_public/: public scripts run unchanged from checkouts its cases.json
- * names) and, with `--examples DIR`, k6's own examples/ that need no internet (their
+ * Does a k6 test reach k6's verdict on loadlab? Each script of a corpus runs under real k6 and under `loadlab
+ * run`, with the same command line (the script's `// args:` line, plus `-q --summary-export FILE` on both),
+ * against the same local servers: 127.0.0.1:18481 and :18482, each httpbin's echo paths and the built-in
+ * target (bench/k6_examples.ts), counting the requests they answer. A row compares the exit codes, every
+ * threshold's outcome (from each tool's summary export), each check's passes and fails (the same within 10%;
+ * with a `// counts: by duration` line, each check's share of passes within 10 points, as a duration bounds
+ * how many iterations a loaded machine fits) and the requests each server answered (both servers reached or
+ * not alike). The corpus is bench/k6_verdicts/ (written as teams write their tests; `--corpus DIR` names
+ * another folder of scripts with `// args:` lines, or bench/k6_public/: public scripts run unchanged from
+ * checkouts its cases.json names) and, with `--examples DIR`, k6's own examples/ that need no internet (their
  * `http://httpbin.org` sent to :18481: k6's `hosts` in a `--config` file, loadlab's `--target app=URL`;
  * `-u 1 -i 2` on both). gRPC scripts call examples/grpc/server.js's greeter at `$GRPC_ADDR`. Without k6
  * (`--k6-bin`, `$K6`, else `k6` on PATH) it prints why and runs nothing.
@@ -56,6 +57,8 @@ interface Case {
   loadlabExtra: string[];
   /** The script's `// env:` line: variables both tools run with (k6's `K6_VUS`, ...). */
   env: Record<string, string>;
+  /** `// counts: by duration`: how many iterations run is the machine's; checks compared by share. */
+  byDuration?: boolean;
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -94,7 +97,7 @@ export async function main(argv: string[]): Promise<number> {
       }
       const k6Run = await runTool(k6, c, servers, work, "k6");
       const llRun = await runTool(Deno.execPath(), c, servers, work, "loadlab");
-      const row = compareRuns(c.name, k6Run, llRun);
+      const row = compareRuns(c.name, k6Run, llRun, c.byDuration);
       console.error(`${c.name}: ${row.at(-1)}`);
       if (row.at(-1) === "same") same++;
       rows.push(row);
@@ -143,7 +146,8 @@ function corpusCases(folder: string): Case[] {
     const words = (key: string) =>
       (new RegExp(`^// ${key}:(.*)$`, "m").exec(text)?.[1] ?? "").trim().split(/\s+/).filter((a) => a !== "");
     const env = Object.fromEntries(words("env").map((pair) => pair.split(/=(.*)/s, 2)));
-    return { name: e.name, path, args: words("args"), k6Extra: [], loadlabExtra: [], env };
+    const byDuration = words("counts").join(" ") === "by duration";
+    return { name: e.name, path, args: words("args"), k6Extra: [], loadlabExtra: [], env, byDuration };
   }).sort((a, b) => a.name.localeCompare(b.name));
 }
 
@@ -256,10 +260,10 @@ export function collectChecks(
 }
 
 /** A row: each part compared; `same` when every part is. */
-export function compareRuns(name: string, k6: ToolRun, ll: ToolRun): string[] {
+export function compareRuns(name: string, k6: ToolRun, ll: ToolRun, byDuration = false): string[] {
   const exit = `${k6.code}/${ll.code}`;
   const thresholds = thresholdsCell(k6, ll);
-  const checks = checksCell(k6, ll);
+  const checks = checksCell(k6, ll, byDuration);
   const reached = (o: number[]) => o.map((n) => n > 0);
   const originsSame = reached(k6.origins).join() === reached(ll.origins).join();
   const parts = [k6.code === ll.code, thresholds.startsWith("same"), checks.startsWith("same"), originsSame];
@@ -293,19 +297,28 @@ function thresholdsCell(k6: ToolRun, ll: ToolRun): string {
 
 const word = (held: boolean) => held ? "held" : "failed";
 
-/** `same N` when every check's passes and fails are within 10% (or 1) of k6's, else what differs. */
-function checksCell(k6: ToolRun, ll: ToolRun): string {
+/**
+ * `same N` when every check's passes and fails are within 10% (or 1) of k6's, else what differs; by
+ * duration, when each passed and failed alike (some or none) and its share of passes is within 10 points.
+ */
+function checksCell(k6: ToolRun, ll: ToolRun, byDuration: boolean): string {
   const differ: string[] = [];
   const near = (a: number, b: number) => Math.abs(a - b) <= Math.max(1, 0.1 * Math.max(a, b));
+  const share = (p: number, f: number) => p / Math.max(1, p + f);
+  const alike = ([p, f]: number[], [q, g]: number[]) =>
+    byDuration
+      ? (p > 0) === (q > 0) && (f > 0) === (g > 0) && Math.abs(share(p, f) - share(q, g)) <= 0.1
+      : near(p, q) && near(f, g);
   for (const [name, [p, f]] of k6.checks) {
     const other = ll.checks.get(name);
     if (other === undefined) differ.push(`${name} absent`);
-    else if (!near(p, other[0]) || !near(f, other[1])) {
+    else if (!alike([p, f], other)) {
       differ.push(`${name} k6 ${p}/${f}, ll ${other[0]}/${other[1]}`);
     }
   }
   for (const name of ll.checks.keys()) if (!k6.checks.has(name)) differ.push(`${name} ll only`);
-  return differ.length === 0 ? `same (${k6.checks.size})` : firstOf(differ);
+  const how = byDuration ? ", by duration" : "";
+  return differ.length === 0 ? `same (${k6.checks.size}${how})` : firstOf(differ);
 }
 
 /** The first two differences and how many more: a table cell stays readable. */

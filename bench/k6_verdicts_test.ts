@@ -46,6 +46,17 @@ Deno.test("a row is the same only when every part agrees; checks within 10%", ()
   assertEquals(compareRuns("a.js", { ...empty, thresholds: null }, run({ code: 108 }))[2], "k6: no export");
 });
 
+Deno.test("by duration, a check's counts may differ but not its share of passes nor whether it failed", () => {
+  const counted = (pass: number, fail: number) => run({ checks: new Map([["ok", [pass, fail]]]) });
+  assertEquals(compareRuns("d.js", counted(20, 0), counted(6, 0), true)[3], "same (1, by duration)");
+  assertEquals(compareRuns("d.js", counted(20, 0), counted(6, 0)).at(-1), "differs");
+  assertEquals(compareRuns("d.js", counted(0, 7), counted(0, 13), true).at(-1), "same");
+  // A check that failed once where k6's never did, or a share 20 points off, still differs.
+  assertEquals(compareRuns("d.js", counted(20, 0), counted(12, 1), true).at(-1), "differs");
+  assertEquals(compareRuns("d.js", counted(10, 10), counted(6, 14), true).at(-1), "differs");
+  assertEquals(compareRuns("d.js", counted(10, 0), counted(0, 0), true).at(-1), "differs");
+});
+
 Deno.test("checks of the export's root group and its groups, by group name", () => {
   const into = new Map<string, [number, number]>();
   collectChecks(

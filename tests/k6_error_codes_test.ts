@@ -20,7 +20,8 @@ const SCRIPT = (ok: string, slow: string, refused: string, reset: string) => `
 import http from "k6/http";
 import { check } from "k6";
 
-const seen = (name, r) => check(r, { [name + " " + r.error_code + " " + r.error]: () => true });
+// As k6's: a request with no response has a null body.
+const seen = (name, r) => check(r, { [[name, r.error_code, r.error, JSON.stringify(r.body)].join(" ")]: () => true });
 
 export default function () {
   seen("ok", http.get("${ok}/"));
@@ -106,13 +107,13 @@ Deno.test("k6's error codes and texts for a timeout, a refused connect and a res
     }));
     const checks = run.flows![0].steps.flatMap((s) => s.checks ?? []).map((c) => [c.name, c.passed]);
     assertEquals(checks.sort(), [
-      ["batch refused 1212 dial: connection refused", 2],
-      ["batch reset 1220 read: connection reset by peer", 2],
-      ["batch timeout 1050 request timeout", 2],
-      ["ok 0 ", 2],
-      ["refused 1212 dial: connection refused", 2],
-      ["reset 1220 read: connection reset by peer", 2],
-      ["timeout 1050 request timeout", 2],
+      ["batch refused 1212 dial: connection refused null", 2],
+      ["batch reset 1220 read: connection reset by peer null", 2],
+      ["batch timeout 1050 request timeout null", 2],
+      ['ok 0  "ok"', 2],
+      ["refused 1212 dial: connection refused null", 2],
+      ["reset 1220 read: connection reset by peer null", 2],
+      ["timeout 1050 request timeout null", 2],
     ]);
     // The results say the request's own timeout, not the run's.
     const timeouts = Object.keys(run.errorMessages?.timeout ?? {});

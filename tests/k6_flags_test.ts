@@ -305,3 +305,19 @@ export default function () { console.log("hello"); console.warn("a b", { x: 1 })
   ok(lines[1].endsWith(' level=warning msg="a b {\\"x\\":1}"'), lines[1]);
   ok(!run.stderr.includes("hello") && !lines.join().includes("hidden"), run.text);
 });
+
+Deno.test("--compatibility-mode: base has no global, extended aliases it, another mode is refused", async () => {
+  const script = `import { check } from "k6";
+export const options = { iterations: 1, thresholds: { checks: ["rate==1"] } };
+export default function () {
+  check(null, { "global as the mode has it": () => __ENV.HAS === String(typeof global !== "undefined") });
+}
+`;
+  const base = await runK6Text(script, null, ["--compatibility-mode=base", "-e", "HAS=false"]);
+  assertEquals(base.code, 0, base.text);
+  const extended = await runK6Text(script, null, ["--compatibility-mode", "extended", "-e", "HAS=true"]);
+  assertEquals(extended.code, 0, extended.text);
+  const other = await runK6Text(script, null, ["--compatibility-mode=es6"]);
+  assertEquals(other.code, 255, other.text);
+  ok(other.text.includes('invalid compatibility mode "es6". Use: "extended", "base"'), other.text);
+});

@@ -22,6 +22,7 @@ async function echo(req: Request): Promise<Response> {
     out.append("set-cookie", "b=2; secure; max-age=0");
     return Response.json({ "dotted.key": { "#": 5 } }, { headers: out });
   }
+  if (url.pathname === "/nocontent") return new Response(null, { status: 204 });
   if (url.pathname === "/gz") {
     const body = new Blob(['{"z":1}']).stream().pipeThrough(new CompressionStream("gzip"));
     return new Response(body, { headers: { "content-encoding": "gzip" } });
@@ -64,7 +65,10 @@ Deno.test("k6/http's request forms: redirects, Basic auth, forms, batch, http.ur
       ["form body", 2, 0],
       ["form type", 2, 0],
       ["gzip answer decoded", 2, 0],
+      ["header values as text", 2, 0],
+      ["method as spelled", 2, 0],
       ["no body", 2, 0],
+      ["no content is null", 2, 0],
       ["redirect followed", 2, 0],
       ["redirect kept", 2, 0],
       ["request as sent", 2, 0],

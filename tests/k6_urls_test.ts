@@ -333,10 +333,17 @@ pool.test("options.throw: a request that cannot connect throws, where the script
     const script = `import http from "k6/http";
 import { Counter } from "k6/metrics";
 const caught = new Counter("caught");
-export const options = { iterations: 2, throw: true, thresholds: { caught: ["count==2"] } };
-export default function () {
+export const options = { iterations: 2, throw: true, thresholds: { caught: ["count==6"] } };
+export default async function () {
   http.get("${a}/ok");
-  try { http.get("http://127.0.0.1:9/closed"); } catch (e) { if (e.message.includes("connection refused")) caught.add(1); }
+  // k6's words: Go's url.Error of the method, URL and the dial, thrown as a GoError.
+  const refused = 'GoError: Post "http://127.0.0.1:9/closed": dial tcp 127.0.0.1:9: connect: connection refused';
+  try { http.post("http://127.0.0.1:9/closed"); } catch (e) { if (String(e) === refused) caught.add(1); }
+  try { http.get("gopher://x/"); } catch (e) { if (e.message === 'Get "gopher://x/": unsupported protocol scheme "gopher"') caught.add(1); }
+  // An asyncRequest rejects with Go's value itself: its text, no message, not an Error.
+  const rejected = await http.asyncRequest("GET", "http://127.0.0.1:9/").catch((e) => e);
+  const words = 'Get "http://127.0.0.1:9/": dial tcp 127.0.0.1:9: connect: connection refused';
+  if (String(rejected) === words && rejected.message === undefined && !(rejected instanceof Error)) caught.add(1);
 }
 `;
     const { code, text } = await runK6Text(script, null);

@@ -1,3 +1,4 @@
+// counts: by duration
 // The externally-controlled executor with no one steering: its vus run for its duration.
 import http from "k6/http";
 import { check, sleep } from "k6";

@@ -1,3 +1,4 @@
+// counts: by duration
 // shared-iterations asked for more iterations than maxDuration lets run: the scenario ends at its
 // maxDuration (plus gracefulStop) with the rest never started.
 import http from "k6/http";

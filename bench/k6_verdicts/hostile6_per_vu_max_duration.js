@@ -1,3 +1,4 @@
+// counts: by duration
 // per-vu-iterations with a maxDuration that ends the scenario before its iterations are done, with a
 // short gracefulStop; the team's threshold asks that not every iteration ran.
 import http from "k6/http";

@@ -1,4 +1,5 @@
 // args: -u 1 -d 10s
+// counts: by duration
 // A threshold on a nested group's checks, abortOnFail after delayAbortEval: the test stops early, 99.
 import http from "k6/http";
 import { check, group, sleep } from "k6";

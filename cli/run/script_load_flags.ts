@@ -117,6 +117,9 @@ const K6_ROWS: FlagTable = [
   flag("--console-output <file>", { example: "console.log" }, [
     "console lines appended to <file>, not stderr",
   ]),
+  flag("--compatibility-mode <mode>", { example: "base" }, [
+    "k6's JavaScript mode: extended (the default), base (no `global`) or experimental_enhanced",
+  ]),
   "  --out json=<file>         k6's NDJSON of every metric sample (Metric and Point lines)",
   flag("--config <file>", { example: "options.json" }, [
     "k6's config file: JSON options under the script's (k6's --config or K6_CONFIG; not -c)",
@@ -155,8 +158,7 @@ export const K6_FLAGS_REFUSED: Record<string, string> = Object.fromEntries(
   Object.entries({
     "--execution-segment --execution-segment-sequence": "split a load with --segment I/N",
     "-l --linger -p --paused -a --address": "loadlab has no k6 REST API; steer a run with --serve",
-    "--compatibility-mode --new-machine-readable-summary --traces-output":
-      "loadlab runs k6 v1's defaults: drop it",
+    "--new-machine-readable-summary --traces-output": "loadlab runs k6 v1's defaults: drop it",
   }).flatMap(([flags, why]) => flags.split(" ").map((f) => [f, `k6's ${f}: ${why}`])),
 );
 
@@ -306,6 +308,7 @@ function k6FlagsOf(flags: FlagValues) {
     httpDebug: debug,
     outs: outs.length > 0 ? outs : undefined,
     consoleOutput: flags.path("console-output"),
+    compatibilityMode: compatibilityModeOf(flags),
     options: Object.keys(options).length > 0 ? options : undefined,
     systemEnv: includeSystemEnvVars === false ? false as const : undefined,
     localIPs: localIPs as string[] | undefined,
@@ -315,6 +318,16 @@ function k6FlagsOf(flags: FlagValues) {
 }
 
 export type K6Flags = Partial<ReturnType<typeof k6FlagsOf>>;
+
+const MODES = ["extended", "base", "experimental_enhanced"];
+
+/** `--compatibility-mode` (or K6_COMPATIBILITY_MODE) as k6 checks it: one of its three, else 255. */
+function compatibilityModeOf(flags: FlagValues): string | undefined {
+  const mode = flags.text("compatibility-mode");
+  if (mode === undefined || MODES.includes(mode)) return mode;
+  const why = `invalid compatibility mode "${mode}". Use: ${MODES.map((m) => `"${m}"`).join(", ")}`;
+  throw new UsageError(why, { exitCode: K6_EXIT.commandFailed });
+}
 
 /** `--secret-source` lines, checked (each file read) as k6 checks them. */
 function checkedSecretSources(lines: string[]): string[] {

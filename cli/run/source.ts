@@ -146,8 +146,9 @@ async function locustText(source: string, flags: ScriptLoadArgs): Promise<string
 
 /** Passes k6's flags the script's isolates honour, before they import it. */
 function passK6Flags(k6: K6Flags): void {
-  const { tags, httpDebug, noThresholds, secretSources, consoleOutput: log } = k6;
-  passInputs({ k6: { tags, httpDebug, noThresholds, secretSources, consoleOutput: log && resolve(log) } });
+  const { tags, httpDebug, noThresholds, secretSources, consoleOutput: log, compatibilityMode } = k6;
+  const consoleOutput = log && resolve(log);
+  passInputs({ k6: { tags, httpDebug, noThresholds, secretSources, consoleOutput, compatibilityMode } });
 }
 
 /** `loadSource` of a script's experiment, a k6 script's problems told at its `options` paths. */

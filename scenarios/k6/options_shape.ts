@@ -48,6 +48,7 @@ export const K6_OPTIONS: Record<string, K6Option> = {
   summaryMode: { kind: "text", flag: true, env: "SUMMARY_MODE", ownFlag: true, flagOnly: true },
   out: { kind: "list", flag: true, env: "OUT", ownFlag: true, flagOnly: true },
   consoleOutput: { kind: "text", flag: true, env: "CONSOLE_OUTPUT", ownFlag: true, flagOnly: true },
+  compatibilityMode: { kind: "text", flag: true, env: "COMPATIBILITY_MODE", ownFlag: true, flagOnly: true },
   includeSystemEnvVars: { kind: "switch", flag: true, env: "INCLUDE_SYSTEM_ENV_VARS", flagOnly: true },
   localIPs: { kind: "ips", flag: true, env: "LOCAL_IPS", flagOnly: true },
   noSetup: { kind: "switch", flag: true, env: "NO_SETUP" },

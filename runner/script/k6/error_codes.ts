@@ -17,6 +17,49 @@ function h2Error(base: number, words: string, name: string): K6Error {
   return { code: base + 1 + ERROR_NAMES.indexOf(name), text: `http2: ${words} with http2 ErrCode ${name}` };
 }
 
+/**
+ * What k6 throws for a failed request under `throw`: Go's url.Error (`Post "URL": cause`), a GoError; an
+ * asyncRequest's promise (`beside`) rejects with the Go value itself: not an Error, no `message`.
+ */
+export function goError(
+  verb: string,
+  url: string,
+  error: string,
+  failure?: { message: string },
+  beside = false,
+): Error | GoUrlError {
+  const u = URL.parse(url), host = u?.hostname, port = u?.port || (u?.protocol === "https:" ? "443" : "80");
+  // The address dialed: as the failure names it, else the URL's own when it is an address.
+  const literal = host && /^[\d.]+$|^\[/.test(host) ? `${host}:${port}` : undefined;
+  const dialed = / connecting to (\S+)$/.exec(failure?.message ?? "")?.[1] ?? literal;
+  const cause = dialed && error === "dial: connection refused"
+    ? `dial tcp ${dialed}: connect: connection refused`
+    : dialed && error === "dial: i/o timeout"
+    ? `dial tcp ${dialed}: i/o timeout`
+    : host && error === "lookup: no such host"
+    ? `lookup ${host}: no such host`
+    : error;
+  const op = verb.charAt(0).toUpperCase() + verb.slice(1).toLowerCase();
+  return beside ? new GoUrlError(op, url, cause) : thrownByGo(`${op} "${url}": ${cause}`);
+}
+
+/** Go's url.Error as k6 hands it to a promise: its fields `op` and `url`, its text by `String(e)`. */
+class GoUrlError {
+  readonly #cause: string;
+  constructor(readonly op: string, readonly url: string, cause: string) {
+    this.#cause = cause;
+  }
+  error(): string {
+    return `${this.op} "${this.url}": ${this.#cause}`;
+  }
+  toString(): string {
+    return this.error();
+  }
+}
+
+/** An error k6's Go code throws into the script: named GoError (`String(e)` is `GoError: ...`). */
+export const thrownByGo = (message: string) => Object.assign(new Error(message), { name: "GoError" });
+
 export function k6ErrorOf(kind: string, message: string): K6Error {
   const m = message.toLowerCase();
   switch (kind) {

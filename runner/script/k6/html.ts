@@ -100,7 +100,7 @@ export class Selection {
   }
   /** Calls `fn(index, element)` for each element (k6's order of arguments). */
   each(fn: (index: number, element: Element) => unknown): Selection {
-    for (let i = 0; i < this.nodes.length; i++) fn(i, this.get(i)!);
+    for (let i = 0; i < this.nodes.length; i++) fn(i, this.get(i) as Element);
     return this;
   }
   /** `fn`'s value for each element; one whose `fn` throws is left out, its error dropped (as k6's). */
@@ -113,8 +113,14 @@ export class Selection {
     }
     return out;
   }
-  get(index: number): Element | undefined {
+  /** The element at `index`, or with none given every element (k6's `get()`). */
+  get(index?: number): Element | Element[] | undefined {
+    if (index === undefined) return all(this);
     return index < this.nodes.length ? new Element(this.eq(index)) : undefined;
+  }
+  /** The first element's place among its siblings, or among what `selector` finds; -1 if none (goquery). */
+  index(selector?: string | Selection): number {
+    return this.nodes.index(selector instanceof Selection ? selector.nodes : selector);
   }
   toArray(): Selection[] {
     return this.map((_i, s) => s);

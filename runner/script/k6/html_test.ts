@@ -23,6 +23,9 @@ Deno.test("k6's Selection traversals give what goquery's do", () => {
   assertEquals(items.not(".special").text(), "OneThree");
   assertEquals(items.has("a").text(), "Two");
   assertEquals(items.slice(1, 2).text(), "Two");
+  // get() with no index is every element; index() is among the siblings, or among a selector's, else -1.
+  assertEquals((items.get() as unknown as Js[]).map((e) => e.textContent()), ["One", "Two", "Three"]);
+  assertEquals([items.eq(2).index(), items.index(".special"), items.eq(1).index(".special")], [2, -1, 0]);
   assertEquals([link.parents().size(), items.eq(1).siblings().size(), items.parent().children().size()], [
     4,
     2,

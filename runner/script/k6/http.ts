@@ -16,6 +16,7 @@ import { debugExchange, httpDebug } from "./http_debug.ts";
 import { b64encode } from "./encoding.ts";
 import { pointsOut, requestPoints } from "./points_out.ts";
 import { addPhases } from "./metrics.ts";
+import { goError } from "./error_codes.ts";
 import type { Response, Session } from "../session.ts";
 import { FailedResponse } from "../sessions/response.ts";
 import type { ScriptSession } from "../sessions/session.ts";
@@ -121,7 +122,7 @@ class Hops {
     this.givenCookie = this.headers["Cookie"];
     this.expected = params.responseCallback === undefined ? undefined : statusesOf(params.responseCallback);
     this.hops = params.redirects ?? requestDefaults.maxRedirects;
-    this.at = href, this.verb = method.toUpperCase(), this.sent = encodeBody(body, this.headers);
+    this.at = href, this.verb = method, this.sent = encodeBody(body, this.headers);
     if (params.compression !== undefined) this.sent = compress(this.sent, params.compression, this.headers);
   }
 
@@ -151,7 +152,7 @@ class Hops {
       "none",
     );
     console.warn(`Request Failed: ${why}`);
-    if (requestDefaults.throw) throw new Error(why);
+    if (requestDefaults.throw) throw goError(this.verb, absolute(this.at), why, undefined, this.beside);
     return res;
   }
 
@@ -181,7 +182,9 @@ class Hops {
     if (location === null || this.hops-- <= 0 || !sameOrigin(at, location)) {
       const type = this.params.responseType ?? (requestDefaults.discardResponseBodies ? "none" : "text");
       const res = new K6Response(raw, at, verb, headers, this.sent, type);
-      if (raw.status === 0 && requestDefaults.throw) throw new Error(res.error);
+      if (raw.status === 0 && requestDefaults.throw) {
+        throw goError(verb, absolute(at), res.error, raw.failure, this.beside);
+      }
       return res;
     }
     this.place = placeOf(this.at = new URL(location, at).href);
@@ -228,15 +231,18 @@ function headersOf(params: Params, place: Place, body: Body, digest: boolean): R
   return headers;
 }
 
-/** `headers` without Content-Length or Transfer-Encoding: k6 (Go's client) ignores both, framing the body. */
-function withoutFraming(headers: Record<string, string>): Record<string, string> {
+/**
+ * `headers` without Content-Length or Transfer-Encoding (k6, Go's client, ignores both, framing the body),
+ * each value as its text: k6 sends `String(value)` (`["a", "b"]` as `a,b`, `null` as `null`).
+ */
+function withoutFraming(headers: Record<string, unknown>): Record<string, string> {
   for (const name in headers) {
-    if (!isFraming(name)) continue;
+    if (!isFraming(name) && typeof headers[name] === "string") continue;
     const kept: Record<string, string> = {};
-    for (const key in headers) if (!isFraming(key)) kept[key] = headers[key];
+    for (const key in headers) if (!isFraming(key)) kept[key] = String(headers[key]);
     return kept;
   }
-  return headers;
+  return headers as Record<string, string>;
 }
 
 function isFraming(name: string): boolean {

@@ -28,6 +28,8 @@ export interface IsolateFlags {
   };
   /** `--console-output FILE`: where console lines are appended. */
   consoleOutput?: string;
+  /** `--compatibility-mode`: `base` has no `global` (k6's other modes alias it to `globalThis`). */
+  compatibilityMode?: string;
   /** `--no-thresholds`: the NDJSON's `Metric` lines name no threshold. */
   noThresholds?: boolean;
   /** k6's load flags or `K6_*` variables replaced the script's scenarios: VUs run the default function. */

@@ -8,7 +8,7 @@ import { STATUS_CODES } from "node:http";
 import type { Response } from "../session.ts";
 import { current } from "./runtime.ts";
 import { type Ocsp, ocspOf, tlsNamesOf } from "./tls_info.ts";
-import { type K6Error, k6ErrorOf, UNKNOWN_FAILURE } from "./error_codes.ts";
+import { type K6Error, k6ErrorOf, thrownByGo, UNKNOWN_FAILURE } from "./error_codes.ts";
 import { setCookiePair } from "../sessions/cookies.ts";
 import { FailedResponse, Fields } from "../sessions/response.ts";
 import { DEFAULT_USER_AGENT } from "../../http/request_fields.ts";
@@ -128,13 +128,27 @@ export class K6Response {
     return ocspOf(current()?.s.target ?? this.url);
   }
 
+  /** k6 keeps no body (null) of no response, one whose status has none (1xx, 204, 304), or type none. */
+  #bodiless(): boolean {
+    const s = this.#raw.status;
+    return this.#responseType === "none" || s < 200 || s === 204 || s === 304;
+  }
+
+  /** k6's error for json() or html() of a response with no body. */
+  #nullBody(as: string): Error {
+    return thrownByGo(
+      `the body is null so we can't transform it to ${as} - this likely was because of a ` +
+        "request error getting the response",
+    );
+  }
+
   get body(): string | ArrayBuffer | null {
-    if (this.#responseType === "none") return null;
+    if (this.#bodiless()) return null;
     if (this.#responseType === "binary") {
       const b = this.#bytes();
       return b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer;
     }
-    return this.#raw.status === 0 ? "" : this.#text();
+    return this.#text();
   }
 
   /** The response's fields by canonical name (`Content-Type`), as Go's client gives k6; made when read. */
@@ -158,12 +172,7 @@ export class K6Response {
 
   /** The body parsed; with a selector (k6's gjson path) one that is no JSON gives undefined; none throws. */
   json(selector?: string): unknown {
-    if (this.#responseType === "none" || this.#raw.status === 0) {
-      throw new Error(
-        "the body is null so we can't transform it to JSON - this likely was because of a request error " +
-          "getting the response",
-      );
-    }
+    if (this.#bodiless()) throw this.#nullBody("JSON");
     if (selector === undefined) return JSON.parse(this.#text());
     try {
       return select(JSON.parse(this.#text()), pathKeys(selector));
@@ -174,7 +183,8 @@ export class K6Response {
 
   html(selector?: string): unknown {
     if (parseHtml === null) throw new Error("res.html(): the HTML parser was not loaded for this script");
-    const doc = parseHtml(this.#raw.status === 0 ? "" : this.#text());
+    if (this.#bodiless()) throw this.#nullBody("HTML");
+    const doc = parseHtml(this.#text());
     return selector === undefined ? doc : doc.find(selector);
   }
 }

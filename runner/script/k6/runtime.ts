@@ -133,6 +133,8 @@ Object.defineProperties(globalThis, {
   open: { value: open, configurable: true, writable: true },
 });
 
+if (isolateFlags.compatibilityMode === "base") delete (globalThis as { global?: unknown }).global;
+
 // `--console-output FILE`: console lines appended to it as k6's log lines (debug dropped, below k6's level).
 const LEVELS = { log: "info", info: "info", warn: "warning", error: "error", debug: "" };
 const out = isolateFlags.consoleOutput,

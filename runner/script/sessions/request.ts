@@ -9,7 +9,8 @@ import { headerNameProblem, headerValueProblem, pathProblem } from "../../reques
 
 /** Distinct plain requests kept encoded; past it the cache starts over (a script walking ids). */
 const MAX_CACHED = 1024;
-const METHOD = /^[A-Z][A-Z0-9-]*$/;
+/** A method is an HTTP token, sent as the script spells it (k6's Go client keeps `patch` lower-case). */
+const METHOD = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 interface ScriptEncoded {
   request: EncodedRequest | H2Request;
@@ -98,7 +99,9 @@ function requestProblem(
   path: string,
   headers: ReadonlyArray<readonly [string, string]>,
 ): string | undefined {
-  if (!METHOD.test(method)) return `method ${JSON.stringify(method)} must be upper-case letters, e.g. GET`;
+  if (!METHOD.test(method)) {
+    return `method ${JSON.stringify(method)} must be letters without spaces, e.g. GET`;
+  }
   const bad = pathProblem(path);
   if (bad !== undefined) return `${quoted(path)}: ${bad}`;
   for (const [name, value] of headers) {

@@ -13,7 +13,7 @@ import { importsFrom, parseOrNull } from "./refusals.ts";
 import { conversionCacheDir, writeWhole } from "../../cache_dir.ts";
 
 /** Bumped when the conversion changes, so older cached conversions are not reused. */
-const CONVERSION_VERSION = "40";
+const CONVERSION_VERSION = "41";
 
 /** Whether `path` is a regular file of k6's (a FIFO or device is never read here: the loader names it). */
 export function isK6File(path: string): boolean {

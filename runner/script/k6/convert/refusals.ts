@@ -27,6 +27,12 @@ function nodeProblem(
 ): string | null {
   const reference = apiReferenceProblem(node, above[0], bindings);
   if (reference !== null) return reference;
+  // k6's engine (sobek) parses neither: k6 refuses the script before its init code runs (107).
+  const forAwait = node.type === "ForOfStatement" && node.await;
+  if (forAwait || (isFunction(node) && node.async && node.generator)) {
+    return `k6's JavaScript parses no ${forAwait ? "`for await`" : "async generator"}, so k6 refuses ` +
+      "the script at its start: await each promise in a plain for...of loop";
+  }
   if (node.type === "ImportExpression") {
     const named = specifierOf(node.source);
     const example = typeof named === "string" && isK6Module(named) ? named : "k6/http";

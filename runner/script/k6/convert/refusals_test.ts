@@ -57,6 +57,26 @@ Deno.test("code from text, require, dynamic import: refused at their lines", () 
   );
 });
 
+Deno.test("for await and async generators, which k6's parser refuses: refused at their lines", () => {
+  const waited =
+    `export default async function () {\n  for await (const r of [http.asyncRequest("GET", "/")]) {}\n}`;
+  refused(waited, 4, /parses no `for await`, so k6 refuses the script/);
+  refused(
+    `const o = { async *pages() { yield 1; } };\nexport default function () {}`,
+    3,
+    /no async generator/,
+  );
+  refused(`class P { async *pages() {} }\nexport default function () {}`, 3, /no async generator/);
+  // A generator that is not async, and a plain loop awaiting each promise, k6 runs.
+  assertEquals(
+    problems(
+      `function* g() { yield 1; }\nexport default async function () {\n` +
+        `  for (const p of [http.asyncRequest("GET", "/")]) await p;\n  [...g()];\n}`,
+    ),
+    [],
+  );
+});
+
 Deno.test("a script naming k6 only by import() or require() is a k6 script, refused at that line", () => {
   const dynamic = `export default async function () {\n  const http = await import("k6/http");\n}\n`;
   ok(isK6Source(dynamic));
