@@ -7,7 +7,7 @@ import { type FlagSpec, tokenize } from "../argv.ts";
 import { runCommand } from "../command_errors.ts";
 import { HelpRequested, UsageError } from "../usage_error.ts";
 import denoJson from "../../deno.json" with { type: "json" };
-import { CallKindNeeded, fileText, GHZ_OPTIONS, ghzRun, readConfig } from "./config.ts";
+import { CallKindNeeded, fileText, GHZ_OPTIONS, ghzRun, type MethodData, readConfig } from "./config.ts";
 import { attack, type GhzRun } from "../attack/command.ts";
 import { defined } from "../../validation/defined.ts";
 import { EXIT } from "../exit_codes.ts";
@@ -41,7 +41,7 @@ otherwise than ghz runs them.`;
  * The attack arguments of a ghz command line, and what ghz's report shows besides the run; a
  * `CallKindNeeded` when only the server's reflection says how to fill its data.
  */
-export function ghzCommandLine(argv: string[], clientStream?: boolean): GhzRun & { attack: string[] } {
+export function ghzCommandLine(argv: string[], reflected?: MethodData): GhzRun & { attack: string[] } {
   const raw = tokenize(ghzWords(argv), FLAGS, {}, "ghz", HELP);
   if (raw.values.has("version")) {
     throw new HelpRequested(`loadlab ${denoJson.version}, reading ghz's command line`);
@@ -66,7 +66,7 @@ export function ghzCommandLine(argv: string[], clientStream?: boolean): GhzRun &
     console.error("loadlab ghz: --data=@ is the empty message, as in ghz v0.93; -D /dev/stdin reads stdin");
     config.data = "{}";
   }
-  return ghzRun(config, clientStream);
+  return ghzRun(config, reflected);
 }
 
 /**
@@ -114,7 +114,7 @@ export function runGhzCommand(argv: string[]): Promise<number> {
         line = ghzCommandLine(argv);
       } catch (err) {
         if (!(err instanceof CallKindNeeded)) throw err;
-        line = ghzCommandLine(argv, await err.clientStreaming());
+        line = ghzCommandLine(argv, await err.method());
       }
       const code = await attack(line.attack, line);
       // ghz's: a run that ended is 0 whatever its calls got; a report not written is its error, 1.

@@ -525,6 +525,7 @@ Deno.test("-O influx-*: the run's options as ghz's InfluxDB tags, as ghz v0.93 w
     "--load-start=50",
     "--load-step=50",
     "--load-end=200",
+    "--load-step-duration=300ms",
     "-z",
     "2s",
     "--tags",
@@ -535,6 +536,8 @@ Deno.test("-O influx-*: the run's options as ghz's InfluxDB tags, as ghz v0.93 w
     paced.influxTags!,
     /,c=50,load-schedule=line,load-start=50,load-end=200,load-step=50,load-step-duration=1s,load-max-duration=0s,/,
   );
+  // As ghz: a line's step is each second, in the tags and the JSON's options, whatever is given.
+  assertEquals(paced.options?.["load-step-duration"], 1e9);
   match(paced.influxTags!, /n=2147483647,.*,z=2000000000,.*,data="null",.*,tags="{\\"env\\":\\"ci\\"}"$/);
   // A schedule's options not given are ghz's defaults: a concurrency step of 1.
   const stepped = ghzCommandLine([
