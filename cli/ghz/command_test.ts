@@ -3,7 +3,7 @@
  * config file under the flags) and ghz's exit codes for what is refused: 1 for ghz's own errors, 2 for what
  * loadlab would run otherwise than ghz.
  */
-import { deepStrictEqual as assertEquals, match, throws } from "node:assert/strict";
+import { deepStrictEqual as assertEquals, match, ok as assert, throws } from "node:assert/strict";
 import { ghzCommandLine, runGhzCommand } from "./command.ts";
 import { GREETER_PROTO, nodeGreeterSkip, withNodeGreeter } from "../../tests/fixtures/node_greeter.ts";
 import { selfSignedPair } from "../../targets/tls_cert.ts";
@@ -681,6 +681,15 @@ Deno.test({
           [`${desc}Collect,n1,c`]: 1,
           [`${desc}Collect,n2,c`]: 1,
         });
+        // ghz's call data: one UUID a call wherever .UUID is (newUUID a new one each), the method's
+        // input type by reflection.
+        const uuids = Object.keys(await errors("{{.UUID}} {{.UUID}} {{newUUID}}")).map((e) =>
+          e.split(" ").slice(-3)
+        );
+        assert(
+          uuids.length === 3 && uuids.every(([a, b, c]) => a === b && b !== c && /^[\da-f-]{36}$/.test(a)),
+        );
+        assertEquals(await errors("{{.InputName}}", undefined, "Fail", []), { [`${desc}FailRequest`]: 3 });
         assertEquals(await errors("{{.RequestNumber}}{{/* c */}}"), {
           [`${desc}0`]: 1,
           [`${desc}1`]: 1,

@@ -339,6 +339,9 @@ export function ghzRun(
       }
       return `[${list.map((m) => call.fill(JSON.stringify(m), "--data", leftBraces)).join(",")}]`;
     };
+    // As ghz: a client stream's messages filled each apart draw their own .UUID, its metadata the call's.
+    call.uuidEach = config["stream-dynamic-messages"] === true && text.includes(".UUID") &&
+      callData().IsClientStreaming === "true";
     // As ghz: a client stream's list filled once a call is sent again past its end, the same values drawn.
     const again = streamCallCount(text, config) !== text && config["stream-dynamic-messages"] !== true &&
       (methodData(config) ?? reflectedMethod)?.IsClientStreaming === "true";
@@ -348,6 +351,7 @@ export function ghzRun(
       return filled.includes("\\u007b{") ? undefined : streamCallCount(filled, config);
     });
     flags.push("-b", once || call.fill(streamCallCount(text, config), "--data", each));
+    call.uuidEach = false;
   }
   const metadata = config["metadata-file"] !== undefined
     ? fileText(config["metadata-file"], "--metadata-file")
@@ -667,6 +671,8 @@ class CallData {
   numbered = false;
   /** Random actions drawn once a call (a column each), not per message: `drawnOnce`'s. */
   draws: Array<() => string> = [];
+  /** `.UUID` drawn at each place (a message filled apart) rather than once a call. */
+  uuidEach = false;
   #once = false;
   constructor(
     private readonly call: string,
@@ -758,7 +764,7 @@ class CallData {
       ".TimestampUnix": "{{ $now(s) }}",
       ".TimestampUnixMilli": "{{ $now(ms) }}",
       ".TimestampUnixNano": "{{ $now(ns) }}",
-      ".UUID": "{{ $uuid() }}",
+      ".UUID": this.uuidEach ? "{{ $uuid() }}" : "{{ $uuid(request) }}",
       newUUID: "{{ $uuid() }}",
     }[head];
     if (filled !== undefined) return filled;

@@ -121,7 +121,7 @@ Deno.test("ghz's randomString, randomInt and UUID templates become placeholders;
     "-H",
     "x-id: id-{{ $randomNumber(5,5) }}",
     "-H",
-    "x-req: {{ $uuid() }}",
+    "x-req: {{ $uuid(request) }}",
     "-H",
     "x-new: {{ $uuid() }}",
   ]);
@@ -163,6 +163,20 @@ Deno.test("ghz's call data of the method: its messages' names and kinds, by its 
   assertEquals(body(collect), '{"name":"HelloRequest>HelloReply true/false"}');
   assertEquals(body({ call: "a.B/C" }, UNARY), '{"name":"In>Out false/false"}');
   throws(() => body({ call: "a.B/C" }), CallKindNeeded);
+  // .UUID is one a call, metadata and data; a client stream's messages filled apart each draw their own.
+  const uuid = { data: { name: "{{.UUID}}" }, metadata: { id: "{{.UUID}}" }, "stream-call-count": 2 };
+  const flags = (dynamic: boolean) =>
+    ghzFlags({ host: "h:1", ...collect, ...uuid, "stream-dynamic-messages": dynamic }).filter((f) =>
+      f.includes("$")
+    );
+  assertEquals(flags(false), [
+    '[{"name":"{{ $uuid(request) }}"},{"name":"{{ $uuid(request) }}"}]',
+    "id: {{ $uuid(request) }}",
+  ]);
+  assertEquals(flags(true), [
+    '[{"name":"{{ $uuid() }}"},{"name":"{{ $uuid() }}"}]',
+    "id: {{ $uuid(request) }}",
+  ]);
 });
 
 Deno.test("a template Go cannot parse is ghz's error (exit 1); one that fails to run leaves the text as written", () => {
