@@ -61,10 +61,10 @@ export function ghzCommandLine(argv: string[], reflected?: MethodData): GhzRun &
     }
   }
   if (raw.positionals[0] !== undefined) config.host = raw.positionals[0];
-  // As ghz v0.93: --data=@ is no data (the empty message; stdin unread), whatever its help says.
+  // As ghz v0.93: --data=@ is no data (the empty message; stdin unread, none in the report's options).
   if (config.data === "@") {
     console.error("loadlab ghz: --data=@ is the empty message, as in ghz v0.93; -D /dev/stdin reads stdin");
-    config.data = "{}";
+    config.data = undefined;
   }
   return ghzRun(config, reflected);
 }
