@@ -102,7 +102,7 @@ export function textParts(text: string, indexOf: (name: string) => number): Arra
 export interface Parts {
   segments: Uint8Array[];
   slots: Int32Array;
-  /** Per slot: min and max ($randomNumber) or length ($randomString, in [0]; [1] 1 $uuid(), 2 its request's). */
+  /** Per slot: min and max ($randomNumber), or length in [0] and [1] 1 for $uuid(), 2 for $uuid(request). */
   args: Float64Array;
   /** Per slot: where its value goes (fill_values.ts `FILL_*`). */
   fills: Uint8Array;

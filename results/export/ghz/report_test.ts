@@ -239,7 +239,8 @@ Deno.test("--skipFirst: the first calls to end leave the count, the statuses, th
   assertEquals(failed.errorDistribution["rpc error: code = Unavailable desc = down"], 1);
   // Each its own message: the skipped call's is the first its status got, as ghz drops it.
   const own = { ...run(), errorMessages: { "grpc UNAVAILABLE": { n0: 1, n1: 1 } } } as RunResult;
-  const unavailable = (messages: Record<string, number>) => Object.keys(messages).filter((m) => m.includes("Unavailable"));
+  const unavailable = (messages: Record<string, number>) =>
+    Object.keys(messages).filter((m) => m.includes("Unavailable"));
   const skipped = JSON.parse(ghzOutput(own, "json", new Date(), log, { skipFirst: 3 })).errorDistribution;
   assertEquals(unavailable(skipped), ["rpc error: code = Unavailable desc = n1"]);
 });
