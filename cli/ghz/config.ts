@@ -331,7 +331,7 @@ export function ghzRun(
     // written; a client stream's (bidi's) list is one text, all of it sent as written, unless
     // --stream-dynamic-messages fills each apart.
     const each = (json: string) => {
-      const list = json.trimStart().startsWith("[") ? JSON.parse(json) : undefined;
+      const list = json.trimStart().startsWith("[") && jsonOr(json);
       const streamed = () =>
         config["stream-dynamic-messages"] !== true && callData().IsClientStreaming === "true";
       if (!Array.isArray(list) || list.length < 2 || !json.includes("{{") || streamed()) {
@@ -570,6 +570,15 @@ export function concurrencySteps(
   throw refused(`--concurrency-schedule: over 10,000 steps; give a nearer end or a longer step`);
 }
 
+/** `text`'s JSON value, or undefined where it is not JSON (a template's bare value before it is filled). */
+function jsonOr(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The messages of ghz's `--stream-call-count N` (and `--stream-call-duration`): the data's, in turn. */
 function streamCallCount(text: string, config: Record<string, unknown>): string {
   const counted = given(config["stream-call-count"]);
@@ -579,11 +588,12 @@ function streamCallCount(text: string, config: Record<string, unknown>): string 
     throw refused(`--stream-call-duration with no --stream-interval: not run by loadlab; give one`);
   }
   if (!counted && most === Infinity) return text;
-  const parsed = JSON.parse(text);
-  const messages = Array.isArray(parsed) ? parsed : [parsed];
+  // A -D file's one message whose template writes a bare value is JSON only once filled: its text repeats.
+  const parsed = jsonOr(text);
+  const messages = parsed === undefined ? [text] : [parsed].flat().map((m) => JSON.stringify(m));
   const count = Math.min(counted ? Number(config["stream-call-count"]) : messages.length, most);
   if (!counted && count === messages.length) return text;
-  return JSON.stringify(Array.from({ length: count }, (_, k) => messages[k % messages.length]));
+  return `[${Array.from({ length: count }, (_, k) => messages[k % messages.length]).join(",")}]`;
 }
 
 /** ghz's data as JSON, before any template is filled; a file's is read as Go's stream decoder reads it. */

@@ -177,6 +177,15 @@ Deno.test("ghz's call data of the method: its messages' names and kinds, by its 
     '[{"name":"{{ $uuid() }}"},{"name":"{{ $uuid() }}"}]',
     "id: {{ $uuid(request) }}",
   ]);
+  // A -D file's one message whose action writes a bare value, past its end: its text again, then filled.
+  const file = Deno.makeTempFileSync({ suffix: ".json" });
+  Deno.writeTextFileSync(file, '{"name":"{{.MethodName}}","count":{{randomInt 7 8}}}');
+  const dynamic = { ...collect, "data-file": file, "stream-call-count": 2, "stream-dynamic-messages": true };
+  assertEquals(
+    ghzFlags({ host: "h:1", ...dynamic }).find((f) => f.startsWith("[")),
+    '[{"name":"Collect","count":{{ $randomNumber(7,7) }}},{"name":"Collect","count":{{ $randomNumber(7,7) }}}]',
+  );
+  Deno.removeSync(file);
 });
 
 Deno.test("a template Go cannot parse is ghz's error (exit 1); one that fails to run leaves the text as written", () => {
