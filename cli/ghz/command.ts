@@ -16,6 +16,9 @@ const BOOLEANS = new Set(Object.keys(GHZ_OPTIONS).filter((k) => GHZ_OPTIONS[k].g
 /** ghz's flags: its options' but a config file's own, their long names its config file's keys. */
 const FLAGS: FlagSpec[] = [
   { long: "help", short: "h", takesValue: false },
+  // ghz's help in its long and man page forms: loadlab's help.
+  { long: "help-long", takesValue: false },
+  { long: "help-man", takesValue: false },
   { long: "version", short: "v", takesValue: false },
   { long: "config", takesValue: true, example: "ghz.json" },
   ...Object.entries(GHZ_OPTIONS).filter(([, o]) => !o.fileOnly).map(([long, { short }]) => ({
@@ -43,6 +46,7 @@ otherwise than ghz runs them.`;
  */
 export function ghzCommandLine(argv: string[], reflected?: MethodData): GhzRun & { attack: string[] } {
   const raw = tokenize(ghzWords(argv), FLAGS, {}, "ghz", HELP);
+  if (raw.values.has("help-long") || raw.values.has("help-man")) throw new HelpRequested(HELP);
   if (raw.values.has("version")) {
     throw new HelpRequested(`loadlab ${denoJson.version}, reading ghz's command line`);
   }

@@ -220,6 +220,9 @@ Deno.test("exit 1 for what ghz refuses, exit 2 for what loadlab would run otherw
   assertEquals(await runGhzCommand([...CALL, "--nope", ...proto]), 1);
   // ghz -v prints its version: a script's check that the tool is there.
   assertEquals(await runGhzCommand(["-v"]), 0);
+  for (const help of ["--help", "--help-long", "--help-man"]) {
+    assertEquals([help, await runGhzCommand([help])], [help, 0]);
+  }
   // Keys of ghz's config file only.
   for (const key of ["--max-recv-message-size", "--max-send-message-size", "--disable-template-data"]) {
     assertEquals([key, await runGhzCommand([...CALL, `${key}=1`, ...proto])], [key, 1]);
