@@ -7,7 +7,7 @@ import { type FlagSpec, tokenize } from "../argv.ts";
 import { runCommand } from "../command_errors.ts";
 import { HelpRequested, UsageError } from "../usage_error.ts";
 import denoJson from "../../deno.json" with { type: "json" };
-import { CallKindNeeded, fileText, GHZ_OPTIONS, ghzRun, readConfig } from "./config.ts";
+import { CallKindNeeded, fileText, GHZ_OPTIONS, ghzRun, type MethodData, readConfig } from "./config.ts";
 import { attack, type GhzRun } from "../attack/command.ts";
 import { defined } from "../../validation/defined.ts";
 import { EXIT } from "../exit_codes.ts";
@@ -16,6 +16,9 @@ const BOOLEANS = new Set(Object.keys(GHZ_OPTIONS).filter((k) => GHZ_OPTIONS[k].g
 /** ghz's flags: its options' but a config file's own, their long names its config file's keys. */
 const FLAGS: FlagSpec[] = [
   { long: "help", short: "h", takesValue: false },
+  // ghz's help in its long and man page forms: loadlab's help.
+  { long: "help-long", takesValue: false },
+  { long: "help-man", takesValue: false },
   { long: "version", short: "v", takesValue: false },
   { long: "config", takesValue: true, example: "ghz.json" },
   ...Object.entries(GHZ_OPTIONS).filter(([, o]) => !o.fileOnly).map(([long, { short }]) => ({
@@ -41,8 +44,9 @@ otherwise than ghz runs them.`;
  * The attack arguments of a ghz command line, and what ghz's report shows besides the run; a
  * `CallKindNeeded` when only the server's reflection says how to fill its data.
  */
-export function ghzCommandLine(argv: string[], clientStream?: boolean): GhzRun & { attack: string[] } {
+export function ghzCommandLine(argv: string[], reflected?: MethodData): GhzRun & { attack: string[] } {
   const raw = tokenize(ghzWords(argv), FLAGS, {}, "ghz", HELP);
+  if (raw.values.has("help-long") || raw.values.has("help-man")) throw new HelpRequested(HELP);
   if (raw.values.has("version")) {
     throw new HelpRequested(`loadlab ${denoJson.version}, reading ghz's command line`);
   }
@@ -61,12 +65,12 @@ export function ghzCommandLine(argv: string[], clientStream?: boolean): GhzRun &
     }
   }
   if (raw.positionals[0] !== undefined) config.host = raw.positionals[0];
-  // As ghz v0.93: --data=@ is no data (the empty message; stdin unread), whatever its help says.
+  // As ghz v0.93: --data=@ is no data (the empty message; stdin unread, none in the report's options).
   if (config.data === "@") {
     console.error("loadlab ghz: --data=@ is the empty message, as in ghz v0.93; -D /dev/stdin reads stdin");
-    config.data = "{}";
+    config.data = undefined;
   }
-  return ghzRun(config, clientStream);
+  return ghzRun(config, reflected);
 }
 
 /**
@@ -114,7 +118,7 @@ export function runGhzCommand(argv: string[]): Promise<number> {
         line = ghzCommandLine(argv);
       } catch (err) {
         if (!(err instanceof CallKindNeeded)) throw err;
-        line = ghzCommandLine(argv, await err.clientStreaming());
+        line = ghzCommandLine(argv, await err.method());
       }
       const code = await attack(line.attack, line);
       // ghz's: a run that ended is 0 whatever its calls got; a report not written is its error, 1.

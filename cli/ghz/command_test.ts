@@ -3,7 +3,7 @@
  * config file under the flags) and ghz's exit codes for what is refused: 1 for ghz's own errors, 2 for what
  * loadlab would run otherwise than ghz.
  */
-import { deepStrictEqual as assertEquals, match, throws } from "node:assert/strict";
+import { deepStrictEqual as assertEquals, match, ok as assert, throws } from "node:assert/strict";
 import { ghzCommandLine, runGhzCommand } from "./command.ts";
 import { GREETER_PROTO, nodeGreeterSkip, withNodeGreeter } from "../../tests/fixtures/node_greeter.ts";
 import { selfSignedPair } from "../../targets/tls_cert.ts";
@@ -198,8 +198,9 @@ Deno.test("-d's members in Go's order, as ghz re-marshals it; a -D object's as w
       '{"word":"w","number":7}',
       '[{"number":7,"word":"w"}]',
     ]);
-    // ghz v0.93's --data=@ on the command line is no data: the empty message; stdin is not read.
-    assertEquals(message("--data=@"), "{}");
+    // ghz v0.93's --data=@ on the command line is no data: the empty message, none in the report's options.
+    const empty = ghzCommandLine([...CALL, "--data=@", "h:1"]);
+    assertEquals([empty.attack.includes("-b"), empty.options?.data], [false, undefined]);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -219,6 +220,9 @@ Deno.test("exit 1 for what ghz refuses, exit 2 for what loadlab would run otherw
   assertEquals(await runGhzCommand([...CALL, "--nope", ...proto]), 1);
   // ghz -v prints its version: a script's check that the tool is there.
   assertEquals(await runGhzCommand(["-v"]), 0);
+  for (const help of ["--help", "--help-long", "--help-man"]) {
+    assertEquals([help, await runGhzCommand([help])], [help, 0]);
+  }
   // Keys of ghz's config file only.
   for (const key of ["--max-recv-message-size", "--max-send-message-size", "--disable-template-data"]) {
     assertEquals([key, await runGhzCommand([...CALL, `${key}=1`, ...proto])], [key, 1]);
@@ -525,6 +529,7 @@ Deno.test("-O influx-*: the run's options as ghz's InfluxDB tags, as ghz v0.93 w
     "--load-start=50",
     "--load-step=50",
     "--load-end=200",
+    "--load-step-duration=300ms",
     "-z",
     "2s",
     "--tags",
@@ -535,6 +540,8 @@ Deno.test("-O influx-*: the run's options as ghz's InfluxDB tags, as ghz v0.93 w
     paced.influxTags!,
     /,c=50,load-schedule=line,load-start=50,load-end=200,load-step=50,load-step-duration=1s,load-max-duration=0s,/,
   );
+  // As ghz: a line's step is each second, in the tags and the JSON's options, whatever is given.
+  assertEquals(paced.options?.["load-step-duration"], 1e9);
   match(paced.influxTags!, /n=2147483647,.*,z=2000000000,.*,data="null",.*,tags="{\\"env\\":\\"ci\\"}"$/);
   // A schedule's options not given are ghz's defaults: a concurrency step of 1.
   const stepped = ghzCommandLine([
@@ -678,6 +685,15 @@ Deno.test({
           [`${desc}Collect,n1,c`]: 1,
           [`${desc}Collect,n2,c`]: 1,
         });
+        // ghz's call data: one UUID a call wherever .UUID is (newUUID a new one each), the method's
+        // input type by reflection.
+        const uuids = Object.keys(await errors("{{.UUID}} {{.UUID}} {{newUUID}}")).map((e) =>
+          e.split(" ").slice(-3)
+        );
+        assert(
+          uuids.length === 3 && uuids.every(([a, b, c]) => a === b && b !== c && /^[\da-f-]{36}$/.test(a)),
+        );
+        assertEquals(await errors("{{.InputName}}", undefined, "Fail", []), { [`${desc}FailRequest`]: 3 });
         assertEquals(await errors("{{.RequestNumber}}{{/* c */}}"), {
           [`${desc}0`]: 1,
           [`${desc}1`]: 1,

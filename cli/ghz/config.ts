@@ -186,7 +186,7 @@ const refused = (message: string) => new UsageError(message, { exitCode: 2 });
 /** The attack flags ghz's options stand for, and what ghz's run and report take besides them. */
 export function ghzRun(
   config: Record<string, unknown>,
-  reflectedClientStream?: boolean,
+  reflectedMethod?: MethodData,
 ): GhzRun & { attack: string[] } {
   for (const key of Object.keys(config).filter((k) => !Object.hasOwn(GHZ_OPTIONS, k))) {
     console.error(`loadlab ghz: --config: ${key} is not an option of ghz's; ignored, as ghz ignores it`);
@@ -304,7 +304,13 @@ export function ghzRun(
   if (config.proto === undefined && config.protoset === undefined) flags.push("--reflect");
   const reflected = jsonObject(config["reflect-metadata"], "--reflect-metadata");
   for (const [name, value] of Object.entries(reflected)) flags.push("--reflect-header", `${name}: ${value}`);
-  const call = new CallData(String(config.call ?? ""), config.name === undefined ? "" : `${config.name}:`);
+  let known: MethodData | undefined;
+  const callData = () => known ??= methodData(config) ?? reflectedMethod ?? kindNeeded(config);
+  const call = new CallData(
+    String(config.call ?? ""),
+    config.name === undefined ? "" : `${config.name}:`,
+    callData,
+  );
   // Unfilled beside filled text, as ghz sends it: each `{{` from a data column, as a template has no escape.
   let braces = false;
   const leftBraces = (text: string) => (braces = true, text.replaceAll("{{", "{{ LeftBraces }}"));
@@ -325,24 +331,27 @@ export function ghzRun(
     // written; a client stream's (bidi's) list is one text, all of it sent as written, unless
     // --stream-dynamic-messages fills each apart.
     const each = (json: string) => {
-      const list = json.trimStart().startsWith("[") ? JSON.parse(json) : undefined;
+      const list = json.trimStart().startsWith("[") && jsonOr(json);
       const streamed = () =>
-        config["stream-dynamic-messages"] !== true &&
-        (clientStreaming(config) ?? reflectedClientStream ?? kindNeeded(config));
+        config["stream-dynamic-messages"] !== true && callData().IsClientStreaming === "true";
       if (!Array.isArray(list) || list.length < 2 || !json.includes("{{") || streamed()) {
         return asWritten(json);
       }
       return `[${list.map((m) => call.fill(JSON.stringify(m), "--data", leftBraces)).join(",")}]`;
     };
+    // As ghz: a client stream's messages filled each apart draw their own .UUID, its metadata the call's.
+    call.uuidEach = config["stream-dynamic-messages"] === true && text.includes(".UUID") &&
+      callData().IsClientStreaming === "true";
     // As ghz: a client stream's list filled once a call is sent again past its end, the same values drawn.
-    const again = streamCallCount(text, config) !== text &&
-      config["stream-dynamic-messages"] !== true && (clientStreaming(config) ?? reflectedClientStream);
+    const again = streamCallCount(text, config) !== text && config["stream-dynamic-messages"] !== true &&
+      (methodData(config) ?? reflectedMethod)?.IsClientStreaming === "true";
     // Its text as written (an action failed) keeps its escapes in the copies: taken apart after.
     const once = again && call.drawnOnce(() => {
       const filled = call.fill(text, "--data", each);
       return filled.includes("\\u007b{") ? undefined : streamCallCount(filled, config);
     });
     flags.push("-b", once || call.fill(streamCallCount(text, config), "--data", each));
+    call.uuidEach = false;
   }
   const metadata = config["metadata-file"] !== undefined
     ? fileText(config["metadata-file"], "--metadata-file")
@@ -416,18 +425,40 @@ function methodOf(config: Record<string, unknown>) {
   return findMethod(root, String(config.call ?? ""));
 }
 
-/** Whether the call is a client stream (or bidi), as its schema file says; undefined by reflection. */
-function clientStreaming(config: Record<string, unknown>): boolean | undefined {
+/** ghz's call data of a method: its messages' names and whether each side streams (Go's `true`). */
+export type MethodData = Record<
+  "InputName" | "OutputName" | "IsClientStreaming" | "IsServerStreaming",
+  string
+>;
+
+function dataOf(method: ReturnType<typeof findMethod> | undefined): MethodData | undefined {
+  return method && {
+    InputName: method.requestType.name,
+    OutputName: method.responseType.name,
+    IsClientStreaming: String(method.clientStreaming),
+    IsServerStreaming: String(method.serverStreaming),
+  };
+}
+
+/** The call's method data as its schema file says; undefined by reflection. */
+function methodData(config: Record<string, unknown>): MethodData | undefined {
   try {
-    return methodOf(config)?.clientStreaming;
+    return dataOf(methodOf(config));
   } catch {
-    return false; // the schema's error is the run's, named where the run reads it
+    return NO_METHOD; // the schema's error is the run's, named where the run reads it
   }
 }
 
-/** A reflected call's kind, needed before its data is filled: `clientStreaming()` asks the server. */
+const NO_METHOD: MethodData = {
+  InputName: "",
+  OutputName: "",
+  IsClientStreaming: "false",
+  IsServerStreaming: "false",
+};
+
+/** A reflected call's data, needed before its data is filled: `method()` asks the server. */
 export class CallKindNeeded extends Error {
-  constructor(readonly clientStreaming: () => Promise<boolean>) {
+  constructor(readonly method: () => Promise<MethodData>) {
     super("the call's kind is the server's reflection's");
   }
 }
@@ -445,9 +476,9 @@ function kindNeeded(config: Record<string, unknown>): never {
         { insecure: config.skipTLS === true, caFile, sni },
         metadata,
       );
-      return findMethod(root, String(config.call)).clientStreaming;
+      return dataOf(findMethod(root, String(config.call)))!;
     } catch {
-      return false; // the run's own reflection names the error
+      return NO_METHOD; // the run's own reflection names the error
     }
   });
 }
@@ -539,6 +570,15 @@ export function concurrencySteps(
   throw refused(`--concurrency-schedule: over 10,000 steps; give a nearer end or a longer step`);
 }
 
+/** `text`'s JSON value, or undefined where it is not JSON (a template's bare value before it is filled). */
+function jsonOr(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The messages of ghz's `--stream-call-count N` (and `--stream-call-duration`): the data's, in turn. */
 function streamCallCount(text: string, config: Record<string, unknown>): string {
   const counted = given(config["stream-call-count"]);
@@ -548,11 +588,12 @@ function streamCallCount(text: string, config: Record<string, unknown>): string 
     throw refused(`--stream-call-duration with no --stream-interval: not run by loadlab; give one`);
   }
   if (!counted && most === Infinity) return text;
-  const parsed = JSON.parse(text);
-  const messages = Array.isArray(parsed) ? parsed : [parsed];
+  // A -D file's one message whose template writes a bare value is JSON only once filled: its text repeats.
+  const parsed = jsonOr(text);
+  const messages = parsed === undefined ? [text] : [parsed].flat().map((m) => JSON.stringify(m));
   const count = Math.min(counted ? Number(config["stream-call-count"]) : messages.length, most);
   if (!counted && count === messages.length) return text;
-  return JSON.stringify(Array.from({ length: count }, (_, k) => messages[k % messages.length]));
+  return `[${Array.from({ length: count }, (_, k) => messages[k % messages.length]).join(",")}]`;
 }
 
 /** ghz's data as JSON, before any template is filled; a file's is read as Go's stream decoder reads it. */
@@ -640,8 +681,14 @@ class CallData {
   numbered = false;
   /** Random actions drawn once a call (a column each), not per message: `drawnOnce`'s. */
   draws: Array<() => string> = [];
+  /** `.UUID` drawn at each place (a message filled apart) rather than once a call. */
+  uuidEach = false;
   #once = false;
-  constructor(private readonly call: string, private readonly name: string) {}
+  constructor(
+    private readonly call: string,
+    private readonly name: string,
+    private readonly method: () => MethodData,
+  ) {}
 
   /** `fill`'s text with each random action drawn once a call; undefined when it gives none or no JSON. */
   drawnOnce(fill: () => string | undefined): string | undefined {
@@ -727,13 +774,14 @@ class CallData {
       ".TimestampUnix": "{{ $now(s) }}",
       ".TimestampUnixMilli": "{{ $now(ms) }}",
       ".TimestampUnixNano": "{{ $now(ns) }}",
-      ".UUID": "{{ $uuid() }}",
+      ".UUID": this.uuidEach ? "{{ $uuid() }}" : "{{ $uuid(request) }}",
       newUUID: "{{ $uuid() }}",
     }[head];
     if (filled !== undefined) return filled;
+    if (fields.length === 1 && args.length === 0) return this.method()[fields[0] as keyof MethodData];
     throw refused(
-      `${flag}: ghz's template ${action} is not filled by loadlab (.RequestNumber, .WorkerID, .Timestamp*, ` +
-        "the method's names, .UUID, newUUID, randomString N and randomInt MIN MAX are); write the value instead",
+      `${flag}: ghz's template ${action} is not filled by loadlab (ghz's call data, newUUID, randomString N ` +
+        "and randomInt MIN MAX are; Go's own functions are not); write the value instead",
     );
   }
 }
@@ -756,7 +804,8 @@ function reportOptions(config: Record<string, unknown>, data: unknown, metadata:
       ...Object.fromEntries(
         ["start", "end", "step"].map((k) => [`${kind}-${k}`, Number(option(config, `${kind}-${k}`))]),
       ),
-      [`${kind}-step-duration`]: ns(`${kind}-step-duration`, line ? "1s" : "0s"),
+      // As ghz: a line's step is each second, whatever is given.
+      [`${kind}-step-duration`]: line ? 1e9 : ns(`${kind}-step-duration`),
       [`${kind}-max-duration`]: ns(`${kind}-max-duration`),
     };
   };
@@ -807,12 +856,13 @@ function influxTags(config: Record<string, unknown>, tags: Record<string, string
   const clean = (value: unknown) => JSON.stringify(quoted(value)).replace(/([ ,=])/g, "\\$1");
   const schedule = (kind: string, flat: string) => {
     const on = option(config, `${kind}-schedule`);
-    // Go's durations of 0 as "0s"; a line's step is each second.
-    const standard = (k: string) => on === "line" && k === "step-duration" ? "1s" : "0s";
+    // Go's durations of 0 as "0s"; a line's step is each second, whatever is given.
+    const value = (k: string) =>
+      on === "line" && k === "step-duration" ? "1s" : option(config, `${kind}-${k}`);
     const keys = ["start", "end", "step", "step-duration", "max-duration"];
     return on === "const" ? [flat] : [
       `${kind}-schedule=${on}`,
-      ...keys.map((k) => `${kind}-${k}=${option(config, `${kind}-${k}`) ?? standard(k)}`),
+      ...keys.map((k) => `${kind}-${k}=${value(k) ?? "0s"}`),
     ];
   };
   const timed = given(config.duration) || given(config["max-duration"]);

@@ -1,11 +1,17 @@
 import { deepStrictEqual as assertEquals, ok as assert, throws } from "node:assert/strict";
-import { CallKindNeeded, concurrencySteps, ghzRun, readConfig } from "./config.ts";
+import { CallKindNeeded, concurrencySteps, ghzRun, type MethodData, readConfig } from "./config.ts";
 import { parseAttackArgs } from "../attack/args.ts";
 import { UsageError } from "../usage_error.ts";
 import { GREETER_PROTO } from "../../tests/fixtures/node_greeter.ts";
 
 /** The attack flags of ghz's options. */
 const ghzFlags = (config: Record<string, unknown>) => ghzRun(config).attack;
+const UNARY: MethodData = {
+  InputName: "In",
+  OutputName: "Out",
+  IsClientStreaming: "false",
+  IsServerStreaming: "false",
+};
 
 Deno.test("ghz's example config becomes the flags it stands for, with ghz's defaults", () => {
   const config = {
@@ -115,7 +121,7 @@ Deno.test("ghz's randomString, randomInt and UUID templates become placeholders;
     "-H",
     "x-id: id-{{ $randomNumber(5,5) }}",
     "-H",
-    "x-req: {{ $uuid() }}",
+    "x-req: {{ $uuid(request) }}",
     "-H",
     "x-new: {{ $uuid() }}",
   ]);
@@ -137,8 +143,8 @@ Deno.test("ghz's randomString, randomInt and UUID templates become placeholders;
     "u: {{ $now(ms) }}",
   ]);
   throws(
-    () => ghzFlags({ host: "h:1", data: { id: "{{.InputName}}" } }),
-    (e) => e instanceof UsageError && /template \{\{\.InputName\}\} is not filled/.test(e.message),
+    () => ghzFlags({ host: "h:1", data: { id: "{{print 1}}" } }),
+    (e) => e instanceof UsageError && /template \{\{print 1\}\} is not filled/.test(e.message),
   );
   // ghz's randomInt: a negative min is 0, a max of 0 or less is 1; randomString 0 is 2 to 16 letters.
   const body = (data: unknown) => ghzFlags({ host: "h:1", data }).find((f) => f.startsWith("{"));
@@ -147,6 +153,39 @@ Deno.test("ghz's randomString, randomInt and UUID templates become placeholders;
     '{"a":"{{ $randomNumber(0,2) }}","b":"{{ $randomNumber(0,0) }}"}',
   );
   throws(() => body({ a: "{{randomString 0}}" }), /randomString 0.*from 2 to 16/);
+});
+
+Deno.test("ghz's call data of the method: its messages' names and kinds, by its schema or reflection", () => {
+  const data = { name: "{{.InputName}}>{{.OutputName}} {{.IsClientStreaming}}/{{.IsServerStreaming}}" };
+  const body = (config: Record<string, unknown>, reflected?: MethodData) =>
+    ghzRun({ host: "h:1", data, ...config }, reflected).attack.find((f) => f.startsWith("{"));
+  const collect = { proto: GREETER_PROTO, call: "helloworld.Greeter.Collect" };
+  assertEquals(body(collect), '{"name":"HelloRequest>HelloReply true/false"}');
+  assertEquals(body({ call: "a.B/C" }, UNARY), '{"name":"In>Out false/false"}');
+  throws(() => body({ call: "a.B/C" }), CallKindNeeded);
+  // .UUID is one a call, metadata and data; a client stream's messages filled apart each draw their own.
+  const uuid = { data: { name: "{{.UUID}}" }, metadata: { id: "{{.UUID}}" }, "stream-call-count": 2 };
+  const flags = (dynamic: boolean) =>
+    ghzFlags({ host: "h:1", ...collect, ...uuid, "stream-dynamic-messages": dynamic }).filter((f) =>
+      f.includes("$")
+    );
+  assertEquals(flags(false), [
+    '[{"name":"{{ $uuid(request) }}"},{"name":"{{ $uuid(request) }}"}]',
+    "id: {{ $uuid(request) }}",
+  ]);
+  assertEquals(flags(true), [
+    '[{"name":"{{ $uuid() }}"},{"name":"{{ $uuid() }}"}]',
+    "id: {{ $uuid(request) }}",
+  ]);
+  // A -D file's one message whose action writes a bare value, past its end: its text again, then filled.
+  const file = Deno.makeTempFileSync({ suffix: ".json" });
+  Deno.writeTextFileSync(file, '{"name":"{{.MethodName}}","count":{{randomInt 7 8}}}');
+  const dynamic = { ...collect, "data-file": file, "stream-call-count": 2, "stream-dynamic-messages": true };
+  assertEquals(
+    ghzFlags({ host: "h:1", ...dynamic }).find((f) => f.startsWith("[")),
+    '[{"name":"Collect","count":{{ $randomNumber(7,7) }}},{"name":"Collect","count":{{ $randomNumber(7,7) }}}]',
+  );
+  Deno.removeSync(file);
 });
 
 Deno.test("a template Go cannot parse is ghz's error (exit 1); one that fails to run leaves the text as written", () => {
@@ -191,8 +230,10 @@ Deno.test("a template Go cannot parse is ghz's error (exit 1); one that fails to
   // A unary call's list has its messages filled apart: one that fails leaves only itself unfilled. A
   // client stream's is one text, all unfilled. By reflection, the kind is the server's to say.
   const list = (clientStream?: boolean) =>
-    ghzRun({ host: "h:1", data: '[{"a":"{{newUUID}}"}, {"a":"{{.Nope}}"}]' }, clientStream).attack
-      .find((f) => f[0] === "[");
+    ghzRun(
+      { host: "h:1", data: '[{"a":"{{newUUID}}"}, {"a":"{{.Nope}}"}]' },
+      clientStream === undefined ? undefined : { ...UNARY, IsClientStreaming: String(clientStream) },
+    ).attack.find((f) => f[0] === "[");
   assertEquals(list(false), '[{"a":"{{ $uuid() }}"},{"a":"{{ LeftBraces }}.Nope}}"}]');
   assertEquals(list(true), '[{"a":"\\u007b{newUUID}}"},{"a":"\\u007b{.Nope}}"}]');
   throws(() => list(), CallKindNeeded);

@@ -72,11 +72,12 @@ function placeholderOf(expr: string): Placeholder | string {
     }
     return { kind: "built-in", slot: RANDOM_STRING, args: [length, 0] };
   }
-  if (/^\$uuid\(\s*\)$/.test(expr)) return { kind: "built-in", slot: RANDOM_STRING, args: [36, 1] };
+  const uuid = /^\$uuid\(\s*(request)?\s*\)$/.exec(expr);
+  if (uuid) return { kind: "built-in", slot: RANDOM_STRING, args: [36, uuid[1] ? 2 : 1] };
   if (/^\$worker\(\s*\)$/.test(expr)) return { kind: "built-in", slot: WORKER, args: [0, 0] };
   const unit = NOW_UNITS.indexOf(/^\$now\(\s*(\w*)\s*\)$/.exec(expr)?.[1] ?? "");
   if (unit >= 0) return { kind: "built-in", slot: NOW, args: [unit, 0] };
-  return `{{ ${expr} }} is neither a name (letters, digits, _ . -), a name | raw, nor $randomNumber(min,max) / $randomString(n) / $uuid() / $now(s|ms|ns|rfc3339) / $worker()`;
+  return `{{ ${expr} }} is neither a name (letters, digits, _ . -), a name | raw, nor $randomNumber(min,max) / $randomString(n) / $uuid() / $uuid(request) / $now(s|ms|ns|rfc3339) / $worker()`;
 }
 
 export function placeholdersOf(text: string): Array<Placeholder | string> {
@@ -101,7 +102,7 @@ export function textParts(text: string, indexOf: (name: string) => number): Arra
 export interface Parts {
   segments: Uint8Array[];
   slots: Int32Array;
-  /** Per slot: min and max ($randomNumber) or length ($randomString, in [0]; [1] is 1 for $uuid()). */
+  /** Per slot: min and max ($randomNumber), or length in [0] and [1] 1 for $uuid(), 2 for $uuid(request). */
   args: Float64Array;
   /** Per slot: where its value goes (fill_values.ts `FILL_*`). */
   fills: Uint8Array;
@@ -235,6 +236,10 @@ export function writeParts(
     else if (slot === WORKER) at = copyBytes(buf, at, fillLane.id, 0, fillLane.id.length);
     else if (args[2 * k + 1] === 1) {
       for (let i = 0; i < 36; i++) buf[at++] = uuidChar(i);
+    } else if (args[2 * k + 1] === 2) {
+      for (let i = 0; i < 36 && !fillLane.uuidDrawn; i++) fillLane.uuid[i] = uuidChar(i);
+      fillLane.uuidDrawn = true;
+      at = copyBytes(buf, at, fillLane.uuid, 0, 36);
     } else {
       const end = at + args[2 * k];
       for (; at < end; at++) buf[at] = ALNUM[(engineRandom() * ALNUM.length) | 0];
@@ -243,8 +248,15 @@ export function writeParts(
   return copyBytes(buf, at, segments[slots.length], 0, segments[slots.length].length);
 }
 
-/** The lane filling requests now, as ghz names a worker (`g<lane>c<connection>`); set by it before a fill. */
-export const fillLane: { id: Uint8Array } = { id: new Uint8Array(0) };
+/**
+ * The lane filling requests now, as ghz names a worker (`g<lane>c<connection>`), and the request's
+ * `$uuid(request)`, drawn at its first slot: a fill begins by setting `id` and `uuidDrawn` false.
+ */
+export const fillLane: { id: Uint8Array; uuid: Uint8Array; uuidDrawn: boolean } = {
+  id: new Uint8Array(0),
+  uuid: new Uint8Array(36),
+  uuidDrawn: false,
+};
 
 let rfc3339: [number, Uint8Array] = [-1, new Uint8Array(0)];
 

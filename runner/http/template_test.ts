@@ -1,6 +1,6 @@
 /**
- * Built-in placeholders filled per request: `$uuid()` is a fresh random UUID v4 each time, `$now(unit)`
- * the time of the fill, `$worker()` the lane filling it.
+ * Built-in placeholders filled per request: `$uuid()` is a fresh random UUID v4 each time (`$uuid(request)`
+ * one a request), `$now(unit)` the time of the fill, `$worker()` the lane filling it.
  */
 import { match, notStrictEqual, ok, throws } from "node:assert/strict";
 import { fillLane, partsOf, upperBound, writeParts } from "./template.ts";
@@ -14,6 +14,19 @@ Deno.test("$uuid() is a random UUID v4 (RFC 9562) at each fill", () => {
   const first = fill();
   match(first, /^\{"id":"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}"\}$/);
   notStrictEqual(fill(), first);
+});
+
+Deno.test("$uuid(request) is one UUID wherever it is in a request, a new one for the next", () => {
+  const parts = partsOf("{{ $uuid(request) }} {{ $uuid(request) }} {{ $uuid() }}", () => -1);
+  const fill = () => {
+    fillLane.uuidDrawn = false;
+    const buf = new Uint8Array(upperBound(parts, []));
+    return new TextDecoder().decode(buf.subarray(0, writeParts(buf, 0, parts, []))).split(" ");
+  };
+  const [a, b, c] = fill();
+  match(a, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  ok(a === b && c !== a, `${a} ${b} ${c}`);
+  notStrictEqual(fill()[0], a);
 });
 
 Deno.test("$now(unit) is the time of the fill in its unit, $worker() the filling lane's ID", () => {

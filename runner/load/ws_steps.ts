@@ -7,6 +7,7 @@ import type { FlowSpec } from "../flow_spec.ts";
 import { resolvePath } from "../http/request.ts";
 import {
   buildTemplate,
+  fillLane,
   partsOf,
   type RequestTemplate,
   TemplateWriter,
@@ -136,6 +137,7 @@ export class WsSession {
       const ready = await socket.writable(step.timeoutMs, step.endpoint, ended);
       if (ready !== "ready") return ready === "stopped" || shared.stopping ? "stopped" : "failed";
       const buf = new Uint8Array(bytes);
+      fillLane.uuidDrawn = false;
       if (!socket.send(buf.subarray(0, writeParts(buf, 0, parts, values)), step.endpoint)) return "failed";
     }
     if (step.match === null) return "done";

@@ -329,16 +329,22 @@ function withoutCut(calls: Call[], n: number): Call[] {
 /** `run` and its calls without the first `n` to end, as ghz's `--skipFirst` leaves them out. */
 function skipFirst(run: RunResult, calls: Call[], n: number): [RunResult, Call[]] {
   const byEnd = calls.toSorted((a, b) => a.endUs - b.endUs);
-  const [statusCodes, errors] = [{ ...run.statusCodes }, { ...run.errors }];
+  const [statusCodes, errors, errorMessages] = [{ ...run.statusCodes }, { ...run.errors }, {
+    ...run.errorMessages,
+  }];
   for (const { key } of byEnd.slice(0, n)) {
     // A call with no answer leaves an error kind (which line had which kind is not kept).
     const [counts, k] = key === "0"
       ? [errors, Object.keys(errors).find((e) => errors[e]! > 0) ?? ""]
       : [statusCodes, key];
     if ((counts[k] ?? 0) > 0) counts[k]!--;
+    // Its message the first its kind got, as the messages are kept in the order they came.
+    const messages = errorMessages[k] = { ...errorMessages[k] };
+    const first = Object.keys(messages)[0];
+    if (first !== undefined && --messages[first] === 0) delete messages[first];
   }
   const left = Math.min(n, calls.length);
-  return [{ ...run, statusCodes, errors, requests: run.requests - left }, byEnd.slice(n)];
+  return [{ ...run, statusCodes, errors, errorMessages, requests: run.requests - left }, byEnd.slice(n)];
 }
 
 /**

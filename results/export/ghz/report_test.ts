@@ -237,6 +237,12 @@ Deno.test("--skipFirst: the first calls to end leave the count, the statuses, th
   const failed = JSON.parse(ghzOutput(run(), "json", new Date(), log, { skipFirst: 3 }));
   assertEquals([failed.count, failed.statusCodeDistribution.Unavailable], [7, 1]);
   assertEquals(failed.errorDistribution["rpc error: code = Unavailable desc = down"], 1);
+  // Each its own message: the skipped call's is the first its status got, as ghz drops it.
+  const own = { ...run(), errorMessages: { "grpc UNAVAILABLE": { n0: 1, n1: 1 } } } as RunResult;
+  const unavailable = (messages: Record<string, number>) =>
+    Object.keys(messages).filter((m) => m.includes("Unavailable"));
+  const skipped = JSON.parse(ghzOutput(own, "json", new Date(), log, { skipFirst: 3 })).errorDistribution;
+  assertEquals(unavailable(skipped), ["rpc error: code = Unavailable desc = n1"]);
 });
 
 Deno.test("a call with no answer logged as code 0: timed in the CSV, the average, --count-errors; skipped", () => {

@@ -240,6 +240,7 @@ export class Connection implements StepConnection, InlineReader, DialEnd {
   #begin(intendedMs: number, depth: number, request: EncodedRequest | null, sentMs: number): boolean {
     const shared = this.shared;
     fillLane.id = this.#lane;
+    fillLane.uuidDrawn = false;
     const bytes = this.#requests.pick(depth, request);
     if (bytes === null) {
       const refused = this.#requests.refused;

@@ -173,6 +173,7 @@ export class H2Slot implements StepConnection, H2Stream {
       const row = step !== null ? this.#stepValues : rows === null ? NO_VALUES : rows.next();
       if (row === null) return false;
       fillLane.id = this.#lane;
+      fillLane.uuidDrawn = false;
       const filled = this.writer.fill(request.template, row, step !== null ? this.#cookie : null);
       if (filled === null) {
         // A refused value (a line break, an edge space, a message over the send cap): counted, unsent.
