@@ -59,11 +59,16 @@ export async function typeProblems(path: string, signal?: AbortSignal): Promise<
   if (text !== null && text.includes("Could not find a matching package")) {
     text = await checkOutput(spawnCheck(path, ["--node-modules-dir=none"]), signal);
   }
-  if (text === null && key !== null) {
+  if (text === null && key !== null) noteQuietly(key);
+  return text === null ? [] : problemsOf(text, dirname(path));
+}
+
+/** Notes a passed check at `key`; a cache that cannot be written only costs the next run its check. */
+function noteQuietly(key: string): void {
+  try {
     Deno.mkdirSync(dirname(key), { recursive: true });
     Deno.writeTextFileSync(key, "");
-  }
-  return text === null ? [] : problemsOf(text, dirname(path));
+  } catch { /* checked again next time */ }
 }
 
 /** Whether the check noted at `key` passed before. */
