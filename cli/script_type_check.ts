@@ -2,9 +2,12 @@
  * @module
  * A session script's type check by `deno check`, in the script's folder for its deno.json. `run X.ts`
  * starts it as loadlab starts (early_start.ts), so its process runs while the command's modules load;
- * the check of that script takes it if the file still reads as it did.
+ * the check of that script takes it if the file still reads as it did. A check that passed is noted by what
+ * it read (the script, the local modules it imports, the folder's config, Deno's version): the same again,
+ * at any path, passes with no `deno check` (over a second of CPU for a graph Deno has not checked).
  */
-import { dirname } from "node:path";
+import { createHash } from "node:crypto";
+import { dirname, join, resolve } from "node:path";
 import { ScriptStopped } from "../runner/script/host/host.ts";
 import { inGroupOfItsOwn, signalGroup } from "../targets/process_group.ts";
 import { conversionCacheDir } from "../runner/script/cache_dir.ts";
@@ -20,7 +23,7 @@ export function startEarlyTypeCheck(path: string): void {
   early = null;
   const text = readOrNull(path);
   // A k6 script is checked as its conversion, which loadlab writes and never type-checks.
-  if (text !== null && !Deno.build.standalone && !/\bk6\b/.test(text)) {
+  if (text !== null && !Deno.build.standalone && !/\bk6\b/.test(text) && !passedBefore(passKey(path))) {
     early = { path, text, check: spawnCheck(path, []) };
   }
 }
@@ -50,11 +53,58 @@ export async function typeProblems(path: string, signal?: AbortSignal): Promise<
   if (Deno.build.standalone || path.startsWith(conversionCacheDir() + "/") || path.endsWith(".py.js")) {
     return [];
   }
+  const key = passKey(path);
+  if (passedBefore(key)) return [];
   let text = await checkOutput(takeEarly(path) ?? spawnCheck(path, []), signal);
   if (text !== null && text.includes("Could not find a matching package")) {
     text = await checkOutput(spawnCheck(path, ["--node-modules-dir=none"]), signal);
   }
+  if (text === null && key !== null) noteQuietly(key);
   return text === null ? [] : problemsOf(text, dirname(path));
+}
+
+/** Notes a passed check at `key`; a cache that cannot be written only costs the next run its check. */
+function noteQuietly(key: string): void {
+  try {
+    Deno.mkdirSync(dirname(key), { recursive: true });
+    Deno.writeTextFileSync(key, "");
+  } catch { /* checked again next time */ }
+}
+
+/** Whether the check noted at `key` passed before. */
+function passedBefore(key: string | null): boolean {
+  return key !== null && readOrNull(key) !== null;
+}
+
+/**
+ * Where a passed check of `path` is noted: a hash of the texts the check reads, each import by its
+ * specifier, and of the configs above it; null where a text cannot be read or an import is not a local
+ * file's or a builtin's (a package's version, a remote module, a reference the scan does not follow).
+ */
+function passKey(path: string): string | null {
+  const hash = createHash("sha256").update(`${Deno.version.deno} ${Deno.version.typescript}\0`);
+  const seen = new Set<string>();
+  const read = (file: string): boolean => {
+    const text = readOrNull(file);
+    if (text === null || /<reference|@(ts|deno)-types|\brequire\s*\(|\bimport\s*\(/.test(text)) return false;
+    hash.update(`${text}\0`);
+    if (seen.has(file)) return true;
+    seen.add(file);
+    for (const [, specifier] of text.matchAll(/\b(?:from|import)\s*["']([^"']*)["']/g)) {
+      if (specifier.startsWith("node:")) continue;
+      hash.update(`${specifier}\0`);
+      if (!/^\.{0,2}\//.test(specifier) || !read(resolve(dirname(file), specifier))) return false;
+    }
+    return true;
+  };
+  if (!read(path)) return null;
+  for (let dir = dirname(path);; dir = dirname(dir)) {
+    for (const name of ["deno.json", "deno.jsonc", "package.json"]) {
+      hash.update(`${name}\0${readOrNull(join(dir, name)) ?? ""}\0`);
+    }
+    if (dir === dirname(dir)) break;
+  }
+  return join(conversionCacheDir("checked"), hash.digest("hex"));
 }
 
 function spawnCheck(path: string, flags: string[]) {

@@ -1,7 +1,7 @@
 /**
  * What `deno check` says, as the one line per problem a script's author reads: the place relative to the
  * script's folder, then the message; a syntax error's `error:` line too. A check started as loadlab starts
- * answers only for the text it checked.
+ * answers only for the text it checked; a passed one is not run again for the same texts.
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { problemsOf, startEarlyTypeCheck, typeProblems } from "./script_type_check.ts";
@@ -65,6 +65,37 @@ Deno.test({
       await Deno.writeTextFile(path, good);
       assertEquals(await typeProblems(path), []);
     } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "a passed check is noted by what it read: the same texts at another path start no check",
+  ignore: Deno.build.os !== "linux",
+  fn: async () => {
+    const dir = await Deno.makeTempDir({ prefix: "loadlab-check-noted-" });
+    const cache = Deno.env.get("XDG_CACHE_HOME");
+    Deno.env.set("XDG_CACHE_HOME", `${dir}/cache`);
+    const script = 'import { n } from "./n.ts";\nexport const m: number = n;\n';
+    const copy = async (name: string, n: string) => {
+      await Deno.mkdir(`${dir}/${name}`);
+      await Deno.writeTextFile(`${dir}/${name}/n.ts`, n);
+      await Deno.writeTextFile(`${dir}/${name}/session.ts`, script);
+      return `${dir}/${name}/session.ts`;
+    };
+    try {
+      assertEquals(await typeProblems(await copy("a", "export const n = 1;\n")), []);
+      const again = await copy("b", "export const n = 1;\n");
+      startEarlyTypeCheck(again);
+      assertEquals(checkPid(again), null);
+      assertEquals(await typeProblems(again), []);
+      // An imported module's text is part of what was read: changed, the script is checked again.
+      const changed = await copy("c", 'export const n = "one";\n');
+      assertEquals((await typeProblems(changed)).map((p) => p.split(": ")[0]), ["session.ts:2:14"]);
+    } finally {
+      if (cache === undefined) Deno.env.delete("XDG_CACHE_HOME");
+      else Deno.env.set("XDG_CACHE_HOME", cache);
       await Deno.remove(dir, { recursive: true });
     }
   },

@@ -4,8 +4,8 @@
  * must agree with what the target received, each virtual user must use a connection of its own (as
  * Artillery's do), and an unsupported script must exit 2 naming every offending path before any load.
  */
+import { loadlabInProcess } from "./in_process.ts";
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { runLoadlab } from "./helpers.ts";
 
 interface Seen {
   /** "METHOD /path" -> requests received. */
@@ -70,7 +70,7 @@ Deno.test("an Artillery script runs: results.json agrees with what the target re
   try {
     const file = `${dir}/shop.yml`;
     await Deno.writeTextFile(file, script(t.port));
-    const r = await runLoadlab(["run", file, "--out-dir", `${dir}/out`]);
+    const r = await loadlabInProcess(["run", file, "--out-dir", `${dir}/out`]);
     assertEquals(r.code, 0, r.stdout + r.stderr);
     ok(r.stderr.includes("think is read as seconds"), `the import's notes reach the user:\n${r.stderr}`);
     const results = JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`));
@@ -130,7 +130,7 @@ scenarios:
         over: users
 `,
     );
-    const r = await runLoadlab(["run", file, "--out-dir", `${dir}/out`]);
+    const r = await loadlabInProcess(["run", file, "--out-dir", `${dir}/out`]);
     assertEquals(r.code, 2, r.stdout + r.stderr);
     for (
       const path of [
@@ -174,7 +174,7 @@ scenarios:
         over: [7, x]
 `,
     );
-    const r = await runLoadlab(["run", file, "--out-dir", `${dir}/out`]);
+    const r = await loadlabInProcess(["run", file, "--out-dir", `${dir}/out`]);
     assertEquals(r.code, 0, r.stdout + r.stderr);
     assertEquals(received, [
       "POST /login application/x-www-form-urlencoded user=ada+lovelace&next=%2Fa%26b",
@@ -208,7 +208,7 @@ scenarios:
       - get: { url: /never }
 `,
     );
-    const r = await runLoadlab(["run", file, "--out-dir", `${dir}/out`]);
+    const r = await loadlabInProcess(["run", file, "--out-dir", `${dir}/out`]);
     assertEquals(r.code, 1, r.stdout + r.stderr);
     assertEquals(t.seen.byRoute, { "GET /home": 4, "GET /json": 4 });
     const results = JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`));
@@ -220,7 +220,7 @@ scenarios:
     );
     // Artillery's check is `<=`: every session failed is within a maxErrorRate of 100.
     const all = JSON.stringify({ config: { plugins: { ensure: { maxErrorRate: 100 } } } });
-    const r100 = await runLoadlab(["run", file, "--out-dir", `${dir}/out100`, "--overrides", all]);
+    const r100 = await loadlabInProcess(["run", file, "--out-dir", `${dir}/out100`, "--overrides", all]);
     assertEquals(r100.code, 0, r100.stdout + r100.stderr);
   } finally {
     await t.close();
@@ -244,11 +244,11 @@ config:
 scenarios: [{ flow: [{ get: { url: /health } }] }]
 `,
     );
-    const r = await runLoadlab(["run", file, "--out-dir", `${dir}/out`]);
+    const r = await loadlabInProcess(["run", file, "--out-dir", `${dir}/out`]);
     assertEquals(r.code, 0, r.stdout + r.stderr);
     ok(r.stderr.includes("no response at all"), r.stderr);
     const ensure = JSON.stringify({ config: { plugins: { ensure: { maxErrorRate: 0 } } } });
-    const gated = await runLoadlab(["run", file, "--out-dir", `${dir}/out2`, "--overrides", ensure]);
+    const gated = await loadlabInProcess(["run", file, "--out-dir", `${dir}/out2`, "--overrides", ensure]);
     assertEquals(gated.code, 1, gated.stdout + gated.stderr);
   } finally {
     await Deno.remove(dir, { recursive: true });
@@ -284,7 +284,7 @@ scenarios:
       - get: { url: /never }
 `,
     );
-    const r = await runLoadlab(["run", file, "--out-dir", `${dir}/out`]);
+    const r = await loadlabInProcess(["run", file, "--out-dir", `${dir}/out`]);
     assertEquals(r.code, 0, r.stdout + r.stderr);
     const routes = ["/page0", "/page1", "/ad", "/sent", "/match", "/match2"];
     assertEquals(t.seen.byRoute, Object.fromEntries(routes.map((p) => [`GET ${p}`, 2])));

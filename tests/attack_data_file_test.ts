@@ -9,7 +9,7 @@
 import { loadlabInProcess } from "./in_process.ts";
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { serveGrpcTarget } from "../targets/app/grpc_endpoints.ts";
-import { runLoadlab, withTarget, withTempDir } from "./helpers.ts";
+import { withTarget, withTempDir } from "./helpers.ts";
 
 const PROTO = new URL("../targets/app/target.proto", import.meta.url).pathname;
 
@@ -23,7 +23,7 @@ Deno.test("attack --data-file fills the URL's query over HTTP/1.1 and a header a
     withTempDir(async (dir) => {
       // /validate answers 200 for an integer id and a name of 5 letters or more, else 400.
       await Deno.writeTextFile(`${dir}/ids.csv`, "id,name\n1,alice\nx,bobby\n");
-      const h1 = await runLoadlab([
+      const h1 = await loadlabInProcess([
         "attack",
         `${url}/validate?id={{ id }}&name={{ name }}`,
         "--data-file",
@@ -37,7 +37,7 @@ Deno.test("attack --data-file fills the URL's query over HTTP/1.1 and a header a
 
       // A placeholder in the URL's path, typed as it is: /error/1 answers 500, /error/0 200.
       await Deno.writeTextFile(`${dir}/n.json`, JSON.stringify([{ n: 0 }, { n: 1 }]));
-      const path = await runLoadlab([
+      const path = await loadlabInProcess([
         "attack",
         `${url}/error/{{ n }}`,
         ...["--data-file", `${dir}/n.json`, "-n", "8", "-c", "1", "--timeout", "5s", "-o", `${dir}/p.json`],
@@ -50,7 +50,7 @@ Deno.test("attack --data-file fills the URL's query over HTTP/1.1 and a header a
         `${dir}/users.json`,
         JSON.stringify([{ user: "ann", pw: "secret" }, { user: "bob", pw: "wrong" }]),
       );
-      const h2 = await runLoadlab([
+      const h2 = await loadlabInProcess([
         "attack",
         `${url}/login`,
         ...["-m", "POST", "-T", "application/json", "-H", "X-User: {{ user }}"],
@@ -69,7 +69,7 @@ Deno.test("attack --data-file fills a gRPC message and its metadata from an NDJS
     await withTempDir(async (dir) => {
       // Cpu takes n up to its cap: 5 is answered OK, 99 INVALID_ARGUMENT.
       await Deno.writeTextFile(`${dir}/work.ndjson`, '{"n":5,"label":"five"}\n{"n":99,"label":"many"}\n');
-      const r = await runLoadlab([
+      const r = await loadlabInProcess([
         "attack",
         `grpc://127.0.0.1:${server.port}`,
         ...["--call", "loadlab.target.Target/Cpu", "--proto", PROTO],

@@ -3,9 +3,10 @@
  * flow against the built-in target, a k6 script with two named requests, and a run of one endpoint, which
  * shows no table (its numbers are the run's). Bounded count loads.
  */
+import { loadlabInProcess } from "./in_process.ts";
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import type { ResultsFile } from "../results/mod.ts";
-import { runLoadlab, withTarget, withTempDir } from "./helpers.ts";
+import { withTarget, withTempDir } from "./helpers.ts";
 import { runK6Text } from "./k6_run.ts";
 import { testPool } from "./fixtures/test_pool.ts";
 
@@ -29,7 +30,7 @@ function tableRows(stdout: string): string[][] {
   return rows;
 }
 
-/** Cases at once: each waits on its `loadlab run`. */
+/** Cases at once: their `loadlab run`s one at a time, in this process. */
 const pool = testPool(3);
 
 pool.test("loadlab run of a three-step flow prints one row per step, its counts adding up to the run", () =>
@@ -49,7 +50,7 @@ loads:
   short: { model: count, requests: 90, connections: 2 }
 `,
     );
-    const r = await runLoadlab(["run", `${dir}/e.yaml`, "--out-dir", `${dir}/out`]);
+    const r = await loadlabInProcess(["run", `${dir}/e.yaml`, "--out-dir", `${dir}/out`]);
     assertEquals(r.code, 0, r.stdout + r.stderr);
     const run = (JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`)) as ResultsFile).runs[0];
     const rows = tableRows(r.stdout);
@@ -97,7 +98,7 @@ loads:
   short: { model: count, requests: 20, connections: 1 }
 `,
     );
-    const r = await runLoadlab(["run", `${dir}/e.yaml`, "--out-dir", `${dir}/out`]);
+    const r = await loadlabInProcess(["run", `${dir}/e.yaml`, "--out-dir", `${dir}/out`]);
     assertEquals(r.code, 0, r.stdout + r.stderr);
     ok(!r.stdout.includes("Endpoints ("), r.stdout);
     ok(!/\bendpoint\s+requests\b/.test(r.stdout), r.stdout);

@@ -3,14 +3,15 @@
  * (each endpoint its own latency, the counts adding up to the run's), and the same load through one
  * worker, four workers and two segments merged giving the same per-endpoint counts and histograms.
  */
+import { loadlabInProcess } from "./in_process.ts";
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { createTargetApp } from "../targets/app/app.ts";
 import { decodeHistogram } from "../results/histogram.ts";
 import type { EndpointResult, ResultsFile, RunResult } from "../results/mod.ts";
-import { runLoadlab, withTempDir } from "./helpers.ts";
+import { withTempDir } from "./helpers.ts";
 import { testPool } from "./fixtures/test_pool.ts";
 
-/** Each case waits on its `loadlab` children: three at once. */
+/** Cases at once: their `loadlab` calls run one at a time, in this process. */
 const pool = testPool(3);
 
 function builtinTarget() {
@@ -44,7 +45,7 @@ pool.test("a mix of /json and /sleep?ms=20: two endpoints, apart by the sleep, a
   const target = builtinTarget();
   try {
     await withTempDir(async (dir) => {
-      const r = await runLoadlab([
+      const r = await loadlabInProcess([
         "attack",
         target.url,
         ...MIX,
@@ -77,7 +78,7 @@ pool.test("a mix of /json and /sleep?ms=20: two endpoints, apart by the sleep, a
       // The terminal shows a per-endpoint table when there is more than one endpoint.
       ok(/GET \/sleep\?ms=20/.test(r.stdout), r.stdout);
       // HTTP/2 streams record each response under its request's endpoint too.
-      const h2 = await runLoadlab([
+      const h2 = await loadlabInProcess([
         ...["attack", target.url, ...MIX, "-n", "400", "-c", "2", "--protocol", "h2c", "--streams", "4"],
         ...["--quiet", "-o", `${dir}/h2.json`],
       ]);
@@ -100,19 +101,19 @@ pool.test("1 worker, 4 workers and 2 segments merged: the same per-endpoint coun
     await withTempDir(async (dir) => {
       // 1600 requests: every worker's share (and every shard's worker's) is whole cycles of the 3:1 mix.
       const load = [target.url, ...MIX, "-n", "1600", "-c", "8", "--quiet"];
-      const one = await runLoadlab(["attack", ...load, "--workers", "1", "-o", `${dir}/one.json`]);
+      const one = await loadlabInProcess(["attack", ...load, "--workers", "1", "-o", `${dir}/one.json`]);
       assertEquals(one.code, 0, one.stderr);
-      const four = await runLoadlab(["attack", ...load, "--workers", "4", "-o", `${dir}/four.json`]);
+      const four = await loadlabInProcess(["attack", ...load, "--workers", "4", "-o", `${dir}/four.json`]);
       assertEquals(four.code, 0, four.stderr);
       for (const i of [0, 1]) {
-        const shard = await runLoadlab([
+        const shard = await loadlabInProcess([
           "attack",
           ...load,
           ...["--workers", "2", "--segment", `${i}/2`, "-o", `${dir}/shard-${i}.json`],
         ]);
         assertEquals(shard.code, 0, shard.stderr);
       }
-      const merge = await runLoadlab([
+      const merge = await loadlabInProcess([
         "merge",
         `${dir}/shard-0.json`,
         `${dir}/shard-1.json`,
@@ -138,7 +139,7 @@ pool.test("a per-endpoint threshold fails while the run's passes; a selector mat
   const target = builtinTarget();
   try {
     const load = ["attack", target.url, ...MIX, "-n", "200", "-c", "2", "--quiet"];
-    const r = await runLoadlab([
+    const r = await loadlabInProcess([
       ...load,
       ...["--threshold", "requests>=200", "--threshold", "requests{name:GET /sleep?ms=20}>=100"],
       ...["--threshold", "http_req_duration{name:GET /sleep?ms=20}: p(50)<20"],
@@ -148,7 +149,7 @@ pool.test("a per-endpoint threshold fails while the run's passes; a selector mat
     ok(/PASS\s+requests>=200/.test(r.stdout), r.stdout);
     ok(/FAIL\s+requests\{name:GET \/sleep\?ms=20\}>=100\s+\(attack: 50\)/.test(r.stdout), r.stdout);
     ok(/FAIL\s+http_req_duration\{name:GET \/sleep\?ms=20\}: p\(50\)<20/.test(r.stdout), r.stdout);
-    const typo = await runLoadlab([...load, "--threshold", "p99{name:GET /slep}<1s"]);
+    const typo = await loadlabInProcess([...load, "--threshold", "p99{name:GET /slep}<1s"]);
     assertEquals(typo.code, 2, typo.stderr);
     ok(typo.stderr.includes('the endpoints are "GET /json", "GET /sleep?ms=20"'), typo.stderr);
   } finally {
@@ -184,7 +185,7 @@ thresholds:
   - "p99{name:fast}<60s"
 `,
       );
-      const r = await runLoadlab(["run", `${dir}/exp.yaml`, "--out-dir", `${dir}/out`]);
+      const r = await loadlabInProcess(["run", `${dir}/exp.yaml`, "--out-dir", `${dir}/out`]);
       assertEquals(r.code, 0, r.stdout + r.stderr);
       const results = JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`)) as ResultsFile;
       const run = results.runs[0];

@@ -6,9 +6,10 @@
  * sent), `attack -b` with a built-in function and no data (each call filled), and what is refused before
  * the load (exit 2) with its path.
  */
+import { loadlabInProcess } from "./in_process.ts";
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { serveGrpcTarget } from "../targets/app/grpc_endpoints.ts";
-import { runLoadlab, withTempDir } from "./helpers.ts";
+import { withTempDir } from "./helpers.ts";
 
 const PROTO = new URL("../targets/app/target.proto", import.meta.url).pathname;
 
@@ -41,7 +42,7 @@ loads:
   rows: { model: count, requests: 30, connections: 1, streams: 3, data: work, timeout: 5s }
 `,
       );
-      const r = await runLoadlab(["run", `${dir}/exp.yaml`, "--out-dir", `${dir}/out`]);
+      const r = await loadlabInProcess(["run", `${dir}/exp.yaml`, "--out-dir", `${dir}/out`]);
       assertEquals(r.code === 0 || r.code === 1, true, r.stdout + r.stderr);
       const run = JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`)).runs[0];
       assertEquals([run.errors, run.statusCodes], [{ "bad-value": 10 }, {
@@ -79,18 +80,24 @@ Deno.test("attack -b takes built-in functions without data; what cannot fit is r
       "5s",
     ];
     await withTempDir(async (dir) => {
-      const r = await runLoadlab([...base, "-b", '{"n": {{ $randomNumber(1,10) }}}', "-o", `${dir}/r.json`]);
+      const r = await loadlabInProcess([
+        ...base,
+        "-b",
+        '{"n": {{ $randomNumber(1,10) }}}',
+        "-o",
+        `${dir}/r.json`,
+      ]);
       assertEquals(r.code, 0, r.stdout + r.stderr);
       const run = JSON.parse(await Deno.readTextFile(`${dir}/r.json`)).runs[0];
       assertEquals([run.requests, run.errors, run.statusCodes], [12, {}, { "200": 12 }]);
     });
-    const wrong = await runLoadlab([...base, "-b", '{"nn": {{ $randomNumber(1,10) }}}']);
+    const wrong = await loadlabInProcess([...base, "-b", '{"nn": {{ $randomNumber(1,10) }}}']);
     assertEquals(wrong.code, 2, wrong.stderr);
     ok(
       wrong.stderr.includes("-b message.nn: loadlab.target.Work has no field nn (its fields: n, "),
       wrong.stderr,
     );
-    const unknown = await runLoadlab([...base, "-b", '{"n": "{{ count }}"}']);
+    const unknown = await loadlabInProcess([...base, "-b", '{"n": "{{ count }}"}']);
     assertEquals(unknown.code, 2, unknown.stderr);
     ok(unknown.stderr.includes("-b message: {{ count }} is unknown"), unknown.stderr);
   });

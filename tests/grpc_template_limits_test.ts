@@ -5,10 +5,11 @@
  * message checked against the send cap per call against the built-in target's Echo: a data row that
  * makes it too big is counted `grpc RESOURCE_EXHAUSTED` and never sent, the others answered OK.
  */
+import { loadlabInProcess } from "./in_process.ts";
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { serveGrpcTarget } from "../targets/app/grpc_endpoints.ts";
 import { GREETER_PROTO, nodeGreeterSkip, withNodeGreeter } from "./fixtures/node_greeter.ts";
-import { runLoadlab, withTempDir } from "./helpers.ts";
+import { withTempDir } from "./helpers.ts";
 
 const TARGET_PROTO = new URL("../targets/app/target.proto", import.meta.url).pathname;
 
@@ -20,7 +21,7 @@ Deno.test({
   fn: () =>
     withNodeGreeter((port) =>
       withTempDir(async (dir) => {
-        const r = await runLoadlab([
+        const r = await loadlabInProcess([
           "attack",
           `grpc://127.0.0.1:${port}`,
           ...["--call", "helloworld.Greeter/SayHello", "--proto", GREETER_PROTO, "--compress", "gzip"],
@@ -46,7 +47,7 @@ Deno.test("--max-send with a templated message: a row that fills it past the cap
       // Payload.data is bytes (base64): 3 bytes, and 150 bytes past a 100-byte cap.
       const big = btoa("x".repeat(150));
       await Deno.writeTextFile(`${dir}/rows.csv`, `data\nYWJj\n${big}\n`);
-      const r = await runLoadlab([
+      const r = await loadlabInProcess([
         "attack",
         `grpc://127.0.0.1:${server.port}`,
         ...["--call", "loadlab.target.Target/Echo", "--proto", TARGET_PROTO, "--max-send", "100"],

@@ -8,6 +8,7 @@
  * iteration gracefulRampDown cuts; k6/experimental/csv. Against the built-in target; each load bounded in
  * count or time.
  */
+import "./in_process.ts";
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { withTarget } from "./helpers.ts";
@@ -49,6 +50,8 @@ export default function () {
 }
 `,
       url,
+      [],
+      { inProcess: true },
     );
     assertEquals(code, 0, text);
   }));
@@ -73,6 +76,8 @@ export default function () {
 }
 `,
       url,
+      [],
+      { inProcess: true },
     );
     assertEquals(code, 0, text);
   }));
@@ -88,6 +93,8 @@ for (
       const { code, text } = await runK6Text(
         `import http from "k6/http";\n${init}\nexport default function () { http.get("http://app.test/"); }\n`,
         url,
+        [],
+        { inProcess: true },
       );
       assertEquals(code, 107, text);
       ok(text.includes(`${what} is not defined`), text);
@@ -131,6 +138,8 @@ export default function () {
 }
 `,
       url,
+      [],
+      { inProcess: true },
     );
     assertEquals(code, 0, text);
   }));
@@ -154,6 +163,8 @@ const m = ${made};
 export default function () { http.get("http://app.test/"); }
 `,
         url,
+        [],
+        { inProcess: true },
       );
       assertEquals(code, 107, text);
       ok(text.includes(why), text);
@@ -170,6 +181,7 @@ export function handleSummary(data) { return { "text.txt": "x", "data.json": dat
 `,
       url,
       (dir) => ["--summary-export", `${dir}/export.json`],
+      { inProcess: true },
     );
     assertEquals(code, 0, text);
     ok(text.includes("failed to handle the end-of-test summary: data.json: a value of type object"), text);
@@ -191,6 +203,7 @@ export { options, browse };
       url,
       [],
       {
+        inProcess: true,
         files: {
           "lib/flows.js": `import http from "k6/http";
 export function browse() { http.get("http://app.test/json", { tags: { flow: "browse" } }); }
@@ -219,6 +232,8 @@ export default function () {
 }
 `,
       url,
+      [],
+      { inProcess: true },
     );
     assertEquals(code, 99, text);
     ok(text.includes("http_req_duration{name:slow}"), text);
@@ -246,6 +261,8 @@ export default function () {
 }
 `,
       url,
+      [],
+      { inProcess: true },
     );
     assertEquals(code, 0, text);
   }));
@@ -276,7 +293,7 @@ export default function () {
 `,
       url,
       [],
-      { files: { "lib/state.js": lib } },
+      { inProcess: true, files: { "lib/state.js": lib } },
     );
     assertEquals(code, 0, text);
   }));
@@ -295,6 +312,8 @@ export default function () {
 }
 `,
       null,
+      [],
+      { inProcess: true },
     );
     assertEquals(code, 0, text);
   }));
@@ -319,6 +338,8 @@ export default function () {
 }
 `,
       null,
+      [],
+      { inProcess: true },
     );
     assertEquals(code, 0, text);
   }));
@@ -353,7 +374,7 @@ export default async function () {
 `,
       url,
       [],
-      { files: { "people.csv": 'name,age\n"Jo, Jr",30\n\nAnn,25\n' } },
+      { inProcess: true, files: { "people.csv": 'name,age\n"Jo, Jr",30\n\nAnn,25\n' } },
     );
     assertEquals(code, 0, text);
   }));
@@ -381,6 +402,8 @@ export function handleSummary(data) {
 }
 `,
       url,
+      [],
+      { inProcess: true },
     );
     assertEquals(code, 0, text);
     ok(text.includes("STATS avg,p(99.9)"), text);
@@ -420,7 +443,10 @@ export default function () {
 `,
       url,
       [],
-      { files: { "lib/retry.js": lib, "lib/twice.js": "export const twice = (f) => [f(), f()];\n" } },
+      {
+        inProcess: true,
+        files: { "lib/retry.js": lib, "lib/twice.js": "export const twice = (f) => [f(), f()];\n" },
+      },
     );
     assertEquals(code, 0, text);
   }));
@@ -451,6 +477,8 @@ export default function () {
 export function teardown() { hooks.add(1); }
 `,
       url,
+      [],
+      { inProcess: true },
     );
     assertEquals(code, 0, text);
   }));
@@ -465,6 +493,8 @@ export function setup() { sleep(1.2); }
 export default function () { http.get("http://app.test/json"); }
 `,
       url,
+      [],
+      { inProcess: true },
     );
     assertEquals(code, 0, text);
   }));

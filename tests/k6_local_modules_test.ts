@@ -5,12 +5,13 @@
  * module refused before the load, naming how to vendor it; a typed `.ts` k6 script run as k6 runs it (types
  * stripped), a syntax error refused at its line. A few iterations each.
  */
+import "./in_process.ts";
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { withTarget } from "./helpers.ts";
 import { runK6Text } from "./k6_run.ts";
 import { testPool } from "./fixtures/test_pool.ts";
 
-/** Each case waits on its `loadlab` child: three at once. */
+/** Cases at once: their `loadlab` runs one at a time, in this process (`--summary-export`: a child). */
 const pool = testPool(3);
 
 const SCRIPT = `import { check } from "k6";
@@ -42,7 +43,10 @@ export const pathOf = (name) => PREFIX + name;
 
 pool.test("a k6 script's local modules (nested, ../) are converted: their requests awaited, lines kept", () =>
   withTarget(async (url) => {
-    const { code, text, results } = await runK6Text(SCRIPT, null, ["-e", `BASE=${url}`], { files: FILES });
+    const { code, text, results } = await runK6Text(SCRIPT, null, ["-e", `BASE=${url}`], {
+      inProcess: true,
+      files: FILES,
+    });
     ok(results !== null, text);
     const run = results.runs[0];
     const steps = Object.fromEntries(
@@ -60,6 +64,7 @@ pool.test("a k6 script's local modules (nested, ../) are converted: their reques
 pool.test("a refused construct in a local module is named at the module's own file:line", () =>
   withTarget(async (url) => {
     const { code, text } = await runK6Text(SCRIPT, url, [], {
+      inProcess: true,
       files: {
         ...FILES,
         "lib/paths/names.js": `import { browser } from "k6/browser";\nexport const pathOf = (n) => n;\n`,
@@ -76,7 +81,7 @@ pool.test("a remote module is refused before the load, naming how to vendor it",
 import { thing } from "https://example.com/libs/thing/1.0.0/index.js";
 export default function () { http.get("${url}/"); }
 `;
-    const { code, text } = await runK6Text(script, url);
+    const { code, text } = await runK6Text(script, url, [], { inProcess: true });
     assertEquals(code, 107, text);
     ok(text.includes("script.js:2: https://example.com/libs/thing/1.0.0/index.js"), text);
     ok(text.includes("download it beside the script and import it by its relative path"), text);
@@ -103,6 +108,7 @@ export default function () {
 }
 `;
     const { code, text, results } = await runK6Text(script, null, ["-e", `BASE=${url}`], {
+      inProcess: true,
       files: { "users.csv": 'name,age\nal,3\n"bo, the second",4\n' },
     });
     ok(results !== null, text);
@@ -131,7 +137,11 @@ export default function (): void {
       "lib/paths.ts":
         "export type Named = { name: string };\nexport const pathOf = (n: string): string => `/${n}`;\n",
     };
-    const ran = await runK6Text(typed, null, ["-e", `BASE=${url}`], { name: "script.ts", files });
+    const ran = await runK6Text(typed, null, ["-e", `BASE=${url}`], {
+      inProcess: true,
+      name: "script.ts",
+      files,
+    });
     assertEquals(ran.code, 0, ran.text);
     const steps = ran.results.runs[0].flows[0].steps;
     assertEquals(
@@ -143,7 +153,11 @@ export default function (): void {
       [["GET /json", 3, 3]],
     );
     const broken = typed.replace("const res =", "const res: = ");
-    const refused = await runK6Text(broken, null, ["-e", `BASE=${url}`], { name: "script.ts", files });
+    const refused = await runK6Text(broken, null, ["-e", `BASE=${url}`], {
+      inProcess: true,
+      name: "script.ts",
+      files,
+    });
     assertEquals(refused.code, 107, refused.text);
     ok(refused.text.includes("script.ts:9: syntax error"), refused.text);
   }));
@@ -158,7 +172,7 @@ export function handleSummary(data) {
 }
 `;
     const files = { "lib/twice.js": "export const twice = (n) => 2 * n;\n" };
-    const { code, text } = await runK6Text(script, url, [], { files });
+    const { code, text } = await runK6Text(script, url, [], { inProcess: true, files });
     assertEquals(code, 0, text);
     ok(text.includes("iterations 6"), text);
   }));
@@ -171,7 +185,7 @@ export const options = shared;
 export default function () { check(1, { ran: () => true }); }
 `;
     const files = { "lib/options.js": "export default { vus: 1, iterations: 3 };\n" };
-    const { code, text, results } = await runK6Text(script, url, [], { files });
+    const { code, text, results } = await runK6Text(script, url, [], { inProcess: true, files });
     assertEquals(code, 0, text);
     const checks = results.runs[0].flows[0].steps.flatMap((s: { checks?: Array<{ passed: number }> }) =>
       (s.checks ?? []).map((c) => c.passed)
@@ -186,7 +200,7 @@ export { default as options } from "./lib/options.js";
 export default function () { check(1, { ran: () => true }); }
 `;
     const files = { "lib/options.js": "export default { vus: 1, iterations: 3 };\n" };
-    const { code, text, results } = await runK6Text(script, url, [], { files });
+    const { code, text, results } = await runK6Text(script, url, [], { inProcess: true, files });
     assertEquals(code, 0, text);
     const checks = results.runs[0].flows[0].steps.flatMap((s: { checks?: Array<{ passed: number }> }) =>
       (s.checks ?? []).map((c) => c.passed)
@@ -215,7 +229,10 @@ export default () => {
 function newUser(name: string): User { return { name }; }
 export { User, newUser };
 `;
-    const ts = await runK6Text(typed, url, flags, { name: "script.ts", files: { "user.ts": user } });
+    const ts = await runK6Text(typed, url, flags, {
+      name: "script.ts",
+      files: { "user.ts": user },
+    });
     assertEquals(ts.code, 0, ts.text);
     assertEquals(await iterations(ts.dir), 2);
     // k6's thresholds are an object by metric (an experiment's are a list): a metric no one made is k6's 104.
@@ -254,6 +271,7 @@ export default function () {
       null,
       ["-e", `BASE=${url}`],
       {
+        inProcess: true,
         files: {
           "lib/client.js":
             `import http from "k6/http";\nexport default (base) => ({ get: (p) => http.get(base + p) });\n`,
@@ -277,6 +295,7 @@ module.exports.default = function () {
 `,
       null,
       ["-e", `BASE=${url}`],
+      { inProcess: true },
     );
     assertEquals(code, 0, text);
     assertEquals(results.runs[0].requests, 3, text);
@@ -287,6 +306,7 @@ module.exports = { options, default() { http.get(__ENV.BASE + "/json"); } };
 `,
       null,
       ["-e", `BASE=${url}`],
+      { inProcess: true },
     );
     assertEquals([whole.code, whole.results?.runs[0].requests], [0, 2], whole.text);
   }));
@@ -317,7 +337,7 @@ export default function () {
 `,
       url,
       [],
-      { files: { "lib/hooks.js": hooks } },
+      { inProcess: true, files: { "lib/hooks.js": hooks } },
     );
     assertEquals(code, 0, text);
     // Each iteration: the kept callback three times, then its own request, none refused as in flight.
@@ -345,11 +365,15 @@ export default function () {
   bus.emit("logout");
 }
 `;
-    const { code, text, results } = await runK6Text(script(""), url, [], { files: { "lib/bus.js": bus } });
+    const { code, text, results } = await runK6Text(script(""), url, [], {
+      inProcess: true,
+      files: { "lib/bus.js": bus },
+    });
     assertEquals(code, 0, text);
     assertEquals([results.runs[0].requests, results.runs[0].errorMessages ?? {}], [4, {}], text);
     // A class instance's method is not followed: refused before the load, naming the method.
     const refused = await runK6Text(script('hub.on(() => http.get("http://app.test/json"));\n'), url, [], {
+      inProcess: true,
       files: { "lib/bus.js": bus },
     });
     ok(

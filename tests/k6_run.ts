@@ -5,8 +5,8 @@
  * file. Read by the k6 tests that judge a whole run's output and results.json. A run whose output is the
  * command's own (not what the script's isolates print: their console, `--http-debug`) and that sets no
  * environment may run in the test's process instead (`inProcess`, through tests/in_process.ts, which the
- * test file imports first): no `deno` start-up, its paths absolute, the process's loadlab cache; a pooled
- * file's runs stay children (an in-process run holds the event loop its neighbours' targets use).
+ * test file imports first): no `deno` start-up, its paths absolute, the process's loadlab cache. An
+ * in-process run holds the event loop its pooled neighbours' targets use: for counts and verdicts, not times.
  */
 import { dirname } from "node:path";
 import { loadlabInProcess } from "./in_process.ts";

@@ -7,7 +7,7 @@
  */
 import { loadlabInProcess } from "./in_process.ts";
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { requireProgram, runLoadlab, withTempDir } from "./helpers.ts";
+import { requireProgram, withTempDir } from "./helpers.ts";
 import { NATIVE_BUCKET_WIDTH } from "../results/export/native_histogram.ts";
 import type { ResultsFile } from "../results/mod.ts";
 import { exportNote } from "../results/export/summary.ts";
@@ -16,7 +16,7 @@ import { dataPoints, metricsReceiver, otlpAttributes } from "./fixtures/metrics_
 import { startPrometheus } from "./fixtures/prometheus_server.ts";
 import { testPool } from "./fixtures/test_pool.ts";
 
-/** Each case waits on its `loadlab` children and their receivers: three at once. */
+/** Cases at once (their receivers too): their `loadlab` calls run one at a time, in this process. */
 const pool = testPool(3);
 
 /** One native bucket plus one HDR bucket (3 significant digits) and results.json's rounding. */
@@ -44,7 +44,7 @@ pool.test("run --out prometheus-remote-write: a real Prometheus returns the run'
     const prometheus = await startPrometheus(dir);
     try {
       await Deno.writeTextFile(`${dir}/exp.yaml`, EXPERIMENT);
-      const r = await runLoadlab([
+      const r = await loadlabInProcess([
         "run",
         `${dir}/exp.yaml`,
         "--out-dir",
@@ -96,7 +96,7 @@ pool.test("attack --out otlp: the receiver decodes cumulative OTLP protobuf that
   try {
     await withTempDir(async (dir) => {
       const targetUrl = `http://127.0.0.1:${target.addr.port}/`;
-      const r = await runLoadlab([
+      const r = await loadlabInProcess([
         "attack",
         targetUrl,
         "-c",
@@ -171,7 +171,7 @@ interval: 100ms
 out: ["otlp-json=${receiver.url}"]
 `,
       );
-      const r = await runLoadlab(["run", `${dir}/exp.yaml`, "--out-dir", `${dir}/out`]);
+      const r = await loadlabInProcess(["run", `${dir}/exp.yaml`, "--out-dir", `${dir}/out`]);
       assertEquals(r.code, 0, r.stderr);
       const results: ResultsFile = JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`));
       assertEquals(results.export?.[0].intervalsFailed, 0);
@@ -211,7 +211,7 @@ interval: 100ms
 `,
       );
       const out = `otlp-json=${receiver.url}`;
-      const r = await runLoadlab(["run", `${dir}/exp.yaml`, "--out-dir", `${dir}/out`, "--out", out]);
+      const r = await loadlabInProcess(["run", `${dir}/exp.yaml`, "--out-dir", `${dir}/out`, "--out", out]);
       assertEquals(r.code, 0, r.stderr);
       const results: ResultsFile = JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`));
       const note = exportNote(results.export);
@@ -229,7 +229,7 @@ pool.test("attack --out to a receiver that is down: the run ends normally, failu
   try {
     await withTempDir(async (dir) => {
       const down = `http://127.0.0.1:${freePort()}/api/v1/write`;
-      const r = await runLoadlab([
+      const r = await loadlabInProcess([
         "attack",
         `http://127.0.0.1:${target.addr.port}/`,
         "-n",
@@ -270,7 +270,7 @@ pool.test("attack --out to a receiver in a 307 loop: each POST is sent once, the
   });
   try {
     await withTempDir(async (dir) => {
-      const r = await runLoadlab([
+      const r = await loadlabInProcess([
         "attack",
         `http://127.0.0.1:${target.addr.port}/`,
         "-n",
@@ -380,7 +380,7 @@ loads:
     for (const keep of [false, true]) {
       const receiver = metricsReceiver();
       try {
-        const r = await runLoadlab([
+        const r = await loadlabInProcess([
           "run",
           `${dir}/e.yaml`,
           "--out-dir",

@@ -5,10 +5,11 @@
  * record the changes as replayed; a replay file without a steered run, or naming a run this experiment
  * does not have, is exit 2 before any load.
  */
+import { loadlabInProcess } from "./in_process.ts";
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { createTargetApp } from "../targets/app/app.ts";
-import { runLoadlab, withTempDir } from "./helpers.ts";
+import { withTempDir } from "./helpers.ts";
 import type { ResultsFile } from "../results/mod.ts";
 import { phasesSchedule } from "../runner/load/schedule.ts";
 import { steeredPhases } from "../runner/load/steer_schedule.ts";
@@ -37,7 +38,7 @@ loads:
   steady: { model: rate, rate: 30, duration: 2s, lateBound: 60s, requests: [/json] }
 `,
     );
-    const first = await runLoadlab(["run", exp, "--out-dir", join(dir, "a")]);
+    const first = await loadlabInProcess(["run", exp, "--out-dir", join(dir, "a")]);
     assertEquals(first.code, 0, first.stderr);
     const recorded: ResultsFile = JSON.parse(await Deno.readTextFile(join(dir, "a", "results.json")));
     const name = recorded.runs[0].name;
@@ -47,7 +48,7 @@ loads:
     await Deno.writeTextFile(steeredFile, JSON.stringify(recorded));
 
     const before = received;
-    const replay = await runLoadlab(["run", exp, "--out-dir", join(dir, "b"), "--replay", steeredFile]);
+    const replay = await loadlabInProcess(["run", exp, "--out-dir", join(dir, "b"), "--replay", steeredFile]);
     assertEquals(replay.code, 0, replay.stderr);
     const replayed: ResultsFile = JSON.parse(await Deno.readTextFile(join(dir, "b", "results.json")));
     const run = replayed.runs[0];
@@ -62,7 +63,7 @@ loads:
     assertEquals([run.requests, received - before, run.droppedSends], [expected, expected, 0]);
     ok(expected > 30 * 2, `${expected} sends: the raised rate ran`);
 
-    const unsteered = await runLoadlab([
+    const unsteered = await loadlabInProcess([
       "run",
       exp,
       "--out-dir",
@@ -74,7 +75,14 @@ loads:
     ok(/no run in it was steered/.test(unsteered.stderr), unsteered.stderr);
     recorded.runs[0].name = "elsewhere/steady";
     await Deno.writeTextFile(steeredFile, JSON.stringify(recorded));
-    const foreign = await runLoadlab(["run", exp, "--out-dir", join(dir, "c"), "--replay", steeredFile]);
+    const foreign = await loadlabInProcess([
+      "run",
+      exp,
+      "--out-dir",
+      join(dir, "c"),
+      "--replay",
+      steeredFile,
+    ]);
     assertEquals(foreign.code, 2);
     ok(/run "elsewhere\/steady" is not a run of this experiment/.test(foreign.stderr), foreign.stderr);
   });

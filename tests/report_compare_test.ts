@@ -7,8 +7,9 @@
  * load worker is held up by a backtracking capture on every answer (the way the generator-bound truth table
  * makes a load worker that cannot send on time, whatever the machine's load); both 1 s on one worker.
  */
+import { loadlabInProcess } from "./in_process.ts";
 import assert from "node:assert/strict";
-import { runLoadlab, withTempDir } from "./helpers.ts";
+import { withTempDir } from "./helpers.ts";
 import type { ResultsFile } from "../results/mod.ts";
 
 /** A target answering `body` to everything, on a free loopback port. */
@@ -55,9 +56,9 @@ Deno.test({
       await withTempDir(async (dir) => {
         await Deno.writeTextFile(`${dir}/base.yaml`, experiment(fast.url, 20));
         await Deno.writeTextFile(`${dir}/cand.yaml`, experiment(slow.url, 400));
-        const base = await runLoadlab(["run", `${dir}/base.yaml`, "--out-dir", `${dir}/base`]);
+        const base = await loadlabInProcess(["run", `${dir}/base.yaml`, "--out-dir", `${dir}/base`]);
         assert.equal(base.code, 0, base.stderr);
-        const cand = await runLoadlab(["run", `${dir}/cand.yaml`, "--out-dir", `${dir}/cand`]);
+        const cand = await loadlabInProcess(["run", `${dir}/cand.yaml`, "--out-dir", `${dir}/cand`]);
         assert.equal(cand.code, 0, cand.stderr);
         const candRun =
           (JSON.parse(await Deno.readTextFile(`${dir}/cand/results.json`)) as ResultsFile).runs[0];
@@ -69,7 +70,7 @@ Deno.test({
         }
 
         const out = `${dir}/report.html`;
-        const report = await runLoadlab([
+        const report = await loadlabInProcess([
           "report",
           `${dir}/cand/results.json`,
           "--compare",

@@ -5,9 +5,10 @@
  * any target starts. Loads are tiny (a few hundred ms or a few dozen requests): these check behaviour,
  * never speed.
  */
+import { loadlabInProcess } from "./in_process.ts";
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import type { ResultsFile } from "../results/mod.ts";
-import { runLoadlab, withTempDir } from "./helpers.ts";
+import { withTempDir } from "./helpers.ts";
 import { testPool } from "./fixtures/test_pool.ts";
 
 const TWO_BY_TWO = `
@@ -31,7 +32,7 @@ thresholds:
   - "requests > 0"
 `;
 
-/** Each case waits on its `loadlab` child: three at once. */
+/** Cases at once: their `loadlab` calls run one at a time, in this process (Ctrl-C in a child). */
 const pool = testPool(3);
 
 async function readResults(dir: string): Promise<ResultsFile> {
@@ -61,7 +62,7 @@ async function assertTargetsStopped(results: ResultsFile): Promise<void> {
 pool.test("run: two targets x two loads x two repeats, interleaved, analysed, targets stopped", async () => {
   await withTempDir(async (dir) => {
     await Deno.writeTextFile(`${dir}/exp.yaml`, TWO_BY_TWO);
-    const out = await runLoadlab(["run", `${dir}/exp.yaml`, "--out-dir", `${dir}/out`]);
+    const out = await loadlabInProcess(["run", `${dir}/exp.yaml`, "--out-dir", `${dir}/out`]);
     assertEquals(out.code, 0, out.stderr + out.stdout);
     const results = await readResults(dir);
     assertEquals(results.schema, "loadlab.results/v3");
@@ -94,11 +95,11 @@ pool.test("run --resume after --only runs the rest and keeps the finished runs",
   await withTempDir(async (dir) => {
     await Deno.writeTextFile(`${dir}/exp.yaml`, TWO_BY_TWO);
     const args = ["run", `${dir}/exp.yaml`, "--out-dir", `${dir}/out`, "--set", "repeats=1"];
-    const first = await runLoadlab([...args, "--only", "load=fixed"]);
+    const first = await loadlabInProcess([...args, "--only", "load=fixed"]);
     assertEquals(first.code, 0, first.stderr);
     const before = await readResults(dir);
     assertEquals(before.runs.map((r) => r.load), ["fixed", "fixed"]);
-    const second = await runLoadlab([...args, "--resume"]);
+    const second = await loadlabInProcess([...args, "--resume"]);
     assertEquals(second.code, 0, second.stderr + second.stdout);
     const after = await readResults(dir);
     assertEquals(after.runs.length, 4);
@@ -159,7 +160,7 @@ interval: 100ms
     await assertTargetsStopped(stopped);
     // Shorter from here: a run's name does not depend on its duration, so the plan still matches the file.
     const shorter = ["--set", "loads.second.duration=300ms"];
-    const resumed = await runLoadlab([
+    const resumed = await loadlabInProcess([
       "run",
       `${dir}/exp.yaml`,
       "--out-dir",
@@ -187,13 +188,13 @@ thresholds: ${thresholds}
 pool.test("run: thresholds pass (exit 0) and fail (exit 1 with a table, --summary and --junit written)", async () => {
   await withTempDir(async (dir) => {
     await Deno.writeTextFile(`${dir}/pass.yaml`, SMALL(`["success >= 90%", "requests == 30"]`));
-    const pass = await runLoadlab(["run", `${dir}/pass.yaml`, "--out-dir", `${dir}/out`]);
+    const pass = await loadlabInProcess(["run", `${dir}/pass.yaml`, "--out-dir", `${dir}/out`]);
     assertEquals(pass.code, 0, pass.stderr);
     await Deno.writeTextFile(
       `${dir}/fail.yaml`,
       SMALL(`["success >= 90%", { expr: "p99 < 0.001ms", load: fixed }]`),
     );
-    const fail = await runLoadlab([
+    const fail = await loadlabInProcess([
       "run",
       `${dir}/fail.yaml`,
       "--out-dir",
@@ -218,11 +219,11 @@ pool.test("run: a bad experiment file exits 2 naming the path, before anything s
       `${dir}/bad.yaml`,
       SMALL(`[]`).replace("requests: 30", "requests: 30, duration: 10"),
     );
-    const out = await runLoadlab(["run", `${dir}/bad.yaml`, "--out-dir", `${dir}/out`]);
+    const out = await loadlabInProcess(["run", `${dir}/bad.yaml`, "--out-dir", `${dir}/out`]);
     assertEquals(out.code, 2, out.stderr);
     ok(out.stderr.includes("loads.fixed.duration"), out.stderr);
     ok(!(await Deno.stat(`${dir}/out`).then(() => true, () => false)), "no output folder made");
-    const missing = await runLoadlab(["run", `${dir}/nope.yaml`]);
+    const missing = await loadlabInProcess(["run", `${dir}/nope.yaml`]);
     assertEquals(missing.code, 2);
     ok(missing.stderr.includes("nope.yaml"), missing.stderr);
   });
@@ -232,7 +233,7 @@ pool.test("run: an output folder that cannot be written exits 5 before any load"
   await withTempDir(async (dir) => {
     await Deno.writeTextFile(`${dir}/exp.yaml`, SMALL(`[]`));
     await Deno.writeTextFile(`${dir}/file`, "not a folder");
-    const out = await runLoadlab(["run", `${dir}/exp.yaml`, "--out-dir", `${dir}/file/out`]);
+    const out = await loadlabInProcess(["run", `${dir}/exp.yaml`, "--out-dir", `${dir}/file/out`]);
     assertEquals(out.code, 5, out.stderr);
     ok(out.stderr.includes(`${dir}/file/out`), out.stderr);
     ok(!/^run \d/m.test(out.stdout), "no run started");

@@ -3,9 +3,9 @@
  * `<out-dir>/requests/<run>.csv` (Gocannon's raw log, runner/load/request_log.ts), the run's `logFile`
  * names it, and it holds exactly one line per completed request. A count load makes the number exact.
  */
+import { loadlabInProcess } from "./in_process.ts";
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import type { ResultsFile } from "../results/mod.ts";
-import { runLoadlab } from "./helpers.ts";
 import { testPool } from "./fixtures/test_pool.ts";
 
 const LOGGED = `
@@ -18,14 +18,14 @@ repeats: 2
 log: true
 `;
 
-/** Both cases at once: each waits on its `loadlab run`. */
+/** Both cases at once: their `loadlab run`s one at a time, in this process. */
 const pool = testPool(2);
 
 pool.test("run with log: true writes one request log per run, a line per request", async () => {
   const dir = await Deno.makeTempDir({ prefix: "loadlab-log-" });
   try {
     await Deno.writeTextFile(`${dir}/exp.yaml`, LOGGED + "requests: [/json, /error/1]\n");
-    const out = await runLoadlab(["run", `${dir}/exp.yaml`, "--out-dir", `${dir}/out`]);
+    const out = await loadlabInProcess(["run", `${dir}/exp.yaml`, "--out-dir", `${dir}/out`]);
     assertEquals(out.code, 0, out.stderr);
     const results: ResultsFile = JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`));
     assertEquals(results.runs.map((r) => r.logFile), [
@@ -63,7 +63,7 @@ sweeps: [{ parameter: query.x, values: ["x y", "x/y", "${long}"], loads: [b_once
 log: true
 `,
     );
-    const out = await runLoadlab(["run", `${dir}/exp.yaml`, "--out-dir", `${dir}/out`]);
+    const out = await loadlabInProcess(["run", `${dir}/exp.yaml`, "--out-dir", `${dir}/out`]);
     assertEquals(out.code, 0, out.stderr);
     const results: ResultsFile = JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`));
     const files = results.runs.map((r) => r.logFile!);

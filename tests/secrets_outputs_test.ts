@@ -6,8 +6,9 @@
  * `Authorization` it was sent; `--resume` finds the runs by those names. Runs are short (built-in target,
  * a few hundred ms each) and on loopback.
  */
+import { loadlabInProcess } from "./in_process.ts";
 import { deepStrictEqual as assertEquals, match as assertMatch, ok } from "node:assert/strict";
-import { runLoadlab, withTempDir } from "./helpers.ts";
+import { withTempDir } from "./helpers.ts";
 import { readDashboard, startLoadlab } from "./background.ts";
 import { metricsReceiver, otlpAttributes } from "./fixtures/metrics_receiver.ts";
 import type { ResultsFile } from "../results/mod.ts";
@@ -90,7 +91,7 @@ Deno.test("run: a swept secret query value is redacted in the run lines, metrics
       assertEquals(names.filter((n) => n.endsWith(".csv") && n.includes("redacted_11_chars")).length, 2);
 
       // --resume pairs the planned runs with the file's by the same names: nothing runs again.
-      const resumed = await runLoadlab(["run", `${dir}/e.yaml`, "--out-dir", `${dir}/out`, "--resume"]);
+      const resumed = await loadlabInProcess(["run", `${dir}/e.yaml`, "--out-dir", `${dir}/out`, "--resume"]);
       assertEquals(resumed.code, 0, resumed.stderr);
       ok(!/run \d\/\d/.test(resumed.stdout), resumed.stdout);
       const again: ResultsFile = JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`));
@@ -116,7 +117,7 @@ Deno.test("run --out with user:password: a receiver echoing Authorization in its
         "name: echo\ntargets: { plain: { kind: builtin } }\n" +
           "loads: { few: { model: count, requests: 50, connections: 1 } }\ninterval: 100ms\n",
       );
-      const r = await runLoadlab([
+      const r = await loadlabInProcess([
         "run",
         `${dir}/e.yaml`,
         "--out-dir",

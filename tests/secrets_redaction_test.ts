@@ -3,13 +3,14 @@
  * report.html, the markdown summary, JUnit and the printed JSON hold only `[redacted N chars
  * sha256:…]`, and the report says how many were redacted; `--no-redact` and `redact: false` keep them.
  */
+import { loadlabInProcess } from "./in_process.ts";
 import { deepStrictEqual as assertEquals, match as assertMatch, ok } from "node:assert/strict";
-import { runLoadlab, withTempDir } from "./helpers.ts";
+import { withTempDir } from "./helpers.ts";
 import { freePort } from "../system/ports.ts";
 import { readDashboard, startLoadlab } from "./background.ts";
 import { testPool } from "./fixtures/test_pool.ts";
 
-/** Three cases at once: each runs `loadlab` processes against a target of its own and mostly waits. */
+/** Three cases at once, each against a target of its own: their `loadlab` calls run one at a time, here. */
 const pool = testPool(3);
 
 const SECRETS = ["hunter2pw", "s3cr3tTOKEN", "XK999key", "COOKIE77", "QKEY123q"];
@@ -46,7 +47,7 @@ pool.test("attack: the target gets the secrets, results, report and --json outpu
   const t = checkingTarget();
   try {
     await withTempDir(async (dir) => {
-      const r = await runLoadlab(attackArgs(t.port, dir));
+      const r = await loadlabInProcess(attackArgs(t.port, dir));
       assertEquals(r.code, 0, r.stderr);
       assertEquals(t.seen, { good: 20, bad: 0 }, "the engine must send the real secrets");
       const json = await Deno.readTextFile(`${dir}/results.json`);
@@ -62,12 +63,12 @@ pool.test("attack: the target gets the secrets, results, report and --json outpu
       assertMatch(html, /5 secrets redacted: URL password, api_key query parameter, Authorization header/);
 
       // An old or unredacted file re-rendered by `loadlab report` is redacted on render too.
-      const kept = await runLoadlab([...attackArgs(t.port, dir), "--no-redact", "-q"]);
+      const kept = await loadlabInProcess([...attackArgs(t.port, dir), "--no-redact", "-q"]);
       assertEquals(kept.code, 0, kept.stderr);
       const raw = await Deno.readTextFile(`${dir}/results.json`);
       assertEquals(leaked(raw), SECRETS, "--no-redact keeps them");
       ok(!("redaction" in JSON.parse(raw)));
-      const report = await runLoadlab(["report", `${dir}/results.json`, "-o", `${dir}/again.html`]);
+      const report = await loadlabInProcess(["report", `${dir}/results.json`, "-o", `${dir}/again.html`]);
       assertEquals(report.code, 0, report.stderr);
       assertEquals(leaked(await Deno.readTextFile(`${dir}/again.html`)), []);
     });
@@ -100,12 +101,20 @@ pool.test("merge: shards written with and without redaction merge into a redacte
   try {
     await withTempDir(async (dir) => {
       const shard = (i: number, extra: string[]) =>
-        runLoadlab([...attackArgs(t.port, `${dir}/${i}`), "-c", "2", "--segment", `${i}/2`, "-q", ...extra]);
+        loadlabInProcess([
+          ...attackArgs(t.port, `${dir}/${i}`),
+          "-c",
+          "2",
+          "--segment",
+          `${i}/2`,
+          "-q",
+          ...extra,
+        ]);
       for (const i of [0, 1]) await Deno.mkdir(`${dir}/${i}`);
       assertEquals((await shard(0, [])).code, 0);
       assertEquals((await shard(1, ["--no-redact"])).code, 0);
       assertEquals(t.seen.bad, 0);
-      const m = await runLoadlab(
+      const m = await loadlabInProcess(
         [
           "merge",
           `${dir}/0/results.json`,
@@ -152,7 +161,7 @@ ${redact ? "" : "redact: false\n"}`;
     const secrets = ["ARGTOKEN99", "ENVSECRET77", "QUERYTOK55"];
     await Deno.writeTextFile(`${dir}/e.yaml`, experiment(true));
     const out = `${dir}/out`;
-    const r = await runLoadlab(
+    const r = await loadlabInProcess(
       ["run", `${dir}/e.yaml`, "--out-dir", out, "--summary", `${dir}/s.md`, "--junit", `${dir}/j.xml`],
     );
     assertEquals(r.code, 0, r.stderr);
@@ -166,7 +175,7 @@ ${redact ? "" : "redact: false\n"}`;
     ok(results.redaction.kinds.includes("API_SECRET environment variable"), results.redaction.kinds.join());
 
     await Deno.writeTextFile(`${dir}/e.yaml`, experiment(false));
-    const kept = await runLoadlab(["run", `${dir}/e.yaml`, "--out-dir", `${dir}/kept`]);
+    const kept = await loadlabInProcess(["run", `${dir}/e.yaml`, "--out-dir", `${dir}/kept`]);
     assertEquals(kept.code, 0, kept.stderr);
     assertEquals(leaked(await Deno.readTextFile(`${dir}/kept/results.json`), secrets), secrets);
   });
@@ -188,7 +197,12 @@ loads:
   short: { model: count, requests: 5, connections: 1 }
 `,
     );
-    const { code, stdout, stderr } = await runLoadlab(["run", `${dir}/e.yaml`, "--out-dir", `${dir}/out`]);
+    const { code, stdout, stderr } = await loadlabInProcess([
+      "run",
+      `${dir}/e.yaml`,
+      "--out-dir",
+      `${dir}/out`,
+    ]);
     assertEquals(code, 0, stderr);
     for (const file of ["results.json", "report.html"]) {
       const text = await Deno.readTextFile(`${dir}/out/${file}`);
@@ -205,7 +219,7 @@ pool.test("attack -b and a step's body: text: secret-named fields of a JSON or f
   try {
     await withTempDir(async (dir) => {
       const url = `http://127.0.0.1:${server.addr.port}/login`;
-      const json = await runLoadlab([
+      const json = await loadlabInProcess([
         ..."attack -n 2 -c 1 -m POST --json".split(" "),
         url,
         "-b",
@@ -214,7 +228,7 @@ pool.test("attack -b and a step's body: text: secret-named fields of a JSON or f
         `${dir}/a.json`,
       ]);
       assertEquals(json.code, 0, json.stderr);
-      const form = await runLoadlab([
+      const form = await loadlabInProcess([
         "attack",
         "-n",
         "2",
@@ -239,7 +253,7 @@ loads:
   short: { model: count, requests: 2, connections: 1 }
 `,
       );
-      const run = await runLoadlab(["run", `${dir}/e.yaml`, "--out-dir", `${dir}/out`]);
+      const run = await loadlabInProcess(["run", `${dir}/e.yaml`, "--out-dir", `${dir}/out`]);
       assertEquals(run.code, 0, run.stderr);
       const secrets = ["BODYPW1111", "FORMPW2222", "FORMKEY3333"];
       for (const file of ["a.json", "b.json", "out/results.json", "out/report.html"]) {
@@ -277,7 +291,7 @@ scenarios:
       - get: { url: "/x?token={{ qtoken }}", headers: { authorization: "Bearer {{ bearer }}" } }
 `,
       );
-      const run = await runLoadlab(["run", `${dir}/script.yml`, "--out-dir", `${dir}/out`]);
+      const run = await loadlabInProcess(["run", `${dir}/script.yml`, "--out-dir", `${dir}/out`]);
       assertEquals(run.code, 0, run.stderr);
       const results = JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`));
       assertEquals(results.runs[0].statusCodes, { "200": results.runs[0].requests }, "sent as it is");

@@ -7,11 +7,12 @@
  * quotes the header) and of a file that is not JSON (V8's parser quotes the text around the fault). Real
  * runs: the built-in target, an external `sh` that exits at once.
  */
+import { loadlabInProcess } from "./in_process.ts";
 import { deepStrictEqual as assertEquals, match as assertMatch } from "node:assert/strict";
-import { runLoadlab, withTempDir } from "./helpers.ts";
+import { withTempDir } from "./helpers.ts";
 import { testPool } from "./fixtures/test_pool.ts";
 
-/** Each case waits on its `loadlab` children: three at once. */
+/** Cases at once: their `loadlab` calls run one at a time, in this process. */
 const pool = testPool(3);
 
 function leaked(text: string, secrets: string[]): string[] {
@@ -21,7 +22,7 @@ function leaked(text: string, secrets: string[]): string[] {
 /** Writes `yaml` as `dir/e.yaml` and runs it into `dir/out`, with `extra` arguments. */
 async function runExperiment(dir: string, yaml: string, extra: string[] = []) {
   await Deno.writeTextFile(`${dir}/e.yaml`, yaml);
-  return await runLoadlab(["run", `${dir}/e.yaml`, "--out-dir", `${dir}/out`, ...extra]);
+  return await loadlabInProcess(["run", `${dir}/e.yaml`, "--out-dir", `${dir}/out`, ...extra]);
 }
 
 pool.test("run: a flow step's secret query value is redacted in the terminal's Checks lines", async () => {
@@ -110,13 +111,27 @@ pool.test("attack: an -H with a secret name that is refused does not echo its va
       ["X-Api-Key HSECRET2222", /-H "X-Api-Key \[redacted 11 chars sha256:[0-9a-f]{8}\]": not a header/],
     ] as const
   ) {
-    const { code, stderr } = await runLoadlab(["attack", "http://127.0.0.1:9/", "-n", "1", "-H", header]);
+    const { code, stderr } = await loadlabInProcess([
+      "attack",
+      "http://127.0.0.1:9/",
+      "-n",
+      "1",
+      "-H",
+      header,
+    ]);
     assertEquals(code, 2, stderr);
     assertMatch(stderr, shown);
     assertEquals(leaked(stderr, ["HSECRET1111", "HSECRET2222"]), [], stderr);
   }
   // A header whose name is not secret is quoted as it is.
-  const { stderr } = await runLoadlab(["attack", "http://127.0.0.1:9/", "-n", "1", "-H", "Accept json"]);
+  const { stderr } = await loadlabInProcess([
+    "attack",
+    "http://127.0.0.1:9/",
+    "-n",
+    "1",
+    "-H",
+    "Accept json",
+  ]);
   assertMatch(stderr, /-H "Accept json": not a header/);
 });
 
@@ -153,7 +168,7 @@ loads:
         ],
       ] as const
     ) {
-      const { code, stderr } = await runLoadlab([...args]);
+      const { code, stderr } = await loadlabInProcess([...args]);
       assertEquals(code, 2, stderr);
       assertMatch(stderr, reason);
       assertEquals(leaked(stderr, secrets), [], stderr);

@@ -6,8 +6,9 @@
  * connections shared evenly; an address this host cannot send from is refused before the load (exit 2).
  * Bounded: 8 connections for 500 ms.
  */
+import { loadlabInProcess } from "./in_process.ts";
 import assert from "node:assert/strict";
-import { runLoadlab, withTempDir } from "./helpers.ts";
+import { withTempDir } from "./helpers.ts";
 
 /** Runs `fn` with a server that counts requests by the peer's address, and those counts. */
 async function withPeerCounter(fn: (url: string, peers: Map<string, number>) => Promise<void>) {
@@ -32,7 +33,7 @@ Deno.test({
   async fn() {
     await withPeerCounter(async (url, peers) => {
       const args = ["attack", `${url}/`, "-c", "8", "-d", "500ms", "--no-live", "-q"];
-      const r = await runLoadlab([
+      const r = await loadlabInProcess([
         ...args,
         "--source-addresses",
         "127.0.0.1-127.0.0.4",
@@ -41,7 +42,7 @@ Deno.test({
       ]);
       assert.equal(r.code, 0, r.stderr);
       assert.deepEqual([...peers.keys()].sort(), FOUR, JSON.stringify([...peers]));
-      const refused = await runLoadlab([...args, "--source-addresses", "127.0.0.1,192.0.2.1"]);
+      const refused = await loadlabInProcess([...args, "--source-addresses", "127.0.0.1,192.0.2.1"]);
       assert.equal(refused.code, 2, refused.stderr);
       assert.match(refused.stderr, /--source-addresses: cannot send from 192\.0\.2\.1/);
     });
@@ -59,7 +60,7 @@ Deno.test({
           `${dir}/e.yaml`,
           `name: spread\ntargets:\n  t: { url: "${url}" }\nloads:\n  l: ${load}[127.0.0.1-127.0.0.2, 127.0.0.3, 127.0.0.4] }\n`,
         );
-        const r = await runLoadlab(["run", `${dir}/e.yaml`, "--out-dir", `${dir}/out`]);
+        const r = await loadlabInProcess(["run", `${dir}/e.yaml`, "--out-dir", `${dir}/out`]);
         assert.equal(r.code, 0, r.stderr);
         assert.deepEqual([...peers.keys()].sort(), FOUR, JSON.stringify([...peers]));
         const results = JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`));

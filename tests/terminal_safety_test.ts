@@ -3,8 +3,9 @@
  * A crafted results.json under `--resume` and a target that prints escape codes before dying must not
  * retitle the window, clear the screen or rewrite lines; the text around them is still shown.
  */
+import { loadlabInProcess } from "./in_process.ts";
 import { deepStrictEqual as assertEquals, match as assertMatch, ok } from "node:assert/strict";
-import { runLoadlab, withTempDir } from "./helpers.ts";
+import { withTempDir } from "./helpers.ts";
 import { makeSingleAttack } from "./fixtures/make_results.ts";
 import { freePort } from "../system/ports.ts";
 
@@ -22,7 +23,7 @@ Deno.test("--resume: an experiment name with escape sequences in results.json is
       `name: mine\ntargets: { t: { url: "http://127.0.0.1:${freePort()}" } }\n` +
         `loads: { one: { model: count, requests: 1 } }\n`,
     );
-    const r = await runLoadlab(["run", `${dir}/e.yaml`, "--out-dir", `${dir}/out`, "--resume"]);
+    const r = await loadlabInProcess(["run", `${dir}/e.yaml`, "--out-dir", `${dir}/out`, "--resume"]);
     assertEquals(r.code, 2, r.stderr);
     assertMatch(r.stderr, /holds experiment "evilname"/);
     ok(!CONTROL.test(r.stderr.replaceAll("\n", "")), JSON.stringify(r.stderr));
@@ -44,7 +45,7 @@ targets:
 loads: { one: { model: count, requests: 1 } }
 `,
     );
-    const r = await runLoadlab(["run", `${dir}/e.yaml`, "--out-dir", `${dir}/out`]);
+    const r = await loadlabInProcess(["run", `${dir}/e.yaml`, "--out-dir", `${dir}/out`]);
     assertEquals(r.code, 3, r.stderr);
     assertMatch(r.stderr, /beforeafter/);
     ok(!CONTROL.test(r.stderr.replaceAll("\n", "")), JSON.stringify(r.stderr));

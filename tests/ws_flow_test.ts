@@ -8,12 +8,13 @@
  * miss; a wait the run's end cuts is unfinished, its run failed with the messages that did come named.
  * Every load is a count of sessions on loopback; nothing here asserts speed.
  */
+import { loadlabInProcess } from "./in_process.ts";
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
-import { runLoadlab, withTempDir } from "./helpers.ts";
+import { withTempDir } from "./helpers.ts";
 import { startLoadlab } from "./background.ts";
 import { testPool } from "./fixtures/test_pool.ts";
 
-/** Each case waits on its `loadlab` children: three at once. */
+/** Cases at once: their `loadlab` calls run one at a time, in this process. */
 const pool = testPool(3);
 
 const USERS = "user,password\nada,secret\nbob,secret\ncy,secret\n";
@@ -45,7 +46,7 @@ interface RunOut {
 async function runExperiment(dir: string, yaml: string): Promise<RunOut[]> {
   await Deno.writeTextFile(`${dir}/users.csv`, USERS);
   await Deno.writeTextFile(`${dir}/exp.yaml`, yaml);
-  const r = await runLoadlab(["run", `${dir}/exp.yaml`, "--out-dir", `${dir}/out`]);
+  const r = await loadlabInProcess(["run", `${dir}/exp.yaml`, "--out-dir", `${dir}/out`]);
   assert(r.code === 0, r.stderr + r.stdout);
   return JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`)).runs;
 }
@@ -198,7 +199,7 @@ loads:
   once: { model: count, requests: 1 }
 `,
     );
-    const r = await runLoadlab(["run", `${dir}/bad.yaml`, "--out-dir", `${dir}/out`]);
+    const r = await loadlabInProcess(["run", `${dir}/bad.yaml`, "--out-dir", `${dir}/out`]);
     assertEquals(r.code, 2, r.stdout + r.stderr);
     const text = r.stdout + r.stderr;
     for (
@@ -224,7 +225,7 @@ loads:
   h2: { model: count, requests: 1, protocol: h2c }
 `,
     );
-    const h2 = await runLoadlab(["run", `${dir}/h2.yaml`, "--out-dir", `${dir}/out`]);
+    const h2 = await loadlabInProcess(["run", `${dir}/h2.yaml`, "--out-dir", `${dir}/out`]);
     assertEquals(h2.code, 2, h2.stdout + h2.stderr);
     assert(
       (h2.stdout + h2.stderr).includes(
@@ -236,7 +237,7 @@ loads:
       `${dir}/h2.yaml`,
       (await Deno.readTextFile(`${dir}/h2.yaml`)).replace("send: hi", 'send: "{{ nobody }}"'),
     );
-    const unknown = await runLoadlab(["run", `${dir}/h2.yaml`, "--out-dir", `${dir}/out`]);
+    const unknown = await loadlabInProcess(["run", `${dir}/h2.yaml`, "--out-dir", `${dir}/out`]);
     assertEquals(unknown.code, 2, unknown.stdout + unknown.stderr);
     assert(
       (unknown.stdout + unknown.stderr).includes("flows[0].steps[1].ws: {{ nobody }} is unknown"),
@@ -266,7 +267,7 @@ scenarios:
           match: { regexp: "ping [0-9]+" }
 `,
       );
-      const r = await runLoadlab(["run", `${dir}/script.yml`, "--out-dir", `${dir}/out`]);
+      const r = await loadlabInProcess(["run", `${dir}/script.yml`, "--out-dir", `${dir}/out`]);
       assertEquals(r.code, 0, r.stdout + r.stderr);
       const [run] = JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`)).runs as RunOut[];
       const [flow] = run.flows;
@@ -284,7 +285,7 @@ scenarios:
 pool.test("docs/websocket-flow.yaml runs as is: every session completes, each message answered or unsolicited", async () => {
   await withTempDir(async (dir) => {
     const file = new URL("../docs/websocket-flow.yaml", import.meta.url).pathname;
-    const r = await runLoadlab(["run", file, "--out-dir", `${dir}/out`]);
+    const r = await loadlabInProcess(["run", file, "--out-dir", `${dir}/out`]);
     assertEquals(r.code, 0, r.stdout + r.stderr);
     const [run] = JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`)).runs as RunOut[];
     assertEquals(run.errors, {});
@@ -314,7 +315,7 @@ flows:
 loads: { l: { model: connections, connections: 2, duration: 500ms, gracefulStop: 200ms } }
 `,
     );
-    const r = await runLoadlab(["run", `${dir}/exp.yaml`, "--out-dir", `${dir}/out`]);
+    const r = await loadlabInProcess(["run", `${dir}/exp.yaml`, "--out-dir", `${dir}/out`]);
     assertEquals(r.code, 4, r.stderr + r.stdout);
     assert(
       /failed: no answer its rule takes, 2 other messages came \(unfinished 2\)/.test(r.stdout),
