@@ -1,63 +1,151 @@
 /**
  * @module
- * One gRPC call on a node:http2 session of its own, outside any load: the server's reflection, and a k6
- * script's calls in `setup()` and `teardown()`. Its messages framed and sent, its replies and status read;
- * no answer within `timeoutMs` is DEADLINE_EXCEEDED, replies past `maxReplyBytes` together an error.
+ * gRPC calls on an HTTP/2 connection of their own, outside any load, on the engine's h2 client: the
+ * server's reflection, and a k6 script's calls in `setup()` and `teardown()`. No answer within `timeoutMs`
+ * is DEADLINE_EXCEEDED (the stream reset, the connection kept); replies past `maxReplyBytes` an error.
  */
-import type { ClientHttp2Session, IncomingHttpHeaders } from "node:http2";
-import { frameMessage, MessageReader, READ_OK, READ_TOO_BIG } from "../../../grpc/framing.ts";
-import { GRPC_DEADLINE_EXCEEDED, GRPC_INTERNAL, grpcStatusValue } from "../../../grpc/status.ts";
+import type { ErrorKind } from "../../../results/mod.ts";
+import { DEFAULT_WINDOW_BYTES } from "../../../http2/frames.ts";
+import { MessageReader } from "../../../grpc/framing.ts";
+import { GRPC_DEADLINE_EXCEEDED, GRPC_INTERNAL } from "../../../grpc/status.ts";
+import { GRPC_STATUS_SLOTS_FROM } from "../../../results/schema/keys.ts";
+import { IntervalRecorder } from "../../stats/recorder.ts";
+import { connectionShared } from "../load_connection.ts";
+import { RequestMix } from "../request.ts";
+import { ConnectGate } from "../transport/connect_gate.ts";
+import { tcpTransport } from "../transport/transport.ts";
+import { tlsTransport } from "../tls/deno_tls.ts";
+import { serverNameOf } from "../tls/material.ts";
+import type { TlsOptions } from "../tls/options.ts";
+import { H2Connection } from "../h2/connection.ts";
+import { H2Slot } from "../h2/slot.ts";
+import { encodeH2Request } from "../h2/request.ts";
+import { GrpcAnswer } from "./answer.ts";
+import { grpcRequestSpec } from "./call.ts";
 
-/** What one call got: its code, why when not OK, its replies' payloads, its head and trailer fields. */
-type OneOffAnswer = { status: number; problem: string; replies: Uint8Array[]; fields: IncomingHttpHeaders };
+/** How an https: origin is verified: the run's own TLS options (`-k`, `--cacert`, `--sni`). */
+export type OneOffTls = { readonly insecure?: boolean; readonly caFile?: string; readonly sni?: string };
 
-/** Calls `path` (`/pkg.Service/Method`) on `session` with `messages` (each one protobuf message). */
-export function oneOffCall(
-  session: ClientHttp2Session,
-  path: string,
-  messages: Uint8Array[],
-  timeoutMs: number,
-  maxReplyBytes: number,
-  metadata: Record<string, string> = {},
-): Promise<OneOffAnswer> {
-  return new Promise((done, fail) => {
-    const stream = session.request({
-      ...metadata,
-      ":method": "POST",
-      ":path": path,
-      "content-type": "application/grpc",
-      te: "trailers",
+/** What one call got: its code, why when not OK, its replies' payloads, its head's fields (lower case). */
+export type OneOffAnswer = {
+  status: number;
+  problem: string;
+  replies: Uint8Array[];
+  fields: [string, string][];
+};
+
+/** The judge of a call's answer that caps the bytes of all its replies together. */
+class CappedAnswer extends GrpcAnswer {
+  kind: ErrorKind | null = null;
+  #receivedBytes = 0;
+
+  constructor(readonly maxReplyBytes: number) {
+    super({ maxReceiveBytes: maxReplyBytes });
+  }
+  override start(oneMessage: boolean): void {
+    this.kind = null;
+    this.#receivedBytes = 0;
+    super.start(oneMessage);
+  }
+  override head(status: number, endStream: boolean): ErrorKind | null {
+    return this.kind = super.head(status, endStream);
+  }
+  override data(buf: Uint8Array, from: number, to: number): ErrorKind | null {
+    this.#receivedBytes += to - from;
+    if (this.#receivedBytes <= this.maxReplyBytes) return this.kind = super.data(buf, from, to);
+    this.message = `the answer passed ${this.maxReplyBytes} bytes`;
+    return this.kind = "grpc-too-big";
+  }
+  override end(trailers: boolean): ErrorKind | null {
+    return this.kind = super.end(trailers);
+  }
+}
+
+/** One HTTP/2 connection to `origin` (http: or https:, ALPN h2) for calls one at a time. */
+export class OneOffChannel {
+  readonly #url: URL;
+  readonly #recorder = new IntervalRecorder({ intervalMs: 1000, originMs: Infinity, uncorrected: false });
+  readonly #slot: H2Slot;
+
+  constructor(origin: string, connectTimeoutMs: number, tls: OneOffTls = {}) {
+    const url = this.#url = new URL(origin);
+    const https = url.protocol === "https:";
+    const options = { ...tls, resume: false } as TlsOptions;
+    const transport = https ? tlsTransport(serverNameOf(url, tls), options, ["h2"]).transport : tcpTransport;
+    const shared = connectionShared({
+      hostname: url.hostname.replace(/^\[(.*)\]$/, "$1"),
+      port: Number(url.port) || (https ? 443 : 80),
+      transport,
+      recorder: this.#recorder,
+      mix: new RequestMix(url, [{ method: "POST", path: "/", headers: [], weight: 1 }], 0),
+      // Each call's own timer ends it (`call`); the connect has the caller's deadline.
+      timeoutMs: 2 ** 31,
+      connectTimeoutMs,
+      maxHeaderBytes: 256 * 1024,
+      connectGate: new ConnectGate(Infinity),
+      log: null,
+      stopping: false,
     });
-    let fields: IncomingHttpHeaders = {};
-    const replies: Uint8Array[] = [];
-    const end = (status: number, problem: string) => {
+    const run = { requests: [], windowBytes: DEFAULT_WINDOW_BYTES };
+    this.#slot = new H2Slot(0, new H2Connection(0, shared, run), run);
+  }
+
+  /** Connects now; an unreachable server throws, naming it and why. */
+  async open(): Promise<void> {
+    if (!(await this.#slot.open())) {
+      throw new Error(`${this.#url.origin}: ${this.#recorder.lastErrorMessage}`);
+    }
+  }
+
+  /** Calls `path` (`/pkg.Service/Method`) with `messages` (each one protobuf message). */
+  async call(
+    path: string,
+    messages: Uint8Array[],
+    timeoutMs: number,
+    maxReplyBytes: number,
+    metadata: Record<string, string> = {},
+  ): Promise<OneOffAnswer> {
+    const slot = this.#slot, answer = new CappedAnswer(maxReplyBytes);
+    const spec = grpcRequestSpec({
+      method: path.slice(1),
+      message: messages,
+      metadata: Object.entries(metadata),
+    }, timeoutMs);
+    const request = encodeH2Request(this.#url, spec, [], false, true);
+    const timer = setTimeout(() => {
+      slot.timedOut = true;
+      slot.abort();
+    }, timeoutMs);
+    let got: number;
+    try {
+      got = await slot.exchangeStep(-1, request, [], null, 2, maxReplyBytes, answer);
+    } finally {
       clearTimeout(timer);
-      stream.close();
-      done({ status, problem, replies, fields });
-    };
-    const late = `no answer within ${timeoutMs} ms`;
-    const timer = setTimeout(() => end(GRPC_DEADLINE_EXCEEDED, late), timeoutMs);
-    const reader = new MessageReader(maxReplyBytes);
-    let receivedBytes = 0;
-    reader.onMessage = (payload) => replies.push(payload.slice());
-    stream.on("response", (h) => (fields = h));
-    stream.on("data", (chunk: Uint8Array) => {
-      if (stream.closed) return;
-      receivedBytes += chunk.length;
-      const read = receivedBytes > maxReplyBytes ? READ_TOO_BIG : reader.feed(chunk, 0, chunk.length);
-      if (read === READ_OK) return;
-      const why = read === READ_TOO_BIG ? `the answer passed ${maxReplyBytes} bytes` : "a malformed reply";
-      end(GRPC_INTERNAL, why);
-    });
-    stream.on("error", (err) => (clearTimeout(timer), fail(err)));
-    stream.on("trailers", (t) => (fields = { ...fields, ...t }));
-    stream.on("close", () => {
-      const text = new TextEncoder().encode(String(fields["grpc-status"] ?? ""));
-      const status = grpcStatusValue(text, 0, text.length);
-      const problem = `grpc-status ${fields["grpc-status"] ?? "missing"} ${fields["grpc-message"] ?? ""}`;
-      end(status, status === 0 ? "" : problem.trim());
-    });
-    for (const m of messages) stream.write(frameMessage(m));
-    stream.end();
-  });
+    }
+    const kept = slot.keptResponse().snapshot();
+    const fields = kept.fields.flatMap((f, k) =>
+      k % 2 === 0 ? [[f, kept.fields[k + 1]] as [string, string]] : []
+    );
+    const replies = answer.kind === "grpc-too-big" ? [] : repliesOf(kept.body);
+    if (got > 0) return { status: 0, problem: "", replies, fields };
+    if (slot.timedOut) {
+      return { status: GRPC_DEADLINE_EXCEEDED, problem: `no answer within ${timeoutMs} ms`, replies, fields };
+    }
+    if (answer.kind === null) throw new Error(this.#recorder.lastErrorMessage || "the connection closed");
+    const code = answer.statusSlot > 0 ? answer.statusSlot - GRPC_STATUS_SLOTS_FROM : GRPC_INTERNAL;
+    return { status: code, problem: answer.message, replies, fields };
+  }
+
+  close(): void {
+    this.#slot.release();
+  }
+}
+
+/** A reply body's length-prefixed messages, each payload copied out. */
+function repliesOf(body: Uint8Array): Uint8Array[] {
+  const replies: Uint8Array[] = [];
+  const reader = new MessageReader(body.length + 1);
+  reader.onMessage = (payload) => replies.push(payload.slice());
+  reader.feed(body, 0, body.length);
+  return replies;
 }
