@@ -4,7 +4,6 @@
  * server's reflection, and a k6 script's calls in `setup()` and `teardown()`. No answer within `timeoutMs`
  * is DEADLINE_EXCEEDED (the stream reset, the connection kept); replies past `maxReplyBytes` an error.
  */
-import type { ErrorKind } from "../../../results/mod.ts";
 import { DEFAULT_WINDOW_BYTES } from "../../../http2/frames.ts";
 import { MessageReader } from "../../../grpc/framing.ts";
 import { GRPC_DEADLINE_EXCEEDED, GRPC_INTERNAL } from "../../../grpc/status.ts";
@@ -33,33 +32,6 @@ export type OneOffAnswer = {
   replies: Uint8Array[];
   fields: [string, string][];
 };
-
-/** The judge of a call's answer that caps the bytes of all its replies together. */
-class CappedAnswer extends GrpcAnswer {
-  kind: ErrorKind | null = null;
-  #receivedBytes = 0;
-
-  constructor(readonly maxReplyBytes: number) {
-    super({ maxReceiveBytes: maxReplyBytes });
-  }
-  override start(oneMessage: boolean): void {
-    this.kind = null;
-    this.#receivedBytes = 0;
-    super.start(oneMessage);
-  }
-  override head(status: number, endStream: boolean): ErrorKind | null {
-    return this.kind = super.head(status, endStream);
-  }
-  override data(buf: Uint8Array, from: number, to: number): ErrorKind | null {
-    this.#receivedBytes += to - from;
-    if (this.#receivedBytes <= this.maxReplyBytes) return this.kind = super.data(buf, from, to);
-    this.message = `the answer passed ${this.maxReplyBytes} bytes`;
-    return this.kind = "grpc-too-big";
-  }
-  override end(trailers: boolean): ErrorKind | null {
-    return this.kind = super.end(trailers);
-  }
-}
 
 /** One HTTP/2 connection to `origin` (http: or https:, ALPN h2) for calls one at a time. */
 export class OneOffChannel {
@@ -105,20 +77,25 @@ export class OneOffChannel {
     maxReplyBytes: number,
     metadata: Record<string, string> = {},
   ): Promise<OneOffAnswer> {
-    const slot = this.#slot, answer = new CappedAnswer(maxReplyBytes);
-    const spec = grpcRequestSpec({
-      method: path.slice(1),
-      message: messages,
-      metadata: Object.entries(metadata),
-    }, timeoutMs);
-    const request = encodeH2Request(this.#url, spec, [], false, true);
+    const slot = this.#slot, answer = new GrpcAnswer({ maxReceiveBytes: maxReplyBytes });
+    this.#recorder.lastErrorKind = null;
+    const call = { method: path.slice(1), message: messages, metadata: Object.entries(metadata) };
+    const request = encodeH2Request(this.#url, grpcRequestSpec(call, timeoutMs), [], false, true);
     const timer = setTimeout(() => {
       slot.timedOut = true;
       slot.abort();
     }, timeoutMs);
     let got: number;
     try {
-      got = await slot.exchangeStep(-1, request, [], null, 2, maxReplyBytes, answer);
+      got = await slot.exchangeStep(
+        -1,
+        request,
+        [],
+        null,
+        2, /* the head and body kept */
+        maxReplyBytes,
+        answer,
+      );
     } finally {
       clearTimeout(timer);
     }
@@ -126,12 +103,18 @@ export class OneOffChannel {
     const fields = kept.fields.flatMap((f, k) =>
       k % 2 === 0 ? [[f, kept.fields[k + 1]] as [string, string]] : []
     );
-    const replies = answer.kind === "grpc-too-big" ? [] : repliesOf(kept.body);
+    const kind = String(this.#recorder.lastErrorKind), tooBig = kind === "body-too-large";
+    const replies = tooBig ? [] : repliesOf(kept.body);
     if (got > 0) return { status: 0, problem: "", replies, fields };
     if (slot.timedOut) {
       return { status: GRPC_DEADLINE_EXCEEDED, problem: `no answer within ${timeoutMs} ms`, replies, fields };
     }
-    if (answer.kind === null) throw new Error(this.#recorder.lastErrorMessage || "the connection closed");
+    if (tooBig) {
+      return { status: GRPC_INTERNAL, problem: `the answer passed ${maxReplyBytes} bytes`, replies, fields };
+    }
+    if (!kind.startsWith("grpc")) {
+      throw new Error(this.#recorder.lastErrorMessage || "the connection closed");
+    }
     const code = answer.statusSlot > 0 ? answer.statusSlot - GRPC_STATUS_SLOTS_FROM : GRPC_INTERNAL;
     return { status: code, problem: answer.message, replies, fields };
   }
