@@ -155,3 +155,17 @@ export function busyMachineNote(run: Pick<RunResult, "hostCpu">): string {
   if (cpu === undefined || cpu.otherCores < MIN_OTHER_CORES) return "";
   return `other processes took ${one(cpu.otherCores)} of the ${cpu.cores} cores`;
 }
+
+/**
+ * "other processes took 1.1 of the 2 cores during run cached/c=10" for the run of `runs` other processes
+ * took the most from, when that is `MIN_OTHER_CORES` more than from the least disturbed one (`differing`),
+ * or at least that much (else); "" otherwise.
+ */
+export function disturbedNote(runs: readonly RunResult[], differing = false): string {
+  const taken = (r: RunResult) => r.hostCpu?.otherCores ?? 0;
+  const most = runs.reduce<RunResult | null>((a, r) => a === null || taken(r) > taken(a) ? r : a, null);
+  const least = Math.min(...runs.map(taken));
+  if (most === null || (differing && taken(most) - least < MIN_OTHER_CORES)) return "";
+  const note = busyMachineNote(most);
+  return note && `${note} during run ${most.name}`;
+}
