@@ -89,9 +89,9 @@ function judgePoint(e: Expectation, better: RunResult[], than: RunResult[], resu
   if (untrusted.length) return not(untrusted.slice(0, 2).join(", "));
   const [b, t] = [meanOf(better, e), meanOf(than, e)];
   if (!Number.isFinite(b) || !Number.isFinite(t)) return not("a side has no response to compare");
-  // Not reproduced while other processes took a share from one run more than from another: that share
-  // can explain the difference, so the point is inconclusive rather than the machine's truth.
-  const disturbed = disturbedNote([...better, ...than], true);
+  // Not reproduced while other processes took more from a run of `better` than from those of `than`: that
+  // share can explain it, so the point is inconclusive rather than the machine's truth.
+  const disturbed = disturbedNote(better, than);
   const unless = (outcome: string, how: string | null = null) =>
     disturbed ? not(`inconclusive: ${disturbed}`) : { outcome, how };
   if (b === t) return unless("no difference");

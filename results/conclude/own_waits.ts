@@ -157,15 +157,14 @@ export function busyMachineNote(run: Pick<RunResult, "hostCpu">): string {
 }
 
 /**
- * "other processes took 1.1 of the 2 cores during run cached/c=10" for the run of `runs` other processes
- * took the most from, when that is `MIN_OTHER_CORES` more than from the least disturbed one (`differing`),
- * or at least that much (else); "" otherwise.
+ * "other processes took 1.1 of the 2 cores during run cached/c=10" for the run of `slower` other processes
+ * took the most from, when that is `MIN_OTHER_CORES` more than from every run of `faster` (a share that can
+ * explain why that side did worse); "" otherwise.
  */
-export function disturbedNote(runs: readonly RunResult[], differing = false): string {
+export function disturbedNote(slower: readonly RunResult[], faster: readonly RunResult[]): string {
   const taken = (r: RunResult) => r.hostCpu?.otherCores ?? 0;
-  const most = runs.reduce<RunResult | null>((a, r) => a === null || taken(r) > taken(a) ? r : a, null);
-  const least = Math.min(...runs.map(taken));
-  if (most === null || (differing && taken(most) - least < MIN_OTHER_CORES)) return "";
+  const most = slower.reduce<RunResult | null>((a, r) => a === null || taken(r) > taken(a) ? r : a, null);
+  if (most === null || taken(most) - Math.min(...faster.map(taken)) < MIN_OTHER_CORES) return "";
   const note = busyMachineNote(most);
   return note && `${note} during run ${most.name}`;
 }
