@@ -10,8 +10,8 @@
  * the other.
  * Arguments go to every pass (`--filter`) but the no-orphans check.
  *
- * A file that imports node:http2 runs in a process of its own, after the pass it belongs to: a native abort
- * inside Deno's HTTP/2 binding ends the whole process, and then takes only that file, named.
+ * A file whose imports reach node:http2 runs in a process of its own, after the pass it belongs to: a native
+ * abort inside Deno's HTTP/2 binding ends the whole process, and then takes only that file, named.
  *
  * `--quick` (the edit loop) runs every test file outside `tests/` and `bench/` (the unit tests beside their
  * modules) but the slow ones named below, by file name wherever they live, in a parallel pass, and beside
@@ -27,7 +27,7 @@
  * children of other files keep the warm one. One file more at once than CPUs (`DENO_JOBS` to change):
  * many wait on sockets and timeouts.
  */
-import { basename, join, relative } from "node:path";
+import { basename, dirname, join, relative } from "node:path";
 
 /**
  * Unit test files that take seconds each (sockets held to timeouts, floods, every transport): by name, or by
@@ -102,10 +102,31 @@ async function deno(args: string[]): Promise<boolean> {
   return (await new Deno.Command(Deno.execPath(), { args, cwd: ROOT, env }).spawn().status).success;
 }
 
-/** `files` that import node:http2, and the others. */
+/** A relative module a file imports (statically or by a literal `import()`), or node:http2 itself. */
+const IMPORT = /(?:from|import)\s*\(?\s*"(\.{1,2}\/[^"]+\.ts|node:http2)"/g;
+const reachesHttp2 = new Map<string, boolean>();
+
+/** Whether `file` (from the root) imports node:http2, itself or through the modules it imports. */
+function usesHttp2(file: string): boolean {
+  const known = reachesHttp2.get(file);
+  if (known !== undefined) return known;
+  reachesHttp2.set(file, false);
+  let text = "";
+  try {
+    text = Deno.readTextFileSync(join(ROOT, file));
+  } catch {
+    return false;
+  }
+  const uses = [...text.matchAll(IMPORT)].some(([, to]) =>
+    to === "node:http2" || usesHttp2(relative(ROOT, join(ROOT, dirname(file), to)))
+  );
+  reachesHttp2.set(file, uses);
+  return uses;
+}
+
+/** `files` whose process would load node:http2, and the others. */
 function splitHttp2(files: string[]): [string[], string[]] {
-  const uses = (f: string) => Deno.readTextFileSync(join(ROOT, f)).includes('"node:http2"');
-  return [files.filter(uses), files.filter((f) => !uses(f))];
+  return [files.filter(usesHttp2), files.filter((f) => !usesHttp2(f))];
 }
 
 /** `deno args file` for each of `files`, one process each; a process a signal ended is named with its file. */
