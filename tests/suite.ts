@@ -129,7 +129,7 @@ function splitHttp2(files: string[]): [string[], string[]] {
   return [files.filter(usesHttp2), files.filter((f) => !usesHttp2(f))];
 }
 
-/** `deno args file` for each of `files`, one process each; a process a signal ended is named with its file. */
+/** `deno args file` for each of `files`, a process each; one a signal ended is named with its file. */
 async function eachAlone(args: string[], files: string[]): Promise<boolean> {
   let ok = true;
   for (const file of files) {
