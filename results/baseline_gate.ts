@@ -61,7 +61,7 @@ export interface GroupVerdict {
   errorsOnly?: true;
   /** The endpoint selector of the pair's rules (`{name:GET /json}`); absent for the runs as a whole. */
   selector?: string;
-  /** Other processes' CPU during a side's busiest run, named; absent when both sides ran on a quiet machine. */
+  /** Other processes' CPU during each side's busiest run; absent when both ran on a quiet machine. */
   neighbours?: string;
 }
 
