@@ -7,7 +7,7 @@ import type { RequestSpec } from "../../runner/request_spec.ts";
 import { findMethod, GrpcSchemaError, loadProtoFile, loadProtoset } from "../../runner/http/grpc/schema.ts";
 import { type GrpcCallSource, grpcCallSpec } from "../../runner/http/grpc/call_spec.ts";
 import { reflectSchema } from "../../runner/http/grpc/reflection.ts";
-import type { OneOffTls } from "../../runner/http/grpc/one_off_call.ts";
+import type { OneOffTls } from "../../runner/http/one_off_grpc.ts";
 import { hasPlaceholder } from "../../runner/http/template.ts";
 
 /** Where a run's schema comes from, and what it calls. */

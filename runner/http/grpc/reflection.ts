@@ -6,7 +6,7 @@
 import protobuf from "protobufjs";
 import type { Root } from "protobufjs";
 import { GRPC_DEADLINE_EXCEEDED, GRPC_UNIMPLEMENTED } from "../../../grpc/status.ts";
-import { OneOffChannel, type OneOffTls } from "./one_off_call.ts";
+import { OneOffChannel, type OneOffTls } from "../one_off_grpc.ts";
 import { GrpcSchemaError, MAX_SCHEMA_BYTES, rootOfDescriptorSet } from "./schema.ts";
 
 const REFLECTION_PROTO = `syntax = "proto3";

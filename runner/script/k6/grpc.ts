@@ -16,7 +16,7 @@ import { reflectSchema } from "../../http/grpc/reflection.ts";
 import { ScriptGrpcSchema } from "../sessions/grpc_schema.ts";
 import type { ScriptSession } from "../sessions/session.ts";
 import type { GrpcResponse } from "../session.ts";
-import { OneOffChannel } from "../../http/grpc/one_off_call.ts";
+import { OneOffChannel } from "../../http/one_off_grpc.ts";
 import { hookRoute } from "../worker_scope.ts";
 import { GRPC_CODE_NAMES, GRPC_OK } from "../../../grpc/status.ts";
 import { Counter } from "./metrics.ts";

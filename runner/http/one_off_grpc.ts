@@ -4,23 +4,23 @@
  * server's reflection, and a k6 script's calls in `setup()` and `teardown()`. No answer within `timeoutMs`
  * is DEADLINE_EXCEEDED (the stream reset, the connection kept); replies past `maxReplyBytes` an error.
  */
-import { DEFAULT_WINDOW_BYTES } from "../../../http2/frames.ts";
-import { MessageReader } from "../../../grpc/framing.ts";
-import { GRPC_DEADLINE_EXCEEDED, GRPC_INTERNAL } from "../../../grpc/status.ts";
-import { GRPC_STATUS_SLOTS_FROM } from "../../../results/schema/keys.ts";
-import { IntervalRecorder } from "../../stats/recorder.ts";
-import { connectionShared } from "../load_connection.ts";
-import { RequestMix } from "../request.ts";
-import { ConnectGate } from "../transport/connect_gate.ts";
-import { tcpTransport } from "../transport/transport.ts";
-import { tlsTransport } from "../tls/deno_tls.ts";
-import { serverNameOf } from "../tls/material.ts";
-import type { TlsOptions } from "../tls/options.ts";
-import { H2Connection } from "../h2/connection.ts";
-import { H2Slot } from "../h2/slot.ts";
-import { encodeH2Request } from "../h2/request.ts";
-import { GrpcAnswer } from "./answer.ts";
-import { grpcRequestSpec } from "./call.ts";
+import { DEFAULT_WINDOW_BYTES } from "../../http2/frames.ts";
+import { MessageReader } from "../../grpc/framing.ts";
+import { GRPC_DEADLINE_EXCEEDED, GRPC_INTERNAL } from "../../grpc/status.ts";
+import { GRPC_STATUS_SLOTS_FROM } from "../../results/schema/keys.ts";
+import { IntervalRecorder } from "../stats/recorder.ts";
+import { connectionShared } from "./load_connection.ts";
+import { RequestMix } from "./request.ts";
+import { ConnectGate } from "./transport/connect_gate.ts";
+import { tcpTransport } from "./transport/transport.ts";
+import { tlsTransport } from "./tls/deno_tls.ts";
+import { serverNameOf } from "./tls/material.ts";
+import type { TlsOptions } from "./tls/options.ts";
+import { H2Connection } from "./h2/connection.ts";
+import { H2Slot } from "./h2/slot.ts";
+import { encodeH2Request } from "./h2/request.ts";
+import { GrpcAnswer } from "./grpc/answer.ts";
+import { grpcRequestSpec } from "./grpc/call.ts";
 
 /** How an https: origin is verified: the run's own TLS options (`-k`, `--cacert`, `--sni`). */
 export type OneOffTls = { readonly insecure?: boolean; readonly caFile?: string; readonly sni?: string };
@@ -81,28 +81,13 @@ export class OneOffChannel {
     this.#recorder.lastErrorKind = null;
     const call = { method: path.slice(1), message: messages, metadata: Object.entries(metadata) };
     const request = encodeH2Request(this.#url, grpcRequestSpec(call, timeoutMs), [], false, true);
-    const timer = setTimeout(() => {
-      slot.timedOut = true;
-      slot.abort();
-    }, timeoutMs);
-    let got: number;
-    try {
-      got = await slot.exchangeStep(
-        -1,
-        request,
-        [],
-        null,
-        2, /* the head and body kept */
-        maxReplyBytes,
-        answer,
-      );
-    } finally {
-      clearTimeout(timer);
-    }
+    const timer = setTimeout(() => (slot.timedOut = true, slot.abort()), timeoutMs);
+    // Keeps (2) the answer's head and body, as a flow step that reads both.
+    const got = await slot.exchangeStep(-1, request, [], null, 2, maxReplyBytes, answer)
+      .finally(() => clearTimeout(timer));
     const kept = slot.keptResponse().snapshot();
-    const fields = kept.fields.flatMap((f, k) =>
-      k % 2 === 0 ? [[f, kept.fields[k + 1]] as [string, string]] : []
-    );
+    const fields: [string, string][] = [];
+    for (let k = 0; k < kept.fields.length; k += 2) fields.push([kept.fields[k], kept.fields[k + 1]]);
     const kind = String(this.#recorder.lastErrorKind), tooBig = kind === "body-too-large";
     const replies = tooBig ? [] : repliesOf(kept.body);
     if (got > 0) return { status: 0, problem: "", replies, fields };
