@@ -38,6 +38,8 @@ export class OneOffChannel {
   readonly #url: URL;
   readonly #recorder = new IntervalRecorder({ intervalMs: 1000, originMs: Infinity, uncorrected: false });
   readonly #slot: H2Slot;
+  /** The call before: the channel's one stream slot takes calls one after another. */
+  #last: Promise<unknown> = Promise.resolve();
 
   constructor(origin: string, connectTimeoutMs: number, tls: OneOffTls = {}) {
     const url = this.#url = new URL(origin);
@@ -69,8 +71,14 @@ export class OneOffChannel {
     }
   }
 
-  /** Calls `path` (`/pkg.Service/Method`) with `messages` (each one protobuf message). */
-  async call(
+  /** Calls `path` (`/pkg.Service/Method`) with `messages` (each one protobuf message), after the last call. */
+  call(...args: Parameters<OneOffChannel["send"]>): Promise<OneOffAnswer> {
+    const next = this.#last.then(() => this.send(...args));
+    this.#last = next.catch(() => {});
+    return next;
+  }
+
+  private async send(
     path: string,
     messages: Uint8Array[],
     timeoutMs: number,
