@@ -71,7 +71,7 @@ export class OneOffChannel {
     }
   }
 
-  /** Calls `path` (`/pkg.Service/Method`) with `messages` (each one protobuf message), after the last call. */
+  /** Calls `path` (`/pkg.Service/Method`) with `messages` (protobuf each) once the last call ended. */
   call(...args: Parameters<OneOffChannel["send"]>): Promise<OneOffAnswer> {
     const next = this.#last.then(() => this.send(...args));
     this.#last = next.catch(() => {});
