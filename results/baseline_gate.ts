@@ -20,7 +20,7 @@ import { type FailOn, pastTolerance } from "./fail_on.ts";
 import { runVerdict } from "./conclude/run_verdict.ts";
 import { requestKind } from "./conclude/ws_runs.ts";
 import { selectedRun, selectorText } from "./thresholds/selector.ts";
-import { ownWaits } from "./conclude/own_waits.ts";
+import { busyMachineNote, ownWaits } from "./conclude/own_waits.ts";
 
 /** One metric of one paired group. */
 export interface MetricVerdict {
@@ -61,6 +61,8 @@ export interface GroupVerdict {
   errorsOnly?: true;
   /** The endpoint selector of the pair's rules (`{name:GET /json}`); absent for the runs as a whole. */
   selector?: string;
+  /** Other processes' CPU during each side's busiest run; absent when both ran on a quiet machine. */
+  neighbours?: string;
 }
 
 export type GateResult = ReturnType<typeof gateAgainstBaseline>;
@@ -325,6 +327,18 @@ const NO_WAITS = "the baseline records no waits for a core (no interval generato
   "an older loadlab's file), so its stalls cannot be told from its server's: it passes no latency or rate " +
   "rule; record the baseline again with this loadlab (the same command with -o FILE)";
 
+/** "other processes took 1.1 of the 2 cores during the baseline's run high#2" for each side it holds for. */
+function neighboursOf(base: RunResult[], runs: RunResult[]): string | undefined {
+  const notes = ([[base, "the baseline's run"], [runs, "this run's"]] as const).flatMap(([list, side]) => {
+    const busiest = list.reduce((a, r) =>
+      (r.hostCpu?.otherCores ?? 0) > (a.hostCpu?.otherCores ?? 0) ? r : a
+    );
+    const note = busyMachineNote(busiest);
+    return note ? [`${note} during ${side} ${busiest.name}`] : [];
+  });
+  return notes.length ? notes.join(", ") : undefined;
+}
+
 /** Compares `current` with `baseline`, group by group; `failed` when any `--fail-on` fired. */
 export function gateAgainstBaseline(
   baseline: ResultsFile,
@@ -348,7 +362,7 @@ export function gateAgainstBaseline(
     const pair = [
       { key, baselineRuns: base.length, currentRuns: runs.length, metrics: COMPARE_METRICS.map(verdict) },
       ...endpointGroups(key, base, runs, failOn),
-    ].map((g) => ({ ...g, ...defined({ flagged, errorsOnly }) }));
+    ].map((g) => ({ ...g, ...defined({ flagged, errorsOnly, neighbours: neighboursOf(base, runs) }) }));
     // Beside a baseline without waits only a rule this run fails stands, and a success rule (no waits in it).
     const noWaits = ownWaits(base) === null && ownWaits(runs) !== null ? NO_WAITS : undefined;
     const why = unlike ?? failedAnswers(base, runs) ?? noWaits;

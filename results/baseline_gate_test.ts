@@ -95,6 +95,26 @@ Deno.test("a baseline from another machine is flagged on every verdict; unpaired
   }
 });
 
+Deno.test("other processes' CPU during either side's runs is named in every verdict of the pair", () => {
+  const base = makeSeed000(2), current = makeSeed000(2);
+  base.runs.find((r) => r.name === "no-cache/high#1")!.hostCpu = { otherCores: 1.1, cores: 2 };
+  current.runs.find((r) => r.name === "no-cache/high#0")!.hostCpu = { otherCores: 0.6, cores: 2 };
+  current.runs.find((r) => r.name === "redis-cache/high#0")!.hostCpu = { otherCores: 0.1, cores: 2 };
+  const gate = gateAgainstBaseline(base, current, []);
+  for (const g of gate.groups) {
+    for (const m of g.metrics) {
+      const text = verdictText(m, g, gate);
+      if (g.key !== "no-cache/high") assert.doesNotMatch(text, /other processes/, g.key);
+      else {
+        assert.match(
+          text,
+          /; other processes took 1.1 of the 2 cores during the baseline's run no-cache\/high#1, other processes took 0.6 of the 2 cores during this run's no-cache\/high#0$/,
+        );
+      }
+    }
+  }
+});
+
 Deno.test("the markdown summary carries the gate's verdicts", () => {
   const base = makeSeed000(3), slow = makeSeed000(3, 20, 1.5);
   const gate = gateAgainstBaseline(base, slow, [parseFailOn("p50 +10%")]);

@@ -61,7 +61,7 @@ Deno.test("run --baseline: never fails against itself, fails (exit 7) a 4x slowe
     }
     assertEquals(slow.code, 7, slow.stdout + slow.stderr);
     assert(
-      /p50 .*worse: [\d.]+ → [\d.]+ ms, \+\d+\.\d% \(geometric mean of the repeats' p50s; noise interval \+[\d.]+% to \+[\d.]+%(, beyond what the slower side's own waits \(.*\) move .* at most, .* measured)?; Welch over 3\+3 repeats\); FAILS p50 \+10%/
+      /p50 .*worse: [\d.]+ → [\d.]+ ms, \+\d+\.\d% \(geometric mean of the repeats' p50s; noise interval \+[\d.]+% to \+[\d.]+%(, beyond what the slower side's own waits \(.*\) move .* at most, .* measured)?; Welch over 3\+3 repeats\)(; other processes took [^;]+)?; FAILS p50 \+10%/
         .test(
           slow.stdout,
         ),

@@ -178,6 +178,13 @@ Deno.test("no import cycle between files", async () => {
   assertEquals(cycles, [], cycles.map((c) => `import cycle: ${c}`).join("\n"));
 });
 
+Deno.test("the product's one HTTP/2 client is its own: no product file but the target's server imports node:http2", async () => {
+  const { graph } = await product();
+  const importers = [...graph].filter(([, to]) => to.includes("node:http2")).map(([file]) => file);
+  // The built-in target serves gRPC on node:http2: Deno.serve cannot send trailers.
+  assertEquals(importers.filter((f) => f !== "targets/app/grpc_endpoints.ts"), []);
+});
+
 Deno.test("pure folders touch neither Deno.* nor a node: module with I/O", async () => {
   const { files, graph } = await product();
   const uses: string[] = [];

@@ -10,6 +10,9 @@
  * the other.
  * Arguments go to every pass (`--filter`) but the no-orphans check.
  *
+ * A file whose imports reach node:http2 runs in a process of its own, after the pass it belongs to: a native
+ * abort inside Deno's HTTP/2 binding ends the whole process, and then takes only that file, named.
+ *
  * `--quick` (the edit loop) runs every test file outside `tests/` and `bench/` (the unit tests beside their
  * modules) but the slow ones named below, by file name wherever they live, in a parallel pass, and beside
  * it, two at a time, the end-to-end files named below (in one pass, Deno would start them, at the least
@@ -24,7 +27,7 @@
  * children of other files keep the warm one. One file more at once than CPUs (`DENO_JOBS` to change):
  * many wait on sockets and timeouts.
  */
-import { basename, join, relative } from "node:path";
+import { basename, dirname, join, relative } from "node:path";
 
 /**
  * Unit test files that take seconds each (sockets held to timeouts, floods, every transport): by name, or by
@@ -99,6 +102,45 @@ async function deno(args: string[]): Promise<boolean> {
   return (await new Deno.Command(Deno.execPath(), { args, cwd: ROOT, env }).spawn().status).success;
 }
 
+/** A relative module a file imports (statically or by a literal `import()`), or node:http2 itself. */
+const IMPORT = /(?:from|import)\s*\(?\s*"(\.{1,2}\/[^"]+\.ts|node:http2)"/g;
+const reachesHttp2 = new Map<string, boolean>();
+
+/** Whether `file` (from the root) imports node:http2, itself or through the modules it imports. */
+function usesHttp2(file: string): boolean {
+  const known = reachesHttp2.get(file);
+  if (known !== undefined) return known;
+  reachesHttp2.set(file, false);
+  let text = "";
+  try {
+    text = Deno.readTextFileSync(join(ROOT, file));
+  } catch {
+    return false;
+  }
+  const uses = [...text.matchAll(IMPORT)].some(([, to]) =>
+    to === "node:http2" || usesHttp2(relative(ROOT, join(ROOT, dirname(file), to)))
+  );
+  reachesHttp2.set(file, uses);
+  return uses;
+}
+
+/** `files` whose process would load node:http2, and the others. */
+function splitHttp2(files: string[]): [string[], string[]] {
+  return [files.filter(usesHttp2), files.filter((f) => !usesHttp2(f))];
+}
+
+/** `deno args file` for each of `files`, a process each; one a signal ended is named with its file. */
+async function eachAlone(args: string[], files: string[]): Promise<boolean> {
+  let ok = true;
+  for (const file of files) {
+    const status = await new Deno.Command(Deno.execPath(), { args: [...args, file], cwd: ROOT, env }).spawn()
+      .status;
+    if (status.signal !== null) console.error(`${file}: its test process died of ${status.signal}`);
+    ok = status.success && ok;
+  }
+  return ok;
+}
+
 function* testFiles(dir: string): Generator<string> {
   for (const entry of Deno.readDirSync(dir)) {
     if (entry.name.startsWith(".") || NOT_WALKED.has(entry.name)) continue;
@@ -110,8 +152,11 @@ function* testFiles(dir: string): Generator<string> {
 
 async function quick(denoTestArgs: string[]): Promise<boolean> {
   const all = [...testFiles(ROOT)].sort();
-  const unit = all.filter((f) =>
-    !UNIT_ROOTS_LEFT_OUT.has(f.split("/")[0]) && !SLOW.some((slow) => slow.test(basename(f)) || slow.test(f))
+  const [unitHttp2, unit] = splitHttp2(
+    all.filter((f) =>
+      !UNIT_ROOTS_LEFT_OUT.has(f.split("/")[0]) &&
+      !SLOW.some((slow) => slow.test(basename(f)) || slow.test(f))
+    ),
   );
   const endToEnd = END_TO_END.map((name) => {
     const found = all.filter((f) => f.startsWith("tests/") && basename(f) === name);
@@ -126,26 +171,30 @@ async function quick(denoTestArgs: string[]): Promise<boolean> {
     `test:quick: ${unit.length} unit and ${endToEnd.length} end-to-end of ${all.length} test files, ~3 min`,
   );
   const test = (files: string[]) => ["test", "-A", "--no-check", "--parallel", ...denoTestArgs, ...files];
-  const check = held(["check", ...unit, ...endToEnd]);
+  const check = held(["check", ...unit, ...unitHttp2, ...endToEnd]);
   const passed = await besideHeld(test(unit), test(endToEnd));
-  return printed(await check) && passed;
+  const passAlone = await eachAlone(test([]), unitHttp2);
+  return printed(await check) && passed && passAlone;
 }
 
 async function whole(denoTestArgs: string[]): Promise<boolean> {
   const all = [...testFiles(ROOT)].sort();
   const under = (dir: string) => all.filter((f) => f.startsWith(`${dir}/`));
   const timing = under(TIMING).filter((f) => f !== NO_ORPHANS);
-  const studies = under(PRESETS).filter((f) => !ALONE.includes(f));
-  const parallel = all.filter((f) =>
-    !f.startsWith(`${PRESETS}/`) && !f.startsWith(`${TIMING}/`) && !BESIDE_STUDIES.includes(f)
+  const [studiesHttp2, studies] = splitHttp2(under(PRESETS).filter((f) => !ALONE.includes(f)));
+  const [http2, parallel] = splitHttp2(
+    all.filter((f) =>
+      !f.startsWith(`${PRESETS}/`) && !f.startsWith(`${TIMING}/`) && !BESIDE_STUDIES.includes(f)
+    ),
   );
   const test = (args: string[]) => ["test", "-A", "--no-check", ...denoTestArgs, ...args];
   console.error(`test: ${all.length} test files, ~22 min on 2 idle cores (test:quick for the edit loop)`);
   const check = held(["check", ...all]);
   const pass = await deno(test(["--parallel", ...parallel]));
-  const passed = printed(await check) && pass &&
+  const passAlone = await eachAlone(test([]), http2);
+  const passed = printed(await check) && pass && passAlone &&
     await besideHeld(test(studies), test(timing), test(["--parallel", ...BESIDE_STUDIES])) &&
-    await deno(test(ALONE));
+    await eachAlone(test([]), studiesHttp2) && await deno(test(ALONE));
   return await deno(["test", "-A", "--no-check", NO_ORPHANS]) && passed;
 }
 

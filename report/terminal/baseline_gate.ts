@@ -59,6 +59,7 @@ export function verdictText(m: MetricVerdict, group: GroupVerdict, gate: GateRes
       (m.waits ? `, ${m.waits}` : "");
   const stat = m.floor ? `${m.floor}: ${m.statistic}` : m.statistic;
   const parts = [`${label}: ${change} (${stat}; ${why}; ${noiseText(m, group)})`];
+  if (group.neighbours) parts.push(group.neighbours);
   if (m.failed.length) parts.push(`FAILS ${m.failed.join(", ")}`);
   if (gate.otherMachine.length) {
     parts.push(`baseline from another machine/build: ${gate.otherMachine.join(", ")} differ`);

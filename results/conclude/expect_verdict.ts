@@ -9,6 +9,7 @@ import type { Expectation } from "./expectation.ts";
 import { judgeNoise, type NoiseJudgement, normalErrors, standardErrorsText } from "./noise.ts";
 import { higherIsBetter, metricValue, pointKey } from "./noise_samples.ts";
 import { loadlabFlags } from "./judged.ts";
+import { disturbedNote } from "./own_waits.ts";
 import { BEYOND_NOISE_MIN_SE, changePct, meanCi } from "../stats.ts";
 import { formatDurationMs, formatNumber } from "../text_format.ts";
 
@@ -88,13 +89,18 @@ function judgePoint(e: Expectation, better: RunResult[], than: RunResult[], resu
   if (untrusted.length) return not(untrusted.slice(0, 2).join(", "));
   const [b, t] = [meanOf(better, e), meanOf(than, e)];
   if (!Number.isFinite(b) || !Number.isFinite(t)) return not("a side has no response to compare");
-  if (b === t) return { outcome: "no difference", how: null };
-  if (!(higherIsBetter(e.metric) ? b > t : b < t)) return { outcome: "the other way round", how: null };
+  // Not reproduced while other processes took more from a run of `better` than from those of `than`: that
+  // share can explain it, so the point is inconclusive rather than the machine's truth.
+  const disturbed = disturbedNote(better, than);
+  const unless = (outcome: string, how: string | null = null) =>
+    disturbed ? not(`inconclusive: ${disturbed}`) : { outcome, how };
+  if (b === t) return unless("no difference");
+  if (!(higherIsBetter(e.metric) ? b > t : b < t)) return unless("the other way round");
   const rule = results.analysis?.noiseRule ??
     (better.length >= 2 && than.length >= 2 ? "repeats" : "within-run");
   const noise: NoiseJudgement = judgeNoise(rule, better, than, e.metric);
   if ("notJudged" in noise) return not(`noise not judged (${noise.notJudged})`);
-  return { outcome: noise.beyond ? "reproduced" : "within noise", how: noise.how };
+  return noise.beyond ? { outcome: "reproduced", how: noise.how } : unless("within noise", noise.how);
 }
 
 function showMetric(m: Expectation["metric"], x: number): string {

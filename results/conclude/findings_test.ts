@@ -89,6 +89,26 @@ Deno.test("findings: a direction beyond noise at every point is reproduced; the 
   assert.equal(opposite.tone, "bad");
 });
 
+Deno.test("findings: a direction not reproduced while other processes took a run's cores is inconclusive", () => {
+  const results = makeSeed000(3, 5);
+  results.analysis = analyze(results.runs, { baseline: "no-cache" });
+  results.experiment.expect = [{ metric: "p99", better: "no-cache", than: "redis-cache", load: "high" }];
+  const opposite = () => buildFindings(results).filter((f) => f.kind === "expect")[0];
+  const run = results.runs.find((r) => r.name === "no-cache/high#1")!;
+  // The same share on every run explains no difference between them: the verdict stands.
+  for (const r of results.runs) r.hostCpu = { otherCores: 0.7, cores: 2 };
+  assert.match(opposite().text, /: not reproduced here: the other way round/);
+  // Taken from the side that did better, it explains nothing of this direction.
+  results.runs.find((r) => r.name === "redis-cache/high#1")!.hostCpu = { otherCores: 1.3, cores: 2 };
+  assert.match(opposite().text, /: not reproduced here: the other way round/);
+  run.hostCpu = { otherCores: 1.3, cores: 2 };
+  assert.match(
+    opposite().text,
+    /: not judged: inconclusive: other processes took 1.3 of the 2 cores during run no-cache\/high#1 \(/,
+  );
+  assert.equal(opposite().tone, "warn");
+});
+
 Deno.test("docs/REFERENCE.md lists the findings as FINDINGS does, in its order", () => {
   const doc = Deno.readTextFileSync(new URL("../../docs/REFERENCE.md", import.meta.url));
   const from = doc.indexOf("The block lists its findings in this order:");

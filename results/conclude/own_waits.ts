@@ -155,3 +155,16 @@ export function busyMachineNote(run: Pick<RunResult, "hostCpu">): string {
   if (cpu === undefined || cpu.otherCores < MIN_OTHER_CORES) return "";
   return `other processes took ${one(cpu.otherCores)} of the ${cpu.cores} cores`;
 }
+
+/**
+ * "other processes took 1.1 of the 2 cores during run cached/c=10" for the run of `slower` other processes
+ * took the most from, when that is `MIN_OTHER_CORES` more than from every run of `faster` (a share that can
+ * explain why that side did worse); "" otherwise.
+ */
+export function disturbedNote(slower: readonly RunResult[], faster: readonly RunResult[]): string {
+  const taken = (r: RunResult) => r.hostCpu?.otherCores ?? 0;
+  const most = slower.reduce<RunResult | null>((a, r) => a === null || taken(r) > taken(a) ? r : a, null);
+  if (most === null || taken(most) - Math.min(...faster.map(taken)) < MIN_OTHER_CORES) return "";
+  const note = busyMachineNote(most);
+  return note && `${note} during run ${most.name}`;
+}

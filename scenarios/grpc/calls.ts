@@ -6,7 +6,8 @@ import type { Root } from "protobufjs";
 import type { RequestSpec } from "../../runner/request_spec.ts";
 import { findMethod, GrpcSchemaError, loadProtoFile, loadProtoset } from "../../runner/http/grpc/schema.ts";
 import { type GrpcCallSource, grpcCallSpec } from "../../runner/http/grpc/call_spec.ts";
-import { reflectSchema, type ReflectTls } from "../../runner/http/grpc/reflection.ts";
+import { reflectSchema } from "../../runner/http/grpc/reflection.ts";
+import type { OneOffTls } from "../../runner/http/one_off_grpc.ts";
 import { hasPlaceholder } from "../../runner/http/template.ts";
 
 /** Where a run's schema comes from, and what it calls. */
@@ -24,7 +25,7 @@ export async function schemaOf(
   source: GrpcSource,
   origin: string,
   timeoutMs: number,
-  tls: ReflectTls = {},
+  tls: OneOffTls = {},
 ): Promise<Root> {
   const given = [source.proto, source.protoset, source.reflect || undefined].filter((v) => v !== undefined);
   if (given.length !== 1) {

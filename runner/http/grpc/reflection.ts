@@ -3,12 +3,10 @@
  * A gRPC server's schema by its reflection service (v1, else v1alpha), as ghz's `--reflect`: each
  * service's file and its dependencies gathered into a FileDescriptorSet.
  */
-import http2 from "node:http2";
-import { readFileSync } from "node:fs";
 import protobuf from "protobufjs";
 import type { Root } from "protobufjs";
 import { GRPC_DEADLINE_EXCEEDED, GRPC_UNIMPLEMENTED } from "../../../grpc/status.ts";
-import { oneOffCall } from "./one_off_call.ts";
+import { OneOffChannel, type OneOffTls } from "../one_off_grpc.ts";
 import { GrpcSchemaError, MAX_SCHEMA_BYTES, rootOfDescriptorSet } from "./schema.ts";
 
 const REFLECTION_PROTO = `syntax = "proto3";
@@ -34,9 +32,6 @@ const Request = types.lookupType("ServerReflectionRequest");
 const Response = types.lookupType("ServerReflectionResponse");
 const VERSIONS = ["grpc.reflection.v1", "grpc.reflection.v1alpha"];
 
-/** How an https: origin is verified: the run's own TLS options (`-k`, `--cacert`, `--sni`). */
-export type ReflectTls = { readonly insecure?: boolean; readonly caFile?: string; readonly sni?: string };
-
 interface Reply {
   list_services_response?: { service: { name: string }[] };
   file_descriptor_response?: { file_descriptor_proto: Uint8Array[] };
@@ -47,12 +42,10 @@ interface Reply {
 export async function reflectSchema(
   origin: string,
   timeoutMs: number,
-  tls: ReflectTls = {},
+  tls: OneOffTls = {},
   metadata: Record<string, string> = {},
 ): Promise<Root> {
-  const ca = tls.caFile === undefined ? undefined : readFileSync(tls.caFile, "utf8");
-  const session = http2.connect(origin, { rejectUnauthorized: !tls.insecure, ca, servername: tls.sni });
-  session.on("error", () => {});
+  const session = new OneOffChannel(origin, timeoutMs, tls);
   try {
     for (const version of VERSIONS) {
       const path = `/${version}.ServerReflection/ServerReflectionInfo`;
@@ -90,14 +83,14 @@ function descriptorSet(replies: Reply[]): Uint8Array {
 
 /** One call of the reflection stream: its requests sent, its replies decoded and status read. */
 async function call(
-  session: http2.ClientHttp2Session,
+  session: OneOffChannel,
   path: string,
   requests: Record<string, string>[],
   timeoutMs: number,
   metadata: Record<string, string>,
 ): Promise<{ status: number; problem: string; replies: Reply[] }> {
   const messages = requests.map((r) => Request.encode(Request.fromObject(r)).finish());
-  const answer = await oneOffCall(session, path, messages, timeoutMs, MAX_SCHEMA_BYTES, metadata).catch(
+  const answer = await session.call(path, messages, timeoutMs, MAX_SCHEMA_BYTES, metadata).catch(
     (err: Error) => {
       throw new GrpcSchemaError(`reflection: ${err.message}`);
     },

@@ -1,7 +1,8 @@
 /**
  * Reflection against node:http2 servers that answer as the test says: a big real-sized schema (4,000
  * messages in one file) is read whole; answers that pass the schema cap (one file too big, a list of
- * services that never ends) are refused as a `GrpcSchemaError` naming the cap, in bounded time.
+ * services that never ends) are refused as a `GrpcSchemaError` naming the cap, in bounded time; the channel
+ * it calls on takes calls one after another, and one past its deadline resets only its stream.
  */
 import { deepStrictEqual as assertEquals, ok, rejects } from "node:assert/strict";
 import http2 from "node:http2";
@@ -10,6 +11,8 @@ import "protobufjs/ext/descriptor/index.js";
 import { reflectSchema } from "./reflection.ts";
 import { findMethod, GrpcSchemaError, MAX_SCHEMA_BYTES } from "./schema.ts";
 import { frameMessage } from "../../../grpc/framing.ts";
+import { GRPC_DEADLINE_EXCEEDED } from "../../../grpc/status.ts";
+import { OneOffChannel } from "../one_off_grpc.ts";
 
 /** A FileDescriptorProto of package `big` with `count` messages and a service `big.S` calling the first. */
 function bigFile(count: number): Uint8Array {
@@ -113,4 +116,27 @@ Deno.test("reflection sends its metadata (ghz's --reflect-metadata) to a server 
     const root = await reflectSchema(origin, 5_000, {}, { authorization: "Bearer t" });
     assertEquals(findMethod(root, "big.S/Call").path, "big.S/Call");
   });
+});
+
+Deno.test("a one-off channel takes calls one after another; one past its deadline leaves it usable", async () => {
+  // The list is answered; a file is never answered.
+  await withServer(
+    (stream, asksList) => void (asksList && stream.end(frameMessage(listReply(["big.S"])))),
+    async (
+      origin,
+    ) => {
+      const channel = new OneOffChannel(origin, 5_000);
+      const path = "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo";
+      const [list, file] = [Uint8Array.of(0x3a, 0), Uint8Array.of(0x22, 1, 0x78)];
+      try {
+        const both = await Promise.all([list, list].map((m) => channel.call(path, [m], 5_000, 1 << 20)));
+        assertEquals(both.map((a) => [a.status, a.replies.length]), [[0, 1], [0, 1]]);
+        const late = await channel.call(path, [file], 300, 1 << 20);
+        assertEquals([late.status, late.problem], [GRPC_DEADLINE_EXCEEDED, "no answer within 300 ms"]);
+        assertEquals((await channel.call(path, [list], 5_000, 1 << 20)).status, 0);
+      } finally {
+        channel.close();
+      }
+    },
+  );
 });

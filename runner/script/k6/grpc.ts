@@ -5,8 +5,6 @@
  * ends, then hands the replies to `data` and `end`. In setup() and teardown() a client dials on its own.
  */
 import { existsSync } from "node:fs";
-import { once } from "node:events";
-import http2 from "node:http2";
 import { isAbsolute, join } from "node:path";
 import protobuf from "protobufjs";
 import { current, releaseHold } from "./runtime.ts";
@@ -18,7 +16,7 @@ import { reflectSchema } from "../../http/grpc/reflection.ts";
 import { ScriptGrpcSchema } from "../sessions/grpc_schema.ts";
 import type { ScriptSession } from "../sessions/session.ts";
 import type { GrpcResponse } from "../session.ts";
-import { oneOffCall } from "../../http/grpc/one_off_call.ts";
+import { OneOffChannel } from "../../http/one_off_grpc.ts";
 import { hookRoute } from "../worker_scope.ts";
 import { GRPC_CODE_NAMES, GRPC_OK } from "../../../grpc/status.ts";
 import { Counter } from "./metrics.ts";
@@ -26,7 +24,6 @@ import { Counter } from "./metrics.ts";
 /** k6's stream metrics: streams started, messages written, replies read. */
 const streams = new Counter("grpc_streams"), sent = new Counter("grpc_streams_msgs_sent");
 const received = new Counter("grpc_streams_msgs_received");
-import { decodeGrpcMessage } from "../../../grpc/trailers.ts";
 
 /** k6's call params (those loadlab honours; another key is refused). */
 interface CallParams {
@@ -66,18 +63,6 @@ const NOT_CONNECTED = "no gRPC connection, you must call connect first";
 /** k6's deadline of `connect` without `timeout` (60 s). */
 const K6_CONNECT_TIMEOUT_MS = 60_000;
 
-/** Opens an HTTP/2 session to `origin` (k6's `connect` dials at once: an unreachable server throws there). */
-async function dial(origin: string, timeoutMs: number): Promise<http2.ClientHttp2Session> {
-  const session = http2.connect(origin);
-  try {
-    await once(session, "connect", { signal: AbortSignal.timeout(timeoutMs) });
-    return session;
-  } catch (err) {
-    session.destroy();
-    throw new Error(`${origin}: ${err instanceof Error ? err.message : String(err)}`);
-  }
-}
-
 /** The servers a VU's `connect` reached once: k6 dials at each, here the first connect per server only. */
 const reachable = new Set<string>();
 
@@ -112,7 +97,7 @@ export class Client {
   /** The VUs connected (by `__VU`): one client of the script's init code serves every VU here. */
   readonly #connected = new Set<number>();
   /** Its connection in setup() or teardown(): an HTTP/2 session of its own to the server. */
-  #hook: http2.ClientHttp2Session | null = null;
+  #hook: OneOffChannel | null = null;
 
   /** Reads .proto `files` and imports from the first of `importPaths` with them, else the script's folder. */
   load(importPaths: string[] | null, ...files: string[]): void {
@@ -165,7 +150,10 @@ export class Client {
   async #connectHook(addr: string, params: { plaintext?: boolean; reflect?: boolean }, timeoutMs: number) {
     this.close();
     const origin = new URL(hookRoute(`${params.plaintext === true ? "http" : "https"}://${addr}/`)).origin;
-    this.#hook = await dial(origin, timeoutMs);
+    // k6's `connect` dials at once: an unreachable server throws here.
+    const hook = new OneOffChannel(origin, timeoutMs);
+    await hook.open().catch((err) => (hook.close(), Promise.reject(err)));
+    this.#hook = hook;
     if (params.reflect === true) this.#schema = new ScriptGrpcSchema(await reflectSchema(origin, timeoutMs));
     return true;
   }
@@ -202,15 +190,13 @@ export class Client {
       Object.entries(params.metadata ?? {}).map(([k, v]) => [k, String(v)]),
     );
     const frames = Array.isArray(sent) ? sent : [sent];
-    const answer = await oneOffCall(hook, "/" + m.path, frames, timeoutMs, schema.maxReceiveBytes, metadata);
+    const answer = await hook.call("/" + m.path, frames, timeoutMs, schema.maxReceiveBytes, metadata);
     const status = answer.status < 0 ? 2 : answer.status;
     const headers: Record<string, string[]> = {};
-    for (const [k, v] of Object.entries(answer.fields)) {
-      if (!k.startsWith(":") && v !== undefined) headers[k] = Array.isArray(v) ? v : [String(v)];
-    }
+    for (const [k, v] of answer.fields) if (!k.startsWith(":")) (headers[k] ??= []).push(v);
     const reply = status === GRPC_OK || m.serverStreaming ? schema.replyMessage(m, answer.replies) : null;
     if (status === GRPC_OK) return { status, message: reply, headers, trailers: {}, error: null };
-    const why = decodeGrpcMessage(String(answer.fields["grpc-message"] ?? "")) || GRPC_CODE_NAMES[status];
+    const why = answer.problem || GRPC_CODE_NAMES[status];
     const trailers = { "grpc-status": [String(status)], "grpc-message": [why] };
     return { status, message: reply, headers, trailers, error: { code: status, message: why } };
   }
