@@ -2133,3 +2133,33 @@ Deno.test("a streamed body's chunks read it once, as requests reads them; read w
     const again = "content again: The content for this response was already consumed";
     assertEquals([count(again), count("chunks again")], [first, first], text);
   }));
+
+const STOPS_EARLY = `from locust import HttpUser, constant, task
+from locust.exception import StopUser
+
+
+class Quota(HttpUser):
+    wait_time = constant(0.1)
+
+    def on_start(self):
+        self.done = 0
+
+    @task
+    def work(self):
+        self.done += 1
+        if self.done > 5:
+            raise StopUser()
+        self.client.get("/", name="work")
+`;
+
+Deno.test("Requests/s divides by the time to the last request, as Locust's total_rps", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-rps-" });
+    const args = ["locustfile.py", "-u", "2", "-r", "2", "-t", "6s", "-H", url, "--csv", `${dir}/res`];
+    const { code, text } = await runLocust("locustfile.py", STOPS_EARLY, args, dir);
+    assertEquals(code, 0, text);
+    const total = csv(`${dir}/res_stats.csv`).find((r) => r.Name === "Aggregated")!;
+    assertEquals(total["Request Count"], "10", text);
+    // Both users stop within about a second of 6: over the run's time it would be 10 / 6.
+    ok(Number(total["Requests/s"]) > 10 / 4, text);
+  }));
