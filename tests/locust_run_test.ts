@@ -960,6 +960,50 @@ pool.test("a LoadTestShape's tick() sets the users each second and ends the run 
     assertEquals([counts[0] < 4, Math.max(...counts)], [true, 4], counts.join(" "));
   }));
 
+const SHAPE_CLASSES = `from locust import HttpUser, LoadTestShape, constant, task
+
+
+class Reader(HttpUser):
+    wait_time = constant(0.2)
+
+    @task
+    def read(self):
+        self.client.get("/", name="read")
+
+
+class Writer(HttpUser):
+    wait_time = constant(0.2)
+
+    @task
+    def write(self):
+        self.client.get("/json", name="write")
+
+
+class Phases(LoadTestShape):
+    stages = [(2, 2, [Reader]), (4, 4, [Reader, Writer])]
+
+    def tick(self):
+        for until, users, classes in self.stages:
+            if self.get_run_time() < until:
+                return users, 10, classes
+        return None
+`;
+
+pool.test("a shape's tick() names the classes of the users it adds; one that swaps them is refused", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-shape-classes-" });
+    const args = ["locustfile.py", "-H", url, "--csv", `${dir}/res`];
+    const { code, text } = await runLocust("locustfile.py", SHAPE_CLASSES, args, dir);
+    assertEquals(code, 0, text);
+    const count = (name: string) =>
+      Number(csv(`${dir}/res_stats.csv`).find((r) => r.Name === name)?.["Request Count"]);
+    // Two readers for 4 s, two writers from 2 s: the writers' half of the users, for half the time.
+    ok(count("write") > 0 && count("read") > count("write"), text);
+    const swapped = SHAPE_CLASSES.replace("[Reader, Writer]", "[Writer]");
+    const refused = await runLocust("locustfile.py", swapped, args, dir);
+    ok(refused.code !== 0 && /4 users of Writer after 2 of others/.test(refused.text), refused.text);
+  }));
+
 const MARKOV = `from locust import HttpUser, MarkovTaskSet, constant, transition, transitions
 
 

@@ -46,6 +46,8 @@ export interface LocustSelection {
   heard?: boolean;
   /** `--reset-stats`: Locust's numbers counted from when the last user has spawned. */
   resetStats?: boolean;
+  /** A shape's ticks' user classes: each user's class's name, by its number (from 1). */
+  vuClasses?: string[];
 }
 
 type Shared = { vars: Record<string, unknown>; environment: Record<string, unknown>; resetAtMs?: number };
@@ -850,16 +852,16 @@ export async function shapePoints(limitMs: number): Promise<ShapePoints | null> 
   if (shapeClass === undefined) return null;
   const shape = new (shapeClass as any)() as LoadTestShape & { tick(): unknown };
   const points: ShapePoints = [];
+  // Each user's class by its number, where a tick names its classes: the load's isolates read it.
+  const slots: string[] = selection().vuClasses = [];
   let atS = 0, users = 0, last = "";
   while (atS * 1000 < limitMs) {
     // Read a few ms past its second, as Locust's tick wakes (`run_time > 14` is true at the 14th tick).
     shape.__runS = atS + 0.005, shape.__users = users;
     const tick = await shape.tick();
     if (tick == null) break;
-    const [target, rate, classes] = tick as [number, number, unknown];
-    if (classes != null) {
-      throw new PyError("TypeError", "tick(): user classes per tick are outside the subset");
-    }
+    const [target, rate, classes] = tick as [number, number, UserClass[] | null];
+    if (classes != null) placeClasses(slots, classes, Math.round(target), users);
     let next = atS + 1;
     if (`${target},${rate}` !== last) {
       last = `${target},${rate}`;
@@ -874,6 +876,31 @@ export async function shapePoints(limitMs: number): Promise<ShapePoints | null> 
   }
   points.push([Math.min(limitMs, Math.round(atS * 1000)), users]);
   return points.filter(([ms]) => ms <= limitMs);
+}
+
+/**
+ * The classes of the users a tick of `target` users adds (`running` before it), as Locust's dispatcher
+ * counts them; a tick that would have Locust stop one class's users to start another's is refused.
+ */
+function placeClasses(slots: string[], classes: UserClass[], target: number, running: number): void {
+  const want = new Map<string, number>();
+  const order = classOrder(classes, target);
+  for (const c of order) want.set(c.name, (want.get(c.name) ?? 0) + 1);
+  slots.length = Math.min(running, slots.length, target);
+  for (const name of slots) want.set(name, (want.get(name) ?? 0) - 1);
+  for (const c of order) {
+    if (slots.length < target && want.get(c.name)! > 0) {
+      slots.push(c.name), want.set(c.name, want.get(c.name)! - 1);
+    }
+  }
+  if ([...want.values()].some((n) => n !== 0)) {
+    const names = classes.map((c) => c.name).join(", ");
+    throw new PyError(
+      "TypeError",
+      `tick(): ${target} users of ${names} after ${running} of others: Locust would stop some to start ` +
+        "others, outside the subset; give each stage the classes of the one before and more",
+    );
+  }
 }
 
 let shapeClass: unknown;
@@ -1014,7 +1041,10 @@ export function locustfile(
       const kill = () => killAtMs = performance.now() + stopTimeoutMs;
       s.stopping.addEventListener("abort", kill, { once: true });
     }
-    const cls = order[(s.vu - 1) % order.length];
+    const placed = sel.vuClasses?.[s.vu - 1];
+    const cls = placed === undefined
+      ? order[(s.vu - 1) % order.length]
+      : classes.find(([n]) => n === placed)![1];
     const user = new (cls as any)() as HttpUser & { on_start?: Fn };
     s.state.user = user;
     if (user.client) user.client.__s = s;
