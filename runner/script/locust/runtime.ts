@@ -852,8 +852,10 @@ export async function shapePoints(limitMs: number): Promise<ShapePoints | null> 
   if (shapeClass === undefined) return null;
   const shape = new (shapeClass as any)() as LoadTestShape & { tick(): unknown };
   const points: ShapePoints = [];
-  // Each user's class by its number, where a tick names its classes: the load's isolates read it.
+  // Each user's class by its number (the load's isolates read it), as Locust's dispatcher picks them: the
+  // next of its classes' order, that order begun again where a tick names other classes; the last stops first.
   const slots: string[] = selection().vuClasses = [];
+  let from = { key: runClasses.map((c) => c.name).sort().join(), order: runClasses, at: 0 };
   let atS = 0, users = 0, last = "";
   while (atS * 1000 < limitMs) {
     // Read a few ms past its second, as Locust's tick wakes (`run_time > 14` is true at the 14th tick).
@@ -861,13 +863,16 @@ export async function shapePoints(limitMs: number): Promise<ShapePoints | null> 
     const tick = await shape.tick();
     if (tick == null) break;
     const [target, rate, classes] = tick as [number, number, UserClass[] | null];
-    if (classes != null) placeClasses(slots, classes, Math.round(target), users);
+    const key = classes?.map((c) => c.name).sort().join();
+    if (classes != null && key !== from.key) from = { key: key!, order: classes, at: 0 };
     let next = atS + 1;
     if (`${target},${rate}` !== last) {
       last = `${target},${rate}`;
       const batch = Math.max(1, Math.floor(rate)), everyS = rate > 0 ? batch / rate : 0;
       for (let k = 0; users !== Math.round(target); k++) {
         users += Math.max(-batch, Math.min(batch, Math.round(target) - users));
+        while (slots.length > users) slots.pop();
+        while (slots.length < users) slots.push(classOrder(from.order, ++from.at).at(-1)!.name);
         points.push([Math.round((atS + k * everyS) * 1000), users]);
         next = Math.max(next, atS + k * everyS);
       }
@@ -878,32 +883,9 @@ export async function shapePoints(limitMs: number): Promise<ShapePoints | null> 
   return points.filter(([ms]) => ms <= limitMs);
 }
 
-/**
- * The classes of the users a tick of `target` users adds (`running` before it), as Locust's dispatcher
- * counts them; a tick that would have Locust stop one class's users to start another's is refused.
- */
-function placeClasses(slots: string[], classes: UserClass[], target: number, running: number): void {
-  const want = new Map<string, number>();
-  const order = classOrder(classes, target);
-  for (const c of order) want.set(c.name, (want.get(c.name) ?? 0) + 1);
-  slots.length = Math.min(running, slots.length, target);
-  for (const name of slots) want.set(name, (want.get(name) ?? 0) - 1);
-  for (const c of order) {
-    if (slots.length < target && want.get(c.name)! > 0) {
-      slots.push(c.name), want.set(c.name, want.get(c.name)! - 1);
-    }
-  }
-  if ([...want.values()].some((n) => n !== 0)) {
-    const names = classes.map((c) => c.name).join(", ");
-    throw new PyError(
-      "TypeError",
-      `tick(): ${target} users of ${names} after ${running} of others: Locust would stop some to start ` +
-        "others, outside the subset; give each stage the classes of the one before and more",
-    );
-  }
-}
-
 let shapeClass: unknown;
+/** The run's user classes (the ones asked, else all): a shape's users' before a tick names others. */
+let runClasses: UserClass[] = [];
 
 type UserClass = typeof HttpUser & { weight?: number; fixed_count?: number; abstract?: boolean };
 
@@ -1026,6 +1008,7 @@ export function locustfile(
   // The classes asked (experiment.ts has checked each is one), else all.
   const users = (sel.users ?? classes.map(([n]) => n)).map((name) => classes.find(([n]) => n === name)![1]);
   if (users.length === 0) throw new Error("the locustfile has no HttpUser class (one not abstract)");
+  runClasses = users;
   const order = classOrder(users, Math.max(sel.userCount ?? 1000, users.length));
   const tasks = (cls: any): TaskEntry[] =>
     Object.hasOwn(cls, TASKS) ? cls[TASKS] : cls[TASKS] = tasksOf(cls, sel);
