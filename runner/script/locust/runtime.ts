@@ -853,7 +853,7 @@ export async function shapePoints(limitMs: number): Promise<ShapePoints | null> 
   const shape = new (shapeClass as any)() as LoadTestShape & { tick(): unknown };
   const points: ShapePoints = [];
   // Each user's class by its number (the load's isolates read it), as Locust's dispatcher picks them: the
-  // next of its classes' order, that order begun again where a tick names other classes; the last stops first.
+  // next of its classes' order, begun again where a tick names other classes; the last stops first.
   const slots: string[] = selection().vuClasses = [];
   let from = { key: runClasses.map((c) => c.name).sort().join(), order: runClasses, at: 0 };
   let atS = 0, users = 0, last = "";
