@@ -855,7 +855,17 @@ export async function shapePoints(limitMs: number): Promise<ShapePoints | null> 
   // Each user's class by its number (the load's isolates read it), as Locust's dispatcher picks them: the
   // next of its classes' order, begun again where a tick names other classes; the last stops first.
   const slots: string[] = selection().vuClasses = [];
-  let from = { key: runClasses.map((c) => c.name).sort().join(), order: runClasses, at: 0 };
+  let from = {
+    key: runClasses.map((c) => c.name).sort().join(),
+    order: runClasses,
+    at: 0,
+    list: [] as UserClass[],
+  };
+  // The order is read ahead, doubling: a shape ramping for hours adds users by the hundred thousand.
+  const nextClass = () => {
+    if (from.at >= from.list.length) from.list = classOrder(from.order, Math.max(64, 2 * from.list.length));
+    return from.list[from.at++].name;
+  };
   let atS = 0, users = 0, last = "";
   while (atS * 1000 < limitMs) {
     // Read a few ms past its second, as Locust's tick wakes (`run_time > 14` is true at the 14th tick).
@@ -864,7 +874,7 @@ export async function shapePoints(limitMs: number): Promise<ShapePoints | null> 
     if (tick == null) break;
     const [target, rate, classes] = tick as [number, number, UserClass[] | null];
     const key = classes?.map((c) => c.name).sort().join();
-    if (classes != null && key !== from.key) from = { key: key!, order: classes, at: 0 };
+    if (classes != null && key !== from.key) from = { key: key!, order: classes, at: 0, list: [] };
     let next = atS + 1;
     if (`${target},${rate}` !== last) {
       last = `${target},${rate}`;
@@ -872,7 +882,7 @@ export async function shapePoints(limitMs: number): Promise<ShapePoints | null> 
       for (let k = 0; users !== Math.round(target); k++) {
         users += Math.max(-batch, Math.min(batch, Math.round(target) - users));
         while (slots.length > users) slots.pop();
-        while (slots.length < users) slots.push(classOrder(from.order, ++from.at).at(-1)!.name);
+        while (slots.length < users) slots.push(nextClass());
         points.push([Math.round((atS + k * everyS) * 1000), users]);
         next = Math.max(next, atS + k * everyS);
       }
