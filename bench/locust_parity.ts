@@ -202,8 +202,13 @@ async function runTool(
     const stats = readStats(join(dir, "res_stats.csv"));
     // Locust's --json empties its stats as it prints them: its --json-file is then [], its stdout the stats.
     const json = cmd.includes("--json") ? new TextDecoder().decode(out.stdout) : null;
-    if (!loadlab) stats.counts = finalCounts(json ?? Deno.readTextFileSync(join(dir, "final.json")));
-    return { code: out.code, ...stats, note: "", ranMs, cpuSec };
+    if (loadlab) return { code: out.code, ...stats, note: "", ranMs, cpuSec };
+    const final = JSON.parse(json ?? Deno.readTextFileSync(join(dir, "final.json"))) as FinalEntry[];
+    stats.counts = new Map(final.map((e) => [`${e.method} ${e.name}`, [e.num_requests, e.num_failures]]));
+    // A log above INFO (-L WARNING) says neither: its first to last request, short by a wait at most.
+    const span = Math.max(...final.map((e) => e.last_request_timestamp ?? 0)) -
+      Math.min(...final.map((e) => e.start_time));
+    return { code: out.code, ...stats, note: "", ranMs: isNaN(ranMs) ? span * 1000 : ranMs, cpuSec };
   } catch {
     const note = log.trim().split("\n").slice(-1)[0] ?? "";
     return { code: out.code, counts: new Map(), rps: 0, avgMs: 0, note, ranMs, cpuSec };
@@ -236,12 +241,15 @@ function readStats(path: string): { counts: Counts; rps: number; avgMs: number }
   return { counts, rps, avgMs };
 }
 
-/** Requests and failures by `Type Name` from Locust's final stats (`--json-file`'s or `--json`'s text). */
-function finalCounts(text: string): Counts {
-  const entries: Array<{ method: string; name: string; num_requests: number; num_failures: number }> = JSON
-    .parse(text);
-  return new Map(entries.map((e) => [`${e.method} ${e.name}`, [e.num_requests, e.num_failures]]));
-}
+/** A name's entry of Locust's final stats (`--json-file`'s or `--json`'s text). */
+type FinalEntry = {
+  method: string;
+  name: string;
+  num_requests: number;
+  num_failures: number;
+  start_time: number;
+  last_request_timestamp: number | null;
+};
 
 /** A CSV line's fields (double-quoted fields with `""` inside). */
 function csvFields(line: string): string[] {

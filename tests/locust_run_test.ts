@@ -960,6 +960,52 @@ pool.test("a LoadTestShape's tick() sets the users each second and ends the run 
     assertEquals([counts[0] < 4, Math.max(...counts)], [true, 4], counts.join(" "));
   }));
 
+const SHAPE_CLASSES = `from locust import HttpUser, LoadTestShape, constant, task
+
+
+class Reader(HttpUser):
+    wait_time = constant(0.2)
+
+    @task
+    def read(self):
+        self.client.get("/", name="read")
+
+
+class Writer(HttpUser):
+    wait_time = constant(0.2)
+
+    @task
+    def write(self):
+        self.client.get("/json", name="write")
+
+
+class Phases(LoadTestShape):
+    stages = [(2, 2, [Reader]), (4, 4, [Reader, Writer])]
+
+    def tick(self):
+        for until, users, classes in self.stages:
+            if self.get_run_time() < until:
+                return users, 10, classes
+        return None
+`;
+
+pool.test("a shape's tick() names the classes of the users it adds, those running kept, as Locust's", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-shape-classes-" });
+    const args = ["locustfile.py", "-H", url, "--csv", `${dir}/res`];
+    const { code, text } = await runLocust("locustfile.py", SHAPE_CLASSES, args, dir);
+    assertEquals(code, 0, text);
+    const count = (name: string) =>
+      Number(csv(`${dir}/res_stats.csv`).find((r) => r.Name === name)?.["Request Count"]);
+    // Two readers for 4 s, two writers from 2 s: the writers' half of the users, for half the time.
+    ok(count("write") > 0 && count("read") > count("write"), text);
+    // Locust's dispatcher adds users of the tick's classes and stops none for them: 2 readers for 4 s, then
+    // 1 writer for 2 s (3 writers and no reader, were the readers replaced).
+    const swapped = SHAPE_CLASSES.replace("(4, 4, [Reader, Writer])", "(4, 3, [Writer])");
+    const again = await runLocust("locustfile.py", swapped, args, dir);
+    ok(count("write") > 0 && count("read") > 2 * count("write"), again.text);
+  }));
+
 const MARKOV = `from locust import HttpUser, MarkovTaskSet, constant, transition, transitions
 
 
@@ -2132,4 +2178,34 @@ Deno.test("a streamed body's chunks read it once, as requests reads them; read w
     ok(first > 0 && count("content first") > 0 && count("caught") > 0, text);
     const again = "content again: The content for this response was already consumed";
     assertEquals([count(again), count("chunks again")], [first, first], text);
+  }));
+
+const STOPS_EARLY = `from locust import HttpUser, constant, task
+from locust.exception import StopUser
+
+
+class Quota(HttpUser):
+    wait_time = constant(0.1)
+
+    def on_start(self):
+        self.done = 0
+
+    @task
+    def work(self):
+        self.done += 1
+        if self.done > 5:
+            raise StopUser()
+        self.client.get("/", name="work")
+`;
+
+Deno.test("Requests/s divides by the time to the last request, as Locust's total_rps", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-rps-" });
+    const args = ["locustfile.py", "-u", "2", "-r", "2", "-t", "6s", "-H", url, "--csv", `${dir}/res`];
+    const { code, text } = await runLocust("locustfile.py", STOPS_EARLY, args, dir);
+    assertEquals(code, 0, text);
+    const total = csv(`${dir}/res_stats.csv`).find((r) => r.Name === "Aggregated")!;
+    assertEquals(total["Request Count"], "10", text);
+    // Both users stop within about a second of 6: over the run's time it would be 10 / 6.
+    ok(Number(total["Requests/s"]) > 10 / 4, text);
   }));

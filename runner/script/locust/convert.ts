@@ -1106,7 +1106,9 @@ class Converter {
     const p = this.text(prop);
     if (this.text(obj) === "events") this.event(n, p);
     const environment = `${this.scope.self}.environment`;
-    if (this.text(obj) === environment && !["parsed_options", "host", "runner"].includes(p)) {
+    if (this.text(obj) === environment && p === "events") {
+      this.refuse(n, `self.environment.events: ${NOT_HTTP}`);
+    } else if (this.text(obj) === environment && !["parsed_options", "host", "runner"].includes(p)) {
       this.refuse(n, `self.environment.${p}: a user's environment holds parsed_options, host and runner`);
     }
     if (this.text(obj) === `${environment}.runner` && !["quit", "user_count"].includes(p)) {

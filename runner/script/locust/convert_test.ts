@@ -58,6 +58,7 @@ class U(HttpUser):
       "from locust import User, events\nimport gevent.lock\nfrom pyquery import PyQuery\nimport flask\n" +
       "from locust.env import Environment\nclass Dns(User):\n    @task\n    def t(self):\n" +
       "        events.request.fire(name='dns', response_time=1)\n" +
+      "        self.environment.events.request.fire(name='dns', response_time=1)\n" +
       "        self.environment.runner.send_message('users', [])\nimport threading\n",
   );
   assertEquals(refused.map((p) => p.split(":").slice(0, 3).join(":")), [
@@ -66,8 +67,9 @@ class U(HttpUser):
     "locustfile.py:5: import flask",
     "locustfile.py:6: from locust.env import",
     "locustfile.py:10: events.request.fire",
-    "locustfile.py:11: send_message",
-    "locustfile.py:12: import threading",
+    "locustfile.py:11: self.environment.events",
+    "locustfile.py:12: send_message",
+    "locustfile.py:13: import threading",
   ]);
   const instead = [
     "-r equal to -u",
@@ -75,10 +77,11 @@ class U(HttpUser):
     "no web UI",
     "give Locust's flags",
     "self.client",
+    "self.client",
     "test_start",
   ];
   instead.forEach((what, at) => ok(refused[at].includes(what), refused[at]));
-  ok(refused[6].includes("a task"), refused[6]);
+  ok(refused[7].includes("a task"), refused[7]);
   ok(problems(HEAD + "from locust import runners\n")[0].includes("Locust as a library"));
   // A pytest locustfile (no user class): a test function of a fixture Locust has not is refused.
   assertEquals(problems("import time\n\ndef test_stuff(session, db):\n    session.get('/')\n"), [

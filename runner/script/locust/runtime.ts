@@ -46,6 +46,8 @@ export interface LocustSelection {
   heard?: boolean;
   /** `--reset-stats`: Locust's numbers counted from when the last user has spawned. */
   resetStats?: boolean;
+  /** A shape's ticks' user classes: each user's class's name, by its number (from 1). */
+  vuClasses?: string[];
 }
 
 type Shared = { vars: Record<string, unknown>; environment: Record<string, unknown>; resetAtMs?: number };
@@ -850,22 +852,37 @@ export async function shapePoints(limitMs: number): Promise<ShapePoints | null> 
   if (shapeClass === undefined) return null;
   const shape = new (shapeClass as any)() as LoadTestShape & { tick(): unknown };
   const points: ShapePoints = [];
+  // Each user's class by its number (the load's isolates read it), as Locust's dispatcher picks them: the
+  // next of its classes' order, begun again where a tick names other classes; the last stops first.
+  const slots: string[] = selection().vuClasses = [];
+  let from = {
+    key: runClasses.map((c) => c.name).sort().join(),
+    order: runClasses,
+    at: 0,
+    list: [] as UserClass[],
+  };
+  // The order is read ahead, doubling: a shape ramping for hours adds users by the hundred thousand.
+  const nextClass = () => {
+    if (from.at >= from.list.length) from.list = classOrder(from.order, Math.max(64, 2 * from.list.length));
+    return from.list[from.at++].name;
+  };
   let atS = 0, users = 0, last = "";
   while (atS * 1000 < limitMs) {
     // Read a few ms past its second, as Locust's tick wakes (`run_time > 14` is true at the 14th tick).
     shape.__runS = atS + 0.005, shape.__users = users;
     const tick = await shape.tick();
     if (tick == null) break;
-    const [target, rate, classes] = tick as [number, number, unknown];
-    if (classes != null) {
-      throw new PyError("TypeError", "tick(): user classes per tick are outside the subset");
-    }
+    const [target, rate, classes] = tick as [number, number, UserClass[] | null];
+    const key = classes?.map((c) => c.name).sort().join();
+    if (classes != null && key !== from.key) from = { key: key!, order: classes, at: 0, list: [] };
     let next = atS + 1;
     if (`${target},${rate}` !== last) {
       last = `${target},${rate}`;
       const batch = Math.max(1, Math.floor(rate)), everyS = rate > 0 ? batch / rate : 0;
       for (let k = 0; users !== Math.round(target); k++) {
         users += Math.max(-batch, Math.min(batch, Math.round(target) - users));
+        while (slots.length > users) slots.pop();
+        while (slots.length < users) slots.push(nextClass());
         points.push([Math.round((atS + k * everyS) * 1000), users]);
         next = Math.max(next, atS + k * everyS);
       }
@@ -877,6 +894,8 @@ export async function shapePoints(limitMs: number): Promise<ShapePoints | null> 
 }
 
 let shapeClass: unknown;
+/** The run's user classes (the ones asked, else all): a shape's users' before a tick names others. */
+let runClasses: UserClass[] = [];
 
 type UserClass = typeof HttpUser & { weight?: number; fixed_count?: number; abstract?: boolean };
 
@@ -999,6 +1018,7 @@ export function locustfile(
   // The classes asked (experiment.ts has checked each is one), else all.
   const users = (sel.users ?? classes.map(([n]) => n)).map((name) => classes.find(([n]) => n === name)![1]);
   if (users.length === 0) throw new Error("the locustfile has no HttpUser class (one not abstract)");
+  runClasses = users;
   const order = classOrder(users, Math.max(sel.userCount ?? 1000, users.length));
   const tasks = (cls: any): TaskEntry[] =>
     Object.hasOwn(cls, TASKS) ? cls[TASKS] : cls[TASKS] = tasksOf(cls, sel);
@@ -1014,7 +1034,10 @@ export function locustfile(
       const kill = () => killAtMs = performance.now() + stopTimeoutMs;
       s.stopping.addEventListener("abort", kill, { once: true });
     }
-    const cls = order[(s.vu - 1) % order.length];
+    const placed = sel.vuClasses?.[s.vu - 1];
+    const cls = placed === undefined
+      ? order[(s.vu - 1) % order.length]
+      : classes.find(([n]) => n === placed)![1];
     const user = new (cls as any)() as HttpUser & { on_start?: Fn };
     s.state.user = user;
     if (user.client) user.client.__s = s;

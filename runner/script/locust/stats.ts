@@ -32,7 +32,17 @@ type Endpoint = NonNullable<RunResult["endpoints"]>[number];
 
 /** Locust's rows of a run (sorted by name, as Locust sorts them) and its aggregate. */
 function locustRows(run: RunResult) {
-  const seconds = Math.max(run.durationSec - (statsReset?.afterSec ?? 0), 1e-9);
+  // Locust's `total_rps` (its rates in the table, `_stats.csv` and `--json`): every name's requests over the
+  // time from its stats' start (the run's, or the reset's) to the end of the last interval with a request.
+  let lastMs = 0;
+  for (const e of run.endpoints ?? []) {
+    if (e.name.endsWith(BEFORE_RESET)) continue;
+    e.intervals.requests.forEach((n, i) => {
+      const at = run.intervals?.[i];
+      if (n > 0 && at) lastMs = Math.max(lastMs, at.startMs + at.durationMs);
+    });
+  }
+  const seconds = Math.max(Math.min(lastMs / 1000, run.durationSec) - (statsReset?.afterSec ?? 0), 1e-9);
   const checks = new Map<string, Array<{ name: string; passed: number; failed: number }>>();
   for (const flow of run.flows ?? []) {
     for (const step of flow.steps) {
