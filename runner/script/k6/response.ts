@@ -13,6 +13,7 @@ import { setCookiePair } from "../sessions/cookies.ts";
 import { FailedResponse, Fields } from "../sessions/response.ts";
 import { DEFAULT_USER_AGENT } from "../../http/request_fields.ts";
 import { phasesOf } from "./points_out.ts";
+import { jsonErrorOf } from "./json_error.ts";
 
 /** A header's name as Go writes it and k6 shows it: `x-request-id` is `X-Request-Id`. */
 export const canonicalHeader = (name: string): string =>
@@ -170,10 +171,16 @@ export class K6Response {
     return cookies;
   }
 
-  /** The body parsed; with a selector (k6's gjson path) one that is no JSON gives undefined; none throws. */
+  /** The body parsed (k6's GoError where it is no JSON); with a selector (k6's gjson path) undefined then. */
   json(selector?: string): unknown {
     if (this.#bodiless()) throw this.#nullBody("JSON");
-    if (selector === undefined) return JSON.parse(this.#text());
+    if (selector === undefined) {
+      try {
+        return JSON.parse(this.#text());
+      } catch (e) {
+        throw e instanceof SyntaxError ? jsonErrorOf(this.#bytes(), e) : e;
+      }
+    }
     try {
       return select(JSON.parse(this.#text()), pathKeys(selector));
     } catch {
