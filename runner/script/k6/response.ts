@@ -92,9 +92,14 @@ export class K6Response {
     return new URL(s === undefined ? this.url : s.route(this.url));
   }
 
-  /** The status line's code and reason as Go's client gives k6 (`200 OK`); the standard reason here. */
+  /** The status line past its protocol, as Go gives k6 (`418 I'm a teapot`); over HTTP/2, the table's. */
   get status_text(): string {
-    return this.status === 0 ? "" : `${this.status} ${STATUS_CODES[this.status] ?? ""}`.trimEnd();
+    if (this.status === 0) return "";
+    const line = (this.#raw as { headText?: () => string }).headText?.().split("\r\n", 1)[0] ?? "";
+    const status = line.slice(line.indexOf(" ") + 1).trimStart();
+    return status.startsWith(`${this.status}`)
+      ? status
+      : `${this.status} ${STATUS_CODES[this.status] ?? ""}`.trimEnd();
   }
 
   /** What was sent, its headers as k6's: each canonical name's values (`{ "User-Agent": ["loadlab"] }`). */
