@@ -410,21 +410,15 @@ function k6Options(flags: FlagValues): Record<string, unknown> {
   return out;
 }
 
-/**
- * getopt's bundles as k6's pflag reads them (Locust's argparse and Artillery's commander alike): letters
- * after a switch are flags of their own, `-qu 1` is `-q -u 1` and `-qeA=1` is `-q -eA=1`.
- */
+/** getopt's bundles, as k6's pflag (Locust's argparse, Artillery's commander) reads them: `-qu 1`, `-qeA=1`. */
 export function unbundled(argv: string[], specs: FlagSpec[]): string[] {
-  const isSwitch = (c: string) => specs.some((s) => s.short === c && !s.takesValue && !s.optionalValue);
-  const isLong = (arg: string) =>
-    specs.some((s) => s.long === arg.slice(1) || s.aliases?.includes(arg.slice(1)));
-  return argv.flatMap((arg) => {
-    const out: string[] = [];
-    for (; /^-[a-zA-Z][a-zA-Z]/.test(arg) && isSwitch(arg[1]) && !isLong(arg); arg = `-${arg.slice(2)}`) {
-      out.push(arg.slice(0, 2));
-    }
-    return [...out, arg];
-  });
+  const switches = specs.flatMap((s) => s.takesValue || s.optionalValue ? [] : [s.short]);
+  const longs = specs.flatMap((s) => [s.long, ...s.aliases ?? []]);
+  const split = (arg: string): string[] =>
+    /^-[a-zA-Z]{2}/.test(arg) && switches.includes(arg[1]) && !longs.includes(arg.slice(1))
+      ? [arg.slice(0, 2), ...split(`-${arg.slice(2)}`)]
+      : [arg];
+  return argv.flatMap(split);
 }
 
 /** The flags k6 reads from a variable too: `K6_` and the option's (`--tag`: K6_TAGS, `--vus`: K6_VUS). */

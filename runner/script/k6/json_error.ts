@@ -18,13 +18,13 @@ function quoteChar(c: number): string {
 
 /** Go's scanner over `b`: its message and Offset (bytes read), the end read as eof()'s space. */
 function goSyntaxError(b: Uint8Array): [string, number] | null {
-  let i = 0;
+  let i = 0, message = "unexpected end of JSON input", offset = b.length;
   const at = () => b[i] ?? 32, is = (re: RegExp) => re.test(String.fromCharCode(at()));
   const fail = (context?: string): never => {
-    throw context === undefined ? ["unexpected end of JSON input", b.length] : [
-      `invalid character ${quoteChar(at())} ${context}`,
-      Math.min(i + 1, b.length),
-    ];
+    if (context) {
+      message = `invalid character ${quoteChar(at())} ${context}`, offset = Math.min(i + 1, b.length);
+    }
+    throw fail;
   };
   const blank = () => {
     while ([32, 9, 10, 13].includes(b[i])) i++;
@@ -80,9 +80,8 @@ function goSyntaxError(b: Uint8Array): [string, number] | null {
   try {
     value(), blank();
     return i < b.length ? fail("after top-level value") : null;
-  } catch (e) {
-    if (Array.isArray(e)) return e as [string, number];
-    throw e;
+  } catch {
+    return [message, offset]; // only fail() throws here
   }
 }
 

@@ -179,17 +179,12 @@ export class K6Response {
   /** The body parsed (k6's GoError where it is no JSON); with a selector (k6's gjson path) undefined then. */
   json(selector?: string): unknown {
     if (this.#bodiless()) throw this.#nullBody("JSON");
-    if (selector === undefined) {
-      try {
-        return JSON.parse(this.#text());
-      } catch (e) {
-        throw e instanceof SyntaxError ? jsonErrorOf(this.#bytes(), e) : e;
-      }
-    }
     try {
-      return select(JSON.parse(this.#text()), pathKeys(selector));
-    } catch {
-      return undefined;
+      const body = JSON.parse(this.#text());
+      return selector === undefined ? body : select(body, pathKeys(selector));
+    } catch (e) {
+      if (selector !== undefined) return undefined;
+      throw e instanceof SyntaxError ? jsonErrorOf(this.#bytes(), e) : e;
     }
   }
 
