@@ -410,7 +410,7 @@ function k6Options(flags: FlagValues): Record<string, unknown> {
   return out;
 }
 
-/** getopt's bundles, as k6's pflag (Locust's argparse, Artillery's commander) reads them: `-qu 1`, `-qeA=1`. */
+/** Bundled switches as k6's pflag (and argparse, commander) reads them: `-qu 1` is `-q -u 1`. */
 export function unbundled(argv: string[], specs: FlagSpec[]): string[] {
   const switches = specs.flatMap((s) => s.takesValue || s.optionalValue ? [] : [s.short]);
   const longs = specs.flatMap((s) => [s.long, ...s.aliases ?? []]);
