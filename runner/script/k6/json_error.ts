@@ -9,22 +9,18 @@ const hex = (c: number) => c.toString(16).padStart(2, "0");
 
 /** Go's quoteChar: a byte as a Latin-1 rune in strconv.Quote's escapes, between single quotes. */
 function quoteChar(c: number): string {
-  if ((c >= 7 && c <= 13) || c === 39 || c === 92) {
-    return `'\\${c === 39 ? "'" : c === 92 ? "\\" : "abtnvfr"[c - 7]}'`;
-  }
+  const escape = "abtnvfr"[c - 7] ?? (c === 39 ? "'" : c === 92 ? "\\" : "");
+  if (escape) return `'\\${escape}'`;
   if (c < 32 || c === 127) return `'\\x${hex(c)}'`;
   return (c >= 0x80 && c <= 0xa0) || c === 0xad ? `'\\u00${hex(c)}'` : `'${String.fromCharCode(c)}'`;
 }
 
 /** Go's scanner over `b`: its message and Offset (bytes read), the end read as eof()'s space. */
 function goSyntaxError(b: Uint8Array): [string, number] | null {
-  let i = 0, message = "unexpected end of JSON input", offset = b.length;
+  let i = 0;
   const at = () => b[i] ?? 32, is = (re: RegExp) => re.test(String.fromCharCode(at()));
-  const fail = (context?: string): never => {
-    if (context) {
-      message = `invalid character ${quoteChar(at())} ${context}`, offset = Math.min(i + 1, b.length);
-    }
-    throw fail;
+  const fail = (context = ""): never => {
+    throw context;
   };
   const blank = () => {
     while ([32, 9, 10, 13].includes(b[i])) i++;
@@ -58,9 +54,7 @@ function goSyntaxError(b: Uint8Array): [string, number] | null {
       if (at() === 48) i++;
       else digits("in numeric literal");
       if (at() === 46) i++, digits("after decimal point in numeric literal");
-      if (at() === 69 || at() === 101) {
-        (b[++i] === 43 || b[i] === 45) && i++, digits("in exponent of numeric literal");
-      }
+      if (is(/[eE]/)) (b[++i] === 43 || b[i] === 45) && i++, digits("in exponent of numeric literal");
       return;
     }
     if (c !== 123 && c !== 91) fail("looking for beginning of value");
@@ -80,22 +74,20 @@ function goSyntaxError(b: Uint8Array): [string, number] | null {
   try {
     value(), blank();
     return i < b.length ? fail("after top-level value") : null;
-  } catch {
-    return [message, offset]; // only fail() throws here
+  } catch (context) {
+    if (context) return [`invalid character ${quoteChar(at())} ${context}`, Math.min(i + 1, b.length)];
+    return ["unexpected end of JSON input", b.length];
   }
 }
 
-/** k6's GoError for `b`, placed at Go's offset as k6 counts (runes, from 1; the line after a newline). */
+/** k6's GoError for `b`: runes counted from 1 on a line, an error at a newline the next line's first. */
 export function jsonErrorOf(b: Uint8Array, refused: Error): Error {
   const [message, offset] = goSyntaxError(b) ?? [refused.message, 0];
-  let line = 1, character = 0;
-  for (let i = 0; i < b.length; i += b[i] < 0xc0 ? 1 : b[i] < 0xe0 ? 2 : b[i] < 0xf0 ? 3 : 4) {
-    [line, character] = b[i] === 10 ? [line + 1, 0] : [line, character + 1];
-    if (i >= offset - 1) {
-      if (b[i] === 10) character = 1;
-      break;
-    }
-  }
+  let p = Math.max(offset - 1, 0); // the rune at or after Go's offset, counted as k6 counts runes
+  while ((b[p] & 0xc0) === 0x80) p++;
+  const line = 1 + b.subarray(0, p + 1).filter((c) => c === 10).length,
+    from = b.subarray(0, p).lastIndexOf(10);
+  const character = b[p] === 10 ? 1 : b.subarray(from + 1, p + 1).filter((c) => (c & 0xc0) !== 0x80).length;
   const at = `line ${line}, character ${character}`;
   return thrownByGo(`cannot parse json due to an error at ${at} , error: ${message}`);
 }

@@ -97,9 +97,8 @@ export class K6Response {
     if (this.status === 0) return "";
     const line = (this.#raw as { headText?: () => string }).headText?.().split("\r\n", 1)[0] ?? "";
     const status = line.slice(line.indexOf(" ") + 1).trimStart();
-    return status.startsWith(`${this.status}`)
-      ? status
-      : `${this.status} ${STATUS_CODES[this.status] ?? ""}`.trimEnd();
+    if (status.startsWith(`${this.status}`)) return status;
+    return `${this.status} ${STATUS_CODES[this.status] ?? ""}`.trimEnd();
   }
 
   /** What was sent, its headers as k6's: each canonical name's values (`{ "User-Agent": ["loadlab"] }`). */
