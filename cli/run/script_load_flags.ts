@@ -413,9 +413,8 @@ function k6Options(flags: FlagValues): Record<string, unknown> {
 /** Bundled switches as k6's pflag (and argparse, commander) reads them: `-qu 1` is `-q -u 1`. */
 export function unbundled(argv: string[], specs: FlagSpec[]): string[] {
   const switches = specs.flatMap((s) => s.takesValue || s.optionalValue ? [] : [s.short]);
-  const longs = specs.flatMap((s) => [s.long, ...s.aliases ?? []]);
   const split = (arg: string): string[] =>
-    /^-[a-zA-Z]{2}/.test(arg) && switches.includes(arg[1]) && !longs.includes(arg.slice(1))
+    /^-[a-zA-Z]{2}/.test(arg) && switches.includes(arg[1])
       ? [arg.slice(0, 2), ...split(`-${arg.slice(2)}`)]
       : [arg];
   return argv.flatMap(split);

@@ -1,18 +1,15 @@
 /**
  * @module
- * k6's error for `res.json()` of a body that is no JSON: Go's encoding/json syntax error, placed by line
- * and character as k6's response.go counts. Run only after JSON.parse refuses a body.
+ * k6's error for `res.json()` of a body that is no JSON: Go's encoding/json syntax error, placed as k6's.
  */
 import { thrownByGo } from "./error_codes.ts";
-
-const hex = (c: number) => c.toString(16).padStart(2, "0");
 
 /** Go's quoteChar: a byte as a Latin-1 rune in strconv.Quote's escapes, between single quotes. */
 function quoteChar(c: number): string {
   const escape = "abtnvfr"[c - 7] ?? (c === 39 ? "'" : c === 92 ? "\\" : "");
   if (escape) return `'\\${escape}'`;
-  if (c < 32 || c === 127) return `'\\x${hex(c)}'`;
-  return (c >= 0x80 && c <= 0xa0) || c === 0xad ? `'\\u00${hex(c)}'` : `'${String.fromCharCode(c)}'`;
+  if (c < 32 || c === 127) return `'\\x${c.toString(16).padStart(2, "0")}'`;
+  return (c >= 0x80 && c <= 0xa0) || c === 0xad ? `'\\u00${c.toString(16)}'` : `'${String.fromCharCode(c)}'`;
 }
 
 /** Go's scanner over `b`: its message and Offset (bytes read), the end read as eof()'s space. */
@@ -26,10 +23,7 @@ function goSyntaxError(b: Uint8Array): [string, number] | null {
     while ([32, 9, 10, 13].includes(b[i])) i++;
   };
   const space = () => (blank(), i < b.length ? b[i] : fail());
-  const digits = (context: string) => {
-    if (!is(/\d/)) fail(context);
-    while (is(/\d/)) i++;
-  };
+  const digits = (context: string): unknown => is(/\d/) ? (i++, is(/\d/) && digits("")) : fail(context);
   const string = () => {
     for (i++; b[i] !== 34; i++) {
       if (i === b.length) fail();
@@ -45,14 +39,11 @@ function goSyntaxError(b: Uint8Array): [string, number] | null {
   const value = (): void => {
     const c = space(), word = ["true", "false", "null"].find((w) => w.charCodeAt(0) === c);
     if (c === 34) return string();
-    for (const ch of word?.slice(1) ?? "") {
-      b[++i] === ch.charCodeAt(0) || fail(`in literal ${word} (expecting '${ch}')`);
-    }
-    if (word !== undefined) return void i++;
+    const miss = [...word?.slice(1) ?? ""].find((ch) => b[++i] !== ch.charCodeAt(0));
+    if (word !== undefined) return void (miss ? fail(`in literal ${word} (expecting '${miss}')`) : i++);
     if (c === 45 || is(/\d/)) {
       if (c === 45) i++;
-      if (at() === 48) i++;
-      else digits("in numeric literal");
+      at() === 48 ? i++ : digits("in numeric literal");
       if (at() === 46) i++, digits("after decimal point in numeric literal");
       if (is(/[eE]/)) (b[++i] === 43 || b[i] === 45) && i++, digits("in exponent of numeric literal");
       return;
@@ -82,12 +73,10 @@ function goSyntaxError(b: Uint8Array): [string, number] | null {
 
 /** k6's GoError for `b`: runes counted from 1 on a line, an error at a newline the next line's first. */
 export function jsonErrorOf(b: Uint8Array, refused: Error): Error {
-  const [message, offset] = goSyntaxError(b) ?? [refused.message, 0];
+  const [text, offset] = goSyntaxError(b) ?? [refused.message, 0];
   let p = Math.max(offset - 1, 0); // the rune at or after Go's offset, counted as k6 counts runes
   while ((b[p] & 0xc0) === 0x80) p++;
-  const line = 1 + b.subarray(0, p + 1).filter((c) => c === 10).length,
-    from = b.subarray(0, p).lastIndexOf(10);
-  const character = b[p] === 10 ? 1 : b.subarray(from + 1, p + 1).filter((c) => (c & 0xc0) !== 0x80).length;
-  const at = `line ${line}, character ${character}`;
-  return thrownByGo(`cannot parse json due to an error at ${at} , error: ${message}`);
+  const head = b.subarray(0, p + 1), line = 1 + head.filter((c) => c === 10).length;
+  const char = b[p] === 10 ? 1 : head.subarray(head.lastIndexOf(10) + 1).filter((c) => c >> 6 !== 2).length;
+  return thrownByGo(`cannot parse json due to an error at line ${line}, character ${char} , error: ${text}`);
 }
