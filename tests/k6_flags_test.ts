@@ -321,3 +321,15 @@ export default function () {
   assertEquals(other.code, 255, other.text);
   ok(other.text.includes('invalid compatibility mode "es6". Use: "extended", "base"'), other.text);
 });
+
+Deno.test("bundled short flags as k6's command line reads them: -qu 1, -qi2, -qeA=1", async () => {
+  const script = `import exec from "k6/execution";
+import { check } from "k6";
+export default function () {
+  check(null, { bundled: () => __ENV.A === "1" && __ENV.B === "2" && exec.instance.vusInitialized === 2 });
+}
+`;
+  const run = await runK6Text(script, null, ["-qu", "2", "-qi4", "-qeA=1", "-e=B=2"], { inProcess: true });
+  assertEquals(run.code, 0, run.text);
+  ok(/checks_succeeded\.+: 100\.00% 4 out of 4/.test(run.stdout), run.stdout);
+});

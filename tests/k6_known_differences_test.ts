@@ -498,3 +498,38 @@ export default function () { http.get("http://app.test/json"); }
     );
     assertEquals(code, 0, text);
   }));
+
+pool.test("json() of a body that is no JSON throws k6's GoError at Go's line and character; a path gives undefined", () =>
+  withTarget(async (url) => {
+    const { code, text } = await runK6Text(
+      `import http from "k6/http";
+import { check } from "k6";
+export const options = { iterations: 1, thresholds: { checks: ["rate==1"] } };
+export default function () {
+  const at = (body, place, error) => {
+    const res = http.post("http://app.test/echo", body);
+    let thrown = "";
+    try { res.json(); } catch (e) { thrown = String(e); }
+    return () => res.json("a.b") === undefined &&
+      thrown === \`GoError: cannot parse json due to an error at \${place} , error: \${error}\`;
+  };
+  check(null, {
+    hello: at("hello", "line 1, character 1", "invalid character 'h' looking for beginning of value"),
+    empty: at("", "line 1, character 0", "unexpected end of JSON input"),
+    trail: at('{"a":1} x', "line 1, character 9", "invalid character 'x' after top-level value"),
+    lines: at('{\\n  "a": 1,\\n  "b": tru\\n}', "line 4, character 1",
+      "invalid character '\\\\n' in literal true (expecting 'e')"),
+    cut: at('{"a": [1, 2', "line 1, character 11", "unexpected end of JSON input"),
+    dot: at("1.", "line 1, character 2", "invalid character ' ' after decimal point in numeric literal"),
+    quote: at("{'a':1}", "line 1, character 2", "invalid character '\\\\'' looking for beginning of object key string"),
+    tab: at('"a\\tb"', "line 1, character 3", "invalid character '\\\\t' in string literal"),
+    utf8: at('{"é": é}', "line 1, character 7", "invalid character 'Ã' looking for beginning of value"),
+  });
+}
+`,
+      url,
+      [],
+      { inProcess: true },
+    );
+    assertEquals(code, 0, text);
+  }));

@@ -32,6 +32,28 @@ async function withTwoServers(fn: (a: string, b: string, counts: () => number[])
   }
 }
 
+/** A raw server: each request line kept, answered by the status line its path names (`/418_I'm_a_teapot`). */
+async function withRawServer(fn: (url: string, lines: string[]) => Promise<void>) {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 }), lines: string[] = [];
+  (async () => {
+    for await (const conn of listener) {
+      const head = new Uint8Array(4096);
+      const line = new TextDecoder().decode(head.subarray(0, await conn.read(head) ?? 0));
+      lines.push(line.split("\r\n", 1)[0]);
+      const status = line.split(" ")[1].slice(1).replaceAll("_", " ");
+      await conn.write(
+        new TextEncoder().encode(`HTTP/1.1 ${status}\r\ncontent-length: 2\r\nconnection: close\r\n\r\nok`),
+      );
+      conn.close();
+    }
+  })().catch(() => {});
+  try {
+    await fn(`http://127.0.0.1:${(listener.addr as Deno.NetAddr).port}`, lines);
+  } finally {
+    listener.close();
+  }
+}
+
 const FALLBACK = (a: string) =>
   `import http from "k6/http";
 const BASE = __ENV.BASE_URL || "${a}";
@@ -349,4 +371,24 @@ export default async function () {
     const { code, text } = await runK6Text(script, null);
     assertEquals(code, 0, text);
     assertEquals(counts(), [2, 0], text);
+  }));
+
+pool.test("status_text is the server's own status line past its protocol, as k6 gives it", () =>
+  withRawServer(async (url) => {
+    const { code, text } = await runK6Text(
+      `import http from "k6/http";
+import { check } from "k6";
+export const options = { iterations: 1, thresholds: { checks: ["rate==1"] } };
+export default function () {
+  const teapot = http.get("${url}/418_I'm_a_teapot"), fine = http.get("${url}/200_Fine__thanks");
+  check(null, {
+    teapot: () => teapot.status_text === "418 I'm a teapot",
+    own: () => fine.status_text === "200 Fine  thanks",
+    bare: () => http.get("${url}/204").status_text === "204",
+  });
+}
+`,
+      null,
+    );
+    assertEquals(code, 0, text);
   }));

@@ -36,6 +36,7 @@ import {
   SCRIPT_LOAD_TABLE,
   type ScriptLoadArgs,
   scriptLoadArgs,
+  unbundled,
   withK6EnvFlags,
 } from "./script_load_flags.ts";
 import { isK6Script, isLocustFile } from "./script_check.ts";
@@ -186,7 +187,7 @@ export interface RunArgs extends ResultsArgs {
 
 /** Parses the arguments after `run` (or `demo`, with its help); throws `UsageError` or `HelpRequested`. */
 export async function parseRunArgs(given: string[], command = "run", help = RUN_HELP): Promise<RunArgs> {
-  const argv = withLocustSettings(given);
+  const argv = unbundled(withLocustSettings(given), SPECS);
   const hints = {
     ...Object.fromEntries(["-o", "--output"].map((f) => [f, `Artillery's ${f}: ${ARTILLERY_OUTPUT}`])),
     "--class-picker": "it picks classes in Locust's web UI; name the user classes after the locustfile",

@@ -410,6 +410,16 @@ function k6Options(flags: FlagValues): Record<string, unknown> {
   return out;
 }
 
+/** Bundled switches as k6's pflag (and argparse, commander) reads them: `-qu 1` is `-q -u 1`. */
+export function unbundled(argv: string[], specs: FlagSpec[]): string[] {
+  const switches = specs.flatMap((s) => s.takesValue || s.optionalValue ? [] : [s.short]);
+  const split = (arg: string): string[] =>
+    /^-[a-zA-Z]{2}/.test(arg) && switches.includes(arg[1])
+      ? [arg.slice(0, 2), ...split(`-${arg.slice(2)}`)]
+      : [arg];
+  return argv.flatMap(split);
+}
+
 /** The flags k6 reads from a variable too: `K6_` and the option's (`--tag`: K6_TAGS, `--vus`: K6_VUS). */
 const K6_ENV_FLAGS = Object.values(K6_OPTIONS).filter((o) => o.env && !o.envRefused)
   .map((o) => [flagOf(o), `K6_${o.env}`]);

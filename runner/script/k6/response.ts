@@ -13,6 +13,7 @@ import { setCookiePair } from "../sessions/cookies.ts";
 import { FailedResponse, Fields } from "../sessions/response.ts";
 import { DEFAULT_USER_AGENT } from "../../http/request_fields.ts";
 import { phasesOf } from "./points_out.ts";
+import { jsonErrorOf } from "./json_error.ts";
 
 /** A header's name as Go writes it and k6 shows it: `x-request-id` is `X-Request-Id`. */
 export const canonicalHeader = (name: string): string =>
@@ -91,9 +92,13 @@ export class K6Response {
     return new URL(s === undefined ? this.url : s.route(this.url));
   }
 
-  /** The status line's code and reason as Go's client gives k6 (`200 OK`); the standard reason here. */
+  /** The status line past its protocol, as Go gives k6 (`418 I'm a teapot`); over HTTP/2, the table's. */
   get status_text(): string {
-    return this.status === 0 ? "" : `${this.status} ${STATUS_CODES[this.status] ?? ""}`.trimEnd();
+    if (this.status === 0) return "";
+    const line = (this.#raw as { headText?: () => string }).headText?.().split("\r\n", 1)[0] ?? "";
+    const status = line.slice(line.indexOf(" ") + 1).trimStart();
+    if (status.startsWith(`${this.status}`)) return status;
+    return `${this.status} ${STATUS_CODES[this.status] ?? ""}`.trimEnd();
   }
 
   /** What was sent, its headers as k6's: each canonical name's values (`{ "User-Agent": ["loadlab"] }`). */
@@ -170,14 +175,15 @@ export class K6Response {
     return cookies;
   }
 
-  /** The body parsed; with a selector (k6's gjson path) one that is no JSON gives undefined; none throws. */
+  /** The body parsed (k6's GoError where it is no JSON); with a selector (k6's gjson path) undefined then. */
   json(selector?: string): unknown {
     if (this.#bodiless()) throw this.#nullBody("JSON");
-    if (selector === undefined) return JSON.parse(this.#text());
     try {
-      return select(JSON.parse(this.#text()), pathKeys(selector));
-    } catch {
-      return undefined;
+      const body = JSON.parse(this.#text());
+      return selector === undefined ? body : select(body, pathKeys(selector));
+    } catch (e) {
+      if (selector !== undefined) return undefined;
+      throw e instanceof SyntaxError ? jsonErrorOf(this.#bytes(), e) : e;
     }
   }
 
