@@ -296,3 +296,47 @@ scenarios:
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("before and after flows run once around the load, their captures read by every user", async () => {
+  const received: string[] = [];
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    received.push(`${req.method} ${new URL(req.url).pathname} ${await req.text()}`);
+    return Response.json({ id: received.length === 1 ? 42 : 7 });
+  });
+  const dir = await Deno.makeTempDir();
+  try {
+    const file = `${dir}/once.yml`;
+    await Deno.writeTextFile(
+      file,
+      `
+config:
+  target: http://127.0.0.1:${server.addr.port}
+  phases: [{ duration: 1, arrivalCount: 2 }]
+  variables: { owner: ada }
+before:
+  flow:
+    - post: { url: /items, json: { owner: "{{ owner }}" }, capture: { json: $.id, as: seed } }
+after:
+  flow:
+    - delete: { url: "/items/{{ seed }}" }
+scenarios:
+  - flow:
+      - get: { url: "/items/{{ seed }}" }
+`,
+    );
+    const r = await runLoadlab(["run", file, "--out-dir", `${dir}/out`]);
+    assertEquals(r.code, 0, r.stdout + r.stderr);
+    assertEquals(received, [
+      'POST /items {"owner":"ada"}',
+      "GET /items/42 ",
+      "GET /items/42 ",
+      "DELETE /items/42 ",
+    ]);
+    // As Artillery's report, the once-flows' requests are not the load's.
+    const run = JSON.parse(Deno.readTextFileSync(`${dir}/out/results.json`)).runs[0];
+    assertEquals(run.requests, 2);
+  } finally {
+    await server.shutdown();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

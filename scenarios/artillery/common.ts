@@ -55,8 +55,6 @@ const UNSUPPORTED: Record<string, string> = {
   connect: WS_STEP,
   emit: "Socket.IO steps are not imported: rewrite the scenario as engine: ws with send steps, or drop it",
   log: "printing during the run is not imported: drop log",
-  before: `a flow run once before the load is not imported: drop it, or use setup() in ${SCRIPT}`,
-  after: `a flow run once after the load is not imported: drop it, or use teardown() in ${SCRIPT}`,
   cookie: "per-request cookies are not imported: send a cookie header (Set-Cookie is kept per session)",
   auth: "basic auth objects are not imported: send an authorization header",
   formData: "multipart bodies are not imported: send the encoded body with its multipart content-type header",

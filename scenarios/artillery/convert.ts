@@ -14,7 +14,7 @@ import {
 } from "./common.ts";
 import { isRecord } from "../../validation/json_document.ts";
 import { allWsScenarios, convertWsScenarios } from "./ws.ts";
-import { captureNames, convertScenarios, uniqueName } from "./flow.ts";
+import { captureNames, convertScenario, convertScenarios, uniqueName } from "./flow.ts";
 import { listOrigin, type Origin, type Origins, originTable, tagOrigin } from "./paths.ts";
 import { endpointNaming, type FlowContext, scalarMap, type Variables } from "./request.ts";
 import { deepMerge } from "../overrides.ts";
@@ -140,7 +140,7 @@ export function importArtillery(doc: unknown, opts: ArtilleryOptions = {}) {
       message: "missing: an Artillery script has config and scenarios",
     }]);
   }
-  rejectUnknownKeys(doc, "", ["config", "scenarios"], out);
+  rejectUnknownKeys(doc, "", ["config", "scenarios", "before", "after"], out);
   rejectUnknownKeys(doc.config, "config", CONFIG_KEYS, out);
   checkPlugins(doc.config.plugins, out);
   const experiment = allWsScenarios(doc.scenarios)
@@ -157,13 +157,18 @@ function httpExperiment(doc: Doc, config: Doc, opts: ArtilleryOptions, out: Coll
   const processor = config.processor === undefined
     ? undefined
     : readProcessor(config.processor, dirname(opts.file ?? "."), out);
-  const ctx = flowContext(config, doc.scenarios, payload.fields, out, target);
+  const ctx = flowContext(config, [doc.scenarios, doc.before], payload.fields, out, target);
   ctx.processor = processor?.text;
   for (const [name, rows] of payload.lists) ctx.variables.set(name, { list: rows, rows: true });
   const load = convertPhases(config.phases, out);
   const timeout = httpTimeout(config.http, out);
   if (timeout) load.timeout = timeout;
   const flows = convertScenarios(doc.scenarios, ctx, out);
+  // `before` and `after` run once around the load, in the session script, sharing their vars as there.
+  const once = Object.fromEntries(
+    (["before", "after"] as const).filter((k) => doc[k] !== undefined)
+      .map((k) => [k, convertScenario(doc[k], 0, new Set(), ctx, out, k)?.steps]),
+  );
   // Held to loadlab's longest duration: thinks each within it may add up past it.
   const longestMs = longestSessionMs(flows, timeout ? durationMsOf(timeout) ?? 0 : ARTILLERY_TIMEOUT_MS);
   load.gracefulStop = `${Math.min(longestMs, MAX_DURATION_MS)}ms`;
@@ -175,7 +180,7 @@ function httpExperiment(doc: Doc, config: Doc, opts: ArtilleryOptions, out: Coll
   if (payload.source) { for (const flow of flows) Object.assign(flow, { data: "payload" }); }
   const experiment: Doc = { ...imported(opts, "Artillery script", ctx.origin, load), flows };
   if (payload.source) experiment.data = { payload: payload.source };
-  if (processor && out.issues.length === 0) {
+  if ((processor || Object.keys(once).length > 0) && out.issues.length === 0) {
     // A loadAll payload's rows are one list in the vars; a variable's list is drawn per virtual user.
     const variables = Object.fromEntries(
       [...ctx.variables].map(([k, v]) => [k, "value" in v ? v.value : v.rows ? v.list : v]),
@@ -183,7 +188,7 @@ function httpExperiment(doc: Doc, config: Doc, opts: ArtilleryOptions, out: Coll
     // What Artillery puts in every context.vars besides config.variables.
     const base = { target: config.target, $dirname: resolve(dirname(opts.file ?? "x")) };
     const file = hooksScript(
-      { processor: processor.file, origin: ctx.origin, variables: { ...base, ...variables } },
+      { processor: processor?.file, origin: ctx.origin, variables: { ...base, ...variables }, once },
       flows,
     );
     experiment.script = payload.source ? { file, data: "payload" } : file;

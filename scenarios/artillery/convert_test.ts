@@ -167,7 +167,6 @@ config:
   plugins: { ensure: {}, metrics-by-endpoint: {}, datadog: {} }
   variables: { id: [1, 2, 3] }
   phases: [{ duration: 10, arrivalRate: 1 }]
-before: { flow: [{ get: { url: / } }] }
 scenarios:
   - engine: ws
     flow: [{ send: hello }]
@@ -183,7 +182,6 @@ scenarios:
   assertEquals(
     issues.map((i) => i.path).sort(),
     [
-      "before",
       "config.processor",
       "config.payload.delimiter",
       "config.tls",

@@ -163,8 +163,14 @@ export function convertScenarios(scenarios: unknown, ctx: FlowContext, out: Coll
 }
 
 /** Scenario `i` as a loadlab flow named apart from those in `used`; undefined if malformed or of weight 0. */
-function convertScenario(scenario: unknown, i: number, used: Set<string>, ctx: FlowContext, out: Collector) {
-  const path = join("scenarios", i);
+export function convertScenario(
+  scenario: unknown,
+  i: number,
+  used: Set<string>,
+  ctx: FlowContext,
+  out: Collector,
+  path = join("scenarios", i),
+) {
   if (!isRecord(scenario)) {
     return problem(out, path, `expected a scenario with a flow, found ${JSON.stringify(scenario)}`);
   }
