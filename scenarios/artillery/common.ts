@@ -47,20 +47,13 @@ const UNSUPPORTED: Record<string, string> = {
     "put a ws scenario in a script of its own, or drop this one",
   engines: "engine plugins are not imported: drop them",
   ifTrue: "Artillery reads ifTrue inside a request (- get: {url: /a, ifTrue: x > 1}): move it there",
-  parallel: "parallel requests inside a virtual user are not imported: list them as steps, or send them " +
-    `with s.batch in ${SCRIPT}`,
   ws: "ws handshake headers, subprotocols and TLS options are not imported: drop them",
   socketio: "Socket.IO settings are not imported: drop them",
   send: WS_STEP,
   connect: WS_STEP,
   emit: "Socket.IO steps are not imported: rewrite the scenario as engine: ws with send steps, or drop it",
   log: "printing during the run is not imported: drop log",
-  cookie: "per-request cookies are not imported: send a cookie header (Set-Cookie is kept per session)",
-  auth: "basic auth objects are not imported: send an authorization header",
   formData: "multipart bodies are not imported: send the encoded body with its multipart content-type header",
-  followRedirect: "redirect options are not imported (loadlab never follows redirects): drop followRedirect",
-  gzip: "compression options are not imported: send an accept-encoding header",
-  pool: "connection pools are not imported (one connection per virtual user): drop pool",
   maxSockets: "socket limits are not imported (one connection per virtual user): drop maxSockets",
 };
 

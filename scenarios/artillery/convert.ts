@@ -248,7 +248,8 @@ const READ_PLUGINS = ["ensure", "metrics-by-endpoint", "expect"];
 function httpTimeout(http: unknown, out: Collector): string | undefined {
   if (http === undefined) return undefined;
   if (!isRecord(http)) return problem(out, "config.http", "expected a mapping such as {timeout: 10}");
-  rejectUnknownKeys(http, "config.http", ["timeout"], out);
+  rejectUnknownKeys(http, "config.http", ["timeout", "pool"], out);
+  if (http.pool !== undefined) out.warnings.push("config.http.pool: one connection per virtual user here");
   return http.timeout === undefined ? undefined : secondsToDuration(http.timeout, "config.http.timeout", out);
 }
 
@@ -370,7 +371,12 @@ function parseVariables(variables: unknown, out: Collector): Variables {
 }
 
 /** Artillery metric name -> loadlab threshold metric, with "ms" for a latency. */
-const METRICS: Record<string, string> = { "http.request_rate": "rps", "http.requests": "requests" };
+const METRICS: Record<string, string> = {
+  "http.request_rate": "rps",
+  "http.requests": "requests",
+  "vusers.created": "sessions",
+  "vusers.failed": "failedSessions",
+};
 for (const agg of ["min", "max", "mean", "median", "p50", "p75", "p90", "p95", "p99", "p999"]) {
   METRICS[`http.response_time.${agg}`] = `${agg} ms`;
 }
