@@ -39,7 +39,6 @@ const UNSUPPORTED: Record<string, string> = {
   strict: "every capture is strict here (one that finds nothing ends the session): drop strict",
   ...Object.fromEntries([...HOOKS, "function", "whileTrue"].map((k) => [k, HOOK])),
   plugins: "plugins do not run in loadlab (ensure, expect and metrics-by-endpoint are read): drop this one",
-  delimiter: "payload files are read as comma-separated CSV: drop delimiter and give a comma-separated file",
   cast: "payload values are sent as written: drop cast",
   skipEmptyLines: "payload files always skip empty lines: drop skipEmptyLines",
   tls: "TLS options are not imported: drop them",

@@ -22,6 +22,8 @@ import { hooksScript, readProcessor } from "./processor.ts";
 import { DataFileError, readDataFile } from "../data_sources.ts";
 import { rowViews } from "../../runner/data_rows.ts";
 import { dirname, resolve } from "node:path";
+import { createHash } from "node:crypto";
+import { conversionCacheDir, writeWhole } from "../../runner/script/cache_dir.ts";
 
 type Doc = Record<string, unknown>;
 
@@ -264,7 +266,7 @@ function longestSessionMs(flows: ReturnType<typeof convertScenarios>, timeoutMs:
   return Math.max(0, ...flows.map((flow) => flow.steps.reduce((ms, step) => ms + stepMs(step), 0)));
 }
 
-const PAYLOAD_KEYS = ["path", "fields", "order", "skipHeader", "loadAll", "name"];
+const PAYLOAD_KEYS = ["path", "fields", "order", "skipHeader", "loadAll", "name", "delimiter"];
 
 /**
  * `config.payload`: one CSV file read a row per virtual user (a loadlab data source), and `loadAll` files
@@ -282,9 +284,12 @@ function convertPayload(payload: unknown, dir: string, out: Collector) {
       return problem(out, path, "a payload needs path (a CSV file) and fields (its column names)");
     }
     const skipHeader = one.skipHeader === true ? { skipHeader: true } : {};
+    const file = one.delimiter === undefined
+      ? one.path
+      : commaCopy(resolve(dir, one.path), one.delimiter, path, out);
     if (one.loadAll === true) {
       const csv = { fields: names, ...skipHeader };
-      const rows = readRows(resolve(dir, one.path), csv, join(path, "path"), out);
+      const rows = readRows(resolve(dir, file), csv, join(path, "path"), out);
       if (typeof one.name === "string") return lists.push([one.name, rows]);
       return problem(out, join(path, "name"), "missing: loadAll names its list");
     }
@@ -296,9 +301,40 @@ function convertPayload(payload: unknown, dir: string, out: Collector) {
     fields = names;
     // The source's keys are the payload's, but for its file (`path` in the script).
     const origin = { at: path, keys: { file: join(path, "path") }, mirrors: true };
-    source = tagOrigin(out.origins, { file: one.path, fields: names, order, ...skipHeader }, origin);
+    source = tagOrigin(out.origins, { file, fields: names, order, ...skipHeader }, origin);
   });
   return { source, fields, lists };
+}
+
+/** A copy of a CSV file split on `delimiter` (one character), written comma-separated as loadlab reads it. */
+function commaCopy(file: string, delimiter: unknown, path: string, out: Collector): string {
+  if (typeof delimiter !== "string" || delimiter.length !== 1) {
+    return problem(out, join(path, "delimiter"), "expected one character such as ;", file);
+  }
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(file);
+  } catch (err) {
+    return problem(out, join(path, "path"), `${file} cannot be read: ${(err as Error).message}`, file);
+  }
+  const csv = text.split(/\r?\n/).map((line) => {
+    // A quoted field stays as written (the delimiter inside it kept), valid CSV for loadlab too.
+    const fields = [""];
+    let quoted = false;
+    for (const c of line) {
+      if (c === '"') quoted = !quoted;
+      if (c === delimiter && !quoted) fields.push("");
+      else fields[fields.length - 1] += c;
+    }
+    return fields.map((v) => !v.startsWith('"') && /[",]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v).join(
+      ",",
+    );
+  }).join("\n");
+  const copy = `${conversionCacheDir("artillery")}/${
+    createHash("sha256").update(csv).digest("hex").slice(0, 24)
+  }.csv`;
+  writeWhole(copy, csv);
+  return copy;
 }
 
 /** A `loadAll` payload's rows as objects by field, or an issue naming its file's problem. */

@@ -183,7 +183,7 @@ scenarios:
     issues.map((i) => i.path).sort(),
     [
       "config.processor",
-      "config.payload.delimiter",
+      "config.payload.path",
       "config.tls",
       "config.plugins.datadog",
       "scenarios[0].engine",
@@ -468,4 +468,22 @@ scenarios: [{ flow: [{ get: { url: /a, followRedirect: true, auth: { user: "{{ u
     "scenarios[0].flow[0].get.auth.user",
     "scenarios[0].flow[0].get.followRedirect",
   ]);
+});
+
+Deno.test("a payload with another delimiter is read as Artillery splits it", () => {
+  const dir = Deno.makeTempDirSync();
+  try {
+    Deno.writeTextFileSync(`${dir}/skus.csv`, 'sku;note\nA-1;"big; red"\nB-2;x,y\n');
+    const exp = convert(`
+config:
+  target: http://h:1
+  phases: [{ duration: 1, arrivalRate: 1 }]
+  payload: { path: ${dir}/skus.csv, fields: [sku, note], delimiter: ";", skipHeader: true }
+scenarios: [{ flow: [{ get: { url: "/s/{{ sku }}" } }] }]
+`);
+    const file = (exp.data as { payload: { file: string } }).payload.file;
+    assertEquals(Deno.readTextFileSync(file), 'sku,note\nA-1,"big; red"\nB-2,"x,y"\n');
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
 });
