@@ -297,10 +297,12 @@ scenarios:
   }
 });
 
-Deno.test("before and after flows run once around the load, their captures read by every user", async () => {
+Deno.test("before and after flows run once around the load; a formData body is multipart", async () => {
   const received: string[] = [];
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
-    received.push(`${req.method} ${new URL(req.url).pathname} ${await req.text()}`);
+    const multipart = req.headers.get("content-type")?.startsWith("multipart/form-data");
+    const body = multipart ? new URLSearchParams([...await req.formData()] as string[][]) : await req.text();
+    received.push(`${req.method} ${new URL(req.url).pathname} ${body}`);
     return Response.json({ id: received.length === 1 ? 42 : 7 });
   });
   const dir = await Deno.makeTempDir();
@@ -321,15 +323,15 @@ after:
     - delete: { url: "/items/{{ seed }}" }
 scenarios:
   - flow:
-      - get: { url: "/items/{{ seed }}" }
+      - post: { url: "/items/{{ seed }}", formData: { note: "a b", by: "{{ owner }}" } }
 `,
     );
     const r = await runLoadlab(["run", file, "--out-dir", `${dir}/out`]);
     assertEquals(r.code, 0, r.stdout + r.stderr);
     assertEquals(received, [
       'POST /items {"owner":"ada"}',
-      "GET /items/42 ",
-      "GET /items/42 ",
+      "POST /items/42 note=a+b&by=ada",
+      "POST /items/42 note=a+b&by=ada",
       "DELETE /items/42 ",
     ]);
     // As Artillery's report, the once-flows' requests are not the load's.

@@ -52,7 +52,6 @@ const UNSUPPORTED: Record<string, string> = {
   connect: WS_STEP,
   emit: "Socket.IO steps are not imported: rewrite the scenario as engine: ws with send steps, or drop it",
   log: "printing during the run is not imported: drop log",
-  formData: "multipart bodies are not imported: send the encoded body with its multipart content-type header",
   maxSockets: "socket limits are not imported (one connection per virtual user): drop maxSockets",
 };
 

@@ -44,6 +44,7 @@ const REQUEST_KEYS = [
   "auth",
   "gzip",
   "followRedirect",
+  "formData",
 ];
 
 const TEMPLATE = /\{\{\s*([^}]*?)\s*\}\}/g;
@@ -149,6 +150,7 @@ function toPath(url: unknown, path: string, ctx: FlowContext, out: Collector): s
 }
 
 const FORM_TYPE = "application/x-www-form-urlencoded";
+const BOUNDARY = "loadlab-artillery-form-data";
 type HeaderMap = Record<string, string>;
 /** A form's key or value as Artillery sends it (`a b&c`: `a+b%26c`); placeholders stay for the engine. */
 const urlencoded = (text: string) =>
@@ -176,14 +178,22 @@ export function convertRequest(spec: unknown, path: string, ctx: FlowContext, ou
     spec[key] === undefined ? undefined : scalarMap(spec[key], join(path, key), ctx, out);
   if (spec.qs !== undefined) request.query = map("qs");
   const own = { ...map("headers"), ...sentAs(spec, path, ctx, out) };
-  const form = map("form");
+  const form = map("form"), multipart = map("formData");
   const named = Object.keys({ ...ctx.defaultHeaders, ...own }).some((k) => /^content-type$/i.test(k));
-  const defaults = !form || named ? ctx.defaultHeaders : { ...ctx.defaultHeaders, "content-type": FORM_TYPE };
+  const type = form ? FORM_TYPE : `multipart/form-data; boundary=${BOUNDARY}`;
+  const defaults = !(form || multipart) || named
+    ? ctx.defaultHeaders
+    : { ...ctx.defaultHeaders, "content-type": type };
   const headers = mergeHeaders(defaults, own, join(path, "headers"), out);
   if (Object.keys(headers).length > 0) request.headers = headers;
-  const bodies = ["json", "body", "form"].filter((key) => spec[key] !== undefined);
+  const bodies = ["json", "body", "form", "formData"].filter((key) => spec[key] !== undefined);
   if (bodies.length > 1) problem(out, join(path, bodies[1]), `give one of json, body or form, not ${bodies}`);
-  else if (spec.json !== undefined) request.json = fillDeep(spec.json, join(path, "json"), ctx, out);
+  else if (multipart) {
+    // Fields only: a file part (`fromFile`, an object) is named by scalarMap as not a string.
+    const part = ([k, v]: string[]) =>
+      `--${BOUNDARY}\r\ncontent-disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`;
+    request.body = Object.entries(multipart).map(part).join("") + `--${BOUNDARY}--\r\n`;
+  } else if (spec.json !== undefined) request.json = fillDeep(spec.json, join(path, "json"), ctx, out);
   else if (form) {
     request.body = Object.entries(form).map(([k, v]) => `${urlencoded(k)}=${urlencoded(v)}`).join("&");
   } else if (spec.body !== undefined) {
