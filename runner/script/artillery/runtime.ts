@@ -49,6 +49,8 @@ function value(name: string, vars: Vars): unknown {
   if (r) {
     return Array.from({ length: Number(r[2] || 10) }, () => (Math.random() * 36 | 0).toString(36)).join("");
   }
+  // The import writes Artillery's per-user `$uuid` as `$uuid()`: here the user's own is at hand.
+  if (name === "$uuid()") return vars.$uuid;
   return name.split(".").reduce((v: any, k) => v?.[k], vars);
 }
 
@@ -195,6 +197,7 @@ export function artilleryHooks(plan: HooksPlan) {
     const flow = plan.flows.find((f) => (pick -= f.weight) < 0) ?? plan.flows[0];
     const vars: Vars = draw({ $env: s.env, $processEnvironment: s.env, ...s.setup as Vars, ...s.data });
     const ctx = { vars, _uid: crypto.randomUUID() };
+    vars.$uuid = ctx._uid;
     const fnSteps = (names: string[]) => names.map((n) => ({ function: n }));
     await run(s, [...fnSteps(flow.before), ...flow.steps, ...fnSteps(flow.after)], ctx, flow.hooks);
   };
