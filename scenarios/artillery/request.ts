@@ -177,7 +177,9 @@ export function convertRequest(spec: unknown, path: string, ctx: FlowContext, ou
   const map = (key: string) =>
     spec[key] === undefined ? undefined : scalarMap(spec[key], join(path, key), ctx, out);
   if (spec.qs !== undefined) request.query = map("qs");
-  const own = { ...map("headers"), ...sentAs(spec, path, ctx, out) };
+  // A request without headers of its own keeps its defaults' origin (config.defaults.headers).
+  const made = sentAs(spec, path, ctx, out);
+  const own = Object.keys(made).length > 0 ? { ...map("headers"), ...made } : map("headers");
   const form = map("form"), multipart = map("formData");
   const named = Object.keys({ ...ctx.defaultHeaders, ...own }).some((k) => /^content-type$/i.test(k));
   const type = form ? FORM_TYPE : `multipart/form-data; boundary=${BOUNDARY}`;
