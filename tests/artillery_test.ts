@@ -296,3 +296,52 @@ scenarios:
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("before and after flows run once around the load; a formData body is multipart", async () => {
+  const received: string[] = [];
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    const multipart = req.headers.get("content-type")?.startsWith("multipart/form-data");
+    const body = multipart ? new URLSearchParams([...await req.formData()] as string[][]) : await req.text();
+    received.push(`${req.method} ${new URL(req.url).pathname} ${body}`);
+    return Response.json({ id: received.length === 1 ? 42 : 7 });
+  });
+  const dir = await Deno.makeTempDir();
+  try {
+    const file = `${dir}/once.yml`;
+    await Deno.writeTextFile(
+      file,
+      `
+config:
+  target: http://127.0.0.1:${server.addr.port}
+  phases: [{ duration: 1, arrivalCount: 2 }]
+  variables: { owner: ada }
+before:
+  flow:
+    - post: { url: /items, json: { owner: "{{ owner }}" }, capture: { json: $.id, as: seed } }
+after:
+  flow:
+    - delete: { url: "/items/{{ seed }}" }
+scenarios:
+  - flow:
+      - post: { url: "/items/{{ seed }}", formData: { note: "a b", by: "{{ owner }}", id: "{{ $uuid }}" } }
+`,
+    );
+    const r = await runLoadlab(["run", file, "--out-dir", `${dir}/out`]);
+    assertEquals(r.code, 0, r.stdout + r.stderr);
+    // Artillery's $uuid: one per virtual user.
+    const ids = new Set(received.map((r) => /id=([\w-]{36})$/.exec(r)?.[1]).filter((id) => id));
+    assertEquals(ids.size, 2, received.join("\n"));
+    assertEquals(received.map((r) => r.replace(/&id=.*/, "")), [
+      'POST /items {"owner":"ada"}',
+      "POST /items/42 note=a+b&by=ada",
+      "POST /items/42 note=a+b&by=ada",
+      "DELETE /items/42 ",
+    ]);
+    // As Artillery's report, the once-flows' requests are not the load's.
+    const run = JSON.parse(Deno.readTextFileSync(`${dir}/out/results.json`)).runs[0];
+    assertEquals(run.requests, 2);
+  } finally {
+    await server.shutdown();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

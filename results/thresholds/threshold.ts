@@ -80,12 +80,14 @@ const COUNTS: Record<string, (r: RunResult) => number> = {
   lateSends: (r) => r.lateSends,
   late: (r) => r.lateSends,
   dropped: (r) => r.droppedSends,
+  sessions: (r) => (r.flows ?? []).reduce((n, f) => n + f.sessions, 0),
+  failedSessions: (r) => (r.flows ?? []).reduce((n, f) => n + f.failed, 0),
 };
 
 export const METRICS = [...Object.keys(LATENCY_KEYS), ...Object.keys(RATIOS), ...Object.keys(COUNTS)];
 
 /** The metrics that exist per endpoint: all but the open model's late and dropped sends and the sessions'. */
-const RUN_ONLY = ["lateSends", "late", "dropped", "sessionErrorRate"];
+const RUN_ONLY = ["lateSends", "late", "dropped", "sessionErrorRate", "sessions", "failedSessions"];
 const ENDPOINT_METRICS = new Set(METRICS.filter((m) => !RUN_ONLY.includes(m)));
 
 const PATTERN =

@@ -14,7 +14,7 @@ import {
 } from "./common.ts";
 import { isRecord } from "../../validation/json_document.ts";
 import { allWsScenarios, convertWsScenarios } from "./ws.ts";
-import { captureNames, convertScenarios, uniqueName } from "./flow.ts";
+import { captureNames, convertScenario, convertScenarios, uniqueName } from "./flow.ts";
 import { listOrigin, type Origin, type Origins, originTable, tagOrigin } from "./paths.ts";
 import { endpointNaming, type FlowContext, scalarMap, type Variables } from "./request.ts";
 import { deepMerge } from "../overrides.ts";
@@ -22,6 +22,8 @@ import { hooksScript, readProcessor } from "./processor.ts";
 import { DataFileError, readDataFile } from "../data_sources.ts";
 import { rowViews } from "../../runner/data_rows.ts";
 import { dirname, resolve } from "node:path";
+import { createHash } from "node:crypto";
+import { conversionCacheDir, writeWhole } from "../../runner/script/cache_dir.ts";
 
 type Doc = Record<string, unknown>;
 
@@ -140,7 +142,7 @@ export function importArtillery(doc: unknown, opts: ArtilleryOptions = {}) {
       message: "missing: an Artillery script has config and scenarios",
     }]);
   }
-  rejectUnknownKeys(doc, "", ["config", "scenarios"], out);
+  rejectUnknownKeys(doc, "", ["config", "scenarios", "before", "after"], out);
   rejectUnknownKeys(doc.config, "config", CONFIG_KEYS, out);
   checkPlugins(doc.config.plugins, out);
   const experiment = allWsScenarios(doc.scenarios)
@@ -157,13 +159,18 @@ function httpExperiment(doc: Doc, config: Doc, opts: ArtilleryOptions, out: Coll
   const processor = config.processor === undefined
     ? undefined
     : readProcessor(config.processor, dirname(opts.file ?? "."), out);
-  const ctx = flowContext(config, doc.scenarios, payload.fields, out, target);
+  const ctx = flowContext(config, [doc.scenarios, doc.before], payload.fields, out, target);
   ctx.processor = processor?.text;
   for (const [name, rows] of payload.lists) ctx.variables.set(name, { list: rows, rows: true });
   const load = convertPhases(config.phases, out);
   const timeout = httpTimeout(config.http, out);
   if (timeout) load.timeout = timeout;
   const flows = convertScenarios(doc.scenarios, ctx, out);
+  // `before` and `after` run once around the load, in the session script, sharing their vars as there.
+  const once = Object.fromEntries(
+    (["before", "after"] as const).filter((k) => doc[k] !== undefined)
+      .map((k) => [k, convertScenario(doc[k], 0, new Set(), ctx, out, k)?.steps]),
+  );
   // Held to loadlab's longest duration: thinks each within it may add up past it.
   const longestMs = longestSessionMs(flows, timeout ? durationMsOf(timeout) ?? 0 : ARTILLERY_TIMEOUT_MS);
   load.gracefulStop = `${Math.min(longestMs, MAX_DURATION_MS)}ms`;
@@ -175,7 +182,7 @@ function httpExperiment(doc: Doc, config: Doc, opts: ArtilleryOptions, out: Coll
   if (payload.source) { for (const flow of flows) Object.assign(flow, { data: "payload" }); }
   const experiment: Doc = { ...imported(opts, "Artillery script", ctx.origin, load), flows };
   if (payload.source) experiment.data = { payload: payload.source };
-  if (processor && out.issues.length === 0) {
+  if ((processor || Object.keys(once).length > 0) && out.issues.length === 0) {
     // A loadAll payload's rows are one list in the vars; a variable's list is drawn per virtual user.
     const variables = Object.fromEntries(
       [...ctx.variables].map(([k, v]) => [k, "value" in v ? v.value : v.rows ? v.list : v]),
@@ -183,7 +190,7 @@ function httpExperiment(doc: Doc, config: Doc, opts: ArtilleryOptions, out: Coll
     // What Artillery puts in every context.vars besides config.variables.
     const base = { target: config.target, $dirname: resolve(dirname(opts.file ?? "x")) };
     const file = hooksScript(
-      { processor: processor.file, origin: ctx.origin, variables: { ...base, ...variables } },
+      { processor: processor?.file, origin: ctx.origin, variables: { ...base, ...variables }, once },
       flows,
     );
     experiment.script = payload.source ? { file, data: "payload" } : file;
@@ -243,7 +250,8 @@ const READ_PLUGINS = ["ensure", "metrics-by-endpoint", "expect"];
 function httpTimeout(http: unknown, out: Collector): string | undefined {
   if (http === undefined) return undefined;
   if (!isRecord(http)) return problem(out, "config.http", "expected a mapping such as {timeout: 10}");
-  rejectUnknownKeys(http, "config.http", ["timeout"], out);
+  rejectUnknownKeys(http, "config.http", ["timeout", "pool"], out);
+  if (http.pool !== undefined) out.warnings.push("config.http.pool: one connection per virtual user here");
   return http.timeout === undefined ? undefined : secondsToDuration(http.timeout, "config.http.timeout", out);
 }
 
@@ -258,7 +266,7 @@ function longestSessionMs(flows: ReturnType<typeof convertScenarios>, timeoutMs:
   return Math.max(0, ...flows.map((flow) => flow.steps.reduce((ms, step) => ms + stepMs(step), 0)));
 }
 
-const PAYLOAD_KEYS = ["path", "fields", "order", "skipHeader", "loadAll", "name"];
+const PAYLOAD_KEYS = ["path", "fields", "order", "skipHeader", "loadAll", "name", "delimiter"];
 
 /**
  * `config.payload`: one CSV file read a row per virtual user (a loadlab data source), and `loadAll` files
@@ -276,9 +284,12 @@ function convertPayload(payload: unknown, dir: string, out: Collector) {
       return problem(out, path, "a payload needs path (a CSV file) and fields (its column names)");
     }
     const skipHeader = one.skipHeader === true ? { skipHeader: true } : {};
+    const file = one.delimiter === undefined
+      ? one.path
+      : commaCopy(resolve(dir, one.path), one.delimiter, path, out);
     if (one.loadAll === true) {
       const csv = { fields: names, ...skipHeader };
-      const rows = readRows(resolve(dir, one.path), csv, join(path, "path"), out);
+      const rows = readRows(resolve(dir, file), csv, join(path, "path"), out);
       if (typeof one.name === "string") return lists.push([one.name, rows]);
       return problem(out, join(path, "name"), "missing: loadAll names its list");
     }
@@ -290,9 +301,40 @@ function convertPayload(payload: unknown, dir: string, out: Collector) {
     fields = names;
     // The source's keys are the payload's, but for its file (`path` in the script).
     const origin = { at: path, keys: { file: join(path, "path") }, mirrors: true };
-    source = tagOrigin(out.origins, { file: one.path, fields: names, order, ...skipHeader }, origin);
+    source = tagOrigin(out.origins, { file, fields: names, order, ...skipHeader }, origin);
   });
   return { source, fields, lists };
+}
+
+/** A copy of a CSV file split on `delimiter` (one character), written comma-separated as loadlab reads it. */
+function commaCopy(file: string, delimiter: unknown, path: string, out: Collector): string {
+  if (typeof delimiter !== "string" || delimiter.length !== 1) {
+    return problem(out, join(path, "delimiter"), "expected one character such as ;", file);
+  }
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(file);
+  } catch (err) {
+    return problem(out, join(path, "path"), `${file} cannot be read: ${(err as Error).message}`, file);
+  }
+  const csv = text.split(/\r?\n/).map((line) => {
+    // A quoted field stays as written (the delimiter inside it kept), valid CSV for loadlab too.
+    const fields = [""];
+    let quoted = false;
+    for (const c of line) {
+      if (c === '"') quoted = !quoted;
+      if (c === delimiter && !quoted) fields.push("");
+      else fields[fields.length - 1] += c;
+    }
+    return fields.map((v) => !v.startsWith('"') && /[",]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v).join(
+      ",",
+    );
+  }).join("\n");
+  const copy = `${conversionCacheDir("artillery")}/${
+    createHash("sha256").update(csv).digest("hex").slice(0, 24)
+  }.csv`;
+  writeWhole(copy, csv);
+  return copy;
 }
 
 /** A `loadAll` payload's rows as objects by field, or an issue naming its file's problem. */
@@ -365,7 +407,12 @@ function parseVariables(variables: unknown, out: Collector): Variables {
 }
 
 /** Artillery metric name -> loadlab threshold metric, with "ms" for a latency. */
-const METRICS: Record<string, string> = { "http.request_rate": "rps", "http.requests": "requests" };
+const METRICS: Record<string, string> = {
+  "http.request_rate": "rps",
+  "http.requests": "requests",
+  "vusers.created": "sessions",
+  "vusers.failed": "failedSessions",
+};
 for (const agg of ["min", "max", "mean", "median", "p50", "p75", "p90", "p95", "p99", "p999"]) {
   METRICS[`http.response_time.${agg}`] = `${agg} ms`;
 }

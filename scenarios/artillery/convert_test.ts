@@ -167,7 +167,6 @@ config:
   plugins: { ensure: {}, metrics-by-endpoint: {}, datadog: {} }
   variables: { id: [1, 2, 3] }
   phases: [{ duration: 10, arrivalRate: 1 }]
-before: { flow: [{ get: { url: / } }] }
 scenarios:
   - engine: ws
     flow: [{ send: hello }]
@@ -178,14 +177,13 @@ scenarios:
       - function: setUser
       - loop: [{ get: { url: / } }]
       - ifTrue: token
-      - parallel: [{ get: { url: /a } }]
+      - log: hello
 `);
   assertEquals(
     issues.map((i) => i.path).sort(),
     [
-      "before",
       "config.processor",
-      "config.payload.delimiter",
+      "config.payload.path",
       "config.tls",
       "config.plugins.datadog",
       "scenarios[0].engine",
@@ -195,7 +193,7 @@ scenarios:
       "scenarios[1].flow[2].function",
       "scenarios[1].flow[3].loop",
       "scenarios[1].flow[4].ifTrue",
-      "scenarios[1].flow[5].parallel",
+      "scenarios[1].flow[5].log",
       "scenarios[0].flow",
     ].sort(),
   );
@@ -429,4 +427,63 @@ Deno.test("ifTrue on a capture is left to each session, variables written in; $l
   ).flows as Array<{ steps: Array<{ get: { path: string } }> }>;
   // filtrex cannot read `$`: the request is sent, as Artillery sends it.
   assertEquals(flow.steps.map((s) => s.get.path), ["/p0", "/p1"]);
+});
+
+Deno.test("cookie, auth, parallel, a think template, $uuid and vusers thresholds convert as Artillery sends them", () => {
+  const warnings: string[] = [];
+  const exp = convert(
+    `
+config:
+  target: http://h:1
+  phases: [{ duration: 1, arrivalRate: 1 }]
+  http: { pool: 2 }
+  variables: { pause: 2 }
+  ensure: { conditions: [{ expression: vusers.failed == 0 and vusers.created > 1 }] }
+scenarios:
+  - flow:
+      - get: { url: /a, cookie: { sid: abc, theme: dark }, auth: { user: ada, pass: s3cret }, gzip: true }
+      - think: "{{ pause }}"
+      - parallel:
+          - get: { url: /b, followRedirect: false, headers: { x-id: "{{ $uuid }}" } }
+          - get: { url: /c }
+`,
+    warnings,
+  );
+  const steps = (exp.flows as Array<{ steps: Array<Record<string, any>> }>)[0].steps;
+  assertEquals(steps[0].get.headers, {
+    cookie: "sid=abc; theme=dark",
+    authorization: `Basic ${btoa("ada:s3cret")}`,
+  });
+  assertEquals(steps.slice(1).map((s) => s.think ?? s.get.path), ["2s", "/b", "/c"]);
+  assertEquals(steps[2].get.headers, { "x-id": "{{ $uuid() }}" });
+  assertEquals(exp.thresholds, ["failedSessions == 0", "sessions > 1"]);
+  for (const note of ["pool", "parallel", "$uuid", "cookie"]) {
+    assert(warnings.some((w) => w.includes(note)), note + ": " + warnings.join("\n"));
+  }
+  const issues = issuesOf(`
+config: { target: http://h:1, phases: [{ duration: 1, arrivalRate: 1 }] }
+scenarios: [{ flow: [{ get: { url: /a, followRedirect: true, auth: { user: "{{ u }}", pass: x } } }] }]
+`);
+  assertEquals(issues.map((i) => i.path).sort(), [
+    "scenarios[0].flow[0].get.auth.user",
+    "scenarios[0].flow[0].get.followRedirect",
+  ]);
+});
+
+Deno.test("a payload with another delimiter is read as Artillery splits it", () => {
+  const dir = Deno.makeTempDirSync();
+  try {
+    Deno.writeTextFileSync(`${dir}/skus.csv`, 'sku;note\nA-1;"big; red"\nB-2;x,y\n');
+    const exp = convert(`
+config:
+  target: http://h:1
+  phases: [{ duration: 1, arrivalRate: 1 }]
+  payload: { path: ${dir}/skus.csv, fields: [sku, note], delimiter: ";", skipHeader: true }
+scenarios: [{ flow: [{ get: { url: "/s/{{ sku }}" } }] }]
+`);
+    const file = (exp.data as { payload: { file: string } }).payload.file;
+    assertEquals(Deno.readTextFileSync(file), 'sku,note\nA-1,"big; red"\nB-2,"x,y"\n');
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
 });

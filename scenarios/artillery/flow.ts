@@ -12,7 +12,7 @@ import {
 } from "./common.ts";
 import { isRecord } from "../../validation/json_document.ts";
 import { listOrigin, tagOrigin } from "./paths.ts";
-import { convertRequest, type FlowContext } from "./request.ts";
+import { convertRequest, fill, type FlowContext } from "./request.ts";
 import { ifTrueHolds } from "./if_true.ts";
 
 /** Steps a `loop` may write out at most (count x steps), so a typo cannot build a giant flow. */
@@ -49,6 +49,10 @@ function convertStep(step: unknown, path: string, ctx: FlowContext, out: Collect
     return [{ loop: steps, whileTrue: String(step.whileTrue), loopValue: index }];
   }
   if (step.loop !== undefined) return convertLoop(step, path, ctx, out);
+  if (Array.isArray(step.parallel)) {
+    out.warnings.push(`${path}.parallel: its requests are sent one after another here`);
+    return step.parallel.flatMap((s, j) => convertStep(s, join(join(path, "parallel"), j), ctx, out));
+  }
   const action = Object.keys(step).find((k) =>
     k === "think" || (METHODS as readonly string[]).includes(k) ||
     k === "function" && ctx.processor !== undefined
@@ -57,8 +61,9 @@ function convertStep(step: unknown, path: string, ctx: FlowContext, out: Collect
   if (action === "function") return [{ function: String(step.function) }];
   if (action === "think") {
     const thinkPath = join(path, "think");
-    noteFractionalThink(step.think, thinkPath, out);
-    const think = { think: secondsToDuration(step.think, thinkPath, out) };
+    const seconds = typeof step.think === "string" ? fill(step.think, thinkPath, ctx, out) : step.think;
+    noteFractionalThink(seconds, thinkPath, out);
+    const think = { think: secondsToDuration(seconds, thinkPath, out) };
     return [tagOrigin(out.origins, think, { at: path, keys: { think: thinkPath } })];
   }
   if (!action) return [undefined];
@@ -163,8 +168,14 @@ export function convertScenarios(scenarios: unknown, ctx: FlowContext, out: Coll
 }
 
 /** Scenario `i` as a loadlab flow named apart from those in `used`; undefined if malformed or of weight 0. */
-function convertScenario(scenario: unknown, i: number, used: Set<string>, ctx: FlowContext, out: Collector) {
-  const path = join("scenarios", i);
+export function convertScenario(
+  scenario: unknown,
+  i: number,
+  used: Set<string>,
+  ctx: FlowContext,
+  out: Collector,
+  path = join("scenarios", i),
+) {
   if (!isRecord(scenario)) {
     return problem(out, path, `expected a scenario with a flow, found ${JSON.stringify(scenario)}`);
   }

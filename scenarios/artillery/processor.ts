@@ -69,8 +69,9 @@ const list = (v: unknown) => [v ?? []].flat().map(String);
 export function hooksScript(plan: Omit<HooksPlan, "flows">, flows: Array<Record<string, any>>) {
   const all: HooksPlan = {
     ...plan,
+    once: plan.once && Object.fromEntries(Object.entries(plan.once).map(([k, v]) => [k, runtimeSteps(v!)])),
     flows: flows.map((f) => {
-      const s = f.scenario as Record<string, unknown>;
+      const s = (f.scenario ?? {}) as Record<string, unknown>;
       const hooks = { beforeRequest: list(s.beforeRequest), afterResponse: list(s.afterResponse) };
       const steps = runtimeSteps(f.steps) as Array<Record<string, unknown>>;
       return { weight: f.weight, steps, before: list(s.beforeScenario), after: list(s.afterScenario), hooks };
@@ -82,7 +83,7 @@ export function hooksScript(plan: Omit<HooksPlan, "flows">, flows: Array<Record<
   const path = join(
     conversionCacheDir("artillery"),
     hash,
-    basename(plan.processor).replace(/\.[cm]?js$/, "") + ".js",
+    basename(plan.processor ?? "artillery.js").replace(/\.[cm]?js$/, "") + ".js",
   );
   writeWhole(path, code);
   return path;

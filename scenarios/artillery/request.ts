@@ -40,18 +40,34 @@ const REQUEST_KEYS = [
   "name",
   "expect",
   "ifTrue",
+  "cookie",
+  "auth",
+  "gzip",
+  "followRedirect",
+  "formData",
 ];
 
 const TEMPLATE = /\{\{\s*([^}]*?)\s*\}\}/g;
 
 /** Fills `{{ name }}` in one string; a template that is the whole string keeps the variable's type. */
-function fill(text: string, path: string, ctx: FlowContext, out: Collector): string | number | boolean {
+export function fill(
+  text: string,
+  path: string,
+  ctx: FlowContext,
+  out: Collector,
+): string | number | boolean {
   const whole = /^\{\{\s*([^}]*?)\s*\}\}$/.exec(text);
   const lookup = (name: string): string | number | boolean => {
     if (ctx.runtimeNames.has(name) || RUNTIME_CALL.test(name)) return `{{ ${name} }}`;
     const v = ctx.variables.get(name);
     if (v && "value" in v) return v.value;
     if (ctx.processor !== undefined) return `{{ ${name} }}`;
+    if (name === "$uuid") {
+      out.warnings.push(
+        `${path}: {{ $uuid }} is new for each request here, one per virtual user in Artillery`,
+      );
+      return "{{ $uuid() }}";
+    }
     const why = v
       ? `uses {{ ${name} }}, which config.variables.${name} lists ${v.list.length} values for: ` +
         `Artillery picks one per virtual user, loadlab builds its requests once; give one value`
@@ -89,6 +105,34 @@ export function scalarMap(value: unknown, path: string, ctx: FlowContext, out: C
   return result;
 }
 
+/**
+ * The headers `cookie` and `auth` make (Artillery's jar and got's basic auth); `gzip` (decompression, on by
+ * default there) and `followRedirect: false` (loadlab never follows) change no request.
+ */
+function sentAs(spec: Record<string, unknown>, path: string, ctx: FlowContext, out: Collector) {
+  const headers: Record<string, string> = {};
+  if (spec.cookie !== undefined) {
+    const cookie = scalarMap(spec.cookie, join(path, "cookie"), ctx, out) ?? {};
+    headers.cookie = Object.entries(cookie).map(([k, v]) => `${k}=${v}`).join("; ");
+    out.warnings.push(
+      `${path}.cookie: sent on this request; Artillery's jar sends it on the user's later ones too`,
+    );
+  }
+  const auth = spec.auth === undefined ? undefined : scalarMap(spec.auth, join(path, "auth"), ctx, out);
+  if (auth && !/\{\{/.test(auth.user + auth.pass)) {
+    headers.authorization = `Basic ${btoa(`${auth.user ?? ""}:${auth.pass ?? ""}`)}`;
+  } else if (auth) {
+    problem(out, join(path, "auth"), "a user or pass filled per session: send an authorization header");
+  }
+  if (spec.gzip !== undefined && typeof spec.gzip !== "boolean") {
+    problem(out, join(path, "gzip"), "expected true or false");
+  }
+  if (spec.followRedirect !== undefined && spec.followRedirect !== false) {
+    problem(out, join(path, "followRedirect"), "loadlab never follows redirects: drop it, or give false");
+  }
+  return headers;
+}
+
 /** Artillery's `url` (relative to the target, or absolute on the same origin) as a loadlab path. */
 function toPath(url: unknown, path: string, ctx: FlowContext, out: Collector): string | undefined {
   if (typeof url !== "string" || url === "") {
@@ -106,6 +150,7 @@ function toPath(url: unknown, path: string, ctx: FlowContext, out: Collector): s
 }
 
 const FORM_TYPE = "application/x-www-form-urlencoded";
+const BOUNDARY = "loadlab-artillery-form-data";
 type HeaderMap = Record<string, string>;
 /** A form's key or value as Artillery sends it (`a b&c`: `a+b%26c`); placeholders stay for the engine. */
 const urlencoded = (text: string) =>
@@ -132,15 +177,25 @@ export function convertRequest(spec: unknown, path: string, ctx: FlowContext, ou
   const map = (key: string) =>
     spec[key] === undefined ? undefined : scalarMap(spec[key], join(path, key), ctx, out);
   if (spec.qs !== undefined) request.query = map("qs");
-  const own = map("headers");
-  const form = map("form");
+  // A request without headers of its own keeps its defaults' origin (config.defaults.headers).
+  const made = sentAs(spec, path, ctx, out);
+  const own = Object.keys(made).length > 0 ? { ...map("headers"), ...made } : map("headers");
+  const form = map("form"), multipart = map("formData");
   const named = Object.keys({ ...ctx.defaultHeaders, ...own }).some((k) => /^content-type$/i.test(k));
-  const defaults = !form || named ? ctx.defaultHeaders : { ...ctx.defaultHeaders, "content-type": FORM_TYPE };
+  const type = form ? FORM_TYPE : `multipart/form-data; boundary=${BOUNDARY}`;
+  const defaults = !(form || multipart) || named
+    ? ctx.defaultHeaders
+    : { ...ctx.defaultHeaders, "content-type": type };
   const headers = mergeHeaders(defaults, own, join(path, "headers"), out);
   if (Object.keys(headers).length > 0) request.headers = headers;
-  const bodies = ["json", "body", "form"].filter((key) => spec[key] !== undefined);
+  const bodies = ["json", "body", "form", "formData"].filter((key) => spec[key] !== undefined);
   if (bodies.length > 1) problem(out, join(path, bodies[1]), `give one of json, body or form, not ${bodies}`);
-  else if (spec.json !== undefined) request.json = fillDeep(spec.json, join(path, "json"), ctx, out);
+  else if (multipart) {
+    // Fields only: a file part (`fromFile`, an object) is named by scalarMap as not a string.
+    const part = ([k, v]: string[]) =>
+      `--${BOUNDARY}\r\ncontent-disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`;
+    request.body = Object.entries(multipart).map(part).join("") + `--${BOUNDARY}--\r\n`;
+  } else if (spec.json !== undefined) request.json = fillDeep(spec.json, join(path, "json"), ctx, out);
   else if (form) {
     request.body = Object.entries(form).map(([k, v]) => `${urlencoded(k)}=${urlencoded(v)}`).join("&");
   } else if (spec.body !== undefined) {

@@ -15,11 +15,13 @@ type Hook = (...args: any[]) => unknown;
 
 /** What the import hands the runtime: the processor's path and the converted scenarios. */
 export interface HooksPlan {
-  processor: string;
+  processor?: string;
   origin: string;
   /** config.variables: a value, or `{ list }` of which each virtual user draws one. */
   variables: Record<string, unknown>;
   flows: Array<{ weight: number; steps: Step[]; before: string[]; after: string[]; hooks: Step }>;
+  /** The script's `before` and `after` flows: run once around the load, their vars shared with every user. */
+  once?: { before?: Step[]; after?: Step[] };
 }
 
 /**
@@ -47,6 +49,8 @@ function value(name: string, vars: Vars): unknown {
   if (r) {
     return Array.from({ length: Number(r[2] || 10) }, () => (Math.random() * 36 | 0).toString(36)).join("");
   }
+  // The import writes Artillery's per-user `$uuid` as `$uuid()`: here the user's own is at hand.
+  if (name === "$uuid()") return vars.$uuid;
   return name.split(".").reduce((v: any, k) => v?.[k], vars);
 }
 
@@ -84,7 +88,10 @@ const METHODS = ["get", "post", "put", "patch", "delete", "head"];
 
 /** The default export of a processor scenario's session module. */
 export function artilleryHooks(plan: HooksPlan) {
-  const fns = createRequire(plan.processor)(plan.processor) as Record<string, Hook | undefined>;
+  const fns = (plan.processor ? createRequire(plan.processor)(plan.processor) : {}) as Record<
+    string,
+    Hook | undefined
+  >;
   const total = plan.flows.reduce((n, f) => n + f.weight, 0);
   const conditions = new Map<string, ((vars: Vars) => boolean) | null>();
   const condition = (text: string) => {
@@ -92,6 +99,14 @@ export function artilleryHooks(plan: HooksPlan) {
     return conditions.get(text);
   };
   const events = { emit() {}, on() {}, removeListener() {} };
+  /** `vars` with config.variables: a value, or one drawn of a list. */
+  const draw = (vars: Vars) => {
+    for (const [k, v] of Object.entries(plan.variables)) {
+      const list = (v as { list?: unknown[] })?.list;
+      vars[k] = list ? list[Math.floor(Math.random() * list.length)] : v;
+    }
+    return vars;
+  };
 
   async function request(s: Session, step: Step, method: string, ctx: { vars: Vars }, hooks: Step) {
     const spec = step[method];
@@ -155,22 +170,47 @@ export function artilleryHooks(plan: HooksPlan) {
     }
   }
 
-  return async (s: Session) => {
+  // The once-flows' requests go by fetch, counted in no metric (Artillery's go to no report either).
+  const sender = {
+    check() {},
+    sleep: (ms: number) => new Promise((r) => setTimeout(r, ms)),
+    async request(
+      method: string,
+      url: string,
+      o: { headers: Record<string, string>; json?: unknown; body?: string },
+    ) {
+      const json: Record<string, string> = o.json === undefined ? {} : { "content-type": "application/json" };
+      const body = o.json === undefined ? o.body : JSON.stringify(o.json);
+      const res = await fetch(url, { method, headers: { ...json, ...o.headers }, body, redirect: "manual" });
+      const text = await res.text();
+      return { status: res.status, headers: res.headers, text: () => text };
+    },
+  } as unknown as Session;
+  const once = async (steps: Step[], vars: Vars) => {
+    const ctx = { vars: draw(vars) };
+    await run(sender, steps, ctx, {});
+    return ctx.vars;
+  };
+
+  const session = async (s: Session) => {
     let pick = Math.random() * total;
     const flow = plan.flows.find((f) => (pick -= f.weight) < 0) ?? plan.flows[0];
-    const vars: Vars = { $env: s.env, $processEnvironment: s.env, ...s.data };
-    for (const [k, v] of Object.entries(plan.variables)) {
-      const list = (v as { list?: unknown[] })?.list;
-      vars[k] = list ? list[Math.floor(Math.random() * list.length)] : v;
-    }
+    const vars: Vars = draw({ $env: s.env, $processEnvironment: s.env, ...s.setup as Vars, ...s.data });
     const ctx = { vars, _uid: crypto.randomUUID() };
+    vars.$uuid = ctx._uid;
     const fnSteps = (names: string[]) => names.map((n) => ({ function: n }));
     await run(s, [...fnSteps(flow.before), ...flow.steps, ...fnSteps(flow.after)], ctx, flow.hooks);
+  };
+  return {
+    session,
+    setup: plan.once?.before ? () => once(plan.once!.before!, {}) : undefined,
+    teardown: plan.once?.after ? (vars: unknown) => once(plan.once!.after!, vars as Vars) : undefined,
   };
 }
 
 /** The session module's text for `plan`: it imports this runtime where this process found it. */
 export function hooksModule(plan: HooksPlan): string {
   return `import { artilleryHooks } from ${JSON.stringify(import.meta.url)};\n` +
-    `export default artilleryHooks(${JSON.stringify(plan)});\n`;
+    `const hooks = artilleryHooks(${JSON.stringify(plan)});\n` +
+    "export default hooks.session;\nexport const { setup, teardown } = hooks;\n";
 }
