@@ -4,7 +4,7 @@
  */
 import { join, relative } from "node:path";
 import { loadResultsFile } from "../results/io.ts";
-import { writeTextAtomic } from "../system/output_file.ts";
+import { withWriteFix, writeTextAtomic } from "../system/output_file.ts";
 import { sitePages } from "../report/html/site.ts";
 import type { SiteExperiment } from "../report/html/site_data.ts";
 import { flag, type FlagTable, helpOf } from "./argv.ts";
@@ -101,7 +101,7 @@ async function writeStatic(dir: string, out: string): Promise<number> {
     await Deno.mkdir(join(out, "e"), { recursive: true });
     for (const [path, render] of sitePages(experiments)) await writeTextAtomic(join(out, path), render());
   } catch (err) {
-    console.error(`loadlab site: --static ${out}: cannot write: ${(err as Error).message}`);
+    console.error(`loadlab site: --static ${out}: cannot write: ${withWriteFix((err as Error).message)}`);
     return EXIT.outputNotWritable;
   }
   console.log(`site: ${experiments.length} experiments, ${experiments.length + 1} pages in ${out}`);
