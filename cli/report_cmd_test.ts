@@ -58,7 +58,7 @@ Deno.test("a baseline with no run of the same name says that nothing was compare
     assert.equal(code, 0);
     assert.match(
       logs[0],
-      /; no run compared: the baseline has no run of their names \(its runs: redis-cache\//,
+      /; no run compared: the baseline has no run of their names \(its runs: no-cache\/baseline#0, /,
     );
   });
 });
