@@ -69,7 +69,8 @@ Deno.test("attack stopped by SIGINT: exit 130, -o results marked incomplete", as
 });
 
 Deno.test({
-  name: "attack --log filling the disk mid-run: the -o results are still written, exit 5 names the log and the fix",
+  name:
+    "attack --log filling the disk mid-run: the -o results are still written, exit 5 names the log, says the fix",
   ignore: noTmpfs !== null && !onCi,
   async fn() {
     const target = await startTarget({ kind: "builtin" });
