@@ -84,13 +84,14 @@ export async function findExperiments(dir: string): Promise<SiteExperiment[]> {
   return found;
 }
 
+/** Every results.json below `dir`, a symlink read through (one to a device is skipped with a note). */
 async function resultsPaths(dir: string): Promise<string[]> {
   const paths: string[] = [];
   for await (const entry of Deno.readDir(dir)) {
     const path = join(dir, entry.name);
     if (entry.isDirectory && !entry.name.startsWith(".") && entry.name !== "node_modules") {
       paths.push(...await resultsPaths(path));
-    } else if (entry.isFile && entry.name === "results.json") paths.push(path);
+    } else if ((entry.isFile || entry.isSymlink) && entry.name === "results.json") paths.push(path);
   }
   return paths;
 }
