@@ -5,6 +5,7 @@
 import { redactShown } from "../results/redact.ts";
 import { terminalSafe } from "../validation/terminal_text.ts";
 import { EXIT } from "./exit_codes.ts";
+import { withWriteFix } from "../system/output_file.ts";
 import { HelpRequested, oneLine } from "./usage_error.ts";
 
 /** Errors that are bad input (exit 2, one line), never to be read by CI as a failed threshold. */
@@ -41,8 +42,11 @@ function exitCodeOfThrown(name: string, err: unknown): number {
   }
   if (err.name === "OutputError" || TARGET_FAILED.has(err.name)) {
     // A target's message may end with the tail of its own log, several lines.
+    if (err.name === "OutputError") {
+      console.error(`loadlab ${name}: ${line(withWriteFix(err.message))}`);
+      return EXIT.outputNotWritable;
+    }
     console.error(`loadlab ${name}: ${line(err.message)}`);
-    if (err.name === "OutputError") return EXIT.outputNotWritable;
     // `run` stopped by a target keeps the runs it finished (scenarios/run/run_plan.ts names their file).
     const kept = (err as { keptIn?: unknown }).keptIn;
     if (typeof kept === "string") console.error(`finished runs are kept in ${line(kept)}`);

@@ -91,7 +91,9 @@ export function runReportCommand(argv: string[]): Promise<number> {
       const why = `${args.output}: cannot write the report: ${(err as Error).message}`;
       throw new OutputError(why, { cause: err });
     });
-    console.log(`wrote ${args.output} (${results.runs.length} runs${compare ? ", with comparison" : ""})`);
+    console.log(
+      `wrote ${args.output} (${results.runs.length} runs${compare ? pairedText(results, compare) : ""})`,
+    );
     return EXIT.ok;
   });
 }
@@ -179,4 +181,13 @@ function summarize(args: ReturnType<typeof parseMergeArgs>, merged: ResultsFile)
   );
   for (const g of merged.thresholds) console.log(thresholdLine(g, merged.runs));
   return merged.thresholds.every((g) => g.ok) ? EXIT.ok : EXIT.thresholdFailed;
+}
+
+/** How many runs the baseline pairs (by name, as the page does): none is said, naming the baseline's. */
+function pairedText(results: ResultsFile, baseline: ResultsFile): string {
+  const names = new Set(baseline.runs.map((r) => r.name));
+  const paired = results.runs.filter((r) => names.has(r.name)).length;
+  if (paired > 0) return `, ${paired} compared with the baseline's run of the same name`;
+  const theirs = [...names].slice(0, 5).join(", ") || "none";
+  return `; no run compared: the baseline has no run of their names (its runs: ${theirs})`;
 }

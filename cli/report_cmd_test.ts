@@ -5,13 +5,13 @@ import { writeReport } from "../report/html/render.ts";
 import { runReportCommand } from "./report_cmd.ts";
 
 /** Runs the command with console.error captured; returns the exit code and the stderr lines. */
-async function run(argv: string[]): Promise<{ code: number; errors: string[] }> {
-  const errors: string[] = [];
+async function run(argv: string[]): Promise<{ code: number; errors: string[]; logs: string[] }> {
+  const [errors, logs]: string[][] = [[], []];
   const [origError, origLog] = [console.error, console.log];
   console.error = (...a: unknown[]) => errors.push(a.join(" "));
-  console.log = () => {};
+  console.log = (...a: unknown[]) => logs.push(a.join(" "));
   try {
-    return { code: await runReportCommand(argv), errors };
+    return { code: await runReportCommand(argv), errors, logs };
   } finally {
     [console.error, console.log] = [origError, origLog];
   }
@@ -32,9 +32,10 @@ Deno.test("loadlab report writes one page from several files, with a comparison"
     await Deno.writeTextFile(a, JSON.stringify(makeSingleAttack()));
     await Deno.writeTextFile(b, JSON.stringify(makeSeed000(1, 5)));
     await Deno.writeTextFile(base, JSON.stringify(makeSingleAttack()));
-    const { code, errors } = await run([a, b, "-o", out, "--compare", base]);
+    const { code, errors, logs } = await run([a, b, "-o", out, "--compare", base]);
     assert.deepEqual(errors, []);
     assert.equal(code, 0);
+    assert.match(logs[0], /, 1 compared with the baseline's run of the same name\)$/);
     const html = await Deno.readTextFile(out);
     assert.match(html, /"name":"attack"/);
     assert.match(html, /"name":"redis-cache\/high#0"/);
@@ -45,6 +46,20 @@ Deno.test("loadlab report writes one page from several files, with a comparison"
       "base.json",
       "report.html",
     ]);
+  });
+});
+
+Deno.test("a baseline with no run of the same name says that nothing was compared, and names its runs", async () => {
+  await withDir(async (dir) => {
+    const [a, base, out] = ["a.json", "base.json", "report.html"].map((f) => join(dir, f));
+    await Deno.writeTextFile(a, JSON.stringify(makeSingleAttack()));
+    await Deno.writeTextFile(base, JSON.stringify(makeSeed000(1, 1)));
+    const { code, logs } = await run([a, "-o", out, "--compare", base]);
+    assert.equal(code, 0);
+    assert.match(
+      logs[0],
+      /; no run compared: the baseline has no run of their names \(its runs: no-cache\/baseline#0, /,
+    );
   });
 });
 

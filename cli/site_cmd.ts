@@ -4,7 +4,7 @@
  */
 import { join, relative } from "node:path";
 import { loadResultsFile } from "../results/io.ts";
-import { writeTextAtomic } from "../system/output_file.ts";
+import { withWriteFix, writeTextAtomic } from "../system/output_file.ts";
 import { sitePages } from "../report/html/site.ts";
 import type { SiteExperiment } from "../report/html/site_data.ts";
 import { flag, type FlagTable, helpOf } from "./argv.ts";
@@ -84,13 +84,14 @@ export async function findExperiments(dir: string): Promise<SiteExperiment[]> {
   return found;
 }
 
+/** Every results.json below `dir`, a symlink read through (one to a device is skipped with a note). */
 async function resultsPaths(dir: string): Promise<string[]> {
   const paths: string[] = [];
   for await (const entry of Deno.readDir(dir)) {
     const path = join(dir, entry.name);
     if (entry.isDirectory && !entry.name.startsWith(".") && entry.name !== "node_modules") {
       paths.push(...await resultsPaths(path));
-    } else if (entry.isFile && entry.name === "results.json") paths.push(path);
+    } else if ((entry.isFile || entry.isSymlink) && entry.name === "results.json") paths.push(path);
   }
   return paths;
 }
@@ -101,7 +102,7 @@ async function writeStatic(dir: string, out: string): Promise<number> {
     await Deno.mkdir(join(out, "e"), { recursive: true });
     for (const [path, render] of sitePages(experiments)) await writeTextAtomic(join(out, path), render());
   } catch (err) {
-    console.error(`loadlab site: --static ${out}: cannot write: ${(err as Error).message}`);
+    console.error(`loadlab site: --static ${out}: cannot write: ${withWriteFix((err as Error).message)}`);
     return EXIT.outputNotWritable;
   }
   console.log(`site: ${experiments.length} experiments, ${experiments.length + 1} pages in ${out}`);

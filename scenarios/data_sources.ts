@@ -3,7 +3,7 @@
  * The `data:` sources of an experiment file (CSV, JSON, NDJSON), read once at plan time.
  */
 import { z } from "zod";
-import { FileReadError, formatCap, readFileCapped } from "../system/read_capped.ts";
+import { FileReadError, readUtf8FileCapped } from "../system/read_capped.ts";
 import { dataOrderSchema, VALUE_NAME, whenDoneSchema } from "../runner/session_schema.ts";
 import { type PackedRows, packRows, shared } from "../runner/data_rows.ts";
 import { isRecord, jsonErrorReason } from "../validation/json_document.ts";
@@ -93,15 +93,11 @@ interface CsvColumns {
 export function readDataFile(path: string, csv: CsvColumns = {}): DataTable {
   let bytes: Uint8Array;
   try {
-    bytes = readFileCapped(path, MAX_DATA_FILE_BYTES);
+    bytes = readUtf8FileCapped(path, MAX_DATA_FILE_BYTES);
   } catch (err) {
     if (err instanceof FileReadError) {
-      throw new DataFileError(
-        path,
-        0,
-        `${err.reason} (data files are read up to ${formatCap(MAX_DATA_FILE_BYTES)})`,
-        { cause: err },
-      );
+      const fix = "give a .csv, .json, .ndjson or .jsonl file of rows";
+      throw new DataFileError(path, 0, `${err.reason}; ${fix}`, { cause: err });
     }
     throw err;
   }
@@ -120,7 +116,7 @@ export function readDataFile(path: string, csv: CsvColumns = {}): DataTable {
   if (table === null) {
     throw new DataFileError(path, 0, "unknown format: name it .csv, .json, .ndjson or .jsonl");
   }
-  if (table.rows.count === 0) throw new DataFileError(path, 0, "has no rows");
+  if (table.rows.count === 0) throw new DataFileError(path, 0, "has no rows; give one row at least");
   checkColumns(table.columns, path, csv.fields === undefined ? "the header" : "fields");
   return table;
 }
@@ -154,7 +150,7 @@ function parseCsv(bytes: Uint8Array, file: string, csv: CsvColumns): DataTable {
   const parsed = csvPacked(bytes, file, hasHeader, csv.fields?.length);
   const columns = csv.fields ?? parsed.header?.map((f) => f.trim());
   if (columns === undefined) {
-    throw new DataFileError(file, 0, "is empty; a CSV data file starts with a header row");
+    throw new DataFileError(file, 0, "is empty; give a header row, then one row a line");
   }
   return { columns, rows: parsed.rows };
 }
@@ -166,7 +162,13 @@ function parseJsonArray(text: string, file: string): Array<{ line: number; value
   } catch (err) {
     throw new DataFileError(file, 0, `is not JSON: ${jsonErrorReason(err)}`, { cause: err });
   }
-  if (!Array.isArray(value)) throw new DataFileError(file, 0, "a JSON data file is an array of objects");
+  if (!Array.isArray(value)) {
+    throw new DataFileError(
+      file,
+      0,
+      "is not an array of objects: give a JSON array of rows, one object each",
+    );
+  }
   return value.map((v, k) => ({ line: k + 1, value: v }));
 }
 
@@ -195,7 +197,13 @@ function fromObjects(items: Array<{ line: number; value: unknown }>, file: strin
   const rows = items.map(({ line, value }) => {
     if (!isRecord(value)) throw new DataFileError(file, line, `${where(line)} is not an object`);
     const missing = columns.find((c) => !(c in value));
-    if (missing !== undefined) throw new DataFileError(file, line, `${where(line)} has no "${missing}"`);
+    if (missing !== undefined) {
+      throw new DataFileError(
+        file,
+        line,
+        `${where(line)} has no "${missing}"; give every object the keys of the first`,
+      );
+    }
     return columns.map((c) => textOf(value[c]));
   });
   return { columns, rows: packRows(rows, columns.length) };
@@ -261,7 +269,12 @@ function csvPacked(bytes: Uint8Array, file: string, hasHeader: boolean, columns?
       continue;
     }
     width ??= fields;
-    if (fields !== width) throw fail(recordLine, `has ${fields} fields; the header has ${width}`);
+    if (fields !== width) {
+      throw fail(
+        recordLine,
+        `has ${fields} fields; the header has ${width}: give each row ${width} (quote a field with a comma)`,
+      );
+    }
     count++;
   }
   const packed = { bytes: shared(bytes.subarray(0, w)), ends: shared(ends.subarray(0, k)) };
@@ -279,7 +292,9 @@ function quoted(
 ): [number, number, number] {
   const n = bytes.length;
   for (;;) {
-    if (i >= n) throw fail(recordLine, "a quoted field is not closed");
+    if (i >= n) {
+      throw fail(recordLine, 'a quoted field is not closed; end it with " (write "" for a quote in it)');
+    }
     const b = bytes[i];
     if (b === QUOTE) {
       if (bytes[i + 1] === QUOTE) {

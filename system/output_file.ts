@@ -207,6 +207,14 @@ export function osErrorText(err: unknown): string {
   return message.replace(/: [a-z]+ '.*$/s, "");
 }
 
+/** A write failure's text with what to do when its OS error says (a full disk, no permission). */
+export function withWriteFix(message: string): string {
+  if (/; (give|free) /.test(message)) return message;
+  if (/os error 28\b/.test(message)) return `${message}; free space on that disk, or write elsewhere`;
+  if (/os error (1|13|30)\b/.test(message)) return `${message}; give a path this user can write`;
+  return message;
+}
+
 /** An output file could not be written; exit code 5 at the CLI. */
 export class OutputError extends Error {
   override name = "OutputError";

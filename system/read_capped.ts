@@ -95,7 +95,17 @@ export function readTextAt(file: Deno.FsFile, offset: number, maxBytes: number):
 
 /** The UTF-8 text of `path` (a UTF-8 byte-order mark dropped); other encodings throw `FileReadError`. */
 export function readTextFileCapped(path: string, maxBytes: number): string {
+  return utf8Text(path, readFileCapped(path, maxBytes));
+}
+
+/** The bytes of `path` for a parser that scans bytes, once they are known to be UTF-8 text. */
+export function readUtf8FileCapped(path: string, maxBytes: number): Uint8Array<ArrayBuffer> {
   const bytes = readFileCapped(path, maxBytes);
+  utf8Text(path, bytes);
+  return bytes;
+}
+
+function utf8Text(path: string, bytes: Uint8Array): string {
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {

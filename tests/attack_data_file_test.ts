@@ -98,7 +98,7 @@ Deno.test("attack --data-file: an unknown name, an empty or unreadable file, an 
       ],
       [[url], "{{ id }} is unknown: there is no --data-file"],
       [[url, "--data-file", `${dir}/empty.csv`], "empty.csv: has no rows"],
-      [[url, "--data-file", `${dir}/obj.json`], "a JSON data file is an array of objects"],
+      [[url, "--data-file", `${dir}/obj.json`], "is not an array of objects: give a JSON array"],
       [[url, "--data-file", `${dir}/none.csv`], "none.csv: no such file"],
       [[url, "--data-order", "random"], "--data-order goes with --data-file"],
       [[url, "--data-file", `${dir}/ids.csv`, "--data-order", "often"], "--data-order: "],

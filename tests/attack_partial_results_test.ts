@@ -69,7 +69,8 @@ Deno.test("attack stopped by SIGINT: exit 130, -o results marked incomplete", as
 });
 
 Deno.test({
-  name: "attack --log filling the disk mid-run: the -o results are still written, exit 5 names the log",
+  name:
+    "attack --log filling the disk mid-run: the -o results are still written, exit 5 names the log, says the fix",
   ignore: noTmpfs !== null && !onCi,
   async fn() {
     const target = await startTarget({ kind: "builtin" });
@@ -83,7 +84,7 @@ Deno.test({
         const { code, stderr } = await run.output;
         const text = new TextDecoder().decode(stderr);
         assertEquals(code, 5, text);
-        assertMatch(text, new RegExp(`cannot write ${log}: .*os error 28`));
+        assertMatch(text, new RegExp(`cannot write ${log}: .*os error 28.*; free space on that disk`));
         const results = JSON.parse(await Deno.readTextFile(out));
         assert(results.runs[0].requests > 0, "the measured requests are kept");
       });

@@ -45,6 +45,21 @@ export const ATTACK: Case[] = [
       /\{\{ id \}\} is unknown: wide\.csv has no such column \(its columns: c0, .*, c9 and 4,990 more\)/,
     ],
   },
+  ...([
+    ["utf16.csv", "\uFEFFid\n1\n", "utf-16le", /utf16\.csv: is not UTF-8 text \(line 1; UTF-16/],
+    ["ragged.csv", "id,name\n1\n", "utf-8", /ragged\.csv:2: has 1 fields; the header has 2: give each row 2/],
+    ["rows.json", '{"id":1}', "utf-8", /rows\.json: is not an array of objects: give a JSON array/],
+  ] as const).map(([file, text, encoding, name]): Case => ({
+    name: `attack --data-file ${file}`,
+    args: (c) => {
+      const bytes = encoding === "utf-8"
+        ? new TextEncoder().encode(text)
+        : new Uint8Array(Uint16Array.from(text, (ch) => ch.charCodeAt(0)).buffer);
+      Deno.writeFileSync(`${c.dir}/${file}`, bytes);
+      return ["attack", `${c.url}?x={{ id }}`, "--data-file", `${c.dir}/${file}`];
+    },
+    names: [name],
+  })),
   {
     name: "attack --body-file missing",
     args: (c) => ["attack", c.url, "--body-file", `${c.dir}/none.json`],

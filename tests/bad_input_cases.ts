@@ -218,6 +218,13 @@ export const OTHERS: Case[] = [
   },
   { name: "report a FIFO", args: (c) => ["report", fifo(c)], names: [/fifo: cannot read: is a FIFO/] },
   {
+    name: "report a file of NUL bytes",
+    args: (c) => ["report", sparse(c, "nul.json", 4096)],
+    names: [
+      /nul\.json: not JSON \(Unexpected token '\\u0000': a NUL byte, so binary or never fully written\)/,
+    ],
+  },
+  {
     name: "merge a device",
     args: (c) => ["merge", "/dev/zero", c.file],
     names: [/\/dev\/zero: cannot read: is a character device/],

@@ -41,6 +41,7 @@ const CASES: Case[] = [
   { path: "big-body", statusCodes: { 200: 2 }, requests: 2 },
   { path: "slowloris", errors: { timeout: 2 }, requests: 2 },
   { path: "big-head", errors: { parse: N }, message: "response head larger than 65536 bytes" },
+  { path: "endless", errors: { timeout: 2 }, requests: 2, message: "no complete response within" },
 ];
 
 async function attack(
@@ -91,10 +92,9 @@ async function checkCase(c: Case, transport: Transport): Promise<void> {
     const run = await attack(`${server.origin}/${c.path}`, c.requests ?? N, transport);
     assertEquals(nonZero(run.statusCodes), c.statusCodes ?? {});
     assertEquals(nonZero(run.errors), c.errors ?? {});
-    if (c.message) {
-      const messages = Object.values(run.errorMessages).flatMap((m) => Object.keys(m));
-      assert(messages.some((m) => m.includes(c.message!)), JSON.stringify(messages));
-    }
+    const messages = Object.values(run.errorMessages).flatMap((m) => Object.keys(m));
+    if (c.message) assert(messages.some((m) => m.includes(c.message!)), JSON.stringify(messages));
+    assert(!messages.some((m) => m.includes("TLS")), `no TLS on http://: ${JSON.stringify(messages)}`);
     if (c.path === "big-body") assert(run.bytesRead >= 2 * 10_000_000, `${run.bytesRead} bytes read`);
     await server.drained(3000);
   } finally {

@@ -5,6 +5,7 @@
  */
 import type { Result } from "./mod.ts";
 import { MAX_NESTING_DEPTH } from "./input_limits.ts";
+import { visibleLine } from "./terminal_text.ts";
 
 export const TOO_DEEP =
   `lists and mappings in brackets must nest at most ${MAX_NESTING_DEPTH} levels deep: flatten them`;
@@ -83,7 +84,9 @@ const COLON = 0x3a;
 /** Why a text is not JSON, without V8's excerpt of the input: the input may hold secrets. */
 export function jsonErrorReason(err: unknown): string {
   const message = err instanceof Error ? err.message : String(err);
-  return message.replace(/,\s*(?:\.\.\.)?"[\s\S]*"(?:\.\.\.)? is not valid JSON$/, "");
+  const reason = visibleLine(message.replace(/,\s*(?:\.\.\.)?"[\s\S]*"(?:\.\.\.)? is not valid JSON$/, ""));
+  // A file of NUL bytes is space allocated and never written (a crash, a full disk), or binary.
+  return reason.includes("'\\u0000'") ? `${reason}: a NUL byte, so binary or never fully written` : reason;
 }
 
 /** True for a plain mapping: an object that is not null and not a list. */

@@ -9,7 +9,7 @@ import type { FailOn } from "../../results/fail_on.ts";
 import { parseAttackArgs, type ParsedAttack } from "./args.ts";
 import type { AttackOutputOptions } from "./output_args.ts";
 import { runCommand } from "../command_errors.ts";
-import { assertFilesWritable, writeTextAtomic } from "../../system/output_file.ts";
+import { assertFilesWritable, withWriteFix, writeTextAtomic } from "../../system/output_file.ts";
 import { interruptSignal, liveLine } from "../live.ts";
 import { RequestLogFailed, runAttack } from "../../runner/attack.ts";
 import { terminalSafe } from "../../validation/terminal_text.ts";
@@ -276,7 +276,9 @@ async function printRun(
       try {
         await writeTextAtomic(output.ghzFile, report);
       } catch (err) {
-        console.error(`loadlab attack: cannot write ${output.ghzFile}: ${(err as Error).message}`);
+        console.error(
+          `loadlab attack: cannot write ${output.ghzFile}: ${withWriteFix((err as Error).message)}`,
+        );
         return false;
       }
     }
@@ -328,7 +330,7 @@ async function writeOutputs(
     }
     return true;
   } catch (err) {
-    console.error(`loadlab attack: cannot write the results: ${(err as Error).message}`);
+    console.error(`loadlab attack: cannot write the results: ${withWriteFix((err as Error).message)}`);
     return false;
   }
 }

@@ -40,6 +40,13 @@ function identify(files: ShardFile[], problems: string[]): Shard[] {
       const kinds = new Set(segments.map((s) => `${s!.index}/${s!.count}`));
       if (kinds.size > 1) problems.push(`${f.file}: runs of different segments (${[...kinds].join(", ")})`);
       else shards.push({ ...f, index: segments[0]!.index, count: segments[0]!.count });
+      // Latency adds only by histograms: one left out would leave its requests out of every percentile.
+      for (const r of f.results.runs.filter((r) => r.requests > 0 && !r.histogramEncoded)) {
+        problems.push(
+          `${f.file}: run "${r.name}" has no histogramEncoded, so its latencies cannot be added; ` +
+            "give the results.json its shard wrote, whole",
+        );
+      }
     }
   }
   return shards;

@@ -180,6 +180,13 @@ Deno.test("merge refuses: other experiments, other loads, overlaps, non-shards; 
   plain.results.runs[0].segment = undefined;
   ok(problemsOf(() => mergeShardFiles([plain]))[0].includes("not a shard"));
   ok(problemsOf(() => mergeShardFiles([shard(0, 2, [[1]]), shard(1, 3, [[1]])]))[0].includes("segment sets"));
+  const bare = shard(1, 2, [[1]]);
+  bare.results.runs[0].histogramEncoded = "";
+  ok(
+    problemsOf(() => mergeShardFiles([shard(0, 2, [[1]]), bare]))[0].includes(
+      '"attack" has no histogramEncoded',
+    ),
+  );
 });
 
 Deno.test("merge --allow-partial: merges what is there and marks it", () => {

@@ -4,7 +4,7 @@
  * 64 KiB O_APPEND writes so workers share one file; µs from t0, `startUs` the intended send.
  */
 import { writeAll } from "../../system/write_all.ts";
-import { OutputError } from "../../system/output_file.ts";
+import { OutputError, withWriteFix } from "../../system/output_file.ts";
 import { fileStem } from "../../validation/shown_name.ts";
 import { writeInt } from "../http/template.ts";
 
@@ -87,5 +87,5 @@ export function requestLogError(err: unknown, logFile: string): OutputError | nu
   const inWorker = /request log: (?:\w*Error: )?(.*)$/s.exec(text);
   const atOpen = text.includes(`'${logFile}'`) ? /^(.*\(os error \d+\))/s.exec(text) : null;
   const reason = (inWorker ?? atOpen)?.[1];
-  return reason ? new OutputError(`cannot write ${logFile}: ${reason}`, { cause: err }) : null;
+  return reason ? new OutputError(withWriteFix(`cannot write ${logFile}: ${reason}`), { cause: err }) : null;
 }

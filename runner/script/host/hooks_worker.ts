@@ -42,6 +42,8 @@ self.onmessage = async (event: MessageEvent<HostRequest>) => {
       k6Metrics = await import("../k6/metrics.ts");
       const execution = await import("../k6/execution.ts");
       if (msg.routes !== undefined && Object.keys(msg.routes).length > 0) routeHooks(msg.routes);
+      // The script's own top level starts here: loadlab's modules above, cold, may hold the isolate longer.
+      post({ kind: "alive", script: true });
       module = await importScript(path);
       execution.enterHooks();
       // As k6 tags every sample: setup() and teardown()'s requests carry the run's tags too.

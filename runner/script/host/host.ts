@@ -72,8 +72,11 @@ export type HostOutcome =
   | { kind: "stopped" }
   | { kind: "exited" };
 
-/** What the isolate posts: a step's outcome, or that its event loop turns (it has loaded, or a ping). */
-export type HostReply = HostOutcome | { kind: "alive" };
+/**
+ * What the isolate posts: a step's outcome, or that its event loop turns (it has loaded, or a ping);
+ * `script`: the script's own top level starts now.
+ */
+export type HostReply = HostOutcome | { kind: "alive"; script?: true };
 
 export interface ScriptExports {
   setup: boolean;
@@ -106,6 +109,8 @@ export class ScriptHost {
   /** When the isolate last answered (its "ready" or a ping); null until it has loaded. */
   #answeredMs: number | null = null;
   #pingedMs = performance.now();
+  /** An import was asked and its script's top level has not started: loadlab's own modules load first. */
+  #importing = false;
 
   private constructor(memoryLimitMb: number) {
     this.#memoryLimitMb = memoryLimitMb;
@@ -113,8 +118,11 @@ export class ScriptHost {
     this.#answeredMs = taken?.readyMs ?? null;
     this.#worker = taken?.worker ?? spawnHost(memoryLimitMb);
     this.#worker.on("message", (reply: HostReply) => {
-      if (reply.kind === "alive") this.#answeredMs = performance.now();
-      else this.#pending?.(reply);
+      if (reply.kind !== "alive") this.#pending?.(reply);
+      else if (reply.script || !this.#importing) {
+        this.#importing = false;
+        this.#answeredMs = performance.now();
+      }
     });
     this.#worker.on("error", (err: unknown) => {
       // At its heap's cap (the limit) the isolate may end itself before the memory watch reads the RSS.
@@ -192,6 +200,8 @@ export class ScriptHost {
       const timer = setTimeout(() => end({ kind: "timeout", timeoutMs }), timeoutMs);
       // A top level that does not answer for BUSY_MS cannot be awaiting: it is a loop, ended now.
       this.#pingedMs = performance.now();
+      // Silence counts from the isolate's word that the script's top level starts, not from this request.
+      if (request.type === "import") [this.#answeredMs, this.#importing] = [null, true];
       const pings = request.type === "import" ? setInterval(() => this.#ping(end), PING_EVERY_MS) : undefined;
       // Past the limit the isolate is ended at once; the outcome waits until its memory is given back.
       const limitMb = this.#memoryLimitMb;

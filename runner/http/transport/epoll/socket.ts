@@ -76,7 +76,7 @@ export class EpollSocket extends LoopSocket {
     this.fd = -1;
     const sys = this.loop.sys;
     const { state: connecting, waiter: connectWaiter } = this.connecting.abandon(fd);
-    const reading = this.readArmed ? readStateOf(sys, fd, this.ssl !== undefined) : "";
+    const reading = this.readArmed ? readStateOf(sys, fd, this.ssl !== null) : "";
     if (TRACE_CONN) {
       const detail = `token=${this.token} readable=${this.#readable} ${connecting}${reading}`;
       traceConn("epfd-sock", fd, "closed", detail);
