@@ -360,22 +360,20 @@ function thresholdsOf(
     const live = m[1] === "http_req_duration" && m[2] !== undefined &&
       [list].flat().some((t) => (t as Options)?.abortOnFail);
     if (!METRICS.has(metric) || live || Object.hasOwn(made, metric) || !(code >= 1400 && code < 1600)) {
-      const pairs = m[3] === undefined ? [] : tagPairs(m[3]), tags = pairs.map(([k]) => k);
-      if (m[2] === undefined) afterRun.push(...afterRunRules(m[1], list, path, problem));
-      else if (m[1] === "checks") afterRun.push(...afterRunRules(`checks${m[2]}`, list, path, problem));
-      else if (BY_SCENARIO.has(m[1]) && pairs.every(([k, v]) => k === "scenario" || (k === "group" && v))) {
-        afterRun.push(...afterRunRules(`${m[1]}${m[2]}`, list, path, problem));
-      } else if (
-        (m[1] === "data_sent" || m[1] === "data_received") && !tags.some((t) => RESPONSE_TAGS.has(t))
-      ) {
-        afterRun.push(...afterRunRules(`${m[1]}${m[2]}`, list, path, problem));
-      } else if (COUNTED_AFTER.has(m[1])) {
+      // A counted metric by tag is judged only by what its results keep apart (scenario, group, no response).
+      const pairs = m[3] === undefined ? [] : tagPairs(m[3]);
+      const apart = m[1] === "checks" ||
+        (BY_SCENARIO.has(m[1]) && pairs.every(([k, v]) => k === "scenario" || (k === "group" && v))) ||
+        ((m[1] === "data_sent" || m[1] === "data_received") && !pairs.some(([k]) => RESPONSE_TAGS.has(k)));
+      if (m[2] === undefined || apart || !COUNTED_AFTER.has(m[1])) {
+        afterRun.push(...afterRunRules(`${m[1]}${m[2] ?? ""}`, list, path, problem));
+      } else {
         const by = BY_SCENARIO.has(m[1]) ? " but by scenario" : "";
         problem(
           path,
           `${key}: ${m[1]}'s threshold by tag is not judged yet${by} (judge ${m[1]} without tags)`,
         );
-      } else afterRun.push(...afterRunRules(`${m[1]}${m[2]}`, list, path, problem));
+      }
       continue;
     }
     const selected = metric + (m[2] ?? "");
