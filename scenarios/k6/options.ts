@@ -197,19 +197,9 @@ function stageDuration(value: unknown, path: Path, problem: Problem): string | u
 const SCENARIO_COMMON = new Set(["executor", "exec", "gracefulStop", "tags", "env", "startTime"]);
 
 /** A scenario's fields read with their paths: durations, rates per second, and the keys an executor takes. */
-interface ScenarioReader {
-  sc: Options;
-  at(key: string): Path;
-  duration(key: string): string | undefined;
-  /** Refuses every key but the executor's own and the common ones. */
-  take(...keys: string[]): void;
-  perSec(rate: unknown): number;
-  /** `gracefulStop`; an arrival rate's `maxConnections` (`maxVUs`, else `preAllocatedVUs`), `preConnect`. */
-  extra: Record<string, unknown>;
-  problem: Problem;
-}
+type ScenarioReader = ReturnType<typeof scenarioReader>;
 
-function scenarioReader(sc: Options, path: Path, problem: Problem): ScenarioReader {
+function scenarioReader(sc: Options, path: Path, problem: Problem) {
   const at = (key: string) => [...path, key];
   const duration = (key: string) => sc[key] === undefined ? undefined : k6Duration(sc[key], at(key), problem);
   // Read once, when a rate is: a timeUnit of 0 would make every rate Infinity (null in the experiment).
@@ -227,6 +217,7 @@ function scenarioReader(sc: Options, path: Path, problem: Problem): ScenarioRead
     sc,
     at,
     duration,
+    /** Refuses every key but the executor's own and the common ones. */
     take: (...keys: string[]) => {
       for (const key of Object.keys(sc)) {
         if (SCENARIO_COMMON.has(key) || keys.includes(key)) continue;
@@ -234,6 +225,7 @@ function scenarioReader(sc: Options, path: Path, problem: Problem): ScenarioRead
       }
     },
     perSec: (rate: unknown) => Number(rate) * 1000 / unitMs(),
+    /** `gracefulStop`; an arrival rate's `maxConnections` (`maxVUs`, else `preAllocatedVUs`), `preConnect`. */
     extra: defined({
       gracefulStop: duration("gracefulStop"),
       ...(arrival && { maxConnections: sc.maxVUs || sc.preAllocatedVUs, preConnect: sc.preAllocatedVUs }),
