@@ -136,8 +136,11 @@ export async function k6ExperimentText(
   const connectTo = to && `${to.hostname}:${to.port || defaultPort(to)}`;
   // `--local-ips`: each load's connections bound to the addresses in turn.
   const sourceAddresses = overrides.k6?.localIPs;
+  // A gRPC script's calls go on HTTP/2 streams: h2 on https:, else h2c (a load's own protocol kept).
+  const h2 = importsK6Module(path, "k6/net/grpc") && { protocol: url.startsWith("https:") ? "h2" : "h2c" };
   const dialled = Object.fromEntries(
     Object.entries(loads).map(([name, load]) => [name, {
+      ...h2,
       ...load,
       ...defined({ sourceAddresses }),
       ...(connectTo === undefined ? {} : { tls: { ...load.tls ?? {}, connectTo } }),
@@ -146,19 +149,13 @@ export async function k6ExperimentText(
   const text = JSON.stringify({
     name: scriptExperimentName(path),
     targets: { app: { url } },
-    loads: importsK6Module(path, "k6/net/grpc") ? overHttp2(dialled, url) : dialled,
+    loads: dialled,
     ...(together ? { together } : {}),
     ...(thresholds.length > 0 ? { thresholds } : {}),
     ...hooksTimeouts,
     script: { file: path, routes, keepHost, expectedStatuses: module.expectedStatuses, systemTags },
   });
   return { text, paths };
-}
-
-/** A gRPC script's loads over HTTP/2 (its calls go on HTTP/2 streams): h2 on https:, else h2c. */
-function overHttp2(loads: Record<string, Record<string, unknown>>, url: string) {
-  const protocol = url.startsWith("https:") ? "h2" : "h2c";
-  return Object.fromEntries(Object.entries(loads).map(([name, load]) => [name, { protocol, ...load }]));
 }
 
 /** k6's options it reads from `K6_*` variables that loadlab does not (each would change a run unseen). */
