@@ -188,7 +188,7 @@ function whereRequestsGo(path: string, targets: Record<string, string>, hosts: R
   const env = scriptEnv(), seen = new Set<string>();
   const files = readK6Files(path);
   // The script's own first, then its local modules'.
-  const origins = [...files].reverse().flatMap((f) => scriptOrigins(f.source, env))
+  const origins = [...files].reverse().flatMap((f) => scriptOrigins(f.ast, env))
     .filter((o) => !seen.has(o.origin) && seen.add(o.origin));
   const routes: Record<string, string> = {};
   const said: string[] = [], keepHost: string[] = [];
@@ -219,10 +219,10 @@ function whereRequestsGo(path: string, targets: Record<string, string>, hosts: R
     Object.values(routes)[0];
   // As k6's, a script needs no URL before the load: each origin its requests compute is counted as its own.
   if (url === undefined) {
-    const unset = [...new Set(files.flatMap((f) => unsetUrlVariables(f.source, env)))];
+    const unset = [...new Set(files.flatMap((f) => unsetUrlVariables(f.ast, env)))];
     const name = basename(path), sets = unset.map((n) => `-e ${n}=URL`).join(" ");
     console.error(terminalSafe(
-      files.every((f) => !mayRequest(f.source) || namesNoServer(f.source, env))
+      files.every((f) => !mayRequest(f.ast) || namesNoServer(f.ast, env))
         ? `${name}: sends no request (it imports no k6/http, k6/ws or k6/net/grpc, or its URLs name no ` +
           "server): its iterations run with no server"
         : unset.length === 0
