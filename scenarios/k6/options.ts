@@ -225,7 +225,7 @@ function scenarioReader(sc: Options, path: Path, problem: Problem) {
       }
     },
     perSec: (rate: unknown) => Number(rate) * 1000 / unitMs(),
-    /** `gracefulStop`; an arrival rate's `maxConnections` (`maxVUs`, else `preAllocatedVUs`), `preConnect`. */
+    /** `gracefulStop`; an arrival rate's `maxConnections` (`maxVUs` or `preAllocatedVUs`), `preConnect`. */
     extra: defined({
       gracefulStop: duration("gracefulStop"),
       ...(arrival && { maxConnections: sc.maxVUs || sc.preAllocatedVUs, preConnect: sc.preAllocatedVUs }),
