@@ -281,13 +281,8 @@ function iterationsLoad(r: ScenarioReader): Record<string, unknown> {
   const requests = sc.executor === "per-vu-iterations" ? vus * iterations : iterations;
   if (requests < vus) r.problem(r.at("iterations"), `${iterations} is fewer than the VUs (${vus})`);
   const duration = r.duration("maxDuration");
-  return {
-    model: "count",
-    requests,
-    connections: vus,
-    ...(duration ? { duration } : {}),
-    ...(sc.executor === "per-vu-iterations" && vus > 1 ? { eachConnection: true } : {}),
-  };
+  const eachConnection = (sc.executor === "per-vu-iterations" && vus > 1) || undefined;
+  return { model: "count", requests, connections: vus, ...defined({ duration, eachConnection }) };
 }
 
 /** The arrival-rate executors as rate phases (per second). */
