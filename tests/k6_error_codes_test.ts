@@ -11,7 +11,7 @@ import net from "node:net";
 import { parseAttackConfig } from "../runner/config.ts";
 import { runAttack } from "../runner/attack.ts";
 import { sessionScriptPath } from "../runner/script/k6/convert/converted_file.ts";
-import { k6ErrorOf } from "../runner/script/k6/error_codes.ts";
+import { k6ErrorOf } from "../runner/script/k6/errors/error_codes.ts";
 import { fetchFailed } from "../runner/script/k6/response.ts";
 
 Deno.env.set("XDG_CACHE_HOME", Deno.makeTempDirSync({ prefix: "loadlab-k6-cache-" }));

@@ -136,8 +136,11 @@ export async function k6ExperimentText(
   const connectTo = to && `${to.hostname}:${to.port || defaultPort(to)}`;
   // `--local-ips`: each load's connections bound to the addresses in turn.
   const sourceAddresses = overrides.k6?.localIPs;
+  // A gRPC script's calls go on HTTP/2 streams: h2 on https:, else h2c (a load's own protocol kept).
+  const h2 = importsK6Module(path, "k6/net/grpc") && { protocol: url.startsWith("https:") ? "h2" : "h2c" };
   const dialled = Object.fromEntries(
     Object.entries(loads).map(([name, load]) => [name, {
+      ...h2,
       ...load,
       ...defined({ sourceAddresses }),
       ...(connectTo === undefined ? {} : { tls: { ...load.tls ?? {}, connectTo } }),
@@ -146,19 +149,13 @@ export async function k6ExperimentText(
   const text = JSON.stringify({
     name: scriptExperimentName(path),
     targets: { app: { url } },
-    loads: importsK6Module(path, "k6/net/grpc") ? overHttp2(dialled, url) : dialled,
+    loads: dialled,
     ...(together ? { together } : {}),
     ...(thresholds.length > 0 ? { thresholds } : {}),
     ...hooksTimeouts,
     script: { file: path, routes, keepHost, expectedStatuses: module.expectedStatuses, systemTags },
   });
   return { text, paths };
-}
-
-/** A gRPC script's loads over HTTP/2 (its calls go on HTTP/2 streams): h2 on https:, else h2c. */
-function overHttp2(loads: Record<string, Record<string, unknown>>, url: string) {
-  const protocol = url.startsWith("https:") ? "h2" : "h2c";
-  return Object.fromEntries(Object.entries(loads).map(([name, load]) => [name, { protocol, ...load }]));
 }
 
 /** k6's options it reads from `K6_*` variables that loadlab does not (each would change a run unseen). */
@@ -191,7 +188,7 @@ function whereRequestsGo(path: string, targets: Record<string, string>, hosts: R
   const env = scriptEnv(), seen = new Set<string>();
   const files = readK6Files(path);
   // The script's own first, then its local modules'.
-  const origins = [...files].reverse().flatMap((f) => scriptOrigins(f.source, env))
+  const origins = [...files].reverse().flatMap((f) => scriptOrigins(f.ast, env))
     .filter((o) => !seen.has(o.origin) && seen.add(o.origin));
   const routes: Record<string, string> = {};
   const said: string[] = [], keepHost: string[] = [];
@@ -222,10 +219,10 @@ function whereRequestsGo(path: string, targets: Record<string, string>, hosts: R
     Object.values(routes)[0];
   // As k6's, a script needs no URL before the load: each origin its requests compute is counted as its own.
   if (url === undefined) {
-    const unset = [...new Set(files.flatMap((f) => unsetUrlVariables(f.source, env)))];
+    const unset = [...new Set(files.flatMap((f) => unsetUrlVariables(f.ast, env)))];
     const name = basename(path), sets = unset.map((n) => `-e ${n}=URL`).join(" ");
     console.error(terminalSafe(
-      files.every((f) => !mayRequest(f.source) || namesNoServer(f.source, env))
+      files.every((f) => !mayRequest(f.ast) || namesNoServer(f.ast, env))
         ? `${name}: sends no request (it imports no k6/http, k6/ws or k6/net/grpc, or its URLs name no ` +
           "server): its iterations run with no server"
         : unset.length === 0

@@ -28,7 +28,7 @@ import {
 } from "../../results/export/k6/summary_v1.ts";
 import type { ResultsFile } from "../../results/mod.ts";
 import { errorText } from "../../runner/script/module.ts";
-import { k6ErrorOf } from "../../runner/script/k6/error_codes.ts";
+import { k6ErrorOf } from "../../runner/script/k6/errors/error_codes.ts";
 import { OutputError, sameFile, writeTextAtomic } from "../../system/output_file.ts";
 import { withTimeout } from "../../system/sleep.ts";
 import { ScriptNames } from "../../runner/script/sessions/names.ts";

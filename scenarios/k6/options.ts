@@ -197,19 +197,9 @@ function stageDuration(value: unknown, path: Path, problem: Problem): string | u
 const SCENARIO_COMMON = new Set(["executor", "exec", "gracefulStop", "tags", "env", "startTime"]);
 
 /** A scenario's fields read with their paths: durations, rates per second, and the keys an executor takes. */
-interface ScenarioReader {
-  sc: Options;
-  at(key: string): Path;
-  duration(key: string): string | undefined;
-  /** Refuses every key but the executor's own and the common ones. */
-  take(...keys: string[]): void;
-  perSec(rate: unknown): number;
-  /** `gracefulStop`; an arrival rate's `maxConnections` (`maxVUs`, else `preAllocatedVUs`), `preConnect`. */
-  extra: Record<string, unknown>;
-  problem: Problem;
-}
+type ScenarioReader = ReturnType<typeof scenarioReader>;
 
-function scenarioReader(sc: Options, path: Path, problem: Problem): ScenarioReader {
+function scenarioReader(sc: Options, path: Path, problem: Problem) {
   const at = (key: string) => [...path, key];
   const duration = (key: string) => sc[key] === undefined ? undefined : k6Duration(sc[key], at(key), problem);
   // Read once, when a rate is: a timeUnit of 0 would make every rate Infinity (null in the experiment).
@@ -227,6 +217,7 @@ function scenarioReader(sc: Options, path: Path, problem: Problem): ScenarioRead
     sc,
     at,
     duration,
+    /** Refuses every key but the executor's own and the common ones. */
     take: (...keys: string[]) => {
       for (const key of Object.keys(sc)) {
         if (SCENARIO_COMMON.has(key) || keys.includes(key)) continue;
@@ -234,6 +225,7 @@ function scenarioReader(sc: Options, path: Path, problem: Problem): ScenarioRead
       }
     },
     perSec: (rate: unknown) => Number(rate) * 1000 / unitMs(),
+    /** `gracefulStop`; an arrival rate's `maxConnections` (`maxVUs` or `preAllocatedVUs`), `preConnect`. */
     extra: defined({
       gracefulStop: duration("gracefulStop"),
       ...(arrival && { maxConnections: sc.maxVUs || sc.preAllocatedVUs, preConnect: sc.preAllocatedVUs }),
@@ -289,13 +281,8 @@ function iterationsLoad(r: ScenarioReader): Record<string, unknown> {
   const requests = sc.executor === "per-vu-iterations" ? vus * iterations : iterations;
   if (requests < vus) r.problem(r.at("iterations"), `${iterations} is fewer than the VUs (${vus})`);
   const duration = r.duration("maxDuration");
-  return {
-    model: "count",
-    requests,
-    connections: vus,
-    ...(duration ? { duration } : {}),
-    ...(sc.executor === "per-vu-iterations" && vus > 1 ? { eachConnection: true } : {}),
-  };
+  const eachConnection = (sc.executor === "per-vu-iterations" && vus > 1) || undefined;
+  return { model: "count", requests, connections: vus, ...defined({ duration, eachConnection }) };
 }
 
 /** The arrival-rate executors as rate phases (per second). */
@@ -360,22 +347,20 @@ function thresholdsOf(
     const live = m[1] === "http_req_duration" && m[2] !== undefined &&
       [list].flat().some((t) => (t as Options)?.abortOnFail);
     if (!METRICS.has(metric) || live || Object.hasOwn(made, metric) || !(code >= 1400 && code < 1600)) {
-      const pairs = m[3] === undefined ? [] : tagPairs(m[3]), tags = pairs.map(([k]) => k);
-      if (m[2] === undefined) afterRun.push(...afterRunRules(m[1], list, path, problem));
-      else if (m[1] === "checks") afterRun.push(...afterRunRules(`checks${m[2]}`, list, path, problem));
-      else if (BY_SCENARIO.has(m[1]) && pairs.every(([k, v]) => k === "scenario" || (k === "group" && v))) {
-        afterRun.push(...afterRunRules(`${m[1]}${m[2]}`, list, path, problem));
-      } else if (
-        (m[1] === "data_sent" || m[1] === "data_received") && !tags.some((t) => RESPONSE_TAGS.has(t))
-      ) {
-        afterRun.push(...afterRunRules(`${m[1]}${m[2]}`, list, path, problem));
-      } else if (COUNTED_AFTER.has(m[1])) {
+      // A counted metric by tag is judged only by what its results keep apart (scenario, group, no response).
+      const pairs = m[3] === undefined ? [] : tagPairs(m[3]);
+      const apart = m[1] === "checks" ||
+        (BY_SCENARIO.has(m[1]) && pairs.every(([k, v]) => k === "scenario" || (k === "group" && v))) ||
+        ((m[1] === "data_sent" || m[1] === "data_received") && !pairs.some(([k]) => RESPONSE_TAGS.has(k)));
+      if (m[2] === undefined || apart || !COUNTED_AFTER.has(m[1])) {
+        afterRun.push(...afterRunRules(`${m[1]}${m[2] ?? ""}`, list, path, problem));
+      } else {
         const by = BY_SCENARIO.has(m[1]) ? " but by scenario" : "";
         problem(
           path,
           `${key}: ${m[1]}'s threshold by tag is not judged yet${by} (judge ${m[1]} without tags)`,
         );
-      } else afterRun.push(...afterRunRules(`${m[1]}${m[2]}`, list, path, problem));
+      }
       continue;
     }
     const selected = metric + (m[2] ?? "");

@@ -16,7 +16,7 @@ import { debugExchange, httpDebug } from "./http_debug.ts";
 import { b64encode } from "./encoding.ts";
 import { pointsOut, requestPoints } from "./points_out.ts";
 import { addPhases } from "./metrics.ts";
-import { goError } from "./error_codes.ts";
+import { goError } from "./errors/error_codes.ts";
 import type { Response, Session } from "../session.ts";
 import { FailedResponse } from "../sessions/response.ts";
 import type { ScriptSession } from "../sessions/session.ts";

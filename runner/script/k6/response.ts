@@ -8,12 +8,12 @@ import { STATUS_CODES } from "node:http";
 import type { Response } from "../session.ts";
 import { current } from "./runtime.ts";
 import { type Ocsp, ocspOf, tlsNamesOf } from "./tls_info.ts";
-import { type K6Error, k6ErrorOf, thrownByGo, UNKNOWN_FAILURE } from "./error_codes.ts";
+import { type K6Error, k6ErrorOf, thrownByGo, UNKNOWN_FAILURE } from "./errors/error_codes.ts";
 import { setCookiePair } from "../sessions/cookies.ts";
 import { FailedResponse, Fields } from "../sessions/response.ts";
 import { DEFAULT_USER_AGENT } from "../../http/request_fields.ts";
 import { phasesOf } from "./points_out.ts";
-import { jsonErrorOf } from "./json_error.ts";
+import { jsonErrorOf } from "./errors/json_error.ts";
 
 /** A header's name as Go writes it and k6 shows it: `x-request-id` is `X-Request-Id`. */
 export const canonicalHeader = (name: string): string =>

@@ -226,10 +226,8 @@ export function session(mod: ConvertedModule): (s: Session) => unknown {
   requestDefaults.blocked = options;
   sendsLater = mod.sendsLater === true;
   // Checked with the options (scenarios/k6/options.ts): a number of ms or a duration's text.
-  const minIteration = options.minIterationDuration;
-  minIterationMs = typeof minIteration === "number"
-    ? minIteration
-    : durationMsOf(String(minIteration ?? 0)) ?? 0;
+  const minIteration = options.minIterationDuration ?? 0;
+  minIterationMs = typeof minIteration === "number" ? minIteration : durationMsOf(String(minIteration)) ?? 0;
   setSystemTags(options.systemTags);
   setJsonThresholds(options.thresholds);
   writeVusPoints(() => [activeVus(), plannedVus(true) ?? countOf(VUS_SLOT)], givenRunTags(options));

@@ -4,13 +4,13 @@
  * each (which `--target` may send to the target) or the environment gives it.
  */
 import type { Node } from "./async.ts";
-import { childrenOf, everyNode, importsFrom, parseOrNull } from "./refusals.ts";
+import { childrenOf, everyNode, importsFrom } from "./refusals.ts";
 
 /** An origin a script's URLs name, and whether its text spells it (else the environment gives it). */
 type ScriptOrigin = { origin: string; literal: boolean };
 
-export function scriptOrigins(source: string, env: Readonly<Record<string, string>>): ScriptOrigin[] {
-  const ast = parseOrNull(source);
+/** The origins the script's syntax tree `ast` names (none when its text does not parse). */
+export function scriptOrigins(ast: Node | null, env: Readonly<Record<string, string>>): ScriptOrigin[] {
   if (ast === null) return [];
   const found = new Map<string, ScriptOrigin>();
   const grpc = grpcScheme(ast);
@@ -56,8 +56,8 @@ function constsOf(ast: Node): Map<string, Node> {
 }
 
 /** The unset `__ENV` variables a URL starts with (`${__ENV.BASE}/login`, `BASE + "/login"`, BASE a const). */
-export function unsetUrlVariables(source: string, env: Readonly<Record<string, string>>): string[] {
-  const ast = parseOrNull(source), names = new Set<string>();
+export function unsetUrlVariables(ast: Node | null, env: Readonly<Record<string, string>>): string[] {
+  const names = new Set<string>();
   if (ast === null) return [];
   const consts = constsOf(ast);
   const unset = (n: Node, depth: number): string | undefined => {
@@ -84,19 +84,16 @@ export function unsetUrlVariables(source: string, env: Readonly<Record<string, s
 
 const SENDING = new Set(["k6/http", "k6/ws", "k6/net/grpc", "k6/websockets", "k6/experimental/websockets"]);
 
-/** Whether `source` imports a module that sends requests (k6's, or remote as httpx); unparsable: true. */
-export function mayRequest(source: string): boolean {
-  const ast = parseOrNull(source);
-  if (ast === null) return true;
-  return importsFrom(ast, (from) => SENDING.has(from) || /^https?:\/\//.test(from));
+/** Whether the script imports a module that sends requests (k6's, or remote as httpx); unparsable: true. */
+export function mayRequest(ast: Node | null): boolean {
+  return ast === null || importsFrom(ast, (from) => SENDING.has(from) || /^https?:\/\//.test(from));
 }
 
 /**
  * Whether every request the script can send names no server: k6/http used only in calls whose URL is text
  * with no http scheme (`api.local/x`), which k6 fails without sending. A path (`/x`) names the target.
  */
-export function namesNoServer(source: string, env: Readonly<Record<string, string>>): boolean {
-  const ast = parseOrNull(source);
+export function namesNoServer(ast: Node | null, env: Readonly<Record<string, string>>): boolean {
   const sending = ast?.body.filter((s: Node) =>
     s.type === "ImportDeclaration" && SENDING.has(s.source.value)
   );

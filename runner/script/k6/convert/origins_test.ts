@@ -1,9 +1,10 @@
 /** The origins a k6 script's URLs name with its environment, read from its text. */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { mayRequest, namesNoServer, scriptOrigins } from "./origins.ts";
+import { parseOrNull } from "./refusals.ts";
 
 const of = (source: string, env: Record<string, string> = {}) =>
-  scriptOrigins(source, env).map((o) => `${o.origin}${o.literal ? "" : " (env)"}`);
+  scriptOrigins(parseOrNull(source), env).map((o) => `${o.origin}${o.literal ? "" : " (env)"}`);
 
 Deno.test("a variable's origin when it is set, the fallback's only when it is not", () => {
   const source = 'const BASE = __ENV.BASE_URL || "http://127.0.0.1:8080";\nhttp.get(`${BASE}/json`);';
@@ -44,12 +45,18 @@ const times = "10:30";`;
 });
 
 Deno.test("whether a script may send requests: k6/http, k6/ws, k6/net/grpc or a remote module", () => {
-  assertEquals(mayRequest('import { check } from "k6";\nimport encoding from "k6/encoding";'), false);
-  assertEquals(mayRequest('import http from "k6/http";'), true);
-  assertEquals(mayRequest('import { Client } from "k6/net/grpc";'), true);
-  assertEquals(mayRequest('import { Httpx } from "https://jslib.k6.io/httpx/0.1.0/index.js";'), true);
+  assertEquals(
+    mayRequest(parseOrNull('import { check } from "k6";\nimport encoding from "k6/encoding";')),
+    false,
+  );
+  assertEquals(mayRequest(parseOrNull('import http from "k6/http";')), true);
+  assertEquals(mayRequest(parseOrNull('import { Client } from "k6/net/grpc";')), true);
+  assertEquals(
+    mayRequest(parseOrNull('import { Httpx } from "https://jslib.k6.io/httpx/0.1.0/index.js";')),
+    true,
+  );
   // Unparsable: as if it may (the refusal names what to give).
-  assertEquals(mayRequest("export default function () {{"), true);
+  assertEquals(mayRequest(parseOrNull("export default function () {{")), true);
 });
 
 Deno.test("a script names no server when each k6/http call's URL is text without an http(s) scheme", () => {
@@ -66,5 +73,5 @@ Deno.test("a script names no server when each k6/http call's URL is text without
     [script(`get("");`, `import { get } from "k6/http";`), false],
     [script(`http.get(""); ws.connect("");`, `import http from "k6/http";\nimport ws from "k6/ws";`), false],
   ];
-  for (const [source, none] of cases) assertEquals(namesNoServer(source, {}), none, source);
+  for (const [source, none] of cases) assertEquals(namesNoServer(parseOrNull(source), {}), none, source);
 });

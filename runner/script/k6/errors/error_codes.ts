@@ -3,7 +3,7 @@
  * k6's `res.error_code` and `res.error` of a failed request, from the kind and message loadlab counted it
  * under, in k6's codes and words (k6's lib/netext/httpext/error_codes.go).
  */
-import { ERROR_NAMES } from "../../../http2/frames.ts";
+import { ERROR_NAMES } from "../../../../http2/frames.ts";
 
 export type K6Error = { code: number; text: string };
 
