@@ -137,10 +137,8 @@ export function importArtillery(doc: unknown, opts: ArtilleryOptions = {}) {
   const out: Collector = { issues: [], warnings: [], origins };
   if (isRecord(doc) && isRecord(doc.config)) doc = withRunFlags(doc, opts.artillery ?? {}, out);
   if (!isRecord(doc) || !isRecord(doc.config)) {
-    throw new ArtilleryError([{
-      path: "config",
-      message: "missing: an Artillery script has config and scenarios",
-    }]);
+    const message = "missing: an Artillery script has config and scenarios";
+    throw new ArtilleryError([{ path: "config", message }]);
   }
   rejectUnknownKeys(doc, "", ["config", "scenarios", "before", "after"], out);
   rejectUnknownKeys(doc.config, "config", CONFIG_KEYS, out);
