@@ -22,8 +22,7 @@ import { hooksScript, readProcessor } from "./processor.ts";
 import { DataFileError, readDataFile } from "../data_sources.ts";
 import { rowViews } from "../../runner/data_rows.ts";
 import { dirname, resolve } from "node:path";
-import { createHash } from "node:crypto";
-import { conversionCacheDir, writeWhole } from "../../runner/script/cache_dir.ts";
+import { cachePathOf, writeWhole } from "../../runner/script/cache_dir.ts";
 
 type Doc = Record<string, unknown>;
 
@@ -328,9 +327,7 @@ function commaCopy(file: string, delimiter: unknown, path: string, out: Collecto
       ",",
     );
   }).join("\n");
-  const copy = `${conversionCacheDir("artillery")}/${
-    createHash("sha256").update(csv).digest("hex").slice(0, 24)
-  }.csv`;
+  const copy = `${cachePathOf("artillery", csv)}.csv`;
   writeWhole(copy, csv);
   return copy;
 }

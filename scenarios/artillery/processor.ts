@@ -4,12 +4,11 @@
  * unchanged (runner/script/artillery/runtime.ts); a module it requires that is not there is named before
  * the load.
  */
-import { createHash } from "node:crypto";
 import { builtinModules, createRequire } from "node:module";
 import { basename, join, resolve } from "node:path";
 import { type Collector, problem } from "./common.ts";
 import { hooksModule, type HooksPlan } from "../../runner/script/artillery/runtime.ts";
-import { conversionCacheDir, writeWhole } from "../../runner/script/cache_dir.ts";
+import { cachePathOf, writeWhole } from "../../runner/script/cache_dir.ts";
 
 /** The processor file's text, its required modules checked; undefined (and an issue) when unusable. */
 export function readProcessor(processor: unknown, dir: string, out: Collector) {
@@ -67,13 +66,9 @@ export function hooksScript(plan: Omit<HooksPlan, "flows">, flows: Array<Record<
     }),
   };
   const code = hooksModule(all);
-  const hash = createHash("sha256").update(code).digest("hex").slice(0, 24);
   // Named as the processor, so a load error names the file its user knows.
-  const path = join(
-    conversionCacheDir("artillery"),
-    hash,
-    basename(plan.processor ?? "artillery.js").replace(/\.[cm]?js$/, "") + ".js",
-  );
+  const name = basename(plan.processor ?? "artillery.js").replace(/\.[cm]?js$/, "") + ".js";
+  const path = join(cachePathOf("artillery", code), name);
   writeWhole(path, code);
   return path;
 }
