@@ -34,11 +34,8 @@ export function readProcessor(processor: unknown, dir: string, out: Collector) {
     try {
       need.resolve(name);
     } catch {
-      problem(
-        out,
-        "config.processor",
-        `requires ${name}, not found from ${file}: install it there, or drop it`,
-      );
+      const why = `requires ${name}, not found from ${file}: install it there, or drop it`;
+      problem(out, "config.processor", why);
     }
   }
   if (/\.emit\(\s*["'`](counter|histogram|rate|summary|customStat)/.test(text)) {
