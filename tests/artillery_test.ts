@@ -326,7 +326,7 @@ scenarios:
       - post: { url: "/items/{{ seed }}", formData: { note: "a b", by: "{{ owner }}", id: "{{ $uuid }}" } }
 `,
     );
-    const r = await runLoadlab(["run", file, "--out-dir", `${dir}/out`]);
+    const r = await loadlabInProcess(["run", file, "--out-dir", `${dir}/out`]);
     assertEquals(r.code, 0, r.stdout + r.stderr);
     // Artillery's $uuid: one per virtual user.
     const ids = new Set(received.map((r) => /id=([\w-]{36})$/.exec(r)?.[1]).filter((id) => id));

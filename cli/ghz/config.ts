@@ -369,9 +369,7 @@ export function ghzRun(
     // {{.RequestNumber}} or a draw: a row per call, in order (past a million calls the rows start over).
     const rows = !call.numbered && call.draws.length === 0
       ? 1
-      : timed
-      ? 1_000_000
-      : Math.min(1_000_000, count);
+      : Math.min(1_000_000, timed ? Infinity : count);
     const file = requestNumbers(rows, call.draws);
     flags.push("--data-file", file, "--data-order", "sequential", "--data-when-done", "wrap");
   }
@@ -470,12 +468,8 @@ function kindNeeded(config: Record<string, unknown>): never {
   const metadata = jsonObject(config["reflect-metadata"], "--reflect-metadata");
   throw new CallKindNeeded(async () => {
     try {
-      const root = await reflectSchema(
-        origin,
-        10_000,
-        { insecure: config.skipTLS === true, caFile, sni },
-        metadata,
-      );
+      const tls = { insecure: config.skipTLS === true, caFile, sni };
+      const root = await reflectSchema(origin, 10_000, tls, metadata);
       return dataOf(findMethod(root, String(config.call)))!;
     } catch {
       return NO_METHOD; // the run's own reflection names the error

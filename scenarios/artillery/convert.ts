@@ -22,8 +22,7 @@ import { hooksScript, readProcessor } from "./processor.ts";
 import { DataFileError, readDataFile } from "../data_sources.ts";
 import { rowViews } from "../../runner/data_rows.ts";
 import { dirname, resolve } from "node:path";
-import { createHash } from "node:crypto";
-import { conversionCacheDir, writeWhole } from "../../runner/script/cache_dir.ts";
+import { cachePathOf, writeWhole } from "../../runner/script/cache_dir.ts";
 
 type Doc = Record<string, unknown>;
 
@@ -137,10 +136,8 @@ export function importArtillery(doc: unknown, opts: ArtilleryOptions = {}) {
   const out: Collector = { issues: [], warnings: [], origins };
   if (isRecord(doc) && isRecord(doc.config)) doc = withRunFlags(doc, opts.artillery ?? {}, out);
   if (!isRecord(doc) || !isRecord(doc.config)) {
-    throw new ArtilleryError([{
-      path: "config",
-      message: "missing: an Artillery script has config and scenarios",
-    }]);
+    const message = "missing: an Artillery script has config and scenarios";
+    throw new ArtilleryError([{ path: "config", message }]);
   }
   rejectUnknownKeys(doc, "", ["config", "scenarios", "before", "after"], out);
   rejectUnknownKeys(doc.config, "config", CONFIG_KEYS, out);
@@ -330,9 +327,7 @@ function commaCopy(file: string, delimiter: unknown, path: string, out: Collecto
       ",",
     );
   }).join("\n");
-  const copy = `${conversionCacheDir("artillery")}/${
-    createHash("sha256").update(csv).digest("hex").slice(0, 24)
-  }.csv`;
+  const copy = `${cachePathOf("artillery", csv)}.csv`;
   writeWhole(copy, csv);
   return copy;
 }

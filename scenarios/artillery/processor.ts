@@ -4,14 +4,11 @@
  * unchanged (runner/script/artillery/runtime.ts); a module it requires that is not there is named before
  * the load.
  */
-import { createHash } from "node:crypto";
 import { builtinModules, createRequire } from "node:module";
 import { basename, join, resolve } from "node:path";
 import { type Collector, problem } from "./common.ts";
 import { hooksModule, type HooksPlan } from "../../runner/script/artillery/runtime.ts";
-import { conversionCacheDir, writeWhole } from "../../runner/script/cache_dir.ts";
-import { durationMsOf } from "../../validation/duration.ts";
-import { isRecord } from "../../validation/json_document.ts";
+import { cachePathOf, writeWhole } from "../../runner/script/cache_dir.ts";
 
 /** The processor file's text, its required modules checked; undefined (and an issue) when unusable. */
 export function readProcessor(processor: unknown, dir: string, out: Collector) {
@@ -37,11 +34,8 @@ export function readProcessor(processor: unknown, dir: string, out: Collector) {
     try {
       need.resolve(name);
     } catch {
-      problem(
-        out,
-        "config.processor",
-        `requires ${name}, not found from ${file}: install it there, or drop it`,
-      );
+      const why = `requires ${name}, not found from ${file}: install it there, or drop it`;
+      problem(out, "config.processor", why);
     }
   }
   if (/\.emit\(\s*["'`](counter|histogram|rate|summary|customStat)/.test(text)) {
@@ -50,41 +44,28 @@ export function readProcessor(processor: unknown, dir: string, out: Collector) {
   return { file, text };
 }
 
-/** Converted steps as the runtime reads them: thinks in ms. */
-function runtimeSteps(steps: unknown[]): unknown[] {
-  return steps.map((s) =>
-    !isRecord(s)
-      ? s
-      : typeof s.think === "string"
-      ? { thinkMs: durationMsOf(s.think) ?? 0 }
-      : Array.isArray(s.loop)
-      ? { ...s, loop: runtimeSteps(s.loop) }
-      : s
-  );
-}
-
 const list = (v: unknown) => [v ?? []].flat().map(String);
 
 /** The session script running `flows` with the processor's hooks (each flow's `scenario` names them). */
 export function hooksScript(plan: Omit<HooksPlan, "flows">, flows: Array<Record<string, any>>) {
   const all: HooksPlan = {
     ...plan,
-    once: plan.once && Object.fromEntries(Object.entries(plan.once).map(([k, v]) => [k, runtimeSteps(v!)])),
     flows: flows.map((f) => {
       const s = (f.scenario ?? {}) as Record<string, unknown>;
       const hooks = { beforeRequest: list(s.beforeRequest), afterResponse: list(s.afterResponse) };
-      const steps = runtimeSteps(f.steps) as Array<Record<string, unknown>>;
-      return { weight: f.weight, steps, before: list(s.beforeScenario), after: list(s.afterScenario), hooks };
+      return {
+        weight: f.weight,
+        steps: f.steps,
+        before: list(s.beforeScenario),
+        after: list(s.afterScenario),
+        hooks,
+      };
     }),
   };
   const code = hooksModule(all);
-  const hash = createHash("sha256").update(code).digest("hex").slice(0, 24);
   // Named as the processor, so a load error names the file its user knows.
-  const path = join(
-    conversionCacheDir("artillery"),
-    hash,
-    basename(plan.processor ?? "artillery.js").replace(/\.[cm]?js$/, "") + ".js",
-  );
+  const name = basename(plan.processor ?? "artillery.js").replace(/\.[cm]?js$/, "") + ".js";
+  const path = join(cachePathOf("artillery", code), name);
   writeWhole(path, code);
   return path;
 }

@@ -28,24 +28,8 @@ export interface FlowContext {
 }
 
 const RUNTIME_CALL = /^\$random(Number|String)\(/;
-const REQUEST_KEYS = [
-  "url",
-  "json",
-  "body",
-  "form",
-  "headers",
-  "qs",
-  "capture",
-  "match",
-  "name",
-  "expect",
-  "ifTrue",
-  "cookie",
-  "auth",
-  "gzip",
-  "followRedirect",
-  "formData",
-];
+const REQUEST_KEYS = ("url json body form headers qs capture match name " +
+  "expect ifTrue cookie auth gzip followRedirect formData").split(" ");
 
 const TEMPLATE = /\{\{\s*([^}]*?)\s*\}\}/g;
 

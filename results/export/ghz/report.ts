@@ -269,10 +269,8 @@ function ghzDetails(run: RunResult, logged: Call[]) {
   return calls.length === 0 ? null : calls.map((c) => {
     const us = endUs(c);
     const iso = new Date(Math.floor(us / 1000)).toISOString();
-    const fraction = `${iso.slice(20, 23)}${String(Math.floor(us % 1000)).padStart(3, "0")}`.replace(
-      /0+$/,
-      "",
-    );
+    const micro = String(Math.floor(us % 1000)).padStart(3, "0");
+    const fraction = `${iso.slice(20, 23)}${micro}`.replace(/0+$/, "");
     const timestamp = `${iso.slice(0, 19)}${fraction ? `.${fraction}` : ""}Z`;
     return { timestamp, latency: Math.round((c.us ?? 0) * 1000), error: c.error, status: c.status };
   });
@@ -329,9 +327,8 @@ function withoutCut(calls: Call[], n: number): Call[] {
 /** `run` and its calls without the first `n` to end, as ghz's `--skipFirst` leaves them out. */
 function skipFirst(run: RunResult, calls: Call[], n: number): [RunResult, Call[]] {
   const byEnd = calls.toSorted((a, b) => a.endUs - b.endUs);
-  const [statusCodes, errors, errorMessages] = [{ ...run.statusCodes }, { ...run.errors }, {
-    ...run.errorMessages,
-  }];
+  const [statusCodes, errors] = [{ ...run.statusCodes }, { ...run.errors }];
+  const errorMessages = { ...run.errorMessages };
   for (const { key } of byEnd.slice(0, n)) {
     // A call with no answer leaves an error kind (which line had which kind is not kept).
     const [counts, k] = key === "0"

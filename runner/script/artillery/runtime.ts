@@ -8,10 +8,12 @@ import { createRequire } from "node:module";
 import type { Response, Session } from "../session.ts";
 import { parseJsonPath } from "../../json_path.ts";
 import { compileCondition } from "../../step_condition.ts";
+import { durationMsOf } from "../../../validation/duration.ts";
 
 type Step = Record<string, any>;
 type Vars = Record<string, unknown>;
 type Hook = (...args: any[]) => unknown;
+type Hooks = Record<string, Hook | undefined>;
 
 /** What the import hands the runtime: the processor's path and the converted scenarios. */
 export interface HooksPlan {
@@ -88,10 +90,7 @@ const METHODS = ["get", "post", "put", "patch", "delete", "head"];
 
 /** The default export of a processor scenario's session module. */
 export function artilleryHooks(plan: HooksPlan) {
-  const fns = (plan.processor ? createRequire(plan.processor)(plan.processor) : {}) as Record<
-    string,
-    Hook | undefined
-  >;
+  const fns: Hooks = plan.processor ? createRequire(plan.processor)(plan.processor) : {};
   const total = plan.flows.reduce((n, f) => n + f.weight, 0);
   const conditions = new Map<string, ((vars: Vars) => boolean) | null>();
   const condition = (text: string) => {
@@ -143,9 +142,7 @@ export function artilleryHooks(plan: HooksPlan) {
     if (after.length > 0) {
       const headersOf = new Proxy({}, { get: (_, k) => r.headers.get(String(k)) ?? undefined });
       const res = { statusCode: r.status, headers: headersOf, body: r.text() };
-      for (const name of after) {
-        await call(fns[name], [req, res, ctx, events]);
-      }
+      for (const name of after) await call(fns[name], [req, res, ctx, events]);
     }
     if (failed) throw new Error("Failed capture or match");
   }
@@ -154,10 +151,9 @@ export function artilleryHooks(plan: HooksPlan) {
     for (const step of steps) {
       const method = METHODS.find((m) => m in step);
       if (method) await request(s, step, method, ctx, hooks);
-      else if (step.thinkMs !== undefined) await s.sleep(step.thinkMs);
-      else if (step.function !== undefined) {
-        await call(fns[step.function], [ctx, events], true);
-      } else if (step.loop !== undefined) {
+      else if (step.think !== undefined) await s.sleep(durationMsOf(step.think) ?? 0);
+      else if (step.function !== undefined) await call(fns[step.function], [ctx, events], true);
+      else if (step.loop !== undefined) {
         const index = step.loopValue ?? "$loopCount";
         ctx.vars[index] = 0;
         // A round always runs; the function then answers with the next round's number in the vars.

@@ -338,9 +338,7 @@ class Converter {
       }
       case "TryStatement":
       case "WithStatement":
-        for (const c of children(stmt)) {
-          if (c.name === "as" && c.nextSibling) targetNames(c.nextSibling);
-        }
+        for (const c of children(stmt)) if (c.name === "as" && c.nextSibling) targetNames(c.nextSibling);
         break;
       case "DecoratedStatement":
       case "FunctionDefinition": {

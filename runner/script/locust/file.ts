@@ -3,13 +3,12 @@
  * A locustfile's conversion kept under loadlab's cache folder, as k6 scripts' are, in a folder named by a
  * hash of it, as `NAME.py.js` (a session's error names `NAME.py:LINE`).
  */
-import { createHash } from "node:crypto";
 import { basename, dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { convertLocust, type LocustConversion } from "./convert.ts";
 import { listenHere } from "./runtime.ts";
 import { existsSync } from "node:fs";
-import { conversionCacheDir, writeWhole } from "../cache_dir.ts";
+import { cachePathOf, writeWhole } from "../cache_dir.ts";
 
 /** Bumped when the conversion changes, so older cached conversions are not reused. */
 const CONVERSION_VERSION = "24";
@@ -29,8 +28,7 @@ export function locustSessionPath(path: string): string {
     code,
     ...modules.flatMap((m) => [m.path, m.code]),
   ];
-  const hash = createHash("sha256").update(texts.join("\0")).digest("hex").slice(0, 24);
-  const out = join(conversionCacheDir("locust"), hash, `${basename(path)}.js`);
+  const out = join(cachePathOf("locust", texts.join("\0")), `${basename(path)}.js`);
   if (existsSync(out)) return out;
   for (const m of modules) writeWhole(join(dirname(out), `${m.path}.js`), m.code);
   writeWhole(out, code);
