@@ -22,9 +22,15 @@ Deno.test("requestLogPath: one CSV per run under requests/, the run name made a 
 Deno.test("requestLogError: a log write failing in a worker or at open names the log and the OS error; others are not", () => {
   const full = "No space left on device (os error 28)";
   const inWorker = new Error(`load worker 0 failed: request log: Error: ${full}`);
-  assert.equal(requestLogError(inWorker, "o/l.csv")?.message, `cannot write o/l.csv: ${full}`);
+  assert.equal(
+    requestLogError(inWorker, "o/l.csv")?.message,
+    `cannot write o/l.csv: ${full}; free space on that disk, or write elsewhere`,
+  );
   const atOpen = new Error(`${full}: open 'o/l.csv'`);
-  assert.equal(requestLogError(atOpen, "o/l.csv")?.message, `cannot write o/l.csv: ${full}`);
+  assert.equal(
+    requestLogError(atOpen, "o/l.csv")?.message,
+    `cannot write o/l.csv: ${full}; free space on that disk, or write elsewhere`,
+  );
   assert.equal(requestLogError(new Error(`${full}: open 'elsewhere.csv'`), "o/l.csv"), null);
   assert.equal(requestLogError(new Error("load worker 0 failed: boom"), "o/l.csv"), null);
 });
