@@ -7,14 +7,19 @@
 /**
  * The run's in loadlab's isolate, else the isolate's own; `vars`: `-e NAME=VALUE`, over the environment;
  * `metricSends`: the sends of k6 metrics every isolate made, one counter the main isolate's shares, so it
- * knows when all have arrived.
+ * knows when all have arrived; `runTag`: names the run's channels (`runChannel`).
  */
 export const inputs: {
   k6: Record<string, unknown>;
   locust?: object;
   vars?: Record<string, string>;
   metricSends: Int32Array;
-} = { k6: {}, metricSends: new Int32Array(new SharedArrayBuffer(4)) };
+  runTag: string;
+} = { k6: {}, metricSends: new Int32Array(new SharedArrayBuffer(4)), runTag: crypto.randomUUID() };
+
+/** A channel among this run's isolates only: a BroadcastChannel reaches every isolate of the process. */
+export const runChannel = (name: string): BroadcastChannel =>
+  new BroadcastChannel(`${name}:${inputs.runTag}`);
 
 /** Adds `more` to the inputs, k6's flags merged; `fresh`: they start with it (a run's, or an isolate's). */
 export function passInputs(more: Partial<typeof inputs>, fresh = false): void {

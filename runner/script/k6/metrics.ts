@@ -7,7 +7,7 @@ import { jsonPointTags, leftOut, requestTags, tagValue } from "./tags.ts";
 import { PHASES, phasesOf, point, pointsOut } from "./points_out.ts";
 import { tagPairs } from "../../../results/thresholds/selector.ts";
 import { atRunEnd } from "../run_state.ts";
-import { inputs } from "../isolate_inputs.ts";
+import { inputs, runChannel } from "../isolate_inputs.ts";
 import { inInit } from "./init_files.ts";
 import type { Response } from "../session.ts";
 
@@ -32,7 +32,7 @@ let channel: BroadcastChannel | null = null;
 /** Sends what was added since the last send (nothing when nothing was). */
 export function flushMetrics(): void {
   if (parts.size === 0) return;
-  channel ??= new BroadcastChannel(METRICS_CHANNEL);
+  channel ??= runChannel(METRICS_CHANNEL);
   Atomics.add(inputs.metricSends, 0, 1);
   channel.postMessage([...parts.values()]);
   parts.clear();

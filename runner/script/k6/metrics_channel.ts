@@ -7,7 +7,7 @@ import { counterMetric, type K6Metric, rateMetric } from "../../../results/expor
 import { k6RuleHolds } from "../../../results/export/k6/summary.ts";
 import type { AbortedBy } from "../../../results/thresholds/abort.ts";
 import { type MetricPart, METRICS_CHANNEL } from "./metrics.ts";
-import { inputs } from "../isolate_inputs.ts";
+import { inputs, runChannel } from "../isolate_inputs.ts";
 
 /** A threshold with `abortOnFail` on a metric sent here: `rate<=0.05` on `check_failure_rate`. */
 interface LiveRule {
@@ -70,7 +70,7 @@ export function collectK6Metrics(rules: LiveRule[] = []): void {
   live = rules, failed = null, judgedTick = 0, totals.clear(), trends.clear();
   sendsBefore = Atomics.load(inputs.metricSends, 0), received = 0;
   if (listening !== null) return;
-  listening = new BroadcastChannel(METRICS_CHANNEL);
+  listening = runChannel(METRICS_CHANNEL);
   listening.onmessage = (e: MessageEvent<unknown>) => {
     if (!Array.isArray(e.data)) return;
     received++;

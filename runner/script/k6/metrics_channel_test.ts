@@ -4,7 +4,7 @@
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { flushMetrics, METRICS_CHANNEL, Trend } from "./metrics.ts";
-import { inputs } from "../isolate_inputs.ts";
+import { inputs, runChannel } from "../isolate_inputs.ts";
 import { collectK6Metrics, k6CustomMetrics, MAX_TREND_VALUES, TrendSample } from "./metrics_channel.ts";
 
 Deno.test("under its cap a trend keeps every value; past it a uniform sample of the cap, min and max exact", () => {
@@ -42,7 +42,7 @@ Deno.test("the collector waits for every send an isolate counted, however late i
   collectK6Metrics();
   // A VU's isolate counts a send before making it; on a busy machine its part can arrive long after.
   Atomics.add(inputs.metricSends, 0, 1);
-  const late = new BroadcastChannel(METRICS_CHANNEL);
+  const late = runChannel(METRICS_CHANNEL);
   const part = { name: "late", kind: "counter", time: false, values: [], sum: 3, trues: 0, count: 1 };
   const timer = setTimeout(() => late.postMessage([part]), 300);
   const metrics = await k6CustomMetrics(1);

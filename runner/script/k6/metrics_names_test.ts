@@ -7,6 +7,7 @@
 import { deepStrictEqual, ok, throws } from "node:assert/strict";
 import { Counter, flushMetrics, Gauge, type MetricPart, METRICS_CHANNEL, Rate, Trend } from "./metrics.ts";
 import { collectK6Metrics, k6CustomMetrics, percentileStats } from "./metrics_channel.ts";
+import { runChannel } from "../isolate_inputs.ts";
 import { k6RuleHolds } from "../../../results/export/k6/summary.ts";
 import { renderK6Summary } from "../../../results/export/k6/summary_text.ts";
 
@@ -36,7 +37,7 @@ Deno.test("a name taken by another kind or value type is refused; the same share
 });
 
 Deno.test("as k6, a value that is no number is not added (add() answers false), said once; truthy 0 adds 1", async () => {
-  const channel = new BroadcastChannel(METRICS_CHANNEL);
+  const channel = runChannel(METRICS_CHANNEL);
   const got = new Promise<MetricPart[]>((resolve) => channel.onmessage = (e) => resolve(e.data));
   const warnings: string[] = [];
   const warn = console.warn;
@@ -113,7 +114,7 @@ Deno.test("parts on the channel that are not the runtime's shape are dropped: lo
   collectK6Metrics();
   new Counter("real_count").add(2);
   flushMetrics();
-  const forged = new BroadcastChannel(METRICS_CHANNEL);
+  const forged = runChannel(METRICS_CHANNEL);
   forged.postMessage([
     { name: "forged", kind: "trend", values: null, sum: 0, trues: 0, count: 1 },
     "junk",

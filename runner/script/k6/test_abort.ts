@@ -3,6 +3,7 @@
  * k6's `exec.test.abort(message)`: the VU tells the main isolate, which stops the run (exit 108 as k6); no
  * iteration of its isolate starts after it. In init code the import fails with the marker the command reads.
  */
+import { runChannel } from "../isolate_inputs.ts";
 
 /** What an abort's error message starts with: the command tells an init-time abort (108) by it. */
 export const TEST_ABORTED = "test aborted by exec.test.abort()";
@@ -18,7 +19,7 @@ export const testAborted = (): boolean => aborted;
 export function abortTest(message: unknown): never {
   aborted = true;
   const text = message === undefined ? "test aborted" : String(message);
-  sender ??= new BroadcastChannel(TEST_ABORT_CHANNEL);
+  sender ??= runChannel(TEST_ABORT_CHANNEL);
   sender.postMessage(text);
   throw new Error(`${TEST_ABORTED}: ${text}`);
 }
@@ -28,7 +29,7 @@ let failListener: BroadcastChannel | null = null;
 
 /** In the main isolate: hears the first `exec.test.fail()`, read after the summary as custom metrics are. */
 export function listenForTestFail(): void {
-  failListener ??= new BroadcastChannel(TEST_ABORT_CHANNEL);
+  failListener ??= runChannel(TEST_ABORT_CHANNEL);
   failListener.onmessage = (e: MessageEvent<unknown>) => {
     const message = (e.data as { failed?: unknown } | null)?.failed;
     if (typeof message === "string") failed ??= message;
@@ -44,13 +45,13 @@ export function failTest(message: unknown): void {
     ? "test marked as failed"
     : `test marked as failed: ${message}`;
   console.error(text);
-  sender ??= new BroadcastChannel(TEST_ABORT_CHANNEL);
+  sender ??= runChannel(TEST_ABORT_CHANNEL);
   sender.postMessage({ failed: text });
 }
 
 /** In the main isolate: calls `onAbort` with the first abort's message, until the returned function stops. */
 export function onTestAbort(onAbort: (message: string) => void): () => void {
-  const channel = new BroadcastChannel(TEST_ABORT_CHANNEL);
+  const channel = runChannel(TEST_ABORT_CHANNEL);
   let told = false;
   channel.onmessage = (e: MessageEvent<unknown>) => {
     if (told || typeof e.data !== "string") return;

@@ -13,7 +13,7 @@ import { args, bool, builtins, Kw, mapping, output, PyError, repr, str } from ".
 import { LEVELS, loads, MODULES } from "./py_modules.ts";
 import { setCookiePair } from "../sessions/cookies.ts";
 import { TEST_ABORT_CHANNEL } from "../k6/test_abort.ts";
-import { inputs, scriptEnv } from "../isolate_inputs.ts";
+import { inputs, runChannel, scriptEnv } from "../isolate_inputs.ts";
 import { SUM_MARK } from "../../../results/schema/keys.ts";
 
 export const LOCUST_EVENTS =
@@ -408,7 +408,7 @@ const SHARED_CHANNEL = "loadlab-locust-shared";
 export async function listenHere(): Promise<() => Promise<void>> {
   const before = JSON.stringify(varsOf());
   await fire(listeners.init, { environment });
-  const shares = new BroadcastChannel(SHARED_CHANNEL);
+  const shares = runChannel(SHARED_CHANNEL);
   let given: Promise<Shared> | undefined;
   const sel = selection();
   // The last batch's spawn is the reset (a few ms early: a worker whose user starts sooner resets then).
@@ -419,7 +419,7 @@ export async function listenHere(): Promise<() => Promise<void>> {
     shares.postMessage(await given);
   };
   if (sel.resetStats) statsReset = { afterSec: spawnMs / 1000 };
-  const channel = new BroadcastChannel(REQUESTS_CHANNEL);
+  const channel = runChannel(REQUESTS_CHANNEL);
   let lastMs = performance.now();
   channel.onmessage = (e: MessageEvent<Record<string, unknown>>) => {
     lastMs = performance.now();
@@ -443,7 +443,7 @@ const QUIET_MS = 200;
 let sharedHere: Promise<void> | undefined;
 function sharedFromCommand(): Promise<void> {
   return sharedHere ??= new Promise((done) => {
-    const channel = new BroadcastChannel(SHARED_CHANNEL);
+    const channel = runChannel(SHARED_CHANNEL);
     channel.onmessage = (e: MessageEvent<Shared | number>) => {
       if (typeof e.data === "number") return; // another worker's ask
       channel.close(), adopt(e.data), done();
@@ -766,7 +766,7 @@ const environment = {
       return environment.stats;
     }
     quit(): never {
-      const channel = new BroadcastChannel(TEST_ABORT_CHANNEL);
+      const channel = runChannel(TEST_ABORT_CHANNEL);
       channel.postMessage("environment.runner.quit()"), channel.close();
       throw new StopUser();
     }
@@ -1142,7 +1142,7 @@ export function locustfile(
     environment.parsed_options[flags.at(-1)!.replace(/^-+/, "").replaceAll("-", "_")] = value;
   };
   for (const fn of listeners.init_command_line_parser) fn(new Kw({ parser: { add_argument } }));
-  if (sel.heard) requestsOut ??= new BroadcastChannel(REQUESTS_CHANNEL);
+  if (sel.heard) requestsOut ??= runChannel(REQUESTS_CHANNEL);
   const starts = sel.heard ? [] : [...listeners.init, ...listeners.test_start];
   let adopted = false;
   const own = (fn: (s: Session) => Promise<void>) => (s: Session) => timeRead ? current.run(s, fn, s) : fn(s);
