@@ -30,7 +30,7 @@ function answerOf(i: number): Uint8Array {
   return frame;
 }
 
-/** Answers each client frame read with `answer`, in three pieces a few ms apart; adds the payloads to `sent`. */
+/** Answers each client frame read with `answer`, in three pieces a few ms apart; counts the payloads sent. */
 async function serve(conn: Deno.TcpConn, answer: Uint8Array, sent: { bytes: number }): Promise<void> {
   // Each piece its own segment: Nagle would hold the later ones back until the first is acknowledged.
   conn.setNoDelay(true);
