@@ -73,7 +73,7 @@ export function crowdOpening(run: RunResult) {
   if (!modelFactsOf(run.model)?.closedConnections || (run.steering?.length ?? 0) > 0) return null;
   if (config.connection === "per-arrival" || typeof config.connections !== "number") return null;
   const planned = Math.floor(config.connections / (run.segment?.count ?? 1));
-  if (planned < MIN_PLANNED || run.intervals.length === 0) return null;
+  if (planned < MIN_PLANNED) return null;
   let mostOpen = 0, answeredBefore = 0;
   for (const [i, iv] of run.intervals.entries()) {
     if (iv.connections >= OPEN_SHARE * planned) {
@@ -83,8 +83,13 @@ export function crowdOpening(run: RunResult) {
     mostOpen = Math.max(mostOpen, iv.connections);
     answeredBefore += iv.requests;
   }
-  const neverOpened = planned - run.connects + run.reconnects; // a first open is a connect, not a reconnect
-  return { planned, openAtMs: null, mostOpen, answeredBefore, neverOpened };
+  const opened = run.connects - run.reconnects; // a first open is a connect, not a reconnect
+  // A run too short or too starved to close an interval still says whether its crowd ever opened.
+  if (run.intervals.length === 0) {
+    if (opened >= OPEN_SHARE * planned) return null;
+    mostOpen = opened;
+  }
+  return { planned, openAtMs: null, mostOpen, answeredBefore, neverOpened: planned - opened };
 }
 
 /** In words, what qualifies the first intervals: when the crowd was open, or that it never was. */

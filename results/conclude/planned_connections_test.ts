@@ -96,6 +96,12 @@ Deno.test("a crowd never all open says how many it held and how many never opene
   );
 });
 
+Deno.test("a run that closed no interval still says its crowd never opened, and nothing of one that did", () => {
+  const o = crowdOpening(crowd(800, [], [], { connects: 512, reconnects: 0 }))!;
+  assertEquals(o, { planned: 800, openAtMs: null, mostOpen: 512, answeredBefore: 0, neverOpened: 288 });
+  assertEquals(crowdOpening(crowd(800, [], [], { connects: 800, reconnects: 0 })), null);
+});
+
 Deno.test("nothing said of a crowd open in its first interval, a small one, steered, per-arrival or open runs", () => {
   assertEquals(crowdOpening(crowd(50, [50, 50], [9, 9])), null);
   assertEquals(crowdOpening(crowd(10, [1, 10], [0, 9])), null);
