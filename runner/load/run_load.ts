@@ -43,11 +43,7 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
   const ws = isWs ? config.ws ?? (await import("../http/ws/config.ts")).WS_DEFAULTS : null;
   const wsRun = ws === null ? null : wsRunOf(wsUrl, ws);
   const generatorWarmupMs = config.generatorWarmup
-    ? (await warmUpGenerator(config, model, {
-      ws,
-      closedModel: isClosedModel(config),
-      sinkUrl: opts.warmupSinkUrl,
-    })).durationMs
+    ? (await warmUpGenerator(config, model, { ws, sinkUrl: opts.warmupSinkUrl })).durationMs
     : 0;
   const link = await linkOf(opts, wsUrl, wsRun);
   const { chosen } = link;
