@@ -265,17 +265,9 @@ function burstWsOf(ws: WsConfig): WsConfig {
   };
 }
 
-/** The protocol setup of the burst's connections, the run's streams and pipelining kept. */
+/** The protocol setup of the burst's connections: its one request, the run's streams and pipelining kept. */
 function setupOf(config: AttackConfig, shared: ConnectionShared, url: URL) {
-  return {
-    shared,
-    url,
-    requests: BURST_MIX,
-    pipelining: config.pipelining,
-    streams: config.streams,
-    windowBytes: config.h2WindowBytes,
-    idBase: 0,
-  };
+  return { shared, url, config: { ...config, requestMix: BURST_MIX, grpc: undefined }, idBase: 0 };
 }
 
 /** The run's recorder, counting nothing until `setOrigin` (at t0 for the run, at its start for the burst). */

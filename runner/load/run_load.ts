@@ -121,20 +121,14 @@ async function linkOf(opts: LoadRunOptions, wsUrl: URL, wsRun: WsRun | null) {
     const factory = await PROTOCOLS[protocolRowOf(wsUrl, protocol, config.grpc !== undefined)]({
       shared,
       url,
-      requests: config.requestMix,
+      config,
       endpoints,
-      columns: config.data?.columns,
-      pipelining: config.pipelining,
-      streams: config.streams,
       spread: config.concurrency !== undefined && "connections" in config
         ? shareOf(config.connections, opts.workerIndex, opts.workerCount)
         : 0,
       perArrival: config.connection === "per-arrival",
-      windowBytes: config.h2WindowBytes,
       idBase,
       ws: wsRun ?? undefined,
-      grpc: config.grpc,
-      tls: config.tls,
     });
     const newConnection = () => {
       const conn = factory.next(idBase + connections.length);
