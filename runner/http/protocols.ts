@@ -116,7 +116,7 @@ async function h2Connections(setup: ProtocolSetup, answer?: () => StreamAnswer):
   };
 }
 
-/** The run's settings of protocol `row` (`setup.ws`, the config's `grpc`), which its row cannot go without. */
+/** The run's settings for `row` (`setup.ws`, the config's `grpc`), which that row cannot go without. */
 function settingsOf<T>(run: T | undefined, row: "ws" | "grpc"): T {
   if (run === undefined) throw new TypeError(`the ${row} protocol row needs the run's ${row} settings`);
   return run;
