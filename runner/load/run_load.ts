@@ -31,7 +31,7 @@ import { RequestLog } from "./request_log.ts";
 import { waitUntil } from "./clock.ts";
 import type { GrpcStepMaker } from "./flow_plan.ts";
 import type { FlowSessions, flowSessionsOf, SessionRun } from "./flow_session.ts";
-import { connectionsShareOf, WorkerSteering } from "./steer.ts";
+import { WorkerSteering } from "./steer.ts";
 import type { SteerChange } from "../../results/schema/steering.ts";
 import type { LoadedScript } from "../script/load.ts";
 import type { IntervalSample } from "../stats/sample.ts";
@@ -257,11 +257,7 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
     countEnd: new CountEnd(config, scripted?.sessions ?? null),
     sides,
   };
-  const steer = (change: SteerChange) =>
-    ctx.steer.add(
-      change,
-      (total) => connectionsShareOf(total, opts.workerIndex, opts.workerCount, ctx.streamsPerConnection),
-    );
+  const steer = (change: SteerChange) => ctx.steer.add(change);
   // A replayed schedule: every change known from the start, each taking effect at its instant.
   for (const change of config.steering ?? []) steer(change);
   // Responses after the load's end are the drain: counted apart from the rate served over the window.
@@ -309,7 +305,7 @@ function contextOf(
     steer: new WorkerSteering(config, startMs, spanMs, (endMs) => {
       ctx.endMs = Math.min(ctx.endMs, Math.max(endMs, performance.now()));
       prepared.shared.recorder.setLoadEnd(ctx.endMs);
-    }),
+    }, (total) => prepared.factory.perConnection * shareOf(total, opts.workerIndex, opts.workerCount)),
   });
   return ctx;
 }
