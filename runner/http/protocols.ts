@@ -5,14 +5,13 @@
  * A worker loads the connections of HTTP/2, WebSocket, gRPC and HTTP/3 only when its run speaks them.
  */
 import type { ChosenTransport } from "./transport/choice.ts";
-import type { RequestSpec } from "../request_spec.ts";
+import type { AttackConfig } from "../config.ts";
 import type { ConnectionShared, LoadConnection } from "./load_connection.ts";
 import { Connection } from "./h1/connection.ts";
 import type { WsRun } from "./ws/run.ts";
 import type { GrpcRun } from "./grpc/answer.ts";
 import type { StreamAnswer } from "./stream_answer.ts";
 import { serverNameOf } from "./tls/material.ts";
-import type { TlsOptions } from "./tls/options.ts";
 import type { TlsSessionInfo } from "./tls/deno_tls.ts";
 import { closeQuietly } from "../../system/descriptors.ts";
 
@@ -58,23 +57,19 @@ export async function probeProtocol(
 interface ProtocolSetup {
   readonly shared: ConnectionShared;
   readonly url: URL;
-  readonly requests: readonly RequestSpec[];
-  readonly columns?: readonly string[];
+  /** The run's requests, pipelining, streams, h2 window, gRPC answers (grpc/answer.ts) and TLS options. */
+  readonly config: Pick<
+    AttackConfig,
+    "requestMix" | "data" | "pipelining" | "streams" | "h2WindowBytes" | "grpc" | "tls"
+  >;
   readonly endpoints?: readonly number[];
-  readonly pipelining: number;
-  readonly streams: number;
   /** HTTP/2 `concurrency`: stream slots dealt over this many connections in turn; 0 fills each first. */
   readonly spread?: number;
   /** Each arrival dials a connection of its own (`connection: per-arrival`). */
   readonly perArrival: boolean;
-  readonly windowBytes: number;
   readonly idBase: number;
   /** WebSocket: the worker's messages, match rule and counts (ws/run.ts); the `ws` row needs it. */
   readonly ws?: WsRun;
-  /** gRPC: the cap of a received message (grpc/answer.ts); the `grpc` row needs it. */
-  readonly grpc?: GrpcRun;
-  /** The run's TLS options: HTTP/3 hands the server name, extra roots and `resume` to Deno's QUIC. */
-  readonly tls?: TlsOptions;
 }
 
 export interface ConnectionFactory {
@@ -101,11 +96,12 @@ async function h2Connections(setup: ProtocolSetup, answer?: () => StreamAnswer):
     import("./h2/arrival.ts"),
     import("./h2/request.ts"),
   ]);
+  const { config } = setup;
   const run = {
-    requests: encodeH2Mix(setup.url, setup.requests, setup.columns, setup.endpoints),
-    windowBytes: setup.windowBytes,
+    requests: encodeH2Mix(setup.url, config.requestMix, config.data?.columns, setup.endpoints),
+    windowBytes: config.h2WindowBytes,
     answer,
-    streamIntervalMs: setup.grpc?.streamIntervalMs ?? 0,
+    streamIntervalMs: config.grpc?.streamIntervalMs ?? 0,
   };
   const lanes = setup.perArrival ? new H2Arrivals(setup.shared, run) : new StreamSlots(
     setup,
@@ -113,32 +109,29 @@ async function h2Connections(setup: ProtocolSetup, answer?: () => StreamAnswer):
     (id, session) => new H2Slot(id, session, run),
   );
   return {
-    perConnection: setup.streams,
+    perConnection: config.streams,
     h2Steps: true,
     next: (id) => lanes.next(id),
     maxOpenStreams: () => lanes.maxOpenStreams,
   };
 }
 
-/** The run's settings of protocol `row` (`setup.ws`, `setup.grpc`), which its row cannot go without. */
-function settingsOf<K extends "ws" | "grpc">(setup: ProtocolSetup, row: K): NonNullable<ProtocolSetup[K]> {
-  const run = setup[row];
-  if (run === undefined) {
-    throw new TypeError(`the ${row} protocol row needs the run's settings (setup.${row})`);
-  }
-  return run!;
+/** The run's settings for `row` (`setup.ws`, the config's `grpc`), which that row cannot go without. */
+function settingsOf<T>(run: T | undefined, row: "ws" | "grpc"): T {
+  if (run === undefined) throw new TypeError(`the ${row} protocol row needs the run's ${row} settings`);
+  return run;
 }
 
 /** WebSocket: one `WsConnection` per load connection, one message in flight on it (ws/connection.ts). */
 async function wsConnections(setup: ProtocolSetup): Promise<ConnectionFactory> {
-  const run = settingsOf(setup, "ws");
+  const run = settingsOf(setup.ws, "ws");
   const { WsConnection } = await import("./ws/connection.ts");
   return oneEach((id) => new WsConnection(id, setup.shared, run));
 }
 
 /** gRPC: HTTP/2 stream slots whose every answer a `GrpcAnswer` judges (status, messages, receive cap). */
 async function grpcConnections(setup: ProtocolSetup): Promise<ConnectionFactory> {
-  const run = settingsOf(setup, "grpc");
+  const run: GrpcRun = settingsOf(setup.config.grpc, "grpc");
   const { GrpcAnswer } = await import("./grpc/answer.ts");
   return await h2Connections(setup, () => new GrpcAnswer(run));
 }
@@ -150,12 +143,13 @@ async function h3Connections(setup: ProtocolSetup): Promise<ConnectionFactory> {
     import("./h3/slot.ts"),
     import("./h3/request.ts"),
   ]);
-  const caFile = setup.tls?.caFile;
+  const { tls } = setup.config;
+  const caFile = tls?.caFile;
   const run = {
-    requests: encodeH3Mix(setup.url, setup.requests, setup.endpoints),
-    serverName: serverNameOf(setup.url, setup.tls),
+    requests: encodeH3Mix(setup.url, setup.config.requestMix, setup.endpoints),
+    serverName: serverNameOf(setup.url, tls),
     caCerts: caFile === undefined ? undefined : Deno.readTextFile(caFile).then((pem) => [pem]),
-    tls: { ...H3_TLS, insecure: false, resume: setup.tls?.resume ?? true, handshakes: 0, resumed: 0 },
+    tls: { ...H3_TLS, insecure: false, resume: tls?.resume ?? true, handshakes: 0, resumed: 0 },
   };
   const slots = new StreamSlots(
     setup,
@@ -163,7 +157,7 @@ async function h3Connections(setup: ProtocolSetup): Promise<ConnectionFactory> {
     (id, session) => new H3Slot(id, session),
   );
   return {
-    perConnection: setup.streams,
+    perConnection: setup.config.streams,
     h2Steps: false,
     next: (id) => slots.next(id),
     maxOpenStreams: () => slots.maxOpenStreams,
@@ -174,7 +168,7 @@ async function h3Connections(setup: ProtocolSetup): Promise<ConnectionFactory> {
 export const PROTOCOLS: Readonly<
   Record<ProtocolRow, (setup: ProtocolSetup) => ConnectionFactory | Promise<ConnectionFactory>>
 > = {
-  http1: (setup) => oneEach((id) => new Connection(id, setup.shared, setup.pipelining)),
+  http1: (setup) => oneEach((id) => new Connection(id, setup.shared, setup.config.pipelining)),
   h2: h2Connections,
   h2c: h2Connections,
   h3: h3Connections,
@@ -197,14 +191,14 @@ class StreamSlots<C extends SlotHost, S> {
 
   /** `open` makes the connection of id `idBase + k`; `slotOn` makes slot `id` on a connection. */
   constructor(
-    readonly setup: Pick<ProtocolSetup, "streams" | "idBase" | "spread">,
+    readonly setup: Pick<ProtocolSetup, "config" | "idBase" | "spread">,
     readonly open: (id: number) => C,
     readonly slotOn: (id: number, session: C) => S,
   ) {}
 
   /** The next slot: on the current connection below `streams`, else a new one (`spread`: round robin). */
   next(id: number): S {
-    const { streams, idBase, spread = 0 } = this.setup;
+    const { config: { streams }, idBase, spread = 0 } = this.setup;
     if (spread > 0) {
       const k = this.#inSession++ % spread;
       const session = this.sessions[k] ??= this.open(idBase + this.#sessions++);

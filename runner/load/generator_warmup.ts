@@ -7,7 +7,7 @@
  */
 import type { AttackConfig } from "../config.ts";
 import { type ConnectionShared, connectionShared, type LoadConnection } from "../http/load_connection.ts";
-import { type ConnectionFactory, PROTOCOLS } from "../http/protocols.ts";
+import { PROTOCOLS } from "../http/protocols.ts";
 import type { WsConfig } from "../http/ws/config.ts";
 import { httpFormOf, wsRunOf } from "../http/ws/run.ts";
 import { chooseTransport, type ChosenTransport } from "../http/transport/choice.ts";
@@ -37,8 +37,6 @@ const WS_WARMUP_MAX_CONNECTIONS = 64;
 interface WarmupOptions {
   /** A ws: or wss: run's WebSocket settings; null for HTTP. */
   ws: WsConfig | null;
-  /** The run's closed model lets its pump block (transport/choice.ts); the ws burst warms that pump. */
-  closedModel: boolean;
   /** The WebSocket echo the pool started for every worker; without it the warm-up starts its own. */
   sinkUrl?: string;
 }
@@ -47,7 +45,7 @@ interface WarmupOptions {
 export async function warmUpGenerator(
   config: AttackConfig,
   model: AnyModelDef,
-  options: WarmupOptions = { ws: null, closedModel: false },
+  options: WarmupOptions = { ws: null },
 ) {
   const beganMs = performance.now();
   // A hold run only pings idle connections: there is no hot path to warm.
@@ -91,7 +89,7 @@ async function runBurst(
   const link =
     await (options.ws === null
       ? httpLink(config, recorder, sinkUrl)
-      : wsLink(config, options.ws, options.closedModel, recorder, sinkUrl));
+      : wsLink(config, options.ws, recorder, sinkUrl));
   const shared = link.shared;
   const connections: LoadConnection[] = [];
   const ended = new AbortController();
@@ -121,11 +119,10 @@ async function runBurst(
 /** The burst's load context: one worker, from 1 ms from now, its connections kept for the end to cut. */
 function burstContext(
   burstCfg: AttackConfig,
-  link: BurstLink,
+  { shared, factory }: BurstLink,
   durationMs: number,
   connections: LoadConnection[],
 ): LoadContext<AttackConfig> {
-  const { shared, factory } = link;
   const startMs = performance.now() + 1;
   return loadContextOf({
     config: burstCfg,
@@ -184,11 +181,7 @@ function wsConnectionsOf(config: AttackConfig): number {
 /** The burst's one request (HTTP), or the path of its WebSocket upgrade. */
 const BURST_MIX = [{ method: "GET", path: "/", headers: [], weight: 1 }];
 
-interface BurstLink {
-  chosen: ChosenTransport;
-  factory: ConnectionFactory;
-  shared: ConnectionShared;
-}
+type BurstLink = Awaited<ReturnType<typeof httpLink>>;
 
 /** An HTTP/2 run (h2, h2c): its burst warms the HTTP/2 code over h2c. */
 function isH2(config: AttackConfig): boolean {
@@ -218,11 +211,7 @@ function burstSharedOf(url: URL, chosen: ChosenTransport, recorder: IntervalReco
   return sharedOf(config, chosen, { ...sink, recorder, timeoutMs: 1_000 });
 }
 
-async function httpLink(
-  config: AttackConfig,
-  recorder: IntervalRecorder,
-  sinkUrl: string,
-): Promise<BurstLink> {
+async function httpLink(config: AttackConfig, recorder: IntervalRecorder, sinkUrl: string) {
   const url = new URL(sinkUrl);
   // The run's transport, so the burst warms the code the run will use (epoll: its pump and sockets).
   // Its pump must not block: the sink answers on this thread.
@@ -241,14 +230,16 @@ async function httpLink(
 async function wsLink(
   config: AttackConfig,
   ws: WsConfig,
-  closedModel: boolean,
   recorder: IntervalRecorder,
   sinkUrl: string,
 ): Promise<BurstLink> {
   const wsUrl = new URL(sinkUrl);
   const url = httpFormOf(wsUrl);
   // As the run chooses (run_load.ts): a burst never pings, so auto prefers io_uring as the run does.
-  const chosen = chooseTransport(url, config.transport, { closedModel, preferUring: true });
+  const chosen = chooseTransport(url, config.transport, {
+    closedModel: isClosedModel(config),
+    preferUring: true,
+  });
   const shared = burstSharedOf(url, chosen, recorder, config);
   // Counted from the start, as the run's are from t0: the counting branches run in the burst too.
   const run = wsRunOf(wsUrl, burstWsOf(ws));
@@ -274,17 +265,9 @@ function burstWsOf(ws: WsConfig): WsConfig {
   };
 }
 
-/** The protocol setup of the burst's connections, the run's streams and pipelining kept. */
+/** The protocol setup of the burst's connections: its one request, the run's streams and pipelining kept. */
 function setupOf(config: AttackConfig, shared: ConnectionShared, url: URL) {
-  return {
-    shared,
-    url,
-    requests: BURST_MIX,
-    pipelining: config.pipelining,
-    streams: config.streams,
-    windowBytes: config.h2WindowBytes,
-    idBase: 0,
-  };
+  return { shared, url, config: { ...config, requestMix: BURST_MIX, grpc: undefined }, idBase: 0 };
 }
 
 /** The run's recorder, counting nothing until `setOrigin` (at t0 for the run, at its start for the burst). */

@@ -57,7 +57,6 @@ for (const transport of TRANSPORTS) {
       try {
         const warm = await warmUpGenerator(config, modelDef(config.model), {
           ws: config.ws ?? WS_DEFAULTS,
-          closedModel: true,
           sinkUrl: sink.url,
         });
         ok(warm.answered > 0, `the burst exchanged no message over ${transport}`);
@@ -79,14 +78,11 @@ Deno.test({
   async fn() {
     const input = { url: TARGET, transport: "deno", model: "connections", connections: 2, durationMs: 1000 };
     const config = parseAttackConfig(input as AttackConfigInput);
-    const warm = await warmUpGenerator(config, modelDef(config.model), {
-      ws: config.ws ?? WS_DEFAULTS,
-      closedModel: true,
-    });
+    const warm = await warmUpGenerator(config, modelDef(config.model), { ws: config.ws ?? WS_DEFAULTS });
     ok(warm.answered > 0, "the burst exchanged no message with its own echo");
     const hold = parseAttackConfig({ ...input, ws: { pingIntervalMs: 1000 } } as AttackConfigInput);
     assertEquals(
-      await warmUpGenerator(hold, modelDef(hold.model), { ws: hold.ws ?? WS_DEFAULTS, closedModel: true }),
+      await warmUpGenerator(hold, modelDef(hold.model), { ws: hold.ws ?? WS_DEFAULTS }),
       { durationMs: 0, answered: 0 },
     );
   },

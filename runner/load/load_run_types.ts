@@ -1,7 +1,7 @@
 /**
  * @module
  * What a worker's load says to the worker around it: its options, what it did before t0, its end report
- * and the handles that start, steer and stop it. Apart so run_load.ts and run_prepared.ts share them.
+ * and the handles that start, steer and stop it. Apart so the worker's side reads them without run_load.ts.
  */
 import type { WsParts } from "../../results/ws_totals.ts";
 import type { AttackConfig } from "../config.ts";

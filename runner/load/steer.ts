@@ -8,7 +8,7 @@ import type { SteerChange } from "../../results/schema/steering.ts";
 import { type ScheduleChange, steeredDurationMs, steeredPhases } from "./steer_schedule.ts";
 import { waitUntil } from "./clock.ts";
 import { within } from "../../system/sleep.ts";
-import { shareOf, withWarmup } from "./schedule.ts";
+import { withWarmup } from "./schedule.ts";
 import { modelFactsOf } from "../../results/load_models.ts";
 
 /** What steering reads of a load's config (the rate model's phases, a fixed rate). */
@@ -38,11 +38,13 @@ export class WorkerSteering {
   #wake: () => void = () => {};
   #changed: Promise<void>;
 
+  /** `share`: this worker's part of a whole load's connections (HTTP/2: in stream slots). */
   constructor(
     config: SteeredConfig,
     private readonly startMs: number,
     spanMs: number,
     private readonly onEnd: (endMs: number) => void,
+    private readonly share: (connections: number) => number = (connections) => connections,
   ) {
     this.base = basePhasesOf(config, spanMs);
     this.reshapes = modelFactsOf(config.model)?.steers.includes("rate") === true;
@@ -51,13 +53,13 @@ export class WorkerSteering {
   }
 
   /** Takes one change (or a replayed one, of any instant): the schedule and the end follow from now on. */
-  add(change: SteerChange, connectionsShare: (total: number) => number): void {
+  add(change: SteerChange): void {
     const [scheduled] = scheduleChangesOf([change], this.#warmupMs);
     const atMs = scheduled.atMs;
     this.#changes.push(scheduled);
     this.#changes.sort((a, b) => a.atMs - b.atMs);
     if (change.action === "connections") {
-      this.#connections.push({ atMs: this.startMs + atMs, count: connectionsShare(change.connections!) });
+      this.#connections.push({ atMs: this.startMs + atMs, count: this.share(change.connections!) });
       this.#connections.sort((a, b) => a.atMs - b.atMs);
     }
     if (change.action === "end-phase" || change.action === "stop") {
@@ -151,14 +153,4 @@ export function scheduleChangesOf(changes: readonly SteerChange[], warmupMs: num
     action,
     ratePerSec,
   }));
-}
-
-/** This worker's share of a whole load's connections (HTTP/2: in stream slots). */
-export function connectionsShareOf(
-  total: number,
-  workerIndex: number,
-  workerCount: number,
-  streams: number,
-): number {
-  return streams * shareOf(total, workerIndex, workerCount);
 }

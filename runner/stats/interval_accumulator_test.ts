@@ -7,7 +7,7 @@ import {
   emptyAccumulator,
   intervalResult,
   settleInterval,
-} from "./interval_accumulator.ts";
+} from "./aggregate.ts";
 import { idleSample } from "./sample.ts";
 import { createHistogram, encodeHistogram } from "../../results/histogram.ts";
 

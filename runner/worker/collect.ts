@@ -79,12 +79,8 @@ export class WorkerCollector {
     this.done = new Promise<DoneSummary>((resolve, reject) => {
       this.#resolve = resolve;
       for (const w of workers) {
-        w.onerror = (e) => {
-          e.preventDefault();
-          reject(new LoadError(`load worker crashed: ${e.message}`));
-        };
-        w.onmessage = (e) => {
-          const msg = e.data;
+        w.onerror = (message) => reject(new LoadError(`load worker crashed: ${message}`));
+        w.onmessage = (msg) => {
           if (msg.type === "failed") {
             reject(new LoadError(`load worker ${msg.workerIndex} failed: ${msg.message}`));
           } else this.#take(msg);

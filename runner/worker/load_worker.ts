@@ -53,8 +53,9 @@ export function takeEarlyWorker(youngMb: number, memoryLimitMb: number): Isolate
 
 /** A load worker as pool.ts and collect.ts drive it. */
 export class LoadWorker {
-  onmessage: ((event: { data: WorkerToMain }) => void) | null = null;
-  onerror: ((event: { message: string; preventDefault(): void }) => void) | null = null;
+  onmessage: ((msg: WorkerToMain) => void) | null = null;
+  /** Told why the isolate failed (a crash, an uncaught error), in words. */
+  onerror: ((message: string) => void) | null = null;
   /** Told instead of `onerror` that the isolate ended at its old generation's cap (before the load). */
   onheapcap: (() => void) | null = null;
   readonly #worker: NodeWorker;
@@ -69,7 +70,7 @@ export class LoadWorker {
     let held: Emitted[] | null = [...(early?.emitted ?? [])];
     const emit = (e: Emitted) => {
       if (held !== null) held.push(e);
-      else if ("data" in e) this.onmessage?.({ data: e.data as WorkerToMain });
+      else if ("data" in e) this.onmessage?.(e.data as WorkerToMain);
       else this.#failed(e.err);
     };
     this.#worker.on("message", (data: WorkerToMain) => {
@@ -86,8 +87,7 @@ export class LoadWorker {
 
   #failed(err: unknown): void {
     if (this.onheapcap !== null && reachedHeapCap(err)) return this.onheapcap();
-    const message = err instanceof Error ? err.message : String(err);
-    this.onerror?.({ message, preventDefault: () => {} });
+    this.onerror?.(err instanceof Error ? err.message : String(err));
   }
 
   postMessage(msg: MainToWorker): void {

@@ -196,14 +196,9 @@ function allAnswered<T extends "ready" | "prepared", M = Extract<WorkerToMain, {
     // A bound, not work: it must not hold the process open after a stop before the load ended the workers.
     Deno.unrefTimer(timer);
     workers.forEach((w, k) => {
-      w.onerror = (e) => {
-        e.preventDefault();
-        fail(
-          new LoadError(`load worker ${answer === "ready" ? "failed to start" : "crashed"}: ${e.message}`),
-        );
-      };
-      w.onmessage = (e) => {
-        const msg = e.data;
+      w.onerror = (message) =>
+        fail(new LoadError(`load worker ${answer === "ready" ? "failed to start" : "crashed"}: ${message}`));
+      w.onmessage = (msg) => {
         if (msg.type === "failed") {
           fail(new LoadError(`load worker ${msg.workerIndex} failed: ${msg.message}`));
         }
