@@ -56,9 +56,10 @@ const LOCUST_MODULES = new Set(
 );
 const PY_MODULES = new Set(Object.keys(MODULES));
 /** A plain class's methods Python calls where nothing waits: run synchronously. */
-const SYNC = ["__init__", "__str__", "__repr__"];
-const NOT_HTTP = "a client of its own that reports its timings: loadlab times the requests it sends " +
-  "itself; write its calls as self.client requests of an HttpUser, or test that service with its own client";
+const SYNC = ["__init__", "__str__", "__repr__", "__getattr__"];
+const NOT_HTTP = "a client of another protocol, on a library loadlab cannot run: send with self.client, " +
+  "or time work the file can run and report it with events.request.fire";
+const FIRED = "an event Locust fires itself: loadlab fires it, and takes a file's own fire of request only";
 const MESSAGES = "messages between Locust's master and its workers: loadlab runs one process, without " +
   "workers; set what users share in a test_start listener (docs/LOCUST.md)";
 const PYTEST = "a pytest fixture other than Locust's session or fastsession: make the test's work a task " +
@@ -84,7 +85,7 @@ const INSTEAD: Record<string, string> = {
 };
 const BUILTINS = new Set(Object.keys(builtins));
 /** Python's builtins a locustfile may call that the subset does not hold: refused at their line. */
-const PY_BUILTINS_OUTSIDE = ("type hex oct bin divmod pow map filter format iter callable vars hash bytes " +
+const PY_BUILTINS_OUTSIDE = ("hex oct bin divmod pow map filter format iter callable vars hash bytes " +
   "bytearray frozenset object input exit dir eval exec issubclass").split(" ");
 /** What Locust's runner has beyond quit() and user_count: refused before the load; any other name raises. */
 const RUNNER_HAS = ("client_id environment errors exceptions greenlet log_exception register_message " +
@@ -415,8 +416,8 @@ class Converter {
       return `if (!__py.bool(${this.expr(cond)})) throw new __py.PyError("AssertionError", ${text});`;
     },
     DeleteStatement: (n) => exprChildren(n).map((t) => this.deleteTarget(t)).join(" "),
+    // `global` and `nonlocal`: the name is not the function's own, so the JavaScript closure's is assigned.
     ScopeStatement: (n) => {
-      if (n.firstChild?.name !== "global") this.refuse(n, "nonlocal: keep the value on self or in a global");
       for (const name of n.getChildren("VariableName")) this.scope.globals.add(this.text(name));
       return "";
     },
@@ -454,9 +455,10 @@ class Converter {
         ? exprChildren(targets[0])
         : targets;
     if (flat.length === 1 && targets[0].name !== "TupleExpression") return `${this.store(flat[0], value)};`;
-    const tmp = `__u${this.uid++}`;
-    const each = flat.map((t, i) => `${this.store(t, `${tmp}[${i}]`)};`).join(" ");
-    return `{ const ${tmp} = __py.unpack(${value}, ${flat.length}); ${each} }`;
+    const tmp = `__u${this.uid++}`, star = flat.findIndex((t) => t.name === "*");
+    const named = flat.filter((t) => t.name !== "*");
+    const each = named.map((t, i) => `${this.store(t, `${tmp}[${i}]`)};`).join(" ");
+    return `{ const ${tmp} = __py.unpack(${value}, ${named.length}${star < 0 ? "" : `, ${star}`}); ${each} }`;
   }
 
   private store(target: SyntaxNode, value: string): string {
@@ -562,13 +564,11 @@ class Converter {
 
   private raise(n: SyntaxNode): string {
     const [what, from] = exprChildren(n);
-    // `from`'s cause is in Python's traceback only: the exception raised is the one Locust reports.
-    if (from !== undefined) this.write(`${this.expr(from)};`);
     if (what === undefined) {
       if (this.scope.caught === undefined) this.refuse(n, "a bare raise outside except");
       return `throw ${this.scope.caught};`;
     }
-    return `throw __py.raised(${this.expr(what)});`;
+    return `throw __py.raised(${this.expr(what)}${from === undefined ? "" : `, ${this.expr(from)}`});`;
   }
 
   private withStatement(n: SyntaxNode): string {
@@ -741,10 +741,20 @@ class Converter {
       this.refuse(n, "a generator that is a method or sends, not a @contextmanager: make it a task");
     }
     const { names, defaults, rest, restKw } = this.params(params);
-    // A `*args` def calling what its def was given awaits: a decorator's wrapper calling the task.
+    // A `*args` def calling what its def was given or looked up awaits: a decorator's or `__getattr__`'s
+    // wrapper calling the task or the method.
     const given = (c: SyntaxNode) =>
-      c.name === "CallExpression" && this.scope.params?.includes(this.text(c.firstChild!)) === true;
-    const isAsync = generator
+      c.name === "CallExpression" && (this.scope.params?.includes(this.text(c.firstChild!)) === true ||
+        this.scope !== this.moduleScope && this.scope.locals.has(this.text(c.firstChild!)));
+    // A `@property` is a getter, run where it is read: sync, so it cannot send.
+    const getter = method !== undefined && decorators.includes("property");
+    if (getter) decorators = decorators.filter((d) => d !== "property");
+    if (getter && some(body, (c) => this.sends(c))) {
+      this.refuse(n, "a @property that sends: make it a method");
+    }
+    const isAsync = getter
+      ? false
+      : generator
       ? sending
       : method !== undefined && !(SYNC.includes(name) && this.plain.has(method)) ||
         this.asyncFunctions.has(name) || this.scope.async && method === undefined ||
@@ -766,7 +776,7 @@ class Converter {
     const js = this.jsName(name), a = isAsync ? "async " : "";
     // A method of `self` alone reads no arguments: no array of them made at each call.
     const head = method !== undefined
-      ? `${a}${generator ? "*" : ""}${js}(${declared.length === 0 ? "" : "...__a"}) { ${
+      ? `${getter ? "get " : a}${generator ? "*" : ""}${js}(${declared.length === 0 ? "" : "...__a"}) { ${
         selfName ? `const ${this.jsName(selfName)} = this; ` : ""
       }`
       : `${top ? "" : `${js} = `}${a}function${generator ? "*" : ""} ${js}(...__a) { `;
@@ -792,8 +802,9 @@ class Converter {
     const parts = children(list).filter((c) => c.name !== "(" && c.name !== ")" && c.name !== ",");
     for (let i = 0; i < parts.length; i++) {
       const p = parts[i];
+      // A bare `*` marks the names after it keyword-only: taken as any other name.
       if (p.name === "*" || p.name === "**") {
-        star = p.name;
+        star = p.nextSibling?.name === "," ? "" : p.name;
         continue;
       }
       if (p.name === "TypeDef") continue;
@@ -840,6 +851,7 @@ class Converter {
     const parts = children(d).filter((c) => c.name !== "At");
     const [head, hook] = [parts[0], parts[2]].map((p) => p === undefined ? "" : this.text(p));
     if (head === "events") this.event(d, hook);
+    if (head === "property" && parts.length === 1) return "property";
     if (["property", "staticmethod", "classmethod"].includes(head)) {
       this.refuse(d, `@${head}: write a method and call it (self.busy()), or a module function`);
     }
@@ -1104,10 +1116,11 @@ class Converter {
     const p = this.text(prop);
     if (this.text(obj) === "events") this.event(n, p);
     const environment = `${this.scope.self}.environment`;
-    if (this.text(obj) === environment && p === "events") {
-      this.refuse(n, `self.environment.events: ${NOT_HTTP}`);
-    } else if (this.text(obj) === environment && !["parsed_options", "host", "runner"].includes(p)) {
-      this.refuse(n, `self.environment.${p}: a user's environment holds parsed_options, host and runner`);
+    if (this.text(obj) === environment && !["parsed_options", "host", "runner", "events"].includes(p)) {
+      this.refuse(
+        n,
+        `self.environment.${p}: a user's environment holds parsed_options, host, runner, events`,
+      );
     }
     if (this.text(obj) === `${environment}.runner` && !["quit", "user_count"].includes(p)) {
       // A name Locust's runner lacks too raises where it runs, as Locust's AttributeError.
@@ -1148,7 +1161,9 @@ class Converter {
         this.refuse(n, `${objText}.${method}: ${INSTEAD[objText] ?? "not in the subset"} (docs/LOCUST.md)`);
       }
       if (pyModule && method !== "sleep") awaits = false;
-      if (method === "fire" && objText.startsWith("events.")) this.refuse(n, `${objText}.fire: ${NOT_HTTP}`);
+      if (method === "fire" && /^events\.(?!request$)/.test(objText)) {
+        this.refuse(n, `${objText}.fire: ${FIRED}`);
+      }
       if (/^(register|send)_message$/.test(method)) this.refuse(n, `${method}: ${MESSAGES}`);
       call = direct || viaSelf
         ? `${this.expr(obj)}.${method}(${args})`

@@ -57,8 +57,8 @@ class U(HttpUser):
     HEAD +
       "from locust import User, events\nimport gevent.lock\nfrom pyquery import PyQuery\nimport flask\n" +
       "from locust.env import Environment\nclass Dns(User):\n    @task\n    def t(self):\n" +
-      "        events.request.fire(name='dns', response_time=1)\n" +
-      "        self.environment.events.request.fire(name='dns', response_time=1)\n" +
+      "        events.test_start.fire(environment=None)\n" +
+      "        self.environment.stats.clear_all()\n" +
       "        self.environment.runner.send_message('users', [])\nimport threading\n",
   );
   assertEquals(refused.map((p) => p.split(":").slice(0, 3).join(":")), [
@@ -66,8 +66,8 @@ class U(HttpUser):
     "locustfile.py:4: from pyquery import",
     "locustfile.py:5: import flask",
     "locustfile.py:6: from locust.env import",
-    "locustfile.py:10: events.request.fire",
-    "locustfile.py:11: self.environment.events",
+    "locustfile.py:10: events.test_start.fire",
+    "locustfile.py:11: self.environment.stats",
     "locustfile.py:12: send_message",
     "locustfile.py:13: import threading",
   ]);
@@ -76,8 +76,8 @@ class U(HttpUser):
     "re.search",
     "no web UI",
     "give Locust's flags",
-    "self.client",
-    "self.client",
+    "loadlab fires it",
+    "events",
     "test_start",
   ];
   instead.forEach((what, at) => ok(refused[at].includes(what), refused[at]));

@@ -26,19 +26,33 @@ export function exceptionClass(name: string) {
       super(type, message == null ? "" : (name === "KeyError" ? repr : str)(message));
     }
   };
+  Object.defineProperty(cls, "name", { value: name }); // `type(err).__name__`
   return new Proxy(Object.assign(cls, { pyType: name }), { apply: (c, _, a) => new c(...a) });
 }
 
 /** Python's `object`, a file's plain classes' base: made by a call, its most derived `__init__` run then. */
 export class PyObject {
   constructor(...a: unknown[]) {
-    this.__init___py(...a);
+    // A class with `__getattr__` (a wrapper around a client) is asked for each name it does not hold.
+    const self = "__getattr___py" in this ? new Proxy(this, { get: attribute }) : this;
+    self.__init___py(...a);
+    return self;
   }
   __init___py(..._a: unknown[]): void {}
 }
 
+/** `x.name` as Python reads it: a method bound to `x`, else `__getattr__(name)` of a name `x` lacks. */
+function attribute(x: any, name: string | symbol, self = x): any {
+  if (name in x || typeof name === "symbol") return Reflect.get(x, name, self);
+  return typeof x.__getattr___py === "function" ? x.__getattr___py(name) : undefined;
+}
+
 /** What `raise x` throws: `x`, or a new one of it when it is a class (`raise StopUser`). */
-export const raised = (x: any): unknown => typeof x === "function" ? new x() : x;
+export function raised(x: any, cause?: unknown): unknown {
+  const err = typeof x === "function" ? new x() : x;
+  if (cause !== undefined) err.__cause__ = cause; // `raise x from cause`
+  return err;
+}
 
 /** Whether `err` is caught by `except` of `types` (`Exception` catches any). */
 export function matches(err: unknown, ...types: unknown[]): boolean {
@@ -280,11 +294,16 @@ export function tuple(...items: unknown[]): readonly unknown[] {
 }
 
 /** `a, b = value`: the value's items, exactly `n` of them. */
-export function unpack(value: unknown, n: number): unknown[] {
-  const items = [...iter(value)];
-  if (items.length !== n) {
-    throw new PyError("ValueError", `expected ${n} values to unpack, got ${items.length}`);
+/** `a, b = value`; with `star` (the starred target's place), `a, *rest, b = value`: rest a list. */
+export function unpack(value: unknown, n: number, star = -1): unknown[] {
+  const items = [...iter(value)], fixed = star < 0 ? n : n - 1;
+  if (star < 0 ? items.length !== n : items.length < fixed) {
+    throw new PyError(
+      "ValueError",
+      `expected ${star < 0 ? "" : "at least "}${fixed} values to unpack, got ${items.length}`,
+    );
   }
+  if (star >= 0) items.splice(star, items.length - fixed, items.slice(star, star + items.length - fixed));
   return items;
 }
 
@@ -518,6 +537,9 @@ export const builtins = {
   reversed: (x: unknown) => [...iter(x)].reverse(),
   any: (x: unknown) => [...iter(x)].some(bool),
   all: (x: unknown) => [...iter(x)].every(bool),
+  /** `type(x)`: its class, or a builtin's type (`type(x).__name__`, `type(x) is dict`). */
+  type: (x: any): unknown =>
+    x instanceof Object && !isDict(x) && !Array.isArray(x) ? x.constructor : TYPES[typeName(x)],
   isinstance: (x: unknown, t: unknown) => (Array.isArray(t) ? t : [t]).some((one) => isType(x, one)),
   print: (...a: unknown[]) => output.quiet || console.log(splitKw(a)[0].map(str).join(" ")),
   /** An object's identity, constant for its life: an address-like int, 16 apart, as CPython's. */
@@ -527,7 +549,10 @@ export const builtins = {
     return ids.get(x as object)!;
   },
   hasattr: (x: any, name: string) => x != null && name in Object(x),
-  getattr: (x: any, name: string, ...dflt: unknown[]) => (x != null && name in Object(x) ? x[name] : dflt[0]),
+  getattr: (x: any, name: string, ...dflt: unknown[]) => {
+    const v = x != null && (name in Object(x) || x.__getattr___py) ? x[name] : dflt[0];
+    return typeof v === "function" && name in Object(x) && !Object.hasOwn(x, name) ? v.bind(x) : v;
+  },
   setattr: (x: any, name: string, v: unknown) => void (x[name] = v),
   ...Object.fromEntries(
     ("Exception ValueError KeyError IndexError TypeError RuntimeError StopIteration AttributeError " +

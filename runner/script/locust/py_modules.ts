@@ -4,7 +4,7 @@
  * `re` on JavaScript's regular expressions with Python's spellings translated. Any other is refused.
  */
 import { args, builtins, exceptionClass, iter, Kw, mapping, mod, orDefault, output } from "./py.ts";
-import { MISSING, PyError, repr, str, tuple } from "./py.ts";
+import { matches, MISSING, PyError, repr, str, tuple } from "./py.ts";
 import { randomIntBetween, randomItem } from "../k6/jslib/utils.ts";
 import { parse } from "../k6/jslib/papaparse.ts";
 import { existsSync } from "node:fs";
@@ -91,7 +91,7 @@ const json = {
 };
 
 const time = {
-  time: () => Date.now() / 1000,
+  time: () => (performance.timeOrigin + performance.now()) / 1000,
   monotonic: () => performance.now() / 1000,
   perf_counter: () => performance.now() / 1000,
   time_ns: () => Date.now() * 1e6,
@@ -417,6 +417,10 @@ const datetime = {
 
 /** `contextlib.contextmanager`: what the block raised is thrown at its generator's `yield`. */
 const contextlib = {
+  suppress: (...types: unknown[]) => ({
+    __enter__: () => null,
+    __exit__: (err: unknown) => err !== null && matches(err, ...types),
+  }),
   contextmanager: (fn: (...a: unknown[]) => Generator | AsyncGenerator) =>
     function (this: unknown, ...a: unknown[]) {
       const g = fn.apply(this, a);
@@ -449,6 +453,25 @@ function missingDict(missing: (d: Record<string, unknown>, key: string) => unkno
   const d: Record<string, unknown> = {};
   return Object.defineProperty(d, MISSING, { value: (key: string) => missing(d, key) });
 }
+
+/**
+ * `queue.Queue`: a list with a queue's methods, so what a test_start listener puts reaches each worker
+ * isolate (each its own copy); `get()` of an empty queue raises `Empty`, where Python's would block.
+ */
+const Empty = exceptionClass("Empty");
+const queue = {
+  Empty,
+  Full: exceptionClass("Full"),
+  Queue: () => {
+    const q: unknown[] = [], put = (x: unknown) => void q.push(x);
+    const get = () =>
+      q.length > 0 ? q.shift() : (() => {
+        throw new Empty();
+      })();
+    const size = { empty: () => q.length === 0, full: () => false, qsize: () => q.length };
+    return Object.assign(q, size, { put, put_nowait: put, get, get_nowait: get, task_done() {}, join() {} });
+  },
+};
 
 const collections = {
   defaultdict: (factory: () => unknown) => missingDict((d, key) => d[key] = factory()),
@@ -581,7 +604,20 @@ const copy = { copy: (x: any) => Array.isArray(x) ? [...x] : { ...x }, deepcopy:
 
 export const MODULES: Record<string, Record<string, unknown>> = Object.assign(
   { random, string, json, time, uuid, itertools, os, math, logging, re, csv, datetime, base64, urllib },
-  { secrets, functools, copy, io, hashlib, hmac, contextlib, gevent, collections, urllib3, dataclasses },
+  {
+    secrets,
+    functools,
+    copy,
+    io,
+    hashlib,
+    hmac,
+    contextlib,
+    gevent,
+    collections,
+    urllib3,
+    dataclasses,
+    queue,
+  },
   { enum: { Enum } },
   { "urllib.parse": urllib.parse, "requests.exceptions": requestsExceptions },
 );

@@ -234,8 +234,62 @@ export class EventHook {
   }
 }
 
+/**
+ * `events.request`: a sample a file times itself and fires (a client of its own) is a row of Locust's, as
+ * Locust's stats listener counts it, told to the command's process (its listeners run there, as on each).
+ */
+class RequestHook extends EventHook {
+  override fire(kw?: Kw): Promise<void> {
+    const { response: _, context, exception, ...v } = kw?.values ?? {};
+    const sample = {
+      ...Object.fromEntries(Object.entries(v).filter(([, x]) => isPlain(x))),
+      exception: exception == null || exception === false ? null : errorText(exception),
+      context: isPlain(context) ? context : {},
+    };
+    if (requestsOut !== null) {
+      return requestsOut.postMessage({ fired: Date.now(), sample }), Promise.resolve();
+    }
+    count(sample, Date.now());
+    return fire([...this.fns], sample);
+  }
+}
+
+/** A fired sample's counts by `request_type name`: requests, errors by Locust's text, times, bytes, last. */
+export const fired = new Map<string, {
+  type: string;
+  name: string;
+  timesMs: number[];
+  errors: Map<string, number>;
+  bytes: number;
+  firstMs: number;
+  lastMs: number;
+}>();
+function count(s: Record<string, unknown>, atMs: number): void {
+  const type = str(s.request_type ?? ""), name = str(s.name ?? ""), key = `${type} ${name}`;
+  const row = fired.get(key) ??
+    fired.set(key, { type, name, timesMs: [], errors: new Map(), bytes: 0, firstMs: atMs, lastMs: 0 }).get(
+      key,
+    )!;
+  row.timesMs.push(Number(s.response_time ?? 0) || 0), row.bytes += Number(s.response_length ?? 0) || 0;
+  row.lastMs = atMs;
+  const why = s.exception as string | null;
+  if (why !== null) row.errors.set(why, (row.errors.get(why) ?? 0) + 1);
+}
+
+/** Locust's text of a failure: a string as it is, an exception as `repr()` writes it. */
+function errorText(x: unknown): string {
+  if (typeof x === "string") return x;
+  if (!(x instanceof Error)) return repr(x);
+  const type = x instanceof PyError ? x.pyType : x.name;
+  const message = x.message === type ? "" : x.message.replace(`${type}: `, "");
+  // A KeyError's message is its key's repr() already.
+  return `${type}(${message === "" || type === "KeyError" ? message : repr(message)})`;
+}
+
 /** Locust's `events`; `report_to_master` and `worker_report` never fire, as in one process. */
-export const events = Object.fromEntries(LOCUST_EVENTS.map((k) => [k, new EventHook()]));
+export const events = Object.fromEntries(
+  LOCUST_EVENTS.map((k) => [k, k === "request" ? new RequestHook() : new EventHook()]),
+);
 const listeners = Object.fromEntries(LOCUST_EVENTS.map((k) => [k, events[k].fns]));
 
 export const log = {
@@ -421,9 +475,10 @@ export async function listenHere(): Promise<() => Promise<void>> {
   if (sel.resetStats) statsReset = { afterSec: spawnMs / 1000 };
   const channel = runChannel(REQUESTS_CHANNEL);
   let lastMs = performance.now();
-  channel.onmessage = (e: MessageEvent<Record<string, unknown>>) => {
+  channel.onmessage = (e: MessageEvent<Record<string, any>>) => {
     lastMs = performance.now();
-    void fire(listeners.request, e.data);
+    if (e.data.fired !== undefined) count(e.data.sample, e.data.fired);
+    void fire(listeners.request, e.data.sample ?? e.data);
   };
   return async () => {
     while (performance.now() - lastMs < QUIET_MS) await new Promise((r) => setTimeout(r, QUIET_MS / 4));
@@ -772,6 +827,7 @@ const environment = {
     }
   })(),
   stats: null as unknown,
+  events,
   process_exit_code: null as number | null,
   /** Locust's web UI, which a headless run has not: `if environment.web_ui:` skips what extends it. */
   web_ui: null,
