@@ -90,10 +90,8 @@ class U(HttpUser):
   ]);
   assertEquals(problems(HEAD + "def test_stuff(session):\n    pass\nclass U(HttpUser):\n    pass\n"), []);
   assertEquals(
-    problems(HEAD + "class U(HttpUser):\n    @property\n    def busy(self):\n        return 1\n"),
-    [
-      "locustfile.py:3: @property: write a method and call it (self.busy()), or a module function",
-    ],
+    problems(HEAD + "class U(HttpUser):\n    @property\n    def busy(self):\n        self.client.get('/')\n"),
+    ["locustfile.py:4: a @property that sends: make it a method"],
   );
   assertEquals(problems(HEAD + "def page(sku):\n    return hex(ord(sku))\n"), [
     "locustfile.py:3: hex(): a Python builtin outside the subset (docs/LOCUST.md lists those it has)",
