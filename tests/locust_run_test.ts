@@ -2032,6 +2032,101 @@ Deno.test("a team's idioms: decorators around tasks, its exceptions, f-string =,
     assertEquals(code, 0, text);
   }));
 
+const PY_IDIOMS = `import contextlib
+import json
+import queue
+from functools import wraps
+
+from locust import HttpUser, constant, events, task
+
+IDS = queue.Queue()
+
+
+@events.test_start.add_listener
+def fill(environment, **kwargs):
+    for i in range(100):
+        IDS.put_nowait(i)
+
+
+def counter(start=0):
+    count = start
+
+    def bump(step=1):
+        nonlocal count
+        count += step
+        return count
+
+    return bump
+
+
+def named(fn):
+    @wraps(fn)
+    def inner(self, *args, **kwargs):
+        return fn(self, *args, **kwargs)
+    return inner
+
+
+class Timer:
+    def __enter__(self):
+        self.open = True
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        self.open = False
+        return False
+
+
+class Idioms(HttpUser):
+    wait_time = constant(0.1)
+
+    @property
+    def label(self):
+        return f"{0.125:.1%}"
+
+    def send(self, path, *, expect=200, **kwargs):
+        return self.client.get(path, **kwargs).status_code == expect
+
+    @task
+    @named
+    def idioms(self):
+        first, *middle, last = sorted([3, 1, 2, 5], key=lambda n: -n)
+        assert (first, middle, last) == (5, [3, 2], 1), middle
+        assert len({t for t in ["a", "b", "a"] if t}) == 2
+        assert list(enumerate("xy", start=1)) == [(1, "x"), (2, "y")]
+        assert "%s-%05.1f|%-3d|%4s" % ("v", 2.5, 7, "ab") == "v-002.5|7  |  ab"
+        assert "%(k)s=%(v)05.1f" % {"k": "a", "v": 2.5} == "a=002.5"
+        assert json.dumps({"b": 1, "a": [2]}, sort_keys=True) == '{"a": [2], "b": 1}'
+        bump = counter(10)
+        bump()
+        assert bump() == 12
+        assert self.idioms.__name__ == "idioms"
+        with contextlib.suppress(KeyError):
+            raise KeyError("gone")
+        with Timer() as t:
+            assert t.open
+        assert not t.open
+        try:
+            try:
+                raise KeyError("x")
+            except KeyError as e:
+                raise ValueError("wrapped") from e
+        except ValueError as wrapped:
+            assert type(wrapped.__cause__).__name__ == "KeyError"
+        n = IDS.get_nowait()
+        assert self.send("/json", name=f"{self.label} {n // 100}")
+`;
+
+Deno.test("Python's idioms: starred and keyword-only, nonlocal, @property, set comprehensions, queue, with", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-py-idioms-" });
+    const args = ["locustfile.py", "-u", "1", "-r", "1", "-t", "1s", "-H", url, "--csv", `${dir}/res`];
+    const { code, text } = await runLocust("locustfile.py", PY_IDIOMS, args, dir);
+    const rows = csv(`${dir}/res_stats.csv`);
+    assertEquals(rows.map((r) => `${r.Type} ${r.Name}`), ["GET 12.5% 0", " Aggregated"], text);
+    ok(!/exceptions in tasks/.test(text), text);
+    assertEquals(code, 0, text);
+  }));
+
 const FAILURE_TEXTS = `from locust import HttpUser, constant, task
 
 

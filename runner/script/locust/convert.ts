@@ -56,7 +56,7 @@ const LOCUST_MODULES = new Set(
 );
 const PY_MODULES = new Set(Object.keys(MODULES));
 /** A plain class's methods Python calls where nothing waits: run synchronously. */
-const SYNC = ["__init__", "__str__", "__repr__", "__getattr__"];
+const SYNC = ["__init__", "__str__", "__repr__", "__getattr__", "__enter__", "__exit__"];
 const NOT_HTTP = "a client of another protocol, on a library loadlab cannot run: send with self.client, " +
   "or time work the file can run and report it with events.request.fire";
 const FIRED = "an event Locust fires itself: loadlab fires it, and takes a file's own fire of request only";
@@ -582,8 +582,9 @@ class Converter {
     const bind = asAt < 0 ? `${enter}; ` : `${this.store(parts[asAt + 1], enter)}; `;
     this.write(`{ const ${cm} = ${this.expr(parts[1])}; let ${err} = null; try { ${bind}`);
     this.body(n.getChild("Body"));
-    return ` } catch (__w) { ${err} = __w; if (!(${w}${cm}.__exit__(__w))) throw __w; } finally { ` +
-      `if (${err} === null) ${w}${cm}.__exit__(null); } }`;
+    // `__exit__(type, value, traceback)`: the error its type and value (LocustResponse's reads the first).
+    return ` } catch (__w) { ${err} = __w; if (!(${w}${cm}.__exit__(__w, __w, null))) throw __w; } finally { ` +
+      `if (${err} === null) ${w}${cm}.__exit__(null, null, null); } }`;
   }
 
   /** `import m [as x]` and `from m import a [as b]`: each name a const of Locust's runtime or of MODULES. */
@@ -1003,7 +1004,7 @@ class Converter {
     NamedExpression: (n) => `(${this.store(n.firstChild!, this.expr(n.lastChild!))})`,
     ArrayComprehensionExpression: (n) => this.comprehension(n, false),
     ComprehensionExpression: (n) => this.comprehension(n, false),
-    SetComprehensionExpression: (n) => this.comprehension(n, false),
+    SetComprehensionExpression: (n) => `__py.builtins.set(${this.comprehension(n, false)})`,
     DictionaryComprehensionExpression: (n) => this.comprehension(n, true),
     LambdaExpression: (n) => this.lambda(n),
   };

@@ -39,6 +39,13 @@ export class PyObject {
     return self;
   }
   __init___py(..._a: unknown[]): void {}
+  /** `with` of its own context manager class: its `__enter__` and `__exit__`, as the file names them. */
+  __enter__(): unknown {
+    return (this as any).__enter___py();
+  }
+  __exit__(...a: unknown[]): unknown {
+    return (this as any).__exit___py(...a);
+  }
 }
 
 /** `x.name` as Python reads it: a method bound to `x`, else `__getattr__(name)` of a name `x` lacks. */
@@ -176,12 +183,18 @@ export function mod(a: any, b: any): any {
   return ((a % b) + b) % b;
 }
 
-/** `"%s %d" % (a, b)`: the conversions teams use (%s %d %i %f %.Nf %r %%). */
+/** `"%s %05.1f" % (a, b)`, `"%(id)s" % d`: %s %d %i %f %r %%, with a key, `-` or `0`, width, precision. */
 function percentFormat(text: string, values: unknown[]): string {
   let i = 0;
-  return text.replace(/%(\.\d+)?([sdifr%])/g, (_, precision = "", kind: string) => {
-    if (kind === "%" || kind === "r") return kind === "%" ? "%" : repr(values[i++]);
-    return format(values[i++], kind === "s" ? "" : precision + (kind === "i" ? "d" : kind));
+  const conversion = /%(?:\((\w+)\))?([-0]?)(\d*)(\.\d+)?([sdifr%])/g;
+  return text.replace(conversion, (_, key, flag: string, width: string, precision = "", kind: string) => {
+    if (kind === "%") return "%";
+    const v = key === undefined ? values[i++] : (values[0] as Record<string, unknown>)[key];
+    const type = kind === "s" || kind === "r" ? "" : kind === "i" ? "d" : kind;
+    return format(
+      kind === "r" ? repr(v) : v,
+      `${flag === "" ? ">" : flag === "-" ? "<" : "0"}${width}${precision}${type}`,
+    );
   });
 }
 
@@ -314,10 +327,10 @@ export function format(value: unknown, spec = ""): string {
   if (m === null) throw new PyError("ValueError", `format spec '${spec}' is not one the subset reads`);
   const [, fill = " ", align, zero, width, comma, precision, kind] = m;
   let text: string;
-  if (kind === "f" || (precision !== undefined && kind !== "s")) {
+  if (kind === "%") text = `${(Number(value) * 100).toFixed(Number(precision ?? 6))}%`;
+  else if (kind === "f" || (precision !== undefined && kind !== "s")) {
     text = Number(value).toFixed(Number(precision ?? 6));
-  } else if (kind === "%") text = `${(Number(value) * 100).toFixed(Number(precision ?? 6))}%`;
-  else if (kind === "d") text = String(Math.trunc(Number(value)));
+  } else if (kind === "d") text = String(Math.trunc(Number(value)));
   else text = str(value);
   if (comma) text = text.replace(/^(-?\d+)/, (d) => Number(d).toLocaleString("en-US"));
   const w = Number(width ?? 0);
@@ -527,7 +540,10 @@ export const builtins = {
   chr: (n: number) => String.fromCodePoint(n),
   round: (x: number, digits?: number) =>
     digits === undefined ? Math.round(x) : Math.round(x * 10 ** digits) / 10 ** digits,
-  enumerate: (x: unknown, start = 0) => [...iter(x)].map((v, i) => tuple(i + start, v)),
+  enumerate: (...a: unknown[]) => {
+    const [x, start] = args(a, ["iterable", "start"], [0]) as [unknown, number];
+    return [...iter(x)].map((v, i) => tuple(i + start, v));
+  },
   zip: (...lists: unknown[]) => {
     const all = lists.map((l) => [...iter(l)]);
     const n = Math.min(...all.map((l) => l.length));

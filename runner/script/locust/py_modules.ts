@@ -66,12 +66,16 @@ const string = {
   punctuation: "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~",
 };
 
-/** `json.dumps` as Python writes it (`", "` and `": "` separators unless given). */
+/** `json.dumps` as Python writes it (`", "` and `": "` separators), its keys sorted with `sort_keys`. */
 function dumps(value: unknown, ...rest: unknown[]): string {
-  const [indent] = args(rest, ["indent"], [null], false, true) as [number | null];
-  if (indent !== null) return JSON.stringify(value, null, indent);
+  const [indent, sortKeys] = args(rest, ["indent", "sort_keys"], [null, false], false, true);
+  const sorted = (_: string, v: any) =>
+    v === null || typeof v !== "object" || Array.isArray(v)
+      ? v
+      : Object.fromEntries(Object.entries(v).sort());
+  const text = JSON.stringify(value, sortKeys ? sorted : undefined, indent as number ?? undefined);
   const separators = /("(?:[^"\\]|\\.)*")|([,:])/g;
-  return JSON.stringify(value).replace(separators, (m, s) => s ?? (m === "," ? ", " : ": "));
+  return indent !== null ? text : text.replace(separators, (m, s) => s ?? (m === "," ? ", " : ": "));
 }
 
 /** `json.loads`: a JSON text (or its bytes) read, its error a JSONDecodeError. */
@@ -459,19 +463,29 @@ function missingDict(missing: (d: Record<string, unknown>, key: string) => unkno
  * isolate (each its own copy); `get()` of an empty queue raises `Empty`, where Python's would block.
  */
 const Empty = exceptionClass("Empty");
-const queue = {
-  Empty,
-  Full: exceptionClass("Full"),
-  Queue: () => {
-    const q: unknown[] = [], put = (x: unknown) => void q.push(x);
-    const get = () =>
-      q.length > 0 ? q.shift() : (() => {
-        throw new Empty();
-      })();
-    const size = { empty: () => q.length === 0, full: () => false, qsize: () => q.length };
-    return Object.assign(q, size, { put, put_nowait: put, get, get_nowait: get, task_done() {}, join() {} });
-  },
-};
+class Queue extends Array {
+  put(x: unknown): void {
+    this.push(x);
+  }
+  put_nowait(x: unknown): void {
+    this.push(x);
+  }
+  get(): unknown {
+    if (this.length === 0) throw new Empty();
+    return this.shift();
+  }
+  get_nowait(): unknown {
+    return this.get();
+  }
+  empty(): boolean {
+    return this.length === 0;
+  }
+  qsize(): number {
+    return this.length;
+  }
+  task_done(): void {}
+}
+const queue = { Empty, Full: exceptionClass("Full"), Queue: () => new Queue() };
 
 const collections = {
   defaultdict: (factory: () => unknown) => missingDict((d, key) => d[key] = factory()),
@@ -593,7 +607,10 @@ function urlencode(...a: unknown[]): string {
 const urllib = { parse: { quote, quote_plus, urlencode } };
 /** `secrets`' tokens; `functools.wraps` (the wrapped function's attributes, a task's weight, kept). */
 const secrets = { token_hex: (n = 32) => randomBytes(n).toString("hex"), choice };
-const functools = { wraps: (fn: object) => (wrapper: object) => Object.assign(wrapper, fn) };
+const functools = {
+  wraps: (fn: { name: string }) => (wrapper: object) =>
+    Object.defineProperty(Object.assign(wrapper, fn), "name", { value: fn.name }),
+};
 const requestsExceptions = Object.fromEntries(
   ["HTTPError", "ConnectionError"].map((n) => [n, exceptionClass(n)]),
 );
@@ -604,20 +621,7 @@ const copy = { copy: (x: any) => Array.isArray(x) ? [...x] : { ...x }, deepcopy:
 
 export const MODULES: Record<string, Record<string, unknown>> = Object.assign(
   { random, string, json, time, uuid, itertools, os, math, logging, re, csv, datetime, base64, urllib },
-  {
-    secrets,
-    functools,
-    copy,
-    io,
-    hashlib,
-    hmac,
-    contextlib,
-    gevent,
-    collections,
-    urllib3,
-    dataclasses,
-    queue,
-  },
-  { enum: { Enum } },
+  { secrets, functools, copy, io, hashlib, hmac, contextlib, gevent, collections, urllib3, dataclasses },
+  { enum: { Enum }, queue },
   { "urllib.parse": urllib.parse, "requests.exceptions": requestsExceptions },
 );

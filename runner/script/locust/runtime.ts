@@ -254,22 +254,20 @@ class RequestHook extends EventHook {
   }
 }
 
-/** A fired sample's counts by `request_type name`: requests, errors by Locust's text, times, bytes, last. */
-export const fired = new Map<string, {
-  type: string;
-  name: string;
-  timesMs: number[];
-  errors: Map<string, number>;
-  bytes: number;
-  firstMs: number;
-  lastMs: number;
-}>();
+/** A fired sample's counts by `request_type name`: requests, errors by Locust's text, times, bytes, when. */
+const firedRow = (type: string, name: string, firstMs: number) => ({
+  type,
+  name,
+  firstMs,
+  lastMs: 0,
+  bytes: 0,
+  timesMs: [] as number[],
+  errors: new Map<string, number>(),
+});
+export const fired = new Map<string, ReturnType<typeof firedRow>>();
 function count(s: Record<string, unknown>, atMs: number): void {
   const type = str(s.request_type ?? ""), name = str(s.name ?? ""), key = `${type} ${name}`;
-  const row = fired.get(key) ??
-    fired.set(key, { type, name, timesMs: [], errors: new Map(), bytes: 0, firstMs: atMs, lastMs: 0 }).get(
-      key,
-    )!;
+  const row = fired.get(key) ?? fired.set(key, firedRow(type, name, atMs)).get(key)!;
   row.timesMs.push(Number(s.response_time ?? 0) || 0), row.bytes += Number(s.response_length ?? 0) || 0;
   row.lastMs = atMs;
   const why = s.exception as string | null;
@@ -1278,6 +1276,7 @@ export function decorate(cls: any, name: string, decorators: Array<(fn: Fn) => F
   let fn = cls.prototype[name];
   for (const d of [...decorators].reverse()) {
     const method = fn, plain = Object.assign((self: unknown, ...a: unknown[]) => method.apply(self, a), fn);
+    Object.defineProperty(plain, "name", { value: method.name }); // `__name__`: the def's, then a wrapper's
     const out = d(plain);
     fn = Object.assign(
       out === plain ? method : function (this: unknown, ...a: unknown[]) {
@@ -1285,6 +1284,7 @@ export function decorate(cls: any, name: string, decorators: Array<(fn: Fn) => F
       },
       out,
     );
+    Object.defineProperty(fn, "name", { value: out.name });
   }
   cls.prototype[name] = fn;
 }

@@ -98,26 +98,11 @@ function locustRows(run: RunResult) {
       [min, max, sum] = [Math.min(min, ms), Math.max(max, ms), sum + ms];
     }
     const requests = f.timesMs.length, percentile = (p: number) => h.getValueAtPercentile(p) / 1000;
-    const [avg, median, bytes, avgBytes] = [sum / requests, percentile(50), f.bytes, f.bytes / requests];
+    const row = { method: f.type, name: f.name, requests, failures, avg: sum / requests, min, max, h };
     const rates = { rps: requests / seconds, failuresPerSec: failures / seconds, errors: f.errors };
     const endpoint = undefined as Endpoint | undefined, seenSec = [f.firstMs / 1000, f.lastMs / 1000];
-    return {
-      method: f.type,
-      name: f.name,
-      requests,
-      failures,
-      avg,
-      min,
-      max,
-      median,
-      h,
-      ...rates,
-      bytes,
-      avgBytes,
-      percentile,
-      endpoint,
-      seenSec,
-    };
+    const bytes = { bytes: f.bytes, avgBytes: f.bytes / requests };
+    return { ...row, ...rates, ...bytes, median: percentile(50), percentile, endpoint, seenSec };
   });
   rows.push(...own);
   // A redirect's hops: their failures are the first request's, their count none (one request, as Locust's).
