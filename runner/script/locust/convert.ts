@@ -1128,7 +1128,8 @@ class Converter {
       if (!RUNNER_HAS.includes(p)) return `__py.method(${this.expr(obj)}, ${JSON.stringify(p)})`;
       this.refuse(n, `self.environment.runner.${p}: a user's runner has quit() and user_count only`);
     }
-    return `${this.expr(obj)}.${p === "__class__" ? "constructor" : p === "__name__" ? "name" : p}`;
+    if (p === "__name__") return `__py.nameOf(${this.expr(obj)})`;
+    return `${this.expr(obj)}.${p === "__class__" ? "constructor" : p}`;
   }
 
   private event(n: SyntaxNode, name: string): void {
@@ -1164,6 +1165,12 @@ class Converter {
       if (pyModule && method !== "sleep") awaits = false;
       if (method === "fire" && /^events\.(?!request$)/.test(objText)) {
         this.refuse(n, `${objText}.fire: ${FIRED}`);
+      }
+      if (method === "add_listener" && objText.startsWith(`${this.scope.self}.environment.events`)) {
+        this.refuse(
+          n,
+          "a listener a user adds: add it once, at the top level (@events.request.add_listener)",
+        );
       }
       if (/^(register|send)_message$/.test(method)) this.refuse(n, `${method}: ${MESSAGES}`);
       call = direct || viaSelf

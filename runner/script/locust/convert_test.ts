@@ -59,6 +59,7 @@ class U(HttpUser):
       "from locust.env import Environment\nclass Dns(User):\n    @task\n    def t(self):\n" +
       "        events.test_start.fire(environment=None)\n" +
       "        self.environment.stats.clear_all()\n" +
+      "        self.environment.events.request.add_listener(print)\n" +
       "        self.environment.runner.send_message('users', [])\nimport threading\n",
   );
   assertEquals(refused.map((p) => p.split(":").slice(0, 3).join(":")), [
@@ -68,8 +69,9 @@ class U(HttpUser):
     "locustfile.py:6: from locust.env import",
     "locustfile.py:10: events.test_start.fire",
     "locustfile.py:11: self.environment.stats",
-    "locustfile.py:12: send_message",
-    "locustfile.py:13: import threading",
+    "locustfile.py:12: a listener a user adds",
+    "locustfile.py:13: send_message",
+    "locustfile.py:14: import threading",
   ]);
   const instead = [
     "-r equal to -u",
@@ -78,10 +80,11 @@ class U(HttpUser):
     "give Locust's flags",
     "loadlab fires it",
     "events",
+    "at the top level",
     "test_start",
   ];
   instead.forEach((what, at) => ok(refused[at].includes(what), refused[at]));
-  ok(refused[7].includes("a task"), refused[7]);
+  ok(refused[8].includes("a task"), refused[8]);
   ok(problems(HEAD + "from locust import runners\n")[0].includes("Locust as a library"));
   // A pytest locustfile (no user class): a test function of a fixture Locust has not is refused.
   assertEquals(problems("import time\n\ndef test_stuff(session, db):\n    session.get('/')\n"), [

@@ -54,6 +54,9 @@ function attribute(x: any, name: string | symbol, self = x): any {
   return typeof x.__getattr___py === "function" ? x.__getattr___py(name) : undefined;
 }
 
+/** `f.__name__`: the def's, as Python spells it (the conversion's `static_py` is `static`). */
+export const nameOf = (x: { name: string }) => x.name.replace(/_py$/, "");
+
 /** What `raise x` throws: `x`, or a new one of it when it is a class (`raise StopUser`). */
 export function raised(x: any, cause?: unknown): unknown {
   const err = typeof x === "function" ? new x() : x;

@@ -467,24 +467,16 @@ class Queue extends Array {
   put(x: unknown): void {
     this.push(x);
   }
-  put_nowait(x: unknown): void {
-    this.push(x);
-  }
   get(): unknown {
     if (this.length === 0) throw new Empty();
     return this.shift();
   }
-  get_nowait(): unknown {
-    return this.get();
-  }
   empty(): boolean {
     return this.length === 0;
   }
-  qsize(): number {
-    return this.length;
-  }
   task_done(): void {}
 }
+Object.assign(Queue.prototype, { put_nowait: Queue.prototype.put, get_nowait: Queue.prototype.get });
 const queue = { Empty, Full: exceptionClass("Full"), Queue: () => new Queue() };
 
 const collections = {
