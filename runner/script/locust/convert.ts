@@ -1022,7 +1022,10 @@ class Converter {
   }
 
   private jsName(name: string): string {
-    return JS_RESERVED.has(name) || name.startsWith("__") ? `${name}_py` : name;
+    // A dunder is Python's own, apart from JavaScript's (`__proto__`), but for `with`'s, which loadlab calls.
+    return JS_RESERVED.has(name) || name.startsWith("__") && !/^__(enter|exit)__$/.test(name)
+      ? `${name}_py`
+      : name;
   }
 
   private number(n: SyntaxNode): string {

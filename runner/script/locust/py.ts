@@ -39,13 +39,6 @@ export class PyObject {
     return self;
   }
   __init___py(..._a: unknown[]): void {}
-  /** `with` of its own context manager class: its `__enter__` and `__exit__`, as the file names them. */
-  __enter__(): unknown {
-    return (this as any).__enter___py();
-  }
-  __exit__(...a: unknown[]): unknown {
-    return (this as any).__exit___py(...a);
-  }
 }
 
 /** `x.name` as Python reads it: a method bound to `x`, else `__getattr__(name)` of a name `x` lacks. */
