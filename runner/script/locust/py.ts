@@ -133,7 +133,7 @@ export function bool(x: unknown): boolean {
 /** A dict's `__missing__` (a `defaultdict`'s or `Counter`'s): the value of a key it lacks. */
 export const MISSING = Symbol("__missing__");
 
-function isDict(x: unknown): x is Record<string | symbol, any> {
+export function isDict(x: unknown): x is Record<string | symbol, any> {
   return x !== null && typeof x === "object" && Object.getPrototypeOf(x) === Object.prototype;
 }
 
@@ -187,10 +187,8 @@ function percentFormat(text: string, values: unknown[]): string {
     if (kind === "%") return "%";
     const v = key === undefined ? values[i++] : (values[0] as Record<string, unknown>)[key];
     const type = kind === "s" || kind === "r" ? "" : kind === "i" ? "d" : kind;
-    return format(
-      kind === "r" ? repr(v) : v,
-      `${flag === "" ? ">" : flag === "-" ? "<" : "0"}${width}${precision}${type}`,
-    );
+    const spec = `${flag === "" ? ">" : flag === "-" ? "<" : "0"}${width}${precision}${type}`;
+    return format(kind === "r" ? repr(v) : v, spec);
   });
 }
 
@@ -307,10 +305,7 @@ export function tuple(...items: unknown[]): readonly unknown[] {
 export function unpack(value: unknown, n: number, star = -1): unknown[] {
   const items = [...iter(value)], fixed = star < 0 ? n : n - 1;
   if (star < 0 ? items.length !== n : items.length < fixed) {
-    throw new PyError(
-      "ValueError",
-      `expected ${star < 0 ? "" : "at least "}${fixed} values to unpack, got ${items.length}`,
-    );
+    throw new PyError("ValueError", `expected ${fixed} values to unpack, got ${items.length}`);
   }
   if (star >= 0) items.splice(star, items.length - fixed, items.slice(star, star + items.length - fixed));
   return items;

@@ -4,7 +4,7 @@
  * `re` on JavaScript's regular expressions with Python's spellings translated. Any other is refused.
  */
 import { args, builtins, exceptionClass, iter, Kw, mapping, mod, orDefault, output } from "./py.ts";
-import { matches, MISSING, PyError, repr, str, tuple } from "./py.ts";
+import { isDict, matches, MISSING, PyError, repr, str, tuple } from "./py.ts";
 import { randomIntBetween, randomItem } from "../k6/jslib/utils.ts";
 import { parse } from "../k6/jslib/papaparse.ts";
 import { existsSync } from "node:fs";
@@ -69,10 +69,7 @@ const string = {
 /** `json.dumps` as Python writes it (`", "` and `": "` separators), its keys sorted with `sort_keys`. */
 function dumps(value: unknown, ...rest: unknown[]): string {
   const [indent, sortKeys] = args(rest, ["indent", "sort_keys"], [null, false], false, true);
-  const sorted = (_: string, v: any) =>
-    v === null || typeof v !== "object" || Array.isArray(v)
-      ? v
-      : Object.fromEntries(Object.entries(v).sort());
+  const sorted = (_: string, v: any) => isDict(v) ? Object.fromEntries(Object.entries(v).sort()) : v;
   const text = JSON.stringify(value, sortKeys ? sorted : undefined, indent as number ?? undefined);
   const separators = /("(?:[^"\\]|\\.)*")|([,:])/g;
   return indent !== null ? text : text.replace(separators, (m, s) => s ?? (m === "," ? ", " : ": "));

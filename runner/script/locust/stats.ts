@@ -92,13 +92,10 @@ function locustRows(run: RunResult) {
   // The samples the file fired itself (a client of its own), a row each `request_type name`, as Locust's.
   const own = [...fired.values()].map((f) => {
     const h = createHistogram(), failures = [...f.errors.values()].reduce((a, b) => a + b, 0);
-    let [min, max, sum] = [Infinity, 0, 0];
-    for (const ms of f.timesMs) {
-      h.recordValue(Math.max(1, Math.round(ms * 1000)));
-      [min, max, sum] = [Math.min(min, ms), Math.max(max, ms), sum + ms];
-    }
+    for (const ms of f.timesMs) h.recordValue(Math.max(1, Math.round(ms * 1000)));
     const requests = f.timesMs.length, percentile = (p: number) => h.getValueAtPercentile(p) / 1000;
-    const row = { method: f.type, name: f.name, requests, failures, avg: sum / requests, min, max, h };
+    const [min, max, avg] = [h.minNonZeroValue / 1000, h.maxValue / 1000, h.mean / 1000];
+    const row = { method: f.type, name: f.name, requests, failures, avg, min, max, h };
     const rates = { rps: requests / seconds, failuresPerSec: failures / seconds, errors: f.errors };
     const endpoint = undefined as Endpoint | undefined, seenSec = [f.firstMs / 1000, f.lastMs / 1000];
     const bytes = { bytes: f.bytes, avgBytes: f.bytes / requests };
