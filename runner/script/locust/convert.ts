@@ -624,7 +624,7 @@ class Converter {
       } else {
         const why = INSTEAD[module.split(".").slice(0, 2).join(".")] ?? INSTEAD[module.split(".")[0]];
         if (why !== undefined) refuse(`${why} (docs/LOCUST.md)`, false);
-        if (dotted && local === top) refuse(`write from ${top} import ${sub} (or import ... as)`);
+        if (dotted && local === top && this.folder.fileOf(name)) refuse(`write from ${top} import ${sub}`);
         value = this.localImport(n, refuse, module, from === null ? null : name, local);
       }
       out.push(`const ${this.jsName(local)} = ${value};`);

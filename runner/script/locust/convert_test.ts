@@ -362,6 +362,13 @@ Deno.test("a module of the folder is refused at its own line; a cycle, a module 
   ok(problems[7].includes("an import cycle (a.py imports b.py imports a.py)"), problems[7]);
   ok(problems[2].includes("(no DIR/missing/mod.py nor DIR/missing/mod/__init__.py)"), problems[2]);
   ok(problems[3].includes("write from tasks import"), problems[3]);
+  // A library of another protocol is no module of the folder: named as one loadlab cannot run.
+  const other = convertFolder({
+    "locustfile.py": "import xmlrpc.client\nimport pkg.mod\n",
+    "pkg/mod.py": "",
+  });
+  ok(other.problems[0].includes("xmlrpc.client is not one of the modules loadlab runs"), other.problems[0]);
+  ok(other.problems[1].includes("write from pkg import mod"), other.problems[1]);
   const above = convertFolder({ "locustfile.py": "import pkg\n", "pkg/__init__.py": "from ..up import z\n" });
   ok(
     above.problems[1].startsWith(
