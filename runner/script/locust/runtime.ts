@@ -255,15 +255,10 @@ class RequestHook extends EventHook {
 }
 
 /** A fired sample's counts by `request_type name`: requests, errors by Locust's text, times, bytes, when. */
-const firedRow = (type: string, name: string, firstMs: number) => ({
-  type,
-  name,
-  firstMs,
-  lastMs: 0,
-  bytes: 0,
-  timesMs: [] as number[],
-  errors: new Map<string, number>(),
-});
+function firedRow(type: string, name: string, firstMs: number) {
+  const timesMs: number[] = [], errors = new Map<string, number>();
+  return { type, name, firstMs, lastMs: 0, bytes: 0, timesMs, errors };
+}
 export const fired = new Map<string, ReturnType<typeof firedRow>>();
 function count(s: Record<string, unknown>, atMs: number): void {
   const type = str(s.request_type ?? ""), name = str(s.name ?? ""), key = `${type} ${name}`;
@@ -909,12 +904,9 @@ export async function shapePoints(limitMs: number): Promise<ShapePoints | null> 
   // Each user's class by its number (the load's isolates read it), as Locust's dispatcher picks them: the
   // next of its classes' order, begun again where a tick names other classes; the last stops first.
   const slots: string[] = selection().vuClasses = [];
-  let from = {
-    key: runClasses.map((c) => c.name).sort().join(),
-    order: runClasses,
-    at: 0,
-    list: [] as UserClass[],
-  };
+  const orderOf = (order: UserClass[]) => ({ key: keyOf(order), order, at: 0, list: [] as UserClass[] });
+  const keyOf = (classes: UserClass[]) => classes.map((c) => c.name).sort().join();
+  let from = orderOf(runClasses);
   // The order is read ahead, doubling: a shape ramping for hours adds users by the hundred thousand.
   const nextClass = () => {
     if (from.at >= from.list.length) from.list = classOrder(from.order, Math.max(64, 2 * from.list.length));
@@ -927,8 +919,7 @@ export async function shapePoints(limitMs: number): Promise<ShapePoints | null> 
     const tick = await shape.tick();
     if (tick == null) break;
     const [target, rate, classes] = tick as [number, number, UserClass[] | null];
-    const key = classes?.map((c) => c.name).sort().join();
-    if (classes != null && key !== from.key) from = { key: key!, order: classes, at: 0, list: [] };
+    if (classes != null && keyOf(classes) !== from.key) from = orderOf(classes);
     let next = atS + 1;
     if (`${target},${rate}` !== last) {
       last = `${target},${rate}`;

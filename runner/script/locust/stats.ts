@@ -405,18 +405,8 @@ function historyLines(run: RunResult, rows: LocustRow[], total: LocustRow, users
     });
   });
   // Locust's first row is written as it starts, before any user: none of them, no request.
-  const before = [
-    0,
-    "",
-    "Aggregated",
-    "0.000000",
-    "0.000000",
-    ...PERCENTILES.map(() => null),
-    0,
-    0,
-    0,
-    "0.0",
-  ];
+  const zeros = [0, 0, 0, "0.0"];
+  const before = [0, "", "Aggregated", "0.000000", "0.000000", ...PERCENTILES.map(() => null), ...zeros];
   return [csvLine([Math.round(startSec), ...before, 0, 0, 0])].concat(
     seconds.flatMap((s, j) =>
       cells.flatMap((c) =>
