@@ -1676,6 +1676,118 @@ Deno.test("a User that sends nothing runs its tasks, as Locust's, with no reques
     assertEquals(csv(`${dir}/res_stats.csv`).map((r) => [r.Name, r["Request Count"]]), [["Aggregated", "0"]]);
   }));
 
+const OWN_CLIENT = `import time
+from functools import wraps
+
+from locust import User, constant, events, task
+
+
+class Backend:
+    def lookup(self, key):
+        time.sleep(0.005)
+        if key == "missing":
+            raise KeyError(key)
+        return {"key": key}
+
+
+class TimedClient:
+    def __init__(self, backend, request_event):
+        self._backend = backend
+        self._request_event = request_event
+
+    def __getattr__(self, name):
+        func = getattr(self._backend, name)
+
+        def wrapper(*args, **kwargs):
+            meta = {"request_type": "kv", "name": name, "response_length": 2, "context": {}, "exception": None}
+            start = time.perf_counter()
+            try:
+                meta["response"] = func(*args, **kwargs)
+            except Exception as e:
+                meta["exception"] = e
+            meta["response_time"] = (time.perf_counter() - start) * 1000
+            self._request_event.fire(**meta)
+
+        return wrapper
+
+
+def timed(fn):
+    @wraps(fn)
+    def run(self, *args, **kwargs):
+        failure = None
+        try:
+            return fn(self, *args, **kwargs)
+        except ValueError as e:
+            failure = e
+        finally:
+            events.request.fire(request_type="job", name="batch", response_time=1, response_length=0,
+                                exception=failure)
+    return run
+
+
+@events.request.add_listener
+def budget(request_type, name, response_time, exception, **kwargs):
+    if name == "lookup" and exception is None:
+        events.request.fire(request_type="SLA", name="lookup budget", response_time=response_time,
+                            response_length=0, exception="over 0 ms", context={})
+
+
+class KvUser(User):
+    wait_time = constant(0.05)
+
+    def __init__(self, environment):
+        super().__init__(environment)
+        self.client = TimedClient(Backend(), request_event=environment.events.request)
+
+    def on_start(self):
+        self.environment.events.request.fire(request_type="kv", name="connect", response_time=1.5,
+                                             response_length=0, exception=None, context={})
+
+    @task(2)
+    def read(self):
+        self.client.lookup("user:1")
+        self.client.lookup("missing")
+
+    @task
+    @timed
+    def batch(self):
+        raise ValueError("bad batch")
+`;
+
+Deno.test("a client of the file's own that fires request events counts as Locust counts it: a row a name", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-own-" });
+    const args = ["locustfile.py", "-u", "2", "-r", "2", "-t", "2s", "-H", url, "--csv", `${dir}/res`];
+    const { code, text } = await runLocust("locustfile.py", OWN_CLIENT, args, dir);
+    assertEquals(code, 1, text);
+    const rows = Object.fromEntries(csv(`${dir}/res_stats.csv`).map((r) => [`${r.Type} ${r.Name}`, r]));
+    assertEquals(Object.keys(rows).sort(), [
+      " Aggregated",
+      "SLA lookup budget",
+      "job batch",
+      "kv connect",
+      "kv lookup",
+    ]);
+    assertEquals([rows["kv connect"]["Request Count"], rows["kv connect"]["Median Response Time"]], [
+      "2",
+      "1.5",
+    ]);
+    const lookups = Number(rows["kv lookup"]["Request Count"]),
+      failed = Number(rows["kv lookup"]["Failure Count"]);
+    // Each task looks up twice, the second failing; the run's end may cut a task between them.
+    ok(lookups > 4 && lookups - failed >= failed && lookups - failed <= failed + 2, text);
+    ok(Number(rows["kv lookup"]["Min Response Time"]) >= 4.9, "a lookup's time is its sleep's");
+    assertEquals(rows["kv lookup"]["Average Content Size"], "2.0");
+    assertEquals(rows["SLA lookup budget"]["Failure Count"], String(lookups - failed));
+    assertEquals(rows["job batch"]["Failure Count"], rows["job batch"]["Request Count"]);
+    const errors = csv(`${dir}/res_failures.csv`).map((r) => `${r.Method} ${r.Name}: ${r.Error}`).sort();
+    assertEquals(errors, [
+      "SLA lookup budget: over 0 ms",
+      "job batch: ValueError('bad batch')",
+      "kv lookup: KeyError('missing')",
+    ]);
+  }));
+
 const RESERVED = `from locust import HttpUser, constant, task
 
 
@@ -1916,6 +2028,101 @@ Deno.test("a team's idioms: decorators around tasks, its exceptions, f-string =,
     assertEquals(rows.map((r) => `${r.Type} ${r.Name}`), ["GET flaky", "POST kind='form'", " Aggregated"]);
     ok(rows.every((r) => Number(r["Request Count"]) > 0 && r["Failure Count"] === "0"), JSON.stringify(rows));
     // No task raised: the retries caught the file's own exception class, and every assert held.
+    ok(!/exceptions in tasks/.test(text), text);
+    assertEquals(code, 0, text);
+  }));
+
+const PY_IDIOMS = `import contextlib
+import json
+import queue
+from functools import wraps
+
+from locust import HttpUser, constant, events, task
+
+IDS = queue.Queue()
+
+
+@events.test_start.add_listener
+def fill(environment, **kwargs):
+    for i in range(100):
+        IDS.put_nowait(i)
+
+
+def counter(start=0):
+    count = start
+
+    def bump(step=1):
+        nonlocal count
+        count += step
+        return count
+
+    return bump
+
+
+def named(fn):
+    @wraps(fn)
+    def inner(self, *args, **kwargs):
+        return fn(self, *args, **kwargs)
+    return inner
+
+
+class Timer:
+    def __enter__(self):
+        self.open = True
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        self.open = False
+        return False
+
+
+class Idioms(HttpUser):
+    wait_time = constant(0.1)
+
+    @property
+    def label(self):
+        return f"{0.125:.1%}"
+
+    def send(self, path, *, expect=200, **kwargs):
+        return self.client.get(path, **kwargs).status_code == expect
+
+    @task
+    @named
+    def idioms(self):
+        first, *middle, last = sorted([3, 1, 2, 5], key=lambda n: -n)
+        assert (first, middle, last) == (5, [3, 2], 1), middle
+        assert len({t for t in ["a", "b", "a"] if t}) == 2
+        assert list(enumerate("xy", start=1)) == [(1, "x"), (2, "y")]
+        assert "%s-%05.1f|%-3d|%4s" % ("v", 2.5, 7, "ab") == "v-002.5|7  |  ab"
+        assert "%(k)s=%(v)05.1f" % {"k": "a", "v": 2.5} == "a=002.5"
+        assert json.dumps({"b": 1, "a": [2]}, sort_keys=True) == '{"a": [2], "b": 1}'
+        bump = counter(10)
+        bump()
+        assert bump() == 12
+        assert self.idioms.__name__ == "idioms"
+        with contextlib.suppress(KeyError):
+            raise KeyError("gone")
+        with Timer() as t:
+            assert t.open
+        assert not t.open
+        try:
+            try:
+                raise KeyError("x")
+            except KeyError as e:
+                raise ValueError("wrapped") from e
+        except ValueError as wrapped:
+            assert type(wrapped.__cause__).__name__ == "KeyError"
+        n = IDS.get_nowait()
+        assert self.send("/json", name=f"{self.label} {n // 100}")
+`;
+
+Deno.test("Python's idioms: starred and keyword-only, nonlocal, @property, set comprehensions, queue, with", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-py-idioms-" });
+    const args = ["locustfile.py", "-u", "1", "-r", "1", "-t", "1s", "-H", url, "--csv", `${dir}/res`];
+    const { code, text } = await runLocust("locustfile.py", PY_IDIOMS, args, dir);
+    const rows = csv(`${dir}/res_stats.csv`);
+    assertEquals(rows.map((r) => `${r.Type} ${r.Name}`), ["GET 12.5% 0", " Aggregated"], text);
     ok(!/exceptions in tasks/.test(text), text);
     assertEquals(code, 0, text);
   }));

@@ -56,9 +56,10 @@ const LOCUST_MODULES = new Set(
 );
 const PY_MODULES = new Set(Object.keys(MODULES));
 /** A plain class's methods Python calls where nothing waits: run synchronously. */
-const SYNC = ["__init__", "__str__", "__repr__"];
-const NOT_HTTP = "a client of its own that reports its timings: loadlab times the requests it sends " +
-  "itself; write its calls as self.client requests of an HttpUser, or test that service with its own client";
+const SYNC = ["__init__", "__str__", "__repr__", "__getattr__", "__enter__", "__exit__"];
+const NOT_HTTP = "a client of another protocol, on a library loadlab cannot run: send with self.client, " +
+  "or time work the file can run and report it with events.request.fire";
+const FIRED = "an event Locust fires itself: loadlab fires it, and takes a file's own fire of request only";
 const MESSAGES = "messages between Locust's master and its workers: loadlab runs one process, without " +
   "workers; set what users share in a test_start listener (docs/LOCUST.md)";
 const PYTEST = "a pytest fixture other than Locust's session or fastsession: make the test's work a task " +
@@ -84,7 +85,7 @@ const INSTEAD: Record<string, string> = {
 };
 const BUILTINS = new Set(Object.keys(builtins));
 /** Python's builtins a locustfile may call that the subset does not hold: refused at their line. */
-const PY_BUILTINS_OUTSIDE = ("type hex oct bin divmod pow map filter format iter callable vars hash bytes " +
+const PY_BUILTINS_OUTSIDE = ("hex oct bin divmod pow map filter format iter callable vars hash bytes " +
   "bytearray frozenset object input exit dir eval exec issubclass").split(" ");
 /** What Locust's runner has beyond quit() and user_count: refused before the load; any other name raises. */
 const RUNNER_HAS = ("client_id environment errors exceptions greenlet log_exception register_message " +
@@ -415,8 +416,8 @@ class Converter {
       return `if (!__py.bool(${this.expr(cond)})) throw new __py.PyError("AssertionError", ${text});`;
     },
     DeleteStatement: (n) => exprChildren(n).map((t) => this.deleteTarget(t)).join(" "),
+    // `global` and `nonlocal`: the name is not the function's own, so the JavaScript closure's is assigned.
     ScopeStatement: (n) => {
-      if (n.firstChild?.name !== "global") this.refuse(n, "nonlocal: keep the value on self or in a global");
       for (const name of n.getChildren("VariableName")) this.scope.globals.add(this.text(name));
       return "";
     },
@@ -454,9 +455,10 @@ class Converter {
         ? exprChildren(targets[0])
         : targets;
     if (flat.length === 1 && targets[0].name !== "TupleExpression") return `${this.store(flat[0], value)};`;
-    const tmp = `__u${this.uid++}`;
-    const each = flat.map((t, i) => `${this.store(t, `${tmp}[${i}]`)};`).join(" ");
-    return `{ const ${tmp} = __py.unpack(${value}, ${flat.length}); ${each} }`;
+    const tmp = `__u${this.uid++}`, star = flat.findIndex((t) => t.name === "*");
+    const named = flat.filter((t) => t.name !== "*");
+    const each = named.map((t, i) => `${this.store(t, `${tmp}[${i}]`)};`).join(" ");
+    return `{ const ${tmp} = __py.unpack(${value}, ${named.length}${star < 0 ? "" : `, ${star}`}); ${each} }`;
   }
 
   private store(target: SyntaxNode, value: string): string {
@@ -562,13 +564,11 @@ class Converter {
 
   private raise(n: SyntaxNode): string {
     const [what, from] = exprChildren(n);
-    // `from`'s cause is in Python's traceback only: the exception raised is the one Locust reports.
-    if (from !== undefined) this.write(`${this.expr(from)};`);
     if (what === undefined) {
       if (this.scope.caught === undefined) this.refuse(n, "a bare raise outside except");
       return `throw ${this.scope.caught};`;
     }
-    return `throw __py.raised(${this.expr(what)});`;
+    return `throw __py.raised(${this.expr(what)}${from === undefined ? "" : `, ${this.expr(from)}`});`;
   }
 
   private withStatement(n: SyntaxNode): string {
@@ -582,8 +582,9 @@ class Converter {
     const bind = asAt < 0 ? `${enter}; ` : `${this.store(parts[asAt + 1], enter)}; `;
     this.write(`{ const ${cm} = ${this.expr(parts[1])}; let ${err} = null; try { ${bind}`);
     this.body(n.getChild("Body"));
-    return ` } catch (__w) { ${err} = __w; if (!(${w}${cm}.__exit__(__w))) throw __w; } finally { ` +
-      `if (${err} === null) ${w}${cm}.__exit__(null); } }`;
+    // `__exit__(type, value, traceback)`: the error its type and value (LocustResponse's reads the first).
+    return ` } catch (__w) { ${err} = __w; if (!(${w}${cm}.__exit__(__w, __w, null))) throw __w; } finally { ` +
+      `if (${err} === null) ${w}${cm}.__exit__(null, null, null); } }`;
   }
 
   /** `import m [as x]` and `from m import a [as b]`: each name a const of Locust's runtime or of MODULES. */
@@ -623,7 +624,7 @@ class Converter {
       } else {
         const why = INSTEAD[module.split(".").slice(0, 2).join(".")] ?? INSTEAD[module.split(".")[0]];
         if (why !== undefined) refuse(`${why} (docs/LOCUST.md)`, false);
-        if (dotted && local === top) refuse(`write from ${top} import ${sub} (or import ... as)`);
+        if (dotted && local === top && this.folder.fileOf(name)) refuse(`write from ${top} import ${sub}`);
         value = this.localImport(n, refuse, module, from === null ? null : name, local);
       }
       out.push(`const ${this.jsName(local)} = ${value};`);
@@ -741,10 +742,20 @@ class Converter {
       this.refuse(n, "a generator that is a method or sends, not a @contextmanager: make it a task");
     }
     const { names, defaults, rest, restKw } = this.params(params);
-    // A `*args` def calling what its def was given awaits: a decorator's wrapper calling the task.
+    // A `*args` def calling what its def was given or looked up awaits: a decorator's or `__getattr__`'s
+    // wrapper calling the task or the method.
     const given = (c: SyntaxNode) =>
-      c.name === "CallExpression" && this.scope.params?.includes(this.text(c.firstChild!)) === true;
-    const isAsync = generator
+      c.name === "CallExpression" && (this.scope.params?.includes(this.text(c.firstChild!)) === true ||
+        this.scope !== this.moduleScope && this.scope.locals.has(this.text(c.firstChild!)));
+    // A `@property` is a getter, run where it is read: sync, so it cannot send.
+    const getter = method !== undefined && decorators.includes("property");
+    if (getter) decorators = decorators.filter((d) => d !== "property");
+    if (getter && some(body, (c) => this.sends(c))) {
+      this.refuse(n, "a @property that sends: make it a method");
+    }
+    const isAsync = getter
+      ? false
+      : generator
       ? sending
       : method !== undefined && !(SYNC.includes(name) && this.plain.has(method)) ||
         this.asyncFunctions.has(name) || this.scope.async && method === undefined ||
@@ -766,7 +777,7 @@ class Converter {
     const js = this.jsName(name), a = isAsync ? "async " : "";
     // A method of `self` alone reads no arguments: no array of them made at each call.
     const head = method !== undefined
-      ? `${a}${generator ? "*" : ""}${js}(${declared.length === 0 ? "" : "...__a"}) { ${
+      ? `${getter ? "get " : a}${generator ? "*" : ""}${js}(${declared.length === 0 ? "" : "...__a"}) { ${
         selfName ? `const ${this.jsName(selfName)} = this; ` : ""
       }`
       : `${top ? "" : `${js} = `}${a}function${generator ? "*" : ""} ${js}(...__a) { `;
@@ -792,8 +803,9 @@ class Converter {
     const parts = children(list).filter((c) => c.name !== "(" && c.name !== ")" && c.name !== ",");
     for (let i = 0; i < parts.length; i++) {
       const p = parts[i];
+      // A bare `*` marks the names after it keyword-only: taken as any other name.
       if (p.name === "*" || p.name === "**") {
-        star = p.name;
+        star = p.nextSibling?.name === "," ? "" : p.name;
         continue;
       }
       if (p.name === "TypeDef") continue;
@@ -840,6 +852,7 @@ class Converter {
     const parts = children(d).filter((c) => c.name !== "At");
     const [head, hook] = [parts[0], parts[2]].map((p) => p === undefined ? "" : this.text(p));
     if (head === "events") this.event(d, hook);
+    if (head === "property" && parts.length === 1) return "property";
     if (["property", "staticmethod", "classmethod"].includes(head)) {
       this.refuse(d, `@${head}: write a method and call it (self.busy()), or a module function`);
     }
@@ -991,7 +1004,7 @@ class Converter {
     NamedExpression: (n) => `(${this.store(n.firstChild!, this.expr(n.lastChild!))})`,
     ArrayComprehensionExpression: (n) => this.comprehension(n, false),
     ComprehensionExpression: (n) => this.comprehension(n, false),
-    SetComprehensionExpression: (n) => this.comprehension(n, false),
+    SetComprehensionExpression: (n) => `__py.builtins.set(${this.comprehension(n, false)})`,
     DictionaryComprehensionExpression: (n) => this.comprehension(n, true),
     LambdaExpression: (n) => this.lambda(n),
   };
@@ -1009,7 +1022,10 @@ class Converter {
   }
 
   private jsName(name: string): string {
-    return JS_RESERVED.has(name) || name.startsWith("__") ? `${name}_py` : name;
+    // A dunder is Python's own, apart from JavaScript's (`__proto__`), but for `with`'s, which loadlab calls.
+    return JS_RESERVED.has(name) || name.startsWith("__") && !/^__(enter|exit)__$/.test(name)
+      ? `${name}_py`
+      : name;
   }
 
   private number(n: SyntaxNode): string {
@@ -1104,17 +1120,19 @@ class Converter {
     const p = this.text(prop);
     if (this.text(obj) === "events") this.event(n, p);
     const environment = `${this.scope.self}.environment`;
-    if (this.text(obj) === environment && p === "events") {
-      this.refuse(n, `self.environment.events: ${NOT_HTTP}`);
-    } else if (this.text(obj) === environment && !["parsed_options", "host", "runner"].includes(p)) {
-      this.refuse(n, `self.environment.${p}: a user's environment holds parsed_options, host and runner`);
+    if (this.text(obj) === environment && !["parsed_options", "host", "runner", "events"].includes(p)) {
+      this.refuse(
+        n,
+        `self.environment.${p}: a user's environment holds parsed_options, host, runner, events`,
+      );
     }
     if (this.text(obj) === `${environment}.runner` && !["quit", "user_count"].includes(p)) {
       // A name Locust's runner lacks too raises where it runs, as Locust's AttributeError.
       if (!RUNNER_HAS.includes(p)) return `__py.method(${this.expr(obj)}, ${JSON.stringify(p)})`;
       this.refuse(n, `self.environment.runner.${p}: a user's runner has quit() and user_count only`);
     }
-    return `${this.expr(obj)}.${p === "__class__" ? "constructor" : p === "__name__" ? "name" : p}`;
+    if (p === "__name__") return `__py.nameOf(${this.expr(obj)})`;
+    return `${this.expr(obj)}.${p === "__class__" ? "constructor" : p}`;
   }
 
   private event(n: SyntaxNode, name: string): void {
@@ -1148,7 +1166,15 @@ class Converter {
         this.refuse(n, `${objText}.${method}: ${INSTEAD[objText] ?? "not in the subset"} (docs/LOCUST.md)`);
       }
       if (pyModule && method !== "sleep") awaits = false;
-      if (method === "fire" && objText.startsWith("events.")) this.refuse(n, `${objText}.fire: ${NOT_HTTP}`);
+      if (method === "fire" && /^events\.(?!request$)/.test(objText)) {
+        this.refuse(n, `${objText}.fire: ${FIRED}`);
+      }
+      if (method === "add_listener" && objText.startsWith(`${this.scope.self}.environment.events`)) {
+        this.refuse(
+          n,
+          "a listener a user adds: add it once, at the top level (@events.request.add_listener)",
+        );
+      }
       if (/^(register|send)_message$/.test(method)) this.refuse(n, `${method}: ${MESSAGES}`);
       call = direct || viaSelf
         ? `${this.expr(obj)}.${method}(${args})`

@@ -57,8 +57,9 @@ class U(HttpUser):
     HEAD +
       "from locust import User, events\nimport gevent.lock\nfrom pyquery import PyQuery\nimport flask\n" +
       "from locust.env import Environment\nclass Dns(User):\n    @task\n    def t(self):\n" +
-      "        events.request.fire(name='dns', response_time=1)\n" +
-      "        self.environment.events.request.fire(name='dns', response_time=1)\n" +
+      "        events.test_start.fire(environment=None)\n" +
+      "        self.environment.stats.clear_all()\n" +
+      "        self.environment.events.request.add_listener(print)\n" +
       "        self.environment.runner.send_message('users', [])\nimport threading\n",
   );
   assertEquals(refused.map((p) => p.split(":").slice(0, 3).join(":")), [
@@ -66,22 +67,24 @@ class U(HttpUser):
     "locustfile.py:4: from pyquery import",
     "locustfile.py:5: import flask",
     "locustfile.py:6: from locust.env import",
-    "locustfile.py:10: events.request.fire",
-    "locustfile.py:11: self.environment.events",
-    "locustfile.py:12: send_message",
-    "locustfile.py:13: import threading",
+    "locustfile.py:10: events.test_start.fire",
+    "locustfile.py:11: self.environment.stats",
+    "locustfile.py:12: a listener a user adds",
+    "locustfile.py:13: send_message",
+    "locustfile.py:14: import threading",
   ]);
   const instead = [
     "-r equal to -u",
     "re.search",
     "no web UI",
     "give Locust's flags",
-    "self.client",
-    "self.client",
+    "loadlab fires it",
+    "events",
+    "at the top level",
     "test_start",
   ];
   instead.forEach((what, at) => ok(refused[at].includes(what), refused[at]));
-  ok(refused[7].includes("a task"), refused[7]);
+  ok(refused[8].includes("a task"), refused[8]);
   ok(problems(HEAD + "from locust import runners\n")[0].includes("Locust as a library"));
   // A pytest locustfile (no user class): a test function of a fixture Locust has not is refused.
   assertEquals(problems("import time\n\ndef test_stuff(session, db):\n    session.get('/')\n"), [
@@ -90,10 +93,8 @@ class U(HttpUser):
   ]);
   assertEquals(problems(HEAD + "def test_stuff(session):\n    pass\nclass U(HttpUser):\n    pass\n"), []);
   assertEquals(
-    problems(HEAD + "class U(HttpUser):\n    @property\n    def busy(self):\n        return 1\n"),
-    [
-      "locustfile.py:3: @property: write a method and call it (self.busy()), or a module function",
-    ],
+    problems(HEAD + "class U(HttpUser):\n    @property\n    def busy(self):\n        self.client.get('/')\n"),
+    ["locustfile.py:4: a @property that sends: make it a method"],
   );
   assertEquals(problems(HEAD + "def page(sku):\n    return hex(ord(sku))\n"), [
     "locustfile.py:3: hex(): a Python builtin outside the subset (docs/LOCUST.md lists those it has)",
@@ -361,6 +362,13 @@ Deno.test("a module of the folder is refused at its own line; a cycle, a module 
   ok(problems[7].includes("an import cycle (a.py imports b.py imports a.py)"), problems[7]);
   ok(problems[2].includes("(no DIR/missing/mod.py nor DIR/missing/mod/__init__.py)"), problems[2]);
   ok(problems[3].includes("write from tasks import"), problems[3]);
+  // A library of another protocol is no module of the folder: named as one loadlab cannot run.
+  const other = convertFolder({
+    "locustfile.py": "import xmlrpc.client\nimport pkg.mod\n",
+    "pkg/mod.py": "",
+  });
+  ok(other.problems[0].includes("xmlrpc.client is not one of the modules loadlab runs"), other.problems[0]);
+  ok(other.problems[1].includes("write from pkg import mod"), other.problems[1]);
   const above = convertFolder({ "locustfile.py": "import pkg\n", "pkg/__init__.py": "from ..up import z\n" });
   ok(
     above.problems[1].startsWith(

@@ -26,19 +26,36 @@ export function exceptionClass(name: string) {
       super(type, message == null ? "" : (name === "KeyError" ? repr : str)(message));
     }
   };
+  Object.defineProperty(cls, "name", { value: name }); // `type(err).__name__`
   return new Proxy(Object.assign(cls, { pyType: name }), { apply: (c, _, a) => new c(...a) });
 }
 
 /** Python's `object`, a file's plain classes' base: made by a call, its most derived `__init__` run then. */
 export class PyObject {
   constructor(...a: unknown[]) {
-    this.__init___py(...a);
+    // A class with `__getattr__` (a wrapper around a client) is asked for each name it does not hold.
+    const self = "__getattr___py" in this ? new Proxy(this, { get: attribute }) : this;
+    self.__init___py(...a);
+    return self;
   }
   __init___py(..._a: unknown[]): void {}
 }
 
+/** `x.name` as Python reads it: a method bound to `x`, else `__getattr__(name)` of a name `x` lacks. */
+function attribute(x: any, name: string | symbol, self = x): any {
+  if (name in x || typeof name === "symbol") return Reflect.get(x, name, self);
+  return typeof x.__getattr___py === "function" ? x.__getattr___py(name) : undefined;
+}
+
+/** `f.__name__`: the def's, as Python spells it (the conversion's `static_py` is `static`). */
+export const nameOf = (x: { name: string }) => x.name.replace(/_py$/, "");
+
 /** What `raise x` throws: `x`, or a new one of it when it is a class (`raise StopUser`). */
-export const raised = (x: any): unknown => typeof x === "function" ? new x() : x;
+export function raised(x: any, cause?: unknown): unknown {
+  const err = typeof x === "function" ? new x() : x;
+  if (cause !== undefined) err.__cause__ = cause; // `raise x from cause`
+  return err;
+}
 
 /** Whether `err` is caught by `except` of `types` (`Exception` catches any). */
 export function matches(err: unknown, ...types: unknown[]): boolean {
@@ -116,7 +133,7 @@ export function bool(x: unknown): boolean {
 /** A dict's `__missing__` (a `defaultdict`'s or `Counter`'s): the value of a key it lacks. */
 export const MISSING = Symbol("__missing__");
 
-function isDict(x: unknown): x is Record<string | symbol, any> {
+export function isDict(x: unknown): x is Record<string | symbol, any> {
   return x !== null && typeof x === "object" && Object.getPrototypeOf(x) === Object.prototype;
 }
 
@@ -162,12 +179,16 @@ export function mod(a: any, b: any): any {
   return ((a % b) + b) % b;
 }
 
-/** `"%s %d" % (a, b)`: the conversions teams use (%s %d %i %f %.Nf %r %%). */
+/** `"%s %05.1f" % (a, b)`, `"%(id)s" % d`: %s %d %i %f %r %%, with a key, `-` or `0`, width, precision. */
 function percentFormat(text: string, values: unknown[]): string {
   let i = 0;
-  return text.replace(/%(\.\d+)?([sdifr%])/g, (_, precision = "", kind: string) => {
-    if (kind === "%" || kind === "r") return kind === "%" ? "%" : repr(values[i++]);
-    return format(values[i++], kind === "s" ? "" : precision + (kind === "i" ? "d" : kind));
+  const conversion = /%(?:\((\w+)\))?([-0]?)(\d*)(\.\d+)?([sdifr%])/g;
+  return text.replace(conversion, (_, key, flag: string, width: string, precision = "", kind: string) => {
+    if (kind === "%") return "%";
+    const v = key === undefined ? values[i++] : (values[0] as Record<string, unknown>)[key];
+    const type = kind === "s" || kind === "r" ? "" : kind === "i" ? "d" : kind;
+    const spec = `${flag === "" ? ">" : flag === "-" ? "<" : "0"}${width}${precision}${type}`;
+    return format(kind === "r" ? repr(v) : v, spec);
   });
 }
 
@@ -280,11 +301,13 @@ export function tuple(...items: unknown[]): readonly unknown[] {
 }
 
 /** `a, b = value`: the value's items, exactly `n` of them. */
-export function unpack(value: unknown, n: number): unknown[] {
-  const items = [...iter(value)];
-  if (items.length !== n) {
-    throw new PyError("ValueError", `expected ${n} values to unpack, got ${items.length}`);
+/** `a, b = value`; with `star` (the starred target's place), `a, *rest, b = value`: rest a list. */
+export function unpack(value: unknown, n: number, star = -1): unknown[] {
+  const items = [...iter(value)], fixed = star < 0 ? n : n - 1;
+  if (star < 0 ? items.length !== n : items.length < fixed) {
+    throw new PyError("ValueError", `expected ${fixed} values to unpack, got ${items.length}`);
   }
+  if (star >= 0) items.splice(star, items.length - fixed, items.slice(star, star + items.length - fixed));
   return items;
 }
 
@@ -295,10 +318,10 @@ export function format(value: unknown, spec = ""): string {
   if (m === null) throw new PyError("ValueError", `format spec '${spec}' is not one the subset reads`);
   const [, fill = " ", align, zero, width, comma, precision, kind] = m;
   let text: string;
-  if (kind === "f" || (precision !== undefined && kind !== "s")) {
+  if (kind === "%") text = `${(Number(value) * 100).toFixed(Number(precision ?? 6))}%`;
+  else if (kind === "f" || (precision !== undefined && kind !== "s")) {
     text = Number(value).toFixed(Number(precision ?? 6));
-  } else if (kind === "%") text = `${(Number(value) * 100).toFixed(Number(precision ?? 6))}%`;
-  else if (kind === "d") text = String(Math.trunc(Number(value)));
+  } else if (kind === "d") text = String(Math.trunc(Number(value)));
   else text = str(value);
   if (comma) text = text.replace(/^(-?\d+)/, (d) => Number(d).toLocaleString("en-US"));
   const w = Number(width ?? 0);
@@ -508,7 +531,10 @@ export const builtins = {
   chr: (n: number) => String.fromCodePoint(n),
   round: (x: number, digits?: number) =>
     digits === undefined ? Math.round(x) : Math.round(x * 10 ** digits) / 10 ** digits,
-  enumerate: (x: unknown, start = 0) => [...iter(x)].map((v, i) => tuple(i + start, v)),
+  enumerate: (...a: unknown[]) => {
+    const [x, start] = args(a, ["iterable", "start"], [0]) as [unknown, number];
+    return [...iter(x)].map((v, i) => tuple(i + start, v));
+  },
   zip: (...lists: unknown[]) => {
     const all = lists.map((l) => [...iter(l)]);
     const n = Math.min(...all.map((l) => l.length));
@@ -518,6 +544,9 @@ export const builtins = {
   reversed: (x: unknown) => [...iter(x)].reverse(),
   any: (x: unknown) => [...iter(x)].some(bool),
   all: (x: unknown) => [...iter(x)].every(bool),
+  /** `type(x)`: its class, or a builtin's type (`type(x).__name__`, `type(x) is dict`). */
+  type: (x: any): unknown =>
+    x instanceof Object && !isDict(x) && !Array.isArray(x) ? x.constructor : TYPES[typeName(x)],
   isinstance: (x: unknown, t: unknown) => (Array.isArray(t) ? t : [t]).some((one) => isType(x, one)),
   print: (...a: unknown[]) => output.quiet || console.log(splitKw(a)[0].map(str).join(" ")),
   /** An object's identity, constant for its life: an address-like int, 16 apart, as CPython's. */
@@ -527,7 +556,10 @@ export const builtins = {
     return ids.get(x as object)!;
   },
   hasattr: (x: any, name: string) => x != null && name in Object(x),
-  getattr: (x: any, name: string, ...dflt: unknown[]) => (x != null && name in Object(x) ? x[name] : dflt[0]),
+  getattr: (x: any, name: string, ...dflt: unknown[]) => {
+    const v = x != null && (name in Object(x) || x.__getattr___py) ? x[name] : dflt[0];
+    return typeof v === "function" && name in Object(x) && !Object.hasOwn(x, name) ? v.bind(x) : v;
+  },
   setattr: (x: any, name: string, v: unknown) => void (x[name] = v),
   ...Object.fromEntries(
     ("Exception ValueError KeyError IndexError TypeError RuntimeError StopIteration AttributeError " +

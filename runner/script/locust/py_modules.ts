@@ -4,7 +4,7 @@
  * `re` on JavaScript's regular expressions with Python's spellings translated. Any other is refused.
  */
 import { args, builtins, exceptionClass, iter, Kw, mapping, mod, orDefault, output } from "./py.ts";
-import { MISSING, PyError, repr, str, tuple } from "./py.ts";
+import { isDict, matches, MISSING, PyError, repr, str, tuple } from "./py.ts";
 import { randomIntBetween, randomItem } from "../k6/jslib/utils.ts";
 import { parse } from "../k6/jslib/papaparse.ts";
 import { existsSync } from "node:fs";
@@ -66,12 +66,13 @@ const string = {
   punctuation: "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~",
 };
 
-/** `json.dumps` as Python writes it (`", "` and `": "` separators unless given). */
+/** `json.dumps` as Python writes it (`", "` and `": "` separators), its keys sorted with `sort_keys`. */
 function dumps(value: unknown, ...rest: unknown[]): string {
-  const [indent] = args(rest, ["indent"], [null], false, true) as [number | null];
-  if (indent !== null) return JSON.stringify(value, null, indent);
+  const [indent, sortKeys] = args(rest, ["indent", "sort_keys"], [null, false], false, true);
+  const sorted = (_: string, v: any) => isDict(v) ? Object.fromEntries(Object.entries(v).sort()) : v;
+  const text = JSON.stringify(value, sortKeys ? sorted : undefined, indent as number ?? undefined);
   const separators = /("(?:[^"\\]|\\.)*")|([,:])/g;
-  return JSON.stringify(value).replace(separators, (m, s) => s ?? (m === "," ? ", " : ": "));
+  return indent !== null ? text : text.replace(separators, (m, s) => s ?? (m === "," ? ", " : ": "));
 }
 
 /** `json.loads`: a JSON text (or its bytes) read, its error a JSONDecodeError. */
@@ -91,7 +92,7 @@ const json = {
 };
 
 const time = {
-  time: () => Date.now() / 1000,
+  time: () => (performance.timeOrigin + performance.now()) / 1000,
   monotonic: () => performance.now() / 1000,
   perf_counter: () => performance.now() / 1000,
   time_ns: () => Date.now() * 1e6,
@@ -417,6 +418,10 @@ const datetime = {
 
 /** `contextlib.contextmanager`: what the block raised is thrown at its generator's `yield`. */
 const contextlib = {
+  suppress: (...types: unknown[]) => ({
+    __enter__: () => null,
+    __exit__: (err: unknown) => err !== null && matches(err, ...types),
+  }),
   contextmanager: (fn: (...a: unknown[]) => Generator | AsyncGenerator) =>
     function (this: unknown, ...a: unknown[]) {
       const g = fn.apply(this, a);
@@ -449,6 +454,27 @@ function missingDict(missing: (d: Record<string, unknown>, key: string) => unkno
   const d: Record<string, unknown> = {};
   return Object.defineProperty(d, MISSING, { value: (key: string) => missing(d, key) });
 }
+
+/**
+ * `queue.Queue`: a list with a queue's methods, so what a test_start listener puts reaches each worker
+ * isolate (each its own copy); `get()` of an empty queue raises `Empty`, where Python's would block.
+ */
+const Empty = exceptionClass("Empty");
+class Queue extends Array {
+  put(x: unknown): void {
+    this.push(x);
+  }
+  get(): unknown {
+    if (this.length === 0) throw new Empty();
+    return this.shift();
+  }
+  empty(): boolean {
+    return this.length === 0;
+  }
+  task_done(): void {}
+}
+Object.assign(Queue.prototype, { put_nowait: Queue.prototype.put, get_nowait: Queue.prototype.get });
+const queue = { Empty, Full: exceptionClass("Full"), Queue: () => new Queue() };
 
 const collections = {
   defaultdict: (factory: () => unknown) => missingDict((d, key) => d[key] = factory()),
@@ -570,7 +596,10 @@ function urlencode(...a: unknown[]): string {
 const urllib = { parse: { quote, quote_plus, urlencode } };
 /** `secrets`' tokens; `functools.wraps` (the wrapped function's attributes, a task's weight, kept). */
 const secrets = { token_hex: (n = 32) => randomBytes(n).toString("hex"), choice };
-const functools = { wraps: (fn: object) => (wrapper: object) => Object.assign(wrapper, fn) };
+const functools = {
+  wraps: (fn: { name: string }) => (wrapper: object) =>
+    Object.defineProperty(Object.assign(wrapper, fn), "name", { value: fn.name }),
+};
 const requestsExceptions = Object.fromEntries(
   ["HTTPError", "ConnectionError"].map((n) => [n, exceptionClass(n)]),
 );
@@ -582,6 +611,6 @@ const copy = { copy: (x: any) => Array.isArray(x) ? [...x] : { ...x }, deepcopy:
 export const MODULES: Record<string, Record<string, unknown>> = Object.assign(
   { random, string, json, time, uuid, itertools, os, math, logging, re, csv, datetime, base64, urllib },
   { secrets, functools, copy, io, hashlib, hmac, contextlib, gevent, collections, urllib3, dataclasses },
-  { enum: { Enum } },
+  { enum: { Enum }, queue },
   { "urllib.parse": urllib.parse, "requests.exceptions": requestsExceptions },
 );

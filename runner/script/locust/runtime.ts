@@ -234,8 +234,55 @@ export class EventHook {
   }
 }
 
+/**
+ * `events.request`: a sample a file times itself and fires (a client of its own) is a row of Locust's, as
+ * Locust's stats listener counts it, told to the command's process (its listeners run there, as on each).
+ */
+class RequestHook extends EventHook {
+  override fire(kw?: Kw): Promise<void> {
+    const { response: _, context, exception, ...v } = kw?.values ?? {};
+    const sample = {
+      ...Object.fromEntries(Object.entries(v).filter(([, x]) => isPlain(x))),
+      exception: exception == null || exception === false ? null : errorText(exception),
+      context: isPlain(context) ? context : {},
+    };
+    if (requestsOut !== null) {
+      return requestsOut.postMessage({ fired: Date.now(), sample }), Promise.resolve();
+    }
+    count(sample, Date.now());
+    return fire([...this.fns], sample);
+  }
+}
+
+/** A fired sample's counts by `request_type name`: requests, errors by Locust's text, times, bytes, when. */
+function firedRow(type: string, name: string, firstMs: number) {
+  const timesMs: number[] = [], errors = new Map<string, number>();
+  return { type, name, firstMs, lastMs: 0, bytes: 0, timesMs, errors };
+}
+export const fired = new Map<string, ReturnType<typeof firedRow>>();
+function count(s: Record<string, unknown>, atMs: number): void {
+  const type = str(s.request_type ?? ""), name = str(s.name ?? ""), key = `${type} ${name}`;
+  const row = fired.get(key) ?? fired.set(key, firedRow(type, name, atMs)).get(key)!;
+  row.timesMs.push(Number(s.response_time ?? 0) || 0), row.bytes += Number(s.response_length ?? 0) || 0;
+  row.lastMs = atMs;
+  const why = s.exception as string | null;
+  if (why !== null) row.errors.set(why, (row.errors.get(why) ?? 0) + 1);
+}
+
+/** Locust's text of a failure: a string as it is, an exception as `repr()` writes it. */
+function errorText(x: unknown): string {
+  if (typeof x === "string") return x;
+  if (!(x instanceof Error)) return repr(x);
+  const type = x instanceof PyError ? x.pyType : x.name;
+  const message = x.message === type ? "" : x.message.replace(`${type}: `, "");
+  // A KeyError's message is its key's repr() already.
+  return `${type}(${message === "" || type === "KeyError" ? message : repr(message)})`;
+}
+
 /** Locust's `events`; `report_to_master` and `worker_report` never fire, as in one process. */
-export const events = Object.fromEntries(LOCUST_EVENTS.map((k) => [k, new EventHook()]));
+export const events = Object.fromEntries(
+  LOCUST_EVENTS.map((k) => [k, k === "request" ? new RequestHook() : new EventHook()]),
+);
 const listeners = Object.fromEntries(LOCUST_EVENTS.map((k) => [k, events[k].fns]));
 
 export const log = {
@@ -421,9 +468,10 @@ export async function listenHere(): Promise<() => Promise<void>> {
   if (sel.resetStats) statsReset = { afterSec: spawnMs / 1000 };
   const channel = runChannel(REQUESTS_CHANNEL);
   let lastMs = performance.now();
-  channel.onmessage = (e: MessageEvent<Record<string, unknown>>) => {
+  channel.onmessage = (e: MessageEvent<Record<string, any>>) => {
     lastMs = performance.now();
-    void fire(listeners.request, e.data);
+    if (e.data.fired !== undefined) count(e.data.sample, e.data.fired);
+    void fire(listeners.request, e.data.sample ?? e.data);
   };
   return async () => {
     while (performance.now() - lastMs < QUIET_MS) await new Promise((r) => setTimeout(r, QUIET_MS / 4));
@@ -772,6 +820,7 @@ const environment = {
     }
   })(),
   stats: null as unknown,
+  events,
   process_exit_code: null as number | null,
   /** Locust's web UI, which a headless run has not: `if environment.web_ui:` skips what extends it. */
   web_ui: null,
@@ -855,12 +904,9 @@ export async function shapePoints(limitMs: number): Promise<ShapePoints | null> 
   // Each user's class by its number (the load's isolates read it), as Locust's dispatcher picks them: the
   // next of its classes' order, begun again where a tick names other classes; the last stops first.
   const slots: string[] = selection().vuClasses = [];
-  let from = {
-    key: runClasses.map((c) => c.name).sort().join(),
-    order: runClasses,
-    at: 0,
-    list: [] as UserClass[],
-  };
+  const orderOf = (order: UserClass[]) => ({ key: keyOf(order), order, at: 0, list: [] as UserClass[] });
+  const keyOf = (classes: UserClass[]) => classes.map((c) => c.name).sort().join();
+  let from = orderOf(runClasses);
   // The order is read ahead, doubling: a shape ramping for hours adds users by the hundred thousand.
   const nextClass = () => {
     if (from.at >= from.list.length) from.list = classOrder(from.order, Math.max(64, 2 * from.list.length));
@@ -873,8 +919,7 @@ export async function shapePoints(limitMs: number): Promise<ShapePoints | null> 
     const tick = await shape.tick();
     if (tick == null) break;
     const [target, rate, classes] = tick as [number, number, UserClass[] | null];
-    const key = classes?.map((c) => c.name).sort().join();
-    if (classes != null && key !== from.key) from = { key: key!, order: classes, at: 0, list: [] };
+    if (classes != null && keyOf(classes) !== from.key) from = orderOf(classes);
     let next = atS + 1;
     if (`${target},${rate}` !== last) {
       last = `${target},${rate}`;
@@ -1222,6 +1267,7 @@ export function decorate(cls: any, name: string, decorators: Array<(fn: Fn) => F
   let fn = cls.prototype[name];
   for (const d of [...decorators].reverse()) {
     const method = fn, plain = Object.assign((self: unknown, ...a: unknown[]) => method.apply(self, a), fn);
+    Object.defineProperty(plain, "name", { value: method.name }); // `__name__`: the def's, then a wrapper's
     const out = d(plain);
     fn = Object.assign(
       out === plain ? method : function (this: unknown, ...a: unknown[]) {
@@ -1229,6 +1275,7 @@ export function decorate(cls: any, name: string, decorators: Array<(fn: Fn) => F
       },
       out,
     );
+    Object.defineProperty(fn, "name", { value: out.name });
   }
   cls.prototype[name] = fn;
 }

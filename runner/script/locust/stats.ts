@@ -13,7 +13,7 @@ import {
 } from "../../../results/histogram.ts";
 import type { ResultsFile, RunResult } from "../../../results/schema/results.ts";
 import { unansweredRequests } from "../../../results/conclude/responses.ts";
-import { BEFORE_RESET, CONTENT_BYTES, REDIRECTED, statsReset, UNREPORTED } from "./runtime.ts";
+import { BEFORE_RESET, CONTENT_BYTES, fired, REDIRECTED, statsReset, UNREPORTED } from "./runtime.ts";
 
 /** loadlab's exit code of a run that got no response (cli/exit_codes.ts `noResponse`). */
 const NO_RESPONSE_EXIT = 4;
@@ -42,6 +42,7 @@ function locustRows(run: RunResult) {
       if (n > 0 && at) lastMs = Math.max(lastMs, at.startMs + at.durationMs);
     });
   }
+  for (const f of fired.values()) lastMs = Math.max(lastMs, f.lastMs - Date.parse(run.startedAt));
   const seconds = Math.max(Math.min(lastMs / 1000, run.durationSec) - (statsReset?.afterSec ?? 0), 1e-9);
   const checks = new Map<string, Array<{ name: string; passed: number; failed: number }>>();
   for (const flow of run.flows ?? []) {
@@ -84,8 +85,23 @@ function locustRows(run: RunResult) {
       percentile: pct,
       errors,
       endpoint: e as Endpoint | undefined,
+      /** A fired row's first and last request (s), which has no endpoint's intervals. */
+      seenSec: undefined as number[] | undefined,
     };
   });
+  // The samples the file fired itself (a client of its own), a row each `request_type name`, as Locust's.
+  const own = [...fired.values()].map((f) => {
+    const h = createHistogram(), failures = [...f.errors.values()].reduce((a, b) => a + b, 0);
+    for (const ms of f.timesMs) h.recordValue(Math.max(1, Math.round(ms * 1000)));
+    const requests = f.timesMs.length, percentile = (p: number) => h.getValueAtPercentile(p) / 1000;
+    const [min, max, avg] = [h.minNonZeroValue / 1000, h.maxValue / 1000, h.mean / 1000];
+    const row = { method: f.type, name: f.name, requests, failures, avg, min, max, h };
+    const rates = { rps: requests / seconds, failuresPerSec: failures / seconds, errors: f.errors };
+    const endpoint = undefined as Endpoint | undefined, seenSec = [f.firstMs / 1000, f.lastMs / 1000];
+    const bytes = { bytes: f.bytes, avgBytes: f.bytes / requests };
+    return { ...row, ...rates, ...bytes, median: percentile(50), percentile, endpoint, seenSec };
+  });
+  rows.push(...own);
   // A redirect's hops: their failures are the first request's, their count none (one request, as Locust's).
   for (const hop of rows.filter((r) => r.name.endsWith(REDIRECTED))) {
     const name = hop.name.slice(0, -REDIRECTED.length);
@@ -107,6 +123,7 @@ function locustRows(run: RunResult) {
   // The aggregate's times: the run's, or after a reset its rows' (their endpoints' histograms added).
   const ends = statsReset === null ? [run] : run.endpoints?.filter((e) => !e.name.endsWith(BEFORE_RESET));
   const h = mergeEncoded((ends ?? []).flatMap((e: Endpoint | RunResult) => e.histogramEncoded ?? []));
+  for (const r of own) h.add(r.h);
   rows.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : a.method < b.method ? -1 : 1);
   const requests = rows.reduce((t, r) => t + r.requests, 0);
   const failures = rows.reduce((t, r) => t + r.failures, 0);
@@ -118,7 +135,9 @@ function locustRows(run: RunResult) {
     avg: requests === 0 ? 0 : rows.reduce((t, r) => t + r.avg * r.requests, 0) / requests,
     min: requests === 0 ? 0 : Math.min(...rows.filter((r) => r.requests > 0).map((r) => r.min)),
     max: Math.max(...rows.map((r) => r.max), 0),
-    median: statsReset === null ? run.latencyMs?.p50 ?? 0 : h.getValueAtPercentile(50) / 1000,
+    median: statsReset === null && own.length === 0
+      ? run.latencyMs?.p50 ?? 0
+      : h.getValueAtPercentile(50) / 1000,
     bytes: rows.reduce((t, r) => t + r.bytes, 0),
     avgBytes: requests === 0 ? 0 : rows.reduce((t, r) => t + r.bytes, 0) / requests,
     rps: requests / seconds,
@@ -126,9 +145,15 @@ function locustRows(run: RunResult) {
     percentile: (p: number) => requests === 0 || h.totalCount === 0 ? null : h.getValueAtPercentile(p) / 1000,
     errors: new Map<string, number>(),
     endpoint: undefined as Endpoint | undefined,
+    seenSec: undefined,
   };
+  // Locust's median: its rounded times' (a key of `response_times`), kept within the exact min and max.
+  for (const r of [...rows, total]) r.median = Math.min(r.max, Math.max(r.min, rounded(r.median)));
   return { rows, total };
 }
+
+/** A time as Locust keeps it in `response_times`: whole ms below 100, else two significant digits. */
+const rounded = (ms: number) => ms < 100 ? Math.round(ms) : +ms.toPrecision(2);
 
 /** Locust's `serialize_stats()` keys of a `StatsEntry`: what `--json` writes of each name's. */
 const SERIALIZED =
@@ -149,16 +174,16 @@ function statsEntry(run: RunResult, r: LocustRow) {
   const h = r.endpoint?.histogramEncoded ? decodeHistogram(r.endpoint.histogramEncoded) : null;
   if (h) {
     forEachBucket(h, (slot, n) => {
-      const ms = bucketValuesUs(h, slot).medianUs / 1000,
-        key = ms < 100 ? Math.round(ms) : +ms.toPrecision(2);
+      const key = rounded(bucketValuesUs(h, slot).medianUs / 1000);
       times[key] = (times[key] ?? 0) + n;
     });
   }
   const [requests, failures] = [r.requests, r.failures], failed = failures > 0 && failures === requests;
   return Object.assign(
     Object.create(null),
-    { name: r.name, method: r.method, start_time: sentSec[0] ?? startSec },
-    { last_request_timestamp: sentSec.at(-1) ?? null, num_requests: requests, num_none_requests: 0 },
+    { name: r.name, method: r.method, start_time: sentSec[0] ?? r.seenSec?.[0] ?? startSec },
+    { last_request_timestamp: sentSec.at(-1) ?? r.seenSec?.[1] ?? null, num_requests: requests },
+    { num_none_requests: 0 },
     { num_failures: failures, fail_ratio: requests === 0 ? 0 : failures / requests },
     { total_response_time: r.avg * requests, avg_response_time: r.avg, median_response_time: r.median },
     { min_response_time: requests === 0 ? null : r.min, max_response_time: r.max, response_times: times },
@@ -255,7 +280,7 @@ export async function writeLocustCsv(
   const times = (r: LocustRow) =>
     r.requests === 0
       ? [0, 0, 0, 0, 0, 0, 0]
-      : [Math.round(r.median), ...[r.avg, r.min, r.max, r.avgBytes, r.rps, r.failuresPerSec].map(float)];
+      : [r.median, ...[r.avg, r.min, r.max, r.avgBytes, r.rps, r.failuresPerSec].map(float)];
   const stats = [
     csvLine([
       ...columns(`Type,Name,Request Count,Failure Count,${TIMES},Requests/s,Failures/s`),
@@ -380,18 +405,8 @@ function historyLines(run: RunResult, rows: LocustRow[], total: LocustRow, users
     });
   });
   // Locust's first row is written as it starts, before any user: none of them, no request.
-  const before = [
-    0,
-    "",
-    "Aggregated",
-    "0.000000",
-    "0.000000",
-    ...PERCENTILES.map(() => null),
-    0,
-    0,
-    0,
-    "0.0",
-  ];
+  const zeros = [0, 0, 0, "0.0"];
+  const before = [0, "", "Aggregated", "0.000000", "0.000000", ...PERCENTILES.map(() => null), ...zeros];
   return [csvLine([Math.round(startSec), ...before, 0, 0, 0])].concat(
     seconds.flatMap((s, j) =>
       cells.flatMap((c) =>
