@@ -338,7 +338,7 @@ export function ghzRun(
       if (!Array.isArray(list) || list.length < 2 || !json.includes("{{") || streamed()) {
         return asWritten(json);
       }
-      return `[${list.map((m) => call.fill(JSON.stringify(m), "--data", leftBraces)).join(",")}]`;
+      return `[${list.map((m) => call.fill(goJson(m), "--data", leftBraces)).join(",")}]`;
     };
     // As ghz: a client stream's messages filled each apart draw their own .UUID, its metadata the call's.
     call.uuidEach = config["stream-dynamic-messages"] === true && text.includes(".UUID") &&
@@ -357,7 +357,8 @@ export function ghzRun(
   const metadata = config["metadata-file"] !== undefined
     ? fileText(config["metadata-file"], "--metadata-file")
     : config.metadata;
-  const mdText = typeof metadata === "string" ? metadata : JSON.stringify(metadata);
+  const md = typeof metadata === "string" ? jsonOr(metadata) : metadata;
+  const mdText = goJson(isRecord(md) ? md : metadata);
   const filled = mdText === undefined ? undefined : call.fill(mdText, "--metadata", leftBraces, false);
   for (const [name, value] of Object.entries(jsonObject(filled, "--metadata"))) {
     if (!/^[\w.-]+$/.test(name)) {
@@ -569,6 +570,14 @@ export function concurrencySteps(
   throw refused(`--concurrency-schedule: over 10,000 steps; give a nearer end or a longer step`);
 }
 
+/** `value` as Go's json.Marshal writes it, `<`, `>` and `&` escaped: a template in it reads them so. */
+function goJson(value: unknown, sorted?: (key: string, value: unknown) => unknown): string {
+  const escape = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+  return typeof value === "string"
+    ? value
+    : JSON.stringify(value, sorted)?.replace(/[<>&\u2028\u2029]/g, escape);
+}
+
 /** `text`'s JSON value, or undefined where it is not JSON (a template's bare value before it is filled). */
 function jsonOr(text: string): unknown {
   try {
@@ -626,7 +635,7 @@ function jsonText(value: unknown, flag: string, file = false): string {
     v === null || typeof v !== "object" || Array.isArray(v)
       ? v
       : Object.fromEntries(Object.entries(v).sort(([a], [b]) => a < b ? -1 : 1));
-  return JSON.stringify(Array.isArray(data) ? data.map((m) => m ?? {}) : data, sorted);
+  return goJson(Array.isArray(data) ? data.map((m) => m ?? {}) : data, sorted);
 }
 
 /** A message size as ghz reads it (`4194304`, `4MB`, `4MiB`), 2^31 - 1 when not given. */
@@ -738,7 +747,8 @@ class CallData {
         if (p.words === undefined) return p.text;
         const placeholder = this.#placeholder(p.words);
         if (placeholder !== undefined || !perCall) return placeholder ?? first[i];
-        this.draws.push((k) => row(k)[i]);
+        // A column is the value JSON's string holds: its escapes (js's \u003C) read as ghz's JSON reads them.
+        this.draws.push((k) => jsonOr(`"${row(k)[i]}"`) as string ?? row(k)[i]);
         return `{{ Drawn${this.draws.length - 1} }}`;
       }).join("");
     } catch (err) {

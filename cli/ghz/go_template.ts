@@ -285,12 +285,10 @@ const BUILTINS: Record<string, (a: GoValue[]) => GoValue> = {
     encodeURIComponent(text(a)).replace(/[!'()*]/g, (c) => `%${hex(c, 2)}`).replace(/%20/g, "+"),
   newUUID: () => crypto.randomUUID(),
   // ghz's randomString: 2 to 16 letters where the length is not above 0.
-  randomString: ([n, ...more]) =>
-    Array.from(
-      { length: more.length > 0 ? fail() : int(n) > 0 ? int(n) : 2 + draw(15) },
-      () => GO_CHARSET[draw(62)],
-    )
-      .join(""),
+  randomString: ([n, ...more]) => {
+    const length = more.length > 0 ? fail() : int(n) > 0 ? int(n) : 2 + draw(15);
+    return Array.from({ length }, () => GO_CHARSET[draw(62)]).join("");
+  },
   // ghz's randomInt: a negative min is 0, a max not above 0 is 1; an empty range panics in Go's Intn.
   randomInt: ([lo, hi, ...more]) => {
     const [min, max] = [Math.max(0, int(lo)), int(hi) <= 0 ? 1 : int(hi)];
@@ -314,15 +312,12 @@ function call(name: string, args: Array<() => GoValue>): GoValue {
 const show = (v: GoValue): string => typeof v === "object" ? fail() : v === undefined ? "<nil>" : String(v);
 /** fmt.Sprint: a space between operands when neither is a string. */
 const sprint = (a: GoValue[]) =>
-  a.map((v, k) => (k > 0 && typeof v !== "string" && typeof a[k - 1] !== "string" ? " " : "") + show(v)).join(
-    "",
-  );
+  a.map((v, k) => (k && typeof v !== "string" && typeof a[k - 1] !== "string" ? " " : "") + show(v)).join("");
 const typeOf = (v: GoValue) =>
-  typeof v === "number"
-    ? Number.isInteger(v) ? "int" : "float64"
-    : typeof v === "boolean"
-    ? "bool"
-    : "string";
+  ({ number: Number.isInteger(v) ? "int" : "float64", boolean: "bool" } as Record<string, string>)[
+    typeof v
+  ] ??
+    "string";
 
 /** One of fmt's verbs over a value, undefined where it takes not that value's type. */
 function verbOf(verb: string, v: GoValue, p: number | undefined, plus: string): string | undefined {
@@ -340,13 +335,11 @@ function verbOf(verb: string, v: GoValue, p: number | undefined, plus: string): 
   if (type === "int" && radix) return plus + n.toString(radix);
   const f = verb.toLowerCase();
   if (typeof v !== "number" || !"efg".includes(f)) return undefined;
-  const s = f === "f"
-    ? n.toFixed(p ?? 6)
-    : f === "e"
-    ? n.toExponential(p ?? 6)
-    : p === undefined
-    ? String(n)
-    : n.toPrecision(p);
+  const fixed: Record<string, () => string> = {
+    f: () => n.toFixed(p ?? 6),
+    e: () => n.toExponential(p ?? 6),
+  };
+  const s = fixed[f]?.() ?? n.toPrecision(p);
   return plus + s.replace(/e([-+])(\d)$/, "e$10$2");
 }
 
@@ -358,11 +351,7 @@ export function sprintf(format: string, args: GoValue[]): string {
     if (n >= args.length) return `%!${verb}(MISSING)`;
     const v = args[n++], plus = typeof v === "number" && v >= 0 && flags.includes("+") ? "+" : "";
     const good = verbOf(verb, v, prec === undefined ? undefined : Number(prec || 0), plus);
-    const s = good === undefined
-      ? `%!${verb}(${typeOf(v)}=${show(v)})`
-      : /[XEG]/.test(verb)
-      ? good.toUpperCase()
-      : good;
+    const s = (/[XEG]/.test(verb) ? good?.toUpperCase() : good) ?? `%!${verb}(${typeOf(v)}=${show(v)})`;
     const pad = Number(width || 0) - s.length;
     if (pad <= 0) return s;
     if (flags.includes("-")) return s + " ".repeat(pad);
