@@ -735,6 +735,7 @@ class CallData {
     try {
       if (!top) return row(0).join("");
       const held = parts.filter((p) => p.words !== undefined && this.#placeholder(p.words) === undefined);
+      const first = held.length > 0 ? row(0) : []; // Go's execution fails here, or not at all
       if (held.some((p) => [...p.uses].some((name) => LIVE.test(name)))) {
         throw refused(
           `${flag}: ghz's .WorkerID, .UUID and .Timestamp* are filled by loadlab as whole actions ` +
@@ -742,7 +743,6 @@ class CallData {
         );
       }
       const perCall = held.some((p) => [...p.uses].some((name) => PER_CALL.test(name)));
-      const first = held.length > 0 ? row(0) : []; // Go's execution fails here, or not at all
       return parts.map((p, i) => {
         if (p.words === undefined) return p.text;
         const placeholder = this.#placeholder(p.words);

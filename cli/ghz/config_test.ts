@@ -251,6 +251,7 @@ Deno.test("a template Go cannot parse is ghz's error (exit 1); one that fails to
   const unfilled = [
     ".Nope",
     ".RequestNumber.X",
+    ".WorkerID 7",
     "randomInt 5 5",
     "randomInt 9 2",
     "randomString",
