@@ -613,7 +613,9 @@ function jsonText(value: unknown, flag: string, file = false): string {
   } catch (err) {
     const end = /after JSON at position (\d+)/.exec((err as Error).message)?.[1];
     // ghz reads a file of one message as a template first: a value a template writes is JSON once filled.
-    const filled = file && text[0] !== "[" ? parseJsonDocument(quotePlaceholders(text)) : undefined;
+    // Its actions' own quotes (printf "%d") are Go's, gone once filled.
+    const actions = text.replace(/\{\{[^]*?\}\}/g, (action) => action.replaceAll('"', "`"));
+    const filled = file && text[0] !== "[" ? parseJsonDocument(quotePlaceholders(actions)) : undefined;
     if (filled?.ok && isRecord(filled.value)) return text;
     if (!file || end === undefined || text[0] === "[") {
       throw new UsageError(`${flag}: not JSON (${(err as Error).message}); a template goes inside a string`);

@@ -172,6 +172,16 @@ Deno.test("Go's functions and blocks run before the load: text once, a column wh
   assertEquals(run({ data: { b: "{{len .MethodName}}" } })[0], '{"b":"1"}');
   // Go's JSON writes the data's `<` as \u003c before the template runs: html leaves it so.
   assertEquals(run({ data: { b: "{{.MethodName}} {{html `<b>`}}" } })[0], '{"b":"C \\u003cb\\u003e"}');
+  // A -D file is a template before it is JSON: its actions' own quotes are Go's.
+  const file = Deno.makeTempFileSync({ suffix: ".json" });
+  Deno.writeTextFileSync(file, '{"a":"{{printf "%02d" .RequestNumber}}"}');
+  assertEquals(run({ "data-file": file }).slice(0, 4), [
+    '{"a":"{{ Drawn0 }}"}',
+    undefined,
+    "RequestNumber,LeftBraces,Drawn0",
+    "0,{{,00",
+  ]);
+  Deno.removeSync(file);
   // Data with no action at its top is sent as written; metadata with none is filled once.
   const block = '{"x":"{{if eq .RequestNumber 0}}first{{else}}later{{end}}"}';
   assertEquals(run({ data: block, metadata: block }), [
