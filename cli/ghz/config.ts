@@ -750,7 +750,8 @@ class CallData {
         const placeholder = this.#placeholder(p.words);
         if (placeholder !== undefined || !perCall) return placeholder ?? first[i];
         // A column is the value JSON's string holds: its escapes (js's \u003C) read as ghz's JSON reads them.
-        this.draws.push((k) => jsonOr(`"${row(k)[i]}"`) as string ?? row(k)[i]);
+        const value = (text: string) => text.includes("\\") ? jsonOr(`"${text}"`) as string ?? text : text;
+        this.draws.push((k) => value(row(k)[i]));
         return `{{ Drawn${this.draws.length - 1} }}`;
       }).join("");
     } catch (err) {
@@ -788,12 +789,20 @@ class CallData {
 
   /** ghz's call data of call `requestNumber`, as before the load (its time and UUID now, no worker). */
   #dot(requestNumber: number): Record<string, unknown> {
+    this.#data ??= this.#callData();
+    this.#data.RequestNumber = requestNumber;
+    return this.#data;
+  }
+
+  #data?: Record<string, unknown>;
+
+  /** The call data but its number: one object for every row, its time and UUID read once. */
+  #callData(): Record<string, unknown> {
     const [service, method] = this.call.replace(/\/(?=[^/]*$)/, ".").split(/\.(?=[^.]*$)/);
     const data = this.method;
     const now = Date.now();
     return {
       WorkerID: "",
-      RequestNumber: requestNumber,
       FullyQualifiedName: `${service}.${method}`,
       MethodName: method,
       ServiceName: service?.split(".").at(-1),
