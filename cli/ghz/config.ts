@@ -806,18 +806,11 @@ class CallData {
       FullyQualifiedName: `${service}.${method}`,
       MethodName: method,
       ServiceName: service?.split(".").at(-1),
-      get InputName() {
-        return data().InputName;
-      },
-      get OutputName() {
-        return data().OutputName;
-      },
-      get IsClientStreaming() {
-        return data().IsClientStreaming === "true";
-      },
-      get IsServerStreaming() {
-        return data().IsServerStreaming === "true";
-      },
+      // Read only when a template reads them: by reflection, the server is asked then.
+      InputName: () => data().InputName,
+      OutputName: () => data().OutputName,
+      IsClientStreaming: () => data().IsClientStreaming === "true",
+      IsServerStreaming: () => data().IsServerStreaming === "true",
       Timestamp: new Date(now - now % 1000).toISOString().replace(".000", ""),
       TimestampUnix: Math.floor(now / 1000),
       TimestampUnixMilli: now,

@@ -89,7 +89,7 @@ export function parseGo(text: string): GoPart[] {
       const chain = (base: Run, fields: string[]): Run => {
         fields.forEach((f) => uses.add(f));
         return (d, s) =>
-          fields.reduce((v, f) => typeof v === "object" && f in v ? v[f] as GoValue : fail(), base(d, s, []));
+          fields.reduce((v, f) => typeof v === "object" && f in v ? method(v[f]) : fail(), base(d, s, []));
       };
       if (w === "(") {
         let open = 1, end = k;
@@ -239,6 +239,8 @@ function goString(w: string): string | number {
   }
 }
 
+/** A field's value, its method's where it is one (Go calls a method with no arguments). */
+const method = (v: unknown) => (typeof v === "function" ? v() : v) as GoValue;
 /** Go's truth: false, 0, "" and nil are empty. */
 const truth = (v: GoValue) => v !== undefined && v !== false && v !== 0 && v !== "";
 const encoder = new TextEncoder();
@@ -344,7 +346,7 @@ function verbOf(verb: string, v: GoValue, p: number | undefined, plus: string): 
 }
 
 /** fmt.Sprintf's flags, width, precision and verbs over Go's strings, ints and bools. */
-export function sprintf(format: string, args: GoValue[]): string {
+function sprintf(format: string, args: GoValue[]): string {
   let n = 0;
   const out = format.replace(/%([-+# 0]*)(\d*)(?:\.(\d*))?(.?)/gs, (_, flags, width, prec, verb) => {
     if (verb === "%" || verb === "") return verb === "%" ? "%" : "%!(NOVERB)";
