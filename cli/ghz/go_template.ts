@@ -33,7 +33,7 @@ export const GO_EXEC_FAILED = new Error("Go's template execution failed");
 export class GoUnsupported extends Error {}
 
 const TOKEN = new RegExp(
-  String.raw`\s+|\(|\)|\||,|:=|=|"(?:[^"\\\n]|\\.)*"|` + "`[^`]*`" +
+  String.raw`\s+(?!-\}\})|\(|\)|\||,|:=|=|"(?:[^"\\\n]|\\.)*"|` + "`[^`]*`" +
     String.raw`|'(?:[^'\\]|\\.)+'|[-+]?(?:0[xX][\da-fA-F_]+|\d[\d_]*\.?\d*(?:[eE][-+]?\d+)?|\.\d+)|` +
     String.raw`\$\w*(?:\.\w+)*|(?:\.\w+)+|\.|\w+|.`,
   "y",
@@ -72,7 +72,9 @@ export function parseGo(text: string): GoPart[] {
       TOKEN.lastIndex = at;
       const word = comment ? text.slice(at, comment + 2) : TOKEN.exec(text)![0];
       if (word === "\\") error(`unexpected "\\\\" in command`);
-      if (!/^\s/.test(word)) words.push(word);
+      // A field right after `)` is the parenthesized value's: `).Name`, one word.
+      if (word[0] === "." && text[at - 1] === ")") words.push(words.pop() + word);
+      else if (!/^\s/.test(word)) words.push(word);
       at += word.length;
     }
     return error("unclosed action");
@@ -94,12 +96,12 @@ export function parseGo(text: string): GoPart[] {
       if (w === "(") {
         let open = 1, end = k;
         for (; end < words.length && open > 0; end++) {
-          open += words[end] === "(" ? 1 : words[end] === ")" ? -1 : 0;
+          open += words[end] === "(" ? 1 : words[end][0] === ")" ? -1 : 0;
         }
         if (open > 0) error("unclosed left paren");
         const [inner] = pipe(words.slice(k, end - 1));
         k = end;
-        return [chain(inner, /^\.\w/.test(words[k] ?? "") ? words[k++].slice(1).split(".") : [])];
+        return [chain(inner, words[end - 1].slice(2).split(".").filter((f) => f !== ""))];
       }
       const [name, ...fields] = w.split(".");
       if (w[0] === "$" && !vars.includes(name)) error(`undefined variable "${name}"`);
@@ -119,6 +121,7 @@ export function parseGo(text: string): GoPart[] {
     while (k <= words.length) {
       const ops: Array<[Run, string?]> = [];
       while (k < words.length && words[k] !== "|") ops.push(operand());
+      if (ops.length === 0 && k === words.length && cmds.length > 0) break; // Go's trailing `|`
       if (ops.length === 0) error(`missing value for ${k < words.length ? "command" : of}`);
       const [[head, fn], ...rest] = ops;
       k++;
@@ -323,7 +326,7 @@ const typeOf = (v: GoValue) =>
 
 /** One of fmt's verbs over a value, undefined where it takes not that value's type. */
 function verbOf(verb: string, v: GoValue, p: number | undefined, plus: string): string | undefined {
-  const type = typeOf(v), n = v as number;
+  const type = typeof v === "object" ? fail() : typeOf(v), n = v as number;
   if (verb === "T") return type;
   if (verb === "v" || (verb === "t" && type === "bool")) return (type === "bool" ? "" : plus) + show(v);
   if (type === "string" && verb === "s") return (v as string).slice(0, p);
@@ -331,12 +334,13 @@ function verbOf(verb: string, v: GoValue, p: number | undefined, plus: string): 
   if (type === "string" && "xX".includes(verb)) {
     return [...bytesOf(v)].map((b) => b.toString(16).padStart(2, "0")).join("");
   }
-  if (type === "int" && verb === "q") return `'${String.fromCodePoint(n)}'`;
-  if (type === "int" && verb === "c") return String.fromCodePoint(n);
+  const rune = () => String.fromCodePoint(n >= 0 && n <= 0x10ffff ? n : 0xfffd);
+  if (type === "int" && verb === "q") return `'${rune()}'`;
+  if (type === "int" && verb === "c") return rune();
   const radix = { d: 10, b: 2, o: 8, x: 16, X: 16 }[verb];
   if (type === "int" && radix) return plus + n.toString(radix);
   const f = verb.toLowerCase();
-  if (typeof v !== "number" || !"efg".includes(f)) return undefined;
+  if (type !== "float64" || !"efg".includes(f)) return undefined; // Go's %f takes no int
   const fixed: Record<string, () => string> = {
     f: () => n.toFixed(p ?? 6),
     e: () => n.toExponential(p ?? 6),

@@ -69,6 +69,12 @@ Deno.test("Go's pipelines, printf, blocks and functions give Go's text", () => {
     ],
     ['{{- "  a  " -}}  b  {{- " c" }} x  {{- /* comment */ -}}  y', "  a  b c xy"],
     ["{{'a'}} {{1.5}} {{1e3}} {{0x10}} {{-3}}", "97 1.5 1000 16 -3"],
+    // A field of a parenthesized value is its own; one after a space is the next argument.
+    ["{{(printf `%s` .MethodName).X}}", "EXEC"],
+    [
+      "{{or (len `abc`) .IsClientStreaming}} {{.MethodName | }} {{printf `%q|%f|%.1f` -3 7 1.5}}",
+      "3 SayHello '\uFFFD'|%!f(int=7)|1.5",
+    ],
     // Go's execution fails: ghz then sends the text as written.
     ...["{{.Nope}}", "{{nil}}", "{{.RequestNumber 1}}", '{{eq .RequestNumber "x"}}', "{{lt true false}}"]
       .map((t): [string, string] => [t, "EXEC"]),
