@@ -571,11 +571,9 @@ export function concurrencySteps(
 }
 
 /** `value` as Go's json.Marshal writes it, `<`, `>` and `&` escaped: a template in it reads them so. */
-function goJson(value: unknown, sorted?: (key: string, value: unknown) => unknown): string {
+function goJson(value: unknown): string {
   const escape = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
-  return typeof value === "string"
-    ? value
-    : JSON.stringify(value, sorted)?.replace(/[<>&\u2028\u2029]/g, escape);
+  return typeof value === "string" ? value : JSON.stringify(value)?.replace(/[<>&\u2028\u2029]/g, escape);
 }
 
 /** `text`'s JSON value, or undefined where it is not JSON (a template's bare value before it is filled). */
@@ -633,11 +631,7 @@ function jsonText(value: unknown, flag: string, file = false): string {
   // messages, into Go's maps and encodes them again, their keys sorted: of a oneof's members the last so.
   if (data === null) return "{}";
   if (file && !Array.isArray(data)) return text;
-  const sorted = (_: string, v: unknown) =>
-    v === null || typeof v !== "object" || Array.isArray(v)
-      ? v
-      : Object.fromEntries(Object.entries(v).sort(([a], [b]) => a < b ? -1 : 1));
-  return goJson(Array.isArray(data) ? data.map((m) => m ?? {}) : data, sorted);
+  return goJson(goMaps(Array.isArray(data) ? data.map((m) => m ?? {}) : data));
 }
 
 /** A message size as ghz reads it (`4194304`, `4MB`, `4MiB`), 2^31 - 1 when not given. */
