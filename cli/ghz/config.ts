@@ -17,6 +17,7 @@ import { quotePlaceholders } from "../../runner/http/grpc/message_template.ts";
 import { isRecord, parseJsonDocument } from "../../validation/json_document.ts";
 import { MAX_DURATION_MS } from "../../validation/duration.ts";
 import type { GhzRun } from "../attack/command.ts";
+import { GO_EXEC_FAILED, GoParseError, type GoPart, GoUnsupported, parseGo, runGo } from "./go_template.ts";
 
 /** A config holds flags and one message's data; a message is capped at 4 MiB by default (--max-send). */
 const MAX_CONFIG_BYTES = 16 * 2 ** 20;
@@ -337,7 +338,7 @@ export function ghzRun(
       if (!Array.isArray(list) || list.length < 2 || !json.includes("{{") || streamed()) {
         return asWritten(json);
       }
-      return `[${list.map((m) => call.fill(JSON.stringify(m), "--data", leftBraces)).join(",")}]`;
+      return `[${list.map((m) => call.fill(goJson(m), "--data", leftBraces)).join(",")}]`;
     };
     // As ghz: a client stream's messages filled each apart draw their own .UUID, its metadata the call's.
     call.uuidEach = config["stream-dynamic-messages"] === true && text.includes(".UUID") &&
@@ -356,7 +357,8 @@ export function ghzRun(
   const metadata = config["metadata-file"] !== undefined
     ? fileText(config["metadata-file"], "--metadata-file")
     : config.metadata;
-  const mdText = typeof metadata === "string" ? metadata : JSON.stringify(metadata);
+  const md = typeof metadata === "string" ? jsonOr(metadata) : metadata;
+  const mdText = goJson(isRecord(md) ? md : metadata);
   const filled = mdText === undefined ? undefined : call.fill(mdText, "--metadata", leftBraces, false);
   for (const [name, value] of Object.entries(jsonObject(filled, "--metadata"))) {
     if (!/^[\w.-]+$/.test(name)) {
@@ -481,9 +483,13 @@ function kindNeeded(config: Record<string, unknown>): never {
  * A temporary CSV of the numbers 0 to `rows` - 1 under `RequestNumber` and a value of each of `draws` a row
  * (`Drawn0`...), removed when loadlab exits.
  */
-function requestNumbers(rows: number, draws: Array<() => string> = []): string {
+function requestNumbers(rows: number, draws: Array<(requestNumber: number) => string> = []): string {
   const path = Deno.makeTempFileSync({ prefix: "loadlab-ghz-request-numbers-", suffix: ".csv" });
-  const lines = Array.from({ length: rows }, (_, k) => [k, "{{", ...draws.map((draw) => draw())].join(","));
+  const quoted = (value: string) => /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+  const lines = Array.from(
+    { length: rows },
+    (_, k) => [k, "{{", ...draws.map((draw) => quoted(draw(k)))].join(","),
+  );
   const head = ["RequestNumber", "LeftBraces", ...draws.map((_, k) => `Drawn${k}`)].join(",");
   Deno.writeTextFileSync(path, `${head}\n${lines.join("\n")}\n`);
   globalThis.addEventListener("unload", () => Deno.removeSync(path));
@@ -564,6 +570,12 @@ export function concurrencySteps(
   throw refused(`--concurrency-schedule: over 10,000 steps; give a nearer end or a longer step`);
 }
 
+/** `value` as Go's json.Marshal writes it, `<`, `>` and `&` escaped: a template in it reads them so. */
+function goJson(value: unknown): string {
+  const escape = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+  return typeof value === "string" ? value : JSON.stringify(value)?.replace(/[<>&\u2028\u2029]/g, escape);
+}
+
 /** `text`'s JSON value, or undefined where it is not JSON (a template's bare value before it is filled). */
 function jsonOr(text: string): unknown {
   try {
@@ -599,7 +611,9 @@ function jsonText(value: unknown, flag: string, file = false): string {
   } catch (err) {
     const end = /after JSON at position (\d+)/.exec((err as Error).message)?.[1];
     // ghz reads a file of one message as a template first: a value a template writes is JSON once filled.
-    const filled = file && text[0] !== "[" ? parseJsonDocument(quotePlaceholders(text)) : undefined;
+    // Its actions' own quotes (printf "%d") are Go's, gone once filled.
+    const actions = text.replace(/\{\{[^]*?\}\}/g, (action) => action.replaceAll('"', "`"));
+    const filled = file && text[0] !== "[" ? parseJsonDocument(quotePlaceholders(actions)) : undefined;
     if (filled?.ok && isRecord(filled.value)) return text;
     if (!file || end === undefined || text[0] === "[") {
       throw new UsageError(`${flag}: not JSON (${(err as Error).message}); a template goes inside a string`);
@@ -617,11 +631,7 @@ function jsonText(value: unknown, flag: string, file = false): string {
   // messages, into Go's maps and encodes them again, their keys sorted: of a oneof's members the last so.
   if (data === null) return "{}";
   if (file && !Array.isArray(data)) return text;
-  const sorted = (_: string, v: unknown) =>
-    v === null || typeof v !== "object" || Array.isArray(v)
-      ? v
-      : Object.fromEntries(Object.entries(v).sort(([a], [b]) => a < b ? -1 : 1));
-  return JSON.stringify(Array.isArray(data) ? data.map((m) => m ?? {}) : data, sorted);
+  return goJson(goMaps(Array.isArray(data) ? data.map((m) => m ?? {}) : data));
 }
 
 /** A message size as ghz reads it (`4194304`, `4MB`, `4MiB`), 2^31 - 1 when not given. */
@@ -656,25 +666,16 @@ export function fileText(path: unknown, flag: string): string {
   }
 }
 
-/** The words ghz's templates may call (ghz's functions, Go's and its keywords); others are Go's errors. */
-const GO_WORDS =
-  "randomString randomInt newUUID and call html index slice js len not or print printf println " +
-  "urlquery eq ge gt le lt ne nil true false if else end range with define template block break continue";
-/** ghz's call data: a field past these, or past one of them (`.RequestNumber.X`), fails Go's execution. */
-const CALL_FIELD = new RegExp(
-  "^(WorkerID|RequestNumber|UUID|(FullyQualified|Method|Service|Input|Output)Name|" +
-    "Is(Client|Server)Streaming|Timestamp(Unix(Milli|Nano)?)?)$",
-);
-/** ghz's randomString's characters. */
-const GO_CHARSET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-/** Go's execution failed: ghz sends the whole text as written. */
-const UNFILLED = new Error("unfilled");
+/** ghz's call data read anew each call as the call runs: loadlab's placeholders, whole actions only. */
+const LIVE = /^(WorkerID|UUID|Timestamp(Unix(Milli|Nano)?)?)$/;
+/** What differs call to call before the run: the call's number, a random draw. */
+const PER_CALL = /^(RequestNumber|newUUID|randomString|randomInt)$/;
 
 /** ghz's template actions (Go's text/template over its call data) as loadlab's placeholders. */
 class CallData {
   numbered = false;
-  /** Random actions drawn once a call (a column each), not per message: `drawnOnce`'s. */
-  draws: Array<() => string> = [];
+  /** Actions run before the load, a column each: a value a call (`requestNumbers`'s rows). */
+  draws: Array<(requestNumber: number) => string> = [];
   /** `.UUID` drawn at each place (a message filled apart) rather than once a call. */
   uuidEach = false;
   #once = false;
@@ -701,82 +702,115 @@ class CallData {
 
   /**
    * `text` filled as ghz fills it: Go parses it whole first (an error exits 1), then runs each action; one
-   * that fails leaves the whole text as written.
+   * that fails leaves the whole text as written. Data is a template only with an action at its top (an
+   * `if` alone is sent as written); metadata without one is filled once, as the first call's.
    */
   fill(text: string, flag: string, unfilled: (text: string) => string, data = true): string {
-    // Go's trim markers take the spaces beside them.
-    const trimmed = text.replace(/\s*\{\{- /g, "{{ ").replace(/ -\}\}\s*/g, " }}");
-    const actions = [...trimmed.matchAll(/\{\{([^]*?)\}\}/g)];
-    const line = (at: number) => trimmed.slice(0, at).split("\n").length;
-    const goError = (at: number, why: string) =>
-      new UsageError(`${flag}: template: call_template_data:${line(at)}: ${why}`);
-    const end = actions.length === 0 ? 0 : actions.at(-1)!.index + actions.at(-1)![0].length;
-    if (trimmed.includes("{{", end)) throw goError(trimmed.indexOf("{{", end), "unclosed action");
-    for (const { 1: inner, index } of actions.filter((a) => !/^\s*\/\*[^]*\*\/\s*$/.test(a[1]))) {
-      const words = inner.trim().split(/\s+/).filter((w) => w !== "");
-      const unknown = words.find((w) => /^[A-Za-z_]\w*$/.test(w) && !GO_WORDS.split(" ").includes(w));
-      if (words.length === 0) throw goError(index, "missing value for command");
-      if (inner.includes("\\")) throw goError(index, `unexpected "\\\\" in command`);
-      if (words.some((w) => w.startsWith("$"))) throw goError(index, `undefined variable "${words[0]}"`);
-      if (unknown !== undefined) throw goError(index, `function "${unknown}" not defined`);
-    }
-    if (data && actions.every((a) => /^\s*\/\*/.test(a[1]))) return unfilled(text);
+    let parts: GoPart[];
     try {
-      return trimmed.replace(/\{\{([^]*?)\}\}/g, (action, inner: string) => this.action(action, inner, flag));
+      parts = parseGo(text);
     } catch (err) {
-      if (err === UNFILLED) return unfilled(text);
+      const go = err instanceof GoParseError && `template: call_template_data:${err.line}: ${err.message}`;
+      if (go) throw new UsageError(`${flag}: ${go}`);
+      throw err instanceof GoUnsupported ? refused(`${flag}: ${err.message}`) : err;
+    }
+    const top = parts.some((p) => p.action);
+    if (data && !top) return unfilled(text);
+    const keep = (value: string) => value.includes("{{") ? unfilled(value) : value;
+    // Each call's run of the whole text (its variables span its actions), the last one kept.
+    let last: [number, string[]] = [-1, []];
+    const run = (k: number) => {
+      try {
+        return runGo(parts, this.#dot(k)).map(keep);
+      } catch (err) {
+        if (k === 0 || err !== GO_EXEC_FAILED) throw err;
+        return parts.map(() => ""); // a later call's failure (an index past a string's end): left empty
+      }
+    };
+    const row = (k: number) => last[0] === k ? last[1] : (last = [k, run(k)])[1];
+    try {
+      if (!top) return row(0).join("");
+      const held = parts.filter((p) => p.words !== undefined && this.#placeholder(p.words) === undefined);
+      const first = held.length > 0 ? row(0) : []; // Go's execution fails here, or not at all
+      if (held.some((p) => [...p.uses].some((name) => LIVE.test(name)))) {
+        throw refused(
+          `${flag}: ghz's .WorkerID, .UUID and .Timestamp* are filled by loadlab as whole actions ` +
+            "({{.UUID}}), not inside a function or block; write them as an action of their own",
+        );
+      }
+      const perCall = held.some((p) => [...p.uses].some((name) => PER_CALL.test(name)));
+      return parts.map((p, i) => {
+        if (p.words === undefined) return p.text;
+        const placeholder = this.#placeholder(p.words);
+        if (placeholder !== undefined || !perCall) return placeholder ?? first[i];
+        // A column is the value JSON's string holds: its escapes (js's \u003C) read as ghz's JSON reads them.
+        const value = (text: string) => text.includes("\\") ? jsonOr(`"${text}"`) as string ?? text : text;
+        this.draws.push((k) => value(row(k)[i]));
+        return `{{ Drawn${this.draws.length - 1} }}`;
+      }).join("");
+    } catch (err) {
+      if (err === GO_EXEC_FAILED) return unfilled(text);
       throw err;
     }
   }
 
-  /** One action as loadlab's placeholder; throws `UNFILLED` where Go's execution fails. */
-  private action(action: string, inner: string, flag: string): string {
-    if (/^\s*\/\*/.test(inner)) return "";
-    const [head, ...args] = inner.trim().split(/\s+/);
+  /** A lone field or ghz function as loadlab's placeholder, filled as the call runs; undefined if not one. */
+  #placeholder([head, ...args]: string[]): string | undefined {
     const ints = args.map((a) => /^-?\d+$/.test(a) ? Number(a) : NaN);
-    const arity = { randomString: 1, randomInt: 2, newUUID: 0 }[head];
-    if (arity !== undefined && (args.length !== arity || ints.some(isNaN))) throw UNFILLED;
-    const fields = /^(\.\w+)+$/.test(head) ? head.slice(1).split(".") : [];
-    const field = fields.length === 1 && CALL_FIELD.test(fields[0]) && args.length === 0;
-    if (head === "nil" || (fields.length > 0 && !field)) throw UNFILLED;
-    const zero = `${flag}: ${action}: ghz's randomString 0 is from 2 to 16 letters a call; give the length`;
-    if (head === "randomString" && ints[0] <= 0) throw refused(zero);
-    // ghz's randomInt: a negative min is 0, a max of 0 or less 1; the max is not reached.
-    const [min, max] = [Math.max(0, ints[0]), ints[1] <= 0 ? 1 : ints[1]];
-    if (head === "randomInt" && max <= min) throw UNFILLED;
-    if (this.#once && arity !== undefined) {
-      const letter = () => GO_CHARSET[Math.floor(Math.random() * GO_CHARSET.length)];
-      this.draws.push(
-        head === "randomString"
-          ? () => Array.from({ length: ints[0] }, letter).join("")
-          : head === "randomInt"
-          ? () => String(min + Math.floor(Math.random() * (max - min)))
-          : () => crypto.randomUUID(),
-      );
-      return `{{ Drawn${this.draws.length - 1} }}`;
+    if (ints.some(isNaN)) return undefined;
+    if (!this.#once) {
+      const [min, max] = [Math.max(0, ints[0]), ints[1] <= 0 ? 1 : ints[1]];
+      if (head === "newUUID" && args.length === 0) return "{{ $uuid() }}";
+      if (head === "randomString" && args.length === 1 && ints[0] > 0) {
+        return `{{ $randomString(${ints[0]}) }}`;
+      }
+      if (head === "randomInt" && args.length === 2 && max > min) {
+        return `{{ $randomNumber(${min},${max - 1}) }}`;
+      }
     }
-    if (head === "randomString") return `{{ $randomString(${ints[0]}) }}`;
-    if (head === "randomInt") return `{{ $randomNumber(${min},${max - 1}) }}`;
-    if (head === ".RequestNumber") return this.numbered = true, "{{ RequestNumber }}";
+    if (head === ".RequestNumber" && args.length === 0) return this.numbered = true, "{{ RequestNumber }}";
+    // As ghz: the call's time and UUID read once a call (a client stream's messages filled apart, each).
+    const call = this.uuidEach ? "" : "request";
+    const unit = { "": "rfc3339", Unix: "s", UnixMilli: "ms", UnixNano: "ns" }[head.slice(10)];
+    if (args.length > 0) return undefined;
+    if (head.startsWith(".Timestamp") && unit) return `{{ $now(${unit}${call && ", request"}) }}`;
+    return head === ".UUID"
+      ? `{{ $uuid(${call}) }}`
+      : head === ".WorkerID"
+      ? `${this.name}{{ $worker() }}`
+      : undefined;
+  }
+
+  /** ghz's call data of call `requestNumber`, as before the load (its time and UUID now, no worker). */
+  #dot(requestNumber: number): Record<string, unknown> {
+    this.#data ??= this.#callData();
+    this.#data.RequestNumber = requestNumber;
+    return this.#data;
+  }
+
+  #data?: Record<string, unknown>;
+
+  /** The call data but its number: one object for every row, its time and UUID read once. */
+  #callData(): Record<string, unknown> {
     const [service, method] = this.call.replace(/\/(?=[^/]*$)/, ".").split(/\.(?=[^.]*$)/);
-    const filled = args.length > 0 ? undefined : {
-      ".FullyQualifiedName": `${service}.${method}`,
-      ".MethodName": method,
-      ".ServiceName": service?.split(".").at(-1),
-      ".WorkerID": `${this.name}{{ $worker() }}`,
-      ".Timestamp": "{{ $now(rfc3339) }}",
-      ".TimestampUnix": "{{ $now(s) }}",
-      ".TimestampUnixMilli": "{{ $now(ms) }}",
-      ".TimestampUnixNano": "{{ $now(ns) }}",
-      ".UUID": this.uuidEach ? "{{ $uuid() }}" : "{{ $uuid(request) }}",
-      newUUID: "{{ $uuid() }}",
-    }[head];
-    if (filled !== undefined) return filled;
-    if (fields.length === 1 && args.length === 0) return this.method()[fields[0] as keyof MethodData];
-    throw refused(
-      `${flag}: ghz's template ${action} is not filled by loadlab (ghz's call data, newUUID, randomString N ` +
-        "and randomInt MIN MAX are; Go's own functions are not); write the value instead",
-    );
+    const data = this.method;
+    const now = Date.now();
+    return {
+      WorkerID: "",
+      FullyQualifiedName: `${service}.${method}`,
+      MethodName: method,
+      ServiceName: service?.split(".").at(-1),
+      // Read only when a template reads them: by reflection, the server is asked then.
+      InputName: () => data().InputName,
+      OutputName: () => data().OutputName,
+      IsClientStreaming: () => data().IsClientStreaming === "true",
+      IsServerStreaming: () => data().IsServerStreaming === "true",
+      Timestamp: new Date(now - now % 1000).toISOString().replace(".000", ""),
+      TimestampUnix: Math.floor(now / 1000),
+      TimestampUnixMilli: now,
+      TimestampUnixNano: now * 1e6,
+      UUID: crypto.randomUUID(),
+    };
   }
 }
 

@@ -75,9 +75,10 @@ function placeholderOf(expr: string): Placeholder | string {
   const uuid = /^\$uuid\(\s*(request)?\s*\)$/.exec(expr);
   if (uuid) return { kind: "built-in", slot: RANDOM_STRING, args: [36, uuid[1] ? 2 : 1] };
   if (/^\$worker\(\s*\)$/.test(expr)) return { kind: "built-in", slot: WORKER, args: [0, 0] };
-  const unit = NOW_UNITS.indexOf(/^\$now\(\s*(\w*)\s*\)$/.exec(expr)?.[1] ?? "");
-  if (unit >= 0) return { kind: "built-in", slot: NOW, args: [unit, 0] };
-  return `{{ ${expr} }} is neither a name (letters, digits, _ . -), a name | raw, nor $randomNumber(min,max) / $randomString(n) / $uuid() / $uuid(request) / $now(s|ms|ns|rfc3339) / $worker()`;
+  const now = /^\$now\(\s*(\w*)\s*(,\s*request\s*)?\)$/.exec(expr);
+  const unit = NOW_UNITS.indexOf(now?.[1] ?? "");
+  if (unit >= 0) return { kind: "built-in", slot: NOW, args: [unit, now![2] ? 1 : 0] };
+  return `{{ ${expr} }} is neither a name (letters, digits, _ . -), a name | raw, nor $randomNumber(min,max) / $randomString(n) / $uuid() / $uuid(request) / $now(s|ms|ns|rfc3339[, request]) / $worker()`;
 }
 
 export function placeholdersOf(text: string): Array<Placeholder | string> {
@@ -232,13 +233,13 @@ export function writeParts(
     } else if (slot === RANDOM_NUMBER) {
       const min = args[2 * k];
       at = writeInt(buf, at, min + Math.floor(engineRandom() * (args[2 * k + 1] - min + 1)));
-    } else if (slot === NOW) at = writeNow(buf, at, args[2 * k]);
-    else if (slot === WORKER) at = copyBytes(buf, at, fillLane.id, 0, fillLane.id.length);
+    } else if (slot === NOW) {
+      at = writeNow(buf, at, args[2 * k], args[2 * k + 1] === 1 ? requestRead().nowMs : wallMs());
+    } else if (slot === WORKER) at = copyBytes(buf, at, fillLane.id, 0, fillLane.id.length);
     else if (args[2 * k + 1] === 1) {
       for (let i = 0; i < 36; i++) buf[at++] = uuidChar(i);
     } else if (args[2 * k + 1] === 2) {
-      for (let i = 0; i < 36 && !fillLane.uuidDrawn; i++) fillLane.uuid[i] = uuidChar(i);
-      fillLane.uuidDrawn = true;
+      if (requestRead().uuid[0] === 0) { for (let i = 0; i < 36; i++) fillLane.uuid[i] = uuidChar(i); }
       at = copyBytes(buf, at, fillLane.uuid, 0, 36);
     } else {
       const end = at + args[2 * k];
@@ -249,20 +250,29 @@ export function writeParts(
 }
 
 /**
- * The lane filling requests now, as ghz names a worker (`g<lane>c<connection>`), and the request's
- * `$uuid(request)`, drawn at its first slot: a fill begins by setting `id` and `uuidDrawn` false.
+ * The lane filling requests now, as ghz names a worker (`g<lane>c<connection>`), and the request's own
+ * values, read at its first slot of one: its time (`$now(unit, request)`) and `$uuid(request)` (drawn
+ * where `uuid[0]` is 0). A fill begins by setting `id`, and `uuidDrawn` false.
  */
-export const fillLane: { id: Uint8Array; uuid: Uint8Array; uuidDrawn: boolean } = {
+export const fillLane: { id: Uint8Array; uuid: Uint8Array; uuidDrawn: boolean; nowMs: number } = {
   id: new Uint8Array(0),
   uuid: new Uint8Array(36),
   uuidDrawn: false,
+  nowMs: 0,
 };
+
+function requestRead(): typeof fillLane {
+  if (!fillLane.uuidDrawn) [fillLane.uuidDrawn, fillLane.uuid[0], fillLane.nowMs] = [true, 0, wallMs()];
+  return fillLane;
+}
+
+const wallMs = () => performance.timeOrigin + performance.now();
 
 let rfc3339: [number, Uint8Array] = [-1, new Uint8Array(0)];
 
-/** Writes the time now in `$now`'s unit: Unix seconds, ms or ns (to the microsecond), or RFC 3339. */
-function writeNow(buf: Uint8Array, at: number, unit: number): number {
-  const ms = performance.timeOrigin + performance.now(), s = Math.floor(ms / 1000);
+/** Writes the time `ms` in `$now`'s unit: Unix seconds, ms or ns (to the microsecond), or RFC 3339. */
+function writeNow(buf: Uint8Array, at: number, unit: number, ms: number): number {
+  const s = Math.floor(ms / 1000);
   if (unit === 3 && s !== rfc3339[0]) {
     rfc3339 = [s, encoder.encode(new Date(s * 1000).toISOString().slice(0, 19) + "Z")];
   }

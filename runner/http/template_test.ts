@@ -46,6 +46,15 @@ Deno.test("$now(unit) is the time of the fill in its unit, $worker() the filling
   match(ns, /^\d{19}$/);
   ok(within(Date.parse(rfc3339), 1000) && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(rfc3339), rfc3339);
   ok(worker === "g3c1", worker);
+  // `$now(unit, request)` is read once a request: the same wherever it is, anew for the next.
+  const once = partsOf("{{ $now(ns, request) }}{{ $uuid() }}{{ $now(ns, request) }}", () => -1);
+  const read = () => {
+    fillLane.uuidDrawn = false;
+    const buf = new Uint8Array(upperBound(once, []));
+    return new TextDecoder().decode(buf.subarray(0, writeParts(buf, 0, once, [])));
+  };
+  const [a, b] = [read(), read()];
+  ok(a.slice(0, 19) === a.slice(-19) && b.slice(0, 19) === b.slice(-19), `${a} ${b}`);
 });
 
 Deno.test("$randomString(n) fills n letters up to 16 MiB (a gRPC message of a few MiB), past it is refused", () => {
