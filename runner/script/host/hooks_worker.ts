@@ -27,7 +27,6 @@ let path = "";
 /** k6's HTTP and metrics, whose runtime reads the run's inputs as it loads: imported once they are in. */
 let k6Http: typeof import("../k6/http.ts") | undefined;
 let k6Metrics: typeof import("../k6/metrics.ts") | undefined;
-const takeHookRequests = (hook: string) => k6Http?.takeHookRequests(hook) ?? [];
 
 self.onmessage = async (event: MessageEvent<HostRequest>) => {
   const msg = event.data;
@@ -40,14 +39,13 @@ self.onmessage = async (event: MessageEvent<HostRequest>) => {
       // setup() and teardown() read loadlab's environment (hooks.ts).
       guardScriptConsole();
       // A conversion (k6, Locust, Artillery) may use k6's runtime; the user's own script never: not loaded.
-      const converted = path.startsWith(dirname(conversionCacheDir()) + "/");
-      k6Http = converted ? await import("../k6/http.ts") : undefined;
-      k6Metrics = converted ? await import("../k6/metrics.ts") : undefined;
+      if (path.startsWith(dirname(conversionCacheDir()) + "/")) k6Http = await import("../k6/http.ts");
+      k6Metrics = k6Http && await import("../k6/metrics.ts");
       if (msg.routes !== undefined && Object.keys(msg.routes).length > 0) routeHooks(msg.routes);
       // The script's own top level starts here: loadlab's modules above, cold, may hold the isolate longer.
       post({ kind: "alive", script: true });
       module = await importScript(path);
-      if (converted) (await import("../k6/execution.ts")).enterHooks();
+      if (k6Http) (await import("../k6/execution.ts")).enterHooks();
       // As k6 tags every sample: setup() and teardown()'s requests carry the run's tags too.
       setRunTags(givenRunTags(module.options ?? {}));
       const exports: ScriptExports = {
@@ -85,7 +83,7 @@ self.onmessage = async (event: MessageEvent<HostRequest>) => {
 /** What hook `phase` sent; the metrics it added go to the main isolate first, as a VU's do. */
 function sentBy(phase: string) {
   k6Metrics?.flushMetrics();
-  return takeHookRequests(phase);
+  return k6Http?.takeHookRequests(phase) ?? [];
 }
 
 function postDone(value: unknown, what: string): void {
