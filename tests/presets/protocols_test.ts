@@ -13,7 +13,7 @@ import { assertStated, headlineLine } from "./headline.ts";
 import { cpuMsPerRequest } from "./target_cpu.ts";
 
 const PROTOCOLS = ["http1", "h2", "h3"];
-/** The open runs a second each, not 1.5: of them only that they ran, answered, on their protocol is asserted. */
+/** The open runs a second each, not 1.5: of them only that they ran, answered, on their protocol is read. */
 const SHORTER = PROTOCOLS.flatMap((p) => ["--set", `loads.open-${p}.duration=1s`]);
 
 Deno.test({
