@@ -5,6 +5,7 @@
  * start-up; requests to several origins counted per origin. Two servers of the test's count what reached
  * each. A handful of iterations each.
  */
+import "./in_process.ts";
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { runK6Text } from "./k6_run.ts";
 import { testPool } from "./fixtures/test_pool.ts";
@@ -63,7 +64,7 @@ export default function () { http.get(\`\${BASE}/json\`); }
 
 pool.test("-e BASE_URL sends every request there, past the script's fallback, with no --target", () =>
   withTwoServers(async (a, b, counts) => {
-    const { code, text } = await runK6Text(FALLBACK(a), null, ["-e", `BASE_URL=${b}`]);
+    const { code, text } = await runK6Text(FALLBACK(a), null, ["-e", `BASE_URL=${b}`], { inProcess: true });
     assertEquals(code, 0, text);
     assertEquals(counts(), [0, 4], text);
   }));
@@ -88,7 +89,7 @@ pool.test("a URL with no fallback (`${__ENV.BASE}/json`) runs with -e BASE alone
 export const options = { iterations: 3 };
 export default function () { http.get(\`\${__ENV.BASE}/json\`); }
 `;
-    const { code, text } = await runK6Text(script, null, ["-e", `BASE=${b}`]);
+    const { code, text } = await runK6Text(script, null, ["-e", `BASE=${b}`], { inProcess: true });
     assertEquals(code, 0, text);
     assertEquals(counts(), [0, 3], text);
   }));
@@ -114,7 +115,7 @@ pool.test("--target sends the origin the script spells there, and says so at sta
 export const options = { iterations: 2 };
 export default function () { http.get("https://test.k6.io/json"); }
 `;
-    const { code, text } = await runK6Text(script, b);
+    const { code, text } = await runK6Text(script, b, [], { inProcess: true });
     assertEquals(code, 0, text);
     assertEquals(counts(), [0, 2], text);
     ok(text.includes(`script.js: requests to https://test.k6.io go to ${b} (--target app)`), text);
@@ -130,7 +131,9 @@ export default function () {
   http.get(\`\${__ENV.SECOND}/two\`);
 }
 `;
-    const { code, text, results } = await runK6Text(script, null, ["-e", `FIRST=${a}`, "-e", `SECOND=${b}`]);
+    const { code, text, results } = await runK6Text(script, null, ["-e", `FIRST=${a}`, "-e", `SECOND=${b}`], {
+      inProcess: true,
+    });
     assertEquals(code, 0, text);
     assertEquals(counts(), [2, 4], text);
     const steps = Object.fromEntries(
@@ -152,7 +155,7 @@ export default function () {
   http.get("${b}/json");
 }
 `;
-    const { code, text } = await runK6Text(script, null);
+    const { code, text } = await runK6Text(script, null, [], { inProcess: true });
     assertEquals(code, 0, text);
     assertEquals(counts(), [2, 4], text);
   }));
@@ -200,7 +203,9 @@ export default function (d) {
       () => Response.json({ next: b }),
     );
     try {
-      const { code, text } = await runK6Text(script, null, ["-e", `ADDR=127.0.0.1:${first.addr.port}`]);
+      const { code, text } = await runK6Text(script, null, ["-e", `ADDR=127.0.0.1:${first.addr.port}`], {
+        inProcess: true,
+      });
       assertEquals(code, 0, text);
       ok(text.includes("script.js: names no URL before the load"), text);
       assertEquals(counts(), [0, 2], text);
@@ -240,7 +245,7 @@ import { check } from "k6";
 export const options = { iterations: 2, hosts: { "api.test": "127.0.0.1" } };
 export default function () { check(http.get("http://api.test/"), { "answered or refused": () => true }); }
 `;
-  const { code, text, stdout } = await runK6Text(script, null);
+  const { code, text, stdout } = await runK6Text(script, null, [], { inProcess: true });
   assertEquals(code, 0, text);
   ok(text.includes("requests to http://api.test go to http://127.0.0.1 (options.hosts)"), text);
   ok(/checks_succeeded\.+: 100\.00% 2 out of 2/.test(stdout), stdout);
@@ -255,7 +260,9 @@ export default function () {
   http.get("https://httpbin.test/two");
 }
 `;
-    const { code, text } = await runK6Text(script, a, ["--target", `https://httpbin.test=${b}`]);
+    const { code, text } = await runK6Text(script, a, ["--target", `https://httpbin.test=${b}`], {
+      inProcess: true,
+    });
     assertEquals(code, 0, text);
     assertEquals(counts(), [2, 2], text);
     ok(
@@ -274,7 +281,7 @@ export default function () {
   http.get(\`\${__ENV.OTHER}/two\`);
 }
 `;
-    const { code, text } = await runK6Text(script, a, ["-e", `OTHER=${b}`]);
+    const { code, text } = await runK6Text(script, a, ["-e", `OTHER=${b}`], { inProcess: true });
     assertEquals(code, 0, text);
     assertEquals(counts(), [2, 2], text);
     ok(text.includes(`requests to https://test.k6.io go to ${a} (--target app)`), text);
@@ -284,7 +291,7 @@ pool.test("--target ORIGIN=URL on anything but a k6 script is refused, naming th
   const { code, text } = await runK6Text('export default async function (s) { await s.get("/"); }\n', null, [
     "--target",
     "https://api.test=http://127.0.0.1:9",
-  ]);
+  ], { inProcess: true });
   assertEquals(code, 2, text);
   ok(text.includes("--target https://api.test=URL sends a k6 script's requests"), text);
 });
@@ -295,7 +302,9 @@ pool.test("--target ORIGIN=URL alone: the script's one host sent there, the run'
 export const options = { iterations: 2 };
 export default function () { http.get("https://test.k6.io/one"); }
 `;
-    const { code, text, results } = await runK6Text(script, null, ["--target", `https://test.k6.io=${a}`]);
+    const { code, text, results } = await runK6Text(script, null, ["--target", `https://test.k6.io=${a}`], {
+      inProcess: true,
+    });
     assertEquals(code, 0, text);
     assertEquals(counts(), [2, 0], text);
     assertEquals(results.runs[0].flows[0].steps.map((s: { label: string }) => s.label), ["GET /one"]);
@@ -313,7 +322,7 @@ export default function (data) {
 }
 export function teardown() { http.get("https://test.k6.io/teardown"); }
 `;
-    const { code, text } = await runK6Text(script, a);
+    const { code, text } = await runK6Text(script, a, [], { inProcess: true });
     assertEquals(code, 0, text);
     assertEquals(counts(), [4, 0], text);
   }));
@@ -342,7 +351,9 @@ export default function () {
 }
 `;
       const ws = `ws://127.0.0.1:${echo.addr.port}`;
-      const { code, text } = await runK6Text(script, null, ["-e", `BASE=${a}`, "-e", `WS=${ws}`]);
+      const { code, text } = await runK6Text(script, null, ["-e", `BASE=${a}`, "-e", `WS=${ws}`], {
+        inProcess: true,
+      });
       assertEquals(code, 0, text);
       assertEquals([counts(), sockets], [[2, 0], 2], text);
     } finally {
@@ -368,7 +379,7 @@ export default async function () {
   if (String(rejected) === words && rejected.message === undefined && !(rejected instanceof Error)) caught.add(1);
 }
 `;
-    const { code, text } = await runK6Text(script, null);
+    const { code, text } = await runK6Text(script, null, [], { inProcess: true });
     assertEquals(code, 0, text);
     assertEquals(counts(), [2, 0], text);
   }));
@@ -389,6 +400,8 @@ export default function () {
 }
 `,
       null,
+      [],
+      { inProcess: true },
     );
     assertEquals(code, 0, text);
   }));

@@ -4,6 +4,7 @@
  * (a Counter never added to holds `count==0`), the crossed thresholds named on stderr as k6 logs them,
  * and k6 v1's summary. Against the built-in target; each load bounded in time and count.
  */
+import "./in_process.ts";
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { withTarget } from "./helpers.ts";
@@ -32,6 +33,8 @@ export default function () {
 }
 `,
       url,
+      [],
+      { inProcess: true },
     );
     assertEquals(code, 99, text);
     ok(stderr.includes("thresholds on metrics 'http_reqs' have been crossed"), stderr);
@@ -56,6 +59,8 @@ export const options = {
 export default function () { check(1, { a: () => true }); }
 `,
     null,
+    [],
+    { inProcess: true },
   );
   assertEquals(code, 99, text);
   ok(
@@ -78,6 +83,8 @@ export default function () {
 }
 `,
     null,
+    [],
+    { inProcess: true },
   );
   assertEquals(code, 0, text);
   ok(/checks\{kind:slo\}\n\s+✓ 'rate<0\.3' rate=25\.00%/.test(stdout), stdout);
@@ -88,20 +95,31 @@ pool.test("k6's init-error codes: 107 for a throw at the top level or a syntax e
     const thrown = await runK6Text(
       `import http from "k6/http";\nthrow new Error("boom");\nexport default function () { http.get("http://app.test/"); }\n`,
       url,
+      [],
+      { inProcess: true },
     );
     assertEquals(thrown.code, 107, thrown.text);
     ok(thrown.stderr.includes("boom"), thrown.stderr);
-    const unparsed = await runK6Text(`import http from "k6/http";\nexport default function () {{\n`, url);
+    const unparsed = await runK6Text(
+      `import http from "k6/http";\nexport default function () {{\n`,
+      url,
+      [],
+      { inProcess: true },
+    );
     assertEquals(unparsed.code, 107, unparsed.text);
     const invalid = await runK6Text(
       `import http from "k6/http";\nexport const options = { vus: "x", duration: "1s" };\nexport default function () { http.get("http://app.test/"); }\n`,
       url,
+      [],
+      { inProcess: true },
     );
     assertEquals(invalid.code, 104, invalid.text);
     // A threshold on a metric neither k6's nor made by the script is k6's invalid threshold.
     const unmade = await runK6Text(
       `import http from "k6/http";\nexport const options = { iterations: 1, thresholds: { nosuch: ["count<1"] } };\nexport default function () { http.get("http://app.test/"); }\n`,
       url,
+      [],
+      { inProcess: true },
     );
     assertEquals(unmade.code, 104, unmade.text);
     ok(/no metric named "nosuch"/.test(unmade.stderr), unmade.stderr);
@@ -109,6 +127,8 @@ pool.test("k6's init-error codes: 107 for a throw at the top level or a syntax e
     const kinds = await runK6Text(
       `import http from "k6/http";\nimport { Trend } from "k6/metrics";\nconst t = new Trend("tt", true);\nexport const options = { iterations: 1, thresholds: { tt: ["count==1"], http_req_failed: ["value<1"] } };\nexport default function () { t.add(1); }\n`,
       url,
+      [],
+      { inProcess: true },
     );
     assertEquals(kinds.code, 104, kinds.text);
     ok(
@@ -120,6 +140,8 @@ pool.test("k6's init-error codes: 107 for a throw at the top level or a syntax e
     const ws = await runK6Text(
       `import ws from "k6/ws";\nexport const options = { iterations: 1, thresholds: { ws_ping: ["count>=1"] } };\nexport default function () { ws.connect("ws://app.test/ws/echo", null, (s) => s.close()); }\n`,
       url,
+      [],
+      { inProcess: true },
     );
     assertEquals(ws.code, 104, ws.text);
     ok(/thresholds\.ws_ping: count>=1: a trend is judged by/.test(ws.stderr), ws.stderr);
@@ -127,6 +149,8 @@ pool.test("k6's init-error codes: 107 for a throw at the top level or a syntax e
     const setup = await runK6Text(
       `import http from "k6/http";\nexport function setup() { throw new Error("no token"); }\nexport default function () { http.get("http://app.test/"); }\n`,
       url,
+      [],
+      { inProcess: true },
     );
     assertEquals(setup.code, 107, setup.text);
     ok(setup.stderr.includes("no token"), setup.stderr);
@@ -145,6 +169,8 @@ export default function () {
 }
 `,
       url,
+      [],
+      { inProcess: true },
     );
     assertEquals(code, 108, text);
     // Stopped at once: well before the 20 s of load (a busy machine's start-up is bounded apart).
@@ -163,6 +189,8 @@ export function setup() { exec.test.abort("no data"); }
 export default function () { http.get("http://app.test/json"); }
 `,
       url,
+      [],
+      { inProcess: true },
     );
     assertEquals(inSetup.code, 108, inSetup.text);
     ok(inSetup.stderr.includes("no data"), inSetup.stderr);
@@ -191,6 +219,8 @@ export default function () {
 }
 `,
       url,
+      [],
+      { inProcess: true },
     );
     assertEquals(code, 0, text);
     assertEquals(
@@ -375,6 +405,8 @@ export default function () {
 export function web() { check(http.get("http://app.test/json"), { "web ok": () => false }); }
 `,
       url,
+      [],
+      { inProcess: true },
     );
     assertEquals(code, 99, text);
     ok(stderr.includes("thresholds on metrics 'checks{check:web ok}' have been crossed"), stderr);
@@ -398,6 +430,8 @@ export default function () {
 }
 `,
       url,
+      [],
+      { inProcess: true },
     );
     assertEquals(code, 0, text);
     const checks = results.runs[0].flows[0].steps.flatMap((s: { checks?: unknown[] }) => s.checks ?? []);
@@ -435,6 +469,8 @@ export default function () {
 }
 `,
       url,
+      [],
+      { inProcess: true },
     );
     assertEquals(code, 0, text);
     const outcomes = results.thresholds.map((t: { expression: string; ok: boolean }) => [t.expression, t.ok]);
@@ -468,6 +504,8 @@ export default function () {
 }
 `,
       url,
+      [],
+      { inProcess: true },
     );
     assertEquals(code, 0, text);
     ok(/pages\{kind:html\}\n\s+✓ 'count==4' count=4/.test(stdout), stdout);
@@ -498,6 +536,7 @@ export function slow() { http.get("http://app.test/json"); sleep(1); }
 `,
       url,
       ["--summary-mode", "full"],
+      { inProcess: true },
     );
     assertEquals(code, 0, text);
     ok(/iterations\{scenario:slow\}\n\s+✓ 'count==2' count=2/.test(stdout), stdout);
@@ -528,6 +567,8 @@ export default function () { http.get("http://app.test/json"); }
 export function teardown() { http.get("http://app.test/json"); }
 `,
       url,
+      [],
+      { inProcess: true },
     );
     assertEquals(code, 99, text);
     ok(/iteration_duration\{group:::setup\}\n\s+✓ 'max==0' max=0s/.test(stdout), stdout);
@@ -613,6 +654,7 @@ pool.test("every request refused: k6's exit code (0, or 99 for a crossed thresho
     `import http from "k6/http";\nexport default function () { http.get("${base}/"); }\n`,
     null,
     ["-i", "3"],
+    { inProcess: true },
   );
   assertEquals(bare.code, 0, bare.text);
   ok(/no response at all: every request failed .*connect: 3/.test(bare.stderr), bare.stderr);
@@ -633,6 +675,7 @@ export default function () { http.get("${base}/"); }
 `,
     null,
     ["-i", "3"],
+    { inProcess: true },
   );
   assertEquals(judged.code, 99, judged.text);
   ok(judged.stderr.includes("thresholds on metrics 'http_req_failed' have been crossed"), judged.stderr);
@@ -736,10 +779,10 @@ export default function () {
     assertEquals(run.code, 0, run.text);
     ok(/checks_succeeded\.+: 100\.00% 6 out of 6/.test(run.stdout), run.stdout);
     // As k6's: a flag it cannot read, or one loadlab refuses, is k6's refused command line (255).
-    const bad = await runK6Text(script, null, ["--max-redirects", "many"]);
+    const bad = await runK6Text(script, null, ["--max-redirects", "many"], { inProcess: true });
     assertEquals(bad.code, 255, bad.text);
     ok(bad.stderr.includes('--max-redirects="many": a whole number'), bad.text);
-    const refused = await runK6Text(script, null, ["--execution-segment", "0:1/2"]);
+    const refused = await runK6Text(script, null, ["--execution-segment", "0:1/2"], { inProcess: true });
     assertEquals(refused.code, 255, refused.text);
     ok(refused.stderr.includes("k6's --execution-segment: split a load with --segment I/N"), refused.text);
     assertEquals(refused.results, null, refused.text);
@@ -757,10 +800,10 @@ export function setup() { http.get("${url}/json"); }
 export default function () { http.get("${url}/json"); }
 export function teardown() { http.get("${url}/json"); }
 `;
-    const run = await runK6Text(script, null, ["--tag", "env=ci"]);
+    const run = await runK6Text(script, null, ["--tag", "env=ci"], { inProcess: true });
     assertEquals(run.code, 0, run.text);
     // Without --tag, options.tags tag every request, the hooks' too.
-    const own = await runK6Text(script.replace('"count==0"', '"count==4"'), null);
+    const own = await runK6Text(script.replace('"count==0"', '"count==4"'), null, [], { inProcess: true });
     assertEquals(own.results.thresholds.map((t: { ok: boolean }) => t.ok), [true, false], own.text);
   }));
 
@@ -857,6 +900,7 @@ export default function (region) {
 `,
     null,
     ["-e", "TOKEN=abc"],
+    { inProcess: true },
   );
   assertEquals(run.code, 0, run.text);
 });
@@ -874,6 +918,7 @@ export default function () { http.get("http://app.test/json", { tags: { name: "m
 `,
       url,
       ["-i", "4"],
+      { inProcess: true },
     );
     assertEquals(run.code, 0, run.text);
     assertEquals(run.results?.runs[0].requests, 4, run.text);
@@ -911,6 +956,8 @@ export default function () {
     const own = await runK6Text(
       `import http from "k6/http";\nhttp.setResponseCallback((r) => r.status < 500);\nexport default function () {}\n`,
       url,
+      [],
+      { inProcess: true },
     );
     assertEquals(own.code, 107, own.text);
     ok(own.stderr.includes("script.js:2: does not load: http.setResponseCallback takes"), own.stderr);
@@ -965,6 +1012,8 @@ export default function () {
 }
 `,
       url,
+      [],
+      { inProcess: true },
     );
     assertEquals([none.code, none.results.runs[0].unjudged], [0, 2], none.text);
     ok(none.stdout.includes(", success -"), none.stdout);
@@ -987,6 +1036,8 @@ export default function () {
 }
 `,
       url,
+      [],
+      { inProcess: true },
     );
     assertEquals(code, 0, text);
     ok(/iterations\n\s+✓ 'count==6'/.test(stdout) && /vus_max\n\s+✓ 'value==0'/.test(stdout), stdout);
@@ -1015,6 +1066,8 @@ export default function () { http.get("http://app.test/json"); }
 export function teardown() { http.get("http://app.test/no-such-page", { tags: { name: "bye" } }); }
 `,
       url,
+      [],
+      { inProcess: true },
     );
     assertEquals(code, 0, text);
     const outcomes = results.thresholds.map((t: { expression: string; ok: boolean }) => [t.expression, t.ok]);
@@ -1034,6 +1087,8 @@ export const options = {
 export default function () { http.get(http.url\`\${BASE}/get?id=\${__ITER}\`); }
 `,
       url,
+      [],
+      { inProcess: true },
     );
     assertEquals(code, 0, text);
     const outcomes = results.thresholds.map((t: { expression: string; ok: boolean }) => [t.expression, t.ok]);
@@ -1057,6 +1112,7 @@ export default function () { http.get("${base}/"); }
 `,
     null,
     ["-i", "3"],
+    { inProcess: true },
   );
   assertEquals(code, 0, text);
   ok(/http_reqs\{error_code:1212\}\n\s+✓ 'count==3'/.test(stdout), stdout);
@@ -1097,6 +1153,8 @@ export function setup() { sleep(3); }
 export default function () {}
 `,
       url,
+      [],
+      { inProcess: true },
     );
     assertEquals(slow.code, 100, slow.text);
     ok(/setup\(\) did not end within 1 s/.test(slow.stderr), slow.stderr);
@@ -1132,9 +1190,9 @@ Deno.test("a teardown() that throws exits 107, one past teardownTimeout 101, as 
     const script = (body: string) =>
       `import { sleep } from "k6";\nexport const options = { teardownTimeout: "1s", iterations: 1 };\n` +
       `export default function () {}\nexport function teardown() { ${body} }\n`;
-    const thrown = await runK6Text(script(`throw new Error("bye");`), url);
+    const thrown = await runK6Text(script(`throw new Error("bye");`), url, [], { inProcess: true });
     assertEquals(thrown.code, 107, thrown.text);
-    const slow = await runK6Text(script("sleep(3);"), url);
+    const slow = await runK6Text(script("sleep(3);"), url, [], { inProcess: true });
     assertEquals(slow.code, 101, slow.text);
     ok(slow.results.runs[0].teardownError.includes("teardownTimeout"), slow.text);
   }));
@@ -1174,6 +1232,8 @@ export default function () {
 }
 `,
       null,
+      [],
+      { inProcess: true },
     );
     assertEquals(run.code, 0, run.text);
     assertEquals(run.results?.runs[0].requests, 4, run.text);
@@ -1202,6 +1262,8 @@ export default function () {
 }
 `,
       null,
+      [],
+      { inProcess: true },
     );
     assertEquals([run.code, run.results?.runs[0].requests], [0, 4], run.text);
   } finally {
@@ -1235,6 +1297,8 @@ export default function () {
 }
 `,
       null,
+      [],
+      { inProcess: true },
     );
     assertEquals(run.code, 0, run.text);
   } finally {
@@ -1299,6 +1363,8 @@ export default function () {
 }
 `,
       null,
+      [],
+      { inProcess: true },
     );
     assertEquals(run.code, 0, run.text);
   } finally {

@@ -10,8 +10,10 @@
  * the other.
  * Arguments go to every pass (`--filter`) but the no-orphans check.
  *
- * A file whose imports reach node:http2 runs in a process of its own, after the pass it belongs to: a native
- * abort inside Deno's HTTP/2 binding ends the whole process, and then takes only that file, named.
+ * A file whose imports reach node:http2 runs in a process of its own: a native abort inside Deno's HTTP/2
+ * binding ends the whole process, and then takes only that file, named. Those of the first pass (they wait
+ * more than they compute) run one at a time beside the studies, beside the timing tests and the files named
+ * below; those of test:quick after its end-to-end files; a study's, after the studies.
  *
  * `--quick` (the edit loop) runs every test file outside `tests/` and `bench/` (the unit tests beside their
  * modules) but the slow ones named below, by file name wherever they live, in a parallel pass, and beside
@@ -172,9 +174,8 @@ async function quick(denoTestArgs: string[]): Promise<boolean> {
   );
   const test = (files: string[]) => ["test", "-A", "--no-check", "--parallel", ...denoTestArgs, ...files];
   const check = held(["check", ...unit, ...unitHttp2, ...endToEnd]);
-  const passed = await besideHeld(test(unit), test(endToEnd));
-  const passAlone = await eachAlone(test([]), unitHttp2);
-  return printed(await check) && passed && passAlone;
+  const passed = await besideHeld(test(unit), [test(endToEnd), ...unitHttp2.map((f) => test([f]))]);
+  return printed(await check) && passed;
 }
 
 async function whole(denoTestArgs: string[]): Promise<boolean> {
@@ -188,29 +189,28 @@ async function whole(denoTestArgs: string[]): Promise<boolean> {
     ),
   );
   const test = (args: string[]) => ["test", "-A", "--no-check", ...denoTestArgs, ...args];
-  console.error(`test: ${all.length} test files, ~22 min on 2 idle cores (test:quick for the edit loop)`);
+  console.error(`test: ${all.length} test files, ~20 min on 2 idle cores (test:quick for the edit loop)`);
   const check = held(["check", ...all]);
   const pass = await deno(test(["--parallel", ...parallel]));
-  const passAlone = await eachAlone(test([]), http2);
-  const passed = printed(await check) && pass && passAlone &&
-    await besideHeld(test(studies), test(timing), test(["--parallel", ...BESIDE_STUDIES])) &&
+  const beside = [[test(timing), test(["--parallel", ...BESIDE_STUDIES])], http2.map((f) => test([f]))];
+  const passed = printed(await check) && pass && await besideHeld(test(studies), ...beside) &&
     await eachAlone(test([]), studiesHttp2) && await deno(test(ALONE));
   return await deno(["test", "-A", "--no-check", NO_ORPHANS]) && passed;
 }
 
 /**
- * Runs `live` and, at once, the `held` passes one after another (`BESIDE_JOBS` files at once in a parallel
- * one); their output is printed when all have ended.
+ * Runs `live` and, at once, each chain of `held` passes, a chain's one after another (`BESIDE_JOBS` files at
+ * once in a parallel one); their output is printed when all have ended, chain by chain.
  */
-async function besideHeld(live: string[], ...passes: string[][]): Promise<boolean> {
-  const heldRuns = (async () => {
-    const outs = [];
-    for (const args of passes) outs.push(await held(args));
+async function besideHeld(live: string[], ...chains: string[][][]): Promise<boolean> {
+  const heldRuns = Promise.all(chains.map(async (passes) => {
+    const outs: [string[], Deno.CommandOutput][] = [];
+    for (const args of passes) outs.push([args, await held(args)]);
     return outs;
-  })();
+  }));
   const liveOk = await deno(live);
   let heldOk = true;
-  for (const out of await heldRuns) heldOk = printed(out) && heldOk;
+  for (const [args, out] of (await heldRuns).flat()) heldOk = printed(out, args) && heldOk;
   return liveOk && heldOk;
 }
 
@@ -221,11 +221,14 @@ function held(args: string[]): Promise<Deno.CommandOutput> {
   return new Deno.Command(Deno.execPath(), { args, cwd: ROOT, env: heldEnv, ...piped }).output();
 }
 
-/** Prints what a held command printed; whether it succeeded. */
-function printed(out: Deno.CommandOutput): boolean {
+/** Prints what a held command (`args`) printed, and the signal that ended it; whether it succeeded. */
+function printed(out: Deno.CommandOutput, args: string[] = []): boolean {
   for (const [bytes, stream] of [[out.stdout, Deno.stdout], [out.stderr, Deno.stderr]] as const) {
     for (let n = 0; n < bytes.length;) n += stream.writeSync(bytes.subarray(n));
   }
+  const files = args.filter((a) => a.endsWith("_test.ts"));
+  const named = files.length === 1 ? files[0] : "a held pass";
+  if (out.signal !== null) console.error(`${named}: its test process died of ${out.signal}`);
   return out.success;
 }
 

@@ -4,7 +4,7 @@
  * script does there cannot take loadlab with it; one per script, so setup and teardown share module state.
  */
 /// <reference lib="deno.worker" />
-import { basename } from "node:path";
+import { basename, dirname } from "node:path";
 import { pathToFileURL } from "node:url";
 import { MAX_EXPERIMENT_FILE_BYTES } from "../../../validation/input_limits.ts";
 import { errorText, hookSettled, importScript, scriptErrorMessage, type ScriptModule } from "../module.ts";
@@ -17,6 +17,7 @@ import { setupDataOf } from "../k6/data.ts";
 import { restoreWorkerNames, routeHooks, takeMainChannel } from "../worker_scope.ts";
 import { guardScriptConsole } from "../sessions/names.ts";
 import { passInputs } from "../isolate_inputs.ts";
+import { conversionCacheDir } from "../cache_dir.ts";
 
 restoreWorkerNames();
 // Taken before the script loads: its own posts refuse (worker_scope.ts).
@@ -26,7 +27,6 @@ let path = "";
 /** k6's HTTP and metrics, whose runtime reads the run's inputs as it loads: imported once they are in. */
 let k6Http: typeof import("../k6/http.ts") | undefined;
 let k6Metrics: typeof import("../k6/metrics.ts") | undefined;
-const takeHookRequests = (hook: string) => k6Http?.takeHookRequests(hook) ?? [];
 
 self.onmessage = async (event: MessageEvent<HostRequest>) => {
   const msg = event.data;
@@ -38,14 +38,14 @@ self.onmessage = async (event: MessageEvent<HostRequest>) => {
       passInputs(msg.inputs, true);
       // setup() and teardown() read loadlab's environment (hooks.ts).
       guardScriptConsole();
-      k6Http = await import("../k6/http.ts");
-      k6Metrics = await import("../k6/metrics.ts");
-      const execution = await import("../k6/execution.ts");
+      // A conversion (k6, Locust, Artillery) may use k6's runtime; the user's own script never: not loaded.
+      if (path.startsWith(dirname(conversionCacheDir()) + "/")) k6Http = await import("../k6/http.ts");
+      k6Metrics = k6Http && await import("../k6/metrics.ts");
       if (msg.routes !== undefined && Object.keys(msg.routes).length > 0) routeHooks(msg.routes);
       // The script's own top level starts here: loadlab's modules above, cold, may hold the isolate longer.
       post({ kind: "alive", script: true });
       module = await importScript(path);
-      execution.enterHooks();
+      if (k6Http) (await import("../k6/execution.ts")).enterHooks();
       // As k6 tags every sample: setup() and teardown()'s requests carry the run's tags too.
       setRunTags(givenRunTags(module.options ?? {}));
       const exports: ScriptExports = {
@@ -53,7 +53,7 @@ self.onmessage = async (event: MessageEvent<HostRequest>) => {
         summary: typeof (await import(pathToFileURL(path).href)).handleSummary === "function",
         teardown: module.teardown !== null,
         options: plainOptions(module.options),
-        metrics: k6Metrics.madeMetrics(),
+        metrics: k6Metrics?.madeMetrics() ?? {},
         expectedStatuses,
       };
       post({ kind: "done", value: exports });
@@ -83,7 +83,7 @@ self.onmessage = async (event: MessageEvent<HostRequest>) => {
 /** What hook `phase` sent; the metrics it added go to the main isolate first, as a VU's do. */
 function sentBy(phase: string) {
   k6Metrics?.flushMetrics();
-  return takeHookRequests(phase);
+  return k6Http?.takeHookRequests(phase) ?? [];
 }
 
 function postDone(value: unknown, what: string): void {
