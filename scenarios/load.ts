@@ -4,7 +4,12 @@
  */
 import { formatPath, type Issue, issueList, issuesOf, validate } from "../validation/mod.ts";
 import { attackConfigSchema, type RelativeAttackInput } from "../runner/config.ts";
-import { type ArtilleryRunFlags, importArtillery, isArtilleryScript } from "./artillery/convert.ts";
+import {
+  type ArtilleryRunFlags,
+  importArtillery,
+  isArtilleryScript,
+  withConfigFile,
+} from "./artillery/convert.ts";
 import { type OriginTable, scriptIssues } from "./artillery/paths.ts";
 import { ExperimentError } from "./experiment_error.ts";
 import { applyOverrides } from "./overrides.ts";
@@ -152,7 +157,8 @@ async function readExperiment(
   const parsed = await parseDocument(text);
   if (!parsed.ok) throw new ExperimentError(parsed.issues, { file: opts.file });
   rememberSource(text, parsed.value);
-  const { doc, notes, script } = fromArtillery(parsed.value, opts);
+  const withConfig = await withConfigFile(parsed.value, opts.artillery?.config);
+  const { doc, notes, script } = fromArtillery(withConfig, opts);
   const overridden = await applyOverrides(doc, opts);
   if (!overridden.ok) {
     throw new ExperimentError([...script?.issues ?? [], ...overridden.issues], { file: opts.file });

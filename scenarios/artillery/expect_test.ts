@@ -41,9 +41,12 @@ Deno.test("expect: each expectation is a check of the step, once config.plugins.
     { header: "content-type", regexp: "application/(problem\\+|ld\\+)?json" },
     { json: "$.items[0].name", exists: true },
     { json: "$.error", exists: false },
-    { regexp: "id.:\\d+" },
+    { regexp: "^(?!\\s*\\{)[\\s\\S]*?(?:id.:\\d+)" },
     { json: "$.id", equals: 7 },
   ]);
+  // As the plugin tests a parsed JSON body: `[object Object]`, which `id.:\d+` never matches.
+  const rx = new RegExp(String(on.steps[0].expect[4].regexp));
+  assertEquals([rx.test('{"id":7}'), rx.test('"id":7')], [false, true]);
   assertEquals(on.steps[1].expect, undefined);
   // Without the plugin Artillery reads no expect: neither does the import, and it says so.
   const off = convert(HEAD + flow);
