@@ -33,7 +33,6 @@ const UNSUPPORTED: Record<string, string> = {
   reportFailuresAsErrors: "a failed check never ends a session in loadlab: drop it",
   xpath: "XPath captures are not imported: use a json, header or regexp capture",
   selector: "selector captures are not imported: use a json, header or regexp capture",
-  strict: "every capture is strict here (one that finds nothing ends the session): drop strict",
   ...Object.fromEntries([...HOOKS, "function", "whileTrue"].map((k) => [k, HOOK])),
   plugins: "plugins do not run in loadlab (ensure, expect and metrics-by-endpoint are read): drop this one",
   cast: "payload values are sent as written: drop cast",

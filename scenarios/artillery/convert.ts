@@ -99,13 +99,10 @@ function withRunFlags(doc: Record<string, unknown>, flags: ArtilleryRunFlags, ou
 /** The script with `artillery run --config FILE`'s keys merged over its own, as Artillery merges them. */
 export async function withConfigFile(doc: unknown, path?: string): Promise<unknown> {
   if (path === undefined) return doc;
-  let text = "";
-  try {
-    text = await Deno.readTextFile(path);
-  } catch (err) {
-    throw new ExperimentError([{ path: `--config ${path}`, message: (err as Error).message }]);
-  }
-  const parsed = await parseDocument(text);
+  const parsed = await Deno.readTextFile(path).then(parseDocument, (err: Error) => ({
+    ok: false as const,
+    issues: [{ path: `--config ${path}`, message: err.message }],
+  }));
   if (!parsed.ok) throw new ExperimentError(parsed.issues, { file: path });
   return deepMerge(isRecord(doc) ? doc : {}, isRecord(parsed.value) ? parsed.value : {});
 }
@@ -274,12 +271,7 @@ const READ_PLUGINS = ["ensure", "metrics-by-endpoint", "expect"];
 function httpTimeout(http: unknown, out: Collector): string | undefined {
   if (http === undefined) return undefined;
   if (!isRecord(http)) return problem(out, "config.http", "expected a mapping such as {timeout: 10}");
-  rejectUnknownKeys(
-    http,
-    "config.http",
-    ["timeout", "pool", "defaults", "extendedMetrics", "maxSockets"],
-    out,
-  );
+  rejectUnknownKeys(http, "config.http", HTTP_KEYS, out);
   if (http.pool !== undefined) out.warnings.push("config.http.pool: one connection per virtual user here");
   // Artillery 2 reads no http.maxSockets (http.pool caps its sockets): nothing to say.
   if (http.extendedMetrics === true) {
@@ -287,6 +279,8 @@ function httpTimeout(http: unknown, out: Collector): string | undefined {
   }
   return http.timeout === undefined ? undefined : secondsToDuration(http.timeout, "config.http.timeout", out);
 }
+
+const HTTP_KEYS = ["timeout", "pool", "defaults", "extendedMetrics", "maxSockets"];
 
 /** Artillery's default `config.http.timeout` (10 s), also loadlab's default request timeout. */
 const ARTILLERY_TIMEOUT_MS = 10_000;
@@ -394,13 +388,9 @@ function flowContext(config: Doc, scenarios: unknown, fields: string[], out: Col
     expect: expectPlugin(isRecord(config.plugins) ? config.plugins.expect : undefined, out),
   };
   // As Artillery: http.defaults.headers, when given, replace defaults.headers whole.
-  const http = isRecord(config.http) && isRecord(config.http.defaults) ? config.http.defaults : undefined;
-  ctx.defaultHeaders = defaultHeaders(
-    http?.headers ? http : config.defaults,
-    ctx,
-    out,
-    http ? "config.http.defaults" : undefined,
-  );
+  const http = isRecord(config.http) && isRecord(config.http.defaults) && config.http.defaults.headers;
+  const [defaults, at] = http ? [config.http, "config.http.defaults"] : [config, "config.defaults"];
+  ctx.defaultHeaders = defaultHeaders((defaults as Doc).defaults, ctx, out, at);
   return ctx;
 }
 
@@ -417,7 +407,7 @@ function expectPlugin(options: unknown, out: Collector) {
 }
 const EXPECT_OPTIONS = ["expectDefault200", "outputFormat", "formatter", "useOnlyRequestNames"];
 
-function defaultHeaders(defaults: unknown, ctx: FlowContext, out: Collector, at = "config.defaults") {
+function defaultHeaders(defaults: unknown, ctx: FlowContext, out: Collector, at: string) {
   if (defaults === undefined) return {};
   if (!isRecord(defaults)) return problem(out, at, "expected a mapping such as {headers: {...}}", {});
   rejectUnknownKeys(defaults, at, ["headers", "think"], out);

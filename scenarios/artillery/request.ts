@@ -169,28 +169,16 @@ function mergeHeaders(defaults: HeaderMap, own: HeaderMap | undefined, path: str
  * `{fromFile}` (beside the script) with its name and type; [name, text, the part's header after its name].
  */
 function formParts(data: unknown, path: string, ctx: FlowContext, out: Collector) {
-  const scalars = scalarMap(
-    isRecord(data) ? Object.fromEntries(Object.entries(data).filter(([, v]) => !isRecord(v))) : data,
-    path,
-    ctx,
-    out,
-  );
-  if (!isRecord(data) || scalars === undefined) return undefined;
+  if (!isRecord(data)) return scalarMap(data, path, ctx, out) && undefined;
   return Object.entries(data).map(([k, v]): string[] => {
-    if (!isRecord(v)) return [k, scalars[k]];
-    const at = join(path, k);
+    if (!isRecord(v)) return [k, scalarMap({ [k]: v }, path, ctx, out)?.[k] ?? ""];
+    const at = join(path, k), file = v.fromFile ? resolve(ctx.dir ?? ".", String(v.fromFile)) : "";
     rejectUnknownKeys(v, at, ["value", "fromFile", "contentType"], out);
-    const type = (t: unknown) => t === undefined ? "" : `\r\ncontent-type: ${t}`;
-    if (v.fromFile === undefined) {
-      return [k, String(fill(String(v.value ?? ""), at, ctx, out)), type(v.contentType)];
-    }
-    const file = resolve(ctx.dir ?? ".", String(v.fromFile));
+    const type = v.contentType ?? (file && contentTypeOf(file).split(";")[0]);
+    const head = (file ? `; filename="${basename(file)}"` : "") + (type ? `\r\ncontent-type: ${type}` : "");
     try {
-      const text = new TextDecoder("utf-8", { fatal: true }).decode(Deno.readFileSync(file));
-      const head = `; filename="${basename(file)}"${
-        type(v.contentType ?? contentTypeOf(file).split(";")[0])
-      }`;
-      return [k, text, head];
+      const utf8 = () => new TextDecoder("utf-8", { fatal: true }).decode(Deno.readFileSync(file));
+      return [k, file ? utf8() : String(fill(String(v.value ?? ""), at, ctx, out)), head];
     } catch (err) {
       const why = err instanceof TypeError
         ? "is not UTF-8 text (a body is text here)"
@@ -373,7 +361,7 @@ const CAPTURE_KINDS = ["json", "header", "regexp"];
 export function convertCaptures(value: unknown, path: string, out: Collector, kinds = CAPTURE_KINDS) {
   if (value === undefined) return undefined;
   const list = Array.isArray(value) ? value : [value];
-  const keys = [...kinds, "group", "as", "transform"];
+  const keys = [...kinds, "group", "as", "transform", "strict"];
   const paths: string[] = [];
   const captures = list.flatMap((c, i) => {
     const at = Array.isArray(value) ? join(path, i) : path;
@@ -393,7 +381,9 @@ export function convertCaptures(value: unknown, path: string, out: Collector, ki
       out.warnings.push(`${at}.transform: not applied, as Artillery 2 applies none`);
     }
     paths.push(at);
-    const read = Object.fromEntries(Object.entries(c).filter(([k]) => keys.includes(k) && k !== "transform"));
+    const read = Object.fromEntries(
+      Object.entries(c).filter(([k]) => keys.includes(k) && k !== "transform" && k !== "strict"),
+    );
     // Artillery's regexp capture without a group is the whole match, not its first group.
     if (read.regexp !== undefined) read.group ??= 0;
     return [tagOrigin(out.origins, read, { at, mirrors: true })];

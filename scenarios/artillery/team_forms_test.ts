@@ -1,6 +1,6 @@
 /**
- * Forms teams write that Artillery 2 runs: a `log` step, a capture's `transform`, `http.defaults`,
- * `includeFiles`, a flow a false `ifTrue` empties, a capture's fields, a `formData` file, `--solo`,
+ * Forms teams write that Artillery 2 runs: a `log` step, a capture's `transform` and `strict: true`,
+ * `http.defaults`, `includeFiles`, a flow a false `ifTrue` empties, a capture's fields, a `formData` file, `--solo`,
  * `--scenario-name`, `--config`, a drawn `variables` list and a fractional rate: what each converts to.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
@@ -27,7 +27,7 @@ scenarios:
       - log: "hello {{ $uuid }}"
       - post:
           url: /login
-          capture: [{ json: $.token, as: token, transform: "this.token.toUpperCase()" }]
+          capture: [{ json: $.token, as: token, strict: true, transform: "this.token.toUpperCase()" }]
       - get: { url: "/me", headers: { authorization: "{{ token }}" } }
 `);
   assertEquals(issues, []);
