@@ -1,7 +1,8 @@
 /**
  * Forms teams write that Artillery 2 runs: a `log` step, a capture's `transform` and `strict: true`,
- * `http.defaults`, `includeFiles`, a flow a false `ifTrue` empties, a capture's fields, a `formData` file, `--solo`,
- * `--scenario-name`, `--config`, a drawn `variables` list and a fractional rate: what each converts to.
+ * `http.defaults`, `includeFiles`, a flow a false `ifTrue` empties, a capture's fields, a `formData` file,
+ * `--solo`, `--scenario-name`, `--config`, a drawn `variables` list and a fractional rate: what each
+ * converts to.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { parse } from "yaml";
