@@ -214,6 +214,8 @@ export async function parseRunArgs(given: string[], command = "run", help = RUN_
   const k6 = raw.positionals.length === 1 && await isK6Script(raw.positionals[0]);
   if (k6) withK6EnvFlags(raw, SPECS);
   const quiet = artillery && raw.values.delete("quiet"); // Artillery's -q, not a k6 script's
+  const configFlag = artillery ? raw.values.get("config")?.at(-1) : undefined; // nor its --config
+  raw.values.delete(artillery ? "config" : "");
   const flags = new FlagValues(raw, specs);
   // Locust's command line: `-f FILE` (or a .py first), the user classes to run after it, `-H` its host.
   const locust = locustSource(flags, raw.positionals);
@@ -243,6 +245,7 @@ export async function parseRunArgs(given: string[], command = "run", help = RUN_
         ? defined({
           ...Object.fromEntries(ARTILLERY.map((s) => [s.long, flags.text(s.long)])),
           quiet,
+          config: configFlag,
           solo: flags.has("solo") || undefined,
         })
         : undefined,
