@@ -4,12 +4,7 @@
  */
 import { formatPath, type Issue, issueList, issuesOf, validate } from "../validation/mod.ts";
 import { attackConfigSchema, type RelativeAttackInput } from "../runner/config.ts";
-import {
-  type ArtilleryRunFlags,
-  importArtillery,
-  isArtilleryScript,
-  withConfigFile,
-} from "./artillery/convert.ts";
+import { type ArtilleryRunFlags, importArtillery, isArtilleryScript } from "./artillery/convert.ts";
 import { type OriginTable, scriptIssues } from "./artillery/paths.ts";
 import { ExperimentError } from "./experiment_error.ts";
 import { applyOverrides } from "./overrides.ts";
@@ -157,8 +152,7 @@ async function readExperiment(
   const parsed = await parseDocument(text);
   if (!parsed.ok) throw new ExperimentError(parsed.issues, { file: opts.file });
   rememberSource(text, parsed.value);
-  const withConfig = await withConfigFile(parsed.value, opts.artillery?.config);
-  const { doc, notes, script } = fromArtillery(withConfig, opts);
+  const { doc, notes, script } = fromArtillery(parsed.value, opts);
   const overridden = await applyOverrides(doc, opts);
   if (!overridden.ok) {
     throw new ExperimentError([...script?.issues ?? [], ...overridden.issues], { file: opts.file });
@@ -188,7 +182,7 @@ interface ScriptImport {
 
 /** An Artillery script as its experiment, even with issues: they are reported with the experiment's own. */
 function fromArtillery(doc: unknown, opts: LoadOptions) {
-  if (!isArtilleryScript(doc)) return { doc, notes: [] };
+  if (!isArtilleryScript(doc) && opts.artillery?.config === undefined) return { doc, notes: [] };
   const { experiment, notes, issues, origins } = importArtillery(doc, opts);
   return { doc: experiment, notes, script: { issues, origins } };
 }

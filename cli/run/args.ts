@@ -245,7 +245,7 @@ export async function parseRunArgs(given: string[], command = "run", help = RUN_
         ? defined({
           ...Object.fromEntries(ARTILLERY.map((s) => [s.long, flags.text(s.long)])),
           quiet,
-          config: configFlag,
+          config: configFlag && JSON.stringify(configFile(configFlag, (await yamlPackage()).parse)),
           solo: flags.has("solo") || undefined,
         })
         : undefined,

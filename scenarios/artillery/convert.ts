@@ -18,8 +18,6 @@ import { captureNames, convertScenario, convertScenarios, uniqueName } from "./f
 import { listOrigin, type Origin, type Origins, originTable, tagOrigin } from "./paths.ts";
 import { endpointNaming, type FlowContext, scalarMap, type Variables } from "./request.ts";
 import { deepMerge } from "../overrides.ts";
-import { parseDocument } from "../yaml_document.ts";
-import { ExperimentError } from "../experiment_error.ts";
 import { hooksScript, readProcessor } from "./processor.ts";
 import { DataFileError, readDataFile } from "../data_sources.ts";
 import { rowViews } from "../../runner/data_rows.ts";
@@ -96,17 +94,6 @@ function withRunFlags(doc: Record<string, unknown>, flags: ArtilleryRunFlags, ou
   return withEnvironment(run, flags, out);
 }
 
-/** The script with `artillery run --config FILE`'s keys merged over its own, as Artillery merges them. */
-export async function withConfigFile(doc: unknown, path?: string): Promise<unknown> {
-  if (path === undefined) return doc;
-  const parsed = await Deno.readTextFile(path).then(parseDocument, (err: Error) => ({
-    ok: false as const,
-    issues: [{ path: `--config ${path}`, message: err.message }],
-  }));
-  if (!parsed.ok) throw new ExperimentError(parsed.issues, { file: path });
-  return deepMerge(isRecord(doc) ? doc : {}, isRecord(parsed.value) ? parsed.value : {});
-}
-
 const ENV_TEMPLATE = /\{\{\s*\$(?:(?:env|processEnvironment)\.([A-Za-z_]\w*)|environment)\s*\}\}/g;
 
 /**
@@ -157,6 +144,8 @@ const DOTENV_LINE = /^\s*(?:export\s+)?([\w.-]+)\s*=\s*(.*?)\s*$/;
 export function importArtillery(doc: unknown, opts: ArtilleryOptions = {}) {
   const origins: Origins = new WeakMap();
   const out: Collector = { issues: [], warnings: [], origins };
+  // `--config FILE`, as JSON the command line parsed: its keys merged over the script's first.
+  if (isRecord(doc) && opts.artillery?.config) doc = deepMerge(doc, JSON.parse(opts.artillery.config));
   if (isRecord(doc) && isRecord(doc.config)) doc = withRunFlags(doc, opts.artillery ?? {}, out);
   if (!isRecord(doc) || !isRecord(doc.config)) {
     const message = "missing: an Artillery script has config and scenarios";

@@ -6,7 +6,7 @@
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { parse } from "yaml";
-import { importArtillery, withConfigFile } from "./convert.ts";
+import { importArtillery } from "./convert.ts";
 
 const HEAD = `config:
   target: http://127.0.0.1:8080
@@ -89,19 +89,16 @@ Deno.test("a formData file part is sent as form-data lays it out; a binary file 
   assertEquals(form("./b.bin").issues.map((i) => i.path), ["scenarios[0].flow[0].post.formData.f.fromFile"]);
 });
 
-Deno.test("--solo, --scenario-name and --config change the script as artillery run's do", async () => {
+Deno.test("--solo, --scenario-name and --config change the script as artillery run's do", () => {
   const text =
     `${HEAD}scenarios:\n  - { name: a, flow: [{ get: { url: /a } }] }\n  - { name: b, flow: [{ get: { url: /b } }] }\n`;
   const { e } = convert(text, { artillery: { solo: true, "scenario-name": "b" } });
   assertEquals(e.loads.artillery.phases.map((p: any) => [p.duration, p.rate]), [["1s", 1]]);
   assertEquals(e.flows.map((f: any) => f.name), ["b"]);
   ok(convert(text, { artillery: { "scenario-name": "c" } }).issues[0].message.includes("no scenario"));
-  const common = Deno.makeTempFileSync({ suffix: ".yml" });
-  Deno.writeTextFileSync(common, "config: { target: http://127.0.0.1:9, http: { timeout: 3 } }\n");
-  const merged = await withConfigFile(parse(text), common) as any;
-  assertEquals([merged.config.target, merged.config.http, merged.scenarios.length], ["http://127.0.0.1:9", {
-    timeout: 3,
-  }, 2]);
+  const config = JSON.stringify({ config: { target: "http://127.0.0.1:9", http: { timeout: 3 } } });
+  const merged = convert(text, { artillery: { config } }).e;
+  assertEquals([merged.targets.target.url, merged.loads.artillery.timeout], ["http://127.0.0.1:9", "3s"]);
 });
 
 Deno.test("a drawn variables list runs the scenarios as a session script; a lone fractional rate is refused", () => {
