@@ -31,8 +31,13 @@ export function captureNames(value: unknown): string[] {
 }
 
 type Step = Record<string, unknown>;
-/** Requests a false `ifTrue` leaves out. */
+/** Requests Artillery never sends (a false `ifTrue`, a loop of no round), kept as `ifTrue: "0"`. */
 const NEVER = new WeakSet<Step>();
+function never(step: Step): Step {
+  const kept = { ...step, ifTrue: "0" };
+  NEVER.add(kept);
+  return kept;
+}
 
 /** One step as loadlab steps: one, or a `loop`'s steps `count` times over. */
 function convertStep(step: unknown, path: string, ctx: FlowContext, out: Collector): Array<Step | undefined> {
@@ -82,8 +87,7 @@ function convertStep(step: unknown, path: string, ctx: FlowContext, out: Collect
   if (!holds) {
     // Kept, never sent (its flow keeps it only when it has no other request), its problems unsaid.
     const left = convertRequest(step[action], path, ctx, { ...out, issues: [], warnings: [] })?.request;
-    const never = left && { [action]: left, ifTrue: "0" };
-    return never ? [NEVER.add(never) && never] : [];
+    return left ? [never({ [action]: left })] : [];
   }
   const converted = convertRequest(step[action], join(path, action), ctx, out);
   if (converted === undefined) return [undefined];
@@ -134,8 +138,14 @@ function convertLoop(step: Record<string, unknown>, path: string, ctx: FlowConte
   const [index, element] = [step.loopValue ?? "$loopCount", step.loopElement ?? "$loopElement"].map(String);
   const named = typeof over === "string" ? ctx.variables.get(over) : undefined;
   if (named && "list" in named && !named.rows) {
-    const why = "Artillery draws one of its values per virtual user, so a loop over it runs no round there";
-    return problem(out, join(path, "over"), `${why}: list the values, over: [a, b]`, [undefined]);
+    out.warnings.push(
+      `${path}.over: ${over} holds one value drawn per user, no list: no round runs, as there`,
+    );
+    const scratch = { ...out, issues: [], warnings: [] };
+    const body = [step.loop].flat().flatMap((s, j) =>
+      convertStep(s, join(join(path, "loop"), j), ctx, scratch)
+    );
+    return body.filter((s) => s !== undefined && !("think" in s)).map((s) => never(s!));
   }
   const list = Array.isArray(over) ? over : named && "list" in named ? named.list : undefined;
   const values = list?.every((v) => typeof v !== "object" || isRecord(v)) ? list : undefined;

@@ -114,3 +114,12 @@ scenarios: [{ flow: [{ get: { url: / } }] }]
 `);
   assertEquals(rate.issues.map((i) => i.path), ["config.phases[0].arrivalRate"]);
 });
+
+Deno.test("a loop over a drawn variable runs no round, as Artillery's over a value that is no list", () => {
+  const { e, issues, notes } = convert(`${HEAD}  variables: { tags: [a, b] }
+scenarios: [{ flow: [{ loop: [{ get: { url: "/t/{{ $loopElement }}" } }], over: tags }] }]
+`);
+  assertEquals(issues, []);
+  assertEquals(e.flows[0].steps.map((s: any) => [s.get.path, s.ifTrue]), [["/t/", "0"]]);
+  ok(notes.some((n) => n.includes("no round runs")), notes.join("\n"));
+});
