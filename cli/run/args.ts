@@ -132,7 +132,7 @@ const ARTILLERY_TABLE: FlagTable = [
   ]),
   flag("-c, --config <file>", { example: "common.yml" }, ["its keys merged over the script's"]),
   flag("-s, --solo", {}, ["one virtual user: config.phases replaced by one arrival"]),
-  flag("--scenario-name <name>", { example: "checkout" }, ["only the scenario of that name"]),
+  flag("--scenario-name <name>", { example: "checkout" }, ["only the scenario of that name (or regexp)"]),
   flag("--count <n>", { example: "2" }, ["local workers sharing the same load: no change here"]),
   "  -o, --output <file>       refused: loadlab writes results.json in --out-dir, not Artillery's report",
   "  --record, --key, --platform ...: refused: the run is local, its results in --out-dir",

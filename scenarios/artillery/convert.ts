@@ -88,8 +88,10 @@ function withRunFlags(doc: Record<string, unknown>, flags: ArtilleryRunFlags, ou
   if (flags.solo) (run.config as Doc).phases = [{ duration: 1, arrivalCount: 1 }];
   const named = flags["scenario-name"];
   if (named !== undefined && Array.isArray(run.scenarios)) {
-    const only = run.scenarios = run.scenarios.filter((s) => isRecord(s) && s.name === named);
-    if (only.length === 0) problem(out, `--scenario-name ${named}`, "no scenario has that name");
+    // As there: the name itself or a regular expression it matches, of exactly one scenario.
+    const matches = (s: unknown) => isRecord(s) && (s.name === named || RegExp(named).test(String(s.name)));
+    const only = run.scenarios = run.scenarios.filter(matches);
+    if (only.length !== 1) problem(out, `--scenario-name ${named}`, `names ${only.length} scenarios, not 1`);
   }
   return withEnvironment(run, flags, out);
 }

@@ -95,7 +95,7 @@ Deno.test("--solo, --scenario-name and --config change the script as artillery r
   const { e } = convert(text, { artillery: { solo: true, "scenario-name": "b" } });
   assertEquals(e.loads.artillery.phases.map((p: any) => [p.duration, p.rate]), [["1s", 1]]);
   assertEquals(e.flows.map((f: any) => f.name), ["b"]);
-  ok(convert(text, { artillery: { "scenario-name": "c" } }).issues[0].message.includes("no scenario"));
+  ok(convert(text, { artillery: { "scenario-name": "c" } }).issues[0].message.includes("names 0 scenarios"));
   const config = JSON.stringify({ config: { target: "http://127.0.0.1:9", http: { timeout: 3 } } });
   const merged = convert(text, { artillery: { config } }).e;
   assertEquals([merged.targets.target.url, merged.loads.artillery.timeout], ["http://127.0.0.1:9", "3s"]);
