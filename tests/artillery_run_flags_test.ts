@@ -1,8 +1,8 @@
 /**
  * `artillery run`'s own flags on an Artillery script under `loadlab run`: `-e`, `-t`, `-q`, `--overrides`,
  * `--variables`, `-c`, `-s` take Artillery's meanings (not loadlab's variable, duration and k6 flags of the
- * same letters) and `-o` and the cloud flags are refused, each against a counting server in this process. The script's own target refuses
- * connections, so a request the server counts went where a flag sent it.
+ * same letters) and `-o` and the cloud flags are refused, each against a counting server in this process.
+ * The script's own target refuses connections, so a request the server counts went where a flag sent it.
  */
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import { runLoadlab, withTempDir } from "./helpers.ts";
