@@ -9,7 +9,7 @@
  * same within 10%, or 1). Without Artillery (`--artillery-bin`, `$ARTILLERY`, else `artillery` on PATH)
  * it prints why and runs nothing.
  *
- *   deno task bench --artillery-verdicts [--artillery-bin PATH] [--only NAME]
+ *   deno task bench --artillery-verdicts [--artillery-bin PATH] [--only NAME,...]
  */
 import { join } from "node:path";
 import { tokenize } from "../cli/argv.ts";
@@ -73,7 +73,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const only = flags.text("only");
   const cases = [...Deno.readDirSync(CORPUS)].filter((e) => e.name.endsWith(".yml")).map((e) => e.name)
-    .filter((name) => only === undefined || name.includes(only)).sort();
+    .filter((name) => only === undefined || only.split(",").some((o) => name.includes(o))).sort();
   const work = Deno.makeTempDirSync({ prefix: "loadlab-artillery-verdicts-" });
   const app = startApp();
   console.log(`Artillery verdicts: ${artillery}; loadlab ${MAIN}; load average ${loadAverage()}`);

@@ -182,7 +182,7 @@ interface ScriptImport {
 
 /** An Artillery script as its experiment, even with issues: they are reported with the experiment's own. */
 function fromArtillery(doc: unknown, opts: LoadOptions) {
-  if (!isArtilleryScript(doc)) return { doc, notes: [] };
+  if (!isArtilleryScript(doc) && opts.artillery?.config === undefined) return { doc, notes: [] };
   const { experiment, notes, issues, origins } = importArtillery(doc, opts);
   return { doc: experiment, notes, script: { issues, origins } };
 }

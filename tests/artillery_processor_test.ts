@@ -49,7 +49,13 @@ module.exports = {
 `;
 
 /** Runs `flow` (YAML under `flow:`) with `hooks`; `id` is what POST /orders answers. */
-async function run(flow: string, id = 7, hooks = HOOKS, scenario = "beforeRequest: [sign]") {
+async function run(
+  flow: string,
+  id = 7,
+  hooks = HOOKS,
+  scenario = "beforeRequest: [sign]",
+  file = "hooks.js",
+) {
   const seen: string[] = [];
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
     const url = new URL(req.url);
@@ -62,13 +68,13 @@ async function run(flow: string, id = 7, hooks = HOOKS, scenario = "beforeReques
   });
   const dir = await Deno.makeTempDir();
   try {
-    await Deno.writeTextFile(join(dir, "hooks.js"), hooks);
+    await Deno.writeTextFile(join(dir, file), hooks);
     await Deno.writeTextFile(join(dir, "skus.txt"), "A1\nB2\n");
     await Deno.writeTextFile(
       join(dir, "orders.yml"),
       `config:
   target: http://127.0.0.1:${server.addr.port}
-  processor: ./hooks.js
+  processor: ./${file}
   phases: [{ duration: 1, arrivalCount: 2 }]
   variables: { user: ada }
 scenarios:
@@ -122,6 +128,17 @@ Deno.test("an Artillery processor's hooks, function steps and whileTrue loop sha
     0,
   ]]);
   assertEquals(r.run.requests, 8);
+});
+
+Deno.test("an ES module processor's async hooks run; templates read paths and objects as Artillery's", async () => {
+  const esm = `export async function pickSku(context) { context.vars.p = { tags: ["t0"], n: 1 }; }
+export async function sign(req, context) { req.headers = { ...req.headers, "x-sig": "esm-ok" }; }`;
+  const flow =
+    `      - get: { url: "/p/{{ p.tags[0] }}/{{ missing }}", headers: { x-order: "o={{ p }}" } }\n`;
+  const r = await run(flow, 7, esm, "beforeRequest: [sign]", "hooks.mjs");
+  assertEquals(r.code, 0, r.stdout + r.stderr);
+  const seen = 'GET /p/t0/undefined esm-ok o={"tags":["t0"],"n":1} ';
+  assertEquals(r.seen, [seen, seen]);
 });
 
 Deno.test("a hook's next(err), or one that throws, ends the virtual user as in Artillery", async () => {

@@ -1,8 +1,8 @@
 /**
  * `artillery run`'s own flags on an Artillery script under `loadlab run`: `-e`, `-t`, `-q`, `--overrides`,
- * `--variables` take Artillery's meanings (not loadlab's variable, duration and k6 flags of the same letters)
- * and `-o` is refused, each against a counting server in this process. The script's own target refuses
- * connections, so a request the server counts went where a flag sent it.
+ * `--variables`, `-c`, `-s` take Artillery's meanings (not loadlab's variable, duration and k6 flags of the
+ * same letters) and `-o` and the cloud flags are refused, each against a counting server in this process.
+ * The script's own target refuses connections, so a request the server counts went where a flag sent it.
  */
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import { runLoadlab, withTempDir } from "./helpers.ts";
@@ -83,6 +83,21 @@ Deno.test("artillery run flags: -o is refused before any load, and bad JSON name
   assertEquals(json.code, 2, json.output);
   match(json.stderr, /--variables \{path\}: expected a JSON object/);
   assertEquals({ ...out.byPath, ...json.byPath }, {});
+});
+
+Deno.test("artillery run flags: --config merges its file, -s sends one user, --record is refused", async () => {
+  const config = await Deno.makeTempFile({ suffix: ".yml" });
+  try {
+    await Deno.writeTextFile(config, "config: { variables: { path: /c } }\n");
+    const r = await run(["-c", config, "--solo", "--count", "2", "-t", "HERE"]);
+    assertEquals(r.code, 0, r.output);
+    assertEquals(r.byPath, { "/c": 1, "/b": 1 });
+  } finally {
+    await Deno.remove(config);
+  }
+  const cloud = await run(["--record", "--key", "k", "-t", "HERE"]);
+  assertEquals([cloud.code, cloud.byPath], [2, {}], cloud.output);
+  match(cloud.stderr, /--record is for Artillery Cloud runs/);
 });
 
 Deno.test("artillery run flags: --dotenv fills {{ $env.NAME }}; the process's environment wins", async () => {

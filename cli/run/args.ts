@@ -130,13 +130,20 @@ const ARTILLERY_TABLE: FlagTable = [
   flag("--dotenv <file>", { example: ".env" }, [
     "NAME=value lines {{ $env.NAME }} reads (the environment wins)",
   ]),
+  flag("-c, --config <file>", { example: "common.yml" }, ["its keys merged over the script's"]),
+  flag("-s, --solo", {}, ["one virtual user: config.phases replaced by one arrival"]),
+  flag("--scenario-name <name>", { example: "checkout" }, ["only the scenario of that name (or regexp)"]),
+  flag("--count <n>", { example: "2" }, ["local workers sharing the same load: no change here"]),
   "  -o, --output <file>       refused: loadlab writes results.json in --out-dir, not Artillery's report",
+  "  --record, --key, --platform ...: refused: the run is local, its results in --out-dir",
 ];
 const ARTILLERY_OUTPUT = "loadlab writes no Artillery JSON report: its results.json is in --out-dir";
-const ARTILLERY = flagsOf(ARTILLERY_TABLE), TAKEN = ["e", "t", "o", "v"];
+const ARTILLERY = flagsOf(ARTILLERY_TABLE), TAKEN = ["e", "t", "o", "v", "c", "s"];
+/** `artillery run`'s flags for Artillery Cloud and its platforms: the run here is local. */
+const CLOUD = ["--record", "--key", "--platform", "--platform-opt", "--tags", "--note", "--name"];
 const ARTILLERY_SPECS = [
   ...ARTILLERY,
-  ...SPECS.filter((s) => s.long !== "target").map((s) => ({
+  ...SPECS.filter((s) => !["target", "config"].includes(s.long)).map((s) => ({
     ...s,
     short: TAKEN.includes(s.short!) ? undefined : s.short,
     aliases: s.aliases?.filter((a) => !TAKEN.includes(a)),
@@ -144,11 +151,13 @@ const ARTILLERY_SPECS = [
 ];
 
 /** Whether `path` is an Artillery script: YAML of Artillery's config: and scenarios: (else the run says). */
-async function isArtilleryFile(path: string): Promise<boolean> {
+async function isArtilleryFile(path: string, config?: string): Promise<boolean> {
   if (!/\.ya?ml$/.test(path)) return false;
   const { parse } = await yamlPackage();
   try {
-    return isArtilleryScript(configFile(path, parse));
+    // Its config may come from `--config FILE` alone.
+    const doc = configFile(path, parse), extra = config === undefined ? {} : configFile(config, parse);
+    return isArtilleryScript({ ...doc, config: doc?.config ?? extra?.config });
   } catch {
     return false;
   }
@@ -190,17 +199,23 @@ export async function parseRunArgs(given: string[], command = "run", help = RUN_
   const argv = unbundled(withLocustSettings(given), SPECS);
   const hints = {
     ...Object.fromEntries(["-o", "--output"].map((f) => [f, `Artillery's ${f}: ${ARTILLERY_OUTPUT}`])),
+    ...Object.fromEntries(
+      CLOUD.map((f) => [f, `Artillery's ${f} is for Artillery Cloud runs: drop it (a run here is local)`]),
+    ),
     "--class-picker": "it picks classes in Locust's web UI; name the user classes after the locustfile",
   };
   Object.assign(hints, K6_FLAGS_REFUSED);
   const own = await locustOptionSpecs(argv);
   const files = tokenize(argv, SPECS, {}, command, undefined, true).positionals;
-  const artillery = (await Promise.all(files.map(isArtilleryFile))).some(Boolean);
+  const config = argv[argv.findIndex((a) => a === "--config" || a === "-c") + 1];
+  const artillery = (await Promise.all(files.map((f) => isArtilleryFile(f, config)))).some(Boolean);
   const specs = [...artillery ? ARTILLERY_SPECS : SPECS, ...own];
   const raw = tokenize(argv, specs, hints, command, help);
   const k6 = raw.positionals.length === 1 && await isK6Script(raw.positionals[0]);
   if (k6) withK6EnvFlags(raw, SPECS);
   const quiet = artillery && raw.values.delete("quiet"); // Artillery's -q, not a k6 script's
+  const configFlag = artillery ? raw.values.get("config")?.at(-1) : undefined; // nor its --config
+  raw.values.delete(artillery ? "config" : "");
   const flags = new FlagValues(raw, specs);
   // Locust's command line: `-f FILE` (or a .py first), the user classes to run after it, `-H` its host.
   const locust = locustSource(flags, raw.positionals);
@@ -227,7 +242,12 @@ export async function parseRunArgs(given: string[], command = "run", help = RUN_
     targets: artillery ? {} : parseTargets(flags.all("target")),
     ...defined({
       artillery: artillery
-        ? defined({ ...Object.fromEntries(ARTILLERY.map((s) => [s.long, flags.text(s.long)])), quiet })
+        ? defined({
+          ...Object.fromEntries(ARTILLERY.map((s) => [s.long, flags.text(s.long)])),
+          quiet,
+          config: configFlag && JSON.stringify(configFile(configFlag, (await yamlPackage()).parse)),
+          solo: flags.has("solo") || undefined,
+        })
         : undefined,
       profile: flags.has("profile") || undefined,
       summaryMode: flags.choice("summary-mode", K6_SUMMARY_MODES),

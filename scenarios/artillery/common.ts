@@ -25,8 +25,6 @@ export interface Collector {
 }
 
 /** Why each Artillery feature is refused and what to do instead, by its key as written. */
-const SCRIPT = "a TypeScript session script (docs/SCRIPTS.md)";
-const SESSION = `write the logic in ${SCRIPT}`;
 const WS_STEP =
   "a WebSocket step runs in an engine: ws scenario, a script's only one: move it to a script of its own";
 const HOOKS = ["beforeRequest", "afterResponse", "beforeScenario", "afterScenario"];
@@ -35,8 +33,6 @@ const UNSUPPORTED: Record<string, string> = {
   reportFailuresAsErrors: "a failed check never ends a session in loadlab: drop it",
   xpath: "XPath captures are not imported: use a json, header or regexp capture",
   selector: "selector captures are not imported: use a json, header or regexp capture",
-  transform: `capture transforms run JavaScript, which an imported script cannot: drop it, or ${SESSION}`,
-  strict: "every capture is strict here (one that finds nothing ends the session): drop strict",
   ...Object.fromEntries([...HOOKS, "function", "whileTrue"].map((k) => [k, HOOK])),
   plugins: "plugins do not run in loadlab (ensure, expect and metrics-by-endpoint are read): drop this one",
   cast: "payload values are sent as written: drop cast",
@@ -51,8 +47,6 @@ const UNSUPPORTED: Record<string, string> = {
   send: WS_STEP,
   connect: WS_STEP,
   emit: "Socket.IO steps are not imported: rewrite the scenario as engine: ws with send steps, or drop it",
-  log: "printing during the run is not imported: drop log",
-  maxSockets: "socket limits are not imported (one connection per virtual user): drop maxSockets",
 };
 
 /** Records a problem at `path`, reported before any load; returns `result`, so a caller `return`s it. */

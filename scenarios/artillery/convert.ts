@@ -42,8 +42,10 @@ const ROOT_ORIGINS = {
   thresholds: "config.ensure",
 };
 
-const CONFIG_KEYS = "target phases http variables defaults ensure plugins environments payload processor"
-  .split(" ");
+// includeFiles only bundles files for Artillery's cloud runs: a local run reads none of them.
+const CONFIG_KEYS =
+  "target phases http variables defaults ensure plugins environments payload processor includeFiles"
+    .split(" ");
 
 /** True for an Artillery script: a `config` mapping with `target` or `phases`, and a `scenarios` list. */
 export function isArtilleryScript(doc: unknown): boolean {
@@ -52,9 +54,9 @@ export function isArtilleryScript(doc: unknown): boolean {
 }
 
 /** `artillery run`'s flags as typed: `-e`'s environment, `-t`'s target, `--overrides` and `-v`'s JSON. */
-export type ArtilleryRunFlags = Partial<
-  Record<"environment" | "target" | "overrides" | "variables" | "dotenv", string>
->;
+export type ArtilleryRunFlags =
+  & Partial<Record<"environment" | "target" | "overrides" | "variables" | "dotenv" | "scenario-name", string>>
+  & { config?: string; count?: string; solo?: boolean };
 
 /**
  * The script as `artillery run` applies its flags, in its order: `config.environments[-e]` merged into config
@@ -81,7 +83,17 @@ function withRunFlags(doc: Record<string, unknown>, flags: ArtilleryRunFlags, ou
   if (flags.target !== undefined) config.target = flags.target;
   const script = deepMerge({ ...doc, config }, json("overrides"));
   const variables = flags.variables === undefined ? {} : { config: { variables: json("variables") } };
-  return withEnvironment(deepMerge(script, variables), flags, out);
+  const run = deepMerge(script, variables);
+  // `--solo`: one arrival in a second, whatever the phases; `--scenario-name`: that scenario alone.
+  if (flags.solo) (run.config as Doc).phases = [{ duration: 1, arrivalCount: 1 }];
+  const named = flags["scenario-name"];
+  if (named !== undefined && Array.isArray(run.scenarios)) {
+    // As there: the name itself or a regular expression it matches, of exactly one scenario.
+    const matches = (s: unknown) => isRecord(s) && (s.name === named || RegExp(named).test(String(s.name)));
+    const only = run.scenarios = run.scenarios.filter(matches);
+    if (only.length !== 1) problem(out, `--scenario-name ${named}`, `names ${only.length} scenarios, not 1`);
+  }
+  return withEnvironment(run, flags, out);
 }
 
 const ENV_TEMPLATE = /\{\{\s*\$(?:(?:env|processEnvironment)\.([A-Za-z_]\w*)|environment)\s*\}\}/g;
@@ -134,6 +146,8 @@ const DOTENV_LINE = /^\s*(?:export\s+)?([\w.-]+)\s*=\s*(.*?)\s*$/;
 export function importArtillery(doc: unknown, opts: ArtilleryOptions = {}) {
   const origins: Origins = new WeakMap();
   const out: Collector = { issues: [], warnings: [], origins };
+  // `--config FILE`, as JSON the command line parsed: its keys merged over the script's first.
+  if (isRecord(doc) && opts.artillery?.config) doc = deepMerge(doc, JSON.parse(opts.artillery.config));
   if (isRecord(doc) && isRecord(doc.config)) doc = withRunFlags(doc, opts.artillery ?? {}, out);
   if (!isRecord(doc) || !isRecord(doc.config)) {
     const message = "missing: an Artillery script has config and scenarios";
@@ -158,6 +172,7 @@ function httpExperiment(doc: Doc, config: Doc, opts: ArtilleryOptions, out: Coll
     : readProcessor(config.processor, dirname(opts.file ?? "."), out);
   const ctx = flowContext(config, [doc.scenarios, doc.before], payload.fields, out, target);
   ctx.processor = processor?.text;
+  ctx.dir = dirname(opts.file ?? ".");
   for (const [name, rows] of payload.lists) ctx.variables.set(name, { list: rows, rows: true });
   const load = convertPhases(config.phases, out);
   const timeout = httpTimeout(config.http, out);
@@ -179,7 +194,7 @@ function httpExperiment(doc: Doc, config: Doc, opts: ArtilleryOptions, out: Coll
   if (payload.source) { for (const flow of flows) Object.assign(flow, { data: "payload" }); }
   const experiment: Doc = { ...imported(opts, "Artillery script", ctx.origin, load), flows };
   if (payload.source) experiment.data = { payload: payload.source };
-  if ((processor || Object.keys(once).length > 0) && out.issues.length === 0) {
+  if ((processor || Object.keys(once).length > 0 || ctx.drawn) && out.issues.length === 0) {
     // A loadAll payload's rows are one list in the vars; a variable's list is drawn per virtual user.
     const variables = Object.fromEntries(
       [...ctx.variables].map(([k, v]) => [k, "value" in v ? v.value : v.rows ? v.list : v]),
@@ -247,10 +262,16 @@ const READ_PLUGINS = ["ensure", "metrics-by-endpoint", "expect"];
 function httpTimeout(http: unknown, out: Collector): string | undefined {
   if (http === undefined) return undefined;
   if (!isRecord(http)) return problem(out, "config.http", "expected a mapping such as {timeout: 10}");
-  rejectUnknownKeys(http, "config.http", ["timeout", "pool"], out);
+  rejectUnknownKeys(http, "config.http", HTTP_KEYS, out);
   if (http.pool !== undefined) out.warnings.push("config.http.pool: one connection per virtual user here");
+  // Artillery 2 reads no http.maxSockets (http.pool caps its sockets): nothing to say.
+  if (http.extendedMetrics === true) {
+    out.warnings.push("config.http.extendedMetrics: its metrics are not reported");
+  }
   return http.timeout === undefined ? undefined : secondsToDuration(http.timeout, "config.http.timeout", out);
 }
+
+const HTTP_KEYS = ["timeout", "pool", "defaults", "extendedMetrics", "maxSockets"];
 
 /** Artillery's default `config.http.timeout` (10 s), also loadlab's default request timeout. */
 const ARTILLERY_TIMEOUT_MS = 10_000;
@@ -357,7 +378,10 @@ function flowContext(config: Doc, scenarios: unknown, fields: string[], out: Col
     naming: endpointNaming(config.plugins, out),
     expect: expectPlugin(isRecord(config.plugins) ? config.plugins.expect : undefined, out),
   };
-  ctx.defaultHeaders = defaultHeaders(config.defaults, ctx, out);
+  // As Artillery: http.defaults.headers, when given, replace defaults.headers whole.
+  const http = isRecord(config.http) && isRecord(config.http.defaults) && config.http.defaults.headers;
+  const [defaults, at] = http ? [config.http, "config.http.defaults"] : [config, "config.defaults"];
+  ctx.defaultHeaders = defaultHeaders((defaults as Doc).defaults, ctx, out, at);
   return ctx;
 }
 
@@ -374,15 +398,13 @@ function expectPlugin(options: unknown, out: Collector) {
 }
 const EXPECT_OPTIONS = ["expectDefault200", "outputFormat", "formatter", "useOnlyRequestNames"];
 
-function defaultHeaders(defaults: unknown, ctx: FlowContext, out: Collector): Record<string, string> {
+function defaultHeaders(defaults: unknown, ctx: FlowContext, out: Collector, at: string) {
   if (defaults === undefined) return {};
-  if (!isRecord(defaults)) {
-    return problem(out, "config.defaults", "expected a mapping such as {headers: {...}}", {});
-  }
-  rejectUnknownKeys(defaults, "config.defaults", ["headers", "think"], out);
-  if (defaults.think !== undefined) out.warnings.push("config.defaults.think: no jitter here");
+  if (!isRecord(defaults)) return problem(out, at, "expected a mapping such as {headers: {...}}", {});
+  rejectUnknownKeys(defaults, at, ["headers", "think"], out);
+  if (defaults.think !== undefined) out.warnings.push(`${at}.think: no jitter here`);
   if (defaults.headers === undefined) return {};
-  return scalarMap(defaults.headers, "config.defaults.headers", ctx, out) ?? {};
+  return scalarMap(defaults.headers, `${at}.headers`, ctx, out) ?? {};
 }
 
 function parseVariables(variables: unknown, out: Collector): Variables {
@@ -562,6 +584,11 @@ function phaseRate(phase: Record<string, unknown>, path: string, out: Collector)
     return { duration };
   }
   const rate = nonNegative(phase.arrivalRate, join(path, "arrivalRate"), out);
+  if (phase.rampTo === undefined && !Number.isInteger(rate ?? 0)) {
+    const why = "Artillery 2 stops before any load on a fraction here (its split of the rate over workers " +
+      "asserts a whole number): give a whole number, or ramp (rampTo) from it";
+    return problem(out, join(path, "arrivalRate"), why, { duration });
+  }
   if (phase.rampTo === undefined) return { duration, rate };
   return { duration, rate, rampTo: nonNegative(phase.rampTo, join(path, "rampTo"), out) };
 }

@@ -41,9 +41,12 @@ Deno.test("expect: each expectation is a check of the step, once config.plugins.
     { header: "content-type", regexp: "application/(problem\\+|ld\\+)?json" },
     { json: "$.items[0].name", exists: true },
     { json: "$.error", exists: false },
-    { regexp: "id.:\\d+" },
+    { regexp: "^(?!\\s*\\{)[\\s\\S]*?(?:id.:\\d+)" },
     { json: "$.id", equals: 7 },
   ]);
+  // As the plugin tests a parsed JSON body: `[object Object]`, which `id.:\d+` never matches.
+  const rx = new RegExp(String(on.steps[0].expect[4].regexp));
+  assertEquals([rx.test('{"id":7}'), rx.test('"id":7')], [false, true]);
   assertEquals(on.steps[1].expect, undefined);
   // Without the plugin Artillery reads no expect: neither does the import, and it says so.
   const off = convert(HEAD + flow);
@@ -143,11 +146,10 @@ scenarios:
 `;
     // Artillery draws one value of a variable's list per virtual user: its loop runs no round there.
     const { steps, issues } = convert(script, { file: `${dir}/script.yml` });
-    assertEquals(issues.map((i) => i.path), ["scenarios[0].flow[1].over"]);
+    assertEquals(issues, []);
     assertEquals(steps.map((s) => (s?.get as { path: string } | undefined)?.path), [
       "/users/ada?id=1&by={{ who }}",
       "/users/bob?id=2&by={{ who }}",
-      undefined,
     ]);
     const bad = convert(
       script.replace("name: users, ", "").replace("users.csv, fields: [who", "no.csv, fields: [who"),
@@ -158,8 +160,6 @@ scenarios:
     assertEquals(bad.issues.map((i) => i.path), [
       "config.payload[0].name",
       "scenarios[0].flow[0].loop",
-      "scenarios[0].flow[1].over",
-      "scenarios[0].flow", // no request left
     ]);
   } finally {
     await Deno.remove(dir, { recursive: true });

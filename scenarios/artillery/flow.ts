@@ -31,6 +31,13 @@ export function captureNames(value: unknown): string[] {
 }
 
 type Step = Record<string, unknown>;
+/** Requests Artillery never sends (a false `ifTrue`, a loop of no round), kept as `ifTrue: "0"`. */
+const NEVER = new WeakSet<Step>();
+function never(step: Step): Step {
+  const kept = { ...step, ifTrue: "0" };
+  NEVER.add(kept);
+  return kept;
+}
 
 /** One step as loadlab steps: one, or a `loop`'s steps `count` times over. */
 function convertStep(step: unknown, path: string, ctx: FlowContext, out: Collector): Array<Step | undefined> {
@@ -38,7 +45,8 @@ function convertStep(step: unknown, path: string, ctx: FlowContext, out: Collect
     return problem(out, path, `expected a step such as {get: {url: /home}} or {think: 1}`, [undefined]);
   }
   if (step.loop !== undefined && ctx.processor !== undefined && step.whileTrue !== undefined) {
-    rejectUnknownKeys(step, path, ["loop", "whileTrue", "loopValue"], out);
+    // With whileTrue, Artillery reads no count: the function alone ends the loop.
+    rejectUnknownKeys(step, path, ["loop", "whileTrue", "loopValue", "count"], out);
     if (!inProcessor(step.whileTrue, ctx)) {
       const why = "names no function of config.processor: Artillery's loop would then never end";
       return problem(out, join(path, "whileTrue"), why, [undefined]);
@@ -54,11 +62,15 @@ function convertStep(step: unknown, path: string, ctx: FlowContext, out: Collect
     return step.parallel.flatMap((s, j) => convertStep(s, join(join(path, "parallel"), j), ctx, out));
   }
   const action = Object.keys(step).find((k) =>
-    k === "think" || (METHODS as readonly string[]).includes(k) ||
+    k === "think" || k === "log" || (METHODS as readonly string[]).includes(k) ||
     k === "function" && ctx.processor !== undefined
   );
   rejectUnknownKeys(step, path, action ? [action] : [], out);
   if (action === "function") return [{ function: String(step.function) }];
+  if (action === "log") {
+    out.warnings.push(`${path}.log: Artillery prints it for each virtual user; not printed here`);
+    return [];
+  }
   if (action === "think") {
     const thinkPath = join(path, "think");
     const seconds = typeof step.think === "string" ? fill(step.think, thinkPath, ctx, out) : step.think;
@@ -71,7 +83,12 @@ function convertStep(step: unknown, path: string, ctx: FlowContext, out: Collect
   // Artillery calls a processor function of that name with the virtual user's vars.
   const holds = ifTrue === undefined ||
     (inProcessor(ifTrue, ctx) ? ifTrue : ifTrueHolds(ifTrue, join(join(path, action), "ifTrue"), ctx, out));
-  if (!holds) return holds === undefined ? [undefined] : [];
+  if (holds === undefined) return [undefined];
+  if (!holds) {
+    // Kept, never sent (its flow keeps it only when it has no other request), its problems unsaid.
+    const left = convertRequest(step[action], path, ctx, { ...out, issues: [], warnings: [] })?.request;
+    return left ? [never({ [action]: left })] : [];
+  }
   const converted = convertRequest(step[action], join(path, action), ctx, out);
   if (converted === undefined) return [undefined];
   const { request, capture, expect } = converted;
@@ -121,8 +138,14 @@ function convertLoop(step: Record<string, unknown>, path: string, ctx: FlowConte
   const [index, element] = [step.loopValue ?? "$loopCount", step.loopElement ?? "$loopElement"].map(String);
   const named = typeof over === "string" ? ctx.variables.get(over) : undefined;
   if (named && "list" in named && !named.rows) {
-    const why = "Artillery draws one of its values per virtual user, so a loop over it runs no round there";
-    return problem(out, join(path, "over"), `${why}: list the values, over: [a, b]`, [undefined]);
+    out.warnings.push(
+      `${path}.over: ${over} holds one value drawn per user, no list: no round runs, as there`,
+    );
+    const scratch = { ...out, issues: [], warnings: [] };
+    const body = [step.loop].flat().flatMap((s, j) =>
+      convertStep(s, join(join(path, "loop"), j), ctx, scratch)
+    );
+    return body.filter((s) => s !== undefined && !("think" in s)).map((s) => never(s!));
   }
   const list = Array.isArray(over) ? over : named && "list" in named ? named.list : undefined;
   const values = list?.every((v) => typeof v !== "object" || isRecord(v)) ? list : undefined;
@@ -196,12 +219,28 @@ export function convertScenario(
   }
   // The script's step of each converted one: a loop's copies are named at the loop.
   const stepPaths: string[] = [];
-  const steps = scenario.flow.flatMap((step, j) => {
+  const fields = ctx.fields = new Map();
+  const all = scenario.flow.flatMap((step, j) => {
     const converted = convertStep(step, join(join(path, "flow"), j), ctx, out);
     stepPaths.push(...converted.map(() => join(join(path, "flow"), j)));
     return converted;
   });
-  tagOrigin(out.origins, steps, listOrigin(join(path, "flow"), stepPaths));
+  // A flow whose requests a false ifTrue all leaves out keeps one, never sent: the session then sends
+  // nothing, as Artillery's virtual user does.
+  const isRequest = (s?: Step) => s !== undefined && !("think" in s) && !NEVER.has(s);
+  const keep = all.map((s) => !NEVER.has(s!));
+  if (!all.some(isRequest)) keep[all.findIndex((s) => NEVER.has(s!))] = true;
+  const steps = all.filter((_, k) => keep[k]);
+  // Each json capture a field is read of captures that field too.
+  for (const captures of steps.map((s) => (s?.capture ?? []) as Step[])) {
+    for (const c of [...captures]) {
+      for (const [as, [of, rest]] of fields) {
+        if (c.as === of && c.json) captures.push({ json: c.json + rest, as });
+      }
+    }
+  }
+  const at = stepPaths.filter((_, k) => keep[k]);
+  tagOrigin(out.origins, steps, listOrigin(join(path, "flow"), at));
   if (!steps.some((s) => s !== undefined && !("think" in s))) {
     problem(out, join(path, "flow"), "a flow needs at least one request");
   }

@@ -31,11 +31,12 @@ export function ifTrueHolds(expression: unknown, path: string, ctx: FlowContext,
     return problem(out, path, `\`in\`, \`~=\` and \`? :\` are not decided here; ${fix}`);
   }
   if (decide === null) return true;
-  const listed = names.find((n) => "list" in (ctx.variables.get(n) ?? {}));
-  if (listed !== undefined) return problem(out, path, `reads ${listed}, drawn per virtual user; ${fix}`);
-  // With a processor, a name no variable holds may be one a hook sets: each session decides.
+  // A list drawn per virtual user, or with a processor a name no variable holds (a hook may set it): each
+  // session decides.
+  const drawn = (n: string) => "list" in (ctx.variables.get(n) ?? {});
+  if (names.some(drawn)) ctx.drawn = true;
   const later = (n: string) =>
-    ctx.runtimeNames.has(n) || ctx.processor !== undefined && variable(n) === undefined;
+    drawn(n) || ctx.runtimeNames.has(n) || ctx.processor !== undefined && variable(n) === undefined;
   if (!names.some(later)) return decide(undefined);
   const literal = (v: string | number | boolean) =>
     typeof v === "boolean" ? Number(v) : typeof v === "number" ? `(${v})` : `"${v}"`;

@@ -23,13 +23,14 @@ export function readProcessor(processor: unknown, dir: string, out: Collector) {
     return problem(out, "config.processor", `${file} cannot be read: ${(err as Error).message}`);
   }
   try {
-    // Compiled as Node wraps a CommonJS module, not run: a syntax error is named before the load.
-    new Function("exports", "require", "module", "__filename", "__dirname", text);
+    // Compiled as Node wraps a CommonJS module, not run: a syntax error is named before the load. An ES
+    // module (.mjs) is compiled as it is imported, by the load.
+    if (!file.endsWith(".mjs")) new Function("exports", "require", "module", "__filename", "__dirname", text);
   } catch (err) {
     return problem(out, "config.processor", `${file} does not compile: ${(err as Error).message}`);
   }
   const need = createRequire(file);
-  for (const [, name] of text.matchAll(/\brequire\(\s*["'`]([^"'`]+)["'`]\s*\)/g)) {
+  for (const [, name] of text.matchAll(/\b(?:require\(|from|import\()\s*["'`]([^"'`.][^"'`]*)["'`]/g)) {
     if (builtinModules.includes(name.replace(/^node:/, ""))) continue;
     try {
       need.resolve(name);

@@ -5,6 +5,8 @@
 import { type Collector, join, problem, rejectUnknownKeys } from "./common.ts";
 import { isRecord } from "../../validation/json_document.ts";
 import { listOrigin, tagOrigin } from "./paths.ts";
+import { basename, resolve } from "node:path";
+import { contentTypeOf } from "../../targets/app/static_files.ts";
 
 /** `config.variables`: a value to substitute, or a list (refused when used); `rows`: a loadAll payload's. */
 export type Variables = Map<string, { value: string | number | boolean } | { list: unknown[]; rows?: true }>;
@@ -23,6 +25,12 @@ export interface FlowContext {
   naming: EndpointNaming;
   /** `config.processor`'s text: hooks allowed, names it may set left to fill per session. */
   processor?: string;
+  /** The fields of captures a scenario's templates read: name -> [capture, path after it]. */
+  fields?: Map<string, [string, string]>;
+  /** Set when a template or ifTrue reads a list of config.variables: a session script draws it per user. */
+  drawn?: boolean;
+  /** The script's folder: `formData` files are read from it. */
+  dir?: string;
   /** `config.plugins.expect` when named (else `expect:` is not read, as in Artillery). */
   expect?: { expectDefault200?: boolean };
 }
@@ -45,7 +53,15 @@ export function fill(
     if (ctx.runtimeNames.has(name) || RUNTIME_CALL.test(name)) return `{{ ${name} }}`;
     const v = ctx.variables.get(name);
     if (v && "value" in v) return v.value;
+    // A list's value is drawn per virtual user: the scenarios then run as a session script, which draws it.
+    if (v && !v.rows) return (ctx.drawn = true) && `{{ ${name} }}`;
     if (ctx.processor !== undefined) return `{{ ${name} }}`;
+    // A field of a capture (`{{ user.roles[0] }}`): captured apart, as `user.roles.0` (flow.ts).
+    const field = /^([\w$-]+)((?:\.[\w$-]+|\[\d+\])+)$/.exec(name);
+    if (field && ctx.runtimeNames.has(field[1])) {
+      ctx.fields?.set(field[1] + field[2].replace(/\[(\d+)\]/g, ".$1"), [field[1], field[2]]);
+      return `{{ ${field[1]}${field[2].replace(/\[(\d+)\]/g, ".$1")} }}`;
+    }
     if (name === "$uuid") {
       out.warnings.push(
         `${path}: {{ $uuid }} is new for each request here, one per virtual user in Artillery`,
@@ -53,8 +69,7 @@ export function fill(
       return "{{ $uuid() }}";
     }
     const why = v
-      ? `uses {{ ${name} }}, which config.variables.${name} lists ${v.list.length} values for: ` +
-        `Artillery picks one per virtual user, loadlab builds its requests once; give one value`
+      ? `{{ ${name} }}: a loadAll payload is a list of rows: loop over it (over: ${name})`
       : name.startsWith("$")
       ? `{{ ${name} }}: not supported (variables, $env.NAME, $randomNumber() and $randomString() are)`
       : `{{ ${name} }} is not in config.variables, a payload field or a capture (strict: false ones are not)`;
@@ -149,6 +164,30 @@ function mergeHeaders(defaults: HeaderMap, own: HeaderMap | undefined, path: str
   return tagOrigin(out.origins, { ...merged, ...own }, { at, keys, mirrors: true });
 }
 
+/**
+ * `formData`'s parts as Artillery's form-data lays them out: a value, `{value, contentType}`, or a file
+ * `{fromFile}` (beside the script) with its name and type; [name, text, the part's header after its name].
+ */
+function formParts(data: unknown, path: string, ctx: FlowContext, out: Collector) {
+  if (!isRecord(data)) return scalarMap(data, path, ctx, out) && undefined;
+  return Object.entries(data).map(([k, v]): string[] => {
+    if (!isRecord(v)) return [k, scalarMap({ [k]: v }, path, ctx, out)?.[k] ?? ""];
+    const at = join(path, k), file = v.fromFile ? resolve(ctx.dir ?? ".", String(v.fromFile)) : "";
+    rejectUnknownKeys(v, at, ["value", "fromFile", "contentType"], out);
+    const type = v.contentType ?? (file && contentTypeOf(file).split(";")[0]);
+    const head = (file ? `; filename="${basename(file)}"` : "") + (type ? `\r\ncontent-type: ${type}` : "");
+    try {
+      const utf8 = () => new TextDecoder("utf-8", { fatal: true }).decode(Deno.readFileSync(file));
+      return [k, file ? utf8() : String(fill(String(v.value ?? ""), at, ctx, out)), head];
+    } catch (err) {
+      const why = err instanceof TypeError
+        ? "is not UTF-8 text (a body is text here)"
+        : (err as Error).message;
+      return problem(out, join(at, "fromFile"), `${file} ${why}: send a text file`, []);
+    }
+  });
+}
+
 /** One request step as a loadlab request and its captures; undefined (and an issue) when malformed. */
 export function convertRequest(spec: unknown, path: string, ctx: FlowContext, out: Collector) {
   if (!isRecord(spec)) {
@@ -164,7 +203,10 @@ export function convertRequest(spec: unknown, path: string, ctx: FlowContext, ou
   // A request without headers of its own keeps its defaults' origin (config.defaults.headers).
   const made = sentAs(spec, path, ctx, out);
   const own = Object.keys(made).length > 0 ? { ...map("headers"), ...made } : map("headers");
-  const form = map("form"), multipart = map("formData");
+  const form = map("form");
+  const multipart = spec.formData === undefined
+    ? undefined
+    : formParts(spec.formData, join(path, "formData"), ctx, out);
   const named = Object.keys({ ...ctx.defaultHeaders, ...own }).some((k) => /^content-type$/i.test(k));
   const type = form ? FORM_TYPE : `multipart/form-data; boundary=${BOUNDARY}`;
   const defaults = !(form || multipart) || named
@@ -175,10 +217,9 @@ export function convertRequest(spec: unknown, path: string, ctx: FlowContext, ou
   const bodies = ["json", "body", "form", "formData"].filter((key) => spec[key] !== undefined);
   if (bodies.length > 1) problem(out, join(path, bodies[1]), `give one of json, body or form, not ${bodies}`);
   else if (multipart) {
-    // Fields only: a file part (`fromFile`, an object) is named by scalarMap as not a string.
-    const part = ([k, v]: string[]) =>
-      `--${BOUNDARY}\r\ncontent-disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`;
-    request.body = Object.entries(multipart).map(part).join("") + `--${BOUNDARY}--\r\n`;
+    const part = ([k, v, head = ""]: string[]) =>
+      `--${BOUNDARY}\r\ncontent-disposition: form-data; name="${k}"${head}\r\n\r\n${v}\r\n`;
+    request.body = multipart.map(part).join("") + `--${BOUNDARY}--\r\n`;
   } else if (spec.json !== undefined) request.json = fillDeep(spec.json, join(path, "json"), ctx, out);
   else if (form) {
     request.body = Object.entries(form).map(([k, v]) => `${urlencoded(k)}=${urlencoded(v)}`).join("&");
@@ -258,13 +299,25 @@ function convertExpect(value: unknown, path: string, captures: unknown[], ctx: F
       : kind === "hasProperty" || kind === "notHasProperty"
       ? { json: `$${t.startsWith("[") ? "" : "."}${t}`, exists: kind === "hasProperty" }
       : kind === "matchesRegexp"
-      ? { regexp: t }
+      ? { regexp: parsedBodyRegexp(t) }
       : ["notStatusCode", "cdnHit"].includes(kind)
       ? "not converted: drop it, or write it as statusCode or hasHeader"
       : OTHER;
     if (typeof check === "string") return problem(out, at, check, []);
     return check ? [tagOrigin(out.origins, check, { at })] : [];
   });
+}
+
+/**
+ * `matchesRegexp` as the expect plugin tests it: a JSON body is parsed first, so the pattern meets an
+ * object's text, `[object Object]` (a body starting with `{` here; the plugin reads the content type).
+ */
+function parsedBodyRegexp(rx: string): string {
+  let object = false;
+  try {
+    object = new RegExp(rx).test("[object Object]");
+  } catch { /* the check names it */ }
+  return object ? `^\\s*\\{|(?:${rx})` : `^(?!\\s*\\{)[\\s\\S]*?(?:${rx})`;
 }
 
 /** `equals: ["{{ id }}", "7"]` of a json capture of the same request: its path equals the value, as JSON. */
@@ -308,7 +361,7 @@ const CAPTURE_KINDS = ["json", "header", "regexp"];
 export function convertCaptures(value: unknown, path: string, out: Collector, kinds = CAPTURE_KINDS) {
   if (value === undefined) return undefined;
   const list = Array.isArray(value) ? value : [value];
-  const keys = [...kinds, "group", "as"];
+  const keys = [...kinds, "group", "as", "transform", "strict"];
   const paths: string[] = [];
   const captures = list.flatMap((c, i) => {
     const at = Array.isArray(value) ? join(path, i) : path;
@@ -324,8 +377,13 @@ export function convertCaptures(value: unknown, path: string, out: Collector, ki
       return problem(out, at, `a capture takes one of ${one} (a string)`, []);
     }
     rejectUnknownKeys(c, at, keys, out);
+    if (c.transform !== undefined) {
+      out.warnings.push(`${at}.transform: not applied, as Artillery 2 applies none`);
+    }
     paths.push(at);
-    const read = Object.fromEntries(Object.entries(c).filter(([k]) => keys.includes(k)));
+    const read = Object.fromEntries(
+      Object.entries(c).filter(([k]) => keys.includes(k) && k !== "transform" && k !== "strict"),
+    );
     // Artillery's regexp capture without a group is the whole match, not its first group.
     if (read.regexp !== undefined) read.group ??= 0;
     return [tagOrigin(out.origins, read, { at, mirrors: true })];

@@ -22,7 +22,7 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 /** MIME type from the file extension; unknown ones are sent as bytes. */
-function contentTypeOf(path: string): string {
+export function contentTypeOf(path: string): string {
   const dot = path.lastIndexOf(".");
   return CONTENT_TYPES[path.slice(dot + 1).toLowerCase()] ?? "application/octet-stream";
 }

@@ -5,6 +5,7 @@
  * import converted (scenarios/artillery/), with the virtual user's `context.vars` read by templates.
  */
 import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
 import type { Response, Session } from "../session.ts";
 import { parseJsonPath } from "../../json_path.ts";
 import { compileCondition } from "../../step_condition.ts";
@@ -53,14 +54,19 @@ function value(name: string, vars: Vars): unknown {
   }
   // The import writes Artillery's per-user `$uuid` as `$uuid()`: here the user's own is at hand.
   if (name === "$uuid()") return vars.$uuid;
-  return name.split(".").reduce((v: any, k) => v?.[k], vars);
+  // A path as lodash's get reads it: `a.b[0]`.
+  return name.match(/[^.[\]'"]+/g)?.reduce((v: any, k) => v?.[k], vars);
 }
 
-/** Templates filled in every string of `v`; a template that is the whole string keeps the value's type. */
+/**
+ * Templates filled in every string of `v`; a template that is the whole string keeps the value's type, one
+ * among text gives an object as JSON and a missing name as `undefined`, as Artillery's do.
+ */
 function fill(v: unknown, vars: Vars): any {
   if (typeof v === "string") {
     const whole = /^\{\{\s*([^}]*?)\s*\}\}$/.exec(v);
-    return whole ? value(whole[1], vars) : v.replace(TEMPLATE, (_, n) => String(value(n, vars) ?? ""));
+    const text = (x: unknown) => typeof x === "object" && x !== null ? JSON.stringify(x) : String(x);
+    return whole ? value(whole[1], vars) : v.replace(TEMPLATE, (_, n) => text(value(n, vars)));
   }
   if (Array.isArray(v)) return v.map((x) => fill(x, vars));
   if (v === null || typeof v !== "object") return v;
@@ -89,8 +95,8 @@ function passes(r: Response, e: Step): boolean {
 const METHODS = ["get", "post", "put", "patch", "delete", "head"];
 
 /** The default export of a processor scenario's session module. */
-export function artilleryHooks(plan: HooksPlan) {
-  const fns: Hooks = plan.processor ? createRequire(plan.processor)(plan.processor) : {};
+export function artilleryHooks(plan: HooksPlan, esm?: Hooks) {
+  const fns: Hooks = esm ?? (plan.processor ? createRequire(plan.processor)(plan.processor) : {});
   const total = plan.flows.reduce((n, f) => n + f.weight, 0);
   const conditions = new Map<string, ((vars: Vars) => boolean) | null>();
   const condition = (text: string) => {
@@ -206,7 +212,12 @@ export function artilleryHooks(plan: HooksPlan) {
 
 /** The session module's text for `plan`: it imports this runtime where this process found it. */
 export function hooksModule(plan: HooksPlan): string {
+  // An ES module processor (.mjs) is imported, its named exports the hooks, as Artillery imports it.
+  const esm = plan.processor?.endsWith(".mjs")
+    ? JSON.stringify(pathToFileURL(plan.processor).href)
+    : undefined;
   return `import { artilleryHooks } from ${JSON.stringify(import.meta.url)};\n` +
-    `const hooks = artilleryHooks(${JSON.stringify(plan)});\n` +
+    (esm ? `import * as esm from ${esm};\n` : "") +
+    `const hooks = artilleryHooks(${JSON.stringify(plan)}${esm ? ", esm" : ""});\n` +
     "export default hooks.session;\nexport const { setup, teardown } = hooks;\n";
 }
