@@ -15,8 +15,9 @@ import { TLS_NAMES } from "./tls_info.ts";
 import { debugExchange, httpDebug } from "./http_debug.ts";
 import { b64encode } from "./encoding.ts";
 import { pointsOut, requestPoints } from "./points_out.ts";
-import { addPhases } from "./metrics.ts";
+import { addPhases, thresholdUrls } from "./metrics.ts";
 import { goError } from "./errors/error_codes.ts";
+import { goUrl } from "./go_url.ts";
 import type { Response, Session } from "../session.ts";
 import { FailedResponse } from "../sessions/response.ts";
 import type { ScriptSession } from "../sessions/session.ts";
@@ -126,26 +127,33 @@ class Hops {
     if (params.compression !== undefined) this.sent = compress(this.sent, params.compression, this.headers);
   }
 
+  /** k6's `url` tag of this hop: Go's print of its URL (a path named against the script's origin). */
+  get url(): string {
+    return this.place.origin === "" ? absolute(this.at) : this.place.tag;
+  }
+
   /** Sends this hop on the VU's session (which hands its answer to `arrived`), else through fetch. */
   next(): Promise<K6Response> {
     if (pointsOut) this.startMs = performance.now();
-    const { at, headers, sent: body, name, tags, params: { timeout }, expected } = this, s = this.vu?.s;
+    const { at, headers, sent: body, tags, params: { timeout }, expected } = this, s = this.vu?.s;
+    const name = this.name ?? (thresholdUrls.has(this.place.tag) ? this.place.tag : undefined);
     this.jar?.addCookies(absolute(at), headers, this.givenCookie);
     const timeoutMs = timeout === undefined ? undefined : durationMs(timeout);
     if (s === undefined) return fetched(this, timeoutMs);
     // No headers of its own: the session's plain request, encoded once per method and path.
     const own = headers === NO_HEADERS ? undefined : headers, timed = timeoutMs !== undefined;
+    const raw = asWritten(s, this.place);
     const options = own === undefined && body === undefined && !name && !tags && !timed && !expected
-      ? undefined
-      : { headers: own, body, name, tags, timeoutMs, cookies: !this.jar, expectedStatuses: expected };
-    return (s as ScriptSession).request(this.verb, pathOf(s, this.place, at), options, this) as Promise<any>;
+      ? raw
+      : { headers: own, body, name, tags, timeoutMs, cookies: !this.jar, expectedStatuses: expected, ...raw };
+    return (s as ScriptSession).request(this.verb, this.place.path, options, this) as Promise<any>;
   }
 
   /** A URL k6 sends nothing to: its request fails (throws with `throw: true`), said as k6 says it. */
   unsent(why: string): K6Response {
     const res = new K6Response(
       new FailedResponse(/^(hostname|IP) \(/.test(why) ? "blocked" : "url", why),
-      this.at,
+      this.place.shown,
       this.verb,
       this.headers,
       this.sent,
@@ -162,26 +170,26 @@ class Hops {
     if (s?.ended.aborted) return CUT_SHORT;
     if (httpDebug !== null && s !== undefined) debugExchange(verb, absolute(at), headers, this.sent, raw);
     if (requestDefaults.phases && s !== undefined && (raw.waitingMs ?? NaN) >= 0) {
-      addPhases(raw, this.tags, verb, absolute(at), this.name);
+      addPhases(raw, this.tags, verb, this.url, this.name);
     }
     if (pointsOut && s !== undefined) {
       const hopMs = performance.now() - this.startMs;
-      requestPoints(verb, absolute(at), this.name, raw, hopMs, this.vu!, this.tags, this.expected);
+      requestPoints(verb, this.url, this.name, raw, hopMs, this.vu!, this.tags, this.expected);
     }
     this.jar?.keep(absolute(at), raw.headers.getAll("set-cookie"));
     const challenge = this.digest && !this.answered && raw.status === 401
       ? digestChallenge(raw.headers.get("www-authenticate"))
       : null;
     if (challenge !== null) {
-      const { user, password, path } = credentialsOf(at);
-      headers["Authorization"] = digestAuthorization(challenge, verb, path, user, password);
+      const { user, password } = credentialsOf(at);
+      headers["Authorization"] = digestAuthorization(challenge, verb, this.place.path, user, password);
       this.answered = true;
       return this.next();
     }
     const location = raw.status >= 300 && raw.status < 400 ? raw.headers.get("location") : null;
     if (location === null || this.hops-- <= 0 || !sameOrigin(at, location)) {
       const type = this.params.responseType ?? (requestDefaults.discardResponseBodies ? "none" : "text");
-      const res = new K6Response(raw, at, verb, headers, this.sent, type);
+      const res = new K6Response(raw, this.place.shown, verb, headers, this.sent, type);
       if (raw.status === 0 && requestDefaults.throw) {
         throw goError(verb, absolute(at), res.error, raw.failure, this.beside);
       }
@@ -198,10 +206,10 @@ class Hops {
 /** The answer of a request the run's end cut: it never settles, so the iteration goes no further. */
 const CUT_SHORT = new Promise<never>(() => {});
 
-/** The user and password of a URL and the path and query a Digest answer signs. */
-function credentialsOf(href: string): { user: string; password: string; path: string } {
+/** The user and password of a URL, which a Digest answer signs with. */
+function credentialsOf(href: string): { user: string; password: string } {
   const u = new URL(absolute(href)), user = decodeURIComponent(u.username);
-  return { user, password: decodeURIComponent(u.password), path: u.pathname + u.search };
+  return { user, password: decodeURIComponent(u.password) };
 }
 
 /** A URL as the script names it: a path is read against the script's origin. */
@@ -219,6 +227,7 @@ function headersOf(params: Params, place: Place, body: Body, digest: boolean): R
   const own = params.headers === undefined ? NO_HEADERS : withoutFraming(params.headers);
   if (
     requestDefaults.userAgent === "" && auth === null && params.cookies === undefined && !form &&
+    !place.host &&
     params.jar === undefined && !digest && params.compression === undefined
   ) {
     return own;
@@ -227,6 +236,7 @@ function headersOf(params: Params, place: Place, body: Body, digest: boolean): R
     ? { ...own }
     : { "User-Agent": requestDefaults.userAgent, ...own };
   if (auth !== null) headers["Authorization"] ??= auth;
+  if (place.host !== undefined) headers["Host"] ??= place.host;
   addCookies(params.cookies, headers);
   return headers;
 }
@@ -275,13 +285,19 @@ function fetched(h: Hops, timeoutMs: number | undefined): Promise<K6Response> {
   });
 }
 
-/** What a URL says once parsed: its path and query, origin, and Basic credentials. */
+/** What a URL says once parsed by Go's rules (go_url.ts): its request-target, origin, Basic credentials. */
 interface Place {
   path: string;
   origin: string;
   auth: string | null;
+  /** k6's `url` tag and `res.url`; the Host field when written otherwise than the origin names it. */
+  tag: string;
+  shown: string;
+  host?: string;
   /** Why k6 sends no request to the URL (Go's parse failed, or a scheme not http's); else undefined. */
   unsent?: string;
+  /** The session's options sending `path` as written (made when it first needs them). */
+  raw?: { origin: string };
 }
 
 /** URLs parsed before (a script names few: parsing each request's again costs more than the rest). */
@@ -291,16 +307,24 @@ const MAX_PLACES = 1024;
 function placeOf(href: string): Place {
   let place = places.get(href);
   if (place !== undefined) return place;
-  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(href)?.[1].toLowerCase() ?? "", u = URL.parse(href);
-  if (href.startsWith("/")) place = { path: href, origin: "", auth: null };
-  else if (u === null || !/^https?$/.test(scheme)) {
-    const unsent = u === null && /^https?$/.test(scheme)
-      ? `invalid URL: parse "${href}"`
-      : `unsupported protocol scheme "${scheme}"`;
-    place = { path: "", origin: "", auth: null, unsent };
-  } else {
-    const auth = u.username === "" && u.password === "" ? null : basicAuth(u);
-    place = { path: u.pathname + u.search, origin: u.origin, auth, unsent: blockedWhy(u) };
+  const g = goUrl(href), scheme = typeof g === "string" ? "" : g.scheme;
+  const u = typeof g === "string" ? null : URL.parse(`${scheme}://${g.host}/`);
+  const fails = (unsent: string) => ({ path: "", origin: "", auth: null, tag: href, shown: "", unsent });
+  if (typeof g === "string") place = fails(`invalid URL: parse ${JSON.stringify(href)}: ${g}`);
+  else if (href.startsWith("/")) place = { path: g.target, origin: "", auth: null, tag: href, shown: href };
+  else if (!/^https?$/.test(scheme)) place = fails(`unsupported protocol scheme "${scheme}"`);
+  else if (u === null) place = fails(`invalid URL: parse "${href}"`);
+  else {
+    const auth = g.user === "" ? null : basicAuth(g.user), host = g.host === u.host ? undefined : g.host;
+    place = {
+      path: g.target,
+      origin: u.origin,
+      auth,
+      tag: g.tag,
+      shown: g.shown,
+      host,
+      unsent: blockedWhy(u),
+    };
   }
   if (places.size >= MAX_PLACES) places.clear();
   places.set(href, place);
@@ -323,16 +347,30 @@ function blockedWhy(u: URL): string | undefined {
   return range === undefined ? undefined : `IP (${ip}) is in a blacklisted range (${range})`;
 }
 
-/** The path and query of a URL of the target's origin; another's URL as it is. */
-function pathOf(s: Session, place: Place, href: string): string {
-  if (place.origin === "") return place.path;
+/**
+ * The session's options for a place's request-target as Go wrote it (a raw space, dot segments): its origin;
+ * none for the target's plain path, which the session sends as given.
+ */
+function asWritten(s: Session, place: Place): { origin: string } | undefined {
+  if (place.raw !== undefined) return place.raw;
   targetOrigin ??= new URL(s.target).origin;
-  return place.origin === targetOrigin ? place.path : href;
+  const own = place.origin === "" || place.origin === targetOrigin;
+  if (own && !/\s/.test(place.path)) return undefined;
+  return place.raw = { origin: own ? targetOrigin : place.origin };
 }
 
 /** `http://user:pass@host/`: k6 sends the URL's credentials as Basic authorization. */
-function basicAuth(u: URL): string {
-  return `Basic ${b64encode(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`)}`;
+function basicAuth(userinfo: string): string {
+  const colon = userinfo.indexOf(":"), user = colon < 0 ? userinfo : userinfo.slice(0, colon);
+  return `Basic ${b64encode(`${unescaped(user)}:${colon < 0 ? "" : unescaped(userinfo.slice(colon + 1))}`)}`;
+}
+
+function unescaped(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 /** params.cookies as a Cookie header; as k6, a jar's cookie of that name follows unless `replace: true`. */

@@ -147,6 +147,9 @@ export function thresholdProblem(
     : `${rule.trim()}: a ${kind} is judged by ${AGGREGATIONS[kind]}, not ${aggregation || "nothing"}`;
 }
 
+/** The URLs thresholds select by `url` or `name`: a request to one is named by it (k6's tag, query and all). */
+export const thresholdUrls = new Set<string>();
+
 /** The submetrics the script's thresholds name (`pages{kind:html}`), by metric: the tags each picks. */
 const wanted = new Map<string, Array<{ name: string; tags: Array<[string, string]> }>>();
 
@@ -155,10 +158,13 @@ const wanted = new Map<string, Array<{ name: string; tags: Array<[string, string
  * added with those tags (its own, the run's, its group's) is also added to each, as k6 keeps a submetric.
  */
 export function wantSubmetrics(thresholds: unknown): void {
-  wanted.clear();
+  wanted.clear(), thresholdUrls.clear();
   if (thresholds === null || typeof thresholds !== "object") return;
   for (const [key, rules] of Object.entries(thresholds)) {
     const m = /^([a-z_0-9]+)(?:\{(.*)\})?$/i.exec(key.trim());
+    for (const [k, v] of tagPairs(m?.[2] ?? "")) {
+      if ((k === "url" || k === "name") && /^https?:/.test(v)) thresholdUrls.add(v);
+    }
     // abortOnFail's checks (any tags) and request durations by tag are sent too: judged live in the main.
     const live = (m?.[1] === "checks" || m?.[1] === "http_req_duration" && m[2] !== undefined) &&
       [rules].flat().some((t) => Boolean(t?.abortOnFail));

@@ -11,6 +11,8 @@ import { headerNameProblem, headerValueProblem, pathProblem } from "../../reques
 const MAX_CACHED = 1024;
 /** A method is an HTTP token, sent as the script spells it (k6's Go client keeps `patch` lower-case). */
 const METHOD = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+// deno-lint-ignore no-control-regex
+const CONTROL = /[\x00-\x1f\x7f]/;
 
 interface ScriptEncoded {
   request: EncodedRequest | H2Request;
@@ -39,12 +41,14 @@ export class ScriptRequests {
     body: Uint8Array | undefined,
     cookie: string | null,
     h2: boolean,
+    /** The path as its caller's rules wrote it (k6's Go parse): only control characters refused. */
+    written = false,
   ): ScriptEncoded | { problem: string } {
     const plain = headers.length === 0 && body === undefined && cookie === null;
     const cache = h2 ? this.#h2Cache : this.#cache;
     const kept = plain ? cache.get(method, path) : undefined;
     if (kept !== undefined) return kept;
-    const problem = requestProblem(method, path, headers);
+    const problem = requestProblem(method, path, headers, written);
     if (problem !== undefined) return { problem };
     const fields = [...headers] as [string, string][];
     // The jar's cookies go as a field after the script's own.
@@ -98,11 +102,14 @@ function requestProblem(
   method: string,
   path: string,
   headers: ReadonlyArray<readonly [string, string]>,
+  written: boolean,
 ): string | undefined {
   if (!METHOD.test(method)) {
     return `method ${JSON.stringify(method)} must be letters without spaces, e.g. GET`;
   }
-  const bad = pathProblem(path);
+  const bad = written
+    ? (CONTROL.test(path) ? "a path cannot hold control characters" : undefined)
+    : pathProblem(path);
   if (bad !== undefined) return `${quoted(path)}: ${bad}`;
   for (const [name, value] of headers) {
     const problem = headerNameProblem(name) ?? headerValueProblem(value);
