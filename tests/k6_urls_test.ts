@@ -407,11 +407,14 @@ export const options = {
     checks: ["rate==1"],
     "http_reqs{url:${url}/s?q=a b}": ["count==1"],
     "http_reqs{name:${url}/a/../b}": ["count==1"],
-    "http_reqs{url:${url}/p%7Cq%20r}": ["count==1"],
+    "http_reqs{url:${url}/p%7Cq%20r#frag}": ["count==1"],
+    "http_reqs{url:${url}/s}": ["count==1"],
   },
 };
 export default function () {
   const spaced = http.get(B + "/s?q=a b");
+  http.get(B + "/s?other=1");
+  http.get(B + "/s");
   http.get(B + "/a/../b");
   const piped = http.get(B + "/p|q r#frag");
   http.get(B + "/u?q=é&c=<d>");
@@ -429,6 +432,8 @@ export default function () {
     assertEquals(code, 0, text);
     assertEquals(lines, [
       "GET /s?q=a b HTTP/1.1",
+      "GET /s?other=1 HTTP/1.1",
+      "GET /s HTTP/1.1",
       "GET /a/../b HTTP/1.1",
       "GET /p%7Cq%20r HTTP/1.1",
       "GET /u?q=é&c=<d> HTTP/1.1",

@@ -15,7 +15,7 @@ import { TLS_NAMES } from "./tls_info.ts";
 import { debugExchange, httpDebug } from "./http_debug.ts";
 import { b64encode } from "./encoding.ts";
 import { pointsOut, requestPoints } from "./points_out.ts";
-import { addPhases, thresholdUrls } from "./metrics.ts";
+import { addPhases, urlName } from "./metrics.ts";
 import { goError } from "./errors/error_codes.ts";
 import { goUrl } from "./go_url.ts";
 import type { Response, Session } from "../session.ts";
@@ -136,7 +136,7 @@ class Hops {
   next(): Promise<K6Response> {
     if (pointsOut) this.startMs = performance.now();
     const { at, headers, sent: body, tags, params: { timeout }, expected } = this, s = this.vu?.s;
-    const name = this.name ?? (thresholdUrls.has(this.place.tag) ? this.place.tag : undefined);
+    const name = this.name ?? urlName(this.place.tag);
     this.jar?.addCookies(absolute(at), headers, this.givenCookie);
     const timeoutMs = timeout === undefined ? undefined : durationMs(timeout);
     if (s === undefined) return fetched(this, timeoutMs);
