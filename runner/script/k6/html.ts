@@ -102,10 +102,8 @@ export class Selection {
     if (typeof by !== "function") {
       return new Selection(this.$, this.nodes.filter(by instanceof Selection ? by.nodes : by));
     }
-    return new Selection(
-      this.$,
-      this.nodes.filter((i) => Boolean(by(i, new GoSelection(this.$, this.nodes.eq(i))))),
-    );
+    const nodes = this.nodes, $ = this.$;
+    return new Selection($, nodes.filter((i) => Boolean(by(i, new GoSelection($, nodes.eq(i))))));
   }
   /** Calls `fn(index, element)` for each element (k6's order of arguments). */
   each(fn: (index: number, element: Element) => unknown): Selection {
@@ -159,7 +157,6 @@ export class Selection {
 
 /** goquery's Selection as k6 hands it to `filter(fn)`: its `attr` a pair (value, found), `hasClass` its own. */
 class GoSelection extends Selection {
-  /** goquery's `Attr`: the pair (value, found), as Go's two results reach a script. */
   override attr(name: string): never {
     const value = this.nodes.attr(name);
     return [value ?? "", value !== undefined] as never;

@@ -181,7 +181,7 @@ class Hops {
       ? digestChallenge(raw.headers.get("www-authenticate"))
       : null;
     if (challenge !== null) {
-      const { user, password } = credentialsOf(at);
+      const [user, password] = credentials(this.place.user);
       headers["Authorization"] = digestAuthorization(challenge, verb, this.place.path, user, password);
       this.answered = true;
       return this.next();
@@ -205,12 +205,6 @@ class Hops {
 
 /** The answer of a request the run's end cut: it never settles, so the iteration goes no further. */
 const CUT_SHORT = new Promise<never>(() => {});
-
-/** The user and password of a URL, which a Digest answer signs with. */
-function credentialsOf(href: string): { user: string; password: string } {
-  const u = new URL(absolute(href)), user = decodeURIComponent(u.username);
-  return { user, password: decodeURIComponent(u.password) };
-}
 
 /** A URL as the script names it: a path is read against the script's origin. */
 function absolute(href: string): string {
@@ -294,6 +288,8 @@ interface Place {
   tag: string;
   shown: string;
   host?: string;
+  /** Its `user:password` as written: Basic authorization, or a Digest answer's. */
+  user: string;
   /** Why k6 sends no request to the URL (Go's parse failed, or a scheme not http's); else undefined. */
   unsent?: string;
   /** The session's options sending `path` as written (made when it first needs them). */
@@ -307,24 +303,26 @@ const MAX_PLACES = 1024;
 function placeOf(href: string): Place {
   let place = places.get(href);
   if (place !== undefined) return place;
-  const g = goUrl(href), scheme = typeof g === "string" ? "" : g.scheme;
-  const u = typeof g === "string" ? null : URL.parse(`${scheme}://${g.host}/`);
-  const fails = (unsent: string) => ({ path: "", origin: "", auth: null, tag: href, shown: "", unsent });
-  if (typeof g === "string") place = fails(`invalid URL: parse ${JSON.stringify(href)}: ${g}`);
-  else if (href.startsWith("/")) place = { path: g.target, origin: "", auth: null, tag: href, shown: href };
-  else if (!/^https?$/.test(scheme)) place = fails(`unsupported protocol scheme "${scheme}"`);
-  else if (u === null) place = fails(`invalid URL: parse "${href}"`);
+  const g = goUrl(href), u = typeof g === "string" ? null : URL.parse(`${g.scheme}://${g.host}/`);
+  place = { path: "", origin: "", auth: null, tag: href, shown: "", user: "" };
+  if (typeof g === "string") place.unsent = `invalid URL: parse ${JSON.stringify(href)}: ${g}`;
+  else if (href.startsWith("/")) Object.assign(place, { path: g.target, shown: href });
+  else if (!/^https?$/.test(g.scheme)) place.unsent = `unsupported protocol scheme "${g.scheme}"`;
+  else if (u === null) place.unsent = `invalid URL: parse "${href}"`;
   else {
-    const auth = g.user === "" ? null : basicAuth(g.user), host = g.host === u.host ? undefined : g.host;
-    place = {
-      path: g.target,
+    // k6 sends the URL's credentials as Basic authorization, and its host as written as Host.
+    const { target: path, tag, shown, user } = g,
+      auth = user && `Basic ${b64encode(credentials(user).join(":"))}`;
+    Object.assign(place, {
+      path,
       origin: u.origin,
-      auth,
-      tag: g.tag,
-      shown: g.shown,
-      host,
+      auth: auth || null,
+      tag,
+      shown,
+      user,
       unsent: blockedWhy(u),
-    };
+    });
+    if (g.host !== u.host) place.host = g.host;
   }
   if (places.size >= MAX_PLACES) places.clear();
   places.set(href, place);
@@ -359,18 +357,11 @@ function asWritten(s: Session, place: Place): { origin: string } | undefined {
   return place.raw = { origin: own ? targetOrigin : place.origin };
 }
 
-/** `http://user:pass@host/`: k6 sends the URL's credentials as Basic authorization. */
-function basicAuth(userinfo: string): string {
-  const colon = userinfo.indexOf(":"), user = colon < 0 ? userinfo : userinfo.slice(0, colon);
-  return `Basic ${b64encode(`${unescaped(user)}:${colon < 0 ? "" : unescaped(userinfo.slice(colon + 1))}`)}`;
-}
-
-function unescaped(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
+/** A URL's `user:password` as the user and the password, each `%XX` unescaped. */
+function credentials(userinfo: string): string[] {
+  const colon = userinfo.indexOf(":") >>> 0,
+    byte = (_: string, hex: string) => String.fromCharCode(parseInt(hex, 16));
+  return [userinfo.slice(0, colon), userinfo.slice(colon + 1)].map((t) => t.replace(/%([\da-f]{2})/gi, byte));
 }
 
 /** params.cookies as a Cookie header; as k6, a jar's cookie of that name follows unless `replace: true`. */

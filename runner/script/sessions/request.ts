@@ -11,8 +11,6 @@ import { headerNameProblem, headerValueProblem, pathProblem } from "../../reques
 const MAX_CACHED = 1024;
 /** A method is an HTTP token, sent as the script spells it (k6's Go client keeps `patch` lower-case). */
 const METHOD = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-// deno-lint-ignore no-control-regex
-const CONTROL = /[\x00-\x1f\x7f]/;
 
 interface ScriptEncoded {
   request: EncodedRequest | H2Request;
@@ -41,7 +39,7 @@ export class ScriptRequests {
     body: Uint8Array | undefined,
     cookie: string | null,
     h2: boolean,
-    /** The path as its caller's rules wrote it (k6's Go parse): only control characters refused. */
+    /** The path as its caller's rules wrote it (k6's Go parse, which refuses control characters). */
     written = false,
   ): ScriptEncoded | { problem: string } {
     const plain = headers.length === 0 && body === undefined && cookie === null;
@@ -107,9 +105,7 @@ function requestProblem(
   if (!METHOD.test(method)) {
     return `method ${JSON.stringify(method)} must be letters without spaces, e.g. GET`;
   }
-  const bad = written
-    ? (CONTROL.test(path) ? "a path cannot hold control characters" : undefined)
-    : pathProblem(path);
+  const bad = written ? undefined : pathProblem(path);
   if (bad !== undefined) return `${quoted(path)}: ${bad}`;
   for (const [name, value] of headers) {
     const problem = headerNameProblem(name) ?? headerValueProblem(value);
