@@ -9,7 +9,7 @@ const BASE = __ENV.BASE_URL || "http://127.0.0.1:18481";
 const polls = new Trend("polls_per_iteration");
 
 export const options = {
-  thresholds: { polls_per_iteration: ["min>=2"], iteration_duration: ["min>=800"], checks: ["rate==1"] },
+  thresholds: { polls_per_iteration: ["min>=2"], iteration_duration: ["min>=700"], checks: ["rate==1"] },
 };
 
 export default function () {

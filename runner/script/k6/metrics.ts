@@ -236,7 +236,9 @@ class Metric {
     addTo(partOf(this.name, this.kind, this.time), v);
     if (pointsOut) point(this.name, this.kind, this.time, v, { ...jsonPointTags(), ...tags });
     const subs = wanted.get(this.name);
-    if (subs !== undefined) addToSubmetrics(subs, this.kind, this.time, v, requestTags(tags));
+    if (subs !== undefined) {
+      addToSubmetrics(subs, this.kind, this.time, v, requestTags(tags, undefined, true));
+    }
     return true;
   }
 
