@@ -10,7 +10,8 @@ export const options = {
   thresholds: {
     http_req_failed: ["rate<0.3"],
     "http_req_failed{expected_response:true}": ["rate==0"],
-    "http_req_duration{expected_response:true}": ["count==9"],
+    "http_reqs{expected_response:true}": ["count==9"],
+    "http_req_duration{expected_response:true}": ["max<10000"],
     "http_reqs{status:500}": ["count==3"],
   },
 };
