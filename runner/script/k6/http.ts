@@ -292,8 +292,8 @@ interface Place {
   user: string;
   /** Why k6 sends no request to the URL (Go's parse failed, or a scheme not http's); else undefined. */
   unsent?: string;
-  /** The session's options sending `path` as written (made when it first needs them). */
-  raw?: { origin: string };
+  /** The session's options sending `path` as written (null: none needed; made at its first request). */
+  raw?: { origin: string } | null;
 }
 
 /** URLs parsed before (a script names few: parsing each request's again costs more than the rest). */
@@ -350,11 +350,11 @@ function blockedWhy(u: URL): string | undefined {
  * none for the target's plain path, which the session sends as given.
  */
 function asWritten(s: Session, place: Place): { origin: string } | undefined {
-  if (place.raw !== undefined) return place.raw;
+  if (place.raw !== undefined) return place.raw ?? undefined;
   targetOrigin ??= new URL(s.target).origin;
   const own = place.origin === "" || place.origin === targetOrigin;
-  if (own && !/\s/.test(place.path)) return undefined;
-  return place.raw = { origin: own ? targetOrigin : place.origin };
+  return (place.raw = own && !/\s/.test(place.path) ? null : { origin: own ? targetOrigin : place.origin }) ??
+    undefined;
 }
 
 /** A URL's `user:password` as the user and the password, each `%XX` unescaped. */
