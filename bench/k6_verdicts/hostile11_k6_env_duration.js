@@ -5,7 +5,11 @@
 import http from "k6/http";
 import { check, sleep } from "k6";
 
-export const options = { vus: 1, iterations: 1, thresholds: { vus_max: ["value==2"], iterations: ["count>2"] } };
+export const options = {
+  vus: 1,
+  iterations: 1,
+  thresholds: { vus_max: ["value==2"], iterations: ["count>2"] },
+};
 
 export default function () {
   check(http.get("http://127.0.0.1:18481/get"), { ok: (r) => r.status === 200 });

@@ -1,6 +1,6 @@
 // args: -u 1 -i 3
 // A TypeScript test: an enum of routes, interfaces, a generic helper, non-null assertions and casts.
-import http, { RefinedResponse, ResponseType } from "k6/http";
+import http, { type RefinedResponse, type ResponseType } from "k6/http";
 import { check } from "k6";
 import { Counter } from "k6/metrics";
 import type { Options } from "k6/options";
@@ -40,7 +40,9 @@ export default function (): void {
   });
   const echo = echoOf<Payload>(res);
   sent.add(1, { level: String(echo.json!.level) });
-  const got = http.get(`${BASE}${Route.Get}?route=${Route[Route.Get as unknown as keyof typeof Route] ?? "x"}`);
+  const got = http.get(
+    `${BASE}${Route.Get}?route=${Route[Route.Get as unknown as keyof typeof Route] ?? "x"}`,
+  );
   check(got, {
     "post echoed": () => echo.json!.tags.length === 2,
     "enum route": (r) => (r.json("url") as string).includes(Route.Get),

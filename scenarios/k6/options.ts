@@ -107,7 +107,7 @@ export function k6Experiment(
   }
   const afterRun: AfterRunRule[] = [];
   const origins: Array<Path> = [];
-  // The tags every sample of a counted metric carries: the run's (`--tag` over `options.tags`), its one scenario.
+  // The tags every sample of a counted metric carries: the run's (`--tag` over `options.tags`), the scenario.
   const names = hasScenarios(options) ? Object.keys(options.scenarios as object) : ["default"];
   const carried = {
     ...options.tags as Record<string, string>,

@@ -155,7 +155,7 @@ export class Selection {
   }
 }
 
-/** goquery's Selection as k6 hands it to `filter(fn)`: its `attr` a pair (value, found), `hasClass` its own. */
+/** goquery's Selection as k6 hands it to `filter(fn)`: its `attr` the pair (value, found), `hasClass`. */
 class GoSelection extends Selection {
   override attr(name: string): never {
     const value = this.nodes.attr(name);

@@ -95,7 +95,6 @@ export class ScriptSession implements Session, Sleeper {
     if (!this.#held && this.#wakeUp()) SLEEPS.forget();
   }
 
-
   #cutNow(): Promise<never> {
     this.settle(CUT, false);
     return NEVER;
