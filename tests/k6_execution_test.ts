@@ -401,3 +401,34 @@ export function later() {
     assertEquals([m.cut_seen.count, m.cut_seen.min, m.cut_seen.max], [3, 0, 2], run.text);
     assertEquals([m.done_seen.min, m.done_seen.max], [2, 2], run.text);
   }));
+
+pool.test("a sleep runs on through gracefulStop; one the stop cuts never returns, its iteration no further", () =>
+  withTarget(async (url) => {
+    const { code, text } = await runK6Text(
+      `import http from "k6/http";
+import { sleep } from "k6";
+import { Counter, Trend } from "k6/metrics";
+const finished = new Counter("finished"), woke = new Trend("woke");
+export const options = {
+  scenarios: {
+    patient: { executor: "constant-vus", vus: 1, duration: "1s", gracefulStop: "5s" },
+    strict: { executor: "constant-vus", vus: 1, duration: "1s", gracefulStop: "0s" },
+  },
+  thresholds: {
+    "finished{scenario:patient}": ["count==1"],
+    "finished{scenario:strict}": ["count==0"],
+    "woke{scenario:patient}": ["min>=1900"],
+  },
+};
+export default function () {
+  http.get("http://app.test/json");
+  const start = Date.now();
+  sleep(2);
+  woke.add(Date.now() - start);
+  finished.add(1);
+}
+`,
+      url,
+    );
+    assertEquals(code, 0, text);
+  }));

@@ -98,6 +98,22 @@ Deno.test("--tag on every request: a threshold by it holds, a failed one judged,
     });
   }));
 
+Deno.test("iterations, vus_max, dropped_iterations by a run tag or the one scenario: every sample's, as k6's", () =>
+  withTarget(async (url) => {
+    const script = `import http from "k6/http";
+export const options = {
+  tags: { env: "script", team: "a" },
+  thresholds: {
+    "iterations{env:ci}": ["count==2"], "iterations{env:script}": ["count==0"],
+    "dropped_iterations{scenario:default}": ["count==0"], "http_reqs{team:a}": ["count==0"],
+  },
+};
+export default function () { http.get("http://app.test/json"); }
+`;
+    const run = await runK6Text(script, url, ["-u", "1", "-i", "2", "--tag", "env=ci"], { inProcess: true });
+    assertEquals(run.code, 0, run.text);
+  }));
+
 Deno.test("--out json: a request and a group's duration in a group carry its path as the group tag", () =>
   withTarget(async (url) => {
     const run = await runK6Text(

@@ -471,6 +471,9 @@ export default function () {
   check(res, {
     "query": (r) => r.json("items.#(id==2).n") === "bc" && r.json("items.#(id>0)#.n").join() === "a,bc",
     "like and none": (r) => r.json('items.#(n%"b*").id') === 2 && r.json("items.#(id==9).n") === undefined,
+    // gjson: an array's keys are indexes and "#", an object's its own: no length, no constructor.
+    "own keys": (r) => r.json("items.length") === undefined && r.json("items.0.constructor") === undefined &&
+      r.json("items.#") === 2 && r.json("items.1.n") === "bc",
   });
   sleep(0.2);
 }

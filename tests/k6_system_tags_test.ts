@@ -171,3 +171,26 @@ export default function () { http.get("${url}/json?id=1", { tags: { name: "json"
       .filter((l) => l.type === "Point" && l.metric.startsWith("http_req"));
     assertEquals([...new Set(points.map((p) => p.data.tags.url))], ["json"]);
   }));
+
+Deno.test("a custom metric's name tag is a tag: its submetrics by name, alone or with others, see it", () =>
+  withTarget(async (url) => {
+    const run = await runK6Text(
+      `import http from "k6/http";
+import { Counter, Trend } from "k6/metrics";
+const calls = new Counter("calls"), took = new Trend("took");
+export const options = {
+  iterations: 2,
+  thresholds: { "calls{name:get}": ["count==2"], "calls{name:get,kind:read}": ["count==2"], "took{name:x}": ["avg==5"] },
+};
+export default function () {
+  http.get("${url}/json");
+  calls.add(1, { name: "get", kind: "read" });
+  took.add(5, { name: "x" });
+}
+`,
+      null,
+      ["-q"],
+      { inProcess: true },
+    );
+    assertEquals(run.code, 0, run.text);
+  }));

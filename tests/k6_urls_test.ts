@@ -41,7 +41,7 @@ async function withRawServer(fn: (url: string, lines: string[]) => Promise<void>
       const head = new Uint8Array(4096);
       const line = new TextDecoder().decode(head.subarray(0, await conn.read(head) ?? 0));
       lines.push(line.split("\r\n", 1)[0]);
-      const status = line.split(" ")[1].slice(1).replaceAll("_", " ");
+      const status = /^\S+ \/(\d{3}[^\s?/]*)/.exec(line)?.[1].replaceAll("_", " ") ?? "200 OK";
       await conn.write(
         new TextEncoder().encode(`HTTP/1.1 ${status}\r\ncontent-length: 2\r\nconnection: close\r\n\r\nok`),
       );
@@ -404,4 +404,52 @@ export default function () {
       { inProcess: true },
     );
     assertEquals(code, 0, text);
+  }));
+
+pool.test("a URL goes as Go's net/url reads it: the query and dot segments as written, the path escaped", () =>
+  withRawServer(async (url, lines) => {
+    const host = url.replace("127.0.0.1", "LOCALHOST");
+    // k6 v1.8.1's request lines and url tags for these URLs, recorded by a raw server.
+    const { code, text } = await runK6Text(
+      `import http from "k6/http";
+import { check } from "k6";
+const B = "${url}";
+export const options = {
+  iterations: 1,
+  thresholds: {
+    checks: ["rate==1"],
+    "http_reqs{url:${url}/s?q=a b}": ["count==1"],
+    "http_reqs{name:${url}/a/../b}": ["count==1"],
+    "http_reqs{url:${url}/p%7Cq%20r#frag}": ["count==1"],
+    "http_reqs{url:${url}/s}": ["count==1"],
+  },
+};
+export default function () {
+  const spaced = http.get(B + "/s?q=a b");
+  http.get(B + "/s?other=1");
+  http.get(B + "/s");
+  http.get(B + "/a/../b");
+  const piped = http.get(B + "/p|q r#frag");
+  http.get(B + "/u?q=é&c=<d>");
+  http.get("${host}/host");
+  const bad = http.get(B + "/pc%zz");
+  check(null, {
+    "res.url as Go prints it": () => spaced.url === B + "/s?q=a b" && piped.url === B + "/p%7Cq%20r#frag",
+    "a bad escape is k6's invalid URL": () =>
+      bad.error === 'invalid URL: parse "' + B + '/pc%zz": invalid URL escape "%zz"' && bad.url === "",
+  });
+}
+`,
+      null,
+    );
+    assertEquals(code, 0, text);
+    assertEquals(lines, [
+      "GET /s?q=a b HTTP/1.1",
+      "GET /s?other=1 HTTP/1.1",
+      "GET /s HTTP/1.1",
+      "GET /a/../b HTTP/1.1",
+      "GET /p%7Cq%20r HTTP/1.1",
+      "GET /u?q=é&c=<d> HTTP/1.1",
+      "GET /host HTTP/1.1",
+    ], text);
   }));

@@ -92,11 +92,15 @@ export async function k6Summaries(
           ? { ...own, values: { value: v.value, min: Math.min(v.min, w.min), max: Math.max(v.max, w.max) } }
           : counterMetric(v.count + w.count, run.durationSec);
     }
-    for (const { metric, rule } of rules) {
+    for (const { metric, rule, as } of rules) {
       // Own metrics only, so a rule on `constructor` or `toString` never judges Object's.
       if (!Object.hasOwn(data.metrics, metric)) {
         const judged = [...data.options.summaryTrendStats, ...asked.percentiles];
-        data.metrics[metric] = afterRunSubmetric(run, metric, judged, k6ErrorOf) ??
+        const same = as && Object.hasOwn(data.metrics, as)
+          ? { ...data.metrics[as], thresholds: undefined }
+          : null;
+        data.metrics[metric] = same ??
+          (as === undefined ? afterRunSubmetric(run, metric, judged, k6ErrorOf) : null) ??
           emptyMetric(rule, exports.metrics?.[metric.split("{", 1)[0]]);
       }
       const values = data.metrics[metric].values;

@@ -33,6 +33,8 @@ export interface RequestOptions {
   cookies?: boolean;
   /** Inclusive status ranges its response is not failed by (default: the run's); its own endpoint. */
   expectedStatuses?: ReadonlyArray<readonly [number, number]>;
+  /** The origin `target` is sent to as written (k6's Go-parsed request-target: a raw space, dot segments). */
+  origin?: string;
 }
 
 /** A response; its body was received whole and is decoded only when asked. */

@@ -107,7 +107,13 @@ export function k6Experiment(
   }
   const afterRun: AfterRunRule[] = [];
   const origins: Array<Path> = [];
-  const thresholds = thresholdsOf(options.thresholds, problem, afterRun, origins, made);
+  // The tags every sample of a counted metric carries: the run's (`--tag` over `options.tags`), the scenario.
+  const names = hasScenarios(options) ? Object.keys(options.scenarios as object) : ["default"];
+  const carried = {
+    ...options.tags as Record<string, string>,
+    ...names.length === 1 && { scenario: names[0] },
+  };
+  const thresholds = thresholdsOf(options.thresholds, problem, afterRun, origins, made, carried);
   paths.add(["thresholds"], ["options", "thresholds"]);
   origins.forEach((origin, k) => paths.add(["thresholds", k], origin));
   // A problem names the option the script gave: the shortcuts' iterations' bound is its `duration`.
@@ -306,7 +312,13 @@ function arrivalPhases(r: ScenarioReader): Array<Record<string, unknown>> {
 }
 
 /** A threshold judged after the run: `rate>0.9` on `checks`. */
-type AfterRunRule = { metric: string; rule: string; abortOnFail?: { delayMs: number } };
+type AfterRunRule = {
+  metric: string;
+  rule: string;
+  abortOnFail?: { delayMs: number };
+  /** Judged as this metric, as each of its tags is one every sample carries ("": a value none carries). */
+  as?: string;
+};
 
 const METRICS = new Set(["http_req_duration", "http_reqs", "http_req_failed"]);
 /** k6's gRPC metrics and the HTTP metric whose numbers loadlab has for them. */
@@ -328,6 +340,7 @@ function thresholdsOf(
   afterRun: AfterRunRule[],
   origins: Array<Path> = [],
   made: object = {},
+  carried: Record<string, string> = {},
 ): Array<string | Record<string, unknown>> {
   if (thresholds === undefined) return [];
   const out: Array<string | Record<string, unknown>> = [];
@@ -354,6 +367,9 @@ function thresholdsOf(
         ((m[1] === "data_sent" || m[1] === "data_received") && !pairs.some(([k]) => RESPONSE_TAGS.has(k)));
       if (m[2] === undefined || apart || !COUNTED_AFTER.has(m[1])) {
         afterRun.push(...afterRunRules(`${m[1]}${m[2] ?? ""}`, list, path, problem));
+      } else if (pairs.every(([k]) => Object.hasOwn(carried, k))) {
+        const as = pairs.every(([k, v]) => carried[k] === v) ? m[1] : "";
+        afterRun.push(...afterRunRules(`${m[1]}${m[2]}`, list, path, problem).map((r) => ({ ...r, as })));
       } else {
         const by = BY_SCENARIO.has(m[1]) ? " but by scenario" : "";
         problem(

@@ -20,10 +20,7 @@ const decoder = new TextDecoder();
 
 /** k6's jar methods over `jar()`, a script's URL kept where `route` sends it. */
 class JarView {
-  constructor(
-    readonly jar: () => Jar,
-    readonly route: (url: string) => URL = (url) => new URL(url),
-  ) {}
+  constructor(readonly jar: () => Jar, readonly route: (url: string) => URL = (url) => new URL(url)) {}
 
   /** Sets cookie `name` as a response from `url` would; a domain that `url`'s host is not in drops it. */
   set(url: string, name: string, value: string, options: CookieOptions = {}): void {
@@ -73,10 +70,7 @@ export function cookieJar(): JarView {
     if (s === undefined) throw new Error("http.cookieJar() is used outside an iteration");
     return s;
   };
-  return new JarView(
-    () => jarOf(s()),
-    (url) => new URL(s().route(url, true)),
-  );
+  return new JarView(() => jarOf(s()), (url) => new URL(s().route(url, true)));
 }
 
 export class CookieJar extends JarView {

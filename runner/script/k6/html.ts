@@ -68,7 +68,6 @@ export class Selection {
   declare readonly find: (selector: string) => Selection;
   declare readonly first: () => Selection;
   declare readonly eq: (index: number) => Selection;
-  declare readonly filter: (selector: string) => Selection;
   constructor(readonly $: CheerioAPI, readonly nodes: Nodes) {}
 
   text(): string {
@@ -97,6 +96,14 @@ export class Selection {
   }
   is(selector: string): boolean {
     return this.nodes.is(selector);
+  }
+  /** By a selector, a Selection, or `fn(index, selection)`: k6 hands `fn` goquery's own selection. */
+  filter(by: string | Selection | ((index: number, s: GoSelection) => unknown)): Selection {
+    if (typeof by !== "function") {
+      return new Selection(this.$, this.nodes.filter(by instanceof Selection ? by.nodes : by));
+    }
+    const nodes = this.nodes, $ = this.$;
+    return new Selection($, nodes.filter((i) => Boolean(by(i, new GoSelection($, nodes.eq(i))))));
   }
   /** Calls `fn(index, element)` for each element (k6's order of arguments). */
   each(fn: (index: number, element: Element) => unknown): Selection {
@@ -148,8 +155,19 @@ export class Selection {
   }
 }
 
+/** goquery's Selection as k6 hands it to `filter(fn)`: its `attr` the pair (value, found), `hasClass`. */
+class GoSelection extends Selection {
+  override attr(name: string): never {
+    const value = this.nodes.attr(name);
+    return [value ?? "", value !== undefined] as never;
+  }
+  hasClass(name: string): boolean {
+    return this.nodes.hasClass(name);
+  }
+}
+
 /** k6's Selection traversals named as cheerio's: each takes a selector (or a Selection) and gives one. */
-const TRAVERSALS = ("find first last eq children parent filter closest has not next nextAll nextUntil prev " +
+const TRAVERSALS = ("find first last eq children parent closest has not next nextAll nextUntil prev " +
   "prevAll prevUntil parents parentsUntil siblings contents slice add end").split(" ");
 for (const name of TRAVERSALS) {
   Object.defineProperty(Selection.prototype, name, {

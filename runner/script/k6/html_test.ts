@@ -87,3 +87,14 @@ Deno.test("map() leaves out an element whose function throws, as k6's; each() pa
   }
   assertEquals(thrown, "Error: boom");
 });
+
+Deno.test("filter(fn) hands fn goquery's selection, as k6: attr a pair, hasClass its own", () => {
+  const items = parseHTML(PAGE).find("li");
+  assertEquals(items.filter((_i, s) => s.text() === "Two").size(), 1);
+  assertEquals(items.filter((i) => i > 0).text(), "TwoThree");
+  assertEquals(items.filter((_i, s) => s.hasClass("special")).text(), "Two");
+  let pair: unknown;
+  items.filter((_i, s) => (pair = s.attr("class"), true));
+  assertEquals(pair, ["item", true]);
+  assertEquals(items.filter(".special").size(), 1);
+});

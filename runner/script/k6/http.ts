@@ -15,8 +15,9 @@ import { TLS_NAMES } from "./tls_info.ts";
 import { debugExchange, httpDebug } from "./http_debug.ts";
 import { b64encode } from "./encoding.ts";
 import { pointsOut, requestPoints } from "./points_out.ts";
-import { addPhases } from "./metrics.ts";
+import { addPhases, urlName } from "./metrics.ts";
 import { goError } from "./errors/error_codes.ts";
+import { goUrl } from "./go_url.ts";
 import type { Response, Session } from "../session.ts";
 import { FailedResponse } from "../sessions/response.ts";
 import type { ScriptSession } from "../sessions/session.ts";
@@ -126,26 +127,33 @@ class Hops {
     if (params.compression !== undefined) this.sent = compress(this.sent, params.compression, this.headers);
   }
 
+  /** k6's `url` tag of this hop: Go's print of its URL (a path named against the script's origin). */
+  get url(): string {
+    return this.place.origin === "" ? absolute(this.at) : this.place.tag;
+  }
+
   /** Sends this hop on the VU's session (which hands its answer to `arrived`), else through fetch. */
   next(): Promise<K6Response> {
     if (pointsOut) this.startMs = performance.now();
-    const { at, headers, sent: body, name, tags, params: { timeout }, expected } = this, s = this.vu?.s;
+    const { at, headers, sent: body, tags, params: { timeout }, expected } = this, s = this.vu?.s;
+    const name = this.name ?? urlName(this.place.tag);
     this.jar?.addCookies(absolute(at), headers, this.givenCookie);
     const timeoutMs = timeout === undefined ? undefined : durationMs(timeout);
     if (s === undefined) return fetched(this, timeoutMs);
     // No headers of its own: the session's plain request, encoded once per method and path.
     const own = headers === NO_HEADERS ? undefined : headers, timed = timeoutMs !== undefined;
+    const raw = asWritten(s, this.place);
     const options = own === undefined && body === undefined && !name && !tags && !timed && !expected
-      ? undefined
-      : { headers: own, body, name, tags, timeoutMs, cookies: !this.jar, expectedStatuses: expected };
-    return (s as ScriptSession).request(this.verb, pathOf(s, this.place, at), options, this) as Promise<any>;
+      ? raw
+      : { headers: own, body, name, tags, timeoutMs, cookies: !this.jar, expectedStatuses: expected, ...raw };
+    return (s as ScriptSession).request(this.verb, this.place.path, options, this) as Promise<any>;
   }
 
   /** A URL k6 sends nothing to: its request fails (throws with `throw: true`), said as k6 says it. */
   unsent(why: string): K6Response {
     const res = new K6Response(
       new FailedResponse(/^(hostname|IP) \(/.test(why) ? "blocked" : "url", why),
-      this.at,
+      this.place.shown,
       this.verb,
       this.headers,
       this.sent,
@@ -162,26 +170,26 @@ class Hops {
     if (s?.ended.aborted) return CUT_SHORT;
     if (httpDebug !== null && s !== undefined) debugExchange(verb, absolute(at), headers, this.sent, raw);
     if (requestDefaults.phases && s !== undefined && (raw.waitingMs ?? NaN) >= 0) {
-      addPhases(raw, this.tags, verb, absolute(at), this.name);
+      addPhases(raw, this.tags, verb, this.url, this.name);
     }
     if (pointsOut && s !== undefined) {
       const hopMs = performance.now() - this.startMs;
-      requestPoints(verb, absolute(at), this.name, raw, hopMs, this.vu!, this.tags, this.expected);
+      requestPoints(verb, this.url, this.name, raw, hopMs, this.vu!, this.tags, this.expected);
     }
     this.jar?.keep(absolute(at), raw.headers.getAll("set-cookie"));
     const challenge = this.digest && !this.answered && raw.status === 401
       ? digestChallenge(raw.headers.get("www-authenticate"))
       : null;
     if (challenge !== null) {
-      const { user, password, path } = credentialsOf(at);
-      headers["Authorization"] = digestAuthorization(challenge, verb, path, user, password);
+      const [user, password] = credentials(this.place.user);
+      headers["Authorization"] = digestAuthorization(challenge, verb, this.place.path, user, password);
       this.answered = true;
       return this.next();
     }
     const location = raw.status >= 300 && raw.status < 400 ? raw.headers.get("location") : null;
     if (location === null || this.hops-- <= 0 || !sameOrigin(at, location)) {
       const type = this.params.responseType ?? (requestDefaults.discardResponseBodies ? "none" : "text");
-      const res = new K6Response(raw, at, verb, headers, this.sent, type);
+      const res = new K6Response(raw, this.place.shown, verb, headers, this.sent, type);
       if (raw.status === 0 && requestDefaults.throw) {
         throw goError(verb, absolute(at), res.error, raw.failure, this.beside);
       }
@@ -198,12 +206,6 @@ class Hops {
 /** The answer of a request the run's end cut: it never settles, so the iteration goes no further. */
 const CUT_SHORT = new Promise<never>(() => {});
 
-/** The user and password of a URL and the path and query a Digest answer signs. */
-function credentialsOf(href: string): { user: string; password: string; path: string } {
-  const u = new URL(absolute(href)), user = decodeURIComponent(u.username);
-  return { user, password: decodeURIComponent(u.password), path: u.pathname + u.search };
-}
-
 /** A URL as the script names it: a path is read against the script's origin. */
 function absolute(href: string): string {
   return href.startsWith("/") ? new URL(href, targetOrigin ?? "http://localhost").href : href;
@@ -219,6 +221,7 @@ function headersOf(params: Params, place: Place, body: Body, digest: boolean): R
   const own = params.headers === undefined ? NO_HEADERS : withoutFraming(params.headers);
   if (
     requestDefaults.userAgent === "" && auth === null && params.cookies === undefined && !form &&
+    !place.host &&
     params.jar === undefined && !digest && params.compression === undefined
   ) {
     return own;
@@ -227,6 +230,7 @@ function headersOf(params: Params, place: Place, body: Body, digest: boolean): R
     ? { ...own }
     : { "User-Agent": requestDefaults.userAgent, ...own };
   if (auth !== null) headers["Authorization"] ??= auth;
+  if (place.host !== undefined) headers["Host"] ??= place.host;
   addCookies(params.cookies, headers);
   return headers;
 }
@@ -275,13 +279,21 @@ function fetched(h: Hops, timeoutMs: number | undefined): Promise<K6Response> {
   });
 }
 
-/** What a URL says once parsed: its path and query, origin, and Basic credentials. */
+/** What a URL says once parsed by Go's rules (go_url.ts): its request-target, origin, Basic credentials. */
 interface Place {
   path: string;
   origin: string;
   auth: string | null;
+  /** k6's `url` tag and `res.url`; the Host field when written otherwise than the origin names it. */
+  tag: string;
+  shown: string;
+  host?: string;
+  /** Its `user:password` as written: Basic authorization, or a Digest answer's. */
+  user: string;
   /** Why k6 sends no request to the URL (Go's parse failed, or a scheme not http's); else undefined. */
   unsent?: string;
+  /** The session's options sending `path` as written (null: none needed; made at its first request). */
+  raw?: { origin: string } | null;
 }
 
 /** URLs parsed before (a script names few: parsing each request's again costs more than the rest). */
@@ -291,16 +303,26 @@ const MAX_PLACES = 1024;
 function placeOf(href: string): Place {
   let place = places.get(href);
   if (place !== undefined) return place;
-  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(href)?.[1].toLowerCase() ?? "", u = URL.parse(href);
-  if (href.startsWith("/")) place = { path: href, origin: "", auth: null };
-  else if (u === null || !/^https?$/.test(scheme)) {
-    const unsent = u === null && /^https?$/.test(scheme)
-      ? `invalid URL: parse "${href}"`
-      : `unsupported protocol scheme "${scheme}"`;
-    place = { path: "", origin: "", auth: null, unsent };
-  } else {
-    const auth = u.username === "" && u.password === "" ? null : basicAuth(u);
-    place = { path: u.pathname + u.search, origin: u.origin, auth, unsent: blockedWhy(u) };
+  const g = goUrl(href), u = typeof g === "string" ? null : URL.parse(`${g.scheme}://${g.host}/`);
+  place = { path: "", origin: "", auth: null, tag: href, shown: "", user: "" };
+  if (typeof g === "string") place.unsent = `invalid URL: parse ${JSON.stringify(href)}: ${g}`;
+  else if (href.startsWith("/")) Object.assign(place, { path: g.target, shown: href });
+  else if (!/^https?$/.test(g.scheme)) place.unsent = `unsupported protocol scheme "${g.scheme}"`;
+  else if (u === null) place.unsent = `invalid URL: parse "${href}"`;
+  else {
+    // k6 sends the URL's credentials as Basic authorization, and its host as written as Host.
+    const { target: path, tag, shown, user } = g,
+      auth = user && `Basic ${b64encode(credentials(user).join(":"))}`;
+    Object.assign(place, {
+      path,
+      origin: u.origin,
+      auth: auth || null,
+      tag,
+      shown,
+      user,
+      unsent: blockedWhy(u),
+    });
+    if (g.host !== u.host) place.host = g.host;
   }
   if (places.size >= MAX_PLACES) places.clear();
   places.set(href, place);
@@ -323,16 +345,23 @@ function blockedWhy(u: URL): string | undefined {
   return range === undefined ? undefined : `IP (${ip}) is in a blacklisted range (${range})`;
 }
 
-/** The path and query of a URL of the target's origin; another's URL as it is. */
-function pathOf(s: Session, place: Place, href: string): string {
-  if (place.origin === "") return place.path;
+/**
+ * The session's options for a place's request-target as Go wrote it (a raw space, dot segments): its origin;
+ * none for the target's plain path, which the session sends as given.
+ */
+function asWritten(s: Session, place: Place): { origin: string } | undefined {
+  if (place.raw !== undefined) return place.raw ?? undefined;
   targetOrigin ??= new URL(s.target).origin;
-  return place.origin === targetOrigin ? place.path : href;
+  const own = place.origin === "" || place.origin === targetOrigin;
+  return (place.raw = own && !/\s/.test(place.path) ? null : { origin: own ? targetOrigin : place.origin }) ??
+    undefined;
 }
 
-/** `http://user:pass@host/`: k6 sends the URL's credentials as Basic authorization. */
-function basicAuth(u: URL): string {
-  return `Basic ${b64encode(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`)}`;
+/** A URL's `user:password` as the user and the password, each `%XX` unescaped. */
+function credentials(userinfo: string): string[] {
+  const colon = userinfo.indexOf(":") >>> 0,
+    byte = (_: string, hex: string) => String.fromCharCode(parseInt(hex, 16));
+  return [userinfo.slice(0, colon), userinfo.slice(colon + 1)].map((t) => t.replace(/%([\da-f]{2})/gi, byte));
 }
 
 /** params.cookies as a Cookie header; as k6, a jar's cookie of that name follows unless `replace: true`. */

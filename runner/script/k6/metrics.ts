@@ -147,6 +147,17 @@ export function thresholdProblem(
     : `${rule.trim()}: a ${kind} is judged by ${AGGREGATIONS[kind]}, not ${aggregation || "nothing"}`;
 }
 
+/** The URLs thresholds select by `url` or `name`, and each without its query or fragment. */
+const thresholdUrls = new Set<string>();
+
+/**
+ * The name of a request tagged `url` when thresholds select by URL: its URL (k6's tag, query and all) when
+ * one names it or its path, so neither counts a request of another query; else undefined (`METHOD path`).
+ */
+export function urlName(url: string): string | undefined {
+  return thresholdUrls.size > 0 && thresholdUrls.has(url.split(/[?#]/, 1)[0]) ? url : undefined;
+}
+
 /** The submetrics the script's thresholds name (`pages{kind:html}`), by metric: the tags each picks. */
 const wanted = new Map<string, Array<{ name: string; tags: Array<[string, string]> }>>();
 
@@ -155,10 +166,13 @@ const wanted = new Map<string, Array<{ name: string; tags: Array<[string, string
  * added with those tags (its own, the run's, its group's) is also added to each, as k6 keeps a submetric.
  */
 export function wantSubmetrics(thresholds: unknown): void {
-  wanted.clear();
+  wanted.clear(), thresholdUrls.clear();
   if (thresholds === null || typeof thresholds !== "object") return;
   for (const [key, rules] of Object.entries(thresholds)) {
     const m = /^([a-z_0-9]+)(?:\{(.*)\})?$/i.exec(key.trim());
+    for (const [k, v] of tagPairs(m?.[2] ?? "")) {
+      if ((k === "url" || k === "name") && /^https?:/.test(v)) thresholdUrls.add(v.split(/[?#]/, 1)[0]);
+    }
     // abortOnFail's checks (any tags) and request durations by tag are sent too: judged live in the main.
     const live = (m?.[1] === "checks" || m?.[1] === "http_req_duration" && m[2] !== undefined) &&
       [rules].flat().some((t) => Boolean(t?.abortOnFail));
@@ -222,7 +236,9 @@ class Metric {
     addTo(partOf(this.name, this.kind, this.time), v);
     if (pointsOut) point(this.name, this.kind, this.time, v, { ...jsonPointTags(), ...tags });
     const subs = wanted.get(this.name);
-    if (subs !== undefined) addToSubmetrics(subs, this.kind, this.time, v, requestTags(tags));
+    if (subs !== undefined) {
+      addToSubmetrics(subs, this.kind, this.time, v, requestTags(tags, undefined, true));
+    }
     return true;
   }
 

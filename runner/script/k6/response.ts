@@ -223,6 +223,8 @@ function select(value: unknown, keys: string[]): unknown {
       if (k === keys.length - 1) return at.length;
       return at.map((x) => select(x, keys.slice(k + 1))).filter((x) => x !== undefined);
     }
+    // An array's key is an index (its `length` is no key), an object's its own (not `constructor`).
+    if (Array.isArray(at) ? !/^\d+$/.test(keys[k]) : !Object.hasOwn(at, keys[k])) return undefined;
     at = (at as Record<string, unknown>)[keys[k]];
   }
   return at;

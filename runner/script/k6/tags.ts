@@ -85,6 +85,8 @@ const groupTags = new Map<string, Readonly<Record<string, string>>>();
 export function requestTags(
   given: Record<string, string> | undefined,
   group: string | undefined = now()?.group,
+  /** A custom metric's: its `name` tag is a tag (a request's names its endpoint). */
+  keepName = false,
 ): Readonly<Record<string, string>> | undefined {
   const vu = now()?.vu.tags?.merged;
   let base = vu ?? runTags;
@@ -97,7 +99,7 @@ export function requestTags(
   let own: Record<string, string> | undefined;
   for (const key in given) {
     tagValue(key, given[key]);
-    if (key === "name") continue;
+    if (key === "name" && !keepName) continue;
     (own ??= { ...base })[key] = String(given[key]);
   }
   return own ?? base;

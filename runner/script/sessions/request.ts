@@ -39,12 +39,14 @@ export class ScriptRequests {
     body: Uint8Array | undefined,
     cookie: string | null,
     h2: boolean,
+    /** The path as its caller's rules wrote it (k6's Go parse, which refuses control characters). */
+    written = false,
   ): ScriptEncoded | { problem: string } {
     const plain = headers.length === 0 && body === undefined && cookie === null;
     const cache = h2 ? this.#h2Cache : this.#cache;
     const kept = plain ? cache.get(method, path) : undefined;
     if (kept !== undefined) return kept;
-    const problem = requestProblem(method, path, headers);
+    const problem = requestProblem(method, path, headers, written);
     if (problem !== undefined) return { problem };
     const fields = [...headers] as [string, string][];
     // The jar's cookies go as a field after the script's own.
@@ -98,11 +100,12 @@ function requestProblem(
   method: string,
   path: string,
   headers: ReadonlyArray<readonly [string, string]>,
+  written: boolean,
 ): string | undefined {
   if (!METHOD.test(method)) {
     return `method ${JSON.stringify(method)} must be letters without spaces, e.g. GET`;
   }
-  const bad = pathProblem(path);
+  const bad = written ? undefined : pathProblem(path);
   if (bad !== undefined) return `${quoted(path)}: ${bad}`;
   for (const [name, value] of headers) {
     const problem = headerNameProblem(name) ?? headerValueProblem(value);

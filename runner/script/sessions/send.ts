@@ -79,7 +79,8 @@ export function encodeScriptRequest(
     headers = headers.map((h, k) => k === own ? [h[0], [given, ...rest].join("; ")] : h);
     cookie = null;
   }
-  const encoded = requests.encode(method, path, headers, body, cookie, !(conn instanceof Connection));
+  const h2 = !(conn instanceof Connection);
+  const encoded = requests.encode(method, path, headers, body, cookie, h2, options.origin !== undefined);
   if ("problem" in encoded) throw new ScriptRequestError(encoded.problem);
   if (headers !== NO_HEADERS) names.sent(headers);
   const name = names.shown(options.name ?? encoded.defaultName);

@@ -178,9 +178,10 @@ export class SessionSender implements SessionCount {
   request(method: string, target: string, options = NO_OPTIONS, then?: ResponseThen): Promise<Response> {
     if (typeof target !== "string") return pathTypeRefusal(method, target);
     // A URL goes where its origin does, as its path there (looked up by the URL, not parsed again).
-    const at = target.charCodeAt(0) === 47 ? null : this.sessions.origins.resolve(target, this.run.shared);
+    const written = options.origin, href = written ?? target;
+    const at = href.charCodeAt(0) === 47 ? null : this.sessions.origins.resolve(href, this.run.shared);
     if (typeof at === "string") return Promise.reject(new ScriptRequestError(at));
-    const batch = this.#batch, path = at === null ? target : at.path;
+    const batch = this.#batch, path = at === null || written !== undefined ? target : at.path;
     let sent: Promise<Response>;
     if (batch !== null) {
       const place = at?.place ?? this.sessions.origins.target(this.run.shared);

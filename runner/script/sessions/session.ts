@@ -38,22 +38,25 @@ export class ScriptSession implements Session, Sleeper {
   readonly #run: SessionRun;
   #settled = false;
   #sleeps = 0;
-  #wake: (() => void) | null = null;
+  #wake: ((value?: PromiseLike<void>) => void) | null = null;
   #sleepNo = 0;
+  /** A runtime's own (k6's): its sleeps run on through the graceful stop, and a cut one rejects. */
+  readonly #held: boolean;
 
   constructor(
     sender: SessionSender,
     run: SessionRun,
     iteration: number,
     data: Record<string, string> | null,
-    sealed: boolean,
+    held: boolean,
   ) {
     this.#run = run;
     this.#sender = sender;
     this.iteration = iteration;
     this.#data = data;
+    this.#held = held;
     // A script that re-parents `s` or shadows its methods fails at its line, not in the engine.
-    if (sealed) Object.preventExtensions(this);
+    if (!held) Object.preventExtensions(this);
   }
 
   /** Cut at the end of the graceful stop while waiting on the script's own promise. */
@@ -82,12 +85,14 @@ export class ScriptSession implements Session, Sleeper {
       this.#pending = this.#sleeps === 0 && run.shared.stopping;
       this.settle(CUT, false);
     }
-    // A think time ends at once when the run stops (its entry in the queue is left to go stale).
-    if (this.#wakeUp()) SLEEPS.forget();
+    // A think time ends at once when the run stops (its entry in the queue is left to go stale); k6's
+    // rejects with the cut, as the iteration k6 interrupts runs no further.
+    if (this.#wakeUp(this.#held)) SLEEPS.forget();
   }
 
+  /** The load's span ended: a think time ends (Locust's users stop at their wait), but k6's. */
   runStopping(): void {
-    if (this.#wakeUp()) SLEEPS.forget();
+    if (!this.#held && this.#wakeUp()) SLEEPS.forget();
   }
 
   #cutNow(): Promise<never> {
@@ -129,12 +134,12 @@ export class ScriptSession implements Session, Sleeper {
     return sleep === this.#sleepNo && this.#wakeUp();
   }
 
-  #wakeUp(): boolean {
+  #wakeUp(cut = false): boolean {
     const wake = this.#wake;
     if (wake === null) return false;
     this.#wake = null;
     this.#sleeps--;
-    wake();
+    wake(cut ? Promise.reject(CUT) : undefined);
     return true;
   }
 

@@ -45,7 +45,7 @@ export class ScriptSessions implements SessionContext {
   readonly #live: ScriptSession[] = [];
   readonly #watched = new WeakSet<AbortSignal>();
   /** Each `s` is made non-extensible, but by a runtime's function that no script code gives it to (k6's). */
-  readonly #sealed: boolean;
+  readonly #held: boolean;
 
   readonly script: ScriptConfig;
   readonly #fn: (s: Session) => unknown;
@@ -53,7 +53,7 @@ export class ScriptSessions implements SessionContext {
   constructor(readonly module: ScriptModule, readonly place: ScriptPlace) {
     const { config } = place, script = this.script = config.script!, url = new URL(config.url);
     this.#fn = module.run;
-    this.#sealed = !(Symbol.for("loadlab.runtimeHeld") in module.run);
+    this.#held = Symbol.for("loadlab.runtimeHeld") in module.run;
     // Named by the script's file; a locustfile's conversion (NAME.py.js) by the locustfile.
     this.recorder = new ScriptRecorder(basename(script.path).replace(/\.py\.js$/, ".py"));
     this.requests = new ScriptRequests(url);
@@ -121,7 +121,7 @@ export class ScriptSessions implements SessionContext {
     const user = closed ? chain.user ??= this.#user(vu) : { state: {}, jar: null, sessions: 0 };
     const iteration = user.sessions++;
     const sender = user.sender ??= new SessionSender(this, user, vu);
-    const s = new ScriptSession(sender, chain.run, iteration, data, this.#sealed);
+    const s = new ScriptSession(sender, chain.run, iteration, data, this.#held);
     sender.begin(s, chain, startMs, recorder, nowMs);
     recorder?.sessionStarted(0);
     this.#watch(chain.run.ended, stop ? chain.run.stopping : undefined);
