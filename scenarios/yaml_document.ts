@@ -21,6 +21,8 @@ export async function parseDocument(text: string): Promise<Result<unknown>> {
   if (text.includes("\r") && !text.includes("\n")) {
     return fileProblem("its lines end in a lone CR: use LF or CRLF");
   }
+  const unread = unreadSyntax(text);
+  if (unread !== undefined) return { ok: false, issues: [unread] };
   // Valid JSON without a merge key reads as YAML reads it, without the YAML package (a script's run).
   const json = /^\s*[[{]/.test(text) && !text.includes("<<") ? parseJsonDocument(text) : undefined;
   if (json?.ok) return shaped(json);
@@ -32,9 +34,16 @@ export async function parseDocument(text: string): Promise<Result<unknown>> {
   // YAML 1.1 merge keys (`<<: *base`), which Artillery scripts and hand-written files use to share fields.
   const doc = withEnvSnapshot(
     YAML_DEBUG_VARIABLES,
-    () => yaml.parseDocument(text, { prettyErrors: true, uniqueKeys: false, lineCounter, merge: true }),
+    () =>
+      yaml.parseDocument(text, {
+        prettyErrors: true,
+        uniqueKeys: false,
+        lineCounter,
+        merge: true,
+        logLevel: "error",
+      }),
   );
-  const syntax = syntaxIssue(doc) ?? duplicateKey(doc, lineCounter, yaml);
+  const syntax = syntaxIssue(doc) ?? duplicateKey(doc, lineCounter, yaml) ?? tagIssue(doc);
   if (syntax !== undefined) return { ok: false, issues: [syntax] };
   const expanded = expandAliases(doc);
   return expanded.ok ? shaped(expanded) : expanded;
@@ -96,12 +105,57 @@ function expandAliases(doc: Document): Result<unknown> {
   try {
     return { ok: true, value: doc.toJS({ maxAliasCount: MAX_YAML_ALIASES }) };
   } catch (err) {
-    if (!(err instanceof ReferenceError)) throw err;
+    const text = (err as Error).message ?? "";
+    const alias = /^Unresolved alias[^:]*: \*?(.+)/.exec(text)?.[1];
     return fileProblem(
-      `its aliases (*name) expand more than ${MAX_YAML_ALIASES} times: write the values out instead of ` +
-        "nesting aliases",
+      alias !== undefined
+        ? `the alias *${alias} has no anchor &${alias} before it: set the anchor first, or write the value`
+        : /^Merge sources/.test(text)
+        ? "a merge key (<<) takes a mapping or a list of mappings, e.g. <<: *base: write the fields out"
+        : /Excessive alias count/.test(text)
+        ? `its aliases (*name) expand more than ${MAX_YAML_ALIASES} times: write the values out instead of ` +
+          "nesting aliases"
+        : `not valid YAML: ${text.split("\n")[0]}`,
     );
   }
+}
+
+/** The first tag the parser could not resolve (`!custom`): its data would be read as something else. */
+function tagIssue(doc: Document): Issue | undefined {
+  const w = doc.warnings[0];
+  if (w === undefined) return undefined;
+  const at = w.linePos?.[0];
+  const where = at ? `line ${at.line}, column ${at.col}` : "(file)";
+  return {
+    path: where,
+    message: `${syntaxText(w.message)}: drop the tag (an experiment file is plain data)`,
+  };
+}
+
+/** What a JSON or shell habit leaves that YAML reads as something else: `//` comments, `${NAME}`. */
+function unreadSyntax(text: string): Issue | undefined {
+  const lines = text.split("\n");
+  // In a file written as JSON (flow style) no line is a block scalar, so `//` there starts a comment.
+  const flow = /^\uFEFF?\s*[[{/]/.test(text);
+  for (const [i, line] of lines.entries()) {
+    if (flow && /^\s*(\/\/|\/\*)/.test(line)) {
+      const comment = line.trim().slice(0, 2);
+      return {
+        path: `line ${i + 1}`,
+        message: `${comment} starts no comment in JSON or YAML: drop it (a YAML comment starts with #)`,
+      };
+    }
+    const name = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/.exec(line.replace(/(^|\s)#.*/, ""))?.[1];
+    if (name !== undefined) {
+      return {
+        path: `line ${i + 1}`,
+        message:
+          `\${${name}} is not expanded: experiment files read no environment variables; write the value, ` +
+          `or give it on the command line: --set PATH="$${name}"`,
+      };
+    }
+  }
+  return undefined;
 }
 
 /** What makes parsed data no experiment file: `__proto__`, a self-containing alias, no root mapping. */
