@@ -31,6 +31,11 @@ export const ATTACK: Case[] = [
     names: [/--pre-connect/],
   },
   { name: "attack -m not a method", args: attack("-m", "G E T"), names: [/-m "G E T"/] },
+  {
+    name: "attack flag with an en dash",
+    args: attack("\u2013c", "2"),
+    names: [/"–c" starts with U\+2013.*write -c/],
+  },
   { name: "attack -H without colon", args: attack("-H", "nocolon"), names: [/-H "nocolon"/] },
   {
     // A million columns made one 9 MB line naming them all.
