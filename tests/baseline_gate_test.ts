@@ -187,6 +187,9 @@ Deno.test("bad --fail-on rules and a missing or unreachable baseline exit 2 with
         /--fail-on "p98 \+1%": unknown metric "p98"; use one of rps, p50, p99, success/,
       ],
       [["--baseline", dir, "--fail-on", "p99 10%"], /not understood; write it like "p99 \+10%"/],
+      // An unset variable (--fail-on "$RULES"), and one rule bad among several given together.
+      [["--baseline", dir, "--fail-on", ""], /--fail-on "": empty \(an unset variable\?\)/],
+      [["--baseline", dir, "--fail-on", "p99 +10%, p98 +1%"], /--fail-on "p98 \+1%": unknown metric/],
       [["--fail-on", "p99 +10%"], /--fail-on compares with a baseline: give --baseline/],
     ];
     const badFile = `${dir}/bad.yaml`;
