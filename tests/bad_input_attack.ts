@@ -36,6 +36,11 @@ export const ATTACK: Case[] = [
     args: attack("\u2013c", "2"),
     names: [/"–c" starts with U\+2013.*write -c/],
   },
+  {
+    name: "attack -b @file (curl's)",
+    args: attack("-m", "POST", "-b", "@body.json"),
+    names: [/--body-file body\.json/],
+  },
   { name: "attack -H without colon", args: attack("-H", "nocolon"), names: [/-H "nocolon"/] },
   {
     // A million columns made one 9 MB line naming them all.
