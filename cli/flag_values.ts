@@ -21,6 +21,9 @@ function inDigits(value: string): string {
   return RATE.test(value) && !WHOLE.test(value) && Number.isSafeInteger(n) ? ` written in digits (${n})` : "";
 }
 
+/** Why a path of "-" is refused: it is no file, and loadlab reads stdin and writes stdout by no path. */
+export const DASH_PATH = "names no file (loadlab reads no stdin, writes no stdout by -)";
+
 /** Read access to the flags of one command line, by long name. */
 export class FlagValues {
   constructor(readonly raw: RawArgs, private readonly specs: FlagSpec[]) {}
@@ -44,7 +47,11 @@ export class FlagValues {
 
   /** A file path; an empty one is an error rather than "no file". */
   path(long: string): string | undefined {
-    return this.nonEmpty(long, "empty path");
+    const path = this.nonEmpty(long, "empty path");
+    if (path === "-") {
+      throw this.problem(long, path, "names no file (loadlab reads no stdin, writes no stdout by -)");
+    }
+    return path;
   }
 
   /** Text that must not be empty, e.g. a host name; `why` is the refusal of an empty one. */

@@ -41,6 +41,14 @@ export const ATTACK: Case[] = [
     args: attack("-m", "POST", "-b", "@body.json"),
     names: [/--body-file body\.json/],
   },
+  { name: "attack -o - (no stdout)", args: attack("-o", "-"), names: [/-o "-": names no file/] },
+  { name: "attack --report -", args: attack("--report", "-"), names: [/--report "-": names no file/] },
+  {
+    name: "attack -o a folder path",
+    args: (c) => ["attack", c.url, "-o", `${c.dir}/new/`],
+    names: [/-o .*\/new\/: cannot write: names a folder: give a file's path, e\.g\. .*\/new\/results\.json/],
+    code: 5,
+  },
   { name: "attack -H without colon", args: attack("-H", "nocolon"), names: [/-H "nocolon"/] },
   {
     // A million columns made one 9 MB line naming them all.
