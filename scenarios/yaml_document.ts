@@ -43,7 +43,7 @@ export async function parseDocument(text: string): Promise<Result<unknown>> {
         logLevel: "error",
       }),
   );
-  const syntax = syntaxIssue(doc) ?? duplicateKey(doc, lineCounter, yaml) ?? tagIssue(doc);
+  const syntax = syntaxIssue(doc) ?? duplicateKey(doc, lineCounter, yaml);
   if (syntax !== undefined) return { ok: false, issues: [syntax] };
   const expanded = expandAliases(doc);
   return expanded.ok ? shaped(expanded) : expanded;
@@ -79,13 +79,14 @@ function largeDocument(text: string): Result<unknown> {
   return { ok: false, issues };
 }
 
-/** The first syntax error of `doc`; undefined when none. */
+/** The first syntax error of `doc`, else its first tag it could not resolve (`!custom`); undefined when none. */
 function syntaxIssue(doc: Document): Issue | undefined {
-  if (doc.errors.length === 0) return undefined;
-  const e = doc.errors[0];
-  const at = e.linePos?.[0];
-  const where = at ? `line ${at.line}, column ${at.col}` : "(file)";
-  return { path: where, message: `not valid YAML or JSON: ${syntaxText(e.message)}` };
+  const [e, tag] = [doc.errors[0], doc.warnings[0]];
+  const at = (e ?? tag)?.linePos?.[0];
+  const path = at ? `line ${at.line}, column ${at.col}` : "(file)";
+  if (e) return { path, message: `not valid YAML or JSON: ${syntaxText(e.message)}` };
+  return tag &&
+    { path, message: `${syntaxText(tag.message)}: drop the tag (an experiment file is plain data)` };
 }
 
 /** The parser's message without the position the issue's path already gives. */
@@ -120,40 +121,18 @@ function expandAliases(doc: Document): Result<unknown> {
   }
 }
 
-/** The first tag the parser could not resolve (`!custom`): its data would be read as something else. */
-function tagIssue(doc: Document): Issue | undefined {
-  const w = doc.warnings[0];
-  if (w === undefined) return undefined;
-  const at = w.linePos?.[0];
-  const where = at ? `line ${at.line}, column ${at.col}` : "(file)";
-  return {
-    path: where,
-    message: `${syntaxText(w.message)}: drop the tag (an experiment file is plain data)`,
-  };
-}
-
 /** What a JSON or shell habit leaves that YAML reads as something else: `//` comments, `${NAME}`. */
 function unreadSyntax(text: string): Issue | undefined {
-  const lines = text.split("\n");
   // In a file written as JSON (flow style) no line is a block scalar, so `//` there starts a comment.
   const flow = /^\uFEFF?\s*[[{/]/.test(text);
-  for (const [i, line] of lines.entries()) {
-    if (flow && /^\s*(\/\/|\/\*)/.test(line)) {
-      const comment = line.trim().slice(0, 2);
-      return {
-        path: `line ${i + 1}`,
-        message: `${comment} starts no comment in JSON or YAML: drop it (a YAML comment starts with #)`,
-      };
-    }
+  for (const [i, line] of text.split("\n").entries()) {
+    const comment = flow ? /^\s*(\/\/|\/\*)/.exec(line)?.[1] : undefined;
     const name = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/.exec(line.replace(/(^|\s)#.*/, ""))?.[1];
-    if (name !== undefined) {
-      return {
-        path: `line ${i + 1}`,
-        message:
-          `\${${name}} is not expanded: experiment files read no environment variables; write the value, ` +
-          `or give it on the command line: --set PATH="$${name}"`,
-      };
-    }
+    const message = comment
+      ? `${comment} starts no comment in JSON or YAML: drop it (a YAML comment starts with #)`
+      : name && `\${${name}} is not expanded: experiment files read no environment variables; write the ` +
+          `value, or give it on the command line: --set PATH="$${name}"`;
+    if (message) return { path: `line ${i + 1}`, message };
   }
   return undefined;
 }
