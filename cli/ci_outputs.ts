@@ -145,14 +145,9 @@ function gateOutputs(gate: GateResult): string {
   const outcome = gate.failed ? "failed" : gate.unjudged.length ? "not-judged" : "passed";
   const rules = (list: string[]) => [...new Set(list)].map((r) => r.replace(/\s+/g, " ")).join(", ");
   const verdicts = gate.groups.flatMap((g) =>
-    g.metrics.map((m) => ({
-      run: g.key,
-      metric: m.metric,
-      baseline: m.baseline,
-      current: m.current,
-      changePct: Number(m.changePct.toFixed(2)),
-      verdict: m.verdict === "unknown" ? "no-verdict" : m.verdict,
-      fails: m.failed,
+    g.metrics.map(({ metric, baseline, current, changePct, verdict, failed: fails }) => ({
+      ...{ run: g.key, metric, baseline, current, changePct: Number(changePct.toFixed(2)) },
+      ...{ verdict: verdict === "unknown" ? "no-verdict" : verdict, fails },
     }))
   );
   return `gate=${outcome}\ngate-failed=${rules(verdicts.flatMap((v) => v.fails))}\n` +

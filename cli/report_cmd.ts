@@ -225,13 +225,7 @@ export function runGateCommand(argv: string[]): Promise<number> {
     const args = resultsArgs(flags);
     const gate = await readGate(args);
     const results = { ...await loadBaseline(input), thresholds: [] };
-    return await endLoad(results, args, {
-      command: "gate",
-      gate,
-      say: console.log,
-      files: [],
-      written: true,
-      stoppedWith: null,
-    });
+    const end = { command: "gate", gate, say: console.log, files: [], written: true, stoppedWith: null };
+    return await endLoad(results, args, end);
   });
 }
