@@ -37,7 +37,11 @@ export function parseFailOn(expression: string) {
   const [, name, sign, number, unit] = m;
   const metric = COMPARE_METRICS.find((x) => x === name.toLowerCase().replace(/^p\((\d+)\)$/, "p$1"));
   const known = COMPARE_METRICS.join(", ");
-  if (!metric) throw problem(`unknown metric "${name}"; use one of ${known} (errors: "success -1pp")`);
+  if (!metric) {
+    throw problem(
+      `unknown metric "${name}"; use one of ${known} (errors: "success -1pp"; a script's own: --threshold)`,
+    );
+  }
   const worseSign = higherIsBetter(metric) ? "-" : "+";
   const wrong = unit !== "%" && unit !== "pp"
     ? `a tolerance is relative to the baseline: % (pp for success), not ${unit || "a bare number"}; ${like}`
