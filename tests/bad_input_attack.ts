@@ -14,6 +14,11 @@ export const ATTACK: Case[] = [
   { name: "attack -c 0", args: attack("-c", "0"), names: [/-c "0"/] },
   { name: "attack -d 0s", args: attack("-d", "0s"), names: [/-d "0s"/] },
   { name: "attack -d bad unit", args: attack("-d", "10x"), names: [/-d "10x"/] },
+  {
+    name: "attack -d with a no-break space",
+    args: attack("-d", "1\u00a0s"),
+    names: [/-d "1\\u00a0s": not a duration/],
+  },
   { name: "attack -n 0", args: attack("-n", "0"), names: [/-n "0"/] },
   { name: "attack -R negative", args: attack("-R", "-5"), names: [/-R "-5"/] },
   { name: "attack --ramp-to wrong type", args: attack("--ramp-to", "fast"), names: [/--ramp-to "fast"/] },
