@@ -79,7 +79,7 @@ function largeDocument(text: string): Result<unknown> {
   return { ok: false, issues };
 }
 
-/** The first syntax error of `doc`, else its first tag it could not resolve (`!custom`); undefined when none. */
+/** The first syntax error of `doc`, else the first tag it could not resolve (`!custom`); else undefined. */
 function syntaxIssue(doc: Document): Issue | undefined {
   const [e, tag] = [doc.errors[0], doc.warnings[0]];
   const at = (e ?? tag)?.linePos?.[0];

@@ -7,9 +7,10 @@
  * the terminal, the markdown summary and the report; `attack` judges one run a side on its own intervals
  * (the within-run noise), or says why it cannot (a gap a busy machine's drift leaves short of the bar:
  * exit 8, never 0); `loadlab gate` judges the saved files again with no load, to the same exit code, and
- * writes the verdicts to `GITHUB_OUTPUT`. Bad rules and a missing baseline exit 2 before any load; with `--strict`, a flagged run
- * exits 6 before the gate's 7 or 8. Loads are short (1.5 s a run, 5-8 s an attack, at most 4 connections on
- * 127.0.0.1); only the direction of a change of several times is asserted, never a speed.
+ * writes the verdicts to `GITHUB_OUTPUT`. Bad rules and a missing baseline exit 2 before any load; with
+ * `--strict`, a flagged run exits 6 before the gate's 7 or 8. Loads are short (1.5 s a run, 5-8 s an
+ * attack, at most 4 connections on 127.0.0.1); only the direction of a change of several times is
+ * asserted, never a speed.
  */
 import { loadlabInProcess } from "./in_process.ts";
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";

@@ -122,7 +122,7 @@ function readBody(flags: RequestFlags): Uint8Array<ArrayBuffer> | undefined {
   if (flags.body !== undefined && flags.bodyFile !== undefined) {
     throw new UsageError("-b and --body-file both set the body; use one of them");
   }
-  // curl's `-d @file` reads a file; sent as written it would be a body of a path (a file's bytes: --body-file).
+  // curl's `-d @file` reads a file; sent as written, the body would be the path (a file's: --body-file).
   if (flags.body !== undefined && /^@\S+$/.test(flags.body)) {
     const path = flags.body.slice(1);
     throw new UsageError(
