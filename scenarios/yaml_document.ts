@@ -21,11 +21,11 @@ export async function parseDocument(text: string): Promise<Result<unknown>> {
   if (text.includes("\r") && !text.includes("\n")) {
     return fileProblem("its lines end in a lone CR: use LF or CRLF");
   }
-  const unread = unreadSyntax(text);
-  if (unread !== undefined) return { ok: false, issues: [unread] };
   // Valid JSON without a merge key reads as YAML reads it, without the YAML package (a script's run).
   const json = /^\s*[[{]/.test(text) && !text.includes("<<") ? parseJsonDocument(text) : undefined;
   if (json?.ok) return shaped(json);
+  const unread = unreadSyntax(text);
+  if (unread !== undefined) return { ok: false, issues: [unread] };
   const yaml = await yamlPackage();
   const costly = yamlCostIssue(text, yaml.Lexer);
   if (costly !== undefined) return { ok: false, issues: [costly] };
@@ -121,7 +121,7 @@ function expandAliases(doc: Document): Result<unknown> {
   }
 }
 
-/** What a JSON or shell habit leaves that YAML reads as something else: `//` comments, `${NAME}`. */
+/** What a JSON or shell habit leaves that YAML reads as something else (`//` comments, `${NAME}`). */
 function unreadSyntax(text: string): Issue | undefined {
   // In a file written as JSON (flow style) no line is a block scalar, so `//` there starts a comment.
   const flow = /^\uFEFF?\s*[[{/]/.test(text);
