@@ -20,6 +20,7 @@ const COMMANDS = new Map<string | undefined, [URL, string]>([
   ["serve", [new URL("./cli/serve_cmd.ts", import.meta.url), "runServeCommand"]],
   ["report", [new URL("./cli/report_cmd.ts", import.meta.url), "runReportCommand"]],
   ["merge", [new URL("./cli/report_cmd.ts", import.meta.url), "runMergeCommand"]],
+  ["gate", [new URL("./cli/report_cmd.ts", import.meta.url), "runGateCommand"]],
   ["demo", [new URL("./cli/run/command.ts", import.meta.url), "runDemoCommand"]],
   ["site", [new URL("./cli/site_cmd.ts", import.meta.url), "runSiteCommand"]],
   ["init", [new URL("./cli/init_cmd.ts", import.meta.url), "runInitCommand"]],
@@ -46,7 +47,7 @@ export async function main(args: string[]): Promise<number> {
   const found = COMMANDS.get(command);
   if (found !== undefined) return (await import(found[0].href))[found[1]](rest);
   console.error(
-    `loadlab: unknown command "${command}"; use run, init, presets, attack, ghz, steer, serve, report, merge, site, demo, schema, convert or version (see --help)`,
+    `loadlab: unknown command "${command}"; use run, init, presets, attack, ghz, steer, serve, report, merge, gate, site, demo, schema, convert or version (see --help)`,
   );
   return 2;
 }

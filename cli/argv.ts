@@ -115,6 +115,14 @@ export function tokenize(
       raw.positionals.push(...argv.slice(i + 1));
       break;
     }
+    const dashes = /^[\u2010-\u2015\u2212\uFE63\uFF0D]+(?=\p{L})/u.exec(arg)?.[0];
+    if (dashes !== undefined) {
+      const name = arg.slice(dashes.length), code = dashes.codePointAt(0)!.toString(16).toUpperCase();
+      throw new UsageError(
+        `"${arg}" starts with U+${code}, a dash look-alike (pasted from a document?), not "-"; ` +
+          `write ${name.length === 1 ? "-" : "--"}${name}`,
+      );
+    }
     // Go's flag package spells long flags with one dash (hey's -cpus, -h2): read those this table knows.
     const go = /^-(\w[\w-]+)(=|$)/.exec(arg)?.[1] ?? "";
     const split = splitFlag(

@@ -9,7 +9,7 @@ import { redactText } from "../results/redact.ts";
 import { MAX_RESULTS_FILE_BYTES, parseResultsFile, ResultsFileError } from "../results/mod.ts";
 import type { ResultsFile } from "../results/mod.ts";
 import type { GateResult } from "../results/baseline_gate.ts";
-import { type FailOn, parseFailOn } from "../results/fail_on.ts";
+import { type FailOn, parseFailOnList } from "../results/fail_on.ts";
 import { gateRows, METRIC_UNITS, pairingNotes } from "../report/terminal/baseline_gate.ts";
 import { flag, type FlagSpec } from "./argv.ts";
 import type { FlagValues } from "./flag_values.ts";
@@ -29,7 +29,7 @@ export const BASELINE_FLAGS: FlagSpec[] = [
   ]),
   flag("--fail-on <rule>", { repeatable: true, example: "p99 +10%" }, [
     "with --baseline: exit 7 when a change is beyond noise AND past the",
-    'rule, e.g. "p99 +10%", "rps -5%", "success -0.1pp" (repeatable); exit 8 when a',
+    'rule, e.g. "p99 +10%", "rps -5%", "success -0.1pp" (repeatable, or comma-separated); exit 8 when a',
     "rule checked no run (nothing paired with the baseline, or only flagged runs);",
     'per endpoint: "p99{name:GET /json} +10%" (its latency noise needs repeats)',
   ]),
@@ -44,14 +44,14 @@ export interface BaselineArgs {
 /** Reads the two flags (`run` checks them with the file's `compareWith:`/`failOn:`, see `gateArgs`). */
 export function baselineArgs(flags: FlagValues): BaselineArgs {
   const baselinePath = flags.path("baseline");
-  const failOn = flags.all("fail-on").map(parseFailOn);
+  const failOn = flags.all("fail-on").flatMap(parseFailOnList);
   return defined({ baselinePath, failOn: failOn.length ? failOn : undefined });
 }
 
 /** The gate's rules and baseline, the flags' else the file's, read before any load (exit 2, not a run). */
 export async function readGate(args: BaselineArgs, file: { compareWith?: string; failOn?: string[] } = {}) {
   const baselinePath = args.baselinePath ?? file.compareWith;
-  const failOn = args.failOn ?? (file.failOn ?? []).map(parseFailOn);
+  const failOn = args.failOn ?? (file.failOn ?? []).flatMap(parseFailOnList);
   if (failOn.length && baselinePath === undefined) {
     throw new UsageError(
       `--fail-on compares with a baseline: give --baseline main/results.json (or compareWith: in the file)`,

@@ -2,7 +2,8 @@
  * @module
  * What `run` and `attack` do alike with a run's results: the flags both read of where and how results go,
  * the terminal's secrets guarded, and one end from the results to the gate's table, the CI files
- * (`--summary`, `--junit`, `--output-bench`, `GITHUB_STEP_SUMMARY`), the files' paths and the exit code.
+ * (`--summary`, `--junit`, `--output-bench`, `GITHUB_STEP_SUMMARY`, `GITHUB_OUTPUT`), the files' paths and
+ * the exit code.
  */
 import { defined } from "../validation/defined.ts";
 import type { ResultsFile } from "../results/mod.ts";
@@ -107,7 +108,8 @@ async function writeCiFiles(
   files: ResultsArgs,
   gate: GateResult | undefined,
 ): Promise<void> {
-  const step = Deno.env.get("GITHUB_STEP_SUMMARY");
+  const step = Deno.env.get("GITHUB_STEP_SUMMARY"), output = Deno.env.get("GITHUB_OUTPUT");
+  if (gate && output) await appendOrWarn(command, "GITHUB_OUTPUT", output, gateOutputs(gate));
   if (!files.summaryFile && !files.junitFile && !files.benchFile && !step) return;
   const { renderJunit, renderMarkdownSummary } = await import("../report/ci/summary.ts");
   const summary = renderMarkdownSummary(results, { gate });
@@ -124,12 +126,30 @@ async function writeCiFiles(
   } catch (err) {
     throw new OutputError(`cannot write the CI summary: ${(err as Error).message}`, { cause: err });
   }
-  if (!step) return;
+  if (step) await appendOrWarn(command, "GITHUB_STEP_SUMMARY", step, summary + "\n");
+}
+
+/** Appends to a file CI gave by `variable`; one that cannot be written is a warning, the exit code stays. */
+async function appendOrWarn(command: string, variable: string, path: string, text: string): Promise<void> {
   try {
     // Through output_file.ts: a FIFO there with no reader fails after a wait instead of holding the exit.
-    await appendText(step, summary + "\n");
+    await appendText(path, text);
   } catch (err) {
     const why = (err as Error).message;
-    console.error(`loadlab ${command}: warning: cannot append to GITHUB_STEP_SUMMARY (${step}): ${why}`);
+    console.error(`loadlab ${command}: warning: cannot append to ${variable} (${path}): ${why}`);
   }
+}
+
+/** The step outputs of the gate: its outcome, the rules that fired and each verdict's numbers as JSON. */
+function gateOutputs(gate: GateResult): string {
+  const outcome = gate.failed ? "failed" : gate.unjudged.length ? "not-judged" : "passed";
+  const rules = (list: string[]) => [...new Set(list)].map((r) => r.replace(/\s+/g, " ")).join(", ");
+  const verdicts = gate.groups.flatMap((g) =>
+    g.metrics.map(({ metric, baseline, current, changePct, verdict, failed: fails }) => ({
+      ...{ run: g.key, metric, baseline, current, changePct: Number(changePct.toFixed(2)) },
+      ...{ verdict: verdict === "unknown" ? "no-verdict" : verdict, fails },
+    }))
+  );
+  return `gate=${outcome}\ngate-failed=${rules(verdicts.flatMap((v) => v.fails))}\n` +
+    `gate-not-judged=${rules(gate.unjudged.map((u) => u.rule))}\ngate-verdicts=${JSON.stringify(verdicts)}\n`;
 }

@@ -21,6 +21,16 @@ function inDigits(value: string): string {
   return RATE.test(value) && !WHOLE.test(value) && Number.isSafeInteger(n) ? ` written in digits (${n})` : "";
 }
 
+/** A value as typed, quoted, its invisible spaces as escapes (`"1\u00a0s"`), so the fault shows. */
+const shownValue = (value: string) =>
+  JSON.stringify(value).replace(
+    /[\u00a0\u2000-\u200b\u202f\u3000\ufeff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+
+/** Why a path of "-" is refused: it is no file, and loadlab reads stdin and writes stdout by no path. */
+export const DASH_PATH = "names no file (loadlab reads no stdin, writes no stdout by -)";
+
 /** Read access to the flags of one command line, by long name. */
 export class FlagValues {
   constructor(readonly raw: RawArgs, private readonly specs: FlagSpec[]) {}
@@ -44,7 +54,11 @@ export class FlagValues {
 
   /** A file path; an empty one is an error rather than "no file". */
   path(long: string): string | undefined {
-    return this.nonEmpty(long, "empty path");
+    const path = this.nonEmpty(long, "empty path");
+    if (path === "-") {
+      throw this.problem(long, path, "names no file (loadlab reads no stdin, writes no stdout by -)");
+    }
+    return path;
   }
 
   /** Text that must not be empty, e.g. a host name; `why` is the refusal of an empty one. */
@@ -119,7 +133,7 @@ export class FlagValues {
     // A value that may only follow `=` is shown that way (`--compress=gzip`).
     const sep = spec?.optionalValue ? "=" : " ";
     return new UsageError(
-      `${typed} ${JSON.stringify(value)}: ${why}, e.g. ${typed}${sep}${spec?.example ?? "<value>"}`,
+      `${typed} ${shownValue(value)}: ${why}, e.g. ${typed}${sep}${spec?.example ?? "<value>"}`,
       { outOfRange },
     );
   }
@@ -135,7 +149,7 @@ export function readFlags(argv: string[], table: FlagTable, command: string, hel
 export function parseDurationMs(s: string, flag?: string): number {
   const text = s.trim();
   const ms = /^(\d+(?:\.\d+)?|\.\d+)$/.test(text) ? Number(text) * 1_000 : durationMsOf(text);
-  const prefix = flag ? `${flag} ${JSON.stringify(s)}` : JSON.stringify(s);
+  const prefix = flag ? `${flag} ${shownValue(s)}` : shownValue(s);
   const eg = (value: string) => `e.g. ${flag ? `${flag} ${value}` : value}`;
   if (ms === undefined || !Number.isFinite(ms)) {
     throw new UsageError(`${prefix}: not a duration; ${DURATION_HINT}, ${eg("10s")}`);

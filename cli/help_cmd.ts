@@ -21,6 +21,7 @@ Commands:
   serve                run the built-in target (or a caching / rate-limiting proxy) until Ctrl-C
   report <files>       rebuild report.html from results.json files, optionally against a baseline
   merge <shards>       one results.json from the shards of a load split with --segment I/N
+  gate <file>          judge a saved results.json against --baseline by --fail-on rules (exit 7, 8)
   site [dir]           browse and compare every results.json under dir (default out/); --static OUT
   demo                 run preset:demo: the built-in target under each load model, with a report
   init --script        write a starter session script and its types (docs/SCRIPTS.md)

@@ -1,7 +1,8 @@
 /**
  * @module
  * Commands over saved results: `loadlab report results.json ...` writes their report; `loadlab merge
- * shard-*.json` makes the shards of one segment set (`--segment i/N`) one results file of the whole load.
+ * shard-*.json` makes the shards of one segment set (`--segment i/N`) one results file of the whole load;
+ * `loadlab gate results.json --baseline ...` judges a saved run by the gate's rules, with no new load.
  */
 import { defined } from "../validation/defined.ts";
 import { basename } from "node:path";
@@ -21,6 +22,9 @@ import { analyze } from "../results/conclude/analysis.ts";
 import { phaseStats } from "../results/interval_stats.ts";
 import { thresholdLine } from "../results/thresholds/text.ts";
 import { modelFactsOf } from "../results/load_models.ts";
+import { BASELINE_FLAGS, loadBaseline, readGate } from "./baseline_flags.ts";
+import { CI_FLAGS, endLoad, resultsArgs } from "./ci_outputs.ts";
+import { STRICT_FLAG } from "./exit_codes.ts";
 
 const REPORT_TABLE: FlagTable = [
   flag("-o, --output <file>", { example: "report.html" }, ["where to write the page (default: report.html)"]),
@@ -190,4 +194,38 @@ function pairedText(results: ResultsFile, baseline: ResultsFile): string {
   if (paired > 0) return `, ${paired} compared with the baseline's run of the same name`;
   const theirs = [...names].slice(0, 5).join(", ") || "none";
   return `; no run compared: the baseline has no run of their names (its runs: ${theirs})`;
+}
+
+const GATE_TABLE: FlagTable = [
+  ...BASELINE_FLAGS,
+  ...CI_FLAGS,
+  STRICT_FLAG,
+  flag("-h, --help", {}, ["this text"]),
+];
+
+const GATE_HELP = `loadlab gate: judge a saved results.json against a baseline, with no new load
+
+Usage: loadlab gate results.json --baseline main/results.json --fail-on "p99 +10%" [--junit junit.xml]
+
+${helpOf(GATE_TABLE, { flagAt: 2, textAt: 27, shortColumn: true })}
+
+The verdicts, rules and exit codes are those of 'attack --baseline' (7 a rule fired, 8 not judged);
+the saved run's own thresholds are not judged again. Both files may be a folder, a zip or a URL.`;
+
+/** Runs `loadlab gate ...`: the gate of `run` and `attack` over a results file already written. */
+export function runGateCommand(argv: string[]): Promise<number> {
+  return runCommand("gate", async () => {
+    const flags = readFlags(argv, GATE_TABLE, "gate", GATE_HELP);
+    const [input, ...more] = flags.raw.positionals;
+    if (input === undefined || more.length || !flags.has("baseline")) {
+      throw new UsageError(
+        `give one results file and a baseline; e.g. loadlab gate out/results.json --baseline main/results.json`,
+      );
+    }
+    const args = resultsArgs(flags);
+    const gate = await readGate(args);
+    const results = { ...await loadBaseline(input), thresholds: [] };
+    const end = { command: "gate", gate, say: console.log, files: [], written: true, stoppedWith: null };
+    return await endLoad(results, args, end);
+  });
 }

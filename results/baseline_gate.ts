@@ -196,7 +196,7 @@ function wideSameText(
     `${f.limit} but within noise: judged with ${settle}repeats (repeats: 3) or a quieter machine`;
 }
 
-const ENV_FIELDS = ["cpu", "cores", "loadlab", "deno"] as const;
+const ENV_FIELDS = ["cpu", "cores", "os", "loadlab", "deno"] as const;
 
 /** The environment fields on which the two files differ (another machine or another build). */
 export function environmentDiff(baseline: ResultsFile, current: ResultsFile): string[] {
@@ -383,7 +383,7 @@ export function gateAgainstBaseline(
     baselineOnly: [...before.keys()].filter((key) => !after.has(key)),
     /** Runs left out because they stopped early (`incomplete`). */
     leftOut,
-    /** Environment fields that differ ("cpu", "cores", "loadlab", "deno"): every verdict is weak. */
+    /** Environment fields that differ ("cpu", "cores", "os" with its kernel, ...): every verdict is weak. */
     otherMachine: environmentDiff(baseline, current),
     failed,
     rules: failOn.map((f) => f.expression),

@@ -83,14 +83,15 @@ Deno.test("runs that stopped early (an abortOnFail, Ctrl-C) are left out of the 
 
 Deno.test("a baseline from another machine is flagged on every verdict; unpaired runs are listed", () => {
   const base = makeSeed000(2), current = makeSeed000(2);
-  current.environment = { ...current.environment, cpu: "another CPU", cores: current.environment.cores + 2 };
+  const { cores } = current.environment;
+  current.environment = { ...current.environment, cpu: "another CPU", cores: cores + 2, os: "linux 5.15.0" };
   current.runs.push({ ...current.runs[0], name: "new/load#0" });
   const gate = gateAgainstBaseline(base, current, []);
-  assert.deepEqual(environmentDiff(base, current), ["cpu", "cores"]);
+  assert.deepEqual(environmentDiff(base, current), ["cpu", "cores", "os"]);
   assert.deepEqual(gate.unpaired, ["new/load"]);
   for (const g of gate.groups) {
     for (const m of g.metrics) {
-      assert.match(verdictText(m, g, gate), /baseline from another machine\/build: cpu, cores differ$/);
+      assert.match(verdictText(m, g, gate), /baseline from another machine\/build: cpu, cores, os differ$/);
     }
   }
 });

@@ -17,6 +17,10 @@ const FAIL_ON = /^\s*([A-Za-z0-9()]+)\s*(?:[<>]=?)?\s*([+-]?)\s*(\d+(?:\.\d+)?)\
 export const pastTolerance = (f: FailOn, moved: number) =>
   higherIsBetter(f.metric) ? moved < f.tolerance : moved > f.tolerance;
 
+/** Rules given as one (`"p99 +10%, rps -5%"`, as one environment variable holds them), each parsed. */
+export const parseFailOnList = (text: string): FailOn[] =>
+  text.split(/[,;](?![^{]*\})/).map((rule) => parseFailOn(rule.trim()));
+
 /**
  * Parses one `--fail-on` expression; throws `ConfigError` naming the problem and the fix. `tolerance` is
  * signed in the metric's bad direction (+10 for "p99 +10%", -5 for "rps -5%").
@@ -28,11 +32,16 @@ export function parseFailOn(expression: string) {
   if (badSelector) throw problem(badSelector);
   const m = FAIL_ON.exec(rest);
   const like = `write it like "p99 +10%", "rps -5%", "success -0.1pp" or "p99{name:GET /json} +10%"`;
+  if (!rest.trim()) throw problem(`empty (an unset variable?); ${like}`);
   if (!m) throw problem(`not understood; ${like}`);
   const [, name, sign, number, unit] = m;
   const metric = COMPARE_METRICS.find((x) => x === name.toLowerCase().replace(/^p\((\d+)\)$/, "p$1"));
   const known = COMPARE_METRICS.join(", ");
-  if (!metric) throw problem(`unknown metric "${name}"; use one of ${known} (errors: "success -1pp")`);
+  if (!metric) {
+    throw problem(
+      `unknown metric "${name}"; use one of ${known} (errors: "success -1pp"; a script's own: --threshold)`,
+    );
+  }
   const worseSign = higherIsBetter(metric) ? "-" : "+";
   const wrong = unit !== "%" && unit !== "pp"
     ? `a tolerance is relative to the baseline: % (pp for success), not ${unit || "a bare number"}; ${like}`

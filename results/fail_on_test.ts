@@ -46,7 +46,10 @@ Deno.test("parseFailOn: what users guess reads as the rule, or says what to writ
       "p99 +20ms",
       /a tolerance is relative to the baseline: % \(pp for success\), not ms; write it like "p99 \+10%"/,
     ],
-    ["errors > 1%", /unknown metric "errors"; use one of rps, p50, p99, success \(errors: "success -1pp"\)/],
+    [
+      "errors > 1%",
+      /unknown metric "errors"; use one of rps, p50, p99, success \(errors: "success -1pp"; a script.s own: --threshold\)/,
+    ],
     ["rps -100%", /rps cannot fall by 100% or more, so the rule never fires; write under 100/],
     ["success -100pp", /success cannot fall by 100pp or more/],
   ];

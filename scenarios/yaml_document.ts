@@ -24,6 +24,8 @@ export async function parseDocument(text: string): Promise<Result<unknown>> {
   // Valid JSON without a merge key reads as YAML reads it, without the YAML package (a script's run).
   const json = /^\s*[[{]/.test(text) && !text.includes("<<") ? parseJsonDocument(text) : undefined;
   if (json?.ok) return shaped(json);
+  const unread = unreadSyntax(text);
+  if (unread !== undefined) return { ok: false, issues: [unread] };
   const yaml = await yamlPackage();
   const costly = yamlCostIssue(text, yaml.Lexer);
   if (costly !== undefined) return { ok: false, issues: [costly] };
@@ -32,7 +34,14 @@ export async function parseDocument(text: string): Promise<Result<unknown>> {
   // YAML 1.1 merge keys (`<<: *base`), which Artillery scripts and hand-written files use to share fields.
   const doc = withEnvSnapshot(
     YAML_DEBUG_VARIABLES,
-    () => yaml.parseDocument(text, { prettyErrors: true, uniqueKeys: false, lineCounter, merge: true }),
+    () =>
+      yaml.parseDocument(text, {
+        prettyErrors: true,
+        uniqueKeys: false,
+        lineCounter,
+        merge: true,
+        logLevel: "error",
+      }),
   );
   const syntax = syntaxIssue(doc) ?? duplicateKey(doc, lineCounter, yaml);
   if (syntax !== undefined) return { ok: false, issues: [syntax] };
@@ -70,13 +79,14 @@ function largeDocument(text: string): Result<unknown> {
   return { ok: false, issues };
 }
 
-/** The first syntax error of `doc`; undefined when none. */
+/** The first syntax error of `doc`, else the first tag it could not resolve (`!custom`); else undefined. */
 function syntaxIssue(doc: Document): Issue | undefined {
-  if (doc.errors.length === 0) return undefined;
-  const e = doc.errors[0];
-  const at = e.linePos?.[0];
-  const where = at ? `line ${at.line}, column ${at.col}` : "(file)";
-  return { path: where, message: `not valid YAML or JSON: ${syntaxText(e.message)}` };
+  const [e, tag] = [doc.errors[0], doc.warnings[0]];
+  const at = (e ?? tag)?.linePos?.[0];
+  const path = at ? `line ${at.line}, column ${at.col}` : "(file)";
+  if (e) return { path, message: `not valid YAML or JSON: ${syntaxText(e.message)}` };
+  return tag &&
+    { path, message: `${syntaxText(tag.message)}: drop the tag (an experiment file is plain data)` };
 }
 
 /** The parser's message without the position the issue's path already gives. */
@@ -96,12 +106,35 @@ function expandAliases(doc: Document): Result<unknown> {
   try {
     return { ok: true, value: doc.toJS({ maxAliasCount: MAX_YAML_ALIASES }) };
   } catch (err) {
-    if (!(err instanceof ReferenceError)) throw err;
+    const text = (err as Error).message ?? "";
+    const alias = /^Unresolved alias[^:]*: \*?(.+)/.exec(text)?.[1];
     return fileProblem(
-      `its aliases (*name) expand more than ${MAX_YAML_ALIASES} times: write the values out instead of ` +
-        "nesting aliases",
+      alias !== undefined
+        ? `the alias *${alias} has no anchor &${alias} before it: set the anchor first, or write the value`
+        : /^Merge sources/.test(text)
+        ? "a merge key (<<) takes a mapping or a list of mappings, e.g. <<: *base: write the fields out"
+        : /Excessive alias count/.test(text)
+        ? `its aliases (*name) expand more than ${MAX_YAML_ALIASES} times: write the values out instead of ` +
+          "nesting aliases"
+        : `not valid YAML: ${text.split("\n")[0]}`,
     );
   }
+}
+
+/** What a JSON or shell habit leaves that YAML reads as something else (`//` comments, `${NAME}`). */
+function unreadSyntax(text: string): Issue | undefined {
+  // In a file written as JSON (flow style) no line is a block scalar, so `//` there starts a comment.
+  const flow = /^\uFEFF?\s*[[{/]/.test(text);
+  for (const [i, line] of text.split("\n").entries()) {
+    const comment = flow ? /^\s*(\/\/|\/\*)/.exec(line)?.[1] : undefined;
+    const name = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/.exec(line.replace(/(^|\s)#.*/, ""))?.[1];
+    const message = comment
+      ? `${comment} starts no comment in JSON or YAML: drop it (a YAML comment starts with #)`
+      : name && `\${${name}} is not expanded: experiment files read no environment variables; write the ` +
+          `value, or give it on the command line: --set PATH="$${name}"`;
+    if (message) return { path: `line ${i + 1}`, message };
+  }
+  return undefined;
 }
 
 /** What makes parsed data no experiment file: `__proto__`, a self-containing alias, no root mapping. */

@@ -30,6 +30,8 @@ function followLinks(path: string): string {
     // Not there: written as a new file.
     if (!statOrNull(path, Deno.lstatSync)?.isSymlink) return path;
     const link = Deno.readLinkSync(path);
+    // /dev/stdout of a piped process: /proc/self/fd/1 links to `pipe:[N]`, reached only through the link.
+    if (/^(pipe|socket):\[/.test(link)) return path;
     path = link.startsWith("/") ? link : `${dirOf(path)}/${link}`;
   }
   throw new OutputPathError("too many levels of symbolic links");
@@ -174,6 +176,9 @@ export class WriteError extends Error {
 
 /** Throws unless a file can be created at `path`: checked before any load, so a typo costs no run. */
 async function assertFileWritable(path: string): Promise<void> {
+  if (path.endsWith("/")) {
+    throw new OutputPathError(`names a folder: give a file's path, e.g. ${path}results.json`);
+  }
   const target = await resolveOutput(path);
   if (target.kind === "fifo") return;
   if (target.kind === "device") return (await Deno.open(target.path, { write: true })).close();

@@ -14,6 +14,11 @@ export const ATTACK: Case[] = [
   { name: "attack -c 0", args: attack("-c", "0"), names: [/-c "0"/] },
   { name: "attack -d 0s", args: attack("-d", "0s"), names: [/-d "0s"/] },
   { name: "attack -d bad unit", args: attack("-d", "10x"), names: [/-d "10x"/] },
+  {
+    name: "attack -d with a no-break space",
+    args: attack("-d", "1\u00a0s"),
+    names: [/-d "1\\u00a0s": not a duration/],
+  },
   { name: "attack -n 0", args: attack("-n", "0"), names: [/-n "0"/] },
   { name: "attack -R negative", args: attack("-R", "-5"), names: [/-R "-5"/] },
   { name: "attack --ramp-to wrong type", args: attack("--ramp-to", "fast"), names: [/--ramp-to "fast"/] },
@@ -31,6 +36,24 @@ export const ATTACK: Case[] = [
     names: [/--pre-connect/],
   },
   { name: "attack -m not a method", args: attack("-m", "G E T"), names: [/-m "G E T"/] },
+  {
+    name: "attack flag with an en dash",
+    args: attack("\u2013c", "2"),
+    names: [/"–c" starts with U\+2013.*write -c/],
+  },
+  {
+    name: "attack -b @file (curl's)",
+    args: attack("-m", "POST", "-b", "@body.json"),
+    names: [/--body-file body\.json/],
+  },
+  { name: "attack -o - (no stdout)", args: attack("-o", "-"), names: [/-o "-": names no file/] },
+  { name: "attack --report -", args: attack("--report", "-"), names: [/--report "-": names no file/] },
+  {
+    name: "attack -o a folder path",
+    args: (c) => ["attack", c.url, "-o", `${c.dir}/new/`],
+    names: [/-o .*\/new\/: cannot write: names a folder: give a file's path, e\.g\. .*\/new\/results\.json/],
+    code: 5,
+  },
   { name: "attack -H without colon", args: attack("-H", "nocolon"), names: [/-H "nocolon"/] },
   {
     // A million columns made one 9 MB line naming them all.

@@ -84,6 +84,11 @@ export const RUN_FLAGS: Case[] = [
 ];
 
 export const OTHERS: Case[] = [
+  {
+    name: "run a TOML file",
+    args: (c) => ["run", `${c.dir}/exp.toml`],
+    names: [/exp\.toml: an experiment file is YAML or JSON; write it in one of them/],
+  },
   { name: "serve --port out of range", args: () => ["serve", "--port", "70000"], names: [/--port "70000"/] },
   { name: "serve --instances 0", args: () => ["serve", "--instances", "0"], names: [/--instances "0"/] },
   {

@@ -490,6 +490,31 @@ export const FIELDS: Case[] = [
     names: [/loads\.closed\.duration: "1h1h" is not a duration; .*each unit once/],
   },
   {
+    name: "merge key of a scalar",
+    yaml: edit("  closed: {", "  closed: { <<: 5,"),
+    names: [/\(file\): a merge key \(<<\) takes a mapping or a list of mappings/],
+  },
+  {
+    name: "alias with no anchor",
+    yaml: add("strict: *nope\n"),
+    names: [/\(file\): the alias \*nope has no anchor &nope before it/],
+  },
+  {
+    name: "a tag the reader cannot resolve",
+    yaml: add("repeats: !custom 2\n"),
+    names: [/Unresolved tag: !custom/],
+  },
+  {
+    name: "JSON with a // comment",
+    yaml: (c) => `{\n  // the experiment\n  "name": "x", "targets": { "t": { "url": "${c.url}" } }\n}\n`,
+    names: [/line 2: \/\/ starts no comment in JSON or YAML/],
+  },
+  {
+    name: "an environment variable in the file",
+    yaml: edit("duration: 200ms }", "duration: ${DURATION} }"),
+    names: [/line \d+: \$\{DURATION\} is not expanded: .*--set PATH="\$DURATION"/],
+  },
+  {
     name: "target url port 0",
     yaml: (c) => c.base.replace(c.url, "http://127.0.0.1:0/"),
     names: [/targets\.t\.url: port 0 is no server's/],

@@ -6,9 +6,11 @@
  * repeats unable to call a gap noise), a build four times slower fails it (exit 7) with the verdicts in
  * the terminal, the markdown summary and the report; `attack` judges one run a side on its own intervals
  * (the within-run noise), or says why it cannot (a gap a busy machine's drift leaves short of the bar:
- * exit 8, never 0). Bad rules and a missing baseline exit 2 before any load; with `--strict`, a flagged run
- * exits 6 before the gate's 7 or 8. Loads are short (1.5 s a run, 5-8 s an attack, at most 4 connections on
- * 127.0.0.1); only the direction of a change of several times is asserted, never a speed.
+ * exit 8, never 0); `loadlab gate` judges the saved files again with no load, to the same exit code, and
+ * writes the verdicts to `GITHUB_OUTPUT`. Bad rules and a missing baseline exit 2 before any load; with
+ * `--strict`, a flagged run exits 6 before the gate's 7 or 8. Loads are short (1.5 s a run, 5-8 s an
+ * attack, at most 4 connections on 127.0.0.1); only the direction of a change of several times is
+ * asserted, never a speed.
  */
 import { loadlabInProcess } from "./in_process.ts";
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
@@ -54,6 +56,28 @@ Deno.test("run --baseline: never fails against itself, fails (exit 7) a 4x slowe
     const slow = await runLoadlab(
       ["run", `${dir}/gated.yaml`, "--out-dir", `${dir}/slow`, ...SLOWER, "--summary", `${dir}/summary.md`],
     );
+    // Judged again from the saved file with no load (`loadlab gate`): the same exit, and step outputs for CI.
+    const outputs = `${dir}/github_output`;
+    const again = await runLoadlab(
+      [
+        "gate",
+        `${dir}/slow/results.json`,
+        "--baseline",
+        `${dir}/base`,
+        "--fail-on",
+        "p50 +10%",
+        "--fail-on",
+        "rps -10%",
+      ],
+      { GITHUB_OUTPUT: outputs },
+    );
+    assertEquals(again.code, slow.code, again.stdout + again.stderr);
+    const lines = (await Deno.readTextFile(outputs)).split("\n");
+    assert(lines.includes(`gate=${slow.code === 7 ? "failed" : "not-judged"}`), lines.join("\n"));
+    const verdicts = JSON.parse(
+      lines.find((l) => l.startsWith("gate-verdicts="))!.slice("gate-verdicts=".length),
+    );
+    assertEquals(verdicts.map((v: { metric: string }) => v.metric), ["rps", "p50", "p99", "success"]);
     // Over repeats too, a gap the slower run's own waits for a core could make is not judged (exit 8, said).
     if (slow.code === 8) {
       assert(/p50 .*no verdict: .*but the slower side's own waits \(/.test(slow.stdout), slow.stdout);
@@ -164,6 +188,9 @@ Deno.test("bad --fail-on rules and a missing or unreachable baseline exit 2 with
         /--fail-on "p98 \+1%": unknown metric "p98"; use one of rps, p50, p99, success/,
       ],
       [["--baseline", dir, "--fail-on", "p99 10%"], /not understood; write it like "p99 \+10%"/],
+      // An unset variable (--fail-on "$RULES"), and one rule bad among several given together.
+      [["--baseline", dir, "--fail-on", ""], /--fail-on "": empty \(an unset variable\?\)/],
+      [["--baseline", dir, "--fail-on", "p99 +10%, p98 +1%"], /--fail-on "p98 \+1%": unknown metric/],
       [["--fail-on", "p99 +10%"], /--fail-on compares with a baseline: give --baseline/],
     ];
     const badFile = `${dir}/bad.yaml`;

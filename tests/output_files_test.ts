@@ -5,7 +5,8 @@
  * (exit 5) instead of hanging; a character device is written through and never replaced, and no write
  * probe or temp file appears beside it. Devices are made with mknod in a temp folder (root only;
  * skipped with the reason otherwise), never anything under /dev. And an output that is one of the inputs
- * (the same file by name, through a symlink or a hard link) is refused with exit 2, the input intact.
+ * (the same file by name, through a symlink or a hard link) is refused with exit 2, the input intact. A
+ * piped stdout named by its /proc link (what /dev/stdout names) is written into.
  */
 import { deepStrictEqual as assertEquals, match as assertMatch, ok as assert } from "node:assert/strict";
 import { makeSingleAttack } from "./fixtures/make_results.ts";
@@ -108,6 +109,15 @@ pool.test(
   },
   { ignore: !linux || !isRoot },
 );
+
+pool.test("report -o the process's own piped stdout (/proc/self/fd/1, a link to pipe:[N]) writes into the pipe", async () => {
+  await withResults(async (dir, results) => {
+    const out = await runLoadlab(["report", results, "-o", "/proc/self/fd/1"]);
+    assertEquals(out.code, 0, out.stderr);
+    assertMatch(out.stdout, /<html/i);
+    assertEquals(listing(dir), ["results.json"]);
+  });
+});
 
 pool.test("report -o an input (same name, symlink, hard link) is refused with exit 2, the input intact", async () => {
   await withResults(async (dir, results) => {

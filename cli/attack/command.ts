@@ -111,7 +111,8 @@ async function attackParsed(
 async function checkBeforeLoad(parsed: ParsedAttack, thresholds: Threshold[]) {
   const { config, output } = parsed;
   if (!config.script) {
-    checkSelectors([...thresholds, ...(output.failOn ?? [])], endpointTable(config).endpoints);
+    const rules = (output.failOn ?? []).map((f) => ({ ...f, flag: "--fail-on" }));
+    checkSelectors([...thresholds, ...rules], endpointTable(config).endpoints);
   }
   await assertFilesWritable(output.files);
   return await readGate(output);

@@ -7,7 +7,7 @@ import { ciFilesToProbe, type ResultsArgs, resultsArgs } from "../ci_outputs.ts"
 import type { AttackConfig } from "../../runner/config.ts";
 import { outputClobbersInput } from "../../system/output_file.ts";
 import { statOrNull } from "../../system/path_lookup.ts";
-import type { FlagValues } from "../flag_values.ts";
+import { DASH_PATH, type FlagValues } from "../flag_values.ts";
 import { UsageError } from "../usage_error.ts";
 import { parseMetricsOuts } from "../metrics_out/out_flags.ts";
 import { isMetricsOut, type MetricsOutput } from "../../results/export/metrics_output.ts";
@@ -84,5 +84,6 @@ function outValues(flags: FlagValues): { outFile?: string; metricsOut: MetricsOu
   const metrics = values.filter(isMetricsOut);
   const typed = flags.typed("out");
   if (files.includes("")) throw new UsageError(`${typed} "": empty path, e.g. ${typed} results.json`);
+  if (files.includes("-")) throw new UsageError(`${typed} "-": ${DASH_PATH}, e.g. ${typed} results.json`);
   return { outFile: files.at(-1), metricsOut: parseMetricsOuts(typed, metrics) };
 }

@@ -122,6 +122,13 @@ function readBody(flags: RequestFlags): Uint8Array<ArrayBuffer> | undefined {
   if (flags.body !== undefined && flags.bodyFile !== undefined) {
     throw new UsageError("-b and --body-file both set the body; use one of them");
   }
+  // curl's `-d @file` reads a file; sent as written, the body would be the path (a file's: --body-file).
+  if (flags.body !== undefined && /^@\S+$/.test(flags.body)) {
+    const path = flags.body.slice(1);
+    throw new UsageError(
+      `-b "${flags.body}": -b sends its text as written; give a file's bytes with --body-file ${path}`,
+    );
+  }
   if (flags.body !== undefined) return new TextEncoder().encode(flags.body);
   return flags.bodyFile === undefined ? undefined : readBodyFile(flags.bodyFile);
 }

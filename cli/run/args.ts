@@ -155,8 +155,10 @@ async function isArtilleryFile(path: string, config?: string): Promise<boolean> 
   if (!/\.ya?ml$/.test(path)) return false;
   const { parse } = await yamlPackage();
   try {
-    // Its config may come from `--config FILE` alone.
-    const doc = configFile(path, parse), extra = config === undefined ? {} : configFile(config, parse);
+    // Its config may come from `--config FILE` alone; quiet: the experiment reader names a tag it cannot
+    // resolve, in loadlab's words.
+    const read = (file: string) => configFile(file, (text) => parse(text, { logLevel: "error" }));
+    const doc = read(path), extra = config === undefined ? {} : read(config);
     return isArtilleryScript({ ...doc, config: doc?.config ?? extra?.config });
   } catch {
     return false;

@@ -182,6 +182,9 @@ async function loadSource(args: RunArgs, scriptText?: string): Promise<RunSource
     return { ...await loadRunnable(preset.text, common), text: preset.text, preset: name };
   }
   if (scriptText !== undefined) return { ...await loadRunnable(scriptText, common), text: scriptText };
+  if (/\.(toml|ini)$/i.test(args.source)) {
+    throw new UsageError(`${args.source}: an experiment file is YAML or JSON; write it in one of them`);
+  }
   let text: string;
   try {
     text = readTextFileCapped(args.source, MAX_EXPERIMENT_FILE_BYTES);

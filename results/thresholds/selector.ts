@@ -221,12 +221,12 @@ export function selectorText(selector: Selector): string {
  * before any load. A script's endpoints are named only as it runs, so its selectors are judged after it.
  */
 export function checkSelectors(
-  thresholds: ReadonlyArray<{ expression: string; selector?: Selector }>,
+  thresholds: ReadonlyArray<{ expression: string; selector?: Selector; flag?: string }>,
   endpoints: ReadonlyArray<Pick<EndpointResult, "name" | "method" | "tags">>,
 ): void {
   const issues = thresholds.filter((t) => t.selector && !endpoints.some((e) => selects(t.selector!, e)))
     .map((t) => ({
-      path: `threshold "${t.expression}"`,
+      path: `${t.flag ?? "threshold"} "${t.expression}"`,
       message: `${selectorText(t.selector!)} matches no endpoint; the endpoints are ${
         endpoints.map((e) => JSON.stringify(e.name)).join(", ")
       } (select one by {name:...}, {method:...} or a tag of its requests)`,

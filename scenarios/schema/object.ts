@@ -7,7 +7,7 @@ import {
   parseMetricsOutput,
   repeatedOutput,
 } from "../../results/export/metrics_output.ts";
-import { parseFailOn } from "../../results/fail_on.ts";
+import { parseFailOnList } from "../../results/fail_on.ts";
 import { z } from "zod";
 import { expectationShape } from "../../results/conclude/expectation.ts";
 import { parseThreshold } from "../../results/thresholds/threshold.ts";
@@ -169,7 +169,7 @@ export const experimentObject = z.strictObject({
   /** The gate's rules, as `--fail-on` (which replaces them): e.g. "p99 +10%", "rps -5%", "success -0.1pp". */
   failOn: z.array(
     z.string().superRefine((rule, ctx) => {
-      for (const message of problemsOf(parseFailOn, rule)) customIssue(ctx, [], message);
+      for (const message of problemsOf(parseFailOnList, rule)) customIssue(ctx, [], message);
     }),
   ).default([]),
   /** Metrics outputs, as `--out KIND=URL` (which replaces them): streamed per interval while the runs go. */
