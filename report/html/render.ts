@@ -23,7 +23,6 @@ import * as runDetail from "./client/run_detail.ts";
 import * as profiles from "./client/profiles.ts";
 import * as runCharts from "./client/run_charts.ts";
 import * as endpoints from "./client/endpoints.ts";
-import * as runtimeCharts from "./client/runtime_charts.ts";
 import * as coldStart from "./client/cold_start.ts";
 import * as kneeTable from "./client/knee_table.ts";
 import * as littlesLaw from "./client/littles_law.ts";
@@ -94,7 +93,6 @@ export function clientSource(entry = "loadlabMain"): string {
     profiles,
     runCharts,
     endpoints,
-    runtimeCharts,
     coldStart,
     kneeTable,
     littlesLaw,
