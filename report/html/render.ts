@@ -27,9 +27,7 @@ import * as coldStart from "./client/cold_start.ts";
 import * as kneeTable from "./client/knee_table.ts";
 import * as littlesLaw from "./client/littles_law.ts";
 import * as instances from "./client/instances.ts";
-import * as targetCounters from "./client/target_counters.ts";
 import * as experiment from "./client/experiment.ts";
-import * as phaseSummary from "./client/phase_summary.ts";
 import * as variantMatrix from "./client/variant_matrix.ts";
 import * as siteNav from "./client/site_nav.ts";
 import * as siteIndex from "./client/site_index.ts";
@@ -97,9 +95,7 @@ export function clientSource(entry = "loadlabMain"): string {
     kneeTable,
     littlesLaw,
     instances,
-    targetCounters,
     experiment,
-    phaseSummary,
     variantMatrix,
     siteNav,
     siteIndex,
