@@ -29,8 +29,7 @@ import * as littlesLaw from "./client/littles_law.ts";
 import * as instances from "./client/instances.ts";
 import * as experiment from "./client/experiment.ts";
 import * as variantMatrix from "./client/variant_matrix.ts";
-import * as siteNav from "./client/site_nav.ts";
-import * as siteIndex from "./client/site_index.ts";
+import * as site from "./client/site.ts";
 import * as live from "./client/live.ts";
 import * as liveControls from "./client/live_controls.ts";
 import * as main from "./client/main.ts";
@@ -97,8 +96,7 @@ export function clientSource(entry = "loadlabMain"): string {
     instances,
     experiment,
     variantMatrix,
-    siteNav,
-    siteIndex,
+    site,
     live,
     liveControls,
     main,

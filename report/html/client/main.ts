@@ -17,7 +17,7 @@ import { renderPhaseCharts, renderPhaseSummary, renderSearches, renderTargetCoun
 import { renderVariantMatrix } from "./variant_matrix.ts";
 import { renderColdStart } from "./cold_start.ts";
 import { renderKnees } from "./knee_table.ts";
-import { renderSiteNav, siteData } from "./site_nav.ts";
+import { renderSiteNav, siteData } from "./site.ts";
 import { renderProfileDiff } from "./profiles.ts";
 
 declare const Chart: any;
