@@ -31,7 +31,6 @@ import * as experiment from "./client/experiment.ts";
 import * as variantMatrix from "./client/variant_matrix.ts";
 import * as site from "./client/site.ts";
 import * as live from "./client/live.ts";
-import * as liveControls from "./client/live_controls.ts";
 import * as main from "./client/main.ts";
 import type { SiteNav } from "./site_data.ts";
 import { loadModelFacts, modelFactsOf } from "../../results/load_models.ts";
@@ -98,7 +97,6 @@ export function clientSource(entry = "loadlabMain"): string {
     variantMatrix,
     site,
     live,
-    liveControls,
     main,
   ]
     .flatMap((m) => Object.values(m))
