@@ -19,7 +19,7 @@ import {
   settleInterval,
 } from "./interval_accumulator.ts";
 import type { EndpointDelta, IntervalDelta } from "../../results/export/interval_delta.ts";
-import { partErrors } from "../../results/endpoint_totals.ts";
+import { sumValues } from "../../results/interval_counts.ts";
 import { RunTotals, type RunTotalsOptions } from "./run_totals.ts";
 
 /** Numbers shown on the live progress line. */
@@ -215,7 +215,7 @@ function intervalDelta(
     let e = byName.get(name);
     if (e === undefined) byName.set(name, e = { name, requests: 0, errors: 0, histograms: [] });
     e.requests += part.requests;
-    e.errors += partErrors(part);
+    e.errors += sumValues(part.errors);
     if (part.histogram !== null) e.histograms.push(part.histogram);
   }
   delta.endpoints = [...byName.values()];
