@@ -1,9 +1,9 @@
 /**
  * @module
  * What CI reads after `loadlab run --summary FILE.md --junit FILE.xml`: a markdown step summary and
- * JUnit XML with a test case per threshold and run, each run with its verdict. Pure; strings escaped by the one
- * escaper of each format: markdown cells stay one line with nothing hidden, and XML holds only characters a
- * conforming parser accepts.
+ * JUnit XML with a test case per threshold and run, each run with its verdict. Pure; strings escaped by
+ * the one escaper of each format: markdown cells stay one line with nothing hidden, and XML holds only
+ * characters a conforming parser accepts.
  */
 import { endpointQualifier, shownEndpointRows } from "../endpoint_rows.ts";
 import type { Analysis, ResultsFile, RunResult, ThresholdResult } from "../../results/mod.ts";

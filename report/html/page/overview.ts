@@ -77,7 +77,7 @@ function overviewRow(key: string, runs: RunResult[]) {
     beyondNoise: null as Partial<Record<OverviewMetric, boolean>> | null,
     /** The run verdict: "ok", or each flagged run's label. */
     verdict: groupVerdict(runs),
-    /** Open and throughput models: requested rate, sends made and dropped (summed over repeats); else null. */
+    /** Open and throughput models: requested rate, sends made, dropped (summed over repeats); else null. */
     sends: groupSends(runs),
     /** Requests the run's own stop cut (`unfinished`, summed over repeats): shown, never failures. */
     unfinished: runs.reduce((a, r) => a + (r.unfinished ?? 0), 0),
