@@ -37,6 +37,7 @@ import { loadModelFacts, modelFactsOf } from "../../results/load_models.ts";
 import { fitLine, meanOf, median } from "../../results/stats.ts";
 import { instancesOf } from "../../results/conclude/expect_verdict.ts";
 import { pooledSends } from "./page/verdict.ts";
+import { overviewMetrics } from "./page/overview.ts";
 
 export interface RenderOptions {
   /** A baseline results file: adds the before/after comparison of runs with the same name. */
@@ -75,7 +76,7 @@ export function clientSource(entry = "loadlabMain"): string {
   const cached = clientScripts.get(entry);
   if (cached !== undefined) return cached;
   const stats = { maxOf, minOf, median, meanOf, fitLine };
-  const shared = { modelFactsOf, loadModelFacts, instancesOf, pooledSends };
+  const shared = { modelFactsOf, loadModelFacts, instancesOf, pooledSends, overviewMetrics };
   const fns = [
     stats,
     shared,

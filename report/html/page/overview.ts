@@ -13,20 +13,24 @@ import { busyMachineNote } from "../../../results/conclude/own_waits.ts";
 import { storedComparison } from "./experiment.ts";
 import { sweepPointText } from "../../../results/conclude/noise_samples.ts";
 
-/** The overview metrics, each a mean over repeats with its CI (n = 1 without repeats). */
-const OVERVIEW_METRICS = [
-  "rps",
-  "mean",
-  "p50",
-  "p90",
-  "p99",
-  "p999",
-  "max",
-  "success",
-  "errors",
-  "lateSends",
-] as const;
-export type OverviewMetric = typeof OVERVIEW_METRICS[number];
+/** The overview's metrics with their column labels, each a mean over repeats with its CI; page-inlined. */
+export function overviewMetrics() {
+  return [
+    ["rps", "achieved req/s"],
+    ["mean", "mean ms"],
+    ["p50", "p50 ms"],
+    ["p90", "p90 ms"],
+    ["p99", "p99 ms"],
+    ["p999", "p99.9 ms"],
+    ["max", "max ms"],
+    ["success", "success"],
+    ["errors", "errors"],
+    ["lateSends", "late sends"],
+  ] as const;
+}
+
+const OVERVIEW_METRICS = overviewMetrics().map(([m]) => m);
+export type OverviewMetric = ReturnType<typeof overviewMetrics>[number][0];
 
 /** One row of the overview: a run, or the repeats of one variant × load × sweep point. */
 export type OverviewRow = ReturnType<typeof overviewRow>;
