@@ -71,11 +71,10 @@ function runsTable(runs: RunResult[]): string[] {
       : `${v.flags.some((f) => f.kind === "failed") ? "❌" : "⚠️"} ${escapeMarkdown(v.label)}`;
     const latency = sampledLatency(r); // "–" without a response, not 0
     const success = measuredSuccessRate(r) * 100;
+    const shown = Number.isFinite(success) ? `${fixedOrDash(success, 2)}%` : "–";
     lines.push(
       `| ${escapeMarkdown(r.name)} | ${verdict} | ${sendCells(r)} | ${fixedOrDash(latency.p50, 2)} | ` +
-        `${fixedOrDash(latency.p99, 2)} | ${
-          Number.isFinite(success) ? `${fixedOrDash(success, 2)}%` : "–"
-        } |`,
+        `${fixedOrDash(latency.p99, 2)} | ${shown} |`,
     );
   }
   return lines;

@@ -88,9 +88,8 @@ export function crowdOpeningText(o: CrowdOpening): string {
     return `never all open: at most ${formatCount(o.mostOpen)} of ${formatCount(o.planned)} connections, ` +
       `the run measured that smaller crowd${never}`;
   }
-  const open = `${formatCount(o.planned)} connections open at ${
-    (o.openAtMs / 1000).toFixed(2)
-  } s: the intervals before`;
+  const atSec = (o.openAtMs / 1000).toFixed(2);
+  const open = `${formatCount(o.planned)} connections open at ${atSec} s: the intervals before`;
   return o.answeredBefore > 0
     ? `${open} ran a crowd still opening (${formatCount(o.mostOpen)} at most), each connection sending ` +
       "from its connect on"
