@@ -51,9 +51,8 @@ export function flaggedRunNote(t: ThresholdResult, runs: RunResult[]): string {
 export function flaggedRunPhrase(v: RunVerdict): string {
   const others = v.flags.filter((f) => f.kind !== "aborted").map((f) => f.label).join(", ");
   const aborted = v.flags.find((f) => f.kind === "aborted");
-  return [others ? `on a ${others} run` : "", aborted ? `run ${aborted.label}` : ""].filter(Boolean).join(
-    " — ",
-  );
+  const phrases = [others ? `on a ${others} run` : "", aborted ? `run ${aborted.label}` : ""];
+  return phrases.filter(Boolean).join(" — ");
 }
 
 /** One threshold as the terminal prints it: `PASS  p99<100ms  (attack: 84.20 ms)`. */
