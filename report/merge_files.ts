@@ -5,13 +5,8 @@
  */
 import type { ResultsFile } from "../results/mod.ts";
 
-interface LabelledResults {
-  label: string;
-  results: ResultsFile;
-}
-
 /** One results file holding every run; a single file is returned unchanged. */
-export function mergeResults(files: LabelledResults[]): ResultsFile {
+export function mergeResults(files: Array<{ label: string; results: ResultsFile }>): ResultsFile {
   if (files.length === 0) throw new RangeError("mergeResults needs at least one results file");
   if (files.length === 1) return files[0].results;
   const labels = files.map((f) => f.label).map((l, i, all) => (all.indexOf(l) === i ? l : `${l}#${i + 1}`));

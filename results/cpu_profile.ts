@@ -214,9 +214,8 @@ export function idleWarning(
   children: { count: number; cpuSec: number } | null,
 ): string | null {
   if (s.durationUs <= 0 || s.idleUs / s.durationUs <= MOSTLY_IDLE_SHARE) return null;
-  const share = `${((s.idleUs / s.durationUs) * 100).toFixed(1)}% of ${
-    (s.durationUs / 1e6).toFixed(2)
-  } s idle`;
+  const [pct, sec] = [((s.idleUs / s.durationUs) * 100).toFixed(1), (s.durationUs / 1e6).toFixed(2)];
+  const share = `${pct}% of ${sec} s idle`;
   const deno = runtime === "deno" ? ", or in Deno's Rust side (HTTP serving), which V8 counts as idle" : "";
   const busy = children !== null && children.cpuSec >= 0.01
     ? `; its ${children.count} child process${children.count === 1 ? "" : "es"} used ${

@@ -5,21 +5,17 @@
  */
 import { defined } from "../validation/defined.ts";
 import type { EndpointResult, ErrorKind } from "./mod.ts";
-import { addCounts, sumValues } from "./interval_counts.ts";
+import { addCounts } from "./interval_counts.ts";
 import { addEncoded, createHistogram, encodeHistogram, mergeEncoded, summarizeMs } from "./histogram.ts";
 
 /** An endpoint's totals while parts are added. */
 export type EndpointTotals = ReturnType<typeof emptyEndpointTotals>;
 
-/** What one part adds: counts, a histogram encoding (null: no response) and interval counts. */
-interface EndpointPart {
-  requests: number;
+/** What one part adds: counts, errors by kind and a histogram encoding (null: no response). */
+type EndpointPart = Pick<EndpointResult, "requests" | "statusCodes" | "bytesRead" | "bytesWritten"> & {
   errors: Partial<Record<string, number>>;
-  statusCodes: Record<string, number>;
-  bytesRead: number;
-  bytesWritten: number;
   histogram: string | null;
-}
+};
 
 /** Empty totals of one endpoint (name, method, tags as the endpoint table or a results file has them). */
 export function emptyEndpointTotals(
@@ -64,16 +60,13 @@ export function addEndpointPart(
   }
 }
 
+const sum = (a: number, b: number) => a + b;
+
 function addAt(into: number[], first: number, values: readonly number[]): void {
   for (let k = 0; k < values.length; k++) {
     while (into.length <= first + k) into.push(0);
     into[first + k] += values[k];
   }
-}
-
-/** Errors of a part, all kinds together. */
-export function partErrors(part: Pick<EndpointPart, "errors">): number {
-  return sumValues(part.errors);
 }
 
 /** The endpoint's result; intervals past the run's `intervals` are added into its last. */
@@ -91,27 +84,23 @@ export function endpointResult(t: EndpointTotals, intervals: number): EndpointRe
     latencyMs: h.totalCount === 0 ? null : summarizeMs(h),
     histogramEncoded: h.totalCount === 0 ? null : encodeHistogram(h),
     intervals: {
-      requests: fitted(t.intervalRequests, intervals),
-      errors: fitted(t.intervalErrors, intervals),
-      ...(t.intervalEncodings === null
-        ? {}
-        : { histograms: fittedEncodings(t.intervalEncodings, intervals) }),
+      requests: fitted(t.intervalRequests, intervals, () => 0, sum),
+      errors: fitted(t.intervalErrors, intervals, () => 0, sum),
+      // Each interval's encodings added into one (null: no response).
+      ...(t.intervalEncodings === null ? {} : {
+        histograms: fitted(t.intervalEncodings, intervals, () => [], (a, b) => [...a, ...(b ?? [])])
+          .map((p) => p.length === 0 ? null : encodeHistogram(mergeEncoded(p))),
+      }),
     },
   };
 }
 
-/** Each interval's encodings added into one (null: no response), those past `length` into the last. */
-function fittedEncodings(encodings: readonly string[][], length: number): Array<string | null> {
-  const parts = Array.from({ length }, (_, k) => encodings[k] ?? []);
-  for (let k = length; k < encodings.length; k++) {
-    if (length > 0) parts[length - 1].push(...encodings[k] ?? []);
+/** `values` as `length` intervals, those past `length` added (`add`) into the last. */
+function fitted<T>(values: readonly T[], length: number, empty: () => T, add: (a: T, b: T) => T): T[] {
+  const out = Array.from({ length }, (_, k) => values[k] ?? empty());
+  for (let k = length; k < values.length; k++) {
+    if (length > 0) out[length - 1] = add(out[length - 1], values[k]);
   }
-  return parts.map((p) => p.length === 0 ? null : encodeHistogram(mergeEncoded(p)));
-}
-
-function fitted(values: readonly number[], length: number): number[] {
-  const out = Array.from({ length }, (_, k) => values[k] ?? 0);
-  for (let k = length; k < values.length; k++) if (length > 0) out[length - 1] += values[k];
   return out;
 }
 

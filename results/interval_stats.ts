@@ -11,8 +11,6 @@ import {
   addIntervalDetail,
   emptyIntervalCounts,
   emptyIntervalDetail,
-  type IntervalCounts,
-  type IntervalDetail,
   successRateOf,
 } from "./interval_counts.ts";
 import { latencyBlock, mergeEncoded, summarizeMs } from "./histogram.ts";
@@ -25,13 +23,10 @@ export interface PhaseSpan {
 }
 
 /** The counters intervals carry, summed; errors by kind and server-bound from `detail` (null if missing). */
-interface IntervalTotals extends IntervalCounts {
-  detail: IntervalDetail;
-  spanMs: number;
-}
+type IntervalTotals = ReturnType<typeof totalsOf>;
 
-function totalsOf(intervals: IntervalResult[]): IntervalTotals {
-  const t: IntervalTotals = { ...emptyIntervalCounts(), detail: emptyIntervalDetail(), spanMs: 0 };
+function totalsOf(intervals: IntervalResult[]) {
+  const t = { ...emptyIntervalCounts(), detail: emptyIntervalDetail(), spanMs: 0 };
   for (const iv of intervals) {
     addIntervalCounts(t, iv);
     addIntervalDetail(t.detail, iv);

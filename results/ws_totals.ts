@@ -5,32 +5,17 @@
  */
 import { defined } from "../validation/defined.ts";
 import { encodeHistogram, mergeEncoded, summarizeMs } from "./histogram.ts";
-import type { WsResult } from "./schema/ws.ts";
+import type { z } from "zod";
+import type { WsResult, wsResultSchema } from "./schema/ws.ts";
 import { addCounts } from "./interval_counts.ts";
 
-/** What adds: a ws section's counters and its histograms' encodings (a worker's sample, or a shard's run). */
-export interface WsParts {
-  handshakes: number;
-  /** Of them, completed before the measured run (absent in files from before they were counted). */
-  preConnectedHandshakes?: number;
-  handshakeHistogramEncoded?: string;
-  /** Handshakes that offered permessage-deflate, and those the server agreed it on (absent: none offered). */
-  deflateOffered?: number;
-  deflateAgreed?: number;
-  messagesSent: number;
-  messagesReceived: number;
-  payloadBytesSent: number;
-  payloadBytesReceived: number;
-  unsolicited: number;
-  fanoutHistogramEncoded?: string;
-  pingsSent: number;
-  pongsReceived: number;
-  closesSent: number;
-  closeCodes: Record<string, number>;
-  /** A stored summary (a shard's): kept only when it is the single part and has no encoding. */
-  handshakeMs?: WsResult["handshakeMs"];
-  fanoutMs?: WsResult["fanoutMs"];
-}
+/**
+ * What adds: a ws section (a shard's run) or a worker's sample, whose stored times may be absent; a
+ * stored summary without its encoding is kept only when it is the single part.
+ */
+export type WsParts =
+  & Omit<z.output<z.ZodObject<typeof wsResultSchema.shape>>, "handshakeMs" | "fanoutMs">
+  & Partial<Pick<WsResult, "handshakeMs" | "fanoutMs">>;
 
 const COUNTERS = [
   "handshakes",

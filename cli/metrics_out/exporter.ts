@@ -32,17 +32,11 @@ interface ExporterOptions {
   sender?: Partial<SenderOptions>;
 }
 
-interface Pending {
-  series: RunSeries;
-  delta: IntervalDelta;
-  telemetry: TelemetryGauge[];
-}
-
 /** Streams a command's runs to every `--out` output. */
 export class MetricsExporter {
   readonly #senders: OutputSender[];
   readonly #pumpEveryMs: number;
-  #inbox: Pending[] = [];
+  #inbox: Array<{ series: RunSeries; delta: IntervalDelta; telemetry: TelemetryGauge[] }> = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
   #current: RunSeries | null = null;
   #currentName = "";

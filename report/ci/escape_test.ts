@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { makeSeed000 } from "../../tests/fixtures/make_results.ts";
-import { renderJunit, renderMarkdownSummary } from "./summary.ts";
-import { escapeMarkdown, escapeXml } from "./escape.ts";
+import { escapeMarkdown, escapeXml, renderJunit, renderMarkdownSummary } from "./summary.ts";
 
 /** Text an experiment file or a results file may carry: controls, an escape sequence, bidi, line breaks. */
 const HIDDEN = "a\u0001b\u001b[2Jc\u202ed\u2066e\u200bf\u0085run 9/9 fake\u2028g\u2029h\r\ni";

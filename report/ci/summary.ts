@@ -1,7 +1,9 @@
 /**
  * @module
  * What CI reads after `loadlab run --summary FILE.md --junit FILE.xml`: a markdown step summary and
- * JUnit XML with a test case per threshold and run, each run with its verdict. Pure; strings escaped.
+ * JUnit XML with a test case per threshold and run, each run with its verdict. Pure; strings escaped by
+ * the one escaper of each format: markdown cells stay one line with nothing hidden, and XML holds only
+ * characters a conforming parser accepts.
  */
 import { endpointQualifier, shownEndpointRows } from "../endpoint_rows.ts";
 import type { Analysis, ResultsFile, RunResult, ThresholdResult } from "../../results/mod.ts";
@@ -22,7 +24,31 @@ import {
   thresholdRunVerdict,
 } from "../../results/thresholds/text.ts";
 import { countOrDash, fixedOrDash } from "../../results/text_format.ts";
-import { escapeMarkdown, escapeXml } from "./escape.ts";
+import { terminalSafe, visibleLine } from "../../validation/terminal_text.ts";
+
+/** Markdown-safe text: one line, controls and bidi characters escaped, HTML entities, markdown escaped. */
+export function escapeMarkdown(text: string): string {
+  return visibleLine(text)
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/([\\`*_[\]|#~!])/g, "\\$1");
+}
+
+/** What XML 1.0 cannot hold once control characters are gone: its two noncharacters. */
+const NOT_XML = /[\ufffe\uffff]/g;
+
+/** XML-safe text: controls and bidi removed, lone surrogates as U+FFFD, the five specials as entities. */
+export function escapeXml(text: string): string {
+  return terminalSafe(text)
+    .toWellFormed()
+    .replace(NOT_XML, "")
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&apos;");
+}
 
 function sendCells(r: RunResult): string {
   const f = sendFacts(r);
@@ -45,11 +71,10 @@ function runsTable(runs: RunResult[]): string[] {
       : `${v.flags.some((f) => f.kind === "failed") ? "❌" : "⚠️"} ${escapeMarkdown(v.label)}`;
     const latency = sampledLatency(r); // "–" without a response, not 0
     const success = measuredSuccessRate(r) * 100;
+    const shown = Number.isFinite(success) ? `${fixedOrDash(success, 2)}%` : "–";
     lines.push(
       `| ${escapeMarkdown(r.name)} | ${verdict} | ${sendCells(r)} | ${fixedOrDash(latency.p50, 2)} | ` +
-        `${fixedOrDash(latency.p99, 2)} | ${
-          Number.isFinite(success) ? `${fixedOrDash(success, 2)}%` : "–"
-        } |`,
+        `${fixedOrDash(latency.p99, 2)} | ${shown} |`,
     );
   }
   return lines;

@@ -6,8 +6,7 @@ import {
   makeCpuSleepQuick,
   makeSeed000,
 } from "../../tests/fixtures/make_results.ts";
-import { renderJunit, renderMarkdownSummary } from "./summary.ts";
-import { escapeXml } from "./escape.ts";
+import { escapeXml, renderJunit, renderMarkdownSummary } from "./summary.ts";
 import { describeNoiseRule } from "../html/page/experiment.ts";
 import { runVerdict } from "../../results/conclude/run_verdict.ts";
 

@@ -23,25 +23,21 @@ import * as runDetail from "./client/run_detail.ts";
 import * as profiles from "./client/profiles.ts";
 import * as runCharts from "./client/run_charts.ts";
 import * as endpoints from "./client/endpoints.ts";
-import * as runtimeCharts from "./client/runtime_charts.ts";
 import * as coldStart from "./client/cold_start.ts";
 import * as kneeTable from "./client/knee_table.ts";
 import * as littlesLaw from "./client/littles_law.ts";
 import * as instances from "./client/instances.ts";
-import * as targetCounters from "./client/target_counters.ts";
 import * as experiment from "./client/experiment.ts";
-import * as phaseSummary from "./client/phase_summary.ts";
 import * as variantMatrix from "./client/variant_matrix.ts";
-import * as siteNav from "./client/site_nav.ts";
-import * as siteIndex from "./client/site_index.ts";
+import * as site from "./client/site.ts";
 import * as live from "./client/live.ts";
-import * as liveControls from "./client/live_controls.ts";
 import * as main from "./client/main.ts";
 import type { SiteNav } from "./site_data.ts";
 import { loadModelFacts, modelFactsOf } from "../../results/load_models.ts";
 import { fitLine, meanOf, median } from "../../results/stats.ts";
 import { instancesOf } from "../../results/conclude/expect_verdict.ts";
 import { pooledSends } from "./page/verdict.ts";
+import { overviewMetrics } from "./page/overview.ts";
 
 export interface RenderOptions {
   /** A baseline results file: adds the before/after comparison of runs with the same name. */
@@ -80,7 +76,7 @@ export function clientSource(entry = "loadlabMain"): string {
   const cached = clientScripts.get(entry);
   if (cached !== undefined) return cached;
   const stats = { maxOf, minOf, median, meanOf, fitLine };
-  const shared = { modelFactsOf, loadModelFacts, instancesOf, pooledSends };
+  const shared = { modelFactsOf, loadModelFacts, instancesOf, pooledSends, overviewMetrics };
   const fns = [
     stats,
     shared,
@@ -94,19 +90,14 @@ export function clientSource(entry = "loadlabMain"): string {
     profiles,
     runCharts,
     endpoints,
-    runtimeCharts,
     coldStart,
     kneeTable,
     littlesLaw,
     instances,
-    targetCounters,
     experiment,
-    phaseSummary,
     variantMatrix,
-    siteNav,
-    siteIndex,
+    site,
     live,
-    liveControls,
     main,
   ]
     .flatMap((m) => Object.values(m))

@@ -62,7 +62,7 @@ Deno.test("renderReport live: connect-src 'self' and the live entry; the plain r
 });
 
 Deno.test("two results of one name are told apart by folder, mode and date; a quick run's ? is explained", async () => {
-  const { siteLabel } = await import("./client/site_nav.ts");
+  const { siteLabel } = await import("./client/site.ts");
   const { noVerdictNote } = await import("./client/sections.ts");
   const { buildPageData } = await import("./page/data.ts");
   const full = makeSeed000(2, 20);

@@ -171,11 +171,11 @@ export function kneeOf(
   bent: (index: number) => boolean = () => true,
 ): { value: number | null; reason: string } {
   if (isCategorical(points.map((p) => p.x))) {
+    const values = points.map((p) => p.x).join(", ");
     return {
       value: null,
-      reason: `no knee: ${parameter}'s values (${
-        points.map((p) => p.x).join(", ")
-      }) are categories, not a scale; compare them side by side`,
+      reason:
+        `no knee: ${parameter}'s values (${values}) are categories, not a scale; compare them side by side`,
     };
   }
   const isRate = isRateParameter(parameter);
@@ -199,9 +199,8 @@ export function kneeOf(
   }
   if (over > 0 && (index === null || over - 1 < index)) {
     index = over - 1;
-    reason = `p99 ${fmt(points[over].p99Ms)} ms, over the SLO's ${fmt(sloP99Ms!)} ms, at ${
-      fmt(points[over].x)
-    }`;
+    const at = points[over];
+    reason = `p99 ${fmt(at.p99Ms)} ms, over the SLO's ${fmt(sloP99Ms!)} ms, at ${fmt(at.x)}`;
   }
   if (index === null) {
     const why = isRate ? noKneeOfRate(points) + unbentText(points, bent) : "no clear bend in req/s";

@@ -48,11 +48,9 @@ export function capacityQualifiers(search: StoredSearch, runs: RunResult[]): str
   }
   const above = search.high ? loadlabFlags(runsNamed(runs, [search.high.run])) : [];
   if (above.length) {
+    const at = count(search.high!.value);
     out.push(
-      `${above.join(", ")} at ${
-        count(search.high!.value)
-      }, where the SLO failed: the failure may be loadlab's; ` +
-        MAY_BE_HIGHER,
+      `${above.join(", ")} at ${at}, where the SLO failed: the failure may be loadlab's; ${MAY_BE_HIGHER}`,
     );
   }
   return out;

@@ -50,10 +50,8 @@ function unmetNeed(e: Expectation, better: RunResult[], than: RunResult[], cores
   const [b, t] = [most(better), most(than)];
   if (Number.isNaN(b) || Number.isNaN(t)) return "the runs do not record how many instances served them";
   if (b <= t) {
-    return `${e.better} ran ${b} instance${
-      b === 1 ? "" : "s"
-    } and ${e.than} ${t}: the direction needs more ` +
-      `instances in ${e.better}`;
+    const ran = `${e.better} ran ${b} instance${b === 1 ? "" : "s"} and ${e.than} ${t}`;
+    return `${ran}: the direction needs more instances in ${e.better}`;
   }
   if (cores <= b) {
     return `${e.better}'s ${b} instances need a core each besides the load generator's, and this machine ` +

@@ -29,12 +29,8 @@ const MAX_LOAD_FINDINGS = 12;
 const MAX_NAMED_RUNS = 8;
 
 type Metric = "rps" | "p99" | "success";
-interface Cell {
-  variant: string;
-  runs: RunResult[];
-  mean: Record<Metric, number>;
-  ci95: Partial<Record<Metric, number>>;
-}
+/** A variant's runs at one point: their means, and the CI over repeats where the analysis has one. */
+type Cell = ReturnType<typeof cellOf>;
 
 /** Non-probe runs by "load · sweep point", then by variant, in the order they appear. */
 function byPoint(runs: RunResult[]): Map<string, Map<string, RunResult[]>> {
@@ -48,7 +44,7 @@ function groupOf(analysis: Analysis | undefined, runs: RunResult[]) {
   return analysis?.groups.find((g) => g.runs.includes(runs[0].name));
 }
 
-function cellOf(variant: string, runs: RunResult[], analysis: Analysis | undefined): Cell {
+function cellOf(variant: string, runs: RunResult[], analysis: Analysis | undefined) {
   const group = groupOf(analysis, runs);
   const mean = {} as Record<Metric, number>;
   const ci95: Partial<Record<Metric, number>> = {};

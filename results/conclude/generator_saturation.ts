@@ -1,24 +1,16 @@
-import { defined } from "../../validation/defined.ts";
 /**
  * @module
  * Whether a closed-model run's own load worker was its queue: a closed loop has no schedule to be late for,
  * so the worker's thread says it (it hardly sleeps, and its timers fire late or responses wait for it). A
  * merely busy machine keeps those waits within tens of ms. Pure.
  */
+import { defined } from "../../validation/defined.ts";
+import type { IntervalResult } from "../schema/results.ts";
 
-/** One interval's generator evidence, as a results interval carries it. */
-export interface GeneratorLoad {
-  /** % of the interval the busiest load worker's thread ran on a core. */
-  generatorBusyPct: number;
-  /** % of the interval that thread waited in the run queue for a core. */
-  generatorWaitPct: number;
-  /** The most the worker's timer fired late in the interval (ms): how late its event loop was. */
-  loopLagMs: number;
-  /** Mean wait of a ready response for the worker to read it (ms); absent where not measured. */
-  readyWaitMs?: number;
-  /** Mean wait of the worker's thread for a core at each wake-up (ms); absent where not counted. */
-  wakeWaitMs?: number;
-}
+/** One interval's generator evidence, as a results interval carries it (results/schema/series.ts). */
+export type GeneratorLoad =
+  & Required<Pick<IntervalResult, "generatorBusyPct" | "generatorWaitPct" | "loopLagMs">>
+  & Pick<IntervalResult, "readyWaitMs" | "wakeWaitMs">;
 
 /** What an interval of a results file gives the judgement: its generator evidence and median latency (ms). */
 type JudgedInterval = Partial<GeneratorLoad> & { p50?: number };

@@ -5,7 +5,7 @@
  */
 import type { IntervalResult, RunResult } from "../schema/results.ts";
 import { servedRps } from "./served_rate.ts";
-import { intervalLatencySampled, latencySampled } from "./responses.ts";
+import { latencySampled } from "./responses.ts";
 import { sumValues } from "../interval_counts.ts";
 import { batchMeans, type IntervalSample, type MeanCi, meanCi } from "../stats.ts";
 import { decodeHistogram, usToMs } from "../histogram.ts";
@@ -32,11 +32,11 @@ function intervalValue(iv: IntervalResult, metric: NoiseMetric): number {
     case "mean":
     case "p50":
     case "p99":
-      return intervalLatencySampled(iv) ? iv[metric] : Number.NaN;
+      return latencySampled(iv) ? iv[metric] : Number.NaN;
     case "rps": // served within the window, as the achieved rate: the drain left out
       return servedRps(iv.requests, iv.drained ?? 0, iv.durationMs / 1000);
     case "p10": // from the interval's histogram, NaN where the run kept none (--interval-histograms none)
-      return intervalLatencySampled(iv) && iv.histogramEncoded
+      return latencySampled(iv) && iv.histogramEncoded
         ? usToMs(decodeHistogram(iv.histogramEncoded).getValueAtPercentile(10))
         : Number.NaN;
     case "success": {

@@ -14,23 +14,17 @@ const MIN_SHORT_INTERVALS = 2;
 /** Plans below this many connections are not judged: a handful of connects in flight is half of them. */
 const MIN_PLANNED = 20;
 
-interface RampShortfall {
-  /** The interval furthest short: its start (s after the warm-up), its open and planned connections. */
-  atSec: number;
-  open: number;
-  planned: number;
-  /** Intervals short of the plan, and of them those with not one response. */
-  shortIntervals: number;
-  silentIntervals: number;
-}
-
-/** The run's shortfall against its stages; null when it followed them (or had none). */
-export function rampShortfall(run: RunResult): RampShortfall | null {
+/**
+ * The run's shortfall against its stages: the interval furthest short (its start in s after the warm-up, its
+ * open and planned connections), the intervals short of the plan and of them those with not one response;
+ * null when it followed them (or had none).
+ */
+export function rampShortfall(run: RunResult) {
   if (modelFactsOf(run.model)?.durationIn !== "stages" || (run.steering?.length ?? 0) > 0) return null;
   const stages = stagesOf(run.config);
   if (stages === null) return null;
   const share = run.segment ? 1 / run.segment.count : 1;
-  let worst: Omit<RampShortfall, "shortIntervals" | "silentIntervals"> | null = null, short = 0, silent = 0;
+  let worst: { atSec: number; open: number; planned: number } | null = null, short = 0, silent = 0;
   for (const iv of run.intervals.slice(0, -1)) {
     const planned = Math.floor(connectionsAt(stages, iv.startMs) * share);
     if (planned < MIN_PLANNED || iv.connections >= SHORT_SHARE * planned) continue;
@@ -45,7 +39,7 @@ export function rampShortfall(run: RunResult): RampShortfall | null {
 }
 
 /** When the worst interval started: "0.75s", "1s". */
-export function atText(s: RampShortfall): string {
+export function atText(s: { atSec: number }): string {
   return `${Number(s.atSec.toFixed(2))}s`;
 }
 
@@ -99,9 +93,8 @@ export function crowdOpeningText(o: CrowdOpening): string {
     return `never all open: at most ${formatCount(o.mostOpen)} of ${formatCount(o.planned)} connections, ` +
       `the run measured that smaller crowd${never}`;
   }
-  const open = `${formatCount(o.planned)} connections open at ${
-    (o.openAtMs / 1000).toFixed(2)
-  } s: the intervals before`;
+  const atSec = (o.openAtMs / 1000).toFixed(2);
+  const open = `${formatCount(o.planned)} connections open at ${atSec} s: the intervals before`;
   return o.answeredBefore > 0
     ? `${open} ran a crowd still opening (${formatCount(o.mostOpen)} at most), each connection sending ` +
       "from its connect on"

@@ -66,14 +66,9 @@ export function errorShareBase(run: RunResult): number {
   return Math.max(sendsOf(run), run.ws?.handshakes ?? 0);
 }
 
-/** True when the run's latency statistics have samples; without, a printer shows "-", not "0 ms". */
-export function latencySampled(run: RunResult): boolean {
-  return run.requests - (run.unrecordedLatencies ?? 0) > 0;
-}
-
-/** The same of one interval: its latency fields are 0 in the schema when it recorded none. */
-export function intervalLatencySampled(iv: IntervalResult): boolean {
-  return iv.requests - (iv.unrecordedLatencies ?? 0) > 0;
+/** True when a run's or an interval's latency has samples; without, a printer shows "-", not the stored 0. */
+export function latencySampled(counts: Pick<IntervalResult, "requests" | "unrecordedLatencies">): boolean {
+  return counts.requests - (counts.unrecordedLatencies ?? 0) > 0;
 }
 
 /** Whether `responses` latencies reach a tail beyond percentile `p` (a p99 needs 100, a p95 20). */

@@ -5,7 +5,7 @@
  */
 import type { IntervalResult, RunResult } from "../mod.ts";
 import { median } from "../stats.ts";
-import { intervalLatencySampled } from "./responses.ts";
+import { latencySampled } from "./responses.ts";
 import { formatCount, formatRounded } from "../text_format.ts";
 
 /** The fewest late (or waiting) sends that can name who limited a run. */
@@ -55,7 +55,7 @@ export function servedShortfall(run: Pick<RunResult, "rps" | "targetRps" | "dura
 
 /** True when latency kept rising through the run (last third's p50 over twice the first's). */
 export function latencyRising(intervals: IntervalResult[]): boolean {
-  const busy = intervals.filter(intervalLatencySampled);
+  const busy = intervals.filter(latencySampled);
   if (busy.length < 3) return false;
   const third = Math.ceil(busy.length / 3);
   const firstMs = median(busy.slice(0, third).map((iv) => iv.p50));

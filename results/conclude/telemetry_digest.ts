@@ -10,38 +10,28 @@ import { meanOf } from "../stats.ts";
 
 export type TelemetryDigest = ReturnType<typeof digestRun>;
 
-/** The hottest function of a profile: its name, where it is ("" for a built-in), its share, its process. */
-interface ProfileTop {
-  name: string;
-  where: string;
-  sharePct: number;
-  process: string;
-}
-
 /** The profiler's catch-all for time in native code it cannot attribute: not a function to name. */
 const UNATTRIBUTED = "(program)";
 
-function profileTop(run: RunResult): ProfileTop | null {
-  let best: ProfileTop | null = null;
-  for (const p of run.profiles ?? []) {
+/** The hottest function of the run's profiles: its name, where it is ("" for a built-in), share, process. */
+function profileTop(run: RunResult) {
+  const tops = (run.profiles ?? []).flatMap((p) => {
     const s = p.summary;
     const busyUs = s ? s.durationUs - s.idleUs : 0;
-    if (!s || busyUs <= 0) continue;
+    if (!s || busyUs <= 0) return [];
     const top = [...s.top].filter((t) => s.frames[t.frame]?.name !== UNATTRIBUTED)
       .sort((a, b) => b.selfUs - a.selfUs)[0];
-    if (!top) continue;
+    if (!top) return [];
     const frame = s.frames[top.frame];
-    const sharePct = (top.selfUs / busyUs) * 100;
-    if (best === null || sharePct > best.sharePct) {
-      best = {
-        name: frame.name || "(anonymous)",
-        where: frame.url ? `${frame.url}:${frame.line}` : "",
-        sharePct,
-        process: p.process,
-      };
-    }
-  }
-  return best;
+    const where = frame.url ? `${frame.url}:${frame.line}` : "";
+    return [{
+      name: frame.name || "(anonymous)",
+      where,
+      sharePct: (top.selfUs / busyUs) * 100,
+      process: p.process,
+    }];
+  });
+  return tops.sort((a, b) => b.sharePct - a.sharePct)[0] ?? null;
 }
 
 function seriesMean(

@@ -70,8 +70,6 @@ const FLOOD_RATIO = 100;
 /** Fewer unsolicited messages than this say nothing of a flood. */
 const MIN_FLOOD_MESSAGES = 10_000;
 
-type WsFlood = NonNullable<ReturnType<typeof wsFlood>>;
-
 /** A flooded run's unsolicited messages, answered ones and the rule that took any message; else null. */
 export function wsFlood(run: Pick<RunResult, "url" | "config" | "ws" | "requests">) {
   const ws = run.ws;

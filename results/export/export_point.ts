@@ -124,13 +124,6 @@ const METRICS = {
   ),
 };
 
-interface EndpointPoint {
-  name: string;
-  requests: number;
-  errors: number;
-  latency: NativeHistogram;
-}
-
 /** A target process's last telemetry sample when the interval was handed on. */
 export interface TelemetryGauge {
   process: string;
@@ -152,7 +145,7 @@ export interface ExportPoint {
   latency: NativeHistogram;
   telemetry: TelemetryGauge[];
   /** Per endpoint of a run of several; empty otherwise. */
-  endpoints: EndpointPoint[];
+  endpoints: Array<{ name: string; requests: number; errors: number; latency: NativeHistogram }>;
   /** A WebSocket run's handshakes and messages since its start; null for an HTTP run. */
   ws: WsIntervalCounts | null;
   /** Series another tool's users know, by their names there (a k6 script's end-of-run metrics). */

@@ -78,7 +78,6 @@ export function repeatedOutput(outputs: readonly MetricsOutput[], i: number): st
     o.kind === outputs[i].kind && o.url === outputs[i].url
   );
   if (earlier < 0) return undefined;
-  return `given twice (as output ${
-    earlier + 1
-  } too): every point would reach the receiver twice; give it once`;
+  const output = earlier + 1;
+  return `given twice (as output ${output} too): every point would reach the receiver twice; give it once`;
 }

@@ -62,11 +62,8 @@ function checkSet(shards: Shard[], problems: string[]): void {
   }
   const counts = new Set(shards.map((s) => s.count));
   if (counts.size > 1) {
-    problems.push(
-      `shards of different segment sets: ${
-        shards.map((s) => `${s.file} is ${s.index}/${s.count}`).join(", ")
-      }`,
-    );
+    const each = shards.map((s) => `${s.file} is ${s.index}/${s.count}`);
+    problems.push(`shards of different segment sets: ${each.join(", ")}`);
   }
   for (const [index, same] of Map.groupBy(shards, (s) => s.index)) {
     if (same.length > 1) {

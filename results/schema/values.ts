@@ -21,21 +21,17 @@ export const histogramEncoding = z.string().superRefine((encoded, ctx) => {
 /** Counts by key: status codes, error kinds. */
 export const counts = z.record(z.string(), z.number().min(0, NEGATIVE_COUNT));
 
+/** A number for each percentile field, in `PERCENTILE_FIELDS`' order. */
+const percentileNums = Object.fromEntries(PERCENTILE_FIELDS.map(([key]) => [key, num])) as Record<
+  (typeof PERCENTILE_FIELDS)[number][0],
+  typeof num
+>;
+
 export const latencySummarySchema = z.looseObject({
   min: num,
   mean: num,
   stdev: num,
-  p2_5: num,
-  p10: num,
-  p25: num,
-  p50: num,
-  p75: num,
-  p90: num,
-  p95: num,
-  p97_5: num,
-  p99: num,
-  p999: num,
-  p9999: num,
+  ...percentileNums,
   max: num,
 }).superRefine((summary, ctx) => {
   const problem = percentilesOutOfOrder(summary);

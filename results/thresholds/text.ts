@@ -51,18 +51,15 @@ export function flaggedRunNote(t: ThresholdResult, runs: RunResult[]): string {
 export function flaggedRunPhrase(v: RunVerdict): string {
   const others = v.flags.filter((f) => f.kind !== "aborted").map((f) => f.label).join(", ");
   const aborted = v.flags.find((f) => f.kind === "aborted");
-  return [others ? `on a ${others} run` : "", aborted ? `run ${aborted.label}` : ""].filter(Boolean).join(
-    " — ",
-  );
+  const phrases = [others ? `on a ${others} run` : "", aborted ? `run ${aborted.label}` : ""];
+  return phrases.filter(Boolean).join(" — ");
 }
 
 /** One threshold as the terminal prints it: `PASS  p99<100ms  (attack: 84.20 ms)`. */
 export function thresholdLine(t: ThresholdResult, runs: RunResult[]): string {
   if (t.pending) return `PENDING  ${t.expression}  (evaluated on the merged shards by loadlab merge)`;
-  return `${t.ok ? "PASS" : "FAIL"}  ${t.expression}  (${t.run}: ${
-    formatThresholdActual(t.expression, t.actual)
-  })` +
-    flaggedRunNote(t, runs);
+  const actual = formatThresholdActual(t.expression, t.actual);
+  return `${t.ok ? "PASS" : "FAIL"}  ${t.expression}  (${t.run}: ${actual})${flaggedRunNote(t, runs)}`;
 }
 
 /** "run app/steady aborted at 12.0s by p99<100ms (abortOnFail); ..." when a rule stopped it, else null. */

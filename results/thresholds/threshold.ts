@@ -312,9 +312,8 @@ function splitKind(selector: Selector | undefined): { selector?: Selector; kind?
 function kindProblem(metric: string, kind: string, windowMs: number | undefined): string | null {
   if (!(ERROR_KINDS as readonly string[]).includes(kind)) {
     const guess = nearest(kind, [...ERROR_KINDS]);
-    return `no error kind "${kind}"${guess ? `; did you mean "${guess}"?` : ""} (the kinds: ${
-      ERROR_KINDS.join(", ")
-    })`;
+    const kinds = ERROR_KINDS.join(", ");
+    return `no error kind "${kind}"${guess ? `; did you mean "${guess}"?` : ""} (the kinds: ${kinds})`;
   }
   if (!KIND_METRICS.has(metric)) {
     return `{kind:${kind}} selects failures: use errors{kind:...} or errorRate{kind:...}, not ${metric}`;

@@ -21,7 +21,6 @@ import {
 } from "../../results/ws_totals.ts";
 import { busierLoad, type GeneratorLoad } from "../../results/conclude/generator_saturation.ts";
 import type { EndpointDelta, IntervalDelta } from "../../results/export/interval_delta.ts";
-import { partErrors } from "../../results/endpoint_totals.ts";
 import { RunTotals, type RunTotalsOptions } from "./run_totals.ts";
 
 /** Numbers shown on the live progress line. */
@@ -217,7 +216,7 @@ function intervalDelta(
     let e = byName.get(name);
     if (e === undefined) byName.set(name, e = { name, requests: 0, errors: 0, histograms: [] });
     e.requests += part.requests;
-    e.errors += partErrors(part);
+    e.errors += sumValues(part.errors);
     if (part.histogram !== null) e.histograms.push(part.histogram);
   }
   delta.endpoints = [...byName.values()];

@@ -31,7 +31,6 @@ import {
   emptyEndpointTotals,
   endpointResult,
   type EndpointTotals,
-  partErrors,
 } from "../../results/endpoint_totals.ts";
 import { MAX_ENDPOINTS, OTHER_ENDPOINT, taggedKey } from "../endpoint_limits.ts";
 
@@ -101,7 +100,9 @@ export class RunTotals {
     }
     for (const part of sample.endpoints ?? []) {
       const into = part.name === undefined ? this.#endpoints[part.endpoint] : this.#namedTotals(part);
-      if (into !== undefined) addEndpointPart(into, part, sample.index, [part.requests], [partErrors(part)]);
+      if (into !== undefined) {
+        addEndpointPart(into, part, sample.index, [part.requests], [sumValues(part.errors)]);
+      }
     }
   }
 

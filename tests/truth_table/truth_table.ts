@@ -9,7 +9,7 @@
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import type { ResultsFile } from "../../results/mod.ts";
-import { escapeMarkdown } from "../../report/ci/escape.ts";
+import { escapeMarkdown } from "../../report/ci/summary.ts";
 import { runLoadlab, withTempDir } from "../helpers.ts";
 import { startTarget } from "../../targets/start.ts";
 

@@ -1,14 +1,27 @@
 /// <reference lib="dom" />
 /**
  * @module
- * The parts of report.html only experiments produce: phases, flows, target counters, per-phase charts and
- * capacity searches.
+ * The parts of report.html only experiments produce: phases (per run, of every run in one table, as charts
+ * across variants), flows, target counters (per run, and of every run in one table) and capacity searches.
  */
 import type { PageData } from "../page/data.ts";
 import type { PageRun } from "../page/run.ts";
-import { type Cell, facts, fmtMs, fmtNum, fmtPct, h, isNum, numeric, section, sortableTable } from "./dom.ts";
+import {
+  type Cell,
+  facts,
+  fmtChange,
+  fmtMs,
+  fmtNum,
+  fmtPct,
+  h,
+  isNum,
+  numeric,
+  section,
+  sortableTable,
+} from "./dom.ts";
 import { metricBarChart } from "./charts.ts";
 import { fixedOrDash } from "../../../results/text_format.ts";
+import { meanOf } from "../../../results/stats.ts";
 
 /** A phase's p95, p99, success, timeouts and 5xx cells, the same in both phase tables. */
 export function phaseOutcomeCells(p: NonNullable<PageRun["phases"]>[number]): Cell[] {
@@ -179,5 +192,139 @@ export function renderSearches(data: PageData): HTMLElement | null {
       sortableTable([...numeric("#", "value"), { label: "SLO" }, { label: "run" }], rows),
     );
   }
+  return sec;
+}
+
+/** One phase of one run, with the coordinates the table groups by. */
+export interface PhaseRow {
+  load: string;
+  phase: string;
+  variant: string;
+  run: string;
+  stats: NonNullable<PageRun["phases"]>[number];
+}
+
+/** Every phase of every run that has phases (probes left out), ordered load, phase, variant, run. */
+export function phaseRows(runs: PageRun[]): PhaseRow[] {
+  const phased = runs.filter((r) => !r.probe && r.phases?.length);
+  const loads = [...new Set(phased.map((r) => r.load ?? r.name))];
+  const variants = [...new Set(phased.map((r) => r.variant ?? r.name))];
+  const rows: PhaseRow[] = [];
+  for (const load of loads) {
+    const ofLoad = phased.filter((r) => (r.load ?? r.name) === load);
+    const phases = [...new Set(ofLoad.flatMap((r) => r.phases!.map((p) => p.name)))];
+    for (const phase of phases) {
+      for (const variant of variants) {
+        for (const r of ofLoad.filter((r) => (r.variant ?? r.name) === variant)) {
+          for (const p of r.phases!.filter((p) => p.name === phase)) {
+            rows.push({ load, phase, variant, run: r.name, stats: p });
+          }
+        }
+      }
+    }
+  }
+  return rows;
+}
+
+/** Mean latency of `variant` in a load's phase, averaged over its repeats; NaN when it has none. */
+export function phaseMeanMs(rows: PhaseRow[], load: string, phase: string, variant: string): number {
+  const means = rows.filter((r) => r.load === load && r.phase === phase && r.variant === variant)
+    .map((r) => r.stats.latencyMs.mean).filter(isNum);
+  return meanOf(means) ?? NaN;
+}
+
+/** The table's cells for one row; `baseMs` is the baseline variant's mean in the same load and phase. */
+export function phaseSummaryCells(row: PhaseRow, baseMs: number, isBase: boolean): Cell[] {
+  const p = row.stats;
+  const change = isNum(p.latencyMs.mean) && isNum(baseMs) && baseMs > 0 && !isBase
+    ? (p.latencyMs.mean / baseMs - 1) * 100
+    : NaN;
+  return [
+    { text: row.load, cls: "name" },
+    { text: row.phase, cls: "name" },
+    { text: row.variant, cls: "name", title: row.run },
+    { text: fmtNum(p.requests), sort: p.requests },
+    { text: fmtMs(p.latencyMs.mean), sort: p.latencyMs.mean ?? NaN },
+    { text: fmtChange(change), sort: change },
+    ...phaseOutcomeCells(p),
+  ];
+}
+
+/** The section, or null when fewer than two runs have phases (one run's table is in its details). */
+export function renderPhaseSummary(data: PageData): HTMLElement | null {
+  const rows = phaseRows(data.runs);
+  if (new Set(rows.map((r) => r.run)).size < 2) return null;
+  const base = data.experiment.baseline ?? rows[0].variant;
+  const cells = rows.map((r) =>
+    phaseSummaryCells(r, phaseMeanMs(rows, r.load, r.phase, base), r.variant === base)
+  );
+  const headers = [
+    { label: "load" },
+    { label: "phase" },
+    { label: "variant" },
+    ...numeric("requests", "mean", `mean vs ${base}`, "p95", "p99", "success", "timeouts", "5xx"),
+  ];
+  const sec = section(
+    "phase-summary",
+    "Phases of every run",
+    "Each load's phases with the variants side by side (every repeat its own row), from the interval " +
+      "histograms. Success counts 2xx answers among all requests sent, timeouts included.",
+  );
+  sec.appendChild(sortableTable(headers, cells, "phase-summary"));
+  return sec;
+}
+
+/** Counter names that are non-zero in at least one run, in the order runs first report them. */
+export function counterNames(runs: PageRun[]): string[] {
+  const counted = runs.flatMap((r) => Object.entries(r.targetStats ?? {}).filter(([, v]) => v !== 0));
+  return [...new Set(counted.map(([name]) => name))];
+}
+
+/** A counter after the warm-up, with the whole run's count beside it when there was a warm-up. */
+export function counterText(run: PageRun, name: string): Cell {
+  const whole = run.targetStats ?? {}, measured = run.targetStatsMeasured;
+  if (!(name in whole)) return { text: "–", sort: NaN };
+  if (!measured || !(name in measured)) return { text: fmtNum(whole[name]), sort: whole[name] };
+  return {
+    text: `${fmtNum(measured[name])} (${fmtNum(whole[name])} with warm-up)`,
+    sort: measured[name],
+    title: "after the warm-up (as the latency statistics); in brackets the whole run, warm-up included",
+  };
+}
+
+/** One run's row: name, variant, each counter (blank when the run's target has no such counter). */
+export function counterCells(run: PageRun, names: string[], staleShare: boolean): Cell[] {
+  const stats = run.targetStatsMeasured ?? run.targetStats ?? {};
+  const cells: Cell[] = [{ text: run.name, cls: "name" }, { text: run.variant ?? "–", cls: "name" }];
+  for (const k of names) cells.push(counterText(run, k));
+  if (staleShare) {
+    const share = (stats.staleHits ?? 0) / (stats.cacheHits ?? NaN) * 100;
+    cells.push({ text: isNum(share) ? fmtPct(share, 1) : "–", sort: share, cls: share > 0 ? "bad" : "" });
+  }
+  return cells;
+}
+
+/** The section, or null when no run recorded a non-zero counter. */
+export function renderTargetCounters(data: PageData): HTMLElement | null {
+  const runs = data.runs.filter((r) => !r.probe && r.targetStats);
+  const names = counterNames(runs);
+  if (!names.length) return null;
+  const staleShare = names.includes("staleHits") && names.includes("cacheHits");
+  const headers = [
+    { label: "run" },
+    { label: "variant" },
+    ...numeric(...names, ...(staleShare ? ["stale share of hits"] : [])),
+  ];
+  const sec = section(
+    "target-counters",
+    "Target counters",
+    "What each target counted itself over each run. For a run with a warm-up: the count after the warm-up " +
+      "(the same requests as the latency statistics), then in brackets the whole run with its warm-up " +
+      "requests; otherwise the whole run. staleHits: cache hits that served an older version of a page than the current one, the " +
+      "cost of a TTL longer than the content lives. A dash: that target has no such counter.",
+  );
+  sec.appendChild(
+    sortableTable(headers, runs.map((r) => counterCells(r, names, staleShare)), "target-counters"),
+  );
   return sec;
 }

@@ -13,13 +13,11 @@ import { renderComparisonCharts, renderOverlay, renderSweeps } from "./overview_
 import { renderRunSection } from "./run_detail.ts";
 import { renderLittlesLaw } from "./littles_law.ts";
 import { renderInstances } from "./instances.ts";
-import { renderTargetCounters } from "./target_counters.ts";
-import { renderPhaseCharts, renderSearches } from "./experiment.ts";
-import { renderPhaseSummary } from "./phase_summary.ts";
+import { renderPhaseCharts, renderPhaseSummary, renderSearches, renderTargetCounters } from "./experiment.ts";
 import { renderVariantMatrix } from "./variant_matrix.ts";
 import { renderColdStart } from "./cold_start.ts";
 import { renderKnees } from "./knee_table.ts";
-import { renderSiteNav, siteData } from "./site_nav.ts";
+import { renderSiteNav, siteData } from "./site.ts";
 import { renderProfileDiff } from "./profiles.ts";
 
 declare const Chart: any;

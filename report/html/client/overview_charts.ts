@@ -9,7 +9,7 @@ import type { OverviewMetric } from "../page/overview.ts";
 import type { PageSweep } from "../page/sweeps.ts";
 import { type Cell, fmtMs, fmtNum, fmtSweepValue, h, numeric, section, sortableTable } from "./dom.ts";
 import { sendCells, sendHeaders, verdictBadge } from "./sections.ts";
-import { colored, metricBarChart, percentileChart, timeChart } from "./charts.ts";
+import { colored, metricBarChart, percentileChart, rightAxisScale, timeChart } from "./charts.ts";
 
 /** Bar charts of req/s, mean, p99 and success per load and sweep point (x) and variant (series). */
 export function renderComparisonCharts(data: PageData): HTMLElement | null {
@@ -108,12 +108,7 @@ export function numericSweepChart(grid: HTMLElement, sw: PageSweep): void {
     scales: {
       x: { type: "linear", title: { display: true, text: sw.parameter } },
       y: { beginAtZero: true, title: { display: true, text: "req/s" } },
-      y2: {
-        type: "logarithmic",
-        position: "right",
-        grid: { drawOnChartArea: false },
-        title: { display: true, text: "p99 ms" },
-      },
+      y2: { ...rightAxisScale("p99 ms"), type: "logarithmic", beginAtZero: false },
     },
   }, marks);
 }

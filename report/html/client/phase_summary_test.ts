@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { makeExperimentResults } from "../../../tests/fixtures/make_experiment_results.ts";
 import { buildPageData } from "../page/data.ts";
-import { phaseMeanMs, phaseRows, phaseSummaryCells } from "./phase_summary.ts";
+import { phaseMeanMs, phaseRows, phaseSummaryCells } from "./experiment.ts";
 
 Deno.test("every run's phases, grouped load, phase, variant, so the variants of one test sit together", () => {
   const data = buildPageData(makeExperimentResults());

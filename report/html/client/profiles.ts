@@ -16,12 +16,12 @@ export function profileWhere(s: ProfileSummary, frame: number): string {
   return f.url ? `${f.url}:${f.line}` : "";
 }
 
+/** Functions by key (name, script and line), each with its self time's share (%) of the busy time. */
+type SelfShares = Map<string, { name: string; where: string; pct: number }>;
+
 /** Self time per function (by key) as a share (%) of the busy time, for a whole profile or one window. */
-export function profileSelfShares(
-  s: ProfileSummary,
-  window: number | null,
-): Map<string, { name: string; where: string; pct: number }> {
-  const out = new Map<string, { name: string; where: string; pct: number }>();
+export function profileSelfShares(s: ProfileSummary, window: number | null): SelfShares {
+  const out: SelfShares = new Map();
   const w = window === null ? null : s.windows[window];
   const busy = w ? w.busyUs : s.durationUs - s.idleUs;
   const rows: Array<[number, number]> = w ? w.self : s.top.map((t) => [t.frame, t.selfUs]);
@@ -125,10 +125,7 @@ export function drawFlameGraph(s: ProfileSummary, holder: HTMLElement, rootIndex
 }
 
 /** A diff table of self time shares: A, B and the change in percentage points, largest change first. */
-export function profileDiffTable(
-  a: Map<string, { name: string; where: string; pct: number }>,
-  b: Map<string, { name: string; where: string; pct: number }>,
-): HTMLElement {
+export function profileDiffTable(a: SelfShares, b: SelfShares): HTMLElement {
   const keys = [...new Set([...a.keys(), ...b.keys()])];
   const rows = keys.map((k) => {
     const x = a.get(k), y = b.get(k);

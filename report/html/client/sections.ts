@@ -4,7 +4,7 @@
  * The sections of report.html over the whole experiment: findings, `--compare` and the sortable overview.
  */
 import type { PageData } from "../page/data.ts";
-import type { OverviewMetric, OverviewRow } from "../page/overview.ts";
+import { type OverviewMetric, overviewMetrics, type OverviewRow } from "../page/overview.ts";
 import type { CompareCell } from "../compare.ts";
 import type { CompareMetric } from "../../../results/conclude/noise_samples.ts";
 import {
@@ -182,18 +182,7 @@ export function overviewCell(row: OverviewRow, m: OverviewMetric): Cell {
 /** The overview table; its checkboxes choose the runs of the percentile overlay. */
 export function renderOverview(data: PageData, onPick: (run: string) => void, onChoose: () => void) {
   const sec = section("overview", "Overview", overviewNote(data));
-  const metrics: Array<[OverviewMetric, string]> = [
-    ["rps", "achieved req/s"],
-    ["mean", "mean ms"],
-    ["p50", "p50 ms"],
-    ["p90", "p90 ms"],
-    ["p99", "p99 ms"],
-    ["p999", "p99.9 ms"],
-    ["max", "max ms"],
-    ["success", "success"],
-    ["errors", "errors"],
-    ["lateSends", "late sends"],
-  ];
+  const metrics = overviewMetrics();
   const achieved = "served within the load window, per second (drain left out)";
   const headers = [
     { label: "✓" },
@@ -225,7 +214,7 @@ export function overviewNote(data: PageData): string {
 /** One overview row: its overlay checkbox, the name that opens the run, verdict, model, sends and metrics. */
 export function overviewRow(
   row: OverviewRow,
-  metrics: Array<[OverviewMetric, string]>,
+  metrics: ReturnType<typeof overviewMetrics>,
   ticked: string[],
   onPick: (run: string) => void,
   onChoose: () => void,

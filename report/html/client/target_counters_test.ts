@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { makeRun } from "../../../tests/fixtures/make_run.ts";
 import { buildPageData } from "../page/data.ts";
 import type { ResultsFile, RunResult } from "../../../results/mod.ts";
-import { counterCells, counterNames } from "./target_counters.ts";
+import { counterCells, counterNames } from "./experiment.ts";
 
 function run(name: string, variant: string, targetStats?: Record<string, number>): RunResult {
   const r = makeRun({

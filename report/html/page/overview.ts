@@ -5,66 +5,41 @@
  */
 import { protocolTag } from "../../../results/text_format.ts";
 import { sumValues } from "../../../results/interval_counts.ts";
-import type { LatencySummaryMs, ResultsFile, RunResult } from "../../../results/mod.ts";
+import type { ResultsFile, RunResult } from "../../../results/mod.ts";
 import { changePct, type MeanCi, meanCi, round4 } from "../../../results/stats.ts";
-import { groupSends, groupVerdict, type OverviewSends } from "./verdict.ts";
+import { groupSends, groupVerdict } from "./verdict.ts";
 import { sampledLatency } from "../../../results/conclude/responses.ts";
 import { busyMachineNote } from "../../../results/conclude/own_waits.ts";
 import { storedComparison } from "./experiment.ts";
 import { sweepPointText } from "../../../results/conclude/noise_samples.ts";
 
-/** The overview metrics, each a mean over repeats with its CI (n = 1 without repeats). */
-const OVERVIEW_METRICS = [
-  "rps",
-  "mean",
-  "p50",
-  "p90",
-  "p99",
-  "p999",
-  "max",
-  "success",
-  "errors",
-  "lateSends",
-] as const;
-export type OverviewMetric = typeof OVERVIEW_METRICS[number];
-
-/** One row of the overview: a run, or the repeats of one variant × load × sweep point. */
-export interface OverviewRow {
-  key: string;
-  label: string;
-  variant: string | null;
-  load: string | null;
-  model: string;
-  runs: string[];
-  metrics: Record<OverviewMetric, MeanCi>;
-  /** Change in % against the baseline variant's row with the same load and sweep point. */
-  changePct: Partial<Record<OverviewMetric, number>> | null;
-  /** The stored analysis' verdict per compared metric (rps, p50, p99, success); null without one. */
-  beyondNoise: Partial<Record<OverviewMetric, boolean>> | null;
-  /** The run verdict: "ok", or each flagged run's label. */
-  verdict: string;
-  /** Open and throughput models: requested rate, sends made and dropped (summed over repeats); else null. */
-  sends: OverviewSends | null;
-  /** Requests the run's own stop cut (`unfinished`, summed over repeats): shown, never failures. */
-  unfinished?: number;
-  /** The busiest run's "other processes took 1.1 of the 2 cores", beside the rate; absent when quiet. */
-  busyMachine?: string;
+/** The overview's metrics with their column labels, each a mean over repeats with its CI; page-inlined. */
+export function overviewMetrics() {
+  return [
+    ["rps", "achieved req/s"],
+    ["mean", "mean ms"],
+    ["p50", "p50 ms"],
+    ["p90", "p90 ms"],
+    ["p99", "p99 ms"],
+    ["p999", "p99.9 ms"],
+    ["max", "max ms"],
+    ["success", "success"],
+    ["errors", "errors"],
+    ["lateSends", "late sends"],
+  ] as const;
 }
 
+const OVERVIEW_METRICS = overviewMetrics().map(([m]) => m);
+export type OverviewMetric = ReturnType<typeof overviewMetrics>[number][0];
+
+/** One row of the overview: a run, or the repeats of one variant × load × sweep point. */
+export type OverviewRow = ReturnType<typeof overviewRow>;
+
 function metricOf(run: RunResult, m: OverviewMetric): number {
-  const l: LatencySummaryMs = sampledLatency(run);
-  switch (m) {
-    case "rps":
-      return run.rps;
-    case "success":
-      return run.successRate * 100;
-    case "errors":
-      return sumValues(run.errors);
-    case "lateSends":
-      return run.lateSends;
-    default:
-      return l[m];
-  }
+  if (m === "rps") return run.rps;
+  if (m === "success") return run.successRate * 100;
+  if (m === "errors") return sumValues(run.errors);
+  return m === "lateSends" ? run.lateSends : sampledLatency(run)[m];
 }
 
 /** Repeats share a group; a run without a repeat index is its own group. */
@@ -88,29 +63,36 @@ function groupLabel(run: RunResult): string {
   return protocol === "" ? label : `${label} [${protocol}]`;
 }
 
+function overviewRow(key: string, runs: RunResult[]) {
+  const metrics = {} as Record<OverviewMetric, MeanCi>;
+  for (const m of OVERVIEW_METRICS) metrics[m] = meanCi(runs.map((r) => metricOf(r, m)));
+  return {
+    key,
+    // A number shown carries what qualifies it: the profiler's cost is in these runs' numbers.
+    label: groupLabel(runs[0]) + (runs.some((r) => r.profiles?.length) ? " (profiled)" : ""),
+    variant: runs[0].variant ?? null,
+    load: runs[0].load ?? null,
+    model: runs[0].model as string,
+    runs: runs.map((r) => r.name),
+    metrics,
+    /** Change in % against the baseline variant's row with the same load and sweep point. */
+    changePct: null as Partial<Record<OverviewMetric, number>> | null,
+    /** The stored analysis' verdict per compared metric (rps, p50, p99, success); null without one. */
+    beyondNoise: null as Partial<Record<OverviewMetric, boolean>> | null,
+    /** The run verdict: "ok", or each flagged run's label. */
+    verdict: groupVerdict(runs),
+    /** Open and throughput models: requested rate, sends made, dropped (summed over repeats); else null. */
+    sends: groupSends(runs),
+    /** Requests the run's own stop cut (`unfinished`, summed over repeats): shown, never failures. */
+    unfinished: runs.reduce((a, r) => a + (r.unfinished ?? 0), 0),
+    ...busiestNote(runs),
+  };
+}
+
 /** One overview row per run or group of repeats, with means, CIs and changes against the baseline. */
 export function buildOverview(results: ResultsFile): OverviewRow[] {
   const byKey = Map.groupBy(results.runs.filter((r) => !r.probe), groupKey);
-  const rows: OverviewRow[] = [...byKey.entries()].map(([key, runs]) => {
-    const metrics = {} as Record<OverviewMetric, MeanCi>;
-    for (const m of OVERVIEW_METRICS) metrics[m] = meanCi(runs.map((r) => metricOf(r, m)));
-    return {
-      key,
-      // A number shown carries what qualifies it: the profiler's cost is in these runs' numbers.
-      label: groupLabel(runs[0]) + (runs.some((r) => r.profiles?.length) ? " (profiled)" : ""),
-      variant: runs[0].variant ?? null,
-      load: runs[0].load ?? null,
-      model: runs[0].model,
-      runs: runs.map((r) => r.name),
-      metrics,
-      changePct: null,
-      beyondNoise: null,
-      verdict: groupVerdict(runs),
-      sends: groupSends(runs),
-      unfinished: runs.reduce((a, r) => a + (r.unfinished ?? 0), 0),
-      ...busiestNote(runs),
-    };
-  });
+  const rows = [...byKey.entries()].map(([key, runs]) => overviewRow(key, runs));
   const baseline = results.experiment.baseline;
   if (results.analysis) return withStoredComparisons(rows, results);
   if (baseline === undefined) return rows;
@@ -171,6 +153,7 @@ export function buildComparison(rows: OverviewRow[], runs: RunResult[]) {
   };
 }
 
+/** The busiest run's "other processes took 1.1 of the 2 cores", beside the rate; absent when quiet. */
 function busiestNote(runs: RunResult[]): { busyMachine?: string } {
   const busiest = runs.reduce((a, r) => (r.hostCpu?.otherCores ?? 0) > (a.hostCpu?.otherCores ?? 0) ? r : a);
   const note = busyMachineNote(busiest);

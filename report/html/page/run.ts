@@ -15,7 +15,7 @@ import { wsFacts } from "../../terminal/ws.ts";
 import { ohaSummary } from "../../terminal/summary.ts";
 import { autocannonRows } from "../../terminal/tables.ts";
 import { groupSends, groupVerdict } from "./verdict.ts";
-import { intervalLatencySampled, sampledLatency } from "../../../results/conclude/responses.ts";
+import { latencySampled, sampledLatency } from "../../../results/conclude/responses.ts";
 import { endpointQualifier, type EndpointRow, shownEndpointRows } from "../../endpoint_rows.ts";
 import { decodeHistogram, percentileCurve } from "../../../results/histogram.ts";
 import { visibleLine } from "../../../validation/terminal_text.ts";
@@ -51,7 +51,7 @@ function errorKindColumns(intervals: IntervalResult[]): Record<string, number[]>
 
 /** An interval's latency, or null when nothing completed in it: a stall draws as a gap, not a fast dip. */
 export function latencyOrGap(iv: IntervalResult, ms: number): number | null {
-  return intervalLatencySampled(iv) ? round3(ms) : null;
+  return latencySampled(iv) ? round3(ms) : null;
 }
 
 /** Per-interval series, one array per field, index-aligned with `t`. */

@@ -17,15 +17,10 @@ type KneeExplanation = NonNullable<ReturnType<typeof explainKnee>>;
 /** One side of a knee: a sweep value, its runs and their telemetry. */
 export type KneeSide = KneeExplanation["below"];
 
-type Measure =
-  | "cpuPct"
-  | "runQueueWaitPct"
-  | "loopP99Ms"
-  | "gcMsPerSec"
-  | "redisCpuPct"
-  | "poolQueuedPct"
-  | "lateSendsPct"
-  | "generatorDemandPct";
+/** A figure of the digest (a number, null where not sampled). */
+type Measure = { [K in keyof TelemetryDigest]: TelemetryDigest[K] extends number | null ? K : never }[
+  keyof TelemetryDigest
+];
 
 /** How each measure is compared and told; `floor` keeps small values from making huge ratios. */
 const MEASURES: Array<
