@@ -166,13 +166,11 @@ export function importArtillery(doc: unknown, opts: ArtilleryOptions = {}) {
 /** An http script's experiment: one target, its scenarios as flows, its phases as one `rate` load. */
 function httpExperiment(doc: Doc, config: Doc, opts: ArtilleryOptions, out: Collector): Doc {
   const target = parseTarget(config.target, out);
-  const payload = convertPayload(config.payload, dirname(opts.file ?? "."), out);
-  const processor = config.processor === undefined
-    ? undefined
-    : readProcessor(config.processor, dirname(opts.file ?? "."), out);
+  const dir = dirname(opts.file ?? ".");
+  const payload = convertPayload(config.payload, dir, out);
+  const processor = config.processor === undefined ? undefined : readProcessor(config.processor, dir, out);
   const ctx = flowContext(config, [doc.scenarios, doc.before], payload.fields, out, target);
-  ctx.processor = processor?.text;
-  ctx.dir = dirname(opts.file ?? ".");
+  Object.assign(ctx, { processor: processor?.text, dir });
   for (const [name, rows] of payload.lists) ctx.variables.set(name, { list: rows, rows: true });
   const load = convertPhases(config.phases, out);
   const timeout = httpTimeout(config.http, out);
@@ -200,7 +198,7 @@ function httpExperiment(doc: Doc, config: Doc, opts: ArtilleryOptions, out: Coll
       [...ctx.variables].map(([k, v]) => [k, "value" in v ? v.value : v.rows ? v.list : v]),
     );
     // What Artillery puts in every context.vars besides config.variables.
-    const base = { target: config.target, $dirname: resolve(dirname(opts.file ?? "x")) };
+    const base = { target: config.target, $dirname: resolve(dir) };
     const file = hooksScript(
       { processor: processor?.file, origin: ctx.origin, variables: { ...base, ...variables }, once },
       flows,
