@@ -7,6 +7,7 @@ import {
   ArtilleryError,
   type Collector,
   join,
+  mapStrings,
   nonNegative,
   problem,
   rejectUnknownKeys,
@@ -113,17 +114,10 @@ function withEnvironment(doc: Record<string, unknown>, flags: ArtilleryRunFlags,
       }
       return set ?? "undefined";
     });
-  const walk = (v: unknown, path: string): unknown => {
-    if (typeof v === "string") {
-      const filled = fill(v, path);
-      return /^\s*\{\{[^}]*\}\}\s*$/.test(v) && /^\d+(\.\d+)?$/.test(filled) ? Number(filled) : filled;
-    }
-    if (!isRecord(v) && !Array.isArray(v)) return v;
-    const at = (k: string) => join(path, Array.isArray(v) ? +k : k);
-    const entries = Object.entries(v).map(([k, item]) => [k, walk(item, at(k))]);
-    return Array.isArray(v) ? entries.map(([, item]) => item) : Object.fromEntries(entries);
-  };
-  return walk(doc, "") as Record<string, unknown>;
+  return mapStrings(doc, "", (v, path) => {
+    const filled = fill(v, path);
+    return /^\s*\{\{[^}]*\}\}\s*$/.test(v) && /^\d+(\.\d+)?$/.test(filled) ? Number(filled) : filled;
+  }) as Record<string, unknown>;
 }
 
 /** A dotenv file's `NAME=value` lines (quotes dropped; `#` comments and blank lines skipped). */
