@@ -28,7 +28,8 @@ export interface Collector {
 /** Why each Artillery feature is refused and what to do instead, by its key as written. */
 const WS_STEP =
   "a WebSocket step runs in an engine: ws scenario, a script's only one: move it to a script of its own";
-const HOOKS = ["beforeRequest", "afterResponse", "beforeScenario", "afterScenario"];
+/** A processor's hooks: a request's two, then a scenario's two. */
+export const HOOKS = ["beforeRequest", "afterResponse", "beforeScenario", "afterScenario"];
 const HOOK = "runs a JavaScript function: name its CommonJS file in config.processor, or drop it";
 const UNSUPPORTED: Record<string, string> = {
   reportFailuresAsErrors: "a failed check never ends a session in loadlab: drop it",

@@ -4,6 +4,7 @@
  */
 import {
   type Collector,
+  HOOKS,
   join,
   nonNegative,
   problem,
@@ -110,10 +111,9 @@ const inProcessor = (name: unknown, ctx: FlowContext) =>
 /** A request's `beforeRequest` and `afterResponse` (a name or a list) as lists. */
 function hooks(request: Step) {
   const own: Step = request.headers ? { ownHeaders: true } : {};
-  for (const k of HOOKS) if (request[k] !== undefined) own[k] = [request[k]].flat().map(String);
+  for (const k of HOOKS.slice(0, 2)) if (request[k] !== undefined) own[k] = [request[k]].flat().map(String);
   return own;
 }
-const HOOKS = ["beforeRequest", "afterResponse"];
 
 /** The start of the one warning about fractional think times (it is given once per script). */
 export const FRACTIONAL_THINK = "think is read as seconds";
@@ -203,9 +203,7 @@ export function convertScenario(
     return problem(out, path, `expected a scenario with a flow, found ${JSON.stringify(scenario)}`);
   }
   const engine = scenario.engine;
-  const known = ctx.processor !== undefined
-    ? [...SCENARIO_KEYS, ...HOOKS, "beforeScenario", "afterScenario"]
-    : SCENARIO_KEYS;
+  const known = ctx.processor !== undefined ? [...SCENARIO_KEYS, ...HOOKS] : SCENARIO_KEYS;
   const allowed = engine === undefined || engine === "http" ? [...known, "engine"] : known;
   rejectUnknownKeys(scenario, path, allowed, out);
   const weight = scenario.weight === undefined ? 1 : nonNegative(scenario.weight, join(path, "weight"), out);

@@ -2,7 +2,7 @@
  * @module
  * One Artillery request step -> a loadlab request step, named as Artillery's `metrics-by-endpoint` names it.
  */
-import { type Collector, join, mapStrings, problem, rejectUnknownKeys } from "./common.ts";
+import { type Collector, HOOKS, join, mapStrings, problem, rejectUnknownKeys } from "./common.ts";
 import { isRecord } from "../../validation/json_document.ts";
 import { listOrigin, tagOrigin } from "./paths.ts";
 import { basename, resolve } from "node:path";
@@ -182,7 +182,7 @@ export function convertRequest(spec: unknown, path: string, ctx: FlowContext, ou
   if (!isRecord(spec)) {
     return problem(out, path, `expected a request such as {url: /home}, found ${JSON.stringify(spec)}`);
   }
-  const hooks = ctx.processor === undefined ? [] : ["beforeRequest", "afterResponse"];
+  const hooks = ctx.processor === undefined ? [] : HOOKS.slice(0, 2);
   rejectUnknownKeys(spec, path, [...REQUEST_KEYS, ...hooks], out);
   const request: Record<string, unknown> = { path: toPath(spec.url, join(path, "url"), ctx, out) };
   request.name = artilleryEndpointName(String(spec.url), spec.name, ctx.basePath, ctx.naming);
