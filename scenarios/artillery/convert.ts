@@ -211,10 +211,9 @@ function wsExperiment(config: Doc, scenarios: unknown[], opts: ArtilleryOptions,
   const ws = typeof config.target === "string" && /^wss?:\/\//i.test(config.target);
   const target = ws ? new URL(config.target as string) : undefined;
   if (target === undefined) problem(out, "config.target", "engine: ws needs a ws:// or wss:// target");
-  const unread = ["payload", "variables", "defaults", "http", "ensure", "processor"].filter((key) =>
-    config[key] !== undefined
-  );
-  for (const key of unread) problem(out, `config.${key}`, "not converted for engine: ws scenarios");
+  for (const key of ["payload", "variables", "defaults", "http", "ensure", "processor"]) {
+    if (config[key] !== undefined) problem(out, `config.${key}`, "not converted for engine: ws scenarios");
+  }
   const load = convertPhases(config.phases, out);
   const part = target ? convertWsScenarios(scenarios, target, out) : { ws: {} };
   const url = target ? target.origin.replace(/^ws/i, "http") : "http://127.0.0.1";
@@ -244,8 +243,7 @@ function parseTarget(target: unknown, out: Collector): URL | undefined {
 function checkPlugins(plugins: unknown, out: Collector): void {
   if (plugins === undefined) return;
   if (!isRecord(plugins)) return problem(out, "config.plugins", "expected a mapping of plugin names");
-  const others = Object.keys(plugins).filter((name) => !READ_PLUGINS.includes(name));
-  for (const name of others) {
+  for (const name of Object.keys(plugins).filter((name) => !READ_PLUGINS.includes(name))) {
     problem(out, `config.plugins.${name}`, "Artillery plugins do not run in loadlab");
   }
 }
@@ -437,7 +435,7 @@ const ENSURE_KEYS: Record<string, string> = {
 const COMPARISON = /^\s*([A-Za-z_$][\w.$]*)\s*(<=|>=|==|<|>)\s*(-?\d+(?:\.\d+)?)\s*$/;
 
 /** One threshold expression and the script's path it was read from. */
-export interface Threshold {
+interface Threshold {
   expression: string;
   at: string;
 }

@@ -382,7 +382,7 @@ export function convertCaptures(value: unknown, path: string, out: Collector, ki
 }
 
 /** How the script's requests are named. */
-export interface EndpointNaming {
+interface EndpointNaming {
   useOnlyRequestNames: boolean;
   stripQueryString: boolean;
 }
