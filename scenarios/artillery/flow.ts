@@ -54,8 +54,7 @@ function convertStep(step: unknown, path: string, ctx: FlowContext, out: Collect
     }
     const index = String(step.loopValue ?? "$loopCount");
     const own = { ...ctx, runtimeNames: new Set([...ctx.runtimeNames, index]) };
-    const steps = [step.loop].flat().flatMap((s, j) => convertStep(s, join(join(path, "loop"), j), own, out));
-    return [{ loop: steps, whileTrue: String(step.whileTrue), loopValue: index }];
+    return [{ loop: loopBody(step, path, own, out), whileTrue: String(step.whileTrue), loopValue: index }];
   }
   if (step.loop !== undefined) return convertLoop(step, path, ctx, out);
   if (Array.isArray(step.parallel)) {
@@ -131,6 +130,10 @@ function noteFractionalThink(value: unknown, path: string, out: Collector): void
   );
 }
 
+/** A loop's steps converted against `ctx`, each named at its place in the loop. */
+const loopBody = (step: Step, path: string, ctx: FlowContext, out: Collector) =>
+  [step.loop].flat().flatMap((s, j) => convertStep(s, join(join(path, "loop"), j), ctx, out));
+
 /** `{loop: [steps], count: N}` written out N times, or once per value `over` lists (a list or its name). */
 function convertLoop(step: Record<string, unknown>, path: string, ctx: FlowContext, out: Collector) {
   rejectUnknownKeys(step, path, ["loop", "count", "over", "loopValue", "loopElement"], out);
@@ -141,10 +144,7 @@ function convertLoop(step: Record<string, unknown>, path: string, ctx: FlowConte
     out.warnings.push(
       `${path}.over: ${over} holds one value drawn per user, no list: no round runs, as there`,
     );
-    const scratch = { ...out, issues: [], warnings: [] };
-    const body = [step.loop].flat().flatMap((s, j) =>
-      convertStep(s, join(join(path, "loop"), j), ctx, scratch)
-    );
+    const body = loopBody(step, path, ctx, { ...out, issues: [], warnings: [] });
     return body.filter((s) => s !== undefined && !("think" in s)).map((s) => never(s!));
   }
   const list = Array.isArray(over) ? over : named && "list" in named ? named.list : undefined;
@@ -165,7 +165,7 @@ function convertLoop(step: Record<string, unknown>, path: string, ctx: FlowConte
     }
     variables.set(index, { value: k });
     const into = k === 0 ? out : { ...out, issues: [], warnings: [] }, own = { ...ctx, variables };
-    return (step.loop as unknown[]).flatMap((s, j) => convertStep(s, join(join(path, "loop"), j), own, into));
+    return loopBody(step, path, own, into);
   };
   const once = round(0);
   // A loop of no steps runs nothing however often: its count is never written out.
