@@ -5,6 +5,7 @@
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../../validation/duration.ts";
 import type { Origins } from "./paths.ts";
 import type { Issue } from "../../validation/mod.ts";
+import { isRecord } from "../../validation/json_document.ts";
 
 /** Thrown before any load starts when a script uses something loadlab cannot reproduce faithfully. */
 export class ArtilleryError extends Error {
@@ -27,7 +28,8 @@ export interface Collector {
 /** Why each Artillery feature is refused and what to do instead, by its key as written. */
 const WS_STEP =
   "a WebSocket step runs in an engine: ws scenario, a script's only one: move it to a script of its own";
-const HOOKS = ["beforeRequest", "afterResponse", "beforeScenario", "afterScenario"];
+/** A processor's hooks: a request's two, then a scenario's two. */
+export const HOOKS = ["beforeRequest", "afterResponse", "beforeScenario", "afterScenario"];
 const HOOK = "runs a JavaScript function: name its CommonJS file in config.processor, or drop it";
 const UNSUPPORTED: Record<string, string> = {
   reportFailuresAsErrors: "a failed check never ends a session in loadlab: drop it",
@@ -69,6 +71,17 @@ export function rejectUnknownKeys(obj: object, at: string, allowed: readonly str
 export function join(path: string, key: string | number): string {
   if (typeof key === "number") return `${path}[${key}]`;
   return path === "" ? key : `${path}.${key}`;
+}
+
+type Fill = (text: string, at: string) => unknown;
+
+/** `v` with `fn` applied to every string in it (to keys too when `keys`), each given its path. */
+export function mapStrings(v: unknown, at: string, fn: Fill, keys = false): unknown {
+  const inner = (x: unknown, k: string | number) => mapStrings(x, join(at, k), fn, keys);
+  if (typeof v === "string") return fn(v, at);
+  if (Array.isArray(v)) return v.map(inner);
+  if (!isRecord(v)) return v;
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [keys ? fn(k, at) : k, inner(x, k)]));
 }
 
 const SECONDS_PER_UNIT: Record<string, number> = { ms: 0.001, s: 1, sec: 1, m: 60, min: 60, h: 3600 };

@@ -7,6 +7,7 @@ import {
   ArtilleryError,
   type Collector,
   join,
+  mapStrings,
   nonNegative,
   problem,
   rejectUnknownKeys,
@@ -113,17 +114,10 @@ function withEnvironment(doc: Record<string, unknown>, flags: ArtilleryRunFlags,
       }
       return set ?? "undefined";
     });
-  const walk = (v: unknown, path: string): unknown => {
-    if (typeof v === "string") {
-      const filled = fill(v, path);
-      return /^\s*\{\{[^}]*\}\}\s*$/.test(v) && /^\d+(\.\d+)?$/.test(filled) ? Number(filled) : filled;
-    }
-    if (!isRecord(v) && !Array.isArray(v)) return v;
-    const at = (k: string) => join(path, Array.isArray(v) ? +k : k);
-    const entries = Object.entries(v).map(([k, item]) => [k, walk(item, at(k))]);
-    return Array.isArray(v) ? entries.map(([, item]) => item) : Object.fromEntries(entries);
-  };
-  return walk(doc, "") as Record<string, unknown>;
+  return mapStrings(doc, "", (v, path) => {
+    const filled = fill(v, path);
+    return /^\s*\{\{[^}]*\}\}\s*$/.test(v) && /^\d+(\.\d+)?$/.test(filled) ? Number(filled) : filled;
+  }) as Record<string, unknown>;
 }
 
 /** A dotenv file's `NAME=value` lines (quotes dropped; `#` comments and blank lines skipped). */
@@ -166,13 +160,11 @@ export function importArtillery(doc: unknown, opts: ArtilleryOptions = {}) {
 /** An http script's experiment: one target, its scenarios as flows, its phases as one `rate` load. */
 function httpExperiment(doc: Doc, config: Doc, opts: ArtilleryOptions, out: Collector): Doc {
   const target = parseTarget(config.target, out);
-  const payload = convertPayload(config.payload, dirname(opts.file ?? "."), out);
-  const processor = config.processor === undefined
-    ? undefined
-    : readProcessor(config.processor, dirname(opts.file ?? "."), out);
+  const dir = dirname(opts.file ?? ".");
+  const payload = convertPayload(config.payload, dir, out);
+  const processor = config.processor === undefined ? undefined : readProcessor(config.processor, dir, out);
   const ctx = flowContext(config, [doc.scenarios, doc.before], payload.fields, out, target);
-  ctx.processor = processor?.text;
-  ctx.dir = dirname(opts.file ?? ".");
+  Object.assign(ctx, { processor: processor?.text, dir });
   for (const [name, rows] of payload.lists) ctx.variables.set(name, { list: rows, rows: true });
   const load = convertPhases(config.phases, out);
   const timeout = httpTimeout(config.http, out);
@@ -200,7 +192,7 @@ function httpExperiment(doc: Doc, config: Doc, opts: ArtilleryOptions, out: Coll
       [...ctx.variables].map(([k, v]) => [k, "value" in v ? v.value : v.rows ? v.list : v]),
     );
     // What Artillery puts in every context.vars besides config.variables.
-    const base = { target: config.target, $dirname: resolve(dirname(opts.file ?? "x")) };
+    const base = { target: config.target, $dirname: resolve(dir) };
     const file = hooksScript(
       { processor: processor?.file, origin: ctx.origin, variables: { ...base, ...variables }, once },
       flows,
@@ -219,10 +211,9 @@ function wsExperiment(config: Doc, scenarios: unknown[], opts: ArtilleryOptions,
   const ws = typeof config.target === "string" && /^wss?:\/\//i.test(config.target);
   const target = ws ? new URL(config.target as string) : undefined;
   if (target === undefined) problem(out, "config.target", "engine: ws needs a ws:// or wss:// target");
-  const unread = ["payload", "variables", "defaults", "http", "ensure", "processor"].filter((key) =>
-    config[key] !== undefined
-  );
-  for (const key of unread) problem(out, `config.${key}`, "not converted for engine: ws scenarios");
+  for (const key of ["payload", "variables", "defaults", "http", "ensure", "processor"]) {
+    if (config[key] !== undefined) problem(out, `config.${key}`, "not converted for engine: ws scenarios");
+  }
   const load = convertPhases(config.phases, out);
   const part = target ? convertWsScenarios(scenarios, target, out) : { ws: {} };
   const url = target ? target.origin.replace(/^ws/i, "http") : "http://127.0.0.1";
@@ -252,8 +243,7 @@ function parseTarget(target: unknown, out: Collector): URL | undefined {
 function checkPlugins(plugins: unknown, out: Collector): void {
   if (plugins === undefined) return;
   if (!isRecord(plugins)) return problem(out, "config.plugins", "expected a mapping of plugin names");
-  const others = Object.keys(plugins).filter((name) => !READ_PLUGINS.includes(name));
-  for (const name of others) {
+  for (const name of Object.keys(plugins).filter((name) => !READ_PLUGINS.includes(name))) {
     problem(out, `config.plugins.${name}`, "Artillery plugins do not run in loadlab");
   }
 }
@@ -445,7 +435,7 @@ const ENSURE_KEYS: Record<string, string> = {
 const COMPARISON = /^\s*([A-Za-z_$][\w.$]*)\s*(<=|>=|==|<|>)\s*(-?\d+(?:\.\d+)?)\s*$/;
 
 /** One threshold expression and the script's path it was read from. */
-export interface Threshold {
+interface Threshold {
   expression: string;
   at: string;
 }

@@ -4,6 +4,7 @@
  */
 import {
   type Collector,
+  HOOKS,
   join,
   nonNegative,
   problem,
@@ -53,8 +54,7 @@ function convertStep(step: unknown, path: string, ctx: FlowContext, out: Collect
     }
     const index = String(step.loopValue ?? "$loopCount");
     const own = { ...ctx, runtimeNames: new Set([...ctx.runtimeNames, index]) };
-    const steps = [step.loop].flat().flatMap((s, j) => convertStep(s, join(join(path, "loop"), j), own, out));
-    return [{ loop: steps, whileTrue: String(step.whileTrue), loopValue: index }];
+    return [{ loop: loopBody(step, path, own, out), whileTrue: String(step.whileTrue), loopValue: index }];
   }
   if (step.loop !== undefined) return convertLoop(step, path, ctx, out);
   if (Array.isArray(step.parallel)) {
@@ -110,10 +110,9 @@ const inProcessor = (name: unknown, ctx: FlowContext) =>
 /** A request's `beforeRequest` and `afterResponse` (a name or a list) as lists. */
 function hooks(request: Step) {
   const own: Step = request.headers ? { ownHeaders: true } : {};
-  for (const k of HOOKS) if (request[k] !== undefined) own[k] = [request[k]].flat().map(String);
+  for (const k of HOOKS.slice(0, 2)) if (request[k] !== undefined) own[k] = [request[k]].flat().map(String);
   return own;
 }
-const HOOKS = ["beforeRequest", "afterResponse"];
 
 /** The start of the one warning about fractional think times (it is given once per script). */
 export const FRACTIONAL_THINK = "think is read as seconds";
@@ -131,6 +130,10 @@ function noteFractionalThink(value: unknown, path: string, out: Collector): void
   );
 }
 
+/** A loop's steps converted against `ctx`, each named at its place in the loop. */
+const loopBody = (step: Step, path: string, ctx: FlowContext, out: Collector) =>
+  [step.loop].flat().flatMap((s, j) => convertStep(s, join(join(path, "loop"), j), ctx, out));
+
 /** `{loop: [steps], count: N}` written out N times, or once per value `over` lists (a list or its name). */
 function convertLoop(step: Record<string, unknown>, path: string, ctx: FlowContext, out: Collector) {
   rejectUnknownKeys(step, path, ["loop", "count", "over", "loopValue", "loopElement"], out);
@@ -141,10 +144,7 @@ function convertLoop(step: Record<string, unknown>, path: string, ctx: FlowConte
     out.warnings.push(
       `${path}.over: ${over} holds one value drawn per user, no list: no round runs, as there`,
     );
-    const scratch = { ...out, issues: [], warnings: [] };
-    const body = [step.loop].flat().flatMap((s, j) =>
-      convertStep(s, join(join(path, "loop"), j), ctx, scratch)
-    );
+    const body = loopBody(step, path, ctx, { ...out, issues: [], warnings: [] });
     return body.filter((s) => s !== undefined && !("think" in s)).map((s) => never(s!));
   }
   const list = Array.isArray(over) ? over : named && "list" in named ? named.list : undefined;
@@ -165,7 +165,7 @@ function convertLoop(step: Record<string, unknown>, path: string, ctx: FlowConte
     }
     variables.set(index, { value: k });
     const into = k === 0 ? out : { ...out, issues: [], warnings: [] }, own = { ...ctx, variables };
-    return (step.loop as unknown[]).flatMap((s, j) => convertStep(s, join(join(path, "loop"), j), own, into));
+    return loopBody(step, path, own, into);
   };
   const once = round(0);
   // A loop of no steps runs nothing however often: its count is never written out.
@@ -203,9 +203,7 @@ export function convertScenario(
     return problem(out, path, `expected a scenario with a flow, found ${JSON.stringify(scenario)}`);
   }
   const engine = scenario.engine;
-  const known = ctx.processor !== undefined
-    ? [...SCENARIO_KEYS, ...HOOKS, "beforeScenario", "afterScenario"]
-    : SCENARIO_KEYS;
+  const known = ctx.processor !== undefined ? [...SCENARIO_KEYS, ...HOOKS] : SCENARIO_KEYS;
   const allowed = engine === undefined || engine === "http" ? [...known, "engine"] : known;
   rejectUnknownKeys(scenario, path, allowed, out);
   const weight = scenario.weight === undefined ? 1 : nonNegative(scenario.weight, join(path, "weight"), out);

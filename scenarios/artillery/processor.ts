@@ -51,17 +51,13 @@ const list = (v: unknown) => [v ?? []].flat().map(String);
 export function hooksScript(plan: Omit<HooksPlan, "flows">, flows: Array<Record<string, any>>) {
   const all: HooksPlan = {
     ...plan,
-    flows: flows.map((f) => {
-      const s = (f.scenario ?? {}) as Record<string, unknown>;
-      const hooks = { beforeRequest: list(s.beforeRequest), afterResponse: list(s.afterResponse) };
-      return {
-        weight: f.weight,
-        steps: f.steps,
-        before: list(s.beforeScenario),
-        after: list(s.afterScenario),
-        hooks,
-      };
-    }),
+    flows: flows.map(({ weight, steps, scenario: s = {} }) => ({
+      weight,
+      steps,
+      before: list(s.beforeScenario),
+      after: list(s.afterScenario),
+      hooks: { beforeRequest: list(s.beforeRequest), afterResponse: list(s.afterResponse) },
+    })),
   };
   const code = hooksModule(all);
   // Named as the processor, so a load error names the file its user knows.

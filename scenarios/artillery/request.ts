@@ -2,7 +2,7 @@
  * @module
  * One Artillery request step -> a loadlab request step, named as Artillery's `metrics-by-endpoint` names it.
  */
-import { type Collector, join, problem, rejectUnknownKeys } from "./common.ts";
+import { type Collector, HOOKS, join, mapStrings, problem, rejectUnknownKeys } from "./common.ts";
 import { isRecord } from "../../validation/json_document.ts";
 import { listOrigin, tagOrigin } from "./paths.ts";
 import { basename, resolve } from "node:path";
@@ -77,17 +77,6 @@ export function fill(
   };
   if (whole) return lookup(whole[1]);
   return text.replace(TEMPLATE, (_, name: string) => String(lookup(name)));
-}
-
-/** Fills templates in every string of a JSON value (keys included). */
-function fillDeep(value: unknown, path: string, ctx: FlowContext, out: Collector): unknown {
-  if (typeof value === "string") return fill(value, path, ctx, out);
-  if (Array.isArray(value)) return value.map((v, i) => fillDeep(v, join(path, i), ctx, out));
-  if (!isRecord(value)) return value;
-  const entries = Object.entries(value);
-  return Object.fromEntries(
-    entries.map(([k, v]) => [fill(k, path, ctx, out), fillDeep(v, join(path, k), ctx, out)]),
-  );
 }
 
 /** A header or query map of scalars with templates filled; undefined (and an issue) when malformed. */
@@ -193,7 +182,7 @@ export function convertRequest(spec: unknown, path: string, ctx: FlowContext, ou
   if (!isRecord(spec)) {
     return problem(out, path, `expected a request such as {url: /home}, found ${JSON.stringify(spec)}`);
   }
-  const hooks = ctx.processor === undefined ? [] : ["beforeRequest", "afterResponse"];
+  const hooks = ctx.processor === undefined ? [] : HOOKS.slice(0, 2);
   rejectUnknownKeys(spec, path, [...REQUEST_KEYS, ...hooks], out);
   const request: Record<string, unknown> = { path: toPath(spec.url, join(path, "url"), ctx, out) };
   request.name = artilleryEndpointName(String(spec.url), spec.name, ctx.basePath, ctx.naming);
@@ -220,8 +209,9 @@ export function convertRequest(spec: unknown, path: string, ctx: FlowContext, ou
     const part = ([k, v, head = ""]: string[]) =>
       `--${BOUNDARY}\r\ncontent-disposition: form-data; name="${k}"${head}\r\n\r\n${v}\r\n`;
     request.body = multipart.map(part).join("") + `--${BOUNDARY}--\r\n`;
-  } else if (spec.json !== undefined) request.json = fillDeep(spec.json, join(path, "json"), ctx, out);
-  else if (form) {
+  } else if (spec.json !== undefined) {
+    request.json = mapStrings(spec.json, join(path, "json"), (text, at) => fill(text, at, ctx, out), true);
+  } else if (form) {
     request.body = Object.entries(form).map(([k, v]) => `${urlencoded(k)}=${urlencoded(v)}`).join("&");
   } else if (spec.body !== undefined) {
     const body = typeof spec.body === "string" ? spec.body : JSON.stringify(spec.body);
@@ -392,7 +382,7 @@ export function convertCaptures(value: unknown, path: string, out: Collector, ki
 }
 
 /** How the script's requests are named. */
-export interface EndpointNaming {
+interface EndpointNaming {
   useOnlyRequestNames: boolean;
   stripQueryString: boolean;
 }
