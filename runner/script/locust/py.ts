@@ -300,7 +300,6 @@ export function tuple(...items: unknown[]): readonly unknown[] {
   return Object.freeze(items);
 }
 
-/** `a, b = value`: the value's items, exactly `n` of them. */
 /** `a, b = value`; with `star` (the starred target's place), `a, *rest, b = value`: rest a list. */
 export function unpack(value: unknown, n: number, star = -1): unknown[] {
   const items = [...iter(value)], fixed = star < 0 ? n : n - 1;

@@ -213,13 +213,11 @@ class Match {
 
 /** `re.compile`'s pattern: the module's functions with the pattern given. */
 class Pattern {
-  constructor(readonly pattern: string, readonly flags: number) {}
-  search = (...a: unknown[]) => re.search(this, ...a);
-  match = (...a: unknown[]) => re.match(this, ...a);
-  fullmatch = (...a: unknown[]) => re.fullmatch(this, ...a);
-  findall = (...a: unknown[]) => re.findall(this, ...a);
-  sub = (...a: unknown[]) => re.sub(this, ...a);
-  split = (...a: unknown[]) => re.split(this, ...a);
+  constructor(readonly pattern: string, readonly flags: number) {
+    for (const f of ["search", "match", "fullmatch", "findall", "sub", "split"] as const) {
+      Object.assign(this, { [f]: (...a: unknown[]) => re[f](this, ...a) });
+    }
+  }
 }
 
 function patternArgs(a: unknown[], more: string[] = [], defaults: unknown[] = []) {
