@@ -193,14 +193,10 @@ function statsEntry(run: RunResult, r: LocustRow) {
 }
 
 /** Locust's `--json` of `run`: its `serialize_stats()`, a dict a name. */
-export const locustJson = (run: RunResult): string =>
-  JSON.stringify(
-    locustRows(run).rows.map((r) => statsEntry(run, r)).map((e) =>
-      Object.fromEntries(SERIALIZED.map((k) => [k, e[k]]))
-    ),
-    null,
-    4,
-  );
+export function locustJson(run: RunResult): string {
+  const entries = locustRows(run).rows.map((r) => statsEntry(run, r));
+  return JSON.stringify(entries.map((e) => Object.fromEntries(SERIALIZED.map((k) => [k, e[k]]))), null, 4);
+}
 
 /** Locust's `environment.stats` of `run` as the end's listeners read it: `total`, `get(name, method)`. */
 export function locustStats(run: RunResult): object {
@@ -279,11 +275,9 @@ export async function writeLocustCsv(
     r.requests === 0
       ? [0, 0, 0, 0, 0, 0, 0]
       : [r.median, ...[r.avg, r.min, r.max, r.avgBytes, r.rps, r.failuresPerSec].map(float)];
+  const head = columns(`Type,Name,Request Count,Failure Count,${TIMES},Requests/s,Failures/s`);
   const stats = [
-    csvLine([
-      ...columns(`Type,Name,Request Count,Failure Count,${TIMES},Requests/s,Failures/s`),
-      ...PERCENTILE_NAMES,
-    ]),
+    csvLine([...head, ...PERCENTILE_NAMES]),
     ...[...rows, total].map((r) =>
       csvLine([r.method, r.name, r.requests, r.failures, ...times(r), ...ints(r)])
     ),
