@@ -45,7 +45,6 @@ export class LocustInputError extends Error {
 /** The experiment (JSON text) of locustfile `path`, one `load` and Locust's `flags`; `users` is `-u`. */
 export async function locustExperimentText(
   path: string,
-  scriptPath: string,
   load: Record<string, unknown>,
   users: number,
   flags: LocustFlags,
@@ -95,7 +94,7 @@ export async function locustExperimentText(
     name: basename(path, ".py").replace(/[^A-Za-z0-9._-]/g, "_"),
     targets: { app: host === undefined ? { kind: "builtin" } : { url: host } },
     loads: { locust: { ...load, gracefulStop: `${(flags.stopTimeoutMs ?? 0) + ON_STOP_MS}ms` } },
-    script: scriptPath,
+    script: path,
     ...(flags.csvFullHistory ? { intervalHistograms: "endpoints" } : {}),
   });
 }
