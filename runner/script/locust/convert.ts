@@ -93,7 +93,7 @@ const RUNNER_HAS = ("client_id environment errors exceptions greenlet log_except
   "user_classes_count user_greenlets worker_count worker_index").split(" ");
 const EVENTS_HELD = `loadlab takes listeners of ${LOCUST_EVENTS.join(", ")} (report_to_master and ` +
   "worker_report never fire: one process; reset_stats neither: Locust's web UI fires it)";
-const GIVEN: Record<string, string> = { next: "__next", open: "__open", __name__: '"locustfile"' };
+const GIVEN: Record<string, string> = { __name__: '"locustfile"' };
 /** The nodes an assignment's target names are in (not `self.x`, whose `self` is no local). */
 const TARGETS = ["VariableName", "TupleExpression", "ArrayExpression", "ParenthesizedExpression"];
 const LOCUST_CLASSES = new Set(["StopUser", "RescheduleTask", "InterruptTaskSet", "EventHook"]);
@@ -217,7 +217,7 @@ class Converter {
     const own = [...this.imports].map(([path, n]) => ` import * as __m${n} from "${up}/${path}.js";`);
     this.out.push(
       `import * as __py from ${py}; import * as __L from ${locust}; ` +
-        `import { MODULES as __M, next as __next, open as __open, annotate as __annotate } from ${modules};` +
+        `import { MODULES as __M, annotate as __annotate } from ${modules};` +
         own.join(""),
       // A module exports its top level's names, as `import` and `from ... import` read them.
       this.dotted !== null
@@ -1200,8 +1200,7 @@ class Converter {
       if (target === name && PY_BUILTINS_OUTSIDE.includes(name) && !this.moduleNames.has(name)) {
         this.refuse(n, `${name}(): a Python builtin outside the subset (docs/LOCUST.md lists those it has)`);
       }
-      const builtin = target.startsWith("__py.builtins.") || target === "__next" || target === "__open";
-      if (builtin || this.syncFunctions.has(name)) awaits = false;
+      if (target.startsWith("__py.builtins.") || this.syncFunctions.has(name)) awaits = false;
       if (this.asyncFunctions.has(name)) this.mustAwait(n);
       call = `${target}(${args})`;
     } else call = `${this.expr(callee)}(${args})`;
