@@ -127,7 +127,7 @@ interface Scope {
 
 /** Converts locustfile `source` to a session module; `dir` is its folder (Python's `sys.path[0]`). */
 export function convertLocust(source: string, file: string, dir = "."): LocustConversion {
-  const folder = new Folder(dir, file);
+  const folder = new Folder(dir, [file]);
   const conversion = new Converter(source, file, folder, null).run();
   return {
     ...conversion,
@@ -138,11 +138,8 @@ export function convertLocust(source: string, file: string, dir = "."): LocustCo
 /** The locustfile's folder: its modules by their path in it, each converted once (null: refused). */
 class Folder {
   readonly converted = new Map<string, { kinds: Converter; code: string } | null>();
-  /** The files being converted, importer first: a module among them imported again closes a cycle. */
-  readonly converting: string[];
-  constructor(readonly dir: string, file: string) {
-    this.converting = [file];
-  }
+  /** `converting`: the files being converted, importer first (one imported again closes a cycle). */
+  constructor(readonly dir: string, readonly converting: string[]) {}
 
   fileOf(dotted: string): string | undefined {
     const path = dotted.replaceAll(".", "/");
