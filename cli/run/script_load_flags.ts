@@ -22,7 +22,7 @@ import {
 import { expandSourceAddresses } from "../../runner/source_addresses.ts";
 import { unbindableAddress } from "../../system/ports.ts";
 import type { Stage } from "../../runner/load/models/ramping_connections.ts";
-import type { LocustFlags } from "../../runner/script/locust/experiment.ts";
+import type { LocustSelection } from "../../runner/script/locust/runtime.ts";
 import { FileReadError, readTextFileCapped } from "../../system/read_capped.ts";
 import { secretSources } from "../../runner/script/k6/secrets.ts";
 import { MAX_EXPERIMENT_FILE_BYTES } from "../../validation/input_limits.ts";
@@ -249,8 +249,13 @@ export function scriptLoadArgs(flags: FlagValues, locustfile = false, k6Script =
   };
 }
 
+/** Locust's flags beyond the load, with the command's `-f` user classes, `--host` and the file's options. */
+type LocustFlags =
+  & Partial<ReturnType<typeof locustFlagsOf>>
+  & Pick<LocustSelection, "users" | "host" | "options">;
+
 /** Locust's flags beyond the load (`-f`, user classes and `--host` are the command's: cli/run_args.ts). */
-function locustFlagsOf(flags: FlagValues): LocustFlags {
+function locustFlagsOf(flags: FlagValues) {
   const list = (name: string) =>
     flags.has(name)
       ? flags.all(name).flatMap((v) => v.split(",")).map((v) => v.trim()).filter(Boolean)

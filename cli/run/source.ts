@@ -134,7 +134,7 @@ async function locustText(source: string, flags: ScriptLoadArgs): Promise<string
   ]);
   try {
     const path = resolve(source);
-    return await locustExperimentText(path, path, load, flags.vus ?? 1, flags.locust ?? {}, flags.durationMs);
+    return await locustExperimentText(path, load, flags.vus ?? 1, flags.locust ?? {}, flags.durationMs);
   } catch (err) {
     if (err instanceof LocustConvertError || err instanceof LocustInputError) {
       throw new UsageError(err.message, { cause: err });

@@ -93,7 +93,7 @@ const RUNNER_HAS = ("client_id environment errors exceptions greenlet log_except
   "user_classes_count user_greenlets worker_count worker_index").split(" ");
 const EVENTS_HELD = `loadlab takes listeners of ${LOCUST_EVENTS.join(", ")} (report_to_master and ` +
   "worker_report never fire: one process; reset_stats neither: Locust's web UI fires it)";
-const GIVEN: Record<string, string> = { next: "__next", open: "__open", __name__: '"locustfile"' };
+const GIVEN: Record<string, string> = { __name__: '"locustfile"' };
 /** The nodes an assignment's target names are in (not `self.x`, whose `self` is no local). */
 const TARGETS = ["VariableName", "TupleExpression", "ArrayExpression", "ParenthesizedExpression"];
 const LOCUST_CLASSES = new Set(["StopUser", "RescheduleTask", "InterruptTaskSet", "EventHook"]);
@@ -127,7 +127,7 @@ interface Scope {
 
 /** Converts locustfile `source` to a session module; `dir` is its folder (Python's `sys.path[0]`). */
 export function convertLocust(source: string, file: string, dir = "."): LocustConversion {
-  const folder = new Folder(dir, file);
+  const folder = new Folder(dir, [file]);
   const conversion = new Converter(source, file, folder, null).run();
   return {
     ...conversion,
@@ -138,11 +138,8 @@ export function convertLocust(source: string, file: string, dir = "."): LocustCo
 /** The locustfile's folder: its modules by their path in it, each converted once (null: refused). */
 class Folder {
   readonly converted = new Map<string, { kinds: Converter; code: string } | null>();
-  /** The files being converted, importer first: a module among them imported again closes a cycle. */
-  readonly converting: string[];
-  constructor(readonly dir: string, file: string) {
-    this.converting = [file];
-  }
+  /** `converting`: the files being converted, importer first (one imported again closes a cycle). */
+  constructor(readonly dir: string, readonly converting: string[]) {}
 
   fileOf(dotted: string): string | undefined {
     const path = dotted.replaceAll(".", "/");
@@ -217,7 +214,7 @@ class Converter {
     const own = [...this.imports].map(([path, n]) => ` import * as __m${n} from "${up}/${path}.js";`);
     this.out.push(
       `import * as __py from ${py}; import * as __L from ${locust}; ` +
-        `import { MODULES as __M, next as __next, open as __open, annotate as __annotate } from ${modules};` +
+        `import { MODULES as __M, annotate as __annotate } from ${modules};` +
         own.join(""),
       // A module exports its top level's names, as `import` and `from ... import` read them.
       this.dotted !== null
@@ -1200,8 +1197,7 @@ class Converter {
       if (target === name && PY_BUILTINS_OUTSIDE.includes(name) && !this.moduleNames.has(name)) {
         this.refuse(n, `${name}(): a Python builtin outside the subset (docs/LOCUST.md lists those it has)`);
       }
-      const builtin = target.startsWith("__py.builtins.") || target === "__next" || target === "__open";
-      if (builtin || this.syncFunctions.has(name)) awaits = false;
+      if (target.startsWith("__py.builtins.") || this.syncFunctions.has(name)) awaits = false;
       if (this.asyncFunctions.has(name)) this.mustAwait(n);
       call = `${target}(${args})`;
     } else call = `${this.expr(callee)}(${args})`;

@@ -31,21 +31,11 @@ function shapeStages(points: ShapePoints): Array<{ duration: string; target: num
   return stages;
 }
 
-/** Locust's flags beyond the load (cli/script_load_flags.ts reads them): the isolates' selection and more. */
-export interface LocustFlags extends Omit<LocustSelection, "userCount" | "file" | "runTimeS" | "heard"> {
-  /** `--csv PREFIX`: Locust's CSV files (stats.ts). */
-  csv?: string;
+/** Locust's flags the experiment reads (cli/run/script_load_flags.ts reads each from the command line). */
+type LocustFlags = Omit<LocustSelection, "userCount" | "file" | "runTimeS" | "heard"> & {
   /** `--csv-full-history`: each name's history rows too (its interval histograms kept for them). */
   csvFullHistory?: boolean;
-  /** `--json`: stdout holds Locust's JSON stats only; `--json-file F`: they go to F.json. */
-  json?: boolean;
-  jsonFile?: string;
-  onlySummary?: boolean;
-  headless?: boolean;
-  html?: string;
-  /** `--exit-code-on-error`: the exit code of a run with a failure (1 unless given). */
-  exitCodeOnError?: number;
-}
+};
 
 /** Thrown for a locustfile or flags that name what is not there (exit 2 where the command reads it). */
 export class LocustInputError extends Error {
@@ -55,7 +45,6 @@ export class LocustInputError extends Error {
 /** The experiment (JSON text) of locustfile `path`, one `load` and Locust's `flags`; `users` is `-u`. */
 export async function locustExperimentText(
   path: string,
-  scriptPath: string,
   load: Record<string, unknown>,
   users: number,
   flags: LocustFlags,
@@ -105,7 +94,7 @@ export async function locustExperimentText(
     name: basename(path, ".py").replace(/[^A-Za-z0-9._-]/g, "_"),
     targets: { app: host === undefined ? { kind: "builtin" } : { url: host } },
     loads: { locust: { ...load, gracefulStop: `${(flags.stopTimeoutMs ?? 0) + ON_STOP_MS}ms` } },
-    script: scriptPath,
+    script: path,
     ...(flags.csvFullHistory ? { intervalHistograms: "endpoints" } : {}),
   });
 }

@@ -11,7 +11,7 @@ import { existsSync } from "node:fs";
 import { cachePathOf, writeWhole } from "../cache_dir.ts";
 
 /** Bumped when the conversion changes, so older cached conversions are not reused. */
-const CONVERSION_VERSION = "24";
+const CONVERSION_VERSION = "25";
 
 /** The locustfile at `path` converted (throws `LocustConvertError` naming each place it cannot be). */
 export function convertLocustFile(path: string): LocustConversion {

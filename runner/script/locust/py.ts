@@ -300,7 +300,6 @@ export function tuple(...items: unknown[]): readonly unknown[] {
   return Object.freeze(items);
 }
 
-/** `a, b = value`: the value's items, exactly `n` of them. */
 /** `a, b = value`; with `star` (the starred target's place), `a, *rest, b = value`: rest a list. */
 export function unpack(value: unknown, n: number, star = -1): unknown[] {
   const items = [...iter(value)], fixed = star < 0 ? n : n - 1;
@@ -425,7 +424,7 @@ function indexOf(l: unknown[], v: unknown, why: string): number {
   return at;
 }
 
-export function orDefault(dflt: unknown[], err: PyError): unknown {
+function orDefault(dflt: unknown[], err: PyError): unknown {
   if (dflt.length > 0) return dflt[0];
   throw err;
 }
@@ -486,6 +485,38 @@ function extreme(sign: number, a: unknown[]): unknown {
   if (items.length === 0) return orDefault(dflt, new PyError("ValueError", "arg is an empty sequence"));
   const key = (named.key as ((v: unknown) => any) | undefined) ?? ((v: unknown) => v);
   return items.reduce((best, v) => (sign * (key(v) - key(best)) > 0 ? v : best));
+}
+
+/** `open(path)`: a text file read whole (a relative path from the working directory, as Python's). */
+function open(...a: unknown[]): object {
+  const [path, mode] = args(a, ["file", "mode"], ["r"], false, true);
+  if (!/^r?[tb]?$/.test(str(mode))) {
+    throw new PyError("ValueError", `open mode ${repr(mode)}: files are only read`);
+  }
+  const file = {
+    name: str(path),
+    rewinds: 0,
+    /** `seek(0)`: read from the start again (a csv.reader over it too). */
+    seek() {
+      this.rewinds++;
+    },
+    close() {},
+    __enter__() {
+      return this;
+    },
+    __exit__: () => false,
+  };
+  let bytes: Uint8Array;
+  try {
+    bytes = Deno.readFileSync(str(path));
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotFound)) throw new PyError("OSError", (err as Error).message);
+    throw new PyError("FileNotFoundError", `[Errno 2] No such file or directory: ${repr(str(path))}`);
+  }
+  if (str(mode).includes("b")) return { ...file, read: () => bytes };
+  const text = new TextDecoder().decode(bytes);
+  const lines = text.split(/(?<=\n)/).filter((l) => l !== "");
+  return { ...file, read: () => text, readlines: () => lines, [Symbol.iterator]: () => lines.values() };
 }
 
 /** Whether `print` and `logging` stay silent: in a worker, while it runs the top level the command's ran. */
@@ -561,6 +592,11 @@ export const builtins = {
     return typeof v === "function" && name in Object(x) && !Object.hasOwn(x, name) ? v.bind(x) : v;
   },
   setattr: (x: any, name: string, v: unknown) => void (x[name] = v),
+  next: (it: Iterator<unknown>, ...dflt: unknown[]) => {
+    const r = it.next();
+    return r.done ? orDefault(dflt, new PyError("StopIteration")) : r.value;
+  },
+  open,
   ...Object.fromEntries(
     ("Exception ValueError KeyError IndexError TypeError RuntimeError StopIteration AttributeError " +
       "AssertionError ZeroDivisionError LookupError ArithmeticError OSError FileNotFoundError " +

@@ -3,7 +3,7 @@
  * The Python modules a locustfile of the subset imports (`MODULES`), each with the functions teams call;
  * `re` on JavaScript's regular expressions with Python's spellings translated. Any other is refused.
  */
-import { args, builtins, exceptionClass, iter, Kw, mapping, mod, orDefault, output } from "./py.ts";
+import { args, builtins, exceptionClass, iter, Kw, mapping, mod, output } from "./py.ts";
 import { isDict, matches, MISSING, PyError, repr, str, tuple } from "./py.ts";
 import { randomIntBetween, randomItem } from "../k6/jslib/utils.ts";
 import { parse } from "../k6/jslib/papaparse.ts";
@@ -133,11 +133,6 @@ const itertools = {
     ).map((a) => tuple(...a)),
 };
 
-export function next(it: Iterator<unknown>, ...dflt: unknown[]): unknown {
-  const r = it.next();
-  return r.done ? orDefault(dflt, new PyError("StopIteration")) : r.value;
-}
-
 const environ = mapping((k) => scriptEnv()[k]);
 
 const os = {
@@ -213,13 +208,11 @@ class Match {
 
 /** `re.compile`'s pattern: the module's functions with the pattern given. */
 class Pattern {
-  constructor(readonly pattern: string, readonly flags: number) {}
-  search = (...a: unknown[]) => re.search(this, ...a);
-  match = (...a: unknown[]) => re.match(this, ...a);
-  fullmatch = (...a: unknown[]) => re.fullmatch(this, ...a);
-  findall = (...a: unknown[]) => re.findall(this, ...a);
-  sub = (...a: unknown[]) => re.sub(this, ...a);
-  split = (...a: unknown[]) => re.split(this, ...a);
+  constructor(readonly pattern: string, readonly flags: number) {
+    for (const f of ["search", "match", "fullmatch", "findall", "sub", "split"] as const) {
+      Object.assign(this, { [f]: (...a: unknown[]) => re[f](this, ...a) });
+    }
+  }
 }
 
 function patternArgs(a: unknown[], more: string[] = [], defaults: unknown[] = []) {
@@ -269,38 +262,6 @@ const re = {
   },
   escape: (s: unknown) => str(s).replace(/[.*+?^${}()|[\]\\\-/#&~\s]/g, "\\$&"),
 };
-
-/** `open(path)`: a text file read whole (a relative path from the working directory, as Python's). */
-export function open(...a: unknown[]): object {
-  const [path, mode] = args(a, ["file", "mode"], ["r"], false, true);
-  if (!/^r?[tb]?$/.test(str(mode))) {
-    throw new PyError("ValueError", `open mode ${repr(mode)}: files are only read`);
-  }
-  const file = {
-    name: str(path),
-    rewinds: 0,
-    /** `seek(0)`: read from the start again (a csv.reader over it too). */
-    seek() {
-      this.rewinds++;
-    },
-    close() {},
-    __enter__() {
-      return this;
-    },
-    __exit__: () => false,
-  };
-  let bytes: Uint8Array;
-  try {
-    bytes = Deno.readFileSync(str(path));
-  } catch (err) {
-    if (!(err instanceof Deno.errors.NotFound)) throw new PyError("OSError", (err as Error).message);
-    throw new PyError("FileNotFoundError", `[Errno 2] No such file or directory: ${repr(str(path))}`);
-  }
-  if (str(mode).includes("b")) return { ...file, read: () => bytes };
-  const text = new TextDecoder().decode(bytes);
-  const lines = text.split(/(?<=\n)/).filter((l) => l !== "");
-  return { ...file, read: () => text, readlines: () => lines, [Symbol.iterator]: () => lines.values() };
-}
 
 /** `csv.reader(f)` (rows as lists) and `csv.DictReader(f)` (dicts by the first row's names) over a file. */
 function csvRows(f: unknown, a: unknown[]): string[][] {

@@ -14,7 +14,9 @@ import {
   str,
   sub,
 } from "./py.ts";
-import { MODULES, open } from "./py_modules.ts";
+import { MODULES } from "./py_modules.ts";
+
+const { open } = builtins;
 
 Deno.test("Python's values as a locustfile's helpers read them", () => {
   assertEquals(slice([1, 2, 3, 4], -2, null), [3, 4]);

@@ -533,10 +533,7 @@ class Client {
     // `get(url, **kw)` and the like; `post(url, data, json, **kw)` and the like; `url=` as requests takes it.
     for (const verb of ["GET", "HEAD", "DELETE", "OPTIONS", "POST", "PUT", "PATCH"]) {
       const send = function (this: Client, url: string | Kw, ...a: unknown[]): Promise<LocustResponse> {
-        if (url instanceof Kw) {
-          const { url: given, ...kw } = url.values;
-          return send.call(this, given as string, new Kw(kw));
-        }
+        if (url instanceof Kw) return this.request(verb, url);
         // Keywords alone (`post(url, json=...)`): as given; `data` and `json` unset read as None.
         if (verb[0] !== "P" || (a.length === 1 && a[0] instanceof Kw)) {
           return a.length === 0 ? this.request(verb, url) : this.request(verb, url, ...a);
@@ -548,7 +545,7 @@ class Client {
     }
   }
   /** One request, its answer made in a continuation, not an async frame (1 KB of saved locals). */
-  request(method: string, url: string, ...a: unknown[]): Promise<LocustResponse> {
+  request(method: string, url: string | Kw, ...a: unknown[]): Promise<LocustResponse> {
     if (typeof url !== "string") { // `request(method=..., url=...)`, as requests takes them
       const given = [method, url, ...a].filter((x) => x !== undefined);
       const [m, u, kw] = args(given, ["method", "url"], [], false, true) as [string, string, Kw["values"]];
@@ -1239,7 +1236,6 @@ export function attr(cls: any, name: string, given: unknown): void {
  * `class C(Mixin, Base)`: the class of `bases[main]` with the others' members in Python's MRO order; a
  * mixin's `@task` is a plain method there, as Locust collects tasks from its own classes only.
  */
-
 export function mixed(bases: any[], main: number): any {
   const cls = class extends bases[main] {};
   const order = [...bases.slice(main + 1), ...bases.slice(0, main).reverse()];

@@ -19,9 +19,10 @@ import { BEFORE_RESET, CONTENT_BYTES, fired, REDIRECTED, statsReset, UNREPORTED 
 const NO_RESPONSE_EXIT = 4;
 
 /** A row's numbers without a request (a name seen only before `--reset-stats`'s reset, or never). */
-const ZERO = Object.fromEntries(
-  "requests failures avg min max median bytes avgBytes rps failuresPerSec".split(" ").map((k) => [k, 0]),
-);
+const ZERO = Object.fromEntries("requests failures avg min max median bytes".split(" ").map((k) => [k, 0]));
+
+/** A row's bytes per request and rates, set once its counts are final. */
+const RATES = { avgBytes: 0, rps: 0, failuresPerSec: 0 };
 
 const PERCENTILES = [50, 66, 75, 80, 90, 95, 98, 99, 99.9, 99.99, 100];
 
@@ -79,9 +80,7 @@ function locustRows(run: RunResult) {
       max: e.latencyMs?.max ?? 0,
       median: pct(50) ?? 0,
       bytes,
-      avgBytes: requests === 0 ? 0 : bytes / requests,
-      rps: requests / seconds,
-      failuresPerSec: failures / seconds,
+      ...RATES,
       percentile: pct,
       errors,
       endpoint: e as Endpoint | undefined,
@@ -95,11 +94,9 @@ function locustRows(run: RunResult) {
     for (const ms of f.timesMs) h.recordValue(Math.max(1, Math.round(ms * 1000)));
     const requests = f.timesMs.length, percentile = (p: number) => h.getValueAtPercentile(p) / 1000;
     const [min, max, avg] = [h.minNonZeroValue / 1000, h.maxValue / 1000, h.mean / 1000];
-    const row = { method: f.type, name: f.name, requests, failures, avg, min, max, h };
-    const rates = { rps: requests / seconds, failuresPerSec: failures / seconds, errors: f.errors };
+    const row = { method: f.type, name: f.name, requests, failures, avg, min, max, h, bytes: f.bytes };
     const endpoint = undefined as Endpoint | undefined, seenSec = [f.firstMs / 1000, f.lastMs / 1000];
-    const bytes = { bytes: f.bytes, avgBytes: f.bytes / requests };
-    return { ...row, ...rates, ...bytes, median: percentile(50), percentile, endpoint, seenSec };
+    return { ...row, ...RATES, errors: f.errors, median: percentile(50), percentile, endpoint, seenSec };
   });
   rows.push(...own);
   // A redirect's hops: their failures are the first request's, their count none (one request, as Locust's).
@@ -108,8 +105,7 @@ function locustRows(run: RunResult) {
     const first = rows.find((r) => r.name === name && r.method === hop.method) ??
       rows.find((r) => r.name === name);
     if (first === undefined) continue;
-    first.failures += hop.failures, first.failuresPerSec = first.failures / seconds;
-    first.bytes += hop.bytes, first.avgBytes = first.requests === 0 ? 0 : first.bytes / first.requests;
+    first.failures += hop.failures, first.bytes += hop.bytes;
     for (const [why, n] of hop.errors) first.errors.set(why, (first.errors.get(why) ?? 0) + n);
     rows.splice(rows.indexOf(hop), 1);
   }
@@ -139,16 +135,18 @@ function locustRows(run: RunResult) {
       ? run.latencyMs?.p50 ?? 0
       : h.getValueAtPercentile(50) / 1000,
     bytes: rows.reduce((t, r) => t + r.bytes, 0),
-    avgBytes: requests === 0 ? 0 : rows.reduce((t, r) => t + r.bytes, 0) / requests,
-    rps: requests / seconds,
-    failuresPerSec: failures / seconds,
+    ...RATES,
     percentile: (p: number) => requests === 0 || h.totalCount === 0 ? null : h.getValueAtPercentile(p) / 1000,
     errors: new Map<string, number>(),
     endpoint: undefined as Endpoint | undefined,
     seenSec: undefined,
   };
   // Locust's median: its rounded times' (a key of `response_times`), kept within the exact min and max.
-  for (const r of [...rows, total]) r.median = Math.min(r.max, Math.max(r.min, rounded(r.median)));
+  for (const r of [...rows, total]) {
+    r.median = Math.min(r.max, Math.max(r.min, rounded(r.median)));
+    r.avgBytes = r.requests === 0 ? 0 : r.bytes / r.requests;
+    r.rps = r.requests / seconds, r.failuresPerSec = r.failures / seconds;
+  }
   return { rows, total };
 }
 
@@ -195,14 +193,10 @@ function statsEntry(run: RunResult, r: LocustRow) {
 }
 
 /** Locust's `--json` of `run`: its `serialize_stats()`, a dict a name. */
-export const locustJson = (run: RunResult): string =>
-  JSON.stringify(
-    locustRows(run).rows.map((r) => statsEntry(run, r)).map((e) =>
-      Object.fromEntries(SERIALIZED.map((k) => [k, e[k]]))
-    ),
-    null,
-    4,
-  );
+export function locustJson(run: RunResult): string {
+  const entries = locustRows(run).rows.map((r) => statsEntry(run, r));
+  return JSON.stringify(entries.map((e) => Object.fromEntries(SERIALIZED.map((k) => [k, e[k]]))), null, 4);
+}
 
 /** Locust's `environment.stats` of `run` as the end's listeners read it: `total`, `get(name, method)`. */
 export function locustStats(run: RunResult): object {
@@ -281,11 +275,9 @@ export async function writeLocustCsv(
     r.requests === 0
       ? [0, 0, 0, 0, 0, 0, 0]
       : [r.median, ...[r.avg, r.min, r.max, r.avgBytes, r.rps, r.failuresPerSec].map(float)];
+  const head = columns(`Type,Name,Request Count,Failure Count,${TIMES},Requests/s,Failures/s`);
   const stats = [
-    csvLine([
-      ...columns(`Type,Name,Request Count,Failure Count,${TIMES},Requests/s,Failures/s`),
-      ...PERCENTILE_NAMES,
-    ]),
+    csvLine([...head, ...PERCENTILE_NAMES]),
     ...[...rows, total].map((r) =>
       csvLine([r.method, r.name, r.requests, r.failures, ...times(r), ...ints(r)])
     ),
