@@ -5,7 +5,7 @@
  */
 import { acceptBytesOf } from "./accept_key.ts";
 import { deflateAnswerFault } from "./deflate.ts";
-import { bytesOf, sameBytes, sameLowerAscii } from "../http1/chars.ts";
+import { bytesOf, decimalAt, sameBytes, sameLowerAscii } from "../http1/chars.ts";
 
 const MAX_HANDSHAKE_BYTES = 16 * 1024;
 const LATIN1 = new TextDecoder("latin1");
@@ -111,12 +111,8 @@ function statusOf(buf: Uint8Array, end: number): number {
   if (end < 12) return -1;
   for (let i = 0; i < prefix.length; i++) if (buf[i] !== prefix.charCodeAt(i)) return -1;
   if ((buf[7] !== 48 && buf[7] !== 49) || buf[8] !== 32) return -1;
-  let code = 0;
-  for (let i = 9; i < 12; i++) {
-    if (buf[i] < 48 || buf[i] > 57) return -1;
-    code = code * 10 + buf[i] - 48;
-  }
-  return end === 12 || buf[12] === 32 ? code : -1;
+  const code = decimalAt(buf, 9, 12);
+  return code >= 0 && (end === 12 || buf[12] === 32) ? code : -1;
 }
 
 /** What `String.prototype.trim` removes of Latin-1 text. */
