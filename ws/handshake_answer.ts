@@ -5,10 +5,9 @@
  */
 import { acceptBytesOf } from "./accept_key.ts";
 import { deflateAnswerFault } from "./deflate.ts";
-import { bytesOf, decimalAt, sameBytes, sameLowerAscii } from "../http1/chars.ts";
+import { bytesOf, decimalAt, latin1, sameBytes, sameLowerAscii } from "../http1/chars.ts";
 
 const MAX_HANDSHAKE_BYTES = 16 * 1024;
-const LATIN1 = new TextDecoder("latin1");
 const MORE: HandshakeResult = Object.freeze({ kind: "more" });
 
 /** Refused (a status other than 101), a wrong accept key, or a broken answer. */
@@ -143,6 +142,6 @@ function hasToken(buf: Uint8Array, from: number, to: number, token: Uint8Array):
 }
 
 function joined(earlier: string | undefined, buf: Uint8Array, from: number, to: number): string {
-  const value = LATIN1.decode(buf.subarray(from, to));
+  const value = latin1(buf, from, to - from);
   return earlier === undefined ? value : `${earlier}, ${value}`;
 }
