@@ -316,7 +316,7 @@ export class SessionSender implements SessionCount {
     message: unknown,
     params?: GrpcParams,
   ): Promise<GrpcResponse> {
-    // In a batch the session's stream may be the batch's (side.ts): a call waits for its end.
+    // In a batch the session's stream may be the batch's: a call waits for its end.
     if (this.sending !== null || this.#batch !== null || this.#sidesInFlight > 0) {
       return overlapRefusal("grpc.invoke") as Promise<never>;
     }
