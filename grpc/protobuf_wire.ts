@@ -3,6 +3,7 @@
  * Protobuf's wire forms of scalars written into a caller's buffer (varint of a 64-bit value as two 32-bit
  * halves, fixed widths, ZigZag), and proto3 JSON's text forms read from bytes, allocating nothing for most.
  */
+import { decimalAt } from "../http1/chars.ts";
 
 /** ZigZag: 0, -1, 1, -2 ... as 0, 1, 2, 3 ...; a bigint only past 2^52. */
 export function zigzag(n: number | bigint): number | bigint {
@@ -17,13 +18,8 @@ const decoder = new TextDecoder();
 export function integerOf(buf: Uint8Array, from: number, to: number): number | bigint | null {
   const negative = buf[from] === 45;
   const start = negative ? from + 1 : from;
-  if (start === to) return null;
-  let n = 0;
-  for (let k = start; k < to; k++) {
-    const d = buf[k] - 48;
-    if (d < 0 || d > 9) return null;
-    n = n * 10 + d;
-  }
+  const n = decimalAt(buf, start, to);
+  if (n < 0) return null;
   if (to - start > 15) return BigInt(decoder.decode(buf.subarray(from, to)));
   return negative ? -n : n;
 }

@@ -3,6 +3,7 @@
  * gRPC's status codes: their names, a `grpc-status` value read as a code, and the code of an answer that
  * carried no `grpc-status` (gRPC's "HTTP to gRPC status code mapping").
  */
+import { decimalAt } from "../http1/chars.ts";
 
 export const GRPC_CODE_NAMES: readonly string[] =
   ("OK CANCELLED UNKNOWN INVALID_ARGUMENT DEADLINE_EXCEEDED " +
@@ -24,13 +25,7 @@ const MAX_CODE = 16;
 
 /** The code a `grpc-status` value states (past 16: UNKNOWN), or -1 when it is no number of 1-3 digits. */
 export function grpcStatusValue(buf: Uint8Array, at: number, len: number): number {
-  if (len === 0 || len > 3) return -1;
-  let code = 0;
-  for (let k = 0; k < len; k++) {
-    const d = buf[at + k] - 48;
-    if (d < 0 || d > 9) return -1;
-    code = code * 10 + d;
-  }
+  const code = len > 3 ? -1 : decimalAt(buf, at, at + len);
   return code > MAX_CODE ? GRPC_UNKNOWN : code;
 }
 

@@ -24,6 +24,18 @@ export function hexValue(c: number): number {
   return l >= 97 && l <= 102 ? l - 87 : -1;
 }
 
+/** The decimal digits buf[from, to) as a number, or -1 when there are none or another byte is among them. */
+export function decimalAt(buf: Uint8Array, from: number, to: number): number {
+  if (from >= to) return -1;
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const d = buf[i] - 48;
+    if (d < 0 || d > 9) return -1;
+    n = n * 10 + d;
+  }
+  return n;
+}
+
 export function bytesOf(text: string): Uint8Array {
   return new TextEncoder().encode(text);
 }

@@ -144,22 +144,13 @@ export class HeadLines {
     this.headMethod = line.headMethod;
     this.targetStart = line.targetStart;
     this.targetEnd = line.targetEnd;
-    if (buf[end] === CR && end + 1 < stop && buf[end + 1] === LF) {
-      this.#state = S_FIELD_START; // the common line end, without a trip through S_CR
-      return end + 2;
-    }
-    return this.#endOfLine(buf[end], L_START) ? end + 1 : BAD_HEAD_LINE;
+    return this.#lineEndAt(buf, end, stop, L_START);
   }
 
   /** The first byte of a line after the start line: the head's (or trailers') end, an obs-fold, or a name. */
   #lineStart(buf: Uint8Array, i: number, stop: number): number {
     const c = buf[i];
-    if (c === CR || c === LF) {
-      if (c === CR && i + 1 < stop && buf[i + 1] === LF) {
-        return this.#lineEnd(L_HEAD_END) ? i + 2 : BAD_HEAD_LINE;
-      }
-      return this.#endOfLine(c, L_HEAD_END) ? i + 1 : BAD_HEAD_LINE;
-    }
+    if (c === CR || c === LF) return this.#lineEndAt(buf, i, stop, L_HEAD_END);
     const lines = this.fields;
     if (c === SP || c === HTAB) {
       if (!lines.fold()) return this.#fail(lines.error);
@@ -182,13 +173,7 @@ export class HeadLines {
   #value(buf: Uint8Array, i: number, stop: number): number {
     i = this.fields.value(buf, i, stop);
     if (i === BAD_FIELD_LINE) return this.#fail(this.fields.error);
-    if (i === stop) return i;
-    const c = buf[i];
-    if (c === CR && i + 1 < stop && buf[i + 1] === LF) {
-      this.#state = S_FIELD_START; // the common line end, without a trip through S_CR
-      return i + 2;
-    }
-    return this.#endOfLine(c, L_FIELD) ? i + 1 : BAD_HEAD_LINE;
+    return i === stop ? i : this.#lineEndAt(buf, i, stop, L_FIELD);
   }
 
   /** Chunk-size line bytes through the line end, which sets how much data follows. */
@@ -198,10 +183,15 @@ export class HeadLines {
     if (end === BAD_CHUNK_LINE) return this.#fail(line.error);
     if (end === stop) return stop;
     this.chunkSize = line.size;
+    return this.#lineEndAt(buf, end, stop, L_CHUNK_SIZE);
+  }
+
+  /** A line of `kind` ends at buf[end]: a whole CRLF at once (the common end, not through S_CR). */
+  #lineEndAt(buf: Uint8Array, end: number, stop: number, kind: number): number {
     if (buf[end] === CR && end + 1 < stop && buf[end + 1] === LF) {
-      return this.#lineEnd(L_CHUNK_SIZE) ? end + 2 : BAD_HEAD_LINE;
+      return this.#lineEnd(kind) ? end + 2 : BAD_HEAD_LINE;
     }
-    return this.#endOfLine(buf[end], L_CHUNK_SIZE) ? end + 1 : BAD_HEAD_LINE;
+    return this.#endOfLine(buf[end], kind) ? end + 1 : BAD_HEAD_LINE;
   }
 
   /** `c` ends the line's content: CR (LF must follow) or LF (bare: tolerated in a head unless verbatim). */

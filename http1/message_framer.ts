@@ -119,10 +119,6 @@ export class MessageFramer {
     return this.#headBytes > 0 || this.#state !== S_LINES || !this.#lines.atStart;
   }
 
-  get bufferedBytes(): number {
-    return 0;
-  }
-
   /** Consumes `buf[from, to)`: the offset past the message (or head), NEED_MORE or PARSE_ERROR. */
   feed(buf: Uint8Array, from: number, to: number): number {
     let i = from;

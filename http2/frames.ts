@@ -51,7 +51,6 @@ export function errorCodeName(code: number): string {
 }
 
 // Settings identifiers (RFC 9113 6.5.2).
-export const SETTINGS_HEADER_TABLE_SIZE = 0x1;
 export const SETTINGS_ENABLE_PUSH = 0x2;
 export const SETTINGS_MAX_CONCURRENT_STREAMS = 0x3;
 export const SETTINGS_INITIAL_WINDOW_SIZE = 0x4;
@@ -170,15 +169,12 @@ export function writeGoaway(buf: Uint8Array, at: number, lastStreamId: number, e
   return p + 8;
 }
 
-/** A peer's settings as a client needs them, from the RFC's defaults. */
+/** A peer's settings a client acts on (not its HPACK table or header list size), from the RFC's defaults. */
 export class PeerSettings {
-  headerTableBytes = 4096;
-  enablePush = 1;
   /** Infinity until the peer sets a limit. */
   maxConcurrentStreams = Infinity;
   initialWindowBytes = DEFAULT_WINDOW_BYTES;
   maxFrameBytes = DEFAULT_MAX_FRAME_BYTES;
-  maxHeaderListBytes = Infinity;
 }
 
 /**
@@ -202,14 +198,10 @@ export function applySettings(
     const id = (buf[p] << 8) | buf[p + 1];
     const value = readUint32(buf, p + 2);
     switch (id) {
-      case SETTINGS_HEADER_TABLE_SIZE:
-        into.headerTableBytes = value;
-        break;
       case SETTINGS_ENABLE_PUSH:
         if (value > (fromServer ? 0 : 1)) {
           return { errorCode: PROTOCOL_ERROR, message: `SETTINGS_ENABLE_PUSH ${value}` };
         }
-        into.enablePush = value;
         break;
       case SETTINGS_MAX_CONCURRENT_STREAMS:
         into.maxConcurrentStreams = value;
@@ -225,9 +217,6 @@ export function applySettings(
           return { errorCode: PROTOCOL_ERROR, message: `SETTINGS_MAX_FRAME_SIZE ${value}` };
         }
         into.maxFrameBytes = value;
-        break;
-      case SETTINGS_MAX_HEADER_LIST_SIZE:
-        into.maxHeaderListBytes = value;
         break;
     }
   }

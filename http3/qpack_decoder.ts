@@ -77,8 +77,6 @@ export class QpackDecoder extends FieldReader {
   private encLen = 0;
   /** Huffman output of the encoder stream and the copy a duplicated entry is inserted from. */
   private encScratch: Uint8Array = NO_BYTES;
-  /** The Required Insert Count of the last section decoded or blocked. */
-  requiredInsertCount = 0;
 
   /**
    * The maxima are what our SETTINGS advertise; the table's capacity starts at 0 (RFC 9204 3.2.3), or at
@@ -164,7 +162,6 @@ export class QpackDecoder extends FieldReader {
     this.pos = start;
     const ric = this.requiredInsertCountAt(block, end);
     if (ric < 0) return ric;
-    this.requiredInsertCount = ric;
     if (this.pos >= end) return QPACK_TRUNCATED;
     const negative = (block[this.pos] & 0x80) !== 0;
     const delta = this.readInt(block, end, 0x7f);

@@ -131,18 +131,9 @@ function piecesOf(length: number, fragmentBytes: number): number[] {
   return pieces;
 }
 
-/** A masked control frame, payload cut to 125 bytes; the frame is its one allocation. */
+/** A masked control frame, payload cut to 125 bytes: a one-frame template, masked once. */
 function controlFrame(opcode: number, payload: Uint8Array, keys: MaskKeys): Uint8Array {
-  const length = Math.min(payload.length, MAX_CONTROL_PAYLOAD_BYTES);
-  const frame = new Uint8Array(6 + length);
-  writeHeader(frame, opcode, length, true);
-  const key = keys.next();
-  frame[2] = key & 0xff;
-  frame[3] = (key >>> 8) & 0xff;
-  frame[4] = (key >>> 16) & 0xff;
-  frame[5] = key >>> 24;
-  for (let i = 0; i < length; i++) frame[6 + i] = payload[i] ^ frame[2 + (i & 3)];
-  return frame;
+  return new MessageTemplate(opcode, payload.subarray(0, MAX_CONTROL_PAYLOAD_BYTES)).mask(keys);
 }
 
 /** A close frame with `code` and no reason; `code` 0 sends an empty close. */

@@ -4,8 +4,7 @@
  */
 import { ACCEPT_CHARS, acceptBytesOf, writeBase64 } from "./accept_key.ts";
 import { DEFLATE_OFFER } from "./deflate.ts";
-
-const LATIN1 = new TextDecoder("latin1");
+import { latin1 } from "../http1/chars.ts";
 
 interface HandshakeOptions {
   /** Subprotocols (`Sec-WebSocket-Protocol`), in order of preference. */
@@ -23,7 +22,7 @@ export function newKey(): string {
 }
 
 export function acceptOf(key: string): string {
-  return LATIN1.decode(acceptBytesOf(key).subarray(0, ACCEPT_CHARS));
+  return latin1(acceptBytesOf(key), 0, ACCEPT_CHARS);
 }
 
 /** The Upgrade request's head lines for `target` (path and query) at `host`; `key` null: no key line. */
@@ -58,7 +57,7 @@ export class HandshakeTemplate {
   constructor(url: URL, options: HandshakeOptions = {}) {
     this.#bytes = handshakeRequest(url, "=".repeat(KEY_CHARS), options);
     // The first field after the request line: none of Host, Upgrade or Connection can hold it.
-    const head = LATIN1.decode(this.#bytes);
+    const head = latin1(this.#bytes, 0, this.#bytes.length);
     this.#keyAt = head.indexOf("\r\nSec-WebSocket-Key: ") + "\r\nSec-WebSocket-Key: ".length;
   }
 
@@ -79,8 +78,6 @@ export class HandshakeTemplate {
     writeBase64(request, to, random[from] << 16);
     request[to + 2] = request[to + 3] = 61; // "=="
     this.#randomAt += 16;
-    const keyBytes = request.subarray(this.#keyAt, this.#keyAt + KEY_CHARS);
-    const key = String.fromCharCode.apply(null, keyBytes as unknown as number[]);
-    return { request, key };
+    return { request, key: latin1(request, this.#keyAt, KEY_CHARS) };
   }
 }

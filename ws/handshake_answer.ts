@@ -5,10 +5,9 @@
  */
 import { acceptBytesOf } from "./accept_key.ts";
 import { deflateAnswerFault } from "./deflate.ts";
-import { bytesOf, sameBytes, sameLowerAscii } from "../http1/chars.ts";
+import { bytesOf, decimalAt, latin1, sameBytes, sameLowerAscii } from "../http1/chars.ts";
 
 const MAX_HANDSHAKE_BYTES = 16 * 1024;
-const LATIN1 = new TextDecoder("latin1");
 const MORE: HandshakeResult = Object.freeze({ kind: "more" });
 
 /** Refused (a status other than 101), a wrong accept key, or a broken answer. */
@@ -111,12 +110,8 @@ function statusOf(buf: Uint8Array, end: number): number {
   if (end < 12) return -1;
   for (let i = 0; i < prefix.length; i++) if (buf[i] !== prefix.charCodeAt(i)) return -1;
   if ((buf[7] !== 48 && buf[7] !== 49) || buf[8] !== 32) return -1;
-  let code = 0;
-  for (let i = 9; i < 12; i++) {
-    if (buf[i] < 48 || buf[i] > 57) return -1;
-    code = code * 10 + buf[i] - 48;
-  }
-  return end === 12 || buf[12] === 32 ? code : -1;
+  const code = decimalAt(buf, 9, 12);
+  return code >= 0 && (end === 12 || buf[12] === 32) ? code : -1;
 }
 
 /** What `String.prototype.trim` removes of Latin-1 text. */
@@ -147,6 +142,6 @@ function hasToken(buf: Uint8Array, from: number, to: number, token: Uint8Array):
 }
 
 function joined(earlier: string | undefined, buf: Uint8Array, from: number, to: number): string {
-  const value = LATIN1.decode(buf.subarray(from, to));
+  const value = latin1(buf, from, to - from);
   return earlier === undefined ? value : `${earlier}, ${value}`;
 }

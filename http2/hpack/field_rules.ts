@@ -13,7 +13,7 @@ import {
   KIND_STATUS,
   type StaticTable,
 } from "./static.ts";
-import { bytesOf, latin1, sameBytes, sameLowerAscii } from "../../http1/chars.ts";
+import { bytesOf, decimalAt, latin1, sameBytes, sameLowerAscii } from "../../http1/chars.ts";
 
 const NAME_STATUS = bytesOf(":status");
 const NAME_CONTENT_LENGTH = bytesOf("content-length");
@@ -61,22 +61,8 @@ function connectionSpecific(
 
 /** Three digits but 000; 600-999 and 001-099 read as errors, as over HTTP/1.1 (RFC 9110 15); else -1. */
 function statusValue(v: Uint8Array, off: number, len: number): number {
-  if (len !== 3) return -1;
-  const d0 = v[off] - 48, d1 = v[off + 1] - 48, d2 = v[off + 2] - 48;
-  if (d0 < 0 || d0 > 9 || d1 < 0 || d1 > 9 || d2 < 0 || d2 > 9 || d0 + d1 + d2 === 0) return -1;
-  return d0 * 100 + d1 * 10 + d2;
-}
-
-/** A `content-length` value: 1 to 15 digits (below 10^15), or -1. */
-function contentLengthValue(v: Uint8Array, off: number, len: number): number {
-  if (len === 0 || len > 15) return -1;
-  let n = 0;
-  for (let i = 0; i < len; i++) {
-    const d = v[off + i] - 48;
-    if (d < 0 || d > 9) return -1;
-    n = n * 10 + d;
-  }
-  return n;
+  const status = len === 3 ? decimalAt(v, off, off + 3) : -1;
+  return status === 0 ? -1 : status;
 }
 
 /** Takes each field as bytes where they lie (valid during the call): no string per field. */
@@ -313,7 +299,8 @@ export abstract class FieldReader {
     } else {
       this.regularSeen = true;
       if (kind === KIND_BYTES ? sameBytes(n, nOff, nLen, NAME_CONTENT_LENGTH) : kind === KIND_LENGTH) {
-        const length = contentLengthValue(v, vOff, vLen);
+        // 1 to 15 digits (below 10^15).
+        const length = vLen > 15 ? -1 : decimalAt(v, vOff, vOff + vLen);
         if (length < 0 || (this.clBytes !== -1 && this.clBytes !== length)) this.clInvalid = true;
         this.clBytes = length;
         // Such a message's length is unknown: it cannot match its DATA (RFC 9113 8.1.1).

@@ -29,15 +29,8 @@ function objectBytes(v: object, todo: unknown[], seen: Set<object>): number {
     seen.add(v.buffer);
     return v.buffer.byteLength;
   }
-  if (v instanceof Map) {
-    for (const [key, item] of v) todo.push(key, item);
-    return 0;
-  }
-  if (v instanceof Set) {
-    for (const item of v) todo.push(item);
-    return 0;
-  }
-  if (Array.isArray(v)) {
+  // A collection's items (a map's as [key, item] entries, each counted as a small array).
+  if (Array.isArray(v) || v instanceof Map || v instanceof Set) {
     for (const item of v) todo.push(item);
     return 0;
   }

@@ -50,11 +50,9 @@ export class ScriptNames {
 
   /** A thrown message with the script's place after it (`message (file:line)`), cut to keep the place. */
   shownError(message: string, where: string | null): string {
-    const room = where === null ? 0 : MAX_NAME_CHARS - where.length - 3;
-    if (where === null || room < 64) return this.shown(where === null ? message : `${message} (${where})`);
+    if (where === null) return this.shown(message);
     const key = `${message} (${where})`;
-    return this.#shown.get(key) ??
-      this.#remember(key, shownName(`${shownNameWithin(this.#redacted(message), room)} (${where})`));
+    return this.#shown.get(key) ?? this.#remember(key, this.shownPlaced(key));
   }
 
   /** A line that ends in the script's place, then `after`: cut before the place as `shownError` cuts. */

@@ -69,7 +69,7 @@ interface SideExchange {
 export class SessionSender implements SessionCount {
   /** The session in progress (the last one once it ended), its run and connection. */
   private current: EndingSession | null = null;
-  #run: SessionRun | null = null;
+  run!: SessionRun;
   private conn: SessionConnection | null = null;
   responses = 0;
   /** How late the session began against its start (an open arrival's queue; ~0 for a closed loop). */
@@ -124,7 +124,7 @@ export class SessionSender implements SessionCount {
     this.startMs = startMs;
     this.current = s;
     this.responses = 0;
-    this.#run = chain.run;
+    this.run = chain.run;
     this.conn = chain.load;
     this.#lateMs = Math.max(0, (nowMs < 0 ? this.nowMs() : nowMs) - startMs);
     this.recorder = recorder;
@@ -317,7 +317,7 @@ export class SessionSender implements SessionCount {
     message: unknown,
     params?: GrpcParams,
   ): Promise<GrpcResponse> {
-    // In a batch the session's stream may be the batch's (side.ts): a call waits for its end.
+    // In a batch the session's stream may be the batch's: a call waits for its end.
     if (this.sending !== null || this.#batch !== null || this.#sidesInFlight > 0) {
       return overlapRefusal("grpc.invoke") as Promise<never>;
     }
@@ -346,10 +346,6 @@ export class SessionSender implements SessionCount {
     this.#jarOff = opts.cookies === false;
     this.stepOf(x.name, x.path);
     return x.sent;
-  }
-
-  get run(): SessionRun {
-    return this.#run!;
   }
 
   /** A request's promise's executor: its resolver is kept for the request's end. */
@@ -413,7 +409,7 @@ export class SessionSender implements SessionCount {
   /** The request in flight ended: cut the session if the run ended meanwhile. */
   private ended(): void {
     this.sending = null;
-    if (this.#run!.ended.aborted) this.current!.settle(CUT, false);
+    if (this.run.ended.aborted) this.current!.settle(CUT, false);
   }
 
   /** The exchange's end: the script's response (its bytes copied: the connection reuses its own). */
@@ -421,7 +417,7 @@ export class SessionSender implements SessionCount {
     this.ended();
     const conn = this.conn!;
     if (!this.counted(this.step, got, conn.lastEventMs - this.sendMs)) {
-      return failedResponse(conn, this.#run!.shared.recorder);
+      return failedResponse(conn, this.run.shared.recorder);
     }
     return this.responseOf(conn, this.sessions.requests.url, this.#path, !this.#jarOff);
   }
@@ -456,7 +452,7 @@ export class SessionSender implements SessionCount {
   private counted(step: number, got: number, latencyMs: number): boolean {
     if (got === 0) {
       // Our own stop aborted it: not the target's failure, not counted (as the request is not).
-      if (!this.#run!.shared.stopping && step >= 0) this.recorder?.stepError(0, step);
+      if (!this.run.shared.stopping && step >= 0) this.recorder?.stepError(0, step);
       return false;
     }
     this.responses++;
