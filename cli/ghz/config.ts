@@ -10,7 +10,7 @@ import { parse as parseToml } from "smol-toml";
 import { parse as parseYaml } from "yaml";
 import { GHZ_FORMATS, goMaps } from "../../results/export/ghz/report.ts";
 import { parseDurationMs } from "../flag_values.ts";
-import { findMethod, loadProtoFile, loadProtoset } from "../../runner/http/grpc/schema.ts";
+import { findMethod, type GrpcMethod, loadProtoFile, loadProtoset } from "../../runner/http/grpc/schema.ts";
 import { reflectSchema } from "../../runner/http/grpc/reflection.ts";
 import { decodeMessages } from "../../runner/http/grpc/message.ts";
 import { quotePlaceholders } from "../../runner/http/grpc/message_template.ts";
@@ -431,30 +431,25 @@ export type MethodData = Record<
   string
 >;
 
-function dataOf(method: ReturnType<typeof findMethod> | undefined): MethodData | undefined {
-  return method && {
-    InputName: method.requestType.name,
-    OutputName: method.responseType.name,
-    IsClientStreaming: String(method.clientStreaming),
-    IsServerStreaming: String(method.serverStreaming),
+/** A method's call data; none: the empty data (a schema's error is the run's, named where it reads it). */
+function dataOf(method?: GrpcMethod): MethodData {
+  return {
+    InputName: method?.requestType.name ?? "",
+    OutputName: method?.responseType.name ?? "",
+    IsClientStreaming: String(method?.clientStreaming ?? false),
+    IsServerStreaming: String(method?.serverStreaming ?? false),
   };
 }
 
 /** The call's method data as its schema file says; undefined by reflection. */
 function methodData(config: Record<string, unknown>): MethodData | undefined {
   try {
-    return dataOf(methodOf(config));
+    const method = methodOf(config);
+    return method && dataOf(method);
   } catch {
-    return NO_METHOD; // the schema's error is the run's, named where the run reads it
+    return dataOf();
   }
 }
-
-const NO_METHOD: MethodData = {
-  InputName: "",
-  OutputName: "",
-  IsClientStreaming: "false",
-  IsServerStreaming: "false",
-};
 
 /** A reflected call's data, needed before its data is filled: `method()` asks the server. */
 export class CallKindNeeded extends Error {
@@ -472,9 +467,9 @@ function kindNeeded(config: Record<string, unknown>): never {
     try {
       const tls = { insecure: config.skipTLS === true, caFile, sni };
       const root = await reflectSchema(origin, 10_000, tls, metadata);
-      return dataOf(findMethod(root, String(config.call)))!;
+      return dataOf(findMethod(root, String(config.call)));
     } catch {
-      return NO_METHOD; // the run's own reflection names the error
+      return dataOf(); // the run's own reflection names the error
     }
   });
 }
@@ -783,9 +778,7 @@ class CallData {
 
   /** ghz's call data of call `requestNumber`, as before the load (its time and UUID now, no worker). */
   #dot(requestNumber: number): Record<string, unknown> {
-    this.#data ??= this.#callData();
-    this.#data.RequestNumber = requestNumber;
-    return this.#data;
+    return Object.assign(this.#data ??= this.#callData(), { RequestNumber: requestNumber });
   }
 
   #data?: Record<string, unknown>;
