@@ -352,11 +352,8 @@ function ghzCalls(run: RunResult, logged: Call[]) {
   const errorsOf = new Map<string, [string, string][]>();
   const callErrors = (key: string): [string, string][] => {
     const words = (
-      [status, desc]: [string, string],
-    ): [string, string] => [
-      status,
-      status === "OK" ? "" : visibleLine(`rpc error: code = ${status} desc = ${desc}`),
-    ];
+      [status, desc]: string[],
+    ) => [status, status === "OK" ? "" : visibleLine(`rpc error: code = ${status} desc = ${desc}`)];
     const messages = Object.entries(run.errorMessages[key] ?? {});
     const each = messages.flatMap(([m, n]) => Array(n).fill(words(grpcGoWords(key, m))));
     return [...each, words(messages.length === 1 ? grpcGoWords(key, messages[0][0]) : [ghzStatus(key), key])];
