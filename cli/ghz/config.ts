@@ -306,7 +306,7 @@ export function ghzRun(
   const reflected = jsonObject(config["reflect-metadata"], "--reflect-metadata");
   for (const [name, value] of Object.entries(reflected)) flags.push("--reflect-header", `${name}: ${value}`);
   let known: MethodData | undefined;
-  const callData = () => known ??= methodData(config) ?? reflectedMethod ?? kindNeeded(config);
+  const callData = () => known ??= methodData(config) ?? reflectedMethod ?? kindNeeded(config, host);
   const call = new CallData(
     String(config.call ?? ""),
     config.name === undefined ? "" : `${config.name}:`,
@@ -458,8 +458,7 @@ export class CallKindNeeded extends Error {
   }
 }
 
-function kindNeeded(config: Record<string, unknown>): never {
-  const host = String(config.host).replace(/^dns:\/\/\//, "");
+function kindNeeded(config: Record<string, unknown>, host: string): never {
   const origin = `${config.insecure === true ? "http" : "https"}://${host}`;
   const [caFile, sni] = [config.cacert, config.cname] as (string | undefined)[];
   const metadata = jsonObject(config["reflect-metadata"], "--reflect-metadata");
@@ -639,9 +638,10 @@ function bytes(value: unknown, flag: string): string {
   return String(Math.min(0x7fff_ffff, Number(m[1]) * scale));
 }
 
-/** A duration option in ms, 0 when not given. */
+/** A duration option in ms, ghz's default where not given; 0 for none. */
 function msOf(config: Record<string, unknown>, key: string): number {
-  return given(config[key]) ? parseDurationMs(String(config[key]), `--${key}`) : 0;
+  const value = option(config, key);
+  return given(value) ? parseDurationMs(String(value), `--${key}`) : 0;
 }
 
 /** A duration given and not ghz's 0 ("none"). */
@@ -809,27 +809,18 @@ class CallData {
 
 /** ghz's report's `options`, key for key as its reporter writes them (in ns; Go's empty left out). */
 function reportOptions(config: Record<string, unknown>, data: unknown, metadata: unknown) {
-  const json = (value: unknown) => {
-    try {
-      return goMaps(typeof value === "string" ? JSON.parse(value) ?? undefined : value);
-    } catch {
-      return undefined; // as ghz: data a template leaves no JSON is none here
-    }
-  };
-  const ns = (key: string, standard = "0s") =>
-    Math.round(parseDurationMs(String(option(config, key) ?? standard), `--${key}`) * 1e6);
-  const schedule = (kind: string) => {
-    const line = option(config, `${kind}-schedule`) === "line";
-    return {
-      [`${kind}-schedule`]: option(config, `${kind}-schedule`),
-      ...Object.fromEntries(
-        ["start", "end", "step"].map((k) => [`${kind}-${k}`, Number(option(config, `${kind}-${k}`))]),
-      ),
-      // As ghz: a line's step is each second, whatever is given.
-      [`${kind}-step-duration`]: line ? 1e9 : ns(`${kind}-step-duration`),
-      [`${kind}-max-duration`]: ns(`${kind}-max-duration`),
-    };
-  };
+  // As ghz: data a template leaves no JSON is none here.
+  const json = (value: unknown) => goMaps(typeof value === "string" ? jsonOr(value) ?? undefined : value);
+  const ns = (key: string) => Math.round(msOf(config, key) * 1e6);
+  const schedule = (kind: string, on = option(config, `${kind}-schedule`)) => ({
+    [`${kind}-schedule`]: on,
+    ...Object.fromEntries(
+      ["start", "end", "step"].map((k) => [`${kind}-${k}`, Number(option(config, `${kind}-${k}`))]),
+    ),
+    // As ghz: a line's step is each second, whatever is given.
+    [`${kind}-step-duration`]: on === "line" ? 1e9 : ns(`${kind}-step-duration`),
+    [`${kind}-max-duration`]: ns(`${kind}-max-duration`),
+  });
   const proto = config.proto === undefined ? undefined : String(config.proto);
   const dir = proto?.includes("/") ? proto.slice(0, proto.lastIndexOf("/")) || "/" : undefined;
   const paths = proto === undefined ? [] : [...(dir ? [dir] : []), ".", ...asList(config["import-paths"])];
@@ -871,26 +862,24 @@ function reportOptions(config: Record<string, unknown>, data: unknown, metadata:
 
 /** The run's options as ghz's InfluxDB tags (a count under -z is Go's largest int32). */
 function influxTags(config: Record<string, unknown>, tags: Record<string, string> | undefined) {
-  const s = (key: string) => parseDurationMs(String(option(config, key) ?? "0s"), key) / 1000;
+  const s = (key: string) => msOf(config, key) / 1000;
   const quoted = (value: unknown) =>
     JSON.stringify(typeof value === "string" ? JSON.parse(value) : value ?? null);
-  const clean = (value: unknown) => JSON.stringify(quoted(value)).replace(/([ ,=])/g, "\\$1");
+  const escape = (text: string) => text.replace(/([ ,=])/g, "\\$1");
+  const clean = (value: unknown) => escape(JSON.stringify(quoted(value)));
   const schedule = (kind: string, flat: string) => {
     const on = option(config, `${kind}-schedule`);
     // Go's durations of 0 as "0s"; a line's step is each second, whatever is given.
     const value = (k: string) =>
       on === "line" && k === "step-duration" ? "1s" : option(config, `${kind}-${k}`);
     const keys = ["start", "end", "step", "step-duration", "max-duration"];
-    return on === "const" ? [flat] : [
-      `${kind}-schedule=${on}`,
-      ...keys.map((k) => `${kind}-${k}=${value(k) ?? "0s"}`),
-    ];
+    return on === "const"
+      ? [flat]
+      : [`${kind}-schedule=${on}`, ...keys.map((k) => `${kind}-${k}=${value(k) ?? "0s"}`)];
   };
   const timed = given(config.duration) || given(config["max-duration"]);
   return [
-    ...(config.name === undefined
-      ? []
-      : [`name="${String(config.name).trim().replace(/([ ,=])/g, "\\$1")}"`]),
+    ...(config.name === undefined ? [] : [`name="${escape(String(config.name).trim())}"`]),
     ...(config.proto !== undefined ? [`proto="${config.proto}"`] : []),
     ...(config.proto === undefined && config.protoset !== undefined ? [`Protoset="${config.protoset}"`] : []),
     `call="${config.call ?? ""}",host="${config.host}",n=${timed ? 0x7fff_ffff : option(config, "total")}`,
