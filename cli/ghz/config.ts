@@ -480,12 +480,9 @@ function kindNeeded(config: Record<string, unknown>, host: string): never {
 function requestNumbers(rows: number, draws: Array<(requestNumber: number) => string> = []): string {
   const path = Deno.makeTempFileSync({ prefix: "loadlab-ghz-request-numbers-", suffix: ".csv" });
   const quoted = (value: string) => /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
-  const lines = Array.from(
-    { length: rows },
-    (_, k) => [k, "{{", ...draws.map((draw) => quoted(draw(k)))].join(","),
-  );
+  const line = (k: number) => [k, "{{", ...draws.map((draw) => quoted(draw(k)))].join(",");
   const head = ["RequestNumber", "LeftBraces", ...draws.map((_, k) => `Drawn${k}`)].join(",");
-  Deno.writeTextFileSync(path, `${head}\n${lines.join("\n")}\n`);
+  Deno.writeTextFileSync(path, `${head}\n${Array.from({ length: rows }, (_, k) => line(k)).join("\n")}\n`);
   globalThis.addEventListener("unload", () => Deno.removeSync(path));
   return path;
 }
@@ -769,11 +766,8 @@ class CallData {
     const unit = { "": "rfc3339", Unix: "s", UnixMilli: "ms", UnixNano: "ns" }[head.slice(10)];
     if (args.length > 0) return undefined;
     if (head.startsWith(".Timestamp") && unit) return `{{ $now(${unit}${call && ", request"}) }}`;
-    return head === ".UUID"
-      ? `{{ $uuid(${call}) }}`
-      : head === ".WorkerID"
-      ? `${this.name}{{ $worker() }}`
-      : undefined;
+    if (head === ".UUID") return `{{ $uuid(${call}) }}`;
+    return head === ".WorkerID" ? `${this.name}{{ $worker() }}` : undefined;
   }
 
   /** ghz's call data of call `requestNumber`, as before the load (its time and UUID now, no worker). */
@@ -898,11 +892,8 @@ function asList(value: unknown): string[] {
 
 /** ghz's metadata or tags: an object of names and values, or its JSON text. */
 function jsonObject(value: unknown, flag: string): Record<string, string> {
-  let parsed = value ?? {};
-  try {
-    // Go's JSON null, a map of nothing.
-    if (typeof value === "string") parsed = JSON.parse(value) ?? {};
-  } catch { /* not JSON: refused below */ }
+  const parsed = typeof value === "string" ? jsonOr(value) : value ?? {};
+  if (parsed === null) return {}; // Go's JSON null, a map of nothing
   if (isRecord(parsed) && Object.values(parsed).every((v) => typeof v === "string")) {
     return parsed as Record<string, string>;
   }
