@@ -677,16 +677,13 @@ class CallData {
     private readonly method: () => MethodData,
   ) {}
 
-  /** `fill`'s text with each random action drawn once a call; undefined when it gives none or no JSON. */
+  /** `fill`'s text with each random action drawn once a call; undefined when it gives none. */
   drawnOnce(fill: () => string | undefined): string | undefined {
     this.#once = true;
     try {
       const text = fill();
       if (text === undefined) this.draws = [];
       return text;
-    } catch (err) {
-      if (!(err instanceof SyntaxError)) throw err;
-      this.draws = [];
     } finally {
       this.#once = false;
     }
