@@ -10,7 +10,7 @@ import { parse as parseToml } from "smol-toml";
 import { parse as parseYaml } from "yaml";
 import { GHZ_FORMATS, goMaps } from "../../results/export/ghz/report.ts";
 import { parseDurationMs } from "../flag_values.ts";
-import { findMethod, loadProtoFile, loadProtoset } from "../../runner/http/grpc/schema.ts";
+import { findMethod, type GrpcMethod, loadProtoFile, loadProtoset } from "../../runner/http/grpc/schema.ts";
 import { reflectSchema } from "../../runner/http/grpc/reflection.ts";
 import { decodeMessages } from "../../runner/http/grpc/message.ts";
 import { quotePlaceholders } from "../../runner/http/grpc/message_template.ts";
@@ -306,7 +306,7 @@ export function ghzRun(
   const reflected = jsonObject(config["reflect-metadata"], "--reflect-metadata");
   for (const [name, value] of Object.entries(reflected)) flags.push("--reflect-header", `${name}: ${value}`);
   let known: MethodData | undefined;
-  const callData = () => known ??= methodData(config) ?? reflectedMethod ?? kindNeeded(config);
+  const callData = () => known ??= methodData(config) ?? reflectedMethod ?? kindNeeded(config, host);
   const call = new CallData(
     String(config.call ?? ""),
     config.name === undefined ? "" : `${config.name}:`,
@@ -431,30 +431,25 @@ export type MethodData = Record<
   string
 >;
 
-function dataOf(method: ReturnType<typeof findMethod> | undefined): MethodData | undefined {
-  return method && {
-    InputName: method.requestType.name,
-    OutputName: method.responseType.name,
-    IsClientStreaming: String(method.clientStreaming),
-    IsServerStreaming: String(method.serverStreaming),
+/** A method's call data; none: the empty data (a schema's error is the run's, named where it reads it). */
+function dataOf(method?: GrpcMethod): MethodData {
+  return {
+    InputName: method?.requestType.name ?? "",
+    OutputName: method?.responseType.name ?? "",
+    IsClientStreaming: String(method?.clientStreaming ?? false),
+    IsServerStreaming: String(method?.serverStreaming ?? false),
   };
 }
 
 /** The call's method data as its schema file says; undefined by reflection. */
 function methodData(config: Record<string, unknown>): MethodData | undefined {
   try {
-    return dataOf(methodOf(config));
+    const method = methodOf(config);
+    return method && dataOf(method);
   } catch {
-    return NO_METHOD; // the schema's error is the run's, named where the run reads it
+    return dataOf();
   }
 }
-
-const NO_METHOD: MethodData = {
-  InputName: "",
-  OutputName: "",
-  IsClientStreaming: "false",
-  IsServerStreaming: "false",
-};
 
 /** A reflected call's data, needed before its data is filled: `method()` asks the server. */
 export class CallKindNeeded extends Error {
@@ -463,8 +458,7 @@ export class CallKindNeeded extends Error {
   }
 }
 
-function kindNeeded(config: Record<string, unknown>): never {
-  const host = String(config.host).replace(/^dns:\/\/\//, "");
+function kindNeeded(config: Record<string, unknown>, host: string): never {
   const origin = `${config.insecure === true ? "http" : "https"}://${host}`;
   const [caFile, sni] = [config.cacert, config.cname] as (string | undefined)[];
   const metadata = jsonObject(config["reflect-metadata"], "--reflect-metadata");
@@ -472,9 +466,9 @@ function kindNeeded(config: Record<string, unknown>): never {
     try {
       const tls = { insecure: config.skipTLS === true, caFile, sni };
       const root = await reflectSchema(origin, 10_000, tls, metadata);
-      return dataOf(findMethod(root, String(config.call)))!;
+      return dataOf(findMethod(root, String(config.call)));
     } catch {
-      return NO_METHOD; // the run's own reflection names the error
+      return dataOf(); // the run's own reflection names the error
     }
   });
 }
@@ -486,12 +480,9 @@ function kindNeeded(config: Record<string, unknown>): never {
 function requestNumbers(rows: number, draws: Array<(requestNumber: number) => string> = []): string {
   const path = Deno.makeTempFileSync({ prefix: "loadlab-ghz-request-numbers-", suffix: ".csv" });
   const quoted = (value: string) => /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
-  const lines = Array.from(
-    { length: rows },
-    (_, k) => [k, "{{", ...draws.map((draw) => quoted(draw(k)))].join(","),
-  );
+  const line = (k: number) => [k, "{{", ...draws.map((draw) => quoted(draw(k)))].join(",");
   const head = ["RequestNumber", "LeftBraces", ...draws.map((_, k) => `Drawn${k}`)].join(",");
-  Deno.writeTextFileSync(path, `${head}\n${lines.join("\n")}\n`);
+  Deno.writeTextFileSync(path, `${head}\n${Array.from({ length: rows }, (_, k) => line(k)).join("\n")}\n`);
   globalThis.addEventListener("unload", () => Deno.removeSync(path));
   return path;
 }
@@ -644,9 +635,10 @@ function bytes(value: unknown, flag: string): string {
   return String(Math.min(0x7fff_ffff, Number(m[1]) * scale));
 }
 
-/** A duration option in ms, 0 when not given. */
+/** A duration option in ms, ghz's default where not given; 0 for none. */
 function msOf(config: Record<string, unknown>, key: string): number {
-  return given(config[key]) ? parseDurationMs(String(config[key]), `--${key}`) : 0;
+  const value = option(config, key);
+  return given(value) ? parseDurationMs(String(value), `--${key}`) : 0;
 }
 
 /** A duration given and not ghz's 0 ("none"). */
@@ -685,16 +677,13 @@ class CallData {
     private readonly method: () => MethodData,
   ) {}
 
-  /** `fill`'s text with each random action drawn once a call; undefined when it gives none or no JSON. */
+  /** `fill`'s text with each random action drawn once a call; undefined when it gives none. */
   drawnOnce(fill: () => string | undefined): string | undefined {
     this.#once = true;
     try {
       const text = fill();
       if (text === undefined) this.draws = [];
       return text;
-    } catch (err) {
-      if (!(err instanceof SyntaxError)) throw err;
-      this.draws = [];
     } finally {
       this.#once = false;
     }
@@ -774,18 +763,13 @@ class CallData {
     const unit = { "": "rfc3339", Unix: "s", UnixMilli: "ms", UnixNano: "ns" }[head.slice(10)];
     if (args.length > 0) return undefined;
     if (head.startsWith(".Timestamp") && unit) return `{{ $now(${unit}${call && ", request"}) }}`;
-    return head === ".UUID"
-      ? `{{ $uuid(${call}) }}`
-      : head === ".WorkerID"
-      ? `${this.name}{{ $worker() }}`
-      : undefined;
+    if (head === ".UUID") return `{{ $uuid(${call}) }}`;
+    return head === ".WorkerID" ? `${this.name}{{ $worker() }}` : undefined;
   }
 
   /** ghz's call data of call `requestNumber`, as before the load (its time and UUID now, no worker). */
   #dot(requestNumber: number): Record<string, unknown> {
-    this.#data ??= this.#callData();
-    this.#data.RequestNumber = requestNumber;
-    return this.#data;
+    return Object.assign(this.#data ??= this.#callData(), { RequestNumber: requestNumber });
   }
 
   #data?: Record<string, unknown>;
@@ -816,27 +800,18 @@ class CallData {
 
 /** ghz's report's `options`, key for key as its reporter writes them (in ns; Go's empty left out). */
 function reportOptions(config: Record<string, unknown>, data: unknown, metadata: unknown) {
-  const json = (value: unknown) => {
-    try {
-      return goMaps(typeof value === "string" ? JSON.parse(value) ?? undefined : value);
-    } catch {
-      return undefined; // as ghz: data a template leaves no JSON is none here
-    }
-  };
-  const ns = (key: string, standard = "0s") =>
-    Math.round(parseDurationMs(String(option(config, key) ?? standard), `--${key}`) * 1e6);
-  const schedule = (kind: string) => {
-    const line = option(config, `${kind}-schedule`) === "line";
-    return {
-      [`${kind}-schedule`]: option(config, `${kind}-schedule`),
-      ...Object.fromEntries(
-        ["start", "end", "step"].map((k) => [`${kind}-${k}`, Number(option(config, `${kind}-${k}`))]),
-      ),
-      // As ghz: a line's step is each second, whatever is given.
-      [`${kind}-step-duration`]: line ? 1e9 : ns(`${kind}-step-duration`),
-      [`${kind}-max-duration`]: ns(`${kind}-max-duration`),
-    };
-  };
+  // As ghz: data a template leaves no JSON is none here.
+  const json = (value: unknown) => goMaps(typeof value === "string" ? jsonOr(value) ?? undefined : value);
+  const ns = (key: string) => Math.round(msOf(config, key) * 1e6);
+  const schedule = (kind: string, on = option(config, `${kind}-schedule`)) => ({
+    [`${kind}-schedule`]: on,
+    ...Object.fromEntries(
+      ["start", "end", "step"].map((k) => [`${kind}-${k}`, Number(option(config, `${kind}-${k}`))]),
+    ),
+    // As ghz: a line's step is each second, whatever is given.
+    [`${kind}-step-duration`]: on === "line" ? 1e9 : ns(`${kind}-step-duration`),
+    [`${kind}-max-duration`]: ns(`${kind}-max-duration`),
+  });
   const proto = config.proto === undefined ? undefined : String(config.proto);
   const dir = proto?.includes("/") ? proto.slice(0, proto.lastIndexOf("/")) || "/" : undefined;
   const paths = proto === undefined ? [] : [...(dir ? [dir] : []), ".", ...asList(config["import-paths"])];
@@ -878,26 +853,24 @@ function reportOptions(config: Record<string, unknown>, data: unknown, metadata:
 
 /** The run's options as ghz's InfluxDB tags (a count under -z is Go's largest int32). */
 function influxTags(config: Record<string, unknown>, tags: Record<string, string> | undefined) {
-  const s = (key: string) => parseDurationMs(String(option(config, key) ?? "0s"), key) / 1000;
+  const s = (key: string) => msOf(config, key) / 1000;
   const quoted = (value: unknown) =>
     JSON.stringify(typeof value === "string" ? JSON.parse(value) : value ?? null);
-  const clean = (value: unknown) => JSON.stringify(quoted(value)).replace(/([ ,=])/g, "\\$1");
+  const escape = (text: string) => text.replace(/([ ,=])/g, "\\$1");
+  const clean = (value: unknown) => escape(JSON.stringify(quoted(value)));
   const schedule = (kind: string, flat: string) => {
     const on = option(config, `${kind}-schedule`);
     // Go's durations of 0 as "0s"; a line's step is each second, whatever is given.
     const value = (k: string) =>
       on === "line" && k === "step-duration" ? "1s" : option(config, `${kind}-${k}`);
     const keys = ["start", "end", "step", "step-duration", "max-duration"];
-    return on === "const" ? [flat] : [
-      `${kind}-schedule=${on}`,
-      ...keys.map((k) => `${kind}-${k}=${value(k) ?? "0s"}`),
-    ];
+    return on === "const"
+      ? [flat]
+      : [`${kind}-schedule=${on}`, ...keys.map((k) => `${kind}-${k}=${value(k) ?? "0s"}`)];
   };
   const timed = given(config.duration) || given(config["max-duration"]);
   return [
-    ...(config.name === undefined
-      ? []
-      : [`name="${String(config.name).trim().replace(/([ ,=])/g, "\\$1")}"`]),
+    ...(config.name === undefined ? [] : [`name="${escape(String(config.name).trim())}"`]),
     ...(config.proto !== undefined ? [`proto="${config.proto}"`] : []),
     ...(config.proto === undefined && config.protoset !== undefined ? [`Protoset="${config.protoset}"`] : []),
     `call="${config.call ?? ""}",host="${config.host}",n=${timed ? 0x7fff_ffff : option(config, "total")}`,
@@ -916,11 +889,8 @@ function asList(value: unknown): string[] {
 
 /** ghz's metadata or tags: an object of names and values, or its JSON text. */
 function jsonObject(value: unknown, flag: string): Record<string, string> {
-  let parsed = value ?? {};
-  try {
-    // Go's JSON null, a map of nothing.
-    if (typeof value === "string") parsed = JSON.parse(value) ?? {};
-  } catch { /* not JSON: refused below */ }
+  const parsed = typeof value === "string" ? jsonOr(value) : value ?? {};
+  if (parsed === null) return {}; // Go's JSON null, a map of nothing
   if (isRecord(parsed) && Object.values(parsed).every((v) => typeof v === "string")) {
     return parsed as Record<string, string>;
   }

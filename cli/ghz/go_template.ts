@@ -318,11 +318,8 @@ const show = (v: GoValue): string => typeof v === "object" ? fail() : v === unde
 /** fmt.Sprint: a space between operands when neither is a string. */
 const sprint = (a: GoValue[]) =>
   a.map((v, k) => (k && typeof v !== "string" && typeof a[k - 1] !== "string" ? " " : "") + show(v)).join("");
-const typeOf = (v: GoValue) =>
-  ({ number: Number.isInteger(v) ? "int" : "float64", boolean: "bool" } as Record<string, string>)[
-    typeof v
-  ] ??
-    "string";
+const GO_TYPES: Record<string, string> = { number: "float64", boolean: "bool" };
+const typeOf = (v: GoValue) => Number.isInteger(v) ? "int" : GO_TYPES[typeof v] ?? "string";
 
 /** One of fmt's verbs over a value, undefined where it takes not that value's type. */
 function verbOf(verb: string, v: GoValue, p: number | undefined, plus: string): string | undefined {
@@ -341,11 +338,7 @@ function verbOf(verb: string, v: GoValue, p: number | undefined, plus: string): 
   if (type === "int" && radix) return plus + n.toString(radix);
   const f = verb.toLowerCase();
   if (type !== "float64" || !"efg".includes(f)) return undefined; // Go's %f takes no int
-  const fixed: Record<string, () => string> = {
-    f: () => n.toFixed(p ?? 6),
-    e: () => n.toExponential(p ?? 6),
-  };
-  const s = fixed[f]?.() ?? n.toPrecision(p);
+  const s = f === "f" ? n.toFixed(p ?? 6) : f === "e" ? n.toExponential(p ?? 6) : n.toPrecision(p);
   return plus + s.replace(/e([-+])(\d)$/, "e$10$2");
 }
 

@@ -267,11 +267,9 @@ function ghzDetails(run: RunResult, logged: Call[]) {
     t0Us + (c.startUs ?? run.durationSec * 1e6) + (c.us ?? 0);
   const calls = ghzCalls(run, logged).sort((a, b) => endUs(a) - endUs(b)).slice(0, MAX_DETAILS);
   return calls.length === 0 ? null : calls.map((c) => {
-    const us = endUs(c);
-    const iso = new Date(Math.floor(us / 1000)).toISOString();
-    const micro = String(Math.floor(us % 1000)).padStart(3, "0");
-    const fraction = `${iso.slice(20, 23)}${micro}`.replace(/0+$/, "");
-    const timestamp = `${iso.slice(0, 19)}${fraction ? `.${fraction}` : ""}Z`;
+    // Go's RFC 3339 to the µs, the fraction's trailing zeros dropped (and its dot when nothing is left).
+    const us = Math.floor(endUs(c)), fraction = `.${String(us % 1e6).padStart(6, "0")}`.replace(/\.?0+$/, "");
+    const timestamp = `${new Date(us / 1000).toISOString().slice(0, 19)}${fraction}Z`;
     return { timestamp, latency: Math.round((c.us ?? 0) * 1000), error: c.error, status: c.status };
   });
 }
@@ -352,11 +350,8 @@ function ghzCalls(run: RunResult, logged: Call[]) {
   const errorsOf = new Map<string, [string, string][]>();
   const callErrors = (key: string): [string, string][] => {
     const words = (
-      [status, desc]: [string, string],
-    ): [string, string] => [
-      status,
-      status === "OK" ? "" : visibleLine(`rpc error: code = ${status} desc = ${desc}`),
-    ];
+      [status, desc]: string[],
+    ) => [status, status === "OK" ? "" : visibleLine(`rpc error: code = ${status} desc = ${desc}`)];
     const messages = Object.entries(run.errorMessages[key] ?? {});
     const each = messages.flatMap(([m, n]) => Array(n).fill(words(grpcGoWords(key, m))));
     return [...each, words(messages.length === 1 ? grpcGoWords(key, messages[0][0]) : [ghzStatus(key), key])];

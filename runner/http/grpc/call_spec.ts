@@ -14,6 +14,7 @@ import { hasPlaceholder } from "../template.ts";
 import type { GrpcBodySpec } from "../grpc_body_spec.ts";
 import { bodySpecOfText } from "./message_template.ts";
 import { defined } from "../../../validation/defined.ts";
+import type { Issue } from "../../../validation/mod.ts";
 
 export interface GrpcCallSource {
   /** `pkg.Service/Method` or `pkg.Service.Method`. */
@@ -89,11 +90,7 @@ function messagesOf({ requestType, clientStreaming }: GrpcMethod, json: unknown,
 }
 
 /** The problem of making `source`'s call against `root`, as an issue at `path`, or null when it fits. */
-export function callIssue(
-  root: Root,
-  source: GrpcCallSource,
-  path: string,
-): { path: string; message: string } | null {
+export function callIssue(root: Root, source: GrpcCallSource, path: string): Issue | null {
   try {
     grpcCallSpec(root, source, 10_000);
     return null;
