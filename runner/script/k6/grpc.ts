@@ -124,13 +124,9 @@ export class Client {
     const timeoutMs = params.timeout === undefined ? K6_CONNECT_TIMEOUT_MS : durationMs(params.timeout);
     if (s === undefined) return this.#connectHook(addr, params, timeoutMs);
     const target = new URL(s.target).host;
-    let reached: string | null = null;
-    try {
-      reached = new URL(s.route(`${params.plaintext === true ? "http" : "https"}://${addr}/`)).host;
-    } catch {
-      // Not an address: refused below.
-    }
-    if (reached !== target) {
+    const url = URL.parse(`${params.plaintext === true ? "http" : "https"}://${addr}/`);
+    // Not an address: refused as another server.
+    if (url === null || new URL(s.route(url.href)).host !== target) {
       throw new Error(
         `${String(addr).slice(0, 100)}: not the run's gRPC server (${target}): a k6 script's calls go to ` +
           "the run's target; run it without --target app (its address is the target), or send this " +

@@ -255,13 +255,8 @@ function isFraming(name: string): boolean {
   return lower === "content-length" || lower === "transfer-encoding";
 }
 
-function sameOrigin(from: string, location: string): boolean {
-  try {
-    return new URL(location, from).origin === new URL(from).origin;
-  } catch {
-    return false;
-  }
-}
+const sameOrigin = (from: string, location: string) =>
+  URL.parse(location, from)?.origin === URL.parse(from)?.origin;
 
 /** A hop outside a session (setup, teardown): by fetch, counted as k6 counts them (`takeHookRequests`). */
 function fetched(h: Hops, timeoutMs: number | undefined): Promise<K6Response> {

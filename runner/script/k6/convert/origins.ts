@@ -125,14 +125,9 @@ function grpcScheme(ast: Node): "http" | "https" | null {
 
 /** The origin of a gRPC server address (`host:port`, the host a name or an IP), else null. */
 function addressOrigin(text: unknown, scheme: "http" | "https"): string | null {
-  if (typeof text !== "string" || !/^(\[[0-9a-f:.]+\]|[a-z0-9-]*[a-z.][a-z0-9.-]*):\d{1,5}$/i.test(text)) {
-    return null;
-  }
-  try {
-    return new URL(`${scheme}://${text}`).origin;
-  } catch {
-    return null;
-  }
+  const address = typeof text === "string" &&
+    /^(\[[0-9a-f:.]+\]|[a-z0-9-]*[a-z.][a-z0-9.-]*):\d{1,5}$/i.test(text);
+  return address ? URL.parse(`${scheme}://${text}`)?.origin ?? null : null;
 }
 
 /** `__ENV.NAME` or `__ENV["NAME"]`: the variable's value (undefined when unset); null for another node. */
@@ -182,10 +177,5 @@ function textOf(
 function originOf(text: unknown): string | null {
   if (typeof text !== "string") return null;
   const m = /^(https?|wss?)(:\/\/[^/?#\s`'"$]+)/.exec(text);
-  if (m === null) return null;
-  try {
-    return new URL(`${m[1].replace(/^ws/, "http")}${m[2]}`).origin;
-  } catch {
-    return null;
-  }
+  return m === null ? null : URL.parse(`${m[1].replace(/^ws/, "http")}${m[2]}`)?.origin ?? null;
 }
