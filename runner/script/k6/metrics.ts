@@ -4,7 +4,7 @@
  * was added as an iteration ends or a VU sleeps, on a `BroadcastChannel` to the main isolate.
  */
 import { jsonPointTags, leftOut, requestTags, tagValue } from "./tags.ts";
-import { PHASES, phasesOf, point, pointsOut } from "./points_out.ts";
+import { PHASES, phasesOf, point, pointsOut, type RequestHop } from "./points_out.ts";
 import { tagPairs } from "../../../results/thresholds/selector.ts";
 import { atRunEnd } from "../run_state.ts";
 import { inputs, runChannel } from "../isolate_inputs.ts";
@@ -292,13 +292,7 @@ export function addGroupDuration(durationMs: number, group?: string): void {
  * Adds the phases of `raw` (measured: its `waitingMs` a number) to k6's phase trends; to the submetrics
  * thresholds name by its tags and k6's `name`, `method`, `status` and `url` (a given name, as k6's).
  */
-export function addPhases(
-  raw: Response,
-  tags: Readonly<Record<string, string>> | undefined,
-  method: string,
-  url: string,
-  name: string | undefined,
-): void {
+export function addPhases(raw: Response, { tags, verb: method, url, name }: RequestHop): void {
   const phaseMs = phasesOf(raw);
   let all: Record<string, string> | undefined;
   // After the phases, the request's duration (k6's: sending, waiting, receiving) to its submetrics only.

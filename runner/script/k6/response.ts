@@ -28,27 +28,29 @@ export function setHtmlParser(parse: typeof parseHtml): void {
 
 type SentRequest = { method: string; url: string; headers: Record<string, string[]>; body: string };
 
+/** The hop a response answers, as http.ts sent it: its URL as k6 shows it, method, headers and body. */
+interface SentHop {
+  place: { shown: string };
+  verb: string;
+  headers: Record<string, string>;
+  sent: string | Uint8Array | undefined;
+}
+
 export class K6Response {
   readonly status: number;
   readonly proto = "HTTP/1.1";
   readonly #raw: Response;
   readonly #responseType: string;
-  // Kept as the request's own values (no object per request) until `res.request` is read.
+  readonly url: string;
+  // Kept as the hop's own values (no object per request) until `res.request` is read.
   readonly #method: string;
   readonly #headers: Record<string, string>;
   readonly #body: string | Uint8Array | undefined;
   #fields: Record<string, string> | null = null;
 
-  constructor(
-    raw: Response,
-    readonly url: string,
-    method: string,
-    headers: Record<string, string>,
-    body: string | Uint8Array | undefined,
-    responseType: string,
-  ) {
-    this.#raw = raw, this.#method = method, this.#headers = headers, this.#body = body;
-    this.#responseType = responseType, this.status = raw.status;
+  constructor(raw: Response, hop: SentHop, responseType: string) {
+    this.#raw = raw, this.#method = hop.verb, this.#headers = hop.headers, this.#body = hop.sent;
+    this.#responseType = responseType, this.status = raw.status, this.url = hop.place.shown;
   }
 
   /** The body's bytes, decoded as k6 decodes a body by its Content-Encoding (gzip, deflate, br). */
