@@ -162,7 +162,7 @@ class Hops {
     const s = this.vu?.s, verb = this.verb, at = this.at, headers = this.headers;
     // k6 interrupts an iteration the run's end cuts at its request: the script sees no response.
     if (s?.ended.aborted) return CUT_SHORT;
-    if (httpDebug !== null && s !== undefined) debugExchange(verb, absolute(at), headers, this.sent, raw);
+    if (httpDebug !== null && s !== undefined) debugExchange(absolute(at), this, raw);
     if (requestDefaults.phases && s !== undefined && (raw.waitingMs ?? NaN) >= 0) addPhases(raw, this);
     if (pointsOut && s !== undefined) requestPoints(this, raw, performance.now() - this.startMs);
     this.jar?.keep(absolute(at), raw.headers.getAll("set-cookie"));

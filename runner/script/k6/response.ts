@@ -29,7 +29,7 @@ export function setHtmlParser(parse: typeof parseHtml): void {
 type SentRequest = { method: string; url: string; headers: Record<string, string[]>; body: string };
 
 /** The hop a response answers, as http.ts sent it: its URL as k6 shows it, method, headers and body. */
-interface SentHop {
+export interface SentHop {
   place: { shown: string };
   verb: string;
   headers: Record<string, string>;
