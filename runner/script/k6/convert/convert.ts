@@ -36,10 +36,11 @@ export class K6ConvertError extends Error {
 }
 
 type K6Conversion = { code: string; asyncExports: ReadonlySet<string> };
+type Locals = ReadonlyMap<string, ReadonlySet<string>>;
 
 export interface K6ModuleContext {
   /** Each local module the text imports, by its specifier as written: its exports made asynchronous. */
-  locals: ReadonlyMap<string, ReadonlySet<string>>;
+  locals: Locals;
   /** A module the script imports (no session of its own: its exports stay as they are). */
   library: boolean;
   /** Whether the script or any of its modules imports k6/metrics, holds callbacks, or keeps VU state. */
@@ -354,13 +355,7 @@ function parsesHtml(ast: Node): boolean {
   return found;
 }
 
-function importEdits(
-  ast: Node,
-  edits: Edit[],
-  problems: Problem[],
-  locals?: ReadonlyMap<string, ReadonlySet<string>>,
-  perVu = false,
-) {
+function importEdits(ast: Node, edits: Edit[], problems: Problem[], locals?: Locals, perVu = false) {
   const bindings = new Map<string, Binding>();
   for (const s of ast.body) {
     if (s.type !== "ImportDeclaration") continue;
