@@ -6,7 +6,7 @@
 import { isSecretName } from "../../../results/secret_finder.ts";
 import { isolateFlags } from "./isolate_flags.ts";
 import type { Response } from "../session.ts";
-import type { SentHop } from "./response.ts";
+import type { RequestHop } from "./points_out.ts";
 
 /** How many exchanges `--http-debug` prints per worker: a long run's debug stays readable. */
 export const HTTP_DEBUG_MAX = 100;
@@ -18,7 +18,7 @@ let printed = 0;
 const encoder = new TextEncoder();
 
 /** Prints one exchange (a hop of a redirect is one), unless `HTTP_DEBUG_MAX` were printed already. */
-export function debugExchange(url: string, hop: SentHop, raw: Response): void {
+export function debugExchange(url: string, hop: RequestHop, raw: Response): void {
   if (httpDebug === null || printed > HTTP_DEBUG_MAX) return;
   if (++printed > HTTP_DEBUG_MAX) {
     return write(`http-debug: ${HTTP_DEBUG_MAX} exchanges printed by this worker; the rest are not\n`);

@@ -153,10 +153,16 @@ export function point(
   json.lines.push(JSON.stringify({ metric, type: "Point", data }) + "\n");
 }
 
-/** A request's hop as http.ts sends it: its method, k6's `url` tag, name, tags, expected statuses and VU. */
+/**
+ * A request's hop as http.ts sends it: its method, k6's `url` tag, its URL as `res.url` shows it, its name,
+ * headers, body, tags, expected statuses and VU.
+ */
 export interface RequestHop {
   verb: string;
   url: string;
+  place: { shown: string };
+  headers: Record<string, string>;
+  sent: string | Uint8Array | undefined;
   name?: string;
   tags?: Readonly<Record<string, string>>;
   expected?: ExpectedStatuses;

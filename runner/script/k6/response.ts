@@ -12,7 +12,7 @@ import { type K6Error, k6ErrorOf, thrownByGo, UNKNOWN_FAILURE } from "./errors/e
 import { setCookiePair } from "../sessions/cookies.ts";
 import { FailedResponse, Fields } from "../sessions/response.ts";
 import { DEFAULT_USER_AGENT } from "../../http/request_fields.ts";
-import { phasesOf } from "./points_out.ts";
+import { phasesOf, type RequestHop } from "./points_out.ts";
 import { jsonErrorOf } from "./errors/json_error.ts";
 
 /** A header's name as Go writes it and k6 shows it: `x-request-id` is `X-Request-Id`. */
@@ -28,14 +28,6 @@ export function setHtmlParser(parse: typeof parseHtml): void {
 
 type SentRequest = { method: string; url: string; headers: Record<string, string[]>; body: string };
 
-/** The hop a response answers, as http.ts sent it: its URL as k6 shows it, method, headers and body. */
-export interface SentHop {
-  place: { shown: string };
-  verb: string;
-  headers: Record<string, string>;
-  sent: string | Uint8Array | undefined;
-}
-
 export class K6Response {
   readonly status: number;
   readonly proto = "HTTP/1.1";
@@ -48,7 +40,7 @@ export class K6Response {
   readonly #body: string | Uint8Array | undefined;
   #fields: Record<string, string> | null = null;
 
-  constructor(raw: Response, hop: SentHop, responseType: string) {
+  constructor(raw: Response, hop: RequestHop, responseType: string) {
     this.#raw = raw, this.#method = hop.verb, this.#headers = hop.headers, this.#body = hop.sent;
     this.#responseType = responseType, this.status = raw.status, this.url = hop.place.shown;
   }
