@@ -90,25 +90,19 @@ export async function k6ExperimentText(
     });
   }
   const { loads, together, thresholds, afterRun, paths, hooksTimeouts, ignored } = mapped.value;
-  if (ignored.length > 0) {
-    console.error(
-      `options.${ignored.join(", options.")}: none of k6's options (ignored, as k6 ignores them)`,
-    );
-  }
-  // The system resolves each host: k6's dns changes nothing, and its blacklist sees no resolved name.
-  if (options.dns) console.error("options.dns: not honoured (the system resolves each connection's host)");
-  if (options.blacklistIPs) {
-    console.error("options.blacklistIPs: checked on URLs' IPs and options.hosts' only");
-  }
   // k6's `systemTags` (its option, `--system-tags`, K6_SYSTEM_TAGS): a name none of k6's changes nothing.
   const systemTags = options.systemTags as string[] | undefined;
   const unknown = (systemTags ?? []).filter((t) => !K6_SYSTEM_TAGS.includes(t));
-  if (unknown.length > 0) {
-    console.error(
-      `systemTags (--system-tags): ${unknown.join(", ")} is none of k6's system tags (ignored, as k6 ` +
-        `ignores it): name some of ${K6_SYSTEM_TAGS.join(", ")}`,
-    );
-  }
+  // The system resolves each host: k6's dns changes nothing, and its blacklist sees no resolved name.
+  const warnings = [
+    ignored.length > 0 &&
+    `options.${ignored.join(", options.")}: none of k6's options (ignored, as k6 ignores them)`,
+    options.dns && "options.dns: not honoured (the system resolves each connection's host)",
+    options.blacklistIPs && "options.blacklistIPs: checked on URLs' IPs and options.hosts' only",
+    unknown.length > 0 && `systemTags (--system-tags): ${unknown.join(", ")} is none of k6's system tags ` +
+      `(ignored, as k6 ignores it): name some of ${K6_SYSTEM_TAGS.join(", ")}`,
+  ];
+  for (const warning of warnings) if (typeof warning === "string") console.error(warning);
   await startOutputs(overrides.k6?.outs ?? [], systemTags);
   // As k6: a threshold on an unknown metric, or by an aggregation its kind lacks (a trend's count), is 104.
   const refused = Object.entries(options.thresholds ?? {}).flatMap(([key, list]) => {

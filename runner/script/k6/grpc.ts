@@ -33,6 +33,8 @@ interface CallParams {
 }
 
 const PARAMS = new Set(["metadata", "timeout", "tags"]);
+/** k6's `connect` params: `plaintext` (h2c), `reflect` (the schema read from the server) and `timeout`. */
+type ConnectParams = { plaintext?: boolean; reflect?: boolean; timeout?: string | number };
 /** k6's deadline of a call without `timeout` (2 minutes), not the load's: a k6 script was written for it. */
 const K6_TIMEOUT_MS = 120_000;
 
@@ -116,21 +118,14 @@ export class Client {
   }
 
   /** Names the server `host:port`, the run's target or sent there; `reflect` reads its schema from it. */
-  async connect(
-    addr: string,
-    params: { plaintext?: boolean; reflect?: boolean; timeout?: string | number } = {},
-  ) {
+  async connect(addr: string, params: ConnectParams = {}) {
     const s = session("client.connect()");
     const timeoutMs = params.timeout === undefined ? K6_CONNECT_TIMEOUT_MS : durationMs(params.timeout);
     if (s === undefined) return this.#connectHook(addr, params, timeoutMs);
     const target = new URL(s.target).host;
-    let reached: string | null = null;
-    try {
-      reached = new URL(s.route(`${params.plaintext === true ? "http" : "https"}://${addr}/`)).host;
-    } catch {
-      // Not an address: refused below.
-    }
-    if (reached !== target) {
+    const url = URL.parse(`${params.plaintext === true ? "http" : "https"}://${addr}/`);
+    // Not an address: refused as another server.
+    if (url === null || new URL(s.route(url.href)).host !== target) {
       throw new Error(
         `${String(addr).slice(0, 100)}: not the run's gRPC server (${target}): a k6 script's calls go to ` +
           "the run's target; run it without --target app (its address is the target), or send this " +
@@ -147,7 +142,7 @@ export class Client {
   }
 
   /** `connect` in setup() or teardown(): the address (or where the run sends it) dialed at once. */
-  async #connectHook(addr: string, params: { plaintext?: boolean; reflect?: boolean }, timeoutMs: number) {
+  async #connectHook(addr: string, params: ConnectParams, timeoutMs: number) {
     this.close();
     const origin = new URL(hookRoute(`${params.plaintext === true ? "http" : "https"}://${addr}/`)).origin;
     // k6's `connect` dials at once: an unreachable server throws here.
@@ -172,12 +167,7 @@ export class Client {
   }
 
   /** A call in setup() or teardown(), on the client's own connection, unmeasured. */
-  async #invokeHook(
-    schema: ScriptGrpcSchema | null,
-    method: string,
-    message: unknown,
-    params: CallParams,
-  ): Promise<GrpcResponse> {
+  async #invokeHook(schema: ScriptGrpcSchema | null, method: string, message: unknown, params: CallParams) {
     const hook = this.#hook;
     if (hook === null) throw new Error(NOT_CONNECTED);
     if (schema === null) {

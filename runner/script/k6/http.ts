@@ -151,14 +151,8 @@ class Hops {
 
   /** A URL k6 sends nothing to: its request fails (throws with `throw: true`), said as k6 says it. */
   unsent(why: string): K6Response {
-    const res = new K6Response(
-      new FailedResponse(/^(hostname|IP) \(/.test(why) ? "blocked" : "url", why),
-      this.place.shown,
-      this.verb,
-      this.headers,
-      this.sent,
-      "none",
-    );
+    const failed = new FailedResponse(/^(hostname|IP) \(/.test(why) ? "blocked" : "url", why);
+    const res = new K6Response(failed, this, "none");
     console.warn(`Request Failed: ${why}`);
     if (requestDefaults.throw) throw goError(this.verb, absolute(this.at), why, undefined, this.beside);
     return res;
@@ -168,14 +162,9 @@ class Hops {
     const s = this.vu?.s, verb = this.verb, at = this.at, headers = this.headers;
     // k6 interrupts an iteration the run's end cuts at its request: the script sees no response.
     if (s?.ended.aborted) return CUT_SHORT;
-    if (httpDebug !== null && s !== undefined) debugExchange(verb, absolute(at), headers, this.sent, raw);
-    if (requestDefaults.phases && s !== undefined && (raw.waitingMs ?? NaN) >= 0) {
-      addPhases(raw, this.tags, verb, this.url, this.name);
-    }
-    if (pointsOut && s !== undefined) {
-      const hopMs = performance.now() - this.startMs;
-      requestPoints(verb, this.url, this.name, raw, hopMs, this.vu!, this.tags, this.expected);
-    }
+    if (httpDebug !== null && s !== undefined) debugExchange(absolute(at), this, raw);
+    if (requestDefaults.phases && s !== undefined && (raw.waitingMs ?? NaN) >= 0) addPhases(raw, this);
+    if (pointsOut && s !== undefined) requestPoints(this, raw, performance.now() - this.startMs);
     this.jar?.keep(absolute(at), raw.headers.getAll("set-cookie"));
     const challenge = this.digest && !this.answered && raw.status === 401
       ? digestChallenge(raw.headers.get("www-authenticate"))
@@ -189,7 +178,7 @@ class Hops {
     const location = raw.status >= 300 && raw.status < 400 ? raw.headers.get("location") : null;
     if (location === null || this.hops-- <= 0 || !sameOrigin(at, location)) {
       const type = this.params.responseType ?? (requestDefaults.discardResponseBodies ? "none" : "text");
-      const res = new K6Response(raw, this.place.shown, verb, headers, this.sent, type);
+      const res = new K6Response(raw, this, type);
       if (raw.status === 0 && requestDefaults.throw) {
         throw goError(verb, absolute(at), res.error, raw.failure, this.beside);
       }
@@ -219,13 +208,9 @@ function headersOf(params: Params, place: Place, body: Body, digest: boolean): R
   const auth = digest ? null : place.auth;
   const form = isFormBody(body);
   const own = params.headers === undefined ? NO_HEADERS : withoutFraming(params.headers);
-  if (
-    requestDefaults.userAgent === "" && auth === null && params.cookies === undefined && !form &&
-    !place.host &&
-    params.jar === undefined && !digest && params.compression === undefined
-  ) {
-    return own;
-  }
+  const plain = requestDefaults.userAgent === "" && auth === null && params.cookies === undefined && !form &&
+    !place.host && params.jar === undefined && !digest && params.compression === undefined;
+  if (plain) return own;
   const headers: Record<string, string> = requestDefaults.userAgent === ""
     ? { ...own }
     : { "User-Agent": requestDefaults.userAgent, ...own };
@@ -255,13 +240,8 @@ function isFraming(name: string): boolean {
   return lower === "content-length" || lower === "transfer-encoding";
 }
 
-function sameOrigin(from: string, location: string): boolean {
-  try {
-    return new URL(location, from).origin === new URL(from).origin;
-  } catch {
-    return false;
-  }
-}
+const sameOrigin = (from: string, location: string) =>
+  URL.parse(location, from)?.origin === URL.parse(from)?.origin;
 
 /** A hop outside a session (setup, teardown): by fetch, counted as k6 counts them (`takeHookRequests`). */
 function fetched(h: Hops, timeoutMs: number | undefined): Promise<K6Response> {
@@ -311,17 +291,9 @@ function placeOf(href: string): Place {
   else if (u === null) place.unsent = `invalid URL: parse "${href}"`;
   else {
     // k6 sends the URL's credentials as Basic authorization, and its host as written as Host.
-    const { target: path, tag, shown, user } = g,
-      auth = user && `Basic ${b64encode(credentials(user).join(":"))}`;
-    Object.assign(place, {
-      path,
-      origin: u.origin,
-      auth: auth || null,
-      tag,
-      shown,
-      user,
-      unsent: blockedWhy(u),
-    });
+    const { target: path, tag, shown, user } = g;
+    const auth = user ? `Basic ${b64encode(credentials(user).join(":"))}` : null;
+    place = { path, origin: u.origin, auth, tag, shown, user, unsent: blockedWhy(u) };
     if (g.host !== u.host) place.host = g.host;
   }
   if (places.size >= MAX_PLACES) places.clear();

@@ -6,6 +6,7 @@
 import { isSecretName } from "../../../results/secret_finder.ts";
 import { isolateFlags } from "./isolate_flags.ts";
 import type { Response } from "../session.ts";
+import type { RequestHop } from "./points_out.ts";
 
 /** How many exchanges `--http-debug` prints per worker: a long run's debug stays readable. */
 export const HTTP_DEBUG_MAX = 100;
@@ -17,21 +18,15 @@ let printed = 0;
 const encoder = new TextEncoder();
 
 /** Prints one exchange (a hop of a redirect is one), unless `HTTP_DEBUG_MAX` were printed already. */
-export function debugExchange(
-  method: string,
-  url: string,
-  headers: Readonly<Record<string, string>>,
-  body: string | Uint8Array | undefined,
-  raw: Response,
-): void {
+export function debugExchange(url: string, hop: RequestHop, raw: Response): void {
   if (httpDebug === null || printed > HTTP_DEBUG_MAX) return;
   if (++printed > HTTP_DEBUG_MAX) {
     return write(`http-debug: ${HTTP_DEBUG_MAX} exchanges printed by this worker; the rest are not\n`);
   }
   const u = new URL(url, "http://localhost");
-  const sent = [`${method} ${u.pathname}${u.search} HTTP/1.1`, `Host: ${u.host}`];
-  for (const [name, value] of Object.entries(headers)) sent.push(field(name, value));
-  let text = `Request:\n${sent.join("\n")}\n${bodyText(body)}\n`;
+  const sent = [`${hop.verb} ${u.pathname}${u.search} HTTP/1.1`, `Host: ${u.host}`];
+  for (const [name, value] of Object.entries(hop.headers)) sent.push(field(name, value));
+  let text = `Request:\n${sent.join("\n")}\n${bodyText(hop.sent)}\n`;
   if (raw.status === 0) {
     text += `Response:\n(none: ${raw.failure?.kind ?? "failed"}: ${raw.failure?.message ?? ""})\n`;
   } else {

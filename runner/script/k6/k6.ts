@@ -47,7 +47,17 @@ export function check(
       // A condition that throws counts as failed, as k6 counts it, before its error ends the iteration.
       if (later === undefined) countCheck(prefix + name, name, ok, tags);
     }
-    if (later !== undefined) return checkLater(later, value, sets, names.slice(k), all, tags, prefix);
+    if (later !== undefined) {
+      // The rest once the condition settles: it is counted, then the others are judged in order.
+      const others = Object.fromEntries(names.slice(k + 1).map((n) => [n, sets[n]])), before = all;
+      return later.then(async (out) => {
+        countCheck(prefix + name, name, Boolean(out), tags);
+        return (await check(value, others, tags)) && before && Boolean(out);
+      }, (err) => {
+        countCheck(prefix + name, name, false, tags);
+        throw err;
+      });
+    }
     all &&= ok;
   }
   return all;
@@ -62,26 +72,6 @@ function countCheck(path: string, name: string, ok: boolean, tags?: Record<strin
   if (s !== undefined) s.check(ok, path), addCheck(name, ok, tags);
   else noteHookCheck(path, ok);
   if (pointsOut && s !== undefined) point("checks", "rate", false, +ok, { ...jsonPointTags(), check: name });
-}
-
-/** The rest of a check() from a condition that is a promise: `rest[0]`'s, then the others' in order. */
-async function checkLater(
-  pending: Promise<unknown>,
-  value: unknown,
-  sets: Record<string, unknown>,
-  rest: string[],
-  all: boolean,
-  tags: Record<string, string> | undefined,
-  prefix: string,
-): Promise<boolean> {
-  let ok = false;
-  try {
-    ok = Boolean(await pending);
-  } finally {
-    countCheck(prefix + rest[0], rest[0], ok, tags);
-  }
-  const others = Object.fromEntries(rest.slice(1).map((name) => [name, sets[name]]));
-  return (await check(value, others, tags)) && all && ok;
 }
 
 /** What reading check()'s conditions threw, a bare value made a TypeError so its stack names the line. */

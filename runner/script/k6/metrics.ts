@@ -4,7 +4,7 @@
  * was added as an iteration ends or a VU sleeps, on a `BroadcastChannel` to the main isolate.
  */
 import { jsonPointTags, leftOut, requestTags, tagValue } from "./tags.ts";
-import { PHASES, phasesOf, point, pointsOut } from "./points_out.ts";
+import { PHASES, phasesOf, point, pointsOut, type RequestHop } from "./points_out.ts";
 import { tagPairs } from "../../../results/thresholds/selector.ts";
 import { atRunEnd } from "../run_state.ts";
 import { inputs, runChannel } from "../isolate_inputs.ts";
@@ -23,6 +23,9 @@ export interface MetricPart {
   trues: number;
   count: number;
 }
+
+type Kind = MetricPart["kind"];
+type Tags = Readonly<Record<string, string>>;
 
 export const METRICS_CHANNEL = "loadlab-k6-metrics";
 
@@ -56,19 +59,19 @@ atRunEnd(flushMetrics);
 const NAME = /^[a-zA-Z_][a-zA-Z0-9_]{1,128}$/;
 
 /** The kind each name is registered with: k6's built-in metrics, then the script's. */
-const kinds = new Map<string, MetricPart["kind"]>(
+const kinds = new Map<string, Kind>(
   Object.entries({
     counter: "http_reqs iterations data_sent data_received dropped_iterations",
     rate: "http_req_failed checks",
     gauge: "vus vus_max",
     trend: ["http_req_duration", ...PHASES, "iteration_duration", "group_duration"].join(" "),
-  }).flatMap(([kind, names]) => names.split(" ").map((n) => [n, kind as MetricPart["kind"]])),
+  }).flatMap(([kind, names]) => names.split(" ").map((n) => [n, kind as Kind])),
 );
 
 /** k6's built-in metrics, counted by the run (k6/ws's `ws_*` are counted through this module). */
 const BUILT_IN = new Set(kinds.keys());
 /** Refuses a name k6 refuses; a script's metric named as a built-in adds to it, as k6's. */
-function register(name: unknown, kind: MetricPart["kind"], time: boolean): string {
+function register(name: unknown, kind: Kind, time: boolean): string {
   if (!inInit()) {
     throw new TypeError(
       // Not named: a script making one a name an iteration would count an error message of each.
@@ -106,10 +109,10 @@ function register(name: unknown, kind: MetricPart["kind"], time: boolean): strin
 const MAX_SCRIPT_METRICS = 1_000;
 
 /** The metrics the script made in this isolate: their kind and whether a trend holds times. */
-const made = new Map<string, { kind: MetricPart["kind"]; time: boolean }>();
+const made = new Map<string, { kind: Kind; time: boolean }>();
 
 /** The script's own metrics by name, read by the main isolate to judge thresholds as k6 does. */
-export function madeMetrics(): Record<string, { kind: MetricPart["kind"]; time: boolean }> {
+export function madeMetrics(): Record<string, { kind: Kind; time: boolean }> {
   return Object.fromEntries(made);
 }
 
@@ -126,11 +129,7 @@ const ANY_AGGREGATION = new Set(Object.values(AGGREGATIONS).join(", ").split(", 
  * Why k6 refuses threshold `rule` on `metric` before the test, else null: a metric neither built in (k6/ws's,
  * k6/net/grpc's, the browser's included) nor made by the script (`made`), or an aggregation of another kind.
  */
-export function thresholdProblem(
-  metric: string,
-  rule: string,
-  made: Record<string, { kind: MetricPart["kind"] }>,
-): string | null {
+export function thresholdProblem(metric: string, rule: string, made: Record<string, { kind: Kind }>) {
   const kind = kinds.get(metric) ?? made[metric]?.kind;
   // k6's metrics of modules this script does not import (made when imported: k6/ws's here).
   if (kind === undefined && /^(ws|grpc|browser)_/.test(metric)) return null;
@@ -159,7 +158,8 @@ export function urlName(url: string): string | undefined {
 }
 
 /** The submetrics the script's thresholds name (`pages{kind:html}`), by metric: the tags each picks. */
-const wanted = new Map<string, Array<{ name: string; tags: Array<[string, string]> }>>();
+const wanted = new Map<string, Submetric[]>();
+type Submetric = { name: string; tags: Array<[string, string]> };
 
 /**
  * Keeps the submetrics `thresholds` (the script's `options.thresholds`) name of its own metrics: a value
@@ -192,7 +192,7 @@ export function wantSubmetrics(thresholds: unknown): void {
 }
 
 /** What this isolate added to metric (or submetric) `name` since its last send, made on first use. */
-function partOf(name: string, kind: MetricPart["kind"], time: boolean): MetricPart {
+function partOf(name: string, kind: Kind, time: boolean): MetricPart {
   let part = parts.get(name);
   if (part === undefined) {
     parts.set(name, part = { name, kind, time, values: [], sum: 0, trues: 0, count: 0 });
@@ -212,9 +212,9 @@ function addTo(part: MetricPart, v: number): void {
 
 /** A metric of its class's `kind`: k6's four differ in nothing else here. */
 class Metric {
-  static readonly kind: MetricPart["kind"];
+  static readonly kind: Kind;
   readonly name: string;
-  readonly kind: MetricPart["kind"];
+  readonly kind: Kind;
   readonly time: boolean;
   constructor(name: string, isTime?: unknown) {
     const kind = this.kind = (new.target as typeof Metric).kind;
@@ -237,7 +237,7 @@ class Metric {
     if (pointsOut) point(this.name, this.kind, this.time, v, { ...jsonPointTags(), ...tags });
     const subs = wanted.get(this.name);
     if (subs !== undefined) {
-      addToSubmetrics(subs, this.kind, this.time, v, requestTags(tags, undefined, true));
+      addToEach(subs, this.kind, this.time, v, requestTags(tags, undefined, true));
     }
     return true;
   }
@@ -254,16 +254,9 @@ class Metric {
 }
 
 /** Adds `v` to each of `subs` whose tags are among `tags`. */
-function addToSubmetrics(
-  subs: ReadonlyArray<{ name: string; tags: Array<[string, string]> }>,
-  kind: MetricPart["kind"],
-  time: boolean,
-  v: number,
-  tags: Readonly<Record<string, string>> | undefined,
-): void {
-  const all = tags ?? {};
+function addToEach(subs: readonly Submetric[], kind: Kind, time: boolean, v: number, tags: Tags = {}): void {
   for (const sub of subs) {
-    if (sub.tags.every(([k, t]) => all[k] === t)) addTo(partOf(sub.name, kind, time), v);
+    if (sub.tags.every(([k, t]) => tags[k] === t)) addTo(partOf(sub.name, kind, time), v);
   }
 }
 
@@ -273,7 +266,7 @@ const RESULT_CHECK_TAGS = new Set(["scenario", "group", "check"]);
 /** A check's outcome for the `checks{...}` submetrics by other tags: its own tags over the request's. */
 export function addCheck(name: string, ok: boolean, tags: Record<string, string> | undefined): void {
   const subs = wanted.get("checks");
-  if (subs) addToSubmetrics(subs, "rate", false, +ok, { ...jsonPointTags(), ...tags, check: name });
+  if (subs) addToEach(subs, "rate", false, +ok, { ...jsonPointTags(), ...tags, check: name });
 }
 
 /**
@@ -284,7 +277,7 @@ export function addGroupDuration(durationMs: number, group?: string): void {
   const name = group === undefined ? "iteration_duration" : GROUP_DURATION;
   addTo(partOf(name, "trend", true), durationMs);
   const subs = wanted.get(name);
-  if (subs) addToSubmetrics(subs, "trend", true, durationMs, requestTags(undefined, group));
+  if (subs) addToEach(subs, "trend", true, durationMs, requestTags(undefined, group));
   if (pointsOut && group !== undefined) point(name, "trend", true, durationMs, { ...jsonPointTags(), group });
 }
 
@@ -292,13 +285,7 @@ export function addGroupDuration(durationMs: number, group?: string): void {
  * Adds the phases of `raw` (measured: its `waitingMs` a number) to k6's phase trends; to the submetrics
  * thresholds name by its tags and k6's `name`, `method`, `status` and `url` (a given name, as k6's).
  */
-export function addPhases(
-  raw: Response,
-  tags: Readonly<Record<string, string>> | undefined,
-  method: string,
-  url: string,
-  name: string | undefined,
-): void {
+export function addPhases(raw: Response, { tags, verb: method, url, name }: RequestHop): void {
   const phaseMs = phasesOf(raw);
   let all: Record<string, string> | undefined;
   // After the phases, the request's duration (k6's: sending, waiting, receiving) to its submetrics only.
@@ -308,7 +295,7 @@ export function addPhases(
     if (k < PHASES.length || made.has(DURATION)) addTo(partOf(PHASES[k] ?? DURATION, "trend", true), v);
     const subs = wanted.get(PHASES[k] ?? DURATION);
     all ??= subs && { ...tags, name: name ?? url, method, status: String(raw.status), url: name ?? url };
-    if (subs !== undefined) addToSubmetrics(subs, "trend", true, v, all);
+    if (subs !== undefined) addToEach(subs, "trend", true, v, all);
   }
 }
 

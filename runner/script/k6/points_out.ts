@@ -153,17 +153,25 @@ export function point(
   json.lines.push(JSON.stringify({ metric, type: "Point", data }) + "\n");
 }
 
+/**
+ * A request's hop as http.ts sends it: its method, k6's `url` tag, its URL as `res.url` shows it, its name,
+ * headers, body, tags, expected statuses and VU.
+ */
+export interface RequestHop {
+  verb: string;
+  url: string;
+  place: { shown: string };
+  headers: Record<string, string>;
+  sent: string | Uint8Array | undefined;
+  name?: string;
+  tags?: Readonly<Record<string, string>>;
+  expected?: ExpectedStatuses;
+  vu?: Iteration & { scenario: string; s: { route(url: string): string } };
+}
+
 /** A request's points as k6's: `http_reqs`, `http_req_duration`, each phase, `http_req_failed` if judged. */
-export function requestPoints(
-  method: string,
-  url: string,
-  name: string | undefined,
-  raw: Response,
-  durationMs: number,
-  at: Iteration & { scenario: string; s: { route(url: string): string } },
-  tags: Readonly<Record<string, string>> | undefined,
-  own: ExpectedStatuses | undefined,
-): void {
+export function requestPoints(hop: RequestHop, raw: Response, durationMs: number): void {
+  const { verb: method, url, name, tags, expected: own } = hop, at = hop.vu!;
   const scenario = at.scenario, meta = iterationMetadata(at);
   const expected = isExpectedStatus(raw.status, own ?? expectedStatuses);
   const fixed = { group: tags?.group ?? "", method, name: name ?? url, proto: "HTTP/1.1" };

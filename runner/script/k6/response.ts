@@ -12,7 +12,7 @@ import { type K6Error, k6ErrorOf, thrownByGo, UNKNOWN_FAILURE } from "./errors/e
 import { setCookiePair } from "../sessions/cookies.ts";
 import { FailedResponse, Fields } from "../sessions/response.ts";
 import { DEFAULT_USER_AGENT } from "../../http/request_fields.ts";
-import { phasesOf } from "./points_out.ts";
+import { phasesOf, type RequestHop } from "./points_out.ts";
 import { jsonErrorOf } from "./errors/json_error.ts";
 
 /** A header's name as Go writes it and k6 shows it: `x-request-id` is `X-Request-Id`. */
@@ -33,22 +33,16 @@ export class K6Response {
   readonly proto = "HTTP/1.1";
   readonly #raw: Response;
   readonly #responseType: string;
-  // Kept as the request's own values (no object per request) until `res.request` is read.
+  readonly url: string;
+  // Kept as the hop's own values (no object per request) until `res.request` is read.
   readonly #method: string;
   readonly #headers: Record<string, string>;
   readonly #body: string | Uint8Array | undefined;
   #fields: Record<string, string> | null = null;
 
-  constructor(
-    raw: Response,
-    readonly url: string,
-    method: string,
-    headers: Record<string, string>,
-    body: string | Uint8Array | undefined,
-    responseType: string,
-  ) {
-    this.#raw = raw, this.#method = method, this.#headers = headers, this.#body = body;
-    this.#responseType = responseType, this.status = raw.status;
+  constructor(raw: Response, hop: RequestHop, responseType: string) {
+    this.#raw = raw, this.#method = hop.verb, this.#headers = hop.headers, this.#body = hop.sent;
+    this.#responseType = responseType, this.status = raw.status, this.url = hop.place.shown;
   }
 
   /** The body's bytes, decoded as k6 decodes a body by its Content-Encoding (gzip, deflate, br). */

@@ -155,9 +155,13 @@ function logLine(level: string, args: unknown[]): Uint8Array {
   return new TextEncoder().encode(`time="${time}" level=${level} msg=${quoted}\n`);
 }
 
+/** A k6 function an iteration runs (the default, or a scenario's `exec`), each by its scenario's name. */
+type Main = (data: unknown) => unknown;
+type Mains = Map<string, Main>;
+
 /** What the converted footer hands over: the exports, and whether its awaits hand the VU back. */
 interface ConvertedModule {
-  main: ((data: unknown) => unknown) | undefined;
+  main: Main | undefined;
   exports: Record<string, unknown>;
   resumes?: boolean;
   /** False when the script does not import k6/metrics (its iterations add to no custom metric). */
@@ -236,7 +240,7 @@ export function session(mod: ConvertedModule): (s: Session) => unknown {
   if (typeof options.batchPerHost === "number") {
     requestDefaults.batch.perHost = options.batchPerHost || Infinity;
   }
-  let fn: ((data: unknown) => unknown) | null = null;
+  let fn: Main | null = null;
   // The `s` is the runtime's alone (k6 code sees `http`, never it): not sealed, which costs each iteration.
   return Object.assign((s: Session) => {
     // As k6, nothing starts after an abort: the iteration waits for the run's stop (it ends the sleep).
@@ -278,7 +282,7 @@ const ABORTED_WAIT_MS = 60_000;
 let minIterationMs = 0;
 
 /** One iteration: the function, what it left pending, the rest of `minIterationMs`; its metrics sent soon. */
-async function iterate(ctx: VuContext, main: (data: unknown) => unknown): Promise<unknown> {
+async function iterate(ctx: VuContext, main: Main): Promise<unknown> {
   const startMs = pointsOut || minIterationMs > 0 ? performance.now() : 0;
   if (counting || pointsOut) activate(ctx.vu);
   if (pointsOut) iterationStarts();
@@ -416,11 +420,7 @@ export function plannedVus(made = false): number | null {
 }
 
 /** This isolate's scenario (`part`, else the declared one, else `default`), with its name, tags and `env`. */
-function chooseScenario(
-  options: Record<string, unknown>,
-  mains: Map<string, (data: unknown) => unknown>,
-  part: string | undefined,
-): (data: unknown) => unknown {
+function chooseScenario(options: Record<string, unknown>, mains: Mains, part: string | undefined): Main {
   // A load k6's flags give replaces the scenarios: the default function, with no scenario's tags or env.
   const own = isolateFlags.flagsLoad ? { ...options, scenarios: undefined } : options;
   const scenarios = (own.scenarios ?? {}) as Record<string, { env?: Record<string, unknown> }>;
@@ -520,11 +520,8 @@ function runTagsOf(options: Record<string, unknown>, name: string): Record<strin
 }
 
 /** Each scenario's function (its `exec`, else the default), and the default's as `default`. */
-function mainsOf(
-  mod: ConvertedModule,
-  options: { scenarios?: Record<string, { exec?: string } | null> },
-): Map<string, (data: unknown) => unknown> {
-  const mains = new Map<string, (data: unknown) => unknown>();
+function mainsOf(mod: ConvertedModule, options: { scenarios?: Record<string, { exec?: string } | null> }) {
+  const mains: Mains = new Map();
   if (mod.main !== undefined && typeof mod.main !== "function") {
     throw new TypeError("the default export is what each iteration runs: export default function () { ... }");
   }
@@ -547,7 +544,7 @@ function mainsOf(
     if (typeof fn !== "function") {
       throw new TypeError(`options.scenarios.${name}.exec: no exported function ${exec}`);
     }
-    mains.set(name, fn as (data: unknown) => unknown);
+    mains.set(name, fn as Main);
   }
   if (mains.size === 0) {
     throw new ScriptShapeError(

@@ -7,6 +7,7 @@
 // deno-lint-ignore no-import-prefix
 import Ws from "npm:ws@^8.18.0";
 import type { IncomingMessage } from "node:http";
+import { Buffer } from "node:buffer";
 import { current, onLoop, releaseHold, requestDefaults, type VuContext } from "./runtime.ts";
 import { canonicalHeader } from "./response.ts";
 import { Counter, Trend } from "./metrics.ts";
@@ -57,7 +58,7 @@ type Handler = (...args: unknown[]) => unknown;
 
 /** Sends `data` on open socket `ws` (text or binary), counted; returns its bytes; past the cap it throws. */
 function sendMessage(ws: Ws, what: string, data: string | Uint8Array, tags: Record<string, string>): number {
-  const bytes = typeof data === "string" ? utf8Length(data) : data.byteLength;
+  const bytes = typeof data === "string" ? Buffer.byteLength(data) : data.byteLength;
   if (bytes > K6_WS_MAX_MESSAGE_BYTES) {
     throw new RangeError(`${what}: a message of ${bytes} bytes is past ${CAP_TEXT}; it is not sent`);
   }
@@ -430,11 +431,6 @@ function headersOf(raw: Record<string, string | string[] | undefined>): Record<s
     out[canonicalHeader(name)] = Array.isArray(value) ? value.join(", ") : value;
   }
   return out;
-}
-
-function utf8Length(text: string): number {
-  // deno-lint-ignore no-control-regex
-  return /^[\x00-\x7f]*$/.test(text) ? text.length : encoder.encode(text).byteLength;
 }
 
 export default { connect };

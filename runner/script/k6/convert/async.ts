@@ -12,7 +12,7 @@ export type Node = any;
 export type Problem = { pos: number; why: string };
 
 /** A parameter of a function (by its name, or its node) that callers hand a function that sends requests. */
-export type HandedParam = { local?: string; node?: Node; index: number };
+type HandedParam = { local?: string; node?: Node; index: number };
 
 /** A name an import binds: `default`, `*` or the imported name; `calls`: a local module's async exports. */
 export type Binding = { module: string; name: string; calls?: ReadonlySet<string> };
@@ -131,7 +131,7 @@ export function planAsync(ast: Node, imported: Map<string, Binding>, given: Hand
       if (
         member?.type === "MemberExpression" && member.object === call && PROMISE.has(member.property.name)
       ) {
-        if (isApiCall(call, bindings)) chained.add(call);
+        if (apiOf(call.callee, bindings) !== null) chained.add(call);
         continue;
       }
       const array = isArrayCall(call) && asyncCallback(callbackOf(call));
@@ -152,9 +152,8 @@ export function planAsync(ast: Node, imported: Map<string, Binding>, given: Hand
       // k6's asyncRequest is a promise the script settles itself: sent at once, held as a chained one.
       if (api === ASYNC_REQUEST && chained.add(call)) continue;
       const called = paramCall(call, path) || keptCall(call);
-      if (!(array || method || api !== null || isNamedCall(call, asyncNames) || called)) {
-        continue;
-      }
+      const named = call.callee.type === "Identifier" && asyncNames.has(call.callee.name);
+      if (!(array || method || api !== null || named || called)) continue;
       if (api !== null && !LOOPING.has(api)) blocking.add(call);
       if (array) arrayCalls.add(call);
       if (!awaited.has(call)) awaited.add(call), changed = true;
@@ -258,15 +257,11 @@ function isArrayCall(call: Node): boolean {
 }
 
 /** The callback of an array call: `Array.from(xs, fn)`'s second argument, the others' first. */
-export const callbackOf = (call: Node): Node | undefined => call.arguments[isArrayFrom(call) ? 1 : 0];
+const callbackOf = (call: Node): Node | undefined => call.arguments[isArrayFrom(call) ? 1 : 0];
 
 export const isArrayFrom = (call: Node) =>
   call.callee.type === "MemberExpression" && call.callee.object.name === "Array" &&
   call.callee.property.name === "from";
-
-export function isApiCall(call: Node, bindings: Map<string, Binding>): boolean {
-  return apiOf(call.callee, bindings) !== null;
-}
 
 export function apiOf(callee: Node, bindings: Map<string, Binding>): string | null {
   if (callee.type === "Identifier") {
@@ -303,10 +298,6 @@ function localCallee(callee: Node, bindings: Map<string, Binding>): { module: st
   if (b?.calls === undefined || (id !== callee && b.name === "default")) return null;
   const method = callee.property?.name;
   return { module: b.module, name: id === callee ? b.name : b.name === "*" ? method : `${b.name}.${method}` };
-}
-
-function isNamedCall(call: Node, asyncNames: Set<string>): boolean {
-  return call.callee.type === "Identifier" && asyncNames.has(call.callee.name);
 }
 
 /** Where async functions sit that cannot be awaited (a callback, method, generator), and any handed off. */

@@ -5,7 +5,6 @@
  */
 import * as acorn from "acorn";
 import { stripTypeScriptTypes } from "node:module";
-import * as walk from "acorn-walk";
 import { apiOf, type Binding, isArrayFrom, isFunction, type Node, planAsync, type Problem } from "./async.ts";
 import { contextEdits, defersCallbacks, importsMetrics, RESUMING_AWAIT } from "./context.ts";
 import { jslibOf, K6_REFUSED, moduleUrl, PAGE_CALLS, RUNTIME_URL } from "./modules.ts";
@@ -37,10 +36,11 @@ export class K6ConvertError extends Error {
 }
 
 type K6Conversion = { code: string; asyncExports: ReadonlySet<string> };
+type Locals = ReadonlyMap<string, ReadonlySet<string>>;
 
 export interface K6ModuleContext {
   /** Each local module the text imports, by its specifier as written: its exports made asynchronous. */
-  locals: ReadonlyMap<string, ReadonlySet<string>>;
+  locals: Locals;
   /** A module the script imports (no session of its own: its exports stay as they are). */
   library: boolean;
   /** Whether the script or any of its modules imports k6/metrics, holds callbacks, or keeps VU state. */
@@ -119,7 +119,7 @@ function fromCommonJs(source: string): string {
       cut(s.end, s.end, ` ${out.join(" ")}`);
     }
   }
-  walk.full(bundle ? ast : { type: "Program", body: [] }, (n: Node) => {
+  everyNode(bundle ? ast : { type: "Program", body: [] }, (n: Node) => {
     const init = n.type === "VariableDeclarator" && n.init?.type === "CallExpression" ? n.init : null;
     const wrap = WRAPPERS.indexOf(init === null ? "" : text(init.callee)), callee = n.callee;
     if (wrap >= 0) alias.set(n.id.name, wrap === 0 ? n.id.name : init.arguments[0].name);
@@ -227,8 +227,7 @@ export function convertK6(
   }
   // k6's check() throws on a condition written async (the conversion makes some async: the runtime is told).
   everyNode(ast, (n) => {
-    if (n.type !== "CallExpression" || apiOf(n.callee, bindings) !== null) return;
-    const b = n.callee.type === "Identifier" ? bindings.get(n.callee.name) : undefined;
+    const b = n.type === "CallExpression" ? bindings.get(n.callee.name) : undefined;
     if (b?.module !== "k6" || b.name !== "check") return;
     for (const p of n.arguments[1]?.properties ?? []) {
       if (isFunction(p.value) && p.value.async) edits.push(...around(p.value, "__k6.writtenAsync(", ")"));
@@ -349,23 +348,14 @@ function absentGlobalEdits(ast: Node, declared: Set<string>): Edit[] {
 /** Whether the script calls `.html(`, `.clickLink(` or `.submitForm(`: it loads the HTML parser. */
 function parsesHtml(ast: Node): boolean {
   let found = false;
-  walk.simple(ast, {
-    CallExpression(n: Node) {
-      const callee = n.callee;
-      if (callee.type !== "MemberExpression" || callee.computed) return;
-      found ||= callee.property.name === "html" || PAGE_CALLS.has(callee.property.name);
-    },
+  everyNode(ast, ({ type, callee: c }) => {
+    found ||= type === "CallExpression" && c.type === "MemberExpression" && !c.computed &&
+      (c.property.name === "html" || PAGE_CALLS.has(c.property.name));
   });
   return found;
 }
 
-function importEdits(
-  ast: Node,
-  edits: Edit[],
-  problems: Problem[],
-  locals?: ReadonlyMap<string, ReadonlySet<string>>,
-  perVu = false,
-) {
+function importEdits(ast: Node, edits: Edit[], problems: Problem[], locals?: Locals, perVu = false) {
   const bindings = new Map<string, Binding>();
   for (const s of ast.body) {
     if (s.type !== "ImportDeclaration") continue;

@@ -8,9 +8,11 @@ import { childrenOf, everyNode, importsFrom } from "./refusals.ts";
 
 /** An origin a script's URLs name, and whether its text spells it (else the environment gives it). */
 type ScriptOrigin = { origin: string; literal: boolean };
+/** A script's `__ENV`: the variables `-e` and the process give it. */
+type Env = Readonly<Record<string, string>>;
 
 /** The origins the script's syntax tree `ast` names (none when its text does not parse). */
-export function scriptOrigins(ast: Node | null, env: Readonly<Record<string, string>>): ScriptOrigin[] {
+export function scriptOrigins(ast: Node | null, env: Env): ScriptOrigin[] {
   if (ast === null) return [];
   const found = new Map<string, ScriptOrigin>();
   const grpc = grpcScheme(ast);
@@ -28,7 +30,7 @@ export function scriptOrigins(ast: Node | null, env: Readonly<Record<string, str
     }
     if (n.type === "Literal") visit(n.value, true);
     // `http://${HOST}:8080/${id}`: the URL's origin, when the parts before its path are known.
-    const whole = n.type === "TemplateLiteral" ? textOf(n, env, consts, 0) : undefined;
+    const whole = n.type === "TemplateLiteral" ? textOf(n, env, consts) : undefined;
     if (whole !== undefined && originOf(whole) !== null) return visit(whole, n.expressions.length === 0);
     if (n.type === "TemplateElement") visit(n.value.cooked, true);
     // `a || b`, `a ?? b`: the fallback is named only when the variable before it is unset (or empty).
@@ -56,12 +58,12 @@ function constsOf(ast: Node): Map<string, Node> {
 }
 
 /** The unset `__ENV` variables a URL starts with (`${__ENV.BASE}/login`, `BASE + "/login"`, BASE a const). */
-export function unsetUrlVariables(ast: Node | null, env: Readonly<Record<string, string>>): string[] {
+export function unsetUrlVariables(ast: Node | null, env: Env): string[] {
   const names = new Set<string>();
   if (ast === null) return [];
   const consts = constsOf(ast);
   const unset = (n: Node, depth: number): string | undefined => {
-    if (n === null || n === undefined || depth > 8 || textOf(n, env, consts, 0) !== undefined) {
+    if (n === null || n === undefined || depth > 8 || textOf(n, env, consts) !== undefined) {
       return undefined;
     }
     const read = envRead(n, env);
@@ -93,7 +95,7 @@ export function mayRequest(ast: Node | null): boolean {
  * Whether every request the script can send names no server: k6/http used only in calls whose URL is text
  * with no http scheme (`api.local/x`), which k6 fails without sending. A path (`/x`) names the target.
  */
-export function namesNoServer(ast: Node | null, env: Readonly<Record<string, string>>): boolean {
+export function namesNoServer(ast: Node | null, env: Env): boolean {
   const sending = ast?.body.filter((s: Node) =>
     s.type === "ImportDeclaration" && SENDING.has(s.source.value)
   );
@@ -105,7 +107,7 @@ export function namesNoServer(ast: Node | null, env: Readonly<Record<string, str
   everyNode(ast, (n: Node) => {
     if (n.type === "Identifier" && n.name === name) uses++;
     if (n.type !== "CallExpression" || n.callee.object?.name !== name) return;
-    const text = textOf(n.arguments[n.callee.property.name === "request" ? 1 : 0], env, consts, 0);
+    const text = textOf(n.arguments[n.callee.property.name === "request" ? 1 : 0], env, consts);
     if (text !== undefined && !text.startsWith("/") && !/^https?:/i.test(text)) unsent++;
   });
   return uses === unsent;
@@ -125,21 +127,13 @@ function grpcScheme(ast: Node): "http" | "https" | null {
 
 /** The origin of a gRPC server address (`host:port`, the host a name or an IP), else null. */
 function addressOrigin(text: unknown, scheme: "http" | "https"): string | null {
-  if (typeof text !== "string" || !/^(\[[0-9a-f:.]+\]|[a-z0-9-]*[a-z.][a-z0-9.-]*):\d{1,5}$/i.test(text)) {
-    return null;
-  }
-  try {
-    return new URL(`${scheme}://${text}`).origin;
-  } catch {
-    return null;
-  }
+  const address = typeof text === "string" &&
+    /^(\[[0-9a-f:.]+\]|[a-z0-9-]*[a-z.][a-z0-9.-]*):\d{1,5}$/i.test(text);
+  return address ? URL.parse(`${scheme}://${text}`)?.origin ?? null : null;
 }
 
 /** `__ENV.NAME` or `__ENV["NAME"]`: the variable's value (undefined when unset); null for another node. */
-function envRead(
-  n: Node,
-  env: Readonly<Record<string, string>>,
-): { name: string; value: string | undefined } | null {
+function envRead(n: Node, env: Env): { name: string; value: string | undefined } | null {
   if (n.type !== "MemberExpression" || n.object.type !== "Identifier" || n.object.name !== "__ENV") {
     return null;
   }
@@ -152,12 +146,7 @@ function envRead(
  * The text `n` has before the run (a literal, a set `__ENV`, a `const`, a fallback, a template up to its
  * first unknown part after the origin), else undefined.
  */
-function textOf(
-  n: Node,
-  env: Readonly<Record<string, string>>,
-  consts: Map<string, Node>,
-  depth: number,
-): string | undefined {
+function textOf(n: Node, env: Env, consts: Map<string, Node>, depth = 0): string | undefined {
   if (n === null || n === undefined || depth > 8) return undefined;
   if (n.type === "Literal") return typeof n.value === "string" ? n.value : undefined;
   const read = envRead(n, env);
@@ -182,10 +171,5 @@ function textOf(
 function originOf(text: unknown): string | null {
   if (typeof text !== "string") return null;
   const m = /^(https?|wss?)(:\/\/[^/?#\s`'"$]+)/.exec(text);
-  if (m === null) return null;
-  try {
-    return new URL(`${m[1].replace(/^ws/, "http")}${m[2]}`).origin;
-  } catch {
-    return null;
-  }
+  return m === null ? null : URL.parse(`${m[1].replace(/^ws/, "http")}${m[2]}`)?.origin ?? null;
 }

@@ -4,7 +4,7 @@
  * and whether a script names a k6 module at all.
  */
 import * as acorn from "acorn";
-import { asyncCallsOf, type Binding, isApiCall, isFunction, type Node, type Problem } from "./async.ts";
+import { apiOf, asyncCallsOf, type Binding, isFunction, type Node, type Problem } from "./async.ts";
 
 /** Deepest syntax tree a script may have: Deno's parser overflowed from about 1,200 (nested arrows). */
 export const MAX_NESTING = 400;
@@ -49,7 +49,7 @@ function nodeProblem(
     return 'a require() other than `const x = require("m")` on a line of its own at the top level is not ' +
       'converted: import the module (import http from "k6/http")';
   }
-  if (node.type === "CallExpression" && isApiCall(node, bindings) && !above.some(isFunction)) {
+  if (node.type === "CallExpression" && apiOf(node.callee, bindings) !== null && !above.some(isFunction)) {
     return "a k6 call that sends or waits at the script's top level (k6's init context, which refuses it " +
       "too): move it into setup() or the default function";
   }
