@@ -19,8 +19,6 @@ import { EXIT } from "../exit_codes.ts";
 import { ghzOutput, type GhzReportOptions } from "../../results/export/ghz/report.ts";
 import { thresholdLine } from "../../results/thresholds/text.ts";
 import type { Dashboard } from "../dashboard/server.ts";
-import { steeringFor } from "../dashboard/flags.ts";
-import type { RunSteering } from "../../runner/steering.ts";
 import { type AttackConfig, parseAttackConfig } from "../../runner/config.ts";
 import { measuredDurationMs } from "../../runner/load/models/mod.ts";
 import { requestLogError } from "../../runner/load/request_log.ts";
@@ -89,9 +87,9 @@ async function attackParsed(
   const thresholds = parsed.thresholds.map(parseThreshold);
   const { config, output } = parsed;
   const gate = await checkBeforeLoad(parsed, thresholds);
-  const steering = output.dashboard && steeringFor(output.dashboard, thresholds.length > 0);
+  const gated = thresholds.length > 0;
   const dashboard = output.dashboard && (await import("../dashboard/server.ts"))
-    .startDashboard("attack", "attack", { ...output.dashboard, keepSecrets: output.keepSecrets, steering });
+    .startDashboard("attack", "attack", { ...output.dashboard, keepSecrets: output.keepSecrets }, gated);
   // Over plaintext there is no certificate: a ghz command line's --insecure there says what the URL says.
   if (config.tls?.insecure && config.url.startsWith("https:")) {
     console.error(
@@ -100,8 +98,7 @@ async function attackParsed(
   }
   // Descriptors held through the load, free again for the files written after it.
   const reserve = new DescriptorReserve();
-  const steer = typeof steering === "object" ? steering : undefined;
-  const loaded = await runLoad(parsed, thresholds, dashboard, steer).finally(() => reserve.close());
+  const loaded = await runLoad(parsed, thresholds, dashboard).finally(() => reserve.close());
   if (typeof loaded === "number") return loaded;
   if (tempLog) delete loaded.run.logFile;
   return await finish(argv, parsed, { thresholds, gate, dashboard, ghz, ...loaded });
@@ -132,7 +129,6 @@ async function runLoad(
   parsed: ParsedAttack,
   thresholds: Threshold[],
   dashboard: Dashboard | undefined,
-  steering: RunSteering | undefined,
 ): Promise<Loaded | number> {
   const { config, output } = parsed;
   const live = liveLine(!output.noLive && !output.quiet && !output.json);
@@ -158,7 +154,7 @@ async function runLoad(
       onProgress: dashboard ? (p) => (live.onProgress?.(p), dashboard.progress(p)) : live.onProgress,
       onStart: () => void (ending ??= endCode()),
       signal: interrupt.signal,
-      ...defined({ steering }),
+      ...defined({ steering: dashboard?.steering }),
       abortOn: parsed.abortOnFail
         ? thresholds.map((threshold) => ({ threshold, delayMs: parsed.abortOnFail!.delayMs }))
         : [],

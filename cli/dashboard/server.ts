@@ -14,7 +14,8 @@ import { findProgram } from "../../system/path_lookup.ts";
 import { within } from "../../system/sleep.ts";
 import { rejectForeignHost } from "./local_http.ts";
 import { type ControlOptions, controlResponse, newSteerToken } from "./steer_control.ts";
-import type { ServeOptions } from "./flags.ts";
+import { type ServeOptions, steeringFor } from "./flags.ts";
+import type { RunSteering } from "../../runner/steering.ts";
 import { describeChange } from "../../results/schema/steering.ts";
 import { closeQuietly } from "../../system/descriptors.ts";
 import { UsageError } from "../usage_error.ts";
@@ -37,6 +38,8 @@ export class Dashboard {
   #ended = false;
   #keepSecrets = false;
   #control: ControlOptions | null = null;
+  /** The steering its controls change, when on. */
+  steering?: RunSteering;
 
   private constructor(server: Deno.HttpServer, hub: EventHub, url: string) {
     this.#server = server;
@@ -79,6 +82,7 @@ export class Dashboard {
     }
     ref.dashboard = new Dashboard(server, hub, url);
     ref.dashboard.#keepSecrets = opts.keepSecrets ?? false;
+    ref.dashboard.steering = steering ?? undefined;
     ref.dashboard.#control = {
       steering,
       offReason: typeof opts.steering === "string" ? opts.steering : "this command was started without it",
@@ -90,16 +94,18 @@ export class Dashboard {
     return ref.dashboard;
   }
 
-  /** Hooks for `runPlan`: results.json read once at the first start, each finished run appended in memory. */
-  hooks(resultsPath: string): RunPlanHooks {
+  /** Hooks for `runPlan` after `first`'s: results.json read at the first start, each finished run appended. */
+  hooks(resultsPath: string, first: RunPlanHooks): RunPlanHooks {
     return {
       onRunStart: (run, i, n, etaMs) => {
+        first.onRunStart?.(run, i, n, etaMs);
         if (i === 0) this.#load(resultsPath);
         this.runStarted(run.name, i, n, etaMs);
       },
-      onProgress: (p) => this.progress(p),
-      onTelemetry: (peek) => this.#telemetry = peek,
-      onRunEnd: (result) => {
+      onProgress: (p) => (first.onProgress?.(p), this.progress(p)),
+      onTelemetry: (peek) => (first.onTelemetry?.(peek), this.#telemetry = peek),
+      onRunEnd: (result, run) => {
+        first.onRunEnd?.(result, run);
         this.#pending = this.#pending.then(() => {
           if (this.#results) this.publish({ ...this.#results, runs: [...this.#results.runs, result] });
         });
@@ -192,9 +198,14 @@ export class Dashboard {
   }
 }
 
-/** Starts the dashboard for a command (`Dashboard.start`). */
-export function startDashboard(command: string, title: string, opts: ServeOptions): Dashboard {
-  return Dashboard.start({ ...opts, title, command });
+/** Starts the dashboard for a command, steering on unless its flags or `gated` thresholds say no. */
+export function startDashboard(
+  command: string,
+  title: string,
+  opts: ServeOptions,
+  gated: boolean,
+): Dashboard {
+  return Dashboard.start({ ...opts, title, command, steering: steeringFor(opts, gated) });
 }
 
 /**
@@ -247,16 +258,6 @@ function latestTelemetry(series: TelemetrySeries[]): NonNullable<LiveProgress["t
     const rssMiB = typeof last.rssBytes === "number" ? Math.round(last.rssBytes / 10485.76) / 100 : null;
     return [{ name: s.name, cpuPercent: last.cpuPercent ?? null, rssMiB }];
   });
-}
-
-/** Both callers' hooks, in order. */
-export function mergeHooks(a: RunPlanHooks, b: RunPlanHooks): RunPlanHooks {
-  return {
-    onRunStart: (...args) => (a.onRunStart?.(...args), b.onRunStart?.(...args)),
-    onProgress: (p) => (a.onProgress?.(p), b.onProgress?.(p)),
-    onTelemetry: (peek) => (a.onTelemetry?.(peek), b.onTelemetry?.(peek)),
-    onRunEnd: (...args) => (a.onRunEnd?.(...args), b.onRunEnd?.(...args)),
-  };
 }
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
