@@ -277,16 +277,11 @@ export function urlHost(host: string): string {
   return host.includes(":") ? `[${host}]` : host;
 }
 
-function openerFor(os: typeof Deno.build.os, url: string): string[] | null {
-  if (os === "darwin") return ["open", url];
-  if (os === "windows") return ["cmd", "/c", "start", "", url];
-  const opener = findProgram("xdg-open");
-  return opener ? [opener, url] : null;
-}
-
 /** Opens `url` in a browser, or says why not. */
 export function openBrowser(url: string): void {
-  const command = openerFor(Deno.build.os, url);
+  const os = Deno.build.os;
+  const opener = os === "darwin" ? "open" : os === "windows" ? null : findProgram("xdg-open");
+  const command = os === "windows" ? ["cmd", "/c", "start", "", url] : opener && [opener, url];
   if (!command) {
     console.error(`--open: no xdg-open found; open ${url} in a browser`);
     return;

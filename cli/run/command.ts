@@ -222,7 +222,7 @@ async function execute(
   const exporter = outputs.length > 0
     ? new (await import("../metrics_out/exporter.ts")).MetricsExporter(outputs)
     : null;
-  const baseHooks = dashboard ? dashboard.hooks(`${outDir}/results.json`, progress.hooks) : progress.hooks;
+  const baseHooks = dashboard ? dashboard.hooks(`${outDir}/results.json`, progress) : progress;
   const k6Code = await isK6Script(args.source) ? import("../k6/summary.ts") : null;
   try {
     const planned = await runPlan(plan, {
