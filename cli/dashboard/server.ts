@@ -45,7 +45,8 @@ export class Dashboard {
     this.#server = server;
     this.#hub = hub;
     this.url = url;
-    this.#ping = setInterval(() => hub.ping(), 15_000);
+    // A comment line keeps idle connections from being closed by proxies and finds dead sockets.
+    this.#ping = setInterval(() => hub.sendFrame(PING_FRAME), 15_000);
     Deno.unrefTimer(Number(this.#ping));
   }
 
@@ -145,10 +146,6 @@ export class Dashboard {
       );
     }
     return this.#snapshot;
-  }
-
-  stats(): HubStats {
-    return this.#hub.stats();
   }
 
   /** Sends the final snapshot and `end`, closes the streams and stops the server within `graceMs`. */
@@ -359,11 +356,6 @@ export class EventHub {
   /** Sends an already encoded frame (`sseFrame`) to every client. */
   sendFrame(frame: Uint8Array): void {
     for (const client of this.#clients) this.#offer(client, frame);
-  }
-
-  /** A comment line; keeps idle connections from being closed by proxies and finds dead sockets. */
-  ping(): void {
-    this.sendFrame(PING_FRAME);
   }
 
   /** Ends every stream after what is queued (the final snapshot) has been sent. */
