@@ -95,7 +95,7 @@ export class Dashboard {
     return ref.dashboard;
   }
 
-  /** Hooks for `runPlan` after `first`'s: results.json read at the first start, each finished run appended. */
+  /** `runPlan`'s hooks, after `first`'s: results.json read at the first start, each ended run appended. */
   hooks(resultsPath: string, first: RunPlanHooks): RunPlanHooks {
     return {
       onRunStart: (run, i, n, etaMs) => {
