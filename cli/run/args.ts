@@ -205,8 +205,8 @@ export async function parseRunArgs(given: string[], command = "run", help = RUN_
       CLOUD.map((f) => [f, `Artillery's ${f} is for Artillery Cloud runs: drop it (a run here is local)`]),
     ),
     "--class-picker": "it picks classes in Locust's web UI; name the user classes after the locustfile",
+    ...K6_FLAGS_REFUSED,
   };
-  Object.assign(hints, K6_FLAGS_REFUSED);
   const own = await locustOptionSpecs(argv);
   const files = tokenize(argv, SPECS, {}, command, undefined, true).positionals;
   const config = argv[argv.findIndex((a) => a === "--config" || a === "-c") + 1];
