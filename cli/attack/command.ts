@@ -5,7 +5,6 @@
 import { defined } from "../../validation/defined.ts";
 import { endLoad, guardSecrets } from "../ci_outputs.ts";
 import { type GateAsked, readGate } from "../baseline_flags.ts";
-import type { FailOn } from "../../results/fail_on.ts";
 import { parseAttackArgs, type ParsedAttack } from "./args.ts";
 import type { AttackOutputOptions } from "./output_args.ts";
 import { runCommand } from "../command_errors.ts";
@@ -310,7 +309,7 @@ function jsonOutput(run: RunResult) {
 
 /** Writes results.json and report.html when asked; false (after saying why) when one could not be written. */
 async function writeOutputs(
-  output: { outFile?: string; reportFile?: string; keepSecrets: boolean; failOn?: FailOn[] },
+  output: AttackOutputOptions,
   results: ResultsFile,
   baseline: ResultsFile | undefined,
 ): Promise<boolean> {
