@@ -141,7 +141,7 @@ async function finishLocustRun(
   outDir: string,
   heard: (() => Promise<void>) | null,
 ) {
-  const locust = args.scriptLoad?.locust ?? {};
+  const locust = args.scriptLoad?.locust ?? {}, users = args.scriptLoad?.vus ?? 1;
   await heard?.();
   const { locustExitCode, locustJson, locustStats, locustTable, writeLocustCsv } = await import(
     "../../runner/script/locust/stats.ts"
@@ -153,11 +153,7 @@ async function finishLocustRun(
     if (locust.json) await Deno.stdout.write(new TextEncoder().encode(locustJson(run) + "\n"));
     const files = [
       ["--html", locust.html, () => Deno.copyFile(`${outDir}/report.html`, locust.html!)],
-      [
-        "--csv",
-        locust.csv,
-        () => writeLocustCsv(locust.csv!, run, args.scriptLoad?.vus ?? 1, locust.csvFullHistory),
-      ],
+      ["--csv", locust.csv, () => writeLocustCsv(locust.csv!, run, users, locust.csvFullHistory)],
       ["--json-file", locust.jsonFile, () => Deno.writeTextFile(`${locust.jsonFile}.json`, locustJson(run))],
     ] as const;
     for (const [flag, path, write] of files) {
