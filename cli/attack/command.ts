@@ -269,12 +269,9 @@ async function printRun(
     // ghz's CSV and details end with their last row's newline, which console.log adds.
     if (output.ghzFile === undefined) console.log(report.endsWith("\n") ? report.slice(0, -1) : report);
     else {
-      try {
-        await writeTextAtomic(output.ghzFile, report);
-      } catch (err) {
-        console.error(
-          `loadlab attack: cannot write ${output.ghzFile}: ${withWriteFix((err as Error).message)}`,
-        );
+      const failed = await writeTextAtomic(output.ghzFile, report).then(() => null, (err: Error) => err);
+      if (failed) {
+        console.error(`loadlab attack: cannot write ${output.ghzFile}: ${withWriteFix(failed.message)}`);
         return false;
       }
     }
