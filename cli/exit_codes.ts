@@ -25,43 +25,34 @@ export const STRICT_FLAG = flag(
   ),
 );
 
-export const EXIT = {
-  ok: 0,
-  thresholdFailed: 1, // only that: CI jobs read 1 as "the numbers were not good enough"
-  badInput: 2,
-  targetFailed: 3,
-  noResponse: 4,
-  outputNotWritable: 5,
-  untrusted: 6, // --strict and a flagged run (results/conclude/run_verdict.ts; a `failed` run exits 4 first)
-  baselineWorse: 7, // a change beyond noise broke a --fail-on rule (results/baseline_gate.ts)
-  baselineUnjudged: 8, // a --fail-on rule checked no pair (results/baseline_gate.ts `unjudged`)
-  interrupted: 130, // 128 + SIGINT, as shells report a process stopped by Ctrl-C
-  terminated: 143, // 128 + SIGTERM: a supervisor's stop (kill, CI cancel), results kept as after Ctrl-C
-} as const;
-
-/** What each code of `attack` and `run` means, as their `--help` says it (README.md's table in full). */
-const EXIT_MEANINGS: [code: number, meaning: string][] = [
-  [EXIT.ok, "ok"],
-  [EXIT.thresholdFailed, "a threshold failed (only that)"],
-  [EXIT.badInput, "bad input (one line naming the problem and the fix)"],
-  [EXIT.targetFailed, "a target failed"],
-  [EXIT.noResponse, "a run got no response at all (any one run, any error kind, TLS included)"],
-  [EXIT.outputNotWritable, "an output cannot be written (checked before the load)"],
-  [EXIT.untrusted, "with --strict a run is flagged"],
-  [EXIT.baselineWorse, "worse than --baseline past a --fail-on rule"],
-  [
-    EXIT.baselineUnjudged,
+/** Each code of `attack` and `run` and what it means, as their `--help` says it (README.md's table). */
+const EXIT_MEANINGS = {
+  ok: [0, "ok"],
+  thresholdFailed: [1, "a threshold failed (only that)"], // CI reads 1 as "the numbers were not good enough"
+  badInput: [2, "bad input (one line naming the problem and the fix)"],
+  targetFailed: [3, "a target failed"],
+  noResponse: [4, "a run got no response at all (any one run, any error kind, TLS included)"],
+  outputNotWritable: [5, "an output cannot be written (checked before the load)"],
+  untrusted: [6, "with --strict a run is flagged"], // results/conclude/run_verdict.ts; a `failed` run exits 4
+  baselineWorse: [7, "worse than --baseline past a --fail-on rule"], // results/baseline_gate.ts
+  baselineUnjudged: [
+    8,
     "not judged: a --fail-on rule no pair could check (nothing paired with the baseline, only flagged " +
     "runs, or noise or the run's own waits for a core could explain the change; the reason says what " +
     "would settle it)",
   ],
-  [EXIT.interrupted, "Ctrl-C"],
-  [EXIT.terminated, "SIGTERM (both stop gracefully and keep the partial results)"],
-];
+  interrupted: [130, "Ctrl-C"], // 128 + SIGINT, as shells report a process stopped by Ctrl-C
+  terminated: [143, "SIGTERM (both stop gracefully and keep the partial results)"], // 128 + SIGTERM
+} as const;
+
+type Meanings = typeof EXIT_MEANINGS;
+export const EXIT = Object.fromEntries(Object.entries(EXIT_MEANINGS).map(([k, [code]]) => [k, code])) as {
+  readonly [K in keyof Meanings]: Meanings[K][0];
+};
 
 /** The "Exit codes:" paragraph of `command`'s `--help` (`attack` starts no target: no 3). */
 export function exitCodesHelp(command: "attack" | "run"): string {
-  const codes = EXIT_MEANINGS.filter(([code]) => command === "run" || code !== EXIT.targetFailed);
+  const codes = Object.values(EXIT_MEANINGS).filter(([code]) => command === "run" || code !== 3);
   const text = `Exit codes: ${codes.map(([code, meaning]) => `${code} ${meaning}`).join(", ")}.`;
   return wrapped(text, 100).join("\n");
 }

@@ -55,9 +55,7 @@ export class FlagValues {
   /** A file path; an empty one is an error rather than "no file". */
   path(long: string): string | undefined {
     const path = this.nonEmpty(long, "empty path");
-    if (path === "-") {
-      throw this.problem(long, path, "names no file (loadlab reads no stdin, writes no stdout by -)");
-    }
+    if (path === "-") throw this.problem(long, path, DASH_PATH);
     return path;
   }
 

@@ -3,7 +3,7 @@
  * `loadlab serve`: runs a target standalone until Ctrl-C, so users can also point wrk, k6 or oha at it;
  * its flags and the target they ask for.
  */
-import { HelpRequested, UsageError } from "./usage_error.ts";
+import { UsageError } from "./usage_error.ts";
 import { flag, type FlagTable, helpOf } from "./argv.ts";
 import { type FlagValues, readFlags } from "./flag_values.ts";
 import { findProgram } from "../system/path_lookup.ts";
@@ -64,7 +64,6 @@ function describe(target: RunningTarget, spec: TargetSpec): string {
 export function runServeCommand(argv: string[]): Promise<number> {
   return runCommand("serve", async () => {
     const flags = parseFlags(argv);
-    if (flags.has("help")) throw new HelpRequested(SERVE_USAGE);
     const spec = serveSpecFromFlags(flags);
     checkListen(flags, "host" in spec ? spec.host : undefined);
     const profileDir = flags.has("profile") ? flags.text("profile") || "." : undefined;
@@ -184,9 +183,9 @@ ${helpOf(SERVE_TABLE, { flagAt: 2, textAt: 27 })}
 
 Targets, the balancer and the proxy: docs/TARGETS.md.`;
 
-/** Tokenizes the arguments after `serve`; it takes no positionals. */
+/** Tokenizes the arguments after `serve` (`-h`: `HelpRequested`); it takes no positionals. */
 export function parseFlags(argv: string[]): FlagValues {
-  const flags = readFlags(argv, SERVE_TABLE, "serve");
+  const flags = readFlags(argv, SERVE_TABLE, "serve", SERVE_USAGE);
   const [extra] = flags.raw.positionals;
   if (extra !== undefined) {
     throw new UsageError(`unexpected argument ${JSON.stringify(extra)}; see loadlab serve --help`);

@@ -48,19 +48,14 @@ export function runSiteCommand(argv: string[]): Promise<number> {
     const flags = readFlags(argv, SITE_TABLE, "site", SITE_HELP);
     const [dir = "out", extra] = flags.raw.positionals;
     if (extra !== undefined) throw new UsageError(`one folder at a time, e.g. loadlab site out`);
-    flags.wholeNumber("port", 0, 65535);
-    flags.nonEmpty("host");
+    const port = flags.wholeNumber("port", 0, 65535) ?? 0, host = flags.nonEmpty("host") ?? "127.0.0.1";
     const out = flags.path("static");
     const why = notAFolder(dir);
     if (why) {
       throw new UsageError(`${dir}: ${why}; give the folder of results.json files, e.g. loadlab site out`);
     }
     if (out !== undefined) return await writeStatic(dir, out);
-    return await serve(dir, {
-      host: flags.text("host") ?? "127.0.0.1",
-      port: flags.wholeNumber("port", 0, 65535) ?? 0,
-      open: flags.has("open"),
-    });
+    return await serve(dir, { host, port, open: flags.has("open") });
   });
 }
 

@@ -106,12 +106,8 @@ function changeOf(action: string, value: string | undefined): Record<string, unk
   }
   if (value === undefined) return { action, by: "terminal" };
   // Read as the load flags read them (-R, -c), so "0x10" or "" is refused here, not sent as 16 or 0.
-  const spec = { long: action, takesValue: true, example: "200" };
-  const flags = new FlagValues({
-    values: new Map([[action, [value]]]),
-    spelled: new Map([[action, action]]),
-    positionals: [],
-  }, [spec]);
+  const raw = { values: new Map([[action, [value]]]), spelled: new Map([[action, action]]), positionals: [] };
+  const flags = new FlagValues(raw, [{ long: action, takesValue: true, example: "200" }]);
   if (action === "rate") return { action, ratePerSec: flags.rate(action), by: "terminal" };
   return { action, connections: flags.positiveInt(action), by: "terminal" };
 }

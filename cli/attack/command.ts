@@ -5,7 +5,6 @@
 import { defined } from "../../validation/defined.ts";
 import { endLoad, guardSecrets } from "../ci_outputs.ts";
 import { type GateAsked, readGate } from "../baseline_flags.ts";
-import type { FailOn } from "../../results/fail_on.ts";
 import { parseAttackArgs, type ParsedAttack } from "./args.ts";
 import type { AttackOutputOptions } from "./output_args.ts";
 import { runCommand } from "../command_errors.ts";
@@ -19,8 +18,6 @@ import { EXIT } from "../exit_codes.ts";
 import { ghzOutput, type GhzReportOptions } from "../../results/export/ghz/report.ts";
 import { thresholdLine } from "../../results/thresholds/text.ts";
 import type { Dashboard } from "../dashboard/server.ts";
-import { steeringFor } from "../dashboard/flags.ts";
-import type { RunSteering } from "../../runner/steering.ts";
 import { type AttackConfig, parseAttackConfig } from "../../runner/config.ts";
 import { measuredDurationMs } from "../../runner/load/models/mod.ts";
 import { requestLogError } from "../../runner/load/request_log.ts";
@@ -89,9 +86,9 @@ async function attackParsed(
   const thresholds = parsed.thresholds.map(parseThreshold);
   const { config, output } = parsed;
   const gate = await checkBeforeLoad(parsed, thresholds);
-  const steering = output.dashboard && steeringFor(output.dashboard, thresholds.length > 0);
+  const gated = thresholds.length > 0;
   const dashboard = output.dashboard && (await import("../dashboard/server.ts"))
-    .startDashboard("attack", "attack", { ...output.dashboard, keepSecrets: output.keepSecrets, steering });
+    .startDashboard("attack", "attack", { ...output.dashboard, keepSecrets: output.keepSecrets }, gated);
   // Over plaintext there is no certificate: a ghz command line's --insecure there says what the URL says.
   if (config.tls?.insecure && config.url.startsWith("https:")) {
     console.error(
@@ -100,8 +97,7 @@ async function attackParsed(
   }
   // Descriptors held through the load, free again for the files written after it.
   const reserve = new DescriptorReserve();
-  const steer = typeof steering === "object" ? steering : undefined;
-  const loaded = await runLoad(parsed, thresholds, dashboard, steer).finally(() => reserve.close());
+  const loaded = await runLoad(parsed, thresholds, dashboard).finally(() => reserve.close());
   if (typeof loaded === "number") return loaded;
   if (tempLog) delete loaded.run.logFile;
   return await finish(argv, parsed, { thresholds, gate, dashboard, ghz, ...loaded });
@@ -132,7 +128,6 @@ async function runLoad(
   parsed: ParsedAttack,
   thresholds: Threshold[],
   dashboard: Dashboard | undefined,
-  steering: RunSteering | undefined,
 ): Promise<Loaded | number> {
   const { config, output } = parsed;
   const live = liveLine(!output.noLive && !output.quiet && !output.json);
@@ -158,7 +153,7 @@ async function runLoad(
       onProgress: dashboard ? (p) => (live.onProgress?.(p), dashboard.progress(p)) : live.onProgress,
       onStart: () => void (ending ??= endCode()),
       signal: interrupt.signal,
-      ...defined({ steering }),
+      ...defined({ steering: dashboard?.steering }),
       abortOn: parsed.abortOnFail
         ? thresholds.map((threshold) => ({ threshold, delayMs: parsed.abortOnFail!.delayMs }))
         : [],
@@ -274,12 +269,9 @@ async function printRun(
     // ghz's CSV and details end with their last row's newline, which console.log adds.
     if (output.ghzFile === undefined) console.log(report.endsWith("\n") ? report.slice(0, -1) : report);
     else {
-      try {
-        await writeTextAtomic(output.ghzFile, report);
-      } catch (err) {
-        console.error(
-          `loadlab attack: cannot write ${output.ghzFile}: ${withWriteFix((err as Error).message)}`,
-        );
+      const failed = await writeTextAtomic(output.ghzFile, report).then(() => null, (err: Error) => err);
+      if (failed) {
+        console.error(`loadlab attack: cannot write ${output.ghzFile}: ${withWriteFix(failed.message)}`);
         return false;
       }
     }
@@ -314,7 +306,7 @@ function jsonOutput(run: RunResult) {
 
 /** Writes results.json and report.html when asked; false (after saying why) when one could not be written. */
 async function writeOutputs(
-  output: { outFile?: string; reportFile?: string; keepSecrets: boolean; failOn?: FailOn[] },
+  output: AttackOutputOptions,
   results: ResultsFile,
   baseline: ResultsFile | undefined,
 ): Promise<boolean> {

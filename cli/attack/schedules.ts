@@ -158,8 +158,6 @@ export function rampUpStages(
         `(${durationMs / 1000}s): spawn faster, or give a longer -d`,
     );
   }
-  return [{ durationMs: rampMs, target: connections }, {
-    durationMs: durationMs - rampMs,
-    target: connections,
-  }];
+  const hold = { durationMs: durationMs - rampMs, target: connections };
+  return [{ durationMs: rampMs, target: connections }, hold];
 }

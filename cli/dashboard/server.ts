@@ -14,7 +14,8 @@ import { findProgram } from "../../system/path_lookup.ts";
 import { within } from "../../system/sleep.ts";
 import { rejectForeignHost } from "./local_http.ts";
 import { type ControlOptions, controlResponse, newSteerToken } from "./steer_control.ts";
-import type { ServeOptions } from "./flags.ts";
+import { type ServeOptions, steeringFor } from "./flags.ts";
+import type { RunSteering } from "../../runner/steering.ts";
 import { describeChange } from "../../results/schema/steering.ts";
 import { closeQuietly } from "../../system/descriptors.ts";
 import { UsageError } from "../usage_error.ts";
@@ -37,12 +38,15 @@ export class Dashboard {
   #ended = false;
   #keepSecrets = false;
   #control: ControlOptions | null = null;
+  /** The steering its controls change, when on. */
+  steering?: RunSteering;
 
   private constructor(server: Deno.HttpServer, hub: EventHub, url: string) {
     this.#server = server;
     this.#hub = hub;
     this.url = url;
-    this.#ping = setInterval(() => hub.ping(), 15_000);
+    // A comment line keeps idle connections from being closed by proxies and finds dead sockets.
+    this.#ping = setInterval(() => hub.sendFrame(PING_FRAME), 15_000);
     Deno.unrefTimer(Number(this.#ping));
   }
 
@@ -79,6 +83,7 @@ export class Dashboard {
     }
     ref.dashboard = new Dashboard(server, hub, url);
     ref.dashboard.#keepSecrets = opts.keepSecrets ?? false;
+    ref.dashboard.steering = steering ?? undefined;
     ref.dashboard.#control = {
       steering,
       offReason: typeof opts.steering === "string" ? opts.steering : "this command was started without it",
@@ -90,16 +95,18 @@ export class Dashboard {
     return ref.dashboard;
   }
 
-  /** Hooks for `runPlan`: results.json read once at the first start, each finished run appended in memory. */
-  hooks(resultsPath: string): RunPlanHooks {
+  /** `runPlan`'s hooks, after `first`'s: results.json read at the first start, each ended run appended. */
+  hooks(resultsPath: string, first: RunPlanHooks): RunPlanHooks {
     return {
       onRunStart: (run, i, n, etaMs) => {
+        first.onRunStart?.(run, i, n, etaMs);
         if (i === 0) this.#load(resultsPath);
         this.runStarted(run.name, i, n, etaMs);
       },
-      onProgress: (p) => this.progress(p),
-      onTelemetry: (peek) => this.#telemetry = peek,
-      onRunEnd: (result) => {
+      onProgress: (p) => (first.onProgress?.(p), this.progress(p)),
+      onTelemetry: (peek) => (first.onTelemetry?.(peek), this.#telemetry = peek),
+      onRunEnd: (result, run) => {
+        first.onRunEnd?.(result, run);
         this.#pending = this.#pending.then(() => {
           if (this.#results) this.publish({ ...this.#results, runs: [...this.#results.runs, result] });
         });
@@ -139,10 +146,6 @@ export class Dashboard {
       );
     }
     return this.#snapshot;
-  }
-
-  stats(): HubStats {
-    return this.#hub.stats();
   }
 
   /** Sends the final snapshot and `end`, closes the streams and stops the server within `graceMs`. */
@@ -192,9 +195,14 @@ export class Dashboard {
   }
 }
 
-/** Starts the dashboard for a command (`Dashboard.start`). */
-export function startDashboard(command: string, title: string, opts: ServeOptions): Dashboard {
-  return Dashboard.start({ ...opts, title, command });
+/** Starts the dashboard for a command, steering on unless its flags or `gated` thresholds say no. */
+export function startDashboard(
+  command: string,
+  title: string,
+  opts: ServeOptions,
+  gated: boolean,
+): Dashboard {
+  return Dashboard.start({ ...opts, title, command, steering: steeringFor(opts, gated) });
 }
 
 /**
@@ -249,16 +257,6 @@ function latestTelemetry(series: TelemetrySeries[]): NonNullable<LiveProgress["t
   });
 }
 
-/** Both callers' hooks, in order. */
-export function mergeHooks(a: RunPlanHooks, b: RunPlanHooks): RunPlanHooks {
-  return {
-    onRunStart: (...args) => (a.onRunStart?.(...args), b.onRunStart?.(...args)),
-    onProgress: (p) => (a.onProgress?.(p), b.onProgress?.(p)),
-    onTelemetry: (peek) => (a.onTelemetry?.(peek), b.onTelemetry?.(peek)),
-    onRunEnd: (...args) => (a.onRunEnd?.(...args), b.onRunEnd?.(...args)),
-  };
-}
-
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
 
 /** `--host` beyond loopback: results (target URLs, error messages) become readable from the network. */
@@ -276,16 +274,11 @@ export function urlHost(host: string): string {
   return host.includes(":") ? `[${host}]` : host;
 }
 
-function openerFor(os: typeof Deno.build.os, url: string): string[] | null {
-  if (os === "darwin") return ["open", url];
-  if (os === "windows") return ["cmd", "/c", "start", "", url];
-  const opener = findProgram("xdg-open");
-  return opener ? [opener, url] : null;
-}
-
 /** Opens `url` in a browser, or says why not. */
 export function openBrowser(url: string): void {
-  const command = openerFor(Deno.build.os, url);
+  const os = Deno.build.os;
+  const opener = os === "darwin" ? "open" : os === "windows" ? null : findProgram("xdg-open");
+  const command = os === "windows" ? ["cmd", "/c", "start", "", url] : opener && [opener, url];
   if (!command) {
     console.error(`--open: no xdg-open found; open ${url} in a browser`);
     return;
@@ -363,11 +356,6 @@ export class EventHub {
   /** Sends an already encoded frame (`sseFrame`) to every client. */
   sendFrame(frame: Uint8Array): void {
     for (const client of this.#clients) this.#offer(client, frame);
-  }
-
-  /** A comment line; keeps idle connections from being closed by proxies and finds dead sockets. */
-  ping(): void {
-    this.sendFrame(PING_FRAME);
   }
 
   /** Ends every stream after what is queued (the final snapshot) has been sent. */

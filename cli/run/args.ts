@@ -6,7 +6,7 @@ import { defined } from "../../validation/defined.ts";
 import { RESERVED_KEYS } from "../../scenarios/overrides.ts";
 import { commonFields } from "../../runner/config_fields.ts";
 import { OPTION_FLAGS } from "../attack/flags.ts";
-import { flag, flagsOf, type FlagSpec, type FlagTable, helpOf, tokenize } from "../argv.ts";
+import { flag, flagsOf, type FlagSpec, type FlagTable, helpOf, type RawArgs, tokenize } from "../argv.ts";
 import { resolve } from "node:path";
 import { existsSync } from "node:fs";
 import { FlagValues } from "../flag_values.ts";
@@ -205,10 +205,10 @@ export async function parseRunArgs(given: string[], command = "run", help = RUN_
       CLOUD.map((f) => [f, `Artillery's ${f} is for Artillery Cloud runs: drop it (a run here is local)`]),
     ),
     "--class-picker": "it picks classes in Locust's web UI; name the user classes after the locustfile",
+    ...K6_FLAGS_REFUSED,
   };
-  Object.assign(hints, K6_FLAGS_REFUSED);
-  const own = await locustOptionSpecs(argv);
-  const files = tokenize(argv, SPECS, {}, command, undefined, true).positionals;
+  const known = tokenize(argv, SPECS, {}, command, undefined, true), files = known.positionals;
+  const own = await locustOptionSpecs(known);
   const config = argv[argv.findIndex((a) => a === "--config" || a === "-c") + 1];
   const artillery = (await Promise.all(files.map((f) => isArtilleryFile(f, config)))).some(Boolean);
   const specs = [...artillery ? ARTILLERY_SPECS : SPECS, ...own];
@@ -300,10 +300,9 @@ function withLocustSettings(argv: string[]): string[] {
   return [...under, ...(at >= 0 ? [...argv.slice(0, at), ...argv.slice(at + 2)] : argv), ...classes];
 }
 
-/** The options a locustfile named in `argv` adds (`parser.add_argument`) that are not loadlab's own. */
-async function locustOptionSpecs(argv: string[]): Promise<FlagSpec[]> {
+/** The options a locustfile named in `raw` adds (`parser.add_argument`) that are not loadlab's own. */
+async function locustOptionSpecs(raw: RawArgs): Promise<FlagSpec[]> {
   try {
-    const raw = tokenize(argv, SPECS, {}, "run", undefined, true);
     const file = raw.values.get("locustfile")?.at(-1) ?? raw.positionals.find(isLocustFile);
     if (file === undefined) return [];
     const { convertLocustFile } = await import("../../runner/script/locust/file.ts");

@@ -36,7 +36,6 @@ import {
   thresholdRunVerdict,
 } from "../../results/thresholds/text.ts";
 import type { Dashboard } from "../dashboard/server.ts";
-import { steeringFor } from "../dashboard/flags.ts";
 import { type GateAsked, readGate } from "../baseline_flags.ts";
 import type { MetricsExporter } from "../metrics_out/exporter.ts";
 import { type MetricsOutput, parseMetricsOutput } from "../../results/export/metrics_output.ts";
@@ -142,7 +141,7 @@ async function finishLocustRun(
   outDir: string,
   heard: (() => Promise<void>) | null,
 ) {
-  const locust = args.scriptLoad?.locust ?? {};
+  const locust = args.scriptLoad?.locust ?? {}, users = args.scriptLoad?.vus ?? 1;
   await heard?.();
   const { locustExitCode, locustJson, locustStats, locustTable, writeLocustCsv } = await import(
     "../../runner/script/locust/stats.ts"
@@ -154,11 +153,7 @@ async function finishLocustRun(
     if (locust.json) await Deno.stdout.write(new TextEncoder().encode(locustJson(run) + "\n"));
     const files = [
       ["--html", locust.html, () => Deno.copyFile(`${outDir}/report.html`, locust.html!)],
-      [
-        "--csv",
-        locust.csv,
-        () => writeLocustCsv(locust.csv!, run, args.scriptLoad?.vus ?? 1, locust.csvFullHistory),
-      ],
+      ["--csv", locust.csv, () => writeLocustCsv(locust.csv!, run, users, locust.csvFullHistory)],
       ["--json-file", locust.jsonFile, () => Deno.writeTextFile(`${locust.jsonFile}.json`, locustJson(run))],
     ] as const;
     for (const [flag, path, write] of files) {
@@ -206,11 +201,9 @@ async function execute(
   },
 ): Promise<Stopped | number> {
   const keepSecrets = args.keepSecrets || plan.experiment.redact === false;
-  const steering = args.dashboard && steeringFor(args.dashboard, plan.experiment.thresholds.length > 0);
-  const dashboards = args.dashboard && await import("../dashboard/server.ts");
-  const dashboard = dashboards && args.dashboard
-    ? dashboards.startDashboard(command, plan.experiment.name, { ...args.dashboard, keepSecrets, steering })
-    : undefined;
+  const gated = plan.experiment.thresholds.length > 0;
+  const dashboard = args.dashboard && (await import("../dashboard/server.ts"))
+    .startDashboard(command, plan.experiment.name, { ...args.dashboard, keepSecrets }, gated);
   // k6's -q: no live line and no per-run header, only each run's summary line.
   const quiet = args.scriptLoad?.k6?.quiet || args.scriptLoad?.locust?.onlySummary ||
     args.artillery?.quiet === true;
@@ -225,9 +218,7 @@ async function execute(
   const exporter = outputs.length > 0
     ? new (await import("../metrics_out/exporter.ts")).MetricsExporter(outputs)
     : null;
-  const baseHooks = dashboards && dashboard
-    ? dashboards.mergeHooks(progress.hooks, dashboard.hooks(`${outDir}/results.json`))
-    : progress.hooks;
+  const baseHooks = dashboard ? dashboard.hooks(`${outDir}/results.json`, progress) : progress;
   const k6Code = await isK6Script(args.source) ? import("../k6/summary.ts") : null;
   try {
     const planned = await runPlan(plan, {
@@ -236,7 +227,7 @@ async function execute(
       keepSecrets,
       signal: interrupt.signal,
       onOutput: (output) => interrupt.beforeQuit(() => output.writeSync()),
-      ...defined({ steering: typeof steering === "object" ? steering : undefined }),
+      ...defined({ steering: dashboard?.steering }),
       hooks: exporter ? exporter.planHooks(plan.experiment.name, baseHooks) : baseHooks,
       experiment: experimentInfo(args, source),
       renderReport: (results) =>

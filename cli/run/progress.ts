@@ -39,32 +39,30 @@ export function runProgress(opts: {
   quiet?: boolean;
   /** Where every endpoint is listed (the endpoint table's line counting those it leaves out). */
   everyOne?: string;
-}): { hooks: RunPlanHooks } {
+}): RunPlanHooks {
   let position = "";
   return {
-    hooks: {
-      onRunStart(run, i, n, etaMs) {
-        position = `run ${i + 1}/${n}`;
-        if (opts.terminal) console.log(`${position} ${terminalSafe(run.name)}  ETA ${formatEta(etaMs)}`);
-      },
-      onProgress: opts.live.onProgress,
-      onRunEnd(result) {
-        opts.live.done();
-        const prefix = result.probe ? "search probe " : opts.terminal ? "  " : `${position} `;
-        console.log(prefix + summaryLine(result));
-        const endpoints = opts.quiet || result.probe
-          ? []
-          : endpointLines(result, { everyOne: opts.everyOne, indent: "  " });
-        if (endpoints.length) console.log(endpoints.join("\n"));
-        // Flow checks (k6's checks) per run: a failing check must not show only as a lower success rate.
-        const checks = renderChecks(result);
-        if (checks.length) console.log(checks.map((line) => `  ${line}`).join("\n"));
-        const bypass = cacheBypassSentence(result);
-        if (bypass) console.log(`${prefix}warning: ${bypass}`);
-        for (const note of profileNotes(result)) console.log(`${prefix}warning: ${note}`);
-        // The run's results are written by now: a failed teardown is said, never a lost run.
-        if (result.teardownError) console.log(`${prefix}warning: ${terminalSafe(result.teardownError)}`);
-      },
+    onRunStart(run, i, n, etaMs) {
+      position = `run ${i + 1}/${n}`;
+      if (opts.terminal) console.log(`${position} ${terminalSafe(run.name)}  ETA ${formatEta(etaMs)}`);
+    },
+    onProgress: opts.live.onProgress,
+    onRunEnd(result) {
+      opts.live.done();
+      const prefix = result.probe ? "search probe " : opts.terminal ? "  " : `${position} `;
+      console.log(prefix + summaryLine(result));
+      const endpoints = opts.quiet || result.probe
+        ? []
+        : endpointLines(result, { everyOne: opts.everyOne, indent: "  " });
+      if (endpoints.length) console.log(endpoints.join("\n"));
+      // Flow checks (k6's checks) per run: a failing check must not show only as a lower success rate.
+      const checks = renderChecks(result);
+      if (checks.length) console.log(checks.map((line) => `  ${line}`).join("\n"));
+      const bypass = cacheBypassSentence(result);
+      if (bypass) console.log(`${prefix}warning: ${bypass}`);
+      for (const note of profileNotes(result)) console.log(`${prefix}warning: ${note}`);
+      // The run's results are written by now: a failed teardown is said, never a lost run.
+      if (result.teardownError) console.log(`${prefix}warning: ${terminalSafe(result.teardownError)}`);
     },
   };
 }

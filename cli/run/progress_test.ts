@@ -49,7 +49,7 @@ Deno.test("a run of several endpoints prints its table under its line; a probe a
     console.log = (text: string) => lines.push(...text.split("\n"));
     try {
       runProgress({ live: { done() {} }, terminal: false, everyOne: "out/x/report.html", ...opts })
-        .hooks.onRunEnd!(result, undefined as never);
+        .onRunEnd!(result, undefined as never);
     } finally {
       console.log = log;
     }

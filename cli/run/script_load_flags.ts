@@ -474,10 +474,8 @@ export function sessionLoadOf(a: ScriptLoadArgs, loads: Record<string, Record<st
     // Unset, connections and duration take the model's defaults (runner/config_fields.ts).
     return { ...kept, model: "connections", connections: a.vus, duration: ms(a.durationMs) };
   }
-  const count = { ...kept, model: "count", requests: a.iterations, connections: a.vus ?? 1 };
-  if (a.durationMs !== undefined) Object.assign(count, { duration: ms(a.durationMs) });
-  if (a.maxDurationMs !== undefined) Object.assign(count, { maxDuration: ms(a.maxDurationMs) });
-  return count;
+  const durations = defined({ duration: ms(a.durationMs), maxDuration: ms(a.maxDurationMs) });
+  return { ...kept, model: "count", requests: a.iterations, connections: a.vus ?? 1, ...durations };
 }
 
 /** Whether a `--target` name is an origin the script names (`https://test.k6.io`), not a target's name. */
