@@ -267,7 +267,9 @@ async function startBuiltin(stack: Stack, spec: BuiltinSpec, opts: StartOptions)
       "the gRPC endpoints are served by one instance: drop instances (or set it to 1)",
     );
   }
-  const app = appSpec(spec, host, redis?.url);
+  const { compress, cacheTtlSec, staticDir, cms } = spec;
+  const app: AppSpec = { role: "app", host, watchStdin: true, compress, cacheTtlSec, staticDir, cms };
+  if (redis) app.redisUrl = redis.url;
   // Behind the balancer the instances stay plain HTTP: TLS ends at the balancer, as at a load balancer.
   const { files: tls, edge } = await tlsFilesOf(stack, spec.tls, opts);
   const plan: Instances = { stack, opts, profile: spec.profile, spec, host, count, cpuAffinity, app, edge };
@@ -289,19 +291,6 @@ async function startBuiltin(stack: Stack, spec: BuiltinSpec, opts: StartOptions)
     info,
     stats: statsUrls.length ? () => sumStats(statsUrls, client) : noStats,
     ...defined({ grpcUrl, caFile: tls?.caFile }),
-  };
-}
-
-function appSpec(spec: BuiltinSpec, host: string, redisUrl: string | undefined): AppSpec {
-  return {
-    role: "app",
-    host,
-    watchStdin: true,
-    compress: spec.compress,
-    cacheTtlSec: spec.cacheTtlSec,
-    staticDir: spec.staticDir,
-    redisUrl,
-    cms: spec.cms,
   };
 }
 
