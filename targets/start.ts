@@ -15,7 +15,7 @@ import { RUNTIME_DIR_ENV } from "./runtime_sampler.ts";
 import { type ServeTlsFiles, serveTlsFiles } from "./tls_cert.ts";
 import { validate } from "../validation/mod.ts";
 import { formatIssues } from "../validation/config_error.ts";
-import { freePort, waitForPort } from "../system/ports.ts";
+import { accepts, freePort } from "../system/ports.ts";
 import { statOrNull } from "../system/path_lookup.ts";
 import {
   argsWithInspect,
@@ -114,11 +114,8 @@ async function startApp(
     ? withPreload(opts.runtime, spawn.command, args, spawn.env)
     : { args, env: spawn.env };
   const proc = stack.spawn("target", { ...spawn, args: run.args, env: run.env }, inspectPort);
-  const { hostname, port, protocol } = new URL(ready.url);
-  const portNumber = Number(port || (protocol === "https:" ? 443 : 80));
-  const host = hostname.replace(/^\[|\]$/g, "");
   await pollReady(proc, async () => {
-    if (stack.listeningAtMs === null && await waitForPort(host, portNumber, 1)) {
+    if (stack.listeningAtMs === null && await accepts(ready.url)) {
       stack.listeningAtMs = performance.now();
     }
     if (!ready.readyPath) return stack.listeningAtMs !== null;
