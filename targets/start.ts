@@ -46,15 +46,10 @@ interface StartOptions {
   runtime?: RuntimeDir;
 }
 
-interface Started {
-  url: string;
-  grpcUrl?: string;
+/** What a kind's start hands to `handle`: the running target's own fields and its Redis. */
+type Started = Pick<RunningTarget, "url" | "grpcUrl" | "info" | "stats" | "caFile"> & {
   redis: RedisHandle | null;
-  info: TargetInfo;
-  /** {} when it has none. */
-  stats: () => Promise<Record<string, number>>;
-  caFile?: string;
-}
+};
 
 /** The `stats` of a target whose processes keep no counters. */
 const noStats = (): Promise<Record<string, number>> => Promise.resolve({});
