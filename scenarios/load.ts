@@ -51,7 +51,7 @@ export interface LoadPlanOptions extends LoadOptions {
   /** `--no-redact`: run names and sweep coordinates keep secret values (scenarios/plan/plan.ts). */
   keepSecrets?: boolean;
   /** `--segment i/N`: the plan of one shard. */
-  segment?: PlanSegment;
+  segment?: RelativeAttackInput["segment"];
   /** `--start-at`: when the first run of a segment starts. */
   startAtEpochMs?: number;
   /** `--max-memory-mb`: loadlab's memory limit for every run, over what the loads say. */
@@ -211,14 +211,8 @@ async function validateExperiment(
   return result.data;
 }
 
-/** One segment of N, as `--segment i/N` gives it. */
-interface PlanSegment {
-  index: number;
-  count: number;
-}
-
 /** The plan of shard `segment`; throws `ExperimentError` listing what makes the experiment unsplittable. */
-export function segmentPlan(plan: Plan, segment: PlanSegment, startAtEpochMs?: number): Plan {
+export function segmentPlan(plan: Plan, segment: { index: number; count: number }, startAtEpochMs?: number) {
   const issues = unsplittable(plan);
   const runs = plan.runs.map((run, i) => ({
     ...run,

@@ -140,22 +140,14 @@ function unreadSyntax(text: string): Issue | undefined {
 /** What makes parsed data no experiment file: `__proto__`, a self-containing alias, no root mapping. */
 function shapeIssue(value: unknown): Issue | undefined {
   const found = reservedOrCycle(value, "", new Set());
-  if (found?.cycle === true) {
-    return {
-      path: found.path,
-      message: "an alias (*name) refers to its own anchor, so the value would contain itself: write it out",
-    };
-  }
-  if (found !== undefined) {
-    return { path: found.path, message: "__proto__ is a reserved word, not a name: rename it, e.g. app" };
-  }
-  if (!isRecord(value)) {
-    return {
-      path: "(root)",
-      message: "an experiment file is a mapping of keys (name:, targets:, loads:, ...)",
-    };
-  }
-  return undefined;
+  const message = found?.cycle
+    ? "an alias (*name) refers to its own anchor, so the value would contain itself: write it out"
+    : found
+    ? "__proto__ is a reserved word, not a name: rename it, e.g. app"
+    : isRecord(value)
+    ? undefined
+    : "an experiment file is a mapping of keys (name:, targets:, loads:, ...)";
+  return message && { path: found?.path ?? "(root)", message };
 }
 
 /** The first key given twice in one mapping, at its line and column; linear in the number of keys. */

@@ -85,6 +85,22 @@ export async function waitForPort(
   return false;
 }
 
+/** True when the host and port of `url` accept a TCP connection within a second. */
+export async function accepts(url: string): Promise<boolean> {
+  const { hostname, port, protocol } = new URL(url);
+  try {
+    const conn = await Deno.connect({
+      hostname: hostname.replace(/^\[|\]$/g, ""),
+      port: Number(port || (protocol === "https:" ? 443 : 80)),
+      signal: AbortSignal.timeout(1000),
+    });
+    conn.close();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The inodes of sockets listening on `port` (state 0A) in `/proc/net/tcp` text. */
 export function listeningInodes(table: string, port: number): string[] {
   return table.split("\n").slice(1).flatMap((line) => {

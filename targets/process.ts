@@ -268,10 +268,7 @@ export async function pollReady(proc: ManagedProcess, check: () => Promise<boole
     const ready = !proc.status && Date.now() < deadline && await check().catch(() => false);
     if (proc.status) throw proc.exitedEarlyError();
     if (ready) return;
-    if (Date.now() >= deadline) break;
+    if (Date.now() >= deadline) throw proc.notReadyError(`was not ready after ${timeoutMs} ms`);
     await within(proc.exited, 100);
   }
-  const err = proc.notReadyError(`was not ready after ${timeoutMs} ms`);
-  await proc.stop();
-  throw err;
 }

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import type { InspectedProcess } from "./inspector.ts";
+import type { TargetInfo as RunTargetInfo } from "../results/mod.ts";
 
 /** Path where every built-in target (app, proxy, balancer) answers its counters as JSON. */
 export const STATS_PATH = "/__loadlab/stats";
@@ -158,16 +159,8 @@ export const targetSpecSchema: z.ZodType<TargetSpec> = z.discriminatedUnion("kin
 /** One OS process of a running target, named for telemetry ("target", "target#2", "balancer"...). */
 export type TargetProcess = { name: string; pid: number };
 
-/** What serves the requests, for the results file (`targetInfo`); a type so it fits a loose object. */
-export type TargetInfo = {
-  kind: "builtin" | "external" | "example" | "proxy";
-  /** e.g. `node v20.20.2`; absent when unknown (external apps). */
-  runtime?: string;
-  command?: string;
-  /** The processes serving requests (`auto` resolved). */
-  instances?: number;
-  upstream?: TargetInfo;
-};
+/** What serves the requests, for the results file (`targetInfo`), with a proxy's upstream. */
+export type TargetInfo = RunTargetInfo & { upstream?: TargetInfo };
 
 /** A started target. `stop()` is idempotent and leaves no process behind. */
 export interface RunningTarget {

@@ -15,7 +15,7 @@ import { RUNTIME_DIR_ENV } from "./runtime_sampler.ts";
 import { type ServeTlsFiles, serveTlsFiles } from "./tls_cert.ts";
 import { validate } from "../validation/mod.ts";
 import { formatIssues } from "../validation/config_error.ts";
-import { freePort, waitForPort } from "../system/ports.ts";
+import { accepts, freePort } from "../system/ports.ts";
 import { statOrNull } from "../system/path_lookup.ts";
 import {
   argsWithInspect,
@@ -46,15 +46,10 @@ interface StartOptions {
   runtime?: RuntimeDir;
 }
 
-interface Started {
-  url: string;
-  grpcUrl?: string;
+/** What a kind's start hands to `handle`: the running target's own fields and its Redis. */
+type Started = Pick<RunningTarget, "url" | "grpcUrl" | "info" | "stats" | "caFile"> & {
   redis: RedisHandle | null;
-  info: TargetInfo;
-  /** {} when it has none. */
-  stats: () => Promise<Record<string, number>>;
-  caFile?: string;
-}
+};
 
 /** The `stats` of a target whose processes keep no counters. */
 const noStats = (): Promise<Record<string, number>> => Promise.resolve({});
@@ -114,11 +109,8 @@ async function startApp(
     ? withPreload(opts.runtime, spawn.command, args, spawn.env)
     : { args, env: spawn.env };
   const proc = stack.spawn("target", { ...spawn, args: run.args, env: run.env }, inspectPort);
-  const { hostname, port, protocol } = new URL(ready.url);
-  const portNumber = Number(port || (protocol === "https:" ? 443 : 80));
-  const host = hostname.replace(/^\[|\]$/g, "");
   await pollReady(proc, async () => {
-    if (stack.listeningAtMs === null && await waitForPort(host, portNumber, 1)) {
+    if (stack.listeningAtMs === null && await accepts(ready.url)) {
       stack.listeningAtMs = performance.now();
     }
     if (!ready.readyPath) return stack.listeningAtMs !== null;
@@ -267,7 +259,9 @@ async function startBuiltin(stack: Stack, spec: BuiltinSpec, opts: StartOptions)
       "the gRPC endpoints are served by one instance: drop instances (or set it to 1)",
     );
   }
-  const app = appSpec(spec, host, redis?.url);
+  const { compress, cacheTtlSec, staticDir, cms } = spec;
+  const app: AppSpec = { role: "app", host, watchStdin: true, compress, cacheTtlSec, staticDir, cms };
+  if (redis) app.redisUrl = redis.url;
   // Behind the balancer the instances stay plain HTTP: TLS ends at the balancer, as at a load balancer.
   const { files: tls, edge } = await tlsFilesOf(stack, spec.tls, opts);
   const plan: Instances = { stack, opts, profile: spec.profile, spec, host, count, cpuAffinity, app, edge };
@@ -289,19 +283,6 @@ async function startBuiltin(stack: Stack, spec: BuiltinSpec, opts: StartOptions)
     info,
     stats: statsUrls.length ? () => sumStats(statsUrls, client) : noStats,
     ...defined({ grpcUrl, caFile: tls?.caFile }),
-  };
-}
-
-function appSpec(spec: BuiltinSpec, host: string, redisUrl: string | undefined): AppSpec {
-  return {
-    role: "app",
-    host,
-    watchStdin: true,
-    compress: spec.compress,
-    cacheTtlSec: spec.cacheTtlSec,
-    staticDir: spec.staticDir,
-    redisUrl,
-    cms: spec.cms,
   };
 }
 

@@ -10,6 +10,7 @@ import { readProcSample, readRunQueueWait } from "../system/proc_stat.ts";
 import { listeningPid } from "../system/ports.ts";
 import { statOrNull } from "../system/path_lookup.ts";
 import { readTextAt } from "../system/read_capped.ts";
+import { defined } from "../validation/defined.ts";
 
 /** The fields of `INFO` we plot; counters are totals since Redis started. */
 export function parseRedisInfo(info: string) {
@@ -146,17 +147,10 @@ export async function loopbackListener(url: string): Promise<{ processes: Target
 
 /** One sampler line as a telemetry sample at `tMs` of the run's axis. */
 function runtimeSample(line: SamplerLine, tMs: number): Sample {
-  const sample: Sample = {
-    tMs,
-    loopP50Ms: line.p50 ?? 0,
-    loopP99Ms: line.p99 ?? 0,
-    loopMaxMs: line.max ?? 0,
-  };
-  if (line.heap !== undefined) sample.heapUsedBytes = line.heap;
-  if (line.gc) {
-    sample.gc = Object.fromEntries(Object.entries(line.gc).map(([k, [count, ms]]) => [k, { count, ms }]));
-  }
-  return sample;
+  const gc = line.gc &&
+    Object.fromEntries(Object.entries(line.gc).map(([k, [count, ms]]) => [k, { count, ms }]));
+  const loop = { loopP50Ms: line.p50 ?? 0, loopP99Ms: line.p99 ?? 0, loopMaxMs: line.max ?? 0 };
+  return { tMs, ...loop, ...defined({ heapUsedBytes: line.heap, gc }) };
 }
 
 /** Tails every sampler file of one target's runtime folder. */

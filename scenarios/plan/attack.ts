@@ -122,13 +122,7 @@ function setLoadField(
   field: string,
   value: number | string,
 ): RelativeAttackInput {
-  if (typeof value === "string") {
-    // A word field (scenarios/sweep_values.ts): the engine's schema checks the value with the plan.
-    const key = CONFIG_KEYS[field];
-    if (!key) throw new Error(`load.${field} takes numbers, not ${JSON.stringify(value)}`);
-    return { ...attack, [key]: value };
-  }
-  if (field === "rate") {
+  if (field === "rate" && typeof value === "number") {
     if ("phases" in attack) {
       return { ...attack, phases: attack.phases.map((p) => ({ ...p, ratePerSec: value })) };
     }
@@ -136,10 +130,12 @@ function setLoadField(
     if (!("ratePerSec" in MODEL_FIELDS[model])) throw new Error(`load.rate: a ${model} load has no rate`);
     return { ...attack, ratePerSec: value } as RelativeAttackInput;
   }
-  if (field === "duration") return withDurationMs(attack, value);
+  if (field === "duration" && typeof value === "number") return withDurationMs(attack, value);
+  // Words too (scenarios/sweep_values.ts): the engine's schema checks the value with the plan.
   const key = CONFIG_KEYS[field];
-  if (!key) throw new Error(`load.${field} cannot be varied`);
-  return { ...attack, [key]: value };
+  if (key) return { ...attack, [key]: value };
+  const why = typeof value === "string" ? `takes numbers, not ${JSON.stringify(value)}` : "cannot be varied";
+  throw new Error(`load.${field} ${why}`);
 }
 
 /** The measured duration set to `durationMs` (a one-phase rate load: its phase). */

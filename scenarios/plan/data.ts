@@ -24,10 +24,7 @@ export type ExperimentWithData = Experiment & {
 };
 
 /** Reads the data files of `exp`; problems (missing file, bad row) as issues at `data.NAME.file`. */
-export function readDataTables(exp: Experiment, experimentFile?: string): {
-  tables: Record<string, DataTable>;
-  issues: Issue[];
-} {
+export function readDataTables(exp: Experiment, experimentFile?: string) {
   const tables: Record<string, DataTable> = {};
   const issues: Issue[] = [];
   const base = experimentFile === undefined ? Deno.cwd() : dirname(experimentFile);
@@ -162,11 +159,11 @@ function textIssues(
   source?: string,
   what = "",
 ): Issue[] {
-  const issues: Issue[] = [];
-  for (const p of texts.flatMap(placeholdersOf)) {
-    const unknown = typeof p !== "string" && p.kind === "name" && !known.has(p.name);
-    if (typeof p !== "string" && !unknown) continue;
-    issues.push({ path, message: typeof p === "string" ? p : what + unknownName(p.name, source) });
-  }
-  return issues;
+  return texts.flatMap(placeholdersOf).flatMap((p) =>
+    typeof p === "string"
+      ? [{ path, message: p }]
+      : p.kind === "name" && !known.has(p.name)
+      ? [{ path, message: what + unknownName(p.name, source) }]
+      : []
+  );
 }

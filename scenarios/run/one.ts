@@ -73,18 +73,12 @@ export async function executeRun(
   const coldStart = target.startedNow && target.running
     ? await measureColdStart(target.running, target.startedNow, config, coldStartRequests(exp), opts.signal)
     : null;
-  const watched = await attackWatched(run, prepared, opts, thresholds).catch(
-    (err) => {
-      // Ctrl-C or SIGTERM while setup() ran or the workers prepared: no load was sent.
-      if (err instanceof Error && err.name === "ScriptStopped") {
-        return new StoppedRun((err as Error & { phase: string }).phase);
-      }
-      if (err instanceof Error && err.name === "StoppedBeforeLoad") {
-        return new StoppedRun("the load workers' start");
-      }
-      throw err;
-    },
-  );
+  const watched = await attackWatched(run, prepared, opts, thresholds).catch((err) => {
+    // Ctrl-C or SIGTERM while setup() ran or the workers prepared: no load was sent.
+    if (err?.name === "ScriptStopped") return new StoppedRun((err as Error & { phase: string }).phase);
+    if (err?.name === "StoppedBeforeLoad") return new StoppedRun("the load workers' start");
+    throw err;
+  });
   if (watched instanceof StoppedRun) return watched;
   const profiles = watched.taken.length
     ? await saveRunProfiles(watched.taken, opts.outDir, run.name, watched.loadStartUs)
@@ -292,8 +286,6 @@ const PROBE_TIMEOUT_MS = 10_000;
 /** All probes of one start together stop after this long: a target that hangs must not hold up the run. */
 const PROBES_BUDGET_MS = 15_000;
 
-type ColdStart = NonNullable<RunResult["coldStart"]>;
-
 /** The path the probe asks for: the run's first GET request (of its mix or flows), else `/`. */
 function probePath(config: AttackConfig): string {
   const steps = config.flows?.flatMap((f) => f.steps.flatMap((s) => "request" in s ? [s.request] : [])) ?? [];
@@ -308,7 +300,7 @@ async function measureColdStart(
   config: AttackConfig,
   requests: number,
   signal?: AbortSignal,
-): Promise<ColdStart | null> {
+): Promise<RunResult["coldStart"] | null> {
   if (!target.coldStart) return null;
   const { spawnAtMs, ...marks } = target.coldStart;
   const path = probePath(config);
@@ -348,10 +340,9 @@ async function measureColdStart(
 
 /** An HTTP client trusting the target's CA (self-signed HTTPS), or skipping verification as the load does. */
 function clientFor(target: RunningTarget, config: AttackConfig): Deno.HttpClient | undefined {
-  if (!target.url.startsWith("https:")) return undefined;
   const caFile = config.tls?.caFile ?? target.caFile;
-  if (caFile) return Deno.createHttpClient({ caCerts: [Deno.readTextFileSync(caFile)] });
-  return undefined;
+  if (!target.url.startsWith("https:") || !caFile) return undefined;
+  return Deno.createHttpClient({ caCerts: [Deno.readTextFileSync(caFile)] });
 }
 
 function round(ms: number): number {

@@ -10,6 +10,7 @@ import type { RunningTarget, TargetSpec } from "../../targets/spec.ts";
 import { startTarget } from "../../targets/start.ts";
 import { TargetError } from "../../targets/errors.ts";
 import { readTextAt } from "../../system/read_capped.ts";
+import { accepts } from "../../system/ports.ts";
 
 /** A target could not be started or stopped answering during a run; exit code 3 at the CLI. */
 export class TargetFailedError extends Error {
@@ -130,22 +131,6 @@ export class TargetPool {
     const live = this.#live.get(key);
     this.#live.delete(key);
     await live?.running.stop().catch(() => {});
-  }
-}
-
-/** True when the host and port of `url` accept a TCP connection within a second. */
-async function accepts(url: string): Promise<boolean> {
-  const { hostname, port, protocol } = new URL(url);
-  try {
-    const conn = await Deno.connect({
-      hostname: hostname.replace(/^\[|\]$/g, ""),
-      port: Number(port || (protocol === "https:" ? 443 : 80)),
-      signal: AbortSignal.timeout(1000),
-    });
-    conn.close();
-    return true;
-  } catch {
-    return false;
   }
 }
 

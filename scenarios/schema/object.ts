@@ -280,14 +280,12 @@ function withRepeats<T extends { values: number[] | string[]; problems: SweepVal
 }
 
 function wordValues(parameter: string, written: Array<number | string>, allowed: readonly string[]) {
-  const problems: SweepValueProblem[] = [];
-  written.forEach((value, index) => {
-    if (typeof value === "string" && allowed.includes(value)) return;
-    problems.push({
+  const problems: SweepValueProblem[] = written.flatMap((value, index) =>
+    typeof value === "string" && allowed.includes(value) ? [] : [{
       index,
       message: `${JSON.stringify(value)} is not a ${parameter} value; use one of ${allowed.join(", ")}`,
-    });
-  });
+    }]
+  );
   return { values: written.map(String), problems };
 }
 

@@ -4,14 +4,14 @@
  * of `poolSize` slots; a slot wait over `acquireTimeoutMs` answers 503, as knex does.
  */
 import type { CmsSpec } from "../spec.ts";
+import { defined } from "../../validation/defined.ts";
 
-/** The `cms` option's defaults: 4 slots x (3 queries of 20 ms) = about 66 pages/s. */
-const CMS_DEFAULTS: Required<CmsSpec> = { poolSize: 4, queryMs: 20, queries: 3, acquireTimeoutMs: 5000 };
 export type CmsOptions = Required<CmsSpec>;
+/** The `cms` option's defaults: 4 slots x (3 queries of 20 ms) = about 66 pages/s. */
+const CMS_DEFAULTS: CmsOptions = { poolSize: 4, queryMs: 20, queries: 3, acquireTimeoutMs: 5000 };
 
 export function resolveCms(spec: CmsSpec = {}): CmsOptions {
-  const defined = Object.entries(spec).filter(([, v]) => v !== undefined);
-  return { ...CMS_DEFAULTS, ...Object.fromEntries(defined) };
+  return { ...CMS_DEFAULTS, ...defined(spec) };
 }
 
 /** Cumulative counters, exposed in the target's stats with a `cms` prefix. */

@@ -134,17 +134,10 @@ const STATS_TARGET = new TextEncoder().encode(STATS_PATH);
 
 /** A body-less request for exactly the stats path (a query string is allowed). */
 function isStatsRequest(buf: Uint8Array, req: MessageFramer): boolean {
-  const length = req.targetEnd - req.targetStart;
-  if (
-    length < STATS_TARGET.length ||
-    (length > STATS_TARGET.length && buf[req.targetStart + STATS_TARGET.length] !== 63)
-  ) {
-    return false;
-  }
+  const at = req.targetStart, n = STATS_TARGET.length, length = req.targetEnd - at;
+  if (length < n || (length > n && buf[at + n] !== 63)) return false; // 63: "?", a query string
   if (req.framing === Framing.Chunked || req.contentLength > 0) return false;
-  for (let k = 0; k < STATS_TARGET.length; k++) {
-    if (buf[req.targetStart + k] !== STATS_TARGET[k]) return false;
-  }
+  for (let k = 0; k < n; k++) if (buf[at + k] !== STATS_TARGET[k]) return false;
   return true;
 }
 

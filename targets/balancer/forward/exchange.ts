@@ -131,13 +131,9 @@ async function readAnswerHead(up: BufferedConn, requestWasHead: boolean): Promis
     if (end === NEED_MORE && up.end - up.start >= MAX_HEAD_BYTES) {
       throw new FramingError("answer head too large");
     }
-    const got = await up.fill();
-    if (!got) {
-      if (up.end === up.start && up.start === 0) {
-        throw new ClosedBeforeAnswer("connection closed before an answer");
-      }
-      throw new FramingError("connection closed inside the answer head");
-    }
+    if (await up.fill()) continue;
+    if (up.end === 0) throw new ClosedBeforeAnswer("connection closed before an answer");
+    throw new FramingError("connection closed inside the answer head");
   }
 }
 
