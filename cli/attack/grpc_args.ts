@@ -173,8 +173,8 @@ function metadataOf(line: string): [string, string] {
  * stream's calls end at `streamEnd` (ghz's stream-call count and duration). protobuf.js loads here only.
  */
 export async function withGrpcCalls(config: AttackConfig, source: GrpcSource, streamEnd?: Partial<GrpcRun>) {
-  const { findMethod, GrpcSchemaError } = await import("../../runner/http/grpc/schema.ts");
-  const { GrpcMessageError } = await import("../../runner/http/grpc/message.ts");
+  const { findMethod } = await import("../../runner/http/grpc/schema.ts");
+  const { grpcIssue } = await import("../../runner/http/grpc/call_spec.ts");
   const { grpcRequestMix, schemaOf } = await import("../../scenarios/grpc/calls.ts");
   try {
     const root = await schemaOf(source, new URL(config.url).origin, config.timeoutMs, config.tls);
@@ -182,10 +182,8 @@ export async function withGrpcCalls(config: AttackConfig, source: GrpcSource, st
     const grpc = serverStreaming && !clientStreaming ? { ...config.grpc!, ...streamEnd } : config.grpc;
     return { ...config, grpc, requestMix: grpcRequestMix(root, source, config.timeoutMs) };
   } catch (err) {
-    if (err instanceof GrpcSchemaError) {
-      throw new UsageError(err.hint === "" ? err.message : `${err.message}; ${err.hint}`, { cause: err });
-    }
-    if (err instanceof GrpcMessageError) throw new UsageError(`-b ${err.message}`, { cause: err });
-    throw err;
+    // A message's misfit is named at -b (`-b message.name: ...`).
+    const { path, message } = grpcIssue(err, "-b", "");
+    throw new UsageError(path === "" ? message : `${path.replace(".", " ")}: ${message}`, { cause: err });
   }
 }

@@ -7,13 +7,12 @@ import { dirname, isAbsolute, join } from "node:path";
 import type { GrpcSection } from "./experiment.ts";
 import { DEFAULT_TIMEOUT_MS } from "../../runner/config_fields.ts";
 import { grpcRequestMix } from "./calls.ts";
-import { GrpcSchemaError, loadProtoFile, loadProtoset } from "../../runner/http/grpc/schema.ts";
-import { GrpcMessageError } from "../../runner/http/grpc/message.ts";
+import { loadProtoFile, loadProtoset } from "../../runner/http/grpc/schema.ts";
 import targetProto from "../../targets/app/target.proto" with { type: "text" };
 import type { Issue } from "../../validation/mod.ts";
 import type { FileFlow } from "../schema/requests.ts";
 import type { Experiment } from "../schema/experiment.ts";
-import { callIssue } from "../../runner/http/grpc/call_spec.ts";
+import { callIssue, grpcIssue } from "../../runner/http/grpc/call_spec.ts";
 import { schemaBytes } from "../../runner/http/grpc/reflected_run.ts";
 
 /** The calls of a `grpc:` section, read relative to `file`; problems as issues at their path. */
@@ -39,20 +38,11 @@ export function grpcCallsOf(section: GrpcSection, file: string | undefined) {
     };
     return { requests: grpcRequestMix(root, source, DEFAULT_TIMEOUT_MS), issues: [], root };
   } catch (err) {
-    if (err instanceof GrpcMessageError) {
-      return {
-        requests: [],
-        issues: [{ path: `grpc.${err.path}`, message: err.message.slice(err.path.length + 2) }],
-      };
-    }
-    if (err instanceof GrpcSchemaError) {
-      // A file's problem is named at the key that gave the file; a call's, at the call.
-      const fileKey = (["proto", "protoset"] as const).find((k) => section[k] !== undefined) ?? "call";
-      const ofFile = /proto|import/.test(err.message) && !/^no (service|method)/.test(err.message);
-      const message = err.hint ? `${err.message}; ${err.hint}` : err.message;
-      return { requests: [], issues: [{ path: `grpc.${ofFile ? fileKey : "call"}`, message }] };
-    }
-    throw err;
+    // A file's problem is named at the key that gave the file; a call's, at the call.
+    const fileKey = (["proto", "protoset"] as const).find((k) => section[k] !== undefined) ?? "call";
+    const text = err instanceof Error ? err.message : "";
+    const ofFile = /proto|import/.test(text) && !/^no (service|method)/.test(text);
+    return { requests: [], issues: [grpcIssue(err, "grpc", `grpc.${ofFile ? fileKey : "call"}`)] };
   }
 }
 

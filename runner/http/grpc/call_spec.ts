@@ -95,12 +95,18 @@ export function callIssue(root: Root, source: GrpcCallSource, path: string): Iss
     grpcCallSpec(root, source, 10_000);
     return null;
   } catch (err) {
-    if (err instanceof GrpcMessageError) {
-      return { path: `${path}.${err.path}`, message: err.message.slice(err.path.length + 2) };
-    }
-    if (err instanceof GrpcSchemaError) {
-      return { path: `${path}.call`, message: err.hint ? `${err.message}; ${err.hint}` : err.message };
-    }
-    throw err;
+    return grpcIssue(err, path);
   }
+}
+
+/**
+ * A gRPC misfit as an issue: a message's at its own path under `path`, a schema's at `schemaPath` with its
+ * hint; anything else is thrown on.
+ */
+export function grpcIssue(err: unknown, path: string, schemaPath = `${path}.call`): Issue {
+  if (err instanceof GrpcMessageError) {
+    return { path: `${path}.${err.path}`, message: err.message.slice(err.path.length + 2) };
+  }
+  if (!(err instanceof GrpcSchemaError)) throw err;
+  return { path: schemaPath, message: err.hint ? `${err.message}; ${err.hint}` : err.message };
 }

@@ -8,8 +8,7 @@ import "protobufjs/ext/descriptor/index.js";
 import type { AttackConfig } from "../../config.ts";
 import { ConfigError } from "../../../validation/config_error.ts";
 import { reflectSchema } from "./reflection.ts";
-import { GrpcSchemaError } from "./schema.ts";
-import { callIssue, grpcCallSpec } from "./call_spec.ts";
+import { callIssue, grpcCallSpec, grpcIssue } from "./call_spec.ts";
 
 /** `root` as a FileDescriptorSet's bytes, the form a run's workers read its schema in. */
 export function schemaBytes(root: protobuf.Root): Uint8Array<ArrayBuffer> {
@@ -25,8 +24,7 @@ export async function withReflectedSchema(config: AttackConfig): Promise<AttackC
   try {
     root = await reflectSchema(new URL(config.url).origin, config.timeoutMs, config.tls);
   } catch (err) {
-    if (!(err instanceof GrpcSchemaError)) throw err;
-    const message = err.hint ? `${err.message}; ${err.hint}` : err.message;
+    const { message } = grpcIssue(err, "grpc", "grpc.reflect");
     throw new ConfigError([{ path: "grpc.reflect", message: `the server's reflection: ${message}` }]);
   }
   const { reflect: _reflect, call, ...rest } = grpc;
