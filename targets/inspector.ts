@@ -6,7 +6,7 @@
  * message: ws/'s handshake and frame codec over a plain connection, text up to `maxMessageBytes`.
  */
 import { TargetError } from "./errors.ts";
-import { processTree, readProcStat } from "../system/proc_stat.ts";
+import { treeCpu } from "../system/proc_stat.ts";
 import { writeAll } from "../system/write_all.ts";
 import { withTimeout } from "../system/sleep.ts";
 import { handshakeRequest, newKey } from "../ws/handshake.ts";
@@ -45,18 +45,6 @@ export type TakenProfile =
   | { name: string; profile: unknown; runtime: ProfiledRuntime; children: ChildrenCpu | null }
   | { name: string; error: string };
 
-function childrenCpuNow(pid: number): ChildrenCpu | null {
-  const own = readProcStat(pid);
-  if (own === null) return null;
-  const below = processTree(pid).slice(1);
-  let cpuSec = own.childrenUserSec + own.childrenSystemSec;
-  for (const child of below) {
-    const stat = readProcStat(child);
-    if (stat !== null) cpuSec += stat.userSec + stat.systemSec;
-  }
-  return { count: below.length, cpuSec };
-}
-
 /** Evaluated in the inspected process (Deno 2 has a `process` global too). */
 const IDENTITY_EXPRESSION =
   `[globalThis.process?.pid ?? globalThis.Deno?.pid, globalThis.Deno ? "deno" : "node"]`;
@@ -92,7 +80,7 @@ interface Entry {
   session: InspectorSession;
   runtime: ProfiledRuntime | null;
   refused: string;
-  childrenAtStart: ChildrenCpu | null;
+  atStart: ReturnType<typeof treeCpu>;
 }
 
 /**
@@ -107,7 +95,7 @@ export async function startCpuProfiles(
   try {
     for (const proc of procs) {
       const session = await InspectorSession.open(proc.port, maxMessageBytes);
-      const entry: Entry = { proc, session, runtime: null, refused: "", childrenAtStart: null };
+      const entry: Entry = { proc, session, runtime: null, refused: "", atStart: null };
       entries.push(entry);
       const runtime = await identify(entry.session, proc);
       if (runtime !== "node" && runtime !== "deno") {
@@ -119,7 +107,7 @@ export async function startCpuProfiles(
       await entry.session.call("Profiler.enable");
       await entry.session.call("Profiler.setSamplingInterval", { interval: SAMPLING_INTERVAL_US });
       await entry.session.call("Profiler.start");
-      entry.childrenAtStart = childrenCpuNow(proc.pid);
+      entry.atStart = treeCpu(proc.pid);
     }
   } catch (err) {
     for (const { session } of entries) session.close();
@@ -133,13 +121,13 @@ export async function startCpuProfiles(
   return { startedAtEpochMs: Date.now(), stop: () => Promise.all(entries.map(stopOne)) };
 }
 
-async function stopOne({ proc, session, runtime, refused, childrenAtStart }: Entry): Promise<TakenProfile> {
+async function stopOne({ proc, session, runtime, refused, atStart }: Entry): Promise<TakenProfile> {
   const name = proc.name;
   if (runtime === null) return { name, error: refused };
-  const atEnd = childrenCpuNow(proc.pid);
-  const children = atEnd === null || childrenAtStart === null
+  const atEnd = treeCpu(proc.pid);
+  const children = atEnd === null || atStart === null
     ? null
-    : { count: atEnd.count, cpuSec: Math.max(0, atEnd.cpuSec - childrenAtStart.cpuSec) };
+    : { count: atEnd.count, cpuSec: Math.max(0, atEnd.childrenSec - atStart.childrenSec) };
   try {
     const result = await session.call("Profiler.stop") as { profile: unknown };
     return { name, profile: result.profile, runtime, children };
