@@ -59,18 +59,24 @@ export function processTree(pid: number): number[] {
   return tree;
 }
 
+/** CPU seconds of `pid`, of its `count` live descendants, and of those plus the children it reaped. */
+export function treeCpu(pid: number) {
+  const own = readProcStat(pid);
+  if (own === null) return null;
+  const below = processTree(pid).slice(1);
+  let liveSec = 0;
+  for (const p of below) {
+    const stat = readProcStat(p);
+    if (stat !== null) liveSec += stat.userSec + stat.systemSec;
+  }
+  const childrenSec = liveSec + own.childrenUserSec + own.childrenSystemSec;
+  return { ownSec: own.userSec + own.systemSec, liveSec, childrenSec, count: below.length };
+}
+
 /** CPU seconds of `pid` and its live descendants (reaped children are left out). */
 export function treeCpuSec(pid: number): number | null {
-  let sum = 0;
-  for (const p of processTree(pid)) {
-    const stat = readProcStat(p);
-    if (stat === null) {
-      if (p === pid) return null;
-      continue;
-    }
-    sum += stat.userSec + stat.systemSec;
-  }
-  return sum;
+  const tree = treeCpu(pid);
+  return tree === null ? null : tree.ownSec + tree.liveSec;
 }
 
 /** Seconds the main thread of `pid` waited in the run queue, and the times it got a core. */

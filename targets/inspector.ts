@@ -6,7 +6,7 @@
  * message: ws/'s handshake and frame codec over a plain connection, text up to `maxMessageBytes`.
  */
 import { TargetError } from "./errors.ts";
-import { processTree, readProcStat } from "../system/proc_stat.ts";
+import { treeCpu } from "../system/proc_stat.ts";
 import { writeAll } from "../system/write_all.ts";
 import { withTimeout } from "../system/sleep.ts";
 import { handshakeRequest, newKey } from "../ws/handshake.ts";
@@ -37,60 +37,6 @@ export function inspectFlag(port: number): string {
   return `--inspect=127.0.0.1:${port}`;
 }
 
-/** One inspector session: JSON-RPC over a WebSocket, one pending call per id. */
-class InspectorSession {
-  #socket: InspectorSocket;
-  #nextId = 1;
-  #pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
-
-  private constructor(socket: InspectorSocket) {
-    this.#socket = socket;
-    socket.listen((text) => this.#onMessage(text), (reason) => this.#failAll(new Error(reason)));
-  }
-
-  /** Connects to the inspector's first target (the main isolate). */
-  static async open(port: number, maxMessageBytes: number): Promise<InspectorSession> {
-    const res = await fetch(`http://127.0.0.1:${port}/json/list`, {
-      signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
-    });
-    const list = await res.json() as Array<{ webSocketDebuggerUrl?: string }>;
-    const url = list.find((t) => t.webSocketDebuggerUrl)?.webSocketDebuggerUrl;
-    if (!url) throw new Error(`no inspector target listed on port ${port}`);
-    return new InspectorSession(await InspectorSocket.connect(url, CALL_TIMEOUT_MS, maxMessageBytes));
-  }
-
-  call(method: string, params: Record<string, unknown> = {}): Promise<unknown> {
-    // Nothing sent on a closed connection is answered: the process died.
-    if (!this.#socket.open) {
-      return Promise.reject(new Error(`${method}: the inspector connection is closed (the process exited?)`));
-    }
-    const id = this.#nextId++;
-    const answer = new Promise((resolve, reject) => this.#pending.set(id, { resolve, reject }));
-    this.#socket.send(JSON.stringify({ id, method, params }));
-    return withTimeout(answer, CALL_TIMEOUT_MS, `${method}: no answer within ${CALL_TIMEOUT_MS} ms`)
-      .finally(() => this.#pending.delete(id));
-  }
-
-  #onMessage(text: string): void {
-    const msg = JSON.parse(text) as { id?: number; result?: unknown; error?: { message: string } };
-    const waiter = msg.id === undefined ? undefined : this.#pending.get(msg.id);
-    if (!waiter) return; // an event: the Profiler domain sends none we need
-    this.#pending.delete(msg.id!);
-    if (msg.error) waiter.reject(new Error(msg.error.message));
-    else waiter.resolve(msg.result);
-  }
-
-  #failAll(err: Error): void {
-    for (const waiter of this.#pending.values()) waiter.reject(err);
-    this.#pending.clear();
-  }
-
-  close(): void {
-    this.#socket.close();
-    this.#failAll(new Error("inspector session closed"));
-  }
-}
-
 /** A profiled process's children: count at the end, CPU seconds meanwhile (node:cluster hands work on). */
 type ChildrenCpu = { count: number; cpuSec: number };
 
@@ -98,18 +44,6 @@ type ChildrenCpu = { count: number; cpuSec: number };
 export type TakenProfile =
   | { name: string; profile: unknown; runtime: ProfiledRuntime; children: ChildrenCpu | null }
   | { name: string; error: string };
-
-function childrenCpuNow(pid: number): ChildrenCpu | null {
-  const own = readProcStat(pid);
-  if (own === null) return null;
-  const below = processTree(pid).slice(1);
-  let cpuSec = own.childrenUserSec + own.childrenSystemSec;
-  for (const child of below) {
-    const stat = readProcStat(child);
-    if (stat !== null) cpuSec += stat.userSec + stat.systemSec;
-  }
-  return { count: below.length, cpuSec };
-}
 
 /** Evaluated in the inspected process (Deno 2 has a `process` global too). */
 const IDENTITY_EXPRESSION =
@@ -146,7 +80,7 @@ interface Entry {
   session: InspectorSession;
   runtime: ProfiledRuntime | null;
   refused: string;
-  childrenAtStart: ChildrenCpu | null;
+  atStart: ReturnType<typeof treeCpu>;
 }
 
 /**
@@ -161,7 +95,7 @@ export async function startCpuProfiles(
   try {
     for (const proc of procs) {
       const session = await InspectorSession.open(proc.port, maxMessageBytes);
-      const entry: Entry = { proc, session, runtime: null, refused: "", childrenAtStart: null };
+      const entry: Entry = { proc, session, runtime: null, refused: "", atStart: null };
       entries.push(entry);
       const runtime = await identify(entry.session, proc);
       if (runtime !== "node" && runtime !== "deno") {
@@ -173,7 +107,7 @@ export async function startCpuProfiles(
       await entry.session.call("Profiler.enable");
       await entry.session.call("Profiler.setSamplingInterval", { interval: SAMPLING_INTERVAL_US });
       await entry.session.call("Profiler.start");
-      entry.childrenAtStart = childrenCpuNow(proc.pid);
+      entry.atStart = treeCpu(proc.pid);
     }
   } catch (err) {
     for (const { session } of entries) session.close();
@@ -187,13 +121,13 @@ export async function startCpuProfiles(
   return { startedAtEpochMs: Date.now(), stop: () => Promise.all(entries.map(stopOne)) };
 }
 
-async function stopOne({ proc, session, runtime, refused, childrenAtStart }: Entry): Promise<TakenProfile> {
+async function stopOne({ proc, session, runtime, refused, atStart }: Entry): Promise<TakenProfile> {
   const name = proc.name;
   if (runtime === null) return { name, error: refused };
-  const atEnd = childrenCpuNow(proc.pid);
-  const children = atEnd === null || childrenAtStart === null
+  const atEnd = treeCpu(proc.pid);
+  const children = atEnd === null || atStart === null
     ? null
-    : { count: atEnd.count, cpuSec: Math.max(0, atEnd.cpuSec - childrenAtStart.cpuSec) };
+    : { count: atEnd.count, cpuSec: Math.max(0, atEnd.childrenSec - atStart.childrenSec) };
   try {
     const result = await session.call("Profiler.stop") as { profile: unknown };
     return { name, profile: result.profile, runtime, children };
@@ -213,30 +147,35 @@ const HANDSHAKE_BYTES = 16 * 1024 + 1;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** One WebSocket connection to an inspector: `listen` hands over its messages and why it ended. */
-export class InspectorSocket {
-  #onMessage: (text: string) => void = () => {};
-  #onClose: (reason: string) => void = () => {};
+/**
+ * One inspector session: JSON-RPC over its own WebSocket connection, one pending call per id; when the
+ * connection ends, every pending call fails with the reason.
+ */
+export class InspectorSession {
   #open = true;
   #writing: Promise<void> = Promise.resolve();
   readonly #keys = new MaskKeys();
+  #nextId = 1;
+  #pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
 
   /** `early`: what was read past the upgrade answer's head. */
-  private constructor(
-    readonly conn: Deno.Conn,
-    readonly maxMessageBytes: number,
-    readonly early: Uint8Array,
-  ) {}
+  private constructor(readonly conn: Deno.Conn, readonly maxMessageBytes: number, early: Uint8Array) {
+    this.#read(early).catch((err) => this.#end(`inspector connection failed: ${(err as Error).message}`));
+  }
 
-  /** Each text message goes to `onMessage`, and why the connection ended to `onClose`. */
-  listen(onMessage: (text: string) => void, onClose: (reason: string) => void): void {
-    this.#onMessage = onMessage;
-    this.#onClose = onClose;
-    this.#read().catch((err) => this.#end(`inspector connection failed: ${(err as Error).message}`));
+  /** Connects to the inspector's first target (the main isolate). */
+  static async open(port: number, maxMessageBytes: number): Promise<InspectorSession> {
+    const res = await fetch(`http://127.0.0.1:${port}/json/list`, {
+      signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
+    });
+    const list = await res.json() as Array<{ webSocketDebuggerUrl?: string }>;
+    const url = list.find((t) => t.webSocketDebuggerUrl)?.webSocketDebuggerUrl;
+    if (!url) throw new Error(`no inspector target listed on port ${port}`);
+    return InspectorSession.connect(url, CALL_TIMEOUT_MS, maxMessageBytes);
   }
 
   /** Opens `url` (a `webSocketDebuggerUrl`) within `timeoutMs`. */
-  static async connect(url: string, timeoutMs: number, maxMessageBytes: number): Promise<InspectorSocket> {
+  static async connect(url: string, timeoutMs: number, maxMessageBytes: number): Promise<InspectorSession> {
     const { hostname, port } = new URL(url);
     const conn = await Deno.connect({ hostname, port: Number(port), signal: AbortSignal.timeout(timeoutMs) });
     const timer = setTimeout(() => conn.close(), timeoutMs);
@@ -250,7 +189,7 @@ export class InspectorSocket {
         const answer = readHandshake(buf, have + n, key, [], have);
         have += n;
         if (answer.kind === "ok") {
-          return new InspectorSocket(conn, maxMessageBytes, buf.slice(answer.headBytes, have));
+          return new InspectorSession(conn, maxMessageBytes, buf.slice(answer.headBytes, have));
         }
         if (answer.kind === "failed") {
           throw new Error(`${url} did not accept the WebSocket upgrade: ${answer.message}`);
@@ -264,29 +203,42 @@ export class InspectorSocket {
     }
   }
 
-  get open(): boolean {
-    return this.#open;
-  }
-
-  /** Sends one text message, in order with the others. */
-  send(text: string): void {
+  call(method: string, params: Record<string, unknown> = {}): Promise<unknown> {
+    // Nothing sent on a closed connection is answered: the process died.
+    if (!this.#open) {
+      return Promise.reject(new Error(`${method}: the inspector connection is closed (the process exited?)`));
+    }
+    const id = this.#nextId++;
+    const answer = new Promise((resolve, reject) => this.#pending.set(id, { resolve, reject }));
+    const text = JSON.stringify({ id, method, params });
     this.#write(new MessageTemplate(OP_TEXT, encoder.encode(text)).mask(this.#keys));
+    return withTimeout(answer, CALL_TIMEOUT_MS, `${method}: no answer within ${CALL_TIMEOUT_MS} ms`)
+      .finally(() => this.#pending.delete(id));
   }
 
-  /** Ends the connection without a reason to report. */
   close(): void {
+    this.#end("inspector session closed");
+  }
+
+  #onMessage(text: string): void {
+    const msg = JSON.parse(text) as { id?: number; result?: unknown; error?: { message: string } };
+    const waiter = msg.id === undefined ? undefined : this.#pending.get(msg.id);
+    if (!waiter) return; // an event: the Profiler domain sends none we need
+    this.#pending.delete(msg.id!);
+    if (msg.error) waiter.reject(new Error(msg.error.message));
+    else waiter.resolve(msg.result);
+  }
+
+  /** Ends the connection and fails every pending call with `reason`. */
+  #end(reason: string): void {
     if (!this.#open) return;
     this.#open = false;
     closeQuietly(this.conn);
+    for (const waiter of this.#pending.values()) waiter.reject(new Error(reason));
+    this.#pending.clear();
   }
 
-  #end(reason: string): void {
-    if (!this.#open) return;
-    this.close();
-    this.#onClose(reason);
-  }
-
-  async #read(): Promise<void> {
+  async #read(early: Uint8Array): Promise<void> {
     const parser = new FrameParser({
       onMessage: (_text, buf, start, end) => this.#onMessage(decoder.decode(buf.subarray(start, end))),
       onPing: (buf, start, end) => this.#write(pongFrame(buf.subarray(start, end), this.#keys)),
@@ -294,7 +246,7 @@ export class InspectorSocket {
       onClose: () => {},
     }, this.maxMessageBytes);
     const chunk = new Uint8Array(READ_BYTES);
-    let [buf, have] = [this.early, this.early.length];
+    let [buf, have] = [early, early.length];
     while (this.#open) {
       if (!parser.feed(buf, 0, have)) {
         const tooBig = parser.fault === "too-big";

@@ -1,11 +1,11 @@
 /**
- * The inspector's WebSocket client against raw WebSocket servers written here (Deno.listen on 127.0.0.1,
- * frames by hand): a message in fragments with a ping between them is read whole and the ping answered;
- * a frame announcing more than the message cap ends the connection at once, naming the cap; an answer
- * without the right `Sec-WebSocket-Accept` is refused.
+ * The inspector session's WebSocket client against raw WebSocket servers written here (Deno.listen on
+ * 127.0.0.1, frames by hand): an answer in fragments with a ping between them is read whole and the ping
+ * answered; a frame announcing more than the message cap ends the connection at once, failing the call
+ * with the cap; an answer without the right `Sec-WebSocket-Accept` is refused.
  */
-import { deepStrictEqual as assertEquals, match, rejects } from "node:assert/strict";
-import { InspectorSocket } from "./inspector.ts";
+import { deepStrictEqual as assertEquals, rejects } from "node:assert/strict";
+import { InspectorSession } from "./inspector.ts";
 import { eachRequestHead } from "../tests/fixtures/request_heads.ts";
 
 const encoder = new TextEncoder();
@@ -63,46 +63,54 @@ function server(then: (conn: Deno.Conn) => Promise<void>, accept?: string) {
   return { url, done: () => (listener.close(), served.catch(() => {})) };
 }
 
-Deno.test("inspector socket: a fragmented message with a ping between its parts is read whole; the ping answered", async () => {
+Deno.test("inspector session: a fragmented message with a ping between its parts is read whole; the ping answered", async () => {
   let pong: { opcode: number; text: string } | null = null;
+  let call: { opcode: number; text: string } | null = null;
   const s = server(async (conn) => {
+    const buf = new Uint8Array(256);
+    call = clientFrame(buf.subarray(0, await conn.read(buf) ?? 0));
     await conn.write(frame(false, 0x1, '{"id":1,'));
     await conn.write(frame(true, 0x9, "are you there"));
-    const buf = new Uint8Array(256);
-    const n = await conn.read(buf);
-    pong = clientFrame(buf.subarray(0, n ?? 0));
+    pong = clientFrame(buf.subarray(0, await conn.read(buf) ?? 0));
     await conn.write(frame(true, 0x0, '"result":{}}'));
     await conn.read(buf); // until the client closes
   });
   try {
-    const socket = await InspectorSocket.connect(s.url, 5_000, 1024);
-    const message = await new Promise<string>((resolve) => socket.listen(resolve, () => {}));
-    socket.close();
-    assertEquals([message, pong], ['{"id":1,"result":{}}', { opcode: 0xa, text: "are you there" }]);
+    const session = await InspectorSession.connect(s.url, 5_000, 1024);
+    const result = await session.call("Profiler.stop");
+    session.close();
+    assertEquals([call, result, pong], [
+      { opcode: 0x1, text: '{"id":1,"method":"Profiler.stop","params":{}}' },
+      {},
+      { opcode: 0xa, text: "are you there" },
+    ]);
   } finally {
     await s.done();
   }
 });
 
-Deno.test("inspector socket: a frame announcing more than the cap ends the connection at once, naming it", async () => {
+Deno.test("inspector session: a frame announcing more than the cap ends the connection at once, naming it", async () => {
   const s = server(async (conn) => {
+    await conn.read(new Uint8Array(256)); // the call
     await conn.write(frameHead(true, 0x1, 300 * 1024 * 1024));
     await conn.read(new Uint8Array(16)); // the payload never comes; the client closes
   });
   try {
-    const socket = await InspectorSocket.connect(s.url, 5_000, 256 * 1024 * 1024);
-    const reason = await new Promise<string>((resolve) => socket.listen(() => {}, resolve));
-    match(reason, /larger than the 256 MiB loadlab reads of one inspector message/);
-    assertEquals(socket.open, false);
+    const session = await InspectorSession.connect(s.url, 5_000, 256 * 1024 * 1024);
+    await rejects(
+      session.call("Profiler.stop"),
+      /larger than the 256 MiB loadlab reads of one inspector message/,
+    );
+    await rejects(session.call("Profiler.stop"), /the inspector connection is closed/);
   } finally {
     await s.done();
   }
 });
 
-Deno.test("inspector socket: an upgrade answer with the wrong Sec-WebSocket-Accept is refused", async () => {
+Deno.test("inspector session: an upgrade answer with the wrong Sec-WebSocket-Accept is refused", async () => {
   const s = server(() => Promise.resolve(), "d3Jvbmc=");
   try {
-    await rejects(InspectorSocket.connect(s.url, 5_000, 1024), /did not accept the WebSocket upgrade/);
+    await rejects(InspectorSession.connect(s.url, 5_000, 1024), /did not accept the WebSocket upgrade/);
   } finally {
     await s.done();
   }
