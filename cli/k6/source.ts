@@ -35,7 +35,7 @@ import { listenForTestFail, TEST_ABORTED } from "../../runner/script/k6/test_abo
 import { NO_DEFAULT } from "../../runner/script/k6/runtime.ts";
 import type { IsolateOptions } from "../../runner/script/k6/isolate_flags.ts";
 import { DOES_NOT_LOAD } from "../../runner/script/module.ts";
-import { K6_SYSTEM_TAGS } from "../../results/thresholds/selector.ts";
+import { K6_SYSTEM_TAGS, k6Thresholds } from "../../results/thresholds/selector.ts";
 import { passInputs, scriptEnv } from "../../runner/script/isolate_inputs.ts";
 
 /** The experiment (JSON text) of k6 script `source`, and where its fields came from in `options`. */
@@ -105,13 +105,12 @@ export async function k6ExperimentText(
   for (const warning of warnings) if (typeof warning === "string") console.error(warning);
   await startOutputs(overrides.k6?.outs ?? [], systemTags);
   // As k6: a threshold on an unknown metric, or by an aggregation its kind lacks (a trend's count), is 104.
-  const refused = Object.entries(options.thresholds ?? {}).flatMap(([key, list]) => {
-    const metric = key.split("{", 1)[0].trim();
-    return [list].flat().flatMap((t) => {
-      const why = thresholdProblem(metric, String(t?.threshold ?? t), module.metrics);
+  const refused = k6Thresholds(options.thresholds).flatMap(({ key, metric, rules }) =>
+    rules.flatMap((t) => {
+      const why = thresholdProblem(metric ?? key, String(t.threshold), module.metrics);
       return why === null ? [] : [`options.thresholds.${key}: ${why}`];
-    });
-  });
+    })
+  );
   if (refused.length > 0) {
     throw new UsageError(`${basename(path)}: ${refused.join("; ")}`, { exitCode: K6_EXIT.invalidConfig });
   }

@@ -40,6 +40,21 @@ export function tagPairs(inner: string): Array<[string, string]> {
   });
 }
 
+/**
+ * A script's `options.thresholds`: each key as k6 reads it (`metric{tag:value,...}`, no metric when not one)
+ * and its rules as written (`list`) and as objects (a string is the `threshold`).
+ */
+export function k6Thresholds(thresholds: unknown) {
+  return Object.entries(thresholds ?? {}).map(([key, list]) => {
+    const m = /^([a-z_0-9]+)(?:\{(.*)\})?$/i.exec(key.trim());
+    const rules = [list].flat().map((t) =>
+      (typeof t === "string" ? { threshold: t } : t ?? {}) as Record<string, unknown>
+    );
+    const inner: string | undefined = m?.[2];
+    return { key, list, rules, metric: m?.[1], inner, tags: inner === undefined ? [] : tagPairs(inner) };
+  });
+}
+
 function unquote(text: string): string {
   const q = text[0];
   return (q === '"' || q === "'") && text.endsWith(q) && text.length >= 2 ? text.slice(1, -1) : text;

@@ -13,7 +13,7 @@ import {
   type Problem,
 } from "./options_shape.ts";
 import { addLoadPaths, K6Paths } from "./paths.ts";
-import { RESPONSE_TAGS, tagPairs } from "../../results/thresholds/selector.ts";
+import { k6Thresholds, RESPONSE_TAGS } from "../../results/thresholds/selector.ts";
 
 /** What the options become: the loads (one per scenario), their start offsets, and the thresholds. */
 interface K6Experiment {
@@ -342,44 +342,40 @@ function thresholdsOf(
   made: object = {},
   carried: Record<string, string> = {},
 ): Array<string | Record<string, unknown>> {
-  if (thresholds === undefined) return [];
   const out: Array<string | Record<string, unknown>> = [];
-  for (const [key, list] of Object.entries(thresholds as Record<string, unknown>)) {
+  for (const { key, list, rules, metric: name, inner, tags: pairs } of k6Thresholds(thresholds)) {
     const path = ["options", "thresholds", key];
-    const m = /^([a-z_0-9]+)(\{(.*)\})?$/i.exec(key.trim());
-    // Named as k6 names a submetric: the inside of its braces trimmed (`{ name: home }` is `{name: home}`).
-    if (m?.[2] !== undefined) m[2] = `{${m[3].trim()}}`;
-    if (m === null) {
+    if (name === undefined) {
       problem(path, `${key}: not a metric's name, e.g. http_req_duration or http_req_duration{name:login}`);
       continue;
     }
-    const metric = GRPC_METRICS[m[1]] ?? m[1];
+    // Named as k6 names a submetric: the inside of its braces trimmed (`{ name: home }` is `{name: home}`).
+    const braces = inner === undefined ? "" : `{${inner.trim()}}`;
+    const metric = GRPC_METRICS[name] ?? name;
     // A failure's own code (a refused connect's 1212), not a status's (1404), is judged after the run.
-    const code = Number(tagPairs(m[3] ?? "").find(([k]) => k === "error_code")?.[1] ?? 1400);
+    const code = Number(pairs.find(([k]) => k === "error_code")?.[1] ?? 1400);
     // A request duration's submetric with abortOnFail is judged live by the k6 runtime's metrics.
-    const live = m[1] === "http_req_duration" && m[2] !== undefined &&
-      [list].flat().some((t) => (t as Options)?.abortOnFail);
+    const live = name === "http_req_duration" && inner !== undefined && rules.some((t) => t.abortOnFail);
     if (!METRICS.has(metric) || live || Object.hasOwn(made, metric) || !(code >= 1400 && code < 1600)) {
       // A counted metric by tag is judged only by what its results keep apart (scenario, group, no response).
-      const pairs = m[3] === undefined ? [] : tagPairs(m[3]);
-      const apart = m[1] === "checks" ||
-        (BY_SCENARIO.has(m[1]) && pairs.every(([k, v]) => k === "scenario" || (k === "group" && v))) ||
-        ((m[1] === "data_sent" || m[1] === "data_received") && !pairs.some(([k]) => RESPONSE_TAGS.has(k)));
-      if (m[2] === undefined || apart || !COUNTED_AFTER.has(m[1])) {
-        afterRun.push(...afterRunRules(`${m[1]}${m[2] ?? ""}`, list, path, problem));
+      const apart = name === "checks" ||
+        (BY_SCENARIO.has(name) && pairs.every(([k, v]) => k === "scenario" || (k === "group" && v))) ||
+        ((name === "data_sent" || name === "data_received") && !pairs.some(([k]) => RESPONSE_TAGS.has(k)));
+      if (inner === undefined || apart || !COUNTED_AFTER.has(name)) {
+        afterRun.push(...afterRunRules(`${name}${braces}`, rules, path, problem));
       } else if (pairs.every(([k]) => Object.hasOwn(carried, k))) {
-        const as = pairs.every(([k, v]) => carried[k] === v) ? m[1] : "";
-        afterRun.push(...afterRunRules(`${m[1]}${m[2]}`, list, path, problem).map((r) => ({ ...r, as })));
+        const as = pairs.every(([k, v]) => carried[k] === v) ? name : "";
+        afterRun.push(...afterRunRules(`${name}${braces}`, rules, path, problem).map((r) => ({ ...r, as })));
       } else {
-        const by = BY_SCENARIO.has(m[1]) ? " but by scenario" : "";
+        const by = BY_SCENARIO.has(name) ? " but by scenario" : "";
         problem(
           path,
-          `${key}: ${m[1]}'s threshold by tag is not judged yet${by} (judge ${m[1]} without tags)`,
+          `${key}: ${name}'s threshold by tag is not judged yet${by} (judge ${name} without tags)`,
         );
       }
       continue;
     }
-    const selected = metric + (m[2] ?? "");
+    const selected = metric + braces;
     for (const [k, item] of (Array.isArray(list) ? list : [list]).entries()) {
       // Each threshold out names the rule it came from, for problems found after the mapping.
       const origin = Array.isArray(list) ? [...path, k] : path;
@@ -405,10 +401,9 @@ function abortDelay(value: unknown, path: Path, problem: Problem): string | unde
 }
 
 /** Thresholds judged after the run: `checks` takes `rate` rules. */
-function afterRunRules(metric: string, list: unknown, path: Path, problem: Problem) {
+function afterRunRules(metric: string, list: Options[], path: Path, problem: Problem) {
   const rules: AfterRunRule[] = [];
-  for (const [k, item] of (Array.isArray(list) ? list : [list]).entries()) {
-    const t = typeof item === "string" ? { threshold: item } : item as Options;
+  for (const [k, t] of list.entries()) {
     // Judged trimmed, named as written (k6's summary export keys it so).
     const rule = typeof t?.threshold === "string" ? t.threshold : "";
     const checks = metric === "checks" || metric.startsWith("checks{");

@@ -5,7 +5,7 @@
  */
 import { jsonPointTags, leftOut, requestTags, tagValue } from "./tags.ts";
 import { PHASES, phasesOf, point, pointsOut, type RequestHop } from "./points_out.ts";
-import { tagPairs } from "../../../results/thresholds/selector.ts";
+import { k6Thresholds } from "../../../results/thresholds/selector.ts";
 import { atRunEnd } from "../run_state.ts";
 import { inputs, runChannel } from "../isolate_inputs.ts";
 import { inInit } from "./init_files.ts";
@@ -167,27 +167,25 @@ type Submetric = { name: string; tags: Array<[string, string]> };
  */
 export function wantSubmetrics(thresholds: unknown): void {
   wanted.clear(), thresholdUrls.clear();
-  if (thresholds === null || typeof thresholds !== "object") return;
-  for (const [key, rules] of Object.entries(thresholds)) {
-    const m = /^([a-z_0-9]+)(?:\{(.*)\})?$/i.exec(key.trim());
-    for (const [k, v] of tagPairs(m?.[2] ?? "")) {
+  for (const { key, rules, metric, inner, tags: pairs } of k6Thresholds(thresholds)) {
+    if (metric === undefined) continue;
+    for (const [k, v] of pairs) {
       if ((k === "url" || k === "name") && /^https?:/.test(v)) thresholdUrls.add(v.split(/[?#]/, 1)[0]);
     }
     // abortOnFail's checks (any tags) and request durations by tag are sent too: judged live in the main.
-    const live = (m?.[1] === "checks" || m?.[1] === "http_req_duration" && m[2] !== undefined) &&
-      [rules].flat().some((t) => Boolean(t?.abortOnFail));
-    if (m === null || (m[2] === undefined && !live)) continue;
-    const tags = tagPairs(m[2] ?? "").filter(([k, v]) => k !== "" || v !== "");
+    const live = (metric === "checks" || metric === "http_req_duration" && inner !== undefined) &&
+      rules.some((t) => Boolean(t.abortOnFail));
+    if (inner === undefined && !live) continue;
+    const tags = pairs.filter(([k, v]) => k !== "" || v !== "");
     // A tag the run's samples leave out: the submetric sees no value, as k6's.
     if (tags.some(([k]) => leftOut.has(k))) continue;
     // The run's results count checks by scenario, group and name; by any other tag they are kept here.
-    const ownChecks = m[1] === "checks" && (live || tags.some(([k]) => !RESULT_CHECK_TAGS.has(k)));
-    if (BUILT_IN.has(m[1]) && m[1] !== GROUP_DURATION && !ownChecks && !PHASES.includes(m[1]) && !live) {
-      continue;
-    }
-    const list = wanted.get(m[1]) ?? [];
+    const ownChecks = metric === "checks" && (live || tags.some(([k]) => !RESULT_CHECK_TAGS.has(k)));
+    const kept = ownChecks || live || metric === GROUP_DURATION || PHASES.includes(metric);
+    if (BUILT_IN.has(metric) && !kept) continue;
+    const list = wanted.get(metric) ?? [];
     list.push({ name: key.trim(), tags });
-    wanted.set(m[1], list);
+    wanted.set(metric, list);
   }
 }
 

@@ -6,7 +6,7 @@
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { type ExpectedStatuses, isExpectedStatus } from "../../../results/schema/keys.ts";
-import { tagPairs } from "../../../results/thresholds/selector.ts";
+import { k6Thresholds } from "../../../results/thresholds/selector.ts";
 import { csvRow, influxLine, linesBytes, type Sample } from "../../../results/export/k6/sample_lines.ts";
 import { expectedStatuses, ioBytes } from "../../stats/recorder.ts";
 import { atRunEnd, runCounters } from "../run_state.ts";
@@ -104,20 +104,15 @@ export function setJsonThresholds(thresholds: unknown): void {
   const expected = leftOut.has("expected_response")
     ? {}
     : { "http_req_duration{expected_response:true}": [] };
-  for (const [key, rules] of Object.entries({ ...given, ...expected })) {
-    const brace = key.indexOf("{");
-    const metric = (brace < 0 ? key : key.slice(0, brace)).trim();
+  for (const { key, rules, metric, inner, tags } of k6Thresholds({ ...given, ...expected })) {
+    if (metric === undefined) continue;
     const entry = described.get(metric) ?? { thresholds: [], submetrics: [] };
     described.set(metric, entry);
-    if (brace >= 0) {
-      const suffix = key.slice(brace + 1, key.lastIndexOf("}"));
-      entry.submetrics.push({ name: key, suffix, tags: Object.fromEntries(tagPairs(suffix)) });
+    if (inner !== undefined) {
+      entry.submetrics.push({ name: key, suffix: inner, tags: Object.fromEntries(tags) });
       continue;
     }
-    for (const rule of Array.isArray(rules) ? rules : [rules]) {
-      const source = typeof rule === "string" ? rule : (rule as { threshold?: unknown } | null)?.threshold;
-      if (typeof source === "string") entry.thresholds.push(source);
-    }
+    for (const { threshold } of rules) if (typeof threshold === "string") entry.thresholds.push(threshold);
   }
 }
 
