@@ -204,11 +204,7 @@ export interface LocustCommand {
 }
 
 /** The script load flags; a locustfile's users spawn as Locust's, at `-r` (default 1/s) as long as `-t`. */
-export function scriptLoadArgs(
-  flags: FlagValues,
-  locustfile?: LocustCommand,
-  k6Script = false,
-): ScriptLoadArgs {
+export function scriptLoadArgs(flags: FlagValues, locust?: LocustCommand, k6Script = false): ScriptLoadArgs {
   // k6 takes `-u 0`: alone it runs one iteration, with a duration or iterations its config refuses it.
   const vus = k6Script ? flags.wholeNumber("concurrency", 0) : flags.positiveInt("concurrency");
   const iterations = flags.positiveInt("requests");
@@ -219,7 +215,7 @@ export function scriptLoadArgs(
   const stageTexts = flags.all("stages");
   let stages = stageTexts.length === 0 ? undefined : parseStages(stageTexts.join(","), flags.typed("stages"));
   const rampUp = flags.text("ramp-up");
-  if (locustfile) {
+  if (locust) {
     if (stages === undefined && iterations === undefined && vus !== undefined && vus > 1) {
       stages = spawnStages(spawnRateOf(rampUp ?? "1"), vus, durationMs ?? DEFAULT_DURATION_MS);
     }
@@ -242,8 +238,7 @@ export function scriptLoadArgs(
     }
     env[key] = value;
   }
-  const k6 = k6FlagsOf(flags);
-  const locust = locustFlagsOf(flags, locustfile);
+  const k6 = k6FlagsOf(flags), locustFlags = locustFlagsOf(flags, locust);
   return {
     vus,
     durationMs,
@@ -253,7 +248,7 @@ export function scriptLoadArgs(
     ...defined({
       maxDurationMs,
       k6: Object.keys(k6).length > 0 ? k6 : undefined,
-      locust: locustfile || Object.keys(locust).length > 0 ? locust : undefined,
+      locust: locust || Object.keys(locustFlags).length > 0 ? locustFlags : undefined,
     }),
   };
 }
