@@ -30,7 +30,6 @@ import { isMetricsOut, type MetricsOutput } from "../../results/export/metrics_o
 import { BASELINE_FLAGS } from "../baseline_flags.ts";
 import {
   configFile,
-  hasLoadFlags,
   isSamplesOut,
   K6_FLAGS_REFUSED,
   SCRIPT_LOAD_TABLE,
@@ -228,8 +227,6 @@ export async function parseRunArgs(given: string[], command = "run", help = RUN_
     if (!/^[^=]+=/.test(set)) throw new UsageError(`--set "${set}": write PATH=VALUE, e.g. --set repeats=5`);
   }
   const scriptLoad = scriptLoadArgs(flags, locust, k6);
-  const loaded = hasLoadFlags(scriptLoad) || Object.keys(scriptLoad.env).length > 0 || scriptLoad.k6 ||
-    scriptLoad.locust;
   if (locust !== undefined) raw.values.delete("host"); // a locustfile's, not a dashboard's
   return {
     source: locust?.source ?? raw.positionals[0],
@@ -258,8 +255,8 @@ export async function parseRunArgs(given: string[], command = "run", help = RUN_
       metricsOut: metricsOutsOf(flags),
       replay: flags.path("replay"),
       abortOnFail: abortOnFailArg(flags),
+      scriptLoad,
     }),
-    ...loaded ? { scriptLoad } : {},
   };
 }
 

@@ -203,8 +203,8 @@ export interface LocustCommand {
   options: string[];
 }
 
-/** The script load flags; a locustfile's users spawn as Locust's, at `-r` (default 1/s) as long as `-t`. */
-export function scriptLoadArgs(flags: FlagValues, locust?: LocustCommand, k6Script = false): ScriptLoadArgs {
+/** The load flags given, if any; a locustfile's users spawn as Locust's, at `-r` (default 1/s) for `-t`. */
+export function scriptLoadArgs(flags: FlagValues, locust?: LocustCommand, k6Script = false) {
   // k6 takes `-u 0`: alone it runs one iteration, with a duration or iterations its config refuses it.
   const vus = k6Script ? flags.wholeNumber("concurrency", 0) : flags.positiveInt("concurrency");
   const iterations = flags.positiveInt("requests");
@@ -239,7 +239,7 @@ export function scriptLoadArgs(flags: FlagValues, locust?: LocustCommand, k6Scri
     env[key] = value;
   }
   const k6 = k6FlagsOf(flags), locustFlags = locustFlagsOf(flags, locust);
-  return {
+  const args: ScriptLoadArgs = {
     vus,
     durationMs,
     iterations,
@@ -251,6 +251,7 @@ export function scriptLoadArgs(flags: FlagValues, locust?: LocustCommand, k6Scri
       locust: locust || Object.keys(locustFlags).length > 0 ? locustFlags : undefined,
     }),
   };
+  return hasLoadFlags(args) || Object.keys(env).length > 0 || args.k6 || args.locust ? args : undefined;
 }
 
 /** Locust's flags beyond the load, with a locustfile's user classes, `--host` and the file's options. */
