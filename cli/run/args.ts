@@ -30,7 +30,6 @@ import { isMetricsOut, type MetricsOutput } from "../../results/export/metrics_o
 import { BASELINE_FLAGS } from "../baseline_flags.ts";
 import {
   configFile,
-  hasLoadFlags,
   isSamplesOut,
   K6_FLAGS_REFUSED,
   SCRIPT_LOAD_TABLE,
@@ -220,19 +219,15 @@ export async function parseRunArgs(given: string[], command = "run", help = RUN_
   raw.values.delete(artillery ? "config" : "");
   const flags = new FlagValues(raw, specs);
   // Locust's command line: `-f FILE` (or a .py first), the user classes to run after it, `-H` its host.
-  const locust = locustSource(flags, raw.positionals);
+  const locust = locustSource(flags, raw.positionals, own);
   if (locust === undefined && (raw.positionals.length !== 1 || raw.positionals[0] === "-")) {
     throw positionalsProblem(raw.positionals, command);
   }
   for (const set of flags.all("set")) {
     if (!/^[^=]+=/.test(set)) throw new UsageError(`--set "${set}": write PATH=VALUE, e.g. --set repeats=5`);
   }
-  const scriptLoad = scriptLoadOf(flags, locust, k6);
-  const options = Object.fromEntries(
-    own.filter((s) => flags.has(s.long)).map((s) => [s.long, flags.text(s.long)!]),
-  );
-  if (Object.keys(options).length > 0) scriptLoad.scriptLoad!.locust!.options = options;
-  if (locust !== undefined) raw.values.delete("host");
+  const scriptLoad = scriptLoadArgs(flags, locust, k6);
+  if (locust !== undefined) raw.values.delete("host"); // a locustfile's, not a dashboard's
   return {
     source: locust?.source ?? raw.positionals[0],
     quick: flags.has("quick"),
@@ -260,8 +255,8 @@ export async function parseRunArgs(given: string[], command = "run", help = RUN_
       metricsOut: metricsOutsOf(flags),
       replay: flags.path("replay"),
       abortOnFail: abortOnFailArg(flags),
+      scriptLoad,
     }),
-    ...scriptLoad,
   };
 }
 
@@ -315,15 +310,16 @@ async function locustOptionSpecs(raw: RawArgs): Promise<FlagSpec[]> {
 }
 
 /** A locustfile's run: its path (`-f`, else the first argument ending .py), the classes named after it. */
-function locustSource(flags: FlagValues, positionals: string[]) {
-  const file = flags.path("locustfile"), host = flags.text("host"), py = positionals[0]?.endsWith(".py");
+function locustSource(flags: FlagValues, positionals: string[], own: FlagSpec[]) {
+  const options = own.map((s) => s.long);
+  const file = flags.path("locustfile"), py = positionals[0]?.endsWith(".py");
   if (file !== undefined && !file.endsWith(".py")) {
     throw new UsageError(
       `-f ${file}: loadlab runs one locustfile (.py): write one that imports the others' users`,
     );
   }
-  if (file !== undefined) return { source: file, users: positionals, host };
-  if (py) return { source: positionals[0], users: positionals.slice(1), host };
+  if (file !== undefined) return { source: file, users: positionals, options };
+  if (py) return { source: positionals[0], users: positionals.slice(1), options };
 }
 
 /** `--max-memory-mb`, checked by the config's own rule for the field. */
@@ -389,24 +385,6 @@ function segmentOf(flags: FlagValues): Pick<RunArgs, "segment" | "startAtEpochMs
     throw new UsageError("--start-at lines up the shards of a split load: give --segment I/N with it");
   }
   return defined({ segment, startAtEpochMs });
-}
-
-/** `{scriptLoad}` when a script load flag, `-e` or a k6 or Locust flag was given. */
-function scriptLoadOf(
-  flags: FlagValues,
-  locust: { users: string[]; host?: string } | undefined,
-  k6: boolean,
-): Pick<RunArgs, "scriptLoad"> {
-  const scriptLoad = scriptLoadArgs(flags, locust !== undefined, k6);
-  if (locust !== undefined) {
-    scriptLoad.locust = {
-      ...scriptLoad.locust,
-      ...defined({ users: locust.users.length > 0 ? locust.users : undefined, host: locust.host }),
-    };
-  }
-  const given = hasLoadFlags(scriptLoad) || Object.keys(scriptLoad.env).length > 0 || scriptLoad.k6 ||
-    scriptLoad.locust;
-  return given ? { scriptLoad } : {};
 }
 
 /** `target=a,load=b` (possibly repeated) into lists per key. */

@@ -22,7 +22,6 @@ import {
 import { expandSourceAddresses } from "../../runner/source_addresses.ts";
 import { unbindableAddress } from "../../system/ports.ts";
 import type { Stage } from "../../runner/load/models/ramping_connections.ts";
-import type { LocustSelection } from "../../runner/script/locust/runtime.ts";
 import { FileReadError, readTextFileCapped } from "../../system/read_capped.ts";
 import { secretSources } from "../../runner/script/k6/secrets.ts";
 import { MAX_EXPERIMENT_FILE_BYTES } from "../../validation/input_limits.ts";
@@ -198,8 +197,14 @@ export interface ScriptLoadArgs {
   locust?: LocustFlags;
 }
 
-/** The script load flags; a locustfile's users spawn as Locust's, at `-r` (default 1/s) as long as `-t`. */
-export function scriptLoadArgs(flags: FlagValues, locustfile = false, k6Script = false): ScriptLoadArgs {
+/** A locustfile's command line: the user classes named after the file, the options the file adds. */
+export interface LocustCommand {
+  users: string[];
+  options: string[];
+}
+
+/** The load flags given, if any; a locustfile's users spawn as Locust's, at `-r` (default 1/s) for `-t`. */
+export function scriptLoadArgs(flags: FlagValues, locust?: LocustCommand, k6Script = false) {
   // k6 takes `-u 0`: alone it runs one iteration, with a duration or iterations its config refuses it.
   const vus = k6Script ? flags.wholeNumber("concurrency", 0) : flags.positiveInt("concurrency");
   const iterations = flags.positiveInt("requests");
@@ -210,7 +215,7 @@ export function scriptLoadArgs(flags: FlagValues, locustfile = false, k6Script =
   const stageTexts = flags.all("stages");
   let stages = stageTexts.length === 0 ? undefined : parseStages(stageTexts.join(","), flags.typed("stages"));
   const rampUp = flags.text("ramp-up");
-  if (locustfile) {
+  if (locust) {
     if (stages === undefined && iterations === undefined && vus !== undefined && vus > 1) {
       stages = spawnStages(spawnRateOf(rampUp ?? "1"), vus, durationMs ?? DEFAULT_DURATION_MS);
     }
@@ -233,9 +238,8 @@ export function scriptLoadArgs(flags: FlagValues, locustfile = false, k6Script =
     }
     env[key] = value;
   }
-  const k6 = k6FlagsOf(flags);
-  const locust = locustFlagsOf(flags);
-  return {
+  const k6 = k6FlagsOf(flags), locustFlags = locustFlagsOf(flags, locust);
+  const args: ScriptLoadArgs = {
     vus,
     durationMs,
     iterations,
@@ -244,23 +248,26 @@ export function scriptLoadArgs(flags: FlagValues, locustfile = false, k6Script =
     ...defined({
       maxDurationMs,
       k6: Object.keys(k6).length > 0 ? k6 : undefined,
-      locust: Object.keys(locust).length > 0 ? locust : undefined,
+      locust: locust || Object.keys(locustFlags).length > 0 ? locustFlags : undefined,
     }),
   };
+  return hasLoadFlags(args) || Object.keys(env).length > 0 || args.k6 || args.locust ? args : undefined;
 }
 
-/** Locust's flags beyond the load, with the command's `-f` user classes, `--host` and the file's options. */
-type LocustFlags =
-  & Partial<ReturnType<typeof locustFlagsOf>>
-  & Pick<LocustSelection, "users" | "host" | "options">;
+/** Locust's flags beyond the load, with a locustfile's user classes, `--host` and the file's options. */
+type LocustFlags = Partial<ReturnType<typeof locustFlagsOf>>;
 
-/** Locust's flags beyond the load (`-f`, user classes and `--host` are the command's: cli/run_args.ts). */
-function locustFlagsOf(flags: FlagValues) {
+/** Locust's flags beyond the load; with `command`, its user classes, `--host` and the options given. */
+function locustFlagsOf(flags: FlagValues, command?: LocustCommand) {
   const list = (name: string) =>
     flags.has(name)
       ? flags.all(name).flatMap((v) => v.split(",")).map((v) => v.trim()).filter(Boolean)
       : undefined;
+  const options = command?.options.filter((o) => flags.has(o)) ?? [];
   return defined({
+    users: command?.users.length ? command.users : undefined,
+    host: command && flags.text("host"),
+    options: options.length > 0 ? Object.fromEntries(options.map((o) => [o, flags.text(o)!])) : undefined,
     tags: list("tags"),
     excludeTags: list("exclude-tags"),
     csv: flags.path("csv"),

@@ -68,16 +68,12 @@ export async function locustExperimentText(
   }
   if (named.length === 0) throw new LocustInputError(`${basename(path)}: no HttpUser class to run`);
   const host = flags.host ?? classes.find((c) => named.includes(c.name) && c.host !== undefined)?.host;
+  const { tags, excludeTags, options, stopTimeoutMs, resetStats, spawnRate = 1 } = flags;
+  const runTimeS = durationMs === undefined ? undefined : Math.round(durationMs / 1000);
   const selection: LocustSelection = {
-    file: path,
-    users: named,
-    userCount: users,
-    ...defined({ tags: flags.tags, excludeTags: flags.excludeTags, host, options: flags.options }),
-    ...defined({ stopTimeoutMs: flags.stopTimeoutMs, resetStats: flags.resetStats }),
-    ...(flags.logLevel ? { logLevel: flags.logLevel } : {}),
-    spawnRate: flags.spawnRate ?? 1,
+    ...defined({ file: path, users: named, userCount: users, tags, excludeTags, host, options }),
+    ...defined({ stopTimeoutMs, resetStats, logLevel: flags.logLevel || undefined, spawnRate, runTimeS }),
     heard: true,
-    ...(durationMs !== undefined ? { runTimeS: Math.round(durationMs / 1000) } : {}),
   };
   passInputs({ locust: selection });
   if (shape !== undefined) {
