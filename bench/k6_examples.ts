@@ -86,7 +86,6 @@ function titleCase(name: string): string {
   return name.split("-").map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join("-");
 }
 
-/** httpbin's answer to its echo paths, or null for a path it does not have here. */
 /**
  * QuickPizza's API as grafana/quickpizza's k6/ scripts call it (bench/k6_public/): a pizza for any
  * restrictions, a CSRF cookie, a login token, a rating; other paths are not QuickPizza's.
@@ -106,6 +105,22 @@ async function quickPizza(req: Request): Promise<Response | null> {
   return Response.json({ pizza: { id: 7, name: "Bench Special", ingredients, tool: "Pizza cutter" } });
 }
 
+/**
+ * test-api.k6.io's token login and a user's crocodiles, as bench/k6_verdicts/wild_croc_login_smoke.js calls
+ * them: an access token for any login, one crocodile with it, 401 without.
+ */
+async function crocodiles(req: Request): Promise<Response | null> {
+  const path = new URL(req.url).pathname;
+  if (path === "/auth/token/login/" && req.method === "POST") {
+    await req.body?.cancel();
+    return Response.json({ refresh: "k6refresh", access: "k6access" });
+  }
+  if (path !== "/my/crocodiles/") return null;
+  if (req.headers.get("authorization") !== "Bearer k6access") return Response.json({}, { status: 401 });
+  return Response.json([{ id: 1, name: "Bert", sex: "M", date_of_birth: "2010-06-27", age: 16 }]);
+}
+
+/** httpbin's answer to its echo paths, or null for a path it does not have here. */
 export async function httpbin(req: Request): Promise<Response | null> {
   const url = new URL(req.url);
   // httpbin names each header field in title case (`X-Test`), as scripts read them back.
@@ -289,7 +304,7 @@ export function startExamplesServer(port = 0): ExamplesServer {
   let requests = 0;
   const server = Deno.serve({ hostname: "127.0.0.1", port, onListen() {} }, async (req) => {
     requests++;
-    return await httpbin(req) ?? await quickPizza(req) ?? target.fetch(req);
+    return await httpbin(req) ?? await quickPizza(req) ?? await crocodiles(req) ?? target.fetch(req);
   });
   return {
     url: `http://127.0.0.1:${server.addr.port}`,

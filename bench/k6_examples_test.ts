@@ -6,8 +6,6 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { runExamples } from "./k6_examples.ts";
 
-Deno.env.set("XDG_CACHE_HOME", Deno.makeTempDirSync({ prefix: "loadlab-k6-cache-" }));
-
 Deno.test("the examples bench runs scripts as loadlab run does", async () => {
   const folder = Deno.makeTempDirSync({ prefix: "loadlab-k6-examples-" });
   Deno.writeTextFileSync(

@@ -116,11 +116,11 @@ export async function main(argv: string[]): Promise<number> {
 
 /**
  * The corpus's scripts, each with its `// args:` line (none: no flags); in a folder with a cases.json
- * (bench/k6_public/: scripts run as their authors wrote them), the scripts it lists by path, with its `args`
- * and `env`.
+ * (bench/k6_public/: scripts run as their authors wrote them), the scripts it lists by path, with its `args`,
+ * `env` and `counts` (`by duration`, as a script's `// counts:` line).
  */
 function corpusCases(folder: string): Case[] {
-  type Listed = Array<[string, { args?: string[]; env?: Record<string, string> }]>;
+  type Listed = Array<[string, { args?: string[]; env?: Record<string, string>; counts?: string }]>;
   let listed: Listed | null = null;
   try {
     listed = Object.entries(JSON.parse(Deno.readTextFileSync(join(folder, "cases.json"))))
@@ -138,6 +138,7 @@ function corpusCases(folder: string): Case[] {
       k6Extra: [],
       loadlabExtra: [],
       env: c.env ?? {},
+      byDuration: c.counts === "by duration",
     }));
   }
   return [...Deno.readDirSync(folder)].filter((e) => e.isFile && /\.(m?js|ts)$/.test(e.name)).map((e) => {

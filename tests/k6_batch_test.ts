@@ -9,16 +9,14 @@ import { parseAttackConfig } from "../runner/config.ts";
 import { runAttack } from "../runner/attack.ts";
 import { sessionScriptPath } from "../runner/script/k6/convert/converted_file.ts";
 import { checksOf, withOrigins } from "./fixtures/cookie_origin.ts";
+import { withScriptVars } from "./helpers.ts";
 import { runK6Text } from "./k6_run.ts";
-
-Deno.env.set("XDG_CACHE_HOME", Deno.makeTempDirSync({ prefix: "loadlab-k6-cache-" }));
 
 Deno.test("a k6 script's http.batch in parallel, and its second origin", () =>
   withOrigins(async (url, origin) => {
-    Deno.env.set("K6_OTHER", origin);
-    try {
-      const path = new URL("./fixtures/k6/batch_origins.js", import.meta.url).pathname;
-      const run = await runAttack(parseAttackConfig({
+    const path = new URL("./fixtures/k6/batch_origins.js", import.meta.url).pathname;
+    const run = await withScriptVars({ K6_OTHER: origin }, () =>
+      runAttack(parseAttackConfig({
         url,
         model: "count",
         requests: 2,
@@ -26,19 +24,16 @@ Deno.test("a k6 script's http.batch in parallel, and its second origin", () =>
         intervalMs: 100,
         timeoutMs: 10_000,
         script: { path: sessionScriptPath(path), routes: { "http://app.test": url } },
-      }));
-      assertEquals(run.errorMessages ?? {}, {});
-      assertEquals(checksOf(run), [
-        ["batch all 200", 2, 0],
-        ["batch at once", 2, 0],
-        ["each its own duration", 2, 0],
-        ["second origin alone", 2, 0],
-      ]);
-      const steps = Object.fromEntries(run.flows![0].steps.map((s) => [s.label, s.requests]));
-      assertEquals(steps, { "GET /sleep": 8, other: 2, [`GET ${origin}/echo`]: 2 });
-    } finally {
-      Deno.env.delete("K6_OTHER");
-    }
+      })));
+    assertEquals(run.errorMessages ?? {}, {});
+    assertEquals(checksOf(run), [
+      ["batch all 200", 2, 0],
+      ["batch at once", 2, 0],
+      ["each its own duration", 2, 0],
+      ["second origin alone", 2, 0],
+    ]);
+    const steps = Object.fromEntries(run.flows![0].steps.map((s) => [s.label, s.requests]));
+    assertEquals(steps, { "GET /sleep": 8, other: 2, [`GET ${origin}/echo`]: 2 });
   }));
 
 Deno.test("http.batch's request with its own jar keeps its cookies there, the VU's jar untouched, as k6", () =>

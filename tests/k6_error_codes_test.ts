@@ -8,13 +8,13 @@
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import net from "node:net";
+import { basename } from "node:path";
 import { parseAttackConfig } from "../runner/config.ts";
 import { runAttack } from "../runner/attack.ts";
 import { sessionScriptPath } from "../runner/script/k6/convert/converted_file.ts";
+import { conversionCacheDir } from "../runner/script/cache_dir.ts";
 import { k6ErrorOf } from "../runner/script/k6/errors/error_codes.ts";
 import { fetchFailed } from "../runner/script/k6/response.ts";
-
-Deno.env.set("XDG_CACHE_HOME", Deno.makeTempDirSync({ prefix: "loadlab-k6-cache-" }));
 
 const SCRIPT = (ok: string, slow: string, refused: string, reset: string) => `
 import http from "k6/http";
@@ -174,5 +174,36 @@ Deno.test("outside a session (setup, teardown) a failed fetch reads as k6's code
     assertEquals(await codeOf(`http://127.0.0.1:${slow.port}/`, { signal: AbortSignal.timeout(200) }), 1050);
   } finally {
     slow.close();
+  }
+});
+
+Deno.test("a k6 setup() that throws is the run's setupError when its conversion is outside the cache", async () => {
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => new Response("ok"));
+  const file = Deno.makeTempFileSync({ suffix: ".js" });
+  const moved = Deno.makeTempDirSync({ prefix: "loadlab-k6-cache-moved-" });
+  try {
+    Deno.writeTextFileSync(
+      file,
+      `import http from "k6/http";\nexport function setup() { throw new Error("no token"); }\n` +
+        `export default function () { http.get("http://127.0.0.1:${server.addr.port}/"); }\n`,
+    );
+    // The conversion under another cache folder (as after XDG_CACHE_HOME moved): known by its path alone.
+    const root = sessionScriptPath(file).slice(0, -file.length);
+    Deno.mkdirSync(`${moved}/loadlab/k6`, { recursive: true });
+    await new Deno.Command("cp", { args: ["-a", root, `${moved}/loadlab/k6/`] }).output();
+    const path = `${moved}/loadlab/k6/${basename(root)}${file}`;
+    ok(Deno.statSync(path).isFile && !path.startsWith(conversionCacheDir()), path);
+    const run = await runAttack(parseAttackConfig({
+      url: `http://127.0.0.1:${server.addr.port}`,
+      model: "count",
+      requests: 2,
+      connections: 1,
+      script: { path },
+    }));
+    ok(run.setupError?.includes("no token"), JSON.stringify(run.setupError));
+    assertEquals(run.incomplete, true);
+  } finally {
+    await Deno.remove(moved, { recursive: true });
+    await server.shutdown();
   }
 });

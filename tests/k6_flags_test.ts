@@ -6,6 +6,7 @@
  */
 import "./in_process.ts";
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { existsSync } from "node:fs";
 import { withTarget } from "./helpers.ts";
 import { runK6Text } from "./k6_run.ts";
 
@@ -23,6 +24,17 @@ export default function () {
   check(r, { "is 200": (r) => r.status === 200 });
 }
 `;
+
+Deno.test("--summary-mode disabled shows no summary, calls no handleSummary, writes no export; the verdict kept", () =>
+  withTarget(async (url) => {
+    const handled = "export function handleSummary() { return { stdout: 'HANDLED' }; }\n";
+    const run = await runK6Text(SCRIPT + handled, url, (dir) => [
+      ...["-i", "2", "--summary-mode", "disabled", "--summary-export", `${dir}/export.json`],
+    ], { inProcess: true });
+    assertEquals(run.code, 99, run.text);
+    ok(!run.text.includes("HANDLED") && !run.text.includes("THRESHOLDS"), run.text);
+    ok(!existsSync(`${run.dir}/export.json`), run.text);
+  }));
 
 Deno.test("k6's flags: -i, --tag, --summary-export, --summary-trend-stats, --http-debug, --out json", () =>
   withTarget(async (url) => {

@@ -10,8 +10,6 @@ import { parseAttackConfig } from "../runner/config.ts";
 import { runAttack } from "../runner/attack.ts";
 import { sessionScriptPath } from "../runner/script/k6/convert/converted_file.ts";
 
-Deno.env.set("XDG_CACHE_HOME", Deno.makeTempDirSync({ prefix: "loadlab-k6-cache-" }));
-
 async function echo(req: Request): Promise<Response> {
   const url = new URL(req.url);
   if (url.pathname === "/redirect") {

@@ -87,6 +87,32 @@ export default function () { http.get("${url}/"); }
     ok(text.includes("download it beside the script and import it by its relative path"), text);
   }));
 
+pool.test("a vendored report library compiling its template with new Function() runs in handleSummary", () =>
+  withTarget(async (url) => {
+    // As k6-reporter's bundle.js, vendored beside the script: its template compiled by Function() (EJS).
+    const library = `const compile = (t) => new Function("d", "return \`" + t + "\`;");
+export function htmlReport(data) { return compile("<p>\${d.metrics.http_reqs.values.count} requests</p>")(data); }
+`;
+    const script = `import http from "k6/http";
+import { htmlReport } from "./bundle.js";
+export const options = { iterations: 2 };
+export default function () { http.get("${url}/"); }
+export function handleSummary(data) { return { "summary.html": htmlReport(data) }; }
+`;
+    const { code, text, dir } = await runK6Text(script, url, [], { files: { "bundle.js": library } });
+    assertEquals(code, 0, text);
+    assertEquals(Deno.readTextFileSync(`${dir}/summary.html`), "<p>2 requests</p>");
+    // In a module holding a k6 API, code made from text could call it unconverted: refused at its line.
+    const { code: refused, text: why } = await runK6Text(
+      `import http from "k6/http";\nconst get = new Function("h", "return h.get('/')");\nexport default () => get(http);\n`,
+      url,
+      [],
+      { inProcess: true },
+    );
+    assertEquals(refused, 107, why);
+    ok(why.includes("script.js:2: Function() makes code from text"), why);
+  }));
+
 pool.test("the jslib modules teams import run offline: httpx's requests awaited, papaparse, url", () =>
   withTarget(async (url) => {
     const script = `import { check } from "k6";
@@ -381,3 +407,14 @@ export default function () {
       refused.text,
     );
   }));
+
+Deno.test("a missing open() file is named by its path, the shell's PWD shown, a secret variable redacted", async () => {
+  // PWD and OLDPWD name folders: every path under them would read as a secret. API_TOKEN is one.
+  const script = `const data = open(__ENV.API_TOKEN + ".csv");\nexport default function () {}\n`;
+  const out = await runK6Text(script, null, [], {
+    env: { PWD: "/tmp", OLDPWD: "/tmp", API_TOKEN: "s3cr3t-9f" },
+  });
+  ok(out.code !== 0, out.text);
+  ok(out.text.includes(`${out.dir}/[redacted 9 chars`), out.text);
+  ok(!out.text.includes("s3cr3t-9f"), out.text);
+});

@@ -8,18 +8,18 @@
  */
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import { parseAttackConfig } from "../runner/config.ts";
-import { withTarget } from "./helpers.ts";
+import { withScriptVars, withTarget } from "./helpers.ts";
 import { runAttack } from "../runner/attack.ts";
 import { sessionScriptPath } from "../runner/script/k6/convert/converted_file.ts";
+import { conversionCacheDir } from "../runner/script/cache_dir.ts";
 
 const fixture = (name: string) => new URL(`./fixtures/k6/${name}`, import.meta.url).pathname;
 const cache = Deno.makeTempDirSync({ prefix: "loadlab-k6-cache-" });
-Deno.env.set("XDG_CACHE_HOME", cache);
 
 Deno.test("a k6 script's requests, checks and groups on loadlab's engine", () =>
   withTarget(async (url) => {
     const path = sessionScriptPath(fixture("login_browse.js"));
-    ok(path.startsWith(cache) && path.endsWith("/login_browse.js"), path);
+    ok(path.startsWith(conversionCacheDir()) && path.endsWith("/login_browse.js"), path);
     const run = await runAttack(parseAttackConfig({
       url,
       model: "count",
@@ -118,7 +118,7 @@ Deno.test("loadlab run script.js: k6's options and flags as the load, thresholds
     assertEquals(results.thresholds.map((t: { ok: boolean }) => t.ok), [true, true]);
   }));
 
-Deno.test("handleSummary gets k6's summary data; textSummary prints it with thresholds marked; checks judged", () =>
+Deno.test("handleSummary gets k6's summary data; textSummary and jUnit write it as jslib does; checks judged", () =>
   withTarget(async (url) => {
     const dir = Deno.makeTempDirSync({ prefix: "loadlab-k6-summary-" });
     const out = await loadlabIn(
@@ -135,9 +135,24 @@ Deno.test("handleSummary gets k6's summary data; textSummary prints it with thre
     const stdout = new TextDecoder().decode(out.stdout);
     // Half the checks pass: `rate>0.9` on checks fails, exit 99 as under k6.
     assertEquals(out.code, 99, stdout + new TextDecoder().decode(out.stderr));
-    ok(/✗ checks\.+: 50\.00% ✓ 6 ✗ 6/.test(stdout), stdout);
-    ok(stdout.includes("✗ never\n      ↳  0% — ✓ 0 / ✗ 6"), stdout);
-    ok(/✓ {3}\{ name:json \}\.+: avg=/.test(stdout), stdout);
+    // jslib's layout: each column as wide as its widest value, submetrics under their metric.
+    ok(/^ {3}✗ checks\.+: 50\.00% ✓ 6 +✗ 6 *$/m.test(stdout), stdout);
+    ok(stdout.includes("     ✗ never\n      ↳  0% — ✓ 0 / ✗ 6"), stdout);
+    ok(/^ {5}✓ \{ name:json \}\.+: avg=/m.test(stdout), stdout);
+    // Colors unless enableColors is false, as the library's default.
+    const colored = Deno.readTextFileSync(`${dir}/summary/colored.txt`);
+    ok(colored.includes("\x1b[31m     ✗ never\n      ↳  0% — ✓ 0 / ✗ 6\x1b[0m"), colored);
+    // The library's jUnit: a case per threshold, a failed one with its metric's values, names escaped.
+    const junit = Deno.readTextFileSync(`${dir}/summary/junit.xml`);
+    ok(junit.startsWith('<?xml version="1.0"?>\n<testsuites tests="4" failures="1">\n'), junit);
+    ok(junit.includes('<testsuite name="api &lt;smoke&gt;" tests="4" failures="1"><testcase name="'), junit);
+    ok(junit.includes('<testcase name="checks - rate&gt;0.4" />'), junit);
+    ok(
+      /<testcase name="checks - rate&gt;0\.9"><failure message="failed, number of fails: 6, number of passes: 6, rate: 0\.5"\/><\/testcase>/
+        .test(junit),
+      junit,
+    );
+    ok(junit.endsWith("\n</testsuite >\n</testsuites >"), junit);
     const data = JSON.parse(Deno.readTextFileSync(`${dir}/summary/data.json`));
     assertEquals(data.metrics.http_reqs.values.count, 6);
     assertEquals(data.metrics.iterations.values.count, 6);
@@ -199,25 +214,21 @@ Deno.test("loadlab convert k6 writes the session script, every line where it was
 Deno.test("noCookiesReset: a VU's session cookie outlives its iteration; without it each iteration starts bare", () =>
   withTarget(async (url) => {
     const path = sessionScriptPath(fixture("vu_cookies.js"));
-    const meChecks = async () => {
-      const run = await runAttack(parseAttackConfig({
-        url,
-        model: "count",
-        requests: 6,
-        connections: 2,
-        intervalMs: 100,
-        script: { path, routes: { "http://app.test": url } },
-      }));
+    const meChecks = async (vars: Record<string, string> = {}) => {
+      const run = await withScriptVars(vars, () =>
+        runAttack(parseAttackConfig({
+          url,
+          model: "count",
+          requests: 6,
+          connections: 2,
+          intervalMs: 100,
+          script: { path, routes: { "http://app.test": url } },
+        })));
       const me = run.flows![0].steps.find((s) => s.label === "me");
       return me?.checks?.map((c) => [c.name, c.passed, c.failed]);
     };
     assertEquals(await meChecks(), [["me 200", 4, 0]]);
-    Deno.env.set("RESET", "1");
-    try {
-      assertEquals(await meChecks(), [["me 200", 0, 4]]);
-    } finally {
-      Deno.env.delete("RESET");
-    }
+    assertEquals(await meChecks({ RESET: "1" }), [["me 200", 0, 4]]);
   }));
 
 Deno.test("a scenario's exec names the function each iteration runs", () =>

@@ -453,3 +453,25 @@ export default function () {
       "GET /host HTTP/1.1",
     ], text);
   }));
+
+pool.test("a threshold on a credentialed URL keyed as k6 tags it (****:****) is judged and kept, the password not", () =>
+  withTwoServers(async (url) => {
+    const masked = url.replace("//", "//****:****@");
+    const { code, text, dir } = await runK6Text(
+      `import http from "k6/http";
+export const options = {
+  iterations: 2,
+  thresholds: { "http_reqs{url:${masked}/ui}": ["count==2"], "http_reqs{url:${url}/ui}": ["count==0"] },
+};
+export default function () { http.get("${url.replace("//", "//ci:hunter2@")}/ui"); }
+`,
+      null,
+      (dir) => ["--summary-export", `${dir}/summary.json`],
+      { inProcess: true },
+    );
+    assertEquals(code, 0, text);
+    const summary = Deno.readTextFileSync(`${dir}/summary.json`);
+    ok(summary.includes(`"http_reqs{url:${masked}/ui}"`), summary);
+    const results = Deno.readTextFileSync(`${dir}/out/results.json`);
+    ok(results.includes(`${masked}/ui`) && !results.includes("hunter2"), results);
+  }));

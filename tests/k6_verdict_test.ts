@@ -46,6 +46,199 @@ export default function () {
     ok(/checks_total\.+: 4 /.test(stdout) && /checks_succeeded\.+: 100\.00% 4 out of 4/.test(stdout), stdout);
   }));
 
+pool.test("a throwing handleSummary is told, k6's own summary shown and exported, the verdict kept", () =>
+  withTarget(async (url) => {
+    const { code, text, stdout, dir } = await runK6Text(
+      `import http from "k6/http";
+export const options = { iterations: 2, thresholds: { http_reqs: ["count>5"] } };
+export default function () { http.get("http://app.test/json"); }
+export function handleSummary(data) { return { stdout: data.metrics.absent.values.count }; }
+`,
+      url,
+      (dir) => ["--summary-export", `${dir}/export.json`],
+      { inProcess: true },
+    );
+    assertEquals(code, 99, text);
+    ok(/handleSummary\(\) failed: .*'values'.* \(script\.js:4\); k6's own summary follows/.test(text), text);
+    ok(/http_reqs\.+: 2 /.test(stdout), stdout);
+    ok(Deno.readTextFileSync(`${dir}/export.json`).includes('"http_reqs"'));
+  }));
+
+pool.test("iteration_duration by scenario leaves minIterationDuration's pause out, as k6 times it", () =>
+  withTarget(async (url) => {
+    // One GET per iteration, paced to 1.5 s: its own time stays far under 1.4 s on a busy machine too.
+    const { code, text } = await runK6Text(
+      `import http from "k6/http";
+export const options = {
+  minIterationDuration: "1500ms",
+  scenarios: {
+    a: { executor: "per-vu-iterations", vus: 1, iterations: 1 },
+    b: { executor: "per-vu-iterations", vus: 1, iterations: 1, exec: "b" },
+  },
+  thresholds: {
+    "iteration_duration{scenario:a}": ["max<1400"],
+    "iteration_duration{scenario:b}": ["max<1400"],
+    "iterations{scenario:b}": ["count==1"],
+  },
+};
+export default function () { http.get("http://app.test/json"); }
+export function b() { http.get("http://app.test/json"); }
+`,
+      url,
+      [],
+      { inProcess: true },
+    );
+    assertEquals(code, 0, text);
+  }));
+
+pool.test("a timer's throw ends its iteration at once, the code still awaiting abandoned, as k6", () =>
+  withTarget(async (url) => {
+    // The await a timer resolves, and one a request resolves: after either, nothing more runs or counts,
+    // the request in flight included (k6 cancels it with the iteration's context).
+    for (
+      const awaited of [
+        "new Promise((resolve) => setTimeout(resolve, 200))",
+        'http.asyncRequest("GET", "http://app.test/user?delayMs=400", null, { tags: { name: "cut" } })',
+      ]
+    ) {
+      const { code, text } = await runK6Text(
+        `import http from "k6/http";
+import { Counter } from "k6/metrics";
+const reached = new Counter("reached_end");
+export const options = {
+  iterations: 3,
+  thresholds: {
+    reached_end: ["count==0"],
+    iterations: ["count==3"],
+    http_reqs: ["count==3"],
+    "http_reqs{name:cut}": ["count==0"],
+  },
+};
+export default async function () {
+  http.get("http://app.test/json");
+  setTimeout(() => { throw new Error("late failure"); }, 20);
+  await ${awaited};
+  reached.add(1);
+  http.get("http://app.test/json");
+}
+`,
+        url,
+        [],
+        { inProcess: true },
+      );
+      assertEquals(code, 0, text);
+    }
+  }));
+
+pool.test("requests sent without an await end uncounted with an iteration that throws, counted without", () =>
+  withTarget(async (url) => {
+    const { code, text } = await runK6Text(
+      `import http from "k6/http";
+import exec from "k6/execution";
+export const options = {
+  iterations: 3,
+  thresholds: {
+    "http_reqs{name:left}": ["count==2"],
+    "http_reqs{name:cut}": ["count==0"],
+    http_reqs: ["count==3"],
+    iterations: ["count==3"],
+  },
+};
+export default function () {
+  const last = exec.vu.iterationInScenario === 2, name = last ? "left" : "cut";
+  http.asyncRequest("GET", "http://app.test/user?delayMs=300", null, { tags: { name } });
+  http.asyncRequest("GET", "http://app.test/json", null, { tags: { name } }).then(() => http.get("http://app.test/json"));
+  if (!last) throw new Error("two requests in flight");
+}
+`,
+      url,
+      [],
+      { inProcess: true },
+    );
+    assertEquals(code, 0, text);
+  }));
+
+pool.test("a promise rejected with no handler ends its own iteration only, before or after an await, as k6", () =>
+  withTarget(async (url) => {
+    for (const before of ["", 'await http.asyncRequest("GET", "http://app.test/json");']) {
+      const { code, text } = await runK6Text(
+        `import http from "k6/http";
+import exec from "k6/execution";
+import { Counter } from "k6/metrics";
+const after = new Counter("after_rejection");
+export const options = {
+  vus: 2,
+  iterations: 6,
+  thresholds: { after_rejection: ["count==3"], iterations: ["count==6"] },
+};
+export default async function () {
+  ${before}
+  if (exec.scenario.iterationInTest % 2 === 0) Promise.reject(new Error("dropped"));
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  after.add(1);
+}
+`,
+        url,
+        [],
+        { inProcess: true },
+      );
+      assertEquals(code, 0, text);
+    }
+  }));
+
+pool.test('userAgent "" sends no User-Agent, noConnectionReuse a connection per request, as Go\'s client', async () => {
+  const agents: Array<string | null> = [], ports = new Set<number>();
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req, info) => {
+    agents.push(req.headers.get("user-agent"));
+    ports.add(info.remoteAddr.port);
+    return new Response("ok");
+  });
+  try {
+    const { code, text } = await runK6Text(
+      `import http from "k6/http";
+import { check } from "k6";
+export const options = { iterations: 2, userAgent: "", noConnectionReuse: true, thresholds: { checks: ["rate==1"] } };
+export default function () {
+  for (let k = 0; k < 3; k++) check(http.get("http://app.test/"), { "dialled anew": (r) => r.timings.connecting > 0 });
+}
+`,
+      `http://127.0.0.1:${server.addr.port}`,
+      [],
+      { inProcess: true },
+    );
+    assertEquals(code, 0, text);
+    assertEquals([agents.length, ports.size, agents.filter((a) => a !== null)], [6, 6, []]);
+  } finally {
+    await server.shutdown();
+  }
+});
+
+pool.test("a threshold on iterations by a scenario's own tag judges that scenario's, as k6 tags them", () =>
+  withTarget(async (url) => {
+    const { code, text } = await runK6Text(
+      `import http from "k6/http";
+export const options = {
+  scenarios: {
+    web: { executor: "per-vu-iterations", vus: 1, iterations: 3, tags: { team: "web" } },
+    shop: { executor: "shared-iterations", vus: 1, iterations: 2, tags: { team: "shop" } },
+  },
+  thresholds: {
+    "iterations{team:web}": ["count==3"],
+    "iterations{team:shop}": ["count==2"],
+    "iteration_duration{team:shop}": ["max>=0"],
+  },
+};
+export default function () {
+  http.get("http://app.test/json");
+}
+`,
+      url,
+      [],
+      { inProcess: true },
+    );
+    assertEquals(code, 0, text);
+  }));
+
 pool.test("a rate with no samples holds every rule, as k6 v1.8.1; an empty counter or trend is judged at 0", async () => {
   const { code, text, stdout } = await runK6Text(
     `import { check } from "k6";
@@ -516,7 +709,7 @@ pool.test("iterations, iteration_duration and data_* by scenario are judged on t
     // 1 s parts slow from quick, an iteration of one local GET, on a busy machine too.
     const { code, text, stdout } = await runK6Text(
       `import http from "k6/http";
-import { sleep } from "k6";
+import { group, sleep } from "k6";
 export const options = {
   scenarios: {
     quick: { executor: "per-vu-iterations", vus: 1, iterations: 4 },
@@ -529,9 +722,13 @@ export const options = {
     "iteration_duration{scenario:quick}": ["max<1000"],
     "data_sent{scenario:slow}": ["count>0"],
     "data_received{scenario:nothing}": ["count==0"],
+    // k6 counts them at an iteration's end with its own tags: a request's name or a group selects none.
+    "data_received{name:blob}": ["count==0"],
+    "data_sent{group:::g}": ["count==0"],
+    "data_sent{scenario:quick}": ["count>0"],
   },
 };
-export default function () { http.get("http://app.test/json"); }
+export default function () { group("g", () => http.get("http://app.test/json", { tags: { name: "blob" } })); }
 export function slow() { http.get("http://app.test/json"); sleep(1); }
 `,
       url,
@@ -1510,7 +1707,7 @@ export default function () {
     assertEquals(code, 0, text);
   }));
 
-Deno.test("exec.vu in setup() and teardown() is k6's VU 0 at its iteration 0; in init code it throws", async () => {
+Deno.test("exec.vu in setup() and teardown() is k6's VU 0 at its iteration 0; exec.instance throws in teardown", async () => {
   const { code, text } = await runK6Text(
     `import { check } from "k6";
 import exec from "k6/execution";
@@ -1518,9 +1715,12 @@ const numbers = () => [exec.vu.idInTest, exec.vu.idInInstance, exec.vu.iteration
 let initThrew = false;
 try { exec.vu.idInTest; } catch (_) { initThrew = true; }
 export const options = { iterations: 1, thresholds: { checks: ["rate==1"] } };
-export function setup() { check(1, { "setup on vu 0": () => numbers().join() === "0,0,0,0" && initThrew }); }
-export default function () { check(1, { "vu 1": () => exec.vu.idInTest === 1 }); }
-export function teardown() { check(1, { "teardown on vu 0": () => numbers().join() === "0,0,0,0" }); }
+const instanceThrows = () => { try { return exec.instance.iterationsCompleted < 0; } catch (_) { return true; } };
+export function setup() {
+  check(1, { "setup on vu 0": () => numbers().join() === "0,0,0,0" && initThrew && !instanceThrows() });
+}
+export default function () { check(1, { "vu 1": () => exec.vu.idInTest === 1 && !instanceThrows() }); }
+export function teardown() { check(1, { "teardown on vu 0": () => numbers().join() === "0,0,0,0" && instanceThrows() }); }
 `,
     null,
   );

@@ -5,6 +5,7 @@
 import { defined } from "../../validation/defined.ts";
 import { basename, resolve } from "node:path";
 import { K6ConvertError } from "../../runner/script/k6/convert/convert.ts";
+import { NO_MAIN } from "../../runner/script/k6/convert/exports.ts";
 import { importsK6Module, sessionScriptPath } from "../../runner/script/k6/convert/converted_file.ts";
 import { collectK6Metrics } from "../../runner/script/k6/metrics_channel.ts";
 import { thresholdProblem } from "../../runner/script/k6/metrics.ts";
@@ -32,7 +33,7 @@ import { readK6Files } from "../../runner/script/k6/convert/local_modules.ts";
 import { terminalSafe } from "../../validation/terminal_text.ts";
 import { K6_EXIT } from "../exit_codes.ts";
 import { listenForTestFail, TEST_ABORTED } from "../../runner/script/k6/test_abort.ts";
-import { NO_DEFAULT } from "../../runner/script/k6/runtime.ts";
+import { NO_DEFAULT, NO_FUNCTIONS } from "../../runner/script/k6/runtime.ts";
 import type { IsolateOptions } from "../../runner/script/k6/isolate_flags.ts";
 import { DOES_NOT_LOAD } from "../../runner/script/module.ts";
 import { K6_SYSTEM_TAGS, k6Thresholds } from "../../results/thresholds/selector.ts";
@@ -59,10 +60,12 @@ export async function k6ExperimentText(
   }
   const module = await checkScript(converted, memoryLimitMbBesideRuns(maxMemoryMb), signal).catch((err) => {
     if (!(err instanceof UsageError)) throw err;
-    // As k6: its abort in init code 108, nothing to run (no default, no scenario's exec) an invalid config
-    // (104), a throw of its own 107; what loadlab refuses of a script that loads (options' size...) is 2.
+    // As k6: its abort in init code 108, no exported function 255, nothing to run (no default, no scenario's
+    // exec) an invalid config (104), a throw of its own 107; what loadlab refuses of one that loads is 2.
     const exitCode = err.message.includes(TEST_ABORTED)
       ? K6_EXIT.scriptAborted
+      : err.message.includes(NO_FUNCTIONS)
+      ? K6_EXIT.commandFailed
       : err.message.includes(NO_DEFAULT) || err.message.includes("load: options.scenarios.")
       ? K6_EXIT.invalidConfig
       : err.message.includes(DOES_NOT_LOAD)
@@ -80,6 +83,11 @@ export async function k6ExperimentText(
   }
   // As k6's: a load the flags give replaces the scenarios, whose VUs then run the default function.
   const flagsLoad = options.scenarios === undefined && !!module.options?.scenarios;
+  // Whose function is the default: k6 refuses that config for a script of scenario functions only.
+  if (flagsLoad && Deno.readTextFileSync(converted).includes(NO_MAIN)) {
+    const why = "executor default: function 'default' not found in exports";
+    throw new UsageError(`${basename(path)}: ${why}`, { exitCode: K6_EXIT.invalidConfig });
+  }
   const scenarios = hasScenarios(options) ? options.scenarios : { default: shortcutScenario(options) };
   const applied = { ...options, scenarios };
   passInputs({ k6: { flagsLoad, options: applied as IsolateOptions, testStartMs: Date.now() } });

@@ -19,7 +19,7 @@ import {
   type K6SummaryData,
   k6SummaryExport,
   rateMetric,
-  renderK6Summary,
+  textSummary,
 } from "../../results/export/k6/summary_text.ts";
 import {
   type K6ScenarioPart,
@@ -100,7 +100,9 @@ export async function k6Summaries(
           ? { ...data.metrics[as], thresholds: undefined }
           : null;
         data.metrics[metric] = same ??
-          (as === undefined ? afterRunSubmetric(run, metric, judged, k6ErrorOf) : null) ??
+          (as === undefined || as.includes("{")
+            ? afterRunSubmetric(run, as ?? metric, judged, k6ErrorOf)
+            : null) ??
           emptyMetric(rule, exports.metrics?.[metric.split("{", 1)[0]]);
       }
       const values = data.metrics[metric].values;
@@ -140,12 +142,15 @@ export function isolatedHandleSummary(
     try {
       const outcome = await opened.host.call({ type: "summary", data }, timeoutMs);
       if (outcome.kind === "done") return outcome.value;
-      throw new Error(outcomeText(outcome));
+      throw new (outcome.kind === "failed" ? HandleSummaryThrew : Error)(outcomeText(outcome));
     } finally {
       opened.host.close();
     }
   };
 }
+
+/** handleSummary threw: k6 logs it and shows its own summary, the run's verdict unchanged. */
+class HandleSummaryThrew extends Error {}
 
 /** Why a step in the script's isolate gave no answer, in handleSummary's words. */
 function outcomeText(outcome: HostOutcome): string {
@@ -188,6 +193,10 @@ export async function endK6Run(
   });
 }
 
+/** k6's `--summary-mode legacy` text: the library's summary, rates as "3 out of 4", between blank lines. */
+const legacyText = (data: K6SummaryData) =>
+  `\n${textSummary(data, { enableColors: !data.options.noColor && data.state.isStdOutTTY }, "out of")}\n`;
+
 /** Prints each run's k6 summary, or writes handleSummary's answer but over `ownFiles`; false: nothing is. */
 export async function showK6Summaries(
   { runs, handle }: K6Summaries,
@@ -196,8 +205,10 @@ export async function showK6Summaries(
   mode: K6SummaryMode = "compact",
 ): Promise<boolean> {
   for (const { data, scenarios } of runs) {
+    const own = () =>
+      console.log(mode === "legacy" ? legacyText(data) : renderK6SummaryV1(data, mode, scenarios));
     if (handle === undefined) {
-      console.log(mode === "legacy" ? renderK6Summary(data) : renderK6SummaryV1(data, mode, scenarios));
+      own();
       continue;
     }
     let written: unknown;
@@ -205,12 +216,16 @@ export async function showK6Summaries(
       const handled = Promise.resolve().then(() => handle(askedStats(data)));
       written = await withTimeout(handled, timeoutMs, outcomeText({ kind: "timeout", timeoutMs }));
     } catch (err) {
-      // After the run, so not bad input (exit 2): what the run measured is written.
+      const threw = err instanceof HandleSummaryThrew;
       const told = new ScriptNames().shownPlaced(
         `handleSummary() failed: ${errorText(err)}`,
-        "; the run's results are kept",
+        threw ? "; k6's own summary follows" : "; the run's results are kept",
       );
-      throw new OutputError(told, { cause: err });
+      // After the run, so not bad input (exit 2): what the run measured is written.
+      if (!threw) throw new OutputError(told, { cause: err });
+      console.error(`loadlab run: ${told}`);
+      own();
+      continue;
     }
     // As k6: an answer with a value of another type than text or bytes is written nowhere.
     if (written instanceof Error) {

@@ -1,7 +1,6 @@
 /**
  * @module
- * Thresholds that stop the run when they fail (`abortOnFail`, k6's semantics): judged on each
- * completed interval after `delayAbortEval`; the first failure is the run's `abortedBy`. Pure.
+ * Thresholds stopping a run on failure (`abortOnFail`, as k6): judged per interval after `delayAbortEval`.
  */
 import { ConfigError } from "../../validation/config_error.ts";
 import type { RunResult } from "../schema/results.ts";
@@ -107,7 +106,7 @@ export class AbortWatch {
   }
 }
 
-/** Counts of a whole run, which only grow while it runs, by the metric names of thresholds.ts. */
+/** Counts of a whole run, which only grow while it runs, by the metric names of threshold.ts. */
 const COUNTS = new Map<string, (tally: Tally) => number>([
   ["requests", (t) => t.requests],
   ["errors", (t) => t.errors],
@@ -132,7 +131,7 @@ function abortedBy(t: Threshold, atMs: number, actual: number): AbortedBy {
   return { threshold: t.expression, atSec: atMs / 1000, actual };
 }
 
-/** A metric over `spanMs` with these counts (latencies in ms, rates 0..1), as thresholds.ts reads it. */
+/** A metric over `spanMs` with these counts (latencies in ms, rates 0..1), as threshold.ts reads it. */
 function valueOf(metric: string, tally: Tally, spanMs: number, histogram: () => Histogram): number {
   const kind = windowMetric(metric);
   if (kind?.kind === "latency") return tally.requests > 0 ? summarizeMs(histogram())[kind.key] : Number.NaN;

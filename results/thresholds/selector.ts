@@ -1,8 +1,7 @@
 /**
  * @module
- * Thresholds on some endpoints of a run (`p99{name:GET /json}<200ms`, k6's
- * `http_req_duration{name:/login}`): the picked endpoints pooled into one view. A URL `name` also picks
- * unnamed requests to it, a path-named one only for an origin sent to the run's target. Pure.
+ * Thresholds on some endpoints of a run (`p99{name:GET /json}<200ms`, k6's `http_req_duration{name:/login}`):
+ * the picked endpoints pooled into one view. Pure.
  */
 import type { EndpointResult, RunResult } from "../mod.ts";
 import { decodeHistogram, mergeEncoded, summarizeMs } from "../histogram.ts";
@@ -33,17 +32,14 @@ export function splitSelector(expression: string): { rest: string; selector?: Se
 }
 
 /** The trimmed `key:value` pairs between a selector's braces, one per comma; no `:` leaves no value. */
-export function tagPairs(inner: string): Array<[string, string]> {
+function tagPairs(inner: string): Array<[string, string]> {
   return inner.split(",").map((part) => {
     const colon = part.indexOf(":");
     return colon < 0 ? [part.trim(), ""] : [part.slice(0, colon).trim(), part.slice(colon + 1).trim()];
   });
 }
 
-/**
- * A script's `options.thresholds`: each key as k6 reads it (`metric{tag:value,...}`, no metric when not one)
- * and its rules as written (`list`) and as objects (a string is the `threshold`).
- */
+/** A script's `options.thresholds`: keys read as k6 does (`metric{tag:value,...}`), rules as objects. */
 export function k6Thresholds(thresholds: unknown) {
   return Object.entries(thresholds ?? {}).map(([key, list]) => {
     const m = /^([a-z_0-9]+)(?:\{(.*)\})?$/i.exec(key.trim());
@@ -119,7 +115,7 @@ export function leavesOut(run: Pick<RunResult, "config">, selector: Selector): b
 }
 
 /** k6's tags of a response rather than of its request (a request's endpoint is not kept by them). */
-export const RESPONSE_TAGS = new Set(["status", "expected_response", "proto", "error_code"]);
+const RESPONSE_TAGS = new Set(["status", "expected_response", "proto", "error_code"]);
 
 const PROTO: Record<string, string> = { http1: "HTTP/1.1", h2: "HTTP/2.0", h2c: "HTTP/2.0" };
 
@@ -168,10 +164,7 @@ function urlNamed(name: string, url: string, targets: ReadonlySet<string> | unde
   }
 }
 
-/**
- * The origins whose requests went to `run`'s target, named by path: its URL's, and each origin a script's
- * routes send there (`--target app=URL` sends the one the script spells).
- */
+/** The origins whose requests went to `run`'s target: its URL's, and each a script's routes send there. */
 export function targetOriginsOf(run: Pick<RunResult, "url" | "config">): Set<string> {
   const origins = new Set<string>();
   try {

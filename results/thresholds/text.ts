@@ -1,36 +1,23 @@
 /**
  * @module
- * How a threshold's outcome reads wherever it is printed: the value in the rule's unit and the
- * verdict of the run it was judged on. Pure.
+ * How a threshold's outcome reads wherever it is printed: its value in the rule's unit, its verdict. Pure.
  */
 import type { ResultsFile, RunResult, ThresholdResult } from "../schema/results.ts";
 import { abortedLabel, type RunVerdict, runVerdict } from "../conclude/run_verdict.ts";
-import { fromK6, splitSelector } from "./selector.ts";
+import { ruleUnit } from "./threshold.ts";
 import { fixedOrDash, formatCount } from "../text_format.ts";
-
-const EXPRESSION = /^(?:[^:<>=]+:)?\s*([A-Za-z][\w.]*)\s*(?:<=|>=|==|!=|<|>)\s*-?[\d.]+\s*(us|ms|s|%)?/;
-const LATENCY_METRIC = /^(min|mean|avg|stdev|median|max|p\d+(\.\d+)?)$/;
-const RATIO_METRIC = /^(success|successRate|errorRate)$/;
-
-function thresholdUnit(expression: string): { metric: string; unit: string } {
-  // An endpoint selector and k6's form say nothing of the unit: read the rule as loadlab writes it.
-  const m = EXPRESSION.exec(splitSelector(fromK6(expression) ?? expression).rest.trim());
-  return { metric: m?.[1] ?? "", unit: m?.[2] ?? "" };
-}
 
 /** A threshold's measured value in its rule's unit; "–" when not evaluated (a shard's pending one). */
 export function formatThresholdActual(expression: string, actual: number): string {
   if (!Number.isFinite(actual)) return "–";
-  const { metric, unit } = thresholdUnit(expression);
-  if (LATENCY_METRIC.test(metric)) {
+  const { kind, unit } = ruleUnit(expression);
+  if (kind === "latency") {
     // Latencies are stored in ms; the rule's unit chooses the scale (a bare number means ms).
     if (unit === "us") return `${fixedOrDash(actual * 1000, 0)} us`;
     if (unit === "s") return `${fixedOrDash(actual / 1000, 3)} s`;
     return `${fixedOrDash(actual, 2)} ms`;
   }
-  if (RATIO_METRIC.test(metric)) {
-    return unit === "%" ? `${fixedOrDash(actual * 100, 2)}%` : fixedOrDash(actual, 4);
-  }
+  if (kind === "ratio") return unit === "%" ? `${fixedOrDash(actual * 100, 2)}%` : fixedOrDash(actual, 4);
   return Number.isInteger(actual) ? formatCount(actual) : fixedOrDash(actual, 2);
 }
 

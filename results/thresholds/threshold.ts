@@ -90,8 +90,9 @@ export const METRICS = [...Object.keys(LATENCY_KEYS), ...Object.keys(RATIOS), ..
 const RUN_ONLY = ["lateSends", "late", "dropped", "sessionErrorRate", "sessions", "failedSessions"];
 const ENDPOINT_METRICS = new Set(METRICS.filter((m) => !RUN_ONLY.includes(m)));
 
+/** A rule as loadlab writes it; `parseThreshold` takes only a whole match, a unit's reader a leading one. */
 const PATTERN =
-  /^(?:([^:<>=]+):)?\s*([A-Za-z][\w.]*)\s*(<=|>=|==|!=|<|>)\s*(-?[\d.]+)\s*(us|ms|s|%)?(?:\s+over\s+(\S+))?$/;
+  /^(?:([^:<>=]+):)?\s*([A-Za-z][\w.]*)\s*(<=|>=|==|!=|<|>)\s*(-?[\d.]+)(?:\s*(us|ms|s|%|k))?(?:\s+over\s+(\S+))?/;
 const WINDOW = /^(\d+(?:\.\d+)?)(ms|s|m)$/;
 const WINDOW_UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000 };
 
@@ -112,7 +113,7 @@ export function parseThreshold(expression: string): Threshold {
   const { selector, kind } = k6 === null ? splitKind(braces) : { selector: braces, kind: undefined };
   const m = PATTERN.exec(rest.trim());
   const fix = `write it like "p99<200ms", "rps>=1000", "success>99%" or "p99{name:GET /json}<200ms"`;
-  if (!m) throw thresholdError(expression, `not understood; ${fix}`);
+  if (m?.[0] !== rest.trim()) throw thresholdError(expression, `not understood; ${fix}`);
   const [, run, metric, op, number, unit, over] = m;
   if (!METRICS.includes(metric)) {
     const guess = nearest(metric, METRICS);
@@ -128,14 +129,16 @@ export function parseThreshold(expression: string): Threshold {
   let value = Number(number);
   if (!Number.isFinite(value)) throw thresholdError(expression, `"${number}" is not a number`);
   if (metric in LATENCY_KEYS) {
-    if (unit === "%") throw thresholdError(expression, `latency takes us, ms or s, not %`);
+    if (unit === "%" || unit === "k") {
+      throw thresholdError(expression, `latency takes us, ms or s, not ${unit}`);
+    }
     value = unit === "s" ? value * 1000 : unit === "us" ? value / 1000 : value;
   } else if (metric in RATIOS) {
     if (unit && unit !== "%") throw thresholdError(expression, `a rate takes % or a 0..1 ratio`);
     value = unit === "%" ? value / 100 : value;
-  } else if (unit) {
-    throw thresholdError(expression, `${metric} is a plain number; drop the "${unit}"`);
-  }
+  } else if (unit && unit !== "k") {
+    throw thresholdError(expression, `${metric} is a plain number (1k is 1000); drop the "${unit}"`);
+  } else if (unit) value *= 1000;
   return {
     expression,
     run: run?.trim(),
@@ -184,6 +187,13 @@ export function windowMetric(metric: string): WindowMetric | null {
   return null;
 }
 
+/** What a rule's metric measures and the unit the rule is written in, read as `parseThreshold` reads it. */
+export function ruleUnit(expression: string): { kind: "latency" | "ratio" | "count"; unit: string } {
+  const [, , metric = "", , , unit = ""] =
+    PATTERN.exec(splitSelector(fromK6(expression) ?? expression).rest.trim()) ?? [];
+  return { kind: metric in LATENCY_KEYS ? "latency" : metric in RATIOS ? "ratio" : "count", unit };
+}
+
 function thresholdError(expression: string, message: string): ConfigError {
   return new ConfigError([{ path: `threshold "${expression}"`, message }]);
 }
@@ -221,10 +231,7 @@ function k6Value(run: RunResult, metric: string): number {
   return decodeHistogram(run.histogramEncoded).getValueAtPercentile(100 * rank / answered) / 1000;
 }
 
-/**
- * A k6 rule's value on a submetric no endpoint matched: k6's empty submetric, every value 0 (a request
- * refused before sending counts under its endpoint too); error_code is not kept per endpoint: NaN, fails.
- */
+/** A k6 rule's value on a submetric no endpoint matched: 0 as k6's empty one; NaN (fails) for error_code. */
 function k6EmptyValue(t: Threshold): number {
   return !t.k6 || t.selector?.error_code !== undefined ? Number.NaN : 0;
 }

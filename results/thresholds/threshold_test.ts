@@ -39,6 +39,8 @@ Deno.test("bad thresholds name the problem and the fix", () => {
   // A line break reached the terminal's table of thresholds and broke it.
   throws(() => parseThreshold("p99<200ms\nX"), /a threshold is one line of text/);
   throws(() => parseThreshold("rps>5ms"), /plain number/);
+  throws(() => parseThreshold("p99<1k"), /latency takes us, ms or s, not k/);
+  assertEquals(parseThreshold("rps>=1.5k").value, 1500);
   throws(() => parseThreshold("p99<5%"), /latency takes us, ms or s/);
 });
 

@@ -13,7 +13,7 @@ import {
   type Problem,
 } from "./options_shape.ts";
 import { addLoadPaths, K6Paths } from "./paths.ts";
-import { k6Thresholds, RESPONSE_TAGS } from "../../results/thresholds/selector.ts";
+import { k6Thresholds } from "../../results/thresholds/selector.ts";
 
 /** What the options become: the loads (one per scenario), their start offsets, and the thresholds. */
 interface K6Experiment {
@@ -38,23 +38,20 @@ interface K6Experiment {
 const FORMS: Record<string, [RegExp, string]> = {
   blockHostnames: [/^\*?[\p{L}\d.-]*$/u, 'a list of host names (* for any start), e.g. ["*.example.com"]'],
   blacklistIPs: [/^[\da-f:.]+\/\d+$/i, 'a list of CIDR ranges, e.g. ["10.0.0.0/8"]'],
+  systemTags: [/^/, 'a list of tag names, e.g. ["status", "method"]'],
+  tlsCipherSuites: [/^/, 'a list of suite names, e.g. ["TLS_AES_128_GCM_SHA256"]'],
   dns: [
     /^(ttl:(inf|[\d.]+(ms|s|m|h)?)|select:(first|random|roundRobin)|policy:((prefer|only)IPv[46]|any))$/,
     '{ ttl: "5m" or "inf", select: "first", "random" or "roundRobin", policy: "preferIPv4", "onlyIPv6"... }',
   ],
 };
 
-/** k6's `tlsVersion` and `tlsCipherSuites` as a load's `tls`. */
-function tlsOf(key: string, value: unknown, problem: Problem): Record<string, unknown> {
-  if (key === "tlsCipherSuites") {
-    if (Array.isArray(value) && value.every((v) => typeof v === "string")) return { ciphers: value };
-    problem(["options", key], 'tlsCipherSuites is a list of suite names, e.g. ["TLS_AES_128_GCM_SHA256"]');
-    return {};
-  }
+/** k6's `tlsVersion` as a load's `tls`: one version, or a range. */
+function tlsOf(value: unknown, problem: Problem): Record<string, unknown> {
   if (typeof value === "string") return { minVersion: value, maxVersion: value };
   const v = (value ?? {}) as Options;
   if (typeof value !== "object" || Object.keys(v).some((k) => k !== "min" && k !== "max")) {
-    problem(["options", key], 'tlsVersion is "tls1.2" or { min: "tls1.2", max: "tls1.3" }');
+    problem(["options", "tlsVersion"], 'tlsVersion is "tls1.2" or { min: "tls1.2", max: "tls1.3" }');
     return {};
   }
   return { ...(v.min ? { minVersion: v.min } : {}), ...(v.max ? { maxVersion: v.max } : {}) };
@@ -90,30 +87,24 @@ export function k6Experiment(
     // A connection per iteration: k6's noVUConnectionReuse, and loadlab's nearest to its noConnectionReuse.
     else if (key === "noConnectionReuse" || key === "noVUConnectionReuse") {
       if (value) extra.connection = "per-arrival";
-    } else if (key === "systemTags") {
-      const names = Array.isArray(value) && value.every((v) => typeof v === "string");
-      if (!names) problem(["options", key], 'systemTags is a list of tag names, e.g. ["status", "method"]');
     } else if (key in FORMS) {
       const items = key === "dns" ? Object.entries(value ?? 0).map(([k, v]) => `${k}:${v}`) : value;
       const [form, told] = FORMS[key];
       if (!Array.isArray(items) || items.some((v) => typeof v !== "string" || !form.test(v))) {
         problem(["options", key], `${key} is ${told}`);
       }
+      if (key === "tlsCipherSuites") extra.tls = { ...extra.tls ?? {}, ciphers: value };
     } else if (key === "tlsAuth") extra.tls = { ...extra.tls ?? {}, auth: value };
     else if (key === "insecureSkipTLSVerify") extra.tls = { ...extra.tls ?? {}, insecure: Boolean(value) };
-    else if (key === "tlsVersion" || key === "tlsCipherSuites") {
-      extra.tls = { ...extra.tls ?? {}, ...tlsOf(key, value, problem) };
-    }
+    else if (key === "tlsVersion") extra.tls = { ...extra.tls ?? {}, ...tlsOf(value, problem) };
   }
   const afterRun: AfterRunRule[] = [];
   const origins: Array<Path> = [];
-  // The tags every sample of a counted metric carries: the run's (`--tag` over `options.tags`), the scenario.
-  const names = hasScenarios(options) ? Object.keys(options.scenarios as object) : ["default"];
-  const carried = {
-    ...options.tags as Record<string, string>,
-    ...names.length === 1 && { scenario: names[0] },
-  };
-  const thresholds = thresholdsOf(options.thresholds, problem, afterRun, origins, made, carried);
+  // Each scenario's tags, which its samples carry: the run's (`--tag` over `options.tags`), its own, its name
+  const scenarios = (hasScenarios(options) ? options.scenarios : { default: {} }) as Record<string, Tagged>;
+  const runTags = options.tags as Tags;
+  const tagged = Object.entries(scenarios).map(([scenario, s]) => ({ ...runTags, ...s?.tags, scenario }));
+  const thresholds = thresholdsOf(options.thresholds, problem, afterRun, origins, made, tagged);
   paths.add(["thresholds"], ["options", "thresholds"]);
   origins.forEach((origin, k) => paths.add(["thresholds", k], origin));
   // A problem names the option the script gave: the shortcuts' iterations' bound is its `duration`.
@@ -157,8 +148,7 @@ function scenarioLoads(o: Options, problem: Problem) {
 /** The top-level shortcuts (`vus`, `duration`, `iterations`, `stages`) as the scenario k6 makes of them. */
 export function shortcutScenario(o: Options): Options {
   const vus = o.vus ?? 1;
-  // As k6: stages start from `vus` VUs (1 by default); `vus` alone or empty stages are ignored (told), one
-  // VU runs once.
+  // As k6: stages start at `vus` (1 by default); `vus` alone or empty stages are ignored (told): 1 VU once.
   return o.iterations !== undefined
     ? { executor: "shared-iterations", vus, iterations: o.iterations, maxDuration: o.duration }
     : o.duration !== undefined
@@ -188,15 +178,10 @@ export function ignoredShortcuts(o: Options): string[] {
 function stagesOf(stages: unknown, path: Path, problem: Problem) {
   if (!Array.isArray(stages)) return problem(path, "stages is a list of { duration, target }"), [];
   return stages.map((s, k) => ({
-    duration: stageDuration(s.duration, [...path, k, "duration"], problem),
+    // k6's 0s stage jumps to its target, which a ramp of 1 ms is here.
+    duration: k6Duration(s.duration, [...path, k, "duration"], problem)?.replace(/^0ms$/, "1ms"),
     target: s.target,
   }));
-}
-
-/** A stage's duration: k6's 0s stage jumps to its target, which a ramp of 1 ms is here. */
-function stageDuration(value: unknown, path: Path, problem: Problem): string | undefined {
-  const duration = k6Duration(value, path, problem);
-  return duration === "0ms" ? "1ms" : duration;
 }
 
 /** Keys every executor takes: `tags` and `env` are the runtime's (runner/script/k6/runtime.ts). */
@@ -269,14 +254,13 @@ function vusLoad(r: ScenarioReader): Record<string, unknown> {
   }
   r.take("startVUs", "stages", "gracefulRampDown");
   const stages = stagesOf(sc.stages, r.at("stages"), r.problem);
-  const start = startStage(Number(sc.startVUs ?? 1)),
-    gracefulRampDown = r.duration("gracefulRampDown") ?? "30s";
-  return { model: "connections", stages: [...start, ...stages], gracefulRampDown };
-}
-
-/** loadlab ramps from 0: a first instant stage reaches k6's starting virtual users (none for 0). */
-function startStage(vus: number): Array<{ duration: string; target: number }> {
-  return vus > 0 ? [{ duration: "1ms", target: vus }] : [];
+  // loadlab ramps from 0: a first instant stage reaches k6's starting virtual users (none for 0).
+  const vus = Number(sc.startVUs ?? 1), start = vus > 0 ? [{ duration: "1ms", target: vus }] : [];
+  return {
+    model: "connections",
+    stages: [...start, ...stages],
+    gracefulRampDown: r.duration("gracefulRampDown") ?? "30s",
+  };
 }
 
 /** The iteration executors as a count of sessions (per-vu: vus x iterations), maxDuration its bound. */
@@ -300,16 +284,15 @@ function arrivalPhases(r: ScenarioReader): Array<Record<string, unknown>> {
   }
   r.take("startRate", "timeUnit", "stages", "preAllocatedVUs", "maxVUs");
   let from = r.perSec(sc.startRate ?? 0);
-  return (Array.isArray(sc.stages) ? sc.stages : []).map((s: Options, k: number) => {
-    const phase = {
-      duration: stageDuration(s.duration, [...r.at("stages"), k, "duration"], r.problem),
-      rate: from,
-      rampTo: r.perSec(s.target),
-    };
-    from = phase.rampTo;
-    return phase;
+  return stagesOf(sc.stages ?? [], r.at("stages"), r.problem).map(({ duration, target }) => {
+    const rate = from;
+    from = r.perSec(target);
+    return { duration, rate, rampTo: from };
   });
 }
+
+type Tags = Record<string, string>;
+type Tagged = { tags?: Tags } | null;
 
 /** A threshold judged after the run: `rate>0.9` on `checks`. */
 type AfterRunRule = {
@@ -340,9 +323,13 @@ function thresholdsOf(
   afterRun: AfterRunRule[],
   origins: Array<Path> = [],
   made: object = {},
-  carried: Record<string, string> = {},
+  tagged: Tags[] = [{}],
 ): Array<string | Record<string, unknown>> {
   const out: Array<string | Record<string, unknown>> = [];
+  // The tags every sample of a counted metric carries: those all scenarios share.
+  const carried = Object.fromEntries(
+    Object.entries(tagged[0]).filter(([k, v]) => tagged.every((t) => t[k] === v)),
+  );
   for (const { key, list, rules, metric: name, inner, tags: pairs } of k6Thresholds(thresholds)) {
     const path = ["options", "thresholds", key];
     if (name === undefined) {
@@ -357,14 +344,20 @@ function thresholdsOf(
     // A request duration's submetric with abortOnFail is judged live by the k6 runtime's metrics.
     const live = name === "http_req_duration" && inner !== undefined && rules.some((t) => t.abortOnFail);
     if (!METRICS.has(metric) || live || Object.hasOwn(made, metric) || !(code >= 1400 && code < 1600)) {
-      // A counted metric by tag is judged only by what its results keep apart (scenario, group, no response).
+      // A counted metric by tag is judged by what its results keep apart (scenario, group, no response);
+      // k6 counts data_* per iteration in its scenario and root group: no request, group or status picks it.
+      const data = name === "data_sent" || name === "data_received";
+      const whole = data || pairs.every(([k]) => Object.hasOwn(carried, k));
+      // k6 tags an iteration with its scenario's `tags`: a filter that picks one scenario's is by scenario.
+      const picked = tagged.filter((t) => pairs.every(([k, v]) => t[k] === v));
       const apart = name === "checks" ||
         (BY_SCENARIO.has(name) && pairs.every(([k, v]) => k === "scenario" || (k === "group" && v))) ||
-        ((name === "data_sent" || name === "data_received") && !pairs.some(([k]) => RESPONSE_TAGS.has(k)));
+        (data && pairs.every(([k, v]) => k === "scenario" || (k === "group" && !v)));
       if (inner === undefined || apart || !COUNTED_AFTER.has(name)) {
         afterRun.push(...afterRunRules(`${name}${braces}`, rules, path, problem));
-      } else if (pairs.every(([k]) => Object.hasOwn(carried, k))) {
-        const as = pairs.every(([k, v]) => carried[k] === v) ? name : "";
+      } else if (whole || (BY_SCENARIO.has(name) && picked.length === 1)) {
+        const carries = pairs.every(([k, v]) => carried[k] === v);
+        const as = whole ? (carries ? name : "") : `${name}{scenario:${picked[0].scenario}}`;
         afterRun.push(...afterRunRules(`${name}${braces}`, rules, path, problem).map((r) => ({ ...r, as })));
       } else {
         const by = BY_SCENARIO.has(name) ? " but by scenario" : "";
@@ -385,7 +378,9 @@ function thresholdsOf(
         const rule: Record<string, unknown> = { expr: `${selected}: ${t.threshold}` };
         if (t.abortOnFail !== undefined) rule.abortOnFail = t.abortOnFail;
         if (t.delayAbortEval !== undefined) {
-          rule.delayAbortEval = abortDelay(t.delayAbortEval, [...path, k, "delayAbortEval"], problem);
+          // k6 reads delayAbortEval always, and waits by it only before an abortOnFail's abort.
+          const delay = abortDelay(t.delayAbortEval, [...path, k, "delayAbortEval"], problem);
+          if (t.abortOnFail) rule.delayAbortEval = delay;
         }
         origins.push(origin), out.push(rule);
       } else problem([...path, k], "a threshold is a string or { threshold, abortOnFail, delayAbortEval }");

@@ -49,6 +49,7 @@ export const K6_OPTIONS: Record<string, K6Option> = {
   out: { kind: "list", flag: true, env: "OUT", ownFlag: true, flagOnly: true },
   consoleOutput: { kind: "text", flag: true, env: "CONSOLE_OUTPUT", ownFlag: true, flagOnly: true },
   compatibilityMode: { kind: "text", flag: true, env: "COMPATIBILITY_MODE", ownFlag: true, flagOnly: true },
+  config: { kind: "text", flag: true, env: "CONFIG", ownFlag: true, flagOnly: true },
   includeSystemEnvVars: { kind: "switch", flag: true, env: "INCLUDE_SYSTEM_ENV_VARS", flagOnly: true },
   localIPs: { kind: "ips", flag: true, env: "LOCAL_IPS", flagOnly: true },
   noSetup: { kind: "switch", flag: true, env: "NO_SETUP" },
@@ -95,7 +96,6 @@ export const K6_OPTIONS: Record<string, K6Option> = {
   metricSamplesBufferSize: { kind: "count", refused: true },
   features: { kind: "json", refused: true },
 };
-/** The script's options of `kind`. */
 export const optionsOf = (kind: K6Option["kind"]) =>
   Object.keys(K6_OPTIONS).filter((k) => K6_OPTIONS[k].kind === kind && !K6_OPTIONS[k].flagOnly);
 /** Options that are counts, at the top level and in a scenario. */
@@ -135,17 +135,15 @@ export function checkOptionsShape(options: Options, problem: Problem): boolean {
 const TREND_STAT = /^(?:avg|min|med|max|count|p\((\d+(?:\.\d+)?)\))$/;
 export const TREND_STATS_TOLD =
   "avg, min, med, max, count or p(N) with N from 0 to 100 (e.g. p(95), p(99.9))";
-const TIME_UNITS = ["s", "ms", "us"];
 
-/** Whether `stat` is one of k6's trend stats. */
 export function isTrendStat(stat: unknown): boolean {
   const m = typeof stat === "string" ? TREND_STAT.exec(stat) : null;
   return m !== null && (m[1] === undefined || Number(m[1]) <= 100);
 }
 
-/** `summaryTrendStats` and `summaryTimeUnit` checked as k6 checks them before a run. */
+/** `summaryTrendStats` checked as k6 checks it before a run (`summaryTimeUnit` only as a flag: cli/run). */
 function summaryOptions(options: Options, bad: Problem): void {
-  const stats = options.summaryTrendStats, unit = options.summaryTimeUnit;
+  const stats = options.summaryTrendStats;
   const at = ["options", "summaryTrendStats"];
   if (stats !== undefined && !Array.isArray(stats)) {
     bad(at, `summaryTrendStats is a list of stats (${TREND_STATS_TOLD}), found ${shown(stats)}`);
@@ -154,10 +152,6 @@ function summaryOptions(options: Options, bad: Problem): void {
     if (!isTrendStat(stat)) {
       bad([...at, k], `${shown(stat)} is not a trend stat: k6's are ${TREND_STATS_TOLD}`);
     }
-  }
-  if (unit !== undefined && unit !== "" && !TIME_UNITS.includes(unit as string)) {
-    const told = `summaryTimeUnit is one of ${TIME_UNITS.join(", ")}, found ${shown(unit)}`;
-    bad(["options", "summaryTimeUnit"], told);
   }
 }
 
@@ -231,9 +225,8 @@ function texts(v: unknown, path: Path, bad: Problem): void {
     return bad(path, `${path[path.length - 1]} must be an object of name: text, found ${shown(v)}`);
   }
   for (const [key, value] of Object.entries(v)) {
-    if (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean") {
-      bad([...path, key], `a value here must be text, found ${shown(value)}`);
-    }
+    // k6 reads them as Go's strings: a number or a boolean is refused too (quote it).
+    if (typeof value !== "string") bad([...path, key], `a value here must be text, found ${shown(value)}`);
   }
 }
 

@@ -23,8 +23,7 @@ export class K6Paths {
       const field = lastKey(issue.path), option = lastKey(at);
       // The run's name (`app/a+b`) is loadlab's, not the script's: the path names the scenario.
       const text = issue.message.replace(/ \(in run [^()]*\)$/, "");
-      // loadlab's word for the field, where the message starts with it or quotes it as a key (`at most
-      // connections: 100`), is the option's.
+      // loadlab's field name, leading the message or quoted as a key (`connections: 100`), is the option's.
       const message = exact && field && option && field !== option
         ? (text.startsWith(`${field} `) ? option + text.slice(field.length) : text)
           .replaceAll(`${field}: `, `${option}: `)

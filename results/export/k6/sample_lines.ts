@@ -1,7 +1,6 @@
 /**
  * @module
- * One k6 sample as a row of k6's `--out csv` and as a line of InfluxDB v1's line protocol (`--out influxdb`),
- * as k6 writes them (Go's CSV quoting, `%f` values; sorted tags, empty ones left out, times in ns). Pure.
+ * One k6 sample as a row of k6's `--out csv` and a line of `--out influxdb`, as k6 writes them. Pure.
  */
 import { gzipSync } from "node:zlib";
 import { K6_SYSTEM_TAGS } from "../../thresholds/selector.ts";

@@ -1,7 +1,6 @@
 /**
  * @module
- * One run's results as k6's end-of-test summary data (what `handleSummary(data)` gets): metrics by
- * k6's names, thresholds, `root_group`; durations are loadlab's corrected latency.
+ * One run as k6's end-of-test summary data (`handleSummary(data)`); latency is loadlab's corrected one.
  */
 import { latencySampled, unansweredRequests } from "../../conclude/responses.ts";
 import { decodeHistogram, type Histogram, summarizeMs } from "../../histogram.ts";
@@ -83,12 +82,7 @@ export function k6SummaryData(
     data_received: counterMetric(run.bytesRead, sec, "data"),
     data_sent: counterMetric(run.bytesWritten, sec, "data"),
     ...httpMetrics(run, sec, judged, run.histogramEncoded),
-    iteration_duration: trend(
-      flow?.sessionMs,
-      judged,
-      flow?.completed ?? 0,
-      flow?.sessionHistogramEncoded,
-    ),
+    iteration_duration: trend(flow?.sessionMs, judged, flow?.completed ?? 0, flow?.sessionHistogramEncoded),
     // As k6's: an iteration that threw (fail()) is one too.
     iterations: counterMetric((flow?.completed ?? 0) + (flow?.failed ?? 0), sec),
     ...vusOf(run, asked.idleVus),
@@ -137,8 +131,7 @@ function vusOf(run: RunResult, idle = 0): Record<"vus" | "vus_max", K6Metric> {
     contains: "default",
     values: { value, min, max },
   });
-  // None in a test under a second: k6 samples them a second after its start (before setup()), and on until
-  // teardown() ends.
+  // None under a second: k6 samples them from a second after its start (before setup()) to teardown()'s end.
   if (run.durationSec + (run.hooksMs ?? 0) / 1000 < 1) return { vus: gauge(0), vus_max: gauge(0) };
   // Intervals before the first connection or after the last closed are the run's edges, not its users.
   const open = run.intervals.map((iv) => Number(iv.connections)).filter((n) => Number.isFinite(n) && n > 0);
@@ -237,7 +230,8 @@ export function afterRunSubmetric(
     return trend(null, stats, n);
   }
   if (name === "data_sent" || name === "data_received") {
-    const picked = selectedRun(run, pairsOf(selector))?.endpoints ?? [];
+    const { scenario } = pairsOf(selector);
+    const picked = selectedRun(run, scenario === undefined ? {} : { scenario })?.endpoints ?? [];
     const bytes = picked.reduce((a, e) => a + (name === "data_sent" ? e.bytesWritten : e.bytesRead), 0);
     return counterMetric(bytes, sec, "data");
   }

@@ -1,9 +1,7 @@
 /**
  * @module
- * k6's summary data types and its legacy layouts: 0.x's end-of-test text and the `--summary-export`
- * file (importing nothing, so a converted script's `textSummary` type-checks anywhere).
+ * k6's summary types and legacy layouts (0.x text, `--summary-export`); no imports, so scripts type-check.
  */
-/** A metric of k6's summary. */
 export interface K6Metric {
   type: "counter" | "gauge" | "rate" | "trend";
   contains: "default" | "time" | "data";
@@ -55,13 +53,6 @@ function inTimeUnit(ms: number, timeUnit: string): string | undefined {
 /** A number as k6's summaries write one of no unit: at most `places` decimals, no trailing zeros. */
 const noTrailingZeros = (value: number, places = 6): string => String(Number(value.toFixed(places)));
 
-function valuesText(m: K6Metric, options: K6SummaryData["options"]): string {
-  const unit = options.summaryTimeUnit, v = m.values, stats = options.summaryTrendStats.filter((s) => s in v);
-  if (m.type === "trend") return stats.map((s) => `${s}=${trendValue(v[s], s, m, unit)}`).join(" ");
-  const [main, ...rest] = plainValues(m, unit);
-  return m.type === "rate" ? `${main} ✓ ${v.passes} ✗ ${v.fails}` : [main, ...rest].join(" ");
-}
-
 /** A counter's, gauge's or rate's values: the main one, then the others. */
 export function plainValues(m: K6Metric, timeUnit: string): string[] {
   const v = m.values, shown = (value = 0) => humanize(value, m, timeUnit);
@@ -76,43 +67,101 @@ export function trendValue(value: number, stat: string, m: K6Metric, timeUnit: s
   return stat === "count" ? String(value) : humanize(value, m, timeUnit);
 }
 
-function humanize(value: number, m: Pick<K6Metric, "type" | "contains">, timeUnit = ""): string {
+export function humanize(value: number, m: Pick<K6Metric, "type" | "contains">, timeUnit = ""): string {
   if (m.type === "rate") return (Math.trunc(value * 100 * 100) / 100).toFixed(2) + "%";
   if (m.contains === "data") return bytes(value);
   if (m.contains === "time") return inTimeUnit(value, timeUnit) ?? duration(value);
   return noTrailingZeros(value);
 }
 
-/** The mark before a metric: ✓ all its thresholds passed, ✗ one failed, blank without any. */
-function mark(m: K6Metric): string {
-  if (m.thresholds === undefined) return " ";
-  return Object.values(m.thresholds).every((t) => t.ok) ? "✓" : "✗";
+type Paint = (text: string, ...codes: number[]) => string;
+const FAINT = 2, RED = 31, GREEN = 32, CYAN = 36;
+/** Columns a string takes on a terminal: its code points once normalized, as k6's `strWidth` counts. */
+const width = (text: string) => [...text.normalize("NFKC")].length;
+
+/** A metric's name as a summary line shows it: a submetric's tags in braces, indented under its metric. */
+const displayName = (n: string) => n.includes("{") ? `  { ${n.slice(n.indexOf("{") + 1, -1)} }` : n;
+
+/** k6's order: by metric name, a metric's submetrics after it by their tags. */
+export function sortByName(names: string[]): string[] {
+  return [...names].sort((a, b) => {
+    const pa = a.split("{", 1)[0], pb = b.split("{", 1)[0];
+    return pa.localeCompare(pb) || a.slice(pa.length).localeCompare(b.slice(pb.length));
+  });
 }
 
-/** k6's summary text of `data`. */
-export function renderK6Summary(data: K6SummaryData): string {
-  const lines: string[] = [""];
-  groupLines(data.root_group, "", lines);
-  const names = Object.keys(data.metrics).sort();
-  const width = Math.max(30, ...names.map((n) => n.length + 3));
-  const row = (label: string, m: K6Metric) =>
-    `   ${mark(m)} ${label}${".".repeat(Math.max(3, width - label.length))}: ${valuesText(m, data.options)}`;
-  for (const name of names.filter((n) => !n.includes("{"))) {
-    lines.push(row(name, data.metrics[name]));
-    for (const sub of names.filter((n) => n.startsWith(`${name}{`))) {
-      lines.push(row(`  { ${sub.slice(name.length + 1, -1)} }`, data.metrics[sub]));
+/** A metric line's cell: a trend's `stat=`, the value, the spaces that line it up with its column. */
+type Cell = [head: string, value: string, pad: string];
+
+/**
+ * Each of `names`'s name with its dots and its cells, as both of k6's layouts line them up: a column as wide
+ * as its widest value (trends' with trends'), a single extra unpadded. `rates` "marks" is jslib's `✓ 3 ✗ 1`.
+ */
+export function metricLines(
+  metrics: Record<string, K6Metric>,
+  names: string[],
+  { summaryTimeUnit: unit, summaryTrendStats: stats }: K6SummaryData["options"],
+  rates: "marks" | "out of" = "out of",
+): Map<string, { name: string; dots: string; cells: Cell[] }> {
+  const widths = { trend: [] as number[], plain: [] as number[] };
+  const column = (n: string) => widths[metrics[n].type === "trend" ? "trend" : "plain"];
+  const rows = names.map((n): Cell[] => {
+    const m = metrics[n], [main, ...extras] = plainValues(m, unit);
+    const row: Cell[] = m.type === "trend"
+      ? stats.map((s) => [`${s}=`, trendValue(m.values[s], s, m, unit), ""])
+      : [
+        main,
+        ...m.type === "rate" && rates === "marks" ? [`✓ ${m.values.passes}`, `✗ ${m.values.fails}`] : extras,
+      ]
+        .map((v) => ["", v, ""]);
+    row.forEach(([, v], i) => column(n)[i] = Math.max(column(n)[i] ?? 0, width(v)));
+    return row;
+  });
+  const nameWidth = Math.max(0, ...names.map((n) => width(displayName(n)))) + 3;
+  return new Map(names.map((n, k) => {
+    const cells = rows[k], padded = metrics[n].type === "trend" || cells.length > 2, name = displayName(n);
+    for (const [i, c] of cells.entries()) {
+      if (padded || i === 0) c[2] = " ".repeat(column(n)[i] - width(c[1]));
     }
-  }
-  return lines.join("\n") + "\n";
+    return [n, { name, dots: ".".repeat(nameWidth - width(name)), cells }];
+  }));
 }
 
-function groupLines(group: K6Group, indent: string, lines: string[]): void {
-  for (const c of group.checks) lines.push(...checkText(c, `${indent}     `, `${indent}      `));
-  if (group.checks.length > 0) lines.push("");
-  for (const inner of group.groups) {
-    lines.push(`${indent}     █ ${inner.name}`, "");
-    groupLines(inner, `${indent}  `, lines);
+/**
+ * k6's text summary as jslib's k6-summary `textSummary` writes it (`indent`, `enableColors`): checks by
+ * group, then each metric's dots and values in columns; `rates` "out of" is `--summary-mode legacy`'s.
+ */
+export function textSummary(
+  data: K6SummaryData,
+  options: { indent?: string; enableColors?: boolean } = {},
+  rates: "marks" | "out of" = "marks",
+): string {
+  const { indent = " ", enableColors = true } = options;
+  const paint: Paint = (text, ...codes) => enableColors ? `\x1b[${codes.join(";")}m${text}\x1b[0m` : text;
+  const lines = groupLines(data.root_group, `${indent}    `, paint);
+  const names = sortByName(Object.keys(data.metrics));
+  for (const [n, { name, dots, cells }] of metricLines(data.metrics, names, data.options, rates)) {
+    const m = data.metrics[n], failed = Object.values(m.thresholds ?? {}).some((t) => !t.ok);
+    const mark = m.thresholds === undefined ? " " : paint(failed ? "✗" : "✓", failed ? RED : GREEN);
+    const values = cells.map(([head, v, pad], i) =>
+      head + paint(v, ...head || i === 0 ? [CYAN] : [CYAN, FAINT]) + pad
+    );
+    // A submetric's indent goes before its mark.
+    const sub = name.startsWith(" ") ? "  " : "";
+    lines.push(`${indent}  ${sub}${mark} ${name.trimStart()}${paint(`${dots}:`, FAINT)} ${values.join(" ")}`);
   }
+  return lines.join("\n");
+}
+
+function groupLines(group: K6Group, indent: string, paint: Paint): string[] {
+  const lines = group.name === "" ? [] : [`${indent}█ ${group.name}\n`];
+  const inner = group.name === "" ? indent : `${indent}  `;
+  for (const c of group.checks) {
+    lines.push(paint(checkText(c, inner, `${inner} `).join("\n"), c.fails === 0 ? GREEN : RED));
+  }
+  if (group.checks.length > 0) lines.push("");
+  for (const g of group.groups) lines.push(...groupLines(g, inner, paint));
+  return lines;
 }
 
 /** A check's line as k6 writes it, and under a failed one its share passed (truncated, as k6's). */

@@ -1,7 +1,6 @@
 /**
  * @module
- * k6 v1's end-of-test summary text (`--summary-mode compact` or `full`): thresholds, totals and
- * metrics by section, numbers written as k6 writes them. Pure.
+ * k6 v1's end-of-test summary text (`--summary-mode compact` or `full`), as k6 writes it. Pure.
  */
 import {
   allChecks,
@@ -10,15 +9,17 @@ import {
   type K6Check,
   type K6Metric,
   type K6SummaryData,
+  metricLines,
   plainValues,
   rateMetric,
+  sortByName,
   trendValue,
 } from "./summary_text.ts";
 
-/** k6's summary modes: v1's `compact` (default) and `full`, and `legacy`, the 0.x layout. */
-export type K6SummaryMode = "compact" | "full" | "legacy";
+/** k6's summary modes: v1's `compact` (default) and `full`, `legacy` (the 0.x layout), `disabled` (none). */
+export type K6SummaryMode = "compact" | "full" | "legacy" | "disabled";
 
-export const K6_SUMMARY_MODES: readonly K6SummaryMode[] = ["compact", "full", "legacy"];
+export const K6_SUMMARY_MODES: readonly K6SummaryMode[] = ["compact", "full", "legacy", "disabled"];
 
 /** The metrics of each section, in k6's order (its custom metrics come first). */
 const SECTIONS: Array<[title: string, holds: (name: string) => boolean]> = [
@@ -43,7 +44,7 @@ export type K6ScenarioPart = { checks: K6Check[]; metrics: Record<string, K6Metr
 /** k6 v1's summary text of `data`; `full` mode adds a `█ SCENARIO: name` section per scenario. */
 export function renderK6SummaryV1(
   data: K6SummaryData,
-  mode: "compact" | "full" = "compact",
+  mode: K6SummaryMode = "compact",
   scenarios: Record<string, K6ScenarioPart> = {},
 ): string {
   let out = "";
@@ -54,7 +55,7 @@ export function renderK6SummaryV1(
     Object.keys(data.metrics[n].thresholds ?? {}).length
   );
   if (withRules.length > 0) section("THRESHOLDS", thresholdLines(data, withRules));
-  const skipped = mode === "compact" ? [...SKIPPED, ...COMPACT_SKIPPED] : SKIPPED;
+  const skipped = mode !== "full" ? [...SKIPPED, ...COMPACT_SKIPPED] : SKIPPED;
   const total = { checks: allChecks(data.root_group), metrics: data.metrics };
   section("TOTAL RESULTS", resultLines(total, data, skipped));
   for (const name of mode === "full" ? Object.keys(scenarios).sort((a, b) => a.localeCompare(b)) : []) {
@@ -68,7 +69,7 @@ function resultLines(part: K6ScenarioPart, data: K6SummaryData, skipped: readonl
   const shown = Object.keys(part.metrics).filter((n) => !skipped.some((s) => n.startsWith(s)));
   const blocks = [["CUSTOM", (n: string) => !SECTIONS.some(([, h]) => h(n))] as const, ...SECTIONS]
     .map(([title, holds]) => [title, shown.filter(holds)] as const);
-  const line = metricLines(part.metrics, shown, data.options);
+  const line = v1Lines(part.metrics, shown, data.options);
   for (const [title, names] of blocks) {
     if (names.length === 0) continue;
     lines.push(`    ${title}`, ...sortByName(names).map((n) => line.get(n)!), BREAK);
@@ -107,46 +108,16 @@ function checkLines(checks: K6Check[], data: K6SummaryData): string[] {
     checks_succeeded: rateMetric(passes, fails),
     checks_failed: rateMetric(fails, passes),
   };
-  const lines = [...metricLines(metrics, Object.keys(metrics), data.options).values(), BREAK];
+  const lines = [...v1Lines(metrics, Object.keys(metrics), data.options).values(), BREAK];
   for (const c of checks) lines.push(...checkText(c, "    ", "      "));
   lines.push(BREAK);
   return lines;
 }
 
-/** Each of `names`'s line, its values in columns (trends' stats lined up with each other's). */
-function metricLines(
-  metrics: Record<string, K6Metric>,
-  names: string[],
-  opts: K6SummaryData["options"],
-): Map<string, string> {
-  const unit = opts.summaryTimeUnit, widths = { trend: [] as number[], plain: [] as number[] };
-  const cells = names.map((name) => {
-    const m = metrics[name], column = widths[m.type === "trend" ? "trend" : "plain"];
-    const row = m.type === "trend"
-      ? opts.summaryTrendStats.map((s) => `${s}=${trendValue(m.values[s] ?? 0, s, m, unit)}`)
-      : plainValues(m, unit);
-    row.forEach((v, i) => column[i] = Math.max(column[i] ?? 0, width(v)));
-    return { row, column, padded: m.type === "trend" || row.length > 2 };
-  });
-  const nameWidth = Math.max(0, ...names.map((n) => 4 + width(displayName(n))));
-  return new Map(names.map((name, k) => {
-    const { row, column, padded } = cells[k], shown = displayName(name);
-    const data = row.map((v, i) => padded || i === 0 ? v + " ".repeat(column[i] - width(v)) : v).join(" ");
-    return [name, `    ${shown}${".".repeat(Math.max(3, nameWidth - width(shown) - 1))}: ${data}`];
-  }));
+/** Each of `names`'s line as k6 v1 writes it: its name, dots and values in columns. */
+function v1Lines(metrics: Record<string, K6Metric>, names: string[], opts: K6SummaryData["options"]) {
+  const laid = [...metricLines(metrics, names, opts)];
+  return new Map(
+    laid.map(([n, l]) => [n, `    ${l.name}${l.dots}: ${l.cells.map((c) => c.join("")).join(" ")}`]),
+  );
 }
-
-function displayName(name: string): string {
-  const brace = name.indexOf("{");
-  return brace < 0 ? name : `  { ${name.slice(brace + 1, -1)} }`;
-}
-
-/** k6's order: by metric name, a metric's submetrics after it by their tags. */
-function sortByName(names: string[]): string[] {
-  return [...names].sort((a, b) => {
-    const pa = a.split("{", 1)[0], pb = b.split("{", 1)[0];
-    return pa.localeCompare(pb) || a.slice(pa.length).localeCompare(b.slice(pb.length));
-  });
-}
-
-const width = (text: string): number => [...text.normalize("NFKC")].length;

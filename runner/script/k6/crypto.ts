@@ -1,7 +1,6 @@
 /**
  * @module
- * k6's `k6/crypto` for converted scripts, on `node:crypto`: the digests by name (`sha256(input, "hex")`),
- * `hmac`, `createHash`/`createHMAC` with `update` and `digest`, and `randomBytes`.
+ * k6's `k6/crypto` on `node:crypto`: digests (`sha256(x, "hex")`), `hmac`, `createHash`, `randomBytes`.
  */
 import * as nodeCrypto from "node:crypto";
 import type { Buffer } from "node:buffer";
@@ -44,10 +43,8 @@ function hasher(h: { update(b: Buffer): unknown; digest(): Buffer }) {
 }
 
 export function hmac(name: string, secret: Input, data: Input, encoding?: string): Digest {
-  return encode(
-    nodeCrypto.createHmac(algorithm(name), bytesOf(secret)).update(bytesOf(data)).digest(),
-    encoding,
-  );
+  const mac = nodeCrypto.createHmac(algorithm(name), bytesOf(secret));
+  return encode(mac.update(bytesOf(data)).digest(), encoding);
 }
 
 const digestOf = (name: string) => (input: Input, encoding?: string) =>

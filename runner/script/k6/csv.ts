@@ -1,10 +1,9 @@
 /**
  * @module
- * k6's `k6/experimental/csv`: `parse` reads a `k6/experimental/fs` file whole into read-only rows, each an
- * array of its fields or, with `asObjects`, an object keyed by the file's first line; a `Parser` hands the
- * same rows out one a `next()`, each VU from the first, as each k6 VU made its own in its init code. As
- * k6's, a `Parser`, `asObjects` and `skipFirstLine` read from the file's offset and leave it at its end
- * (none left: no rows, or k6's EOF error); a plain `parse` reads it whole and moves nothing.
+ * k6's `k6/experimental/csv`: `parse` reads a `k6/experimental/fs` file into read-only rows (arrays, or
+ * objects keyed by its first line with `asObjects`); a `Parser` hands each VU the rows one a `next()`. As
+ * k6's, a `Parser`, `asObjects` and `skipFirstLine` read from the file's offset to its end (none left: no
+ * rows, or k6's EOF error); a plain `parse` moves nothing.
  */
 // deno-lint-ignore-file require-await -- k6's calls answer promises; a throw in them is a rejection
 import { File } from "./fs.ts";

@@ -1,15 +1,11 @@
 /**
  * @module
- * k6's `k6/data`: a `SharedArray` is built once per worker isolate, frozen, and shared by its sessions; and
- * setup()'s data as k6's VUs get it.
+ * k6's `k6/data`: a `SharedArray` built once per isolate, frozen, shared by its sessions; setup()'s data.
  */
 /** k6's error of setup() data Go's JSON cannot marshal (its exit 255). */
 export const SETUP_NOT_JSON = "error marshaling setup() data to JSON";
 
-/**
- * setup()'s data as k6's VUs get it, through Go's JSON: a Date as RFC 3339 text, an undefined field null, a
- * Map as its [key, value] pairs and a Set as its values (what k6's runtime exports them as).
- */
+/** setup()'s data as k6's VUs get it (Go's JSON): Date as RFC 3339, undefined null, Map/Set as lists. */
 export function setupDataOf(data: unknown): unknown {
   try {
     return data === undefined ? undefined : JSON.parse(JSON.stringify(data, function (key, value) {

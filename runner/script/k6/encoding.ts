@@ -1,7 +1,6 @@
 /**
  * @module
- * k6's `k6/encoding` for converted scripts: base64 in its four alphabets (`std`, `rawstd` without
- * padding, `url`, `rawurl`), from text or bytes.
+ * k6's `k6/encoding`: base64 of text or bytes in four alphabets (`std`, `rawstd` unpadded, `url`, `rawurl`).
  */
 import { Buffer } from "node:buffer";
 

@@ -32,11 +32,11 @@ function unknown(field: string): never {
   throw new Error(`exec.${field} is not known to loadlab's sessions`);
 }
 
-/** An object of `getters`' fields, each read when asked (as k6's, enumerable). */
-function fields(getters: Record<string, () => unknown>): Record<string, unknown> {
+/** An object of `getters`' fields, each read when asked (as k6's, enumerable), after `guard`. */
+function fields(getters: Record<string, () => unknown>, guard = () => {}): Record<string, unknown> {
   const out = {};
   for (const [name, get] of Object.entries(getters)) {
-    Object.defineProperty(out, name, { get, enumerable: true });
+    Object.defineProperty(out, name, { get: () => (guard(), get()), enumerable: true });
   }
   return out;
 }
@@ -44,12 +44,12 @@ function fields(getters: Record<string, () => unknown>): Record<string, unknown>
 /** The VU's own tags and metadata: set in an iteration, on its later samples (every iteration's after it). */
 const ownOf = () => iteration().vu.tags ??= new VuTags(), vuTags = () => ownOf().own;
 
-/** Whether this isolate runs setup() and teardown() now (the hooks' isolate, its init code done). */
-let inHooks = false;
-export const enterHooks = (): void => void (inHooks = true);
+/** The hook this isolate runs now (the hooks' isolate, its init code done), or "" in a VU's. */
+let hook = "";
+export const enterHooks = (phase = "setup"): void => void (hook = phase);
 
 /** A number of the iteration's VU; 0 in setup() and teardown(), which k6's VU 0 runs at its iteration 0. */
-const ofVu = (read: (ctx: ReturnType<typeof iteration>) => number) => () => inHooks ? 0 : read(iteration());
+const ofVu = (read: (ctx: ReturnType<typeof iteration>) => number) => () => hook ? 0 : read(iteration());
 
 export const vu = fields({
   idInTest: ofVu((ctx) => ctx.vu.id),
@@ -60,10 +60,7 @@ export const vu = fields({
   metrics: () => ({ tags: vuTags(), metadata: ownOf().metadata }),
 });
 
-/**
- * k6's scenario progress, 0 to 1: an iterations executor's iterations ended over its total (per VU's: 1
- * past its maxDuration), another's time since its start over its duration (its stages' summed).
- */
+/** k6's scenario progress, 0 to 1: iterations ended over their total, else time since start over duration. */
 function progress(): number {
   const scenarios = isolateFlags.options?.scenarios ?? {};
   const sc: Record<string, unknown> = scenarios[scenario()] ?? unknown("scenario.progress (options unknown)");
@@ -91,6 +88,13 @@ const scenarioInfo = fields({
   progress,
 });
 
+/** As k6's: teardown() runs with no execution state, so the instance's fields throw there. */
+function noStateInTeardown(): void {
+  if (hook === "teardown") {
+    throw new Error("getting instance information in the init context is not supported");
+  }
+}
+
 export const instance = fields({
   iterationsCompleted: iterationsEnded,
   vusInitialized: () => plannedVus(true) ?? unknown("instance.vusInitialized (scenarios started apart)"),
@@ -99,15 +103,11 @@ export const instance = fields({
     Date.now() - (isolateFlags.testStartMs ?? unknown("instance.currentTestRunDuration")),
   vusActive: activeVus,
   iterationsInterrupted: iterationsCut,
-});
+}, noStateInTeardown);
 
 export const test = {
-  abort(message?: unknown): never {
-    return abortTest(message);
-  },
-  fail(message?: unknown): void {
-    failTest(message);
-  },
+  abort: abortTest,
+  fail: failTest,
   get options() {
     return isolateFlags.options ?? unknown("test.options");
   },

@@ -1,8 +1,7 @@
 /**
  * @module
- * A k6 script's URL read as k6 reads it, by Go's net/url: the query and dot segments sent as written, the
- * path escaped where Go escapes it, a bad `%` or a control character an invalid URL; its `url` tag and
- * `res.url` as Go prints it (`String()`, credentials as `****` in the tag).
+ * A k6 script's URL read by Go's net/url as k6 reads it: query and dot segments sent as written, the path
+ * escaped as Go does, a bad `%` or control character invalid; `url` tag and `res.url` as Go prints them.
  */
 
 /** Go's parse of a URL: the request-target sent, `res.url`, k6's `url` tag; the scheme lower-cased. */

@@ -1,8 +1,7 @@
 /**
  * @module
- * k6's `k6/net/grpc` for converted scripts: a `Client` loads its schema as k6's does and calls on the
- * session's HTTP/2 connection (`invokeGrpc`); a `Stream` sends its messages as one call once the client side
- * ends, then hands the replies to `data` and `end`. In setup() and teardown() a client dials on its own.
+ * k6's `k6/net/grpc`: a `Client` calls on the session's HTTP/2 connection (`invokeGrpc`), in setup() and
+ * teardown() on its own; a `Stream` sends its messages as one call once the client side ends.
  */
 import { existsSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
@@ -191,10 +190,6 @@ export class Client {
     return { status, message: reply, headers, trailers, error: { code: status, message: why } };
   }
 
-  asyncInvoke(method: string, message: unknown, params: CallParams = {}): Promise<GrpcResponse> {
-    return this.invoke(method, message, params);
-  }
-
   /** grpc.health.v1's Check; the response's `status` is the serving status (`HealthCheckServing`). */
   async healthCheck(service = ""): Promise<GrpcResponse> {
     const s = session("client.healthCheck()");
@@ -221,6 +216,8 @@ export class Client {
     return current() === undefined ? this.#hook !== null : this.#connected.has(vuId());
   }
 }
+
+Object.defineProperty(Client.prototype, "asyncInvoke", { value: Client.prototype.invoke });
 
 type Listener = (value: unknown) => void;
 

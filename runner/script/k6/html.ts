@@ -198,10 +198,7 @@ function clickLink(this: K6Response, { selector = "a[href]", params }: PageArgs 
   return request("GET", new URL(href, this.url).href, null, params);
 }
 
-/**
- * k6's `res.submitForm()`: the form's fields as k6 v1.8.1 serializes them (a checkbox or radio only when
- * `checked`), the submit button's and `fields` over them, sorted by name, to its action with its method.
- */
+/** k6's `res.submitForm()`: the form's fields as k6 v1.8.1 sends them, `fields` over them, to its action. */
 function submitForm(
   this: K6Response,
   { formSelector = "form", fields = {}, submitSelector = '[type="submit"]', params }: PageArgs & {

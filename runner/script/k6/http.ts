@@ -1,10 +1,8 @@
 /**
  * @module
- * k6's `k6/http` for converted scripts: in a session a request to the target goes on the session's
- * connection, another on connections the VU dials; redirects and `http.batch` as k6's. Outside a session
- * (setup, teardown) requests go by `fetch`, counted as k6 counts them (`takeHookRequests`).
+ * k6's `k6/http`: a request to the target goes on the session's connection, another on the VU's own;
+ * outside a session (setup, teardown) by `fetch`, counted as k6 counts them (`takeHookRequests`).
  */
-import { BlockList, isIP } from "node:net";
 import { current, requestDefaults, rpsWaitMs } from "./runtime.ts";
 import { requestTags } from "./tags.ts";
 import { fetchedResponse, fetchFailed, K6Response } from "./response.ts";
@@ -208,22 +206,18 @@ function headersOf(params: Params, place: Place, body: Body, digest: boolean): R
   const auth = digest ? null : place.auth;
   const form = isFormBody(body);
   const own = params.headers === undefined ? NO_HEADERS : withoutFraming(params.headers);
-  const plain = requestDefaults.userAgent === "" && auth === null && params.cookies === undefined && !form &&
+  const given = requestDefaults.headers;
+  const plain = given === undefined && auth === null && params.cookies === undefined && !form &&
     !place.host && params.jar === undefined && !digest && params.compression === undefined;
   if (plain) return own;
-  const headers: Record<string, string> = requestDefaults.userAgent === ""
-    ? { ...own }
-    : { "User-Agent": requestDefaults.userAgent, ...own };
+  const headers: Record<string, string> = { ...given, ...own };
   if (auth !== null) headers["Authorization"] ??= auth;
   if (place.host !== undefined) headers["Host"] ??= place.host;
   addCookies(params.cookies, headers);
   return headers;
 }
 
-/**
- * `headers` without Content-Length or Transfer-Encoding (k6, Go's client, ignores both, framing the body),
- * each value as its text: k6 sends `String(value)` (`["a", "b"]` as `a,b`, `null` as `null`).
- */
+/** `headers` as k6 sends them: values as `String(value)`, no Content-Length or Transfer-Encoding. */
 function withoutFraming(headers: Record<string, unknown>): Record<string, string> {
   for (const name in headers) {
     if (!isFraming(name) && typeof headers[name] === "string") continue;
@@ -308,6 +302,8 @@ function blockedWhy(u: URL): string | undefined {
   // As k6's hostname trie: a pattern's leading `*` stands for any start, the rest matches to the end.
   const pattern = hostnames.find((p) => p.startsWith("*") ? host.endsWith(p.slice(1)) : host === p);
   if (pattern !== undefined) return `hostname (${host}) is in a blocked pattern (${pattern})`;
+  if (ips.length === 0) return undefined;
+  const { isIP, BlockList } = process.getBuiltinModule("node:net");
   // The address dialled: the URL's own, or the one options.hosts gives its name (resolved names unseen).
   const to = hosts[u.host] ?? hosts[host] ?? host, ip = isIP(to) ? to : to.replace(/^\[?(.*?)\]?:\d+$/, "$1");
   const range = isIP(ip) === 0 ? undefined : ips.find((cidr) => {
@@ -317,10 +313,7 @@ function blockedWhy(u: URL): string | undefined {
   return range === undefined ? undefined : `IP (${ip}) is in a blacklisted range (${range})`;
 }
 
-/**
- * The session's options for a place's request-target as Go wrote it (a raw space, dot segments): its origin;
- * none for the target's plain path, which the session sends as given.
- */
+/** The origin for a request-target as Go wrote it (a raw space, dot segments); none for a plain path. */
 function asWritten(s: Session, place: Place): { origin: string } | undefined {
   if (place.raw !== undefined) return place.raw ?? undefined;
   targetOrigin ??= new URL(s.target).origin;

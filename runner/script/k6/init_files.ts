@@ -29,10 +29,7 @@ export const inInit = (): boolean => !initOver;
 /** The largest file `open()` reads: each worker holds its own copy (a V8 string is at most ~512 MiB). */
 export const MAX_OPEN_BYTES = 256 * 2 ** 20;
 
-/**
- * k6's `open(path, "b"?)`: only in init code, only a regular file (a device or FIFO would read forever), a
- * relative path from `dir` (a module's own folder, `openIn`), the text with its byte-order mark kept.
- */
+/** k6's `open(path, "b"?)`: in init code only, a regular file, relative to `dir`; a byte-order mark kept. */
 export function open(path: string, mode?: string, dir = folder): string | ArrayBuffer {
   if (initOver) {
     throw new TypeError(
@@ -51,4 +48,9 @@ export function open(path: string, mode?: string, dir = folder): string | ArrayB
   }
   if (mode === "b") return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
   return new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
+}
+
+/** A `require()` the converter leaves in a function: k6's runs in its init stage only, loadlab's never. */
+export function requireUnconverted(specifier: string): never {
+  throw new Error(`require(${JSON.stringify(specifier)}) in a function: k6 runs it in init code only`);
 }

@@ -30,8 +30,6 @@ export interface IsolateFlags {
   consoleOutput?: string;
   /** `--compatibility-mode`: `base` has no `global` (k6's other modes alias it to `globalThis`). */
   compatibilityMode?: string;
-  /** `--no-thresholds`: the NDJSON's `Metric` lines name no threshold. */
-  noThresholds?: boolean;
   /** k6's load flags or `K6_*` variables replaced the script's scenarios: VUs run the default function. */
   flagsLoad?: boolean;
   /** k6's options as the run applies them (`exec.test.options`): a shortcuts' load as scenario `default`. */

@@ -20,21 +20,11 @@ export function check(
   const prefix = ctx?.group === undefined ? "" : `${ctx.group}::`;
   for (const key in tags) tagValue(key, tags[key]);
   let all = true;
-  let names: string[];
-  try {
-    names = Object.keys(sets);
-  } catch (err) {
-    throw unreadable(err);
-  }
+  const names = readSets(sets) as string[];
   for (let k = 0; k < names.length; k++) {
     const name = names[k];
     plainName(name);
-    let condition: unknown;
-    try {
-      condition = sets[name];
-    } catch (err) {
-      throw unreadable(err);
-    }
+    const condition = readSets(sets, name);
     // As k6's, a condition written async throws where it is reached, uncounted.
     if (asyncWritten.has(condition as object)) throw new Error(K6_CHECK_ASYNC);
     let ok = false, later: Promise<unknown> | undefined;
@@ -48,7 +38,6 @@ export function check(
       if (later === undefined) countCheck(prefix + name, name, ok, tags);
     }
     if (later !== undefined) {
-      // The rest once the condition settles: it is counted, then the others are judged in order.
       const others = Object.fromEntries(names.slice(k + 1).map((n) => [n, sets[n]])), before = all;
       return later.then(async (out) => {
         countCheck(prefix + name, name, Boolean(out), tags);
@@ -74,13 +63,17 @@ function countCheck(path: string, name: string, ok: boolean, tags?: Record<strin
   if (pointsOut && s !== undefined) point("checks", "rate", false, +ok, { ...jsonPointTags(), check: name });
 }
 
-/** What reading check()'s conditions threw, a bare value made a TypeError so its stack names the line. */
-function unreadable(err: unknown): unknown {
-  if (err instanceof Error) return err;
-  return new TypeError(
-    "check()'s conditions cannot be read (reading them throws): give check() an object of name: condition, " +
-      'e.g. { "status 200": (r) => r.status === 200 }',
-  );
+/** check()'s condition `name` (none: the names); a bare value thrown made a TypeError naming the line. */
+function readSets(sets: Record<string, unknown>, name?: string): unknown {
+  try {
+    return name === undefined ? Object.keys(sets) : sets[name];
+  } catch (err) {
+    if (err instanceof Error) throw err;
+    throw new TypeError(
+      "check()'s conditions cannot be read (reading them throws): give check() an object of name: condition, " +
+        'e.g. { "status 200": (r) => r.status === 200 }',
+    );
+  }
 }
 
 /** k6 reserves `::` for its group paths: a group or check named with it throws as the call runs. */
@@ -130,10 +123,7 @@ const seeded = new WeakMap<object, Int32Array>();
 const OUTSIDE = {};
 const nativeRandom = Math.random;
 
-/**
- * k6's `randomSeed`: the calling VU's Math.random repeats for a seed (init code's call seeds init code
- * only, as k6 reseeds each VU after it); not k6's numbers, which come from Go's generator.
- */
+/** k6's `randomSeed` of the calling VU's Math.random (init code's: init code only); not Go's sequence. */
 export function randomSeed(seed: number): void {
   const n = Math.trunc(Number(seed)) || 0;
   seeded.set(current()?.vu ?? OUTSIDE, new Int32Array([n ^ Math.trunc(n / 2 ** 32)]));

@@ -1,13 +1,12 @@
 /**
  * @module
- * k6's `k6/metrics` for converted scripts: `Trend`, `Counter`, `Rate` and `Gauge`. Each isolate sends what
- * was added as an iteration ends or a VU sleeps, on a `BroadcastChannel` to the main isolate.
+ * k6's `k6/metrics`; each isolate sends what was added as an iteration ends or a VU sleeps, to the main one.
  */
 import { jsonPointTags, leftOut, requestTags, tagValue } from "./tags.ts";
 import { PHASES, phasesOf, point, pointsOut, type RequestHop } from "./points_out.ts";
 import { k6Thresholds } from "../../../results/thresholds/selector.ts";
 import { atRunEnd } from "../run_state.ts";
-import { inputs, runChannel } from "../isolate_inputs.ts";
+import { inputs, METRICS_CHANNEL, runChannel } from "../isolate_inputs.ts";
 import { inInit } from "./init_files.ts";
 import type { Response } from "../session.ts";
 
@@ -26,8 +25,6 @@ export interface MetricPart {
 
 type Kind = MetricPart["kind"];
 type Tags = Readonly<Record<string, string>>;
-
-export const METRICS_CHANNEL = "loadlab-k6-metrics";
 
 const parts = new Map<string, MetricPart>();
 let channel: BroadcastChannel | null = null;
@@ -125,10 +122,7 @@ const AGGREGATIONS = {
 };
 const ANY_AGGREGATION = new Set(Object.values(AGGREGATIONS).join(", ").split(", "));
 
-/**
- * Why k6 refuses threshold `rule` on `metric` before the test, else null: a metric neither built in (k6/ws's,
- * k6/net/grpc's, the browser's included) nor made by the script (`made`), or an aggregation of another kind.
- */
+/** Why k6 refuses threshold `rule` on `metric` (a metric unknown, another kind's aggregation), else null. */
 export function thresholdProblem(metric: string, rule: string, made: Record<string, { kind: Kind }>) {
   const kind = kinds.get(metric) ?? made[metric]?.kind;
   // k6's metrics of modules this script does not import (made when imported: k6/ws's here).
@@ -161,10 +155,7 @@ export function urlName(url: string): string | undefined {
 const wanted = new Map<string, Submetric[]>();
 type Submetric = { name: string; tags: Array<[string, string]> };
 
-/**
- * Keeps the submetrics `thresholds` (the script's `options.thresholds`) name of its own metrics: a value
- * added with those tags (its own, the run's, its group's) is also added to each, as k6 keeps a submetric.
- */
+/** Keeps the submetrics `options.thresholds` names: a value with their tags adds to each, as k6's. */
 export function wantSubmetrics(thresholds: unknown): void {
   wanted.clear(), thresholdUrls.clear();
   for (const { key, rules, metric, inner, tags: pairs } of k6Thresholds(thresholds)) {
@@ -181,7 +172,9 @@ export function wantSubmetrics(thresholds: unknown): void {
     if (tags.some(([k]) => leftOut.has(k))) continue;
     // The run's results count checks by scenario, group and name; by any other tag they are kept here.
     const ownChecks = metric === "checks" && (live || tags.some(([k]) => !RESULT_CHECK_TAGS.has(k)));
-    const kept = ownChecks || live || metric === GROUP_DURATION || PHASES.includes(metric);
+    // iteration_duration's: the runtime times iterations under minIterationDuration (the pause left out).
+    const kept = ownChecks || live || metric === GROUP_DURATION || metric === ITERATION_DURATION ||
+      PHASES.includes(metric);
     if (BUILT_IN.has(metric) && !kept) continue;
     const list = wanted.get(metric) ?? [];
     list.push({ name: key.trim(), tags });
@@ -196,6 +189,11 @@ function partOf(name: string, kind: Kind, time: boolean): MetricPart {
     parts.set(name, part = { name, kind, time, values: [], sum: 0, trues: 0, count: 0 });
   }
   return part;
+}
+
+/** Adds `v` to metric `name` of this isolate (an Artillery script's hooks send theirs this way too). */
+export function addValue(name: string, kind: Kind, time: boolean, v: number): void {
+  addTo(partOf(name, kind, time), v);
 }
 
 function addTo(part: MetricPart, v: number): void {
@@ -258,7 +256,9 @@ function addToEach(subs: readonly Submetric[], kind: Kind, time: boolean, v: num
   }
 }
 
-const GROUP_DURATION = "group_duration", DURATION = "http_req_duration";
+const GROUP_DURATION = "group_duration",
+  DURATION = "http_req_duration",
+  ITERATION_DURATION = "iteration_duration";
 const RESULT_CHECK_TAGS = new Set(["scenario", "group", "check"]);
 
 /** A check's outcome for the `checks{...}` submetrics by other tags: its own tags over the request's. */
@@ -267,15 +267,15 @@ export function addCheck(name: string, ok: boolean, tags: Record<string, string>
   if (subs) addToEach(subs, "rate", false, +ok, { ...jsonPointTags(), ...tags, check: name });
 }
 
-/**
- * Adds a group's duration to k6's `group_duration` (k6.ts, as it ends), tagged with its path (`::api`);
- * with no group, an iteration's own to `iteration_duration` (runtime.ts: the run's hold a paced one's pause).
- */
+/** Adds a group's duration to `group_duration` tagged `::api`, or with no group to `iteration_duration`. */
 export function addGroupDuration(durationMs: number, group?: string): void {
-  const name = group === undefined ? "iteration_duration" : GROUP_DURATION;
+  const name = group === undefined ? ITERATION_DURATION : GROUP_DURATION;
   addTo(partOf(name, "trend", true), durationMs);
   const subs = wanted.get(name);
-  if (subs) addToEach(subs, "trend", true, durationMs, requestTags(undefined, group));
+  // An iteration's tags are its scenario's and the run's, at the root group, as k6's.
+  if (subs) {
+    addToEach(subs, "trend", true, durationMs, group ? requestTags(undefined, group) : jsonPointTags());
+  }
   if (pointsOut && group !== undefined) point(name, "trend", true, durationMs, { ...jsonPointTags(), group });
 }
 

@@ -6,8 +6,8 @@
 import { counterMetric, type K6Metric, rateMetric } from "../../../results/export/k6/summary_text.ts";
 import { k6RuleHolds } from "../../../results/export/k6/summary.ts";
 import type { AbortedBy } from "../../../results/thresholds/abort.ts";
-import { type MetricPart, METRICS_CHANNEL } from "./metrics.ts";
-import { inputs, runChannel } from "../isolate_inputs.ts";
+import type { MetricPart } from "./metrics.ts";
+import { inputs, METRICS_CHANNEL, runChannel } from "../isolate_inputs.ts";
 
 /** A threshold with `abortOnFail` on a metric sent here: `rate<=0.05` on `check_failure_rate`. */
 interface LiveRule {

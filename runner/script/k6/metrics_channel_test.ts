@@ -3,8 +3,8 @@
  * percentiles stay near the whole's, the count, min and max exact over every value offered.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { flushMetrics, METRICS_CHANNEL, Trend } from "./metrics.ts";
-import { inputs, runChannel } from "../isolate_inputs.ts";
+import { flushMetrics, Trend } from "./metrics.ts";
+import { inputs, METRICS_CHANNEL, runChannel } from "../isolate_inputs.ts";
 import { collectK6Metrics, k6CustomMetrics, MAX_TREND_VALUES, TrendSample } from "./metrics_channel.ts";
 
 Deno.test("under its cap a trend keeps every value; past it a uniform sample of the cap, min and max exact", () => {

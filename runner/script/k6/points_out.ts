@@ -3,8 +3,6 @@
  * k6's sample outputs: NDJSON (`--out json`), CSV (`--out csv`) and InfluxDB's line protocol. Each worker
  * appends whole lines in one write so workers' lines never interleave; a `.gz` file gets a member a write.
  */
-import { request as httpRequest } from "node:http";
-import { request as httpsRequest } from "node:https";
 import { type ExpectedStatuses, isExpectedStatus } from "../../../results/schema/keys.ts";
 import { k6Thresholds } from "../../../results/thresholds/selector.ts";
 import { csvRow, influxLine, linesBytes, type Sample } from "../../../results/export/k6/sample_lines.ts";
@@ -78,8 +76,9 @@ const writeFailed = (err: Error) =>
 /** POSTs `body` to `url`; resolves on a 2xx answer, else rejects with the answer's text. */
 export function postText(url: string, headers: Record<string, string>, body: string, insecure: boolean) {
   const options = { method: "POST", headers, rejectUnauthorized: !insecure, timeout: 10_000 };
+  const { request } = process.getBuiltinModule(url.startsWith("https:") ? "node:https" : "node:http");
   return new Promise<void>((resolve, reject) => {
-    const sent = (url.startsWith("https:") ? httpsRequest : httpRequest)(url, options, (res) => {
+    const sent = request(url, options, (res) => {
       let text = "";
       res.setEncoding("utf8").on("data", (chunk: string) => text += chunk).on("end", () => {
         if (res.statusCode! < 300) resolve();
@@ -95,12 +94,13 @@ const described = new Map<string, { thresholds: string[]; submetrics: Submetric[
 type Submetric = { name: string; suffix: string; tags: Record<string, string> };
 
 /**
- * The script's `options.thresholds` as k6's `Metric` lines carry them: a metric's own rules and a submetric
- * per threshold on tags (`http_req_duration{expected_response:true}` when its tag is kept, as k6 makes it).
+ * The run's `options.thresholds` (none under `--no-thresholds`) as k6's `Metric` lines carry them: a metric's
+ * own rules and a submetric per threshold on tags (`http_req_duration{expected_response:true}` when its tag
+ * is kept, as k6 makes it).
  */
 export function setJsonThresholds(thresholds: unknown): void {
   if (!jsonOut) return;
-  const given = !isolateFlags.noThresholds && typeof thresholds === "object" && thresholds || {};
+  const given = typeof thresholds === "object" && thresholds || {};
   const expected = leftOut.has("expected_response")
     ? {}
     : { "http_req_duration{expected_response:true}": [] };
@@ -148,10 +148,7 @@ export function point(
   json.lines.push(JSON.stringify({ metric, type: "Point", data }) + "\n");
 }
 
-/**
- * A request's hop as http.ts sends it: its method, k6's `url` tag, its URL as `res.url` shows it, its name,
- * headers, body, tags, expected statuses and VU.
- */
+/** A request's hop as http.ts sends it: method, k6's `url` tag, `res.url`, name, headers, body, tags, VU. */
 export interface RequestHop {
   verb: string;
   url: string;

@@ -1,10 +1,8 @@
 /**
  * @module
- * k6's response object over a loadlab session response (or, outside a session, a fetched one); the body
- * and `res.request` are made only when read.
+ * k6's response object over a session's (or a fetched) response; its body and `res.request` made when read.
  */
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
-import { STATUS_CODES } from "node:http";
 import type { Response } from "../session.ts";
 import { current } from "./runtime.ts";
 import { type Ocsp, ocspOf, tlsNamesOf } from "./tls_info.ts";
@@ -92,7 +90,8 @@ export class K6Response {
     const line = (this.#raw as { headText?: () => string }).headText?.().split("\r\n", 1)[0] ?? "";
     const status = line.slice(line.indexOf(" ") + 1).trimStart();
     if (status.startsWith(`${this.status}`)) return status;
-    return `${this.status} ${STATUS_CODES[this.status] ?? ""}`.trimEnd();
+    return `${this.status} ${process.getBuiltinModule("node:http").STATUS_CODES[this.status] ?? ""}`
+      .trimEnd();
   }
 
   /** What was sent, its headers as k6's: each canonical name's values (`{ "User-Agent": ["loadlab"] }`). */

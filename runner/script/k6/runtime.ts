@@ -5,6 +5,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Session } from "../session.ts";
+import type { ScriptSession } from "../sessions/session.ts";
 import { addGroupDuration, flushMetricsSoon, wantSubmetrics } from "./metrics.ts";
 import { givenRunTags, setRunTags, setSystemTags, setTagSource, type VuTags } from "./tags.ts";
 import {
@@ -18,7 +19,7 @@ import { isolateFlags } from "./isolate_flags.ts";
 import { atRunEnd, PART_ENV, runCounters } from "../run_state.ts";
 import { ScriptShapeError } from "../module.ts";
 import { isMainThread } from "node:worker_threads";
-import { endInit, inInit, open, setScriptFolder } from "./init_files.ts";
+import { endInit, inInit, open, requireUnconverted, setScriptFolder } from "./init_files.ts";
 export { openIn } from "./init_files.ts";
 import { runArrayCall } from "./array_calls.ts";
 import { testAborted } from "./test_abort.ts";
@@ -52,7 +53,7 @@ export interface VuContext {
   /** What blocks its loop (`onLoop`): k6 calls in flight (`held`), callbacks that wait; events wait. */
   busy: number;
   settle: ((err?: unknown) => void) | null;
-  /** A timer callback's throw before the iteration's own function returned. */
+  /** A callback's throw: it interrupts the iteration, whose awaits then resume no more (`held`). */
   thrown?: unknown;
   /** The path of the k6 groups the iteration is in (`::api::inner`), its requests' `group` tag. */
   group?: string;
@@ -62,8 +63,9 @@ export interface VuContext {
   queued?: Array<() => unknown>;
 }
 
-/** Why a script has nothing to run (k6's invalid configuration, exit 104). */
+/** Why a script has nothing to run: no default (k6's invalid config, 104), no function at all (255). */
 export const NO_DEFAULT = "no default function to run per iteration";
+export const NO_FUNCTIONS = "no exported functions in script";
 
 const storage = new AsyncLocalStorage<VuContext>();
 setTagSource(current);
@@ -75,8 +77,8 @@ let startedMs = 0;
 export const requestDefaults = {
   discardResponseBodies: false,
   maxRedirects: 10,
-  userAgent: "",
-  noCookiesReset: false,
+  /** The headers of k6's `userAgent` ("" sends none, as Go) and `noConnectionReuse` (Go's close), if set. */
+  headers: undefined as Record<string, string> | undefined,
   /** Whether k6's request phases are kept: a summary, handleSummary or a threshold reads them. */
   phases: false,
   /** k6's `throw`: a request that gets no response throws its error. */
@@ -131,6 +133,7 @@ Object.defineProperties(globalThis, {
   __ITER: { get: () => current()?.iter ?? (inInit() ? absent("__ITER") : 0), configurable: true },
   __ENV: { value: isolateFlags.env ?? scriptEnv(), configurable: true, writable: true },
   open: { value: open, configurable: true, writable: true },
+  require: { value: requireUnconverted, configurable: true, writable: true },
 });
 
 if (isolateFlags.compatibilityMode === "base") delete (globalThis as { global?: unknown }).global;
@@ -222,8 +225,9 @@ export function session(mod: ConvertedModule): (s: Session) => unknown {
   const mains = mainsOf(mod, options);
   requestDefaults.discardResponseBodies = options.discardResponseBodies === true;
   if (typeof options.maxRedirects === "number") requestDefaults.maxRedirects = options.maxRedirects;
-  if (typeof options.userAgent === "string") requestDefaults.userAgent = options.userAgent;
-  requestDefaults.noCookiesReset = options.noCookiesReset === true;
+  const agent = typeof options.userAgent === "string" ? { "User-Agent": options.userAgent } : undefined;
+  const close = options.noConnectionReuse === true ? { Connection: "close" } : undefined;
+  if (agent || close) requestDefaults.headers = { ...agent, ...close };
   requestDefaults.phases = isolateFlags.phases === true || typeof mod.exports.handleSummary === "function" ||
     Object.keys(options.thresholds ?? {}).some((key) => /^\s*http_req_(?!failed|duration\s*$)/.test(key));
   requestDefaults.throw = options.throw === true;
@@ -246,7 +250,7 @@ export function session(mod: ConvertedModule): (s: Session) => unknown {
     // As k6, nothing starts after an abort: the iteration waits for the run's stop (it ends the sleep).
     if (testAborted()) return s.sleep(ABORTED_WAIT_MS);
     fn ??= chooseScenario(options, mains, s.env[PART_ENV]);
-    if (requestDefaults.noCookiesReset) vuJars.set(s.vu, jarOf(s, vuJars.get(s.vu)));
+    if (options.noCookiesReset === true) vuJars.set(s.vu, jarOf(s, vuJars.get(s.vu)));
     const inTest = counting ? countUp(scenarioSlot) : -1;
     const vu = vuOf(s);
     const ctx: VuContext = {
@@ -286,9 +290,10 @@ async function iterate(ctx: VuContext, main: Main): Promise<unknown> {
   const startMs = pointsOut || minIterationMs > 0 ? performance.now() : 0;
   if (counting || pointsOut) activate(ctx.vu);
   if (pointsOut) iterationStarts();
-  // The function and what it left pending; a callback's throw is the iteration's.
   const whole = async () => {
-    const out = await main(dataOf(ctx.vu, ctx.s));
+    const own = main(dataOf(ctx.vu, ctx.s));
+    const out = own instanceof Promise ? await interruptible(ctx, own) : own;
+    ctx.settle = null;
     if (ctx.pending > 0) await settled(ctx);
     if (ctx.thrown !== undefined) throw ctx.thrown;
     return out;
@@ -296,6 +301,11 @@ async function iterate(ctx: VuContext, main: Main): Promise<unknown> {
   try {
     // Requests sent later may be in flight together: as a batch's, on the VU's connections.
     return await (sendsLater ? ctx.s.batch(whole, requestDefaults.batch) : whole());
+  } catch (err) {
+    // As k6 cancels a thrown iteration's context: what it sent beside ends uncounted, resumes nothing.
+    ctx.thrown ??= err;
+    if (sendsLater) (ctx.s as ScriptSession).cutSides();
+    throw err;
   } finally {
     flushMetricsSoon();
     // As k6's, an iteration the run's end or a ramp-down cuts is interrupted; one that threw completed.
@@ -308,6 +318,10 @@ async function iterate(ctx: VuContext, main: Main): Promise<unknown> {
     if (counting || pointsOut) deactivate(ctx.vu);
   }
 }
+
+/** `own` settled, or rejected first by a callback's throw (`releaseHold`): k6 interrupts the iteration. */
+const interruptible = (ctx: VuContext, own: Promise<unknown>) =>
+  new Promise((resolve, fail) => (ctx.settle = (e) => e === undefined || fail(e), own.then(resolve, fail)));
 
 /** The run's active VUs (one 32-bit slot past the scenarios' pairs), and those of this isolate. */
 const ACTIVE_SLOT = 255;
@@ -423,7 +437,7 @@ export function plannedVus(made = false): number | null {
 function chooseScenario(options: Record<string, unknown>, mains: Mains, part: string | undefined): Main {
   // A load k6's flags give replaces the scenarios: the default function, with no scenario's tags or env.
   const own = isolateFlags.flagsLoad ? { ...options, scenarios: undefined } : options;
-  const scenarios = (own.scenarios ?? {}) as Record<string, { env?: Record<string, unknown> }>;
+  const scenarios = (own.scenarios ?? {}) as Record<string, { env?: Record<string, unknown>; tags?: object }>;
   const names = Object.keys(scenarios);
   const name = part !== undefined && mains.has(part) ? part : names.length === 1 ? names[0] : "default";
   const fn = mains.get(name);
@@ -433,7 +447,9 @@ function chooseScenario(options: Record<string, unknown>, mains: Mains, part: st
   // A run has at most 64 workers, so at most 64 scenarios: their slots fit the run's counters.
   scenarioSlot = 4 + 2 * Math.max(0, names.indexOf(name));
   arrivals = /-arrival-rate$/.test(String((scenarios[name] as { executor?: unknown } | undefined)?.executor));
-  setRunTags(runTagsOf(own, name), name);
+  // Every request's tags: `options.tags`, `--tag`, the scenario's `tags` and its name if declared.
+  const tags = givenRunTags(own), declared = own.scenarios !== undefined;
+  setRunTags(declared ? { ...tags, ...scenarios[name]?.tags, scenario: name } : tags, name);
   wantSubmetrics(options.thresholds);
   // As k6 activates a VU: a fresh __ENV (init code's writes gone), the scenario's `env` over the process's.
   const env = { ...isolateFlags.env ?? scriptEnv() };
@@ -441,6 +457,17 @@ function chooseScenario(options: Record<string, unknown>, mains: Mains, part: st
   (globalThis as { __ENV?: unknown }).__ENV = env;
   return fn;
 }
+
+// As k6's event loop: a promise rejected with no handler ends its iteration, as a callback's throw does
+// (counted once, as the iteration's error).
+globalThis.addEventListener("unhandledrejection", (e) => {
+  const ctx = current();
+  if (ctx === undefined) return;
+  e.preventDefault();
+  e.stopImmediatePropagation();
+  ctx.thrown ??= e.reason;
+  ctx.settle?.(e.reason);
+});
 
 /** One of `ctx`'s holds (a timer, a stream, a call) is done; its throw `err` ends the iteration. */
 export function releaseHold(ctx: VuContext, err?: unknown): void {
@@ -483,9 +510,14 @@ export function held<T>(call: T, blocks = true): T {
   if (ctx === undefined || !(call instanceof Promise)) return call;
   ctx.pending++, ctx.busy += Number(blocks);
   const done = () => (blocks && free(ctx), releaseHold(ctx));
-  call.then(done, done);
-  return call;
+  // An interrupted iteration's code resumes no more, as k6 stops the VU's loop: it sends and counts nothing.
+  return call.then(
+    (v) => (done(), ctx.thrown === undefined ? v : NEVER),
+    (e) => (done(), ctx.thrown === undefined ? Promise.reject(e) : NEVER),
+  ) as T;
 }
+
+const NEVER = new Promise<never>(() => {});
 
 /** A k6 call's promise the script chains on, settled on the VU's loop as k6's; it holds the iteration. */
 export function chained<T>(call: Promise<T>): Promise<T> {
@@ -493,7 +525,9 @@ export function chained<T>(call: Promise<T>): Promise<T> {
   if (ctx === undefined) return call;
   ctx.pending++;
   return new Promise((resolve, reject) => {
-    const settle = (end: () => void) => onLoop(ctx, () => (end(), releaseHold(ctx)));
+    // Neither settles once the iteration is interrupted (`held`).
+    const settle = (end: () => void) =>
+      onLoop(ctx, () => (ctx.thrown === undefined && end(), releaseHold(ctx)));
     call.then((v) => settle(() => resolve(v)), (err) => settle(() => reject(err)));
   });
 }
@@ -512,37 +546,27 @@ function settled(ctx: VuContext): Promise<void> {
   });
 }
 
-/** Every request's tags: `options.tags`, `--tag`, the scenario's `tags` and its name if declared. */
-function runTagsOf(options: Record<string, unknown>, name: string): Record<string, unknown> {
-  const scenarios = options.scenarios as Record<string, { tags?: Record<string, unknown> }> | undefined;
-  const tags = givenRunTags(options);
-  return scenarios === undefined ? tags : { ...tags, ...scenarios[name]?.tags, scenario: name };
-}
-
 /** Each scenario's function (its `exec`, else the default), and the default's as `default`. */
 function mainsOf(mod: ConvertedModule, options: { scenarios?: Record<string, { exec?: string } | null> }) {
   const mains: Mains = new Map();
-  if (mod.main !== undefined && typeof mod.main !== "function") {
-    throw new TypeError("the default export is what each iteration runs: export default function () { ... }");
+  // k6 runs only exported functions: a default export of data is none, a script exporting none fails to load.
+  const main = typeof mod.main === "function" ? mod.main : undefined;
+  if (main === undefined && !Object.values(mod.exports).some((v) => typeof v === "function")) {
+    throw new ScriptShapeError(`${NO_FUNCTIONS}: write export default function () { ... }`);
   }
-  if (mod.main !== undefined) mains.set("default", mod.main);
+  if (main !== undefined) mains.set("default", main);
   for (const [name, scenario] of Object.entries(options.scenarios ?? {})) {
     // The options' own check names a scenario that is not an object; here it only must not crash.
     const exec = scenario?.exec;
-    if (exec === undefined) {
-      if (mod.main === undefined) {
-        throw new TypeError(
-          `options.scenarios.${name}: no exec and no default function; export default function () { ... } ` +
-            'or give the scenario exec: "an exported function"',
-        );
-      }
-      mains.set(name, mod.main);
-      continue;
-    }
     // The script's own exports only: `exec: "toString"` must not find Object.prototype's.
-    const fn = Object.hasOwn(mod.exports, exec) ? mod.exports[exec] : undefined;
+    const fn = exec === undefined ? main : Object.hasOwn(mod.exports, exec) ? mod.exports[exec] : undefined;
     if (typeof fn !== "function") {
-      throw new TypeError(`options.scenarios.${name}.exec: no exported function ${exec}`);
+      throw new TypeError(
+        exec === undefined
+          ? `options.scenarios.${name}: no exec and no default function; export default function () { ... } ` +
+            'or give the scenario exec: "an exported function"'
+          : `options.scenarios.${name}.exec: no exported function ${exec}`,
+      );
     }
     mains.set(name, fn as Main);
   }

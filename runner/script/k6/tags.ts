@@ -1,8 +1,7 @@
 /**
  * @module
- * The tags a k6 request carries: `options.tags`, its scenario's, `scenario`, the VU's (`exec.vu.tags`) and
- * `group`, with `params.tags` over them, so a threshold by tag selects its requests. k6's `systemTags` cuts
- * the system tags its `--out json` points carry.
+ * The tags a k6 request carries (the run's, its scenario's, the VU's, `group`, `params.tags` over them), so a
+ * threshold by tag selects its requests; k6's `systemTags` cuts those its `--out json` points carry.
  */
 
 import { leftOutTags } from "../../../results/thresholds/selector.ts";
@@ -78,10 +77,7 @@ export class VuTags {
 /** The run's tags with each group's path, frozen once per path. */
 const groupTags = new Map<string, Readonly<Record<string, string>>>();
 
-/**
- * A request's or a sample's tags: the run's, with `group` when it is sent in a k6 group (`::api`; default:
- * the group running now), its own `given` tags over them (their `name` left out); undefined when none.
- */
+/** A request's or sample's tags: the run's, `group` (default: current), `given` over them, or undefined. */
 export function requestTags(
   given: Record<string, string> | undefined,
   group: string | undefined = now()?.group,

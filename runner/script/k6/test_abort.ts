@@ -16,7 +16,7 @@ let aborted = false;
 /** Whether a VU of this isolate aborted the test (its iterations then wait for the run's stop). */
 export const testAborted = (): boolean => aborted;
 
-export function abortTest(message: unknown): never {
+export function abortTest(message?: unknown): never {
   aborted = true;
   const text = message === undefined ? "test aborted" : String(message);
   sender ??= runChannel(TEST_ABORT_CHANNEL);
@@ -40,7 +40,7 @@ export function listenForTestFail(): void {
 export const testFailed = (): string | undefined => failed;
 
 /** k6's `exec.test.fail(message)`: the test runs on, then ends marked failed (exit 110 as k6). */
-export function failTest(message: unknown): void {
+export function failTest(message?: unknown): void {
   const text = message === undefined || message === null
     ? "test marked as failed"
     : `test marked as failed: ${message}`;

@@ -30,10 +30,7 @@ function hold(timer: Timer, ctx: VuContext): void {
   ctx.s.ended.addEventListener("abort", () => clearAll(ctx), { once: true });
 }
 
-/**
- * Runs `fn` on `ctx`'s loop unless `timer` was cleared meanwhile, then releases a timeout (`once`); its
- * throw ends the iteration holding `timer`, and every timer of it.
- */
+/** Runs `fn` on `ctx`'s loop unless `timer` was cleared; frees a `once` timer; a throw ends the iteration. */
 function call(fn: Callback, args: unknown[], timer: Timer, ctx: VuContext | undefined, once: boolean): void {
   if (ctx === undefined) return void fn(...args);
   if (due.has(timer)) return;
@@ -47,6 +44,8 @@ function call(fn: Callback, args: unknown[], timer: Timer, ctx: VuContext | unde
   onLoop(ctx, () => {
     due.delete(timer);
     if (!held.has(timer)) return;
+    // An iteration that threw runs no timer of its, as k6 cancels its context: they are cleared.
+    if (ctx.thrown !== undefined) return fail(ctx.thrown);
     try {
       const out = fn(...args);
       if (out instanceof Promise) return out.then(done, fail);

@@ -105,10 +105,7 @@ function sendPing(ws: Ws, pings: number[]): void {
   if (totals.counts(nowMs)) totals.pingsSent++;
 }
 
-/**
- * k6 v1's `WebSocket` (k6/websockets): a refused connection or a close other than 1000 is an `error` event;
- * the iteration ends once it closed; its events run on the VU's loop (`onLoop`). k6/ws's socket is one too.
- */
+/** k6 v1's `WebSocket` (k6/ws's socket extends it): a refusal or a close but 1000 is an `error`. */
 export class WebSocket {
   protocol = "";
   binaryType = "blob";
@@ -128,7 +125,6 @@ export class WebSocket {
   readonly response = { url: "", status: 0, headers: {} as Record<string, string>, body: "", error: "" };
   /** The first error a listener threw. */
   thrown: unknown = undefined;
-  /** Settles once the socket closed. */
   readonly closed: Promise<void>;
 
   constructor(readonly url: string, protocols?: string | string[] | null, params?: WsParams | null) {
@@ -368,10 +364,6 @@ class K6Socket extends WebSocket {
     this.#timers.delete(timer);
   }
 
-  clearInterval(timer: Timer): void {
-    this.clearTimeout(timer);
-  }
-
   /** k6/ws's events: the function first once open, a message's text or bytes, the close's code once. */
   protected override dispatch(type: string, fields: Record<string, unknown>): unknown {
     if (type === "close") {
@@ -404,6 +396,7 @@ class K6Socket extends WebSocket {
     this.#timers.clear();
   }
 }
+Object.defineProperty(K6Socket.prototype, "clearInterval", { value: K6Socket.prototype.clearTimeout });
 
 /** k6's `ws.connect(url, params?, callback)`: resolves with the handshake's answer once the socket closed. */
 export async function connect(

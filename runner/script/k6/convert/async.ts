@@ -1,7 +1,6 @@
 /**
  * @module
- * Which calls of a k6 script become awaited and which functions `async`, until nothing changes; what
- * cannot be awaited so is refused at its line.
+ * Which calls of a k6 script become awaited and which functions `async`; what cannot is refused at its line.
  */
 import * as walk from "acorn-walk";
 import { ARRAY_METHODS, ASYNC_CALLS, ASYNC_METHODS, PAGE_CALLS } from "./modules.ts";
@@ -69,7 +68,7 @@ function enclosing(path: Node[]): Node | null {
   return null;
 }
 
-const PROMISE = new Set(["then", "catch", "finally"]);
+export const PROMISE = new Set(["then", "catch", "finally"]);
 const ASYNC_REQUEST = "k6/http.asyncRequest";
 /** k6 calls whose callbacks run on the VU's loop while they are awaited: they do not block it. */
 const LOOPING = new Set(["k6.group", "k6.check", "k6/ws.connect"]);
@@ -183,10 +182,7 @@ export function planAsync(ast: Node, imported: Map<string, Binding>, given: Hand
   return { ...sets, handsOff: handsOff || racing, handed, problems };
 }
 
-/**
- * Each function that is a method named by a plain key (`get() {}`, `get: () => {}`, a class's), its property
- * or definition; not a getter, setter or constructor, nor one of an object handed to a call.
- */
+/** Each method under a plain key (`get() {}`, `get: () => {}`) -> its property; no accessor, constructor. */
 function methodsOf(functions: Node[][]): Map<Node, Node> {
   const out = new Map<Node, Node>();
   for (const path of functions) {
@@ -282,16 +278,12 @@ export function apiOf(callee: Node, bindings: Map<string, Binding>): string | nu
   return null;
 }
 
-/** Whether `call` is k6's check(). */
 function isCheck(call: Node, bindings: Map<string, Binding>): boolean {
   const b = call.callee.type === "Identifier" ? bindings.get(call.callee.name) : undefined;
   return b?.module === "k6" && b.name === "check";
 }
 
-/**
- * The local module's export `callee` calls (`retry(...)`, `lib.retry(...)`), or the method of an exported
- * object (`bus.on(...)`: `bus.on`), else null.
- */
+/** The local export `callee` calls (`lib.retry()`) or an exported object's method (`bus.on`), else null. */
 function localCallee(callee: Node, bindings: Map<string, Binding>): { module: string; name: string } | null {
   const id = callee.type === "MemberExpression" && !callee.computed ? callee.object : callee;
   const b = id.type === "Identifier" ? bindings.get(id.name) : undefined;
@@ -359,10 +351,7 @@ function callbackProblem(fn: Node, call: Node, bindings: Map<string, Binding>): 
 
 const SOCKET_CALLS = new Set(["addEventListener", "on"]);
 
-/**
- * Whether `node` (a function or its name; `above`: its ancestors, nearest first) runs later on the VU's loop:
- * a timer's callback, a promise's reaction or executor, a WebSocket's listener or k6/ws's `connect` callback.
- */
+/** Whether `node` (a function or its name) runs later on the VU's loop: a timer, promise, socket callback. */
 function runsLater(node: Node, parent: Node, above: Node[], bindings: Map<string, Binding>): boolean {
   if (parent.type === "AssignmentExpression") {
     const to = parent.left;
@@ -424,7 +413,6 @@ function isPlainUse(id: Node, parent: Node, bindings: Map<string, Binding>): boo
         (apiOf(parent.callee, bindings) === "k6.group" && parent.arguments[1] === id);
     case "FunctionDeclaration":
     case "FunctionExpression":
-      return parent.id === id;
     case "VariableDeclarator":
       return parent.id === id;
     case "MemberExpression":

@@ -3,31 +3,25 @@
  * How converted code knows its VU without a context entered per iteration (about 1.5 us each): every
  * `await` becomes `__k6.back(__k6.context(), await X)`, making the VU current again as its function resumes.
  */
-import { isFunction, type Node } from "./async.ts";
+import { isFunction, type Node, PROMISE } from "./async.ts";
 import { everyNode, importsFrom } from "./refusals.ts";
 import { around, type Edit } from "./exports.ts";
+import { moduleUrl } from "./modules.ts";
 
 /** What the converter inserts before an awaited call: restoring the VU once the call resumes. */
 export const RESUMING_AWAIT = "__k6.back(__k6.context(), await ";
 
-/** k6 modules whose callbacks run later, from events (their scripts keep the per-iteration context). */
-const EVENT_MODULES = new Set([
-  "k6/ws",
-  "k6/websockets",
-  "k6/experimental/websockets",
-  "k6/net/grpc",
-  "k6/timers",
-  "k6/experimental/streams",
-]);
+/** The files of k6 modules whose callbacks run later, from events (k6/ws, k6/net/grpc, k6/timers...). */
+const EVENT_FILES = /\/(ws|grpc|timers|streams)\.ts$/;
 const LATER = new Set(["setTimeout", "setInterval", "setImmediate", "queueMicrotask"]);
-const REACTIONS = new Set(["then", "catch", "finally"]);
 
 /** Whether the script hands callbacks over to run later: it needs the context entered per iteration. */
 export function defersCallbacks(ast: Node): boolean {
-  let found = importsFrom(ast, (from) => EVENT_MODULES.has(from));
+  let found = importsFrom(ast, (from) => EVENT_FILES.test(moduleUrl(from) ?? ""));
   everyNode(ast, (n: Node) => {
     found ||= (n.type === "Identifier" && LATER.has(n.name)) || (n.type === "ForOfStatement" && n.await) ||
-      (isFunction(n) && n.async && n.generator) || (n.type === "CallExpression" && isReaction(n.callee));
+      (isFunction(n) && n.async && n.generator) ||
+      (n.callee?.type === "MemberExpression" && !n.callee.computed && PROMISE.has(n.callee.property.name));
   });
   return found;
 }
@@ -40,10 +34,6 @@ export function importsMetrics(ast: Node): boolean {
       (s.source.value === "k6" &&
         s.specifiers.some((i: Node) => i.type !== "ImportSpecifier" || i.imported.name === "group")))
   );
-}
-
-function isReaction(callee: Node): boolean {
-  return callee.type === "MemberExpression" && !callee.computed && REACTIONS.has(callee.property.name);
 }
 
 export function contextEdits(ast: Node, madeAsync: ReadonlySet<Node>): Edit[] {

@@ -73,10 +73,7 @@ const EXPORT_GETTERS = new Set(["__export", "__webpack_require__.d"]);
 /** Bundlers' helpers that wrap a module: `__toESM(require(m))`, `m_default = __webpack_require__.n(m)`. */
 const WRAPPERS = ["__toESM", "__webpack_require__.n"];
 
-/**
- * k6's CommonJS at the top level as ES imports and exports (`require`, `exports.x`, `module.exports`);
- * a webpack or esbuild bundle's wrapping function is opened and its getter exports (EXPORT_GETTERS) read.
- */
+/** k6's top-level CommonJS (`require`, `exports.x`, `module.exports`) and bundles' wrappers as ES modules. */
 function fromCommonJs(source: string): string {
   const ast = /\b(require|exports)\b/.test(source) ? parseOrNull(source) : null;
   const edits: Edit[] = [],
@@ -138,6 +135,13 @@ function fromCommonJs(source: string): string {
       cut(0, 0, "var module = { exports: {} }, exports = module.exports; ");
     }
   });
+  // None of these, no import nor export, and module.exports set in a function (UMD): k6's CommonJS wrapper.
+  const wrap = edits.length === 0 && ast?.body.every((s: Node) => !/^(Import|Export)/.test(s.type));
+  if (wrap && /\bmodule\.exports\s*=/.test(source)) {
+    cut(0, 0, "var module = { exports: {} }, exports = module.exports; (function () {");
+    const end = "\n}).call(exports);\nexport default module.exports.default ?? module.exports;";
+    cut(source.length, source.length, end);
+  }
   return applyEdits(source, edits);
 }
 
@@ -149,7 +153,8 @@ function withoutTypes(source: string, file: string): string {
   try {
     const stripped = stripTypeScriptTypes(source);
     // An export of a type (`export { User }`) is JavaScript only once transformed away.
-    if (parseOrNull(stripped) !== null) return stripped;
+    const ast = parseOrNull(stripped);
+    if (ast !== null) return withoutTypeImports(stripped, ast);
   } catch { /* transformed below */ }
   try {
     return stripTypeScriptTypes(source, { mode: "transform" });
@@ -157,6 +162,21 @@ function withoutTypes(source: string, file: string): string {
     const m = /^(\w*Error: )?([^\n]*)[\s\S]*:(\d+):\d+\s*$/.exec(String((err as Error).message));
     throw new K6ConvertError([`${file}:${m?.[3] ?? 1}: syntax error: ${m?.[2] ?? String(err)}`]);
   }
+}
+
+/** `js` with each import of names it never reads blanked, lines kept: k6's esbuild drops such an import. */
+function withoutTypeImports(js: string, ast: Node): string {
+  const read = new Set<string>();
+  for (const s of ast.body) {
+    if (s.type !== "ImportDeclaration") everyNode(s, (n) => n.type === "Identifier" && read.add(n.name));
+  }
+  for (const s of ast.body.toReversed()) {
+    const names: Node[] = s.type === "ImportDeclaration" ? s.specifiers : [];
+    if (names.length > 0 && names.every((spec) => !read.has(spec.local.name))) {
+      js = js.slice(0, s.start) + js.slice(s.start, s.end).replace(/[^\n]/g, " ") + js.slice(s.end);
+    }
+  }
+  return js;
 }
 
 /** Converts k6 `source` (`file` in problems, `dir` for `open()`); no `modules`: a local import refused. */
@@ -366,24 +386,20 @@ function importEdits(ast: Node, edits: Edit[], problems: Problem[], locals?: Loc
       bind(s, from, bindings, calls);
       continue;
     }
+    // A jslib.k6.io library or a k6 module: imported from this folder's file that stands in for it.
     const jslib = jslibOf(from);
-    if (jslib !== undefined) {
-      edits.push({ start: s.source.start, end: s.source.end, text: JSON.stringify(jslib.url) });
-      bind(s, jslib.module, bindings);
-      continue;
-    }
-    if (from !== "k6" && !from.startsWith("k6/")) {
+    if (jslib === undefined && from !== "k6" && !from.startsWith("k6/")) {
       const why = importProblem(from);
       if (why !== null) problems.push({ pos: s.start, why });
       continue;
     }
-    const url = moduleUrl(from);
+    const url = jslib?.url ?? moduleUrl(from);
     if (url === undefined) {
       problems.push({ pos: s.start, why: K6_REFUSED[from] ?? `${from} is not a k6 module loadlab converts` });
       continue;
     }
     edits.push({ start: s.source.start, end: s.source.end, text: JSON.stringify(url) });
-    bind(s, from, bindings);
+    bind(s, jslib?.module ?? from, bindings);
   }
   return bindings;
 }

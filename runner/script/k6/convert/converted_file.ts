@@ -10,7 +10,7 @@ import { asModule, isK6Source } from "./convert.ts";
 import { convertK6Files, readK6Files } from "./local_modules.ts";
 import { RUNTIME_URL } from "./modules.ts";
 import { importsFrom, parseOrNull } from "./refusals.ts";
-import { conversionCacheDir, writeWhole } from "../../cache_dir.ts";
+import { conversionCacheDir, makeCacheFolder, writeWhole } from "../../cache_dir.ts";
 
 /** Bumped when the conversion changes, so older cached conversions are not reused. */
 const CONVERSION_VERSION = "41";
@@ -39,7 +39,7 @@ export function sessionScriptPath(path: string): string {
   const out = join(root, path);
   if (existsSync(out)) return out;
   const converted = convertK6Files(files);
-  Deno.mkdirSync(dirname(out), { recursive: true });
+  makeCacheFolder(dirname(out));
   writeImportMap(dirname(out));
   // The script last: it is kept only once every file it imports is.
   for (const [file, code] of converted) writeWhole(join(root, file), code);

@@ -20,10 +20,8 @@ export const around = (n: Node, open: string, close: string): Edit[] => [
   { start: n.end, end: n.end, text: close },
 ];
 
-const NOT_A_FUNCTION = new Set([
-  ...["Literal", "ObjectExpression", "ArrayExpression", "TemplateLiteral", "ClassDeclaration"],
-  ...["ClassExpression", "UnaryExpression", "BinaryExpression", "UpdateExpression"],
-]);
+/** The converted text's line telling the runtime a script has no default function. */
+export const NO_MAIN = "\nconst __k6_main = undefined;";
 
 export function exportEdits(ast: Node, source: string, edits: Edit[], problems: Problem[]): string[] {
   const names: string[] = [];
@@ -31,13 +29,6 @@ export function exportEdits(ast: Node, source: string, edits: Edit[], problems: 
   for (const s of ast.body) {
     if (s.type === "ExportDefaultDeclaration") {
       main = true;
-      // A script's default export is what each iteration runs (a module's may be data).
-      if (NOT_A_FUNCTION.has(s.declaration.type)) {
-        problems.push({
-          pos: s.start,
-          why: "the default export is what each iteration runs: write export default function () { ... }",
-        });
-      }
       defaultEdits(s, edits);
     } else if (s.type === "ExportNamedDeclaration") {
       const named = s.specifiers?.map((spec: Node) => spec.exported.name ?? spec.exported.value) ?? [];
@@ -73,7 +64,7 @@ export function exportEdits(ast: Node, source: string, edits: Edit[], problems: 
     }
   }
   // A script of scenario functions only: the runtime is told it has no default.
-  if (!main) edits.push({ start: ast.end, end: ast.end, text: "\nconst __k6_main = undefined;" });
+  if (!main) edits.push({ start: ast.end, end: ast.end, text: NO_MAIN });
   return names;
 }
 

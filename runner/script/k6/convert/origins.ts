@@ -91,10 +91,7 @@ export function mayRequest(ast: Node | null): boolean {
   return ast === null || importsFrom(ast, (from) => SENDING.has(from) || /^https?:\/\//.test(from));
 }
 
-/**
- * Whether every request the script can send names no server: k6/http used only in calls whose URL is text
- * with no http scheme (`api.local/x`), which k6 fails without sending. A path (`/x`) names the target.
- */
+/** Whether every request names no server: k6/http URLs only text with no http scheme, which k6 fails. */
 export function namesNoServer(ast: Node | null, env: Env): boolean {
   const sending = ast?.body.filter((s: Node) =>
     s.type === "ImportDeclaration" && SENDING.has(s.source.value)
@@ -142,10 +139,7 @@ function envRead(n: Node, env: Env): { name: string; value: string | undefined }
   return { name, value: Object.hasOwn(env, name) ? env[name] : undefined };
 }
 
-/**
- * The text `n` has before the run (a literal, a set `__ENV`, a `const`, a fallback, a template up to its
- * first unknown part after the origin), else undefined.
- */
+/** The text `n` has before the run (a literal, set `__ENV`, `const`, fallback, template), else undefined. */
 function textOf(n: Node, env: Env, consts: Map<string, Node>, depth = 0): string | undefined {
   if (n === null || n === undefined || depth > 8) return undefined;
   if (n.type === "Literal") return typeof n.value === "string" ? n.value : undefined;

@@ -1,7 +1,6 @@
 /**
  * @module
- * What a k6 script may hold that parses but cannot run converted, found on its syntax tree before any load,
- * and whether a script names a k6 module at all.
+ * What a k6 script may hold that parses but cannot run converted, found before any load; whether it is k6.
  */
 import * as acorn from "acorn";
 import { apiOf, asyncCallsOf, type Binding, isFunction, type Node, type Problem } from "./async.ts";
@@ -42,10 +41,12 @@ function nodeProblem(
   if (node.type !== "CallExpression" && node.type !== "NewExpression") return null;
   const callee = node.callee;
   const name = callee.type === "Identifier" && !declared.has(callee.name) ? callee.name : null;
-  if (name === "eval" || name === "Function") {
+  // Function()'s code sees the global scope only: in a module holding no k6 API it cannot reach one.
+  if (name === "eval" || (name === "Function" && bindings.size > 0)) {
     return `${name}() makes code from text at run time, which is not converted: write that code in the script`;
   }
-  if (name === "require" && node.type === "CallExpression") {
+  // One in a function (a UMD module's Node branch) throws only if called, as k6's (init_files.ts).
+  if (name === "require" && node.type === "CallExpression" && !above.some(isFunction)) {
     return 'a require() other than `const x = require("m")` on a line of its own at the top level is not ' +
       'converted: import the module (import http from "k6/http")';
   }
@@ -116,17 +117,16 @@ export function parseOrNull(source: string): Node | null {
   }
 }
 
+const TOO_DEEP = `: loadlab converts scripts nested at most ${MAX_NESTING} levels (deeper ones overflow a ` +
+  "parser's stack); flatten it into functions or data";
+
 /** The first node deeper than MAX_NESTING, as a problem, else null; walked without recursion. */
 export function nestingProblem(ast: Node): Problem | null {
   const stack: Array<[Node, number]> = [[ast, 0]];
   while (stack.length > 0) {
     const [node, depth] = stack.pop()!;
     if (depth > MAX_NESTING) {
-      return {
-        pos: node.start,
-        why: `nested more than ${MAX_NESTING} levels deep here: loadlab converts scripts nested at most ` +
-          `${MAX_NESTING} levels (deeper ones overflow a parser's stack); flatten it into functions or data`,
-      };
+      return { pos: node.start, why: `nested more than ${MAX_NESTING} levels deep here${TOO_DEEP}` };
     }
     for (const child of childrenOf(node)) stack.push([child, depth + 1]);
   }
@@ -136,11 +136,7 @@ export function nestingProblem(ast: Node): Problem | null {
 export function parseProblem(err: unknown): { line: number; why: string } {
   const e = err as { loc?: { line: number }; message: string };
   if (err instanceof RangeError || /stack space/i.test(e.message)) {
-    return {
-      line: e.loc?.line ?? 1,
-      why: `nested too deep to parse: loadlab converts scripts nested at most ${MAX_NESTING} levels; ` +
-        "flatten it into functions or data",
-    };
+    return { line: e.loc?.line ?? 1, why: `nested too deep to parse${TOO_DEEP}` };
   }
   return { line: e.loc?.line ?? 1, why: `syntax error: ${e.message.replace(/ \(\d+:\d+\)$/, "")}` };
 }
@@ -210,10 +206,7 @@ export function initVuReads(ast: Node): Node[] {
 /** Methods that change an array, a Map or a Set in place. */
 const MUTATORS = /^(push|pop|shift|unshift|splice|sort|reverse|fill|add|set|delete|clear)$/;
 
-/**
- * Whether a function changes state of the script's top level (a `let` or `var` assigned, a `const` array,
- * object, Map or Set changed in place by MUTATORS or a key): each k6 VU has its own copy (runtime.ts).
- */
+/** Whether a function assigns a top-level `let`/`var` or mutates a `const` collection (each VU's own). */
 export function keepsVuState(ast: Node): boolean {
   const vars = new Set<string>(), values = new Set<string>();
   for (const s of ast.body.map((s: Node) => s.declaration ?? s)) {
@@ -279,7 +272,9 @@ function memberReferenceProblem(node: Node, parent: Node, bindings: Map<string, 
   const b = bindings.get(node.object.name);
   const calls = b && (b.name === "default" || b.name === "*") ? asyncCallsOf(b) : undefined;
   if (calls === undefined) return null;
-  const name = node.object.name, key = memberKey(node);
+  // The name it reads (`http.get`, `http["get"]`), else null (one computed as the script runs).
+  const name = node.object.name, read = node.computed ? specifierOf(node.property) : node.property.name;
+  const key = read === undefined ? null : String(read);
   // A name computed as the script runs (`http[method](u)`) may be any of the module's calls.
   if (key === null) {
     return `${name}[...] picks a member of ${b!.module} by a name computed as it runs: loadlab awaits only ` +
@@ -294,10 +289,4 @@ function memberReferenceProblem(node: Node, parent: Node, bindings: Map<string, 
   if (!node.computed && parent?.type === "CallExpression" && parent.callee === node) return null;
   return `${name}.${key} is reached here other than by a direct call: loadlab awaits only calls ` +
     `written as ${name}.${key}(...)`;
-}
-
-/** The name member `node` reads (`http.get`, `http["get"]`), else null (one computed as the script runs). */
-function memberKey(node: Node): string | null {
-  const key = node.computed ? specifierOf(node.property) : node.property.name;
-  return key === undefined ? null : String(key);
 }

@@ -55,9 +55,6 @@ export class Httpx {
   request(method: string, url: string, body: Body = null, params?: Params) {
     return httpRequest(method, this.baseURL + url, body, this.#merged(params));
   }
-  asyncRequest(method: string, url: string, body: Body = null, params?: Params) {
-    return this.request(method, url, body, params);
-  }
   /** Requests as `http.batch` takes them (arrays or objects), the base URL before each. */
   batch(
     requests: Array<
@@ -82,5 +79,6 @@ for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"
     },
   });
 }
+Object.defineProperty(Httpx.prototype, "asyncRequest", { value: Httpx.prototype.request });
 
 export default { Httpx };

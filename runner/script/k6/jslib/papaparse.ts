@@ -48,15 +48,11 @@ export function parse(text: string, config: ParseConfig = {}): ParseResult {
   const fields = (rows.shift() ?? []).map((h, k) => config.transformHeader?.(h, k) ?? h);
   const data = rows.map((r, k) => {
     if (r.length !== fields.length) {
-      const few = r.length < fields.length;
-      errors.push({
-        type: "FieldMismatch",
-        code: few ? "TooFewFields" : "TooManyFields",
-        message: `Too ${
-          few ? "few" : "many"
-        } fields: expected ${fields.length} fields but parsed ${r.length}`,
-        row: k,
-      });
+      const few = r.length < fields.length, code = few ? "TooFewFields" : "TooManyFields";
+      const message = `Too ${
+        few ? "few" : "many"
+      } fields: expected ${fields.length} fields but parsed ${r.length}`;
+      errors.push({ type: "FieldMismatch", code, message, row: k });
     }
     const row: Record<string, unknown> = {};
     r.forEach((field, i) => {
@@ -68,6 +64,8 @@ export function parse(text: string, config: ParseConfig = {}): ParseResult {
   return { data, errors, meta: { ...meta, fields, cursor: text.length } };
 }
 
+const UNTERMINATED = { type: "Quotes", code: "MissingQuotes", message: "Quoted field unterminated" } as const;
+
 function splitRows(text: string, delimiter: string, quote: string, errors: ParseError[]): string[][] {
   const rows: string[][] = [];
   let row: string[] = [], field = "", at = 0;
@@ -76,12 +74,7 @@ function splitRows(text: string, delimiter: string, quote: string, errors: Parse
     if (text.startsWith(quote, at) && field === "") {
       const end = closingQuote(text, at + quote.length, quote);
       if (end < 0) {
-        errors.push({
-          type: "Quotes",
-          code: "MissingQuotes",
-          message: "Quoted field unterminated",
-          row: rows.length,
-        });
+        errors.push({ ...UNTERMINATED, row: rows.length });
         field = text.slice(at + quote.length).replaceAll(quote + quote, quote);
         at = text.length;
       } else {

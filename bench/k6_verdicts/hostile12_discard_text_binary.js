@@ -1,0 +1,15 @@
+// args: -u 1 -i 2
+// discardResponseBodies with one request asking for text and another for binary.
+import http from "k6/http";
+import { check } from "k6";
+
+export const options = { discardResponseBodies: true, thresholds: { checks: ["rate==1"] } };
+
+export default function () {
+  const dropped = http.get("http://127.0.0.1:18481/get");
+  const text = http.get("http://127.0.0.1:18481/get?t=1", { responseType: "text" });
+  const bin = http.get("http://127.0.0.1:18481/bytes/16", { responseType: "binary" });
+  check(dropped, { "body discarded": (r) => r.body === null });
+  check(text, { "text kept": (r) => typeof r.body === "string" && r.json("args.t") === "1" });
+  check(bin, { "binary kept": (r) => r.body instanceof ArrayBuffer && r.body.byteLength === 16 });
+}

@@ -1,0 +1,44 @@
+// args: --stage 2s:2,2s:2,1s:0
+// Licence: ISC, its package.json states; its text: wild_licences/ridzeal+k6-poc.LICENSE.
+// From github.com/ridzeal/k6-poc, load-test.js@ad6b70037ed7: the team's script unchanged but
+// for its one URL constant (BASE_URL, https://test-api.k6.io); --stage shortens its three stages.
+import http from 'k6/http';
+import { check, group, sleep } from 'k6';
+
+export let options = {
+  stages: [
+    { duration: '10s', target: 10 }, // simulate ramp-up of traffic from 1 to 100 users over 5 minutes.
+    { duration: '30s', target: 10 }, // stay at 100 users for 10 minutes
+    { duration: '10s', target: 0 }, // ramp-down to 0 users
+  ],
+  thresholds: {
+    http_req_duration: ['p(99)<1500'], // 99% of requests must complete below 1.5s
+    'logged in successfully': ['p(99)<1500'], // 99% of requests must complete below 1.5s
+  },
+};
+
+const BASE_URL = 'http://127.0.0.1:18481';
+const USERNAME = 'TestUser';
+const PASSWORD = 'SuperCroc2020';
+
+export default () => {
+  let loginRes = http.post(`${BASE_URL}/auth/token/login/`, {
+    username: USERNAME,
+    password: PASSWORD,
+  });
+
+  check(loginRes, {
+    'logged in successfully': (resp) => resp.json('access') !== '',
+  });
+
+  let authHeaders = {
+    headers: {
+      Authorization: `Bearer ${loginRes.json('access')}`,
+    },
+  };
+
+  let myObjects = http.get(`${BASE_URL}/my/crocodiles/`, authHeaders).json();
+  check(myObjects, { 'retrieved crocodiles': (obj) => obj.length > 0 });
+
+  sleep(1);
+};

@@ -1,0 +1,117 @@
+/**
+ * @module
+ * k6 scripts as public repositories write them (bench/k6_verdicts/wild_*), each habit run through
+ * `loadlab run` as its team runs it, reaching k6's verdict: a threshold's `delayAbortEval` without
+ * `abortOnFail` (k6 reads it and waits by it only before an abort). Loads are bounded counts.
+ */
+import "./in_process.ts";
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { runK6Text } from "./k6_run.ts";
+import { withTarget } from "./helpers.ts";
+import { testPool } from "./fixtures/test_pool.ts";
+
+/** Each case waits on its own run: three at once. */
+const pool = testPool(3);
+
+pool.test("delayAbortEval without abortOnFail runs, in milliseconds as a number, as k6 reads it", () =>
+  withTarget(async (url) => {
+    const run = await runK6Text(
+      `import http from "k6/http";
+export const options = {
+  thresholds: {
+    http_req_duration: [{ threshold: "p(90) < 15000", abortOnFail: false, delayAbortEval: 100 }],
+    http_reqs: [{ threshold: "count>0", delayAbortEval: "10s" }],
+  },
+};
+export default function () { http.get("${url}/"); }
+`,
+      url,
+      ["-i", "2"],
+      { inProcess: true },
+    );
+    assertEquals(run.code, 0, run.text);
+  }));
+
+pool.test("a TypeScript script's import of types only is dropped, its module never loaded, as k6's", () =>
+  withTarget(async (url) => {
+    const run = await runK6Text(
+      `import { sleep, check } from 'k6'
+import { Options } from 'k6/options'
+import http from 'k6/http'
+
+export const options: Options = { vus: 1, iterations: 2 }
+
+export default () => {
+  const res = http.get('${url}/')
+  check(res, { 'status is 200': () => res.status === 200 })
+  sleep(0.01)
+}
+`,
+      url,
+      [],
+      { name: "order.ts", inProcess: true },
+    );
+    assertEquals(run.code, 0, run.text);
+    ok(/checks_succeeded\.+: 100\.00% 2 out of 2/.test(run.text), run.text);
+  }));
+
+pool.test("a default export of data is no function: none exported fails to load (255), else no default (104)", () =>
+  withTarget(async (url) => {
+    const data = `import http from "k6/http";
+export default { scenarios: { rate: { executor: "constant-arrival-rate", rate: 2000, duration: "30s" } } };
+`;
+    const none = await runK6Text(data, url, [], { inProcess: true });
+    assertEquals(none.code, 255, none.text);
+    ok(none.text.includes("script.js: does not load: no exported functions in script"), none.text);
+    const setup = await runK6Text(`${data}export function setup() { http.get("${url}/"); }\n`, url, [], {
+      inProcess: true,
+    });
+    assertEquals(setup.code, 104, setup.text);
+    ok(setup.text.includes("no default function to run per iteration"), setup.text);
+  }));
+
+pool.test("a UMD module sets module.exports in a function: k6's CommonJS, its require() unreached", () =>
+  withTarget(async (url) => {
+    const umd = `(function (root, factory) {
+  if (typeof define === "function" && define.amd) define([], factory);
+  else if (typeof module === "object" && typeof exports !== "undefined") module.exports = factory();
+  else root.Lib = factory();
+})(this, function () {
+  function nodeOnly() {
+    return require("stream").Duplex;
+  }
+  return { twice: (n) => 2 * n, nodeOnly };
+});
+`;
+    const run = await runK6Text(
+      `import lib from "./lib/umd.js";
+import http from "k6/http";
+import { check } from "k6";
+export default function () {
+  const res = http.get("${url}/");
+  check(res, { "twice": () => lib.twice(2) === 4 });
+  try {
+    lib.nodeOnly();
+  } catch (e) {
+    check(e, { "reached require throws": (e) => String(e).includes("init code only") });
+  }
+}
+`,
+      url,
+      ["-i", "2"],
+      { files: { "lib/umd.js": umd }, inProcess: true },
+    );
+    assertEquals(run.code, 0, run.text);
+    ok(/checks_succeeded\.+: 100\.00% 4 out of 4/.test(run.text), run.text);
+  }));
+
+pool.test("flags' load replaces scenarios: a script with no default is k6's invalid config (104)", () =>
+  withTarget(async (url) => {
+    const script = `import http from "k6/http";
+export const options = { scenarios: { auth: { executor: "ramping-vus", exec: "auth", stages: [{ duration: "20s", target: "20" }] } } };
+export function auth() { http.get("${url}/"); }
+`;
+    const run = await runK6Text(script, url, ["-i", "1"], { inProcess: true });
+    assertEquals(run.code, 104, run.text);
+    ok(run.text.includes("executor default: function 'default' not found in exports"), run.text);
+  }));
