@@ -13,7 +13,8 @@
  * and each error's (within 10%, or 1) and the report's form (the JSON's fields, end, options and details,
  * the summary's sections, the CSV's header); a timed run whose every call failed unanswered is
  * generator-bound, its statuses and errors compared as shares of its count (each tool fails as fast as its
- * share of the machine lets it); a `# count: LO..HI` line is the count both tools promise where the
+ * share of the machine lets it), as is a timed case with a `# generator-bound` line (its calls unpaced, each
+ * tool making as many as it can); a `# count: LO..HI` line is the count both tools promise where the
  * machine's load moves it; a `# latency: FLOOR_MS` line checks the latency fields of each tool's JSON
  * against what both promise when each call is timed from its actual start: the fastest no sooner than the
  * server's FLOOR_MS, and the calls' times, at most `-c` at once, adding up to no more than `-c` times the
@@ -69,6 +70,8 @@ interface Case {
   inFlight: number;
   /** The count each tool promises (its `# count: LO..HI` line), where the machine's load moves it. */
   countRange?: [number, number];
+  /** Its calls unpaced over its time (its `# generator-bound` line): each tool's count is its own speed. */
+  generatorBound?: boolean;
   /** Why loadlab refuses it before the load (its `# refused:` line): apart from ghz's verdict, by design. */
   refused?: string;
   /** The server's least time per call (its `# latency: FLOOR_MS` line): the latency fields are checked. */
@@ -165,6 +168,7 @@ function corpusCases(folder: string, vars: Record<string, string>): Case[] {
     const refused = lines.map((l) => /^# refused: (.*)/.exec(l)?.[1]).find((r) => r !== undefined);
     const range = lines.map((l) => /^# count: (\d+)\.\.(\d+)/.exec(l)).find((m) => m !== null);
     const floor = lines.map((l) => /^# latency: (\d+)/.exec(l)?.[1]).find((f) => f !== undefined);
+    const generatorBound = lines.some((l) => l.startsWith("# generator-bound"));
     const text = lines.filter((l) => !l.startsWith("#")).join(" ");
     const args = shellWords(text.replace(/\$([A-Z_][A-Z0-9_]*)/g, (m, name: string) => vars[name] ?? m));
     // A --config file's keys count as its flags: "duration": "2s", concurrency = 8, max-duration: 1s.
@@ -184,7 +188,8 @@ function corpusCases(folder: string, vars: Record<string, string>): Case[] {
     const countRange = range ? [Number(range[1]), Number(range[2])] as [number, number] : undefined;
     const name = e.name.replace(/\.txt$/, "");
     const latencyFloorMs = floor === undefined ? undefined : Number(floor);
-    return { name, dir: folder, args, timed, inFlight: Number(given), countRange, refused, latencyFloorMs };
+    const inFlight = Number(given);
+    return { name, dir: folder, args, timed, inFlight, countRange, refused, latencyFloorMs, generatorBound };
   }).sort((a, b) => a.name.localeCompare(b.name));
 }
 
@@ -384,15 +389,20 @@ export function compareRuns(
   cutMost: number,
   ghzRun: ToolRun,
   llRun: ToolRun,
-  { countRange, refused }: { countRange?: [number, number]; refused?: string } = {},
+  { countRange, refused, generatorBound: unpaced }: {
+    countRange?: [number, number];
+    refused?: string;
+    generatorBound?: boolean;
+  } = {},
 ): string[] {
   const timed = cutMost > 0;
   const [[ghz], [ll, llCut]] = timed ? [withoutCut(ghzRun), withoutCut(llRun)] : [[ghzRun, 0], [llRun, 0]];
   const exit = `${ghz.code}/${ll.code}`;
-  // A timed run whose every call failed unanswered (a dead port, a deadline before any answer) counts what
-  // each tool can fail in the time on its machine's share of the cores: no count is promised, the shares are.
-  const generatorBound = timed &&
-    [ghz, ll].every((r) => /^(Unavailable|DeadlineExceeded)$/.test(Object.keys(r.statuses).join()));
+  // A timed run whose calls are unpaced, or all failed unanswered (a dead port, a deadline before any
+  // answer), counts what each tool can make in the time on its share of the cores: no count is promised, the
+  // shares are.
+  const generatorBound = timed && (unpaced === true ||
+    [ghz, ll].every((r) => /^(Unavailable|DeadlineExceeded)$/.test(Object.keys(r.statuses).join())));
   const [lo, hi] = countRange ?? (generatorBound ? [1, Infinity] : [NaN, NaN]);
   const promised = [ghz.count, ll.count].every((n) => n !== null && n >= lo && n <= hi);
   const why = generatorBound

@@ -166,6 +166,15 @@ Deno.test("a timed run whose every call met its client's deadline is generator-b
   assertEquals(compareRuns("t", 4, past(2742), past(1900)).at(-1), "same");
 });
 
+Deno.test("a timed case marked generator-bound compares its statuses as shares of each tool's count", () => {
+  const fast = (count: number) => run({ count, statuses: { OK: count }, errors: {} });
+  const row = compareRuns("z", 50, fast(11719), fast(22400), { generatorBound: true });
+  assertEquals([row[2], row.at(-1)], ["11719/22400 (generator-bound)", "same"]);
+  assertEquals(compareRuns("z", 50, fast(11719), fast(22400)).at(-1), "differs");
+  const failing = run({ count: 22400, statuses: { Unavailable: 22400 }, errors: {} });
+  assertEquals(compareRuns("z", 50, fast(11719), failing, { generatorBound: true }).at(-1), "differs");
+});
+
 Deno.test("a count the machine's load moves is compared to what both tools promise", () => {
   const paced = (count: number) => run({ count, statuses: { OK: count }, errors: {} });
   // 2 calls in flight of 50 ms for 1 s: at most 40 and the 2 in flight; on a busy machine fewer.

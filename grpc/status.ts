@@ -12,7 +12,7 @@ export const GRPC_CODE_NAMES: readonly string[] =
 
 export const GRPC_OK = 0;
 export const GRPC_CANCELLED = 1;
-const GRPC_UNKNOWN = 2;
+export const GRPC_UNKNOWN = 2;
 export const GRPC_INVALID_ARGUMENT = 3;
 export const GRPC_DEADLINE_EXCEEDED = 4;
 export const GRPC_RESOURCE_EXHAUSTED = 8;
@@ -20,17 +20,12 @@ export const GRPC_UNIMPLEMENTED = 12;
 export const GRPC_INTERNAL = 13;
 export const GRPC_UNAVAILABLE = 14;
 
-/** A code outside 0..16 from a peer: gRPC reads it as UNKNOWN. */
-const MAX_CODE = 16;
-
-/** The code a `grpc-status` value states (past 16: UNKNOWN), or -1 when it is no number of 1-3 digits. */
+/** The code a `grpc-status` value states as grpc-go reads it (a signed decimal as a uint32), or -1: none. */
 export function grpcStatusValue(buf: Uint8Array, at: number, len: number): number {
-  const code = len > 3 ? -1 : decimalAt(buf, at, at + len);
-  return code > MAX_CODE ? GRPC_UNKNOWN : code;
-}
-
-export function grpcCodeName(code: number): string {
-  return GRPC_CODE_NAMES[code] ?? "UNKNOWN";
+  const sign = len > 1 && (buf[at] === 0x2d || buf[at] === 0x2b) ? 1 : 0;
+  const code = len - sign > 15 ? -1 : decimalAt(buf, at + sign, at + len);
+  if (code < 0) return -1;
+  return (buf[at] === 0x2d && sign === 1 ? -code : code) >>> 0;
 }
 
 /** gRPC's HTTP mapping for an answer without `grpc-status` (another status: UNKNOWN). */

@@ -1,5 +1,5 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { grpcCodeName, grpcCodeOfHttpStatus, grpcStatusValue } from "./status.ts";
+import { grpcCodeOfHttpStatus, grpcStatusValue } from "./status.ts";
 import { grpcTimeoutOf } from "./timeout.ts";
 import {
   callOutcome,
@@ -16,14 +16,28 @@ function onField(fields: GrpcFields, name: string, value: string): void {
   fields.fieldBytes(n, 0, n.length, v, 0, v.length);
 }
 
-Deno.test("grpc-status values: digits are codes, past 16 UNKNOWN, anything else garbled", () => {
+Deno.test("grpc-status values: signed decimals as grpc-go's uint32 codes, anything else garbled", () => {
   const value = (text: string) => grpcStatusValue(new TextEncoder().encode(text), 0, text.length);
-  assertEquals(["0", "14", "16", "17", "999"].map(value), [0, 14, 16, 2, 2]);
-  assertEquals(["", "-1", "1a", "OK", "1000", " 1"].map(value), [-1, -1, -1, -1, -1, -1]);
-  assertEquals([grpcCodeName(14), grpcCodeName(4), grpcCodeName(99)], [
-    "UNAVAILABLE",
-    "DEADLINE_EXCEEDED",
-    "UNKNOWN",
+  assertEquals(["0", "14", "16", "17", "999", "1000", "+17", "-1", "-0", "4294967313"].map(value), [
+    0,
+    14,
+    16,
+    17,
+    999,
+    1000,
+    17,
+    4294967295,
+    0,
+    17,
+  ]);
+  assertEquals(["", "-", "1a", "OK", " 1", "--1", "1234567890123456"].map(value), [
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
+    -1,
   ]);
 });
 

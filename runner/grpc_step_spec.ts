@@ -1,7 +1,6 @@
 /**
  * @module
- * A flow's gRPC step as config and file hold it: `call` (`pkg.Service/Method`), `message` in proto3 JSON (a
- * list for streaming calls) and `metadata` with placeholders, plus a request step's label, capture, expect.
+ * A flow's gRPC step as config holds it: `call`, `message` (proto3 JSON), `metadata`, label, capture, expect.
  */
 import { z } from "zod";
 import { RESERVED_METADATA } from "./http/grpc/call.ts";

@@ -15,11 +15,11 @@ import { nodeGreeterSkip, withNodeGreeter } from "./fixtures/node_greeter.ts";
 import { importScript } from "../runner/script/module.ts";
 import { sessionScriptPath } from "../runner/script/k6/convert/converted_file.ts";
 import { k6Fixture, runK6Fixture, runK6Text } from "./k6_run.ts";
+import { withScriptVars } from "./helpers.ts";
 
 const JUDGED = `"grpc_req_duration{name:helloworld.Greeter/SayHello}"`;
 
 const script = (name: string) => new URL(`./fixtures/scripts/${name}`, import.meta.url).pathname;
-Deno.env.set("XDG_CACHE_HOME", Deno.makeTempDirSync({ prefix: "loadlab-k6-cache-" }));
 
 const skip = nodeGreeterSkip("script_grpc_test");
 
@@ -122,8 +122,11 @@ Deno.test("a script whose gRPC schema does not load is refused on import, naming
 
 test("k6/net/grpc converted: load, connect, invoke against grpc.StatusOK, a Stream, reflection", () =>
   withNodeGreeter(async (port) => {
-    Deno.env.set("GRPC_ADDR", `127.0.0.1:${port}`);
-    const result = await run(port, sessionScriptPath(k6Fixture("grpc_greeter.js")), 4);
+    const vars = { GRPC_ADDR: `127.0.0.1:${port}` };
+    const result = await withScriptVars(
+      vars,
+      () => run(port, sessionScriptPath(k6Fixture("grpc_greeter.js")), 4),
+    );
     const flow = result.flows![0];
     assertEquals(result.errorMessages?.script, undefined);
     assertEquals([flow.sessions, flow.completed, flow.failed], [4, 4, 0]);
@@ -137,7 +140,10 @@ test("k6/net/grpc converted: load, connect, invoke against grpc.StatusOK, a Stre
       "three replies": [4, 0],
     });
     assertEquals([result.errors, result.statusCodes["grpc UNAVAILABLE"]], [{}, 4]);
-    const reflected = await run(port, sessionScriptPath(k6Fixture("grpc_reflect.js")), 2);
+    const reflected = await withScriptVars(
+      vars,
+      () => run(port, sessionScriptPath(k6Fixture("grpc_reflect.js")), 2),
+    );
     assertEquals([reflected.flows![0].completed, reflected.errors], [2, {}]);
     assertEquals(reflected.flows![0].steps[0].checks?.[0].passed, 2);
   }));
@@ -145,8 +151,6 @@ test("k6/net/grpc converted: load, connect, invoke against grpc.StatusOK, a Stre
 test("k6/net/grpc through loadlab run: the script's address is the target, or sent to --target app, said", () =>
   withNodeGreeter(async (port) => {
     const addr = `127.0.0.1:${port}`;
-    // The runs inherit this process's environment: no GRPC_ADDR of an earlier test.
-    Deno.env.delete("GRPC_ADDR");
     // No --target: the address -e gives is the run's target.
     const own = await runK6Fixture("grpc_address.js", null, ["-e", `GRPC_ADDR=${addr}`, "-i", "2"]);
     assertEquals(own.code, 0, own.text);
@@ -192,7 +196,6 @@ test("k6/net/grpc through loadlab run: the script's address is the target, or se
 
 test("k6/net/grpc in setup() and teardown(): connect, invoke and streams there as k6 does, unmeasured", () =>
   withNodeGreeter(async (port) => {
-    Deno.env.delete("GRPC_ADDR");
     const run = await runK6Fixture("grpc_setup.js", null, ["-e", `GRPC_ADDR=127.0.0.1:${port}`, "-i", "2"]);
     assertEquals(run.code, 0, run.text);
     ok(/✓ setup's call is OK/.test(run.stdout), run.stdout);

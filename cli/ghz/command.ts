@@ -40,10 +40,7 @@ report (-O summary|json|pretty|csv|influx-summary|influx-details, -o FILE; -O ht
 at -o FILE). docs/GRPC.md says what each flag does here and which ones are refused (exit 2) rather than run
 otherwise than ghz runs them.`;
 
-/**
- * The attack arguments of a ghz command line, and what ghz's report shows besides the run; a
- * `CallKindNeeded` when only the server's reflection says how to fill its data.
- */
+/** The attack arguments of a ghz command line; `CallKindNeeded` when only reflection can tell. */
 export function ghzCommandLine(argv: string[], reflected?: MethodData): GhzRun & { attack: string[] } {
   const raw = tokenize(ghzWords(argv), FLAGS, {}, "ghz", HELP);
   if (raw.values.has("help-long") || raw.values.has("help-man")) throw new HelpRequested(HELP);
@@ -83,6 +80,8 @@ function ghzWords(argv: string[]): string[] {
     const word = words.shift()!;
     const bool = /^--(no-)?([^=]+)(=?)/.exec(word);
     const short = /^-([behv])([^-].*)$/.exec(word);
+    // As kingpin: a short flag's joined value is all after its letter, `=` too (`-O=json` is "=json").
+    const joined = /^(-\w)(=.*)$/.exec(word);
     if (word === "--") return [...out, word, ...words];
     // As kingpin: "-" alone after a flag is its value, the empty one (`-D -` is no file, not stdin).
     if (word === "-" && VALUED.has(out.at(-1)!)) {
@@ -100,10 +99,11 @@ function ghzWords(argv: string[]): string[] {
       if (bool[3] !== "") throw new UsageError(`${word}: ghz's --${bool[2]} takes no value`);
       out.push(bool[1] ? `--${bool[2]}=false` : word);
     } else if (short !== null) words.unshift(`-${short[1]}`, `-${short[2]}`);
+    else if (joined !== null && VALUED.has(joined[1])) out.push(...joined.slice(1));
     else if (!word.startsWith("@")) out.push(word);
     else if (++files > 100) throw new UsageError(`${word}: ghz's @FILE words nest past 100 files`);
     else {
-      const text = fileText(word.slice(1), "@").replace(/\n$/, "");
+      const text = fileText(word.slice(1), "@", "a file of ghz's words, one a line").replace(/\n$/, "");
       words.unshift(...text.split("\n").map((l) => l.replace(/\r$/, "")).filter((l) => !l.startsWith("#")));
     }
   }
@@ -113,13 +113,11 @@ function ghzWords(argv: string[]): string[] {
 export function runGhzCommand(argv: string[]): Promise<number> {
   return runCommand("ghz", async () => {
     try {
-      let line;
-      try {
-        line = ghzCommandLine(argv);
-      } catch (err) {
+      // The server's reflection is asked only when the data's kind needs it.
+      const line = await Promise.try(() => ghzCommandLine(argv)).catch(async (err) => {
         if (!(err instanceof CallKindNeeded)) throw err;
-        line = ghzCommandLine(argv, await err.method());
-      }
+        return ghzCommandLine(argv, await err.method());
+      });
       const code = await attack(line.attack, line);
       // ghz's: a run that ended is 0 whatever its calls got; a report not written is its error, 1.
       return code === EXIT.noResponse ? EXIT.ok : code === EXIT.outputNotWritable ? 1 : code;

@@ -5,8 +5,10 @@
  */
 import { deepStrictEqual as assertEquals, match, ok as assert, throws } from "node:assert/strict";
 import { ghzCommandLine, runGhzCommand } from "./command.ts";
+import type { UsageError } from "../usage_error.ts";
 import { GREETER_PROTO, nodeGreeterSkip, withNodeGreeter } from "../../tests/fixtures/node_greeter.ts";
 import { selfSignedPair } from "../../targets/tls_cert.ts";
+import { influxTags } from "../../results/export/ghz/report.ts";
 
 const CALL = ["--insecure", "--call", "helloworld.Greeter.SayHello"];
 
@@ -90,7 +92,7 @@ Deno.test("ghz's defaults, and -z or -x against -n, as ghz reads them", () => {
     true,
   );
   const labels = ghzCommandLine([...CALL, "--name", "smoke", "--tags", '{"env":"ci"}', "h:1"]);
-  assertEquals([labels.name, labels.tags, labels.call], [
+  assertEquals([labels.options?.name, labels.tags, labels.options?.call], [
     "smoke",
     { env: "ci" },
     "helloworld.Greeter.SayHello",
@@ -124,7 +126,7 @@ Deno.test("a word starting with @ is a file of words, a line each, as ghz's flag
     assertEquals([line.includes("-n 30"), line.includes('-b {"name":"from a file"}')], [true, true]);
     // `-d @` names no file; a missing file is ghz's error.
     throws(() => ghzCommandLine([...CALL, "-d", "@", "h:1"]), /@: .*names no file.*-D \/dev\/stdin/);
-    throws(() => ghzCommandLine([...CALL, `@${dir}/nope`, "h:1"]), /cannot read it/);
+    throws(() => ghzCommandLine([...CALL, `@${dir}/nope`, "h:1"]), /cannot read: no such file/);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -135,6 +137,9 @@ Deno.test("ghz's flag parser's spellings: short flags run together, --no-BOOL, e
   assertEquals(words("-en", "10").includes("-n 10"), true);
   assertEquals(words("-en", "10").includes("--compress gzip"), true);
   assertEquals(words("-ec5").includes("-c 5"), true);
+  // A short flag's "=" is its value's: `-O=json` is no format, `-c=5` no number.
+  throws(() => words("-O=json"), /--format =json: not one of ghz's formats/);
+  throws(() => words("-c=5"), /=5/);
   assertEquals(ghzCommandLine(["--no-insecure", "--call", "a.B.C", "h:1"]).attack[0], "grpcs://h:1");
   throws(() => words("-n", "10", "-n", "20"), /flag 'total' cannot be repeated/);
   throws(() => words("--no-insecure"), /flag 'insecure' cannot be repeated/);
@@ -233,8 +238,8 @@ Deno.test("exit 1 for what ghz refuses, exit 2 for what loadlab would run otherw
   assertEquals(await runGhzCommand([...CALL, "--load-schedule", "step", ...proto]), 1);
   // ghz's HTML page is loadlab's report.html, at -o only.
   assertEquals(await runGhzCommand([...CALL, "-O", "html", ...proto]), 2);
-  // ghz dials no host without a port (every call Unavailable); loadlab would dial port 80.
-  assertEquals(await runGhzCommand([...CALL, "--proto", GREETER_PROTO, "127.0.0.1"]), 2);
+  // A host as a URL: ghz dials it as a name (every call Unavailable); loadlab dials HOST:PORT only.
+  assertEquals(await runGhzCommand([...CALL, "--proto", GREETER_PROTO, "http://127.0.0.1:1"]), 2);
   // ghz balances over the addresses a name resolves to (and panics with no dns:///): loadlab dials one.
   for (const host of ["dns:///localhost:1", "127.0.0.1:1"]) {
     assertEquals(
@@ -518,8 +523,9 @@ Deno.test("-O influx-*: the run's options as ghz's InfluxDB tags, as ghz v0.93 w
     "4",
     "h:1",
   ]);
+  const tagsOf = (run: typeof line) => influxTags(run.options!, run);
   assertEquals(
-    line.influxTags,
+    tagsOf(line),
     'proto="g.proto",call="helloworld.Greeter.SayHello",host="h:1",n=40,c=4,rps=0,z=0,timeout=20,dial_timeout=10,' +
       'keepalive=0,data="{\\"name\\":\\"x\\ y\\"}",metadata="",tags=""',
   );
@@ -537,12 +543,12 @@ Deno.test("-O influx-*: the run's options as ghz's InfluxDB tags, as ghz v0.93 w
     "h:1",
   ]);
   match(
-    paced.influxTags!,
+    tagsOf(paced),
     /,c=50,load-schedule=line,load-start=50,load-end=200,load-step=50,load-step-duration=1s,load-max-duration=0s,/,
   );
   // As ghz: a line's step is each second, in the tags and the JSON's options, whatever is given.
   assertEquals(paced.options?.["load-step-duration"], 1e9);
-  match(paced.influxTags!, /n=2147483647,.*,z=2000000000,.*,data="null",.*,tags="{\\"env\\":\\"ci\\"}"$/);
+  match(tagsOf(paced), /n=2147483647,.*,z=2000000000,.*,data="null",.*,tags="{\\"env\\":\\"ci\\"}"$/);
   // A schedule's options not given are ghz's defaults: a concurrency step of 1.
   const stepped = ghzCommandLine([
     ...CALL,
@@ -552,7 +558,7 @@ Deno.test("-O influx-*: the run's options as ghz's InfluxDB tags, as ghz v0.93 w
     "h:1",
   ]);
   match(
-    stepped.influxTags!,
+    tagsOf(stepped),
     /,concurrency-schedule=line,concurrency-start=5,concurrency-end=10,concurrency-step=1,concurrency-step-duration=1s,/,
   );
 });
@@ -679,6 +685,10 @@ Deno.test({
             [`${desc}{{.Nope}},n{{.RequestNumber}},c`]: 3,
           });
         }
+        // A code gRPC has no name for, as grpc-go 1.34 names it.
+        assertEquals(await errors("", '{"code":17,"message":"x"}'), {
+          "rpc error: code = Code(17) desc = x": 3,
+        });
         assertEquals(await errors("", list, "Fail", []), { [`${desc}{{.Nope}}`]: 2, [`${desc}1`]: 1 });
         assertEquals(await errors("", names.replace(".Nope", ".MethodName"), "Collect"), {
           [`${desc}Collect,n0,c`]: 1,
@@ -694,6 +704,14 @@ Deno.test({
           uuids.length === 3 && uuids.every(([a, b, c]) => a === b && b !== c && /^[\da-f-]{36}$/.test(a)),
         );
         assertEquals(await errors("{{.InputName}}", undefined, "Fail", []), { [`${desc}FailRequest`]: 3 });
+        // A -B file read against the server's reflection (no schema given): FailRequest{5, "bin"}.
+        const bin = await Deno.makeTempFile();
+        await Deno.writeFile(bin, new Uint8Array([8, 5, 18, 3, 98, 105, 110]));
+        const argv = ["--insecure", "--call", "helloworld.Greeter.Fail", "-B", bin, "-n", "2", "-O", "json"];
+        assertEquals(await runGhzCommand([...argv, "-o", out, `127.0.0.1:${port}`]), 0);
+        const binErrors = JSON.parse(await Deno.readTextFile(out)).errorDistribution;
+        assertEquals(binErrors, { "rpc error: code = NotFound desc = bin": 2 });
+        await Deno.remove(bin);
         assertEquals(await errors("{{.RequestNumber}}{{/* c */}}"), {
           [`${desc}0`]: 1,
           [`${desc}1`]: 1,
@@ -703,6 +721,53 @@ Deno.test({
         await Deno.remove(out);
       }
     }),
+});
+
+Deno.test("each file a ghz line names, missing, a device, a FIFO or a folder: refused at once, the fix said", () => {
+  const dir = Deno.makeTempDirSync();
+  try {
+    new Deno.Command("mkfifo", { args: [`${dir}/fifo`] }).outputSync();
+    Deno.mkdirSync(`${dir}/dir`);
+    for (const [name, why] of [["none", /no such file/], ["fifo", /FIFO/], ["dir", /folder/]] as const) {
+      for (const flag of ["--config", "-D", "-M", "-B", "@"]) {
+        if (flag === "--config" && name === "none") continue; // ghz runs without it
+        const words = flag === "@" ? [`@${dir}/${name}`] : [flag, `${dir}/${name}`];
+        throws(() => ghzCommandLine([...CALL, "--proto", GREETER_PROTO, ...words, "h:1"]), (e: Error) => {
+          const said = e.message;
+          assert(
+            said.includes(`${dir}/${name}: cannot read: `) && why.test(said) && !said.includes("\n"),
+            said,
+          );
+          return / give /.test(said);
+        });
+      }
+    }
+    throws(
+      () => ghzCommandLine([...CALL, "-D", "/dev/zero", "h:1"]),
+      /--data-file \/dev\/zero: .*character device/,
+    );
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("ghz's files as Go reads them: a byte-order mark is no JSON, an empty -M no metadata, -D refused", () => {
+  const dir = Deno.makeTempDirSync();
+  try {
+    Deno.writeFileSync(`${dir}/bom.json`, new TextEncoder().encode('\uFEFF{"name":"a"}'));
+    Deno.writeTextFileSync(`${dir}/empty.json`, "");
+    const line = (...argv: string[]) =>
+      ghzCommandLine([...CALL, "--proto", GREETER_PROTO, ...argv, "h:1"]).attack;
+    throws(() => line("-D", `${dir}/bom.json`), /--data-file: not JSON/);
+    throws(() => line("-d", "{}", "-M", `${dir}/bom.json`), /--metadata/);
+    assertEquals(line("-d", "{}", "-m", '{"x-a":"1"}', "-M", `${dir}/empty.json`).includes("-H"), false);
+    throws(
+      () => line("-D", `${dir}/empty.json`),
+      (e: UsageError) => e.exitCode === 2 && /empty/.test(e.message),
+    );
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
 });
 
 Deno.test("-O json's options: ghz's own, key for key as ghz v0.93 writes them", () => {

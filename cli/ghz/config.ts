@@ -4,20 +4,21 @@
  * ghz's defaults; an option loadlab would run otherwise than ghz is refused (exit 2) naming it and the fix.
  */
 import { UsageError } from "../usage_error.ts";
-import { FileReadError, readTextFileCapped } from "../../system/read_capped.ts";
+import { readFileCapped, readOrRefuse } from "../../system/read_capped.ts";
 import { statOrNull } from "../../system/path_lookup.ts";
 import { parse as parseToml } from "smol-toml";
 import { parse as parseYaml } from "yaml";
-import { GHZ_FORMATS, goMaps } from "../../results/export/ghz/report.ts";
+import { GHZ_FORMATS, goMaps, SCHEDULE_KEYS } from "../../results/export/ghz/report.ts";
 import { parseDurationMs } from "../flag_values.ts";
 import { findMethod, type GrpcMethod, loadProtoFile, loadProtoset } from "../../runner/http/grpc/schema.ts";
 import { reflectSchema } from "../../runner/http/grpc/reflection.ts";
 import { decodeMessages } from "../../runner/http/grpc/message.ts";
+import { splitCall } from "../../runner/http/grpc/call.ts";
 import { quotePlaceholders } from "../../runner/http/grpc/message_template.ts";
 import { isRecord, parseJsonDocument } from "../../validation/json_document.ts";
 import { MAX_DURATION_MS } from "../../validation/duration.ts";
 import type { GhzRun } from "../attack/command.ts";
-import { GO_EXEC_FAILED, GoParseError, type GoPart, GoUnsupported, parseGo, runGo } from "./go_template.ts";
+import { GO_EXEC_FAILED, GoParseError, type GoPart, parseGo, runGo } from "./go_template.ts";
 
 /** A config holds flags and one message's data; a message is capped at 4 MiB by default (--max-send). */
 const MAX_CONFIG_BYTES = 16 * 2 ** 20;
@@ -47,6 +48,9 @@ interface GhzOption {
 }
 
 const TEMPLATES = "drop it: loadlab fills ghz's templates";
+/** Options of one Go type and default with no short or attack flag, by their keys. */
+const alike = (go: GhzOption["go"], keys: string, more: Omit<GhzOption, "go"> = {}) =>
+  Object.fromEntries(keys.split(" ").map((key) => [key, { go, ...more }]));
 /** Every option ghz has, in the order their attack flags go (`host`: `loadlab ghz`'s argument). */
 export const GHZ_OPTIONS: Record<string, GhzOption> = {
   call: { go: "string", attack: "--call" },
@@ -59,23 +63,17 @@ export const GHZ_OPTIONS: Record<string, GhzOption> = {
   key: { go: "string", attack: "--key" },
   cname: { go: "string", attack: "--sni" },
   output: { go: "string", short: "o", attack: "-o" },
-  skipTLS: { go: "bool", standard: false },
-  insecure: { go: "bool", standard: false },
-  authority: { go: "string" },
-  async: { go: "bool", standard: false },
-  "load-schedule": { go: "schedule", standard: "const" },
-  "load-start": { go: "uint", standard: 0 },
+  ...alike("bool", "skipTLS insecure async stream-dynamic-messages count-errors", { standard: false }),
+  ...alike("uint", "load-start load-end concurrency-end stream-call-count skipFirst", { standard: 0 }),
+  ...alike("schedule", "load-schedule concurrency-schedule", { standard: "const" }),
+  ...alike("duration", "load-step-duration load-max-duration concurrency-step-duration keepalive"),
+  ...alike("duration", "concurrency-max-duration stream-interval stream-call-duration"),
+  ...alike("string", "authority name lb-strategy"),
+  ...alike("map", "reflect-metadata tags"),
   "load-step": { go: "int", standard: 0 },
-  "load-end": { go: "uint", standard: 0 },
-  "load-step-duration": { go: "duration" },
-  "load-max-duration": { go: "duration" },
   concurrency: { go: "uint", short: "c", standard: 50 },
-  "concurrency-schedule": { go: "schedule", standard: "const" },
   "concurrency-start": { go: "uint", standard: 0, file: 1 },
-  "concurrency-end": { go: "uint", standard: 0 },
   "concurrency-step": { go: "int", standard: 1, file: 0 },
-  "concurrency-step-duration": { go: "duration" },
-  "concurrency-max-duration": { go: "duration" },
   total: { go: "uint", short: "n", standard: 200 },
   timeout: { go: "duration", short: "t", standard: "20s" },
   duration: { go: "duration", short: "z" },
@@ -87,28 +85,19 @@ export const GHZ_OPTIONS: Record<string, GhzOption> = {
   "binary-file": { go: "string", short: "B" },
   metadata: { go: "map", short: "m" },
   "metadata-file": { go: "string", short: "M" },
-  "stream-interval": { go: "duration" },
-  "stream-call-duration": { go: "duration" },
-  "stream-call-count": { go: "uint", standard: 0 },
-  "stream-dynamic-messages": { go: "bool", standard: false },
-  "reflect-metadata": { go: "map" },
   format: { go: "string", short: "O", standard: "summary" },
-  skipFirst: { go: "uint", standard: 0 },
-  "count-errors": { go: "bool", standard: false },
   connections: { go: "uint", standard: 1 },
   "connect-timeout": { go: "duration", standard: "10s" },
-  keepalive: { go: "duration" },
-  name: { go: "string" },
-  tags: { go: "map" },
   cpus: { go: "uint" },
-  debug: { go: "string", fix: "drop it; loadlab attack --log FILE lists every call" },
-  "disable-template-data": { go: "bool", standard: false, fix: TEMPLATES, fileOnly: true },
-  "disable-template-functions": { go: "bool", standard: false, fix: TEMPLATES, fileOnly: true },
+  // ghz's log of the run: loadlab's of its calls (a CSV row each).
+  debug: { go: "string", attack: "--log" },
+  ...alike("bool", "disable-template-data disable-template-functions", {
+    standard: false,
+    fix: TEMPLATES,
+    fileOnly: true,
+  }),
   "enable-compression": { go: "bool", short: "e", standard: false },
-  "lb-strategy": { go: "string" },
-  "max-recv-message-size": { go: "string", fileOnly: true },
-  "max-send-message-size": { go: "string", fileOnly: true },
-  host: { go: "string", fileOnly: true },
+  ...alike("string", "max-recv-message-size max-send-message-size host", { fileOnly: true }),
 };
 
 /** An option's value: as given, else ghz's default. */
@@ -124,10 +113,9 @@ const GRPC_RESERVED =
 /** ghz's config file: JSON, or TOML or YAML by its extension, as ghz reads it. */
 export function readConfig(path: string, flag: string): Record<string, unknown> {
   // As ghz's config reader: a path naming no file is none; the flags beside it run alone.
-  const text = statOrNull(path) === null ? null : fileText(path, flag);
+  const text = statOrNull(path) === null ? null : fileText(path, flag, "a JSON, TOML or YAML config file");
   if (text === null) console.error(`loadlab ghz: ${flag} ${path}: no such file; run without it, as ghz runs`);
-  const ext = /\.(toml|ya?ml)$/i.exec(path)?.[1].toLowerCase();
-  const kind = ext === "toml" ? "TOML" : ext === undefined ? "JSON" : "YAML";
+  const kind = /\.toml$/i.test(path) ? "TOML" : /\.ya?ml$/i.test(path) ? "YAML" : "JSON";
   // Go's YAML is 1.1 (yes, no, on, off are booleans).
   const parse = { TOML: parseToml, YAML: (t: string) => parseYaml(t, { version: "1.1" }), JSON: JSON.parse };
   let config: unknown = {};
@@ -210,8 +198,8 @@ export function ghzRun(
     if (!fix || value === undefined || value === standard || isZero(value, standard)) continue;
     throw refused(`--${key} ${JSON.stringify(value)}: not run by loadlab; ${fix}`);
   }
-  // ghz's method names: one leading dot dropped, then pkg.Service.Method or one slash.
-  const method = String(config.call ?? "").replace(/^\./, "");
+  // ghz's method names: a leading dot dropped (reported as given), then pkg.Service.Method or one slash.
+  const [method, asGiven] = [String(config.call ?? "").replace(/^\./, ""), config.call];
   if (config.call !== undefined && !/^[^/]+\/[^/]*$|^[^/]*\.[^/]*$/.test(method)) {
     throw new UsageError(
       `--call ${JSON.stringify(config.call)}: method name must be package.Service.Method or ` +
@@ -222,7 +210,11 @@ export function ghzRun(
     throw new UsageError(`--host (HOST:PORT) is missing, e.g. 127.0.0.1:50051`);
   }
   // grpc-go's dns:/// resolves the name; its --lb-strategy spreads calls over the addresses (an IP: one).
-  const host = config.host.replace(/^dns:\/\/\//, "");
+  // Without its port, dns:/// dials 443; a bare host no address: each call fails at once (no route to it).
+  const [dns, bare] = [config.host.startsWith("dns:///"), /^(\[[\da-f:.]+\]|[^\s/:[\]]+)$/i];
+  const host = dns
+    ? config.host.slice(7).replace(bare, "$1:443")
+    : config.host.replace(bare, "255.255.255.255:1");
   if (!/^(\[[\da-f:.]+\]|[^\s/:[\]]+):\d+$/i.test(host)) {
     throw refused(`${config.host}: not HOST:PORT, the one target loadlab dials; give its port, e.g. h:50051`);
   }
@@ -238,8 +230,10 @@ export function ghzRun(
   }
   config.proto = proto === "" ? undefined : proto;
   const flags = [`${config.insecure === true ? "grpc" : "grpcs"}://${host}`];
-  // ghz's --rps 0 is no limit; a step or line load schedule sets the rate, --rps ignored.
-  const noRps = isZero(config.rps, 0) || option(config, "load-schedule") !== "const";
+  // ghz's --rps 0 is no limit; a step or line load schedule sets the rate, --rps ignored; beside a
+  // concurrency schedule, the ticks its stepped workers wait for.
+  const steps = concurrencySteps(config);
+  const noRps = isZero(config.rps, 0) || option(config, "load-schedule") !== "const" || steps !== undefined;
   for (const [key, { attack }] of Object.entries(GHZ_OPTIONS)) {
     // As ghz: --proto over --protoset.
     const unread = (key === "rps" && noRps) || (key === "protoset" && config.proto !== undefined);
@@ -259,7 +253,11 @@ export function ghzRun(
   const timed = given(duration);
   const count = Number(option(config, "total"));
   const phases = schedulePhases(config, timed ? String(duration) : undefined);
-  if (phases !== undefined) flags.push("--phases", phases);
+  // Beside a concurrency schedule, the load schedule's rates (or --rps) are the ticks its workers wait for.
+  const tickPhases = steps && (phases ?? (given(config.rps) ? `1ms@${Number(config.rps)}` : undefined))
+    ?.split(",").map((phase) => phase.split("ms@").map(Number) as [number, number]);
+  const loadPhases = steps ? undefined : phases;
+  if (loadPhases !== undefined) flags.push("--phases", loadPhases);
   else if (timed) flags.push("-d", String(duration));
   else if (isZero(config.total, 0)) throw refused(`--total 0: ghz runs it without end; give -z D`);
   else flags.push("-n", String(option(config, "total")));
@@ -282,17 +280,19 @@ export function ghzRun(
   if (config.async === true && timed && !flags.includes("-R")) throw refused(asyncTimed);
   const asyncMost = timed ? Math.ceil((Number(config.rps) * parseDurationMs(timeout, "-t")) / 1000) : count;
   const c = config.async === true ? Math.min(asyncMost, 100_000) : Number(option(config, "concurrency"));
-  const connections = Number(option(config, "connections")) || 1;
+  // ghz puts its calls in flight on its connections however many: loadlab's 1000 a connection, more of them.
+  const asked = Number(option(config, "connections")) || 1;
+  const connections = Math.max(asked, Math.ceil(c / 1000));
+  const moreConnections = connections === asked
+    ? undefined
+    : `${connections} connections, not the ${asked} asked: ` +
+      `loadlab keeps at most 1000 calls in flight on one (ghz keeps its ${c} on ${asked})`;
   // ghz's message caps: 2 GiB unless given (grpc-go's 4 MiB are not ghz's).
   flags.push("--max-receive", bytes(config["max-recv-message-size"], "--max-recv-message-size"));
   flags.push("--max-send", bytes(config["max-send-message-size"], "--max-send-message-size"));
   // ghz's --cpus is the cores its threads use: a worker isolate each, as far as the connections go round.
   if (Number(config.cpus) > 0) flags.push("-w", String(Math.min(Number(config.cpus), connections)));
-  const steps = concurrencySteps(config);
-  if (steps !== undefined && (phases !== undefined || flags.includes("-R"))) {
-    throw refused(`--concurrency-schedule beside a rate: not run by loadlab; drop --rps or it`);
-  }
-  if (phases !== undefined || (!timed && flags.includes("-R"))) {
+  if (loadPhases !== undefined || (!timed && flags.includes("-R"))) {
     // Paced calls to a count (or phases) open connections as the rate needs them, up to ghz's.
     flags.push("--max-connections", String(connections), "--streams", String(Math.ceil(c / connections)));
   } else {
@@ -307,18 +307,17 @@ export function ghzRun(
   for (const [name, value] of Object.entries(reflected)) flags.push("--reflect-header", `${name}: ${value}`);
   let known: MethodData | undefined;
   const callData = () => known ??= methodData(config) ?? reflectedMethod ?? kindNeeded(config, host);
-  const call = new CallData(
-    String(config.call ?? ""),
-    config.name === undefined ? "" : `${config.name}:`,
-    callData,
-  );
+  const call = new CallData(config, callData);
   // Unfilled beside filled text, as ghz sends it: each `{{` from a data column, as a template has no escape.
   let braces = false;
   const leftBraces = (text: string) => (braces = true, text.replaceAll("{{", "{{ LeftBraces }}"));
-  const binary = binaryData(config);
+  const binary = binaryData(config, () => callData().method);
   // As ghz: -D's file over -d, -M's over -m.
   const fromFile = config["data-file"] !== undefined;
-  const data = fromFile ? fileText(config["data-file"], "--data-file") : config.data;
+  const data = fromFile ? fileText(config["data-file"], "--data-file", "a JSON data file") : config.data;
+  if (data === "") {
+    throw refused(`--data-file ${config["data-file"]}: empty (ghz v0.93 panics); give a message`);
+  }
   // ghz fills each streamed message's templates apart (as loadlab does); data without one it refuses.
   const dynamic = "--stream-dynamic-messages: default message provider cannot be used with static data";
   const templated = /\{\{.*\}\}/.test(JSON.stringify(data ?? ""));
@@ -328,13 +327,12 @@ export function ghzRun(
     const text = jsonText(data, fromFile ? "--data-file" : "--data", fromFile);
     // Unfilled, its `{{` as JSON's `\u007b{`: loadlab sends the text, not a template of it.
     const asWritten = (json: string) => json.replace(/\{(?=\{)/g, "\\u007b");
-    // As ghz for a unary or server stream call's list: each message filled apart, one that fails sent as
-    // written; a client stream's (bidi's) list is one text, all of it sent as written, unless
-    // --stream-dynamic-messages fills each apart.
+    // As ghz: a unary or server stream call's list fills each message apart (one that fails sent as written);
+    // a client stream's (bidi's) list is one text, sent as written unless --stream-dynamic-messages.
     const each = (json: string) => {
       const list = json.trimStart().startsWith("[") && jsonOr(json);
       const streamed = () =>
-        config["stream-dynamic-messages"] !== true && callData().IsClientStreaming === "true";
+        config["stream-dynamic-messages"] !== true && callData().method?.clientStreaming === true;
       if (!Array.isArray(list) || list.length < 2 || !json.includes("{{") || streamed()) {
         return asWritten(json);
       }
@@ -342,10 +340,10 @@ export function ghzRun(
     };
     // As ghz: a client stream's messages filled each apart draw their own .UUID, its metadata the call's.
     call.uuidEach = config["stream-dynamic-messages"] === true && text.includes(".UUID") &&
-      callData().IsClientStreaming === "true";
+      callData().method?.clientStreaming === true;
     // As ghz: a client stream's list filled once a call is sent again past its end, the same values drawn.
     const again = streamCallCount(text, config) !== text && config["stream-dynamic-messages"] !== true &&
-      (methodData(config) ?? reflectedMethod)?.IsClientStreaming === "true";
+      (methodData(config) ?? reflectedMethod)?.method?.clientStreaming === true;
     // Its text as written (an action failed) keeps its escapes in the copies: taken apart after.
     const once = again && call.drawnOnce(() => {
       const filled = call.fill(text, "--data", each);
@@ -355,11 +353,12 @@ export function ghzRun(
     call.uuidEach = false;
   }
   const metadata = config["metadata-file"] !== undefined
-    ? fileText(config["metadata-file"], "--metadata-file")
+    ? fileText(config["metadata-file"], "--metadata-file", "a JSON object of metadata")
     : config.metadata;
   const md = typeof metadata === "string" ? jsonOr(metadata) : metadata;
   const mdText = goJson(isRecord(md) ? md : metadata);
-  const filled = mdText === undefined ? undefined : call.fill(mdText, "--metadata", leftBraces, false);
+  // As ghz: an empty -M file is no metadata.
+  const filled = !mdText ? undefined : call.fill(mdText, "--metadata", leftBraces, false);
   for (const [name, value] of Object.entries(jsonObject(filled, "--metadata"))) {
     if (!/^[\w.-]+$/.test(name)) {
       throw refused(`--metadata: "${name}": no HTTP/2 header name (grpc-go sends it); use [\\w.-]`);
@@ -386,26 +385,25 @@ export function ghzRun(
   // ghz's paced calls to a count wait for a worker, however late: none is dropped.
   const lateBoundMs = (flags.includes("-n") && flags.includes("-R")) || total ? MAX_DURATION_MS : undefined;
   const tags = config.tags === undefined ? undefined : jsonObject(config.tags, "--tags");
-  const name = config.name === undefined ? undefined : String(config.name);
   const streamIntervalMs = msOf(config, "stream-interval");
-  const run = { name, tags, skipFirst, streamIntervalMs, streamEnd, lateBoundMs, concurrencySteps: steps };
-  const labels = { call: String(config.call), ignoreCut: config["duration-stop"] === "ignore", total };
-  const countErrors = config["count-errors"] === true;
-  const options = reportOptions(config, binary === undefined ? data : undefined, metadata);
-  return { attack: flags, ...run, ...labels, countErrors, influxTags: influxTags(config, tags), options };
+  const run = { tags, streamIntervalMs, streamEnd, lateBoundMs, concurrencySteps: steps, tickPhases };
+  const labels = { ignoreCut: config["duration-stop"] === "ignore" };
+  const options = reportOptions({ ...config, call: asGiven }, binary ? undefined : data, metadata);
+  return { attack: flags, ...run, ...labels, options, moreConnections };
 }
 
 /** ghz's binary data (-B FILE, or -b's stdin, over -d) as the JSON of its messages. */
-function binaryData(config: Record<string, unknown>): string | undefined {
+function binaryData(config: Record<string, unknown>, reflected: () => GrpcMethod | undefined) {
   const file = config["binary-file"];
   if (file === undefined && config.binary !== true) return undefined;
   const flag = file === undefined ? "--binary" : "--binary-file";
-  if (config.proto === undefined && config.protoset === undefined) {
-    throw refused(`${flag}: read against the server's reflection only by ghz; give --proto or --protoset`);
-  }
+  const method = methodOf(config) ?? reflected();
+  if (method === undefined) return undefined; // the run's own reflection names the error
+  const bytes = file === undefined
+    ? Deno.readFileSync("/dev/stdin")
+    : fileBytes(file, flag, "a file of protobuf messages, each after its length as a varint (ghz's -B)");
   try {
-    const type = methodOf(config)!.requestType;
-    const bytes = Deno.readFileSync(String(file ?? "/dev/stdin"));
+    const type = method.requestType;
     if (bytes.length === 0) {
       throw new Error("no message in it, where ghz v0.93 panics (integer divide by zero)");
     }
@@ -425,29 +423,16 @@ function methodOf(config: Record<string, unknown>) {
   return findMethod(root, String(config.call ?? ""));
 }
 
-/** ghz's call data of a method: its messages' names and whether each side streams (Go's `true`). */
-export type MethodData = Record<
-  "InputName" | "OutputName" | "IsClientStreaming" | "IsServerStreaming",
-  string
->;
-
-/** A method's call data; none: the empty data (a schema's error is the run's, named where it reads it). */
-function dataOf(method?: GrpcMethod): MethodData {
-  return {
-    InputName: method?.requestType.name ?? "",
-    OutputName: method?.responseType.name ?? "",
-    IsClientStreaming: String(method?.clientStreaming ?? false),
-    IsServerStreaming: String(method?.serverStreaming ?? false),
-  };
-}
+/** The method ghz's call data reads; none: the empty data (a schema's error is the run's, named there). */
+export type MethodData = { method?: GrpcMethod };
 
 /** The call's method data as its schema file says; undefined by reflection. */
 function methodData(config: Record<string, unknown>): MethodData | undefined {
   try {
     const method = methodOf(config);
-    return method && dataOf(method);
+    return method && { method };
   } catch {
-    return dataOf();
+    return {};
   }
 }
 
@@ -466,17 +451,14 @@ function kindNeeded(config: Record<string, unknown>, host: string): never {
     try {
       const tls = { insecure: config.skipTLS === true, caFile, sni };
       const root = await reflectSchema(origin, 10_000, tls, metadata);
-      return dataOf(findMethod(root, String(config.call)));
+      return { method: findMethod(root, String(config.call)) };
     } catch {
-      return dataOf(); // the run's own reflection names the error
+      return {}; // the run's own reflection names the error
     }
   });
 }
 
-/**
- * A temporary CSV of the numbers 0 to `rows` - 1 under `RequestNumber` and a value of each of `draws` a row
- * (`Drawn0`...), removed when loadlab exits.
- */
+/** A temporary CSV (removed at exit): `RequestNumber` 0 to `rows` - 1, and `DrawnI` per draw. */
 function requestNumbers(rows: number, draws: Array<(requestNumber: number) => string> = []): string {
   const path = Deno.makeTempFileSync({ prefix: "loadlab-ghz-request-numbers-", suffix: ".csv" });
   const quoted = (value: string) => /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
@@ -487,13 +469,13 @@ function requestNumbers(rows: number, draws: Array<(requestNumber: number) => st
   return path;
 }
 
-/** ghz's `step` or `line` schedule of the load or the concurrency; undefined for `const`. */
+/** ghz's schedule of the load or the concurrency; a `step` or `line` one checked as ghz checks it. */
 function scheduleOf(config: Record<string, unknown>, of: "load" | "concurrency") {
   const kind = String(option(config, `${of}-schedule`));
-  if (kind === "const") return undefined;
   const [start, step, end] = ["start", "step", "end"].map((k) => Number(option(config, `${of}-${k}`)));
+  // As ghz: a line's step is each second, whatever is given.
   const stepMs = kind === "line" ? 1000 : msOf(config, `${of}-step-duration`);
-  // ghz's checks, in its words: a start other than the end, a step, a step duration (a line's is 1 s).
+  // ghz's checks, in its words: a start other than the end, a step, a step duration.
   const fault = start === end
     ? `${of} start ${of === "load" ? "" : "start "}cannot equal ${of} end`
     : step === 0
@@ -501,15 +483,16 @@ function scheduleOf(config: Record<string, unknown>, of: "load" | "concurrency")
     : stepMs > 0
     ? undefined
     : `invalid ${of} step duration`;
-  if (fault) throw new UsageError(`--${of}-schedule ${kind}: ${fault} (its --${of}-* flags)`);
-  return { start, step, end, stepMs, maxMs: msOf(config, `${of}-max-duration`) };
+  if (fault && kind !== "const") {
+    throw new UsageError(`--${of}-schedule ${kind}: ${fault} (its --${of}-* flags)`);
+  }
+  return { kind, start, step, end, stepMs, maxMs: msOf(config, `${of}-max-duration`) };
 }
 
 /** ghz's `step` or `line` load schedule as `--phases`, as its StepPacer; undefined for a constant rate. */
 function schedulePhases(config: Record<string, unknown>, duration: string | undefined): string | undefined {
-  const schedule = scheduleOf(config, "load");
-  if (schedule === undefined) return undefined;
-  const { start, step, end, stepMs, maxMs } = schedule;
+  const { kind, start, step, end, stepMs, maxMs } = scheduleOf(config, "load");
+  if (kind === "const") return undefined;
   if (start === 0) throw refused("--load-start 0: ghz v0.93 panics (its pacer's start cannot be 0)");
   const totalMs = duration === undefined ? Infinity : parseDurationMs(duration, "--duration");
   const rateAt = (k: number) => Math.max(0, start + step * k);
@@ -543,9 +526,8 @@ function schedulePhases(config: Record<string, unknown>, duration: string | unde
 export function concurrencySteps(
   config: Record<string, unknown>,
 ): Array<{ atMs: number; concurrency: number }> | undefined {
-  const schedule = scheduleOf(config, "concurrency");
-  if (schedule === undefined) return undefined;
-  const { start, step, end, stepMs, maxMs } = schedule;
+  const { kind, start, step, end, stepMs, maxMs } = scheduleOf(config, "concurrency");
+  if (kind === "const") return undefined;
   const up = step > 0;
   // As ghz's StepWorkerTicker: a step each tick until the end is reached, or the end at the max duration.
   const steps = [{ atMs: 0, concurrency: start }];
@@ -622,6 +604,7 @@ function jsonText(value: unknown, flag: string, file = false): string {
   // messages, into Go's maps and encodes them again, their keys sorted: of a oneof's members the last so.
   if (data === null) return "{}";
   if (file && !Array.isArray(data)) return text;
+  if (typeof data !== "object") return goJson([data]).slice(1, -1); // a wrapper type's bare value
   return goJson(goMaps(Array.isArray(data) ? data.map((m) => m ?? {}) : data));
 }
 
@@ -649,19 +632,24 @@ function isZero(value: unknown, standard: unknown): boolean {
   return (standard === 0 || standard === false) && /^0+(\.0*)?[a-zµ]*$|^false$/.test(String(value));
 }
 
-export function fileText(path: unknown, flag: string): string {
-  try {
-    return readTextFileCapped(String(path), MAX_CONFIG_BYTES);
-  } catch (err) {
-    const why = err instanceof FileReadError ? err.reason : (err as Error).message;
-    throw new UsageError(`${flag} ${path}: cannot read it (${why})`);
-  }
+/** The bytes of the file `flag` names, or one line naming it, why and `what` to give instead. */
+function fileBytes(path: unknown, flag: string, what: string): Uint8Array<ArrayBuffer> {
+  const named = flag === "@" ? "@" : `${flag} `;
+  return readOrRefuse(
+    () => readFileCapped(String(path), MAX_CONFIG_BYTES),
+    (why, cause) => new UsageError(`${named}${path}: cannot read: ${why}; give ${what}`, cause),
+  );
 }
 
-/** ghz's call data read anew each call as the call runs: loadlab's placeholders, whole actions only. */
-const LIVE = /^(WorkerID|UUID|Timestamp(Unix(Milli|Nano)?)?)$/;
-/** What differs call to call before the run: the call's number, a random draw. */
-const PER_CALL = /^(RequestNumber|newUUID|randomString|randomInt)$/;
+/** `fileBytes`'s text as Go reads it: a byte-order mark kept (then no JSON), bytes not UTF-8 as U+FFFD. */
+export function fileText(path: unknown, flag: string, what: string): string {
+  return new TextDecoder("utf-8", { ignoreBOM: true }).decode(fileBytes(path, flag, what));
+}
+
+/** ghz's call data of the worker that runs the call: a placeholder, a whole action only. */
+const LIVE = /^WorkerID$/;
+/** What differs call to call before the run: the call's number, time and UUID, a random draw. */
+const PER_CALL = /^(RequestNumber|UUID|Timestamp(Unix(Milli|Nano)?)?|newUUID|randomString|randomInt)$/;
 
 /** ghz's template actions (Go's text/template over its call data) as loadlab's placeholders. */
 class CallData {
@@ -671,22 +659,14 @@ class CallData {
   /** `.UUID` drawn at each place (a message filled apart) rather than once a call. */
   uuidEach = false;
   #once = false;
-  constructor(
-    private readonly call: string,
-    private readonly name: string,
-    private readonly method: () => MethodData,
-  ) {}
+  constructor(private readonly config: Record<string, unknown>, private readonly method: () => MethodData) {}
 
   /** `fill`'s text with each random action drawn once a call; undefined when it gives none. */
   drawnOnce(fill: () => string | undefined): string | undefined {
     this.#once = true;
-    try {
-      const text = fill();
-      if (text === undefined) this.draws = [];
-      return text;
-    } finally {
-      this.#once = false;
-    }
+    const text = fill(); // one that throws ends the reading of the command line: nothing to restore
+    [this.#once, this.draws] = [false, text === undefined ? [] : this.draws];
+    return text;
   }
 
   /**
@@ -699,9 +679,7 @@ class CallData {
     try {
       parts = parseGo(text);
     } catch (err) {
-      const go = err instanceof GoParseError && `template: call_template_data:${err.line}: ${err.message}`;
-      if (go) throw new UsageError(`${flag}: ${go}`);
-      throw err instanceof GoUnsupported ? refused(`${flag}: ${err.message}`) : err;
+      throw err instanceof GoParseError ? new UsageError(`${flag}: ${err.message}`) : err;
     }
     const top = parts.some((p) => p.action);
     if (data && !top) return unfilled(text);
@@ -721,16 +699,15 @@ class CallData {
       if (!top) return row(0).join("");
       const held = parts.filter((p) => p.words !== undefined && this.#placeholder(p.words) === undefined);
       const first = held.length > 0 ? row(0) : []; // Go's execution fails here, or not at all
-      if (held.some((p) => [...p.uses].some((name) => LIVE.test(name)))) {
-        throw refused(
-          `${flag}: ghz's .WorkerID, .UUID and .Timestamp* are filled by loadlab as whole actions ` +
-            "({{.UUID}}), not inside a function or block; write them as an action of their own",
-        );
+      if (held.some((p) => [...p.uses].some((n) => LIVE.test(n)))) {
+        throw refused(`${flag}: .WorkerID is filled as a call runs: an action alone, not in a block`);
       }
       const perCall = held.some((p) => [...p.uses].some((name) => PER_CALL.test(name)));
+      // A lone .UUID beside one in a function is its row's too: one UUID a call.
+      const rowUuid = held.some((p) => p.uses.has("UUID"));
       return parts.map((p, i) => {
         if (p.words === undefined) return p.text;
-        const placeholder = this.#placeholder(p.words);
+        const placeholder = rowUuid && p.words[0] === ".UUID" ? undefined : this.#placeholder(p.words);
         if (placeholder !== undefined || !perCall) return placeholder ?? first[i];
         // A column is the value JSON's string holds: its escapes (js's \u003C) read as ghz's JSON reads them.
         const value = (text: string) => text.includes("\\") ? jsonOr(`"${text}"`) as string ?? text : text;
@@ -764,36 +741,41 @@ class CallData {
     if (args.length > 0) return undefined;
     if (head.startsWith(".Timestamp") && unit) return `{{ $now(${unit}${call && ", request"}) }}`;
     if (head === ".UUID") return `{{ $uuid(${call}) }}`;
-    return head === ".WorkerID" ? `${this.name}{{ $worker() }}` : undefined;
+    const name = this.config.name === undefined ? "" : `${this.config.name}:`;
+    return head === ".WorkerID" ? `${name}{{ $worker() }}` : undefined;
   }
 
-  /** ghz's call data of call `requestNumber`, as before the load (its time and UUID now, no worker). */
+  /** ghz's call data of call `requestNumber`: time and UUID drawn once per row, alike in every text. */
   #dot(requestNumber: number): Record<string, unknown> {
-    return Object.assign(this.#data ??= this.#callData(), { RequestNumber: requestNumber });
+    const data = this.#data ??= this.#callData();
+    if (data.RequestNumber === requestNumber) return data;
+    const now = Date.now();
+    return Object.assign(data, {
+      RequestNumber: requestNumber,
+      UUID: crypto.randomUUID(),
+      Timestamp: new Date(now - now % 1000).toISOString().replace(".000", ""),
+      TimestampUnix: Math.floor(now / 1000),
+      TimestampUnixMilli: now,
+      TimestampUnixNano: now * 1e6,
+    });
   }
 
   #data?: Record<string, unknown>;
 
-  /** The call data but its number: one object for every row, its time and UUID read once. */
+  /** The call data every row shares (all but its number, time and UUID). */
   #callData(): Record<string, unknown> {
-    const [service, method] = this.call.replace(/\/(?=[^/]*$)/, ".").split(/\.(?=[^.]*$)/);
+    const [service, method] = splitCall(String(this.config.call)) ?? [];
     const data = this.method;
-    const now = Date.now();
     return {
       WorkerID: "",
       FullyQualifiedName: `${service}.${method}`,
       MethodName: method,
       ServiceName: service?.split(".").at(-1),
       // Read only when a template reads them: by reflection, the server is asked then.
-      InputName: () => data().InputName,
-      OutputName: () => data().OutputName,
-      IsClientStreaming: () => data().IsClientStreaming === "true",
-      IsServerStreaming: () => data().IsServerStreaming === "true",
-      Timestamp: new Date(now - now % 1000).toISOString().replace(".000", ""),
-      TimestampUnix: Math.floor(now / 1000),
-      TimestampUnixMilli: now,
-      TimestampUnixNano: now * 1e6,
-      UUID: crypto.randomUUID(),
+      InputName: () => data().method?.requestType.name ?? "",
+      OutputName: () => data().method?.responseType.name ?? "",
+      IsClientStreaming: () => data().method?.clientStreaming ?? false,
+      IsServerStreaming: () => data().method?.serverStreaming ?? false,
     };
   }
 }
@@ -803,15 +785,11 @@ function reportOptions(config: Record<string, unknown>, data: unknown, metadata:
   // As ghz: data a template leaves no JSON is none here.
   const json = (value: unknown) => goMaps(typeof value === "string" ? jsonOr(value) ?? undefined : value);
   const ns = (key: string) => Math.round(msOf(config, key) * 1e6);
-  const schedule = (kind: string, on = option(config, `${kind}-schedule`)) => ({
-    [`${kind}-schedule`]: on,
-    ...Object.fromEntries(
-      ["start", "end", "step"].map((k) => [`${kind}-${k}`, Number(option(config, `${kind}-${k}`))]),
-    ),
-    // As ghz: a line's step is each second, whatever is given.
-    [`${kind}-step-duration`]: on === "line" ? 1e9 : ns(`${kind}-step-duration`),
-    [`${kind}-max-duration`]: ns(`${kind}-max-duration`),
-  });
+  const schedule = (of: "load" | "concurrency") => {
+    const { kind, start, end, step, stepMs, maxMs } = scheduleOf(config, of);
+    const values = [kind, start, end, step, Math.round(stepMs * 1e6), Math.round(maxMs * 1e6)];
+    return Object.fromEntries(SCHEDULE_KEYS.map((key, k) => [`${of}-${key}`, values[k]]));
+  };
   const proto = config.proto === undefined ? undefined : String(config.proto);
   const dir = proto?.includes("/") ? proto.slice(0, proto.lastIndexOf("/")) || "/" : undefined;
   const paths = proto === undefined ? [] : [...(dir ? [dir] : []), ".", ...asList(config["import-paths"])];
@@ -849,38 +827,6 @@ function reportOptions(config: Record<string, unknown>, data: unknown, metadata:
     "count-errors": config["count-errors"] || undefined,
   };
   return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
-}
-
-/** The run's options as ghz's InfluxDB tags (a count under -z is Go's largest int32). */
-function influxTags(config: Record<string, unknown>, tags: Record<string, string> | undefined) {
-  const s = (key: string) => msOf(config, key) / 1000;
-  const quoted = (value: unknown) =>
-    JSON.stringify(typeof value === "string" ? JSON.parse(value) : value ?? null);
-  const escape = (text: string) => text.replace(/([ ,=])/g, "\\$1");
-  const clean = (value: unknown) => escape(JSON.stringify(quoted(value)));
-  const schedule = (kind: string, flat: string) => {
-    const on = option(config, `${kind}-schedule`);
-    // Go's durations of 0 as "0s"; a line's step is each second, whatever is given.
-    const value = (k: string) =>
-      on === "line" && k === "step-duration" ? "1s" : option(config, `${kind}-${k}`);
-    const keys = ["start", "end", "step", "step-duration", "max-duration"];
-    return on === "const"
-      ? [flat]
-      : [`${kind}-schedule=${on}`, ...keys.map((k) => `${kind}-${k}=${value(k) ?? "0s"}`)];
-  };
-  const timed = given(config.duration) || given(config["max-duration"]);
-  return [
-    ...(config.name === undefined ? [] : [`name="${escape(String(config.name).trim())}"`]),
-    ...(config.proto !== undefined ? [`proto="${config.proto}"`] : []),
-    ...(config.proto === undefined && config.protoset !== undefined ? [`Protoset="${config.protoset}"`] : []),
-    `call="${config.call ?? ""}",host="${config.host}",n=${timed ? 0x7fff_ffff : option(config, "total")}`,
-    ...schedule("concurrency", `c=${option(config, "concurrency")}`),
-    ...schedule("load", `rps=${option(config, "rps")}`),
-    `z=${s("duration") * 1e9},timeout=${s("timeout")},dial_timeout=${s("connect-timeout")}`,
-    `keepalive=${s("keepalive")},data=${clean(config.data)}`,
-    `metadata=${config.metadata === undefined ? '""' : clean(config.metadata)}`,
-    `tags=${tags && Object.keys(tags).length > 0 ? clean(tags) : '""'}`,
-  ].join(",");
 }
 
 function asList(value: unknown): string[] {

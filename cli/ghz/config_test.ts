@@ -3,15 +3,33 @@ import { CallKindNeeded, concurrencySteps, ghzRun, type MethodData, readConfig }
 import { parseAttackArgs } from "../attack/args.ts";
 import { UsageError } from "../usage_error.ts";
 import { GREETER_PROTO } from "../../tests/fixtures/node_greeter.ts";
+import { findMethod, type GrpcMethod, loadProtoFile } from "../../runner/http/grpc/schema.ts";
 
 /** The attack flags of ghz's options. */
 const ghzFlags = (config: Record<string, unknown>) => ghzRun(config).attack;
-const UNARY: MethodData = {
-  InputName: "In",
-  OutputName: "Out",
-  IsClientStreaming: "false",
-  IsServerStreaming: "false",
-};
+/** A method as the server's reflection gives it: messages `In` and `Out`, a unary call or a client stream. */
+const reflectedAs = (clientStreaming: boolean): MethodData => ({
+  method: {
+    requestType: { name: "In" },
+    responseType: { name: "Out" },
+    clientStreaming,
+  } as unknown as GrpcMethod,
+});
+const UNARY = reflectedAs(false);
+
+Deno.test("a host without its port is dialed as grpc-go dials it: dns:/// at 443, else no address", () => {
+  const target = (host: string) => ghzFlags({ host, call: "a.B.C", insecure: true })[0];
+  assertEquals(target("dns:///localhost"), "grpc://localhost:443");
+  assertEquals(["localhost", "[::1]", "10.0.0.1"].map(target), Array(3).fill("grpc://255.255.255.255:1"));
+  throws(() => target("http://h:1"), /not HOST:PORT/);
+});
+
+Deno.test("a --call with a leading dot is called without it, and reported as given, as ghz does", () => {
+  const run = ghzRun({ host: "h:1", call: ".a.B.C", insecure: true });
+  assertEquals([run.attack[run.attack.indexOf("--call") + 1], run.options?.call], ["a.B.C", ".a.B.C"]);
+  // ghz's --debug FILE: the run's log of its calls.
+  assertEquals(ghzFlags({ host: "h:1", debug: "d.log" }).slice(1, 3), ["--log", "d.log"]);
+});
 
 Deno.test("ghz's example config becomes the flags it stands for, with ghz's defaults", () => {
   const config = {
@@ -192,9 +210,27 @@ Deno.test("Go's functions and blocks run before the load: text once, a column wh
   const letters = run({ data: { a: "{{randomString 0}}" } });
   assertEquals(letters[0], '{"a":"{{ Drawn0 }}"}');
   assert(letters.slice(3).every((r) => /^\d,\{\{,[a-zA-Z0-9]{2,16}$/.test(r!)), letters.join(" "));
-  // The values read as each call runs are whole actions only; named templates are not run.
-  throws(() => run({ data: { a: "{{printf `%s` .UUID}}" } }), /\.UUID.*whole actions/);
-  throws(() => run({ data: { a: "{{define `t`}}x{{end}}{{.UUID}}" } }), /named templates are not run/);
+  // The values read as each call runs are whole actions, the top's or a named template's called with the dot.
+  throws(() => run({ data: { a: "{{printf `%s` .WorkerID}}" } }), /\.WorkerID.*an action alone/);
+  // .UUID and .Timestamp* in a function or block: a row's own, a UUID a call, the same in data and metadata.
+  const uuids = run({
+    data: '{"a":"{{.UUID | printf `%.8s`}}","b":"{{.UUID}}","t":"{{with .TimestampUnix}}{{.}}{{end}}"}',
+    metadata: { x: "{{.UUID | printf `%s`}}" },
+  });
+  assertEquals(uuids.slice(0, 3), [
+    '{"a":"{{ Drawn0 }}","b":"{{ Drawn1 }}","t":"{{ Drawn2 }}"}',
+    "x: {{ Drawn3 }}",
+    "RequestNumber,LeftBraces,Drawn0,Drawn1,Drawn2,Drawn3",
+  ]);
+  const cells = uuids.slice(3).map((r) => r!.split(","));
+  assertEquals([new Set(cells.map((c) => c[2])).size, new Set(cells.map((c) => c[3])).size], [3, 3]);
+  for (const [, , short, uuid, unix, meta] of cells) {
+    assert(/^[\da-f]{8}-[\da-f]{4}-4[\da-f]{3}-[89ab][\da-f]{3}-[\da-f]{12}$/.test(uuid), uuid);
+    assertEquals([short, meta], [uuid.slice(0, 8), uuid]);
+    assert(Math.abs(Number(unix) - Date.now() / 1000) < 60, unix);
+  }
+  const named = "{{define `t`}}t-{{.UUID}}{{end}}{{.RequestNumber}}/{{template `t` .}}";
+  assertEquals(run({ data: { a: named } })[0], '{"a":"{{ RequestNumber }}/t-{{ $uuid(request) }}"}');
 });
 
 Deno.test("ghz's call data of the method: its messages' names and kinds, by its schema or reflection", () => {
@@ -276,7 +312,7 @@ Deno.test("a template Go cannot parse is ghz's error (exit 1); one that fails to
   const list = (clientStream?: boolean) =>
     ghzRun(
       { host: "h:1", data: '[{"a":"{{newUUID}}"}, {"a":"{{.Nope}}"}]' },
-      clientStream === undefined ? undefined : { ...UNARY, IsClientStreaming: String(clientStream) },
+      clientStream === undefined ? undefined : reflectedAs(clientStream),
     ).attack.find((f) => f[0] === "[");
   assertEquals(list(false), '[{"a":"{{ $uuid() }}"},{"a":"{{ LeftBraces }}.Nope}}"}]');
   assertEquals(list(true), '[{"a":"\\u007b{newUUID}}"},{"a":"\\u007b{.Nope}}"}]');
@@ -304,26 +340,6 @@ Deno.test("a template Go cannot parse is ghz's error (exit 1); one that fails to
     metadata('{"x":"{{nope}}"}'),
     (e) => e instanceof UsageError && !e.exitCode && /"nope" not defined/.test(e.message),
   );
-});
-
-Deno.test("a ghz config that is a device, a FIFO or a folder is refused before a byte is read", async () => {
-  const dir = await Deno.makeTempDir();
-  try {
-    await new Deno.Command("mkfifo", { args: [`${dir}/fifo`] }).output();
-    for (
-      const [path, why] of [["/dev/zero", /character device/], [`${dir}/fifo`, /FIFO/], [
-        dir,
-        /folder/,
-      ]] as const
-    ) {
-      throws(
-        () => readConfig(path, "--config"),
-        (e) => e instanceof UsageError && e.message.startsWith(`--config ${path}: `) && why.test(e.message),
-      );
-    }
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
 });
 
 Deno.test("a ghz TOML config is read as its JSON one is", async () => {
@@ -389,12 +405,11 @@ Deno.test("-B's binary data: one serialized message, or several each prefixed by
     // Two, each prefixed: {name: "a"} and {count: 7}, taken in turn by a unary call.
     Deno.writeFileSync(file, Uint8Array.of(3, 0x0a, 1, 0x61, 2, 0x10, 7));
     assertEquals(data(), '[{"name":"a"},{"count":7}]');
-    throws(
-      () => ghzFlags({ ...config, proto: undefined }),
-      (e) =>
-        e instanceof UsageError && e.exitCode === 2 &&
-        /^--binary-file: .*--proto or --protoset/.test(e.message),
-    );
+    // Without a schema, against the server's reflection: asked for first, then read with its method.
+    throws(() => ghzFlags({ ...config, proto: undefined }), CallKindNeeded);
+    const reflected = { method: findMethod(loadProtoFile(GREETER_PROTO, []), config.call) };
+    const flags = ghzRun({ ...config, proto: undefined }, reflected).attack;
+    assertEquals(flags[flags.indexOf("-b") + 1], '[{"name":"a"},{"count":7}]');
     Deno.writeFileSync(file, Uint8Array.of(0xff, 0xff));
     throws(() => data(), /--binary-file: .*binary data/);
     // No message at all: ghz v0.93 panics, as on -d '[]'.
@@ -479,6 +494,27 @@ Deno.test("ghz's concurrency schedules as the calls in flight from each instant,
     flags.slice(flags.indexOf("--connections")),
     ["--connections", "1", "-c", "8", "--reflect"],
   );
+  // Beside --rps or a load schedule, the ticks its stepped workers wait for (no attack rate or phases).
+  const seven = { ...step, "concurrency-end": 7, "concurrency-step-duration": "1s" };
+  const paced = ghzRun({ host: "h:1", ...seven, rps: 40 });
+  assertEquals([paced.attack.includes("-R"), paced.tickPhases, paced.concurrencySteps?.length], [false, [[
+    1,
+    40,
+  ]], 3]);
+  assertEquals(ghzRun({ host: "h:1", ...seven }).tickPhases, undefined);
+  const load = {
+    "load-schedule": "step",
+    "load-start": 5,
+    "load-step": 5,
+    "load-step-duration": "1s",
+    rps: 9,
+  };
+  const loaded = ghzRun({ host: "h:1", ...seven, ...load, "load-end": 15, total: 30 });
+  assertEquals([loaded.attack.includes("--phases"), loaded.attack.includes("-n"), loaded.tickPhases], [
+    false,
+    true,
+    [[1000, 5], [1000, 10], [(14.5 * 1000) / 15, 15]],
+  ]);
   throws(
     () => at({ "concurrency-schedule": "step", "concurrency-start": 1, "concurrency-step-duration": "1s" }),
     /over 10,000 steps/,
@@ -592,6 +628,8 @@ Deno.test("data is read as ghz reads it: a -D file's list whole or its first val
     assertEquals(JSON.parse(data('{"name":"a"}\n{"name":"b"}\n')), { name: "a" });
     assertEquals(JSON.parse(data('{"name":"a"} xx')), { name: "a" });
     assertEquals(JSON.parse(data('[{"name":"a"},\n{"name":"b"}]\n')), [{ name: "a" }, { name: "b" }]);
+    // A wrapper type's bare value (a StringValue's "asdf") stays JSON's string.
+    assertEquals(data('"a<b"', "data"), '"a\\u003cb"');
     // A list is decoded whole; one that does not begin the file is a value no message is.
     throws(() => data('[{"name":"a"}]\n[{"name":"b"}]\n'), /--data-file: not JSON/);
     throws(() => data('  [{"name":"a"}]'), /--data-file: a list after a space: ghz cannot read it/);

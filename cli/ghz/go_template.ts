@@ -14,23 +14,17 @@ type Exec = (dot: GoValue, s: Scope) => void;
 export interface GoPart {
   text?: string;
   words?: string[];
-  /** An action of its own (not a block: `if`, `with`, `range`), as ghz looks for one. */
+  /** An action of its own (not a block: `if`, `with`, `range`, `template`), as ghz looks for one. */
   action: boolean;
   /** The call data's fields and the functions it reads, at any depth. */
   uses: Set<string>;
   exec: Exec;
 }
 
-/** Go's parse error: the line it is on and Go's words. */
-export class GoParseError extends Error {
-  constructor(readonly line: number, message: string) {
-    super(message);
-  }
-}
+/** Go's parse error, in Go's words with the line it is on. */
+export class GoParseError extends Error {}
 /** Go's execution failed (ghz then sends the text as written). */
 export const GO_EXEC_FAILED = new Error("Go's template execution failed");
-/** A template loadlab does not run (`define`, `template`, `block`); the words name it. */
-export class GoUnsupported extends Error {}
 
 const TOKEN = new RegExp(
   String.raw`\s+(?!-\}\})|\(|\)|\||,|:=|=|"(?:[^"\\\n]|\\.)*"|` + "`[^`]*`" +
@@ -42,12 +36,12 @@ const fail = (_flow?: unknown): never => {
   throw GO_EXEC_FAILED;
 };
 
-/** `text` parsed as Go parses it, its top-level pieces; throws `GoParseError` (or `GoUnsupported`). */
+/** Go's parse of `text`, a top `{{template "t" .}}` spliced in: its top pieces; throws `GoParseError`. */
 export function parseGo(text: string): GoPart[] {
-  const vars = ["$"];
-  let at = 0, depth = 0, uses = new Set<string>();
+  const vars = ["$"], defs = new Map<string, GoPart[]>();
+  let at = 0, depth = 0, top = 0, uses = new Set<string>();
   const error = (why: string): never => {
-    throw new GoParseError(text.slice(0, at).split("\n").length, why);
+    throw new GoParseError(`template: call_template_data:${text.slice(0, at).split("\n").length}: ${why}`);
   };
   /** The next action's words, or a text, or undefined at the end; trim markers and comments applied. */
   const next = (): string[] | string | undefined => {
@@ -146,7 +140,7 @@ export function parseGo(text: string): GoPart[] {
   const list = (inRange: boolean): [GoPart[], string[] | undefined] => {
     const parts: GoPart[] = [];
     for (let item = next(); item !== undefined; item = next()) {
-      if (depth === 0) uses = new Set();
+      if (depth === top) uses = new Set();
       const part = { words: typeof item === "string" ? undefined : item, action: false, uses };
       if (typeof item === "string") {
         parts.push({ ...part, text: item, exec: (_, s) => void (s.out += item) });
@@ -156,10 +150,18 @@ export function parseGo(text: string): GoPart[] {
       if ((head === "end" || head === "else") && depth === 0) error(`unexpected {{${head}}}`);
       if (head === "end" || head === "else") return [parts, item];
       if ((head === "break" || head === "continue") && !inRange) error(`{{${head}}} outside {{range}}`);
+      if (head === "define" && depth > 0) error("unexpected <define> in command");
       if (head === "define" || head === "template" || head === "block") {
-        throw new GoUnsupported(`{{${head}}}: Go's named templates are not run by loadlab; write the text`);
-      }
-      if (head === "if" || head === "with" || head === "range") {
+        const name = String(/^["`]/.test(rest[0] ?? "") ? goString(rest[0]) : NaN), clause = `${head} clause`;
+        const bad = name === "NaN" ? rest[0] ?? "}}" : head === "define" || rest[1] === "|" ? rest[1] : "";
+        if (bad) error(`unexpected ${KEYWORD.test(bad) ? `<${bad}>` : JSON.stringify(bad)} in ${clause}`);
+        if (head === "block" && rest.length < 2) error("missing value for block clause");
+        const [run] = rest.length > 1 ? pipe(rest.slice(1), clause) : [() => undefined];
+        if (head !== "template") define(name);
+        if (head === "define") continue;
+        part.uses.add(NAMED);
+        parts.push({ ...part, exec: (d, s) => named(defs.get(name), run(d, s, []), s) });
+      } else if (head === "if" || head === "with" || head === "range") {
         parts.push({ ...part, exec: block(head, rest, inRange) });
       } else if (head === "break" || head === "continue") {
         parts.push({ ...part, exec: () => fail(FLOW.thrown = head) });
@@ -174,6 +176,18 @@ export function parseGo(text: string): GoPart[] {
     }
     if (depth > 0) error("unexpected EOF");
     return [parts, undefined];
+  };
+  /** A named template's body (its own variables): one of a name, an empty one giving way. */
+  const define = (name: string) => {
+    const [outer, scope, held] = [vars.splice(1), top, uses];
+    top = ++depth;
+    const [body, stop] = list(false);
+    if (stop![0] !== "end") error("unexpected {{else}} in define clause");
+    [top, depth, uses, vars.length] = [scope, depth - 1, held, 1];
+    vars.push(...outer);
+    const [old, empty] = [defs.get(name), (ps = body) => ps.every((p) => p.text?.trim() === "")];
+    if (old && !empty(old) && !empty()) error(`template: multiple definition of template "${name}"`);
+    if (!old || empty(old)) defs.set(name, body);
   };
   const block = (kind: string, words: string[], inRange: boolean): Exec => {
     const scope = vars.length;
@@ -216,17 +230,40 @@ export function parseGo(text: string): GoPart[] {
       s.vars.length = scope;
     };
   };
-  return list(false)[0];
+  const parts = list(false)[0];
+  const used = [...defs.values()].flat().flatMap((p) => [...p.uses]);
+  [...parts, ...defs.values()].flat().forEach((p) => p.uses.has(NAMED) && used.forEach((n) => p.uses.add(n)));
+  // A template or block called with the dot at a top (the text's, a named one's): its pieces in its place.
+  const spliced = (parts: GoPart[], depth: number): GoPart[] =>
+    parts.flatMap((p): GoPart[] => {
+      const [h, n, d, more] = p.words ?? [];
+      const body = /^(template|block)$/.test(h) && d === "." && !more && defs.get(String(goString(n)));
+      return body && depth < 8 ? spliced(body, depth + 1).map((q) => ({ ...q, action: false })) : [p];
+    });
+  return spliced(parts, 0);
+}
+
+/** Go's words it names as `<word>` in a parse error. */
+const KEYWORD = /^(\.|nil|end|else|if|with|range|define|block|template)$/;
+/** A call of a named template: its body run over `dot`, `$` its dot; a name not defined fails. */
+const NAMED = "{{template}}";
+function named(body: GoPart[] | undefined, dot: GoValue, s: Scope) {
+  // A failure ends the whole execution (runGo starts the next afresh): nothing to restore then.
+  const [vars, depth] = [s.vars, FLOW.depth++];
+  if (body === undefined || depth > 1000) fail();
+  s.vars = [["$", dot]];
+  body!.forEach((p) => p.exec(dot, s));
+  [s.vars, FLOW.depth] = [vars, depth];
 }
 
 /** A `break` or `continue` under way: thrown as a failure, caught by its range. */
-const FLOW = { thrown: "" };
+const FLOW = { thrown: "", depth: 0 };
 const all = (parts: GoPart[]): Exec => (d, s) => parts.forEach((p) => p.exec(d, s));
 
 /** Each part's text, run in turn over `dot` (the call data); throws `GO_EXEC_FAILED` where Go fails. */
 export function runGo(parts: GoPart[], dot: Record<string, unknown>): string[] {
   const s: Scope = { vars: [["$", dot]], out: "" };
-  FLOW.thrown = "";
+  [FLOW.thrown, FLOW.depth] = ["", 0];
   return parts.map((p) => (s.out = "", p.exec(dot, s), s.out));
 }
 

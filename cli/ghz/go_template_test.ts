@@ -20,7 +20,7 @@ function go(template: string): string {
   try {
     return runGo(parseGo(template), DOT).join("");
   } catch (err) {
-    if (err instanceof GoParseError) return `template: call_template_data:${err.line}: ${err.message}`;
+    if (err instanceof GoParseError) return err.message;
     if (err === GO_EXEC_FAILED) return "EXEC";
     throw err;
   }
@@ -89,4 +89,40 @@ Deno.test("Go's pipelines, printf, blocks and functions give Go's text", () => {
     ["{{break}}", "template: call_template_data:1: {{break}} outside {{range}}"],
   ];
   for (const [template, want] of cases) assertEquals([template, go(template)], [template, want]);
+});
+
+Deno.test("Go's named templates: define, template and block give Go's text and errors", () => {
+  const cases: Array<[string, string]> = [
+    ['{{define "a"}}[{{.MethodName}}]{{end}}x{{template "a" .}}y', "x[SayHello]y"],
+    ["{{template `a` .MethodName}}{{define `a`}}<{{.}}>{{end}} {{template `a`}}", "<SayHello> <<no value>>"],
+    ['{{block "b" .}}B{{.RequestNumber}}{{end}}-{{template "b" .}}', "B7-B7"],
+    ['{{define "a"}}{{$x := 1}}{{$x}}{{end}}{{$y := 2}}{{template "a" .}}{{$y}}', "12"],
+    ['{{define "a"}}one{{end}}{{define "a"}} {{end}}{{template "a"}}', "one"],
+    ['{{range 2}}{{template "a" .}}{{end}}{{define "a"}}({{.}}){{end}}', "(0)(1)"],
+    ['{{define "a"}}{{$.MethodName}}{{end}}{{with .MethodName}}{{template "a" $}}{{end}}', "SayHello"],
+    ...['{{template "nope" .}}', '{{define "a"}}{{template "a" .}}{{end}}{{template "a" .}}']
+      .map((t): [string, string] => [t, "EXEC"]),
+    ['{{define "a"}}{{$y}}{{end}}{{$y := 2}}', 'undefined variable "$y"'],
+    ['{{if true}}{{define "a"}}x{{end}}{{end}}', "unexpected <define> in command"],
+    ['{{define "a" .}}x{{end}}', "unexpected <.> in define clause"],
+    ["{{define a}}x{{end}}", 'unexpected "a" in define clause'],
+    ['{{block "b"}}x{{end}}', "missing value for block clause"],
+    ['{{define "a"}}x{{else}}y{{end}}', "unexpected {{else}} in define clause"],
+    ['{{define "a"}}1{{end}}{{define "a"}}2{{end}}', 'template: multiple definition of template "a"'],
+  ];
+  for (const [template, want] of cases) {
+    const got = go(template).replace("template: call_template_data:1: ", "");
+    assertEquals([template, got], [template, want]);
+  }
+  // Called with the call data at the top, its pieces are the top's: a lone `.UUID` is filled as a call runs.
+  const parts = parseGo(
+    '{{define "u"}}{{.UUID}}{{end}}{{define "id"}}id-{{template "u" .}}{{end}}' +
+      '{{.RequestNumber}}:{{block "b" .}}{{template "id" .}}{{end}}',
+  );
+  assertEquals(parts.map((p) => [p.text ?? p.words!.join(" "), p.action]), [
+    [".RequestNumber", true],
+    [":", false],
+    ["id-", false],
+    [".UUID", false],
+  ]);
 });

@@ -1,8 +1,7 @@
 /**
  * @module
- * gRPC calls on an HTTP/2 connection of their own, outside any load, on the engine's h2 client: the
- * server's reflection, and a k6 script's calls in `setup()` and `teardown()`. No answer within `timeoutMs`
- * is DEADLINE_EXCEEDED (the stream reset, the connection kept); replies past `maxReplyBytes` an error.
+ * gRPC calls on their own HTTP/2 connection outside any load (reflection, a k6 script's setup()/teardown()).
+ * No answer within `timeoutMs` is DEADLINE_EXCEEDED (its stream reset); replies past `maxReplyBytes` fail.
  */
 import { DEFAULT_WINDOW_BYTES } from "../../http2/frames.ts";
 import { MessageReader } from "../../grpc/framing.ts";

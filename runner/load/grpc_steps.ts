@@ -1,7 +1,6 @@
 /**
  * @module
- * A flow's gRPC steps in a worker: the schema read once, each step's request encoded (or a template filled
- * per call), and a reply read as proto3 JSON for captures and checks only when a step reads the body.
+ * A flow's gRPC steps in a worker: requests encoded once, replies read as proto3 JSON only when a step reads.
  */
 import type protobuf from "protobufjs";
 import protojson from "protobufjs/ext/protojson.js";

@@ -69,10 +69,7 @@ export function grpcFlowAttackFields(
 }
 
 /** What a load takes from a reflected `grpc:` section: its call, made as the run starts, and HTTP/2. */
-export function grpcReflectAttackFields(
-  section: GrpcSection,
-  load: { protocol?: string },
-) {
+export function grpcReflectAttackFields(section: GrpcSection, load: { protocol?: string }) {
   const parts = splitCall(section.call ?? "");
   const call = parts === null ? section.call ?? "" : `${parts[0]}/${parts[1]}`;
   return {

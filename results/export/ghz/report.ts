@@ -1,7 +1,6 @@
 /**
  * @module
- * A gRPC run in ghz's report shapes (`-O json|pretty|summary|csv`), its latency and CSV read from the run's
- * request log (loadlab keeps no list of calls). Pure.
+ * A gRPC run in ghz's report shapes (`-O json|pretty|summary|csv`), latency and CSV from its request log.
  */
 import type { RunResult } from "../../mod.ts";
 import { MAX_MESSAGE_CHARS_PER_KIND, OTHER_MESSAGES, statusKey, statusSlotOf } from "../../schema/keys.ts";
@@ -82,7 +81,7 @@ function grpcGoWords(key: string, message: string): [string, string] {
   const [pattern, given, template] = GRPC_GO_WORDS.find(([p]) => p.test(message)) ?? [/^/, "", null];
   const group = pattern.exec(message)!;
   return [
-    given || ghzStatus(key),
+    given.replace("$1", group[1]) || ghzStatus(key),
     template?.replace(/\$(\d|T)/g, (_, k) => k === "T" ? GO_TEXT[group[1]] ?? group[2] : group[k] ?? "") ??
       clientWords(key, message),
   ];
@@ -95,12 +94,12 @@ function clientWords(kind: string, message: string): string {
   if (kind === "timeout") return "context deadline exceeded";
   if (kind === "unfinished") return "grpc: the client connection is closing";
   const refused = /^refused: .* connecting to (\S+)$/.exec(message)?.[1];
-  const dial = `connection error: desc = "transport: Error while dialing dial tcp ${refused}`;
-  if (kind === "connect" && refused) return `${dial}: connect: connection refused"`;
+  if (kind === "connect" && refused) return `${DIAL} ${refused}: connect: connection refused"`;
   const tls = TLS_WORDS.find(([words]) => kind === "tls" && words.test(message))?.[1] ?? x509Names(message);
   return tls ? `connection error: desc = "transport: authentication handshake failed: ${tls}"` : message;
 }
 
+const DIAL = `connection error: desc = "transport: Error while dialing dial tcp`;
 const RST = "stream terminated by RST_STREAM with error code: $1";
 const INFLATE = "grpc: failed to decompress the received message ";
 /** A head that is not gRPC's: Go's text of its HTTP status (`$T`), its code, its content-type. */
@@ -123,6 +122,8 @@ const GRPC_GO_WORDS: Array<[RegExp, string, string]> = [
   [/^RST_STREAM (\w+)/, "Internal", RST],
   [/compressed flag is .*: (\d+)$/, "", "grpc: received unexpected payload format $1"],
   [/^a compressed message without /, "", "grpc: compressed flag set with identity or empty encoding"],
+  // A code gRPC has no name for: grpc-go 1.34's `codes.Code(17).String()`.
+  [/^grpc-status (\d+)(?:: )?([^]*)$/, "Code($1)", "$2"],
   [/not a number: (".*")$/, "", "transport: malformed grpc-status: strconv.Atoi: parsing $1: invalid syntax"],
   [/^the stream ended without trailers/, "", "server closed the stream without sending trailers"],
   [/^the stream ended inside a message/, "", "unexpected EOF"],
@@ -141,6 +142,7 @@ const GRPC_GO_WORDS: Array<[RegExp, string, string]> = [
   [/^GOAWAY \w+: refused \d+ times/, "", "the connection is draining"],
   [/^the server closed the connection before its SETTINGS$/, "", "connection closed"],
   [/^the server closed the connection/, "", "transport is closing"],
+  [/^address (.*): missing port in address$/, "", `${DIAL}: address $1: missing port in address"`],
 ];
 
 /** A TLS failure as loadlab words it, and as Go's crypto/tls does. */
@@ -157,20 +159,11 @@ function x509Names(message: string): string {
   return valid && `tls: failed to verify certificate: x509: certificate is valid for ${valid}, not ${host}`;
 }
 
-/** ghz's options of its report: `--name`, `--tags`, `--skipFirst` (read from the log), `--call` as given. */
+/** ghz's labels of its report beside its options (`--skipFirst`, `--name` among them): `--tags`. */
 export interface GhzReportOptions {
-  name?: string;
   tags?: Record<string, string>;
-  skipFirst?: number;
-  call?: string;
   /** `--duration-stop ignore`: the calls cut at the end are no calls of the report. */
   ignoreCut?: boolean;
-  /** A count run as rate phases (ghz's load schedule over -n): its end is the count's. */
-  total?: number;
-  /** The InfluxDB tags of the run's options (`proto="..",call="..",...,tags=..`), ghz's `-O influx-*`. */
-  influxTags?: string;
-  /** ghz's `--count-errors`: fastest, slowest, percentiles and histogram over non-OK calls too. */
-  countErrors?: boolean;
   /** ghz's report's `options` as ghz writes them (`loadlab ghz`); else those of them the run has. */
   options?: Record<string, unknown>;
 }
@@ -224,16 +217,17 @@ export function ghzReport(run: RunResult, date: Date, labels: GhzReportOptions =
     add(errorDistribution, f.error, f.n);
   }
   const count = Object.values(statusCodeDistribution).reduce((a, b) => a + b, 0);
-  const { average, fastest, slowest, latencyDistribution, histogram } = ghzLatency(calls, labels.countErrors);
+  const options = ghzOptions(run, labels), countErrors = options["count-errors"] === true;
+  const { average, fastest, slowest, latencyDistribution, histogram } = ghzLatency(calls, countErrors);
   return {
-    ...(labels.name ? { name: labels.name } : {}),
+    ...(options.name ? { name: String(options.name) } : {}),
     date: date.toISOString().replace(/\.\d+Z$/, "Z"),
     endReason: run.abortedBy || run.incomplete
       ? "cancel"
-      : modelFactsOf(String(run.config.model))?.counted || labels.total
+      : modelFactsOf(String(run.config.model))?.counted || (labels.options && !options.duration)
       ? "normal"
       : "timeout",
-    options: ghzOptions(run, labels),
+    options,
     count,
     total: Math.round(run.durationSec * 1e9),
     average,
@@ -276,22 +270,20 @@ function ghzDetails(run: RunResult, logged: Call[]) {
 
 function ghzOptions(run: RunResult, labels: GhzReportOptions): Record<string, unknown> {
   if (labels.options) return labels.options;
-  const { call, total, countErrors } = labels;
   const c = run.config as Record<string, unknown>;
   const connections = typeof c.connections === "number" ? c.connections : undefined;
   const streams = typeof c.streams === "number" ? c.streams : 1;
   const counted = modelFactsOf(String(c.model))?.counted ?? false;
   return {
-    call: call ?? (c.requestMix as Array<{ name?: string }> | undefined)?.[0]?.name,
+    call: (c.requestMix as Array<{ name?: string }> | undefined)?.[0]?.name,
     host: new URL(String(c.url)).host,
     insecure: String(c.url).startsWith("http:"),
     concurrency: c.concurrency ?? (connections === undefined ? undefined : connections * streams),
-    total: counted ? c.requests : total,
+    total: counted ? c.requests : undefined,
     connections,
     duration: typeof c.durationMs === "number" && !counted ? c.durationMs * NS_PER_MS : undefined,
     timeout: typeof c.timeoutMs === "number" ? c.timeoutMs * NS_PER_MS : undefined,
     CPUs: c.workers,
-    ...(countErrors ? { "count-errors": true } : {}),
   };
 }
 
@@ -304,8 +296,12 @@ export function ghzOutput(
   labels: GhzReportOptions = {},
 ): string {
   let calls = loggedCalls(log);
+  // A host without its port: grpc-go dials no address, each call failing at it (loadlab's dial, refused).
+  const unported = /^(\[[\da-f:.]+\]|[^\s/:[\]]+)$/i.exec(String(labels.options?.host))?.[0];
+  const connect = { [`address ${unported}: missing port in address`]: run.errors.connect ?? 0 };
+  if (unported) run = { ...run, errorMessages: { ...run.errorMessages, connect } };
   if (labels.ignoreCut) [run, calls] = [{ ...run, unfinished: 0 }, withoutCut(calls, run.unfinished ?? 0)];
-  if (labels.skipFirst) [run, calls] = skipFirst(run, calls, labels.skipFirst);
+  if (labels.options?.skipFirst) [run, calls] = skipFirst(run, calls, Number(labels.options.skipFirst));
   if (format === "csv") return ghzCsv(run, calls);
   if (format.startsWith("influx")) return ghzInflux(run, format, date, calls, labels);
   const report = ghzReport(run, date, labels, calls);
@@ -380,15 +376,9 @@ function ghzCsv(run: RunResult, calls: Call[]): string {
   return ["", "duration (ms),status,error", ...rows, ""].join("\n");
 }
 
-/**
- * ghz's InfluxDB line protocol: `ghz_run` with the run's options as tags and its count, times (ns), rate,
- * median, p95 and errors as fields, at the report's date; or a `ghz_detail` line per call at its start.
- */
+/** ghz's InfluxDB line protocol: a `ghz_run` line at the report's date, or a `ghz_detail` line per call. */
 function ghzInflux(run: RunResult, format: GhzFormat, date: Date, calls: Call[], labels: GhzReportOptions) {
-  // `loadlab attack -O influx-*` has no ghz options: the call and host tag its lines.
-  const o = ghzOptions(run, labels);
-  const tags = labels.influxTags ??
-    `call="${o.call}",host="${o.host}",n=${o.total ?? 0x7fff_ffff},c=${o.concurrency}`;
+  const tags = influxTags(ghzOptions(run, labels), labels);
   if (format === "influx-details") {
     const t0Us = Date.parse(run.startedAt) * 1000;
     return ghzCalls(run, calls).map((c) =>
@@ -405,6 +395,39 @@ function ghzInflux(run: RunResult, format: GhzFormat, date: Date, calls: Call[],
   const median = r.latencyDistribution ? [`median=${at(50)}`, `p95=${at(95)}`] : [];
   const fields = [...times, `rps=${r.rps.toFixed(2)}`, ...median, `errors=${errors}`].join(",");
   return `ghz_run,${tags},errors=${errors},has_errors=${errors > 0} ${fields} ${date.getTime()}000000`;
+}
+
+/** The keys of a schedule's options (`load-` or `concurrency-`), in ghz's order. */
+export const SCHEDULE_KEYS = ["schedule", "start", "end", "step", "step-duration", "max-duration"];
+
+/** ghz's InfluxDB tags of its report's options (loadlab attack's: those of them it has). */
+export function influxTags(o: Record<string, unknown>, { tags }: GhzReportOptions): string {
+  const escape = (text: string) => text.replace(/([ ,=])/g, "\\$1");
+  const json = (value: unknown) => escape(JSON.stringify(JSON.stringify(value ?? null)));
+  const s = (key: string) => Number(o[key] ?? 0) / 1e9;
+  const value = (k: string) => /duration$/.test(k) ? goDuration(Number(o[k])) : o[k];
+  const schedule = (kind: string, flat: string) =>
+    (o[`${kind}-schedule`] ?? "const") === "const"
+      ? [flat]
+      : SCHEDULE_KEYS.map((k) => `${kind}-${k}=${value(`${kind}-${k}`)}`);
+  return [
+    ...(o.name ? [`name="${escape(String(o.name).trim())}"`] : []),
+    ...(o.proto ? [`proto="${o.proto}"`] : o.protoset ? [`Protoset="${o.protoset}"`] : []),
+    `call="${o.call}",host="${o.host}",n=${o.total ?? 0x7fff_ffff}`,
+    ...schedule("concurrency", `c=${o.concurrency ?? 0}`),
+    ...schedule("load", `rps=${o.rps ?? 0}`),
+    `z=${o.duration ?? 0},timeout=${s("timeout")},dial_timeout=${s("dial-timeout")}`,
+    `keepalive=${s("keepalive")},data=${json(o.data)}`,
+    `metadata=${o.metadata === undefined ? '""' : json(o.metadata)}`,
+    `tags=${tags && Object.keys(tags).length > 0 ? json(goMaps(tags)) : '""'}`,
+  ].join(",");
+}
+
+/** Go's text of a duration of `ns` (time.Duration's String): 0s, 300ms, 1.5s, 1m30s. */
+function goDuration(ns: number): string {
+  if (ns < 1e9) return ns === 0 ? "0s" : ns < 1e3 ? `${ns}ns` : ns < 1e6 ? `${ns / 1e3}µs` : `${ns / 1e6}ms`;
+  const [h, m] = [Math.floor(ns / 3.6e12), Math.floor((ns % 3.6e12) / 6e10)];
+  return `${h ? `${h}h` : ""}${h || m ? `${m}m` : ""}${(ns % 6e10) / 1e9}s`;
 }
 
 /** ghz's duration text: ns under 10 µs, else ms, else s. */

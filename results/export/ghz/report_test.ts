@@ -1,5 +1,5 @@
 import { deepStrictEqual as assertEquals, match } from "node:assert/strict";
-import { ghzOutput, ghzReport, loggedCalls } from "./report.ts";
+import { ghzOutput, ghzReport, influxTags, loggedCalls } from "./report.ts";
 import { createHistogram, encodeHistogram } from "../../histogram.ts";
 import { summarizeMs } from "../../histogram.ts";
 import type { RunResult } from "../../mod.ts";
@@ -70,7 +70,7 @@ Deno.test("ghz's JSON: every call counted, statuses and errors keyed as grpc-go 
     "DeadlineExceeded",
   ]);
   // --count-errors: over every call answered, whatever its status (a call with no answer has no time).
-  const all = ghzReport(run(), new Date(), { countErrors: true }, loggedCalls(LOG));
+  const all = ghzReport(run(), new Date(), { options: { "count-errors": true } }, loggedCalls(LOG));
   assertEquals([all.average, all.fastest, all.slowest, all.options["count-errors"]], [
     5_125_000,
     1_000_000,
@@ -193,6 +193,30 @@ Deno.test("calls that got no answer read as grpc-go's client words them: deadlin
   });
 });
 
+Deno.test("a host given without its port: each call fails at its address, in grpc-go's words", () => {
+  const base = run();
+  const unreachable = { "Network is unreachable (os error 101) connecting to 255.255.255.255:1": 4 };
+  const failed = {
+    ...base,
+    errors: { connect: 4 },
+    errorMessages: { ...base.errorMessages, connect: unreachable },
+  } as RunResult;
+  const words = (host: string) =>
+    Object.keys(
+      JSON.parse(ghzOutput(failed, "json", new Date(), "", { options: { host } })).errorDistribution,
+    );
+  assertEquals(words("[::1]"), [
+    'rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing dial tcp: ' +
+    'address [::1]: missing port in address"',
+    "rpc error: code = Unavailable desc = down",
+  ]);
+  assertEquals(
+    words("127.0.0.1:9")[0],
+    "rpc error: code = Unavailable desc = Network is unreachable " +
+      "(os error 101) connecting to 255.255.255.255:1",
+  );
+});
+
 Deno.test("a count whose connections could not be made: each call it did not send failed as they did", () => {
   const r = ghzReport({
     ...run(),
@@ -226,22 +250,23 @@ Deno.test("--skipFirst: the first calls to end leave the count, the statuses, th
   const log = ["code;startUs;endUs;connection", "1014;0;9000;0", "200;0;1000;0", "200;0;5000;1", ""].join(
     "\n",
   );
-  const r = JSON.parse(ghzOutput(run(), "json", new Date(), log, { skipFirst: 2 }));
+  const r = JSON.parse(ghzOutput(run(), "json", new Date(), log, { options: { skipFirst: 2 } }));
   // The first two to end: an OK (1 ms) and an OK (5 ms); the UNAVAILABLE at 9 ms stays.
   assertEquals([r.count, r.statusCodeDistribution], [8, { OK: 4, Unavailable: 2, DeadlineExceeded: 2 }]);
-  const one = JSON.parse(ghzOutput(run(), "json", new Date(), log, { skipFirst: 1 }));
+  const one = JSON.parse(ghzOutput(run(), "json", new Date(), log, { options: { skipFirst: 1 } }));
   assertEquals([one.fastest, one.slowest, one.average], [5e6, 5e6, 7e6]);
-  const csv = ghzOutput(run(), "csv", new Date(), log, { skipFirst: 2 }).split("\n");
+  const csv = ghzOutput(run(), "csv", new Date(), log, { options: { skipFirst: 2 } }).split("\n");
   assertEquals(csv.slice(2, 3), ["9.00,Unavailable,rpc error: code = Unavailable desc = down"]);
   // A skipped call that failed leaves its error's count too.
-  const failed = JSON.parse(ghzOutput(run(), "json", new Date(), log, { skipFirst: 3 }));
+  const failed = JSON.parse(ghzOutput(run(), "json", new Date(), log, { options: { skipFirst: 3 } }));
   assertEquals([failed.count, failed.statusCodeDistribution.Unavailable], [7, 1]);
   assertEquals(failed.errorDistribution["rpc error: code = Unavailable desc = down"], 1);
   // Each its own message: the skipped call's is the first its status got, as ghz drops it.
   const own = { ...run(), errorMessages: { "grpc UNAVAILABLE": { n0: 1, n1: 1 } } } as RunResult;
   const unavailable = (messages: Record<string, number>) =>
     Object.keys(messages).filter((m) => m.includes("Unavailable"));
-  const skipped = JSON.parse(ghzOutput(own, "json", new Date(), log, { skipFirst: 3 })).errorDistribution;
+  const skipped =
+    JSON.parse(ghzOutput(own, "json", new Date(), log, { options: { skipFirst: 3 } })).errorDistribution;
   assertEquals(unavailable(skipped), ["rpc error: code = Unavailable desc = n1"]);
 });
 
@@ -253,13 +278,13 @@ Deno.test("a call with no answer logged as code 0: timed in the CSV, the average
     "120.00,DeadlineExceeded,rpc error: code = DeadlineExceeded desc = context deadline exceeded",
   ]);
   const ok = JSON.parse(ghzOutput(run(), "json", new Date(), log));
-  const all = JSON.parse(ghzOutput(run(), "json", new Date(), log, { countErrors: true }));
+  const all = JSON.parse(ghzOutput(run(), "json", new Date(), log, { options: { "count-errors": true } }));
   // Every call in the average (261 ms over 10); in the rest only with --count-errors.
   assertEquals([ok.average, ok.slowest, all.slowest, all.histogram.at(-1).count], [26.1e6, 6e6, 120e6, 1]);
   // The last two to end skipped: the timeouts leave their kind's count.
-  const skipped = JSON.parse(ghzOutput(run(), "json", new Date(), log, { skipFirst: 10 }));
+  const skipped = JSON.parse(ghzOutput(run(), "json", new Date(), log, { options: { skipFirst: 10 } }));
   assertEquals([skipped.count, skipped.statusCodeDistribution], [0, {}]);
-  const first = JSON.parse(ghzOutput(run(), "json", new Date(), log, { skipFirst: 9 }));
+  const first = JSON.parse(ghzOutput(run(), "json", new Date(), log, { options: { skipFirst: 9 } }));
   assertEquals(first.statusCodeDistribution, { DeadlineExceeded: 1 });
 });
 
@@ -308,15 +333,25 @@ Deno.test("a server's RST_STREAM as grpc-go words it and the status it gives", (
 });
 
 Deno.test("ghz's InfluxDB lines: the run's options as tags, a ghz_run line or a ghz_detail line per call", () => {
-  const tags = 'call="helloworld.Greeter.SayHello",n=10,c=50';
+  const options = { name: " nightly run ", call: "helloworld.Greeter.SayHello", host: "h:1", total: 10 };
+  const labels = { options: { ...options, concurrency: 50, rps: 5 }, tags: { z: "1", a: "b c" } };
+  const tags = influxTags(labels.options, labels);
+  assertEquals(
+    tags,
+    'name="nightly\\ run",call="helloworld.Greeter.SayHello",host="h:1",n=10,c=50,rps=5,z=0,timeout=0,' +
+      'dial_timeout=0,keepalive=0,data="null",metadata="",tags="{\\"a\\":\\"b\\ c\\"\\,\\"z\\":\\"1\\"}"',
+  );
   const date = new Date("2026-01-02T03:04:05.678Z");
-  const summary = ghzOutput(run(), "influx-summary", date, LOG, { influxTags: tags });
-  match(summary, /^ghz_run,call="helloworld\.Greeter\.SayHello",n=10,c=50,errors=4,has_errors=true /);
+  const summary = ghzOutput(run(), "influx-summary", date, LOG, labels);
+  match(
+    summary,
+    /^ghz_run,name="nightly\\ run",call="helloworld\.Greeter\.SayHello",host="h:1",n=10,c=50,.*,errors=4,has_errors=true /,
+  );
   match(summary, / count=10,total=500000000,average=\d+,fastest=1000000,slowest=\d+,rps=20\.00,median=\d+,/);
   match(summary, /,p95=\d+,errors=4 1767323045678000000$/);
   const withStart = { ...run(), startedAt: "2026-01-02T03:04:05.000Z" };
   const log = "code;startUs;endUs;connection\n200;1000;2234;0\n1014;7000;17000;0\n";
-  const details = ghzOutput(withStart, "influx-details", date, log, { influxTags: tags }).split("\n");
+  const details = ghzOutput(withStart, "influx-details", date, log, labels).split("\n");
   assertEquals(details.slice(0, 2), [
     `ghz_detail,${tags},hasError=false latency=1234000,error="",status="OK" 1767323045001000000`,
     `ghz_detail,${tags},hasError=true latency=10000000,error="rpc\\ error:\\ code\\ \\=\\ Unavailable\\ ` +
@@ -364,6 +399,17 @@ Deno.test("a server's status without a message: grpc-go's words end at `desc = `
   assertEquals(r.errorDistribution, { "rpc error: code = NotFound desc = ": 2 });
   const log = LOG.replaceAll("1014;", "1005;");
   match(ghzOutput(shown, "csv", new Date(), log), /\n10\.00,NotFound,rpc error: code = NotFound desc = \n/);
+  // A code past 16 (counted as UNKNOWN, its number in the message): grpc-go's `Code(17)`.
+  const past = { "grpc UNKNOWN": { "grpc-status 17": 1, "grpc-status 4294967295: a\nb": 1 } };
+  const codes = ghzReport(
+    { ...shown, statusCodes: { "grpc UNKNOWN": 2 }, errorMessages: past } as RunResult,
+    new Date(),
+  );
+  assertEquals(codes.statusCodeDistribution, { "Code(17)": 1, "Code(4294967295)": 1 });
+  assertEquals(Object.keys(codes.errorDistribution), [
+    "rpc error: code = Code(17) desc = ",
+    "rpc error: code = Code(4294967295) desc = a\nb",
+  ]);
 });
 
 Deno.test("answers broken on the wire read as grpc-go's client words them, under grpc-go's status", () => {

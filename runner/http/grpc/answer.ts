@@ -13,10 +13,9 @@ import {
   READ_TOO_BIG,
 } from "../../../grpc/framing.ts";
 import { callOutcome, decodeGrpcMessage, GrpcFields, STATUS_GARBLED } from "../../../grpc/trailers.ts";
-import { GRPC_CANCELLED, GRPC_OK, grpcCodeName } from "../../../grpc/status.ts";
+import { GRPC_CANCELLED, GRPC_CODE_NAMES, GRPC_OK, GRPC_UNKNOWN } from "../../../grpc/status.ts";
 import type { StreamAnswer } from "../stream_answer.ts";
 import { constants, gunzipSync, inflateRawSync } from "node:zlib";
-import { STATUS_CODES } from "node:http";
 
 const NO_TRAILERS = "the stream ended without trailers (no grpc-status)";
 const BAD_FLAG = "a message prefix whose compressed flag is neither 0 nor 1";
@@ -109,6 +108,7 @@ export class GrpcAnswer implements StreamAnswer {
   /** A head that is not a gRPC answer's: its HTTP status and content-type (gRPC's: its missing status). */
   #notGrpc(): string {
     const { contentType, grpcContentType, message } = this.fields;
+    const { STATUS_CODES } = process.getBuiltinModule("node:http");
     const status = `HTTP status ${this.#httpStatus} (${STATUS_CODES[this.#httpStatus] ?? ""})`;
     if (grpcContentType) {
       return `${status}: trailers without grpc-status (grpc-message ${JSON.stringify(message)})`;
@@ -159,11 +159,13 @@ export class GrpcAnswer implements StreamAnswer {
     return null;
   }
 
-  /** A call ended with gRPC code `code`, 1..16 (`grpcStatusValue` reads a larger one as UNKNOWN). */
+  /** A call ended with gRPC code `code`; one past 16 counts as UNKNOWN, its message naming its number. */
   #failed(code: number, text = this.fields.message): ErrorKind {
-    this.message = text === "" ? grpcCodeName(code) : decodeGrpcMessage(text);
-    this.statusSlot = GRPC_STATUS_SLOTS_FROM + code;
-    return GRPC_ERROR_KINDS[code + 1];
+    const words = text === "" ? "" : decodeGrpcMessage(text);
+    const past = code >= GRPC_CODE_NAMES.length;
+    this.message = past ? `grpc-status ${code}${words && ": "}${words}` : words || GRPC_CODE_NAMES[code];
+    this.statusSlot = GRPC_STATUS_SLOTS_FROM + (past ? GRPC_UNKNOWN : code);
+    return GRPC_ERROR_KINDS[(past ? GRPC_UNKNOWN : code) + 1];
   }
 
   #broken(why: string): ErrorKind {

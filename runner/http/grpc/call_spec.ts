@@ -1,8 +1,7 @@
 /**
  * @module
  * One gRPC call as the request its connection sends, from what a user wrote: the method from the schema,
- * the message encoded once, or with placeholders a template filled per call. A mix's call and a flow's
- * gRPC step are made here alike; misfits are a `GrpcSchemaError` or a `GrpcMessageError` with its path.
+ * the message encoded once, or with placeholders a template filled per call; a mix's and a flow's alike.
  */
 import type { Root } from "protobufjs";
 import type { RequestSpec } from "../../request_spec.ts";
@@ -35,12 +34,8 @@ export interface GrpcCallSource {
 export function grpcCallSpec(root: Root, source: GrpcCallSource, timeoutMs: number): RequestSpec {
   const method = findMethod(root, source.call);
   const text = source.message ?? (method.clientStreaming ? "[]" : "{}");
-  const call = {
-    method: method.path,
-    metadata: source.metadata,
-    compress: source.compress,
-    unary: !method.serverStreaming,
-  };
+  const { metadata, compress } = source;
+  const call = { method: method.path, metadata, compress, unary: !method.serverStreaming };
   if (hasPlaceholder(text)) {
     return grpcRequestSpec({ ...call, ...templateOf(method, text, source), message: EMPTY }, timeoutMs);
   }
@@ -99,10 +94,7 @@ export function callIssue(root: Root, source: GrpcCallSource, path: string): Iss
   }
 }
 
-/**
- * A gRPC misfit as an issue: a message's at its own path under `path`, a schema's at `schemaPath` with its
- * hint; anything else is thrown on.
- */
+/** A gRPC misfit as an issue (a message's under `path`, a schema's at `schemaPath`); others rethrown. */
 export function grpcIssue(err: unknown, path: string, schemaPath = `${path}.call`): Issue {
   if (err instanceof GrpcMessageError) {
     return { path: `${path}.${err.path}`, message: err.message.slice(err.path.length + 2) };

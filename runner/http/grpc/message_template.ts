@@ -47,21 +47,7 @@ export function quotePlaceholders(text: string): string {
   return out;
 }
 
-/** The call's messages as a template (one, or a client stream's list); `names` the ones allowed. */
-export function bodySpecOf(
-  type: protobuf.Type,
-  json: unknown,
-  stream: boolean,
-  names?: readonly string[],
-  later = false,
-): GrpcBodySpec {
-  if (names !== undefined) checkNames(JSON.stringify(json) ?? "", names);
-  const list = stream && Array.isArray(json) ? json : [json];
-  const at = (k: number) => stream && Array.isArray(json) ? `message[${k}]` : "message";
-  return { messages: list.map((m, k) => messageSpecOf(type, checkFields(type, m, at(k), later), at(k))) };
-}
-
-/** `text` (`-b`, placeholders maybe unquoted) as a template. */
+/** The call's messages in `text` (`-b`) as a template: one, or a client stream's; `names` those allowed. */
 export function bodySpecOfText(
   type: protobuf.Type,
   text: string,
@@ -69,7 +55,11 @@ export function bodySpecOfText(
   names?: readonly string[],
   later = false,
 ): GrpcBodySpec {
-  return bodySpecOf(type, parseMessageText(quotePlaceholders(text)), stream, names, later);
+  const json = parseMessageText(quotePlaceholders(text));
+  if (names !== undefined) checkNames(JSON.stringify(json) ?? "", names);
+  const list = stream && Array.isArray(json) ? json : [json];
+  const at = (k: number) => stream && Array.isArray(json) ? `message[${k}]` : "message";
+  return { messages: list.map((m, k) => messageSpecOf(type, checkFields(type, m, at(k), later), at(k))) };
 }
 
 function checkNames(text: string, names: readonly string[]): void {

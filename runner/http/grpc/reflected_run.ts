@@ -28,21 +28,18 @@ export async function withReflectedSchema(config: AttackConfig): Promise<AttackC
     throw new ConfigError([{ path: "grpc.reflect", message: `the server's reflection: ${message}` }]);
   }
   const { reflect: _reflect, call, ...rest } = grpc;
-  const source = call === undefined ? undefined : {
-    call: call.call,
-    message: JSON.stringify(call.message),
-    metadata: Object.entries(call.metadata),
-    names: config.data?.columns ?? [],
-  };
+  const sourceOf = (c: { call: string; message: unknown; metadata: Record<string, string> }) => ({
+    call: c.call,
+    message: JSON.stringify(c.message),
+    metadata: Object.entries(c.metadata),
+  });
+  const source = call && { ...sourceOf(call), names: config.data?.columns ?? [] };
   const issues = [
     ...(source === undefined ? [] : [callIssue(root, source, "grpc")]),
     ...(config.flows ?? []).flatMap((flow, f) =>
-      flow.steps.map((step, k) => {
-        if (!("grpc" in step)) return null;
-        const { call, message, metadata } = step.grpc;
-        const stepSource = { call, message: JSON.stringify(message), metadata: Object.entries(metadata) };
-        return callIssue(root, stepSource, `flows[${f}].steps[${k}].grpc`);
-      })
+      flow.steps.map((step, k) =>
+        "grpc" in step ? callIssue(root, sourceOf(step.grpc), `flows[${f}].steps[${k}].grpc`) : null
+      )
     ),
   ].filter((i) => i !== null);
   if (issues.length > 0) throw new ConfigError(issues);

@@ -90,11 +90,8 @@ async function call(
   metadata: Record<string, string>,
 ): Promise<{ status: number; problem: string; replies: Reply[] }> {
   const messages = requests.map((r) => Request.encode(Request.fromObject(r)).finish());
-  const answer = await session.call(path, messages, timeoutMs, MAX_SCHEMA_BYTES, metadata).catch(
-    (err: Error) => {
-      throw new GrpcSchemaError(`reflection: ${err.message}`);
-    },
-  );
+  const answer = await session.call(path, messages, timeoutMs, MAX_SCHEMA_BYTES, metadata)
+    .catch((err: Error) => Promise.reject(new GrpcSchemaError(`reflection: ${err.message}`)));
   if (answer.status === GRPC_DEADLINE_EXCEEDED) {
     throw new GrpcSchemaError(`reflection: ${answer.problem}`, "raise --timeout");
   }

@@ -1,15 +1,14 @@
 /**
  * @module
  * The schema of a gRPC run, three ways as ghz takes it: a `.proto` file with its imports, a protoset, or
- * the server's reflection answer. The call named `pkg.Service/Method` (or `pkg.Service.Method`) is found
- * in it, or `GrpcSchemaError` names what exists. Setup code, read once before the load or once per worker.
+ * the server's reflection answer; and the call it names. Setup code, read before the load or per worker.
  */
 import protobuf from "protobufjs";
 import "protobufjs/ext/descriptor/index.js";
 import "./protobuf_linear.ts";
 import { existsSync } from "node:fs";
-import { FileReadError, readFileCapped } from "../../../system/read_capped.ts";
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { FileReadError, readFileCapped, readOrRefuse } from "../../../system/read_capped.ts";
+import { dirname, isAbsolute, resolve } from "node:path";
 import { splitCall } from "./call.ts";
 
 /** A schema that cannot be read, or a call it does not have; `hint` says what to do. */
@@ -39,59 +38,59 @@ export function loadProtoFile(file: string, importPaths: readonly string[] = [])
         'name an import by its path under an import path (-i DIR), without ".." or a leading "/"',
       );
     }
-    const beside = join(dirname(origin), target);
-    if (existsSync(beside)) return beside;
-    for (const dir of importPaths) {
-      const found = join(dir, target);
-      if (existsSync(found)) return resolve(found);
-    }
-    return base(origin, target);
+    const found = [dirname(origin), ...importPaths].map((dir) => resolve(dir, target)).find(existsSync);
+    return found ?? base(origin, target);
   };
   root.resolvePath = (origin, target) => {
     const path = find(origin, target);
-    // protobufjs's own well-known types are not files; any other path must be a readable file.
-    if (path !== null && existsSync(path)) readFileCapped(path, MAX_SCHEMA_BYTES);
+    // protobufjs's own well-known types are not files; the schema and any other path must be readable files.
+    if (path !== null && (path === resolve(file) || existsSync(path))) readFileCapped(path, MAX_SCHEMA_BYTES);
     return path;
   };
   try {
-    root.loadSync(resolve(file), { keepCase: true }).resolveAll();
-    return root;
+    return withStructs(root.loadSync(resolve(file), { keepCase: true }));
   } catch (err) {
     if (err instanceof GrpcSchemaError) throw err;
-    const what = err instanceof Error ? err.message : String(err);
-    const missing = /ENOENT|no such file/i.test(what);
-    if (missing && !existsSync(file)) {
-      throw new GrpcSchemaError(`--proto ${file}: no such file`, `give its path from ${Deno.cwd()}`);
+    if (err instanceof FileReadError) {
+      const top = err.path === resolve(file);
+      const fix = top ? `give a .proto file's path from ${Deno.cwd()}` : "give its imports as .proto files";
+      throw new GrpcSchemaError(`--proto ${file}: cannot read ${err.message}`, fix, { cause: err });
     }
-    const hint = missing ? "add the folder its imports are under with -i DIR" : "";
+    const what = err instanceof Error ? err.message : String(err);
+    const hint = /ENOENT|no such file/i.test(what) ? "add the folder its imports are under with -i DIR" : "";
     throw new GrpcSchemaError(`--proto ${file}: ${what}`, hint, { cause: err });
   }
 }
 
+const PROTOSET_FIX = "make one with protoc --descriptor_set_out=FILE --include_imports";
+
 /** A FileDescriptorSet's bytes (a protoset file, or reflection's answers gathered) as a schema. */
 export function rootOfDescriptorSet(bytes: Uint8Array, what: string): protobuf.Root {
   try {
-    const root = (protobuf.Root as any).fromDescriptor(bytes) as protobuf.Root;
-    root.resolveAll();
-    return root;
+    return withStructs((protobuf.Root as any).fromDescriptor(bytes) as protobuf.Root);
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
-    throw new GrpcSchemaError(
-      `${what}: not a FileDescriptorSet (${why})`,
-      "make one with protoc --descriptor_set_out=FILE --include_imports",
-      { cause: err },
-    );
+    throw new GrpcSchemaError(`${what}: not a FileDescriptorSet (${why})`, PROTOSET_FIX, { cause: err });
   }
 }
 
-export function loadProtoset(file: string): protobuf.Root {
-  let bytes: Uint8Array;
-  try {
-    bytes = readFileCapped(file, MAX_SCHEMA_BYTES);
-  } catch (err) {
-    const why = err instanceof FileReadError ? err.reason : (err as Error).message;
-    throw new GrpcSchemaError(`--protoset ${file}: cannot read it (${why})`, "", { cause: err });
+/**
+ * `root` resolved, with protobuf's Struct, Value and Empty, which a Go client knows without a file: an Any
+ * in a message may hold them whatever the schema imports.
+ */
+function withStructs(root: protobuf.Root): protobuf.Root {
+  for (const [name, file] of [["Struct", "struct"], ["Empty", "empty"]]) {
+    if (root.lookup(`google.protobuf.${name}`) === null) root.loadSync(`google/protobuf/${file}.proto`);
   }
+  root.resolveAll();
+  return root;
+}
+
+export function loadProtoset(file: string): protobuf.Root {
+  const bytes = readOrRefuse(
+    () => readFileCapped(file, MAX_SCHEMA_BYTES),
+    (why, cause) => new GrpcSchemaError(`--protoset ${file}: cannot read: ${why}`, PROTOSET_FIX, cause),
+  );
   return rootOfDescriptorSet(bytes, `--protoset ${file}`);
 }
 

@@ -15,24 +15,31 @@ Deno.test("a schema path that is not a regular file is refused at once, naming i
     new Deno.Command("mkfifo", { args: [`${dir}/pipe.proto`] }).outputSync();
     Deno.writeTextFileSync(`${dir}/imports_pipe.proto`, 'syntax = "proto3";\nimport "pipe.proto";\n');
     Deno.writeTextFileSync(`${dir}/broken.proto`, 'syntax = "proto3";\nmessage A { string a = 1\n');
-    const refused = (load: () => unknown, why: RegExp, hint = "") =>
+    const refused = (
+      load: () => unknown,
+      why: RegExp,
+      hint = `give a .proto file's path from ${Deno.cwd()}`,
+    ) =>
       throws(load, (err: unknown) => {
         ok(err instanceof GrpcSchemaError && why.test(err.message), String(err));
         ok(err.hint === hint, `hint: ${err.hint}`);
         return true;
       });
-    refused(() => loadProtoFile("/dev/zero"), /--proto \/dev\/zero: \/dev\/zero: is a character device/);
+    refused(
+      () => loadProtoFile("/dev/zero"),
+      /--proto \/dev\/zero: cannot read \/dev\/zero: is a character device/,
+    );
     refused(() => loadProtoFile(`${dir}/pipe.proto`), /pipe\.proto: is a FIFO/);
     refused(
       () => loadProtoFile(`${dir}/imports_pipe.proto`),
-      /imports_pipe\.proto: .*pipe\.proto: is a FIFO/,
+      /imports_pipe\.proto: cannot read .*pipe\.proto: is a FIFO/,
+      "give its imports as .proto files",
     );
     refused(() => loadProtoFile(dir), /is a folder/);
-    refused(() => loadProtoFile(`${dir}/broken.proto`), /illegal token .*line 3/);
+    refused(() => loadProtoFile(`${dir}/broken.proto`), /illegal token .*line 3/, "");
     refused(
       () => loadProtoFile(`${dir}/none.proto`),
-      /none\.proto: no such file/,
-      `give its path from ${Deno.cwd()}`,
+      /none\.proto: cannot read .*none\.proto: no such file/,
     );
     Deno.writeTextFileSync(`${dir}/imports_none.proto`, 'syntax = "proto3";\nimport "none.proto";\n');
     refused(
@@ -42,7 +49,8 @@ Deno.test("a schema path that is not a regular file is refused at once, naming i
     );
     refused(
       () => loadProtoset("/dev/zero"),
-      /--protoset \/dev\/zero: cannot read it \(is a character device/,
+      /--protoset \/dev\/zero: cannot read: is a character device/,
+      "make one with protoc --descriptor_set_out=FILE --include_imports",
     );
   } finally {
     Deno.removeSync(dir, { recursive: true });

@@ -90,6 +90,27 @@ Deno.test("a protoset (FileDescriptorSet) reads as the same schema; other bytes 
   throws(() => rootOfDescriptorSet(Uint8Array.of(0xff, 0xff, 0xff), "x"), /x: not a FileDescriptorSet/);
 });
 
+Deno.test("an Any may hold a Struct or an Empty, as a Go client knows them, whatever the schema imports", () => {
+  const file = Deno.makeTempFileSync({ suffix: ".proto" });
+  Deno.writeTextFileSync(
+    file,
+    'syntax = "proto3"; import "google/protobuf/any.proto"; package p;\n' +
+      "message M { google.protobuf.Any extra = 1; }\nservice S { rpc Call(M) returns (M); }",
+  );
+  try {
+    const type = findMethod(loadProtoFile(file), "p.S/Call").requestType;
+    const url = "type.googleapis.com/google.protobuf.";
+    const text = (extra: unknown) => new TextDecoder().decode(encodeMessage(type, { extra }));
+    assertEquals(
+      text({ "@type": `${url}Struct`, value: { a: "b" } }),
+      `\n8\n*${url}Struct\x12\n\n\b\n\x01a\x12\x03\x1a\x01b`,
+    );
+    assertEquals(text({ "@type": `${url}Empty` }), `\n+\n)${url}Empty`);
+  } finally {
+    Deno.removeSync(file);
+  }
+});
+
 Deno.test("a message as proto3 JSON: camelCase or proto names, int64 as strings, bytes base64, enums by name", () => {
   const type = findMethod(loadProtoFile(PROTO), "helloworld.Greeter/SayHello").requestType;
   const bytes = encodeMessage(type, {

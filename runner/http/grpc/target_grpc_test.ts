@@ -211,6 +211,41 @@ Deno.test("a concurrency schedule keeps its calls in flight at each step's count
   }
 });
 
+Deno.test("a rate or its phases beside a concurrency schedule: each call waits for its tick, however late", async () => {
+  const server = await serveGrpcTarget({ hostname: "127.0.0.1", port: 0 });
+  const logFile = await Deno.makeTempFile({ suffix: ".csv" });
+  try {
+    const run = await runAttack(parseAttackConfig({
+      url: `http://127.0.0.1:${server.port}/`,
+      protocol: "h2c",
+      grpc: {},
+      model: "count",
+      connections: 1,
+      streams: 3,
+      concurrency: 3,
+      concurrencySteps: [{ atMs: 0, concurrency: 1 }, { atMs: 200, concurrency: 3 }],
+      tickPhases: [[400, 25], [0, 50]],
+      requests: 16,
+      timeoutMs: 3000,
+      generatorWarmup: false,
+      logFile,
+      requestMix: [grpcRequestSpec(call("Sleep", { n: 10 }), 3000)],
+    }));
+    // Call k starts at its tick, 40 ms apart for 400 ms, then 20 ms, or later (timers never fire early).
+    const starts = Deno.readTextFileSync(logFile).trim().split("\n").slice(1).map((l) =>
+      Number(l.split(";")[1])
+    )
+      .sort((a, b) => a - b);
+    const early = starts.map((s, k) => s - (k <= 10 ? k * 40 : 200 + k * 20) * 1000).filter((d) =>
+      d < -2_000
+    );
+    assertEquals([run.requests, starts.length, early], [16, 16, []]);
+  } finally {
+    await server.close();
+    await Deno.remove(logFile);
+  }
+});
+
 Deno.test("a stream interval pauses between a client stream's messages, sent as DATA frames apart", async () => {
   const server = await serveGrpcTarget({ hostname: "127.0.0.1", port: 0 });
   try {

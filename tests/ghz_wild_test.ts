@@ -1,0 +1,49 @@
+/**
+ * @module
+ * ghz command lines as public repositories run them (bench/ghz_verdicts/wild_*), each class where loadlab
+ * read them otherwise than ghz, run against @grpc/grpc-js's greeter.
+ */
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { ghzCommandLine, runGhzCommand } from "../cli/ghz/command.ts";
+import { GREETER_PROTO, nodeGreeterSkip, withNodeGreeter } from "./fixtures/node_greeter.ts";
+
+const CALL = ["--insecure", "--proto", GREETER_PROTO, "--call", "helloworld.Greeter.SayHello"];
+
+Deno.test("ghz's calls in flight past 1000 on its connections go over as many more as they need, said so", () => {
+  const words = (argv: string[]) => {
+    const { attack, moreConnections = "" } = ghzCommandLine([...CALL, ...argv, "127.0.0.1:1"]);
+    return [attack[attack.indexOf("--connections") + 1], attack[attack.indexOf("-c") + 1], moreConnections];
+  };
+  const why = "loadlab keeps at most 1000 calls in flight on one (ghz keeps its";
+  assertEquals(words(["-c", "10000", "-n", "10000"]), [
+    "10",
+    "10000",
+    `10 connections, not the 1 asked: ${why} 10000 on 1)`,
+  ]);
+  assertEquals(words(["-c", "1000", "-n", "1000"]), ["1", "1000", ""]);
+  assertEquals(words(["-c", "2500", "-n", "2500", "--connections", "2"]), [
+    "3",
+    "2500",
+    `3 connections, not the 2 asked: ${why} 2500 on 2)`,
+  ]);
+  assertEquals(words(["-c", "2500", "-n", "2500", "--connections", "5"]), ["5", "2500", ""]);
+});
+
+Deno.test({
+  name: "--async to a count past 1000 calls runs them all at once, as ghz's workers start each tick's call",
+  ignore: nodeGreeterSkip("ghz --async") !== null,
+  fn: () =>
+    withNodeGreeter(async (port) => {
+      const out = await Deno.makeTempFile({ suffix: ".json" });
+      try {
+        // ssilve1989/connect-grpc-benchmarking's line: no -d, --async, its count cut to 1500.
+        const argv = [...CALL, "-n", "1500", "--async", "-O", "json", "-o", out, `127.0.0.1:${port}`];
+        assertEquals(await runGhzCommand(argv), 0);
+        const report = JSON.parse(await Deno.readTextFile(out));
+        assertEquals([report.count, report.statusCodeDistribution], [1500, { OK: 1500 }]);
+        assertEquals([report.options.async, report.options.connections], [true, 1]);
+      } finally {
+        await Deno.remove(out);
+      }
+    }),
+});
