@@ -90,25 +90,31 @@ export async function main(argv: string[]): Promise<number> {
   let same = 0;
   try {
     for (const name of files) {
-      const path = join(corpus, name);
       const one = cases?.[name];
+      // A case's `f` is its `-f` as the team gives it (several files, comma-separated), from its folder.
+      const path = one?.f === undefined
+        ? join(corpus, name)
+        : join(corpus, one.cwd ?? "", one.f.split(",")[0]);
       if (one !== undefined && !existsSync(path)) {
         rows.push([name, "", "", "", "not checked out (README.md)", "skipped"]);
         continue;
       }
-      const args = one?.args ?? argsOf(Deno.readTextFileSync(path));
+      const args = (one?.args ?? argsOf(Deno.readTextFileSync(path))).map((a) =>
+        a.replace("{url}", server.url)
+      );
       const env = Object.fromEntries(
         Object.entries(one?.env ?? {}).map(([k, v]) => [k, v.replace("{url}", server.url)]),
       );
-      const cwd = one === undefined ? corpus : dirname(path);
+      const cwd = one === undefined ? corpus : one.cwd === undefined ? dirname(path) : join(corpus, one.cwd);
       const common = ["--headless", "-H", server.url, ...args, "--only-summary"];
-      const theirs = await runTool([locust, "-f", path, ...common], "locust", false, cwd, env);
+      const file = one?.f ?? path;
+      const theirs = await runTool([locust, "-f", file, ...common], "locust", false, cwd, env);
       const ranMs = Math.round(theirs.ranMs);
       // Without -t (a --config file's run-time), loadlab's -t is the time Locust's users ran.
       const timed = [...common, ...(common.includes("-t") || !(ranMs > 0) ? [] : ["-t", "0"])];
       for (let i = 1; i < timed.length; i++) if (timed[i - 1] === "-t" && ranMs > 0) timed[i] = `${ranMs}ms`;
       const ours = await runTool(
-        [Deno.execPath(), "run", "-A", MAIN, "run", path, ...timed],
+        [Deno.execPath(), "run", "-A", MAIN, "run", "-f", file, ...timed],
         "loadlab",
         true,
         cwd,
@@ -153,7 +159,16 @@ function argsOf(text: string): string[] {
 }
 
 /** A corpus's `cases.json`, when it has one: each file's command line, environment and count kind. */
-type Case = { args: string[]; env?: Record<string, string>; rateBound?: boolean; random?: boolean };
+type Case = {
+  args: string[];
+  env?: Record<string, string>;
+  rateBound?: boolean;
+  random?: boolean;
+  /** The folder it runs in, relative to the corpus, where its imports name a repository's root. */
+  cwd?: string;
+  /** Its `-f` as the team gives it, relative to `cwd`, when that is not the case's name. */
+  f?: string;
+};
 function casesOf(corpus: string): Record<string, Case> | null {
   const path = join(corpus, "cases.json");
   return existsSync(path) ? JSON.parse(Deno.readTextFileSync(path)) : null;

@@ -1359,6 +1359,8 @@ Deno.test("a request that timed out is a request of its name and its failure, as
     const row = csv(`${dir}/res_stats.csv`).find((r) => r.Name === "too slow");
     ok(Number(row?.["Request Count"]) > 2, text);
     assertEquals(row?.["Failure Count"], row?.["Request Count"], text);
+    // Its rate over the time to its last request, unanswered or not (not over none: 1e10 a second).
+    ok(Number(row?.["Requests/s"]) < 100, text);
   }));
 
 const REST_BASE = `from collections.abc import Generator
@@ -1758,6 +1760,7 @@ Deno.test("a client of the file's own that fires request events counts as Locust
   withTarget(async (url) => {
     const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-own-" });
     const args = ["locustfile.py", "-u", "2", "-r", "2", "-t", "2s", "-H", url, "--csv", `${dir}/res`];
+    args.push("--csv-full-history");
     const { code, text } = await runLocust("locustfile.py", OWN_CLIENT, args, dir);
     assertEquals(code, 1, text);
     const rows = Object.fromEntries(csv(`${dir}/res_stats.csv`).map((r) => [`${r.Type} ${r.Name}`, r]));
@@ -1786,6 +1789,16 @@ Deno.test("a client of the file's own that fires request events counts as Locust
       "job batch: ValueError('bad batch')",
       "kv lookup: KeyError('missing')",
     ]);
+    // Fired rows are in the history by second, as Locust's: a name's count grows to its total.
+    const history = csv(`${dir}/res_stats_history.csv`);
+    const lines = history.filter((r) => r.Name === "lookup");
+    ok(lines.length >= 2 && Number(lines[0]["Total Request Count"]) < lookups, text);
+    assertEquals(lines.at(-1)?.["Total Request Count"], String(lookups));
+    const aggregated = history.filter((r) => r.Name === "Aggregated").at(-1)!;
+    assertEquals(aggregated["Total Request Count"], rows[" Aggregated"]["Request Count"]);
+    ok(Number(aggregated["50%"]) >= 1, "the Aggregated line's times hold the fired samples'");
+    // Its median as Locust's: rounded (2), kept within the samples' exact max (1.5).
+    assertEquals(history.filter((r) => r.Name === "connect").at(-1)?.["Total Median Response Time"], "1.5");
   }));
 
 const RESERVED = `from locust import HttpUser, constant, task
@@ -2415,4 +2428,250 @@ Deno.test("Requests/s divides by the time to the last request, as Locust's total
     assertEquals(total["Request Count"], "10", text);
     // Both users stop within about a second of 6: over the run's time it would be 10 / 6.
     ok(Number(total["Requests/s"]) > 10 / 4, text);
+  }));
+
+const SHARED_QUEUE = `import queue
+
+from locust import HttpUser, constant, events, task
+
+TICKETS = queue.Queue()
+for n in range(3):
+    TICKETS.put(f"top{n}")
+
+
+@events.test_start.add_listener
+def fill(environment, **kwargs):
+    TICKETS.put("start0")
+
+
+class Holder(HttpUser):
+    wait_time = constant(0.1)
+
+    def on_start(self):
+        self.returned = False
+        try:
+            self.ticket = TICKETS.get(timeout=1.5)
+        except queue.Empty:
+            self.ticket = "none"
+        self.client.get("/json", name=f"took {self.ticket}")
+
+    @task
+    def give_back(self):
+        if not self.returned and self.ticket.startswith("top"):
+            self.returned = True
+            TICKETS.put("returned")
+`;
+
+Deno.test("a module's queue is the run's: an item handed out once, get() waits for a put or its timeout", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-queue-" });
+    const args = ["locustfile.py", "-u", "8", "-r", "8", "-t", "3s", "-H", url, "--csv", `${dir}/res`];
+    const { code, text } = await runLocust("locustfile.py", SHARED_QUEUE, [...args, "--processes", "2"], dir);
+    assertEquals(code, 0, text);
+    const rows = csv(`${dir}/res_stats.csv`).map((r) => `${r.Name} ${r["Request Count"]}`);
+    // 4 items for 8 users: the 4 left wait for the 3 put back; the last one's wait times out.
+    assertEquals(rows, [
+      "took none 1",
+      "took returned 3",
+      "took start0 1",
+      "took top0 1",
+      "took top1 1",
+      "took top2 1",
+      "Aggregated 8",
+    ], text);
+  }));
+
+const MODERN = `from dataclasses import dataclass
+from functools import partial
+
+from locust import HttpUser, constant, task
+
+
+@dataclass
+class Call:
+    kind: str
+    path: str
+
+
+def send(user, call):
+    match call.kind:
+        case "read" | "get" if call.path != "":
+            user.client.get(call.path, name="read")
+        case "write":
+            user.client.post(call.path, json={}, name="write")
+        case other:
+            user.client.get("/", name=f"other {other}")
+
+
+class Platform(HttpUser):
+    wait_time = constant(0.1)
+    tasks = [lambda user: send(user, Call("get", "/json")), lambda user: send(user, Call("?", ""))]
+
+    @classmethod
+    def label(cls, n):
+        return f"{cls.__name__} {n}"
+
+    @staticmethod
+    def home(path=None):
+        return path or "/"
+
+    @task
+    def named(self):
+        get = partial(self.client.get, name=Platform.label(1))
+        get(self.home())
+        try:
+            self.client.get("/").json()
+        except ValueError as e:
+            self.client.get("/", name=f"not json {type(e).__name__}")
+`;
+
+Deno.test("match, lambdas that send, class and static methods, partial: as Python runs them", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-modern-" });
+    const args = ["locustfile.py", "-u", "1", "-r", "1", "-t", "2s", "-H", url, "--csv", `${dir}/res`];
+    const { code, text } = await runLocust("locustfile.py", MODERN, args, dir);
+    assertEquals(code, 0, text);
+    const names = csv(`${dir}/res_stats.csv`).map((r) => `${r.Type} ${r.Name}`);
+    assertEquals(names, [
+      "GET /",
+      "GET Platform 1",
+      "GET not json JSONDecodeError",
+      "GET other ?",
+      "GET read",
+      " Aggregated",
+    ]);
+  }));
+
+const IN_FLIGHT = `from locust import HttpUser, constant, task
+
+
+class Slow(HttpUser):
+    wait_time = constant(0)
+
+    @task
+    def slow(self):
+        self.client.get("/sleep?ms=1000", name="slow")
+`;
+
+Deno.test("a request in flight when the run's end kills its user is not counted; --stop-timeout lets it end", () =>
+  withTarget(async (url) => {
+    for (const [extra, count] of [[[], "1"], [["--stop-timeout", "2"], "2"]] as const) {
+      const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-in-flight-" });
+      const args = ["locustfile.py", "-u", "1", "-r", "1", "-t", "1500ms", "-H", url, "--csv", `${dir}/res`];
+      const { code, text } = await runLocust("locustfile.py", IN_FLIGHT, [...args, ...extra], dir);
+      assertEquals(code, 0, text);
+      // Its second request is sent at 1 s: killed at 1.5 s with it, as Locust's greenlet, or let end at 2 s.
+      assertEquals(csv(`${dir}/res_stats.csv`)[0]["Request Count"], count, text);
+    }
+  }));
+
+const PLACED_QUEUE = `import queue
+
+from locust import HttpUser, constant, events, task
+
+TICKETS = None
+
+
+@events.test_start.add_listener
+def fill(environment, **kwargs):
+    global TICKETS
+    TICKETS = queue.Queue(); TICKETS.put("t0"); TICKETS.put("t1")
+
+
+def take():
+    try:
+        return TICKETS.get(timeout=0.5)
+    except queue.Empty:
+        return "none"
+
+
+class Holder(HttpUser):
+    wait_time = constant(0.1)
+
+    def on_start(self):
+        self.mine = queue.Queue()
+        self.mine.put("own")
+        self.client.get("/json", name=f"took {take()} {self.mine.get()}")
+
+    @task
+    def idle(self):
+        pass
+`;
+
+Deno.test("a queue a listener makes global is the run's; a user's own is its; a helper's get() waits", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-locust-placed-" });
+    const args = ["locustfile.py", "-u", "4", "-r", "4", "-t", "2s", "-H", url, "--csv", `${dir}/res`];
+    const { code, text } = await runLocust("locustfile.py", PLACED_QUEUE, [...args, "--processes", "2"], dir);
+    assertEquals(code, 0, text);
+    const rows = csv(`${dir}/res_stats.csv`).map((r) => `${r.Name} ${r["Request Count"]}`);
+    assertEquals(rows, ["took none own 2", "took t0 own 1", "took t1 own 1", "Aggregated 4"], text);
+  }));
+
+Deno.test("a task named run raises Locust's own exception as the file loads: exit 1, as Locust's", async () => {
+  const text =
+    "from locust import HttpUser, task\nclass U(HttpUser):\n    @task\n    def run(self):\n        pass\n";
+  const { code, text: out } = await runLocust("locustfile.py", text, ["locustfile.py", "-t", "1s"]);
+  assertEquals(code, 1, out);
+  ok(/locustfile.py:\d: does not load: Exception: User.run\(\) is a method used internally/.test(out), out);
+});
+
+const PYTHON_SCOPES = `from locust import HttpUser, constant, task
+
+
+class Endpoint:
+    def __init__(self, path):
+        self.path = path
+
+    @staticmethod
+    def join(*parts):
+        return "/" + "/".join(p.strip("/") for p in parts if p)
+
+    @classmethod
+    def of(cls, *parts):
+        return cls(cls.join(*parts))
+
+
+def pages(limit):
+    n = 0
+    while (n := n + 1) <= limit:
+        yield f"/json?page={n}"
+
+
+def everything():
+    yield "/"
+    yield from pages(2)
+
+
+class Scopes(HttpUser):
+    wait_time = constant(0.2)
+    prefix = "/json?id="
+    ids = [1, 2]
+    tens = [i * 10 for i in ids]
+    home = Endpoint.of("", "/")
+
+    @task
+    def each(self):
+        for path in everything():
+            self.client.get(path, name=f"walk {path}")
+        self.client.get(self.home.path, name=f"home {self.tens}")
+`;
+
+pool.test("Python's scopes: a classmethod makes its cls, yield from walks, a comprehension reads its class", () =>
+  withTarget(async (url) => {
+    const run = (text: string) =>
+      runLocust("locustfile.py", text, ["locustfile.py", "--headless", "-H", url, "-u", "1", "-t", "1s"]);
+    const { code, text } = await run(PYTHON_SCOPES);
+    assertEquals(code, 0, text);
+    for (const name of ["walk /", "walk /json?page=1", "walk /json?page=2", "home [10, 20]"]) {
+      ok(text.includes(`GET      ${name} `), text);
+    }
+    // Its first iterable is read in the class body; its element is not: a NameError, as Locust's import.
+    const late = PYTHON_SCOPES.replace(
+      "tens = [i * 10 for i in ids]",
+      "tens = [prefix + str(i) for i in ids]",
+    );
+    const refused = await run(late);
+    assertEquals(refused.code, 1, refused.text);
+    ok(refused.text.includes("locustfile.py:32: does not load: prefix is not defined"), refused.text);
   }));

@@ -7,8 +7,8 @@
  */
 import { parser } from "@lezer/python";
 import { existsSync } from "node:fs";
-import { join, relative } from "node:path";
-import { builtins } from "./py.ts";
+import { dirname, join, relative, resolve } from "node:path";
+import { builtins, METHOD_NAMES } from "./py.ts";
 import { MODULES } from "./py_modules.ts";
 import { LOCUST_EVENTS, REQUEST_KEYS } from "./runtime.ts";
 
@@ -51,8 +51,8 @@ const LOCUST_NAMES = new Set(
     "RestResponseContextManager EventHook log").split(" "),
 );
 const LOCUST_MODULES = new Set(
-  "locust locust.contrib.fasthttp locust.exception locust.user.wait_time locust.runners locust.clients locust.event"
-    .split(" "),
+  ("locust locust.contrib.fasthttp locust.exception locust.user.wait_time locust.runners locust.clients " +
+    "locust.event locust.stats").split(" "),
 );
 const PY_MODULES = new Set(Object.keys(MODULES));
 /** A plain class's methods Python calls where nothing waits: run synchronously. */
@@ -78,7 +78,6 @@ const INSTEAD: Record<string, string> = {
   flask: "routes added to Locust's web UI: loadlab has no web UI; serve what the test needs from its target",
   requests: "a client outside the user: send with self.client, whose requests count and are timed",
   "locust.env": LIBRARY,
-  "locust.stats": LIBRARY,
   "locust.log": LIBRARY,
   "locust.contrib": NOT_HTTP,
   locust_plugins: "locust-plugins: loadlab runs Locust's own users and flags (-t rather than -i)",
@@ -93,7 +92,6 @@ const RUNNER_HAS = ("client_id environment errors exceptions greenlet log_except
   "user_classes_count user_greenlets worker_count worker_index").split(" ");
 const EVENTS_HELD = `loadlab takes listeners of ${LOCUST_EVENTS.join(", ")} (report_to_master and ` +
   "worker_report never fire: one process; reset_stats neither: Locust's web UI fires it)";
-const GIVEN: Record<string, string> = { __name__: '"locustfile"' };
 /** The nodes an assignment's target names are in (not `self.x`, whose `self` is no local). */
 const TARGETS = ["VariableName", "TupleExpression", "ArrayExpression", "ParenthesizedExpression"];
 const LOCUST_CLASSES = new Set(["StopUser", "RescheduleTask", "InterruptTaskSet", "EventHook"]);
@@ -103,6 +101,17 @@ const JS_RESERVED = new Set(
     "protected public return static super switch this throw true try typeof var void while with yield eval")
     .split(" "),
 );
+
+/**
+ * `import locust.a.b` binds `locust`, whose `a.b` is a module: each holds the runtime's names but `stats`,
+ * which holds the constants a file may set. `names`: the dotted name, or its last for `import ... as x`.
+ */
+const submodules = ([name, ...rest]: string[]): string => {
+  const own = name === "stats" ? "__L.statsModule" : "__L";
+  return rest.length === 0 ? own : `{ ...${own}, ${rest[0]}: ${submodules(rest)} }`;
+};
+/** A module of MODULES by its dotted name. */
+const pyModule = (name: string) => /^\w+$/.test(name) ? `__M.${name}` : `__M[${JSON.stringify(name)}]`;
 
 /** An import's refusal: `why` after the import as spelled (`whole`), else after `from MODULE import`. */
 type Refuse = (why: string, whole?: boolean) => never;
@@ -123,6 +132,10 @@ interface Scope {
   params?: string[];
   /** For a bare `raise`. */
   caught?: string;
+  /** A class body's names, as it reads them (`this.casos`, a method's `this.prototype.browse`). */
+  cls?: Map<string, string>;
+  /** Whether `self` is a `@classmethod`'s class: called, it makes an object. */
+  classSelf?: boolean;
 }
 
 /** Converts locustfile `source` to a session module; `dir` is its folder (Python's `sys.path[0]`). */
@@ -135,15 +148,23 @@ export function convertLocust(source: string, file: string, dir = "."): LocustCo
   };
 }
 
+/** The prefix of a module's path found in the working folder, not the locustfile's. */
+const CWD = "__cwd__/";
+
 /** The locustfile's folder: its modules by their path in it, each converted once (null: refused). */
 class Folder {
   readonly converted = new Map<string, { kinds: Converter; code: string } | null>();
   /** `converting`: the files being converted, importer first (one imported again closes a cycle). */
   constructor(readonly dir: string, readonly converting: string[]) {}
 
+  /** Module `dotted`'s file: as Locust's `sys.path`, in the folder, else under `CWD/` in the working one. */
   fileOf(dotted: string): string | undefined {
-    const path = dotted.replaceAll(".", "/");
-    return [`${path}.py`, `${path}/__init__.py`].find((f) => existsSync(join(this.dir, f)));
+    const path = dotted.replaceAll(".", "/"), files = [`${path}.py`, `${path}/__init__.py`];
+    return [...files, ...files.map((f) => CWD + f)].find((f) => existsSync(this.pathOf(f)));
+  }
+
+  pathOf(file: string): string {
+    return file.startsWith(CWD) ? resolve(file.slice(CWD.length)) : join(this.dir, file);
   }
 }
 
@@ -152,21 +173,28 @@ class Converter {
   private problems: Array<{ line: number; why: string }> = [];
   private moduleNames = new Set<string>();
   private classes = new Set<string>();
+  /** Classes defined in a class body: made with `new` where that body's scope reads them. */
+  private nestedClasses = new Set<string>();
   /** Classes of no Locust (nor exception) base: made by a call, their `__init__` run there, not awaited. */
   private plain = new Set<string>();
   private asyncFunctions = new Set<string>();
   private syncFunctions = new Set<string>();
+  /** A plain class's static and class methods that wait on nothing (`Endpoint.of`), by `Class.name`. */
+  private syncMethods = new Set<string>();
   private users: LocustUserInfo[] = [];
   /** Every user class it knows, by the name it is read by (`Base`, `common.Base`), its own and imported. */
   private userClasses = new Map<string, LocustUserInfo>();
   private shapes: string[] = [];
+  /** The names a queue is given (`q` of `self.q = queue.Queue()`). */
+  private queues = new Set<string>();
+  /** Names declared on the module's first line: a method's defaults, made as its class body runs. */
+  private hoisted: string[] = [];
   private tasksets = new Set<string>();
   private defined = new Set<string>();
   private options: string[] = [];
   private switches: string[] = [];
   private readonly moduleScope: Scope = { locals: new Set(), globals: new Set(), async: false };
   private scope = this.moduleScope;
-  private inLambda = 0;
   private uid = 0;
   /** Whether a generator sends: its `with` blocks' enter and exit are awaited. */
   private asyncWith = false;
@@ -174,6 +202,8 @@ class Converter {
   private imports = new Map<string, number>();
   /** Its top level's imported names: exported as its own are, as Python's module has them. */
   private importedNames = new Set<string>();
+  /** Each scope's names its imports declared: a later import of one (`import a.b`) rebinds it. */
+  private importsIn = new WeakMap<Scope, Set<string>>();
   private defs: string[] = [];
   private moduleProblems: string[] = [];
 
@@ -186,8 +216,7 @@ class Converter {
   ) {}
 
   run(): LocustConversion {
-    const tree = parser.parse(this.src);
-    const top = tree.topNode;
+    const top = parser.parse(this.src).topNode;
     this.findSyntaxErrors(top);
     if (this.problems.length > 0) throw this.error();
     this.planModule(top);
@@ -207,6 +236,7 @@ class Converter {
       users.push(`${name}: __L.pytestUser(${this.jsName(name)}, ${given.includes("fast")})`);
     }
     if (this.problems.length > 0 || this.moduleProblems.length > 0) throw this.error();
+    if (this.hoisted.length > 0) this.out[0] = `let ${this.hoisted.join(", ")}; ${this.out[0]}`;
     const vars = lets.map((n) => this.jsName(n)).join(", ");
     const [py, locust, modules] = [PY_URL, LOCUST_URL, MODULES_URL].map((u) => JSON.stringify(u));
     // The folder's modules it imports, from where its own conversion is written (`common/auth.py.js`).
@@ -214,7 +244,7 @@ class Converter {
     const own = [...this.imports].map(([path, n]) => ` import * as __m${n} from "${up}/${path}.js";`);
     this.out.push(
       `import * as __py from ${py}; import * as __L from ${locust}; ` +
-        `import { MODULES as __M, annotate as __annotate } from ${modules};` +
+        `import { MODULES as __M, annotate as __annotate, dotenvAt as __dotenv } from ${modules};` +
         own.join(""),
       // A module exports its top level's names, as `import` and `from ... import` read them.
       this.dotted !== null
@@ -287,6 +317,7 @@ class Converter {
         if (!(err instanceof Refusal)) throw err; // refused again where it is written
       }
     }
+    this.importsIn.delete(this.moduleScope); // declared again where they are written
     const functions = new Map<string, SyntaxNode>();
     for (const stmt of children(top)) {
       const def = stmt.name !== "DecoratedStatement"
@@ -297,6 +328,11 @@ class Converter {
       else if (name && def?.name === "ClassDefinition") this.classes.add(text), this.defs.push(text);
       else this.collectAssigned(stmt, this.scope.locals);
     }
+    // A name (`q`, `self.q`, `Users.q`) given a `queue.Queue()` anywhere: its `get()` may wait.
+    some(top, (n) => {
+      const [target, , value] = n.name === "AssignStatement" ? children(n) : [];
+      return this.makesQueue(value) && !this.queues.add(/\w+$/.exec(this.text(target))![0]);
+    });
     // A module function awaits when it sends (a pytest fixture's `session` first) or calls one that does.
     const sends = new Set(this.asyncFunctions);
     for (let grew = true; grew;) {
@@ -305,7 +341,12 @@ class Converter {
         if (sends.has(name)) continue;
         if (
           /^def \w+\s*\(\s*(fast)?session\b/.test(this.text(def)) ||
-          some(def, (n) => n.name === "PropertyName" && this.text(n) === "client" || this.sends(n, sends))
+          // A lambda's request is the lambda's own (async itself), not its maker's.
+          some(
+            def,
+            (n) => n.name === "PropertyName" && this.text(n) === "client" || this.sends(n, sends),
+            "LambdaExpression",
+          )
         ) {
           sends.add(name), grew = true;
         }
@@ -346,6 +387,15 @@ class Converter {
       }
       case "ClassDefinition":
         return;
+      case "StatementGroup":
+        for (const c of children(stmt)) this.collectAssigned(c, into);
+        return;
+      case "MatchStatement":
+        for (const c of stmt.getChild("MatchBody")!.getChildren("MatchClause")) {
+          some(c, (p) => p.name === "CapturePattern" && !into.add(this.text(p)));
+          this.collectAssigned(c, into);
+        }
+        return;
     }
     for (const body of children(stmt).filter((c) => c.name === "Body")) {
       for (const s of children(body)) this.collectAssigned(s, into);
@@ -366,8 +416,7 @@ class Converter {
   }
 
   private body(node: SyntaxNode | null): void {
-    if (node === null) return;
-    for (const s of children(node)) this.statement(s);
+    for (const s of node === null ? [] : children(node)) this.statement(s);
   }
 
   /** A block: `{` here (and `first` in it), its statements on their lines, `}` after the last. */
@@ -386,8 +435,13 @@ class Converter {
   private readonly STATEMENTS: Record<string, (n: SyntaxNode) => string> = {
     ExpressionStatement: (n) => isDocstring(n) ? "" : `${this.expr(n.firstChild!)};`,
     PassStatement: () => ";",
-    YieldStatement: (n) =>
-      `yield ${exprChildren(n).length > 1 && !n.lastChild!.type.isError ? this.expr(n.lastChild!) : "null"};`,
+    // `a = 1; b = 2`: each statement in turn, on their one line.
+    StatementGroup: (n) => children(n).filter((c) => c.name !== ";").map((c) => this.stmt(c)).join(" "),
+    YieldStatement: (n) => {
+      const given = exprChildren(n).length > 1 && !n.lastChild!.type.isError;
+      const value = given ? this.expr(n.lastChild!) : "null";
+      return n.getChild("from") === null ? `yield ${value};` : `yield* __py.iter(${value});`;
+    },
     BreakStatement: () => "break;",
     ContinueStatement: () => "continue;",
     ReturnStatement: (n) => {
@@ -398,6 +452,7 @@ class Converter {
     AssignStatement: (n) => this.assign(n),
     UpdateStatement: (n) => this.update(n),
     IfStatement: (n) => this.ifStatement(n),
+    MatchStatement: (n) => this.matchStatement(n),
     ForStatement: (n) => this.forStatement(n),
     WhileStatement: (n) => {
       if (n.getChild("else")) {
@@ -445,6 +500,10 @@ class Converter {
     return `{ const ${tmp} = ${value}; ${groups.map((g) => this.assignTo(g, tmp)).join(" ")} }`;
   }
 
+  private makesQueue(n: SyntaxNode | undefined): boolean {
+    return n?.name === "CallExpression" && /^(queue\.)?(Simple)?Queue$/.test(this.text(n.firstChild!));
+  }
+
   /** `targets = value` for one target or a tuple of them. */
   private assignTo(targets: SyntaxNode[], value: string): string {
     const flat =
@@ -459,6 +518,9 @@ class Converter {
   }
 
   private store(target: SyntaxNode, value: string): string {
+    if (target.name === "VariableName" && this.scope.cls?.has(this.text(target))) {
+      return `__L.attr(this, ${JSON.stringify(this.text(target))}, ${value})`;
+    }
     if (target.name === "VariableName") return `${this.name(target)} = ${value}`;
     if (target.name === "MemberExpression") {
       const [obj, ...rest] = children(target);
@@ -491,22 +553,44 @@ class Converter {
     return this.refuse(t, `del of ${describe(t.name)}`);
   }
 
+  /** `match x:` as an if chain: cases of literals, dotted values, `|` of them and `_`, an `if` guard each. */
+  private matchStatement(n: SyntaxNode): string {
+    const m = `__m${this.uid++}`;
+    let close = `{ const ${m} = ${this.expr(children(n)[1])}; `;
+    for (const clause of n.getChild("MatchBody")!.getChildren("MatchClause")) {
+      const [, pattern, guard] = children(clause);
+      const given = guard.name === "Guard" ? ` && __py.bool(${this.expr(children(guard)[1])})` : "";
+      close = this.block(clause.getChild("Body"), `${close}if (${this.pattern(pattern, m)}${given}) `);
+      close += " else ";
+    }
+    return `${close}{} }`;
+  }
+
+  private pattern(p: SyntaxNode, m: string): string {
+    const parts = children(p), text = this.text(p);
+    if (p.name === "OrPattern") {
+      return `(${parts.filter((c) => c.name !== "LogicOp").map((c) => this.pattern(c, m)).join(" || ")})`;
+    }
+    if (p.name === "CapturePattern") return text === "_" ? "true" : `((${this.name(parts[0])} = ${m}), true)`;
+    if (p.name === "AttributePattern") {
+      return `__py.eq(${m}, ${this.name(parts[0])}${text.slice(parts[0].to - p.from)})`;
+    }
+    if (p.name !== "LiteralPattern") return this.refuse(p, `a case pattern of the form ${describe(p.name)}`);
+    // A literal is written as the expression it is (None, True, a string, a number); `-1` as spelled.
+    return `__py.eq(${m}, ${parts.length === 1 ? this.expr(parts[0]) : text})`;
+  }
+
   private ifStatement(n: SyntaxNode): string {
     const parts = children(n);
     // `if __name__ == "__main__":` runs only under python itself.
     if (this.text(parts[1]).replaceAll(" ", "").replaceAll("'", '"') === '__name__=="__main__"') return "";
     let close = "";
     for (let i = 0; i < parts.length; i++) {
-      const p = parts[i];
-      if (p.name === "if" || p.name === "elif") {
-        const head = `${close}${p.name === "elif" ? " else " : ""}if (__py.bool(${
-          this.expr(parts[i + 1])
-        })) `;
-        close = this.block(parts[i + 2], head);
-        i += 2;
-      } else if (p.name === "else") {
-        close = this.block(parts[i + 1], `${close} else `);
-        i += 1;
+      const p = parts[i].name;
+      if (p === "else") close = this.block(parts[++i], `${close} else `);
+      else if (p === "if" || p === "elif") {
+        const cond = this.expr(parts[++i]);
+        close = this.block(parts[++i], `${close}${p === "elif" ? " else " : ""}if (__py.bool(${cond})) `);
       }
     }
     return close;
@@ -540,9 +624,7 @@ class Converter {
       const body = parts[i++];
       const cond = types === null ? "true" : `__py.matches(${caught}, ${this.expr(types)})`;
       const bind = as === null ? "" : `${this.name(as)} = ${caught}; `;
-      this.write(
-        `${close}${handlers++ === 0 ? ` catch (${caught}) { ` : " else "}if (${cond}) { ${bind}`,
-      );
+      this.write(`${close}${handlers++ === 0 ? ` catch (${caught}) { ` : " else "}if (${cond}) { ${bind}`);
       const saved = this.scope.caught;
       this.scope.caught = caught;
       this.body(body);
@@ -572,15 +654,15 @@ class Converter {
     const parts = children(n);
     const asAt = parts.findIndex((c) => c.name === "as");
     if (parts.some((c) => c.name === ",")) this.refuse(n, "with of several items: nest them");
-    const cm = `__c${this.uid++}`,
-      err = `__x${this.uid++}`,
-      w = this.asyncWith && this.scope.async ? "await " : "";
+    const cm = `__c${this.uid++}`, err = `__x${this.uid++}`;
+    const w = this.asyncWith && this.scope.async ? "await " : "";
     const enter = `(${w}${cm}.__enter__())`;
     const bind = asAt < 0 ? `${enter}; ` : `${this.store(parts[asAt + 1], enter)}; `;
     this.write(`{ const ${cm} = ${this.expr(parts[1])}; let ${err} = null; try { ${bind}`);
     this.body(n.getChild("Body"));
-    // `__exit__(type, value, traceback)`: the error its type and value (LocustResponse's reads the first).
-    return ` } catch (__w) { ${err} = __w; if (!(${w}${cm}.__exit__(__w, __w, null))) throw __w; } finally { ` +
+    // `__exit__(type, value, traceback)`: the error's class and the error.
+    return ` } catch (__w) { ${err} = __w; ` +
+      `if (!(${w}${cm}.__exit__(__py.builtins.type(__w), __w, null))) throw __w; } finally { ` +
       `if (${err} === null) ${w}${cm}.__exit__(null, null, null); } }`;
   }
 
@@ -595,9 +677,7 @@ class Converter {
     for (let i = from === null ? 1 : importAt + 1; i < parts.length; i++) {
       let name = this.text(parts[i]);
       while (from === null && parts[i + 1]?.name === ".") name += `.${this.text(parts[i + 2])}`, i += 2;
-      // `import os.path` binds `os`, whose `path` the subset holds.
-      const [top, sub] = name.split("."), dotted = from === null && sub !== undefined;
-      const module = from ?? (dotted && typeof MODULES[top]?.[sub] === "object" ? top : name);
+      const [top, sub] = name.split("."), dotted = from === null && sub !== undefined, module = from ?? name;
       let local = dotted ? top : name;
       if (parts[i + 1]?.name === "as") local = this.text(parts[i + 2]), i += 2;
       const spelled = from === null ? `import ${name}` : `from ${module} import ${name}`;
@@ -607,24 +687,34 @@ class Converter {
       let value: string;
       if (LOCUST_MODULES.has(module)) {
         if (from !== null && !LOCUST_NAMES.has(name)) {
-          const why = `${module}.${name}`.includes("runners") ? LIBRARY : "not in the subset";
+          const why = /runners|stats/.test(`${module}.${name}`) ? LIBRARY : "not in the subset";
           refuse(`${why} (docs/LOCUST.md)`);
         }
-        value = from === null ? "__L" : `__L.${name}`;
+        value = from === null ? submodules(name.split(".").slice(local === top ? 0 : -1)) : `__L.${name}`;
       } else if (module === "flask" && from !== null) {
         value = "__L.inert"; // Flask's names serve Locust's web UI, which a headless run has not.
       } else if (PY_MODULES.has(module)) {
         if (from !== null && !(name in MODULES[module])) refuse(OUTSIDE);
+        // `import a.b` binds `a`, whose `b` is its module; `import a.b as x`, `a.b`. python-dotenv's `.env`
+        // is found from the folder of the file that calls it.
+        const of = module === "dotenv"
+          ? `__dotenv(${JSON.stringify(dirname(this.folder.pathOf(this.file)))})`
+          : `__M[${JSON.stringify(module)}]`;
         value = from !== null
-          ? `__M[${JSON.stringify(module)}].${name}`
-          : `__M.${dotted && local !== top ? name : module}`;
+          ? `${of}.${name}`
+          : dotted && local === top
+          ? `{ ...${pyModule(top)}, ${sub}: ${pyModule(name)} }`
+          : pyModule(name);
       } else {
         const why = INSTEAD[module.split(".").slice(0, 2).join(".")] ?? INSTEAD[module.split(".")[0]];
         if (why !== undefined) refuse(`${why} (docs/LOCUST.md)`, false);
         if (dotted && local === top && this.folder.fileOf(name)) refuse(`write from ${top} import ${sub}`);
         value = this.localImport(n, refuse, module, from === null ? null : name, local);
       }
-      out.push(`const ${this.jsName(local)} = ${value};`);
+      const declared = this.importsIn.get(this.scope) ?? new Set<string>();
+      this.importsIn.set(this.scope, declared);
+      out.push(`${declared.has(local) ? "" : "let "}${this.jsName(local)} = ${value};`);
+      declared.add(local);
       this.moduleNames.add(local);
       if (n.parent?.name === "Script") this.importedNames.add(local);
     }
@@ -632,7 +722,6 @@ class Converter {
   }
 
   /** `name` (or, null, the module itself) of `module` of the locustfile's folder, its names' kinds known. */
-
   private localImport(n: SyntaxNode, refuse: Refuse, module: string, name: string | null, local: string) {
     const dotted = this.absolute(refuse, module), sub = `${dotted}.${name}`;
     const file = this.folder.fileOf(dotted);
@@ -674,7 +763,7 @@ class Converter {
 
   /** Module `dotted` of the folder, converted once (its package's `__init__.py` first) and imported here. */
   private moduleOf(refuse: Refuse, dotted: string): Converter {
-    const { converted, converting, dir } = this.folder,
+    const { converted, converting } = this.folder,
       pkg = dotted.slice(0, Math.max(0, dotted.lastIndexOf(".")));
     // Its package's `__init__.py` runs first, unless it is what imports it (then half run, as Python's).
     const init = pkg === "" ? undefined : this.folder.fileOf(pkg);
@@ -687,7 +776,8 @@ class Converter {
     if (!converted.has(file)) {
       converting.push(file);
       try {
-        const kinds = new Converter(Deno.readTextFileSync(join(dir, file)), file, this.folder, dotted);
+        const source = Deno.readTextFileSync(this.folder.pathOf(file));
+        const kinds = new Converter(source, file, this.folder, dotted);
         converted.set(file, { kinds, code: kinds.run().code });
       } catch (err) {
         if (!(err instanceof LocustConvertError)) throw err;
@@ -732,31 +822,29 @@ class Converter {
   /** A function: its parameters read by `__py.args`, its locals declared, async when it may send. */
   private functionDefinition(n: SyntaxNode, decorators: string[], method?: string): string {
     const name = this.text(n.getChild("VariableName")!);
-    const params = n.getChild("ParamList")!;
     if (n.getChild("async")) this.refuse(n, "async def: Locust's tasks are plain functions");
     const body = n.getChild("Body")!, generator = isGenerator(n), sending = this.sendingGenerator(n);
     if (sending && !decorators.some((d) => d.endsWith("contextmanager"))) {
       this.refuse(n, "a generator that is a method or sends, not a @contextmanager: make it a task");
     }
-    const { names, defaults, rest, restKw } = this.params(params);
+    const { names, defaults, rest, restKw, kwOnly } = this.params(n.getChild("ParamList"));
     // A `*args` def calling what its def was given or looked up awaits: a decorator's or `__getattr__`'s
     // wrapper calling the task or the method.
     const given = (c: SyntaxNode) =>
       c.name === "CallExpression" && (this.scope.params?.includes(this.text(c.firstChild!)) === true ||
-        this.scope !== this.moduleScope && this.scope.locals.has(this.text(c.firstChild!)));
+        this.scope.locals !== this.moduleScope.locals && this.scope.locals.has(this.text(c.firstChild!)));
     // A `@property` is a getter, run where it is read: sync, so it cannot send.
     const getter = method !== undefined && decorators.includes("property");
-    if (getter) decorators = decorators.filter((d) => d !== "property");
+    // A static or class method: on the class and its instances; a class method's first parameter the class.
+    const bound = method === undefined ? undefined : decorators.find((d) => /^(static|class)method$/.test(d));
+    decorators = decorators.filter((d) => d !== "property" && d !== bound);
     if (getter && some(body, (c) => this.sends(c))) {
       this.refuse(n, "a @property that sends: make it a method");
     }
-    const isAsync = getter
-      ? false
-      : generator
-      ? sending
-      : method !== undefined && !(SYNC.includes(name) && this.plain.has(method)) ||
-        this.asyncFunctions.has(name) || this.scope.async && method === undefined ||
-        (rest !== null && some(body, given));
+    const isAsync = getter ? false : generator ? sending : method !== undefined &&
+        !((SYNC.includes(name) || this.syncMethods.has(`${method}.${name}`)) && this.plain.has(method)) ||
+      this.asyncFunctions.has(name) || this.scope.async && method === undefined ||
+      (rest !== null && some(body, given));
     const inner: Scope = { locals: new Set(), globals: new Set(), async: isAsync, params: names };
     for (const s of children(body)) {
       if (s.name === "ScopeStatement") {
@@ -764,45 +852,52 @@ class Converter {
       }
       this.collectAssigned(s, inner.locals);
     }
-    const selfName = method !== undefined ? names.shift() : undefined;
+    const selfName = method !== undefined && bound !== "staticmethod" ? names.shift() : undefined;
     for (const p of [...names, rest, restKw, selfName, ...inner.globals]) if (p) inner.locals.delete(p);
     // A name defined again (`def _` per listener) assigns the function the first one declared.
     const top = this.scope === this.moduleScope && !(method === undefined && this.defined.has(name));
     if (method === undefined && this.scope === this.moduleScope) this.defined.add(name);
     const declared = [...names, ...(rest ? [rest] : []), ...(restKw ? [restKw] : [])];
-    const defaultsText = defaults.map((d) => (d === null ? "undefined" : this.expr(d)));
     const js = this.jsName(name), a = isAsync ? "async " : "";
     // A method of `self` alone reads no arguments: no array of them made at each call.
     const head = method !== undefined
       ? `${getter ? "get " : a}${generator ? "*" : ""}${js}(${declared.length === 0 ? "" : "...__a"}) { ${
-        selfName ? `const ${this.jsName(selfName)} = this; ` : ""
+        selfName ? `const ${this.jsName(selfName)} = ${bound ? "__py.classOf(this)" : "this"}; ` : ""
       }`
       : `${top ? "" : `${js} = `}${a}function${generator ? "*" : ""} ${js}(...__a) { `;
+    const [made, values] = defaults.length > 0 ? this.defaultsOf(defaults) : [];
+    // A method's, as its class body runs; a function's, as its def runs.
+    if (made !== undefined && method === undefined) this.write(`const ${made} = ${values}; `);
+    else if (made !== undefined) {
+      this.hoisted.push(made);
+      this.write(`static { ${made} = ${values}; } `);
+    }
     const argsLine = declared.length === 0 && !method
       ? "__py.args(__a, []); "
-      : `let [${declared.map((p) => this.jsName(p)).join(", ")}] = __py.args(__a, ${
-        JSON.stringify(names)
-      }, [${defaultsText.join(", ")}], ${rest !== null}, ${restKw !== null}); `;
+      : this.readArgs({ names, defaults, rest, restKw, kwOnly: kwOnly && kwOnly - (selfName ? 1 : 0) }, made);
     const locals = [...inner.locals].map((l) => `, ${this.jsName(l)}`).join("");
     this.write(
       `${head}${method !== undefined && declared.length === 0 ? "" : argsLine}let __t, __e${locals}; `,
     );
-    this.within({ ...inner, self: selfName }, () => this.body(body));
-    const after = method !== undefined && decorators.length > 0
-      ? ` static { __L.decorate(this, ${JSON.stringify(js)}, [${decorators.join(", ")}]); }`
-      : this.decorate(name, decorators);
+    this.within({ ...inner, self: selfName, classSelf: bound === "classmethod" }, () => this.body(body));
+    const after = (bound ? ` static { this.${js} = this.prototype.${js}; }` : "") +
+      (method !== undefined && decorators.length > 0
+        ? ` static { __L.decorate(this, ${JSON.stringify(js)}, [${decorators.join(", ")}]); }`
+        : this.decorate(name, decorators));
     return ` }${top || method !== undefined ? "" : ";"}${after}`;
   }
 
-  private params(list: SyntaxNode) {
+  /** A def's or lambda's parameters (a lambda's `list` null when it has none). */
+  private params(list: SyntaxNode | null) {
     const names: string[] = [], defaults: Array<SyntaxNode | null> = [];
-    let rest: string | null = null, restKw: string | null = null, star = "";
-    const parts = children(list).filter((c) => c.name !== "(" && c.name !== ")" && c.name !== ",");
+    let rest: string | null = null, restKw: string | null = null, star = "", kwOnly: number | undefined;
+    const parts = list === null ? [] : exprChildren(list);
     for (let i = 0; i < parts.length; i++) {
       const p = parts[i];
       // A bare `*` marks the names after it keyword-only: taken as any other name.
       if (p.name === "*" || p.name === "**") {
         star = p.nextSibling?.name === "," ? "" : p.name;
+        if (p.name === "*") kwOnly = names.length;
         continue;
       }
       if (p.name === "TypeDef") continue;
@@ -819,13 +914,28 @@ class Converter {
     }
     // Defaults align with the last names.
     const first = defaults.findIndex((d) => d !== null);
-    return { names, defaults: first < 0 ? [] : defaults.slice(first), rest, restKw };
+    return { names, defaults: first < 0 ? [] : defaults.slice(first), rest, restKw, kwOnly };
+  }
+
+  /**
+   * `let [a, b] = __py.args(__a, ...);`: the parameters read from the call's arguments `__a`, their defaults
+   * from `given`, the array its def made once (as Python's, a `[]` default is one list for every call).
+   */
+  private readArgs({ names, rest, restKw, kwOnly }: ReturnType<Converter["params"]>, given = "[]"): string {
+    const declared = [...names, rest ?? [], restKw ?? []].flat().map((p) => this.jsName(p));
+    return `let [${declared.join(", ")}] = __py.args(__a, ${JSON.stringify(names)}, ${given}, ` +
+      `${rest !== null}, ${restKw !== null}${kwOnly === undefined ? "" : `, ${kwOnly}`}); `;
+  }
+
+  /** A def's defaults, evaluated where it is defined: the array's name, and the code that makes it. */
+  private defaultsOf(defaults: Array<SyntaxNode | null>): [string, string] {
+    const name = `__d${this.uid++}`;
+    return [name, `[${defaults.map((d) => (d === null ? "undefined" : this.expr(d))).join(", ")}]`];
   }
 
   private decorated(n: SyntaxNode, inClass?: string): string {
     const decorators = n.getChildren("Decorator").map((d) => this.decorator(d));
-    const def = n.getChild("FunctionDefinition") ?? n.getChild("ClassDefinition");
-    if (def === null) return this.refuse(n, "a decorator on this statement");
+    const def = (n.getChild("FunctionDefinition") ?? n.getChild("ClassDefinition"))!;
     const steers = (c: SyntaxNode) => {
       const raised = c.name === "RaiseStatement" ? c.lastChild : null;
       const cls = raised?.name === "CallExpression" ? raised.firstChild : raised;
@@ -849,10 +959,8 @@ class Converter {
     const parts = children(d).filter((c) => c.name !== "At");
     const [head, hook] = [parts[0], parts[2]].map((p) => p === undefined ? "" : this.text(p));
     if (head === "events") this.event(d, hook);
-    if (head === "property" && parts.length === 1) return "property";
-    if (["property", "staticmethod", "classmethod"].includes(head)) {
-      this.refuse(d, `@${head}: write a method and call it (self.busy()), or a module function`);
-    }
+    if (/^(property|staticmethod|classmethod)$/.test(head) && parts.length === 1) return head;
+    if (head === "property") this.refuse(d, "@property(...): write @property");
     let text = "";
     for (const p of parts) {
       if (p.name === "VariableName") text += text === "" ? this.name(p) : this.text(p);
@@ -898,13 +1006,56 @@ class Converter {
     const applied = decorators.map((d) => `(${d})(`).join("");
     const baseText = base === undefined ? "object" : this.text(base);
     if (baseText === "object") extendsText = " extends __py.PyObject";
-    if (baseText === "object" || this.plain.has(baseText)) this.plain.add(name);
+    if (baseText === "object" || this.plain.has(baseText)) this.plain.add(name), this.syncStatics(name, n);
     const head = `class ${this.jsName(name)}${extendsText} { `;
     this.write(nested ? `static { __L.attr(this, ${JSON.stringify(name)}, ${applied}${head}` : head);
-    const body = n.getChild("Body");
-    for (const s of body === null ? [] : children(body)) this.statement(s, name);
+    // Python runs a class body as code: its names are the class's, read and given in it as attributes.
+    const body = n.getChild("Body"),
+      members = body === null ? [] : children(body),
+      cls = new Map<string, string>();
+    for (const s of members) {
+      const [def, inner] = [s.getChild("FunctionDefinition"), s.getChild("ClassDefinition") ?? s];
+      const names = new Set<string>(),
+        at = def !== null || s.name === "FunctionDefinition" ? "prototype." : "";
+      if (inner.name === "ClassDefinition") {
+        const nested = this.text(inner.getChild("VariableName")!);
+        names.add(nested);
+        this.nestedClasses.add(nested);
+      } else this.collectAssigned(s, names);
+      names.forEach((a) => cls.set(a, `this.${at}${this.jsName(a)}`));
+    }
+    this.within({ ...this.scope, cls }, () => members.forEach((s) => this.statement(s, name)));
     if (nested) return ` }${")".repeat(decorators.length)}); }`;
     return ` }${this.decorate(name, decorators)}`;
+  }
+
+  /** Plain class `cls`'s static and class methods that neither send nor call a function that may. */
+  private syncStatics(cls: string, n: SyntaxNode): void {
+    const defs = new Map<string, SyntaxNode>();
+    for (const m of children(n.getChild("Body") ?? n).filter((m) => m.name === "DecoratedStatement")) {
+      // A decorated nested class (`@dataclass class Route`) is no method.
+      const def = m.getChild("FunctionDefinition");
+      if (def !== null && /^@(staticmethod|classmethod)\s/.test(this.text(m))) {
+        defs.set(this.text(def.getChild("VariableName")!), def);
+      }
+    }
+    const first = (def: SyntaxNode) => this.text(def.getChild("ParamList")!).match(/\w+/)?.[0];
+    const waits = (c: SyntaxNode, def: SyntaxNode) => {
+      if (c.name === "PropertyName" && this.text(c) === "client" || this.sends(c)) return true;
+      const callee = c.name === "CallExpression" ? this.text(c.firstChild!) : "";
+      const [, head, called] = /^(?:(\w+)\.)?(\w+)$/.exec(callee) ?? [];
+      // A plain object made (`cls(...)`, `Endpoint(...)`) runs its `__init__` synchronously.
+      const made = this.plain.has(called) || called === first(def) || BUILTINS.has(called);
+      if (called === undefined || head === undefined) {
+        return called !== undefined && !made && !this.syncFunctions.has(called);
+      }
+      return [cls, first(def)].includes(head) && !defs.has(called);
+    };
+    for (let shrank = true; shrank;) {
+      shrank = false;
+      for (const [name, def] of defs) if (some(def, (c) => waits(c, def))) defs.delete(name), shrank = true;
+    }
+    defs.forEach((_, name) => this.syncMethods.add(`${cls}.${name}`));
   }
 
   /** `name = d1(d2(name));` after a def or class with decorators, as Python applies them. */
@@ -931,22 +1082,20 @@ class Converter {
     if (s.name === "FunctionDefinition") return this.functionDefinition(s, [], cls);
     if (s.name === "ClassDefinition") return this.classDefinition(s, [], true);
     if (s.name === "DecoratedStatement") return this.decorated(s, cls);
-    if (s.name === "PassStatement" || (s.name === "ExpressionStatement" && isDocstring(s))) return "";
-    if (s.name === "StatementGroup") {
-      return children(s).filter((c) => c.name !== ";").map((c) => this.classMember(c, cls)).join(" ");
-    }
     // `name: type`, with a value or without: a field as `dataclasses` reads them, in order.
-    const [target, hint, ...valued] = children(s);
-    const field = s.name === "AssignStatement" && target.name === "VariableName" && hint?.name === "TypeDef"
-      ? `static { __annotate(this, ${JSON.stringify(this.text(target))}); }`
-      : "";
-    if (field !== "" && valued.length === 0) return field;
-    const [attr, value] = this.attribute(s) ??
-      this.refuse(s, `${describe(s.name)} in a class body: attributes (name = value) and methods only`);
-    const v = attr === "tasks" && value.name === "DictionaryExpression"
-      ? this.taskDict(value)
-      : this.expr(value);
-    return `${field}static { __L.attr(this, ${JSON.stringify(attr)}, ${v}); }`;
+    const [target, hint] = children(s), [attr, value] = this.attribute(s) ?? [];
+    if (s.name === "AssignStatement" && target.name === "VariableName" && hint?.name === "TypeDef") {
+      this.write(`static { __annotate(this, ${JSON.stringify(this.text(target))}); } `);
+    }
+    if (attr === "tasks" && value?.name === "DictionaryExpression") {
+      return `static { __L.attr(this, "tasks", ${this.taskDict(value)}); }`;
+    }
+    // Any other statement runs as Python runs a class body, its names given as the class's attributes.
+    if (some(s, (c) => /^(Function|Class)Definition$/.test(c.name), "LambdaExpression")) {
+      this.refuse(s, `a def or class in a class body's ${describe(s.name)}: define it in the body itself`);
+    }
+    this.write("static { ");
+    return `${this.stmt(s)} }`;
   }
 
   private taskDict(d: SyntaxNode): string {
@@ -992,7 +1141,7 @@ class Converter {
     BinaryExpression: (n) => this.binaryExpression(n),
     UnaryExpression: (n) => {
       const [op, value] = children(n), o = this.text(op);
-      return o === "not" ? `!__py.bool(${this.expr(value)})` : `(${o}${this.expr(value)})`;
+      return o === "not" ? this.not(value) : `(${o}${this.expr(value)})`;
     },
     ConditionalExpression: (n) => {
       const [a, , cond, , b] = children(n);
@@ -1008,14 +1157,16 @@ class Converter {
 
   private name(n: SyntaxNode): string {
     const name = this.text(n);
+    const own = this.scope.cls?.get(name);
+    if (own !== undefined) return own;
     const known = this.scope.locals.has(name) || this.scope.globals.has(name) || this.moduleNames.has(name) ||
       this.scope.self === name;
     if (!known && BUILTINS.has(name)) return `__py.builtins.${name}`;
     if (!known && name === "__file__") {
       return `__L.locustPath(${this.dotted === null ? "" : JSON.stringify(this.file)})`;
     }
-    if (!known && name === "__name__" && this.dotted !== null) return JSON.stringify(this.dotted);
-    return !known && Object.hasOwn(GIVEN, name) ? GIVEN[name] : this.jsName(name);
+    if (!known && name === "__name__") return JSON.stringify(this.dotted ?? "locustfile");
+    return this.jsName(name);
   }
 
   private jsName(name: string): string {
@@ -1052,8 +1203,7 @@ class Converter {
       literal(at, r.from);
       const value = children(r).find((c) =>
         !["{", "}", "FormatConversion", "FormatSpec", "FormatSelfDoc"].includes(c.name)
-      );
-      if (value === undefined) this.refuse(r, "an empty f-string replacement");
+      )!;
       const [conversion, spec, eq] = ["Conversion", "Spec", "SelfDoc"].map((c) => r.getChild(`Format${c}`));
       if (spec?.getChild("FormatReplacement")) this.refuse(spec, "a nested replacement in a format spec");
       let v = this.expr(value);
@@ -1129,6 +1279,7 @@ class Converter {
       this.refuse(n, `self.environment.runner.${p}: a user's runner has quit() and user_count only`);
     }
     if (p === "__name__") return `__py.nameOf(${this.expr(obj)})`;
+    if (METHOD_NAMES.has(p)) return `__py.bound(${this.expr(obj)}, "${p}")`;
     return `${this.expr(obj)}.${p === "__class__" ? "constructor" : p}`;
   }
 
@@ -1139,12 +1290,21 @@ class Converter {
   private call(n: SyntaxNode): string {
     const callee = n.firstChild!;
     const argList = n.getChild("ArgList")!;
-    const args = this.argList(argList);
+    let args = this.argList(argList);
     let call: string;
     let awaits = this.scope.async;
-    const text = this.text(callee);
-    // A class of the file's (or of a module's it imports: `helpers.Cart`) or Locust's exception is made.
-    if (this.classes.has(text) || (LOCUST_CLASSES.has(text) && this.moduleNames.has(text))) {
+    const text = this.text(callee), first = children(argList)[1];
+    // `partial(self.client.get, ...)`: the method bound to its object, as Python's attribute read binds it.
+    if (/^(functools\.)?partial$/.test(text) && first?.name === "MemberExpression") {
+      const [obj, , prop] = children(first);
+      args = args.replace(this.expr(first), `__py.builtins.getattr(${this.expr(obj)}, "${this.text(prop)}")`);
+    }
+    // A class of the file's (or of a module's it imports: `helpers.Cart`) or Locust's (by its name, or by
+    // its module's: `locust.event.EventHook`) is made.
+    const head = text.split(".")[0], bare = text.split(".").pop()!;
+    const made = LOCUST_CLASSES.has(bare) && this.moduleNames.has(head) && [bare, "locust"].includes(head);
+    const nested = this.nestedClasses.has(text) && this.scope.cls?.has(text);
+    if (this.classes.has(text) || made || nested || this.scope.classSelf && text === this.scope.self) {
       return `new ${this.expr(callee)}(${args})`;
     }
     if (callee.name === "MemberExpression" && callee.getChild(".")) {
@@ -1178,8 +1338,7 @@ class Converter {
         : `__py.method(${this.expr(obj)}, ${JSON.stringify(method)}${args === "" ? "" : `, ${args}`})`;
       // Awaited only when it returns a promise: a call of a sync function costs no await.
       if (!direct && !viaSelf && awaits) return `((__t = ${call}) instanceof Promise ? await __t : __t)`;
-      if (viaSelf || method === "sleep" || method === "interrupt") this.mustAwait(n);
-      const first = children(argList)[1];
+      if (viaSelf || /^(sleep|interrupt)$/.test(method) || this.waitsOnQueue(text)) this.mustAwait(n);
       if (method === "add_argument" && first?.name === "String") {
         const name = this.stringValue(first).replace(/^-+/, "");
         this.options.push(name);
@@ -1207,7 +1366,13 @@ class Converter {
   /** Whether call `n` sends or sleeps: a request of a `.client`, `sleep`, `interrupt`, `rest()` or `fns`'. */
   private sends(n: SyntaxNode, fns = this.asyncFunctions): boolean {
     const callee = n.name === "CallExpression" ? this.text(n.firstChild!) : "";
-    return SENDS.test(callee) || fns.has(callee);
+    return SENDS.test(callee) || fns.has(callee) || this.waitsOnQueue(callee);
+  }
+
+  /** Whether `callee` asks a queue's `get`, `qsize` or `empty`: a `get()` may wait for a `put()`. */
+  private waitsOnQueue(callee: string): boolean {
+    const [, holder] = /(?:^|\.)(\w+)\.(get|get_nowait|qsize|empty)$/.exec(callee) ?? [];
+    return holder !== undefined && this.queues.has(holder);
   }
 
   /** Whether generator `def` is a method or sends: an async generator, whose `with` blocks await. */
@@ -1218,14 +1383,13 @@ class Converter {
   }
 
   private mustAwait(n: SyntaxNode): void {
-    if (this.inLambda > 0) this.refuse(n, "a request (or sleep) inside a lambda: write a def");
     if (!this.scope.async) {
-      this.refuse(n, "a request (or sleep) outside a task, on_start or a function tasks call");
+      this.refuse(n, "a request, sleep or queue read outside a task, on_start or a function tasks call");
     }
   }
 
   private argList(list: SyntaxNode): string {
-    const parts = children(list).filter((c) => c.name !== "(" && c.name !== ")" && c.name !== ",");
+    const parts = exprChildren(list);
     // `f(x for x in xs)`: the one argument is a generator, read as a list.
     if (parts.some((c) => c.name === "for")) return this.comprehension(list, false);
     const positional: string[] = [], named: string[] = [];
@@ -1242,11 +1406,18 @@ class Converter {
     return positional.join(", ");
   }
 
-  private binaryExpression(n: SyntaxNode): string {
+  /** `not n`: the parser takes all of `not a and b` as its operand; Python's `not` binds `a` alone. */
+  private not(n: SyntaxNode): string {
+    const logical = n.name === "BinaryExpression" && /^(and|or)$/.test(this.middleOp(n));
+    return logical ? this.binaryExpression(n, true) : `!__py.bool(${this.expr(n)})`;
+  }
+
+  private binaryExpression(n: SyntaxNode, not = false): string {
     const parts = children(n), ops = this.middleOp(n);
     const [a, b] = [parts[0], parts[parts.length - 1]];
-    if (ops === "and") return `(__py.bool(__t = ${this.expr(a)}) ? ${this.expr(b)} : __t)`;
-    if (ops === "or") return `(__py.bool(__t = ${this.expr(a)}) ? __t : ${this.expr(b)})`;
+    const left = not ? this.not(a) : this.expr(a);
+    if (ops === "and") return `(__py.bool(__t = ${left}) ? ${this.expr(b)} : __t)`;
+    if (ops === "or") return `(__py.bool(__t = ${left}) ? __t : ${this.expr(b)})`;
     if (isComparison(ops) && a.name === "BinaryExpression" && isComparison(this.middleOp(a))) {
       this.refuse(n, "a chained comparison (a < b < c): write a < b and b < c");
     }
@@ -1281,7 +1452,9 @@ class Converter {
     const self = `${this.scope.self}.`;
     const async = this.scope.async &&
       some(n, (c) => this.sends(c) || (c.name === "CallExpression" && this.text(c).startsWith(self)));
-    this.within({ ...this.scope, locals: own, async }, () => {
+    // Its first iterable is read where it stands; the rest in a scope of its own, which no class body's is.
+    const first = this.within({ ...this.scope, async }, () => this.expr(parts[inAfter(forAt) + 1]));
+    this.within({ ...this.scope, locals: own, async, cls: undefined }, () => {
       // Each clause a block within the one before: `for ... in ...` and `if ...`.
       for (let i = forAt; i < parts.length; i++, depth++) {
         if (parts[i].name === "async") this.refuse(n, "async comprehensions");
@@ -1289,7 +1462,8 @@ class Converter {
         else {
           const inAt = inAfter(i), targets = parts.slice(i + 1, inAt).map((t) => this.patternOf(t));
           const names = targets.length === 1 ? targets[0] : `[${targets.join(", ")}]`;
-          body += `for (const ${names} of __py.iter(${this.expr(parts[inAt + 1])})) { `, i = inAt + 1;
+          const iterable = i === forAt ? first : this.expr(parts[inAt + 1]);
+          body += `for (const ${names} of __py.iter(${iterable})) { `, i = inAt + 1;
         }
       }
       body += dict
@@ -1316,21 +1490,16 @@ class Converter {
     return this.refuse(t, `a loop target of the form ${describe(t.name)}`);
   }
 
+  /** A lambda; one that sends (`tasks = [lambda user: ...]`) is async, awaited where it is called. */
   private lambda(n: SyntaxNode): string {
-    const params = n.getChild("ParamList");
-    const body = children(n).filter((c) => c.name !== "lambda" && c.name !== "ParamList" && c.name !== ":")
-      .pop()!;
-    const { names, defaults } = params === null ? { names: [], defaults: [] } : this.params(params);
-    const scope = { ...this.scope, locals: new Set([...this.scope.locals, ...names]), async: false };
-    this.inLambda++;
-    try {
-      const d = defaults.map((x) => (x === null ? "undefined" : this.expr(x)));
-      return `((...__a) => { const [${names.map((p) => this.jsName(p)).join(", ")}] = __py.args(__a, ${
-        JSON.stringify(names)
-      }, [${d.join(", ")}]); return ${this.within(scope, () => this.expr(body))}; })`;
-    } finally {
-      this.inLambda--;
-    }
+    const p = this.params(n.getChild("ParamList")), body = n.lastChild!;
+    const async = some(body, (c) => this.sends(c)), own = [...p.names, p.rest ?? [], p.restKw ?? []].flat();
+    const scope = { ...this.scope, locals: new Set([...this.scope.locals, ...own]), async, cls: undefined };
+    const [d, values] = p.defaults.length > 0 ? this.defaultsOf(p.defaults) : [];
+    const fn = `(${async ? "async " : ""}(...__a) => { ${this.readArgs(p, d)}return ${
+      this.within(scope, () => this.expr(body))
+    }; })`;
+    return d === undefined ? fn : `((${d}) => ${fn})(${values})`;
   }
 }
 
@@ -1354,8 +1523,11 @@ function isGenerator(def: SyntaxNode): boolean {
   return some(def.getChild("Body")!, (n) => n.name === "YieldStatement");
 }
 
-function some(n: SyntaxNode, test: (n: SyntaxNode) => boolean): boolean {
-  for (let c = n.firstChild; c !== null; c = c.nextSibling) if (some(c, test)) return true;
+/** Whether `test` holds for `n` or a node within it (not within a node of kind `skip`). */
+function some(n: SyntaxNode, test: (n: SyntaxNode) => boolean, skip?: string): boolean {
+  for (let c = n.firstChild; c !== null; c = c.nextSibling) {
+    if (c.name !== skip && some(c, test, skip)) return true;
+  }
   return test(n);
 }
 
@@ -1376,9 +1548,7 @@ const BINARY: Record<string, string> = {
   ...Object.fromEntries("< > <= >= & ^ << >>".split(" ").map((op) => [op, `(A ${op} B)`])),
 };
 
-function isComparison(op: string): boolean {
-  return ["<", ">", "<=", ">=", "==", "!="].includes(op);
-}
+const isComparison = (op: string) => ["<", ">", "<=", ">=", "==", "!="].includes(op);
 
 const OUTSIDE = "is outside the subset loadlab converts (docs/LOCUST.md)";
 

@@ -178,6 +178,20 @@ Deno.test("an assignment expression (:=) binds its name in the enclosing functio
   ok(/let __t, __e, n;/.test(code) && code.includes("((n = __py.builtins.len(xs)))"), code);
 });
 
+Deno.test("not binds the operand to its right alone, as Python's: not a and b or c is ((not a) and b) or c", () => {
+  const { code } = convertLocust("def f(a, b, c):\n    return not a and b or c\n", "l.py");
+  const js = /return (.*);/.exec(code)![1];
+  const f = new Function("__py", "a", "b", "c", `let __t; return ${js};`);
+  const __py = { bool: (x: unknown) => Boolean(x) };
+  assertEquals([f(__py, 0, 1, 0), f(__py, 1, 1, 0), f(__py, 1, 0, 7), f(__py, 0, 0, 7)], [1, 0, 7, 7]);
+});
+
+Deno.test("a case pattern outside the subset (a sequence, a class) is refused at its line", () => {
+  const text = "def f(x):\n    match x:\n        case [a, b]:\n            return a\n        case 1 | 2:\n" +
+    "            return 0\n";
+  assertEquals(problems(text), ["locustfile.py:3: a case pattern of the form sequence pattern"]);
+});
+
 Deno.test("a module function defined again (a `_` per listener) assigns the name, as Python rebinds it", () => {
   const { code } = convertLocust("def _():\n    return 1\ndef _():\n    return 2\n", "l.py");
   const lines = code.split("\n");
@@ -331,7 +345,7 @@ Deno.test("the modules of a locustfile's folder it imports convert as it does, e
   // A user class it imports is one of its users, as Locust collects them from the locustfile's names.
   assertEquals(users, [{ name: "WebUser", host: "http://127.0.0.1:9" }, { name: "Shopper" }]);
   const lines = code.split("\n");
-  ok(lines[1].includes("const login = __m"), lines[1]);
+  ok(lines[1].includes("let login = __m"), lines[1]);
   ok(lines[8].includes("(await login(self))"), lines[8]);
   ok(lines[9].includes("new helpers.Cart(self)"), lines[9]);
   ok(code.includes(`from "./common/auth.py.js"`), code);
@@ -396,4 +410,97 @@ Deno.test("a def with *args inside a def awaits when it calls what it was given,
   );
   // A helper's `join` stays sync, so a sync caller gets its string, not a promise.
   ok(code.includes("join = function join(") && code.includes("wrapper = async function wrapper("), code);
+});
+
+Deno.test("a queue converts as Python's; a sync caller of its get() is refused at its line", () => {
+  const { code } = convertLocust(
+    HEAD + "import queue\nclass U(HttpUser):\n    def on_start(self):\n" +
+      "        U.q = queue.Queue(); self.q = queue.Queue()\n",
+    "l.py",
+  );
+  ok(code.split("\n")[4].includes("U.q = queue.Queue(); self.q = queue.Queue();"), code);
+  assertEquals(
+    problems(
+      "import queue\nQ = queue.Queue()\nclass Box:\n    def __init__(self):\n        self.x = Q.get()\n",
+    ),
+    ["locustfile.py:5: a request, sleep or queue read outside a task, on_start or a function tasks call"],
+  );
+});
+
+Deno.test("a function that makes lambdas which send is no sender itself: a class body may call it", () => {
+  const text = HEAD + "def make():\n    return [lambda u, p=p: u.client.get(p) for p in ('/', '/a')]\n" +
+    "class U(HttpUser):\n    tasks = make()\n";
+  assertEquals(problems(text), []);
+  ok(convertLocust(text, "l.py").code.includes("function make("), "make is not async");
+});
+
+Deno.test("defaults are made once, as the def runs; with's __exit__ is given the error's class first", () => {
+  const { code } = convertLocust(
+    "def remember(x, seen=[]):\n    seen.append(x)\nclass Step:\n    def __exit__(self, kind, e, tb):\n" +
+      "        return kind is KeyError\nwith Step():\n    pass\n",
+    "l.py",
+  );
+  ok(code.split("\n")[0].includes("const __d0 = [[]]; function remember("), code);
+  ok(code.includes("__exit__(__py.builtins.type(__w), __w, null)"), code);
+});
+
+Deno.test("a module imported twice, whole and by a submodule, is bound twice as Python rebinds it", () => {
+  const { code } = convertLocust(
+    [
+      "import locust",
+      "import locust.event",
+      "import os",
+      "import os.path",
+      "from locust import HttpUser, task",
+      "hook = locust.event.EventHook()",
+      "class U(HttpUser):",
+      "    @task",
+      "    def t(self):",
+      "        import json",
+      "        import json",
+      '        self.client.get("/" + os.path.join("a", json.dumps(1)))',
+      "",
+    ].join("\n"),
+    "locustfile.py",
+  );
+  assertEquals(code.match(/\blet (locust|os|json) =/g), ["let locust =", "let os =", "let json ="]);
+  ok(/\blocust = \{ \.\.\.__L, event: __L \}/.test(code), code);
+});
+
+Deno.test("import a.b binds a with its module b; import a.b as x binds a.b, as Python's import", () => {
+  const { code } = convertLocust(
+    [
+      "import requests.exceptions",
+      "import os.path as osp",
+      "import locust.stats",
+      "import locust.exception as errors",
+      "from os.path import join",
+      "",
+    ].join("\n"),
+    "locustfile.py",
+  );
+  ok(code.includes('let requests = { ...__M.requests, exceptions: __M["requests.exceptions"] };'), code);
+  ok(code.includes('let osp = __M["os.path"];'), code);
+  ok(code.includes("let locust = { ...__L, stats: __L.statsModule };"), code);
+  ok(code.includes("let errors = __L;"), code);
+  ok(code.includes('let join = __M["os.path"].join;'), code);
+});
+
+Deno.test("a class body's block runs as code, but a def in one is refused at its line", () => {
+  const body =
+    "class U(HttpUser):\n    paths = []\n    for i in range(2):\n        paths.append(f'/json?i={i}')\n";
+  assertEquals(problems(HEAD + body), []);
+  assertEquals(problems(HEAD + body + "    if paths:\n        def t(self):\n            pass\n"), [
+    "locustfile.py:6: a def or class in a class body's if statement: define it in the body itself",
+  ]);
+});
+
+Deno.test("a class body reads its methods and nested classes by name, as tasks = {browse: 2, Inner: 1}", () => {
+  const { code } = convertLocust(
+    HEAD +
+      "class U(HttpUser):\n    def browse(self):\n        pass\n    class Inner(TaskSet):\n        pass\n" +
+      "    tasks = {browse: 2, Inner: 1}\n",
+    "locustfile.py",
+  );
+  ok(code.includes("__L.taskDict([[this.prototype.browse, 2], [this.Inner, 1]])"), code);
 });

@@ -68,10 +68,10 @@ export async function locustExperimentText(
   }
   if (named.length === 0) throw new LocustInputError(`${basename(path)}: no HttpUser class to run`);
   const host = flags.host ?? classes.find((c) => named.includes(c.name) && c.host !== undefined)?.host;
-  const { tags, excludeTags, options, stopTimeoutMs, resetStats, spawnRate = 1 } = flags;
+  const { tags, excludeTags, options, stopTimeoutMs, resetStats, spawnRate = 1, logFile } = flags;
   const runTimeS = durationMs === undefined ? undefined : Math.round(durationMs / 1000);
   const selection: LocustSelection = {
-    ...defined({ file: path, users: named, userCount: users, tags, excludeTags, host, options }),
+    ...defined({ file: path, users: named, userCount: users, tags, excludeTags, host, options, logFile }),
     ...defined({ stopTimeoutMs, resetStats, logLevel: flags.logLevel || undefined, spawnRate, runTimeS }),
     heard: true,
   };

@@ -10,9 +10,6 @@ import { listenHere } from "./runtime.ts";
 import { existsSync } from "node:fs";
 import { cachePathOf, writeWhole } from "../cache_dir.ts";
 
-/** Bumped when the conversion changes, so older cached conversions are not reused. */
-const CONVERSION_VERSION = "25";
-
 /** The locustfile at `path` converted (throws `LocustConvertError` naming each place it cannot be). */
 export function convertLocustFile(path: string): LocustConversion {
   return convertLocust(Deno.readTextFileSync(path), basename(path), dirname(path));
@@ -21,13 +18,8 @@ export function convertLocustFile(path: string): LocustConversion {
 /** The session module to load for locustfile `path` (its folder's modules it imports beside it). */
 export function locustSessionPath(path: string): string {
   const { code, modules } = convertLocustFile(path);
-  const texts = [
-    CONVERSION_VERSION,
-    import.meta.url,
-    path,
-    code,
-    ...modules.flatMap((m) => [m.path, m.code]),
-  ];
+  // Named by the conversion itself: a conversion that changes is written anew.
+  const texts = [import.meta.url, path, code, ...modules.flatMap((m) => [m.path, m.code])];
   const out = join(cachePathOf("locust", texts.join("\0")), `${basename(path)}.js`);
   if (existsSync(out)) return out;
   for (const m of modules) writeWhole(join(dirname(out), `${m.path}.js`), m.code);

@@ -19,6 +19,8 @@ export class PyError extends Error {
 
 /** An exception class (`ValueError`): raised, matched by `except`, called as Python's, a file's extend it. */
 export function exceptionClass(name: string) {
+  const made = classes.get(name);
+  if (made !== undefined) return made;
   const cls = class extends PyError {
     constructor(message?: unknown) {
       const type = Object.hasOwn(new.target, "pyType") ? name : new.target.name;
@@ -27,8 +29,11 @@ export function exceptionClass(name: string) {
     }
   };
   Object.defineProperty(cls, "name", { value: name }); // `type(err).__name__`
-  return new Proxy(Object.assign(cls, { pyType: name }), { apply: (c, _, a) => new c(...a) });
+  const proxy = new Proxy(Object.assign(cls, { pyType: name }), { apply: (c, _, a) => new c(...a) });
+  return classes.set(name, proxy), proxy;
 }
+/** Python's exception classes by name: one each, what `type()` of one raised by name gives. */
+const classes = new Map<string, typeof PyError & { pyType: string }>();
 
 /** Python's `object`, a file's plain classes' base: made by a call, its most derived `__init__` run then. */
 export class PyObject {
@@ -57,12 +62,12 @@ export function raised(x: any, cause?: unknown): unknown {
   return err;
 }
 
-/** Whether `err` is caught by `except` of `types` (`Exception` catches any). */
+/** Whether `err` is caught by `except` of `types` (`Exception` catches any but a kill: `GreenletExit`). */
 export function matches(err: unknown, ...types: unknown[]): boolean {
   const flat = types.flatMap((t) => Array.isArray(t) ? t : [t]);
   return flat.some((t) => {
     const name = Object.hasOwn(t as object, "pyType") ? (t as { pyType: string }).pyType : undefined;
-    if (name === "Exception") return true;
+    if (name === "Exception") return (err as Error)?.name !== "GreenletExit";
     if (typeof t === "function" && err instanceof (t as new () => unknown)) return true;
     for (let type = (err as PyError | null)?.pyType; type !== undefined; type = BASES[type]) {
       if (type === name) return true;
@@ -84,18 +89,22 @@ const BASES: Record<string, string> = {
   NotImplementedError: "RuntimeError",
 };
 
-/** Parameters by name: positionals, then `Kw` values, then defaults; `rest` and `restKw` the others. */
+/**
+ * Parameters by name: positionals, then `Kw` values, then defaults; `rest` and `restKw` the others. The names
+ * from `kwOnly` on (those after `*` or `*args`) are taken by keyword alone.
+ */
 export function args(
   given: unknown[],
   names: string[],
   defaults: unknown[] = [],
   rest = false,
   restKw = false,
+  kwOnly = names.length,
 ): unknown[] {
   const [positional, kwValues] = splitKw(given);
   const named = { ...kwValues };
   const out = names.map((name, i) => {
-    if (i < positional.length) return positional[i];
+    if (i < positional.length && i < kwOnly) return positional[i];
     if (Object.hasOwn(named, name)) {
       const v = named[name];
       delete named[name];
@@ -105,9 +114,9 @@ export function args(
     if (i >= names.length - defaults.length) return d;
     throw new PyError("TypeError", `missing argument '${name}'`);
   });
-  if (rest) out.push(positional.slice(names.length));
-  else if (positional.length > names.length) {
-    throw new PyError("TypeError", `takes ${names.length} arguments, ${positional.length} given`);
+  if (rest) out.push(positional.slice(kwOnly));
+  else if (positional.length > kwOnly) {
+    throw new PyError("TypeError", `takes ${kwOnly} positional arguments, ${positional.length} given`);
   }
   if (restKw) out.push(named);
   return out;
@@ -124,6 +133,9 @@ function sizeOf(x: unknown): number | null {
   if (x instanceof Map || x instanceof Set) return x.size;
   return isDict(x) ? Object.keys(x).length : null;
 }
+
+/** A class method's `cls`: the class it was called on, or its instance's. */
+export const classOf = (x: any) => typeof x === "function" ? x : x.constructor;
 
 export function bool(x: unknown): boolean {
   const size = sizeOf(x);
@@ -179,15 +191,17 @@ export function mod(a: any, b: any): any {
   return ((a % b) + b) % b;
 }
 
-/** `"%s %05.1f" % (a, b)`, `"%(id)s" % d`: %s %d %i %f %r %%, with a key, `-` or `0`, width, precision. */
+/** `"%s %05.1f" % (a, b)`, `"%(id)s" % d`: Python's conversions, with a key, flags, width, precision. */
 function percentFormat(text: string, values: unknown[]): string {
   let i = 0;
-  const conversion = /%(?:\((\w+)\))?([-0]?)(\d*)(\.\d+)?([sdifr%])/g;
+  const conversion = /%(?:\((\w+)\))?([-0+ #]*)(\d*)(\.\d+)?([sdifrxXoeEgGc%])/g;
   return text.replace(conversion, (_, key, flag: string, width: string, precision = "", kind: string) => {
     if (kind === "%") return "%";
     const v = key === undefined ? values[i++] : (values[0] as Record<string, unknown>)[key];
     const type = kind === "s" || kind === "r" ? "" : kind === "i" ? "d" : kind;
-    const spec = `${flag === "" ? ">" : flag === "-" ? "<" : "0"}${width}${precision}${type}`;
+    const has = (f: string) => flag.includes(f) ? f : "";
+    const spec = `${has("-") ? "<" : ">"}${has("+") || has(" ")}${has("#")}${has("-") ? "" : has("0")}` +
+      `${width}${precision}${type}`;
     return format(kind === "r" ? repr(v) : v, spec);
   });
 }
@@ -215,9 +229,8 @@ export function contains(container: unknown, item: unknown): boolean {
   throw new PyError("TypeError", `argument of type '${typeName(container)}' is not iterable`);
 }
 
-function index(length: number, i: number): number {
-  return i < 0 ? length + i : i;
-}
+/** A sequence's index `i` of Python's, a negative one from the end. */
+const index = (length: number, i: number) => i < 0 ? length + i : i;
 
 export function getitem(x: any, key: any): any {
   if (Array.isArray(x) || typeof x === "string") {
@@ -251,7 +264,11 @@ export function slice(x: any, start?: number | null, end?: number | null, step?:
   const to = end == null ? (by > 0 ? n : -1) : clamp(end);
   const out: unknown[] = [];
   for (let i = from; by > 0 ? i < to : i > to; i += by) out.push(x[i]);
-  return typeof x === "string" ? out.join("") : out;
+  return typeof x === "string"
+    ? out.join("")
+    : x instanceof Uint8Array
+    ? Uint8Array.from(out as number[])
+    : out;
 }
 
 function typeName(x: unknown): string {
@@ -267,15 +284,23 @@ function typeName(x: unknown): string {
 export function str(x: unknown): string {
   if (typeof x === "string") return x;
   if (x === null || x === undefined) return "None";
-  if (x === true) return "True";
-  if (x === false) return "False";
+  if (typeof x === "boolean") return x ? "True" : "False";
   if (typeof x === "number") return String(x);
   if (Array.isArray(x) || isDict(x)) return repr(x);
   if (x instanceof PyError) return x.message.slice(x.pyType.length + 2);
+  if (x instanceof Uint8Array) return `b'${[...x].map(byteText).join("")}'`;
   const own = (x as Own).__str___py ?? (x as Own).__repr___py; // a class's own, as Python's str() calls it
   return typeof own === "function" ? own.call(x) : String(x);
 }
 type Own = { __str___py?: () => string; __repr___py?: () => string };
+
+/** A byte as `bytes`' repr writes it: printable ASCII itself, else an escape. */
+function byteText(c: number): string {
+  if (c === 92 || c === 39) return `\\${String.fromCharCode(c)}`;
+  if (c >= 32 && c < 127) return String.fromCharCode(c);
+  return ({ 9: "\\t", 10: "\\n", 13: "\\r" } as Record<number, string>)[c] ??
+    `\\x${c.toString(16).padStart(2, "0")}`;
+}
 
 export function repr(x: unknown): string {
   if (typeof x === "string") return `'${x.replaceAll("\\", "\\\\").replaceAll("'", "\\'")}'`;
@@ -287,9 +312,9 @@ export function repr(x: unknown): string {
   return typeof (x as Own)?.__repr___py === "function" ? (x as Own).__repr___py!() : str(x);
 }
 
-/** The values `for` walks: a dict's keys, a text's characters, an iterable's items. */
+/** The values `for` walks: a dict's keys, a text's characters, an iterable's items (a file's lines). */
 export function iter(x: any): Iterable<any> {
-  if (isDict(x)) return Object.keys(x);
+  if (isDict(x) && !(Symbol.iterator in x)) return Object.keys(x);
   if (x === null || x === undefined || typeof x[Symbol.iterator] !== "function") {
     throw new PyError("TypeError", `'${typeName(x)}' object is not iterable`);
   }
@@ -313,25 +338,42 @@ export function unpack(value: unknown, n: number, star = -1): unknown[] {
 /** `f"{x:.2f}"`: a replacement's value by its format spec (fixed, integer, padded, percent). */
 export function format(value: unknown, spec = ""): string {
   if (spec === "") return str(value);
-  const m = /^(?:(.)?([<>^]))?(0)?(\d+)?(,)?(?:\.(\d+))?([sdf%])?$/.exec(spec);
-  if (m === null) throw new PyError("ValueError", `format spec '${spec}' is not one the subset reads`);
-  const [, fill = " ", align, zero, width, comma, precision, kind] = m;
+  const m = /^(?:(.)?([<>=^]))?([-+ ])?(#)?(0)?(\d+)?([,_])?(?:\.(\d+))?([bcdeEfFgGnosxX%])?$/.exec(spec);
+  if (m === null) throw new PyError("ValueError", `Invalid format specifier '${spec}'`);
+  const [, given, align, sign = "-", alt, zero, width, group, precision, kind = ""] = m,
+    fill = given ?? (zero ? "0" : " ");
+  const n = Number(value), p = Number(precision ?? 6), base = { b: 2, o: 8, x: 16, X: 16 }[kind as "b"];
   let text: string;
-  if (kind === "%") text = `${(Number(value) * 100).toFixed(Number(precision ?? 6))}%`;
-  else if (kind === "f" || (precision !== undefined && kind !== "s")) {
-    text = Number(value).toFixed(Number(precision ?? 6));
-  } else if (kind === "d") text = String(Math.trunc(Number(value)));
-  else text = str(value);
-  if (comma) text = text.replace(/^(-?\d+)/, (d) => Number(d).toLocaleString("en-US"));
-  const w = Number(width ?? 0);
-  if (text.length >= w) return text;
-  if (zero && !align) return text.padStart(w, "0");
-  const pad = zero ? "0" : fill;
-  const alignTo = align ?? (typeof value === "number" ? ">" : "<");
-  if (alignTo === "<") return text.padEnd(w, pad);
-  if (alignTo === ">") return text.padStart(w, pad);
-  const left = Math.floor((w - text.length) / 2);
-  return pad.repeat(left) + text + pad.repeat(w - text.length - left);
+  if (base !== undefined) {
+    text = (alt ? `0${kind}` : "") + Math.abs(Math.trunc(n)).toString(base);
+    if (kind === "X") text = text.toUpperCase();
+  } else if (kind === "c") text = String.fromCodePoint(n);
+  else if (/[eE]/.test(kind)) text = exponent(Math.abs(n).toExponential(p), kind);
+  else if (/[gGn]/.test(kind) || (kind === "" && precision !== undefined && typeof value === "number")) {
+    // Python's general form: fixed while the exponent is in [-4, precision), trailing zeros dropped.
+    const digits = Math.max(1, Number(precision ?? 6)), e = n === 0 ? 0 : Math.floor(Math.log10(Math.abs(n)));
+    text = e < -4 || e >= digits
+      ? exponent(Math.abs(n).toExponential(digits - 1).replace(/\.?0+e/, "e"), kind === "G" ? "E" : "e")
+      : Math.abs(n).toFixed(Math.max(0, digits - 1 - e)).replace(/(\.\d*?)0+$/, "$1").replace(/\.$/, "");
+  } else if (kind === "%") text = `${(Math.abs(n) * 100).toFixed(p)}%`;
+  else if (/[fF]/.test(kind)) text = Math.abs(n).toFixed(p);
+  else if (kind === "d") text = String(Math.abs(Math.trunc(n)));
+  else text = precision === undefined ? str(value) : str(value).slice(0, p);
+  const numeric = typeof value === "number" && kind !== "s" && kind !== "c";
+  if (group) text = text.replace(/^\d+/, (d) => d.replace(/\B(?=(\d{3})+$)/g, group));
+  const signText = !numeric ? "" : n < 0 || Object.is(n, -0) ? "-" : sign === "-" ? "" : sign;
+  const w = Number(width ?? 0) - signText.length;
+  if (text.length >= w) return signText + text;
+  // Zeros without an alignment go after the sign, as a number's padding does.
+  const alignTo = align ?? (zero ? "=" : numeric ? ">" : "<"), gap = w - text.length;
+  if (alignTo === "=") return signText + (align ? fill : "0").repeat(gap) + text;
+  const left = alignTo === "<" ? 0 : alignTo === ">" ? gap : Math.floor(gap / 2);
+  return fill.repeat(left) + signText + text + fill.repeat(gap - left);
+}
+
+/** JavaScript's exponent (`1.5e+0`) as Python writes it (`1.5e+00`). */
+function exponent(text: string, kind: string): string {
+  return text.replace(/e([-+])(\d)$/, "e$10$2").replace("e", kind);
 }
 
 /** `x.name(...)` on a script's value: Python's methods of text, lists and dicts, else the value's own. */
@@ -401,7 +443,10 @@ function stripChars(s: string, chars: string, start: boolean): string {
 
 /** A list's methods, and a set's (a set is a list of distinct values here). */
 const LIST_METHODS: Methods<unknown[]> = {
-  append: (l, v) => void l.push(v),
+  // A deque of a `maxlen` drops from the other end, as collections.deque does.
+  append: (l, v) => void (l.push(v) > ((l as { maxlen?: number }).maxlen ?? Infinity) && l.shift()),
+  appendleft: (l, v) => void (l.unshift(v) > ((l as { maxlen?: number }).maxlen ?? Infinity) && l.pop()),
+  popleft: (l) => LIST_METHODS.pop(l, 0),
   add: (l, v) => void (l.some((x) => eq(x, v)) || l.push(v)),
   extend: (l, v) => void l.push(...iter(v)),
   insert: (l, i: number, v) => void l.splice(index(l.length, i), 0, v),
@@ -460,11 +505,38 @@ const DICT_METHODS: Methods<Record<string, unknown>> = {
   clear: (d) => Object.keys(d).forEach((k) => delete d[k]),
 };
 
+/** The names of a text's, list's and dict's methods (a read of one, not called, is `bound`). */
+export const METHOD_NAMES = new Set([STR_METHODS, LIST_METHODS, DICT_METHODS].flatMap(Object.keys));
+
+/** `x.name` read, not called (`key=d.get`): a text's, list's or dict's method bound to `x`, else `x.name`. */
+export function bound(x: any, name: string): unknown {
+  const kind = typeof x === "string"
+    ? STR_METHODS
+    : Array.isArray(x)
+    ? LIST_METHODS
+    : isDict(x)
+    ? DICT_METHODS
+    : {};
+  const fn = Object.hasOwn(kind, name) && !Object.hasOwn(Object(x), name)
+    ? (kind as Methods<any>)[name]
+    : null;
+  return fn === null ? x[name] : (...a: unknown[]) => fn(x, ...a);
+}
+
+/** Python's `round`: the double's exact value to `digits` places, a tie (2.5, 0.125) to the even one. */
+function pyRound(x: number, digits = 0): number {
+  const size = Math.abs(x), unit = 10 ** -digits;
+  if (digits < 0 || !(size < 1e21)) return Math.round(x / unit) * unit;
+  let r = Number(size.toFixed(digits)); // the nearest, a tie away from zero
+  const tie = /^50*$/.test(size.toFixed(100).split(".")[1].slice(digits));
+  if (tie && Math.round(r / unit) % 2 === 1) r = Number((r - unit).toFixed(digits));
+  return (x < 0 ? -r : r) || 0;
+}
+
 function sortedOf(items: unknown, ...a: unknown[]): unknown[] {
   const [key, reverse] = args(a, ["key", "reverse"], [null, false]);
   const k = (key ?? ((v: unknown) => v)) as (v: unknown) => any;
-  const list = [...iter(items)];
-  list.sort((x, y) => {
+  const list = [...iter(items)].sort((x, y) => {
     const a1 = k(x), b1 = k(y);
     return a1 < b1 ? -1 : a1 > b1 ? 1 : 0;
   });
@@ -560,8 +632,7 @@ export const builtins = {
   abs: Math.abs,
   ord: (c: string) => c.codePointAt(0),
   chr: (n: number) => String.fromCodePoint(n),
-  round: (x: number, digits?: number) =>
-    digits === undefined ? Math.round(x) : Math.round(x * 10 ** digits) / 10 ** digits,
+  round: pyRound,
   enumerate: (...a: unknown[]) => {
     const [x, start] = args(a, ["iterable", "start"], [0]) as [unknown, number];
     return [...iter(x)].map((v, i) => tuple(i + start, v));
@@ -577,7 +648,11 @@ export const builtins = {
   all: (x: unknown) => [...iter(x)].every(bool),
   /** `type(x)`: its class, or a builtin's type (`type(x).__name__`, `type(x) is dict`). */
   type: (x: any): unknown =>
-    x instanceof Object && !isDict(x) && !Array.isArray(x) ? x.constructor : TYPES[typeName(x)],
+    x?.constructor === PyError
+      ? exceptionClass(x.pyType)
+      : x instanceof Object && !isDict(x) && !Array.isArray(x)
+      ? x.constructor
+      : TYPES[typeName(x)],
   isinstance: (x: unknown, t: unknown) => (Array.isArray(t) ? t : [t]).some((one) => isType(x, one)),
   print: (...a: unknown[]) => output.quiet || console.log(splitKw(a)[0].map(str).join(" ")),
   /** An object's identity, constant for its life: an address-like int, 16 apart, as CPython's. */
@@ -608,7 +683,11 @@ export const builtins = {
 /** `isinstance(x, t)`: a builtin type by the name of `x`'s (an int is a float too), else a class. */
 function isType(x: unknown, t: unknown): boolean {
   const name = Object.keys(TYPES).find((k) => TYPES[k] === t);
-  if (name !== undefined) return typeName(x) === name || (name === "float" && typeof x === "number");
+  // A number is a float too (JavaScript has one kind); a bool is an int, as Python's subclass.
+  if (name !== undefined) {
+    return typeName(x) === name || (name === "float" && typeof x === "number") ||
+      (name === "int" && x === !!x);
+  }
   return typeof t === "function" && x instanceof (t as new () => unknown);
 }
 

@@ -5,56 +5,158 @@
  */
 import { args, builtins, exceptionClass, iter, Kw, mapping, mod, output } from "./py.ts";
 import { isDict, matches, MISSING, PyError, repr, str, tuple } from "./py.ts";
-import { randomIntBetween, randomItem } from "../k6/jslib/utils.ts";
 import { parse } from "../k6/jslib/papaparse.ts";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { createHash, createHmac, randomBytes } from "node:crypto";
 import { Buffer } from "node:buffer";
 import { basename, dirname, join, resolve } from "node:path";
 import { scriptEnv } from "../isolate_inputs.ts";
 
-function choice<T>(items: Iterable<T>): T {
-  const list = [...iter(items)];
-  if (list.length === 0) throw new PyError("IndexError", "cannot choose from an empty sequence");
-  return randomItem(list);
+/** CPython's `abs(hash(x))` of a number: an integer itself, a fraction `n * 2**-k` modulo 2**61 - 1. */
+function floatHash(x: number): bigint {
+  let m = Math.abs(x), k = 0n;
+  for (; !Number.isInteger(m); k++) m *= 2;
+  const p = (1n << 61n) - 1n;
+  return k === 0n ? BigInt(m) : (BigInt(m) % p) * (1n << (61n - k % 61n)) % p;
 }
 
-const random = {
-  random: () => Math.random(),
-  randint: randomIntBetween,
-  randrange: (a: number, b?: number, step = 1) =>
-    choice(b === undefined ? builtins.range(a) : builtins.range(a, b, step)),
-  uniform: (a: number, b: number) => a + Math.random() * (b - a),
-  expovariate: (lambda: number) => -Math.log(1 - Math.random()) / lambda,
-  gauss: (mu = 0, sigma = 1) =>
-    mu + sigma * Math.sqrt(-2 * Math.log(1 - Math.random())) *
-      Math.cos(2 * Math.PI * Math.random()),
-  choice,
-  choices: (items: unknown, ...rest: unknown[]) => {
-    const [weights, k] = args(rest, ["weights", "k"], [null, 1]) as [number[] | null, number];
+/**
+ * Python's `random.Random`: CPython's Mersenne Twister once seeded (`seed(42)` gives its numbers), else
+ * `Math.random`'s words; each draw made from 32-bit words by CPython's own algorithm (choice, sample, ...).
+ */
+class Random {
+  #mt: Uint32Array | null = null;
+  #i = 624;
+  constructor(seed: unknown = null) {
+    this.seed(seed);
+  }
+  seed(a: unknown = null): void {
+    if (a === null) return void (this.#mt = null);
+    // An int's 32-bit words, low first; a float's CPython hash; a str its UTF-8 bytes then their SHA-512.
+    const bytes = typeof a === "string" ? new TextEncoder().encode(a) : null;
+    let n = bytes === null ? floatHash(Number(a)) : BigInt(
+      `0x${Buffer.from([...bytes, ...createHash("sha512").update(bytes).digest()]).toString("hex")}`,
+    );
+    const key: number[] = [];
+    do {
+      key.push(Number(n & 0xffffffffn));
+      n >>= 32n;
+    } while (n > 0n);
+    const mt = this.#mt = new Uint32Array(624);
+    mt[0] = 19650218;
+    for (let i = 1; i < 624; i++) mt[i] = Math.imul(1812433253, mt[i - 1] ^ (mt[i - 1] >>> 30)) + i;
+    let i = 1, j = 0;
+    for (let k = Math.max(624, key.length); k > 0; k--) {
+      mt[i] = (mt[i] ^ Math.imul(mt[i - 1] ^ (mt[i - 1] >>> 30), 1664525)) + key[j] + j;
+      if (++i >= 624) {
+        mt[0] = mt[623];
+        i = 1;
+      }
+      if (++j >= key.length) j = 0;
+    }
+    for (let k = 623; k > 0; k--) {
+      mt[i] = (mt[i] ^ Math.imul(mt[i - 1] ^ (mt[i - 1] >>> 30), 1566083941)) - i;
+      if (++i >= 624) {
+        mt[0] = mt[623];
+        i = 1;
+      }
+    }
+    mt[0] = 0x80000000;
+    this.#i = 624;
+  }
+  #word(): number {
+    const mt = this.#mt;
+    if (mt === null) return Math.floor(Math.random() * 2 ** 32);
+    if (this.#i >= 624) {
+      for (let k = 0; k < 624; k++) {
+        const y = (mt[k] & 0x80000000) | (mt[(k + 1) % 624] & 0x7fffffff);
+        mt[k] = mt[(k + 397) % 624] ^ (y >>> 1) ^ (y & 1 ? 0x9908b0df : 0);
+      }
+      this.#i = 0;
+    }
+    let y = mt[this.#i++];
+    y ^= y >>> 11;
+    y ^= (y << 7) & 0x9d2c5680;
+    y ^= (y << 15) & 0xefc60000;
+    return (y ^ (y >>> 18)) >>> 0;
+  }
+  random(): number {
+    return ((this.#word() >>> 5) * 67108864 + (this.#word() >>> 6)) / 9007199254740992;
+  }
+  /** CPython's `_randbelow`: the fewest bits that hold `n`, drawn until below it. */
+  #below(n: number): number {
+    const k = n.toString(2).length;
+    let r;
+    do r = k > 32 ? Math.floor(this.random() * 2 ** k) : this.#word() >>> (32 - k); while (r >= n);
+    return r;
+  }
+  randrange(start: number, stop: number | null = null, step = 1): number {
+    if (stop === null || stop === undefined) [start, stop] = [0, start];
+    const n = Math.ceil((stop - start) / step);
+    if (n <= 0) throw new PyError("ValueError", `empty range in randrange(${start}, ${stop})`);
+    return start + step * this.#below(n);
+  }
+  randint(a: number, b: number): number {
+    return this.randrange(a, b + 1);
+  }
+  uniform(a: number, b: number): number {
+    return a + (b - a) * this.random();
+  }
+  expovariate(lambda: number): number {
+    return -Math.log(1 - this.random()) / lambda;
+  }
+  gauss(mu = 0, sigma = 1): number {
+    return mu + sigma * Math.sqrt(-2 * Math.log(1 - this.random())) * Math.cos(2 * Math.PI * this.random());
+  }
+  choice<T>(items: Iterable<T>): T {
     const list = [...iter(items)];
-    const total = weights === null ? list.length : weights.reduce((a, b) => a + b, 0);
+    if (list.length === 0) throw new PyError("IndexError", "cannot choose from an empty sequence");
+    return list[this.#below(list.length)];
+  }
+  choices(items: unknown, ...rest: unknown[]): unknown[] {
+    const [weights, k] = args(rest, ["weights", "k"], [null, 1]) as [number[] | null, number];
+    const list = [...iter(items)], cum: number[] = [];
+    for (const w of weights ?? []) cum.push((cum.at(-1) ?? 0) + w);
     return builtins.range(k).map(() => {
-      if (weights === null) return choice(list);
-      let r = Math.random() * total;
-      for (let i = 0; i < list.length; i++) if ((r -= weights[i]) < 0) return list[i];
-      return list[list.length - 1];
+      if (weights === null) return list[Math.floor(this.random() * list.length)];
+      const r = this.random() * cum[cum.length - 1], at = cum.findIndex((c) => c > r);
+      return list[at < 0 ? list.length - 1 : Math.min(at, list.length - 1)];
     });
-  },
-  sample: (items: unknown, ...rest: unknown[]) => {
-    const [k] = args(rest, ["k"]) as [number], list = [...iter(items)];
-    if (k > list.length) throw new PyError("ValueError", "sample larger than population");
-    random.shuffle(list);
-    return list.slice(0, k);
-  },
-  shuffle: (list: unknown[]) => {
+  }
+  sample(items: unknown, ...rest: unknown[]): unknown[] {
+    const [k] = args(rest, ["k"]) as [number], pool = [...iter(items)], n = pool.length;
+    if (k > n || k < 0) throw new PyError("ValueError", "Sample larger than population or is negative");
+    // CPython picks from a shrinking pool, or for a few of many draws until unseen; both as it does.
+    const setsize = 21 + (k > 5 ? 4 ** Math.ceil(Math.log(k * 3) / Math.log(4)) : 0);
+    const out: unknown[] = [], seen = new Set<number>();
+    for (let i = 0; i < k; i++) {
+      if (n <= setsize) {
+        const j = this.#below(n - i);
+        out.push(pool[j]);
+        pool[j] = pool[n - i - 1];
+        continue;
+      }
+      let j = this.#below(n);
+      while (seen.has(j)) j = this.#below(n);
+      seen.add(j);
+      out.push(pool[j]);
+    }
+    return out;
+  }
+  shuffle(list: unknown[]): void {
     for (let i = list.length - 1; i > 0; i--) {
-      const j = Math.floor(Math.random() * (i + 1));
+      const j = this.#below(i + 1);
       [list[i], list[j]] = [list[j], list[i]];
     }
-  },
-  seed: () => {},
-};
+  }
+}
+
+const shared = new Random();
+const random: Record<string, unknown> = { Random: (seed?: unknown) => new Random(seed) };
+for (const name of Object.getOwnPropertyNames(Random.prototype)) {
+  if (name !== "constructor") random[name] = (Random.prototype as any)[name].bind(shared);
+}
+const choice = random.choice as <T>(items: Iterable<T>) => T;
 
 const LOWER = "abcdefghijklmnopqrstuvwxyz", UPPER = LOWER.toUpperCase(), DIGITS = "0123456789";
 const string = {
@@ -96,9 +198,8 @@ const time = {
   monotonic: () => performance.now() / 1000,
   perf_counter: () => performance.now() / 1000,
   time_ns: () => Date.now() * 1e6,
-  sleep: (_seconds: number): unknown => {
-    throw new PyError("RuntimeError", "time.sleep outside a task");
-  },
+  /** runtime.ts's, which waits as a greenlet waits (it sets it as it loads, before any file runs). */
+  sleep: (_seconds: number): unknown => undefined,
 };
 
 /** `uuid4()`: `str()` its text (no dict's repr), `.hex` its digits. */
@@ -141,8 +242,46 @@ const os = {
   path: { join, dirname, basename, abspath: resolve, exists: existsSync, isfile: existsSync },
 };
 
+/**
+ * python-dotenv for a module in `dir`: `load_dotenv()` reads the `.env` nearest it, up to the root (a path
+ * given: that file), and sets each `KEY=value` the environment lacks (all of them with `override=True`).
+ */
+export function dotenvAt(dir: string) {
+  const find_dotenv = (name = ".env") => {
+    for (let d = resolve(dir);; d = dirname(d)) {
+      if (existsSync(join(d, name))) return join(d, name);
+      if (dirname(d) === d) return "";
+    }
+  };
+  const dotenv_values = (path: unknown = null): Record<string, string> => {
+    const file = path === null ? find_dotenv() : str(path);
+    if (file === "" || !existsSync(file)) return {};
+    const pairs = Deno.readTextFileSync(file).split(/\r?\n/).map((l) =>
+      l.match(/^\s*(?:export\s+)?([\w.-]+)\s*=\s*("(?:[^"\\]|\\.)*"|'[^']*'|[^#]*?)\s*(?:#.*)?$/)
+    ).filter((m) => m !== null);
+    // Quotes dropped, and in double quotes `\n` is a newline, as python-dotenv reads a value.
+    return Object.fromEntries(pairs.map(([, k, v]) => {
+      const inner = /^['"]/.test(v) ? v.slice(1, -1) : v;
+      return [k, v.startsWith('"') ? inner.replaceAll("\\n", "\n") : inner];
+    }));
+  };
+  const load_dotenv = (...a: unknown[]) => {
+    const names = ["dotenv_path", "stream", "verbose", "override"];
+    const [path, , , override] = args(a, names, [null, null, false, false]);
+    const values = Object.entries(dotenv_values(path));
+    for (const [k, v] of values) if (override || Deno.env.get(k) === undefined) Deno.env.set(k, v);
+    return values.length > 0;
+  };
+  return { load_dotenv, dotenv_values, find_dotenv };
+}
+
 const { ceil, floor, sqrt, log: ln, exp, PI: pi } = Math;
 const math = { ceil, floor, sqrt, log: ln, exp, pi, inf: Infinity };
+/** `statistics`' mean and median of a list, as a listener keeps its own response times. */
+const mean = (xs: number[]) => xs.reduce((t, x) => t + x, 0) / xs.length;
+const middle = (xs: number[]) =>
+  [...xs].sort((a, b) => a - b).slice((xs.length - 1) >> 1, (xs.length >> 1) + 1);
+const statistics = { mean, median: (xs: number[]) => mean(middle(xs)) };
 
 export const LEVELS = ["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"];
 
@@ -152,16 +291,25 @@ function log(level: string) {
     if (output.quiet || LEVELS.indexOf(level) < LEVELS.indexOf(logging.level)) return;
     const values = rest.filter((v) => !(v instanceof Kw));
     const text = values.length > 0 ? mod(str(message), values) : str(message);
-    console.error(`${level}: ${text}`);
+    if (logging.file === undefined) return console.error(`${level}: ${text}`);
+    Deno.writeTextFileSync(logging.file, `${level}: ${text}\n`, { append: true });
   };
 }
 
 const logging = {
   level: "INFO",
+  file: undefined as string | undefined,
   ...Object.fromEntries(LEVELS.slice(0, 4).map((l) => [l.toLowerCase(), log(l)])),
   exception: log("ERROR"),
   getLogger: () => logging,
 };
+
+/** Locust's `--logfile`: the `logging` lines go to `file`, made (and its folder) when missing. */
+export function logTo(file: string) {
+  mkdirSync(dirname(file), { recursive: true });
+  Deno.writeTextFileSync(file, "", { append: true });
+  logging.file = file;
+}
 
 const FLAGS: Record<number, string> = { 2: "i", 8: "m", 16: "s" };
 const RE_FLAGS = { IGNORECASE: 2, I: 2, MULTILINE: 8, M: 8, DOTALL: 16, S: 16 };
@@ -300,10 +448,13 @@ const csv = {
 /** Bytes as Python's `bytes` functions take them: a `str` (a `b"..."` literal) as UTF-8. */
 const bytesOf = (x: unknown) => x instanceof Uint8Array ? x : new TextEncoder().encode(str(x));
 const b64 = (x: unknown) => Buffer.from(bytesOf(x)).toString("base64");
+/** Node's base64 decoder reads the URL-safe alphabet too. */
+const fromB64 = (x: unknown) => new Uint8Array(Buffer.from(new TextDecoder().decode(bytesOf(x)), "base64"));
 const base64 = {
   b64encode: (x: unknown) => bytesOf(b64(x)),
-  b64decode: (x: unknown) => new Uint8Array(Buffer.from(new TextDecoder().decode(bytesOf(x)), "base64")),
+  b64decode: fromB64,
   urlsafe_b64encode: (x: unknown) => bytesOf(b64(x).replaceAll("+", "-").replaceAll("/", "_")),
+  urlsafe_b64decode: fromB64,
 };
 
 /** A `hashlib` hash (an `hmac` with `key`): its data kept, so `digest()` may be read more than once. */
@@ -381,7 +532,7 @@ const datetime = {
 const contextlib = {
   suppress: (...types: unknown[]) => ({
     __enter__: () => null,
-    __exit__: (err: unknown) => err !== null && matches(err, ...types),
+    __exit__: (_type: unknown, err: unknown) => err !== null && matches(err, ...types),
   }),
   contextmanager: (fn: (...a: unknown[]) => Generator | AsyncGenerator) =>
     function (this: unknown, ...a: unknown[]) {
@@ -398,7 +549,7 @@ const contextlib = {
       };
       return {
         __enter__: () => after(g.next(), (r) => r.value),
-        __exit__(err: unknown) {
+        __exit__(_type: unknown, err: unknown) {
           if (err === null) return after(g.next(), () => false);
           try {
             return after(g.throw(err), () => true, raised(err));
@@ -416,33 +567,24 @@ function missingDict(missing: (d: Record<string, unknown>, key: string) => unkno
   return Object.defineProperty(d, MISSING, { value: (key: string) => missing(d, key) });
 }
 
-/**
- * `queue.Queue`: a list with a queue's methods, so what a test_start listener puts reaches each worker
- * isolate (each its own copy); `get()` of an empty queue raises `Empty`, where Python's would block.
- */
-const Empty = exceptionClass("Empty");
-class Queue extends Array {
-  put(x: unknown): void {
-    this.push(x);
-  }
-  get(): unknown {
-    if (this.length === 0) throw new Empty();
-    return this.shift();
-  }
-  empty(): boolean {
-    return this.length === 0;
-  }
-  task_done(): void {}
-}
-Object.assign(Queue.prototype, { put_nowait: Queue.prototype.put, get_nowait: Queue.prototype.get });
-const queue = { Empty, Full: exceptionClass("Full"), Queue: () => new Queue() };
+/** `queue`'s exceptions; its `Queue` is runtime.ts's (one for the run, a wait a greenlet's). */
+const queue: Record<string, unknown> = { Empty: exceptionClass("Empty"), Full: exceptionClass("Full") };
 
 const collections = {
   defaultdict: (factory: () => unknown) => missingDict((d, key) => d[key] = factory()),
   Counter: (items: Iterable<unknown> = []) => {
     const d = missingDict(() => 0) as Record<string, number>;
     for (const x of iter(items)) d[str(x)] = (d[str(x)] ?? 0) + 1;
-    return d;
+    const most_common = (n?: number) =>
+      Object.entries(d).sort((a, b) => b[1] - a[1]).slice(0, n ?? undefined).map(([k, v]) => tuple(k, v));
+    return Object.defineProperty(d, "most_common", { value: most_common });
+  },
+  deque: (...a: unknown[]) => {
+    const [items, maxlen] = args(a, ["iterable", "maxlen"], [[], null]) as [unknown, number | null];
+    const d = [...iter(items)];
+    return Object.defineProperty(d.slice(maxlen === null ? 0 : Math.max(0, d.length - maxlen)), "maxlen", {
+      value: maxlen,
+    });
   },
   OrderedDict: (...a: unknown[]) => builtins.dict(...a),
   namedtuple: (_name: string, fields: string | string[]) => {
@@ -536,17 +678,22 @@ class Enum {
 /** gevent's sleep, the user's own as time's is; its greenlets are refused (convert.ts). */
 const gevent = { sleep: (seconds: number) => time.sleep(seconds) };
 
-/** urllib3's warnings off: loadlab warns of no certificate, so nothing to do. */
-const urllib3 = { disable_warnings: () => null };
+/** urllib3's warnings off (loadlab warns of no certificate); a user's `pool_manager` (loadlab's pool). */
+const urllib3 = { disable_warnings: () => null, PoolManager: () => ({}) };
 
 const pct = (c: string) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`;
 /** `quote`: all but letters, digits, `_.-~` and `safe` percent-encoded (UTF-8), as Python's. */
-const quote = (s: unknown, safe: unknown = "/") =>
-  [...str(safe)].reduce(
+const quote = (...a: unknown[]) => {
+  const [s, safe] = args(a, ["string", "safe"], ["/"]);
+  return [...str(safe)].reduce(
     (o, c) => o.replaceAll(pct(c), c),
     encodeURIComponent(str(s)).replace(/[!'()*]/g, pct),
   );
-const quote_plus = (s: unknown, safe: unknown = "") => quote(s, `${str(safe)} `).replaceAll(" ", "+");
+};
+const quote_plus = (...a: unknown[]) => {
+  const [s, safe] = args(a, ["string", "safe"], [""]);
+  return quote(s, `${str(safe)} `).replaceAll(" ", "+");
+};
 /** `urlencode` of a dict or of pairs (with `doseq=True` a list's items each a pair), as Python's. */
 function urlencode(...a: unknown[]): string {
   const [query, doseq] = args(a, ["query", "doseq"], [false]) as [Record<string, unknown>, boolean];
@@ -560,6 +707,12 @@ const secrets = { token_hex: (n = 32) => randomBytes(n).toString("hex"), choice 
 const functools = {
   wraps: (fn: { name: string }) => (wrapper: object) =>
     Object.defineProperty(Object.assign(wrapper, fn), "name", { value: fn.name }),
+  /** `partial(f, *a, **kw)`: its arguments first, its keywords under the call's. */
+  partial: (f: (...a: unknown[]) => unknown, ...given: unknown[]) => (...a: unknown[]) => {
+    const [before, kw] = args(given, [], [], true, true) as [unknown[], object];
+    const [after, more] = args(a, [], [], true, true) as [unknown[], object];
+    return f(...before, ...after, new Kw({ ...kw, ...more }));
+  },
 };
 const requestsExceptions = Object.fromEntries(
   ["HTTPError", "ConnectionError"].map((n) => [n, exceptionClass(n)]),
@@ -572,6 +725,6 @@ const copy = { copy: (x: any) => Array.isArray(x) ? [...x] : { ...x }, deepcopy:
 export const MODULES: Record<string, Record<string, unknown>> = Object.assign(
   { random, string, json, time, uuid, itertools, os, math, logging, re, csv, datetime, base64, urllib },
   { secrets, functools, copy, io, hashlib, hmac, contextlib, gevent, collections, urllib3, dataclasses },
-  { enum: { Enum }, queue },
-  { "urllib.parse": urllib.parse, "requests.exceptions": requestsExceptions },
+  { enum: { Enum }, queue, statistics, dotenv: dotenvAt(".") },
+  { "os.path": os.path, "urllib.parse": urllib.parse, "requests.exceptions": requestsExceptions },
 );

@@ -1,11 +1,14 @@
 import { deepStrictEqual as assertEquals, ok, throws } from "node:assert/strict";
 import {
   add,
+  args,
+  bound,
   builtins,
   format,
   getitem,
   Kw,
   mapping,
+  matches,
   method,
   mod,
   PyError,
@@ -13,6 +16,7 @@ import {
   slice,
   str,
   sub,
+  tuple,
 } from "./py.ts";
 import { MODULES } from "./py_modules.ts";
 
@@ -20,6 +24,16 @@ const { open } = builtins;
 
 Deno.test("Python's values as a locustfile's helpers read them", () => {
   assertEquals(slice([1, 2, 3, 4], -2, null), [3, 4]);
+  // A user killed in a wait at the end is gevent's GreenletExit: `except Exception` lets it by, as Python's.
+  const killed = Object.assign(new Error(), { name: "GreenletExit" });
+  const { Exception } = builtins as Record<string, unknown>;
+  assertEquals([matches(killed, Exception), matches(new Error(), Exception)], [false, true]);
+  // type() of an error raised by name is its class: `type(e).__name__`, `type(e) is json.JSONDecodeError`.
+  const decoding = new PyError("JSONDecodeError", "Expecting value");
+  assertEquals([builtins.type(decoding), (builtins.type(decoding) as Error).name], [
+    MODULES.json.JSONDecodeError,
+    "JSONDecodeError",
+  ]);
   assertEquals(slice("abcdef", null, null, -2), "fdb");
   assertEquals(getitem([1, 2, 3], -1), 3);
   throws(() => getitem({ a: 1 }, "b"), (e: unknown) => e instanceof PyError && e.pyType === "KeyError");
@@ -112,6 +126,41 @@ Deno.test("collections as listeners count with it: defaultdict, Counter, namedtu
   const step = Step(10, new Kw({ dwell: 5 }));
   assertEquals([step.users, getitem(step, 1), str(OrderedDict())], [10, 5, "{}"]);
   assertEquals([builtins.int(), builtins.float()], [0, 0]);
+  assertEquals(method(seen, "most_common", 1), [["x", 2]]);
+  const recent = (MODULES.collections as any).deque([1, 2, 3], 2);
+  method(recent, "append", 4), method(recent, "appendleft", 0);
+  assertEquals([...recent, method(recent, "popleft")], [0, 3, 0]);
+});
+
+Deno.test("a seeded random draws CPython's numbers: seed, random, randint, choice, sample, choices, shuffle", () => {
+  const random = MODULES.random as any;
+  random.seed(42);
+  // What CPython 3.11 draws after random.seed(42) and of random.Random("abc").
+  assertEquals(
+    [random.random(), random.randint(1, 100), random.choice("xyz"), random.sample(["a", "b", "c", "d"], 4)],
+    [0.6394267984578837, 4, "z", ["c", "a", "d", "b"]],
+  );
+  assertEquals(random.choices(["hot", "cold"], new Kw({ weights: [3, 1], k: 4 })), [
+    "hot",
+    "hot",
+    "cold",
+    "hot",
+  ]);
+  assertEquals(random.sample(builtins.range(1000), 7), [432, 32, 30, 95, 223, 238, 517]);
+  const r = random.Random("abc"), l = builtins.range(10);
+  r.shuffle(l);
+  assertEquals([l, r.uniform(1, 2), random.Random(2 ** 40 + 5).random()], [
+    [4, 3, 0, 9, 1, 2, 6, 5, 7, 8],
+    1.0769741606108483,
+    0.5043802970418443,
+  ]);
+  // A float's seed is CPython's hash of it (3.5 is 7 * 2**60 modulo 2**61 - 1), as random.seed(3.5) reads it.
+  assertEquals([3.5, 0.1, 1e-300].map((s) => random.Random(s).random()), [
+    0.3039190124834461,
+    0.8062579873336703,
+    0.43684087591810306,
+  ]);
+  random.seed();
 });
 
 Deno.test("a csv.reader reads its rows again after its file's seek(0), as Python's reads on", () => {
@@ -125,13 +174,27 @@ Deno.test("a csv.reader reads its rows again after its file's seek(0), as Python
 });
 
 Deno.test("the standard library teams reach for: urllib.parse, secrets, copy, functools.wraps", () => {
-  const { urllib, secrets, copy, functools } = MODULES as any;
+  const { urllib, secrets, copy, functools, statistics } = MODULES as any;
+  // A listener's own numbers: the median of an even count is its middle two's mean, as Python's.
+  assertEquals([statistics.median([3, 1, 2]), statistics.median([4, 1, 3, 2]), statistics.mean([1, 2])], [
+    2,
+    2.5,
+    1.5,
+  ]);
   const { quote, quote_plus, urlencode } = urllib.parse;
-  assertEquals([quote("a b/c~é"), quote("a/b", ""), quote_plus("a b&c")], [
+  assertEquals([
+    quote("a b/c~é"),
+    quote("a/b", ""),
+    quote_plus("a b&c"),
+    quote("a b/c", new Kw({ safe: "" })),
+  ], [
     "a%20b/c~%C3%A9",
     "a%2Fb",
     "a+b%26c",
+    "a%20b%2Fc",
   ]);
+  // A bytes slice is bytes (`b'user'`), as Python's.
+  assertEquals(str(slice(new TextEncoder().encode("user:x"), 0, 4)), "b'user'");
   assertEquals(urlencode({ q: "red shoes", n: 2 }), "q=red+shoes&n=2");
   assertEquals(urlencode([["k", ["1", "2"]]], new Kw({ doseq: true })), "k=1&k=2");
   ok(/^[0-9a-f]{8}$/.test(secrets.token_hex(4)) && ["a", "b"].includes(secrets.choice(["a", "b"])));
@@ -140,4 +203,33 @@ Deno.test("the standard library teams reach for: urllib.parse, secrets, copy, fu
   assertEquals([template.items.length, shallow.items === template.items], [1, true]);
   const task = Object.assign(() => 1, { locustWeight: 3 });
   assertEquals(functools.wraps(task)(() => 2).locustWeight, 3);
+});
+
+Deno.test("format specs as Python reads them: bases, #, signs, = alignment, _ grouping, e and g", () => {
+  const cases: Array<[unknown, string]> = [[7, "#x"], [255, "X"], [5, "b"], [-3.5, "08.2f"], [3.5, "+.1f"]];
+  cases.push([12345.678, "e"], [0.0001234, "g"], [123456789, "g"], [-42, "=8d"], [1234567.891, "_.2f"]);
+  cases.push(["abcdef", ".3"], [0.5, ".2"], [97, "c"], [12, "+05d"]);
+  // What CPython 3.11's format() gives for each.
+  assertEquals(
+    cases.map(([v, spec]) => format(v, spec)).join("|"),
+    "0x7|FF|101|-0003.50|+3.5|1.234568e+04|0.0001234|1.23457e+08|-     42|1_234_567.89|abc|0.5|a|+0012",
+  );
+  assertEquals(mod("%x|%#o|%+d|% d|%e", tuple(255, 8, 3, 4, 1234.5)), "ff|0o10|+3| 4|1.234500e+03");
+  assertEquals([format(5, ">05d"), format(-5, ">05d")], ["00005", "000-5"]);
+  // Keyword-only parameters after *args take no positional argument.
+  assertEquals(args(["json"], ["sep"], ["/"], true, false, 0), ["/", ["json"]]);
+});
+
+Deno.test("round as Python's: a tie to the even neighbour, the double's exact value; a method read is bound", () => {
+  const { round, max, isinstance, int } = builtins as any;
+  assertEquals(
+    [round(2.5), round(3.5), round(-2.5), round(0.5), round(2.675, 2), round(0.125, 2), round(1234, -2)],
+    [2, 4, -2, 0, 2.67, 0.12, 1200],
+  );
+  const d = { b: 2, a: 3, c: 1 };
+  assertEquals([
+    max(d, new Kw({ key: bound(d, "get") })),
+    (bound(["x", "y"], "index") as (x: string) => number)("y"),
+  ], ["a", 1]);
+  assertEquals([bound({ count: 7 }, "count"), isinstance(true, int)], [7, true]);
 });

@@ -10,7 +10,7 @@ import { basename, dirname, join } from "node:path";
 import type { RequestOptions, Response, Session } from "../session.ts";
 import { type FormPart, multipart } from "../multipart.ts";
 import { args, bool, builtins, Kw, mapping, output, PyError, repr, str } from "./py.ts";
-import { LEVELS, loads, MODULES } from "./py_modules.ts";
+import { LEVELS, loads, logTo, MODULES } from "./py_modules.ts";
 import { setCookiePair } from "../sessions/cookies.ts";
 import { TEST_ABORT_CHANNEL } from "../k6/test_abort.ts";
 import { inputs, runChannel, scriptEnv } from "../isolate_inputs.ts";
@@ -20,8 +20,8 @@ export const LOCUST_EVENTS =
   ("test_start test_stop init request report_to_master worker_report test_stopping " +
     "quitting spawning_complete init_command_line_parser reset_stats").split(" ");
 
-/** What a `catch_response` block that raised is checked as: Locust reports no request (stats.ts). */
-export const UNREPORTED = "not reported: its catch_response block raised";
+/** A request Locust reports not (stats.ts): its `catch_response` block raised, or its user was killed. */
+export const UNREPORTED = "not reported: its catch_response block raised, or its user was killed at the end";
 /** The sum of a name's bodies' bytes, Locust's content size (stats.ts): a tally, not a check. */
 export const CONTENT_BYTES = `${SUM_MARK}Locust's content size`;
 
@@ -40,6 +40,8 @@ export interface LocustSelection {
   spawnRate?: number;
   runTimeS?: number;
   logLevel?: string;
+  /** `--logfile`: where the file's logging lines go, not stderr. */
+  logFile?: string;
   /** Its own options given on the command line, by name (`region` of `--region`). */
   options?: Record<string, string>;
   /** The command's process loads the module (`listenHere`): its top level, `init`, `test_start` run there. */
@@ -60,10 +62,13 @@ let setVars: (vars: Record<string, unknown>) => void = () => {};
 function shared(before: string): Shared {
   const plain = ([k, v]: [string, unknown]) => !ENVIRONMENT_OWN.includes(k) && isPlain(v);
   const was = JSON.parse(before) as Record<string, unknown>;
+  // A queue by its items: the load isolate's queue of that name takes them.
   const changed = ([k, v]: [string, unknown]) =>
-    plain([k, v]) && JSON.stringify(v) !== JSON.stringify(was[k]);
+    (plain([k, v]) || v instanceof Queue && isPlain(v.queue)) && JSON.stringify(v) !== JSON.stringify(was[k]);
   return {
-    vars: Object.fromEntries(Object.entries(varsOf()).filter(changed)),
+    vars: Object.fromEntries(
+      Object.entries(varsOf()).filter(changed).map(([k, v]) => [k, v instanceof Queue ? v.toJSON() : v]),
+    ),
     environment: Object.fromEntries(Object.entries(environment).filter(plain)),
   };
 }
@@ -73,8 +78,11 @@ function adopt({ vars, environment: env, resetAtMs: at }: Shared): void {
   if (at !== undefined) resetAtMs = at;
   const now = varsOf();
   for (const [k, v] of Object.entries(vars)) {
-    const was = now[k] as any;
-    if (Array.isArray(was) && Array.isArray(v)) vars[k] = was.splice(0, was.length, ...v) && was;
+    const was = now[k] as any, items = (v as Record<string, unknown[]> | null)?.[QUEUE_KEY];
+    if (items !== undefined) {
+      vars[k] = was instanceof Queue ? was : new Queue();
+      (vars[k] as Queue).queue.splice(0, Infinity, ...items);
+    } else if (Array.isArray(was) && Array.isArray(v)) vars[k] = was.splice(0, was.length, ...v) && was;
     else if (isPlain(was) && was !== null && typeof was === "object" && v !== null && typeof v === "object") {
       for (const key of Object.keys(was)) delete was[key];
       vars[k] = Object.assign(was, v);
@@ -159,9 +167,12 @@ MODULES.time.sleep = async (seconds: number) => {
   }
 };
 
+Object.assign(MODULES.queue, { Queue: () => new Queue(), SimpleQueue: () => new Queue() });
 // `time.sleep` finds its session by context, which costs each task a switch: made once the file read `time`.
 let timeRead = false;
-for (const [name, m] of [["time", MODULES.time], ["gevent", MODULES.gevent]] as const) {
+for (
+  const [name, m] of [["time", MODULES.time], ["gevent", MODULES.gevent], ["queue", MODULES.queue]] as const
+) {
   Object.defineProperty(MODULES, name, { get: () => (timeRead = true, m), enumerable: true });
 }
 
@@ -170,10 +181,14 @@ let killAtMs = Infinity;
 
 /** As Locust stops a user at the end (a greenlet killed at its next wait), unless in its `on_stop`. */
 function stopsHere(s: Session): void {
-  if (s.stopping.aborted && performance.now() >= killAtMs && s.state.final !== true) throw new StopUser();
+  if (s.stopping.aborted && performance.now() >= killAtMs && s.state.final !== true) throw new GreenletExit();
 }
 
 export class StopUser extends Error {}
+/** A user killed at the end, in a wait: gevent's `GreenletExit`, which `except Exception` lets by. */
+class GreenletExit extends StopUser {
+  override name = "GreenletExit";
+}
 export class RescheduleTask extends Error {}
 export class InterruptTaskSet extends Error {
   readonly reschedule: boolean;
@@ -187,8 +202,14 @@ type Fn = ((...a: any[]) => any) & { locustWeight?: number; locustTags?: string[
 
 export function task(weight: unknown = 1): any {
   if (typeof weight === "function") return task(1)(weight);
-  return (fn: Fn) => Object.assign(fn, { locustWeight: Number(weight) });
+  return (fn: Fn) => {
+    // As Locust's: a task named run would take the place of the loop that runs the tasks.
+    if (fn.name === "run") throw new PyError("Exception", `User.run() ${RUN_IS_LOCUSTS}`);
+    return Object.assign(fn, { locustWeight: Number(weight) });
+  };
 }
+const RUN_IS_LOCUSTS =
+  "is a method used internally by Locust, and you must not override it or register it as a task";
 
 export function transition(name: string, ...a: unknown[]) {
   return transitions([[name, args(a, ["weight"], [1])[0]]]);
@@ -256,15 +277,15 @@ class RequestHook extends EventHook {
 
 /** A fired sample's counts by `request_type name`: requests, errors by Locust's text, times, bytes, when. */
 function firedRow(type: string, name: string, firstMs: number) {
-  const timesMs: number[] = [], errors = new Map<string, number>();
-  return { type, name, firstMs, lastMs: 0, bytes: 0, timesMs, errors };
+  const timesMs: number[] = [], atMs: number[] = [], errors = new Map<string, number>();
+  return { type, name, firstMs, lastMs: 0, bytes: 0, timesMs, atMs, errors };
 }
 export const fired = new Map<string, ReturnType<typeof firedRow>>();
 function count(s: Record<string, unknown>, atMs: number): void {
   const type = str(s.request_type ?? ""), name = str(s.name ?? ""), key = `${type} ${name}`;
   const row = fired.get(key) ?? fired.set(key, firedRow(type, name, atMs)).get(key)!;
   row.timesMs.push(Number(s.response_time ?? 0) || 0), row.bytes += Number(s.response_length ?? 0) || 0;
-  row.lastMs = atMs;
+  row.lastMs = atMs, row.atMs.push(atMs);
   const why = s.exception as string | null;
   if (why !== null) row.errors.set(why, (row.errors.get(why) ?? 0) + 1);
 }
@@ -284,6 +305,25 @@ export const events = Object.fromEntries(
   LOCUST_EVENTS.map((k) => [k, k === "request" ? new RequestHook() : new EventHook()]),
 );
 const listeners = Object.fromEntries(LOCUST_EVENTS.map((k) => [k, events[k].fns]));
+
+/**
+ * `locust.stats`: the intervals a file may set. `--csv`'s history has a row every CSV_STATS_INTERVAL_SEC
+ * (stats.ts); the others time what loadlab does not (the console's table, a flush, the web UI's charts).
+ */
+export const statsModule = new Proxy<Record<string, number>>({
+  CSV_STATS_INTERVAL_SEC: 1,
+  CSV_STATS_FLUSH_INTERVAL_SEC: 5,
+  CONSOLE_STATS_INTERVAL_SEC: 2,
+  HISTORY_STATS_INTERVAL_SEC: 5,
+}, {
+  set(o, name, value) {
+    if (!(name in o)) {
+      throw new PyError("AttributeError", `loadlab takes locust.stats.${Object.keys(o).join(", ")} only`);
+    }
+    o[name as string] = value;
+    return true;
+  },
+});
 
 export const log = {
   setup_logging(level: unknown): void {
@@ -409,7 +449,7 @@ class LocustResponse {
     return this;
   }
   /** The end of `with`: the outcome reported; whether an error is swallowed (`rest()`'s, as a failure). */
-  __exit__(err: unknown): boolean {
+  __exit__(_type: unknown, err: unknown): boolean {
     if (!this[CATCH]) return false;
     const rest = this[CATCH] === "rest" && err !== null && !(err instanceof StopUser);
     const assertion = (err as PyError | null)?.pyType === "AssertionError";
@@ -448,22 +488,20 @@ function report(s: Session, r: LocustResponse, why: string | null): void {
 const SHARED_CHANNEL = "loadlab-locust-shared";
 
 /**
- * In the command's process: `init` runs, `test_start` as the first user starts (what it left given to each
- * worker), `request` on each request a worker tells, so what it counts is the whole run's. The function
+ * In the command's process: `init` runs, `test_start` as the first user starts (what it left given to the
+ * load isolate), `request` on each request the load tells, so what it counts is the whole run's. The function
  * returned waits until no request came for QUIET_MS and stops.
  */
 export async function listenHere(): Promise<() => Promise<void>> {
   const before = JSON.stringify(varsOf());
   await fire(listeners.init, { environment });
   const shares = runChannel(SHARED_CHANNEL);
-  let given: Promise<Shared> | undefined;
   const sel = selection();
-  // The last batch's spawn is the reset (a few ms early: a worker whose user starts sooner resets then).
+  // The last batch's spawn is the reset (a few ms early: a user of it that starts sooner resets then).
   const spawnMs = beforeLastBatch(sel) / (sel.spawnRate ?? 1) * 1000;
   shares.onmessage = async (e: MessageEvent<number>) => {
-    const resetAtMs = sel.resetStats ? e.data + spawnMs - 30 : undefined;
-    given ??= fire(listeners.test_start, { environment }).then(() => ({ ...shared(before), resetAtMs }));
-    shares.postMessage(await given);
+    await fire(listeners.test_start, { environment });
+    shares.postMessage({ ...shared(before), resetAtMs: sel.resetStats ? e.data + spawnMs - 30 : undefined });
   };
   if (sel.resetStats) statsReset = { afterSec: spawnMs / 1000 };
   const channel = runChannel(REQUESTS_CHANNEL);
@@ -492,12 +530,76 @@ let sharedHere: Promise<void> | undefined;
 function sharedFromCommand(): Promise<void> {
   return sharedHere ??= new Promise((done) => {
     const channel = runChannel(SHARED_CHANNEL);
-    channel.onmessage = (e: MessageEvent<Shared | number>) => {
-      if (typeof e.data === "number") return; // another worker's ask
-      channel.close(), adopt(e.data), done();
+    channel.onmessage = (e: MessageEvent<Shared>) => {
+      channel.close();
+      adopt(e.data);
+      done();
     };
     channel.postMessage(Date.now()); // the first user's start: the run's, as Locust's spawner's
   });
+}
+
+/**
+ * `queue.Queue`: the load isolate's, as Python's one process shares it; what the top level, `init` or
+ * `test_start` left in a module global's is given to the load (`adopt`). `get()` waits as a greenlet waits,
+ * for a `put()` or its `timeout`, then raises `Empty`.
+ */
+class Queue {
+  queue: unknown[] = [];
+  waiting: Array<(t: Taken) => void> = [];
+  put(x: unknown): void {
+    const next = this.waiting.shift();
+    next === undefined ? this.queue.push(x) : next({ x });
+  }
+  get(...a: unknown[]): unknown {
+    const [block, timeout] = args(a, ["block", "timeout"], [true, null]);
+    const stop = current.getStore()?.stopping, Empty = MODULES.queue.Empty as ErrorConstructor;
+    if (this.queue.length > 0) return this.queue.shift();
+    if (!bool(block)) throw new Empty();
+    return yielding(orStop(taken(this, timeout), stop)).then((t) => {
+      if ("x" in t) return t.x;
+      throw stop?.aborted ? new GreenletExit() : new Empty();
+    });
+  }
+  get_nowait(): unknown {
+    return this.get(false);
+  }
+  qsize(): number {
+    return this.queue.length;
+  }
+  empty(): boolean {
+    return this.queue.length === 0;
+  }
+  full = () => false;
+  task_done(): void {}
+  toJSON(): unknown {
+    return { [QUEUE_KEY]: this.queue };
+  }
+}
+Object.assign(Queue.prototype, { put_nowait: Queue.prototype.put });
+type Taken = { x?: unknown };
+const QUEUE_KEY = "__queue";
+
+/** The next item put in empty `q`, or `{}` when none came in `timeoutS` (None: until one comes). */
+function taken(q: Queue, timeoutS: unknown): Promise<Taken> {
+  return new Promise((go) => {
+    const give = (t: Taken) => {
+      if (q.waiting.includes(give)) q.waiting.splice(q.waiting.indexOf(give), 1);
+      clearTimeout(timer), go(t);
+    };
+    const timer = timeoutS == null ? undefined : setTimeout(() => give({}), Number(timeoutS) * 1000);
+    q.waiting.push(give);
+  });
+}
+
+/** `got`, or `{}` once `stop` (the load's end) aborts. */
+function orStop(got: Promise<Taken>, stop?: AbortSignal): Promise<Taken> {
+  if (stop === undefined) return got;
+  let end!: () => void;
+  const stopped = new Promise<Taken>((go) =>
+    stop.addEventListener("abort", end = () => go({}), { once: true })
+  );
+  return Promise.race([got, stopped]).finally(() => stop.removeEventListener("abort", end));
 }
 
 const NO_OPTIONS: Record<string, unknown> = Object.freeze({});
@@ -565,9 +667,13 @@ class Client {
     const s = this.__s!;
     stopsHere(s);
     let path = str(url);
-    // Locust's rule: what is not an http(s):// URL follows the base, its user's host ("" is the host's root).
-    if (path.charCodeAt(0) !== 47 && !/^https?:\/\//.test(path)) {
-      path = (this.base_url || str(this.user?.host ?? "")) + path;
+    const given = path, host = this.user?.host;
+    if (host !== this.#host) this.#host = host, this.#hostPath = /^https?:\/\/[^/]+\/./.test(str(host ?? ""));
+    // Locust's rule: what is not an http(s):// URL follows the base, its user's host ("" is the host's root),
+    // and a host with a path (-H http://h/api) is put before "/books" too.
+    const hosted = this.#hostPath && this.base_url === "";
+    if ((path.charCodeAt(0) !== 47 || hosted) && !/^https?:\/\//.test(path)) {
+      path = (this.base_url || str(host ?? "")) + path;
     }
     const based = this.base_url !== "" && path.startsWith("/");
     if (based) path = this.base_url + path;
@@ -590,6 +696,8 @@ class Client {
     const options: RequestOptions = headers === undefined ? {} : { headers };
     // Locust names a request by its path and query (params too; not base_url, a FastHttpUser's given URL).
     if (o.name != null) options.name = str(o.name);
+    // FastHttpSession names a request by the URL as given; HttpSession by the path it sent.
+    else if (this.fast && given !== path && !based) options.name = `${method.toUpperCase()} ${given}`;
     else if (based || o.params != null || path.includes("?") || (!this.fast && !path.startsWith("/"))) {
       options.name = `${method.toUpperCase()} ${pathAndQuery(path)}`;
     }
@@ -617,6 +725,9 @@ class Client {
     return this.#send(s);
   }
 
+  /** The user's host last seen, and whether it has a path past "/" (read once a host). */
+  #host: unknown = undefined;
+  #hostPath = false;
   // The request in flight (a user sends one at a time).
   #s: Session | null = null;
   #o = NO_OPTIONS;
@@ -645,6 +756,11 @@ class Client {
   /** The response of the request in flight, or the next hop's, sent. */
   __answer(r: Response): LocustResponse | Promise<LocustResponse> {
     const s = this.#s!, o = this.#o, options = this.#options;
+    // Killed in its wait at the end (no --stop-timeout, or past it): Locust's user never sees this answer.
+    if (s.stopping.aborted && performance.now() >= killAtMs && s.state.final !== true) {
+      if (r.status !== 0) s.check(true, UNREPORTED); // without an answer the engine counted no request
+      throw new GreenletExit();
+    }
     const to = redirect(r);
     if (to !== null && this.#hops-- > 0) {
       this.#hop ??= (options.name ?? `${this.#verb} ${pathAndQuery(this.#path).split("?")[0]}`) + REDIRECTED;
@@ -1158,6 +1274,7 @@ export function locustfile(
   // As Locust's runner: the run's host is each user class's `host` (its requests' base, and `self.host`).
   if (sel.host !== undefined) { for (const cls of users) attr(cls, "host", sel.host); }
   MODULES.logging.level = sel.logLevel ?? "INFO";
+  if (sel.logFile !== undefined) logTo(sel.logFile);
   environment.runner.user_count = sel.userCount ?? 1;
   environment.parsed_options = {
     host: environment.host,
@@ -1225,11 +1342,14 @@ export function attr(cls: any, name: string, given: unknown): void {
   // As Python binds a function of the file's (`wait_time = lambda self: ...`) as a method of the class.
   const plain = typeof value === "function" && !(value as any)[WAIT] && !(value as any).locustWeight &&
     !(value.prototype instanceof TaskSet) && !(value.prototype instanceof User);
-  cls.prototype[name] = plain
-    ? function (this: unknown, ...a: unknown[]) {
-      return value.call(this, this, ...a);
-    }
-    : value;
+  cls.prototype[name] = plain ? asMethod(value) : value;
+}
+
+/** `fn` as a method: called with its object first, as Python calls a function of the class. */
+function asMethod(fn: Fn): Fn {
+  return function (this: unknown, ...a: unknown[]) {
+    return fn.call(this, this, ...a);
+  };
 }
 
 /**
@@ -1265,12 +1385,7 @@ export function decorate(cls: any, name: string, decorators: Array<(fn: Fn) => F
     const method = fn, plain = Object.assign((self: unknown, ...a: unknown[]) => method.apply(self, a), fn);
     Object.defineProperty(plain, "name", { value: method.name }); // `__name__`: the def's, then a wrapper's
     const out = d(plain);
-    fn = Object.assign(
-      out === plain ? method : function (this: unknown, ...a: unknown[]) {
-        return out(this, ...a);
-      },
-      out,
-    );
+    fn = Object.assign(out === plain ? method : asMethod(out), out);
     Object.defineProperty(fn, "name", { value: out.name });
   }
   cls.prototype[name] = fn;

@@ -14,6 +14,7 @@ import {
 import type { ResultsFile, RunResult } from "../../../results/schema/results.ts";
 import { unansweredRequests } from "../../../results/conclude/responses.ts";
 import { BEFORE_RESET, CONTENT_BYTES, fired, REDIRECTED, statsReset, UNREPORTED } from "./runtime.ts";
+import { statsModule } from "./runtime.ts";
 
 /** loadlab's exit code of a run that got no response (cli/exit_codes.ts `noResponse`). */
 const NO_RESPONSE_EXIT = 4;
@@ -38,9 +39,9 @@ function locustRows(run: RunResult) {
   let lastMs = 0;
   for (const e of run.endpoints ?? []) {
     if (e.name.endsWith(BEFORE_RESET)) continue;
-    e.intervals.requests.forEach((n, i) => {
+    e.intervals.requests.forEach((n, i) => { // a request without an answer (an error) is one of Locust's
       const at = run.intervals?.[i];
-      if (n > 0 && at) lastMs = Math.max(lastMs, at.startMs + at.durationMs);
+      if (n + (e.intervals.errors[i] ?? 0) > 0 && at) lastMs = Math.max(lastMs, at.startMs + at.durationMs);
     });
   }
   for (const f of fired.values()) lastMs = Math.max(lastMs, f.lastMs - Date.parse(run.startedAt));
@@ -84,8 +85,8 @@ function locustRows(run: RunResult) {
       percentile: pct,
       errors,
       endpoint: e as Endpoint | undefined,
-      /** A fired row's first and last request (s), which has no endpoint's intervals. */
-      seenSec: undefined as number[] | undefined,
+      /** A fired row's samples: their times and when each was fired (it has no endpoint's intervals). */
+      f: undefined as typeof fired extends Map<string, infer F> ? F | undefined : never,
     };
   });
   // The samples the file fired itself (a client of its own), a row each `request_type name`, as Locust's.
@@ -95,8 +96,8 @@ function locustRows(run: RunResult) {
     const requests = f.timesMs.length, percentile = (p: number) => h.getValueAtPercentile(p) / 1000;
     const [min, max, avg] = [h.minNonZeroValue / 1000, h.maxValue / 1000, h.mean / 1000];
     const row = { method: f.type, name: f.name, requests, failures, avg, min, max, h, bytes: f.bytes };
-    const endpoint = undefined as Endpoint | undefined, seenSec = [f.firstMs / 1000, f.lastMs / 1000];
-    return { ...row, ...RATES, errors: f.errors, median: percentile(50), percentile, endpoint, seenSec };
+    const endpoint = undefined as Endpoint | undefined;
+    return { ...row, ...RATES, errors: f.errors, median: percentile(50), percentile, endpoint, f };
   });
   rows.push(...own);
   // A redirect's hops: their failures are the first request's, their count none (one request, as Locust's).
@@ -139,7 +140,7 @@ function locustRows(run: RunResult) {
     percentile: (p: number) => requests === 0 || h.totalCount === 0 ? null : h.getValueAtPercentile(p) / 1000,
     errors: new Map<string, number>(),
     endpoint: undefined as Endpoint | undefined,
-    seenSec: undefined,
+    f: undefined,
   };
   // Locust's median: its rounded times' (a key of `response_times`), kept within the exact min and max.
   for (const r of [...rows, total]) {
@@ -179,8 +180,8 @@ function statsEntry(run: RunResult, r: LocustRow) {
   const [requests, failures] = [r.requests, r.failures], failed = failures > 0 && failures === requests;
   return Object.assign(
     Object.create(null),
-    { name: r.name, method: r.method, start_time: sentSec[0] ?? r.seenSec?.[0] ?? startSec },
-    { last_request_timestamp: sentSec.at(-1) ?? r.seenSec?.[1] ?? null, num_requests: requests },
+    { name: r.name, method: r.method, start_time: sentSec[0] ?? (r.f ? r.f.firstMs / 1000 : startSec) },
+    { last_request_timestamp: sentSec.at(-1) ?? (r.f ? r.f.lastMs / 1000 : null), num_requests: requests },
     { num_none_requests: 0 },
     { num_failures: failures, fail_ratio: requests === 0 ? 0 : failures / requests },
     { total_response_time: r.avg * requests, avg_response_time: r.avg, median_response_time: r.median },
@@ -316,14 +317,21 @@ export async function writeLocustCsv(
 }
 
 /** The run's intervals gathered by second (their indices), as Locust writes its history: a row a second. */
-function secondsOf(run: RunResult) {
+function secondsOf(run: RunResult, rows: LocustRow[]) {
   const out: Array<{ startMs: number; endMs: number; connections?: number; indices: number[] }> = [];
+  const second = (startMs: number) => {
+    if (out.at(-1)?.startMs !== startMs) out.push({ startMs, endMs: startMs + 1000, indices: [] });
+    return out.at(-1)!;
+  };
   (run.intervals ?? []).forEach((i, k) => {
-    const startMs = Math.floor(i.startMs / 1000) * 1000;
-    if (out.at(-1)?.startMs !== startMs) out.push({ startMs, endMs: 0, indices: [] });
-    Object.assign(out.at(-1)!, { endMs: i.startMs + i.durationMs, connections: i.connections });
-    out.at(-1)!.indices.push(k);
+    const s = Object.assign(second(Math.floor(i.startMs / 1000) * 1000), { connections: i.connections });
+    s.endMs = i.startMs + i.durationMs, s.indices.push(k);
   });
+  // A fired sample's second, past the engine's last interval (a file that fires alone has none).
+  const lastMs = Math.max(
+    ...rows.flatMap((r) => r.f ? [Math.max(0, r.f.lastMs - Date.parse(run.startedAt))] : []),
+  );
+  for (let ms = (out.at(-1)?.startMs ?? -1000) + 1000; ms <= lastMs; ms += 1000) second(ms);
   return out;
 }
 
@@ -350,29 +358,36 @@ function spread(total: number, perSecond: readonly number[]): number[] {
  * never fails).
  */
 function historyLines(run: RunResult, rows: LocustRow[], total: LocustRow, users: number, full: boolean) {
-  const startSec = Date.parse(run.startedAt) / 1000, seconds = secondsOf(run);
+  const startSec = Date.parse(run.startedAt) / 1000, seconds = secondsOf(run, rows);
   const each = <T>(pick: (k: number) => T | readonly T[]): T[][] =>
     seconds.map((s) => s.indices.flatMap(pick));
+  const all = {
+    row: total,
+    hists: each((k) => run.intervals[k].histogramEncoded ?? []).map((e) => mergeEncoded(e)),
+  };
   const named = rows.map((row) => {
     const per = row.endpoint?.intervals;
     const responses = each((k) => [per?.requests[k] ?? 0]).map((ns) => ns.reduce((t, n) => t + n, 0));
-    const encodings = each((k) => per?.histograms?.[k] ?? []);
-    return { row, sent: spread(row.requests, responses), failed: spread(row.failures, responses), encodings };
+    const hists = each((k) => per?.histograms?.[k] ?? []).map((e) => mergeEncoded(e));
+    // A fired sample counts in its second, as Locust's stats listener counts it when fired.
+    row.f?.atMs.forEach((at, i) => {
+      const j = Math.max(0, seconds.findLastIndex((s) => s.startMs <= at - startSec * 1000));
+      const us = row.f!.timesMs[i] * 1000;
+      responses[j]++, [hists[j], all.hists[j]].forEach((h) => h.recordValue(Math.max(1, Math.round(us))));
+    });
+    return { row, sent: spread(row.requests, responses), failed: spread(row.failures, responses), hists };
   });
-  const all = {
-    row: total,
-    sent: seconds.map((_, j) => named.reduce((t, n) => t + n.sent[j], 0)),
-    failed: seconds.map((_, j) => named.reduce((t, n) => t + n.failed[j], 0)),
-    encodings: each((k) => run.intervals[k].histogramEncoded ?? []),
-  };
-  const cells = [...full ? named : [], all].map((series) => {
-    const { row, sent, failed, encodings } = series;
+  const sum = (pick: (n: typeof named[number]) => number[]) =>
+    seconds.map((_, j) => named.reduce((t, n) => t + pick(n)[j], 0));
+  const totals = { ...all, sent: sum((n) => n.sent), failed: sum((n) => n.failed) };
+  const cells = [...full ? named : [], totals].map((series) => {
+    const { row, sent, failed, hists } = series;
     const perSecond = (sofar: number[]) => sofar.map((n, j) => n - (sofar[j - 1] ?? 0));
     const [requests, failures] = [perSecond(sent), perSecond(failed)];
     const sofar = createHistogram(), window = createHistogram(), seen: Histogram[] = [];
-    let first = series === all ? 0 : -1;
+    let first = series === totals ? 0 : -1;
     return seconds.map((_, j) => {
-      const h = mergeEncoded(encodings[j]);
+      const h = hists[j];
       sofar.add(h), window.add(h), seen.push(h);
       if (seen.length > 9) window.subtract(seen.shift()!);
       if (first < 0 && (sent[j] > 0 || failed[j] > 0)) first = j;
@@ -388,7 +403,11 @@ function historyLines(run: RunResult, rows: LocustRow[], total: LocustRow, users
         ...PERCENTILES.map((p) => (none ? null : from === null || from.totalCount === 0 ? 0 : ms(p))),
         sent[j],
         failed[j],
-        none ? 0 : Math.round(sofar.getValueAtPercentile(50) / 1000),
+        // Locust's median: rounded, kept within the exact min and max (a fired 10.2 ms alone reads 10.2).
+        none ? 0 : Math.min(
+          sofar.maxValue,
+          Math.max(sofar.minNonZeroValue, rounded(sofar.getValueAtPercentile(50) / 1000) * 1000),
+        ) / 1000,
         ...(none
           ? [0, 0, 0, 0]
           : [sofar.mean / 1e3, sofar.minNonZeroValue / 1e3, sofar.maxValue / 1e3, row.avgBytes]
@@ -399,10 +418,12 @@ function historyLines(run: RunResult, rows: LocustRow[], total: LocustRow, users
   // Locust's first row is written as it starts, before any user: none of them, no request.
   const zeros = [0, 0, 0, "0.0"];
   const before = [0, "", "Aggregated", "0.000000", "0.000000", ...PERCENTILES.map(() => null), ...zeros];
+  // A row every CSV_STATS_INTERVAL_SEC a file sets (`locust.stats`), as Locust's writer sleeps between them.
+  const every = Math.max(1, Math.round(statsModule.CSV_STATS_INTERVAL_SEC));
   return [csvLine([Math.round(startSec), ...before, 0, 0, 0])].concat(
     seconds.flatMap((s, j) =>
       cells.flatMap((c) =>
-        c[j] === null
+        c[j] === null || (j + 1) % every !== 0
           ? []
           : [csvLine([Math.round(startSec + s.endMs / 1000), s.connections ?? users, ...c[j]!])]
       )

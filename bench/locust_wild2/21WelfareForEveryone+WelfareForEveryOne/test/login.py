@@ -1,0 +1,18 @@
+# From github.com/21WelfareForEveryone/WelfareForEveryOne test/login.py
+# at 5baf360b0007cd429ed8a081bc7c512fc5e8cc23 (MIT, LICENSE beside it).
+from locust import HttpUser, between, task
+from config import config
+import json
+
+class test(HttpUser):
+
+    @task
+    def connect(self):
+        payload = {
+            "user_id": config["user_id"],
+            "user_password": config["password"]
+        }
+
+        headers = {'content-type': 'application/json'}
+
+        self.client.post(config["login"], data=json.dumps(payload), headers=headers)
