@@ -1,16 +1,18 @@
 /**
  * @module
  * Does an Artillery script reach Artillery's verdict on loadlab? Each script of bench/artillery_verdicts/
- * (written as teams write them; its `# args:` line gives the command line's flags) runs under
- * `artillery run` and under `loadlab run`, with the same flags, against one local app at 127.0.0.1:18491
- * that counts the requests it answers. A row compares the exit codes, the virtual users created and failed
- * (Artillery's `vusers.created`/`vusers.failed` from its `-o` report, loadlab's sessions and failed
- * sessions from results.json), the requests each tool sent (answered or not) and the app answered (the
- * same within 10%, or 1). Without Artillery (`--artillery-bin`, `$ARTILLERY`, else `artillery` on PATH)
- * it prints why and runs nothing.
+ * (written as teams write them, or `wild_*` from public repositories: copied where the licence permits, their
+ * sources named, else checkouts.json says where a checkout puts them; a `# args:` line or checkouts.json
+ * gives the command line's flags) runs under `artillery run` and under `loadlab run`, with the same flags,
+ * against one local app at 127.0.0.1:18491 that counts the requests it answers. A row compares the exit
+ * codes, the virtual users created and failed (Artillery's `vusers.created`/`vusers.failed` from its `-o`
+ * report, loadlab's sessions and failed sessions from results.json), the requests each tool sent (answered
+ * or not) and the app answered (the same within 10%, or 1). Without Artillery (`--artillery-bin`,
+ * `$ARTILLERY`, else `artillery` on PATH) it prints why and runs nothing.
  *
  *   deno task bench --artillery-verdicts [--artillery-bin PATH] [--only NAME,...]
  */
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { tokenize } from "../cli/argv.ts";
 import { FlagValues } from "../cli/flag_values.ts";
@@ -38,13 +40,19 @@ export interface ToolRun {
 
 /**
  * The app: JSON for every path, `/items` creates (ids from 1 again for each tool's run, so both capture the
- * same ids), `/status/N` answers N, `/slow?ms=N` waits.
+ * same ids), `/status/N` answers N, `/slow?ms=N` waits, `/login-cookie` sets a cookie `/me` requires (401
+ * without it), `/moved` redirects to /home, a WebSocket upgrade echoes each message.
  */
 function startApp() {
   let answered = 0;
   let nextId = 1;
   const server = Deno.serve({ port: PORT, hostname: "127.0.0.1", onListen() {} }, async (req) => {
     answered++;
+    if (req.headers.get("upgrade") === "websocket") {
+      const { socket, response } = Deno.upgradeWebSocket(req);
+      socket.onmessage = (e) => socket.send(e.data);
+      return response;
+    }
     const url = new URL(req.url);
     await req.arrayBuffer();
     if (url.pathname === "/items" && req.method === "POST") {
@@ -53,6 +61,14 @@ function startApp() {
     if (url.pathname.startsWith("/status/")) {
       return new Response("status", { status: +url.pathname.slice(8) });
     }
+    // A cookie set, then required; a permanent redirect to /home.
+    if (url.pathname === "/login-cookie") {
+      return Response.json({}, { headers: { "set-cookie": "sid=s1; Path=/" } });
+    }
+    if (url.pathname === "/me") {
+      return new Response("me", { status: /sid=s1/.test(req.headers.get("cookie") ?? "") ? 200 : 401 });
+    }
+    if (url.pathname === "/moved") return new Response(null, { status: 301, headers: { location: "/home" } });
     if (url.pathname === "/slow") await new Promise((r) => setTimeout(r, +(url.searchParams.get("ms") ?? 0)));
     return Response.json({ id: 7, path: url.pathname, token: "abc123" });
   });
@@ -72,20 +88,32 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const only = flags.text("only");
+  const checkouts: Record<string, Checkout> = JSON.parse(
+    Deno.readTextFileSync(join(CORPUS, "checkouts.json")),
+  );
   const cases = [...Deno.readDirSync(CORPUS)].filter((e) => e.name.endsWith(".yml")).map((e) => e.name)
+    .concat(Object.keys(checkouts).filter((name) => name.endsWith(".yml")))
     .filter((name) => only === undefined || only.split(",").some((o) => name.includes(o))).sort();
   const work = Deno.makeTempDirSync({ prefix: "loadlab-artillery-verdicts-" });
   const app = startApp();
   console.log(`Artillery verdicts: ${artillery}; loadlab ${MAIN}; load average ${loadAverage()}`);
   const rows: string[][] = [];
   let same = 0;
+  let skipped = 0;
   try {
     for (const name of cases) {
-      const args = argsOf(join(CORPUS, name));
+      const checkout = checkouts[name];
+      const script = checkout?.script ?? name;
+      if (checkout !== undefined && !existsSync(join(CORPUS, script))) {
+        rows.push([name, "", "", "", "", "", "skipped: not checked out (README.md)"]);
+        skipped++;
+        continue;
+      }
+      const args = checkout?.args.split(/\s+/) ?? argsOf(join(CORPUS, name));
       app.restartIds();
-      const a = await runTool(artillery, name, args, work, app.answered);
+      const a = await runTool(artillery, name, script, args, work, app.answered);
       app.restartIds();
-      const l = await runTool(Deno.execPath(), name, args, work, app.answered);
+      const l = await runTool(Deno.execPath(), name, script, args, work, app.answered);
       const row = compareRuns(name, a, l);
       console.error(`${name}: ${row.at(-1)}`);
       if (row.at(-1) === "same") same++;
@@ -99,9 +127,18 @@ export async function main(argv: string[]): Promise<number> {
     ...rows,
   ]);
   console.log(
-    `\n${same} of ${rows.length} scripts reach Artillery's verdict on loadlab; load average ${loadAverage()}`,
+    `\n${same} of ${rows.length - skipped} scripts reach Artillery's verdict on loadlab ` +
+      `(${skipped} not checked out, skipped); load average ${loadAverage()}`,
   );
   return 0;
+}
+
+/** A script whose repository's licence does not let it be copied here: where its checkout puts it. */
+interface Checkout {
+  /** The script's path under the corpus folder once checked out (`owner+name/path`). */
+  script: string;
+  /** The command line's flags, space-separated. */
+  args: string;
 }
 
 /** The script's `# args:` line, split on spaces (none: no flags). */
@@ -114,6 +151,7 @@ function argsOf(path: string): string[] {
 async function runTool(
   program: string,
   name: string,
+  script: string,
   args: string[],
   work: string,
   answered: () => number,
@@ -129,8 +167,8 @@ async function runTool(
   const before = answered();
   const out = await new Deno.Command(program, {
     args: isArtillery
-      ? ["run", ...args, "-o", report, name]
-      : ["run", "-A", MAIN, "run", name, ...args, "--out-dir", outDir],
+      ? ["run", ...args, "-o", report, script]
+      : ["run", "-A", MAIN, "run", script, ...args, "--out-dir", outDir],
     cwd: CORPUS,
     env: { NO_COLOR: "1", ARTILLERY_DISABLE_TELEMETRY: "true" },
     stdout: "piped",

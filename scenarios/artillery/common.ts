@@ -7,6 +7,19 @@ import type { Origins } from "./paths.ts";
 import type { Issue } from "../../validation/mod.ts";
 import { isRecord } from "../../validation/json_document.ts";
 
+type RunFlag = "environment" | "target" | "overrides" | "variables" | "dotenv" | "scenario-name";
+/** `artillery run`'s flags as typed: `-e`'s environment, `-t`'s target, `--overrides` and `-v`'s JSON. */
+export type ArtilleryRunFlags = Partial<Record<RunFlag | "output" | "config" | "count", string>> & {
+  solo?: boolean;
+  insecure?: boolean;
+};
+
+/** True for an Artillery script: a `config` mapping with `target` or `phases`, and a `scenarios` list. */
+export function isArtilleryScript(doc: unknown): boolean {
+  if (!isRecord(doc) || !isRecord(doc.config) || !Array.isArray(doc.scenarios)) return false;
+  return doc.config.target !== undefined || doc.config.phases !== undefined;
+}
+
 /** Thrown before any load starts when a script uses something loadlab cannot reproduce faithfully. */
 export class ArtilleryError extends Error {
   constructor(readonly issues: Issue[]) {
@@ -32,14 +45,11 @@ const WS_STEP =
 export const HOOKS = ["beforeRequest", "afterResponse", "beforeScenario", "afterScenario"];
 const HOOK = "runs a JavaScript function: name its CommonJS file in config.processor, or drop it";
 const UNSUPPORTED: Record<string, string> = {
-  reportFailuresAsErrors: "a failed check never ends a session in loadlab: drop it",
   xpath: "XPath captures are not imported: use a json, header or regexp capture",
   selector: "selector captures are not imported: use a json, header or regexp capture",
   ...Object.fromEntries([...HOOKS, "function", "whileTrue"].map((k) => [k, HOOK])),
   plugins: "plugins do not run in loadlab (ensure, expect and metrics-by-endpoint are read): drop this one",
-  cast: "payload values are sent as written: drop cast",
   skipEmptyLines: "payload files always skip empty lines: drop skipEmptyLines",
-  tls: "TLS options are not imported: drop them",
   engine: "only http scenarios, or a script whose one scenario is engine: ws, are imported: " +
     "put a ws scenario in a script of its own, or drop this one",
   engines: "engine plugins are not imported: drop them",

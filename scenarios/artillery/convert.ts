@@ -5,6 +5,7 @@
 import { durationMsOf, MAX_DURATION_MS } from "../../validation/duration.ts";
 import {
   ArtilleryError,
+  type ArtilleryRunFlags,
   type Collector,
   join,
   mapStrings,
@@ -14,16 +15,18 @@ import {
   secondsToDuration,
 } from "./common.ts";
 import { isRecord } from "../../validation/json_document.ts";
-import { allWsScenarios, convertWsScenarios } from "./ws.ts";
+import { allWsScenarios } from "./ws.ts";
 import { captureNames, convertScenario, convertScenarios, uniqueName } from "./flow.ts";
 import { listOrigin, type Origin, type Origins, originTable, tagOrigin } from "./paths.ts";
 import { endpointNaming, type FlowContext, scalarMap, type Variables } from "./request.ts";
 import { deepMerge } from "../overrides.ts";
-import { hooksScript, readProcessor } from "./processor.ts";
+import { readProcessor } from "./processor.ts";
 import { DataFileError, readDataFile } from "../data_sources.ts";
 import { rowViews } from "../../runner/data_rows.ts";
 import { dirname, resolve } from "node:path";
 import { cachePathOf, writeWhole } from "../../runner/script/cache_dir.ts";
+import type { ArtilleryEnd } from "../../runner/script/artillery/metrics.ts";
+import { hooksScript } from "../../runner/script/artillery/runtime.ts";
 
 type Doc = Record<string, unknown>;
 
@@ -40,24 +43,12 @@ const ROOT_ORIGINS = {
   flows: "scenarios",
   loads: "config.phases",
   data: "config.payload",
-  thresholds: "config.ensure",
 };
 
 // includeFiles only bundles files for Artillery's cloud runs: a local run reads none of them.
 const CONFIG_KEYS =
-  "target phases http variables defaults ensure plugins environments payload processor includeFiles"
+  "target phases http variables defaults ensure plugins environments payload processor includeFiles apdex tls"
     .split(" ");
-
-/** True for an Artillery script: a `config` mapping with `target` or `phases`, and a `scenarios` list. */
-export function isArtilleryScript(doc: unknown): boolean {
-  if (!isRecord(doc) || !isRecord(doc.config) || !Array.isArray(doc.scenarios)) return false;
-  return doc.config.target !== undefined || doc.config.phases !== undefined;
-}
-
-/** `artillery run`'s flags as typed: `-e`'s environment, `-t`'s target, `--overrides` and `-v`'s JSON. */
-export type ArtilleryRunFlags =
-  & Partial<Record<"environment" | "target" | "overrides" | "variables" | "dotenv" | "scenario-name", string>>
-  & { config?: string; count?: string; solo?: boolean };
 
 /**
  * The script as `artillery run` applies its flags, in its order: `config.environments[-e]` merged into config
@@ -140,6 +131,7 @@ const DOTENV_LINE = /^\s*(?:export\s+)?([\w.-]+)\s*=\s*(.*?)\s*$/;
 export function importArtillery(doc: unknown, opts: ArtilleryOptions = {}) {
   const origins: Origins = new WeakMap();
   const out: Collector = { issues: [], warnings: [], origins };
+  scriptEnd.rules.length = 0, scriptEnd.apdex = undefined;
   // `--config FILE`, as JSON the command line parsed: its keys merged over the script's first.
   if (isRecord(doc) && opts.artillery?.config) doc = deepMerge(doc, JSON.parse(opts.artillery.config));
   if (isRecord(doc) && isRecord(doc.config)) doc = withRunFlags(doc, opts.artillery ?? {}, out);
@@ -147,7 +139,10 @@ export function importArtillery(doc: unknown, opts: ArtilleryOptions = {}) {
     const message = "missing: an Artillery script has config and scenarios";
     throw new ArtilleryError([{ path: "config", message }]);
   }
-  rejectUnknownKeys(doc, "", ["config", "scenarios", "before", "after"], out);
+  // Artillery reads no other top-level key (one holding YAML anchors, say): noted, not refused.
+  for (const key of Object.keys(doc).filter((k) => !["config", "scenarios", "before", "after"].includes(k))) {
+    out.warnings.push(`${key}: not read, as Artillery reads only config, scenarios, before and after`);
+  }
   rejectUnknownKeys(doc.config, "config", CONFIG_KEYS, out);
   checkPlugins(doc.config.plugins, out);
   const experiment = allWsScenarios(doc.scenarios)
@@ -169,6 +164,11 @@ function httpExperiment(doc: Doc, config: Doc, opts: ArtilleryOptions, out: Coll
   const load = convertPhases(config.phases, out);
   const timeout = httpTimeout(config.http, out);
   if (timeout) load.timeout = timeout;
+  // `tls.rejectUnauthorized: false` or `--insecure`: no certificate checked (an http target has none).
+  if (isRecord(config.tls)) rejectUnknownKeys(config.tls, "config.tls", ["rejectUnauthorized"], out);
+  const insecure = opts.artillery?.insecure ||
+    isRecord(config.tls) && config.tls.rejectUnauthorized === false;
+  if (insecure && target?.protocol === "https:") load.tls = { insecure: true };
   const flows = convertScenarios(doc.scenarios, ctx, out);
   // `before` and `after` run once around the load, in the session script, sharing their vars as there.
   const once = Object.fromEntries(
@@ -181,32 +181,31 @@ function httpExperiment(doc: Doc, config: Doc, opts: ArtilleryOptions, out: Coll
   const plugins = isRecord(config.plugins) ? config.plugins : {};
   // Artillery's ensure plugin reads config.ensure, else config.plugins.ensure: never both.
   const ensure = config.ensure === undefined ? "plugins.ensure" : "ensure";
-  const thresholds = convertEnsure(config.ensure ?? plugins.ensure, `config.${ensure}`, out);
+  // As the apdex plugin: its counters when it is named, its score besides when config.apdex is given.
+  const apdex = plugins.apdex === undefined ? undefined : [config.apdex, plugins.apdex].find(isRecord);
+  const thresholdMs = Number(apdex?.threshold ?? 500);
+  if (apdex !== undefined) scriptEnd.apdex = { thresholdMs, score: config.apdex !== undefined };
+  convertEnsure(config.ensure ?? plugins.ensure, `config.${ensure}`, out);
   // Set in place, not copied: each flow keeps the tag naming its scenario.
   if (payload.source) { for (const flow of flows) Object.assign(flow, { data: "payload" }); }
   const experiment: Doc = { ...imported(opts, "Artillery script", ctx.origin, load), flows };
   if (payload.source) experiment.data = { payload: payload.source };
-  if ((processor || Object.keys(once).length > 0 || ctx.drawn) && out.issues.length === 0) {
+  if ((processor || Object.keys(once).length > 0 || ctx.scripted) && out.issues.length === 0) {
     // A loadAll payload's rows are one list in the vars; a variable's list is drawn per virtual user.
-    const variables = Object.fromEntries(
-      [...ctx.variables].map(([k, v]) => [k, "value" in v ? v.value : v.rows ? v.list : v]),
-    );
-    // What Artillery puts in every context.vars besides config.variables.
-    const base = { target: config.target, $dirname: resolve(dir) };
-    const file = hooksScript(
-      { processor: processor?.file, origin: ctx.origin, variables: { ...base, ...variables }, once },
-      flows,
-    );
+    // Artillery puts the script's folder in every context.vars besides the variables (the target among them).
+    const variables = Object.fromEntries([
+      ["$dirname", resolve(dir)],
+      ...[...ctx.variables].map(([k, v]) => [k, "value" in v ? v.value : v.rows ? v.list : v]),
+    ]);
+    const plan = { processor: processor?.file, origin: ctx.origin, variables, once, ends: ctx.expect?.ends };
+    const file = hooksScript(plan, flows);
     experiment.script = payload.source ? { file, data: "payload" } : file;
     delete experiment.flows;
   }
-  if (thresholds.length === 0) return experiment;
-  const at = listOrigin("config.ensure", thresholds.map((t) => t.at));
-  experiment.thresholds = tagOrigin(out.origins, thresholds.map((t) => t.expression), at);
   return experiment;
 }
 
-/** An `engine: ws` script: one `rate` load whose arrivals are WebSocket connections (artillery_ws.ts). */
+/** An `engine: ws` script: one `rate` load whose arrivals each run the scenario's flow of ws steps. */
 function wsExperiment(config: Doc, scenarios: unknown[], opts: ArtilleryOptions, out: Collector): Doc {
   const ws = typeof config.target === "string" && /^wss?:\/\//i.test(config.target);
   const target = ws ? new URL(config.target as string) : undefined;
@@ -215,7 +214,13 @@ function wsExperiment(config: Doc, scenarios: unknown[], opts: ArtilleryOptions,
     if (config[key] !== undefined) problem(out, `config.${key}`, "not converted for engine: ws scenarios");
   }
   const load = convertPhases(config.phases, out);
-  const part = target ? convertWsScenarios(scenarios, target, out) : { ws: {} };
+  if (scenarios.length > 1) {
+    problem(out, "scenarios", "one engine: ws scenario is converted; split the others");
+  }
+  // Its one scenario converted as any (flow.ts), its steps sends, waits, thinks and loops.
+  const ctx = { ...flowContext(config, scenarios, [], out), ws: `${target?.pathname}${target?.search}` };
+  const flow = target ? convertScenario(scenarios[0], 0, new Set(), ctx, out) : undefined;
+  const part = { flows: flow ? [flow] : [] };
   const url = target ? target.origin.replace(/^ws/i, "http") : "http://127.0.0.1";
   // Merged in place, not copied: the load keeps the tag naming config.phases.
   return imported(opts, "Artillery engine: ws script", url, Object.assign(load, part));
@@ -239,15 +244,15 @@ function parseTarget(target: unknown, out: Collector): URL | undefined {
   return problem(out, "config.target", `${found}, e.g. http://127.0.0.1:8080`);
 }
 
-/** Plugins loadlab honours: `ensure` switches the checks on, `metrics-by-endpoint` is always on. */
+/** Plugins loadlab reads (`ensure`, ...); another is a note, as Artillery runs without one it cannot load. */
 function checkPlugins(plugins: unknown, out: Collector): void {
   if (plugins === undefined) return;
   if (!isRecord(plugins)) return problem(out, "config.plugins", "expected a mapping of plugin names");
   for (const name of Object.keys(plugins).filter((name) => !READ_PLUGINS.includes(name))) {
-    problem(out, `config.plugins.${name}`, "Artillery plugins do not run in loadlab");
+    out.warnings.push(`config.plugins.${name}: not run here (its metrics and reports are not made)`);
   }
 }
-const READ_PLUGINS = ["ensure", "metrics-by-endpoint", "expect"];
+const READ_PLUGINS = ["ensure", "metrics-by-endpoint", "expect", "apdex"];
 
 function httpTimeout(http: unknown, out: Collector): string | undefined {
   if (http === undefined) return undefined;
@@ -274,12 +279,10 @@ function longestSessionMs(flows: ReturnType<typeof convertScenarios>, timeoutMs:
   return Math.max(0, ...flows.map((flow) => flow.steps.reduce((ms, step) => ms + stepMs(step), 0)));
 }
 
-const PAYLOAD_KEYS = ["path", "fields", "order", "skipHeader", "loadAll", "name", "delimiter"];
+// `cast` (true by default) types a value only where a whole template keeps its type: sent as text here.
+const PAYLOAD_KEYS = ["path", "fields", "order", "skipHeader", "loadAll", "name", "delimiter", "cast"];
 
-/**
- * `config.payload`: one CSV file read a row per virtual user (a loadlab data source), and `loadAll` files
- * with a `name`, read whole now: a loop goes `over` its rows.
- */
+/** `config.payload`: a CSV file read a row per virtual user, and named `loadAll` files read whole. */
 function convertPayload(payload: unknown, dir: string, out: Collector) {
   const lists: Array<[string, Record<string, string>[]]> = [];
   let source: Record<string, unknown> | undefined, fields: string[] = [];
@@ -334,9 +337,8 @@ function commaCopy(file: string, delimiter: unknown, path: string, out: Collecto
       if (c === delimiter && !quoted) fields.push("");
       else fields[fields.length - 1] += c;
     }
-    return fields.map((v) => !v.startsWith('"') && /[",]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v).join(
-      ",",
-    );
+    const csvField = (v: string) => !v.startsWith('"') && /[",]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v;
+    return fields.map(csvField).join(",");
   }).join("\n");
   const copy = `${cachePathOf("artillery", csv)}.csv`;
   writeWhole(copy, csv);
@@ -368,6 +370,10 @@ function flowContext(config: Doc, scenarios: unknown, fields: string[], out: Col
     naming: endpointNaming(config.plugins, out),
     expect: expectPlugin(isRecord(config.plugins) ? config.plugins.expect : undefined, out),
   };
+  // Artillery's `{{ target }}` is config.target unless config.variables names one.
+  if (!ctx.variables.has("target")) ctx.variables.set("target", { value: String(config.target) });
+  // A failed expectation that ends the virtual user (reportFailuresAsErrors) ends a session script's session.
+  ctx.scripted = ctx.expect?.ends;
   // As Artillery: http.defaults.headers, when given, replace defaults.headers whole.
   const http = isRecord(config.http) && isRecord(config.http.defaults) && config.http.defaults.headers;
   const [defaults, at] = http ? [config.http, "config.http.defaults"] : [config, "config.defaults"];
@@ -382,18 +388,19 @@ function expectPlugin(options: unknown, out: Collector) {
   if (!isRecord(options)) {
     return problem(out, path, "expected a mapping such as {expectDefault200: true}", {});
   }
-  const { reportFailuresAsErrors: ends, ...read } = options;
-  rejectUnknownKeys(ends === false ? read : options, path, EXPECT_OPTIONS, out);
-  return { expectDefault200: read.expectDefault200 === true || read.expectDefault200 === "true" };
+  rejectUnknownKeys(options, path, EXPECT_OPTIONS, out);
+  const ends = options.reportFailuresAsErrors === true;
+  return { expectDefault200: options.expectDefault200 === true || options.expectDefault200 === "true", ends };
 }
-const EXPECT_OPTIONS = ["expectDefault200", "outputFormat", "formatter", "useOnlyRequestNames"];
+const EXPECT_OPTIONS = ["expectDefault200", "outputFormat", "formatter", "useOnlyRequestNames"]
+  .concat("reportFailuresAsErrors");
 
 function defaultHeaders(defaults: unknown, ctx: FlowContext, out: Collector, at: string) {
   if (defaults === undefined) return {};
   if (!isRecord(defaults)) return problem(out, at, "expected a mapping such as {headers: {...}}", {});
   rejectUnknownKeys(defaults, at, ["headers", "think"], out);
   if (defaults.think !== undefined) out.warnings.push(`${at}.think: no jitter here`);
-  if (defaults.headers === undefined) return {};
+  if (defaults.headers === undefined || defaults.headers === null) return {}; // `headers:` left empty
   return scalarMap(defaults.headers, `${at}.headers`, ctx, out) ?? {};
 }
 
@@ -413,87 +420,71 @@ function parseVariables(variables: unknown, out: Collector): Variables {
   return result;
 }
 
-/** Artillery metric name -> loadlab threshold metric, with "ms" for a latency. */
-const METRICS: Record<string, string> = {
-  "http.request_rate": "rps",
-  "http.requests": "requests",
-  "vusers.created": "sessions",
-  "vusers.failed": "failedSessions",
-};
-for (const agg of ["min", "max", "mean", "median", "p50", "p75", "p90", "p95", "p99", "p999"]) {
-  METRICS[`http.response_time.${agg}`] = `${agg} ms`;
-}
-/** `config.ensure`'s own keys and the threshold each value (X; whole ms, as Artillery cuts it) becomes. */
-const ENSURE_KEYS: Record<string, string> = {
-  min: "min < Xms",
-  max: "max < Xms",
-  median: "p50 < Xms",
-  p95: "p95 < Xms",
-  p99: "p99 < Xms",
-  maxErrorRate: "sessionErrorRate <= X%",
-};
-const COMPARISON = /^\s*([A-Za-z_$][\w.$]*)\s*(<=|>=|==|<|>)\s*(-?\d+(?:\.\d+)?)\s*$/;
+/** `config.ensure`'s legacy keys: each checks `http.response_time.<key>` (whole ms, as Artillery cuts it). */
+const LEGACY_KEYS = ["min", "max", "median", "p95", "p99"];
+const COMPARISON = /^\s*([A-Za-z_$][\w.$]*)\s*(<=|>=|==|<|>)\s*(-?\d+(?:\.\d+)?|[A-Za-z_$][\w.$]*)\s*$/;
 
-/** One threshold expression and the script's path it was read from. */
-interface Threshold {
-  expression: string;
-  at: string;
-}
+/** What the last import leaves to the run's end (runner/script/artillery/metrics.ts): its checks, apdex. */
+export const scriptEnd: ArtilleryEnd = { rules: [] };
 
-/** `metric op value` as a loadlab threshold read from `at`, or an issue naming the metrics there are. */
-function threshold(name: string, op: string, value: unknown, at: string, out: Collector): Threshold[] {
-  const n = nonNegative(value, at, out), [metric, unit = ""] = METRICS[name]?.split(" ") ?? [];
-  if (n === undefined) return [];
-  if (metric !== undefined) return [{ expression: `${metric} ${op} ${n}${unit}`, at }];
-  const known = Object.keys(METRICS).join(", ");
-  return problem(out, at, `metric "${name}" has no loadlab equivalent; use one of ${known}`, []);
+/** `metric op value` as a check of the run's end, read from `at`. */
+function rule(metric: string, op: string, value: unknown, at: string, out: Collector, shown?: string): void {
+  const n = nonNegative(value, at, out);
+  if (n !== undefined) scriptEnd.rules.push({ metric, op, value: n, shown: shown ?? `${metric} ${op} ${n}` });
 }
 
 /** `thresholds:` (`- metric: value`, each a `<`) or `conditions:` (`- expression: a < 1 and b > 2`). */
-function ensureList(list: unknown, path: string, out: Collector): Threshold[] {
+function ensureList(list: unknown, path: string, out: Collector): void {
   const conditions = path.endsWith("conditions");
   const example = conditions ? "expression: http.response_time.p95 < 250" : "http.response_time.p99: 250";
-  if (!Array.isArray(list)) return problem(out, path, `expected a list such as - ${example}`, []);
-  return list.flatMap((entry, i) => {
+  if (!Array.isArray(list)) return problem(out, path, `expected a list such as - ${example}`);
+  list.forEach((entry, i) => {
     const p = join(path, i), at = join(p, "expression");
     if (!conditions && isRecord(entry) && Object.keys(entry).length === 1) {
       const [name, value] = Object.entries(entry)[0];
-      return threshold(name, "<", value, join(p, name), out);
+      return rule(name, "<", value, join(p, name), out);
     }
     if (!isRecord(entry) || typeof entry.expression !== "string") {
-      return problem(out, conditions ? at : p, `expected one entry such as ${example}`, []);
+      return problem(out, conditions ? at : p, `expected one entry such as ${example}`);
     }
     rejectUnknownKeys(entry, p, ["expression", "strict"], out);
     if (entry.strict === false) {
-      out.warnings.push(`${p}: optional check "${entry.expression}" (strict: false) fails no run: left out`);
-      return [];
+      return out.warnings.push(
+        `${p}: optional check "${entry.expression}" (strict: false) fails no run: left out`,
+      );
     }
-    return entry.expression.split(/\s+and\s+/).flatMap((part) => {
-      const m = COMPARISON.exec(part);
-      if (m) return threshold(m[1], m[2], Number(m[3]), at, out);
-      const only = 'only comparisons (metric < number) joined by "and" are supported';
-      return problem(out, at, `"${part.trim()}": ${only}`, []);
-    });
+    for (const part of entry.expression.split(/\s+and\s+/)) {
+      const m = COMPARISON.exec(part), shown = part.trim();
+      // A metric on the right (`vusers.completed == vusers.created`) is read at the end too.
+      const [metric, op, value] = m?.slice(1) ?? [];
+      if (m && /^[A-Za-z_$]/.test(value)) scriptEnd.rules.push({ metric, op, value, shown });
+      else if (m) rule(metric, op, Number(value), at, out);
+      else problem(out, at, `"${shown}": only comparisons (metric < number) joined by "and" are supported`);
+    }
   });
 }
 
-/** Thresholds with their paths from `config.ensure` or `config.plugins.ensure`, per plugin-ensure. */
-function convertEnsure(ensure: unknown, path: string, out: Collector): Threshold[] {
-  if (ensure === undefined || ensure === null) return []; // `plugins: {ensure: }` only switches it on
-  if (!isRecord(ensure)) {
-    return problem(out, path, "expected a mapping such as {p99: 250, maxErrorRate: 1}", []);
+/** The checks of `config.ensure` or `config.plugins.ensure` (at `path`), as the ensure plugin reads them. */
+function convertEnsure(ensure: unknown, path: string, out: Collector): void {
+  if (ensure === undefined || ensure === null) return; // `plugins: {ensure: }` only switches it on
+  // The plugin reads named keys only, so a list (`- statusCode: 200`) checks nothing there.
+  if (Array.isArray(ensure)) {
+    out.warnings.push(`${path}: a list: Artillery checks nothing in it`);
+    return;
   }
-  rejectUnknownKeys(ensure, path, [...Object.keys(ENSURE_KEYS), "thresholds", "conditions"], out);
-  return [
-    ...Object.entries(ENSURE_KEYS).flatMap(([key, expr]) => {
-      const n = ensure[key] === undefined ? undefined : nonNegative(ensure[key], join(path, key), out);
-      const x = n === undefined ? "" : String(key === "maxErrorRate" ? n : Math.trunc(n));
-      return n === undefined ? [] : [{ expression: expr.replace("X", x), at: join(path, key) }];
-    }),
-    ...["thresholds", "conditions"].flatMap((key) =>
-      ensure[key] === undefined ? [] : ensureList(ensure[key], join(path, key), out)
-    ),
-  ];
+  if (!isRecord(ensure)) return problem(out, path, "expected a mapping such as {p99: 250, maxErrorRate: 1}");
+  rejectUnknownKeys(ensure, path, [...LEGACY_KEYS, "maxErrorRate", "thresholds", "conditions"], out);
+  for (const key of LEGACY_KEYS.filter((k) => ensure[k] !== undefined)) {
+    const n = typeof ensure[key] === "number" ? Math.trunc(ensure[key]) : ensure[key];
+    rule(`http.response_time.${key}`, "<", n, join(path, key), out, `${key} < ${n}`);
+  }
+  const rate = ensure.maxErrorRate;
+  if (rate !== undefined) {
+    rule("maxErrorRate", "<=", rate, join(path, "maxErrorRate"), out, `maxErrorRate < ${rate}`);
+  }
+  for (const key of ["thresholds", "conditions"]) {
+    if (ensure[key] !== undefined) ensureList(ensure[key], join(path, key), out);
+  }
 }
 
 const PHASE_KEYS = ["name", "duration", "arrivalRate", "rampTo", "arrivalCount", "pause", "maxVusers"];

@@ -1,6 +1,7 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { parse } from "yaml";
-import { isArtilleryScript } from "./convert.ts";
+import { isArtilleryScript } from "./common.ts";
+import { scriptEnd } from "./convert.ts";
 import { artilleryToExperiment } from "../../tests/artillery_import.ts";
 import { ArtilleryError } from "./common.ts";
 import { FRACTIONAL_THINK } from "./flow.ts";
@@ -94,6 +95,7 @@ Deno.test("scenarios: weighted flows, think in seconds, qs as query, default hea
     {
       name: "browse",
       weight: 3,
+      maxRedirects: 10,
       steps: [
         {
           get: {
@@ -117,6 +119,7 @@ Deno.test("scenarios: weighted flows, think in seconds, qs as query, default hea
     {
       name: "scenario 1",
       weight: 1,
+      maxRedirects: 10,
       steps: [{
         get: {
           path: "/json?a=1",
@@ -128,16 +131,20 @@ Deno.test("scenarios: weighted flows, think in seconds, qs as query, default hea
   ]);
 });
 
-Deno.test("ensure: legacy keys (cut to whole ms), maxErrorRate, thresholds and conditions convert", () => {
+/** The ensure checks the last import leaves to the run's end: each its metric and as it is shown. */
+const checks = () => scriptEnd.rules.map((r) => `${r.metric} ${r.op} ${r.value}: ${r.shown}`);
+
+Deno.test("ensure: legacy keys (cut to whole ms), maxErrorRate, thresholds and conditions are read", () => {
   const warnings: string[] = [];
   const exp = convert(SCRIPT, warnings);
-  assertEquals(exp.thresholds, [
-    "p50 < 50ms",
-    "p95 < 200ms",
-    "sessionErrorRate <= 1%",
-    "p99 < 250ms",
-    "max <= 900ms",
-    "rps > 10",
+  assertEquals(exp.thresholds, undefined);
+  assertEquals(checks(), [
+    "http.response_time.median < 50: median < 50",
+    "http.response_time.p95 < 200: p95 < 200",
+    "maxErrorRate <= 1: maxErrorRate < 1",
+    "http.response_time.p99 < 250: http.response_time.p99 < 250",
+    "http.response_time.max <= 900: http.response_time.max <= 900",
+    "http.request_rate > 10: http.request_rate > 10",
   ]);
   assert(warnings.some((w) => w.includes("strict: false")), warnings.join("\n"));
   assert(warnings.some((w) => w.includes("maxVusers 40")), warnings.join("\n"));
@@ -152,6 +159,7 @@ scenarios: [{ flow: [{ get: { url: /x } }] }]
   assertEquals(exp.flows, [{
     name: "scenario 0",
     weight: 1,
+    maxRedirects: 10,
     steps: [{ get: { path: "/api/x", name: "/api/x" } }],
   }]);
   assertEquals(exp.thresholds, undefined);
@@ -163,8 +171,6 @@ config:
   target: http://127.0.0.1:8080
   processor: ./hooks.js
   payload: { path: users.csv, fields: [user], delimiter: ";" }
-  tls: { rejectUnauthorized: false }
-  plugins: { ensure: {}, metrics-by-endpoint: {}, datadog: {} }
   variables: { id: [1, 2, 3] }
   phases: [{ duration: 10, arrivalRate: 1 }]
 scenarios:
@@ -183,8 +189,6 @@ scenarios:
     [
       "config.processor",
       "config.payload.path",
-      "config.tls",
-      "config.plugins.datadog",
       "scenarios[0].engine",
       "scenarios[0].flow[0].send",
       "scenarios[1].beforeRequest",
@@ -244,7 +248,12 @@ scenarios: [{ weight: 0, flow: [{ get: { url: /a } }] }, { flow: [{ get: { url: 
 `,
     warnings,
   );
-  assertEquals(exp.flows, [{ name: "scenario 1", weight: 1, steps: [{ get: { path: "/b", name: "/b" } }] }]);
+  assertEquals(exp.flows, [{
+    name: "scenario 1",
+    weight: 1,
+    maxRedirects: 10,
+    steps: [{ get: { path: "/b", name: "/b" } }],
+  }]);
   assertEquals(warnings, ["scenarios[0]: weight 0, never run by Artillery; left out"]);
 });
 
@@ -292,20 +301,21 @@ scenarios: [{ flow: [{ get: { url: /a } }] }]
   assertEquals(exp.flows, [{
     name: "scenario 0",
     weight: 1,
+    maxRedirects: 10,
     steps: [{ get: { path: "/a", name: "/a", headers: { authorization: "Bearer abc" } } }],
   }]);
-  assertEquals(exp.thresholds, ["p95 < 100ms"]);
+  assertEquals(checks(), ["http.response_time.p95 < 100: http.response_time.p95 < 100"]);
   const plain = convert(`
 config: { target: "http://h:1", phases: [{ duration: 1, arrivalRate: 1 }], plugins: { ensure: null } }
 scenarios: [{ flow: [{ get: { url: /a } }] }]
 `);
-  assertEquals(plain.thresholds, undefined);
+  assertEquals([plain.thresholds, checks()], [undefined, []]);
   // Artillery's ensure plugin reads config.ensure when there is one, and then not config.plugins.ensure.
   const both = convert(`
 config: { target: "http://h:1", phases: [{ duration: 1, arrivalRate: 1 }], ensure: { p99: 9 }, plugins: { ensure: { p95: 1 } } }
 scenarios: [{ flow: [{ get: { url: /a } }] }]
 `);
-  assertEquals(both.thresholds, ["p99 < 9ms"]);
+  assertEquals(both.thresholds ?? checks(), ["http.response_time.p99 < 9: p99 < 9"]);
 });
 
 Deno.test("a fractional think keeps Artillery's documented seconds (500 ms) and is said once, naming the step", () => {
@@ -449,13 +459,18 @@ scenarios:
   });
   assertEquals(steps.slice(1).map((s) => s.think ?? s.get.path), ["2s", "/b", "/c"]);
   assertEquals(steps[2].get.headers, { "x-id": "{{ $uuid() }}" });
-  assertEquals(exp.thresholds, ["failedSessions == 0", "sessions > 1"]);
+  // Redirects: got follows up to 10 (the flow's default); `followRedirect: false` follows none.
+  assertEquals(steps.map((s) => s.maxRedirects), [undefined, undefined, 0, undefined]);
+  assertEquals(checks(), [
+    "vusers.failed == 0: vusers.failed == 0",
+    "vusers.created > 1: vusers.created > 1",
+  ]);
   for (const note of ["pool", "parallel", "$uuid", "cookie"]) {
     assert(warnings.some((w) => w.includes(note)), note + ": " + warnings.join("\n"));
   }
   const issues = issuesOf(`
 config: { target: http://h:1, phases: [{ duration: 1, arrivalRate: 1 }] }
-scenarios: [{ flow: [{ get: { url: /a, followRedirect: true, auth: { user: "{{ u }}", pass: x } } }] }]
+scenarios: [{ flow: [{ get: { url: /a, followRedirect: "no", auth: { user: "{{ u }}", pass: x } } }] }]
 `);
   assertEquals(issues.map((i) => i.path).sort(), [
     "scenarios[0].flow[0].get.auth.user",
@@ -479,4 +494,61 @@ scenarios: [{ flow: [{ get: { url: "/s/{{ sku }}" } }] }]
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }
+});
+
+Deno.test("an unknown plugin is a note and the script runs; tls.rejectUnauthorized: false skips checks", () => {
+  const warnings: string[] = [];
+  const exp = convert(
+    `
+config:
+  target: https://h:1
+  phases: [{ duration: 1, arrivalRate: 1 }]
+  tls: { rejectUnauthorized: false }
+  plugins: { publish-metrics: [{ type: datadog }], ensure: {} }
+scenarios: [{ flow: [{ get: { url: /a } }] }]
+`,
+    warnings,
+  );
+  assertEquals((exp.loads as Record<string, Record<string, unknown>>).artillery.tls, { insecure: true });
+  assert(
+    warnings.some((w) => w.startsWith("config.plugins.publish-metrics: not run here")),
+    warnings.join("\n"),
+  );
+  const plain = convert(`
+config: { target: "http://h:1", phases: [{ duration: 1, arrivalRate: 1 }], tls: { rejectUnauthorized: false } }
+scenarios: [{ flow: [{ get: { url: /a } }] }]
+`);
+  assertEquals((plain.loads as Record<string, Record<string, unknown>>).artillery.tls, undefined);
+});
+
+Deno.test("an ensure condition may compare two metrics, each read by Artillery's name at the end", () => {
+  convert(`
+config:
+  target: http://h:1
+  phases: [{ duration: 1, arrivalRate: 1 }]
+  ensure:
+    conditions: [{ expression: "vusers.completed == vusers.created and http.codes.200 >= 2" }]
+scenarios: [{ flow: [{ get: { url: /a } }] }]
+`);
+  assertEquals(checks(), [
+    "vusers.completed == vusers.created: vusers.completed == vusers.created",
+    "http.codes.200 >= 2: http.codes.200 >= 2",
+  ]);
+});
+
+Deno.test("a top-level key Artillery does not read (YAML anchors' holder) is a note; its anchors are read", () => {
+  const warnings: string[] = [];
+  const exp = convert(
+    `
+x-headers: &common { x-client: loadtest }
+config: { target: "http://h:1", phases: [{ duration: 1, arrivalRate: 1 }], defaults: { headers: *common } }
+scenarios: [{ flow: [{ get: { url: /a, headers: { x-page: "1" } } }] }]
+`,
+    warnings,
+  );
+  const steps = (exp.flows as Array<{ steps: Array<Record<string, any>> }>)[0].steps;
+  assertEquals(steps[0].get.headers, { "x-client": "loadtest", "x-page": "1" });
+  assertEquals(warnings, [
+    "x-headers: not read, as Artillery reads only config, scenarios, before and after",
+  ]);
 });

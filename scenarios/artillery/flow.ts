@@ -15,11 +15,13 @@ import { isRecord } from "../../validation/json_document.ts";
 import { listOrigin, tagOrigin } from "./paths.ts";
 import { convertRequest, fill, type FlowContext } from "./request.ts";
 import { ifTrueHolds } from "./if_true.ts";
+import { convertWsStep } from "./ws.ts";
+import { GOT_MAX_REDIRECTS, METHODS } from "../../runner/script/artillery/runtime.ts";
 
 /** Steps a `loop` may write out at most (count x steps), so a typo cannot build a giant flow. */
 const MAX_UNROLLED_STEPS = 1000;
 
-const METHODS = ["get", "post", "put", "patch", "delete", "head"] as const;
+const WS_ACTIONS = ["send", "wait"];
 const SCENARIO_KEYS = ["name", "weight", "flow"];
 
 /** Every capture name (`as`) of the scenarios but `strict: false` ones: placeholders the engine fills. */
@@ -33,12 +35,8 @@ export function captureNames(value: unknown): string[] {
 
 type Step = Record<string, unknown>;
 /** Requests Artillery never sends (a false `ifTrue`, a loop of no round), kept as `ifTrue: "0"`. */
-const NEVER = new WeakSet<Step>();
-function never(step: Step): Step {
-  const kept = { ...step, ifTrue: "0" };
-  NEVER.add(kept);
-  return kept;
-}
+const never = (step: Step): Step => ({ ...step, ifTrue: "0" });
+const isNever = (s?: Step) => s?.ifTrue === "0";
 
 /** One step as loadlab steps: one, or a `loop`'s steps `count` times over. */
 function convertStep(step: unknown, path: string, ctx: FlowContext, out: Collector): Array<Step | undefined> {
@@ -62,10 +60,11 @@ function convertStep(step: unknown, path: string, ctx: FlowContext, out: Collect
     return step.parallel.flatMap((s, j) => convertStep(s, join(join(path, "parallel"), j), ctx, out));
   }
   const action = Object.keys(step).find((k) =>
-    k === "think" || k === "log" || (METHODS as readonly string[]).includes(k) ||
+    k === "think" || k === "log" || (ctx.ws ? WS_ACTIONS : METHODS).includes(k) ||
     k === "function" && ctx.processor !== undefined
   );
   rejectUnknownKeys(step, path, action ? [action] : [], out);
+  if (action === "send" || action === "wait") return [convertWsStep(step, action, path, ctx, out)];
   if (action === "function") return [{ function: String(step.function) }];
   if (action === "log") {
     out.warnings.push(`${path}.log: Artillery prints it for each virtual user; not printed here`);
@@ -84,19 +83,19 @@ function convertStep(step: unknown, path: string, ctx: FlowContext, out: Collect
   const holds = ifTrue === undefined ||
     (inProcessor(ifTrue, ctx) ? ifTrue : ifTrueHolds(ifTrue, join(join(path, action), "ifTrue"), ctx, out));
   if (holds === undefined) return [undefined];
-  if (!holds) {
-    // Kept, never sent (its flow keeps it only when it has no other request), its problems unsaid.
-    const left = convertRequest(step[action], path, ctx, { ...out, issues: [], warnings: [] })?.request;
-    return left ? [never({ [action]: left })] : [];
-  }
-  const converted = convertRequest(step[action], join(path, action), ctx, out);
+  // A request never sent is kept (its flow keeps it only when it has no other request), its problems unsaid.
+  const into = holds ? out : { ...out, issues: [], warnings: [] };
+  const converted = convertRequest(step[action], join(path, action), ctx, into);
+  if (!holds) return converted ? [never({ [action]: converted.request })] : [];
   if (converted === undefined) return [undefined];
-  const { request, capture, expect } = converted;
+  const { request, capture, expect, maxRedirects } = converted;
   const extras = {
+    ...maxRedirects === 0 ? { maxRedirects } : {},
     ...capture?.length ? { capture } : {},
     ...expect?.length ? { expect } : {},
     ...typeof holds === "string" ? { ifTrue: holds } : {},
-    ...ctx.processor !== undefined ? hooks(step[action] as Step) : {},
+    ...ctx.processor !== undefined ? hookLists(step[action] as Step, HOOKS.slice(0, 2)) : {},
+    ...ctx.processor !== undefined && (step[action] as Step).headers ? { ownHeaders: true } : {},
   };
   // A step's `capture` and `expect` are the request's in the script (`get.capture`), beside it here.
   const keys = { capture: join(join(path, action), "capture"), expect: join(join(path, action), "expect") };
@@ -107,11 +106,11 @@ function convertStep(step: unknown, path: string, ctx: FlowContext, out: Collect
 const inProcessor = (name: unknown, ctx: FlowContext) =>
   typeof name === "string" && /^\w+$/.test(name) && new RegExp(`\\b${name}\\b`).test(ctx.processor ?? "");
 
-/** A request's `beforeRequest` and `afterResponse` (a name or a list) as lists. */
-function hooks(request: Step) {
-  const own: Step = request.headers ? { ownHeaders: true } : {};
-  for (const k of HOOKS.slice(0, 2)) if (request[k] !== undefined) own[k] = [request[k]].flat().map(String);
-  return own;
+/** The hooks of `keys` a request or scenario names (each a name or a list) as lists. */
+function hookLists(spec: Step, keys: string[]) {
+  const lists: Record<string, string[]> = {};
+  for (const k of keys) if (spec[k] !== undefined) lists[k] = [spec[k]].flat().map(String);
+  return lists;
 }
 
 /** The start of the one warning about fractional think times (it is given once per script). */
@@ -120,13 +119,11 @@ export const FRACTIONAL_THINK = "think is read as seconds";
 /** `think` in seconds as Artillery's docs say (0.5 waits 500 ms); Artillery 2 reads a fraction as ms. */
 function noteFractionalThink(value: unknown, path: string, out: Collector): void {
   const seconds = typeof value === "string" && /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value;
-  if (typeof seconds !== "number" || !Number.isFinite(seconds) || Number.isInteger(seconds)) return;
+  if (typeof seconds !== "number" || Number.isInteger(seconds) || !Number.isFinite(seconds)) return;
   if (out.warnings.some((w) => w.includes(FRACTIONAL_THINK))) return;
-  const ms = Math.round(seconds * 1000);
   out.warnings.push(
-    `${path}: ${FRACTIONAL_THINK} (${JSON.stringify(value)} waits ${ms} ms, as Artillery's documentation ` +
-      `defines it); Artillery 2.0.21 itself waits about 1 ms for a fractional think (only whole numbers ` +
-      `are seconds there), so its runs of this script pause less between requests`,
+    `${path}: ${FRACTIONAL_THINK} (${JSON.stringify(value)} waits ${Math.round(seconds * 1000)} ` +
+      "ms, as Artillery's documentation says); Artillery 2.0.21 waits about 1 ms on a fraction, pausing less",
   );
 }
 
@@ -153,7 +150,7 @@ function convertLoop(step: Record<string, unknown>, path: string, ctx: FlowConte
   if (!Array.isArray(step.loop) || rounds < 1) {
     const what =
       "a whole count >= 1 or values to go over (a list, a variable's list or a loadAll payload's name)";
-    return problem(out, join(path, "loop"), `a loop runs here with a list of steps and ${what}`, [undefined]);
+    return problem(out, join(path, "loop"), `a loop needs a list of steps and ${what}`, [undefined]);
   }
   // Each round is converted with its number (from 0) and value filled in (a row's fields as
   // `$loopElement.field`); the first round alone reports problems.
@@ -165,11 +162,16 @@ function convertLoop(step: Record<string, unknown>, path: string, ctx: FlowConte
     }
     variables.set(index, { value: k });
     const into = k === 0 ? out : { ...out, issues: [], warnings: [] }, own = { ...ctx, variables };
-    return loopBody(step, path, own, into);
+    const steps = loopBody(step, path, own, into);
+    // A processor's functions read the round's number and value in context.vars, as Artillery sets them.
+    const vars = { [index]: k, [element]: values ? values[k] : k };
+    return ctx.processor === undefined || steps.length === 0 ? steps : [{ vars }, ...steps];
   };
   const once = round(0);
   // A loop of no steps runs nothing however often: its count is never written out.
   if (once.length === 0) return [];
+  // A body that did not convert is named once, not again as too many steps.
+  if (once.includes(undefined)) return [undefined];
   if (once.length * rounds > MAX_UNROLLED_STEPS) {
     const steps = `loop writes out ${once.length * rounds} steps; at most ${MAX_UNROLLED_STEPS}`;
     return problem(out, path, steps, [undefined]);
@@ -204,8 +206,12 @@ export function convertScenario(
   }
   const engine = scenario.engine;
   const known = ctx.processor !== undefined ? [...SCENARIO_KEYS, ...HOOKS] : SCENARIO_KEYS;
-  const allowed = engine === undefined || engine === "http" ? [...known, "engine"] : known;
-  rejectUnknownKeys(scenario, path, allowed, out);
+  const allowed = engine === undefined || engine === "http" || ctx.ws ? [...known, "engine"] : known;
+  // Artillery's expect plugin reads `expect` on a request; on a scenario nothing reads it.
+  if (scenario.expect !== undefined) {
+    out.warnings.push(`${join(path, "expect")}: on a scenario: Artillery checks nothing in it`);
+  }
+  rejectUnknownKeys(scenario, path, [...allowed, "expect"], out);
   const weight = scenario.weight === undefined ? 1 : nonNegative(scenario.weight, join(path, "weight"), out);
   if (!Array.isArray(scenario.flow) || scenario.flow.length === 0) {
     return problem(out, join(path, "flow"), "missing: a list of steps such as - get: {url: /}");
@@ -223,11 +229,10 @@ export function convertScenario(
     stepPaths.push(...converted.map(() => join(join(path, "flow"), j)));
     return converted;
   });
-  // A flow whose requests a false ifTrue all leaves out keeps one, never sent: the session then sends
-  // nothing, as Artillery's virtual user does.
-  const isRequest = (s?: Step) => s !== undefined && !("think" in s) && !NEVER.has(s);
-  const keep = all.map((s) => !NEVER.has(s!));
-  if (!all.some(isRequest)) keep[all.findIndex((s) => NEVER.has(s!))] = true;
+  // A flow whose every request a false ifTrue leaves out keeps one, never sent, as Artillery sends none.
+  const isRequest = (s?: Step) => s !== undefined && !("think" in s) && !isNever(s);
+  const keep = all.map((s) => !isNever(s));
+  if (!all.some(isRequest)) keep[all.findIndex(isNever)] = true;
   const steps = all.filter((_, k) => keep[k]);
   // Each json capture a field is read of captures that field too.
   for (const captures of steps.map((s) => (s?.capture ?? []) as Step[])) {
@@ -238,13 +243,21 @@ export function convertScenario(
     }
   }
   const at = stepPaths.filter((_, k) => keep[k]);
+  if (ctx.ws !== undefined) {
+    // A ws user connects to the target's path first and closes after its last step.
+    steps.unshift({ ws: { connect: ctx.ws } });
+    steps.push({ ws: { close: true } });
+    at.unshift("config.target");
+    at.push(join(path, "flow"));
+  }
   tagOrigin(out.origins, steps, listOrigin(join(path, "flow"), at));
   if (!steps.some((s) => s !== undefined && !("think" in s))) {
     problem(out, join(path, "flow"), "a flow needs at least one request");
   }
-  const flow = { name: uniqueName(String(scenario.name ?? `scenario ${i}`), used), weight, steps };
+  const name = uniqueName(String(scenario.name ?? `scenario ${i}`), used);
+  const flow = { name, weight, ...ctx.ws === undefined ? { maxRedirects: GOT_MAX_REDIRECTS } : {}, steps };
   // The scenario's hooks, read by the session script a processor runs in (processor.ts).
-  if (ctx.processor !== undefined) Object.defineProperty(flow, "scenario", { value: scenario });
+  Object.defineProperty(flow, "hooks", { value: hookLists(scenario, HOOKS) });
   const keys: Record<string, string> = { steps: join(path, "flow"), data: "config.payload" };
   for (const key of ["name", "weight"]) if (scenario[key] !== undefined) keys[key] = join(path, key);
   return tagOrigin(out.origins, flow, { at: path, keys });

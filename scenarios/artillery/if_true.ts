@@ -2,8 +2,7 @@
  * @module
  * Artillery's `ifTrue` as its filtrex 0.5 reads it (runner/step_condition.ts): decided at import from
  * config.variables and loop values, or left on the step for each session to decide when it reads a payload
- * field or a capture. An expression filtrex cannot read (`&&`, `'x'`, `$loopCount`) sends the request there,
- * so it does here.
+ * field or a capture. An expression filtrex cannot read (`&&`, `'x'`, `$loopCount`) sends the request.
  */
 import { type Collector, problem } from "./common.ts";
 import type { FlowContext } from "./request.ts";
@@ -31,10 +30,9 @@ export function ifTrueHolds(expression: unknown, path: string, ctx: FlowContext,
     return problem(out, path, `\`in\`, \`~=\` and \`? :\` are not decided here; ${fix}`);
   }
   if (decide === null) return true;
-  // A list drawn per virtual user, or with a processor a name no variable holds (a hook may set it): each
-  // session decides.
+  // A list drawn per user, or with a processor a name no variable holds (a hook may set it): sessions decide.
   const drawn = (n: string) => "list" in (ctx.variables.get(n) ?? {});
-  if (names.some(drawn)) ctx.drawn = true;
+  if (names.some(drawn)) ctx.scripted = true;
   const later = (n: string) =>
     drawn(n) || ctx.runtimeNames.has(n) || ctx.processor !== undefined && variable(n) === undefined;
   if (!names.some(later)) return decide(undefined);

@@ -50,10 +50,7 @@ export function originTable(experiment: unknown, origins: Origins): OriginTable 
   return table;
 }
 
-/**
- * Converted path -> the script's path, whether a deeper tail is kept, and the owner of a key left without a
- * value.
- */
+/** Converted path -> the script's path, whether a deeper tail is kept, and a valueless key's owner. */
 export type OriginTable = Map<string, { at: string; mirrors: boolean; hole?: string }>;
 
 /** The conversion's issues and then the converted experiment's, named at the script's paths, each once. */

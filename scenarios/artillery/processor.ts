@@ -1,14 +1,11 @@
 /**
  * @module
  * `config.processor`: the scenarios with JavaScript hooks become a session script that loads the processor
- * unchanged (runner/script/artillery/runtime.ts); a module it requires that is not there is named before
- * the load.
+ * unchanged (runner/script/artillery/runtime.ts); a missing module it requires is named before the load.
  */
 import { builtinModules, createRequire } from "node:module";
-import { basename, join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { type Collector, problem } from "./common.ts";
-import { hooksModule, type HooksPlan } from "../../runner/script/artillery/runtime.ts";
-import { cachePathOf, writeWhole } from "../../runner/script/cache_dir.ts";
 
 /** The processor file's text, its required modules checked; undefined (and an issue) when unusable. */
 export function readProcessor(processor: unknown, dir: string, out: Collector) {
@@ -39,30 +36,5 @@ export function readProcessor(processor: unknown, dir: string, out: Collector) {
       problem(out, "config.processor", why);
     }
   }
-  if (/\.emit\(\s*["'`](counter|histogram|rate|summary|customStat)/.test(text)) {
-    out.warnings.push("config.processor: its ee.emit metrics are not counted in loadlab's results");
-  }
   return { file, text };
-}
-
-const list = (v: unknown) => [v ?? []].flat().map(String);
-
-/** The session script running `flows` with the processor's hooks (each flow's `scenario` names them). */
-export function hooksScript(plan: Omit<HooksPlan, "flows">, flows: Array<Record<string, any>>) {
-  const all: HooksPlan = {
-    ...plan,
-    flows: flows.map(({ weight, steps, scenario: s = {} }) => ({
-      weight,
-      steps,
-      before: list(s.beforeScenario),
-      after: list(s.afterScenario),
-      hooks: { beforeRequest: list(s.beforeRequest), afterResponse: list(s.afterResponse) },
-    })),
-  };
-  const code = hooksModule(all);
-  // Named as the processor, so a load error names the file its user knows.
-  const name = basename(plan.processor ?? "artillery.js").replace(/\.[cm]?js$/, "") + ".js";
-  const path = join(cachePathOf("artillery", code), name);
-  writeWhole(path, code);
-  return path;
 }

@@ -27,12 +27,14 @@ export interface FlowContext {
   processor?: string;
   /** The fields of captures a scenario's templates read: name -> [capture, path after it]. */
   fields?: Map<string, [string, string]>;
-  /** Set when a template or ifTrue reads a list of config.variables: a session script draws it per user. */
-  drawn?: boolean;
+  /** Set when the scenarios run as a session script: it draws a variable's list per user, sends bytes. */
+  scripted?: boolean;
   /** The script's folder: `formData` files are read from it. */
   dir?: string;
   /** `config.plugins.expect` when named (else `expect:` is not read, as in Artillery). */
-  expect?: { expectDefault200?: boolean };
+  expect?: { expectDefault200?: boolean; ends?: boolean };
+  /** An `engine: ws` scenario's: the path its user connects to (its steps: sends, waits, thinks, loops). */
+  ws?: string;
 }
 
 const RUNTIME_CALL = /^\$random(Number|String)\(/;
@@ -41,20 +43,29 @@ const REQUEST_KEYS = ("url json body form headers qs capture match name " +
 
 const TEMPLATE = /\{\{\s*([^}]*?)\s*\}\}/g;
 
-/** Fills `{{ name }}` in one string; a template that is the whole string keeps the variable's type. */
-export function fill(
-  text: string,
-  path: string,
-  ctx: FlowContext,
-  out: Collector,
-): string | number | boolean {
+/** A call in a template; Artillery makes a string whose call names no function of its own undefined. */
+const CALL = /\{\{\s*(\$\w+)\s*\([\w,\s]*\)\s*\}\}/;
+
+/**
+ * Fills `{{ name }}` in one string; a template that is the whole string keeps the variable's type. A JSON
+ * body's field (`inJson`) calling a function Artillery lacks is undefined, so JSON leaves it out.
+ */
+export function fill(text: string, path: string, ctx: FlowContext, out: Collector, inJson = false) {
+  const call = CALL.exec(text)?.[1];
+  if (call !== undefined && !RUNTIME_CALL.test(`${call}(`)) {
+    if (!inJson) {
+      return problem(out, path, `{{ ${call}() }}: Artillery has no such function: use a variable`, "");
+    }
+    out.warnings.push(`${path}: Artillery has no ${call}(): its JSON leaves this field out`);
+    return undefined;
+  }
   const whole = /^\{\{\s*([^}]*?)\s*\}\}$/.exec(text);
-  const lookup = (name: string): string | number | boolean => {
+  const lookup = (name: string): string | number | boolean | undefined => {
     if (ctx.runtimeNames.has(name) || RUNTIME_CALL.test(name)) return `{{ ${name} }}`;
     const v = ctx.variables.get(name);
     if (v && "value" in v) return v.value;
     // A list's value is drawn per virtual user: the scenarios then run as a session script, which draws it.
-    if (v && !v.rows) return (ctx.drawn = true) && `{{ ${name} }}`;
+    if (v && !v.rows) return (ctx.scripted = true) && `{{ ${name} }}`;
     if (ctx.processor !== undefined) return `{{ ${name} }}`;
     // A field of a capture (`{{ user.roles[0] }}`): captured apart, as `user.roles.0` (flow.ts).
     const field = /^([\w$-]+)((?:\.[\w$-]+|\[\d+\])+)$/.exec(name);
@@ -67,6 +78,13 @@ export function fill(
         `${path}: {{ $uuid }} is new for each request here, one per virtual user in Artillery`,
       );
       return "{{ $uuid() }}";
+    }
+    // A `$` name Artillery's context lacks is undefined there ($env.NAME and $uuid are filled before).
+    if (inJson && !v && /^\$(?!(testId|dirname|scenarioFile)$)/.test(name)) {
+      out.warnings.push(
+        `${path}: Artillery has no {{ ${name} }}: JSON leaves it out, or "undefined" in a string`,
+      );
+      return undefined;
     }
     const why = v
       ? `{{ ${name} }}: a loadAll payload is a list of rows: loop over it (over: ${name})`
@@ -95,7 +113,7 @@ export function scalarMap(value: unknown, path: string, ctx: FlowContext, out: C
 
 /**
  * The headers `cookie` and `auth` make (Artillery's jar and got's basic auth); `gzip` (decompression, on by
- * default there) and `followRedirect: false` (loadlab never follows) change no request.
+ * default there) changes no request.
  */
 function sentAs(spec: Record<string, unknown>, path: string, ctx: FlowContext, out: Collector) {
   const headers: Record<string, string> = {};
@@ -112,11 +130,10 @@ function sentAs(spec: Record<string, unknown>, path: string, ctx: FlowContext, o
   } else if (auth) {
     problem(out, join(path, "auth"), "a user or pass filled per session: send an authorization header");
   }
-  if (spec.gzip !== undefined && typeof spec.gzip !== "boolean") {
-    problem(out, join(path, "gzip"), "expected true or false");
-  }
-  if (spec.followRedirect !== undefined && spec.followRedirect !== false) {
-    problem(out, join(path, "followRedirect"), "loadlab never follows redirects: drop it, or give false");
+  for (const key of ["gzip", "followRedirect"]) {
+    if (spec[key] !== undefined && typeof spec[key] !== "boolean") {
+      problem(out, join(path, key), "expected true or false");
+    }
   }
   return headers;
 }
@@ -155,26 +172,33 @@ function mergeHeaders(defaults: HeaderMap, own: HeaderMap | undefined, path: str
 
 /**
  * `formData`'s parts as Artillery's form-data lays them out: a value, `{value, contentType}`, or a file
- * `{fromFile}` (beside the script) with its name and type; [name, text, the part's header after its name].
+ * `{fromFile}` (beside the script); [name, text, header after the name]. A non-UTF-8 file makes every part
+ * a byte string (one character each) a session script sends.
  */
 function formParts(data: unknown, path: string, ctx: FlowContext, out: Collector) {
   if (!isRecord(data)) return scalarMap(data, path, ctx, out) && undefined;
-  return Object.entries(data).map(([k, v]): string[] => {
+  const parts = Object.entries(data).map(([k, v]): Array<string | Uint8Array> => {
     if (!isRecord(v)) return [k, scalarMap({ [k]: v }, path, ctx, out)?.[k] ?? ""];
     const at = join(path, k), file = v.fromFile ? resolve(ctx.dir ?? ".", String(v.fromFile)) : "";
     rejectUnknownKeys(v, at, ["value", "fromFile", "contentType"], out);
     const type = v.contentType ?? (file && contentTypeOf(file).split(";")[0]);
     const head = (file ? `; filename="${basename(file)}"` : "") + (type ? `\r\ncontent-type: ${type}` : "");
     try {
-      const utf8 = () => new TextDecoder("utf-8", { fatal: true }).decode(Deno.readFileSync(file));
-      return [k, file ? utf8() : String(fill(String(v.value ?? ""), at, ctx, out)), head];
+      const bytes = file ? Deno.readFileSync(file) : undefined,
+        text = bytes && new TextDecoder().decode(bytes);
+      if (text?.includes("\uFFFD")) return [k, bytes!, head]; // not UTF-8: its bytes
+      return [k, text ?? String(fill(String(v.value ?? ""), at, ctx, out)), head];
     } catch (err) {
-      const why = err instanceof TypeError
-        ? "is not UTF-8 text (a body is text here)"
-        : (err as Error).message;
-      return problem(out, join(at, "fromFile"), `${file} ${why}: send a text file`, []);
+      return problem(out, join(at, "fromFile"), `${file} ${(err as Error).message}`, []);
     }
   });
+  if (!parts.some((p) => p[1] instanceof Uint8Array)) return parts as string[][];
+  ctx.scripted = true;
+  const byteText = (b: Uint8Array) => Array.from(b, (c) => String.fromCharCode(c)).join("");
+  const encoded = parts.map((p) =>
+    p.map((x) => byteText(x instanceof Uint8Array ? x : new TextEncoder().encode(x)))
+  );
+  return Object.assign(encoded, { bytes: true });
 }
 
 /** One request step as a loadlab request and its captures; undefined (and an issue) when malformed. */
@@ -209,8 +233,14 @@ export function convertRequest(spec: unknown, path: string, ctx: FlowContext, ou
     const part = ([k, v, head = ""]: string[]) =>
       `--${BOUNDARY}\r\ncontent-disposition: form-data; name="${k}"${head}\r\n\r\n${v}\r\n`;
     request.body = multipart.map(part).join("") + `--${BOUNDARY}--\r\n`;
+    if ("bytes" in multipart) request.bytes = true;
   } else if (spec.json !== undefined) {
-    request.json = mapStrings(spec.json, join(path, "json"), (text, at) => fill(text, at, ctx, out), true);
+    request.json = mapStrings(
+      spec.json,
+      join(path, "json"),
+      (text, at) => fill(text, at, ctx, out, true),
+      true,
+    );
   } else if (form) {
     request.body = Object.entries(form).map(([k, v]) => `${urlencoded(k)}=${urlencoded(v)}`).join("&");
   } else if (spec.body !== undefined) {
@@ -228,6 +258,7 @@ export function convertRequest(spec: unknown, path: string, ctx: FlowContext, ou
   const matches = convertMatches(spec.match, join(path, "match"), ctx, out);
   return {
     request,
+    maxRedirects: spec.followRedirect === false ? 0 : undefined,
     capture: matches.length ? [...capture ?? [], ...matches] : capture,
     expect: convertExpect(spec.expect, join(path, "expect"), capture ?? [], ctx, out),
   };
@@ -323,9 +354,8 @@ function capturedEquals(texts: string[], captures: unknown[]) {
 }
 
 /**
- * Artillery's `match` (one or a list): a value found that is not `value` ends the virtual user there (a
- * json one also on a body that is not JSON), as a capture with `equals` ends the session here; others check
- * nothing.
+ * Artillery's `match` (one or a list): a value found that is not `value` ends the virtual user there (a json
+ * one also on a non-JSON body), as a capture with `equals` ends the session here; others check nothing.
  */
 function convertMatches(value: unknown, path: string, ctx: FlowContext, out: Collector) {
   return [value ?? []].flat().flatMap((m, i) => {

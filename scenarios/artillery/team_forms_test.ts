@@ -66,7 +66,7 @@ scenarios:
   assertEquals(fields.steps[1].get.path, "/items/{{ item.id }}/{{ item.tags.0 }}");
 });
 
-Deno.test("a formData file part is sent as form-data lays it out; a binary file is refused", () => {
+Deno.test("a formData file part is sent as form-data lays it out; a binary one runs as a session script", () => {
   const dir = Deno.makeTempDirSync();
   Deno.writeTextFileSync(`${dir}/a.txt`, "bytes\n");
   Deno.writeFileSync(`${dir}/b.bin`, new Uint8Array([0xff, 0xfe]));
@@ -86,7 +86,8 @@ Deno.test("a formData file part is sent as form-data lays it out; a binary file 
       `${b}\r\ncontent-disposition: form-data; name="f"; filename="a.txt"\r\ncontent-type: text/plain\r\n\r\n` +
       `bytes\n\r\n${b}--\r\n`,
   );
-  assertEquals(form("./b.bin").issues.map((i) => i.path), ["scenarios[0].flow[0].post.formData.f.fromFile"]);
+  const binary = form("./b.bin");
+  assertEquals([binary.issues, typeof binary.e.script], [[], "string"]);
 });
 
 Deno.test("--solo, --scenario-name and --config change the script as artillery run's do", () => {

@@ -1,9 +1,9 @@
 /**
- * Artillery `engine: ws` scripts: converted to a WebSocket storm (send, think, loop unrolled; the rest
- * named with its path), or, when they capture, match or wait, to a flow of ws steps the experiment schema
- * accepts; and, end to end, Artillery 2 and loadlab running the same script against a
- * counting echo server send the same number of messages over the same number of connections.
- * Artillery missing: that part skips with the reason, except under CI=true.
+ * Artillery `engine: ws` scripts: converted to a flow of ws steps the experiment schema accepts (send,
+ * wait, think, capture, match, loops unrolled; the rest named with its path); and, end to end, Artillery 2
+ * and loadlab running the same script against a counting echo server send the same number of messages
+ * over the same number of connections. Artillery missing: that part skips with the reason, except under
+ * CI=true.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { parse as parseYaml } from "yaml";
@@ -40,16 +40,25 @@ scenarios:
       - send: bye
 `;
 
-Deno.test("an engine: ws script becomes a storm of its messages, thinks and loops unrolled", () => {
+Deno.test("an engine: ws script of sends and thinks becomes a flow, loops unrolled", () => {
   const exp = artilleryToExperiment(parseYaml(SCRIPT(8080))).experiment;
   assertEquals(exp.targets, { target: { url: "http://127.0.0.1:8080" } });
   const load = (exp.loads as Record<string, Record<string, unknown>>).artillery;
-  assertEquals(load.ws, {
-    path: "/chat?room=a",
-    messages: ["hello", '{"op":"ping"}', '{"op":"ping"}', '{"op":"ping"}', "bye"],
-    messagesPerConnection: 5,
-    thinkAfterMs: [50, 0, 0, 0],
-  });
+  const ping = { ws: { send: '{"op":"ping"}' } };
+  assertEquals(load.flows, [{
+    name: "scenario 0",
+    weight: 1,
+    steps: [
+      { ws: { connect: "/chat?room=a" } },
+      { ws: { send: "hello" } },
+      { think: "50ms" },
+      ping,
+      ping,
+      ping,
+      { ws: { send: "bye" } },
+      { ws: { close: true } },
+    ],
+  }]);
 });
 
 Deno.test("an engine: ws script's steps loadlab cannot run are named with their paths", () => {
@@ -60,9 +69,8 @@ scenarios:
     flow: [{ think: 1 }, { send: a }, { loop: [{ send: b }] }, { connect: x }]
 `;
   assertEquals(issuePathsOf(script), [
-    "scenarios[0].flow[0]",
-    "scenarios[0].flow[2]",
-    "scenarios[0].flow[3]",
+    "scenarios[0].flow[2].loop",
+    "scenarios[0].flow[3].connect",
   ]);
 });
 
@@ -91,7 +99,8 @@ Deno.test("an engine: ws scenario with capture, match and wait becomes a flow of
   const load = (exp.loads as Record<string, Record<string, unknown>>).artillery;
   assertEquals(load.ws, undefined);
   assertEquals(load.flows, [{
-    name: "artillery",
+    name: "scenario 0",
+    weight: 1,
     steps: [
       { ws: { connect: "/ws/room?room=a" } },
       {
@@ -198,9 +207,13 @@ scenarios:
         count: 1000000000
 `;
   const load = (artilleryToExperiment(parseYaml(nested)).experiment.loads as any).artillery;
-  assertEquals(load.ws.messages, ["hello"]);
+  assertEquals(load.flows[0].steps.map((s: { ws: unknown }) => s.ws), [
+    { connect: "/" },
+    { send: "hello" },
+    { close: true },
+  ]);
   const bad = nested.replace("loop: [],", "loop: [{ connect: x }],");
-  assertEquals(issuePathsOf(bad), ["scenarios[0].flow[1].loop[0].loop[0]"]);
+  assertEquals(issuePathsOf(bad), ["scenarios[0].flow[1].loop[0].loop[0].connect"]);
   ok(Date.now() - started < 2_000, `took ${Date.now() - started} ms`);
 });
 
@@ -215,20 +228,17 @@ scenarios:
   assertEquals(issuePathsOf(script), ["scenarios[0].flow[1].think"]);
 });
 
-Deno.test("an engine: ws storm's pause past 10 minutes is named at the think that passed it", () => {
-  const script = (flow: string) => `
+Deno.test("an engine: ws send fills templates as a request does: loop values now, captures per session", () => {
+  const script = `
 config: { target: "ws://127.0.0.1:1/", phases: [{ duration: 1, arrivalRate: 1 }] }
 scenarios:
   - engine: ws
-    flow: ${flow}
+    flow:
+      - send: { payload: hi, capture: { json: $.id, as: id } }
+      - loop: [{ send: "n{{ $loopCount }} {{ id }}" }]
+        count: 2
 `;
-  assertEquals(issuePathsOf(script("[{ send: a }, { think: 700 }, { send: b }]")), [
-    "scenarios[0].flow[1].think",
-  ]);
-  // Two thinks in a row make one pause: the second passes the limit.
-  assertEquals(issuePathsOf(script("[{ send: a }, { think: 400 }, { think: 400 }, { send: b }]")), [
-    "scenarios[0].flow[2].think",
-  ]);
-  // 600 s is a storm's longest pause; one after the last send only kept the connection open (dropped).
-  assertEquals(issuePathsOf(script("[{ send: a }, { think: 600 }, { send: b }, { think: 900 }]")), []);
+  const load = (artilleryToExperiment(parseYaml(script)).experiment.loads as any).artillery;
+  const sends = load.flows[0].steps.map((s: { ws: { send?: string } }) => s.ws.send).filter(Boolean);
+  assertEquals(sends, ["hi", "n0 {{ id }}", "n1 {{ id }}"]);
 });

@@ -6,10 +6,14 @@
  */
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
+import { basename, join } from "node:path";
 import type { Response, Session } from "../session.ts";
 import { parseJsonPath } from "../../json_path.ts";
 import { compileCondition } from "../../step_condition.ts";
+import { REDIRECT_STATUSES } from "../../http/kept_response.ts";
 import { durationMsOf } from "../../../validation/duration.ts";
+import { addValue, flushMetricsSoon, type MetricPart } from "../k6/metrics.ts";
+import { cachePathOf, writeWhole } from "../cache_dir.ts";
 
 type Step = Record<string, any>;
 type Vars = Record<string, unknown>;
@@ -22,7 +26,10 @@ export interface HooksPlan {
   origin: string;
   /** config.variables: a value, or `{ list }` of which each virtual user draws one. */
   variables: Record<string, unknown>;
-  flows: Array<{ weight: number; steps: Step[]; before: string[]; after: string[]; hooks: Step }>;
+  /** Each scenario's steps and its hooks (`beforeScenario`, `beforeRequest`, ...) as lists of names. */
+  flows: Array<{ weight: number; steps: Step[]; hooks: Record<string, string[] | undefined> }>;
+  /** A failed expectation ends the virtual user (the expect plugin's `reportFailuresAsErrors`). */
+  ends?: boolean;
   /** The script's `before` and `after` flows: run once around the load, their vars shared with every user. */
   once?: { before?: Step[]; after?: Step[] };
 }
@@ -92,7 +99,17 @@ function passes(r: Response, e: Step): boolean {
   return e.header !== undefined ? new RegExp(e.regexp).test(String(found ?? "")) : found !== undefined;
 }
 
-const METHODS = ["get", "post", "put", "patch", "delete", "head"];
+/** What Artillery's runner makes of `events.emit(kind, name, value)`: a counter, or a summary of values. */
+const EMITTED: Record<string, MetricPart["kind"]> = {
+  counter: "counter",
+  histogram: "trend",
+  summary: "trend",
+};
+
+/** The methods a request step is written under (`- get: {url: /}`). */
+export const METHODS = ["get", "post", "put", "patch", "delete", "head"];
+/** The redirects got (Artillery's client) follows by default: a step's `followRedirect: false` gives 0. */
+export const GOT_MAX_REDIRECTS = 10;
 
 /** The default export of a processor scenario's session module. */
 export function artilleryHooks(plan: HooksPlan, esm?: Hooks) {
@@ -103,7 +120,15 @@ export function artilleryHooks(plan: HooksPlan, esm?: Hooks) {
     if (!conditions.has(text)) conditions.set(text, compileCondition(text, (n) => (vars: Vars) => vars[n]));
     return conditions.get(text);
   };
-  const events = { emit() {}, on() {}, removeListener() {} };
+  const events = {
+    emit(kind: string, name: unknown, value: unknown) {
+      // A rate's events are timed: Artillery's rate is their count over the span from the first to the last.
+      const rate = kind === "rate", as = rate ? "trend" : EMITTED[kind];
+      if (as) addValue(String(name), as, rate, rate ? Date.now() : Number(value));
+    },
+    on() {},
+    removeListener() {},
+  };
   /** `vars` with config.variables: a value, or one drawn of a list. */
   const draw = (vars: Vars) => {
     for (const [k, v] of Object.entries(plan.variables)) {
@@ -131,14 +156,30 @@ export function artilleryHooks(plan: HooksPlan, esm?: Hooks) {
     const lower = (h?: Step) =>
       Object.entries(h ?? {}).map(([k, v]) => [k.toLowerCase(), String(fill(v, ctx.vars))]);
     const headers = Object.fromEntries([...lower(spec.headers), ...lower(req.headers)]);
+    const text = req.body === undefined ? undefined : String(fill(req.body, ctx.vars));
+    // A multipart body with a binary file part is a string of bytes, one character each.
+    const bytes = text !== undefined && spec.bytes ? Uint8Array.from(text, (c) => c.charCodeAt(0)) : text;
     const body = req.json !== undefined
       ? { json: fill(req.json, ctx.vars) }
-      : req.body !== undefined
-      ? { body: String(fill(req.body, ctx.vars)) }
-      : {};
-    const r = await s.request(req.method, url, { headers, ...body, name: spec.name });
+      : bytes === undefined
+      ? {}
+      : { body: bytes };
+    let r = await s.request(req.method, url, { headers, ...body, name: spec.name });
+    // Redirects as got follows them, each hop a request: a 303 GETs without the body; past the most: fails.
+    for (let hops = 0, at = url; REDIRECT_STATUSES.includes(r.status) && r.headers.has("location"); hops++) {
+      if (hops === (step.maxRedirects ?? GOT_MAX_REDIRECTS)) {
+        if (hops === 0) break;
+        throw new Error(`Redirected ${hops} times. Aborting.`);
+      }
+      at = new URL(r.headers.get("location")!, at).href;
+      const get = r.status === 303 && !["GET", "HEAD"].includes(req.method);
+      r = await s.request(get ? "GET" : req.method, at, { headers, ...get ? {} : body, name: spec.name });
+    }
     if (r.status === 0) throw new Error(r.failure?.message ?? "no response");
-    for (const e of step.expect ?? []) s.check(passes(r, e), `${spec.name}: ${JSON.stringify(e)}`);
+    const missed = (step.expect ?? []).filter((e: Step) =>
+      !s.check(passes(r, e), `${spec.name}: ${JSON.stringify(e)}`)
+    );
+    if (missed.length > 0 && plan.ends) throw new Error(`Failed expectations for request ${req.url}`);
     const captured: Array<[Step, unknown]> = (step.capture ?? []).map((c: Step) => [c, read(r, c)]);
     const failed = captured.some(([c, v]) =>
       v === undefined || c.equals !== undefined && String(v) !== String(c.equals)
@@ -159,6 +200,7 @@ export function artilleryHooks(plan: HooksPlan, esm?: Hooks) {
       if (method) await request(s, step, method, ctx, hooks);
       else if (step.think !== undefined) await s.sleep(durationMsOf(step.think) ?? 0);
       else if (step.function !== undefined) await call(fns[step.function], [ctx, events], true);
+      else if (step.vars !== undefined) Object.assign(ctx.vars, step.vars);
       else if (step.loop !== undefined) {
         const index = step.loopValue ?? "$loopCount";
         ctx.vars[index] = 0;
@@ -174,13 +216,9 @@ export function artilleryHooks(plan: HooksPlan, esm?: Hooks) {
 
   // The once-flows' requests go by fetch, counted in no metric (Artillery's go to no report either).
   const sender = {
-    check() {},
+    check: (ok: boolean) => ok,
     sleep: (ms: number) => new Promise((r) => setTimeout(r, ms)),
-    async request(
-      method: string,
-      url: string,
-      o: { headers: Record<string, string>; json?: unknown; body?: string },
-    ) {
+    async request(method: string, url: string, o: Step) {
       const json: Record<string, string> = o.json === undefined ? {} : { "content-type": "application/json" };
       const body = o.json === undefined ? o.body : JSON.stringify(o.json);
       const res = await fetch(url, { method, headers: { ...json, ...o.headers }, body, redirect: "manual" });
@@ -200,8 +238,10 @@ export function artilleryHooks(plan: HooksPlan, esm?: Hooks) {
     const vars: Vars = draw({ $env: s.env, $processEnvironment: s.env, ...s.setup as Vars, ...s.data });
     const ctx = { vars, _uid: crypto.randomUUID() };
     vars.$uuid = ctx._uid;
-    const fnSteps = (names: string[]) => names.map((n) => ({ function: n }));
-    await run(s, [...fnSteps(flow.before), ...flow.steps, ...fnSteps(flow.after)], ctx, flow.hooks);
+    const fnSteps = (names = [] as string[]) => names.map((n) => ({ function: n }));
+    const { beforeScenario: before, afterScenario: after } = flow.hooks;
+    await run(s, [...fnSteps(before), ...flow.steps, ...fnSteps(after)], ctx, flow.hooks)
+      .finally(flushMetricsSoon);
   };
   return {
     session,
@@ -210,14 +250,23 @@ export function artilleryHooks(plan: HooksPlan, esm?: Hooks) {
   };
 }
 
-/** The session module's text for `plan`: it imports this runtime where this process found it. */
-export function hooksModule(plan: HooksPlan): string {
+/** Writes the session script running `flows` with the processor's hooks; returns its path. */
+export function hooksScript(plan: Omit<HooksPlan, "flows">, flows: Array<Record<string, any>>): string {
+  const all: HooksPlan = {
+    ...plan,
+    flows: flows.map(({ weight, steps, hooks = {} }) => ({ weight, steps, hooks })),
+  };
   // An ES module processor (.mjs) is imported, its named exports the hooks, as Artillery imports it.
   const esm = plan.processor?.endsWith(".mjs")
     ? JSON.stringify(pathToFileURL(plan.processor).href)
     : undefined;
-  return `import { artilleryHooks } from ${JSON.stringify(import.meta.url)};\n` +
+  const code = `import { artilleryHooks } from ${JSON.stringify(import.meta.url)};\n` +
     (esm ? `import * as esm from ${esm};\n` : "") +
-    `const hooks = artilleryHooks(${JSON.stringify(plan)}${esm ? ", esm" : ""});\n` +
+    `const hooks = artilleryHooks(${JSON.stringify(all)}${esm ? ", esm" : ""});\n` +
     "export default hooks.session;\nexport const { setup, teardown } = hooks;\n";
+  // Named as the processor, so a load error names the file its user knows.
+  const name = basename(plan.processor ?? "artillery.js").replace(/\.[cm]?js$/, "") + ".js";
+  const path = join(cachePathOf("artillery", code), name);
+  writeWhole(path, code);
+  return path;
 }
