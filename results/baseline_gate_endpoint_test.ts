@@ -51,3 +51,15 @@ Deno.test("--fail-on per endpoint: one run a side cannot measure an endpoint's l
   ok(gate.unjudged[0].reason.includes("{name:GET /json}"), gate.unjudged[0].reason);
   throws(() => parseFailOn("p99{name} +10%"), /selector/);
 });
+
+Deno.test("--fail-on per endpoint: an endpoint whose query changed pairs by its path, as the whole run does", async () => {
+  const file = await fixture();
+  const run = file.runs[0];
+  const [json, sleep] = run.endpoints!;
+  const moved = { ...run, endpoints: [json, { ...sleep, name: "GET /sleep?ms=25" }] };
+  for (const rule of ["p50{name:GET /sleep?ms=20} +10%", "p50{name:GET /sleep} +10%"]) {
+    const gate = gateAgainstBaseline(repeats(file, run), repeats(file, moved), [parseFailOn(rule)]);
+    assertEquals(gate.unjudged, [], rule);
+    ok(gate.groups.some((g) => g.selector !== undefined), rule);
+  }
+});

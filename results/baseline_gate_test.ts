@@ -137,7 +137,10 @@ Deno.test("a rule no trusted pair has a verdict on is unjudged, with the reason 
   const gate = gateAgainstBaseline(blind, blind, rules);
   assert.deepEqual(gate.unjudged, [{
     rule: "p99 +10%",
-    reason: "no trusted pair has a verdict on p99: too few repeats, or runs too short for three batches",
+    reason:
+      "no trusted pair has a verdict on p99: runs too short for three batches (0 and 0): a run needs 3 " +
+      "intervals, 3s or more after its warm-up at --interval 1s (-d 3s, or a larger -n), or repeats on both " +
+      "sides (repeats: 3)",
   }]);
   assert.match(
     renderMarkdownSummary(blind, { gate }),
@@ -215,8 +218,12 @@ Deno.test("a 'same' whose noise interval reaches past a rule's tolerance passes 
   assert.equal(gate.unjudged[0].rule, "p99 +10%");
   assert.match(
     gate.unjudged[0].reason,
-    /^p99 is within noise, but its noise interval reaches \+[\d.]+%, past the rule's \+10%: a change that large reads as noise in these runs; run repeats \(repeats: 3\) or on a quieter machine$/,
+    /^p99 is within noise, but its noise interval reaches \+[\d.]+%, past the rule's \+10%: a change that large reads as noise in these runs; run repeats on both sides \(repeats: 3\) or on a quieter machine$/,
   );
+  // A baseline of three repeats: the advice names what this run lacks, not the repeats the baseline has.
+  const three = { ...base, runs: [0, 1, 2].map((i) => ({ ...base.runs[0], name: `attack#${i}` })) };
+  const lacking = gateAgainstBaseline(three, spiky, [parseFailOn("p99 +10%")]).unjudged[0];
+  assert.match(lacking.reason, /run repeats of this run \(repeats: 3, as the baseline has; this run has 1\)/);
 });
 
 Deno.test("a change past what the slower run's own waits can make is judged, the margin in its cell", () => {
@@ -254,7 +261,7 @@ Deno.test("a change past the rule that wide noise calls 'same' is not judged, wi
   assert.equal(p99.verdict, "unknown", JSON.stringify(p99));
   assert.match(
     p99.notJudged!,
-    /^p99 \+[\d.]+% is past the rule's \+10% but within noise: judged with about \d+ times the batches \(runs \d+ times as long\), repeats \(repeats: 3\) or a quieter machine$/,
+    /^p99 \+[\d.]+% is past the rule's \+10% but within noise: judged with about \d+ times the batches \(runs \d+ times as long\), repeats on both sides \(repeats: 3\) or a quieter machine$/,
   );
   assert.equal(gate.unjudged[0].rule, "p99 +10%");
   assert.equal(gate.failed, false);
@@ -342,7 +349,8 @@ Deno.test("a baseline of another load (connections, duration) is not comparable:
   current.runs[0].config = { ...current.runs[0].config, connections: 20, durationMs: 4000 };
   const gate = gateAgainstBaseline(base, current, [parseFailOn("p99 +10%"), parseFailOn("rps -10%")]);
   assert.equal(gate.failed, false);
-  const why = "not comparable: the loads differ (connections 10 → 20, durationMs 8000 → 4000)";
+  const why = "not comparable: the loads differ (connections 10 → 20, durationMs 8000 → 4000); record " +
+    "the baseline with this run's load (-d 4s)";
   assert.equal(gate.groups[0].flagged, why);
   for (const m of gate.groups[0].metrics) assert.deepEqual([m.verdict, m.notJudged], ["unknown", why]);
   assert.deepEqual(gate.unjudged.map((u) => u.reason), [
@@ -350,6 +358,43 @@ Deno.test("a baseline of another load (connections, duration) is not comparable:
     "numbers pass no rule",
     `every paired run is flagged (${why}): untrusted numbers pass no rule`,
   ]);
+});
+
+Deno.test("a change short of the noise bar passes a rule its whole interval stays within, never one it reaches", async () => {
+  // 4 s of /sleep?ms=5 and of ms=10 on a shared machine: p50 about +36%, 4.1 standard errors where 7.1 judge.
+  const base = await recorded("shared_4s_sleep5"), slow = await recorded("shared_4s_sleep10");
+  const loose = gateAgainstBaseline(base, slow, [parseFailOn("p50 +1000%"), parseFailOn("p99 +5000%")]);
+  assert.deepEqual([loose.failed, loose.unjudged], [false, []]);
+  const p50 = loose.groups[0].metrics.find((m) => m.metric === "p50")!;
+  assert.equal(p50.verdict, "unknown");
+  assert.match(p50.notJudged!, /beyond noise needs [\d.]+; within p50 \+1000% at its interval's far end/);
+  const tight = gateAgainstBaseline(base, slow, [parseFailOn("p50 +100%")]);
+  assert.equal(tight.failed, false);
+  assert.equal(tight.unjudged.length, 1, "an interval reaching past the rule leaves it unjudged (exit 8)");
+});
+
+Deno.test("requests sent with other headers are another measurement, named by header; a rotated token is not", async () => {
+  const base = await recorded("quiet_sleep5"), current = await recorded("quiet_sleep6");
+  const sent = (r: typeof base, headers: [string, string][]) => {
+    const mix = r.runs[0].config.requestMix as Record<string, unknown>[];
+    r.runs[0].config = { ...r.runs[0].config, requestMix: mix.map((m) => ({ ...m, headers })) };
+  };
+  const token = (n: number) =>
+    ["Authorization", `[redacted 20 chars sha256:0000000${n}]`] as [string, string];
+  sent(base, [["Accept-Encoding", "gzip"], token(1)]);
+  sent(current, [["accept-encoding", "br"], token(2)]);
+  const gate = gateAgainstBaseline(base, current, [parseFailOn("p99 +10%")]);
+  const why = "not comparable: the loads differ (header accept-encoding sent otherwise); record the " +
+    "baseline with this run's load";
+  assert.equal(gate.groups[0].flagged, why);
+  assert.equal(gate.failed, false);
+  sent(current, [["accept-encoding", "gzip"], token(2)]);
+  assert.equal(gateAgainstBaseline(base, current, []).groups[0].flagged, undefined);
+  sent(current, [["accept-encoding", "gzip"]]);
+  assert.match(
+    gateAgainstBaseline(base, current, []).groups[0].flagged!,
+    /\(header authorization sent otherwise\)/,
+  );
 });
 
 Deno.test("JUnit holds a case per --fail-on rule: failed with its cell, not judged with why, else passed", async () => {
@@ -368,4 +413,75 @@ Deno.test("JUnit holds a case per --fail-on rule: failed with its cell, not judg
     unjudged,
     /name="p99 \+10%">\n\s+<failure type="not-judged" message="checked no run: every paired run is flagged \(not comparable: /,
   );
+});
+
+Deno.test("drops where the baseline dropped none fail a dropped rule; the runner's stalls leave them unjudged", async () => {
+  const dropping = <T extends { runs: { requests: number; droppedSends: number }[] }>(
+    file: T,
+    share: number,
+  ) => {
+    const copy = structuredClone(file);
+    for (const r of copy.runs) r.droppedSends = Math.round((r.requests * share) / (1 - share));
+    return copy;
+  };
+  const base = makeSingleAttack(), slow = makeSingleAttack();
+  slow.runs[0].latencyMs = { ...slow.runs[0].latencyMs, p50: slow.runs[0].latencyMs.p50 * 4 };
+  const rules = [parseFailOn("dropped +1pp"), parseFailOn("p99 +50%")];
+  const gate = gateAgainstBaseline(base, dropping(slow, 0.3), rules);
+  const dropped = gate.groups[0].metrics.find((m) => m.metric === "dropped")!;
+  assert.deepEqual([dropped.verdict, dropped.failed, gate.failed], ["worse", ["dropped +1pp"], true]);
+  assert.match(
+    verdictText(dropped, gate.groups[0], gate),
+    /^worse: 0 → 30 %, \+30 pp .*FAILS dropped \+1pp$/,
+  );
+  // Without a dropped rule the drops flag the pair: a latency rule is not judged (8), never passed.
+  const latencyOnly = gateAgainstBaseline(base, dropping(slow, 0.3), [parseFailOn("p99 +50%")]);
+  assert.deepEqual([latencyOnly.failed, latencyOnly.unjudged.map((u) => u.rule)], [false, ["p99 +50%"]]);
+  // Both sides dropping: the share past the knee is not judged.
+  const both = gateAgainstBaseline(dropping(base, 0.2), dropping(slow, 0.3), rules);
+  assert.match(both.unjudged[0].reason, /the baseline dropped 20% too, and this run less than twice that/);
+  assert.equal(gateAgainstBaseline(dropping(base, 0.002), dropping(slow, 0.3), rules).failed, true);
+  // A recorded run whose own waits explain its latency: its drops may be the runner's.
+  const quiet = await recorded("quiet_sleep5");
+  const stalled = gateAgainstBaseline(quiet, dropping(quiet, 0.2), [parseFailOn("dropped +1pp")]);
+  assert.equal(stalled.failed, false);
+  assert.match(stalled.unjudged[0].reason, /this run dropped 20%, which the runner's stalls may have made/);
+  assert.throws(() => parseFailOn("dropped +1%"), /dropped is a share of intended sends: write \+1pp/);
+});
+
+Deno.test("a results.json without environment reads as another machine, not refused", async () => {
+  const file = JSON.parse(
+    await Deno.readTextFile(new URL("../tests/fixtures/gate_runs/quiet_sleep5.json", import.meta.url)),
+  );
+  delete file.environment;
+  const path = await Deno.makeTempFile({ suffix: ".json" });
+  try {
+    await Deno.writeTextFile(path, JSON.stringify(file));
+    const gate = gateAgainstBaseline(await loadResultsFile(path), await recorded("quiet_sleep5"), []);
+    assert.deepEqual(gate.otherMachine, ["cpu", "cores", "os", "loadlab", "deno"]);
+  } finally {
+    await Deno.remove(path);
+  }
+});
+
+Deno.test("a baseline from fewer or other cores fails no latency rule; a stopped or moved one is said", async () => {
+  const base = await recorded("quiet_sleep5"), slow = await recorded("quiet_sleep6");
+  const big = structuredClone(base);
+  big.environment = { ...big.environment, cores: 64 };
+  const gate = gateAgainstBaseline(big, slow, [parseFailOn("p99 +10%")]);
+  assert.equal(gate.failed, false);
+  assert.match(
+    gate.unjudged[0].reason,
+    /worse past p99 \+10%, but the baseline ran on another machine \(cores 64 → /,
+  );
+  // A baseline stopped early pairs nothing: said as such, not as another experiment's file.
+  const stopped = structuredClone(base);
+  stopped.runs = stopped.runs.map((r) => ({ ...r, incomplete: true }));
+  const left = gateAgainstBaseline(stopped, slow, [parseFailOn("p99 +10%")]);
+  assert.deepEqual(left.unpaired, []);
+  assert.match(left.unjudged[0].reason, /^nothing paired: baseline's \S+ stopped early/);
+  // Another origin pairs as the same load, and the pair says so.
+  const moved = structuredClone(base);
+  moved.runs = moved.runs.map((r) => ({ ...r, url: "http://10.0.0.7:8080/sleep?ms=5" }));
+  assert.match(gateAgainstBaseline(moved, slow, []).groups[0].target!, /^http:\/\/10\.0\.0\.7:8080 → http/);
 });

@@ -5,7 +5,9 @@
  * is not comparable, a baseline whose every answer failed fails no latency or rate rule, and a zero
  * tolerance ("p50 +0%") fails a change beyond noise instead of never firing. Beside two busy loops
  * (killed in a `finally`, checked ended) the same build never exits 7 and an eight times slower one never
- * 0, and `loadlab gate` over the saved folders exits as the live runs did, writing `GITHUB_OUTPUT`. Loads
+ * 0, and `loadlab gate` over the saved folders exits as the live runs did, writing `GITHUB_OUTPUT`; in a CI
+ * step, a baseline from a bigger machine or stopped early is not judged (8), a newer schema's or an absolute
+ * rule is exit 2 saying what to do. Loads
  * are 3 s on 4 connections on 127.0.0.1, at most two at once; only exit codes and reasons are asserted,
  * never a speed.
  */
@@ -103,4 +105,129 @@ Deno.test("gate trial: beside busy loops, the same build never fails and a slowe
       assert((await Deno.readTextFile(outputs)).startsWith(`gate=${verdict}\n`));
     }
   });
+});
+
+Deno.test("gate trial: a CI step's gate over checked-in baselines never fails on the runner", async () => {
+  await withTempDir(async (dir) => {
+    await Deno.writeTextFile(`${dir}/exp.yaml`, EXPERIMENT);
+    const busy = busyLoops();
+    let base, slower;
+    try {
+      [base, slower] = await Promise.all([
+        trial(dir, "base", "/sleep?ms=5"),
+        trial(dir, "slower", "/sleep?ms=40"),
+      ]);
+    } finally {
+      await busy.stop();
+    }
+    assertEquals([base.code, slower.code], [0, 0], base.stderr + slower.stderr);
+    // Baselines as repositories keep them: from a bigger machine, stopped by a Ctrl-C, a newer loadlab's.
+    const saved = JSON.parse(await Deno.readTextFile(`${dir}/base/results.json`));
+    const edits: Record<string, (f: typeof saved) => void> = {
+      big: (f) => f.environment.cores = 64,
+      stopped: (f) => f.runs.forEach((r: { incomplete?: boolean }) => r.incomplete = true),
+      newer: (f) => f.schema = "loadlab.results/v4",
+    };
+    for (const [name, edit] of Object.entries(edits)) {
+      const copy = structuredClone(saved);
+      edit(copy);
+      await Deno.writeTextFile(`${dir}/${name}.json`, JSON.stringify(copy));
+    }
+    const env = { CI: "true", GITHUB_OUTPUT: `${dir}/outputs`, GITHUB_STEP_SUMMARY: `${dir}/summary.md` };
+    const gate = (baseline: string, rule = "p50 +50%") =>
+      runLoadlab(["gate", `${dir}/slower`, "--baseline", `${dir}/${baseline}`, "--fail-on", rule], env);
+    const again = busyLoops();
+    let big, stopped, newer, absolute;
+    try {
+      [big, stopped, newer, absolute] = await Promise.all([
+        gate("big.json"),
+        gate("stopped.json"),
+        gate("newer.json"),
+        gate("base", "p99<250ms"),
+      ]);
+    } finally {
+      await again.stop();
+    }
+    // Eight times slower against a 64-core machine's baseline: the machine can make it, so 8, never 7 or 0.
+    assertEquals(big.code, 8, big.stdout + big.stderr);
+    assert(big.stdout.includes("another machine"), big.stdout);
+    assertEquals(stopped.code, 8, stopped.stdout + stopped.stderr);
+    assert(
+      /checked no run: nothing paired: baseline's \S+ stopped early/.test(stopped.stdout),
+      stopped.stdout,
+    );
+    assertEquals(newer.code, 2, newer.stderr);
+    assert(newer.stderr.includes(`"loadlab.results/v4" is a newer loadlab's`), newer.stderr);
+    assertEquals(absolute.code, 2, absolute.stderr);
+    assert(absolute.stderr.includes(`--threshold "p99<250ms" on run or attack`), absolute.stderr);
+    const outputs = await Deno.readTextFile(`${dir}/outputs`);
+    assertEquals(outputs.match(/^gate=not-judged$/gm)?.length, 2, outputs);
+    assert((await Deno.readTextFile(`${dir}/summary.md`)).includes("another machine"));
+  });
+});
+
+/** A target whose `/x?ms=` answer waits that long, plus `grow` ms per second since its first request. */
+function driftTarget() {
+  let first: number | undefined;
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    const q = new URL(req.url).searchParams;
+    first ??= performance.now();
+    const ms = Number(q.get("ms")) + Number(q.get("grow") ?? 0) * (performance.now() - first) / 1000;
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    return new Response("ok");
+  });
+  return { url: `http://127.0.0.1:${server.addr.port}/x`, close: () => server.shutdown() };
+}
+
+Deno.test("gate trial: an idle baseline, runs on busy cores, a leak's drift, a run with no answer", async () => {
+  const t = driftTarget();
+  try {
+    await withTempDir(async (dir) => {
+      const attack = (query: string, out: string, extra: string[] = []) =>
+        runLoadlab(["attack", `${t.url}?${query}`, "-c", "4", "-d", "3s", "--no-live", "-o", out, ...extra]);
+      const base = await attack("ms=5", `${dir}/base.json`);
+      assertEquals(base.code, 0, base.stderr);
+      const rules = ["--baseline", `${dir}/base.json`, "--fail-on", "p50 +50%, p99 +50%, rps -20%"];
+      const busy = busyLoops();
+      let same, leak;
+      try {
+        // The same build with both cores busy; a leak's shape, 5 ms growing 20 ms a second (to 65 ms).
+        same = await attack("ms=5", `${dir}/same.json`, rules);
+        leak = await attack("ms=5&grow=20", `${dir}/leak.json`, rules);
+      } finally {
+        await busy.stop();
+      }
+      assert([0, 8].includes(same.code), same.stdout + same.stderr);
+      assert([7, 8].includes(leak.code), leak.stdout + leak.stderr);
+      // A saved run that got no answer exits 4 (as its live run did), and the gate's line says that code.
+      const none = await runLoadlab([
+        ...[
+          "attack",
+          "http://127.0.0.1:9/x?ms=5",
+          "-c",
+          "4",
+          "-d",
+          "3s",
+          "--no-live",
+          "-o",
+          `${dir}/none.json`,
+        ],
+      ]);
+      assertEquals(none.code, 4, none.stderr);
+      const gate = (file: string, rule: string) =>
+        runLoadlab(["gate", `${dir}/${file}`, "--baseline", `${dir}/base.json`, "--fail-on", rule]);
+      const failed = await gate("none.json", "success -1pp");
+      assertEquals(failed.code, 4, failed.stdout + failed.stderr);
+      assert(
+        /baseline gate: FAILED \(exit 4, not 7: a run got no response/.test(failed.stdout),
+        failed.stdout,
+      );
+      // A rule on an endpoint neither file has is a typo, refused (2) as `attack` refuses it before a load.
+      const typo = await gate("same.json", "p99{name:GET /nope} +50%");
+      assertEquals(typo.code, 2, typo.stderr);
+      assert(typo.stderr.includes(`{name:GET /nope} matches no endpoint; the endpoints are "GET /x?ms=5"`));
+    });
+  } finally {
+    await t.close();
+  }
 });

@@ -44,9 +44,10 @@ pool.test("--fail-on with a baseline that pairs no run exits 8 in run and attack
       assert(renamed.stdout.includes("not in the baseline: app/renamed"), renamed.stdout);
       assert(renamed.stdout.includes("only in the baseline: app/steady"), renamed.stdout);
       assert(
-        /baseline gate: NOT JUDGED \(exit 8\): "p99 \+10%" checked no run: no run .* paired/.test(
-          renamed.stdout,
-        ),
+        /baseline gate: NOT JUDGED \(exit 8\): "p99 \+10%" checked no run: nothing paired: no run .*\(app\/renamed\)/
+          .test(
+            renamed.stdout,
+          ),
         renamed.stdout,
       );
 

@@ -1,17 +1,17 @@
 /**
  * @module
- * The `--baseline` gate's verdicts in words, one sentence per metric, shared by the terminal, the
- * markdown summary and the report's compare view.
+ * The `--baseline` gate's verdicts, a sentence per metric, for the terminal, the CI summary and compare view.
  */
-import type { CompareMetric } from "../../results/conclude/noise_samples.ts";
+import type { GateMetric } from "../../results/fail_on.ts";
 import type { GateResult, GroupVerdict, MetricVerdict } from "../../results/baseline_gate.ts";
 
-/** The unit a metric's values are shown in (success as a percentage; its changes are in points). */
-export const METRIC_UNITS: Record<CompareMetric, string> = {
+/** The unit a metric's values are shown in (success and dropped as percentages; their changes in points). */
+export const METRIC_UNITS: Record<GateMetric, string> = {
   p50: "ms",
   p99: "ms",
   rps: "req/s",
   success: "%",
+  dropped: "%",
 };
 
 /** How the interval was measured, for the reader: the repeats, or one run's own intervals. */
@@ -29,6 +29,10 @@ export function pairingNotes(gate: GateResult): Array<[string, string[]]> {
       gate.groups.filter((g) => !g.flagged).map((g) => `${g.key} (${g.baselineRuns}+${g.currentRuns})`),
     ],
     ["paired but flagged", gate.groups.filter((g) => g.flagged).map((g) => `${g.key} (${g.flagged})`)],
+    [
+      "sent to another origin",
+      gate.groups.filter((g) => g.target && !g.selector).map((g) => `${g.key} (${g.target})`),
+    ],
     ["not in the baseline", gate.unpaired],
     ["only in the baseline", gate.baselineOnly],
     ["left out, stopped early", gate.leftOut],
@@ -42,9 +46,10 @@ export function verdictText(m: MetricVerdict, group: GroupVerdict, gate: GateRes
     : m.verdict === "unknown"
     ? "no verdict"
     : m.verdict;
-  const signed = (x: number) => `${x > 0 ? "+" : ""}${m.metric === "success" ? x : x.toFixed(1)}`;
-  const unit = m.metric === "success" ? " pp" : "%";
-  const [point, ci] = m.metric === "success" ? [m.diff, m.diffCi95] : [m.changePct, m.changeCi95Pct];
+  const share = METRIC_UNITS[m.metric] === "%";
+  const signed = (x: number) => `${x > 0 ? "+" : ""}${share ? x : x.toFixed(1)}`;
+  const unit = share ? " pp" : "%";
+  const [point, ci] = share ? [m.diff, m.diffCi95] : [m.changePct, m.changeCi95Pct];
   const level = (x: number) => `${Number(x.toPrecision(4))}`;
   const [from, to] = m.compared;
   const levels = Number.isFinite(from) && Number.isFinite(to)
