@@ -9,6 +9,17 @@ import { type Case, type Ctx, fifo, sparse } from "./bad_input_shapes.ts";
 const attack = (...rest: string[]) => (c: Ctx) => ["attack", c.url, ...rest];
 
 export const ATTACK: Case[] = [
+  // A URL the parser refuses names the part to fix: a zone, the host, the port, a character in the host.
+  ...([
+    ["http://[fe80::1%25lo]:9/", /the IPv6 zone in \[fe80::1%25lo\] cannot be written in a URL/],
+    ["http://127.0.0.1:65536/", /port "65536" is not a number from 1 to 65535/],
+    ["http://:9/", /no host after \/\/: write one/],
+    ["http://exa mple.com/", /the host "exa mple.com" holds a character no host name may: write/],
+  ] as const).map(([url, name]) => ({
+    name: `attack URL ${url}`,
+    args: () => ["attack", url],
+    names: [name],
+  })),
   { name: "attack -c wrong type", args: attack("-c", "abc"), names: [/-c "abc"/] },
   { name: "attack -c negative", args: attack("-c", "-3"), names: [/-c "-3"/] },
   { name: "attack -c 0", args: attack("-c", "0"), names: [/-c "0"/] },
@@ -18,6 +29,29 @@ export const ATTACK: Case[] = [
     name: "attack -d with a no-break space",
     args: attack("-d", "1\u00a0s"),
     names: [/-d "1\\u00a0s": not a duration/],
+  },
+  // A space before or after a number or a duration is refused alike, whichever side and flag.
+  ...([["-d", "1s "], ["-d", " 1s"], ["--interval", "1s\t"], ["-n", "3 "], ["-R", " 5"], [
+    "-w",
+    "2 ",
+  ]] as const)
+    .map(([flag, value]) => ({
+      name: `attack ${flag} ${JSON.stringify(value)}`,
+      args: attack(flag, value),
+      names: [new RegExp(`${flag} ".*": has a space before or after it: drop it`)],
+    })),
+  // A number written another locale's way says so: digits outside 0-9, a decimal comma.
+  ...([["-d", "２s"], ["-n", "٥"], ["-c", "٢"]] as const).map(([flag, value]) => ({
+    name: `attack ${flag} ${value} (not ASCII digits)`,
+    args: attack(flag, value),
+    names: [new RegExp(`${flag} "${value}": .*write its digits as 0-9`)],
+  })),
+  { name: "attack -R 1,5", args: attack("-R", "1,5"), names: [/-R "1,5": .*a comma is no decimal point/] },
+  {
+    name: "attack -o in a missing folder",
+    args: (c) => ["attack", c.url, "-o", `${c.dir}/no such/r.json`],
+    names: [/-o .*\/no such\/r\.json: cannot write: .*; its folder does not exist: make it first/],
+    code: 5,
   },
   { name: "attack -n 0", args: attack("-n", "0"), names: [/-n "0"/] },
   { name: "attack -R negative", args: attack("-R", "-5"), names: [/-R "-5"/] },

@@ -32,6 +32,12 @@ export const RUN_FLAGS: Case[] = [
     names: [/--only: no load named "nope"/],
   },
   {
+    name: "run a plan of days (a sweep's product)",
+    yaml: (c) => c.base,
+    runFlags: ["--set", "loads.closed.duration=1h", "--set", "repeats=30"],
+    names: [/case-\d+\.yaml: 60 runs of about 30 h together .*over a day; give --long to run it/],
+  },
+  {
     name: "run --set out of range",
     yaml: (c) => c.base,
     runFlags: ["--set", "repeats=0"],

@@ -20,6 +20,23 @@ export const FIELDS: Case[] = [
     names: [/loads\.closed\.connections: expected a whole number/],
   },
   {
+    name: "connections in Arabic-Indic digits",
+    yaml: edit("connections: 2,", 'connections: "٤",'),
+    names: [/loads\.closed\.connections: expected a whole number, found "٤" \(write its digits as 0-9\)/],
+  },
+  // A value two checks refuse (a whole number past its range too, a URL of no scheme) is one line.
+  { name: "repeats 1e300", yaml: add("repeats: 1e300\n"), names: [/repeats: must be <= 9007199254740991/] },
+  {
+    name: "coldStartRequests 1e300",
+    yaml: add("coldStartRequests: 1e300\n"),
+    names: [/coldStartRequests: .*0\.\.1000/],
+  },
+  {
+    name: "target url abc",
+    yaml: target('{ url: "abc" }'),
+    names: [/targets\.t\.url: url must be an absolute URL/],
+  },
+  {
     name: "connections 0",
     yaml: edit("connections: 2,", "connections: 0,"),
     names: [/loads\.closed\.connections: .*>= 1/],
@@ -28,6 +45,11 @@ export const FIELDS: Case[] = [
     name: "duration without unit",
     yaml: edit("duration: 200ms }", "duration: 10 }"),
     names: [/loads\.closed\.duration: expected a duration/],
+  },
+  {
+    name: "duration with a space after it",
+    yaml: edit("duration: 200ms }", 'duration: "200ms " }'),
+    names: [/loads\.closed\.duration: "200ms " has a space before or after it: drop it/],
   },
   {
     name: "duration 0s",
@@ -142,6 +164,11 @@ export const FIELDS: Case[] = [
     name: "external cwd a file",
     yaml: (c) => target(`{ kind: external, command: sh, cwd: ${c.file}, url: "http://127.0.0.1:1" }`)(c),
     names: [/targets\.t\.cwd: .*not a folder/],
+  },
+  {
+    name: "target url with port 65536",
+    yaml: target('{ url: "http://127.0.0.1:65536/" }'),
+    names: [/targets\.t\.url: port "65536" is not a number from 1 to 65535/],
   },
   {
     name: "external url without http://",
@@ -508,6 +535,21 @@ export const FIELDS: Case[] = [
     name: "JSON with a // comment",
     yaml: (c) => `{\n  // the experiment\n  "name": "x", "targets": { "t": { "url": "${c.url}" } }\n}\n`,
     names: [/line 2: \/\/ starts no comment in JSON or YAML/],
+  },
+  {
+    name: "JSON with a /* */ comment after a value, a // in a string kept",
+    yaml: (c) => `{ "name": "x", /* the name */ "targets": { "t": { "url": "${c.url}" } } }\n`,
+    names: [/line 1: \/\* starts no comment in JSON or YAML/],
+  },
+  {
+    name: "a key with a no-break space",
+    yaml: edit("duration: 200ms }", "\u00a0duration: 200ms }"),
+    names: [/\["\\u00a0duration"\]: unknown key; did you mean "duration"\?/],
+  },
+  {
+    name: "an unknown top-level key (an anchor's holder)",
+    yaml: add("defaults: &d { connections: 1 }\n"),
+    names: [/defaults: unknown key; allowed: name, .*, \.\.\. \(loadlab schema lists all \d+\)/],
   },
   {
     name: "an environment variable in the file",

@@ -42,7 +42,13 @@ interface Outcome {
   stderr: string;
 }
 
-/** A real `loadlab` process: the command line itself, `ulimit -n`, the environment's run mark. */
+/** Deno's own cache, kept when a child's XDG_CACHE_HOME moves loadlab's (Deno would look there too). */
+const DENO_DIR = Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME") ?? "/root"}/.cache/deno`;
+
+/**
+ * A real `loadlab` process: the command line itself, `ulimit -n`, the environment's run mark; conversions
+ * cached by earlier runs are not its: loadlab's cache is the case folder's.
+ */
 async function inChild(args: string[], c: Case, ctx: Ctx, runId: string): Promise<Outcome> {
   const deno = [Deno.execPath(), "run", "-A", MAIN, ...args];
   const command = c.ulimit
@@ -53,7 +59,7 @@ async function inChild(args: string[], c: Case, ctx: Ctx, runId: string): Promis
     cwd: ctx.dir,
     stdout: "piped",
     stderr: "piped",
-    env: { NO_COLOR: "1", LOADLAB_RUN_ID: runId },
+    env: { NO_COLOR: "1", LOADLAB_RUN_ID: runId, DENO_DIR, XDG_CACHE_HOME: `${ctx.dir}/cache` },
     signal: AbortSignal.timeout(30_000),
   }).output();
   return { code: out.code, stderr: new TextDecoder().decode(out.stderr) };
@@ -114,10 +120,6 @@ Deno.test(`bad input: ${ALL.length} cases exit 2 with a line naming the item and
     return new Response("ok");
   });
   const dir = await Deno.makeTempDir({ prefix: "loadlab-bad-input-" });
-  // Conversions cached by earlier runs are not this run's: loadlab's cache is the case folder's, Deno's kept.
-  const cache = Deno.env.get("XDG_CACHE_HOME");
-  Deno.env.set("DENO_DIR", Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME") ?? "/root"}/.cache/deno`);
-  Deno.env.set("XDG_CACHE_HOME", `${dir}/cache`);
   try {
     await Deno.writeTextFile(`${dir}/afile`, "hi\n");
     await Deno.mkdir(`${dir}/adir`);
@@ -150,8 +152,6 @@ Deno.test(`bad input: ${ALL.length} cases exit 2 with a line naming the item and
     }
     assertEquals(requests, 0, "no request reached the counting target");
   } finally {
-    if (cache === undefined) Deno.env.delete("XDG_CACHE_HOME");
-    else Deno.env.set("XDG_CACHE_HOME", cache);
     await counter.shutdown();
     await Deno.remove(dir, { recursive: true });
   }

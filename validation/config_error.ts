@@ -1,7 +1,6 @@
 /**
  * @module
- * `ConfigError`: bad configuration of any kind; commands exit 2 on it before any load is sent. No schema
- * library: the load and script isolates throw it.
+ * `ConfigError`: bad configuration of any kind, exit 2 before any load; schema-free, as isolates throw it.
  */
 import type { Issue } from "./mod.ts";
 

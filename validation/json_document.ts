@@ -1,7 +1,6 @@
 /**
  * @module
- * Experiment text read by `JSON.parse` with the YAML reader's problems (syntax, duplicate key, depth), never
- * quoting the input; and whether parsed data is a plain mapping.
+ * Experiment text read by `JSON.parse` with the YAML reader's problems (syntax, duplicate key, depth).
  */
 import type { Result } from "./mod.ts";
 import { MAX_NESTING_DEPTH } from "./input_limits.ts";
@@ -10,7 +9,7 @@ import { visibleLine } from "./terminal_text.ts";
 export const TOO_DEEP =
   `lists and mappings in brackets must nest at most ${MAX_NESTING_DEPTH} levels deep: flatten them`;
 
-/** `text` as JSON data, or its first problem. */
+/** `text` as JSON data, or its first problem, never quoting the input. */
 export function parseJsonDocument(text: string): Result<unknown> {
   let value: unknown;
   try {

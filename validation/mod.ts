@@ -3,9 +3,9 @@
  * The zod-issue formatter: `{path, message}` saying what was expected and found; "did you mean".
  */
 import type { z } from "zod";
-import { allowedKeysAt, describe, EXPECTED_WORDS, oneOf, schemasAt } from "./schema_walk.ts";
+import { allowedKeysAt, describeAll, EXPECTED_WORDS, oneOf, schemasAt } from "./schema_walk.ts";
 import { nearest } from "./suggest.ts";
-import { escapeHidden } from "./terminal_text.ts";
+import { numberSpelling, quotedVisible } from "./terminal_text.ts";
 
 /** Where (`loads.burst.phases[1].rampTo`, `(root)` for the whole value) and what. */
 export interface Issue {
@@ -56,7 +56,11 @@ export function validate<S extends z.ZodType>(
 
 /** Every issue as `{path, message}`; `schema` (the one parsed) sharpens wording and "did you mean". */
 export function issuesOf(error: z.ZodError, schema?: z.ZodType): Issue[] {
-  return error.issues.flatMap((issue) => convert(issue, [], schema));
+  // One problem a value: a second check failing on it (a whole number past its range too) says nothing new.
+  const all = error.issues.flatMap((issue) => convert(issue, [], schema));
+  return all.filter((issue, i) =>
+    issue.path === "(root)" || all.findIndex((o) => o.path === issue.path) === i
+  );
 }
 
 /** A refinement's problem: `message` at `path` under the value refined (the value itself when empty). */
@@ -70,7 +74,7 @@ export function formatPath(path: readonly Key[]): string {
   for (const key of path) {
     if (typeof key === "number") out += `[${key}]`;
     else if (typeof key === "string" && /^[A-Za-z_$][\w$-]*$/.test(key)) out += out ? `.${key}` : key;
-    else out += `[${escapeHidden(JSON.stringify(String(key)))}]`;
+    else out += `[${quotedVisible(String(key))}]`;
   }
   return out || "(root)";
 }
@@ -127,20 +131,15 @@ function convert(issue: RawIssue, prefix: Key[], schema?: Schema): Issue[] {
 function unknownKey(key: string, allowed: string[]): string {
   const guess = nearest(key, allowed);
   if (guess) return `unknown key; did you mean "${guess}"?`;
-  if (allowed.length > 0 && allowed.length <= 12) return `unknown key; allowed: ${allowed.join(", ")}`;
-  return "unknown key";
+  if (allowed.length === 0) return "unknown key";
+  const more = allowed.length > 12 ? `, ... (loadlab schema lists all ${allowed.length})` : "";
+  return `unknown key; allowed: ${allowed.slice(0, 12).join(", ")}${more}`;
 }
 
 function typeMessage(issue: z.core.$ZodIssueInvalidType, path: Key[], schema?: Schema): string {
   const described = schema ? describeAll(schemasAt(schema, path)) : undefined;
   const expected = described ?? EXPECTED_WORDS[issue.expected] ?? `a ${issue.expected}`;
   return expectedFound(expected, issue);
-}
-
-function describeAll(schemas: Schema[]): string | undefined {
-  const parts = schemas.map((s) => describe(s));
-  if (parts.length === 0 || parts.some((p) => p === undefined)) return undefined;
-  return [...new Set(parts)].join(" or ");
 }
 
 function expectedFound(expected: string, issue: RawIssue): string {
@@ -178,7 +177,8 @@ export function showValue(value: unknown): string {
   if (value === undefined) return MISSING;
   if (value === null || typeof value === "number" || typeof value === "boolean") return String(value);
   if (typeof value === "string") {
-    return JSON.stringify(value.length > 40 ? `${value.slice(0, 37)}...` : value);
+    const note = numberSpelling(value);
+    return JSON.stringify(value.length > 40 ? `${value.slice(0, 37)}...` : value) + (note && ` (${note})`);
   }
   if (Array.isArray(value)) return `a list of ${value.length}`;
   if (value instanceof Uint8Array) return "bytes";

@@ -85,20 +85,15 @@ function matchesLiterals(object: Schema, value: Record<string, unknown>): boolea
   return true;
 }
 
-/** What a schema expects in a few words, or `undefined`. */
-export function describe(schema: Schema): string | undefined {
-  const options = optionsOf(schema);
-  if (options.length > 1) {
-    const parts = options.map(describeOne);
-    if (parts.some((p) => p === undefined)) return undefined;
-    return [...new Set(parts)].join(" or ");
-  }
-  return describeOne(options[0]);
+/** What any of `schemas` expects in a few words ("a number or a string"), or `undefined`. */
+export function describeAll(schemas: Schema[]): string | undefined {
+  const parts = schemas.flatMap(optionsOf).map(describeOne);
+  if (parts.length === 0 || parts.some((p) => p === undefined)) return undefined;
+  return [...new Set(parts)].join(" or ");
 }
 
 function describeOne(schema: Schema): string | undefined {
-  // A schema may say it itself: `.meta({ expected: "a duration with a unit, e.g. 10s" })`, read back by
-  // `.meta()` (so the formatter loads no schema library of its own).
+  // A schema may say it itself, `.meta({ expected: "a duration, e.g. 10s" })`, read with no schema library.
   const expected = (schema as { meta?: () => { expected?: unknown } | undefined }).meta?.()?.expected;
   if (typeof expected === "string") return expected;
   const def = defOf(schema);

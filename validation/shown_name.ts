@@ -1,7 +1,6 @@
 /**
  * @module
- * A user-given name as every output keeps it (one line, nothing hidden, cut with a hash when long), and as
- * a file-name stem (unsafe characters become `_`, with a short hash unless unique).
+ * A user-given name as every output keeps it (one line, nothing hidden, cut with a hash when long).
  */
 import { createHash } from "node:crypto";
 import { visibleLine } from "./terminal_text.ts";
@@ -32,7 +31,7 @@ export function shownNameWithin(name: string, maxChars: number): string {
   return line.slice(0, cut) + tail;
 }
 
-/** `name` as a file-name stem; `unique`: its cleaned form is its own, case aside. */
+/** `name` as a file-name stem, unsafe characters `_`; hashed unless `unique` (its cleaned form its own). */
 export function fileStem(name: string, unique: boolean): string {
   const cleaned = name.replace(/[^A-Za-z0-9.=-]+/g, "_");
   if (unique && cleaned.length <= MAX_STEM_CHARS && !/[A-Z]/.test(cleaned)) return cleaned;

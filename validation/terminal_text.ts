@@ -27,6 +27,21 @@ export function visibleLine(text: string): string {
   return text.replace(UNSEEN, (c) => NAMED_ESCAPES[c] ?? unicodeEscape(c));
 }
 
+/** Spaces that pass for a plain one (no-break, thin, ideographic, ...): a value holding one looks right. */
+const ODD_SPACES = /[\u00a0\u2000-\u200a\u202f\u205f\u3000]/g;
+
+/** `text` quoted as JSON, hidden characters and odd spaces as `\\uXXXX` (`"1\\u00a0s"`): the fault shows. */
+export function quotedVisible(text: string): string {
+  return escapeHidden(JSON.stringify(text)).replace(ODD_SPACES, unicodeEscape);
+}
+
+/** What a number written another locale's way needs, e.g. "write its digits as 0-9"; "" otherwise. */
+export function numberSpelling(text: string): string {
+  if (/[^\P{Nd}0-9]/u.test(text)) return "write its digits as 0-9";
+  if (/\d,\d/.test(text)) return "a comma is no decimal point or thousands separator here: write 1.5 or 1000";
+  return "";
+}
+
 /** One UTF-16 unit as `\\uXXXX`. */
 export function unicodeEscape(c: string): string {
   return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
@@ -47,12 +62,10 @@ export function escapeInvisible(json: string): string {
   return json.replace(INVISIBLE, unicodeEscape);
 }
 
-/**
- * Code points a terminal draws two columns wide (East Asian wide, fullwidth, emoji) and zero wide
- * (combining marks, variation selectors, the zero-width joiner): approximate, enough to keep columns in line.
- */
+/** Code points a terminal draws two columns wide (East Asian wide, fullwidth, emoji), approximately. */
 const WIDE =
   /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{1f300}-\u{1f64f}\u{1f900}-\u{1f9ff}\u{20000}-\u{3fffd}]/u;
+/** Code points a terminal draws zero wide: combining marks, variation selectors, the zero-width joiner. */
 const ZERO_WIDTH = /[\p{M}\u200b-\u200d\ufe00-\ufe0f]/u;
 
 /** The columns `text` (one line, already safe) takes on a terminal. */

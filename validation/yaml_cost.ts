@@ -8,9 +8,8 @@ import { MAX_NESTING_DEPTH, MAX_YAML_ANCHORS } from "./input_limits.ts";
 import { TOO_DEEP } from "./json_document.ts";
 
 /**
- * The first thing in the tokens the parser would pay for beyond its size: too many anchors, deep nesting.
- * Block nesting counts open indentation levels plus the indicators (`- `, `key:`) on a line, so a depth is
- * refused alike on every machine, not where the parser's stack ends.
+ * The first thing the parser would pay for beyond its size (too many anchors, deep nesting). Block nesting
+ * counts open indentation levels plus a line's indicators (`- `, `key:`), so every machine refuses alike.
  */
 export function yamlCostIssue(text: string, lexer: typeof Lexer): Issue | undefined {
   let depth = 0;

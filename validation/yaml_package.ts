@@ -1,7 +1,6 @@
 /**
  * @module
- * The YAML package, imported by the first reader that meets YAML: a run of a script or of JSON never
- * pays its import before its first request.
+ * The YAML package, imported by the first reader that meets YAML: a script's or JSON's run never pays it.
  */
 type YamlPackage = typeof import("yaml");
 
