@@ -5,6 +5,7 @@
  * that lacks it, but fail on CI (env CI=true), where a silently skipped suite would hide a broken setup.
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { passInputs } from "../runner/script/isolate_inputs.ts";
 import { findProgram } from "../system/path_lookup.ts";
 import { createTargetApp } from "../targets/app/app.ts";
 
@@ -63,6 +64,38 @@ export async function withTempDir(fn: (dir: string) => Promise<void>): Promise<v
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+}
+
+/**
+ * Runs `fn` with `vars` over the environment its in-process runs' scripts see (`__ENV`, `scriptEnv()`), as
+ * `-e NAME=VALUE` gives them: the process's own environment, every parallel test file's, stays as it is.
+ * Every in-process run of this file sees them while `fn` runs: not for cases pooled beside others.
+ */
+export async function withScriptVars<T>(vars: Record<string, string>, fn: () => Promise<T>): Promise<T> {
+  passInputs({ vars });
+  try {
+    return await fn();
+  } finally {
+    passInputs({ vars: {} });
+  }
+}
+
+/**
+ * The JSON `code` (a module's text, importing by absolute URL) prints, run in a `deno` process of its own
+ * with `env` over this one's: for a case of a variable the process's environment holds, which every file
+ * of a parallel pass shares. Deno's own cache is kept (it would follow `XDG_CACHE_HOME` or `HOME`).
+ */
+export async function jsonFromChild(code: string, env: Record<string, string>): Promise<unknown> {
+  const denoDir = Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME") ?? "/root"}/.cache/deno`;
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", "--ext=ts", code],
+    cwd: new URL("..", import.meta.url).pathname,
+    env: { DENO_DIR: denoDir, ...env },
+    stdout: "piped",
+    stderr: "inherit",
+  }).output();
+  if (!out.success) throw new Error(`the child of ${JSON.stringify(env)} exited ${out.code}`);
+  return JSON.parse(new TextDecoder().decode(out.stdout));
 }
 
 /** Runs `fn` with the built-in target app served in this process on a free loopback port. */

@@ -4,7 +4,8 @@
  * tests/house_test.ts runs them on the repository and on made-up input: no folder holds more than
  * `MAX_FOLDER_FILES` product files, no folder holds a family of `MIN_FAMILY` files named with one prefix
  * (`script_*.ts`: such a family is a folder of its own, the prefix dropped), and no comment runs past
- * `COMMENT_COLUMNS` (the formatter wraps code at that width, never comments). Run as a program
+ * `COMMENT_COLUMNS` (the formatter wraps code at that width, never comments), and no test file of a
+ * parallel pass changes the process's environment (`envChanges`). Run as a program
  * (`deno task check` does), it prints the comment lines that are too wide and exits 1 if there are any.
  */
 import { codeText } from "./code_text.ts";
@@ -50,6 +51,26 @@ export function wideComments(file: string, source: string, columns = COMMENT_COL
     }
   });
   return wide;
+}
+
+/** Test folders whose files run one at a time, a pass each (tests/suite.ts): outside the rule below. */
+const ONE_AT_A_TIME = ["tests/presets/", "tests/timing/"];
+
+/**
+ * Files of a parallel pass that may change the process's environment, each with its reason: none. The
+ * files of such a pass run as workers of one process, so a change reaches every other file's runs (and
+ * their children) while it holds; give a child its variables, or the code under test its values.
+ */
+export const ENV_CHANGES_ALLOWED: Readonly<Record<string, string>> = {};
+
+/** Whether `file` runs in a parallel pass: a test file, or a module under tests/, not run one at a time. */
+export const inParallelPass = (file: string) =>
+  (file.endsWith("_test.ts") || file.startsWith("tests/")) && !ONE_AT_A_TIME.some((d) => file.startsWith(d));
+
+/** The lines of `source` whose code changes the process's environment, as `file:line`. */
+export function envChanges(file: string, source: string): string[] {
+  const change = /Deno\.env\.(set|delete)\(|process\.env(\.[\w$]+|\[[^\]]*\])\s*=(?!=)|delete\s+process\.env/;
+  return codeText(source).split("\n").flatMap((line, i) => change.test(line) ? [`${file}:${i + 1}`] : []);
 }
 
 /** Folders the formatter skips (deno.json `fmt.exclude`, the build outputs; node_modules anywhere). */

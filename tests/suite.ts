@@ -3,17 +3,18 @@
  * `deno task test` and `deno task test:quick`.
  *
  * The whole suite: the parallel pass (all but `tests/presets`, `tests/timing` and the files named in
- * `BESIDE_STUDIES`); then the preset studies one at a time, and beside them the timing tests one at a
- * time (they pass with both cores busy), then those named files (mostly waiting) two at a time; then the
- * studies in `ALONE`, one at a time; then the no-orphans check. Beside another study a study can miss its
- * findings. The files beside the studies print when the studies end, so no line of one splits a line of
- * the other.
+ * `BESIDE_STUDIES`, `BESIDE_HTTP2` and `COMPUTING_BESIDE`); then the preset studies one at a time, and beside
+ * them the timing tests one at a time (they pass with both cores busy), then the `BESIDE_STUDIES` files
+ * (mostly waiting) two at a time, and the `COMPUTING_BESIDE` files two at a time; then the studies in
+ * `ALONE`, one at a time; then the no-orphans check. Beside another study a study can miss its findings.
+ * The files beside the studies print when the studies end, so no line of one splits a line of the other.
  * Arguments go to every pass (`--filter`) but the no-orphans check.
  *
  * A file whose imports reach node:http2 runs in a process of its own: a native abort inside Deno's HTTP/2
  * binding ends the whole process, and then takes only that file, named. Those of the first pass (they wait
  * more than they compute) run one at a time beside the studies, beside the timing tests and the files named
- * below; those of test:quick after its end-to-end files; a study's, after the studies.
+ * below, and then the files in `BESIDE_HTTP2`, two at a time; those of test:quick after its end-to-end
+ * files; a study's, after the studies.
  *
  * `--quick` (the edit loop) runs every test file outside `tests/` and `bench/` (the unit tests beside their
  * modules) but the slow ones named below, by file name wherever they live, in a parallel pass, and beside
@@ -24,10 +25,11 @@
  * after that pass), and the passes run unchecked: a pass that checks its own files checks again the
  * modules an earlier pass checked (10 s of CPU on a cold cache).
  *
- * Test files of a parallel pass share one process's environment: Deno's cache is pinned (`DENO_DIR`), so
- * a test that points `XDG_CACHE_HOME` at a folder of its own moves only loadlab's cache, and the `deno`
- * children of other files keep the warm one. One file more at once than CPUs (`DENO_JOBS` to change):
- * many wait on sockets and timeouts.
+ * Test files of a parallel pass share one process's environment, so none changes it (tests/house_test.ts
+ * holds them to it). loadlab's cache is a fresh folder for the whole suite (`XDG_CACHE_HOME`): every
+ * conversion a test reads is this tree's, never one an older tree cached under the same version; Deno's
+ * cache is pinned (`DENO_DIR`), as Deno would otherwise look for it in that folder too. One file more at
+ * once than CPUs (`DENO_JOBS` to change): many wait on sockets and timeouts.
  */
 import { basename, dirname, join, relative } from "node:path";
 
@@ -73,6 +75,25 @@ const BESIDE_STUDIES = [
   "tests/artillery_endpoints_test.ts",
   "tests/tls_handshake_hostile_test.ts",
 ];
+/**
+ * Files that mostly wait, on Artillery 2's own runs or raw servers' breaks and timeouts (6-15% of a core
+ * alone): two at a time beside the studies, after the node:http2 files, a chain that leaves them over two
+ * minutes. By path.
+ */
+const BESIDE_HTTP2 = [
+  "scenarios/artillery/sessions_test.ts",
+  "scenarios/artillery/ws_test.ts",
+  "runner/http/h2/run_end_test.ts",
+  "runner/http/ws/hostile_test.ts",
+  "runner/http/ws/conformance_test.ts",
+  "runner/http/ws/fd_test.ts",
+];
+/**
+ * The first pass's two costliest files by CPU (50-65 CPU-s each alone, a child per run), which judge counts,
+ * verdicts and output rather than times: two at a time beside the studies, a chain of its own, on the core
+ * the studies' phase leaves idle; the first pass is bound by its CPU. By path.
+ */
+const COMPUTING_BESIDE = ["tests/locust_run_test.ts", "tests/k6_verdict_test.ts"];
 /** Files at once beside another pass: the studies' phase uses under half of two cores. */
 const BESIDE_JOBS = "2";
 
@@ -92,6 +113,7 @@ const env = {
   LOADLAB_RUN_ID: Deno.env.get("LOADLAB_RUN_ID") ?? `suite-${Date.now()}-${Deno.pid}`,
   DENO_JOBS: Deno.env.get("DENO_JOBS") ?? String(navigator.hardwareConcurrency + 1),
   DENO_DIR: Deno.env.get("DENO_DIR") ?? await denoDir(),
+  XDG_CACHE_HOME: Deno.makeTempDirSync({ prefix: "loadlab-suite-cache-" }),
 };
 
 async function denoDir(): Promise<string> {
@@ -185,14 +207,19 @@ async function whole(denoTestArgs: string[]): Promise<boolean> {
   const [studiesHttp2, studies] = splitHttp2(under(PRESETS).filter((f) => !ALONE.includes(f)));
   const [http2, parallel] = splitHttp2(
     all.filter((f) =>
-      !f.startsWith(`${PRESETS}/`) && !f.startsWith(`${TIMING}/`) && !BESIDE_STUDIES.includes(f)
+      !f.startsWith(`${PRESETS}/`) && !f.startsWith(`${TIMING}/`) &&
+      ![...BESIDE_STUDIES, ...BESIDE_HTTP2, ...COMPUTING_BESIDE].includes(f)
     ),
   );
   const test = (args: string[]) => ["test", "-A", "--no-check", ...denoTestArgs, ...args];
   console.error(`test: ${all.length} test files, ~20 min on 2 idle cores (test:quick for the edit loop)`);
   const check = held(["check", ...all]);
   const pass = await deno(test(["--parallel", ...parallel]));
-  const beside = [[test(timing), test(["--parallel", ...BESIDE_STUDIES])], http2.map((f) => test([f]))];
+  const beside = [
+    [test(timing), test(["--parallel", ...BESIDE_STUDIES])],
+    [...http2.map((f) => test([f])), test(["--parallel", ...BESIDE_HTTP2])],
+    [test(["--parallel", ...COMPUTING_BESIDE])],
+  ];
   const passed = printed(await check) && pass && await besideHeld(test(studies), ...beside) &&
     await eachAlone(test([]), studiesHttp2) && await deno(test(ALONE));
   return await deno(["test", "-A", "--no-check", NO_ORPHANS]) && passed;
@@ -233,4 +260,6 @@ function printed(out: Deno.CommandOutput, args: string[] = []): boolean {
 }
 
 const quickMode = Deno.args[0] === "--quick";
-Deno.exit(await (quickMode ? quick(Deno.args.slice(1)) : whole(Deno.args)) ? 0 : 1);
+const passed = await (quickMode ? quick(Deno.args.slice(1)) : whole(Deno.args));
+Deno.removeSync(env.XDG_CACHE_HOME, { recursive: true });
+Deno.exit(passed ? 0 : 1);
