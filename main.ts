@@ -27,8 +27,8 @@ const COMMANDS = new Map<string | undefined, [URL, string]>([
   ["steer", [new URL("./cli/steer_cmd.ts", import.meta.url), "runSteerCommand"]],
   ["schema", [new URL("./cli/schema_cmd.ts", import.meta.url), "runSchemaCommand"]],
   ["convert", [new URL("./cli/convert_cmd.ts", import.meta.url), "runConvertCommand"]],
-  // Hidden: a target process of a compiled binary (see cli/target_child_cmd.ts).
-  ["__target", [new URL("./cli/target_child_cmd.ts", import.meta.url), "runTargetChildCommand"]],
+  // Hidden: a target process of a compiled binary (targets/child_main.ts).
+  ["__target", [new URL("./targets/child_main.ts", import.meta.url), "runTargetChild"]],
   ["version", [HELP, "runVersionCommand"]],
   ["--version", [HELP, "runVersionCommand"]],
   ["-V", [HELP, "runVersionCommand"]],

@@ -57,7 +57,6 @@ interface HelpLayout {
   shortColumn?: boolean;
 }
 
-/** The flags of `table`, for the tokenizer. */
 export function flagsOf(table: FlagTable): FlagSpec[] {
   return table.filter((row) => typeof row !== "string");
 }

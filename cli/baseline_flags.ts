@@ -4,9 +4,9 @@
  * a URL baseline (a CI artifact, say) is fetched over HTTP(S) before any load.
  */
 import { defined } from "../validation/defined.ts";
-import { FileReadError, readFileCapped } from "../system/read_capped.ts";
+import { readFileCapped, readOrRefuse } from "../system/read_capped.ts";
 import { redactText } from "../results/redact.ts";
-import { MAX_RESULTS_FILE_BYTES, parseResultsFile, ResultsFileError } from "../results/mod.ts";
+import { MAX_RESULTS_FILE_BYTES, ResultsFileError } from "../results/mod.ts";
 import type { ResultsFile } from "../results/mod.ts";
 import type { GateResult } from "../results/baseline_gate.ts";
 import { type FailOn, parseFailOnList } from "../results/fail_on.ts";
@@ -15,10 +15,9 @@ import { flag, type FlagSpec } from "./argv.ts";
 import type { FlagValues } from "./flag_values.ts";
 import { UsageError } from "./usage_error.ts";
 import { boxTable } from "../report/terminal/tables.ts";
-import { jsonErrorReason } from "../validation/json_document.ts";
 import { concatBytes } from "../system/copy_bytes.ts";
 import { statOrNull } from "../system/path_lookup.ts";
-import { EXIT } from "./exit_codes.ts";
+import { EXIT, exitMeaning } from "./exit_codes.ts";
 
 export const BASELINE_FLAGS: FlagSpec[] = [
   flag("--baseline <path>", { example: "main/results.json" }, [
@@ -29,8 +28,8 @@ export const BASELINE_FLAGS: FlagSpec[] = [
   ]),
   flag("--fail-on <rule>", { repeatable: true, example: "p99 +10%" }, [
     "with --baseline: exit 7 when a change is beyond noise AND past the",
-    'rule, e.g. "p99 +10%", "rps -5%", "success -0.1pp" (repeatable, or comma-separated); exit 8 when a',
-    "rule checked no run (nothing paired with the baseline, or only flagged runs);",
+    'rule, e.g. "p99 +10%", "rps -5%", "success -0.1pp", "dropped +1pp" (repeatable,',
+    "or comma-separated); exit 8 when a rule checked no run (nothing paired, or only flagged runs);",
     'per endpoint: "p99{name:GET /json} +10%" (its latency noise needs repeats)',
   ]),
 ];
@@ -77,40 +76,36 @@ export async function loadBaseline(path: string): Promise<ResultsFile> {
   }
   // Not there: the read below says so with the path.
   const file = statOrNull(path)?.isDirectory ? `${path.replace(/\/+$/, "")}/results.json` : path;
-  let bytes: Uint8Array;
-  try {
-    bytes = readFileCapped(file, MAX_RESULTS_FILE_BYTES);
-  } catch (err) {
-    if (!(err instanceof FileReadError)) throw err;
-    throw new ResultsFileError(
-      `${file}: cannot read: ${err.reason}; give a results.json written by loadlab (or a zip holding one)`,
-      { cause: err },
-    );
-  }
   const fail: Fail = (message, cause) => new ResultsFileError(`${file}: ${message}`, { cause });
+  const bytes = readOrRefuse(
+    () => readFileCapped(file, MAX_RESULTS_FILE_BYTES),
+    (why, { cause }) =>
+      fail(`cannot read: ${why}; give a results.json written by loadlab (or a zip holding one)`, cause),
+  );
   return baselineFromBytes(bytes, MAX_RESULTS_FILE_BYTES, fail);
 }
 
-/** The gate's verdicts as a table for the terminal, then one line on its outcome. */
-export function gateTable(gate: GateResult): string {
+/** The gate's verdicts as a table for the terminal, then one line on its outcome and the command's exit. */
+export function gateTable(gate: GateResult, code: number): string {
   const rows = [["vs baseline", "metric", "baseline", "this", "verdict"]];
   for (const r of gateRows(gate)) {
     rows.push([r.key, `${r.metric} ${METRIC_UNITS[r.metric]}`, `${r.baseline}`, `${r.current}`, r.text]);
   }
-  const lines = gate.groups.length
-    ? [boxTable(rows)]
-    : ["no run of this experiment has a run of the same name in the baseline"];
+  // Nothing paired: the outcome line says why (runs stopped early, or named otherwise).
+  const lines = gate.groups.length ? [boxTable(rows)] : [];
   for (const [kind, keys] of pairingNotes(gate)) if (keys.length) lines.push(`${kind}: ${keys.join(", ")}`);
-  lines.push(gateOutcome(gate));
+  lines.push(gateOutcome(gate, code));
   return lines.join("\n");
 }
 
-/** The gate's outcome: FAILED (exit 7), NOT JUDGED (exit 8) with each rule's reason, or passed. */
-function gateOutcome(gate: GateResult): string {
-  if (gate.failed) return "baseline gate: FAILED (exit 7)";
+/** The gate's outcome (FAILED, NOT JUDGED with reasons, or passed) and the cause behind `code`. */
+function gateOutcome(gate: GateResult, code: number): string {
+  const own = gate.failed ? EXIT.baselineWorse : gate.unjudged.length ? EXIT.baselineUnjudged : code;
+  const exit = code === own ? `exit ${code}` : `exit ${code}, not ${own}: ${exitMeaning(code)} comes first`;
+  if (gate.failed) return `baseline gate: FAILED (${exit})`;
   if (gate.unjudged.length) {
     const why = gate.unjudged.map((u) => `"${u.rule}" checked no run: ${u.reason}`).join("; ");
-    return `baseline gate: NOT JUDGED (exit ${EXIT.baselineUnjudged}): ${why}`;
+    return `baseline gate: NOT JUDGED (${exit}): ${why}`;
   }
   return "baseline gate: no --fail-on rule fired";
 }
@@ -151,11 +146,8 @@ export async function loadBaselineUrl(url: string, opts: FetchBaselineOptions = 
   } catch (err) {
     if (err instanceof FetchProblem) throw fail(err.message, err);
     if (err instanceof DOMException && err.name === "TimeoutError") {
-      const secs = timeoutMs / 1000;
-      throw fail(
-        `no complete answer within ${secs} s; check the URL and the network, or download it and give the file`,
-        err,
-      );
+      const late = `no complete answer within ${timeoutMs / 1000} s`;
+      throw fail(`${late}; check the URL and the network, or download it and give the file`, err);
     }
     throw fail(`cannot fetch: ${(err as Error).message}; check the URL and the network`, err);
   }
@@ -165,22 +157,11 @@ export async function loadBaselineUrl(url: string, opts: FetchBaselineOptions = 
 /** The results file in `bytes`: a results.json, or the top-most one in a zip. */
 async function baselineFromBytes(bytes: Uint8Array, maxBytes: number, fail: Fail): Promise<ResultsFile> {
   const text = isZip(bytes) ? await resultsFromZip(bytes, maxBytes, fail) : new TextDecoder().decode(bytes);
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (err) {
-    const page = text.trimStart().startsWith("<")
-      ? "; it is HTML: give the results.json beside report.html, or an artifact's API URL (.../ID/zip)"
-      : "";
-    throw fail(
-      `neither a results.json nor a zip holding one (not JSON: ${jsonErrorReason(err)})${page}`,
-      err,
-    );
-  }
-  const parsed = parseResultsFile(data);
-  if (!parsed.ok) throw fail(`not a loadlab results file: ${parsed.problem}`);
-  await (await import("../results/redact_results.ts")).readSources(parsed.results);
-  return parsed.results;
+  const page = text.trimStart().startsWith("<")
+    ? "; it is HTML: give the results.json beside report.html, or an artifact's API URL (.../ID/zip)"
+    : "";
+  const notJson = (why: string) => `neither a results.json nor a zip holding one (not JSON: ${why})${page}`;
+  return await (await import("../results/io.ts")).resultsFromText(text, fail, notJson);
 }
 
 /** A failure whose message is already the one line to print after the URL. */

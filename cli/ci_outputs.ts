@@ -1,9 +1,7 @@
 /**
  * @module
- * What `run` and `attack` do alike with a run's results: the flags both read of where and how results go,
- * the terminal's secrets guarded, and one end from the results to the gate's table, the CI files
- * (`--summary`, `--junit`, `--output-bench`, `GITHUB_STEP_SUMMARY`, `GITHUB_OUTPUT`), the files' paths and
- * the exit code.
+ * What `run` and `attack` do alike with a run's results: the CI files' flags, the terminal's secrets guarded,
+ * and `endLoad` from results to the gate's table, the CI files, the files' paths and the exit code.
  */
 import { defined } from "../validation/defined.ts";
 import type { ResultsFile } from "../results/mod.ts";
@@ -81,7 +79,7 @@ export function guardSecrets(keep: boolean, sources: unknown): void {
 }
 
 /** How a load command's run ended besides its results, and where its end is said. */
-export type LoadEnd = Pick<CommandOutcome, "command" | "written" | "stoppedWith" | "k6"> & {
+type LoadEnd = Pick<CommandOutcome, "command" | "written" | "stoppedWith" | "k6"> & {
   /** The baseline and rules `readGate` read before the load. */
   gate: GateAsked;
   /** Where the gate's table and the files' lines go; null says neither (`--quiet`). */
@@ -94,11 +92,13 @@ export type LoadEnd = Pick<CommandOutcome, "command" | "written" | "stoppedWith"
 export async function endLoad(results: ResultsFile, args: ResultsArgs, end: LoadEnd): Promise<number> {
   const { baseline, failOn } = end.gate;
   const gate = baseline && gateAgainstBaseline(baseline, results, failOn);
-  if (gate) end.say?.(terminalSafe(gateTable(gate)));
+  const { runs, thresholds } = results;
+  // One order of exit codes: the table's line says the code the command exits with.
+  const code = exitCodeOf({ ...end, runs, thresholds, strict: args.strict, gate });
+  if (gate) end.say?.(terminalSafe(gateTable(gate, code)));
   await writeCiFiles(end.command, results, args, gate);
   if (end.files.length > 0) end.say?.(end.files.join("\n"));
-  const { runs, thresholds } = results;
-  return exitCodeOf({ ...end, runs, thresholds, strict: args.strict, gate });
+  return code;
 }
 
 /** Writes every CI file asked for, then appends the summary to `$GITHUB_STEP_SUMMARY` when it is set. */

@@ -11,7 +11,7 @@ import { EXIT } from "./exit_codes.ts";
 import { readFlags } from "./flag_values.ts";
 import { UsageError } from "./usage_error.ts";
 import { OutputError, sameFile } from "../system/output_file.ts";
-import { FileReadError, formatCap, readFileCapped } from "../system/read_capped.ts";
+import { formatCap, readFileCapped, readOrRefuse } from "../system/read_capped.ts";
 import { MAX_SCRIPT_BYTES } from "../scenarios/script_source.ts";
 
 const TABLE: FlagTable = [
@@ -70,14 +70,13 @@ export function runConvertCommand(argv: string[]): Promise<number> {
 
 /** The script's text: a regular file of at most `MAX_SCRIPT_BYTES` (never a device, read without end). */
 function readScript(source: string, path: string, kind: string): string {
-  try {
-    return new TextDecoder().decode(readFileCapped(path, MAX_SCRIPT_BYTES));
-  } catch (err) {
-    if (!(err instanceof FileReadError)) throw err;
-    const file = kind === "k6" ? "k6 script is a regular .js" : "locustfile is a regular .py";
-    const why = `${err.reason}: a ${file} file of at most ${formatCap(MAX_SCRIPT_BYTES)}`;
-    throw new UsageError(`${source}: ${why}`, { cause: err });
-  }
+  const file = kind === "k6" ? "k6 script is a regular .js" : "locustfile is a regular .py";
+  const bytes = readOrRefuse(
+    () => readFileCapped(path, MAX_SCRIPT_BYTES),
+    (why, cause) =>
+      new UsageError(`${source}: ${why}: a ${file} file of at most ${formatCap(MAX_SCRIPT_BYTES)}`, cause),
+  );
+  return new TextDecoder().decode(bytes);
 }
 
 /** Writes the session (or a module of it, in a `folder` made beside it) to `out`; a refusal is exit 5. */

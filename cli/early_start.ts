@@ -1,8 +1,7 @@
 /**
  * @module
- * Starts the load worker isolate of `attack`, `ghz` and `run`, and for `run SCRIPT` the isolate its options
- * are read in and its type check, before the command's modules load (main.ts imports this first), so they
- * run while the command loads and plans; the isolates not when a flag asks for other limits.
+ * Starts the load worker isolate of `attack`, `ghz` and `run` (for `run SCRIPT` also its options' isolate and
+ * type check) as main.ts's first import, to run while the command loads; not when a flag asks other limits.
  */
 import { resolve } from "node:path";
 import { SESSIONS_YOUNG_MB, startEarlyWorker } from "../runner/worker/load_worker.ts";

@@ -42,13 +42,16 @@ const EXIT_MEANINGS = {
     "would settle it)",
   ],
   interrupted: [130, "Ctrl-C"], // 128 + SIGINT, as shells report a process stopped by Ctrl-C
-  terminated: [143, "SIGTERM (both stop gracefully and keep the partial results)"], // 128 + SIGTERM
+  terminated: [143, "SIGTERM or SIGHUP (all stop gracefully and keep the partial results)"], // 128 + SIGTERM
 } as const;
 
 type Meanings = typeof EXIT_MEANINGS;
 export const EXIT = Object.fromEntries(Object.entries(EXIT_MEANINGS).map(([k, [code]]) => [k, code])) as {
   readonly [K in keyof Meanings]: Meanings[K][0];
 };
+
+/** What exit `code` means, as `--help` says it. */
+export const exitMeaning = (code: number) => Object.values(EXIT_MEANINGS).find(([c]) => c === code)?.[1];
 
 /** The "Exit codes:" paragraph of `command`'s `--help` (`attack` starts no target: no 3). */
 export function exitCodesHelp(command: "attack" | "run"): string {
@@ -69,10 +72,7 @@ export const K6_EXIT = {
   commandFailed: 255, // k6's -1: its command failed before the test (a `--secret-source` it cannot read)
 } as const;
 
-/**
- * A k6 script run's exit code: 108 after `exec.test.abort()` (a signal still wins), 110 after
- * `exec.test.fail()`, 99 for a threshold.
- */
+/** A k6 script run's exit code: 108 on `exec.test.abort()`, 110 on `fail()`, 99 for a threshold. */
 export function k6ExitCodeOf(code: number, runs: RunResult[]): number {
   if (code === EXIT.interrupted || code === EXIT.terminated) return code;
   if (runs.some((r) => r.abortedBy?.testAbort !== undefined)) return K6_EXIT.scriptAborted;

@@ -1,17 +1,24 @@
 /**
  * @module
- * Typed reads of tokenized flags, each refusal naming the flag as typed and a good value; the flags of option
- * rows (runner/option.ts) and their values.
+ * Typed reads of tokenized flags (`--out KIND=URL` too), a refusal naming the flag as typed and a good value;
+ * option rows' flags.
  */
 import { flag, flagsOf, type FlagSpec, type FlagTable, type RawArgs, tokenize } from "./argv.ts";
 import type { Option } from "../runner/option.ts";
 import { UsageError } from "./usage_error.ts";
+import { numberSpelling, quotedVisible } from "../validation/terminal_text.ts";
 import { MAX_RATE_PER_SEC } from "../runner/load/models/fields.ts";
 import { formatCount } from "../results/text_format.ts";
-import { DURATION_HINT, durationMsOf, MAX_DURATION_MS, MAX_DURATION_WORDS } from "../validation/duration.ts";
+import { durationMsOf, durationProblem, durationText } from "../validation/duration.ts";
+import {
+  type MetricsOutput,
+  outputProblems,
+  parseMetricsOutput,
+  withoutPassword,
+} from "../results/export/metrics_output.ts";
 
-const WHOLE = /^\d+$/;
-const DECIMAL = /^(\d+(\.\d+)?|\.\d+)$/;
+/** A whole number, and a decimal one, as every flag and list on the command line writes them. */
+export const WHOLE = /^\d+$/, DECIMAL = /^(\d+(\.\d+)?|\.\d+)$/;
 /** A decimal number, optionally with a power of ten (`2.5e6`). */
 const RATE = /^(\d+(\.\d+)?|\.\d+)([eE]\+?\d+)?$/;
 
@@ -20,13 +27,6 @@ function inDigits(value: string): string {
   const n = Number(value);
   return RATE.test(value) && !WHOLE.test(value) && Number.isSafeInteger(n) ? ` written in digits (${n})` : "";
 }
-
-/** A value as typed, quoted, its invisible spaces as escapes (`"1\u00a0s"`), so the fault shows. */
-const shownValue = (value: string) =>
-  JSON.stringify(value).replace(
-    /[\u00a0\u2000-\u200b\u202f\u3000\ufeff]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
 
 /** Why a path of "-" is refused: it is no file, and loadlab reads stdin and writes stdout by no path. */
 export const DASH_PATH = "names no file (loadlab reads no stdin, writes no stdout by -)";
@@ -129,11 +129,13 @@ export class FlagValues {
     const typed = this.typed(long);
     const spec = this.specs.find((f) => f.long === long);
     // A value that may only follow `=` is shown that way (`--compress=gzip`).
-    const sep = spec?.optionalValue ? "=" : " ";
-    return new UsageError(
-      `${typed} ${shownValue(value)}: ${why}, e.g. ${typed}${sep}${spec?.example ?? "<value>"}`,
-      { outOfRange },
-    );
+    const sep = spec?.optionalValue ? "=" : " ", note = numberSpelling(value);
+    // A space about a number is the problem, as about a duration; another locale's digits or comma are told.
+    const said = value.trim() !== value
+      ? "has a space before or after it: drop it"
+      : why + (note && ` (${note})`);
+    const eg = `e.g. ${typed}${sep}${spec?.example ?? "<value>"}`;
+    return new UsageError(`${typed} ${quotedVisible(value)}: ${said}, ${eg}`, { outOfRange });
   }
 }
 
@@ -145,15 +147,20 @@ export function readFlags(argv: string[], table: FlagTable, command: string, hel
 
 /** A duration (`1m30s`, `500ms`, bare seconds `90`) in ms (>= 0); `flag` only shapes the error message. */
 export function parseDurationMs(s: string, flag?: string): number {
-  const text = s.trim();
-  const ms = /^(\d+(?:\.\d+)?|\.\d+)$/.test(text) ? Number(text) * 1_000 : durationMsOf(text);
-  const prefix = flag ? `${flag} ${shownValue(s)}` : shownValue(s);
-  const eg = (value: string) => `e.g. ${flag ? `${flag} ${value}` : value}`;
-  if (ms === undefined || !Number.isFinite(ms)) {
-    throw new UsageError(`${prefix}: not a duration; ${DURATION_HINT}, ${eg("10s")}`);
-  }
-  if (ms > MAX_DURATION_MS) throw new UsageError(`${prefix}: must be ${MAX_DURATION_WORDS}, ${eg("1h")}`);
-  return ms;
+  const ms = DECIMAL.test(s) ? Number(s) * 1_000 : durationMsOf(s);
+  const problem = durationProblem(s, ms);
+  if (problem === undefined) return ms!;
+  const [said, eg] = flag
+    ? [`${flag} ${quotedVisible(s)}`, `${flag} ${problem.eg}`]
+    : [quotedVisible(s), problem.eg];
+  throw new UsageError(`${said}: ${problem.why}, e.g. ${eg}`);
+}
+
+/** `KIND=URL` values parsed (`typed`: the flag as spelled, or `out:`); a bad or repeated one throws. */
+export function parseMetricsOuts(typed: string, values: string[]): MetricsOutput[] {
+  const [problem] = outputProblems(values);
+  if (problem) throw new UsageError(`${typed} ${withoutPassword(values[problem[0]])}: ${problem[1]}`);
+  return values.map(parseMetricsOutput) as MetricsOutput[];
 }
 
 /** The flags of the rows that have one, by key, each's default after its first help line. */
@@ -198,7 +205,7 @@ export function defaultText(o: Option): string | undefined {
   const value: unknown = o.schema.safeParse(undefined).data;
   if (typeof value === "number" && o.kind === "ms") {
     if (value > 0 && value % 60_000 === 0) return `${value / 60_000}m`;
-    return value % 1000 === 0 ? `${value / 1000}s` : `${value}ms`;
+    return durationText(value);
   }
   if (Array.isArray(value)) return value.length > 0 ? value.join(",") : undefined;
   if (typeof value === "object" && value !== null) return "kind" in value ? String(value.kind) : undefined;

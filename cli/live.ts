@@ -39,7 +39,7 @@ function terminalColumns(): number {
 /** Ctrl-C and SIGTERM as a command answers them (`interruptSignal`). */
 export type Interrupt = ReturnType<typeof interruptSignal>;
 
-/** An AbortSignal fired by the first SIGINT or SIGTERM; a second exits at once after `beforeQuit`. */
+/** An AbortSignal fired by the first SIGINT, SIGTERM or SIGHUP; a second exits at once after `beforeQuit`. */
 export function interruptSignal(): {
   signal: AbortSignal;
   exitCode(): number;
@@ -59,12 +59,16 @@ export function interruptSignal(): {
       Deno.exit(code);
     }
     exitCode = code;
-    console.error(`\nstopping (${what}): finishing in-flight requests (Ctrl-C again to quit now)`);
+    try {
+      console.error(`\nstopping (${what}): finishing in-flight requests (Ctrl-C again to quit now)`);
+    } catch { /* a hung-up terminal takes no line; the results are still written */ }
     controller.abort();
   };
   const listeners: [Deno.Signal, () => void][] = [
     ["SIGINT", on(EXIT.interrupted, "Ctrl-C")],
     ["SIGTERM", on(EXIT.terminated, "SIGTERM")],
+    // A closed terminal or dropped ssh session: stop as SIGTERM does, keeping the results, never lose them.
+    ["SIGHUP", on(EXIT.terminated, "SIGHUP")],
   ];
   for (const [signal, listener] of listeners) {
     try {

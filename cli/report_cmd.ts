@@ -24,6 +24,7 @@ import { thresholdLine } from "../results/thresholds/text.ts";
 import { modelFactsOf } from "../results/load_models.ts";
 import { BASELINE_FLAGS, loadBaseline, readGate } from "./baseline_flags.ts";
 import { CI_FLAGS, endLoad, resultsArgs } from "./ci_outputs.ts";
+import { checkSelectors } from "../results/thresholds/selector.ts";
 import { STRICT_FLAG } from "./exit_codes.ts";
 
 const REPORT_TABLE: FlagTable = [
@@ -152,8 +153,7 @@ function finishMerged(results: ResultsFile): ResultsFile {
 function withPhases(run: RunResult): RunResult {
   const phases = run.config.phases as Array<{ name?: string; durationMs: number }> | undefined;
   if (modelFactsOf(run.model)?.durationIn !== "phases" || !Array.isArray(phases)) return run;
-  const spans = phases.map((p, i) => ({ name: p.name ?? `phase ${i + 1}`, durationMs: p.durationMs }));
-  return { ...run, phases: phaseStats(run, spans) };
+  return { ...run, phases: phaseStats(run, phases) };
 }
 
 export function runMergeCommand(argv: string[]): Promise<number> {
@@ -225,6 +225,11 @@ export function runGateCommand(argv: string[]): Promise<number> {
     const args = resultsArgs(flags);
     const gate = await readGate(args);
     const results = { ...await loadBaseline(input), thresholds: [] };
+    // A selector no endpoint of either file has is a typo: refused, as `attack` refuses it before its load.
+    const named = [...results.runs, ...gate.baseline!.runs].flatMap((r) => r.endpoints ?? [])
+      .flatMap((e) => [e, { ...e, name: e.name.replace(/\?.*/, "") }]);
+    const endpoints = [...new Map(named.map((e) => [e.name, e])).values()];
+    if (endpoints.length) checkSelectors(gate.failOn.map((f) => ({ ...f, flag: "--fail-on" })), endpoints);
     const end = { command: "gate", gate, say: console.log, files: [], written: true, stoppedWith: null };
     return await endLoad(results, args, end);
   });

@@ -14,7 +14,6 @@ Prints the JSON Schema of experiment files (docs/EXPERIMENTS.md) to stdout, e.g.
   loadlab schema > loadlab.schema.json
 and in a YAML file: # yaml-language-server: $schema=./loadlab.schema.json`;
 
-/** The JSON Schema of experiment files, as an object. */
 export function experimentJsonSchema(): Record<string, unknown> {
   const schema = z.toJSONSchema(experimentSchema, {
     io: "input",

@@ -1,16 +1,15 @@
 /**
  * @module
- * A session script's type check by `deno check`, in the script's folder for its deno.json. `run X.ts`
- * starts it as loadlab starts (early_start.ts), so its process runs while the command's modules load;
- * the check of that script takes it if the file still reads as it did. A check that passed is noted by what
- * it read (the script, the local modules it imports, the folder's config, Deno's version): the same again,
- * at any path, passes with no `deno check` (over a second of CPU for a graph Deno has not checked).
+ * A session script's `deno check` in its folder (for its deno.json), started early (early_start.ts). A
+ * passed check is noted by what it read (script, local imports, folder config, Deno's version): the same
+ * again, at any path, skips `deno check`, over a second of CPU for a graph Deno has not checked.
  */
 import { createHash } from "node:crypto";
 import { dirname, join, resolve } from "node:path";
 import { ScriptStopped } from "../runner/script/host/host.ts";
 import { inGroupOfItsOwn, signalGroup } from "../targets/process_group.ts";
-import { conversionCacheDir } from "../runner/script/cache_dir.ts";
+import { conversionCacheDir, conversionKindOf } from "../runner/script/cache_dir.ts";
+import { readTextOrNull } from "../system/path_lookup.ts";
 
 type Check = ReturnType<typeof spawnCheck>;
 
@@ -21,7 +20,7 @@ let early: { path: string; text: string; check: Check } | null = null;
 export function startEarlyTypeCheck(path: string): void {
   early?.check.end();
   early = null;
-  const text = readOrNull(path);
+  const text = readTextOrNull(path);
   // A k6 script is checked as its conversion, which loadlab writes and never type-checks.
   if (text !== null && !Deno.build.standalone && !/\bk6\b/.test(text) && !passedBefore(passKey(path))) {
     early = { path, text, check: spawnCheck(path, []) };
@@ -33,24 +32,15 @@ function takeEarly(path: string): Check | null {
   const taken = early;
   early = null;
   if (taken === null) return null;
-  if (taken.path === path && readOrNull(path) === taken.text) return taken.check;
+  if (taken.path === path && readTextOrNull(path) === taken.text) return taken.check;
   taken.check.end();
   return null;
 }
 
-/** The file's text; null where it cannot be read (the command names why). */
-function readOrNull(path: string): string | null {
-  try {
-    return Deno.readTextFileSync(path);
-  } catch {
-    return null;
-  }
-}
-
 /** `deno check`'s errors as `file:line:col: message`; none for a conversion loadlab wrote. */
 export async function typeProblems(path: string, signal?: AbortSignal): Promise<string[]> {
-  // A k6 script's or locustfile's conversion is JavaScript loadlab wrote, importing its own checked runtime.
-  if (Deno.build.standalone || path.startsWith(conversionCacheDir() + "/") || path.endsWith(".py.js")) {
+  // A conversion (k6, Artillery, a locustfile's) is JavaScript loadlab wrote, importing its checked runtime.
+  if (Deno.build.standalone || conversionKindOf(path) !== null || path.endsWith(".py.js")) {
     return [];
   }
   const key = passKey(path);
@@ -71,21 +61,16 @@ function noteQuietly(key: string): void {
   } catch { /* checked again next time */ }
 }
 
-/** Whether the check noted at `key` passed before. */
 function passedBefore(key: string | null): boolean {
-  return key !== null && readOrNull(key) !== null;
+  return key !== null && readTextOrNull(key) !== null;
 }
 
-/**
- * Where a passed check of `path` is noted: a hash of the texts the check reads, each import by its
- * specifier, and of the configs above it; null where a text cannot be read or an import is not a local
- * file's or a builtin's (a package's version, a remote module, a reference the scan does not follow).
- */
+/** A hash of what a check of `path` reads; null where a text is unreadable or an import not local. */
 function passKey(path: string): string | null {
   const hash = createHash("sha256").update(`${Deno.version.deno} ${Deno.version.typescript}\0`);
   const seen = new Set<string>();
   const read = (file: string): boolean => {
-    const text = readOrNull(file);
+    const text = readTextOrNull(file);
     if (text === null || /<reference|@(ts|deno)-types|\brequire\s*\(|\bimport\s*\(/.test(text)) return false;
     hash.update(`${text}\0`);
     if (seen.has(file)) return true;
@@ -100,7 +85,7 @@ function passKey(path: string): string | null {
   if (!read(path)) return null;
   for (let dir = dirname(path);; dir = dirname(dir)) {
     for (const name of ["deno.json", "deno.jsonc", "package.json"]) {
-      hash.update(`${name}\0${readOrNull(join(dir, name)) ?? ""}\0`);
+      hash.update(`${name}\0${readTextOrNull(join(dir, name)) ?? ""}\0`);
     }
     if (dir === dirname(dir)) break;
   }

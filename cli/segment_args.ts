@@ -6,6 +6,7 @@
 import { UsageError } from "./usage_error.ts";
 import { flag, type FlagSpec } from "./argv.ts";
 import type { FlagValues } from "./flag_values.ts";
+import type { AttackConfig } from "../runner/config.ts";
 
 /** The two flags, one row each for both commands' `--help` (docs/scale-out.md). */
 export const SEGMENT_FLAGS: FlagSpec[] = [
@@ -21,14 +22,8 @@ export const SEGMENT_FLAGS: FlagSpec[] = [
   ]),
 ];
 
-/** One segment of N; the shape of `AttackConfig.segment`. */
-export interface SegmentArg {
-  index: number;
-  count: number;
-}
-
 /** Parses `i/N` (0 <= i < N); `undefined` passes through. */
-export function parseSegment(text: string | undefined): SegmentArg | undefined {
+export function parseSegment(text: string | undefined): AttackConfig["segment"] {
   if (text === undefined) return undefined;
   const match = /^(\d+)\/(\d+)$/.exec(text.trim());
   const example = "e.g. --segment 0/4 (the first of 4; the index counts from 0 like JOB_COMPLETION_INDEX)";
@@ -81,13 +76,8 @@ function formatPast(ms: number): string {
 export const ABORT_ON_FAIL: FlagSpec = flag("--abort-on-fail", {}, []);
 export const DELAY_ABORT_EVAL: FlagSpec = flag("--delay-abort-eval D", { example: "10s" }, []);
 
-/** `--abort-on-fail`'s request: `delayMs` when `--delay-abort-eval` was given. */
-export interface AbortOnFailArg {
-  delayMs?: number;
-}
-
-/** The flags' request, or undefined without `--abort-on-fail`; throws `UsageError` on a bad combination. */
-export function abortOnFailArg(flags: FlagValues): AbortOnFailArg | undefined {
+/** `--abort-on-fail`'s request (`delayMs`: `--delay-abort-eval`), or undefined; throws on a bad pair. */
+export function abortOnFailArg(flags: FlagValues): { delayMs?: number } | undefined {
   const delayMs = flags.durationMs("delay-abort-eval");
   if (!flags.has("abort-on-fail")) {
     if (delayMs !== undefined) throw new UsageError("--delay-abort-eval needs --abort-on-fail");

@@ -1,7 +1,6 @@
 /**
  * @module
- * `loadlab serve`: runs a target standalone until Ctrl-C, so users can also point wrk, k6 or oha at it;
- * its flags and the target they ask for.
+ * `loadlab serve`: a target standalone until Ctrl-C, for wrk, k6 or oha too; its flags and their target.
  */
 import { UsageError } from "./usage_error.ts";
 import { flag, type FlagTable, helpOf } from "./argv.ts";
@@ -9,6 +8,7 @@ import { type FlagValues, readFlags } from "./flag_values.ts";
 import { findProgram } from "../system/path_lookup.ts";
 import { isListenError } from "./dashboard/server.ts";
 import { EXIT } from "./exit_codes.ts";
+import { interruptSignal } from "./live.ts";
 import { runCommand } from "./command_errors.ts";
 import { notAFolder } from "../scenarios/schema/files.ts";
 import { readOpenFileLimit } from "../system/descriptors.ts";
@@ -106,16 +106,9 @@ async function serveUntilStopped(
   }
   console.log(describe(target, spec));
   if (profiling) console.log(`  CPU profile: from now until Ctrl-C, written to ${profileDir}/`);
-  await new Promise<void>((resolve) => {
-    const onSignal = () => {
-      Deno.removeSignalListener("SIGINT", onSignal);
-      Deno.removeSignalListener("SIGTERM", onSignal);
-      resolve();
-    };
-    Deno.addSignalListener("SIGINT", onSignal);
-    Deno.addSignalListener("SIGTERM", onSignal);
-  });
-  console.log("loadlab serve: stopping");
+  // A second Ctrl-C quits at once (the targets' processes die with loadlab: targets/process.ts).
+  const { signal } = interruptSignal();
+  await new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }));
   if (profiling) await saveProfiles(profiling, profileDir!).finally(() => target.stop());
   await target.stop();
 }

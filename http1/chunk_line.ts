@@ -1,7 +1,6 @@
 /**
  * @module
- * The chunk size line (RFC 9112 7.1) scanned byte by byte: hex digits, SP/HTAB, `;` extensions (not
- * interpreted). Sizes are exact below 2^53 or an error, never a wrap-around.
+ * The chunk size line (RFC 9112 7.1) scanned byte by byte; extensions are skipped, sizes past 2^53 refused.
  */
 import { hexValue } from "./chars.ts";
 

@@ -21,7 +21,6 @@ export const GOAWAY = 0x7;
 export const WINDOW_UPDATE = 0x8;
 export const CONTINUATION = 0x9;
 
-// Flags.
 export const FLAG_END_STREAM = 0x1;
 export const FLAG_ACK = 0x1;
 export const FLAG_END_HEADERS = 0x4;
@@ -177,10 +176,7 @@ export class PeerSettings {
   maxFrameBytes = DEFAULT_MAX_FRAME_BYTES;
 }
 
-/**
- * Applies a SETTINGS payload to `into` in order (RFC 9113 6.5.3: last wins, unknown ignored): null, or the
- * problem with its `errorCode`; `into` may be partly updated then.
- */
+/** Applies SETTINGS to `into` in order (RFC 9113 6.5.3): null, or the problem (`into` partly set). */
 export function applySettings(
   buf: Uint8Array,
   from: number,

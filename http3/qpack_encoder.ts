@@ -4,25 +4,18 @@
  * every stream sends the same bytes and the peer's decoder never blocks; and the static table (Appendix A).
  */
 import { encodeLines, type LineFormat, requestFields } from "../http2/hpack/encoder.ts";
-import { each, StaticTable } from "../http2/hpack/static.ts";
+import { each, StaticTable, valueless } from "../http2/hpack/static.ts";
 
-/** [name, value] of static index i (a name's consecutive entries written as one `each`). */
+/** [name, value] of static index i (runs of a name as one `each`, of names with no value as `valueless`). */
 const QPACK_STATIC_TABLE: readonly (readonly [string, string])[] = [
   [":authority", ""],
   [":path", "/"],
   ["age", "0"],
   ["content-disposition", ""],
   ["content-length", "0"],
-  ["cookie", ""],
-  ["date", ""],
-  ["etag", ""],
-  ["if-modified-since", ""],
-  ["if-none-match", ""],
-  ["last-modified", ""],
-  ["link", ""],
-  ["location", ""],
-  ["referer", ""],
-  ["set-cookie", ""],
+  ...valueless(
+    "cookie date etag if-modified-since if-none-match last-modified link location referer set-cookie",
+  ),
   ...each(":method", "CONNECT", "DELETE", "GET", "HEAD", "OPTIONS", "POST", "PUT"),
   ...each(":scheme", "http", "https"),
   ...each(":status", "103", "200", "304", "404", "503"),
@@ -55,16 +48,12 @@ const QPACK_STATIC_TABLE: readonly (readonly [string, string])[] = [
   ["authorization", ""],
   ["content-security-policy", "script-src 'none'; object-src 'none'; base-uri 'none'"],
   ["early-data", "1"],
-  ["expect-ct", ""],
-  ["forwarded", ""],
-  ["if-range", ""],
-  ["origin", ""],
+  ...valueless("expect-ct forwarded if-range origin"),
   ["purpose", "prefetch"],
   ["server", ""],
   ["timing-allow-origin", "*"],
   ["upgrade-insecure-requests", "1"],
-  ["user-agent", ""],
-  ["x-forwarded-for", ""],
+  ...valueless("user-agent x-forwarded-for"),
   ...each("x-frame-options", "deny", "sameorigin"),
 ];
 

@@ -1,7 +1,6 @@
 /**
  * @module
- * QUIC variable-length integers (RFC 9000 16): 1, 2, 4 or 8 octets, big-endian. Values past 2^53 lose
- * precision as numbers; only frame types to skip get that large.
+ * QUIC variable-length integers (RFC 9000 16); past 2^53 (frame types to skip) precision is lost.
  */
 
 /** Returned by `readVarint` when the integer runs past `end`. */

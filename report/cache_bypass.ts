@@ -1,7 +1,6 @@
 /**
  * @module
- * The sentence saying a caching proxy's requests bypassed a dead or stalled Redis, so the run does not
- * pass for one of the cached setup. Pure.
+ * Pure: says a caching proxy's requests bypassed a dead or stalled Redis, so the run is not read as cached.
  */
 import type { RunResult } from "../results/mod.ts";
 import { formatCount } from "../results/text_format.ts";

@@ -1,7 +1,6 @@
 /**
  * @module
- * A run's endpoints as rows for every printer, slowest p99 first (no response: NaN, last); a printer
- * shows at most `MAX_SHOWN_ENDPOINTS` and says how many it left out. Pure.
+ * A run's endpoints as rows for every printer (no response: NaN, sorted last). Pure.
  */
 import type { EndpointResult, RunResult } from "../results/mod.ts";
 import { sumValues } from "../results/interval_counts.ts";

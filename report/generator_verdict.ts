@@ -1,7 +1,6 @@
 /**
  * @module
- * Who held a run up, in one sentence and its facts, for the terminal and the page alike; the sentence
- * follows the runner's flags (results/conclude/served_rate.ts) rather than judging again. Pure.
+ * Who held a run up, for terminal and page alike, following the runner's flags rather than judging again.
  */
 import type { RunResult } from "../results/mod.ts";
 import { formatCount, formatDurationMs, protocolTag } from "../results/text_format.ts";
@@ -12,7 +11,7 @@ import { generatorSaturation, saturationText } from "../results/conclude/generat
 import { crowdOpening, crowdOpeningText } from "../results/conclude/planned_connections.ts";
 
 /** The verdict on one run: which side limited it, said once, and the numbers it rests on. */
-export interface GeneratorVerdict {
+interface GeneratorVerdict {
   kind: "generator-bound" | "server-bound" | "kept-up" | "closed";
   sentence: string;
   /** Label and value, in reading order; only the facts the results file holds. */

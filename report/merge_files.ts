@@ -1,7 +1,6 @@
 /**
  * @module
- * Several results files as one for `loadlab report a.json b.json`; a repeated run name gets its
- * file's label. Pure.
+ * Results files as one, pure (`loadlab report a.json b.json`); a repeated run name gets its file's label.
  */
 import type { ResultsFile } from "../results/mod.ts";
 

@@ -1,7 +1,6 @@
 /**
  * @module
- * The note saying what a `--quick` run actually ran, per load, read from each run's recorded config, for
- * the page and the CI summary alike. Pure.
+ * Pure: what a `--quick` run actually ran, per load, from each run's recorded config (page, CI summary).
  */
 import type { ResultsFile } from "../results/mod.ts";
 import { round4 } from "../results/stats.ts";

@@ -1,7 +1,6 @@
 /**
  * @module
- * A V8 `.cpuprofile` read into the bounded summary results.json keeps: the merged call tree (by function,
- * recursion counted once), top functions, and self time in the first second and after.
+ * A V8 `.cpuprofile` in short: its call tree, top functions, and self time in the first second and after.
  */
 import type { ProfileFrame, ProfileFunction, ProfileSummary, ProfileWindow } from "./schema/profile.ts";
 

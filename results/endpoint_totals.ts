@@ -1,7 +1,6 @@
 /**
  * @module
- * The one merge path of per-endpoint numbers (a worker's interval sample, a shard's endpoint): counts
- * summed, HDR histograms added, interval counts added by index. Pure.
+ * The one merge of per-endpoint numbers (worker samples, shards): counts, histograms, intervals added. Pure.
  */
 import { defined } from "../validation/defined.ts";
 import type { EndpointResult, ErrorKind } from "./mod.ts";
@@ -86,7 +85,6 @@ export function endpointResult(t: EndpointTotals, intervals: number): EndpointRe
     intervals: {
       requests: fitted(t.intervalRequests, intervals, () => 0, sum),
       errors: fitted(t.intervalErrors, intervals, () => 0, sum),
-      // Each interval's encodings added into one (null: no response).
       ...(t.intervalEncodings === null ? {} : {
         histograms: fitted(t.intervalEncodings, intervals, () => [], (a, b) => [...a, ...(b ?? [])])
           .map((p) => p.length === 0 ? null : encodeHistogram(mergeEncoded(p))),

@@ -1,11 +1,15 @@
 /**
  * @module
- * The grammar of a `--fail-on` rule (`failOn:`): a compared metric, how far it may move its bad way
- * and optionally its endpoints; results/baseline_gate.ts applies the rules.
+ * The grammar of a `--fail-on` rule (`failOn:`); results/baseline_gate.ts applies the rules.
  */
 import { COMPARE_METRICS, higherIsBetter } from "./conclude/noise_samples.ts";
 import { ConfigError } from "../validation/config_error.ts";
+import { numberSpelling } from "../validation/terminal_text.ts";
 import { splitSelector } from "./thresholds/selector.ts";
+
+/** What a rule may name: the compared metrics, and the share of intended sends `dropped` (in pp). */
+const GATE_METRICS = [...COMPARE_METRICS, "dropped"] as const;
+export type GateMetric = typeof GATE_METRICS[number];
 
 /** A parsed `--fail-on`: the metric, how far it may move the bad way, in percent or percentage points. */
 export type FailOn = ReturnType<typeof parseFailOn>;
@@ -19,38 +23,45 @@ export const pastTolerance = (f: FailOn, moved: number) =>
 
 /** Rules given as one (`"p99 +10%, rps -5%"`, as one environment variable holds them), each parsed. */
 export const parseFailOnList = (text: string): FailOn[] =>
-  text.split(/[,;](?![^{]*\})/).map((rule) => parseFailOn(rule.trim()));
+  text.split(/[,;](?![^{]*\})(?!\d)/).map((rule) => parseFailOn(rule.trim()));
 
-/**
- * Parses one `--fail-on` expression; throws `ConfigError` naming the problem and the fix. `tolerance` is
- * signed in the metric's bad direction (+10 for "p99 +10%", -5 for "rps -5%").
- */
+/** Parses one `--fail-on` rule or throws `ConfigError`; `tolerance` points the bad way ("rps -5%": -5). */
 export function parseFailOn(expression: string) {
   const where = `--fail-on "${expression}"`;
   const problem = (message: string) => new ConfigError([{ path: where, message }]);
-  const { rest, selector, problem: badSelector } = splitSelector(expression);
+  // A minus sign or dash as rich text writes it ("rps −5%", pasted from a page) is the ASCII one.
+  const { rest, selector, problem: badSelector } = splitSelector(expression.replace(/[\u2212\u2013]/g, "-"));
   if (badSelector) throw problem(badSelector);
   const m = FAIL_ON.exec(rest);
   const like = `write it like "p99 +10%", "rps -5%", "success -0.1pp" or "p99{name:GET /json} +10%"`;
   if (!rest.trim()) throw problem(`empty (an unset variable?); ${like}`);
-  if (!m) throw problem(`not understood; ${like}`);
+  if (!m) throw problem(`not understood; ${numberSpelling(rest) || like}`);
   const [, name, sign, number, unit] = m;
-  const metric = COMPARE_METRICS.find((x) => x === name.toLowerCase().replace(/^p\((\d+)\)$/, "p$1"));
-  const known = COMPARE_METRICS.join(", ");
+  const metric = GATE_METRICS.find((x) => x === name.toLowerCase().replace(/^p\((\d+)\)$/, "p$1"));
+  const known = GATE_METRICS.join(", ");
   if (!metric) {
     throw problem(
       `unknown metric "${name}"; use one of ${known} (errors: "success -1pp"; a script's own: --threshold)`,
     );
   }
   const worseSign = higherIsBetter(metric) ? "-" : "+";
-  const wrong = unit !== "%" && unit !== "pp"
-    ? `a tolerance is relative to the baseline: % (pp for success), not ${unit || "a bare number"}; ${like}`
+  const wrong = unit !== "%" && unit !== "pp" && !sign && (unit !== "" || /[<>]/.test(rest))
+    ? `an absolute limit is a threshold: --threshold "${expression}" on run or attack; --fail-on takes ` +
+      `a change from the baseline (${like.slice(14)})`
+    : unit !== "%" && unit !== "pp"
+    ? `a tolerance is relative to the baseline: % (pp for success and dropped), not ${
+      unit || "a bare number"
+    }; ${like}`
     : !sign
     ? `not understood; ${like}: the sign says the bad direction`
     : sign !== worseSign
     ? `${metric} gets worse ${worseSign === "+" ? "upward" : "downward"}; write ${worseSign}${number}${unit}`
-    : unit === "pp" && metric !== "success"
-    ? `pp (percentage points) is for success only; write ${sign}${number}%`
+    : unit === "pp" && metric !== "success" && metric !== "dropped"
+    ? `pp (percentage points) is for success and dropped only; write ${sign}${number}%`
+    : unit === "%" && metric === "dropped"
+    ? `dropped is a share of intended sends: write ${sign}${number}pp (percentage points)`
+    : metric === "dropped" && selector
+    ? "dropped is the whole run's (a dropped send has no endpoint yet): leave out the {...}"
     : sign === "-" && Number(number) >= 100
     ? `${metric} cannot fall by ${number}${unit} or more, so the rule never fires; write under 100`
     : undefined;

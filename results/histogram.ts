@@ -1,14 +1,12 @@
 /**
  * @module
- * One HDR histogram shape for the whole program (integer µs, 1 µs to 1 hour, 3 digits), so every encoding
- * adds to any other, and the views a run stores beside its summary.
+ * One HDR histogram shape (integer µs, 1 µs to 1 h, 3 digits), so any encoding adds to any other; its views.
  */
-// The library's parts, not its index: the index also builds its WebAssembly histogram, and its log writer
-// an ICU number format (tens of ms of a process's start).
+// The library's parts, not its index, which builds a WebAssembly histogram and an ICU format (tens of ms).
 import type { JsHistogram } from "hdr-histogram-js/dist/JsHistogram.js";
 import { constructorFromBucketSize } from "hdr-histogram-js/dist/JsHistogramFactory.js";
 import { decompress, doDecode } from "hdr-histogram-js/dist/JsHistogram.encoding.js";
-import type { HistogramBucket, LatencySummaryMs, PercentilePoint } from "./mod.ts";
+import type { HistogramBucket, LatencySummaryMs, PercentilePoint, RunResult } from "./mod.ts";
 import { readV2Counts, type V2Counts } from "./histogram_v2.ts";
 import { PERCENTILE_FIELDS } from "./schema/keys.ts";
 
@@ -239,6 +237,14 @@ function bucketize(
     toMs: usToMs(i === n - 1 ? topUs : layout.edgeUs(i + 1)),
     count,
   }));
+}
+
+/** A run's streamed answers' first messages (schema/run.ts `firstMessage`); none when `h` holds none. */
+export function firstMessageBlock(h: Histogram | null): Pick<RunResult, "firstMessage"> {
+  if (h === null || h.totalCount === 0) return {};
+  return {
+    firstMessage: { streams: h.totalCount, latencyMs: summarizeMs(h), histogramEncoded: encodeHistogram(h) },
+  };
 }
 
 /** A run's latency fields from its histogram, the one builder for finished, cut and merged runs. */

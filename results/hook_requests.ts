@@ -1,7 +1,6 @@
 /**
  * @module
- * The requests a k6 script's `setup()` and `teardown()` sent outside the load, added to its run as k6
- * counts them: in `http_reqs`, by endpoint (name and tags), status or error kind, and latency. Pure.
+ * The requests a k6 script's `setup()` and `teardown()` sent outside the load, added as k6 counts them. Pure.
  */
 import type { ErrorKind, FlowResult, RunResult } from "./mod.ts";
 import type { ExpectedStatuses } from "./schema/keys.ts";

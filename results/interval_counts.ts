@@ -1,7 +1,6 @@
 /**
  * @module
- * The counters of a run and how they add (`Counters`, `addCounters`, `IntervalCounts`) over workers,
- * intervals and shards; a counter missing from a part adds nothing. Pure.
+ * The counters of a run and how they add over workers, intervals and shards. Pure.
  */
 import type { IntervalResult } from "./schema/results.ts";
 
@@ -65,8 +64,8 @@ export function addIntervalCounts(
   addCounts(into.statusCodes, from.statusCodes);
 }
 
-/** Counters only newer intervals carry; null once an interval without them was added. */
-export interface IntervalDetail {
+/** Counters an interval may lack; null once an interval without them was added. */
+interface IntervalDetail {
   errorKinds: Record<string, number> | null;
   serverBoundSends: number | null;
 }

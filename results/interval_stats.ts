@@ -1,7 +1,6 @@
 /**
  * @module
- * Statistics recomputed from a run's per-interval HDR histograms: `cutWarmup` (`warmup: auto`) and
- * `phaseStats`, at interval resolution (an interval counts toward the part it starts in). Pure.
+ * Stats from interval histograms (`cutWarmup`, `phaseStats`); an interval counts in the part it starts in.
  */
 import type { IntervalResult, PhaseResult, RunResult } from "./mod.ts";
 import { generatorSaturation } from "./conclude/generator_saturation.ts";
@@ -17,22 +16,29 @@ import { latencyBlock, mergeEncoded, summarizeMs } from "./histogram.ts";
 import { unmeasuredMs } from "./conclude/responses.ts";
 
 /** A phase of an open-model load, in schedule order; phases follow each other from the measured start. */
-export interface PhaseSpan {
-  name: string;
+interface PhaseSpan {
+  /** Unnamed: `phase N`, counted from 1. */
+  name?: string;
   durationMs: number;
 }
 
 /** The counters intervals carry, summed; errors by kind and server-bound from `detail` (null if missing). */
-type IntervalTotals = ReturnType<typeof totalsOf>;
+type IntervalTotals = ReturnType<typeof intervalTotals>;
 
-function totalsOf(intervals: IntervalResult[]) {
+/**
+ * Intervals added into one: counters, `detail`, `spanMs`, and `histogram()`, their encodings added, null when
+ * one with responses carries none (its percentiles cannot be exact): phases, the warm-up cut, shards.
+ */
+export function intervalTotals(intervals: IntervalResult[]) {
   const t = { ...emptyIntervalCounts(), detail: emptyIntervalDetail(), spanMs: 0 };
   for (const iv of intervals) {
     addIntervalCounts(t, iv);
     addIntervalDetail(t.detail, iv);
     t.spanMs += iv.durationMs;
   }
-  return t;
+  const measured = intervals.filter((iv) => iv.requests > 0);
+  const exact = measured.every((iv) => iv.histogramEncoded);
+  return { ...t, histogram: () => (exact ? mergeEncoded(measured.map((iv) => iv.histogramEncoded!)) : null) };
 }
 
 /** Splits `total` errors over `mix`'s kinds in proportion (largest remainder). */
@@ -55,24 +61,15 @@ function errorsOf(t: IntervalTotals, run: RunResult): Record<string, number> {
   return t.detail.errorKinds ?? apportionErrors(t.errors, run.errors);
 }
 
-/** Whether every interval with responses carries its histogram (else percentiles cannot be exact). */
-function histogramsComplete(intervals: IntervalResult[]): boolean {
-  return intervals.every((iv) => iv.requests === 0 || typeof iv.histogramEncoded === "string");
-}
-
-function encodingsOf(intervals: IntervalResult[]): string[] {
-  return intervals.flatMap((iv) => (iv.requests > 0 && iv.histogramEncoded ? [iv.histogramEncoded] : []));
-}
-
 /** The run's totals from the intervals starting at `atMs` (`warmup: auto`); as is without histograms. */
 export function cutWarmup(run: RunResult, atMs: number): RunResult {
   const kept = run.intervals.filter((iv) => iv.startMs >= atMs);
   if (kept.length === 0) {
     throw new RangeError(`cutWarmup: no interval starts at or after ${atMs} ms in run "${run.name}"`);
   }
-  if (!histogramsComplete(kept)) return run;
-  const total = mergeEncoded(encodingsOf(kept));
-  const t = totalsOf(kept);
+  const t = intervalTotals(kept);
+  const total = t.histogram();
+  if (total === null) return run;
   const errors = errorsOf(t, run);
   const durationSec = t.spanMs / 1000;
   const sends = t.requests + t.errors + run.droppedSends + (run.unfinished ?? 0);
@@ -120,11 +117,10 @@ export function phaseStats(run: RunResult, phases: PhaseSpan[]): PhaseResult[] {
   const groups = intervalsByPhase(run.intervals, phases);
   let startMs = 0;
   return phases.map((phase, i) => {
-    const ivs = groups[i];
-    const t = totalsOf(ivs);
+    const t = intervalTotals(groups[i]), histogram = t.histogram();
     const errors = errorsOf(t, run);
     const result: PhaseResult = {
-      name: phase.name,
+      name: phase.name ?? `phase ${i + 1}`,
       startMs,
       durationMs: phase.durationMs,
       requests: t.requests,
@@ -134,9 +130,7 @@ export function phaseStats(run: RunResult, phases: PhaseSpan[]): PhaseResult[] {
       failedStatus: t.failedStatus,
       statusCodes: t.statusCodes,
       errors,
-      latencyMs: histogramsComplete(ivs)
-        ? summarizeMs(mergeEncoded(encodingsOf(ivs)))
-        : unmeasuredMs(summarizeMs(mergeEncoded([]))),
+      latencyMs: histogram ? summarizeMs(histogram) : unmeasuredMs(summarizeMs(mergeEncoded([]))),
     };
     startMs += phase.durationMs;
     return result;

@@ -1,14 +1,13 @@
 /**
  * @module
- * Reads and writes `results.json`, the only part of `results/` that touches `Deno.*`; writes go to
- * a temporary file renamed into place, so a crash never leaves a truncated file.
+ * Reads and writes `results.json` (whole or not at all), the only part of `results/` that touches `Deno.*`.
  */
 import denoJson from "../deno.json" with { type: "json" };
 import { MAX_RESULTS_FILE_BYTES, parseResultsFile, ResultsFileError } from "./mod.ts";
 import { readSources, redactResults } from "./redact_results.ts";
 import { escapeInvisible } from "../validation/terminal_text.ts";
 import { jsonErrorReason } from "../validation/json_document.ts";
-import { FileReadError, readTextFileCapped } from "../system/read_capped.ts";
+import { readOrRefuse, readTextFileCapped } from "../system/read_capped.ts";
 import { writeTextAtomic } from "../system/output_file.ts";
 import { programOutput } from "../system/path_lookup.ts";
 import {
@@ -85,29 +84,31 @@ export function resultsText(results: ResultsFile, opts: { keepSecrets?: boolean 
 
 /** Reads and validates one results file (v1 and v2 read as v3), or throws `ResultsFileError`. */
 export async function loadResultsFile(path: string): Promise<ResultsFile> {
-  let text: string;
-  try {
-    text = readTextFileCapped(path, MAX_RESULTS_FILE_BYTES);
-  } catch (err) {
-    if (!(err instanceof FileReadError)) throw err;
-    throw new ResultsFileError(
-      `${path}: cannot read: ${err.reason}; give a results.json written by loadlab`,
-      { cause: err },
-    );
-  }
+  const text = readOrRefuse(
+    () => readTextFileCapped(path, MAX_RESULTS_FILE_BYTES),
+    (why, cause) =>
+      new ResultsFileError(`${path}: cannot read: ${why}; give a results.json written by loadlab`, cause),
+  );
+  const fail = (message: string, cause?: unknown) => new ResultsFileError(`${path}: ${message}`, { cause });
+  const notJson = (why: string) =>
+    `not JSON (${why}): give a results.json written by loadlab, whole (a run cut short writes it at its end)`;
+  return await resultsFromText(text, fail, notJson);
+}
+
+/** The results file in `text`; `fail` makes the error of a problem, `notJson` says text that is no JSON. */
+export async function resultsFromText(
+  text: string,
+  fail: (message: string, cause?: unknown) => Error,
+  notJson: (why: string) => string,
+): Promise<ResultsFile> {
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (err) {
-    const why = jsonErrorReason(err);
-    throw new ResultsFileError(
-      `${path}: not JSON (${why}): give a results.json written by loadlab, whole (a run cut short writes it ` +
-        "at its end)",
-      { cause: err },
-    );
+    throw fail(notJson(jsonErrorReason(err)), err);
   }
   const parsed = parseResultsFile(data);
-  if (!parsed.ok) throw new ResultsFileError(`${path}: not a loadlab results file: ${parsed.problem}`);
+  if (!parsed.ok) throw fail(`not a loadlab results file: ${parsed.problem}`);
   await readSources(parsed.results);
   return parsed.results;
 }

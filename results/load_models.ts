@@ -81,10 +81,7 @@ export interface StagePlan {
   target: number;
 }
 
-/**
- * The load's connections at `tMs`: linear from the previous stage's target to this one's, rounded toward
- * the previous target (k6's ramping-vus: a connection stops as the line reaches the number below it).
- */
+/** Connections at `tMs`: linear between stage targets, rounded toward the previous one (k6's ramping-vus). */
 export function connectionsAt(stages: readonly StagePlan[], tMs: number): number {
   let from = 0, startMs = 0;
   for (const s of stages) {

@@ -1,7 +1,6 @@
 /**
  * @module
- * The neutral results format every part of loadlab imports: the schema of `results.json`, its types,
- * `parseResultsFile`, the error and size cap of a results file read, and the live-progress type. Pure.
+ * The results format every part imports: schema, types, `parseResultsFile` and its size cap, progress. Pure.
  */
 import { validate } from "../validation/mod.ts";
 import { type ResultsFile, resultsFileSchema } from "./schema/results.ts";
@@ -31,8 +30,14 @@ export const MAX_RESULTS_FILE_BYTES = 256 * 2 ** 20;
 /** Outcome of validating untrusted JSON: the results, or one line saying where and what is wrong. */
 type ParseOutcome = { ok: true; results: ResultsFile } | { ok: false; problem: string };
 
-/** Validates parsed JSON as a results file (v1 or v2), upgrading it to v2. */
+/** Validates parsed JSON as a results file (v1 to v3, read as v3); a newer schema is refused. */
 export function parseResultsFile(data: unknown): ParseOutcome {
+  const schema = (data as { schema?: unknown } | null)?.schema;
+  const version = typeof schema === "string" ? /^loadlab\.results\/v(\d+)$/.exec(schema)?.[1] : undefined;
+  if (Number(version) > 3) {
+    const problem = `schema: "${schema}" is a newer loadlab's; this one reads v1 to v3: upgrade loadlab`;
+    return { ok: false, problem };
+  }
   const parsed = validate(resultsFileSchema, data);
   if (parsed.ok) return { ok: true, results: parsed.data };
   const [first, ...rest] = parsed.issues;

@@ -119,10 +119,15 @@ Deno.test("parseResultsFile refuses a histogram encoding it cannot read, by its 
   assert.ok(parseResultsFile(JSON.parse(fixture)).ok, "the fixture as written reads");
 });
 
-Deno.test("parseResultsFile refuses a negative count, naming its path", () => {
-  // A run of -5 requests and -100 responses of status 200 was drawn as such, its verdict 'lost 0, errors 0%'.
+Deno.test("parseResultsFile refuses a negative count or one past 2^53, naming its path", () => {
+  // A run of -5 requests and -100 responses of status 200 was drawn as such, its verdict 'lost 0, errors 0%';
+  // one of 1e308 requests was drawn and gated as well.
   for (
-    const spoil of [(j: any) => j.runs[0].requests = -5, (j: any) => j.runs[0].statusCodes["200"] = -100]
+    const spoil of [
+      (j: any) => j.runs[0].requests = -5,
+      (j: any) => j.runs[0].statusCodes["200"] = -100,
+      (j: any) => j.runs[0].requests = 1e308,
+    ]
   ) {
     const json = JSON.parse(JSON.stringify(makeSeed000(1, 5)));
     spoil(json);
@@ -130,7 +135,7 @@ Deno.test("parseResultsFile refuses a negative count, naming its path", () => {
     assert.ok(!parsed.ok);
     assert.match(
       parsed.problem,
-      /^runs\[0\](\.requests|\.statusCodes\["200"\]): a count is 0 or more; restore the file loadlab wrote \(found -/,
+      /^runs\[0\](\.requests|\.statusCodes\["200"\]): a count is from 0 to 2\^53; restore the file loadlab wrote \(found (-|1e\+308)/,
     );
   }
 });
@@ -147,4 +152,27 @@ Deno.test("parseResultsFile refuses percentiles out of order by the first that f
   const rounded = JSON.parse(JSON.stringify(makeSeed000(1, 5)));
   rounded.runs[0].latencyMs.p95 = rounded.runs[0].latencyMs.p90 * (1 - 1e-12);
   assert.ok(parseResultsFile(rounded).ok);
+});
+
+Deno.test("a results.json of a newer schema is refused as a newer loadlab's, saying to upgrade", () => {
+  const parsed = parseResultsFile({ schema: "loadlab.results/v4", runs: "whatever a newer loadlab writes" });
+  assert(
+    !parsed.ok &&
+      /"loadlab\.results\/v4" is a newer loadlab's; this one reads v1 to v3: upgrade/.test(parsed.problem),
+  );
+});
+
+Deno.test("a rate, length or share no writer makes (negative, a success rate past 1) is refused with its path", () => {
+  for (
+    const [field, value, message] of [
+      ["rps", -1, /^runs\[0\]\.rps: 0 or more; restore the file loadlab wrote/],
+      ["durationSec", -5, /^runs\[0\]\.durationSec: 0 or more/],
+      ["successRate", 1e308, /^runs\[0\]\.successRate: a share from 0 to 1/],
+    ] as const
+  ) {
+    const file = JSON.parse(JSON.stringify(makeSeed000(1)));
+    file.runs[0][field] = value;
+    const parsed = parseResultsFile(file);
+    assert(!parsed.ok && message.test(parsed.problem), `${field}: ${JSON.stringify(parsed)}`.slice(0, 300));
+  }
 });

@@ -1,7 +1,6 @@
 /**
  * @module
- * Takes secrets out of what is written or shown: each becomes `[redacted N chars sha256:...]`, and
- * every secret found is known from then on (`knowSecrets`), so text echoing one is redacted anywhere.
+ * Takes secrets out of output: each becomes `[redacted N chars sha256:...]`, known everywhere from then on.
  */
 import { createHash } from "node:crypto";
 import type { ResultsFile } from "./schema/results.ts";

@@ -1,7 +1,7 @@
 /**
  * @module
- * A results file with its secrets replaced by redacted tokens in every string, `redaction` counting them;
- * apart from redact.ts so code that only redacts text loads no YAML parser.
+ * A results file with its secrets redacted in every string, `redaction` counting them; apart from redact.ts
+ * so code that only redacts text loads no YAML parser.
  */
 import { withEnvSnapshot, YAML_DEBUG_VARIABLES } from "../system/env_snapshot.ts";
 import { parseJsonDocument } from "../validation/json_document.ts";
@@ -84,10 +84,7 @@ export function parseSource(source: string | undefined): unknown {
   return parsed;
 }
 
-/**
- * `source` as data, or undefined for a command line and bad, too long or too costly YAML (alias bombs);
- * read past 1 MiB. A YAML source was read by its run's loader, or in a results file by `readSources`.
- */
+/** `source` as data; undefined for a command line and for bad, overlong or costly YAML (alias bombs). */
 function readSource(source: string): unknown {
   if (source.length > 2 * MAX_EXPERIMENT_FILE_BYTES || source.startsWith("loadlab ")) return undefined;
   if (/^\s*[[{]/.test(source)) {

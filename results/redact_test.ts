@@ -44,7 +44,7 @@ Deno.test("redactResults: args, env, redis URLs, error messages; histograms and 
   const results = file({
     name: "r",
     url: "http://127.0.0.1:1/?page=2&Token=QTOK44",
-    args: ["--secret", "PAIRSECRET"],
+    args: ["--secret", "PAIRSECRET", "--key", "tls/client.key", "--key=tls/other.key"],
     config: {
       requestMix: [{ headers: [["Proxy-Authorization", "Basic PXY555"], ["Accept", "text/plain"]] }],
     },
@@ -61,6 +61,7 @@ Deno.test("redactResults: args, env, redis URLs, error messages; histograms and 
   }
   ok(text.includes("HISTQTOK44"), "encoded histograms are data, never rewritten");
   ok(text.includes("text/plain") && text.includes('PORT: \\"3000\\"') && text.includes("page=2"));
+  ok(text.includes("tls/client.key") && text.includes("tls/other.key"), "a TLS key's path is no secret");
   assertEquals(out.redaction?.secrets, 8);
   assertEquals(out.redaction?.kinds.includes("--secret argument"), true);
   // A second pass finds nothing new and changes nothing; new raw runs beside redacted ones (a resumed

@@ -1,15 +1,15 @@
 /**
  * @module
- * Where the secrets are in a configuration, a command line or a results file: the one place that
- * decides what a secret is; results/redact.ts rewrites what is found here.
+ * Where a configuration, command line or results file holds secrets: the one place deciding what one is.
  */
 import type { ResultsFile } from "./schema/results.ts";
 
 /** Names whose values are secrets, signed URLs' signatures too (`sig`, `pass` as whole words only). */
 const SECRET_NAME =
   /token|key|secret|passw|pwd|auth|cookie|credential|session|signature|(?:^|[^a-z])(?:sig|pass)(?:$|[^a-z])/i;
-/** `scheme://user:password@`: the password group (a scheme of at most 32 characters bounds the scan). */
-export const URL_USERINFO = /([a-z][a-z0-9+.-]{0,31}:\/\/[^\s/@:?#]*:)([^\s/@?#]+)@/gi;
+/** `scheme://user:password@`: the password group (not `****`, k6's mask of one; a scheme of at most 32
+ * characters bounds the scan). */
+export const URL_USERINFO = /([a-z][a-z0-9+.-]{0,31}:\/\/[^\s/@:?#]*:)(?!\*+@)([^\s/@?#]+)@/gi;
 /** `?name=value` / `&name=value`; a `{{ placeholder }}` is one piece of a value. */
 export const QUERY_PARAM = /([?&;])([^=&#\s?;]+)=((?:\{\{[^{}]*\}\}|[^&#\s;"'])*)/g;
 const FORM_BODY = /^[^=&\s]+=[^&\s]*(?:&[^=&\s]+=[^&\s]*)*$/;
@@ -22,6 +22,14 @@ export const NUMBERS_ONLY = new Set(
 );
 const CREDENTIAL_LIKE = /^eyJ[\w-]*\.[\w-]*\.|^(?=.*[A-Za-z])(?=.*\d)[\w.~+/=-]{20,}$/;
 const SUBPROTOCOL_HEADER = /^sec-websocket-protocol$/i;
+
+/** The shell's variables whose names read as secrets but hold paths (`PWD`: the working folder). */
+const PATH_VARIABLES = new Set(["PWD", "OLDPWD", "SSH_AUTH_SOCK", "XAUTHORITY"]);
+
+/** Whether an environment variable of this name carries a secret. */
+export function isSecretVariable(name: string): boolean {
+  return isSecretName(name) && !PATH_VARIABLES.has(name);
+}
 
 /** Whether a header, parameter, variable or flag of this name carries a secret. */
 export function isSecretName(name: string): boolean {
@@ -186,11 +194,12 @@ class Collector {
       if (variable && isSecretName(variable[1])) {
         return this.add(variable[2], `${variable[1]} environment variable`);
       }
+      // `--key` names a TLS key's file (attack's, ghz's): its path is no secret.
       const eq = /^--?([A-Za-z0-9_.-]+)=(.+)$/.exec(arg);
-      if (eq && isSecretName(eq[1])) return this.add(eq[2], `--${eq[1]} argument`);
+      if (eq && isSecretName(eq[1]) && eq[1] !== "key") return this.add(eq[2], `--${eq[1]} argument`);
       const flag = /^--?([A-Za-z0-9_.-]+)$/.exec(arg);
       const next = args[i + 1];
-      if (flag && next !== undefined && !next.startsWith("-") && isSecretName(flag[1])) {
+      if (flag && next !== undefined && !next.startsWith("-") && isSecretName(flag[1]) && flag[1] !== "key") {
         this.add(next, `--${flag[1]} argument`);
       }
       const header = /^([A-Za-z0-9_-]+):\s*(.+)$/.exec(arg);

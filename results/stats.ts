@@ -1,7 +1,6 @@
 /**
  * @module
- * The statistics shared by the analysis and the report: means with Student's t intervals, Welch's test,
- * batch means, the gap two intervals need not to overlap, and knee detection for sweeps. Pure.
+ * Statistics of the analysis and report: Student's t CIs, Welch's test, batch means, CI overlap, knees. Pure.
  */
 
 /** A sample mean with the half-width of its 95% confidence interval (null when n < 2). */
@@ -116,7 +115,7 @@ export function welchDiff(a: MeanCi, b: MeanCi): { diff: number; se: number; ci9
   };
 }
 
-/** Standard errors a difference needs to be beyond noise with many samples: fewer leave it unjudged. */
+/** Standard errors under which a difference short of the bar is within noise; from it up, not judged. */
 export const WITHIN_NOISE_MAX_SE = 1.96;
 
 /** Standard errors a difference needs to be beyond noise under any rule (correlated samples). */

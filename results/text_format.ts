@@ -1,7 +1,6 @@
 /**
  * @module
- * Number formatting for the terminal (durations, bytes, counts, percentages): NaN and Infinity print
- * "-", and a number too large to mean anything prints in exponent form.
+ * Number formatting for the terminal: NaN and Infinity print "-", a number too large in exponent form.
  */
 
 /** Whether `n` is too large to print digit by digit (1e15 on). Inlined into the page: no module scope. */

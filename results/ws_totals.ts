@@ -1,7 +1,6 @@
 /**
  * @module
- * Adding `ws` sections (workers into a run, shards into a merged run): counters summed, times from
- * added HDR encodings, null when a part kept no encoding.
+ * Adds `ws` sections (workers, shards): counters summed, times from added HDR encodings (null if none).
  */
 import { defined } from "../validation/defined.ts";
 import { encodeHistogram, mergeEncoded, summarizeMs } from "./histogram.ts";
@@ -9,10 +8,7 @@ import type { z } from "zod";
 import type { WsResult, wsResultSchema } from "./schema/ws.ts";
 import { addCounts } from "./interval_counts.ts";
 
-/**
- * What adds: a ws section (a shard's run) or a worker's sample, whose stored times may be absent; a
- * stored summary without its encoding is kept only when it is the single part.
- */
+/** What adds: a shard's `ws` section or a worker's sample; an unencoded summary stays only as a sole part. */
 export type WsParts =
   & Omit<z.output<z.ZodObject<typeof wsResultSchema.shape>>, "handshakeMs" | "fanoutMs">
   & Partial<Pick<WsResult, "handshakeMs" | "fanoutMs">>;
@@ -53,7 +49,7 @@ export function addWsParts(parts: readonly WsParts[]): WsResult {
   const sums = Object.fromEntries(COUNTERS.map((k) => [k, parts.reduce((total, p) => total + p[k], 0)]));
   return {
     ...sums as Record<typeof COUNTERS[number], number>,
-    // Parts from before it was counted leave it out: their `handshakes` are the measured run's only.
+    // A part may lack it: its `handshakes` are then the measured run's only.
     ...(parts.some((p) => p.preConnectedHandshakes !== undefined)
       ? { preConnectedHandshakes: parts.reduce((total, p) => total + (p.preConnectedHandshakes ?? 0), 0) }
       : {}),

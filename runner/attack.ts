@@ -1,14 +1,12 @@
 /**
  * @module
  * One run of one load model against one URL: spawns the workers, merges their samples, reports progress,
- * feeds `abortOnFail` thresholds and metrics outputs each finished interval, and returns a `RunResult`
- * (its config as plain JSON without bodies, rows or script data).
+ * feeds `abortOnFail` thresholds and metrics outputs each finished interval, and returns a `RunResult`.
  * Loads run together (`together:`, k6's scenarios) are one run: a script's `setup()` and `teardown()` once,
  * each load on its own workers `startAfterMs` after all are prepared; the first abort or failure stops all.
  */
 import type { AttackConfig } from "./config.ts";
 import type { AttackProgress, RunResult } from "../results/mod.ts";
-import type { FlowResult } from "../results/schema/results.ts";
 import type { RequestSpec } from "./request_spec.ts";
 import { type AggregatorOptions, RunAggregator } from "./stats/aggregate.ts";
 import { endpointTable, wsStepWaits } from "./endpoint_table.ts";
@@ -16,13 +14,7 @@ import { runWorkers, START_LEAD_MS, type WorkersSummary, workersSummary } from "
 import { DoneTotals } from "./worker/collect.ts";
 import { createLogFile } from "./load/request_log.ts";
 import { keepsUncorrected, measuredDurationMs, modelDef } from "./load/models/mod.ts";
-import {
-  type HostCpuDelta,
-  hostCpuDelta,
-  type HostTcpDelta,
-  hostTcpDelta,
-  readHostCpu,
-} from "./stats/host.ts";
+import { hostCpuDelta, hostTcpDelta, readHostCpu } from "./stats/host.ts";
 import { readHostTcp } from "../system/proc_stat.ts";
 import { type AbortedBy, type AbortRule, AbortWatch } from "../results/thresholds/abort.ts";
 import type { IntervalDelta } from "../results/export/interval_delta.ts";
@@ -79,8 +71,10 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
 async function runLoaded(config: AttackConfig, hooks: AttackHooks): Promise<RunResult> {
   const name = hooks.name ?? "attack";
   const plannedMs = measuredDurationMs(config);
-  // A segment's share of the requested rate (the shards' add up to the configured one).
-  let requestedRps = shareOfRate(targetRps(config), config.segment?.count ?? 1);
+  // A script's session sends as many requests as its code does: no requested rate of requests to compare.
+  let requestedRps = config.script
+    ? null
+    : requestedRpsOf(config, modelDef(config.model).targetArrivalsPerSec?.(config));
   // A rule scoped to another run by name (`other:p99<1s`) is not this run's, as after the run.
   const rules = (hooks.abortOn ?? []).filter((r) =>
     r.threshold.run === undefined || r.threshold.run === name
@@ -117,22 +111,33 @@ async function runLoaded(config: AttackConfig, hooks: AttackHooks): Promise<RunR
   // A steered open load asked for its steered schedule, not its plan (a pause is no shortfall).
   if (requestedRps !== null && steered.length > 0 && Number.isFinite(plannedMs)) {
     const arrivals = steeredArrivalsPerSec(config, steered, plannedMs, Math.min(workers.activeMs, plannedMs));
-    requestedRps = shareOfRate(arrivals * requestsPerArrival(config), config.segment?.count ?? 1);
+    requestedRps = requestedRpsOf(config, arrivals);
     aggregator.setRequestedRps(requestedRps);
   }
-  const run = runResultOf(config, {
+  const hostTcp = hostTcpDelta(tcpBefore, readHostTcp());
+  const hostCpu = hostCpuDelta(cpuBefore, readHostCpu());
+  const flows = flowResults(flowSamples);
+  // The run's length is what the workers were active, up to the plan (Infinity when a count bounds it).
+  const durationSec = Math.max(Math.min(workers.activeMs, plannedMs), 1) / 1000;
+  const run: RunResult = {
     name,
+    url: config.url,
+    model: config.model,
+    config: configToJson(config),
     startedAt,
-    requestedRps,
-    plannedMs,
-    workers,
-    aggregator,
-    flows: flowResults(flowSamples),
-    hostTcp: hostTcpDelta(tcpBefore, readHostTcp()),
-    hostCpu: hostCpuDelta(cpuBefore, readHostCpu()),
-    steered,
-    abortedBy: abort.abortedBy,
-  });
+    durationSec,
+    warmupSec: config.warmupMs / 1000,
+    targetRps: requestedRps,
+    workers: config.workers,
+    ...aggregator.finish(durationSec),
+    ...(hostTcp !== null ? { hostTcp } : {}),
+    ...(hostCpu !== null ? { hostCpu } : {}),
+    ...(config.flows || config.script ? { flows } : {}),
+    ...(config.logFile ? { logFile: config.logFile } : {}),
+    ...(steered.length ? { steering: steered } : {}),
+    ...workers.part,
+    ...(abort.abortedBy ? { incomplete: true, abortedBy: abort.abortedBy } : {}),
+  };
   if (workers.logError) throw new RequestLogFailed(workers.logError, run);
   return run;
 }
@@ -301,18 +306,13 @@ function abortOnFail(
   return state;
 }
 
-/** The requested rate of an open model (null: closed), times a flow's requests or a storm's messages. */
-function targetRps(config: AttackConfig): number | null {
-  // A script's session sends as many requests as its code does: no requested rate of requests to compare.
-  if (config.script) return null;
-  const arrivalsPerSec = modelDef(config.model).targetArrivalsPerSec?.(config) ?? null;
-  return arrivalsPerSec === null ? null : arrivalsPerSec * requestsPerArrival(config);
+/** The req/s asked of this segment (the shards' add up) at `arrivalsPerSec`; null for a closed model. */
+function requestedRpsOf(config: AttackConfig, arrivalsPerSec: number | null | undefined): number | null {
+  if (arrivalsPerSec == null) return null;
+  return arrivalsPerSec * requestsPerArrival(config) / (config.segment?.count ?? 1);
 }
 
-function shareOfRate(ratePerSec: number | null, segments: number): number | null {
-  return ratePerSec === null ? null : ratePerSec / segments;
-}
-
+/** Requests an arrival makes: a flow's (by weight), a storm's messages per connection, else one. */
 function requestsPerArrival(config: AttackConfig): number {
   if (config.ws && config.ws.messagesPerConnection > 0) return config.ws.messagesPerConnection;
   if (!config.flows) return 1;
@@ -324,50 +324,6 @@ function requestsPerArrival(config: AttackConfig): number {
       flow.steps.filter((s) => "request" in s || "grpc" in s || ("ws" in s && wsStepWaits(s))).length;
   }
   return requests / weights;
-}
-
-/** What the run brings besides its config. */
-interface RunParts {
-  name: string;
-  startedAt: string;
-  /** The requested rate (a segment's share), null for closed models. */
-  requestedRps: number | null;
-  /** The measured part's planned length (ms); Infinity when only a count bounds the run. */
-  plannedMs: number;
-  workers: WorkersSummary;
-  aggregator: RunAggregator;
-  /** The flows' or the script's sessions; undefined for a load without them. */
-  flows: FlowResult[] | undefined;
-  hostTcp: HostTcpDelta | null;
-  hostCpu: HostCpuDelta | null;
-  steered: SteerChange[];
-  abortedBy: AbortedBy | null;
-}
-
-/** The run's results entry; its length is what the workers were active, up to the plan. */
-function runResultOf(config: AttackConfig, parts: RunParts): RunResult {
-  const { workers, plannedMs } = parts;
-  const durationMs = Number.isFinite(plannedMs) ? Math.min(workers.activeMs, plannedMs) : workers.activeMs;
-  const durationSec = Math.max(durationMs, 1) / 1000;
-  return {
-    name: parts.name,
-    url: config.url,
-    model: config.model,
-    config: configToJson(config),
-    startedAt: parts.startedAt,
-    durationSec,
-    warmupSec: config.warmupMs / 1000,
-    targetRps: parts.requestedRps,
-    workers: config.workers,
-    ...parts.aggregator.finish(durationSec),
-    ...(parts.hostTcp !== null ? { hostTcp: parts.hostTcp } : {}),
-    ...(parts.hostCpu !== null ? { hostCpu: parts.hostCpu } : {}),
-    ...(config.flows || config.script ? { flows: parts.flows } : {}),
-    ...(config.logFile ? { logFile: config.logFile } : {}),
-    ...(parts.steered.length ? { steering: parts.steered } : {}),
-    ...workers.part,
-    ...(parts.abortedBy ? { incomplete: true, abortedBy: parts.abortedBy } : {}),
-  };
 }
 
 /** The config as plain JSON for results.json: bodies are summarised by size, not embedded. */

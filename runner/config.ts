@@ -1,7 +1,6 @@
 /**
  * @module
- * The validated configuration of one attack: a zod union on `model`, each member the common fields plus its
- * model's own (a field a model would ignore is rejected); problems come back as `ConfigError.issues`.
+ * One attack's validated config: a zod union on `model`, a field the model would ignore rejected.
  */
 import { z } from "zod";
 import type { LoadModel } from "../results/mod.ts";

@@ -2,13 +2,13 @@
  * @module
  * Checks across an attack config's common fields, run after each model's own; each names the fix.
  */
-import { isIP } from "node:net";
 import type { LoadModel } from "../results/mod.ts";
 import { hasPlaceholder } from "./http/template.ts";
 import { scriptIssues } from "./script/spec.ts";
 import { grpcFlowIssues } from "./grpc_step_spec.ts";
 import type { CommonFields } from "./config_fields.ts";
 import { endpointTable } from "./endpoint_table.ts";
+import { isIP } from "./source_addresses.ts";
 import { LOAD_MODEL_FACTS } from "../results/load_models.ts";
 import { issueList, type PathIssue as Issue } from "../validation/mod.ts";
 
@@ -41,7 +41,6 @@ function flowIssues(c: CheckedConfig): Issue[] {
   if (c.pipelining > 1) {
     add(["pipelining"], "flows send one request at a time: pipelining must be 1");
   }
-  // A session's WebSocket is an HTTP/1.1 Upgrade on the target's origin, beside its HTTP requests.
   c.flows?.forEach((flow, f) => {
     const k = flow.steps.findIndex((s) => "ws" in s);
     if (k < 0) return;

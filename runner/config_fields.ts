@@ -1,7 +1,6 @@
 /**
  * @module
- * The fields every attack config has, whatever its load model, and the table of options the command line
- * and experiment files share (`OPTIONS`): each declared once, its type, default, file key, flag and help.
+ * The fields every attack config has, whatever its model, and `OPTIONS`, the table the CLI and files share.
  */
 import { z } from "zod";
 import { expandSourceAddresses } from "./source_addresses.ts";
@@ -306,6 +305,27 @@ export const OPTION_ROWS = Object.entries(OPTIONS) as Array<[OptionKey, Option]>
 
 type OptionSchemas = { [K in CommonOptionKey]: (typeof OPTIONS)[K]["schema"] };
 
+/**
+ * The part of a URL `text` (scheme://authority...) that no connection can name: an IPv6 zone, no host, a
+ * port outside 1 to 65535, a character no host may hold; undefined when none (the scheme is the caller's).
+ */
+export function urlHostProblem(text: string): string | undefined {
+  const authority = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(text)?.[1].replace(/^.*@/, "");
+  if (authority === undefined) return undefined;
+  const [, host, port] = /^(\[[^\]]*\]?|[^:]*)(.*)$/.exec(authority)!;
+  if (host.startsWith("[") && host.includes("%")) {
+    return `the IPv6 zone in ${host} cannot be written in a URL (a WHATWG URL has none): use a global or ` +
+      "loopback address, e.g. http://[::1]:8080/";
+  }
+  if (host === "") return "no host after //: write one, e.g. http://127.0.0.1:8080/";
+  if (port && (!/^:\d*$/.test(port) || Number(port.slice(1)) > 65535)) {
+    return `port "${port.slice(1)}" is not a number from 1 to 65535`;
+  }
+  if (!URL.canParse(text)) {
+    return `the host "${host}" holds a character no host name may: write the server's name`;
+  }
+}
+
 /** A URL's port 0 is no server's: the refinement every URL field takes. */
 export const NOT_PORT_ZERO = [
   (u: string) => !URL.canParse(u) || new URL(u).port !== "0",
@@ -313,7 +333,10 @@ export const NOT_PORT_ZERO = [
 ] as const;
 
 export const commonFields = {
-  url: z.string().url("url must be an absolute http://, https://, ws:// or wss:// URL").refine(
+  url: z.string().url({
+    error: (i) =>
+      urlHostProblem(String(i.input)) ?? "url must be an absolute http://, https://, ws:// or wss:// URL",
+  }).refine(
     (u) => /^(https?|wss?):\/\//.test(u),
     "url must start with http://, https://, ws:// or wss://",
   ).refine(...NOT_PORT_ZERO),
@@ -350,6 +373,9 @@ export const commonFields = {
   /** The calls in flight from each `atMs` of the measured run on (ghz's schedule), `concurrency` most. */
   concurrencySteps: z.array(z.strictObject({ atMs: z.number().min(0), concurrency: z.number().int().min(0) }))
     .optional(),
+  /** Beside `concurrencySteps`: each call waits for its tick, however late, `1 / rate` apart in each phase
+   * `[durationMs, ratePerSec]`, the last one's rate holding on (ghz's -r or load schedule beside them). */
+  tickPhases: z.array(z.tuple([z.number().min(0), z.number().min(0)])).min(1).optional(),
   tls: tlsOptionsSchema.optional(),
   /** `endpoints`: each named endpoint's interval histograms are kept too. */
   intervalHistograms: z.union([z.boolean(), z.literal("endpoints")]).default(true),

@@ -1,7 +1,7 @@
 /**
  * @module
  * A data source's rows packed for the engine: every value's UTF-8 bytes back to back and where each ends,
- * in SharedArrayBuffers every worker reads without copying. Strings per value took ~60x a CSV's size.
+ * in SharedArrayBuffers every worker reads without copying (a string per value takes ~60x a CSV's size).
  */
 import { grown } from "../system/large_arrays.ts";
 

@@ -1,13 +1,11 @@
 /**
  * @module
- * The bound on endpoint names, for both the table fixed before the load and a script's run-time names;
- * past it names pool under one endpoint. A tagged request's endpoint is its name and tags (`taggedKey`).
+ * The bound on endpoint names, shared by the table fixed before the load and a script's run-time names.
  */
 
 /** Distinct endpoint names kept apart; further names count under `OTHER_ENDPOINT`. */
 export const MAX_ENDPOINTS = 64;
 
-/** The endpoint that pools every name past `MAX_ENDPOINTS`. */
 export const OTHER_ENDPOINT = "(other)";
 
 /** A tagged endpoint's key: name, tags in key order, own expected statuses and method (k6 tags by method). */

@@ -1,7 +1,6 @@
 /**
  * @module
- * The endpoints of an attack: each mix request and timed flow step gets a name and an index fixed before the
- * load (one array index on the hot path), pooled past `MAX_ENDPOINTS`; a script's are named as sent.
+ * The endpoints of an attack, fixed before the load so the hot path records by one array index.
  */
 import { shownName } from "../validation/shown_name.ts";
 import type { CommonFields } from "./config_fields.ts";

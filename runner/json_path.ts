@@ -3,7 +3,6 @@
  * The JSON paths captures, checks and ws matches read; one reader for validation and workers.
  */
 
-/** One step of a path: a member name or an array index. */
 export type PathStep = string | number;
 
 /** `$.a.b[0]["c d"]` -> ["a", "b", 0, "c d"], or what is wrong with `path` and how to write it. */

@@ -134,6 +134,8 @@ const maxKeptBytesSchema = z.number().int()
 export const flowFields = {
   name: z.string().min(1, "a flow needs a name"),
   weight: z.number().positive("weight must be > 0").default(1),
+  /** The `maxRedirects` of its request steps that give none (default 0). */
+  maxRedirects: z.number().int().min(0).max(20, "maxRedirects must be <= 20").optional(),
 };
 
 /** What a request step carries beside its request, the same in a file and in the attack config. */
@@ -146,6 +148,8 @@ export const requestStepFields = {
   expect: z.array(checkSpecSchema).optional(),
   /** The most bytes of the response kept for captures and checks (1 MiB); past it the step fails. */
   maxKeptBytes: maxKeptBytesSchema.optional(),
+  /** Redirects (a same-origin 3xx Location) a session follows, each a request of this step (default 0). */
+  maxRedirects: flowFields.maxRedirects,
   /** Whether a session sends the request, over its values (`itemId > 3`); false skips it for that session. */
   ifTrue: z.string().refine(
     (text) => compileCondition(text, () => () => 0) !== null,

@@ -1,7 +1,6 @@
 /**
  * @module
- * How many sockets a load may hold, in one wording for `attack`, `serve` and `run`: a crowd the open-file
- * limit or one source's local ports cannot hold is refused before the load. Pure: callers pass the limits.
+ * How many sockets a load may hold, refused before the load in one wording for `attack`, `serve` and `run`.
  */
 
 import type { LoadModel } from "../results/mod.ts";
@@ -28,7 +27,6 @@ interface SocketFields {
  */
 export function socketsOf(config: SocketFields) {
   const open = pacingOf(config) === "open";
-  // A segment's share is at most the whole over the segments, rounded up (shares are as even as can be).
   const share = (whole: number) => config.segment ? Math.ceil(whole / config.segment.count) : whole;
   if (!open && config.connections === undefined && config.stages && config.stages.length > 0) {
     // The first stage asking for the most: the one a message names.
@@ -57,12 +55,8 @@ export function socketProblem(
 ): string | undefined {
   if (limit === null || !Number.isFinite(limit) || sockets <= limit - FD_HEADROOM) return undefined;
   return `needs ${sockets} sockets but the open-file limit is ${limit} (${FD_HEADROOM} kept for the ` +
-    `runtime); raise it (ulimit -n ${nextPowerOfTwo(sockets + FD_HEADROOM)}) or use at most ` +
+    `runtime); raise it (ulimit -n ${2 ** Math.ceil(Math.log2(sockets + FD_HEADROOM))}) or use at most ` +
     `${fix} ${maxSocketsUnder(limit) * segments}`;
-}
-
-function nextPowerOfTwo(n: number): number {
-  return 2 ** Math.ceil(Math.log2(n));
 }
 
 /**

@@ -1,7 +1,6 @@
 /**
  * @module
- * A flow's WebSocket step as config and file hold it: one action per step (`connect`, `send`, `wait`,
- * `close`), a match a check's rule or nothing; ordering rules refuse a bad flow before any load.
+ * A flow's WebSocket step as config and file hold it; ordering rules refuse a bad flow before any load.
  */
 import { z } from "zod";
 import { checkFields, checkRules } from "./session_schema.ts";
@@ -88,7 +87,6 @@ export function wsActionRules(action: Record<string, unknown>, ctx: z.Refinement
   }
 }
 
-/** A ws step's action as the attack config holds it. */
 export const wsActionSchema = z.strictObject({
   ...wsActionFields,
   /** How long a send's answer or a wait may take (default: the run's timeout). */

@@ -3,7 +3,7 @@
  * The `data:` sources of an experiment file (CSV, JSON, NDJSON), read once at plan time.
  */
 import { z } from "zod";
-import { FileReadError, readUtf8FileCapped } from "../system/read_capped.ts";
+import { readOrRefuse, readUtf8FileCapped } from "../system/read_capped.ts";
 import { dataOrderSchema, VALUE_NAME, whenDoneSchema } from "../runner/session_schema.ts";
 import { type PackedRows, packRows, shared } from "../runner/data_rows.ts";
 import { isRecord, jsonErrorReason } from "../validation/json_document.ts";
@@ -84,23 +84,15 @@ export class DataFileError extends Error {
 }
 
 /** How a CSV without a header row names its columns (Artillery's payload). */
-interface CsvColumns {
-  fields?: string[];
-  skipHeader?: boolean;
-}
+type CsvColumns = Pick<z.output<typeof dataSourceSchema>, "fields" | "skipHeader">;
 
 /** Reads and parses the data file at `path` (its format from the extension). */
 export function readDataFile(path: string, csv: CsvColumns = {}): DataTable {
-  let bytes: Uint8Array;
-  try {
-    bytes = readUtf8FileCapped(path, MAX_DATA_FILE_BYTES);
-  } catch (err) {
-    if (err instanceof FileReadError) {
-      const fix = "give a .csv, .json, .ndjson or .jsonl file of rows";
-      throw new DataFileError(path, 0, `${err.reason}; ${fix}`, { cause: err });
-    }
-    throw err;
-  }
+  const bytes = readOrRefuse(
+    () => readUtf8FileCapped(path, MAX_DATA_FILE_BYTES),
+    (why, cause) =>
+      new DataFileError(path, 0, `${why}; give a .csv, .json, .ndjson or .jsonl file of rows`, cause),
+  );
   const lower = path.toLowerCase();
   if (csv.fields !== undefined && !lower.endsWith(".csv")) {
     throw new DataFileError(path, 0, "fields and skipHeader apply to CSV files");

@@ -4,15 +4,15 @@
  */
 import { formatPath, type Issue, issueList, issuesOf, validate } from "../validation/mod.ts";
 import { attackConfigSchema, type RelativeAttackInput } from "../runner/config.ts";
-import { type ArtilleryRunFlags, importArtillery, isArtilleryScript } from "./artillery/convert.ts";
+import { type ArtilleryRunFlags, isArtilleryScript } from "./artillery/common.ts";
 import { type OriginTable, scriptIssues } from "./artillery/paths.ts";
 import { ExperimentError } from "./experiment_error.ts";
 import { applyOverrides } from "./overrides.ts";
 import { mapRuns, planExperiment } from "./plan/plan.ts";
 import { preflightPlan } from "./plan/preflight.ts";
-import type { Plan, PlannedRun, PlanOptions, SweepPoint } from "./plan/types.ts";
+import type { Plan, PlannedRun, PlanOptions } from "./plan/types.ts";
 import { type Experiment, experimentSchema } from "./schema/experiment.ts";
-import { parseDocument } from "./yaml_document.ts";
+import { parseDocument, positionOf } from "./yaml_document.ts";
 import { readDataTables, templateIssues } from "./plan/data.ts";
 import { anchorTargets } from "./schema/targets.ts";
 import { dirname } from "node:path";
@@ -45,11 +45,7 @@ interface LoadOptions {
 }
 
 /** Options of `loadPlan`: those of `loadExperiment`, then what picks, cuts and checks the runs. */
-export interface LoadPlanOptions extends LoadOptions {
-  /** `--only target=X,load=Y`. */
-  only?: PlanOptions["only"];
-  /** `--no-redact`: run names and sweep coordinates keep secret values (scenarios/plan/plan.ts). */
-  keepSecrets?: boolean;
+export interface LoadPlanOptions extends LoadOptions, PlanOptions {
   /** `--segment i/N`: the plan of one shard. */
   segment?: RelativeAttackInput["segment"];
   /** `--start-at`: when the first run of a segment starts. */
@@ -79,12 +75,11 @@ export interface Runnable {
 /** `loadPlan` with the experiment as it runs, from one parse of `text`. */
 export async function loadRunnable(text: string, opts: LoadPlanOptions = {}): Promise<Runnable> {
   const read = await readExperiment(text, opts);
-  if (!read.script) return await planRunnable(read, opts);
   try {
     return await planRunnable(read, opts);
   } catch (err) {
     // What the later steps find in an imported script is named at the script's paths, as its own issues are.
-    if (!(err instanceof ExperimentError)) throw err;
+    if (!(err instanceof ExperimentError) || !read.script) throw err;
     throw new ExperimentError(scriptIssues([], err.issues, read.script.origins), {
       file: opts.file,
       cause: err,
@@ -152,7 +147,7 @@ async function readExperiment(
   const parsed = await parseDocument(text);
   if (!parsed.ok) throw new ExperimentError(parsed.issues, { file: opts.file });
   rememberSource(text, parsed.value);
-  const { doc, notes, script } = fromArtillery(parsed.value, opts);
+  const { doc, notes, script } = await fromArtillery(parsed.value, opts);
   const overridden = await applyOverrides(doc, opts);
   if (!overridden.ok) {
     throw new ExperimentError([...script?.issues ?? [], ...overridden.issues], { file: opts.file });
@@ -178,13 +173,16 @@ function abortingThresholds(exp: Experiment, abort: LoadOptions["abortOnFail"]):
 interface ScriptImport {
   issues: Issue[];
   origins: OriginTable;
+  /** The script as read: where in its file each issue's key is. */
+  source: unknown;
 }
 
 /** An Artillery script as its experiment, even with issues: they are reported with the experiment's own. */
-function fromArtillery(doc: unknown, opts: LoadOptions) {
+async function fromArtillery(doc: unknown, opts: LoadOptions) {
   if (!isArtilleryScript(doc) && opts.artillery?.config === undefined) return { doc, notes: [] };
+  const { importArtillery } = await import("./artillery/convert.ts");
   const { experiment, notes, issues, origins } = importArtillery(doc, opts);
-  return { doc: experiment, notes, script: { issues, origins } };
+  return { doc: experiment, notes, script: { issues, origins, source: doc } };
 }
 
 /** Validates an experiment object (already parsed); also checks the `quick:` section when not applied. */
@@ -195,7 +193,13 @@ async function validateExperiment(
 ): Promise<Experiment> {
   const result = validate(experimentSchema, input);
   const found = result.ok ? [] : result.issues;
-  const issues = script ? scriptIssues(script.issues, found, script.origins) : found;
+  // A script's issue names its key path and, read as YAML, that key's line and column.
+  const issues = script
+    ? scriptIssues(script.issues, found, script.origins).map((i) => {
+      const line = positionOf(script.source, i.path);
+      return line === undefined ? i : { ...i, message: `${i.message} (${line})` };
+    })
+    : found;
   if (!result.ok || issues.length > 0) {
     throw new ExperimentError(issues, { file: opts.file, cause: result.ok ? undefined : result.error });
   }
@@ -351,11 +355,8 @@ function targetIssues(plan: Plan): Issue[] {
     if (parsed.success) continue;
     for (const issue of issuesOf(parsed.error, targetSpecSchema)) {
       const field = issue.path.split(/[.[]/)[0];
-      const point = [run.sweep, run.sweep2].find((p) => p?.parameter === `target.${field}`);
-      const at = point && sweepIndexOf(plan, run, point);
-      const path = at
-        ? formatPath(["sweeps", at[0], "values", at[1]])
-        : `${formatPath(["targets", run.variant])}.${issue.path}`;
+      const path = sweepValuePath(plan, run, `target.${field}`) ??
+        `${formatPath(["targets", run.variant])}.${issue.path}`;
       found.push({ path, message: `${issue.message} (in run ${run.name})` });
     }
   }
@@ -369,7 +370,7 @@ function filePath(plan: Plan, run: PlannedRun, enginePath: string): string {
   const parts = enginePath.split(/(?=[.[])/);
   const field = parts[0];
   if (FILE_WIDE[field]) return FILE_WIDE[field];
-  const swept = sweepValuePath(plan, run, fileKey(parts.at(-1)!.replace(/^\./, "")));
+  const swept = sweepValuePath(plan, run, `load.${fileKey(parts.at(-1)!.replace(/^\./, ""))}`);
   if (swept) return swept;
   const rest = parts.slice(1).map((p) => p.startsWith(".") ? `.${fileKey(p.slice(1))}` : p);
   // A load without flows of its own runs the file's (top-level `flows:`), where the step is written.
@@ -381,26 +382,18 @@ function fileKey(field: string): string {
   return FILE_KEYS[field] ?? field;
 }
 
-/** `sweeps[i].values[j]` when the run's sweep point set the field `key` (`load.<key>`). */
-function sweepValuePath(plan: Plan, run: PlannedRun, key: string): string | undefined {
+/** `sweeps[i].values[j]` when the run's sweep point set `parameter` (`load.rate`, `target.workers`). */
+function sweepValuePath(plan: Plan, run: PlannedRun, parameter: string): string | undefined {
   for (const point of [run.sweep, run.sweep2]) {
-    if (point?.parameter !== `load.${key}`) continue;
-    const at = sweepIndexOf(plan, run, point);
-    if (at) return formatPath(["sweeps", at[0], "values", at[1]]);
-  }
-  return undefined;
-}
-
-function sweepIndexOf(plan: Plan, run: PlannedRun, point: SweepPoint): [number, number] | undefined {
-  const sweeps = plan.experiment.sweeps;
-  for (let i = 0; i < sweeps.length; i++) {
-    const s = sweeps[i];
-    if (s.parameter !== point.parameter || !sweepCovers(s, run.variant, run.load)) continue;
-    // The run shows a secret (or a URL password) redacted (scenarios/plan/plan.ts); the file has the value.
-    const j = (s.values as Array<number | string>).findIndex((v) =>
-      v === point.value || shownSweepValue(s.parameter, v) === point.value
-    );
-    if (j >= 0) return [i, j];
+    if (point?.parameter !== parameter) continue;
+    for (const [i, s] of plan.experiment.sweeps.entries()) {
+      if (s.parameter !== parameter || !sweepCovers(s, run.variant, run.load)) continue;
+      // The run shows a secret (or a URL password) redacted (scenarios/plan/plan.ts); the file has the value.
+      const j = (s.values as Array<number | string>).findIndex((v) =>
+        v === point.value || shownSweepValue(s.parameter, v) === point.value
+      );
+      if (j >= 0) return formatPath(["sweeps", i, "values", j]);
+    }
   }
   return undefined;
 }

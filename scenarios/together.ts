@@ -55,13 +55,16 @@ export function plannedLoads(exp: Together, loads: string[]): string[] {
   return loads.filter((l) => !members.includes(l) || l === members.find((m) => loads.includes(m)));
 }
 
+/** One of the loads a run starts at once: when it starts after the run's start, and its attack. */
+export type TogetherPart<A> = { name: string; startAfterMs: number; attack: A };
+
 /** The run's parts when `load` stands for loads run together (`a+b`), else null. */
 export function togetherParts<A>(
   exp: Together,
   load: string,
   loads: string[],
   attackOf: (name: string) => A,
-): { label: string; parts: Array<{ name: string; startAfterMs: number; attack: A }> } | null {
+): { label: string; parts: TogetherPart<A>[] } | null {
   const members = Object.keys(exp.together ?? {}).filter((m) => loads.includes(m));
   if (members[0] !== load) return null;
   return {

@@ -14,6 +14,28 @@ import { yamlPackage } from "../validation/yaml_package.ts";
 /** Aliases a document may expand: enough for shared anchors, far below a "billion laughs" file. */
 const MAX_YAML_ALIASES = 100;
 
+/** Each document read as YAML by its root value: where its keys are, for an issue that names a key path. */
+const read = new WeakMap<object, { doc: Document; lineCounter: LineCounter }>();
+
+/**
+ * `path` (`scenarios[0].flow[1].get.url`) of the YAML document whose root is `root`: the line and column of
+ * its key (a list's item: the item), else of its nearest parent's; undefined for a document not read as YAML.
+ */
+export function positionOf(root: unknown, path: string): string | undefined {
+  const at = isRecord(root) ? read.get(root) : undefined;
+  const keys = (path.match(/[^.[\]]+/g) ?? []).map((k) => /^\d+$/.test(k) ? Number(k) : k);
+  for (let n = keys.length; at && n > 0; n--) {
+    const items = (at.doc.getIn(keys.slice(0, n - 1), true) as { items?: Positioned[] } | undefined)?.items;
+    const key = keys[n - 1];
+    const node = typeof key === "number" ? items?.[key] : items?.find((pair) => pair.key?.value === key)?.key;
+    if (node?.range === undefined) continue;
+    const { line, col } = at.lineCounter.linePos(node.range[0]);
+    return `line ${line}, column ${col}`;
+  }
+  return undefined;
+}
+type Positioned = { range?: [number, number, number]; key?: Positioned; value?: unknown };
+
 /** Reads YAML (JSON is YAML too); a syntax error names its line and column. */
 export async function parseDocument(text: string): Promise<Result<unknown>> {
   // Each character is at least a byte, so text over the cap in characters is over it in bytes.
@@ -46,6 +68,7 @@ export async function parseDocument(text: string): Promise<Result<unknown>> {
   const syntax = syntaxIssue(doc) ?? duplicateKey(doc, lineCounter, yaml);
   if (syntax !== undefined) return { ok: false, issues: [syntax] };
   const expanded = expandAliases(doc);
+  if (expanded.ok && isRecord(expanded.value)) read.set(expanded.value, { doc, lineCounter });
   return expanded.ok ? shaped(expanded) : expanded;
 }
 
@@ -126,7 +149,7 @@ function unreadSyntax(text: string): Issue | undefined {
   // In a file written as JSON (flow style) no line is a block scalar, so `//` there starts a comment.
   const flow = /^\uFEFF?\s*[[{/]/.test(text);
   for (const [i, line] of text.split("\n").entries()) {
-    const comment = flow ? /^\s*(\/\/|\/\*)/.exec(line)?.[1] : undefined;
+    const comment = flow ? /(\/\/|\/\*)/.exec(line.replace(/"(?:[^"\\]|\\.)*"/g, '""'))?.[1] : undefined;
     const name = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/.exec(line.replace(/(^|\s)#.*/, ""))?.[1];
     const message = comment
       ? `${comment} starts no comment in JSON or YAML: drop it (a YAML comment starts with #)`

@@ -1,7 +1,6 @@
 /**
  * @module
- * A byte stream's chunks read into pooled buffers (a BYOB reader): Deno's resource-backed streams (QUIC's
- * too) allocate 64 KiB per default read. A chunk is valid until the next read; its buffer returns at the end.
+ * A stream's chunks in pooled buffers (BYOB reads): Deno's resource-backed ones take 64 KiB a default read.
  */
 
 const pool: ArrayBuffer[] = [];

@@ -1,7 +1,6 @@
 /**
  * @module
- * The console's two guards: printing that never ends a command (a failed print is said once), and every
- * string printed passing through `shown` first, so a secret a server or script echoes is redacted.
+ * The console's guards: a failed print ends no command (said once); printed text passes `shown` (redaction).
  */
 import { osErrorText } from "./output_file.ts";
 

@@ -1,7 +1,6 @@
 /**
  * @module
- * The byte-range copy of the hot paths: short ranges go by a loop, because `dst.set(src.subarray(...))`
- * makes a view object per call. And the one join of byte pieces into a new buffer, off the hot paths.
+ * Hot paths' byte-range copy (a loop for short ranges: `subarray` makes a view per call), and `concatBytes`.
  */
 
 const SHORT_COPY_BYTES = 32;

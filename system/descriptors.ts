@@ -1,10 +1,8 @@
 /**
  * @module
- * File descriptors: the soft open-file limit, read so `-c 5000` under `ulimit -n 1024` fails with advice,
- * and descriptors held in reserve so the results' writes succeed after the process runs out (EMFILE).
+ * File descriptors: the soft limit (`-c 5000` past `ulimit -n 1024` fails with advice), a reserve for writes.
  */
-import { readTextOrNull } from "./proc_stat.ts";
-import { programOutput } from "./path_lookup.ts";
+import { programOutput, readTextOrNull } from "./path_lookup.ts";
 
 /** Soft RLIMIT_NOFILE; `Infinity` when unlimited. */
 export function readOpenFileLimit(): number | null {

@@ -37,16 +37,16 @@ export function holderText(holder: LockHolder): string {
 const HOLDER_WRITE_WAIT_MS = 1000;
 const MAX_LOCK_FILE_BYTES = 4096;
 
-/** Locks `dir` for `command`; throws `FolderInUseError` when a running process holds it. */
-export async function lockFolder(dir: string, command: string): Promise<FolderLock> {
-  const path = `${dir}/${LOCK_FILE_NAME}`;
+/** Locks `dir` for `command`, or only its file `of` (`.NAME.loadlab.lock`); held: `FolderInUseError`. */
+export async function lockFolder(dir: string, command: string, of?: string): Promise<FolderLock> {
+  const path = of?.replace(/[^/]*$/, (name) => `.${name}${LOCK_FILE_NAME}`) ?? `${dir}/${LOCK_FILE_NAME}`;
   // A retry follows a release that removed the file between this open and lock.
   for (let attempt = 0; attempt < 10; attempt++) {
     const file = await Deno.open(path, { read: true, write: true, create: true });
     if (!(await file.tryLock(true))) {
       const holder = await readHolder(file, HOLDER_WRITE_WAIT_MS);
       file.close();
-      throw new FolderInUseError(dir, holder);
+      throw new FolderInUseError(of ?? dir, holder);
     }
     // A file its holder removed on release guards nothing.
     if (!(await namesFile(path, file))) {
@@ -67,7 +67,7 @@ export async function lockFolder(dir: string, command: string): Promise<FolderLo
     };
     return { tookOverFrom, release, [Symbol.asyncDispose]: release };
   }
-  throw new FolderInUseError(dir, null);
+  throw new FolderInUseError(of ?? dir, null);
 }
 
 async function namesFile(path: string, file: Deno.FsFile): Promise<boolean> {

@@ -1,17 +1,13 @@
 /**
  * @module
- * Where an output path leads and how to write there: a file whole or not at all (temp file + rename), a
- * device or FIFO through; the check that an output is none of the command's inputs or other outputs, a
- * probe that it can be written, and an OS error's reason without Deno's trailing call and paths.
+ * Where an output path leads and how to write there (a file whole or not at all, a device or FIFO through),
+ * the checks that an output can be written and is no input or other output, and an OS error's reason.
  */
 import { statOrNull } from "./path_lookup.ts";
 import { within } from "./sleep.ts";
 import { writeAll } from "./write_all.ts";
 
-type OutputTarget =
-  | { kind: "file"; path: string }
-  | { kind: "device"; path: string }
-  | { kind: "fifo"; path: string };
+type OutputTarget = { kind: "file" | "device" | "fifo"; path: string };
 
 const FIFO_READER_WAIT_MS = 5000;
 const MAX_SYMLINK_HOPS = 40;
@@ -141,10 +137,7 @@ export async function writeTextAtomic(path: string, text: string): Promise<void>
     const target = await resolveOutput(path);
     if (target.kind !== "file") return await writeThrough(target, text);
     const real = target.path;
-    const slash = real.lastIndexOf("/");
-    tmp = `${real.slice(0, slash + 1)}.${real.slice(slash + 1)}.${Deno.pid}.${
-      crypto.randomUUID().slice(0, 8)
-    }.tmp`;
+    tmp = tempBeside(real);
     await Deno.writeTextFile(tmp, text);
     // On this thread: a rename under way could land after a second Ctrl-C's `writeTextAtomicSync`.
     Deno.renameSync(tmp, real);
@@ -154,16 +147,24 @@ export async function writeTextAtomic(path: string, text: string): Promise<void>
   }
 }
 
-/** `writeTextAtomic`, synchronous, for the second Ctrl-C: done before the process exits. */
+/** `writeTextAtomic`, synchronous: the second Ctrl-C's (done before the process exits), the cache's. */
 export function writeTextAtomicSync(path: string, text: string): void {
   let real = path;
   try {
     real = Deno.realPathSync(path);
     if (!Deno.statSync(real).isFile) return Deno.writeTextFileSync(real, text);
   } catch { /* not there yet: written new */ }
-  const tmp = `${real}.${Deno.pid}.quit.tmp`;
+  const tmp = tempBeside(real);
   Deno.writeTextFileSync(tmp, text);
   Deno.renameSync(tmp, real);
+}
+
+/** A hidden temporary name beside `real`, the call's own: isolates of one process may write one path. */
+function tempBeside(real: string): string {
+  const slash = real.lastIndexOf("/");
+  return `${real.slice(0, slash + 1)}.${real.slice(slash + 1)}.${Deno.pid}.${
+    crypto.randomUUID().slice(0, 8)
+  }.tmp`;
 }
 
 /** An output file could not be written; `reason` is the OS error, e.g. "No space left on device". */
@@ -212,12 +213,14 @@ export function osErrorText(err: unknown): string {
   return message.replace(/: [a-z]+ '.*$/s, "");
 }
 
-/** A write failure's text with what to do when its OS error says (a full disk, no permission). */
+/** A write failure's text with what to do when its OS error says (a full disk, no permission, no folder). */
 export function withWriteFix(message: string): string {
   if (/; (give|free) /.test(message)) return message;
   if (/os error 28\b/.test(message)) return `${message}; free space on that disk, or write elsewhere`;
   if (/os error (1|13|30)\b/.test(message)) return `${message}; give a path this user can write`;
-  return message;
+  if (!/os error 2\b/.test(message)) return message;
+  const home = /(^|\s)~\//.test(message) ? " (a quoted ~ is no home folder: write $HOME/)" : "";
+  return `${message}; its folder does not exist${home}: make it first, or give another path`;
 }
 
 /** An output file could not be written; exit code 5 at the CLI. */

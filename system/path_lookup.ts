@@ -1,13 +1,21 @@
 /**
  * @module
- * The PATH lookup of loadlab, a file's status or null, and a program's short answer (`--version`). Only
- * executable files count, as in a shell: a non-executable `redis-server` earlier on PATH shadows nothing.
+ * PATH lookup (executables only, as a shell), a file's status or text (or null), a program's `--version`.
  */
 
 /** `stat(path)` (Deno.statSync, or Deno.lstatSync for the link itself), or null when it fails. */
 export function statOrNull(path: string | URL, stat: (path: string | URL) => Deno.FileInfo = Deno.statSync) {
   try {
     return stat(path);
+  } catch {
+    return null;
+  }
+}
+
+/** The text of a file, or null when it cannot be read (a kernel file off Linux, a process gone). */
+export function readTextOrNull(path: string): string | null {
+  try {
+    return Deno.readTextFileSync(path);
   } catch {
     return null;
   }
@@ -28,11 +36,10 @@ export function isExecutable(path: string): boolean {
   return info !== null && info.isFile && ((info.mode ?? 0o111) & 0o111) !== 0;
 }
 
-/** True when `command` names an existing file: on PATH when it has no slash, else relative to `cwd`. */
+/** True when `command` names an executable file: on PATH when it has no slash, else relative to `cwd`. */
 export function findExecutable(command: string, cwd?: string): boolean {
   if (!command.includes("/")) return findProgram(command) !== null;
-  const path = command.startsWith("/") || !cwd ? command : `${cwd}/${command}`;
-  return statOrNull(path)?.isFile === true;
+  return isExecutable(command.startsWith("/") || !cwd ? command : `${cwd}/${command}`);
 }
 
 /** The trimmed stdout of `program args`, run to its end without a shell; null when it fails or cannot run. */

@@ -4,7 +4,7 @@
  * waits for a port to accept, the source ports and addresses a load may use, and who listens on a port.
  */
 import { sleepUnlessAborted } from "./sleep.ts";
-import { readTextOrNull } from "./proc_stat.ts";
+import { readTextOrNull } from "./path_lookup.ts";
 
 /** Clear of the well-known and most registered service ports. */
 const LOWEST_PORT = 10_000;
@@ -65,22 +65,18 @@ export function freePort(host = "127.0.0.1"): number {
   return port;
 }
 
+/** The host part of a URL for a listening address (an any-address is reached on loopback). */
+export function urlHost(host: string): string {
+  if (host === "0.0.0.0" || host === "::") return "127.0.0.1";
+  return host.includes(":") ? `[${host}]` : host;
+}
+
 /** True once `host:port` accepts, false after `timeoutMs` or once `gaveUp()` says its process is gone. */
-export async function waitForPort(
-  host: string,
-  port: number,
-  timeoutMs: number,
-  gaveUp: () => boolean = () => false,
-): Promise<boolean> {
+export async function waitForPort(host: string, port: number, timeoutMs: number, gaveUp = () => false) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline && !gaveUp()) {
-    try {
-      const conn = await Deno.connect({ hostname: host, port });
-      conn.close();
-      return true;
-    } catch {
-      await sleepUnlessAborted(50);
-    }
+    if (await accepts(`http://${urlHost(host)}:${port}`)) return true;
+    await sleepUnlessAborted(50);
   }
   return false;
 }
@@ -110,9 +106,8 @@ export function listeningInodes(table: string, port: number): string[] {
 }
 
 /**
- * The pid of the lowest-numbered process listening on `port`, or null; this process's ancestors are asked
- * first (the topmost holder: forked servers share the port from it), before the slow walk over every
- * process's descriptors. Asynchronous: callers keep the walk off their first request.
+ * The pid of the lowest-numbered process listening on `port`, or null: this process's ancestors first (forked
+ * servers share the topmost holder's port), then a slow walk over all descriptors, kept off a first request.
  */
 export async function listeningPid(port: number): Promise<number | null> {
   const inodes = new Set<string>();

@@ -3,15 +3,7 @@
  * Readers of `/proc/<pid>/` (stat, process tree, RSS, schedstat), the host's CPU (`/proc/stat`, PSI) and its
  * network counters (as `Prefix.Name`, e.g. `TcpExt.ListenOverflows`); null off Linux or for a process gone.
  */
-
-/** The text of a kernel file, or null when it cannot be read (not Linux, a process gone). */
-export function readTextOrNull(path: string): string | null {
-  try {
-    return Deno.readTextFileSync(path);
-  } catch {
-    return null;
-  }
-}
+import { readTextOrNull } from "./path_lookup.ts";
 
 /** USER_HZ: `/proc` counts CPU time in these ticks on every architecture Deno runs on. */
 const CLOCK_TICKS_PER_SEC = 100;

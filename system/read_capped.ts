@@ -13,6 +13,16 @@ export class FileReadError extends Error {
   }
 }
 
+/** `read()`'s value; a `FileReadError` it throws becomes `refuse(reason)`'s error, with it as the cause. */
+export function readOrRefuse<T>(read: () => T, refuse: (reason: string, options: ErrorOptions) => Error): T {
+  try {
+    return read();
+  } catch (err) {
+    if (!(err instanceof FileReadError)) throw err;
+    throw refuse(err.reason, { cause: err });
+  }
+}
+
 export function formatCap(bytes: number): string {
   const units = [["GiB", 2 ** 30], ["MiB", 2 ** 20], ["KiB", 2 ** 10]] as const;
   for (const [unit, size] of units) {

@@ -1,8 +1,7 @@
 /**
  * @module
- * Entry point of a built-in target's process (instance, balancer, proxy): one JSON argument, prints READY,
- * exits on SIGTERM/SIGINT or stdin EOF. With `tls:` an instance also answers HTTP/3 (Deno's QUIC) on the UDP
- * port of its HTTPS port's number, with no dynamic QPACK table; a stream breaking the rules is reset.
+ * A built-in target's process (instance, balancer, proxy), READY once listening. With `tls:` an instance also
+ * answers HTTP/3 (Deno's QUIC) on its HTTPS port's number over UDP, with no dynamic QPACK table.
  */
 import { createTargetApp } from "./app/app.ts";
 import { serveBalancer } from "./balancer/balancer.ts";
@@ -22,6 +21,7 @@ import { QpackDecoder } from "../http3/qpack_decoder.ts";
 import { encodeFieldSection } from "../http3/qpack_encoder.ts";
 import { byobChunks } from "../system/byob_chunks.ts";
 import { within } from "../system/sleep.ts";
+import { urlHost } from "../system/ports.ts";
 
 type Handler = (req: Request, info: Deno.ServeHandlerInfo<Deno.NetAddr>) => Response | Promise<Response>;
 
@@ -89,19 +89,16 @@ async function quit(redis: RedisClient | null): Promise<void> {
   await redis?.disconnect().catch(() => {});
 }
 
-/** Serves the role described by `specJson` until SIGTERM, SIGINT or stdin EOF. */
-export async function runTargetChild(specJson: string): Promise<void> {
+/** Serves the role `specJson` names until SIGTERM, SIGINT or stdin EOF (also `loadlab __target <json>`). */
+export async function runTargetChild([specJson]: string[]): Promise<void> {
   const spec: ChildSpec = JSON.parse(specJson);
   sampleThisProcess(); // event-loop delay and heap, when the parent set LOADLAB_RUNTIME_DIR
   // The balancer forwards raw HTTP/1.1 on its own sockets (balancer.ts says why), the others serve Requests.
   const { server, close } = spec.role === "balancer"
     ? { server: serveBalancer({ ...spec, hostname: spec.host, tls: pemOf(spec.tls) }), close: async () => {} }
     : await serveHandler(spec);
-  const host = spec.host === "0.0.0.0" ? "127.0.0.1" : spec.host.includes(":") ? `[${spec.host}]` : spec.host;
-  const scheme = spec.tls ? "https" : "http";
-  console.log(
-    READY_PREFIX + JSON.stringify({ url: `${scheme}://${host}:${server.addr.port}`, pid: Deno.pid }),
-  );
+  const url = `${spec.tls ? "https" : "http"}://${urlHost(spec.host)}:${server.addr.port}`;
+  console.log(READY_PREFIX + JSON.stringify({ url, pid: Deno.pid }));
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
@@ -142,8 +139,7 @@ function serveH3(handler: Handler, opts: { hostname: string; port: number; cert:
 }
 
 async function serveConnection(conn: Deno.QuicConn, handler: Handler): Promise<void> {
-  // Referenced while the connection lives: a send stream collected is finished, and a finished control
-  // stream closes the connection (RFC 9114 6.2.1).
+  // Kept referenced: a collected send stream is finished; a finished control stream closes (RFC 9114 6.2.1).
   const control = (await conn.createUnidirectionalStream()).getWriter();
   await control.write(CONTROL_STREAM_PREFACE);
   (async () => {
@@ -162,7 +158,7 @@ async function serveConnection(conn: Deno.QuicConn, handler: Handler): Promise<v
   control.releaseLock();
 }
 
-/** Reads one request to its FIN, then writes the handler's answer; throws on a malformed request. */
+/** Reads one request to its FIN, then writes the handler's answer; a malformed one throws (stream reset). */
 async function answer(
   stream: Deno.QuicBidirectionalStream,
   decoder: QpackDecoder,
@@ -221,7 +217,7 @@ async function answer(
 }
 
 if (import.meta.main) {
-  await runTargetChild(Deno.args[0]).catch((err) => {
+  await runTargetChild(Deno.args).catch((err) => {
     console.error(`loadlab target child failed: ${err instanceof Error ? err.message : err}`);
     Deno.exit(1);
   });

@@ -1,9 +1,8 @@
 /**
  * @module
- * CPU profiles of a target's Node and Deno processes through the V8 inspector: `Profiler.start`/`stop`
- * around each run, so a profile covers that run and needs no clean exit (unlike `--cpu-prof`). The session
- * speaks its own WebSocket client, since Deno's refuses a message over 64 MiB and a profile comes in one
- * message: ws/'s handshake and frame codec over a plain connection, text up to `maxMessageBytes`.
+ * CPU profiles of a target's Node and Deno processes through the V8 inspector, started and stopped around
+ * each run, so a profile covers that run and needs no clean exit (unlike `--cpu-prof`). The session speaks
+ * ws/'s codec, since Deno's WebSocket refuses a message over 64 MiB and a profile comes in one.
  */
 import { TargetError } from "./errors.ts";
 import { treeCpu } from "../system/proc_stat.ts";
@@ -147,10 +146,7 @@ const HANDSHAKE_BYTES = 16 * 1024 + 1;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/**
- * One inspector session: JSON-RPC over its own WebSocket connection, one pending call per id; when the
- * connection ends, every pending call fails with the reason.
- */
+/** One inspector session: JSON-RPC over its own WebSocket; when it closes, pending calls fail with why. */
 export class InspectorSession {
   #open = true;
   #writing: Promise<void> = Promise.resolve();

@@ -1,8 +1,7 @@
 /**
  * @module
- * Child processes of the targets, spawned without a shell, output drained to a log, stopped by SIGTERM,
- * grace, SIGKILL. No orphans: an exit registry, `LOADLAB_RUN_ID`, `setpriv --pdeathsig KILL` (so spawned
- * from the main thread only) and a process group of its own (process_group.ts).
+ * Target processes, spawned without a shell, output drained to a log, stopped by SIGTERM, grace, SIGKILL. No
+ * orphans: an exit registry, `LOADLAB_RUN_ID`, `setpriv --pdeathsig KILL` (main thread only), own groups.
  */
 import { TargetError } from "./errors.ts";
 import { findExecutable, findProgram, statOrNull } from "../system/path_lookup.ts";

@@ -1,8 +1,7 @@
 /**
  * @module
- * `startTarget`: a `TargetSpec` as running processes and one handle to stop them all. Built-in instances, the
- * balancer and the proxy are this program again with a child spec (child_main.ts), each on its own core. All
- * or nothing: what was started (`Stack`) is stopped in reverse when a step fails.
+ * `startTarget`: a `TargetSpec` as running processes (built-in ones are this program with a child spec, each
+ * on its own core) and one handle to stop them; when a step fails, what was started stops in reverse.
  */
 import { defined } from "../validation/defined.ts";
 import { TargetError } from "./errors.ts";
@@ -15,7 +14,7 @@ import { RUNTIME_DIR_ENV } from "./runtime_sampler.ts";
 import { type ServeTlsFiles, serveTlsFiles } from "./tls_cert.ts";
 import { validate } from "../validation/mod.ts";
 import { formatIssues } from "../validation/config_error.ts";
-import { accepts, freePort } from "../system/ports.ts";
+import { accepts, freePort, urlHost } from "../system/ports.ts";
 import { statOrNull } from "../system/path_lookup.ts";
 import {
   argsWithInspect,
@@ -110,9 +109,7 @@ async function startApp(
     : { args, env: spawn.env };
   const proc = stack.spawn("target", { ...spawn, args: run.args, env: run.env }, inspectPort);
   await pollReady(proc, async () => {
-    if (stack.listeningAtMs === null && await accepts(ready.url)) {
-      stack.listeningAtMs = performance.now();
-    }
+    if (stack.listeningAtMs === null && await accepts(ready.url)) stack.listeningAtMs = performance.now();
     if (!ready.readyPath) return stack.listeningAtMs !== null;
     const res = await fetch(ready.url + ready.readyPath, { signal: AbortSignal.timeout(1000) });
     await res.body?.cancel();
@@ -296,7 +293,6 @@ async function spawnOne(plan: Instances): Promise<Reached> {
   const grpcPort = plan.spec.grpc ? freePort(plan.host) : undefined;
   const only = { ...plan.app, ...plan.edge, port: plan.spec.port ?? 0, ...defined({ grpcPort }) };
   const url = await spawnChild(plan, "target", only);
-  // The gRPC endpoints listen beside the app, on the same host and with the same TLS.
   const grpcUrl = grpcPort === undefined ? undefined : url.replace(/:\d+$/, `:${grpcPort}`);
   return { url, statsUrls: [url], ...defined({ grpcUrl }) };
 }
@@ -355,7 +351,7 @@ async function startExample(stack: Stack, spec: ExampleSpec, opts: StartOptions)
   const port = spec.port || freePort(host);
   const env: Record<string, string> = { PORT: String(port), HOST: host, NODE_ENV: "production" };
   if (redis) env.REDIS_URL = redis.url;
-  const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  const url = `http://${urlHost(host)}:${port}`;
   const command = await startApp(stack, opts, {
     name: `${spec.app} app`,
     command: run.command,

@@ -2,7 +2,8 @@
  * @module
  * Every exit code of `loadlab attack` (README's table), run as users run it: 0 ok, 1 a threshold failed,
  * 2 bad input, 4 no response at all (said on stderr with the errors), 5 an output that cannot be written
- * (before any request is sent), 130 after Ctrl-C and 143 after SIGTERM (partial results still written).
+ * (before any request is sent), 130 after Ctrl-C and 143 after SIGTERM or SIGHUP (partial results still
+ * written).
  * `run`'s codes are tested in run_cli_test.ts (0, 1, 2, 5, 130), run_search_test.ts (3, 4) and
  * fault_drills_2_test.ts (143); bad input of every command in bad_input_test.ts. Loads are a few
  * requests on 127.0.0.1.
@@ -99,7 +100,7 @@ pool.test("attack exit 5: --out, --report or --log under a regular file, before 
   });
 });
 
-for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
+for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143], ["SIGHUP", 143]] as const) {
   pool.test(`attack exit ${code}: ${signal} stops the load, still writes the partial results`, async () => {
     await stopWith(signal, code);
   });

@@ -2,7 +2,7 @@
  * @module
  * The harness of the framing tables (tests/framing_cases.ts, tests/framing_review_cases.ts): one case
  * through both readers of HTTP/1.1 responses, the engine's parser (runner/http/h1/response_parser.ts) and
- * the balancer's framing (targets/balancer/forward/http1.ts, driven the way
+ * the balancer's framing (targets/balancer/forward/conn.ts, driven the way
  * targets/balancer/forward/exchange.ts and targets/balancer/forward/relay.ts drive it: heads re-parsed from
  * their first byte as reads arrive, interim heads passed on, then the body by Content-Length, chunked or the
  * close), whole, split at every single byte and one byte per read; and every case once through the real
@@ -12,7 +12,7 @@ import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/stric
 import { Framing, isInterim } from "../http1/body_framing.ts";
 import { NEED_MORE, PARSE_ERROR } from "../http1/message_framer.ts";
 import { ResponseParser } from "../runner/http/h1/response_parser.ts";
-import { bodyFramer, headFramer, parseHead } from "../targets/balancer/forward/http1.ts";
+import { bodyFramer, headFramer, parseHead } from "../targets/balancer/forward/conn.ts";
 import { serveBalancer } from "../targets/balancer/balancer.ts";
 import { RawClient, scriptedUpstream } from "./fixtures/balancer_testing.ts";
 import type { FramingCase } from "./framing_cases.ts";

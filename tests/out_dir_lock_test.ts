@@ -38,10 +38,10 @@ loads:
   one: { model: count, requests: 1, connections: 1, timeout: 60s }
 `;
 
-/** `loadlab run FILE --out-dir DIR` as a child whose pid is known before it ends. */
-function spawnRun(file: string, outDir: string) {
+/** `loadlab run FILE --out-dir DIR` (or `args`) as a child whose pid is known before it ends. */
+function spawnRun(file: string, outDir: string, args = ["run", file, "--out-dir", outDir]) {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "run", file, "--out-dir", outDir],
+    args: ["run", "-A", MAIN, ...args],
     stdout: "piped",
     stderr: "piped",
     env: { NO_COLOR: "1" },
@@ -101,6 +101,30 @@ Deno.test("a lock left by a run killed with SIGKILL is taken over, with a note n
       );
       const left = [...Deno.readDirSync(`${dir}/out`)].map((e) => e.name).sort();
       assertEquals(left, ["report.html", "results.json"], "the lock is removed at the end");
+    });
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("two attacks writing one -o file at once: one writes it, the other exits 5 naming its pid", async () => {
+  const t = heldTarget();
+  try {
+    await withTempDir(async (dir) => {
+      const args = `attack ${t.url} -n 1 -c 1 --timeout 60s --no-live -o ${dir}/same.json`.split(" ");
+      const attack = () => spawnRun("", "", args);
+      const a = attack(), b = attack();
+      const first = await Promise.race([a.output, b.output]);
+      t.release();
+      const [ra, rb] = await Promise.all([a.output, b.output]);
+      const [winner, loser] = ra.code === 0 ? [ra, rb] : [rb, ra];
+      assertEquals(first.pid, loser.pid, `${ra.text}\n---\n${rb.text}`);
+      assertEquals([winner.code, loser.code], [0, 5], `${ra.text}\n---\n${rb.text}`);
+      assert(
+        new RegExp(`same.json: in use by another loadlab attack \\(pid ${winner.pid}\\b`).test(loser.text),
+      );
+      assertEquals(JSON.parse(await Deno.readTextFile(`${dir}/same.json`)).runs[0].requests, 1);
+      assertEquals([...Deno.readDirSync(dir)].map((e) => e.name), ["same.json"], "the lock is removed");
     });
   } finally {
     await t.close();

@@ -168,6 +168,18 @@ order: sequential
     const results: ResultsFile = JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`));
     assertEquals(results.runs.map((r) => r.name), ["fine/fixed"]);
     ok(!results.complete);
+    ok(out.stderr.includes(`finished runs are kept in ${dir}/out/results.json`), out.stderr);
+    // Broken before any run: no finished run is claimed.
+    const alone = await runLoadlab([
+      "run",
+      `${dir}/broken.yaml`,
+      "--out-dir",
+      `${dir}/alone`,
+      "--only",
+      "target=broken",
+    ]);
+    assertEquals(alone.code, 3, alone.stderr);
+    ok(!alone.stderr.includes("finished runs are kept"), alone.stderr);
   });
 });
 

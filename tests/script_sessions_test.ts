@@ -8,7 +8,7 @@
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { parseAttackConfig } from "../runner/config.ts";
-import { withTarget } from "./helpers.ts";
+import { withScriptVars, withTarget } from "./helpers.ts";
 import { runAttack } from "../runner/attack.ts";
 import { runVerdict } from "../results/conclude/run_verdict.ts";
 import { sampledLatency } from "../results/conclude/responses.ts";
@@ -154,19 +154,19 @@ Deno.test("the answers a worker counted before it blocked are the run's: not 0 r
 Deno.test("setup before and teardown after every session, once per segment (4 workers, 2 segments)", () =>
   withTarget(async (url) => {
     const log = await Deno.makeTempFile();
-    Deno.env.set("SCRIPT_LOG", log);
     try {
       for (const index of [0, 1]) {
-        await runAttack(parseAttackConfig({
-          url,
-          model: "connections",
-          connections: 8,
-          workers: 4,
-          durationMs: 300,
-          intervalMs: 100,
-          segment: { index, count: 2 },
-          script: { path: script("lifecycle.ts") },
-        }));
+        await withScriptVars({ SCRIPT_LOG: log }, () =>
+          runAttack(parseAttackConfig({
+            url,
+            model: "connections",
+            connections: 8,
+            workers: 4,
+            durationMs: 300,
+            intervalMs: 100,
+            segment: { index, count: 2 },
+            script: { path: script("lifecycle.ts") },
+          })));
       }
       const lines = Deno.readTextFileSync(log).trim().split("\n");
       const setups = lines.flatMap((l, k) => l === "setup" ? [k] : []);
@@ -179,7 +179,6 @@ Deno.test("setup before and teardown after every session, once per segment (4 wo
       const sessions = lines.filter((l) => l.startsWith("session"));
       ok(sessions.length >= 8 && sessions.every((l) => l === "session 1"), lines.join(","));
     } finally {
-      Deno.env.delete("SCRIPT_LOG");
       await Deno.remove(log);
     }
   }));

@@ -1,7 +1,6 @@
 /**
  * @module
- * The `Sec-WebSocket-Accept` a key expects (RFC 6455 4.2.2: base64 of SHA-1 of key and GUID), computed
- * into reused bytes so a crowd's handshakes make no hash object, string or buffer each.
+ * `Sec-WebSocket-Accept` for a key (RFC 6455 4.2.2), computed in reused bytes: no object per handshake.
  */
 
 /** RFC 6455's fixed GUID appended to the key before hashing. */

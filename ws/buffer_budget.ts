@@ -1,7 +1,6 @@
 /**
  * @module
- * The bytes a worker's WebSocket connections may hold together in messages in progress, so thousands
- * of connections just under their cap cannot take the machine's memory (past it: close 1009, counted).
+ * The bytes a worker's WebSocket connections may hold together in unfinished messages (past it: 1009).
  */
 
 export const DEFAULT_MAX_BUFFERED_BYTES = 256 * 1024 * 1024;

@@ -1,7 +1,6 @@
 /**
  * @module
- * permessage-deflate (RFC 7692), client side, with no context takeover either way, so each message is one
- * `node:zlib` call and no connection keeps a window; inflating stops at the message cap.
+ * permessage-deflate (RFC 7692), client side, no context takeover: one `node:zlib` call a message, capped.
  */
 import { constants, deflateRawSync, inflateRawSync } from "node:zlib";
 
@@ -13,8 +12,7 @@ const SYNC = { finishFlush: constants.Z_SYNC_FLUSH };
 
 /**
  * Why the server's `Sec-WebSocket-Extensions` answer is refused, or null: permessage-deflate once with
- * `server_no_context_takeover` (RFC 7692 7.1.1.1), optionally `client_no_context_takeover` and
- * `server_max_window_bits` 8-15.
+ * `server_no_context_takeover` (RFC 7692 7.1.1.1), maybe `client_no_context_takeover`, window bits 8-15.
  */
 export function deflateAnswerFault(value: string): string | null {
   const extensions = value.split(",").map((e) => e.trim());

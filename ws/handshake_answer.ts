@@ -1,7 +1,6 @@
 /**
  * @module
- * Checks a server's handshake answer (RFC 6455 4.1) by scanning its bytes: 101, Upgrade, Connection,
- * the accept key, an offered subprotocol, permessage-deflate only if offered.
+ * Checks a server's handshake answer (RFC 6455 4.1) by scanning its bytes.
  */
 import { acceptBytesOf } from "./accept_key.ts";
 import { deflateAnswerFault } from "./deflate.ts";

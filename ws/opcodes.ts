@@ -1,7 +1,6 @@
 /**
  * @module
- * RFC 6455's fixed tables: opcodes, close codes, the caps this client holds every server to, and a streaming
- * UTF-8 validator, as a fragment may end inside a character.
+ * RFC 6455's fixed tables: opcodes, close codes, the caps held to every server, a streaming UTF-8 check.
  */
 
 export const OP_CONTINUATION = 0x0;

@@ -1,7 +1,7 @@
 /**
  * @module
- * `loadlab attack <url> [flags]` → a validated `AttackConfig` (a ws:// URL's flags into its `ws` config), or
- * one `UsageError` line (exit 2) naming the flag behind each config issue.
+ * `loadlab attack <url> [flags]` → a validated `AttackConfig` (a ws:// URL's flags into its `ws` config) and
+ * where its results go, or one `UsageError` line (exit 2) naming the flag behind each config issue.
  */
 import { defined } from "../../validation/defined.ts";
 import { type AttackConfig, type AttackConfigInput, parseAttackConfig } from "../../runner/config.ts";
@@ -9,30 +9,27 @@ import { ConfigError } from "../../validation/config_error.ts";
 import { TLS_OPTIONS } from "../../runner/http/tls/options.ts";
 import { loadTlsMaterial, TlsFileError } from "../../runner/http/tls/material.ts";
 import { ATTACK_FLAGS, OPTION_FLAGS, readAttackFlags, TLS_FLAGS, WS_FLAGS } from "./flags.ts";
-import { type CommonOptionKey, OPTIONS } from "../../runner/config_fields.ts";
-import { type FlagValues, optionValues } from "../flag_values.ts";
+import { type CommonOptionKey, OPTIONS, urlHostProblem } from "../../runner/config_fields.ts";
+import { DASH_PATH, type FlagValues, optionValues, parseMetricsOuts } from "../flag_values.ts";
 import { resolveLoad } from "./load_model.ts";
 import { readOpenFileLimit } from "../../system/descriptors.ts";
 import { FD_HEADROOM, portProblem, socketProblem, socketsOf } from "../../runner/socket_budget.ts";
 import { readLocalPorts, unbindableAddress } from "../../system/ports.ts";
-import {
-  buildRequestMix,
-  checkMixPlaceholders,
-  dataFileArgs,
-  parseHeader,
-  type RequestInput,
-} from "./request_args.ts";
+import { dataFileArgs, parseHeader, requestMixOf } from "./request_args.ts";
 import { WS_OPTIONS } from "../../runner/http/ws/config.ts";
 import { foldConcurrency, grpcArgs, HTTP_ONLY } from "./grpc_args.ts";
-import type { DataSpec } from "../../runner/session_schema.ts";
 import type { GrpcSource } from "../../scenarios/grpc/calls.ts";
 import { UsageError } from "../usage_error.ts";
 import { abortOnFailArg, parseSegment, parseStartAt } from "../segment_args.ts";
-import { type AttackOutputOptions, outputOf } from "./output_args.ts";
+import { ciFilesToProbe, resultsArgs } from "../ci_outputs.ts";
+import { outputClobbersInput } from "../../system/output_file.ts";
+import { statOrNull } from "../../system/path_lookup.ts";
+import { isMetricsOut, type MetricsOutput } from "../../results/export/metrics_output.ts";
+import { GHZ_FORMATS, type GhzFormat } from "../../results/export/ghz/report.ts";
 
 export interface ParsedAttack {
   config: AttackConfig;
-  output: AttackOutputOptions;
+  output: ReturnType<typeof outputOf>;
   /** `--threshold` expressions as typed, e.g. `p99<200ms`; evaluated after the run. */
   thresholds: string[];
   /** `--abort-on-fail`: the thresholds are judged during the run too, not before `delayMs`. */
@@ -56,9 +53,7 @@ export function parseAttackArgs(argv: string[], options: ParseAttackOptions = {}
   const data = dataFileArgs(flags, url);
   const ws = wsArgs(flags, url);
   const grpc = grpcArgs(flags, url, data);
-  const requestMix = ws !== undefined || grpc !== undefined
-    ? undefined
-    : requestMixOf(flags, url, flags.raw.positionals[0], data);
+  const requestMix = ws !== undefined || grpc !== undefined ? undefined : requestMixOf(flags, url, data);
   const limit = options.openFileLimit === undefined ? readOpenFileLimit() : options.openFileLimit;
   const load = resolveLoad(flags, limit === null ? undefined : limit - FD_HEADROOM);
   const config = toConfig({
@@ -123,22 +118,6 @@ function matchOf(text: string | undefined): NonNullable<AttackConfigInput["ws"]>
   );
 }
 
-/** The HTTP requests to send (`--method`, `--header`, `--body`, `--mix`, ...); WebSocket runs have none. */
-function requestMixOf(flags: FlagValues, url: URL, typedUrl: string, data?: DataSpec): RequestInput[] {
-  const mix = buildRequestMix({
-    url,
-    typedUrl,
-    method: flags.text("method"),
-    headers: flags.all("header"),
-    contentType: flags.nonEmpty("content-type"),
-    body: flags.text("body"),
-    bodyFile: flags.path("body-file"),
-    mix: flags.all("mix"),
-  });
-  checkMixPlaceholders(mix, flags.has("mix") ? "--mix" : "url", data);
-  return mix;
-}
-
 /** The config fields one flag each sets, besides the URL, the load and the requests. */
 function runInputOf(flags: FlagValues) {
   if (flags.has("h2") && flags.has("h3")) throw new UsageError("--h2 and --h3 exclude each other: keep one");
@@ -195,7 +174,8 @@ function parseUrl({ raw: { positionals, values, spelled } }: FlagValues): URL {
     );
   }
   const text = positionals[0];
-  const url = URL.parse(text);
+  const url = URL.parse(text), part = urlHostProblem(text);
+  if (part && /^(https?|wss?|grpcs?):/i.test(text)) throw new UsageError(`${JSON.stringify(text)}: ${part}`);
   if (!url || !/^(https?|wss?|grpcs?):$/.test(url.protocol) || url.hostname === "") {
     throw new UsageError(
       `${JSON.stringify(text)}: not an http(s), ws(s) or grpc(s) URL; write it with the scheme, ` +
@@ -247,4 +227,69 @@ function toConfig(input: AttackConfigInput, flags: FlagValues): AttackConfig {
     const lines = err.issues.map(({ path, message }) => `${flagOf(path, flags) ?? path}: ${message}`);
     throw new UsageError(`${lines.join("; ")}; see loadlab attack --help`, { cause: err });
   }
+}
+
+/**
+ * The output flags, each field the flag of its name (`outFile` `-o`); `format` is `-O`, ghz's report, not
+ * results.json; `files`, every file the run writes as `[flag, path]`, for the write probe before the load.
+ */
+function outputOf(flags: FlagValues, config: AttackConfig) {
+  const format = formatOf(flags, config);
+  const { outFile: out, metricsOut } = outValues(flags);
+  // With -O, -o is where ghz writes its report (ghz's -o): results.json is not written then.
+  const outFile = format === undefined ? out : undefined;
+  const ghzFile = format === undefined ? undefined : out;
+  const reportFile = flags.path("report");
+  const results = resultsArgs(flags);
+  const files: Array<[string, string | undefined]> = [
+    [flags.typed("out"), outFile ?? ghzFile],
+    ["--report", reportFile],
+    ["--log", config.logFile],
+    ...ciFilesToProbe(results),
+  ];
+  const clash = outputClobbersInput(files, [
+    ["--body-file", flags.path("body-file")],
+    ["--data-file", flags.path("data-file")],
+  ]);
+  if (clash) throw new UsageError(clash);
+  if (config.logFile !== undefined && statOrNull(config.logFile)?.isFifo) {
+    // Created with its header, then opened to append by every worker: the FIFO's reader sees its end at
+    // the first close, and with no reader the first open waits for ever.
+    throw new UsageError(
+      `--log ${config.logFile}: is a FIFO, which the request log cannot be written to (it is opened and ` +
+        `closed more than once); give a regular file`,
+    );
+  }
+  return {
+    json: flags.has("json"),
+    outFile,
+    ...defined({ format, ghzFile, metricsOut: metricsOut.length > 0 ? metricsOut : undefined }),
+    reportFile,
+    quiet: flags.has("quiet"),
+    noLive: flags.has("no-live"),
+    ...results,
+    files,
+  };
+}
+
+/** `-O`/`--format`: ghz's summary, json, pretty or csv report of a gRPC run; undefined without it. */
+function formatOf(flags: FlagValues, config: AttackConfig): GhzFormat | undefined {
+  if (!flags.has("format")) return undefined;
+  const typed = flags.typed("format");
+  if (config.grpc === undefined) {
+    throw new UsageError(`${typed} is ghz's report of a gRPC run: give a grpc:// URL, or use --json`);
+  }
+  if (flags.has("json")) throw new UsageError(`${typed} and --json both choose what stdout holds; give one`);
+  return flags.choice("format", GHZ_FORMATS);
+}
+
+/** `-o`/`--out` values: `KIND=URL` ones are metrics outputs, the last other one the results file. */
+function outValues(flags: FlagValues): { outFile?: string; metricsOut: MetricsOutput[] } {
+  const values = flags.all("out");
+  const files = values.filter((v) => !isMetricsOut(v));
+  const metrics = values.filter(isMetricsOut);
+  const typed = flags.typed("out");
+  if (files.includes("")) throw new UsageError(`${typed} "": empty path, e.g. ${typed} results.json`);
+  if (files.includes("-")) throw new UsageError(`${typed} "-": ${DASH_PATH}, e.g. ${typed} results.json`);
+  return { outFile: files.at(-1), metricsOut: parseMetricsOuts(typed, metrics) };
 }

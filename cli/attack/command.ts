@@ -6,14 +6,13 @@ import { defined } from "../../validation/defined.ts";
 import { endLoad, guardSecrets } from "../ci_outputs.ts";
 import { type GateAsked, readGate } from "../baseline_flags.ts";
 import { parseAttackArgs, type ParsedAttack } from "./args.ts";
-import type { AttackOutputOptions } from "./output_args.ts";
 import { runCommand } from "../command_errors.ts";
 import { assertFilesWritable, withWriteFix, writeTextAtomic } from "../../system/output_file.ts";
 import { interruptSignal, liveLine } from "../live.ts";
 import { RequestLogFailed, runAttack } from "../../runner/attack.ts";
 import { terminalSafe } from "../../validation/terminal_text.ts";
 import { judgeOnRun, parseThreshold, type Threshold } from "../../results/thresholds/threshold.ts";
-import type { ResultsFile, RunResult, ThresholdResult } from "../../results/mod.ts";
+import type { ResultsFile, RunResult } from "../../results/mod.ts";
 import { EXIT } from "../exit_codes.ts";
 import { ghzOutput, type GhzReportOptions } from "../../results/export/ghz/report.ts";
 import { thresholdLine } from "../../results/thresholds/text.ts";
@@ -30,6 +29,8 @@ import { endpointTable } from "../../runner/endpoint_table.ts";
 import { inFlightLine, withGrpcCalls } from "./grpc_args.ts";
 import { DescriptorReserve } from "../../system/descriptors.ts";
 import { StoppedBeforeLoad } from "../../runner/worker/collect.ts";
+import { statOrNull } from "../../system/path_lookup.ts";
+import { lockOutDir } from "../run/preflight.ts";
 
 /** What writes the finished run (the YAML parser with it), loaded once the load starts: not before it. */
 const endCode = () => Promise.all([import("../../results/io.ts"), import("../../results/redact_results.ts")]);
@@ -42,9 +43,12 @@ export function runAttackCommand(argv: string[]): Promise<number> {
 /** A ghz command line's run (cli/ghz/command.ts): its report's options, concurrency schedule, exit codes. */
 export type GhzRun = GhzReportOptions & {
   concurrencySteps?: AttackConfig["concurrencySteps"];
+  tickPhases?: AttackConfig["tickPhases"];
   streamIntervalMs?: number;
   lateBoundMs?: number;
   streamEnd?: Parameters<typeof withGrpcCalls>[2];
+  /** Why the run opens more connections than the line asked, said at start-up. */
+  moreConnections?: string;
 };
 
 /** The attack `argv` stands for; its exit code. */
@@ -52,15 +56,17 @@ export async function attack(argv: string[], ghz?: GhzRun): Promise<number> {
   const parsed = parseAttackArgs(argv);
   guardSecrets(parsed.output.keepSecrets, argv);
   if (ghz?.concurrencySteps || ghz?.streamIntervalMs || ghz?.lateBoundMs) {
-    const { concurrencySteps, streamIntervalMs, lateBoundMs } = ghz;
+    const { concurrencySteps, tickPhases, streamIntervalMs, lateBoundMs } = ghz;
     const grpc = { ...parsed.config.grpc, streamIntervalMs };
-    parsed.config = parseAttackConfig({ ...parsed.config, concurrencySteps, grpc, lateBoundMs });
+    const steps = { concurrencySteps, tickPhases };
+    parsed.config = parseAttackConfig({ ...parsed.config, ...steps, grpc, lateBoundMs });
   }
   if (parsed.grpc !== undefined) {
     // A ghz command line's oneof of two members sends the later one, as ghz's JSON reader sets them.
     parsed.config = await withGrpcCalls(parsed.config, { ...parsed.grpc, laterOneof: !!ghz }, ghz?.streamEnd);
     const inFlight = inFlightLine(parsed.config);
     if (inFlight !== null && !parsed.output.quiet) console.error(`loadlab attack: ${inFlight}`);
+    if (ghz?.moreConnections && !parsed.output.quiet) console.error(`loadlab ghz: ${ghz.moreConnections}`);
   }
   // ghz's report times each call from its actual start: the run keeps that latency (and logs that start).
   if (parsed.output.format !== undefined || ghz) parsed.config = { ...parsed.config, keepSentLatency: true };
@@ -86,6 +92,9 @@ async function attackParsed(
   const thresholds = parsed.thresholds.map(parseThreshold);
   const { config, output } = parsed;
   const gate = await checkBeforeLoad(parsed, thresholds);
+  // Two attacks writing one file at once: the second is refused (exit 5), as a second run into one --out-dir.
+  await using _out = await lockOutputFile(output.outFile);
+  await using _report = await lockOutputFile(output.reportFile);
   const gated = thresholds.length > 0;
   const dashboard = output.dashboard && (await import("../dashboard/server.ts"))
     .startDashboard("attack", "attack", { ...output.dashboard, keepSecrets: output.keepSecrets }, gated);
@@ -101,6 +110,12 @@ async function attackParsed(
   if (typeof loaded === "number") return loaded;
   if (tempLog) delete loaded.run.logFile;
   return await finish(argv, parsed, { thresholds, gate, dashboard, ghz, ...loaded });
+}
+
+/** Locks a file the attack writes, but a device or FIFO (`-o /dev/stdout`): nothing is made beside those. */
+function lockOutputFile(path: string | undefined) {
+  const there = path === undefined ? null : statOrNull(path);
+  return path === undefined || (there && !there.isFile) ? undefined : lockOutDir("attack", path, path);
 }
 
 /** What is checked before any load (exit 2 or 5 rather than a wasted run); the baseline is read here. */
@@ -204,7 +219,13 @@ async function finish(
   const { output } = parsed;
   const { run, exported, logFailure } = done;
   const [{ buildResultsFile }, { redactResults }] = await (ending ??= endCode());
-  const checked = checkedThresholds(done.thresholds, run);
+  if (run.segment?.lateMs) {
+    console.error(
+      `loadlab attack: segment ${run.segment.index}/${run.segment.count} started ${run.segment.lateMs} ms ` +
+        `after --start-at ${run.segment.startAt}; its sends due before then went out late (counted)`,
+    );
+  }
+  const checked = judgeOnRun(done.thresholds, run);
   const assembled: ResultsFile = {
     ...buildResultsFile({
       // The command line: its secrets, known since the parse, are redacted below with the file's.
@@ -238,20 +259,9 @@ async function finish(
   });
 }
 
-/** The thresholds judged on the run; a shard's wait for `loadlab merge`, which judges them on the whole. */
-function checkedThresholds(thresholds: Threshold[], run: RunResult): ThresholdResult[] {
-  if (run.segment?.lateMs) {
-    console.error(
-      `loadlab attack: segment ${run.segment.index}/${run.segment.count} started ${run.segment.lateMs} ms ` +
-        `after --start-at ${run.segment.startAt}; its sends due before then went out late (counted)`,
-    );
-  }
-  return judgeOnRun(thresholds, run);
-}
-
 /** Prints the summary, the `--json` object or ghz's report; false when ghz's report file was not written. */
 async function printRun(
-  output: AttackOutputOptions,
+  output: ParsedAttack["output"],
   shown: RunResult,
   logFile: string | undefined,
   ghz: GhzRun | undefined,
@@ -306,7 +316,7 @@ function jsonOutput(run: RunResult) {
 
 /** Writes results.json and report.html when asked; false (after saying why) when one could not be written. */
 async function writeOutputs(
-  output: AttackOutputOptions,
+  output: ParsedAttack["output"],
   results: ResultsFile,
   baseline: ResultsFile | undefined,
 ): Promise<boolean> {

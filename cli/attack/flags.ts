@@ -200,7 +200,7 @@ const HINTS: Record<string, string> = {
 const CLASHES: Record<string, [RegExp, string]> = {
   "content-type": [/^[^/]+$/, "not a Content-Type (type/subtype); wrk's -T timeout is --timeout"],
   out: [/^csv$/, "-o names the results.json file; hey's -o csv per-request table is --log FILE"],
-  duration: [/^[^\d.-]/, "not a duration (wrk's -d); oha's and hey's -d body is -b TEXT"],
+  duration: [/^[^\p{Nd}.\s-]/u, "not a duration (wrk's -d); oha's and hey's -d body is -b TEXT"],
   "ramp-up": [/^[\d.]+$/, "Locust's spawn rate is N/s; autocannon's -r N per connection is -R N×c"],
   quiet: [/^[\d.]+$/, "quiet takes no value here; oha's -q N rate is -R N, hey's (per worker) -R N×c"],
 };

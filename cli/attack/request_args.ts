@@ -9,24 +9,11 @@ import { hasPlaceholder, placeholdersOf } from "../../runner/http/template.ts";
 import { MAX_BODY_BYTES } from "../../runner/http/fill_values.ts";
 import { headerNameProblem, headerValueProblem } from "../../runner/request_rules.ts";
 import { shownHeader } from "../../results/redact.ts";
-import { FileReadError, readFileCapped } from "../../system/read_capped.ts";
+import { readFileCapped, readOrRefuse } from "../../system/read_capped.ts";
 import { basename } from "node:path";
-import { type FlagValues, optionFlags, optionValues } from "../flag_values.ts";
+import { DECIMAL, type FlagValues, optionFlags, optionValues } from "../flag_values.ts";
 import type { DataSpec } from "../../runner/session_schema.ts";
 import { DATA_OPTIONS, DataFileError, dataSourceSchema, readDataFile } from "../../scenarios/data_sources.ts";
-
-/** The request-shaping flags as given (already split by the tokenizer). */
-interface RequestFlags {
-  url: URL;
-  /** The URL as typed: its path and query are taken from it when they have a `{{ placeholder }}`. */
-  typedUrl?: string;
-  method?: string;
-  headers: string[];
-  contentType?: string;
-  body?: string;
-  bodyFile?: string;
-  mix: string[];
-}
 
 /** One request of the mix before defaults are filled by the config schema. */
 export type RequestInput = NonNullable<AttackConfigInput["requestMix"]>[number];
@@ -35,41 +22,58 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const METHOD = /^[A-Za-z]+$/;
 const NO_BODY_METHODS = new Set(["GET", "HEAD"]);
 
+/** The flags' request mix for `url`; its placeholders (paths, headers, bodies) name columns of `data`. */
+export function requestMixOf(flags: FlagValues, url: URL, data?: DataSpec): RequestInput[] {
+  const mix = buildRequestMix(flags, url);
+  const decoder = new TextDecoder();
+  const pathFlag = flags.has("mix") ? "--mix" : "url";
+  checkPlaceholderNames(
+    mix.flatMap((r) => [
+      [pathFlag, r.path ?? ""] as const,
+      ...(r.headers ?? []).map(([name, value]) => ["-H", `${name}: ${value}`] as const),
+      ...(r.body instanceof Uint8Array ? [["-b", decoder.decode(r.body)] as const] : []),
+    ]),
+    data,
+  );
+  return mix;
+}
+
 /** Builds the request mix; throws `UsageError` naming the flag at fault. */
-export function buildRequestMix(flags: RequestFlags): RequestInput[] {
-  const headers = flags.headers.map(parseHeader);
+function buildRequestMix(flags: FlagValues, url: URL): RequestInput[] {
+  const method = flags.text("method"), contentType = flags.nonEmpty("content-type");
+  const bodyText = flags.text("body"), bodyFile = flags.path("body-file"), entries = flags.all("mix");
+  const headers = flags.all("header").map(parseHeader);
   if (headers.filter(([name]) => name.toLowerCase() === "host").length > 1) {
     throw new UsageError("-H sets Host twice: drop one (servers refuse a request with two)");
   }
-  if (flags.contentType !== undefined) {
+  if (contentType !== undefined) {
     if (headers.some(([name]) => name.toLowerCase() === "content-type")) {
       throw new UsageError("-T and -H both set Content-Type; set it once, e.g. -T application/json");
     }
-    headers.push(["Content-Type", checkHeaderValue(flags.contentType, "-T")]);
+    headers.push(["Content-Type", checkHeaderValue(contentType, "-T")]);
   }
-  const body = readBody(flags);
-  if (flags.mix.length === 0) {
-    const method = (flags.method ?? "GET").toUpperCase();
-    if (!METHOD.test(method)) {
-      throw new UsageError(`-m "${flags.method}": not an HTTP method; use letters only, e.g. POST`);
+  const body = readBody(bodyText, bodyFile);
+  if (entries.length === 0) {
+    const upper = (method ?? "GET").toUpperCase();
+    if (!METHOD.test(upper)) {
+      throw new UsageError(`-m "${method}": not an HTTP method; use letters only, e.g. POST`);
     }
-    return [withBody({ method, path: urlPathOf(flags), headers }, body)];
+    return [withBody({ method: upper, path: urlPathOf(url, flags.raw.positionals[0]), headers }, body)];
   }
-  if (flags.method !== undefined) {
+  if (method !== undefined) {
     throw new UsageError(
       '-m has no effect with --mix; put the method in each entry, e.g. --mix "POST /user 1"',
     );
   }
-  return flags.mix.map((entry) => {
+  return entries.map((entry) => {
     const { method, path, weight } = parseMixEntry(entry);
     return withBody({ method, path, headers, weight }, NO_BODY_METHODS.has(method) ? undefined : body);
   });
 }
 
 /** The URL's path and query, as typed when it has a placeholder the URL parser would percent-encode. */
-function urlPathOf(flags: RequestFlags): string {
-  const typed = flags.typedUrl;
-  if (typed === undefined || !hasPlaceholder(typed)) return flags.url.pathname + flags.url.search;
+function urlPathOf(url: URL, typed: string): string {
+  if (!hasPlaceholder(typed)) return url.pathname + url.search;
   const rest = typed.slice(typed.indexOf("//") + 2).replace(/#.*$/s, "");
   const start = rest.search(/[/?]/);
   if (start < 0) return "/";
@@ -112,38 +116,35 @@ function parseMixEntry(text: string): { method: string; path: string; weight: nu
   const [methodText, path, weightText = "1"] = parts;
   if (!METHOD.test(methodText)) throw bad(`"${methodText}" is not an HTTP method`);
   if (!path.startsWith("/")) throw bad("the path must start with '/'");
-  if (!/^(\d+(\.\d+)?|\.\d+)$/.test(weightText) || Number(weightText) <= 0) {
+  if (!DECIMAL.test(weightText) || Number(weightText) <= 0) {
     throw bad(`weight "${weightText}" must be a number > 0`);
   }
   return { method: methodText.toUpperCase(), path, weight: Number(weightText) };
 }
 
-function readBody(flags: RequestFlags): Uint8Array<ArrayBuffer> | undefined {
-  if (flags.body !== undefined && flags.bodyFile !== undefined) {
+function readBody(body?: string, bodyFile?: string): Uint8Array<ArrayBuffer> | undefined {
+  if (body !== undefined && bodyFile !== undefined) {
     throw new UsageError("-b and --body-file both set the body; use one of them");
   }
   // curl's `-d @file` reads a file; sent as written, the body would be the path (a file's: --body-file).
-  if (flags.body !== undefined && /^@\S+$/.test(flags.body)) {
-    const path = flags.body.slice(1);
+  if (body !== undefined && /^@\S+$/.test(body)) {
+    const path = body.slice(1);
     throw new UsageError(
-      `-b "${flags.body}": -b sends its text as written; give a file's bytes with --body-file ${path}`,
+      `-b "${body}": -b sends its text as written; give a file's bytes with --body-file ${path}`,
     );
   }
-  if (flags.body !== undefined) return new TextEncoder().encode(flags.body);
-  return flags.bodyFile === undefined ? undefined : readBodyFile(flags.bodyFile);
+  if (body !== undefined) return new TextEncoder().encode(body);
+  return bodyFile === undefined ? undefined : readBodyFile(bodyFile);
 }
 
 /** The bytes of `--body-file PATH`, at most `MAX_BODY_BYTES`, or a usage error naming the file. */
 export function readBodyFile(path: string): Uint8Array<ArrayBuffer> {
-  try {
-    return readFileCapped(path, MAX_BODY_BYTES);
-  } catch (err) {
-    if (!(err instanceof FileReadError)) throw err;
-    const fix = err.reason.includes("over the cap")
+  return readOrRefuse(() => readFileCapped(path, MAX_BODY_BYTES), (why, cause) => {
+    const fix = why.includes("over the cap")
       ? "bodies are sent whole with every request, not streamed: give a smaller file"
       : "give the path of a readable regular file";
-    throw new UsageError(`--body-file ${JSON.stringify(path)}: ${err.reason}; ${fix}`, { cause: err });
-  }
+    return new UsageError(`--body-file ${JSON.stringify(path)}: ${why}; ${fix}`, cause);
+  });
 }
 
 export const DATA_FILE_FLAGS = optionFlags(DATA_OPTIONS, "data.");
@@ -198,19 +199,6 @@ export function checkPlaceholderNames(
       );
     }
   }
-}
-
-/** `checkPlaceholderNames` over a request mix's paths (given by `pathFlag`), headers and bodies. */
-export function checkMixPlaceholders(mix: readonly RequestInput[], pathFlag: string, data?: DataSpec): void {
-  const decoder = new TextDecoder();
-  checkPlaceholderNames(
-    mix.flatMap((r) => [
-      [pathFlag, r.path ?? ""] as const,
-      ...(r.headers ?? []).map(([name, value]) => ["-H", `${name}: ${value}`] as const),
-      ...(r.body instanceof Uint8Array ? [["-b", decoder.decode(r.body)] as const] : []),
-    ]),
-    data,
-  );
 }
 
 /** The first few of `names` and how many more, so a wide file's message stays one short line. */

@@ -12,11 +12,10 @@ import {
 } from "../../runner/load/models/fields.ts";
 import type { Phase } from "../../runner/config_fields.ts";
 import { durationMsOf, MAX_DURATION_WORDS } from "../../validation/duration.ts";
-import { parseDurationMs } from "../flag_values.ts";
+import { DECIMAL, parseDurationMs, WHOLE } from "../flag_values.ts";
 import { UsageError } from "../usage_error.ts";
 
 const PHASE = /^([^@]+)@([^@]+?)(?:->([^@]+))?$/;
-const RATE = /^(\d+(?:\.\d+)?|\.\d+)$/;
 
 /** Parses a comma-separated phase list: `10s@5,20s@5->50` is 10 s at 5/s, then 20 s from 5/s to 50/s. */
 export function parsePhases(text: string, flag = "--phases"): Phase[] {
@@ -39,7 +38,7 @@ function parsePhase(part: string, whole: string, flag: string): Phase {
   if (!match) throw bad(`"${part}" is not a phase`);
   let durationMs: number;
   try {
-    durationMs = parseDurationMs(match[1]);
+    durationMs = parseDurationMs(match[1].trim());
   } catch {
     throw bad(`"${match[1]}" is not a duration ${MAX_DURATION_WORDS}`);
   }
@@ -51,14 +50,13 @@ function parsePhase(part: string, whole: string, flag: string): Phase {
 
 function parseRate(text: string, part: string, bad: (why: string) => UsageError): number {
   const trimmed = text.trim();
-  if (!RATE.test(trimmed)) throw bad(`"${trimmed}" in "${part}" is not a rate (req/s >= 0)`);
+  if (!DECIMAL.test(trimmed)) throw bad(`"${trimmed}" in "${part}" is not a rate (req/s >= 0)`);
   const cap = `the cap of ${MAX_RATE_PER_SEC.toLocaleString("en-US")} req/s`;
   if (Number(trimmed) > MAX_RATE_PER_SEC) throw bad(`"${trimmed}" in "${part}" is over ${cap}`);
   return Number(trimmed);
 }
 
 const STAGE = /^([^:]+):(.+)$/;
-const WHOLE = /^\d+$/;
 const SPAWN_RATE = /^(\d+(?:\.\d+)?|\.\d+)(?:\/s)?$/;
 
 /** Parses comma-separated `DURATION:TARGET` stages: `30s:50,30s:0` ramps to 50 in 30 s, then to 0. */
@@ -115,9 +113,8 @@ export function spawnRateOf(spawnText: string): number {
 }
 
 /**
- * Locust's spawning as stages within `durationMs`: floor(r) users (1 below 1/s) every floor(r)/r s, the
- * first batch at 0, each batch rising within 1 ms. A ramp of more batches than the stages hold rises
- * linearly at r after its first batch.
+ * Locust's spawning as stages within `durationMs`: floor(r) users (1 below 1/s) every floor(r)/r s from 0,
+ * each batch rising within 1 ms; with more batches than the stages hold, linear at r after the first.
  */
 export function spawnStages(perSec: number, users: number, durationMs: number): Stage[] {
   const batch = Math.max(1, Math.floor(perSec)), everyMs = (batch / perSec) * 1000;

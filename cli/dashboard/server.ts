@@ -11,6 +11,7 @@ import { buildPageData } from "../../report/html/page/data.ts";
 import { renderReport } from "../../report/html/render.ts";
 import type { RunPlanHooks } from "../../scenarios/run/run_plan.ts";
 import { findProgram } from "../../system/path_lookup.ts";
+import { urlHost } from "../../system/ports.ts";
 import { within } from "../../system/sleep.ts";
 import { rejectForeignHost } from "./local_http.ts";
 import { type ControlOptions, controlResponse, newSteerToken } from "./steer_control.ts";
@@ -260,18 +261,12 @@ function latestTelemetry(series: TelemetrySeries[]): NonNullable<LiveProgress["t
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
 
 /** `--host` beyond loopback: results (target URLs, error messages) become readable from the network. */
-export function warnIfExposed(command: string, host: string): void {
+function warnIfExposed(command: string, host: string): void {
   if (LOOPBACK.has(host)) return;
   console.error(
     `loadlab ${command}: warning: listening on ${host}: the results become readable from the network ` +
       `(no authentication); leave out --host to keep them on 127.0.0.1`,
   );
-}
-
-/** The host part of a URL for a listening address (an any-address is reached on loopback). */
-export function urlHost(host: string): string {
-  if (host === "0.0.0.0" || host === "::") return "127.0.0.1";
-  return host.includes(":") ? `[${host}]` : host;
 }
 
 /** Opens `url` in a browser, or says why not. */

@@ -74,14 +74,15 @@ export class MetricsExporter {
     delta: IntervalDelta,
     telemetry: (() => TelemetrySeries[]) | null,
   ): void {
+    const nowMs = Date.now();
     if (this.#current === null || this.#currentName !== run.name) {
-      this.#current = new RunSeries(runLabels(run), Date.now());
+      this.#current = new RunSeries(runLabels(run), nowMs);
       this.#currentName = run.name;
       this.#byName.set(run.name, this.#current);
     }
     this.#inbox.push({
       series: this.#current,
-      delta: stampedNoLaterThan(delta, Date.now()),
+      delta: delta.endEpochMs > nowMs ? { ...delta, endEpochMs: nowMs } : delta,
       telemetry: telemetry ? latestTelemetry(telemetry()) : [],
     });
     if (this.#inbox.length > INBOX_CAPACITY) {
@@ -137,10 +138,6 @@ export class MetricsExporter {
     const deadline = performance.now() + limitMs;
     return await Promise.all(this.#senders.map((s) => s.close(deadline)));
   }
-}
-
-function stampedNoLaterThan(delta: IntervalDelta, nowEpochMs: number): IntervalDelta {
-  return delta.endEpochMs > nowEpochMs ? { ...delta, endEpochMs: nowEpochMs } : delta;
 }
 
 /** The labels of a planned run: experiment, variant, load, run, repeat and its sweep values. */

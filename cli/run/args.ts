@@ -9,23 +9,21 @@ import { OPTION_FLAGS } from "../attack/flags.ts";
 import { flag, flagsOf, type FlagSpec, type FlagTable, helpOf, type RawArgs, tokenize } from "../argv.ts";
 import { resolve } from "node:path";
 import { existsSync } from "node:fs";
-import { FlagValues } from "../flag_values.ts";
+import { FlagValues, parseMetricsOuts } from "../flag_values.ts";
 import { K6_SUMMARY_MODES, type K6SummaryMode } from "../../results/export/k6/summary_v1.ts";
 import { UsageError } from "../usage_error.ts";
 import {
   ABORT_ON_FAIL,
-  type AbortOnFailArg,
   abortOnFailArg,
   DELAY_ABORT_EVAL,
   parseSegment,
   parseStartAt,
   SEGMENT_FLAGS,
-  type SegmentArg,
 } from "../segment_args.ts";
+import type { LoadPlanOptions } from "../../scenarios/load.ts";
 import { CI_FLAGS, type ResultsArgs, resultsArgs } from "../ci_outputs.ts";
 import { exitCodesHelp, STRICT_FLAG } from "../exit_codes.ts";
 import { DASHBOARD_FLAGS } from "../dashboard/flags.ts";
-import { parseMetricsOuts } from "../metrics_out/out_flags.ts";
 import { isMetricsOut, type MetricsOutput } from "../../results/export/metrics_output.ts";
 import { BASELINE_FLAGS } from "../baseline_flags.ts";
 import {
@@ -39,7 +37,7 @@ import {
   withK6EnvFlags,
 } from "./script_load_flags.ts";
 import { isK6Script, isLocustFile } from "./script_check.ts";
-import { type ArtilleryRunFlags, isArtilleryScript } from "../../scenarios/artillery/convert.ts";
+import { type ArtilleryRunFlags, isArtilleryScript } from "../../scenarios/artillery/common.ts";
 import { yamlPackage } from "../../validation/yaml_package.ts";
 
 const RUN_TABLE: FlagTable = [
@@ -51,6 +49,7 @@ const RUN_TABLE: FlagTable = [
     "keep the complete runs of <dir>/results.json and run only the rest",
     "(a run that got no response runs again)",
   ]),
+  flag("--long", {}, ["run a plan longer than a day (refused without it: a sweep's product, most often)"]),
   flag("--only target=X,load=Y", { repeatable: true, example: "target=direct,load=burst" }, [
     "run a subset (repeat a key for several: target=a,target=b)",
   ]),
@@ -68,7 +67,7 @@ const RUN_TABLE: FlagTable = [
   ]),
   flag("--summary-mode <mode>", { example: "compact" }, [
     "a k6 script's end-of-test summary: compact (k6 v1's, the default), full,",
-    "or legacy (k6 0.x's layout)",
+    "legacy (k6 0.x's layout), or disabled (as --no-summary)",
   ]),
   ...CI_FLAGS,
   flag("-o, --out KIND=URL", {
@@ -131,13 +130,15 @@ const ARTILLERY_TABLE: FlagTable = [
   ]),
   flag("-c, --config <file>", { example: "common.yml" }, ["its keys merged over the script's"]),
   flag("-s, --solo", {}, ["one virtual user: config.phases replaced by one arrival"]),
+  flag("-k, --insecure", {}, ["https certificates are not checked"]),
   flag("--scenario-name <name>", { example: "checkout" }, ["only the scenario of that name (or regexp)"]),
   flag("--count <n>", { example: "2" }, ["local workers sharing the same load: no change here"]),
-  "  -o, --output <file>       refused: loadlab writes results.json in --out-dir, not Artillery's report",
+  flag("-o, --output <file>", { example: "report.json" }, [
+    "Artillery's JSON report (aggregate, intermediate)",
+  ]),
   "  --record, --key, --platform ...: refused: the run is local, its results in --out-dir",
 ];
-const ARTILLERY_OUTPUT = "loadlab writes no Artillery JSON report: its results.json is in --out-dir";
-const ARTILLERY = flagsOf(ARTILLERY_TABLE), TAKEN = ["e", "t", "o", "v", "c", "s"];
+const ARTILLERY = flagsOf(ARTILLERY_TABLE), TAKEN = ["e", "t", "o", "v", "c", "s", "k"];
 /** `artillery run`'s flags for Artillery Cloud and its platforms: the run here is local. */
 const CLOUD = ["--record", "--key", "--platform", "--platform-opt", "--tags", "--note", "--name"];
 const ARTILLERY_SPECS = [
@@ -154,8 +155,7 @@ async function isArtilleryFile(path: string, config?: string): Promise<boolean> 
   if (!/\.ya?ml$/.test(path)) return false;
   const { parse } = await yamlPackage();
   try {
-    // Its config may come from `--config FILE` alone; quiet: the experiment reader names a tag it cannot
-    // resolve, in loadlab's words.
+    // Its config may come from `--config FILE` alone; quiet: the experiment reader names an unknown tag.
     const read = (file: string) => configFile(file, (text) => parse(text, { logLevel: "error" }));
     const doc = read(path), extra = config === undefined ? {} : read(config);
     return isArtilleryScript({ ...doc, config: doc?.config ?? extra?.config });
@@ -174,22 +174,19 @@ The file format: docs/EXPERIMENTS.md. 'loadlab presets' lists the presets.
 ${exitCodesHelp("run")}`;
 
 /** What `loadlab run` was asked: each field is the flag of its name; `source` a file or `preset:NAME`. */
-export interface RunArgs extends ResultsArgs {
+export interface RunArgs
+  extends
+    ResultsArgs,
+    Required<Pick<LoadPlanOptions, "quick" | "set" | "targets">>,
+    Pick<LoadPlanOptions, "only" | "segment" | "startAtEpochMs" | "profile" | "maxMemoryMb" | "abortOnFail"> {
   source: string;
-  quick: boolean;
   outDir?: string;
   resume: boolean;
-  only?: { target?: string[]; load?: string[] };
-  segment?: SegmentArg;
-  startAtEpochMs?: number;
-  set: string[];
-  targets: Record<string, string>;
-  profile?: boolean;
+  /** A plan longer than a day was meant (`--long`). */
+  long: boolean;
   summaryMode?: K6SummaryMode;
-  maxMemoryMb?: number;
   metricsOut?: MetricsOutput[];
   replay?: string;
-  abortOnFail?: AbortOnFailArg;
   scriptLoad?: ScriptLoadArgs;
   /** An Artillery script's `artillery run` flags (`quiet`: its `-q`). */
   artillery?: ArtilleryRunFlags & { quiet?: boolean };
@@ -199,7 +196,6 @@ export interface RunArgs extends ResultsArgs {
 export async function parseRunArgs(given: string[], command = "run", help = RUN_HELP): Promise<RunArgs> {
   const argv = unbundled(withLocustSettings(given), SPECS);
   const hints = {
-    ...Object.fromEntries(["-o", "--output"].map((f) => [f, `Artillery's ${f}: ${ARTILLERY_OUTPUT}`])),
     ...Object.fromEntries(
       CLOUD.map((f) => [f, `Artillery's ${f} is for Artillery Cloud runs: drop it (a run here is local)`]),
     ),
@@ -233,6 +229,7 @@ export async function parseRunArgs(given: string[], command = "run", help = RUN_
     quick: flags.has("quick"),
     outDir: flags.path("out-dir"),
     resume: flags.has("resume"),
+    long: flags.has("long"),
     only: flags.has("only") ? parseOnly(flags.all("only")) : undefined,
     ...segmentOf(flags),
     set: flags.all("set"),
@@ -244,6 +241,7 @@ export async function parseRunArgs(given: string[], command = "run", help = RUN_
           quiet,
           config: configFlag && JSON.stringify(configFile(configFlag, (await yamlPackage()).parse)),
           solo: flags.has("solo") || undefined,
+          insecure: flags.has("insecure") || undefined,
         })
         : undefined,
       profile: flags.has("profile") || undefined,
@@ -260,10 +258,7 @@ export async function parseRunArgs(given: string[], command = "run", help = RUN_
   };
 }
 
-/**
- * A locustfile's command line with Locust's settings under it, each over the one before as Locust reads them:
- * `./locust.conf`, `./pyproject.toml`'s `[tool.locust]`, `--config FILE`, then `LOCUST_*` variables.
- */
+/** `argv` over Locust's settings in its order: locust.conf, pyproject.toml, `--config`, `LOCUST_*`. */
 function withLocustSettings(argv: string[]): string[] {
   if (!argv.some((a) => a === "-f" || a === "--locustfile" || isLocustFile(a))) return argv;
   const at = argv.indexOf("--config");
@@ -313,7 +308,8 @@ async function locustOptionSpecs(raw: RawArgs): Promise<FlagSpec[]> {
 function locustSource(flags: FlagValues, positionals: string[], own: FlagSpec[]) {
   const options = own.map((s) => s.long);
   const file = flags.path("locustfile"), py = positionals[0]?.endsWith(".py");
-  if (file !== undefined && !file.endsWith(".py")) {
+  // Locust's `-f` takes a folder or a comma-separated list of files too.
+  if (file !== undefined && (!file.endsWith(".py") || file.includes(","))) {
     throw new UsageError(
       `-f ${file}: loadlab runs one locustfile (.py): write one that imports the others' users`,
     );

@@ -1,6 +1,7 @@
 import { deepStrictEqual as assertEquals, rejects } from "node:assert/strict";
 import { parseRunArgs } from "./args.ts";
 import { HelpRequested, UsageError } from "../usage_error.ts";
+import { jsonFromChild } from "../../tests/helpers.ts";
 
 Deno.test("run args: every flag, repeatable ones collected", async () => {
   const args = await parseRunArgs([
@@ -36,6 +37,7 @@ Deno.test("run args: every flag, repeatable ones collected", async () => {
     summaryFile: "s.md",
     junitFile: "j.xml",
     keepSecrets: true,
+    long: false,
     strict: true,
   });
 });
@@ -46,6 +48,7 @@ Deno.test("run args: defaults for a preset", async () => {
     quick: false,
     outDir: undefined,
     resume: false,
+    long: false,
     only: undefined,
     set: [],
     targets: {},
@@ -141,19 +144,14 @@ Deno.test("run args: a locustfile's settings come from --config (or ./locust.con
     `${dir}/team.conf`,
     "# the team's\n[locust]\nusers = 8\nspawn_rate = 4\nrun-time = 7s\nheadless = true\ntags = [read, write]\n",
   );
-  Deno.env.set("LOCUST_RUN_TIME", "9s");
-  Deno.env.set("LOCUST_STOP_TIMEOUT", "2");
-  Deno.env.set("LOCUST_NOT_A_FLAG", "1");
-  try {
-    const args = await parseRunArgs(["shop.py", "--config", `${dir}/team.conf`, "-u", "3"]);
-    assertEquals(
-      [args.scriptLoad?.vus, args.scriptLoad?.durationMs, args.scriptLoad?.locust?.tags],
-      [3, 9000, ["read", "write"]],
-    );
-    assertEquals(args.scriptLoad?.locust?.stopTimeoutMs, 2000);
-  } finally {
-    ["LOCUST_RUN_TIME", "LOCUST_STOP_TIMEOUT", "LOCUST_NOT_A_FLAG"].forEach((k) => Deno.env.delete(k));
-  }
+  // Parsed in a process of its own: the variables are that process's, not every parallel test file's.
+  const parsed = await jsonFromChild(
+    `import { parseRunArgs } from "${new URL("./args.ts", import.meta.url).href}";
+const { scriptLoad: load } = await parseRunArgs(["shop.py", "--config", "${dir}/team.conf", "-u", "3"]);
+console.log(JSON.stringify([load?.vus, load?.durationMs, load?.locust?.tags, load?.locust?.stopTimeoutMs]));`,
+    { LOCUST_RUN_TIME: "9s", LOCUST_STOP_TIMEOUT: "2", LOCUST_NOT_A_FLAG: "1" },
+  );
+  assertEquals(parsed, [3, 9000, ["read", "write"], 2000]);
   await rejects(
     parseRunArgs(["shop.py", "--class-picker"]),
     (err: Error) =>

@@ -1,7 +1,6 @@
 /**
  * @module
- * `loadlab run FILE|preset:NAME` (and `loadlab demo`, its preset): load, check the outputs, run the plan with
- * progress, judge and write.
+ * `loadlab run FILE|preset:NAME` and `demo`: load, check outputs, run the plan with progress, judge, write.
  */
 import { defined } from "../../validation/defined.ts";
 import { type Interrupt, interruptSignal, liveLine } from "../live.ts";
@@ -10,7 +9,7 @@ import { exampleRuntimeLines, runProgress } from "./progress.ts";
 import { assertOutputsWritable, lockOutDir } from "./preflight.ts";
 import { UsageError } from "../usage_error.ts";
 import { runCommand } from "../command_errors.ts";
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { isK6Script, isLocustFile } from "./script_check.ts";
 import { memoryLimitMbBesideRuns } from "../../runner/worker/memory_limit.ts";
 import type { K6Summaries } from "../k6/summary.ts";
@@ -38,7 +37,8 @@ import {
 import type { Dashboard } from "../dashboard/server.ts";
 import { type GateAsked, readGate } from "../baseline_flags.ts";
 import type { MetricsExporter } from "../metrics_out/exporter.ts";
-import { type MetricsOutput, parseMetricsOutput } from "../../results/export/metrics_output.ts";
+import type { MetricsOutput } from "../../results/export/metrics_output.ts";
+import { parseMetricsOuts } from "../flag_values.ts";
 import { exportLine } from "../../results/export/summary.ts";
 
 const DEMO_HELP = `loadlab demo: the built-in target under a short load of each model, with a report
@@ -112,8 +112,16 @@ async function runRead(
     ? await (await import("../../runner/script/locust/file.ts")).loadLocustListeners(resolve(args.source))
     : null;
   const context = { source, outDir, baseline: gate.baseline, interrupt };
+  // An Artillery script's hooks send what they emit on k6's metric channel: heard from before the load.
+  if (args.artillery) (await import("../../runner/script/k6/metrics_channel.ts")).collectK6Metrics();
   const outcome = await execute(command, plan, { ...args, failOn: gate.failOn }, context);
   if (typeof outcome === "number") return outcome;
+  if (args.artillery) {
+    const { endArtilleryRun } = await import("../../runner/script/artillery/metrics.ts");
+    const { scriptEnd } = await import("../../scenarios/artillery/convert.ts");
+    const patch = await endArtilleryRun(outcome.results, scriptEnd, args.artillery);
+    await outcome.output.update(patch), Object.assign(outcome.results, patch);
+  }
   if (outcome.k6) {
     const own = [`${outDir}/results.json`, `${outDir}/report.html`];
     const { endK6Run } = await import("../k6/summary.ts");
@@ -156,8 +164,10 @@ async function finishLocustRun(
       ["--csv", locust.csv, () => writeLocustCsv(locust.csv!, run, users, locust.csvFullHistory)],
       ["--json-file", locust.jsonFile, () => Deno.writeTextFile(`${locust.jsonFile}.json`, locustJson(run))],
     ] as const;
+    // Each in its folder, made first, as Locust makes it (os.makedirs).
     for (const [flag, path, write] of files) {
-      await (path === undefined ? null : write())?.catch((err: Error) => {
+      const made = path === undefined ? null : Deno.mkdir(dirname(path), { recursive: true });
+      await made?.then(write).catch((err: Error) => {
         throw new OutputError(`${flag} ${path}: cannot write: ${err.message}`, { cause: err });
       });
     }
@@ -283,11 +293,7 @@ async function finishOutputs(
 
 /** `--out KIND=URL` flags, else the file's `out:` list (checked with the file). */
 function metricsOutputs(args: RunArgs, plan: Plan): MetricsOutput[] {
-  if (args.metricsOut) return args.metricsOut;
-  return (plan.experiment.out ?? []).flatMap((value) => {
-    const parsed = parseMetricsOutput(value);
-    return typeof parsed === "string" ? [] : [parsed];
-  });
+  return args.metricsOut ?? parseMetricsOuts("out:", plan.experiment.out ?? []);
 }
 
 /** Failed thresholds, CI files, paths; the exit code of a run that went to its end (or was stopped). */

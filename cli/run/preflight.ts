@@ -22,14 +22,16 @@ export async function assertOutputsWritable(
   await assertFilesWritable([...files, ...logs]);
 }
 
-/** Locks the output folder; throws `OutputError` (exit 5) naming the process that holds it. */
-export async function lockOutDir(command: string, outDir: string): Promise<FolderLock> {
+/** Locks the output folder, or only its file `of`; `OutputError` (exit 5) names the holder. */
+export async function lockOutDir(command: string, outDir: string, of?: string): Promise<FolderLock> {
   try {
-    const lock = await lockFolder(outDir, `loadlab ${command}`);
+    const lock = await lockFolder(outDir, `loadlab ${command}`, of);
     if (lock.tookOverFrom) {
       const holder = holderText(lock.tookOverFrom).replace(/^another /, "");
       console.error(
-        `loadlab ${command}: note: ${outDir}: took over the lock of pid ${lock.tookOverFrom.pid}, which is ` +
+        `loadlab ${command}: note: ${
+          of ?? outDir
+        }: took over the lock of pid ${lock.tookOverFrom.pid}, which is ` +
           `no longer running (${holder}; its results may be partial)`,
       );
     }
@@ -37,13 +39,15 @@ export async function lockOutDir(command: string, outDir: string): Promise<Folde
   } catch (err) {
     if (err instanceof FolderInUseError) {
       throw new OutputError(
-        `${err.message}; wait for it to end, or give --out-dir another folder`,
+        `${err.message}; wait for it to end, or give ${
+          of === undefined ? "--out-dir another folder" : "another path"
+        }`,
         { cause: err },
       );
     }
     // A file system without locks (some network mounts): the run goes on, unguarded, and says so.
     console.error(
-      `loadlab ${command}: note: ${outDir}: cannot be locked (${osErrorText(err)}); ` +
+      `loadlab ${command}: note: ${of ?? outDir}: cannot be locked (${osErrorText(err)}); ` +
         "another run into this folder at the same time would not be refused",
     );
     const release = () => Promise.resolve();

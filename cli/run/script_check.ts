@@ -13,6 +13,7 @@ import {
 } from "../../runner/script/host/host.ts";
 import { UsageError } from "../usage_error.ts";
 import { ScriptNames } from "../../runner/script/sessions/names.ts";
+import { DOES_NOT_LOAD } from "../../runner/script/module.ts";
 import {
   memoryLimitMbBesideRuns,
   memoryLimitMbOf,
@@ -116,10 +117,7 @@ export async function scriptExperimentText(
   return JSON.stringify(experiment);
 }
 
-/**
- * Converts, in the plan, each k6 script or locustfile its runs name, then checks every script once before any
- * run starts; one that cannot be converted is an `ExperimentError` at `script`, naming each place.
- */
+/** Converts and checks once each script the plan names; one that fails is an `ExperimentError`. */
 export async function checkPlanScripts(plan: Plan, signal?: AbortSignal): Promise<void> {
   const paths = new Map<string, string>(), limits = new Map<string, number>();
   const attacks = [...plan.runs.flatMap((r) => [r, ...r.parts ?? []]), ...plan.searches.map((s) => s.base)];
@@ -131,7 +129,14 @@ export async function checkPlanScripts(plan: Plan, signal?: AbortSignal): Promis
     attack.script.path = path;
     if (!limits.has(path)) limits.set(path, memoryLimitMbOf({ ...attack, workers: attack.workers ?? 1 }));
   }
-  for (const [path, limitMb] of limits) await checkScript(path, limitMb, signal);
+  for (const [path, limitMb] of limits) {
+    await checkScript(path, limitMb, signal).catch((err) => {
+      // A locustfile whose top level raises exits 1, as Locust's does on its import's exception.
+      const raised = err instanceof UsageError && path.endsWith(".py.js") &&
+        err.message.includes(DOES_NOT_LOAD);
+      throw raised ? new UsageError(err.message, { cause: err, exitCode: 1 }) : err;
+    });
+  }
 }
 
 async function convertedPath(file: string): Promise<string> {

@@ -50,18 +50,18 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
+    // A conversion is known by its place (`loadlab/k6/HASH/`) under any cache folder.
     const cache = await Deno.makeTempDir();
-    const before = Deno.env.get("XDG_CACHE_HOME");
-    Deno.env.set("XDG_CACHE_HOME", cache);
     try {
       // Only a type check refuses this file (JavaScript checked on request): its import is fine.
-      const script = `${cache}/loadlab/k6/0123/one.js`;
-      await Deno.mkdir(`${cache}/loadlab/k6/0123`, { recursive: true });
-      await Deno.writeTextFile(script, "// @ts-check\nconst n = 1;\nn.trim?.();\nexport default () => {};\n");
-      await checkScript(script, 4_096);
+      const folder = `${cache}/loadlab/k6/0123456789abcdef01234567`;
+      await Deno.mkdir(folder, { recursive: true });
+      await Deno.writeTextFile(
+        `${folder}/one.js`,
+        "// @ts-check\nconst n = 1;\nn.trim?.();\nexport default () => {};\n",
+      );
+      await checkScript(`${folder}/one.js`, 4_096);
     } finally {
-      if (before === undefined) Deno.env.delete("XDG_CACHE_HOME");
-      else Deno.env.set("XDG_CACHE_HOME", before);
       await Deno.remove(cache, { recursive: true });
     }
   },

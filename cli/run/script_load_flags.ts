@@ -74,7 +74,9 @@ const LOCUST_ROWS: FlagTable = [
   "  -H, --host URL            a locustfile's host (Locust's -H)",
   flag("--headless", {}, ["accepted: loadlab always runs headless"]),
   flag("--only-summary", {}, ["no progress lines, the summary only"]),
+  flag("--print-stats", {}, ["accepted: loadlab prints its progress lines unless --only-summary"]),
   flag("-L, --loglevel <level>", { example: "WARNING" }, ["the level a locustfile's logging prints from"]),
+  flag("--logfile <file>", { example: "logs/run.log" }, ["its logging lines to <file>, not stderr"]),
   flag("--html <file>", { example: "report.html" }, ["report.html written there too"]),
   flag("--csv <prefix>", { example: "out/locust" }, [
     "Locust's CSV files: <prefix>_stats.csv, _failures.csv, _stats_history.csv",
@@ -83,6 +85,7 @@ const LOCUST_ROWS: FlagTable = [
   flag("--json", {}, ["Locust's stats as JSON on stdout at the end (all else on stderr)"]),
   flag("--json-file <file>", { example: "out/stats" }, ["Locust's stats as JSON to <file>.json"]),
   flag("--processes <n>", { example: "4" }, ["accepted: loadlab's workers share the users already"]),
+  flag("--expect-workers <n>", { example: "10" }, ["accepted: Locust reads it under --master only"]),
   flag("--skip-log-setup", { aliases: ["skip-log"] }, ["accepted: a locustfile's logging is Python's"]),
   flag("-T, --tags <a,b>", { repeatable: true, manyValues: true, example: "checkout" }, [
     "only the tasks with these tags",
@@ -198,7 +201,7 @@ export interface ScriptLoadArgs {
 }
 
 /** A locustfile's command line: the user classes named after the file, the options the file adds. */
-export interface LocustCommand {
+interface LocustCommand {
   users: string[];
   options: string[];
 }
@@ -281,6 +284,7 @@ function locustFlagsOf(flags: FlagValues, command?: LocustCommand) {
     resetStats: flags.has("reset-stats") || undefined,
     spawnRate: flags.has("ramp-up") ? spawnRateOf(flags.text("ramp-up")!) : undefined,
     logLevel: flags.text("loglevel")?.toUpperCase(),
+    logFile: flags.path("logfile"),
     // Locust's tags in the file's name: users, spawn rate and run time (s), each when given or set.
     html: flags.path("html")?.replace(/\{([urt])\}/g, (tag, k: "u" | "r" | "t") => {
       const rate = spawnRateOf(flags.text("ramp-up") ?? "1"),
@@ -315,7 +319,7 @@ function k6FlagsOf(flags: FlagValues) {
     tags: tags.length > 0 ? Object.fromEntries(tags) as Record<string, string> : undefined,
     noThresholds: flags.has("no-thresholds") || undefined,
     quiet: flags.has("quiet") || undefined,
-    noSummary: flags.has("no-summary") || undefined,
+    noSummary: flags.has("no-summary") || flags.text("summary-mode") === "disabled" || undefined,
     summaryExport: flags.path("summary-export"),
     httpDebug: debug,
     outs: outs.length > 0 ? outs : undefined,
@@ -402,6 +406,8 @@ function k6Options(flags: FlagValues): Record<string, unknown> {
     const exitCode = spelled.startsWith("K6_") ? K6_EXIT.invalidConfig : K6_EXIT.commandFailed;
     const bad = (what: string, e: string) =>
       new UsageError(`${spelled}="${value}": ${what}, e.g. ${spelled}=${e}`, { exitCode });
+    // k6 checks the flag's unit alone: a script's or K6_SUMMARY_TIME_UNIT's is taken as given.
+    if (spelled === "--summary-time-unit" && !/^(s|ms|us)$/.test(value)) throw bad("s, ms or us", "ms");
     if (o.kind === "switch") {
       if (!/^(1|t|true|0|f|false)$/i.test(value)) throw bad("true or false", "true");
       out[key] = /^(1|t|true)$/i.test(value);
@@ -436,10 +442,7 @@ export function unbundled(argv: string[], specs: FlagSpec[]): string[] {
 const K6_ENV_FLAGS = Object.values(K6_OPTIONS).filter((o) => o.env && !o.envRefused)
   .map((o) => [flagOf(o), `K6_${o.env}`]);
 
-/**
- * A k6 script's flags not on the command line from k6's variables: `K6_TAGS=env:ci` is `--tag env=ci`,
- * `K6_CONFIG=FILE` is `--config FILE`.
- */
+/** A k6 script's flags not on the command line, from k6's variables (`K6_TAGS=env:ci`: `--tag env=ci`). */
 export function withK6EnvFlags(raw: RawArgs, specs: FlagSpec[]): void {
   // The flags' duration, iterations or stages replace all three of the variables' (k6's tiers).
   const load = ["duration", "requests", "stages"], flagsLoad = load.some((long) => raw.values.has(long));
@@ -452,11 +455,6 @@ export function withK6EnvFlags(raw: RawArgs, specs: FlagSpec[]): void {
       raw.values.set(long, spec.repeatable ? list : [value]);
     } else if (/^(1|t|true)$/i.test(value)) raw.values.set(long, [""]);
     raw.spelled.set(long, name);
-  }
-  // k6 reads its config file's path from K6_CONFIG too, under --config.
-  const config = Deno.env.get("K6_CONFIG")?.trim();
-  if (config && !raw.values.has("config")) {
-    raw.values.set("config", [config]), raw.spelled.set("config", "K6_CONFIG");
   }
 }
 

@@ -5,7 +5,9 @@
 import { deepStrictEqual as assertEquals, rejects } from "node:assert/strict";
 import { parseRunArgs } from "./args.ts";
 import { sessionLoadOf, withK6Flags } from "./script_load_flags.ts";
+import { jsonFromChild } from "../../tests/helpers.ts";
 
+const ARGS = new URL("./args.ts", import.meta.url).href;
 const load = async (...argv: string[]) => (await parseRunArgs(["session.ts", ...argv])).scriptLoad;
 
 Deno.test("k6's flags and Locust's: users, duration, iterations, stages, spawn rate, variables", async () => {
@@ -201,15 +203,17 @@ Deno.test("K6_ITERATIONS, K6_DURATION, K6_STAGES give way whole to a duration, i
   const dir = Deno.makeTempDirSync();
   const script = `${dir}/t.js`;
   Deno.writeTextFileSync(script, 'import http from "k6/http";\nexport default function () {}\n');
-  Deno.env.set("K6_ITERATIONS", "3");
-  Deno.env.set("K6_VUS", "2");
   try {
-    const a = (await await parseRunArgs([script, "-d", "1s"])).scriptLoad!;
-    assertEquals([a.iterations, a.durationMs, a.vus], [undefined, 1000, 2]);
-    assertEquals((await await parseRunArgs([script])).scriptLoad?.iterations, 3);
+    // Parsed in a process of its own: the variables are that process's, not every parallel test file's.
+    const parsed = await jsonFromChild(
+      `import { parseRunArgs } from "${ARGS}";
+const a = (await parseRunArgs(["${script}", "-d", "1s"])).scriptLoad;
+const b = (await parseRunArgs(["${script}"])).scriptLoad;
+console.log(JSON.stringify([a?.iterations ?? null, a?.durationMs, a?.vus, b?.iterations]));`,
+      { K6_ITERATIONS: "3", K6_VUS: "2" },
+    );
+    assertEquals(parsed, [null, 1000, 2, 3]);
   } finally {
-    Deno.env.delete("K6_ITERATIONS");
-    Deno.env.delete("K6_VUS");
     Deno.removeSync(dir, { recursive: true });
   }
 });
@@ -221,11 +225,14 @@ Deno.test("--include-system-env-vars=false (or K6_INCLUDE_SYSTEM_ENV_VARS) keeps
   const dir = Deno.makeTempDirSync();
   const script = `${dir}/t.js`;
   Deno.writeTextFileSync(script, 'import http from "k6/http";\nexport default function () {}\n');
-  Deno.env.set("K6_INCLUDE_SYSTEM_ENV_VARS", "false");
   try {
-    assertEquals((await await parseRunArgs([script])).scriptLoad?.k6, { systemEnv: false });
+    const parsed = await jsonFromChild(
+      `import { parseRunArgs } from "${ARGS}";
+console.log(JSON.stringify((await parseRunArgs(["${script}"])).scriptLoad?.k6));`,
+      { K6_INCLUDE_SYSTEM_ENV_VARS: "false" },
+    );
+    assertEquals(parsed, { systemEnv: false });
   } finally {
-    Deno.env.delete("K6_INCLUDE_SYSTEM_ENV_VARS");
     Deno.removeSync(dir, { recursive: true });
   }
 });

@@ -32,10 +32,11 @@ import { passInputs } from "../../runner/script/isolate_inputs.ts";
 import { ScriptStopped } from "../../runner/script/host/host.ts";
 import { readOpenFileLimit } from "../../system/descriptors.ts";
 import { statOrNull } from "../../system/path_lookup.ts";
-import { FileReadError, readTextFileCapped } from "../../system/read_capped.ts";
+import { readOrRefuse, readTextFileCapped } from "../../system/read_capped.ts";
 import { MAX_EXPERIMENT_FILE_BYTES } from "../../validation/input_limits.ts";
 import { loadRunnable, type Runnable } from "../../scenarios/load.ts";
 import type { Plan } from "../../scenarios/plan/types.ts";
+import { estimateDurationMs } from "../../scenarios/plan/plan.ts";
 import type { Interrupt } from "../live.ts";
 import { ExperimentOutput } from "../../scenarios/run/output.ts";
 import type { ResultsFile } from "../../results/mod.ts";
@@ -79,6 +80,15 @@ async function readRunPlan(args: RunArgs, signal?: AbortSignal): Promise<{ sourc
     if (err instanceof ScriptStopped) err.experiment = plan.experiment.name;
     throw err;
   });
+  const hours = estimateDurationMs(plan) / 3_600_000;
+  if (hours > 24 && !args.long) {
+    throw new UsageError(
+      `${args.source}: ${plan.runs.length} runs of about ${
+        Math.round(hours)
+      } h together (targets x loads x ` +
+        "sweep points x repeats, each run's duration): over a day; give --long to run it, or fewer of them",
+    );
+  }
   if (args.abortOnFail && plan.experiment.thresholds.length === 0) {
     throw new UsageError(
       `--abort-on-fail stops a run when a threshold fails, and ${args.source} has none; ` +
@@ -146,9 +156,9 @@ async function locustText(source: string, flags: ScriptLoadArgs): Promise<string
 
 /** Passes k6's flags the script's isolates honour, before they import it. */
 function passK6Flags(k6: K6Flags): void {
-  const { tags, httpDebug, noThresholds, secretSources, consoleOutput: log, compatibilityMode } = k6;
+  const { tags, httpDebug, secretSources, consoleOutput: log, compatibilityMode } = k6;
   const consoleOutput = log && resolve(log);
-  passInputs({ k6: { tags, httpDebug, noThresholds, secretSources, consoleOutput, compatibilityMode } });
+  passInputs({ k6: { tags, httpDebug, secretSources, consoleOutput, compatibilityMode } });
 }
 
 /** `loadSource` of a script's experiment, a k6 script's problems told at its `options` paths. */
@@ -185,16 +195,14 @@ async function loadSource(args: RunArgs, scriptText?: string): Promise<RunSource
   if (/\.(toml|ini)$/i.test(args.source)) {
     throw new UsageError(`${args.source}: an experiment file is YAML or JSON; write it in one of them`);
   }
-  let text: string;
-  try {
-    text = readTextFileCapped(args.source, MAX_EXPERIMENT_FILE_BYTES);
-  } catch (err) {
-    if (!(err instanceof FileReadError)) throw err;
-    throw new UsageError(
-      `${args.source}: cannot read: ${err.reason}; give an experiment file (YAML or JSON) or preset:NAME`,
-      { cause: err },
-    );
-  }
+  const text = readOrRefuse(
+    () => readTextFileCapped(args.source, MAX_EXPERIMENT_FILE_BYTES),
+    (why, cause) =>
+      new UsageError(
+        `${args.source}: cannot read: ${why}; give an experiment file (YAML or JSON) or preset:NAME`,
+        cause,
+      ),
+  );
   return { ...await loadRunnable(text, common), text };
 }
 

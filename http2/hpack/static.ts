@@ -1,38 +1,32 @@
 /**
  * @module
- * The HPACK static table (RFC 7541 Appendix A), and the layout HPACK's and QPACK's static tables share:
- * names and values as bytes for the decoders, indexes by string for the encoder.
+ * The HPACK static table (RFC 7541 Appendix A) and the layout HPACK's and QPACK's static tables share.
  */
-
-/** [name, value] of static index i + 1 (the names of its last entries, each with no value, as a list). */
-export const STATIC_TABLE: readonly (readonly [string, string])[] = [
-  [":authority", ""],
-  [":method", "GET"],
-  [":method", "POST"],
-  [":path", "/"],
-  [":path", "/index.html"],
-  [":scheme", "http"],
-  [":scheme", "https"],
-  [":status", "200"],
-  [":status", "204"],
-  [":status", "206"],
-  [":status", "304"],
-  [":status", "400"],
-  [":status", "404"],
-  [":status", "500"],
-  ["accept-charset", ""],
-  ["accept-encoding", "gzip, deflate"],
-  ...("accept-language accept-ranges accept access-control-allow-origin age allow authorization " +
-    "cache-control content-disposition content-encoding content-language content-length " +
-    "content-location content-range content-type cookie date etag expect expires from host if-match " +
-    "if-modified-since if-none-match if-range if-unmodified-since last-modified link location " +
-    "max-forwards proxy-authenticate proxy-authorization range referer refresh retry-after server " +
-    "set-cookie strict-transport-security transfer-encoding user-agent vary via www-authenticate").split(" ")
-    .map((name) => [name, ""] as const),
-];
 
 /** Static entries: `name` with each of `values`, in order. */
 export const each = (name: string, ...values: string[]) => values.map((value) => [name, value] as const);
+
+/** Static entries of the space-separated `names`, each with no value. */
+export const valueless = (names: string) => names.split(" ").map((name) => [name, ""] as const);
+
+/** [name, value] of static index i + 1. */
+export const STATIC_TABLE: readonly (readonly [string, string])[] = [
+  [":authority", ""],
+  ...each(":method", "GET", "POST"),
+  ...each(":path", "/", "/index.html"),
+  ...each(":scheme", "http", "https"),
+  ...each(":status", "200", "204", "206", "304", "400", "404", "500"),
+  ["accept-charset", ""],
+  ["accept-encoding", "gzip, deflate"],
+  ...valueless(
+    "accept-language accept-ranges accept access-control-allow-origin age allow authorization " +
+      "cache-control content-disposition content-encoding content-language content-length " +
+      "content-location content-range content-type cookie date etag expect expires from host if-match " +
+      "if-modified-since if-none-match if-range if-unmodified-since last-modified link location " +
+      "max-forwards proxy-authenticate proxy-authorization range referer refresh retry-after server " +
+      "set-cookie strict-transport-security transfer-encoding user-agent vary via www-authenticate",
+  ),
+];
 
 /** What a static entry's name is to the field rules, so that a decoder never compares its bytes. */
 export const KIND_BYTES = 0;
@@ -42,13 +36,9 @@ export const KIND_CONNECTION = 3;
 const KIND_OTHER = 4;
 
 /** The connection-specific fields HTTP/2 and HTTP/3 refuse (RFC 9113 8.2.2, RFC 9114 4.2), but `te`. */
-export const CONNECTION_NAMES: ReadonlySet<string> = new Set([
-  "connection",
-  "keep-alive",
-  "proxy-connection",
-  "transfer-encoding",
-  "upgrade",
-]);
+export const CONNECTION_NAMES: ReadonlySet<string> = new Set(
+  "connection keep-alive proxy-connection transfer-encoding upgrade".split(" "),
+);
 
 /** A static table whose first index is `first`: entry i's name at `bytes[nameOff[i]]`, its value after it. */
 export class StaticTable {

@@ -1,7 +1,6 @@
 /**
  * @module
- * Chart.js (MIT licence), vendored byte for byte and read as a text import, so `deno compile` embeds it
- * and no run reads the npm cache.
+ * Chart.js (MIT), vendored as is, a text import: `deno compile` embeds it and no run reads the npm cache.
  */
 import umdSource from "./vendor/chart.umd.min.js" with { type: "text" };
 

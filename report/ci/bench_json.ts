@@ -1,7 +1,6 @@
 /**
  * @module
- * `--output-bench FILE`: the runs as github-action-benchmark's custom JSON, latency to FILE
- * (`customSmallerIsBetter`) and throughput to a sibling file (`customBiggerIsBetter`). Pure.
+ * `--output-bench FILE`: the runs as github-action-benchmark's custom JSON (smaller, bigger is better). Pure.
  */
 import type { ResultsFile } from "../../results/mod.ts";
 import { COMPARE_METRICS, higherIsBetter, runValue } from "../../results/conclude/noise_samples.ts";

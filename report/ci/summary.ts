@@ -1,9 +1,6 @@
 /**
  * @module
- * What CI reads after `loadlab run --summary FILE.md --junit FILE.xml`: a markdown step summary and
- * JUnit XML with a test case per threshold and run, each run with its verdict. Pure; strings escaped by
- * the one escaper of each format: markdown cells stay one line with nothing hidden, and XML holds only
- * characters a conforming parser accepts.
+ * What CI reads after `--summary FILE.md --junit FILE.xml`, pure: a markdown step summary and JUnit XML.
  */
 import { endpointQualifier, shownEndpointRows } from "../endpoint_rows.ts";
 import type { Analysis, ResultsFile, RunResult, ThresholdResult } from "../../results/mod.ts";
@@ -309,8 +306,8 @@ export function renderJunit(results: ResultsFile, options: { strict?: boolean; g
   const cases = [...results.thresholds.map((t) => testcase(t, byName.get(t.run))), ...gate];
   let failures = results.thresholds.filter((t) => !t.ok).length +
     gate.filter((c) => c.includes("<failure")).length;
-  // --strict: a "run verdict" case per run, failing when it is flagged (exit 6); else a case per run without
-  // a response, which fails the job (exit 4) with or without --strict (its verdict is flagged `failed`).
+  // --strict: a "run verdict" case per run, failing when flagged (exit 6); else one per run without a
+  // response, failing (exit 4) with or without --strict.
   const [type, title] = options.strict ? ["verdict", "run verdict"] : ["no-response", "got a response"];
   for (const run of results.runs.filter((r) => !r.probe && (options.strict || noResponse(r)))) {
     const v = runVerdict(run);

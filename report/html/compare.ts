@@ -1,7 +1,6 @@
 /**
  * @module
- * The baseline-vs-candidate view of `loadlab report --compare`: runs matched by name, each change
- * with `judgePair`'s judgement (results/conclude/judged.ts), and the `--baseline` gate's verdicts.
+ * `loadlab report --compare`'s view: each change judged by `judgePair` (results/conclude/judged.ts).
  */
 import type { ResultsFile, RunResult } from "../../results/mod.ts";
 import {

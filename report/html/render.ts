@@ -1,8 +1,6 @@
 /**
  * @module
- * `renderReport`: results in, one self-contained report.html out: data in a JSON block with `<` escaped, a
- * CSP allowing only the page's own blocks by hash. `writeReport` writes it atomically, so a failure never
- * leaves a truncated report.
+ * `renderReport`: results in, one self-contained report.html out; `writeReport` writes it atomically.
  */
 import { escapeHtml, escapeInvisible, unicodeEscape } from "../../validation/terminal_text.ts";
 import { createHash } from "node:crypto";
@@ -39,7 +37,7 @@ import { instancesOf } from "../../results/conclude/expect_verdict.ts";
 import { pooledSends } from "./page/verdict.ts";
 import { overviewMetrics } from "./page/overview.ts";
 
-export interface RenderOptions {
+interface RenderOptions {
   /** A baseline results file: adds the before/after comparison of runs with the same name. */
   compare?: ResultsFile;
   /** `--fail-on` rules applied to the gate verdicts shown beside the comparison. */

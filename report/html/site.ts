@@ -1,7 +1,6 @@
 /**
  * @module
- * The pages of `loadlab site`: an index and one report per experiment, plain files linked by relative
- * paths, each embedding its comparisons so picking a baseline needs no server. Pure.
+ * The pages of `loadlab site`, each embedding its comparisons so picking a baseline needs no server. Pure.
  */
 import { buildCompare, type CompareRow } from "./compare.ts";
 import { clientSource, htmlPage, renderReport } from "./render.ts";

@@ -1,7 +1,6 @@
 /**
  * @module
- * The data a page of `loadlab site` embeds: the index's rows (`siteEntries`) and where a page is and what
- * it links to (`SiteNav`). Pure.
+ * What a `loadlab site` page embeds, pure: the index's rows (`siteEntries`), its place and links (`SiteNav`).
  */
 import type { ResultsFile } from "../../results/mod.ts";
 import { undelivered } from "../../results/export/summary.ts";

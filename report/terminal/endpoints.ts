@@ -1,8 +1,6 @@
 /**
  * @module
- * The terminal's per-endpoint table of a run of several endpoints: the busiest `MAX_TERMINAL_ENDPOINTS` by
- * requests in at most `TERMINAL_COLUMNS` columns, names cut to fit on one line, with what qualifies the
- * numbers said beside it. Pure.
+ * The terminal's per-endpoint table, pure: the busiest first, names cut to one line, qualifiers beside it.
  */
 import { columnsOf, fitColumns, padColumns, visibleLine } from "../../validation/terminal_text.ts";
 import type { RunResult } from "../../results/mod.ts";

@@ -1,13 +1,11 @@
 /**
  * @module
- * The live progress line commands redraw on a terminal: elapsed, requests, rate, p99, errors, and in a
- * run of several endpoints the busiest ones by rate. Pure.
+ * The live progress line, pure: elapsed, requests, rate, p99, errors, and the busiest endpoints by rate.
  */
 import type { AttackProgress } from "../../results/mod.ts";
 import { formatCount, formatDurationMs, formatNumber } from "../../results/text_format.ts";
 import { columnsOf, fitColumns, visibleLine } from "../../validation/terminal_text.ts";
 
-/** The most columns an endpoint's name takes on the line. */
 const LIVE_NAME_COLUMNS = 24;
 
 /** One progress line for `\r` updates, fixed-width fields, within `columns` (`\r` redraws one row). */

@@ -1,7 +1,6 @@
 /**
  * @module
- * autocannon's tables of a run (latency percentiles, per-second requests and bytes from its intervals)
- * as rows for the terminal's boxes and the page's tables. Pure.
+ * autocannon's tables of a run (latency percentiles, requests and bytes a second) as rows to print. Pure.
  */
 
 import type { IntervalResult, LatencySummaryMs, RunResult } from "../../results/mod.ts";

@@ -1,11 +1,10 @@
 /**
  * @module
- * The analysis stored in results.json (`results.analysis`): runs grouped by variant, load and sweep point
- * with mean and 95% CI, each group's change against the baseline's under one noise rule (`repeats` when every
- * compared group has two, else `within-run`), and each sweep curve's knee. Pure.
+ * The `results.analysis` of results.json: runs grouped by variant, load and sweep point with mean and 95% CI,
+ * each group's change against the baseline's (`repeats` with two a group, else `within-run`), knees. Pure.
  */
 import type { Analysis, RunResult } from "../mod.ts";
-import { COMPARE_METRICS, runNoise, runValue } from "./noise_samples.ts";
+import { COMPARE_METRICS, runNoise, runValue, sweepPointText } from "./noise_samples.ts";
 import { judgeNoise } from "./noise.ts";
 import {
   BEYOND_NOISE_MIN_SE,
@@ -65,11 +64,6 @@ function groupOf(key: string, runs: RunResult[]): Group {
   };
 }
 
-function sameCoordinates(a: Group, b: Group): boolean {
-  return a.load === b.load && point(a.sweep ?? undefined) === point(b.sweep ?? undefined) &&
-    point(a.sweep2 ?? undefined) === point(b.sweep2 ?? undefined);
-}
-
 /** Pairs of (group, baseline group) with the same load and sweep point. */
 function baselinePairs(groups: Group[], baseline: string | undefined): Array<[Group, Group]> {
   if (baseline === undefined) return [];
@@ -77,7 +71,7 @@ function baselinePairs(groups: Group[], baseline: string | undefined): Array<[Gr
   const pairs: Array<[Group, Group]> = [];
   for (const g of groups) {
     if (g.variant === null || g.variant === baseline) continue;
-    const base = bases.find((b) => sameCoordinates(b, g));
+    const base = bases.find((b) => b.load === g.load && sweepPointText(b) === sweepPointText(g));
     if (base) pairs.push([g, base]);
   }
   return pairs;
@@ -94,11 +88,8 @@ export function analyze(runs: RunResult[], opts: AnalyzeOptions = {}): Analysis 
   const comparisons: Comparison[] = pairs.flatMap(([g, base]) =>
     COMPARE_METRICS.map((metric) => {
       // A change never judged must not read as "within noise": it is stored with why.
-      const [runs, baseRuns] = [byKey.get(g.key)!, byKey.get(base.key)!];
-      const judged = judgeChange(noiseRule, { name: g.variant!, runs }, {
-        name: base.variant!,
-        runs: baseRuns,
-      }, metric);
+      const side = (x: Group) => ({ name: x.variant!, runs: byKey.get(x.key)! });
+      const judged = judgeChange(noiseRule, side(g), side(base), metric);
       return {
         group: g.key,
         baselineGroup: base.key,
@@ -141,15 +132,19 @@ export function curvePoints(runs: RunResult[], p99Of = (r: RunResult) => r.laten
   });
 }
 
+const requestedOf = (p: SweepPoint) => p.targetRps ?? (p.x as number);
+const fellShort = (p: SweepPoint) => p.rps < KEPT_UP_SHARE * requestedOf(p);
+
 /** Why a rate sweep has no knee: every rate kept up, or the first point short (and a dip if recovered). */
 function noKneeOfRate(points: SweepPoint[]): string {
-  const keptUp = (p: SweepPoint) => p.rps >= KEPT_UP_SHARE * (p.targetRps ?? (p.x as number));
-  const short = points.find((p) => !keptUp(p));
+  const short = points.find(fellShort);
   if (!short) return "kept up with every requested rate";
-  const requested = short.targetRps ?? (short.x as number);
+  const requested = requestedOf(short);
   const at = points.indexOf(short) === 0 ? "from the lowest rate" : `at ${round4(short.x as number)}`;
   const top = points[points.length - 1];
-  const fell = keptUp(top) ? `kept up again at ${round4(top.x as number)} after falling short` : "fell short";
+  const fell = fellShort(top)
+    ? "fell short"
+    : `kept up again at ${round4(top.x as number)} after falling short`;
   return `${fell} ${at}: achieved ${round4(short.rps)} of the requested ${round4(requested)} req/s ` +
     `(${Math.round((1 - short.rps / requested) * 100)}% short)`;
 }
@@ -171,11 +166,10 @@ export function kneeOf(
   bent: (index: number) => boolean = () => true,
 ): { value: number | null; reason: string } {
   if (isCategorical(points.map((p) => p.x))) {
-    const values = points.map((p) => p.x).join(", ");
+    const values = `${parameter}'s values (${points.map((p) => p.x).join(", ")})`;
     return {
       value: null,
-      reason:
-        `no knee: ${parameter}'s values (${values}) are categories, not a scale; compare them side by side`,
+      reason: `no knee: ${values} are categories, not a scale; compare them side by side`,
     };
   }
   const isRate = isRateParameter(parameter);
@@ -186,11 +180,11 @@ export function kneeOf(
   let reason = "";
   if (index !== null) {
     const next = points[index + 1];
-    const requested = next?.targetRps ?? (next?.x as number);
     reason = !isRate
       ? `largest bend of req/s over ${parameter} (Kneedle)`
-      : next.rps < KEPT_UP_SHARE * requested
-      ? `achieved ${fmt(next.rps)} req/s, below 95% of the requested ${fmt(requested)}, at ${fmt(next.x)}`
+      : fellShort(next)
+      ? `achieved ${fmt(next.rps)} req/s, below 95% of the requested ${fmt(requestedOf(next))}, ` +
+        `at ${fmt(next.x)}`
       : `p99 ${fmt(next.p99Ms)} ms, over 3x the lowest rate's beyond noise, at ${fmt(next.x)}`;
   }
   const over = sloP99Ms === undefined ? -1 : points.findIndex((p) => p.p99Ms > sloP99Ms);
@@ -271,9 +265,8 @@ function bentBeyondNoise(curve: RunResult[], points: SweepPoint[]): (index: numb
   const at = (i: number) => curve.filter((r) => curveAxes(r)!.axis.value === points[i].x);
   return (index) => {
     const p = points[index], runs = at(index);
-    const requested = p.targetRps ?? (p.x as number);
-    if (p.rps < KEPT_UP_SHARE * requested) {
-      return errorsBelow(achieved(runs), KEPT_UP_SHARE * requested) >= BEYOND_NOISE_MIN_SE;
+    if (fellShort(p)) {
+      return errorsBelow(achieved(runs), KEPT_UP_SHARE * requestedOf(p)) >= BEYOND_NOISE_MIN_SE;
     }
     const lowest = at(0);
     const rule = runs.length >= 2 && lowest.length >= 2 ? "repeats" : "within-run";
@@ -284,9 +277,6 @@ function bentBeyondNoise(curve: RunResult[], points: SweepPoint[]): (index: numb
 
 /** The first rate-curve point short of its rate or over 3x the lowest p99 whose bend is within noise. */
 function unbentText(points: SweepPoint[], bent: (index: number) => boolean): string {
-  const i = points.findIndex((p, i) =>
-    i > 0 && !bent(i) &&
-    (p.rps < KEPT_UP_SHARE * (p.targetRps ?? (p.x as number)) || p.p99Ms > 3 * points[0].p99Ms)
-  );
+  const i = points.findIndex((p, i) => i > 0 && !bent(i) && (fellShort(p) || p.p99Ms > 3 * points[0].p99Ms));
   return i < 0 ? "" : ` (the bend at ${round4(points[i].x as number)} is within what noise can do)`;
 }

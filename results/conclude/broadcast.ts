@@ -1,8 +1,7 @@
 /**
  * @module
- * The finding of a broadcast sweep (broadcast_points.ts): the members the target held, the knee where fan-out
- * bent, what saturated above it and the flagged points. A generator-bound point never counts: the generator
- * receives every copy the target sends. Pure.
+ * The finding of a broadcast sweep (broadcast_points.ts): members held, the knee where fan-out bent, what
+ * saturated above it, flagged points. A generator-bound point never counts (it receives every copy). Pure.
  */
 import type { ResultsFile } from "../mod.ts";
 import { formatCount, formatDurationMs, formatSignificant } from "../text_format.ts";
@@ -136,8 +135,8 @@ function concludeCurve(curve: BroadcastCurve): BroadcastFinding {
     fanout: `fan-out p50 / p99 by members ${points.map(fanoutText).join(", ")}`,
     points,
   };
+  const held = heldMembers(points, null);
   if (points.every((p) => !Number.isFinite(p.fanoutP99Ms))) {
-    const held = heldMembers(points, null);
     return {
       ...c.base,
       outcome: "no fan-out",
@@ -149,16 +148,14 @@ function concludeCurve(curve: BroadcastCurve): BroadcastFinding {
   }
   const bend = firstBend(points);
   if (bend !== null) return bentFinding(c, bend);
-  const held = heldMembers(points, null);
+  const none = points.length === 1
+    ? "one member count swept, so no knee to find"
+    : `no knee between ${lowest} and ${highest} members`;
   return {
     ...c.base,
     outcome: "no knee",
     heldMembers: held,
-    sentence: `${c.head}: ${heldWords(held)}; ${
-      points.length === 1
-        ? "one member count swept, so no knee to find"
-        : `no knee between ${lowest} and ${highest} members`
-    } (${c.fanout}).`,
+    sentence: `${c.head}: ${heldWords(held)}; ${none} (${c.fanout}).`,
   };
 }
 

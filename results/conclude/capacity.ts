@@ -1,7 +1,6 @@
 /**
  * @module
- * What a capacity search's result may claim: a value resting on runs loadlab limited (judged.ts) is what
- * loadlab sustained, never the target's capacity; other flags go beside it. Pure.
+ * What a capacity search may claim: a value on runs loadlab limited is what loadlab sustained. Pure.
  */
 import type { Analysis, RunResult } from "../mod.ts";
 import { loadlabFlags } from "./judged.ts";
@@ -31,20 +30,25 @@ function allFlags(runs: RunResult[]): string[] {
   return [...byKind.values()];
 }
 
+/** The runs the value rests on, the confirming run first: its labels ("dropped 96%") are the last word. */
+const valueRuns = (search: StoredSearch, runs: RunResult[]) =>
+  search.value === null
+    ? []
+    : [...runsNamed(runs, [search.confirmRun]), ...runsNamed(runs, [search.low?.run])];
+
+/** Whether the value found rests on runs loadlab limited (then it is never called the target's capacity). */
+const capacityIsLoadlabs = (search: StoredSearch, runs: RunResult[]) =>
+  loadlabFlags(valueRuns(search, runs)).length > 0;
+
 /** What qualifies a search's result, one clause each; empty when its runs are clean. */
 export function capacityQualifiers(search: StoredSearch, runs: RunResult[]): string[] {
   const out: string[] = [];
-  if (search.value !== null) {
-    // The confirming run first: its labels ("dropped 96%") are the last word on the value.
-    const atValue = [...runsNamed(runs, [search.confirmRun]), ...runsNamed(runs, [search.low?.run])];
-    const flags = allFlags(atValue);
-    if (flags.length) {
-      const loadlabs = loadlabFlags(atValue).length > 0;
-      out.push(
-        `${flags.join(", ")} at ${count(search.value)}, the value found` +
-          (loadlabs ? `: loadlab's numbers, not the target's; ${MAY_BE_HIGHER}` : ""),
-      );
-    }
+  const flags = allFlags(valueRuns(search, runs));
+  if (flags.length) {
+    const loadlabs = capacityIsLoadlabs(search, runs)
+      ? `: loadlab's numbers, not the target's; ${MAY_BE_HIGHER}`
+      : "";
+    out.push(`${flags.join(", ")} at ${count(search.value!)}, the value found${loadlabs}`);
   }
   const above = search.high ? loadlabFlags(runsNamed(runs, [search.high.run])) : [];
   if (above.length) {
@@ -54,12 +58,6 @@ export function capacityQualifiers(search: StoredSearch, runs: RunResult[]): str
     );
   }
   return out;
-}
-
-/** Whether the value found rests on runs loadlab limited (then it is never called the target's capacity). */
-function capacityIsLoadlabs(search: StoredSearch, runs: RunResult[]): boolean {
-  return search.value !== null &&
-    loadlabFlags(runsNamed(runs, [search.low?.run, search.confirmRun])).length > 0;
 }
 
 /** The value part of the sentence: "65 (fails at 110)", "not met even at the low end of the range". */

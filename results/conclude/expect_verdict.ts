@@ -1,8 +1,7 @@
 /**
  * @module
- * Whether these runs reproduced an expected direction (`expect:`): at each point both variants ran, with no
- * run's numbers loadlab's (judged.ts) and the cores and condition it needs met, the difference points the
- * expected way beyond noise (noise.ts); else "not reproduced here" or "not judged", with why. Pure.
+ * Whether these runs reproduced an expected direction (`expect:`): at each judged point both variants ran,
+ * the difference points the expected way beyond noise; else "not reproduced here" or "not judged". Pure.
  */
 import type { ResultsFile, RunResult } from "../mod.ts";
 import type { Expectation } from "./expectation.ts";
@@ -87,8 +86,7 @@ function judgePoint(e: Expectation, better: RunResult[], than: RunResult[], resu
   if (untrusted.length) return not(untrusted.slice(0, 2).join(", "));
   const [b, t] = [meanOf(better, e), meanOf(than, e)];
   if (!Number.isFinite(b) || !Number.isFinite(t)) return not("a side has no response to compare");
-  // Not reproduced while other processes took more from a run of `better` than from those of `than`: that
-  // share can explain it, so the point is inconclusive rather than the machine's truth.
+  // Other processes took more from a run of `better` than from `than`'s: that can explain it, inconclusive.
   const disturbed = disturbedNote(better, than);
   const unless = (outcome: string, how: string | null = null) =>
     disturbed ? not(`inconclusive: ${disturbed}`) : { outcome, how };
@@ -138,15 +136,13 @@ function pointsOf(e: Expectation, runs: RunResult[]) {
 function summarize(points: PointVerdict[]): { verdict: string; tone: ExpectVerdict["tone"]; mixed: boolean } {
   const held = points.filter((p) => p.outcome === "reproduced").length;
   const unjudged = points.filter((p) => p.outcome.startsWith("not judged"));
-  const whys = (
-    list: PointVerdict[],
-  ) => [...new Set(list.map((p) => p.outcome.replace(/^not judged: /, "")))];
+  const whys = [...new Set(points.map((p) => p.outcome.replace(/^not judged: /, "")))];
   if (held === points.length) return { verdict: "reproduced here", tone: "good", mixed: false };
   if (unjudged.length === points.length) {
-    return { verdict: `not judged: ${whys(points).join("; ")}`, tone: "warn", mixed: false };
+    return { verdict: `not judged: ${whys.join("; ")}`, tone: "warn", mixed: false };
   }
   if (held === 0 && unjudged.length === 0) {
-    return { verdict: `not reproduced here: ${whys(points).join(", ")}`, tone: "bad", mixed: false };
+    return { verdict: `not reproduced here: ${whys.join(", ")}`, tone: "bad", mixed: false };
   }
   const verdict = held ? `reproduced at ${held} of ${points.length} points` : "not reproduced here";
   return { verdict, tone: "bad", mixed: true };
@@ -195,9 +191,8 @@ function otherServers(e: Expectation, points: PointRuns[]): string {
   const builtin = [...better, ...than].every((r) => r.targetInfo?.kind === "builtin") &&
     grpc(better) !== grpc(than);
   const stacks = builtin ? ": the built-in target's HTTP is Deno.serve, its gRPC node:http2" : "";
-  return ` [not only the load differs: ${e.better} was served on ${a.join(", ")}, ${e.than} on ${
-    b.join(", ")
-  }${stacks}]`;
+  return ` [not only the load differs: ${e.better} was served on ${a.join(", ")}, ` +
+    `${e.than} on ${b.join(", ")}${stacks}]`;
 }
 
 interface PointRuns {
@@ -209,9 +204,8 @@ interface PointRuns {
 const MIN_POINTS = 3;
 
 /**
- * The direction across the points when only noise kept some from being reproduced: every point went the
- * expected way, at least `MIN_POINTS` were measured, and their errors combined (Stouffer) reach
- * `BEYOND_NOISE_MIN_SE`; else null.
+ * The direction across the points when only noise kept some from being reproduced: all went the expected way,
+ * `MIN_POINTS`+ were measured, their errors combined (Stouffer) reach `BEYOND_NOISE_MIN_SE`; else null.
  */
 function heldTogether(e: Expectation, points: PointVerdict[], runs: PointRuns[], results: ResultsFile) {
   // The expected way at every point: reproduced, within noise, or too close for the point's own bar.

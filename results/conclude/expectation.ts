@@ -1,7 +1,6 @@
 /**
  * @module
- * What a study expects, as data ("cached's p99 is lower than direct's under burst"), read leniently from
- * `results.experiment.expect`; expect_verdict.ts judges it. Pure.
+ * What a study expects ("cached's p99 is lower than direct's under burst"), read leniently. Pure.
  */
 import { z } from "zod";
 

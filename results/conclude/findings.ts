@@ -1,7 +1,6 @@
 /**
  * @module
- * The "Findings" block of every experiment report and `--summary`: per point the variants against the
- * baseline with the noise verdict, untrusted runs, expected directions, capacity searches. Pure.
+ * The "Findings" block of reports and `--summary`: changes by point, untrusted runs, expectations. Pure.
  */
 import type { Analysis, ResultsFile, RunResult } from "../mod.ts";
 import { judgeExpectation } from "./expect_verdict.ts";
@@ -29,7 +28,7 @@ const MAX_LOAD_FINDINGS = 12;
 const MAX_NAMED_RUNS = 8;
 
 type Metric = "rps" | "p99" | "success";
-/** A variant's runs at one point: their means, and the CI over repeats where the analysis has one. */
+/** A variant's runs at one point: their analysis group, means, and the CI over repeats where it has one. */
 type Cell = ReturnType<typeof cellOf>;
 
 /** Non-probe runs by "load · sweep point", then by variant, in the order they appear. */
@@ -53,7 +52,7 @@ function cellOf(variant: string, runs: RunResult[], analysis: Analysis | undefin
     const ci = group?.metrics[m]?.ci95;
     if (group && group.metrics[m].n > 1 && Number.isFinite(ci)) ci95[m] = ci!;
   }
-  return { variant, runs, mean, ci95 };
+  return { variant, runs, group, mean, ci95 };
 }
 
 /** "8.3 ± 1.0 req/s", "p99 29.23 ms ± 3.75 ms", "success 100.00%": a mean with its CI when there is one. */
@@ -82,10 +81,9 @@ function describeCell(c: Cell): string {
 
 /** "p99 −99.6% (beyond noise)" for each metric the analysis compared, else the plain change. */
 function changes(c: Cell, base: Cell, analysis: Analysis | undefined): string {
-  const group = groupOf(analysis, c.runs);
   const parts: Array<{ text: string; notJudged: string | null }> = [];
   for (const m of ["rps", "p99", "success"] as const) {
-    const stored = group && analysis?.comparisons.find((x) => x.group === group.key && x.metric === m);
+    const stored = c.group && analysis?.comparisons.find((x) => x.group === c.group!.key && x.metric === m);
     const pct = stored ? stored.changePct : changePct(base.mean[m], c.mean[m]);
     if (!Number.isFinite(pct)) continue;
     const label = m === "rps" ? "req/s" : m;
@@ -142,7 +140,6 @@ function broadcastFindings(b: BroadcastFinding): Sentence[] {
   return out;
 }
 
-/** What a finding is about. */
 type FindingKind = "broadcast" | "load" | "knee" | "capacity" | "flagged" | "expect";
 
 /** One kind of finding: what it says (as docs/REFERENCE.md lists it) and its sentences of a results file. */

@@ -1,8 +1,7 @@
 /**
  * @module
- * Whether a closed-model run's own load worker was its queue: a closed loop has no schedule to be late for,
- * so the worker's thread says it (it hardly sleeps, and its timers fire late or responses wait for it). A
- * merely busy machine keeps those waits within tens of ms. Pure.
+ * Whether a closed-model run's own load worker was its queue, told by its thread (it hardly sleeps; timers
+ * fire late or responses wait for it); a busy machine keeps those waits within tens of ms. Pure.
  */
 import { defined } from "../../validation/defined.ts";
 import type { IntervalResult } from "../schema/results.ts";

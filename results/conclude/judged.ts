@@ -1,7 +1,6 @@
 /**
  * @module
- * Which runs a finding may judge the target on: one rule for every finding, from the findings each
- * run-verdict flag blocks (`VERDICT_FLAGS`, run_verdict.ts). Pure.
+ * Which runs a finding may judge the target on, from the findings each flag blocks (`VERDICT_FLAGS`). Pure.
  */
 import type { RunResult } from "../mod.ts";
 import { type FlagBlocks, runVerdict, VERDICT_FLAGS, type VerdictKind } from "./run_verdict.ts";
@@ -63,9 +62,8 @@ export interface Side {
 export function judgeChange(rule: NoiseRule, side: Side, base: Side, metric: NoiseMetric): NoiseJudgement {
   // A load that changes its rate within the run can never be judged by its own intervals: said before any
   // flag, so the reason does not turn on how busy the machine was (a flag of either side is shown beside).
-  const phased = rule === "within-run" && metric !== "success"
-    ? [...side.runs, ...base.runs].map(withinRunBlocker).find((b) => b !== null)
-    : undefined;
+  const phased = rule === "within-run" && metric !== "success" &&
+    withinRunBlocker([...side.runs, ...base.runs]);
   if (phased) return { notJudged: phased };
   const flagged = sidesNotJudged([side, base]);
   return flagged ? { notJudged: flagged } : judgeNoise(rule, side.runs, base.runs, metric);

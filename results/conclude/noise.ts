@@ -1,10 +1,8 @@
 /**
  * @module
- * The noise rules of the analysis, `report --compare`, the `--baseline` gate and expected directions: success
- * shares by a two-proportion z-test at the same bars (one stall fails many requests); one run a side
- * (`within-run`) by batch means (noise_samples.ts) bounded by its own waits (own_waits.ts); two repeats or
- * more by Welch's t-test. Beyond noise needs `BEYOND_NOISE_MIN_SE` standard errors, within is under
- * `WITHIN_NOISE_MAX_SE`, between is "not judged". Pure.
+ * The noise rules of the analysis, `report --compare`, `--baseline` and `expect:`: success shares by a
+ * two-proportion z-test; one run a side (`within-run`) by batch means bounded by its own waits; two repeats
+ * or more by Welch's t-test. Beyond noise needs `BEYOND_NOISE_MIN_SE` standard errors. Pure.
  */
 import type { RunResult } from "../schema/results.ts";
 import {
@@ -29,6 +27,7 @@ import {
   withinRunBlocker,
 } from "./noise_samples.ts";
 import { judgeOwnWaits } from "./own_waits.ts";
+import { durationText } from "../../validation/duration.ts";
 
 /** How a change is weighed: between repeats, or by batch means of each run's own intervals. */
 export type NoiseRule = "repeats" | "within-run";
@@ -36,7 +35,18 @@ export type NoiseRule = "repeats" | "within-run";
 /** Beyond noise or not, with the test and its margin (`how`) and the own-waits margin; or why not judged. */
 export type NoiseJudgement = { beyond: boolean; how: string; waits?: string } | { notJudged: string };
 
-const TOO_FEW = "too few repeats, or runs too short for three batches";
+/** Why a side holds under three batches, with how long a run must be: three of its intervals at least. */
+function shortRuns(runs: RunResult[], a: number, b: number): string {
+  if (a + b === 0 && runs.every((r) => r.intervals.length >= 3)) {
+    return "its intervals hold no latency (an endpoint's is kept for the whole run): repeats (repeats: 3)";
+  }
+  const intervalMs = Math.max(
+    ...runs.map((r) => Number(r.config.intervalMs ?? r.intervals[0]?.durationMs ?? 1000)),
+  );
+  const ms = durationText(Math.ceil(3 * intervalMs));
+  return `runs too short for three batches (${a} and ${b}): a run needs 3 intervals, ${ms} or more after its ` +
+    `warm-up at --interval ${durationText(intervalMs)} (-d ${ms}, or a larger -n), or repeats (repeats: 3)`;
+}
 
 /** The batch rule's bar in standard errors, raised by Student's t over the normal for few batches. */
 function batchBar(a: MeanCi, b: MeanCi): number {
@@ -45,10 +55,7 @@ function batchBar(a: MeanCi, b: MeanCi): number {
   return BEYOND_NOISE_MIN_SE * Math.max(1, t / 1.96);
 }
 
-/**
- * A test `se` standard errors apart that did not pass beyond noise (`differs` by `bar` or more): within noise
- * under `WITHIN_NOISE_MAX_SE`, else not judged, naming the bar it misses and `why`; null when it passed.
- */
+/** A test `se` standard errors apart short of `bar`: within noise, or not judged with why; null: passed. */
 function shortOfBeyond(differs: boolean, se: number, bar: number, how: string, why = "") {
   if (differs && se >= bar) return null;
   if (se < WITHIN_NOISE_MAX_SE) return { beyond: false, how };
@@ -57,12 +64,12 @@ function shortOfBeyond(differs: boolean, se: number, bar: number, how: string, w
 
 function withinRunJudgement(before: RunResult[], after: RunResult[], metric: NoiseMetric): NoiseJudgement {
   if (metric === "success") return judgeShares(before, after);
-  const blocker = [...before, ...after].map(withinRunBlocker).find((b) => b !== null);
+  const blocker = withinRunBlocker([...before, ...after]);
   if (blocker) return { notJudged: blocker };
   const [x, y] = [sideBatches(before, metric), sideBatches(after, metric)];
   const [a, b] = [judgedNoise(x, metric), judgedNoise(y, metric)];
   const margin = overlapMargin(a, b);
-  if (margin === null) return { notJudged: TOO_FEW };
+  if (margin === null) return { notJudged: shortRuns([...before, ...after], a.n, b.n) };
   const se = standardErrorsApart(a, b);
   const how = `by batch means, ${standardErrorsText(se)} apart, ${batchesText(x, y)}`;
   // Batch means see no wait that held a whole run up: the run's own waits bound what they could move.
@@ -89,10 +96,8 @@ export function judgeNoise(
   if (rule === "within-run" || metric === "success") return withinRunJudgement(baseRuns, runs, metric);
   const [base, mine] = judgedSides("repeats", runs, baseRuns, metric);
   const { diff, ci95 } = welchDiff(base, mine), t = standardErrorsApart(base, mine);
-  if (ci95 === null) return { notJudged: TOO_FEW };
-  const count = runs.length === baseRuns.length
-    ? `${runs.length} repeats each`
-    : `${baseRuns.length} and ${runs.length} repeats`;
+  if (ci95 === null) return { notJudged: "a side has under 2 repeats with a value: repeats (repeats: 3)" };
+  const count = eachText(baseRuns.length, runs.length, "repeats");
   const how = `by Welch's t-test over repeats, ${standardErrorsText(t)} apart, ${count}`;
   // A load that held every repeat of one side is no spread of the repeats: its own waits bound it too.
   return shortOfBeyond(Math.abs(diff) > ci95, t, BEYOND_NOISE_MIN_SE, how) ??
@@ -113,10 +118,7 @@ export function normalErrors(rule: NoiseRule, runs: RunResult[], baseRuns: RunRe
     const test = twoProportion(shareCounts(baseRuns), shareCounts(runs));
     return test && test.sePct > 0 ? test.diffPct / test.sePct : null;
   }
-  if (
-    rule === "within-run" &&
-    [...runs, ...baseRuns].some((r) => withinRunBlocker(r) !== null)
-  ) return null;
+  if (rule === "within-run" && withinRunBlocker([...runs, ...baseRuns]) !== null) return null;
   const [a, b] = judgedSides(rule, runs, baseRuns, metric);
   const { diff, se, ci95 } = welchDiff(a, b);
   if (ci95 === null || !(se > 0) || Math.min(a.n, b.n) < 3) return null;
@@ -131,10 +133,7 @@ export function normalErrors(rule: NoiseRule, runs: RunResult[], baseRuns: RunRe
 function judgedStatistic(rule: NoiseRule, metric: NoiseMetric): string {
   if (metric === "success") return "successes of all sends";
   const what = metric === "rps" ? "served req/s" : `${metric}s`;
-  const mean = metric === "rps" ? "mean" : "geometric mean";
-  return rule === "repeats"
-    ? `${mean} of the repeats' ${what}`
-    : `${mean} of the batch means of interval ${what}`;
+  return `geometric mean of ${rule === "repeats" ? "the repeats'" : "the batch means of interval"} ${what}`;
 }
 
 /** A change as `judgeNoise` weighs it, in the metric's unit (success in percent, so changes in points). */
@@ -153,10 +152,7 @@ function barOf(interval: number | null, se: number, bar: number): number | null 
   return interval === null ? null : Math.max(interval, bar * (Number.isFinite(se) ? se : 0));
 }
 
-/**
- * The numbers behind `judgeNoise`'s verdict in the metric's unit, so what a reader is shown never contradicts
- * it; preconditions (`withinRunBlocker`) are not checked.
- */
+/** The numbers behind `judgeNoise`'s verdict, in the metric's unit; `withinRunBlocker` is the caller's. */
 export function judgedChange(
   rule: NoiseRule,
   runs: RunResult[],
@@ -204,10 +200,7 @@ function shareCounts(runs: RunResult[]): ShareCounts {
   return { sent, succeeded };
 }
 
-/**
- * The two-proportion z-test of `b` against `a`: `b - a` in points, its pooled standard error and how many it
- * is (0 for equal shares with no spread, Infinity for unequal); null when a side sent nothing.
- */
+/** The two-proportion z-test of `b` against `a` (points, pooled SE, z); null when a side sent nothing. */
 function twoProportion(a: ShareCounts, b: ShareCounts) {
   if (a.sent === 0 || b.sent === 0) return null;
   const pa = a.succeeded / a.sent, pb = b.succeeded / b.sent;
@@ -218,11 +211,9 @@ function twoProportion(a: ShareCounts, b: ShareCounts) {
   return { diffPct, sePct, z };
 }
 
-/** "500 requests each", "500 and 625 requests". */
-function requestsText(a: ShareCounts, b: ShareCounts): string {
-  return a.sent === b.sent
-    ? `${formatCount(a.sent)} requests each`
-    : `${formatCount(a.sent)} and ${formatCount(b.sent)} requests`;
+/** "500 requests each", "500 and 625 requests": how many of `what` each side weighed. */
+function eachText(a: number, b: number, what: string): string {
+  return a === b ? `${formatCount(a)} ${what} each` : `${formatCount(a)} and ${formatCount(b)} ${what}`;
 }
 
 /** "22 standard errors", "more than 100 standard errors" (a difference with no spread at all). */
@@ -236,7 +227,8 @@ function judgeShares(baseRuns: RunResult[], runs: RunResult[]): NoiseJudgement {
   const a = shareCounts(baseRuns), b = shareCounts(runs);
   const test = twoProportion(a, b);
   if (test === null) return { notJudged: "a side sent no request after its warm-up" };
-  const how = `by a two-proportion test, ${standardErrorsText(test.z)} apart, ${requestsText(a, b)}`;
+  const count = eachText(a.sent, b.sent, "requests");
+  const how = `by a two-proportion test, ${standardErrorsText(test.z)} apart, ${count}`;
   const why = " (a run's requests fail together, in stalls and runs of timeouts)";
   return shortOfBeyond(true, test.z, BEYOND_NOISE_MIN_SE, how, why) ?? { beyond: true, how };
 }

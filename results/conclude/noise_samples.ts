@@ -17,8 +17,8 @@ export type CompareMetric = typeof COMPARE_METRICS[number];
 /** What noise rules judge: the compared metrics, an expectation's mean and cpu, baseline_gate.ts's p10. */
 export type NoiseMetric = CompareMetric | "mean" | "p10" | "cpu";
 
-/** Whether a higher value of `metric` is better: req/s and success; latency and cpu are better lower. */
-export function higherIsBetter(metric: NoiseMetric): boolean {
+/** Whether a higher value of `metric` is better: req/s and success; latency, cpu, drops better lower. */
+export function higherIsBetter(metric: NoiseMetric | "dropped"): boolean {
   return metric === "rps" || metric === "success";
 }
 
@@ -57,7 +57,7 @@ export function runValue(run: RunResult, metric: NoiseMetric): number {
 }
 
 /** "parameter=value, parameter2=value": a run's sweep point; "" outside a sweep. */
-export function sweepPointText(run: Pick<RunResult, "sweep" | "sweep2">): string {
+export function sweepPointText(run: { [K in "sweep" | "sweep2"]?: RunResult[K] | null }): string {
   return [run.sweep, run.sweep2].flatMap((p) => p ? [`${p.parameter}=${p.value}`] : []).join(", ");
 }
 
@@ -94,8 +94,21 @@ function batchesOf(run: RunResult, metric: NoiseMetric) {
   const fromMs = settled ? run.stabilizedAtMs! : halfMs;
   const part = batchesFrom(samples, fromMs, run);
   // Under three batches answered (a queue past the timeout answers nothing late) is no spread either.
-  if (part.values.length >= 3 || fromMs === 0) return { ...part, settled };
-  return { ...batchesFrom(samples, 0, run), settled: false };
+  const [kept, whole] = part.values.length >= 3 || fromMs === 0
+    ? [part, settled]
+    : [batchesFrom(samples, 0, run), false];
+  return { ...kept, ...withoutLoneStall(kept.values, metric), settled: whole };
+}
+
+/**
+ * Batch means without a run's one stall (over 10x the median of 5+ for latency, under a tenth for req/s):
+ * runner or target may have frozen, so it is noise until repeats show it; two or more stay, the target's.
+ */
+function withoutLoneStall(values: number[], metric: NoiseMetric) {
+  const median = values.toSorted((a, b) => a - b)[Math.floor(values.length / 2)];
+  const stalled = values.map((v) => (higherIsBetter(metric) ? v * 10 < median : v > median * 10));
+  const lone = values.length >= 5 && metric !== "success" && stalled.filter(Boolean).length === 1;
+  return lone ? { values: values.filter((_, i) => !stalled[i]), stalls: 1 } : { values, stalls: 0 };
 }
 
 /** Batch means from `fromMs` on: one-second batches when there are `MIN_LONG_BATCHES`, else per interval. */
@@ -116,6 +129,7 @@ export function sideBatches(runs: RunResult[], metric: NoiseMetric) {
     values: each.flatMap((b) => b.values),
     lengthsMs: [...new Set(each.flatMap((b) => b.lengthsMs))],
     settled: each.every((b) => b.settled),
+    stalls: each.reduce((n, b) => n + b.stalls, 0),
   };
 }
 
@@ -124,14 +138,17 @@ export function runNoise(runs: RunResult | RunResult[], metric: NoiseMetric): Me
   return meanCi(sideBatches(Array.isArray(runs) ? runs : [runs], metric).values);
 }
 
-/** The scale a metric's noise is judged on: a log scale for latency, whose noise multiplies. */
+/** Noise's judged scale: log for latency and req/s, whose noise multiplies; req/s + 1, so a stall counts. */
 export function judgedScale(metric: NoiseMetric): (x: number) => number {
-  return metric === "rps" || metric === "success" ? (x) => x : (x) => (x > 0 ? Math.log(x) : Number.NaN);
+  if (metric === "success") return (x) => x;
+  if (metric === "rps") return (x) => (x >= 0 ? Math.log1p(x) : Number.NaN);
+  return (x) => (x > 0 ? Math.log(x) : Number.NaN);
 }
 
 /** A judged-scale value back in the metric's unit: the inverse of `judgedScale`. */
 export function fromJudgedScale(metric: NoiseMetric): (x: number) => number {
-  return metric === "rps" || metric === "success" ? (x) => x : Math.exp;
+  if (metric === "success") return (x) => x;
+  return metric === "rps" ? Math.expm1 : Math.exp;
 }
 
 /** A side's batch means on the judged scale, with their 95% CI. */
@@ -142,15 +159,15 @@ export function judgedNoise(batches: Batches, metric: NoiseMetric): MeanCi {
 function steadyLoad(run: RunResult): boolean {
   const phases = run.config.phases;
   if (!Array.isArray(phases) || phases.length === 0) return true;
-  const rates = phases.flatMap((
-    p: { ratePerSec?: number; rampToPerSec?: number },
-  ) => [p.ratePerSec, p.rampToPerSec ?? p.ratePerSec]);
+  type Phase = { ratePerSec?: number; rampToPerSec?: number };
+  const rates = phases.flatMap((p: Phase) => [p.ratePerSec, p.rampToPerSec ?? p.ratePerSec]);
   return new Set(rates).size === 1;
 }
 
-/** Why a run's intervals cannot tell its noise (its load changed rate within the run), or null. */
-export function withinRunBlocker(run: RunResult): string | null {
-  if (steadyLoad(run)) return null;
+/** Why these runs' intervals cannot tell their noise (the first whose load changes rate), or null. */
+export function withinRunBlocker(runs: RunResult[]): string | null {
+  const run = runs.find((r) => !steadyLoad(r));
+  if (run === undefined) return null;
   const load = run.load ? `load ${run.load}` : `${run.name}'s load`;
   return `the ${load} changes its rate within the run, so its intervals differ by the load, not by noise`;
 }
@@ -165,5 +182,9 @@ export function batchesText(a: Batches, b: Batches): string {
   const part = a.settled && b.settled
     ? "of the settled part"
     : "of the final half where a run had not settled by then, its drift counted as spread";
-  return `${count} ${part}`;
+  const stalls = a.stalls + b.stalls;
+  const aside = stalls
+    ? `, ${stalls} lone stall${stalls > 1 ? "s" : ""} set aside (repeats show a target's)`
+    : "";
+  return `${count} ${part}${aside}`;
 }

@@ -1,9 +1,8 @@
 /**
  * @module
- * How far a run's own waits for a core (the worker's and target's run-queue waits, timer lag) can move its
- * numbers: a thread waiting share w stretches its work by at most 1 / (1 - w). A difference past that is the
- * target's, one within it is not judged. Other processes' CPU is only said beside a rate (`busyMachineNote`):
- * a nice'd job costs the run nothing. Pure.
+ * How far a run's own waits for a core (run-queue waits, timer lag) move its numbers: waiting share w
+ * stretches work by at most 1 / (1 - w), within which a difference is not judged. Other processes' CPU is
+ * only said beside a rate (`busyMachineNote`): a nice'd job costs the run nothing. Pure.
  */
 import type { RunResult } from "../schema/results.ts";
 import type { NoiseMetric } from "./noise_samples.ts";
@@ -105,9 +104,7 @@ function waitsText(w: OwnWaits): string {
   return (w.busiest ? "in its busiest interval " : "") + [...shares, ...wake, ...lag].join(", ");
 }
 
-/**
- * Whether the slower side's own waits can explain the change, and how far they reach; null: none recorded.
- */
+/** Whether the slower side's own waits can explain the change and how far they reach; null: none recorded. */
 export function judgeOwnWaits(
   before: RunResult[],
   after: RunResult[],
@@ -138,12 +135,8 @@ export function judgeOwnWaits(
   const quieter = share !== null && share > 0
     ? `with its threads waiting for a core under ${one(share)}% of the time (a quieter machine)`
     : "on a quieter machine";
-  return {
-    explains,
-    text: `${reach}, ${unit(slow)} measured: judged ${quieter}${
-      repeats ? "" : " or with repeats (repeats: 3)"
-    }`,
-  };
+  const orRepeats = repeats ? "" : " or with repeats (repeats: 3)";
+  return { explains, text: `${reach}, ${unit(slow)} measured: judged ${quieter}${orRepeats}` };
 }
 
 /** Other processes' CPU this large (cores) during a run is said beside it. */
@@ -157,9 +150,8 @@ export function busyMachineNote(run: Pick<RunResult, "hostCpu">): string {
 }
 
 /**
- * "other processes took 1.1 of the 2 cores during run cached/c=10" for the run of `slower` other processes
- * took the most from, when that is `MIN_OTHER_CORES` more than from every run of `faster` (a share that can
- * explain why that side did worse); "" otherwise.
+ * "other processes took 1.1 of the 2 cores during run cached/c=10": the run of `slower` they took most from,
+ * when `MIN_OTHER_CORES` more than from every run of `faster` (it can explain that side's loss); else "".
  */
 export function disturbedNote(slower: readonly RunResult[], faster: readonly RunResult[]): string {
   const taken = (r: RunResult) => r.hostCpu?.otherCores ?? 0;

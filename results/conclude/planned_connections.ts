@@ -14,11 +14,7 @@ const MIN_SHORT_INTERVALS = 2;
 /** Plans below this many connections are not judged: a handful of connects in flight is half of them. */
 const MIN_PLANNED = 20;
 
-/**
- * The run's shortfall against its stages: the interval furthest short (its start in s after the warm-up, its
- * open and planned connections), the intervals short of the plan and of them those with not one response;
- * null when it followed them (or had none).
- */
+/** The run's shortfall against its stages: its worst interval, how many fell short or silent; or null. */
 export function rampShortfall(run: RunResult) {
   if (modelFactsOf(run.model)?.durationIn !== "stages" || (run.steering?.length ?? 0) > 0) return null;
   const stages = stagesOf(run.config);

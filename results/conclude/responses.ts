@@ -1,8 +1,7 @@
 /**
  * @module
  * What answers a run got: none (`failed`, exit 4), server errors past `SERVER_ERROR_FLAG_SHARE`, no success,
- * nothing after the warm-up, and whether a statistic has samples (printed "-", never "0 ms"). A session
- * script that changed a JavaScript built-in is named whatever its share. Pure.
+ * none after the warm-up, whether a statistic has samples (else "-"), a script changing a JS built-in. Pure.
  */
 import type { IntervalResult, LatencySummaryMs, RunResult } from "../schema/results.ts";
 import { formatCount } from "../text_format.ts";
@@ -23,10 +22,8 @@ export function requestSendsOf(run: RunResult): number {
 
 /** Requests that got no answer, by kind, less script and `ws-` errors (not HTTP requests, as in k6). */
 export function unansweredRequests(run: Pick<RunResult, "errors">): number {
-  return Object.entries(run.errors).reduce(
-    (a, [kind, n]) => kind === "script" || kind.startsWith("ws-") ? a : a + (n ?? 0),
-    0,
-  );
+  const kinds = Object.entries(run.errors).filter(([kind]) => kind !== "script" && !kind.startsWith("ws-"));
+  return kinds.reduce((a, [, n]) => a + (n ?? 0), 0);
 }
 
 /** True when the run sent nothing after its warm-up (nor dropped a send): not one request was measured. */

@@ -1,8 +1,7 @@
 /**
  * @module
- * The run verdict: whether loadlab trusts a run's numbers, computed once from the results file, shown
- * wherever they are and gated by `--strict`. `VERDICT_FLAGS` is the one ordered table of flags, listed again
- * in docs/REFERENCE.md (a test compares). Pure.
+ * The run verdict: whether loadlab trusts a run's numbers, computed once from the results file, gated by
+ * `--strict`. `VERDICT_FLAGS` orders the flags, as docs/REFERENCE.md lists them (a test compares). Pure.
  */
 import type { RunResult } from "../schema/results.ts";
 import {
@@ -285,9 +284,8 @@ function sessionsLabel(run: RunResult): string | null {
 
 /** The runs (not capacity-search probes) whose verdict is not ok, with their verdicts. */
 export function flaggedRuns(runs: RunResult[]): Array<{ run: RunResult; verdict: RunVerdict }> {
-  return runs.filter((r) => !r.probe).map((run) => ({ run, verdict: runVerdict(run) })).filter((v) =>
-    !v.verdict.ok
-  );
+  const judged = runs.filter((r) => !r.probe).map((run) => ({ run, verdict: runVerdict(run) }));
+  return judged.filter((v) => !v.verdict.ok);
 }
 
 /** Changes listed in a steered run's flag; more are counted. */

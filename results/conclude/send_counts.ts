@@ -1,7 +1,6 @@
 /**
  * @module
- * What a run's sends came to (dropped, lost, unanswered, failed, listen-queue drops, an open run's rates),
- * read here by the verdict and the reports. Pure.
+ * What a run's sends came to (dropped, lost, unanswered, failed, listen-queue drops, open-run rates). Pure.
  */
 import type { RunResult } from "../schema/results.ts";
 import { ERROR_KINDS } from "../schema/keys.ts";

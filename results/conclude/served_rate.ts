@@ -1,7 +1,6 @@
 /**
  * @module
- * The rate a run was served at (responses in the load window per second of it), whether it fell short or
- * saturated, and who held it up: one rule for a run, a phase and merged shards. Pure.
+ * A run's served rate (responses a second of its load window), whether short or saturated, who held it. Pure.
  */
 import type { IntervalResult, RunResult } from "../mod.ts";
 import { median } from "../stats.ts";
@@ -12,9 +11,8 @@ import { formatCount, formatRounded } from "../text_format.ts";
 export const MIN_HELD_SENDS = 5;
 
 /**
- * Who limited an open-model run when over 1% of `MIN_HELD_SENDS`+ sends were held up: the larger of late
- * sends (generator) and sends waiting for a connection (server), but over half late names the generator,
- * whose unread responses make connections look busy.
+ * Who limited an open-model run with over 1% of `MIN_HELD_SENDS`+ sends held up: more late (generator) or
+ * waiting for a connection (server); over half late names the generator, whose unread responses look busy.
  */
 export function verdict(
   lateSends: number,

@@ -1,7 +1,6 @@
 /**
  * @module
- * When a run settled: from the point its latency and throughput stay flat against the medians of its last
- * third, never while a queue grows (latency climbing, an open run served short); else why not. Pure.
+ * When a run settled: latency and throughput flat against its last third's medians, no queue growing. Pure.
  */
 
 import type { IntervalResult, RunResult } from "../mod.ts";
@@ -42,36 +41,37 @@ function judge(intervals: IntervalResult[], requestedRps: number | null): Judgem
     return { reason: `not judged: too few ${which}: ${of}, ${MIN_STABILIZATION_INTERVALS} needed` };
   }
   const p50s = busy.map((iv) => iv.p50);
-  const latencyFrom = flatFrom(p50s, (ref) => Math.max(ref * RELATIVE_BAND, ABSOLUTE_BAND_MS));
+  const latencyBand = (ref: number) => Math.max(ref * RELATIVE_BAND, ABSOLUTE_BAND_MS);
+  const latencyFrom = flatFrom(p50s, latencyBand);
   if (latencyFrom === null) return { reason: "never (latency kept drifting)" };
   const rates = busy.map((iv) => servedRps(iv.requests, iv.drained ?? 0, iv.durationMs / 1000));
   const countSec = busy[0].durationMs / 1000;
   const rateBand = (ref: number) => Math.max(ref * RELATIVE_BAND, (2 * Math.sqrt(ref * countSec)) / countSec);
   const rateFrom = flatFrom(rates, rateBand);
   const from = Math.max(latencyFrom, rateFrom ?? 0);
-  const referenceRps = median(rates.slice(n - Math.ceil(n / 3)));
-  if (rateFrom === null || Math.abs(rise(rates.slice(from))) > rateBand(referenceRps)) {
+  if (rateFrom === null || Math.abs(rise(rates.slice(from))) > rateBand(lastThirdMedian(rates))) {
     return { reason: "never (throughput kept drifting)" };
   }
   const steady = p50s.slice(from);
-  const referenceMs = median(p50s.slice(n - Math.ceil(n / 3)));
-  if (Math.abs(rise(steady)) > Math.max(referenceMs * RELATIVE_BAND, ABSOLUTE_BAND_MS)) {
-    const firstMs = steady[0], lastMs = steady[steady.length - 1];
-    const how = lastMs > firstMs ? "rising" : "falling";
-    return {
-      reason: `never: latency kept ${how} (p50 ${formatRounded(firstMs)} ms to ${formatRounded(lastMs)} ms)`,
-    };
+  if (Math.abs(rise(steady)) > latencyBand(lastThirdMedian(p50s))) {
+    const [firstMs, lastMs] = [steady[0], steady[steady.length - 1]].map(formatRounded);
+    const how = steady[steady.length - 1] > steady[0] ? "rising" : "falling";
+    return { reason: `never: latency kept ${how} (p50 ${firstMs} ms to ${lastMs} ms)` };
   }
   const short = servedShort(intervals.filter((iv) => iv.startMs >= busy[from].startMs), requestedRps);
   if (short !== null) return { reason: short };
   return { atMs: busy[from].startMs };
 }
 
+/** The median of the last third of `values`: what the steady part's band is drawn around. */
+const lastThirdMedian = (values: number[]) =>
+  median(values.slice(values.length - Math.ceil(values.length / 3)));
+
 /** The first index from which the rolling median stays in `band`; null if the end is out. */
 function flatFrom(values: number[], band: (reference: number) => number): number | null {
   const n = values.length;
   const lastThirdStart = n - Math.ceil(n / 3);
-  const reference = median(values.slice(lastThirdStart));
+  const reference = lastThirdMedian(values);
   const tolerance = band(reference);
   const windows = n - STABILIZATION_WINDOW + 1;
   let stableFrom = windows; // index of the first window of the in-band suffix; `windows` = none in band
@@ -80,8 +80,7 @@ function flatFrom(values: number[], band: (reference: number) => number): number
     stableFrom = i;
   }
   if (stableFrom > lastThirdStart || stableFrom === windows) return null;
-  // A window's median ignores its one warm first value, so the suffix may start an interval early: begin
-  // at the first value that is itself in the band (noisy values later on are still tolerated).
+  // A window's median ignores its one warm first value: begin at the first value itself in the band.
   while (stableFrom < lastThirdStart && Math.abs(values[stableFrom] - reference) > tolerance) stableFrom++;
   return stableFrom;
 }

@@ -1,7 +1,6 @@
 /**
  * @module
- * One run's target telemetry boiled down to what limited it (CPU, waits for a core, event loop, GC, Redis,
- * CMS pool, generator, hottest function); null fields were not sampled. Pure.
+ * One run's target telemetry boiled down to what limited it; null fields were not sampled. Pure.
  */
 import type { RunResult, TelemetrySeries } from "../mod.ts";
 import { sendsOf } from "./responses.ts";
@@ -24,12 +23,8 @@ function profileTop(run: RunResult) {
     if (!top) return [];
     const frame = s.frames[top.frame];
     const where = frame.url ? `${frame.url}:${frame.line}` : "";
-    return [{
-      name: frame.name || "(anonymous)",
-      where,
-      sharePct: (top.selfUs / busyUs) * 100,
-      process: p.process,
-    }];
+    const name = frame.name || "(anonymous)", sharePct = (top.selfUs / busyUs) * 100;
+    return [{ name, where, sharePct, process: p.process }];
   });
   return tops.sort((a, b) => b.sharePct - a.sharePct)[0] ?? null;
 }

@@ -1,8 +1,7 @@
 /**
  * @module
- * A WebSocket connection storm's asks against what it did, like with like (null for no storm), and whether a
- * run's answers can be believed: an echo or nth rule takes any message as an answer, so a server flooding its
- * own messages has every send "answered". Pure.
+ * A WebSocket connection storm's asks against what it did (null for no storm), and whether its answers can be
+ * believed: an echo or nth rule takes any message as an answer, so a flooding server looks answered. Pure.
  */
 import type { RunResult } from "../schema/results.ts";
 import { MIN_HELD_SENDS, servedShortfall, SHORTFALL_SHARE } from "./served_rate.ts";

@@ -1,7 +1,6 @@
 /**
  * @module
- * What the engine hands a metrics exporter per interval (`IntervalDelta`): counts and latency encodings
- * by reference, so handing them on costs no merging; its timestamp is the interval's wall-clock end.
+ * What the engine hands a metrics exporter per interval: counts and latency encodings by reference, unmerged.
  */
 import type { IntervalCounts } from "../interval_counts.ts";
 import type { WsIntervalCounts } from "../ws_totals.ts";

@@ -1,7 +1,6 @@
 /**
  * @module
- * A metrics output (`--out KIND=URL`, an experiment's `out:`): parsed, or one sentence saying what is
- * wrong; URL credentials become an `Authorization` header. Pure.
+ * A metrics output (`--out KIND=URL`, `out:`), parsed or refused; URL credentials go in `Authorization`.
  */
 import { Buffer } from "node:buffer";
 import { nearest } from "../../validation/suggest.ts";
@@ -72,12 +71,15 @@ export function parseMetricsOutput(value: string): MetricsOutput | string {
 export const basicAuth = (user: string, password: string) =>
   `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;
 
-/** What is wrong with `outputs[i]` given after the others: an earlier one's kind and URL, or nothing. */
-export function repeatedOutput(outputs: readonly MetricsOutput[], i: number): string | undefined {
-  const earlier = outputs.slice(0, i).findIndex((o) =>
-    o.kind === outputs[i].kind && o.url === outputs[i].url
-  );
-  if (earlier < 0) return undefined;
-  const output = earlier + 1;
-  return `given twice (as output ${output} too): every point would reach the receiver twice; give it once`;
+/** What is wrong with `values` by index: each one not `KIND=URL`, else each given after an equal one. */
+export function outputProblems(values: readonly string[]): Array<[number, string]> {
+  const parsed = values.map(parseMetricsOutput);
+  const unread = parsed.flatMap((o, i): Array<[number, string]> => typeof o === "string" ? [[i, o]] : []);
+  if (unread.length > 0) return unread;
+  const outputs = parsed as MetricsOutput[],
+    twice = "every point would reach the receiver twice; give it once";
+  return outputs.flatMap(({ kind, url }, i): Array<[number, string]> => {
+    const earlier = outputs.slice(0, i).findIndex((o) => o.kind === kind && o.url === url);
+    return earlier < 0 ? [] : [[i, `given twice (as output ${earlier + 1} too): ${twice}`]];
+  });
 }

@@ -38,11 +38,7 @@ function factsOf(h: Histogram, slot: number): SlotFacts {
   const cached = slotFacts.get(slot);
   if (cached !== undefined) return cached;
   const { highestUs, medianUs } = bucketValuesUs(h, slot);
-  const facts = {
-    topSec: highestUs / 1e6,
-    middleSec: medianUs / 1e6,
-    index: bucketIndex(highestUs / 1e6),
-  };
+  const facts = { topSec: highestUs / 1e6, middleSec: medianUs / 1e6, index: bucketIndex(highestUs / 1e6) };
   slotFacts.set(slot, facts);
   return facts;
 }

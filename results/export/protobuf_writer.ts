@@ -1,7 +1,6 @@
 /**
  * @module
- * The protobuf fields remote write and OTLP need, by field number, on protobufjs's writer (gRPC's too):
- * varints, zig-zag and packed integers, fixed64, doubles, strings and nested messages.
+ * The protobuf fields remote write and OTLP need, by field number, on protobufjs's writer (gRPC's too).
  */
 import protobuf from "protobufjs";
 

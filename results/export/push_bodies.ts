@@ -1,7 +1,6 @@
 /**
  * @module
- * The bodies the metrics outputs push: an OTLP `ExportMetricsServiceRequest` as OTLP/HTTP JSON and protobuf,
- * and a Prometheus remote-write 1.0 `WriteRequest`; latency as exponential histograms of scale 8. Pure.
+ * The bodies metrics outputs push: OTLP/HTTP JSON and protobuf, Prometheus remote-write 1.0. Pure.
  */
 import { ProtoWriter } from "./protobuf_writer.ts";
 import { exportFamilies, type ExportFamily, type ExportPoint } from "./export_point.ts";

@@ -1,7 +1,6 @@
 /**
  * @module
- * One run's metrics as an exporter streams them: `RunSeries` folds interval deltas into running
- * totals and one cumulative histogram and takes an `ExportPoint` after each interval.
+ * One run's metrics as streamed: running totals, a cumulative histogram, a point per interval.
  */
 import { addCounters, addCounts, emptyCounters, emptyIntervalCounts } from "../interval_counts.ts";
 import { ERROR_KINDS } from "../schema/keys.ts";

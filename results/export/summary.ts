@@ -1,7 +1,6 @@
 /**
  * @module
- * What a metrics output did, as results.json keeps it (`export`, one per `--out`): points sent,
- * acknowledged, dropped and failed, the POSTs, retries and last error. Pure.
+ * What a metrics output did, as results.json keeps it (`export`, one per `--out`). Pure.
  */
 import { z } from "zod";
 

@@ -1,21 +1,12 @@
 /**
  * @module
- * One run rebuilt exactly from its shards (`--segment i/N`) or from loads that ran together (`together:`):
- * histograms added, counters summed, intervals aligned by time; what cannot add exactly is left out. Pure.
+ * A run rebuilt from shards (`--segment i/N`) or loads run `together:`; what cannot add exactly is left out.
  */
 import { defined } from "../../validation/defined.ts";
-import type { IntervalResult, LatencySummaryMs, RunResult } from "../mod.ts";
-import {
-  addCounters,
-  addCounts,
-  addIntervalCounts,
-  addIntervalDetail,
-  emptyCounters,
-  emptyIntervalCounts,
-  emptyIntervalDetail,
-  sumValues,
-} from "../interval_counts.ts";
-import { encodeHistogram, latencyBlock, mergeEncoded, summarizeMs } from "../histogram.ts";
+import type { IntervalResult, RunResult } from "../mod.ts";
+import { addCounters, addCounts, emptyCounters, sumValues } from "../interval_counts.ts";
+import { intervalTotals } from "../interval_stats.ts";
+import { encodeHistogram, firstMessageBlock, latencyBlock, mergeEncoded, summarizeMs } from "../histogram.ts";
 import {
   busierLoad,
   type GeneratorLoad,
@@ -29,13 +20,6 @@ import { addWsParts } from "../ws_totals.ts";
 
 type Flow = NonNullable<RunResult["flows"]>[number];
 type Step = Flow["steps"][number];
-/** Two flows' session duration summaries as one, given how many sessions each completed. */
-type PoolDurations = (
-  a: LatencySummaryMs | null,
-  n: number,
-  b: LatencySummaryMs | null,
-  m: number,
-) => LatencySummaryMs | null;
 
 const sum = (runs: RunResult[], of: (r: RunResult) => number | undefined) =>
   runs.reduce((total, r) => total + (of(r) ?? 0), 0);
@@ -80,7 +64,7 @@ export function mergeShardRuns(runs: RunResult[]): RunResult {
 }
 
 function addShardCounts(runs: RunResult[]) {
-  // A run stores no failed-status count and older files no server-bound sends: those add nothing.
+  // A run stores no failed-status count, and a file may lack server-bound sends: those add nothing.
   const counters = emptyCounters();
   const statusCodes: Record<string, number> = {};
   const errors: Record<string, number> = {};
@@ -123,24 +107,11 @@ function mergeTotals(
     uncorrectedLatencyMs: runs.length === 1 ? first.uncorrectedLatencyMs : null,
     uncorrectedPercentiles: runs.length === 1 ? first.uncorrectedPercentiles : null,
     uncorrectedHistogramEncoded: runs.length === 1 ? first.uncorrectedHistogramEncoded : undefined,
-    ...mergeFirstMessages(runs),
+    ...firstMessageBlock(mergeEncoded(runs.flatMap((r) => r.firstMessage?.histogramEncoded ?? []))),
     statusCodes,
     errors,
     errorMessages,
     ...verdict(lateSends, c.serverBoundSends, sent, full, generatorSaturation(intervals)?.bound),
-  };
-}
-
-function mergeFirstMessages(runs: RunResult[]): Pick<RunResult, "firstMessage"> {
-  const parts = runs.flatMap((r) => r.firstMessage ? [r.firstMessage] : []);
-  if (parts.length === 0) return {};
-  const total = mergeEncoded(parts.map((p) => p.histogramEncoded));
-  return {
-    firstMessage: {
-      streams: parts.reduce((a, p) => a + p.streams, 0),
-      latencyMs: summarizeMs(total),
-      histogramEncoded: encodeHistogram(total),
-    },
   };
 }
 
@@ -207,11 +178,8 @@ function mergeTelemetry(runs: RunResult[]): NonNullable<RunResult["telemetry"]> 
   );
 }
 
-/**
- * Flows added by name, steps by label and checks by name. Session durations pool from histograms when
- * both have one, else through `pool` (left out unless a caller pools summaries).
- */
-function addFlows(flows: Flow[], pool: PoolDurations = () => null): Flow[] {
+/** Flows added by name, steps by label and checks by name; session durations pooled by `poolSessions`. */
+function addFlows(flows: Flow[]): Flow[] {
   const byName = new Map<string, Flow>();
   for (const flow of flows) {
     const into = byName.get(flow.name);
@@ -219,7 +187,7 @@ function addFlows(flows: Flow[], pool: PoolDurations = () => null): Flow[] {
       byName.set(flow.name, { ...flow, steps: flow.steps.map(copyStep) });
       continue;
     }
-    poolSessions(into, flow, pool);
+    poolSessions(into, flow);
     into.loads = { ...into.loads, ...flow.loads };
     into.sessions += flow.sessions;
     into.completed += flow.completed;
@@ -255,8 +223,8 @@ function addStep(flow: Flow, step: Step, index: number): void {
   }
 }
 
-/** `flow`'s session durations pooled into `into`'s: histograms added, else `pool` on the summaries. */
-function poolSessions(into: Flow, flow: Flow, pool: PoolDurations): void {
+/** `flow`'s sessions' times added into `into`'s by histogram; without both none adds exactly, none kept. */
+function poolSessions(into: Flow, flow: Flow): void {
   const [a, b] = [into.sessionHistogramEncoded, flow.sessionHistogramEncoded];
   if (typeof a === "string" && typeof b === "string") {
     const pooled = mergeEncoded([a, b]);
@@ -264,7 +232,7 @@ function poolSessions(into: Flow, flow: Flow, pool: PoolDurations): void {
     into.sessionHistogramEncoded = encodeHistogram(pooled);
     return;
   }
-  into.sessionMs = pool(into.sessionMs, into.completed, flow.sessionMs, flow.completed);
+  into.sessionMs = null;
   delete into.sessionHistogramEncoded;
 }
 
@@ -300,21 +268,15 @@ function mergeIntervals(runs: RunResult[], alignment: Alignment): IntervalResult
 }
 
 function mergeInterval(parts: IntervalResult[], index: number, alignment: Alignment): IntervalResult {
-  const counts = emptyIntervalCounts();
-  const detail = emptyIntervalDetail();
+  const counts = intervalTotals(parts), detail = counts.detail, histogram = counts.histogram();
   let inFlight = 0, connections = 0;
   let generator: GeneratorLoad | undefined;
   for (const iv of parts) {
-    addIntervalCounts(counts, iv);
-    addIntervalDetail(detail, iv);
     inFlight += iv.inFlight;
     connections += iv.connections;
     generator = busierLoad(generator, loadOf(iv));
   }
-  const exact = parts.every((iv) => iv.requests === 0 || iv.histogramEncoded !== undefined);
-  const histogram = mergeEncoded(parts.flatMap((iv) => (iv.histogramEncoded ? [iv.histogramEncoded] : [])));
-  const summary = summarizeMs(histogram);
-  const latency = (v: number) => (exact ? v : NaN);
+  const summary = histogram && summarizeMs(histogram);
   return {
     startMs: index * alignment.intervalMs,
     durationMs: parts.length ? Math.max(...parts.map((iv) => iv.durationMs)) : alignment.intervalMs,
@@ -324,12 +286,12 @@ function mergeInterval(parts: IntervalResult[], index: number, alignment: Alignm
     ...(detail.errorKinds !== null ? { errorKinds: detail.errorKinds } : {}),
     failedStatus: counts.failedStatus,
     ...(counts.unjudged > 0 ? { unjudged: counts.unjudged } : {}),
-    p50: latency(summary.p50),
-    p75: latency(summary.p75),
-    p90: latency(summary.p90),
-    p99: latency(summary.p99),
-    mean: latency(summary.mean),
-    max: latency(summary.max),
+    p50: summary?.p50 ?? NaN,
+    p75: summary?.p75 ?? NaN,
+    p90: summary?.p90 ?? NaN,
+    p99: summary?.p99 ?? NaN,
+    mean: summary?.mean ?? NaN,
+    max: summary?.max ?? NaN,
     bytesRead: counts.bytesRead,
     bytesWritten: counts.bytesWritten,
     lateSends: counts.lateSends,
@@ -338,7 +300,7 @@ function mergeInterval(parts: IntervalResult[], index: number, alignment: Alignm
     ...generator,
     connections,
     statusCodes: counts.statusCodes,
-    ...(exact ? { histogramEncoded: encodeHistogram(histogram) } : {}),
+    ...(histogram ? { histogramEncoded: encodeHistogram(histogram) } : {}),
   };
 }
 
@@ -347,10 +309,7 @@ export function mergeParts(name: string, runs: RunResult[]): RunResult {
   // Aligned by when each load's schedule started (its start instant), not by when its run was set up.
   const merged = mergeShardRuns(runs.map(scheduledStart));
   const abortedBy = runs.find((r) => r.abortedBy)?.abortedBy;
-  const flows = addFlows(
-    runs.flatMap((r) => (r.flows ?? []).map((f) => withLoad(f, r.name))),
-    pooledDurations,
-  );
+  const flows = addFlows(runs.flatMap((r) => (r.flows ?? []).map((f) => withLoad(f, r.name))));
   return {
     ...merged,
     name,
@@ -388,24 +347,3 @@ function withLoad(flow: Flow, load: string): Flow {
   };
   return { ...flow, steps, loads: { ...flow.loads, [load]: own } };
 }
-
-/** Two duration summaries as one: weighted mean and spread, exact min and max, larger percentiles. */
-export const pooledDurations: PoolDurations = (a, n, b, m) => {
-  if (a === null || b === null) return null;
-  if (m === 0) return a;
-  if (n === 0) return b;
-  const mean = (a.mean * n + b.mean * m) / (n + m);
-  const square = (n * (a.stdev ** 2 + a.mean ** 2) + m * (b.stdev ** 2 + b.mean ** 2)) / (n + m);
-  const pooled: Record<string, number> = {};
-  for (const key of Object.keys(a) as Array<keyof LatencySummaryMs>) {
-    const [x, y] = [Number(a[key]), Number(b[key])];
-    if (Number.isFinite(x) && Number.isFinite(y)) pooled[key] = Math.max(x, y);
-  }
-  return {
-    ...pooled,
-    min: Math.min(a.min, b.min),
-    max: Math.max(a.max, b.max),
-    mean,
-    stdev: Math.sqrt(Math.max(0, square - mean ** 2)),
-  } as LatencySummaryMs;
-};

@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { createHistogram, decodeHistogram, encodeHistogram, summarizeMs } from "../histogram.ts";
-import { mergeParts, pooledDurations } from "./shard_runs.ts";
+import { mergeParts } from "./shard_runs.ts";
 import { makeRun } from "../../tests/fixtures/make_run.ts";
 import type { RunResult } from "../mod.ts";
 
@@ -12,7 +12,9 @@ function part(name: string, startAfterMs: number, steps: Array<[string, number, 
     sessions: 10,
     completed: 10,
     failed: 0,
-    sessionMs: run.latencyMs,
+    // The runner's form: the summary of the histogram beside it.
+    sessionMs: summarizeMs(decodeHistogram(run.histogramEncoded!)),
+    sessionHistogramEncoded: run.histogramEncoded,
     steps: steps.map(([label, requests, check, passed, failed]) => ({
       label,
       requests,
@@ -38,11 +40,8 @@ Deno.test("loads run together add up: counts summed, the later one's intervals a
   assertEquals(merged.intervals[0].requests, a.intervals[0].requests);
   assertEquals(merged.intervals[4].requests, a.intervals[4].requests + b.intervals[0].requests);
   const flow = merged.flows![0];
-  assertEquals([flow.sessions, flow.sessionMs?.mean, flow.sessionMs?.p99], [
-    20,
-    a.latencyMs.mean,
-    a.latencyMs.p99,
-  ]);
+  const own = a.flows![0].sessionMs!;
+  assertEquals([flow.sessions, flow.sessionMs?.mean, flow.sessionMs?.p99], [20, own.mean, own.p99]);
   assertEquals(merged.config.connections, 5);
   assertEquals(
     flow.steps.map((s) => [s.label, s.requests, s.checks!.map((c) => [c.name, c.passed, c.failed])]),
@@ -53,19 +52,6 @@ Deno.test("loads run together add up: counts summed, the later one's intervals a
     ],
   );
   assertEquals(mergeParts("app/a", [a]).requests, a.requests);
-});
-
-Deno.test("scenarios' iteration durations pool: mean and spread by count, min and max exact, percentiles bounded", () => {
-  const base =
-    makeRun({ name: "x", rps: 10, durationSec: 1, dist: { medianMs: 5, sigma: 0.3 }, seed: 1 }).latencyMs;
-  // 3 iterations of 10 ms (spread 0) and 1 of 30 ms: pooled mean 15, spread sqrt(75).
-  const fast = { ...base, min: 10, mean: 10, stdev: 0, p50: 10, p95: 10, p99: 10, max: 10 };
-  const slow = { ...base, min: 30, mean: 30, stdev: 0, p50: 30, p95: 30, p99: 30, max: 30 };
-  const pooled = pooledDurations(fast, 3, slow, 1)!;
-  assertEquals([pooled.min, pooled.mean, pooled.max, pooled.p95], [10, 15, 30, 30]);
-  assertEquals(Math.abs(pooled.stdev - Math.sqrt(75)) < 1e-9, true);
-  assertEquals(pooledDurations(fast, 3, null, 1), null);
-  assertEquals(pooledDurations(fast, 3, slow, 0), fast);
 });
 
 Deno.test("scenarios' iteration durations with their histograms pool exactly: the median is the samples'", () => {

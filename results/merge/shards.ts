@@ -1,7 +1,6 @@
 /**
  * @module
- * `loadlab merge`: the shards of one segment set become one results file; the set is checked first
- * (mixed experiments, overlaps, missing segments) and pending thresholds judged on the merged runs. Pure.
+ * `loadlab merge`: a checked set of segment shards into one results file, pending thresholds judged. Pure.
  */
 import type { ResultsFile, RunResult, ShardsSummary, ThresholdResult } from "../mod.ts";
 import { evaluateThresholds, parseThreshold } from "../thresholds/threshold.ts";

@@ -1,7 +1,6 @@
 /**
  * @module
- * The one schema of `results.json`; every type of the format is inferred from it. Lenient across
- * versions: unknown keys pass, optional detail gets defaults, v1 and v2 files read as v3.
+ * The one schema of `results.json`, every type inferred from it; unknown keys pass, v1 and v2 read as v3.
  */
 import { z } from "zod";
 import {
@@ -86,7 +85,7 @@ const experimentInfoSchema = z.looseObject({
   preset: z.string().optional(),
   /** Run with `--quick`. */
   quick: z.boolean().optional(),
-  /** The experiment as it ran, YAML, when --quick, --set or --target changed the file (cli/run/notes.ts). */
+  /** The experiment as it ran, YAML, when --quick, --set or --target changed the file (scenarios/load.ts). */
   ranSource: z.string().optional(),
   /** Name of the baseline variant for change-in-% columns. */
   baseline: z.string().optional(),
@@ -152,7 +151,8 @@ export const resultsFileSchema = z.looseObject({
       "(is this a loadlab results.json?)",
   }).transform((): typeof RESULTS_SCHEMA => RESULTS_SCHEMA),
   createdAt: z.string(),
-  environment: environmentSchema,
+  /** An older or hand-made file without it reads as an unknown machine: a gate calls it another machine. */
+  environment: environmentSchema.prefault({}),
   experiment: experimentInfoSchema,
   runs: z.array(runResultSchema),
   thresholds: z.array(thresholdResultSchema).default([]),

@@ -10,8 +10,10 @@ import {
   histogramBucketSchema,
   histogramEncoding,
   latencySummarySchema,
+  nonNegative,
   num,
   percentilePointSchema,
+  share,
   sweepPointSchema,
 } from "./values.ts";
 import { LOAD_MODELS } from "./keys.ts";
@@ -96,18 +98,18 @@ export const runResultSchema = z.looseObject({
   config: z.record(z.string(), z.unknown()).default({}),
   startedAt: z.string(),
   /** Measured duration (excludes warm-up). */
-  durationSec: z.number(),
+  durationSec: nonNegative,
   warmupSec: z.number().default(0),
   /** Completed requests (responses received, any status), excluding warm-up; `drained` included. */
   requests: count,
   /** Of `requests`, responses that arrived during the graceful stop after the load's end. */
   drained: count.optional(),
   /** The achieved rate: (requests - drained) / durationSec, served per second over the load window. */
-  rps: num,
+  rps: nonNegative,
   /** Requested rate for open models (req/s), null for closed models. */
   targetRps: z.number().nullable().default(null),
   /** Share of sent requests that got a 2xx/3xx response, 0..1. */
-  successRate: num,
+  successRate: share,
   latencyMs: latencySummarySchema,
   /** For the throughput model: latency measured from the actual send time. Null otherwise. */
   uncorrectedLatencyMs: latencySummarySchema.nullable().default(null),
@@ -125,7 +127,7 @@ export const runResultSchema = z.looseObject({
   }).optional(),
   /** oha-style equal-width buckets from fastest to slowest. */
   histogram: z.array(histogramBucketSchema).default([]),
-  /** Log-spaced buckets (8 per decade), for charts; absent in older files. */
+  /** Log-spaced buckets (8 per decade), for charts; may be absent. */
   logHistogram: z.array(histogramBucketSchema).optional(),
   /** Base64 HdrHistogram encoding (microseconds) of the whole run, for re-analysis. */
   histogramEncoded: histogramEncoding.default(""),
@@ -146,11 +148,11 @@ export const runResultSchema = z.looseObject({
   serverBoundSends: count.optional(),
   /** Server-bound sends over 1% of sends and the run not generator-bound: the target limited it. */
   serverBound: z.boolean().optional(),
-  /** The socket transport the run used (`--transport`); absent in files from before it was chosen. */
+  /** The socket transport the run used (`--transport`); absent when not recorded. */
   transport: z.enum(["epoll", "deno", "io_uring"]).optional(),
   /** Why the transport asked for was not used (https:, not Linux, no FFI, no io_uring). */
   transportFallback: z.string().optional(),
-  /** The HTTP version spoken (`protocol: auto` resolved by ALPN); absent in files from before HTTP/2. */
+  /** The HTTP version spoken (`protocol: auto` resolved by ALPN); absent: `http1`. */
   protocol: z.enum(["http1", "h2", "h2c", "h3"]).optional(),
   /** HTTP/2: streams per connection asked for (`--streams`), and the most open at once on one connection. */
   streams: z.number().optional(),
@@ -233,7 +235,7 @@ export const runResultSchema = z.looseObject({
   flows: z.array(flowResultSchema).optional(),
   /** WebSocket runs: handshakes, messages each way, fan-out, close codes (results/schema/ws.ts). */
   ws: wsResultSchema.optional(),
-  /** Numbers per endpoint (request name), sorted as the run's endpoint table; absent in older files. */
+  /** Numbers per endpoint (request name), sorted as the run's endpoint table; may be absent. */
   endpoints: z.array(endpointResultSchema).optional(),
   targetInfo: targetInfoSchema.optional(),
   /** CPU profiles of the target's processes (`profile: cpu`); their numbers are "profiled". */

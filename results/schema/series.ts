@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { count, counts, histogramEncoding, latencySummarySchema, num } from "./values.ts";
 
-/** Older files call the failed-status count `non2xx`; it reads as `failedStatus`. */
+/** A failed-status count written `non2xx` reads as `failedStatus`. */
 function renamedNon2xx(value: unknown): unknown {
   if (typeof value !== "object" || value === null || !("non2xx" in value) || "failedStatus" in value) {
     return value;
@@ -31,7 +31,7 @@ export const intervalSchema = z.preprocess(
     errors: count,
     /** `errors` by kind (`ERROR_KINDS`), so a phase or a warm-up cut counts each kind exactly. */
     errorKinds: counts.optional(),
-    /** Responses failed by status: 4xx, 5xx and below 200 (a 3xx is success); `non2xx` in older files. */
+    /** Responses failed by status: 4xx, 5xx and below 200 (a 3xx is success); also read from `non2xx`. */
     failedStatus: count,
     /** Of `requests`, answers no status judges (an endpoint's `expectedStatuses: []`). */
     unjudged: count.optional(),
@@ -44,7 +44,7 @@ export const intervalSchema = z.preprocess(
     bytesRead: count,
     bytesWritten: count,
     lateSends: count,
-    /** Sends that waited for a connection, every one busy at the server; absent in older files. */
+    /** Sends that waited for a connection, every one busy at the server; may be absent. */
     serverBoundSends: count.optional(),
     /** Requests in flight at the end of the interval, summed over workers. */
     inFlight: count,

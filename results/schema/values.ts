@@ -1,7 +1,6 @@
 /**
  * @module
- * The small value schemas every part of `results.json` is built from (latency read back as NaN from
- * `null`, counts, summaries). Pure.
+ * The small value schemas `results.json` is built from (counts, summaries; null latency reads as NaN). Pure.
  */
 import { z } from "zod";
 import { encodingProblem } from "../histogram_v2.ts";
@@ -10,16 +9,28 @@ import { PERCENTILE_FIELDS } from "./keys.ts";
 
 /** A float that JSON.stringify wrote as null (NaN, Infinity): read back as "no value". */
 export const num = z.number().nullable().transform((v) => v ?? Number.NaN);
-const NEGATIVE_COUNT = "a count is 0 or more; restore the file loadlab wrote";
-/** A counter; null (a file written by hand, or an older writer) reads as 0. */
-export const count = z.number().min(0, NEGATIVE_COUNT).nullable().transform((v) => v ?? 0);
+const RESTORE = "restore the file loadlab wrote";
+const COUNT = `a count is from 0 to 2^53; ${RESTORE}`;
+const countNumber = z.number().min(0, COUNT).max(Number.MAX_SAFE_INTEGER, COUNT);
+/** A rate or a length: a negative one is no writer's; null reads as NaN, as `num`. */
+export const nonNegative = z.number().min(0, `0 or more; ${RESTORE}`).nullable().transform((v) =>
+  v ?? Number.NaN
+);
+/** A share 0..1 (a success rate); null reads as NaN. */
+export const share = z.number().min(0, `a share from 0 to 1; ${RESTORE}`).max(
+  1,
+  `a share from 0 to 1; ${RESTORE}`,
+)
+  .nullable().transform((v) => v ?? Number.NaN);
+/** A counter; null (as a file written by hand may hold) reads as 0. */
+export const count = countNumber.nullable().transform((v) => v ?? 0);
 /** A histogram as results carry it (compressed base64, µs); one that cannot be read is refused here. */
 export const histogramEncoding = z.string().superRefine((encoded, ctx) => {
   const problem = encodingProblem(encoded);
   if (problem !== null) customIssue(ctx, [], problem);
 });
 /** Counts by key: status codes, error kinds. */
-export const counts = z.record(z.string(), z.number().min(0, NEGATIVE_COUNT));
+export const counts = z.record(z.string(), countNumber);
 
 /** A number for each percentile field, in `PERCENTILE_FIELDS`' order. */
 const percentileNums = Object.fromEntries(PERCENTILE_FIELDS.map(([key]) => [key, num])) as Record<

@@ -130,11 +130,7 @@ export class CookieJar {
       }
     }
     if (maxAge !== undefined) cookie.expiresMs = maxAge <= 0 ? -Infinity : nowMs + maxAge * 1000;
-    this.#store(cookie, nowMs);
-  }
-
-  /** Replaces the cookie of the same name, domain and path (RFC 6265 5.3 step 11), then evicts. */
-  #store(cookie: Cookie, nowMs: number): void {
+    // Replaces the cookie of the same name, domain and path (RFC 6265 5.3 step 11), then evicts.
     const key = `${cookie.name};${cookie.path}`;
     const old = this.#byDomain.get(cookie.domain)?.get(key);
     if (old !== undefined) this.#remove(old);
@@ -158,7 +154,15 @@ export class CookieJar {
   /** The `Cookie: ...\r\n` line for `requestPath` on `authority` at `nowMs`, or null when none applies. */
   line(authority: string, requestPath: string, nowMs: number): Uint8Array | null {
     if (this.#all.size === 0) return null;
-    if (nowMs >= this.#nextExpiryMs) this.#expire(nowMs);
+    if (nowMs >= this.#nextExpiryMs) {
+      let next = Infinity;
+      for (const c of this.#all) {
+        if (c.expiresMs <= nowMs) this.#remove(c);
+        else if (c.expiresMs < next) next = c.expiresMs;
+      }
+      this.#nextExpiryMs = next;
+      this.#lineAuthority = null;
+    }
     if (this.#lineAuthority === authority && this.#linePath === requestPath) return this.#line;
     const host = requestHostOf(authority);
     const sent: Cookie[] = [];
@@ -177,15 +181,5 @@ export class CookieJar {
     this.#lineAuthority = authority;
     this.#linePath = requestPath;
     return this.#line;
-  }
-
-  #expire(nowMs: number): void {
-    let next = Infinity;
-    for (const c of this.#all) {
-      if (c.expiresMs <= nowMs) this.#remove(c);
-      else if (c.expiresMs < next) next = c.expiresMs;
-    }
-    this.#lineAuthority = null;
-    this.#nextExpiryMs = next;
   }
 }

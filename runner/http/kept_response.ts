@@ -14,6 +14,9 @@ const CR = 13, LF = 10, SP = 32, HTAB = 9;
 /** A field value's optional whitespace, at its start or end (RFC 9110 5.5). */
 const OWS_AROUND = /^[ \t]+|[ \t]+$/g;
 
+/** The statuses whose Location a step with `maxRedirects` follows (as got, Artillery's client). */
+export const REDIRECT_STATUSES = [300, 301, 302, 303, 304, 307, 308];
+
 /** What a step's captures and checks read of a response, over HTTP/1.1 or HTTP/2 (h2/kept.ts). */
 export interface StepResponse {
   readonly status: number;

@@ -1,7 +1,6 @@
 /**
  * @module
- * What the engine's connections share whatever their protocol. Types only, so every protocol folder imports
- * them without importing another.
+ * What the engine's connections share, any protocol; types only, so protocol folders import no other.
  */
 import type { IntervalRecorder } from "../stats/recorder.ts";
 import type { EncodedRequest, RequestMix } from "./request.ts";
@@ -39,7 +38,7 @@ export interface ConnectionShared {
   stopping: boolean;
 }
 
-/** `fields` in one order, so the warm-up's and the run's share a hidden class and stay optimized at t0. */
+/** `fields` in one order, so the run's and a one-off gRPC channel's share a hidden class. */
 export function connectionShared(fields: ConnectionShared): ConnectionShared {
   return {
     hostname: fields.hostname,

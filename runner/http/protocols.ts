@@ -1,8 +1,7 @@
 /**
  * @module
- * The protocol table: `PROTOCOLS` maps each protocol a run can speak to the factory of its `LoadConnection`s.
- * Chosen once per worker before t0: `auto` on https: asks the server's ALPN once; on http: it is HTTP/1.1.
- * A worker loads the connections of HTTP/2, WebSocket, gRPC and HTTP/3 only when its run speaks them.
+ * `PROTOCOLS` maps each protocol a run speaks to its `LoadConnection` factory, loaded only when a run speaks
+ * it. `auto` asks an https: server's ALPN once per worker before t0; on http: it is HTTP/1.1.
  */
 import type { ChosenTransport } from "./transport/choice.ts";
 import type { AttackConfig } from "../config.ts";
@@ -65,14 +64,12 @@ interface ProtocolSetup {
   readonly endpoints?: readonly number[];
   /** HTTP/2 `concurrency`: stream slots dealt over this many connections in turn; 0 fills each first. */
   readonly spread?: number;
-  /** Each arrival dials a connection of its own (`connection: per-arrival`). */
-  readonly perArrival: boolean;
   readonly idBase: number;
   /** WebSocket: the worker's messages, match rule and counts (ws/run.ts); the `ws` row needs it. */
   readonly ws?: WsRun;
 }
 
-export interface ConnectionFactory {
+interface ConnectionFactory {
   /** Load connections that share one connection to the target (HTTP/2 streams; 1 otherwise). */
   readonly perConnection: number;
   /** Flow steps go as HTTP/2 requests (their HEADERS frames encoded too), not HTTP/1.1 ones. */
@@ -88,12 +85,11 @@ function oneEach(next: (id: number) => LoadConnection): ConnectionFactory {
   return { perConnection: 1, h2Steps: false, next, maxOpenStreams: () => 0 };
 }
 
-/** HTTP/2: each load connection is one stream slot, `streams` to a connection; per arrival, a lane. */
+/** HTTP/2: each load connection is one stream slot, `streams` to a connection (per arrival: one). */
 async function h2Connections(setup: ProtocolSetup, answer?: () => StreamAnswer): Promise<ConnectionFactory> {
-  const [{ H2Slot }, { H2Connection }, { H2Arrivals }, { encodeH2Mix }] = await Promise.all([
+  const [{ H2Slot }, { H2Connection }, { encodeH2Mix }] = await Promise.all([
     import("./h2/slot.ts"),
     import("./h2/connection.ts"),
-    import("./h2/arrival.ts"),
     import("./h2/request.ts"),
   ]);
   const { config } = setup;
@@ -103,17 +99,12 @@ async function h2Connections(setup: ProtocolSetup, answer?: () => StreamAnswer):
     answer,
     streamIntervalMs: config.grpc?.streamIntervalMs ?? 0,
   };
-  const lanes = setup.perArrival ? new H2Arrivals(setup.shared, run) : new StreamSlots(
+  return new StreamSlots(
     setup,
+    true,
     (id) => new H2Connection(id, setup.shared, run),
     (id, session) => new H2Slot(id, session, run),
   );
-  return {
-    perConnection: config.streams,
-    h2Steps: true,
-    next: (id) => lanes.next(id),
-    maxOpenStreams: () => lanes.maxOpenStreams,
-  };
 }
 
 /** The run's settings for `row` (`setup.ws`, the config's `grpc`), which that row cannot go without. */
@@ -151,18 +142,13 @@ async function h3Connections(setup: ProtocolSetup): Promise<ConnectionFactory> {
     caCerts: caFile === undefined ? undefined : Deno.readTextFile(caFile).then((pem) => [pem]),
     tls: { ...H3_TLS, insecure: false, resume: tls?.resume ?? true, handshakes: 0, resumed: 0 },
   };
-  const slots = new StreamSlots(
+  return new StreamSlots(
     setup,
+    false,
     (id) => new H3Connection(id, setup.shared, run),
     (id, session) => new H3Slot(id, session),
+    () => run.tls.handshakes === 0 ? null : run.tls,
   );
-  return {
-    perConnection: setup.config.streams,
-    h2Steps: false,
-    next: (id) => slots.next(id),
-    maxOpenStreams: () => slots.maxOpenStreams,
-    tlsInfo: () => run.tls.handshakes === 0 ? null : run.tls,
-  };
 }
 
 export const PROTOCOLS: Readonly<
@@ -183,21 +169,26 @@ interface SlotHost {
 }
 
 /** How h2 and h3 group load connections: each a stream slot, `streams` of them to a connection. */
-class StreamSlots<C extends SlotHost, S> {
+class StreamSlots<C extends SlotHost> implements ConnectionFactory {
   #session: C | null = null;
   #inSession = 0;
   #sessions = 0;
   readonly sessions: C[] = [];
+  readonly perConnection: number;
 
   /** `open` makes the connection of id `idBase + k`; `slotOn` makes slot `id` on a connection. */
   constructor(
     readonly setup: Pick<ProtocolSetup, "config" | "idBase" | "spread">,
+    readonly h2Steps: boolean,
     readonly open: (id: number) => C,
-    readonly slotOn: (id: number, session: C) => S,
-  ) {}
+    readonly slotOn: (id: number, session: C) => LoadConnection,
+    readonly tlsInfo?: () => TlsSessionInfo | null,
+  ) {
+    this.perConnection = setup.config.streams;
+  }
 
   /** The next slot: on the current connection below `streams`, else a new one (`spread`: round robin). */
-  next(id: number): S {
+  next(id: number): LoadConnection {
     const { config: { streams }, idBase, spread = 0 } = this.setup;
     if (spread > 0) {
       const k = this.#inSession++ % spread;
@@ -213,7 +204,7 @@ class StreamSlots<C extends SlotHost, S> {
     return this.slotOn(id, this.#session);
   }
 
-  get maxOpenStreams(): number {
+  maxOpenStreams(): number {
     let most = 0;
     for (const s of this.sessions) most = Math.max(most, s.maxOpenStreams, s.partner?.maxOpenStreams ?? 0);
     return most;

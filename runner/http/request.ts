@@ -1,7 +1,6 @@
 /**
  * @module
- * Turns request specs into wire bytes once, before any load. A mix becomes a fixed pick table (smooth
- * weighted round-robin): the next pick is an index increment, and weights hold exactly over a cycle.
+ * Turns request specs into wire bytes once; a mix becomes a smooth weighted round-robin pick table.
  */
 import type { RequestSpec } from "../request_spec.ts";
 import { buildTemplate, type RequestTemplate } from "./template.ts";
@@ -36,7 +35,10 @@ function headOf(hostHeader: string, spec: RequestSpec, fields: RequestFields): s
   let head = `${spec.method} ${spec.path} HTTP/1.1\r\n`;
   if (!fields.hasHost) head += `Host: ${hostHeader}\r\n`;
   if (!fields.hasUserAgent) head += `User-Agent: ${DEFAULT_USER_AGENT}\r\n`;
-  for (const [name, value] of spec.headers) head += `${name}: ${value}\r\n`;
+  // An empty User-Agent is none, as Go's client and curl send it.
+  for (const [name, value] of spec.headers) {
+    if (value !== "" || name.toLowerCase() !== "user-agent") head += `${name}: ${value}\r\n`;
+  }
   return head;
 }
 

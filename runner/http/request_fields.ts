@@ -47,7 +47,7 @@ export function streamHeadersOf(spec: RequestSpec, fields: RequestFields): [stri
   for (const [name, value] of spec.headers) {
     const lower = name.toLowerCase();
     const forbidden = CONNECTION_NAMES.has(lower) || (lower === "te" && value.toLowerCase() !== "trailers");
-    if (forbidden || lower === "host") continue;
+    if (forbidden || lower === "host" || (lower === "user-agent" && value === "")) continue;
     headers.push([lower, value]);
   }
   if (!fields.hasUserAgent) headers.push(["user-agent", DEFAULT_USER_AGENT]);

@@ -43,16 +43,13 @@ export class RequestPicker {
   pick(depth: number, request: EncodedRequest | null): Uint8Array | null {
     this.refused = "";
     if (request !== null) return this.#one(request);
-    if (depth === 1) return this.#mixOne(this.mix.requests[this.mix.next()]);
-    return this.#many(depth);
-  }
-
-  #mixOne(request: EncodedRequest): Uint8Array | null {
-    if (request.fixed || this.rows === null) return this.#one(request);
+    if (depth !== 1) return this.#many(depth);
+    const next = this.mix.requests[this.mix.next()];
+    if (next.fixed || this.rows === null) return this.#one(next);
     const row = this.rows.next();
     if (row === null) return null;
-    this.#pick(0, request);
-    return this.#filled(this.#templates.fill(request.template!, row, null));
+    this.#pick(0, next);
+    return this.#filled(this.#templates.fill(next.template!, row, null));
   }
 
   #filled(bytes: Uint8Array | null): Uint8Array | null {

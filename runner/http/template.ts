@@ -1,7 +1,6 @@
 /**
  * @module
- * Requests with `{{ name }}` in path, headers or body, split once into byte segments and slots, so sending
- * one copies segments and values into a reused buffer. HOT PATH: `TemplateWriter.fill` allocates nothing.
+ * `{{ name }}` requests split once into segments and slots. HOT PATH: `TemplateWriter.fill` allocates none.
  */
 import { copyBytes } from "../../system/copy_bytes.ts";
 import {

@@ -1,7 +1,6 @@
 /**
  * @module
- * Waiting for an intended send time with sub-millisecond precision: `setTimeout` fires ~2 ms late, so we
- * sleep until ~2.5 ms before the target, then yield with `setImmediate` (~10 us a turn) until it is due.
+ * Waits for a send time to ~10 us: `setTimeout` (~2 ms late) to 2.5 ms before it, then `setImmediate` turns.
  */
 import { setImmediate } from "node:timers";
 

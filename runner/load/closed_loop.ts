@@ -1,7 +1,6 @@
 /**
  * @module
- * The closed loop of the closed models: a connection sends again once its response ended, while `take`
- * grants, so latency is one user's service time; under steering connection i runs while i < the active count.
+ * The closed models' loop: a connection sends again once its response ended, so latency is service time.
  */
 import { type CommonConfig, type LoadContext, mayStart } from "./executor.ts";
 import { slotsOf } from "./schedule.ts";
@@ -9,7 +8,7 @@ import { sleepMs } from "./clock.ts";
 import type { LoadConnection } from "../http/load_connection.ts";
 
 /** Pause after a failed connect so a down target costs a count, not a spinning core. */
-export const CONNECT_BACKOFF_MS = 10;
+const CONNECT_BACKOFF_MS = 10;
 
 /**
  * Runs `conn` closed-loop while `take(depth, nowMs)` grants, once `opened` settles; resolves with `conn`.
@@ -63,6 +62,18 @@ export async function runSteeredLoops(
     : (nowMs: number) =>
       !steer.steered ? planned : steer.pausedAt(nowMs) ? 0 : steer.connectionsAt(nowMs, planned);
   const nextStepAfter = (nowMs: number) => steps?.find((s) => s.atMs > nowMs)?.atMs ?? Infinity;
+  // As ghz's pacer beside its schedule: call k waits for its tick, `1 / rate` after the one before in the
+  // rate phase it falls in (one at rate 0 has none), then a free loop takes it.
+  const ticks = ctx.config.tickPhases ?? [];
+  const paced = ticks.length > 0;
+  let tickAtMs = ctx.startMs + ctx.config.warmupMs;
+  const nextTickAfter = (atMs: number, firstMs = ctx.startMs + ctx.config.warmupMs) => {
+    for (const [k, [ms, rate]] of ticks.entries()) {
+      firstMs += k === ticks.length - 1 ? Infinity : ms;
+      if (atMs < firstMs) return rate > 0 ? atMs + (1000 * ctx.workerCount) / rate : firstMs;
+    }
+    return Infinity;
+  };
   // The running loops, with one handler each way for all of them (a loop resolves with its connection).
   const running = new Set<LoadConnection>();
   let failure: { err: unknown } | null = null;
@@ -73,7 +84,9 @@ export async function runSteeredLoops(
   };
   const onEnd = (conn: LoadConnection) => {
     running.delete(conn);
-    if (ctx.streamsPerConnection === 1 && mayStart(ctx, performance.now())) conn.release();
+    // A paced loop ends to wait for its tick, its connection kept; the tick's wait is woken.
+    if (paced) steer.interrupt();
+    else if (ctx.streamsPerConnection === 1 && mayStart(ctx, performance.now())) conn.release();
     ended();
   };
   const onFail = (err: unknown) => {
@@ -82,7 +95,8 @@ export async function runSteeredLoops(
   };
   const start = (i: number, open: boolean | Promise<boolean>) => {
     const take = (depth: number, nowMs: number) => {
-      if (!mayStart(ctx, nowMs) || i >= activeAt(nowMs)) return 0;
+      if (!mayStart(ctx, nowMs) || i >= activeAt(nowMs) || (paced && nowMs < tickAtMs)) return 0;
+      if (paced) [tickAtMs, depth] = [nextTickAfter(tickAtMs), 1];
       if (countdown === null) return depth;
       const granted = Math.min(depth, countdown.left);
       if ((countdown.left -= granted) === 0) steer.interrupt();
@@ -96,11 +110,15 @@ export async function runSteeredLoops(
   opened.length = 0;
   while (mayStart(ctx, performance.now()) && countdown?.left !== 0) {
     const nowMs = performance.now();
+    // Paced, a loop a tick due; a loop that finds none due ends again.
+    let due = paced ? Math.floor((nowMs - tickAtMs) / (nextTickAfter(tickAtMs) - tickAtMs)) + 1 : Infinity;
     for (let i = 0; i < activeAt(nowMs); i++) {
       if (i === conns.length) conns.push(ctx.newConnection());
-      if (!running.has(conns[i])) start(i, true);
+      if (!running.has(conns[i]) && due-- > 0) start(i, true);
     }
-    await steer.waitChange(Math.min(ctx.endMs, steer.nextChangeAfter(nowMs), nextStepAfter(nowMs)));
+    // Waiting for a tick only while a loop is free to take it (a loop's end wakes this wait).
+    const tick = paced && running.size < activeAt(nowMs) ? tickAtMs : Infinity;
+    await steer.waitChange(Math.min(ctx.endMs, steer.nextChangeAfter(nowMs), nextStepAfter(nowMs), tick));
   }
   if (live > 0) await new Promise<void>((resolve) => allEnded = resolve);
   // Set by the loops' handler, which the checker cannot see from here.

@@ -15,6 +15,8 @@ export interface CommonConfig {
   readonly workers: number;
   /** The calls in flight from each `atMs` of the measured run on (ghz's concurrency schedule). */
   readonly concurrencySteps?: ReadonlyArray<{ readonly atMs: number; readonly concurrency: number }>;
+  /** Beside `concurrencySteps`, each call waits for its tick, `1 / rate` apart in its phase (ghz's pacer). */
+  readonly tickPhases?: ReadonlyArray<readonly [durationMs: number, ratePerSec: number]>;
   readonly protocol: "http1" | "h2" | "h2c" | "h3" | "auto";
   readonly segment?: { readonly index: number; readonly count: number };
   readonly flows?: readonly unknown[];
@@ -48,8 +50,7 @@ export interface LoadContext<C extends CommonConfig = CommonConfig> {
 
 /**
  * One arrival's work on a connection from `intendedMs` (negative: now); resolves with responses received.
- * `next` (a closed loop's grant) lets it chain the connection's next arrivals without a promise each;
- * `cut` ends its sessions as the run's end does (a ramp-down's grace run out).
+ * `next` (a closed loop's grant) chains its next arrivals, no promise each; `cut` ends its sessions early.
  */
 export type Arrival = (
   conn: LoadConnection,

@@ -1,7 +1,6 @@
 /**
  * @module
- * Flows ready for the session loop: request steps encoded once per worker (HTTP/2 too), picked by weight,
- * labelled; a flow's values are the data columns, then its captures, so a placeholder is a fixed index.
+ * Flows ready for the session loop: steps encoded once per worker, each placeholder a fixed value index.
  */
 import { shownName } from "../../validation/shown_name.ts";
 import type { FlowSpec } from "../flow_spec.ts";
@@ -17,20 +16,13 @@ import type { RequestSpec } from "../request_spec.ts";
 import type { StepResponse } from "../http/kept_response.ts";
 import { compileCondition, sessionValue } from "../step_condition.ts";
 
-/** A step's request path with the session's `values` filled in. */
-export function stepPath(
-  step: { request: EncodedRequest; pathParts: Array<string | number> | null },
+/** A step's text (its path, its authority) with the session's `values` filled in: `parts` when it has any. */
+export function stepText(
+  text: string,
+  parts: ReadonlyArray<string | number> | null,
   values: ReadonlyArray<Uint8Array>,
 ): string {
-  return step.pathParts === null ? step.request.path : filledText(step.pathParts, values);
-}
-
-/** A step's authority (its Host header, else the URL's host) with the session's `values` filled in. */
-export function stepAuthority(
-  step: { authority: string; authorityParts: Array<string | number> | null },
-  values: ReadonlyArray<Uint8Array>,
-): string {
-  return step.authorityParts === null ? step.authority : filledText(step.authorityParts, values);
+  return parts === null ? text : filledText(parts, values);
 }
 
 /** What of a response a step keeps: nothing (the usual path), its head, or head and body. */
@@ -60,9 +52,15 @@ export type EncodedStep =
     grpc: GrpcStepReply | null;
     /** Its `ifTrue` over the session's values (false: the session skips it), else null. */
     condition: ((values: ReadonlyArray<Uint8Array>) => boolean) | null;
+    /** Redirects a session follows after it (its `maxRedirects`, else 0), each hop a request of this step. */
+    maxRedirects: number;
+    /** The hop to a redirect's Location from `fromPath` (a 303 GETs, bodiless); null: another origin. */
+    hop: (location: string, fromPath: string, status: number) => RequestStep | null;
   }
   | { kind: "think"; thinkMs: number }
   | EncodedWsStep;
+
+type RequestStep = Extract<EncodedStep, { kind: "request" }>;
 
 export interface EncodedFlow {
   name: string;
@@ -75,7 +73,6 @@ export interface EncodedFlow {
   leadingThinkMs: number;
   /** The session's values by index: data columns, then capture names. */
   names: string[];
-  /** Whether a session opens a WebSocket (a ws step). */
   hasWs: boolean;
 }
 
@@ -141,7 +138,7 @@ export function encodeFlows(
         "grpc" in step ? { ...step, request: grpc!.spec } : step,
         url,
         names,
-        { cookies, h2 },
+        { cookies, h2, maxRedirects: flow.maxRedirects ?? 0 },
         labels.length,
         endpoints[f]?.[labels.length] ?? 0,
       );
@@ -158,10 +155,10 @@ function encodeRequestStep(
   step: Omit<Extract<FlowSpec["steps"][number], { request: unknown }>, "grpc">,
   url: URL,
   names: readonly string[],
-  run: { cookies: boolean; h2: boolean },
+  run: { cookies: boolean; h2: boolean; maxRedirects: number },
   stepIndex: number,
   endpoint: number,
-): Omit<Extract<EncodedStep, { kind: "request" }>, "grpc"> {
+): Omit<RequestStep, "grpc"> {
   const host = url.host;
   const indexOf = (name: string) => names.indexOf(name);
   const spec = step.request;
@@ -171,7 +168,14 @@ function encodeRequestStep(
   };
   const hasExtract = (step.capture?.length ?? 0) + (step.expect?.length ?? 0) > 0;
   const extract = hasExtract ? compileExtract(step.capture ?? [], step.expect ?? [], indexOf) : null;
-  const keep = extract?.needsBody ? KEEP_ALL : extract !== null || run.cookies ? KEEP_HEAD : KEEP_NONE;
+  const maxRedirects = step.maxRedirects ?? run.maxRedirects;
+  const keep = extract?.needsBody
+    ? KEEP_ALL
+    : extract !== null || run.cookies || maxRedirects > 0
+    ? KEEP_HEAD
+    : KEEP_NONE;
+  // Its redirects' hops, each the step again (without its ifTrue), encoded once per Location (64 kept).
+  const hops = new Map<string, RequestStep>();
   // The last Host header given wins, as it does for HTTP/2's :authority (h2/request.ts).
   const authority = spec.headers.findLast(([n]) => n.toLowerCase() === "host")?.[1] ?? host;
   return {
@@ -189,5 +193,31 @@ function encodeRequestStep(
       const k = indexOf(name);
       return (values: ReadonlyArray<Uint8Array>) => sessionValue(values[k]);
     }),
+    maxRedirects,
+    hop(location, fromPath, status) {
+      const to = URL.parse(location, new URL(fromPath, url));
+      if (to === null || to.origin !== url.origin) return null;
+      // As got (Artillery's client): a 303 turns any method but GET and HEAD into a GET without a body.
+      const get = status === 303 && spec.method !== "GET" && spec.method !== "HEAD";
+      const key = `${get ? "G" : ""}${to.pathname}${to.search}`;
+      const path = to.pathname + to.search;
+      const content = /^content-/i;
+      const request = get
+        ? {
+          ...spec,
+          path,
+          method: "GET",
+          body: undefined,
+          headers: spec.headers.filter(([n]) => !content.test(n)),
+        }
+        : { ...spec, path };
+      let hop = hops.get(key);
+      if (hop === undefined) {
+        const again = { ...step, request, ifTrue: undefined };
+        hop = { ...encodeRequestStep(again, url, names, run, stepIndex, endpoint), grpc: null };
+        if (hops.size < 64) hops.set(key, hop);
+      }
+      return hop;
+    },
   };
 }

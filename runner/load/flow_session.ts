@@ -1,9 +1,8 @@
 /**
  * @module
  * Sessions (Artillery's virtual user): a flow picked by weight, its steps in order on one connection, filled
- * from a data row and captures, with a cookie jar and checks; open loads time the first request from the
- * arrival's intended time. A failed step or empty capture fails the session, a stop's cut neither; warm-up
- * sessions are not counted. A worker imports this module only for a load with flows.
+ * from a data row and captures, with a cookie jar and checks. A failed step or empty capture fails the
+ * session, a stop's cut neither; warm-up sessions are not counted. Imported only for a load with flows.
  */
 import {
   type ConnectionShared,
@@ -13,9 +12,10 @@ import {
 } from "../http/load_connection.ts";
 import { PickCycle } from "../http/request.ts";
 import { CookieJar } from "../http/cookie_jar.ts";
+import { REDIRECT_STATUSES } from "../http/kept_response.ts";
 import type { Feeder } from "./feeder.ts";
 import { type CapturedBytes, runExtract } from "./step_checks.ts";
-import { encodeFlows, type GrpcStepMaker, KEEP_NONE, stepAuthority, stepPath } from "./flow_plan.ts";
+import { encodeFlows, type GrpcStepMaker, KEEP_NONE, stepText } from "./flow_plan.ts";
 import { FlowRecorder } from "../stats/flow_counters.ts";
 import type { EncodedFlow, EncodedStep } from "./flow_plan.ts";
 import type { Arrival } from "./executor.ts";
@@ -27,7 +27,6 @@ import { BufferBudget, DEFAULT_MAX_BUFFERED_BYTES } from "../../ws/buffer_budget
 import type { AttackConfig } from "../config.ts";
 import { endpointTable } from "../endpoint_table.ts";
 
-/** What a session needs to know about the run it belongs to. */
 export interface SessionRun {
   readonly shared: ConnectionShared;
   /** Aborted on a stop request or at the end of the graceful stop: no further step starts, thinks end. */
@@ -153,7 +152,7 @@ export class FlowSessions {
       if (run.ended.aborted) return responses;
       const outcome = step.kind === "ws"
         ? await this.#wsStep(session, step, sendMs)
-        : await this.#requestStep(session, step, sendMs);
+        : await this.#requestStep(session, step, sendMs, step.maxRedirects);
       // A request's response counts even when its capture then found nothing; a connect's handshake is none.
       const answered = outcome === "done" || outcome === "captureFailed";
       if (answered && (step.kind !== "ws" || (step.stepIndex >= 0 && step.handshake === null))) responses++;
@@ -165,16 +164,19 @@ export class FlowSessions {
     return responses;
   }
 
-  /** One request step on the session's connection; its outcome (failures recorded here). */
+  /** One request step on the session's connection, then its redirects (`left` more); its outcome. */
   async #requestStep(
     session: Session,
     step: Extract<EncodedStep, { kind: "request" }>,
     sendMs: number,
+    left: number,
   ): Promise<StepOutcome> {
     const { run, conn, flowIndex, recorder, values, jar } = session;
-    // A templated path or host is filled as text only for the jar (the bytes are filled by the connection).
-    const path = jar === null ? "" : stepPath(step, values);
-    const host = jar === null ? "" : stepAuthority(step, values);
+    // A templated path or host is filled as text for the jar and redirects only (the connection fills bytes).
+    const path = jar === null && step.maxRedirects === 0
+      ? ""
+      : stepText(step.request.path, step.pathParts, values);
+    const host = jar === null ? "" : stepText(step.authority, step.authorityParts, values);
     const got = await conn.sendStep(
       sendMs,
       step,
@@ -192,6 +194,16 @@ export class FlowSessions {
     if (step.keep === KEEP_NONE) return "done";
     const kept = conn.keptResponse();
     if (jar !== null && conn.setCookie !== false) jar.set(kept.headers("set-cookie"), host, path, Date.now());
+    if (step.maxRedirects > 0 && REDIRECT_STATUSES.includes(kept.status)) {
+      const location = kept.headers("location");
+      const hop = location.length === 0 ? null : step.hop(location[0], path, kept.status);
+      // As got: past the most redirects the user fails; another origin's Location is not followed.
+      if (hop !== null && left === 0) {
+        recorder?.sessionFailed(flowIndex);
+        return "failed";
+      }
+      if (hop !== null) return this.#requestStep(session, hop, performance.now(), left - 1);
+    }
     if (step.extract === null) return "done";
     const response = step.grpc === null ? kept : step.grpc.read(kept);
     const counters = recorder?.checks(flowIndex, step.stepIndex) ?? SCRATCH;

@@ -9,9 +9,8 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { type AttackConfigInput, parseAttackConfig } from "../config.ts";
 import { runAttack } from "../attack.ts";
 import { epollBlocker, uringBlocker } from "../http/transport/choice.ts";
-import { modelDef } from "./models/mod.ts";
 import { WS_DEFAULTS } from "../http/ws/config.ts";
-import { warmUpGenerator } from "./generator_warmup.ts";
+import { warmUpGenerator } from "./run_load.ts";
 import { startWsSink } from "./warmup_sink.ts";
 import { socketsOn } from "../../tests/fixtures/sockets_on.ts";
 
@@ -55,7 +54,7 @@ for (const transport of TRANSPORTS) {
       const sink = await startWsSink();
       const port = Number(new URL(sink.url).port);
       try {
-        const warm = await warmUpGenerator(config, modelDef(config.model), {
+        const warm = await warmUpGenerator(config, {
           ws: config.ws ?? WS_DEFAULTS,
           sinkUrl: sink.url,
         });
@@ -78,11 +77,11 @@ Deno.test({
   async fn() {
     const input = { url: TARGET, transport: "deno", model: "connections", connections: 2, durationMs: 1000 };
     const config = parseAttackConfig(input as AttackConfigInput);
-    const warm = await warmUpGenerator(config, modelDef(config.model), { ws: config.ws ?? WS_DEFAULTS });
+    const warm = await warmUpGenerator(config, { ws: config.ws ?? WS_DEFAULTS });
     ok(warm.answered > 0, "the burst exchanged no message with its own echo");
     const hold = parseAttackConfig({ ...input, ws: { pingIntervalMs: 1000 } } as AttackConfigInput);
     assertEquals(
-      await warmUpGenerator(hold, modelDef(hold.model), { ws: hold.ws ?? WS_DEFAULTS }),
+      await warmUpGenerator(hold, { ws: hold.ws ?? WS_DEFAULTS }),
       { durationMs: 0, answered: 0 },
     );
   },
@@ -100,7 +99,7 @@ Deno.test({
       connections: 2,
       durationMs: 1000,
     } as AttackConfigInput);
-    const warm = await warmUpGenerator(config, modelDef(config.model));
+    const warm = await warmUpGenerator(config);
     ok(warm.answered > 0, "the HTTP burst had no response");
   },
 });
@@ -123,9 +122,9 @@ Deno.test({
     let answered = 0;
     for (const ratePerSec of [undefined, 1_000]) {
       const one = count(1, ratePerSec);
-      assertEquals(await warmUpGenerator(one, modelDef(one.model)), { durationMs: 0, answered: 0 });
+      assertEquals(await warmUpGenerator(one), { durationMs: 0, answered: 0 });
       const some = count(150, ratePerSec);
-      const warm = await warmUpGenerator(some, modelDef(some.model));
+      const warm = await warmUpGenerator(some);
       ok(warm.answered <= 150, `rate ${ratePerSec}: ${warm.answered} answered`);
       answered += warm.answered;
     }

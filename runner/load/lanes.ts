@@ -1,9 +1,8 @@
 /**
  * @module
  * Connections that wait for work: open models hand intended send times to lanes (a connection and a loop).
- * `SharedLanes` (rate, open count) keep one queue and open connections on demand up to a bound; a send
- * finding none free is server-bound (`whenBusy: drop`: dropped), one the isolate was late for is late and
- * opens none; both drop past the late bound. `FixedLanes` (throughput) queue per connection, as wrk2 does.
+ * On demand (`SharedLanes`), a send finding none free is server-bound (`whenBusy: drop`: dropped), one the
+ * isolate was late for is late and opens none; both drop past the late bound.
  */
 import type { LoadConnection } from "../http/load_connection.ts";
 import type { LoadContext } from "./executor.ts";
@@ -192,7 +191,7 @@ export async function paceOnDemand(
   await lanes.finish();
 }
 
-/** A fixed set of lanes, each with its own queue (throughput model); pre-connected ones first. */
+/** A fixed set of lanes, each with its own queue as wrk2's (throughput); pre-connected ones first. */
 export class FixedLanes extends LaneOwner {
   readonly dropAfterMs = null;
   readonly dropAtEnd = true;

@@ -1,7 +1,6 @@
 /**
  * @module
- * What a worker's load says to the worker around it: its options, what it did before t0, its end report
- * and the handles that start, steer and stop it. Apart so the worker's side reads them without run_load.ts.
+ * The types between a worker and its load (options, summaries, handles): read without loading run_load.ts.
  */
 import type { WsParts } from "../../results/ws_totals.ts";
 import type { AttackConfig } from "../config.ts";
@@ -23,6 +22,8 @@ export interface LoadRunOptions {
   onFlows?(flows: FlowSample[]): void;
   /** The worker's heartbeat (runner/worker/protocol.ts): each answer marks its time there too. */
   heartbeat?: SharedArrayBuffer;
+  /** The load is the generator's warm-up burst, its sink answering on this thread (generator_warmup.ts). */
+  sinkOnThread?: boolean;
 }
 
 /** What a worker did before t0. */

@@ -1,9 +1,7 @@
 /**
  * @module
- * Connections opened before t0, so open models start against a warm pool. A worker's pool is its share of
- * `--pre-connect N`, throughput's fixed connections, or 2 L by Little's law (L = lambda x W: the first
- * phase's peak rate times the fastest of a few connects, no request sent), between `PRE_CONNECT_FLOOR` and
- * the connection bound. Closed and per-arrival runs open none; the first failure stops it.
+ * Connections opened before t0 so open models start warm: `--pre-connect`, throughput's fixed connections or
+ * Little's law (W: the fastest of a few connects); closed, per-arrival runs open none; a failure stops it.
  */
 import type { Phase } from "../config_fields.ts";
 import type { PoolSize, WorkerShare } from "./models/model.ts";

@@ -1,13 +1,12 @@
 /**
  * @module
- * A worker's load: made ready before t0, so no start-up cost falls after it, then run from t0: sessions or
- * script arrivals, the model's context, one timer for timeouts and intervals, and a graceful end: in-flight
- * requests get `gracefulStopMs`, then count as `unfinished`.
+ * A worker's load: readied before t0 so no start-up cost falls after it, then run under one timer (timeouts,
+ * intervals); at the end in-flight requests get `gracefulStopMs`, then count as `unfinished`.
  */
 import { httpFormOf, type WsRun, wsRunOf } from "../http/ws/run.ts";
 import type { WsStats } from "../http/ws/stats.ts";
 import type { AttackConfig } from "../config.ts";
-import type { ConnectionShared, LoadConnection } from "../http/load_connection.ts";
+import { type ConnectionShared, connectionShared, type LoadConnection } from "../http/load_connection.ts";
 import { alpnOf, probeProtocol, protocolRowOf, PROTOCOLS } from "../http/protocols.ts";
 import { dialTarget } from "../http/transport/transport.ts";
 import { connectToOf } from "../http/tls/material.ts";
@@ -15,6 +14,7 @@ import { chooseTransport } from "../http/transport/choice.ts";
 import { RequestMix } from "../http/request.ts";
 import {
   type AnyModelDef,
+  keepsUncorrected,
   loadBoundMs,
   measuredDurationMs,
   modelDef,
@@ -24,7 +24,9 @@ import {
 import { shareOf, stripeOf } from "./schedule.ts";
 import { preConnect } from "./pre_connect.ts";
 import type { PoolSize } from "./models/model.ts";
-import { isClosedModel, loadContextOf, recorderOf, sharedOf, warmUpGenerator } from "./generator_warmup.ts";
+import { burstConfig, burstsOf, type WarmupOptions } from "./generator_warmup.ts";
+import { IntervalRecorder } from "../stats/recorder.ts";
+import { ConnectGate, CONNECTS_IN_FLIGHT_PER_WORKER } from "../http/transport/connect_gate.ts";
 import { Feeder } from "./feeder.ts";
 import { type Arrival, closeAll, exchangeArrival, type LoadContext } from "./executor.ts";
 import { RequestLog } from "./request_log.ts";
@@ -40,6 +42,32 @@ import { GeneratorMeter } from "../stats/generator_meter.ts";
 import { endpointTable } from "../endpoint_table.ts";
 import type { LoadRun, LoadRunOptions, LoadRunSummary, PreparedLoad } from "./load_run_types.ts";
 
+/** Runs the bursts (generator_warmup.ts) as this worker's load against their sink; never throws. */
+export async function warmUpGenerator(config: AttackConfig, options: WarmupOptions = { ws: null }) {
+  const beganMs = performance.now();
+  const bursts = await burstsOf(config, options);
+  if (bursts === null) return { durationMs: 0, answered: 0 };
+  let answered = 0;
+  try {
+    for (const durationMs of bursts.burstsMs) {
+      const load = await prepareLoad({
+        config: burstConfig(config, bursts.sink.url, options.ws, durationMs),
+        workerIndex: 0,
+        workerCount: 1,
+        // Draining exercises the interval encoding too; the burst's samples are only counted.
+        onSamples: (samples) => samples.forEach((s) => answered += s.requests),
+        sinkOnThread: options.ws === null,
+      });
+      await load.start(performance.now() + 1).done;
+    }
+  } catch {
+    // A cold generator is the worst outcome; the run itself still goes ahead.
+  } finally {
+    bursts.sink.close();
+  }
+  return { durationMs: performance.now() - beganMs, answered };
+}
+
 /** Readies this worker's share before t0 (warm-up, then the pool); only connects reach the target. */
 export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
   const { config } = opts;
@@ -53,7 +81,6 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
   const grpcSteps = config.flows !== undefined && config.grpc?.schema !== undefined
     ? (await import("./grpc_steps.ts")).grpcStepMaker(config.grpc.schema)
     : null;
-  // Flows' sessions (steps, cookies, captures, ws steps) are imported for a load that has them.
   const flowSessionsOf = config.flows === undefined
     ? null
     : (await import("./flow_session.ts")).flowSessionsOf;
@@ -64,17 +91,10 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
   const ws = isWs ? config.ws ?? (await import("../http/ws/config.ts")).WS_DEFAULTS : null;
   const wsRun = ws === null ? null : wsRunOf(wsUrl, ws);
   const generatorWarmupMs = config.generatorWarmup
-    ? (await warmUpGenerator(config, model, { ws, sinkUrl: opts.warmupSinkUrl })).durationMs
+    ? (await warmUpGenerator(config, { ws, sinkUrl: opts.warmupSinkUrl })).durationMs
     : 0;
   const link = await linkOf(opts, wsUrl, wsRun);
-  const { chosen } = link;
-  let pool;
-  try {
-    pool = await openPool(opts, link);
-  } catch (err) {
-    chosen.close();
-    throw err;
-  }
+  const { chosen, pool } = link;
   return {
     summary: {
       preConnected: pool.connections.length,
@@ -85,20 +105,13 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
       protocol: link.protocol,
     },
     start: (startMs) =>
-      runPrepared(
-        opts,
-        { ...link, model, pool: pool.connections, wsRun, script, grpcSteps, flowSessionsOf },
-        startMs,
-      ),
+      runPrepared(opts, { ...link, model, wsRun, script, grpcSteps, flowSessionsOf }, startMs),
   };
 }
 
 type Link = Awaited<ReturnType<typeof linkOf>>;
 
-/**
- * Chooses the transport (closed when the run ends, on every exit path), settles the protocol (ALPN), and
- * builds the shared state, the connection factory and the worker's feeder of data rows.
- */
+/** Chooses the transport (closed on every exit path), settles ALPN, builds the shared state and the pool. */
 async function linkOf(opts: LoadRunOptions, wsUrl: URL, wsRun: WsRun | null) {
   const { config } = opts;
   const url = httpFormOf(wsUrl);
@@ -106,7 +119,8 @@ async function linkOf(opts: LoadRunOptions, wsUrl: URL, wsRun: WsRun | null) {
   const offer = alpnOf(url, wsRun !== null ? "http1" : config.protocol);
   // HTTP/3 dials Deno's QUIC itself: the TCP transport is Deno's, never dialed.
   const chosen = chooseTransport(url, config.protocol === "h3" ? "deno" : config.transport, {
-    closedModel: isClosedModel(config),
+    // The warm-up's HTTP sink answers on this thread: the pump must never block it (epoll, not io_uring).
+    closedModel: isClosedModel(config) && opts.sinkOnThread !== true,
     preferUring: wsRun !== null && wsRun.pingIntervalMs === 0,
     tls: config.tls,
     alpn: offer.alpn,
@@ -119,18 +133,23 @@ async function linkOf(opts: LoadRunOptions, wsUrl: URL, wsRun: WsRun | null) {
     const protocol = offer.settled ?? await probeProtocol(chosen, hostname, port, config.timeoutMs);
     // Each request's endpoint is fixed here, so a response is recorded under it by index.
     const endpoints = endpointTable(config).mix;
-    // The origin is set at start: until then (pre-connect) the recorder counts nothing.
     const recorder = recorderOf(config);
     if (opts.heartbeat !== undefined) recorder.markProgressIn(new Float64Array(opts.heartbeat));
-    const shared = sharedOf(config, chosen, {
+    const shared = connectionShared({
       hostname,
       port,
+      transport: chosen.transport,
+      connectBy: chosen.connectBy,
       recorder,
       mix: new RequestMix(url, config.requestMix, opts.workerIndex * 7919, config.data?.columns, endpoints),
       rows: config.flows === undefined && config.script === undefined ? feeder : null,
       timeoutMs: config.timeoutMs,
       connectTimeoutMs: config.connectTimeoutMs,
+      maxHeaderBytes: config.maxHeaderBytes,
+      connectGate: connectGateOf(config),
       connectsBesideTraffic: chosen.kind !== "deno",
+      log: null,
+      stopping: false,
     });
     const connections: LoadConnection[] = [];
     const idBase = opts.workerIndex * 1_000_000;
@@ -142,7 +161,6 @@ async function linkOf(opts: LoadRunOptions, wsUrl: URL, wsRun: WsRun | null) {
       spread: config.concurrency !== undefined && "connections" in config
         ? shareOf(config.connections, opts.workerIndex, opts.workerCount)
         : 0,
-      perArrival: config.connection === "per-arrival",
       idBase,
       ws: wsRun ?? undefined,
     });
@@ -151,22 +169,15 @@ async function linkOf(opts: LoadRunOptions, wsUrl: URL, wsRun: WsRun | null) {
       connections.push(conn);
       return conn;
     };
-    return { chosen, protocol, shared, factory, feeder, connections, newConnection };
+    // The watchdog already runs, so a connect of the pool hangs no longer than the timeout.
+    const watch = setInterval(() => watchdog(connections, performance.now()), 50);
+    const size = poolSizeOf(config, opts.workerIndex, opts.workerCount);
+    const pool = await preConnect(inStreams(size, factory.perConnection), newConnection)
+      .finally(() => clearInterval(watch));
+    return { chosen, protocol, shared, factory, feeder, connections, newConnection, pool };
   } catch (err) {
     chosen.close();
     throw err;
-  }
-}
-
-/** Opens the pre-connect pool; the watchdog already runs, so a connect hangs no longer than the timeout. */
-async function openPool(opts: LoadRunOptions, link: Link) {
-  const { config } = opts;
-  const watch = setInterval(() => watchdog(link.connections, performance.now()), 50);
-  try {
-    const size = poolSizeOf(config, opts.workerIndex, opts.workerCount);
-    return await preConnect(inStreams(size, link.factory.perConnection), link.newConnection);
-  } finally {
-    clearInterval(watch);
   }
 }
 
@@ -179,11 +190,9 @@ function inStreams(size: PoolSize, streams: number): PoolSize {
 /** A load made ready: its link, its pool, the model and what its arrivals run (script, flows, ws). */
 type Prepared = Link & {
   model: AnyModelDef;
-  pool: LoadConnection[];
   wsRun: WsRun | null;
   script: LoadedScript | null;
   grpcSteps: GrpcStepMaker | null;
-  /** A load with flows: its sessions' maker, imported with their code by prepare. */
   flowSessionsOf: typeof flowSessionsOf | null;
 };
 
@@ -239,7 +248,7 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
   const arrival = scripted?.arrival ?? sessions?.arrival(sessionRun, perArrival) ??
     exchangeArrival(perArrival);
   const ctx = contextOf(opts, prepared, startMs, arrival);
-  const meter = pacingOf(config) === "closed"
+  const meter = isClosedModel(config)
     ? new GeneratorMeter(originMs, config.intervalMs, tickMsOf(config), {
       readyWait: prepared.chosen.takeReadyWait,
     })
@@ -262,7 +271,6 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
   for (const change of config.steering ?? []) steer(change);
   // Responses after the load's end are the drain: counted apart from the rate served over the window.
   recorder.setLoadEnd(ctx.endMs);
-  // Out of rows: start no new arrival; those in progress finish (their graceful stop from now).
   if (prepared.feeder !== null) prepared.feeder.onExhausted = () => stopArrivals(run, prepared.shared);
   const done = runToEnd(opts, prepared, run).finally(() => prepared.chosen.close());
   return {
@@ -292,13 +300,17 @@ function contextOf(
 ): LoadContext<AttackConfig> {
   const { config } = opts;
   const spanMs = config.warmupMs + measuredDurationMs(config);
-  // The worker's place and config from `opts`, its shared state, connections and pool from `prepared`.
-  const ctx = loadContextOf({
-    ...opts,
-    ...prepared,
+  const ctx: LoadContext<AttackConfig> = {
+    config,
+    shared: prepared.shared,
+    workerIndex: opts.workerIndex,
+    workerCount: opts.workerCount,
     startMs,
     // A count without a duration stops at its max duration (the steering still sees it unbounded).
     endMs: startMs + config.warmupMs + loadBoundMs(config),
+    stopRequested: false,
+    newConnection: prepared.newConnection,
+    pool: prepared.pool.connections,
     streamsPerConnection: prepared.factory.perConnection,
     concurrency: config.concurrency,
     arrival,
@@ -306,7 +318,7 @@ function contextOf(
       ctx.endMs = Math.min(ctx.endMs, Math.max(endMs, performance.now()));
       prepared.shared.recorder.setLoadEnd(ctx.endMs);
     }, (total) => prepared.factory.perConnection * shareOf(total, opts.workerIndex, opts.workerCount)),
-  });
+  };
   return ctx;
 }
 
@@ -413,10 +425,7 @@ function metered(run: RunState, samples: IntervalSample[]): IntervalSample[] {
   return run.meter === null ? samples : run.meter.attach(samples);
 }
 
-/**
- * Counts requests still waiting as `unfinished`, then ends the sessions before closing every connection,
- * so none takes a cut read for a reason to go on. Once per run.
- */
+/** Counts waits as `unfinished`, ends sessions, then connections (no cut read restarts one); once a run. */
 function endConnections(
   prepared: Prepared,
   nowMs: number,
@@ -440,6 +449,27 @@ function watchdog(connections: Iterable<LoadConnection>, nowMs: number): void {
       conn.abort();
     }
   }
+}
+
+/** The run's recorder, counting nothing until `setOrigin` (at t0). */
+export function recorderOf(config: AttackConfig): IntervalRecorder {
+  return new IntervalRecorder({
+    intervalMs: config.intervalMs,
+    originMs: Infinity,
+    uncorrected: keepsUncorrected(config),
+    endpoints: endpointTable(config).endpoints.length,
+    // A script's requests name their endpoints as they are sent (runner/script/sessions/send.ts).
+    namedEndpoints: config.script !== undefined,
+  });
+}
+
+/** Connects in flight at once: bounded for open models, free for closed ones (connect_gate.ts). */
+export function connectGateOf(config: AttackConfig): ConnectGate {
+  return new ConnectGate(isClosedModel(config) ? Infinity : CONNECTS_IN_FLIGHT_PER_WORKER);
+}
+
+function isClosedModel(config: AttackConfig): boolean {
+  return pacingOf(config) === "closed";
 }
 
 interface IdleSessions {

@@ -1,13 +1,14 @@
 /**
  * @module
- * Pure open-model schedules: `sendTimeMs(i)` is the i-th request's intended send from the run's start, in
- * closed form from the phases, so no drift accumulates. Send i happens when the cumulative count N(t)
- * reaches i (constant: r*t; ramp r0 -> r1 over D: r0*t + (r1-r0)*t^2/(2D)); rate 0 pauses. No clock inside.
+ * Pure open-model schedules, no clock inside: send i is due, in closed form (no drift), when the phases'
+ * count N(t) reaches i (a ramp r0 -> r1 over D: r0*t + (r1-r0)*t^2/(2D)); rate 0 pauses.
  */
 import type { Phase } from "../config_fields.ts";
 
 export interface Schedule {
   readonly count: number;
+  /** The arrivals planned, fractions kept (`count` sends at whole counts below it). */
+  readonly arrivals: number;
   /** Length of the schedule in ms (the last phase's end). */
   readonly durationMs: number;
   /** Intended send time of send `i` (0 <= i < count), in ms from the start. */
@@ -42,6 +43,7 @@ export function phasesSchedule(phases: readonly Phase[]): Schedule {
   let cursor = 0;
   return {
     count,
+    arrivals: startArrivals,
     durationMs: startMs,
     sendTimeMs(i: number): number {
       // Callers ask in increasing order; keep a cursor, fall back to a scan for random access.
@@ -70,7 +72,8 @@ export function constantSchedule(
 ): Schedule {
   const periodMs = 1000 / ratePerSec;
   if ("count" in limit) {
-    return { count: limit.count, durationMs: limit.count * periodMs, sendTimeMs: (i) => i * periodMs };
+    const { count } = limit;
+    return { count, arrivals: count, durationMs: count * periodMs, sendTimeMs: (i) => i * periodMs };
   }
   return phasesSchedule([{ durationMs: limit.durationMs, ratePerSec }]);
 }

@@ -1,7 +1,6 @@
 /**
  * @module
- * A worker's side of steering: the changes it was sent, in time order with a version the pacer checks; closed
- * loops read their target and pause state, waits end early on a change, an ending change moves `endMs`.
+ * A worker's side of steering: changes in time order, versioned for the pacer; an ending one moves `endMs`.
  */
 import type { Phase } from "../config_fields.ts";
 import type { SteerChange } from "../../results/schema/steering.ts";

@@ -1,10 +1,10 @@
 /**
  * @module
- * The open-model schedule of a steered run, pure: the planned phases with the changes applied in order. A
- * pause sends nothing until a resume, ending a phase moves later ones earlier, a stop cuts the rest; the
- * schedule before a change's instant never changes, so a pacer keeps its send index across it.
+ * A steered run's open-model schedule, pure: a pause sends nothing until a resume, ending a phase moves later
+ * ones earlier, a stop cuts the rest; sends before a change's instant never move, so a pacer keeps its index.
  */
 import type { Phase } from "../config_fields.ts";
+import { summedMs } from "./models/fields.ts";
 
 /** A change on the schedule's time axis (ms from the start, warm-up included). */
 export interface ScheduleChange {
@@ -28,7 +28,7 @@ export function steeredPhases(phases: readonly Phase[], changes: readonly Schedu
 }
 
 export function steeredDurationMs(phases: readonly Phase[], changes: readonly ScheduleChange[]): number {
-  return steeredPhases(phases, changes).reduce((sum, p) => sum + p.durationMs, 0);
+  return summedMs(steeredPhases(phases, changes));
 }
 
 function spansOf(phases: readonly Phase[]) {

@@ -1,7 +1,6 @@
 /**
  * @module
- * Captures and checks of a flow step, compiled once per worker; the same rule picks a ws step's message.
- * The body is parsed once, only when a JSON rule asks; a check's text may hold `{{ name }}` placeholders.
+ * A flow step's captures and checks, compiled once per worker; a check's text may hold `{{ name }}`.
  */
 import type { CaptureSpec, CheckSpec } from "../session_schema.ts";
 import type { StepResponse } from "../http/kept_response.ts";
@@ -72,25 +71,21 @@ export function filledText(parts: ReadonlyArray<string | number>, values: Readon
   return text;
 }
 
-/** A step's captures and checks, ready to run. */
 export type StepExtract = ReturnType<typeof compileExtract>;
 
 export function checkName(c: CheckSpec): string {
   if (c.status !== undefined) return `status ${[c.status].flat().join(" or ")}`;
-  if (c.header !== undefined) {
-    const test = c.exists !== undefined
-      ? (c.exists ? "exists" : "absent")
-      : c.regexp !== undefined
-      ? `matches /${c.regexp}/`
-      : c.contains !== undefined
-      ? `contains ${JSON.stringify(c.contains)}`
-      : `== ${JSON.stringify(c.equals)}`;
-    return `header ${c.header} ${test}`;
-  }
-  if (c.contains !== undefined) return `contains ${JSON.stringify(c.contains)}`;
-  if (c.regexp !== undefined) return `matches /${c.regexp}/`;
-  if (c.exists !== undefined) return `${c.json} ${c.exists ? "exists" : "absent"}`;
-  return `${c.json} == ${JSON.stringify(c.equals)}`;
+  // One test a check (session_schema.ts): of a header, of the body (contains, regexp), else of a JSON path.
+  const ofBody = (c.contains ?? c.regexp) !== undefined;
+  const subject = c.header !== undefined ? `header ${c.header} ` : ofBody ? "" : `${c.json} `;
+  const test = c.exists !== undefined
+    ? (c.exists ? "exists" : "absent")
+    : c.regexp !== undefined
+    ? `matches /${c.regexp}/`
+    : c.contains !== undefined
+    ? `contains ${JSON.stringify(c.contains)}`
+    : `== ${JSON.stringify(c.equals)}`;
+  return subject + test;
 }
 
 /** Compiles a step's captures (names mapped to value indexes by `indexOf`) and checks. */
@@ -106,7 +101,6 @@ export function compileExtract(
     index: indexOf(spec.as),
   }));
   const compiledChecks = checks.map((spec) => compileCheck(spec, indexOf));
-  // Whether anything reads the body (a capture or check other than status and header).
   const needsBody = captures.some((c) => c.header === undefined) ||
     checks.some((c) => c.status === undefined && c.header === undefined);
   return { captures: compiledCaptures, checks: compiledChecks, needsBody };

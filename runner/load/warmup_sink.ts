@@ -1,29 +1,9 @@
 /**
  * @module
- * The loopback sinks of the generator's warm-up: in process, HTTP/1.1 a canned 200 per head, h2c SETTINGS,
- * ACKs and HEADERS + DATA; a WebSocket run's echo in its own isolate, as its pumps block their thread.
+ * The warm-up's loopback sinks: in process for HTTP, in an isolate of its own for WebSocket (pumps block).
  */
 import type { AttackConfig } from "../config.ts";
 import { writeAll } from "../../system/write_all.ts";
-import {
-  CLIENT_PREFACE,
-  DATA,
-  FLAG_ACK,
-  FLAG_END_HEADERS,
-  FLAG_END_STREAM,
-  FRAME_HEADER_BYTES,
-  frameFlags,
-  frameLength,
-  frameStreamId,
-  frameType,
-  HEADERS,
-  PING,
-  SETTINGS,
-  writeFrameHeader,
-  writePing,
-  writeSettings,
-  writeSettingsAck,
-} from "../../http2/frames.ts";
 import { closeQuietly } from "../../system/descriptors.ts";
 
 /** Answers shaped like real servers' (mixed case, `Server`, `Date`, chunked): every parser path warmed. */
@@ -33,10 +13,6 @@ const CANNED: readonly Uint8Array[] = [
   "HTTP/1.1 200 OK\r\ndate: Sun, 22 Nov 2026 00:00:00 GMT\r\ncontent-type: text/plain\r\n" +
   "transfer-encoding: chunked\r\nvary: Accept-Encoding\r\n\r\n2\r\nok\r\n0\r\n\r\n",
 ].map((text) => new TextEncoder().encode(text));
-/** HPACK for `:status 200`: index 8 of the static table. */
-const STATUS_200_INDEXED = 0x88;
-/** What the sink reads and writes at once; an h2 frame of the burst is far smaller. */
-const SINK_BUFFER_BYTES = 64 * 1024;
 
 export interface Sink {
   url: string;
@@ -45,13 +21,17 @@ export interface Sink {
 
 /** A loopback TCP server answering HTTP/1.1 (`h2: false`) or h2c with prior knowledge. */
 export function startSink(h2: boolean): Sink {
+  if (h2) {
+    const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => new Response("ok"));
+    return { url: `http://127.0.0.1:${server.addr.port}/`, close: () => void server.shutdown() };
+  }
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const open = new Set<Deno.Conn>();
   (async () => {
     for await (const conn of listener) {
       open.add(conn);
       // A connection the burst closed first ends its answer here: closed then, not left to `close`.
-      (h2 ? answerH2(conn) : answerHttp1(conn)).finally(() => (open.delete(conn), closeQuietly(conn)));
+      answerHttp1(conn).finally(() => (open.delete(conn), closeQuietly(conn)));
     }
   })().catch(() => {});
   return {
@@ -89,55 +69,6 @@ async function answerHttp1(conn: Deno.Conn): Promise<void> {
   } catch {
     // The burst ended and closed its side.
   }
-}
-
-async function answerH2(conn: Deno.Conn): Promise<void> {
-  const input = new Uint8Array(SINK_BUFFER_BYTES);
-  const out = new Uint8Array(SINK_BUFFER_BYTES);
-  let have = 0;
-  let prefaceLeft = CLIENT_PREFACE.length;
-  try {
-    await writeAll(conn, out.subarray(0, writeSettings(out, 0, [])));
-    while (have < input.length) {
-      const n = await conn.read(input.subarray(have));
-      if (n === null) return;
-      have += n;
-      let p = Math.min(prefaceLeft, have);
-      prefaceLeft -= p;
-      let o = 0;
-      while (have - p >= FRAME_HEADER_BYTES && have - p >= FRAME_HEADER_BYTES + frameLength(input, p)) {
-        o = answerFrame(input, p, out, o);
-        p += FRAME_HEADER_BYTES + frameLength(input, p);
-        if (o > out.length - 64) {
-          await writeAll(conn, out.subarray(0, o));
-          o = 0;
-        }
-      }
-      input.copyWithin(0, p, have);
-      have -= p;
-      if (o > 0) await writeAll(conn, out.subarray(0, o));
-    }
-  } catch {
-    // The burst ended and closed its side.
-  }
-}
-
-/** Writes the sink's answer to the client's frame at `p` (if any) at `out[o..]`; returns the new end. */
-function answerFrame(input: Uint8Array, p: number, out: Uint8Array, o: number): number {
-  const type = frameType(input, p);
-  const flags = frameFlags(input, p);
-  const id = frameStreamId(input, p);
-  if (type === SETTINGS && (flags & FLAG_ACK) === 0) return writeSettingsAck(out, o);
-  if (type === PING && (flags & FLAG_ACK) === 0) {
-    return writePing(out, o, true, input, p + FRAME_HEADER_BYTES);
-  }
-  if ((type !== HEADERS && type !== DATA) || (flags & FLAG_END_STREAM) === 0 || id === 0) return o;
-  o = writeFrameHeader(out, o, 1, HEADERS, FLAG_END_HEADERS, id);
-  out[o++] = STATUS_200_INDEXED;
-  o = writeFrameHeader(out, o, 2, DATA, FLAG_END_STREAM, id);
-  out[o++] = 0x6f; // "o"
-  out[o++] = 0x6b; // "k"
-  return o;
 }
 
 /** Longest the sink's isolate may take to start listening; past it the run starts cold. */

@@ -1,7 +1,6 @@
 /**
  * @module
- * A flow's WebSocket steps, compiled once per worker from HTTP steps' parts and run on the session's own
- * `WsSessionSocket`; a waiting step's round trip counts under its endpoint, a handshake in `ws`.
+ * A flow's ws steps on the session's own `WsSessionSocket`: a wait's round trip counts under its endpoint.
  */
 import type { FlowSpec } from "../flow_spec.ts";
 import { resolvePath } from "../http/request.ts";
@@ -30,7 +29,6 @@ import { concatBytes } from "../../system/copy_bytes.ts";
 const encoder = new TextEncoder();
 const NO_HEADERS: string[] = [];
 
-/** A flow's ws step, compiled once: what each of its sessions sends, waits for and checks. */
 export type EncodedWsStep = ReturnType<typeof encodeWsStep>;
 
 /** Compiles one ws step of a flow at `url`, with its value names and the run's default timeout. */

@@ -1,7 +1,6 @@
 /**
  * @module
- * Entry module of the WebSocket warm-up sink's isolate: a loopback echo that posts its port once listening,
- * on its own thread since a WebSocket run's epoll and io_uring pumps block theirs between completions.
+ * The WebSocket warm-up sink's isolate: a loopback echo posting its port, on a thread ws pumps cannot block.
  */
 /// <reference lib="deno.worker" />
 

@@ -17,6 +17,8 @@ export const inputs: {
   runTag: string;
 } = { k6: {}, metricSends: new Int32Array(new SharedArrayBuffer(4)), runTag: crypto.randomUUID() };
 
+export const METRICS_CHANNEL = "loadlab-k6-metrics";
+
 /** A channel among this run's isolates only: a BroadcastChannel reaches every isolate of the process. */
 export const runChannel = (name: string): BroadcastChannel =>
   new BroadcastChannel(`${name}:${inputs.runTag}`);

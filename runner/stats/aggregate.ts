@@ -1,8 +1,7 @@
 /**
  * @module
- * The main-isolate side of the statistics: workers' `IntervalSample`s, in any order, complete an interval
- * once all reported, kept compact (errors and server-bound sends by kind, for exact per-phase analysis);
- * encodings merge exactly after the load, so no merging competes with sending.
+ * The main isolate's statistics: workers' `IntervalSample`s, in any order, complete an interval once all
+ * reported, compact (errors and server-bound sends by kind); encodings merge after the load, not as it runs.
  */
 import type { AttackProgress, IntervalResult } from "../../results/mod.ts";
 import { encodeHistogram, mergeEncoded, summarizeMs } from "../../results/histogram.ts";
@@ -41,7 +40,6 @@ export interface AggregatorOptions extends RunTotalsOptions {
 }
 
 const DEFAULT_FOLD_WINDOW_MS = 5_000;
-/** The most endpoints the live line names. */
 const LIVE_ENDPOINTS = 3;
 
 export class RunAggregator {
@@ -175,7 +173,16 @@ export class RunAggregator {
     const durationMs = durationSec * 1000;
     const lastMeasured = Math.max(0, Math.ceil(durationMs / this.#intervalMs) - 1);
     const last = Math.min(this.#lastIndex, lastMeasured);
-    if (this.#lastIndex > lastMeasured) this.#foldInto(lastMeasured);
+    if (this.#lastIndex > lastMeasured) {
+      const into = this.#complete.get(lastMeasured) ?? completeInterval(emptyAccumulator());
+      this.#complete.set(lastMeasured, into);
+      for (const [index, done] of this.#complete) {
+        if (index <= lastMeasured) continue;
+        addToComplete(into, reopened(done), false);
+        this.#complete.delete(index);
+      }
+      this.#lastIndex = lastMeasured;
+    }
     const out: IntervalResult[] = [];
     for (let index = 0; index <= last; index++) {
       const startMs = index * this.#intervalMs;
@@ -184,17 +191,6 @@ export class RunAggregator {
       out.push(intervalResult(startMs, spanMs, this.#complete.get(index), this.#keepIntervalHistograms));
     }
     return out;
-  }
-
-  #foldInto(target: number): void {
-    const into = this.#complete.get(target) ?? completeInterval(emptyAccumulator());
-    this.#complete.set(target, into);
-    for (const [index, done] of this.#complete) {
-      if (index <= target) continue;
-      addToComplete(into, reopened(done), false);
-      this.#complete.delete(index);
-    }
-    this.#lastIndex = target;
   }
 }
 

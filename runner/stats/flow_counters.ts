@@ -1,7 +1,6 @@
 /**
  * @module
- * Flow totals on both sides of the worker boundary: a worker's `FlowRecorder` counts sessions and steps by
- * index (an increment and one `recordValue`) and hands `FlowSample`s over once; `flowResults` adds them.
+ * Flow totals across the worker boundary: a worker's `FlowRecorder` counts by index; `flowResults` adds.
  */
 import type { FlowResult } from "../../results/mod.ts";
 import {
@@ -120,15 +119,11 @@ export class FlowRecorder {
 
 /** The totals as a sample, histograms encoded (null when they recorded nothing). */
 export function flowSample(f: FlowCounters) {
+  const { sessionHistogram, steps, ...counts } = f;
   return {
-    name: f.name,
-    sessions: f.sessions,
-    completed: f.completed,
-    failed: f.failed,
-    captureFailed: f.captureFailed,
-    noData: f.noData,
-    sessionHistogram: encodeOrNull(f.sessionHistogram),
-    steps: f.steps.map((s) => ({
+    ...counts,
+    sessionHistogram: encodeOrNull(sessionHistogram),
+    steps: steps.map((s) => ({
       label: s.label,
       requests: s.requests,
       errors: s.errors,
@@ -179,11 +174,9 @@ export function flowResults(workers: readonly FlowSample[][]): FlowResult[] | un
 
 function addFlowSample(into: FlowTotals, from: FlowSample): void {
   if (from.name !== into.name) throw new Error(`flow samples of workers do not line up at flow ${from.name}`);
-  into.sessions += from.sessions;
-  into.completed += from.completed;
-  into.failed += from.failed;
-  into.captureFailed += from.captureFailed;
-  into.noData += from.noData;
+  for (const key of ["sessions", "completed", "failed", "captureFailed", "noData"] as const) {
+    into[key] += from[key];
+  }
   if (from.sessionHistogram !== null) addEncoded(into.sessionHistogram, from.sessionHistogram);
   from.steps.forEach((step, j) => {
     const to = entryOf(into.steps, j, (s) => s.label === step.label, () => emptyStep(step.label));

@@ -7,10 +7,7 @@ import { readThreadSchedMs } from "../../system/proc_stat.ts";
 import type { GeneratorLoad } from "../../results/conclude/generator_saturation.ts";
 import { idleSample, type IntervalSample } from "./sample.ts";
 
-/**
- * One interval's sums: wall time covered by ticks, time run and waited, the latest tick, ready waits, and
- * `slices`, times the thread was put on a core (NaN where the kernel does not count them).
- */
+/** One interval's sums of ticks; `slices`: times the thread was put on a core (NaN where not counted). */
 type Span = ReturnType<typeof newSpan>;
 
 /** What the meter reads on each tick: the thread's times, and the transport's ready waits (if measured). */

@@ -1,21 +1,15 @@
 /**
  * @module
- * What the rest of the machine did during a run: other processes' CPU (cores), the time a task waited for a
- * core (PSI), the kernel's TCP drops and retries (whole host); it judges nothing. Null off Linux.
+ * What the rest of the machine did during a run (other processes' CPU, PSI, kernel TCP); judges nothing.
  */
 import { readCpuStallUs, readHostCpuSec, treeCpuSec } from "../../system/proc_stat.ts";
+import type { RunResult } from "../../results/mod.ts";
 
 /** One reading: the host's CPU, loadlab's tree's, the stall counter and the wall clock. */
 type HostCpuReading = ReturnType<typeof readHostCpu>;
 
-/** What a run records (a type, so results' loose object takes it). */
-export type HostCpuDelta = {
-  /** CPU of other processes over the run, in cores (0 to the host's cores). */
-  otherCores: number;
-  /** % of the run some task of the host waited for a core; absent without pressure accounting. */
-  stallPct?: number;
-  cores: number;
-};
+/** What a run records of the host's CPU: results' `hostCpu`. */
+export type HostCpuDelta = NonNullable<RunResult["hostCpu"]>;
 
 export function readHostCpu() {
   const host = readHostCpuSec();

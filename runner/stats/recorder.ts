@@ -273,15 +273,12 @@ export class IntervalRecorder {
     const index = Math.floor((nowMs - this.#originMs) / this.#intervalMs);
     // A late event cannot reopen a closed interval: it counts in the earliest one still open.
     if (index <= this.#openIndex) return true;
-    this.#open(Math.max(index, this.#nextIndex));
-    return true;
-  }
-
-  #open(index: number): void {
-    this.#closeThrough(index - 1);
-    this.#openIndex = index;
-    this.#openStartMs = this.#originMs + index * this.#intervalMs;
+    const open = Math.max(index, this.#nextIndex);
+    this.#closeThrough(open - 1);
+    this.#openIndex = open;
+    this.#openStartMs = this.#originMs + open * this.#intervalMs;
     this.#openEndMs = this.#openStartMs + this.#intervalMs;
+    return true;
   }
 
   #closeThrough(last: number): void {

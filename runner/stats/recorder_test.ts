@@ -1,4 +1,4 @@
-import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import { deepStrictEqual as assertEquals, ok as assert, throws } from "node:assert/strict";
 import { decodeHistogram } from "../../results/histogram.ts";
 import { IntervalRecorder } from "./recorder.ts";
 import { ERROR_KINDS, type IntervalSample } from "./sample.ts";
@@ -9,6 +9,16 @@ const ORIGIN_MS = 1000;
 const recorder = (uncorrected = false, maxMessageChars?: number) =>
   new IntervalRecorder({ intervalMs: 100, originMs: ORIGIN_MS, uncorrected, maxMessageChars });
 const byIndex = (samples: IntervalSample[]) => new Map(samples.map((s) => [s.index, s]));
+
+Deno.test("a recorder made without an origin takes it once, and counts nothing before it", () => {
+  const r = new IntervalRecorder({ intervalMs: 100, originMs: Infinity, uncorrected: false });
+  r.recordResponse(1000, 200, 0, 0);
+  assertEquals(r.drain(1000, true), []);
+  r.setOrigin(ORIGIN_MS);
+  throws(() => r.setOrigin(ORIGIN_MS + 1), /already set/);
+  r.recordResponse(1050, 200, 0, 0);
+  assertEquals(r.drain(1100, false).map((s) => s.requests), [1]);
+});
 
 Deno.test("events land in the interval of their own timestamp, not of the drain", () => {
   const r = recorder();

@@ -1,7 +1,6 @@
 /**
  * @module
- * The run's totals in the main isolate, added from every worker's sample as it arrives (a sum needs no
- * order): counters, status codes, errors, histograms, endpoints; at the end the run's statistics.
+ * The run's totals in the main isolate, added from every worker's sample as it arrives, then its statistics.
  */
 
 import type { EndpointResult, ErrorKind, IntervalResult, RunResult } from "../../results/mod.ts";
@@ -16,6 +15,7 @@ import {
   addEncoded,
   createHistogram,
   encodeHistogram,
+  firstMessageBlock,
   type Histogram,
   latencyBlock,
   percentileCurve,
@@ -162,7 +162,7 @@ export class RunTotals {
       uncorrectedLatencyMs: raw === null ? null : summarizeMs(raw),
       uncorrectedPercentiles: raw === null ? null : percentileCurve(raw),
       ...(raw === null ? {} : { uncorrectedHistogramEncoded: encodeHistogram(raw) }),
-      ...this.#firstMessage(),
+      ...firstMessageBlock(this.#firstMessageTotal),
       statusCodes: { ...this.#statusCodes },
       errors: { ...this.#errors },
       errorMessages: structuredClone(this.#errorMessages),
@@ -180,16 +180,6 @@ export class RunTotals {
       intervals,
       stabilizedAtMs: detectStabilization(intervals, requestedRps),
       ...(this.#endpoints.length > 0 ? { endpoints: this.#endpointResults(intervals) } : {}),
-    };
-  }
-
-  /** Streamed answers' first-message latency, when the run had any (results/schema/run.ts `firstMessage`). */
-  #firstMessage(): Pick<RunResult, "firstMessage"> {
-    const first = this.#firstMessageTotal;
-    if (first === null || first.totalCount === 0) return {};
-    const latencyMs = summarizeMs(first);
-    return {
-      firstMessage: { streams: first.totalCount, latencyMs, histogramEncoded: encodeHistogram(first) },
     };
   }
 

@@ -1,7 +1,6 @@
 /**
  * @module
- * What a worker's recorder hands the main isolate for one interval (`IntervalSample`, plain data), and its
- * fixed tables: error kinds' order, overflow message key, empty histogram encoding; `EndpointSample`.
+ * What a worker's recorder hands the main isolate for one interval (`IntervalSample`, plain data).
  */
 import type { ErrorKind } from "../../results/mod.ts";
 import { ERROR_KINDS as RESULT_ERROR_KINDS, type ExpectedStatuses } from "../../results/schema/keys.ts";

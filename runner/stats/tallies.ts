@@ -1,7 +1,6 @@
 /**
  * @module
- * The recorder's counts taken out as an interval closes: status codes, failures by kind with a bounded map
- * of messages (past it "(other)"), a WebSocket run's counts. Nothing here runs per response.
+ * The recorder's counts taken out as an interval closes (statuses, failures, ws counts); never per response.
  */
 import {
   addWsIntervalCounts,

@@ -1,9 +1,7 @@
 /**
  * @module
- * The main isolate's side of the started workers: passes their samples on, adds up their done summaries
- * and ends stuck ones (past the graceful stop, a heartbeat silent `SILENT_MS`, or a turning loop not done
- * `STUCK_MARGIN_MS` later). A cut worker (stuck, exited, over the memory limit) is terminated, its last
- * counts read from its heartbeat and its in-flight requests passed on as `unfinished`: the run always ends.
+ * The main isolate's side of the started workers: passes samples on, adds up summaries, ends stuck ones.
+ * A cut worker (stuck, exited, over the memory limit) ends with its in-flight requests `unfinished`.
  */
 import type { AttackConfig } from "../config.ts";
 import { idleSample, type IntervalSample } from "../stats/sample.ts";
@@ -101,10 +99,14 @@ export class WorkerCollector {
    * sooner than `SILENT_MS`: a live worker beats only each `HEARTBEAT_MS`, whatever its timeout (`-t 1ms`).
    */
   #endSilent(): void {
+    this.#cutSilent(Math.max(SILENT_MS, this.config.timeoutMs + this.config.gracefulStopMs));
+  }
+
+  /** Cuts as stuck each unfinished worker whose heartbeat is older than `boundMs` (every one when `all`). */
+  #cutSilent(boundMs: number, all = false): void {
     const epochMs = performance.timeOrigin + performance.now();
-    const boundMs = Math.max(SILENT_MS, this.config.timeoutMs + this.config.gracefulStopMs);
     this.workers.forEach((_, k) => {
-      if (!this.#finished[k] && epochMs - this.heartbeats[k][0] > boundMs) this.#cut(k, "stuck");
+      if (!this.#finished[k] && (all || epochMs - this.heartbeats[k][0] > boundMs)) this.#cut(k, "stuck");
     });
   }
 
@@ -128,13 +130,7 @@ export class WorkerCollector {
 
   /** Terminates the silent workers, or all once past the margin; looks again a beat later. */
   #endStuck(): void {
-    const nowMs = performance.now();
-    const epochMs = performance.timeOrigin + nowMs;
-    const late = nowMs >= this.#deadlineMs + STUCK_MARGIN_MS;
-    this.workers.forEach((_, k) => {
-      if (this.#finished[k]) return;
-      if (late || epochMs - this.heartbeats[k][0] > SILENT_MS) this.#cut(k, "stuck");
-    });
+    this.#cutSilent(SILENT_MS, performance.now() >= this.#deadlineMs + STUCK_MARGIN_MS);
     if (this.#remaining > 0) this.#timer = setTimeout(() => this.#endStuck(), HEARTBEAT_MS);
   }
 
@@ -209,7 +205,6 @@ type TlsSession = LoadRunSummary["tlsSession"];
 /** The done workers' summaries added up: what the runner reads, and `part` in results' shape. */
 export type DoneSummary = ReturnType<DoneTotals["summary"]>;
 
-/** The done workers' summaries, added up. */
 export class DoneTotals {
   #activeMs = 0;
   #maxConnectsInFlight = 0;
@@ -271,7 +266,7 @@ export class DoneTotals {
 /** The first worker's negotiated session, with every worker's handshake counts added up. */
 function mergeTlsSessions(first: TlsSession, next: TlsSession): TlsSession {
   if (first === null || next === null) return first ?? next;
-  const sum = (a: number | null, b: number | null) => a === null || b === null ? a ?? b : a + b;
+  const sum = (a?: number | null, b?: number | null) => a == null || b == null ? a ?? b : a + b;
   return {
     ...first,
     handshakes: sum(first.handshakes, next.handshakes),

@@ -1,7 +1,6 @@
 /**
  * @module
- * A load worker's isolate through `node:worker_threads`, the one API with per-isolate heap limits. One may
- * start early, loading its modules while the command parses its config; a run of its limits takes it.
+ * A load worker's isolate through `node:worker_threads` (per-isolate heap limits); one may start early.
  */
 import { Worker as NodeWorker } from "node:worker_threads";
 import type { MainToWorker, WorkerToMain } from "./protocol.ts";

@@ -61,7 +61,6 @@ export async function memoryGivenBack(limitMb: number, readRssBytes = rssBytes):
   }
 }
 
-/** A watch of loadlab's RSS; `stop()` ends it. */
 export type MemoryWatch = { stop(): void };
 
 /** Calls `onOver` once, with the RSS in MB, when loadlab's RSS passes `limitMb`. */
@@ -94,7 +93,6 @@ export function reachedHeapCap(err: unknown): boolean {
   return (err as { code?: unknown } | null)?.code === "ERR_WORKER_OUT_OF_MEMORY";
 }
 
-/** A watch that ends what grew loadlab past its limit. */
 export type MemoryCut = ReturnType<typeof cutPastMemoryLimit>;
 
 /** Watches the RSS while script isolates run outside a load: past `limitMb` calls `end`. */

@@ -1,8 +1,7 @@
 /**
  * @module
- * Main-isolate side of the workers: spawns N isolates, has each prepare its share before t0 (warm-up,
- * pre-connect), starts them at one instant, resolves when all are done; a failing worker stops the others
- * (`LoadError`). Memory is watched while workers import a session script.
+ * Main-isolate side of the workers: N isolates prepare shares before t0 (warm-up, pre-connect), start at
+ * one instant; a failing one stops the others (`LoadError`); memory is watched while a session script loads.
  */
 import { basename } from "node:path";
 import type { AttackConfig } from "../config.ts";
@@ -51,7 +50,6 @@ interface PoolOptions extends WorkerSinks {
   startGate?(): Promise<number>;
 }
 
-/** What the workers did, merged: what the runner reads, and `part` in results' shape. */
 export type WorkersSummary = ReturnType<typeof workersSummary>;
 
 /** Runs the load in `config.workers` isolates. */
@@ -158,11 +156,8 @@ function memoryBeforeLoad(config: AttackConfig, workers: LoadWorker[], limitMb: 
   const cut = watch.over.then((): never => {
     const passed = memoryPassedText(limitMb);
     if (config.script === undefined) throw new LoadError(`preparing the load ${passed}; no load was sent`);
-    throw new ScriptSetupError(
-      `${
-        basename(config.script.path)
-      }: its top level ${passed} as the load workers imported it; no load was sent`,
-    );
+    const top = `${basename(config.script.path)}: its top level ${passed}`;
+    throw new ScriptSetupError(`${top} as the load workers imported it; no load was sent`);
   });
   cut.catch(() => {});
   const dispose = () => {

@@ -1,7 +1,6 @@
 /**
  * @module
- * Main isolate <-> load worker messages, discriminated unions; samples carry their interval index. A run
- * is "prepare" (warm-up, pool; answered "prepared"), then "start" at one common instant.
+ * Main isolate <-> load worker messages: "prepare" (answered "prepared"), then "start" at one instant.
  */
 import type { IntervalSample } from "../stats/sample.ts";
 import type { LoadRunOptions, LoadRunSummary, PrepareSummary } from "../load/load_run_types.ts";

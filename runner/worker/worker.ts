@@ -1,7 +1,6 @@
 /**
  * @module
- * Entry module of a load worker isolate: prepares its share on "prepare", starts on "start", streams samples,
- * reports on a channel scripts cannot post on, and marks a heartbeat while its event loop turns.
+ * A load worker isolate's entry: prepare, start, samples and heartbeat, on a channel scripts cannot post on.
  */
 /// <reference lib="deno.worker" />
 import { HEARTBEAT_MS, type MainToWorker, type WorkerToMain } from "./protocol.ts";

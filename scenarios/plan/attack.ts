@@ -50,6 +50,7 @@ function toFlowInput(flow: FileFlow): FlowInput {
   return {
     name: flow.name,
     weight: flow.weight,
+    ...defined({ maxRedirects: flow.maxRedirects }),
     steps: flow.steps.map((s) =>
       "thinkMs" in s || "ws" in s || "grpc" in s ? s : { ...s, request: toRequestInput(s.request) }
     ),

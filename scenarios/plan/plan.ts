@@ -1,12 +1,11 @@
 /**
  * @module
- * An experiment expanded into its ordered runs (pure: target x load x sweep point (x grid) x repeat), and
- * how long a plan takes on the wall clock.
+ * An experiment as its ordered runs (pure: target x load x sweep point (x grid) x repeat) and its wall time.
  */
 import type { RelativeAttackInput } from "../../runner/config.ts";
 import { DEFAULT_DURATION_MS } from "../../runner/load/models/fields.ts";
 import { pacedMs } from "../../runner/load/models/count.ts";
-import { modelDef } from "../../runner/load/models/mod.ts";
+import { measuredDurationMs } from "../../runner/load/models/mod.ts";
 import type { TargetSpec } from "../../targets/spec.ts";
 import { noSuchName } from "../../validation/suggest.ts";
 import { shownSweepValue } from "../../results/redact.ts";
@@ -54,12 +53,8 @@ function selected(all: string[], only: string[] | undefined, what: string): stri
   return all.filter((name) => only.includes(name));
 }
 
-interface Cell {
-  target: string;
-  load: string;
-  point: Point;
-  repeat: number;
-}
+/** One run before it is built: target and load names, sweep point, repeat. */
+type Cell = Pick<PlannedRun, "load" | "repeat"> & { target: string; point: Point };
 
 function interleaved(exp: Experiment, targets: string[], loads: string[]): Cell[] {
   const cells: Cell[] = [];
@@ -125,7 +120,10 @@ function buildRun(
   repeat: number,
   redact = true,
 ): PlannedRun {
-  const target = resolveTarget(exp, exp.targets[variant]);
+  const file = exp.targets[variant];
+  const target: PlannedRun["target"] = file.kind === "url"
+    ? { kind: "url", url: file.url }
+    : { kind: "spec", spec: resolveSpec(exp, file) };
   const scoped = exp.thresholds.filter((t) =>
     (!t.target || t.target === variant) && (!t.load || t.load === load)
   );
@@ -168,12 +166,7 @@ function runName(exp: Experiment, variant: string, load: string, point: Point, r
   return `${variant}/${load}${coordinates}${exp.repeats > 1 ? `#${repeat + 1}` : ""}`;
 }
 
-/** A file target as the runner takes it; proxy upstreams named by target become copies of that spec. */
-function resolveTarget(exp: Experiment, target: FileTarget): PlannedRun["target"] {
-  if (target.kind === "url") return { kind: "url", url: target.url };
-  return { kind: "spec", spec: resolveSpec(exp, target) };
-}
-
+/** A started target's spec as the runner takes it; proxy upstreams named by target become copies. */
 function resolveSpec(exp: Experiment, target: Exclude<FileTarget, { kind: "url" }>): TargetSpec {
   if (target.kind !== "proxy") return structuredClone(target);
   const named = typeof target.upstream === "string" ? exp.targets[target.upstream] : target.upstream;
@@ -203,13 +196,12 @@ function searchPlans(exp: Experiment, targets: string[], loads: string[]): Searc
   if (!search) return [];
   const load = search.load ?? Object.keys(exp.loads)[0];
   if (!loads.includes(load)) return [];
-  const { targets: _targets, load: _load, precisionRatio: precision, ...fields } = search;
+  const { targets: _targets, load: _load, ...fields } = search;
   return targets.filter((t) => !search.targets || search.targets.includes(t)).map((target) => {
     const base = buildRun(exp, target, load, {}, 0);
     const attack = probeAttack(base.attack, search.probeMs);
     return {
       ...fields,
-      precision,
       target,
       load,
       base: { ...base, name: `${target}/${load}/search`, attack },
@@ -244,7 +236,7 @@ function runDurationMs(attack: RelativeAttackInput): number {
   const warmupMs = attack.warmupMs ?? 0;
   if ("requests" in attack) return warmupMs + Math.min(attack.durationMs ?? Infinity, pacedMs(attack));
   const durationMs = ("durationMs" in attack ? attack.durationMs : undefined) ?? DEFAULT_DURATION_MS;
-  return warmupMs + modelDef(attack.model).measuredDurationMs({ ...attack, durationMs } as never);
+  return warmupMs + measuredDurationMs({ ...attack, durationMs });
 }
 
 /** A duration range in ms: an idle machine near the low end, a busy one near the high end. */

@@ -59,13 +59,9 @@ function socketIssues(plan: Plan, limit: number | null, ports: number | null): I
   for (const [i, search] of plan.searches.entries()) {
     if (!/^load\.(connections|maxConnections)$/.test(search.parameter)) continue;
     const problem = socketProblem(search.range[1], limit, "a range up to");
-    if (problem) {
-      const path = formatPath(["search", "range"]);
-      issues.set(path, {
-        path,
-        message: `${search.parameter} up to ${search.range[1]} ${problem} (search ${i})`,
-      });
-    }
+    const path = formatPath(["search", "range"]);
+    const message = `${search.parameter} up to ${search.range[1]} ${problem} (search ${i})`;
+    if (problem) issues.set(path, { path, message });
   }
   return [...issues.values()];
 }

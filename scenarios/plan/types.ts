@@ -5,6 +5,7 @@
 import type { RelativeAttackInput } from "../../runner/config.ts";
 import type { TargetSpec } from "../../targets/spec.ts";
 import type { Experiment } from "../schema/experiment.ts";
+import type { TogetherPart } from "../together.ts";
 
 /** Sweep coordinate: a number, or a word for a categorical sweep; a secret value is redacted unless kept. */
 export interface SweepPoint {
@@ -20,7 +21,6 @@ export interface PlannedRun {
   name: string;
   /** Target name. */
   variant: string;
-  /** Load name. */
   load: string;
   sweep?: SweepPoint;
   /** The grid's second axis. */
@@ -38,38 +38,22 @@ export interface PlannedRun {
   cooldownMs: number;
   /** `grpc`: its HTTP requests go to the built-in target's gRPC listener (node:http2), not its HTTP port. */
   listener?: "grpc";
-  /** Threshold expressions that apply to this run. */
   thresholds: string[];
   /** Those of them with `abortOnFail`, judged during the run; each with its `delayAbortEval` (ms). */
   abortOn?: Array<{ expr: string; delayMs: number }>;
   /** Cut the statistics at the stabilization time after the run. */
   warmupAuto: boolean;
   /** Loads run at once with this one (`together:`), each with its start; `attack` is the first's. */
-  parts?: PlannedPart[];
+  parts?: TogetherPart<RelativeAttackInput>[];
 }
 
-/** One of the loads a run starts at once (scenarios/together.ts). */
-interface PlannedPart {
-  name: string;
-  /** When it starts after the run's start. */
-  startAfterMs: number;
-  attack: RelativeAttackInput;
-}
-
-/** One capacity search: bisection over `range` with short probes of `base`, varied by `parameter`. */
-export interface SearchPlan {
-  parameter: string;
+/** One capacity search (`search:`) of one target: bisection over `range` with short probes of `base`. */
+export type SearchPlan = Omit<NonNullable<Experiment["search"]>, "targets" | "load"> & {
   target: string;
   load: string;
-  range: [number, number];
-  slo: string;
-  probeMs: number;
-  /** Stop when the bracket is this narrow, relative (0.05 = 5%). */
-  precision: number;
-  maxProbes: number;
   /** The run to vary: the target x load at its base, measured for `probeMs`. */
   base: PlannedRun;
-}
+};
 
 export interface Plan {
   experiment: Experiment;

@@ -181,7 +181,7 @@ async function attackWatched(
   return { attack, series, taken, counters, loadStartUs };
 }
 
-/** The target's counters over the run and from the warm-up's end, side by side (latency excludes warm-up). */
+/** The target's counters over the run and from the warm-up's end (null without one); latency excludes it. */
 async function counterDeltas(
   before: Record<string, number>,
   target: RunTarget,
@@ -192,9 +192,6 @@ async function counterDeltas(
     Object.fromEntries(Object.entries(after).map(([k, v]) => [k, v - (from[k] ?? 0)]));
   return { whole: delta(before), measured: atWarmupEnd ? delta(atWarmupEnd) : null };
 }
-
-/** A run's target counters: over the whole run, and after the warm-up (null without a warm-up). */
-type TargetCounters = Awaited<ReturnType<typeof counterDeltas>>;
 
 /** Reads the target's counters `warmupMs` after the attack's start, as the warm-up ends. */
 function warmupSnapshot(target: RunTarget, warmupMs: number) {
@@ -223,7 +220,7 @@ function completeRunResult(
   config: AttackConfig,
   target: RunTarget,
   telemetry: RunResult["telemetry"],
-  counters: TargetCounters,
+  counters: Awaited<ReturnType<typeof counterDeltas>>,
 ): RunResult {
   const targetStats = counters.whole;
   let result: RunResult = {
@@ -246,13 +243,7 @@ function completeRunResult(
   } else if (run.warmupAuto) {
     result = { ...result, warmupNotReached: true };
   }
-  if ("phases" in config) {
-    const spans = config.phases.map((p, i) => ({
-      name: p.name ?? `phase ${i + 1}`,
-      durationMs: p.durationMs,
-    }));
-    result = { ...result, phases: phaseStats(result, spans) };
-  }
+  if ("phases" in config) result = { ...result, phases: phaseStats(result, config.phases) };
   return result;
 }
 

@@ -22,20 +22,19 @@ function keptOnResume(run: RunResult): boolean {
 export class ExperimentOutput {
   readonly resultsPath: string;
   readonly reportPath: string;
-  results: ResultsFile;
-  private readonly render: RenderReport;
-  /** `--no-redact`: written as they are, secrets included. */
-  readonly keepSecrets: boolean;
   readonly #reserve = new DescriptorReserve();
   /** The write under way (its failure told its own caller): the next one starts once it is done. */
   #writing: Promise<void> = Promise.resolve();
 
-  private constructor(outDir: string, results: ResultsFile, render: RenderReport, keepSecrets: boolean) {
+  private constructor(
+    outDir: string,
+    public results: ResultsFile,
+    private readonly render: RenderReport,
+    /** `--no-redact`: written as they are, secrets included. */
+    readonly keepSecrets: boolean,
+  ) {
     this.resultsPath = `${outDir}/results.json`;
     this.reportPath = `${outDir}/report.html`;
-    this.results = results;
-    this.render = render;
-    this.keepSecrets = keepSecrets;
   }
 
   /** A fresh file, or with `resume` the one in `outDir` minus the runs it does not keep. */

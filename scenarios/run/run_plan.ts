@@ -78,7 +78,7 @@ export async function runPlan(plan: Plan, opts: RunPlanOptions): Promise<RunPlan
     }
     if (!opts.signal?.aborted) await finish({ plan, output, pool, opts }, thresholds, notRun);
   } catch (err) {
-    if (err instanceof TargetFailedError) err.keptIn = output.resultsPath;
+    if (err instanceof TargetFailedError && output.results.runs.length) err.keptIn = output.resultsPath;
     if (!(err instanceof Interrupted)) throw err;
   } finally {
     await pool.stopAll();

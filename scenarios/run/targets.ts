@@ -15,22 +15,17 @@ import { accepts } from "../../system/ports.ts";
 /** A target could not be started or stopped answering during a run; exit code 3 at the CLI. */
 export class TargetFailedError extends Error {
   override name = "TargetFailedError";
-  readonly logTail: string;
   /** The results.json that keeps the runs finished before the failure, once `runPlan` names it. */
   keptIn?: string;
   constructor(
-    readonly variant: string,
+    variant: string,
     message: string,
     logTail: string,
     secrets: readonly string[] = [],
     options?: ErrorOptions,
   ) {
-    const tail = redactKnown(logTail, secrets);
-    super(
-      redactKnown(tail ? `${message}\n--- last log lines of ${variant} ---\n${logTail}` : message, secrets),
-      options,
-    );
-    this.logTail = tail;
+    const tail = logTail ? `\n--- last log lines of ${variant} ---\n${logTail}` : "";
+    super(redactKnown(message + tail, secrets), options);
   }
 }
 
@@ -143,16 +138,13 @@ export async function logTail(dir: string, lines = 10): Promise<string> {
   try {
     for await (const entry of Deno.readDir(dir)) {
       if (!entry.isFile || !entry.name.endsWith(".log")) continue;
-      const text = (await fileEnd(`${dir}/${entry.name}`, LOG_TAIL_BYTES)).trimEnd();
+      using file = await Deno.open(`${dir}/${entry.name}`, { read: true });
+      const size = (await file.stat()).size;
+      // The last LOG_TAIL_BYTES (a character cut at the start is replaced).
+      const start = Math.max(0, size - LOG_TAIL_BYTES);
+      const text = (await readTextAt(file, start, Math.min(size, LOG_TAIL_BYTES))).trimEnd();
       if (text) parts.push(`[${entry.name}]\n${text.split("\n").slice(-lines).join("\n")}`);
     }
   } catch { /* no log folder: nothing to show */ }
   return parts.join("\n");
-}
-
-/** The text of the last `maxBytes` of the file at `path` (a character cut at the start is replaced). */
-async function fileEnd(path: string, maxBytes: number): Promise<string> {
-  using file = await Deno.open(path, { read: true });
-  const size = (await file.stat()).size;
-  return readTextAt(file, Math.max(0, size - maxBytes), Math.min(size, maxBytes));
 }

@@ -201,17 +201,14 @@ function pick(exp: ExperimentFields, targets?: string[], loads?: string[]) {
   };
 }
 
-const ALL_MODELS: readonly LoadSpec["model"][] = LOAD_MODELS;
-
 /** Load fields a sweep or search may set, and the models that have them (read from the models' records). */
 const LOAD_FIELDS: Record<string, readonly LoadSpec["model"][]> = {
   rate: modelsWithField("phases", "ratePerSec"),
   requests: modelsWithField("requests"),
   duration: modelsWithField("phases", "durationMs"),
   ...Object.fromEntries(
-    FILE_OPTIONS.filter(([, o]) => o.sweep).map((
-      [key, o],
-    ) => [o.file, o.model ? modelsWithField(key) : ALL_MODELS]),
+    FILE_OPTIONS.filter(([, o]) => o.sweep)
+      .map(([key, o]) => [o.file, o.model ? modelsWithField(key) : LOAD_MODELS]),
   ),
 };
 
@@ -223,10 +220,8 @@ const TARGET_FIELDS: Record<string, string[]> = {
 };
 
 function parameterProblems(parameter: string, covered: Covered): string[] {
-  const [scope, field] = [
-    parameter.slice(0, parameter.indexOf(".")),
-    parameter.slice(parameter.indexOf(".") + 1),
-  ];
+  const dot = parameter.indexOf(".");
+  const [scope, field] = [parameter.slice(0, dot), parameter.slice(dot + 1)];
   if (scope === "load") return loadFieldProblems(field, covered.loads);
   if (scope === "target") return targetFieldProblems(field, covered.targets);
   return [];
@@ -340,7 +335,8 @@ function runCount(exp: ExperimentFields): number {
 /** The problem of a file making more than `MAX_RUNS` runs, at `repeats` or `sweeps`. */
 function checkRunCount(exp: ExperimentFields, add: Add): void {
   const count = runCount(exp);
-  if (count <= MAX_RUNS) return;
+  // Repeats past 2^53 are refused as such: no second line counting their runs.
+  if (count <= MAX_RUNS || !Number.isSafeInteger(exp.repeats)) return;
   const byRepeats = exp.repeats > MAX_RUNS || exp.sweeps.length === 0 || exp.repeats >= count / exp.repeats;
   add(
     [byRepeats ? "repeats" : "sweeps"],

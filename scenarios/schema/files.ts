@@ -2,8 +2,7 @@
  * @module
  * The checks of an experiment that need the file system, before any target starts.
  */
-import { findProgram } from "../../system/path_lookup.ts";
-import { readTextOrNull } from "../../system/proc_stat.ts";
+import { findExecutable, findProgram, readTextOrNull } from "../../system/path_lookup.ts";
 import type { TargetSpec } from "../../targets/spec.ts";
 import { formatPath, type Issue } from "../../validation/mod.ts";
 import type { Plan } from "../plan/types.ts";
@@ -80,7 +79,7 @@ function fileIssues(spec: TargetSpec, at: string[]): Issue[] {
       if (cwdProblem) {
         found.push(issue("cwd", `${JSON.stringify(spec.cwd)}: ${cwdProblem}; give the app's folder`));
       }
-      if (!isProgram(spec.command, spec.cwd)) {
+      if (!findExecutable(spec.command, spec.cwd)) {
         found.push(issue(
           "command",
           `${JSON.stringify(spec.command)}: no such program; install it or give its path, e.g. command: node`,
@@ -125,11 +124,4 @@ export function notAFolder(path: string): string | undefined {
   } catch (err) {
     return err instanceof Deno.errors.NotFound ? "no such folder" : `cannot be read (${(err as Error).name})`;
   }
-}
-
-/** On PATH, or (with a `/`) an executable file, relative to here or to the target's `cwd`. */
-function isProgram(command: string, cwd: string | undefined): boolean {
-  if (findProgram(command) !== null) return true;
-  return command.includes("/") && !command.startsWith("/") && cwd !== undefined &&
-    findProgram(`${cwd}/${command}`) !== null;
 }

@@ -44,10 +44,7 @@ export const WORD_FIELDS = Object.fromEntries(
   FILE_OPTIONS.filter(([, o]) => o.kind === "word" && o.sweep).map(([, o]) => [o.file, fileSchemaOf(o)]),
 ) as Record<string, z.ZodEnum<Record<string, string>>>;
 
-/**
- * Config fields as a file writes them, at their file keys: a duration (`...Ms`) with its unit, an option of
- * the table (`options`) in its file form, a list of objects item by item, any other field as its config's.
- */
+/** Config fields as a file writes them: durations with a unit, `options` in their file form. */
 function fileShapeOf(shape: Record<string, z.ZodType>, options: boolean): Record<string, z.ZodType> {
   return Object.fromEntries(
     Object.entries(shape).map(([field, schema]) => {

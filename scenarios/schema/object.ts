@@ -2,11 +2,7 @@
  * @module
  * The structure of an experiment file as one zod object, `experimentObject`.
  */
-import {
-  type MetricsOutput,
-  parseMetricsOutput,
-  repeatedOutput,
-} from "../../results/export/metrics_output.ts";
+import { outputProblems } from "../../results/export/metrics_output.ts";
 import { parseFailOnList } from "../../results/fail_on.ts";
 import { z } from "zod";
 import { expectationShape } from "../../results/conclude/expectation.ts";
@@ -65,9 +61,10 @@ const searchSchema = z.strictObject({
   ),
   slo: z.string().min(1, 'slo is like "p99 < 100ms and success >= 99.9%"'),
   probe: durationSchema.prefault("5s"),
+  /** The bisection stops when its bracket is this narrow, relative (0.05 or "5%"). */
   precision: percentSchema.prefault("5%"),
   maxProbes: z.number().int().min(1, "maxProbes must be >= 1").default(12),
-}).transform(({ probe, precision, ...rest }) => ({ ...rest, probeMs: probe, precisionRatio: precision }));
+}).transform(({ probe, ...rest }) => ({ ...rest, probeMs: probe }));
 
 /** A threshold: an expression, or an object with its scope, `abortOnFail` and `delayAbortEval`. */
 const thresholdSchema = z.union([
@@ -155,10 +152,7 @@ export const experimentObject = z.strictObject({
   quick: z.record(z.string(), z.unknown()).optional(),
   /** false: results.json, report.html and the CI files keep secrets as they are (like `--no-redact`). */
   redact: z.boolean().default(true),
-  /**
-   * `none` drops the per-interval HDR histograms from results.json (smaller; no exact warm-up cut);
-   * `endpoints` keeps each endpoint's of a script's too (a locustfile's `--csv-full-history`).
-   */
+  /** `none`: no per-interval histograms (no exact warm-up cut); `endpoints`: each endpoint's too. */
   intervalHistograms: z.enum(["keep", "none", "endpoints"]).default("keep"),
   /** Every request of every run to `<out-dir>/requests/<run>.csv` (`code;startUs;endUs;connection`). */
   log: z.boolean().default(false),
@@ -173,19 +167,8 @@ export const experimentObject = z.strictObject({
     }),
   ).default([]),
   /** Metrics outputs, as `--out KIND=URL` (which replaces them): streamed per interval while the runs go. */
-  out: z.array(
-    z.string().superRefine((value, ctx) => {
-      const parsed = parseMetricsOutput(value);
-      if (typeof parsed === "string") customIssue(ctx, [], parsed);
-    }),
-  ).superRefine((values, ctx) => {
-    const outputs = values.map(parseMetricsOutput);
-    if (outputs.some((o) => typeof o === "string")) return;
-    const parsed = outputs as MetricsOutput[];
-    parsed.forEach((_, i) => {
-      const problem = repeatedOutput(parsed, i);
-      if (problem) customIssue(ctx, [i], problem);
-    });
+  out: z.array(z.string()).superRefine((values, ctx) => {
+    for (const [i, problem] of outputProblems(values)) customIssue(ctx, [i], problem);
   }).optional(),
   /** The expected directions ("cached's p99 lower than direct's"), checked in the report. */
   expect: z.array(z.strictObject(expectationShape)).optional(),
@@ -223,13 +206,17 @@ export function readSweepValues(parameter: string, written: Array<number | strin
   const problems: SweepValueProblem[] = [];
   const values = written.map((value, index) => {
     if (typeof value === "number") return value;
-    if (unshown(value)) {
-      problems.push({ index, message: unshownMessage(parameter, value) });
+    // A control, line-break or invisible character forges or hides text in the outputs the run names.
+    if (LINE_BREAK.test(value) || terminalSafe(value) !== value) {
+      const quoted = escapeHidden(JSON.stringify(shownSweepValue(parameter, value)));
+      const message = `${quoted} holds a control, line-break or invisible character (a value names its run ` +
+        "in every output): write the value without it";
+      problems.push({ index, message });
       return value;
     }
     const duration = durationSchema.safeParse(value);
     if (duration.success) return duration.data;
-    if (durationMsOf(value) !== undefined) {
+    if (durationMsOf(value.trim()) !== undefined) {
       problems.push({ index, message: duration.error.issues[0].message });
     } else if (field !== undefined) {
       problems.push({
@@ -291,17 +278,6 @@ function wordValues(parameter: string, written: Array<number | string>, allowed:
 
 /** Line breaks a terminal or a summary line would break at, beside what `terminalSafe` takes out. */
 const LINE_BREAK = /[\t\n\r\u0085\u2028\u2029]/;
-
-/** Whether a word holds a control, line-break or invisible character, which forge or hide text in outputs. */
-function unshown(value: string): boolean {
-  return LINE_BREAK.test(value) || terminalSafe(value) !== value;
-}
-
-function unshownMessage(parameter: string, value: string): string {
-  const quoted = escapeHidden(JSON.stringify(shownSweepValue(parameter, value)));
-  return `${quoted} holds a control, line-break or invisible character (a value names its run in every ` +
-    "output): write the value without it";
-}
 
 /** Load fields given as durations in files (the others are counts and rates). */
 function durationField(field: string): boolean {

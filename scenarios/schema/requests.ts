@@ -4,12 +4,7 @@
  */
 import { defined } from "../../validation/defined.ts";
 import { z } from "zod";
-import {
-  DURATION_HINT,
-  durationMsOf,
-  MAX_DURATION_MS,
-  MAX_DURATION_WORDS,
-} from "../../validation/duration.ts";
+import { durationMsOf, durationProblem } from "../../validation/duration.ts";
 import { flowFields, requestStepFields } from "../../runner/session_schema.ts";
 import { wsActionFields, wsActionRules } from "../../runner/ws_step_spec.ts";
 import { grpcStepFields } from "../../runner/grpc_step_spec.ts";
@@ -31,12 +26,10 @@ const DURATION_WORDS = 'a duration with a unit, e.g. "500ms", "10s", "1m"';
 export const durationSchema = z.string()
   .meta({ id: "duration", expected: DURATION_WORDS, description: `${DURATION_WORDS}; "1m30s" also works` })
   .transform((text, ctx) => {
-    const ms = durationMsOf(text);
-    if (ms !== undefined && ms <= MAX_DURATION_MS) return ms;
-    const message = ms === undefined
-      ? `${JSON.stringify(text)} is not a duration; ${DURATION_HINT}`
-      : `${JSON.stringify(text)} is too long: durations must be ${MAX_DURATION_WORDS}, e.g. "1h"`;
-    customIssue(ctx, [], message);
+    const ms = durationMsOf(text), problem = durationProblem(text, ms);
+    if (problem === undefined) return ms!;
+    const is = problem.why.startsWith("has") ? "" : "is ";
+    customIssue(ctx, [], `${JSON.stringify(text)} ${is}${problem.why}, e.g. "${problem.eg}"`);
     return z.NEVER;
   });
 
@@ -202,9 +195,13 @@ const flowStepSchema = stepObjectSchema.transform((step, ctx): FileFlowStep => {
   );
   if (
     step.think !== undefined &&
-    (step.capture || step.expect || (step.maxKeptBytes ?? step.ifTrue) !== undefined)
+    (step.capture || step.expect || (step.maxKeptBytes ?? step.ifTrue ?? step.maxRedirects) !== undefined)
   ) {
-    customIssue(ctx, [], "capture, expect, maxKeptBytes and ifTrue go with a request step, not think");
+    customIssue(
+      ctx,
+      [],
+      "capture, expect, maxKeptBytes, maxRedirects and ifTrue go with a request, not think",
+    );
     return z.NEVER;
   }
   if (given.length !== 1) {
@@ -218,8 +215,8 @@ const flowStepSchema = stepObjectSchema.transform((step, ctx): FileFlowStep => {
     return z.NEVER;
   }
   if (step.think !== undefined) return { thinkMs: step.think };
-  const { label, capture, expect, maxKeptBytes, ifTrue } = step;
-  const extras = defined({ label, capture, expect, maxKeptBytes, ifTrue });
+  const { label, capture, expect, maxKeptBytes, ifTrue, maxRedirects } = step;
+  const extras = defined({ label, capture, expect, maxKeptBytes, ifTrue, maxRedirects });
   if (step.ws !== undefined) return { ws: step.ws, ...extras };
   if (step.grpc !== undefined) return { grpc: step.grpc, ...extras };
   const method = given[0];

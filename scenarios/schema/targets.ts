@@ -19,9 +19,11 @@ import {
 import { nameProblem, nameSchema } from "./requests.ts";
 import { RESERVED_KEYS } from "../overrides.ts";
 import { customIssue } from "../../validation/mod.ts";
-import { NOT_PORT_ZERO } from "../../runner/config_fields.ts";
+import { NOT_PORT_ZERO, urlHostProblem } from "../../runner/config_fields.ts";
 
-const httpUrlSchema = z.string().url("url must be an absolute URL, e.g. http://127.0.0.1:3000").refine(
+const httpUrlSchema = z.string().url({
+  error: (i) => urlHostProblem(String(i.input)) ?? "url must be an absolute URL, e.g. http://127.0.0.1:3000",
+}).refine(
   (u) => u.startsWith("http://") || u.startsWith("https://"),
   "url must start with http:// or https://",
 ).refine(...NOT_PORT_ZERO);

@@ -1,8 +1,7 @@
 /**
  * @module
- * The built-in target: a Hono app with the endpoints the studies need; `/`, `/json` and the stats path
- * are answered from constant strings before Hono routes anything (docs/PERFORMANCE.md). Its login pair's
- * token and cookie are signed, not stored, so every reuse-port instance accepts what another issued.
+ * The built-in target: a Hono app with the endpoints the studies need; `/`, `/json` and the stats path are
+ * constant strings answered before Hono routes. Login tokens are signed, not stored: any instance takes them.
  */
 import { Hono, type MiddlewareHandler } from "hono";
 import { z } from "zod";
@@ -19,7 +18,7 @@ import {
   USER_RECORD,
   VERSION_HEADER,
 } from "./endpoints.ts";
-import { type CmsSpec, type CompressMode, STATS_PATH } from "../spec.ts";
+import { type BuiltinSpec, STATS_PATH } from "../spec.ts";
 import { createStaticStore, type StaticStore } from "./static_files.ts";
 
 /** What `/redis/:key` reads from; the npm `redis` client satisfies it. */
@@ -27,16 +26,11 @@ interface KeyReader {
   get(key: string): Promise<string | null>;
 }
 
-interface TargetAppOptions {
-  compress?: CompressMode;
-  cacheTtlSec?: number;
-  staticDir?: string;
+/** The app's fields of a built-in target's spec, its Redis, and the clock of the news page and the cache. */
+type TargetAppOptions = Pick<BuiltinSpec, "compress" | "cacheTtlSec" | "staticDir" | "cms"> & {
   redis?: KeyReader | null;
-  /** The `/home` page's query pool (defaults in cms.ts). */
-  cms?: CmsSpec;
-  /** Clock of the news page's version and the response cache; injected by tests. */
   nowMs?: () => number;
-}
+};
 
 export const ENDPOINTS: ReadonlyArray<readonly [string, string]> = [
   ["/", "hello text"],
@@ -235,7 +229,7 @@ function addSessionRoutes(app: Hono): void {
 export function createTargetApp(opts: TargetAppOptions = {}) {
   const nowMs = opts.nowMs ?? Date.now;
   const cache = opts.cacheTtlSec
-    ? new ResponseCache(opts.cacheTtlSec * 1000, undefined, nowMs, {
+    ? new ResponseCache(opts.cacheTtlSec * 1000, nowMs, {
       header: VERSION_HEADER,
       currentVersion: (path) => path === NEWS_PATH ? newsVersion(nowMs()) : null,
     })
@@ -245,7 +239,6 @@ export function createTargetApp(opts: TargetAppOptions = {}) {
   const app = buildHono(opts, cache, pool, cms);
   const wsCounters = addWsEndpoints(app);
   const honoFetch = app.fetch;
-  // Cumulative counters: cacheHits, cacheMisses, staleHits (with a response cache) and cms*.
   const stats = (): Record<string, number> => ({
     ...(cache
       ? { cacheHits: cache.stats.hits, cacheMisses: cache.stats.misses, staleHits: cache.stats.staleHits }
@@ -284,17 +277,15 @@ interface VersionCheck {
   currentVersion(path: string): string | null;
 }
 
+/** Entries the response cache holds at most: past it, the expired go, else the oldest. */
+const MAX_CACHE_ENTRIES = 10_000;
+
 /** A TTL response cache (as `apicache`) for 200 GETs; `versionCheck` counts stale hits as `staleHits`. */
 class ResponseCache {
-  readonly stats = { hits: 0, misses: 0, staleHits: 0, entries: 0 };
+  readonly stats = { hits: 0, misses: 0, staleHits: 0 };
   #entries = new Map<string, Entry>();
 
-  constructor(
-    readonly ttlMs: number,
-    readonly maxEntries = 10_000,
-    readonly nowMs: () => number = Date.now,
-    readonly versionCheck: VersionCheck | null = null,
-  ) {}
+  constructor(readonly ttlMs: number, readonly nowMs: () => number, readonly versionCheck: VersionCheck) {}
 
   /** Hono middleware: answers from the cache or stores what the inner handlers produced. */
   middleware(keyExtra: (accept: string | undefined) => string = () => ""): MiddlewareHandler {
@@ -304,7 +295,7 @@ class ResponseCache {
       const hit = this.#entries.get(key);
       if (hit && hit.expiresAtMs > this.nowMs()) {
         this.stats.hits++;
-        if (this.versionCheck) this.#checkVersion(c.req.path, hit);
+        this.#checkVersion(c.req.path, hit);
         const headers = new Headers(hit.headers);
         headers.set("x-cache", "HIT");
         c.res = new Response(hit.body.slice(), { status: hit.status, headers });
@@ -322,23 +313,22 @@ class ResponseCache {
   }
 
   #checkVersion(path: string, hit: Entry): void {
-    const current = this.versionCheck!.currentVersion(path);
+    const current = this.versionCheck.currentVersion(path);
     if (current === null) return;
-    const header = this.versionCheck!.header;
+    const header = this.versionCheck.header;
     const served = hit.headers.find(([name]) => name === header)?.[1];
     if (served !== undefined && served !== current) this.stats.staleHits++;
   }
 
   #store(key: string, entry: Entry): void {
-    if (!this.#entries.has(key) && this.#entries.size >= this.maxEntries) this.#evictExpiredOrOldest();
+    if (!this.#entries.has(key) && this.#entries.size >= MAX_CACHE_ENTRIES) this.#evictExpiredOrOldest();
     this.#entries.set(key, entry);
-    this.stats.entries = this.#entries.size;
   }
 
   #evictExpiredOrOldest(): void {
     const now = this.nowMs();
     for (const [key, entry] of this.#entries) if (entry.expiresAtMs <= now) this.#entries.delete(key);
-    if (this.#entries.size >= this.maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
+    if (this.#entries.size >= MAX_CACHE_ENTRIES) this.#entries.delete(this.#entries.keys().next().value!);
   }
 }
 

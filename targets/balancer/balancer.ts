@@ -5,10 +5,9 @@
  */
 import { writeAll } from "../../system/write_all.ts";
 import { Framing } from "../../http1/body_framing.ts";
-import { BufferedConn, UpstreamPool } from "./forward/conn.ts";
+import { BufferedConn, headFramer, MAX_HEAD_BYTES, parseHead, UpstreamPool } from "./forward/conn.ts";
 import { exchange } from "./forward/exchange.ts";
 import { type MessageFramer, NEED_MORE, PARSE_ERROR } from "../../http1/message_framer.ts";
-import { headFramer, MAX_HEAD_BYTES, parseHead } from "./forward/http1.ts";
 import { opensWithH2Preface, plainAnswer, relayH2 } from "./forward/relay.ts";
 import { type BalanceMode, STATS_PATH } from "../spec.ts";
 import { closeQuietly } from "../../system/descriptors.ts";
@@ -27,11 +26,7 @@ export function pickInstance(mode: BalanceMode, inFlight: number[], next: number
   return best;
 }
 
-function createBalancer(
-  upstreamUrls: string[],
-  mode: BalanceMode,
-  headTimeoutMs = DEFAULT_HEAD_TIMEOUT_MS,
-) {
+function createBalancer(upstreamUrls: string[], mode: BalanceMode, headTimeoutMs = DEFAULT_HEAD_TIMEOUT_MS) {
   const pools = upstreamUrls.map((u) => new UpstreamPool(u));
   const inFlight = pools.map(() => 0);
   const sent = pools.map(() => 0);

@@ -80,18 +80,20 @@ function zeroStats() {
   };
 }
 
-/** The upstream's answer (with `extra` headers), or 502 when the upstream cannot be reached. */
-async function forwardToUpstream(
-  state: ProxyState,
-  req: Request,
-  extra?: [string, string][],
-): Promise<Response> {
+/** The upstream's answer, or the 502 to send when the upstream cannot be reached. */
+async function sendUpstream(state: ProxyState, req: Request): Promise<UpstreamResponse | Response> {
   try {
-    return toResponse(await state.upstream.send(req), extra);
+    return await state.upstream.send(req);
   } catch (err) {
     state.stats.upstreamErrors++;
     return badGateway(state.opts.upstreamUrl, err);
   }
+}
+
+/** The upstream's answer (with `extra` headers), or 502 when the upstream cannot be reached. */
+async function forwardToUpstream(state: ProxyState, req: Request, extra?: [string, string][]) {
+  const res = await sendUpstream(state, req);
+  return res instanceof Response ? res : toResponse(res, extra);
 }
 
 /** 429 when the client is over its rate; null to serve it (no limiter, or the limiter cannot reach Redis). */
@@ -128,13 +130,8 @@ async function serveCached(state: ProxyState, req: Request): Promise<Response> {
     return toResponse(decodeEntry(value), [["x-cache", "HIT"]]);
   }
   stats.misses++;
-  let res: UpstreamResponse;
-  try {
-    res = await state.upstream.send(req);
-  } catch (err) {
-    stats.upstreamErrors++;
-    return badGateway(opts.upstreamUrl, err);
-  }
+  const res = await sendUpstream(state, req);
+  if (res instanceof Response) return res;
   if (cacheable(res)) {
     // Not awaited: a failed cache write is only a later miss, counted apart from bypasses.
     withTimeout(opts.redis.set(key, encodeEntry(res), { PX: state.ttlMs }), timeoutMs).catch(() =>
@@ -149,7 +146,7 @@ export function createProxy(opts: ProxyOptions) {
   const timeoutMs = opts.redisTimeoutMs ?? 200;
   const ttlMs = Math.round((opts.cacheTtlSec ?? 0) * 1000);
   const limiter = opts.rateLimit
-    ? new RedisRateLimiter(opts.redis, opts.rateLimit.limit, opts.rateLimit.windowMs, undefined, timeoutMs)
+    ? new RedisRateLimiter(opts.redis, opts.rateLimit.limit, opts.rateLimit.windowMs, timeoutMs)
     : null;
   const stats = zeroStats();
   const state: ProxyState = { opts, upstream, limiter, stats, timeoutMs, ttlMs };

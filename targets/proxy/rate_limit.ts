@@ -12,13 +12,12 @@ export class RedisRateLimiter {
     readonly client: RedisClient,
     readonly limit: number,
     readonly windowMs: number,
-    readonly keyPrefix = "loadlab:ratelimit:",
-    readonly timeoutMs = 200,
+    readonly timeoutMs: number,
   ) {}
 
   /** Counts one request of `clientKey`; throws when Redis fails (the caller decides to fail open). */
   async check(clientKey: string) {
-    const key = this.keyPrefix + clientKey;
+    const key = `loadlab:ratelimit:${clientKey}`;
     const replies = await withTimeout(
       this.client.multi().set(key, "0", { PX: this.windowMs, NX: true }).incr(key).pTTL(key).exec(),
       this.timeoutMs,
@@ -26,7 +25,7 @@ export class RedisRateLimiter {
     const count = Number(replies[1]);
     const ttlMs = Number(replies[2]);
     const retryAfterSec = Math.max(1, Math.ceil((ttlMs > 0 ? ttlMs : this.windowMs) / 1000));
-    return { allowed: count <= this.limit, remaining: Math.max(0, this.limit - count), retryAfterSec };
+    return { allowed: count <= this.limit, retryAfterSec };
   }
 }
 

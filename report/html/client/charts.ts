@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 /**
  * @module
  * Chart helpers of report.html over the inlined Chart.js global: themed factory, palette, plugins, log/linear
@@ -205,7 +204,7 @@ export function barValuePlugin(unit: "ms" | "%" | "req/s"): any {
 }
 
 /** One bar series of `metricBarChart`: a variant's values per label, with optional 95% CI half-widths. */
-export interface BarSeries {
+interface BarSeries {
   name: string;
   values: Array<number | null>;
   ci?: Array<number | null>;

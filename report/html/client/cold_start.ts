@@ -1,8 +1,6 @@
-/// <reference lib="dom" />
 /**
  * @module
- * The cold-start section: per target start the ms to listening, ready and first 2xx, and each variant's
- * cold-start curve.
+ * The cold-start section: per target start the ms to listening, ready and first 2xx; each variant's curve.
  */
 import type { PageData } from "../page/data.ts";
 import type { PageRun } from "../page/run.ts";

@@ -1,9 +1,9 @@
 /// <reference lib="dom" />
 /**
  * @module
- * Browser helpers of report.html: elements, number formats and sortable tables. Every exported client
- * function is inlined into the page by its source text, so it calls only other exported client functions and
- * browser globals. Data reaches the DOM as text nodes, never markup.
+ * Browser helpers of report.html: elements, number formats, sortable tables; its DOM lib reference types
+ * every client module (each imports this one). Client functions are inlined into the page by source text, so
+ * they call only exported client functions and browser globals; data reaches the DOM as text, never markup.
  */
 import { fixedOrDash, formatBytes, formatExponent, isHuge } from "../../../results/text_format.ts";
 

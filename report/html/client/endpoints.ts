@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 /**
  * @module
  * A run's endpoints on the page: a table by p99 and their percentile curves.

@@ -1,8 +1,6 @@
-/// <reference lib="dom" />
 /**
  * @module
- * The parts of report.html only experiments produce: phases (per run, of every run in one table, as charts
- * across variants), flows, target counters (per run, and of every run in one table) and capacity searches.
+ * The parts of report.html only experiments produce: phases, flows, target counters and capacity searches.
  */
 import type { PageData } from "../page/data.ts";
 import type { PageRun } from "../page/run.ts";
@@ -196,7 +194,7 @@ export function renderSearches(data: PageData): HTMLElement | null {
 }
 
 /** One phase of one run, with the coordinates the table groups by. */
-export interface PhaseRow {
+interface PhaseRow {
   load: string;
   phase: string;
   variant: string;

@@ -1,8 +1,6 @@
-/// <reference lib="dom" />
 /**
  * @module
- * One instance against several behind the balancer: each variant's req/s by instance count, and why fewer
- * than 4 cores cannot show scaling.
+ * One instance vs several behind the balancer: req/s by instance count; why under 4 cores shows no scaling.
  */
 import type { PageData } from "../page/data.ts";
 import type { PageRun } from "../page/run.ts";

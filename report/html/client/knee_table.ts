@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 /**
  * @module
  * "The knee, explained": what saturated, with the telemetry below and above the knee.

@@ -1,8 +1,6 @@
-/// <reference lib="dom" />
 /**
  * @module
- * Little's law for closed-model runs at several connection counts: mean latency against N beside N / X and
- * the fitted line, and their slopes compared.
+ * Little's law for closed runs at several connection counts: mean latency vs N beside N / X, slopes compared.
  */
 import type { PageData } from "../page/data.ts";
 import type { PageRun } from "../page/run.ts";
@@ -12,7 +10,7 @@ import { modelFactsOf } from "../../../results/load_models.ts";
 import { fitLine, meanOf } from "../../../results/stats.ts";
 
 /** The fields of a run this section reads (so tests can pass plain results runs). */
-export type LittleRun = Pick<
+type LittleRun = Pick<
   PageRun,
   | "name"
   | "variant"
@@ -28,7 +26,7 @@ export type LittleRun = Pick<
 >;
 
 /** One connection count of a curve, averaged over its repeats. */
-export interface LittlePoint {
+interface LittlePoint {
   connections: number;
   rps: number;
   meanMs: number;
@@ -36,7 +34,7 @@ export interface LittlePoint {
 }
 
 /** One variant's closed-model runs over the connection counts, with the fitted and predicted slopes. */
-export type LittleCurve = ReturnType<typeof littleCurve>;
+type LittleCurve = ReturnType<typeof littleCurve>;
 
 /** The connection count of a closed-model run (the swept value, else its config); null for other models. */
 export function connectionsOf(run: LittleRun): number | null {

@@ -1,10 +1,7 @@
-/// <reference lib="dom" />
 /**
  * @module
- * The live dashboard's entry (`loadlabLive`): report.html fed from a Server-Sent Events stream
- * (`snapshot`, `run-start`, `progress`, `backlog`, `steer`, `end`) with a live panel above it, and its
- * steering controls when the URL carries the run's token: each click POSTs one change to `/control` and shows
- * the answer; `steer` events keep every page in step.
+ * The live dashboard (`loadlabLive`): report.html fed by a Server-Sent Events stream under a live panel, with
+ * steering controls when the URL carries the run's token (a click POSTs to `/control`; `steer` events sync).
  */
 import type { PageData } from "../page/data.ts";
 import type { AttackProgress } from "../../../results/mod.ts";
@@ -25,7 +22,7 @@ export interface LiveProgress extends AttackProgress {
 /** The panel's two charts, and the steering changes the timeline marks (refilled in place). */
 type LiveCharts = ReturnType<typeof renderLivePanel>;
 
-export interface LiveRunStart {
+interface LiveRunStart {
   index: number;
   total: number;
   name: string;
@@ -160,7 +157,7 @@ export function loadlabLive(): void {
 }
 
 /** What `/control` says (runner/steering.ts `SteerState`). */
-export interface LiveSteerState {
+interface LiveSteerState {
   running: boolean;
   run: string | null;
   model: string | null;

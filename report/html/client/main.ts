@@ -1,8 +1,6 @@
-/// <reference lib="dom" />
 /**
  * @module
- * Entry point of report.html's script (`loadlabMain`): reads the embedded JSON, sets the theme, builds every
- * section.
+ * report.html's script entry (`loadlabMain`): reads the embedded JSON, sets the theme, builds each section.
  */
 import type { PageData } from "../page/data.ts";
 import { h } from "./dom.ts";

@@ -1,8 +1,6 @@
-/// <reference lib="dom" />
 /**
  * @module
- * Charts across the whole experiment: bars per variant, the percentile overlay and one chart per sweep with
- * its knee.
+ * Charts across the experiment: bars per variant, the percentile overlay, one chart per sweep with its knee.
  */
 import type { PageData } from "../page/data.ts";
 import type { OverviewMetric } from "../page/overview.ts";

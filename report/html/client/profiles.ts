@@ -1,8 +1,6 @@
-/// <reference lib="dom" />
 /**
  * @module
- * CPU profiles on the page: top functions, an SVG flame graph, first second against the rest, and a diff of
- * two profiles.
+ * CPU profiles on the page: top functions, an SVG flame graph, first second vs the rest, a diff of two.
  */
 import type { PageData } from "../page/data.ts";
 import type { PageRun } from "../page/run.ts";

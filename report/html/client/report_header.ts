@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 /**
  * @module
  * The header of report.html: title, environment, how it ran, thresholds and the experiment source.

@@ -1,9 +1,6 @@
-/// <reference lib="dom" />
 /**
  * @module
- * The charts of one run on one time axis (latency, throughput, errors, steering marks, and what happened
- * inside the target: its event loop and GC, its CPU and memory, the Redis server's view), then its histogram
- * and percentile plot.
+ * The charts of one run: its timeline on one time axis, then its histogram and percentile plot.
  */
 import type { PageRun, PageTelemetry, TelemetryColumn } from "../page/run.ts";
 import { fmtMs, fmtNum, h } from "./dom.ts";
@@ -142,7 +139,7 @@ export function distributionCharts(run: PageRun, grid: HTMLElement): void {
 }
 
 /** A telemetry column's line: label, column, colour offset in the series' stride, options (axis, dashes). */
-export type TelemetryLine = [string, TelemetryColumn, number, Record<string, unknown>?];
+type TelemetryLine = [string, TelemetryColumn, number, Record<string, unknown>?];
 
 /** `lines` of each series, the series' name before each label when `named`; absent columns draw nothing. */
 export function telemetryLines(

@@ -1,8 +1,6 @@
-/// <reference lib="dom" />
 /**
  * @module
- * The per-run section: a picker, then the chosen run's facts, verdict, charts and tables (one run drawn at a
- * time).
+ * The per-run section: a picker, then the chosen run's facts, verdict, charts and tables, one run at a time.
  */
 import type { PageData } from "../page/data.ts";
 import type { PageRun } from "../page/run.ts";

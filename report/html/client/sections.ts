@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 /**
  * @module
  * The sections of report.html over the whole experiment: findings, `--compare` and the sortable overview.

@@ -1,8 +1,6 @@
-/// <reference lib="dom" />
 /**
  * @module
- * The pages of `loadlab site` in the browser: the navigation of its report pages (the baseline lives in the
- * URL, `?base=<id>`) and its index page (`loadlabIndex`): one row per experiment and the comparison picker.
+ * The pages of `loadlab site` in the browser: its report pages' navigation (`?base=<id>`) and its index.
  */
 import type { PageData } from "../page/data.ts";
 import type { SiteEntry, SiteNav } from "../site_data.ts";

@@ -1,8 +1,6 @@
-/// <reference lib="dom" />
 /**
  * @module
- * Variants × loads at a glance: req/s with its CI, runtime, stabilization time and first interval against the
- * steady state.
+ * Variants × loads at a glance: req/s with its CI, runtime, stabilization and first interval vs steady state.
  */
 import type { PageData } from "../page/data.ts";
 import type { PageRun } from "../page/run.ts";

@@ -1,7 +1,6 @@
 /**
  * @module
- * A `ResultsFile` as the data the page embeds: series column-wise, numbers rounded, and what the
- * browser should not compute (overview rows, changes, sweeps). Pure.
+ * A `ResultsFile` as the page's data, with what the browser should not compute (overview rows, sweeps). Pure.
  */
 import { exportNote } from "../../../results/export/summary.ts";
 import { redactionLine } from "../../../results/redact.ts";

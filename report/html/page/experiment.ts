@@ -1,7 +1,6 @@
 /**
  * @module
- * The page data from experiments: the stored analysis mapped onto overview rows and sweeps, and
- * the per-phase comparison across variants. Pure.
+ * Page data of experiments, pure: the stored analysis on overview rows and sweeps, phases across variants.
  */
 import type { Analysis, ResultsFile, RunResult } from "../../../results/mod.ts";
 import { curveAxes, meanCi, round4 } from "../../../results/stats.ts";

@@ -1,7 +1,6 @@
 /**
  * @module
- * The overview rows of the page data (means over repeats with CIs and changes against the baseline
- * variant) and the grouped bar chart built from them. Pure.
+ * The page's overview rows (means over repeats, CIs, changes against the baseline variant), their bar chart.
  */
 import { protocolTag } from "../../../results/text_format.ts";
 import { sumValues } from "../../../results/interval_counts.ts";
@@ -32,7 +31,6 @@ export function overviewMetrics() {
 const OVERVIEW_METRICS = overviewMetrics().map(([m]) => m);
 export type OverviewMetric = ReturnType<typeof overviewMetrics>[number][0];
 
-/** One row of the overview: a run, or the repeats of one variant × load × sweep point. */
 export type OverviewRow = ReturnType<typeof overviewRow>;
 
 function metricOf(run: RunResult, m: OverviewMetric): number {

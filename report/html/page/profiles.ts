@@ -1,7 +1,6 @@
 /**
  * @module
- * The CPU profile section's data: profiles to pick for a diff, the pairs worth comparing, and what
- * profiling costs. Pure.
+ * The CPU profile section's data, pure: profiles to diff, the pairs worth comparing, what profiling costs.
  */
 import type { ResultsFile } from "../../../results/mod.ts";
 import { kneeSides } from "../../../results/conclude/knee/explained.ts";

@@ -1,7 +1,6 @@
 /**
  * @module
- * One run as report.html embeds it (`pageRun`): no encoded histograms, series column-wise, numbers
- * rounded to keep a 50-run page within its size budget. Pure.
+ * One run as report.html embeds it (`pageRun`), rounded to keep a 50-run page within its size budget. Pure.
  */
 import type { IntervalResult, RunResult, TelemetrySeries } from "../../../results/mod.ts";
 import { round3, round4 } from "../../../results/stats.ts";

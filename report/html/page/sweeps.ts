@@ -9,7 +9,6 @@ import { groupSends, groupVerdict } from "./verdict.ts";
 import { sampledLatency } from "../../../results/conclude/responses.ts";
 import { storedKnee } from "./experiment.ts";
 
-/** One sweep curve: a variant's runs over a swept parameter. */
 export type PageSweep = ReturnType<typeof sweepCurve>;
 
 /** One curve per variant × load over its swept parameter, probes left out, with its knee. */

@@ -1,7 +1,6 @@
 /**
  * @module
- * The run verdict's share of the page data: each row's verdict label with requested, sent and
- * dropped, and each threshold's actual. Pure.
+ * The run verdict's page data, pure: each row's verdict, requested, sent, dropped; each threshold's actual.
  */
 import type { ResultsFile, RunResult } from "../../../results/mod.ts";
 import { runVerdict } from "../../../results/conclude/run_verdict.ts";
@@ -14,7 +13,7 @@ import {
 import { round4 } from "../../../results/stats.ts";
 
 /** Requested rate (mean over repeats), sends made and dropped (sums) of an overview row. */
-export interface OverviewSends {
+interface OverviewSends {
   requestedRps: number;
   sent: number;
   dropped: number;

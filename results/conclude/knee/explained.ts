@@ -1,8 +1,7 @@
 /**
  * @module
- * "The knee, explained": the target telemetry of the last point below each knee beside the first above it,
- * the resources that changed most, and one sentence on what saturated citing the strongest evidence. Points
- * without telemetry are not explained. Pure.
+ * "The knee, explained": the target telemetry of the last point below each knee beside the first above, the
+ * resources that changed most, one sentence on what saturated. Points without telemetry are skipped. Pure.
  */
 import type { ResultsFile, RunResult } from "../../mod.ts";
 import { formatRounded as one, formatSignificant } from "../../text_format.ts";
@@ -124,11 +123,10 @@ function verdict(below: TelemetryDigest, above: TelemetryDigest): [string, strin
     const since = rose("runQueueWaitPct", 1.5)
       ? ""
       : ` (${one(below.runQueueWaitPct ?? 0)}% below the knee already)`;
+    const share = one(above.runQueueWaitPct!);
     return [
       "CPU (shared)",
-      `CPU-starved: the target's main thread waited for a core ${
-        one(above.runQueueWaitPct!)
-      }% of the time${since}`,
+      `CPU-starved: the target's main thread waited for a core ${share}% of the time${since}`,
     ];
   }
   if ((above.loopP99Ms ?? 0) >= 20 && rose("loopP99Ms", 3)) {

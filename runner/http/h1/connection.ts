@@ -63,6 +63,8 @@ export class Connection implements StepConnection, InlineReader, DialEnd {
   readonly #dialer: Dialer;
   #opening: ((resolve: (open: boolean) => void) => void) | null = null;
   #opened: ((open: boolean) => void) | null = null;
+  /** `cut` while dialling: the exchange waiting for the dial is not sent. */
+  #cutDial = false;
   #buf: Uint8Array = EMPTY;
   readonly #requests: RequestPicker;
   #intendedMs = 0;
@@ -145,6 +147,7 @@ export class Connection implements StepConnection, InlineReader, DialEnd {
 
   /** Dials once the connect gate has room (the watchdog times it out); a failure counts under `endpoint`. */
   open(endpoint = -1): Promise<boolean> {
+    this.#cutDial = false;
     this.#dialer.endpoint = endpoint;
     // No async frame and, on epoll, no promise of the dial's: a crowd's connects keep only this one.
     return new Promise(
@@ -170,6 +173,15 @@ export class Connection implements StepConnection, InlineReader, DialEnd {
     this.#sock = inline ?? new PromiseInline(sock);
     if (inline !== null) this.#buf = INLINE_READ;
     else if (this.#buf === EMPTY || this.#buf === INLINE_READ) this.#buf = new Uint8Array(READ_BUFFER_BYTES);
+  }
+
+  /** Ends the exchange in flight uncounted, the socket closed; one still dialling is never sent. */
+  cut(): void {
+    if (this.#opened !== null) this.#cutDial = true;
+    else if (this.#active) {
+      this.#done = this.#depth;
+      this.abort();
+    }
   }
 
   /** Closes after a per-arrival session or request: our own close, so the next `open` is no reconnect. */
@@ -212,6 +224,10 @@ export class Connection implements StepConnection, InlineReader, DialEnd {
     if (this.#sock === null) {
       this.#openThenExchange(intendedMs, depth, request, next).then(settle, failed);
       return;
+    }
+    if (this.#cutDial) {
+      this.release();
+      return settle(0);
     }
     this.#settle = settle;
     this.#next = next;
@@ -265,7 +281,9 @@ export class Connection implements StepConnection, InlineReader, DialEnd {
     this.#writeError = null;
     shared.recorder.addBytesWritten(sentMs, bytes.length, this.#requests.endpointOf(0));
     shared.recorder.inFlight += depth;
-    this.#started();
+    this.#parser.start(this.#requests.isHead(0));
+    if (this.#keep !== 0) this.#kept.reset(this.#keptLimit);
+    this.#arrivedBytes = 0;
     if (TRACE_CONN) traceConn(this.id, fdOf(this.#sock), "written", `${bytes.length} bytes x${depth}`);
     const inline = this.#sock!;
     // Armed before the write, so a write that fails at once fails the armed read, as on Deno.Conn.
@@ -322,13 +340,9 @@ export class Connection implements StepConnection, InlineReader, DialEnd {
     this.#writeOffset += n;
     if (this.#writeOffset >= this.#writing.length) this.writtenMs = this.nowMs();
     if (this.#writeOffset >= this.#writing.length || this.#sock === null) return;
-    this.#writeLater(this.#sock, this.#writing.subarray(this.#writeOffset));
-  }
-
-  #writeLater(sock: TransportConn, bytes: Uint8Array): void {
     this.#onWritten ??= (n: number) => this.#written(n);
     this.#onWriteError ??= (err: unknown) => this.#writeFailed(err);
-    sock.write(bytes).then(this.#onWritten, this.#onWriteError);
+    this.#sock.write(this.#writing.subarray(this.#writeOffset)).then(this.#onWritten, this.#onWriteError);
   }
 
   #writeFailed(err: unknown): void {
@@ -374,12 +388,6 @@ export class Connection implements StepConnection, InlineReader, DialEnd {
 
   endSession(): void {
     this.prepareStep(NO_VALUES, null, 0);
-  }
-
-  #started(): void {
-    this.#parser.start(this.#requests.isHead(0));
-    if (this.#keep !== 0) this.#kept.reset(this.#keptLimit);
-    this.#arrivedBytes = 0;
   }
 
   /** Counts unanswered requests as `unfinished`; call before `stopping` is set and the socket closed. */

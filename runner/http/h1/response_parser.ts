@@ -1,8 +1,7 @@
 /**
  * @module
- * The load generator's response parser: the shared HTTP/1.1 framing configured for a user agent, keeping
- * only status, response ends and keep-alive, allocating nothing and holding no bytes between reads. A head
- * past `maxHeadBytes` is a parse error naming the cap.
+ * The generator's response parser: the shared HTTP/1.1 framing as a user agent, keeping only status, ends
+ * and keep-alive, no allocation, no bytes held between reads; a head past `maxHeadBytes` fails, naming it.
  */
 import { MessageFramer } from "../../../http1/message_framer.ts";
 

@@ -355,6 +355,11 @@ export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
     return true;
   }
 
+  /** Our own close (`H2Slot.release`): the next dial is a new connection, not a reconnect. */
+  forgetOpened(): void {
+    this.#dialer.forgetOpened();
+  }
+
   close(): void {
     this.#dialer.abort();
     this.fail("closed-early", "the connection was closed", performance.now());

@@ -14,6 +14,7 @@ import { H2TemplateWriter } from "./template.ts";
 import { fillLane } from "../template.ts";
 import { H2KeptResponse } from "./kept.ts";
 import { DEFAULT_KEPT_BYTES } from "../kept_bytes.ts";
+import { GOAWAY_BYTES, NO_ERROR, writeGoaway } from "../../../http2/frames.ts";
 import type { StreamAnswer } from "../stream_answer.ts";
 
 const NO_VALUES: Uint8Array[] = [];
@@ -227,8 +228,18 @@ export class H2Slot implements StepConnection, H2Stream {
     else this.session.close();
   }
 
+  /**
+   * Ends the slot's connection (an arrival of its own answered, a loop ramped down): GOAWAY (NO_ERROR, last
+   * stream 0), then the close (RFC 9113 6.8). The next exchange dials anew, and that is no reconnect.
+   */
   release(): void {
-    this.session.close();
+    const { session } = this, output = session.output;
+    if (session.isOpen) {
+      output.wrote(writeGoaway(output.bytes, output.reserve(GOAWAY_BYTES), 0, NO_ERROR));
+      output.flush();
+    }
+    session.close();
+    session.forgetOpened();
   }
 
   /** Why the timeout came: the stream never opened, or how much of its response had come. */

@@ -51,7 +51,7 @@ export class StreamTable {
   sendWindow = DEFAULT_WINDOW_BYTES;
   /** The peer sent GOAWAY (or ids ran out): no new streams; reconnect once the last one ends. */
   goingAway = false;
-  /** Most streams open at once on this connection (results: per-connection stream counts). */
+  /** Most streams open at once on this connection so far, over its reconnects (results). */
   maxOpenStreams = 0;
   /** A stream ended in the batch of frames being handled (the inline pump's "settled"). */
   settled = false;
@@ -71,7 +71,6 @@ export class StreamTable {
     else this.closed.fill(0);
     this.sendWindow = DEFAULT_WINDOW_BYTES;
     this.goingAway = false;
-    this.maxOpenStreams = 0;
   }
 
   send(stream: H2Stream): void {

@@ -3,33 +3,19 @@
  * TLS over the `deno` transport: `Deno.startTls` (rustls) on a socket we dial, or `node:tls` where Deno has
  * no switch (`--insecure`, a client certificate with our own SNI). Neither client resumes sessions.
  */
-import * as nodeTls from "node:tls";
-import { isIP } from "node:net";
+import type * as nodeTls from "node:tls";
+import { isIP } from "../../source_addresses.ts";
 import type { Transport, TransportConn } from "../transport/transport.ts";
 import { beyondDenoTls, h2NotSelected, h2Required, loadTlsMaterial, type TlsMaterial } from "./material.ts";
 import type { TlsOptions } from "./options.ts";
 import { closeQuietly } from "../../../system/descriptors.ts";
 import { errorMessage } from "../exchange_errors.ts";
+import type { RunResult } from "../../../results/mod.ts";
 
-export interface TlsSessionInfo {
-  /** `deno` (rustls), `node:tls` (insecure or client certificate), or `openssl` (the epoll transport's). */
-  client: "deno" | "node:tls" | "openssl";
-  /** The ALPN protocol the server chose (we offer `http/1.1`), null when it chose none. */
-  alpn: string | null;
-  /** Protocol version, where the client exposes it (node:tls does; Deno.TlsConn does not). */
-  version: string | null;
-  cipher: string | null;
-  insecure: boolean;
-  /** Whether new connections offered a saved session (`--tls-resume`; the openssl client and h3 can). */
-  resume: boolean;
-  /** Handshakes completed and how many resumed (openssl: summed over workers; null: not counted). */
-  handshakes: number | null;
-  resumed: number | null;
-  /** Why resumption was asked for and not done: the `deno` transport's clients cannot resume. */
-  resumeNote?: string;
-}
+/** What a run's TLS handshakes negotiated, as results hold it (`tls`: client, ALPN, version, resumption). */
+export type TlsSessionInfo = NonNullable<RunResult["tls"]>;
 
-type Negotiated = Omit<TlsSessionInfo, "resume" | "handshakes" | "resumed" | "resumeNote">;
+type Negotiated = Pick<TlsSessionInfo, "client" | "alpn" | "version" | "cipher" | "insecure">;
 
 /** Recorded when resumption is on and the `deno` transport ran: it cannot resume, and says so. */
 export const RESUME_UNAVAILABLE =
@@ -43,7 +29,6 @@ interface TlsTransportConn extends TransportConn {
 
 interface TlsTransport {
   transport: Transport;
-  client: "deno" | "node:tls";
   info(): TlsSessionInfo | null;
 }
 
@@ -68,7 +53,7 @@ export function tlsTransport(
     : (hostname, port, signal) => denoConnect(dial, hostname, port, signal);
   const info = () =>
     first === null ? null : { ...first, resume: false, handshakes: null, resumed: null, ...resumeNote };
-  return { transport, client: useNode ? "node:tls" : "deno", info };
+  return { transport, info };
 }
 
 /** What every handshake of a TLS transport uses, and `note`, told what each negotiated. */
@@ -111,7 +96,7 @@ function nodeConnect(dial: TlsDial, hostname: string, port: number, signal: Abor
   const { serverName, insecure, material, note, alpn } = dial;
   return new Promise<TlsTransportConn>((resolve, reject) => {
     let startMs = performance.now();
-    const socket = nodeTls.connect({
+    const socket = process.getBuiltinModule("node:tls").connect({
       host: hostname,
       port,
       // node:tls sends no SNI for an IP literal (and refuses one as servername); it verifies the host then.

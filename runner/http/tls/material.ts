@@ -5,7 +5,7 @@
  * reads it without the options' schema (options.ts).
  */
 import { createPrivateKey, X509Certificate } from "node:crypto";
-import { FileReadError, readTextFileCapped } from "../../../system/read_capped.ts";
+import { readOrRefuse, readTextFileCapped } from "../../../system/read_capped.ts";
 
 /** `HOST:PORT`, the host a hostname, an IPv4 literal or a bracketed IPv6 literal. */
 export const HOST_PORT = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/;
@@ -52,15 +52,11 @@ export function parseConnectTo(text: string): { hostname: string; port: number }
 const MAX_PEM_FILE_BYTES = 16 * 2 ** 20;
 
 function readPem(flag: string, path: string, what: string): string {
-  let text: string;
-  try {
-    text = readTextFileCapped(path, MAX_PEM_FILE_BYTES);
-  } catch (err) {
-    if (!(err instanceof FileReadError)) throw err;
-    throw new TlsFileError(flag, `cannot read ${path} (${err.reason}); give the path of a PEM ${what}`, {
-      cause: err,
-    });
-  }
+  const text = readOrRefuse(
+    () => readTextFileCapped(path, MAX_PEM_FILE_BYTES),
+    (why, cause) =>
+      new TlsFileError(flag, `cannot read ${path} (${why}); give the path of a PEM ${what}`, cause),
+  );
   if (!text.includes("-----BEGIN ")) {
     throw new TlsFileError(flag, `${path} holds no PEM block; convert it with openssl to PEM ${what}`);
   }

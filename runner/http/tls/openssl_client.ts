@@ -95,8 +95,7 @@ export class OpenSslClient implements SslOwner {
         fail(`--cert ${options?.certFile ?? "(tls.auth)"}`);
       }
     }
-    const alpn = new Uint8Array([8, ...new TextEncoder().encode("http/1.1")]);
-    if (s.SSL_CTX_set_alpn_protos(ctx, alpn, alpn.length) !== 0) fail("ALPN");
+    this.setAlpn(["http/1.1"]);
     s.SSL_CTX_set_options(ctx, SSL_OP_IGNORE_UNEXPECTED_EOF);
     s.SSL_CTX_ctrl(ctx, SSL_CTRL_MODE, BigInt(SSL_MODE_PARTIAL_MOVING | SSL_MODE_RELEASE_BUFFERS), null);
     this.#versionsAndSuites(options);

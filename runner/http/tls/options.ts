@@ -1,7 +1,6 @@
 /**
  * @module
- * The TLS options of a run, each with its flag, as the config's schema checks them (the material they name:
- * material.ts).
+ * The TLS options of a run, each with its flag, as the config's schema checks them (files: material.ts).
  */
 import { z } from "zod";
 import { knownCipherSuite, TLS_VERSIONS, type TlsVersionName } from "./cipher_names.ts";

@@ -74,7 +74,7 @@ export function chooseTransport(
     return { ...epoll, fallbackReason: epoll.fallbackReason ?? uring };
   }
   if (requested === "auto" && options.preferUring === true) {
-    // Where io_uring cannot serve the run, auto is epoll as ever, with no fallback to report.
+    // Where io_uring cannot serve the run, auto is epoll, with no fallback to report.
     const uring = chooseUring(url, options);
     if (typeof uring !== "string") return uring;
   }

@@ -32,7 +32,6 @@ interface ConnectingSocket extends TransportConn {
   readonly fd: number;
   readonly loop: ConnectLoop;
   readonly ssl: SslConn | null;
-  close(): void;
 }
 
 export class ConnectPhase {
@@ -47,24 +46,6 @@ export class ConnectPhase {
 
   get pending(): boolean {
     return this.#waiter !== null;
-  }
-
-  /** The connect's promise; a connect past `signal` (watchdog, shutdown) closes the socket. */
-  wait(signal: AbortSignal): Promise<TransportConn> {
-    return new Promise((resolve, reject) => {
-      const onAbort = () => this.sock.close();
-      signal.addEventListener("abort", onAbort, { once: true });
-      this.waitFor({
-        connected: (sock) => {
-          signal.removeEventListener("abort", onAbort);
-          resolve(sock);
-        },
-        connectFailed: (err) => {
-          signal.removeEventListener("abort", onAbort);
-          reject(err);
-        },
-      });
-    });
   }
 
   /** The connect's end told to `waiter` (closing the socket aborts it: `waiter` is told then). */

@@ -6,7 +6,7 @@ import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { parseAttackConfig } from "../../config.ts";
 import { connectionShared } from "../load_connection.ts";
 import { RequestMix } from "../request.ts";
-import { connectGateOf, recorderOf } from "../../load/generator_warmup.ts";
+import { connectGateOf, recorderOf } from "../../load/run_load.ts";
 import { runtimeResources } from "../../../system/descriptors.ts";
 import { Dialer } from "./dial.ts";
 import { tcpTransport, type Transport } from "./transport.ts";

@@ -3,7 +3,7 @@
  * The base of the epoll and io_uring sockets: its slot in the loop, its connect phase, the read it holds for
  * its user until settled and the write the kernel had no room for. HOT PATH: nothing allocated.
  */
-import { failReadClosed, type InlineConn, type InlineReader } from "./transport.ts";
+import { type ConnectWaiter, failReadClosed, type InlineConn, type InlineReader } from "./transport.ts";
 import { ConnectPhase } from "./connect_phase.ts";
 import type { SocketLoop } from "./socket_table.ts";
 import type { SslConn } from "../tls/openssl_conn.ts";
@@ -13,11 +13,9 @@ export abstract class LoopSocket implements InlineConn {
   #queued = false;
   /** The connect and, over TLS, the handshake: until the connect's promise settles. */
   readonly connecting: ConnectPhase;
-  /** The armed read's buffer, and its inline reader or its promise's settlers: never both. */
+  /** The armed read's buffer and its reader (`read`'s promise is one too). */
   readBuf: Uint8Array | null = null;
   reader: InlineReader | null = null;
-  readResolve: ((n: number | null) => void) | null = null;
-  readReject: ((err: Error) => void) | null = null;
   /** The write waiting for kernel room: its bytes and its promise's settlers. */
   writeBytes: Uint8Array | null = null;
   writeResolve: ((n: number) => void) | null = null;
@@ -32,13 +30,18 @@ export abstract class LoopSocket implements InlineConn {
     this.connecting = new ConnectPhase(this);
   }
 
-  abstract read(buf: Uint8Array): Promise<number | null>;
   abstract write(bytes: Uint8Array): Promise<number>;
   abstract armRead(buf: Uint8Array, reader: InlineReader): void;
   abstract writeNow(bytes: Uint8Array): number;
   abstract close(): void;
   /** Hands what the socket has to its armed read, up to TURN_READ_BYTES a turn. */
   protected abstract serve(): void;
+
+  awaitConnect(waiter: ConnectWaiter, now: boolean): void {
+    if (now && this.ssl === null) return waiter.connected(this);
+    this.connecting.waitFor(waiter);
+    if (now) this.connecting.connected();
+  }
 
   /** https: how long the handshake took (Connection reads it for `tlsMs`); -1 for plain TCP. */
   get tlsMs(): number {
@@ -50,7 +53,7 @@ export abstract class LoopSocket implements InlineConn {
   }
 
   get readArmed(): boolean {
-    return this.reader !== null || this.readResolve !== null;
+    return this.reader !== null;
   }
 
   protected requeue(): void {
@@ -65,12 +68,10 @@ export abstract class LoopSocket implements InlineConn {
     this.serve();
   }
 
-  protected readLater(buf: Uint8Array): Promise<number | null> {
+  /** Deno.Conn's read, as one armed read (the WebSocket handshake's; load connections arm their own). */
+  read(buf: Uint8Array): Promise<number | null> {
     return new Promise((resolve, reject) => {
-      this.readBuf = buf;
-      this.readResolve = resolve;
-      this.readReject = reject;
-      this.loop.wait();
+      this.armRead(buf, { onRead: (n) => (resolve(n), true), onReadError: (err) => (reject(err), true) });
     });
   }
 
@@ -93,15 +94,6 @@ export abstract class LoopSocket implements InlineConn {
     this.readBuf = null;
     this.loop.waiting--;
     return reader;
-  }
-
-  protected settleRead(n: number | null | Error): void {
-    const { readResolve, readReject } = this;
-    this.readBuf = null;
-    this.readResolve = this.readReject = null;
-    this.loop.settled();
-    if (n instanceof Error) readReject!(n);
-    else readResolve!(n);
   }
 
   protected writeLater(bytes: Uint8Array): Promise<number> {
@@ -130,20 +122,14 @@ export abstract class LoopSocket implements InlineConn {
   ) {
     this.loop.release(this.token);
     connectWaiter?.connectFailed(new Deno.errors.Interrupted(connecting));
-    const { reader, readReject, writeReject } = this;
-    this.loop.waiting -= Number(reader !== null) + Number(this.readResolve !== null) +
-      Number(this.writeResolve !== null);
+    const { reader, writeReject } = this;
+    this.loop.waiting -= Number(reader !== null) + Number(this.writeResolve !== null);
     this.reader = this.readBuf = this.writeBytes = null;
-    this.readResolve =
-      this.readReject =
-      this.writeResolve =
-      this.writeReject =
-        null;
+    this.writeResolve = this.writeReject = null;
     // Made only when someone waits for it: an Error's stack costs a microsecond or more.
-    if (reader === null && readReject === null && writeReject === null) return;
+    if (reader === null && writeReject === null) return;
     const closed = new Deno.errors.BadResource(why ? `socket closed: ${why}` : "socket closed");
     reader?.onReadError(closed);
-    readReject?.(closed);
     writeReject?.(closed);
   }
 }

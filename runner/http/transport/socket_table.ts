@@ -8,6 +8,7 @@ import type { SockAddr } from "./sock_addr.ts";
 import { connectError, notAttemptedError } from "./socket_errors.ts";
 import { nextTurn } from "../../load/clock.ts";
 import type { ConnectLoop } from "./connect_phase.ts";
+import type { ConnectWaiter, TransportConn } from "./transport.ts";
 
 /** What a socket needs of its loop (a `SocketTable`): declared here, so sockets need not import loops. */
 export interface SocketLoop<S> extends ConnectLoop {
@@ -17,10 +18,12 @@ export interface SocketLoop<S> extends ConnectLoop {
   release(token: number): void;
 }
 
-/** A socket the table holds: served from the ready list, closed with the loop. */
-interface TableSocket {
+/** A socket the table holds: dialled, served from the ready list, closed with the loop. */
+interface TableSocket extends TransportConn {
+  readonly fd: number;
   serveReady(): void;
-  close(): void;
+  /** Its connect's end told to `waiter` (`now`: the connect completed at once, as on loopback). */
+  awaitConnect(waiter: ConnectWaiter, now: boolean): void;
 }
 
 export abstract class SocketTable<S extends TableSocket> {
@@ -37,6 +40,41 @@ export abstract class SocketTable<S extends TableSocket> {
   protected pumping = false;
   protected closed = false;
   abstract readonly sys: EpollSys;
+  abstract readonly addr: SockAddr;
+
+  /** A socket registered, its connect not started yet, or why not. */
+  protected abstract open(): S | Error;
+
+  /** Dials the loop's address; a connect past `signal` (watchdog, shutdown) fails and closes the socket. */
+  connect(signal: AbortSignal): Promise<TransportConn> {
+    return new Promise((resolve, reject) => {
+      let sock: TransportConn | null = null;
+      const onAbort = () => sock?.close();
+      signal.addEventListener("abort", onAbort, { once: true });
+      sock = this.connectTo({
+        connected: (conn) => {
+          signal.removeEventListener("abort", onAbort);
+          resolve(conn);
+        },
+        connectFailed: (err) => {
+          signal.removeEventListener("abort", onAbort);
+          reject(err);
+        },
+      });
+    });
+  }
+
+  /** Dials the loop's address, its end told to `waiter`; closing the socket aborts it. */
+  connectTo(waiter: ConnectWaiter): TransportConn | null {
+    const sock = this.open();
+    const started = sock instanceof Error ? sock : startConnect(this.sys, this.addr, sock);
+    if (typeof started !== "number") {
+      waiter.connectFailed(started);
+      return null;
+    }
+    (sock as S).awaitConnect(waiter, started === 0);
+    return sock as S;
+  }
 
   /** Runs rounds while sockets wait; clears `pumping` in the turn of its last check. */
   protected abstract pump(): void;
@@ -150,7 +188,7 @@ export function loopSocket(
 }
 
 /** Starts `sock`'s connect: 0 (connected) or -EINPROGRESS, else its error (the socket closed). */
-export function startConnect(
+function startConnect(
   sys: EpollSys,
   addr: SockAddr,
   sock: { fd: number; close(): void },

@@ -186,15 +186,37 @@ export class WsConnection extends WsSocket implements LoadConnection, DialEnd {
 
   onReadError(err: unknown): boolean {
     this.#armed = false;
-    this.#failRead(err);
+    const nowMs = performance.now();
+    const closing = this.#ex.active && this.closeSent && !this.closeReceived;
+    const waiting = this.#waiting();
+    const timedOut = this.timedOut;
+    this.abort();
+    if (!waiting && !closing) return this.#end();
+    if (timedOut) {
+      const what = waiting ? "no answer" : "no close frame from the server";
+      this.fault(nowMs, "timeout", `${what} within ${this.shared.timeoutMs} ms`);
+    } else if (this.writer.error !== null) {
+      this.fault(nowMs, classifyError(this.writer.error, "write"), errorMessage(this.writer.error));
+    } else this.fault(nowMs, classifyError(err, "read"), errorMessage(err));
     return this.#end();
   }
 
   #end(): boolean {
-    const done = this.#endExchange();
+    const done = this.#ex.end();
+    this.deadlineMs = Infinity;
+    // A storm connection's life is over: its socket closed, and the next exchange dials anew.
+    if (this.run.messagesPerConnection > 0 && this.sock !== null) {
+      this.closeSocket();
+      this.#everOpened = false;
+    }
     const next = this.#next;
     if (next !== null && this.sock !== null && next(1, this.lastEventMs) > 0) {
-      this.#chainNext(done, this.lastEventMs);
+      this.#ex.carry(done);
+      if (this.run.pingIntervalMs === 0) this.#begin(-1, this.lastEventMs);
+      else {
+        this.#holdWait(-1);
+        this.#listen();
+      }
       return false;
     }
     const settle = this.#settle;
@@ -207,13 +229,6 @@ export class WsConnection extends WsSocket implements LoadConnection, DialEnd {
   /** Keeps a read armed between exchanges (not a storm's), so what the server sends is taken as it comes. */
   #listen(): void {
     if (!this.#ex.active && this.run.messagesPerConnection === 0) this.#arm();
-  }
-
-  #chainNext(answered: number, sentMs: number): void {
-    this.#ex.carry(answered);
-    if (this.run.pingIntervalMs === 0) return this.#begin(-1, sentMs);
-    this.#holdWait(-1);
-    this.#listen();
   }
 
   /** Takes `n` bytes read into `buf` (null: the stream's end) at `nowMs`; true when the exchange is over. */
@@ -305,32 +320,6 @@ export class WsConnection extends WsSocket implements LoadConnection, DialEnd {
   /** A storm's think time is over: its next message, unless the connection closed or the run stops. */
   #thought(): void {
     if (this.sock !== null && !this.shared.stopping) this.#begin(-1, -1);
-  }
-
-  #failRead(err: unknown): void {
-    const nowMs = performance.now();
-    const closing = this.#ex.active && this.closeSent && !this.closeReceived;
-    const waiting = this.#waiting();
-    const timedOut = this.timedOut;
-    this.abort();
-    if (!waiting && !closing) return;
-    if (timedOut) {
-      const what = waiting ? "no answer" : "no close frame from the server";
-      this.fault(nowMs, "timeout", `${what} within ${this.shared.timeoutMs} ms`);
-    } else if (this.writer.error !== null) {
-      this.fault(nowMs, classifyError(this.writer.error, "write"), errorMessage(this.writer.error));
-    } else this.fault(nowMs, classifyError(err, "read"), errorMessage(err));
-  }
-
-  #endExchange(): number {
-    const answered = this.#ex.end();
-    this.deadlineMs = Infinity;
-    // A storm connection's life is over: its socket closed, and the next exchange dials anew.
-    if (this.run.messagesPerConnection > 0 && this.sock !== null) {
-      this.closeSocket();
-      this.#everOpened = false;
-    }
-    return answered;
   }
 
   countUnfinished(nowMs: number): void {

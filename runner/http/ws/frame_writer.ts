@@ -85,13 +85,6 @@ export class FrameWriter {
     this.#written(n);
   }
 
-  /** Writes through the promise contract: the rest from its settlement, a failure to the owner. */
-  #writeLater(sock: InlineConn, bytes: Uint8Array): void {
-    this.#onWritten ??= (n: number) => this.#written(n);
-    this.#onError ??= (err: unknown) => this.#failed(err);
-    sock.write(bytes).then(this.#onWritten, this.#onError);
-  }
-
   #failed(err: unknown): void {
     this.error = err;
     this.owner.writeFailed();
@@ -102,7 +95,11 @@ export class FrameWriter {
     if (bytes === null) return;
     this.#offset += n;
     if (this.#offset < bytes.length) {
-      if (this.#sock !== null) this.#writeLater(this.#sock, bytes.subarray(this.#offset));
+      if (this.#sock === null) return;
+      // Through the promise contract: the rest from its settlement, a failure to the owner.
+      this.#onWritten ??= (n: number) => this.#written(n);
+      this.#onError ??= (err: unknown) => this.#failed(err);
+      this.#sock.write(bytes.subarray(this.#offset)).then(this.#onWritten, this.#onError);
       return;
     }
     this.#writing = null;

@@ -4,17 +4,17 @@
  */
 import { type MessageTemplate, pingFrame } from "../../../ws/frame_encoder.ts";
 import type { WsRun } from "./run.ts";
-import type { PauseWaiter } from "./pause_queue.ts";
+import type { Sleeper } from "../../../system/sleep_queue.ts";
 
 const EMPTY = new Uint8Array(0);
 
-export class WsPacing implements PauseWaiter {
+export class WsPacing implements Sleeper {
   #messageIndex = 0;
   /** The run's messages as this socket sends them (compressed when it agreed to permessage-deflate). */
   #messages: readonly MessageTemplate[];
   #stormSent = 0;
-  /** When the wait in progress ends (NaN: none waits); the queue reads it. */
-  pauseDueMs = NaN;
+  /** The number of the last wait queued: an older one's entry, left when it ended early, wakes nothing. */
+  #pauseNo = 0;
   #then: (() => void) | null = null;
 
   constructor(readonly run: WsRun) {
@@ -53,18 +53,22 @@ export class WsPacing implements PauseWaiter {
   /** Waits `ms`, then `then`; `endPause` ends the wait early, calling `then` at once. */
   pause(ms: number, then: () => void): void {
     this.#then = then;
-    this.run.pauses.add(ms, this);
+    this.run.pauses.add(this, ++this.#pauseNo, performance.now() + ms);
   }
 
-  pauseEnded(): void {
+  wake(pause: number): boolean {
     const then = this.#then;
+    if (pause !== this.#pauseNo || then === null) return false;
     this.#then = null;
-    then?.();
+    then();
+    return true;
   }
 
   endPause(): void {
-    if (this.#then === null) return;
-    this.pauseDueMs = NaN;
-    this.pauseEnded();
+    const then = this.#then;
+    if (then === null) return;
+    this.#then = null;
+    this.run.pauses.forget();
+    then();
   }
 }

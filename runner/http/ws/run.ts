@@ -7,7 +7,7 @@ import { HandshakeTemplate } from "../../../ws/handshake.ts";
 import { OP_BINARY, OP_TEXT } from "../../../ws/opcodes.ts";
 import { BufferBudget } from "../../../ws/buffer_budget.ts";
 import { WsStats } from "./stats.ts";
-import { PauseQueue } from "./pause_queue.ts";
+import { SleepQueue } from "../../../system/sleep_queue.ts";
 import type { WsConfig } from "./config.ts";
 
 /** The read buffers' size; a message cut across reads is gathered by the frame parser. */
@@ -34,8 +34,8 @@ export function wsRunOf(url: URL, config: WsConfig) {
     budget: new BufferBudget(config.maxBufferedBytes),
     /** The inline transports' shared read buffer: filled right before each callback parses it. */
     readBuf: new Uint8Array(WS_READ_BUFFER_BYTES),
-    /** The idle waits of the worker's connections (hold, think times), on one timer (pause_queue.ts). */
-    pauses: new PauseQueue(),
+    /** The idle waits of the worker's connections (hold, think times), on one timer. */
+    pauses: new SleepQueue(),
     /** The Upgrade request, built once; each handshake takes a copy with its own key. */
     upgrade: new HandshakeTemplate(url, {
       protocols: config.protocols,

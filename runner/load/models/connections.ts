@@ -36,7 +36,6 @@ async function crowdSends(ctx: LoadContext, opening: Array<boolean | Promise<boo
 export const connectionsModel = defineModel({
   model: "connections",
   check: (c) => connectionShareIssues(c),
-  measuredDurationMs: (c) => c.durationMs,
   warmupFields: (_c, burst) => ({ connections: burst.connections, durationMs: burst.durationMs }),
   async run(ctx): Promise<void> {
     const count = slotsOf(ctx, ctx.config.connections);

@@ -40,7 +40,6 @@ export const countModel = defineModel({
   },
   poolSize: (c, worker) => (c.ratePerSec === undefined ? null : openPoolSize(c, c.ratePerSec, worker)),
   targetArrivalsPerSec: (c) => c.ratePerSec ?? null,
-  measuredDurationMs: (c) => c.durationMs ?? Infinity,
   maxDurationMs: (c) => c.maxDurationMs + Math.ceil(pacedMs(c)),
   // The burst never sends more than the run will: `-n 1` is not held back by 200 ms of warming.
   warmupFields: (c, burst) =>
@@ -60,20 +59,17 @@ export const countModel = defineModel({
       return await paceOnDemand(ctx, schedule, config.maxConnections);
     }
     const connections = slotsOf(ctx, config.connections);
-    if (config.eachConnection) {
-      const each = Math.floor(total / config.connections);
-      await Promise.all(
-        Array.from({ length: connections }, () => closedLoop(ctx, ctx.newConnection(), taker(ctx, each))),
-      );
-      return;
-    }
     const remaining = shareOf(total, ctx.workerIndex, ctx.workerCount);
-    const take = taker(ctx, remaining);
-    if (config.concurrencySteps !== undefined) {
+    if (config.concurrencySteps !== undefined && !config.eachConnection) {
       const conns = Array.from({ length: connections }, () => ctx.newConnection());
       return await runSteeredLoops(ctx, conns, conns.map(() => true), { left: remaining });
     }
-    await Promise.all(Array.from({ length: connections }, () => closedLoop(ctx, ctx.newConnection(), take)));
+    // Each connection counts down its own part (k6's per-vu-iterations), else all the worker's share.
+    const shared = taker(ctx, remaining), each = Math.floor(total / config.connections);
+    const takeOf = () => config.eachConnection ? taker(ctx, each) : shared;
+    await Promise.all(
+      Array.from({ length: connections }, () => closedLoop(ctx, ctx.newConnection(), takeOf())),
+    );
   },
 });
 

@@ -1,7 +1,6 @@
 /**
  * @module
- * The load models' caps and defaults stated once (their zod fields: runner/config_fields.ts), and the checks
- * their records share.
+ * The load models' caps and defaults stated once (zod fields: runner/config_fields.ts), their shared checks.
  */
 import { formatCount } from "../../../results/text_format.ts";
 import type { PathIssue } from "../../../validation/mod.ts";
@@ -19,6 +18,11 @@ export const DEFAULT_MAX_CONNECTIONS = 1_000;
 export const MAX_STAGES = 1_000;
 /** Most connections a stage may ask for, the whole load's; one process is held to its open-file limit. */
 export const MAX_STAGE_CONNECTIONS = 1_000_000;
+
+/** The length of phases or stages laid end to end (ms). */
+export function summedMs(parts: ReadonlyArray<{ readonly durationMs: number }>): number {
+  return parts.reduce((sum, p) => sum + p.durationMs, 0);
+}
 
 /** An open schedule planning under one send (which would still go, far above its rate): refused. */
 export function underOneSendIssues(

@@ -10,6 +10,7 @@ import { rateModel, throughputModel } from "./paced.ts";
 import { countModel } from "./count.ts";
 import { rampingConnectionsModel } from "./ramping_connections.ts";
 import { LOAD_MODEL_FACTS, type Pacing } from "../../../results/load_models.ts";
+import { summedMs } from "./fields.ts";
 
 export const LOAD_MODEL_DEFS = {
   connections: connectionsModel,
@@ -39,15 +40,19 @@ export function pacingOf(c: { readonly model: LoadModel; readonly ratePerSec?: u
   return LOAD_MODEL_FACTS[c.model].pacing(c.ratePerSec !== undefined);
 }
 
-/** The measured duration the run aims for: phases' sum, the duration, or none (Infinity) for `count`. */
-export function measuredDurationMs(c: { readonly model: LoadModel }): number {
-  return modelDef(c.model).measuredDurationMs(c as AnyConfig);
+/** The fields a model's duration is read from (phases, stages or `durationMs`: its facts say which). */
+type DurationFields = { model: LoadModel; durationMs?: number; phases?: Parts; stages?: Parts };
+type Parts = ReadonlyArray<{ readonly durationMs: number }>;
+
+/** The measured duration the run aims for: where its model's facts say, or none (Infinity) for `count`. */
+export function measuredDurationMs(c: DurationFields): number {
+  const parts = LOAD_MODEL_FACTS[c.model].durationIn;
+  return parts === "durationMs" ? c.durationMs ?? Infinity : summedMs(c[parts] ?? []);
 }
 
 /** Where the load stops at the latest, past its measured start: its duration, or a count's max duration. */
-export function loadBoundMs(c: { readonly model: LoadModel }): number {
-  const def = modelDef(c.model);
-  return Math.min(def.measuredDurationMs(c as AnyConfig), def.maxDurationMs?.(c as AnyConfig) ?? Infinity);
+export function loadBoundMs(c: DurationFields): number {
+  return Math.min(measuredDurationMs(c), modelDef(c.model).maxDurationMs?.(c as AnyConfig) ?? Infinity);
 }
 
 /** The pre-connect pool of worker `index` of `count` (a per-arrival run opens none: see pre_connect.ts). */

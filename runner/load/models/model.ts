@@ -1,8 +1,7 @@
 /**
  * @module
- * The record every load model fills in (checks, pacing, pre-connect, rate, warm-up burst, flows, its run),
- * read through the one table (mod.ts). Its fields are its row of `MODEL_FIELDS` (runner/config_fields.ts),
- * read here as types only: a load worker runs the models without loading the schema library.
+ * The record every load model fills in, read via one table (mod.ts); its fields are its `MODEL_FIELDS` row
+ * (runner/config_fields.ts), types only here: a load worker runs the models without the schema library.
  */
 import type { z } from "zod";
 import type { PathIssue } from "../../../validation/mod.ts";
@@ -12,7 +11,6 @@ import type { MODEL_FIELDS } from "../../config_fields.ts";
 
 /** What a model adds to the common fields, parsed (defaults filled). */
 type OwnConfig<M extends LoadModel> = z.output<z.ZodObject<(typeof MODEL_FIELDS)[M]>>;
-/** A model's whole config as its rules and run see it. */
 export type ModelConfig<M extends LoadModel> = { readonly model: M } & OwnConfig<M> & CommonConfig;
 
 /** How one worker sizes its pre-connect pool: a fixed count, Little's law at a rate, or nothing. */
@@ -41,8 +39,6 @@ export interface LoadModelDef<M extends LoadModel> {
   poolSize?(c: ModelConfig<M>, worker: WorkerShare): PoolSize;
   /** Arrivals per second asked for, averaged over the measured part; null or absent when closed. */
   targetArrivalsPerSec?(c: ModelConfig<M>): number | null;
-  /** The measured duration the run aims for (Infinity when only a count bounds it). */
-  measuredDurationMs(c: ModelConfig<M>): number;
   /** A count's bound past its start (k6's `maxDuration`), so a session that never ends cannot hold it. */
   maxDurationMs?(c: ModelConfig<M>): number;
   /** The model's own fields for the generator's warm-up burst against its in-process sink. */

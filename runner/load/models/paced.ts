@@ -6,38 +6,24 @@
  * at start + i/rate, round-robin; latency counts from then, the uncorrected kept beside it.
  */
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../../../validation/duration.ts";
-import { connectionShareIssues, underOneSendIssues } from "./fields.ts";
-import type { Phase } from "../../config_fields.ts";
+import { connectionShareIssues, summedMs, underOneSendIssues } from "./fields.ts";
 import { defineModel } from "./model.ts";
 import { constantSchedule, phasesSchedule, slotsOf, withWarmup } from "../schedule.ts";
 import { pace } from "../pacer.ts";
 import { FixedLanes, paceOnDemand } from "../lanes.ts";
 import { firstRatePerSec, openPoolSize } from "../pre_connect.ts";
 
-/** The arrivals the phases plan, fractions kept (the schedule sends at whole counts below it). */
-function phasesArrivals(phases: ReadonlyArray<Phase>): number {
-  return phases.reduce(
-    (sum, p) => sum + ((p.ratePerSec + (p.rampToPerSec ?? p.ratePerSec)) * p.durationMs) / 2000,
-    0,
-  );
-}
-
-function phasesMs(c: { phases: ReadonlyArray<{ durationMs: number }> }): number {
-  return c.phases.reduce((sum, p) => sum + p.durationMs, 0);
-}
-
 export const rateModel = defineModel({
   model: "rate",
   check: (c) =>
-    phasesMs(c) > MAX_DURATION_MS
+    summedMs(c.phases) > MAX_DURATION_MS
       ? [{ path: ["phases"], message: `the phases together must be ${MAX_DURATION_WORDS}` }]
-      : underOneSendIssues(phasesArrivals(c.phases), ["phases"]),
+      : underOneSendIssues(phasesSchedule(c.phases).arrivals, ["phases"]),
   poolSize: (c, worker) => openPoolSize(c, firstRatePerSec(withWarmup(c.phases, c.warmupMs)), worker),
   targetArrivalsPerSec(c) {
     const schedule = phasesSchedule(c.phases);
     return schedule.durationMs > 0 ? (schedule.count * 1000) / schedule.durationMs : 0;
   },
-  measuredDurationMs: phasesMs,
   warmupFields: (_c, burst) => ({
     phases: [{ durationMs: burst.durationMs, ratePerSec: burst.ratePerSec }],
     maxConnections: 64,
@@ -57,7 +43,6 @@ export const throughputModel = defineModel({
   ],
   poolSize: (c, worker) => ({ count: worker.share(c.connections) }),
   targetArrivalsPerSec: (c) => c.ratePerSec,
-  measuredDurationMs: (c) => c.durationMs,
   warmupFields: (_c, burst) => ({
     connections: burst.connections,
     ratePerSec: burst.ratePerSec,

@@ -1,16 +1,16 @@
 /**
  * @module
- * `ramping-connections`: closed, its connections following stages (k6's ramping-vus), each linear to its
- * `target`; a worker adds connections as its share rises and retires its newest, after their request, and
- * cuts a session still running `gracefulRampDownMs` after.
+ * `ramping-connections`: closed, connections following linear stages (k6's ramping-vus); a worker adds its
+ * share as it rises, retires its newest after their request, and cuts a session `gracefulRampDownMs` later.
  */
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../../../validation/duration.ts";
 import { defineModel, type ModelConfig } from "./model.ts";
+import { summedMs } from "./fields.ts";
 import { issueList } from "../../../validation/mod.ts";
 import { type LoadContext, mayStart } from "../executor.ts";
 import { shareOf } from "../schedule.ts";
 import { sleepMs } from "../clock.ts";
-import { closedLoop, CONNECT_BACKOFF_MS } from "../closed_loop.ts";
+import { closedLoop } from "../closed_loop.ts";
 import { connectionsAt } from "../../../results/load_models.ts";
 import type { LoadConnection } from "../../http/load_connection.ts";
 
@@ -51,15 +51,11 @@ export function workerConnectionsAt(
   return shareOf(total, index, count);
 }
 
-function stagesMs(c: { stages: readonly Stage[] }): number {
-  return c.stages.reduce((sum, s) => sum + s.durationMs, 0);
-}
-
 export const rampingConnectionsModel = defineModel({
   model: "ramping-connections",
   check(c) {
     const [issues, add] = issueList();
-    if (stagesMs(c) > MAX_DURATION_MS) {
+    if (summedMs(c.stages) > MAX_DURATION_MS) {
       add(["stages"], `the stages together must be ${MAX_DURATION_WORDS}`);
     }
     if (c.stages.length > 0 && c.stages.every((s) => s.target === 0)) {
@@ -71,7 +67,6 @@ export const rampingConnectionsModel = defineModel({
     }
     return issues;
   },
-  measuredDurationMs: stagesMs,
   warmupFields: (_c, burst) => ({
     stages: [{ durationMs: 1, target: burst.connections }, {
       durationMs: burst.durationMs,
@@ -117,8 +112,7 @@ type Slot = { retired: boolean; cutAtMs: number; cut: AbortController | null };
 /** One connection's closed loop until it is retired or the load ends; then it closes. */
 async function runSlot(ctx: LoadContext, conn: LoadConnection, slot: Slot): Promise<void> {
   const take = (depth: number, nowMs: number) => (!slot.retired && mayStart(ctx, nowMs) ? depth : 0);
-  if (ctx.arrival === null && !(await conn.open())) await sleepMs(CONNECT_BACKOFF_MS);
-  await closedLoop(ctx, conn, take, true, slot.cut?.signal);
+  await closedLoop(ctx, conn, take, ctx.arrival === null ? conn.open() : true, slot.cut?.signal);
   // Idle now (its last exchange ended): closing it cuts nothing.
   if (slot.retired) conn.abort();
 }

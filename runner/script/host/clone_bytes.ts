@@ -1,7 +1,6 @@
 /**
  * @module
- * About how many bytes a structured clone of a value holds (a lower bound, within tens of percent), read
- * before the clone, so a setup() value too large for the memory limit is refused before its first copy.
+ * About how many bytes a structured clone holds, so a too-big setup() value is refused before its first copy.
  */
 
 /** The estimate for `value`; it stops counting once past `atMostBytes` (the answer is then past it too). */

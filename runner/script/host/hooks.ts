@@ -9,7 +9,7 @@ import { busyText, type HostOutcome, ScriptHost, ScriptStopped } from "./host.ts
 import { ScriptNames } from "../sessions/names.ts";
 import { memoryLimitMbOf, memoryPassedText } from "../../worker/memory_limit.ts";
 import { type HookRecord, withHookRequests } from "../../../results/hook_requests.ts";
-import { conversionCacheDir } from "../cache_dir.ts";
+import { conversionKindOf } from "../cache_dir.ts";
 import { scriptEnv } from "../isolate_inputs.ts";
 
 /** setup() did not give a value to run with: the message says why, naming the script's line. */
@@ -47,7 +47,7 @@ export async function withScriptSetup(
       // As k6: a k6 script's setup() that threw or timed out ends the test, its summary of what it sent.
       if (
         (outcome.kind === "failed" || outcome.kind === "timeout") &&
-        script.path.startsWith(conversionCacheDir())
+        conversionKindOf(script.path) === "k6"
       ) {
         const setupError = setupFailure(outcome, "setup()", names).message;
         const run = await load({ ...config, script: { ...script, env, setupError } });

@@ -4,7 +4,7 @@
  * script does there cannot take loadlab with it; one per script, so setup and teardown share module state.
  */
 /// <reference lib="deno.worker" />
-import { basename, dirname } from "node:path";
+import { basename } from "node:path";
 import { pathToFileURL } from "node:url";
 import { MAX_EXPERIMENT_FILE_BYTES } from "../../../validation/input_limits.ts";
 import { errorText, hookSettled, importScript, scriptErrorMessage, type ScriptModule } from "../module.ts";
@@ -17,7 +17,7 @@ import { setupDataOf } from "../k6/data.ts";
 import { restoreWorkerNames, routeHooks, takeMainChannel } from "../worker_scope.ts";
 import { guardScriptConsole } from "../sessions/names.ts";
 import { passInputs } from "../isolate_inputs.ts";
-import { conversionCacheDir } from "../cache_dir.ts";
+import { conversionKindOf } from "../cache_dir.ts";
 
 restoreWorkerNames();
 // Taken before the script loads: its own posts refuse (worker_scope.ts).
@@ -39,7 +39,7 @@ self.onmessage = async (event: MessageEvent<HostRequest>) => {
       // setup() and teardown() read loadlab's environment (hooks.ts).
       guardScriptConsole();
       // A conversion (k6, Locust, Artillery) may use k6's runtime; the user's own script never: not loaded.
-      if (path.startsWith(dirname(conversionCacheDir()) + "/")) k6Http = await import("../k6/http.ts");
+      if (conversionKindOf(path) !== null) k6Http = await import("../k6/http.ts");
       k6Metrics = k6Http && await import("../k6/metrics.ts");
       if (msg.routes !== undefined && Object.keys(msg.routes).length > 0) routeHooks(msg.routes);
       // The script's own top level starts here: loadlab's modules above, cold, may hold the isolate longer.
@@ -70,6 +70,7 @@ self.onmessage = async (event: MessageEvent<HostRequest>) => {
       const handle = (await import(pathToFileURL(path).href)).handleSummary;
       postDone(summaryContents(await handle(msg.data)), "its answer cannot be written");
     } else {
+      if (k6Http) (await import("../k6/execution.ts")).enterHooks("teardown");
       if (!isolateFlags.options?.noTeardown) await module!.teardown?.(msg.data);
       await hookSettled();
       post({ kind: "done", value: undefined, sent: sentBy("teardown") });
@@ -140,10 +141,7 @@ self.addEventListener("unload", () => post({ kind: "exited" }));
 
 post({ kind: "alive" });
 
-/**
- * A k6 script's handleSummary `answer` with each value as text or bytes before it crosses to loadlab's side;
- * a value of another type refuses the whole answer, as k6's; a non-object is returned as it is.
- */
+/** handleSummary's `answer` of text or bytes values (another type refuses it all, as k6's); else as it is. */
 function summaryContents(answer: unknown): unknown {
   if (answer === null || typeof answer !== "object" || Array.isArray(answer)) return answer;
   const out: Record<string, string | Uint8Array> = {};

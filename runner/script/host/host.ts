@@ -72,10 +72,7 @@ export type HostOutcome =
   | { kind: "stopped" }
   | { kind: "exited" };
 
-/**
- * What the isolate posts: a step's outcome, or that its event loop turns (it has loaded, or a ping);
- * `script`: the script's own top level starts now.
- */
+/** What the isolate posts: a step's outcome, or "alive" (loaded, a ping; `script`: its top level starts). */
 export type HostReply = HostOutcome | { kind: "alive"; script?: true };
 
 export interface ScriptExports {

@@ -1,7 +1,6 @@
 /**
  * @module
- * The schema of a session script's gRPC calls, declared as `export const grpc` (a .proto or a protoset) and
- * read once at import, each method looked up once. The protobuf library loads only for a script with one.
+ * A script's gRPC schema (`export const grpc`: a .proto or a protoset), read once; protobuf loads only then.
  */
 import { join } from "node:path";
 import type protobuf from "protobufjs";

@@ -6,7 +6,7 @@
 import { credentialForms, knowSecrets, redactKnown, redactShown } from "../../../results/redact.ts";
 import { guardConsole } from "../../../system/console_guard.ts";
 import { visibleLine } from "../../../validation/terminal_text.ts";
-import { isSecretName } from "../../../results/secret_finder.ts";
+import { isSecretName, isSecretVariable } from "../../../results/secret_finder.ts";
 import { MAX_NAME_CHARS, shownName, shownNameWithin } from "../../../validation/shown_name.ts";
 import { scriptEnv } from "../isolate_inputs.ts";
 
@@ -21,7 +21,7 @@ const PLACE_AT_END = / \([^\s()]+:\d+\)$/;
 /** What a script prints in this isolate: one line per value, controls escaped and its secrets redacted. */
 export function guardScriptConsole(env: Readonly<Record<string, string>> = scriptEnv()): void {
   knowSecrets(
-    Object.entries(env).filter(([name]) => isSecretName(name)).map(([name, value]) => [
+    Object.entries(env).filter(([name]) => isSecretVariable(name)).map(([name, value]) => [
       value,
       `${name} environment variable`,
     ]),
@@ -35,7 +35,7 @@ export class ScriptNames {
   readonly #shown = new Map<string, string>();
 
   constructor(env: Readonly<Record<string, string>> = scriptEnv()) {
-    for (const [name, value] of Object.entries(env)) if (isSecretName(name)) this.#add(value);
+    for (const [name, value] of Object.entries(env)) if (isSecretVariable(name)) this.#add(value);
   }
 
   sent(headers: ReadonlyArray<readonly [string, string]>): void {

@@ -1,8 +1,7 @@
 /**
  * @module
- * The origins a worker's script sessions send to: the run's target on the load's connections, and any URL a
- * script names (on Deno's TCP/TLS); `routes` redirect origins, and a `keepHost` one (k6's `options.hosts`)
- * is only dialled there. Every https origin verifies as the target does, with k6's `tlsAuth` certificate.
+ * Where script sessions send: the target on its load connections, other URLs on Deno's TCP/TLS (verified as
+ * the target's, `tlsAuth` too); `routes` redirect origins, a `keepHost` one (k6 `options.hosts`) only there.
  */
 import type { ConnectionShared } from "../../http/load_connection.ts";
 import { dialTarget, tcpTransport } from "../../http/transport/transport.ts";

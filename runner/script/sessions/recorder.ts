@@ -1,7 +1,6 @@
 /**
  * @module
- * The worker-side totals of a session script in the shape flows have, so results, the report and the merge
- * treat a script as one flow: one step per request name, and `(session)` for checks before any request.
+ * A session script's totals in the shape of one flow, so results, the report and the merge treat it as one.
  */
 import {
   emptyStepCounters,

@@ -1,7 +1,6 @@
 /**
  * @module
- * A session script's request as the bytes loadlab's connections send. Never a template: `{{` is the
- * script's own text. A plain request is encoded once per method and path and kept (a bounded cache).
+ * A session script's request as the bytes sent; never a template (`{{` is the script's own text).
  */
 import { type EncodedRequest, encodeRequest } from "../../http/request.ts";
 import { encodeH2Request, type H2Request } from "../../http/h2/request.ts";

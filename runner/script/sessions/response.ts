@@ -1,7 +1,6 @@
 /**
  * @module
- * A session script's response: a copy of the bytes the connection kept, decoded only as far as the script
- * asks. A failed request's response has status 0 and its `failure`, made once per distinct failure.
+ * A script's response: kept bytes copied, decoded as far as asked; a failed one has status 0 and `failure`.
  */
 import { KeptResponse } from "../../http/kept_response.ts";
 import type { KeptBytes } from "../../http/kept_bytes.ts";

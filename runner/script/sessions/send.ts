@@ -1,7 +1,6 @@
 /**
  * @module
- * What a script session's request becomes: refused (a rejected promise made where the script called, so a
- * `script` error at its line, nothing sent), or encoded once and exchanged with its response kept.
+ * What a script session's request becomes: refused where the script called, or encoded once and exchanged.
  */
 import { Connection } from "../../http/h1/connection.ts";
 import type { H2Slot } from "../../http/h2/slot.ts";

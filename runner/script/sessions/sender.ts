@@ -1,8 +1,7 @@
 /**
  * @module
- * What a virtual user's sessions send with: one `SessionSender` per user, reused by each next session, so
- * what lives across a crowd's waits is allocated once per user. One request in flight at a time; a batch's
- * and other origins' exchanges go beside it on the session's connection while free or on side connections.
+ * One `SessionSender` per virtual user, reused by its next sessions so what lives across a crowd's waits is
+ * made once; a batch's and other origins' exchanges go beside its one request, on side connections if busy.
  */
 import type {
   BatchLimits,
@@ -63,6 +62,8 @@ interface SideExchange {
   readonly path: string;
   readonly keep: boolean;
   sendMs: number;
+  /** Cut with its iteration (`cutSides`): it ends uncounted. */
+  cut?: boolean;
 }
 
 /** A virtual user's requests, session after session: one at a time, on the session's connection. */
@@ -99,7 +100,7 @@ export class SessionSender implements SessionCount {
   #overlap: Promise<Response> | null = null;
   #batch: SessionBatch | null = null;
   /** Side exchanges in flight, and the resolver of `sending` for when the last one ends. */
-  #sidesInFlight = 0;
+  readonly #sides = new Set<SideExchange>();
   #drained: (() => void) | null = null;
   /** A side exchange holds the session's own connection. */
   #loadBusy = false;
@@ -272,7 +273,6 @@ export class SessionSender implements SessionCount {
       return Promise.reject(err);
     }
     if (own) this.#loadBusy = true;
-    // Its step becomes the session's checks' step.
     const step = this.step = this.recorder === null ? -1 : this.recorder.step(encoded.name);
     const x: SideExchange = {
       conn,
@@ -282,7 +282,8 @@ export class SessionSender implements SessionCount {
       keep: options.cookies !== false,
       sendMs: 0,
     };
-    if (this.#sidesInFlight++ === 0) this.sending = new Promise<void>((resolve) => this.#drained = resolve);
+    if (this.#sides.size === 0) this.sending = new Promise<void>((resolve) => this.#drained = resolve);
+    this.#sides.add(x);
     const { sent } = encoded;
     const write = (sendMs: number) => exchangeKept(conn, x.sendMs = sendMs, sent);
     const exchange = this.#timed(conn, options.timeoutMs, write, sent.endpoint);
@@ -292,15 +293,24 @@ export class SessionSender implements SessionCount {
     });
   }
 
+  /** The side exchanges in flight end now, uncounted, as k6 cancels a throwing iteration's requests. */
+  cutSides(): void {
+    for (const x of this.#sides) {
+      x.cut = true;
+      if (x.conn instanceof Connection) x.conn.cut();
+    }
+  }
+
   #sideEnded(x: SideExchange, got: number, batch: SessionBatch | null): Response {
     const { conn, place } = x;
-    const response = this.counted(x.step, got, conn.lastEventMs - x.sendMs)
+    const response = !x.cut && this.counted(x.step, got, conn.lastEventMs - x.sendMs)
       ? this.responseOf(conn, place.requests.url, x.path, x.keep)
       : failedResponse(conn, this.run.shared.recorder);
     if (conn === this.conn) this.#loadBusy = false;
     else this.#sideConnections().give(place, conn as Connection);
     batch?.ended(place);
-    if (--this.#sidesInFlight === 0) {
+    this.#sides.delete(x);
+    if (this.#sides.size === 0) {
       this.sending = null;
       const drained = this.#drained!;
       this.#drained = null;
@@ -318,7 +328,7 @@ export class SessionSender implements SessionCount {
     params?: GrpcParams,
   ): Promise<GrpcResponse> {
     // In a batch the session's stream may be the batch's: a call waits for its end.
-    if (this.sending !== null || this.#batch !== null || this.#sidesInFlight > 0) {
+    if (this.sending !== null || this.#batch !== null || this.#sides.size > 0) {
       return overlapRefusal("grpc.invoke") as Promise<never>;
     }
     let call: ScriptGrpcCall, exchange: Promise<number>;

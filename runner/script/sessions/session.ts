@@ -1,8 +1,7 @@
 /**
  * @module
- * The `s` a session script's default export receives, one small object per session: its identity, its think
- * times and its end (the function's value or error, or `CUT` once the run ended). Requests go to its user's
- * `SessionSender`: a session waiting in a crowd holds this object, not the sender's thirty fields.
+ * The `s` a session script's default export receives: its identity, think times and end (`CUT` once the run
+ * ended). Requests go to its user's `SessionSender`, so a waiting session holds only this small object.
  */
 import type { SessionRun } from "../../load/flow_session.ts";
 import type {
@@ -17,7 +16,7 @@ import type {
 } from "../session.ts";
 import type { ScriptGrpcSchema } from "./grpc_schema.ts";
 import { sleepUnlessAborted } from "../../../system/sleep.ts";
-import { type Sleeper, SleepQueue } from "./sleep_queue.ts";
+import { type Sleeper, SleepQueue } from "../../../system/sleep_queue.ts";
 import type { ResponseThen, SessionSender } from "./sender.ts";
 import { NO_OPTIONS, overRefusal } from "./send.ts";
 import { CUT } from "./context.ts";
@@ -208,6 +207,11 @@ export class ScriptSession implements Session, Sleeper {
 
   batch<T>(send: () => Promise<T>, limits: BatchLimits = {}): Promise<T> {
     return this.#refusal("batch") ?? this.#sender.batch(send, limits);
+  }
+
+  /** A runtime's (never a script's): the requests sent beside this session's own end now, uncounted. */
+  cutSides(): void {
+    this.#sender.cutSides();
   }
 
   get grpc(): SessionGrpc {

@@ -1,9 +1,8 @@
 /**
  * @module
- * A worker's sessions of a session script: one call of the default export per arrival (open models) or per
- * turn of a connection (closed models). Once the run stops a session is cut as soon as nothing of loadlab's
- * is in progress for it; the sessions in progress hear the run's end through one listener, not one each. A
- * closed loop's user that stops runs the script's `stop` in one more session, within the graceful stop.
+ * A worker's script sessions: one call of the default export per arrival (open) or connection turn (closed).
+ * Once the run stops a session is cut when nothing of loadlab's is in progress for it, all hearing the end
+ * through one listener; a closed loop's stopping user runs the script's `stop` within the graceful stop.
  */
 import { basename } from "node:path";
 import { Connection } from "../../http/h1/connection.ts";

@@ -1,7 +1,6 @@
 /**
  * @module
- * The WebSocket totals of a script whose sessions open WebSockets of their own (k6/ws), counted as a flow's
- * ws steps are; their errors count through `COUNT_ERROR`, so a k6 module needs no import of the engine.
+ * The WebSocket totals of script sessions' own sockets (k6/ws), counted as a flow's ws steps are.
  */
 import { WsStats } from "../../http/ws/stats.ts";
 

@@ -1,11 +1,33 @@
 /**
  * @module
- * The balancer's sockets: a connection with its own read buffer, handed on as views, and a pool of idle
- * keep-alive connections per upstream. HOT PATH: no copies, no strings.
+ * The balancer's sockets: a connection with its own read buffer, handed on as views, a pool of idle
+ * keep-alive connections per upstream, and their HTTP/1.1 framers (the shared one, `verbatim`: ambiguous
+ * framing is refused), which keep the last head's facts until the next. HOT PATH: no copies, no strings.
  */
-import type { MessageFramer } from "../../../http1/message_framer.ts";
-import { MAX_HEAD_BYTES } from "./http1.ts";
+import { MessageFramer } from "../../../http1/message_framer.ts";
 import { closeQuietly } from "../../../system/descriptors.ts";
+
+/** Longest request or response head accepted, like NGINX's large_client_header_buffers (4 x 8k) and more. */
+export const MAX_HEAD_BYTES = 64 * 1024;
+
+/** A connection's framer of request heads (`request`) or of answer heads, 1xx included. */
+export function headFramer(request: boolean): MessageFramer {
+  return new MessageFramer({ request, verbatim: true, stopAtHeads: true, maxHeadBytes: MAX_HEAD_BYTES });
+}
+
+/**
+ * Frames the head at buf[from, to) (an answer to HEAD has no body whatever it says): the index past it,
+ * NEED_MORE or PARSE_ERROR (`framer.error` says why); empty lines before it are `framer.leadingBytes`.
+ */
+export function parseHead(framer: MessageFramer, buf: Uint8Array, from: number, to: number, isHead = false) {
+  framer.start(isHead);
+  return framer.feed(buf, from, to);
+}
+
+/** A framer that finds where a chunked body ends, with the balancer's strictness (`startChunkedBody()`). */
+export function bodyFramer(): MessageFramer {
+  return new MessageFramer({ verbatim: true, maxHeadBytes: MAX_HEAD_BYTES });
+}
 
 /** A connection's first read buffer; it grows (to MAX_HEAD_BYTES) only when a head does not fit. */
 const BUFFER_BYTES = 16 * 1024;
@@ -16,9 +38,9 @@ export class BufferedConn {
   buf = new Uint8Array(BUFFER_BYTES);
   start = 0;
   end = 0;
-  /** Frames every head read on it (http1.ts `headFramer`). */
+  /** Frames every head read on it (`headFramer`). */
   head: MessageFramer | null = null;
-  /** Finds where a chunked body ends, across reads (forward_relay.ts). */
+  /** Finds where a chunked body ends, across reads (relay.ts). */
   chunked: MessageFramer | null = null;
   /** Bytes passed on by the relay so far: `fill` moves bytes, so `start` cannot tell. */
   relayedBytes = 0;

@@ -5,9 +5,8 @@
  */
 import { writeAll } from "../../../system/write_all.ts";
 import { Framing, isInterim } from "../../../http1/body_framing.ts";
-import type { BufferedConn, UpstreamPool } from "./conn.ts";
+import { type BufferedConn, headFramer, MAX_HEAD_BYTES, parseHead, type UpstreamPool } from "./conn.ts";
 import { type MessageFramer, NEED_MORE, PARSE_ERROR } from "../../../http1/message_framer.ts";
-import { headFramer, MAX_HEAD_BYTES, parseHead } from "./http1.ts";
 import { FramingError, plainAnswer, relayMessage, tunnel } from "./relay.ts";
 
 /** A client's request head, framed: what it asks of the answer (HEAD, keep-alive) and how its body goes. */

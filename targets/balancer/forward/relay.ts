@@ -4,11 +4,10 @@
  * answers; an HTTP/2 connection goes as bytes to one instance, all its streams with it.
  */
 import { writeAll } from "../../../system/write_all.ts";
-import { BufferedConn } from "./conn.ts";
+import { bodyFramer, BufferedConn } from "./conn.ts";
 import { CLIENT_PREFACE } from "../../../http2/frames.ts";
 import { Framing } from "../../../http1/body_framing.ts";
 import { type MessageFramer, NEED_MORE, PARSE_ERROR } from "../../../http1/message_framer.ts";
-import { bodyFramer } from "./http1.ts";
 
 /** The stream ended inside a message, or its framing broke: the connection cannot be used again. */
 export class FramingError extends Error {}

@@ -1,7 +1,7 @@
 /**
  * @module
- * The libc binding of the epoll transport and `EpollSys`, a loop's socket and epoll calls. Signatures use
- * `i32`/`u32` (BigInt results of `isize` made a read/write loop 2.3x slower); calls return `-errno`.
+ * The libc binding of the epoll and io_uring transports, and `EpollSys`, a loop's socket and epoll calls.
+ * Signatures use `i32`/`u32` (`isize`'s BigInt results made read/write 2.3x slower); calls return `-errno`.
  */
 import { AF_INET, type SockAddr } from "../sock_addr.ts";
 import { errorMessage } from "../../exchange_errors.ts";
@@ -33,9 +33,21 @@ const SYMBOLS = {
   freeaddrinfo: { parameters: ["pointer"], result: "void" },
   timerfd_create: { parameters: ["i32", "i32"], result: "i32" },
   timerfd_settime: { parameters: ["i32", "i32", "buffer", "buffer"], result: "i32" },
+  // The io_uring transport's (uring/ffi.ts): `syscall` takes an `i64` number, as `long` fills its register.
+  uring_setup: { name: "syscall", parameters: ["i64", "u32", "buffer"], result: "i32" },
+  // The seventh argument (`argsz`, size_t) goes on the stack: a `u32` writes only its low half, so the
+  // kernel may see a wrong size (EINVAL); a `pointer` is written whole and keeps the fast call.
+  uring_enter: {
+    name: "syscall",
+    parameters: ["i64", "i32", "u32", "u32", "u32", "pointer", "pointer"],
+    result: "i32",
+  },
+  uring_register: { name: "syscall", parameters: ["i64", "i32", "u32", "buffer", "u32"], result: "i32" },
+  mmap: { parameters: ["pointer", "usize", "i32", "i32", "i32", "i64"], result: "pointer" },
+  munmap: { parameters: ["pointer", "usize"], result: "i32" },
 } as const satisfies Deno.ForeignLibraryInterface;
 
-type Libc = Deno.DynamicLibrary<typeof SYMBOLS>["symbols"];
+export type Libc = Deno.DynamicLibrary<typeof SYMBOLS>["symbols"];
 
 // Linux constants (the same on x86_64 and aarch64).
 export const SOCK_STREAM = 1;

@@ -35,20 +35,6 @@ export class EpollSocket extends LoopSocket {
     return drained === 1 || (drained === -1 && this.loop.sys.bytesReadable(this.fd) === 0);
   }
 
-  read(buf: Uint8Array): Promise<number | null> {
-    if (this.fd < 0) return Promise.reject(new Deno.errors.BadResource("socket closed"));
-    if (this.#readable) {
-      const n = this.#recv(buf);
-      if (n >= 0) {
-        if (this.#drainedAfter(n, buf.length)) this.#readable = false;
-        return Promise.resolve(n === 0 ? null : n);
-      }
-      this.#readable = false;
-      if (n !== -EAGAIN && n !== -EINTR) return Promise.reject(readError(-n, this.ssl?.failure));
-    }
-    return this.readLater(buf);
-  }
-
   armRead(buf: Uint8Array, reader: InlineReader): void {
     if (this.armReader(buf, reader) && this.#readable) this.requeue();
   }
@@ -108,16 +94,11 @@ export class EpollSocket extends LoopSocket {
   /** Serves the armed read while readable, up to TURN_READ_BYTES, then waits on the ready list. */
   protected serve(): void {
     let budget = TURN_READ_BYTES;
-    while (this.#readable && this.fd >= 0) {
-      if (this.reader !== null) {
-        budget -= this.#readInline();
-        if (budget <= 0 && this.#readable && this.fd >= 0) {
-          this.requeue();
-          break;
-        }
-      } else {
-        if (this.readResolve !== null) this.#readNow();
-        return;
+    while (this.#readable && this.fd >= 0 && this.reader !== null) {
+      budget -= this.#readInline();
+      if (budget <= 0 && this.#readable && this.fd >= 0) {
+        this.requeue();
+        break;
       }
     }
     if (this.fd >= 0) this.reader?.onDrained?.();
@@ -139,17 +120,6 @@ export class EpollSocket extends LoopSocket {
       : reader.onReadError(readError(-n, this.ssl?.failure));
     if (settled) this.loop.asyncWakes++;
     return n > 0 ? n : 0;
-  }
-
-  #readNow(): void {
-    const buf = this.readBuf!;
-    const n = this.#recv(buf);
-    if (n === -EAGAIN || n === -EINTR) {
-      this.#readable = false;
-      return;
-    }
-    if (n >= 0 && this.#drainedAfter(n, buf.length)) this.#readable = false;
-    this.settleRead(n > 0 ? n : n === 0 ? null : readError(-n, this.ssl?.failure));
   }
 
   #writeNow(): void {

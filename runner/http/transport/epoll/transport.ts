@@ -1,19 +1,17 @@
 /**
  * @module
  * The epoll transport (Linux; https: through OpenSSL): a worker's sockets edge-triggered in one epoll set,
- * one pump turning ready events into reads. Closed models block in `epoll_wait`; open ones poll, then wait
- * aside.
+ * one pump turning ready events into reads. Closed models block in `epoll_wait`; open ones poll, then wait.
  */
 import { EPOLL_CTL_ADD, EPOLLET, EPOLLIN, EPOLLOUT, EPOLLRDHUP, EpollSys } from "./ffi.ts";
 import type { SockAddr } from "../sock_addr.ts";
-import type { ConnectWaiter, TransportConn } from "../transport.ts";
 import type { OpenSslClient } from "../../tls/openssl_client.ts";
 import type { SslNegotiated } from "../../tls/openssl_conn.ts";
 import { EpollSocket } from "./socket.ts";
 import { errnoMessage, notAttemptedError } from "../socket_errors.ts";
 import { TRACE_CONN, traceConn } from "../conn_trace.ts";
 import { nextTurn } from "../../../load/clock.ts";
-import { loopSocket, type SocketLoop, SocketTable, startConnect } from "../socket_table.ts";
+import { loopSocket, type SocketLoop, SocketTable } from "../socket_table.ts";
 import { type ConnectPhase, HANDSHAKES_IN_FLIGHT } from "../connect_phase.ts";
 import { PROBE_TOKEN, ReadyProbe, type ReadyWaitSum } from "../ready_wait.ts";
 
@@ -40,8 +38,6 @@ export class EpollLoop extends SocketTable<EpollSocket> implements SocketLoop<Ep
   tlsInfo: SslNegotiated | null = null;
   readonly #sources: readonly SockAddr[];
   #nextSource = 0;
-  /** The last `#dial`'s connect completed at once (loopback). */
-  #connectedNow = false;
   /** https: handshakes under way, and the connected sockets waiting for one (from `#handshakeHead`). */
   #handshakes = 0;
   readonly #handshakeQueue: ConnectPhase[] = [];
@@ -89,34 +85,7 @@ export class EpollLoop extends SocketTable<EpollSocket> implements SocketLoop<Ep
     return source;
   }
 
-  /** Dials the run's address; a connect past `signal` (watchdog, shutdown) fails and closes the socket. */
-  connect(signal: AbortSignal): Promise<TransportConn> {
-    const sock = this.#dial();
-    if (sock instanceof Error) return Promise.reject(sock);
-    if (this.#connectedNow && sock.ssl === null) return Promise.resolve(sock);
-    const connected = sock.connecting.wait(signal);
-    if (this.#connectedNow) sock.connecting.connected();
-    return connected;
-  }
-
-  /** Dials the run's address, its end told to `waiter`; closing the socket aborts it. */
-  connectTo(waiter: ConnectWaiter): TransportConn | null {
-    const sock = this.#dial();
-    if (sock instanceof Error) {
-      waiter.connectFailed(sock);
-      return null;
-    }
-    if (this.#connectedNow && sock.ssl === null) {
-      waiter.connected(sock);
-      return sock;
-    }
-    sock.connecting.waitFor(waiter);
-    if (this.#connectedNow) sock.connecting.connected();
-    return sock;
-  }
-
-  /** A socket registered and its connect started (`#connectedNow`: done at once), or why not. */
-  #dial(): EpollSocket | Error {
+  protected open(): EpollSocket | Error {
     const fd = loopSocket(this.sys, this.addr, this.closed ? "epoll" : null, this.#source());
     if (typeof fd !== "number") return fd;
     const ssl = this.#tls === null ? null : this.#tls.open(fd);
@@ -132,10 +101,7 @@ export class EpollLoop extends SocketTable<EpollSocket> implements SocketLoop<Ep
       sock.close();
       return notAttemptedError("epoll_ctl", -rc, this.addr);
     }
-    const started = startConnect(this.sys, this.addr, sock);
-    if (TRACE_CONN) traceConn(`epfd${this.#epfd}`, fd, "connect", `token=${token} rc=${started}`);
-    if (typeof started !== "number") return started;
-    this.#connectedNow = started === 0;
+    if (TRACE_CONN) traceConn(`epfd${this.#epfd}`, fd, "connect", `token=${token}`);
     return sock;
   }
 

@@ -5,7 +5,6 @@
 import {
   BUFFER_GROUP,
   errnoOf,
-  type Libc,
   mapAnonymous,
   type Mapping,
   Mappings,
@@ -17,6 +16,7 @@ import {
   SMALL_SEND_SLOT_BYTES,
   SYS_IO_URING_REGISTER,
 } from "./ffi.ts";
+import type { Libc } from "../epoll/ffi.ts";
 
 /** One ring's receive buffers and send slots; unmapped by `close` (the ring's close). */
 export class UringBuffers {

@@ -1,31 +1,14 @@
 /**
  * @module
- * The libc binding of the io_uring transport: `syscall` for io_uring_setup/enter/register (glibc wraps none)
- * and `mmap` for memory the kernel touches, which never lives in the V8 heap.
+ * The io_uring ABI, and `mmap` for memory the kernel touches, which never lives in the V8 heap (the calls are
+ * in epoll/ffi.ts's libc binding: `syscall` for io_uring_setup/enter/register, which glibc wraps none of).
  */
+import type { Libc } from "../epoll/ffi.ts";
 
 // System call numbers (the same on every architecture since 5.1): `i64`, as `long` fills its register.
 export const SYS_IO_URING_SETUP = 425n;
 export const SYS_IO_URING_ENTER = 426n;
 export const SYS_IO_URING_REGISTER = 427n;
-
-const SYMBOLS = {
-  uring_setup: { name: "syscall", parameters: ["i64", "u32", "buffer"], result: "i32" },
-  // The seventh argument (`argsz`, size_t) goes on the stack: a `u32` writes only its low half, so the
-  // kernel may see a wrong size (EINVAL); a `pointer` is written whole and keeps the fast call.
-  uring_enter: {
-    name: "syscall",
-    parameters: ["i64", "i32", "u32", "u32", "u32", "pointer", "pointer"],
-    result: "i32",
-  },
-  uring_register: { name: "syscall", parameters: ["i64", "i32", "u32", "buffer", "u32"], result: "i32" },
-  mmap: { parameters: ["pointer", "usize", "i32", "i32", "i32", "i64"], result: "pointer" },
-  munmap: { parameters: ["pointer", "usize"], result: "i32" },
-  close: { parameters: ["i32"], result: "i32" },
-  __errno_location: { parameters: [], result: "pointer" },
-} as const satisfies Deno.ForeignLibraryInterface;
-
-export type Libc = Deno.DynamicLibrary<typeof SYMBOLS>["symbols"];
 
 // The ABI (include/uapi/linux/io_uring.h; the same on x86_64 and aarch64).
 export const SETUP_CQSIZE = 1 << 3;
@@ -78,13 +61,6 @@ export const SEND_SLOT_BYTES = 8 * 1024;
 /** Send slots per `mmap`: the slab grows by this many sockets at a time. */
 export const SLOTS_PER_CHUNK = 64;
 export const BUFFER_GROUP = 0;
-
-let loaded: Libc | null = null;
-
-export function libc(): Libc {
-  if (loaded === null) loaded = Deno.dlopen("libc.so.6", SYMBOLS).symbols;
-  return loaded;
-}
 
 /** An anonymous mapping (never a V8 buffer): its address and a view of it. */
 export interface Mapping {

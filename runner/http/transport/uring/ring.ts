@@ -11,8 +11,6 @@ import {
   FEAT_EXT_ARG,
   FEAT_SINGLE_MMAP,
   IOSQE_BUFFER_SELECT,
-  type Libc,
-  libc,
   mapAnonymous,
   type Mapping,
   Mappings,
@@ -38,6 +36,7 @@ import {
   SYS_IO_URING_ENTER,
   SYS_IO_URING_SETUP,
 } from "./ffi.ts";
+import { type Libc, libc } from "../epoll/ffi.ts";
 import { UringBuffers } from "./buffers.ts";
 import { errorMessage } from "../../exchange_errors.ts";
 

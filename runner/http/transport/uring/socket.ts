@@ -5,7 +5,7 @@
  */
 import { CQE_F_BUFFER, CQE_F_MORE, ECANCELED, ENOBUFS, POLLERR, POLLHUP, POLLOUT } from "./ffi.ts";
 import type { UringRing } from "./ring.ts";
-import { type InlineReader, type TransportConn, TURN_READ_BYTES } from "../transport.ts";
+import { type ConnectWaiter, type InlineReader, TURN_READ_BYTES } from "../transport.ts";
 import { readError, readStateOf, writeError } from "../socket_errors.ts";
 import { HeldChunks } from "./held.ts";
 import type { SocketLoop } from "../socket_table.ts";
@@ -39,12 +39,11 @@ export class UringSocket extends HeldChunks {
     super(loop, fd, token, loop.ring.buffers);
   }
 
-  /** Dialled: waits for the connect (a poll for writability unless it completed at once). */
-  awaitConnect(signal: AbortSignal, now: boolean): Promise<TransportConn> {
-    const connected = this.connecting.wait(signal);
+  /** A poll for writability waits for the connect, unless it completed at once. */
+  override awaitConnect(waiter: ConnectWaiter, now: boolean): void {
+    this.connecting.waitFor(waiter);
     if (now) this.connected();
     else this.loop.ring.prepPoll(this.fd, POLLOUT | POLLERR | POLLHUP, this.token << 8 | UD_POLL, this.gen);
-    return connected;
   }
 
   /** The connect's poll completed (or the connect did at once): settled, and the receive armed. */
@@ -85,15 +84,6 @@ export class UringSocket extends HeldChunks {
     return n;
   }
 
-  read(buf: Uint8Array): Promise<number | null> {
-    if (this.fd < 0) return Promise.reject(new Deno.errors.BadResource("socket closed"));
-    if (this.heldCount > 0) return Promise.resolve(this.#take(buf));
-    if (this.#end <= 0) {
-      return this.#end === 0 ? Promise.resolve(null) : Promise.reject(readError(-this.#end));
-    }
-    return this.readLater(buf);
-  }
-
   armRead(buf: Uint8Array, reader: InlineReader): void {
     if (!this.armReader(buf, reader)) return;
     if (this.heldCount > 0 || this.#end <= 0 || this.#writeErrno !== 0) this.requeue();
@@ -104,10 +94,7 @@ export class UringSocket extends HeldChunks {
     let budget = TURN_READ_BYTES;
     let served = false;
     while (this.fd >= 0) {
-      if (this.reader === null) {
-        if (this.readResolve !== null && (this.heldCount > 0 || this.#end <= 0)) this.#readNow();
-        return;
-      }
+      if (this.reader === null) return;
       if (this.heldCount === 0 && this.#end > 0 && this.#writeErrno === 0) break;
       if (budget <= 0) {
         this.requeue();
@@ -126,12 +113,6 @@ export class UringSocket extends HeldChunks {
       if (settled) this.loop.asyncWakes++;
     }
     if (served && this.fd >= 0) this.reader?.onDrained?.();
-  }
-
-  #readNow(): void {
-    if (this.heldCount > 0) this.settleRead(this.#take(this.readBuf!));
-    else if (this.#end === 0) this.settleRead(null);
-    else this.settleRead(readError(-this.#end));
   }
 
   write(bytes: Uint8Array): Promise<number> {

@@ -8,8 +8,7 @@ import type { SockAddr } from "../sock_addr.ts";
 import { EBUSY, ETIME } from "./ffi.ts";
 import { UringRing } from "./ring.ts";
 import { UD_POLL, UD_RECV, UD_SEND, UringSocket, type UringSocketLoop } from "./socket.ts";
-import type { TransportConn } from "../transport.ts";
-import { loopSocket, SocketTable, startConnect } from "../socket_table.ts";
+import { loopSocket, SocketTable } from "../socket_table.ts";
 import { PROBE_PERIOD_MS, type ReadyWaitSum, ReadyWaitTally } from "../ready_wait.ts";
 
 /** SQEs a round queues before it hands them to the kernel without waiting for its end. */
@@ -46,16 +45,12 @@ export class UringLoop extends SocketTable<UringSocket> implements UringSocketLo
     return this.#readyWait.take(this.sys.nowMs());
   }
 
-  connect(signal: AbortSignal): Promise<TransportConn> {
+  protected open(): UringSocket | Error {
     const fd = loopSocket(this.sys, this.addr, this.closed ? "io_uring" : null);
-    if (typeof fd !== "number") return Promise.reject(fd);
+    if (typeof fd !== "number") return fd;
     const token = this.nextToken();
     const gen = this.#gens[token] = ((this.#gens[token] ?? 0) + 1) >>> 0;
-    const sock = new UringSocket(this, fd, token, gen);
-    this.slots[token] = sock;
-    const started = startConnect(this.sys, this.addr, sock);
-    if (typeof started !== "number") return Promise.reject(started);
-    return sock.awaitConnect(signal, started === 0);
+    return this.slots[token] = new UringSocket(this, fd, token, gen);
   }
 
   starved(sock: UringSocket): void {

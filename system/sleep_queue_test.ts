@@ -78,3 +78,36 @@ Deno.test("a sleep past what a runtime timer holds arms the longest one instead 
   queue.forget();
   assertEquals([woken.length, queue.size], [0, 0]);
 });
+
+Deno.test("a sleep ended early is skipped at its turn, and its sleeper can sleep again", async () => {
+  const queue = new SleepQueue();
+  const ended: string[] = [];
+  /** A sleeper as a WebSocket's pacing is one: only its last sleep, still waiting, wakes it. */
+  const numbered = (name: string) => {
+    const at = { last: 0, waiting: false };
+    const who: Sleeper = {
+      wake: (sleep) => {
+        if (sleep !== at.last || !at.waiting) return false;
+        at.waiting = false;
+        ended.push(name);
+        return true;
+      },
+    };
+    const sleep = (ms: number) => {
+      at.waiting = true;
+      queue.add(who, ++at.last, performance.now() + ms);
+    };
+    return { sleep, endEarly: () => at.waiting = false };
+  };
+  const early = numbered("early");
+  early.sleep(10);
+  numbered("kept").sleep(10);
+  // The connection was aborted: its wait ends now (the caller ran what followed), then it waits anew.
+  early.endEarly();
+  queue.forget();
+  early.sleep(40);
+  const limitMs = performance.now() + 5_000;
+  while (ended.length < 2 && performance.now() < limitMs) await new Promise((r) => setTimeout(r, 5));
+  assertEquals(ended, ["kept", "early"]);
+  assertEquals(queue.size, 0);
+});

@@ -1,7 +1,7 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { Framing } from "../../../http1/body_framing.ts";
 import { NEED_MORE, PARSE_ERROR } from "../../../http1/message_framer.ts";
-import { bodyFramer, headFramer, parseHead } from "./http1.ts";
+import { bodyFramer, headFramer, parseHead } from "./conn.ts";
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 

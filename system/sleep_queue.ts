@@ -1,7 +1,7 @@
 /**
  * @module
- * The think times (`s.sleep`) of a worker's script sessions on one timer: a binary heap by wake-up time, so
- * thousands asleep cost an entry each, not a timer each. A sleeper woken early leaves a stale entry.
+ * Many waits on one timer (script sessions' `s.sleep`, WebSocket holds, think times): a heap by wake-up time,
+ * an entry per sleeper, not a timer; one woken early leaves a stale entry, skipped in its turn.
  */
 
 /** What sleeps: woken with the number its sleep was queued under; false when that sleep had ended. */
