@@ -8,7 +8,6 @@ import { validate } from "../validation/mod.ts";
 import { ConfigError } from "../validation/config_error.ts";
 import { modelDef } from "./load/models/mod.ts";
 import { MAX_RATE_PER_SEC } from "./load/models/fields.ts";
-import type { CommonConfig } from "./load/executor.ts";
 import { commonFields, MODEL_FIELDS } from "./config_fields.ts";
 import { commonFieldIssues } from "./config_checks.ts";
 
@@ -61,9 +60,6 @@ const coversEveryModel: [LoadModel] extends [AttackConfig["model"]]
   ? [AttackConfig["model"]] extends [LoadModel] ? true : false
   : false = true;
 void coversEveryModel;
-// The models' rules and the shared runtime read these common fields (runner/load/executor.ts).
-const hasCommonFields: AttackConfig extends CommonConfig ? true : false = true;
-void hasCommonFields;
 
 /** Validates and fills defaults; throws `ConfigError` listing every problem. */
 export function parseAttackConfig(input: AttackConfigInput): AttackConfig {

@@ -4,23 +4,12 @@
  */
 import type { ConnectionShared, LoadConnection } from "../http/load_connection.ts";
 import type { WorkerSteering } from "./steer.ts";
+import type { CommonFields } from "../config_fields.ts";
 
-/** The config fields that model rules and the shared runtime read; runner/config.ts checks it has them. */
-export interface CommonConfig {
-  readonly warmupMs: number;
-  readonly lateBoundMs: number;
-  readonly whenBusy: "wait" | "drop";
-  readonly pipelining: number;
-  readonly connection: "keep-alive" | "per-arrival";
-  readonly workers: number;
-  /** The calls in flight from each `atMs` of the measured run on (ghz's concurrency schedule). */
-  readonly concurrencySteps?: ReadonlyArray<{ readonly atMs: number; readonly concurrency: number }>;
-  /** Beside `concurrencySteps`, each call waits for its tick, `1 / rate` apart in its phase (ghz's pacer). */
-  readonly tickPhases?: ReadonlyArray<readonly [durationMs: number, ratePerSec: number]>;
-  readonly protocol: "http1" | "h2" | "h2c" | "h3" | "auto";
-  readonly segment?: { readonly index: number; readonly count: number };
-  readonly flows?: readonly unknown[];
-}
+/** The config fields that model rules and the shared runtime read, as the config's schema declares them. */
+export type CommonConfig = Readonly<Pick<CommonFields, ScheduleField | SendField>>;
+type ScheduleField = "warmupMs" | "lateBoundMs" | "whenBusy" | "concurrencySteps" | "tickPhases" | "segment";
+type SendField = "pipelining" | "connection" | "workers" | "protocol" | "flows";
 
 /** What a worker hands to its model's run (`C`: that model's config); times are `performance.now()` ms. */
 export interface LoadContext<C extends CommonConfig = CommonConfig> {
