@@ -282,6 +282,10 @@ export function ghzRun(
   const c = config.async === true ? Math.min(asyncMost, 100_000) : Number(option(config, "concurrency"));
   // ghz puts its calls in flight on its connections however many: loadlab's 1000 a connection, more of them.
   const asked = Number(option(config, "connections")) || 1;
+  // As ghz: its -c is checked against --connections, whatever --async or a schedule makes of it.
+  if (asked > Number(option(config, "concurrency"))) {
+    throw new UsageError("number of connections cannot be greater than concurrency");
+  }
   const connections = Math.max(asked, Math.ceil(c / 1000));
   const moreConnections = connections === asked
     ? undefined
