@@ -375,7 +375,13 @@ export function ghzRun(
     const rows = !call.numbered && call.draws.length === 0
       ? 1
       : Math.min(1_000_000, timed ? Infinity : count);
-    const file = requestNumbers(rows, call.draws);
+    // A unary or server stream call's list is dealt a member a call: only its templated ones take a row
+    // (every call does when its metadata is templated).
+    const list = flags.includes("-b") ? jsonOr(flags[flags.indexOf("-b") + 1]) : undefined;
+    const dealt = Array.isArray(list) ? list.map((m) => JSON.stringify(m).includes("{{")) : [];
+    const apart = rows > 1 && dealt.includes(false) && !filled?.includes("{{") &&
+      callData().method?.clientStreaming !== true;
+    const file = requestNumbers(rows, call.draws, apart ? dealt : []);
     flags.push("--data-file", file, "--data-order", "sequential", "--data-when-done", "wrap");
   }
   const skipFirst = Number(option(config, "skipFirst"));
@@ -462,13 +468,25 @@ function kindNeeded(config: Record<string, unknown>, host: string): never {
   });
 }
 
-/** A temporary CSV (removed at exit): `RequestNumber` 0 to `rows` - 1, and `DrawnI` per draw. */
-function requestNumbers(rows: number, draws: Array<(requestNumber: number) => string> = []): string {
-  const path = Deno.makeTempFileSync({ prefix: "loadlab-ghz-request-numbers-", suffix: ".csv" });
+/**
+ * A temporary CSV (removed at exit): `RequestNumber` and `DrawnI` per draw, a row per call taking one: each
+ * call, or the calls of a list's `dealt` (templated) members, numbered as ghz numbers every call.
+ */
+function requestNumbers(rows: number, draws: Array<(requestNumber: number) => string>, dealt: boolean[]) {
+  const path = temporary("loadlab-ghz-request-numbers-", ".csv");
   const quoted = (value: string) => /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
-  const line = (k: number) => [k, "{{", ...draws.map((draw) => quoted(draw(k)))].join(",");
+  const taking = dealt.flatMap((templated, k) => templated ? [k] : []);
+  const number = (j: number) =>
+    taking.length === 0 ? j : Math.floor(j / taking.length) * dealt.length + taking[j % taking.length];
+  const line = (j: number) => [number(j), "{{", ...draws.map((draw) => quoted(draw(number(j))))].join(",");
   const head = ["RequestNumber", "LeftBraces", ...draws.map((_, k) => `Drawn${k}`)].join(",");
   Deno.writeTextFileSync(path, `${head}\n${Array.from({ length: rows }, (_, k) => line(k)).join("\n")}\n`);
+  return path;
+}
+
+/** A temporary file's path, removed at exit. */
+function temporary(prefix: string, suffix: string): string {
+  const path = Deno.makeTempFileSync({ prefix, suffix });
   globalThis.addEventListener("unload", () => Deno.removeSync(path));
   return path;
 }
