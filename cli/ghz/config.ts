@@ -176,7 +176,7 @@ const refused = (message: string) => new UsageError(message, { exitCode: 2 });
 export function ghzRun(
   config: Record<string, unknown>,
   reflectedMethod?: MethodData,
-): GhzRun & { attack: string[] } {
+): GhzRun & { attack: string[]; page?: string } {
   for (const key of Object.keys(config).filter((k) => !Object.hasOwn(GHZ_OPTIONS, k))) {
     console.error(`loadlab ghz: --config: ${key} is not an option of ghz's; ignored, as ghz ignores it`);
     delete config[key];
@@ -240,9 +240,10 @@ export function ghzRun(
     if (attack && config[key] !== undefined && !unread) flags.push(attack, String(config[key]));
   }
   const format = String(option(config, "format"));
+  let page: string | undefined;
   if (format === "html") {
-    // ghz's HTML page of the run: loadlab's report.html of it, at -o.
-    if (config.output === undefined) throw refused(`--format html: give -o FILE.html for the page`);
+    // ghz's HTML page of the run: loadlab's report.html of it, at -o, else a file printed after the run.
+    if (config.output === undefined) flags.push("-o", page = temporary("loadlab-ghz-page-", ".html"));
     flags.splice(flags.indexOf("-o"), 1, "-q", "--report");
   } else if (!GHZ_FORMATS.includes(format as never)) {
     throw new UsageError(`--format ${format}: not one of ghz's formats, html,${GHZ_FORMATS}`);
@@ -399,7 +400,7 @@ export function ghzRun(
   const run = { tags, streamIntervalMs, streamEnd, lateBoundMs, concurrencySteps: steps, tickPhases };
   const labels = { ignoreCut: config["duration-stop"] === "ignore" };
   const options = reportOptions({ ...config, call: asGiven }, binary ? undefined : data, metadata);
-  return { attack: flags, ...run, ...labels, options, moreConnections };
+  return { attack: flags, ...run, ...labels, options, moreConnections, page };
 }
 
 /** ghz's binary data (-B FILE, or -b's stdin, over -d) as the JSON of its messages. */
