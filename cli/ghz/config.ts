@@ -538,9 +538,18 @@ function schedulePhases(config: Record<string, unknown>, duration: string | unde
   for (let k = 0, at = 0; at < Math.min(constMs, totalMs) && left > 0; k++, at += stepMs) {
     phase(Math.min(stepMs, constMs - at, totalMs - at), rateAt(k));
   }
-  if (constMs < totalMs && left > 0) {
+  // As ghz's pacer: a max duration mid-step counts that step's part at the stop rate, the difference sent
+  // at once as it ends (or, the stop rate lower, waited out).
+  const jump = ((constMs % stepMs) * (stop - rateAt(Math.floor(constMs / stepMs)))) / 1000;
+  let restMs = totalMs - constMs;
+  if (restMs > 0 && left > 0 && jump !== 0 && stop > 0) {
+    const ms = Math.min(restMs, jump > 0 ? Math.ceil(jump / 1000) : Math.round((-jump * 1000) / stop));
+    phase(ms, jump > 0 ? (jump * 1000) / ms : 0);
+    restMs -= ms;
+  }
+  if (restMs > 0 && left > 0) {
     if (stop === 0 && left < Infinity) throw refused(`--load-schedule: its rate falls to 0 before its count`);
-    phase(totalMs - constMs, stop);
+    phase(restMs, stop);
   }
   return phases.join(",");
 }

@@ -449,6 +449,20 @@ Deno.test("a step or line load schedule sets the rate, --rps beside it ignored a
     duration: "1s",
   });
   assertEquals([flags.includes("-R"), flags[flags.indexOf("--phases") + 1]], [false, "500ms@50,500ms@100"]);
+  // As ghz's pacer: a max duration mid-step counts that step's part at the end rate from the step's start,
+  // the difference sent at once (10 + 0.5 s x 20 by 1.5 s, then 10 + 0.5 s x 50), or, falling, waited out.
+  const line = (start: number, step: number, end: number) =>
+    ghzFlags({
+      host: "h:1",
+      "load-schedule": "line",
+      "load-start": start,
+      "load-step": step,
+      "load-end": end,
+      "load-max-duration": "1500ms",
+      duration: "3s",
+    }).find((f) => f.includes("ms@"));
+  assertEquals(line(10, 10, 50), "1000ms@10,500ms@20,1ms@15000,1499ms@50");
+  assertEquals(line(50, -10, 10), "1000ms@50,500ms@40,1500ms@0");
 });
 
 Deno.test("--reflect-metadata goes with the reflection calls only", () => {
