@@ -541,15 +541,13 @@ function schedulePhases(config: Record<string, unknown>, duration: string | unde
   // As ghz's pacer: a max duration mid-step counts that step's part at the stop rate, the difference sent
   // at once as it ends (or, the stop rate lower, waited out).
   const jump = ((constMs % stepMs) * (stop - rateAt(Math.floor(constMs / stepMs)))) / 1000;
-  let restMs = totalMs - constMs;
-  if (restMs > 0 && left > 0 && jump !== 0 && stop > 0) {
-    const ms = Math.min(restMs, jump > 0 ? Math.ceil(jump / 1000) : Math.round((-jump * 1000) / stop));
-    phase(ms, jump > 0 ? (jump * 1000) / ms : 0);
-    restMs -= ms;
-  }
-  if (restMs > 0 && left > 0) {
+  const jumpMs = stop > 0
+    ? Math.min(totalMs - constMs, Math.ceil(jump / 1000) || Math.round(-jump * 1000 / stop))
+    : 0;
+  if (jumpMs > 0 && left > 0) phase(jumpMs, Math.max(0, (jump * 1000) / jumpMs));
+  if (constMs + jumpMs < totalMs && left > 0) {
     if (stop === 0 && left < Infinity) throw refused(`--load-schedule: its rate falls to 0 before its count`);
-    phase(restMs, stop);
+    phase(totalMs - constMs - jumpMs, stop);
   }
   return phases.join(",");
 }
@@ -678,8 +676,6 @@ export function fileText(path: unknown, flag: string, what: string): string {
   return new TextDecoder("utf-8", { ignoreBOM: true }).decode(fileBytes(path, flag, what));
 }
 
-/** ghz's call data of the worker that runs the call: a placeholder, a whole action only. */
-const LIVE = /^WorkerID$/;
 /** What differs call to call before the run: the call's number, time and UUID, a random draw. */
 const PER_CALL = /^(RequestNumber|UUID|Timestamp(Unix(Milli|Nano)?)?|newUUID|randomString|randomInt)$/;
 
@@ -731,7 +727,8 @@ class CallData {
       if (!top) return row(0).join("");
       const held = parts.filter((p) => p.words !== undefined && this.#placeholder(p.words) === undefined);
       const first = held.length > 0 ? row(0) : []; // Go's execution fails here, or not at all
-      if (held.some((p) => [...p.uses].some((n) => LIVE.test(n)))) {
+      // ghz's call data of the worker that runs the call: a placeholder, a whole action only.
+      if (held.some((p) => p.uses.has("WorkerID"))) {
         throw refused(`${flag}: .WorkerID is filled as a call runs: an action alone, not in a block`);
       }
       const perCall = held.some((p) => [...p.uses].some((name) => PER_CALL.test(name)));
