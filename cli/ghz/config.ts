@@ -470,10 +470,11 @@ function kindNeeded(config: Record<string, unknown>, host: string): never {
 }
 
 /**
- * A temporary CSV (removed at exit): `RequestNumber` and `DrawnI` per draw, a row per call taking one: each
- * call, or the calls of a list's `dealt` (templated) members, numbered as ghz numbers every call.
+ * A temporary CSV (removed at exit): `RequestNumber` and `DrawnI` per draw, a row per call of the first
+ * `calls` taking one: each, or those of a list's `dealt` (templated) members, numbered as ghz numbers every
+ * call (a worker's stripe of the rows starts at its share of the calls).
  */
-function requestNumbers(rows: number, draws: Array<(requestNumber: number) => string>, dealt: boolean[]) {
+function requestNumbers(calls: number, draws: Array<(requestNumber: number) => string>, dealt: boolean[]) {
   const path = temporary("loadlab-ghz-request-numbers-", ".csv");
   const quoted = (value: string) => /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
   const taking = dealt.flatMap((templated, k) => templated ? [k] : []);
@@ -481,7 +482,8 @@ function requestNumbers(rows: number, draws: Array<(requestNumber: number) => st
     taking.length === 0 ? j : Math.floor(j / taking.length) * dealt.length + taking[j % taking.length];
   const line = (j: number) => [number(j), "{{", ...draws.map((draw) => quoted(draw(number(j))))].join(",");
   const head = ["RequestNumber", "LeftBraces", ...draws.map((_, k) => `Drawn${k}`)].join(",");
-  Deno.writeTextFileSync(path, `${head}\n${Array.from({ length: rows }, (_, k) => line(k)).join("\n")}\n`);
+  const rows = Array.from({ length: calls }, (_, j) => j).filter((j) => number(j) < calls);
+  Deno.writeTextFileSync(path, `${head}\n${rows.map(line).join("\n")}\n`);
   return path;
 }
 

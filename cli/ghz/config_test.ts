@@ -232,7 +232,8 @@ Deno.test("Go's functions and blocks run before the load: text once, a column wh
   // A unary list dealt a member a call: only a templated member's calls take a row, each its call's number.
   const proto = { proto: GREETER_PROTO, call: "helloworld.Greeter.Fail", total: 6 };
   const dealt = run({ ...proto, data: '[{"code":0},{"code":3,"message":"{{.RequestNumber}}"},{"code":4}]' });
-  assertEquals(dealt.slice(3, 6).map((r) => r!.split(",")[0]), ["1", "4", "7"]);
+  // The rows are those of the count's calls: a worker's stripe starts at its share of the calls.
+  assertEquals(dealt.slice(3).map((r) => r!.split(",")[0]), ["1", "4"]);
   const named = "{{define `t`}}t-{{.UUID}}{{end}}{{.RequestNumber}}/{{template `t` .}}";
   assertEquals(run({ data: { a: named } })[0], '{"a":"{{ RequestNumber }}/t-{{ $uuid(request) }}"}');
 });
