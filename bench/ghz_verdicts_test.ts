@@ -232,6 +232,7 @@ Deno.test("latency fields timed from each call's start add up to no more than th
 const CLASS_CASES = [
   "t11_json_mixed_fields", // a dealt list's {{.RequestNumber}}: the call's own number
   "t11_list_request_number_metadata",
+  "t11_request_number_list_cpus", // and over two worker isolates, each its stripe of the rows
   "t11_connections_past_c_async", // ghz's -c checked against --connections before --async
   "t11_html_server_stream_errors", // -O html without -o: the page on stdout
   "t11_import_paths_comma", // --proto found under -i
@@ -250,7 +251,7 @@ Deno.test({
     return true;
   })(),
   fn: async () => {
-    // Eight cases, each two short runs: bounded by the harness's own 60 s a run.
+    // Nine cases, each two short runs: bounded by the harness's own 60 s a run.
     const rows = await corpusRows(
       findGhz().path!,
       new URL("./ghz_verdicts/", import.meta.url).pathname,
