@@ -93,8 +93,20 @@ export async function main(argv: string[]): Promise<number> {
   }
   const noNode = nodeGreeterSkip("ghz verdicts");
   if (noNode !== null) return 0;
-  const corpus = resolve(flags.text("corpus") ?? CORPUS);
-  const only = flags.text("only");
+  console.log(`ghz verdicts: ghz ${ghz}; loadlab ${MAIN}; load average ${loadAvg()}`);
+  const rows = await corpusRows(ghz, resolve(flags.text("corpus") ?? CORPUS), flags.text("only"));
+  const same = rows.filter((r) => r.at(-1) === "same").length;
+  const refused = rows.filter((r) => r.at(-1)!.startsWith("refused, as declared")).length;
+  printTable([["case", "exit ghz/ll", "count ghz/ll", "statuses", "errors", "form", "verdict"], ...rows]);
+  console.log(
+    `\n${same} of ${rows.length} cases reach ghz's verdict on loadlab, ${refused} refused before the load by ` +
+      `design (each row says why); load average ${loadAvg()}`,
+  );
+  return 0;
+}
+
+/** The rows of the cases whose names hold one of `only`'s (comma-separated), run by `ghz` and by loadlab. */
+export async function corpusRows(ghz: string, corpus: string, only?: string): Promise<string[][]> {
   const work = Deno.makeTempDirSync({ prefix: "loadlab-ghz-verdicts-" });
   const tls = await selfSignedPair();
   // A message past grpc-go's 4 MiB cap, under ghz's.
@@ -110,9 +122,7 @@ export async function main(argv: string[]): Promise<number> {
     join(work, "greeter.protoset"),
     (protobuf as any).descriptor.FileDescriptorSet.encode(set).finish(),
   );
-  console.log(`ghz verdicts: ghz ${ghz}; loadlab ${MAIN}; load average ${loadAvg()}`);
   const rows: string[][] = [];
-  let same = 0, refused = 0;
   const hostile = GRPC_HOSTILE_MODES.map((mode) => [mode, startGrpcHostileServer(mode)] as const);
   await withNodeGreeter((port) =>
     withNodeGreeter(async (tlsPort) => {
@@ -142,20 +152,13 @@ export async function main(argv: string[]): Promise<number> {
         const row = compareRuns(c.name, c.timed ? c.inFlight : 0, ghzRun, llRun, c);
         if (c.latencyFloorMs !== undefined) latencyCheck(row, c, [ghzRun, llRun]);
         console.error(`${c.name}: ${row.at(-1)}`);
-        if (row.at(-1) === "same") same++;
-        if (row.at(-1)!.startsWith("refused, as declared")) refused++;
         rows.push(row);
       }
     }, { TLS_CERT: join(work, "cert.pem"), TLS_KEY: join(work, "key.pem") })
   );
   await Promise.all(hostile.map(([, server]) => server.close()));
-  printTable([["case", "exit ghz/ll", "count ghz/ll", "statuses", "errors", "form", "verdict"], ...rows]);
-  console.log(
-    `\n${same} of ${rows.length} cases reach ghz's verdict on loadlab, ${refused} refused before the load by ` +
-      `design (each row says why); load average ${loadAvg()}`,
-  );
   await Deno.remove(work, { recursive: true }).catch(() => {});
-  return 0;
+  return rows;
 }
 
 /**

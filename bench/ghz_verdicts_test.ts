@@ -4,7 +4,16 @@
  * the report's form agree; a case file's words split as a shell splits them.
  */
 import { deepStrictEqual as assertEquals, match } from "node:assert/strict";
-import { compareRuns, latencyCheck, readReport, shellWords, type ToolRun } from "./ghz_verdicts.ts";
+import {
+  compareRuns,
+  corpusRows,
+  latencyCheck,
+  readReport,
+  shellWords,
+  type ToolRun,
+} from "./ghz_verdicts.ts";
+import { findGhz } from "./grpc.ts";
+import { nodeGreeterSkip } from "../tests/fixtures/node_greeter.ts";
 
 const run = (over: Partial<ToolRun>): ToolRun => ({
   code: 0,
@@ -217,4 +226,38 @@ Deno.test("latency fields timed from each call's start add up to no more than th
   const early = compareRuns("a", 0, ghz, ghz);
   latencyCheck(early, { inFlight: 1, latencyFloorMs: 50 }, [{ ...ghz, latency: ms(55, 2) }, ghz]);
   assertEquals(early.at(-1), "differs");
+});
+
+/** The corpus's cases of each class fixed where loadlab read ghz's line otherwise, run by real ghz. */
+const CLASS_CASES = [
+  "t11_json_mixed_fields", // a dealt list's {{.RequestNumber}}: the call's own number
+  "t11_list_request_number_metadata",
+  "t11_request_number_list_cpus", // and over two worker isolates, each its stripe of the rows
+  "t11_connections_past_c_async", // ghz's -c checked against --connections before --async
+  "t11_html_server_stream_errors", // -O html without -o: the page on stdout
+  "t11_import_paths_comma", // --proto found under -i
+  "t10_load_line_max_duration_z", // the step pacer's burst at a max duration mid-step
+  "t11_load_line_down_max_duration_z", // and its pause, the end rate lower
+  "t11_load_step_max_duration_mid_step_z",
+];
+
+Deno.test({
+  name: "the corpus's cases of each class fixed reach ghz's verdict, run by ghz and loadlab",
+  ignore: (() => {
+    const { path, why } = findGhz();
+    if (path !== null) return nodeGreeterSkip("ghz verdict cases") !== null;
+    if (Deno.env.get("CI") === "true") throw new Error(`ghz verdict cases cannot run: ${why}`);
+    console.log(`ghz verdict cases skipped: ${why}`);
+    return true;
+  })(),
+  fn: async () => {
+    // Nine cases, each two short runs: bounded by the harness's own 60 s a run.
+    const rows = await corpusRows(
+      findGhz().path!,
+      new URL("./ghz_verdicts/", import.meta.url).pathname,
+      CLASS_CASES.join(","),
+    );
+    assertEquals(rows.map((r) => r[0]).sort(), [...CLASS_CASES].sort());
+    assertEquals(rows.filter((r) => r.at(-1) !== "same"), []);
+  },
 });

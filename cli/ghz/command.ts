@@ -8,7 +8,7 @@ import { runCommand } from "../command_errors.ts";
 import { HelpRequested, UsageError } from "../usage_error.ts";
 import denoJson from "../../deno.json" with { type: "json" };
 import { CallKindNeeded, fileText, GHZ_OPTIONS, ghzRun, type MethodData, readConfig } from "./config.ts";
-import { attack, type GhzRun } from "../attack/command.ts";
+import { attack } from "../attack/command.ts";
 import { defined } from "../../validation/defined.ts";
 import { EXIT } from "../exit_codes.ts";
 
@@ -37,11 +37,11 @@ const HELP = `usage: loadlab ghz [<flags>] <host>
 
 ghz's command line, run by loadlab: the same flags, defaults (-n 200, -c 50, --connections 1, -t 20s) and
 report (-O summary|json|pretty|csv|influx-summary|influx-details, -o FILE; -O html: loadlab's report.html
-at -o FILE). docs/GRPC.md says what each flag does here and which ones are refused (exit 2) rather than run
-otherwise than ghz runs them.`;
+at -o FILE or on stdout). docs/GRPC.md says what each flag does here and which ones are refused (exit 2)
+rather than run otherwise than ghz runs them.`;
 
 /** The attack arguments of a ghz command line; `CallKindNeeded` when only reflection can tell. */
-export function ghzCommandLine(argv: string[], reflected?: MethodData): GhzRun & { attack: string[] } {
+export function ghzCommandLine(argv: string[], reflected?: MethodData): ReturnType<typeof ghzRun> {
   const raw = tokenize(ghzWords(argv), FLAGS, {}, "ghz", HELP);
   if (raw.values.has("help-long") || raw.values.has("help-man")) throw new HelpRequested(HELP);
   if (raw.values.has("version")) {
@@ -119,6 +119,8 @@ export function runGhzCommand(argv: string[]): Promise<number> {
         return ghzCommandLine(argv, await err.method());
       });
       const code = await attack(line.attack, line);
+      // As ghz: -O html without -o is the page on stdout.
+      if (line.page !== undefined) console.log(Deno.readTextFileSync(line.page).replace(/\n$/, ""));
       // ghz's: a run that ended is 0 whatever its calls got; a report not written is its error, 1.
       return code === EXIT.noResponse ? EXIT.ok : code === EXIT.outputNotWritable ? 1 : code;
     } catch (err) {

@@ -11,6 +11,9 @@ import { selfSignedPair } from "../../targets/tls_cert.ts";
 import { influxTags } from "../../results/export/ghz/report.ts";
 
 const CALL = ["--insecure", "--call", "helloworld.Greeter.SayHello"];
+const GREETER_CASES: Array<[string, (port: number) => Promise<void>]> = [];
+/** A case run against the greeter shared by the file (its last test). */
+const greeterCase = (name: string, fn: (port: number) => Promise<void>) => GREETER_CASES.push([name, fn]);
 
 Deno.test("ghz's defaults, and -z or -x against -n, as ghz reads them", () => {
   assertEquals(ghzCommandLine([...CALL, "127.0.0.1:1"]).attack, [
@@ -236,8 +239,8 @@ Deno.test("exit 1 for what ghz refuses, exit 2 for what loadlab would run otherw
   assertEquals(await runGhzCommand([...CALL, "-d", '{"nmae":"x"}', ...proto]), 1);
   // As ghz: "load start cannot equal load end".
   assertEquals(await runGhzCommand([...CALL, "--load-schedule", "step", ...proto]), 1);
-  // ghz's HTML page is loadlab's report.html, at -o only.
-  assertEquals(await runGhzCommand([...CALL, "-O", "html", ...proto]), 2);
+  // ghz checks -c against --connections, whatever --async makes of it.
+  assertEquals(await runGhzCommand([...CALL, "-c", "2", "--connections", "5", "--async", ...proto]), 1);
   // A host as a URL: ghz dials it as a name (every call Unavailable); loadlab dials HOST:PORT only.
   assertEquals(await runGhzCommand([...CALL, "--proto", GREETER_PROTO, "http://127.0.0.1:1"]), 2);
   // ghz balances over the addresses a name resolves to (and panics with no dns:///): loadlab dials one.
@@ -299,129 +302,118 @@ Deno.test("ghz's zeros for --connections and --cpus, and a config's keys ghz doe
   }
 });
 
-Deno.test({
-  name: "a --config file's zero counts are its reader's defaults; a config path naming no file is none",
-  ignore: nodeGreeterSkip("ghz --config") !== null,
-  fn: () =>
-    withNodeGreeter(async (port) => {
-      const [file, out] = [await Deno.makeTempFile({ suffix: ".json" }), await Deno.makeTempFile()];
-      try {
-        const zeros = { total: 0, concurrency: 0, connections: 0, timeout: "0s", "connect-timeout": 0 };
-        const run = { proto: GREETER_PROTO, call: "helloworld.Greeter.SayHello", insecure: true, ...zeros };
-        await Deno.writeTextFile(file, JSON.stringify({ ...run, host: `127.0.0.1:${port}`, format: "json" }));
-        assertEquals(await runGhzCommand(["--config", file, "-o", out]), 0);
-        const report = JSON.parse(await Deno.readTextFile(out));
-        assertEquals([report.count, report.options.concurrency, report.options.timeout], [200, 50, 20e9]);
-        // The flags alone run, as ghz's config reader says the file is not there and goes on.
-        const flags = [
-          ...CALL,
-          "--proto",
-          GREETER_PROTO,
-          "-n",
-          "3",
-          "-O",
-          "csv",
-          "-o",
-          out,
-          `127.0.0.1:${port}`,
-        ];
-        assertEquals(await runGhzCommand(["--config", `${file}.nope`, ...flags]), 0);
-        assertEquals((await Deno.readTextFile(out)).trim().split("\n").length, 4);
-      } finally {
-        await Promise.all([file, out].map((f) => Deno.remove(f)));
-      }
-    }),
-});
+greeterCase(
+  "a --config file's zero counts are its reader's defaults; a config path naming no file is none",
+  async (port) => {
+    const [file, out] = [await Deno.makeTempFile({ suffix: ".json" }), await Deno.makeTempFile()];
+    try {
+      const zeros = { total: 0, concurrency: 0, connections: 0, timeout: "0s", "connect-timeout": 0 };
+      const run = { proto: GREETER_PROTO, call: "helloworld.Greeter.SayHello", insecure: true, ...zeros };
+      await Deno.writeTextFile(file, JSON.stringify({ ...run, host: `127.0.0.1:${port}`, format: "json" }));
+      assertEquals(await runGhzCommand(["--config", file, "-o", out]), 0);
+      const report = JSON.parse(await Deno.readTextFile(out));
+      assertEquals([report.count, report.options.concurrency, report.options.timeout], [200, 50, 20e9]);
+      // The flags alone run, as ghz's config reader says the file is not there and goes on.
+      const flags = [
+        ...CALL,
+        "--proto",
+        GREETER_PROTO,
+        "-n",
+        "3",
+        "-O",
+        "csv",
+        "-o",
+        out,
+        `127.0.0.1:${port}`,
+      ];
+      assertEquals(await runGhzCommand(["--config", `${file}.nope`, ...flags]), 0);
+      assertEquals((await Deno.readTextFile(out)).trim().split("\n").length, 4);
+    } finally {
+      await Promise.all([file, out].map((f) => Deno.remove(f)));
+    }
+  },
+);
 
-Deno.test({
-  name: "--rps to a count the server cannot keep up with makes every call, late, as ghz's workers do",
-  ignore: nodeGreeterSkip("ghz --rps") !== null,
-  fn: () =>
-    withNodeGreeter(async (port) => {
-      const out = await Deno.makeTempFile({ suffix: ".json" });
-      try {
-        // 15 calls due in 150 ms, one at a time, each 100 ms: the last starts 1.3 s late.
-        const slow = ["--call", "helloworld.Greeter.Sleep", "-d", '{"ms":100}', "--rps", "100", "-n", "15"];
-        const argv = ["--insecure", ...slow, "-c", "1", "-O", "json", "-o", out, "--proto", GREETER_PROTO];
-        assertEquals(await runGhzCommand([...argv, `127.0.0.1:${port}`]), 0);
-        const report = JSON.parse(await Deno.readTextFile(out));
-        assertEquals([report.count, report.statusCodeDistribution], [15, { OK: 15 }]);
-      } finally {
-        await Deno.remove(out);
-      }
-    }),
-});
+greeterCase(
+  "--rps to a count the server cannot keep up with makes every call, late, as ghz's workers do",
+  async (port) => {
+    const out = await Deno.makeTempFile({ suffix: ".json" });
+    try {
+      // 15 calls due in 150 ms, one at a time, each 100 ms: the last starts 1.3 s late.
+      const slow = ["--call", "helloworld.Greeter.Sleep", "-d", '{"ms":100}', "--rps", "100", "-n", "15"];
+      const argv = ["--insecure", ...slow, "-c", "1", "-O", "json", "-o", out, "--proto", GREETER_PROTO];
+      assertEquals(await runGhzCommand([...argv, `127.0.0.1:${port}`]), 0);
+      const report = JSON.parse(await Deno.readTextFile(out));
+      assertEquals([report.count, report.statusCodeDistribution], [15, { OK: 15 }]);
+    } finally {
+      await Deno.remove(out);
+    }
+  },
+);
 
-Deno.test({
-  name: "a load schedule to a count paces its calls along the schedule until the count, as ghz does",
-  ignore: nodeGreeterSkip("ghz --load-schedule") !== null,
-  fn: () =>
-    withNodeGreeter(async (port) => {
-      // 1 s at 20/s, then 40/s for the last 10: the count ends the run, 10 calls after the first second.
-      const load = ["--load-schedule=line", "--load-start=20", "--load-step=20", "--load-end=60", "-n", "30"];
-      const argv = [...CALL, "-d", '{"name":"x"}', ...load, "-c", "2", "--proto", GREETER_PROTO];
-      const line = ghzCommandLine([...argv, `127.0.0.1:${port}`]);
-      assertEquals(line.attack[line.attack.indexOf("--phases") + 1], "1000ms@20,237.5ms@40");
-      const out = await Deno.makeTempFile({ suffix: ".json" });
-      try {
-        assertEquals(await runGhzCommand([...argv, "-O", "json", "-o", out, `127.0.0.1:${port}`]), 0);
-        const report = JSON.parse(await Deno.readTextFile(out));
-        assertEquals([report.count, report.endReason, report.statusCodeDistribution], [30, "normal", {
-          OK: 30,
-        }]);
-        // No sooner than its pace: the last call is due at 1.225 s.
-        assertEquals(report.total >= 1.2e9, true);
-      } finally {
-        await Deno.remove(out);
-      }
-    }),
-});
+greeterCase(
+  "a load schedule to a count paces its calls along the schedule until the count, as ghz does",
+  async (port) => {
+    // 1 s at 20/s, then 40/s for the last 10: the count ends the run, 10 calls after the first second.
+    const load = ["--load-schedule=line", "--load-start=20", "--load-step=20", "--load-end=60", "-n", "30"];
+    const argv = [...CALL, "-d", '{"name":"x"}', ...load, "-c", "2", "--proto", GREETER_PROTO];
+    const line = ghzCommandLine([...argv, `127.0.0.1:${port}`]);
+    assertEquals(line.attack[line.attack.indexOf("--phases") + 1], "1000ms@20,237.5ms@40");
+    const out = await Deno.makeTempFile({ suffix: ".json" });
+    try {
+      assertEquals(await runGhzCommand([...argv, "-O", "json", "-o", out, `127.0.0.1:${port}`]), 0);
+      const report = JSON.parse(await Deno.readTextFile(out));
+      assertEquals([report.count, report.endReason, report.statusCodeDistribution], [30, "normal", {
+        OK: 30,
+      }]);
+      // No sooner than its pace: the last call is due at 1.225 s.
+      assertEquals(report.total >= 1.2e9, true);
+    } finally {
+      await Deno.remove(out);
+    }
+  },
+);
 
-Deno.test({
-  name: "paced calls past the server's pace: ghz's latency fields time each from its actual start, as ghz",
-  ignore: nodeGreeterSkip("ghz --rps late") !== null,
-  fn: () =>
-    withNodeGreeter(async (port) => {
-      // One call in flight, each 50 ms at the server, due 5 ms apart: call i starts >= 45 * i ms late.
-      const sleep = ["--call", "helloworld.Greeter.Sleep", "-d", '{"ms":50}', "--rps", "200", "-n", "12"];
-      const argv = ["--insecure", ...sleep, "-c", "1", "--proto", GREETER_PROTO, `127.0.0.1:${port}`];
-      const [json, details] = [await Deno.makeTempFile(), await Deno.makeTempFile()];
-      try {
-        assertEquals(await runGhzCommand([...argv, "-O", "json", "-o", json]), 0);
-        assertEquals(await runGhzCommand([...argv, "-O", "influx-details", "-o", details]), 0);
-        const r = JSON.parse(await Deno.readTextFile(json));
-        assertEquals(r.statusCodeDistribution, { OK: 12 });
-        // One at a time, so their times from their starts add up to no more than the run: from the intended
-        // sends they would add at least 12 * 50 + 45 * 66 ms. Node's timer runs on a millisecond clock read
-        // once a loop turn, so a 50 ms sleep may end a millisecond early.
-        assertEquals([r.fastest >= 48e6, r.average * r.count <= r.total], [true, true]);
-        // Each call starts (ns) no sooner than the one before it ended; intended starts are 5 ms apart.
-        const calls = (await Deno.readTextFile(details)).trim().split("\n")
-          .map((l) => [Number(/ (\d+)$/.exec(l)![1]), Number(/latency=(\d+)/.exec(l)![1])])
-          .sort((a, b) => a[0] - b[0]);
-        const overlaps = calls.filter(([at], i) => i > 0 && at + 1000 < calls[i - 1][0] + calls[i - 1][1]);
-        assertEquals([calls.length, overlaps.length], [12, 0]);
-      } finally {
-        await Promise.all([json, details].map((f) => Deno.remove(f)));
-      }
-    }),
-});
+greeterCase(
+  "paced calls past the server's pace: ghz's latency fields time each from its actual start, as ghz",
+  async (port) => {
+    // One call in flight, each 50 ms at the server, due 5 ms apart: call i starts >= 45 * i ms late.
+    const sleep = ["--call", "helloworld.Greeter.Sleep", "-d", '{"ms":50}', "--rps", "200", "-n", "12"];
+    const argv = ["--insecure", ...sleep, "-c", "1", "--proto", GREETER_PROTO, `127.0.0.1:${port}`];
+    const [json, details] = [await Deno.makeTempFile(), await Deno.makeTempFile()];
+    try {
+      assertEquals(await runGhzCommand([...argv, "-O", "json", "-o", json]), 0);
+      assertEquals(await runGhzCommand([...argv, "-O", "influx-details", "-o", details]), 0);
+      const r = JSON.parse(await Deno.readTextFile(json));
+      assertEquals(r.statusCodeDistribution, { OK: 12 });
+      // One at a time, so their times from their starts add up to no more than the run: from the intended
+      // sends they would add at least 12 * 50 + 45 * 66 ms. Node's timer runs on a millisecond clock read
+      // once a loop turn, so a 50 ms sleep may end a millisecond early.
+      assertEquals([r.fastest >= 48e6, r.average * r.count <= r.total], [true, true]);
+      // Each call starts (ns) no sooner than the one before it ended; intended starts are 5 ms apart.
+      const calls = (await Deno.readTextFile(details)).trim().split("\n")
+        .map((l) => [Number(/ (\d+)$/.exec(l)![1]), Number(/latency=(\d+)/.exec(l)![1])])
+        .sort((a, b) => a[0] - b[0]);
+      const overlaps = calls.filter(([at], i) => i > 0 && at + 1000 < calls[i - 1][0] + calls[i - 1][1]);
+      assertEquals([calls.length, overlaps.length], [12, 0]);
+    } finally {
+      await Promise.all([json, details].map((f) => Deno.remove(f)));
+    }
+  },
+);
 
-Deno.test({
-  name: "-O html -o FILE writes the run's HTML page there, as ghz does",
-  ignore: nodeGreeterSkip("ghz -O html") !== null,
-  fn: () =>
-    withNodeGreeter(async (port) => {
-      const out = await Deno.makeTempFile({ suffix: ".html" });
-      try {
-        const argv = [...CALL, "-d", '{"name":"x"}', "-n", "20", "-c", "2", "-O", "html", "-o", out];
-        assertEquals(await runGhzCommand([...argv, "--proto", GREETER_PROTO, `127.0.0.1:${port}`]), 0);
-        const page = await Deno.readTextFile(out);
-        assertEquals([/^<!doctype html>/i.test(page), page.includes("SayHello")], [true, true]);
-      } finally {
-        await Deno.remove(out);
-      }
-    }),
+greeterCase("-O html writes the run's HTML page at -o FILE, else on stdout, as ghz does", async (port) => {
+  const out = await Deno.makeTempFile({ suffix: ".html" });
+  const { attack, page } = ghzCommandLine([...CALL, "-O", "html", "h:1"]);
+  assertEquals(attack.slice(attack.indexOf("--report") - 1).slice(0, 3), ["-q", "--report", page]);
+  try {
+    const argv = [...CALL, "-d", '{"name":"x"}', "-n", "20", "-c", "2", "-O", "html", "-o", out];
+    assertEquals(await runGhzCommand([...argv, "--proto", GREETER_PROTO, `127.0.0.1:${port}`]), 0);
+    const page = await Deno.readTextFile(out);
+    assertEquals([/^<!doctype html>/i.test(page), page.includes("SayHello")], [true, true]);
+  } finally {
+    await Deno.remove(out);
+  }
 });
 
 Deno.test({
@@ -460,55 +452,53 @@ Deno.test({
   },
 });
 
-Deno.test({
-  name: "--stream-call-count and --stream-call-duration cancel a server stream at its Nth or late message",
-  ignore: nodeGreeterSkip("ghz server stream cut") !== null,
-  fn: () =>
-    withNodeGreeter(async (port) => {
-      const out = await Deno.makeTempFile({ suffix: ".json" });
-      try {
-        // An endless stream (a message each 10 ms): ghz cancels each call, Canceled; -t 30s is never reached.
-        const endless = [
-          "--call",
-          "helloworld.Greeter.SayHellos",
-          "-d",
-          '{"name":"s","count":-1}',
-          "-t",
-          "30s",
-        ];
-        for (const cut of [["--stream-call-count", "3"], ["--stream-call-duration", "50ms"]]) {
-          const argv = [...endless, ...cut, "-n", "6", "-c", "2", "-O", "json", "-o", out];
-          const startMs = performance.now();
-          assertEquals(
-            await runGhzCommand(["--insecure", ...argv, "--proto", GREETER_PROTO, `127.0.0.1:${port}`]),
-            0,
-          );
-          const report = JSON.parse(await Deno.readTextFile(out));
-          assertEquals([cut, report.statusCodeDistribution, report.errorDistribution], [
-            cut,
-            { Canceled: 6 },
-            {
-              "rpc error: code = Canceled desc = context canceled": 6,
-            },
-          ]);
-          assertEquals(performance.now() - startMs < 30_000, true);
-        }
-        // A stream that ends before its Nth message is whole (OK), and a client stream's count is its sends.
-        const short = ["--call", "helloworld.Greeter.SayHellos", "-d", '{"name":"s","count":2}'];
-        const sends = ["--call", "helloworld.Greeter.Chat", "-d", '{"name":"s"}'];
-        for (const call of [short, sends]) {
-          const argv = [...call, "--stream-call-count", "3", "-n", "4", "-c", "2", "-O", "json", "-o", out];
-          assertEquals(
-            await runGhzCommand(["--insecure", ...argv, "--proto", GREETER_PROTO, `127.0.0.1:${port}`]),
-            0,
-          );
-          assertEquals(JSON.parse(await Deno.readTextFile(out)).statusCodeDistribution, { OK: 4 });
-        }
-      } finally {
-        await Deno.remove(out);
+greeterCase(
+  "--stream-call-count and --stream-call-duration cancel a server stream at its Nth or late message",
+  async (port) => {
+    const out = await Deno.makeTempFile({ suffix: ".json" });
+    try {
+      // An endless stream (a message each 10 ms): ghz cancels each call, Canceled; -t 30s is never reached.
+      const endless = [
+        "--call",
+        "helloworld.Greeter.SayHellos",
+        "-d",
+        '{"name":"s","count":-1}',
+        "-t",
+        "30s",
+      ];
+      for (const cut of [["--stream-call-count", "3"], ["--stream-call-duration", "50ms"]]) {
+        const argv = [...endless, ...cut, "-n", "6", "-c", "2", "-O", "json", "-o", out];
+        const startMs = performance.now();
+        assertEquals(
+          await runGhzCommand(["--insecure", ...argv, "--proto", GREETER_PROTO, `127.0.0.1:${port}`]),
+          0,
+        );
+        const report = JSON.parse(await Deno.readTextFile(out));
+        assertEquals([cut, report.statusCodeDistribution, report.errorDistribution], [
+          cut,
+          { Canceled: 6 },
+          {
+            "rpc error: code = Canceled desc = context canceled": 6,
+          },
+        ]);
+        assertEquals(performance.now() - startMs < 30_000, true);
       }
-    }),
-});
+      // A stream that ends before its Nth message is whole (OK), and a client stream's count is its sends.
+      const short = ["--call", "helloworld.Greeter.SayHellos", "-d", '{"name":"s","count":2}'];
+      const sends = ["--call", "helloworld.Greeter.Chat", "-d", '{"name":"s"}'];
+      for (const call of [short, sends]) {
+        const argv = [...call, "--stream-call-count", "3", "-n", "4", "-c", "2", "-O", "json", "-o", out];
+        assertEquals(
+          await runGhzCommand(["--insecure", ...argv, "--proto", GREETER_PROTO, `127.0.0.1:${port}`]),
+          0,
+        );
+        assertEquals(JSON.parse(await Deno.readTextFile(out)).statusCodeDistribution, { OK: 4 });
+      }
+    } finally {
+      await Deno.remove(out);
+    }
+  },
+);
 
 Deno.test("-O influx-*: the run's options as ghz's InfluxDB tags, as ghz v0.93 writes them", () => {
   const line = ghzCommandLine([
@@ -563,165 +553,158 @@ Deno.test("-O influx-*: the run's options as ghz's InfluxDB tags, as ghz v0.93 w
   );
 });
 
-Deno.test({
-  name: "latency over OK calls, and over every answered call with --count-errors, in each format, as ghz's",
-  ignore: nodeGreeterSkip("ghz --count-errors") !== null,
-  fn: () =>
-    withNodeGreeter(async (port) => {
-      // Every other call is an endless stream cancelled at 1 s (Canceled); an OK call sends its one message
-      // before the cut (else the cut would have cancelled it), all 8 at once.
-      const streams = ["--call", "helloworld.Greeter.SayHellos", "-d", '[{"count":1},{"count":-1}]'];
-      const cut = [...streams, "--stream-call-duration", "1s", "-n", "8", "-c", "8"];
-      const out = await Deno.makeTempFile();
-      const report = async (...more: string[]) => {
-        const argv = ["--insecure", ...cut, ...more, "-o", out, "--proto", GREETER_PROTO];
-        assertEquals(await runGhzCommand([...argv, `127.0.0.1:${port}`]), 0);
-        return await Deno.readTextFile(out);
-      };
-      try {
-        for (const countErrors of [false, true]) {
-          const r = JSON.parse(await report("-O", "json", ...(countErrors ? ["--count-errors"] : [])));
-          const { OK: ok = 0, Canceled: canceled = 0 } = r.statusCodeDistribution;
-          assertEquals([r.count, ok + canceled, canceled >= 4], [8, 8, true]);
-          // The histogram holds the calls its latency is over; the count and rate hold every call.
-          const timed = r.histogram.reduce((a: number, b: { count: number }) => a + b.count, 0);
-          assertEquals([countErrors, timed], [countErrors, countErrors ? 8 : ok]);
-          if (countErrors) assertEquals(r.slowest >= 1e9, true);
-          assertEquals(r.latencyDistribution.at(-1).latency, r.slowest);
-          assertEquals(r.rps * r.total / 1e9 > 7.99, true);
-        }
-        // The summary and influx-summary read the same fields.
-        const slowest = /Slowest:\t([\d.]+) (m?s)/.exec(await report("-O", "summary"))!;
-        assertEquals([slowest[2], Number(slowest[1]) < 1000], ["ms", true]);
-        assertEquals(Number(/slowest=(\d+)/.exec(await report("-O", "influx-summary"))![1]) < 1e9, true);
-      } finally {
-        await Deno.remove(out);
-      }
-    }),
-});
-
-Deno.test({
-  name:
-    "--count-errors times a call with no answer (a client deadline, no connection) until its error, as ghz",
-  ignore: nodeGreeterSkip("ghz --count-errors deadlines") !== null,
-  fn: () =>
-    withNodeGreeter(async (port) => {
-      const out = await Deno.makeTempFile();
-      const report = async (host: string, ...more: string[]) => {
-        const argv = ["--insecure", "--proto", GREETER_PROTO, "--count-errors", ...more, "-o", out, host];
-        assertEquals(await runGhzCommand(argv), 0);
-        return await Deno.readTextFile(out);
-      };
-      try {
-        const sleep = ["--call", "helloworld.Greeter.Sleep", "-d", '{"ms":800}', "-t", "150ms", "-n", "6"];
-        const r = JSON.parse(await report(`127.0.0.1:${port}`, ...sleep, "-c", "3", "-O", "json"));
-        assertEquals([r.count, r.statusCodeDistribution], [6, { DeadlineExceeded: 6 }]);
+greeterCase(
+  "latency over OK calls, and over every answered call with --count-errors, in each format, as ghz's",
+  async (port) => {
+    // Every other call is an endless stream cancelled at 1 s (Canceled); an OK call sends its one message
+    // before the cut (else the cut would have cancelled it), all 8 at once.
+    const streams = ["--call", "helloworld.Greeter.SayHellos", "-d", '[{"count":1},{"count":-1}]'];
+    const cut = [...streams, "--stream-call-duration", "1s", "-n", "8", "-c", "8"];
+    const out = await Deno.makeTempFile();
+    const report = async (...more: string[]) => {
+      const argv = ["--insecure", ...cut, ...more, "-o", out, "--proto", GREETER_PROTO];
+      assertEquals(await runGhzCommand([...argv, `127.0.0.1:${port}`]), 0);
+      return await Deno.readTextFile(out);
+    };
+    try {
+      for (const countErrors of [false, true]) {
+        const r = JSON.parse(await report("-O", "json", ...(countErrors ? ["--count-errors"] : [])));
+        const { OK: ok = 0, Canceled: canceled = 0 } = r.statusCodeDistribution;
+        assertEquals([r.count, ok + canceled, canceled >= 4], [8, 8, true]);
+        // The histogram holds the calls its latency is over; the count and rate hold every call.
         const timed = r.histogram.reduce((a: number, b: { count: number }) => a + b.count, 0);
-        assertEquals(timed, 6);
-        assertEquals(
-          r.fastest >= 150e6 && r.slowest < 800e6 && r.average >= r.fastest,
-          true,
-          JSON.stringify(r),
-        );
-        // The CSV gives each its time.
-        const rows = (await report(`127.0.0.1:${port}`, ...sleep, "-c", "3", "-O", "csv")).trim().split("\n");
-        assertEquals(
-          rows.slice(1).filter((row) => /^\d+\.\d\d,DeadlineExceeded,/.test(row)).length,
-          6,
-          rows.join("\n"),
-        );
-        // No server: each call fails on its connection, timed.
-        const dead = ["--call", "helloworld.Greeter.SayHello", "-n", "4", "-c", "1", "-O", "json"];
-        const d = JSON.parse(await report("127.0.0.1:1", ...dead));
-        const deadTimed = (d.histogram ?? []).reduce((a: number, b: { count: number }) => a + b.count, 0);
-        assertEquals([d.count, deadTimed], [4, 4], JSON.stringify(d));
-        // -z's end cuts the calls in flight (Canceled), each timed until its cut; "ignore" drops them.
-        const cut = ["--call", "helloworld.Greeter.Sleep", "-d", '{"ms":2000}', "-z", "300ms", "-c", "2"];
-        const z = JSON.parse(await report(`127.0.0.1:${port}`, ...cut, "-O", "json"));
-        const zTimed = z.histogram.reduce((a: number, b: { count: number }) => a + b.count, 0);
-        // Timed until the cut, not to zero: a busy machine starts the calls late in the 300 ms.
-        assertEquals([z.count, zTimed, z.slowest >= 100e6], [2, 2, true], JSON.stringify(z));
-        const ignored = JSON.parse(
-          await report(`127.0.0.1:${port}`, ...cut, "--duration-stop", "ignore", "-O", "json"),
-        );
-        assertEquals([ignored.count, ignored.average], [0, 0], JSON.stringify(ignored));
-      } finally {
-        await Deno.remove(out);
+        assertEquals([countErrors, timed], [countErrors, countErrors ? 8 : ok]);
+        if (countErrors) assertEquals(r.slowest >= 1e9, true);
+        assertEquals(r.latencyDistribution.at(-1).latency, r.slowest);
+        assertEquals(r.rps * r.total / 1e9 > 7.99, true);
       }
-    }),
-});
+      // The summary and influx-summary read the same fields.
+      const slowest = /Slowest:\t([\d.]+) (m?s)/.exec(await report("-O", "summary"))!;
+      assertEquals([slowest[2], Number(slowest[1]) < 1000], ["ms", true]);
+      assertEquals(Number(/slowest=(\d+)/.exec(await report("-O", "influx-summary"))![1]) < 1e9, true);
+    } finally {
+      await Deno.remove(out);
+    }
+  },
+);
 
-Deno.test({
-  name: "a template Go fails to run is sent as written, as ghz sends it: the server's status carries it",
-  ignore: nodeGreeterSkip("ghz unfilled template") !== null,
-  fn: () =>
-    withNodeGreeter(async (port) => {
-      const out = await Deno.makeTempFile({ suffix: ".json" });
-      // The schema is the .proto's, or else (none given) the server's reflection's.
-      const errors = async (
-        message: string,
-        data = `{"code":3,"message":"${message}"}`,
-        method = "Fail",
-        schema = ["--proto", GREETER_PROTO],
-      ) => {
-        const fail = ["--call", `helloworld.Greeter.${method}`, "-d", data];
-        const argv = ["--insecure", ...fail, "-n", "3", ...schema, "-O", "json", "-o", out];
-        assertEquals(await runGhzCommand([...argv, `127.0.0.1:${port}`]), 0);
-        return JSON.parse(await Deno.readTextFile(out)).errorDistribution;
-      };
-      try {
-        const desc = "rpc error: code = InvalidArgument desc = ";
-        assertEquals(await errors("{{.Nope}} {{.RequestNumber}}"), {
-          [`${desc}{{.Nope}} {{.RequestNumber}}`]: 3,
+greeterCase(
+  "--count-errors times a call with no answer (a client deadline, no connection) until its error, as ghz",
+  async (port) => {
+    const out = await Deno.makeTempFile();
+    const report = async (host: string, ...more: string[]) => {
+      const argv = ["--insecure", "--proto", GREETER_PROTO, "--count-errors", ...more, "-o", out, host];
+      assertEquals(await runGhzCommand(argv), 0);
+      return await Deno.readTextFile(out);
+    };
+    try {
+      const sleep = ["--call", "helloworld.Greeter.Sleep", "-d", '{"ms":800}', "-t", "150ms", "-n", "6"];
+      const r = JSON.parse(await report(`127.0.0.1:${port}`, ...sleep, "-c", "3", "-O", "json"));
+      assertEquals([r.count, r.statusCodeDistribution], [6, { DeadlineExceeded: 6 }]);
+      const timed = r.histogram.reduce((a: number, b: { count: number }) => a + b.count, 0);
+      assertEquals(timed, 6);
+      assertEquals(
+        r.fastest >= 150e6 && r.slowest < 800e6 && r.average >= r.fastest,
+        true,
+        JSON.stringify(r),
+      );
+      // The CSV gives each its time.
+      const rows = (await report(`127.0.0.1:${port}`, ...sleep, "-c", "3", "-O", "csv")).trim().split("\n");
+      assertEquals(
+        rows.slice(1).filter((row) => /^\d+\.\d\d,DeadlineExceeded,/.test(row)).length,
+        6,
+        rows.join("\n"),
+      );
+      // No server: each call fails on its connection, timed.
+      const dead = ["--call", "helloworld.Greeter.SayHello", "-n", "4", "-c", "1", "-O", "json"];
+      const d = JSON.parse(await report("127.0.0.1:1", ...dead));
+      const deadTimed = (d.histogram ?? []).reduce((a: number, b: { count: number }) => a + b.count, 0);
+      assertEquals([d.count, deadTimed], [4, 4], JSON.stringify(d));
+      // -z's end cuts the calls in flight (Canceled), each timed until its cut; "ignore" drops them.
+      const cut = ["--call", "helloworld.Greeter.Sleep", "-d", '{"ms":2000}', "-z", "300ms", "-c", "2"];
+      const z = JSON.parse(await report(`127.0.0.1:${port}`, ...cut, "-O", "json"));
+      const zTimed = z.histogram.reduce((a: number, b: { count: number }) => a + b.count, 0);
+      // Timed until the cut, not to zero: a busy machine starts the calls late in the 300 ms.
+      assertEquals([z.count, zTimed, z.slowest >= 100e6], [2, 2, true], JSON.stringify(z));
+      const ignored = JSON.parse(
+        await report(`127.0.0.1:${port}`, ...cut, "--duration-stop", "ignore", "-O", "json"),
+      );
+      assertEquals([ignored.count, ignored.average], [0, 0], JSON.stringify(ignored));
+    } finally {
+      await Deno.remove(out);
+    }
+  },
+);
+
+greeterCase(
+  "a template Go fails to run is sent as written, as ghz sends it: the server's status carries it",
+  async (port) => {
+    const out = await Deno.makeTempFile({ suffix: ".json" });
+    // The schema is the .proto's, or else (none given) the server's reflection's.
+    const errors = async (
+      message: string,
+      data = `{"code":3,"message":"${message}"}`,
+      method = "Fail",
+      schema = ["--proto", GREETER_PROTO],
+    ) => {
+      const fail = ["--call", `helloworld.Greeter.${method}`, "-d", data];
+      const argv = ["--insecure", ...fail, "-n", "3", ...schema, "-O", "json", "-o", out];
+      assertEquals(await runGhzCommand([...argv, `127.0.0.1:${port}`]), 0);
+      return JSON.parse(await Deno.readTextFile(out)).errorDistribution;
+    };
+    try {
+      const desc = "rpc error: code = InvalidArgument desc = ";
+      assertEquals(await errors("{{.Nope}} {{.RequestNumber}}"), {
+        [`${desc}{{.Nope}} {{.RequestNumber}}`]: 3,
+      });
+      // A unary call's list: each message in turn, each filled apart (the second with its call's number).
+      const list = '[{"code":3,"message":"{{.Nope}}"},{"code":3,"message":"{{.RequestNumber}}"}]';
+      assertEquals(await errors("", list), { [`${desc}{{.Nope}}`]: 2, [`${desc}1`]: 1 });
+      // A client stream's list is one text: a failing action leaves all of it as written (Collect's
+      // status message is the names sent, in order).
+      const names = '[{"name":"{{.Nope}}","count":3},{"name":"n{{.RequestNumber}}"},{"name":"c"}]';
+      for (const schema of [undefined, []]) {
+        assertEquals(await errors("", names, "Collect", schema), {
+          [`${desc}{{.Nope}},n{{.RequestNumber}},c`]: 3,
         });
-        // A unary call's list: each message in turn, each filled apart (the second with its call's number).
-        const list = '[{"code":3,"message":"{{.Nope}}"},{"code":3,"message":"{{.RequestNumber}}"}]';
-        assertEquals(await errors("", list), { [`${desc}{{.Nope}}`]: 2, [`${desc}1`]: 1 });
-        // A client stream's list is one text: a failing action leaves all of it as written (Collect's
-        // status message is the names sent, in order).
-        const names = '[{"name":"{{.Nope}}","count":3},{"name":"n{{.RequestNumber}}"},{"name":"c"}]';
-        for (const schema of [undefined, []]) {
-          assertEquals(await errors("", names, "Collect", schema), {
-            [`${desc}{{.Nope}},n{{.RequestNumber}},c`]: 3,
-          });
-        }
-        // A code gRPC has no name for, as grpc-go 1.34 names it.
-        assertEquals(await errors("", '{"code":17,"message":"x"}'), {
-          "rpc error: code = Code(17) desc = x": 3,
-        });
-        assertEquals(await errors("", list, "Fail", []), { [`${desc}{{.Nope}}`]: 2, [`${desc}1`]: 1 });
-        assertEquals(await errors("", names.replace(".Nope", ".MethodName"), "Collect"), {
-          [`${desc}Collect,n0,c`]: 1,
-          [`${desc}Collect,n1,c`]: 1,
-          [`${desc}Collect,n2,c`]: 1,
-        });
-        // ghz's call data: one UUID a call wherever .UUID is (newUUID a new one each), the method's
-        // input type by reflection.
-        const uuids = Object.keys(await errors("{{.UUID}} {{.UUID}} {{newUUID}}")).map((e) =>
-          e.split(" ").slice(-3)
-        );
-        assert(
-          uuids.length === 3 && uuids.every(([a, b, c]) => a === b && b !== c && /^[\da-f-]{36}$/.test(a)),
-        );
-        assertEquals(await errors("{{.InputName}}", undefined, "Fail", []), { [`${desc}FailRequest`]: 3 });
-        // A -B file read against the server's reflection (no schema given): FailRequest{5, "bin"}.
-        const bin = await Deno.makeTempFile();
-        await Deno.writeFile(bin, new Uint8Array([8, 5, 18, 3, 98, 105, 110]));
-        const argv = ["--insecure", "--call", "helloworld.Greeter.Fail", "-B", bin, "-n", "2", "-O", "json"];
-        assertEquals(await runGhzCommand([...argv, "-o", out, `127.0.0.1:${port}`]), 0);
-        const binErrors = JSON.parse(await Deno.readTextFile(out)).errorDistribution;
-        assertEquals(binErrors, { "rpc error: code = NotFound desc = bin": 2 });
-        await Deno.remove(bin);
-        assertEquals(await errors("{{.RequestNumber}}{{/* c */}}"), {
-          [`${desc}0`]: 1,
-          [`${desc}1`]: 1,
-          [`${desc}2`]: 1,
-        });
-      } finally {
-        await Deno.remove(out);
       }
-    }),
-});
+      // A code gRPC has no name for, as grpc-go 1.34 names it.
+      assertEquals(await errors("", '{"code":17,"message":"x"}'), {
+        "rpc error: code = Code(17) desc = x": 3,
+      });
+      assertEquals(await errors("", list, "Fail", []), { [`${desc}{{.Nope}}`]: 2, [`${desc}1`]: 1 });
+      assertEquals(await errors("", names.replace(".Nope", ".MethodName"), "Collect"), {
+        [`${desc}Collect,n0,c`]: 1,
+        [`${desc}Collect,n1,c`]: 1,
+        [`${desc}Collect,n2,c`]: 1,
+      });
+      // ghz's call data: one UUID a call wherever .UUID is (newUUID a new one each), the method's
+      // input type by reflection.
+      const uuids = Object.keys(await errors("{{.UUID}} {{.UUID}} {{newUUID}}")).map((e) =>
+        e.split(" ").slice(-3)
+      );
+      assert(
+        uuids.length === 3 && uuids.every(([a, b, c]) => a === b && b !== c && /^[\da-f-]{36}$/.test(a)),
+      );
+      assertEquals(await errors("{{.InputName}}", undefined, "Fail", []), { [`${desc}FailRequest`]: 3 });
+      // A -B file read against the server's reflection (no schema given): FailRequest{5, "bin"}.
+      const bin = await Deno.makeTempFile();
+      await Deno.writeFile(bin, new Uint8Array([8, 5, 18, 3, 98, 105, 110]));
+      const argv = ["--insecure", "--call", "helloworld.Greeter.Fail", "-B", bin, "-n", "2", "-O", "json"];
+      assertEquals(await runGhzCommand([...argv, "-o", out, `127.0.0.1:${port}`]), 0);
+      const binErrors = JSON.parse(await Deno.readTextFile(out)).errorDistribution;
+      assertEquals(binErrors, { "rpc error: code = NotFound desc = bin": 2 });
+      await Deno.remove(bin);
+      assertEquals(await errors("{{.RequestNumber}}{{/* c */}}"), {
+        [`${desc}0`]: 1,
+        [`${desc}1`]: 1,
+        [`${desc}2`]: 1,
+      });
+    } finally {
+      await Deno.remove(out);
+    }
+  },
+);
 
 Deno.test("each file a ghz line names, missing, a device, a FIFO or a folder: refused at once, the fix said", () => {
   const dir = Deno.makeTempDirSync();
@@ -825,4 +808,14 @@ Deno.test("-O json's options: ghz's own, key for key as ghz v0.93 writes them", 
       skipFirst: 2,
     }),
   );
+});
+
+/** The cases run against the greeter: one greeter for the file, each case a step of one test. */
+Deno.test({
+  name: "ghz command lines against @grpc/grpc-js's greeter",
+  ignore: nodeGreeterSkip("ghz against the greeter") !== null,
+  fn: (t) =>
+    withNodeGreeter(async (port) => {
+      for (const [name, fn] of GREETER_CASES) await t.step(name, () => fn(port));
+    }),
 });

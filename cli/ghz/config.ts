@@ -176,7 +176,7 @@ const refused = (message: string) => new UsageError(message, { exitCode: 2 });
 export function ghzRun(
   config: Record<string, unknown>,
   reflectedMethod?: MethodData,
-): GhzRun & { attack: string[] } {
+): GhzRun & { attack: string[]; page?: string } {
   for (const key of Object.keys(config).filter((k) => !Object.hasOwn(GHZ_OPTIONS, k))) {
     console.error(`loadlab ghz: --config: ${key} is not an option of ghz's; ignored, as ghz ignores it`);
     delete config[key];
@@ -240,9 +240,10 @@ export function ghzRun(
     if (attack && config[key] !== undefined && !unread) flags.push(attack, String(config[key]));
   }
   const format = String(option(config, "format"));
+  let page: string | undefined;
   if (format === "html") {
-    // ghz's HTML page of the run: loadlab's report.html of it, at -o.
-    if (config.output === undefined) throw refused(`--format html: give -o FILE.html for the page`);
+    // ghz's HTML page of the run: loadlab's report.html of it, at -o, else a file printed after the run.
+    if (config.output === undefined) flags.push("-o", page = temporary("loadlab-ghz-page-", ".html"));
     flags.splice(flags.indexOf("-o"), 1, "-q", "--report");
   } else if (!GHZ_FORMATS.includes(format as never)) {
     throw new UsageError(`--format ${format}: not one of ghz's formats, html,${GHZ_FORMATS}`);
@@ -282,6 +283,10 @@ export function ghzRun(
   const c = config.async === true ? Math.min(asyncMost, 100_000) : Number(option(config, "concurrency"));
   // ghz puts its calls in flight on its connections however many: loadlab's 1000 a connection, more of them.
   const asked = Number(option(config, "connections")) || 1;
+  // As ghz: its -c is checked against --connections, whatever --async or a schedule makes of it.
+  if (asked > Number(option(config, "concurrency"))) {
+    throw new UsageError("number of connections cannot be greater than concurrency");
+  }
   const connections = Math.max(asked, Math.ceil(c / 1000));
   const moreConnections = connections === asked
     ? undefined
@@ -371,7 +376,13 @@ export function ghzRun(
     const rows = !call.numbered && call.draws.length === 0
       ? 1
       : Math.min(1_000_000, timed ? Infinity : count);
-    const file = requestNumbers(rows, call.draws);
+    // A unary or server stream call's list is dealt a member a call: only its templated ones take a row
+    // (every call does when its metadata is templated).
+    const list = flags.includes("-b") ? jsonOr(flags[flags.indexOf("-b") + 1]) : undefined;
+    const dealt = Array.isArray(list) ? list.map((m) => JSON.stringify(m).includes("{{")) : [];
+    const apart = rows > 1 && dealt.includes(false) && !filled?.includes("{{") &&
+      callData().method?.clientStreaming !== true;
+    const file = requestNumbers(rows, call.draws, apart ? dealt : []);
     flags.push("--data-file", file, "--data-order", "sequential", "--data-when-done", "wrap");
   }
   const skipFirst = Number(option(config, "skipFirst"));
@@ -389,7 +400,7 @@ export function ghzRun(
   const run = { tags, streamIntervalMs, streamEnd, lateBoundMs, concurrencySteps: steps, tickPhases };
   const labels = { ignoreCut: config["duration-stop"] === "ignore" };
   const options = reportOptions({ ...config, call: asGiven }, binary ? undefined : data, metadata);
-  return { attack: flags, ...run, ...labels, options, moreConnections };
+  return { attack: flags, ...run, ...labels, options, moreConnections, page };
 }
 
 /** ghz's binary data (-B FILE, or -b's stdin, over -d) as the JSON of its messages. */
@@ -458,13 +469,27 @@ function kindNeeded(config: Record<string, unknown>, host: string): never {
   });
 }
 
-/** A temporary CSV (removed at exit): `RequestNumber` 0 to `rows` - 1, and `DrawnI` per draw. */
-function requestNumbers(rows: number, draws: Array<(requestNumber: number) => string> = []): string {
-  const path = Deno.makeTempFileSync({ prefix: "loadlab-ghz-request-numbers-", suffix: ".csv" });
+/**
+ * A temporary CSV (removed at exit): `RequestNumber` and `DrawnI` per draw, a row per call of the first
+ * `calls` taking one: each, or those of a list's `dealt` (templated) members, numbered as ghz numbers every
+ * call (a worker's stripe of the rows starts at its share of the calls).
+ */
+function requestNumbers(calls: number, draws: Array<(requestNumber: number) => string>, dealt: boolean[]) {
+  const path = temporary("loadlab-ghz-request-numbers-", ".csv");
   const quoted = (value: string) => /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
-  const line = (k: number) => [k, "{{", ...draws.map((draw) => quoted(draw(k)))].join(",");
+  const taking = dealt.flatMap((templated, k) => templated ? [k] : []);
+  const number = (j: number) =>
+    taking.length === 0 ? j : Math.floor(j / taking.length) * dealt.length + taking[j % taking.length];
+  const line = (j: number) => [number(j), "{{", ...draws.map((draw) => quoted(draw(number(j))))].join(",");
   const head = ["RequestNumber", "LeftBraces", ...draws.map((_, k) => `Drawn${k}`)].join(",");
-  Deno.writeTextFileSync(path, `${head}\n${Array.from({ length: rows }, (_, k) => line(k)).join("\n")}\n`);
+  const rows = Array.from({ length: calls }, (_, j) => j).filter((j) => number(j) < calls);
+  Deno.writeTextFileSync(path, `${head}\n${rows.map(line).join("\n")}\n`);
+  return path;
+}
+
+/** A temporary file's path, removed at exit. */
+function temporary(prefix: string, suffix: string): string {
+  const path = Deno.makeTempFileSync({ prefix, suffix });
   globalThis.addEventListener("unload", () => Deno.removeSync(path));
   return path;
 }
@@ -515,9 +540,16 @@ function schedulePhases(config: Record<string, unknown>, duration: string | unde
   for (let k = 0, at = 0; at < Math.min(constMs, totalMs) && left > 0; k++, at += stepMs) {
     phase(Math.min(stepMs, constMs - at, totalMs - at), rateAt(k));
   }
-  if (constMs < totalMs && left > 0) {
+  // As ghz's pacer: a max duration mid-step counts that step's part at the stop rate, the difference sent
+  // at once as it ends (or, the stop rate lower, waited out).
+  const jump = ((constMs % stepMs) * (stop - rateAt(Math.floor(constMs / stepMs)))) / 1000;
+  const jumpMs = stop > 0
+    ? Math.min(totalMs - constMs, Math.ceil(jump / 1000) || Math.round(-jump * 1000 / stop))
+    : 0;
+  if (jumpMs > 0 && left > 0) phase(jumpMs, Math.max(0, (jump * 1000) / jumpMs));
+  if (constMs + jumpMs < totalMs && left > 0) {
     if (stop === 0 && left < Infinity) throw refused(`--load-schedule: its rate falls to 0 before its count`);
-    phase(totalMs - constMs, stop);
+    phase(totalMs - constMs - jumpMs, stop);
   }
   return phases.join(",");
 }
@@ -646,8 +678,6 @@ export function fileText(path: unknown, flag: string, what: string): string {
   return new TextDecoder("utf-8", { ignoreBOM: true }).decode(fileBytes(path, flag, what));
 }
 
-/** ghz's call data of the worker that runs the call: a placeholder, a whole action only. */
-const LIVE = /^WorkerID$/;
 /** What differs call to call before the run: the call's number, time and UUID, a random draw. */
 const PER_CALL = /^(RequestNumber|UUID|Timestamp(Unix(Milli|Nano)?)?|newUUID|randomString|randomInt)$/;
 
@@ -699,7 +729,8 @@ class CallData {
       if (!top) return row(0).join("");
       const held = parts.filter((p) => p.words !== undefined && this.#placeholder(p.words) === undefined);
       const first = held.length > 0 ? row(0) : []; // Go's execution fails here, or not at all
-      if (held.some((p) => [...p.uses].some((n) => LIVE.test(n)))) {
+      // ghz's call data of the worker that runs the call: a placeholder, a whole action only.
+      if (held.some((p) => p.uses.has("WorkerID"))) {
         throw refused(`${flag}: .WorkerID is filled as a call runs: an action alone, not in a block`);
       }
       const perCall = held.some((p) => [...p.uses].some((name) => PER_CALL.test(name)));

@@ -229,6 +229,11 @@ Deno.test("Go's functions and blocks run before the load: text once, a column wh
     assertEquals([short, meta], [uuid.slice(0, 8), uuid]);
     assert(Math.abs(Number(unix) - Date.now() / 1000) < 60, unix);
   }
+  // A unary list dealt a member a call: only a templated member's calls take a row, each its call's number.
+  const proto = { proto: GREETER_PROTO, call: "helloworld.Greeter.Fail", total: 6 };
+  const dealt = run({ ...proto, data: '[{"code":0},{"code":3,"message":"{{.RequestNumber}}"},{"code":4}]' });
+  // The rows are those of the count's calls: a worker's stripe starts at its share of the calls.
+  assertEquals(dealt.slice(3).map((r) => r!.split(",")[0]), ["1", "4"]);
   const named = "{{define `t`}}t-{{.UUID}}{{end}}{{.RequestNumber}}/{{template `t` .}}";
   assertEquals(run({ data: { a: named } })[0], '{"a":"{{ RequestNumber }}/t-{{ $uuid(request) }}"}');
 });
@@ -445,6 +450,20 @@ Deno.test("a step or line load schedule sets the rate, --rps beside it ignored a
     duration: "1s",
   });
   assertEquals([flags.includes("-R"), flags[flags.indexOf("--phases") + 1]], [false, "500ms@50,500ms@100"]);
+  // As ghz's pacer: a max duration mid-step counts that step's part at the end rate from the step's start,
+  // the difference sent at once (10 + 0.5 s x 20 by 1.5 s, then 10 + 0.5 s x 50), or, falling, waited out.
+  const line = (start: number, step: number, end: number) =>
+    ghzFlags({
+      host: "h:1",
+      "load-schedule": "line",
+      "load-start": start,
+      "load-step": step,
+      "load-end": end,
+      "load-max-duration": "1500ms",
+      duration: "3s",
+    }).find((f) => f.includes("ms@"));
+  assertEquals(line(10, 10, 50), "1000ms@10,500ms@20,1ms@15000,1499ms@50");
+  assertEquals(line(50, -10, 10), "1000ms@50,500ms@40,1500ms@0");
 });
 
 Deno.test("--reflect-metadata goes with the reflection calls only", () => {

@@ -26,10 +26,12 @@ export const MAX_SCHEMA_BYTES = 16 * 2 ** 20;
 
 /** `file` and its imports, looked up as protoc does (beside the importer, then `importPaths`: `-I`). */
 export function loadProtoFile(file: string, importPaths: readonly string[] = []): protobuf.Root {
+  // As protoc and ghz: the file itself, when not at its path, is found under an import path as an import is.
+  const top = [".", ...importPaths].map((dir) => resolve(dir, file)).find(existsSync) ?? resolve(file);
   const root = new protobuf.Root();
   const base = root.resolvePath;
   const find = (origin: string, target: string) => {
-    if (origin === "") return resolve(target);
+    if (origin === "") return target === top ? top : resolve(target);
     if (isAbsolute(target) || target.split(/[\\/]/).includes("..")) {
       // Nothing of a file outside the schema's folders is read: an error would show its first token.
       const paths = [dirname(origin), ...importPaths.map((p) => resolve(p))].join(", ");
@@ -44,16 +46,16 @@ export function loadProtoFile(file: string, importPaths: readonly string[] = [])
   root.resolvePath = (origin, target) => {
     const path = find(origin, target);
     // protobufjs's own well-known types are not files; the schema and any other path must be readable files.
-    if (path !== null && (path === resolve(file) || existsSync(path))) readFileCapped(path, MAX_SCHEMA_BYTES);
+    if (path !== null && (path === top || existsSync(path))) readFileCapped(path, MAX_SCHEMA_BYTES);
     return path;
   };
   try {
-    return withStructs(root.loadSync(resolve(file), { keepCase: true }));
+    return withStructs(root.loadSync(top, { keepCase: true }));
   } catch (err) {
     if (err instanceof GrpcSchemaError) throw err;
     if (err instanceof FileReadError) {
-      const top = err.path === resolve(file);
-      const fix = top ? `give a .proto file's path from ${Deno.cwd()}` : "give its imports as .proto files";
+      const ours = err.path === top;
+      const fix = ours ? `give a .proto file's path from ${Deno.cwd()}` : "give its imports as .proto files";
       throw new GrpcSchemaError(`--proto ${file}: cannot read ${err.message}`, fix, { cause: err });
     }
     const what = err instanceof Error ? err.message : String(err);

@@ -79,6 +79,8 @@ Deno.test("an import leaving the import paths is refused naming it and the paths
     }
     Deno.writeTextFileSync(`${dir}/protos/b.proto`, 'syntax = "proto3";\nmessage B {}\n');
     ok(importing("b.proto") === "accepted");
+    // As protoc and ghz: the file itself, not at its path from here, is found under an import path.
+    ok(loadProtoFile("deep/a.proto", [`${dir}/nope`, `${dir}/protos`]).lookupType("B"));
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }
