@@ -926,6 +926,9 @@ const environment = {
     get stats() {
       return environment.stats;
     }
+    get environment() {
+      return environment;
+    }
     quit(): never {
       const channel = runChannel(TEST_ABORT_CHANNEL);
       channel.postMessage("environment.runner.quit()"), channel.close();
@@ -1239,8 +1242,7 @@ export function locustfile(
         await runTask(user, owner, pick(owner, tasks(owner.constructor)));
       } catch (err) {
         if (err instanceof InterruptTaskSet) {
-          const set = user.__stack.pop() as (TaskSet & { on_stop?: Fn }) | undefined;
-          if (typeof set?.on_stop === "function") await set.on_stop();
+          await stopped(user.__stack.pop());
           wait = !err.reschedule;
         } else if (err instanceof StopUser) {
           s.state.stopped = true;
@@ -1266,8 +1268,18 @@ export function locustfile(
     if (user === undefined || s.state.final === true) return;
     s.state.final = true;
     if (user.client) user.client.__s = s;
-    for (let set = user.__stack.pop(); set !== undefined; set = user.__stack.pop()) await set.on_stop();
-    await user.on_stop();
+    for (let set = user.__stack.pop(); set !== undefined; set = user.__stack.pop()) await stopped(set);
+    await stopped(user);
+  }
+
+  /** A task set's or user's `on_stop`: what it raises but `StopUser` is logged, as Locust's, not counted. */
+  async function stopped(owner?: { on_stop?: Fn }) {
+    try {
+      if (typeof owner?.on_stop === "function") await owner.on_stop();
+    } catch (err) {
+      if (err instanceof StopUser) throw err;
+      console.error(`ERROR: Uncaught exception in on_stop: ${(err as Error).stack ?? err}`);
+    }
   }
 
   environment.host = sel.host ?? null;
