@@ -215,8 +215,10 @@ async function runTool(
     (isNaN(start) ? loggedAtMs(log, "All users spawned") : start);
   try {
     const stats = readStats(join(dir, "res_stats.csv"));
-    // Locust's --json empties its stats as it prints them: its --json-file is then [], its stdout the stats.
-    const json = cmd.includes("--json") ? new TextDecoder().decode(out.stdout) : null;
+    // Locust's --json empties its stats as it prints them: its --json-file is then [], its stdout the stats
+    // (after what the file printed).
+    const stdout = new TextDecoder().decode(out.stdout);
+    const json = cmd.includes("--json") ? stdout.slice(stdout.search(/^\[/m)) : null;
     if (loadlab) return { code: out.code, ...stats, note: "", ranMs, cpuSec };
     const final = JSON.parse(json ?? Deno.readTextFileSync(join(dir, "final.json"))) as FinalEntry[];
     stats.counts = new Map(final.map((e) => [`${e.method} ${e.name}`, [e.num_requests, e.num_failures]]));

@@ -654,7 +654,9 @@ export const builtins = {
       ? x.constructor
       : TYPES[typeName(x)],
   isinstance: (x: unknown, t: unknown) => (Array.isArray(t) ? t : [t]).some((one) => isType(x, one)),
-  print: (...a: unknown[]) => output.quiet || console.log(splitKw(a)[0].map(str).join(" ")),
+  // On stdout, as Python's, `--json` or not (loadlab's own lines go to stderr then).
+  print: (...a: unknown[]) =>
+    output.quiet || Deno.stdout.writeSync(new TextEncoder().encode(`${splitKw(a)[0].map(str).join(" ")}\n`)),
   /** An object's identity, constant for its life: an address-like int, 16 apart, as CPython's. */
   id: (x: unknown) => {
     const ids = x !== null && typeof x === "object" || typeof x === "function" ? objectIds : valueIds;
