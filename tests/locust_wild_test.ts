@@ -252,12 +252,28 @@ Deno.test("locust.conf's expect-workers is accepted, as Locust reads it under --
     ok(counts(`${dir}/res_stats.csv`)["/json"] >= 1, text);
   }));
 
-Deno.test("-f a.py,b.py (Locust's list of files) is refused before any load, naming the list", () =>
+const SHAPE = `from locust import LoadTestShape
+
+
+class Short(LoadTestShape):
+    def tick(self):
+        return (2, 2) if self.get_run_time() < 2 else None
+`;
+
+const OTHER = PLAIN.replace("Plain", "Other").replace('"/json"', '"/"');
+
+Deno.test("-f a.py,b.py and -f FOLDER run each file's users and shape, as Locust merges them", () =>
   withTarget(async (url) => {
-    const files = { "locustfile.py": PLAIN, "shape.py": "from locust import LoadTestShape\n" };
-    const { code, text } = await run(files, url, ["-f", "locustfile.py,shape.py", "-t", "1s"]);
-    assertEquals(code, 2, text);
-    ok(text.includes("-f locustfile.py,shape.py: loadlab runs one locustfile"), text);
+    const files = { "locustfile.py": PLAIN, "shape.py": SHAPE, "other.py": OTHER };
+    const listed = await run(files, url, [], "--locustfile=locustfile.py,shape.py");
+    assertEquals(listed.code, 0, listed.text);
+    assertEquals(Object.keys(counts(`${listed.dir}/res_stats.csv`)), ["/json", "Aggregated"], listed.text);
+    // A folder's files but `_*` ones (this one is no Python), in name order: both users, the shape.
+    const folder = Object.fromEntries(Object.entries(files).map(([k, v]) => [`users/${k}`, v]));
+    const walked = await run({ ...folder, "users/_notes.py": "not python" }, url, [], "--locustfile=users");
+    assertEquals(walked.code, 0, walked.text);
+    const sent = counts(`${walked.dir}/res_stats.csv`);
+    ok(sent["/"] >= 1 && sent["/json"] >= 1, walked.text);
   }));
 
 const UNDER_PATH = `from locust import FastHttpUser, HttpUser, constant, task
