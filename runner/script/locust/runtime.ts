@@ -502,6 +502,8 @@ export async function listenHere(): Promise<() => Promise<void>> {
   shares.onmessage = async (e: MessageEvent<number>) => {
     await fire(listeners.test_start, { environment });
     shares.postMessage({ ...shared(before), resetAtMs: sel.resetStats ? e.data + spawnMs - 30 : undefined });
+    // A module queue's later put() (a request listener's) is the load isolate's, where the users get().
+    forEachQueue((q, k) => q.forward = (x) => shares.postMessage({ put: k, x }));
   };
   if (sel.resetStats) statsReset = { afterSec: spawnMs / 1000 };
   const channel = runChannel(REQUESTS_CHANNEL);
@@ -513,9 +515,13 @@ export async function listenHere(): Promise<() => Promise<void>> {
   };
   return async () => {
     while (performance.now() - lastMs < QUIET_MS) await new Promise((r) => setTimeout(r, QUIET_MS / 4));
+    forEachQueue((q) => q.forward = undefined);
     channel.close(), shares.close();
   };
 }
+
+const forEachQueue = (fn: (q: Queue, name: string) => void) =>
+  Object.entries(varsOf()).forEach(([k, v]) => v instanceof Queue && fn(v, k));
 
 /** As Locust's spawner: floor(rate) users every floor(rate)/rate s; the users before its last batch. */
 function beforeLastBatch(sel: LocustSelection): number {
@@ -530,10 +536,10 @@ let sharedHere: Promise<void> | undefined;
 function sharedFromCommand(): Promise<void> {
   return sharedHere ??= new Promise((done) => {
     const channel = runChannel(SHARED_CHANNEL);
-    channel.onmessage = (e: MessageEvent<Shared>) => {
-      channel.close();
-      adopt(e.data);
-      done();
+    channel.onmessage = (e: MessageEvent<Shared & { put?: string; x?: unknown }>) => {
+      if (e.data.put === undefined) return void (adopt(e.data), done());
+      const q = varsOf()[e.data.put];
+      if (q instanceof Queue) q.put(e.data.x);
     };
     channel.postMessage(Date.now()); // the first user's start: the run's, as Locust's spawner's
   });
@@ -547,7 +553,10 @@ function sharedFromCommand(): Promise<void> {
 class Queue {
   queue: unknown[] = [];
   waiting: Array<(t: Taken) => void> = [];
+  /** In the command's process once the load runs: where its put() goes. */
+  forward?: (x: unknown) => void;
   put(x: unknown): void {
+    if (this.forward !== undefined) return this.forward(x);
     const next = this.waiting.shift();
     next === undefined ? this.queue.push(x) : next({ x });
   }
