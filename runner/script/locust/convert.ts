@@ -1460,6 +1460,12 @@ class Converter {
     if (isComparison(ops) && a.name === "BinaryExpression" && isComparison(this.middleOp(a))) {
       this.refuse(n, "a chained comparison (a < b < c): write a < b and b < c");
     }
+    if (ops === "%" && a.name === "String") {
+      // `"%s" % 2.0`: a float's text (its number still, to `%d` or `%.2f`).
+      const value = (v: SyntaxNode) => this.isFloat(v) ? `__py.floatText(${this.expr(v)})` : this.expr(v);
+      const items = b.name === "TupleExpression" ? `__py.tuple(${exprChildren(b).map(value)})` : value(b);
+      return `__py.mod(${left}, ${items})`;
+    }
     return this.binary(ops, this.expr(a), this.expr(b), n);
   }
 
