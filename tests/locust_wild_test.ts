@@ -342,3 +342,19 @@ Deno.test("a class body runs as code (with open, for) and locust.stats sets the 
     ok(times.length >= 1 && times.length <= 3, rows.join("\n"));
     times.slice(1).forEach((t, i) => assertEquals(t - times[i], 2, rows.join("\n")));
   }));
+
+Deno.test("every file of the eleventh hostile trial converts, each case's -f as its cases.json gives it", async () => {
+  const { convertLocustFile } = await import("../runner/script/locust/file.ts");
+  const corpus = new URL("../bench/locust_hostile11/", import.meta.url).pathname;
+  const cases = JSON.parse(Deno.readTextFileSync(`${corpus}/cases.json`));
+  for (const [name, c] of Object.entries(cases as Record<string, { cwd?: string; f?: string }>)) {
+    if (name === "_about") continue;
+    const dir = `${corpus}${c.cwd ?? ""}`;
+    const files = (c.f ?? name).split(",").map((f) => `${dir}/${f}`);
+    const paths = files.flatMap((f) =>
+      f.endsWith(".py") ? [f] : [...Deno.readDirSync(f)].map((e) => `${f}/${e.name}`).sort()
+    );
+    const { users } = convertLocustFile(paths.join(","));
+    ok(users.length >= 1, name);
+  }
+});
