@@ -268,8 +268,11 @@ Deno.test("-f a.py,b.py and -f FOLDER run each file's users and shape, as Locust
     const listed = await run(files, url, [], "--locustfile=locustfile.py,shape.py");
     assertEquals(listed.code, 0, listed.text);
     assertEquals(Object.keys(counts(`${listed.dir}/res_stats.csv`)), ["/json", "Aggregated"], listed.text);
-    // A folder's files but `_*` ones (this one is no Python), in name order: both users, the shape.
-    const folder = Object.fromEntries(Object.entries(files).map(([k, v]) => [`users/${k}`, v]));
+    // A folder's files but `_*` ones (this one is no Python), in name order, its subfolders' too (`a/`
+    // first: each file a module of the folder given): both users, the shape.
+    const folder = Object.fromEntries(
+      Object.entries(files).map(([k, v]) => [k === "other.py" ? "users/a/other.py" : `users/${k}`, v]),
+    );
     const walked = await run({ ...folder, "users/_notes.py": "not python" }, url, [], "--locustfile=users");
     assertEquals(walked.code, 0, walked.text);
     const sent = counts(`${walked.dir}/res_stats.csv`);

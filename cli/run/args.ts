@@ -296,7 +296,7 @@ async function locustOptionSpecs(raw: RawArgs): Promise<FlagSpec[]> {
     const file = raw.values.get("locustfile")?.at(-1) ?? raw.positionals.find(isLocustFile);
     if (file === undefined) return [];
     const { convertLocustFile } = await import("../../runner/script/locust/file.ts");
-    const { options, switches } = convertLocustFile(resolve(file));
+    const { options, switches } = convertLocustFile(locustFiles(file));
     const own = options.filter((o) => !SPECS.some((s) => s.long === o));
     return own.map((long) => ({ long, takesValue: !switches.includes(long) }));
   } catch {

@@ -3,7 +3,7 @@
  * A locustfile's conversion kept under loadlab's cache folder, as k6 scripts' are, in a folder named by a
  * hash of it, as `NAME.py.js` (a session's error names `NAME.py:LINE`).
  */
-import { basename, dirname, join, relative } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { convertLocust, type LocustConversion } from "./convert.ts";
 import { listenHere } from "./runtime.ts";
@@ -16,8 +16,13 @@ import { cachePathOf, writeWhole } from "../cache_dir.ts";
  * as Locust merges them.
  */
 export function convertLocustFile(path: string): LocustConversion {
-  const files = path.split(","), dir = dirname(files[0]);
-  if (files.length === 1) return convertLocust(Deno.readTextFileSync(path), basename(path), dir);
+  const files = path.split(",").map((f) => resolve(f));
+  if (files.length === 1) return convertLocust(Deno.readTextFileSync(path), basename(path), dirname(path));
+  // Their common folder: each file is a module of it (`sub/x.py` is `sub.x`).
+  const dir = files.map(dirname).reduce((a, b) => {
+    while (!join(b, "/").startsWith(join(a, "/"))) a = dirname(a);
+    return a;
+  });
   const seen = new Set<string>();
   const imports = files.map((f) => {
     const { users, shape } = convertLocust(Deno.readTextFileSync(f), basename(f), dirname(f));
