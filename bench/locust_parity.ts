@@ -4,8 +4,9 @@
  * Locust and under `loadlab run`, with the same command line (its `# args:` line, plus `--headless -H URL
  * --csv PREFIX --only-summary` on both), against the same local app: the built-in target started by
  * `loadlab serve`. A row compares, per request name, the requests (within 10%) and the failures (within
- * 10%, or both 0), and the exit codes: loadlab's from its `_stats.csv`, Locust's from its final stats
- * (`--json-file`: its `_stats.csv` is the last of its once-a-second writes, up to a second short).
+ * 10%, or both 0), the four CSV files' columns, and the exit codes: loadlab's from its `_stats.csv`,
+ * Locust's from its final stats (`--json-file`: its `_stats.csv` is the last of its once-a-second writes,
+ * up to a second short).
  * Locust's users run shorter than its `-t`: its timer counts from its event loop's clock, last read
  * before its startup, so loadlab runs each file for the time Locust's log says its users ran (from
  * "Ramping to", or "All users spawned" under `--processes`, to "--run-time limit reached"), and the row
@@ -51,6 +52,8 @@ interface ToolRun {
   /** The Aggregated row's average response time, ms: what each tool's client adds to a task's time. */
   avgMs: number;
   note: string;
+  /** The header rows of its four CSV files (`_stats`, `_failures`, `_exceptions`, `_stats_history`). */
+  columns?: string[];
   /** Locust's: how long its users ran by its log, ms (NaN when its log does not say). */
   ranMs: number;
   /** The process's user + system CPU seconds (NaN off Linux). */
@@ -214,9 +217,11 @@ async function runTool(
   const ranMs = loggedAtMs(log, "--run-time limit reached") -
     (isNaN(start) ? loggedAtMs(log, "All users spawned") : start);
   try {
-    const stats = readStats(join(dir, "res_stats.csv"));
-    // Locust's --json empties its stats as it prints them: its --json-file is then [], its stdout the stats.
-    const json = cmd.includes("--json") ? new TextDecoder().decode(out.stdout) : null;
+    const stats = { ...readStats(join(dir, "res_stats.csv")), columns: csvHeads(join(dir, "res")) };
+    // Locust's --json empties its stats as it prints them: its --json-file is then [], its stdout the stats
+    // (after what the file printed).
+    const stdout = new TextDecoder().decode(out.stdout);
+    const json = cmd.includes("--json") ? stdout.slice(stdout.search(/^\[/m)) : null;
     if (loadlab) return { code: out.code, ...stats, note: "", ranMs, cpuSec };
     const final = JSON.parse(json ?? Deno.readTextFileSync(join(dir, "final.json"))) as FinalEntry[];
     stats.counts = new Map(final.map((e) => [`${e.method} ${e.name}`, [e.num_requests, e.num_failures]]));
@@ -254,6 +259,15 @@ function readStats(path: string): { counts: Counts; rps: number; avgMs: number }
     ]);
   }
   return { counts, rps, avgMs };
+}
+
+const CSV_FILES = ["_stats", "_failures", "_exceptions", "_stats_history"];
+
+/** The header row of each of `prefix`'s CSV files ("" for one not written). */
+function csvHeads(prefix: string): string[] {
+  return CSV_FILES.map((f) =>
+    existsSync(`${prefix}${f}.csv`) ? Deno.readTextFileSync(`${prefix}${f}.csv`).split(/\r?\n/)[0] : ""
+  );
 }
 
 /** A name's entry of Locust's final stats (`--json-file`'s or `--json`'s text). */
@@ -308,6 +322,9 @@ function compare(theirs: ToolRun, ours: ToolRun, drawn = false): { ok: boolean; 
   }
   const names = [...new Set([...theirs.counts.keys(), ...ours.counts.keys()])].sort();
   let ok = theirs.code === ours.code;
+  // Locust's CSV columns, file for file: a team's scripts read them.
+  const columnsDiffer = CSV_FILES.filter((_, i) => theirs.columns?.[i] !== ours.columns?.[i]);
+  ok &&= columnsDiffer.length === 0;
   const parts = names.map((name) => {
     const [tr, tf] = theirs.counts.get(name) ?? [0, 0];
     const [or, of] = ours.counts.get(name) ?? [0, 0];
@@ -317,6 +334,7 @@ function compare(theirs: ToolRun, ours: ToolRun, drawn = false): { ok: boolean; 
     ok &&= same;
     return `${name} ${tr}/${or}${tf + of > 0 ? ` (${tf}/${of})` : ""}${same ? "" : " !"}`;
   });
+  if (columnsDiffer.length > 0) parts.push(`columns of ${columnsDiffer.join(", ")} differ !`);
   parts.push(
     `all ${total(theirs.counts)}/${total(ours.counts)}, avg ${theirs.avgMs.toFixed(1)}/${
       ours.avgMs.toFixed(1)

@@ -2675,3 +2675,60 @@ pool.test("Python's scopes: a classmethod makes its cls, yield from walks, a com
     assertEquals(refused.code, 1, refused.text);
     ok(refused.text.includes("locustfile.py:32: does not load: prefix is not defined"), refused.text);
   }));
+
+const LATE_PARTS = `import queue
+from locust import HttpUser, LoadTestShape, TaskSet, constant, events, task
+
+retry = queue.Queue()
+RATE = 4 / 2
+
+
+@events.request.add_listener
+def failed(name, exception, **kwargs):
+    if exception is not None:
+        retry.put(name)
+
+
+class Area(TaskSet):
+    @task
+    def miss(self):
+        self.client.get("/nonexistent", name=f"miss {RATE} {1.0 * 3} {str(5 / 2)} {6 // 3} {'%s' % 2.0}")
+        try:
+            retry.get(timeout=2)
+            self.client.get("/json", name="retried")
+        except queue.Empty:
+            pass
+
+    def on_stop(self):
+        raise KeyError("set")
+
+
+class Visitor(HttpUser):
+    wait_time = constant(0.2)
+    tasks = [Area]
+
+    def on_stop(self):
+        print("stopping", 1e20, 1 / 4, float(7))
+        raise RuntimeError("user")
+
+
+class Twice(LoadTestShape):
+    def tick(self):
+        users = self.runner.environment.parsed_options.num_users
+        return (users, 1) if self.get_run_time() < 2 else None
+`;
+
+pool.test("a float's text keeps .0; a listener's late put() reaches the users; on_stop's error is logged", () =>
+  withTarget(async (url) => {
+    const { code, text, dir, stdout } = await runLocust("locustfile.py", LATE_PARTS, [
+      ...["locustfile.py", "--headless", "-H", url, "-u", "1", "--csv", "res", "--json"],
+    ]);
+    assertEquals(code, 1, text); // the missing page's failures
+    const rows = csv(`${dir}/res_stats.csv`), named = (n: string) => rows.find((r) => r.Name === n);
+    ok(Number(named("miss 2.0 3.0 2.5 2 2.0")?.["Request Count"]) >= 1, text);
+    ok(Number(named("retried")?.["Request Count"]) >= 1, text);
+    // print() is the file's stdout, as Python's, before --json's stats; on_stop's errors are logged only.
+    ok(stdout.startsWith("stopping 1e+20 0.25 7.0\n["), stdout);
+    assertEquals(text.match(/Uncaught exception in on_stop/g)?.length, 2, text);
+    assertEquals(Deno.readTextFileSync(`${dir}/res_exceptions.csv`).trim().split("\n").length, 1, text);
+  }));

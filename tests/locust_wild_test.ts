@@ -252,12 +252,31 @@ Deno.test("locust.conf's expect-workers is accepted, as Locust reads it under --
     ok(counts(`${dir}/res_stats.csv`)["/json"] >= 1, text);
   }));
 
-Deno.test("-f a.py,b.py (Locust's list of files) is refused before any load, naming the list", () =>
+const SHAPE = `from locust import LoadTestShape
+
+
+class Short(LoadTestShape):
+    def tick(self):
+        return (2, 2) if self.get_run_time() < 2 else None
+`;
+
+const OTHER = PLAIN.replace("Plain", "Other").replace('"/json"', '"/"');
+
+Deno.test("-f a.py,b.py and -f FOLDER run each file's users and shape, as Locust merges them", () =>
   withTarget(async (url) => {
-    const files = { "locustfile.py": PLAIN, "shape.py": "from locust import LoadTestShape\n" };
-    const { code, text } = await run(files, url, ["-f", "locustfile.py,shape.py", "-t", "1s"]);
-    assertEquals(code, 2, text);
-    ok(text.includes("-f locustfile.py,shape.py: loadlab runs one locustfile"), text);
+    const files = { "locustfile.py": PLAIN, "shape.py": SHAPE, "other.py": OTHER };
+    const listed = await run(files, url, [], "--locustfile=locustfile.py,shape.py");
+    assertEquals(listed.code, 0, listed.text);
+    assertEquals(Object.keys(counts(`${listed.dir}/res_stats.csv`)), ["/json", "Aggregated"], listed.text);
+    // A folder's files but `_*` ones (this one is no Python), in name order, its subfolders' too (`a/`
+    // first: each file a module of the folder given): both users, the shape.
+    const folder = Object.fromEntries(
+      Object.entries(files).map(([k, v]) => [k === "other.py" ? "users/a/other.py" : `users/${k}`, v]),
+    );
+    const walked = await run({ ...folder, "users/_notes.py": "not python" }, url, [], "--locustfile=users");
+    assertEquals(walked.code, 0, walked.text);
+    const sent = counts(`${walked.dir}/res_stats.csv`);
+    ok(sent["/"] >= 1 && sent["/json"] >= 1, walked.text);
   }));
 
 const UNDER_PATH = `from locust import FastHttpUser, HttpUser, constant, task
@@ -326,3 +345,19 @@ Deno.test("a class body runs as code (with open, for) and locust.stats sets the 
     ok(times.length >= 1 && times.length <= 3, rows.join("\n"));
     times.slice(1).forEach((t, i) => assertEquals(t - times[i], 2, rows.join("\n")));
   }));
+
+Deno.test("every file of the eleventh hostile trial converts, each case's -f as its cases.json gives it", async () => {
+  const { convertLocustFile } = await import("../runner/script/locust/file.ts");
+  const corpus = new URL("../bench/locust_hostile11/", import.meta.url).pathname;
+  const cases = JSON.parse(Deno.readTextFileSync(`${corpus}/cases.json`));
+  for (const [name, c] of Object.entries(cases as Record<string, { cwd?: string; f?: string }>)) {
+    if (name === "_about") continue;
+    const dir = `${corpus}${c.cwd ?? ""}`;
+    const files = (c.f ?? name).split(",").map((f) => `${dir}/${f}`);
+    const paths = files.flatMap((f) =>
+      f.endsWith(".py") ? [f] : [...Deno.readDirSync(f)].map((e) => `${f}/${e.name}`).sort()
+    );
+    const { users } = convertLocustFile(paths.join(","));
+    ok(users.length >= 1, name);
+  }
+});

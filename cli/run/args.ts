@@ -7,8 +7,8 @@ import { RESERVED_KEYS } from "../../scenarios/overrides.ts";
 import { commonFields } from "../../runner/config_fields.ts";
 import { OPTION_FLAGS } from "../attack/flags.ts";
 import { flag, flagsOf, type FlagSpec, type FlagTable, helpOf, type RawArgs, tokenize } from "../argv.ts";
-import { resolve } from "node:path";
-import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { FlagValues, parseMetricsOuts } from "../flag_values.ts";
 import { K6_SUMMARY_MODES, type K6SummaryMode } from "../../results/export/k6/summary_v1.ts";
 import { UsageError } from "../usage_error.ts";
@@ -296,7 +296,7 @@ async function locustOptionSpecs(raw: RawArgs): Promise<FlagSpec[]> {
     const file = raw.values.get("locustfile")?.at(-1) ?? raw.positionals.find(isLocustFile);
     if (file === undefined) return [];
     const { convertLocustFile } = await import("../../runner/script/locust/file.ts");
-    const { options, switches } = convertLocustFile(resolve(file));
+    const { options, switches } = convertLocustFile(locustFiles(file));
     const own = options.filter((o) => !SPECS.some((s) => s.long === o));
     return own.map((long) => ({ long, takesValue: !switches.includes(long) }));
   } catch {
@@ -308,14 +308,24 @@ async function locustOptionSpecs(raw: RawArgs): Promise<FlagSpec[]> {
 function locustSource(flags: FlagValues, positionals: string[], own: FlagSpec[]) {
   const options = own.map((s) => s.long);
   const file = flags.path("locustfile"), py = positionals[0]?.endsWith(".py");
-  // Locust's `-f` takes a folder or a comma-separated list of files too.
-  if (file !== undefined && (!file.endsWith(".py") || file.includes(","))) {
-    throw new UsageError(
-      `-f ${file}: loadlab runs one locustfile (.py): write one that imports the others' users`,
-    );
-  }
-  if (file !== undefined) return { source: file, users: positionals, options };
+  if (file !== undefined) return { source: locustFiles(file), users: positionals, options };
   if (py) return { source: positionals[0], users: positionals.slice(1), options };
+}
+
+/**
+ * `-f`'s locustfiles, as Locust reads it: a file, a folder's `.py` files (but `_*` ones) or a
+ * comma-separated list of either; several are joined by commas, each resolved.
+ */
+function locustFiles(given: string): string {
+  const files = given.split(",").flatMap((f) =>
+    existsSync(f) && statSync(f).isDirectory()
+      ? readdirSync(f, { recursive: true }).map(String).filter((p) => /(^|\/)[^_/][^/]*\.py$/.test(p))
+        .sort().map((p) => join(f, p))
+      : [f]
+  );
+  const bad = files.length === 0 ? given : files.find((f) => !f.endsWith(".py"));
+  if (bad !== undefined) throw new UsageError(`-f ${bad}: give a locustfile (.py) or a folder of them`);
+  return files.length === 1 ? files[0] : files.map((f) => resolve(f)).join(",");
 }
 
 /** `--max-memory-mb`, checked by the config's own rule for the field. */

@@ -125,7 +125,7 @@ Deno.test("run args: pyproject.toml's [tool.locust] and ./locust.conf, their lis
   }
   await rejects(
     parseRunArgs(["-f", "users/", "-u", "2"]),
-    (err: Error) => err instanceof UsageError && /-f users\/: loadlab runs one locustfile/.test(err.message),
+    (err: Error) => err instanceof UsageError && /-f users\/: give a locustfile/.test(err.message),
   );
   assertEquals((await parseRunArgs(["shop.py", "--json", "--json-file", "st"])).scriptLoad?.locust, {
     json: true,

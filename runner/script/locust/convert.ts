@@ -132,6 +132,8 @@ interface Scope {
   params?: string[];
   /** For a bare `raise`. */
   caught?: string;
+  /** Its names last given a float (`x = 4 / 2`): their text keeps `.0`, as Python's. */
+  floats?: Set<string>;
   /** A class body's names, as it reads them (`this.casos`, a method's `this.prototype.browse`). */
   cls?: Map<string, string>;
   /** Whether `self` is a `@classmethod`'s class: called, it makes an object. */
@@ -495,6 +497,7 @@ class Converter {
     }
     const values = groups.pop()!;
     const value = values.length === 1 ? this.expr(values[0]) : this.tupleOf(values);
+    if (groups.length === 1 && groups[0].length === 1) this.floatName(groups[0][0], this.isFloat(values[0]));
     if (groups.length === 1) return this.assignTo(groups[0], value);
     const tmp = `__v${this.uid++}`;
     return `{ const ${tmp} = ${value}; ${groups.map((g) => this.assignTo(g, tmp)).join(" ")} }`;
@@ -539,6 +542,7 @@ class Converter {
   private update(n: SyntaxNode): string {
     const [target, op, value] = children(n);
     const o = this.text(op).slice(0, -1);
+    this.floatName(target, o === "/" || this.isFloat(target) || this.isFloat(value));
     return `${this.store(target, this.binary(o, this.expr(target), this.expr(value), op))};`;
   }
 
@@ -1211,6 +1215,7 @@ class Converter {
       if (eq !== null) pieces.push(JSON.stringify(this.src.slice(r.from + 1, eq.nextSibling!.from)));
       if (conversion ? this.text(conversion) === "!r" : eq !== null && spec === null) v = `__py.repr(${v})`;
       const specText = spec === null ? "" : this.text(spec).slice(this.text(spec).startsWith(":") ? 1 : 0);
+      if (eq === null && spec === null && this.isFloat(value)) v = `__py.floatText(${v})`;
       pieces.push(specText === "" ? `__py.str(${v})` : `__py.format(${v}, ${JSON.stringify(specText)})`);
       at = r.to;
     }
@@ -1290,7 +1295,8 @@ class Converter {
   private call(n: SyntaxNode): string {
     const callee = n.firstChild!;
     const argList = n.getChild("ArgList")!;
-    let args = this.argList(argList);
+    const texts = callee.name === "VariableName" && /^__py\.builtins\.(str|print)$/.test(this.name(callee));
+    let args = this.argList(argList, texts);
     let call: string;
     let awaits = this.scope.async;
     const text = this.text(callee), first = children(argList)[1];
@@ -1388,7 +1394,8 @@ class Converter {
     }
   }
 
-  private argList(list: SyntaxNode): string {
+  /** A call's arguments; `texts`: a float among them as its text (`str`'s, `print`'s: `2.0`). */
+  private argList(list: SyntaxNode, texts = false): string {
     const parts = exprChildren(list);
     // `f(x for x in xs)`: the one argument is a generator, read as a list.
     if (parts.some((c) => c.name === "for")) return this.comprehension(list, false);
@@ -1400,10 +1407,42 @@ class Converter {
       else if (p.name === "VariableName" && parts[i + 1]?.name === "AssignOp") {
         named.push(`${JSON.stringify(this.text(p))}: ${this.expr(parts[i + 2])}`);
         i += 2;
-      } else positional.push(this.expr(p));
+      } else positional.push(texts && this.isFloat(p) ? `__py.floatText(${this.expr(p)})` : this.expr(p));
     }
     if (named.length > 0) positional.push(`new __py.Kw({ ${named.join(", ")} })`);
     return positional.join(", ");
+  }
+
+  /**
+   * Whether `n` is a float as Python types it: a float literal, `/`, `float()`, arithmetic, `abs` or
+   * `round(x, n)` of one, or a name last given one. JavaScript has one number, so only its text tells.
+   */
+  private isFloat(n: SyntaxNode | undefined): boolean {
+    const t = n === undefined ? "" : this.text(n), parts = n === undefined ? [] : exprChildren(n);
+    switch (n?.name) {
+      case "Number":
+        return !/^0[box]/i.test(t) && /[.eE]/.test(t);
+      case "VariableName":
+        return (this.scope.locals.has(t) ? this.scope : this.moduleScope).floats?.has(t) === true;
+      case "ParenthesizedExpression":
+      case "UnaryExpression":
+        return this.isFloat(parts.at(-1));
+      case "BinaryExpression": {
+        const op = this.middleOp(n);
+        return op === "/" || /^([-+*%]|\/\/|\*\*)$/.test(op) && parts.some((p) => this.isFloat(p));
+      }
+      case "CallExpression": {
+        const [f, args] = [this.text(n.firstChild!), exprChildren(n.getChild("ArgList")!)];
+        return f === "float" || f === "abs" && this.isFloat(args[0]) || f === "round" && args.length > 1;
+      }
+    }
+    return false;
+  }
+
+  private floatName(target: SyntaxNode, float: boolean): void {
+    if (target.name !== "VariableName") return;
+    const floats = this.scope.floats ??= new Set();
+    float ? floats.add(this.text(target)) : floats.delete(this.text(target));
   }
 
   /** `not n`: the parser takes all of `not a and b` as its operand; Python's `not` binds `a` alone. */
@@ -1420,6 +1459,12 @@ class Converter {
     if (ops === "or") return `(__py.bool(__t = ${left}) ? __t : ${this.expr(b)})`;
     if (isComparison(ops) && a.name === "BinaryExpression" && isComparison(this.middleOp(a))) {
       this.refuse(n, "a chained comparison (a < b < c): write a < b and b < c");
+    }
+    if (ops === "%" && a.name === "String") {
+      // `"%s" % 2.0`: a float's text (its number still, to `%d` or `%.2f`).
+      const value = (v: SyntaxNode) => this.isFloat(v) ? `__py.floatText(${this.expr(v)})` : this.expr(v);
+      const items = b.name === "TupleExpression" ? `__py.tuple(${exprChildren(b).map(value)})` : value(b);
+      return `__py.mod(${left}, ${items})`;
     }
     return this.binary(ops, this.expr(a), this.expr(b), n);
   }

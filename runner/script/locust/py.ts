@@ -292,6 +292,14 @@ export function str(x: unknown): string {
   const own = (x as Own).__str___py ?? (x as Own).__repr___py; // a class's own, as Python's str() calls it
   return typeof own === "function" ? own.call(x) : String(x);
 }
+/** A float's text as Python's `str` writes it: `2.0`, `1e+16`, `1e-05`, `inf`. */
+export function floatText(x: unknown): string {
+  if (typeof x !== "number") return str(x);
+  if (!Number.isFinite(x)) return Number.isNaN(x) ? "nan" : x > 0 ? "inf" : "-inf";
+  const e = Number(x.toExponential().split("e")[1]);
+  if (e < -4 || e >= 16) return exponent(x.toExponential(), "e");
+  return Number.isInteger(x) ? `${x}.0` : String(x);
+}
 type Own = { __str___py?: () => string; __repr___py?: () => string };
 
 /** A byte as `bytes`' repr writes it: printable ASCII itself, else an escape. */
@@ -654,7 +662,9 @@ export const builtins = {
       ? x.constructor
       : TYPES[typeName(x)],
   isinstance: (x: unknown, t: unknown) => (Array.isArray(t) ? t : [t]).some((one) => isType(x, one)),
-  print: (...a: unknown[]) => output.quiet || console.log(splitKw(a)[0].map(str).join(" ")),
+  // On stdout, as Python's, `--json` or not (loadlab's own lines go to stderr then).
+  print: (...a: unknown[]) =>
+    output.quiet || Deno.stdout.writeSync(new TextEncoder().encode(`${splitKw(a)[0].map(str).join(" ")}\n`)),
   /** An object's identity, constant for its life: an address-like int, 16 apart, as CPython's. */
   id: (x: unknown) => {
     const ids = x !== null && typeof x === "object" || typeof x === "function" ? objectIds : valueIds;

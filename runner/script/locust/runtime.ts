@@ -502,6 +502,8 @@ export async function listenHere(): Promise<() => Promise<void>> {
   shares.onmessage = async (e: MessageEvent<number>) => {
     await fire(listeners.test_start, { environment });
     shares.postMessage({ ...shared(before), resetAtMs: sel.resetStats ? e.data + spawnMs - 30 : undefined });
+    // A module queue's later put() (a request listener's) is the load isolate's, where the users get().
+    forEachQueue((q, k) => q.forward = (x) => shares.postMessage({ put: k, x }));
   };
   if (sel.resetStats) statsReset = { afterSec: spawnMs / 1000 };
   const channel = runChannel(REQUESTS_CHANNEL);
@@ -513,9 +515,13 @@ export async function listenHere(): Promise<() => Promise<void>> {
   };
   return async () => {
     while (performance.now() - lastMs < QUIET_MS) await new Promise((r) => setTimeout(r, QUIET_MS / 4));
+    forEachQueue((q) => q.forward = undefined);
     channel.close(), shares.close();
   };
 }
+
+const forEachQueue = (fn: (q: Queue, name: string) => void) =>
+  Object.entries(varsOf()).forEach(([k, v]) => v instanceof Queue && fn(v, k));
 
 /** As Locust's spawner: floor(rate) users every floor(rate)/rate s; the users before its last batch. */
 function beforeLastBatch(sel: LocustSelection): number {
@@ -530,10 +536,10 @@ let sharedHere: Promise<void> | undefined;
 function sharedFromCommand(): Promise<void> {
   return sharedHere ??= new Promise((done) => {
     const channel = runChannel(SHARED_CHANNEL);
-    channel.onmessage = (e: MessageEvent<Shared>) => {
-      channel.close();
-      adopt(e.data);
-      done();
+    channel.onmessage = (e: MessageEvent<Shared & { put?: string; x?: unknown }>) => {
+      if (e.data.put === undefined) return void (adopt(e.data), done());
+      const q = varsOf()[e.data.put];
+      if (q instanceof Queue) q.put(e.data.x);
     };
     channel.postMessage(Date.now()); // the first user's start: the run's, as Locust's spawner's
   });
@@ -547,7 +553,10 @@ function sharedFromCommand(): Promise<void> {
 class Queue {
   queue: unknown[] = [];
   waiting: Array<(t: Taken) => void> = [];
+  /** In the command's process once the load runs: where its put() goes. */
+  forward?: (x: unknown) => void;
   put(x: unknown): void {
+    if (this.forward !== undefined) return this.forward(x);
     const next = this.waiting.shift();
     next === undefined ? this.queue.push(x) : next({ x });
   }
@@ -926,6 +935,9 @@ const environment = {
     get stats() {
       return environment.stats;
     }
+    get environment() {
+      return environment;
+    }
     quit(): never {
       const channel = runChannel(TEST_ABORT_CHANNEL);
       channel.postMessage("environment.runner.quit()"), channel.close();
@@ -1239,8 +1251,7 @@ export function locustfile(
         await runTask(user, owner, pick(owner, tasks(owner.constructor)));
       } catch (err) {
         if (err instanceof InterruptTaskSet) {
-          const set = user.__stack.pop() as (TaskSet & { on_stop?: Fn }) | undefined;
-          if (typeof set?.on_stop === "function") await set.on_stop();
+          await stopped(user.__stack.pop());
           wait = !err.reschedule;
         } else if (err instanceof StopUser) {
           s.state.stopped = true;
@@ -1266,8 +1277,18 @@ export function locustfile(
     if (user === undefined || s.state.final === true) return;
     s.state.final = true;
     if (user.client) user.client.__s = s;
-    for (let set = user.__stack.pop(); set !== undefined; set = user.__stack.pop()) await set.on_stop();
-    await user.on_stop();
+    for (let set = user.__stack.pop(); set !== undefined; set = user.__stack.pop()) await stopped(set);
+    await stopped(user);
+  }
+
+  /** A task set's or user's `on_stop`: what it raises but `StopUser` is logged, as Locust's, not counted. */
+  async function stopped(owner?: { on_stop?: Fn }) {
+    try {
+      if (typeof owner?.on_stop === "function") await owner.on_stop();
+    } catch (err) {
+      if (err instanceof StopUser) throw err;
+      console.error(`ERROR: Uncaught exception in on_stop: ${(err as Error).stack ?? err}`);
+    }
   }
 
   environment.host = sel.host ?? null;
