@@ -11,7 +11,7 @@ import { secretsFoundIn } from "../results/secret_finder.ts";
 import { guardConsole } from "../system/console_guard.ts";
 import { terminalSafe } from "../validation/terminal_text.ts";
 import { type CommandOutcome, exitCodeOf } from "./exit_codes.ts";
-import { appendText, OutputError, writeTextAtomic } from "../system/output_file.ts";
+import { appendText, OutputError, withWriteFix, writeTextAtomic } from "../system/output_file.ts";
 import { biggerBenchPath, renderBenchJson } from "../report/ci/bench_json.ts";
 import { flag, type FlagSpec } from "./argv.ts";
 import type { FlagValues } from "./flag_values.ts";
@@ -113,18 +113,19 @@ async function writeCiFiles(
   if (!files.summaryFile && !files.junitFile && !files.benchFile && !step) return;
   const { renderJunit, renderMarkdownSummary } = await import("../report/ci/summary.ts");
   const summary = renderMarkdownSummary(results, { gate });
-  try {
-    if (files.summaryFile) await writeTextAtomic(files.summaryFile, summary);
-    if (files.junitFile) {
-      await writeTextAtomic(files.junitFile, renderJunit(results, { strict: files.strict, gate }));
-    }
-    if (files.benchFile) {
-      const bench = renderBenchJson(results);
-      await writeTextAtomic(files.benchFile, bench.smaller);
-      await writeTextAtomic(biggerBenchPath(files.benchFile), bench.bigger);
-    }
-  } catch (err) {
-    throw new OutputError(`cannot write the CI summary: ${(err as Error).message}`, { cause: err });
+  // Each failure names its flag and path: "--junit out/j.xml: cannot write: is a directory".
+  const write = (flag: string, path: string, text: string) =>
+    writeTextAtomic(path, text).catch((err: Error) => {
+      throw new OutputError(`${flag} ${path}: cannot write: ${withWriteFix(err.message)}`, { cause: err });
+    });
+  if (files.summaryFile) await write("--summary", files.summaryFile, summary);
+  if (files.junitFile) {
+    await write("--junit", files.junitFile, renderJunit(results, { strict: files.strict, gate }));
+  }
+  if (files.benchFile) {
+    const bench = renderBenchJson(results);
+    await write("--output-bench", files.benchFile, bench.smaller);
+    await write("--output-bench", biggerBenchPath(files.benchFile), bench.bigger);
   }
   if (step) await appendOrWarn(command, "GITHUB_STEP_SUMMARY", step, summary + "\n");
 }

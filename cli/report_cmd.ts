@@ -223,6 +223,13 @@ export function runGateCommand(argv: string[]): Promise<number> {
       );
     }
     const args = resultsArgs(flags);
+    // With no rule every change passes: a CI step reading 0 there would pass a slower build unseen.
+    if (!args.failOn?.length) {
+      throw new UsageError(
+        `no --fail-on rule: a gate with none passes any change; give one, e.g. --fail-on "p99 +10%" ` +
+          `(loadlab report ${input} --compare BASELINE shows the comparison alone)`,
+      );
+    }
     const gate = await readGate(args);
     const results = { ...await loadBaseline(input), thresholds: [] };
     // A selector no endpoint of either file has is a typo: refused, as `attack` refuses it before its load.

@@ -29,8 +29,9 @@ export const parseFailOnList = (text: string): FailOn[] =>
 export function parseFailOn(expression: string) {
   const where = `--fail-on "${expression}"`;
   const problem = (message: string) => new ConfigError([{ path: where, message }]);
-  // A minus sign or dash as rich text writes it ("rps −5%", pasted from a page) is the ASCII one.
-  const { rest, selector, problem: badSelector } = splitSelector(expression.replace(/[\u2212\u2013]/g, "-"));
+  // A minus sign, dash or comparison as rich text writes it ("rps −5%", "p99 ≥ +5%") is the ASCII one.
+  const ascii = expression.replace(/[\u2212\u2013]/g, "-").replace(/\u2265/g, ">=").replace(/\u2264/g, "<=");
+  const { rest, selector, problem: badSelector } = splitSelector(ascii);
   if (badSelector) throw problem(badSelector);
   const m = FAIL_ON.exec(rest);
   const like = `write it like "p99 +10%", "rps -5%", "success -0.1pp" or "p99{name:GET /json} +10%"`;

@@ -76,6 +76,21 @@ export async function writeResultsFile(
   await writeTextAtomic(path, resultsText(results, opts));
 }
 
+/**
+ * Where a results file goes so that a run stopped early (Ctrl-C) or answered by nothing replaces no complete
+ * file with answers (an earlier good measurement): `path`, else `NAME.partial.json` beside it.
+ */
+export function pathKeepingAnswers(path: string, results: ResultsFile): string {
+  const whole = (r: Partial<ResultsFile>) => r.complete !== false && r.runs?.some((run) => run.requests > 0);
+  if (whole(results)) return path;
+  try {
+    if (!whole(JSON.parse(readTextFileCapped(path, MAX_RESULTS_FILE_BYTES)))) return path;
+  } catch {
+    return path;
+  }
+  return path.replace(/(\.json)?$/, ".partial.json");
+}
+
 /** The text of `results.json`: secrets redacted unless `keepSecrets`, invisible characters escaped. */
 export function resultsText(results: ResultsFile, opts: { keepSecrets?: boolean } = {}): string {
   const shown = opts.keepSecrets ? results : redactResults(results);

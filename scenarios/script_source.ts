@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { isAbsolute, join, resolve } from "node:path";
 import { scriptSpecSchema } from "../runner/script/spec.ts";
-import { FileReadError, formatCap, readFileCapped } from "../system/read_capped.ts";
+import { FileReadError, formatCap, readUtf8FileCapped } from "../system/read_capped.ts";
 
 const scriptFields = z.strictObject({
   file: z.string().regex(
@@ -37,16 +37,17 @@ export function anchorScript(script: ScriptSource, experimentFile: string | unde
 /** The largest script read: a bundled k6 script is a few MiB; converting 50 MiB takes half a minute. */
 export const MAX_SCRIPT_BYTES = 64 * 2 ** 20;
 
-/** Why the script at `path` cannot be read (not a regular file, over MAX_SCRIPT_BYTES), or null. */
+/** Why the script at `path` cannot be read (not a regular file, over MAX_SCRIPT_BYTES, not UTF-8); null. */
 export function scriptFileProblem(path: string): string | null {
   try {
-    readFileCapped(path, MAX_SCRIPT_BYTES);
+    readUtf8FileCapped(path, MAX_SCRIPT_BYTES);
     return null;
   } catch (err) {
     if (!(err instanceof FileReadError)) throw err;
     // A missing script is named where scripts are checked (cli/run/script_check.ts), with its import.
     if (err.reason === "no such file") return null;
-    return `${err.reason}: a script must be a regular .ts or .js file of at most ${
+    if (err.reason.startsWith("is not UTF-8")) return err.reason;
+    return `${err.reason}: a script must be a regular .ts, .js or locustfile .py file of at most ${
       formatCap(MAX_SCRIPT_BYTES)
     }`;
   }

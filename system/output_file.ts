@@ -191,7 +191,9 @@ export async function assertFilesWritable(files: Iterable<[string, string | unde
   for (const [flag, path] of files) {
     if (path === undefined) continue;
     await assertFileWritable(path).catch((err) => {
-      throw new OutputError(`${flag} ${path}: cannot write: ${osErrorText(err)}`, { cause: err });
+      throw new OutputError(`${flag} ${path}: cannot write: ${withWriteFix(osErrorText(err))}`, {
+        cause: err,
+      });
     });
   }
 }
@@ -218,6 +220,7 @@ export function withWriteFix(message: string): string {
   if (/; (give|free) /.test(message)) return message;
   if (/os error 28\b/.test(message)) return `${message}; free space on that disk, or write elsewhere`;
   if (/os error (1|13|30)\b/.test(message)) return `${message}; give a path this user can write`;
+  if (/os error 21\b|is a directory/i.test(message)) return `${message}; give a file's path, not a folder's`;
   if (!/os error 2\b/.test(message)) return message;
   const home = /(^|\s)~\//.test(message) ? " (a quoted ~ is no home folder: write $HOME/)" : "";
   return `${message}; its folder does not exist${home}: make it first, or give another path`;

@@ -47,6 +47,12 @@ export const ATTACK: Case[] = [
     names: [new RegExp(`${flag} "${value}": .*write its digits as 0-9`)],
   })),
   { name: "attack -R 1,5", args: attack("-R", "1,5"), names: [/-R "1,5": .*a comma is no decimal point/] },
+  // A sign pasted from rich text (U+2212 minus, an en dash) is named: the value looks right.
+  ...([["-c", "\u22122"], ["-n", "\u20133"]] as const).map(([flag, value]) => ({
+    name: `attack ${flag} ${value} (a sign look-alike)`,
+    args: attack(flag, value),
+    names: [new RegExp(`${flag} "${value}": .*U\\+(2212|2013) looks like "-" but is not`)],
+  })),
   {
     name: "attack -o in a missing folder",
     args: (c) => ["attack", c.url, "-o", `${c.dir}/no such/r.json`],

@@ -196,6 +196,22 @@ export const OTHERS: Case[] = [
     names: [/attack: -o .*afile is the same file as --body-file/],
   },
   {
+    name: "gate without a rule (it would pass any change)",
+    args: (c) => ["gate", c.file, "--baseline", c.file],
+    names: [/no --fail-on rule: a gate with none passes any change; give one, e\.g\. --fail-on "p99 \+10%"/],
+  },
+  {
+    name: "gate --fail-on with a full-width plus",
+    args: (c) => ["gate", c.file, "--baseline", c.file, "--fail-on", "p50 \uFF0B20%"],
+    names: [/--fail-on "p50 ＋20%": not understood; U\+FF0B looks like "\+" but is not/],
+  },
+  {
+    name: "gate --junit a folder",
+    args: (c) => ["gate", GATE_RUN, "--baseline", GATE_RUN, "--fail-on", "p99 +50%", "--junit", c.folder],
+    names: [/--junit .*adir: cannot write: .*; give a file's path, not a folder's/],
+    code: 5,
+  },
+  {
     name: "run a device",
     args: () => ["run", "/dev/zero"],
     names: [/\/dev\/zero: cannot read: is a character device/],
@@ -274,6 +290,7 @@ export const OTHERS: Case[] = [
   },
 ];
 
+const GATE_RUN = new URL("fixtures/gate_runs/quiet_sleep5.json", import.meta.url).pathname;
 const utf8 = (text: string) => new TextEncoder().encode(text);
 /** `text` as UTF-16 little-endian with its byte-order mark, as Windows editors save "Unicode". */
 const utf16 = (text: string) =>

@@ -250,6 +250,30 @@ export const SCRIPTS: Case[] = [
     names: [/big\.js: is 65 MiB, over the cap of 64 MiB/],
   },
   {
+    name: "run a locustfile saved as UTF-16",
+    args: (c) => {
+      const path = `${c.dir}/locustfile.py`;
+      Deno.writeFileSync(
+        path,
+        new Uint8Array([0xff, 0xfe, ...[..."import locust\n"].flatMap((ch) => [ch.charCodeAt(0), 0])]),
+      );
+      return ["run", path, "--out-dir", `${c.dir}/py-out`];
+    },
+    names: [/locustfile\.py: is not UTF-8 text \(line 1; UTF-16 or Latin-1\?\): use UTF-8$/],
+  },
+  {
+    name: "run a k6 script with --summary-export a folder (refused before the load)",
+    args: (
+      c,
+    ) => [
+      ...run(k6Script("export.js", (u) => `export default function () { http.get("${u}"); }\n`))(c),
+      "--summary-export",
+      c.folder,
+    ],
+    names: [/--summary-export .*adir: cannot write: .*; give a file's path, not a folder's/],
+    code: 5,
+  },
+  {
     name: "an experiment's script that is a FIFO",
     yaml: (c) => `${c.base}script: ${fifoNamed(c, "exp_pipe.js")}\n`,
     names: [/script: .*exp_pipe\.js: is a FIFO, not a regular file/],

@@ -70,3 +70,17 @@ Deno.test("an endpoint's latency with one run a side asks for repeats, not for a
     reasons(g),
   );
 });
+
+Deno.test("an endpoint's rule is never judged at the whole run's floor", async () => {
+  // trial7_mix9*: `--mix "GET /a?ms=5 1" --mix "GET /b?ms=5 9"`, /b three times slower in mix9slowb only.
+  const [base, slow] = await Promise.all(
+    ["mix9base", "mix9slowb"].map((name) =>
+      loadResultsFile(new URL(`fixtures/gate_runs/trial7_${name}.json`, import.meta.url).pathname)
+    ),
+  );
+  // The whole run's p10 rose with /b's answers, /a's did not: its rule neither fails nor reads that floor.
+  const g = gate(slow, base, "p50{name:GET /a} +50%", "p99{name:GET /a} +50%");
+  assertEquals(g.failed, false);
+  assert(!reasons(g).includes("at the floor"), reasons(g));
+  assert(reasons(g).includes("its intervals hold no latency"), reasons(g));
+});

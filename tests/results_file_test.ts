@@ -1,14 +1,15 @@
 /**
  * End to end for the results format: a real short attack against a `Deno.serve` target in this process,
  * written as results.json and read back through the schema, must come back equal; every interval keeps
- * its encoded histogram (and adding them gives the run's total count) unless interval histograms are off.
+ * its encoded histogram (and adding them gives the run's total count) unless interval histograms are off;
+ * a run stopped early or with no answer is written beside a complete file, not over it.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { parseAttackConfig } from "../runner/config.ts";
 import { runAttack } from "../runner/attack.ts";
 import { decodeHistogram, mergeEncoded } from "../results/histogram.ts";
-import { buildResultsFile, loadResultsFile, writeResultsFile } from "../results/io.ts";
+import { buildResultsFile, loadResultsFile, pathKeepingAnswers, writeResultsFile } from "../results/io.ts";
 import type { RunResult } from "../results/mod.ts";
 
 /**
@@ -77,4 +78,22 @@ Deno.test("intervalHistograms: false drops the interval histograms, not the run'
   for (const interval of run.intervals) assertEquals("histogramEncoded" in interval, false);
   assertEquals(decodeHistogram(run.histogramEncoded).totalCount, 300);
   assertEquals(run.config.intervalHistograms, false);
+});
+
+Deno.test("a run stopped early or answered by nothing goes beside a complete file, never over it", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const run = await shortRun(false), path = join(dir, "r.json");
+    const good = buildResultsFile({ experiment: { name: "kept" }, runs: [run] });
+    const none = { ...good, runs: [{ ...run, requests: 0 }] };
+    assertEquals(pathKeepingAnswers(path, none), path, "no file there: written where asked");
+    await writeResultsFile(path, good);
+    assertEquals(pathKeepingAnswers(path, none), join(dir, "r.partial.json"));
+    assertEquals(pathKeepingAnswers(path, { ...good, complete: false }), join(dir, "r.partial.json"));
+    assertEquals(pathKeepingAnswers(path, good), path, "a complete run with answers replaces it");
+    await writeResultsFile(path, none);
+    assertEquals(pathKeepingAnswers(path, none), path, "nothing of worth there to keep");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

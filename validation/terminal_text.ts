@@ -39,7 +39,12 @@ export function quotedVisible(text: string): string {
 export function numberSpelling(text: string): string {
   if (/[^\P{Nd}0-9]/u.test(text)) return "write its digits as 0-9";
   if (/\d,\d/.test(text)) return "a comma is no decimal point or thousands separator here: write 1.5 or 1000";
-  return "";
+  // A sign as rich text writes it (U+2212 minus, an en dash, a full-width plus) looks right, reads as text.
+  const sign = /[\u2010-\u2015\u2212\u2264\u2265\uFE63\uFF0B\uFF0D]/u.exec(text)?.[0];
+  if (!sign) return "";
+  const ascii = ({ "\u2264": "<=", "\u2265": ">=", "\uFF0B": "+" } as Record<string, string>)[sign] ?? "-";
+  const hex = sign.charCodeAt(0).toString(16).toUpperCase();
+  return `U+${hex} looks like "${ascii}" but is not: write "${ascii}"`;
 }
 
 /** One UTF-16 unit as `\\uXXXX`. */

@@ -238,7 +238,9 @@ async function finish(
   // Everything written or printed from here on shows the redacted copy; the load sent the real values.
   const results = output.keepSecrets ? assembled : redactResults(assembled);
   await done.dashboard?.finish(results);
-  const written = await writeOutputs(output, results, done.gate.baseline);
+  const outFile = output.outFile && (await ending!)[0].pathKeepingAnswers(output.outFile, results);
+  const kept = outFile === output.outFile ? "" : ` (${output.outFile} keeps its complete, answered runs)`;
+  const written = await writeOutputs({ ...output, outFile }, results, done.gate.baseline);
   const ghzWritten = await printRun(output, results.runs[0], parsed.config.logFile, done.ghz);
   const say = output.quiet ? null : output.json || output.format !== undefined ? console.error : console.log;
   for (const s of exported ?? []) say?.(terminalSafe(exportLine(s)));
@@ -247,7 +249,7 @@ async function finish(
   for (const t of checked) print(thresholdLine(t, [run]));
   if (logFailure) console.error(`loadlab attack: ${terminalSafe(logFailure.message)}`);
   const files = written && !output.json
-    ? [output.outFile && `results: ${output.outFile}`, output.reportFile && `report:  ${output.reportFile}`]
+    ? [outFile && `results: ${outFile}${kept}`, output.reportFile && `report:  ${output.reportFile}`]
     : [];
   return await endLoad(results, output, {
     command: "attack",

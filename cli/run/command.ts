@@ -182,6 +182,8 @@ async function checkedOutDir(args: RunArgs, plan: Plan): Promise<string> {
     ["--out-dir", `${outDir}/results.json`],
     ["--out-dir", `${outDir}/report.html`],
     ...ciFilesToProbe(args),
+    ["--summary-export", args.scriptLoad?.k6?.summaryExport],
+    ["--console-output", args.scriptLoad?.k6?.consoleOutput],
   ];
   const clash = outputClobbersInput(outputs, [
     ["the experiment file", args.source.startsWith("preset:") ? undefined : args.source],

@@ -243,8 +243,9 @@ export function checkSelectors(
 }
 
 /** What a selection's intervals do not know: their drain, statuses, error kinds and latency. */
-const NAN_LATENCY = { p50: NaN, p75: NaN, p90: NaN, p99: NaN, mean: NaN, max: NaN };
-const UNCOUNTED = { drained: 0, failedStatus: 0, unjudged: 0, errorKinds: undefined, ...NAN_LATENCY };
+// No histogram either: a p10 read from it would be the whole run's, the other endpoints' answers in it.
+const NAN_MS = { histogramEncoded: undefined, p50: NaN, p75: NaN, p90: NaN, p99: NaN, mean: NaN, max: NaN };
+const UNCOUNTED = { drained: 0, failedStatus: 0, unjudged: 0, errorKinds: undefined, ...NAN_MS };
 
 /** The run as the selected endpoints make it (interval latency NaN); null when none matches. */
 export function selectedRun(run: RunResult, selector: Selector): RunResult | null {
