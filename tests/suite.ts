@@ -28,8 +28,9 @@
  * Test files of a parallel pass share one process's environment, so none changes it (tests/house_test.ts
  * holds them to it). loadlab's cache is a fresh folder for the whole suite (`XDG_CACHE_HOME`): every
  * conversion a test reads is this tree's, never one an older tree cached under the same version; Deno's
- * cache is pinned (`DENO_DIR`), as Deno would otherwise look for it in that folder too. One file more at
- * once than CPUs (`DENO_JOBS` to change): many wait on sockets and timeouts.
+ * cache (`DENO_DIR`) and Go's build cache (`GOCACHE`) are pinned, as each would otherwise move into that
+ * folder too (grpc-go's greeter built from nothing: 50 CPU-s and minutes of a slot). One file more at once
+ * than CPUs (`DENO_JOBS` to change): many wait on sockets and timeouts.
  */
 import { basename, dirname, join, relative } from "node:path";
 
@@ -113,6 +114,7 @@ const env = {
   LOADLAB_RUN_ID: Deno.env.get("LOADLAB_RUN_ID") ?? `suite-${Date.now()}-${Deno.pid}`,
   DENO_JOBS: Deno.env.get("DENO_JOBS") ?? String(navigator.hardwareConcurrency + 1),
   DENO_DIR: Deno.env.get("DENO_DIR") ?? await denoDir(),
+  ...await goCache(),
   XDG_CACHE_HOME: Deno.makeTempDirSync({ prefix: "loadlab-suite-cache-" }),
 };
 
@@ -120,6 +122,18 @@ async function denoDir(): Promise<string> {
   const out = await new Deno.Command(Deno.execPath(), { args: ["info", "--json"], stderr: "inherit" })
     .output();
   return JSON.parse(new TextDecoder().decode(out.stdout)).denoDir;
+}
+
+/** `GOCACHE` as Go finds it now, where `go` is on PATH. */
+async function goCache(): Promise<{ GOCACHE?: string }> {
+  const set = Deno.env.get("GOCACHE");
+  if (set !== undefined) return { GOCACHE: set };
+  try {
+    const out = await new Deno.Command("go", { args: ["env", "GOCACHE"], stderr: "null" }).output();
+    return out.success ? { GOCACHE: new TextDecoder().decode(out.stdout).trim() } : {};
+  } catch {
+    return {};
+  }
 }
 
 async function deno(args: string[]): Promise<boolean> {
