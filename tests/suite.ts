@@ -3,11 +3,12 @@
  * `deno task test` and `deno task test:quick`.
  *
  * The whole suite: the parallel pass (all but `tests/presets`, `tests/timing` and the files named in
- * `BESIDE_STUDIES`, `BESIDE_HTTP2` and `COMPUTING_BESIDE`); then the preset studies one at a time, and beside
- * them the timing tests one at a time (they pass with both cores busy), then the `BESIDE_STUDIES` files
- * (mostly waiting) two at a time, and the `COMPUTING_BESIDE` files two at a time; then the studies in
- * `ALONE`, one at a time; then the no-orphans check. Beside another study a study can miss its findings.
- * The files beside the studies print when the studies end, so no line of one splits a line of the other.
+ * `BESIDE_STUDIES`, `BESIDE_HTTP2`, `COMPUTING_BESIDE` and `LONGEST_WAITING`); then the preset studies one
+ * at a time, and beside them the timing tests one at a time (they pass with both cores busy), then the
+ * `BESIDE_STUDIES` files (mostly waiting) two at a time, and the `COMPUTING_BESIDE` and `LONGEST_WAITING`
+ * files two at a time, each a chain of its own; then the studies in `ALONE`, one at a time; then the
+ * no-orphans check. Beside another study a study can miss its findings. The files beside the studies print
+ * when the studies end, so no line of one splits a line of the other.
  * Arguments go to every pass (`--filter`) but the no-orphans check.
  *
  * A file whose imports reach node:http2 runs in a process of its own: a native abort inside Deno's HTTP/2
@@ -95,6 +96,12 @@ const BESIDE_HTTP2 = [
  * the studies' phase leaves idle; the first pass is bound by its CPU. By path.
  */
 const COMPUTING_BESIDE = ["tests/locust_run_test.ts", "tests/k6_verdict_test.ts"];
+/**
+ * The first pass's longest files by wall that mostly wait (8-11% of a core alone: 240 runs' starts and
+ * timeouts, ghz's own runs): two at a time beside the studies, a chain of its own, about two minutes of the
+ * studies' four. By path.
+ */
+const LONGEST_WAITING = ["runner/load/conformance_test.ts", "cli/ghz/command_test.ts"];
 /** Files at once beside another pass: the studies' phase uses under half of two cores. */
 const BESIDE_JOBS = "2";
 
@@ -222,7 +229,7 @@ async function whole(denoTestArgs: string[]): Promise<boolean> {
   const [http2, parallel] = splitHttp2(
     all.filter((f) =>
       !f.startsWith(`${PRESETS}/`) && !f.startsWith(`${TIMING}/`) &&
-      ![...BESIDE_STUDIES, ...BESIDE_HTTP2, ...COMPUTING_BESIDE].includes(f)
+      ![...BESIDE_STUDIES, ...BESIDE_HTTP2, ...COMPUTING_BESIDE, ...LONGEST_WAITING].includes(f)
     ),
   );
   const test = (args: string[]) => ["test", "-A", "--no-check", ...denoTestArgs, ...args];
@@ -233,6 +240,7 @@ async function whole(denoTestArgs: string[]): Promise<boolean> {
     [test(timing), test(["--parallel", ...BESIDE_STUDIES])],
     [...http2.map((f) => test([f])), test(["--parallel", ...BESIDE_HTTP2])],
     [test(["--parallel", ...COMPUTING_BESIDE])],
+    [test(["--parallel", ...LONGEST_WAITING])],
   ];
   const passed = printed(await check) && pass && await besideHeld(test(studies), ...beside) &&
     await eachAlone(test([]), studiesHttp2) && await deno(test(ALONE));
