@@ -233,7 +233,7 @@ async function whole(denoTestArgs: string[]): Promise<boolean> {
     ),
   );
   const test = (args: string[]) => ["test", "-A", "--no-check", ...denoTestArgs, ...args];
-  console.error(`test: ${all.length} test files, ~20 min on 2 idle cores (test:quick for the edit loop)`);
+  console.error(`test: ${all.length} test files, ~18 min on 2 idle cores (test:quick for the edit loop)`);
   const check = held(["check", ...all]);
   const pass = await deno(test(["--parallel", ...parallel]));
   const beside = [
