@@ -3,11 +3,12 @@
  * `deno task test` and `deno task test:quick`.
  *
  * The whole suite: the parallel pass (all but `tests/presets`, `tests/timing` and the files named in
- * `BESIDE_STUDIES`, `BESIDE_HTTP2` and `COMPUTING_BESIDE`); then the preset studies one at a time, and beside
- * them the timing tests one at a time (they pass with both cores busy), then the `BESIDE_STUDIES` files
- * (mostly waiting) two at a time, and the `COMPUTING_BESIDE` files two at a time; then the studies in
- * `ALONE`, one at a time; then the no-orphans check. Beside another study a study can miss its findings.
- * The files beside the studies print when the studies end, so no line of one splits a line of the other.
+ * `BESIDE_STUDIES`, `BESIDE_HTTP2`, `COMPUTING_BESIDE` and `LONGEST_WAITING`); then the preset studies one
+ * at a time, and beside them the timing tests one at a time (they pass with both cores busy), then the
+ * `BESIDE_STUDIES` files (mostly waiting) two at a time, and the `COMPUTING_BESIDE` and `LONGEST_WAITING`
+ * files two at a time, each a chain of its own; then the studies in `ALONE`, one at a time; then the
+ * no-orphans check. Beside another study a study can miss its findings. The files beside the studies print
+ * when the studies end, so no line of one splits a line of the other.
  * Arguments go to every pass (`--filter`) but the no-orphans check.
  *
  * A file whose imports reach node:http2 runs in a process of its own: a native abort inside Deno's HTTP/2
@@ -28,8 +29,9 @@
  * Test files of a parallel pass share one process's environment, so none changes it (tests/house_test.ts
  * holds them to it). loadlab's cache is a fresh folder for the whole suite (`XDG_CACHE_HOME`): every
  * conversion a test reads is this tree's, never one an older tree cached under the same version; Deno's
- * cache is pinned (`DENO_DIR`), as Deno would otherwise look for it in that folder too. One file more at
- * once than CPUs (`DENO_JOBS` to change): many wait on sockets and timeouts.
+ * cache (`DENO_DIR`) and Go's build cache (`GOCACHE`) are pinned, as each would otherwise move into that
+ * folder too (grpc-go's greeter built from nothing: 50 CPU-s and minutes of a slot). One file more at once
+ * than CPUs (`DENO_JOBS` to change): many wait on sockets and timeouts.
  */
 import { basename, dirname, join, relative } from "node:path";
 
@@ -94,6 +96,12 @@ const BESIDE_HTTP2 = [
  * the studies' phase leaves idle; the first pass is bound by its CPU. By path.
  */
 const COMPUTING_BESIDE = ["tests/locust_run_test.ts", "tests/k6_verdict_test.ts"];
+/**
+ * The first pass's longest files by wall that mostly wait (8-11% of a core alone: 240 runs' starts and
+ * timeouts, ghz's own runs): two at a time beside the studies, a chain of its own, about two minutes of the
+ * studies' four. By path.
+ */
+const LONGEST_WAITING = ["runner/load/conformance_test.ts", "cli/ghz/command_test.ts"];
 /** Files at once beside another pass: the studies' phase uses under half of two cores. */
 const BESIDE_JOBS = "2";
 
@@ -113,6 +121,7 @@ const env = {
   LOADLAB_RUN_ID: Deno.env.get("LOADLAB_RUN_ID") ?? `suite-${Date.now()}-${Deno.pid}`,
   DENO_JOBS: Deno.env.get("DENO_JOBS") ?? String(navigator.hardwareConcurrency + 1),
   DENO_DIR: Deno.env.get("DENO_DIR") ?? await denoDir(),
+  ...await goCache(),
   XDG_CACHE_HOME: Deno.makeTempDirSync({ prefix: "loadlab-suite-cache-" }),
 };
 
@@ -120,6 +129,18 @@ async function denoDir(): Promise<string> {
   const out = await new Deno.Command(Deno.execPath(), { args: ["info", "--json"], stderr: "inherit" })
     .output();
   return JSON.parse(new TextDecoder().decode(out.stdout)).denoDir;
+}
+
+/** `GOCACHE` as Go finds it now, where `go` is on PATH. */
+async function goCache(): Promise<{ GOCACHE?: string }> {
+  const set = Deno.env.get("GOCACHE");
+  if (set !== undefined) return { GOCACHE: set };
+  try {
+    const out = await new Deno.Command("go", { args: ["env", "GOCACHE"], stderr: "null" }).output();
+    return out.success ? { GOCACHE: new TextDecoder().decode(out.stdout).trim() } : {};
+  } catch {
+    return {};
+  }
 }
 
 async function deno(args: string[]): Promise<boolean> {
@@ -208,17 +229,18 @@ async function whole(denoTestArgs: string[]): Promise<boolean> {
   const [http2, parallel] = splitHttp2(
     all.filter((f) =>
       !f.startsWith(`${PRESETS}/`) && !f.startsWith(`${TIMING}/`) &&
-      ![...BESIDE_STUDIES, ...BESIDE_HTTP2, ...COMPUTING_BESIDE].includes(f)
+      ![...BESIDE_STUDIES, ...BESIDE_HTTP2, ...COMPUTING_BESIDE, ...LONGEST_WAITING].includes(f)
     ),
   );
   const test = (args: string[]) => ["test", "-A", "--no-check", ...denoTestArgs, ...args];
-  console.error(`test: ${all.length} test files, ~20 min on 2 idle cores (test:quick for the edit loop)`);
+  console.error(`test: ${all.length} test files, ~18 min on 2 idle cores (test:quick for the edit loop)`);
   const check = held(["check", ...all]);
   const pass = await deno(test(["--parallel", ...parallel]));
   const beside = [
     [test(timing), test(["--parallel", ...BESIDE_STUDIES])],
     [...http2.map((f) => test([f])), test(["--parallel", ...BESIDE_HTTP2])],
     [test(["--parallel", ...COMPUTING_BESIDE])],
+    [test(["--parallel", ...LONGEST_WAITING])],
   ];
   const passed = printed(await check) && pass && await besideHeld(test(studies), ...beside) &&
     await eachAlone(test([]), studiesHttp2) && await deno(test(ALONE));
