@@ -11,6 +11,7 @@ import {
   k6SummaryData,
 } from "../../results/export/k6/summary.ts";
 import { k6Experiment } from "../../scenarios/k6/options.ts";
+import { k6RunSec } from "../../results/thresholds/threshold.ts";
 import { k6CustomMetrics, percentileStats } from "../../runner/script/k6/metrics_channel.ts";
 import {
   askedStats,
@@ -57,7 +58,7 @@ export async function k6Summaries(
   const exports = ScriptHost.importedBefore(path, memoryLimitMb) ??
     await readExports(path, source, memoryLimitMb);
   const options = withK6Flags(exports.options ?? {}, k6Flags);
-  const mapped = k6Experiment(options, exports.metrics);
+  const mapped = k6Experiment(options, exports.metrics, importsK6Module(source, "k6/net/grpc"));
   const rules = mapped.ok ? mapped.value.afterRun : [];
   const trendStats = Array.isArray(options.summaryTrendStats)
     ? options.summaryTrendStats.map(String)
@@ -67,7 +68,7 @@ export async function k6Summaries(
   const idleVus = mapped.ok ? mapped.value.idleVus : 0;
   const asked = { trendStats, timeUnit, idleVus, percentiles: percentileStats(rules.map((r) => r.rule)) };
   const custom = await k6CustomMetrics(
-    results.runs.reduce((a, r) => a + r.durationSec, 0),
+    results.runs.reduce((a, r) => a + k6RunSec(r), 0),
     percentileStats(stats),
   );
   let failed = 0;
@@ -90,7 +91,7 @@ export async function k6Summaries(
           ? rateMetric(v.passes + w.passes, v.fails + w.fails)
           : m.type === "gauge"
           ? { ...own, values: { value: v.value, min: Math.min(v.min, w.min), max: Math.max(v.max, w.max) } }
-          : counterMetric(v.count + w.count, run.durationSec);
+          : counterMetric(v.count + w.count, k6RunSec(run));
     }
     for (const { metric, rule, as } of rules) {
       // Own metrics only, so a rule on `constructor` or `toString` never judges Object's.
