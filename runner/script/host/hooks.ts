@@ -90,7 +90,9 @@ async function teardown(
 ): Promise<string | null> {
   const limitMs = signal?.aborted ? Math.min(timeoutMs, STOPPED_TEARDOWN_MS) : timeoutMs;
   const outcome = await host.call({ type: "teardown", data }, limitMs, signal?.aborted ? undefined : signal);
-  if (outcome.kind === "done") return sent.push(...outcome.sent ?? []), null;
+  // What it sent before it threw counts too, as k6 counts every request sent.
+  if (outcome.kind === "done" || outcome.kind === "failed") sent.push(...outcome.sent ?? []);
+  if (outcome.kind === "done") return null;
   if (outcome.kind === "timeout" && signal?.aborted) {
     return `teardown() was cut ${limitMs} ms after the stop, before it ended`;
   }
