@@ -1877,3 +1877,70 @@ export default function () {
     const reqs = Number(/http_reqs\.+: (\d+)/.exec(text)?.[1]);
     ok(reqs > 0 && new RegExp(`checks_succeeded\\.+: 100\\.00% ${reqs} out of ${reqs}`).test(text), text);
   }));
+
+Deno.test("a counter's rate is over k6's test run time: setup(), the load's graceful tail, teardown()", async () => {
+  // 2 VUs for 1 s whose second iterations end at 1.6 s, after a 0.5 s setup(): 4 in about 2.1 s.
+  const { code, text, dir } = await runK6Text(
+    `import { sleep } from "k6";
+import { Counter } from "k6/metrics";
+const sent = new Counter("sent");
+export const options = { vus: 2, duration: "1s", thresholds: { iterations: ["rate<3"], sent: ["rate<3", "count==4"] } };
+export function setup() { sleep(0.5); }
+export default function () { sleep(0.8); sent.add(1); }
+export function handleSummary(data) { return { "state.json": JSON.stringify(data.state) }; }
+`,
+    null,
+  );
+  assertEquals(code, 0, text);
+  const state = JSON.parse(Deno.readTextFileSync(`${dir}/state.json`));
+  ok(state.testRunDurationMs >= 2000, JSON.stringify(state));
+});
+
+Deno.test("typeof __ITER in init, iterations by a VU's own tags, grpc_req_duration unfed: as k6 judges", async () => {
+  const { code, text, dir } = await runK6Text(
+    `import { check } from "k6";
+import exec from "k6/execution";
+const initIter = typeof __ITER;
+export const options = {
+  iterations: 3,
+  thresholds: {
+    checks: ["rate==1"],
+    "iterations{phase:warm}": ["count==1"],
+    "iterations{phase:hot}": ["count==2"],
+    "iterations{phase:none}": ["count==0"],
+    grpc_req_duration: ["avg<1"],
+  },
+};
+export default function () {
+  exec.vu.metrics.tags.phase = exec.scenario.iterationInTest === 0 ? "warm" : "hot";
+  check(null, { "init typeof": () => initIter === "undefined", "iteration typeof": () => typeof __ITER === "number" });
+}
+`,
+    null,
+    ["--summary-export", "export.json"],
+  );
+  assertEquals(code, 0, text);
+  const { metrics } = JSON.parse(Deno.readTextFileSync(`${dir}/export.json`));
+  assertEquals(metrics.grpc_req_duration.thresholds, { "avg<1": false });
+});
+
+pool.test("a throwing teardown()'s requests count; an empty compression and a gjson pattern key, as k6's", () =>
+  withTarget(async (url) => {
+    const { code, text } = await runK6Text(
+      `import http from "k6/http";
+import { check } from "k6";
+export const options = { iterations: 2, thresholds: { http_reqs: ["count==3"], checks: ["rate==1"] } };
+export default function () {
+  const res = http.get("http://app.test/json", { compression: "" });
+  check(res, { "pattern key": (r) => r.json("mess*") === "Hello, World!" && r.json("m?ssage") === "Hello, World!" });
+}
+export function teardown() {
+  http.get("http://app.test/json");
+  throw new Error("cleanup failed");
+}
+`,
+      url,
+    );
+    assertEquals(code, 107, text);
+    ok(!text.includes("thresholds on metrics"), text);
+  }));

@@ -2,7 +2,7 @@
  * @module
  * k6's `k6/metrics`; each isolate sends what was added as an iteration ends or a VU sleeps, to the main one.
  */
-import { jsonPointTags, leftOut, requestTags, tagValue } from "./tags.ts";
+import { type Iteration, jsonPointTags, leftOut, requestTags, tagValue } from "./tags.ts";
 import { PHASES, phasesOf, point, pointsOut, type RequestHop } from "./points_out.ts";
 import { k6Thresholds } from "../../../results/thresholds/selector.ts";
 import { atRunEnd } from "../run_state.ts";
@@ -173,8 +173,9 @@ export function wantSubmetrics(thresholds: unknown): void {
     // The run's results count checks by scenario, group and name; by any other tag they are kept here.
     const ownChecks = metric === "checks" && (live || tags.some(([k]) => !RESULT_CHECK_TAGS.has(k)));
     // iteration_duration's: the runtime times iterations under minIterationDuration (the pause left out).
+    // iterations by a tag but the scenario's (a VU's own, exec.vu.metrics.tags): counted as iterations end.
     const kept = ownChecks || live || metric === GROUP_DURATION || metric === ITERATION_DURATION ||
-      PHASES.includes(metric);
+      PHASES.includes(metric) || (metric === "iterations" && tags.some(([k]) => k !== "scenario"));
     if (BUILT_IN.has(metric) && !kept) continue;
     const list = wanted.get(metric) ?? [];
     list.push({ name: key.trim(), tags });
@@ -265,6 +266,12 @@ const RESULT_CHECK_TAGS = new Set(["scenario", "group", "check"]);
 export function addCheck(name: string, ok: boolean, tags: Record<string, string> | undefined): void {
   const subs = wanted.get("checks");
   if (subs) addToEach(subs, "rate", false, +ok, { ...jsonPointTags(), ...tags, check: name });
+}
+
+/** An iteration's end to the `iterations` submetrics kept, by the tags it ends with (its VU's too). */
+export function countIteration(at: Iteration): void {
+  const subs = wanted.get("iterations");
+  if (subs) addToEach(subs, "counter", false, 1, jsonPointTags(at));
 }
 
 /** Adds a group's duration to `group_duration` tagged `::api`, or with no group to `iteration_duration`. */
