@@ -11,6 +11,7 @@ import { withTarget } from "./helpers.ts";
 import { runK6Text } from "./k6_run.ts";
 import { testPool } from "./fixtures/test_pool.ts";
 import { withTlsTarget } from "./tls_fixtures.ts";
+import { startExamplesServer } from "../bench/k6_examples.ts";
 
 /** Scripts at once: each is a `loadlab` process, its start-up and a short bounded load. */
 const pool = testPool(3);
@@ -1944,3 +1945,60 @@ export function teardown() {
     assertEquals(code, 107, text);
     ok(!text.includes("thresholds on metrics"), text);
   }));
+
+/**
+ * The fifteenth hostile trial's scripts a count bounds (bench/k6_verdicts/), each with k6 v1.8.1's exit code
+ * on the trial's command line: the bench compares every part with k6 beside; here the code, without k6.
+ */
+const TRIAL15: Record<string, number> = {
+  arrival_prealloc_low: 0,
+  check_odd_values: 0,
+  console_levels: 0,
+  cookies_replace: 0,
+  counter_rate_setup: 0,
+  exec_setup_teardown: 99,
+  failed_by_tag: 0,
+  group_duration_thresholds: 0,
+  html_selection: 0,
+  init_error_code: 107,
+  jar_isolated: 0,
+  json_selectors: 0,
+  rate_metric_summary: 99,
+  redirects_limits: 99,
+  request_every_param: 99,
+  response_types: 0,
+  setup_error_code: 107,
+  shared_fewer_iterations: 104,
+  stages_only_zero: 99,
+  summary_root_group: 0,
+  summary_thresholds_shape: 99,
+  teardown_error_code: 107,
+  threshold_builtin_unfed: 0,
+  threshold_undeclared: 104,
+  thresholds_many_rules: 99,
+  timeout_number: 0,
+  vu_iter_init: 99,
+  vu_metrics_tags: 99,
+};
+
+const CORPUS = new URL("../bench/k6_verdicts/", import.meta.url).pathname;
+
+for (const [name, k6Code] of Object.entries(TRIAL15)) {
+  pool.test(`hostile15_${name} exits ${k6Code}, as k6 v1.8.1 ran it`, async () => {
+    // The script's two servers (127.0.0.1:18481 and :18482) on free ports, named by k6's hosts option.
+    const servers = [startExamplesServer(), startExamplesServer()];
+    const hosts = { "127.0.0.1:18481": servers[0].url.slice(7), "127.0.0.1:18482": servers[1].url.slice(7) };
+    try {
+      const text = Deno.readTextFileSync(`${CORPUS}hostile15_${name}.js`);
+      const args = (/^\/\/ args:(.*)$/m.exec(text)?.[1] ?? "").trim().split(/\s+/).filter((a) => a !== "");
+      const config = Deno.readTextFileSync(`${CORPUS}data/h15_config.json`);
+      const run = await runK6Text(text, null, [...args, "--config", "hosts.json"], {
+        name: `hostile15_${name}.js`,
+        files: { "hosts.json": JSON.stringify({ hosts }), "data/h15_config.json": config },
+      });
+      assertEquals(run.code, k6Code, run.text);
+    } finally {
+      for (const server of servers) await server.shutdown();
+    }
+  });
+}

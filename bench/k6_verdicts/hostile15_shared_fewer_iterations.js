@@ -1,5 +1,5 @@
 // args:
-// shared-iterations with more VUs than iterations: every VU initialised, two iterations run in all.
+// shared-iterations with more VUs than iterations: k6 refuses the configuration (104).
 import http from "k6/http";
 import exec from "k6/execution";
 
