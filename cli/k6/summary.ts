@@ -85,7 +85,7 @@ export async function k6Summaries(
     for (const [name, m] of Object.entries(custom)) {
       const own = data.metrics[name], v = own?.values, w = m.values;
       data.metrics[name] =
-        own?.type !== m.type || m.type === "trend" || (m.type === "gauge" && run.durationSec < 1)
+        own?.type !== m.type || m.type === "trend" || (m.type === "gauge" && k6RunSec(run) < 1)
           ? m
           : m.type === "rate"
           ? rateMetric(v.passes + w.passes, v.fails + w.fails)
@@ -114,6 +114,12 @@ export async function k6Summaries(
       const ok = !stopped && (empty || k6RuleHolds(values, rule));
       (data.metrics[metric].thresholds ??= {})[rule] = { ok };
       if (!ok) failed++;
+    }
+    // As k6's: a built-in no sample reached is left out, unless a threshold names it.
+    for (const [name, m] of Object.entries(data.metrics)) {
+      if (m.thresholds === undefined && unsampled(name, m, data.metrics, k6RunSec(run))) {
+        delete data.metrics[name];
+      }
     }
     return { run: run.name, data, scenarios: k6ScenarioParts(run, data.options.summaryTrendStats) };
   });
@@ -236,6 +242,15 @@ export async function showK6Summaries(
     await writeSummaryOutputs(written, ownFiles);
   }
   return true;
+}
+
+/** Whether k6 holds no sample of built-in `name`: no request, check or iteration, VUs sampled from 1 s. */
+function unsampled(name: string, m: K6Metric, metrics: Record<string, K6Metric>, sec: number): boolean {
+  if (m.type === "rate") return m.values.passes + m.values.fails === 0;
+  if (name === "vus" || name === "vus_max") return sec < 1;
+  // Each iteration's end sends its bytes, none or some.
+  if (name === "data_sent" || name === "data_received") return !metrics.iterations?.values.count;
+  return (name === "http_reqs" || name === "iterations") && m.values.count === 0;
 }
 
 /** A metric no sample reached, as k6 judges its thresholds: an empty sink, every value 0. */
