@@ -1897,7 +1897,7 @@ export function handleSummary(data) { return { "state.json": JSON.stringify(data
   ok(state.testRunDurationMs >= 2000, JSON.stringify(state));
 });
 
-Deno.test("typeof __ITER in init, iterations by a VU's own tags, grpc_req_duration unfed: as k6 judges", async () => {
+Deno.test("typeof __ITER in init, iterations by a VU's tags, unfed built-ins: as k6 judges and lists them", async () => {
   const { code, text, dir } = await runK6Text(
     `import { check } from "k6";
 import exec from "k6/execution";
@@ -1923,6 +1923,8 @@ export default function () {
   assertEquals(code, 0, text);
   const { metrics } = JSON.parse(Deno.readTextFileSync(`${dir}/export.json`));
   assertEquals(metrics.grpc_req_duration.thresholds, { "avg<1": false });
+  // No request and under a second: k6 has no HTTP metric, no vus nor vus_max.
+  assertEquals(["http_reqs", "http_req_failed", "vus", "vus_max"].filter((m) => m in metrics), []);
 });
 
 pool.test("a throwing teardown()'s requests count; an empty compression and a gjson pattern key, as k6's", () =>

@@ -13,7 +13,7 @@ export const options = {
       gracefulRampDown: "0s",
     },
   },
-  thresholds: { http_reqs: ["count>0"], vus_max: ["value==2"], vus: ["max<=2"] },
+  thresholds: { http_reqs: ["count>0"], vus_max: ["value==2"], vus: ["value<=2"] },
 };
 
 export default function () {
