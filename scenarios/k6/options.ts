@@ -356,15 +356,13 @@ function thresholdsOf(
       const apart = name === "checks" ||
         (BY_SCENARIO.has(name) && pairs.every(([k, v]) => k === "scenario" || (k === "group" && v))) ||
         (data && pairs.every(([k, v]) => k === "scenario" || (k === "group" && !v)));
-      if (inner === undefined || apart || !COUNTED_AFTER.has(name)) {
+      // iterations by any tag: the runtime counts those that end carrying it (a VU's own tags too).
+      if (inner === undefined || apart || !COUNTED_AFTER.has(name) || name === "iterations") {
         afterRun.push(...afterRunRules(`${name}${braces}`, rules, path, problem));
       } else if (whole || (BY_SCENARIO.has(name) && picked.length === 1)) {
         const carries = pairs.every(([k, v]) => carried[k] === v);
         const as = whole ? (carries ? name : "") : `${name}{scenario:${picked[0].scenario}}`;
         afterRun.push(...afterRunRules(`${name}${braces}`, rules, path, problem).map((r) => ({ ...r, as })));
-      } else if (name === "iterations") {
-        // By a tag of the VU's own (exec.vu.metrics.tags): the runtime counts the iterations that carry it.
-        afterRun.push(...afterRunRules(`${name}${braces}`, rules, path, problem));
       } else {
         const by = BY_SCENARIO.has(name) ? " but by scenario" : "";
         problem(

@@ -268,6 +268,9 @@ export function addCheck(name: string, ok: boolean, tags: Record<string, string>
   if (subs) addToEach(subs, "rate", false, +ok, { ...jsonPointTags(), ...tags, check: name });
 }
 
+/** Whether thresholds name `iterations` by a tag the runtime counts (each iteration's end then counts). */
+export const countsIterations = (): boolean => wanted.has("iterations");
+
 /** An iteration's end to the `iterations` submetrics kept, by the tags it ends with (its VU's too). */
 export function countIteration(at: Iteration): void {
   const subs = wanted.get("iterations");

@@ -6,7 +6,13 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Session } from "../session.ts";
 import type { ScriptSession } from "../sessions/session.ts";
-import { addGroupDuration, countIteration, flushMetricsSoon, wantSubmetrics } from "./metrics.ts";
+import {
+  addGroupDuration,
+  countIteration,
+  countsIterations,
+  flushMetricsSoon,
+  wantSubmetrics,
+} from "./metrics.ts";
 import { givenRunTags, setRunTags, setSystemTags, setTagSource, type VuTags } from "./tags.ts";
 import {
   iterationPoints,
@@ -274,7 +280,7 @@ export function session(mod: ConvertedModule): (s: Session) => unknown {
     try {
       // No timers (they keep the context above) and, without k6/metrics or counts, nothing after it.
       const bare = mod.metrics === false && !pointsOut && !counting && !arrivals && !requestDefaults.phases &&
-        minIterationMs === 0;
+        minIterationMs === 0 && !countsIterations();
       return bare ? fn(dataOf(vu, s)) : iterate(ctx, fn);
     } finally {
       resumed = undefined;
