@@ -116,10 +116,9 @@ export async function k6Summaries(
       if (!ok) failed++;
     }
     // As k6's: a built-in no sample reached is left out, unless a threshold names it.
+    const sec = k6RunSec(run);
     for (const [name, m] of Object.entries(data.metrics)) {
-      if (m.thresholds === undefined && unsampled(name, m, data.metrics, k6RunSec(run))) {
-        delete data.metrics[name];
-      }
+      if (!m.thresholds && unsampled(name, m, data.metrics, sec)) delete data.metrics[name];
     }
     return { run: run.name, data, scenarios: k6ScenarioParts(run, data.options.summaryTrendStats) };
   });

@@ -154,6 +154,9 @@ export function urlName(url: string): string | undefined {
 /** The submetrics the script's thresholds name (`pages{kind:html}`), by metric: the tags each picks. */
 const wanted = new Map<string, Submetric[]>();
 type Submetric = { name: string; tags: Array<[string, string]> };
+/** An iteration's end to the `iterations` submetrics kept, by the tags it ends with (its VU's too): null
+ * when thresholds name none. */
+export let countTaggedIteration: ((at: Iteration) => void) | null = null;
 
 /** Keeps the submetrics `options.thresholds` names: a value with their tags adds to each, as k6's. */
 export function wantSubmetrics(thresholds: unknown): void {
@@ -181,6 +184,8 @@ export function wantSubmetrics(thresholds: unknown): void {
     list.push({ name: key.trim(), tags });
     wanted.set(metric, list);
   }
+  const counted = wanted.get("iterations");
+  countTaggedIteration = counted ? (at) => addToEach(counted, "counter", false, 1, jsonPointTags(at)) : null;
 }
 
 /** What this isolate added to metric (or submetric) `name` since its last send, made on first use. */
@@ -266,15 +271,6 @@ const RESULT_CHECK_TAGS = new Set(["scenario", "group", "check"]);
 export function addCheck(name: string, ok: boolean, tags: Record<string, string> | undefined): void {
   const subs = wanted.get("checks");
   if (subs) addToEach(subs, "rate", false, +ok, { ...jsonPointTags(), ...tags, check: name });
-}
-
-/** Whether thresholds name `iterations` by a tag the runtime counts (each iteration's end then counts). */
-export const countsIterations = (): boolean => wanted.has("iterations");
-
-/** An iteration's end to the `iterations` submetrics kept, by the tags it ends with (its VU's too). */
-export function countIteration(at: Iteration): void {
-  const subs = wanted.get("iterations");
-  if (subs) addToEach(subs, "counter", false, 1, jsonPointTags(at));
 }
 
 /** Adds a group's duration to `group_duration` tagged `::api`, or with no group to `iteration_duration`. */

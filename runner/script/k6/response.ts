@@ -219,9 +219,8 @@ function select(value: unknown, keys: string[]): unknown {
     // A key with `*` or `?` is gjson's pattern: the object's first key it matches.
     const key = /[*?]/.test(keys[k]) ? Object.keys(at).find((name) => glob(keys[k]).test(name)) : keys[k];
     // An array's key is an index (its `length` is no key), an object's its own (not `constructor`).
-    if (key === undefined || (Array.isArray(at) ? !/^\d+$/.test(key) : !Object.hasOwn(at, key))) {
-      return undefined;
-    }
+    if (key === undefined) return undefined;
+    if (Array.isArray(at) ? !/^\d+$/.test(key) : !Object.hasOwn(at, key)) return undefined;
     at = (at as Record<string, unknown>)[key];
   }
   return at;

@@ -6,13 +6,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Session } from "../session.ts";
 import type { ScriptSession } from "../sessions/session.ts";
-import {
-  addGroupDuration,
-  countIteration,
-  countsIterations,
-  flushMetricsSoon,
-  wantSubmetrics,
-} from "./metrics.ts";
+import { addGroupDuration, countTaggedIteration, flushMetricsSoon, wantSubmetrics } from "./metrics.ts";
 import { givenRunTags, setRunTags, setSystemTags, setTagSource, type VuTags } from "./tags.ts";
 import {
   iterationPoints,
@@ -280,7 +274,7 @@ export function session(mod: ConvertedModule): (s: Session) => unknown {
     try {
       // No timers (they keep the context above) and, without k6/metrics or counts, nothing after it.
       const bare = mod.metrics === false && !pointsOut && !counting && !arrivals && !requestDefaults.phases &&
-        minIterationMs === 0 && !countsIterations();
+        minIterationMs === 0 && countTaggedIteration === null;
       return bare ? fn(dataOf(vu, s)) : iterate(ctx, fn);
     } finally {
       resumed = undefined;
@@ -319,7 +313,7 @@ async function iterate(ctx: VuContext, main: Main): Promise<unknown> {
     flushMetricsSoon();
     // As k6's, an iteration the run's end or a ramp-down cuts is interrupted; one that threw completed.
     if (counting) countUp(ctx.s.ended.aborted ? CUT_SLOT : ENDED_SLOT);
-    if (!ctx.s.ended.aborted) countIteration(ctx);
+    if (!ctx.s.ended.aborted) countTaggedIteration?.(ctx);
     if (arrivals) idleVus.push(ctx.vu);
     const ownMs = performance.now() - startMs;
     if (pointsOut) iterationPoints(ownMs, ctx);
