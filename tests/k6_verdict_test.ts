@@ -1879,22 +1879,22 @@ export default function () {
     ok(reqs > 0 && new RegExp(`checks_succeeded\\.+: 100\\.00% ${reqs} out of ${reqs}`).test(text), text);
   }));
 
-Deno.test("a counter's rate is over k6's test run time: setup(), the load's graceful tail, teardown()", async () => {
+Deno.test("a counter's rate is over k6's test run time (setup, the graceful tail); setup_data in the summary", async () => {
   // 2 VUs for 1 s whose second iterations end at 1.6 s, after a 0.5 s setup(): 4 in about 2.1 s.
   const { code, text, dir } = await runK6Text(
     `import { sleep } from "k6";
 import { Counter } from "k6/metrics";
 const sent = new Counter("sent");
 export const options = { vus: 2, duration: "1s", thresholds: { iterations: ["rate<3"], sent: ["rate<3", "count==4"] } };
-export function setup() { sleep(0.5); }
+export function setup() { sleep(0.5); return { token: "t" }; }
 export default function () { sleep(0.8); sent.add(1); }
-export function handleSummary(data) { return { "state.json": JSON.stringify(data.state) }; }
+export function handleSummary(data) { return { "state.json": JSON.stringify({ ...data.state, setup: data.setup_data }) }; }
 `,
     null,
   );
   assertEquals(code, 0, text);
   const state = JSON.parse(Deno.readTextFileSync(`${dir}/state.json`));
-  ok(state.testRunDurationMs >= 2000, JSON.stringify(state));
+  ok(state.testRunDurationMs >= 2000 && state.setup.token === "t", JSON.stringify(state));
 });
 
 Deno.test("typeof __ITER in init, iterations by a VU's tags, unfed built-ins: as k6 judges and lists them", async () => {

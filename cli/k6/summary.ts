@@ -35,6 +35,7 @@ import { withTimeout } from "../../system/sleep.ts";
 import { ScriptNames } from "../../runner/script/sessions/names.ts";
 import { busyText, type HostOutcome, type ScriptExports, ScriptHost } from "../../runner/script/host/host.ts";
 import { memoryLimitMbBesideRuns, memoryPassedText } from "../../runner/worker/memory_limit.ts";
+import { setupReturns } from "../../runner/script/host/hooks.ts";
 import { type K6Flags, withK6Flags } from "../run/script_load_flags.ts";
 
 /** Each run's k6 summary data with its thresholds judged, and the script's `handleSummary` if any. */
@@ -75,7 +76,7 @@ export async function k6Summaries(
   // A script calling gRPC only: its requests are k6's gRPC calls, timed as grpc_req_duration, no HTTP's.
   const grpc = importsK6Module(source, "k6/net/grpc") && !importsK6Module(source, "k6/http");
   const runs = results.runs.map((run) => {
-    const data = k6SummaryData(results, run, asked);
+    const data = { ...k6SummaryData(results, run, asked), setup_data: setupReturns.get(path) };
     for (const name of grpc ? Object.keys(data.metrics) : []) {
       const grpcName = /^http_req_duration(?!.*expected_response)/.test(name) && name.replace("http", "grpc");
       if (grpcName) data.metrics[grpcName] = data.metrics[name];

@@ -17,6 +17,9 @@ export class ScriptSetupError extends Error {
   override name = "ScriptSetupError";
 }
 
+/** What each script's setup() returned (as its isolate sent it), by the script's path: k6's `setup_data`. */
+export const setupReturns = new Map<string, unknown>();
+
 /** Teardown's time after a stop: a stopped run ends within a second or two whatever teardown does. */
 const STOPPED_TEARDOWN_MS = 1_000;
 
@@ -56,6 +59,7 @@ export async function withScriptSetup(
       }
       if (outcome.kind !== "done") throw setupFailure(outcome, "setup()", names);
       setupData = outcome.value;
+      setupReturns.set(script.path, setupData);
       sent.push(...outcome.sent ?? []);
     }
     let hooksMs = performance.now() - startMs;
