@@ -6,8 +6,9 @@
  * target (bench/k6_examples.ts), counting the requests they answer. A row compares the exit codes, every
  * threshold's outcome (from each tool's summary export), each check's passes and fails (the same within 10%;
  * with a `// counts: by duration` line, each check's share of passes within 10 points, as a duration bounds
- * how many iterations a loaded machine fits) and the requests each server answered (both servers reached or
- * not alike). The corpus is bench/k6_verdicts/ (written as teams write their tests; `--corpus DIR` names
+ * how many iterations a loaded machine fits), the requests each server answered (both servers reached or
+ * not alike) and the lines each wrote that begin `@ ` (a handleSummary's findings). The corpus is
+ * bench/k6_verdicts/ (written as teams write their tests; `--corpus DIR` names
  * another folder of scripts with `// args:` lines, or bench/k6_public/: public scripts run unchanged from
  * checkouts its cases.json names) and, with `--examples DIR`, k6's own examples/ that need no internet (their
  * `http://httpbin.org` sent to :18481: k6's `hosts` in a `--config` file, loadlab's `--target app=URL`;
@@ -44,6 +45,8 @@ export interface ToolRun {
   origins: number[];
   /** The first stderr line, when the run wrote no summary export. */
   note: string;
+  /** Its stdout's lines that begin `@ ` (what a script's handleSummary or console wrote to compare). */
+  marked?: string;
 }
 
 /** One script and how it is run. */
@@ -60,6 +63,10 @@ interface Case {
   /** `// counts: by duration`: how many iterations run is the machine's; checks compared by share. */
   byDuration?: boolean;
 }
+
+/** A stream's lines that begin `@ `: a handleSummary's findings, compared between the tools. */
+const marked = (bytes: Uint8Array) =>
+  new TextDecoder().decode(bytes).split("\n").filter((l) => l.startsWith("@ ")).join("\n");
 
 export async function main(argv: string[]): Promise<number> {
   const specs = [
@@ -220,11 +227,19 @@ async function runTool(
   const origins = servers.map((s, k) => s.requests() - before[k]);
   // The line that says why (a stack's frames after it say where).
   const stderr = new TextDecoder().decode(out.stderr).split("\n").filter((l) => /^\S/.test(l));
+  const lines = [marked(out.stdout), marked(out.stderr)].filter((l) => l !== "").join("\n");
   let exported: { metrics?: Record<string, { thresholds?: Record<string, boolean> }>; root_group?: Group };
   try {
     exported = JSON.parse(Deno.readTextFileSync(exportFile));
   } catch {
-    return { code: out.code, thresholds: null, checks: new Map(), origins, note: stderr[0] ?? "" };
+    return {
+      code: out.code,
+      thresholds: null,
+      checks: new Map(),
+      origins,
+      note: stderr[0] ?? "",
+      marked: lines,
+    };
   }
   const thresholds = new Map<string, boolean>();
   for (const [metric, values] of Object.entries(exported.metrics ?? {})) {
@@ -235,7 +250,7 @@ async function runTool(
   }
   const checks = new Map<string, [number, number]>();
   collectChecks(exported.root_group, "", checks);
-  return { code: out.code, thresholds, checks, origins, note: "" };
+  return { code: out.code, thresholds, checks, origins, note: "", marked: lines };
 }
 
 type Group = {
@@ -267,13 +282,24 @@ export function compareRuns(name: string, k6: ToolRun, ll: ToolRun, byDuration =
   const checks = checksCell(k6, ll, byDuration);
   const reached = (o: number[]) => o.map((n) => n > 0);
   const originsSame = reached(k6.origins).join() === reached(ll.origins).join();
+  const markedSame = (k6.marked ?? "") === (ll.marked ?? "");
   const parts = [k6.code === ll.code, thresholds.startsWith("same"), checks.startsWith("same"), originsSame];
-  const verdict = parts.every(Boolean)
+  const verdict = parts.every(Boolean) && markedSame
     ? "same"
     : ll.note !== ""
     ? `differs: ${ll.note.slice(0, 90)}`
+    : parts.every(Boolean)
+    ? `differs: ${firstApart(k6.marked ?? "", ll.marked ?? "")}`
     : "differs";
   return [name, exit, thresholds, checks, k6.origins.join("+"), ll.origins.join("+"), verdict];
+}
+
+/** The first `@ ` line the tools wrote apart, each tool's. */
+function firstApart(k6: string, ll: string): string {
+  const a = k6.split("\n"), b = ll.split("\n");
+  const i = a.findIndex((line, k) => line !== b[k]);
+  const at = i === -1 ? a.length : i;
+  return `k6 ${JSON.stringify(a[at] ?? "")}, ll ${JSON.stringify(b[at] ?? "")}`;
 }
 
 /** `same N/N`, or what differs: a threshold judged otherwise, missing or extra. */

@@ -11,6 +11,7 @@ import { withTarget } from "./helpers.ts";
 import { runK6Text } from "./k6_run.ts";
 import { testPool } from "./fixtures/test_pool.ts";
 import { withTlsTarget } from "./tls_fixtures.ts";
+import { startExamplesServer } from "../bench/k6_examples.ts";
 
 /** Scripts at once: each is a `loadlab` process, its start-up and a short bounded load. */
 const pool = testPool(3);
@@ -1877,3 +1878,131 @@ export default function () {
     const reqs = Number(/http_reqs\.+: (\d+)/.exec(text)?.[1]);
     ok(reqs > 0 && new RegExp(`checks_succeeded\\.+: 100\\.00% ${reqs} out of ${reqs}`).test(text), text);
   }));
+
+Deno.test("a counter's rate is over k6's test run time (setup, the graceful tail); setup_data in the summary", async () => {
+  // 2 VUs for 1 s whose second iterations end at 1.6 s, after a 0.5 s setup(): 4 in about 2.1 s.
+  const { code, text, dir } = await runK6Text(
+    `import { sleep } from "k6";
+import { Counter } from "k6/metrics";
+const sent = new Counter("sent");
+export const options = { vus: 2, duration: "1s", thresholds: { iterations: ["rate<3"], sent: ["rate<3", "count==4"] } };
+export function setup() { sleep(0.5); return { token: "t" }; }
+export default function () { sleep(0.8); sent.add(1); }
+export function handleSummary(data) { return { "state.json": JSON.stringify({ ...data.state, setup: data.setup_data }) }; }
+`,
+    null,
+  );
+  assertEquals(code, 0, text);
+  const state = JSON.parse(Deno.readTextFileSync(`${dir}/state.json`));
+  ok(state.testRunDurationMs >= 2000 && state.setup.token === "t", JSON.stringify(state));
+});
+
+Deno.test("typeof __ITER in init, iterations by a VU's tags, unfed built-ins: as k6 judges and lists them", async () => {
+  const { code, text, dir } = await runK6Text(
+    `import { check } from "k6";
+import exec from "k6/execution";
+const initIter = typeof __ITER;
+export const options = {
+  iterations: 3,
+  thresholds: {
+    checks: ["rate==1"],
+    "iterations{phase:warm}": ["count==1"],
+    "iterations{phase:hot}": ["count==2"],
+    "iterations{phase:none}": ["count==0"],
+    grpc_req_duration: ["avg<1"],
+  },
+};
+export default function () {
+  exec.vu.metrics.tags.phase = exec.scenario.iterationInTest === 0 ? "warm" : "hot";
+  check(null, { "init typeof": () => initIter === "undefined", "iteration typeof": () => typeof __ITER === "number" });
+}
+`,
+    null,
+    ["--summary-export", "export.json"],
+  );
+  assertEquals(code, 0, text);
+  const { metrics } = JSON.parse(Deno.readTextFileSync(`${dir}/export.json`));
+  assertEquals(metrics.grpc_req_duration.thresholds, { "avg<1": false });
+  // No request and under a second: k6 has no HTTP metric, no vus nor vus_max.
+  assertEquals(["http_reqs", "http_req_failed", "vus", "vus_max"].filter((m) => m in metrics), []);
+});
+
+pool.test("a throwing teardown()'s requests count, exec.instance throws there; empty compression, gjson keys", () =>
+  withTarget(async (url) => {
+    const { code, text } = await runK6Text(
+      `import http from "k6/http";
+import { check } from "k6";
+import exec from "k6/execution";
+export const options = { iterations: 2, thresholds: { http_reqs: ["count==3"], checks: ["rate==1"] } };
+export default function () {
+  const res = http.get("http://app.test/json", { compression: "" });
+  check(res, { "pattern key": (r) => r.json("mess*") === "Hello, World!" && r.json("m?ssage") === "Hello, World!" });
+}
+export function teardown() {
+  http.get("http://app.test/json");
+  // Reading exec.instance throws here, as k6's, before the check is made.
+  check(exec.instance, { "never made": (i) => i.iterationsCompleted >= 0 });
+}
+`,
+      url,
+    );
+    assertEquals(code, 107, text);
+    ok(!text.includes("thresholds on metrics"), text);
+  }));
+
+/**
+ * The fifteenth hostile trial's scripts a count bounds (bench/k6_verdicts/), each with k6 v1.8.1's exit code
+ * on the trial's command line: the bench compares every part with k6 beside; here the code, without k6.
+ */
+const TRIAL15: Record<string, number> = {
+  arrival_prealloc_low: 0,
+  check_odd_values: 0,
+  console_levels: 0,
+  cookies_replace: 0,
+  counter_rate_setup: 0,
+  exec_setup_teardown: 99,
+  failed_by_tag: 0,
+  group_duration_thresholds: 0,
+  html_selection: 0,
+  init_error_code: 107,
+  jar_isolated: 0,
+  json_selectors: 0,
+  rate_metric_summary: 99,
+  redirects_limits: 99,
+  request_every_param: 99,
+  response_types: 0,
+  setup_error_code: 107,
+  shared_fewer_iterations: 104,
+  stages_only_zero: 99,
+  summary_root_group: 0,
+  summary_thresholds_shape: 99,
+  teardown_error_code: 107,
+  threshold_builtin_unfed: 0,
+  threshold_undeclared: 104,
+  thresholds_many_rules: 99,
+  timeout_number: 0,
+  vu_iter_init: 99,
+  vu_metrics_tags: 99,
+};
+
+const CORPUS = new URL("../bench/k6_verdicts/", import.meta.url).pathname;
+
+for (const [name, k6Code] of Object.entries(TRIAL15)) {
+  pool.test(`hostile15_${name} exits ${k6Code}, as k6 v1.8.1 ran it`, async () => {
+    // The script's two servers (127.0.0.1:18481 and :18482) on free ports, named by k6's hosts option.
+    const servers = [startExamplesServer(), startExamplesServer()];
+    const hosts = { "127.0.0.1:18481": servers[0].url.slice(7), "127.0.0.1:18482": servers[1].url.slice(7) };
+    try {
+      const text = Deno.readTextFileSync(`${CORPUS}hostile15_${name}.js`);
+      const args = (/^\/\/ args:(.*)$/m.exec(text)?.[1] ?? "").trim().split(/\s+/).filter((a) => a !== "");
+      const config = Deno.readTextFileSync(`${CORPUS}data/h15_config.json`);
+      const run = await runK6Text(text, null, [...args, "--config", "hosts.json"], {
+        name: `hostile15_${name}.js`,
+        files: { "hosts.json": JSON.stringify({ hosts }), "data/h15_config.json": config },
+      });
+      assertEquals(run.code, k6Code, run.text);
+    } finally {
+      for (const server of servers) await server.shutdown();
+    }
+  });
+}

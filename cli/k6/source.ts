@@ -91,7 +91,7 @@ export async function k6ExperimentText(
   const scenarios = hasScenarios(options) ? options.scenarios : { default: shortcutScenario(options) };
   const applied = { ...options, scenarios };
   passInputs({ k6: { flagsLoad, options: applied as IsolateOptions, testStartMs: Date.now() } });
-  const mapped = k6Experiment(options, module.metrics);
+  const mapped = k6Experiment(options, module.metrics, importsK6Module(path, "k6/net/grpc"));
   if (!mapped.ok) {
     throw new UsageError(`${basename(path)}: ${formatIssues(mapped.issues).join("; ")}`, {
       exitCode: K6_EXIT.invalidConfig,

@@ -11,6 +11,7 @@ import {
   k6SummaryData,
 } from "../../results/export/k6/summary.ts";
 import { k6Experiment } from "../../scenarios/k6/options.ts";
+import { k6RunSec } from "../../results/thresholds/threshold.ts";
 import { k6CustomMetrics, percentileStats } from "../../runner/script/k6/metrics_channel.ts";
 import {
   askedStats,
@@ -34,6 +35,7 @@ import { withTimeout } from "../../system/sleep.ts";
 import { ScriptNames } from "../../runner/script/sessions/names.ts";
 import { busyText, type HostOutcome, type ScriptExports, ScriptHost } from "../../runner/script/host/host.ts";
 import { memoryLimitMbBesideRuns, memoryPassedText } from "../../runner/worker/memory_limit.ts";
+import { setupReturns } from "../../runner/script/host/hooks.ts";
 import { type K6Flags, withK6Flags } from "../run/script_load_flags.ts";
 
 /** Each run's k6 summary data with its thresholds judged, and the script's `handleSummary` if any. */
@@ -57,7 +59,7 @@ export async function k6Summaries(
   const exports = ScriptHost.importedBefore(path, memoryLimitMb) ??
     await readExports(path, source, memoryLimitMb);
   const options = withK6Flags(exports.options ?? {}, k6Flags);
-  const mapped = k6Experiment(options, exports.metrics);
+  const mapped = k6Experiment(options, exports.metrics, importsK6Module(source, "k6/net/grpc"));
   const rules = mapped.ok ? mapped.value.afterRun : [];
   const trendStats = Array.isArray(options.summaryTrendStats)
     ? options.summaryTrendStats.map(String)
@@ -67,14 +69,14 @@ export async function k6Summaries(
   const idleVus = mapped.ok ? mapped.value.idleVus : 0;
   const asked = { trendStats, timeUnit, idleVus, percentiles: percentileStats(rules.map((r) => r.rule)) };
   const custom = await k6CustomMetrics(
-    results.runs.reduce((a, r) => a + r.durationSec, 0),
+    results.runs.reduce((a, r) => a + k6RunSec(r), 0),
     percentileStats(stats),
   );
   let failed = 0;
   // A script calling gRPC only: its requests are k6's gRPC calls, timed as grpc_req_duration, no HTTP's.
   const grpc = importsK6Module(source, "k6/net/grpc") && !importsK6Module(source, "k6/http");
   const runs = results.runs.map((run) => {
-    const data = k6SummaryData(results, run, asked);
+    const data = { ...k6SummaryData(results, run, asked), setup_data: setupReturns.get(path) };
     for (const name of grpc ? Object.keys(data.metrics) : []) {
       const grpcName = /^http_req_duration(?!.*expected_response)/.test(name) && name.replace("http", "grpc");
       if (grpcName) data.metrics[grpcName] = data.metrics[name];
@@ -84,13 +86,13 @@ export async function k6Summaries(
     for (const [name, m] of Object.entries(custom)) {
       const own = data.metrics[name], v = own?.values, w = m.values;
       data.metrics[name] =
-        own?.type !== m.type || m.type === "trend" || (m.type === "gauge" && run.durationSec < 1)
+        own?.type !== m.type || m.type === "trend" || (m.type === "gauge" && k6RunSec(run) < 1)
           ? m
           : m.type === "rate"
           ? rateMetric(v.passes + w.passes, v.fails + w.fails)
           : m.type === "gauge"
           ? { ...own, values: { value: v.value, min: Math.min(v.min, w.min), max: Math.max(v.max, w.max) } }
-          : counterMetric(v.count + w.count, run.durationSec);
+          : counterMetric(v.count + w.count, k6RunSec(run));
     }
     for (const { metric, rule, as } of rules) {
       // Own metrics only, so a rule on `constructor` or `toString` never judges Object's.
@@ -113,6 +115,11 @@ export async function k6Summaries(
       const ok = !stopped && (empty || k6RuleHolds(values, rule));
       (data.metrics[metric].thresholds ??= {})[rule] = { ok };
       if (!ok) failed++;
+    }
+    // As k6's: a built-in no sample reached is left out, unless a threshold names it.
+    const sec = k6RunSec(run);
+    for (const [name, m] of Object.entries(data.metrics)) {
+      if (!m.thresholds && unsampled(name, m, data.metrics, sec)) delete data.metrics[name];
     }
     return { run: run.name, data, scenarios: k6ScenarioParts(run, data.options.summaryTrendStats) };
   });
@@ -235,6 +242,15 @@ export async function showK6Summaries(
     await writeSummaryOutputs(written, ownFiles);
   }
   return true;
+}
+
+/** Whether k6 holds no sample of built-in `name`: no request, check or iteration, VUs sampled from 1 s. */
+function unsampled(name: string, m: K6Metric, metrics: Record<string, K6Metric>, sec: number): boolean {
+  if (m.type === "rate") return m.values.passes + m.values.fails === 0;
+  if (name === "vus" || name === "vus_max") return sec < 1;
+  // Each iteration's end sends its bytes, none or some.
+  if (name === "data_sent" || name === "data_received") return !metrics.iterations?.values.count;
+  return (name === "http_reqs" || name === "iterations") && m.values.count === 0;
 }
 
 /** A metric no sample reached, as k6 judges its thresholds: an empty sink, every value 0. */

@@ -183,6 +183,8 @@ export const runResultSchema = z.looseObject({
   setupError: z.string().optional(),
   /** How long the script's setup() and teardown() took together (ms): k6 samples its VUs through them. */
   hooksMs: z.number().nonnegative().optional(),
+  /** How long iterations ran past the planned duration (ms): a graceful stop's tail, in k6's test run. */
+  tailMs: z.number().nonnegative().optional(),
   /** What went wrong in a session script's teardown() after the load (a throw, its time limit, an exit). */
   teardownError: z.string().optional(),
   /** The host's kernel TCP counters over the run (deltas, all processes); absent off Linux. */

@@ -205,14 +205,18 @@ export function metricValue(run: RunResult, metric: string): number {
   return (RATIOS[metric] ?? COUNTS[metric])(run);
 }
 
+/** k6's test run time (s): setup(), the load and its graceful tail, teardown(): k6's counters' rates. */
+export const k6RunSec = (run: RunResult): number =>
+  Math.max(run.durationSec + ((run.tailMs ?? 0) + (run.hooksMs ?? 0)) / 1000, 0.001);
+
 /**
- * A k6 rule's value: `http_reqs` counts every request sent (setup's and teardown's too) over the run's
- * duration; a request failed unsent is an `http_req_duration` of 0 ms; a metric with no sample is 0.
+ * A k6 rule's value: `http_reqs` counts every request sent (setup's and teardown's too) over k6's test run
+ * time; a request failed unsent is an `http_req_duration` of 0 ms; a metric with no sample is 0.
  */
 function k6Value(run: RunResult, metric: string): number {
   const unanswered = unansweredRequests(run), sent = run.requests + unanswered;
   if (metric === "requests") return sent;
-  if (metric === "rps") return sent / (run.durationSec > 0 ? run.durationSec : 1);
+  if (metric === "rps") return sent / k6RunSec(run);
   if (metric === "errorRate") return 1 - judgedSuccessRate(run);
   const key = LATENCY_KEYS[metric];
   if (key === undefined) return metricValue(run, metric);

@@ -44,6 +44,8 @@ export interface PrepareSummary {
 export interface LoadRunSummary {
   /** Time from the start of the measured run to the end of this worker's load. */
   activeMs: number;
+  /** How long this worker's iterations ran past the load's planned end (a graceful stop's tail). */
+  tailMs?: number;
   /** Most connects to the target in flight at once in this worker, pre-connect included. */
   maxConnectsInFlight: number;
   /** https: what the worker's first handshake negotiated; null when none completed (or http:). */

@@ -385,6 +385,7 @@ async function runToEnd(opts: LoadRunOptions, prepared: Prepared, run: RunState)
   );
   return {
     activeMs: Math.max(0, Math.min(endMs, run.ctx.endMs, run.stopAtMs) - run.originMs),
+    tailMs: Math.max(0, Math.min(endMs, run.stopAtMs) - run.ctx.endMs),
     maxConnectsInFlight: shared.connectGate.maxInFlight,
     tlsSession: prepared.factory.tlsInfo?.() ?? prepared.chosen.tlsInfo(),
     maxStreamsPerConnection: prepared.factory.maxOpenStreams(),

@@ -207,6 +207,7 @@ export type DoneSummary = ReturnType<DoneTotals["summary"]>;
 
 export class DoneTotals {
   #activeMs = 0;
+  #tailMs = 0;
   #maxConnectsInFlight = 0;
   #logError: string | undefined;
   #dataRanOut = 0;
@@ -224,6 +225,7 @@ export class DoneTotals {
 
   add(summary: LoadRunSummary): void {
     this.addActive(summary.activeMs);
+    this.#tailMs = Math.max(this.#tailMs, summary.tailMs ?? 0);
     // Each worker's own maximum, summed: an upper bound of the run's.
     this.#maxConnectsInFlight += summary.maxConnectsInFlight;
     this.#logError ??= summary.logError;
@@ -253,6 +255,7 @@ export class DoneTotals {
         ? { incomplete: true, memoryCut: { ...this.overMemory, workers: this.memory } }
         : {}),
       ...(this.#endedBy ? { incomplete: true, endedBy: this.#endedBy } : {}),
+      ...(this.#tailMs >= 1 ? { tailMs: Math.round(this.#tailMs) } : {}),
     };
     return {
       activeMs: this.#activeMs,

@@ -62,6 +62,8 @@ export function k6Experiment(
   options: Options,
   /** The script's metrics: one named as a built-in adds to it, its thresholds judged after the run. */
   made: object = {},
+  /** Whether the script calls gRPC: else grpc_req_duration has no sample, judged as k6 judges none. */
+  grpc = true,
 ): { ok: true; value: K6Experiment } | { ok: false; issues: Issue[] } {
   const issues: Issue[] = [];
   const problem = (path: Path, message: string) => issues.push({ path: formatPath(path), message });
@@ -104,7 +106,7 @@ export function k6Experiment(
   const scenarios = (hasScenarios(options) ? options.scenarios : { default: {} }) as Record<string, Tagged>;
   const runTags = options.tags as Tags;
   const tagged = Object.entries(scenarios).map(([scenario, s]) => ({ ...runTags, ...s?.tags, scenario }));
-  const thresholds = thresholdsOf(options.thresholds, problem, afterRun, origins, made, tagged);
+  const thresholds = thresholdsOf(options.thresholds, problem, afterRun, origins, made, tagged, grpc);
   paths.add(["thresholds"], ["options", "thresholds"]);
   origins.forEach((origin, k) => paths.add(["thresholds", k], origin));
   // A problem names the option the script gave: the shortcuts' iterations' bound is its `duration`.
@@ -324,6 +326,7 @@ function thresholdsOf(
   origins: Array<Path> = [],
   made: object = {},
   tagged: Tags[] = [{}],
+  grpc = true,
 ): Array<string | Record<string, unknown>> {
   const out: Array<string | Record<string, unknown>> = [];
   // The tags every sample of a counted metric carries: those all scenarios share.
@@ -338,7 +341,7 @@ function thresholdsOf(
     }
     // Named as k6 names a submetric: the inside of its braces trimmed (`{ name: home }` is `{name: home}`).
     const braces = inner === undefined ? "" : `{${inner.trim()}}`;
-    const metric = GRPC_METRICS[name] ?? name;
+    const metric = (grpc && GRPC_METRICS[name]) || name;
     // A failure's own code (a refused connect's 1212), not a status's (1404), is judged after the run.
     const code = Number(pairs.find(([k]) => k === "error_code")?.[1] ?? 1400);
     // A request duration's submetric with abortOnFail is judged live by the k6 runtime's metrics.
@@ -353,7 +356,8 @@ function thresholdsOf(
       const apart = name === "checks" ||
         (BY_SCENARIO.has(name) && pairs.every(([k, v]) => k === "scenario" || (k === "group" && v))) ||
         (data && pairs.every(([k, v]) => k === "scenario" || (k === "group" && !v)));
-      if (inner === undefined || apart || !COUNTED_AFTER.has(name)) {
+      // iterations by any tag: the runtime counts those that end carrying it (a VU's own tags too).
+      if (inner === undefined || apart || !COUNTED_AFTER.has(name) || name === "iterations") {
         afterRun.push(...afterRunRules(`${name}${braces}`, rules, path, problem));
       } else if (whole || (BY_SCENARIO.has(name) && picked.length === 1)) {
         const carries = pairs.every(([k, v]) => carried[k] === v);

@@ -207,13 +207,13 @@ Deno.test("what loadlab cannot honour is refused at its path, never dropped", ()
     problems({
       thresholds: {
         checks: ["count>1"],
-        "iterations{kind:a}": ["count<1"],
+        "iteration_duration{kind:a}": ["max<1"],
         iterations: [{ threshold: "count>1", abortOnFail: true }],
       },
     }),
     [
       "options.thresholds.checks[0]",
-      'options.thresholds["iterations{kind:a}"]',
+      'options.thresholds["iteration_duration{kind:a}"]',
       "options.thresholds.iterations[0]",
     ],
   );

@@ -25,7 +25,7 @@ import {
   splitSelector,
   unjudgedUnansweredOf,
 } from "../../thresholds/selector.ts";
-import { compare, type Op } from "../../thresholds/threshold.ts";
+import { compare, k6RunSec, type Op } from "../../thresholds/threshold.ts";
 
 /** The stats k6 shows of a trend when the script's `summaryTrendStats` does not say. */
 const K6_TREND_STATS = ["avg", "min", "med", "max", "p(90)", "p(95)"];
@@ -73,7 +73,7 @@ export function k6SummaryData(
   // The trends hold the percentiles rules name too, those no column shows (`p(99.9)<500`).
   const ruled = results.thresholds.flatMap((t) => t.expression.match(/p\(\d+(\.\d+)?\)/g) ?? []);
   const judged = [...stats, ...asked.percentiles ?? [], ...ruled];
-  const sec = run.durationSec > 0 ? run.durationSec : 1;
+  const sec = k6RunSec(run);
   const flow = run.flows?.[0];
   const checks = checksOf(run);
   const passes = checks.reduce((a, c) => a + c.passed, 0), fails = checks.reduce((a, c) => a + c.failed, 0);
@@ -119,7 +119,7 @@ export function k6SummaryData(
   return {
     root_group: groupsOf(checks, leftOutTags((run.config.script as { systemTags?: unknown })?.systemTags)),
     options: { summaryTrendStats: [...stats], summaryTimeUnit: asked.timeUnit ?? "", noColor: false },
-    state: { isStdOutTTY: false, isStdErrTTY: false, testRunDurationMs: run.durationSec * 1000 },
+    state: { isStdOutTTY: false, isStdErrTTY: false, testRunDurationMs: sec * 1000 },
     metrics,
   };
 }
@@ -132,7 +132,7 @@ function vusOf(run: RunResult, idle = 0): Record<"vus" | "vus_max", K6Metric> {
     values: { value, min, max },
   });
   // None under a second: k6 samples them from a second after its start (before setup()) to teardown()'s end.
-  if (run.durationSec + (run.hooksMs ?? 0) / 1000 < 1) return { vus: gauge(0), vus_max: gauge(0) };
+  if (k6RunSec(run) < 1) return { vus: gauge(0), vus_max: gauge(0) };
   // Intervals before the first connection or after the last closed are the run's edges, not its users.
   const open = run.intervals.map((iv) => Number(iv.connections)).filter((n) => Number.isFinite(n) && n > 0);
   const configured = Number(run.config.connections ?? run.config.preConnect ?? run.config.maxConnections) ||
@@ -211,7 +211,7 @@ export function afterRunSubmetric(
   const brace = metric.indexOf("{");
   if (brace < 0) return null;
   const [name, selector] = [metric.slice(0, brace), metric.slice(brace)];
-  const sec = run.durationSec > 0 ? run.durationSec : 1;
+  const sec = k6RunSec(run);
   // A tag the run's samples leave out: k6's submetric of it sees none of the run's.
   if (leavesOut(run, pairsOf(selector))) run = { ...run, endpoints: [], flows: [] };
   if (name === "checks") return checksSubmetric(run, selector);
@@ -254,7 +254,7 @@ const sumOf = (counts: Array<[string, number]>) => counts.reduce((a, [, c]) => a
 export function k6ScenarioParts(run: RunResult, stats: readonly string[]): Record<string, K6ScenarioPart> {
   const flow = run.flows?.[0];
   const out: Record<string, K6ScenarioPart> = {};
-  const sec = run.durationSec > 0 ? run.durationSec : 1;
+  const sec = k6RunSec(run);
   // As k6's: the scenarios' parts are read from the `scenario` tag.
   for (const name of leavesOut(run, { scenario: "" }) ? [] : Object.keys(flow?.loads ?? {})) {
     const picked = `{scenario:${name}}`;

@@ -36,6 +36,8 @@ export const allChecks = (group: K6Group): K6Check[] => [...group.checks, ...gro
 /** k6's summary data for one run. */
 export interface K6SummaryData {
   root_group: K6Group;
+  /** What setup() returned, as JSON reads it (undefined: none). */
+  setup_data?: unknown;
   options: { summaryTrendStats: string[]; summaryTimeUnit: string; noColor: boolean };
   state: { isStdOutTTY: boolean; isStdErrTTY: boolean; testRunDurationMs: number };
   metrics: Record<string, K6Metric>;

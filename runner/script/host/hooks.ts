@@ -17,6 +17,9 @@ export class ScriptSetupError extends Error {
   override name = "ScriptSetupError";
 }
 
+/** What each script's setup() returned (as its isolate sent it), by the script's path: k6's `setup_data`. */
+export const setupReturns = new Map<string, unknown>();
+
 /** Teardown's time after a stop: a stopped run ends within a second or two whatever teardown does. */
 const STOPPED_TEARDOWN_MS = 1_000;
 
@@ -56,6 +59,7 @@ export async function withScriptSetup(
       }
       if (outcome.kind !== "done") throw setupFailure(outcome, "setup()", names);
       setupData = outcome.value;
+      setupReturns.set(script.path, setupData);
       sent.push(...outcome.sent ?? []);
     }
     let hooksMs = performance.now() - startMs;
@@ -90,7 +94,9 @@ async function teardown(
 ): Promise<string | null> {
   const limitMs = signal?.aborted ? Math.min(timeoutMs, STOPPED_TEARDOWN_MS) : timeoutMs;
   const outcome = await host.call({ type: "teardown", data }, limitMs, signal?.aborted ? undefined : signal);
-  if (outcome.kind === "done") return sent.push(...outcome.sent ?? []), null;
+  // What it sent before it threw counts too, as k6 counts every request sent.
+  if (outcome.kind === "done" || outcome.kind === "failed") sent.push(...outcome.sent ?? []);
+  if (outcome.kind === "done") return null;
   if (outcome.kind === "timeout" && signal?.aborted) {
     return `teardown() was cut ${limitMs} ms after the stop, before it ended`;
   }

@@ -114,4 +114,13 @@ export const test = {
 };
 
 export { scenarioInfo as scenario };
-export default { vu, scenario: scenarioInfo, instance, test };
+// As k6's: in teardown() reading `exec.instance` itself throws, before any check sees it.
+export default {
+  vu,
+  scenario: scenarioInfo,
+  get instance() {
+    noStateInTeardown();
+    return instance;
+  },
+  test,
+};

@@ -59,6 +59,8 @@ export function compress(
   algorithms: string,
   headers: Record<string, string>,
 ) {
+  // As k6's: an empty list names no algorithm, the body sent as it is.
+  if (algorithms.trim() === "") return body;
   const names = algorithms.split(",").map((a) => a.trim()),
     bad = names.find((n) => !Object.hasOwn(SQUEEZE, n));
   if (bad !== undefined) throw new TypeError(`unknown compression algorithm ${bad}: gzip, deflate or br`);

@@ -2,7 +2,7 @@
  * @module
  * k6's `k6/metrics`; each isolate sends what was added as an iteration ends or a VU sleeps, to the main one.
  */
-import { jsonPointTags, leftOut, requestTags, tagValue } from "./tags.ts";
+import { type Iteration, jsonPointTags, leftOut, requestTags, tagValue } from "./tags.ts";
 import { PHASES, phasesOf, point, pointsOut, type RequestHop } from "./points_out.ts";
 import { k6Thresholds } from "../../../results/thresholds/selector.ts";
 import { atRunEnd } from "../run_state.ts";
@@ -154,6 +154,9 @@ export function urlName(url: string): string | undefined {
 /** The submetrics the script's thresholds name (`pages{kind:html}`), by metric: the tags each picks. */
 const wanted = new Map<string, Submetric[]>();
 type Submetric = { name: string; tags: Array<[string, string]> };
+/** An iteration's end to the `iterations` submetrics kept, by the tags it ends with (its VU's too): null
+ * when thresholds name none. */
+export let countTaggedIteration: ((at: Iteration) => void) | null = null;
 
 /** Keeps the submetrics `options.thresholds` names: a value with their tags adds to each, as k6's. */
 export function wantSubmetrics(thresholds: unknown): void {
@@ -173,13 +176,16 @@ export function wantSubmetrics(thresholds: unknown): void {
     // The run's results count checks by scenario, group and name; by any other tag they are kept here.
     const ownChecks = metric === "checks" && (live || tags.some(([k]) => !RESULT_CHECK_TAGS.has(k)));
     // iteration_duration's: the runtime times iterations under minIterationDuration (the pause left out).
+    // iterations by a tag but the scenario's (a VU's own, exec.vu.metrics.tags): counted as iterations end.
     const kept = ownChecks || live || metric === GROUP_DURATION || metric === ITERATION_DURATION ||
-      PHASES.includes(metric);
+      PHASES.includes(metric) || (metric === "iterations" && tags.some(([k]) => k !== "scenario"));
     if (BUILT_IN.has(metric) && !kept) continue;
     const list = wanted.get(metric) ?? [];
     list.push({ name: key.trim(), tags });
     wanted.set(metric, list);
   }
+  const counted = wanted.get("iterations");
+  countTaggedIteration = counted ? (at) => addToEach(counted, "counter", false, 1, jsonPointTags(at)) : null;
 }
 
 /** What this isolate added to metric (or submetric) `name` since its last send, made on first use. */

@@ -216,9 +216,12 @@ function select(value: unknown, keys: string[]): unknown {
       if (k === keys.length - 1) return at.length;
       return at.map((x) => select(x, keys.slice(k + 1))).filter((x) => x !== undefined);
     }
+    // A key with `*` or `?` is gjson's pattern: the object's first key it matches.
+    const key = /[*?]/.test(keys[k]) ? Object.keys(at).find((name) => glob(keys[k]).test(name)) : keys[k];
     // An array's key is an index (its `length` is no key), an object's its own (not `constructor`).
-    if (Array.isArray(at) ? !/^\d+$/.test(keys[k]) : !Object.hasOwn(at, keys[k])) return undefined;
-    at = (at as Record<string, unknown>)[keys[k]];
+    if (key === undefined) return undefined;
+    if (Array.isArray(at) ? !/^\d+$/.test(key) : !Object.hasOwn(at, key)) return undefined;
+    at = (at as Record<string, unknown>)[key];
   }
   return at;
 }
@@ -235,6 +238,10 @@ function pathKeys(path: string): string[] {
   return keys;
 }
 
+/** gjson's pattern (`*` any run of characters, `?` one) as a RegExp. */
+const glob = (pattern: string) =>
+  new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, "\\$&").replaceAll("*", ".*").replaceAll("?", ".")}$`);
+
 /** Whether `item` passes gjson's query `path op value` (`==`, `!=`, `<`, `<=`, `>`, `>=`, `%`, `!%`). */
 function matches(item: unknown, query: string): boolean {
   const [, path, op, raw] = /^(.*?)\s*(==|!=|<=|>=|<|>|!%|%)\s*(.*)$/.exec(query) ?? [, query, "", ""];
@@ -243,11 +250,7 @@ function matches(item: unknown, query: string): boolean {
   const text = /^"(.*)"$/.exec(raw)?.[1];
   const want: unknown = text ?? (raw === "true" || raw === "false" ? raw === "true" : Number(raw));
   if (op === "%" || op === "!%") {
-    const like = new RegExp(`^${
-      String(text ?? raw).replace(/[.+^${}()|[\]\\]/g, "\\$&")
-        .replaceAll("*", ".*").replaceAll("?", ".")
-    }$`);
-    return typeof got === "string" && like.test(got) === (op === "%");
+    return typeof got === "string" && glob(text ?? raw).test(got) === (op === "%");
   }
   if (typeof got !== typeof want) return op === "!=";
   const [a, b] = [got as number | string, want as number | string];

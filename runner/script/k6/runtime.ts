@@ -6,7 +6,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Session } from "../session.ts";
 import type { ScriptSession } from "../sessions/session.ts";
-import { addGroupDuration, flushMetricsSoon, wantSubmetrics } from "./metrics.ts";
+import { addGroupDuration, countTaggedIteration, flushMetricsSoon, wantSubmetrics } from "./metrics.ts";
 import { givenRunTags, setRunTags, setSystemTags, setTagSource, type VuTags } from "./tags.ts";
 import {
   iterationPoints,
@@ -123,6 +123,9 @@ export function absent(name: string): unknown {
   if (name in shims) return shims[name];
   throw new ReferenceError(`${name} is not defined`);
 }
+
+/** `typeof __ITER`: k6 defines `__ITER` for iterations, not in the init code. */
+export const iterType = (): string => current() === undefined && inInit() ? "undefined" : "number";
 
 /** The folder `open()` reads relative paths from: the k6 script's own (set by the converted header). */
 export const scriptDir = setScriptFolder;
@@ -271,7 +274,7 @@ export function session(mod: ConvertedModule): (s: Session) => unknown {
     try {
       // No timers (they keep the context above) and, without k6/metrics or counts, nothing after it.
       const bare = mod.metrics === false && !pointsOut && !counting && !arrivals && !requestDefaults.phases &&
-        minIterationMs === 0;
+        minIterationMs === 0 && countTaggedIteration === null;
       return bare ? fn(dataOf(vu, s)) : iterate(ctx, fn);
     } finally {
       resumed = undefined;
@@ -310,6 +313,7 @@ async function iterate(ctx: VuContext, main: Main): Promise<unknown> {
     flushMetricsSoon();
     // As k6's, an iteration the run's end or a ramp-down cuts is interrupted; one that threw completed.
     if (counting) countUp(ctx.s.ended.aborted ? CUT_SLOT : ENDED_SLOT);
+    if (!ctx.s.ended.aborted) countTaggedIteration?.(ctx);
     if (arrivals) idleVus.push(ctx.vu);
     const ownMs = performance.now() - startMs;
     if (pointsOut) iterationPoints(ownMs, ctx);

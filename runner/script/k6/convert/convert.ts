@@ -341,7 +341,8 @@ clearInterval`.split(/\s+/));
 
 /**
  * Reads of globals k6's JavaScript lacks (`URL`, `btoa`, `fetch`...), unless declared: each throws k6's
- * ReferenceError, `typeof` is "undefined"; `globalThis.X` is the script's own slot, so a polyfill works.
+ * ReferenceError, `typeof` is "undefined"; `globalThis.X` is the script's own slot, so a polyfill works;
+ * `typeof __ITER` is "undefined" in the init code, as k6's.
  */
 function absentGlobalEdits(ast: Node, declared: Set<string>): Edit[] {
   const edits: Edit[] = [];
@@ -354,11 +355,15 @@ function absentGlobalEdits(ast: Node, declared: Set<string>): Edit[] {
     if (on && lacked(n.computed ? n.property.value : n.property.name)) {
       return void edits.push({ start: o.start, end: o.end, text: "__k6.shims" });
     }
+    const typeOf = p?.type === "UnaryExpression" && p.operator === "typeof";
+    if (typeOf && n.type === "Identifier" && n.name === "__ITER" && !declared.has(n.name)) {
+      return void edits.push({ start: p.start, end: p.end, text: "__k6.iterType()" });
+    }
     const name = n.type === "Identifier" && lacked(n.name) ? n.name : "";
     if (!name) return;
     const key = (p.property === n || p.key === n) && !p.computed, set = p.left === n || p.operator === "++";
     if (key || set || p.operator === "--" || p.shorthand || p.label === n || /^Export/.test(p.type)) return;
-    const typeOf = p.type === "UnaryExpression" && p.operator === "typeof", at = typeOf ? p : n;
+    const at = typeOf ? p : n;
     const text = typeOf ? `typeof __k6.shims.${name}` : `(__k6.absent(${JSON.stringify(name)}))`;
     edits.push({ start: at.start, end: at.end, text });
   });

@@ -105,12 +105,17 @@ Deno.test("what cannot be awaited is refused with file:line and why", () => {
     "t.js:4: f sends requests and is used as a value here: loadlab awaits only direct calls",
   ]);
   assertEquals(
-    refused(`import { browser } from "k6/browser";\nimport { x } from "https://jslib.k6.io/x.js";`),
+    refused(
+      `import { browser } from "k6/browser";\nimport { x } from "https://jslib.k6.io/x.js";\n` +
+        `import redis from "k6/experimental/redis";`,
+    ),
     [
       "t.js:1: k6/browser drives a browser; loadlab's sessions send HTTP requests only",
       "t.js:2: https://jslib.k6.io/x.js: loadlab fetches no remote module (it runs offline; of jslib.k6.io it " +
       "ships k6-utils, k6-summary, papaparse, url and httpx): download it beside the script and import it " +
       "by its relative path (./name.js)",
+      "t.js:3: k6/experimental/redis sends Redis commands, which loadlab's sessions do not: run this script " +
+      "with k6, or put Redis behind the app as a target (docs/TARGETS.md)",
     ],
   );
   // Both names of k6/websockets and k6/experimental/fs convert.

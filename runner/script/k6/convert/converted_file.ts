@@ -13,7 +13,7 @@ import { importsFrom, parseOrNull } from "./refusals.ts";
 import { conversionCacheDir, makeCacheFolder, writeWhole } from "../../cache_dir.ts";
 
 /** Bumped when the conversion changes, so older cached conversions are not reused. */
-const CONVERSION_VERSION = "41";
+const CONVERSION_VERSION = "42";
 
 /** Whether `path` is a regular file of k6's (a FIFO or device is never read here: the loader names it). */
 export function isK6File(path: string): boolean {

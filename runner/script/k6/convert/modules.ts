@@ -28,6 +28,8 @@ const K6_MODULES: Readonly<Record<string, string>> = {
 /** k6 modules refused, with why (a script importing one does not run here). */
 export const K6_REFUSED: Readonly<Record<string, string>> = {
   "k6/browser": "k6/browser drives a browser; loadlab's sessions send HTTP requests only",
+  "k6/experimental/redis": "k6/experimental/redis sends Redis commands, which loadlab's sessions do not: " +
+    "run this script with k6, or put Redis behind the app as a target (docs/TARGETS.md)",
 };
 
 const HTTP_CALLS: ReadonlySet<string> = new Set(
