@@ -389,6 +389,11 @@ export const FIELDS: Case[] = [
     names: [/config\.phases\[0\]\.duration: must be > 0 seconds/],
   },
   {
+    name: "artillery phase of 400 digits (a number past a double's range)",
+    yaml: (c) => artillery(c.url, `{ duration: ${"9".repeat(400)}, arrivalRate: 5 }`),
+    names: [/config\.phases\[0\]\.duration: Infinity seconds is too long: at most 7 days/],
+  },
+  {
     name: "artillery arrivalRate negative",
     yaml: (c) => artillery(c.url, "{ duration: 1, arrivalRate: -1 }"),
     names: [/config\.phases\[0\]\.arrivalRate: expected a number >= 0/],

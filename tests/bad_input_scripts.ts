@@ -40,6 +40,19 @@ export const SCRIPTS: Case[] = [
     code: 107,
   },
   {
+    name: "run a k6 script that imports a folder",
+    args: run(
+      k6Script(
+        "folder.js",
+        (u) => `import x from "./adir";\nexport default function () { http.get("${u}"); }\n`,
+      ),
+    ),
+    names: [
+      /folder\.js:2: \.\/adir: a folder, not a module: import a file in it \(\.\/adir\/index\.js, say\)/,
+    ],
+    code: 107,
+  },
+  {
     name: "run a k6 script that sends a request at its top level",
     args: run(k6Script("init.js", (u) => `const r = http.get("${u}");\nexport default function () {}\n`)),
     code: 107,

@@ -143,7 +143,8 @@ export function readConfig(path: string, flag: string): Record<string, unknown> 
       string: text(value),
     };
     if (fits[type] === false) {
-      throw new UsageError(`${flag} ${path}: ${key} ${JSON.stringify(value)}: not Go's ${type}`);
+      const shown = typeof value === "number" ? String(value) : JSON.stringify(value);
+      throw new UsageError(`${flag} ${path}: ${key} ${shown}: not Go's ${type}`);
     }
     if (type === "string") config[key] = String(value);
   }

@@ -584,6 +584,8 @@ Deno.test("a ghz config's values of another type than ghz's are its error, as Go
     }
     throws(() => read("c.toml", 'concurrency = "4"'), /concurrency "4": not Go's uint/);
     throws(() => read("c.yaml", 'total: "30"'), /total "30": not Go's uint/);
+    // A number past a double's range reads as Infinity, not as JSON's null.
+    throws(() => read("c.json", '{"total":1e400}'), /total Infinity: not Go's uint/);
     // YAML 1.1 as Go reads it: yes is true; a number where text goes is its text.
     const defaults = { "concurrency-start": 1, "concurrency-step": 0 };
     assertEquals(read("c.yaml", "insecure: yes\nname: 5\ntimeout: 5s\nimport-paths: [a]\n"), {

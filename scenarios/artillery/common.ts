@@ -104,13 +104,13 @@ export function secondsToDuration(value: unknown, path: string, out: Collector):
     const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|sec|m|min|h)?\s*$/.exec(value);
     if (m) seconds = Number(m[1]) * SECONDS_PER_UNIT[m[2] ?? "s"];
   }
-  if (seconds === undefined || !Number.isFinite(seconds) || seconds < 0) {
-    return problem(out, path, `expected seconds (a number such as 30), found ${JSON.stringify(value)}`);
+  if (seconds === undefined || Number.isNaN(seconds) || seconds < 0) {
+    return problem(out, path, `expected seconds (a number such as 30), found ${foundText(value)}`);
   }
   const ms = Math.round(seconds * 1000);
   if (ms > MAX_DURATION_MS) {
     // Named here, at the script's key, before a huge value overflows at a loadlab key.
-    return problem(out, path, `${value} seconds is too long: ${MAX_DURATION_WORDS}, e.g. 3600`);
+    return problem(out, path, `${foundText(value)} seconds is too long: ${MAX_DURATION_WORDS}, e.g. 3600`);
   }
   return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
 }
@@ -118,5 +118,10 @@ export function secondsToDuration(value: unknown, path: string, out: Collector):
 /** A finite number >= 0, or an issue. */
 export function nonNegative(value: unknown, path: string, out: Collector): number | undefined {
   if (typeof value === "number" && Number.isFinite(value) && value >= 0) return value;
-  return problem(out, path, `expected a number >= 0, found ${JSON.stringify(value)}`);
+  return problem(out, path, `expected a number >= 0, found ${foundText(value)}`);
+}
+
+/** A script's value as an issue shows it: a number past a double's range (YAML's 400 digits) as Infinity. */
+function foundText(value: unknown): string {
+  return typeof value === "number" ? String(value) : JSON.stringify(value);
 }

@@ -45,7 +45,11 @@ export function readK6Files(path: string): K6File[] {
       try {
         text = Deno.readTextFileSync(target);
       } catch (err) {
-        const why = err instanceof Deno.errors.NotFound ? "no such file" : String(err);
+        const why = err instanceof Deno.errors.NotFound
+          ? "no such file"
+          : err instanceof Deno.errors.IsADirectory
+          ? `a folder, not a module: import a file in it (${specifier.replace(/\/$/, "")}/index.js, say)`
+          : String(err);
         throw new K6ConvertError([`${at}: ${specifier}: ${why} (${target})`]);
       }
       visit(target, text);
