@@ -377,7 +377,9 @@ function withoutCut(run: ToolRun): [ToolRun, number] {
       if (statuses[status] <= 0) delete statuses[status];
     }
   }
-  return [{ ...run, statuses, errors }, cut];
+  // A summary's error section of cut calls only is theirs too.
+  const form = Object.keys(errors).length > 0 ? run.form : run.form.replace(/ Error distribution:$/, "");
+  return [{ ...run, statuses, errors, form }, cut];
 }
 
 /**

@@ -68,6 +68,11 @@ Deno.test("a timed run's calls cut at its end are compared apart, up to its call
   const draining = "rpc error: code = Unavailable desc = the connection is draining";
   const closing = run({ count: 102, statuses: { OK: 100, Unavailable: 2 }, errors: { [draining]: 2 } });
   assertEquals(compareRuns("z", 5, closing, ll).at(-1), "same");
+  // A summary's error section that lists the cut calls only.
+  const form = "summary: Summary: Status code distribution:";
+  const sections = run({ ...closing, form: `${form} Error distribution:` });
+  assertEquals(compareRuns("z", 5, sections, run({ ...ll, form })).at(-1), "same");
+  assertEquals(compareRuns("n", 0, sections, run({ ...ll, form })).at(-1), "differs");
 });
 
 Deno.test("a timed run whose every call failed unanswered compares its shares, not its counts", () => {
