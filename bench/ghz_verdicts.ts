@@ -377,7 +377,9 @@ function withoutCut(run: ToolRun): [ToolRun, number] {
       if (statuses[status] <= 0) delete statuses[status];
     }
   }
-  return [{ ...run, statuses, errors }, cut];
+  // A summary's error section of cut calls only is theirs too.
+  const form = Object.keys(errors).length > 0 ? run.form : run.form.replace(/ Error distribution:$/, "");
+  return [{ ...run, statuses, errors, form }, cut];
 }
 
 /**
@@ -399,7 +401,9 @@ export function compareRuns(
   } = {},
 ): string[] {
   const timed = cutMost > 0;
-  const [[ghz], [ll, llCut]] = timed ? [withoutCut(ghzRun), withoutCut(llRun)] : [[ghzRun, 0], [llRun, 0]];
+  const [[ghz, ghzCut], [ll, llCut]] = timed
+    ? [withoutCut(ghzRun), withoutCut(llRun)]
+    : [[ghzRun, 0], [llRun, 0]];
   const exit = `${ghz.code}/${ll.code}`;
   // A timed run whose calls are unpaced, or all failed unanswered (a dead port, a deadline before any
   // answer), counts what each tool can make in the time on its share of the cores: no count is promised, the
@@ -418,7 +422,7 @@ export function compareRuns(
     (timed && !countRange && ghz.count !== null && ll.count !== null && near(ghz.count, ll.count));
   const cell = (key: "statuses" | "errors") =>
     promised
-      ? distributionCell(perMille(ghz[key], ghz.count!), perMille(ll[key], ll.count!))
+      ? distributionCell(perMille(ghz[key], ghz.count! - ghzCut), perMille(ll[key], ll.count! - llCut))
       : distributionCell(ghz[key], ll[key]);
   const statuses = cell("statuses");
   const cutNote = llCut <= cutMost ? "" : `; cut at the end ll ${llCut}, past its ${cutMost} in flight`;

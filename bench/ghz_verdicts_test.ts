@@ -68,6 +68,15 @@ Deno.test("a timed run's calls cut at its end are compared apart, up to its call
   const draining = "rpc error: code = Unavailable desc = the connection is draining";
   const closing = run({ count: 102, statuses: { OK: 100, Unavailable: 2 }, errors: { [draining]: 2 } });
   assertEquals(compareRuns("z", 5, closing, ll).at(-1), "same");
+  // A summary's error section that lists the cut calls only.
+  const form = "summary: Summary: Status code distribution:";
+  const sections = run({ ...closing, form: `${form} Error distribution:` });
+  assertEquals(compareRuns("z", 5, sections, run({ ...ll, form })).at(-1), "same");
+  assertEquals(compareRuns("n", 0, sections, run({ ...ll, form })).at(-1), "differs");
+  // Shares of an unpaced run are of the calls not cut: 256 cut of 1240 and of 2816 are one verdict.
+  const share = (count: number) =>
+    run({ count, statuses: { OK: count - 256, Canceled: 256 }, errors: { [cut]: 256 } });
+  assertEquals(compareRuns("z", 256, share(1240), share(2816), { generatorBound: true }).at(-1), "same");
 });
 
 Deno.test("a timed run whose every call failed unanswered compares its shares, not its counts", () => {

@@ -47,3 +47,47 @@ Deno.test({
       }
     }),
 });
+
+Deno.test({
+  name: "--duration-stop wait: the report's total and rate run until the last call ends, as ghz's do",
+  ignore: nodeGreeterSkip("ghz --duration-stop wait") !== null,
+  fn: () =>
+    withNodeGreeter(async (port) => {
+      const out = await Deno.makeTempFile({ suffix: ".json" });
+      try {
+        // A ballerina script's line (--duration-stop wait, --concurrency), its calls slowed past -z's end.
+        const argv = [...CALL.slice(0, 3), "--call", "helloworld.Greeter.Sleep", "-d", '{"ms": 250}'];
+        const stop = [
+          "--concurrency",
+          "2",
+          "-z",
+          "300ms",
+          "--duration-stop",
+          "wait",
+          "-O",
+          "json",
+          "-o",
+          out,
+        ];
+        assertEquals(await runGhzCommand([...argv, ...stop, `127.0.0.1:${port}`]), 0);
+        const r = JSON.parse(await Deno.readTextFile(out));
+        assertEquals([r.statusCodeDistribution, r.total > 300e6, r.rps], [
+          { OK: r.count },
+          true,
+          r.count / r.total * 1e9,
+        ]);
+      } finally {
+        await Deno.remove(out);
+      }
+    }),
+});
+
+Deno.test("lines ghz refuses before a call, refused the same: a method after the host, -d @FILE, --metadata k:v", async () => {
+  const host = "127.0.0.1:1";
+  const lines = [
+    ["--insecure", "-n", "10", "-d", "{}", host, "helloworld.Greeter/SayHello"],
+    [...CALL, "-d", "@data.json", "-n", "10", host],
+    [...CALL, "--metadata", "authorization:Bearer:key", "-n", "10", "-m", "{}", host],
+  ];
+  for (const argv of lines) assertEquals(await runGhzCommand(argv), 1);
+});

@@ -219,6 +219,8 @@ export function ghzReport(run: RunResult, date: Date, labels: GhzReportOptions =
   const count = Object.values(statusCodeDistribution).reduce((a, b) => a + b, 0);
   const options = ghzOptions(run, labels), countErrors = options["count-errors"] === true;
   const { average, fastest, slowest, latencyDistribution, histogram } = ghzLatency(calls, countErrors);
+  // ghz's total runs until its last call ends: past -z's end under --duration-stop wait.
+  const totalSec = calls.reduce((most, c) => Math.max(most, c.endUs / 1e6), run.durationSec);
   return {
     ...(options.name ? { name: String(options.name) } : {}),
     date: date.toISOString().replace(/\.\d+Z$/, "Z"),
@@ -229,11 +231,11 @@ export function ghzReport(run: RunResult, date: Date, labels: GhzReportOptions =
       : "timeout",
     options,
     count,
-    total: Math.round(run.durationSec * 1e9),
+    total: Math.round(totalSec * 1e9),
     average,
     fastest,
     slowest,
-    rps: run.durationSec > 0 ? count / run.durationSec : 0,
+    rps: totalSec > 0 ? count / totalSec : 0,
     errorDistribution,
     statusCodeDistribution,
     latencyDistribution,

@@ -295,6 +295,18 @@ Deno.test("--duration-stop ignore: the calls cut at the end are left out of ever
   assertEquals([r.count, r.statusCodeDistribution.Canceled], [10, undefined]);
 });
 
+Deno.test("--duration-stop wait: ghz's total and rate run until the last call ends, past the run's time", () => {
+  const late = LOG + "200;400000;800000;0\n";
+  const r = ghzReport(
+    { ...run(), requests: 9, statusCodes: { "200": 7, "grpc UNAVAILABLE": 2 } },
+    new Date(),
+    {},
+    loggedCalls(late),
+  );
+  assertEquals([r.count, r.total, r.rps], [11, 800_000_000, 11 / 0.8]);
+  assertEquals(ghzReport(run(), new Date(), {}, loggedCalls(LOG)).total, 500_000_000);
+});
+
 Deno.test("each status is keyed by grpc-go's name of its code", () => {
   const statusCodes = {
     "grpc CANCELLED": 1,
