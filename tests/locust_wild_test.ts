@@ -438,6 +438,27 @@ Deno.test("a header given None is not sent, a session's one too, as requests dro
     ok(Number(row?.split(",")[2]) >= 1 && row?.split(",")[3] === "0", text);
   }));
 
+const NONE_PARAMS = `from locust import HttpUser, constant, task
+
+
+class Listing(HttpUser):
+    wait_time = constant(0.2)
+
+    @task
+    def pets(self):
+        self.client.get("/json", params={"limit": None, "status": None})
+        self.client.get("/json", params={"page": 2, "tag": None})
+        self.client.post("/echo", data={"name": "rex", "tag": None})
+`;
+
+Deno.test("a query's or form's None values are dropped, named as Locust names what requests sent", () =>
+  withTarget(async (url) => {
+    const { code, text, dir } = await run(NONE_PARAMS, url, ["-u", "1", "-r", "1", "-t", "1s"]);
+    assertEquals(code, 0, text);
+    const sent = counts(`${dir}/res_stats.csv`);
+    assertEquals(Object.keys(sent).sort(), ["/echo", "/json", "/json?page=2", "Aggregated"], text);
+  }));
+
 Deno.test("every file of the eleventh hostile trial converts, each case's -f as its cases.json gives it", async () => {
   const { convertLocustFile } = await import("../runner/script/locust/file.ts");
   const corpus = new URL("../bench/locust_hostile11/", import.meta.url).pathname;

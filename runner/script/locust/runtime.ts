@@ -686,7 +686,8 @@ class Client {
     }
     const based = this.base_url !== "" && path.startsWith("/");
     if (based) path = this.base_url + path;
-    if (o.params != null) path += (path.includes("?") ? "&" : "?") + form(o.params);
+    const query = o.params == null ? "" : form(o.params);
+    if (query !== "") path += (path.includes("?") ? "&" : "?") + query;
     if (path.search(UNQUOTED) >= 0) path = path.replace(UNQUOTED, encodeURIComponent);
     let headers: Record<string, string> | undefined;
     for (const _ in this.headers) {
@@ -824,8 +825,11 @@ function uploads(files: object, data: object | null): FormPart[] {
   return parts;
 }
 
+/** A dict as a query or a form, as requests and geventhttpclient encode one: its None values dropped. */
 function form(values: unknown): string {
-  const pairs = Object.entries(values as object).flatMap(([k, v]) => [v].flat().map((x) => [k, str(x)]));
+  const pairs = Object.entries(values as object).flatMap(([k, v]) =>
+    [v].flat().filter((x) => x != null).map((x) => [k, str(x)])
+  );
   return new URLSearchParams(pairs).toString();
 }
 
