@@ -833,7 +833,7 @@ function form(values: unknown): string {
   return new URLSearchParams(pairs).toString();
 }
 
-/** What requests' and geventhttpclient's `requote_uri` quote in a URL: a space, a non-ASCII letter, a lone %. */
+/** What requests' and geventhttpclient's `requote_uri` quote: a space, a non-ASCII letter, a lone %. */
 const UNQUOTED = /[^\w\-.~!#$%&'()*+,/:;=?@[\]]|%(?![0-9A-Fa-f]{2})/gu;
 
 function redirect(r: Response): string | null {
@@ -1248,7 +1248,7 @@ export function locustfile(
     try {
       if (typeof set.on_start === "function") await set.on_start();
     } catch (err) {
-      // As Locust: a set whose on_start raises is left (an interrupt: rescheduled), the next turn enters anew.
+      // As Locust: a set whose on_start raises is left (an interrupt: rescheduled); next turn enters anew.
       user.__stack.pop();
       throw err instanceof InterruptTaskSet ? new RescheduleTask() : err;
     }
