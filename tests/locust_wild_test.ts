@@ -346,6 +346,119 @@ Deno.test("a class body runs as code (with open, for) and locust.stats sets the 
     times.slice(1).forEach((t, i) => assertEquals(t - times[i], 2, rows.join("\n")));
   }));
 
+const PY2_SUPER = `import os
+from pathlib import Path
+from locust import HttpUser, TaskSet, constant, task
+
+
+def load(name):
+    with Path(os.path.dirname(__file__), name).open() as f:
+        return [line.strip() for line in f]
+
+
+class Browse(TaskSet):
+    def __init__(self, parent):
+        super(Browse, self).__init__(parent)
+        self.paths = list(map(lambda word: "/json?q=" + word, load("words.txt")))
+        more = (Path(__file__).parent / "more.txt").read_text().split("\\n")
+        self.paths += list(filter(None, more))
+
+    @task
+    def each(self):
+        for path in self.paths:
+            self.client.get(path)
+
+
+class Reader(HttpUser):
+    wait_time = constant(0.2)
+    tasks = [Browse]
+`;
+
+Deno.test("super(Cls, self), map, filter and pathlib.Path run, and a URL is quoted as requests quotes it", () =>
+  withTarget(async (url) => {
+    const files = { "locustfile.py": PY2_SUPER, "words.txt": "a b\ncé\n", "more.txt": "/json?page=2\n\n" };
+    const { code, text, dir } = await run(files, url, ["-u", "1", "-r", "1", "-t", "1s"]);
+    assertEquals(code, 0, text);
+    const sent = counts(`${dir}/res_stats.csv`);
+    // Locust's names for the same file: the path requests sent, a space and a non-ASCII letter quoted.
+    ok(sent["/json?q=a%20b"] >= 1, text);
+    ok(
+      sent["/json?q=a%20b"] === sent["/json?q=c%C3%A9"] && sent["/json?q=a%20b"] === sent["/json?page=2"],
+      text,
+    );
+  }));
+
+const SET_START_RAISES = `from locust import HttpUser, TaskSet, constant, task
+
+
+class Browse(TaskSet):
+    def on_start(self):
+        self.client.get("/json?start=1")
+        raise ValueError("no merchants")
+
+    @task
+    def listed(self):
+        self.client.get("/json?listed=1")
+
+
+class Shopper(HttpUser):
+    wait_time = constant(0.2)
+    tasks = [Browse]
+`;
+
+Deno.test("a task set whose on_start raises is left, the next turn entering it anew, as Locust's", () =>
+  withTarget(async (url) => {
+    const { code, text, dir } = await run(SET_START_RAISES, url, ["-u", "1", "-r", "1", "-t", "1s"]);
+    assertEquals(code, 1, text);
+    const sent = counts(`${dir}/res_stats.csv`);
+    ok(sent["/json?start=1"] >= 2 && sent["/json?listed=1"] === undefined, text);
+  }));
+
+const NONE_HEADER = `from locust import HttpUser, constant, task
+
+
+class Typeless(HttpUser):
+    wait_time = constant(0.2)
+
+    def on_start(self):
+        self.client.headers["Content-Type"] = "text/team"
+
+    @task
+    def echo(self):
+        with self.client.post("/echo", data="x", headers={"Content-Type": None}, catch_response=True) as r:
+            if r.headers.get("content-type") != "application/octet-stream":
+                r.failure(f"sent {r.headers.get('content-type')}")
+`;
+
+Deno.test("a header given None is not sent, a session's one too, as requests drops it", () =>
+  withTarget(async (url) => {
+    const { code, text, dir } = await run(NONE_HEADER, url, ["-u", "1", "-r", "1", "-t", "1s"]);
+    assertEquals(code, 0, text);
+    const row = Deno.readTextFileSync(`${dir}/res_stats.csv`).split(/\r?\n/).find((l) => l.includes("/echo"));
+    ok(Number(row?.split(",")[2]) >= 1 && row?.split(",")[3] === "0", text);
+  }));
+
+const NONE_PARAMS = `from locust import HttpUser, constant, task
+
+
+class Listing(HttpUser):
+    wait_time = constant(0.2)
+
+    @task
+    def pets(self):
+        self.client.get("/json", params={"limit": None, "status": None})
+        self.client.get("/json", params={"page": 2, "tag": None})
+        self.client.post("/echo", data={"name": "rex", "tag": None})
+`;
+
+Deno.test("a query's or form's None values are dropped, named as Locust names what requests sent", () =>
+  withTarget(async (url) => {
+    const { code, text, dir } = await run(NONE_PARAMS, url, ["-u", "1", "-r", "1", "-t", "1s"]);
+    assertEquals(code, 0, text);
+    const sent = counts(`${dir}/res_stats.csv`);
+    assertEquals(Object.keys(sent).sort(), ["/echo", "/json", "/json?page=2", "Aggregated"], text);
+  }));
+
 Deno.test("every file of the eleventh hostile trial converts, each case's -f as its cases.json gives it", async () => {
   const { convertLocustFile } = await import("../runner/script/locust/file.ts");
   const corpus = new URL("../bench/locust_hostile11/", import.meta.url).pathname;

@@ -84,7 +84,7 @@ const INSTEAD: Record<string, string> = {
 };
 const BUILTINS = new Set(Object.keys(builtins));
 /** Python's builtins a locustfile may call that the subset does not hold: refused at their line. */
-const PY_BUILTINS_OUTSIDE = ("hex oct bin divmod pow map filter format iter callable vars hash bytes " +
+const PY_BUILTINS_OUTSIDE = ("hex oct bin divmod pow format iter callable vars hash bytes " +
   "bytearray frozenset object input exit dir eval exec issubclass").split(" ");
 /** What Locust's runner has beyond quit() and user_count: refused before the load; any other name raises. */
 const RUNNER_HAS = ("client_id environment errors exceptions greenlet log_exception register_message " +
@@ -1317,7 +1317,9 @@ class Converter {
       const [obj, , prop] = children(callee);
       const method = this.text(prop);
       const objText = this.text(obj);
-      if (obj.name === "CallExpression" && this.text(obj).replaceAll(" ", "") === "super()") {
+      // `super(Cls, self)`, Python 2's spelling, names the method's own class and object: `super()`.
+      const sup = this.text(obj).replace(/\s/g, "").match(/^super\((?:\w+,(\w+))?\)$/);
+      if (obj.name === "CallExpression" && sup && [undefined, this.scope.self].includes(sup[1])) {
         if (this.scope.self === undefined) this.refuse(n, "super() outside a method");
         return `(${this.scope.async ? "await " : ""}super.${this.jsName(method)}(${args}))`;
       }

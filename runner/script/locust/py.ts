@@ -179,7 +179,9 @@ export function mul(a: any, b: any): any {
   return a * b;
 }
 
-export function div(a: number, b: number, why = "division by zero"): number {
+/** `a / b`: a number's quotient, or what an object's `__truediv__` makes of it (a path joined). */
+export function div(a: any, b: number, why = "division by zero"): any {
+  if (typeof a === "object" && a !== null && "__truediv__" in a) return a.__truediv__(b);
   if (b === 0) throw new PyError("ZeroDivisionError", why);
   return a / b;
 }
@@ -651,6 +653,9 @@ export const builtins = {
     return rangeOf(n).map((i) => tuple(...all.map((l) => l[i])));
   },
   sorted: sortedOf,
+  /** `map` and `filter` as lists, which `list()`, `for` and `sorted` read as Python's iterators. */
+  map: (f: (...a: unknown[]) => unknown, ...lists: unknown[]) => builtins.zip(...lists).map((t) => f(...t)),
+  filter: (f: ((v: unknown) => unknown) | null, x: unknown) => [...iter(x)].filter((v) => bool(f ? f(v) : v)),
   reversed: (x: unknown) => [...iter(x)].reverse(),
   any: (x: unknown) => [...iter(x)].some(bool),
   all: (x: unknown) => [...iter(x)].every(bool),

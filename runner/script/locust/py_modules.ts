@@ -717,6 +717,22 @@ const functools = {
 const requestsExceptions = Object.fromEntries(
   ["HTTPError", "ConnectionError"].map((n) => [n, exceptionClass(n)]),
 );
+/** `pathlib.Path`: a path of its parts, `/` adding one, its file read as `open` reads one. */
+const Path = (...parts: unknown[]): object => {
+  const path = join(...parts.map(str));
+  return {
+    name: basename(path),
+    get parent() {
+      return Path(dirname(path));
+    },
+    open: (...a: unknown[]) => builtins.open(path, ...a),
+    read_text: () => (builtins.open(path) as { read(): unknown }).read(),
+    exists: () => existsSync(path),
+    resolve: () => Path(resolve(path)),
+    __truediv__: (part: unknown) => Path(path, part),
+    toString: () => path,
+  };
+};
 /** `io`'s in-memory files: what `read()` gives (an upload's content, a csv reader's text). */
 const memoryFile = (value: unknown = "") => ({ read: () => value, getvalue: () => value, close() {} });
 const io = { BytesIO: memoryFile, StringIO: memoryFile };
@@ -725,6 +741,6 @@ const copy = { copy: (x: any) => Array.isArray(x) ? [...x] : { ...x }, deepcopy:
 export const MODULES: Record<string, Record<string, unknown>> = Object.assign(
   { random, string, json, time, uuid, itertools, os, math, logging, re, csv, datetime, base64, urllib },
   { secrets, functools, copy, io, hashlib, hmac, contextlib, gevent, collections, urllib3, dataclasses },
-  { enum: { Enum }, queue, statistics, dotenv: dotenvAt(".") },
+  { enum: { Enum }, queue, statistics, dotenv: dotenvAt("."), pathlib: { Path } },
   { "os.path": os.path, "urllib.parse": urllib.parse, "requests.exceptions": requestsExceptions },
 );

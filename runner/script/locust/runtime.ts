@@ -686,7 +686,9 @@ class Client {
     }
     const based = this.base_url !== "" && path.startsWith("/");
     if (based) path = this.base_url + path;
-    if (o.params != null) path += (path.includes("?") ? "&" : "?") + form(o.params);
+    const query = o.params == null ? "" : form(o.params);
+    if (query !== "") path += (path.includes("?") ? "&" : "?") + query;
+    if (path.search(UNQUOTED) >= 0) path = path.replace(UNQUOTED, encodeURIComponent);
     let headers: Record<string, string> | undefined;
     for (const _ in this.headers) {
       headers = { ...this.headers };
@@ -694,7 +696,11 @@ class Client {
     }
     if (o.headers != null) {
       headers ??= {};
-      for (const [k, v] of Object.entries(o.headers as object)) headers[k] = str(v);
+      // requests drops a header given None (a session's too); FastHttpSession sends its text.
+      for (const [k, v] of Object.entries(o.headers as object)) {
+        if (v == null && !this.fast) delete headers[k];
+        else headers[k] = str(v);
+      }
     }
     if (o.cookies != null) {
       (headers ??= {}).cookie = Object.entries(o.cookies as object).map(([k, v]) => `${k}=${str(v)}`)
@@ -819,10 +825,16 @@ function uploads(files: object, data: object | null): FormPart[] {
   return parts;
 }
 
+/** A dict as a query or a form, as requests and geventhttpclient encode one: its None values dropped. */
 function form(values: unknown): string {
-  const pairs = Object.entries(values as object).flatMap(([k, v]) => [v].flat().map((x) => [k, str(x)]));
+  const pairs = Object.entries(values as object).flatMap(([k, v]) =>
+    [v].flat().filter((x) => x != null).map((x) => [k, str(x)])
+  );
   return new URLSearchParams(pairs).toString();
 }
+
+/** What requests' and geventhttpclient's `requote_uri` quote: a space, a non-ASCII letter, a lone %. */
+const UNQUOTED = /[^\w\-.~!#$%&'()*+,/:;=?@[\]]|%(?![0-9A-Fa-f]{2})/gu;
 
 function redirect(r: Response): string | null {
   return r.status >= 300 && r.status < 400 && r.status !== 304 ? r.headers.get("location") : null;
@@ -1233,7 +1245,13 @@ export function locustfile(
     set.user = user, set.parent = owner;
     await set.__init___py(owner);
     user.__stack.push(set);
-    if (typeof set.on_start === "function") await set.on_start();
+    try {
+      if (typeof set.on_start === "function") await set.on_start();
+    } catch (err) {
+      // As Locust: a set whose on_start raises is left (an interrupt: rescheduled); next turn enters anew.
+      user.__stack.pop();
+      throw err instanceof InterruptTaskSet ? new RescheduleTask() : err;
+    }
     await runTask(user, set, pick(set, tasks(entry.run)));
   }
 
