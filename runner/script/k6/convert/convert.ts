@@ -115,14 +115,14 @@ function fromCommonJs(source: string): string {
       cut(s.start, s.expression.right.start, "const __k6_cjs = ");
       const out = props.map((p) => {
         const k = keyOf(p);
+        named.push(k);
         if (k === "default") return "export default __k6_cjs.default;";
         return p.value?.name === k ? `export { ${k} };` : `export const ${k} = __k6_cjs.${k};`;
       });
-      if (!props.some((p) => keyOf(p) === "default")) out.push("export default __k6_cjs;");
       cut(s.end, s.end, ` ${out.join(" ")}`);
     }
   }
-  // As k6's CommonJS, a default import of `exports.x = ...` is the exports object.
+  // As k6's CommonJS, a default import is the exports object.
   if (named.length > 0 && !named.includes("default")) {
     cut(source.length, source.length, `\nexport default { ${[...new Set(named)].join(", ")} };`);
   }
@@ -165,8 +165,7 @@ function mixedEdits(ast: Node): Edit[] {
     if (n.type !== "Identifier" || !/^(module|exports)$/.test(n.name) || declared.has(n.name)) return;
     if ((p.property === n || p.key === n) && !p.computed) return;
     const why = `you are trying to access identifier "${n.name}", this likely is due to mixing ECMAScript ` +
-      "Modules (ESM) and CommonJS syntax. This isn't supported in the JavaScript standard, please use only " +
-      "one or the other";
+      "Modules (ESM) and CommonJS syntax: use only one or the other";
     edits.push({ start: n.start, end: n.end, text: `(() => { throw new Error(${JSON.stringify(why)}) })()` });
   });
   return edits;
