@@ -85,8 +85,8 @@ function fromCommonJs(source: string): string {
   const bundled = bundle && fn && isFunction(fn) && fn.body.body;
   if (bundled) cut(only.start, fn.body.start + 1), cut(fn.body.end - 1, only.end);
   // k6 runs a file with import or export as an ES module: its `module` and `exports` are no CommonJS.
-  const esm = !bundle && ast?.body.some((s: Node) => /^(Import|Export)/.test(s.type));
-  if (esm) edits.push(...mixedEdits(ast));
+  const esm = ast?.body.some((s: Node) => /^(Import|Export)/.test(s.type)), mixed = esm && !bundle;
+  if (mixed) edits.push(...mixedEdits(ast));
   const named: string[] = [];
   for (const s of bundled || (ast?.body ?? [])) {
     const d = s.type === "VariableDeclaration" && s.declarations.length === 1 ? s.declarations[0] : null;
@@ -98,7 +98,7 @@ function fromCommonJs(source: string): string {
     if (typeof from?.value === "string" && names && !source.slice(s.start, s.end).includes("\n")) {
       cut(s.start, s.end, `import ${names} from ${JSON.stringify(from.value)};`);
     }
-    const to = !esm && s.expression?.operator === "=" ? s.expression.left : null;
+    const to = !mixed && s.expression?.operator === "=" ? s.expression.left : null;
     const holder = to?.type === "MemberExpression" && !to.computed ? to.object : null;
     if (
       holder?.name === "exports" || (holder?.object?.name === "module" && holder.property?.name === "exports")
@@ -146,8 +146,7 @@ function fromCommonJs(source: string): string {
     }
   });
   // None of these, no import nor export, and module.exports set in a function (UMD): k6's CommonJS wrapper.
-  const wrap = edits.length === 0 && ast?.body.every((s: Node) => !/^(Import|Export)/.test(s.type));
-  if (wrap && /\bmodule\.exports\s*=/.test(source)) {
+  if (edits.length === 0 && !esm && /\bmodule\.exports\s*=/.test(source)) {
     cut(0, 0, "var module = { exports: {} }, exports = module.exports; (function () {");
     const end = "\n}).call(exports);\nexport default module.exports.default ?? module.exports;";
     cut(source.length, source.length, end);
