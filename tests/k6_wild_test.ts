@@ -3,7 +3,8 @@
  * k6 scripts as public repositories write them (bench/k6_verdicts/wild_*), each habit run through
  * `loadlab run` as its team runs it, reaching k6's verdict: a threshold's `delayAbortEval` without
  * `abortOnFail` (k6 reads it and waits by it only before an abort), CommonJS beside ES modules, a gRPC
- * server named by k6's `hosts`, a `--config` file that does not read. Loads are bounded counts.
+ * server named by k6's `hosts`, a `--config` file that does not read, k6's default gracefulStop, a cut
+ * socket. Loads are bounded counts.
  */
 import "./in_process.ts";
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
@@ -194,3 +195,41 @@ export default () => {
     }),
   { ignore: greeterSkip !== null },
 );
+
+pool.test("an iteration in flight at the duration's end gets k6's default gracefulStop (30 s)", () =>
+  withTarget(async (url) => {
+    const script = `import http from "k6/http";
+import { check, sleep } from "k6";
+export const options = { vus: 1, duration: "1s" };
+export default function () {
+  http.get("${url}/");
+  sleep(3.5);
+  check(1, { "finished": () => true });
+}
+`;
+    const run = await runK6Text(script, url, [], { inProcess: true });
+    assertEquals(run.code, 0, run.text);
+    ok(/iterations\.+: 1 /.test(run.text), run.text);
+    ok(/checks_succeeded\.+: 100\.00% 1 out of 1/.test(run.text), run.text);
+  }));
+
+pool.test("a k6/ws session the run's end cuts interrupts its iteration: no code after ws.connect runs", () =>
+  withTarget(async (url) => {
+    const script = `import ws from "k6/ws";
+import { check } from "k6";
+export const options = {
+  scenarios: { a: { executor: "constant-vus", vus: 1, duration: "1s", gracefulStop: "1s" } },
+};
+export default function () {
+  const res = ws.connect("${url.replace("http", "ws")}/ws/echo", null, (socket) => {
+    socket.on("open", () => socket.send("hi"));
+    socket.setTimeout(() => socket.close(), 8000);
+  });
+  check(res, { "connected": (r) => r && r.status === 101 });
+}
+`;
+    const run = await runK6Text(script, url, [], { inProcess: true });
+    assertEquals(run.code, 0, run.text);
+    ok(!run.text.includes("connected"), run.text);
+    ok(/ws_sessions\.+: 1 /.test(run.text), run.text);
+  }));
