@@ -97,13 +97,15 @@ export async function buildGreeter(dir: string): Promise<string> {
   return out;
 }
 
-/** Starts the greeter pinned by `pin`; its process and port once it said READY. */
+/** Starts the greeter pinned by `pin` (on `listenPort`, 0: any); its process and port once it said READY. */
 export async function startGreeter(
   command: string[],
   pin: string[],
+  listenPort = 0,
 ): Promise<{ child: Deno.ChildProcess; port: number }> {
   const argv = [...pin, ...command];
-  const child = new Deno.Command(argv[0], { args: argv.slice(1), env: { PORT: "0" }, stdout: "piped" })
+  const env = { PORT: `${listenPort}` };
+  const child = new Deno.Command(argv[0], { args: argv.slice(1), env, stdout: "piped" })
     .spawn();
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   const line = (await reader.read()).value ?? "";

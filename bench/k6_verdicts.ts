@@ -12,8 +12,8 @@
  * another folder of scripts with `// args:` lines, or bench/k6_public/: public scripts run unchanged from
  * checkouts its cases.json names) and, with `--examples DIR`, k6's own examples/ that need no internet (their
  * `http://httpbin.org` sent to :18481: k6's `hosts` in a `--config` file, loadlab's `--target app=URL`;
- * `-u 1 -i 2` on both). gRPC scripts call examples/grpc/server.js's greeter at `$GRPC_ADDR`. Without k6
- * (`--k6-bin`, `$K6`, else `k6` on PATH) it prints why and runs nothing.
+ * `-u 1 -i 2` on both). gRPC scripts call examples/grpc/server.js's greeter at `$GRPC_ADDR` (:18483).
+ * Without k6 (`--k6-bin`, `$K6`, else `k6` on PATH) it prints why and runs nothing.
  *
  *   deno task bench --k6-verdicts [--k6-bin PATH] [--corpus DIR] [--examples DIR] [--only NAME]
  */
@@ -28,6 +28,8 @@ import { isK6File } from "../runner/script/k6/convert/converted_file.ts";
 
 /** The two servers the corpus names (fixed: its scripts' fallback URLs name them). */
 const PORTS = [18481, 18482] as const;
+/** The greeter's port (fixed: a `hosts` entry of a checkout's `--config` names it). */
+const GREETER_PORT = 18483;
 const CORPUS = new URL("./k6_verdicts/", import.meta.url).pathname;
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const GREETER = new URL("../examples/grpc/server.js", import.meta.url).pathname;
@@ -89,7 +91,9 @@ export async function main(argv: string[]): Promise<number> {
     .filter((c) => only === undefined || c.name.includes(only));
   const servers = PORTS.map((port) => startExamplesServer(port));
   // The corpus's gRPC scripts call the Node greeter at $GRPC_ADDR (both tools given it).
-  const greeter = cases.some((c) => isGrpcScript(c.path)) ? await startGreeter(["node", GREETER], []) : null;
+  const greeter = cases.some((c) => isGrpcScript(c.path))
+    ? await startGreeter(["node", GREETER], [], GREETER_PORT)
+    : null;
   for (const c of cases) c.env.GRPC_ADDR ??= `127.0.0.1:${greeter?.port}`;
   const work = Deno.makeTempDirSync({ prefix: "loadlab-k6-verdicts-" });
   const version = new TextDecoder().decode(new Deno.Command(k6, { args: ["version"] }).outputSync().stdout);

@@ -2,13 +2,16 @@
  * @module
  * k6 scripts as public repositories write them (bench/k6_verdicts/wild_*), each habit run through
  * `loadlab run` as its team runs it, reaching k6's verdict: a threshold's `delayAbortEval` without
- * `abortOnFail` (k6 reads it and waits by it only before an abort). Loads are bounded counts.
+ * `abortOnFail` (k6 reads it and waits by it only before an abort), CommonJS beside ES modules, a gRPC
+ * server named by k6's `hosts`, a `--config` file that does not read, k6's default gracefulStop, a cut
+ * socket. Loads are bounded counts.
  */
 import "./in_process.ts";
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { runK6Text } from "./k6_run.ts";
 import { withTarget } from "./helpers.ts";
 import { testPool } from "./fixtures/test_pool.ts";
+import { GREETER_PROTO, nodeGreeterSkip, withNodeGreeter } from "./fixtures/node_greeter.ts";
 
 /** Each case waits on its own run: three at once. */
 const pool = testPool(3);
@@ -114,4 +117,119 @@ export function auth() { http.get("${url}/"); }
     const run = await runK6Text(script, url, ["-i", "1"], { inProcess: true });
     assertEquals(run.code, 104, run.text);
     ok(run.text.includes("executor default: function 'default' not found in exports"), run.text);
+  }));
+
+pool.test("a --config file missing, malformed or not an object is k6's invalid config (104)", () =>
+  withTarget(async (url) => {
+    const script = `import http from "k6/http";\nexport default function () { http.get("${url}/"); }\n`;
+    const files = { "bad.json": "{bad", "list.json": "[1]" };
+    for (const config of ["missing.json", "bad.json", "list.json"]) {
+      const run = await runK6Text(script, url, (dir) => ["-i", "1", "--config", `${dir}/${config}`], {
+        files,
+        inProcess: true,
+      });
+      assertEquals(run.code, 104, run.text);
+      ok(run.text.includes(`${config}: `), run.text);
+    }
+  }));
+
+pool.test("CommonJS beside ES modules as k6 runs them: a default import, and module or exports in ESM", () =>
+  withTarget(async (url) => {
+    const files = {
+      "lib/object.js": "module.exports = { base: 1, twice: (n) => 2 * n };\n",
+      "lib/fields.js": "exports.base = 2;\nexports.twice = (n) => 2 * n;\n",
+      "lib/mixed.js": 'import http from "k6/http";\nexport const kept = 1;\nmodule.exports.extra = 2;\n',
+    };
+    const commonJs = `import http from "k6/http";
+import { check } from "k6";
+import object from "./lib/object.js";
+import fields from "./lib/fields.js";
+import { twice } from "./lib/object.js";
+const sum = require("./lib/fields.js");
+export default function () {
+  http.get("${url}/");
+  check(object, { "default of module.exports": (o) => o.twice(o.base) === 2 && twice(3) === 6 });
+  check(fields, { "default of exports.x": (f) => f.twice(f.base) === 4 && sum.base === 2 });
+}
+`;
+    const run = await runK6Text(commonJs, url, ["-i", "2"], { files, inProcess: true });
+    assertEquals(run.code, 0, run.text);
+    ok(/checks_succeeded\.+: 100\.00% 4 out of 4/.test(run.text), run.text);
+    // k6 runs a file with import or export as an ES module: `module` there throws at its first read (107).
+    const mixed = `import "./lib/mixed.js";\nexport default function () {}\n`;
+    const refused = await runK6Text(mixed, url, ["-i", "1"], { files, inProcess: true });
+    assertEquals(refused.code, 107, refused.text);
+    ok(
+      refused.text.includes('mixed.js:3: does not load: you are trying to access identifier "module"'),
+      refused.text,
+    );
+  }));
+
+const greeterSkip = nodeGreeterSkip("k6_wild_test");
+
+pool.test(
+  "a gRPC server k6's hosts name: the script's address kept, its calls dialled at the hosts' address",
+  () =>
+    withNodeGreeter(async (port) => {
+      const script = `import grpc from "k6/net/grpc";
+import { check } from "k6";
+export const options = { hosts: { "greeter.test:5022": "127.0.0.1:${port}" } };
+const client = new grpc.Client();
+client.load([], "${GREETER_PROTO}");
+export default () => {
+  client.connect("greeter.test:5022", { plaintext: true });
+  const response = client.invoke("helloworld.Greeter/SayHello", { name: "x" });
+  check(response, { "status is OK": (r) => r && r.status === grpc.StatusOK });
+  client.close();
+};
+`;
+      const run = await runK6Text(script, null, ["-i", "2"], { inProcess: true });
+      assertEquals(run.code, 0, run.text);
+      ok(
+        run.text.includes(
+          `requests to http://greeter.test:5022 go to http://127.0.0.1:${port} (options.hosts)`,
+        ),
+        run.text,
+      );
+      ok(/checks_succeeded\.+: 100\.00% 2 out of 2/.test(run.text), run.text);
+    }),
+  { ignore: greeterSkip !== null },
+);
+
+pool.test("an iteration in flight at the duration's end gets k6's default gracefulStop (30 s)", () =>
+  withTarget(async (url) => {
+    const script = `import http from "k6/http";
+import { check, sleep } from "k6";
+export const options = { vus: 1, duration: "1s" };
+export default function () {
+  http.get("${url}/");
+  sleep(3.5);
+  check(1, { "finished": () => true });
+}
+`;
+    const run = await runK6Text(script, url, [], { inProcess: true });
+    assertEquals(run.code, 0, run.text);
+    ok(/iterations\.+: 1 /.test(run.text), run.text);
+    ok(/checks_succeeded\.+: 100\.00% 1 out of 1/.test(run.text), run.text);
+  }));
+
+pool.test("a k6/ws session the run's end cuts interrupts its iteration: no code after ws.connect runs", () =>
+  withTarget(async (url) => {
+    const script = `import ws from "k6/ws";
+import { check } from "k6";
+export const options = {
+  scenarios: { a: { executor: "constant-vus", vus: 1, duration: "1s", gracefulStop: "1s" } },
+};
+export default function () {
+  const res = ws.connect("${url.replace("http", "ws")}/ws/echo", null, (socket) => {
+    socket.on("open", () => socket.send("hi"));
+    socket.setTimeout(() => socket.close(), 8000);
+  });
+  check(res, { "connected": (r) => r && r.status === 101 });
+}
+`;
+    const run = await runK6Text(script, url, [], { inProcess: true });
+    assertEquals(run.code, 0, run.text);
+    ok(!run.text.includes("connected"), run.text);
+    ok(/ws_sessions\.+: 1 /.test(run.text), run.text);
   }));

@@ -139,9 +139,11 @@ export async function k6ExperimentText(
   const sourceAddresses = overrides.k6?.localIPs;
   // A gRPC script's calls go on HTTP/2 streams: h2 on https:, else h2c (a load's own protocol kept).
   const h2 = importsK6Module(path, "k6/net/grpc") && { protocol: url.startsWith("https:") ? "h2" : "h2c" };
+  // k6's gracefulStop, 30 s unless a scenario gives its own, for iterations in flight at a load's end.
   const dialled = Object.fromEntries(
     Object.entries(loads).map(([name, load]) => [name, {
       ...h2,
+      gracefulStop: "30s",
       ...load,
       ...defined({ sourceAddresses }),
       ...(connectTo === undefined ? {} : { tls: { ...load.tls ?? {}, connectTo } }),

@@ -356,22 +356,23 @@ function checkedSecretSources(lines: string[]): string[] {
   return lines;
 }
 
-/** `--config FILE` (k6's or a locustfile's) as `parse` reads it; a problem reading it names the flag. */
-export function configFile<T>(path: string, parse: (text: string) => T): T {
+/** `--config FILE` (k6's or a locustfile's) as `parse` reads it; a problem names the flag (`exitCode`). */
+export function configFile<T>(path: string, parse: (text: string) => T, exitCode?: number): T {
   try {
     return parse(readTextFileCapped(path, MAX_EXPERIMENT_FILE_BYTES));
   } catch (err) {
     const why = err instanceof FileReadError ? err.reason : err instanceof Error ? err.message : String(err);
-    throw new UsageError(`--config ${path}: ${why}`);
+    throw new UsageError(`--config ${path}: ${why}`, { exitCode });
   }
 }
 
+/** k6's config file: missing, malformed or not an object, k6's invalid config (104). */
 function configOptions(path: string): Record<string, unknown> {
-  const options: unknown = configFile(path, JSON.parse);
-  if (options === null || typeof options !== "object" || Array.isArray(options)) {
-    throw new UsageError(`--config ${path}: k6's config is a JSON object of options, e.g. {"vus": 10}`);
-  }
-  return options as Record<string, unknown>;
+  return configFile(path, (text) => {
+    const options: unknown = JSON.parse(text);
+    if (options !== null && typeof options === "object" && !Array.isArray(options)) return options;
+    throw new Error(`k6's config is a JSON object of options, e.g. {"vus": 10}`);
+  }, K6_EXIT.invalidConfig) as Record<string, unknown>;
 }
 
 /** How the load runs: a tier of k6's options giving one drops all four of the tiers under it (`Apply`). */

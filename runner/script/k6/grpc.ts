@@ -121,19 +121,20 @@ export class Client {
     const s = session("client.connect()");
     const timeoutMs = params.timeout === undefined ? K6_CONNECT_TIMEOUT_MS : durationMs(params.timeout);
     if (s === undefined) return this.#connectHook(addr, params, timeoutMs);
-    const target = new URL(s.target).host;
+    // The target where it is dialled: k6's `hosts` keep its name and send it to their address.
+    const target = new URL(s.target).host, dialled = new URL(s.route(s.target));
     const url = URL.parse(`${params.plaintext === true ? "http" : "https"}://${addr}/`);
     // Not an address: refused as another server.
-    if (url === null || new URL(s.route(url.href)).host !== target) {
+    if (url === null || new URL(s.route(url.href)).host !== dialled.host) {
       throw new Error(
         `${String(addr).slice(0, 100)}: not the run's gRPC server (${target}): a k6 script's calls go to ` +
           "the run's target; run it without --target app (its address is the target), or send this " +
           "address there with --target app=URL when the script spells it",
       );
     }
-    await reach(new URL(s.target), timeoutMs);
+    await reach(dialled, timeoutMs);
     if (params.reflect === true) {
-      reflected ??= reflectSchema(new URL(s.target).origin, timeoutMs).then((r) => new ScriptGrpcSchema(r));
+      reflected ??= reflectSchema(dialled.origin, timeoutMs).then((r) => new ScriptGrpcSchema(r));
       this.#schema = await reflected;
     }
     this.#connected.add(vuId());

@@ -406,8 +406,10 @@ export async function connect(
 ): Promise<WebSocket["response"]> {
   if (typeof params === "function") callback = params, params = null;
   if (typeof callback !== "function") throw new TypeError("ws.connect needs a function that uses the socket");
-  const socket = new K6Socket(url, params ?? null, callback);
+  const ended = current()?.s.ended, socket = new K6Socket(url, params ?? null, callback);
   await socket.closed;
+  // k6 interrupts an iteration the run's end cuts in its socket: the script runs no further.
+  if (ended?.aborted) return new Promise<never>(() => {});
   if (socket.thrown !== undefined) throw socket.thrown;
   // As k6: a connection that never opened is a response with its error (no URL), thrown with `throw: true`.
   const { response } = socket;

@@ -84,6 +84,10 @@ function fromCommonJs(source: string): string {
   const bundle = ast !== null && /__webpack_require__|__toESM\(/.test(source);
   const bundled = bundle && fn && isFunction(fn) && fn.body.body;
   if (bundled) cut(only.start, fn.body.start + 1), cut(fn.body.end - 1, only.end);
+  // k6 runs a file with import or export as an ES module: its `module` and `exports` are no CommonJS.
+  const esm = ast?.body.some((s: Node) => /^(Import|Export)/.test(s.type)), mixed = esm && !bundle;
+  if (mixed) edits.push(...mixedEdits(ast));
+  const named: string[] = [];
   for (const s of bundled || (ast?.body ?? [])) {
     const d = s.type === "VariableDeclaration" && s.declarations.length === 1 ? s.declarations[0] : null;
     const init = d?.init?.callee?.name === "__toESM" ? d.init.arguments[0] : d?.init;
@@ -94,13 +98,14 @@ function fromCommonJs(source: string): string {
     if (typeof from?.value === "string" && names && !source.slice(s.start, s.end).includes("\n")) {
       cut(s.start, s.end, `import ${names} from ${JSON.stringify(from.value)};`);
     }
-    const to = s.type === "ExpressionStatement" && s.expression.operator === "=" ? s.expression.left : null;
+    const to = !mixed && s.expression?.operator === "=" ? s.expression.left : null;
     const holder = to?.type === "MemberExpression" && !to.computed ? to.object : null;
     if (
       holder?.name === "exports" || (holder?.object?.name === "module" && holder.property?.name === "exports")
     ) {
       const name = to.property.name, exported = name === "default" ? "default " : `const ${name} = `;
       cut(s.start, s.expression.right.start, `export ${exported}`);
+      named.push(name);
     }
     // `module.exports = { options, default() {} }`: each plain key exported after it (a name kept as it is).
     const props: Node[] | false = to?.object?.name === "module" && to.property.name === "exports" &&
@@ -110,11 +115,16 @@ function fromCommonJs(source: string): string {
       cut(s.start, s.expression.right.start, "const __k6_cjs = ");
       const out = props.map((p) => {
         const k = keyOf(p);
+        named.push(k);
         if (k === "default") return "export default __k6_cjs.default;";
         return p.value?.name === k ? `export { ${k} };` : `export const ${k} = __k6_cjs.${k};`;
       });
       cut(s.end, s.end, ` ${out.join(" ")}`);
     }
+  }
+  // As k6's CommonJS, a default import is the exports object.
+  if (named.length > 0 && !named.includes("default")) {
+    cut(source.length, source.length, `\nexport default { ${[...new Set(named)].join(", ")} };`);
   }
   everyNode(bundle ? ast : { type: "Program", body: [] }, (n: Node) => {
     const init = n.type === "VariableDeclarator" && n.init?.type === "CallExpression" ? n.init : null;
@@ -136,13 +146,28 @@ function fromCommonJs(source: string): string {
     }
   });
   // None of these, no import nor export, and module.exports set in a function (UMD): k6's CommonJS wrapper.
-  const wrap = edits.length === 0 && ast?.body.every((s: Node) => !/^(Import|Export)/.test(s.type));
-  if (wrap && /\bmodule\.exports\s*=/.test(source)) {
+  if (edits.length === 0 && !esm && /\bmodule\.exports\s*=/.test(source)) {
     cut(0, 0, "var module = { exports: {} }, exports = module.exports; (function () {");
     const end = "\n}).call(exports);\nexport default module.exports.default ?? module.exports;";
     cut(source.length, source.length, end);
   }
   return applyEdits(source, edits);
+}
+
+/**
+ * An ES module's reads of `module` and `exports` (undeclared) as k6 runs them: each throws k6's error where
+ * it is reached (its init code: the script's exception, 107), the line kept.
+ */
+function mixedEdits(ast: Node): Edit[] {
+  const declared = declaredNames(ast), edits: Edit[] = [];
+  everyNode(ast, (n: Node, [p]: Node[]) => {
+    if (n.type !== "Identifier" || !/^(module|exports)$/.test(n.name) || declared.has(n.name)) return;
+    if ((p.property === n || p.key === n) && !p.computed) return;
+    const why = `you are trying to access identifier "${n.name}", this likely is due to mixing ECMAScript ` +
+      "Modules (ESM) and CommonJS syntax: use only one or the other";
+    edits.push({ start: n.start, end: n.end, text: `(() => { throw new Error(${JSON.stringify(why)}) })()` });
+  });
+  return edits;
 }
 
 /**
