@@ -9,7 +9,7 @@ import type { WorkerSteering } from "./steer.ts";
 export interface CommonConfig {
   readonly warmupMs: number;
   readonly lateBoundMs: number;
-  readonly whenBusy: "wait" | "drop";
+  readonly whenBusy: "wait" | "drop" | "skip";
   readonly pipelining: number;
   readonly connection: "keep-alive" | "per-arrival";
   readonly workers: number;

@@ -565,7 +565,7 @@ function convertPhases(phases: unknown, out: Collector): Record<string, unknown>
   tagOrigin(out.origins, load.phases, listOrigin("config.phases", phasePaths));
   const maxConnections = connectionCap(caps, phases.length, out);
   // As Artillery skips an arrival past maxVusers (vusers.skipped), an arrival finding none free is dropped.
-  if (maxConnections !== undefined) Object.assign(load, { maxConnections, whenBusy: "drop" });
+  if (maxConnections !== undefined) Object.assign(load, { maxConnections, whenBusy: "skip" });
   const keys = {
     timeout: "config.http.timeout",
     ...(caps.length > 0 ? { maxConnections: caps[0].path } : {}),
