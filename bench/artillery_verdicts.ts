@@ -5,10 +5,11 @@
  * sources named, else checkouts.json says where a checkout puts them; a `# args:` line or checkouts.json
  * gives the command line's flags) runs under `artillery run` and under `loadlab run`, with the same flags,
  * against one local app at 127.0.0.1:18491 that counts the requests it answers. A row compares the exit
- * codes, the virtual users created and failed (Artillery's `vusers.created`/`vusers.failed` from its `-o`
- * report, loadlab's sessions and failed sessions from results.json), the requests each tool sent (answered
- * or not) and the app answered (the same within 10%, or 1). Without Artillery (`--artillery-bin`,
- * `$ARTILLERY`, else `artillery` on PATH) it prints why and runs nothing.
+ * codes, the virtual users created and failed and the requests sent, answered or not (`vusers.created`,
+ * `vusers.failed`, `http.requests` of each tool's `-o` report), the requests the app answered, and every
+ * `http.codes.*`, `errors.*`, `vusers.*` and per-endpoint codes counter of the two reports (each the same
+ * within 10%, or 1). Without Artillery (`--artillery-bin`, `$ARTILLERY`, else `artillery` on PATH) it prints
+ * why and runs nothing.
  *
  *   deno task bench --artillery-verdicts [--artillery-bin PATH] [--only NAME,...]
  */
@@ -36,6 +37,8 @@ export interface ToolRun {
   answered: number;
   /** The first stderr line that says why, when the run wrote no report. */
   note: string;
+  /** The report's aggregate counters (`http.codes.200`, `errors.ETIMEDOUT`, `vusers.skipped`, ...). */
+  counters?: Record<string, number>;
 }
 
 /**
@@ -43,10 +46,10 @@ export interface ToolRun {
  * same ids), `/status/N` answers N, `/slow?ms=N` waits, `/login-cookie` sets a cookie `/me` requires (401
  * without it), `/moved` redirects to /home, a WebSocket upgrade echoes each message.
  */
-function startApp() {
+export function startApp(port = PORT) {
   let answered = 0;
   let nextId = 1;
-  const server = Deno.serve({ port: PORT, hostname: "127.0.0.1", onListen() {} }, async (req) => {
+  const server = Deno.serve({ port, hostname: "127.0.0.1", onListen() {} }, async (req) => {
     answered++;
     if (req.headers.get("upgrade") === "websocket") {
       const { socket, response } = Deno.upgradeWebSocket(req);
@@ -59,7 +62,8 @@ function startApp() {
       return Response.json({ id: nextId++ }, { status: 201, headers: { "x-request-id": `r${nextId}` } });
     }
     if (url.pathname.startsWith("/status/")) {
-      return new Response("status", { status: +url.pathname.slice(8) });
+      const status = +url.pathname.slice(8);
+      return new Response([204, 205, 304].includes(status) ? null : "status", { status });
     }
     // A cookie set, then required; a permanent redirect to /home.
     if (url.pathname === "/login-cookie") {
@@ -142,12 +146,12 @@ interface Checkout {
 }
 
 /** The script's `# args:` line, split on spaces (none: no flags). */
-function argsOf(path: string): string[] {
+export function argsOf(path: string): string[] {
   const line = /^# args:(.*)$/m.exec(Deno.readTextFileSync(path))?.[1] ?? "";
   return line.trim().split(/\s+/).filter((a) => a !== "");
 }
 
-/** One tool's run: Artillery writes its report with `-o`, loadlab its results.json to `--out-dir`. */
+/** One tool's run: each writes Artillery's report with `-o`, loadlab its results.json to `--out-dir` too. */
 async function runTool(
   program: string,
   name: string,
@@ -168,7 +172,7 @@ async function runTool(
   const out = await new Deno.Command(program, {
     args: isArtillery
       ? ["run", ...args, "-o", report, script]
-      : ["run", "-A", MAIN, "run", script, ...args, "--out-dir", outDir],
+      : ["run", "-A", MAIN, "run", script, ...args, "-o", report, "--out-dir", outDir],
     cwd: CORPUS,
     env: { NO_COLOR: "1", ARTILLERY_DISABLE_TELEMETRY: "true" },
     stdout: "piped",
@@ -184,32 +188,19 @@ async function runTool(
     answered: answered() - before,
     note: stderr[0] ?? "",
   };
+  return withReport(run, report);
+}
+
+/** `run` with the counts of the Artillery report (`-o`, either tool's) at `path`, or `run` as it is. */
+export function withReport(run: ToolRun, path: string): ToolRun {
   try {
-    if (isArtillery) {
-      const counters = JSON.parse(Deno.readTextFileSync(report)).aggregate.counters as Record<string, number>;
-      return {
-        ...run,
-        created: counters["vusers.created"] ?? 0,
-        failed: counters["vusers.failed"] ?? 0,
-        requests: counters["http.requests"] ?? 0,
-      };
-    }
-    type Run = {
-      requests: number;
-      errors?: Record<string, number>;
-      flows?: Array<{ sessions: number; failed: number }>;
-    };
-    const runs = JSON.parse(Deno.readTextFileSync(join(outDir, "results.json"))).runs as Run[];
-    const sum = (f: (r: Run) => number) => runs.reduce((n, r) => n + f(r), 0);
+    const counters = JSON.parse(Deno.readTextFileSync(path)).aggregate.counters as Record<string, number>;
     return {
       ...run,
-      created: sum((r) => (r.flows ?? []).reduce((n, f) => n + f.sessions, 0)),
-      failed: sum((r) => (r.flows ?? []).reduce((n, f) => n + f.failed, 0)),
-      // Artillery counts a request that got no response (refused, timed out) as sent; a session's
-      // `script` error (a hook's next(err)) is no request.
-      requests: sum((r) =>
-        r.requests + Object.entries(r.errors ?? {}).reduce((n, [k, e]) => n + (k === "script" ? 0 : e), 0)
-      ),
+      created: counters["vusers.created"] ?? 0,
+      failed: counters["vusers.failed"] ?? 0,
+      requests: counters["http.requests"] ?? 0,
+      counters,
     };
   } catch {
     return run;
@@ -221,18 +212,27 @@ export function compareRuns(name: string, a: ToolRun, l: ToolRun): string[] {
   const near = (x: number | null, y: number | null) =>
     x === y || (x !== null && y !== null && Math.abs(x - y) <= Math.max(1, 0.1 * Math.max(x, y)));
   const cell = (x: number | null, y: number | null) => `${x ?? "-"}/${y ?? "-"}`;
+  // Every status code, error and vusers counter either report holds, when both wrote one.
+  const compared =
+    /^(http\.codes\.|errors\.|vusers\.(created|failed|completed|skipped)$|plugins\.metrics-by-endpoint\..*\.codes\.)/;
+  const keys = a.counters && l.counters
+    ? [...new Set([...Object.keys(a.counters), ...Object.keys(l.counters)])].filter((k) => compared.test(k))
+    : [];
+  const counters = keys.sort().filter((k) => !near(a.counters![k] ?? 0, l.counters![k] ?? 0))
+    .map((k) => `${k} ${cell(a.counters![k] ?? 0, l.counters![k] ?? 0)}`);
   const parts = [
     a.code === l.code,
     near(a.created, l.created),
     near(a.failed, l.failed),
     near(a.requests, l.requests),
     near(a.answered, l.answered),
+    counters.length === 0,
   ];
   const verdict = parts.every(Boolean)
     ? "same"
     : l.note !== "" && l.created === null
     ? `differs: ${l.note.slice(0, 100)}`
-    : "differs";
+    : `differs${counters.length ? `: ${counters.join(", ")}` : ""}`;
   return [
     name,
     `${a.code}/${l.code}`,

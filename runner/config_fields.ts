@@ -133,7 +133,7 @@ export const OPTIONS = {
   ),
   lateBoundMs: option({ kind: "ms", file: "lateBound" }, cappedMs("late bound").positive().default(1_000)),
   /** `drop`: an open model's send finding every connection busy, at their bound, is dropped (k6's rate). */
-  whenBusy: option({ kind: "word", file: "whenBusy" }, z.enum(["wait", "drop"]).default("wait")),
+  whenBusy: option({ kind: "word", file: "whenBusy" }, z.enum(["wait", "drop", "skip"]).default("wait")),
   gracefulStopMs: option(
     { kind: "ms", file: "gracefulStop", flag: "--graceful-stop D", example: "0s" },
     cappedMs("graceful stop").min(0).default(2_000),

@@ -47,6 +47,7 @@ config:
   http: { timeout: 5 }
   defaults:
     headers: { x-test: artillery }
+  plugins: { ensure: {} }
   ensure:
     p99: 5000
     maxErrorRate: 0

@@ -2,10 +2,13 @@
  * Forms found in Artillery scripts teams publish (bench/artillery_verdicts/wild_*), run under `loadlab run`
  * against a server in this process that records each body: a JSON field calling a function Artillery lacks
  * (`$randomInt`) is left out as Artillery leaves it out, elsewhere such a call is refused before any load;
- * a list under `config.ensure` checks nothing; an empty `defaults: headers:` sends none.
+ * a list under `config.ensure` checks nothing; an empty `defaults: headers:` sends none. Scripts of the
+ * corpus (bench/artillery_verdicts/t12_*) run against the bench's app and reach the outcome Artillery gave
+ * them, recorded beside loadlab's in t12_outcomes.json.
  */
 import { deepStrictEqual as assertEquals, match } from "node:assert/strict";
 import { runLoadlab, withTempDir } from "./helpers.ts";
+import { argsOf, compareRuns, startApp, type ToolRun, withReport } from "../bench/artillery_verdicts.ts";
 
 /** Runs `config` (indented under `config:`) and `flow` (under `- flow:`) for 2 arrivals in 1 s. */
 async function run(config: string, flow: string) {
@@ -58,7 +61,7 @@ Deno.test("artillery wild: such a call in a url is refused before any load, nami
 
 Deno.test("artillery wild: a list under config.ensure checks nothing; empty defaults.headers send none", async () => {
   const r = await run(
-    "  ensure:\n    - statusCode: 200\n  defaults:\n    headers:",
+    "  plugins: { ensure: {} }\n  ensure:\n    - statusCode: 200\n  defaults:\n    headers:",
     "      - get: { url: /q }\n",
   );
   assertEquals(r.code, 0, r.output);
@@ -81,4 +84,59 @@ Deno.test("artillery wild: `expect` on a scenario checks nothing, as Artillery r
   assertEquals(r.code, 0, r.output);
   assertEquals(r.bodies, ["/info ", "/info "]);
   match(r.output, /scenarios\[0\]\.expect: on a scenario: Artillery checks nothing in it/);
+});
+
+/** Scripts of the twelfth trial whose counts no timing or weighted draw moves: one class each, or a mix. */
+const TRIAL_12 = [
+  "after_response_throws", // a plain afterResponse hook's throw: exit 11, no report
+  "before_request_throws", // errors by the hook's message
+  "capture_lenient_used", // a strict: false capture read later
+  "ensure_codes_fail", // config.ensure without the plugin named: not judged
+  "ensure_error_rate_capture", // errors.Failed capture or match
+  "if_true_vars", // an ifTrue function that throws sends the request
+  "payload_loadall_nofields", // a loadAll payload's rows as lists
+  "payload_two_files", // two payloads read a row each per user
+  "second_origin", // a request to another origin
+  "status_mix_codes", // every status and endpoint counted by its code
+  "cookies_jar",
+  "loop_count_think",
+];
+
+Deno.test("artillery corpus: the twelfth trial's scripts reach the verdict Artillery 2.0.21 gave (recorded)", async () => {
+  const corpus = new URL("../bench/artillery_verdicts/", import.meta.url).pathname;
+  const recorded: Record<string, { artillery: ToolRun }> = JSON.parse(
+    await Deno.readTextFile(`${corpus}t12_outcomes.json`),
+  );
+  const app = startApp(0);
+  try {
+    await withTempDir(async (dir) => {
+      // The corpus names the bench's port: each copy names this app's.
+      for (const f of Deno.readDirSync(corpus)) {
+        if (!f.name.startsWith("t12_")) continue;
+        const text = await Deno.readTextFile(corpus + f.name);
+        await Deno.writeTextFile(`${dir}/${f.name}`, text.replaceAll("18491", String(app.server.addr.port)));
+      }
+      for (const name of TRIAL_12.map((n) => `t12_${n}.yml`)) {
+        app.restartIds();
+        const before = app.answered();
+        const report = `${dir}/${name}.json`;
+        const args = [
+          "run",
+          `${dir}/${name}`,
+          ...argsOf(`${dir}/${name}`),
+          "-o",
+          report,
+          "--out-dir",
+          `${dir}/out`,
+        ];
+        const r = await runLoadlab(args);
+        const run = { code: r.code, created: null, failed: null, requests: null, note: "" };
+        const loadlab = withReport({ ...run, answered: app.answered() - before }, report);
+        const row = compareRuns(name, recorded[name].artillery, loadlab);
+        assertEquals(row.at(-1), "same", `${row.join(" | ")}\n${r.stderr}`);
+      }
+    });
+  } finally {
+    await app.server.shutdown();
+  }
 });

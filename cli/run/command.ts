@@ -132,6 +132,8 @@ async function runRead(
   // Artillery judges a run nothing answered as any other: by its ensure checks (the line above says why).
   const judged = outcome.results.thresholds.every((t) => t.ok) ? EXIT.ok : EXIT.thresholdFailed;
   if (args.artillery && code === EXIT.noResponse) code = judged;
+  // A hook's uncaught throw ends Artillery's test at once, with its worker's exit code.
+  if (args.artillery && outcome.results.runs.some((r) => r.abortedBy?.testAbort)) return 11;
   if (isLocustFile(args.source)) return await finishLocustRun(outcome.results, args, code, outDir, heard);
   const failedCheck = outcome.results.runs.some((run) =>
     run.flows?.some((f) => f.steps.some((s) => s.checks?.some((c) => c.failed > 0)))

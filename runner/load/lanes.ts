@@ -1,8 +1,9 @@
 /**
  * @module
  * Connections that wait for work: open models hand intended send times to lanes (a connection and a loop).
- * On demand (`SharedLanes`), a send finding none free is server-bound (`whenBusy: drop`: dropped), one the
- * isolate was late for is late and opens none; both drop past the late bound.
+ * On demand (`SharedLanes`), a send finding none free is server-bound (`whenBusy: drop`: dropped; `skip`:
+ * dropped at the bound only), one the isolate was late for is late and opens none; both drop past the late
+ * bound.
  */
 import type { LoadConnection } from "../http/load_connection.ts";
 import type { LoadContext } from "./executor.ts";
@@ -153,8 +154,8 @@ class SharedLanes extends LaneOwner {
     const full = this.#queue.length >= MAX_QUEUED_SENDS;
     let lane = full ? undefined : this.#parked.pop();
     while (lane && !lane.parked) lane = this.#parked.pop();
-    const drop = this.ctx.config.whenBusy === "drop";
-    if (full || (drop && !lane)) {
+    const { whenBusy } = this.ctx.config, drop = whenBusy === "drop";
+    if (full || (drop || whenBusy === "skip" && this.lanes.length >= this.maxLanes) && !lane) {
       this.ctx.shared.recorder.droppedSend(performance.now(), intendedMs);
       // As k6's arrival rates: one lane at a time opens, for the sends after the one dropped.
       if (drop && this.#connecting === 0 && this.lanes.length < this.maxLanes) this.#open();

@@ -185,7 +185,10 @@ function httpExperiment(doc: Doc, config: Doc, opts: ArtilleryOptions, out: Coll
   const apdex = plugins.apdex === undefined ? undefined : [config.apdex, plugins.apdex].find(isRecord);
   const thresholdMs = Number(apdex?.threshold ?? 500);
   if (apdex !== undefined) scriptEnd.apdex = { thresholdMs, score: config.apdex !== undefined };
-  convertEnsure(config.ensure ?? plugins.ensure, `config.${ensure}`, out);
+  // Artillery loads its ensure plugin only when config.plugins names it: else no check is judged.
+  if (!("ensure" in plugins) && config.ensure !== undefined) {
+    out.warnings.push("config.ensure: not judged, as Artillery judges it only with ensure in config.plugins");
+  } else convertEnsure(config.ensure ?? plugins.ensure, `config.${ensure}`, out);
   // Set in place, not copied: each flow keeps the tag naming its scenario.
   if (payload.source) { for (const flow of flows) Object.assign(flow, { data: "payload" }); }
   const experiment: Doc = { ...imported(opts, "Artillery script", ctx.origin, load), flows };
@@ -284,13 +287,16 @@ const PAYLOAD_KEYS = ["path", "fields", "order", "skipHeader", "loadAll", "name"
 
 /** `config.payload`: a CSV file read a row per virtual user, and named `loadAll` files read whole. */
 function convertPayload(payload: unknown, dir: string, out: Collector) {
-  const lists: Array<[string, Record<string, string>[]]> = [];
-  let source: Record<string, unknown> | undefined, fields: string[] = [];
+  const lists: Array<[string, unknown[]]> = [];
+  const fields: string[] = [];
+  let source: Record<string, unknown> | undefined;
   (Array.isArray(payload) ? payload : payload === undefined ? [] : [payload]).forEach((one, i) => {
     const path = Array.isArray(payload) ? join("config.payload", i) : "config.payload";
     if (!isRecord(one)) return problem(out, path, "expected a payload {path, fields}");
     rejectUnknownKeys(one, path, PAYLOAD_KEYS, out);
-    const names = one.fields;
+    // A loadAll payload without fields is a list of each line's values, as Artillery reads it.
+    const loadAll = one.loadAll === true, rowLists = loadAll && one.fields === undefined;
+    const names = rowLists ? [] : one.fields;
     if (typeof one.path !== "string" || !Array.isArray(names) || !names.every((f) => typeof f === "string")) {
       return problem(out, path, "a payload needs path (a CSV file) and fields (its column names)");
     }
@@ -298,23 +304,47 @@ function convertPayload(payload: unknown, dir: string, out: Collector) {
     const file = one.delimiter === undefined
       ? one.path
       : commaCopy(resolve(dir, one.path), one.delimiter, path, out);
-    if (one.loadAll === true) {
-      const csv = { fields: names, ...skipHeader };
+    if (loadAll) {
+      const csv = { fields: rowLists ? columnsOf(resolve(dir, file)) : names, ...skipHeader };
       const rows = readRows(resolve(dir, file), csv, join(path, "path"), out);
-      if (typeof one.name === "string") return lists.push([one.name, rows]);
+      const list = rowLists ? rows.map((row) => Object.values(row)) : rows;
+      if (typeof one.name === "string") return lists.push([one.name, list]);
       return problem(out, join(path, "name"), "missing: loadAll names its list");
     }
-    if (source) return problem(out, path, "one payload is read a row per virtual user here: join the files");
+    if (source) {
+      source.file = joinedRows([source, { file, fields: names, ...skipHeader }], dir, out);
+      if (one.order !== "sequence") source.order = "random";
+      return void fields.push(...names); // the source's fields too
+    }
     if (one.order !== undefined && one.order !== "random" && one.order !== "sequence") {
       problem(out, join(path, "order"), `expected random or sequence, found ${JSON.stringify(one.order)}`);
     }
     const order = one.order === "sequence" ? "sequential" : "random";
-    fields = names;
+    fields.push(...names);
     // The source's keys are the payload's, but for its file (`path` in the script).
     const origin = { at: path, keys: { file: join(path, "path") }, mirrors: true };
-    source = tagOrigin(out.origins, { file, fields: names, order, ...skipHeader }, origin);
+    source = tagOrigin(out.origins, { file, fields, order, ...skipHeader }, origin);
   });
   return { source, fields, lists };
+}
+
+/**
+ * Artillery draws a row of each payload per user: here one file of the payloads' rows side by side (row k of
+ * each, a shorter file's rows repeated), whose fields are theirs in order; its path.
+ */
+function joinedRows(payloads: Array<Record<string, unknown>>, dir: string, out: Collector): string {
+  const [a, b] = payloads.map((p) =>
+    readRows(resolve(dir, String(p.file)), p as CsvSpec, "config.payload", out)
+  );
+  const rows = Array.from({ length: Math.max(a.length, b.length) }, (_, k) => [
+    ...Object.values(a[k % a.length] ?? {}),
+    ...Object.values(b[k % b.length] ?? {}),
+  ]);
+  const csv = rows.map((row) => row.map(csvField).join(",")).join("\n");
+  payloads[0].skipHeader = false;
+  const copy = `${cachePathOf("artillery", csv)}.csv`;
+  writeWhole(copy, csv);
+  return copy;
 }
 
 /** A copy of a CSV file split on `delimiter` (one character), written comma-separated as loadlab reads it. */
@@ -337,16 +367,29 @@ function commaCopy(file: string, delimiter: unknown, path: string, out: Collecto
       if (c === delimiter && !quoted) fields.push("");
       else fields[fields.length - 1] += c;
     }
-    const csvField = (v: string) => !v.startsWith('"') && /[",]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v;
-    return fields.map(csvField).join(",");
+    return fields.map((v) => v.startsWith('"') ? v : csvField(v)).join(",");
   }).join("\n");
   const copy = `${cachePathOf("artillery", csv)}.csv`;
   writeWhole(copy, csv);
   return copy;
 }
 
+/** Names for the columns of a CSV file's first line (`c0`, `c1`, ...); none when it cannot be read. */
+function columnsOf(file: string): string[] {
+  try {
+    const first = Deno.readTextFileSync(file).split(/\r?\n/, 1)[0];
+    return first.split(",").map((_, k) => `c${k}`);
+  } catch {
+    return []; // readRows names the problem
+  }
+}
+
+/** A value as a CSV field: quoted when it holds a quote or a comma. */
+const csvField = (v: string) => /[",]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v;
+type CsvSpec = { fields: string[]; skipHeader?: boolean };
+
 /** A `loadAll` payload's rows as objects by field, or an issue naming its file's problem. */
-function readRows(file: string, csv: { fields: string[]; skipHeader?: boolean }, at: string, out: Collector) {
+function readRows(file: string, csv: CsvSpec, at: string, out: Collector) {
   try {
     const { columns, rows } = readDataFile(file, csv);
     return Array.from({ length: rows.count }, (_, r) => {
@@ -361,19 +404,24 @@ function readRows(file: string, csv: { fields: string[]; skipHeader?: boolean },
 
 /** What the scenarios' requests are converted against. */
 function flowContext(config: Doc, scenarios: unknown, fields: string[], out: Collector, target?: URL) {
+  // A `strict: false` capture a template reads: the session script captures it, undefined when not found.
+  const text = JSON.stringify(scenarios) ?? "";
+  const read = (n: string) => RegExp(`\\{\\{\\s*${n.replace(/\W/g, "\\$&")}\\b`).test(text);
+  const lenient = captureNames(scenarios, false).filter(read);
   const ctx: FlowContext = {
     origin: target?.origin ?? "http://127.0.0.1",
     basePath: target?.pathname.replace(/\/+$/, "") ?? "",
     defaultHeaders: {},
     variables: parseVariables(config.variables, out),
-    runtimeNames: new Set([...fields, ...captureNames(scenarios)]),
+    runtimeNames: new Set([...fields, ...captureNames(scenarios), ...lenient]),
+    lenient: new Set(lenient),
     naming: endpointNaming(config.plugins, out),
     expect: expectPlugin(isRecord(config.plugins) ? config.plugins.expect : undefined, out),
   };
   // Artillery's `{{ target }}` is config.target unless config.variables names one.
   if (!ctx.variables.has("target")) ctx.variables.set("target", { value: String(config.target) });
   // A failed expectation that ends the virtual user (reportFailuresAsErrors) ends a session script's session.
-  ctx.scripted = ctx.expect?.ends;
+  ctx.scripted = ctx.expect?.ends || lenient.length > 0;
   // As Artillery: http.defaults.headers, when given, replace defaults.headers whole.
   const http = isRecord(config.http) && isRecord(config.http.defaults) && config.http.defaults.headers;
   const [defaults, at] = http ? [config.http, "config.http.defaults"] : [config, "config.defaults"];
@@ -516,7 +564,8 @@ function convertPhases(phases: unknown, out: Collector): Record<string, unknown>
   const phasePaths = phases.map((_, i) => join("config.phases", i));
   tagOrigin(out.origins, load.phases, listOrigin("config.phases", phasePaths));
   const maxConnections = connectionCap(caps, phases.length, out);
-  if (maxConnections !== undefined) load.maxConnections = maxConnections;
+  // As Artillery skips an arrival past maxVusers (vusers.skipped), an arrival finding none free is dropped.
+  if (maxConnections !== undefined) Object.assign(load, { maxConnections, whenBusy: "skip" });
   const keys = {
     timeout: "config.http.timeout",
     ...(caps.length > 0 ? { maxConnections: caps[0].path } : {}),

@@ -24,12 +24,13 @@ const MAX_UNROLLED_STEPS = 1000;
 const WS_ACTIONS = ["send", "wait"];
 const SCENARIO_KEYS = ["name", "weight", "flow"];
 
-/** Every capture name (`as`) of the scenarios but `strict: false` ones: placeholders the engine fills. */
-export function captureNames(value: unknown): string[] {
-  if (Array.isArray(value)) return value.flatMap(captureNames);
-  const as = (c: unknown) => isRecord(c) && typeof c.as === "string" && c.strict !== false ? [c.as] : [];
+/** Every capture name (`as`) of the scenarios, of `strict: false` ones when not `strict`. */
+export function captureNames(value: unknown, strict = true): string[] {
+  if (Array.isArray(value)) return value.flatMap((v) => captureNames(v, strict));
+  const as = (c: unknown) =>
+    isRecord(c) && typeof c.as === "string" && (c.strict !== false) === strict ? [c.as] : [];
   return Object.entries(isRecord(value) ? value : {}).flatMap(([k, v]) =>
-    k === "capture" ? [v].flat().flatMap(as) : captureNames(v)
+    k === "capture" ? [v].flat().flatMap(as) : captureNames(v, strict)
   );
 }
 
@@ -145,7 +146,7 @@ function convertLoop(step: Record<string, unknown>, path: string, ctx: FlowConte
     return body.filter((s) => s !== undefined && !("think" in s)).map((s) => never(s!));
   }
   const list = Array.isArray(over) ? over : named && "list" in named ? named.list : undefined;
-  const values = list?.every((v) => typeof v !== "object" || isRecord(v)) ? list : undefined;
+  const values = list?.every((v) => v !== null) ? list : undefined;
   const rounds = values?.length ?? (Number.isInteger(count) && over === undefined ? count as number : 0);
   if (!Array.isArray(step.loop) || rounds < 1) {
     const what =
@@ -156,9 +157,11 @@ function convertLoop(step: Record<string, unknown>, path: string, ctx: FlowConte
   // `$loopElement.field`); the first round alone reports problems.
   const round = (k: number) => {
     const variables = new Map(ctx.variables), value = values?.[k];
-    const fields = isRecord(value) ? Object.entries(value) : [["", value] as const];
+    const fields = value instanceof Object ? Object.entries(value) : [["", value] as const];
     for (const [f, v] of values ? fields : []) {
       variables.set(`${element}${f && "."}${f}`, { value: v as string });
+      // A list's items by index too (`$loopElement[0]`).
+      if (Array.isArray(value)) variables.set(`${element}[${f}]`, { value: v as string });
     }
     variables.set(index, { value: k });
     const into = k === 0 ? out : { ...out, issues: [], warnings: [] }, own = { ...ctx, variables };

@@ -21,6 +21,8 @@ export interface FlowContext {
   variables: Variables;
   /** Names filled at run time (payload fields, captures): their placeholders stay as written. */
   runtimeNames: ReadonlySet<string>;
+  /** `strict: false` captures a template reads: kept (the session script's), else left out. */
+  lenient?: ReadonlySet<string>;
   /** How requests are named as endpoints (endpoints.ts). */
   naming: EndpointNaming;
   /** `config.processor`'s text: hooks allowed, names it may set left to fill per session. */
@@ -146,9 +148,8 @@ function toPath(url: unknown, path: string, ctx: FlowContext, out: Collector): s
   const filled = String(fill(url, path, ctx, out));
   if (/^https?:\/\//i.test(filled)) {
     const parsed = new URL(filled);
-    if (parsed.origin !== ctx.origin) {
-      return problem(out, path, `${parsed.origin} is not the target ${ctx.origin}: one target per script`);
-    }
+    // Another origin is sent to as written, by the session script (which dials any origin).
+    if (parsed.origin !== ctx.origin) return (ctx.scripted = true) && filled;
     return parsed.pathname + parsed.search;
   }
   return ctx.basePath + (filled.startsWith("/") ? filled : `/${filled}`);
@@ -209,7 +210,7 @@ export function convertRequest(spec: unknown, path: string, ctx: FlowContext, ou
   const hooks = ctx.processor === undefined ? [] : HOOKS.slice(0, 2);
   rejectUnknownKeys(spec, path, [...REQUEST_KEYS, ...hooks], out);
   const request: Record<string, unknown> = { path: toPath(spec.url, join(path, "url"), ctx, out) };
-  request.name = artilleryEndpointName(String(spec.url), spec.name, ctx.basePath, ctx.naming);
+  request.name = artilleryEndpointName(String(spec.url), spec.name, ctx);
   const map = (key: string) =>
     spec[key] === undefined ? undefined : scalarMap(spec[key], join(path, key), ctx, out);
   if (spec.qs !== undefined) request.query = map("qs");
@@ -254,7 +255,7 @@ export function convertRequest(spec: unknown, path: string, ctx: FlowContext, ou
     name: join(path, spec.name ? "name" : "url"),
   };
   tagOrigin(out.origins, request, { at: path, keys, mirrors: true });
-  const capture = convertCaptures(spec.capture, join(path, "capture"), out);
+  const capture = convertCaptures(spec.capture, join(path, "capture"), out, CAPTURE_KINDS, ctx.lenient);
   const matches = convertMatches(spec.match, join(path, "match"), ctx, out);
   return {
     request,
@@ -378,7 +379,13 @@ function convertMatches(value: unknown, path: string, ctx: FlowContext, out: Col
 const CAPTURE_KINDS = ["json", "header", "regexp"];
 
 /** Artillery's `capture` (one or a list) as loadlab captures: one of `kinds` (with group), and `as`. */
-export function convertCaptures(value: unknown, path: string, out: Collector, kinds = CAPTURE_KINDS) {
+export function convertCaptures(
+  value: unknown,
+  path: string,
+  out: Collector,
+  kinds = CAPTURE_KINDS,
+  lenient?: ReadonlySet<string>,
+) {
   if (value === undefined) return undefined;
   const list = Array.isArray(value) ? value : [value];
   const keys = [...kinds, "group", "as", "transform", "strict"];
@@ -388,7 +395,7 @@ export function convertCaptures(value: unknown, path: string, out: Collector, ki
     if (!isRecord(c) || typeof c.as !== "string") {
       return problem(out, at, "expected a capture such as {json: $.token, as: token}", []);
     }
-    if (c.strict === false) {
+    if (c.strict === false && !lenient?.has(c.as)) {
       out.warnings.push(`${at}: strict: false (it ends no virtual user there): not captured here`);
       return [];
     }
@@ -402,7 +409,9 @@ export function convertCaptures(value: unknown, path: string, out: Collector, ki
     }
     paths.push(at);
     const read = Object.fromEntries(
-      Object.entries(c).filter(([k]) => keys.includes(k) && k !== "transform" && k !== "strict"),
+      Object.entries(c).filter(([k]) =>
+        keys.includes(k) && k !== "transform" && (k !== "strict" || !c.strict)
+      ),
     );
     // Artillery's regexp capture without a group is the whole match, not its first group.
     if (read.regexp !== undefined) read.group ??= 0;
@@ -444,10 +453,19 @@ export function endpointNaming(plugins: unknown, out: Collector): EndpointNaming
   return naming;
 }
 
-/** Artillery's name of a request: its url after the target's path, without `qs`, and its `name`. */
-function artilleryEndpointName(url: string, name: unknown, basePath: string, naming: EndpointNaming): string {
-  const parsed = /^https?:\/\//i.test(url) ? new URL(url) : undefined;
-  let base = parsed ? parsed.pathname + parsed.search : url.startsWith("/") ? basePath + url : url;
+/**
+ * Artillery's name of a request: its url after the target's path (led by its host and port where they are
+ * not the target's), without `qs`, and its `name`.
+ */
+function artilleryEndpointName(
+  url: string,
+  name: unknown,
+  { basePath, naming, origin }: FlowContext,
+): string {
+  const parsed = /^https?:\/\//i.test(url) ? new URL(url) : undefined, target = new URL(origin);
+  const host = parsed && parsed.hostname !== target.hostname ? parsed.hostname : "";
+  const at = host + (parsed?.port && parsed.port !== target.port ? `:${parsed.port}` : "");
+  let base = parsed ? at + parsed.pathname + parsed.search : url.startsWith("/") ? basePath + url : url;
   if (naming.stripQueryString) base = base.replace(/\?.*$/, "");
   try {
     base = decodeURIComponent(base);

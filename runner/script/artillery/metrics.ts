@@ -49,8 +49,13 @@ function summaryOf(encoded: string[]): Record<string, number> | undefined {
   return Object.fromEntries(Object.keys(SUMMARY).map((k) => [k, round1(at[k])]));
 }
 
+/** A run's numbers, or an interval's: what one period of the report adds up. */
+type Part =
+  & Pick<RunResult, "requests" | "errors" | "statusCodes" | "bytesRead" | "startedAt" | "durationSec">
+  & Partial<Pick<RunResult, "flows" | "errorMessages" | "droppedSends" | "histogramEncoded" | "endpoints">>;
+
 /** The runs' numbers as one period of Artillery's report (`aggregate`, an `intermediate`), hooks' apart. */
-function periodOf(runs: readonly RunResult[]) {
+function periodOf(runs: readonly Part[]) {
   const counters: Record<string, number> = {},
     add = (k: string, n: number) => counters[k] = (counters[k] ?? 0) + n;
   for (const run of runs) {
@@ -59,6 +64,7 @@ function periodOf(runs: readonly RunResult[]) {
       add("vusers.created", flow.sessions);
       add("vusers.failed", flow.failed);
       add("vusers.completed", flow.completed);
+      if (flow.captureFailed) add("errors.Failed capture or match", flow.captureFailed);
     }
     const errors = Object.entries(run.errors).filter(([k]) => k !== "script");
     add("http.requests", run.requests + errors.reduce((n, [, e]) => n + e, 0));
@@ -67,12 +73,22 @@ function periodOf(runs: readonly RunResult[]) {
       add("http.responses", n);
     }
     for (const [kind, n] of errors) add(`errors.${ERROR_CODES[kind] ?? kind}`, n);
+    // A failed user's error by its message, as Artillery counts it (`errors.Failed capture or match`).
+    for (const [message, n] of Object.entries(run.errorMessages?.script ?? {})) add(`errors.${message}`, n);
     add("http.downloaded_bytes", run.bytesRead);
+    // Artillery 2 names each request's codes by its endpoint whether or not the plugin is named.
+    for (const e of run.endpoints ?? []) {
+      for (const [code, n] of Object.entries(e.statusCodes)) {
+        add(`plugins.metrics-by-endpoint.${e.name}.codes.${code}`, n);
+      }
+    }
+    // An arrival past maxVusers is dropped here, skipped there.
+    if (run.droppedSends) add("vusers.skipped", run.droppedSends);
   }
   const startMs = Math.min(...runs.map((r) => Date.parse(r.startedAt)));
   const sec = runs.reduce((a, r) => a + r.durationSec, 0);
   const summaries: Record<string, Record<string, number>> = {};
-  const times = summaryOf(runs.map((r) => r.histogramEncoded));
+  const times = summaryOf(runs.map((r) => r.histogramEncoded ?? ""));
   if (times) summaries["http.response_time"] = times;
   const sessions = summaryOf(runs.flatMap((r) => r.flows ?? []).map((f) => f.sessionHistogramEncoded ?? ""));
   if (sessions) summaries["vusers.session_length"] = sessions;
@@ -88,6 +104,21 @@ function periodOf(runs: readonly RunResult[]) {
     lastMetricAt: startMs + sec * 1000,
   };
 }
+
+/**
+ * A run's intervals grouped by Artillery's 10 s periods of the wall clock, each as one entry of its
+ * `intermediate` (its users are the aggregate's only: loadlab counts sessions per run).
+ */
+function periodsOf(run: RunResult) {
+  const periods = new Map<number, Part[]>(), startMs = Date.parse(run.startedAt);
+  for (const i of run.intervals) {
+    const atMs = startMs + i.startMs, period = atMs - atMs % PERIOD_MS;
+    const part = { ...i, startedAt: new Date(atMs).toISOString(), durationSec: i.durationMs / 1000 };
+    periods.set(period, [...periods.get(period) ?? [], { ...part, errors: i.errorKinds ?? {} }]);
+  }
+  return [...periods].map(([period, parts]) => ({ ...periodOf(parts), period }));
+}
+const PERIOD_MS = 10_000;
 
 /** What the hooks emitted, added to `period` (counters, rates a second, summaries); its lines printed. */
 function addEmitted(period: Period, metrics: Record<string, K6Metric>): string[] {
@@ -138,8 +169,9 @@ export async function endArtilleryRun(
   if (lines.length > 0 && !quiet) {
     console.log(`\nThe script's own metrics (events.emit):\n  ${lines.join("\n  ")}`);
   }
-  if (output) {
-    const intermediate = results.runs.map((run) => periodOf([run]));
+  // A run a hook's throw ended writes no report, as Artillery's process exits first.
+  if (output && !results.runs.some((r) => r.abortedBy)) {
+    const intermediate = results.runs.flatMap(periodsOf);
     await writeTextAtomic(output, JSON.stringify({ aggregate, intermediate }, null, 2) + "\n");
   }
   const run = results.runs.at(-1)?.name ?? "";

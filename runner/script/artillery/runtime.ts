@@ -14,6 +14,7 @@ import { REDIRECT_STATUSES } from "../../http/kept_response.ts";
 import { durationMsOf } from "../../../validation/duration.ts";
 import { addValue, flushMetricsSoon, type MetricPart } from "../k6/metrics.ts";
 import { cachePathOf, writeWhole } from "../cache_dir.ts";
+import { abortTest } from "../k6/test_abort.ts";
 
 type Step = Record<string, any>;
 type Vars = Record<string, unknown>;
@@ -46,6 +47,16 @@ async function call(fn: Hook | undefined, args: unknown[], step = false): Promis
       : new Promise((resolve) => fn(...args, resolve))).catch((thrown) => thrown ?? "error");
   if (err) throw new Error(err instanceof Error ? err.message : String(err));
 }
+
+/** A plain function's throw in `afterResponse` escapes Artillery's callbacks: its worker dies, exit 11. */
+const dies = (fn: Hook | undefined, name: string): Hook | undefined =>
+  fn?.constructor.name !== "Function" ? fn : (...args) => {
+    try {
+      return fn(...args);
+    } catch (err) {
+      abortTest(`worker error in afterResponse ${name}: ${err}`);
+    }
+  };
 
 const TEMPLATE = /\{\{\s*([^}]*?)\s*\}\}/g;
 const RANDOM = /^\$random(Number|String)\((\d*)\s*,?\s*(\d*)\)$/;
@@ -142,10 +153,16 @@ export function artilleryHooks(plan: HooksPlan, esm?: Hooks) {
     const spec = step[method];
     if (step.ifTrue !== undefined) {
       const fn = fns[step.ifTrue], cond = fn ? null : condition(step.ifTrue);
-      if (!(fn ? fn(ctx.vars) : cond ? cond(ctx.vars) : true)) return;
+      // A condition that throws sends the request, as Artillery's does.
+      let holds: unknown = true;
+      try {
+        holds = fn ? fn(ctx.vars) : cond ? cond(ctx.vars) : true;
+      } catch { /* sent */ }
+      if (!holds) return;
     }
     // A hook sees the request as written (templates unfilled, no default headers), as Artillery's do.
-    const req: Step = { ...spec, url: plan.origin + spec.path, method: method.toUpperCase(), qs: spec.query };
+    const to = /^https?:/.test(spec.path) ? spec.path : plan.origin + spec.path; // another origin as written
+    const req: Step = { ...spec, url: to, method: method.toUpperCase(), qs: spec.query };
     req.headers = step.ownHeaders ? { ...spec.headers } : undefined;
     for (const name of [...hooks.beforeRequest ?? [], ...step.beforeRequest ?? []]) {
       await call(fns[name], [req, ctx, events]);
@@ -182,14 +199,14 @@ export function artilleryHooks(plan: HooksPlan, esm?: Hooks) {
     if (missed.length > 0 && plan.ends) throw new Error(`Failed expectations for request ${req.url}`);
     const captured: Array<[Step, unknown]> = (step.capture ?? []).map((c: Step) => [c, read(r, c)]);
     const failed = captured.some(([c, v]) =>
-      v === undefined || c.equals !== undefined && String(v) !== String(c.equals)
+      v === undefined && c.strict !== false || c.equals !== undefined && String(v) !== String(c.equals)
     );
     if (!failed) { for (const [c, v] of captured) if (c.as !== "_match") ctx.vars[c.as] = v; }
     const after = [...hooks.afterResponse ?? [], ...step.afterResponse ?? []];
     if (after.length > 0) {
       const headersOf = new Proxy({}, { get: (_, k) => r.headers.get(String(k)) ?? undefined });
       const res = { statusCode: r.status, headers: headersOf, body: r.text() };
-      for (const name of after) await call(fns[name], [req, res, ctx, events]);
+      for (const name of after) await call(dies(fns[name], name), [req, res, ctx, events]);
     }
     if (failed) throw new Error("Failed capture or match");
   }
