@@ -101,10 +101,8 @@ async function readRunPlan(args: RunArgs, signal?: AbortSignal): Promise<{ sourc
 /** The experiment of session script `args.source` (a k6 script's from its options), load flags over it. */
 async function scriptText(args: RunArgs, signal?: AbortSignal): Promise<{ text: string; paths?: K6Paths }> {
   const problem = scriptFileProblem(resolve(args.source));
-  if (problem !== null) {
-    const exitCode = isLocustFile(args.source) ? LOCUST_FILE_REFUSED : undefined;
-    throw new UsageError(`${args.source}: ${problem}`, { exitCode });
-  }
+  const exitCode = isLocustFile(args.source) ? LOCUST_FILE_REFUSED : undefined; // Locust's for a file
+  if (problem !== null) throw new UsageError(`${args.source}: ${problem}`, { exitCode });
   const flags = args.scriptLoad ?? { env: {} };
   if (await isK6Script(args.source)) {
     // Before the flags pass: k6's runtime, which it imports, would read them as this process's own.
@@ -149,14 +147,10 @@ async function locustText(source: string, flags: ScriptLoadArgs): Promise<string
     const path = resolve(source);
     return await locustExperimentText(path, load, flags.vus ?? 1, flags.locust ?? {}, flags.durationMs);
   } catch (err) {
-    const exitCode = LOCUST_FILE_REFUSED;
-    if (err instanceof LocustConvertError || err instanceof LocustInputError) {
-      throw new UsageError(err.message, { cause: err, exitCode });
-    }
-    if (err instanceof Deno.errors.NotFound) {
-      throw new UsageError(`${source}: no such file`, { cause: err, exitCode });
-    }
-    throw err;
+    const refused = err instanceof LocustConvertError || err instanceof LocustInputError;
+    if (!refused && !(err instanceof Deno.errors.NotFound)) throw err;
+    const message = refused ? err.message : `${source}: no such file`;
+    throw new UsageError(message, { cause: err, exitCode: LOCUST_FILE_REFUSED });
   }
 }
 
