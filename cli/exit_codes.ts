@@ -72,6 +72,12 @@ export const K6_EXIT = {
   commandFailed: 255, // k6's -1: its command failed before the test (a `--secret-source` it cannot read)
 } as const;
 
+/**
+ * Locust's exit code for a locustfile it cannot load or run before the load (a syntax error, an import it
+ * cannot resolve, a raise at its top level, no user class, no such file): loadlab's 2. A bad flag stays 2.
+ */
+export const LOCUST_FILE_REFUSED = 1;
+
 /** A k6 script run's exit code: 108 on `exec.test.abort()`, 110 on `fail()`, 99 for a threshold. */
 export function k6ExitCodeOf(code: number, runs: RunResult[]): number {
   if (code === EXIT.interrupted || code === EXIT.terminated) return code;

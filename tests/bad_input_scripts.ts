@@ -3,9 +3,10 @@
  * Bad-input cases of scripts given to `run` (tests/bad_input_test.ts runs them): k6 scripts a hostile or
  * careless author writes (a syntax error, a request at the top level, code from text, a default export
  * that is not a function, nesting too deep for a parser, options of the wrong type, a throw as it loads:
- * named at its line) and script paths that
- * are not regular files (a FIFO held `run` forever, a sparse file over the cap). Each must exit 2 naming the
- * file:line or field, before any load reaches the counting target. Data only.
+ * named at its line), locustfiles Python or Locust refuses, and script paths that are not regular files (a
+ * FIFO held `run` forever, a sparse file over the cap). Each must exit 2 (a k6 script with k6's code, a
+ * locustfile with Locust's 1) naming the file:line or field, before any load reaches the counting target.
+ * Data only.
  */
 import type { Case, Ctx } from "./bad_input_shapes.ts";
 import { sparse } from "./bad_input_shapes.ts";
@@ -273,6 +274,27 @@ export const SCRIPTS: Case[] = [
       return ["run", path, "--out-dir", `${c.dir}/py-out`];
     },
     names: [/locustfile\.py: is not UTF-8 text \(line 1; UTF-16 or Latin-1\?\): use UTF-8$/],
+    code: 1, // Locust's for a locustfile it cannot load
+  },
+  {
+    name: "run a locustfile whose indentation mixes tabs and spaces (Python's TabError)",
+    args: (c) => {
+      const path = `${c.dir}/tabs.py`;
+      const task = `    @task\n    def t(self):\n        if 1:\n\t    self.client.get("${c.url}")\n`;
+      Deno.writeTextFileSync(path, `from locust import HttpUser, task\nclass U(HttpUser):\n${task}`);
+      return ["run", path, "-t", "1s", "--out-dir", `${c.dir}/py-out`];
+    },
+    names: [/tabs\.py:6: inconsistent use of tabs and spaces in indentation \(Python's TabError\)/],
+    code: 1,
+  },
+  {
+    name: "run -f a folder with no locustfile",
+    args: (c) => {
+      Deno.mkdirSync(`${c.dir}/no-py`, { recursive: true });
+      return ["run", "-f", `${c.dir}/no-py`, "-t", "1s", "--out-dir", `${c.dir}/py-out`];
+    },
+    names: [/no-py: give a locustfile \(\.py\) or a folder of them/],
+    code: 1,
   },
   {
     name: "run a k6 script with --summary-export a folder (refused before the load)",

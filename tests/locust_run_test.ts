@@ -799,7 +799,7 @@ class Child(Base):
     ok(Number(n) >= 2 && Number(n) <= 6 && message.startsWith(told), thrown);
   }));
 
-pool.test("a construct outside the subset is refused at its line before any load (exit 2)", () =>
+pool.test("a construct outside the subset is refused at its line before any load (Locust's exit 1)", () =>
   withTarget(async (url) => {
     const { code, text } = await runLocust(
       "bad.py",
@@ -807,7 +807,7 @@ pool.test("a construct outside the subset is refused at its line before any load
         "    def t(self):\n        requests.get('http://x')\n",
       ["bad.py", "-u", "1", "-t", "1s", "-H", url],
     );
-    assertEquals(code, 2, text);
+    assertEquals(code, 1, text);
     ok(text.includes("bad.py:2: import requests"), text);
   }));
 

@@ -22,7 +22,7 @@ import {
 } from "../segment_args.ts";
 import type { LoadPlanOptions } from "../../scenarios/load.ts";
 import { CI_FLAGS, type ResultsArgs, resultsArgs } from "../ci_outputs.ts";
-import { exitCodesHelp, STRICT_FLAG } from "../exit_codes.ts";
+import { exitCodesHelp, LOCUST_FILE_REFUSED, STRICT_FLAG } from "../exit_codes.ts";
 import { DASHBOARD_FLAGS } from "../dashboard/flags.ts";
 import { isMetricsOut, type MetricsOutput } from "../../results/export/metrics_output.ts";
 import { BASELINE_FLAGS } from "../baseline_flags.ts";
@@ -324,7 +324,10 @@ function locustFiles(given: string): string {
       : [f]
   );
   const bad = files.length === 0 ? given : files.find((f) => !f.endsWith(".py"));
-  if (bad !== undefined) throw new UsageError(`-f ${bad}: give a locustfile (.py) or a folder of them`);
+  if (bad !== undefined) {
+    const exitCode = LOCUST_FILE_REFUSED;
+    throw new UsageError(`-f ${bad}: give a locustfile (.py) or a folder of them`, { exitCode });
+  }
   return files.length === 1 ? files[0] : files.map((f) => resolve(f)).join(",");
 }
 

@@ -12,6 +12,7 @@ import {
   ScriptStopped,
 } from "../../runner/script/host/host.ts";
 import { UsageError } from "../usage_error.ts";
+import { LOCUST_FILE_REFUSED } from "../exit_codes.ts";
 import { ScriptNames } from "../../runner/script/sessions/names.ts";
 import { DOES_NOT_LOAD } from "../../runner/script/module.ts";
 import {
@@ -131,10 +132,10 @@ export async function checkPlanScripts(plan: Plan, signal?: AbortSignal): Promis
   }
   for (const [path, limitMb] of limits) {
     await checkScript(path, limitMb, signal).catch((err) => {
-      // A locustfile whose top level raises exits 1, as Locust's does on its import's exception.
+      // A locustfile whose top level raises exits as Locust does on its import's exception.
       const raised = err instanceof UsageError && path.endsWith(".py.js") &&
         err.message.includes(DOES_NOT_LOAD);
-      throw raised ? new UsageError(err.message, { cause: err, exitCode: 1 }) : err;
+      throw raised ? new UsageError(err.message, { cause: err, exitCode: LOCUST_FILE_REFUSED }) : err;
     });
   }
 }

@@ -14,7 +14,7 @@ import {
   scriptExperimentName,
   scriptExperimentText,
 } from "./script_check.ts";
-import { K6_EXIT } from "../exit_codes.ts";
+import { K6_EXIT, LOCUST_FILE_REFUSED } from "../exit_codes.ts";
 import type { K6Paths } from "../../scenarios/k6/paths.ts";
 import { ExperimentError } from "../../scenarios/experiment_error.ts";
 import { scriptFileProblem } from "../../scenarios/script_source.ts";
@@ -101,7 +101,8 @@ async function readRunPlan(args: RunArgs, signal?: AbortSignal): Promise<{ sourc
 /** The experiment of session script `args.source` (a k6 script's from its options), load flags over it. */
 async function scriptText(args: RunArgs, signal?: AbortSignal): Promise<{ text: string; paths?: K6Paths }> {
   const problem = scriptFileProblem(resolve(args.source));
-  if (problem !== null) throw new UsageError(`${args.source}: ${problem}`);
+  const exitCode = isLocustFile(args.source) ? LOCUST_FILE_REFUSED : undefined; // Locust's for a file
+  if (problem !== null) throw new UsageError(`${args.source}: ${problem}`, { exitCode });
   const flags = args.scriptLoad ?? { env: {} };
   if (await isK6Script(args.source)) {
     // Before the flags pass: k6's runtime, which it imports, would read them as this process's own.
@@ -129,7 +130,7 @@ async function scriptText(args: RunArgs, signal?: AbortSignal): Promise<{ text: 
   return { text: JSON.stringify({ ...file, loads: { session: sessionLoadOf(flags, file.loads) } }) };
 }
 
-/** The experiment of locustfile `source` (refused with `file:line: why`, exit 2, when it cannot run). */
+/** Locustfile `source`'s experiment (refused with `file:line: why`, Locust's exit 1, if it cannot run). */
 async function locustText(source: string, flags: ScriptLoadArgs): Promise<string> {
   if (flags.iterations !== undefined) {
     throw new UsageError(
@@ -146,11 +147,10 @@ async function locustText(source: string, flags: ScriptLoadArgs): Promise<string
     const path = resolve(source);
     return await locustExperimentText(path, load, flags.vus ?? 1, flags.locust ?? {}, flags.durationMs);
   } catch (err) {
-    if (err instanceof LocustConvertError || err instanceof LocustInputError) {
-      throw new UsageError(err.message, { cause: err });
-    }
-    if (err instanceof Deno.errors.NotFound) throw new UsageError(`${source}: no such file`, { cause: err });
-    throw err;
+    const refused = err instanceof LocustConvertError || err instanceof LocustInputError;
+    if (!refused && !(err instanceof Deno.errors.NotFound)) throw err;
+    const message = refused ? err.message : `${source}: no such file`;
+    throw new UsageError(message, { cause: err, exitCode: LOCUST_FILE_REFUSED });
   }
 }
 

@@ -220,6 +220,7 @@ class Converter {
   run(): LocustConversion {
     const top = parser.parse(this.src).topNode;
     this.findSyntaxErrors(top);
+    this.findTabError(top);
     if (this.problems.length > 0) throw this.error();
     this.planModule(top);
     const defined = [...this.classes, ...this.asyncFunctions, ...this.syncFunctions];
@@ -294,6 +295,36 @@ class Converter {
     some(node, (n) => n.type.isError && n.parent?.name !== "YieldStatement" && (at = n.from) >= 0);
     if (at >= 0) {
       this.problems.push({ line: this.lineOf(at), why: "invalid syntax (Python's parser stops here)" });
+    }
+  }
+
+  /**
+   * Python's TabError, as its tokenizer finds it: a statement's indentation that compares with its block's
+   * differently when a tab is 8 columns and when it is 1 (lines in brackets and strings are not compared).
+   */
+  private findTabError(top: SyntaxNode): void {
+    const starts: number[] = [];
+    some(top, (n) => {
+      if (n.name === "Body" || n.name === "Script" || n.name === "DecoratedStatement") {
+        starts.push(...children(n).filter((c) => c.name !== "Comment").map((c) => c.from));
+      }
+      return false;
+    });
+    const stack = [[0, 0]];
+    for (const from of starts.sort((a, b) => a - b)) {
+      const lead = this.src.slice(this.src.lastIndexOf("\n", from - 1) + 1, from);
+      if (!/^[ \t]*$/.test(lead)) continue; // after `;` or `:` on its line
+      let col = 0;
+      for (const ch of lead) col = ch === "\t" ? (Math.floor(col / 8) + 1) * 8 : col + 1;
+      const alt = lead.length, [indent, altIndent] = stack.at(-1)!;
+      if (col > indent && alt > altIndent) stack.push([col, alt]);
+      else {
+        while (col < stack.at(-1)![0]) stack.pop();
+        if (col <= indent && (col !== stack.at(-1)![0] || alt === stack.at(-1)![1])) continue;
+        const why =
+          "inconsistent use of tabs and spaces in indentation (Python's TabError): indent with spaces";
+        return void this.problems.push({ line: this.lineOf(from), why });
+      }
     }
   }
 

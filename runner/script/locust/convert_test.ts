@@ -130,6 +130,19 @@ class U(HttpUser):
   throws(() => convertLocust("def f(:\n", "l.py"), LocustConvertError);
 });
 
+Deno.test("indentation that compares differently with a tab as 8 columns and as 1 is Python's TabError", () => {
+  const TAB = "inconsistent use of tabs and spaces in indentation (Python's TabError): indent with spaces";
+  const body = (lines: string[]) => problems(HEAD + "def f(x):\n" + lines.join("\n") + "\n");
+  // Deeper by 8 columns, not by 1; as deep by 8, not by 1; back to a block's 8, not its 1; a decorated def.
+  assertEquals(body(["        if x:", "\t    x = 1"]), [`locustfile.py:4: ${TAB}`]);
+  assertEquals(body(["        x = 1", "\tx = 2"]), [`locustfile.py:4: ${TAB}`]);
+  assertEquals(body(["\tif x:", "\t    x = 1", "        x = 2"]), [`locustfile.py:5: ${TAB}`]);
+  assertEquals(body(["    @staticmethod", "\tdef g():", "\t\tpass"]), [`locustfile.py:4: ${TAB}`]);
+  // Tabs alone, or tabs then spaces alike on each line, are consistent; brackets and strings not compared.
+  assertEquals(body(["\tif x:", "\t\tx = 1", "\tx = [1,", "  \t 2]", '\ty = """', ' \t"""']), []);
+  assertEquals(body(["\t  if x:", "\t    x = 1", "\t  x = 2; y = 3"]), []);
+});
+
 Deno.test("super() calls the base class's method; __init__ is Python's constructor, run as a user starts", () => {
   const { code } = convertLocust(
     HEAD + "class A(HttpUser):\n    def __init__(self, env):\n        super().__init__(env)\n" +
