@@ -77,7 +77,8 @@ Deno.test("an open arrival's script is not charged for its think time before its
     }));
     // Its lateness against the schedule still counts; the 60 ms the script slept first does not.
     ok(run.requests >= 10, `${run.requests} requests`);
-    ok(run.latencyMs.p50 < 30, `p50 ${run.latencyMs.p50} ms: the 60 ms think time was charged`);
+    // Charged, every latency would be past 60 ms; a busy core's wait stays well under it.
+    ok(run.latencyMs.p50 < 50, `p50 ${run.latencyMs.p50} ms: the 60 ms think time was charged`);
   } finally {
     await target.stop();
   }
