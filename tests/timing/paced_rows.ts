@@ -6,8 +6,8 @@
  * or TLS socket, the fixtures' raw HTTP/2 client, Deno's WebSocket) sending the same request on one
  * keep-alive connection at the same pace, a random 10-35 ms apart. A transport or a protocol layer that
  * reads a response only at its worker's next turn, or times it from something other than its send, shows
- * its own wait (1.5-5 ms) instead of the target's fraction of a millisecond. The bound is the difference
- * of the medians, 0.5 ms. A busy machine only adds delay, and more to a run (its worker, the main isolate and
+ * its own wait (1.5-5 ms) instead of the target's fraction of a millisecond. The bound on the difference of
+ * the medians, 1 ms, sits under that wait and over what the studies beside it add (0.56 ms seen). A busy machine only adds delay, and more to a run (its worker, the main isolate and
  * the target share the cores) than to the reference, so a row over the bound is measured again, up to
  * `ATTEMPTS` times, and the lowest excess counts: a wait of the generator's own is there on every attempt.
  */
@@ -18,7 +18,7 @@ import { median } from "../../results/stats.ts";
 import { H2RawClient } from "../fixtures/h2_raw_client.ts";
 
 /** The most a paced run's p50 may exceed the reference's. */
-export const BOUND_MS = 0.5;
+export const BOUND_MS = 1;
 /** Measurements of a row before its excess over the reference is final. */
 const ATTEMPTS = 3;
 /** A run's load: long enough for 40 or more paced requests from two sessions. */
