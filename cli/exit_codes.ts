@@ -90,7 +90,7 @@ export function k6ExitCodeOf(code: number, runs: RunResult[]): number {
     return hook.startsWith("setup") ? K6_EXIT.setupTimeout : K6_EXIT.teardownTimeout;
   }
   if (hook !== undefined) return K6_EXIT.scriptException;
-  if (testFailed() !== undefined) return K6_EXIT.markedFailed;
+  if (testFailed()) return K6_EXIT.markedFailed;
   return code === EXIT.thresholdFailed ? K6_EXIT.thresholdsFailed : code;
 }
 

@@ -32,7 +32,7 @@ import {
 import { readK6Files } from "../../runner/script/k6/convert/local_modules.ts";
 import { terminalSafe } from "../../validation/terminal_text.ts";
 import { K6_EXIT } from "../exit_codes.ts";
-import { listenForTestFail, TEST_ABORTED } from "../../runner/script/k6/test_abort.ts";
+import { TEST_ABORTED } from "../../runner/script/k6/test_abort.ts";
 import { NO_DEFAULT, NO_FUNCTIONS } from "../../runner/script/k6/runtime.ts";
 import type { IsolateOptions } from "../../runner/script/k6/isolate_flags.ts";
 import { DOES_NOT_LOAD } from "../../runner/script/module.ts";
@@ -123,7 +123,6 @@ export async function k6ExperimentText(
     throw new UsageError(`${basename(path)}: ${refused.join("; ")}`, { exitCode: K6_EXIT.invalidConfig });
   }
   // Before any worker starts: their custom metrics reach this isolate, which judges abortOnFail thresholds.
-  listenForTestFail();
   collectK6Metrics(
     afterRun.flatMap(({ metric, rule, abortOnFail }) =>
       abortOnFail ? [{ metric, rule, delayMs: abortOnFail.delayMs }] : []

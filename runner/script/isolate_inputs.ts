@@ -7,15 +7,22 @@
 /**
  * The run's in loadlab's isolate, else the isolate's own; `vars`: `-e NAME=VALUE`, over the environment;
  * `metricSends`: the sends of k6 metrics every isolate made, one counter the main isolate's shares, so it
- * knows when all have arrived; `runTag`: names the run's channels (`runChannel`).
+ * knows when all have arrived; `testFailed`: 1 once a VU called k6's `exec.test.fail()`, read by the main
+ * isolate at the end with no message to wait for; `runTag`: names the run's channels (`runChannel`).
  */
 export const inputs: {
   k6: Record<string, unknown>;
   locust?: object;
   vars?: Record<string, string>;
   metricSends: Int32Array;
+  testFailed: Int32Array;
   runTag: string;
-} = { k6: {}, metricSends: new Int32Array(new SharedArrayBuffer(4)), runTag: crypto.randomUUID() };
+} = {
+  k6: {},
+  metricSends: new Int32Array(new SharedArrayBuffer(4)),
+  testFailed: new Int32Array(new SharedArrayBuffer(4)),
+  runTag: crypto.randomUUID(),
+};
 
 export const METRICS_CHANNEL = "loadlab-k6-metrics";
 

@@ -3,7 +3,7 @@
  * k6's `exec.test.abort(message)`: the VU tells the main isolate, which stops the run (exit 108 as k6); no
  * iteration of its isolate starts after it. In init code the import fails with the marker the command reads.
  */
-import { runChannel } from "../isolate_inputs.ts";
+import { inputs, runChannel } from "../isolate_inputs.ts";
 
 /** What an abort's error message starts with: the command tells an init-time abort (108) by it. */
 export const TEST_ABORTED = "test aborted by exec.test.abort()";
@@ -24,20 +24,8 @@ export function abortTest(message?: unknown): never {
   throw new Error(`${TEST_ABORTED}: ${text}`);
 }
 
-let failed: string | undefined;
-let failListener: BroadcastChannel | null = null;
-
-/** In the main isolate: hears the first `exec.test.fail()`, read after the summary as custom metrics are. */
-export function listenForTestFail(): void {
-  failListener ??= runChannel(TEST_ABORT_CHANNEL);
-  failListener.onmessage = (e: MessageEvent<unknown>) => {
-    const message = (e.data as { failed?: unknown } | null)?.failed;
-    if (typeof message === "string") failed ??= message;
-  };
-}
-
-/** The first `exec.test.fail()`'s message heard (`listenForTestFail`), else undefined. */
-export const testFailed = (): string | undefined => failed;
+/** Whether a VU of any isolate called `exec.test.fail()` (the shared flag, set before the VU goes on). */
+export const testFailed = (): boolean => Atomics.load(inputs.testFailed, 0) === 1;
 
 /** k6's `exec.test.fail(message)`: the test runs on, then ends marked failed (exit 110 as k6). */
 export function failTest(message?: unknown): void {
@@ -45,8 +33,7 @@ export function failTest(message?: unknown): void {
     ? "test marked as failed"
     : `test marked as failed: ${message}`;
   console.error(text);
-  sender ??= runChannel(TEST_ABORT_CHANNEL);
-  sender.postMessage({ failed: text });
+  Atomics.store(inputs.testFailed, 0, 1);
 }
 
 /** In the main isolate: calls `onAbort` with the first abort's message, until the returned function stops. */
