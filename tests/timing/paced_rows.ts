@@ -7,7 +7,7 @@
  * keep-alive connection at the same pace, a random 10-35 ms apart. A transport or a protocol layer that
  * reads a response only at its worker's next turn, or times it from something other than its send, shows
  * its own wait (1.5-5 ms) instead of the target's fraction of a millisecond. The bound on the difference of
- * the medians, 1 ms, sits under that wait and over what the studies beside it add (0.56 ms seen). A busy
+ * the medians, 1 ms, sits under that wait and over what two busy loops beside it add (0.56 ms seen). A busy
  * machine only adds delay, and more to a run (its worker, the main isolate and the target share the cores)
  * than to the reference, so a row over the bound is measured again, up to
  * `ATTEMPTS` times, and the lowest excess counts: a wait of the generator's own is there on every attempt.
