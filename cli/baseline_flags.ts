@@ -50,7 +50,10 @@ export function baselineArgs(flags: FlagValues): BaselineArgs {
 /** The gate's rules and baseline, the flags' else the file's, read before any load (exit 2, not a run). */
 export async function readGate(args: BaselineArgs, file: { compareWith?: string; failOn?: string[] } = {}) {
   const baselinePath = args.baselinePath ?? file.compareWith;
-  const failOn = args.failOn ?? (file.failOn ?? []).flatMap(parseFailOnList);
+  const given = args.failOn ?? (file.failOn ?? []).flatMap(parseFailOnList);
+  // One rule written twice (a flag beside a variable's list holding it) is judged and shown once.
+  const key = (f: FailOn) => JSON.stringify([f.metric, f.limit, f.selector]);
+  const failOn = given.filter((f, i) => given.findIndex((g) => key(g) === key(f)) === i);
   if (failOn.length && baselinePath === undefined) {
     throw new UsageError(
       `--fail-on compares with a baseline: give --baseline main/results.json (or compareWith: in the file)`,

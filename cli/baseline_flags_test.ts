@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { strToU8, zipSync } from "fflate";
 import { makeSingleAttack } from "../tests/fixtures/make_results.ts";
 import { loadBaselineUrl, tokenAllowed } from "./baseline_flags.ts";
-import { loadBaseline } from "./baseline_flags.ts";
+import { loadBaseline, readGate } from "./baseline_flags.ts";
+import { parseFailOnList } from "../results/fail_on.ts";
 import { ResultsFileError } from "../results/mod.ts";
 
 const RESULTS = JSON.stringify(makeSingleAttack());
@@ -218,4 +219,23 @@ Deno.test("an HTML baseline (report.html, a sign-in page) says what to give; a 5
     assert.match(await refusal(`${base}/page`), /\/page: .*it is HTML: give the results\.json/);
     assert.match(await refusal(`${base}/busy`), /HTTP 503: the server failed; try again later, or download/);
   });
+});
+
+Deno.test("a rule written twice is one rule; the same metric at another limit or endpoint stays", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/results.json`, RESULTS);
+    const failOn = parseFailOnList(
+      "p50 +20%, P50 > +20%, p(50) +20.0%, p50 +10%, p50{name:GET /} +20%, p50{name:GET /a} +20%",
+    );
+    const gate = await readGate({ baselinePath: `${dir}/results.json`, failOn });
+    assert.deepEqual(gate.failOn.map((f) => f.expression), [
+      "p50 +20%",
+      "p50 +10%",
+      "p50{name:GET /} +20%",
+      "p50{name:GET /a} +20%",
+    ]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
