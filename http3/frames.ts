@@ -46,7 +46,7 @@ export function h3ErrorName(code: number): string {
 }
 
 export const SETTINGS_QPACK_MAX_TABLE_CAPACITY = 0x1;
-export const SETTINGS_MAX_FIELD_SECTION_SIZE = 0x6;
+const SETTINGS_MAX_FIELD_SECTION_SIZE = 0x6;
 export const SETTINGS_QPACK_BLOCKED_STREAMS = 0x7;
 
 /** A peer's SETTINGS, with RFC 9114 7.2.4.1's defaults until its frame comes. */
