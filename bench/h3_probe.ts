@@ -14,7 +14,7 @@
  *     [--url https://127.0.0.1:PORT/ to use a running server instead; --cacert PEM]
  */
 import { parseArgs } from "node:util";
-import { H3FrameReader, H3Settings, readSettings } from "../http3/frames.ts";
+import { H3FrameReader, readSettings } from "../http3/frames.ts";
 import {
   CONTROL_STREAM_PREFACE,
   FRAME_HEADERS,
@@ -108,7 +108,7 @@ async function startServer() {
 }
 
 /** Reads the peer's unidirectional streams: control (SETTINGS first), QPACK encoder; others drained. */
-async function readPeerStreams(conn: Deno.QuicConn, settings: H3Settings, decoder: QpackDecoder) {
+async function readPeerStreams(conn: Deno.QuicConn, decoder: QpackDecoder) {
   for await (const stream of conn.incomingUnidirectionalStreams) {
     (async () => {
       let type = -1;
@@ -124,7 +124,7 @@ async function readPeerStreams(conn: Deno.QuicConn, settings: H3Settings, decode
             at = control.read(chunk, at, chunk.length);
             if (at < 0) throw new Error(`peer control stream: error ${-at}`);
             if (control.event === READ_FRAME && control.type === 0x4) {
-              const r = readSettings(control.payload, control.payloadOff, control.payloadLen, settings);
+              const r = readSettings(control.payload, control.payloadOff, control.payloadLen);
               if (r < 0) throw new Error(`peer SETTINGS: error ${-r}`);
             }
           }
@@ -237,7 +237,7 @@ for (let c = 0; c < connections; c++) {
   // Kept: a collected send stream is finished, and a finished control stream closes the connection.
   controlWriters.push(w);
   const decoder = new QpackDecoder();
-  readPeerStreams(conn, new H3Settings(), decoder).catch(() => {});
+  readPeerStreams(conn, decoder).catch(() => {});
   if (values.core) openers.set(conn, await bareStreamOpener(conn));
   conns.push(conn);
   decoders.push(decoder);

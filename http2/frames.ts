@@ -176,13 +176,12 @@ export class PeerSettings {
   maxFrameBytes = DEFAULT_MAX_FRAME_BYTES;
 }
 
-/** Applies SETTINGS to `into` in order (RFC 9113 6.5.3): null, or the problem (`into` partly set). */
+/** Applies server SETTINGS to `into` in order (RFC 9113 6.5.3): null, or the problem (`into` partly set). */
 export function applySettings(
   buf: Uint8Array,
   from: number,
   to: number,
   into: PeerSettings,
-  fromServer = false,
 ): { errorCode: number; message: string } | null {
   if ((to - from) % 6 !== 0) {
     return {
@@ -195,7 +194,7 @@ export function applySettings(
     const value = readUint32(buf, p + 2);
     switch (id) {
       case SETTINGS_ENABLE_PUSH:
-        if (value > (fromServer ? 0 : 1)) {
+        if (value !== 0) {
           return { errorCode: PROTOCOL_ERROR, message: `SETTINGS_ENABLE_PUSH ${value}` };
         }
         break;

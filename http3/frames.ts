@@ -46,21 +46,14 @@ export function h3ErrorName(code: number): string {
 }
 
 export const SETTINGS_QPACK_MAX_TABLE_CAPACITY = 0x1;
-export const SETTINGS_MAX_FIELD_SECTION_SIZE = 0x6;
 export const SETTINGS_QPACK_BLOCKED_STREAMS = 0x7;
 
-/** A peer's SETTINGS, with RFC 9114 7.2.4.1's defaults until its frame comes. */
-export class H3Settings {
-  qpackMaxTableCapacity = 0;
-  maxFieldSectionBytes = Number.MAX_SAFE_INTEGER;
-  qpackBlockedStreams = 0;
-}
-
 /**
- * Reads a SETTINGS payload into `into`: 0, or -H3_SETTINGS_ERROR for a repeated id or one of HTTP/2's
- * (RFC 9114 7.2.4.1), -H3_FRAME_ERROR for a truncated pair. Unknown ids are ignored.
+ * Checks a peer's SETTINGS payload: 0, or -H3_SETTINGS_ERROR for a repeated id or one of HTTP/2's (RFC 9114
+ * 7.2.4.1), -H3_FRAME_ERROR for a truncated pair. The values are not kept: our encoder uses no dynamic table,
+ * and a server's field section limit is the server's to enforce.
  */
-export function readSettings(buf: Uint8Array, off: number, len: number, into: H3Settings): number {
+export function readSettings(buf: Uint8Array, off: number, len: number): number {
   const end = off + len;
   let seen = 0;
   for (let at = off; at < end;) {
@@ -68,17 +61,13 @@ export function readSettings(buf: Uint8Array, off: number, len: number, into: H3
     if (id === VARINT_TRUNCATED) return -H3_FRAME_ERROR;
     at += varintLengthAt(buf[at]);
     if (at >= end) return -H3_FRAME_ERROR;
-    const value = readVarint(buf, at, end);
-    if (value === VARINT_TRUNCATED) return -H3_FRAME_ERROR;
+    if (readVarint(buf, at, end) === VARINT_TRUNCATED) return -H3_FRAME_ERROR;
     at += varintLengthAt(buf[at]);
     if (id >= 0x2 && id <= 0x5) return -H3_SETTINGS_ERROR;
     if (id < 32) {
       if (seen & (1 << id)) return -H3_SETTINGS_ERROR;
       seen |= 1 << id;
     }
-    if (id === SETTINGS_QPACK_MAX_TABLE_CAPACITY) into.qpackMaxTableCapacity = value;
-    else if (id === SETTINGS_MAX_FIELD_SECTION_SIZE) into.maxFieldSectionBytes = value;
-    else if (id === SETTINGS_QPACK_BLOCKED_STREAMS) into.qpackBlockedStreams = value;
   }
   return 0;
 }

@@ -12,11 +12,10 @@ interface LockHolder {
   command: string;
 }
 
-/** A held folder lock; releasing (or disposing) removes the file and drops the lock. */
+/** A held folder lock; disposing it (`await using`) removes the file and drops the lock. */
 export interface FolderLock extends AsyncDisposable {
   /** The holder of a lock file left behind by a process that is gone, which this lock replaced. */
   tookOverFrom: LockHolder | null;
-  release(): Promise<void>;
 }
 
 /** The folder is locked by a running process; `holder` is null when it had not yet written its pid. */
@@ -65,7 +64,7 @@ export async function lockFolder(dir: string, command: string, of?: string): Pro
       await Deno.remove(path).catch(() => {});
       file.close();
     };
-    return { tookOverFrom, release, [Symbol.asyncDispose]: release };
+    return { tookOverFrom, [Symbol.asyncDispose]: release };
   }
   throw new FolderInUseError(of ?? dir, null);
 }

@@ -50,7 +50,6 @@ export async function lockOutDir(command: string, outDir: string, of?: string): 
       `loadlab ${command}: note: ${of ?? outDir}: cannot be locked (${osErrorText(err)}); ` +
         "another run into this folder at the same time would not be refused",
     );
-    const release = () => Promise.resolve();
-    return { tookOverFrom: null, release, [Symbol.asyncDispose]: release };
+    return { tookOverFrom: null, [Symbol.asyncDispose]: () => Promise.resolve() };
   }
 }

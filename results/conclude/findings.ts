@@ -19,7 +19,7 @@ interface Sentence {
 }
 
 /** One sentence of the block, with the kind of finding it is. */
-export interface Finding extends Sentence {
+interface Finding extends Sentence {
   kind: FindingKind;
 }
 

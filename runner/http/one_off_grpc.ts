@@ -25,7 +25,7 @@ import { grpcRequestSpec } from "./grpc/call.ts";
 export type OneOffTls = { readonly insecure?: boolean; readonly caFile?: string; readonly sni?: string };
 
 /** What one call got: its code, why when not OK, its replies' payloads, its head's fields (lower case). */
-export type OneOffAnswer = {
+type OneOffAnswer = {
   status: number;
   problem: string;
   replies: Uint8Array[];

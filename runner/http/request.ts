@@ -145,8 +145,4 @@ export class RequestMix extends PickCycle {
       endpoint: endpoints[k] ?? 0,
     }));
   }
-
-  get templated(): boolean {
-    return this.requests.some((r) => !r.fixed);
-  }
 }

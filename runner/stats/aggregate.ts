@@ -220,7 +220,7 @@ function intervalDelta(
 }
 
 /** Counters of one interval index, summed over the workers that reported it. */
-export interface IntervalAccumulator extends IntervalCounts {
+interface IntervalAccumulator extends IntervalCounts {
   errorKinds: Record<string, number>;
   inFlight: number;
   connections: number;
@@ -237,7 +237,7 @@ export interface IntervalAccumulator extends IntervalCounts {
 type IntervalLatency = Pick<IntervalResult, "p50" | "p75" | "p90" | "p99" | "mean" | "max">;
 
 /** An interval every worker has reported: its counters, and its latency once settled. */
-export interface CompleteInterval extends Omit<IntervalAccumulator, "histograms"> {
+interface CompleteInterval extends Omit<IntervalAccumulator, "histograms"> {
   /** Workers' encodings not merged yet: merging waits for the run's end, off the generator's core. */
   pending: string[];
   /** Valid once settled (no `pending` left). */

@@ -9,7 +9,7 @@ import type { RunResult } from "../../results/mod.ts";
 type HostCpuReading = ReturnType<typeof readHostCpu>;
 
 /** What a run records of the host's CPU: results' `hostCpu`. */
-export type HostCpuDelta = NonNullable<RunResult["hostCpu"]>;
+type HostCpuDelta = NonNullable<RunResult["hostCpu"]>;
 
 export function readHostCpu() {
   const host = readHostCpuSec();
@@ -44,7 +44,7 @@ const NETSTAT_FIELDS = {
 } as const satisfies Record<string, readonly [string, string]>;
 
 /** Counter deltas over a run: this host, all processes (a type, so results' loose object takes it). */
-export type HostTcpDelta = Record<keyof typeof NETSTAT_FIELDS, number>;
+type HostTcpDelta = Record<keyof typeof NETSTAT_FIELDS, number>;
 
 /** What changed between two readings; null when either is missing or lacks the accept-queue counters. */
 export function hostTcpDelta(

@@ -35,7 +35,7 @@ export class ControlFrames {
     }
     const peer = core.peer;
     const before = peer.initialWindowBytes;
-    const problem = applySettings(buf, at, at + length, peer, true);
+    const problem = applySettings(buf, at, at + length, peer);
     if (problem !== null) return core.frameError(problem.errorCode, problem.message, nowMs);
     core.gotSettings = true;
     const output = core.output;

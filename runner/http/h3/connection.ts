@@ -15,7 +15,6 @@ import {
   H3_NO_ERROR,
   h3ErrorName,
   H3FrameReader,
-  H3Settings,
   READ_FRAME,
   readSettings,
   STREAM_CONTROL,
@@ -56,7 +55,6 @@ export class H3Connection {
   openStreams = 0;
   maxOpenStreams = 0;
   readonly decoder = new QpackDecoder(0, 0);
-  readonly peerSettings = new H3Settings();
   #opening: Promise<boolean> | null = null;
   #opens = 0;
   /** Our control and QPACK streams' writers, kept while the connection lives. */
@@ -175,7 +173,7 @@ export class H3Connection {
           if (control.event !== READ_FRAME) continue;
           if (control.type === FRAME_SETTINGS) {
             const { payload, payloadOff, payloadLen } = control;
-            const r = readSettings(payload, payloadOff, payloadLen, this.peerSettings);
+            const r = readSettings(payload, payloadOff, payloadLen);
             if (r < 0) return this.#fail(conn, -r, "in the server's SETTINGS");
           } else if (control.type === FRAME_GOAWAY) this.#goaway(conn);
         }

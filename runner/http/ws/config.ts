@@ -20,7 +20,7 @@ const matchRuleSchema = z.discriminatedUnion("kind", [
 ]);
 
 /** Longest pause a storm makes between two messages: 10 minutes (a longer wait is a hold's or a flow's). */
-export const MAX_STORM_THINK_MS = 600_000;
+const MAX_STORM_THINK_MS = 600_000;
 
 /** The fields of a run's `ws` config, each declared once with its flag (`--ws-*`) where it has one. */
 export const WS_OPTIONS = {

@@ -18,7 +18,7 @@ export interface OriginPlace {
 }
 
 /** Where a URL a session names goes, and its request path there. */
-export interface Resolved {
+interface Resolved {
   readonly place: OriginPlace;
   readonly path: string;
 }
