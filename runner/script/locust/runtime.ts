@@ -469,6 +469,9 @@ const REQUESTS_CHANNEL = "loadlab-locust-requests";
 /** Null when no command's process listens: the listeners run here. */
 let requestsOut: BroadcastChannel | null = null;
 
+/** The tag carrying a request's method as the file spells it, when not in capitals: its stats row's type. */
+export const SPELLED = "locust_method";
+
 /** `--reset-stats`: when Locust resets (as its last user spawns); a request before it is BEFORE_RESET's. */
 let resetAtMs = 0;
 export const BEFORE_RESET = " (before --reset-stats)";
@@ -709,6 +712,8 @@ class Client {
     const auth = o.auth ?? this.auth;
     if (Array.isArray(auth)) (headers ??= {}).authorization = `Basic ${btoa(`${auth[0]}:${auth[1]}`)}`;
     const options: RequestOptions = headers === undefined ? {} : { headers };
+    // Sent upper-cased, as requests sends it; Locust's stats and listeners name it as spelled (`get`).
+    if (method !== method.toUpperCase()) options.tags = { [SPELLED]: method };
     // Locust names a request by its path and query (params too; not base_url, a FastHttpUser's given URL).
     if (o.name != null) options.name = str(o.name);
     // FastHttpSession names a request by the URL as given; HttpSession by the path it sent.
@@ -786,7 +791,7 @@ class Client {
       options.name = this.#hop;
       return this.#send(s);
     }
-    const response = new LocustResponse(s, r, this.#verb, this.#at);
+    const response = new LocustResponse(s, r, this.#options.tags?.[SPELLED] ?? this.#verb, this.#at);
     response.elapsedMs = nowMs(s) - this.#startMs;
     response.name = o.name != null ? str(o.name) : pathAndQuery(this.#path);
     response.context = o.context as Record<string, unknown> | undefined;
