@@ -294,7 +294,10 @@ export class Float {
     return this.n;
   }
 }
-export const fl = (x: unknown) => typeof x === "number" && Number.isInteger(x) ? new Float(x) : x;
+export const fl = (x: unknown): unknown =>
+  typeof x === "number" && Number.isInteger(x) ? new Float(x) : Array.isArray(x) // a list of floats (`times`): each item, a tuple kept one
+    ? (Object.isFrozen(x) ? Object.freeze(x.map(fl)) : x.map(fl))
+    : x;
 
 export function str(x: unknown): string {
   if (typeof x === "string") return x;
