@@ -128,7 +128,7 @@ const FLOAT_CALL = new RegExp(
     "statistics\\.(fmean|p?stdev)|time\\.(time|perf_counter|monotonic|process_time)|" +
     "random\\.(random|uniform|gauss|\\w+variate|triangular)|.+\\.total_seconds)$",
 );
-/** Python's calls whose result is a float, or a list of them, when an argument is or holds one (`sum(xs)`). */
+/** Python's calls whose result is a float (or a list of them) when an argument holds one (`sum(xs)`). */
 const FLOAT_OF_ARGS = /^(abs|sum|min|max|pow|list|tuple|sorted|statistics\.(mean|median))$/;
 /** Python's and Locust's values that are floats (`math.pi`, a stats entry's `fail_ratio`). */
 const FLOAT_VALUE = new RegExp(

@@ -294,8 +294,11 @@ export class Float {
     return this.n;
   }
 }
+/** `x` typed a float where a text is made of it; a list of floats item by item, a tuple kept one. */
 export const fl = (x: unknown): unknown =>
-  typeof x === "number" && Number.isInteger(x) ? new Float(x) : Array.isArray(x) // a list of floats (`times`): each item, a tuple kept one
+  typeof x === "number" && Number.isInteger(x)
+    ? new Float(x)
+    : Array.isArray(x)
     ? (Object.isFrozen(x) ? Object.freeze(x.map(fl)) : x.map(fl))
     : x;
 
