@@ -459,10 +459,14 @@ Deno.test("a query's or form's None values are dropped, named as Locust names wh
     assertEquals(Object.keys(sent).sort(), ["/echo", "/json", "/json?page=2", "Aggregated"], text);
   }));
 
-Deno.test("every file of the eleventh hostile trial converts, each case's -f as its cases.json gives it", async () => {
+Deno.test("every file of the eleventh and twelfth hostile trials converts, each case's -f as given", async () => {
   const { convertLocustFile } = await import("../runner/script/locust/file.ts");
-  const corpus = new URL("../bench/locust_hostile11/", import.meta.url).pathname;
-  const cases = JSON.parse(Deno.readTextFileSync(`${corpus}/cases.json`));
+  for (const trial of ["11", "12"]) await convertEach(convertLocustFile, trial);
+});
+
+async function convertEach(convertLocustFile: (paths: string) => { users: unknown[] }, trial: string) {
+  const corpus = new URL(`../bench/locust_hostile${trial}/`, import.meta.url).pathname;
+  const cases = JSON.parse(await Deno.readTextFile(`${corpus}/cases.json`));
   for (const [name, c] of Object.entries(cases as Record<string, { cwd?: string; f?: string }>)) {
     if (name === "_about") continue;
     const dir = `${corpus}${c.cwd ?? ""}`;
@@ -473,4 +477,53 @@ Deno.test("every file of the eleventh hostile trial converts, each case's -f as 
     const { users } = convertLocustFile(paths.join(","));
     ok(users.length >= 1, name);
   }
-});
+}
+
+Deno.test("floats out of calls are named as Python writes them: print, f-strings, %, format, logging", () =>
+  withTarget(async (url) => {
+    const file = new URL("../bench/locust_hostile12/float_calls.py", import.meta.url).pathname;
+    const { code, text, dir } = await run(Deno.readTextFileSync(file), url, [
+      "-u",
+      "1",
+      "-r",
+      "1",
+      "-t",
+      "1s",
+    ]);
+    assertEquals(code, 0, text);
+    // What CPython 3.11 writes for each of the file's names.
+    const python = [
+      "sum 6.0 1.0 2.0 3.0",
+      "math 2.0 3.0 2 8.0 3.14",
+      "call 2.0 2.0 2.0 4.0",
+      "spec    2.0 3.0  | 1e+20 3.0 float(5)=5.0",
+      "pct 2.0 2.0 3   4.0",
+      "fmt 1.0   2.0 4.0",
+      "attr 0.0 0.0",
+      "big inf inf -inf 1e-05 1e+20",
+      "list 2.0 2.0 [1.0] [3.0]",
+    ];
+    const sent = counts(`${dir}/res_stats.csv`);
+    assertEquals(python.filter((n) => !(sent[n] >= 1)), [], text);
+    ok(text.includes("printed 3.0 1.0 2") && text.includes("took 2.0 then True"), text);
+  }));
+
+const LOWER_METHOD = `from locust import HttpUser, constant, task
+
+
+class Lower(HttpUser):
+    wait_time = constant(0.2)
+
+    @task
+    def lower(self):
+        self.client.request("get", "/json", name="spelled")
+        self.client.request("post", "/echo", data="x")
+`;
+
+Deno.test("a method given in lower case is sent as GET and named as the file spells it, as Locust's row", () =>
+  withTarget(async (url) => {
+    const { code, text, dir } = await run(LOWER_METHOD, url, ["-u", "1", "-r", "1", "-t", "1s"]);
+    assertEquals(code, 0, text);
+    const rows = Deno.readTextFileSync(`${dir}/res_stats.csv`).trim().split(/\r?\n/).slice(1, -1);
+    assertEquals(rows.map((r) => r.split(",").slice(0, 2).join(" ")), ["post /echo", "get spelled"], text);
+  }));

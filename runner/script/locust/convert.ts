@@ -122,6 +122,20 @@ class Refusal extends Error {
   }
 }
 
+/** Python's calls whose result is a float whatever their arguments (`math.sqrt`, `time.time`). */
+const FLOAT_CALL = new RegExp(
+  "^(float|math\\.(?!(ceil|floor|trunc|gcd|factorial|isqrt|comb|perm|prod|is\\w+)$)\\w+|" +
+    "statistics\\.(fmean|p?stdev)|time\\.(time|perf_counter|monotonic|process_time)|" +
+    "random\\.(random|uniform|gauss|\\w+variate|triangular)|.+\\.total_seconds)$",
+);
+/** Python's calls whose result is a float (or a list of them) when an argument holds one (`sum(xs)`). */
+const FLOAT_OF_ARGS = /^(abs|sum|min|max|pow|list|tuple|sorted|statistics\.(mean|median))$/;
+/** Python's and Locust's values that are floats (`math.pi`, a stats entry's `fail_ratio`). */
+const FLOAT_VALUE = new RegExp(
+  "^(math\\.(pi|e|tau|inf|nan)|.+\\.(avg_response_time|fail_ratio|total_rps|current_rps|" +
+    "total_fail_per_sec|current_fail_per_sec|avg_content_length|spawn_rate))$",
+);
+
 interface Scope {
   locals: Set<string>;
   globals: Set<string>;
@@ -132,8 +146,10 @@ interface Scope {
   params?: string[];
   /** For a bare `raise`. */
   caught?: string;
-  /** Its names last given a float (`x = 4 / 2`): their text keeps `.0`, as Python's. */
+  /** Its names last given a float or a list of floats (`x = 4 / 2`): their text keeps `.0`, as Python's. */
   floats?: Set<string>;
+  /** The function it is the body of: a float it returns makes its calls floats. */
+  fn?: string;
   /** A class body's names, as it reads them (`this.casos`, a method's `this.prototype.browse`). */
   cls?: Map<string, string>;
   /** Whether `self` is a `@classmethod`'s class: called, it makes an object. */
@@ -142,8 +158,14 @@ interface Scope {
 
 /** Converts locustfile `source` to a session module; `dir` is its folder (Python's `sys.path[0]`). */
 export function convertLocust(source: string, file: string, dir = "."): LocustConversion {
-  const folder = new Folder(dir, [file]);
-  const conversion = new Converter(source, file, folder, null).run();
+  // Converted again while a pass learns a function or an attribute that gives a float, read before its def.
+  let folder: Folder, conversion: ReturnType<Converter["run"]>, known = new Set<string>(), size: number;
+  do {
+    size = known.size;
+    folder = new Folder(dir, [file], new Set(known));
+    conversion = new Converter(source, file, folder, null).run();
+    known = folder.floats;
+  } while (known.size > size);
   return {
     ...conversion,
     modules: [...folder.converted].flatMap(([path, m]) => m ? [{ path, code: m.code }] : []),
@@ -157,7 +179,8 @@ const CWD = "__cwd__/";
 class Folder {
   readonly converted = new Map<string, { kinds: Converter; code: string } | null>();
   /** `converting`: the files being converted, importer first (one imported again closes a cycle). */
-  constructor(readonly dir: string, readonly converting: string[]) {}
+  /** `floats`: the functions (`avg`, `.mean` of a method) and attributes (`.total`) found to give floats. */
+  constructor(readonly dir: string, readonly converting: string[], readonly floats = new Set<string>()) {}
 
   /** Module `dotted`'s file: as Locust's `sys.path`, in the folder, else under `CWD/` in the working one. */
   fileOf(dotted: string): string | undefined {
@@ -208,6 +231,8 @@ class Converter {
   private importsIn = new WeakMap<Scope, Set<string>>();
   private defs: string[] = [];
   private moduleProblems: string[] = [];
+  /** Python's modules and their names by the name the file reads them by (`m` of `import math as m`). */
+  private pyNames = new Map<string, string>();
 
   /** `dotted`: its module's dotted name (`common.auth`), null for the locustfile. */
   constructor(
@@ -480,6 +505,7 @@ class Converter {
     ReturnStatement: (n) => {
       const values = exprChildren(n);
       if (values.length === 0) return "return;";
+      if (this.scope.fn && values.length === 1 && this.isFloat(values[0])) this.floatName(n, true);
       return `return ${values.length === 1 ? this.expr(values[0]) : this.tupleOf(values)};`;
     },
     AssignStatement: (n) => this.assign(n),
@@ -730,6 +756,7 @@ class Converter {
         value = "__L.inert"; // Flask's names serve Locust's web UI, which a headless run has not.
       } else if (PY_MODULES.has(module)) {
         if (from !== null && !(name in MODULES[module])) refuse(OUTSIDE);
+        this.pyNames.set(local, from !== null ? `${module}.${name}` : dotted && local === top ? top : name);
         // `import a.b` binds `a`, whose `b` is its module; `import a.b as x`, `a.b`. python-dotenv's `.env`
         // is found from the folder of the file that calls it.
         const of = module === "dotenv"
@@ -880,7 +907,7 @@ class Converter {
         !((SYNC.includes(name) || this.syncMethods.has(`${method}.${name}`)) && this.plain.has(method)) ||
       this.asyncFunctions.has(name) || this.scope.async && method === undefined ||
       (rest !== null && some(body, given));
-    const inner: Scope = { locals: new Set(), globals: new Set(), async: isAsync, params: names };
+    const inner: Scope = { locals: new Set(), globals: new Set(), async: isAsync, params: names, fn: name };
     for (const s of children(body)) {
       if (s.name === "ScopeStatement") {
         s.getChildren("VariableName").forEach((g) => inner.globals.add(this.text(g)));
@@ -1241,12 +1268,11 @@ class Converter {
       )!;
       const [conversion, spec, eq] = ["Conversion", "Spec", "SelfDoc"].map((c) => r.getChild(`Format${c}`));
       if (spec?.getChild("FormatReplacement")) this.refuse(spec, "a nested replacement in a format spec");
-      let v = this.expr(value);
+      let v = this.isFloat(value) ? `__py.fl(${this.expr(value)})` : this.expr(value);
       // `{x=}` says its own text first, then the value's repr unless a conversion or spec is given.
       if (eq !== null) pieces.push(JSON.stringify(this.src.slice(r.from + 1, eq.nextSibling!.from)));
       if (conversion ? this.text(conversion) === "!r" : eq !== null && spec === null) v = `__py.repr(${v})`;
       const specText = spec === null ? "" : this.text(spec).slice(this.text(spec).startsWith(":") ? 1 : 0);
-      if (eq === null && spec === null && this.isFloat(value)) v = `__py.floatText(${v})`;
       pieces.push(specText === "" ? `__py.str(${v})` : `__py.format(${v}, ${JSON.stringify(specText)})`);
       at = r.to;
     }
@@ -1326,7 +1352,15 @@ class Converter {
   private call(n: SyntaxNode): string {
     const callee = n.firstChild!;
     const argList = n.getChild("ArgList")!;
-    const texts = callee.name === "VariableName" && /^__py\.builtins\.(str|print)$/.test(this.name(callee));
+    // What makes a text of its arguments: a float among them is written as one (`2.0`).
+    const texts = callee.name === "VariableName" && /^__py\.builtins\.(str|print)$/.test(this.name(callee)) ||
+      callee.name === "MemberExpression" && /\.(format|debug|info|warning|error|critical|exception)$/.test(
+          this.text(callee),
+        );
+    // `times.append(t / 2)`: a list of floats, as `sum` and `statistics.mean` of it are.
+    if (/\.append$/.test(this.text(callee)) && this.isFloat(exprChildren(argList)[0])) {
+      this.floatName(callee.firstChild!, true);
+    }
     let args = this.argList(argList, texts);
     let call: string;
     let awaits = this.scope.async;
@@ -1427,7 +1461,7 @@ class Converter {
     }
   }
 
-  /** A call's arguments; `texts`: a float among them as its text (`str`'s, `print`'s: `2.0`). */
+  /** A call's arguments; `texts`: a float among them typed one, so its text is a float's (`2.0`). */
   private argList(list: SyntaxNode, texts = false): string {
     const parts = exprChildren(list);
     // `f(x for x in xs)`: the one argument is a generator, read as a list.
@@ -1438,9 +1472,14 @@ class Converter {
       if (p.name === "*") positional.push(`...__py.iter(${this.expr(parts[++i])})`);
       else if (p.name === "**") named.push(`...${this.expr(parts[++i])}`);
       else if (p.name === "VariableName" && parts[i + 1]?.name === "AssignOp") {
-        named.push(`${JSON.stringify(this.text(p))}: ${this.expr(parts[i + 2])}`);
+        const v = parts[i + 2];
+        named.push(
+          `${JSON.stringify(this.text(p))}: ${
+            texts && this.isFloat(v) ? `__py.fl(${this.expr(v)})` : this.expr(v)
+          }`,
+        );
         i += 2;
-      } else positional.push(texts && this.isFloat(p) ? `__py.floatText(${this.expr(p)})` : this.expr(p));
+      } else positional.push(texts && this.isFloat(p) ? `__py.fl(${this.expr(p)})` : this.expr(p));
     }
     if (named.length > 0) positional.push(`new __py.Kw({ ${named.join(", ")} })`);
     return positional.join(", ");
@@ -1456,26 +1495,59 @@ class Converter {
       case "Number":
         return !/^0[box]/i.test(t) && /[.eE]/.test(t);
       case "VariableName":
-        return (this.scope.locals.has(t) ? this.scope : this.moduleScope).floats?.has(t) === true;
+        return (this.scope.locals.has(t) ? this.scope : this.moduleScope).floats?.has(t) === true ||
+          !this.scope.locals.has(t) && this.folder.floats.has(t) || FLOAT_VALUE.test(this.pyName(n));
+      case "MemberExpression":
+        // `math.pi`, `self.total` given a float, `times[0]` of a list of floats.
+        return n.getChild(".") === null
+          ? this.isFloat(n.firstChild!)
+          : FLOAT_VALUE.test(this.pyName(n)) || this.folder.floats.has(`.${this.text(n.lastChild!)}`);
       case "ParenthesizedExpression":
       case "UnaryExpression":
         return this.isFloat(parts.at(-1));
+      case "ArrayExpression":
+      case "TupleExpression":
+      case "SetExpression":
+        return parts.some((p) => this.isFloat(p));
+      case "ArrayComprehensionExpression":
+      case "ComprehensionExpression":
+        return this.isFloat(parts[0]);
+      case "ConditionalExpression":
+        return this.isFloat(parts[0]) || this.isFloat(parts.at(-1));
       case "BinaryExpression": {
         const op = this.middleOp(n);
         return op === "/" || /^([-+*%]|\/\/|\*\*)$/.test(op) && parts.some((p) => this.isFloat(p));
       }
       case "CallExpression": {
-        const [f, args] = [this.text(n.firstChild!), exprChildren(n.getChild("ArgList")!)];
-        return f === "float" || f === "abs" && this.isFloat(args[0]) || f === "round" && args.length > 1;
+        const f = this.pyName(n.firstChild!), args = exprChildren(n.getChild("ArgList")!);
+        return FLOAT_CALL.test(f) || f === "round" && args.length > 1 ||
+          FLOAT_OF_ARGS.test(f) && args.some((a) => this.isFloat(a)) ||
+          this.folder.floats.has(`${f.split(".").pop()}()`);
       }
     }
     return false;
   }
 
+  /**
+   * Learns that `target` holds a float: a name in its scope, an attribute (`.total`) or a function that
+   * returns one (`avg()`, `n` its return) in the file's, which a pass after this one reads.
+   */
   private floatName(target: SyntaxNode, float: boolean): void {
+    if (target.name === "MemberExpression" && target.getChild(".") && float) {
+      this.folder.floats.add(`.${this.text(target.lastChild!)}`);
+    } else if (target.name === "ReturnStatement") this.folder.floats.add(`${this.scope.fn}()`);
     if (target.name !== "VariableName") return;
+    const name = this.text(target), local = this.scope.locals.has(name) || this.scope === this.moduleScope;
+    // A module's list a function appends a float to (`times`): the file's, as a listener before it reads it.
+    if (!local) return void (float && this.folder.floats.add(name));
     const floats = this.scope.floats ??= new Set();
-    float ? floats.add(this.text(target)) : floats.delete(this.text(target));
+    float ? floats.add(name) : floats.delete(name);
+  }
+
+  /** `m.sqrt` as Python's name of it (`math.sqrt`), by the file's imports. */
+  private pyName(n: SyntaxNode): string {
+    const [head, ...rest] = this.text(n).split(".");
+    return [this.pyNames.get(head) ?? head, ...rest].join(".");
   }
 
   /** `not n`: the parser takes all of `not a and b` as its operand; Python's `not` binds `a` alone. */
@@ -1495,7 +1567,7 @@ class Converter {
     }
     if (ops === "%" && a.name === "String") {
       // `"%s" % 2.0`: a float's text (its number still, to `%d` or `%.2f`).
-      const value = (v: SyntaxNode) => this.isFloat(v) ? `__py.floatText(${this.expr(v)})` : this.expr(v);
+      const value = (v: SyntaxNode) => this.isFloat(v) ? `__py.fl(${this.expr(v)})` : this.expr(v);
       const items = b.name === "TupleExpression" ? `__py.tuple(${exprChildren(b).map(value)})` : value(b);
       return `__py.mod(${left}, ${items})`;
     }

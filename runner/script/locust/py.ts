@@ -283,11 +283,31 @@ function typeName(x: unknown): string {
   return typeof x === "function" ? "function" : (x as object).constructor?.name || "object";
 }
 
+/**
+ * A number the conversion types a float, as a text is made of it (`print`, `%`, `format`): JavaScript has one
+ * kind of number, so `2.0`'s float text needs its type beside it. Other numbers that are not integers are
+ * floats by their value.
+ */
+export class Float {
+  constructor(readonly n: number) {}
+  valueOf(): number {
+    return this.n;
+  }
+}
+/** `x` typed a float where a text is made of it; a list of floats item by item, a tuple kept one. */
+export const fl = (x: unknown): unknown =>
+  typeof x === "number" && Number.isInteger(x)
+    ? new Float(x)
+    : Array.isArray(x)
+    ? (Object.isFrozen(x) ? Object.freeze(x.map(fl)) : x.map(fl))
+    : x;
+
 export function str(x: unknown): string {
   if (typeof x === "string") return x;
   if (x === null || x === undefined) return "None";
   if (typeof x === "boolean") return x ? "True" : "False";
-  if (typeof x === "number") return String(x);
+  if (typeof x === "number") return Number.isInteger(x) ? String(x) : floatText(x);
+  if (x instanceof Float) return floatText(x.n);
   if (Array.isArray(x) || isDict(x)) return repr(x);
   if (x instanceof PyError) return x.message.slice(x.pyType.length + 2);
   if (x instanceof Uint8Array) return `b'${[...x].map(byteText).join("")}'`;
@@ -348,6 +368,8 @@ export function unpack(value: unknown, n: number, star = -1): unknown[] {
 /** `f"{x:.2f}"`: a replacement's value by its format spec (fixed, integer, padded, percent). */
 export function format(value: unknown, spec = ""): string {
   if (spec === "") return str(value);
+  const float = value instanceof Float;
+  if (value instanceof Float) value = value.n;
   const m = /^(?:(.)?([<>=^]))?([-+ ])?(#)?(0)?(\d+)?([,_])?(?:\.(\d+))?([bcdeEfFgGnosxX%])?$/.exec(spec);
   if (m === null) throw new PyError("ValueError", `Invalid format specifier '${spec}'`);
   const [, given, align, sign = "-", alt, zero, width, group, precision, kind = ""] = m,
@@ -364,11 +386,13 @@ export function format(value: unknown, spec = ""): string {
     const digits = Math.max(1, Number(precision ?? 6)), e = n === 0 ? 0 : Math.floor(Math.log10(Math.abs(n)));
     text = e < -4 || e >= digits
       ? exponent(Math.abs(n).toExponential(digits - 1).replace(/\.?0+e/, "e"), kind === "G" ? "E" : "e")
-      : Math.abs(n).toFixed(Math.max(0, digits - 1 - e)).replace(/(\.\d*?)0+$/, "$1").replace(/\.$/, "");
-  } else if (kind === "%") text = `${(Math.abs(n) * 100).toFixed(p)}%`;
-  else if (/[fF]/.test(kind)) text = Math.abs(n).toFixed(p);
+      : fixed(Math.abs(n), Math.max(0, digits - 1 - e)).replace(/(\.\d*?)0+$/, "$1").replace(/\.$/, "");
+  } else if (kind === "%") text = `${fixed(Math.abs(n) * 100, p)}%`;
+  else if (/[fF]/.test(kind)) text = fixed(Math.abs(n), p);
   else if (kind === "d") text = String(Math.abs(Math.trunc(n)));
-  else text = precision === undefined ? str(value) : str(value).slice(0, p);
+  else if (typeof value === "number" && precision === undefined) {
+    text = (float ? floatText : str)(Math.abs(n));
+  } else text = precision === undefined ? str(value) : str(value).slice(0, p);
   const numeric = typeof value === "number" && kind !== "s" && kind !== "c";
   if (group) text = text.replace(/^\d+/, (d) => d.replace(/\B(?=(\d{3})+$)/g, group));
   const signText = !numeric ? "" : n < 0 || Object.is(n, -0) ? "-" : sign === "-" ? "" : sign;
@@ -533,6 +557,10 @@ export function bound(x: any, name: string): unknown {
   return fn === null ? x[name] : (...a: unknown[]) => fn(x, ...a);
 }
 
+/** `x` to `digits` places as Python's `%f` writes it: a tie of the double's exact value to the even one. */
+const fixed = (x: number, digits: number) =>
+  Number.isFinite(x) ? pyRound(x, digits).toFixed(digits) : floatText(x);
+
 /** Python's `round`: the double's exact value to `digits` places, a tie (2.5, 0.125) to the even one. */
 function pyRound(x: number, digits = 0): number {
   const size = Math.abs(x), unit = 10 ** -digits;
@@ -620,8 +648,12 @@ export const builtins = {
     return n;
   },
   float: (x: unknown = 0) => {
-    const n = Number(typeof x === "string" ? x.trim() : x);
-    if (Number.isNaN(n) && x !== "nan") {
+    // Python's spellings of the float's specials too: `inf`, `-Infinity`, `nan` in any case.
+    const text = typeof x === "string"
+      ? x.trim().toLowerCase().replace(/^([-+]?)inf(inity)?$/, "$1Infinity")
+      : x;
+    const n = Number(text);
+    if (Number.isNaN(n) && !/^[-+]?nan$/.test(String(text))) {
       throw new PyError("ValueError", `could not convert to float: ${repr(x)}`);
     }
     return n;

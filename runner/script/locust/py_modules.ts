@@ -275,13 +275,28 @@ export function dotenvAt(dir: string) {
   return { load_dotenv, dotenv_values, find_dotenv };
 }
 
-const { ceil, floor, sqrt, log: ln, exp, PI: pi } = Math;
-const math = { ceil, floor, sqrt, log: ln, exp, pi, inf: Infinity };
-/** `statistics`' mean and median of a list, as a listener keeps its own response times. */
-const mean = (xs: number[]) => xs.reduce((t, x) => t + x, 0) / xs.length;
+const { ceil, floor, sqrt, exp, log2, log10, pow, trunc, hypot, sin, cos, tan, atan, atan2, PI: pi } = Math;
+const fsum = (xs: unknown) => [...iter(xs)].reduce((t: number, x) => t + Number(x), 0);
+const math = {
+  ...{ ceil, floor, sqrt, exp, log2, log10, pow, trunc, hypot, sin, cos, tan, atan, atan2, pi, fsum },
+  ...{ e: Math.E, tau: 2 * pi, inf: Infinity, nan: NaN, fabs: Math.abs, isnan: Number.isNaN },
+  log: (x: number, base?: number) => Math.log(x) / (base === undefined ? 1 : Math.log(base)),
+  isinf: (x: number) => Math.abs(x) === Infinity,
+  isfinite: Number.isFinite,
+};
+/** `statistics`' mean, median and deviations of a list, as a listener keeps its own response times. */
+const mean = (xs: unknown) => fsum(xs) / [...iter(xs)].length;
 const middle = (xs: number[]) =>
-  [...xs].sort((a, b) => a - b).slice((xs.length - 1) >> 1, (xs.length >> 1) + 1);
-const statistics = { mean, median: (xs: number[]) => mean(middle(xs)) };
+  [...iter(xs)].sort((a, b) => a - b).slice((xs.length - 1) >> 1, (xs.length >> 1) + 1);
+const deviation = (xs: number[], less: number) =>
+  sqrt(fsum(xs.map((x) => (x - mean(xs)) ** 2)) / (xs.length - less));
+const statistics = {
+  ...{ mean, fmean: mean, median: (xs: number[]) => mean(middle(xs)) },
+  ...{
+    stdev: (xs: number[]) => deviation([...iter(xs)], 1),
+    pstdev: (xs: number[]) => deviation([...iter(xs)], 0),
+  },
+};
 
 export const LEVELS = ["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"];
 

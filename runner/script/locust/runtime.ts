@@ -469,6 +469,9 @@ const REQUESTS_CHANNEL = "loadlab-locust-requests";
 /** Null when no command's process listens: the listeners run here. */
 let requestsOut: BroadcastChannel | null = null;
 
+/** The tag carrying a request's method as the file spells it, when not in capitals: its stats row's type. */
+export const SPELLED = "locust_method";
+
 /** `--reset-stats`: when Locust resets (as its last user spawns); a request before it is BEFORE_RESET's. */
 let resetAtMs = 0;
 export const BEFORE_RESET = " (before --reset-stats)";
@@ -709,6 +712,8 @@ class Client {
     const auth = o.auth ?? this.auth;
     if (Array.isArray(auth)) (headers ??= {}).authorization = `Basic ${btoa(`${auth[0]}:${auth[1]}`)}`;
     const options: RequestOptions = headers === undefined ? {} : { headers };
+    // Sent upper-cased, as requests sends it; Locust's stats and listeners name it as spelled (`get`).
+    if (method !== method.toUpperCase()) options.tags = { [SPELLED]: method };
     // Locust names a request by its path and query (params too; not base_url, a FastHttpUser's given URL).
     if (o.name != null) options.name = str(o.name);
     // FastHttpSession names a request by the URL as given; HttpSession by the path it sent.
@@ -786,7 +791,7 @@ class Client {
       options.name = this.#hop;
       return this.#send(s);
     }
-    const response = new LocustResponse(s, r, this.#verb, this.#at);
+    const response = new LocustResponse(s, r, this.#options.tags?.[SPELLED] ?? this.#verb, this.#at);
     response.elapsedMs = nowMs(s) - this.#startMs;
     response.name = o.name != null ? str(o.name) : pathAndQuery(this.#path);
     response.context = o.context as Record<string, unknown> | undefined;
@@ -1032,7 +1037,7 @@ export type ShapePoints = Array<[number, number]>;
 
 /**
  * The points of the file's shape over at most `limitMs`, as Locust's shape worker runs it: a change ramps
- * at its spawn rate and the next tick waits for the ramp. Null without a shape.
+ * at its spawn rate while the ticks go on each second. Null without a shape.
  */
 export async function shapePoints(limitMs: number): Promise<ShapePoints | null> {
   if (shapeClass === undefined) return null;
@@ -1050,29 +1055,37 @@ export async function shapePoints(limitMs: number): Promise<ShapePoints | null> 
     return from.list[from.at++].name;
   };
   let atS = 0, users = 0, last = "";
-  while (atS * 1000 < limitMs) {
+  // The users a ramp reached by `atS`: a ramp runs beside the ticks, a point each batch.
+  const reached = () => {
+    let i = points.length - 1;
+    while (i >= 0 && points[i][0] > atS * 1000) i--;
+    return i < 0 ? 0 : points[i][1];
+  };
+  // Locust's shape worker ticks each second while its runner ramps beside it; a tick that changes the
+  // target ends the ramp where it got to (its spawning greenlet is killed) and ramps from there.
+  for (; atS * 1000 < limitMs; atS++) {
     // Read a few ms past its second, as Locust's tick wakes (`run_time > 14` is true at the 14th tick).
-    shape.__runS = atS + 0.005, shape.__users = users;
+    shape.__runS = atS + 0.005, shape.__users = reached();
     const tick = await shape.tick();
     if (tick == null) break;
     const [target, rate, classes] = tick as [number, number, UserClass[] | null];
     if (classes != null && keyOf(classes) !== from.key) from = orderOf(classes);
-    let next = atS + 1;
-    if (`${target},${rate}` !== last) {
-      last = `${target},${rate}`;
-      const batch = Math.max(1, Math.floor(rate)), everyS = rate > 0 ? batch / rate : 0;
-      for (let k = 0; users !== Math.round(target); k++) {
-        users += Math.max(-batch, Math.min(batch, Math.round(target) - users));
-        while (slots.length > users) slots.pop();
-        while (slots.length < users) slots.push(nextClass());
-        points.push([Math.round((atS + k * everyS) * 1000), users]);
-        next = Math.max(next, atS + k * everyS);
-      }
+    if (`${target},${rate}` === last) continue;
+    last = `${target},${rate}`;
+    users = reached();
+    while (points.length > 0 && points.at(-1)![0] > atS * 1000) points.pop();
+    const batch = Math.max(1, Math.floor(rate)), everyS = rate > 0 ? batch / rate : 0;
+    for (let k = 0; users !== Math.round(target); k++) {
+      users += Math.max(-batch, Math.min(batch, Math.round(target) - users));
+      while (slots.length > users) slots.pop();
+      while (slots.length < users) slots.push(nextClass());
+      points.push([Math.round((atS + k * everyS) * 1000), users]);
     }
-    atS = next;
   }
-  points.push([Math.min(limitMs, Math.round(atS * 1000)), users]);
-  return points.filter(([ms]) => ms <= limitMs);
+  const endMs = Math.min(limitMs, Math.round(atS * 1000));
+  while (points.length > 0 && points.at(-1)![0] > endMs) points.pop();
+  points.push([endMs, reached()]);
+  return points;
 }
 
 let shapeClass: unknown;

@@ -13,7 +13,15 @@ import {
 } from "../../../results/histogram.ts";
 import type { ResultsFile, RunResult } from "../../../results/schema/results.ts";
 import { unansweredRequests } from "../../../results/conclude/responses.ts";
-import { BEFORE_RESET, CONTENT_BYTES, fired, REDIRECTED, statsReset, UNREPORTED } from "./runtime.ts";
+import {
+  BEFORE_RESET,
+  CONTENT_BYTES,
+  fired,
+  REDIRECTED,
+  SPELLED,
+  statsReset,
+  UNREPORTED,
+} from "./runtime.ts";
 import { statsModule } from "./runtime.ts";
 
 /** loadlab's exit code of a run that got no response (cli/exit_codes.ts `noResponse`). */
@@ -72,7 +80,7 @@ function locustRows(run: RunResult) {
     const h = e.histogramEncoded ? decodeHistogram(e.histogramEncoded) : null;
     const pct = (p: number) => (h === null || e.requests === 0 ? null : h.getValueAtPercentile(p) / 1000);
     return {
-      method: spelled ? verb : e.method ?? "",
+      method: e.tags?.[SPELLED] ?? (spelled ? verb : e.method ?? ""),
       name: spelled ? e.name.slice(space + 1) : e.name,
       requests,
       failures,
