@@ -235,6 +235,23 @@ export default function () {
     ok(/ws_sessions\.+: 1 /.test(run.text), run.text);
   }));
 
+pool.test("an iteration that throws is timed in iteration_duration, as k6 times it", () =>
+  withTarget(async (url) => {
+    const script = `import http from "k6/http";
+import { sleep } from "k6";
+export const options = { iterations: 3, thresholds: { iteration_duration: ["max<40"] } };
+export default function () {
+  http.get("${url}/");
+  sleep(0.05);
+  throw new Error("boom");
+}
+`;
+    const run = await runK6Text(script, url, [], { inProcess: true });
+    // k6 v1.8.1: 99, its three iterations of 50 ms and more each timed.
+    assertEquals(run.code, 99, run.text);
+    ok(/iteration_duration\.+: avg=\d+(\.\d+)?ms min=([5-9]\d|\d{3,})/.test(run.text), run.text);
+  }));
+
 /**
  * The fourth wild trial's vendored scripts (bench/k6_verdicts/wild_*, their licences beside them), each with
  * k6 v1.8.1's exit code on its `// args:` line: the bench compares every part with k6 beside; here the code.
