@@ -223,7 +223,8 @@ async function runTool(
   const out = await new Deno.Command(program, {
     args,
     cwd: dirname(c.path),
-    env: { ...c.env, NO_COLOR: "1", K6_NO_USAGE_REPORT: "true" },
+    // PWD as a shell sets it for a command run in the script's folder (a script may read `__ENV.PWD`).
+    env: { PWD: dirname(c.path), ...c.env, NO_COLOR: "1", K6_NO_USAGE_REPORT: "true" },
     stdout: "piped",
     stderr: "piped",
     signal: AbortSignal.timeout(RUN_LIMIT_MS),

@@ -234,6 +234,36 @@ export default function () { check(1, { ran: () => true }); }
     assertEquals(checks, [3], text);
   }));
 
+pool.test("a script naming no k6 module re-exports its scenarios from a local k6 module, as k6 runs it", () =>
+  withTarget(async (url) => {
+    // A starter's entry point: its options and scenario functions all come from `export *`.
+    const script = `export * from "./scenarios/index.js";
+export function setup() { return { name: "entry" }; }
+export default (data) => { console.log(data.name); };
+export function teardown(data) {}
+`;
+    const files = {
+      "scenarios/index.js": `import { ping, options as one } from "./ping.js";
+export const options = { scenarios: { ...one.scenarios } };
+export { ping };
+`,
+      "scenarios/ping.js": `import http from "k6/http";
+import { check } from "k6";
+export const options = { scenarios: { ping: { exec: "ping", executor: "per-vu-iterations", iterations: 3 } } };
+export const ping = () => check(http.get(\`\${__ENV.BASE}/\`), { "200": (r) => r.status === 200 });
+`,
+    };
+    const { code, text, results } = await runK6Text(script, null, ["-e", `BASE=${url}`], {
+      inProcess: true,
+      files,
+    });
+    assertEquals(code, 0, text);
+    const checks = results.runs[0].flows[0].steps.flatMap((s: { checks?: Array<{ passed: number }> }) =>
+      (s.checks ?? []).map((c) => c.passed)
+    );
+    assertEquals(checks, [3], text);
+  }));
+
 pool.test("a script that names no k6 module is k6's by its parameterless default or its thresholds object", () =>
   withTarget(async (url) => {
     const flags = ["-i", "2", "--summary-export", "sum.json"];

@@ -12,6 +12,7 @@ import { runK6Text } from "./k6_run.ts";
 import { withTarget } from "./helpers.ts";
 import { testPool } from "./fixtures/test_pool.ts";
 import { GREETER_PROTO, nodeGreeterSkip, withNodeGreeter } from "./fixtures/node_greeter.ts";
+import { startExamplesServer } from "../bench/k6_examples.ts";
 
 /** Each case waits on its own run: three at once. */
 const pool = testPool(3);
@@ -233,3 +234,48 @@ export default function () {
     ok(!run.text.includes("connected"), run.text);
     ok(/ws_sessions\.+: 1 /.test(run.text), run.text);
   }));
+
+pool.test("an iteration that throws is timed in iteration_duration, as k6 times it", () =>
+  withTarget(async (url) => {
+    const script = `import http from "k6/http";
+import { sleep } from "k6";
+export const options = { iterations: 3, thresholds: { iteration_duration: ["max<40"] } };
+export default function () {
+  http.get("${url}/");
+  sleep(0.05);
+  throw new Error("boom");
+}
+`;
+    const run = await runK6Text(script, url, [], { inProcess: true });
+    // k6 v1.8.1: 99, its three iterations of 50 ms and more each timed.
+    assertEquals(run.code, 99, run.text);
+    ok(/iteration_duration\.+: avg=\d+(\.\d+)?ms min=([5-9]\d|\d{3,})/.test(run.text), run.text);
+  }));
+
+/**
+ * The fourth wild trial's vendored scripts (bench/k6_verdicts/wild_*, their licences beside them), each with
+ * k6 v1.8.1's exit code on its `// args:` line: the bench compares every part with k6 beside; here the code.
+ */
+const TRIAL4: Record<string, number> = {
+  env_vars_json_log: 0,
+  iteration_in_test_foo: 99,
+  lifecycle_setup_data: 0,
+  rps_stages_sample: 0,
+  setup_abort_down: 108,
+};
+
+for (const [name, k6Code] of Object.entries(TRIAL4)) {
+  pool.test(`wild_${name} exits ${k6Code}, as k6 v1.8.1 ran it`, async () => {
+    // The script's server (127.0.0.1:18481) on a free port, named by k6's hosts option.
+    const server = startExamplesServer();
+    try {
+      const url = new URL(`../bench/k6_verdicts/wild_${name}.js`, import.meta.url);
+      const text = (await Deno.readTextFile(url)).replaceAll("127.0.0.1:18481", server.url.slice(7));
+      const args = (/^\/\/ args:(.*)$/m.exec(text)?.[1] ?? "").trim().split(/\s+/).filter((a) => a !== "");
+      const run = await runK6Text(text, null, args, { name: `wild_${name}.js` });
+      assertEquals(run.code, k6Code, run.text);
+    } finally {
+      await server.shutdown();
+    }
+  });
+}

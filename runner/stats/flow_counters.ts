@@ -32,7 +32,7 @@ function emptyFlow<S>(name: string, steps: S[]) {
     captureFailed: 0,
     /** Sessions that found no data row left (not started, not in `sessions`). */
     noData: 0,
-    /** Durations (us) of completed sessions. */
+    /** Durations (us) of completed sessions (and of a script's that threw). */
     sessionHistogram: createHistogram(),
     steps,
   };
@@ -78,9 +78,11 @@ export class FlowRecorder {
     f.sessionHistogram.recordValue(clampUs(durationUs));
   }
 
-  /** A step's request failed (no response): the session ends there. */
-  sessionFailed(flow: number): void {
-    this.flows[flow].failed++;
+  /** A step's request failed (no response): the session ends there; a script's that threw, timed as k6's. */
+  sessionFailed(flow: number, durationUs?: number): void {
+    const f = this.flows[flow];
+    f.failed++;
+    if (durationUs !== undefined) f.sessionHistogram.recordValue(clampUs(durationUs));
   }
 
   stepResponse(flow: number, step: number, latencyUs: number): void {

@@ -77,14 +77,15 @@ export function k6SummaryData(
   const flow = run.flows?.[0];
   const checks = checksOf(run);
   const passes = checks.reduce((a, c) => a + c.passed, 0), fails = checks.reduce((a, c) => a + c.failed, 0);
+  // As k6's: an iteration that threw (fail()) is one too, and timed.
+  const iterations = (flow?.completed ?? 0) + (flow?.failed ?? 0);
   const metrics: Record<string, K6Metric> = {
     checks: rateMetric(passes, fails),
     data_received: counterMetric(run.bytesRead, sec, "data"),
     data_sent: counterMetric(run.bytesWritten, sec, "data"),
     ...httpMetrics(run, sec, judged, run.histogramEncoded),
-    iteration_duration: trend(flow?.sessionMs, judged, flow?.completed ?? 0, flow?.sessionHistogramEncoded),
-    // As k6's: an iteration that threw (fail()) is one too.
-    iterations: counterMetric((flow?.completed ?? 0) + (flow?.failed ?? 0), sec),
+    iteration_duration: trend(flow?.sessionMs, judged, iterations, flow?.sessionHistogramEncoded),
+    iterations: counterMetric(iterations, sec),
     ...vusOf(run, asked.idleVus),
   };
   // The open model's sends that found no free VU, and (as k6's iteration executors past maxDuration, not

@@ -145,7 +145,7 @@ export class ScriptSessions implements SessionContext {
       const { message: thrown, where } = scriptError(outcome, this.script.path);
       const message = this.names.shownError(thrown, where);
       run.shared.recorder.recordError(nowMs, "script", message);
-      recorder?.sessionFailed(0);
+      recorder?.sessionFailed(0, (nowMs - at.startMs) * 1000);
     } else if (outcome === CUT) {
       if (s.pending) this.#pendingAtStop(run, recorder);
     } else if (!run.ended.aborted) recorder?.sessionCompleted(0, (nowMs - at.startMs) * 1000);

@@ -13,16 +13,28 @@ import { importsFrom, parseOrNull } from "./refusals.ts";
 import { conversionCacheDir, makeCacheFolder, writeWhole } from "../../cache_dir.ts";
 
 /** Bumped when the conversion changes, so older cached conversions are not reused. */
-const CONVERSION_VERSION = "42";
+const CONVERSION_VERSION = "43";
 
-/** Whether `path` is a regular file of k6's (a FIFO or device is never read here: the loader names it). */
-export function isK6File(path: string): boolean {
-  if (!/\.(js|mjs|ts|mts)$/.test(path)) return false;
+/**
+ * Whether `path` is a regular file of k6's (a FIFO or device is never read here: the loader names it), or
+ * imports or re-exports one by a relative path (an entry point's `export * from "./scenarios/index.js"`).
+ */
+export function isK6File(path: string, seen = new Set<string>()): boolean {
+  if (!/\.(js|mjs|ts|mts)$/.test(path) || seen.has(path)) return false;
+  seen.add(path);
   try {
     if (!Deno.statSync(path).isFile) return false;
     const text = Deno.readTextFileSync(path);
     // Its k6 imports tell even through types; a default function or options only once they are stripped.
-    return isK6Source(text) || isK6Source(asModule(text, path));
+    if (isK6Source(text)) return true;
+    const module = asModule(text, path);
+    if (isK6Source(module)) return true;
+    const local = (parseOrNull(module)?.body ?? []).map((s: { source?: { value?: unknown } }) =>
+      s.source?.value
+    );
+    return local.some((from: unknown) =>
+      typeof from === "string" && from.startsWith(".") && isK6File(join(dirname(path), from), seen)
+    );
   } catch {
     return false;
   }

@@ -30,6 +30,15 @@ export function exportEdits(ast: Node, source: string, edits: Edit[], problems: 
     if (s.type === "ExportDefaultDeclaration") {
       main = true;
       defaultEdits(s, edits);
+    } else if (s.type === "ExportAllDeclaration" && !s.exported && /^\.{0,2}\//.test(s.source.value)) {
+      // `export * from "./m.js"`: its names but its default reach the footer (before the script's own).
+      const ns = `__k6_all${s.start}`;
+      edits.push({
+        start: s.start,
+        end: s.end,
+        text: `import * as ${ns} from ${s.source.raw}; ${source.slice(s.start, s.end)}`,
+      });
+      names.unshift(`...Object.fromEntries(Object.entries(${ns}).filter(([k]) => k !== "default"))`);
     } else if (s.type === "ExportNamedDeclaration") {
       const named = s.specifiers?.map((spec: Node) => spec.exported.name ?? spec.exported.value) ?? [];
       if (
