@@ -110,19 +110,12 @@ function ghzWords(argv: string[]): string[] {
   return out;
 }
 
-/** The attack's flags a ghz line becomes, as ghz's: its -d is the data, -z the duration, -c the calls. */
+/** The attack's flags a refusal may name, as ghz's: its -d is the data, --connections the connections. */
 const GHZ_FLAG_OF: Record<string, string> = {
   "-b": "-d",
-  "-d": "-z",
   "-R": "--rps",
-  "--sni": "--cname",
   "-c": "--connections",
   "--max-connections": "--connections",
-  "--streams": "-c",
-  "-w": "--cpus",
-  "--max-receive": "--max-recv-message-size",
-  "--max-send": "--max-send-message-size",
-  "--log": "--debug",
 };
 /** An attack flag where a refusal names one: at its head, in its example, in what fits. */
 const ATTACK_FLAG = new RegExp(`(?<=^|e\\.g\\. |at most )(${Object.keys(GHZ_FLAG_OF).join("|")})(?= )`, "g");

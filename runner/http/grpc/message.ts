@@ -118,18 +118,18 @@ export function checkFields(type: protobuf.Type, json: unknown, path: string, la
   return Object.fromEntries(kept.values());
 }
 
+/** Seconds of each of Go's duration units (µs and μs read as us). */
 const SECONDS_OF: Record<string, number> = { ns: 1e-9, us: 1e-6, ms: 1e-3, s: 1, m: 60, h: 3600 };
-const GO_PART = /(\d+\.?\d*|\.\d+)(ns|us|µs|μs|ms|s|m|h)/g;
+const GO_PART = /(\d+\.?\d*|\.\d+)(ns|[uµμ]s|ms|s|m|h)/g;
 
 /** Go's duration text ("1500ms", "1h2m") in proto3 JSON's form ("1.5s"), as ghz's JSON reader takes it. */
 function durationJson(text: string): string {
-  const go = /^([-+]?)(0|((\d+\.?\d*|\.\d+)(ns|us|µs|μs|ms|s|m|h))+)$/.exec(text);
-  if (go === null) return text;
+  if (!new RegExp(`^[-+]?(0|(${GO_PART.source})+)$`).test(text)) return text;
   let seconds = 0;
-  for (const [, n, unit] of go[2].matchAll(GO_PART)) {
+  for (const [, n, unit] of text.matchAll(GO_PART)) {
     seconds += Number(n) * SECONDS_OF[unit.replace(/^[µμ]/, "u")];
   }
-  return `${go[1] === "-" ? "-" : ""}${seconds.toFixed(9).replace(/\.?0+$/, "")}s`;
+  return `${text.startsWith("-") ? "-" : ""}${seconds.toFixed(9).replace(/\.?0+$/, "")}s`;
 }
 
 /** A field's proto3 JSON name: its proto name in lowerCamelCase. */
