@@ -248,6 +248,10 @@ const CLASS_CASES = [
   "t10_load_line_max_duration_z", // the step pacer's burst at a max duration mid-step
   "t11_load_line_down_max_duration_z", // and its pause, the end rate lower
   "t11_load_step_max_duration_mid_step_z",
+  "t12_wkt_duration_ms", // a -d Duration in Go's words, as ghz's JSON reader parses it
+  "t12_counts_hex_octal", // counts as Go's base-0 integers: 0x2 and 017
+  "t12_count_underscore", // 1_0 and 0b10
+  "t12_rps_plus", // +5, no Go unsigned integer: exit 1 in both
 ];
 
 Deno.test({
@@ -260,7 +264,7 @@ Deno.test({
     return true;
   })(),
   fn: async () => {
-    // Nine cases, each two short runs: bounded by the harness's own 60 s a run.
+    // Thirteen cases, each two short runs: bounded by the harness's own 60 s a run.
     const rows = await corpusRows(
       findGhz().path!,
       new URL("./ghz_verdicts/", import.meta.url).pathname,

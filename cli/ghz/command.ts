@@ -110,6 +110,16 @@ function ghzWords(argv: string[]): string[] {
   return out;
 }
 
+/** The attack's flags a refusal may name, as ghz's: its -d is the data, --connections the connections. */
+const GHZ_FLAG_OF: Record<string, string> = {
+  "-b": "-d",
+  "-R": "--rps",
+  "-c": "--connections",
+  "--max-connections": "--connections",
+};
+/** An attack flag where a refusal names one: at its head, in its example, in what fits. */
+const ATTACK_FLAG = new RegExp(`(?<=^|e\\.g\\. |at most )(${Object.keys(GHZ_FLAG_OF).join("|")})(?= )`, "g");
+
 export function runGhzCommand(argv: string[]): Promise<number> {
   return runCommand("ghz", async () => {
     try {
@@ -118,7 +128,11 @@ export function runGhzCommand(argv: string[]): Promise<number> {
         if (!(err instanceof CallKindNeeded)) throw err;
         return ghzCommandLine(argv, await err.method());
       });
-      const code = await attack(line.attack, line);
+      const code = await attack(line.attack, line).catch((err) => {
+        // Past ghz's reading, a refusal names the ghz flags the user gave, not the attack's they became.
+        if (err instanceof Error) err.message = err.message.replace(ATTACK_FLAG, (f) => GHZ_FLAG_OF[f] ?? f);
+        throw err;
+      });
       // As ghz: -O html without -o is the page on stdout.
       if (line.page !== undefined) console.log(Deno.readTextFileSync(line.page).replace(/\n$/, ""));
       // ghz's: a run that ended is 0 whatever its calls got; a report not written is its error, 1.
@@ -133,8 +147,7 @@ export function runGhzCommand(argv: string[]): Promise<number> {
 function ghzError(err: unknown): unknown {
   const name = err instanceof Error ? err.name : "";
   if (["UsageError", "ConfigError", "OutputError"].includes(name) && !(err as UsageError).exitCode) {
-    // The message is attack's -b, ghz's -d.
-    return new UsageError((err as Error).message.replace(/^-b /, "-d "), { cause: err, exitCode: 1 });
+    return new UsageError((err as Error).message, { cause: err, exitCode: 1 });
   }
   return err;
 }

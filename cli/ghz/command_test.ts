@@ -286,6 +286,28 @@ Deno.test("exit 1 for what ghz refuses, exit 2 for what loadlab would run otherw
   assertEquals(await runGhzCommand([...CALL, ...lb]), 2);
 });
 
+Deno.test("counts as Go reads them in base 0, refused in Go's words; the attack's refusals in ghz's flags", async () => {
+  const count = (n: string) => {
+    const attack = ghzCommandLine([...CALL, "-n", n, "--proto", GREETER_PROTO, "h:1"]).attack;
+    return attack[attack.indexOf("-n") + 1];
+  };
+  // kingpin's ParseUint(s, 0, 64): a prefix picks the base, a leading 0 is octal, `_` parts digits.
+  assertEquals(["0x1F", "017", "0o17", "0b11", "1_000"].map(count), ["31", "15", "15", "3", "1000"]);
+  for (const bad of ["1e9", "+5", "08", "1__0", "2.5"]) {
+    throws(() => count(bad), { message: `--total: strconv.ParseUint: parsing "${bad}": invalid syntax` });
+  }
+  // A cap of loadlab's, met after ghz's line became an attack: the message names ghz's flags.
+  const main = new URL("../../main.ts", import.meta.url).pathname;
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", main, "ghz", ...CALL, "-r", "1000000000", "--proto", GREETER_PROTO, "127.0.0.1:1"],
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  const words = new TextDecoder().decode(out.stderr);
+  match(words, /--rps "1000000000": is over the cap .* e\.g\. --rps 1000/);
+  assert(!/-R /.test(words), words);
+});
+
 Deno.test("ghz's zeros for --connections and --cpus, and a config's keys ghz does not know, run as ghz's", () => {
   const words = (argv: string[]) => ghzCommandLine([...CALL, ...argv, "h:1"]).attack.join(" ");
   assertEquals(words(["--connections", "0"]).includes("--connections 1 -c 50"), true);

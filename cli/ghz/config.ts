@@ -25,10 +25,12 @@ const MAX_CONFIG_BYTES = 16 * 2 ** 20;
 
 const GO_DURATION = /^[-+]?(0|((\d+\.?\d*|\.\d+)(ns|us|µs|μs|ms|s|m|h))+)$/;
 const SUB_MS = /(\d+\.?\d*|\.\d+)(ns|us|µs|μs)/g;
+/** A number as Go's ParseUint and ParseInt read it in base 0 (kingpin's): 0x, 0b, 0o or 0 prefixes, `_`s. */
+const GO_INTEGER = /^(0[xX](_?[\da-fA-F])+|0[bB](_?[01])+|0[oO](_?[0-7])+|0(_?[0-7])*|[1-9](_?\d)*)$/;
 /** The text of a flag of Go's type, and its name. */
 const FORMS: Record<string, [RegExp, string]> = {
-  uint: [/^\+?\d+$/, "a whole number"],
-  int: [/^[-+]?\d+$/, "a whole number"],
+  uint: [GO_INTEGER, "ParseUint"],
+  int: [new RegExp(`^[-+]?${GO_INTEGER.source.slice(1)}`), "ParseInt"],
   duration: [GO_DURATION, "a duration"],
   schedule: [/^(const|step|line)$/, "one of const, step, line"],
 };
@@ -170,6 +172,14 @@ function dataError(kind: string, text: string, data: unknown): string | undefine
   return kind === "YAML" || !data.every(isRecord) ? "Data array contains unsupported type" : undefined;
 }
 
+/** A Go integer literal's value (GO_INTEGER's, a sign allowed): "0x1F" 31, "017" 15, "1_000" 1000. */
+function goInteger(text: string): number {
+  const [, sign, digits] = /^([-+]?)(.*)$/.exec(text.replaceAll("_", ""))!;
+  const radix = /^0[xX]/.test(digits) ? 16 : /^0[bB]/.test(digits) ? 2 : /^0[oO]?\d/.test(digits) ? 8 : 10;
+  const value = parseInt(radix === 10 || /^0\d/.test(digits) ? digits : digits.slice(2), radix);
+  return sign === "-" ? -value : value;
+}
+
 /** A refusal of something ghz does that loadlab does not: exit 2, whatever exit ghz's own errors have. */
 const refused = (message: string) => new UsageError(message, { exitCode: 2 });
 
@@ -185,8 +195,11 @@ export function ghzRun(
   for (const [key, value] of Object.entries(config)) {
     const [form, what] = FORMS[goType(key)] ?? [];
     if (form && value !== undefined && !form.test(String(value))) {
-      throw new UsageError(`--${key} ${JSON.stringify(value)}: not ${what}`);
+      // A number in Go's words: ghz's own error, its flag named.
+      const go = `: strconv.${what}: parsing ${JSON.stringify(String(value))}: invalid syntax`;
+      throw new UsageError(`--${key}${/^Parse/.test(what) ? go : ` ${JSON.stringify(value)}: not ${what}`}`);
     }
+    if (/^u?int$/.test(goType(key)) && value !== undefined) config[key] = String(goInteger(String(value)));
     // Go's units under a millisecond, in loadlab's.
     const ms = (_: string, n: string, unit: string) =>
       `${+(Number(n) / (unit === "ns" ? 1e6 : 1e3)).toFixed(6)}ms`;

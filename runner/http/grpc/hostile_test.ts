@@ -21,7 +21,9 @@ import { grpcRequestSpec } from "./call.ts";
 const BOUND_MS = 60_000;
 const CALLS = 6;
 
-async function attackMode(mode: GrpcHostileMode): Promise<{ r: RunResult; resets: number }> {
+async function attackMode(
+  mode: GrpcHostileMode,
+): Promise<{ r: RunResult; resets: number; requests: number }> {
   // The endless stream's calls are of a server-streaming method; every other mode's of a unary one.
   const unary = mode !== "endless-stream";
   const server = startGrpcHostileServer(mode);
@@ -50,7 +52,7 @@ async function attackMode(mode: GrpcHostileMode): Promise<{ r: RunResult; resets
     for (let waitedMs = 0; reset && server.received.resets < CALLS && waitedMs < 2_000; waitedMs += 50) {
       await new Promise((done) => setTimeout(done, 50));
     }
-    return { r, resets: server.received.resets };
+    return { r, resets: server.received.resets, requests: server.received.requests };
   } finally {
     await server.close();
   }
@@ -170,4 +172,11 @@ Deno.test("gRPC vs a hostile server: grpc-status 0 under HTTP status 503 is an O
   // gRPC's HTTP mapping is for an answer without grpc-status; the server's own status decides the rest.
   const { r } = await attackMode("grpc-503-ok");
   assertEquals([r.requests, r.errors, r.statusCodes], [CALLS, {}, { "200": CALLS }]);
+});
+
+Deno.test("gRPC vs a hostile server: a refused call goes again once, grpc-go's transparent retry", async () => {
+  // grpc-go retries a call the server never began once (its first attempt's), HTTP/2 requests 3 times.
+  const { r, requests } = await attackMode("reset-refused");
+  assertEquals([r.requests, r.errors, requests], [0, { "h2-refused-stream": CALLS }, 2 * CALLS]);
+  ok(messages(r, "h2-refused-stream").every((m) => / refused 2 times, not sent again$/.test(m)));
 });

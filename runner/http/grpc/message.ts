@@ -93,7 +93,8 @@ export function objectOf(type: protobuf.Type, json: unknown, path: string): obje
  * members left out, as ghz's JSON reader sets each member in turn; without, two of one oneof are an error.
  */
 export function checkFields(type: protobuf.Type, json: unknown, path: string, later: boolean): unknown {
-  if (WELL_KNOWN.test(type.fullName)) return json;
+  const goDuration = later && type.fullName === ".google.protobuf.Duration" && typeof json === "string";
+  if (WELL_KNOWN.test(type.fullName)) return goDuration ? durationJson(json) : json;
   // By oneof (a name no field of the type has) or by field: a oneof's later member replaces the earlier.
   const kept = new Map<string, [string, unknown]>();
   for (const [key, value] of Object.entries(objectOf(type, json, path))) {
@@ -115,6 +116,20 @@ export function checkFields(type: protobuf.Type, json: unknown, path: string, la
     kept.set(oneof ?? key, [key, deep]);
   }
   return Object.fromEntries(kept.values());
+}
+
+/** Seconds of each of Go's duration units (µs and μs read as us). */
+const SECONDS_OF: Record<string, number> = { ns: 1e-9, us: 1e-6, ms: 1e-3, s: 1, m: 60, h: 3600 };
+const GO_PART = /(\d+\.?\d*|\.\d+)(ns|[uµμ]s|ms|s|m|h)/g;
+
+/** Go's duration text ("1500ms", "1h2m") in proto3 JSON's form ("1.5s"), as ghz's JSON reader takes it. */
+function durationJson(text: string): string {
+  if (!new RegExp(`^[-+]?(0|(${GO_PART.source})+)$`).test(text)) return text;
+  let seconds = 0;
+  for (const [, n, unit] of text.matchAll(GO_PART)) {
+    seconds += Number(n) * SECONDS_OF[unit.replace(/^[µμ]/, "u")];
+  }
+  return `${text.startsWith("-") ? "-" : ""}${seconds.toFixed(9).replace(/\.?0+$/, "")}s`;
 }
 
 /** A field's proto3 JSON name: its proto name in lowerCamelCase. */

@@ -136,6 +136,36 @@ Deno.test("two members of one oneof: refused, or the later one kept as ghz's JSO
   throws(() => encodeMessage(type, { a: null }, "message", true), /^GrpcMessageError: message\.a: .*null/);
 });
 
+Deno.test("a Duration in Go's words as ghz's JSON reader takes it; proto3 JSON's own form otherwise", () => {
+  const file = Deno.makeTempFileSync({ suffix: ".proto" });
+  Deno.writeTextFileSync(
+    file,
+    'syntax = "proto3"; import "google/protobuf/duration.proto"; package p;\n' +
+      "message M { google.protobuf.Duration wait = 1; }\nservice S { rpc Call(M) returns (M); }",
+  );
+  try {
+    const type = findMethod(loadProtoFile(file), "p.S/Call").requestType;
+    const ghz = (wait: string) => type.decode(encodeMessage(type, { wait }, "message", true)).toJSON().wait;
+    assertEquals(
+      ["1500ms", "1h2m", "-1.5s", "1ns", "2µs", "0"].map(ghz),
+      [
+        { seconds: "1", nanos: 500000000 },
+        { seconds: "3720" },
+        { seconds: "-1", nanos: -500000000 },
+        {
+          nanos: 1,
+        },
+        { nanos: 2000 },
+        {},
+      ],
+    );
+    throws(() => encodeMessage(type, { wait: "1500ms" }), /invalid duration/);
+    throws(() => ghz("1.5"), /invalid duration/);
+  } finally {
+    Deno.removeSync(file);
+  }
+});
+
 Deno.test("a message that does not fit its type names its path in the JSON", () => {
   const type = findMethod(loadProtoFile(PROTO), "helloworld.Greeter/SayHello").requestType;
   const fails = (json: unknown, pattern: RegExp) =>

@@ -10,8 +10,9 @@ import type { H2Request } from "./request.ts";
 import type { H2KeptResponse } from "./kept.ts";
 import type { StreamAnswer } from "../stream_answer.ts";
 
-/** Re-sends of a request refused unprocessed (RFC 9113 8.7) before it fails. */
+/** Re-sends of a request refused unprocessed (RFC 9113 8.7) before it fails; gRPC's: grpc-go's one. */
 export const MAX_RESENDS = 3;
+export const MAX_GRPC_RESENDS = 1;
 
 export interface H2Stream {
   streamId: number;

@@ -20,7 +20,7 @@ import {
 import type { ConnectionShared } from "../load_connection.ts";
 import type { H2Output } from "./output.ts";
 import { writeHeadersFrames } from "./request.ts";
-import { type H2Core, type H2Stream, MAX_RESENDS } from "./stream.ts";
+import { type H2Core, type H2Stream, MAX_GRPC_RESENDS, MAX_RESENDS } from "./stream.ts";
 import { elapsedUs } from "../../../results/histogram.ts";
 
 /** Closed streams remembered per connection (a power of two): late frames past it are ignored. */
@@ -207,11 +207,12 @@ export class StreamTable {
     return true;
   }
 
-  /** Refused unprocessed (RFC 9113 8.7), `stream` goes first in `pending` until MAX_RESENDS are spent. */
+  /** Refused unprocessed (RFC 9113 8.7), `stream` goes first in `pending` until its re-sends are spent. */
   resend(stream: H2Stream, nowMs: number): boolean {
     if (this.byId.get(stream.streamId) === stream) this.byId.delete(stream.streamId);
     this.unblock(stream);
-    if (stream.resends >= MAX_RESENDS || this.#shared.stopping) return false;
+    const most = stream.answer === null ? MAX_RESENDS : MAX_GRPC_RESENDS;
+    if (stream.resends >= most || this.#shared.stopping) return false;
     stream.resends++;
     stream.refused = true;
     this.#shared.recorder.retried(nowMs);
