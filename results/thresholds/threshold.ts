@@ -10,7 +10,7 @@ import type { LatencyKey } from "../schema/values.ts";
 import { ConfigError } from "../../validation/config_error.ts";
 import { nearest } from "../../validation/suggest.ts";
 import { latencySampled, sampledLatency, unansweredRequests } from "../conclude/responses.ts";
-import { decodeHistogram, mergeEncoded, summarizeMs } from "../histogram.ts";
+import { decodeHistogram, k6QuantileUs, mergeEncoded, summarizeMs } from "../histogram.ts";
 import { addCounters, emptyCounters, successRateOf, sumValues } from "../interval_counts.ts";
 import {
   failedStatusOf,
@@ -223,16 +223,16 @@ function k6Value(run: RunResult, metric: string): number {
   const zeros = (run.errors.connect ?? 0) + (run.errors.tls ?? 0);
   const answered = latencySampled(run) ? run.requests - (run.unrecordedLatencies ?? 0) : 0;
   if (sent === 0 || (answered === 0 && zeros === unanswered)) return 0;
+  // As k6's trend: between the sorted samples (the unsent ones' 0 ms first) around the percentile's rank.
+  const percentile = PERCENTILE_FIELDS.find(([k]) => k === key)?.[1];
+  if (percentile !== undefined && answered > 0 && run.histogramEncoded) {
+    return k6QuantileUs(decodeHistogram(run.histogramEncoded), percentile / 100, zeros) / 1000;
+  }
   if (zeros === 0 || answered === 0) return metricValue(run, metric);
   if (key === "min") return 0;
   if (key === "max") return run.latencyMs.max;
   if (key === "mean") return run.latencyMs.mean * answered / (answered + zeros);
-  const percentile = PERCENTILE_FIELDS.find(([k]) => k === key)?.[1];
-  if (percentile === undefined || !run.histogramEncoded) return metricValue(run, metric);
-  // The zeros come first: a rank among them is 0, one past them the answered latencies' rank.
-  const rank = percentile / 100 * (answered + zeros) - zeros;
-  if (rank <= 0) return 0;
-  return decodeHistogram(run.histogramEncoded).getValueAtPercentile(100 * rank / answered) / 1000;
+  return metricValue(run, metric);
 }
 
 /** A k6 rule's value on a submetric no endpoint matched: 0 as k6's empty one; NaN (fails) for error_code. */

@@ -3,7 +3,7 @@
  * One run as k6's end-of-test summary data (`handleSummary(data)`); latency is loadlab's corrected one.
  */
 import { latencySampled, unansweredRequests } from "../../conclude/responses.ts";
-import { decodeHistogram, type Histogram, summarizeMs } from "../../histogram.ts";
+import { decodeHistogram, k6QuantileUs, summarizeMs } from "../../histogram.ts";
 import type { LatencySummaryMs, ResultsFile, RunResult } from "../../schema/results.ts";
 import { PERCENTILE_FIELDS } from "../../schema/keys.ts";
 import {
@@ -39,7 +39,7 @@ type K6SummaryOptions = {
   percentiles?: readonly string[];
 };
 
-/** A latency summary as a k6 trend (ms); a `p(N)` the summary lacks is read from the histogram. */
+/** A latency summary as a k6 trend (ms); its percentiles k6's, between samples, where `encoded` holds them. */
 function trend(
   l: LatencySummaryMs | null | undefined,
   stats: readonly string[] = [],
@@ -47,18 +47,17 @@ function trend(
   encoded?: string | null,
 ): K6Metric {
   const v = l ?? { mean: 0, min: 0, p50: 0, max: 0, p90: 0, p95: 0, p99: 0 } as LatencySummaryMs;
-  const values: Record<string, number> = { avg: v.mean, min: v.min, med: v.p50, max: v.max };
-  let h: Histogram | null | undefined;
+  const h = encoded ? decodeHistogram(encoded) : null;
+  const at = (p: number, fallback?: number) =>
+    h && h.totalCount > 0 ? k6QuantileUs(h, p / 100) / 1000 : fallback;
+  const values: Record<string, number> = { avg: v.mean, min: v.min, med: at(50, v.p50)!, max: v.max };
   for (const stat of new Set([...stats, "p(90)", "p(95)", "p(99)"])) {
     if (stat === "count") values.count = samples;
     if (!stat.startsWith("p(")) continue;
     const n = Number(stat.slice(2, -1));
     const key = PERCENTILE_FIELDS.find(([, p]) => p === n)?.[0];
-    if (key !== undefined && typeof v[key] === "number") values[stat] = v[key] as number;
-    else {
-      h ??= encoded ? decodeHistogram(encoded) : null;
-      if (h && h.totalCount > 0) values[stat] = h.getValueAtPercentile(n) / 1000;
-    }
+    const value = at(n, key === undefined ? undefined : v[key] as number);
+    if (value !== undefined) values[stat] = value;
   }
   return { type: "trend", contains: "time", values };
 }
@@ -192,9 +191,7 @@ function httpMetrics(view: RunResult | null, sec: number, stats: readonly string
 function httpSubmetrics(selector: string | undefined, run: RunResult, sec: number, stats: readonly string[]) {
   // The view the threshold was judged on: the picked endpoints' (and responses') counts and latency.
   const view = selectedRun(run, pairsOf(selector ?? ""));
-  // One endpoint's responses, all picked: its histogram holds the percentiles the summary has not.
-  const only = view?.endpoints?.length === 1 ? view.endpoints[0] : undefined;
-  return httpMetrics(view, sec, stats, only?.histogramEncoded);
+  return httpMetrics(view, sec, stats, view?.histogramEncoded);
 }
 
 /** `metric` among the HTTP metrics: its counts, else its durations. */
