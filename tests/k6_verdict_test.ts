@@ -2006,3 +2006,47 @@ for (const [name, k6Code] of Object.entries(TRIAL15)) {
     }
   });
 }
+
+Deno.test("an abortOnFail threshold setup()'s requests cross stops the test there, as k6's tick does", () =>
+  withTarget(async (url) => {
+    // setup() runs past k6's first 2 s tick after a failed request: k6 stops, no iteration nor teardown().
+    const script = (sleepSec: number) =>
+      `import http from "k6/http";
+import { sleep } from "k6";
+export const options = { iterations: 2, thresholds: { http_req_failed: [{ threshold: "rate==0", abortOnFail: true }] } };
+export function setup() { http.get("http://app.test/validate?id=bad"); sleep(${sleepSec}); }
+export default function () { http.get("http://app.test/json"); }
+export function teardown() { http.get("http://app.test/json", { tags: { name: "teardown" } }); }
+`;
+    const crossed = await runK6Text(script(2.2), url, [], { inProcess: true });
+    assertEquals(crossed.code, 99, crossed.text);
+    assertEquals(crossed.results.runs[0].requests, 1);
+    // Ended before a tick: judged with the load's requests (1 of 3 failed), the load and teardown() run.
+    const under = await runK6Text(script(0.1), url, [], { inProcess: true });
+    assertEquals(under.code, 99, under.text);
+    assertEquals(under.results.runs[0].requests, 4);
+  }));
+
+Deno.test("http_req_duration's median and p(N) of few samples are k6's, between the samples", () =>
+  withTarget(async (url) => {
+    // Two requests, ~0 and ~300 ms: k6's median is near 150 ms, a sample's either end; both rules judge it.
+    const { code, text, dir } = await runK6Text(
+      `import http from "k6/http";
+export const options = {
+  iterations: 2,
+  thresholds: { http_req_duration: ["med>100", "med<250", "p(90)>200"] },
+  summaryTrendStats: ["med", "p(0)", "p(100)"],
+};
+export default function () {
+  if (__ITER === 0) http.get("http://app.test/json");
+  else http.get("http://app.test/sleep?ms=300");
+}
+`,
+      url,
+      (dir) => ["--summary-export", `${dir}/export.json`],
+      { inProcess: true },
+    );
+    assertEquals(code, 0, text);
+    const trend = JSON.parse(Deno.readTextFileSync(`${dir}/export.json`)).metrics.http_req_duration;
+    ok(trend.med > 100 && trend.med < 250 && trend["p(0)"] < trend.med, JSON.stringify(trend));
+  }));
