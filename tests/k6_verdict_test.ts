@@ -1951,8 +1951,9 @@ export function teardown() {
   }));
 
 /**
- * The fifteenth hostile trial's scripts a count bounds (bench/k6_verdicts/), each with k6 v1.8.1's exit code
- * on the trial's command line: the bench compares every part with k6 beside; here the code, without k6.
+ * The fifteenth and sixteenth hostile trials' scripts a count bounds (bench/k6_verdicts/hostile1N_NAME.js),
+ * each with k6 v1.8.1's exit code on the trial's command line: the bench compares every part with k6 beside;
+ * here the code, without k6.
  */
 const TRIAL15: Record<string, number> = {
   arrival_prealloc_low: 0,
@@ -1987,17 +1988,44 @@ const TRIAL15: Record<string, number> = {
 
 const CORPUS = new URL("../bench/k6_verdicts/", import.meta.url).pathname;
 
-for (const [name, k6Code] of Object.entries(TRIAL15)) {
-  pool.test(`hostile15_${name} exits ${k6Code}, as k6 v1.8.1 ran it`, async () => {
+const TRIAL16: Record<string, number> = {
+  batch_failures: 0,
+  batch_objects_arrays: 0,
+  check_throws: 0,
+  counter_setup_teardown: 0,
+  gauge_failing: 99,
+  handle_summary_throws_late: 99,
+  med_two_samples: 0,
+  med_with_refused: 0,
+  no_connection_reuse: 0,
+  percentile_by_tag: 0,
+  percentile_threshold_unshown: 0,
+  rate_non_booleans: 0,
+  response_callback_param: 99,
+  set_response_callback: 0,
+  summary_mode_bad: 255,
+  threshold_name_tag: 99,
+  trend_add_odd: 104,
+  trend_odd_stats: 0,
+  user_agent: 0,
+};
+
+const TRIALS = [
+  ...Object.entries(TRIAL15).map(([name, code]) => [`hostile15_${name}`, code] as const),
+  ...Object.entries(TRIAL16).map(([name, code]) => [`hostile16_${name}`, code] as const),
+];
+
+for (const [script, k6Code] of TRIALS) {
+  pool.test(`${script} exits ${k6Code}, as k6 v1.8.1 ran it`, async () => {
     // The script's two servers (127.0.0.1:18481 and :18482) on free ports, named by k6's hosts option.
     const servers = [startExamplesServer(), startExamplesServer()];
     const hosts = { "127.0.0.1:18481": servers[0].url.slice(7), "127.0.0.1:18482": servers[1].url.slice(7) };
     try {
-      const text = Deno.readTextFileSync(`${CORPUS}hostile15_${name}.js`);
+      const text = Deno.readTextFileSync(`${CORPUS}${script}.js`);
       const args = (/^\/\/ args:(.*)$/m.exec(text)?.[1] ?? "").trim().split(/\s+/).filter((a) => a !== "");
       const config = Deno.readTextFileSync(`${CORPUS}data/h15_config.json`);
       const run = await runK6Text(text, null, [...args, "--config", "hosts.json"], {
-        name: `hostile15_${name}.js`,
+        name: `${script}.js`,
         files: { "hosts.json": JSON.stringify({ hosts }), "data/h15_config.json": config },
       });
       assertEquals(run.code, k6Code, run.text);
