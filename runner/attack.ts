@@ -92,7 +92,8 @@ async function runLoaded(config: AttackConfig, hooks: AttackHooks, setup?: Setup
   if (setup && k6) {
     const crossed = abort.fromSetup(
       hookInterval(setup.sent, configToJson(config)),
-      setup.ms >= k6.JUDGE_EVERY_MS,
+      setup.ms,
+      k6.JUDGE_EVERY_MS,
     );
     setup.crossed ||= crossed;
   }
@@ -297,21 +298,27 @@ function abortOnFail(
 ) {
   const controller = new AbortController();
   const watch = rules.length > 0 ? new AbortWatch(rules, intervalMs) : null;
-  let running = true;
+  let running = true, setupMs = 0;
   const state = {
     signal: controller.signal,
     abortedBy: null as AbortedBy | null,
     onInterval: watch === null && scriptJudge === null ? undefined : (delta: Readonly<IntervalDelta>) => {
       // A late sample's few responses belong to an interval already judged: they are in the results.
       if (!running || delta.late || state.abortedBy !== null) return;
-      const builtIn = watch?.add(delta) ?? null;
-      const failed = scriptJudge === null ? builtIn : scriptJudge((delta.index + 1) * intervalMs, builtIn);
-      if (failed !== null && failed.atSec * 1000 < plannedMs) state.stop(failed);
+      const builtIn = watch?.add(delta) ?? null, loadMs = (delta.index + 1) * intervalMs;
+      const failed = scriptJudge === null ? builtIn : scriptJudge(setupMs + loadMs, builtIn);
+      if (failed !== null && loadMs < plannedMs) state.stop(failed);
     },
-    /** Adds setup()'s samples; with `judged` (a tick fell within it) a rule they fail stops the test there. */
-    fromSetup: (iv: LiveInterval, judged: boolean) => {
-      const failed = watch?.add(iv) ?? null;
-      if (failed !== null && judged) state.stop(failed);
+    /**
+     * Adds setup()'s samples, lasting `ms`: the script's ticks count from the test's start, and a rule they
+     * fail at a tick within setup() (one each `tickMs`) stops the test there.
+     */
+    fromSetup: (iv: LiveInterval, ms: number, tickMs: number) => {
+      setupMs = ms;
+      const builtIn = watch?.add(iv) ?? null;
+      if (ms < tickMs) return false;
+      const failed = scriptJudge === null ? builtIn : scriptJudge(ms, builtIn);
+      if (failed !== null) state.stop(failed);
       return state.abortedBy !== null;
     },
     /** The load ended: intervals completed from now on (at the end) no longer stop anything. */
