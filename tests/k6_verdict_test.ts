@@ -2035,7 +2035,7 @@ for (const [script, k6Code] of TRIALS) {
   });
 }
 
-Deno.test("an abortOnFail threshold setup()'s requests cross stops the test there, as k6's tick does", () =>
+Deno.test("an abortOnFail rule setup()'s samples cross stops the test at k6's tick within it", () =>
   withTarget(async (url) => {
     // setup() runs past k6's first 2 s tick after a failed request: k6 stops, no iteration nor teardown().
     const script = (sleepSec: number) =>
@@ -2053,28 +2053,47 @@ export function teardown() { http.get("http://app.test/json", { tags: { name: "t
     const under = await runK6Text(script(0.1), url, [], { inProcess: true });
     assertEquals(under.code, 99, under.text);
     assertEquals(under.results.runs[0].requests, 4);
+    // A custom Rate's abortOnFail, failed in such a setup(): judged at the same tick, no iteration sent.
+    const custom = await runK6Text(
+      `import http from "k6/http";
+import { sleep } from "k6";
+import { Rate } from "k6/metrics";
+const good = new Rate("good");
+export const options = { iterations: 2, thresholds: { good: [{ threshold: "rate==1", abortOnFail: true }] } };
+export function setup() { good.add(false); sleep(2.2); }
+export default function () { good.add(true); http.get("http://app.test/json"); }
+`,
+      url,
+      [],
+      { inProcess: true },
+    );
+    assertEquals(custom.code, 99, custom.text);
+    assertEquals(custom.results.runs[0].requests, 0);
   }));
 
-Deno.test("http_req_duration's median and p(N) of few samples are k6's, between the samples", () =>
+Deno.test("http_req_duration's percentiles of few samples are k6's: between samples, the refused at 0 ms", () =>
   withTarget(async (url) => {
-    // Two requests, ~0 and ~300 ms: k6's median is near 150 ms, a sample's either end; both rules judge it.
+    // Two refused, then ~0 and ~300 ms: k6 sorts [0, 0, ~1, ~300], so med is under 50 and p(90) over 150.
     const { code, text, dir } = await runK6Text(
       `import http from "k6/http";
 export const options = {
-  iterations: 2,
-  thresholds: { http_req_duration: ["med>100", "med<250", "p(90)>200"] },
-  summaryTrendStats: ["med", "p(0)", "p(100)"],
+  hosts: { "app.test": "${new URL(url).host}" },
+  iterations: 4,
+  thresholds: { http_req_duration: ["med<50", "p(90)>150", "p(25)==0", "min==0"] },
+  summaryTrendStats: ["med", "p(0)", "p(90)", "count"],
 };
 export default function () {
-  if (__ITER === 0) http.get("http://app.test/json");
+  if (__ITER < 2) http.get("http://127.0.0.1:${closedPort()}/");
+  else if (__ITER === 2) http.get("http://app.test/json");
   else http.get("http://app.test/sleep?ms=300");
 }
 `,
-      url,
+      null,
       (dir) => ["--summary-export", `${dir}/export.json`],
       { inProcess: true },
     );
     assertEquals(code, 0, text);
     const trend = JSON.parse(Deno.readTextFileSync(`${dir}/export.json`)).metrics.http_req_duration;
-    ok(trend.med > 100 && trend.med < 250 && trend["p(0)"] < trend.med, JSON.stringify(trend));
+    const { med, count, "p(0)": p0, "p(90)": p90 } = trend;
+    ok(count === 4 && p0 === 0 && med < 50 && p90 > 150, JSON.stringify(trend));
   }));

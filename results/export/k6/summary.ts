@@ -39,20 +39,25 @@ type K6SummaryOptions = {
   percentiles?: readonly string[];
 };
 
-/** A latency summary as a k6 trend (ms); its percentiles k6's, between samples, where `encoded` holds them. */
+/**
+ * A latency summary as a k6 trend (ms), its percentiles k6's (between samples) where `encoded` holds them;
+ * `zeros` more samples of 0 ms before them (k6's requests failed unsent).
+ */
 function trend(
   l: LatencySummaryMs | null | undefined,
   stats: readonly string[] = [],
   samples = 0,
   encoded?: string | null,
+  zeros = 0,
 ): K6Metric {
   const v = l ?? { mean: 0, min: 0, p50: 0, max: 0, p90: 0, p95: 0, p99: 0 } as LatencySummaryMs;
   const h = encoded ? decodeHistogram(encoded) : null;
   const at = (p: number, fallback?: number) =>
-    h && h.totalCount > 0 ? k6QuantileUs(h, p / 100) / 1000 : fallback;
-  const values: Record<string, number> = { avg: v.mean, min: v.min, med: at(50, v.p50)!, max: v.max };
+    h && h.totalCount > 0 ? k6QuantileUs(h, p / 100, zeros) / 1000 : zeros > 0 ? 0 : fallback;
+  const avg = samples + zeros > 0 ? v.mean * samples / (samples + zeros) : v.mean;
+  const values: Record<string, number> = { avg, min: zeros > 0 ? 0 : v.min, med: at(50, v.p50)!, max: v.max };
   for (const stat of new Set([...stats, "p(90)", "p(95)", "p(99)"])) {
-    if (stat === "count") values.count = samples;
+    if (stat === "count") values.count = samples + zeros;
     if (!stat.startsWith("p(")) continue;
     const n = Number(stat.slice(2, -1));
     const key = PERCENTILE_FIELDS.find(([, p]) => p === n)?.[0];
@@ -180,8 +185,9 @@ function httpMetrics(view: RunResult | null, sec: number, stats: readonly string
   const skipped = view === null ? 0 : unjudgedUnansweredOf(view);
   const failed = view === null ? 0 : unanswered - skipped + failedStatusOf(view);
   const unjudged = view === null ? 0 : failedStatusOf(view, null) + skipped;
+  const zeros = (view?.errors.connect ?? 0) + (view?.errors.tls ?? 0);
   return {
-    http_req_duration: trend(view?.latencyMs, stats, view?.requests ?? 0, encoded),
+    http_req_duration: trend(view?.latencyMs, stats, view?.requests ?? 0, encoded, zeros),
     http_req_failed: rateMetric(failed, requests - failed - unjudged),
     http_reqs: counterMetric(requests, sec),
   };
