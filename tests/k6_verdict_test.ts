@@ -2071,7 +2071,7 @@ export default function () { good.add(true); http.get("http://app.test/json"); }
     assertEquals(custom.results.runs[0].requests, 0);
   }));
 
-Deno.test("http_req_duration's percentiles of few samples are k6's: between samples, the refused at 0 ms", () =>
+Deno.test("request trends' percentiles of few samples are k6's: between samples, the refused at 0 ms", () =>
   withTarget(async (url) => {
     // Two refused, then ~0 and ~300 ms: k6 sorts [0, 0, ~1, ~300], so med is under 50 and p(90) over 150.
     const { code, text, dir } = await runK6Text(
@@ -2079,7 +2079,10 @@ Deno.test("http_req_duration's percentiles of few samples are k6's: between samp
 export const options = {
   hosts: { "app.test": "${new URL(url).host}" },
   iterations: 4,
-  thresholds: { http_req_duration: ["med<50", "p(90)>150", "p(25)==0", "min==0"] },
+  thresholds: {
+    http_req_duration: ["med<50", "p(90)>150", "p(25)==0", "min==0"],
+    http_req_waiting: ["p(25)==0", "p(90)>150"],
+  },
   summaryTrendStats: ["med", "p(0)", "p(90)", "count"],
 };
 export default function () {
