@@ -16,12 +16,7 @@ import { createLogFile } from "./load/request_log.ts";
 import { keepsUncorrected, measuredDurationMs, modelDef } from "./load/models/mod.ts";
 import { hostCpuDelta, hostTcpDelta, readHostCpu } from "./stats/host.ts";
 import { readHostTcp } from "../system/proc_stat.ts";
-import {
-  type AbortedBy,
-  type AbortRule,
-  AbortWatch,
-  type LiveInterval,
-} from "../results/thresholds/abort.ts";
+import { type AbortedBy, type AbortRule, AbortWatch } from "../results/thresholds/abort.ts";
 import { hookInterval } from "../results/hook_requests.ts";
 import type { IntervalDelta } from "../results/export/interval_delta.ts";
 import { flowResults, type FlowSample } from "./stats/flow_counters.ts";
@@ -90,12 +85,8 @@ async function runLoaded(config: AttackConfig, hooks: AttackHooks, setup?: Setup
   const abort = abortOnFail(rules, config.intervalMs, plannedMs, k6?.k6LiveJudge() ?? null);
   // k6 judges from the test's start: setup()'s requests count, and a tick within setup() may end the test.
   if (setup && k6) {
-    const crossed = abort.fromSetup(
-      hookInterval(setup.sent, configToJson(config)),
-      setup.ms,
-      k6.JUDGE_EVERY_MS,
-    );
-    setup.crossed ||= crossed;
+    const samples = hookInterval(setup.sent, configToJson(config));
+    setup.crossed = abort.fromSetup(samples, setup.ms, k6.JUDGE_EVERY_MS);
   }
   // The measured run's start on the wall clock, known once the workers are told when to start.
   const clock = { originEpochMs: 0 };
@@ -313,7 +304,7 @@ function abortOnFail(
      * Adds setup()'s samples, lasting `ms`: the script's ticks count from the test's start, and a rule they
      * fail at a tick within setup() (one each `tickMs`) stops the test there.
      */
-    fromSetup: (iv: LiveInterval, ms: number, tickMs: number) => {
+    fromSetup: (iv: ReturnType<typeof hookInterval>, ms: number, tickMs: number) => {
       setupMs = ms;
       const builtIn = watch?.add(iv) ?? null;
       if (ms < tickMs) return false;

@@ -209,12 +209,8 @@ function thresholdError(expression: string, message: string): ConfigError {
 
 /** A metric's value for a run (ms, rates 0..1); NaN without a sample, so its rule fails. */
 export function metricValue(run: RunResult, metric: string): number {
-  const key = LATENCY_KEYS[metric], percentile = anyPercentile(metric);
+  const key = LATENCY_KEYS[metric];
   if (key) return sampledLatency(run)[key];
-  if (percentile !== undefined) {
-    const h = latencySampled(run) && run.histogramEncoded ? decodeHistogram(run.histogramEncoded) : null;
-    return h && h.totalCount > 0 ? h.getValueAtPercentile(percentile) / 1000 : Number.NaN;
-  }
   return (RATIOS[metric] ?? COUNTS[metric])(run);
 }
 
