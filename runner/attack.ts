@@ -300,10 +300,7 @@ function abortOnFail(
       const failed = scriptJudge === null ? builtIn : scriptJudge(setupMs + loadMs, builtIn);
       if (failed !== null && loadMs < plannedMs) state.stop(failed);
     },
-    /**
-     * Adds setup()'s samples, lasting `ms`: the script's ticks count from the test's start, and a rule they
-     * fail at a tick within setup() (one each `tickMs`) stops the test there.
-     */
+    /** Adds setup()'s samples; a rule they fail at a tick (each `tickMs`) within its `ms` stops the test. */
     fromSetup: (iv: ReturnType<typeof hookInterval>, ms: number, tickMs: number) => {
       setupMs = ms;
       const builtIn = watch?.add(iv) ?? null;

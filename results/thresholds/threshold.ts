@@ -240,7 +240,6 @@ function k6Value(run: RunResult, metric: string): number {
   if (key === undefined) return zeros > 0 ? 0 : Number.NaN;
   if (zeros === 0 || answered === 0) return metricValue(run, metric);
   if (key === "min") return 0;
-  if (key === "max") return run.latencyMs.max;
   if (key === "mean") return run.latencyMs.mean * answered / (answered + zeros);
   return metricValue(run, metric);
 }

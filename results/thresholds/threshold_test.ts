@@ -119,7 +119,7 @@ Deno.test("a k6 rule on any percentile reads k6's trend between samples: two ans
     "http_req_duration: p(33)>24",
   ];
   const judged = evaluateThresholds(rules.map(parseThreshold), [two as unknown as RunResult]);
-  // k6 v1.8.1 printed med 34.93 and p(10) 10.794 for these samples (bench/k6_verdicts/hostile16_trend_reference.js).
+  // k6 v1.8.1 printed med 34.93 and p(10) 10.794 for them (bench/k6_verdicts/hostile16_trend_reference.js).
   assertEquals(judged.map((t) => t.ok), [true, true, true]);
   throws(() => parseThreshold("p42<200ms"), /unknown metric "p42"/);
 });

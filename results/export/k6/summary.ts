@@ -101,9 +101,9 @@ export function k6SummaryData(
   if (!flow?.sessionMs) delete metrics.iteration_duration;
   // As k6 times them, requests that failed before they were sent (refused, DNS, TLS) last 0 ms.
   const unsent = (run.errors.connect ?? 0) + (run.errors.tls ?? 0);
-  if (!latencySampled(run) && unsent > 0 && unsent === unansweredRequests(run)) {
-    metrics.http_req_duration = trend(null, stats, unsent);
-  } else if (!latencySampled(run)) delete metrics.http_req_duration;
+  if (!latencySampled(run) && (unsent === 0 || unsent < unansweredRequests(run))) {
+    delete metrics.http_req_duration;
+  }
   // k6 shows the expected responses' durations under every run's: here where they are measured apart.
   const expected = selectedRun(run, { expected_response: "true" });
   if (
