@@ -3,7 +3,7 @@
  * One run as k6's end-of-test summary data (`handleSummary(data)`); latency is loadlab's corrected one.
  */
 import { latencySampled, unansweredRequests } from "../../conclude/responses.ts";
-import { decodeHistogram, k6QuantileUs, summarizeMs } from "../../histogram.ts";
+import { createHistogram, decodeHistogram, k6QuantileUs, summarizeMs } from "../../histogram.ts";
 import type { LatencySummaryMs, ResultsFile, RunResult } from "../../schema/results.ts";
 import { PERCENTILE_FIELDS } from "../../schema/keys.ts";
 import {
@@ -40,8 +40,8 @@ type K6SummaryOptions = {
 };
 
 /**
- * A latency summary as a k6 trend (ms), its percentiles k6's (between samples) where `encoded` holds them;
- * `zeros` more samples of 0 ms before them (k6's requests failed unsent).
+ * A latency summary (else `encoded`'s) as a k6 trend (ms), its percentiles k6's (between samples) where
+ * `encoded` holds them; `zeros` more samples of 0 ms before them (k6's requests failed unsent).
  */
 function trend(
   l: LatencySummaryMs | null | undefined,
@@ -50,8 +50,8 @@ function trend(
   encoded?: string | null,
   zeros = 0,
 ): K6Metric {
-  const v = l ?? { mean: 0, min: 0, p50: 0, max: 0, p90: 0, p95: 0, p99: 0 } as LatencySummaryMs;
   const h = encoded ? decodeHistogram(encoded) : null;
+  const v = l ?? summarizeMs(h ?? createHistogram());
   const at = (p: number, fallback?: number) =>
     h && h.totalCount > 0 ? k6QuantileUs(h, p / 100, zeros) / 1000 : zeros > 0 ? 0 : fallback;
   const avg = samples + zeros > 0 ? v.mean * samples / (samples + zeros) : v.mean;
@@ -246,9 +246,7 @@ export function afterRunSubmetric(
       ? { completed: flow.completed, sessionHistogramEncoded: flow.sessionHistogramEncoded }
       : { completed: 0 });
   if (name === "iterations") return counterMetric(own.completed, sec);
-  const h = own.sessionHistogramEncoded ? decodeHistogram(own.sessionHistogramEncoded) : null;
-  const summary = h && h.totalCount > 0 ? summarizeMs(h) : null;
-  return trend(summary, stats, own.completed, own.sessionHistogramEncoded);
+  return trend(null, stats, own.completed, own.sessionHistogramEncoded);
 }
 
 const sumOf = (counts: Array<[string, number]>) => counts.reduce((a, [, c]) => a + c, 0);
