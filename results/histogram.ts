@@ -147,6 +147,24 @@ function walkUs(h: Histogram, percentiles: readonly number[]) {
   return { atUs, maxUs, medians, counts };
 }
 
+/**
+ * k6's trend percentile (`q` of 1): between the sorted values around rank q(n - 1), linearly, after `zeros`
+ * values of 0 (k6's requests failed unsent). A value is its bucket's top; the lowest is the minimum recorded.
+ */
+export function k6QuantileUs(h: Histogram, q: number, zeros = 0): number {
+  const n = h.totalCount + zeros, rank = Math.min(Math.max(q, 0), 1) * (n - 1), low = Math.floor(rank);
+  const indexes = [low - zeros, Math.ceil(rank) - zeros], at = [0, 0];
+  let seen = 0;
+  forEachBucket(h, (slot, count) => {
+    const topUs = bucketValuesUs(h, slot).highestUs;
+    indexes.forEach((i, k) => {
+      if (i >= seen && i < seen + count) at[k] = i === 0 ? Math.min(h.minNonZeroValue, topUs) : topUs;
+    });
+    seen += count;
+  });
+  return n === 0 ? 0 : at[0] + (at[1] - at[0]) * (rank - low);
+}
+
 /** Calls `each` for every recorded HDR bucket, lowest first, with its slot and count. */
 export function forEachBucket(h: Histogram, each: (slot: number, count: number) => void): void {
   const js = h as unknown as IndexedShape;

@@ -7,6 +7,7 @@ import {
   decodeHistogram,
   encodeHistogram,
   histogramBuckets,
+  k6QuantileUs,
   logHistogramBuckets,
   MAX_LATENCY_US,
   mergeEncoded,
@@ -189,4 +190,47 @@ Deno.test("the fast counts index is the library's for every latency the recorder
     b.recordValue(v);
   }
   assertEquals(encodeHistogram(a), hdr.encodeIntoCompressedBase64(b));
+});
+
+Deno.test("k6QuantileUs is k6's trend percentile over 2, 3 and 10 samples, within the histogram's steps", () => {
+  // k6 v1.8.1's own numbers for these samples (bench/k6_verdicts/hostile16_trend_reference.js, a Trend).
+  const k6 = {
+    two: {
+      samples: [4.76, 65.1],
+      0: 4.76,
+      10: 10.794,
+      50: 34.93,
+      90: 59.066,
+      95: 62.083,
+      99.9: 65.0397,
+      100: 65.1,
+    },
+    three: {
+      samples: [3.2, 81.5, 12.7],
+      0: 3.2,
+      10: 5.1,
+      50: 12.7,
+      90: 67.74,
+      95: 74.62,
+      99.9: 81.3624,
+      100: 81.5,
+    },
+    ten: {
+      samples: [5.1, 7.9, 2.3, 44.6, 9.8, 120.4, 6.6, 15.2, 3.9, 11.1],
+      ...{ 0: 2.3, 10: 3.74, 50: 8.85, 90: 52.18, 95: 86.29, 99.9: 119.7178, 100: 120.4 },
+    },
+  };
+  for (const { samples, ...want } of Object.values(k6)) {
+    const h = createHistogram();
+    for (const ms of samples) h.recordValue(Math.round(ms * 1000));
+    for (const [p, ms] of Object.entries(want)) {
+      const got = k6QuantileUs(h, Number(p) / 100) / 1000;
+      assert(Math.abs(got - ms) <= ms / 1000 + 0.001, `p(${p}) of ${samples}: k6 ${ms}, got ${got}`);
+    }
+  }
+  // Requests failed unsent count as 0 ms before the answered ones: two zeros and [10, 20] have median 5.
+  const h = createHistogram();
+  h.recordValue(10_000), h.recordValue(20_000);
+  assert(Math.abs(k6QuantileUs(h, 0.5, 2) - 5_000) <= 5, `${k6QuantileUs(h, 0.5, 2)}`);
+  assertEquals(k6QuantileUs(createHistogram(), 0.5), 0);
 });

@@ -11,8 +11,9 @@ import {
   mergeEndpoints,
 } from "./endpoint_totals.ts";
 import { clampUs, createHistogram, decodeHistogram, encodeHistogram, summarizeMs } from "./histogram.ts";
-import { addCounts } from "./interval_counts.ts";
-import { failedStatusOf, judgedSuccessRate } from "./thresholds/selector.ts";
+import { addCounts, sumValues } from "./interval_counts.ts";
+import { failedStatusOf, judgedSuccessRate, unjudgedUnansweredOf } from "./thresholds/selector.ts";
+import type { LiveInterval } from "./thresholds/abort.ts";
 
 /** One request sent outside the load: its endpoint, status (0: none, `failure` its error kind), latency. */
 interface HookRequest {
@@ -57,6 +58,24 @@ export function withHookRequests(run: RunResult, sent: readonly HookRecord[]): R
     Object.assign(out, { histogramEncoded: encodeHistogram(total), latencyMs: summarizeMs(total) });
   }
   return { ...out, successRate: judgedSuccessRate(out), unjudged: failedStatusOf(out, null) || undefined };
+}
+
+/** The hooks' requests as one interval the abort watch judges, before the load's first (index -1). */
+export function hookInterval(sent: readonly HookRecord[], config: RunResult["config"]): LiveInterval {
+  const none = { config, requests: 0, statusCodes: {}, errors: {}, endpoints: [], intervals: [] } as Partial<
+    RunResult
+  >;
+  const run = withHookRequests(none as RunResult, sent), skipped = unjudgedUnansweredOf(run);
+  return {
+    index: -1,
+    histograms: run.histogramEncoded ? [run.histogramEncoded] : [],
+    requests: run.requests + skipped,
+    errors: sumValues(run.errors) - skipped,
+    failedStatus: failedStatusOf(run),
+    unjudged: failedStatusOf(run, null) + skipped,
+    lateSends: 0,
+    droppedSends: 0,
+  };
 }
 
 /** `flows` with the hooks' checks added to the first step's (a step of its own when no session ran). */

@@ -17,9 +17,10 @@ import { keepsUncorrected, measuredDurationMs, modelDef } from "./load/models/mo
 import { hostCpuDelta, hostTcpDelta, readHostCpu } from "./stats/host.ts";
 import { readHostTcp } from "../system/proc_stat.ts";
 import { type AbortedBy, type AbortRule, AbortWatch } from "../results/thresholds/abort.ts";
+import { hookInterval } from "../results/hook_requests.ts";
 import type { IntervalDelta } from "../results/export/interval_delta.ts";
 import { flowResults, type FlowSample } from "./stats/flow_counters.ts";
-import { withScriptSetup } from "./script/host/hooks.ts";
+import { type SetupSent, withScriptSetup } from "./script/host/hooks.ts";
 import { type RunSteering, steeredArrivalsPerSec } from "./steering.ts";
 import { onTestAbort } from "./script/k6/test_abort.ts";
 import type { SteerChange } from "../results/schema/steering.ts";
@@ -64,11 +65,11 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
   config = await withReflectedSchema(config);
   if (config.logFile) await createLogFile(config.logFile);
   // A session script's setup() runs once before the load; its teardown() once after, whatever happened.
-  return await withScriptSetup(config, (ready) => runLoaded(ready, hooks), hooks.signal);
+  return await withScriptSetup(config, (ready, setup) => runLoaded(ready, hooks, setup), hooks.signal);
 }
 
 /** The run of a config whose script (if any) is set up. */
-async function runLoaded(config: AttackConfig, hooks: AttackHooks): Promise<RunResult> {
+async function runLoaded(config: AttackConfig, hooks: AttackHooks, setup?: SetupSent): Promise<RunResult> {
   const name = hooks.name ?? "attack";
   const plannedMs = measuredDurationMs(config);
   // A script's session sends as many requests as its code does: no requested rate of requests to compare.
@@ -80,8 +81,13 @@ async function runLoaded(config: AttackConfig, hooks: AttackHooks): Promise<RunR
     r.threshold.run === undefined || r.threshold.run === name
   );
   // A k6 script's abortOnFail, on its custom metrics and the run's, judged on k6's tick.
-  const scriptJudge = config.script ? (await import("./script/k6/metrics_channel.ts")).k6LiveJudge() : null;
-  const abort = abortOnFail(rules, config.intervalMs, plannedMs, scriptJudge);
+  const k6 = config.script ? await import("./script/k6/metrics_channel.ts") : null;
+  const abort = abortOnFail(rules, config.intervalMs, plannedMs, k6?.k6LiveJudge() ?? null);
+  // k6 judges from the test's start: setup()'s requests count, and a tick within setup() may end the test.
+  if (setup && k6) {
+    const samples = hookInterval(setup.sent, configToJson(config));
+    setup.crossed = abort.fromSetup(samples, setup.ms, k6.JUDGE_EVERY_MS);
+  }
   // The measured run's start on the wall clock, known once the workers are told when to start.
   const clock = { originEpochMs: 0 };
   const aggregator = new RunAggregator(aggregatorOptionsOf(config, requestedRps, clock, [
@@ -104,7 +110,7 @@ async function runLoaded(config: AttackConfig, hooks: AttackHooks): Promise<RunR
     : null;
   // A k6 script whose setup() failed sends no load: its run holds what setup() sent.
   const { workers, steered, flowSamples } =
-    await (config.script?.setupError === undefined
+    await (config.script?.setupError === undefined && !setup?.crossed
       ? runSteered(config, hooks, name, { aggregator, clock, abort })
       : Promise.resolve({ workers: noLoad(config), steered: [], flowSamples: [] }).finally(abort.done))
       .finally(() => stopListening?.());
@@ -156,7 +162,7 @@ export async function runAttackParts(given: AttackPart[], hooks: AttackHooks = {
     given.map(async (p) => ({ ...p, config: await withReflectedSchema(p.config) })),
   );
   // Setup runs with the first's script: the loads of one run share it.
-  return await withScriptSetup(parts[0].config, async (ready) => {
+  return await withScriptSetup(parts[0].config, async (ready, setup) => {
     const stop = new AbortController();
     const signal = hooks.signal ? AbortSignal.any([hooks.signal, stop.signal]) : stop.signal;
     // The loads start together once the slowest is prepared: a fixed start could find sends due long ago.
@@ -177,7 +183,7 @@ export async function runAttackParts(given: AttackPart[], hooks: AttackHooks = {
           return startMs.then((ms) => partStartMs = ms + part.startAfterMs);
         },
         ...(k === 0 ? {} : { onProgress: undefined, onStart: undefined, steering: undefined }),
-      }).catch((err) => {
+      }, setup).catch((err) => {
         stop.abort(); // the others wait for this one's start no longer
         throw err;
       });
@@ -283,16 +289,25 @@ function abortOnFail(
 ) {
   const controller = new AbortController();
   const watch = rules.length > 0 ? new AbortWatch(rules, intervalMs) : null;
-  let running = true;
+  let running = true, setupMs = 0;
   const state = {
     signal: controller.signal,
     abortedBy: null as AbortedBy | null,
     onInterval: watch === null && scriptJudge === null ? undefined : (delta: Readonly<IntervalDelta>) => {
       // A late sample's few responses belong to an interval already judged: they are in the results.
       if (!running || delta.late || state.abortedBy !== null) return;
-      const builtIn = watch?.add(delta) ?? null;
-      const failed = scriptJudge === null ? builtIn : scriptJudge((delta.index + 1) * intervalMs, builtIn);
-      if (failed !== null && failed.atSec * 1000 < plannedMs) state.stop(failed);
+      const builtIn = watch?.add(delta) ?? null, loadMs = (delta.index + 1) * intervalMs;
+      const failed = scriptJudge === null ? builtIn : scriptJudge(setupMs + loadMs, builtIn);
+      if (failed !== null && loadMs < plannedMs) state.stop(failed);
+    },
+    /** Adds setup()'s samples; a rule they fail at a tick (each `tickMs`) within its `ms` stops the test. */
+    fromSetup: (iv: ReturnType<typeof hookInterval>, ms: number, tickMs: number) => {
+      setupMs = ms;
+      const builtIn = watch?.add(iv) ?? null;
+      if (ms < tickMs) return false;
+      const failed = scriptJudge === null ? builtIn : scriptJudge(ms, builtIn);
+      if (failed !== null) state.stop(failed);
+      return state.abortedBy !== null;
     },
     /** The load ended: intervals completed from now on (at the end) no longer stop anything. */
     done: () => (running = false),

@@ -1951,8 +1951,9 @@ export function teardown() {
   }));
 
 /**
- * The fifteenth hostile trial's scripts a count bounds (bench/k6_verdicts/), each with k6 v1.8.1's exit code
- * on the trial's command line: the bench compares every part with k6 beside; here the code, without k6.
+ * The fifteenth and sixteenth hostile trials' scripts a count bounds (bench/k6_verdicts/hostile1N_NAME.js),
+ * each with k6 v1.8.1's exit code on the trial's command line: the bench compares every part with k6 beside;
+ * here the code, without k6.
  */
 const TRIAL15: Record<string, number> = {
   arrival_prealloc_low: 0,
@@ -1987,17 +1988,44 @@ const TRIAL15: Record<string, number> = {
 
 const CORPUS = new URL("../bench/k6_verdicts/", import.meta.url).pathname;
 
-for (const [name, k6Code] of Object.entries(TRIAL15)) {
-  pool.test(`hostile15_${name} exits ${k6Code}, as k6 v1.8.1 ran it`, async () => {
+const TRIAL16: Record<string, number> = {
+  batch_failures: 0,
+  batch_objects_arrays: 0,
+  check_throws: 0,
+  counter_setup_teardown: 0,
+  gauge_failing: 99,
+  handle_summary_throws_late: 99,
+  med_two_samples: 0,
+  med_with_refused: 0,
+  no_connection_reuse: 0,
+  percentile_by_tag: 0,
+  percentile_threshold_unshown: 0,
+  rate_non_booleans: 0,
+  response_callback_param: 99,
+  set_response_callback: 0,
+  summary_mode_bad: 255,
+  threshold_name_tag: 99,
+  trend_add_odd: 104,
+  trend_odd_stats: 0,
+  user_agent: 0,
+};
+
+const TRIALS = [
+  ...Object.entries(TRIAL15).map(([name, code]) => [`hostile15_${name}`, code] as const),
+  ...Object.entries(TRIAL16).map(([name, code]) => [`hostile16_${name}`, code] as const),
+];
+
+for (const [script, k6Code] of TRIALS) {
+  pool.test(`${script} exits ${k6Code}, as k6 v1.8.1 ran it`, async () => {
     // The script's two servers (127.0.0.1:18481 and :18482) on free ports, named by k6's hosts option.
     const servers = [startExamplesServer(), startExamplesServer()];
     const hosts = { "127.0.0.1:18481": servers[0].url.slice(7), "127.0.0.1:18482": servers[1].url.slice(7) };
     try {
-      const text = Deno.readTextFileSync(`${CORPUS}hostile15_${name}.js`);
+      const text = Deno.readTextFileSync(`${CORPUS}${script}.js`);
       const args = (/^\/\/ args:(.*)$/m.exec(text)?.[1] ?? "").trim().split(/\s+/).filter((a) => a !== "");
       const config = Deno.readTextFileSync(`${CORPUS}data/h15_config.json`);
       const run = await runK6Text(text, null, [...args, "--config", "hosts.json"], {
-        name: `hostile15_${name}.js`,
+        name: `${script}.js`,
         files: { "hosts.json": JSON.stringify({ hosts }), "data/h15_config.json": config },
       });
       assertEquals(run.code, k6Code, run.text);
@@ -2006,3 +2034,69 @@ for (const [name, k6Code] of Object.entries(TRIAL15)) {
     }
   });
 }
+
+Deno.test("an abortOnFail rule setup()'s samples cross stops the test at k6's tick within it", () =>
+  withTarget(async (url) => {
+    // setup() runs past k6's first 2 s tick after a failed request: k6 stops, no iteration nor teardown().
+    const script = (sleepSec: number) =>
+      `import http from "k6/http";
+import { sleep } from "k6";
+export const options = { iterations: 2, thresholds: { http_req_failed: [{ threshold: "rate==0", abortOnFail: true }] } };
+export function setup() { http.get("http://app.test/validate?id=bad"); sleep(${sleepSec}); }
+export default function () { http.get("http://app.test/json"); }
+export function teardown() { http.get("http://app.test/json", { tags: { name: "teardown" } }); }
+`;
+    const crossed = await runK6Text(script(2.2), url, [], { inProcess: true });
+    assertEquals(crossed.code, 99, crossed.text);
+    assertEquals(crossed.results.runs[0].requests, 1);
+    // Ended before a tick: judged with the load's requests (1 of 3 failed), the load and teardown() run.
+    const under = await runK6Text(script(0.1), url, [], { inProcess: true });
+    assertEquals(under.code, 99, under.text);
+    assertEquals(under.results.runs[0].requests, 4);
+    // A custom Rate's abortOnFail, failed in such a setup(): judged at the same tick, no iteration sent.
+    const custom = await runK6Text(
+      `import http from "k6/http";
+import { sleep } from "k6";
+import { Rate } from "k6/metrics";
+const good = new Rate("good");
+export const options = { iterations: 2, thresholds: { good: [{ threshold: "rate==1", abortOnFail: true }] } };
+export function setup() { good.add(false); sleep(2.2); }
+export default function () { good.add(true); http.get("http://app.test/json"); }
+`,
+      url,
+      [],
+      { inProcess: true },
+    );
+    assertEquals(custom.code, 99, custom.text);
+    assertEquals(custom.results.runs[0].requests, 0);
+  }));
+
+Deno.test("request trends' percentiles of few samples are k6's: between samples, the refused at 0 ms", () =>
+  withTarget(async (url) => {
+    // Two refused, then ~0 and ~300 ms: k6 sorts [0, 0, ~1, ~300], so med is under 50 and p(90) over 150.
+    const { code, text, dir } = await runK6Text(
+      `import http from "k6/http";
+export const options = {
+  hosts: { "app.test": "${new URL(url).host}" },
+  iterations: 4,
+  thresholds: {
+    http_req_duration: ["med<50", "p(90)>150", "p(25)==0", "min==0"],
+    http_req_waiting: ["p(25)==0", "p(90)>150"],
+  },
+  summaryTrendStats: ["med", "p(0)", "p(90)", "count"],
+};
+export default function () {
+  if (__ITER < 2) http.get("http://127.0.0.1:${closedPort()}/");
+  else if (__ITER === 2) http.get("http://app.test/json");
+  else http.get("http://app.test/sleep?ms=300");
+}
+`,
+      null,
+      (dir) => ["--summary-export", `${dir}/export.json`],
+      { inProcess: true },
+    );
+    assertEquals(code, 0, text);
+    const trend = JSON.parse(Deno.readTextFileSync(`${dir}/export.json`)).metrics.http_req_duration;
+    const { med, count, "p(0)": p0, "p(90)": p90 } = trend;
+    ok(count === 4 && p0 === 0 && med < 50 && p90 > 150, JSON.stringify(trend));
+  }));

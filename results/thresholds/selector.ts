@@ -4,7 +4,7 @@
  * the picked endpoints pooled into one view. Pure.
  */
 import type { EndpointResult, RunResult } from "../mod.ts";
-import { decodeHistogram, mergeEncoded, summarizeMs } from "../histogram.ts";
+import { decodeHistogram, encodeHistogram, mergeEncoded, summarizeMs } from "../histogram.ts";
 import { unansweredRequests, unmeasuredMs } from "../conclude/responses.ts";
 import { addCounts, successRateOf, sumValues } from "../interval_counts.ts";
 import { ConfigError } from "../../validation/config_error.ts";
@@ -286,5 +286,6 @@ export function selectedRun(run: RunResult, selector: Selector): RunResult | nul
     successRate: judgedSuccessRate({ config: run.config, statusCodes, endpoints: chosen, requests, errors }),
     rps: run.durationSec > 0 ? requests / run.durationSec : 0,
     latencyMs: unmeasured ? unmeasuredMs(summarizeMs(histogram)) : summarizeMs(histogram),
+    histogramEncoded: encodeHistogram(histogram),
   };
 }

@@ -10,7 +10,7 @@ import type { LatencyKey } from "../schema/values.ts";
 import { ConfigError } from "../../validation/config_error.ts";
 import { nearest } from "../../validation/suggest.ts";
 import { latencySampled, sampledLatency, unansweredRequests } from "../conclude/responses.ts";
-import { decodeHistogram, mergeEncoded, summarizeMs } from "../histogram.ts";
+import { decodeHistogram, k6QuantileUs, mergeEncoded, summarizeMs } from "../histogram.ts";
 import { addCounters, emptyCounters, successRateOf, sumValues } from "../interval_counts.ts";
 import {
   failedStatusOf,
@@ -86,6 +86,14 @@ const COUNTS: Record<string, (r: RunResult) => number> = {
 
 export const METRICS = [...Object.keys(LATENCY_KEYS), ...Object.keys(RATIOS), ...Object.keys(COUNTS)];
 
+/** N of a rule on any percentile, as k6's `p(N)` reads (`p10`, `p33.3`: 0 to 100); undefined for others. */
+function anyPercentile(metric: string): number | undefined {
+  const n = /^p\d+(\.\d+)?$/.test(metric) ? Number(metric.slice(1)) : Number.NaN;
+  return n <= 100 ? n : undefined;
+}
+
+const isLatency = (metric: string) => metric in LATENCY_KEYS || anyPercentile(metric) !== undefined;
+
 /** The metrics that exist per endpoint: all but the open model's late and dropped sends and the sessions'. */
 const RUN_ONLY = ["lateSends", "late", "dropped", "sessionErrorRate", "sessions", "failedSessions"];
 const ENDPOINT_METRICS = new Set(METRICS.filter((m) => !RUN_ONLY.includes(m)));
@@ -115,7 +123,8 @@ export function parseThreshold(expression: string): Threshold {
   const fix = `write it like "p99<200ms", "rps>=1000", "success>99%" or "p99{name:GET /json}<200ms"`;
   if (m?.[0] !== rest.trim()) throw thresholdError(expression, `not understood; ${fix}`);
   const [, run, metric, op, number, unit, over] = m;
-  if (!METRICS.includes(metric)) {
+  // k6's form takes any percentile (`p(33)`); loadlab's own the listed ones.
+  if (!METRICS.includes(metric) && (k6 === null || anyPercentile(metric) === undefined)) {
     const guess = nearest(metric, METRICS);
     throw thresholdError(
       expression,
@@ -128,7 +137,7 @@ export function parseThreshold(expression: string): Threshold {
   if (wrongKind) throw thresholdError(expression, wrongKind);
   let value = Number(number);
   if (!Number.isFinite(value)) throw thresholdError(expression, `"${number}" is not a number`);
-  if (metric in LATENCY_KEYS) {
+  if (isLatency(metric)) {
     if (unit === "%" || unit === "k") {
       throw thresholdError(expression, `latency takes us, ms or s, not ${unit}`);
     }
@@ -151,7 +160,7 @@ export function parseThreshold(expression: string): Threshold {
 }
 
 function checkEndpointRule(expression: string, metric: string, selector: Selector, windowMs?: number): void {
-  if (!ENDPOINT_METRICS.has(metric)) {
+  if (!ENDPOINT_METRICS.has(metric) && anyPercentile(metric) === undefined) {
     throw thresholdError(
       expression,
       `${metric} is the run's, not measured per endpoint; drop ${selectorText(selector)} or use ` +
@@ -191,7 +200,7 @@ export function windowMetric(metric: string): WindowMetric | null {
 export function ruleUnit(expression: string): { kind: "latency" | "ratio" | "count"; unit: string } {
   const [, , metric = "", , , unit = ""] =
     PATTERN.exec(splitSelector(fromK6(expression) ?? expression).rest.trim()) ?? [];
-  return { kind: metric in LATENCY_KEYS ? "latency" : metric in RATIOS ? "ratio" : "count", unit };
+  return { kind: isLatency(metric) ? "latency" : metric in RATIOS ? "ratio" : "count", unit };
 }
 
 function thresholdError(expression: string, message: string): ConfigError {
@@ -219,20 +228,20 @@ function k6Value(run: RunResult, metric: string): number {
   if (metric === "rps") return sent / k6RunSec(run);
   if (metric === "errorRate") return 1 - judgedSuccessRate(run);
   const key = LATENCY_KEYS[metric];
-  if (key === undefined) return metricValue(run, metric);
+  const percentile = key ? PERCENTILE_FIELDS.find(([k]) => k === key)?.[1] : anyPercentile(metric);
+  if (key === undefined && percentile === undefined) return metricValue(run, metric);
   const zeros = (run.errors.connect ?? 0) + (run.errors.tls ?? 0);
   const answered = latencySampled(run) ? run.requests - (run.unrecordedLatencies ?? 0) : 0;
   if (sent === 0 || (answered === 0 && zeros === unanswered)) return 0;
+  // As k6's trend: between the sorted samples (the unsent ones' 0 ms first) around the percentile's rank.
+  if (percentile !== undefined && answered > 0 && run.histogramEncoded) {
+    return k6QuantileUs(decodeHistogram(run.histogramEncoded), percentile / 100, zeros) / 1000;
+  }
+  if (key === undefined) return zeros > 0 ? 0 : Number.NaN;
   if (zeros === 0 || answered === 0) return metricValue(run, metric);
   if (key === "min") return 0;
-  if (key === "max") return run.latencyMs.max;
   if (key === "mean") return run.latencyMs.mean * answered / (answered + zeros);
-  const percentile = PERCENTILE_FIELDS.find(([k]) => k === key)?.[1];
-  if (percentile === undefined || !run.histogramEncoded) return metricValue(run, metric);
-  // The zeros come first: a rank among them is 0, one past them the answered latencies' rank.
-  const rank = percentile / 100 * (answered + zeros) - zeros;
-  if (rank <= 0) return 0;
-  return decodeHistogram(run.histogramEncoded).getValueAtPercentile(100 * rank / answered) / 1000;
+  return metricValue(run, metric);
 }
 
 /** A k6 rule's value on a submetric no endpoint matched: 0 as k6's empty one; NaN (fails) for error_code. */

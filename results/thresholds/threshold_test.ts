@@ -1,5 +1,6 @@
 import { deepStrictEqual as assertEquals, throws } from "node:assert/strict";
 import { evaluateThresholds, parseThreshold } from "./threshold.ts";
+import { createHistogram, encodeHistogram } from "../histogram.ts";
 import type { RunResult } from "../mod.ts";
 
 const run = {
@@ -100,4 +101,25 @@ Deno.test("a k6 rule whose submetric no request reached is judged on 0, as k6 ju
   const refused = { ...run, errors: { connect: 5 } } as unknown as RunResult;
   const unsent = ["http_req_duration{name:x}: avg<10", "http_req_failed{name:x}: rate<0.01"];
   assertEquals(evaluateThresholds(unsent.map(parseThreshold), [refused]).map((t) => t.ok), [true, true]);
+});
+
+Deno.test("a k6 rule on any percentile reads k6's trend between samples: two answers, 4.76 and 65.1 ms", () => {
+  const h = createHistogram();
+  h.recordValue(4_760), h.recordValue(65_100);
+  const two = {
+    ...run,
+    requests: 2,
+    errors: {},
+    statusCodes: { "200": 2 },
+    histogramEncoded: encodeHistogram(h),
+  };
+  const rules = [
+    "http_req_duration: med>34.9",
+    "http_req_duration: p(10)<10.85",
+    "http_req_duration: p(33)>24",
+  ];
+  const judged = evaluateThresholds(rules.map(parseThreshold), [two as unknown as RunResult]);
+  // k6 v1.8.1 printed med 34.93 and p(10) 10.794 for them (bench/k6_verdicts/hostile16_trend_reference.js).
+  assertEquals(judged.map((t) => t.ok), [true, true, true]);
+  throws(() => parseThreshold("p42<200ms"), /unknown metric "p42"/);
 });

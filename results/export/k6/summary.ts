@@ -3,7 +3,7 @@
  * One run as k6's end-of-test summary data (`handleSummary(data)`); latency is loadlab's corrected one.
  */
 import { latencySampled, unansweredRequests } from "../../conclude/responses.ts";
-import { decodeHistogram, type Histogram, summarizeMs } from "../../histogram.ts";
+import { createHistogram, decodeHistogram, k6QuantileUs, summarizeMs } from "../../histogram.ts";
 import type { LatencySummaryMs, ResultsFile, RunResult } from "../../schema/results.ts";
 import { PERCENTILE_FIELDS } from "../../schema/keys.ts";
 import {
@@ -39,26 +39,30 @@ type K6SummaryOptions = {
   percentiles?: readonly string[];
 };
 
-/** A latency summary as a k6 trend (ms); a `p(N)` the summary lacks is read from the histogram. */
+/**
+ * A latency summary (else `encoded`'s) as a k6 trend (ms), its percentiles k6's (between samples) where
+ * `encoded` holds them; `zeros` more samples of 0 ms before them (k6's requests failed unsent).
+ */
 function trend(
   l: LatencySummaryMs | null | undefined,
   stats: readonly string[] = [],
   samples = 0,
   encoded?: string | null,
+  zeros = 0,
 ): K6Metric {
-  const v = l ?? { mean: 0, min: 0, p50: 0, max: 0, p90: 0, p95: 0, p99: 0 } as LatencySummaryMs;
-  const values: Record<string, number> = { avg: v.mean, min: v.min, med: v.p50, max: v.max };
-  let h: Histogram | null | undefined;
+  const h = encoded ? decodeHistogram(encoded) : null;
+  const v = l ?? summarizeMs(h ?? createHistogram());
+  const at = (p: number, fallback?: number) =>
+    h && h.totalCount > 0 ? k6QuantileUs(h, p / 100, zeros) / 1000 : zeros > 0 ? 0 : fallback;
+  const avg = samples + zeros > 0 ? v.mean * samples / (samples + zeros) : v.mean;
+  const values: Record<string, number> = { avg, min: zeros > 0 ? 0 : v.min, med: at(50, v.p50)!, max: v.max };
   for (const stat of new Set([...stats, "p(90)", "p(95)", "p(99)"])) {
-    if (stat === "count") values.count = samples;
+    if (stat === "count") values.count = samples + zeros;
     if (!stat.startsWith("p(")) continue;
     const n = Number(stat.slice(2, -1));
     const key = PERCENTILE_FIELDS.find(([, p]) => p === n)?.[0];
-    if (key !== undefined && typeof v[key] === "number") values[stat] = v[key] as number;
-    else {
-      h ??= encoded ? decodeHistogram(encoded) : null;
-      if (h && h.totalCount > 0) values[stat] = h.getValueAtPercentile(n) / 1000;
-    }
+    const value = at(n, key === undefined ? undefined : v[key] as number);
+    if (value !== undefined) values[stat] = value;
   }
   return { type: "trend", contains: "time", values };
 }
@@ -98,9 +102,9 @@ export function k6SummaryData(
   if (!flow?.sessionMs) delete metrics.iteration_duration;
   // As k6 times them, requests that failed before they were sent (refused, DNS, TLS) last 0 ms.
   const unsent = (run.errors.connect ?? 0) + (run.errors.tls ?? 0);
-  if (!latencySampled(run) && unsent > 0 && unsent === unansweredRequests(run)) {
-    metrics.http_req_duration = trend(null, stats, unsent);
-  } else if (!latencySampled(run)) delete metrics.http_req_duration;
+  if (!latencySampled(run) && (unsent === 0 || unsent < unansweredRequests(run))) {
+    delete metrics.http_req_duration;
+  }
   // k6 shows the expected responses' durations under every run's: here where they are measured apart.
   const expected = selectedRun(run, { expected_response: "true" });
   if (
@@ -182,8 +186,9 @@ function httpMetrics(view: RunResult | null, sec: number, stats: readonly string
   const skipped = view === null ? 0 : unjudgedUnansweredOf(view);
   const failed = view === null ? 0 : unanswered - skipped + failedStatusOf(view);
   const unjudged = view === null ? 0 : failedStatusOf(view, null) + skipped;
+  const zeros = (view?.errors.connect ?? 0) + (view?.errors.tls ?? 0);
   return {
-    http_req_duration: trend(view?.latencyMs, stats, view?.requests ?? 0, encoded),
+    http_req_duration: trend(view?.latencyMs, stats, view?.requests ?? 0, encoded, zeros),
     http_req_failed: rateMetric(failed, requests - failed - unjudged),
     http_reqs: counterMetric(requests, sec),
   };
@@ -193,9 +198,7 @@ function httpMetrics(view: RunResult | null, sec: number, stats: readonly string
 function httpSubmetrics(selector: string | undefined, run: RunResult, sec: number, stats: readonly string[]) {
   // The view the threshold was judged on: the picked endpoints' (and responses') counts and latency.
   const view = selectedRun(run, pairsOf(selector ?? ""));
-  // One endpoint's responses, all picked: its histogram holds the percentiles the summary has not.
-  const only = view?.endpoints?.length === 1 ? view.endpoints[0] : undefined;
-  return httpMetrics(view, sec, stats, only?.histogramEncoded);
+  return httpMetrics(view, sec, stats, view?.histogramEncoded);
 }
 
 /** `metric` among the HTTP metrics: its counts, else its durations. */
@@ -244,9 +247,7 @@ export function afterRunSubmetric(
       ? { completed: flow.completed, sessionHistogramEncoded: flow.sessionHistogramEncoded }
       : { completed: 0 });
   if (name === "iterations") return counterMetric(own.completed, sec);
-  const h = own.sessionHistogramEncoded ? decodeHistogram(own.sessionHistogramEncoded) : null;
-  const summary = h && h.totalCount > 0 ? summarizeMs(h) : null;
-  return trend(summary, stats, own.completed, own.sessionHistogramEncoded);
+  return trend(null, stats, own.completed, own.sessionHistogramEncoded);
 }
 
 const sumOf = (counts: Array<[string, number]>) => counts.reduce((a, [, c]) => a + c, 0);

@@ -20,12 +20,20 @@ export class ScriptSetupError extends Error {
 /** What each script's setup() returned (as its isolate sent it), by the script's path: k6's `setup_data`. */
 export const setupReturns = new Map<string, unknown>();
 
+/** What a k6 script's setup() sent and how long it ran: k6 judges its thresholds from the test's start. */
+export interface SetupSent {
+  sent: readonly HookRecord[];
+  ms: number;
+  /** Set by the load: a threshold with abortOnFail crossed on setup()'s samples, so no load nor teardown. */
+  crossed?: boolean;
+}
+
 /** Teardown's time after a stop: a stopped run ends within a second or two whatever teardown does. */
 const STOPPED_TEARDOWN_MS = 1_000;
 
 export async function withScriptSetup(
   config: AttackConfig,
-  load: (config: AttackConfig) => Promise<RunResult>,
+  load: (config: AttackConfig, setup?: SetupSent) => Promise<RunResult>,
   signal?: AbortSignal,
 ): Promise<RunResult> {
   const script = config.script;
@@ -67,16 +75,19 @@ export async function withScriptSetup(
     if (!exports.teardown) host.close();
     const end = () =>
       exports.teardown ? teardown(host, setupData, script.teardownTimeoutMs, sent, signal) : null;
+    const k6 = conversionKindOf(script.path) === "k6" && exports.setup;
+    const setup: SetupSent | undefined = k6 ? { sent: [...sent], ms: hooksMs } : undefined;
     let run: RunResult;
     try {
-      run = await load({ ...config, script: { ...script, setupData, env } });
+      run = await load({ ...config, script: { ...script, setupData, env } }, setup);
     } catch (err) {
       // A failed load's own error wins over a teardown's.
       await end();
       throw err;
     }
     const teardownStartMs = performance.now();
-    const teardownError = await end();
+    // As k6's: a test its thresholds stopped within setup() runs no teardown().
+    const teardownError = setup?.crossed ? null : await end();
     hooksMs += performance.now() - teardownStartMs;
     run = { ...withHookRequests(run, sent), hooksMs: Math.round(hooksMs) };
     return teardownError === null ? run : { ...run, teardownError: names.shownPlaced(teardownError) };

@@ -161,7 +161,10 @@ class Hops {
     // k6 interrupts an iteration the run's end cuts at its request: the script sees no response.
     if (s?.ended.aborted) return CUT_SHORT;
     if (httpDebug !== null && s !== undefined) debugExchange(absolute(at), this, raw);
-    if (requestDefaults.phases && s !== undefined && (raw.waitingMs ?? NaN) >= 0) addPhases(raw, this);
+    // Measured, or (as k6 times them) failed unsent: 0 ms in every phase.
+    if (requestDefaults.phases && s !== undefined && ((raw.waitingMs ?? NaN) >= 0 || unsentFailure(raw))) {
+      addPhases(raw, this);
+    }
     if (pointsOut && s !== undefined) requestPoints(this, raw, performance.now() - this.startMs);
     this.jar?.keep(absolute(at), raw.headers.getAll("set-cookie"));
     const challenge = this.digest && !this.answered && raw.status === 401
@@ -412,3 +415,7 @@ export { CookieJar, cookieJar, file };
 
 const CALLS = { get, head, options, post, put, patch, del, request, asyncRequest, batch, url };
 export default { ...CALLS, expectedStatuses, setResponseCallback, cookieJar, CookieJar, file, ...TLS_NAMES };
+
+/** A request that failed before it was sent (refused, TLS): k6 times each of its phases 0 ms. */
+const unsentFailure = (raw: Response) =>
+  raw instanceof FailedResponse && (raw.failure.kind === "connect" || raw.failure.kind === "tls");

@@ -49,7 +49,7 @@ export class TrendSample {
 }
 
 /** How often k6 judges its thresholds while a test runs (its engine's 2 s tick); the live rules too. */
-const JUDGE_EVERY_MS = 2_000;
+export const JUDGE_EVERY_MS = 2_000;
 
 const totals = new Map<string, MetricPart>();
 /** Each trend's values, kept apart from its part (whose `values` stay empty). */
