@@ -88,7 +88,6 @@ scenarios:
       - loop: [{ send: hello }]
 `);
   assertEquals(pathsOf(issues), [
-    "config.phases[1].maxVusers",
     "scenarios[0].flow[0].loop",
     "config.phases[1].arrivalRate",
   ]);
