@@ -551,13 +551,9 @@ function convertPhases(phases: unknown, out: Collector): Record<string, unknown>
       return problem(out, path, `expected a phase such as {duration: 60, arrivalRate: 10}`);
     }
     rejectUnknownKeys(phase, path, PHASE_KEYS, out);
-    // As Artillery skips an arrival of this phase past maxVusers (vusers.skipped): dropped.
-    const cap = phase.maxVusers;
-    if (cap !== undefined && !(Number.isInteger(cap) && (cap as number) >= 1)) {
-      problem(out, join(path, "maxVusers"), `expected a whole number >= 1, found ${cap}`);
-    }
     const name = uniqueName(typeof phase.name === "string" ? phase.name : `phase ${i}`, used);
-    const rate = { name, ...phaseRate(phase, path, out), maxBusy: cap };
+    // As Artillery skips an arrival of this phase past maxVusers (vusers.skipped): dropped.
+    const rate = { name, ...phaseRate(phase, path, out), maxBusy: phase.maxVusers };
     return tagOrigin(out.origins, rate, phaseOrigin(phase, path));
   });
   const phasePaths = phases.map((_, i) => join("config.phases", i));
