@@ -11,7 +11,9 @@
  * within 10%, or 1). Without Artillery (`--artillery-bin`, `$ARTILLERY`, else `artillery` on PATH) it prints
  * why and runs nothing.
  *
- *   deno task bench --artillery-verdicts [--artillery-bin PATH] [--only NAME,...]
+ * `--record FILE` writes each row's two runs as JSON (the outcomes a test compares with).
+ *
+ *   deno task bench --artillery-verdicts [--artillery-bin PATH] [--only NAME,...] [--record FILE]
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -41,10 +43,14 @@ export interface ToolRun {
   counters?: Record<string, number>;
 }
 
+/** An HTML page for `selector` captures: two links in a list and a next link. */
+const PAGE = '<ul class="items"><li><a href="/p/1">One</a></li><li><a href="/p/2">Two</a></li></ul>' +
+  '<a class="next" data-page="2" href="/list?page=2">next</a>';
+
 /**
  * The app: JSON for every path, `/items` creates (ids from 1 again for each tool's run, so both capture the
  * same ids), `/status/N` answers N, `/slow?ms=N` waits, `/login-cookie` sets a cookie `/me` requires (401
- * without it), `/moved` redirects to /home, a WebSocket upgrade echoes each message.
+ * without it), `/moved` redirects to /home, `/page.html` is HTML, a WebSocket upgrade echoes each message.
  */
 export function startApp(port = PORT) {
   let answered = 0;
@@ -72,6 +78,9 @@ export function startApp(port = PORT) {
     if (url.pathname === "/me") {
       return new Response("me", { status: /sid=s1/.test(req.headers.get("cookie") ?? "") ? 200 : 401 });
     }
+    if (url.pathname === "/page.html") {
+      return new Response(PAGE, { headers: { "content-type": "text/html" } });
+    }
     if (url.pathname === "/moved") return new Response(null, { status: 301, headers: { location: "/home" } });
     if (url.pathname === "/slow") await new Promise((r) => setTimeout(r, +(url.searchParams.get("ms") ?? 0)));
     return Response.json({ id: 7, path: url.pathname, token: "abc123" });
@@ -84,6 +93,7 @@ export async function main(argv: string[]): Promise<number> {
     { long: "artillery-verdicts", takesValue: false },
     { long: "artillery-bin", takesValue: true, example: "/usr/bin/artillery" },
     { long: "only", takesValue: true, example: "ensure" },
+    { long: "record", takesValue: true, example: "t13_outcomes.json" },
   ];
   const flags = new FlagValues(tokenize(argv, specs, {}, "bench"), specs);
   const artillery = flags.text("artillery-bin") ?? Deno.env.get("ARTILLERY") ?? findProgram("artillery");
@@ -102,6 +112,7 @@ export async function main(argv: string[]): Promise<number> {
   const app = startApp();
   console.log(`Artillery verdicts: ${artillery}; loadlab ${MAIN}; load average ${loadAverage()}`);
   const rows: string[][] = [];
+  const record: Record<string, { artillery: ToolRun; loadlab: ToolRun; verdict: string }> = {};
   let same = 0;
   let skipped = 0;
   try {
@@ -119,6 +130,7 @@ export async function main(argv: string[]): Promise<number> {
       app.restartIds();
       const l = await runTool(Deno.execPath(), name, script, args, work, app.answered);
       const row = compareRuns(name, a, l);
+      record[name] = { artillery: a, loadlab: l, verdict: row.at(-1)! };
       console.error(`${name}: ${row.at(-1)}`);
       if (row.at(-1) === "same") same++;
       rows.push(row);
@@ -126,6 +138,8 @@ export async function main(argv: string[]): Promise<number> {
   } finally {
     await app.server.shutdown();
   }
+  const recordTo = flags.text("record");
+  if (recordTo) Deno.writeTextFileSync(recordTo, JSON.stringify(record, null, 2) + "\n");
   printTable([
     ["script", "exit a/ll", "vusers a/ll", "failed a/ll", "requests a/ll", "app a/ll", "verdict"],
     ...rows,

@@ -37,6 +37,10 @@ export const phaseSchema = z.object({
   rampToPerSec: z.number().min(0, "rampTo must be >= 0").max(MAX_RATE_PER_SEC, `rampTo must be ${RATE_CAP}`)
     .optional(),
   name: z.string().min(1).optional(),
+  /** Whole arrivals in each second of the phase, the first a tick in (Artillery's ramp), for the rates. */
+  perSecond: z.array(z.number().int().min(0).max(MAX_RATE_PER_SEC)).optional(),
+  /** An arrival of this phase finding this many sends in flight is dropped (Artillery's maxVusers). */
+  maxBusy: z.number().int().min(1).optional(),
 });
 export type Phase = z.infer<typeof phaseSchema>;
 
@@ -133,7 +137,7 @@ export const OPTIONS = {
   ),
   lateBoundMs: option({ kind: "ms", file: "lateBound" }, cappedMs("late bound").positive().default(1_000)),
   /** `drop`: an open model's send finding every connection busy, at their bound, is dropped (k6's rate). */
-  whenBusy: option({ kind: "word", file: "whenBusy" }, z.enum(["wait", "drop", "skip"]).default("wait")),
+  whenBusy: option({ kind: "word", file: "whenBusy" }, z.enum(["wait", "drop"]).default("wait")),
   gracefulStopMs: option(
     { kind: "ms", file: "gracefulStop", flag: "--graceful-stop D", example: "0s" },
     cappedMs("graceful stop").min(0).default(2_000),

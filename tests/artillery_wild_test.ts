@@ -3,8 +3,8 @@
  * against a server in this process that records each body: a JSON field calling a function Artillery lacks
  * (`$randomInt`) is left out as Artillery leaves it out, elsewhere such a call is refused before any load;
  * a list under `config.ensure` checks nothing; an empty `defaults: headers:` sends none. Scripts of the
- * corpus (bench/artillery_verdicts/t12_*) run against the bench's app and reach the outcome Artillery gave
- * them, recorded beside loadlab's in t12_outcomes.json.
+ * corpus (bench/artillery_verdicts/t12_* and t13_*) run against the bench's app and reach the outcome
+ * Artillery gave them, recorded beside loadlab's in t12_outcomes.json and t13_outcomes.json.
  */
 import { deepStrictEqual as assertEquals, match } from "node:assert/strict";
 import { runLoadlab, withTempDir } from "./helpers.ts";
@@ -102,21 +102,38 @@ const TRIAL_12 = [
   "loop_count_think",
 ];
 
-Deno.test("artillery corpus: the twelfth trial's scripts reach the verdict Artillery 2.0.21 gave (recorded)", async () => {
+/** Scripts of the thirteenth trial whose counts no timing or weighted draw moves. */
+const TRIAL_13 = [
+  "selector_attr_index", // selector captures: attr and index, read by cheerio
+  "selector_missing", // a selector finding nothing fails the user
+  "selector_on_json", // a lenient selector capture on JSON: undefined
+  "ensure_max_error_rate", // a session script's refused request counted once, as ECONNREFUSED
+  "tls_reject_https_refused", // a TLS handshake failure as EPROTO
+  "env_defaults_payload", // -e's phases, default headers and payload
+  "overrides_phases_vars", // --overrides phases and variables
+  "payload_loadall_named", // a loadAll payload looped over by its name
+  "while_true_capture", // whileTrue with a capture in the loop
+  "follow_redirect_false_capture", // the 301's location captured
+  "gzip_form_data", // gzip, formData and form bodies
+  "if_true_loop_count", // ifTrue on $loopCount in a counted loop
+];
+
+/** Runs each script of `trial` (`t12`) against the bench's app and compares with Artillery's record. */
+async function trialReachesVerdicts(trial: string, names: string[]) {
   const corpus = new URL("../bench/artillery_verdicts/", import.meta.url).pathname;
   const recorded: Record<string, { artillery: ToolRun }> = JSON.parse(
-    await Deno.readTextFile(`${corpus}t12_outcomes.json`),
+    await Deno.readTextFile(`${corpus}${trial}_outcomes.json`),
   );
   const app = startApp(0);
   try {
     await withTempDir(async (dir) => {
       // The corpus names the bench's port: each copy names this app's.
       for (const f of Deno.readDirSync(corpus)) {
-        if (!f.name.startsWith("t12_")) continue;
+        if (!f.name.startsWith(`${trial}_`)) continue;
         const text = await Deno.readTextFile(corpus + f.name);
         await Deno.writeTextFile(`${dir}/${f.name}`, text.replaceAll("18491", String(app.server.addr.port)));
       }
-      for (const name of TRIAL_12.map((n) => `t12_${n}.yml`)) {
+      for (const name of names.map((n) => `${trial}_${n}.yml`)) {
         app.restartIds();
         const before = app.answered();
         const report = `${dir}/${name}.json`;
@@ -139,4 +156,10 @@ Deno.test("artillery corpus: the twelfth trial's scripts reach the verdict Artil
   } finally {
     await app.server.shutdown();
   }
-});
+}
+
+Deno.test("artillery corpus: the twelfth trial's scripts reach the verdict Artillery 2.0.21 gave (recorded)", () =>
+  trialReachesVerdicts("t12", TRIAL_12));
+
+Deno.test("artillery corpus: the thirteenth trial's scripts reach the verdict Artillery 2.0.21 gave", () =>
+  trialReachesVerdicts("t13", TRIAL_13));

@@ -1,14 +1,15 @@
 /**
  * @module
  * Connections that wait for work: open models hand intended send times to lanes (a connection and a loop).
- * On demand (`SharedLanes`), a send finding none free is server-bound (`whenBusy: drop`: dropped; `skip`:
- * dropped at the bound only), one the isolate was late for is late and opens none; both drop past the late
- * bound.
+ * On demand (`SharedLanes`), a send finding none free is server-bound (`whenBusy: drop`: dropped), one the
+ * isolate was late for is late and opens none; both drop past the late bound, and one finding its phase's
+ * `maxBusy` in flight is dropped.
  */
 import type { LoadConnection } from "../http/load_connection.ts";
 import type { LoadContext } from "./executor.ts";
 import { pace } from "./pacer.ts";
 import { type Schedule, shareOf } from "./schedule.ts";
+import type { Phase } from "../config_fields.ts";
 
 /** Sends one worker keeps waiting at most (~1 MB of times): beyond it a send is dropped and counted. */
 const MAX_QUEUED_SENDS = 100_000;
@@ -150,12 +151,14 @@ class SharedLanes extends LaneOwner {
   }
 
   /** Queues a send and wakes or opens a lane for it; counts it late or server-bound when it must wait. */
-  dispatch(intendedMs: number, late: boolean): void {
-    const full = this.#queue.length >= MAX_QUEUED_SENDS;
+  dispatch(intendedMs: number, late: boolean, maxBusy = Infinity): void {
+    let busy = 0;
+    for (let k = 0; maxBusy < Infinity && k < this.lanes.length; k++) busy += this.lanes[k].parked ? 0 : 1;
+    const full = this.#queue.length >= MAX_QUEUED_SENDS || busy >= maxBusy;
     let lane = full ? undefined : this.#parked.pop();
     while (lane && !lane.parked) lane = this.#parked.pop();
-    const { whenBusy } = this.ctx.config, drop = whenBusy === "drop";
-    if (full || (drop || whenBusy === "skip" && this.lanes.length >= this.maxLanes) && !lane) {
+    const drop = this.ctx.config.whenBusy === "drop";
+    if (full || drop && !lane) {
       this.ctx.shared.recorder.droppedSend(performance.now(), intendedMs);
       // As k6's arrival rates: one lane at a time opens, for the sends after the one dropped.
       if (drop && this.#connecting === 0 && this.lanes.length < this.maxLanes) this.#open();
@@ -180,15 +183,22 @@ class SharedLanes extends LaneOwner {
   }
 }
 
-/** Paces `schedule` onto lanes opened on demand, up to this worker's share of `maxConnections`. */
+/** Paces `schedule` onto lanes opened on demand, within this worker's share of each cap. */
 export async function paceOnDemand(
   ctx: LoadContext,
   schedule: Schedule,
   maxConnections: number,
+  phases: readonly Phase[] = [],
 ): Promise<void> {
-  const maxLanes = ctx.streamsPerConnection * shareOf(maxConnections, ctx.workerIndex, ctx.workerCount);
-  const lanes = new SharedLanes(ctx, Math.max(1, maxLanes), ctx.config.lateBoundMs);
-  await pace(ctx, schedule, (t, late) => lanes.dispatch(t, late));
+  const share = (n: number) => ctx.streamsPerConnection * shareOf(n, ctx.workerIndex, ctx.workerCount);
+  const lanes = new SharedLanes(ctx, Math.max(1, share(maxConnections)), ctx.config.lateBoundMs);
+  // Each phase's share of its maxBusy, by the ms its phase ends.
+  let endMs = ctx.startMs, at = 0;
+  const caps = phases.map((p) => [endMs += p.durationMs, p.maxBusy ? share(p.maxBusy) : Infinity]);
+  await pace(ctx, schedule, (t, late) => {
+    while (at < caps.length - 1 && t >= caps[at][0]) at++;
+    lanes.dispatch(t, late, caps[at]?.[1]);
+  });
   await lanes.finish();
 }
 

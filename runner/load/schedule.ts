@@ -24,17 +24,21 @@ interface PhaseSpan {
   /** Rates in requests per ms. */
   r0: number;
   r1: number;
+  /** 1 when arrival k is at (k + 1) periods (whole ms), as a timer's ticks are. */
+  tick: number;
 }
 
 /** Builds the schedule of arrival-rate phases (Artillery's arrivalRate / rampTo). */
 export function phasesSchedule(phases: readonly Phase[]): Schedule {
   const spans: PhaseSpan[] = [];
   let startMs = 0, startArrivals = 0;
-  for (const p of phases) {
+  // A phase given per second is a constant rate each second, its first arrival a tick in.
+  const each = (p: Phase) => p.perSecond?.map((n) => ({ durationMs: 1000, ratePerSec: n, tick: 1 })) ?? [p];
+  for (const p of phases.flatMap<Phase & { tick?: number }>(each)) {
     const r0 = p.ratePerSec / 1000;
     const r1 = (p.rampToPerSec ?? p.ratePerSec) / 1000;
     const arrivals = ((r0 + r1) * p.durationMs) / 2;
-    spans.push({ startMs, durationMs: p.durationMs, startArrivals, arrivals, r0, r1 });
+    spans.push({ startMs, durationMs: p.durationMs, startArrivals, arrivals, r0, r1, tick: p.tick ?? 0 });
     startMs += p.durationMs;
     startArrivals += arrivals;
   }
@@ -57,6 +61,8 @@ export function phasesSchedule(phases: readonly Phase[]): Schedule {
 
 /** Time within a phase at which its cumulative arrivals reach `k` (solves the quadratic stably). */
 function timeOfArrival(s: PhaseSpan, k: number): number {
+  // A timer's whole-ms ticks; the last inside the span, so that the run's end does not cut it.
+  if (s.tick) return Math.min((k + 1) * Math.floor(1 / s.r0), s.durationMs - 0.001);
   if (k <= 0) return 0;
   const a = (s.r1 - s.r0) / (2 * s.durationMs);
   if (Math.abs(a) < 1e-15) return s.r0 > 0 ? k / s.r0 : 0;

@@ -50,6 +50,15 @@ Deno.test("ramp down 100 -> 0 ends at the phase end", () => {
   for (let i = 1; i < 50; i++) ok(s.sendTimeMs(i) > s.sendTimeMs(i - 1), "increasing");
 });
 
+Deno.test("a phase per second: each second's whole arrivals, the first a tick in, the next phase after", () => {
+  const s = phasesSchedule([
+    { durationMs: 2000, ratePerSec: 1, rampToPerSec: 3, perSecond: [1, 3] },
+    { durationMs: 1000, ratePerSec: 2 },
+  ]);
+  const times = Array.from({ length: s.count }, (_, i) => Math.round(s.sendTimeMs(i)));
+  assertEquals([s.count, s.durationMs, times], [6, 3000, [1000, 1333, 1666, 1999, 2000, 2500]]);
+});
+
 Deno.test("random access after sequential access gives the same times", () => {
   const s = phasesSchedule([{ durationMs: 1000, ratePerSec: 10 }, { durationMs: 1000, ratePerSec: 20 }]);
   const seq = Array.from({ length: s.count }, (_, i) => s.sendTimeMs(i));

@@ -46,7 +46,6 @@ export const HOOKS = ["beforeRequest", "afterResponse", "beforeScenario", "after
 const HOOK = "runs a JavaScript function: name its CommonJS file in config.processor, or drop it";
 const UNSUPPORTED: Record<string, string> = {
   xpath: "XPath captures are not imported: use a json, header or regexp capture",
-  selector: "selector captures are not imported: use a json, header or regexp capture",
   ...Object.fromEntries([...HOOKS, "function", "whileTrue"].map((k) => [k, HOOK])),
   plugins: "plugins do not run in loadlab (ensure, expect and metrics-by-endpoint are read): drop this one",
   skipEmptyLines: "payload files always skip empty lines: drop skipEmptyLines",

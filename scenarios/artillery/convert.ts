@@ -545,31 +545,27 @@ function convertPhases(phases: unknown, out: Collector): Record<string, unknown>
     return load;
   }
   const used = new Set<string>();
-  const caps: Array<{ path: string; value: number }> = [];
   load.phases = phases.map((phase, i) => {
     const path = join("config.phases", i);
     if (!isRecord(phase)) {
       return problem(out, path, `expected a phase such as {duration: 60, arrivalRate: 10}`);
     }
     rejectUnknownKeys(phase, path, PHASE_KEYS, out);
-    if (phase.maxVusers !== undefined) {
-      const cap = phase.maxVusers;
-      if (Number.isInteger(cap) && (cap as number) >= 1) {
-        caps.push({ path: join(path, "maxVusers"), value: cap as number });
-      } else problem(out, join(path, "maxVusers"), `expected a whole number >= 1, found ${cap}`);
-    }
     const name = uniqueName(typeof phase.name === "string" ? phase.name : `phase ${i}`, used);
-    return tagOrigin(out.origins, { name, ...phaseRate(phase, path, out) }, phaseOrigin(phase, path));
+    // As Artillery skips an arrival of this phase past maxVusers (vusers.skipped): dropped.
+    const rate = { name, ...phaseRate(phase, path, out), maxBusy: phase.maxVusers };
+    return tagOrigin(out.origins, rate, phaseOrigin(phase, path));
   });
   const phasePaths = phases.map((_, i) => join("config.phases", i));
   tagOrigin(out.origins, load.phases, listOrigin("config.phases", phasePaths));
-  const maxConnections = connectionCap(caps, phases.length, out);
-  // As Artillery skips an arrival past maxVusers (vusers.skipped), an arrival finding none free is dropped.
-  if (maxConnections !== undefined) Object.assign(load, { maxConnections, whenBusy: "skip" });
-  const keys = {
-    timeout: "config.http.timeout",
-    ...(caps.length > 0 ? { maxConnections: caps[0].path } : {}),
-  };
+  const keys: Record<string, string> = { timeout: "config.http.timeout" };
+  // Every phase capped: no more connections than its largest cap.
+  const caps = phases.map((p) => isRecord(p) && Number.isInteger(p.maxVusers) ? p.maxVusers as number : 0);
+  if (Math.min(...caps) >= 1) {
+    const top = Math.max(...caps);
+    load.maxConnections = top;
+    keys.maxConnections = join(join("config.phases", caps.indexOf(top)), "maxVusers");
+  }
   return tagOrigin(out.origins, load, { at: "config.phases", keys });
 }
 
@@ -580,6 +576,8 @@ function phaseOrigin(phase: Record<string, unknown>, path: string): Origin {
     duration: join(path, phase.pause !== undefined ? "pause" : "duration"),
     rate: join(path, from),
     rampTo: join(path, "rampTo"),
+    perSecond: join(path, "rampTo"),
+    maxBusy: join(path, "maxVusers"),
   };
   if (typeof phase.name === "string") keys.name = join(path, "name");
   return { at: path, keys };
@@ -609,31 +607,29 @@ function phaseRate(phase: Record<string, unknown>, path: string, out: Collector)
     const ms = duration === undefined ? 0 : durationMsOf(duration) ?? 0;
     return count === undefined || ms === 0 ? { duration } : { duration, rate: count / (ms / 1000) };
   }
-  if (phase.arrivalRate === undefined) {
+  // A ramp without arrivalRate ramps from 0, as Artillery's.
+  if (phase.arrivalRate === undefined && phase.rampTo === undefined) {
     problem(out, join(path, "arrivalRate"), "missing: arrivalRate, arrivalCount or pause");
     return { duration };
   }
-  const rate = nonNegative(phase.arrivalRate, join(path, "arrivalRate"), out);
+  const rate = nonNegative(phase.arrivalRate ?? 0, join(path, "arrivalRate"), out);
   if (phase.rampTo === undefined && !Number.isInteger(rate ?? 0)) {
     const why = "Artillery 2 stops before any load on a fraction here (its split of the rate over workers " +
       "asserts a whole number): give a whole number, or ramp (rampTo) from it";
     return problem(out, join(path, "arrivalRate"), why, { duration });
   }
   if (phase.rampTo === undefined) return { duration, rate };
-  return { duration, rate, rampTo: nonNegative(phase.rampTo, join(path, "rampTo"), out) };
+  const rampTo = nonNegative(phase.rampTo, join(path, "rampTo"), out) ?? 0;
+  const perSecond = rampTicks(rate ?? 0, rampTo, (durationMsOf(duration ?? "0s") ?? 0) / 1000);
+  return { duration: `${perSecond.length}s`, rate, rampTo, perSecond };
 }
 
-/** Artillery caps virtual users per phase, loadlab connections per load: one connection per arrival. */
-function connectionCap(caps: Array<{ path: string; value: number }>, phaseCount: number, out: Collector) {
-  if (caps.length === 0) return undefined;
-  const first = caps[0];
-  for (const cap of caps.filter((c) => c.value !== first.value)) {
-    const which =
-      `every phase needs the same maxVusers (${first.path} is ${first.value}, this is ${cap.value})`;
-    problem(out, cap.path, `loadlab caps connections for the whole load: ${which}`);
-  }
-  if (caps.length < phaseCount) {
-    out.warnings.push(`maxVusers ${first.value} (${first.path}) applies to every phase in loadlab`);
-  }
-  return first.value;
+/** Artillery's ramp (one worker's): each second's arrivals on the line from `rate` to `rampTo`, rounded. */
+function rampTicks(rate: number, rampTo: number, seconds: number): number[] {
+  const round = (x: number) => Math.floor(x) + (Math.round(x % 1) >= 1 ? 1 : 0);
+  if (seconds === 1) return [round((rampTo + rate) / 2)];
+  return Array.from(
+    { length: Math.ceil(seconds) },
+    (_, i) => round(((rampTo - rate) / (seconds - 1)) * i + rate),
+  );
 }

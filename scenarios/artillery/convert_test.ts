@@ -78,15 +78,24 @@ Deno.test("phases: seconds as durations, rampTo, arrivalCount as a rate, pause a
   assertEquals(load.model, "rate");
   assertEquals(load.connection, "per-arrival");
   assertEquals(load.timeout, "5s");
-  assertEquals(load.maxConnections, 40);
+  // One phase's cap (maxVusers) is that phase's own: the load's connections are not capped by it.
+  assertEquals(load.maxConnections, undefined);
   // The longest session (browse): two requests at the 5 s timeout and 1.5 s of think time.
   assertEquals(load.gracefulStop, "11500ms");
-  assertEquals(load.phases, [
+  const phases = load.phases as Record<string, unknown>[];
+  // Artillery's ramp: whole arrivals each second on the line from 50 to 200, 7,500 in all.
+  const perSecond = phases[1].perSecond as number[];
+  assertEquals([perSecond.slice(0, 4), perSecond.at(-1), perSecond.reduce((a, b) => a + b)], [
+    [50, 53, 55, 58],
+    200,
+    7500,
+  ]);
+  assertEquals(JSON.parse(JSON.stringify(phases)), [
     { name: "warm up", duration: "10s", rate: 5 },
-    { name: "burst", duration: "60s", rate: 50, rampTo: 200 },
+    { name: "burst", duration: "60s", rate: 50, rampTo: 200, perSecond },
     { name: "phase 2", duration: "20s", rate: 2.5 },
     { name: "phase 3", duration: "5s", rate: 0 },
-    { name: "phase 4", duration: "2500ms", rate: 1 },
+    { name: "phase 4", duration: "2500ms", rate: 1, maxBusy: 40 },
   ]);
 });
 
@@ -148,7 +157,6 @@ Deno.test("ensure: legacy keys (cut to whole ms), maxErrorRate, thresholds and c
     "http.request_rate > 10: http.request_rate > 10",
   ]);
   assert(warnings.some((w) => w.includes("strict: false")), warnings.join("\n"));
-  assert(warnings.some((w) => w.includes("maxVusers 40")), warnings.join("\n"));
 });
 
 Deno.test("a target with a path prefixes every url, as Artillery concatenates them", () => {
@@ -234,7 +242,6 @@ scenarios: [{ flow: [{ think: 1 }] }]
     "config.phases[0].duration",
     "config.phases[1].arrivalRate",
     "config.phases[2].arrivalRate",
-    "config.phases[4].maxVusers",
     "scenarios[0].flow",
     "config.ensure.p99",
     "config.ensure.conditions[0].expression",
@@ -564,5 +571,26 @@ scenarios: [{ flow: [{ get: { url: /a, headers: { x-page: "1" } } }] }]
   assertEquals(steps[0].get.headers, { "x-client": "loadtest", "x-page": "1" });
   assertEquals(warnings, [
     "x-headers: not read, as Artillery reads only config, scenarios, before and after",
+  ]);
+});
+
+Deno.test("a selector capture runs the scenarios as a session script; caps stay with their phases", () => {
+  const exp = convert(`
+config:
+  target: http://127.0.0.1:8080
+  phases:
+    - { duration: 2, arrivalRate: 3, maxVusers: 1 }
+    - { duration: 2, arrivalRate: 2, maxVusers: 3 }
+scenarios:
+  - flow:
+      - get: { url: /page, capture: { selector: "ul a", attr: href, index: 1, as: link } }
+      - get: { url: "{{ link }}" }
+`);
+  assert(typeof exp.script === "string" && exp.flows === undefined, JSON.stringify(exp));
+  const load = (exp.loads as Record<string, Record<string, unknown>>).artillery;
+  // Each phase's cap is its own; every phase capped, the load's connections are capped by the largest.
+  assertEquals([(load.phases as Record<string, unknown>[]).map((p) => p.maxBusy), load.maxConnections], [
+    [1, 3],
+    3,
   ]);
 });

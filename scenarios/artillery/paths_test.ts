@@ -88,7 +88,6 @@ scenarios:
       - loop: [{ send: hello }]
 `);
   assertEquals(pathsOf(issues), [
-    "config.phases[1].maxVusers",
     "scenarios[0].flow[0].loop",
     "config.phases[1].arrivalRate",
   ]);
@@ -130,6 +129,7 @@ scenarios:
   assertEquals(pathsOf(await problems(script("{ timeout: 0 }", 5))), ["config.http.timeout"]);
   const limited = await problems(script("{ timeout: 1 }", 5000), { preflight: true, openFileLimit: 256 });
   assertEquals(pathsOf(limited), ["config.phases[0].maxVusers"]);
+  assertEquals(pathsOf(await problems(script("{ timeout: 1 }", 0))), ["config.phases[0].maxVusers"]);
   // A --set value is no part of the script: its problem keeps the path the flag named.
   assertEquals(pathsOf(await problems(script("{ timeout: 1 }", 5), { set: ["repeats=0"] })), ["repeats"]);
 });

@@ -257,6 +257,8 @@ export function convertRequest(spec: unknown, path: string, ctx: FlowContext, ou
   tagOrigin(out.origins, request, { at: path, keys, mirrors: true });
   const capture = convertCaptures(spec.capture, join(path, "capture"), out, CAPTURE_KINDS, ctx.lenient);
   const matches = convertMatches(spec.match, join(path, "match"), ctx, out);
+  // A selector capture is read by the session script, which parses HTML.
+  if ([...capture ?? [], ...matches].some((c) => c.selector !== undefined)) ctx.scripted = true;
   return {
     request,
     maxRedirects: spec.followRedirect === false ? 0 : undefined,
@@ -376,7 +378,7 @@ function convertMatches(value: unknown, path: string, ctx: FlowContext, out: Col
   });
 }
 
-const CAPTURE_KINDS = ["json", "header", "regexp"];
+const CAPTURE_KINDS = ["json", "header", "regexp", "selector"];
 
 /** Artillery's `capture` (one or a list) as loadlab captures: one of `kinds` (with group), and `as`. */
 export function convertCaptures(
@@ -388,7 +390,7 @@ export function convertCaptures(
 ) {
   if (value === undefined) return undefined;
   const list = Array.isArray(value) ? value : [value];
-  const keys = [...kinds, "group", "as", "transform", "strict"];
+  const keys = [...kinds, "group", "as", "transform", "strict", "attr", "index"];
   const paths: string[] = [];
   const captures = list.flatMap((c, i) => {
     const at = Array.isArray(value) ? join(path, i) : path;

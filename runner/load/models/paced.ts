@@ -15,10 +15,15 @@ import { firstRatePerSec, openPoolSize } from "../pre_connect.ts";
 
 export const rateModel = defineModel({
   model: "rate",
-  check: (c) =>
-    summedMs(c.phases) > MAX_DURATION_MS
+  check: (c) => {
+    const uneven = c.phases.findIndex((p) => p.perSecond && p.perSecond.length * 1000 !== p.durationMs);
+    if (uneven >= 0) {
+      return [{ path: ["phases", uneven, "perSecond"], message: "needs one count per second of the phase" }];
+    }
+    return summedMs(c.phases) > MAX_DURATION_MS
       ? [{ path: ["phases"], message: `the phases together must be ${MAX_DURATION_WORDS}` }]
-      : underOneSendIssues(phasesSchedule(c.phases).arrivals, ["phases"]),
+      : underOneSendIssues(phasesSchedule(c.phases).arrivals, ["phases"]);
+  },
   poolSize: (c, worker) => openPoolSize(c, firstRatePerSec(withWarmup(c.phases, c.warmupMs)), worker),
   targetArrivalsPerSec(c) {
     const schedule = phasesSchedule(c.phases);
@@ -31,7 +36,7 @@ export const rateModel = defineModel({
   }),
   async run(ctx): Promise<void> {
     const phases = withWarmup(ctx.config.phases, ctx.config.warmupMs);
-    await paceOnDemand(ctx, phasesSchedule(phases), ctx.config.maxConnections);
+    await paceOnDemand(ctx, phasesSchedule(phases), ctx.config.maxConnections, phases);
   },
 });
 

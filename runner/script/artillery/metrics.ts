@@ -37,6 +37,7 @@ const ERROR_CODES: Record<string, string> = {
   connect: "ECONNREFUSED",
   timeout: "ETIMEDOUT",
   reset: "ECONNRESET",
+  tls: "EPROTO",
 };
 const round1 = (n: number) => Math.round(n * 10) / 10;
 
@@ -73,8 +74,12 @@ function periodOf(runs: readonly Part[]) {
       add("http.responses", n);
     }
     for (const [kind, n] of errors) add(`errors.${ERROR_CODES[kind] ?? kind}`, n);
-    // A failed user's error by its message, as Artillery counts it (`errors.Failed capture or match`).
-    for (const [message, n] of Object.entries(run.errorMessages?.script ?? {})) add(`errors.${message}`, n);
+    // A failed user's error by its message, as Artillery counts it (`errors.Failed capture or match`); a
+    // request's failure that ends a session script's user is counted once, by its kind.
+    const sent = new Set(errors.flatMap(([kind]) => Object.keys(run.errorMessages?.[kind] ?? {})));
+    for (const [message, n] of Object.entries(run.errorMessages?.script ?? {})) {
+      if (!sent.has(message)) add(`errors.${message}`, n);
+    }
     add("http.downloaded_bytes", run.bytesRead);
     // Artillery 2 names each request's codes by its endpoint whether or not the plugin is named.
     for (const e of run.endpoints ?? []) {

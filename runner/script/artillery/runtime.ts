@@ -91,9 +91,19 @@ function fill(v: unknown, vars: Vars): any {
   return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fill(x, vars)]));
 }
 
-/** What one capture or check reads of the response: undefined when it finds nothing. */
-function read(r: Response, c: Step): unknown {
+type Load = typeof import("cheerio/slim").load;
+
+/** What one capture or check reads of the response (`load` parses HTML): undefined when it finds nothing. */
+function read(r: Response, c: Step, load?: Load): unknown {
   if (c.header !== undefined) return r.headers.get(c.header) ?? undefined;
+  if (c.selector !== undefined) {
+    // As Artillery's cheerio capture: the `index`th match (`random`: any), its `attr` (else its attributes).
+    // `last` calls a count as a function there: its worker dies, as on a plain afterResponse's throw.
+    if (c.index === "last") abortTest("worker error in a selector capture: index last");
+    const found = load!(r.text())(c.selector);
+    const i = c.index === "random" ? Math.ceil(Math.random() * found.length - 1) : Number(c.index ?? 0);
+    return found.slice(i, i + 1).attr(c.attr);
+  }
   if (c.regexp !== undefined) return new RegExp(c.regexp).exec(r.text())?.[c.group ?? 0];
   try {
     return parseJsonPath(c.json).reduce((v: any, k) => v?.[k], JSON.parse(r.text()));
@@ -126,6 +136,8 @@ export const GOT_MAX_REDIRECTS = 10;
 export function artilleryHooks(plan: HooksPlan, esm?: Hooks) {
   const fns: Hooks = esm ?? (plan.processor ? createRequire(plan.processor)(plan.processor) : {});
   const total = plan.flows.reduce((n, f) => n + f.weight, 0);
+  // cheerio, loaded only for a script that captures by selector.
+  const html = JSON.stringify(plan.flows).includes('"selector":') ? import("cheerio/slim") : undefined;
   const conditions = new Map<string, ((vars: Vars) => boolean) | null>();
   const condition = (text: string) => {
     if (!conditions.has(text)) conditions.set(text, compileCondition(text, (n) => (vars: Vars) => vars[n]));
@@ -197,9 +209,12 @@ export function artilleryHooks(plan: HooksPlan, esm?: Hooks) {
       !s.check(passes(r, e), `${spec.name}: ${JSON.stringify(e)}`)
     );
     if (missed.length > 0 && plan.ends) throw new Error(`Failed expectations for request ${req.url}`);
-    const captured: Array<[Step, unknown]> = (step.capture ?? []).map((c: Step) => [c, read(r, c)]);
+    const load = (await html)?.load;
+    const captured: Array<[Step, unknown]> = (step.capture ?? []).map((c: Step) => [c, read(r, c, load)]);
+    // Artillery fails a capture finding nothing or "".
     const failed = captured.some(([c, v]) =>
-      v === undefined && c.strict !== false || c.equals !== undefined && String(v) !== String(c.equals)
+      (v === undefined || v === "") && c.strict !== false ||
+      c.equals !== undefined && String(v) !== String(c.equals)
     );
     if (!failed) { for (const [c, v] of captured) if (c.as !== "_match") ctx.vars[c.as] = v; }
     const after = [...hooks.afterResponse ?? [], ...step.afterResponse ?? []];
