@@ -316,8 +316,8 @@ export function ghzOutput(
 
 /** The calls without the `n` with no answer that ended last: those the run's end cut. */
 function withoutCut(calls: Call[], n: number): Call[] {
-  const cut = calls.filter((c) => c.key === "0").sort((a, b) => b.endUs - a.endUs).slice(0, n);
-  return calls.filter((c) => !cut.includes(c));
+  const cut = new Set(calls.filter((c) => c.key === "0").sort((a, b) => b.endUs - a.endUs).slice(0, n));
+  return calls.filter((c) => !cut.has(c));
 }
 
 /** `run` and its calls without the first `n` to end, as ghz's `--skipFirst` leaves them out. */
@@ -345,26 +345,30 @@ function skipFirst(run: RunResult, calls: Call[], n: number): [RunResult, Call[]
  * to its calls as many times as each came (which call had which is not logged), past them the kind.
  */
 function ghzCalls(run: RunResult, logged: Call[]) {
-  const errorsOf = new Map<string, [string, string][]>();
-  const callErrors = (key: string): [string, string][] => {
-    const words = (
-      [status, desc]: string[],
-    ) => [status, status === "OK" ? "" : visibleLine(`rpc error: code = ${status} desc = ${desc}`)];
+  // Each key's call errors and the next to hand out (the last stays, for every call past the others).
+  const errorsOf = new Map<string, { each: [string, string][]; next: number }>();
+  const callErrors = (key: string) => {
+    const words = ([status, desc]: string[]): [string, string] => [
+      status,
+      status === "OK" ? "" : visibleLine(`rpc error: code = ${status} desc = ${desc}`),
+    ];
     const messages = Object.entries(run.errorMessages[key] ?? {});
-    const each = messages.flatMap(([m, n]) => Array(n).fill(words(grpcGoWords(key, m))));
-    return [...each, words(messages.length === 1 ? grpcGoWords(key, messages[0][0]) : [ghzStatus(key), key])];
+    const each: [string, string][] = messages.flatMap(([m, n]) => Array(n).fill(words(grpcGoWords(key, m))));
+    const last = words(messages.length === 1 ? grpcGoWords(key, messages[0][0]) : [ghzStatus(key), key]);
+    return { each: [...each, last], next: 0 };
   };
   const timed = logged.filter((c) => c.key === "0");
+  let nextTimed = 0;
   const calls: Array<{ startUs?: number; us?: number; status: string; error: string }> = logged
     .filter((c) => c.key !== "0").map(({ key, startUs, us }) => {
       const left = errorsOf.get(key) ?? errorsOf.set(key, callErrors(key)).get(key)!;
-      const [status, error] = left.length > 1 ? left.shift()! : left[0];
+      const [status, error] = left.each[Math.min(left.next++, left.each.length - 1)];
       return { startUs, us, status, error };
     });
   for (const f of failuresOf(run)) {
     if (f.key in run.statusCodes) continue;
     for (let k = 0; k < f.n; k++) {
-      calls.push({ ...timed.shift(), status: f.status, error: visibleLine(f.error) });
+      calls.push({ ...timed[nextTimed++], status: f.status, error: visibleLine(f.error) });
     }
   }
   return calls;
