@@ -2285,7 +2285,10 @@ Deno.test("--json prints Locust's stats alone on stdout and --json-file writes t
         0,
       );
       const bucketed = Object.values(e.response_times as Record<string, number>).reduce((a, b) => a + b, 0);
-      assertEquals([perSecond, bucketed], [e.num_requests, e.num_requests]);
+      // A request whose one user the run's end killed inside its catch_response block is left unreported,
+      // as Locust leaves it: out of num_requests, still in the engine's per-second and time counts.
+      const unreported = perSecond - e.num_requests;
+      ok(bucketed === perSecond && unreported >= 0 && unreported <= 1, `${perSecond} ${bucketed}\n${stdout}`);
       ok(e.start_time <= e.last_request_timestamp && e.num_requests > 3, stdout);
     }
     assertEquals(entries.map((e: { name: string }) => e.name).sort(), ["missing", "upload"]);
